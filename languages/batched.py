@@ -1,0 +1,35 @@
+"""batched: tensor creation is batched into ``alloc_tensors`` calls (D8).
+
+Removes ``CreateTensor`` from ``Rhs``; adds the statement ``(Alloc creates)`` with
+``Create`` = ``(Create var shape dtype manual_dep init)``. Each ``Alloc`` becomes one
+``alloc_tensors(...)`` call. Invariant: no ``Alloc`` holds more creates than one runtime ``Arg``
+holds tensors (32).
+"""
+
+from nanopass.errors import VerifyError
+from nanopass.language import Nonterminal, Production, walk
+
+from . import dep_annotated
+
+MAX_TENSORS_PER_ARG = 32
+
+
+def check_alloc_size(program) -> None:
+    for node in walk(program.orch):
+        if node._production == "Alloc" and not 1 <= len(node.creates) <= MAX_TENSORS_PER_ARG:
+            raise VerifyError(f"an Alloc must hold 1..{MAX_TENSORS_PER_ARG} creates", node=node)
+
+
+LANGUAGE = dep_annotated.LANGUAGE.extend(
+    "batched",
+    doc="tensor creates batched per statement sequence into alloc_tensors calls",
+    remove={"Rhs": ["CreateTensor"]},
+    add={"Stmt": [Production("Alloc", "creates:Create*")]},
+    add_nonterminals=[
+        Nonterminal(
+            "Create",
+            Production("Create", "var:Binder", "shape:Expr*", "dtype:dtype", "manual_dep:boolean", "init:Expr?"),
+        )
+    ],
+    invariants=[check_alloc_size],
+)

@@ -1,0 +1,43 @@
+"""dep-annotated: every dependency edge is resolved.
+
+Replaces the ``Dep`` nonterminal by ``DepEdge`` = ``(DepEdge tid index source guarded user size)``:
+``tid`` names the C++ storage of the TaskId (a ``Var``), ``index`` the slot when the edge is one
+element ``arr[i]`` of an array (else ``_``), ``source`` its kind, ``guarded`` whether insertion
+needs an ``is_valid()`` test, ``user`` whether the user wrote the edge (else the compiler derived
+it), ``size`` 0 for one id or N for the N slots of a whole array. ``Task`` and
+``Dummy`` carry ``DepEdge*`` plus ``capacity``, the exact size of the dependency array.
+"""
+
+from nanopass.errors import VerifyError
+from nanopass.language import Nonterminal, Production, walk
+
+from . import tid_bound
+
+
+def check_capacity(program) -> None:
+    for node in walk(program.orch):
+        if node._production in ("Task", "Dummy"):
+            need = sum(edge.size or 1 for edge in node.deps)
+            if node.capacity != need:
+                raise VerifyError(f"dependency array capacity {node.capacity} != {need} edges", node=node)
+
+
+LANGUAGE = tid_bound.LANGUAGE.extend(
+    "dep-annotated",
+    doc="dependency edges resolved to sources, guards and exact array sizes",
+    remove_nonterminals=["Dep"],
+    remove={"Stmt": ["Task", "Dummy"]},
+    add_nonterminals=[
+        Nonterminal(
+            "DepEdge",
+            Production("DepEdge", "tid:Expr", "index:Expr?", "source:dep_source", "guarded:boolean", "user:boolean", "size:integer"),
+        )
+    ],
+    add={
+        "Stmt": [
+            tid_bound.LANGUAGE.production(name).without_fields("deps").with_fields("deps:DepEdge*", "capacity:integer")
+            for name in ("Task", "Dummy")
+        ]
+    },
+    invariants=[check_capacity],
+)

@@ -1,0 +1,96 @@
+"""emission: C++ statements, one node per line or block of the output.
+
+Keeps only scalar expressions (``Expr``) and the dynamic-dim definitions from the languages
+before; everything else is a statement of the generated C++ (``EStmt``) that the printer writes
+one to one: a comment, a blank line, a runtime scope, a loop, an ``alloc_tensors`` batch, one
+``add_input`` call, one dependency insertion, one submit. Nothing is left for the printer to
+decide except the ABI spelling (D1).
+"""
+
+from nanopass.language import Nonterminal, Production
+
+from . import encoded
+
+LANGUAGE = encoded.LANGUAGE.extend(
+    "emission",
+    doc="C++ statements of the orchestration entry",
+    entry="Unit",
+    inherit_invariants=False,
+    remove_nonterminals=[
+        "Program", "Kernel", "KStmt", "KArg", "Param", "Function", "Binder", "IterArg", "Arg",
+        "DepEdge", "Stmt", "Rhs", "Type", "Carry", "Phi", "Slot", "TidSource", "Create", "TaskOut",
+    ],
+    add_nonterminals=[
+        Nonterminal(
+            "Unit",
+            Production(
+                "Unit",
+                "func:symbol",
+                "arg_count:integer",
+                "externals:External*",
+                "scalars:EntryScalar*",
+                "dyn_defs:DynDef*",
+                "body:EStmt*",
+            ),
+        ),
+        Nonterminal("External", Production("External", "name:symbol", "slot:integer")),
+        Nonterminal("EntryScalar", Production("EntryScalar", "name:symbol", "dtype:dtype", "slot:integer")),
+        Nonterminal(
+            "EStmt",
+            Production("Blank"),
+            Production("Comment", "text:text"),
+            Production("ScopeBlock", "mode:scope_mode", "body:EStmt*"),
+            Production("ForBlock", "var:symbol", "start:Expr", "stop:Expr", "step:Expr", "body:EStmt*"),
+            Production("IfBlock", "cond:Expr", "then:EStmt*", "orelse:EStmt*"),
+            Production("DeclScalar", "name:symbol", "dtype:dtype", "value:Expr?"),
+            Production("DeclTensor", "name:symbol", "value:Expr?"),
+            Production("AssignVar", "name:symbol", "value:Expr"),
+            Production("ShapeArray", "name:symbol", "values:Expr*", doc="uint32_t name[n] = {...};"),
+            Production(
+                "CreateInfo", "name:symbol", "shapes:symbol", "ndims:integer", "dtype:dtype", "manual_dep:boolean"
+            ),
+            Production("SetInitial", "info:symbol", "dtype:dtype", "value:Expr"),
+            Production("AllocTensors", "name:symbol", "infos:symbol*"),
+            Production("BindRef", "name:symbol", "source:symbol", "index:integer"),
+            Production("ReadElement", "name:symbol", "dtype:dtype", "tensor:symbol", "indices:symbol?", "ndims:integer"),
+            Production("WriteElement", "tensor:symbol", "dtype:dtype", "indices:symbol?", "ndims:integer", "value:Expr"),
+            Production("ViewTensor", "name:symbol", "tensor:symbol", "shapes:symbol", "offsets:symbol"),
+            Production("TransposeView", "name:symbol", "tensor:symbol", "axis1:integer", "axis2:integer"),
+            Production("ReshapeView", "name:symbol", "tensor:symbol", "shapes:symbol", "ndims:integer"),
+            Production("ReadDim", "name:symbol", "tensor:symbol", "axis:integer"),
+            Production("DeclArgs", "name:symbol"),
+            Production("AddTensor", "args:symbol", "dir:arg_dir", "tensor:symbol"),
+            Production("AddScalar", "args:symbol", "value:Expr", "encoding:encoding"),
+            Production("DeclDeps", "args:symbol", "size:integer"),
+            Production("PushDep", "args:symbol", "tid:Expr", "index:Expr?", "guarded:boolean"),
+            Production("PushDepSlots", "args:symbol", "array:symbol", "size:integer", "loop:symbol"),
+            Production("SetDeps", "args:symbol"),
+            Production("DeclMixed", "name:symbol", "aic:integer", "aiv0:integer", "aiv1:integer?"),
+            Production("Submit", "args:symbol", "launch:Launch", "outs:symbol?"),
+            Production("DeclTid", "name:symbol", "value:TidValue"),
+            Production("AssignTid", "name:symbol", "value:TidValue"),
+            Production("DeclTidArray", "name:symbol", "size:integer"),
+            Production("FillTidArray", "name:symbol", "size:integer", "value:TidValue", "loop:symbol"),
+            Production("CopyTidArray", "dst:symbol", "src:symbol", "size:integer", "loop:symbol"),
+            Production("SetTidSlot", "array:symbol", "index:Expr", "value:TidValue"),
+            Production("DeclArray", "name:symbol", "dtype:dtype", "size:integer"),
+            Production("DeclElement", "name:symbol", "dtype:dtype", "array:symbol", "index:Expr"),
+            Production("SetArrayItem", "array:symbol", "index:Expr", "value:Expr"),
+            Production("GuardedDummy", "args:symbol", "outs:symbol", "tid:symbol"),
+        ),
+        Nonterminal(
+            "Launch",
+            Production("AicLaunch", "id:integer"),
+            Production("AivLaunch", "id:integer"),
+            Production("MixedLaunch", "mixed:symbol"),
+            Production("DummyLaunch"),
+        ),
+        Nonterminal(
+            "TidValue",
+            Production("TidOfOuts", "outs:symbol", doc="task_<n>_outs.task_id()"),
+            Production("TidInvalid", doc="PTO2TaskId::invalid()"),
+            Production("TidCopy", "value:Expr", doc="another TaskId (a variable or arr[i])"),
+            Production("TidSlot", "array:symbol", "index:Expr"),
+        ),
+    ],
+)

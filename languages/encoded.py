@@ -1,0 +1,42 @@
+"""encoded: task arguments are split into tensor slots and encoded scalar slots.
+
+Replaces ``(Arg value dir)`` by ``(TensorArg value dir)`` and ``(ScalarArg value encoding)``
+(D4: ``to_u64`` for floats, ``(uint64_t)`` otherwise). Invariant: in every task, all tensor
+arguments come before all scalar arguments, and no task exceeds the runtime's limits (32
+tensors, 16 scalars).
+"""
+
+from nanopass.errors import VerifyError
+from nanopass.language import Production, walk
+
+from . import dimmed
+from .terms import encoding
+
+MAX_TENSOR_ARGS = 32
+MAX_SCALAR_ARGS = 16
+
+
+def check_argument_order(program) -> None:
+    for node in walk(program.orch):
+        if node._production != "Task":
+            continue
+        kinds = [arg._production for arg in node.args]
+        if kinds != sorted(kinds, key=lambda k: k == "ScalarArg"):
+            raise VerifyError("tensor arguments must precede scalar arguments", node=node)
+        if kinds.count("TensorArg") > MAX_TENSOR_ARGS or kinds.count("ScalarArg") > MAX_SCALAR_ARGS:
+            raise VerifyError("a task exceeds the runtime's argument limits", node=node)
+
+
+LANGUAGE = dimmed.LANGUAGE.extend(
+    "encoded",
+    doc="tensor arguments first, scalar arguments encoded",
+    add_terminals=[encoding],
+    remove={"Arg": ["Arg"]},
+    add={
+        "Arg": [
+            Production("TensorArg", "value:Expr", "dir:arg_dir"),
+            Production("ScalarArg", "value:Expr", "encoding:encoding"),
+        ]
+    },
+    invariants=[check_argument_order],
+)

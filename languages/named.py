@@ -1,0 +1,33 @@
+"""named: every variable is named as the C++ will name it.
+
+Variables now carry C++ identifiers: ``ext_<p>`` for tensor parameters, one shared name for all
+SSA versions that are the same physical tensor (a kernel's output *is* the Out/InOut argument it
+writes, an assemble's result *is* its target, a carry that is not rebound *is* its init), and
+unique names elsewhere. So a name may be bound more than once, and single definition no longer
+holds. ``Task`` outputs become ``TaskOut``: ``(Alias var)`` (the output is an argument, no code)
+or ``(Allocated var index)`` (a runtime-allocated output, ``task_<n>_outs.get_ref(index)``).
+``AssembleTensor`` is gone (its result is its target).
+"""
+
+from nanopass.language import Nonterminal, Production
+
+from . import batched, ssa
+
+LANGUAGE = batched.LANGUAGE.extend(
+    "named",
+    doc="C++ identifiers; physical aliases share one name",
+    remove={"Rhs": ["AssembleTensor"], "Stmt": ["Task"]},
+    add={
+        "Stmt": [
+            batched.LANGUAGE.production("Task").without_fields("outs").with_fields("outs:TaskOut*", before="tid")
+        ]
+    },
+    add_nonterminals=[
+        Nonterminal(
+            "TaskOut",
+            Production("Alias", "var:Binder"),
+            Production("Allocated", "var:Binder", "index:integer"),
+        )
+    ],
+    drop_invariants=[ssa.check_single_definition],
+)

@@ -1,0 +1,50 @@
+"""scoped: runtime scopes are explicit nodes, and say who placed them.
+
+Replaces ``(Scope mode body)`` by ``(Scope mode origin body)``. Invariant (D14): in a function
+with ``auto_scope``, the body is one scope, and every for body and if branch outside a manual
+scope is one scope; nothing AUTO is nested inside a manual scope.
+"""
+
+from nanopass.errors import VerifyError
+
+from . import directed
+from .terms import ScopeMode, scope_origin
+
+
+def check_scope_placement(program) -> None:
+    func = program.orch
+    if func.auto_scope and not _is_scope(func.body):
+        raise VerifyError("an auto_scope function body must be exactly one runtime scope", node=func)
+    _check_bodies(func.body, require_scopes=func.auto_scope)
+
+
+def _is_scope(body) -> bool:
+    return len(body) == 1 and body[0]._production == "Scope"
+
+
+def _check_bodies(body, require_scopes: bool) -> None:
+    stack = [(body, False)]
+    while stack:
+        stmts, manual = stack.pop()
+        for stmt in stmts:
+            production = stmt._production
+            if production == "Scope":
+                if manual and stmt.mode is ScopeMode.auto:
+                    raise VerifyError("an AUTO scope inside a manual scope", node=stmt)
+                stack.append((stmt.body, manual or stmt.mode is ScopeMode.manual))
+                continue
+            bodies = [stmt.body] if production == "For" else [stmt.then, stmt.orelse] if production == "If" else []
+            for branch in bodies:
+                if require_scopes and not manual and branch and not _is_scope(branch):
+                    raise VerifyError("a for body or if branch outside manual scopes must be one runtime scope", node=stmt)
+                stack.append((branch, manual))
+
+
+LANGUAGE = directed.LANGUAGE.extend(
+    "scoped",
+    doc="runtime scopes explicit: the function body and every for/if body outside manual scopes",
+    add_terminals=[scope_origin],
+    remove={"Stmt": ["Scope"]},
+    add={"Stmt": [directed.LANGUAGE.production("Scope").with_fields("origin:scope_origin", before="body")]},
+    invariants=[check_scope_placement],
+)

@@ -1,0 +1,75 @@
+"""ssa: every variable is defined exactly once.
+
+Adds results to ``If`` (the values merged from its branches, "phis"). Loop carries are explicit:
+a name re-assigned in a loop body is an iter_arg whose init is the value before the loop, whose
+new value is yielded at the end of the body, and whose value after the loop is a result.
+
+Invariants: every name is bound once (parameters included); a loop with iter_args ends its body
+with a ``Yield`` of as many values; an ``If`` with results ends both branches with such a
+``Yield``; no other ``Yield`` appears.
+"""
+
+from nanopass.errors import VerifyError
+from nanopass.language import walk
+
+from . import surface
+
+
+def check_single_definition(program) -> None:
+    seen: set[str] = set()
+    func = program.orch
+    for param in func.params:
+        _define(seen, param.name, param)
+    for dyn in func.dyn_dims:
+        _define(seen, dyn.name, dyn)
+    for node in walk(func):
+        production = node._production
+        if production == "Binder":
+            _define(seen, node.name, node)
+
+
+def _define(seen: set[str], name: str, node) -> None:
+    if name in seen:
+        raise VerifyError(f"'{name}' is defined more than once", node=node)
+    seen.add(name)
+
+
+def check_yields(program) -> None:
+    def check_body(body, arity, owner):
+        last = body[-1] if body else None
+        if arity == 0:
+            if last is not None and last._production == "Yield":
+                raise VerifyError("a Yield in a body that has nothing to carry", node=owner)
+            return
+        if last is None or last._production != "Yield" or len(last.values) != arity:
+            raise VerifyError(f"body must end with a Yield of {arity} value(s)", node=owner)
+
+    for node in walk(program.orch):
+        production = node._production
+        if production == "For":
+            check_body(_unscoped(node.body), len(node.iters), node)
+            if len(node.results) != len(node.iters):
+                raise VerifyError("a loop needs one result per iter_arg", node=node)
+        elif production == "If":
+            check_body(_unscoped(node.then), len(node.results), node)
+            check_body(_unscoped(node.orelse), len(node.results), node)
+        elif production in ("Scope", "Function"):
+            for stmt in node.body[:-1] if production == "Scope" else node.body:
+                if stmt._production == "Yield":
+                    raise VerifyError("a Yield outside the end of a loop or branch body", node=stmt)
+
+
+def _unscoped(body):
+    """A body seen through compiler-inserted scopes: (Scope [...]) alone counts as its contents."""
+    while len(body) == 1 and body[0]._production == "Scope" and getattr(body[0], "origin", None) is not None:
+        body = body[0].body
+    return body
+
+
+LANGUAGE = surface.LANGUAGE.extend(
+    "ssa",
+    doc="single assignment: loop carries and branch merges explicit",
+    remove={"Stmt": ["If"]},
+    add={"Stmt": [surface.LANGUAGE.production("If").with_fields("results:Binder*")]},
+    invariants=[check_single_definition, check_yields],
+)

@@ -1,0 +1,5 @@
+import sys
+
+from nanopass.cli import main
+
+sys.exit(main())

@@ -1,0 +1,123 @@
+"""The library entry points: compile a program (DSL class or surface tree) to orchestration C++."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from nanopass.errors import InternalError, UserError
+from nanopass.pipeline import PipelineError, Stage
+from nanopass.rewrite import PassContext
+
+
+@dataclass
+class OrchestrationResult:
+    """What ``generate_orchestration`` returns."""
+
+    func_name: str
+    code: str
+    files: dict[str, str]
+    kernel_ids: dict[str, int]  # kernel name -> kernel id (D5)
+    core_types: dict[str, str]  # kernel name -> "AIC" | "AIV" | "MIX"
+    orchestration_signature: list[str]  # "IN" | "OUT" | "INOUT" per tensor parameter
+    expected_arg_count: int
+    stages: list[Stage] = field(default_factory=list, repr=False)
+
+
+def surface_of(program: Any, func_name: str | None = None):
+    """The ``surface`` tree of a ``@pl.program`` object, or the tree itself if one is given."""
+    from nanopass.languages import SURFACE
+
+    if SURFACE.is_program(program):
+        return program
+    surface = getattr(program, "surface", None)
+    if callable(surface):
+        return surface(func_name)
+    raise TypeError(f"expected a @pl.program or a surface-language Program, got {type(program).__name__}")
+
+
+def run_pipeline(
+    program: Any,
+    func_name: str | None = None,
+    *,
+    options: dict[str, Any] | None = None,
+    verify: bool = True,
+    stop_after: str | None = None,
+    observer: Callable[[Stage], None] | None = None,
+) -> list[Stage]:
+    """Front end + every pass; returns the stages (index 0 is the front end's output).
+
+    Raises ``PipelineError`` (with the stages reached) on a compiler error in a pass, and
+    ``UserError`` for a mistake the front end finds.
+    """
+    from nanopass.passes.pipeline import PIPELINE
+
+    tree = surface_of(program, func_name)
+    ctx = PassContext(options=dict(options or {}))
+    return PIPELINE.run(tree, ctx, input_name="parse_dsl", verify=verify, stop_after=stop_after, observer=observer)
+
+
+def result_from_stages(stages: list[Stage], abi: str = "seed") -> OrchestrationResult:
+    from nanopass.languages import EMISSION, ENCODED
+    from nanopass.languages.terms import ParamDir
+    from nanopass.printer.cpp import print_cpp
+
+    final = stages[-1]
+    if final.language is not EMISSION:
+        raise ValueError("the pipeline stopped before the emission language")
+    unit = final.tree
+    program = next(s.tree for s in reversed(stages) if s.language is ENCODED)
+    code = print_cpp(unit, abi)
+    kernel_ids: dict[str, int] = {}
+    core_types: dict[str, str] = {}
+    for kernel in program.kernels:
+        if kernel.id is not None:
+            kernel_ids[kernel.name] = kernel.id
+        core_types[kernel.name] = kernel.core.name
+    signature = [
+        {ParamDir.In: "IN", ParamDir.Out: "OUT", ParamDir.InOut: "INOUT"}[p.dir]
+        for p in program.orch.params
+        if p.type._production == "TensorType"
+    ]
+    return OrchestrationResult(
+        func_name=unit.func,
+        code=code,
+        files={f"orchestration/{unit.func}.cpp": code},
+        kernel_ids=dict(sorted(kernel_ids.items(), key=lambda kv: kv[1])),
+        core_types=core_types,
+        orchestration_signature=signature,
+        expected_arg_count=unit.arg_count,
+        stages=stages,
+    )
+
+
+def generate_orchestration(
+    program: Any,
+    func_name: str | None = None,
+    *,
+    abi: str = "seed",
+    analyze_auto_scopes_for_deps: bool = False,
+    verify: bool = True,
+) -> OrchestrationResult:
+    """Compile one orchestration function of ``program`` to C++.
+
+    ``program`` is a ``@pl.program`` class or a ``surface``-language ``Program`` built directly.
+    Raises ``UserError`` for mistakes in the program and ``InternalError`` for compiler bugs.
+    """
+    options = {"analyze_auto_scopes_for_deps": analyze_auto_scopes_for_deps}
+    try:
+        stages = run_pipeline(program, func_name, options=options, verify=verify)
+    except PipelineError as failure:
+        raise failure.error from failure.error.__cause__
+    return result_from_stages(stages, abi)
+
+
+__all__ = [
+    "InternalError",
+    "OrchestrationResult",
+    "UserError",
+    "generate_orchestration",
+    "result_from_stages",
+    "run_pipeline",
+    "surface_of",
+]

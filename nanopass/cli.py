@@ -1,0 +1,179 @@
+"""The ``nanopass`` command.
+
+Exit codes: 0 success, 1 an error in the program being compiled (or its file), 2 a usage error
+(bad flags), 3 an internal compiler error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+from rich.console import Console
+from rich.table import Table
+
+from .diagnostics import render_internal_error, render_user_error
+from .errors import InternalError, UserError
+
+EXIT_OK, EXIT_USER, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
+
+EPILOG = """exit codes:
+  0  success
+  1  an error in the program being compiled (reported as FILE:LINE:COL: error: ...)
+  2  a usage error (unknown flag, missing argument)
+  3  an internal compiler error (a bug: rerun with --dump-all DIR and report it)
+"""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):  # usage errors: one line, exit 2
+        self.print_usage(sys.stderr)
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="nanopass",
+        description="Compile PTO orchestration programs (Python DSL) to PTO2 runtime C++.",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    run = sub.add_parser("run", help="compile a program and print (or write) its C++", epilog=EPILOG,
+                         formatter_class=argparse.RawDescriptionHelpFormatter)
+    run.add_argument("file", help="a Python file holding a @pl.program class")
+    run.add_argument("-o", "--output", metavar="DIR", help="write DIR/orchestration/<func>.cpp instead of printing")
+    run.add_argument("--program", metavar="NAME", help="the program class to compile, when the file holds several")
+    run.add_argument("--func", metavar="NAME", help="the orchestration function, when the program has several")
+    run.add_argument("--dump-all", metavar="DIR", help="write every stage's IR text and task graph into DIR")
+    run.add_argument("--abi", choices=["seed", "l2"], default="seed", help="runtime ABI spelling (D1; default seed)")
+    run.add_argument("--stop-after", metavar="PASS", help="stop after the named pass (print its IR)")
+    run.add_argument("--time-passes", action="store_true", help="print a table of per-pass times")
+    run.add_argument("--no-verify", action="store_true", help="skip the grammar/invariant checks between passes")
+    run.add_argument("--analyze-auto-scopes-for-deps", action="store_true",
+                     help="derive task dependencies in AUTO scopes (off by default)")
+    run.add_argument("-q", "--quiet", action="store_true", help="print nothing on success")
+
+    sub.add_parser("passes", help="list the pipeline: each pass, its languages and its contract")
+
+    language = sub.add_parser("language", help="print a language's grammar")
+    language.add_argument("name", help="a language name (see 'nanopass passes')")
+    language.add_argument("--diff", metavar="OTHER", help="print what OTHER adds and removes instead")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), 20000))
+    args = build_parser().parse_args(argv)
+    out = Console(file=sys.stdout, highlight=False, soft_wrap=True)
+    err = Console(file=sys.stderr, highlight=False, soft_wrap=True)
+    try:
+        if args.command == "run":
+            return cmd_run(args, out, err)
+        if args.command == "passes":
+            return cmd_passes(out)
+        if args.command == "language":
+            return cmd_language(args, out, err)
+    except UserError as error:
+        render_user_error(error, err)
+        return EXIT_USER
+    except InternalError as error:
+        render_internal_error(error, err)
+        return EXIT_INTERNAL
+    except KeyboardInterrupt:
+        err.print("interrupted")
+        return 130
+    return EXIT_USAGE
+
+
+def cmd_run(args, out: Console, err: Console) -> int:
+    from .api import result_from_stages
+    from .dumps import DumpWriter, write_atomic
+    from .loader import load_programs, pick_program
+    from .pipeline import PipelineError
+    from .text import unparse
+
+    program = pick_program(load_programs(args.file), args.program, args.file)
+    dumps = DumpWriter(args.dump_all) if args.dump_all else None
+    options = {"analyze_auto_scopes_for_deps": args.analyze_auto_scopes_for_deps}
+    from .api import run_pipeline
+
+    try:
+        stages = run_pipeline(
+            program, args.func, options=options, verify=not args.no_verify, stop_after=args.stop_after,
+            observer=dumps,
+        )
+    except PipelineError as failure:
+        if dumps:
+            dumps.finish()
+        if args.time_passes:
+            _time_table(failure.stages, err)
+        raise failure.error from None
+    if args.time_passes:
+        _time_table(stages, err)
+    if args.stop_after:
+        if dumps:
+            dumps.finish()
+        if not args.quiet:
+            out.print(unparse(stages[-1].tree), markup=False)
+        return EXIT_OK
+    result = result_from_stages(stages, args.abi)
+    if dumps:
+        dumps.write_code(len(stages), result.code)
+        dumps.finish()
+    for note in (n for s in stages for n in s.notes):
+        if not args.quiet:
+            err.print(f"note: [{note.pass_name}] {note.message}", markup=False)
+    if args.output:
+        for relative, code in result.files.items():
+            path = os.path.join(args.output, relative)
+            try:
+                write_atomic(path, code)
+            except OSError as error:
+                raise UserError(f"cannot write {path}: {error.strerror}") from None
+            if not args.quiet:
+                err.print(f"wrote {path}", markup=False)
+    elif not args.quiet:
+        sys.stdout.write(result.code)
+    return EXIT_OK
+
+
+def _time_table(stages, console: Console) -> None:
+    table = Table(title="pass times")
+    table.add_column("#", justify="right")
+    table.add_column("pass")
+    table.add_column("output language")
+    table.add_column("ms", justify="right")
+    for stage in stages[1:]:
+        table.add_row(str(stage.index), stage.name, stage.language.name, f"{stage.seconds * 1000:.2f}")
+    table.add_row("", "total", "", f"{sum(s.seconds for s in stages) * 1000:.2f}")
+    console.print(table)
+
+
+def cmd_passes(out: Console) -> int:
+    from nanopass.passes.pipeline import PASSES
+
+    for index, pass_cls in enumerate(PASSES, start=1):
+        out.print(f"{index:2d}. {pass_cls.name}: {pass_cls.source.name} -> {pass_cls.target.name}", markup=False)
+        out.print(f"    {pass_cls.contract()}", markup=False)
+    return EXIT_OK
+
+
+def cmd_language(args, out: Console, err: Console) -> int:
+    from nanopass.languages import BY_NAME
+
+    def get(name: str):
+        if name not in BY_NAME:
+            raise UserError(f"no language '{name}' (languages: {', '.join(BY_NAME)})")
+        return BY_NAME[name]
+
+    language = get(args.name)
+    text = language.diff(get(args.diff)) if args.diff else language.grammar_text()
+    out.print(text, markup=False, end="")
+    return EXIT_OK
+
+
+if __name__ == "__main__":
+    sys.exit(main())

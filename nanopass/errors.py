@@ -1,0 +1,90 @@
+"""The framework's two error families.
+
+``UserError`` is the user's mistake: it carries a source span (file, line, column) and is shown
+as ``FILE:LINE:COL: error: message`` with the source line, never with a traceback.
+``InternalError`` is the compiler's mistake: it names the pass and the node at fault.
+``GrammarError`` (an internal error) is raised when a node is built with a field that its
+language's grammar does not allow.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    """A position in a source file: 1-based line, 0-based column (as Python's ``ast``)."""
+
+    file: str
+    line: int
+    col: int
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.col}"
+
+
+class NanopassError(Exception):
+    """Root of every error the compiler raises on purpose."""
+
+
+class UserError(NanopassError):
+    """A mistake in the program being compiled, located in its source."""
+
+    def __init__(self, message: str, span: Span | None = None, hint: str | None = None):
+        super().__init__(message)
+        self.message = message
+        self.span = span
+        self.hint = hint
+
+    def __str__(self) -> str:
+        where = f"{self.span}: " if self.span else ""
+        return f"{where}error: {self.message}"
+
+    def located(self, span: Span | None) -> "UserError":
+        """Fill in a span if the error has none yet; returns self."""
+        if self.span is None:
+            self.span = span
+        return self
+
+
+class InternalError(NanopassError):
+    """A broken compiler invariant; names the pass (when known) and the offending node."""
+
+    def __init__(self, message: str, *, pass_name: str | None = None, node: Any = None):
+        super().__init__(message)
+        self.message = message
+        self.pass_name = pass_name
+        self.node = node
+
+    def __str__(self) -> str:
+        where = f"in pass '{self.pass_name}': " if self.pass_name else ""
+        node = ""
+        if self.node is not None:
+            text = _short(self.node)
+            node = f" [node: {text}]"
+        return f"internal error: {where}{self.message}{node}"
+
+
+class GrammarError(InternalError):
+    """A node built with a field its grammar forbids (nanopass's 'expected X but received Y')."""
+
+    def __init__(self, production: str, field: str, expected: str, received: Any):
+        super().__init__(
+            f"expected {expected} but received {_short(received)} "
+            f"in field '{field}' of ({production} ...)"
+        )
+        self.production = production
+        self.field = field
+        self.expected = expected
+        self.received = received
+
+
+class VerifyError(InternalError):
+    """A tree that violates a language invariant (checked by the pipeline driver)."""
+
+
+def _short(value: Any, limit: int = 120) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."

@@ -1,0 +1,771 @@
+"""Languages as data: terminals, nonterminals, productions, and the node classes made from them.
+
+A ``Language`` is declared from ``Terminal`` and ``Nonterminal`` objects. Each production becomes
+a frozen node class (slots, tuple fields) whose constructor checks every field against the
+grammar and raises ``GrammarError`` naming the production, the field, the expected kind and the
+value received. Because nodes are checked when built, a tree whose root belongs to a language is
+in that language all the way down.
+
+``Language.extend`` declares a new language as a delta (terminals, nonterminals and productions
+added or removed). A production whose fields are unchanged *and* whose referenced nonterminals are
+unchanged keeps the parent's node class, so a pass can hand unchanged subtrees from its input to
+its output without copying them.
+
+Field kinds are written ``"name:Kind"`` with ``Kind`` a terminal or nonterminal name, followed by
+``*`` for a tuple of them or ``?`` for an optional one (``None``).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any, Callable, Iterable, Iterator
+
+from .errors import GrammarError, Span
+
+# ---------------------------------------------------------------------------------------------
+# Terminals
+
+
+class Terminal:
+    """A leaf kind: a predicate on Python values plus its text form.
+
+    ``unparse(value) -> str`` gives one token; ``parse(token) -> value`` reads it back, where
+    ``token`` is the atom text or the decoded content of a quoted string. ``strategy`` (optional)
+    is a zero-argument function returning a hypothesis strategy for valid values.
+    """
+
+    def __init__(
+        self,
+        name: str,
+        predicate: Callable[[Any], bool],
+        *,
+        doc: str = "",
+        unparse: Callable[[Any], str] | None = None,
+        parse: Callable[[str], Any] | None = None,
+        strategy: Callable[[], Any] | None = None,
+    ):
+        self.name = name
+        self.predicate = predicate
+        self.doc = doc
+        self.unparse = unparse or _quote_if_needed
+        self.parse = parse or (lambda token: token)
+        self.strategy = strategy
+
+    def __repr__(self) -> str:
+        return f"Terminal({self.name})"
+
+
+_BARE_ATOM = re.compile(r"[A-Za-z_][A-Za-z0-9_.\-]*\Z")
+_RESERVED_ATOMS = {"_", "#t", "#f"}
+
+
+def _quote_if_needed(value: str) -> str:
+    if _BARE_ATOM.match(value) and value not in _RESERVED_ATOMS:
+        return value
+    return quote_string(value)
+
+
+def quote_string(value: str) -> str:
+    out = ['"']
+    for ch in value:
+        if ch in '"\\':
+            out.append("\\" + ch)
+        elif ch == "\n":
+            out.append("\\n")
+        elif ch == "\t":
+            out.append("\\t")
+        elif ord(ch) < 32:
+            out.append(f"\\x{ord(ch):02x}")
+        else:
+            out.append(ch)
+    out.append('"')
+    return "".join(out)
+
+
+def _is_identifier(value: Any) -> bool:
+    return type(value) is str and _IDENT.match(value) is not None
+
+
+_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+
+
+def _parse_int(token: str) -> int:
+    return int(token)
+
+
+def _unparse_float(value: float) -> str:
+    text = repr(value)
+    if text in ("inf", "-inf", "nan"):
+        return text
+    if "." not in text and "e" not in text:
+        text += ".0"
+    return text
+
+
+def _strategy_identifier():
+    from hypothesis import strategies as st
+
+    return st.from_regex(r"[a-z_][a-z0-9_]{0,7}", fullmatch=True)
+
+
+def _strategy_text():
+    from hypothesis import strategies as st
+
+    return st.text(max_size=12)
+
+
+def _strategy_int():
+    from hypothesis import strategies as st
+
+    return st.integers(min_value=-(2**40), max_value=2**40)
+
+
+def _strategy_float():
+    from hypothesis import strategies as st
+
+    return st.floats(allow_nan=False)
+
+
+def _strategy_bool():
+    from hypothesis import strategies as st
+
+    return st.booleans()
+
+
+symbol = Terminal(
+    "symbol",
+    _is_identifier,
+    doc="an identifier ([A-Za-z_][A-Za-z0-9_]*)",
+    strategy=_strategy_identifier,
+)
+text = Terminal("text", lambda v: type(v) is str, doc="any string", strategy=_strategy_text)
+integer = Terminal(
+    "integer",
+    lambda v: type(v) is int,
+    doc="an integer",
+    unparse=str,
+    parse=_parse_int,
+    strategy=_strategy_int,
+)
+real = Terminal(
+    "real",
+    lambda v: type(v) is float,
+    doc="a float (inf and nan allowed)",
+    unparse=_unparse_float,
+    parse=float,
+    strategy=_strategy_float,
+)
+boolean = Terminal(
+    "boolean",
+    lambda v: type(v) is bool,
+    doc="#t or #f",
+    unparse=lambda v: "#t" if v else "#f",
+    parse=lambda t: {"#t": True, "#f": False}[t],
+    strategy=_strategy_bool,
+)
+
+
+def enum_terminal(name: str, enum_cls: type, doc: str = "") -> Terminal:
+    """A terminal whose values are the members of ``enum_cls``, written by member name."""
+
+    members = {m.name: m for m in enum_cls}
+
+    def parse(token: str):
+        return members[token]
+
+    def strategy():
+        from hypothesis import strategies as st
+
+        return st.sampled_from(list(enum_cls))
+
+    return Terminal(
+        name,
+        lambda v: type(v) is enum_cls,
+        doc=doc or " | ".join(members),
+        unparse=lambda v: v.name,
+        parse=parse,
+        strategy=strategy,
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# Productions and nonterminals
+
+
+@dataclass(frozen=True)
+class Field:
+    name: str
+    kind: str  # terminal or nonterminal name
+    many: bool = False  # a tuple of kind
+    optional: bool = False  # kind or None
+
+    @staticmethod
+    def parse(spec: str) -> "Field":
+        name, _, kind = spec.partition(":")
+        name, kind = name.strip(), kind.strip()
+        if not name or not kind:
+            raise ValueError(f"bad field spec {spec!r}; write 'name:Kind', 'name:Kind*' or 'name:Kind?'")
+        many = kind.endswith("*")
+        optional = kind.endswith("?")
+        kind = kind.rstrip("*?")
+        return Field(name, kind, many, optional)
+
+    def spec(self) -> str:
+        return f"{self.name}:{self.kind}{'*' if self.many else ''}{'?' if self.optional else ''}"
+
+
+class Production:
+    """One alternative of a nonterminal: ``(Name field ...)``."""
+
+    def __init__(self, name: str, *fields: str, doc: str = ""):
+        self.name = name
+        self.fields = tuple(Field.parse(f) for f in fields)
+        self.doc = doc
+        names = [f.name for f in self.fields]
+        if len(set(names)) != len(names):
+            raise ValueError(f"production {name} repeats a field name: {names}")
+        if "span" in names or "self" in names or any(n.startswith("_") for n in names):
+            raise ValueError(f"production {name}: field names 'span', 'self' and '_...' are reserved")
+
+    def signature(self) -> tuple:
+        return (self.name, tuple(self.fields))
+
+    def with_fields(self, *fields: str, before: str | None = None, doc: str | None = None) -> "Production":
+        """This production with more fields (appended, or inserted before the field ``before``)."""
+        specs = [f.spec() for f in self.fields]
+        at = len(specs) if before is None else [f.name for f in self.fields].index(before)
+        return Production(self.name, *specs[:at], *fields, *specs[at:], doc=self.doc if doc is None else doc)
+
+    def without_fields(self, *names: str) -> "Production":
+        """This production without the named fields."""
+        missing = set(names) - {f.name for f in self.fields}
+        if missing:
+            raise ValueError(f"production {self.name} has no field(s) {sorted(missing)}")
+        return Production(self.name, *(f.spec() for f in self.fields if f.name not in names), doc=self.doc)
+
+    def text(self) -> str:
+        inner = " ".join(f.spec() for f in self.fields)
+        return f"({self.name}{' ' + inner if inner else ''})"
+
+
+class Nonterminal:
+    """A named set of alternatives: productions, or other nonterminals by name."""
+
+    def __init__(self, name: str, *alternatives: "Production | str", doc: str = ""):
+        self.name = name
+        self.productions = tuple(a for a in alternatives if isinstance(a, Production))
+        self.includes = tuple(a for a in alternatives if isinstance(a, str))
+        self.doc = doc
+
+
+# ---------------------------------------------------------------------------------------------
+# Node classes
+
+
+class Node:
+    """Base of every generated node class. Frozen; fields are set once by the constructor.
+
+    ``span`` is a source position kept beside the fields: it is not part of equality and not
+    part of the grammar.
+    """
+
+    __slots__ = ("span", "_hash")
+    _production: str = ""
+    _fields: tuple[str, ...] = ()
+    _field_specs: tuple[Field, ...] = ()
+    _terminals: dict[str, Terminal] = {}
+
+    def __setattr__(self, key, value):
+        raise AttributeError(f"{type(self).__name__} nodes are immutable (tried to set {key!r})")
+
+    def __delattr__(self, key):
+        raise AttributeError(f"{type(self).__name__} nodes are immutable")
+
+    def fields(self) -> tuple:
+        return tuple(getattr(self, f) for f in self._fields)
+
+    def replace(self, **changes) -> "Node":
+        """A copy with some fields changed (checked like any construction)."""
+        values = [changes.pop(f) if f in changes else getattr(self, f) for f in self._fields]
+        span = changes.pop("span", self.span)
+        if changes:
+            raise TypeError(f"{self._production} has no field(s) {sorted(changes)}")
+        return type(self)(*values, span=span)
+
+    def __eq__(self, other):
+        if self is other:
+            return True
+        if type(other) is not type(self):
+            return NotImplemented
+        for name in self._fields:
+            if getattr(self, name) != getattr(other, name):
+                return False
+        return True
+
+    def __ne__(self, other):
+        result = self.__eq__(other)
+        return result if result is NotImplemented else not result
+
+    def __hash__(self):
+        try:
+            return self._hash
+        except AttributeError:
+            value = hash((self._production,) + self.fields())
+            object.__setattr__(self, "_hash", value)
+            return value
+
+    def __repr__(self):
+        from .text import unparse
+
+        return unparse(self, width=10**9)
+
+    def __reduce__(self):
+        return (_rebuild, (type(self), self.fields(), self.span))
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self.fields())
+
+
+def _rebuild(cls, values, span):
+    return cls(*values, span=span)
+
+
+def iter_children(node: Node) -> Iterator[Node]:
+    """Every direct child node (through tuple and optional fields), in field order."""
+    for field in node._field_specs:
+        if field.kind in node._terminals:
+            continue
+        value = getattr(node, field.name)
+        if value is None:
+            continue
+        if field.many:
+            yield from value
+        else:
+            yield value
+
+
+def walk(node: "Node | tuple") -> Iterator[Node]:
+    """Pre-order iteration over a tree (or a tuple of trees), without recursion."""
+    stack = list(reversed(node)) if isinstance(node, (tuple, list)) else [node]
+    while stack:
+        current = stack.pop()
+        yield current
+        children = list(iter_children(current))
+        children.reverse()
+        stack.extend(children)
+
+
+def _make_node_class(language_name: str, nonterminal: str, production: Production) -> type:
+    """Create the class for ``production``; its field checks are installed later (_install_checks)."""
+    fields = tuple(f.name for f in production.fields)
+    namespace = {
+        "__slots__": fields,
+        "__match_args__": fields,
+        "_production": production.name,
+        "_nonterminal": nonterminal,
+        "_fields": fields,
+        "_field_specs": production.fields,
+        "_origin": language_name,
+        "__doc__": production.doc or f"({production.name} ...) of {nonterminal}",
+    }
+    return type(production.name, (Node,), namespace)
+
+
+def _install_checks(cls: type, kind_check: Callable[[Field], Callable[[Any], bool]], terminals) -> None:
+    """Generate ``cls.__init__``: convert list fields to tuples, check each field, set it."""
+    specs = cls._field_specs
+    args = ", ".join(f.name for f in specs)
+    lines = [f"def __init__(self{', ' if args else ''}{args}, *, span=None):"]
+    env: dict[str, Any] = {"_set": object.__setattr__, "_fail": _fail, "_Span": Span, "_cls": cls, "_tp": type}
+    for i, field in enumerate(specs):
+        check = kind_check(field)
+        env[f"_c{i}"] = check
+        v = field.name
+        if field.many:
+            lines.append(f"    if _tp({v}) is not tuple:")
+            lines.append(f"        {v} = _as_tuple(_cls, {i}, {v})")
+            lines.append(f"    for _x in {v}:")
+            lines.append(f"        if not _c{i}(_x): _fail(_cls, {i}, _x, {v})")
+        elif field.optional:
+            lines.append(f"    if {v} is not None and not _c{i}({v}): _fail(_cls, {i}, {v}, None)")
+        else:
+            lines.append(f"    if not _c{i}({v}): _fail(_cls, {i}, {v}, None)")
+        lines.append(f"    _set(self, {v!r}, {v})")
+    lines.append("    if span is not None and _tp(span) is not _Span: _fail_span(_cls, span)")
+    lines.append("    _set(self, 'span', span)")
+    env["_as_tuple"] = _as_tuple
+    env["_fail_span"] = _fail_span
+    code = "\n".join(lines)
+    exec(code, env)  # noqa: S102 - generated constructor, built from the grammar only
+    cls.__init__ = env["__init__"]
+    cls._terminals = terminals
+
+
+def _as_tuple(cls, index, value):
+    if isinstance(value, list):
+        return tuple(value)
+    field = cls._field_specs[index]
+    raise GrammarError(cls._production, field.name, f"a tuple of {field.kind}", value)
+
+
+def _fail(cls, index, value, container):
+    field = cls._field_specs[index]
+    expected = field.kind + (" (each element)" if field.many else "") + (" or None" if field.optional else "")
+    raise GrammarError(cls._production, field.name, expected, value)
+
+
+def _fail_span(cls, span):
+    raise GrammarError(cls._production, "span", "Span or None", span)
+
+
+# ---------------------------------------------------------------------------------------------
+# Languages
+
+
+class Language:
+    """A closed set of terminals and nonterminals, with node classes generated from them.
+
+    ``entry`` names the nonterminal a whole program belongs to. ``invariants`` are functions
+    ``tree -> None`` raising ``VerifyError``; they state context-sensitive rules the grammar
+    cannot (checked by the pipeline driver after a pass produces this language).
+    """
+
+    def __init__(
+        self,
+        name: str,
+        *,
+        terminals: Iterable[Terminal],
+        nonterminals: Iterable[Nonterminal],
+        entry: str,
+        doc: str = "",
+        invariants: Iterable[Callable[[Node], None]] = (),
+        parent: "Language | None" = None,
+    ):
+        self.name = name
+        self.doc = doc
+        self.entry = entry
+        self.parent = parent
+        self.terminals: dict[str, Terminal] = {}
+        for t in terminals:
+            if t.name in self.terminals:
+                raise ValueError(f"language {name}: terminal {t.name} declared twice")
+            self.terminals[t.name] = t
+        self.nonterminals: dict[str, Nonterminal] = {}
+        for nt in nonterminals:
+            if nt.name in self.nonterminals or nt.name in self.terminals:
+                raise ValueError(f"language {name}: {nt.name} declared twice")
+            self.nonterminals[nt.name] = nt
+        self.invariants = tuple(invariants)
+        self._validate()
+        self.nodes: dict[str, type] = {}
+        self._build_classes()
+        self._class_set = frozenset(self.nodes.values())
+
+    # -- declaration checks -------------------------------------------------------------------
+
+    def _validate(self) -> None:
+        if self.entry not in self.nonterminals:
+            raise ValueError(f"language {self.name}: entry {self.entry} is not a nonterminal")
+        seen: dict[str, str] = {}
+        for nt in self.nonterminals.values():
+            for inc in nt.includes:
+                if inc not in self.nonterminals:
+                    raise ValueError(f"language {self.name}: {nt.name} includes unknown nonterminal {inc}")
+            for prod in nt.productions:
+                if prod.name in seen:
+                    raise ValueError(
+                        f"language {self.name}: production {prod.name} appears in {seen[prod.name]} and {nt.name}"
+                    )
+                seen[prod.name] = nt.name
+                for field in prod.fields:
+                    if field.kind not in self.terminals and field.kind not in self.nonterminals:
+                        raise ValueError(
+                            f"language {self.name}: field {field.spec()} of {prod.name} names an unknown kind"
+                        )
+                    if field.many and field.optional:
+                        raise ValueError(f"language {self.name}: field {field.spec()} cannot be both * and ?")
+
+    # -- node classes ---------------------------------------------------------------------------
+
+    def _build_classes(self) -> None:
+        reusable = self._reusable_parent_classes()
+        for nt in self.nonterminals.values():
+            for prod in nt.productions:
+                cls = reusable.get(prod.name)
+                if cls is None:
+                    cls = _make_node_class(self.name, nt.name, prod)
+                    cls._pending = True
+                self.nodes[prod.name] = cls
+        self._nt_classes: dict[str, tuple[type, ...]] = {
+            name: tuple(self._classes_of(name, set())) for name in self.nonterminals
+        }
+        for cls in self.nodes.values():
+            if cls.__dict__.get("_pending"):
+                del cls._pending
+                _install_checks(cls, self._kind_check, self.terminals)
+
+    def _classes_of(self, name: str, visiting: set) -> list[type]:
+        if name in visiting:
+            return []
+        visiting.add(name)
+        nt = self.nonterminals[name]
+        out = [self.nodes[p.name] for p in nt.productions]
+        for inc in nt.includes:
+            for cls in self._classes_of(inc, visiting):
+                if cls not in out:
+                    out.append(cls)
+        return out
+
+    def _kind_check(self, field: Field) -> Callable[[Any], bool]:
+        if field.kind in self.terminals:
+            return self.terminals[field.kind].predicate
+        classes = self._nt_classes[field.kind]
+
+        def check(value, _classes=classes):
+            return isinstance(value, _classes)
+
+        return check
+
+    def _reusable_parent_classes(self) -> dict[str, type]:
+        """Parent classes this language can share: greatest fixpoint of 'unchanged'."""
+        parent = self.parent
+        if parent is None:
+            return {}
+        same_prod: dict[str, bool] = {}
+        for nt in self.nonterminals.values():
+            for prod in nt.productions:
+                theirs = parent._production_decl(prod.name)
+                same_prod[prod.name] = (
+                    theirs is not None
+                    and theirs[0] == nt.name
+                    and theirs[1].signature() == prod.signature()
+                    and all(
+                        f.kind not in self.terminals or parent.terminals.get(f.kind) is self.terminals[f.kind]
+                        for f in prod.fields
+                    )
+                )
+        same_nt: dict[str, bool] = {}
+        for name, nt in self.nonterminals.items():
+            theirs = parent.nonterminals.get(name)
+            same_nt[name] = (
+                theirs is not None
+                and {p.name for p in theirs.productions} == {p.name for p in nt.productions}
+                and set(theirs.includes) == set(nt.includes)
+            )
+        changed = True
+        while changed:
+            changed = False
+            for name, nt in self.nonterminals.items():
+                for prod in nt.productions:
+                    if same_prod[prod.name] and any(
+                        f.kind in self.nonterminals and not same_nt[f.kind] for f in prod.fields
+                    ):
+                        same_prod[prod.name] = False
+                        changed = True
+                if same_nt[name] and (
+                    any(not same_prod[p.name] for p in nt.productions)
+                    or any(not same_nt[i] for i in nt.includes)
+                ):
+                    same_nt[name] = False
+                    changed = True
+        return {name: parent.nodes[name] for name, same in same_prod.items() if same}
+
+    def _production_decl(self, name: str) -> tuple[str, Production] | None:
+        for nt in self.nonterminals.values():
+            for prod in nt.productions:
+                if prod.name == name:
+                    return nt.name, prod
+        return None
+
+    # -- queries --------------------------------------------------------------------------------
+
+    def __getattr__(self, name: str) -> type:
+        nodes = self.__dict__.get("nodes")
+        if nodes is not None and name in nodes:
+            return nodes[name]
+        raise AttributeError(f"language {self.__dict__.get('name', '?')} has no production {name!r}")
+
+    def __repr__(self) -> str:
+        return f"<Language {self.name}>"
+
+    def classes(self, nonterminal: str) -> tuple[type, ...]:
+        """The node classes that belong to ``nonterminal`` (through includes too)."""
+        return self._nt_classes[nonterminal]
+
+    def owns(self, node_or_class: Any) -> bool:
+        cls = node_or_class if isinstance(node_or_class, type) else type(node_or_class)
+        return cls in self._class_set
+
+    def is_program(self, tree: Any) -> bool:
+        """A tree belongs to this language iff its root is an entry node of it.
+
+        Construction checks make the rest of the tree follow (every field was checked against
+        this language's nonterminals when built).
+        """
+        return isinstance(tree, self._nt_classes[self.entry])
+
+    def verify(self, tree: Any) -> None:
+        """Raise VerifyError unless ``tree`` is a program of this language meeting its invariants."""
+        from .errors import VerifyError
+
+        if not self.is_program(tree):
+            raise VerifyError(
+                f"expected a {self.entry} of language '{self.name}', got {type(tree).__name__}"
+                + (f" of language '{tree._origin}'" if isinstance(tree, Node) else ""),
+                node=tree,
+            )
+        for invariant in self.invariants:
+            invariant(tree)
+
+    def production(self, name: str) -> Production:
+        """The declaration of production ``name`` (to derive a changed one in an extension)."""
+        decl = self._production_decl(name)
+        if decl is None:
+            raise KeyError(f"language {self.name} has no production {name}")
+        return decl[1]
+
+    def production_nonterminal(self, production: str) -> str:
+        decl = self._production_decl(production)
+        if decl is None:
+            raise KeyError(production)
+        return decl[0]
+
+    # -- extension ------------------------------------------------------------------------------
+
+    def extend(
+        self,
+        name: str,
+        *,
+        doc: str = "",
+        add_terminals: Iterable[Terminal] = (),
+        remove_terminals: Iterable[str] = (),
+        add_nonterminals: Iterable[Nonterminal] = (),
+        remove_nonterminals: Iterable[str] = (),
+        add: dict[str, Iterable["Production | str"]] | None = None,
+        remove: dict[str, Iterable[str]] | None = None,
+        invariants: Iterable[Callable[[Node], None]] = (),
+        drop_invariants: Iterable[Callable[[Node], None]] = (),
+        inherit_invariants: bool = True,
+        entry: str | None = None,
+    ) -> "Language":
+        """A new language = this one minus ``remove`` plus ``add`` (nanopass's ``-`` and ``+``).
+
+        ``remove``/``add`` map a nonterminal name to production names (or included nonterminal
+        names) to drop / productions (or nonterminal names) to add. Replacing a production is a
+        remove plus an add of the same name.
+        """
+        add = add or {}
+        remove = remove or {}
+        terminals = {t.name: t for t in self.terminals.values()}
+        for t in remove_terminals:
+            if t not in terminals:
+                raise ValueError(f"extend {name}: no terminal {t} to remove")
+            del terminals[t]
+        for t in add_terminals:
+            terminals[t.name] = t
+        nts: dict[str, tuple[list, list]] = {
+            n: (list(nt.productions), list(nt.includes)) for n, nt in self.nonterminals.items()
+        }
+        docs = {n: nt.doc for n, nt in self.nonterminals.items()}
+        for n in remove_nonterminals:
+            if n not in nts:
+                raise ValueError(f"extend {name}: no nonterminal {n} to remove")
+            del nts[n]
+        for nt in add_nonterminals:
+            if nt.name in nts:
+                raise ValueError(f"extend {name}: nonterminal {nt.name} already exists")
+            nts[nt.name] = (list(nt.productions), list(nt.includes))
+            docs[nt.name] = nt.doc
+        for n, names in remove.items():
+            if n not in nts:
+                raise ValueError(f"extend {name}: no nonterminal {n}")
+            prods, incs = nts[n]
+            for p in names:
+                if any(x.name == p for x in prods):
+                    prods[:] = [x for x in prods if x.name != p]
+                elif p in incs:
+                    incs.remove(p)
+                else:
+                    raise ValueError(f"extend {name}: {n} has no alternative {p} to remove")
+        for n, alts in add.items():
+            if n not in nts:
+                raise ValueError(f"extend {name}: no nonterminal {n}")
+            prods, incs = nts[n]
+            for alt in alts:
+                if isinstance(alt, Production):
+                    prods.append(alt)
+                else:
+                    incs.append(alt)
+        dropped = set(map(id, drop_invariants))
+        return Language(
+            name,
+            terminals=terminals.values(),
+            nonterminals=[Nonterminal(n, *prods, *incs, doc=docs[n]) for n, (prods, incs) in nts.items()],
+            entry=entry or self.entry,
+            doc=doc,
+            invariants=[i for i in self.invariants if inherit_invariants and id(i) not in dropped] + list(invariants),
+            parent=self,
+        )
+
+    # -- text -----------------------------------------------------------------------------------
+
+    def grammar_text(self) -> str:
+        """The grammar in a nanopass-like notation, one alternative per line."""
+        lines = [f"(language {self.name}", f"  (entry {self.entry})"]
+        if self.doc:
+            lines.insert(1, f"  ; {self.doc}")
+        lines.append("  (terminals")
+        for t in self.terminals.values():
+            lines.append(f"    ({t.name}){'  ; ' + t.doc if t.doc else ''}")
+        lines[-1] += ")"
+        for nt in self.nonterminals.values():
+            alts = [p.text() for p in nt.productions] + list(nt.includes)
+            head = f"  ({nt.name} ::="
+            lines.append(head + (" " + alts[0] if alts else ""))
+            for alt in alts[1:]:
+                lines.append(" " * (len(head) - 2) + "| " + alt)
+            lines[-1] += ")"
+        lines[-1] += ")"
+        return "\n".join(lines) + "\n"
+
+    def diff(self, other: "Language") -> str:
+        """What ``other`` adds (+) and removes (-) relative to this language."""
+        lines = [f"(diff {self.name} -> {other.name})"]
+        for t in self.terminals:
+            if t not in other.terminals:
+                lines.append(f"  - terminal {t}")
+        for t in other.terminals:
+            if t not in self.terminals:
+                lines.append(f"  + terminal {t}")
+            elif other.terminals[t] is not self.terminals[t]:
+                lines.append(f"  ~ terminal {t} (redefined)")
+        for n, nt in self.nonterminals.items():
+            if n not in other.nonterminals:
+                lines.append(f"  - nonterminal {n}")
+        for n, nt in other.nonterminals.items():
+            if n not in self.nonterminals:
+                lines.append(f"  + nonterminal {n}")
+                for p in nt.productions:
+                    lines.append(f"      + {n} ::= {p.text()}")
+                for i in nt.includes:
+                    lines.append(f"      + {n} ::= {i}")
+                continue
+            mine = self.nonterminals[n]
+            my_prods = {p.name: p for p in mine.productions}
+            their_prods = {p.name: p for p in nt.productions}
+            for p in mine.productions:
+                if p.name not in their_prods or their_prods[p.name].signature() != p.signature():
+                    lines.append(f"  - {n} ::= {p.text()}")
+            for p in nt.productions:
+                if p.name not in my_prods or my_prods[p.name].signature() != p.signature():
+                    lines.append(f"  + {n} ::= {p.text()}")
+            for i in mine.includes:
+                if i not in nt.includes:
+                    lines.append(f"  - {n} ::= {i}")
+            for i in nt.includes:
+                if i not in mine.includes:
+                    lines.append(f"  + {n} ::= {i}")
+        if len(lines) == 1:
+            lines.append("  (no differences)")
+        return "\n".join(lines) + "\n"

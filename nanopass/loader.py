@@ -1,0 +1,85 @@
+"""Finding the programs in a user's file (by importing it, which runs its top-level code)."""
+
+from __future__ import annotations
+
+import importlib.util
+import itertools
+import os
+import sys
+import traceback
+
+from .errors import Span, UserError
+
+_counter = itertools.count()
+
+
+def load_programs(path: str) -> list:
+    """Import ``path`` and return its ``@pl.program`` objects in definition order."""
+    from nanopass.dsl import Program
+
+    check_readable(path)
+    name = f"_nanopass_user_{next(_counter)}_{os.path.splitext(os.path.basename(path))[0]}"
+    spec = importlib.util.spec_from_file_location(name, path)
+    if spec is None or spec.loader is None:
+        raise UserError(f"{path}: cannot be imported as a Python file")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    directory = os.path.dirname(os.path.abspath(path))
+    sys.path.insert(0, directory)
+    try:
+        spec.loader.exec_module(module)
+    except UserError:
+        raise
+    except SyntaxError as error:
+        span = Span(error.filename or path, error.lineno or 1, max(0, (error.offset or 1) - 1))
+        raise UserError(f"Python syntax error: {error.msg}", span) from None
+    except (Exception, SystemExit) as error:  # noqa: BLE001 - the user's code raised; report where
+        raise UserError(
+            f"importing the file raised {type(error).__name__}: {error}", _span_in_file(error, path)
+        ) from None
+    finally:
+        if sys.path and sys.path[0] == directory:
+            sys.path.pop(0)
+    programs = [value for value in vars(module).values() if isinstance(value, Program)]
+    if not programs:
+        raise UserError(f"{path}: no @pl.program class found")
+    return programs
+
+
+def check_readable(path: str) -> None:
+    if not os.path.exists(path):
+        raise UserError(f"{path}: no such file")
+    if os.path.isdir(path):
+        raise UserError(f"{path}: is a directory, not a Python file")
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read()
+    except OSError as error:
+        raise UserError(f"{path}: cannot be read ({error.strerror})") from None
+    if b"\0" in data:
+        raise UserError(f"{path}: is a binary file, not a Python file")
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise UserError(f"{path}: is not UTF-8 text") from None
+
+
+def _span_in_file(error: BaseException, path: str) -> Span | None:
+    target = os.path.abspath(path)
+    for frame in reversed(traceback.extract_tb(error.__traceback__)):
+        if os.path.abspath(frame.filename) == target:
+            return Span(path, frame.lineno or 1, (frame.colno or 0) if hasattr(frame, "colno") else 0)
+    return None
+
+
+def pick_program(programs: list, name: str | None, path: str):
+    if name is not None:
+        for program in programs:
+            if program.name == name:
+                return program
+        names = ", ".join(p.name for p in programs)
+        raise UserError(f"{path}: no program named '{name}' (programs: {names})")
+    if len(programs) > 1:
+        names = ", ".join(p.name for p in programs)
+        raise UserError(f"{path}: holds several programs ({names}); choose one with --program NAME")
+    return programs[0]

@@ -1,0 +1,129 @@
+"""The pipeline driver: one loop over an explicit list of passes, with instruments around it.
+
+``Pipeline(passes)`` checks that the languages chain (each pass's source is the previous pass's
+target). ``run`` applies the passes in order; after each one it verifies the output against the
+pass's target language (grammar membership of the root, then the language's invariants), times
+it, and hands the stage to an optional observer (dumps, progress). ``stop_after`` ends the run
+after a named pass. Errors leave the driver as ``UserError`` (unchanged) or ``InternalError``
+naming the pass; any other exception inside a pass is a compiler bug and is wrapped as one.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, Sequence
+
+from .errors import InternalError, UserError
+from .language import Language, Node
+from .rewrite import Note, Pass, PassContext
+
+
+@dataclass
+class Stage:
+    """The program after one pass (index 0 is the pipeline's input)."""
+
+    index: int
+    name: str
+    language: Language
+    tree: Node
+    seconds: float = 0.0
+    notes: list[Note] = field(default_factory=list)
+    contract: str = ""
+
+
+class PipelineError(Exception):
+    """Raised by ``Pipeline.run`` around a failure: the original error plus the stages reached."""
+
+    def __init__(self, error: Exception, stages: list[Stage]):
+        super().__init__(str(error))
+        self.error = error
+        self.stages = stages
+
+
+class Pipeline:
+    def __init__(self, passes: Sequence[type[Pass]]):
+        self.passes = list(passes)
+        for before, after in zip(self.passes, self.passes[1:]):
+            if after.source is not before.target:
+                raise ValueError(
+                    f"pipeline does not chain: {before.name} produces {before.target.name} "
+                    f"but {after.name} reads {after.source.name}"
+                )
+        names = [p.name for p in self.passes]
+        if len(set(names)) != len(names):
+            raise ValueError(f"pipeline lists a pass twice: {names}")
+
+    @property
+    def source(self) -> Language:
+        return self.passes[0].source
+
+    @property
+    def target(self) -> Language:
+        return self.passes[-1].target
+
+    def names(self) -> list[str]:
+        return [p.name for p in self.passes]
+
+    def run(
+        self,
+        tree: Node,
+        ctx: PassContext | None = None,
+        *,
+        input_name: str = "input",
+        verify: bool = True,
+        stop_after: str | None = None,
+        observer: Callable[[Stage], None] | None = None,
+    ) -> list[Stage]:
+        """Run the passes on ``tree``; returns every stage. Raises PipelineError on failure."""
+        ctx = ctx or PassContext()
+        if stop_after is not None and stop_after not in self.names():
+            raise ValueError(f"--stop-after: no pass named {stop_after!r} in the pipeline")
+        stages = [Stage(0, input_name, self.source, tree)]
+        try:
+            if verify:
+                self.source.verify(tree)
+        except Exception as error:  # noqa: BLE001 - reported as the input's fault
+            raise PipelineError(_as_compiler_error(error, input_name, tree), stages) from error
+        if observer:
+            observer(stages[0])
+        for index, pass_cls in enumerate(self.passes, start=1):
+            ctx.current_pass = pass_cls.name
+            notes_before = len(ctx.notes)
+            start = time.perf_counter()
+            try:
+                result = pass_cls(ctx).run(tree)
+                if verify:
+                    pass_cls.target.verify(result)
+            except Exception as error:  # noqa: BLE001 - every failure leaves as a compiler error
+                raise PipelineError(_as_compiler_error(error, pass_cls.name, tree), stages) from error
+            stage = Stage(
+                index,
+                pass_cls.name,
+                pass_cls.target,
+                result,
+                time.perf_counter() - start,
+                ctx.notes[notes_before:],
+                pass_cls.contract(),
+            )
+            stages.append(stage)
+            if observer:
+                observer(stage)
+            tree = result
+            if pass_cls.name == stop_after:
+                break
+        return stages
+
+
+def _as_compiler_error(error: Exception, pass_name: str, node: Any) -> Exception:
+    if isinstance(error, UserError):
+        return error
+    if isinstance(error, InternalError):
+        if error.pass_name is None:
+            error.pass_name = pass_name
+        return error
+    if isinstance(error, RecursionError):
+        return InternalError("recursion too deep (program nested beyond the compiler's limits)", pass_name=pass_name)
+    wrapped = InternalError(f"{type(error).__name__}: {error}", pass_name=pass_name, node=None)
+    wrapped.__cause__ = error
+    return wrapped

@@ -1,0 +1,284 @@
+"""The text form shared by every language, and its parser: ``parse(L, unparse(t)) == t``.
+
+A node prints as ``(Production field ...)``; a tuple field as ``[item ...]``; an absent optional
+field as ``_``; terminals through their own ``unparse``. Lines are broken only where a node does
+not fit in ``width`` columns, so the output is deterministic and diffs well. Parsing is directed
+by the grammar: the field kinds say how each token is read.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from .errors import Span, UserError
+from .language import Field, Language, Node, Terminal
+
+# ---------------------------------------------------------------------------------------------
+# Printing
+
+
+def unparse(node: Any, width: int = 100, show_spans: bool = False) -> str:
+    """The text form of a node (or a tuple of nodes)."""
+    printer = _Printer(width, show_spans)
+    lines: list[str] = []
+    if isinstance(node, tuple):
+        printer.emit_list(node, None, 0, lines, "")
+    else:
+        printer.emit_node(node, 0, lines, "")
+    return "\n".join(lines)
+
+
+class _Printer:
+    """Lays a tree out in lines; a field's terminal comes from the node class that owns it."""
+
+    def __init__(self, width: int, show_spans: bool):
+        self.width = width
+        self.show_spans = show_spans
+        self._flat: dict[int, str | None] = {}
+
+    # Flat renderings are memoised per node; a node longer than the width records None, so each
+    # node's flat text is built at most once and the whole print is linear in the tree size.
+    def flat(self, value: Any, terminal: Terminal | None) -> str | None:
+        if value is None:
+            return "_"
+        if isinstance(value, tuple):
+            parts = []
+            total = 1
+            for item in value:
+                text = self.flat(item, terminal)
+                if text is None:
+                    return None
+                total += len(text) + 1
+                if total > self.width:
+                    return None
+                parts.append(text)
+            return "[" + " ".join(parts) + "]"
+        if terminal is not None:
+            return terminal.unparse(value)
+        key = id(value)
+        if key in self._flat:
+            return self._flat[key]
+        parts = [self.head(value)]
+        total = len(parts[0]) + 2
+        result: str | None = None
+        for spec in value._field_specs:
+            text = self.flat(getattr(value, spec.name), value._terminals.get(spec.kind))
+            if text is None:
+                break
+            total += len(text) + 1
+            if total > self.width:
+                break
+            parts.append(text)
+        else:
+            result = "(" + " ".join(parts) + ")"
+        self._flat[key] = result
+        return result
+
+    def head(self, node: Node) -> str:
+        if self.show_spans and node.span is not None:
+            return f"{node._production} @{node.span.line}:{node.span.col}"
+        return node._production
+
+    def emit_node(self, node: Node, indent: int, out: list[str], prefix: str) -> None:
+        text = self.flat(node, None)
+        if text is not None and indent + len(prefix) + len(text) <= self.width:
+            out.append(" " * indent + prefix + text)
+            return
+        line = " " * indent + prefix + "(" + self.head(node)
+        specs = node._field_specs
+        # Leading short fields stay on the head line: (For i (Int 0 INDEX) ...
+        i = 0
+        while i < len(specs):
+            text = self.flat(getattr(node, specs[i].name), node._terminals.get(specs[i].kind))
+            if text is None or len(text) > 40 or len(line) + 1 + len(text) > self.width:
+                break
+            line += " " + text
+            i += 1
+        out.append(line)
+        child = indent + len(prefix) + 2
+        for spec in specs[i:]:
+            self.emit_value(getattr(node, spec.name), node._terminals.get(spec.kind), child, out, "")
+        out[-1] += ")"
+
+    def emit_value(self, value: Any, terminal: Terminal | None, indent: int, out: list[str], prefix: str) -> None:
+        if isinstance(value, tuple):
+            self.emit_list(value, terminal, indent, out, prefix)
+        elif isinstance(value, Node):
+            self.emit_node(value, indent, out, prefix)
+        else:
+            out.append(" " * indent + prefix + self.flat(value, terminal))
+
+    def emit_list(self, items: tuple, terminal: Terminal | None, indent: int, out: list[str], prefix: str) -> None:
+        text = self.flat(items, terminal)
+        if text is not None and indent + len(prefix) + len(text) <= self.width:
+            out.append(" " * indent + prefix + text)
+            return
+        if not items:
+            out.append(" " * indent + prefix + "[]")
+            return
+        self.emit_value(items[0], terminal, indent, out, prefix + "[")
+        inner = indent + len(prefix) + 1
+        for item in items[1:]:
+            self.emit_value(item, terminal, inner, out, "")
+        out[-1] += "]"
+
+
+# ---------------------------------------------------------------------------------------------
+# Parsing
+
+_TOKEN = re.compile(r'\s*(?:(?P<open>[(\[])|(?P<close>[)\]])|(?P<str>"(?:[^"\\]|\\.)*")|(?P<atom>[^\s()\[\]"]+))')
+
+
+class TextSyntaxError(UserError):
+    """A malformed text form (reported with the line and column in the text)."""
+
+
+def _tokenize(source: str, filename: str) -> list[tuple[str, str, int]]:
+    tokens = []
+    pos = 0
+    n = len(source)
+    while True:
+        m = _TOKEN.match(source, pos)
+        if m is None:
+            rest = source[pos:]
+            if rest.strip():
+                raise TextSyntaxError("unreadable text", _span_at(source, pos, filename))
+            break
+        kind = m.lastgroup
+        tokens.append((kind, m.group(kind), m.start(kind)))
+        pos = m.end()
+        if pos >= n:
+            break
+    return tokens
+
+
+def _span_at(source: str, offset: int, filename: str) -> Span:
+    line = source.count("\n", 0, offset) + 1
+    col = offset - (source.rfind("\n", 0, offset) + 1)
+    return Span(filename, line, col)
+
+
+def _unquote(token: str) -> str:
+    body = token[1:-1]
+    out = []
+    i = 0
+    while i < len(body):
+        ch = body[i]
+        if ch == "\\":
+            nxt = body[i + 1]
+            if nxt == "n":
+                out.append("\n")
+                i += 2
+            elif nxt == "t":
+                out.append("\t")
+                i += 2
+            elif nxt == "x":
+                out.append(chr(int(body[i + 2 : i + 4], 16)))
+                i += 4
+            else:
+                out.append(nxt)
+                i += 2
+        else:
+            out.append(ch)
+            i += 1
+    return "".join(out)
+
+
+def parse(language: Language, source: str, nonterminal: str | None = None, filename: str = "<text>") -> Any:
+    """Read the text form of a ``nonterminal`` (default: the language's entry) of ``language``."""
+    parser = _Parser(language, source, filename)
+    value = parser.value(Field("root", nonterminal or language.entry))
+    if parser.pos != len(parser.tokens):
+        parser.fail("unexpected text after the end")
+    return value
+
+
+class _Parser:
+    def __init__(self, language: Language, source: str, filename: str):
+        self.language = language
+        self.source = source
+        self.filename = filename
+        self.tokens = _tokenize(source, filename)
+        self.pos = 0
+
+    def fail(self, message: str):
+        offset = self.tokens[self.pos][2] if self.pos < len(self.tokens) else len(self.source)
+        raise TextSyntaxError(message, _span_at(self.source, offset, self.filename))
+
+    def next(self) -> tuple[str, str, int]:
+        if self.pos >= len(self.tokens):
+            self.fail("unexpected end of text")
+        token = self.tokens[self.pos]
+        self.pos += 1
+        return token
+
+    def peek(self) -> tuple[str, str, int] | None:
+        return self.tokens[self.pos] if self.pos < len(self.tokens) else None
+
+    def value(self, field: Field) -> Any:
+        if field.many:
+            kind, tok, _ = self.next()
+            if tok != "[":
+                self.pos -= 1
+                self.fail(f"expected '[' for {field.spec()}")
+            items = []
+            single = Field(field.name, field.kind)
+            while True:
+                nxt = self.peek()
+                if nxt is None:
+                    self.fail("unclosed '['")
+                if nxt[1] == "]":
+                    self.pos += 1
+                    return tuple(items)
+                items.append(self.value(single))
+        if field.optional:
+            nxt = self.peek()
+            if nxt is not None and nxt[0] == "atom" and nxt[1] == "_":
+                self.pos += 1
+                return None
+            return self.value(Field(field.name, field.kind))
+        if field.kind in self.language.terminals:
+            return self.terminal(self.language.terminals[field.kind])
+        return self.node(field.kind)
+
+    def terminal(self, terminal: Terminal) -> Any:
+        kind, tok, _ = self.next()
+        if kind == "str":
+            tok = _unquote(tok)
+        elif kind != "atom":
+            self.pos -= 1
+            self.fail(f"expected a {terminal.name}")
+        try:
+            value = terminal.parse(tok)
+        except (ValueError, KeyError):
+            self.pos -= 1
+            self.fail(f"expected a {terminal.name}, got {tok!r}")
+        if not terminal.predicate(value):
+            self.pos -= 1
+            self.fail(f"{tok!r} is not a valid {terminal.name}")
+        return value
+
+    def node(self, nonterminal: str) -> Node:
+        kind, tok, _ = self.next()
+        if tok != "(":
+            self.pos -= 1
+            self.fail(f"expected '(' starting a {nonterminal}")
+        start = self.pos
+        _, head, _ = self.next()
+        cls = self.language.nodes.get(head)
+        if cls is None or cls not in self.language.classes(nonterminal):
+            self.pos = start
+            self.fail(f"{head!r} is not a production of {nonterminal} in language {self.language.name}")
+        span = None
+        nxt = self.peek()
+        if nxt is not None and nxt[0] == "atom" and re.fullmatch(r"@\d+:\d+", nxt[1]):
+            line, col = nxt[1][1:].split(":")
+            span = Span(self.filename, int(line), int(col))
+            self.pos += 1
+        values = [self.value(spec) for spec in cls._field_specs]
+        kind, tok, _ = self.next()
+        if tok != ")":
+            self.pos -= 1
+            self.fail(f"expected ')' closing ({head} ...)")
+        return cls(*values, span=span)

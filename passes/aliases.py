@@ -1,0 +1,67 @@
+"""Which variables name the same physical tensor (or array): SSA names grouped into roots."""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from .kernels import output_param_of_result
+from .util import last_yield
+
+
+def buffer_roots(func, kernels: dict[str, Any], trivial_carry: Callable[[Any], bool] = lambda it: True) -> dict[str, str]:
+    """name -> the name whose storage it is.
+
+    A kernel's result is the Out/InOut argument it writes back; an assemble's result is its
+    target; ``x = y`` of a tensor or array is ``y``; an array after ``arr[i] = v`` is ``arr``;
+    a loop carry (iter_arg and result) is its init when ``trivial_carry(iter_arg)`` says the
+    carry is the same physical value on every iteration; an if's result is the value both
+    branches yield when they agree. Everything else is its own root.
+    """
+    roots: dict[str, str] = {p.name: p.name for p in func.params}
+
+    def root(expr) -> str | None:
+        if expr is None or expr._production != "Var":
+            return None
+        return roots.get(expr.name, expr.name)
+
+    def body(stmts) -> None:
+        for stmt in stmts:
+            kind = stmt._production
+            if kind == "Let":
+                value = stmt.value
+                vk = value._production
+                src = None
+                if vk == "Var" and stmt.var.type._production in ("TensorType", "ArrayType"):
+                    src = root(value)
+                elif vk == "AssembleTensor":
+                    src = root(value.target)
+                elif vk == "SetItem":
+                    src = root(value.array)
+                roots[stmt.var.name] = src or stmt.var.name
+            elif kind == "Task":
+                kernel = kernels[stmt.kernel]
+                for i, out in enumerate(stmt.outs):
+                    binder = getattr(out, "var", out)
+                    p = output_param_of_result(kernel, i)
+                    src = root(stmt.args[p].value) if p is not None and p < len(stmt.args) else None
+                    roots[binder.name] = src or binder.name
+            elif kind == "For":
+                for it in stmt.iters:
+                    roots[it.var.name] = (root(it.init) if trivial_carry(it) else None) or it.var.name
+                body(stmt.body)
+                for it, result in zip(stmt.iters, stmt.results):
+                    roots[result.name] = roots[it.var.name] if roots[it.var.name] != it.var.name else result.name
+            elif kind == "If":
+                body(stmt.then)
+                body(stmt.orelse)
+                then_y, else_y = last_yield(stmt.then), last_yield(stmt.orelse)
+                for i, res in enumerate(getattr(stmt, "results", ())):
+                    binder = getattr(res, "var", res)
+                    a = root(then_y.values[i]) if then_y else None
+                    b = root(else_y.values[i]) if else_y else None
+                    roots[binder.name] = a if a is not None and a == b else binder.name
+            elif kind == "Scope":
+                body(stmt.body)
+
+    body(func.body)
+    return roots

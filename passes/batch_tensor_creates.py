@@ -1,0 +1,84 @@
+"""batch_tensor_creates: dep-annotated -> batched."""
+
+from __future__ import annotations
+
+from nanopass.languages import BATCHED, DEP_ANNOTATED
+from nanopass.languages.batched import MAX_TENSORS_PER_ARG
+from nanopass.rewrite import Pass, register
+
+from .util import binders_of
+
+B = BATCHED
+
+
+def _names_in(exprs) -> set[str]:
+    names: set[str] = set()
+    stack = list(exprs)
+    while stack:
+        e = stack.pop()
+        if e is None:
+            continue
+        if e._production == "Var":
+            names.add(e.name)
+        elif e._production in ("Bin", "Cmp"):
+            stack += [e.a, e.b]
+        elif e._production == "Un":
+            stack.append(e.a)
+    return names
+
+
+@register
+class BatchTensorCreates(Pass):
+    """Batch the tensor creates of each statement sequence into ``alloc_tensors`` calls (D8).
+
+    In every body (function, scope, loop, branch), the ``pl.create_tensor`` lets whose shapes do
+    not use a value defined in that same body move to its start as ``(Alloc creates)``, in
+    order, split into chunks of at most 32 (one runtime ``Arg``); a create whose shape uses a
+    value defined in the body stays where it is, as an ``Alloc`` of one. Afterwards no
+    ``CreateTensor`` is left.
+    """
+
+    name = "batch_tensor_creates"
+    source = DEP_ANNOTATED
+    target = BATCHED
+
+    def batch(self, stmts) -> tuple:
+        defined = {b.name for s in stmts for b in binders_of(s)}
+        hoisted: list = []
+        rest: list = []
+        for stmt in stmts:
+            if stmt._production == "Let" and stmt.value._production == "CreateTensor":
+                create = self.create(stmt)
+                if _names_in(stmt.value.shape) & defined:
+                    rest.append(B.Alloc([create], span=stmt.span))
+                else:
+                    hoisted.append(create)
+                continue
+            new = self.visit(stmt)
+            rest.extend(new if isinstance(new, list) else [new])
+        chunks = [
+            B.Alloc(hoisted[i : i + MAX_TENSORS_PER_ARG]) for i in range(0, len(hoisted), MAX_TENSORS_PER_ARG)
+        ]
+        return tuple(chunks + rest)
+
+    def create(self, let):
+        value = let.value
+        return B.Create(let.var, value.shape, value.dtype, value.manual_dep, value.init, span=let.span)
+
+    def Function(self, func):
+        return B.Function(
+            func.name, func.params, func.results, func.auto_scope, func.dyn_dims, func.slots, func.arg_count,
+            func.tids, self.batch(func.body), span=func.span,
+        )
+
+    def Scope(self, scope):
+        return B.Scope(scope.mode, scope.origin, self.batch(scope.body), span=scope.span)
+
+    def For(self, loop):
+        return B.For(
+            loop.var, loop.start, loop.stop, loop.step, loop.kind, loop.iters, self.batch(loop.body), loop.results,
+            span=loop.span,
+        )
+
+    def If(self, branch):
+        return B.If(branch.cond, self.batch(branch.then), self.batch(branch.orelse), branch.results, span=branch.span)

@@ -1,0 +1,135 @@
+"""bind_task_ids: slotted -> tid-bound."""
+
+from __future__ import annotations
+
+from nanopass.languages import SLOTTED, TID_BOUND
+from nanopass.languages.terms import DepSource, DType, LoopKind
+from nanopass.rewrite import Pass, register
+
+from .util import last_yield
+
+B = TID_BOUND
+
+
+def is_tid(ty) -> bool:
+    return ty._production == "ScalarType" and ty.dtype is DType.TASK_ID
+
+
+def is_tid_array(ty) -> bool:
+    return ty._production == "ArrayType" and ty.dtype is DType.TASK_ID
+
+
+@register
+class BindTaskIds(Pass):
+    """Bind every TaskId variable (and TaskId array) to its source.
+
+    Each TaskId-typed name gets ``(TidSource var source storage size)``: a submit's TaskId is
+    ``fresh``; ``None`` is ``none_seed``; ``arr[i]`` is a ``slot_snapshot``; a
+    ``pl.array.create(N, pl.TASK_ID)`` (and every later version of it) is an ``array`` of N
+    slots; a dummy barrier's result is a ``barrier``; a TaskId carried by a loop is a
+    ``scalar_carry`` (one C++ variable for the carry and the loop's result) or, with an array
+    plan, an ``array_carry`` of N slots; inside a ``pl.parallel`` loop with an array plan the
+    carry stands for its init (every iteration depends on what came before the loop); an if
+    result is a ``phi``. ``storage`` names the variable whose C++ declaration holds the value.
+    Copies share their source's entry. The body is unchanged.
+    """
+
+    name = "bind_task_ids"
+    source = SLOTTED
+    target = TID_BOUND
+
+    def Function(self, func):
+        self.table: dict[str, tuple[DepSource, str, int]] = {}
+        self.order: list[str] = []
+        self.body(func.body)
+        tids = [B.TidSource(name, *self.table[name]) for name in self.order]
+        return B.Function(
+            func.name, func.params, func.results, func.auto_scope, func.dyn_dims, func.slots, func.arg_count,
+            tids, func.body, span=func.span,
+        )
+
+    def bind(self, name: str, source: DepSource, storage: str, size: int = 0) -> None:
+        if name not in self.table:
+            self.order.append(name)
+        self.table[name] = (source, storage, size)
+
+    def alias(self, name: str, other: str) -> None:
+        if other in self.table:
+            self.bind(name, *self.table[other])
+
+    def body(self, stmts) -> None:
+        for stmt in stmts:
+            kind = stmt._production
+            if kind == "Let":
+                self.let(stmt)
+            elif kind == "Task" and stmt.tid is not None:
+                self.bind(stmt.tid.name, DepSource.fresh, stmt.tid.name)
+            elif kind == "Dummy":
+                self.bind(stmt.var.name, DepSource.barrier, stmt.var.name)
+            elif kind == "For":
+                self.loop(stmt)
+            elif kind == "If":
+                self.body(stmt.then)
+                self.body(stmt.orelse)
+                self.branch(stmt)
+            elif kind == "Scope":
+                self.body(stmt.body)
+
+    def let(self, stmt) -> None:
+        var, value = stmt.var, stmt.value
+        vk = value._production
+        if is_tid(var.type):
+            if vk == "NoTask":
+                self.bind(var.name, DepSource.none_seed, var.name)
+            elif vk == "GetItem":
+                self.bind(var.name, DepSource.slot_snapshot, var.name)
+            elif vk == "Var":
+                self.alias(var.name, value.name)
+        elif is_tid_array(var.type):
+            if vk == "CreateArray":
+                self.bind(var.name, DepSource.array, var.name, value.size)
+            elif vk == "SetItem":
+                self.alias(var.name, value.array.name)
+            elif vk == "Var":
+                self.alias(var.name, value.name)
+
+    def loop(self, loop) -> None:
+        for it, result in zip(loop.iters, loop.results):
+            ty = it.var.type
+            if not (is_tid(ty) or is_tid_array(ty)):
+                continue
+            plan = it.plan
+            init = it.init.name if it.init._production == "Var" else None
+            if is_tid_array(ty) and not plan.rebind:
+                if init is not None:
+                    self.alias(it.var.name, init)
+                    self.alias(result.name, init)
+                continue
+            if is_tid_array(ty):
+                self.bind(it.var.name, DepSource.array, result.name, ty.size)
+                self.bind(result.name, DepSource.array, result.name, ty.size)
+            elif plan.array > 0:
+                self.bind(result.name, DepSource.array_carry, result.name, plan.array)
+                if loop.kind is LoopKind.parallel:
+                    if init is not None:
+                        self.alias(it.var.name, init)
+                else:
+                    self.bind(it.var.name, DepSource.array_carry, result.name, plan.array)
+            else:
+                self.bind(it.var.name, DepSource.scalar_carry, result.name)
+                self.bind(result.name, DepSource.scalar_carry, result.name)
+        self.body(loop.body)
+
+    def branch(self, branch) -> None:
+        then_y, else_y = last_yield(branch.then), last_yield(branch.orelse)
+        for i, phi in enumerate(branch.results):
+            var = phi.var
+            if is_tid(var.type):
+                self.bind(var.name, DepSource.phi, var.name)
+            elif is_tid_array(var.type) and not phi.plan.rebind and then_y is not None:
+                value = then_y.values[i]
+                if value._production == "Var":
+                    self.alias(var.name, value.name)
+            elif is_tid_array(var.type):
+                self.bind(var.name, DepSource.array, var.name, var.type.size)
+        del else_y

@@ -1,0 +1,165 @@
+"""convert_to_ssa: surface -> ssa."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from nanopass.errors import InternalError
+from nanopass.languages import SSA, SURFACE
+from nanopass.rewrite import Pass, register
+
+from .util import assigned_names
+
+S = SSA
+
+
+@register
+class ConvertToSsa(Pass):
+    """Give every definition its own name and make loop carries and branch merges explicit.
+
+    A name defined again becomes a new version ``<name>__<role>_v<k>`` (roles: ``ssa`` for an
+    assignment, ``idx`` for a loop variable, ``iter`` for a carry inside a loop, ``rv`` for a
+    loop's result, ``phi`` for an if's result); parameters and dynamic-dim symbols keep their
+    names. A name visible before a loop and assigned in its body becomes a carry: an iter_arg
+    initialised with the value before the loop, yielded at the end of the body, and a result
+    after the loop (after the explicit ``init_values`` carries, in name order). A name changed
+    in a branch of an if, or defined in both branches, becomes a result of the if, yielded by
+    both branches (in name order). ``with`` scopes are transparent. Afterwards every name is
+    defined exactly once and every reference names the version in force.
+    """
+
+    name = "convert_to_ssa"
+    source = SURFACE
+    target = SSA
+
+    def run(self, program):
+        self.counters: dict[str, int] = {}
+        self.env: dict[str, str] = {}
+        self.types: dict[str, Any] = {}
+        func = program.orch
+        for param in func.params:
+            self.env[param.name] = param.name
+            self.types[param.name] = param.type
+        for dyn in func.dyn_dims:
+            self.env[dyn.name] = dyn.name
+        body = self.block(func.body)
+        new_func = S.Function(
+            func.name, func.params, func.results, func.auto_scope, func.dyn_dims, body, span=func.span
+        )
+        return S.Program(program.name, program.kernels, new_func, span=program.span)
+
+    # -- names -------------------------------------------------------------------------------------
+
+    def fresh(self, base: str, role: str) -> str:
+        k = self.counters.get(base, 0)
+        self.counters[base] = k + 1
+        return f"{base}__{role}_v{k}"
+
+    def define(self, binder, role: str = "ssa"):
+        new = self.fresh(binder.name, role)
+        self.env[binder.name] = new
+        self.types[new] = binder.type
+        return S.Binder(new, binder.type, span=binder.span)
+
+    def Var(self, node):
+        name = self.env.get(node.name)
+        if name is None:
+            raise InternalError(f"'{node.name}' is used before any definition", pass_name=self.name, node=node)
+        return node if name == node.name else S.Var(name, span=node.span)
+
+    # -- statements --------------------------------------------------------------------------------
+
+    def block(self, stmts) -> list:
+        out: list = []
+        for stmt in stmts:
+            out.extend(self.stmt(stmt))
+        return out
+
+    def stmt(self, stmt) -> list:
+        kind = stmt._production
+        if kind == "Let":
+            value = self.visit(stmt.value)
+            return [S.Let(self.define(stmt.var), value, span=stmt.span)]
+        if kind == "Task":
+            args = self.visit_all(stmt.args)
+            deps = self.visit_all(stmt.deps)
+            outs = [self.define(b) for b in stmt.outs]
+            tid = self.define(stmt.tid) if stmt.tid is not None else None
+            return [S.Task(outs, tid, stmt.kernel, args, deps, span=stmt.span)]
+        if kind == "Dummy":
+            deps = self.visit_all(stmt.deps)
+            return [S.Dummy(self.define(stmt.var), deps, span=stmt.span)]
+        if kind == "WriteTensor":
+            return [self.visit(stmt)]
+        if kind == "Scope":
+            return [S.Scope(stmt.mode, self.block(stmt.body), span=stmt.span)]
+        if kind == "Return":
+            return [S.Return(self.visit_all(stmt.values), span=stmt.span)]
+        if kind == "For":
+            return [self.loop(stmt)]
+        if kind == "If":
+            return [self.branch(stmt)]
+        raise InternalError(f"unexpected statement {kind} in a body", pass_name=self.name, node=stmt)
+
+    def loop(self, stmt):
+        start, stop, step = self.visit(stmt.start), self.visit(stmt.stop), self.visit(stmt.step)
+        explicit = [(it, self.visit(it.init)) for it in stmt.iters]
+        explicit_names = {it.var.name for it, _ in explicit}
+        carried = sorted(
+            n for n in assigned_names(stmt.body) if n in self.env and n not in explicit_names and n != stmt.var.name
+        )
+        outer = dict(self.env)
+        iters = []
+        for it, init in explicit:
+            iters.append(S.IterArg(self.define(it.var, "iter"), init, span=it.span))
+        for name in carried:
+            ty = self.types[outer[name]]
+            iter_name = self.fresh(name, "iter")
+            self.types[iter_name] = ty
+            iters.append(S.IterArg(S.Binder(iter_name, ty), S.Var(outer[name])))
+            self.env[name] = iter_name
+        var = self.define(stmt.var, "idx")
+        body_stmts = list(stmt.body)
+        user_yield = None
+        if explicit:
+            user_yield = body_stmts.pop()
+            if user_yield._production != "Yield":
+                raise InternalError("a loop with init_values must end with a Yield", pass_name=self.name, node=stmt)
+        body = self.block(body_stmts)
+        values = list(self.visit_all(user_yield.values)) if user_yield is not None else []
+        values += [S.Var(self.env[name]) for name in carried]
+        if values:
+            body.append(S.Yield(values, span=user_yield.span if user_yield is not None else None))
+        inner = self.env
+        self.env = outer
+        results = []
+        for it, _ in explicit:
+            del it  # explicit results come from the user's yield targets
+        for binder in stmt.results:
+            results.append(self.define(binder, "rv"))
+        for name in carried:
+            ty = self.types[inner[name]] if inner[name] in self.types else self.types[outer[name]]
+            results.append(self.define(S.Binder(name, ty), "rv"))
+        return S.For(var, start, stop, step, stmt.kind, iters, body, results, span=stmt.span)
+
+    def branch(self, stmt):
+        cond = self.visit(stmt.cond)
+        outer = dict(self.env)
+        then = self.block(stmt.then)
+        then_env = self.env
+        self.env = dict(outer)
+        orelse = self.block(stmt.orelse)
+        else_env = self.env
+        self.env = outer
+        merged = sorted(
+            name
+            for name in set(then_env) | set(else_env)
+            if (name in outer and (then_env.get(name) != outer[name] or else_env.get(name) != outer[name]))
+            or (name not in outer and name in then_env and name in else_env)
+        )
+        if not merged:
+            return S.If(cond, then, orelse, [], span=stmt.span)
+        then = then + [S.Yield([S.Var(then_env[n]) for n in merged])]
+        orelse = orelse + [S.Yield([S.Var(else_env[n]) for n in merged])]
+        results = [self.define(S.Binder(n, self.types[then_env[n]]), "phi") for n in merged]
+        return S.If(cond, then, orelse, results, span=stmt.span)

@@ -1,0 +1,43 @@
+"""encode_scalars: dimmed -> encoded."""
+
+from __future__ import annotations
+
+from nanopass.languages import DIMMED, ENCODED
+from nanopass.languages.terms import ArgDir, Encoding
+from nanopass.rewrite import Pass, register
+
+from .types import expr_dtype, type_env
+
+E = ENCODED
+
+
+@register
+class EncodeScalars(Pass):
+    """Split task arguments into tensor slots and encoded scalar slots (D4).
+
+    Tensor arguments become ``(TensorArg value dir)`` and keep their order; scalar arguments
+    become ``(ScalarArg value encoding)`` and move after all tensors (the runtime rejects a
+    tensor added after a scalar). A float scalar is encoded ``to_u64`` (bit copy), any other
+    ``cast_u64``. Afterwards every task lists its tensors first.
+    """
+
+    name = "encode_scalars"
+    source = DIMMED
+    target = ENCODED
+
+    def Function(self, func):
+        self.env = type_env(func)
+        return self.rebuild(func)
+
+    def Task(self, task):
+        tensors = [E.TensorArg(a.value, a.dir, span=a.span) for a in task.args if a.dir is not ArgDir.Scalar]
+        scalars = [
+            E.ScalarArg(
+                a.value,
+                Encoding.to_u64 if expr_dtype(a.value, self.env).is_float else Encoding.cast_u64,
+                span=a.span,
+            )
+            for a in task.args
+            if a.dir is ArgDir.Scalar
+        ]
+        return E.Task(task.outs, task.tid, task.kernel, tensors + scalars, task.deps, task.capacity, span=task.span)

@@ -1,0 +1,79 @@
+"""Where a program's source comes from: a decorated class, or a file read without running it."""
+
+from __future__ import annotations
+
+import ast
+import inspect
+import linecache
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+from nanopass.errors import Span, UserError
+
+
+@dataclass
+class ProgramSource:
+    """One ``@pl.program`` class: its AST, the file it is in, and the names it may refer to."""
+
+    name: str
+    filename: str
+    text: str
+    classdef: ast.ClassDef
+    closure: Mapping[str, Any] = field(default_factory=dict)
+
+    def span(self, node: ast.AST) -> Span:
+        return Span(self.filename, getattr(node, "lineno", self.classdef.lineno), getattr(node, "col_offset", 0))
+
+
+def source_of_class(cls: type, closure: Mapping[str, Any]) -> ProgramSource:
+    """Locate ``cls`` in its file and parse that file."""
+    name = cls.__name__
+    # A method's code object knows its file and line even when the module is not importable by
+    # name (run_path, exec of a file); fall back to inspect for classes without methods.
+    method_lines = [
+        (f.__code__.co_filename, f.__code__.co_firstlineno)
+        for f in vars(cls).values()
+        if inspect.isfunction(f)
+    ]
+    if method_lines:
+        filename = method_lines[0][0]
+    else:
+        try:
+            filename = inspect.getsourcefile(cls) or inspect.getfile(cls)
+        except (OSError, TypeError) as error:
+            raise UserError(f"cannot read the source of program class '{name}': {error}") from None
+    text = "".join(linecache.getlines(filename))
+    if not text:
+        raise UserError(f"cannot read the source of program class '{name}' (file {filename})")
+    tree = ast.parse(text, filename)
+    candidates = [node for node in ast.walk(tree) if isinstance(node, ast.ClassDef) and node.name == name]
+    wanted = {line for _, line in method_lines}
+    for node in candidates:
+        lines = {
+            min([f.lineno] + [d.lineno for d in f.decorator_list])
+            for f in node.body
+            if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))
+        }
+        if wanted and wanted <= lines:
+            return ProgramSource(name, filename, text, node, closure)
+    if len(candidates) == 1:
+        return ProgramSource(name, filename, text, candidates[0], closure)
+    raise UserError(f"cannot find class '{name}' in {filename}")
+
+
+def is_program_decorator(node: ast.expr) -> bool:
+    """``@pl.program``, ``@program``, ``@pl.program(...)`` (any alias of the module)."""
+    if isinstance(node, ast.Call):
+        node = node.func
+    if isinstance(node, ast.Attribute):
+        return node.attr == "program"
+    return isinstance(node, ast.Name) and node.id == "program"
+
+
+def program_classes(tree: ast.Module) -> list[ast.ClassDef]:
+    """Top-level classes decorated with ``@pl.program``, in file order."""
+    return [
+        node
+        for node in tree.body
+        if isinstance(node, ast.ClassDef) and any(is_program_decorator(d) for d in node.decorator_list)
+    ]

@@ -1,0 +1,74 @@
+"""infer_core_types: carried -> core-typed."""
+
+from __future__ import annotations
+
+from nanopass.errors import UserError
+from nanopass.languages import CARRIED, CORE_TYPED
+from nanopass.languages.terms import CoreType, FuncKind
+from nanopass.rewrite import Pass, register
+
+K = CORE_TYPED
+
+CUBE_SPACES = {"Left", "Right", "Acc", "Mat"}
+CUBE_OPS = {"matmul", "matmul_acc", "matmul_bias", "gemv", "gemv_acc"}
+
+
+def uses_cube(kernel) -> bool:
+    """The seed's memory-space rule: Left/Right/Acc/Mat tiles (e.g. matmul) mean the cube core."""
+    for stmt in kernel.body:
+        if stmt._production != "KAssign":
+            continue
+        if CUBE_SPACES & set(stmt.spaces) or stmt.op.split(".")[-1] in CUBE_OPS:
+            return True
+    for param in kernel.params:
+        if param.type._production == "TileType" and param.type.space in CUBE_SPACES:
+            return True
+    return False
+
+
+@register
+class InferCoreTypes(Pass):
+    """Decide where each kernel runs (D6).
+
+    ``AIC`` and ``AIV`` functions run on their core; an untyped ``InCore`` kernel runs on the
+    cube (AIC) when its body uses Left/Right/Acc/Mat tiles or a matmul, else on the vector core
+    (AIV). A ``Group`` launches the kernels its body calls: its core is ``MIX`` with members
+    [AIC kernel, AIV kernel], or ``AIV`` when it calls only an AIV kernel. Afterwards every
+    kernel has a core type.
+    """
+
+    name = "infer_core_types"
+    source = CARRIED
+    target = CORE_TYPED
+
+    def run(self, program):
+        self.kinds = {}
+        for kernel in program.kernels:
+            if kernel.kind in (FuncKind.AIC, FuncKind.AIV):
+                self.kinds[kernel.name] = CoreType[kernel.kind.name]
+            elif kernel.kind is FuncKind.InCore:
+                self.kinds[kernel.name] = CoreType.AIC if uses_cube(kernel) else CoreType.AIV
+        kernels = [self.kernel(k) for k in program.kernels]
+        return K.Program(program.name, kernels, program.orch, span=program.span)
+
+    def kernel(self, kernel):
+        members: list[str] = []
+        if kernel.kind is FuncKind.Group:
+            calls = [s.op[len("self."):] for s in kernel.body if s._production == "KAssign" and s.op.startswith("self.")]
+            aic = [c for c in calls if self.kinds.get(c) is CoreType.AIC]
+            aiv = [c for c in calls if self.kinds.get(c) is CoreType.AIV]
+            if aiv and not aic:
+                core, members = CoreType.AIV, [aiv[0]]
+            elif aic and aiv:
+                core, members = CoreType.MIX, [aic[0], aiv[0]]
+            else:
+                raise UserError(
+                    f"Group function '{kernel.name}' must call an AIV kernel (and optionally an AIC kernel)",
+                    kernel.span,
+                )
+        else:
+            core = self.kinds.get(kernel.name, CoreType.AIV)
+        return K.Kernel(
+            kernel.name, kernel.kind, kernel.params, kernel.results, kernel.body, kernel.dual_dispatch, core,
+            members, span=kernel.span,
+        )

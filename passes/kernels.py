@@ -1,0 +1,45 @@
+"""Facts about kernels that several passes read (each a pure function of the kernel nodes)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from nanopass.languages.terms import ParamDir
+
+
+def kernel_table(program) -> dict[str, Any]:
+    return {k.name: k for k in program.kernels}
+
+
+def returned_params(kernel) -> list[int | None]:
+    """For each declared result of ``kernel``: the index of the parameter it writes back, or None.
+
+    Reads the kernel's (normalized) return statement: a returned value that *is* a parameter
+    (``(Var p)``) maps to that parameter. Without a return, a single result maps to the unique
+    Out/InOut parameter if there is exactly one.
+    """
+    index = {p.name: i for i, p in enumerate(kernel.params)}
+    ret = next((s for s in kernel.body if s._production == "KReturn"), None)
+    out: list[int | None] = []
+    for i in range(len(kernel.results)):
+        value = ret.values[i] if ret is not None and i < len(ret.values) else None
+        if value is not None and value._production == "Var" and value.name in index:
+            out.append(index[value.name])
+        else:
+            out.append(None)
+    written = [i for i, p in enumerate(kernel.params) if p.dir is not ParamDir.In]
+    if len(kernel.results) == 1 and out[0] is None and len(written) == 1:
+        out[0] = written[0]
+    return out
+
+
+def output_param_of_result(kernel, result_index: int) -> int | None:
+    """The parameter a result aliases, falling back to the i-th Out/InOut parameter."""
+    mapped = returned_params(kernel)[result_index]
+    if mapped is not None:
+        return mapped
+    written = [i for i, p in enumerate(kernel.params) if p.dir is not ParamDir.In]
+    base = max(0, len(kernel.results) - len(written))
+    if result_index >= base and result_index - base < len(written):
+        return written[result_index - base]
+    return None

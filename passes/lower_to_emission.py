@@ -1,0 +1,393 @@
+"""lower_to_emission: encoded -> emission."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from nanopass.errors import InternalError
+from nanopass.language import iter_children, walk
+from nanopass.languages import EMISSION, ENCODED
+from nanopass.languages.terms import ArgDir, CoreType, DepSource, DType, LoopKind, ParamDir
+from nanopass.rewrite import Pass, register
+
+from .kernels import kernel_table
+from .naming import NameTable
+from .util import iter_stmts, last_yield
+
+E = EMISSION
+
+
+def is_tid(ty) -> bool:
+    return ty._production == "ScalarType" and ty.dtype is DType.TASK_ID
+
+
+@register
+class LowerToEmission(Pass):
+    """Spell out every statement as the C++ statements that implement it.
+
+    Scopes become ``PTO2_SCOPE`` blocks; an ``Alloc`` becomes its create-infos, one
+    ``alloc_tensors`` call and one ``get_ref`` binding per tensor; a task becomes a blank line,
+    ``// Task <n>: <kernel>``, its ``Arg`` with one add call per argument (tensors, then scalars),
+    its dependency array when it has edges (fresh ids unguarded, others guarded, arrays as a
+    loop over their slots, D10), and its submit (capturing ``task_<n>_outs`` when its TaskId or
+    a runtime-allocated output is used); loops and ifs declare their rebound carries before the
+    statement and assign them at the yield (through temporaries when a yield permutes carries,
+    D16). Task numbers count dispatches in program order; helper names are fresh. Afterwards
+    the program is a list of C++ statements.
+    """
+
+    name = "lower_to_emission"
+    source = ENCODED
+    target = EMISSION
+
+    def run(self, program):
+        func = program.orch
+        self.kernels = kernel_table(program)
+        self.names = NameTable(n.name for n in walk(func) if n._production in ("Binder", "Param", "Var"))
+        self.task_count = 0
+        self.alloc_count = 0
+        self.barrier_count = 0
+        # A None-seeded TaskId used only to start carries is folded into them (the carries start
+        # from PTO2TaskId::invalid()), and its own declaration is left out.
+        self.none_seeds = {t.var for t in func.tids if t.source is DepSource.none_seed and t.storage == t.var}
+        self.used = self.used_names(func.body)
+        self.loops: list[Any] = []
+        self.array_sizes: dict[str, int] = {}
+        self.types = {p.name: p.type for p in func.params}
+        for node in walk(func):
+            if node._production == "Binder":
+                self.types[node.name] = node.type
+        externals = [E.External(s.param, s.index) for s in func.slots if s._production == "TensorSlot"]
+        params = {p.name: p for p in func.params}
+        scalars = [
+            E.EntryScalar(s.param, params[s.param].type.dtype, s.index)
+            for s in func.slots
+            if s._production == "ScalarSlot"
+        ]
+        body = self.block(func.body)
+        return E.Unit(func.name, func.arg_count, externals, scalars, func.dyn_defs, body, span=func.span)
+
+    # -- helpers ----------------------------------------------------------------------------------
+
+    def used_names(self, body) -> set[str]:
+        """Names read anywhere in ``body``, not counting None seeds read as a carry's init."""
+        used: set[str] = set()
+        stack = list(body)
+        while stack:
+            node = stack.pop()
+            if node._production == "Var":
+                used.add(node.name)
+            elif node._production == "IterArg" and self.init_is_none_seed(node):
+                stack.append(node.var)
+                continue
+            stack.extend(iter_children(node))
+        return used
+
+    def init_is_none_seed(self, it) -> bool:
+        return it.init._production == "Var" and it.init.name in self.none_seeds
+
+    def tid_init(self, it):
+        return E.TidInvalid() if self.init_is_none_seed(it) else E.TidCopy(it.init)
+
+    def fresh(self, base: str) -> str:
+        return self.names.reserve(base, generated=True)
+
+    def block(self, stmts) -> list:
+        out: list = []
+        for stmt in stmts:
+            method = getattr(self, "lower_" + stmt._production, None)
+            if method is None:
+                raise InternalError(f"no lowering for {stmt._production}", pass_name=self.name, node=stmt)
+            method(stmt, out)
+        return out
+
+    # -- statements --------------------------------------------------------------------------------
+
+    def lower_Scope(self, scope, out) -> None:
+        out.append(E.ScopeBlock(scope.mode, self.block(scope.body), span=scope.span))
+
+    def lower_Return(self, ret, out) -> None:
+        pass
+
+    def lower_Alloc(self, alloc, out) -> None:
+        infos = []
+        for create in alloc.creates:
+            name = create.var.name
+            shapes, info = name + "_ci_shapes", name + "_ci"
+            out.append(E.ShapeArray(shapes, create.shape, span=create.span))
+            out.append(E.CreateInfo(info, shapes, len(create.shape), create.dtype, create.manual_dep))
+            if create.init is not None:
+                out.append(E.SetInitial(info, create.dtype, create.init))
+            infos.append(info)
+        batch = self.fresh(f"alloc_{self.alloc_count}")
+        self.alloc_count += 1
+        out.append(E.AllocTensors(batch, infos))
+        for i, create in enumerate(alloc.creates):
+            out.append(E.BindRef(create.var.name, batch, i))
+
+    def lower_Let(self, let, out) -> None:
+        var, value = let.var, let.value
+        name = var.name
+        kind = value._production
+        span = let.span
+        if kind == "NoTask":
+            if name in self.used:
+                out.append(E.DeclTid(name, E.TidInvalid(), span=span))
+        elif kind == "CreateArray":
+            if value.dtype is DType.TASK_ID:
+                out.append(E.DeclTidArray(name, value.size, span=span))
+                out.append(E.FillTidArray(name, value.size, E.TidInvalid(), self.fresh("slot")))
+            else:
+                out.append(E.DeclArray(name, value.dtype, value.size, span=span))
+        elif kind == "GetItem":
+            if is_tid(var.type):
+                out.append(E.DeclTid(name, E.TidSlot(value.array.name, value.index), span=span))
+            else:
+                out.append(E.DeclElement(name, var.type.dtype, value.array.name, value.index, span=span))
+        elif kind == "SetItem":
+            if _elem_tid(self.types[value.array.name]):
+                out.append(E.SetTidSlot(value.array.name, value.index, E.TidCopy(value.value), span=span))
+            else:
+                out.append(E.SetArrayItem(value.array.name, value.index, value.value, span=span))
+        elif kind == "ReadTensor":
+            indices = self.fresh("indices_" + name)
+            out.append(E.ShapeArray(indices, value.index, span=span))
+            out.append(E.ReadElement(name, var.type.dtype, value.tensor.name, indices, len(value.index)))
+        elif kind == "SliceTensor":
+            shapes, offsets = name + "_shapes", name + "_offsets"
+            out.append(E.ShapeArray(offsets, value.offset, span=span))
+            out.append(E.ShapeArray(shapes, value.shape))
+            out.append(E.ViewTensor(name, value.tensor.name, shapes, offsets))
+        elif kind == "TransposeTensor":
+            out.append(E.TransposeView(name, value.tensor.name, value.axis1, value.axis2, span=span))
+        elif kind == "ReshapeTensor":
+            shapes = name + "_shapes"
+            out.append(E.ShapeArray(shapes, value.shape, span=span))
+            out.append(E.ReshapeView(name, value.tensor.name, shapes, len(value.shape)))
+        elif kind == "DimTensor":
+            out.append(E.ReadDim(name, value.tensor.name, value.axis, span=span))
+        elif var.type._production == "TensorType":
+            out.append(E.DeclTensor(name, value, span=span))
+        elif is_tid(var.type):
+            out.append(E.DeclTid(name, E.TidCopy(value), span=span))
+        elif var.type._production == "ScalarType":
+            out.append(E.DeclScalar(name, var.type.dtype, value, span=span))
+        else:
+            raise InternalError(f"cannot lower a let of {kind}", pass_name=self.name, node=let)
+
+    def lower_WriteTensor(self, write, out) -> None:
+        tensor = write.tensor.name
+        indices = self.fresh("indices_" + tensor)
+        dtype = self.types[tensor].dtype
+        out.append(E.ShapeArray(indices, write.index, span=write.span))
+        out.append(E.WriteElement(tensor, dtype, indices, len(write.index), write.value))
+
+    def lower_Task(self, task, out) -> None:
+        n = self.task_count
+        self.task_count += 1
+        kernel = self.kernels[task.kernel]
+        args = self.fresh(f"params_t{n}")
+        outs_name = f"task_{n}_outs"
+        allocated = [o for o in task.outs if o._production == "Allocated"]
+        capture = allocated or (task.tid is not None)
+        if capture:
+            outs_name = self.fresh(outs_name)
+        out.append(E.Blank())
+        out.append(E.Comment(f"Task {n}: {task.kernel}", span=task.span))
+        synth = self.synthesized_outputs(task, kernel, args, out)
+        out.append(E.DeclArgs(args))
+        tensors = [a for a in task.args if a._production == "TensorArg"]
+        for arg in tensors:
+            out.append(E.AddTensor(args, arg.dir, arg.value.name, span=arg.span))
+        for info in synth:
+            out.append(E.AddTensor(args, ArgDir.Output, info))
+        for arg in task.args:
+            if arg._production == "ScalarArg":
+                out.append(E.AddScalar(args, arg.value, arg.encoding, span=arg.span))
+        self.deps(args, task.deps, task.capacity, out)
+        launch = self.launch(kernel, n, out)
+        out.append(E.Submit(args, launch, outs_name if capture else None))
+        if task.tid is not None and task.tid.name in self.used:
+            out.append(E.DeclTid(task.tid.name, E.TidOfOuts(outs_name)))
+        for o in allocated:
+            out.append(E.BindRef(o.var.name, outs_name, o.index))
+
+    def synthesized_outputs(self, task, kernel, args: str, out) -> list[str]:
+        infos = []
+        for p in range(len(task.args), len(kernel.params)):
+            param = kernel.params[p]
+            if param.dir is not ParamDir.Out or param.type._production != "TensorType":
+                raise InternalError(
+                    f"task of '{kernel.name}' omits parameter '{param.name}', which is not an Out tensor",
+                    pass_name=self.name,
+                    node=task,
+                )
+            info = self.fresh(f"{args}_synth_out_{p}")
+            shapes = self.fresh(info + "_shapes")
+            out.append(E.ShapeArray(shapes, param.type.shape))
+            out.append(E.CreateInfo(info, shapes, len(param.type.shape), param.type.dtype, False))
+            infos.append(info)
+        return infos
+
+    def launch(self, kernel, n: int, out):
+        if kernel.core is CoreType.MIX:
+            members = {k.name: k for k in self.kernels.values()}
+            aic, aiv = (members[m] for m in kernel.members)
+            mixed = self.fresh(f"mixed_{n}")
+            aiv1 = aiv.id if kernel.dual_dispatch or aiv.dual_dispatch else None
+            out.append(E.DeclMixed(mixed, aic.id, aiv.id, aiv1))
+            return E.MixedLaunch(mixed)
+        target = self.kernels[kernel.members[0]] if kernel.members else kernel
+        if target.id is None:
+            raise InternalError(f"kernel '{target.name}' has no id", pass_name=self.name)
+        return E.AicLaunch(target.id) if target.core is CoreType.AIC else E.AivLaunch(target.id)
+
+    def deps(self, args: str, deps, capacity: int, out) -> None:
+        if not deps:
+            return
+        out.append(E.DeclDeps(args, capacity))
+        for edge in deps:
+            if edge.size:
+                out.append(E.PushDepSlots(args, edge.tid.name, edge.size, self.fresh("slot"), span=edge.span))
+            else:
+                out.append(E.PushDep(args, edge.tid, edge.index, edge.guarded, span=edge.span))
+        out.append(E.SetDeps(args))
+
+    def lower_Dummy(self, dummy, out) -> None:
+        b = self.barrier_count
+        self.barrier_count += 1
+        args = self.fresh(f"params_phase_fence_barrier_{b}")
+        outs = self.fresh(f"phase_fence_barrier_{b}_outs")
+        out.append(E.Blank())
+        out.append(E.Comment(f"Barrier {b}: dependency-only dummy task", span=dummy.span))
+        out.append(E.DeclArgs(args))
+        if dummy.deps:
+            self.deps(args, dummy.deps, dummy.capacity, out)
+            out.append(E.GuardedDummy(args, outs, dummy.var.name))
+        else:
+            out.append(E.Submit(args, E.DummyLaunch(), outs))
+            out.append(E.DeclTid(dummy.var.name, E.TidOfOuts(outs)))
+
+    # -- control flow ------------------------------------------------------------------------------
+
+    def lower_For(self, loop, out) -> None:
+        for it, result in zip(loop.iters, loop.results):
+            self.declare_carry(it, result, loop, out)
+        self.loops.append(loop)
+        body = self.block(loop.body)
+        self.loops.pop()
+        out.append(E.ForBlock(loop.var.name, loop.start, loop.stop, loop.step, body, span=loop.span))
+
+    def declare_carry(self, it, result, loop, out) -> None:
+        plan = it.plan
+        if not plan.rebind:
+            return
+        name = result.name
+        init = it.init
+        ty = it.var.type
+        if plan.array > 0:
+            out.append(E.DeclTidArray(name, plan.array))
+            if init._production == "Var" and self.array_sizes.get(init.name) == plan.array:
+                out.append(E.CopyTidArray(name, init.name, plan.array, self.fresh("slot")))
+            else:
+                out.append(E.FillTidArray(name, plan.array, self.tid_init(it), self.fresh("slot")))
+            self.array_sizes[name] = plan.array
+        elif ty._production == "ArrayType":
+            if ty.dtype is DType.TASK_ID:
+                out.append(E.DeclTidArray(name, ty.size))
+                out.append(E.CopyTidArray(name, init.name, ty.size, self.fresh("slot")))
+            else:
+                raise InternalError("rebinding a data array carry is not supported", pass_name=self.name, node=it)
+        elif is_tid(ty):
+            out.append(E.DeclTid(name, self.tid_init(it)))
+        elif ty._production == "TensorType":
+            out.append(E.DeclTensor(name, init))
+        else:
+            out.append(E.DeclScalar(name, ty.dtype, init))
+
+    def lower_If(self, branch, out) -> None:
+        for phi in branch.results:
+            if not phi.plan.rebind:
+                continue
+            ty = phi.var.type
+            if is_tid(ty):
+                out.append(E.DeclTid(phi.var.name, E.TidInvalid()))
+            elif ty._production == "TensorType":
+                out.append(E.DeclTensor(phi.var.name, None))
+            else:
+                out.append(E.DeclScalar(phi.var.name, ty.dtype, None))
+        self.loops.append(branch)
+        then = self.block(branch.then)
+        orelse = self.block(branch.orelse)
+        self.loops.pop()
+        out.append(E.IfBlock(branch.cond, then, orelse, span=branch.span))
+
+    def lower_Yield(self, yld, out) -> None:
+        owner = self.loops[-1]
+        if owner._production == "For":
+            targets = [(it, res) for it, res in zip(owner.iters, owner.results)]
+            plans = [it.plan for it in owner.iters]
+        else:
+            targets = [(phi, phi) for phi in owner.results]
+            plans = [phi.plan for phi in owner.results]
+        assigns = []
+        for (it, res), plan, value in zip(targets, plans, yld.values):
+            if not plan.rebind:
+                continue
+            name = getattr(res, "var", res).name
+            ty = getattr(it, "var", it).type
+            if plan.array > 0:
+                if owner._production == "For" and owner.kind is LoopKind.parallel:
+                    out.append(E.SetTidSlot(name, self.slot_expr(owner), E.TidCopy(value), span=yld.span))
+                else:
+                    out.append(E.CopyTidArray(name, value.name, plan.array, self.fresh("slot"), span=yld.span))
+                continue
+            if value._production == "Var" and value.name == name:
+                continue
+            assigns.append((name, ty, value))
+        self.parallel_assign(assigns, out)
+
+    def slot_expr(self, loop):
+        var = E.Var(loop.var.name)
+        if loop.start._production == "Int" and loop.start.value == 0 and loop.step._production == "Int" and loop.step.value == 1:
+            return var
+        from nanopass.languages.terms import BinOp
+
+        return E.Bin(BinOp.floordiv, E.Bin(BinOp.sub, var, loop.start), loop.step)
+
+    def parallel_assign(self, assigns, out) -> None:
+        """Assign carries as one parallel assignment (D16): read every value before any write."""
+        targets = {name for name, _, _ in assigns}
+        reads_target = any(
+            n.name in targets - {name}
+            for name, _, value in assigns
+            for n in walk(value)
+            if n._production == "Var"
+        )
+        if not reads_target:
+            for name, ty, value in assigns:
+                out.append(self.assign(name, ty, value))
+            return
+        temps = []
+        for name, ty, value in assigns:
+            temp = self.fresh(name + "_next")
+            out.append(self.declare(temp, ty, value))
+            temps.append((name, ty, temp))
+        for name, ty, temp in temps:
+            out.append(self.assign(name, ty, E.Var(temp)))
+
+    def assign(self, name: str, ty, value):
+        if is_tid(ty):
+            return E.AssignTid(name, E.TidCopy(value))
+        return E.AssignVar(name, value)
+
+    def declare(self, name: str, ty, value):
+        if is_tid(ty):
+            return E.DeclTid(name, E.TidCopy(value))
+        if ty._production == "TensorType":
+            return E.DeclTensor(name, value)
+        return E.DeclScalar(name, ty.dtype, value)
+
+
+def _elem_tid(array_type) -> bool:
+    return array_type._production == "ArrayType" and array_type.dtype is DType.TASK_ID

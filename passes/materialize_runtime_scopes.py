@@ -1,0 +1,60 @@
+"""materialize_runtime_scopes: directed -> scoped."""
+
+from __future__ import annotations
+
+from nanopass.languages import DIRECTED, SCOPED
+from nanopass.languages.terms import ScopeMode, ScopeOrigin
+from nanopass.rewrite import Pass, register
+
+S = SCOPED
+
+
+@register
+class MaterializeRuntimeScopes(Pass):
+    """Make the runtime scopes explicit (D14).
+
+    In a function with ``auto_scope`` (the default), the function body and every for body and
+    if branch outside a manual scope is wrapped in an AUTO ``(Scope auto compiler ...)``, so
+    each becomes its own ``PTO2_SCOPE()``; nothing is inserted inside a manual scope (the runtime
+    forbids AUTO inside MANUAL). User ``with`` scopes become ``(Scope mode user ...)``. With
+    ``auto_scope=False`` only the user's scopes exist. Afterwards the scoped language's placement
+    invariant holds.
+    """
+
+    name = "materialize_runtime_scopes"
+    source = DIRECTED
+    target = SCOPED
+
+    def Function(self, func):
+        self.auto = func.auto_scope
+        self.manual = 0
+        body = self.visit_all(func.body)
+        if self.auto:
+            body = self.wrap(body)
+        return S.Function(func.name, func.params, func.results, func.auto_scope, func.dyn_dims, body, span=func.span)
+
+    def wrap(self, body):
+        if len(body) == 1 and body[0]._production == "Scope" and body[0].mode is ScopeMode.auto:
+            return body
+        return (S.Scope(ScopeMode.auto, ScopeOrigin.compiler, body),)
+
+    def wrap_here(self, body):
+        return self.wrap(body) if self.auto and not self.manual and body else body
+
+    def Scope(self, scope):
+        manual = scope.mode is ScopeMode.manual
+        self.manual += manual
+        body = self.visit_all(scope.body)
+        self.manual -= manual
+        return S.Scope(scope.mode, ScopeOrigin.user, body, span=scope.span)
+
+    def For(self, loop):
+        body = self.wrap_here(self.visit_all(loop.body))
+        return S.For(
+            loop.var, loop.start, loop.stop, loop.step, loop.kind, loop.iters, body, loop.results, span=loop.span
+        )
+
+    def If(self, branch):
+        then = self.wrap_here(self.visit_all(branch.then))
+        orelse = self.wrap_here(self.visit_all(branch.orelse))
+        return S.If(branch.cond, then, orelse, branch.results, span=branch.span)

@@ -1,0 +1,68 @@
+"""C++ identifiers: a table that hands out unique names, avoiding keywords and generated names."""
+
+from __future__ import annotations
+
+import re
+
+CPP_KEYWORDS = frozenset(
+    """
+    alignas alignof and and_eq asm auto bitand bitor bool break case catch char char8_t char16_t char32_t
+    class compl concept const consteval constexpr constinit const_cast continue co_await co_return co_yield
+    decltype default delete do double dynamic_cast else enum explicit export extern false float for friend
+    goto if inline int long mutable namespace new noexcept not not_eq nullptr operator or or_eq private
+    protected public register reinterpret_cast requires return short signed sizeof static static_assert
+    static_cast struct switch template this thread_local throw true try typedef typeid typename union
+    unsigned using virtual void volatile wchar_t while xor xor_eq
+    """.split()
+)
+
+# Names the generated file or the runtime header already uses at function or global scope.
+RUNTIME_NAMES = frozenset(
+    """
+    orch_args Tensor Arg TaskOutputTensors TensorCreateInfo PTO2TaskId MixedKernels DataType PTO2ScopeMode
+    ChipStorageTaskArgs L2TaskArgs L0TaskArgs PTO2OrchestrationConfig from_tensor_arg alloc_tensors
+    rt_submit_task rt_submit_aic_task rt_submit_aiv_task rt_submit_dummy_task get_tensor_data set_tensor_data
+    to_u64 from_u64 make_tensor_external INVALID_KERNEL_ID PTO2_SCOPE PTO2ScopeGuard std size_t NULL
+    int8_t int16_t int32_t int64_t uint8_t uint16_t uint32_t uint64_t aicpu_orchestration_config
+    aicpu_orchestration_entry main
+    """.split()
+)
+
+# Shapes of the names lower_to_emission generates: user variables never take them.
+GENERATED = re.compile(
+    r"(params_t\d+(_.*)?|task_\d+_outs|alloc_\d+|mixed_\d+|(params_)?phase_fence_barrier_\d+(_.*)?|ext_.*|indices_.*)\Z"
+)
+
+
+class NameTable:
+    """Unique identifiers: ``reserve(base)`` returns ``base`` or ``base_1``, ``base_2`` ..."""
+
+    def __init__(self, taken=()):
+        self.taken: set[str] = set(taken)
+
+    def free(self, name: str) -> bool:
+        return name not in self.taken and name not in CPP_KEYWORDS and name not in RUNTIME_NAMES
+
+    def reserve(self, base: str, *, generated: bool = False, derived: tuple[str, ...] = ()) -> str:
+        """A free name from ``base``; with ``derived`` suffixes, those must be free as well."""
+        candidate = base
+        k = 0
+        while not (
+            self.free(candidate)
+            and (generated or not GENERATED.match(candidate))
+            and all(self.free(candidate + d) for d in derived)
+        ):
+            k += 1
+            candidate = f"{base}_{k}"
+        self.taken.add(candidate)
+        for d in derived:
+            self.taken.add(candidate + d)
+        return candidate
+
+    def claim(self, name: str) -> None:
+        self.taken.add(name)
+
+
+def base_name(name: str) -> str:
+    """The user's name of an SSA version: ``x__ssa_v3`` -> ``x``."""
+    return name.split("__", 1)[0] or name

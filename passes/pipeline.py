@@ -1,0 +1,43 @@
+"""The pipeline: the one ordered list of passes from the surface language to emission."""
+
+from __future__ import annotations
+
+from nanopass.pipeline import Pipeline
+
+from .assign_kernel_ids import AssignKernelIds
+from .batch_tensor_creates import BatchTensorCreates
+from .bind_task_ids import BindTaskIds
+from .check_manual_deps_on_submit_only import CheckManualDepsOnSubmitOnly
+from .classify_iter_arg_carry import ClassifyIterArgCarry
+from .classify_tensors import ClassifyTensors
+from .convert_to_ssa import ConvertToSsa
+from .define_dynamic_dim_symbols import DefineDynamicDimSymbols
+from .derive_call_directions import DeriveCallDirections
+from .encode_scalars import EncodeScalars
+from .infer_core_types import InferCoreTypes
+from .lower_to_emission import LowerToEmission
+from .materialize_runtime_scopes import MaterializeRuntimeScopes
+from .normalize_return_order import NormalizeReturnOrder
+from .remap_output_aliases import RemapOutputAliases
+from .resolve_dep_edges import ResolveDepEdges
+
+PASSES = [
+    ConvertToSsa,  # surface -> ssa
+    NormalizeReturnOrder,  # ssa
+    DeriveCallDirections,  # ssa -> directed
+    CheckManualDepsOnSubmitOnly,  # directed
+    MaterializeRuntimeScopes,  # directed -> scoped
+    ClassifyIterArgCarry,  # scoped -> carried
+    InferCoreTypes,  # carried -> core-typed
+    AssignKernelIds,  # core-typed -> numbered
+    ClassifyTensors,  # numbered -> slotted
+    BindTaskIds,  # slotted -> tid-bound
+    ResolveDepEdges,  # tid-bound -> dep-annotated
+    BatchTensorCreates,  # dep-annotated -> batched
+    RemapOutputAliases,  # batched -> named
+    DefineDynamicDimSymbols,  # named -> dimmed
+    EncodeScalars,  # dimmed -> encoded
+    LowerToEmission,  # encoded -> emission
+]
+
+PIPELINE = Pipeline(PASSES)

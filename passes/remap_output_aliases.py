@@ -1,0 +1,167 @@
+"""remap_output_aliases: batched -> named."""
+
+from __future__ import annotations
+
+from nanopass.errors import InternalError
+from nanopass.languages import BATCHED, NAMED
+from nanopass.rewrite import Pass, register
+
+from .aliases import buffer_roots
+from .kernels import kernel_table, output_param_of_result
+from .naming import NameTable, base_name
+
+N = NAMED
+
+# Suffixes lower_to_emission derives from a created tensor's name.
+CREATE_DERIVED = ("_ci", "_ci_shapes")
+VIEW_DERIVED = ("_shapes", "_offsets")
+
+
+@register
+class RemapOutputAliases(Pass):
+    """Name every variable as the C++ will, so that one physical tensor has one name.
+
+    A kernel's result is the Out/InOut argument it writes, an assemble's result its target, a
+    tensor copy its source, a carry or if result that is not rebound its init or the common
+    branch value: all of these take the name of their root, and no ``const Tensor& r = src;``
+    rename is ever emitted (the seed's output-alias rule). Tensor parameters are ``ext_<p>``;
+    every other root gets its user name (``c``), or its SSA name (``acc__rv_v2``) when that is
+    taken, made unique against C++ keywords, runtime names and the names the emission
+    generates. Task results become ``(Alias var)``; assemble lets and tensor copies disappear.
+    Afterwards every ``Var`` and ``Binder`` carries its C++ identifier.
+    """
+
+    name = "remap_output_aliases"
+    source = BATCHED
+    target = NAMED
+
+    def run(self, program):
+        func = program.orch
+        self.kernels = kernel_table(program)
+        roots = buffer_roots(func, self.kernels, lambda it: not it.plan.rebind)
+        table = NameTable()
+        names: dict[str, str] = {}
+        for param in func.params:
+            table.claim(param.name)
+        for param in func.params:
+            if param.type._production == "TensorType":
+                names[param.name] = table.reserve("ext_" + param.name, generated=True)
+            else:
+                names[param.name] = param.name
+        for dyn in func.dyn_dims:
+            names[dyn.name] = dyn.name
+            table.claim(dyn.name)
+        self.derived = self.derived_suffixes(func)
+        for binder in self.binders(func):
+            root = roots.get(binder.name, binder.name)
+            if root != binder.name:
+                continue
+            base = base_name(binder.name)
+            derived = self.derived.get(binder.name, ())
+            if table.free(base) and all(table.free(base + d) for d in derived) and base != "_":
+                names[binder.name] = table.reserve(base, derived=derived)
+            else:
+                names[binder.name] = table.reserve(binder.name, derived=derived)
+        self.carry_names(func, names, roots)
+        for name, root in roots.items():
+            if root != name:
+                if root not in names:
+                    raise InternalError(f"alias root '{root}' of '{name}' has no name", pass_name=self.name)
+                names[name] = names[root]
+        self.names = names
+        self.roots = roots
+        return self.visit(program)
+
+    def carry_names(self, func, names: dict[str, str], roots: dict[str, str]) -> None:
+        """A rebound carry is one C++ variable for the iter_arg and the result (named by the
+        result); a TaskId array carry of a pl.parallel loop stands, inside the body, for its init."""
+        from nanopass.languages.terms import LoopKind
+
+        from .util import iter_stmts
+
+        for stmt in iter_stmts(func.body):
+            if stmt._production != "For":
+                continue
+            for it, result in zip(stmt.iters, stmt.results):
+                if not it.plan.rebind:
+                    continue
+                if it.plan.array > 0 and stmt.kind is LoopKind.parallel and it.init._production == "Var":
+                    names[it.var.name] = names[roots.get(it.init.name, it.init.name)]
+                else:
+                    names[it.var.name] = names[result.name]
+
+    def derived_suffixes(self, func) -> dict[str, tuple[str, ...]]:
+        from .util import iter_stmts
+
+        out: dict[str, tuple[str, ...]] = {}
+        for stmt in iter_stmts(func.body):
+            if stmt._production == "Alloc":
+                for c in stmt.creates:
+                    out[c.var.name] = CREATE_DERIVED
+            elif stmt._production == "Let" and stmt.value._production in ("SliceTensor", "ReshapeTensor"):
+                out[stmt.var.name] = VIEW_DERIVED
+        return out
+
+    def binders(self, func):
+        """Every Binder of the body in program order (loop variables and carries included)."""
+        from nanopass.language import walk
+
+        for node in walk(func):
+            if node._production == "Binder":
+                yield node
+
+    # -- rewriting ----------------------------------------------------------------------------------
+
+    def Program(self, program):
+        return N.Program(program.name, program.kernels, self.visit(program.orch), span=program.span)
+
+    def Param(self, param):
+        return param.replace(name=self.names[param.name])
+
+    def TensorSlot(self, slot):
+        return slot.replace(param=self.names[slot.param])
+
+    def ScalarSlot(self, slot):
+        return slot.replace(param=self.names[slot.param])
+
+    def DynDim(self, dyn):
+        return dyn.replace(param=self.names[dyn.param])
+
+    def TidSource(self, tid):
+        return tid.replace(var=self.names[tid.var], storage=self.names[tid.storage])
+
+    def Var(self, var):
+        name = self.names.get(var.name)
+        if name is None:
+            raise InternalError(f"no C++ name for '{var.name}'", pass_name=self.name, node=var)
+        return var if name == var.name else N.Var(name, span=var.span)
+
+    def Binder(self, binder):
+        name = self.names[binder.name]
+        return binder if name == binder.name else N.Binder(name, binder.type, span=binder.span)
+
+    def Let(self, let):
+        value = let.value
+        if value._production == "AssembleTensor":
+            return []
+        if (
+            value._production == "Var"
+            and let.var.type._production in ("TensorType", "ArrayType")
+            and self.roots.get(let.var.name) != let.var.name
+        ):
+            return []
+        return self.rebuild(let)
+
+    def Task(self, task):
+        kernel = self.kernels[task.kernel]
+        outs = []
+        for i, binder in enumerate(task.outs):
+            p = output_param_of_result(kernel, i)
+            new = self.Binder(binder)
+            if p is not None and p >= len(task.args):
+                omitted = [j for j in range(len(task.args), len(kernel.params))]
+                outs.append(N.Allocated(new, omitted.index(p)))
+            else:
+                outs.append(N.Alias(new))
+        tid = self.Binder(task.tid) if task.tid is not None else None
+        return N.Task(outs, tid, task.kernel, self.visit_all(task.args), self.visit_all(task.deps), task.capacity, span=task.span)

@@ -1,0 +1,135 @@
+"""resolve_dep_edges: tid-bound -> dep-annotated."""
+
+from __future__ import annotations
+
+from nanopass.errors import InternalError, UserError
+from nanopass.languages import DEP_ANNOTATED, TID_BOUND
+from nanopass.languages.terms import DepSource
+from nanopass.rewrite import Pass, register
+
+A = DEP_ANNOTATED
+
+
+def base_name(name: str) -> str:
+    """The user's name of an SSA version: ``x__ssa_v3`` -> ``x``."""
+    return name.split("__", 1)[0] or name
+
+
+@register
+class ResolveDepEdges(Pass):
+    """Resolve every dependency edge to a TaskId storage that is alive where the edge is used.
+
+    Each ``deps=`` entry becomes ``(DepEdge tid index source guarded user size)`` from the
+    TaskId's binding: a fresh producer is inserted unguarded, every other source under an
+    ``is_valid()`` guard; a whole array contributes its N slots. A TaskId is alive only inside
+    the C++ block that declares it (a loop body, an if branch, a ``PTO2_SCOPE``); carries and
+    if results are declared before their statement. A user edge to a TaskId that is no longer
+    alive is a user error naming it and where it was produced (D11); a compiler-derived one is
+    dropped (and noted). Edges are deduplicated by storage and slot, the first keeping its
+    origin. Afterwards each task's ``capacity`` is the exact size of its dependency array.
+    """
+
+    name = "resolve_dep_edges"
+    source = TID_BOUND
+    target = DEP_ANNOTATED
+
+    def Function(self, func):
+        self.table = {t.var: t for t in func.tids}
+        self.decl: dict[str, tuple[int, ...]] = {}
+        self.where: dict[str, object] = {}
+        self.path: tuple[int, ...] = ()
+        self.blocks = 0
+        body = self.visit_all(func.body)
+        return A.Function(
+            func.name, func.params, func.results, func.auto_scope, func.dyn_dims, func.slots, func.arg_count,
+            func.tids, body, span=func.span,
+        )
+
+    # -- blocks and declarations -----------------------------------------------------------------
+
+    def declare(self, binder) -> None:
+        entry = self.table.get(binder.name)
+        if entry is not None and entry.storage == binder.name and binder.name not in self.decl:
+            self.decl[binder.name] = self.path
+            self.where[binder.name] = binder.span
+
+    def inside(self, visit):
+        self.blocks += 1
+        saved = self.path
+        self.path = saved + (self.blocks,)
+        try:
+            return visit()
+        finally:
+            self.path = saved
+
+    def Scope(self, scope):
+        return self.inside(lambda: self.rebuild(scope))
+
+    def For(self, loop):
+        for result in loop.results:
+            self.declare(result)
+        for it in loop.iters:
+            self.declare(it.var)
+        return self.inside(lambda: self.rebuild(loop))
+
+    def If(self, branch):
+        for phi in branch.results:
+            self.declare(phi.var)
+        then = self.inside(lambda: self.visit_all(branch.then))
+        orelse = self.inside(lambda: self.visit_all(branch.orelse))
+        return A.If(branch.cond, then, orelse, branch.results, span=branch.span)
+
+    def Let(self, let):
+        self.declare(let.var)
+        return let
+
+    # -- edges --------------------------------------------------------------------------------------
+
+    def Task(self, task):
+        deps, capacity = self.edges(task.deps, task)
+        if task.tid is not None:
+            self.declare(task.tid)
+        return A.Task(task.outs, task.tid, task.kernel, task.args, deps, capacity, span=task.span)
+
+    def Dummy(self, dummy):
+        deps, capacity = self.edges(dummy.deps, dummy)
+        self.declare(dummy.var)
+        return A.Dummy(dummy.var, deps, capacity, span=dummy.span)
+
+    def edges(self, deps, owner):
+        out = []
+        seen = set()
+        for dep in deps:
+            user = dep._production != "DerivedDep"
+            ref = dep.array if dep._production == "DepItem" else dep.value
+            index = dep.index if dep._production == "DepItem" else None
+            entry = self.table.get(ref.name)
+            if entry is None:
+                raise InternalError(f"dependency on '{ref.name}', which is not a bound TaskId", pass_name=self.name, node=dep)
+            storage = entry.storage
+            alive = storage in self.decl and self.path[: len(self.decl[storage])] == self.decl[storage]
+            if not alive:
+                self.unresolvable(dep, ref.name, storage, user)
+                continue
+            key = (storage, repr(index))
+            if key in seen:
+                continue
+            seen.add(key)
+            size = entry.size if index is None else 0
+            guarded = entry.source is not DepSource.fresh or index is not None
+            out.append(A.DepEdge(A.Var(storage), index, entry.source, guarded, user, size, span=dep.span))
+        return out, sum(edge.size or 1 for edge in out)
+
+    def unresolvable(self, dep, name: str, storage: str, user: bool) -> None:
+        shown = base_name(name)
+        where = self.where.get(storage)
+        origin = f" (produced at line {where.line})" if where is not None else ""
+        if not user:
+            self.ctx.note("dropped-edge", f"compiler-derived dependency on '{shown}'{origin} dropped: its scope has closed", dep.span)
+            return
+        raise UserError(
+            f"task dependency deps=[{shown}] cannot be honored: its TaskId{origin} is produced inside a scope that "
+            "has already closed here, so the ordering edge would be lost",
+            dep.span,
+            hint="consume the TaskId inside the scope that produces it, or produce it before that scope",
+        )

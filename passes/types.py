@@ -1,0 +1,40 @@
+"""The type of a scalar expression, given the types of the names it reads."""
+
+from __future__ import annotations
+
+from nanopass.language import walk
+from nanopass.languages.terms import DType
+
+
+def type_env(func) -> dict[str, object]:
+    """name -> Type for every parameter and Binder of a function (its C++ names, once named)."""
+    env: dict[str, object] = {p.name: p.type for p in func.params}
+    for node in walk(func):
+        if node._production == "Binder":
+            env[node.name] = node.type
+    return env
+
+
+def expr_dtype(expr, env) -> DType:
+    kind = expr._production
+    if kind in ("Int", "Float"):
+        return expr.dtype
+    if kind in ("Bool", "Cmp"):
+        return DType.BOOL
+    if kind == "Var":
+        ty = env.get(expr.name)
+        if ty is not None and ty._production == "ScalarType":
+            return ty.dtype
+        return DType.INT64
+    if kind == "Un":
+        return DType.BOOL if expr.op.name == "not_" else expr_dtype(expr.a, env)
+    if kind == "Bin":
+        if expr.op.name in ("and_", "or_"):
+            return DType.BOOL
+        a, b = expr_dtype(expr.a, env), expr_dtype(expr.b, env)
+        if a.is_float:
+            return a
+        if b.is_float:
+            return b
+        return b if a is DType.INDEX else a
+    raise ValueError(f"not a scalar expression: {kind}")

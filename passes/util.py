@@ -1,0 +1,66 @@
+"""Small queries over statement trees shared by several passes (no pass logic here)."""
+
+from __future__ import annotations
+
+from typing import Any, Iterator
+
+BODY_FIELDS = {"For": ("body",), "If": ("then", "orelse"), "Scope": ("body",)}
+
+
+def iter_stmts(stmts) -> Iterator[Any]:
+    """Every statement in a body, nested bodies included, in program order (no recursion)."""
+    stack = [iter(stmts)]
+    while stack:
+        stmt = next(stack[-1], None)
+        if stmt is None:
+            stack.pop()
+            continue
+        yield stmt
+        fields = BODY_FIELDS.get(stmt._production)
+        if fields:
+            stack.append(_chain([getattr(stmt, f) for f in fields]))
+
+
+def _chain(bodies):
+    for body in bodies:
+        yield from body
+
+
+def binders_of(stmt) -> list[Any]:
+    """The Binders a statement defines at its own level (not inside nested bodies)."""
+    kind = stmt._production
+    if kind in ("Let", "Dummy"):
+        return [stmt.var]
+    if kind == "Task":
+        outs = [getattr(o, "var", o) for o in stmt.outs]
+        return outs + ([stmt.tid] if stmt.tid is not None else [])
+    if kind == "For":
+        return list(stmt.results)
+    if kind == "If":
+        return [getattr(r, "var", r) for r in getattr(stmt, "results", ())]
+    return []
+
+
+def assigned_names(stmts) -> set[str]:
+    """Names bound anywhere in ``stmts`` (nested bodies included), loop variables excluded."""
+    names: set[str] = set()
+    for stmt in iter_stmts(stmts):
+        for binder in binders_of(stmt):
+            names.add(binder.name)
+    return names
+
+
+def unscoped(body):
+    """A body seen through the compiler's scopes: a body that is one compiler Scope is its contents."""
+    while len(body) == 1 and body[0]._production == "Scope" and getattr(body[0], "origin", None) is not None:
+        if body[0].origin.name != "compiler":
+            break
+        body = body[0].body
+    return body
+
+
+def last_yield(body):
+    body = unscoped(body)
+    if body and body[-1]._production == "Yield":
+        return body[-1]
+    return None

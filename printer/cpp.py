@@ -1,0 +1,525 @@
+"""print_cpp: the emission language -> C++ text, one node at a time.
+
+Statement handlers (``emit``) write lines through an ``Emitter``; expression handlers (``fmt``)
+return strings. Both dispatch with multipledispatch in this module's private namespaces, on the
+node type and the emitter, so no state lives on a shared dispatch object. The ABI (D1) is a table
+of spellings carried by the emitter; no handler decides anything a pass could have decided.
+"""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+from multipledispatch import dispatch
+
+from nanopass.languages import EMISSION as E
+from nanopass.languages.terms import ArgDir, BinOp, CmpOp, DType, Encoding, ScopeMode, UnOp
+
+EMIT_NS: dict = {}
+FMT_NS: dict = {}
+
+
+@dataclass(frozen=True)
+class Abi:
+    """The spellings that differ between runtime releases (D1, D15)."""
+
+    name: str
+    orch_args_type: str
+    task_args_type: str
+    external: str  # format with {name}, {slot}
+    scalar_decode: tuple[str, ...]  # lines, format with {ctype}, {name}, {slot}
+    dyn_dim: str  # format with {name}, {slot}, {axis}
+
+
+SEED_ABI = Abi(
+    name="seed",
+    orch_args_type="ChipStorageTaskArgs",
+    task_args_type="Arg",
+    external="Tensor {name} = from_tensor_arg(orch_args.tensor({slot}));",
+    scalar_decode=(
+        "union {{ uint64_t u64; {ctype} val; }} {name}_conv;",
+        "{name}_conv.u64 = orch_args.scalar({slot});",
+        "{ctype} {name} = {name}_conv.val;",
+    ),
+    dyn_dim="int64_t {name} = (int64_t)orch_args.tensor({slot}).shapes[{axis}];",
+)
+
+L2_ABI = Abi(
+    name="l2",
+    orch_args_type="L2TaskArgs",
+    task_args_type="L0TaskArgs",
+    external="const Tensor& {name} = orch_args.tensor({slot}).ref();",
+    scalar_decode=("{ctype} {name} = from_u64<{ctype}>(orch_args.scalar({slot}));",),
+    dyn_dim="int64_t {name} = (int64_t)orch_args.tensor({slot}).ref().shapes[{axis}];",
+)
+
+ABIS = {abi.name: abi for abi in (SEED_ABI, L2_ABI)}
+
+
+class Emitter:
+    """Lines of output with the current indentation (4 spaces a level)."""
+
+    def __init__(self, abi: Abi):
+        self.abi = abi
+        self.lines: list[str] = []
+        self.level = 0
+
+    def line(self, text: str) -> None:
+        self.lines.append("    " * self.level + text if text else "")
+
+    @contextmanager
+    def block(self, header: str, footer: str = "}"):
+        self.line(header)
+        self.level += 1
+        yield
+        self.level -= 1
+        self.line(footer)
+
+    def text(self) -> str:
+        return "\n".join(self.lines) + "\n"
+
+
+def print_cpp(unit, abi: Abi | str = SEED_ABI) -> str:
+    """The C++ file for an emission ``Unit``."""
+    out = Emitter(ABIS[abi] if isinstance(abi, str) else abi)
+    emit(unit, out)
+    return out.text()
+
+
+def emit_all(nodes, out: Emitter) -> None:
+    for node in nodes:
+        emit(node, out)
+
+
+def ctype(dtype: DType) -> str:
+    return dtype.c_type
+
+
+# -- the file ---------------------------------------------------------------------------------------
+
+
+@dispatch(E.Unit, Emitter, namespace=EMIT_NS)
+def emit(unit, out):
+    abi = out.abi
+    out.line(f"// Orchestration Function: {unit.func}")
+    for header in ("<stddef.h>", "<stdint.h>", "<stdio.h>"):
+        out.line(f"#include {header}")
+    out.line("")
+    out.line('#include "pto_orchestration_api.h"')
+    out.line("")
+    out.line('extern "C" {')
+    out.line("")
+    out.line('__attribute__((visibility("default")))')
+    with out.block(f"PTO2OrchestrationConfig aicpu_orchestration_config(const {abi.orch_args_type}& orch_args) {{"):
+        out.line("(void)orch_args;")
+        out.line(f"return PTO2OrchestrationConfig{{ .expected_arg_count = {unit.arg_count} }};")
+    out.line("")
+    out.line('__attribute__((visibility("default")))')
+    with out.block(f"void aicpu_orchestration_entry(const {abi.orch_args_type}& orch_args) {{"):
+        out.line("// External tensors")
+        emit_all(unit.externals, out)
+        if unit.scalars:
+            out.line("")
+            out.line("// Scalar params")
+            emit_all(unit.scalars, out)
+        if unit.dyn_defs:
+            out.line("")
+            out.line("// Dynamic-dim symbols (extent of the declaring argument)")
+            emit_all(unit.dyn_defs, out)
+        out.line("")
+        emit_all(unit.body, out)
+    out.line("")
+    out.line('}  // extern "C"')
+
+
+@dispatch(E.External, Emitter, namespace=EMIT_NS)
+def emit(node, out):  # noqa: F811 - multipledispatch overloads
+    out.line(out.abi.external.format(name=node.name, slot=node.slot))
+
+
+@dispatch(E.EntryScalar, Emitter, namespace=EMIT_NS)
+def emit(node, out):  # noqa: F811
+    for line in out.abi.scalar_decode:
+        out.line(line.format(ctype=ctype(node.dtype), name=node.name, slot=node.slot))
+
+
+@dispatch(E.DynDef, Emitter, namespace=EMIT_NS)
+def emit(node, out):  # noqa: F811
+    out.line(out.abi.dyn_dim.format(name=node.name, slot=node.slot, axis=node.axis))
+
+
+# -- statements --------------------------------------------------------------------------------------
+
+
+@dispatch(E.Blank, Emitter, namespace=EMIT_NS)
+def emit(node, out):  # noqa: F811
+    out.line("")
+
+
+@dispatch(E.Comment, Emitter, namespace=EMIT_NS)
+def emit(node, out):  # noqa: F811
+    out.line(f"// {node.text}")
+
+
+@dispatch(E.ScopeBlock, Emitter, namespace=EMIT_NS)
+def emit(node, out):  # noqa: F811
+    header = "PTO2_SCOPE(PTO2ScopeMode::MANUAL) {" if node.mode is ScopeMode.manual else "PTO2_SCOPE() {"
+    with out.block(header):
+        emit_all(node.body, out)
+
+
+@dispatch(E.ForBlock, Emitter, namespace=EMIT_NS)
+def emit(node, out):  # noqa: F811
+    v = node.var
+    with out.block(f"for (int64_t {v} = {fmt(node.start)}; {v} < {fmt(node.stop)}; {v} += {fmt(node.step)}) {{"):
+        emit_all(node.body, out)
+
+
+@dispatch(E.IfBlock, Emitter, namespace=EMIT_NS)
+def emit(node, out):  # noqa: F811
+    out.line(f"if ({fmt(node.cond)}) {{")
+    out.level += 1
+    emit_all(node.then, out)
+    out.level -= 1
+    if node.orelse:
+        out.line("} else {")
+        out.level += 1
+        emit_all(node.orelse, out)
+        out.level -= 1
+    out.line("}")
+
+
+@dispatch(E.DeclScalar, Emitter, namespace=EMIT_NS)
+def emit(node, out):  # noqa: F811
+    init = f" = {fmt(node.value)}" if node.value is not None else ""
+    out.line(f"{ctype(node.dtype)} {node.name}{init};")
+
+
+@dispatch(E.DeclTensor, Emitter, namespace=EMIT_NS)
+def emit(node, out):  # noqa: F811
+    init = f" = {fmt(node.value)}" if node.value is not None else ""
+    out.line(f"Tensor {node.name}{init};")
+
+
+@dispatch(E.AssignVar, Emitter, namespace=EMIT_NS)
+def emit(node, out):  # noqa: F811
+    out.line(f"{node.name} = {fmt(node.value)};")
+
+
+@dispatch(E.ShapeArray, Emitter, namespace=EMIT_NS)
+def emit(node, out):  # noqa: F811
+    values = ", ".join(fmt_u32(v) for v in node.values)
+    out.line(f"uint32_t {node.name}[{len(node.values)}] = {{{values}}};")
+
+
+@dispatch(E.CreateInfo, Emitter, namespace=EMIT_NS)
+def emit(node, out):  # noqa: F811
+    manual = ", /*manual_dep=*/true" if node.manual_dep else ""
+    out.line(f"TensorCreateInfo {node.name}({node.shapes}, {node.ndims}, DataType::{node.dtype.runtime}{manual});")
+
+
+@dispatch(E.SetInitial, Emitter, namespace=EMIT_NS)
+def emit(node, out):  # noqa: F811
+    value = node.value
+    if value._production == "Int" and value.value == 0:
+        out.line(f"{node.info}.set_initial_value(0);")
+    else:
+        out.line(f"{node.info}.set_initial_value(static_cast<{ctype(node.dtype)}>({fmt_literal(value)}));")
+
+
+@dispatch(E.AllocTensors, Emitter, namespace=EMIT_NS)
+def emit(node, out):  # noqa: F811
+    out.line(f"TaskOutputTensors {node.name} = alloc_tensors({', '.join(node.infos)});")
+
+
+@dispatch(E.BindRef, Emitter, namespace=EMIT_NS)
+def emit(node, out):  # noqa: F811
+    out.line(f"const Tensor& {node.name} = {node.source}.get_ref({node.index});")
+
+
+@dispatch(E.ReadElement, Emitter, namespace=EMIT_NS)
+def emit(node, out):  # noqa: F811
+    t = ctype(node.dtype)
+    out.line(f"{t} {node.name} = get_tensor_data<{t}>({node.tensor}, {node.ndims}, {node.indices or 'nullptr'});")
+
+
+@dispatch(E.WriteElement, Emitter, namespace=EMIT_NS)
+def emit(node, out):  # noqa: F811
+    t = ctype(node.dtype)
+    out.line(f"set_tensor_data<{t}>({node.tensor}, {node.ndims}, {node.indices or 'nullptr'}, {fmt(node.value)});")
+
+
+@dispatch(E.ViewTensor, Emitter, namespace=EMIT_NS)
+def emit(node, out):  # noqa: F811
+    out.line(f"Tensor {node.name} = {node.tensor}.view({node.shapes}, {node.offsets});")
+
+
+@dispatch(E.TransposeView, Emitter, namespace=EMIT_NS)
+def emit(node, out):  # noqa: F811
+    out.line(f"Tensor {node.name} = {node.tensor}.transpose({node.axis1}, {node.axis2});")
+
+
+@dispatch(E.ReshapeView, Emitter, namespace=EMIT_NS)
+def emit(node, out):  # noqa: F811
+    out.line(f"Tensor {node.name} = {node.tensor}.reshape({node.shapes}, {node.ndims});")
+
+
+@dispatch(E.ReadDim, Emitter, namespace=EMIT_NS)
+def emit(node, out):  # noqa: F811
+    out.line(f"int64_t {node.name} = (int64_t){node.tensor}.shapes[{node.axis}];")
+
+
+@dispatch(E.DeclArgs, Emitter, namespace=EMIT_NS)
+def emit(node, out):  # noqa: F811
+    out.line(f"{out.abi.task_args_type} {node.name};")
+
+
+ADD_METHOD = {
+    ArgDir.Input: "add_input",
+    ArgDir.Output: "add_output",
+    ArgDir.OutputExisting: "add_output",
+    ArgDir.InOut: "add_inout",
+    ArgDir.NoDep: "add_no_dep",
+}
+
+
+@dispatch(E.AddTensor, Emitter, namespace=EMIT_NS)
+def emit(node, out):  # noqa: F811
+    out.line(f"{node.args}.{ADD_METHOD[node.dir]}({node.tensor});")
+
+
+@dispatch(E.AddScalar, Emitter, namespace=EMIT_NS)
+def emit(node, out):  # noqa: F811
+    if node.encoding is Encoding.to_u64:
+        value = f"to_u64({fmt(node.value)})"
+    else:
+        value = f"(uint64_t){fmt(node.value, PREC_UNARY)}"
+    out.line(f"{node.args}.add_scalar({value});")
+
+
+@dispatch(E.DeclDeps, Emitter, namespace=EMIT_NS)
+def emit(node, out):  # noqa: F811
+    out.line(f"PTO2TaskId {node.args}_deps[{node.size}];")
+    out.line(f"uint32_t {node.args}_deps_count = 0;")
+
+
+@dispatch(E.PushDep, Emitter, namespace=EMIT_NS)
+def emit(node, out):  # noqa: F811
+    tid = fmt(node.tid) + (f"[{fmt(node.index)}]" if node.index is not None else "")
+    push = f"{node.args}_deps[{node.args}_deps_count++] = {tid};"
+    out.line(f"if ({tid}.is_valid()) {push}" if node.guarded else push)
+
+
+@dispatch(E.PushDepSlots, Emitter, namespace=EMIT_NS)
+def emit(node, out):  # noqa: F811
+    k, a = node.loop, node.array
+    with out.block(f"for (int64_t {k} = 0; {k} < {node.size}; ++{k}) {{"):
+        out.line(f"if ({a}[{k}].is_valid()) {node.args}_deps[{node.args}_deps_count++] = {a}[{k}];")
+
+
+@dispatch(E.SetDeps, Emitter, namespace=EMIT_NS)
+def emit(node, out):  # noqa: F811
+    out.line(f"{node.args}.set_dependencies({node.args}_deps, {node.args}_deps_count);")
+
+
+@dispatch(E.DeclMixed, Emitter, namespace=EMIT_NS)
+def emit(node, out):  # noqa: F811
+    aiv1 = str(node.aiv1) if node.aiv1 is not None else "INVALID_KERNEL_ID"
+    out.line(f"MixedKernels {node.name} = {{{node.aic}, {node.aiv0}, {aiv1}}};")
+
+
+@dispatch(E.Submit, Emitter, namespace=EMIT_NS)
+def emit(node, out):  # noqa: F811
+    call = f"{fmt_launch(node.launch)}{node.args});"
+    out.line(f"TaskOutputTensors {node.outs} = {call}" if node.outs else call)
+
+
+@dispatch(E.DeclTid, Emitter, namespace=EMIT_NS)
+def emit(node, out):  # noqa: F811
+    out.line(f"PTO2TaskId {node.name} = {fmt_tid(node.value)};")
+
+
+@dispatch(E.AssignTid, Emitter, namespace=EMIT_NS)
+def emit(node, out):  # noqa: F811
+    out.line(f"{node.name} = {fmt_tid(node.value)};")
+
+
+@dispatch(E.DeclTidArray, Emitter, namespace=EMIT_NS)
+def emit(node, out):  # noqa: F811
+    out.line(f"PTO2TaskId {node.name}[{node.size}];")
+
+
+@dispatch(E.FillTidArray, Emitter, namespace=EMIT_NS)
+def emit(node, out):  # noqa: F811
+    k = node.loop
+    with out.block(f"for (int64_t {k} = 0; {k} < {node.size}; ++{k}) {{"):
+        out.line(f"{node.name}[{k}] = {fmt_tid(node.value)};")
+
+
+@dispatch(E.CopyTidArray, Emitter, namespace=EMIT_NS)
+def emit(node, out):  # noqa: F811
+    k = node.loop
+    with out.block(f"for (int64_t {k} = 0; {k} < {node.size}; ++{k}) {{"):
+        out.line(f"{node.dst}[{k}] = {node.src}[{k}];")
+
+
+@dispatch(E.SetTidSlot, Emitter, namespace=EMIT_NS)
+def emit(node, out):  # noqa: F811
+    out.line(f"{node.array}[{fmt(node.index)}] = {fmt_tid(node.value)};")
+
+
+@dispatch(E.DeclArray, Emitter, namespace=EMIT_NS)
+def emit(node, out):  # noqa: F811
+    out.line(f"{ctype(node.dtype)} {node.name}[{node.size}] = {{}};")
+
+
+@dispatch(E.DeclElement, Emitter, namespace=EMIT_NS)
+def emit(node, out):  # noqa: F811
+    out.line(f"{ctype(node.dtype)} {node.name} = {node.array}[{fmt(node.index)}];")
+
+
+@dispatch(E.SetArrayItem, Emitter, namespace=EMIT_NS)
+def emit(node, out):  # noqa: F811
+    out.line(f"{node.array}[{fmt(node.index)}] = {fmt(node.value)};")
+
+
+@dispatch(E.GuardedDummy, Emitter, namespace=EMIT_NS)
+def emit(node, out):  # noqa: F811
+    out.line(f"PTO2TaskId {node.tid} = PTO2TaskId::invalid();")
+    with out.block(f"if ({node.args}_deps_count > 0) {{"):
+        out.line(f"TaskOutputTensors {node.outs} = rt_submit_dummy_task({node.args});")
+        out.line(f"{node.tid} = {node.outs}.task_id();")
+
+
+# -- launches and TaskId values ------------------------------------------------------------------------
+
+
+@dispatch(E.AicLaunch, namespace=FMT_NS)
+def fmt_launch(node):
+    return f"rt_submit_aic_task({node.id}, "
+
+
+@dispatch(E.AivLaunch, namespace=FMT_NS)
+def fmt_launch(node):  # noqa: F811
+    return f"rt_submit_aiv_task({node.id}, "
+
+
+@dispatch(E.MixedLaunch, namespace=FMT_NS)
+def fmt_launch(node):  # noqa: F811
+    return f"rt_submit_task({node.mixed}, "
+
+
+@dispatch(E.DummyLaunch, namespace=FMT_NS)
+def fmt_launch(node):  # noqa: F811
+    return "rt_submit_dummy_task("
+
+
+@dispatch(E.TidOfOuts, namespace=FMT_NS)
+def fmt_tid(node):
+    return f"{node.outs}.task_id()"
+
+
+@dispatch(E.TidInvalid, namespace=FMT_NS)
+def fmt_tid(node):  # noqa: F811
+    return "PTO2TaskId::invalid()"
+
+
+@dispatch(E.TidCopy, namespace=FMT_NS)
+def fmt_tid(node):  # noqa: F811
+    return fmt(node.value)
+
+
+@dispatch(E.TidSlot, namespace=FMT_NS)
+def fmt_tid(node):  # noqa: F811
+    return f"{node.array}[{fmt(node.index)}]"
+
+
+# -- expressions ---------------------------------------------------------------------------------------
+# Precedence, higher binds tighter (C++). A child is parenthesized when it binds looser than its
+# parent, or equally on the right of a left-associative operator: a - (b - c), but a - b - c.
+
+PREC_OR, PREC_AND, PREC_EQ, PREC_REL, PREC_SHIFT, PREC_ADD, PREC_MUL, PREC_UNARY, PREC_ATOM = range(1, 10)
+
+BINARY = {
+    BinOp.or_: ("||", PREC_OR),
+    BinOp.and_: ("&&", PREC_AND),
+    BinOp.shl: ("<<", PREC_SHIFT),
+    BinOp.shr: (">>", PREC_SHIFT),
+    BinOp.add: ("+", PREC_ADD),
+    BinOp.sub: ("-", PREC_ADD),
+    BinOp.mul: ("*", PREC_MUL),
+    BinOp.div: ("/", PREC_MUL),
+    BinOp.floordiv: ("/", PREC_MUL),
+    BinOp.mod: ("%", PREC_MUL),
+}
+COMPARE = {
+    CmpOp.eq: ("==", PREC_EQ),
+    CmpOp.ne: ("!=", PREC_EQ),
+    CmpOp.lt: ("<", PREC_REL),
+    CmpOp.le: ("<=", PREC_REL),
+    CmpOp.gt: (">", PREC_REL),
+    CmpOp.ge: (">=", PREC_REL),
+}
+UNARY = {UnOp.neg: "-", UnOp.not_: "!", UnOp.invert: "~"}
+
+
+def _parenthesize_if(text: str, cond: bool) -> str:
+    return f"({text})" if cond else text
+
+
+def fmt(expr, min_prec: int = 0, right: bool = False) -> str:
+    """An expression as C++, parenthesized for a context of precedence ``min_prec``."""
+    text, prec = fmt_expr(expr)
+    return _parenthesize_if(text, prec < min_prec or (right and prec == min_prec))
+
+
+@dispatch(E.Var, namespace=FMT_NS)
+def fmt_expr(node):
+    return node.name, PREC_ATOM
+
+
+@dispatch(E.Int, namespace=FMT_NS)
+def fmt_expr(node):  # noqa: F811
+    return fmt_literal(node), PREC_ATOM if node.value >= 0 else PREC_UNARY
+
+
+@dispatch(E.Float, namespace=FMT_NS)
+def fmt_expr(node):  # noqa: F811
+    return fmt_literal(node), PREC_ATOM if node.value >= 0 else PREC_UNARY
+
+
+@dispatch(E.Bool, namespace=FMT_NS)
+def fmt_expr(node):  # noqa: F811
+    return ("true" if node.value else "false"), PREC_ATOM
+
+
+@dispatch(E.Bin, namespace=FMT_NS)
+def fmt_expr(node):  # noqa: F811
+    op, prec = BINARY[node.op]
+    return f"{fmt(node.a, prec)} {op} {fmt(node.b, prec, right=True)}", prec
+
+
+@dispatch(E.Cmp, namespace=FMT_NS)
+def fmt_expr(node):  # noqa: F811
+    op, prec = COMPARE[node.op]
+    return f"{fmt(node.a, prec)} {op} {fmt(node.b, prec, right=True)}", prec
+
+
+@dispatch(E.Un, namespace=FMT_NS)
+def fmt_expr(node):  # noqa: F811
+    return f"{UNARY[node.op]}{fmt(node.a, PREC_UNARY)}", PREC_UNARY
+
+
+def fmt_literal(node) -> str:
+    if node._production == "Int":
+        return str(node.value)
+    text = repr(float(node.value))
+    return text + "f" if node.dtype is DType.FP32 else text
+
+
+def fmt_u32(expr) -> str:
+    """A value in a uint32_t context: integer literals bare, anything else cast."""
+    if expr._production == "Int" and expr.value >= 0:
+        return str(expr.value)
+    return f"static_cast<uint32_t>({fmt(expr)})"

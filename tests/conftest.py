@@ -1,0 +1,62 @@
+"""Shared helpers: paths, the CLI in a subprocess, g++ against the stand-in runtime header."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+EXAMPLES = REPO / "examples"
+TOOLS = REPO / "tools"
+PROGRAMS = REPO / "tests" / "programs"
+
+
+def run_cli(*args: str, cwd: Path | None = None, env: dict | None = None) -> subprocess.CompletedProcess:
+    """``python -m nanopass ARGS`` in a subprocess (what a user types)."""
+    full_env = {**os.environ, **(env or {})}
+    return subprocess.run(
+        [sys.executable, "-m", "nanopass", *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd or REPO,
+        env=full_env,
+        timeout=120,
+    )
+
+
+def gpp() -> str:
+    path = shutil.which("g++")
+    assert path, "g++ is required: the generated C++ is compiled in tests"
+    return path
+
+
+def compile_check(code: str, tmp_path: Path, name: str = "orch.cpp", extra: tuple[str, ...] = ()) -> None:
+    """Assert that ``code`` passes ``g++ -std=c++17 -fsyntax-only -Wall -Werror`` against the stand-in."""
+    source = tmp_path / name
+    source.write_text(code)
+    result = subprocess.run(
+        [gpp(), "-std=c++17", "-fsyntax-only", "-Wall", "-Werror", f"-I{TOOLS}", *extra, str(source)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, f"g++ rejected the generated code:\n{result.stderr}\n---\n{code}"
+
+
+def load_program(path: Path, name: str | None = None):
+    from nanopass.loader import load_programs, pick_program
+
+    return pick_program(load_programs(str(path)), name, str(path))
+
+
+@pytest.fixture
+def example():
+    def get(stem: str, name: str | None = None):
+        return load_program(EXAMPLES / f"{stem}.py", name)
+
+    return get

@@ -1,0 +1,287 @@
+"""The nanopass framework on a toy language: grammar checks, extension, text form, passes, driver."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+
+from nanopass.errors import GrammarError, InternalError, VerifyError
+from nanopass.language import Language, Nonterminal, Production, boolean, integer, real, symbol, text, walk
+from nanopass.pipeline import Pipeline, PipelineError
+from nanopass.rewrite import Pass, PassRegistry
+from nanopass.strategies import trees
+from nanopass.text import TextSyntaxError, parse, unparse
+
+L0 = Language(
+    "toy0",
+    terminals=[symbol, integer, boolean, real, text],
+    entry="Prog",
+    nonterminals=[
+        Nonterminal(
+            "Expr",
+            Production("Var", "name:symbol"),
+            Production("Num", "value:integer"),
+            Production("Add", "a:Expr", "b:Expr"),
+        ),
+        Nonterminal(
+            "Stmt",
+            Production("Let", "name:symbol", "value:Expr"),
+            Production("Loop", "count:integer", "body:Stmt*"),
+            Production("Note", "msg:text", "weight:real?"),
+        ),
+        Nonterminal("Prog", Production("Prog", "body:Stmt*", "flag:boolean?")),
+    ],
+)
+L1 = L0.extend(
+    "toy1",
+    add={"Stmt": [Production("Print", "value:Expr")]},
+    remove={"Stmt": ["Note"]},
+)
+
+
+def test_nodes_are_frozen_and_compare_structurally():
+    a = L0.Add(L0.Var("x"), L0.Num(1))
+    b = L0.Add(L0.Var("x"), L0.Num(1))
+    assert a == b and hash(a) == hash(b)
+    assert a != L0.Add(L0.Var("x"), L0.Num(2))
+    with pytest.raises(AttributeError):
+        a.a = L0.Num(3)
+
+
+def test_list_fields_become_tuples():
+    loop = L0.Loop(2, [L0.Let("x", L0.Num(1))])
+    assert isinstance(loop.body, tuple)
+
+
+def test_grammar_error_names_node_field_expected_and_received():
+    with pytest.raises(GrammarError) as info:
+        L0.Let("x", L0.Let("y", L0.Num(1)))
+    message = str(info.value)
+    assert "field 'value'" in message and "(Let ...)" in message
+    assert "expected Expr" in message and "(Let y (Num 1))" in message
+
+
+@pytest.mark.parametrize(
+    "build",
+    [
+        lambda: L0.Var("not an identifier"),
+        lambda: L0.Num(True),
+        lambda: L0.Num("3"),
+        lambda: L0.Loop(1, (L0.Num(1),)),
+        lambda: L0.Loop(1, "abc"),
+        lambda: L0.Note("x", 3),
+        lambda: L0.Prog((), 1),
+    ],
+)
+def test_ill_formed_nodes_are_refused(build):
+    with pytest.raises(GrammarError):
+        build()
+
+
+def test_extension_shares_unchanged_classes_only():
+    assert L1.Var is L0.Var and L1.Add is L0.Add  # Expr is unchanged
+    assert L1.Let is L0.Let  # refers to Expr only
+    assert L1.Loop is not L0.Loop  # its body is Stmt*, and Stmt changed
+    assert L1.Prog is not L0.Prog
+    assert "Note" not in L1.nodes and "Print" in L1.nodes
+
+
+def test_extended_language_refuses_removed_productions():
+    with pytest.raises(GrammarError):
+        L1.Loop(1, (L0.Note("hi", None),))
+
+
+def test_grammar_text_and_diff():
+    grammar = L1.grammar_text()
+    assert "(Stmt ::= (Let name:symbol value:Expr)" in grammar
+    assert "(Print value:Expr)" in grammar and "Note" not in grammar
+    diff = L0.diff(L1)
+    assert "- Stmt ::= (Note msg:text weight:real?)" in diff
+    assert "+ Stmt ::= (Print value:Expr)" in diff
+    assert "Expr ::=" not in diff
+
+
+def test_language_declaration_errors():
+    with pytest.raises(ValueError):
+        Language("bad", terminals=[symbol], entry="X", nonterminals=[Nonterminal("X", Production("X", "a:Nope"))])
+    with pytest.raises(ValueError):
+        L0.extend("bad", remove={"Stmt": ["NoSuchProduction"]})
+    with pytest.raises(ValueError):
+        Production("P", "span:symbol")
+
+
+@settings(max_examples=200, deadline=None)
+@given(trees(L0))
+def test_text_form_round_trips(tree):
+    for width in (100, 20):
+        assert parse(L0, unparse(tree, width=width)) == tree
+
+
+def test_text_form_is_readable():
+    tree = L0.Prog([L0.Let("x", L0.Add(L0.Var("y"), L0.Num(3)))], None)
+    assert unparse(tree) == "(Prog [(Let x (Add (Var y) (Num 3)))] _)"
+
+
+def test_parse_reports_position():
+    with pytest.raises(TextSyntaxError) as info:
+        parse(L0, "(Prog [(Let x (Oops 1))] _)")
+    assert info.value.span.col == 15 and "Oops" in info.value.message
+
+
+def test_walk_does_not_recurse():
+    body = L0.Num(0)
+    for _ in range(5000):
+        body = L0.Add(body, L0.Num(1))
+    assert sum(1 for _ in walk(body)) == 10001
+
+
+# -- passes ------------------------------------------------------------------------------------------
+
+
+class _ScaleNums(Pass):
+    """Double every number. Test-only pass; nothing else changes."""
+
+    name = "scale_nums"
+    source = L0
+    target = L0
+
+    def Num(self, node):
+        return L0.Num(node.value * 2)
+
+
+class _LowerNotes(Pass):
+    """Replace notes by prints of 0 (toy0 -> toy1). Test-only pass."""
+
+    name = "lower_notes"
+    source = L0
+    target = L1
+
+    def Note(self, node):
+        return L1.Print(L1.Num(0))
+
+
+def test_pass_rewrites_only_what_it_handles_and_reuses_the_rest():
+    keep = L0.Let("keep", L0.Var("v"))
+    tree = L0.Prog([keep, L0.Let("x", L0.Num(2))], True)
+    out = _ScaleNums().run(tree)
+    assert out.body[1].value == L0.Num(4)
+    assert out.body[0] is keep  # unchanged subtree reused, not copied
+
+
+def test_pass_into_extended_language_rebuilds_changed_classes():
+    let = L0.Let("x", L0.Num(1))
+    tree = L0.Prog([L0.Loop(2, [let, L0.Note("n", None)])], None)
+    out = _LowerNotes().run(tree)
+    assert L1.is_program(out) and not L0.is_program(out)
+    assert out.body[0].body[1] == L1.Print(L1.Num(0))
+    assert out.body[0].body[0] is let
+
+
+def test_pass_skips_subtrees_it_cannot_change():
+    assert "Expr" not in _LowerNotes._touched
+    assert "Expr" in _ScaleNums._touched
+
+
+def test_handler_can_splice_lists():
+    class _Unroll(Pass):
+        """Replace a loop by its body repeated. Test-only pass."""
+
+        name = "expand_loops"
+        source = L0
+        target = L0
+
+        def Loop(self, node):
+            return list(self.visit_all(node.body)) * node.count
+
+    tree = L0.Prog([L0.Loop(3, [L0.Let("x", L0.Num(1))])], None)
+    assert len(_Unroll().run(tree).body) == 3
+
+
+def test_pass_declarations_are_checked():
+    with pytest.raises(TypeError, match="verb"):
+
+        class _Bad(Pass):
+            """Doc."""
+
+            name = "frobnicate_things"
+            source = L0
+            target = L0
+
+    with pytest.raises(TypeError, match="docstring"):
+
+        class _NoDoc(Pass):
+            name = "check_nothing"
+            source = L0
+            target = L0
+
+    with pytest.raises(TypeError, match="no such production"):
+
+        class _Typo(Pass):
+            """Doc."""
+
+            name = "check_typos"
+            source = L0
+            target = L0
+
+            def Nmu(self, node):
+                return node
+
+
+def test_registry_refuses_duplicate_names():
+    registry = PassRegistry()
+    registry.register(_ScaleNums)
+
+    class _Other(Pass):
+        """Another pass with a taken name."""
+
+        name = "scale_nums"
+        source = L0
+        target = L0
+
+    with pytest.raises(ValueError, match="already registered"):
+        registry.register(_Other)
+
+
+def test_pipeline_checks_chaining_and_stops_after():
+    with pytest.raises(ValueError, match="does not chain"):
+        Pipeline([_LowerNotes, _ScaleNums])
+    pipeline = Pipeline([_ScaleNums, _LowerNotes])
+    tree = L0.Prog([L0.Let("x", L0.Num(1))], None)
+    stages = pipeline.run(tree, stop_after="scale_nums")
+    assert [s.name for s in stages] == ["input", "scale_nums"]
+    stages = pipeline.run(tree)
+    assert stages[-1].language is L1 and stages[-1].tree.body[0].value == L1.Num(2)
+
+
+def test_pipeline_reports_output_outside_target_language():
+    class _Wrong(Pass):
+        """Return a tree of the wrong language. Test-only pass."""
+
+        name = "check_wrong_output"
+        source = L0
+        target = L1
+
+        def run(self, tree):
+            return tree  # still toy0
+
+    with pytest.raises(PipelineError) as info:
+        Pipeline([_Wrong]).run(L0.Prog((), None))
+    assert isinstance(info.value.error, VerifyError)
+    assert info.value.error.pass_name == "check_wrong_output"
+
+
+def test_pipeline_wraps_crashes_as_internal_errors_naming_the_pass():
+    class _Crash(Pass):
+        """Crash. Test-only pass."""
+
+        name = "check_crash"
+        source = L0
+        target = L0
+
+        def Num(self, node):
+            raise KeyError("boom")
+
+    with pytest.raises(PipelineError) as info:
+        Pipeline([_Crash]).run(L0.Prog([L0.Let("x", L0.Num(1))], None))
+    error = info.value.error
+    assert isinstance(error, InternalError) and error.pass_name == "check_crash" and "boom" in str(error)

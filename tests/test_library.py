@@ -1,0 +1,62 @@
+"""Using the compiler as a library: build the first language's nodes directly, run the pipeline."""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import EXAMPLES
+
+import nanopass
+from nanopass.languages import SURFACE as S
+from nanopass.languages.terms import DType, FuncKind, ParamDir
+from nanopass.text import parse, unparse
+
+
+def t16():
+    return S.TensorType([S.Int(16, DType.INDEX), S.Int(16, DType.INDEX)], DType.FP32)
+
+
+def basic_by_hand():
+    kernel = S.Kernel(
+        "kernel_add",
+        FuncKind.AIV,
+        [S.Param("a", t16(), ParamDir.In), S.Param("b", t16(), ParamDir.In), S.Param("output", t16(), ParamDir.Out)],
+        [t16()],
+        [S.KReturn([S.Var("output")])],
+        False,
+    )
+    body = [
+        S.Let(S.Binder("c", t16()), S.CreateTensor(list(t16().shape), DType.FP32, False, None)),
+        S.Task([S.Binder("c", t16())], None, "kernel_add", [S.Arg(S.Var(n), False) for n in "abc"], []),
+        S.Task([S.Binder("d", t16())], None, "kernel_add", [S.Arg(S.Var(n), False) for n in "cbd"], []),
+        S.Return([S.Var("d")]),
+    ]
+    params = [S.Param("a", t16(), ParamDir.In), S.Param("b", t16(), ParamDir.In), S.Param("d", t16(), ParamDir.Out)]
+    func = S.Function("orch_basic", params, [t16()], True, [], body)
+    return S.Program("Basic", [kernel], func)
+
+
+def test_hand_built_surface_program_compiles_like_the_dsl():
+    result = nanopass.generate_orchestration(basic_by_hand())
+    assert result.code == (EXAMPLES / "basic.expected.cpp").read_text()
+
+
+def test_surface_text_form_is_an_input_too():
+    text = unparse(basic_by_hand())
+    result = nanopass.generate_orchestration(parse(S, text))
+    assert result.kernel_ids == {"kernel_add": 0}
+
+
+def test_generate_orchestration_rejects_other_inputs():
+    with pytest.raises(TypeError):
+        nanopass.generate_orchestration(42)
+
+
+def test_user_errors_surface_as_the_error_family(tmp_path):
+    path = tmp_path / "p.py"
+    path.write_text((EXAMPLES / "basic.py").read_text().replace("self.kernel_add(a, b, c)", "self.kernel_add(a, b)"))
+    from conftest import load_program
+
+    with pytest.raises(nanopass.UserError) as info:
+        nanopass.generate_orchestration(load_program(path))
+    assert info.value.span.file == str(path) and info.value.span.line > 0

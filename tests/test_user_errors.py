@@ -1,0 +1,95 @@
+"""Mistakes in a program are reported as FILE:LINE:COL: error: ... with the source line, exit 1."""
+
+from __future__ import annotations
+
+import re
+import textwrap
+
+import pytest
+
+from conftest import run_cli
+
+HEADER = '''\
+import nanopass.dsl as pl
+
+T = pl.Tensor[[16, 16], pl.FP32]
+
+
+@pl.program
+class Prog:
+    @pl.function(type=pl.FunctionType.AIV)
+    def k(self, a: pl.Tensor[[16, 16], pl.FP32], s: pl.Scalar[pl.FP32], out: pl.Out[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
+        r: pl.Tensor[[16, 16], pl.FP32] = pl.store(a, [0, 0], out)
+        return r
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def orch(self, a: pl.Tensor[[16, 16], pl.FP32], out: pl.Out[pl.Tensor[[16, 16], pl.FP32]], n: pl.Scalar[pl.INT64]) -> pl.Tensor[[16, 16], pl.FP32]:
+'''
+
+
+def compile_body(tmp_path, body: str):
+    """Write a program whose orchestration body is ``body``; return (cli result, line offset)."""
+    path = tmp_path / "prog.py"
+    path.write_text(HEADER + textwrap.indent(textwrap.dedent(body), " " * 8))
+    return run_cli("run", str(path)), path, HEADER.count("\n")
+
+
+CASES = {
+    "unknown kernel": ("out = self.nokernel(a, 1.0, out)\nreturn out\n", 1, 14, "'nokernel' is not defined"),
+    "wrong argument count": ("out = self.k(a, out)\nreturn out\n", 1, 14, "expects 3 argument(s), got 2"),
+    "scalar for a tensor": ("out = self.k(n, 1.0, out)\nreturn out\n", 1, 21, "parameter 'a' of 'k' is a tensor"),
+    "tensor for a scalar": ("out = self.k(a, a, out)\nreturn out\n", 1, 24, "parameter 's' of 'k' is a"),
+    "non-DSL statement": ("print('hi')\nreturn out\n", 1, 8, "no effect as a statement"),
+    "while loop": ("while n > 0:\n    pass\nreturn out\n", 1, 8, "while loops are not supported"),
+    "import": ("import os\nreturn out\n", 1, 8, "import statements are not allowed"),
+    "undefined name": ("out = self.k(zz, 1.0, out)\nreturn out\n", 1, 21, "undefined variable 'zz'"),
+    "type change": ("out = 3\nreturn out\n", 1, 8, "cannot re-assign 'out' with a different type"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_user_error_is_located_and_has_no_traceback(tmp_path, name):
+    body, line, col, message = CASES[name]
+    result, path, offset = compile_body(tmp_path, body)
+    assert result.returncode == 1, result.stderr
+    assert "Traceback" not in result.stderr and "Traceback" not in result.stdout
+    first = result.stderr.splitlines()[0]
+    assert first.startswith(f"{path}:{offset + line}:{col}: error: "), first
+    assert message in first
+    source_line = (HEADER + textwrap.indent(textwrap.dedent(body), " " * 8)).splitlines()[offset + line - 1]
+    assert source_line.strip() in result.stderr  # the source line is shown
+    assert result.stdout == ""
+
+
+def test_caret_points_at_the_column(tmp_path):
+    result, _, _ = compile_body(tmp_path, "out = self.nokernel(a, 1.0, out)\nreturn out\n")
+    lines = result.stderr.splitlines()
+    source = next(i for i, l in enumerate(lines) if "self.nokernel" in l)
+    caret = lines[source + 1]
+    assert caret.strip() == "^"
+    assert lines[source][caret.index("^") :].startswith("self.nokernel")
+
+
+def test_missing_file_is_a_one_line_user_error(tmp_path):
+    result = run_cli("run", str(tmp_path / "nope.py"))
+    assert result.returncode == 1 and "no such file" in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_bad_flag_is_a_usage_error():
+    result = run_cli("run", "--no-such-flag", "x.py")
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+
+
+def test_help_documents_exit_codes():
+    result = run_cli("--help")
+    assert result.returncode == 0
+    for code in ("0  success", "1  an error in the program", "2  a usage error", "3  an internal compiler error"):
+        assert code in result.stdout
+
+
+def test_error_inside_nested_block_points_into_it(tmp_path):
+    body = "for i in pl.range(n):\n    out = self.k(a, i, out, out)\nreturn out\n"
+    result, path, offset = compile_body(tmp_path, body)
+    assert result.returncode == 1
+    assert re.match(rf"{re.escape(str(path))}:{offset + 2}:\d+: error: kernel 'k' expects 3", result.stderr)
