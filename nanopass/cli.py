@@ -58,6 +58,17 @@ def build_parser() -> argparse.ArgumentParser:
 
     sub.add_parser("passes", help="list the pipeline: each pass, its languages and its contract")
 
+    check = sub.add_parser("check", help="run a program three ways and check its task dependencies", epilog=EPILOG,
+                           formatter_class=argparse.RawDescriptionHelpFormatter)
+    check.add_argument("file", help="a Python file holding a @pl.program class")
+    check.add_argument("--set", metavar="NAME=VALUE", action="append", default=[], dest="values",
+                       help="a scalar parameter's or dynamic dimension's value (repeat for each)")
+    check.add_argument("--program", metavar="NAME", help="the program class, when the file holds several")
+    check.add_argument("--func", metavar="NAME", help="the orchestration function, when the program has several")
+    check.add_argument("--gxx", action="store_true", help="also compile the C++ with g++ and run it on the recording runtime")
+    check.add_argument("--dump-all", metavar="DIR", help="write every stage and a per-stage hazard report (hazards.txt)")
+    check.add_argument("-v", "--verbose", action="store_true", help="list waived pairs one by one")
+
     language = sub.add_parser("language", help="print a language's grammar")
     language.add_argument("name", help="a language name (see 'nanopass passes')")
     language.add_argument("--diff", metavar="OTHER", help="print what OTHER adds and removes instead")
@@ -76,6 +87,8 @@ def main(argv: list[str] | None = None) -> int:
             return cmd_passes(out)
         if args.command == "language":
             return cmd_language(args, out, err)
+        if args.command == "check":
+            return cmd_check(args, out, err)
     except UserError as error:
         render_user_error(error, err)
         return EXIT_USER
@@ -173,6 +186,47 @@ def cmd_language(args, out: Console, err: Console) -> int:
     text = language.diff(get(args.diff)) if args.diff else language.grammar_text()
     out.print(text, markup=False, end="")
     return EXIT_OK
+
+
+def cmd_check(args, out: Console, err: Console) -> int:
+    """Exit 0 when every read/write conflict is ordered by the runtime, 1 on a hazard."""
+    from .api import run_pipeline, surface_of
+    from .dumps import DumpWriter
+    from .loader import load_programs, pick_program
+    from .pipeline import PipelineError
+    from nanopass.tools.check import check_stages, program_inputs, stage_report
+
+    values = {}
+    for item in args.values:
+        name, sep, value = item.partition("=")
+        if not sep or not name:
+            err.print(f"nanopass check: error: --set takes NAME=VALUE, got '{item}'", markup=False)
+            return EXIT_USAGE
+        values[name] = value
+    program = pick_program(load_programs(args.file), args.program, args.file)
+    inputs = program_inputs(surface_of(program, args.func), values)
+    dumps = DumpWriter(args.dump_all) if args.dump_all else None
+    try:
+        stages = run_pipeline(program, args.func, observer=dumps)
+    except PipelineError as failure:
+        if dumps:
+            dumps.finish()
+        raise failure.error from None
+    if dumps:
+        dumps.write("hazards.txt", stage_report(stages, inputs))
+        dumps.finish()
+    result = check_stages(stages, inputs, gxx=args.gxx)
+    ways = "reference, emission and compiled C++" if args.gxx else "reference and emission"
+    out.print(f"{stages[-1].tree.func}: {len(result.reference.tasks())} tasks; the {ways} traces agree", markup=False)
+    waived = [line for line in result.lines() if line.startswith("waived: ")]
+    for line in result.lines():
+        if args.verbose or not line.startswith("waived: "):
+            out.print(line, markup=False)
+    if waived and not args.verbose:
+        out.print(f"{len(waived)} unordered pair(s) waived as declared independent (-v lists them)", markup=False)
+    count = len(result.failing)
+    out.print(f"{count} hazard{'s' if count != 1 else ''}", markup=False)
+    return EXIT_USER if count else EXIT_OK
 
 
 if __name__ == "__main__":

@@ -189,7 +189,7 @@ class LowerToEmission(Pass):
         args = self.fresh(f"params_t{n}")
         outs_name = f"task_{n}_outs"
         allocated = [o for o in task.outs if o._production == "Allocated"]
-        capture = allocated or (task.tid is not None)
+        capture = allocated or (task.tid is not None and task.tid.name in self.used)
         if capture:
             outs_name = self.fresh(outs_name)
         out.append(E.Blank())

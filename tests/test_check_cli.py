@@ -1,0 +1,66 @@
+"""``nanopass check``: exit codes, messages, the per-stage hazard report."""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import EXAMPLES, REPO, run_cli
+
+WAR = REPO / "tests" / "semantics" / "hazards" / "war_in_auto.py"
+
+
+def test_a_program_without_hazards_exits_0():
+    result = run_cli("check", str(EXAMPLES / "basic.py"))
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == "orch_basic: 2 tasks; the reference and emission traces agree\n0 hazards\n"
+
+
+def test_a_hazard_exits_1_and_names_both_tasks():
+    result = run_cli("check", str(WAR))
+    assert result.returncode == 1, result.stderr
+    assert "hazard: WAR on x (entry tensor 0): task 0 (k_copy) at line 25" in result.stdout
+    assert "task 1 (k_copy) at line 26" in result.stdout and result.stdout.endswith("1 hazard\n")
+
+
+def test_values_come_from_set_and_missing_ones_are_named():
+    missing = run_cli("check", str(EXAMPLES / "loop_scalar.py"), "--set", "steps=2")
+    assert missing.returncode == 1 and "needs a value for 'alpha'" in missing.stderr
+    ok = run_cli("check", str(EXAMPLES / "loop_scalar.py"), "--set", "steps=2", "--set", "alpha=0.5")
+    assert ok.returncode == 0 and ok.stdout.startswith("orch_loop: 3 tasks;")
+
+
+@pytest.mark.parametrize(
+    "args, code, message",
+    [
+        (["--set", "steps"], 2, "--set takes NAME=VALUE"),
+        (["--set", "steps=two", "--set", "alpha=1"], 1, "--set steps=two: not a INT64 value"),
+        (["--set", "beta=1", "--set", "steps=1", "--set", "alpha=1"], 1, "--set beta: not a scalar parameter"),
+    ],
+)
+def test_bad_values_are_reported(args, code, message):
+    result = run_cli("check", str(EXAMPLES / "loop_scalar.py"), *args)
+    assert result.returncode == code and message in result.stderr
+
+
+def test_waived_pairs_are_counted_and_listed_with_verbose():
+    quiet = run_cli("check", str(EXAMPLES / "manual_phases.py"))
+    assert quiet.returncode == 0 and "18 unordered pair(s) waived" in quiet.stdout
+    verbose = run_cli("check", str(EXAMPLES / "manual_phases.py"), "-v")
+    assert verbose.stdout.count("(waived: different iterations of one pl.parallel loop)") == 18
+
+
+def test_dump_all_writes_a_hazard_report_per_stage(tmp_path):
+    result = run_cli("check", str(WAR), "--dump-all", str(tmp_path))
+    assert result.returncode == 1
+    report = (tmp_path / "hazards.txt").read_text()
+    stages = [line for line in report.splitlines() if line[:2].isdigit()]
+    assert stages[0].startswith("03_derive_call_directions (directed): 2 tasks, 1 hazards; agrees")
+    assert stages[-1].startswith("16_lower_to_emission (emission): 2 tasks, 1 hazards; agrees")
+    assert report.count("hazard: WAR on x") == len(stages)
+
+
+@pytest.mark.slow
+def test_gxx_runs_the_compiled_program_too():
+    result = run_cli("check", str(EXAMPLES / "loop_scalar.py"), "--set", "steps=4", "--set", "alpha=2", "--gxx")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("orch_loop: 5 tasks; the reference, emission and compiled C++ traces agree")

@@ -1,0 +1,153 @@
+"""The hazard checker: every conflicting pair of accesses must be ordered by the runtime.
+
+An *access* is a tensor slot of a task (INPUT and NO_DEP read, OUTPUT and OUTPUT_EXISTING
+write, INOUT reads and writes) or a host element read or write. Two accesses of one buffer, in
+program order, with overlapping regions (``trace.region``), at least one a write, of different
+nodes, form a read-after-write, write-after-write or write-after-read pair; the runtime model
+(``tools/runtime_model.py``) must order the earlier node before the later one by the transitive
+closure of its edges, or the pair is a *hazard*.
+
+Two kinds of pair are *waived*, not failed, because the program declares them independent: a
+pair with a ``pl.no_dep`` slot, and a pair of tasks in different iterations of one
+``pl.parallel`` loop (the trace's ``par`` annotations, which only the reference interpreter
+records; ``with_parallel`` copies them onto another trace that agrees with it).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from .runtime_model import Model, model
+from .trace import READ_TAGS, WRITE_TAGS, Box, HostRead, HostWrite, Task, Trace, element_box, overlaps, region
+
+
+@dataclass(frozen=True)
+class Access:
+    event: int
+    buffer: str
+    box: Box
+    read: bool
+    write: bool
+    no_dep: bool
+
+
+@dataclass(frozen=True)
+class Hazard:
+    kind: str  # "RAW" | "WAW" | "WAR"
+    first: int  # event index of the earlier node
+    second: int
+    buffer: str
+    first_box: Box
+    second_box: Box
+    waived: str | None = None  # why the program declares the pair independent
+
+
+def accesses(trace: Trace) -> list[Access]:
+    out = []
+    for index, event in enumerate(trace.events):
+        if isinstance(event, Task):
+            for arg in event.tensors:
+                box = region(arg.view, trace.base(arg.view.buffer))
+                out.append(Access(index, arg.view.buffer, box, arg.tag in READ_TAGS, arg.tag in WRITE_TAGS,
+                                  arg.tag == "NO_DEP"))
+        elif isinstance(event, (HostRead, HostWrite)):
+            box = element_box(event.view, event.index, trace.base(event.view.buffer))
+            write = isinstance(event, HostWrite)
+            out.append(Access(index, event.view.buffer, box, not write, write, False))
+    return out
+
+
+def independent(a, b) -> bool:
+    """Tasks in different iterations of one pl.parallel loop instance."""
+    iterations = dict(getattr(a, "par", ()))
+    return any(loop in iterations and iterations[loop] != it for loop, it in getattr(b, "par", ()))
+
+
+def find_hazards(trace: Trace, runtime: Model | None = None) -> list[Hazard]:
+    """Every unordered conflicting pair (waived ones included, with their reason), in order."""
+    runtime = runtime or model(trace)
+    by_buffer: dict[str, list[Access]] = {}
+    for access in accesses(trace):
+        by_buffer.setdefault(access.buffer, []).append(access)
+    found: dict[tuple[int, int, str], Hazard] = {}
+    for buffer, items in by_buffer.items():
+        for j, b in enumerate(items):
+            for a in items[:j]:
+                if a.event == b.event or not (a.write or b.write) or not overlaps(a.box, b.box):
+                    continue
+                if runtime.ordered(a.event, b.event):
+                    continue
+                kind = "RAW" if a.write and b.read else "WAW" if a.write and b.write else "WAR"
+                waived = None
+                if a.no_dep or b.no_dep:
+                    waived = "a pl.no_dep argument"
+                elif independent(trace.events[a.event], trace.events[b.event]):
+                    waived = "different iterations of one pl.parallel loop"
+                key = (a.event, b.event, buffer)
+                previous = found.get(key)
+                if previous is None or _RANK[kind] < _RANK[previous.kind]:
+                    found[key] = Hazard(kind, a.event, b.event, buffer, a.box, b.box, waived)
+    return sorted(found.values(), key=lambda h: (h.second, h.first, h.buffer))
+
+
+_RANK = {"RAW": 0, "WAW": 1, "WAR": 2}
+
+
+def failing(hazards: list[Hazard]) -> list[Hazard]:
+    return [h for h in hazards if h.waived is None]
+
+
+def with_parallel(reference: Trace, other: Trace) -> Trace:
+    """``other`` with the reference's ``par`` annotations, event for event (the traces must agree)."""
+    ref = [e for e in reference.events if isinstance(e, (Task, HostRead, HostWrite))]
+    events = []
+    k = 0
+    for event in other.events:
+        if isinstance(event, (Task, HostRead, HostWrite)):
+            event = replace(event, par=ref[k].par) if k < len(ref) else event
+            k += 1
+        events.append(event)
+    return Trace(other.buffers, events)
+
+
+def describe_node(trace: Trace, index: int, numbers: dict[int, int]) -> str:
+    event = trace.events[index]
+    if isinstance(event, Task):
+        what = event.kernel or ("dummy" if event.kind == "dummy" else f"launch {list(event.launch or ())}")
+        text = f"task {numbers[index]} ({what})"
+    else:
+        text = "host " + ("read" if isinstance(event, HostRead) else "write")
+    return text + (f" at line {event.line}" if event.line else "")
+
+
+def describe(trace: Trace, hazard: Hazard) -> str:
+    numbers = task_numbers(trace)
+    buf = trace.buffers[hazard.buffer]
+    name = buf.label or hazard.buffer
+    if buf.origin == "entry":
+        name = f"{name} (entry tensor {buf.slot})"
+    text = (
+        f"{hazard.kind} on {name}: {describe_node(trace, hazard.first, numbers)} touches {hazard.first_box}, "
+        f"{describe_node(trace, hazard.second, numbers)} touches {hazard.second_box}, and the runtime does not "
+        f"order them"
+    )
+    if hazard.waived:
+        text += f" (waived: {hazard.waived})"
+    return text
+
+
+def task_numbers(trace: Trace) -> dict[int, int]:
+    """Event index -> the task's number in submission order (as ``canonical`` counts them)."""
+    numbers = {}
+    for index, event in enumerate(trace.events):
+        if isinstance(event, Task):
+            numbers[index] = len(numbers)
+    return numbers
+
+
+def summary(trace: Trace, hazards: list[Hazard], runtime: Model) -> list[str]:
+    """Human-readable lines: hazards first, then waived pairs, then lifetime warnings."""
+    lines = [f"hazard: {describe(trace, h)}" for h in failing(hazards)]
+    lines += [f"waived: {describe(trace, h)}" for h in hazards if h.waived]
+    lines += [f"warning: {w}" for w in runtime.warnings]
+    return lines

@@ -1,0 +1,552 @@
+"""The reference interpreter: run an orchestration program at the SSA level and record its trace.
+
+It reads the ``directed`` language (the SSA language plus each task argument's call-site
+direction, which is the runtime tag the trace records) and every language after it up to
+``encoded``: the productions those languages add or change (scopes with an origin, carry plans,
+resolved dependency edges, ``Alloc`` batches, C++ names, encoded arguments) each have a handler,
+so the trace of every stage of the pipeline can be compared with the one before. A production
+without a handler is an ``InterpretError`` naming it.
+
+Semantics (what the program means, independent of how the C++ spells it):
+
+- values: scalars (computed with C semantics, ``tools/cvalues.py``), tensors (runtime views),
+  TaskIds (the *set* of tasks a TaskId stands for: a submit's id, nothing for ``None``, every
+  iteration's id for a TaskId carried through a ``pl.parallel`` loop in a manual scope), arrays;
+- ``pl.create_tensor`` and ``Alloc`` allocate; a task argument is recorded with its direction as
+  the runtime tag; trailing ``pl.Out`` parameters a task omits get OUTPUT slots (fresh buffers);
+  a kernel's result is the argument it writes (or that fresh buffer);
+- a dependency contributes every task its TaskId stands for; a barrier with dependency entries
+  that all stand for nothing is not submitted (its TaskId stands for nothing);
+- loops run ``range(start, stop, step)``; a ``pl.parallel`` loop in a manual scope gives each
+  iteration its TaskId carries' initial values and collects every iteration's yield; all other
+  carries are sequential; each task records the ``pl.parallel`` iterations it runs in;
+- runtime scopes open and close where the program (or, from ``scoped`` on, the compiler) has
+  them, inside the executor's outer AUTO scope;
+- ``pl.tensor.read``/``write`` go through the runtime's element access (``tools/sim_runtime.py``).
+
+``pl.assemble`` (a copy, which the runtime cannot perform) is not interpreted.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from nanopass.errors import InternalError, UserError
+from nanopass.languages.terms import ArgDir, CoreType, DType, Encoding, LoopKind, ScopeMode
+
+from .cvalues import COMPARE, SYMBOL, CError, arith, cast_u64, convert, ctype_of, f32, from_u64, to_u64
+from .sim_runtime import TAG, CreateInfo, Halted, Inputs, SimRuntime, Tensor
+from .trace import Trace
+
+NO_TASK: frozenset[int] = frozenset()
+
+
+class InterpretError(InternalError):
+    """The interpreter met a tree it cannot run (a compiler bug, or a construct it lacks)."""
+
+
+class ProgramFault(UserError):
+    """The program does something undefined for the given inputs (C semantics)."""
+
+
+def launch_of(kernel, kernels: dict[str, Any]) -> tuple[int, int, int] | None:
+    """The MixedKernels triple a kernel's tasks launch with (None before kernel ids exist)."""
+    if not hasattr(kernel, "id") or not hasattr(kernel, "core"):
+        return None
+    if kernel.core is CoreType.MIX:
+        aic, aiv = (kernels[m] for m in kernel.members)
+        dual = kernel.dual_dispatch or aiv.dual_dispatch
+        return (aic.id, aiv.id, aiv.id if dual else -1)
+    target = kernels[kernel.members[0]] if kernel.members else kernel
+    if target.id is None:
+        return None
+    return (target.id, -1, -1) if target.core is CoreType.AIC else (-1, target.id, -1)
+
+
+def launch_table(program) -> dict[str, tuple[int, int, int]]:
+    """Kernel name -> launch triple, for a program of ``numbered`` or a later language."""
+    kernels = {k.name: k for k in program.kernels}
+    out = {}
+    for kernel in program.kernels:
+        launch = launch_of(kernel, kernels)
+        if launch is not None:
+            out[kernel.name] = launch
+    return out
+
+
+def interpret(program, inputs: Inputs) -> Trace:
+    """The trace of ``program`` (a ``directed``..``encoded`` Program) run on ``inputs``."""
+    return Interpreter(program, inputs).run()
+
+
+@dataclass
+class _YieldFrame:
+    values: list | None = None
+
+
+class Interpreter:
+    def __init__(self, program, inputs: Inputs):
+        self.program = program
+        self.func = program.orch
+        self.kernels = {k.name: k for k in program.kernels}
+        self.rt = SimRuntime(inputs)
+        self.env: dict[str, Any] = {}
+        self.types: dict[str, Any] = {}
+        self.storage: dict[str, str] = {}
+        self.manual = 0
+        self.par: list[tuple[int, int]] = []
+        self.loop_ids = 0
+        self.frames: list[_YieldFrame] = []
+
+    # -- entry ---------------------------------------------------------------------------------------
+
+    def run(self) -> Trace:
+        func = self.func
+        from nanopass.language import walk
+
+        for node in walk(func):
+            if node._production == "Binder":
+                self.types[node.name] = node.type
+        for tid in getattr(func, "tids", ()):
+            if tid.storage != tid.var:
+                self.storage[tid.var] = tid.storage
+        tensor_slot = scalar_slot = 0
+        tensor_params = {}
+        for param in func.params:
+            self.types[param.name] = param.type
+            if param.type._production == "TensorType":
+                if tensor_slot >= len(self.rt.entries):
+                    raise ProgramFault(f"no input tensor for parameter '{param.name}'", param.span)
+                self.env[param.name] = self.rt.entries[tensor_slot]
+                tensor_params[param.name] = tensor_slot
+                tensor_slot += 1
+            else:
+                if scalar_slot >= len(self.rt.inputs.scalars):
+                    raise ProgramFault(f"no input value for scalar parameter '{param.name}'", param.span)
+                self.env[param.name] = from_u64(self.rt.inputs.scalars[scalar_slot], ctype_of(param.type.dtype))
+                scalar_slot += 1
+        for dyn in getattr(func, "dyn_dims", ()):
+            self.types[dyn.name] = _INT64
+            self.env[dyn.name] = self.rt.entries[tensor_params[dyn.param]].shape[dyn.axis]
+        for dyn in getattr(func, "dyn_defs", ()):
+            self.types[dyn.name] = _INT64
+            self.env[dyn.name] = self.rt.entries[dyn.slot].shape[dyn.axis]
+        self.rt.scope_begin("auto")
+        try:
+            self.block(func.body)
+        except Halted:
+            return self.rt.trace
+        self.rt.scope_end()
+        return self.rt.trace
+
+    # -- statements ------------------------------------------------------------------------------------
+
+    def block(self, stmts) -> None:
+        for stmt in stmts:
+            handler = getattr(self, "exec_" + stmt._production, None)
+            if handler is None:
+                raise InterpretError(f"the reference interpreter has no rule for {stmt._production}", node=stmt)
+            handler(stmt)
+            if self.rt.fatal:
+                raise Halted()
+
+    def exec_Let(self, let) -> None:
+        self.bind(let.var, self.rhs(let.value, let))
+
+    def exec_Return(self, ret) -> None:
+        pass
+
+    def exec_Yield(self, yld) -> None:
+        if not self.frames:
+            raise InterpretError("a Yield outside a loop or branch body", node=yld)
+        self.frames[-1].values = [self.value(v) for v in yld.values]
+
+    def exec_Scope(self, scope) -> None:
+        manual = scope.mode is ScopeMode.manual
+        self.rt.scope_begin(scope.mode.value, _line(scope))
+        self.manual += manual
+        self.block(scope.body)
+        self.manual -= manual
+        self.rt.scope_end()
+
+    def exec_If(self, branch) -> None:
+        cond = self.scalar(branch.cond)
+        self.frames.append(_YieldFrame())
+        self.block(branch.then if cond else branch.orelse)
+        frame = self.frames.pop()
+        results = [getattr(r, "var", r) for r in branch.results]
+        if results and frame.values is None:
+            raise InterpretError("an if with results whose branch yields nothing", node=branch)
+        for binder, value in zip(results, frame.values or ()):
+            self.bind(binder, value)
+
+    def exec_For(self, loop) -> None:
+        start, stop, step = (self.scalar(e) for e in (loop.start, loop.stop, loop.step))
+        if step <= 0:
+            raise ProgramFault(f"loop step {step} is not positive", loop.span)
+        collect = [self.collects(loop, it) for it in loop.iters]
+        for it in loop.iters:
+            self.bind(it.var, self.value(it.init))
+        gathered: list[list] = [[] for _ in loop.iters]
+        parallel = loop.kind is LoopKind.parallel
+        uid = self.loop_ids
+        self.loop_ids += 1
+        i, iteration = start, 0
+        while i < stop:
+            self.bind(loop.var, i)
+            self.frames.append(_YieldFrame())
+            if parallel:
+                self.par.append((uid, iteration))
+            try:
+                self.block(loop.body)
+            finally:
+                if parallel:
+                    self.par.pop()
+                frame = self.frames.pop()
+            if loop.iters:
+                if frame.values is None:
+                    raise InterpretError("a loop with carries whose body yields nothing", node=loop)
+                for it, value, gather, bucket in zip(loop.iters, frame.values, collect, gathered):
+                    if gather:
+                        bucket.append(value)
+                for it, value, gather in zip(loop.iters, frame.values, collect):
+                    if not gather:
+                        self.bind(it.var, value)
+            i += step
+            iteration += 1
+        for it, result, gather, bucket in zip(loop.iters, loop.results, collect, gathered):
+            if gather:
+                self.bind(result, frozenset().union(*(self.tids(v) for v in bucket)))
+            else:
+                self.bind(result, self.env[it.var.name])
+
+    def collects(self, loop, it) -> bool:
+        """A TaskId carried through a pl.parallel loop in a manual scope: every iteration sees the
+        initial value, and the loop's result stands for every iteration's yield."""
+        ty = it.var.type
+        return (
+            loop.kind is LoopKind.parallel
+            and self.manual > 0
+            and ty._production == "ScalarType"
+            and ty.dtype is DType.TASK_ID
+        )
+
+    def exec_Task(self, task) -> None:
+        kernel = self.kernels.get(task.kernel)
+        if kernel is None:
+            raise InterpretError(f"task of unknown kernel '{task.kernel}'", node=task)
+        by_param = self.arguments(task, kernel)
+        tensors: list[tuple[Any, str]] = []
+        scalars: list[int] = []
+        for param, (arg, value, direction, encoding) in zip(kernel.params, by_param):
+            if direction is ArgDir.Scalar:
+                scalars.append(self.encode(arg, value, encoding))
+            else:
+                if not isinstance(value, Tensor):
+                    raise InterpretError(f"tensor argument '{param.name}' is not a tensor", node=arg)
+                tensors.append((value, TAG[direction]))
+        omitted = kernel.params[len(by_param):]
+        for param in omitted:
+            if param.type._production != "TensorType" or param.dir.name != "Out":
+                raise InterpretError(f"task omits parameter '{param.name}', which is not an Out tensor", node=task)
+            shape = tuple(self.scalar(d) for d in param.type.shape)
+            tensors.append((CreateInfo(shape, param.type.dtype.runtime), "OUTPUT"))
+        deps = self.dep_ids(task.deps)
+        task_id, outputs = self.rt.submit(
+            launch_of(kernel, self.kernels), tensors, scalars, sorted(deps), kernel=kernel.name, line=_line(task),
+            par=tuple(self.par),
+        )
+        if task_id is None:
+            raise Halted()
+        self.bind_outs(task, kernel, by_param, outputs)
+        if task.tid is not None:
+            self.bind(task.tid, frozenset({task_id}))
+
+    def arguments(self, task, kernel) -> list[tuple]:
+        """Each given argument in kernel parameter order: (node, value, direction, encoding)."""
+        args = list(task.args)
+        if any(a._production in ("TensorArg", "ScalarArg") for a in args):
+            tensors = [a for a in args if a._production == "TensorArg"]
+            scalars = [a for a in args if a._production == "ScalarArg"]
+            ordered = []
+            for param in kernel.params[: len(args)]:
+                queue = tensors if param.type._production == "TensorType" else scalars
+                if not queue:
+                    raise InterpretError(f"no argument for parameter '{param.name}'", node=task)
+                arg = queue.pop(0)
+                if arg._production == "TensorArg":
+                    ordered.append((arg, self.value(arg.value), arg.dir, None))
+                else:
+                    ordered.append((arg, self.value(arg.value), ArgDir.Scalar, arg.encoding))
+            return ordered
+        return [(a, self.value(a.value), a.dir, None) for a in args]
+
+    def bind_outs(self, task, kernel, by_param, outputs) -> None:
+        from nanopass.passes.kernels import output_param_of_result
+
+        for i, out in enumerate(task.outs):
+            production = out._production
+            binder = out if production == "Binder" else out.var
+            if production == "Allocated":
+                self.bind(binder, outputs[out.index])
+                continue
+            p = output_param_of_result(kernel, i)
+            if p is None:
+                raise InterpretError(f"result {i} of '{kernel.name}' writes no parameter", node=task)
+            if p < len(by_param):
+                self.bind(binder, by_param[p][1])
+            else:
+                self.bind(binder, outputs[p - len(by_param)])
+
+    def exec_Dummy(self, dummy) -> None:
+        deps = self.dep_ids(dummy.deps)
+        if dummy.deps and not deps:
+            self.bind(dummy.var, NO_TASK)
+            return
+        task_id, _ = self.rt.submit(None, [], [], sorted(deps), dummy=True, line=_line(dummy), par=tuple(self.par))
+        if task_id is None:
+            raise Halted()
+        self.bind(dummy.var, frozenset({task_id}))
+
+    def exec_WriteTensor(self, write) -> None:
+        tensor = self.tensor(write.tensor)
+        index = tuple(self.scalar(i) for i in write.index)
+        ctype = ctype_of(self.types_dtype(write.tensor))
+        bits = to_u64(convert(self.scalar(write.value), ctype), ctype)
+        self.rt.set(tensor, index, bits, _line(write), tuple(self.par))
+
+    def exec_Alloc(self, alloc) -> None:
+        infos = [self.create_info(c.shape, c.dtype, c.manual_dep, c.init) for c in alloc.creates]
+        labels = [_base(c.var.name) for c in alloc.creates]
+        task_id, tensors = self.rt.alloc(infos, labels, _line(alloc))
+        if task_id is None:
+            raise Halted()
+        for create, tensor in zip(alloc.creates, tensors):
+            self.bind(create.var, tensor)
+
+    # -- right-hand sides ----------------------------------------------------------------------------
+
+    def rhs(self, value, let):
+        kind = value._production
+        handler = getattr(self, "rhs_" + kind, None)
+        if handler is not None:
+            return handler(value, let)
+        if kind in _EXPRS:
+            return self.value(value)
+        raise InterpretError(f"the reference interpreter has no rule for {kind}", node=value)
+
+    def rhs_CreateTensor(self, value, let):
+        info = self.create_info(value.shape, value.dtype, value.manual_dep, value.init)
+        task_id, tensors = self.rt.alloc([info], [_base(let.var.name)], _line(let))
+        if task_id is None:
+            raise Halted()
+        return tensors[0]
+
+    def rhs_ReadTensor(self, value, let):
+        tensor = self.tensor(value.tensor)
+        index = tuple(self.scalar(i) for i in value.index)
+        bits = self.rt.get(tensor, index, _line(let), tuple(self.par))
+        if self.rt.fatal:
+            raise Halted()
+        return from_u64(bits, ctype_of(self.types_dtype(value.tensor)))
+
+    def rhs_SliceTensor(self, value, let):
+        tensor = self.tensor(value.tensor)
+        return tensor.view([self.u32(d) for d in value.shape], [self.u32(o) for o in value.offset])
+
+    def rhs_TransposeTensor(self, value, let):
+        return self.tensor(value.tensor).transpose(value.axis1, value.axis2)
+
+    def rhs_ReshapeTensor(self, value, let):
+        return self.tensor(value.tensor).reshape([self.u32(d) for d in value.shape])
+
+    def rhs_DimTensor(self, value, let):
+        return self.tensor(value.tensor).shape[value.axis]
+
+    def rhs_AssembleTensor(self, value, let):
+        raise InterpretError(
+            "pl.assemble is a copy, which the runtime cannot perform; the reference interpreter runs programs "
+            "whose assembles have become views",
+            node=value,
+        )
+
+    def rhs_CreateArray(self, value, let):
+        if value.dtype is DType.TASK_ID:
+            return tuple(NO_TASK for _ in range(value.size))
+        return tuple(convert(0, ctype_of(value.dtype)) for _ in range(value.size))
+
+    def rhs_GetItem(self, value, let):
+        array = self.value(value.array)
+        return array[self.index(array, value.index, value)]
+
+    def rhs_SetItem(self, value, let):
+        array = self.value(value.array)
+        i = self.index(array, value.index, value)
+        item = self.value(value.value)
+        return array[:i] + (item,) + array[i + 1:]
+
+    def rhs_NoTask(self, value, let):
+        return NO_TASK
+
+    def create_info(self, shape, dtype, manual_dep, init) -> CreateInfo:
+        dims = tuple(self.u32(d) for d in shape)
+        bits = None
+        if init is not None:
+            if init._production == "Int" and init.value == 0:
+                bits = 0
+            else:
+                ctype = ctype_of(dtype)
+                bits = to_u64(convert(init.value, ctype), ctype)
+        return CreateInfo(dims, dtype.runtime, manual_dep, bits)
+
+    # -- dependencies ------------------------------------------------------------------------------------
+
+    def dep_ids(self, deps) -> set[int]:
+        out: set[int] = set()
+        for dep in deps:
+            kind = dep._production
+            if kind in ("DepVar", "DerivedDep"):
+                out |= self.tids(self.value(dep.value))
+            elif kind == "DepItem":
+                array = self.value(dep.array)
+                out |= self.tids(array[self.index(array, dep.index, dep)])
+            elif kind == "DepEdge":
+                value = self.value(dep.tid)
+                if dep.index is not None:
+                    value = value[self.index(value, dep.index, dep)]
+                out |= self.tids(value)
+            else:
+                raise InterpretError(f"the reference interpreter has no rule for {kind}", node=dep)
+        return out
+
+    def tids(self, value) -> frozenset[int]:
+        if isinstance(value, frozenset):
+            return value
+        if isinstance(value, tuple) and all(isinstance(v, frozenset) for v in value):
+            return frozenset().union(*value)
+        raise InterpretError(f"a dependency on a value that is not a TaskId: {value!r}")
+
+    # -- values ------------------------------------------------------------------------------------------
+
+    def bind(self, binder, value) -> None:
+        ty = binder.type
+        if ty._production == "ScalarType" and ty.dtype is not DType.TASK_ID:
+            value = convert(value, ctype_of(ty.dtype))
+        elif ty._production == "ScalarType":
+            value = self.tids(value)
+        self.env[binder.name] = value
+        storage = self.storage.get(binder.name)
+        if storage is not None:
+            self.env[storage] = value
+
+    def value(self, expr):
+        return self.eval(expr)[0]
+
+    def scalar(self, expr):
+        value = self.value(expr)
+        if isinstance(value, (Tensor, tuple, frozenset)):
+            raise InterpretError("expected a scalar", node=expr)
+        return value
+
+    def u32(self, expr) -> int:
+        return convert(self.scalar(expr), "uint32_t")
+
+    def tensor(self, expr) -> Tensor:
+        value = self.value(expr)
+        if not isinstance(value, Tensor):
+            raise InterpretError("expected a tensor", node=expr)
+        return value
+
+    def index(self, array, expr, node) -> int:
+        i = self.scalar(expr)
+        if not 0 <= i < len(array):
+            raise ProgramFault(f"index {i} is outside an array of {len(array)}", getattr(node, "span", None))
+        return i
+
+    def types_dtype(self, expr) -> DType:
+        ty = self.types.get(expr.name)
+        if ty is None or not hasattr(ty, "dtype"):
+            raise InterpretError(f"no type for '{expr.name}'", node=expr)
+        return ty.dtype
+
+    def encode(self, arg, value, encoding) -> int:
+        dtype = self.eval(arg.value)[1]
+        ctype = ctype_of(dtype)
+        if encoding is None:
+            encoding = Encoding.to_u64 if dtype.is_float else Encoding.cast_u64
+        if encoding is Encoding.to_u64:
+            return to_u64(value, ctype)
+        return cast_u64(value, ctype)
+
+    def eval(self, expr) -> tuple[Any, DType | None]:
+        """(value, dtype) of an expression; dtype None for tensors, TaskIds and arrays."""
+        kind = expr._production
+        try:
+            if kind == "Var":
+                if expr.name not in self.env:
+                    raise InterpretError(f"'{expr.name}' is read before it is defined", node=expr)
+                ty = self.types.get(expr.name)
+                dtype = ty.dtype if ty is not None and ty._production == "ScalarType" else None
+                return self.env[expr.name], (None if dtype is DType.TASK_ID else dtype)
+            if kind == "Int":
+                return convert(expr.value, ctype_of(expr.dtype)), expr.dtype
+            if kind == "Float":
+                return (f32(expr.value) if expr.dtype is DType.FP32 else expr.value), expr.dtype
+            if kind == "Bool":
+                return expr.value, DType.BOOL
+            if kind == "Cmp":
+                a, _ = self.eval(expr.a)
+                b, _ = self.eval(expr.b)
+                return COMPARE[expr.op.name](a, b), DType.BOOL
+            if kind == "Un":
+                a, dtype = self.eval(expr.a)
+                if expr.op.name == "not_":
+                    return (not a), DType.BOOL
+                ctype = ctype_of(dtype)
+                if expr.op.name == "neg":
+                    return arith("-", convert(0, ctype), a, ctype), dtype
+                return convert(~int(a), ctype), dtype
+            if kind == "Bin":
+                return self.binary(expr)
+        except CError as error:
+            raise ProgramFault(f"{error} (C semantics)", getattr(expr, "span", None)) from None
+        raise InterpretError(f"the reference interpreter has no rule for expression {kind}", node=expr)
+
+    def binary(self, expr):
+        op = expr.op.name
+        if op in ("and_", "or_"):
+            a, _ = self.eval(expr.a)
+            if (op == "and_") != bool(a):
+                return bool(a), DType.BOOL
+            return bool(self.eval(expr.b)[0]), DType.BOOL
+        a, da = self.eval(expr.a)
+        b, db = self.eval(expr.b)
+        if da is None or db is None:
+            raise InterpretError("arithmetic on a value that is not a scalar", node=expr)
+        dtype = da if da.is_float else db if db.is_float else (db if da is DType.INDEX else da)
+        ctype = ctype_of(dtype)
+        return arith(SYMBOL[op], convert(a, ctype), convert(b, ctype), ctype), dtype
+
+
+
+class _ScalarType:
+    """The type of a dynamic-dim symbol (only ``_production`` and ``dtype`` are read)."""
+
+    _production = "ScalarType"
+
+    def __init__(self, dtype):
+        self.dtype = dtype
+
+
+_INT64 = _ScalarType(DType.INT64)
+_EXPRS = {"Var", "Int", "Float", "Bool", "Bin", "Cmp", "Un"}
+
+
+def _line(node) -> int | None:
+    span = getattr(node, "span", None)
+    return span.line if span is not None else None
+
+
+def _base(name: str) -> str:
+    return name.split("__", 1)[0] or name

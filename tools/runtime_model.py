@@ -1,0 +1,171 @@
+"""The runtime model: the ordering PTO2 will enforce for a trace (runtime-api.md section 11).
+
+``model(trace)`` replays the trace against a model of the runtime's dependency machinery and
+returns, for every task, allocation and host element access (the *nodes*, by event index), the
+edges the runtime will create and the transitive closure of those edges:
+
+- explicit dependencies, in AUTO and MANUAL scopes alike;
+- AUTO scope only, for every tensor slot but OUTPUT: an edge from the tensor's creator
+  (``owner_task_id``); for INPUT and INOUT slots without ``manual_dep``, an edge from every
+  TensorMap producer of the buffer whose region overlaps the slot's (an INOUT slot then retires
+  the entries its region covers); afterwards INOUT and OUTPUT_EXISTING slots without
+  ``manual_dep`` become TensorMap producers of their region. Readers are never recorded;
+- ``get_tensor_data`` waits for the creator and the overlapping TensorMap producers,
+  ``set_tensor_data`` also for those producers' consumers; both block the orchestration thread,
+  so every later node comes after them.
+
+Allocations complete when they are made. A node that uses a buffer after the runtime scope that
+allocated it has ended gets a *warning* (the runtime may already have reclaimed the buffer); a
+warning is not an error. Regions are ``trace.region`` boxes (conservative for non-box views).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .trace import Alloc, Box, HostRead, HostWrite, ScopeBegin, ScopeEnd, Task, Trace, covers, element_box, overlaps, region
+
+
+@dataclass(frozen=True)
+class Edge:
+    src: int  # event index of the node waited for
+    dst: int  # event index of the waiting node
+    reason: str  # "explicit" | "creator" | "tensormap" | "host"
+
+
+@dataclass
+class Model:
+    trace: Trace
+    nodes: list[int] = field(default_factory=list)
+    edges: list[Edge] = field(default_factory=list)
+    reach: dict[int, int] = field(default_factory=dict)  # node -> bitset of nodes that finish before it starts
+    warnings: list[str] = field(default_factory=list)
+
+    def ordered(self, first: int, second: int) -> bool:
+        """Does node ``first`` finish before node ``second`` starts, whatever the schedule?"""
+        return bool(self.reach[second] >> first & 1)
+
+
+class ModelError(Exception):
+    """The trace asks for something the runtime would reject (a dependency on an unknown task)."""
+
+
+def model(trace: Trace) -> Model:
+    return _Builder(trace).build()
+
+
+@dataclass
+class _Entry:
+    producer: int
+    box: Box
+
+
+class _Builder:
+    def __init__(self, trace: Trace):
+        self.trace = trace
+        self.out = Model(trace)
+        self.by_id: dict[int, int] = {}
+        self.tensormap: dict[str, list[_Entry]] = {}
+        self.consumers: dict[int, set[int]] = {}
+        self.scopes: list[list[str]] = []
+        self.dead: dict[str, int] = {}  # buffer -> event index of the scope end that released it
+        self.host = 0  # nodes every later node comes after (host accesses and what they waited for)
+        self.warned: set[tuple[str, int]] = set()
+
+    def build(self) -> Model:
+        for index, event in enumerate(self.trace.events):
+            if isinstance(event, ScopeBegin):
+                self.scopes.append([])
+            elif isinstance(event, ScopeEnd):
+                for buffer in self.scopes.pop() if self.scopes else []:
+                    self.dead[buffer] = index
+            elif isinstance(event, Alloc):
+                self.by_id[event.id] = index
+                self.allocated(event.outputs)
+                self.node(index, {})
+            elif isinstance(event, Task):
+                self.task(index, event)
+            elif isinstance(event, (HostRead, HostWrite)):
+                self.access(index, event)
+        return self.out
+
+    def allocated(self, buffers) -> None:
+        if self.scopes:
+            self.scopes[-1].extend(buffers)
+
+    def node(self, index: int, preds: dict[int, str]) -> None:
+        """Add node ``index`` waiting for ``preds`` (node -> reason)."""
+        reach = self.host
+        for pred, reason in sorted(preds.items()):
+            reach |= self.out.reach[pred] | (1 << pred)
+            self.out.edges.append(Edge(pred, index, reason))
+            self.consumers.setdefault(pred, set()).add(index)
+        self.out.nodes.append(index)
+        self.out.reach[index] = reach
+
+    def creator(self, owner: int | None) -> int | None:
+        return self.by_id.get(owner) if owner is not None else None
+
+    def task(self, index: int, task: Task) -> None:
+        preds: dict[int, str] = {}
+        for dep in task.deps:
+            if dep not in self.by_id:
+                raise ModelError(f"task {task.id} depends on {dep}, which is not an earlier task")
+            preds.setdefault(self.by_id[dep], "explicit")
+        self.by_id[task.id] = index
+        inserts = []
+        for arg in task.tensors:
+            if arg.tag == "OUTPUT":
+                continue
+            self.check_alive(arg.view.buffer, index, task)
+            if task.mode != "auto":
+                continue
+            creator = self.creator(arg.owner)
+            if creator is not None:
+                preds.setdefault(creator, "creator")
+            box = region(arg.view, self.trace.base(arg.view.buffer))
+            if arg.tag in ("INPUT", "INOUT") and not arg.manual_dep:
+                entries = self.tensormap.get(arg.view.buffer, [])
+                for entry in entries:
+                    if overlaps(entry.box, box):
+                        preds.setdefault(entry.producer, "tensormap")
+                if arg.tag == "INOUT":
+                    self.tensormap[arg.view.buffer] = [e for e in entries if not covers(box, e.box)]
+            if arg.tag in ("INOUT", "OUTPUT_EXISTING") and not arg.manual_dep:
+                inserts.append((arg.view.buffer, box))
+        preds.pop(index, None)
+        self.node(index, preds)
+        for buffer, box in inserts:
+            self.tensormap.setdefault(buffer, []).append(_Entry(index, box))
+        self.allocated(task.outputs)
+
+    def access(self, index: int, event) -> None:
+        buffer = event.view.buffer
+        self.check_alive(buffer, index, event)
+        box = element_box(event.view, event.index, self.trace.base(buffer))
+        preds: dict[int, str] = {}
+        creator = self.creator(event.owner)
+        if creator is not None:
+            preds[creator] = "host"
+        producers = [e.producer for e in self.tensormap.get(buffer, []) if overlaps(e.box, box)]
+        for producer in producers:
+            preds.setdefault(producer, "host")
+        if isinstance(event, HostWrite):
+            for producer in producers:
+                for consumer in self.consumers.get(producer, ()):
+                    preds.setdefault(consumer, "host")
+        self.node(index, preds)
+        self.host |= self.out.reach[index] | (1 << index)
+
+    def check_alive(self, buffer: str, index: int, event) -> None:
+        ended = self.dead.get(buffer)
+        if ended is None or (buffer, index) in self.warned:
+            return
+        self.warned.add((buffer, index))
+        label = self.trace.buffers[buffer].label
+        what = f"task {getattr(event, 'kernel', None) or ''}".strip() if isinstance(event, Task) else "host access"
+        line = f" (line {event.line})" if getattr(event, "line", None) else ""
+        self.out.warnings.append(
+            f"{what}{line} uses buffer {buffer}{f' ({label})' if label else ''} after the runtime scope that "
+            f"allocated it ended (event {ended}): the runtime may already have reclaimed it"
+        )
