@@ -11,6 +11,7 @@ from .kernels import kernel_table
 from .util import iter_stmts
 
 D = DIRECTED
+VIEWS = ("SliceTensor", "TransposeTensor", "ReshapeTensor")
 
 
 @register
@@ -34,6 +35,11 @@ class DeriveCallDirections(Pass):
         self.kernels = kernel_table(program)
         func = program.orch
         self.roots = buffer_roots(func, self.kernels)
+        self.views = {
+            stmt.var.name: stmt.value.tensor.name
+            for stmt in iter_stmts(func.body)
+            if stmt._production == "Let" and stmt.value._production in VIEWS and stmt.value.tensor._production == "Var"
+        }
         self.inout_params = {p.name for p in func.params if p.dir is ParamDir.InOut}
         self.decided: dict[int, list[ArgDir]] = {}
         self.analyze(func.body, set(), 0)
@@ -42,12 +48,19 @@ class DeriveCallDirections(Pass):
     def root(self, expr) -> str | None:
         return self.roots.get(expr.name, expr.name) if expr._production == "Var" else None
 
+    def storage(self, expr) -> str | None:
+        """The root of the buffer ``expr`` is (a view's is the viewed buffer's)."""
+        name = self.root(expr)
+        while name in self.views:
+            name = self.roots.get(self.views[name], self.views[name])
+        return name
+
     def written_roots(self, stmt) -> set[str]:
         kernel = self.kernels[stmt.kernel]
         return {
-            self.root(arg.value)
+            self.storage(arg.value)
             for arg, param in zip(stmt.args, kernel.params)
-            if param.dir is not ParamDir.In and self.root(arg.value) is not None
+            if param.dir is not ParamDir.In and self.storage(arg.value) is not None
         }
 
     def analyze(self, stmts, seen: set[str], seq_depth: int) -> None:
@@ -87,7 +100,7 @@ class DeriveCallDirections(Pass):
                 dirs.append(ArgDir.InOut)
             else:
                 root = self.root(arg.value)
-                if seq_depth > 0 or root in seen or root in self.inout_params:
+                if seq_depth > 0 or self.storage(arg.value) in seen or root in self.inout_params:
                     dirs.append(ArgDir.InOut)
                 else:
                     dirs.append(ArgDir.OutputExisting)

@@ -188,7 +188,7 @@ class LowerToEmission(Pass):
         kernel = self.kernels[task.kernel]
         args = self.fresh(f"params_t{n}")
         outs_name = f"task_{n}_outs"
-        allocated = [o for o in task.outs if o._production == "Allocated"]
+        allocated = [o for o in task.outs if o._production == "Allocated" and o.var.name in self.used]
         capture = allocated or (task.tid is not None and task.tid.name in self.used)
         if capture:
             outs_name = self.fresh(outs_name)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from conftest import compile_check, load_program
 
 import nanopass
+from nanopass.tools.check import check_program
 
 UNUSED_TID = '''
 import nanopass.dsl as pl
@@ -33,3 +34,39 @@ def test_a_submit_whose_task_id_is_never_used_captures_no_outputs(tmp_path):
     code = nanopass.generate_orchestration(load_program(path)).code
     assert "    rt_submit_aiv_task(0, params_t0);" in code and "task_0_outs" not in code
     compile_check(code, tmp_path)
+
+
+WRITE_THROUGH_VIEW = '''
+import nanopass.dsl as pl
+
+@pl.program
+class WriteThroughView:
+    @pl.function(type=pl.FunctionType.AIV)
+    def k_copy(self, a: pl.Tensor[[8, 8], pl.FP32], out: pl.Out[pl.Tensor[[8, 8], pl.FP32]]) -> pl.Tensor[[8, 8], pl.FP32]:
+        t: pl.Tile[[8, 8], pl.FP32] = pl.load(a, [0, 0], [8, 8])
+        o: pl.Tensor[[8, 8], pl.FP32] = pl.store(t, [0, 0], out)
+        return o
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def orch(self, x: pl.Tensor[[8, 8], pl.FP32], big: pl.Out[pl.Tensor[[16, 8], pl.FP32]]) -> pl.Tensor[[16, 8], pl.FP32]:
+        c: pl.Tensor[[8, 8], pl.FP32] = pl.create_tensor([8, 8], dtype=pl.FP32)
+        c = self.k_copy(x, c)
+        t = pl.tensor.transpose(c, 0, 1)
+        t = self.k_copy(x, t)
+        top = pl.tensor.slice(big, [8, 8], [0, 0])
+        top = self.k_copy(c, top)
+        again = pl.tensor.slice(big, [8, 8], [4, 0])
+        again = self.k_copy(x, again)
+        return big
+'''
+
+
+def test_a_write_through_a_view_waits_for_earlier_writers_of_the_buffer(tmp_path):
+    # derive_call_directions took a view for a buffer of its own, so a write through a transpose
+    # or slice of an already-written buffer was OUTPUT_EXISTING and the runtime did not order it
+    # after the earlier writers (write-after-write races found by the generated AUTO programs).
+    path = tmp_path / "view.py"
+    path.write_text(WRITE_THROUGH_VIEW)
+    code = nanopass.generate_orchestration(load_program(path)).code
+    assert code.count("add_output(") == 2 and code.count("add_inout(") == 2
+    assert check_program(load_program(path), {}).hazards == []

@@ -158,28 +158,49 @@ def check_program(program, values: dict[str, str], *, func_name: str | None = No
     return check_stages(stages, inputs, gxx=gxx)
 
 
-def stage_report(stages, inputs: Inputs) -> str:
-    """For every stage an interpreter runs: its trace's size, agreement with the reference, hazards."""
+@dataclass
+class StageTrace:
+    stage: Any
+    trace: Trace | None
+    error: Exception | None = None
+    difference: str | None = None  # how the trace differs from the reference (None: it agrees)
+
+
+def stage_traces(stages, inputs: Inputs) -> list[StageTrace]:
+    """The trace of every stage from the reference stage on, each compared with the reference."""
     from nanopass.languages import EMISSION
 
     program = next(s.tree for s in reversed(stages) if hasattr(s.tree, "kernels"))
     launches = launch_table(program)
     start = stages.index(reference_stage(stages))
     reference = None
-    lines = [f"inputs: {inputs.to_json()}", ""]
+    out = []
     for stage in stages[start:]:
-        head = f"{stage.index:02d}_{stage.name} ({stage.language.name})"
         try:
             if stage.language is EMISSION:
                 trace = interpret_emission(stage.tree, inputs)
             else:
                 trace = interpret(stage.tree, inputs)
         except (InternalError, UserError) as error:
-            lines += [f"{head}: not interpreted: {error}", ""]
+            out.append(StageTrace(stage, None, error))
             continue
         if reference is None:
             reference = trace
-        difference = compare(reference, trace, ("reference", stage.name), launches)
+        out.append(StageTrace(stage, trace, None, compare(reference, trace, ("reference", stage.name), launches)))
+    return out
+
+
+def stage_report(stages, inputs: Inputs) -> str:
+    """For every stage an interpreter runs: its trace's size, agreement with the reference, hazards."""
+    lines = [f"inputs: {inputs.to_json()}", ""]
+    reference = None
+    for item in stage_traces(stages, inputs):
+        stage, trace, difference = item.stage, item.trace, item.difference
+        head = f"{stage.index:02d}_{stage.name} ({stage.language.name})"
+        if trace is None:
+            lines += [f"{head}: not interpreted: {item.error}", ""]
+            continue
+        reference = reference or trace
         checked = with_parallel(reference, trace) if difference is None else trace
         runtime = model(checked)
         hazards = find_hazards(checked, runtime)

@@ -63,9 +63,11 @@ def independent(a, b) -> bool:
     return any(loop in iterations and iterations[loop] != it for loop, it in getattr(b, "par", ()))
 
 
-def find_hazards(trace: Trace, runtime: Model | None = None) -> list[Hazard]:
-    """Every unordered conflicting pair (waived ones included, with their reason), in order."""
-    runtime = runtime or model(trace)
+def find_hazards(trace: Trace, runtime: Model | None = None, *, unordered: bool = False) -> list[Hazard]:
+    """Every unordered conflicting pair (waived ones included, with their reason), in order.
+
+    With ``unordered``, every conflicting pair, as if the runtime ordered nothing."""
+    runtime = None if unordered else runtime or model(trace)
     by_buffer: dict[str, list[Access]] = {}
     for access in accesses(trace):
         by_buffer.setdefault(access.buffer, []).append(access)
@@ -75,7 +77,7 @@ def find_hazards(trace: Trace, runtime: Model | None = None) -> list[Hazard]:
             for a in items[:j]:
                 if a.event == b.event or not (a.write or b.write) or not overlaps(a.box, b.box):
                     continue
-                if runtime.ordered(a.event, b.event):
+                if runtime is not None and runtime.ordered(a.event, b.event):
                     continue
                 kind = "RAW" if a.write and b.read else "WAW" if a.write and b.write else "WAR"
                 waived = None

@@ -1,0 +1,371 @@
+"""The dependency-edge properties on generated programs, and a fuzzing tool that runs them.
+
+Properties (each a function of a generated program that raises ``PropertyFailure``):
+
+- ``check_auto``: an AUTO program compiles with every pass's output verified, every stage's
+  trace agrees with the reference, and the runtime orders every read-after-write and
+  write-after-write pair. Write-after-read pairs the runtime leaves unordered are counted, not
+  failed: the runtime records no readers and the compiler derives no edges for them in AUTO
+  scopes (a known gap, reported by ``nanopass check``).
+- ``check_manual``: dependencies derived from a manual program's true hazards (``derive_deps``)
+  leave no hazard; then, dependency entries are removed one at a time until one was needed, and
+  the checker must report exactly the pairs an independent oracle finds unordered (element sets
+  of the views, explicit edges only: a manual scope has no other ordering).
+
+The oracle here shares no code with the runtime model or the region logic of the checker.
+
+    python -m nanopass.tools.fuzz_deps --seconds 60 --seed 1 [--out DIR] [--gxx]
+
+runs both properties with hypothesis for the time budget, prints how many programs, tasks and
+edges it checked, and saves each failing program, shrunk by hypothesis, as a DSL file in DIR.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from nanopass.errors import UserError
+
+from .check import check_stages, stage_traces
+from .gen_programs import Dep, GenProgram, programs
+from .hazards import find_hazards, task_numbers, with_parallel
+from .interpret_ssa import interpret
+from .sim_runtime import Inputs
+from .trace import HostRead, HostWrite, Task, Trace
+
+
+class PropertyFailure(AssertionError):
+    """A property does not hold; ``program`` is the DSL text that shows it."""
+
+    def __init__(self, message: str, program: str):
+        super().__init__(message)
+        self.program = program
+
+
+@dataclass
+class Stats:
+    programs: int = 0
+    tasks: int = 0
+    auto_war: int = 0  # AUTO programs with an unordered write-after-read (the known gap)
+    edges_removed: int = 0  # needed dependency entries removed (each must be reported)
+    hazards_reported: int = 0
+    failures: list[str] = field(default_factory=list)
+
+
+# -- compiling generated text ------------------------------------------------------------------------------
+
+
+def compile_text(text: str):
+    """The pipeline's stages for a program's source text (every pass's output verified)."""
+    from nanopass.api import run_pipeline
+    from nanopass.loader import load_programs
+    from nanopass.pipeline import PipelineError
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "generated.py"
+        path.write_text(text)
+        program = load_programs(str(path))[0]
+        try:
+            return run_pipeline(program), program
+        except PipelineError as failure:
+            raise failure.error from None
+
+
+def inputs_for(program, values) -> Inputs:
+    from nanopass.api import surface_of
+
+    from .check import program_inputs
+
+    return program_inputs(surface_of(program), values)
+
+
+def traces(text: str, values: dict[str, str], gxx: bool = False):
+    """(stages, inputs, check result) of a program text; raises PropertyFailure on a broken pass or
+    a stage whose trace disagrees with the reference."""
+    from nanopass.errors import InternalError
+
+    try:
+        stages, program = compile_text(text)
+        inputs = inputs_for(program, values)
+        for item in stage_traces(stages, inputs):
+            if item.error is not None:
+                raise PropertyFailure(f"{item.stage.name}: not interpretable: {item.error}", text)
+            if item.difference is not None:
+                raise PropertyFailure(f"{item.stage.name}: trace differs from the reference: {item.difference}", text)
+        return stages, inputs, check_stages(stages, inputs, gxx=gxx)
+    except InternalError as error:
+        raise PropertyFailure(f"compiler or checker error: {error}", text) from None
+
+
+# -- the independent oracle ------------------------------------------------------------------------------
+
+
+def elements(trace: Trace, view, index=None) -> frozenset[int]:
+    """The flat element indices of a view (or of one element of it) in its buffer."""
+    if index is not None:
+        return frozenset({view.offset + sum(i * s for i, s in zip(index, view.strides))})
+    points = [view.offset]
+    for extent, stride in zip(view.shape, view.strides):
+        points = [p + k * stride for p in points for k in range(extent)]
+    return frozenset(points)
+
+
+def oracle_conflicts(trace: Trace) -> set[tuple[int, int]]:
+    """(earlier task number, later task number) of every pair that touches a common element of a
+    buffer, one of them writing, not declared independent (pl.parallel iterations, pl.no_dep)."""
+    accesses = []
+    numbers = task_numbers(trace)
+    for index, event in enumerate(trace.events):
+        if isinstance(event, Task):
+            for arg in event.tensors:
+                read = arg.tag in ("INPUT", "INOUT", "NO_DEP")
+                write = arg.tag in ("OUTPUT", "INOUT", "OUTPUT_EXISTING")
+                accesses.append((index, arg.view.buffer, elements(trace, arg.view), read, write, arg.tag == "NO_DEP"))
+        elif isinstance(event, (HostRead, HostWrite)):
+            write = isinstance(event, HostWrite)
+            accesses.append((index, event.view.buffer, elements(trace, event.view, event.index), not write, write, False))
+    out = set()
+    for j, (bi, bb, be, br, bw, bn) in enumerate(accesses):
+        for ai, ab, ae, ar, aw, an in accesses[:j]:
+            if ai == bi or ab != bb or not (aw or bw) or an or bn or not (ae & be):
+                continue
+            first, second = trace.events[ai], trace.events[bi]
+            loops = dict(first.par)
+            if any(loop in loops and loops[loop] != it for loop, it in second.par):
+                continue
+            if ai in numbers and bi in numbers:
+                out.add((numbers[ai], numbers[bi]))
+    return out
+
+
+def explicit_order(trace: Trace) -> dict[int, set[int]]:
+    """Task number -> the task numbers it waits for through explicit dependencies, transitively."""
+    ids = {event.id: n for n, event in enumerate(trace.tasks())}
+    before: dict[int, set[int]] = {}
+    for n, task in enumerate(trace.tasks()):
+        reach = set()
+        for dep in task.deps:
+            if dep in ids:
+                reach |= before[ids[dep]] | {ids[dep]}
+        before[n] = reach
+    return before
+
+
+def oracle_unordered(trace: Trace) -> set[tuple[int, int]]:
+    before = explicit_order(trace)
+    return {(a, b) for a, b in oracle_conflicts(trace) if a not in before[b]}
+
+
+# -- dependencies from hazards -------------------------------------------------------------------------------
+
+
+def sites_of(program: GenProgram, trace: Trace, deps=None) -> list[int | None]:
+    """The generating site of each task of the trace (None for a dummy barrier)."""
+    by_line = program.site_of_line(deps)
+    return [by_line[task.line] if task.kind == "kernel" else None for task in trace.tasks()]
+
+
+def visible(program: GenProgram, source: int, target: int) -> bool:
+    """Is ``tid_<source>`` visible at the submit of ``target`` (source's block encloses it, before it)?"""
+    a, b = program.sites[source].path, program.sites[target].path
+    depth = len(a) - 1
+    return source != target and len(b) > depth and a[:depth] == b[:depth] and a[depth][0] == b[depth][0] and a[depth][1] < b[depth][1]
+
+
+def same_iteration(program: GenProgram, source: int, target: int) -> bool:
+    """Are all of source's loops also target's (so ``h_<source>[slot]`` means this iteration)?"""
+    a, b = program.sites[source].loops, program.sites[target].loops
+    return source != target and b[: len(a)] == a
+
+
+def derive_deps(program: GenProgram, rng: random.Random) -> tuple[dict[int, list[Dep]], Trace]:
+    """Dependencies that order every conflicting pair of a manual program, written in a mix of
+    the ways the generator knows, and the trace of the program with them."""
+    skeleton = program.render()
+    stages, dsl = compile_text(skeleton)
+    inputs = inputs_for(dsl, program.values())
+    from .check import reference_stage
+
+    trace = interpret(reference_stage(stages).tree, inputs)
+    site = sites_of(program, trace)
+    needed = sorted({(site[a], site[b]) for a, b in oracle_conflicts(trace)})
+    ways: dict[tuple[int, int], str] = {}
+    for pair in needed:
+        options = ["history"]
+        if visible(program, *pair):
+            options += ["tid", "tid"]
+        if same_iteration(program, *pair):
+            options.append("slot")
+        ways[pair] = rng.choice(options)
+    barrier = {target for _, target in needed if rng.random() < 0.25}
+    for _ in range(4):
+        deps = _assemble(needed, ways, barrier)
+        try:
+            stages, dsl = compile_text(program.render(deps))
+        except UserError:
+            ways = {pair: "history" for pair in ways}
+            continue
+        final = interpret(reference_stage(stages).tree, inputs)
+        site = sites_of(program, final, deps)
+        missing = {(site[a], site[b]) for a, b in oracle_unordered(final)}
+        if not missing:
+            return deps, final
+        for pair in missing:
+            ways[pair] = "history"
+    raise PropertyFailure("could not derive dependencies that order every hazard", program.render())
+
+
+def _assemble(needed, ways, barrier) -> dict[int, list[Dep]]:
+    deps: dict[int, list[Dep]] = {}
+    for source, target in needed:
+        deps.setdefault(target, []).append(Dep(ways[(source, target)], source))
+    for target in barrier & set(deps):
+        deps[target] = [Dep("barrier", -1, tuple(deps[target]))]
+    return deps
+
+
+# -- the properties ------------------------------------------------------------------------------------------
+
+
+def check_auto(program: GenProgram, stats: Stats, gxx: bool = False) -> None:
+    text = program.render()
+    _, _, result = traces(text, program.values(), gxx)
+    stats.programs += 1
+    stats.tasks += len(result.reference.tasks())
+    _same_conflicts(result, text)
+    bad = [h for h in result.failing if h.kind != "WAR"]
+    if bad:
+        raise PropertyFailure("AUTO program with an unordered RAW/WAW pair:\n" + "\n".join(result.lines()), text)
+    if result.failing:
+        stats.auto_war += 1
+
+
+def _same_conflicts(result, text: str) -> None:
+    """The checker's conflicting pairs (box regions) equal the oracle's (element sets)."""
+    trace = with_parallel(result.reference, result.emission)
+    numbers = task_numbers(trace)
+    mine = {
+        (numbers[h.first], numbers[h.second])
+        for h in find_hazards(trace, unordered=True)
+        if h.waived is None and h.first in numbers and h.second in numbers
+    }
+    theirs = oracle_conflicts(trace)
+    if mine != theirs:
+        raise PropertyFailure(f"conflicting pairs differ: checker {sorted(mine)} oracle {sorted(theirs)}", text)
+
+
+def check_manual(program: GenProgram, seed: int, stats: Stats, gxx: bool = False) -> None:
+    deps, _ = derive_deps(program, random.Random(seed))
+    text = program.render(deps)
+    _, _, result = traces(text, program.values(), gxx)
+    stats.programs += 1
+    stats.tasks += len(result.reference.tasks())
+    _same_conflicts(result, text)
+    if result.failing:
+        raise PropertyFailure("dependencies from the true hazards leave hazards:\n" + "\n".join(result.lines()), text)
+    rng = random.Random(seed + 1)
+    entries = [(target, k) for target, ds in sorted(deps.items()) for k in range(len(ds))]
+    rng.shuffle(entries)
+    for target, k in entries[:6]:
+        fewer = {t: [d for i, d in enumerate(ds) if (t, i) != (target, k)] for t, ds in deps.items()}
+        reduced = program.render(fewer)
+        _, _, cut = traces(reduced, program.values(), gxx=False)
+        trace = with_parallel(cut.reference, cut.emission)
+        expected = oracle_unordered(trace)
+        if not expected:
+            continue
+        numbers = task_numbers(trace)
+        reported = {(numbers[h.first], numbers[h.second]) for h in cut.failing}
+        stats.edges_removed += 1
+        stats.hazards_reported += len(reported)
+        if reported != expected:
+            raise PropertyFailure(
+                f"after removing a needed edge the checker reports {sorted(reported)}, the oracle {sorted(expected)}",
+                reduced,
+            )
+        return
+
+
+# -- the fuzzing tool ------------------------------------------------------------------------------------------
+
+
+def run_hypothesis(seed: int, examples: int, stats: Stats, out: Path | None, gxx: bool) -> None:
+    """One batch of each property under hypothesis (failures are shrunk and saved)."""
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import seed as hypothesis_seed
+    from hypothesis import strategies as st
+
+    config = settings(
+        max_examples=examples, database=None, deadline=None, suppress_health_check=list(HealthCheck), print_blob=False
+    )
+    last: list[PropertyFailure] = []
+
+    @hypothesis_seed(seed)
+    @config
+    @given(programs(manual=False))
+    def auto(program):
+        try:
+            check_auto(program, stats, gxx)
+        except PropertyFailure as failure:
+            last.append(failure)
+            raise
+
+    @hypothesis_seed(seed)
+    @config
+    @given(programs(manual=True), st.integers(0, 2**31))
+    def manual(program, dep_seed):
+        try:
+            check_manual(program, dep_seed, stats, gxx)
+        except PropertyFailure as failure:
+            last.append(failure)
+            raise
+
+    for prop in (auto, manual):
+        try:
+            prop()
+        except Exception as error:  # noqa: BLE001 - a property failed; keep the shrunk program
+            failure = last[-1] if last else None
+            message = str(failure or error)
+            stats.failures.append(message)
+            if out is not None and failure is not None:
+                out.mkdir(parents=True, exist_ok=True)
+                path = out / f"failure_{seed}_{prop.__name__}_{len(stats.failures)}.py"
+                comment = "".join(f"# {line}\n" for line in message.splitlines())
+                path.write_text(comment + failure.program)
+                print(f"saved {path}", file=sys.stderr)
+        last.clear()
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m nanopass.tools.fuzz_deps", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seconds", type=float, default=30.0, help="time budget (default 30)")
+    parser.add_argument("--seed", type=int, default=0, help="first hypothesis seed (default 0)")
+    parser.add_argument("--examples", type=int, default=25, help="programs per property per batch (default 25)")
+    parser.add_argument("--out", type=Path, help="directory for failing programs (default: not saved)")
+    parser.add_argument("--gxx", action="store_true", help="also compile and run every program's C++ (slow)")
+    args = parser.parse_args(argv)
+    stats = Stats()
+    deadline = time.monotonic() + args.seconds
+    seed = args.seed
+    while time.monotonic() < deadline:
+        run_hypothesis(seed, args.examples, stats, args.out, args.gxx)
+        seed += 1
+    print(
+        f"checked {stats.programs} programs ({stats.tasks} tasks), seeds {args.seed}..{seed - 1}; "
+        f"removed {stats.edges_removed} needed edges, {stats.hazards_reported} hazards reported for them; "
+        f"{stats.auto_war} AUTO programs with an unordered write-after-read (known gap); "
+        f"{len(stats.failures)} failures"
+    )
+    for failure in stats.failures:
+        print("FAILURE: " + failure.splitlines()[0])
+    return 1 if stats.failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
