@@ -7,7 +7,7 @@ from typing import Any
 from nanopass.errors import InternalError
 from nanopass.language import iter_children, walk
 from nanopass.languages import EMISSION, ENCODED
-from nanopass.languages.terms import ArgDir, CoreType, DepSource, DType, LoopKind, ParamDir
+from nanopass.languages.terms import ArgDir, CmpOp, CoreType, DepSource, DType, LoopKind, ParamDir
 from nanopass.rewrite import Pass, register
 
 from .kernels import kernel_table
@@ -261,12 +261,18 @@ class LowerToEmission(Pass):
         out.append(E.Blank())
         out.append(E.Comment(f"Barrier {b}: dependency-only dummy task", span=dummy.span))
         out.append(E.DeclArgs(args))
+        used = dummy.var.name in self.used
         if dummy.deps:
             self.deps(args, dummy.deps, dummy.capacity, out)
-            out.append(E.GuardedDummy(args, outs, dummy.var.name))
+            if used:
+                out.append(E.GuardedDummy(args, outs, dummy.var.name))
+            else:
+                count = E.Cmp(CmpOp.gt, E.Var(f"{args}_deps_count"), E.Int(0, DType.INDEX))
+                out.append(E.IfBlock(count, [E.Submit(args, E.DummyLaunch(), None)], []))
         else:
-            out.append(E.Submit(args, E.DummyLaunch(), outs))
-            out.append(E.DeclTid(dummy.var.name, E.TidOfOuts(outs)))
+            out.append(E.Submit(args, E.DummyLaunch(), outs if used else None))
+            if used:
+                out.append(E.DeclTid(dummy.var.name, E.TidOfOuts(outs)))
 
     # -- control flow ------------------------------------------------------------------------------
 

@@ -70,3 +70,37 @@ def test_a_write_through_a_view_waits_for_earlier_writers_of_the_buffer(tmp_path
     code = nanopass.generate_orchestration(load_program(path)).code
     assert code.count("add_output(") == 2 and code.count("add_inout(") == 2
     assert check_program(load_program(path), {}).hazards == []
+
+
+UNUSED_OUTPUTS = '''
+import nanopass.dsl as pl
+
+@pl.program
+class UnusedOutputs:
+    @pl.function(type=pl.FunctionType.AIV)
+    def k_new(self, a: pl.Tensor[[8, 8], pl.FP32], out: pl.Out[pl.Tensor[[8, 8], pl.FP32]]) -> pl.Tensor[[8, 8], pl.FP32]:
+        t: pl.Tile[[8, 8], pl.FP32] = pl.load(a, [0, 0], [8, 8])
+        o: pl.Tensor[[8, 8], pl.FP32] = pl.store(t, [0, 0], out)
+        return o
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def orch(self, x: pl.Tensor[[8, 8], pl.FP32], y: pl.Out[pl.Tensor[[8, 8], pl.FP32]]) -> pl.Tensor[[8, 8], pl.FP32]:
+        fresh, t0 = pl.submit(self.k_new, x)
+        b0 = pl.system.task_dummy(deps=[])
+        b1 = pl.system.task_dummy(deps=[t0])
+        y = self.k_new(x, y)
+        return y
+'''
+
+
+def test_unused_runtime_outputs_and_barriers_declare_nothing(tmp_path):
+    # lower_to_emission bound every runtime-allocated output (const Tensor& fresh = ...get_ref(0))
+    # and every barrier's TaskId even when nothing read them: unused variables under -Werror.
+    path = tmp_path / "unused_outputs.py"
+    path.write_text(UNUSED_OUTPUTS)
+    program = load_program(path)
+    code = nanopass.generate_orchestration(program).code
+    assert "get_ref" not in code and "PTO2TaskId b0" not in code and "PTO2TaskId b1" not in code
+    assert "if (params_phase_fence_barrier_1_deps_count > 0) {" in code
+    compile_check(code, tmp_path)
+    assert [t.kind for t in check_program(program, {}).emission.tasks()] == ["kernel", "dummy", "dummy", "kernel"]

@@ -220,3 +220,13 @@ def test_a_dependency_on_an_unknown_task_is_refused():
     b.add(Task(7, "kernel", (-1, 0, -1), (), (), (3,), "auto"))
     with pytest.raises(ModelError, match="not an earlier task"):
         model(b.trace)
+
+
+def test_a_waived_no_dep_slot_does_not_excuse_another_slot_of_the_same_task():
+    # found by the oracle comparison: the second task reads x through pl.no_dep (waived) and
+    # also overwrites it (a real write-after-write the runtime does not order).
+    b = Builder("x")
+    first = b.task(("x", "OUTPUT_EXISTING"))
+    second = b.task(("x", "NO_DEP"), ("x", "OUTPUT_EXISTING"))
+    [hazard] = find_hazards(b.trace)
+    assert (hazard.kind, hazard.first, hazard.second, hazard.waived) == ("WAW", first, second, None)

@@ -52,11 +52,13 @@ def test_generated_programs_run_the_same_as_compiled_cpp(auto, manual):
 
 
 def test_generated_programs_cover_the_surface():
-    texts = [generate(RandomChooser(seed), manual=seed % 2 == 1).render() for seed in range(40)]
+    texts = [generate(RandomChooser(seed), manual=seed % 2 == 1).render() for seed in range(80)]
     joined = "\n".join(texts)
-    for construct in ("pl.range(", "pl.parallel(", "if ", "else:", "pl.manual_scope()", "pl.submit(", "deps=[",
+    for construct in ("pl.range(", "pl.parallel(", "if ", "else:", "pl.manual_scope()", "pl.submit(", "deps=[t",
                       "pl.tensor.slice(", "pl.tensor.transpose(", "pl.tensor.reshape(", "pl.tensor.read(",
-                      "pl.tensor.write(", "pl.create_tensor(", "init_value=", "self.k_mm("):
+                      "pl.tensor.write(", "pl.create_tensor(", "init_value=", "self.k_mm(", "init_values=(",
+                      "pl.yield_(", "pl.array.create(4, pl.INT64)", "pl.system.task_dummy(", "pl.no_dep(",
+                      "auto_scope=False", "with pl.scope():"):
         assert construct in joined, construct
 
 

@@ -163,12 +163,13 @@ class GenProgram:
     sites: dict[int, Site]
     n: int  # the value of the scalar parameter
     scope_line: int | None = None  # index of the manual scope's `with` line
+    auto_scope: bool = True  # False: @pl.function(..., auto_scope=False), with hand-placed pl.scope()
 
     def render(self, deps: dict[int, list[Dep]] | None = None) -> str:
         """The DSL source with each site's deps (None: every deps list empty)."""
         deps = deps or {}
         history = sorted({d.source for ds in deps.values() for d in flat_deps(ds) if d.kind in ("history", "slot")})
-        out = [header(self.manual)]
+        out = [header(self.manual, self.auto_scope)]
         for index, line in enumerate(self.lines):
             pad = "    " * line.indent
             if line.site is None:
@@ -236,9 +237,12 @@ for _name, (_params, _core) in KERNELS.items():
         f"        return o\n"
     )
 
-def header(manual: bool) -> str:
+def header(manual: bool, auto_scope: bool = True) -> str:
     """The program text before the orchestration body (manual programs have no ``flags``)."""
-    return HEADER if not manual else HEADER.replace("        flags: pl.InOut[pl.Tensor[[4], pl.INT32]],\n", "")
+    text = HEADER if not manual else HEADER.replace("        flags: pl.InOut[pl.Tensor[[4], pl.INT32]],\n", "")
+    if not auto_scope:
+        text = text.replace("type=pl.FunctionType.Orchestration)", "type=pl.FunctionType.Orchestration, auto_scope=False)")
+    return text
 
 
 HEADER = (
@@ -262,9 +266,10 @@ HEADER = (
 
 @dataclass
 class _Var:
-    kind: str  # tile | scalar | tid
+    kind: str  # tile | scalar (assignable) | index (read-only: loop variables, n) | array | tid
     writable: bool = False
     contiguous: bool = True  # a reshape needs a contiguous view (transposes are not)
+    wide: bool = True  # a scalar of 64 bits (INDEX/INT64); False: INT32 (an element read from flags)
 
 
 @dataclass
@@ -286,6 +291,15 @@ class Generator:
         self.block_ids = itertools.count()
         self.loops: list[Loop] = []
         self.fresh = itertools.count()
+        # Inside a `with pl.scope()`, a create or scalar let takes a fresh name: the C++ declares
+        # it inside the PTO2_SCOPE block, where code after the block cannot see it (a known
+        # compiler gap: values defined in a user scope and used after it).
+        self.user_scopes = 0
+        # Outer names given a new value inside a block; after the compound statement each is read
+        # once (an if result or loop carry nothing reads compiles to a set-but-unused C++
+        # variable, which g++ -Wall -Werror rejects).
+        self.rebound: list[str] = []
+        self.prefer: str | None = None  # a tile the next call uses (a view just made)
 
     # -- names --------------------------------------------------------------------------------------
 
@@ -298,15 +312,43 @@ class Generator:
     def tiles(self, writable: bool = False) -> list[str]:
         return sorted(n for n, v in self.visible().items() if v.kind == "tile" and (v.writable or not writable))
 
-    def scalars(self) -> list[str]:
-        return sorted(n for n, v in self.visible().items() if v.kind == "scalar")
+    def scalars(self, assignable: bool = False) -> list[str]:
+        kinds = ("scalar",) if assignable else ("scalar", "index")
+        return sorted(n for n, v in self.visible().items() if v.kind in kinds)
 
-    def bind(self, name: str, var: _Var) -> None:
+    def of_kind(self, kind: str) -> list[str]:
+        return sorted(n for n, v in self.visible().items() if v.kind == kind)
+
+    def bind(self, name: str, var: _Var, new_value: bool = True) -> None:
         for block in self.blocks:
             if name in block.names:
+                if new_value and block is not self.blocks[-1] and var.kind in ("tile", "scalar"):
+                    self.rebound.append(name)
                 block.names[name] = var
                 return
         self.blocks[-1].names[name] = var
+
+    def compound(self, write) -> None:
+        """Run ``write`` (which emits one compound statement), then read what it rebound."""
+        mark = len(self.rebound)
+        write()
+        names = []
+        for name in self.rebound[mark:]:
+            if name not in names and name in self.visible():
+                names.append(name)
+        # still an outer name here: the enclosing compound statement reads it again after itself
+        self.rebound[mark:] = [n for n in names if n not in self.blocks[-1].names]
+        for name in names:
+            self.use(name)
+
+    def use(self, name: str) -> None:
+        var = self.visible()[name]
+        if var.kind == "tile":
+            self.call_line("k_add", [name, "x0"], "y0")
+        elif self.manual:
+            self.call_line("k_scale", ["x0"], "y0", scalar=name)
+        else:
+            self.emit(f"pl.tensor.write(flags, [0], {name})")
 
     def new_name(self, prefix: str) -> str:
         return f"{prefix}{next(self.fresh)}"
@@ -327,8 +369,9 @@ class Generator:
             top.names[name] = _Var("tile")
         for name in ("y0", "y1"):
             top.names[name] = _Var("tile", writable=True)
-        top.names["n"] = _Var("scalar")
+        top.names["n"] = _Var("index")
         self.blocks.append(top)
+        self.auto_scope = self.manual or self.ch.chance(80)
         scope_line = None
         if self.manual:
             scope_line = self.emit("with pl.manual_scope():")
@@ -338,7 +381,7 @@ class Generator:
             self.blocks.pop()
         self.emit("return y0")
         n = self.ch.integer(0, N_MAX)
-        return GenProgram(self.manual, self.lines, self.sites, n, scope_line)
+        return GenProgram(self.manual, self.lines, self.sites, n, scope_line, self.auto_scope)
 
     def use_parameters(self, program: GenProgram, unused: set[str]) -> GenProgram:
         """``program`` with a task reading each entry parameter in ``unused`` appended to its body:
@@ -363,7 +406,7 @@ class Generator:
         if self.manual:
             self.blocks.pop()
         self.lines.append(program.lines[-1])
-        return GenProgram(program.manual, self.lines, self.sites, program.n, program.scope_line)
+        return GenProgram(program.manual, self.lines, self.sites, program.n, program.scope_line, program.auto_scope)
 
     def call_line(self, kernel: str, inputs: list[str], target: str, scalar: str | None = None) -> None:
         args = inputs + [target] + ([scalar] if scalar else [])
@@ -387,16 +430,18 @@ class Generator:
             self.statement(depth)
 
     def statement(self, depth: int) -> None:
-        options = [("call", 6), ("create", 2), ("slice", 2), ("view", 1)]
+        options = [("call", 6), ("create", 2), ("slice", 2), ("view", 1), ("scalar", 1), ("array", 1)]
         if depth < self.max_depth:
-            options += [("for", 3), ("if", 2)]
+            options += [("for", 3), ("if", 2), ("carry_loop", 1)]
         if not self.manual:
-            options += [("host", 2)]
+            options += [("host", 2), ("barrier", 1)]
+        if not self.auto_scope and depth < self.max_depth:
+            options += [("scope", 2)]
         kind = self.ch.weighted(options)
         getattr(self, "stmt_" + kind)(depth)
 
     def stmt_create(self, depth: int) -> None:
-        locals_ = [t for t in self.tiles(writable=True) if t not in ("y0", "y1")]
+        locals_ = [t for t in self.tiles(writable=True) if t not in ("y0", "y1") and not self.user_scopes]
         name = self.ch.choice(locals_ + [self.new_name("t")] * 2)
         init = self.ch.choice(["", "", ", init_value=0", ", init_value=2.5"])
         self.emit(f"{name}: {TILE} = pl.create_tensor([8, 8], dtype=pl.FP32{init})")
@@ -412,6 +457,13 @@ class Generator:
         name = self.new_name("s")
         self.emit(f"{name} = pl.tensor.slice(big, [8, 8], [{self.row()}, 0])")
         self.bind(name, _Var("tile", writable=True))
+        self.use_soon(name, depth)
+
+    def use_soon(self, name: str, depth: int) -> None:
+        """Most views are used by the next call (an unused one is pruned as dead)."""
+        if self.ch.chance(75):
+            self.prefer = name
+            self.stmt_call(depth)
 
     def stmt_view(self, depth: int) -> None:
         base = self.ch.choice(self.tiles())
@@ -420,40 +472,49 @@ class Generator:
         if self.ch.chance(50) or not source.contiguous:
             self.emit(f"{name} = pl.tensor.transpose({base}, 0, 1)")
             self.bind(name, _Var("tile", writable=source.writable, contiguous=False))
-            return
-        flat = self.new_name("f")
-        self.emit(f"{flat} = pl.tensor.reshape({base}, [64])")
-        self.emit(f"{name} = pl.tensor.reshape({flat}, [8, 8])")
-        self.bind(name, _Var("tile", writable=source.writable))
+        else:
+            flat = self.new_name("f")
+            self.emit(f"{flat} = pl.tensor.reshape({base}, [64])")
+            self.emit(f"{name} = pl.tensor.reshape({flat}, [8, 8])")
+            self.bind(name, _Var("tile", writable=source.writable))
+        self.use_soon(name, depth)
 
     def scalar_expr(self) -> str:
+        return self.scalar_expr_typed()[0]
+
+    def scalar_expr_typed(self) -> tuple[str, bool]:
+        """An integer expression, and whether it is 64-bit (else INT32)."""
         names = self.scalars()
         atom = self.ch.choice(names + [str(self.ch.integer(0, 5))])
+        wide = atom.isdigit() or self.visible()[atom].wide
         shape = self.ch.integer(0, 4)
         if shape == 0:
-            return atom
+            return atom, wide
         if shape == 1:
-            return f"{atom} * 2 + 1"
+            return f"{atom} * 2 + 1", wide
         if shape == 2:
-            return f"({atom} - 5) // 2"
+            return f"({atom} - 5) // 2", wide
         if shape == 3:
-            return f"({atom} - 4) % 3"
-        return f"-{atom}" if not atom.isdigit() else atom
+            return f"({atom} - 4) % 3", wide
+        return (f"-{atom}" if not atom.isdigit() else atom), wide
 
     def stmt_call(self, depth: int) -> None:
         kernel = self.ch.choice(list(KERNELS))
         params, _ = KERNELS[kernel]
         omit = kernel == "k_new" and (self.manual or self.ch.chance(50))
+        prefer, self.prefer = self.prefer, None
+        writes = prefer is not None and self.visible()[prefer].writable and self.ch.chance(50)
         args, target = [], None
         for pname, kind in params:
             if kind == "In":
-                args.append(self.ch.choice(self.tiles()))
+                arg = prefer if prefer is not None and not writes and not args else self.ch.choice(self.tiles())
+                args.append(f"pl.no_dep({arg})" if not self.manual and self.ch.chance(5) else arg)
             elif kind == "Scalar":
                 args.append(self.scalar_expr())
             elif omit:
                 continue
             else:
-                target = self.ch.choice(self.tiles(writable=True))
+                target = prefer if writes else self.ch.choice(self.tiles(writable=True))
                 args.append(target)
         if target is None:
             result = self.new_name("r")
@@ -471,11 +532,83 @@ class Generator:
             site.line = line
             self.sites[site.id] = site
             self.bind(tid, _Var("tid"))
-        elif omit:
-            self.emit(f"{result}, {self.new_name('tid')} = pl.submit(self.{kernel}, {', '.join(args)})")
+        elif omit or self.ch.chance(25):
+            tid = self.new_name("tid")
+            tids = self.of_kind("tid")
+            deps = [self.ch.choice(tids)] if tids and self.ch.chance(60) else []
+            self.emit(f"{result}, {tid} = pl.submit(self.{kernel}, {', '.join(args)}, deps=[{', '.join(deps)}])")
+            self.bind(tid, _Var("tid"))
         else:
             self.emit(f"{result} = self.{kernel}({', '.join(args)})")
-        self.bind(result, _Var("tile", writable=True))
+        self.bind(result, _Var("tile", writable=True), new_value=result != target)
+
+    def stmt_barrier(self, depth: int) -> None:
+        tids = self.of_kind("tid")
+        deps = sorted({self.ch.choice(tids) for _ in range(self.ch.integer(1, 2))}) if tids else []
+        name = self.new_name("tid")
+        self.emit(f"{name} = pl.system.task_dummy(deps=[{', '.join(deps + ['None'] * self.ch.integer(0, 1))}])")
+        self.bind(name, _Var("tid"))
+
+    def stmt_scalar(self, depth: int) -> None:
+        value, wide = self.scalar_expr_typed()
+        same = [n for n in self.scalars(assignable=True) if self.visible()[n].wide == wide and not self.user_scopes]
+        name = self.ch.choice(same + [self.new_name("c")])
+        self.emit(f"{name} = {value}")
+        self.bind(name, _Var("scalar", wide=wide))
+
+    def index_expr(self) -> str:
+        loops = [loop.var for loop in self.loops]
+        if loops and self.ch.chance(60):
+            return f"{self.ch.choice(loops)} % 4"
+        return str(self.ch.integer(0, 3))
+
+    def stmt_array(self, depth: int) -> None:
+        arrays = self.of_kind("array")
+        if not arrays or self.ch.chance(20):
+            array = self.new_name("a")
+            self.emit(f"{array} = pl.array.create(4, pl.INT64)")
+            self.bind(array, _Var("array"))
+        else:
+            array = self.ch.choice(arrays)
+        if self.ch.chance(50):
+            self.emit(f"{array}[{self.index_expr()}] = {self.scalar_expr()}")
+            self.bind(array, _Var("array"))
+        else:
+            name = self.new_name("e")
+            self.emit(f"{name} = {array}[{self.index_expr()}]")
+            self.bind(name, _Var("scalar"))
+            self.use(name)
+
+    def stmt_carry_loop(self, depth: int) -> None:
+        self.compound(lambda: self.carry_loop(depth))
+
+    def carry_loop(self, depth: int) -> None:
+        """An explicit carry: ``for i, (p, q) in pl.range(K, init_values=(a, b))`` ending in a yield."""
+        tiles = self.tiles(writable=True)
+        a, b = self.ch.choice(tiles), self.ch.choice(tiles)
+        var, p, q = self.new_name("i"), self.new_name("p"), self.new_name("q")
+        loop = Loop(var, 0, self.ch.integer(1, 3), 1, False)
+        self.emit(f"for {var}, ({p}, {q}) in pl.range({loop.stop}, init_values=({a}, {b})):")
+        self.blocks.append(_Block(next(self.block_ids)))
+        self.loops.append(loop)
+        self.bind(var, _Var("index"))
+        self.bind(p, _Var("tile", writable=True))
+        self.bind(q, _Var("tile", writable=True))
+        self.body(depth + 1)
+        inner = self.tiles(writable=True)
+        values = [self.ch.choice([q, p] + inner), self.ch.choice([p, q] + inner)]
+        out = [self.new_name("o"), self.new_name("o")]
+        self.emit(f"{out[0]}, {out[1]} = pl.yield_({values[0]}, {values[1]})")
+        self.loops.pop()
+        self.blocks.pop()
+        for name in out:
+            self.bind(name, _Var("tile", writable=True))
+            self.rebound.append(name)
+
+    def stmt_scope(self, depth: int) -> None:
+        self.user_scopes += 1
+        self.compound(lambda: self.block("with pl.scope():", depth))
+        self.user_scopes -= 1
 
     def stmt_host(self, depth: int) -> None:
         index = self.ch.integer(0, 3)
@@ -484,11 +617,11 @@ class Generator:
             return
         name = self.new_name("v")
         self.emit(f"{name} = pl.tensor.read(flags, [{index}])")
-        self.bind(name, _Var("scalar"))
+        self.bind(name, _Var("scalar", wide=False))
         if self.ch.chance(50):
             target = self.ch.choice(self.tiles(writable=True))
             self.emit(f"{target} = self.k_scale({self.ch.choice(self.tiles())}, {target}, {name})")
-            self.bind(target, _Var("tile", writable=True))
+            self.bind(target, _Var("tile", writable=True), new_value=False)
         else:
             self.emit(f"pl.tensor.write(flags, [{(index + 1) % 4}], {name} + 1)")
 
@@ -497,7 +630,7 @@ class Generator:
         self.blocks.append(_Block(next(self.block_ids)))
         if loop is not None:
             self.loops.append(loop)
-            self.bind(loop.var, _Var("scalar"))
+            self.bind(loop.var, _Var("index"))
         self.body(depth + 1)
         if loop is not None:
             self.loops.pop()
@@ -511,15 +644,20 @@ class Generator:
         stop: int | str = start + self.ch.integer(1, 3) * step
         if not self.manual and not parallel and self.ch.chance(30):
             start, step, stop = 0, 1, "n"
-        self.block(Loop(var, start, stop, step, parallel).header(), depth, Loop(var, start, stop, step, parallel))
+        loop = Loop(var, start, stop, step, parallel)
+        self.compound(lambda: self.block(loop.header(), depth, loop))
 
     def stmt_if(self, depth: int) -> None:
         names = self.scalars()
         atom = self.ch.choice(names)
         cond = self.ch.choice([f"{atom} > 1", f"{atom} % 2 == 0", f"{atom} == 0", f"{atom} >= 1 and n < 3"])
-        self.block(f"if {cond}:", depth)
-        if self.ch.chance(60):
-            self.emit_else(depth)
+
+        def write():
+            self.block(f"if {cond}:", depth)
+            if self.ch.chance(60):
+                self.emit_else(depth)
+
+        self.compound(write)
 
     def emit_else(self, depth: int) -> None:
         self.lines.append(Line(len(self.blocks) + 1, "else:"))
@@ -531,8 +669,63 @@ class Generator:
 # Right-hand sides without effects: a let of one whose result is never read is dead.
 PURE = frozenset(
     {"Var", "Int", "Float", "Bool", "Bin", "Cmp", "Un", "CreateTensor", "ReadTensor", "SliceTensor",
-     "TransposeTensor", "ReshapeTensor", "DimTensor", "CreateArray", "GetItem", "NoTask"}
+     "TransposeTensor", "ReshapeTensor", "DimTensor", "CreateArray", "GetItem", "SetItem", "NoTask"}
 )
+
+
+def _vars(node) -> set[str]:
+    from nanopass.language import walk
+
+    return {n.name for n in walk(node) if n._production == "Var"} if node is not None else set()
+
+
+def _explicit(it) -> bool:
+    """An ``init_values=`` carry (an implicit one carries a name from before the loop)."""
+    init = it.init
+    return init._production != "Var" or init.name.split("__")[0] != it.var.name.split("__")[0]
+
+
+def live_names(func) -> set[str]:
+    """The SSA names whose values reach an effect (a task, a barrier, a host write, a loop bound, a
+    branch condition, a ``pl.yield_`` written in the source), through lets, loop carries and
+    branch results."""
+    from nanopass.passes.util import iter_stmts, last_yield
+
+    stmts = list(iter_stmts(func.body))
+    live: set[str] = set()
+    for stmt in stmts:
+        kind = stmt._production
+        if kind in ("Task", "Dummy", "WriteTensor"):
+            live |= _vars(stmt)
+        elif kind == "For":
+            live |= _vars(stmt.start) | _vars(stmt.stop) | _vars(stmt.step)
+        elif kind == "If":
+            live |= _vars(stmt.cond)
+        if kind == "For":
+            yld = last_yield(stmt.body)
+            if yld is not None and yld.span is not None:  # a pl.yield_ in the source names its values
+                for it, value in zip(stmt.iters, yld.values):
+                    if _explicit(it):
+                        live |= _vars(value)
+    while True:
+        before = len(live)
+        for stmt in stmts:
+            kind = stmt._production
+            if kind == "Let" and stmt.var.name in live:
+                live |= _vars(stmt.value)
+            elif kind == "For":
+                yld = last_yield(stmt.body)
+                for k, (it, result) in enumerate(zip(stmt.iters, stmt.results)):
+                    if it.var.name in live or result.name in live:
+                        live |= {it.var.name, result.name} | _vars(it.init) | (_vars(yld.values[k]) if yld else set())
+            elif kind == "If":
+                for k, result in enumerate(stmt.results):
+                    if result.name in live:
+                        for branch in (stmt.then, stmt.orelse):
+                            yld = last_yield(branch)
+                            live |= _vars(yld.values[k]) if yld else set()
+        if len(live) == before:
+            return live
 
 
 def prune_dead(program: GenProgram) -> tuple[GenProgram, set[str]]:
@@ -546,14 +739,13 @@ def prune_dead(program: GenProgram) -> tuple[GenProgram, set[str]]:
     from nanopass.language import walk
     from nanopass.loader import load_programs
 
-    first = len(header(program.manual).splitlines()) + 1  # rendered line number of lines[0] (no deps)
+    first = len(header(program.manual, program.auto_scope).splitlines()) + 1  # line number of lines[0]
     while True:
         with tempfile.TemporaryDirectory() as tmp:
             path = Path(tmp) / "generated.py"
             path.write_text(program.render())
             ssa = run_pipeline(load_programs(str(path))[0], stop_after="convert_to_ssa")[-1].tree
-        body = tuple(stmt for stmt in ssa.orch.body if stmt._production != "Return")
-        used = {node.name for node in walk(body) if node._production == "Var"}
+        used = live_names(ssa.orch)
         dead = {
             node.span.line - first
             for node in walk(ssa.orch)
@@ -573,7 +765,7 @@ def prune_dead(program: GenProgram) -> tuple[GenProgram, set[str]]:
 def _without(program: GenProgram, dead: set[int]) -> GenProgram:
     """Dead lines become ``pass`` (a block never ends up empty; line numbers stay)."""
     lines = [Line(line.indent, "pass") if i in dead else line for i, line in enumerate(program.lines)]
-    return GenProgram(program.manual, lines, program.sites, program.n, program.scope_line)
+    return GenProgram(program.manual, lines, program.sites, program.n, program.scope_line, program.auto_scope)
 
 
 def generate(chooser: Chooser, manual: bool = False, max_statements: int = 9) -> GenProgram:

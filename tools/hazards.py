@@ -86,13 +86,20 @@ def find_hazards(trace: Trace, runtime: Model | None = None, *, unordered: bool 
                 elif independent(trace.events[a.event], trace.events[b.event]):
                     waived = "different iterations of one pl.parallel loop"
                 key = (a.event, b.event, buffer)
+                hazard = Hazard(kind, a.event, b.event, buffer, a.box, b.box, waived)
                 previous = found.get(key)
-                if previous is None or _RANK[kind] < _RANK[previous.kind]:
-                    found[key] = Hazard(kind, a.event, b.event, buffer, a.box, b.box, waived)
+                if previous is None or _severity(hazard) < _severity(previous):
+                    found[key] = hazard
     return sorted(found.values(), key=lambda h: (h.second, h.first, h.buffer))
 
 
 _RANK = {"RAW": 0, "WAW": 1, "WAR": 2}
+
+
+def _severity(hazard: Hazard) -> tuple[bool, int]:
+    """Which of two hazards between the same tasks to report: a failing one before a waived one
+    (one waived slot does not excuse another), then RAW, WAW, WAR."""
+    return hazard.waived is not None, _RANK[hazard.kind]
 
 
 def failing(hazards: list[Hazard]) -> list[Hazard]:
