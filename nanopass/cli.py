@@ -189,7 +189,8 @@ def cmd_language(args, out: Console, err: Console) -> int:
 
 
 def cmd_check(args, out: Console, err: Console) -> int:
-    """Exit 0 when every read/write conflict is ordered by the runtime, 1 on a hazard."""
+    """Exit 0 when every read/write conflict is ordered by the runtime, 1 on a hazard or when the
+    runtime would stop the program (a fatal error)."""
     from .api import run_pipeline, surface_of
     from .dumps import DumpWriter
     from .loader import load_programs, pick_program
@@ -226,7 +227,7 @@ def cmd_check(args, out: Console, err: Console) -> int:
         out.print(f"{len(waived)} unordered pair(s) waived as declared independent (-v lists them)", markup=False)
     count = len(result.failing)
     out.print(f"{count} hazard{'s' if count != 1 else ''}", markup=False)
-    return EXIT_USER if count else EXIT_OK
+    return EXIT_USER if count or result.fatal else EXIT_OK
 
 
 if __name__ == "__main__":

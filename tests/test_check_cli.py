@@ -64,3 +64,33 @@ def test_gxx_runs_the_compiled_program_too():
     result = run_cli("check", str(EXAMPLES / "loop_scalar.py"), "--set", "steps=4", "--set", "alpha=2", "--gxx")
     assert result.returncode == 0, result.stderr
     assert result.stdout.startswith("orch_loop: 5 tasks; the reference, emission and compiled C++ traces agree")
+
+
+def test_a_fatal_runtime_error_exits_1(tmp_path):
+    program = tmp_path / "oob.py"
+    program.write_text(OUT_OF_BOUNDS)
+    result = run_cli("check", str(program), "--set", "M=8")
+    assert result.returncode == 1
+    assert result.stdout.splitlines()[1] == "fatal: the runtime stops the program: submit: a tensor view lies outside its buffer"
+    assert run_cli("check", str(program), "--set", "M=16").returncode == 0
+
+
+OUT_OF_BOUNDS = """
+import nanopass.dsl as pl
+
+M = pl.dynamic("M")
+
+@pl.program
+class Oob:
+    @pl.function(type=pl.FunctionType.AIV)
+    def k_copy(self, a: pl.Tensor[[8, 8], pl.FP32], out: pl.Out[pl.Tensor[[8, 8], pl.FP32]]) -> pl.Tensor[[8, 8], pl.FP32]:
+        t: pl.Tile[[8, 8], pl.FP32] = pl.load(a, [0, 0], [8, 8])
+        o: pl.Tensor[[8, 8], pl.FP32] = pl.store(t, [0, 0], out)
+        return o
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def orch(self, big: pl.Tensor[[M, 8], pl.FP32], y: pl.Out[pl.Tensor[[8, 8], pl.FP32]]) -> pl.Tensor[[8, 8], pl.FP32]:
+        s = pl.tensor.slice(big, [8, 8], [8, 0])
+        y = self.k_copy(s, y)
+        return y
+"""

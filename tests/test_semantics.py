@@ -1,5 +1,10 @@
 """Issue 7: every program runs the same three ways (reference interpreter, emission interpreter,
-compiled C++ on the recording runtime), at every stage of the pipeline."""
+compiled C++ on the recording runtime), at every stage of the pipeline.
+
+The programs: ``examples/``, ``tests/semantics/`` and every golden program under
+``tests/programs/`` that compiles. A program's inputs come from ``VALUES`` below, or from its
+``# check: NAME=VALUE ...`` comment lines (one input set per line), or ``check.sample_values``.
+"""
 
 from __future__ import annotations
 
@@ -19,7 +24,6 @@ VALUES = {
     "loop_scalar": [{"alpha": "1.5", "steps": "3"}, {"alpha": "-0.25", "steps": "0"}, {"alpha": "2.0", "steps": "1"}],
     "carries": [{"n": "5", "scale": "2.0"}, {"n": "0", "scale": "-3.25"}, {"n": "2", "scale": "1e30"}],
     "manual_arrays": [{"k": "3"}, {"k": "1"}],
-    "tensor_ops": [{"M": "64"}, {"M": "16"}],
 }
 
 
@@ -33,14 +37,23 @@ def _compiles(path: Path) -> bool:
 
 def programs() -> list[Path]:
     golden = sorted(PROGRAMS.rglob("*.py")) if PROGRAMS.exists() else []
-    paths = sorted(EXAMPLES.glob("*.py")) + sorted(SEMANTICS.glob("*.py")) + [p for p in golden if _compiles(p)]
+    paths = sorted(EXAMPLES.glob("*.py")) + sorted(SEMANTICS.rglob("*.py")) + [p for p in golden if _compiles(p)]
     return paths
 
 
+def value_sets(path: Path) -> list[dict[str, str]]:
+    marked = [
+        dict(item.split("=", 1) for item in line.split(":", 1)[1].split())
+        for line in path.read_text().splitlines()
+        if line.startswith("# check:")
+    ]
+    return VALUES.get(path.stem) or marked or [sample_values(surface_of(load_program(path)))]
+
+
 CASES = [
-    pytest.param(path, values, id=f"{path.stem}-{i}")
+    pytest.param(path, values, id=f"{path.relative_to(REPO).with_suffix('')}-{i}")
     for path in programs()
-    for i, values in enumerate(VALUES.get(path.stem) or [sample_values(surface_of(load_program(path)))])
+    for i, values in enumerate(value_sets(path))
 ]
 
 
@@ -75,7 +88,7 @@ def test_compiled_cpp_trace_agrees(path, values):
     assert result.compiled is not None and len(result.compiled.tasks()) == len(result.reference.tasks())
 
 
-@pytest.mark.parametrize("path, values", [c for c in CASES if c.values[0].parent == SEMANTICS or c.values[0].parent == EXAMPLES])
+@pytest.mark.parametrize("path, values", [c for c in CASES if c.values[0].parent in (SEMANTICS, EXAMPLES)])
 def test_hand_written_programs_have_no_hazard(path, values):
     stages, inputs = _stages_and_inputs(path, values)
     result = check_stages(stages, inputs)

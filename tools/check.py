@@ -46,9 +46,16 @@ class CheckResult:
     def failing(self) -> list[Hazard]:
         return failing(self.hazards)
 
+    @property
+    def fatal(self) -> str | None:
+        """The runtime error that ends the run early, if any (the rest of the program never runs)."""
+        event = self.emission.fatal()
+        return event.message if event is not None else None
+
     def lines(self) -> list[str]:
         trace = with_parallel(self.reference, self.emission)
-        return summary(trace, self.hazards, self.runtime)
+        fatal = [f"fatal: the runtime stops the program: {self.fatal}"] if self.fatal else []
+        return fatal + summary(trace, self.hazards, self.runtime)
 
 
 def parse_value(text: str, dtype: DType, name: str) -> Any:
@@ -123,13 +130,27 @@ def reference_stage(stages):
     raise InternalError("the pipeline has no stage in the directed language")
 
 
+def trace_of(stage, inputs: Inputs) -> Trace:
+    """The trace of one stage; an interpreter's internal error names the stage's pass."""
+    from nanopass.languages import EMISSION
+
+    try:
+        if stage.language is EMISSION:
+            return interpret_emission(stage.tree, inputs)
+        return interpret(stage.tree, inputs)
+    except InternalError as error:
+        if error.pass_name is None:
+            error.pass_name = stage.name
+        raise
+
+
 def check_stages(stages, inputs: Inputs, *, gxx: bool = False) -> CheckResult:
     from nanopass.api import result_from_stages
 
     program = next(s.tree for s in reversed(stages) if hasattr(s.tree, "kernels"))
     launches = launch_table(program)
-    reference = interpret(reference_stage(stages).tree, inputs)
-    emission = interpret_emission(stages[-1].tree, inputs)
+    reference = trace_of(reference_stage(stages), inputs)
+    emission = trace_of(stages[-1], inputs)
     difference = compare(reference, emission, ("reference", "emission"), launches)
     if difference:
         raise TraceMismatch(f"the emission program's trace differs from the reference trace: {difference}")
@@ -168,8 +189,6 @@ class StageTrace:
 
 def stage_traces(stages, inputs: Inputs) -> list[StageTrace]:
     """The trace of every stage from the reference stage on, each compared with the reference."""
-    from nanopass.languages import EMISSION
-
     program = next(s.tree for s in reversed(stages) if hasattr(s.tree, "kernels"))
     launches = launch_table(program)
     start = stages.index(reference_stage(stages))
@@ -177,10 +196,7 @@ def stage_traces(stages, inputs: Inputs) -> list[StageTrace]:
     out = []
     for stage in stages[start:]:
         try:
-            if stage.language is EMISSION:
-                trace = interpret_emission(stage.tree, inputs)
-            else:
-                trace = interpret(stage.tree, inputs)
+            trace = trace_of(stage, inputs)
         except (InternalError, UserError) as error:
             out.append(StageTrace(stage, None, error))
             continue

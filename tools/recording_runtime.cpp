@@ -188,6 +188,17 @@ const Tensor &make_buffer(const TensorCreateInfo &ci, const char *origin, PTO2Ta
     return r.made.back();
 }
 
+// Every element of the view lies in its buffer (sim_runtime.py's SimRuntime.inside).
+bool inside(const Tensor &t) {
+    const BufferRec &b = rec().buffers[buffer_index(t)];
+    uint64_t last = t.start_offset;
+    for (uint32_t i = 0; i < t.ndims; ++i) {
+        if (t.shapes[i] == 0) return true;
+        last += static_cast<uint64_t>(t.shapes[i] - 1) * t.strides[i];
+    }
+    return last < b.numel;
+}
+
 std::string launch_json(const MixedKernels *mk) {
     if (mk == nullptr) return "null";
     return "[" + std::to_string(mk->aic_kernel_id) + "," + std::to_string(mk->aiv0_kernel_id) + "," +
@@ -208,8 +219,13 @@ TaskOutputTensors submit(const MixedKernels *mk, const Arg &args) {
         deps += (i ? "," : "") + std::to_string(dep.local());
     }
     deps += "]";
-    for (int32_t i = 0; i < args.tensor_count(); ++i)
-        if (args.tag(i) == TensorArgType::OUTPUT) valid_info(*args.tensor(i).create_info);
+    for (int32_t i = 0; i < args.tensor_count(); ++i) {
+        if (args.tag(i) == TensorArgType::OUTPUT) {
+            valid_info(*args.tensor(i).create_info);
+        } else if (!inside(*args.tensor(i).ptr)) {
+            fail("submit: a tensor view lies outside its buffer");
+        }
+    }
     PTO2TaskId id = fresh_id();
     TaskOutputTensors outs;
     outs.set_task_id(id);

@@ -224,6 +224,10 @@ class SimRuntime:
             if dep not in self.known_ids:
                 self.fail("submit: invalid explicit dependency")
                 return None, []
+        for value, tag in tensors:
+            if tag != "OUTPUT" and not self.inside(value):
+                self.fail("submit: a tensor view lies outside its buffer")
+                return None, []
         task_id = self.fresh_id()
         args, outputs, out_names = [], [], []
         for value, tag in tensors:
@@ -244,6 +248,16 @@ class SimRuntime:
                  line, par)
         )
         return task_id, outputs
+
+    def inside(self, tensor: Tensor) -> bool:
+        """Every element of the view lies in its buffer."""
+        numel = 1
+        for d in self.trace.buffers[tensor.buffer].shape:
+            numel *= d
+        if any(s == 0 for s in tensor.shape):
+            return True
+        last = tensor.offset + sum((s - 1) * st for s, st in zip(tensor.shape, tensor.strides))
+        return last < numel
 
     def get(self, tensor: Tensor, index, line: int | None = None, par: tuple = ()) -> int:
         """``get_tensor_data``: the element's bits (0 when fatal)."""

@@ -1,4 +1,7 @@
 # Host element access, views (slice, transpose, reshape), dims and fills.
+# check: M=64
+# check: M=16
+# check: M=48
 import nanopass.dsl as pl
 
 M = pl.dynamic("M")
