@@ -87,7 +87,7 @@ def test_the_fuzzing_tool_saves_a_failing_program_shrunk(tmp_path, monkeypatch):
     def fail_on_loops(program, stats, gxx=False):
         text = program.render()
         if "for " in text:
-            raise PropertyFailure("a loop", text)
+            raise PropertyFailure("a loop", text, program.values())
 
     monkeypatch.setattr(fuzz_deps, "check_auto", fail_on_loops)
     monkeypatch.setattr(fuzz_deps, "check_manual", lambda program, seed, stats, gxx=False: None)
@@ -95,7 +95,7 @@ def test_the_fuzzing_tool_saves_a_failing_program_shrunk(tmp_path, monkeypatch):
     fuzz_deps.run_hypothesis(0, 50, stats, tmp_path, gxx=False)
     [saved] = sorted(tmp_path.glob("failure_*.py"))
     text = saved.read_text()
-    assert text.startswith("# a loop\n") and text.count("for ") == 1
+    assert text.startswith("# a loop\n# check: n=") and text.count("for ") == 1
     body = text.split("-> pl.Tensor[[8, 8], pl.FP32]:\n")[1].splitlines()
     assert len(body) <= 6, "hypothesis shrinks the program to a loop and the parameter uses"
     assert load_program(saved).name == "Generated"

@@ -41,11 +41,21 @@ def test_a_changed_dependency_is_reported_with_both_tasks():
     assert difference.startswith("event 1 differs") and "deps=['task0']" in difference and "deps=[]" in difference
 
 
-def test_region_of_a_slice_is_exact_and_of_a_transpose_conservative():
+def test_regions_of_slices_transposes_and_reshapes_are_exact_boxes():
     base = (8, 4)
     assert region(View("b", 2 * 4 + 1, (3, 2), (4, 1)), base) == Box((2, 1), (3, 2))
-    transposed = region(View("b", 0, (4, 8), (1, 4)), base)
-    assert transposed == Box((0, 0), (8, 4), exact=False)
+    assert region(View("b", 0, (4, 8), (1, 4)), base) == Box((0, 0), (8, 4))  # whole, transposed
+    assert region(View("b", 4 * 4 + 1, (2, 3), (1, 4)), base) == Box((4, 1), (3, 2))  # a transposed slice
+    assert region(View("b", 2 * 4, (8,), (1,)), base) == Box((2, 0), (2, 4))  # rows 2..3, flattened
+    assert region(View("b", 0, (2, 2, 4), (8, 4, 1)), base) == Box((0, 0), (4, 4))  # rows 0..3 as 2x2x4
+
+
+def test_a_view_that_is_no_box_is_the_whole_buffer_conservatively():
+    base = (8, 4)
+    flattened_columns = View("b", 1, (6,), (1,))  # elements 1..6 straddle rows 0 and 1
+    assert region(flattened_columns, base) == Box((0, 0), (8, 4), exact=False)
+    strided = View("b", 0, (4,), (2,))  # every other element of row 0..1
+    assert not region(strided, base).exact
 
 
 def test_overlap_and_cover_are_per_dimension():

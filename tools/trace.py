@@ -15,8 +15,8 @@ program order:
 
 Task ids count allocs, tasks and dummies together from 0, as the runtime hands out TaskIds.
 Views are the runtime's: start offset, shapes and strides in elements. ``region`` turns a view
-into a box of its buffer's index space; a view whose strides are not its buffer's row-major
-strides (a transpose or a reshape) is taken conservatively as the whole buffer.
+into a box of its buffer's index space (exact for slices, and for transposes and reshapes
+whose elements form a box); any other view is taken conservatively as the whole buffer.
 
 Traces from different producers allocate in different orders (the compiler batches creates),
 so they are compared after canonicalisation (``canonical``): entry buffers are named by entry
@@ -96,31 +96,65 @@ def whole(shape: tuple[int, ...], exact: bool = True) -> Box:
 
 
 def region(view: View, base: tuple[int, ...]) -> Box:
-    """The box of ``base`` (the buffer's shape) that ``view`` touches.
+    """The box of ``base`` (the buffer's shape) whose elements are exactly the view's.
 
-    Exact when the view keeps the buffer's row-major strides and lies inside it (a slice);
-    otherwise the whole buffer (transposes, reshapes: conservative).
+    A slice keeps the buffer's strides; a transpose permutes them; a reshape of a contiguous
+    run restrides it: each is a box when its elements are one. A view whose elements form no
+    box of the buffer is taken as the whole buffer (``exact`` False: conservative).
     """
-    if len(view.shape) != len(base) or view.strides != row_major_strides(base):
+    if any(extent == 0 for extent in view.shape):
         return whole(base, exact=False)
-    offsets = []
-    rest = view.offset
+    strides = row_major_strides(base)
+    origin = _unravel(view.offset, base)
+    if origin is None:
+        return whole(base, exact=False)
+    shape = [1] * len(base)
+    for stride, extent in _runs(zip(view.strides, view.shape)):
+        if stride not in strides:
+            return whole(base, exact=False)
+        d = strides.index(stride)
+        while True:
+            if d < 0 or shape[d] != 1:
+                return whole(base, exact=False)
+            if extent <= base[d] - origin[d]:
+                shape[d] = extent
+                break
+            if origin[d] != 0 or extent % base[d]:
+                return whole(base, exact=False)
+            shape[d] = base[d]
+            extent //= base[d]
+            d -= 1
+    if _runs(zip(strides, shape)) != _runs(zip(view.strides, view.shape)):
+        return whole(base, exact=False)
+    return Box(tuple(origin), tuple(shape))
+
+
+def _runs(pairs) -> tuple[tuple[int, int], ...]:
+    """A strided element set as maximal contiguous (stride, extent) runs, innermost first."""
+    runs: list[tuple[int, int]] = []
+    for stride, extent in sorted((s, e) for s, e in pairs if e > 1):
+        if runs and stride == runs[-1][0] * runs[-1][1]:
+            runs[-1] = (runs[-1][0], runs[-1][1] * extent)
+        else:
+            runs.append((stride, extent))
+    return tuple(runs)
+
+
+def _unravel(flat: int, base: tuple[int, ...]) -> list[int] | None:
+    out = []
     for stride in row_major_strides(base):
-        offsets.append(rest // stride)
-        rest %= stride
-    if any(o + s > b for o, s, b in zip(offsets, view.shape, base)) or any(s == 0 for s in view.shape):
-        return whole(base, exact=False)
-    return Box(tuple(offsets), tuple(view.shape))
+        out.append(flat // stride)
+        flat %= stride
+    return out if all(0 <= o < b for o, b in zip(out, base)) else None
 
 
 def element_box(view: View, index: tuple[int, ...], base: tuple[int, ...]) -> Box:
     """The one-element box ``view[index]`` touches (exact for every view)."""
     flat = view.offset + sum(i * s for i, s in zip(index, view.strides))
-    offsets = []
-    for stride in row_major_strides(base):
-        offsets.append(flat // stride)
-        flat %= stride
-    return Box(tuple(offsets), tuple(1 for _ in base))
+    origin = _unravel(flat, base)
+    if origin is None:
+        return whole(base, exact=False)
+    return Box(tuple(origin), tuple(1 for _ in base))
 
 
 def overlaps(a: Box, b: Box) -> bool:
