@@ -314,7 +314,9 @@ def check_manual(program: GenProgram, seed: int, stats: Stats, gxx: bool = False
 # -- the fuzzing tool ------------------------------------------------------------------------------------------
 
 
-def run_hypothesis(seed: int, examples: int, stats: Stats, out: Path | None, gxx: bool) -> None:
+def run_hypothesis(
+    seed: int, examples: int, stats: Stats, out: Path | None, gxx: bool, statements: int = 9
+) -> None:
     """One batch of each property under hypothesis (failures are shrunk and saved)."""
     from hypothesis import HealthCheck, given, settings
     from hypothesis import seed as hypothesis_seed
@@ -327,7 +329,7 @@ def run_hypothesis(seed: int, examples: int, stats: Stats, out: Path | None, gxx
 
     @hypothesis_seed(seed)
     @config
-    @given(programs(manual=False))
+    @given(programs(manual=False, max_statements=statements))
     def auto(program):
         try:
             check_auto(program, stats, gxx)
@@ -337,7 +339,7 @@ def run_hypothesis(seed: int, examples: int, stats: Stats, out: Path | None, gxx
 
     @hypothesis_seed(seed)
     @config
-    @given(programs(manual=True), st.integers(0, 2**31))
+    @given(programs(manual=True, max_statements=statements), st.integers(0, 2**31))
     def manual(program, dep_seed):
         try:
             check_manual(program, dep_seed, stats, gxx)
@@ -367,13 +369,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--examples", type=int, default=25, help="programs per property per batch (default 25)")
     parser.add_argument("--out", type=Path, help="directory for failing programs (default: not saved)")
     parser.add_argument("--gxx", action="store_true", help="also compile and run every program's C++ (slow)")
+    parser.add_argument("--statements", type=int, default=9, help="statements per program at most (default 9)")
     args = parser.parse_args(argv)
     stats = Stats()
     deadline = time.monotonic() + args.seconds
     seed = args.seed
     try:
         while time.monotonic() < deadline:
-            run_hypothesis(seed, args.examples, stats, args.out, args.gxx)
+            run_hypothesis(seed, args.examples, stats, args.out, args.gxx, args.statements)
             seed += 1
     except KeyboardInterrupt:
         print("interrupted: the totals cover the batches that finished", file=sys.stderr)

@@ -33,7 +33,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from nanopass.errors import InternalError, UserError
+from nanopass.language import walk
 from nanopass.languages.terms import ArgDir, CoreType, DType, Encoding, LoopKind, ScopeMode
+from nanopass.passes.kernels import output_param_of_result
 
 from .cvalues import COMPARE, SYMBOL, CError, arith, cast_u64, convert, ctype_of, f32, from_u64, to_u64
 from .sim_runtime import TAG, CreateInfo, Halted, Inputs, SimRuntime, Tensor
@@ -102,9 +104,18 @@ class Interpreter:
     # -- entry ---------------------------------------------------------------------------------------
 
     def run(self) -> Trace:
-        func = self.func
-        from nanopass.language import walk
+        self.bind_entry()
+        self.rt.scope_begin("auto")
+        try:
+            self.block(self.func.body)
+        except Halted:
+            return self.rt.trace
+        self.rt.scope_end()
+        return self.rt.trace
 
+    def bind_entry(self) -> None:
+        """Types of every name; parameters, dynamic dims and TaskId storage from the inputs."""
+        func = self.func
         for node in walk(func):
             if node._production == "Binder":
                 self.types[node.name] = node.type
@@ -132,13 +143,6 @@ class Interpreter:
         for dyn in getattr(func, "dyn_defs", ()):
             self.types[dyn.name] = _INT64
             self.env[dyn.name] = self.rt.entries[dyn.slot].shape[dyn.axis]
-        self.rt.scope_begin("auto")
-        try:
-            self.block(func.body)
-        except Halted:
-            return self.rt.trace
-        self.rt.scope_end()
-        return self.rt.trace
 
     # -- statements ------------------------------------------------------------------------------------
 
@@ -283,8 +287,6 @@ class Interpreter:
         return [(a, self.value(a.value), a.dir, None) for a in args]
 
     def bind_outs(self, task, kernel, by_param, outputs) -> None:
-        from nanopass.passes.kernels import output_param_of_result
-
         for i, out in enumerate(task.outs):
             production = out._production
             binder = out if production == "Binder" else out.var
