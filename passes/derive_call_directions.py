@@ -8,7 +8,7 @@ from nanopass.rewrite import Pass, register
 
 from .aliases import buffer_roots
 from .kernels import kernel_table
-from .util import iter_stmts
+from .util import iter_stmts, last_yield
 
 D = DIRECTED
 VIEWS = ("SliceTensor", "TransposeTensor", "ReshapeTensor")
@@ -40,6 +40,7 @@ class DeriveCallDirections(Pass):
             for stmt in iter_stmts(func.body)
             if stmt._production == "Let" and stmt.value._production in VIEWS and stmt.value.tensor._production == "Var"
         }
+        self.may = self.may_hold(func)
         self.inout_params = {p.name for p in func.params if p.dir is ParamDir.InOut}
         self.decided: dict[int, list[ArgDir]] = {}
         self.analyze(func.body, set(), 0)
@@ -55,13 +56,47 @@ class DeriveCallDirections(Pass):
             name = self.roots.get(self.views[name], self.views[name])
         return name
 
+    def buffers(self, expr) -> set[str]:
+        """Every buffer root ``expr`` may be (a rebound carry or if result: each value it takes)."""
+        name = self.storage(expr)
+        if name is None:
+            return set()
+        return self.may.get(name, set()) | {name}
+
+    def may_hold(self, func) -> dict[str, set[str]]:
+        """Carry / if-result root -> the buffer roots of the values it may take (a fixpoint)."""
+        may: dict[str, set[str]] = {}
+        self.may = may
+        joins = []
+        for stmt in iter_stmts(func.body):
+            if stmt._production == "For":
+                yld = last_yield(stmt.body)
+                for k, (it, result) in enumerate(zip(stmt.iters, stmt.results)):
+                    values = [it.init] + ([yld.values[k]] if yld is not None else [])
+                    joins.append(([it.var.name, result.name], values))
+            elif stmt._production == "If":
+                for k, result in enumerate(stmt.results):
+                    values = [y.values[k] for y in (last_yield(stmt.then), last_yield(stmt.orelse)) if y is not None]
+                    joins.append(([result.name], values))
+        changed = True
+        while changed:
+            changed = False
+            for names, values in joins:
+                held = set().union(*(self.buffers(v) for v in values))
+                for name in names:
+                    key = self.roots.get(name, name)
+                    if not held <= may.get(key, set()):
+                        may[key] = may.get(key, set()) | held
+                        changed = True
+        return may
+
     def written_roots(self, stmt) -> set[str]:
         kernel = self.kernels[stmt.kernel]
-        return {
-            self.storage(arg.value)
-            for arg, param in zip(stmt.args, kernel.params)
-            if param.dir is not ParamDir.In and self.storage(arg.value) is not None
-        }
+        out: set[str] = set()
+        for arg, param in zip(stmt.args, kernel.params):
+            if param.dir is not ParamDir.In:
+                out |= self.buffers(arg.value)
+        return out
 
     def analyze(self, stmts, seen: set[str], seq_depth: int) -> None:
         for stmt in stmts:
@@ -100,7 +135,7 @@ class DeriveCallDirections(Pass):
                 dirs.append(ArgDir.InOut)
             else:
                 root = self.root(arg.value)
-                if seq_depth > 0 or self.storage(arg.value) in seen or root in self.inout_params:
+                if seq_depth > 0 or self.buffers(arg.value) & seen or root in self.inout_params:
                     dirs.append(ArgDir.InOut)
                 else:
                     dirs.append(ArgDir.OutputExisting)

@@ -104,3 +104,37 @@ def test_unused_runtime_outputs_and_barriers_declare_nothing(tmp_path):
     assert "if (params_phase_fence_barrier_1_deps_count > 0) {" in code
     compile_check(code, tmp_path)
     assert [t.kind for t in check_program(program, {}).emission.tasks()] == ["kernel", "dummy", "dummy", "kernel"]
+
+
+WRITE_THROUGH_CARRY = '''
+import nanopass.dsl as pl
+
+@pl.program
+class WriteThroughCarry:
+    @pl.function(type=pl.FunctionType.AIV)
+    def k_copy(self, a: pl.Tensor[[8, 8], pl.FP32], out: pl.Out[pl.Tensor[[8, 8], pl.FP32]]) -> pl.Tensor[[8, 8], pl.FP32]:
+        t: pl.Tile[[8, 8], pl.FP32] = pl.load(a, [0, 0], [8, 8])
+        o: pl.Tensor[[8, 8], pl.FP32] = pl.store(t, [0, 0], out)
+        return o
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def orch(self, x: pl.Tensor[[8, 8], pl.FP32], y0: pl.Out[pl.Tensor[[8, 8], pl.FP32]],
+             y1: pl.Out[pl.Tensor[[8, 8], pl.FP32]]) -> pl.Tensor[[8, 8], pl.FP32]:
+        for i, (p, q) in pl.range(2, init_values=(y0, y0)):
+            p = self.k_copy(x, p)
+            a, b = pl.yield_(y1, p)
+        y1 = self.k_copy(x, y1)
+        y0 = self.k_copy(b, y0)
+        return y0
+'''
+
+
+def test_a_write_through_a_carry_counts_for_every_buffer_the_carry_holds(tmp_path):
+    # The carry p holds y0, then y1: the loop writes y1 in its second iteration, so the write of
+    # y1 after the loop must wait for it (it was OUTPUT_EXISTING: a write-after-write race found
+    # by the long fuzz run).
+    path = tmp_path / "carry.py"
+    path.write_text(WRITE_THROUGH_CARRY)
+    program = load_program(path)
+    assert "params_t1.add_inout(ext_y1);" in nanopass.generate_orchestration(program).code
+    assert check_program(program, {}).hazards == []

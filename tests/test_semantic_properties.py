@@ -69,7 +69,7 @@ def test_derived_deps_use_every_way_of_writing_a_dependency():
     for seed in range(30):
         deps, _ = fuzz_deps.derive_deps(generate(RandomChooser(seed), manual=True), random.Random(seed))
         kinds |= {d.kind for ds in deps.values() for d in flat_deps(ds)}
-    assert kinds == {"tid", "history", "slot", "barrier"}
+    assert kinds == {"tid", "history", "slot", "carry", "barrier"}
 
 
 def test_the_oracle_catches_a_missing_edge_the_checker_would_miss(monkeypatch):

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import random
+import signal
 import sys
 import tempfile
 import time
@@ -205,16 +206,19 @@ def derive_deps(program: GenProgram, rng: random.Random) -> tuple[dict[int, list
     site = sites_of(program, trace)
     needed = sorted({(site[a], site[b]) for a, b in oracle_conflicts(trace)})
     ways: dict[tuple[int, int], str] = {}
+    places = {source: rng.choice(["top", "outer", "inner"]) for source, _ in needed}
     for pair in needed:
         options = ["history"]
         if visible(program, *pair):
             options += ["tid", "tid"]
         if same_iteration(program, *pair):
             options.append("slot")
+        if program.carry_visible(pair[0], places[pair[0]], pair[1]):
+            options += ["carry", "carry"]
         ways[pair] = rng.choice(options)
     barrier = {target for _, target in needed if rng.random() < 0.25}
     for _ in range(4):
-        deps = _assemble(needed, ways, barrier)
+        deps = _assemble(needed, ways, barrier, places)
         try:
             stages, dsl = compile_text(program.render(deps))
         except UserError:
@@ -230,10 +234,10 @@ def derive_deps(program: GenProgram, rng: random.Random) -> tuple[dict[int, list
     raise PropertyFailure("could not derive dependencies that order every hazard", program.render(), program.values())
 
 
-def _assemble(needed, ways, barrier) -> dict[int, list[Dep]]:
+def _assemble(needed, ways, barrier, places) -> dict[int, list[Dep]]:
     deps: dict[int, list[Dep]] = {}
     for source, target in needed:
-        deps.setdefault(target, []).append(Dep(ways[(source, target)], source))
+        deps.setdefault(target, []).append(Dep(ways[(source, target)], source, place=places[source]))
     for target in barrier & set(deps):
         deps[target] = [Dep("barrier", -1, tuple(deps[target]))]
     return deps
@@ -374,6 +378,7 @@ def main(argv: list[str] | None = None) -> int:
     stats = Stats()
     deadline = time.monotonic() + args.seconds
     seed = args.seed
+    signal.signal(signal.SIGTERM, signal.default_int_handler)  # kill PID: stop and print totals
     try:
         while time.monotonic() < deadline:
             run_hypothesis(seed, args.examples, stats, args.out, args.gxx, args.statements)

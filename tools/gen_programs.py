@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import itertools
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Sequence
 
 TILE = "pl.Tensor[[8, 8], pl.FP32]"
@@ -91,6 +91,9 @@ class Loop:
     stop: int | str  # an int, or "n"
     step: int
     parallel: bool
+    line: int = -1  # index of the header in GenProgram.lines
+    parent: tuple[int, int] = (-1, -1)  # (block, statement index) of the loop in its block
+    body: int = -1  # the block of its body
 
     @property
     def count(self) -> int:
@@ -123,6 +126,7 @@ class Site:
     loops: tuple[Loop, ...]
     path: tuple[tuple[int, int], ...]  # (block, statement index) from the manual scope down
     line: int = 0  # index into GenProgram.lines
+    kinds: tuple[str, ...] = ()  # the block kind at each step of path: for, parallel, if, with
 
     @property
     def instances(self) -> int:
@@ -149,11 +153,17 @@ class Line:
 
 @dataclass
 class Dep:
-    """One entry of a submit's deps list: ``kind`` tid | history | slot | barrier."""
+    """One entry of a submit's deps list: ``kind`` tid | history | slot | carry | barrier.
+
+    A ``carry`` is a TaskId variable ``c_<source>`` set to None at ``place`` (``top`` of the
+    manual scope, or before the ``outer``/``inner``-most loop around the source) and to the
+    source's TaskId after each of its submits: a loop carry (an array carry through a
+    ``pl.parallel`` loop), a branch result, or both."""
 
     kind: str
     source: int  # the producing site (for a barrier: unused)
     parts: tuple["Dep", ...] = ()
+    place: str = ""
 
 
 @dataclass
@@ -169,15 +179,23 @@ class GenProgram:
         """The DSL source with each site's deps (None: every deps list empty)."""
         deps = deps or {}
         history = sorted({d.source for ds in deps.values() for d in flat_deps(ds) if d.kind in ("history", "slot")})
+        carries = {d.source: d.place for ds in deps.values() for d in flat_deps(ds) if d.kind == "carry"}
+        inits: dict[int, list[int]] = {}
+        for source, place in sorted(carries.items()):
+            inits.setdefault(self.carry_line(source, place), []).append(source)
         out = [header(self.manual, self.auto_scope)]
         for index, line in enumerate(self.lines):
             pad = "    " * line.indent
+            for source in inits.get(index, ()):
+                out.append(f"{pad}c_{source} = None")
             if line.site is None:
                 out.append(pad + line.text)
                 if index == self.scope_line:
                     inner = "    " * (line.indent + 1)
                     for s in history:
                         out.append(f"{inner}h_{s} = pl.array.create({max(1, self.sites[s].instances)}, pl.TASK_ID)")
+                    for source in inits.get(-1, ()):
+                        out.append(f"{inner}c_{source} = None")
                 continue
             entries = []
             for dep in deps.get(line.site, []):
@@ -190,11 +208,47 @@ class GenProgram:
             out.append(pad + line.text.replace("{deps}", ", ".join(entries)))
             if line.site in history:
                 out.append(f"{pad}h_{line.site}[{self.sites[line.site].slot()}] = tid_{line.site}")
+            if line.site in carries:
+                out.append(f"{pad}c_{line.site} = tid_{line.site}")
         return "\n".join(out) + "\n"
+
+    def carry_loop(self, source: int, place: str) -> Loop | None:
+        """The loop before which ``c_<source>`` starts (None: the top of the manual scope)."""
+        loops = self.sites[source].loops
+        if place == "top" or not loops:
+            return None
+        return loops[0] if place == "outer" else loops[-1]
+
+    def carry_line(self, source: int, place: str) -> int:
+        loop = self.carry_loop(source, place)
+        return -1 if loop is None else loop.line
+
+    def carry_visible(self, source: int, place: str, target: int) -> bool:
+        """Can ``c_<source>`` (started at ``place``) be a dependency of ``target``: visible there,
+        and, when it is carried through a ``pl.parallel`` loop (an array carry), only through
+        sequential loops around that loop and nothing inside it (the compiler cannot carry an
+        array into a scalar carry or an if result; docs/semantics.md)."""
+        loop = self.carry_loop(source, place)
+        site = self.sites[source]
+        # kinds[0] is the manual scope's block; a loop's kind is that of its body block
+        start = 1 if loop is None else next(i for i, (block, _) in enumerate(site.path) if block == loop.body)
+        through = site.kinds[start:]
+        if "parallel" in through:
+            k = through.index("parallel")
+            if any(kind != "for" for kind in through[:k]) or k != len(through) - 1:
+                return False
+        if loop is None:
+            return True
+        path = self.sites[target].path
+        return any(step == loop.parent or step[0] == loop.body for step in path) or any(
+            step[0] == loop.parent[0] and step[1] > loop.parent[1] for step in path
+        )
 
     def dep_text(self, dep: Dep) -> str:
         if dep.kind == "tid":
             return f"tid_{dep.source}"
+        if dep.kind == "carry":
+            return f"c_{dep.source}"
         if dep.kind == "history":
             return f"h_{dep.source}"
         if dep.kind == "slot":
@@ -277,6 +331,7 @@ class _Block:
     id: int
     names: dict[str, _Var] = field(default_factory=dict)
     count: int = 0
+    kind: str = "with"  # for | parallel | if (either branch) | with
 
 
 class Generator:
@@ -361,6 +416,9 @@ class Generator:
     def path(self) -> tuple[tuple[int, int], ...]:
         return tuple((b.id, b.count) for b in self.blocks[1:])
 
+    def kinds(self) -> tuple[str, ...]:
+        return tuple(b.kind for b in self.blocks[1:])
+
     # -- the program ----------------------------------------------------------------------------------
 
     def program(self) -> GenProgram:
@@ -375,7 +433,7 @@ class Generator:
         scope_line = None
         if self.manual:
             scope_line = self.emit("with pl.manual_scope():")
-            self.blocks.append(_Block(next(self.block_ids)))
+            self.blocks.append(_Block(next(self.block_ids), kind="manual"))
         self.body(depth=0, minimum=2)
         if self.manual:
             self.blocks.pop()
@@ -411,7 +469,7 @@ class Generator:
     def call_line(self, kernel: str, inputs: list[str], target: str, scalar: str | None = None) -> None:
         args = inputs + [target] + ([scalar] if scalar else [])
         if self.manual:
-            site = Site(next(self.fresh), kernel, tuple(self.loops), self.path())
+            site = Site(next(self.fresh), kernel, tuple(self.loops), self.path(), kinds=self.kinds())
             site.line = self.emit(
                 f"{target}, tid_{site.id} = pl.submit(self.{kernel}, {', '.join(args)}, deps=[{{deps}}])  "
                 f"# site {site.id}",
@@ -523,7 +581,7 @@ class Generator:
         else:
             result = self.new_name("w")
         if self.manual:
-            site = Site(next(self.fresh), kernel, tuple(self.loops), self.path())
+            site = Site(next(self.fresh), kernel, tuple(self.loops), self.path(), kinds=self.kinds())
             tid = f"tid_{site.id}"
             line = self.emit(
                 f"{result}, {tid} = pl.submit(self.{kernel}, {', '.join(args)}, deps=[{{deps}}])  # site {site.id}",
@@ -587,10 +645,11 @@ class Generator:
         tiles = self.tiles(writable=True)
         a, b = self.ch.choice(tiles), self.ch.choice(tiles)
         var, p, q = self.new_name("i"), self.new_name("p"), self.new_name("q")
-        loop = Loop(var, 0, self.ch.integer(1, 3), 1, False)
-        self.emit(f"for {var}, ({p}, {q}) in pl.range({loop.stop}, init_values=({a}, {b})):")
-        self.blocks.append(_Block(next(self.block_ids)))
-        self.loops.append(loop)
+        parent = (self.blocks[-1].id, self.blocks[-1].count)
+        stop = self.ch.integer(1, 3)
+        line = self.emit(f"for {var}, ({p}, {q}) in pl.range({stop}, init_values=({a}, {b})):")
+        self.blocks.append(_Block(next(self.block_ids), kind="for"))
+        self.loops.append(Loop(var, 0, stop, 1, False, line, parent, self.blocks[-1].id))
         self.bind(var, _Var("index"))
         self.bind(p, _Var("tile", writable=True))
         self.bind(q, _Var("tile", writable=True))
@@ -626,10 +685,14 @@ class Generator:
             self.emit(f"pl.tensor.write(flags, [{(index + 1) % 4}], {name} + 1)")
 
     def block(self, header: str, depth: int, loop: Loop | None = None) -> None:
-        self.emit(header)
-        self.blocks.append(_Block(next(self.block_ids)))
+        parent = (self.blocks[-1].id, self.blocks[-1].count)
+        line = self.emit(header)
+        kind = "with" if loop is None and header.startswith("with") else "if" if loop is None else (
+            "parallel" if loop.parallel else "for"
+        )
+        self.blocks.append(_Block(next(self.block_ids), kind=kind))
         if loop is not None:
-            self.loops.append(loop)
+            self.loops.append(replace(loop, line=line, parent=parent, body=self.blocks[-1].id))
             self.bind(loop.var, _Var("index"))
         self.body(depth + 1)
         if loop is not None:
@@ -661,7 +724,7 @@ class Generator:
 
     def emit_else(self, depth: int) -> None:
         self.lines.append(Line(len(self.blocks) + 1, "else:"))
-        self.blocks.append(_Block(next(self.block_ids)))
+        self.blocks.append(_Block(next(self.block_ids), kind="if"))
         self.body(depth + 1)
         self.blocks.pop()
 
