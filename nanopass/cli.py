@@ -67,6 +67,7 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--func", metavar="NAME", help="the orchestration function, when the program has several")
     check.add_argument("--gxx", action="store_true", help="also compile the C++ with g++ and run it on the recording runtime")
     check.add_argument("--dump-all", metavar="DIR", help="write every stage and a per-stage hazard report (hazards.txt)")
+    check.add_argument("--trace", metavar="FILE", help="write the emission trace as JSON to FILE")
     check.add_argument("-v", "--verbose", action="store_true", help="list waived pairs one by one")
 
     language = sub.add_parser("language", help="print a language's grammar")
@@ -191,8 +192,8 @@ def cmd_language(args, out: Console, err: Console) -> int:
 def cmd_check(args, out: Console, err: Console) -> int:
     """Exit 0 when every read/write conflict is ordered by the runtime, 1 on a hazard or when the
     runtime would stop the program (a fatal error)."""
-    from .api import run_pipeline, surface_of
-    from .dumps import DumpWriter
+    from .api import result_from_stages, run_pipeline, surface_of
+    from .dumps import DumpWriter, write_atomic
     from .loader import load_programs, pick_program
     from .pipeline import PipelineError
     from nanopass.tools.check import check_stages, program_inputs, stage_report
@@ -214,9 +215,15 @@ def cmd_check(args, out: Console, err: Console) -> int:
             dumps.finish()
         raise failure.error from None
     if dumps:
+        dumps.write_code(len(stages), result_from_stages(stages).code)
         dumps.write("hazards.txt", stage_report(stages, inputs))
         dumps.finish()
     result = check_stages(stages, inputs, gxx=args.gxx)
+    if args.trace:
+        try:
+            write_atomic(args.trace, result.emission.to_json() + "\n")
+        except OSError as error:
+            raise UserError(f"cannot write {args.trace}: {error.strerror}") from None
     ways = "reference, emission and compiled C++" if args.gxx else "reference and emission"
     out.print(f"{stages[-1].tree.func}: {len(result.reference.tasks())} tasks; the {ways} traces agree", markup=False)
     waived = [line for line in result.lines() if line.startswith("waived: ")]

@@ -94,3 +94,13 @@ class Oob:
         y = self.k_copy(s, y)
         return y
 """
+
+
+def test_trace_writes_the_emission_trace_as_json(tmp_path):
+    from nanopass.tools.trace import Trace
+
+    path = tmp_path / "basic.json"
+    assert run_cli("check", str(EXAMPLES / "basic.py"), "--trace", str(path)).returncode == 0
+    trace = Trace.from_json(path.read_text())
+    assert [t.kernel for t in trace.tasks()] == ["kernel_add", "kernel_add"]
+    assert trace.buffers["in2"].label == "d"
