@@ -169,7 +169,8 @@ class LowerToEmission(Pass):
         elif var.type._production == "TensorType":
             out.append(E.DeclTensor(name, value, span=span))
         elif is_tid(var.type):
-            out.append(E.DeclTid(name, E.TidCopy(value), span=span))
+            if name in self.used:  # dependency edges name the copy's source storage, not the copy
+                out.append(E.DeclTid(name, E.TidCopy(value), span=span))
         elif var.type._production == "ScalarType":
             out.append(E.DeclScalar(name, var.type.dtype, value, span=span))
         else:

@@ -138,3 +138,37 @@ def test_a_write_through_a_carry_counts_for_every_buffer_the_carry_holds(tmp_pat
     program = load_program(path)
     assert "params_t1.add_inout(ext_y1);" in nanopass.generate_orchestration(program).code
     assert check_program(program, {}).hazards == []
+
+
+TASK_ID_COPY = '''
+import nanopass.dsl as pl
+
+@pl.program
+class TaskIdCopy:
+    @pl.function(type=pl.FunctionType.AIV)
+    def k_copy(self, a: pl.Tensor[[8, 8], pl.FP32], out: pl.Out[pl.Tensor[[8, 8], pl.FP32]]) -> pl.Tensor[[8, 8], pl.FP32]:
+        t: pl.Tile[[8, 8], pl.FP32] = pl.load(a, [0, 0], [8, 8])
+        o: pl.Tensor[[8, 8], pl.FP32] = pl.store(t, [0, 0], out)
+        return o
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def orch(self, x: pl.Tensor[[8, 8], pl.FP32], y: pl.Out[pl.Tensor[[8, 8], pl.FP32]]) -> pl.Tensor[[8, 8], pl.FP32]:
+        with pl.manual_scope():
+            last = None
+            y, t0 = pl.submit(self.k_copy, x, y)
+            last = t0
+            y, t1 = pl.submit(self.k_copy, x, y, deps=[last])
+        return y
+'''
+
+
+def test_a_task_id_copy_that_edges_see_through_is_not_declared(tmp_path):
+    # `last = t0` became `PTO2TaskId last__ssa_v1 = t0;` although the dependency edge reads t0's
+    # storage directly: an unused variable under -Werror (found by the g++ fuzz run).
+    path = tmp_path / "copy.py"
+    path.write_text(TASK_ID_COPY)
+    program = load_program(path)
+    code = nanopass.generate_orchestration(program).code
+    assert "last__ssa_v1" not in code and "params_t1_deps[params_t1_deps_count++] = t0;" in code
+    compile_check(code, tmp_path)
+    assert check_program(program, {}).hazards == []

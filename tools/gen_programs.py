@@ -5,15 +5,20 @@ FP32 tiles: entry tensors ``x0 x1`` (In), ``y0`` (InOut), ``y1`` (Out), ``big`` 
 sliced into tiles), ``flags`` (InOut INT32[4], host element reads and writes) and a scalar
 ``n``. The body mixes tensor creates, slices, transposes, reshapes, kernel calls (plain calls,
 and ``pl.submit`` with runtime-allocated outputs), sequential and parallel loops with implicit
-carries, ifs on scalars, and host reads and writes.
+and ``init_values`` carries, ifs on scalars, user scopes, scalar lets and INT64 arrays, host
+reads and writes, and (AUTO) submits with dependencies and dummy barriers.
 
-An AUTO program has no manual scope and no dependency. A *manual* program puts the whole body in
-one ``pl.manual_scope()``, submits every task with ``pl.submit`` and leaves each submit's
+An AUTO program has no manual scope. A *manual* program puts the whole body in one
+``pl.manual_scope()``, submits every task with ``pl.submit`` and leaves each submit's
 dependency list open: ``GenProgram.render(deps)`` fills it in, with the statements a dependency
 needs (``tools/fuzz_deps.py`` derives them from the program's true hazards). The ways a
 dependency can be written: the producer's TaskId (``tid_<s>``), its history array
 (``h_<s>``: one slot per execution of the submit, filled right after it), one slot of that
-array, or a dummy barrier over several of those.
+array, a TaskId carry (``c_<s>``), or a dummy barrier over several of those.
+
+Every program compiles to C++ that ``g++ -Wall -Werror`` accepts: dead lets are pruned, every
+value a compound statement rebinds is read after it, and every parameter is read (the compiler
+would emit unused variables otherwise; docs/semantics.md).
 
 The generator draws every decision from a ``Chooser``: ``RandomChooser`` (a seeded
 ``random.Random``) for the fuzzing tool, ``DrawChooser`` (hypothesis draws, so failures shrink)
@@ -30,7 +35,7 @@ from typing import Any, Callable, Sequence
 TILE = "pl.Tensor[[8, 8], pl.FP32]"
 N_MAX = 3  # the scalar parameter n takes values 0..N_MAX
 
-# name -> (type, parameters as (name, kind) with kind In/Out/InOut/Scalar, core)
+# name -> (parameters as (name, kind) with kind In/Out/InOut/Scalar, core)
 KERNELS: dict[str, tuple[tuple[tuple[str, str], ...], str]] = {
     "k_copy": ((("a", "In"), ("out", "Out")), "AIV"),
     "k_add": ((("a", "In"), ("b", "In"), ("out", "Out")), "AIV"),
@@ -331,7 +336,7 @@ class _Block:
     id: int
     names: dict[str, _Var] = field(default_factory=dict)
     count: int = 0
-    kind: str = "with"  # for | parallel | if (either branch) | with
+    kind: str = "with"  # manual (the manual scope) | for | parallel | if (either branch) | with
 
 
 class Generator:
