@@ -24,7 +24,7 @@ from .language import Language, Node
 PASS_VERBS = frozenset(
     """
     add analyze assign attach batch bind check classify collect convert decide define derive drop
-    elaborate encode expand expose flatten hoist infer insert lift lower make materialize merge
+    elaborate encode expand expose flatten fuse hoist infer insert lift lower make materialize merge
     normalize order parse place print prune remap remove rename resolve scale select simplify size split
     uncover verify wrap
     """.split()

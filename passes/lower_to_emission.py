@@ -30,7 +30,8 @@ class LowerToEmission(Pass):
     ``// Task <n>: <kernel>``, its ``Arg`` with one add call per argument (tensors, then scalars),
     its dependency array when it has edges (fresh ids unguarded, others guarded, arrays as a
     loop over their slots, D10), and its submit (capturing ``task_<n>_outs`` when its TaskId or
-    a runtime-allocated output is used); loops and ifs declare their rebound carries before the
+    a runtime-allocated output is used); external tensors and scalar parameters are declared
+    when the body uses them, so the C++ has no unused variable; loops and ifs declare their rebound carries before the
     statement and assign them at the yield (through temporaries when a yield permutes carries,
     D16). Task numbers count dispatches in program order; helper names are fresh. Afterwards
     the program is a list of C++ statements.
@@ -57,12 +58,14 @@ class LowerToEmission(Pass):
         for node in walk(func):
             if node._production == "Binder":
                 self.types[node.name] = node.type
-        externals = [E.External(s.param, s.index) for s in func.slots if s._production == "TensorSlot"]
+        externals = [
+            E.External(s.param, s.index) for s in func.slots if s._production == "TensorSlot" and s.param in self.used
+        ]
         params = {p.name: p for p in func.params}
         scalars = [
             E.EntryScalar(s.param, params[s.param].type.dtype, s.index)
             for s in func.slots
-            if s._production == "ScalarSlot"
+            if s._production == "ScalarSlot" and s.param in self.used
         ]
         body = self.block(func.body)
         return E.Unit(func.name, func.arg_count, externals, scalars, func.dyn_defs, body, span=func.span)
@@ -70,13 +73,16 @@ class LowerToEmission(Pass):
     # -- helpers ----------------------------------------------------------------------------------
 
     def used_names(self, body) -> set[str]:
-        """Names read anywhere in ``body``, not counting None seeds read as a carry's init."""
+        """Names the C++ reads: every use in ``body`` except returns (which emit nothing) and None
+        seeds read as a carry's init (folded into the carry)."""
         used: set[str] = set()
         stack = list(body)
         while stack:
             node = stack.pop()
             if node._production == "Var":
                 used.add(node.name)
+            elif node._production == "Return":
+                continue  # returning a parameter emits no code
             elif node._production == "IterArg" and self.init_is_none_seed(node):
                 stack.append(node.var)
                 continue
@@ -189,7 +195,7 @@ class LowerToEmission(Pass):
         args = self.fresh(f"params_t{n}")
         outs_name = f"task_{n}_outs"
         allocated = [o for o in task.outs if o._production == "Allocated"]
-        capture = allocated or (task.tid is not None)
+        capture = allocated or (task.tid is not None and task.tid.name in self.used)
         if capture:
             outs_name = self.fresh(outs_name)
         out.append(E.Blank())
@@ -207,7 +213,7 @@ class LowerToEmission(Pass):
         self.deps(args, task.deps, task.capacity, out)
         launch = self.launch(kernel, n, out)
         out.append(E.Submit(args, launch, outs_name if capture else None))
-        if task.tid is not None and task.tid.name in self.used:
+        if capture and task.tid is not None and task.tid.name in self.used:
             out.append(E.DeclTid(task.tid.name, E.TidOfOuts(outs_name)))
         for o in allocated:
             out.append(E.BindRef(o.var.name, outs_name, o.index))
@@ -320,6 +326,8 @@ class LowerToEmission(Pass):
         then = self.block(branch.then)
         orelse = self.block(branch.orelse)
         self.loops.pop()
+        if all(_is_empty_scope(s) for s in orelse):
+            orelse = []  # a branch that only yielded values already in place emits nothing
         out.append(E.IfBlock(branch.cond, then, orelse, span=branch.span))
 
     def lower_Yield(self, yld, out) -> None:
@@ -391,3 +399,7 @@ class LowerToEmission(Pass):
 
 def _elem_tid(array_type) -> bool:
     return array_type._production == "ArrayType" and array_type.dtype is DType.TASK_ID
+
+
+def _is_empty_scope(stmt) -> bool:
+    return stmt._production == "ScopeBlock" and all(_is_empty_scope(s) for s in stmt.body)

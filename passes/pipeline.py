@@ -14,16 +14,20 @@ from .convert_to_ssa import ConvertToSsa
 from .define_dynamic_dim_symbols import DefineDynamicDimSymbols
 from .derive_call_directions import DeriveCallDirections
 from .encode_scalars import EncodeScalars
+from .fuse_create_assemble_to_slice import FuseCreateAssembleToSlice
 from .infer_core_types import InferCoreTypes
 from .lower_to_emission import LowerToEmission
 from .materialize_runtime_scopes import MaterializeRuntimeScopes
 from .normalize_return_order import NormalizeReturnOrder
 from .remap_output_aliases import RemapOutputAliases
+from .remove_dead_lets import RemoveDeadLets
 from .resolve_dep_edges import ResolveDepEdges
 
 PASSES = [
     ConvertToSsa,  # surface -> ssa
     NormalizeReturnOrder,  # ssa
+    FuseCreateAssembleToSlice,  # ssa
+    RemoveDeadLets,  # ssa
     DeriveCallDirections,  # ssa -> directed
     CheckManualDepsOnSubmitOnly,  # directed
     MaterializeRuntimeScopes,  # directed -> scoped

@@ -64,3 +64,23 @@ def last_yield(body):
     if body and body[-1]._production == "Yield":
         return body[-1]
     return None
+
+
+TYPE_PRODUCTIONS = frozenset({"TensorType", "ScalarType", "ArrayType", "TileType"})
+
+
+def var_reads(nodes) -> dict[str, int]:
+    """How often each name is read by ``nodes`` (types excluded: they are never printed)."""
+    from nanopass.language import iter_children
+
+    counts: dict[str, int] = {}
+    stack = list(nodes) if isinstance(nodes, (list, tuple)) else [nodes]
+    while stack:
+        node = stack.pop()
+        production = node._production
+        if production in TYPE_PRODUCTIONS:
+            continue
+        if production == "Var":
+            counts[node.name] = counts.get(node.name, 0) + 1
+        stack.extend(iter_children(node))
+    return counts
