@@ -10,7 +10,7 @@ with a ``Yield`` of as many values; an ``If`` with results ends both branches wi
 """
 
 from nanopass.errors import VerifyError
-from nanopass.language import walk
+from nanopass.language import iter_children, walk
 
 from . import surface
 
@@ -22,10 +22,14 @@ def check_single_definition(program) -> None:
         _define(seen, param.name, param)
     for dyn in func.dyn_dims:
         _define(seen, dyn.name, dyn)
-    for node in walk(func):
+    stack = list(func.body)
+    while stack:
+        node = stack.pop()
         production = node._production
         if production == "Binder":
             _define(seen, node.name, node)
+        elif production != "Declare":  # a Declare announces a later definition (hoisted language)
+            stack.extend(iter_children(node))
 
 
 def _define(seen: set[str], name: str, node) -> None:

@@ -105,6 +105,20 @@ class Pass:
             return self.visit_all(node)
         return node
 
+    def build(self, node: Node, **changes: Any) -> Node:
+        """``node`` rebuilt as the target language's production of the same name, with the given
+        fields changed (the others are reused as they are)."""
+        cls = self.target.nodes.get(node._production)
+        if cls is None:
+            raise InternalError(
+                f"language '{self.target.name}' has no production {node._production}", pass_name=self.name, node=node
+            )
+        span = changes.pop("span", node.span)
+        values = [changes.pop(f) if f in changes else getattr(node, f) for f in node._fields]
+        if changes:
+            raise TypeError(f"{node._production} has no field(s) {sorted(changes)}")
+        return cls(*values, span=span)
+
     def visit_all(self, items: tuple) -> tuple:
         """Visit each element of a tuple field, splicing list results; reuse the tuple if unchanged."""
         out = None

@@ -120,6 +120,7 @@ class ClassifyIterArgCarry(Pass):
         then_y, else_y = last_yield(branch.then), last_yield(branch.orelse)
         phis = []
         for i, res in enumerate(branch.results):
+            res = getattr(res, "var", res)  # a Phi when this pass runs again on its own output
             a = then_y.values[i] if then_y else None
             b = else_y.values[i] if else_y else None
             ra = self.roots.get(a.name, a.name) if a is not None and a._production == "Var" else None

@@ -54,6 +54,7 @@ class LowerToEmission(Pass):
         self.used = self.used_names(func.body)
         self.loops: list[Any] = []
         self.array_sizes: dict[str, int] = {}
+        self.declared: set[str] = set()  # names a (Declare var) already declared
         self.types = {p.name: p.type for p in func.params}
         for node in walk(func):
             if node._production == "Binder":
@@ -68,6 +69,8 @@ class LowerToEmission(Pass):
             if s._production == "ScalarSlot" and s.param in self.used
         ]
         body = self.block(func.body)
+        if body and body[0]._production == "Blank":
+            body = body[1:]  # the entry already leaves a blank line before the body
         return E.Unit(func.name, func.arg_count, externals, scalars, func.dyn_defs, body, span=func.span)
 
     # -- helpers ----------------------------------------------------------------------------------
@@ -115,6 +118,25 @@ class LowerToEmission(Pass):
     def lower_Return(self, ret, out) -> None:
         pass
 
+    def lower_Declare(self, decl, out) -> None:
+        var = decl.var
+        ty = var.type
+        self.declared.add(var.name)
+        if ty._production == "TensorType":
+            out.append(E.DeclTensor(var.name, None, span=decl.span))
+        elif ty._production == "ScalarType" and ty.dtype is not DType.TASK_ID:
+            out.append(E.DeclScalar(var.name, ty.dtype, None, span=decl.span))
+        else:
+            raise InternalError(f"cannot declare '{var.name}' ahead of its value", pass_name=self.name, node=decl)
+
+    def define(self, name: str, ty, value, out, span=None) -> None:
+        """``T name = value;``, or ``name = value;`` when a Declare already declared ``name``."""
+        if name in self.declared:
+            out.append(self.assign(name, ty, value))
+        else:
+            node = self.declare(name, ty, value)
+            out.append(node.replace(span=span) if span is not None else node)
+
     def lower_Alloc(self, alloc, out) -> None:
         infos = []
         for create in alloc.creates:
@@ -134,6 +156,11 @@ class LowerToEmission(Pass):
     def lower_Let(self, let, out) -> None:
         var, value = let.var, let.value
         name = var.name
+        if name in self.declared and value._production in ("SliceTensor", "TransposeTensor", "ReshapeTensor", "DimTensor", "ReadTensor"):
+            temp = self.fresh(name + "_value")
+            self.lower_Let(let.replace(var=var.replace(name=temp)), out)
+            out.append(E.AssignVar(name, E.Var(temp)))
+            return
         kind = value._production
         span = let.span
         if kind == "NoTask":
@@ -172,12 +199,8 @@ class LowerToEmission(Pass):
             out.append(E.ReshapeView(name, value.tensor.name, shapes, len(value.shape)))
         elif kind == "DimTensor":
             out.append(E.ReadDim(name, value.tensor.name, value.axis, span=span))
-        elif var.type._production == "TensorType":
-            out.append(E.DeclTensor(name, value, span=span))
-        elif is_tid(var.type):
-            out.append(E.DeclTid(name, E.TidCopy(value), span=span))
-        elif var.type._production == "ScalarType":
-            out.append(E.DeclScalar(name, var.type.dtype, value, span=span))
+        elif var.type._production in ("TensorType", "ScalarType"):
+            self.define(name, var.type, value, out, span)
         else:
             raise InternalError(f"cannot lower a let of {kind}", pass_name=self.name, node=let)
 
@@ -216,7 +239,8 @@ class LowerToEmission(Pass):
         if capture and task.tid is not None and task.tid.name in self.used:
             out.append(E.DeclTid(task.tid.name, E.TidOfOuts(outs_name)))
         for o in allocated:
-            out.append(E.BindRef(o.var.name, outs_name, o.index))
+            bind = E.AssignRef if o.var.name in self.declared else E.BindRef
+            out.append(bind(o.var.name, outs_name, o.index))
 
     def synthesized_outputs(self, task, kernel, args: str, out) -> list[str]:
         infos = []
@@ -306,14 +330,12 @@ class LowerToEmission(Pass):
                 raise InternalError("rebinding a data array carry is not supported", pass_name=self.name, node=it)
         elif is_tid(ty):
             out.append(E.DeclTid(name, self.tid_init(it)))
-        elif ty._production == "TensorType":
-            out.append(E.DeclTensor(name, init))
         else:
-            out.append(E.DeclScalar(name, ty.dtype, init))
+            self.define(name, ty, init, out)
 
     def lower_If(self, branch, out) -> None:
         for phi in branch.results:
-            if not phi.plan.rebind:
+            if not phi.plan.rebind or phi.var.name in self.declared:
                 continue
             ty = phi.var.type
             if is_tid(ty):

@@ -46,7 +46,7 @@ class MaterializeRuntimeScopes(Pass):
         self.manual += manual
         body = self.visit_all(scope.body)
         self.manual -= manual
-        return S.Scope(scope.mode, ScopeOrigin.user, body, span=scope.span)
+        return S.Scope(scope.mode, getattr(scope, "origin", ScopeOrigin.user), body, span=scope.span)
 
     def For(self, loop):
         body = self.wrap_here(self.visit_all(loop.body))

@@ -15,19 +15,20 @@ from .define_dynamic_dim_symbols import DefineDynamicDimSymbols
 from .derive_call_directions import DeriveCallDirections
 from .encode_scalars import EncodeScalars
 from .fuse_create_assemble_to_slice import FuseCreateAssembleToSlice
+from .hoist_scope_escapes import HoistScopeEscapes
 from .infer_core_types import InferCoreTypes
 from .lower_to_emission import LowerToEmission
 from .materialize_runtime_scopes import MaterializeRuntimeScopes
 from .normalize_return_order import NormalizeReturnOrder
 from .remap_output_aliases import RemapOutputAliases
-from .remove_dead_lets import RemoveDeadLets
+from .remove_dead_values import RemoveDeadValues
 from .resolve_dep_edges import ResolveDepEdges
 
 PASSES = [
     ConvertToSsa,  # surface -> ssa
     NormalizeReturnOrder,  # ssa
     FuseCreateAssembleToSlice,  # ssa
-    RemoveDeadLets,  # ssa
+    RemoveDeadValues,  # ssa
     DeriveCallDirections,  # ssa -> directed
     CheckManualDepsOnSubmitOnly,  # directed
     MaterializeRuntimeScopes,  # directed -> scoped
@@ -38,7 +39,8 @@ PASSES = [
     BindTaskIds,  # slotted -> tid-bound
     ResolveDepEdges,  # tid-bound -> dep-annotated
     BatchTensorCreates,  # dep-annotated -> batched
-    RemapOutputAliases,  # batched -> named
+    HoistScopeEscapes,  # batched -> hoisted
+    RemapOutputAliases,  # hoisted -> named
     DefineDynamicDimSymbols,  # named -> dimmed
     EncodeScalars,  # dimmed -> encoded
     LowerToEmission,  # encoded -> emission

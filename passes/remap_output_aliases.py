@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from nanopass.errors import InternalError
-from nanopass.languages import BATCHED, NAMED
+from nanopass.languages import HOISTED, NAMED
 from nanopass.rewrite import Pass, register
 
 from .aliases import buffer_roots
@@ -32,7 +32,7 @@ class RemapOutputAliases(Pass):
     """
 
     name = "remap_output_aliases"
-    source = BATCHED
+    source = HOISTED
     target = NAMED
 
     def run(self, program):
@@ -54,7 +54,7 @@ class RemapOutputAliases(Pass):
         self.derived = self.derived_suffixes(func)
         for binder in self.binders(func):
             root = roots.get(binder.name, binder.name)
-            if root != binder.name:
+            if root != binder.name or binder.name in names:  # an alias, or already named (Declare)
                 continue
             base = base_name(binder.name)
             derived = self.derived.get(binder.name, ())

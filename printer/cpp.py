@@ -238,6 +238,11 @@ def emit(node, out):  # noqa: F811
     out.line(f"const Tensor& {node.name} = {node.source}.get_ref({node.index});")
 
 
+@dispatch(E.AssignRef, Emitter, namespace=EMIT_NS)
+def emit(node, out):  # noqa: F811
+    out.line(f"{node.name} = {node.source}.get_ref({node.index});")
+
+
 @dispatch(E.ReadElement, Emitter, namespace=EMIT_NS)
 def emit(node, out):  # noqa: F811
     t = ctype(node.dtype)
