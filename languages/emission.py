@@ -77,7 +77,7 @@ LANGUAGE = encoded.LANGUAGE.extend(
             Production("DeclArray", "name:symbol", "dtype:dtype", "size:integer"),
             Production("DeclElement", "name:symbol", "dtype:dtype", "array:symbol", "index:Expr"),
             Production("SetArrayItem", "array:symbol", "index:Expr", "value:Expr"),
-            Production("GuardedDummy", "args:symbol", "outs:symbol", "tid:symbol"),
+            Production("GuardedDummy", "args:symbol", "outs:symbol?", "tid:symbol?"),
         ),
         Nonterminal(
             "Launch",

@@ -35,7 +35,7 @@ class ClassifyIterArgCarry(Pass):
     TaskId carries are always rebound; inside a manual scope, a TaskId carried through a
     ``pl.parallel`` loop becomes an array with one slot per iteration (its static trip count; a
     dynamic one is a user error), and a sequential loop whose yield is such a loop's result
-    inherits the array size. Afterwards every IterArg and if result has a ``Carry`` plan.
+    inherits the array size (inside the manual scope or around it, the seed's #1811 case). Afterwards every IterArg and if result has a ``Carry`` plan.
     """
 
     name = "classify_iter_arg_carry"
@@ -73,8 +73,26 @@ class ClassifyIterArgCarry(Pass):
                 break
         self.rebound = rebound
         self.roots = roots
+        self.in_manual = self.parallel_loops_in_manual_scopes(func.body)
         self.manual = 0
         return self.visit(program)
+
+    def parallel_loops_in_manual_scopes(self, body) -> set[int]:
+        """ids of the pl.parallel loops that sit inside a manual scope."""
+        found: set[int] = set()
+        stack = [(s, False) for s in body]
+        while stack:
+            stmt, manual = stack.pop()
+            kind = stmt._production
+            if kind == "Scope":
+                stack += [(s, manual or stmt.mode is ScopeMode.manual) for s in stmt.body]
+            elif kind == "For":
+                if manual and stmt.kind is LoopKind.parallel:
+                    found.add(id(stmt))
+                stack += [(s, manual) for s in stmt.body]
+            elif kind == "If":
+                stack += [(s, manual) for s in stmt.then + stmt.orelse]
+        return found
 
     def Scope(self, scope):
         manual = scope.mode is ScopeMode.manual
@@ -87,13 +105,17 @@ class ClassifyIterArgCarry(Pass):
         iters = []
         for i, it in enumerate(loop.iters):
             rebind = it.var.name in self.rebound
-            array = self.array_size(loop, i) if rebind and self.manual and is_task_id(it.var) else 0
+            array = 0
+            if rebind and is_task_id(it.var) and (self.manual or loop.kind is LoopKind.seq):
+                array = self.array_size(loop, i)
             iters.append(C.IterArg(it.var, it.init, C.Carry(rebind, array), span=it.span))
         body = self.visit_all(loop.body)
         return C.For(loop.var, loop.start, loop.stop, loop.step, loop.kind, iters, body, loop.results, span=loop.span)
 
     def array_size(self, loop, slot: int) -> int:
         if loop.kind is LoopKind.parallel:
+            if id(loop) not in self.in_manual:
+                return 0  # outside manual scopes a parallel loop's TaskId carry is one variable
             count = static_trip_count(loop)
             if count is None or count <= 0:
                 raise UserError(

@@ -9,7 +9,7 @@ from nanopass.rewrite import Pass, register
 
 from .aliases import buffer_roots
 from .kernels import kernel_table
-from .util import BODY_FIELDS, var_reads
+from .util import BODY_FIELDS, iter_stmts, var_reads
 
 H = HOISTED
 
@@ -28,9 +28,10 @@ class HoistScopeEscapes(Pass):
     any user scope whose tensor is read after the scope moves out too; a tensor or scalar value,
     a rebound loop carry or if result, or a runtime-allocated task output defined directly in
     the scope and read after it gets a ``(Declare var)`` before the scope and is assigned
-    inside. A TaskId read after the scope that produced it is a user error (D11: a binding
-    made inside a scope does not outlive it); so is an escaping create whose shape is computed
-    inside the scope. Afterwards nothing is read outside the block that declares it.
+    inside; so is a TaskId array carry (its storage then belongs to the enclosing scope, the
+    seed's #1811 case). Any other TaskId read after the scope that produced it is a user error
+    (D11: a binding made inside a scope does not outlive it); so is an escaping create whose
+    shape is computed inside the scope. Afterwards nothing is read outside the block that declares it.
     """
 
     name = "hoist_scope_escapes"
@@ -40,6 +41,11 @@ class HoistScopeEscapes(Pass):
     def run(self, program):
         func = program.orch
         self.roots = buffer_roots(func, kernel_table(program), lambda it: not it.plan.rebind)
+        # TaskId array carries: their storage may belong to an enclosing scope (the seed's #1811)
+        self.array_carries = {
+            r.name for s in iter_stmts(func.body) if s._production == "For"
+            for it, r in zip(s.iters, s.results) if it.plan.array > 0
+        }
         body = self.sequence(func.body, frozenset())
         return self.build(program, orch=self.build(func, body=body))
 
@@ -101,7 +107,11 @@ class HoistScopeEscapes(Pass):
             for binder in self.declared_by(stmt):
                 if self.root(binder.name) != binder.name or binder.name not in after:
                     continue
-                if binder.type._production == "ScalarType" and binder.type.dtype is DType.TASK_ID:
+                if (
+                    binder.type._production == "ScalarType"
+                    and binder.type.dtype is DType.TASK_ID
+                    and binder.name not in self.array_carries
+                ):
                     raise UserError(
                         f"TaskId '{_base(binder.name)}' is produced inside a scope and used after it; a TaskId does "
                         "not outlive the scope that produces it",

@@ -55,6 +55,11 @@ class LowerToEmission(Pass):
         self.loops: list[Any] = []
         self.array_sizes: dict[str, int] = {}
         self.declared: set[str] = set()  # names a (Declare var) already declared
+        self.carry_arrays = {
+            r.name: it.plan.array
+            for s in iter_stmts(func.body) if s._production == "For"
+            for it, r in zip(s.iters, s.results) if it.plan.array > 0
+        }
         self.types = {p.name: p.type for p in func.params}
         for node in walk(func):
             if node._production == "Binder":
@@ -122,7 +127,9 @@ class LowerToEmission(Pass):
         var = decl.var
         ty = var.type
         self.declared.add(var.name)
-        if ty._production == "TensorType":
+        if var.name in self.carry_arrays:
+            out.append(E.DeclTidArray(var.name, self.carry_arrays[var.name], span=decl.span))
+        elif ty._production == "TensorType":
             out.append(E.DeclTensor(var.name, None, span=decl.span))
         elif ty._production == "ScalarType" and ty.dtype is not DType.TASK_ID:
             out.append(E.DeclScalar(var.name, ty.dtype, None, span=decl.span))
@@ -156,6 +163,8 @@ class LowerToEmission(Pass):
     def lower_Let(self, let, out) -> None:
         var, value = let.var, let.value
         name = var.name
+        if name not in self.used and value._production in PURE_LETS:
+            return  # e.g. a TaskId copy whose readers now read its source directly
         if name in self.declared and value._production in ("SliceTensor", "TransposeTensor", "ReshapeTensor", "DimTensor", "ReadTensor"):
             temp = self.fresh(name + "_value")
             self.lower_Let(let.replace(var=var.replace(name=temp)), out)
@@ -291,12 +300,14 @@ class LowerToEmission(Pass):
         out.append(E.Blank())
         out.append(E.Comment(f"Barrier {b}: dependency-only dummy task", span=dummy.span))
         out.append(E.DeclArgs(args))
+        used = dummy.var.name in self.used
         if dummy.deps:
             self.deps(args, dummy.deps, dummy.capacity, out)
-            out.append(E.GuardedDummy(args, outs, dummy.var.name))
+            out.append(E.GuardedDummy(args, outs if used else None, dummy.var.name if used else None))
         else:
-            out.append(E.Submit(args, E.DummyLaunch(), outs))
-            out.append(E.DeclTid(dummy.var.name, E.TidOfOuts(outs)))
+            out.append(E.Submit(args, E.DummyLaunch(), outs if used else None))
+            if used:
+                out.append(E.DeclTid(dummy.var.name, E.TidOfOuts(outs)))
 
     # -- control flow ------------------------------------------------------------------------------
 
@@ -316,7 +327,8 @@ class LowerToEmission(Pass):
         init = it.init
         ty = it.var.type
         if plan.array > 0:
-            out.append(E.DeclTidArray(name, plan.array))
+            if name not in self.declared:
+                out.append(E.DeclTidArray(name, plan.array))
             if init._production == "Var" and self.array_sizes.get(init.name) == plan.array:
                 out.append(E.CopyTidArray(name, init.name, plan.array, self.fresh("slot")))
             else:
@@ -417,6 +429,13 @@ class LowerToEmission(Pass):
         if ty._production == "TensorType":
             return E.DeclTensor(name, value)
         return E.DeclScalar(name, ty.dtype, value)
+
+
+# Lets without effects (a value the C++ never reads need not be computed).
+PURE_LETS = frozenset(
+    {"Var", "Int", "Float", "Bool", "Bin", "Cmp", "Un", "NoTask", "GetItem", "SliceTensor", "TransposeTensor",
+     "ReshapeTensor", "DimTensor", "ReadTensor", "CreateArray"}
+)
 
 
 def _elem_tid(array_type) -> bool:

@@ -1630,6 +1630,9 @@ class _FunctionParser:
             raise self.error("TaskIds cannot be compared", node)
         if aty.dtype.is_float != bty.dtype.is_float:
             raise self.error(f"cannot compare {aty.dtype.name} with {bty.dtype.name}", node)
+        if a == b and not aty.dtype.is_float:
+            # an integer compared with itself has a known result (and C++ warns about it)
+            return L.Bool(op in (CmpOp.eq, CmpOp.le, CmpOp.ge)), BOOL_T
         return L.Cmp(op, a, b), BOOL_T
 
     def boolop(self, node: ast.BoolOp) -> tuple[Any, Any]:
