@@ -97,6 +97,7 @@ def generate_orchestration(
     *,
     abi: str = "seed",
     analyze_auto_scopes_for_deps: bool = False,
+    order_write_after_read: bool = True,
     verify: bool = True,
 ) -> OrchestrationResult:
     """Compile one orchestration function of ``program`` to C++.
@@ -104,7 +105,7 @@ def generate_orchestration(
     ``program`` is a ``@pl.program`` class or a ``surface``-language ``Program`` built directly.
     Raises ``UserError`` for mistakes in the program and ``InternalError`` for compiler bugs.
     """
-    options = {"analyze_auto_scopes_for_deps": analyze_auto_scopes_for_deps}
+    options = {"analyze_auto_scopes_for_deps": analyze_auto_scopes_for_deps, "order_war": order_write_after_read}
     try:
         stages = run_pipeline(program, func_name, options=options, verify=verify)
     except PipelineError as failure:

@@ -54,6 +54,8 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--no-verify", action="store_true", help="skip the grammar/invariant checks between passes")
     run.add_argument("--analyze-auto-scopes-for-deps", action="store_true",
                      help="derive task dependencies in AUTO scopes (off by default)")
+    run.add_argument("--no-war-ordering", action="store_true",
+                     help="do not add dependencies for write-after-read pairs the runtime leaves unordered")
     run.add_argument("-q", "--quiet", action="store_true", help="print nothing on success")
 
     sub.add_parser("passes", help="list the pipeline: each pass, its languages and its contract")
@@ -97,7 +99,10 @@ def cmd_run(args, out: Console, err: Console) -> int:
 
     program = pick_program(load_programs(args.file), args.program, args.file)
     dumps = DumpWriter(args.dump_all) if args.dump_all else None
-    options = {"analyze_auto_scopes_for_deps": args.analyze_auto_scopes_for_deps}
+    options = {
+        "analyze_auto_scopes_for_deps": args.analyze_auto_scopes_for_deps,
+        "order_war": not args.no_war_ordering,
+    }
     from .api import run_pipeline
 
     try:

@@ -72,7 +72,7 @@ class BindTaskIds(Pass):
                 self.body(stmt.then)
                 self.body(stmt.orelse)
                 self.branch(stmt)
-            elif kind == "Scope":
+            elif kind in ("Scope", "CompilerScope"):
                 self.body(stmt.body)
 
     def let(self, stmt) -> None:

@@ -123,6 +123,12 @@ class LowerToEmission(Pass):
     def lower_Return(self, ret, out) -> None:
         pass
 
+    def lower_CellDecl(self, decl, out) -> None:
+        out.append(E.DeclTid(decl.cell, E.TidInvalid(), span=decl.span))
+
+    def lower_CellSet(self, store, out) -> None:
+        out.append(E.AssignTid(store.cell, E.TidCopy(store.value), span=store.span))
+
     def lower_Declare(self, decl, out) -> None:
         var = decl.var
         ty = var.type

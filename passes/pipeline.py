@@ -20,6 +20,7 @@ from .infer_core_types import InferCoreTypes
 from .lower_to_emission import LowerToEmission
 from .materialize_runtime_scopes import MaterializeRuntimeScopes
 from .normalize_return_order import NormalizeReturnOrder
+from .order_write_after_read import OrderWriteAfterRead
 from .remap_output_aliases import RemapOutputAliases
 from .remove_dead_values import RemoveDeadValues
 from .resolve_dep_edges import ResolveDepEdges
@@ -28,9 +29,10 @@ PASSES = [
     ConvertToSsa,  # surface -> ssa
     NormalizeReturnOrder,  # ssa
     FuseCreateAssembleToSlice,  # ssa
-    RemoveDeadValues,  # ssa
     DeriveCallDirections,  # ssa -> directed
     CheckManualDepsOnSubmitOnly,  # directed
+    OrderWriteAfterRead,  # directed
+    RemoveDeadValues,  # directed
     MaterializeRuntimeScopes,  # directed -> scoped
     ClassifyIterArgCarry,  # scoped -> carried
     InferCoreTypes,  # carried -> core-typed

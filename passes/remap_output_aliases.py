@@ -62,6 +62,11 @@ class RemapOutputAliases(Pass):
                 names[binder.name] = table.reserve(base, derived=derived)
             else:
                 names[binder.name] = table.reserve(binder.name, derived=derived)
+        from .util import iter_stmts
+
+        for stmt in iter_stmts(func.body):
+            if stmt._production == "CellDecl":
+                names[stmt.cell] = table.reserve(base_name(stmt.cell))
         self.carry_names(func, names, roots)
         for name, root in roots.items():
             if root != name:
@@ -126,6 +131,12 @@ class RemapOutputAliases(Pass):
 
     def DynDim(self, dyn):
         return dyn.replace(param=self.names[dyn.param])
+
+    def CellDecl(self, decl):
+        return decl.replace(cell=self.names[decl.cell])
+
+    def CellSet(self, store):
+        return store.replace(cell=self.names[store.cell], value=self.visit(store.value))
 
     def TidSource(self, tid):
         return tid.replace(var=self.names[tid.var], storage=self.names[tid.storage])

@@ -1,13 +1,13 @@
-"""remove_dead_values: ssa -> ssa."""
+"""remove_dead_values: directed -> directed."""
 
 from __future__ import annotations
 
-from nanopass.languages import SSA
+from nanopass.languages import DIRECTED
 from nanopass.rewrite import Pass, register
 
 from .util import iter_stmts, last_yield, var_reads
 
-S = SSA
+S = DIRECTED
 
 # Right-hand sides without effects: computing one whose value nobody needs can be skipped.
 PURE = frozenset(
@@ -30,8 +30,8 @@ class RemoveDeadValues(Pass):
     """
 
     name = "remove_dead_values"
-    source = SSA
-    target = SSA
+    source = DIRECTED
+    target = DIRECTED
 
     def run(self, program):
         body = program.orch.body
@@ -50,7 +50,7 @@ class RemoveDeadValues(Pass):
                     lets[stmt.var.name] = stmt.value
                 else:
                     roots.append(stmt.value)
-            elif kind in ("Task", "Dummy", "WriteTensor", "Return"):
+            elif kind in ("Task", "Dummy", "WriteTensor", "Return", "CellSet"):
                 roots.append(stmt)
             elif kind == "For":
                 roots += [stmt.start, stmt.stop, stmt.step]

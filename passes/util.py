@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Iterator
 
-BODY_FIELDS = {"For": ("body",), "If": ("then", "orelse"), "Scope": ("body",)}
+BODY_FIELDS = {"For": ("body",), "If": ("then", "orelse"), "Scope": ("body",), "CompilerScope": ("body",)}
 
 
 def iter_stmts(stmts) -> Iterator[Any]:

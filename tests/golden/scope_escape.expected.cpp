@@ -31,6 +31,7 @@ void aicpu_orchestration_entry(const ChipStorageTaskArgs& orch_args) {
     TaskOutputTensors alloc_0 = alloc_tensors(a_ci, b_ci);
     const Tensor& a = alloc_0.get_ref(0);
     const Tensor& b = alloc_0.get_ref(1);
+    PTO2TaskId make_last = PTO2TaskId::invalid();
     uint32_t tmp_ci_shapes[2] = {16, 16};
     TensorCreateInfo tmp_ci(tmp_ci_shapes, 2, DataType::FLOAT32);
     TaskOutputTensors alloc_1 = alloc_tensors(tmp_ci);
@@ -41,7 +42,9 @@ void aicpu_orchestration_entry(const ChipStorageTaskArgs& orch_args) {
         Arg params_t0;
         params_t0.add_input(ext_x);
         params_t0.add_output(tmp);
-        rt_submit_aiv_task(0, params_t0);
+        TaskOutputTensors task_0_outs = rt_submit_aiv_task(0, params_t0);
+        PTO2TaskId t1 = task_0_outs.task_id();
+        make_last = t1;
     }
     int64_t k;
     Tensor cur;
@@ -54,6 +57,10 @@ void aicpu_orchestration_entry(const ChipStorageTaskArgs& orch_args) {
             Arg params_t1;
             params_t1.add_input(tmp);
             params_t1.add_inout(b);
+            PTO2TaskId params_t1_deps[1];
+            uint32_t params_t1_deps_count = 0;
+            if (make_last.is_valid()) params_t1_deps[params_t1_deps_count++] = make_last;
+            params_t1.set_dependencies(params_t1_deps, params_t1_deps_count);
             rt_submit_aiv_task(0, params_t1);
             cur = b;
         }

@@ -1,0 +1,338 @@
+"""Static hazards of a program in the ``directed`` language, and how the runtime orders them.
+
+Storage: every tensor variable names one or more *roots* (a tensor parameter or a created
+buffer) and a *region* of each: the whole buffer, a constant box (from ``pl.tensor.slice`` with
+constant shape and offset), or unknown (overlaps everything, covers nothing). Tensors created
+with ``manual_dep=True`` are not tracked (the user opted out); neither are NoDep slots.
+
+Accesses: a task reads its Input and InOut arguments and writes its InOut, OutputExisting and
+Output ones. Walking the program in order (loops to a fixpoint, branches merged), every pair of
+an earlier access and a later one on overlapping regions of one root with at least one write
+is a hazard (RAW, WAW, WAR), including pairs across iterations of ``pl.range`` loops; two
+iterations of one ``pl.parallel`` loop are independent (that is what the user asserts by
+writing ``pl.parallel``), so accesses in different iterations of it form no pair.
+
+``runtime_orders`` is the PTO2 runtime's own ordering (runtime-api.md section 11): in AUTO
+scopes a reader or InOut writer waits for earlier published writers; readers are never
+recorded, so a write-after-read is ordered only between two InOut tasks; nothing is ordered
+inside, into or out of a MANUAL scope.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from nanopass.languages.terms import ArgDir, LoopKind, ScopeMode
+
+from .util import last_yield
+
+# -- regions ---------------------------------------------------------------------------------------
+
+
+class Full:
+    """The whole buffer."""
+
+    def __repr__(self) -> str:
+        return "full"
+
+
+class Unknown:
+    """Some part of the buffer, not known statically."""
+
+    def __repr__(self) -> str:
+        return "unknown"
+
+
+FULL, UNKNOWN = Full(), Unknown()
+
+
+@dataclass(frozen=True)
+class Box:
+    """Elements lo[d] <= i[d] < hi[d] of the buffer."""
+
+    lo: tuple[int, ...]
+    hi: tuple[int, ...]
+
+    def __repr__(self) -> str:
+        return "[" + ", ".join(f"{a}:{b}" for a, b in zip(self.lo, self.hi)) + "]"
+
+
+def overlaps(a, b) -> bool:
+    if isinstance(a, Box) and isinstance(b, Box):
+        if len(a.lo) != len(b.lo):
+            return True
+        return all(al < bh and bl < ah for al, ah, bl, bh in zip(a.lo, a.hi, b.lo, b.hi))
+    return True
+
+
+def covers(a, b) -> bool:
+    """Every element of ``b`` is in ``a`` (so a write to ``a`` supersedes earlier accesses of ``b``)."""
+    if a is FULL:
+        return True
+    if isinstance(a, Box) and isinstance(b, Box) and len(a.lo) == len(b.lo):
+        return all(al <= bl and bh <= ah for al, ah, bl, bh in zip(a.lo, a.hi, b.lo, b.hi))
+    return False
+
+
+def _const(expr) -> int | None:
+    return expr.value if expr._production == "Int" else None
+
+
+def _sub_region(parent, shape, offset):
+    offs = [_const(e) for e in offset]
+    dims = [_const(e) for e in shape]
+    if None in offs or None in dims:
+        return UNKNOWN
+    if parent is FULL:
+        base = (0,) * len(offs)
+    elif isinstance(parent, Box) and len(parent.lo) == len(offs):
+        base = parent.lo
+    else:
+        return UNKNOWN
+    lo = tuple(b + o for b, o in zip(base, offs))
+    return Box(lo, tuple(l + d for l, d in zip(lo, dims)))
+
+
+def storage_map(func, kernels: dict[str, Any]) -> dict[str, frozenset]:
+    """name -> frozenset of (root, region) for every tensor variable (loop carries to a fixpoint)."""
+    from .kernels import output_param_of_result
+
+    store: dict[str, frozenset] = {}
+    for param in func.params:
+        if param.type._production == "TensorType":
+            store[param.name] = frozenset({(param.name, FULL)})
+
+    def of(expr) -> frozenset:
+        return store.get(expr.name, frozenset()) if expr is not None and expr._production == "Var" else frozenset()
+
+    def body(stmts) -> bool:
+        changed = False
+        for stmt in stmts:
+            kind = stmt._production
+            updates: list[tuple[str, frozenset]] = []
+            if kind == "Let" and stmt.var.type._production == "TensorType":
+                v = stmt.value
+                vk = v._production
+                if vk == "CreateTensor":
+                    updates.append((stmt.var.name, frozenset({(stmt.var.name, FULL)})))
+                elif vk == "SliceTensor":
+                    updates.append((stmt.var.name, frozenset((r, _sub_region(g, v.shape, v.offset)) for r, g in of(v.tensor))))
+                elif vk in ("TransposeTensor", "ReshapeTensor"):
+                    updates.append((stmt.var.name, frozenset((r, g if g is FULL else UNKNOWN) for r, g in of(v.tensor))))
+                elif vk == "AssembleTensor":
+                    updates.append((stmt.var.name, of(v.target)))
+                elif vk == "Var":
+                    updates.append((stmt.var.name, of(v)))
+            elif kind == "Task":
+                kernel = kernels[stmt.kernel]
+                for i, out in enumerate(stmt.outs):
+                    binder = getattr(out, "var", out)
+                    p = output_param_of_result(kernel, i)
+                    if p is not None and p < len(stmt.args):
+                        updates.append((binder.name, of(stmt.args[p].value)))
+                    else:  # a runtime-allocated output: a new buffer
+                        updates.append((binder.name, frozenset({(binder.name, FULL)})))
+            elif kind == "For":
+                yld = last_yield(stmt.body)
+                for k, (it, result) in enumerate(zip(stmt.iters, stmt.results)):
+                    if it.var.type._production != "TensorType":
+                        continue
+                    merged = of(it.init) | (of(yld.values[k]) if yld is not None else frozenset())
+                    updates.append((it.var.name, merged))
+                    updates.append((result.name, merged))
+                changed |= body(stmt.body)
+            elif kind == "If":
+                changed |= body(stmt.then)
+                changed |= body(stmt.orelse)
+                yields = [y for y in (last_yield(stmt.then), last_yield(stmt.orelse)) if y is not None]
+                for k, res in enumerate(getattr(stmt, "results", ())):
+                    binder = getattr(res, "var", res)
+                    if binder.type._production == "TensorType":
+                        merged = frozenset().union(*(of(y.values[k]) for y in yields))
+                        updates.append((binder.name, merged))
+            elif kind in ("Scope", "CompilerScope"):
+                changed |= body(stmt.body)
+            for name, value in updates:
+                old = store.get(name, frozenset())
+                if not value <= old:
+                    store[name] = old | value
+                    changed = True
+        return changed
+
+    while body(func.body):
+        pass
+    return store
+
+
+# -- accesses and their ordering -------------------------------------------------------------------
+
+READS = {ArgDir.Input, ArgDir.InOut}
+WRITES = {ArgDir.InOut, ArgDir.OutputExisting, ArgDir.Output}
+
+
+@dataclass(frozen=True)
+class Access:
+    site: int  # index of the task (program order)
+    write: bool  # a write (else a read)
+    root: str
+    region: Any
+    dir: ArgDir
+    scope: int | None  # the user manual scope it is submitted in (None: AUTO)
+    parallel: frozenset = frozenset()  # pl.parallel loops around it, in this iteration
+    earlier_iteration: frozenset = frozenset()  # pl.parallel loops it ran in an earlier iteration of
+
+    @property
+    def published(self) -> bool:
+        """The runtime records this write (a later reader or InOut writer can find it)."""
+        return self.write and self.scope is None
+
+
+def hazard_kind(earlier: Access, later: Access) -> str | None:
+    if earlier.write and later.write:
+        return "WAW"
+    if earlier.write:
+        return "RAW"
+    if later.write:
+        return "WAR"
+    return None
+
+
+def runtime_orders(earlier: Access, later: Access) -> bool:
+    """Whether the runtime itself makes ``later`` wait for ``earlier`` (section 11)."""
+    if earlier.scope is not None or later.scope is not None:
+        return False  # MANUAL scopes: explicit dependencies only, nothing published
+    kind = hazard_kind(earlier, later)
+    if kind == "RAW":
+        return earlier.published and later.dir in READS
+    if kind == "WAW":
+        return earlier.published and later.dir is ArgDir.InOut
+    if kind == "WAR":
+        return earlier.dir is ArgDir.InOut and later.dir is ArgDir.InOut
+    return True
+
+
+@dataclass
+class Site:
+    """One task (a submit site) with where it stands in the program."""
+
+    index: int
+    task: Any
+    path: tuple  # ids of the blocks enclosing it, outermost first
+    loops: tuple  # ids of the loops enclosing it, outermost first
+    scope: int | None  # enclosing user manual scope (id) or None
+    position: tuple  # its position in program order (indices into nested bodies)
+
+
+@dataclass
+class Hazards:
+    """Every hazard pair of a function (earlier access, later access), and its sites."""
+
+    sites: list[Site] = field(default_factory=list)
+    pairs: set[tuple[Access, Access]] = field(default_factory=set)
+
+
+def find_hazards(func, kernels: dict[str, Any], untracked_roots: set[str]) -> Hazards:
+    store = storage_map(func, kernels)
+    result = Hazards()
+    site_of: dict[int, int] = {}
+
+    def accesses(task, site: int, scope: int | None, parallel: frozenset) -> list[Access]:
+        out = []
+        for arg in task.args:
+            if arg.dir not in READS | WRITES or arg.value._production != "Var":
+                continue
+            for root, region in store.get(arg.value.name, ()):
+                if root in untracked_roots:
+                    continue
+                if arg.dir in READS:
+                    out.append(Access(site, False, root, region, arg.dir, scope, parallel))
+                if arg.dir in WRITES:
+                    out.append(Access(site, True, root, region, arg.dir, scope, parallel))
+        return out
+
+    def step(state: dict, task_accesses: list[Access]) -> dict:
+        for a in task_accesses:
+            for e in state.get(a.root, ()):
+                if e.earlier_iteration & a.parallel:
+                    continue  # two iterations of one pl.parallel loop: independent by the user's word
+                if overlaps(e.region, a.region) and hazard_kind(e, a):
+                    result.pairs.add((e, a))
+        state = dict(state)
+        for a in task_accesses:
+            entries = state.get(a.root, frozenset())
+            if a.write:
+                entries = frozenset(e for e in entries if not covers(a.region, e.region))
+            state[a.root] = entries | {a}
+        return state
+
+    def join(a: dict, b: dict) -> dict:
+        out = dict(a)
+        for root, entries in b.items():
+            out[root] = out.get(root, frozenset()) | entries
+        return out
+
+    def retag(state: dict, loop: int, entering: bool) -> dict:
+        """Mark accesses of ``loop``'s body as from an earlier iteration (or forget that, on exit)."""
+        out = {}
+        for root, entries in state.items():
+            new = set()
+            for e in entries:
+                if entering and loop in e.parallel:
+                    e = Access(e.site, e.write, e.root, e.region, e.dir, e.scope, e.parallel, e.earlier_iteration | {loop})
+                elif not entering and loop in e.earlier_iteration:
+                    e = Access(e.site, e.write, e.root, e.region, e.dir, e.scope, e.parallel, e.earlier_iteration - {loop})
+                new.add(e)
+            out[root] = frozenset(new)
+        return out
+
+    def block(stmts, state, path, loops, scope, position, parallel=frozenset()) -> dict:
+        for i, stmt in enumerate(stmts):
+            pos = position + (i,)
+            kind = stmt._production
+            if kind == "Task":
+                key = id(stmt)
+                if key not in site_of:
+                    site_of[key] = len(result.sites)
+                    result.sites.append(Site(len(result.sites), stmt, path, loops, scope, pos))
+                state = step(state, accesses(stmt, site_of[key], scope, parallel))
+            elif kind == "For":
+                inner_path, inner_loops = path + (id(stmt),), loops + (id(stmt),)
+                par = is_parallel(stmt)
+                inner_parallel = parallel | {id(stmt)} if par else parallel
+                head = state
+                while True:
+                    end = block(stmt.body, head, inner_path, inner_loops, scope, pos, inner_parallel)
+                    if par:
+                        end = retag(end, id(stmt), True)
+                    new_head = join(head, end)
+                    if new_head == head:
+                        break
+                    head = new_head
+                state = retag(head, id(stmt), False) if par else head
+            elif kind == "If":
+                then = block(stmt.then, state, path + (id(stmt), 0), loops, scope, pos + (0,), parallel)
+                orelse = block(stmt.orelse, state, path + (id(stmt), 1), loops, scope, pos + (1,), parallel)
+                state = join(then, orelse)
+            elif kind in ("Scope", "CompilerScope"):
+                inner_scope = id(stmt) if stmt.mode is ScopeMode.manual and scope is None else scope
+                state = block(stmt.body, state, path + (id(stmt),), loops, inner_scope, pos, parallel)
+        return state
+
+    block(func.body, {}, (), (), None, ())
+    return result
+
+
+def untracked_roots(func) -> set[str]:
+    """Buffers created with manual_dep=True: the runtime does not track them, nor do we."""
+    from .util import iter_stmts
+
+    return {
+        s.var.name
+        for s in iter_stmts(func.body)
+        if s._production == "Let" and s.value._production == "CreateTensor" and s.value.manual_dep
+    }
+
+
+def is_parallel(loop) -> bool:
+    return loop.kind is LoopKind.parallel
