@@ -87,6 +87,9 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         err.print("interrupted")
         return 130
+    except Exception as error:  # noqa: BLE001 - a compiler bug outside any pass: one line, exit 3
+        render_internal_error(InternalError(f"{type(error).__name__}: {error}"), err)
+        return EXIT_INTERNAL
     return EXIT_USAGE
 
 

@@ -53,10 +53,11 @@ class EdgeWriter:
         for earlier, later in hazards.pairs:
             self.accesses.setdefault(earlier.site, []).append(earlier)
         self.plan: dict[int, list[tuple[str, int]]] = {}  # target site -> [(mode, source site)]
+        self.existing_cells, self.existing_joins = _existing_cells(func)
         self.cells: dict[int, str] = {}
         self.joins: dict[int, str] = {}
         self.tids: dict[int, str] = {}
-        for target, sources in needed.items():
+        for target, sources in sorted(needed.items()):
             t = hazards.sites[target]
             modes = []
             for source in sorted(sources):
@@ -65,13 +66,20 @@ class EdgeWriter:
                     modes.append(("direct", source))
                 elif _outside_loops(s, t) and not runs_ordered(self.accesses.get(source, [])):
                     modes.append(("join", source))
-                    self.joins.setdefault(source, self.fresh_cell(s, "all"))
                 else:
                     modes.append(("cell", source))
-                    self.cells.setdefault(source, self.fresh_cell(s, "last"))
-                if s.task.tid is None:
-                    self.tids.setdefault(source, self.fresh(f"{s.task.kernel}_tid", "dep"))
             self.plan[target] = modes
+        # names in the program order of the source tasks (D12: deterministic, readable)
+        for source in sorted({src for modes in self.plan.values() for _, src in modes}):
+            s = hazards.sites[source]
+            used = {mode for modes in self.plan.values() for mode, src in modes if src == source}
+            existing_tid = s.task.tid.name if s.task.tid is not None else None
+            if s.task.tid is None:
+                self.tids[source] = self.fresh(f"{s.task.kernel}_tid", "dep")
+            if "cell" in used:
+                self.cells[source] = self.existing_cells.get(existing_tid) or self.fresh_cell(s, "last")
+            if "join" in used:
+                self.joins[source] = self.existing_joins.get(existing_tid) or self.fresh_cell(s, "all")
         self.site_index = {id(site.task): site.index for site in hazards.sites}
 
     # -- names -----------------------------------------------------------------------------------
@@ -94,7 +102,9 @@ class EdgeWriter:
     # -- rewriting -------------------------------------------------------------------------------
 
     def declarations(self) -> list:
-        cells = sorted(set(self.cells.values()) | set(self.joins.values()))
+        """CellDecls for the cells this writer made (not those an earlier pass declared)."""
+        reused = set(self.existing_cells.values()) | set(self.existing_joins.values())
+        cells = sorted((set(self.cells.values()) | set(self.joins.values())) - reused)
         return [D.CellDecl(c) for c in cells]
 
     def rewrite_task(self, task) -> list:
@@ -116,9 +126,9 @@ class EdgeWriter:
         if tid is None and site in self.tids:
             tid = D.Binder(self.tids[site], TID_TYPE, span=task.span)
         out = [task.replace(tid=tid, deps=deps)] if (tid is not task.tid or len(deps) != len(task.deps)) else [task]
-        if site in self.cells:
+        if site in self.cells and self.cells[site] not in self.existing_cells.values():
             out.append(D.CellSet(self.cells[site], D.Var(tid.name), span=task.span))
-        if site in self.joins:
+        if site in self.joins and self.joins[site] not in self.existing_joins.values():
             barrier = self.fresh(f"{task.kernel}_done", "join")
             join = self.joins[site]
             out.append(
@@ -130,6 +140,26 @@ class EdgeWriter:
             )
             out.append(D.CellSet(join, D.Var(barrier), span=task.span))
         return out
+
+
+def _existing_cells(func) -> tuple[dict[str, str], dict[str, str]]:
+    """TaskId name -> the cell an earlier pass stores it in, and -> its join cell."""
+    from .util import iter_stmts
+
+    cells: dict[str, str] = {}
+    joins: dict[str, str] = {}
+    barriers: dict[str, str] = {}  # join barrier name -> the TaskId it joins
+    for stmt in iter_stmts(func.body):
+        if stmt._production == "Dummy" and len(stmt.deps) == 2 and stmt.deps[0]._production == "CellDep":
+            joined = stmt.deps[1]
+            if joined._production == "DerivedDep" and joined.value._production == "Var":
+                barriers[stmt.var.name] = joined.value.name
+        elif stmt._production == "CellSet" and stmt.value._production == "Var":
+            if stmt.value.name in barriers:
+                joins[barriers[stmt.value.name]] = stmt.cell
+            else:
+                cells[stmt.value.name] = stmt.cell
+    return cells, joins
 
 
 def _outside_loops(source: Site, target: Site) -> bool:

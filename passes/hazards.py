@@ -222,6 +222,7 @@ class Site:
     loops: tuple  # ids of the loops enclosing it, outermost first
     scope: int | None  # enclosing user manual scope (id) or None
     position: tuple  # its position in program order (indices into nested bodies)
+    auto_scope: int | None = None  # innermost enclosing user AUTO scope (id) or None
 
 
 @dataclass
@@ -286,7 +287,7 @@ def find_hazards(func, kernels: dict[str, Any], untracked_roots: set[str]) -> Ha
             out[root] = frozenset(new)
         return out
 
-    def block(stmts, state, path, loops, scope, position, parallel=frozenset()) -> dict:
+    def block(stmts, state, path, loops, scope, position, parallel=frozenset(), auto=None) -> dict:
         for i, stmt in enumerate(stmts):
             pos = position + (i,)
             kind = stmt._production
@@ -294,7 +295,7 @@ def find_hazards(func, kernels: dict[str, Any], untracked_roots: set[str]) -> Ha
                 key = id(stmt)
                 if key not in site_of:
                     site_of[key] = len(result.sites)
-                    result.sites.append(Site(len(result.sites), stmt, path, loops, scope, pos))
+                    result.sites.append(Site(len(result.sites), stmt, path, loops, scope, pos, auto))
                 state = step(state, accesses(stmt, site_of[key], scope, parallel))
             elif kind == "For":
                 inner_path, inner_loops = path + (id(stmt),), loops + (id(stmt),)
@@ -302,7 +303,7 @@ def find_hazards(func, kernels: dict[str, Any], untracked_roots: set[str]) -> Ha
                 inner_parallel = parallel | {id(stmt)} if par else parallel
                 head = state
                 while True:
-                    end = block(stmt.body, head, inner_path, inner_loops, scope, pos, inner_parallel)
+                    end = block(stmt.body, head, inner_path, inner_loops, scope, pos, inner_parallel, auto)
                     if par:
                         end = retag(end, id(stmt), True)
                     new_head = join(head, end)
@@ -311,12 +312,13 @@ def find_hazards(func, kernels: dict[str, Any], untracked_roots: set[str]) -> Ha
                     head = new_head
                 state = retag(head, id(stmt), False) if par else head
             elif kind == "If":
-                then = block(stmt.then, state, path + (id(stmt), 0), loops, scope, pos + (0,), parallel)
-                orelse = block(stmt.orelse, state, path + (id(stmt), 1), loops, scope, pos + (1,), parallel)
+                then = block(stmt.then, state, path + (id(stmt), 0), loops, scope, pos + (0,), parallel, auto)
+                orelse = block(stmt.orelse, state, path + (id(stmt), 1), loops, scope, pos + (1,), parallel, auto)
                 state = join(then, orelse)
             elif kind in ("Scope", "CompilerScope"):
                 inner_scope = id(stmt) if stmt.mode is ScopeMode.manual and scope is None else scope
-                state = block(stmt.body, state, path + (id(stmt),), loops, inner_scope, pos, parallel)
+                inner_auto = id(stmt) if stmt.mode is ScopeMode.auto else auto
+                state = block(stmt.body, state, path + (id(stmt),), loops, inner_scope, pos, parallel, inner_auto)
         return state
 
     block(func.body, {}, (), (), None, ())
@@ -336,3 +338,20 @@ def untracked_roots(func) -> set[str]:
 
 def is_parallel(loop) -> bool:
     return loop.kind is LoopKind.parallel
+
+
+def host_accessed_roots(func, kernels: dict[str, Any]) -> set[str]:
+    """Roots the orchestration code itself reads or writes element by element (get/set_tensor_data)."""
+    from .util import iter_stmts
+
+    store = storage_map(func, kernels)
+    roots: set[str] = set()
+    for stmt in iter_stmts(func.body):
+        target = None
+        if stmt._production == "Let" and stmt.value._production == "ReadTensor":
+            target = stmt.value.tensor
+        elif stmt._production == "WriteTensor":
+            target = stmt.tensor
+        if target is not None and target._production == "Var":
+            roots |= {r for r, _ in store.get(target.name, ())}
+    return roots

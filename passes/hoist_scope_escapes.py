@@ -9,7 +9,7 @@ from nanopass.rewrite import Pass, register
 
 from .aliases import buffer_roots
 from .kernels import kernel_table
-from .util import BODY_FIELDS, iter_stmts, var_reads
+from .util import BODY_FIELDS, carry_arrays, var_reads
 
 H = HOISTED
 
@@ -22,7 +22,8 @@ def _base(name: str) -> str:
 class HoistScopeEscapes(Pass):
     """Keep every C++ identifier inside the block that declares it (the seed's #1697 case).
 
-    SSA sees through ``with`` scopes, but each becomes a C++ block. For every user scope:
+    SSA sees through ``with`` scopes, but each becomes a C++ block. For every user scope (and
+    every manual scope the compiler placed):
     allocations in a manual scope's body move before the scope (a buffer is a storage
     reservation, not a scheduled task, so it belongs to the enclosing scope); an allocation of
     any user scope whose tensor is read after the scope moves out too; a tensor or scalar value,
@@ -42,10 +43,7 @@ class HoistScopeEscapes(Pass):
         func = program.orch
         self.roots = buffer_roots(func, kernel_table(program), lambda it: not it.plan.rebind)
         # TaskId array carries: their storage may belong to an enclosing scope (the seed's #1811)
-        self.array_carries = {
-            r.name for s in iter_stmts(func.body) if s._production == "For"
-            for it, r in zip(s.iters, s.results) if it.plan.array > 0
-        }
+        self.array_carries = set(carry_arrays(func))
         body = self.sequence(func.body, frozenset())
         return self.build(program, orch=self.build(func, body=body))
 
@@ -71,7 +69,7 @@ class HoistScopeEscapes(Pass):
             return [stmt]
         if stmt._production == "Scope":
             body = self.sequence(stmt.body, after)
-            if stmt.origin is ScopeOrigin.user:
+            if stmt.origin is ScopeOrigin.user or stmt.mode is ScopeMode.manual:
                 return self.hoist(stmt, body, after)
             return [self.build(stmt, body=body)]
         return [self.build(stmt, **{f: self.sequence(getattr(stmt, f), after) for f in fields})]

@@ -7,12 +7,12 @@ from typing import Any
 from nanopass.errors import InternalError
 from nanopass.language import iter_children, walk
 from nanopass.languages import EMISSION, ENCODED
-from nanopass.languages.terms import ArgDir, CoreType, DepSource, DType, LoopKind, ParamDir
+from nanopass.languages.terms import ArgDir, CoreType, DepSource, DType, ParamDir
 from nanopass.rewrite import Pass, register
 
 from .kernels import kernel_table
 from .naming import NameTable
-from .util import iter_stmts, last_yield
+from .util import carry_arrays, iter_stmts, last_yield
 
 E = EMISSION
 
@@ -55,11 +55,7 @@ class LowerToEmission(Pass):
         self.loops: list[Any] = []
         self.array_sizes: dict[str, int] = {}
         self.declared: set[str] = set()  # names a (Declare var) already declared
-        self.carry_arrays = {
-            r.name: it.plan.array
-            for s in iter_stmts(func.body) if s._production == "For"
-            for it, r in zip(s.iters, s.results) if it.plan.array > 0
-        }
+        self.carry_arrays = carry_arrays(func)
         self.types = {p.name: p.type for p in func.params}
         for node in walk(func):
             if node._production == "Binder":
@@ -135,6 +131,7 @@ class LowerToEmission(Pass):
         self.declared.add(var.name)
         if var.name in self.carry_arrays:
             out.append(E.DeclTidArray(var.name, self.carry_arrays[var.name], span=decl.span))
+            self.array_sizes[var.name] = self.carry_arrays[var.name]
         elif ty._production == "TensorType":
             out.append(E.DeclTensor(var.name, None, span=decl.span))
         elif ty._production == "ScalarType" and ty.dtype is not DType.TASK_ID:
@@ -356,7 +353,11 @@ class LowerToEmission(Pass):
             if not phi.plan.rebind or phi.var.name in self.declared:
                 continue
             ty = phi.var.type
-            if is_tid(ty):
+            if phi.plan.array > 0:
+                out.append(E.DeclTidArray(phi.var.name, phi.plan.array))
+                out.append(E.FillTidArray(phi.var.name, phi.plan.array, E.TidInvalid(), self.fresh("slot")))
+                self.array_sizes[phi.var.name] = phi.plan.array
+            elif is_tid(ty):
                 out.append(E.DeclTid(phi.var.name, E.TidInvalid()))
             elif ty._production == "TensorType":
                 out.append(E.DeclTensor(phi.var.name, None))
@@ -385,12 +386,17 @@ class LowerToEmission(Pass):
             name = getattr(res, "var", res).name
             ty = getattr(it, "var", it).type
             if plan.array > 0:
-                if owner._production == "For" and owner.kind is LoopKind.parallel:
+                if plan.per_iteration:
                     out.append(E.SetTidSlot(name, self.slot_expr(owner), E.TidCopy(value), span=yld.span))
-                else:
+                elif self.array_sizes.get(value.name) == plan.array:
                     out.append(E.CopyTidArray(name, value.name, plan.array, self.fresh("slot"), span=yld.span))
+                else:  # one TaskId for the next run: every slot holds it
+                    out.append(E.FillTidArray(name, plan.array, E.TidCopy(value), self.fresh("slot"), span=yld.span))
                 continue
             if value._production == "Var" and value.name == name:
+                continue
+            if ty._production == "ArrayType":  # a TaskId array carried by value: copy slot by slot
+                out.append(E.CopyTidArray(name, value.name, ty.size, self.fresh("slot"), span=yld.span))
                 continue
             assigns.append((name, ty, value))
         self.parallel_assign(assigns, out)

@@ -12,8 +12,10 @@ from .classify_iter_arg_carry import ClassifyIterArgCarry
 from .classify_tensors import ClassifyTensors
 from .convert_to_ssa import ConvertToSsa
 from .define_dynamic_dim_symbols import DefineDynamicDimSymbols
+from .derive_auto_scope_dependencies import DeriveAutoScopeDependencies
 from .derive_call_directions import DeriveCallDirections
 from .encode_scalars import EncodeScalars
+from .expand_manual_phase_fence import ExpandManualPhaseFence
 from .fuse_create_assemble_to_slice import FuseCreateAssembleToSlice
 from .hoist_scope_escapes import HoistScopeEscapes
 from .infer_core_types import InferCoreTypes
@@ -32,6 +34,8 @@ PASSES = [
     DeriveCallDirections,  # ssa -> directed
     CheckManualDepsOnSubmitOnly,  # directed
     OrderWriteAfterRead,  # directed
+    DeriveAutoScopeDependencies,  # directed (opt-in: analyze_auto_scopes_for_deps)
+    ExpandManualPhaseFence,  # directed
     RemoveDeadValues,  # directed
     MaterializeRuntimeScopes,  # directed -> scoped
     ClassifyIterArgCarry,  # scoped -> carried

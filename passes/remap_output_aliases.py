@@ -80,8 +80,6 @@ class RemapOutputAliases(Pass):
     def carry_names(self, func, names: dict[str, str], roots: dict[str, str]) -> None:
         """A rebound carry is one C++ variable for the iter_arg and the result (named by the
         result); a TaskId array carry of a pl.parallel loop stands, inside the body, for its init."""
-        from nanopass.languages.terms import LoopKind
-
         from .util import iter_stmts
 
         for stmt in iter_stmts(func.body):
@@ -90,7 +88,7 @@ class RemapOutputAliases(Pass):
             for it, result in zip(stmt.iters, stmt.results):
                 if not it.plan.rebind:
                     continue
-                if it.plan.array > 0 and stmt.kind is LoopKind.parallel and it.init._production == "Var":
+                if it.plan.per_iteration and it.init._production == "Var":
                     names[it.var.name] = names[roots.get(it.init.name, it.init.name)]
                 else:
                     names[it.var.name] = names[result.name]

@@ -66,6 +66,21 @@ def last_yield(body):
     return None
 
 
+def carry_arrays(func) -> dict[str, int]:
+    """Loop results and if results that hold a TaskId array (carried language on): name -> N."""
+    out: dict[str, int] = {}
+    for stmt in iter_stmts(func.body):
+        if stmt._production == "For":
+            for it, result in zip(stmt.iters, stmt.results):
+                if it.plan.array > 0:
+                    out[result.name] = it.plan.array
+        elif stmt._production == "If":
+            for phi in stmt.results:
+                if phi.plan.array > 0:
+                    out[phi.var.name] = phi.plan.array
+    return out
+
+
 TYPE_PRODUCTIONS = frozenset({"TensorType", "ScalarType", "ArrayType", "TileType"})
 
 

@@ -23,9 +23,21 @@ def _source_of(expected: Path) -> Path:
     return expected.with_name(expected.name.replace(".expected.cpp", ".py"))
 
 
+def golden_options(source: Path) -> dict:
+    """Compiler options a golden program asks for on a ``# options: name=True, ...`` line."""
+    options = {}
+    for line in source.read_text().splitlines():
+        if line.startswith("# options:"):
+            for item in line.split(":", 1)[1].split(","):
+                key, value = (part.strip() for part in item.split("="))
+                options[key] = value == "True"
+    return options
+
+
 @pytest.mark.parametrize("expected", GOLDENS, ids=[p.name.replace(".expected.cpp", "") for p in GOLDENS])
 def test_golden_output(expected, tmp_path):
-    result = nanopass.generate_orchestration(load_program(_source_of(expected)))
+    source = _source_of(expected)
+    result = nanopass.generate_orchestration(load_program(source), **golden_options(source))
     assert result.code == expected.read_text()
     compile_check(result.code, tmp_path, expected.name.replace(".expected", ""))
 
