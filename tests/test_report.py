@@ -38,6 +38,11 @@ def sections(page: str) -> list[str]:
     return re.findall(r'<section class="stage".*?</section>', page, flags=re.S)
 
 
+def section_of(page: str, pass_name: str) -> str:
+    """The section of the stage that ``pass_name`` produced."""
+    return next(html for html in sections(page) if re.search(rf"<h2>\d+ {pass_name} ", html))
+
+
 def dump(tmp_path, program="graph_features", **writer_options) -> tuple[DumpWriter, str]:
     path = PROGRAMS / f"{program}.py" if (PROGRAMS / f"{program}.py").exists() else EXAMPLES / f"{program}.py"
     writer = DumpWriter(str(tmp_path / "dump"), **writer_options)
@@ -124,11 +129,12 @@ def test_hazard_and_instance_hooks_feed_the_report(tmp_path):
         return [TaskInstance(0, "k_copy", "t0"), TaskInstance(1, "k_acc", "t1", data=(0,))]
 
     writer, page = dump(tmp_path, hazards_of=hazards, instances_of=instances)
-    found = sections(page)
-    assert "Hazards found (1)" in found[11] and "stale read of acc" in found[11] and "<code>t4</code>" in found[11]
-    assert "Hazards found: none." in found[10]
-    assert "Instance graph: one node per task of one run" in found[1] and "2 task instances" in found[1]
-    assert "Instance graph: the interpreter cannot run this stage" in found[0]
+    resolved = section_of(page, "resolve_dep_edges")
+    assert "Hazards found (1)" in resolved and "stale read of acc" in resolved and "<code>t4</code>" in resolved
+    assert "Hazards found: none." in section_of(page, "bind_task_ids")
+    ssa = section_of(page, "convert_to_ssa")
+    assert "Instance graph: one node per task of one run" in ssa and "2 task instances" in ssa
+    assert "Instance graph: the interpreter cannot run this stage" in section_of(page, "parse_dsl")
     files = (tmp_path / "dump" / ".nanopass-dump").read_text().split()
     assert "01_convert_to_ssa.instances.dot" in files and "02_normalize_return_order.instances.dot" in files
     assert "i0 -> i1" in (tmp_path / "dump" / "01_convert_to_ssa.instances.dot").read_text()
@@ -148,10 +154,11 @@ def test_notes_and_dropped_compiler_edges_are_listed(tmp_path):
         writer(stage)
     writer.finish()
     page = (tmp_path / "dump" / "index.html").read_text()
-    found = sections(page)
-    assert "Dropped compiler edges (1)" in found[11] and "<code>p.py:7:4</code>: compiler-derived dependency on &#x27;t&#x27; dropped" in found[11]
-    assert "Notes (1)" in found[11] and "[info] something else" in found[11]
-    assert "Dropped compiler edges" not in found[10]
+    resolved = section_of(page, "resolve_dep_edges")
+    assert "Dropped compiler edges (1)" in resolved
+    assert "<code>p.py:7:4</code>: compiler-derived dependency on &#x27;t&#x27; dropped" in resolved
+    assert "Notes (1)" in resolved and "[info] something else" in resolved
+    assert "Dropped compiler edges" not in section_of(page, "bind_task_ids")
 
 
 def test_failed_runs_report_the_stages_reached(tmp_path):
