@@ -225,7 +225,7 @@ def _summary_table(stages: list[ReportStage], diffs: list[StageDiff]) -> str:
         hazards = "not checked" if stage.hazards is None else str(len(stage.hazards))
         rows.append(
             f'<tr><td>{stage.index:02d}</td><td><a href="#{_anchor(stage)}">{esc(stage.name)}</a></td>'
-            f"<td>{esc(stage.language)}</td><td class=\"num\">{stage.seconds * 1000:.2f}</td>"
+            f"<td>{esc(stage.language)}</td><td class=\"num\">{_ms(stage)}</td>"
             f"<td>{_plural(graph.nodes if graph else 0, 'node')}, {_plural(graph.edges if graph else 0, 'edge')}</td>"
             f"<td>{change}</td><td class=\"num\">{len(stage.notes)}</td>"
             f"<td>{hazards}</td></tr>"
@@ -234,6 +234,11 @@ def _summary_table(stages: list[ReportStage], diffs: list[StageDiff]) -> str:
     rows.append(f'<tr class="total"><td></td><td>total</td><td></td><td class="num">{total:.2f}</td><td colspan="4"></td></tr>')
     rows.append("</tbody></table></section>")
     return "".join(rows)
+
+
+def _ms(stage: ReportStage) -> str:
+    """The pass's time; the front end's output (stage 0) has none."""
+    return f"{stage.seconds * 1000:.2f}" if stage.index else "—"
 
 
 def _plural(count: int, word: str) -> str:
@@ -267,7 +272,7 @@ def _stage_section(stage: ReportStage, previous: ReportStage | None, diff: Stage
     arrow = f"{previous.language} → {stage.language}" if previous else stage.language
     parts = [
         f'<section class="stage" id="{_anchor(stage)}" data-stage="{stage.index}">',
-        f'<h2>{esc(head)} <span class="lang">{esc(arrow)}</span> <span class="time">{stage.seconds * 1000:.2f} ms</span></h2>',
+        f'<h2>{esc(head)} <span class="lang">{esc(arrow)}</span> <span class="time">{_ms(stage)} ms</span></h2>',
     ]
     if stage.contract:
         parts.append(f'<p class="contract">{_prose(stage.contract)}</p>')

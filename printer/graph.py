@@ -13,7 +13,8 @@ Edges have a kind that decides their style:
 
 A *guarded* edge (its TaskId may be invalid, so it is inserted under ``is_valid()``) has an open
 arrowhead and a ``?`` after its label; a *carried* edge (from a later submit site to an earlier
-one, through a loop back edge) starts its label with ``↻`` and does not constrain the layout. An
+one, through a loop back edge) starts its label with ``↻`` and does not constrain the layout (a
+loop from a node to itself sits on its right for data, on its left for explicit edges). An
 explicit edge through a TaskId array is labelled ``name[N]``. ``to_digraph`` emits clusters and
 nodes in insertion order and edges in insertion order, so equal graphs give equal DOT text.
 """
@@ -161,8 +162,11 @@ def _edge_attrs(edge: GraphEdge) -> dict[str, str]:
     if edge.guarded:
         attrs["arrowhead"] = "empty"
         label += "?"
-    if edge.carried:
+    if edge.src == edge.dst:  # data loops on the right of the node, explicit ones on the left
+        attrs.update({"tailport": "se", "headport": "ne"} if edge.kind.startswith("data") else {"tailport": "sw", "headport": "nw"})
+    elif edge.carried:
         attrs["constraint"] = "false"
+    if edge.carried:
         label = "↻ " + label
     if edge.count > 1:
         label += f" ×{edge.count}"

@@ -250,3 +250,16 @@ def test_without_dot_the_render_extra_is_used(monkeypatch):
     stage = ReportStage(0, "parse_dsl", "surface", "", "", "(Program p)", 0.0, [GraphSection("g", "digraph a {\n}", 0)])
     page = render_html("t", [stage], renderer=renderer)
     assert '<div class="svg"><svg id="wasi"></svg></div>' in page and calls == [("digraph a {\n}", "svg")]
+
+
+def test_the_readme_tutorial_pictures_are_checked_in():
+    from conftest import REPO
+
+    readme = (REPO / "README.md").read_text()
+    pictures = re.findall(r"\]\((docs/tutorial/[^)]+)\)", readme)
+    assert len(pictures) >= 5
+    for picture in pictures:
+        path = REPO / picture
+        assert path.is_file() and path.stat().st_size > 1000, picture
+        assert path.read_bytes().startswith(b"\x89PNG" if picture.endswith(".png") else b"<?xml")
+    assert sorted(p.name for p in (REPO / "docs" / "tutorial").iterdir()) == sorted(p.rsplit("/", 1)[1] for p in pictures)

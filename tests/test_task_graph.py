@@ -12,6 +12,7 @@ from nanopass.api import run_pipeline
 from nanopass.language import walk
 from nanopass.languages import ALL, DIRECTED
 from nanopass.printer.dot import static_graph, to_dot
+from nanopass.printer.graph import GraphEdge
 from nanopass.strategies import trees
 from nanopass.text import parse, unparse
 
@@ -72,7 +73,7 @@ def test_manual_phases_array_carry_is_one_guarded_self_edge():
     labels = [c.label for c in resolved.clusters.values()]
     assert labels == ["AUTO scope (compiler)", "MANUAL scope (user)", "pl.range phase", "pl.parallel branch"]
     dot = to_dot(stages["dep-annotated"].tree)
-    assert 'label="↻ prev_tid[4]?"' in dot and "arrowhead=empty" in dot and "constraint=false" in dot
+    assert 'label="↻ prev_tid[4]?"' in dot and "arrowhead=empty" in dot and "headport=nw" in dot
 
 
 def test_loop_scalar_data_edges_follow_branches():
@@ -123,3 +124,12 @@ def test_any_well_formed_tree_has_a_graph(language):
         assert graph.to_digraph("g").source.startswith("digraph g {")
 
     check()
+
+
+def test_loop_carried_edges_between_sites_do_not_constrain_the_layout():
+    stages = {s.language.name: s for s in stages_of(PROGRAMS / "graph_features.py")}
+    graph = static_graph(stages["dep-annotated"].tree)
+    graph.add_edge(GraphEdge("t5", "t2", "data", "x", carried=True))
+    dot = graph.to_digraph("g").source
+    assert 't5 -> t2 [label="↻ x" color=black constraint=false' in dot
+    assert "t4 -> t4 [label=\"↻ last?\" arrowhead=empty color=blue headport=nw style=dashed tailport=sw" in dot
