@@ -99,13 +99,13 @@ def main(argv: list[str] | None = None) -> int:
         render_user_error(error, err)
         return EXIT_USER
     except InternalError as error:
-        render_internal_error(error, err, getattr(args, "dump_all", None))
+        render_internal_error(error, err, getattr(args, "report", None))
         return EXIT_INTERNAL
     except KeyboardInterrupt:
         err.print("interrupted")
         return 130
     except Exception as error:  # noqa: BLE001 - any other escape is a compiler bug: one line, exit 3
-        render_internal_error(InternalError(f"{type(error).__name__}: {error}"), err, getattr(args, "dump_all", None))
+        render_internal_error(InternalError(f"{type(error).__name__}: {error}"), err, getattr(args, "report", None))
         return EXIT_INTERNAL
     return EXIT_USAGE
 
@@ -141,6 +141,7 @@ def cmd_run(args, out: Console, err: Console) -> int:
     except PipelineError as failure:
         if dumps:
             dumps.finish(failure=str(failure.error))
+            args.report = dumps.report_path()  # where an internal error's one line points
         if args.time_passes:
             _time_table(failure.stages, err)
         raise failure.error from None

@@ -34,10 +34,10 @@ def render_user_error(error: UserError, console: Console) -> None:
         console.print(Text(f"  help: {error.hint}", style="cyan"), highlight=False, soft_wrap=True)
 
 
-def render_internal_error(error: InternalError, console: Console, dump_dir: str | None = None) -> None:
-    """One line: the error (pass and node), and where to look next (``--dump-all``)."""
-    if dump_dir:
-        hint = f"a compiler bug; the stages reached are in {dump_dir}/index.html"
+def render_internal_error(error: InternalError, console: Console, report: str | None = None) -> None:
+    """One line: the error (pass and node), and where to look next (``--dump-all``'s report)."""
+    if report:
+        hint = f"a compiler bug; the stages reached are in {report}"
     else:
         hint = "a compiler bug; rerun with --dump-all DIR to see every stage reached"
     line = Text(str(error).replace("\n", " "), style="bold red")

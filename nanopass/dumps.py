@@ -113,6 +113,7 @@ class DumpWriter:
             notes=[ReportNote(n.kind, n.message, str(n.span) if n.span else "") for n in stage.notes],
             hazards=self.hazards_of(stage) if self.hazards_of else None,
             files=[text_file, dot_file],
+            language_doc=stage.language.doc,
         )
         self._instances(stage, report)
         self.stages.append(report)

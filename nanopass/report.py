@@ -82,6 +82,7 @@ class ReportStage:
     hazards: list[Hazard] | None = None  # None: no hazard checker ran
     instance_note: str = ""  # why there is no instance graph, when there is none
     files: list[str] = field(default_factory=list)
+    language_doc: str = ""  # the language's one-line description
 
 
 # -- rendering graphs ------------------------------------------------------------------------------
@@ -276,11 +277,12 @@ def _stage_section(stage: ReportStage, previous: ReportStage | None, diff: Stage
     ]
     if stage.contract:
         parts.append(f'<p class="contract">{_prose(stage.contract)}</p>')
+    about = f" — {esc(stage.language_doc)}" if stage.language_doc else ""
     if stage.language_delta:
         what = "what it adds and removes" if previous else "its grammar"
-        parts.append(f'<details class="delta"><summary>Language <b>{esc(stage.language)}</b>: {what}</summary><pre>{esc(stage.language_delta)}</pre></details>')
+        parts.append(f'<details class="delta"><summary>Language <b>{esc(stage.language)}</b>{about}: {what}</summary><pre>{esc(stage.language_delta)}</pre></details>')
     else:
-        parts.append(f'<p class="same-language">Language <b>{esc(stage.language)}</b> (unchanged).</p>')
+        parts.append(f'<p class="same-language">Language <b>{esc(stage.language)}</b>{about} (unchanged).</p>')
     for i, graph in enumerate(stage.graphs):
         before = previous.graphs[i] if previous is not None and i < len(previous.graphs) else None
         same = before is not None and _dot_body(before.dot) == _dot_body(graph.dot)

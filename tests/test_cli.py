@@ -196,13 +196,21 @@ def test_an_internal_error_with_dump_all_points_to_the_report(tmp_path):
     assert page.count('<section class="stage"') == reached
 
 
-def test_a_bug_outside_the_passes_is_an_internal_error_too():
+def test_a_bug_in_the_printer_names_it():
     patch = "import nanopass.printer.cpp as cpp\ndef boom(*a, **k):\n    raise ValueError('printer bug')\ncpp.print_cpp = boom"
     result = run_patched(patch, "run", str(EXAMPLES / "basic.py"))
     assert result.returncode == 3 and "Traceback" not in result.stderr
     assert result.stderr.strip().splitlines() == [
-        "internal error: ValueError: printer bug (a compiler bug; rerun with --dump-all DIR to see every stage reached)"
+        "internal error: in pass 'print_cpp': ValueError: printer bug "
+        "(a compiler bug; rerun with --dump-all DIR to see every stage reached)"
     ]
+
+
+def test_any_other_escaping_exception_is_an_internal_error_too(tmp_path):
+    patch = "import nanopass.report as report\ndef boom(*a, **k):\n    raise OSError('disk on fire')\nreport.render_html = boom\nimport nanopass.dumps as dumps\ndumps.render_html = boom"
+    result = run_patched(patch, "run", str(EXAMPLES / "basic.py"), "--dump-all", str(tmp_path / "d"), "-q")
+    assert result.returncode == 3 and "Traceback" not in result.stderr
+    assert result.stderr.strip().splitlines()[0].startswith("internal error: OSError: disk on fire (a compiler bug")
 
 
 def test_colours_only_on_terminals_and_never_with_no_color(tmp_path):
