@@ -182,6 +182,8 @@ class _ProgramWalker(_Walker):
         self.handlers: dict[str, Callable] = {
             "Let": self.let, "Task": self.task, "Dummy": self.dummy, "Alloc": self.alloc,
             "Scope": self.scope, "For": self.loop, "If": self.branch, "Yield": self.yield_,
+            # TaskId cells and scopes placed by passes that derive dependencies (``directed`` on)
+            "CellDecl": self.cell_decl, "CellSet": self.cell_set, "CompilerScope": self.scope,
         }
 
     def run(self, program) -> None:
@@ -264,6 +266,12 @@ class _ProgramWalker(_Walker):
                 self.new_buffer(out.name)
                 self.flow.writers[out.name] = frozenset([node])
 
+    def cell_decl(self, stmt, path, cluster, manual) -> None:
+        self.flow.tids[stmt.cell] = _NONE
+
+    def cell_set(self, stmt, path, cluster, manual) -> None:
+        self.flow.tids[stmt.cell] = self.tids_of(stmt.value)
+
     def dummy(self, stmt, path, cluster, manual) -> None:
         node = self.site(path, "barrier", None, cluster, manual, barrier=True)
         self.deps(node, stmt.deps)
@@ -272,6 +280,11 @@ class _ProgramWalker(_Walker):
     def deps(self, node: str, deps) -> None:
         for dep in deps:
             kind = dep._production
+            if kind == "CellDep":  # the latest TaskId a cell holds: a guarded compiler edge
+                sources = self.flow.tids.get(dep.cell, _NONE)
+                tooltip = f"deps on the TaskId cell {dep.cell} (compiler-derived, guarded)"
+                self.explicit_edges(node, sources, "explicit-compiler", base_name(dep.cell), True, tooltip)
+                continue
             if kind == "DepEdge":
                 ref, index, size, guarded = dep.tid, dep.index, dep.size, dep.guarded
                 author = "user" if dep.user else "compiler"
@@ -294,7 +307,8 @@ class _ProgramWalker(_Walker):
     def scope(self, stmt, path, cluster, manual) -> None:
         mode = stmt.mode
         origin = getattr(stmt, "origin", None)
-        label = f"{mode.name.upper()} scope" + (f" ({origin.name})" if origin is not None else "")
+        origin_name = "compiler" if stmt._production == "CompilerScope" else origin.name if origin is not None else None
+        label = f"{mode.name.upper()} scope" + (f" ({origin_name})" if origin_name else "")
         inner = self.cluster(path, label, "scope-manual" if mode is ScopeMode.manual else "scope-auto", cluster)
         self.body(stmt.body, path, inner, manual or mode is ScopeMode.manual)
 
