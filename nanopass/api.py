@@ -67,7 +67,12 @@ def result_from_stages(stages: list[Stage], abi: str = "seed") -> OrchestrationR
         raise ValueError("the pipeline stopped before the emission language")
     unit = final.tree
     program = next(s.tree for s in reversed(stages) if s.language is ENCODED)
-    code = print_cpp(unit, abi)
+    try:
+        code = print_cpp(unit, abi)
+    except (UserError, InternalError):
+        raise
+    except Exception as error:  # noqa: BLE001 - a printer crash is a compiler bug in print_cpp
+        raise InternalError(f"{type(error).__name__}: {error}", pass_name="print_cpp") from error
     kernel_ids: dict[str, int] = {}
     core_types: dict[str, str] = {}
     for kernel in program.kernels:
