@@ -10,9 +10,9 @@ with a ``Yield`` of as many values; an ``If`` with results ends both branches wi
 """
 
 from nanopass.errors import VerifyError
-from nanopass.language import iter_children, walk
 
 from . import surface
+from .statements import defined_binders, iter_stmts
 
 
 def check_single_definition(program) -> None:
@@ -22,14 +22,9 @@ def check_single_definition(program) -> None:
         _define(seen, param.name, param)
     for dyn in func.dyn_dims:
         _define(seen, dyn.name, dyn)
-    stack = list(func.body)
-    while stack:
-        node = stack.pop()
-        production = node._production
-        if production == "Binder":
-            _define(seen, node.name, node)
-        elif production != "Declare":  # a Declare announces a later definition (hoisted language)
-            stack.extend(iter_children(node))
+    for stmt in iter_stmts(func.body):  # a Declare announces a later definition: not one itself
+        for binder in defined_binders(stmt):
+            _define(seen, binder.name, binder)
 
 
 def _define(seen: set[str], name: str, node) -> None:
@@ -48,7 +43,7 @@ def check_yields(program) -> None:
         if last is None or last._production != "Yield" or len(last.values) != arity:
             raise VerifyError(f"body must end with a Yield of {arity} value(s)", node=owner)
 
-    for node in walk(program.orch):
+    for node in iter_stmts(program.orch.body):
         production = node._production
         if production == "For":
             check_body(_unscoped(node.body), len(node.iters), node)
@@ -57,10 +52,13 @@ def check_yields(program) -> None:
         elif production == "If":
             check_body(_unscoped(node.then), len(node.results), node)
             check_body(_unscoped(node.orelse), len(node.results), node)
-        elif production in ("Scope", "Function"):
-            for stmt in node.body[:-1] if production == "Scope" else node.body:
+        elif production == "Scope":
+            for stmt in node.body[:-1]:
                 if stmt._production == "Yield":
                     raise VerifyError("a Yield outside the end of a loop or branch body", node=stmt)
+    for stmt in program.orch.body:
+        if stmt._production == "Yield":
+            raise VerifyError("a Yield outside the end of a loop or branch body", node=stmt)
 
 
 def _unscoped(body):

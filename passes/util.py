@@ -4,26 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Iterator
 
-BODY_FIELDS = {"For": ("body",), "If": ("then", "orelse"), "Scope": ("body",), "CompilerScope": ("body",)}
-
-
-def iter_stmts(stmts) -> Iterator[Any]:
-    """Every statement in a body, nested bodies included, in program order (no recursion)."""
-    stack = [iter(stmts)]
-    while stack:
-        stmt = next(stack[-1], None)
-        if stmt is None:
-            stack.pop()
-            continue
-        yield stmt
-        fields = BODY_FIELDS.get(stmt._production)
-        if fields:
-            stack.append(_chain([getattr(stmt, f) for f in fields]))
-
-
-def _chain(bodies):
-    for body in bodies:
-        yield from body
+from nanopass.languages.statements import BODY_FIELDS, iter_stmts  # noqa: F401 - re-exported
 
 
 def binders_of(stmt) -> list[Any]:
