@@ -275,6 +275,7 @@ class Node:
     _fields: tuple[str, ...] = ()
     _field_specs: tuple[Field, ...] = ()
     _terminals: dict[str, Terminal] = {}
+    _child_fields: tuple[tuple[str, bool], ...] = ()  # (field, is a tuple) of the nonterminal fields
 
     def __setattr__(self, key, value):
         raise AttributeError(f"{type(self).__name__} nodes are immutable (tried to set {key!r})")
@@ -331,29 +332,36 @@ def _rebuild(cls, values, span):
     return cls(*values, span=span)
 
 
-def iter_children(node: Node) -> Iterator[Node]:
+def children_of(node: Node) -> list:
     """Every direct child node (through tuple and optional fields), in field order."""
-    for field in node._field_specs:
-        if field.kind in node._terminals:
-            continue
-        value = getattr(node, field.name)
+    out: list = []
+    for name, many in node._child_fields:
+        value = getattr(node, name)
         if value is None:
             continue
-        if field.many:
-            yield from value
+        if many:
+            out.extend(value)
         else:
-            yield value
+            out.append(value)
+    return out
+
+
+def iter_children(node: Node) -> Iterator[Node]:
+    """Every direct child node, in field order."""
+    return iter(children_of(node))
 
 
 def walk(node: "Node | tuple") -> Iterator[Node]:
     """Pre-order iteration over a tree (or a tuple of trees), without recursion."""
     stack = list(reversed(node)) if isinstance(node, (tuple, list)) else [node]
+    pop, extend = stack.pop, stack.extend
     while stack:
-        current = stack.pop()
+        current = pop()
         yield current
-        children = list(iter_children(current))
-        children.reverse()
-        stack.extend(children)
+        if current._child_fields:
+            children = children_of(current)
+            children.reverse()
+            extend(children)
 
 
 def _make_node_class(language_name: str, nonterminal: str, production: Production) -> type:
@@ -400,6 +408,7 @@ def _install_checks(cls: type, kind_check: Callable[[Field], Callable[[Any], boo
     exec(code, env)  # noqa: S102 - generated constructor, built from the grammar only
     cls.__init__ = env["__init__"]
     cls._terminals = terminals
+    cls._child_fields = tuple((f.name, f.many) for f in specs if f.kind not in terminals)
 
 
 def _as_tuple(cls, index, value):

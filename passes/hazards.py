@@ -254,7 +254,20 @@ class Hazards:
     pairs: set[tuple[Access, Access]] = field(default_factory=set)
 
 
-def find_hazards(func, kernels: dict[str, Any], untracked_roots: set[str]) -> Hazards:
+def find_hazards(
+    func,
+    kernels: dict[str, Any],
+    untracked_roots: set[str],
+    *,
+    track_writes: bool = True,
+    keep=None,
+) -> Hazards:
+    """Every hazard pair of ``func`` that ``keep(earlier, later)`` accepts (all by default).
+
+    With ``track_writes=False`` only reads stay live (writes still cover them), so only
+    write-after-read pairs are found: a caller that needs nothing else avoids following every
+    writer that a maybe-skipped loop leaves possibly live.
+    """
     store = storage_map(func, kernels)
     result = Hazards()
     site_of: dict[int, int] = {}
@@ -287,7 +300,7 @@ def find_hazards(func, kernels: dict[str, Any], untracked_roots: set[str]) -> Ha
             for e in (writes if not a.write else (*reads, *writes)):
                 if e.earlier_iteration and a.parallel and e.earlier_iteration & a.parallel:
                     continue  # two iterations of one pl.parallel loop: independent by the user's word
-                if overlaps(e.region, a.region):
+                if overlaps(e.region, a.region) and (keep is None or keep(e, a)):
                     result.pairs.add((e, a))
         for a in task_accesses:
             if a.root not in written:
@@ -295,7 +308,9 @@ def find_hazards(func, kernels: dict[str, Any], untracked_roots: set[str]) -> Ha
             reads, writes = state.get(a.root, (frozenset(), frozenset()))
             if a.write:
                 reads = frozenset(e for e in reads if not covers(a.region, e.region))
-                writes = frozenset(e for e in writes if not covers(a.region, e.region)) | {a}
+                writes = frozenset(e for e in writes if not covers(a.region, e.region))
+                if track_writes:
+                    writes = writes | {a}
             else:
                 reads = reads | {a}
             state[a.root] = (reads, writes)

@@ -67,16 +67,16 @@ TYPE_PRODUCTIONS = frozenset({"TensorType", "ScalarType", "ArrayType", "TileType
 
 def var_reads(nodes) -> dict[str, int]:
     """How often each name is read by ``nodes`` (types excluded: they are never printed)."""
-    from nanopass.language import iter_children
+    from nanopass.language import children_of
 
     counts: dict[str, int] = {}
     stack = list(nodes) if isinstance(nodes, (list, tuple)) else [nodes]
+    pop, extend = stack.pop, stack.extend
     while stack:
-        node = stack.pop()
+        node = pop()
         production = node._production
-        if production in TYPE_PRODUCTIONS:
-            continue
         if production == "Var":
             counts[node.name] = counts.get(node.name, 0) + 1
-        stack.extend(iter_children(node))
+        elif production not in TYPE_PRODUCTIONS and node._child_fields:
+            extend(children_of(node))
     return counts
