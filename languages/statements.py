@@ -13,21 +13,16 @@ BODY_FIELDS = {"For": ("body",), "If": ("then", "orelse"), "Scope": ("body",), "
 
 def iter_stmts(stmts) -> Iterator[Any]:
     """Every statement in a body, nested bodies included, in program order (no recursion)."""
-    stack = [iter(stmts)]
+    stack = list(stmts)
+    stack.reverse()
+    pop, extend, fields_of = stack.pop, stack.extend, BODY_FIELDS.get
     while stack:
-        stmt = next(stack[-1], None)
-        if stmt is None:
-            stack.pop()
-            continue
+        stmt = pop()
         yield stmt
-        fields = BODY_FIELDS.get(stmt._production)
+        fields = fields_of(stmt._production)
         if fields:
-            stack.append(_chain([getattr(stmt, f) for f in fields]))
-
-
-def _chain(bodies):
-    for body in bodies:
-        yield from body
+            for field in reversed(fields):
+                extend(reversed(getattr(stmt, field)))
 
 
 def defined_binders(stmt) -> list:

@@ -84,7 +84,7 @@ def quote_string(value: str) -> str:
 
 
 def _is_identifier(value: Any) -> bool:
-    return type(value) is str and _IDENT.match(value) is not None
+    return type(value) is str and value.isidentifier() and value.isascii()
 
 
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
@@ -470,6 +470,9 @@ class Language:
         self.nodes: dict[str, type] = {}
         self._build_classes()
         self._class_set = frozenset(self.nodes.values())
+        for production, cls in self.nodes.items():  # L.Var is a plain attribute (fast in hot loops)
+            if production not in self.__dict__:
+                self.__dict__[production] = cls
 
     # -- declaration checks -------------------------------------------------------------------
 

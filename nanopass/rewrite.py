@@ -79,6 +79,7 @@ class Pass:
 
     def __init__(self, ctx: PassContext | None = None):
         self.ctx = ctx or PassContext()
+        self._plans: dict[type, tuple] = {}
         self._dispatch = {
             cls: getattr(self, prod) for prod in self._handlers for cls in [self.source.nodes[prod]]
         }
@@ -137,26 +138,26 @@ class Pass:
     def rebuild(self, node: Node) -> Node:
         """The identity clause: visit the children this pass can change, then rebuild ``node``."""
         cls = type(node)
-        touched = self._touched
+        plan = self._plans.get(cls)
+        if plan is None:
+            plan = self._plan(cls)
+        fields, target_cls = plan
         values = []
         changed = False
-        for spec in cls._field_specs:
-            value = getattr(node, spec.name)
-            if spec.kind in touched and value is not None:
-                new = self.visit_all(value) if spec.many else self.visit(value)
-                if isinstance(new, list):
-                    raise InternalError(
-                        f"handler returned a list for the single field '{spec.name}'",
-                        pass_name=self.name,
-                        node=node,
-                    )
+        for name, mode in fields:
+            value = getattr(node, name)
+            if mode and value is not None:
+                new = self.visit_all(value) if mode == 2 else self.visit(value)
                 if new is not value:
+                    if isinstance(new, list):
+                        raise InternalError(
+                            f"handler returned a list for the single field '{name}'", pass_name=self.name, node=node
+                        )
                     changed = True
-                value = new
+                    value = new
             values.append(value)
-        if not changed and self.target.owns(cls):
+        if not changed and target_cls is cls:
             return node
-        target_cls = self.target.nodes.get(cls._production)
         if target_cls is None:
             raise InternalError(
                 f"no handler for production {cls._production}, which language "
@@ -165,6 +166,17 @@ class Pass:
                 node=node,
             )
         return target_cls(*values, span=node.span)
+
+    def _plan(self, cls: type):
+        """How to rebuild nodes of ``cls``: per field, 0 keep / 1 visit / 2 visit each element;
+        and the target language's class of the same production (None if it has none)."""
+        touched = self._touched
+        fields = tuple(
+            (spec.name, (2 if spec.many else 1) if spec.kind in touched else 0) for spec in cls._field_specs
+        )
+        target_cls = cls if self.target.owns(cls) else self.target.nodes.get(cls._production)
+        self._plans[cls] = plan = (fields, target_cls)
+        return plan
 
 
 def _check_declaration(cls: type) -> None:

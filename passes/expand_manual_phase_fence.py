@@ -49,6 +49,8 @@ class ExpandManualPhaseFence(Pass):
 
     def run(self, program):
         func = program.orch
+        if not any(s._production in ("Scope", "CompilerScope") and s.mode is ScopeMode.manual for s in iter_stmts(func.body)):
+            return program  # fences are for manual scopes only
         self.roots = buffer_roots(func, kernel_table(program))
         self.arrays = {
             b.name: b.type.size

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from nanopass.languages.terms import ParamDir
@@ -11,7 +12,8 @@ def kernel_table(program) -> dict[str, Any]:
     return {k.name: k for k in program.kernels}
 
 
-def returned_params(kernel) -> list[int | None]:
+@functools.lru_cache(maxsize=1024)
+def returned_params(kernel) -> tuple[int | None, ...]:
     """For each declared result of ``kernel``: the index of the parameter it writes back, or None.
 
     Reads the kernel's (normalized) return statement: a returned value that *is* a parameter
@@ -30,7 +32,7 @@ def returned_params(kernel) -> list[int | None]:
     written = [i for i, p in enumerate(kernel.params) if p.dir is not ParamDir.In]
     if len(kernel.results) == 1 and out[0] is None and len(written) == 1:
         out[0] = written[0]
-    return out
+    return tuple(out)
 
 
 def output_param_of_result(kernel, result_index: int) -> int | None:
