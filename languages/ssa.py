@@ -16,21 +16,20 @@ from .statements import defined_binders, iter_stmts
 
 
 def check_single_definition(program) -> None:
-    seen: set[str] = set()
     func = program.orch
-    for param in func.params:
-        _define(seen, param.name, param)
-    for dyn in func.dyn_dims:
-        _define(seen, dyn.name, dyn)
-    for stmt in iter_stmts(func.body):  # a Declare announces a later definition: not one itself
-        for binder in defined_binders(stmt):
-            _define(seen, binder.name, binder)
-
-
-def _define(seen: set[str], name: str, node) -> None:
-    if name in seen:
-        raise VerifyError(f"'{name}' is defined more than once", node=node)
-    seen.add(name)
+    names = [p.name for p in func.params]
+    names += [d.name for d in func.dyn_dims]
+    # A Declare announces a later definition: not one itself.
+    names += [b.name for stmt in iter_stmts(func.body) for b in defined_binders(stmt)]
+    if len(set(names)) == len(names):
+        return
+    seen: set[str] = set()
+    nodes = list(func.params) + list(func.dyn_dims)
+    nodes += [b for stmt in iter_stmts(func.body) for b in defined_binders(stmt)]
+    for node in nodes:
+        if node.name in seen:
+            raise VerifyError(f"'{node.name}' is defined more than once", node=node)
+        seen.add(node.name)
 
 
 def check_yields(program) -> None:

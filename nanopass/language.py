@@ -380,25 +380,31 @@ def _make_node_class(language_name: str, nonterminal: str, production: Productio
     return type(production.name, (Node,), namespace)
 
 
-def _install_checks(cls: type, kind_check: Callable[[Field], Callable[[Any], bool]], terminals) -> None:
+def _install_checks(cls: type, kind_check: Callable[[Field], Any], terminals) -> None:
     """Generate ``cls.__init__``: convert list fields to tuples, check each field, set it."""
     specs = cls._field_specs
     args = ", ".join(f.name for f in specs)
     lines = [f"def __init__(self{', ' if args else ''}{args}, *, span=None):"]
     env: dict[str, Any] = {"_set": object.__setattr__, "_fail": _fail, "_Span": Span, "_cls": cls, "_tp": type}
+    env["_isinstance"] = isinstance
     for i, field in enumerate(specs):
         check = kind_check(field)
-        env[f"_c{i}"] = check
         v = field.name
+        if isinstance(check, tuple):  # a nonterminal: the classes of its productions, inlined
+            env[f"_k{i}"] = check
+            test = f"_isinstance({{}}, _k{i})"
+        else:  # a terminal's predicate
+            env[f"_c{i}"] = check
+            test = f"_c{i}({{}})"
         if field.many:
             lines.append(f"    if _tp({v}) is not tuple:")
             lines.append(f"        {v} = _as_tuple(_cls, {i}, {v})")
             lines.append(f"    for _x in {v}:")
-            lines.append(f"        if not _c{i}(_x): _fail(_cls, {i}, _x, {v})")
+            lines.append(f"        if not {test.format('_x')}: _fail(_cls, {i}, _x, {v})")
         elif field.optional:
-            lines.append(f"    if {v} is not None and not _c{i}({v}): _fail(_cls, {i}, {v}, None)")
+            lines.append(f"    if {v} is not None and not {test.format(v)}: _fail(_cls, {i}, {v}, None)")
         else:
-            lines.append(f"    if not _c{i}({v}): _fail(_cls, {i}, {v}, None)")
+            lines.append(f"    if not {test.format(v)}: _fail(_cls, {i}, {v}, None)")
         lines.append(f"    _set(self, {v!r}, {v})")
     lines.append("    if span is not None and _tp(span) is not _Span: _fail_span(_cls, span)")
     lines.append("    _set(self, 'span', span)")
@@ -529,15 +535,11 @@ class Language:
                     out.append(cls)
         return out
 
-    def _kind_check(self, field: Field) -> Callable[[Any], bool]:
+    def _kind_check(self, field: Field) -> "Callable[[Any], bool] | tuple[type, ...]":
+        """A terminal's predicate, or the tuple of classes a nonterminal's value must be one of."""
         if field.kind in self.terminals:
             return self.terminals[field.kind].predicate
-        classes = self._nt_classes[field.kind]
-
-        def check(value, _classes=classes):
-            return isinstance(value, _classes)
-
-        return check
+        return self._nt_classes[field.kind]
 
     def _reusable_parent_classes(self) -> dict[str, type]:
         """Parent classes this language can share: greatest fixpoint of 'unchanged'."""

@@ -166,6 +166,6 @@ class ExpandManualPhaseFence(Pass):
 
 
 def _binders(func):
-    from nanopass.language import walk
+    from nanopass.languages.statements import binders_in_order
 
-    return [n for n in walk(func) if n._production == "Binder"]
+    return list(binders_in_order(func.body))
