@@ -57,7 +57,7 @@ def defined_binders(stmt) -> list:
     if kind == "For":
         return [stmt.var] + [it.var for it in stmt.iters] + list(stmt.results)
     if kind == "If":
-        return [getattr(r, "var", r) for r in stmt.results]
+        return [getattr(r, "var", r) for r in getattr(stmt, "results", ())]  # surface: none
     if kind == "Alloc":
         return [c.var for c in stmt.creates]
     return []

@@ -4,22 +4,15 @@ from __future__ import annotations
 
 from typing import Any, Iterator
 
-from nanopass.languages.statements import BODY_FIELDS, iter_stmts  # noqa: F401 - re-exported
+from nanopass.languages.statements import BODY_FIELDS, defined_binders, iter_stmts  # noqa: F401 - re-exported
 
 
 def binders_of(stmt) -> list[Any]:
-    """The Binders a statement defines at its own level (not inside nested bodies)."""
-    kind = stmt._production
-    if kind in ("Let", "Dummy"):
-        return [stmt.var]
-    if kind == "Task":
-        outs = [getattr(o, "var", o) for o in stmt.outs]
-        return outs + ([stmt.tid] if stmt.tid is not None else [])
-    if kind == "For":
+    """The Binders a statement defines at its own level: a loop's results, but not its variable
+    or iter_args, which are bound inside it."""
+    if stmt._production == "For":
         return list(stmt.results)
-    if kind == "If":
-        return [getattr(r, "var", r) for r in getattr(stmt, "results", ())]
-    return []
+    return defined_binders(stmt)
 
 
 def assigned_names(stmts) -> set[str]:
