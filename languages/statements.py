@@ -6,6 +6,7 @@ enter expressions or types (which are most of a tree's nodes).
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from typing import Any, Iterator
 
 BODY_FIELDS = {"For": ("body",), "If": ("then", "orelse"), "Scope": ("body",), "CompilerScope": ("body",)}
@@ -14,20 +15,35 @@ BODY_FIELDS = {"For": ("body",), "If": ("then", "orelse"), "Scope": ("body",), "
 def iter_stmts(stmts) -> Iterator[Any]:
     """Every statement in a body, nested bodies included, in program order (no recursion).
 
-    The order of the last tuple walked is kept: the invariants of a language and the analyses of
-    a pass walk the same (immutable) body many times in a row.
+    Inside ``reusing_walks()`` the order of the last tuple walked is kept: the invariants of a
+    language and the analyses of a pass walk the same (immutable) body many times in a row.
     """
     global _last_walk
     last = _last_walk
     if last[0] is stmts:
         return iter(last[1])
     order = _statements_of(stmts)
-    if type(stmts) is tuple:
+    if _reusing and type(stmts) is tuple:
         _last_walk = (stmts, order)
     return iter(order)
 
 
-_last_walk: tuple[Any, list] = (None, [])
+_NO_WALK: tuple[Any, list] = (None, [])
+_last_walk = _NO_WALK
+_reusing = 0
+
+
+@contextmanager
+def reusing_walks():
+    """Keep the last statement walk while compiling; forget it after (it holds a whole tree)."""
+    global _reusing, _last_walk
+    _reusing += 1
+    try:
+        yield
+    finally:
+        _reusing -= 1
+        if not _reusing:
+            _last_walk = _NO_WALK
 
 
 def _statements_of(stmts) -> list:

@@ -52,12 +52,14 @@ def run_pipeline(
     Raises ``PipelineError`` (with the stages reached) on a compiler error in a pass, and
     ``UserError`` for a mistake the front end finds.
     """
+    from nanopass.languages.statements import reusing_walks
     from nanopass.passes.pipeline import PIPELINE
 
     with collector_paused():
         tree = surface_of(program, func_name)
     ctx = PassContext(options=dict(options or {}))
-    return PIPELINE.run(tree, ctx, input_name="parse_dsl", verify=verify, stop_after=stop_after, observer=observer)
+    with reusing_walks():
+        return PIPELINE.run(tree, ctx, input_name="parse_dsl", verify=verify, stop_after=stop_after, observer=observer)
 
 
 @contextmanager
