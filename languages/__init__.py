@@ -12,6 +12,7 @@ from . import (
     directed,
     emission,
     encoded,
+    hoisted,
     named,
     numbered,
     scoped,
@@ -32,6 +33,7 @@ SLOTTED = slotted.LANGUAGE
 TID_BOUND = tid_bound.LANGUAGE
 DEP_ANNOTATED = dep_annotated.LANGUAGE
 BATCHED = batched.LANGUAGE
+HOISTED = hoisted.LANGUAGE
 NAMED = named.LANGUAGE
 DIMMED = dimmed.LANGUAGE
 ENCODED = encoded.LANGUAGE
@@ -39,6 +41,6 @@ EMISSION = emission.LANGUAGE
 
 ALL = [
     SURFACE, SSA, DIRECTED, SCOPED, CARRIED, CORE_TYPED, NUMBERED, SLOTTED, TID_BOUND,
-    DEP_ANNOTATED, BATCHED, NAMED, DIMMED, ENCODED, EMISSION,
+    DEP_ANNOTATED, BATCHED, HOISTED, NAMED, DIMMED, ENCODED, EMISSION,
 ]
 BY_NAME = {language.name: language for language in ALL}

@@ -3,22 +3,33 @@
 Replaces ``(IterArg var init)`` by ``(IterArg var init plan)`` and the ``If`` results
 (``Binder*``) by ``Phi*`` = ``(Phi var plan)``. A plan ``(Carry rebind array)`` says whether the
 value needs a C++ variable of its own (``rebind``: no when every path carries the same physical
-tensor, D9) and, for a TaskId carried through a ``pl.parallel`` loop in a manual scope, the size
-of the ``PTO2TaskId[N]`` array that holds one id per iteration (0 otherwise).
+tensor, D9) and, for a TaskId, how many ids it holds (``array``: 0 for one ``PTO2TaskId``, N
+for a ``PTO2TaskId[N]``) and whether each iteration of its ``pl.parallel`` loop writes its own
+slot (``per_iteration``).
 """
 
 from nanopass.errors import VerifyError
-from nanopass.language import Nonterminal, Production, walk
+from nanopass.language import Nonterminal, Production
 
 from . import scoped
+from .statements import iter_stmts
 
 
 def check_plans(program) -> None:
-    for node in walk(program.orch):
-        if node._production == "Carry" and node.array < 0:
-            raise VerifyError("a carry's array size cannot be negative", node=node)
-        if node._production == "Carry" and node.array > 0 and not node.rebind:
-            raise VerifyError("an array carry must be a rebind carry", node=node)
+    for stmt in iter_stmts(program.orch.body):
+        if stmt._production == "For":
+            plans = [it.plan for it in stmt.iters]
+        elif stmt._production == "If":
+            plans = [phi.plan for phi in stmt.results]
+        else:
+            continue
+        for node in plans:
+            if node.array < 0:
+                raise VerifyError("a carry's array size cannot be negative", node=node)
+            if node.array > 0 and not node.rebind:
+                raise VerifyError("an array carry must be a rebind carry", node=node)
+            if node.per_iteration and node.array <= 0:
+                raise VerifyError("a per-iteration carry needs an array", node=node)
 
 
 LANGUAGE = scoped.LANGUAGE.extend(
@@ -30,7 +41,7 @@ LANGUAGE = scoped.LANGUAGE.extend(
         "Stmt": [scoped.LANGUAGE.production("If").without_fields("results").with_fields("results:Phi*")],
     },
     add_nonterminals=[
-        Nonterminal("Carry", Production("Carry", "rebind:boolean", "array:integer")),
+        Nonterminal("Carry", Production("Carry", "rebind:boolean", "array:integer", "per_iteration:boolean")),
         Nonterminal("Phi", Production("Phi", "var:Binder", "plan:Carry")),
     ],
     invariants=[check_plans],

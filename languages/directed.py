@@ -1,8 +1,16 @@
-"""directed: every task argument carries its call-site direction.
+"""directed: every task argument carries its call-site direction; compiler edges can be added.
 
 Replaces ``(Arg value no_dep)`` by ``(Arg value dir)`` with ``dir`` one of Input, Output, InOut,
-OutputExisting, NoDep, Scalar (how the runtime will track the slot). Adds ``DerivedDep``: a
-dependency edge the compiler derived (user edges stay ``DepVar``/``DepItem``).
+OutputExisting, NoDep, Scalar (how the runtime will track the slot). Adds what passes that
+derive dependencies need:
+
+- ``(DerivedDep value)``: a dependency edge the compiler derived on a TaskId variable (user
+  edges stay ``DepVar``/``DepItem``);
+- TaskId *cells*: ``(CellDecl cell)`` declares a TaskId holder initialised to invalid at the
+  start of the function; ``(CellSet cell value)`` stores a task's TaskId in it after the task;
+  ``(CellDep cell)`` is a compiler edge on the latest TaskId stored (possibly none, so always
+  guarded). A cell outlives every scope, so such an edge is always resolvable;
+- ``(CompilerScope mode body)``: a runtime scope the compiler placed.
 """
 
 from nanopass.language import Production
@@ -17,6 +25,14 @@ LANGUAGE = ssa.LANGUAGE.extend(
     remove={"Arg": ["Arg"]},
     add={
         "Arg": [Production("Arg", "value:Expr", "dir:arg_dir")],
-        "Dep": [Production("DerivedDep", "value:Expr", doc="an edge the compiler derived, not the user")],
+        "Dep": [
+            Production("DerivedDep", "value:Expr", doc="an edge the compiler derived, not the user"),
+            Production("CellDep", "cell:symbol", doc="a compiler edge on the TaskId a cell holds"),
+        ],
+        "Stmt": [
+            Production("CellDecl", "cell:symbol", doc="PTO2TaskId cell = PTO2TaskId::invalid();"),
+            Production("CellSet", "cell:symbol", "value:Expr", doc="cell = <TaskId>;"),
+            Production("CompilerScope", "mode:scope_mode", "body:Stmt*", doc="a scope the compiler placed"),
+        ],
     },
 )

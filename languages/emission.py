@@ -52,6 +52,7 @@ LANGUAGE = encoded.LANGUAGE.extend(
             Production("SetInitial", "info:symbol", "dtype:dtype", "value:Expr"),
             Production("AllocTensors", "name:symbol", "infos:symbol*"),
             Production("BindRef", "name:symbol", "source:symbol", "index:integer"),
+            Production("AssignRef", "name:symbol", "source:symbol", "index:integer", doc="name = source.get_ref(i);"),
             Production("ReadElement", "name:symbol", "dtype:dtype", "tensor:symbol", "indices:symbol?", "ndims:integer"),
             Production("WriteElement", "tensor:symbol", "dtype:dtype", "indices:symbol?", "ndims:integer", "value:Expr"),
             Production("ViewTensor", "name:symbol", "tensor:symbol", "shapes:symbol", "offsets:symbol"),
@@ -76,7 +77,7 @@ LANGUAGE = encoded.LANGUAGE.extend(
             Production("DeclArray", "name:symbol", "dtype:dtype", "size:integer"),
             Production("DeclElement", "name:symbol", "dtype:dtype", "array:symbol", "index:Expr"),
             Production("SetArrayItem", "array:symbol", "index:Expr", "value:Expr"),
-            Production("GuardedDummy", "args:symbol", "outs:symbol", "tid:symbol"),
+            Production("GuardedDummy", "args:symbol", "outs:symbol?", "tid:symbol?"),
         ),
         Nonterminal(
             "Launch",

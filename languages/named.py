@@ -11,15 +11,15 @@ or ``(Allocated var index)`` (a runtime-allocated output, ``task_<n>_outs.get_re
 
 from nanopass.language import Nonterminal, Production
 
-from . import batched, ssa
+from . import hoisted, ssa
 
-LANGUAGE = batched.LANGUAGE.extend(
+LANGUAGE = hoisted.LANGUAGE.extend(
     "named",
     doc="C++ identifiers; physical aliases share one name",
     remove={"Rhs": ["AssembleTensor"], "Stmt": ["Task"]},
     add={
         "Stmt": [
-            batched.LANGUAGE.production("Task").without_fields("outs").with_fields("outs:TaskOut*", before="tid")
+            hoisted.LANGUAGE.production("Task").without_fields("outs").with_fields("outs:TaskOut*", before="tid")
         ]
     },
     add_nonterminals=[

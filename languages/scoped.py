@@ -1,6 +1,6 @@
 """scoped: runtime scopes are explicit nodes, and say who placed them.
 
-Replaces ``(Scope mode body)`` by ``(Scope mode origin body)``. Invariant (D14): in a function
+Replaces ``(Scope mode body)`` and ``(CompilerScope mode body)`` by ``(Scope mode origin body)``. Invariant (D14): in a function
 with ``auto_scope``, the body is one scope, and every for body and if branch outside a manual
 scope is one scope; nothing AUTO is nested inside a manual scope.
 """
@@ -44,7 +44,7 @@ LANGUAGE = directed.LANGUAGE.extend(
     "scoped",
     doc="runtime scopes explicit: the function body and every for/if body outside manual scopes",
     add_terminals=[scope_origin],
-    remove={"Stmt": ["Scope"]},
+    remove={"Stmt": ["Scope", "CompilerScope"]},
     add={"Stmt": [directed.LANGUAGE.production("Scope").with_fields("origin:scope_origin", before="body")]},
     invariants=[check_scope_placement],
 )

@@ -170,6 +170,7 @@ class DepSource(Enum):
     array = "array"  # a whole pl.array of TaskIds (unwritten slots are invalid)
     barrier = "barrier"  # the result of a dummy barrier (invalid when it had no deps)
     phi = "phi"  # a TaskId merged from the branches of an if
+    cell = "cell"  # a compiler cell: the latest TaskId stored in it, or invalid
 
 
 class BinOp(Enum):

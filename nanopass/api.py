@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import gc
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -50,11 +52,26 @@ def run_pipeline(
     Raises ``PipelineError`` (with the stages reached) on a compiler error in a pass, and
     ``UserError`` for a mistake the front end finds.
     """
+    from nanopass.languages.statements import reusing_walks
     from nanopass.passes.pipeline import PIPELINE
 
-    tree = surface_of(program, func_name)
+    with collector_paused():
+        tree = surface_of(program, func_name)
     ctx = PassContext(options=dict(options or {}))
-    return PIPELINE.run(tree, ctx, input_name="parse_dsl", verify=verify, stop_after=stop_after, observer=observer)
+    with reusing_walks():
+        return PIPELINE.run(tree, ctx, input_name="parse_dsl", verify=verify, stop_after=stop_after, observer=observer)
+
+
+@contextmanager
+def collector_paused():
+    """Pause Python's cyclic garbage collector (compiler data is acyclic; see Pipeline.run)."""
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if collecting:
+            gc.enable()
 
 
 def result_from_stages(stages: list[Stage], abi: str = "seed") -> OrchestrationResult:
@@ -67,7 +84,12 @@ def result_from_stages(stages: list[Stage], abi: str = "seed") -> OrchestrationR
         raise ValueError("the pipeline stopped before the emission language")
     unit = final.tree
     program = next(s.tree for s in reversed(stages) if s.language is ENCODED)
-    code = print_cpp(unit, abi)
+    try:
+        code = print_cpp(unit, abi)
+    except (UserError, InternalError):
+        raise
+    except Exception as error:  # noqa: BLE001 - a printer crash is a compiler bug in print_cpp
+        raise InternalError(f"{type(error).__name__}: {error}", pass_name="print_cpp") from error
     kernel_ids: dict[str, int] = {}
     core_types: dict[str, str] = {}
     for kernel in program.kernels:
@@ -97,6 +119,7 @@ def generate_orchestration(
     *,
     abi: str = "seed",
     analyze_auto_scopes_for_deps: bool = False,
+    order_write_after_read: bool = True,
     verify: bool = True,
 ) -> OrchestrationResult:
     """Compile one orchestration function of ``program`` to C++.
@@ -104,7 +127,7 @@ def generate_orchestration(
     ``program`` is a ``@pl.program`` class or a ``surface``-language ``Program`` built directly.
     Raises ``UserError`` for mistakes in the program and ``InternalError`` for compiler bugs.
     """
-    options = {"analyze_auto_scopes_for_deps": analyze_auto_scopes_for_deps}
+    options = {"analyze_auto_scopes_for_deps": analyze_auto_scopes_for_deps, "order_war": order_write_after_read}
     try:
         stages = run_pipeline(program, func_name, options=options, verify=verify)
     except PipelineError as failure:

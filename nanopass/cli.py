@@ -7,6 +7,7 @@ Exit codes: 0 success, 1 an error in the program being compiled (or its file), 2
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
 
@@ -15,14 +16,17 @@ from rich.table import Table
 
 from .diagnostics import render_internal_error, render_user_error
 from .errors import InternalError, UserError
+from .progress import fan_out
 
 EXIT_OK, EXIT_USER, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 
 EPILOG = """exit codes:
   0  success
   1  an error in the program being compiled (reported as FILE:LINE:COL: error: ...)
-  2  a usage error (unknown flag, missing argument)
+  2  a usage error (unknown flag, missing argument, unknown pass name)
   3  an internal compiler error (a bug: rerun with --dump-all DIR and report it)
+
+colours are used only on a terminal; NO_COLOR=1 turns them off there too.
 """
 
 
@@ -47,13 +51,13 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("-o", "--output", metavar="DIR", help="write DIR/orchestration/<func>.cpp instead of printing")
     run.add_argument("--program", metavar="NAME", help="the program class to compile, when the file holds several")
     run.add_argument("--func", metavar="NAME", help="the orchestration function, when the program has several")
-    run.add_argument("--dump-all", metavar="DIR", help="write every stage's IR text and task graph into DIR")
+    run.add_argument("--dump-all", metavar="DIR",
+                     help="write every stage's IR text and task graph into DIR, and the report DIR/index.html")
     run.add_argument("--abi", choices=["seed", "l2"], default="seed", help="runtime ABI spelling (D1; default seed)")
     run.add_argument("--stop-after", metavar="PASS", help="stop after the named pass (print its IR)")
     run.add_argument("--time-passes", action="store_true", help="print a table of per-pass times")
     run.add_argument("--no-verify", action="store_true", help="skip the grammar/invariant checks between passes")
-    run.add_argument("--analyze-auto-scopes-for-deps", action="store_true",
-                     help="derive task dependencies in AUTO scopes (off by default)")
+    _option_flags(run)
     run.add_argument("-q", "--quiet", action="store_true", help="print nothing on success")
 
     sub.add_parser("passes", help="list the pipeline: each pass, its languages and its contract")
@@ -69,6 +73,17 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--dump-all", metavar="DIR", help="write every stage and a per-stage hazard report (hazards.txt)")
     check.add_argument("--trace", metavar="FILE", help="write the emission trace as JSON to FILE")
     check.add_argument("-v", "--verbose", action="store_true", help="list waived pairs one by one")
+    _option_flags(check)
+
+    explain = sub.add_parser("explain", help="show one pass's input and output for a program, side by side",
+                             epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    explain.add_argument("pass_name", metavar="PASS", help="a pass of the pipeline (see 'nanopass passes')")
+    explain.add_argument("file", help="a Python file holding a @pl.program class")
+    explain.add_argument("--program", metavar="NAME", help="the program class, when the file holds several")
+    explain.add_argument("--func", metavar="NAME", help="the orchestration function, when the program has several")
+    explain.add_argument("--context", metavar="N", type=int,
+                         help="fold unchanged runs, keeping N lines around each change")
+    explain.add_argument("--width", metavar="COLS", type=int, help="output width (default: the terminal's, or 160)")
 
     language = sub.add_parser("language", help="print a language's grammar")
     language.add_argument("name", help="a language name (see 'nanopass passes')")
@@ -76,9 +91,26 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _option_flags(parser) -> None:
+    """The compiler options ``run`` and ``check`` share."""
+    parser.add_argument("--analyze-auto-scopes-for-deps", action="store_true",
+                        help="derive task dependencies in AUTO scopes (off by default)")
+    parser.add_argument("--no-war-ordering", action="store_true",
+                        help="do not add dependencies for write-after-read pairs the runtime leaves unordered")
+
+
+def _options(args) -> dict:
+    return {
+        "analyze_auto_scopes_for_deps": args.analyze_auto_scopes_for_deps,
+        "order_war": not args.no_war_ordering,
+    }
+
+
 def main(argv: list[str] | None = None) -> int:
     sys.setrecursionlimit(max(sys.getrecursionlimit(), 20000))
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    _check_pass_names(parser, args)
     out = Console(file=sys.stdout, highlight=False, soft_wrap=True)
     err = Console(file=sys.stderr, highlight=False, soft_wrap=True)
     try:
@@ -90,16 +122,31 @@ def main(argv: list[str] | None = None) -> int:
             return cmd_language(args, out, err)
         if args.command == "check":
             return cmd_check(args, out, err)
+        if args.command == "explain":
+            return cmd_explain(args, out)
     except UserError as error:
         render_user_error(error, err)
         return EXIT_USER
     except InternalError as error:
-        render_internal_error(error, err)
+        render_internal_error(error, err, getattr(args, "report", None))
         return EXIT_INTERNAL
     except KeyboardInterrupt:
         err.print("interrupted")
         return 130
+    except Exception as error:  # noqa: BLE001 - any other escape is a compiler bug: one line, exit 3
+        render_internal_error(InternalError(f"{type(error).__name__}: {error}"), err, getattr(args, "report", None))
+        return EXIT_INTERNAL
     return EXIT_USAGE
+
+
+def _check_pass_names(parser: argparse.ArgumentParser, args) -> None:
+    """A pass name that is not in the pipeline is a usage error (exit 2), found before any work."""
+    from nanopass.passes.pipeline import PASSES
+
+    names = [p.name for p in PASSES]
+    for option, value in (("--stop-after", getattr(args, "stop_after", None)), ("PASS", getattr(args, "pass_name", None))):
+        if value is not None and value not in names:
+            parser.error(f"{option}: no pass named '{value}' (see 'nanopass passes')")
 
 
 def cmd_run(args, out: Console, err: Console) -> int:
@@ -110,33 +157,34 @@ def cmd_run(args, out: Console, err: Console) -> int:
     from .text import unparse
 
     program = pick_program(load_programs(args.file), args.program, args.file)
-    dumps = DumpWriter(args.dump_all) if args.dump_all else None
-    options = {"analyze_auto_scopes_for_deps": args.analyze_auto_scopes_for_deps}
+    dumps = DumpWriter(args.dump_all, source=args.file) if args.dump_all else None
+    options = _options(args)
     from .api import run_pipeline
 
     try:
-        stages = run_pipeline(
-            program, args.func, options=options, verify=not args.no_verify, stop_after=args.stop_after,
-            observer=dumps,
-        )
+        with _progress(program, args, err) as progress:
+            stages = run_pipeline(
+                program, args.func, options=options, verify=not args.no_verify, stop_after=args.stop_after,
+                observer=fan_out([dumps, progress]),
+            )
     except PipelineError as failure:
         if dumps:
-            dumps.finish()
+            dumps.finish(failure=str(failure.error))
+            args.report = dumps.report_path()  # where an internal error's one line points
         if args.time_passes:
             _time_table(failure.stages, err)
         raise failure.error from None
     if args.time_passes:
         _time_table(stages, err)
     if args.stop_after:
-        if dumps:
-            dumps.finish()
+        _finish_dumps(dumps, args, err)
         if not args.quiet:
             out.print(unparse(stages[-1].tree), markup=False)
         return EXIT_OK
     result = result_from_stages(stages, args.abi)
     if dumps:
         dumps.write_code(len(stages), result.code)
-        dumps.finish()
+    _finish_dumps(dumps, args, err)
     for note in (n for s in stages for n in s.notes):
         if not args.quiet:
             err.print(f"note: [{note.pass_name}] {note.message}", markup=False)
@@ -152,6 +200,35 @@ def cmd_run(args, out: Console, err: Console) -> int:
     elif not args.quiet:
         sys.stdout.write(result.code)
     return EXIT_OK
+
+
+def _finish_dumps(dumps, args, err: Console) -> None:
+    if dumps is None:
+        return
+    dumps.finish()
+    if not args.quiet:
+        err.print(f"report: {dumps.report_path()}", markup=False)
+
+
+@contextlib.contextmanager
+def _progress(program, args, err: Console):
+    """A progress bar over the passes for a large program on a terminal (else None)."""
+    from nanopass.passes.pipeline import PASSES
+
+    from .api import surface_of
+    from .progress import PassProgress, wants_progress
+
+    tree = None
+    if not args.quiet and err.is_terminal:
+        try:
+            tree = surface_of(program, args.func)
+        except (UserError, InternalError):
+            tree = None  # the pipeline run reports it
+    if tree is None or not wants_progress(tree, err, args.quiet):
+        yield None
+        return
+    with PassProgress(err, [p.name for p in PASSES]) as progress:
+        yield progress
 
 
 def _time_table(stages, console: Console) -> None:
@@ -172,6 +249,24 @@ def cmd_passes(out: Console) -> int:
     for index, pass_cls in enumerate(PASSES, start=1):
         out.print(f"{index:2d}. {pass_cls.name}: {pass_cls.source.name} -> {pass_cls.target.name}", markup=False)
         out.print(f"    {pass_cls.contract()}", markup=False)
+    return EXIT_OK
+
+
+def cmd_explain(args, out: Console) -> int:
+    from .api import run_pipeline
+    from .explain import print_explanation
+    from .loader import load_programs, pick_program
+    from .pipeline import PipelineError
+
+    program = pick_program(load_programs(args.file), args.program, args.file)
+    try:
+        stages = run_pipeline(program, args.func, stop_after=args.pass_name)
+    except PipelineError as failure:
+        raise failure.error from None
+    console = out
+    if args.width or not out.is_terminal:
+        console = Console(file=out.file, highlight=False, width=args.width or 160)
+    print_explanation(stages[-2], stages[-1], console, context=args.context)
     return EXIT_OK
 
 
@@ -209,7 +304,7 @@ def cmd_check(args, out: Console, err: Console) -> int:
     inputs = program_inputs(surface_of(program, args.func), values)
     dumps = DumpWriter(args.dump_all) if args.dump_all else None
     try:
-        stages = run_pipeline(program, args.func, observer=dumps)
+        stages = run_pipeline(program, args.func, options=_options(args), observer=dumps)
     except PipelineError as failure:
         if dumps:
             dumps.finish()

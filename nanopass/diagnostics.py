@@ -34,11 +34,12 @@ def render_user_error(error: UserError, console: Console) -> None:
         console.print(Text(f"  help: {error.hint}", style="cyan"), highlight=False, soft_wrap=True)
 
 
-def render_internal_error(error: InternalError, console: Console, dump_hint: bool = True) -> None:
-    console.print(Text(str(error), style="bold red"), highlight=False, soft_wrap=True)
-    if dump_hint:
-        console.print(
-            Text("  this is a compiler bug; rerun with --dump-all DIR to see every stage reached"),
-            highlight=False,
-            soft_wrap=True,
-        )
+def render_internal_error(error: InternalError, console: Console, report: str | None = None) -> None:
+    """One line: the error (pass and node), and where to look next (``--dump-all``'s report)."""
+    if report:
+        hint = f"a compiler bug; the stages reached are in {report}"
+    else:
+        hint = "a compiler bug; rerun with --dump-all DIR to see every stage reached"
+    line = Text(str(error).replace("\n", " "), style="bold red")
+    line.append(f" ({hint})", style="")
+    console.print(line, highlight=False, soft_wrap=True)

@@ -10,6 +10,7 @@ naming the pass; any other exception inside a pass is a compiler bug and is wrap
 
 from __future__ import annotations
 
+import gc
 import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
@@ -77,6 +78,17 @@ class Pipeline:
     ) -> list[Stage]:
         """Run the passes on ``tree``; returns every stage. Raises PipelineError on failure."""
         ctx = ctx or PassContext()
+        # Trees are acyclic and freed by reference counting; the cyclic collector would only
+        # rescan every live node again and again (superlinear on large programs).
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            return self._run(tree, ctx, input_name, verify, stop_after, observer)
+        finally:
+            if collecting:
+                gc.enable()
+
+    def _run(self, tree, ctx, input_name, verify, stop_after, observer) -> list[Stage]:
         if stop_after is not None and stop_after not in self.names():
             raise ValueError(f"--stop-after: no pass named {stop_after!r} in the pipeline")
         stages = [Stage(0, input_name, self.source, tree)]

@@ -60,7 +60,7 @@ def buffer_roots(func, kernels: dict[str, Any], trivial_carry: Callable[[Any], b
                     a = root(then_y.values[i]) if then_y else None
                     b = root(else_y.values[i]) if else_y else None
                     roots[binder.name] = a if a is not None and a == b else binder.name
-            elif kind == "Scope":
+            elif kind in ("Scope", "CompilerScope"):
                 body(stmt.body)
 
     body(func.body)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from nanopass.languages import SLOTTED, TID_BOUND
-from nanopass.languages.terms import DepSource, DType, LoopKind
+from nanopass.languages.terms import DepSource, DType
 from nanopass.rewrite import Pass, register
 
 from .util import last_yield
@@ -72,7 +72,7 @@ class BindTaskIds(Pass):
                 self.body(stmt.then)
                 self.body(stmt.orelse)
                 self.branch(stmt)
-            elif kind == "Scope":
+            elif kind in ("Scope", "CompilerScope"):
                 self.body(stmt.body)
 
     def let(self, stmt) -> None:
@@ -110,7 +110,7 @@ class BindTaskIds(Pass):
                 self.bind(result.name, DepSource.array, result.name, ty.size)
             elif plan.array > 0:
                 self.bind(result.name, DepSource.array_carry, result.name, plan.array)
-                if loop.kind is LoopKind.parallel:
+                if plan.per_iteration:  # inside the body the carry stands for its init
                     if init is not None:
                         self.alias(it.var.name, init)
                 else:
@@ -124,7 +124,9 @@ class BindTaskIds(Pass):
         then_y, else_y = last_yield(branch.then), last_yield(branch.orelse)
         for i, phi in enumerate(branch.results):
             var = phi.var
-            if is_tid(var.type):
+            if is_tid(var.type) and phi.plan.array > 0:
+                self.bind(var.name, DepSource.array_carry, var.name, phi.plan.array)
+            elif is_tid(var.type):
                 self.bind(var.name, DepSource.phi, var.name)
             elif is_tid_array(var.type) and not phi.plan.rebind and then_y is not None:
                 value = then_y.values[i]

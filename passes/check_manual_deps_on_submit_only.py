@@ -26,7 +26,7 @@ class CheckManualDepsOnSubmitOnly(Pass):
     def run(self, program):
         for stmt in iter_stmts(program.orch.body):
             if stmt._production == "Task" and stmt.tid is None:
-                user = [d for d in stmt.deps if d._production != "DerivedDep"]
+                user = [d for d in stmt.deps if d._production in ("DepVar", "DepItem")]
                 if user:
                     raise InternalError(
                         "a plain kernel call carries user-written dependency edges (only pl.submit may)",

@@ -32,10 +32,14 @@ class ClassifyIterArgCarry(Pass):
     the same physical tensor or array as the carry itself (the kernel wrote it in place); an if
     result is not rebound when both branches yield the same physical value from before the if.
     Everything else is rebound: ``Tensor c = init;`` before the loop, ``c = v;`` at the yield.
-    TaskId carries are always rebound; inside a manual scope, a TaskId carried through a
-    ``pl.parallel`` loop becomes an array with one slot per iteration (its static trip count; a
-    dynamic one is a user error), and a sequential loop whose yield is such a loop's result
-    inherits the array size. Afterwards every IterArg and if result has a ``Carry`` plan.
+
+    TaskIds are always rebound, and get a shape: one id, or an array of N. A TaskId carried
+    through a ``pl.parallel`` loop in a manual scope becomes an array with one slot per
+    iteration (``per_iteration``; its static trip count — a dynamic one is a user error); any
+    other carry or if result holds an array when a value flowing into it does (the seed's case1
+    and #1811: a sequential loop around such a loop inherits its N), and a single id flowing into
+    it fills every slot. Values of different array sizes meeting in one carry are a user error.
+    Afterwards every IterArg and if result has a ``Carry`` plan.
     """
 
     name = "classify_iter_arg_carry"
@@ -73,46 +77,46 @@ class ClassifyIterArgCarry(Pass):
                 break
         self.rebound = rebound
         self.roots = roots
-        self.manual = 0
+        self.per_iteration = self.per_iteration_loops(func.body)
+        self.shapes = TidShapes(self.per_iteration).run(func.body)
         return self.visit(program)
 
-    def Scope(self, scope):
-        manual = scope.mode is ScopeMode.manual
-        self.manual += manual
-        body = self.visit_all(scope.body)
-        self.manual -= manual
-        return C.Scope(scope.mode, scope.origin, body, span=scope.span)
+    def per_iteration_loops(self, body) -> dict[int, int]:
+        """id -> N for the pl.parallel loops inside a manual scope (checked: static trip count)."""
+        found: dict[int, int] = {}
+        stack = [(s, False) for s in body]
+        while stack:
+            stmt, manual = stack.pop()
+            kind = stmt._production
+            if kind == "Scope":
+                stack += [(s, manual or stmt.mode is ScopeMode.manual) for s in stmt.body]
+            elif kind == "For":
+                carries_tid = any(is_task_id(it.var) and it.var.name in self.rebound for it in stmt.iters)
+                if manual and stmt.kind is LoopKind.parallel and carries_tid:
+                    count = static_trip_count(stmt)
+                    if count is None or count <= 0:
+                        raise UserError(
+                            "a pl.parallel loop that carries a TaskId in a manual scope must have a "
+                            "statically-known trip count: the runtime fence needs a PTO2TaskId[N] array of fixed N",
+                            stmt.span,
+                            hint="make the trip count a Python int, e.g. pl.parallel(4)",
+                        )
+                    found[id(stmt)] = count
+                stack += [(s, manual) for s in stmt.body]
+            elif kind == "If":
+                stack += [(s, manual) for s in stmt.then + stmt.orelse]
+        return found
 
     def For(self, loop):
+        per_iteration = id(loop) in self.per_iteration
         iters = []
-        for i, it in enumerate(loop.iters):
+        for it, result in zip(loop.iters, loop.results):
             rebind = it.var.name in self.rebound
-            array = self.array_size(loop, i) if rebind and self.manual and is_task_id(it.var) else 0
-            iters.append(C.IterArg(it.var, it.init, C.Carry(rebind, array), span=it.span))
+            array = self.shapes.get(result.name, 0) if is_task_id(it.var) else 0
+            plan = C.Carry(rebind, array, per_iteration and array > 0 and is_task_id(it.var))
+            iters.append(C.IterArg(it.var, it.init, plan, span=it.span))
         body = self.visit_all(loop.body)
         return C.For(loop.var, loop.start, loop.stop, loop.step, loop.kind, iters, body, loop.results, span=loop.span)
-
-    def array_size(self, loop, slot: int) -> int:
-        if loop.kind is LoopKind.parallel:
-            count = static_trip_count(loop)
-            if count is None or count <= 0:
-                raise UserError(
-                    "a pl.parallel loop that carries a TaskId in a manual scope must have a statically-known "
-                    "trip count: the runtime fence needs a PTO2TaskId[N] array of fixed N",
-                    loop.span,
-                    hint="make the trip count a Python int, e.g. pl.parallel(4)",
-                )
-            return count
-        yld = last_yield(loop.body)
-        value = yld.values[slot] if yld is not None else None
-        if value is None or value._production != "Var":
-            return 0
-        for stmt in iter_stmts(loop.body):
-            if stmt._production == "For":
-                for k, result in enumerate(stmt.results):
-                    if result.name == value.name:
-                        return self.array_size(stmt, k)
-        return 0
 
     def If(self, branch):
         then = self.visit_all(branch.then)
@@ -120,6 +124,7 @@ class ClassifyIterArgCarry(Pass):
         then_y, else_y = last_yield(branch.then), last_yield(branch.orelse)
         phis = []
         for i, res in enumerate(branch.results):
+            res = getattr(res, "var", res)  # a Phi when this pass runs again on its own output
             a = then_y.values[i] if then_y else None
             b = else_y.values[i] if else_y else None
             ra = self.roots.get(a.name, a.name) if a is not None and a._production == "Var" else None
@@ -130,5 +135,88 @@ class ClassifyIterArgCarry(Pass):
                 and res.type._production in ("TensorType", "ArrayType")
                 and self.roots.get(res.name) == ra
             )
-            phis.append(C.Phi(res, C.Carry(not same, 0)))
+            array = self.shapes.get(res.name, 0) if is_task_id(res) else 0
+            phis.append(C.Phi(res, C.Carry(not same, array, False)))
         return C.If(branch.cond, then, orelse, phis, span=branch.span)
+
+
+class TidShapes:
+    """How many TaskIds each TaskId value holds (0: one id; N: an array of N), to a fixpoint."""
+
+    def __init__(self, per_iteration: dict[int, int]):
+        self.per_iteration = per_iteration
+        self.shape: dict[str, int] = {}
+
+    def run(self, body) -> dict[str, int]:
+        self.block(body)
+        return self.shape
+
+    def of(self, expr) -> int:
+        return self.shape.get(expr.name, 0) if expr is not None and expr._production == "Var" else 0
+
+    def join(self, a: int, b: int, node) -> int:
+        if a and b and a != b:
+            raise UserError(
+                f"a TaskId carried here holds {a} ids on one path and {b} on another; the arrays must agree",
+                node.span,
+            )
+        return a or b
+
+    def block(self, stmts) -> None:
+        for stmt in stmts:
+            kind = stmt._production
+            if kind == "Let" and is_task_id(stmt.var) and stmt.value._production == "Var":
+                self.shape[stmt.var.name] = self.of(stmt.value)
+            elif kind == "Let" and stmt.value._production == "SetItem" and self.of(stmt.value.value):
+                name = stmt.value.value.name.split("__")[0]
+                raise UserError(
+                    f"TaskId '{name}' stands here for the {self.of(stmt.value.value)} ids of a pl.parallel loop; "
+                    "it cannot be stored in one array slot",
+                    stmt.span,
+                    hint=f"depend on it directly, or join it first: b = pl.system.task_dummy(deps=[{name}])",
+                )
+            elif kind == "For":
+                self.loop(stmt)
+            elif kind == "If":
+                self.block(stmt.then)
+                self.block(stmt.orelse)
+                yields = [y for y in (last_yield(stmt.then), last_yield(stmt.orelse)) if y is not None]
+                for k, res in enumerate(stmt.results):
+                    res = getattr(res, "var", res)
+                    if is_task_id(res):
+                        shape = 0
+                        for y in yields:
+                            shape = self.join(shape, self.of(y.values[k]), stmt)
+                        self.shape[res.name] = shape
+            elif kind == "Scope":
+                self.block(stmt.body)
+
+    def loop(self, loop) -> None:
+        fan_in = self.per_iteration.get(id(loop), 0)
+        tids = [(k, it, r) for k, (it, r) in enumerate(zip(loop.iters, loop.results)) if is_task_id(it.var)]
+        while True:
+            before = dict(self.shape)
+            for k, it, result in tids:
+                init = self.of(it.init)
+                if fan_in:  # inside the body the carry stands for its init; the loop yields N slots
+                    self.shape[it.var.name] = init
+                    self.shape[result.name] = fan_in
+                else:
+                    carried = self.join(init, self.shape.get(result.name, 0), loop)
+                    self.shape[it.var.name] = self.shape[result.name] = carried
+            self.block(loop.body)
+            yld = last_yield(loop.body)
+            if yld is not None and fan_in:
+                for k, it, result in tids:
+                    if self.of(yld.values[k]):
+                        raise UserError(
+                            "a pl.parallel loop that gives each iteration one TaskId slot cannot carry the ids of "
+                            "a nested pl.parallel loop",
+                            loop.span,
+                        )
+            if yld is not None and not fan_in:
+                for k, it, result in tids:
+                    carried = self.join(self.shape[result.name], self.of(yld.values[k]), loop)
+                    self.shape[it.var.name] = self.shape[result.name] = carried
+            if self.shape == before:
+                return

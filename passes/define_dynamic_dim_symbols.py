@@ -2,26 +2,12 @@
 
 from __future__ import annotations
 
-from nanopass.language import iter_children
 from nanopass.languages import DIMMED, NAMED
 from nanopass.rewrite import Pass, register
 
+from .util import var_reads
+
 M = DIMMED
-TYPES = {"TensorType", "ScalarType", "ArrayType", "TileType"}
-
-
-def used_names(stmts) -> set[str]:
-    """Names read by the statements' expressions (types, which are never printed, excluded)."""
-    names: set[str] = set()
-    stack = list(stmts)
-    while stack:
-        node = stack.pop()
-        if node._production in TYPES:
-            continue
-        if node._production == "Var":
-            names.add(node.name)
-        stack.extend(iter_children(node))
-    return names
 
 
 @register
@@ -39,7 +25,7 @@ class DefineDynamicDimSymbols(Pass):
     target = DIMMED
 
     def Function(self, func):
-        used = used_names(func.body)
+        used = set(var_reads(func.body))
         slots = {s.param: s.index for s in func.slots if s._production == "TensorSlot"}
         defs = [M.DynDef(d.name, slots[d.param], d.axis) for d in func.dyn_dims if d.name in used]
         return M.Function(

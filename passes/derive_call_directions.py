@@ -111,7 +111,7 @@ class DeriveCallDirections(Pass):
                 self.analyze(stmt.then, set(seen), seq_depth)
                 self.analyze(stmt.orelse, set(seen), seq_depth)
                 seen |= self.subtree_writes(stmt.then) | self.subtree_writes(stmt.orelse)
-            elif kind == "Scope":
+            elif kind in ("Scope", "CompilerScope"):
                 self.analyze(stmt.body, seen, seq_depth)
 
     def subtree_writes(self, stmts) -> set[str]:

@@ -5,14 +5,15 @@ from __future__ import annotations
 from typing import Any
 
 from nanopass.errors import InternalError
-from nanopass.language import iter_children, walk
+from nanopass.language import children_of, walk
+from nanopass.languages.statements import defined_binders
 from nanopass.languages import EMISSION, ENCODED
-from nanopass.languages.terms import ArgDir, CmpOp, CoreType, DepSource, DType, LoopKind, ParamDir
+from nanopass.languages.terms import ArgDir, CoreType, DepSource, DType, ParamDir
 from nanopass.rewrite import Pass, register
 
 from .kernels import kernel_table
 from .naming import NameTable
-from .util import iter_stmts, last_yield
+from .util import carry_arrays, iter_stmts, last_yield
 
 E = EMISSION
 
@@ -30,7 +31,8 @@ class LowerToEmission(Pass):
     ``// Task <n>: <kernel>``, its ``Arg`` with one add call per argument (tensors, then scalars),
     its dependency array when it has edges (fresh ids unguarded, others guarded, arrays as a
     loop over their slots, D10), and its submit (capturing ``task_<n>_outs`` when its TaskId or
-    a runtime-allocated output is used); loops and ifs declare their rebound carries before the
+    a runtime-allocated output is used); external tensors and scalar parameters are declared
+    when the body uses them, so the C++ has no unused variable; loops and ifs declare their rebound carries before the
     statement and assign them at the yield (through temporaries when a yield permutes carries,
     D16). Task numbers count dispatches in program order; helper names are fresh. Afterwards
     the program is a list of C++ statements.
@@ -43,7 +45,12 @@ class LowerToEmission(Pass):
     def run(self, program):
         func = program.orch
         self.kernels = kernel_table(program)
-        self.names = NameTable(n.name for n in walk(func) if n._production in ("Binder", "Param", "Var"))
+        self.types = {p.name: p.type for p in func.params}
+        for stmt in iter_stmts(func.body):
+            for binder in defined_binders(stmt):
+                self.types[binder.name] = binder.type
+        cells = [s.cell for s in iter_stmts(func.body) if s._production == "CellDecl"]
+        self.names = NameTable([*self.types, *cells, *(d.name for d in func.dyn_defs)])
         self.task_count = 0
         self.alloc_count = 0
         self.barrier_count = 0
@@ -53,34 +60,41 @@ class LowerToEmission(Pass):
         self.used = self.used_names(func.body)
         self.loops: list[Any] = []
         self.array_sizes: dict[str, int] = {}
-        self.types = {p.name: p.type for p in func.params}
-        for node in walk(func):
-            if node._production == "Binder":
-                self.types[node.name] = node.type
-        externals = [E.External(s.param, s.index) for s in func.slots if s._production == "TensorSlot"]
+        self.declared: set[str] = set()  # names a (Declare var) already declared
+        self.carry_arrays = carry_arrays(func)
+        externals = [
+            E.External(s.param, s.index) for s in func.slots if s._production == "TensorSlot" and s.param in self.used
+        ]
         params = {p.name: p for p in func.params}
         scalars = [
             E.EntryScalar(s.param, params[s.param].type.dtype, s.index)
             for s in func.slots
-            if s._production == "ScalarSlot"
+            if s._production == "ScalarSlot" and s.param in self.used
         ]
         body = self.block(func.body)
+        if body and body[0]._production == "Blank":
+            body = body[1:]  # the entry already leaves a blank line before the body
         return E.Unit(func.name, func.arg_count, externals, scalars, func.dyn_defs, body, span=func.span)
 
     # -- helpers ----------------------------------------------------------------------------------
 
     def used_names(self, body) -> set[str]:
-        """Names read anywhere in ``body``, not counting None seeds read as a carry's init."""
+        """Names the C++ reads: every use in ``body`` except returns (which emit nothing) and None
+        seeds read as a carry's init (folded into the carry)."""
         used: set[str] = set()
         stack = list(body)
+        pop, extend = stack.pop, stack.extend
         while stack:
-            node = stack.pop()
-            if node._production == "Var":
+            node = pop()
+            production = node._production
+            if production == "Var":
                 used.add(node.name)
-            elif node._production == "IterArg" and self.init_is_none_seed(node):
-                stack.append(node.var)
+            elif production in SKIP_WHEN_READING:
+                continue  # returns emit no code; types are never printed
+            elif production == "IterArg" and self.init_is_none_seed(node):
                 continue
-            stack.extend(iter_children(node))
+            elif node._child_fields:
+                extend(children_of(node))
         return used
 
     def init_is_none_seed(self, it) -> bool:
@@ -109,6 +123,34 @@ class LowerToEmission(Pass):
     def lower_Return(self, ret, out) -> None:
         pass
 
+    def lower_CellDecl(self, decl, out) -> None:
+        out.append(E.DeclTid(decl.cell, E.TidInvalid(), span=decl.span))
+
+    def lower_CellSet(self, store, out) -> None:
+        out.append(E.AssignTid(store.cell, E.TidCopy(store.value), span=store.span))
+
+    def lower_Declare(self, decl, out) -> None:
+        var = decl.var
+        ty = var.type
+        self.declared.add(var.name)
+        if var.name in self.carry_arrays:
+            out.append(E.DeclTidArray(var.name, self.carry_arrays[var.name], span=decl.span))
+            self.array_sizes[var.name] = self.carry_arrays[var.name]
+        elif ty._production == "TensorType":
+            out.append(E.DeclTensor(var.name, None, span=decl.span))
+        elif ty._production == "ScalarType" and ty.dtype is not DType.TASK_ID:
+            out.append(E.DeclScalar(var.name, ty.dtype, None, span=decl.span))
+        else:
+            raise InternalError(f"cannot declare '{var.name}' ahead of its value", pass_name=self.name, node=decl)
+
+    def define(self, name: str, ty, value, out, span=None) -> None:
+        """``T name = value;``, or ``name = value;`` when a Declare already declared ``name``."""
+        if name in self.declared:
+            out.append(self.assign(name, ty, value))
+        else:
+            node = self.declare(name, ty, value)
+            out.append(node.replace(span=span) if span is not None else node)
+
     def lower_Alloc(self, alloc, out) -> None:
         infos = []
         for create in alloc.creates:
@@ -128,6 +170,13 @@ class LowerToEmission(Pass):
     def lower_Let(self, let, out) -> None:
         var, value = let.var, let.value
         name = var.name
+        if name not in self.used and value._production in PURE_LETS:
+            return  # e.g. a TaskId copy whose readers now read its source directly
+        if name in self.declared and value._production in ("SliceTensor", "TransposeTensor", "ReshapeTensor", "DimTensor", "ReadTensor"):
+            temp = self.fresh(name + "_value")
+            self.lower_Let(let.replace(var=var.replace(name=temp)), out)
+            out.append(E.AssignVar(name, E.Var(temp)))
+            return
         kind = value._production
         span = let.span
         if kind == "NoTask":
@@ -166,13 +215,8 @@ class LowerToEmission(Pass):
             out.append(E.ReshapeView(name, value.tensor.name, shapes, len(value.shape)))
         elif kind == "DimTensor":
             out.append(E.ReadDim(name, value.tensor.name, value.axis, span=span))
-        elif var.type._production == "TensorType":
-            out.append(E.DeclTensor(name, value, span=span))
-        elif is_tid(var.type):
-            if name in self.used:  # dependency edges name the copy's source storage, not the copy
-                out.append(E.DeclTid(name, E.TidCopy(value), span=span))
-        elif var.type._production == "ScalarType":
-            out.append(E.DeclScalar(name, var.type.dtype, value, span=span))
+        elif var.type._production in ("TensorType", "ScalarType"):
+            self.define(name, var.type, value, out, span)
         else:
             raise InternalError(f"cannot lower a let of {kind}", pass_name=self.name, node=let)
 
@@ -208,10 +252,11 @@ class LowerToEmission(Pass):
         self.deps(args, task.deps, task.capacity, out)
         launch = self.launch(kernel, n, out)
         out.append(E.Submit(args, launch, outs_name if capture else None))
-        if task.tid is not None and task.tid.name in self.used:
+        if capture and task.tid is not None and task.tid.name in self.used:
             out.append(E.DeclTid(task.tid.name, E.TidOfOuts(outs_name)))
         for o in allocated:
-            out.append(E.BindRef(o.var.name, outs_name, o.index))
+            bind = E.AssignRef if o.var.name in self.declared else E.BindRef
+            out.append(bind(o.var.name, outs_name, o.index))
 
     def synthesized_outputs(self, task, kernel, args: str, out) -> list[str]:
         infos = []
@@ -265,11 +310,7 @@ class LowerToEmission(Pass):
         used = dummy.var.name in self.used
         if dummy.deps:
             self.deps(args, dummy.deps, dummy.capacity, out)
-            if used:
-                out.append(E.GuardedDummy(args, outs, dummy.var.name))
-            else:
-                count = E.Cmp(CmpOp.gt, E.Var(f"{args}_deps_count"), E.Int(0, DType.INDEX))
-                out.append(E.IfBlock(count, [E.Submit(args, E.DummyLaunch(), None)], []))
+            out.append(E.GuardedDummy(args, outs if used else None, dummy.var.name if used else None))
         else:
             out.append(E.Submit(args, E.DummyLaunch(), outs if used else None))
             if used:
@@ -293,7 +334,8 @@ class LowerToEmission(Pass):
         init = it.init
         ty = it.var.type
         if plan.array > 0:
-            out.append(E.DeclTidArray(name, plan.array))
+            if name not in self.declared:
+                out.append(E.DeclTidArray(name, plan.array))
             if init._production == "Var" and self.array_sizes.get(init.name) == plan.array:
                 out.append(E.CopyTidArray(name, init.name, plan.array, self.fresh("slot")))
             else:
@@ -307,17 +349,19 @@ class LowerToEmission(Pass):
                 raise InternalError("rebinding a data array carry is not supported", pass_name=self.name, node=it)
         elif is_tid(ty):
             out.append(E.DeclTid(name, self.tid_init(it)))
-        elif ty._production == "TensorType":
-            out.append(E.DeclTensor(name, init))
         else:
-            out.append(E.DeclScalar(name, ty.dtype, init))
+            self.define(name, ty, init, out)
 
     def lower_If(self, branch, out) -> None:
         for phi in branch.results:
-            if not phi.plan.rebind:
+            if not phi.plan.rebind or phi.var.name in self.declared:
                 continue
             ty = phi.var.type
-            if is_tid(ty):
+            if phi.plan.array > 0:
+                out.append(E.DeclTidArray(phi.var.name, phi.plan.array))
+                out.append(E.FillTidArray(phi.var.name, phi.plan.array, E.TidInvalid(), self.fresh("slot")))
+                self.array_sizes[phi.var.name] = phi.plan.array
+            elif is_tid(ty):
                 out.append(E.DeclTid(phi.var.name, E.TidInvalid()))
             elif ty._production == "TensorType":
                 out.append(E.DeclTensor(phi.var.name, None))
@@ -327,6 +371,8 @@ class LowerToEmission(Pass):
         then = self.block(branch.then)
         orelse = self.block(branch.orelse)
         self.loops.pop()
+        if all(_is_empty_scope(s) for s in orelse):
+            orelse = []  # a branch that only yielded values already in place emits nothing
         out.append(E.IfBlock(branch.cond, then, orelse, span=branch.span))
 
     def lower_Yield(self, yld, out) -> None:
@@ -344,12 +390,17 @@ class LowerToEmission(Pass):
             name = getattr(res, "var", res).name
             ty = getattr(it, "var", it).type
             if plan.array > 0:
-                if owner._production == "For" and owner.kind is LoopKind.parallel:
+                if plan.per_iteration:
                     out.append(E.SetTidSlot(name, self.slot_expr(owner), E.TidCopy(value), span=yld.span))
-                else:
+                elif self.array_sizes.get(value.name) == plan.array:
                     out.append(E.CopyTidArray(name, value.name, plan.array, self.fresh("slot"), span=yld.span))
+                else:  # one TaskId for the next run: every slot holds it
+                    out.append(E.FillTidArray(name, plan.array, E.TidCopy(value), self.fresh("slot"), span=yld.span))
                 continue
             if value._production == "Var" and value.name == name:
+                continue
+            if ty._production == "ArrayType":  # a TaskId array carried by value: copy slot by slot
+                out.append(E.CopyTidArray(name, value.name, ty.size, self.fresh("slot"), span=yld.span))
                 continue
             assigns.append((name, ty, value))
         self.parallel_assign(assigns, out)
@@ -396,5 +447,18 @@ class LowerToEmission(Pass):
         return E.DeclScalar(name, ty.dtype, value)
 
 
+SKIP_WHEN_READING = frozenset({"Return", "TensorType", "ScalarType", "ArrayType", "TileType"})
+
+# Lets without effects (a value the C++ never reads need not be computed).
+PURE_LETS = frozenset(
+    {"Var", "Int", "Float", "Bool", "Bin", "Cmp", "Un", "NoTask", "GetItem", "SliceTensor", "TransposeTensor",
+     "ReshapeTensor", "DimTensor", "ReadTensor", "CreateArray"}
+)
+
+
 def _elem_tid(array_type) -> bool:
     return array_type._production == "ArrayType" and array_type.dtype is DType.TASK_ID
+
+
+def _is_empty_scope(stmt) -> bool:
+    return stmt._production == "ScopeBlock" and all(_is_empty_scope(s) for s in stmt.body)

@@ -18,7 +18,8 @@ class MaterializeRuntimeScopes(Pass):
     each becomes its own ``PTO2_SCOPE()``; nothing is inserted inside a manual scope (the runtime
     forbids AUTO inside MANUAL). User ``with`` scopes become ``(Scope mode user ...)``. With
     ``auto_scope=False`` only the user's scopes exist. Afterwards the scoped language's placement
-    invariant holds.
+    invariant holds. Scopes an earlier pass placed (``CompilerScope``) become
+    ``(Scope mode compiler ...)``.
     """
 
     name = "materialize_runtime_scopes"
@@ -46,7 +47,14 @@ class MaterializeRuntimeScopes(Pass):
         self.manual += manual
         body = self.visit_all(scope.body)
         self.manual -= manual
-        return S.Scope(scope.mode, ScopeOrigin.user, body, span=scope.span)
+        return S.Scope(scope.mode, getattr(scope, "origin", ScopeOrigin.user), body, span=scope.span)
+
+    def CompilerScope(self, scope):
+        manual = scope.mode is ScopeMode.manual
+        self.manual += manual
+        body = self.visit_all(scope.body)
+        self.manual -= manual
+        return S.Scope(scope.mode, ScopeOrigin.compiler, body, span=scope.span)
 
     def For(self, loop):
         body = self.wrap_here(self.visit_all(loop.body))

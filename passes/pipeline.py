@@ -12,20 +12,31 @@ from .classify_iter_arg_carry import ClassifyIterArgCarry
 from .classify_tensors import ClassifyTensors
 from .convert_to_ssa import ConvertToSsa
 from .define_dynamic_dim_symbols import DefineDynamicDimSymbols
+from .derive_auto_scope_dependencies import DeriveAutoScopeDependencies
 from .derive_call_directions import DeriveCallDirections
 from .encode_scalars import EncodeScalars
+from .expand_manual_phase_fence import ExpandManualPhaseFence
+from .fuse_create_assemble_to_slice import FuseCreateAssembleToSlice
+from .hoist_scope_escapes import HoistScopeEscapes
 from .infer_core_types import InferCoreTypes
 from .lower_to_emission import LowerToEmission
 from .materialize_runtime_scopes import MaterializeRuntimeScopes
 from .normalize_return_order import NormalizeReturnOrder
+from .order_write_after_read import OrderWriteAfterRead
 from .remap_output_aliases import RemapOutputAliases
+from .remove_dead_values import RemoveDeadValues
 from .resolve_dep_edges import ResolveDepEdges
 
 PASSES = [
     ConvertToSsa,  # surface -> ssa
     NormalizeReturnOrder,  # ssa
+    FuseCreateAssembleToSlice,  # ssa
     DeriveCallDirections,  # ssa -> directed
     CheckManualDepsOnSubmitOnly,  # directed
+    OrderWriteAfterRead,  # directed
+    DeriveAutoScopeDependencies,  # directed (opt-in: analyze_auto_scopes_for_deps)
+    ExpandManualPhaseFence,  # directed
+    RemoveDeadValues,  # directed
     MaterializeRuntimeScopes,  # directed -> scoped
     ClassifyIterArgCarry,  # scoped -> carried
     InferCoreTypes,  # carried -> core-typed
@@ -34,7 +45,8 @@ PASSES = [
     BindTaskIds,  # slotted -> tid-bound
     ResolveDepEdges,  # tid-bound -> dep-annotated
     BatchTensorCreates,  # dep-annotated -> batched
-    RemapOutputAliases,  # batched -> named
+    HoistScopeEscapes,  # batched -> hoisted
+    RemapOutputAliases,  # hoisted -> named
     DefineDynamicDimSymbols,  # named -> dimmed
     EncodeScalars,  # dimmed -> encoded
     LowerToEmission,  # encoded -> emission

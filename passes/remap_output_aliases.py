@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from nanopass.errors import InternalError
-from nanopass.languages import BATCHED, NAMED
+from nanopass.languages import HOISTED, NAMED
 from nanopass.rewrite import Pass, register
 
 from .aliases import buffer_roots
@@ -32,7 +32,7 @@ class RemapOutputAliases(Pass):
     """
 
     name = "remap_output_aliases"
-    source = BATCHED
+    source = HOISTED
     target = NAMED
 
     def run(self, program):
@@ -54,7 +54,7 @@ class RemapOutputAliases(Pass):
         self.derived = self.derived_suffixes(func)
         for binder in self.binders(func):
             root = roots.get(binder.name, binder.name)
-            if root != binder.name:
+            if root != binder.name or binder.name in names:  # an alias, or already named (Declare)
                 continue
             base = base_name(binder.name)
             derived = self.derived.get(binder.name, ())
@@ -62,6 +62,11 @@ class RemapOutputAliases(Pass):
                 names[binder.name] = table.reserve(base, derived=derived)
             else:
                 names[binder.name] = table.reserve(binder.name, derived=derived)
+        from .util import iter_stmts
+
+        for stmt in iter_stmts(func.body):
+            if stmt._production == "CellDecl":
+                names[stmt.cell] = table.reserve(base_name(stmt.cell))
         self.carry_names(func, names, roots)
         for name, root in roots.items():
             if root != name:
@@ -75,8 +80,6 @@ class RemapOutputAliases(Pass):
     def carry_names(self, func, names: dict[str, str], roots: dict[str, str]) -> None:
         """A rebound carry is one C++ variable for the iter_arg and the result (named by the
         result); a TaskId array carry of a pl.parallel loop stands, inside the body, for its init."""
-        from nanopass.languages.terms import LoopKind
-
         from .util import iter_stmts
 
         for stmt in iter_stmts(func.body):
@@ -85,7 +88,7 @@ class RemapOutputAliases(Pass):
             for it, result in zip(stmt.iters, stmt.results):
                 if not it.plan.rebind:
                     continue
-                if it.plan.array > 0 and stmt.kind is LoopKind.parallel and it.init._production == "Var":
+                if it.plan.per_iteration and it.init._production == "Var":
                     names[it.var.name] = names[roots.get(it.init.name, it.init.name)]
                 else:
                     names[it.var.name] = names[result.name]
@@ -104,11 +107,9 @@ class RemapOutputAliases(Pass):
 
     def binders(self, func):
         """Every Binder of the body in program order (loop variables and carries included)."""
-        from nanopass.language import walk
+        from nanopass.languages.statements import binders_in_order
 
-        for node in walk(func):
-            if node._production == "Binder":
-                yield node
+        return binders_in_order(func.body)
 
     # -- rewriting ----------------------------------------------------------------------------------
 
@@ -126,6 +127,12 @@ class RemapOutputAliases(Pass):
 
     def DynDim(self, dyn):
         return dyn.replace(param=self.names[dyn.param])
+
+    def CellDecl(self, decl):
+        return decl.replace(cell=self.names[decl.cell])
+
+    def CellSet(self, store):
+        return store.replace(cell=self.names[store.cell], value=self.visit(store.value))
 
     def TidSource(self, tid):
         return tid.replace(var=self.names[tid.var], storage=self.names[tid.storage])

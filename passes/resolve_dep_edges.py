@@ -25,7 +25,8 @@ class ResolveDepEdges(Pass):
     the C++ block that declares it (a loop body, an if branch, a ``PTO2_SCOPE``); carries and
     if results are declared before their statement. A user edge to a TaskId that is no longer
     alive is a user error naming it and where it was produced (D11); a compiler-derived one is
-    dropped (and noted). Edges are deduplicated by storage and slot, the first keeping its
+    dropped (and noted). A cell edge (``CellDep``) is always alive (cells are declared at the start
+    of the function) and guarded. Edges are deduplicated by storage and slot, the first keeping its
     origin. Afterwards each task's ``capacity`` is the exact size of its dependency array.
     """
 
@@ -100,7 +101,13 @@ class ResolveDepEdges(Pass):
         out = []
         seen = set()
         for dep in deps:
-            user = dep._production != "DerivedDep"
+            if dep._production == "CellDep":
+                key = (dep.cell, None)
+                if key not in seen:
+                    seen.add(key)
+                    out.append(A.DepEdge(A.Var(dep.cell), None, DepSource.cell, True, False, 0, span=dep.span))
+                continue
+            user = dep._production not in ("DerivedDep",)
             ref = dep.array if dep._production == "DepItem" else dep.value
             index = dep.index if dep._production == "DepItem" else None
             entry = self.table.get(ref.name)

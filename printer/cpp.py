@@ -238,6 +238,11 @@ def emit(node, out):  # noqa: F811
     out.line(f"const Tensor& {node.name} = {node.source}.get_ref({node.index});")
 
 
+@dispatch(E.AssignRef, Emitter, namespace=EMIT_NS)
+def emit(node, out):  # noqa: F811
+    out.line(f"{node.name} = {node.source}.get_ref({node.index});")
+
+
 @dispatch(E.ReadElement, Emitter, namespace=EMIT_NS)
 def emit(node, out):  # noqa: F811
     t = ctype(node.dtype)
@@ -386,10 +391,14 @@ def emit(node, out):  # noqa: F811
 
 @dispatch(E.GuardedDummy, Emitter, namespace=EMIT_NS)
 def emit(node, out):  # noqa: F811
-    out.line(f"PTO2TaskId {node.tid} = PTO2TaskId::invalid();")
+    if node.tid is not None:
+        out.line(f"PTO2TaskId {node.tid} = PTO2TaskId::invalid();")
     with out.block(f"if ({node.args}_deps_count > 0) {{"):
-        out.line(f"TaskOutputTensors {node.outs} = rt_submit_dummy_task({node.args});")
-        out.line(f"{node.tid} = {node.outs}.task_id();")
+        if node.tid is not None:
+            out.line(f"TaskOutputTensors {node.outs} = rt_submit_dummy_task({node.args});")
+            out.line(f"{node.tid} = {node.outs}.task_id();")
+        else:
+            out.line(f"rt_submit_dummy_task({node.args});")
 
 
 # -- launches and TaskId values ------------------------------------------------------------------------

@@ -1,288 +1,547 @@
-"""The task graph of a program at any stage, as Graphviz DOT.
+"""The static task graph of a program at any stage: one node per submit site.
 
-One node per submit site (a ``Task`` or a dummy barrier, or in the emission language a
-``Submit``), labelled with its task number, kernel and core; loops, branches and runtime scopes
-are clusters. Solid edges are data dependencies (a task reading or writing a buffer after another
-task wrote it); dashed edges are explicit dependencies (``deps=``), bold when the compiler added
-them. Guarded edges (the TaskId may be invalid) are drawn with an open arrowhead. The graph is
-built structurally with the graphviz package; node ids follow program order, so the output is
-deterministic.
+``static_graph(tree)`` reads a ``Program`` of any language before emission, or an emission
+``Unit``, and returns a ``TaskGraph`` (``printer/graph.py`` says how it is drawn):
+
+- one node per submit site (``Task`` / ``Dummy``; in emission ``Submit`` / ``GuardedDummy``),
+  labelled ``t<n>: <kernel>`` and its core where the stage knows it, in program order;
+- runtime scopes, loops and if branches as nested clusters;
+- data edges from the tasks that may have written a buffer last to a task that reads it or
+  rewrites it in place (``Input`` / ``InOut``, the accesses the runtime looks up), through views,
+  aliases, loop carries and branch merges; ``data-untracked`` when an end is in a MANUAL scope;
+- explicit edges from the submit sites whose TaskId a ``deps=`` entry may hold, by the TaskId's
+  flow through copies, carries, array slots and branch merges (from ``tid-bound`` on, by its C++
+  storage), styled by author, with guards and array sizes where the stage has resolved them.
+
+Loop bodies are walked twice so that values carried around a back edge reach the top of the
+body; the second walk adds edges but no nodes, and an edge from a site to itself or to an
+earlier site is marked carried. The flow facts are sets of possible nodes, so the graph is a
+static over-approximation: it shows every ordering the program may need, once per site.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from typing import Any, Callable
 
 import graphviz
 
-from nanopass.languages.terms import ArgDir, ParamDir
+from nanopass.languages.terms import ArgDir, LoopKind, ParamDir, ScopeMode
 
+from .graph import GraphEdge, GraphNode, TaskGraph
+
+_LOOKUP = {ArgDir.Input, ArgDir.InOut}
 _WRITE = {ArgDir.Output, ArgDir.OutputExisting, ArgDir.InOut}
-_READ = {ArgDir.Input, ArgDir.InOut}
+_PARAM_ARG_DIR = {ParamDir.In: ArgDir.Input, ParamDir.Out: ArgDir.OutputExisting, ParamDir.InOut: ArgDir.InOut}
+_NONE: frozenset[str] = frozenset()
 
 
-@dataclass
-class _Graph:
-    dot: graphviz.Digraph
-    clusters: int = 0
-    tasks: int = 0
-    last_writer: dict[str, str] = field(default_factory=dict)
-    roots: dict[str, str] = field(default_factory=dict)
-    tid_origin: dict[str, set[str]] = field(default_factory=dict)
-    edges: set[tuple[str, str, str]] = field(default_factory=set)
+def base_name(name: str) -> str:
+    """The user's name of an SSA version or derived C++ name: ``x__rv_v3`` -> ``x``."""
+    return name.split("__", 1)[0] or name
 
 
 def task_graph(tree, name: str = "tasks") -> graphviz.Digraph:
-    """The task graph of ``tree`` (a Program of any language before emission, or a Unit)."""
-    dot = graphviz.Digraph(name=name, graph_attr={"rankdir": "TB", "fontname": "Helvetica"},
-                           node_attr={"shape": "box", "fontname": "Helvetica", "style": "rounded"})
-    graph = _Graph(dot)
-    if tree._production == "Unit":
-        _emission_graph(graph, tree)
-    else:
-        kernels = {k.name: k for k in tree.kernels}
-        func = tree.orch
-        for param in func.params:
-            graph.roots[param.name] = param.name
-        _body(graph, dot, func.body, kernels)
-    return dot
+    """The static task graph of ``tree`` as a graphviz ``Digraph``."""
+    return static_graph(tree).to_digraph(name)
 
 
 def to_dot(tree, name: str = "tasks") -> str:
     return task_graph(tree, name).source
 
 
-def _root(graph: _Graph, name: str) -> str:
-    return graph.roots.get(name, name)
+def static_graph(tree) -> TaskGraph:
+    walker = _EmissionWalker() if tree._production == "Unit" else _ProgramWalker(tree)
+    walker.run(tree)
+    return walker.graph
 
 
-def _cluster(graph: _Graph, parent, label: str, style: str):
-    graph.clusters += 1
-    sub = graphviz.Digraph(name=f"cluster_{graph.clusters}")
-    sub.attr(label=label, style=style, fontname="Helvetica", fontsize="10")
-    return sub
+@dataclass
+class _Flow:
+    """What may hold at one program point."""
+
+    roots: dict[str, str]  # tensor name -> the buffer it views or aliases
+    writers: dict[str, frozenset[str]]  # buffer -> the nodes that may have written it last
+    tids: dict[str, frozenset[str]]  # TaskId (storage) -> the nodes whose id it may hold
+
+    def copy(self) -> "_Flow":
+        return _Flow(dict(self.roots), dict(self.writers), dict(self.tids))
+
+    def merge(self, other: "_Flow") -> "_Flow":
+        """Either flow may have happened: union of the possibilities."""
+        roots = {**other.roots, **self.roots}
+        return _Flow(roots, _union(self.writers, other.writers), _union(self.tids, other.tids))
 
 
-def _body(graph: _Graph, sub, stmts, kernels) -> None:
-    for stmt in stmts:
-        kind = stmt._production
-        if kind == "Task":
-            _task(graph, sub, stmt, kernels)
-        elif kind == "Dummy":
-            _dummy(graph, sub, stmt)
-        elif kind == "Let":
-            _let(graph, stmt)
-        elif kind == "Alloc":
-            for create in stmt.creates:
-                graph.roots[create.var.name] = create.var.name
-        elif kind == "Scope":
-            origin = getattr(stmt, "origin", None)
-            label = f"{stmt.mode.name.upper()} scope" + (f" ({origin.name})" if origin is not None else "")
-            inner = _cluster(graph, sub, label, "dashed" if stmt.mode.name == "auto" else "bold")
-            _body(graph, inner, stmt.body, kernels)
-            sub.subgraph(inner)
-        elif kind == "For":
-            for it in stmt.iters:
-                _alias(graph, it.var.name, it.init)
-            label = f"{'pl.parallel' if stmt.kind.name == 'parallel' else 'pl.range'} {stmt.var.name}"
-            inner = _cluster(graph, sub, label, "solid")
-            for _ in range(2):  # twice, so loop-carried TaskIds reach the top of the body
-                _body(graph, inner, stmt.body, kernels)
-                _carry_back(graph, stmt)
-            sub.subgraph(inner)
-            for it, result in zip(stmt.iters, stmt.results):
-                graph.roots[result.name] = _root(graph, it.var.name)
-                graph.tid_origin[result.name] = set(graph.tid_origin.get(it.var.name, ()))
-        elif kind == "If":
-            for label, body in (("then", stmt.then), ("else", stmt.orelse)):
-                if body:
-                    inner = _cluster(graph, sub, f"if {label}", "dotted")
-                    _body(graph, inner, body, kernels)
-                    sub.subgraph(inner)
-            _merge_branches(graph, stmt)
-
-
-def _last_yield(body):
-    while len(body) == 1 and body[0]._production == "Scope" and getattr(body[0], "origin", None) is not None:
-        body = body[0].body
-    return body[-1] if body and body[-1]._production == "Yield" else None
-
-
-def _carry_back(graph: _Graph, loop) -> None:
-    yld = _last_yield(loop.body)
-    if yld is None:
-        return
-    for it, value in zip(loop.iters, yld.values):
-        if value._production == "Var":
-            origins = graph.tid_origin.setdefault(it.var.name, set())
-            origins |= graph.tid_origin.get(value.name, set())
-
-
-def _merge_branches(graph: _Graph, branch) -> None:
-    results = getattr(branch, "results", ())
-    for i, res in enumerate(results):
-        name = getattr(res, "var", res).name
-        origins: set[str] = set()
-        for body in (branch.then, branch.orelse):
-            yld = _last_yield(body)
-            if yld is not None and yld.values[i]._production == "Var":
-                value = yld.values[i].name
-                origins |= graph.tid_origin.get(value, set())
-                graph.roots[name] = _root(graph, value)
-        graph.tid_origin[name] = origins
-
-
-def _alias(graph: _Graph, name: str, expr) -> None:
-    if expr._production == "Var":
-        graph.roots[name] = _root(graph, expr.name)
-        graph.tid_origin[name] = set(graph.tid_origin.get(expr.name, ()))
-
-
-def _let(graph: _Graph, let) -> None:
-    value = let.value
-    kind = value._production
-    name = let.var.name
-    if kind == "Var":
-        _alias(graph, name, value)
-    elif kind == "AssembleTensor":
-        graph.roots[name] = _root(graph, value.target.name)
-    elif kind == "SetItem":
-        graph.roots[name] = _root(graph, value.array.name)
-        graph.tid_origin[name] = graph.tid_origin.get(value.array.name, set()) | graph.tid_origin.get(
-            getattr(value.value, "name", ""), set()
-        )
-    elif kind == "GetItem":
-        graph.tid_origin[name] = set(graph.tid_origin.get(value.array.name, ()))
-    elif kind in ("SliceTensor", "TransposeTensor", "ReshapeTensor"):
-        graph.roots[name] = _root(graph, value.tensor.name)
-    else:
-        graph.roots[name] = name
-
-
-def _arg_dirs(stmt, kernels) -> list[tuple[str, ArgDir]]:
-    kernel = kernels.get(stmt.kernel)
-    out = []
-    for i, arg in enumerate(stmt.args):
-        value = arg.value
-        if value._production != "Var":
-            continue
-        if hasattr(arg, "dir"):
-            direction = arg.dir
-        elif kernel is not None and i < len(kernel.params):
-            pdir = kernel.params[i].dir
-            if kernel.params[i].type._production != "TensorType":
-                continue
-            direction = {ParamDir.In: ArgDir.Input, ParamDir.Out: ArgDir.OutputExisting, ParamDir.InOut: ArgDir.InOut}[pdir]
-        else:
-            continue
-        if direction is ArgDir.Scalar:
-            continue
-        out.append((value.name, direction))
+def _union(a: dict[str, frozenset[str]], b: dict[str, frozenset[str]]) -> dict[str, frozenset[str]]:
+    out = dict(a)
+    for key, value in b.items():
+        out[key] = out.get(key, _NONE) | value
     return out
 
 
-def _task_label(n: int, stmt, kernels) -> str:
-    kernel = kernels.get(stmt.kernel)
-    core = getattr(kernel, "core", None)
-    core_text = core.name if core is not None else (kernel.kind.name if kernel is not None else "?")
-    return f"t{n}: {stmt.kernel}\\n{core_text}"
+class _Walker:
+    """Sites, clusters and edges shared by the program and the emission walkers."""
+
+    def __init__(self):
+        self.graph = TaskGraph()
+        self.flow = _Flow({}, {}, {})
+        self.sites: dict[tuple, str] = {}
+        self.order: dict[str, int] = {}
+        self.in_manual: set[str] = set()
+        self.cluster_ids: dict[tuple, str] = {}
+        self.handlers: dict[str, Callable] = {}  # production -> handler(stmt, path, cluster, manual)
+
+    def root(self, name: str) -> str:
+        return self.flow.roots.get(name, name)
+
+    def cluster(self, path: tuple, label: str, kind: str, parent: str | None) -> str:
+        cid = self.cluster_ids.get(path)
+        if cid is None:
+            cid = self.cluster_ids[path] = self.graph.add_cluster(label, kind, parent)
+        return cid
+
+    def site(self, path: tuple, kernel: str, core: str | None, cluster: str | None, manual: bool, barrier: bool) -> str:
+        """The node of the submit site at ``path`` (made on the first visit only)."""
+        node = self.sites.get(path)
+        if node is not None:
+            return node
+        number = len(self.sites)
+        node = f"{'b' if barrier else 't'}{number}"
+        self.sites[path] = node
+        self.order[node] = number
+        if manual:
+            self.in_manual.add(node)
+        label = f"{node}: barrier" if barrier else f"{node}: {kernel}" + (f"\\n{core}" if core else "")
+        self.graph.add_node(GraphNode(node, label, cluster, barrier=barrier, core=core))
+        return node
+
+    def data_edges(self, node: str, accesses: list[tuple[str, ArgDir]]) -> None:
+        for name, direction in accesses:
+            root = self.root(name)
+            if direction in _LOOKUP:
+                for writer in sorted(self.flow.writers.get(root, _NONE)):
+                    untracked = writer in self.in_manual or node in self.in_manual
+                    kind = "data-untracked" if untracked else "data"
+                    how = "not tracked in a MANUAL scope" if untracked else "tracked by the runtime"
+                    tip = f"{writer} may have written {root} last; {node} accesses it as {direction.name} ({how})"
+                    self.edge(writer, node, kind, base_name(root), tip)
+        for name, direction in accesses:
+            if direction in _WRITE:
+                self.flow.writers[self.root(name)] = frozenset([node])
+
+    def explicit_edges(self, node: str, sources, kind: str, label: str, guarded: bool, tooltip: str) -> None:
+        for source in sorted(sources):
+            self.edge(source, node, kind, label, tooltip, guarded=guarded)
+
+    def edge(self, src: str, dst: str, kind: str, label: str, tooltip: str, guarded: bool = False) -> None:
+        carried = self.order[src] >= self.order[dst]
+        self.graph.add_edge(GraphEdge(src, dst, kind, label, guarded=guarded, carried=carried, tooltip=tooltip))
+
+    def loop_twice(self, loop, walk_body: Callable[[], None]) -> None:
+        """Walk a loop body so that values carried around the back edge reach its top.
+
+        Afterwards the body may have run zero times, unless its trip count is a positive constant.
+        """
+        entry = self.flow.copy()
+        walk_body()
+        self.flow = entry.merge(self.flow)
+        walk_body()
+        if not _runs_at_least_once(loop):
+            self.flow = entry.merge(self.flow)
+
+    def branches(self, stmt, path: tuple, cluster: str | None, manual: bool) -> None:
+        """Walk both branches of an if from the same entry; afterwards either may have run."""
+        entry = self.flow
+        outcomes = []
+        for label, body in (("then", stmt.then), ("else", stmt.orelse)):
+            self.flow = entry.copy()
+            if body:
+                inner = self.cluster(path + (label,), f"if {label}", "branch", cluster)
+                self.body(body, path + (label,), inner, manual)
+            outcomes.append(self.flow)
+        self.flow = outcomes[0].merge(outcomes[1])
+
+    def body(self, stmts, path: tuple, cluster: str | None, manual: bool) -> None:
+        for i, stmt in enumerate(stmts):
+            handler = self.handlers.get(stmt._production)
+            if handler is not None:
+                handler(stmt, path + (i,), cluster, manual)
 
 
-def _task(graph: _Graph, sub, stmt, kernels) -> None:
-    node = f"t{graph.tasks}"
-    sub.node(node, _task_label(graph.tasks, stmt, kernels))
-    graph.tasks += 1
-    _explicit_edges(graph, node, stmt.deps)
-    for name, direction in _arg_dirs(stmt, kernels):
-        root = _root(graph, name)
-        writer = graph.last_writer.get(root)
-        if writer is not None and writer != node and direction in _READ | _WRITE:
-            _edge(graph, writer, node, "data", root)
-        if direction in _WRITE:
-            graph.last_writer[root] = node
-    kernel = kernels.get(stmt.kernel)
-    for i, out in enumerate(stmt.outs):
-        binder = getattr(out, "var", out)
-        written = [v for v, d in _arg_dirs(stmt, kernels) if d in _WRITE]
-        source = written[i] if i < len(written) else None
-        graph.roots[binder.name] = _root(graph, source) if source else binder.name
-        if source is None:
-            graph.last_writer[binder.name] = node
-    del kernel
-    if stmt.tid is not None:
-        graph.tid_origin[stmt.tid.name] = {node}
+class _ProgramWalker(_Walker):
+    """Every language from ``surface`` to ``encoded``: a Program with kernels and a Function."""
 
+    def __init__(self, program):
+        super().__init__()
+        self.kernels = {k.name: k for k in program.kernels}
+        func = program.orch
+        self.storage = {t.var: t.storage for t in getattr(func, "tids", ())}
+        self.sizes = {t.storage: t.size for t in getattr(func, "tids", ()) if t.size}
+        self.yield_to: list[Callable[[tuple], None]] = []
+        self.handlers: dict[str, Callable] = {
+            "Let": self.let, "Task": self.task, "Dummy": self.dummy, "Alloc": self.alloc,
+            "Scope": self.scope, "For": self.loop, "If": self.branch, "Yield": self.yield_,
+            # TaskId cells and scopes placed by passes that derive dependencies (``directed`` on)
+            "CellDecl": self.cell_decl, "CellSet": self.cell_set, "CompilerScope": self.scope,
+        }
 
-def _dummy(graph: _Graph, sub, stmt) -> None:
-    node = f"b{graph.tasks}"
-    graph.tasks += 1
-    sub.node(node, "barrier", shape="diamond", style="filled", fillcolor="lightgrey")
-    _explicit_edges(graph, node, stmt.deps)
-    graph.tid_origin[stmt.var.name] = {node}
+    def run(self, program) -> None:
+        func = program.orch
+        for param in func.params:
+            self.flow.roots[param.name] = param.name
+        self.body(func.body, (), None, False)
 
+    def key(self, name: str) -> str:
+        """Where a TaskId lives: its C++ storage once the program is tid-bound, else its name."""
+        return self.storage.get(name, name)
 
-def _explicit_edges(graph: _Graph, node: str, deps) -> None:
-    for dep in deps:
-        kind = dep._production
-        if kind == "DepEdge":
-            name = dep.tid.name
-            style = "user" if dep.user else "derived"
-            guarded = dep.guarded
+    def tids_of(self, expr) -> frozenset[str]:
+        return self.flow.tids.get(self.key(expr.name), _NONE) if expr._production == "Var" else _NONE
+
+    def assign(self, name: str, expr) -> None:
+        """``name = expr`` for tensors (aliasing) and TaskIds (copying)."""
+        if expr._production == "Var":
+            self.alias(name, expr.name)
         else:
-            ref = dep.array if kind == "DepItem" else dep.value
-            name = ref.name
-            style = "derived" if kind == "DerivedDep" else "user"
-            guarded = False
-        for origin in sorted(graph.tid_origin.get(name, ())):
-            _edge(graph, origin, node, style + ("-guarded" if guarded else ""), name)
+            self.flow.roots[name] = name
+            self.flow.tids[self.key(name)] = _NONE
+
+    def alias(self, name: str, source: str) -> None:
+        self.flow.roots[name] = self.root(source)
+        if self.key(name) != self.key(source):
+            self.flow.tids[self.key(name)] = self.flow.tids.get(self.key(source), _NONE)
+
+    # -- statements ------------------------------------------------------------------------------
+
+    def let(self, let, path, cluster, manual) -> None:
+        name, value = let.var.name, let.value
+        kind = value._production
+        if kind == "Var":
+            self.assign(name, value)
+        elif kind == "AssembleTensor" and value.target._production == "Var":
+            self.flow.roots[name] = self.root(value.target.name)
+        elif kind in ("SliceTensor", "TransposeTensor", "ReshapeTensor") and value.tensor._production == "Var":
+            self.flow.roots[name] = self.root(value.tensor.name)
+        elif kind == "SetItem":
+            self.flow.tids[self.key(name)] = self.tids_of(value.array) | self.tids_of(value.value)
+        elif kind == "GetItem":
+            self.flow.tids[self.key(name)] = self.tids_of(value.array)
+        elif kind in ("CreateArray", "NoTask"):
+            self.flow.tids[self.key(name)] = _NONE
+        elif kind == "CreateTensor":
+            self.new_buffer(name)
+
+    def new_buffer(self, name: str) -> None:
+        self.flow.roots[name] = name
+        self.flow.writers[name] = _NONE
+
+    def alloc(self, stmt, path, cluster, manual) -> None:
+        for create in stmt.creates:
+            self.new_buffer(create.var.name)
+
+    def task(self, stmt, path, cluster, manual) -> None:
+        kernel = self.kernels.get(stmt.kernel)
+        node = self.site(path, stmt.kernel, _core(kernel), cluster, manual, barrier=False)
+        self.deps(node, stmt.deps)
+        accesses = _accesses(stmt, kernel)
+        self.data_edges(node, accesses)
+        self.outputs(node, stmt, kernel)
+        if stmt.tid is not None:
+            self.flow.tids[self.key(stmt.tid.name)] = frozenset([node])
+
+    def outputs(self, node: str, stmt, kernel) -> None:
+        for i, out in enumerate(stmt.outs):
+            kind = out._production
+            if kind == "Alias":
+                continue  # named on: the output *is* the argument, already a root
+            if kind == "Allocated":
+                self.new_buffer(out.var.name)
+                self.flow.writers[out.var.name] = frozenset([node])
+                continue
+            arg = _written_arg(stmt, kernel, i)
+            if arg is not None:
+                self.flow.roots[out.name] = self.root(arg)
+            else:
+                self.new_buffer(out.name)
+                self.flow.writers[out.name] = frozenset([node])
+
+    def cell_decl(self, stmt, path, cluster, manual) -> None:
+        self.flow.tids[stmt.cell] = _NONE
+
+    def cell_set(self, stmt, path, cluster, manual) -> None:
+        self.flow.tids[stmt.cell] = self.tids_of(stmt.value)
+
+    def dummy(self, stmt, path, cluster, manual) -> None:
+        node = self.site(path, "barrier", None, cluster, manual, barrier=True)
+        self.deps(node, stmt.deps)
+        self.flow.tids[self.key(stmt.var.name)] = frozenset([node])
+
+    def deps(self, node: str, deps) -> None:
+        for dep in deps:
+            kind = dep._production
+            if kind == "CellDep":  # the latest TaskId a cell holds: a guarded compiler edge
+                sources = self.flow.tids.get(dep.cell, _NONE)
+                tooltip = f"deps on the TaskId cell {dep.cell} (compiler-derived, guarded)"
+                self.explicit_edges(node, sources, "explicit-compiler", base_name(dep.cell), True, tooltip)
+                continue
+            if kind == "DepEdge":
+                ref, index, size, guarded = dep.tid, dep.index, dep.size, dep.guarded
+                author = "user" if dep.user else "compiler"
+                how = f"{dep.source.name}, {'guarded' if guarded else 'unguarded'}"
+            else:
+                ref = dep.array if kind == "DepItem" else dep.value
+                index = dep.index if kind == "DepItem" else None
+                author = "compiler" if kind == "DerivedDep" else "user"
+                guarded = False
+                if ref._production != "Var":
+                    continue
+                size = self.sizes.get(self.key(ref.name), 0) if index is None else 0
+                how = "unresolved"
+            if ref._production != "Var":
+                continue
+            label = base_name(ref.name) + (f"[{_expr_text(index)}]" if index is not None else f"[{size}]" if size else "")
+            tooltip = f"deps on {ref.name} ({author}-written, {how})"
+            self.explicit_edges(node, self.tids_of(ref), f"explicit-{author}", label, guarded, tooltip)
+
+    def scope(self, stmt, path, cluster, manual) -> None:
+        mode = stmt.mode
+        origin = getattr(stmt, "origin", None)
+        origin_name = "compiler" if stmt._production == "CompilerScope" else origin.name if origin is not None else None
+        label = f"{mode.name.upper()} scope" + (f" ({origin_name})" if origin_name else "")
+        inner = self.cluster(path, label, "scope-manual" if mode is ScopeMode.manual else "scope-auto", cluster)
+        self.body(stmt.body, path, inner, manual or mode is ScopeMode.manual)
+
+    def loop(self, stmt, path, cluster, manual) -> None:
+        parallel = stmt.kind is LoopKind.parallel
+        label = f"{'pl.parallel' if parallel else 'pl.range'} {base_name(stmt.var.name)}"
+        inner = self.cluster(path, label, "loop", cluster)
+        # A TaskId array-carried through a parallel loop stands for its init in every iteration;
+        # the iterations' ids collect in the loop's result (bind_task_ids).
+        arrays = {
+            i for i, it in enumerate(stmt.iters)
+            if parallel and getattr(getattr(it, "plan", None), "array", 0) > 0
+        }
+        collected: dict[int, frozenset[str]] = {i: _NONE for i in arrays}
+        for it in stmt.iters:
+            self.assign(it.var.name, it.init)
+
+        def on_yield(values: tuple) -> None:
+            for i, value in enumerate(values):
+                if i in arrays:
+                    collected[i] |= self.tids_of(value)
+            self.parallel_assign([(it.var.name, v) for i, (it, v) in enumerate(zip(stmt.iters, values)) if i not in arrays])
+
+        self.yield_to.append(on_yield)
+        self.loop_twice(stmt, lambda: self.body(stmt.body, path, inner, manual))
+        self.yield_to.pop()
+        for i, (it, result) in enumerate(zip(stmt.iters, stmt.results)):
+            if i in arrays:
+                self.flow.roots[result.name] = result.name
+                self.flow.tids[self.key(result.name)] = self.tids_of(it.init) | collected[i]
+            else:
+                self.alias(result.name, it.var.name)
+
+    def branch(self, stmt, path, cluster, manual) -> None:
+        results = [getattr(r, "var", r).name for r in getattr(stmt, "results", ())]
+        self.yield_to.append(lambda values: self.parallel_assign(list(zip(results, values))))
+        self.branches(stmt, path, cluster, manual)
+        self.yield_to.pop()
+
+    def yield_(self, stmt, path, cluster, manual) -> None:
+        if self.yield_to:
+            self.yield_to[-1](stmt.values)
+
+    def parallel_assign(self, pairs: list[tuple[str, Any]]) -> None:
+        """All right-hand sides are read before any name is written (D16)."""
+        snapshot = [(name, self.root(v.name) if v._production == "Var" else None, self.tids_of(v)) for name, v in pairs]
+        for name, root, tids in snapshot:
+            self.flow.roots[name] = root if root is not None else name
+            self.flow.tids[self.key(name)] = tids
 
 
-def _edge(graph: _Graph, src: str, dst: str, kind: str, label: str) -> None:
-    key = (src, dst, kind)
-    if key in graph.edges:
-        return
-    graph.edges.add(key)
-    attrs: dict[str, str] = {}
-    if kind == "data":
-        attrs["color"] = "black"
-    else:
-        attrs["style"] = "bold,dashed" if kind.startswith("derived") else "dashed"
-        attrs["color"] = "blue" if kind.startswith("user") else "darkgreen"
-        if kind.endswith("guarded"):
-            attrs["arrowhead"] = "empty"
-    attrs["tooltip"] = label
-    graph.dot.edge(src, dst, **attrs)
+def _runs_at_least_once(loop) -> bool:
+    bounds = (loop.start, loop.stop, loop.step)
+    if any(b._production != "Int" for b in bounds):
+        return False
+    start, stop, step = (b.value for b in bounds)
+    return (step > 0 and start < stop) or (step < 0 and start > stop)
 
 
-def _emission_graph(graph: _Graph, unit) -> None:
-    """Tasks of the emission language: each Submit with the AddTensor calls on its Arg."""
-    adds: dict[str, list[tuple[str, ArgDir]]] = {}
-    comments: list[str] = []
+def _core(kernel) -> str | None:
+    if kernel is None:
+        return None
+    core = getattr(kernel, "core", None)
+    return core.name if core is not None else kernel.kind.name
 
-    def body(sub, stmts):
-        for stmt in stmts:
-            kind = stmt._production
-            if kind == "Comment":
-                comments.append(stmt.text)
-            elif kind == "AddTensor":
-                adds.setdefault(stmt.args, []).append((stmt.tensor, stmt.dir))
-            elif kind in ("Submit", "GuardedDummy"):
-                node = f"t{graph.tasks}"
-                graph.tasks += 1
-                label = comments[-1] if comments else stmt.args
-                sub.node(node, label)
-                for name, direction in adds.get(stmt.args, []):
-                    writer = graph.last_writer.get(name)
-                    if writer is not None and direction in _READ | _WRITE:
-                        _edge(graph, writer, node, "data", name)
-                    if direction in _WRITE:
-                        graph.last_writer[name] = node
-            elif kind in ("ScopeBlock", "ForBlock", "IfBlock"):
-                label = {"ScopeBlock": "scope", "ForBlock": "for", "IfBlock": "if"}[kind]
-                inner = _cluster(graph, sub, label, "dashed")
-                for field in ("body", "then", "orelse"):
-                    if hasattr(stmt, field):
-                        body(inner, getattr(stmt, field))
-                sub.subgraph(inner)
 
-    body(graph.dot, unit.body)
+def _expr_text(expr) -> str:
+    kind = expr._production
+    if kind == "Var":
+        return base_name(expr.name)
+    if kind == "Int":
+        return str(expr.value)
+    if kind == "Bin":
+        return f"{_expr_text(expr.a)}{expr.op.value}{_expr_text(expr.b)}"
+    return "…"
+
+
+def _accesses(stmt, kernel) -> list[tuple[str, ArgDir]]:
+    """The tensor arguments of a task with the direction the runtime sees."""
+    out = []
+    for i, arg in enumerate(stmt.args):
+        if arg._production == "ScalarArg" or arg.value._production != "Var":
+            continue
+        direction = getattr(arg, "dir", None)
+        if direction is None:  # surface / ssa: the kernel's declared direction
+            if kernel is None or i >= len(kernel.params) or kernel.params[i].type._production != "TensorType":
+                continue
+            direction = ArgDir.NoDep if arg.no_dep else _PARAM_ARG_DIR[kernel.params[i].dir]
+        if direction is not ArgDir.Scalar:
+            out.append((arg.value.name, direction))
+    return out
+
+
+def _written_arg(stmt, kernel, result_index: int) -> str | None:
+    """The argument a task's ``result_index``-th output aliases (the parameter it writes back)."""
+    if kernel is None:
+        return None
+    params = {p.name: i for i, p in enumerate(kernel.params)}
+    ret = next((s for s in kernel.body if s._production == "KReturn"), None)
+    index = None
+    if ret is not None and result_index < len(ret.values):
+        value = ret.values[result_index]
+        if value._production == "Var" and value.name in params:
+            index = params[value.name]
+    if index is None:
+        written = [i for i, p in enumerate(kernel.params) if p.dir is not ParamDir.In]
+        index = written[result_index] if result_index < len(written) else None
+    if index is None or index >= len(stmt.args) or stmt.args[index].value._production != "Var":
+        return None
+    return stmt.args[index].value.name
+
+
+# -- emission ------------------------------------------------------------------------------------
+
+_LAUNCH_CORE = {"AicLaunch": "AIC", "AivLaunch": "AIV", "MixedLaunch": "MIX"}
+
+
+class _EmissionWalker(_Walker):
+    """The emission language: tasks are ``Submit`` statements, built up by ``Add*``/``Push*``."""
+
+    def __init__(self):
+        super().__init__()
+        self.pending: dict[str, tuple[list, list]] = {}  # args symbol -> (tensor adds, deps)
+        self.outs_node: dict[str, str] = {}
+        self.comment = ""
+        self.handlers: dict[str, Callable] = {
+            "Comment": self.note_comment, "DeclArgs": self.decl_args, "AddTensor": self.add_tensor,
+            "PushDep": self.push_dep, "PushDepSlots": self.push_dep_slots, "Submit": self.submit,
+            "GuardedDummy": self.guarded_dummy, "BindRef": self.bind_ref, "ViewTensor": self.view,
+            "TransposeView": self.view, "ReshapeView": self.view, "DeclTensor": self.decl_tensor,
+            "AssignVar": self.decl_tensor, "DeclTid": self.set_tid, "AssignTid": self.set_tid,
+            "DeclTidArray": self.decl_tid_array, "FillTidArray": self.fill_tid_array,
+            "CopyTidArray": self.copy_tid_array, "SetTidSlot": self.set_tid_slot,
+            "ScopeBlock": self.scope, "ForBlock": self.loop, "IfBlock": self.branch,
+        }
+
+    def run(self, unit) -> None:
+        for external in unit.externals:
+            self.flow.roots[external.name] = external.name
+        self.body(unit.body, (), None, False)
+
+    def tid_value(self, value) -> frozenset[str]:
+        kind = value._production
+        if kind == "TidOfOuts":
+            node = self.outs_node.get(value.outs)
+            return frozenset([node]) if node else _NONE
+        if kind == "TidCopy" and value.value._production == "Var":
+            return self.flow.tids.get(value.value.name, _NONE)
+        if kind == "TidSlot":
+            return self.flow.tids.get(value.array, _NONE)
+        return _NONE
+
+    # -- statements ------------------------------------------------------------------------------
+
+    def note_comment(self, stmt, path, cluster, manual) -> None:
+        self.comment = stmt.text
+
+    def decl_args(self, stmt, path, cluster, manual) -> None:
+        self.pending[stmt.name] = ([], [])
+
+    def add_tensor(self, stmt, path, cluster, manual) -> None:
+        self.pending.setdefault(stmt.args, ([], []))[0].append((stmt.tensor, stmt.dir))
+
+    def push_dep(self, stmt, path, cluster, manual) -> None:
+        if stmt.tid._production != "Var":
+            return
+        name = stmt.tid.name
+        label = base_name(name) + (f"[{_expr_text(stmt.index)}]" if stmt.index is not None else "")
+        self.pending.setdefault(stmt.args, ([], []))[1].append(
+            (self.flow.tids.get(name, _NONE), label, stmt.guarded, f"deps on {name}")
+        )
+
+    def push_dep_slots(self, stmt, path, cluster, manual) -> None:
+        label = f"{base_name(stmt.array)}[{stmt.size}]"
+        self.pending.setdefault(stmt.args, ([], []))[1].append(
+            (self.flow.tids.get(stmt.array, _NONE), label, True, f"deps on the {stmt.size} slots of {stmt.array}")
+        )
+
+    def submit(self, stmt, path, cluster, manual) -> None:
+        launch = stmt.launch._production
+        barrier = launch == "DummyLaunch"
+        kernel = self.comment.split(": ", 1)[1] if ": " in self.comment else self.comment or stmt.args
+        node = self.site(path, kernel, _LAUNCH_CORE.get(launch), cluster, manual, barrier=barrier)
+        self.finish_task(node, stmt.args, stmt.outs)
+
+    def guarded_dummy(self, stmt, path, cluster, manual) -> None:
+        node = self.site(path, "barrier", None, cluster, manual, barrier=True)
+        self.finish_task(node, stmt.args, stmt.outs)
+        self.flow.tids[stmt.tid] = frozenset([node])
+
+    def finish_task(self, node: str, args: str, outs: str | None) -> None:
+        adds, deps = self.pending.pop(args, ([], []))
+        for sources, label, guarded, tooltip in deps:
+            self.explicit_edges(node, sources, "explicit", label, guarded, tooltip)
+        self.data_edges(node, adds)
+        if outs is not None:
+            self.outs_node[outs] = node
+
+    def bind_ref(self, stmt, path, cluster, manual) -> None:
+        self.flow.roots[stmt.name] = stmt.name
+        producer = self.outs_node.get(stmt.source)
+        self.flow.writers[stmt.name] = frozenset([producer]) if producer else _NONE
+
+    def view(self, stmt, path, cluster, manual) -> None:
+        self.flow.roots[stmt.name] = self.root(stmt.tensor)
+
+    def decl_tensor(self, stmt, path, cluster, manual) -> None:
+        if stmt.value is not None and stmt.value._production == "Var":
+            self.flow.roots[stmt.name] = self.root(stmt.value.name)
+
+    def set_tid(self, stmt, path, cluster, manual) -> None:
+        self.flow.tids[stmt.name] = self.tid_value(stmt.value)
+
+    def decl_tid_array(self, stmt, path, cluster, manual) -> None:
+        self.flow.tids[stmt.name] = _NONE
+
+    def fill_tid_array(self, stmt, path, cluster, manual) -> None:
+        self.flow.tids[stmt.name] = self.tid_value(stmt.value)
+
+    def copy_tid_array(self, stmt, path, cluster, manual) -> None:
+        self.flow.tids[stmt.dst] = self.flow.tids.get(stmt.src, _NONE)
+
+    def set_tid_slot(self, stmt, path, cluster, manual) -> None:
+        self.flow.tids[stmt.array] = self.flow.tids.get(stmt.array, _NONE) | self.tid_value(stmt.value)
+
+    def scope(self, stmt, path, cluster, manual) -> None:
+        is_manual = stmt.mode is ScopeMode.manual
+        inner = self.cluster(path, f"{stmt.mode.name.upper()} scope", "scope-manual" if is_manual else "scope-auto", cluster)
+        self.body(stmt.body, path, inner, manual or is_manual)
+
+    def loop(self, stmt, path, cluster, manual) -> None:
+        inner = self.cluster(path, f"for {base_name(stmt.var)}", "loop", cluster)
+        self.loop_twice(stmt, lambda: self.body(stmt.body, path, inner, manual))
+
+    def branch(self, stmt, path, cluster, manual) -> None:
+        self.branches(stmt, path, cluster, manual)

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
-from conftest import EXAMPLES, run_cli
+import re
+import subprocess
+import sys
+
+from conftest import EXAMPLES, PROGRAMS, REPO, load_program, run_cli
 
 from nanopass.passes.pipeline import PASSES
 
@@ -35,7 +39,7 @@ def test_dump_all_writes_every_stage(tmp_path):
     expected = ["00_parse_dsl.surface.txt", "00_parse_dsl.dot"]
     for index, cls in enumerate(PASSES, start=1):
         expected += [f"{index:02d}_{cls.name}.{cls.target.name}.txt", f"{index:02d}_{cls.name}.dot"]
-    expected.append(f"{len(PASSES) + 1:02d}_print_cpp.cpp")
+    expected += [f"{len(PASSES) + 1:02d}_print_cpp.cpp", "index.html"]
     assert names == sorted(expected)
     graph = (dump / "00_parse_dsl.dot").read_text()
     assert "t0: kernel_add" in graph and "t1: kernel_add" in graph and "t0 -> t1" in graph
@@ -73,7 +77,7 @@ def test_passes_lists_the_pipeline():
 
 def test_language_grammar_and_diff():
     result = run_cli("language", "carried")
-    assert result.returncode == 0 and "(Carry rebind:boolean array:integer)" in result.stdout
+    assert result.returncode == 0 and "(Carry rebind:boolean array:integer per_iteration:boolean)" in result.stdout
     result = run_cli("language", "scoped", "--diff", "carried")
     assert "+ Phi ::= (Phi var:Binder plan:Carry)" in result.stdout
     result = run_cli("language", "nosuch")
@@ -86,3 +90,176 @@ def test_abi_flag_changes_only_abi_lines():
     assert len(seed) == len(l2)
     changed = [(a, b) for a, b in zip(seed, l2) if a != b]
     assert changed and all(("ChipStorageTaskArgs" in a or "from_tensor_arg" in a or "Arg params" in a) for a, _ in changed)
+
+
+# -- issue 8: the tool people use ------------------------------------------------------------------
+
+EXAMPLE_FILES = sorted(EXAMPLES.glob("*.py"))
+ANSI_COLOUR = re.compile(r"\x1b\[[0-9;]*(?:3[0-9]|9[0-7])[0-9;]*m")
+
+
+def run_patched(patch: str, *args: str) -> subprocess.CompletedProcess:
+    """The CLI in a subprocess after ``patch`` (Python code) has run: a way to force a bug."""
+    code = f"import sys\n{patch}\nfrom nanopass.cli import main\nsys.exit(main({list(args)!r}))\n"
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, timeout=120)
+
+
+def test_explain_shows_a_pass_side_by_side_on_every_example():
+    for path in EXAMPLE_FILES:
+        result = run_cli("explain", "convert_to_ssa", str(path), "--width", "200")
+        assert result.returncode == 0, result.stderr
+        lines = result.stdout.splitlines()
+        assert lines[0] == "convert_to_ssa: surface -> ssa"
+        assert "Give every definition its own name" in result.stdout  # the contract
+        header = next(line for line in lines if line.startswith("input: "))
+        assert "input: 00_parse_dsl (surface)" in header and "output: 01_convert_to_ssa (ssa)" in header
+        assert any(line.startswith("- ") for line in lines) and any(re.search(r"\s\+ \S", line) for line in lines)
+
+
+def test_explain_folds_unchanged_lines_and_says_when_nothing_changed():
+    result = run_cli("explain", "check_manual_deps_on_submit_only", str(EXAMPLES / "basic.py"), "--context", "1")
+    assert result.returncode == 0, result.stderr
+    assert "The pass returned its input unchanged." in result.stdout
+    assert "unchanged lines" in result.stdout and "+ " not in result.stdout
+
+
+def test_explain_errors_have_their_exit_codes():
+    result = run_cli("explain", "no_such_pass", str(EXAMPLES / "basic.py"))
+    assert result.returncode == 2 and "no pass named 'no_such_pass'" in result.stderr
+    result = run_cli("explain", "convert_to_ssa", "missing.py")
+    assert result.returncode == 1 and "missing.py: no such file" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_time_passes_quiet_and_every_subcommand_on_the_examples(tmp_path):
+    for path in EXAMPLE_FILES:
+        result = run_cli("run", str(path), "--time-passes", "-q", "-o", str(tmp_path / path.stem))
+        assert result.returncode == 0, result.stderr
+        assert result.stdout == ""
+        assert "pass times" in result.stderr and "lower_to_emission" in result.stderr and "total" in result.stderr
+        assert list((tmp_path / path.stem / "orchestration").glob("*.cpp"))
+    assert run_cli("passes").returncode == 0
+    assert run_cli("language", "emission").returncode == 0
+
+
+def test_help_documents_the_exit_codes():
+    for args in (["--help"], ["run", "--help"], ["explain", "--help"]):
+        result = run_cli(*args)
+        assert result.returncode == 0
+        for line in ("0  success", "1  an error in the program", "2  a usage error", "3  an internal compiler error"):
+            assert line in result.stdout, (args, line)
+
+
+def test_usage_errors_exit_2_without_traceback():
+    for args in (["run", str(EXAMPLES / "basic.py"), "--bogus"], ["run"], ["frobnicate"],
+                 ["run", str(EXAMPLES / "basic.py"), "--stop-after", "no_such_pass"]):
+        result = run_cli(*args)
+        assert result.returncode == 2, args
+        assert "Traceback" not in result.stderr and "usage:" in result.stderr
+
+
+def test_a_dump_directory_that_is_a_file_is_a_user_error(tmp_path):
+    path = tmp_path / "file"
+    path.write_text("x")
+    result = run_cli("run", str(EXAMPLES / "basic.py"), "--dump-all", str(path))
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    assert "cannot use" in result.stderr and "--dump-all directory" in result.stderr
+
+
+FORCE_BUG = """
+from nanopass.passes.encode_scalars import EncodeScalars
+def boom(self, tree):
+    raise KeyError("forced")
+EncodeScalars.run = boom
+"""
+
+
+def test_an_internal_error_is_one_line_pointing_to_dump_all(tmp_path):
+    result = run_patched(FORCE_BUG, "run", str(EXAMPLES / "basic.py"))
+    assert result.returncode == 3, result.stderr
+    assert "Traceback" not in result.stderr and result.stdout == ""
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("internal error: in pass 'encode_scalars': KeyError: 'forced'")
+    assert "rerun with --dump-all DIR" in lines[0]
+
+
+def test_an_internal_error_with_dump_all_points_to_the_report(tmp_path):
+    out = tmp_path / "dump"
+    result = run_patched(FORCE_BUG, "run", str(EXAMPLES / "basic.py"), "--dump-all", str(out))
+    assert result.returncode == 3 and "Traceback" not in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert f"the stages reached are in {out}/index.html" in result.stderr
+    page = (out / "index.html").read_text()
+    assert "The run stopped with an error" in page and "encode_scalars" in page
+    reached = [p.name for p in PASSES].index("encode_scalars") + 1  # parse_dsl and the passes before
+    assert page.count('<section class="stage"') == reached
+
+
+def test_a_bug_in_the_printer_names_it():
+    patch = "import nanopass.printer.cpp as cpp\ndef boom(*a, **k):\n    raise ValueError('printer bug')\ncpp.print_cpp = boom"
+    result = run_patched(patch, "run", str(EXAMPLES / "basic.py"))
+    assert result.returncode == 3 and "Traceback" not in result.stderr
+    assert result.stderr.strip().splitlines() == [
+        "internal error: in pass 'print_cpp': ValueError: printer bug "
+        "(a compiler bug; rerun with --dump-all DIR to see every stage reached)"
+    ]
+
+
+def test_any_other_escaping_exception_is_an_internal_error_too(tmp_path):
+    patch = "import nanopass.report as report\ndef boom(*a, **k):\n    raise OSError('disk on fire')\nreport.render_html = boom\nimport nanopass.dumps as dumps\ndumps.render_html = boom"
+    result = run_patched(patch, "run", str(EXAMPLES / "basic.py"), "--dump-all", str(tmp_path / "d"), "-q")
+    assert result.returncode == 3 and "Traceback" not in result.stderr
+    assert result.stderr.strip().splitlines()[0].startswith("internal error: OSError: disk on fire (a compiler bug")
+
+
+def test_colours_only_on_terminals_and_never_with_no_color(tmp_path):
+    bad = tmp_path / "bad.py"
+    bad.write_text("import nanopass.dsl as pl\nx = 1 +\n")
+    plain = run_cli("run", str(bad))
+    assert plain.returncode == 1 and not ANSI_COLOUR.search(plain.stderr) and "\x1b[" not in plain.stderr
+    forced = run_cli("run", str(bad), env={"FORCE_COLOR": "1", "NO_COLOR": ""})
+    assert ANSI_COLOUR.search(forced.stderr), "FORCE_COLOR makes a terminal: colours expected"
+    no_color = run_cli("run", str(bad), env={"FORCE_COLOR": "1", "NO_COLOR": "1"})
+    assert no_color.returncode == 1 and not ANSI_COLOUR.search(no_color.stderr)
+    assert "^" in no_color.stderr  # the caret is still there
+
+
+def big_program(tmp_path, statements: int):
+    source = (EXAMPLES / "basic.py").read_text()
+    call = "        c = self.kernel_add(a, b, c)\n"
+    marker = "        c = self.kernel_add(a, b, c)\n"
+    path = tmp_path / "big.py"
+    path.write_text(source.replace(marker, call * statements, 1))
+    return path
+
+
+def test_a_large_program_on_a_terminal_shows_progress(tmp_path):
+    from nanopass.progress import PROGRESS_THRESHOLD, statement_count
+
+    path = big_program(tmp_path, PROGRESS_THRESHOLD + 10)
+    assert statement_count(load_program(path).surface()) > PROGRESS_THRESHOLD
+    shown = run_cli("run", str(path), "-o", str(tmp_path / "out"), env={"FORCE_COLOR": "1", "NO_COLOR": ""})
+    assert shown.returncode == 0, shown.stderr
+    steps = f"/{len(PASSES)}"
+    assert "lower_to_emission" in shown.stderr and steps in shown.stderr  # the bar: pass name, steps done
+    early = ("--stop-after", "convert_to_ssa")
+    quiet = run_cli("run", str(path), "-q", *early, env={"FORCE_COLOR": "1", "NO_COLOR": ""})
+    assert quiet.returncode == 0 and quiet.stderr == "" and quiet.stdout == ""
+    piped = run_cli("run", str(path), *early)
+    assert piped.returncode == 0 and piped.stderr == ""
+
+
+def test_a_small_program_on_a_terminal_shows_no_progress(tmp_path):
+    result = run_cli("run", str(EXAMPLES / "basic.py"), "-o", str(tmp_path), env={"FORCE_COLOR": "1", "NO_COLOR": ""})
+    assert result.returncode == 0 and f"/{len(PASSES)}" not in result.stderr
+
+
+def test_dump_all_on_every_program_writes_a_report(tmp_path):
+    for path in EXAMPLE_FILES + sorted(PROGRAMS.glob("*.py")):
+        out = tmp_path / path.stem
+        result = run_cli("run", str(path), "--dump-all", str(out), "-q")
+        assert result.returncode == 0, result.stderr
+        page = (out / "index.html").read_text()
+        assert page.count('<section class="stage"') == len(PASSES) + 1
+        assert all(name in (out / ".nanopass-dump").read_text() for name in ("index.html", "00_parse_dsl.dot"))

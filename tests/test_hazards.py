@@ -30,10 +30,10 @@ class P:
 '''
 
 
-def check(tmp_path, body: str, values=None):
+def check(tmp_path, body: str, values=None, options=None):
     path = tmp_path / "prog.py"
     path.write_text(HEADER + textwrap.indent(textwrap.dedent(body), "    "))
-    return check_program(load_program(path), values or {})
+    return check_program(load_program(path), values or {}, options=options)
 
 
 def pairs(result, hazards):
@@ -70,17 +70,28 @@ def test_the_same_program_with_the_edge_has_no_hazard(tmp_path):
     assert result.hazards == [] and len(result.reference.tasks()) == 2
 
 
-def test_write_after_read_in_an_auto_scope_is_reported(tmp_path):
-    # Known gap (issue 7 report): the runtime records no readers, and the compiler derives no
-    # write-after-read edges in AUTO scopes, so this program races on x.
-    result = check(tmp_path, """
-        def orch(self, x: pl.InOut[pl.Tensor[[16, 16], pl.FP32]], b: pl.Tensor[[16, 16], pl.FP32],
-                 y: pl.Out[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
-            y = self.k(x, y)
-            x = self.k(b, x)
-            return y
-    """)
+WAR_BODY = """
+    def orch(self, x: pl.InOut[pl.Tensor[[16, 16], pl.FP32]], z: pl.Tensor[[16, 16], pl.FP32],
+             y: pl.Out[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
+        y = self.k(x, y)
+        x = self.k_in(z, x)
+        return y
+"""
+
+
+def test_issue10_write_after_read_is_a_hazard_without_the_war_pass(tmp_path):
+    # The runtime records no readers: without order_write_after_read task 1 may overwrite x while
+    # task 0 still reads it, and the checker says so.
+    result = check(tmp_path, WAR_BODY, options={"order_war": False})
     assert pairs(result, result.failing) == [("WAR", 0, 1)]
+    assert result.emission.tasks()[1].deps == ()
+
+
+def test_issue10_the_war_pass_orders_the_pair(tmp_path):
+    result = check(tmp_path, WAR_BODY)
+    assert result.hazards == []
+    first, second = result.emission.tasks()
+    assert second.deps == (first.id,)
 
 
 def test_pl_parallel_iterations_are_waived_but_a_later_reader_is_not(tmp_path):

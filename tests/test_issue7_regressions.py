@@ -172,3 +172,37 @@ def test_a_task_id_copy_that_edges_see_through_is_not_declared(tmp_path):
     assert "last__ssa_v1" not in code and "params_t1_deps[params_t1_deps_count++] = t0;" in code
     compile_check(code, tmp_path)
     assert check_program(program, {}).hazards == []
+
+
+SWAPPED_CARRIES = '''
+import nanopass.dsl as pl
+
+@pl.program
+class SwappedCarries:
+    @pl.function(type=pl.FunctionType.AIC)
+    def k_mm(self, a: pl.Tensor[[8, 8], pl.FP32], b: pl.Tensor[[8, 8], pl.FP32], out: pl.Out[pl.Tensor[[8, 8], pl.FP32]]) -> pl.Tensor[[8, 8], pl.FP32]:
+        t: pl.Tile[[8, 8], pl.FP32] = pl.load(a, [0, 0], [8, 8])
+        o: pl.Tensor[[8, 8], pl.FP32] = pl.store(t, [0, 0], out)
+        return o
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def orch(self, x0: pl.Tensor[[8, 8], pl.FP32], y0: pl.InOut[pl.Tensor[[8, 8], pl.FP32]], y1: pl.Out[pl.Tensor[[8, 8], pl.FP32]]) -> pl.Tensor[[8, 8], pl.FP32]:
+        for i0, (p1, q2) in pl.range(2, init_values=(y1, y0)):
+            q2 = self.k_mm(y1, q2, q2)
+            o8, o9 = pl.yield_(y1, p1)
+        y0 = self.k_mm(o8, o9, y0)
+        return y0
+'''
+
+
+def test_issue10_a_write_through_a_carry_that_may_hold_several_buffers_supersedes_no_read(tmp_path):
+    # order_write_after_read let a write through q2 (y0 in the first iteration, y1 in the second)
+    # cover the task's own read of y1, so the second iteration's add_inout(y1) did not wait for
+    # the first iteration's add_input(y1) (found by the fuzzer: a WAR in an AUTO program).
+    path = tmp_path / "swapped.py"
+    path.write_text(SWAPPED_CARRIES)
+    program = load_program(path)
+    off = check_program(program, {}, options={"order_war": False})
+    assert [(h.kind, h.buffer) for h in off.failing] == [("WAR", "in2")]
+    on = check_program(program, {})
+    assert on.hazards == [] and on.emission.tasks()[1].deps == (on.emission.tasks()[0].id,)

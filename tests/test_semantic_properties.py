@@ -28,7 +28,7 @@ PROPERTY = settings(deadline=None, database=None, suppress_health_check=list(Hea
 
 @settings(PROPERTY, max_examples=40)
 @given(programs(manual=False))
-def test_auto_programs_order_every_read_after_write_and_write_after_write(program):
+def test_auto_programs_have_no_hazard(program):
     stats = Stats()
     check_auto(program, stats)
     assert stats.programs == 1

@@ -1,8 +1,12 @@
 """``nanopass check``: compile a program, run it three ways, and check its dependencies.
 
-``check_program`` compiles a program, interprets it at the SSA level (the first ``directed``
-stage: the reference) and at the emission level, and, on request, compiles the printed C++ with
-g++ and runs it on the recording runtime. The traces must agree (an internal error otherwise).
+``check_program`` compiles a program, interprets it at the SSA level and at the emission level,
+and, on request, compiles the printed C++ with g++ and runs it on the recording runtime. The
+reference is the last ``directed`` stage: every pass that decides dependencies (write-after-read
+ordering, derived dependencies, phase fences) has run, and only lowering follows. The traces
+must agree (an internal error otherwise). The first ``directed`` stage (the program as written)
+must be *refined* by the reference (``refines``): the same tasks and host accesses, with at least
+its ordering.
 The hazard checker then runs on the emission trace (whose scopes are the runtime scopes the C++
 opens) with the reference's ``pl.parallel`` annotations, and the runtime model's lifetime
 warnings are collected. ``stage_report`` does the same for every stage of the pipeline that an
@@ -26,7 +30,7 @@ from .interpret_emission import interpret_emission
 from .interpret_ssa import interpret, launch_table
 from .runtime_model import Model, model
 from .sim_runtime import EntryTensor, Inputs
-from .trace import Trace, compare
+from .trace import HostWrite, Task, Trace, compare
 
 
 class TraceMismatch(InternalError):
@@ -120,14 +124,84 @@ def sample_values(surface_program, integer: int = 3) -> dict[str, str]:
     return values
 
 
-def reference_stage(stages):
-    """The first stage in the ``directed`` language (the reference interpreter's input)."""
+def directed_stages(stages) -> list:
     from nanopass.languages import DIRECTED
 
-    for stage in stages:
-        if stage.language is DIRECTED:
-            return stage
-    raise InternalError("the pipeline has no stage in the directed language")
+    found = [stage for stage in stages if stage.language is DIRECTED]
+    if not found:
+        raise InternalError("the pipeline has no stage in the directed language")
+    return found
+
+
+def reference_stage(stages):
+    """The last stage in the ``directed`` language (the reference interpreter's input): the
+    dependencies are decided, nothing is lowered yet."""
+    return directed_stages(stages)[-1]
+
+
+def source_stage(stages):
+    """The first stage in the ``directed`` language: the program's own dependencies only."""
+    return directed_stages(stages)[0]
+
+
+def refines(before: Trace, after: Trace, names: tuple[str, str] = ("before", "after"), launches=None) -> str | None:
+    """None when ``after`` does what ``before`` does with at least its ordering, else why not.
+
+    The kernel tasks and host element writes must agree apart from what only orders them (dummy
+    barriers, explicit dependencies, scope modes; host element reads, which a pass may remove
+    when their value is dead); every explicit dependency of ``before`` (through its barriers)
+    must be ordered by the runtime in ``after``; and ``after`` may leave unordered no
+    conflicting pair of those nodes that ``before`` orders. That is what a pass that adds
+    dependencies, fences or compiler scopes, or removes dead values, may do. (The hazards of
+    the reference trace, host reads included, are checked on their own.)"""
+    difference = compare(before, after, names, launches, ordering=False)
+    if difference:
+        return difference
+    nodes_a, nodes_b = _nodes(before), _nodes(after)
+    position = {index: k for k, index in enumerate(nodes_a)}
+    ma, mb = model(before), model(after)
+    explicit = _explicit_closure(before)
+    for k, index in enumerate(nodes_a):
+        for earlier in sorted(explicit.get(index, ())):
+            if earlier in position and not mb.ordered(nodes_b[position[earlier]], nodes_b[k]):
+                return (
+                    f"{names[1]} does not order node {position[earlier]} before node {k}, which {names[0]} "
+                    f"orders by an explicit dependency"
+                )
+    new = _hazard_pairs(after, mb, nodes_b) - _hazard_pairs(before, ma, nodes_a)
+    if new:
+        return f"{names[1]} leaves conflicting pairs unordered that {names[0]} orders: {sorted(new)}"
+    return None
+
+
+def _nodes(trace: Trace) -> list[int]:
+    """Event indices of the kernel tasks and host element writes."""
+    return [i for i, e in enumerate(trace.events) if (isinstance(e, Task) and e.kind == "kernel") or isinstance(e, HostWrite)]
+
+
+def _explicit_closure(trace: Trace) -> dict[int, set[int]]:
+    """Event index -> the event indices it waits for through explicit dependencies, transitively."""
+    by_id: dict[int, int] = {}
+    out: dict[int, set[int]] = {}
+    for index, event in enumerate(trace.events):
+        if not isinstance(event, Task):
+            continue
+        reach: set[int] = set()
+        for dep in event.deps:
+            if dep in by_id:
+                reach |= out[by_id[dep]] | {by_id[dep]}
+        by_id[event.id] = index
+        out[index] = reach
+    return out
+
+
+def _hazard_pairs(trace: Trace, runtime: Model, nodes: list[int]) -> set[tuple[int, int, str]]:
+    position = {index: k for k, index in enumerate(nodes)}
+    return {
+        (position[h.first], position[h.second], h.kind)
+        for h in failing(find_hazards(trace, runtime))
+        if h.first in position and h.second in position
+    }
 
 
 def trace_of(stage, inputs: Inputs) -> Trace:
@@ -150,6 +224,10 @@ def check_stages(stages, inputs: Inputs, *, gxx: bool = False) -> CheckResult:
     program = next(s.tree for s in reversed(stages) if hasattr(s.tree, "kernels"))
     launches = launch_table(program)
     reference = trace_of(reference_stage(stages), inputs)
+    if source_stage(stages) is not reference_stage(stages):
+        difference = refines(trace_of(source_stage(stages), inputs), reference, ("the program", "reference"), launches)
+        if difference:
+            raise TraceMismatch(f"the reference trace does not refine the program's own trace: {difference}")
     emission = trace_of(stages[-1], inputs)
     difference = compare(reference, emission, ("reference", "emission"), launches)
     if difference:
@@ -167,13 +245,16 @@ def check_stages(stages, inputs: Inputs, *, gxx: bool = False) -> CheckResult:
     return CheckResult(inputs, reference, emission, compiled, runtime, find_hazards(checked, runtime))
 
 
-def check_program(program, values: dict[str, str], *, func_name: str | None = None, gxx: bool = False) -> CheckResult:
+def check_program(
+    program, values: dict[str, str], *, func_name: str | None = None, gxx: bool = False, options: dict | None = None
+) -> CheckResult:
+    """Compile ``program`` with ``options`` (as ``run_pipeline`` takes them) and check it on ``values``."""
     from nanopass.api import run_pipeline, surface_of
     from nanopass.pipeline import PipelineError
 
     inputs = program_inputs(surface_of(program, func_name), values)
     try:
-        stages = run_pipeline(program, func_name)
+        stages = run_pipeline(program, func_name, options=options)
     except PipelineError as failure:
         raise failure.error from None
     return check_stages(stages, inputs, gxx=gxx)
@@ -184,44 +265,89 @@ class StageTrace:
     stage: Any
     trace: Trace | None
     error: Exception | None = None
-    difference: str | None = None  # how the trace differs from the reference (None: it agrees)
+    difference: str | None = None  # how the trace differs from what it must match (None: it agrees)
+    refined: bool = False  # compared with the previous stage by ``refines`` (a dependency pass)
 
 
 def stage_traces(stages, inputs: Inputs) -> list[StageTrace]:
-    """The trace of every stage from the reference stage on, each compared with the reference."""
+    """The trace of every stage from the first ``directed`` one on: up to the reference stage each
+    must refine the stage before it (passes that add dependencies), from there on each must agree
+    with the reference exactly."""
     program = next(s.tree for s in reversed(stages) if hasattr(s.tree, "kernels"))
     launches = launch_table(program)
-    start = stages.index(reference_stage(stages))
-    reference = None
+    start = stages.index(source_stage(stages))
+    ref_index = stages.index(reference_stage(stages))
+    reference = previous = None
     out = []
-    for stage in stages[start:]:
+    for position, stage in enumerate(stages[start:], start):
         try:
             trace = trace_of(stage, inputs)
         except (InternalError, UserError) as error:
             out.append(StageTrace(stage, None, error))
             continue
+        if position <= ref_index:
+            difference = None if previous is None else refines(previous, trace, ("the previous stage", stage.name), launches)
+            out.append(StageTrace(stage, trace, None, difference, refined=previous is not None))
+            previous = trace
+            if position == ref_index:
+                reference = trace
+            continue
         if reference is None:
-            reference = trace
+            out.append(StageTrace(stage, trace, None, "the reference stage was not interpreted"))
+            continue
         out.append(StageTrace(stage, trace, None, compare(reference, trace, ("reference", stage.name), launches)))
+    return out
+
+
+@dataclass
+class StageCheck:
+    """One stage's trace (with the reference's ``pl.parallel`` annotations), model and hazards."""
+
+    item: StageTrace
+    trace: Trace | None
+    runtime: Model | None = None
+    hazards: list[Hazard] = field(default_factory=list)
+
+    def agreement(self, stages) -> str:
+        item = self.item
+        if item.refined:
+            return "refines the previous stage" if item.difference is None else f"DIFFERS from the previous stage: {item.difference}"
+        if item.stage is source_stage(stages):
+            return "the program as written"
+        return "agrees with the reference" if item.difference is None else f"DIFFERS from the reference: {item.difference}"
+
+
+def stage_checks(stages, inputs: Inputs) -> list[StageCheck]:
+    """The trace, runtime model and hazards of every stage from the first ``directed`` one on."""
+    from nanopass.languages import EMISSION
+
+    items = stage_traces(stages, inputs)
+    ref = reference_stage(stages)
+    reference = next((item.trace for item in items if item.stage is ref), None)
+    out = []
+    for item in items:
+        trace = item.trace
+        if trace is None:
+            out.append(StageCheck(item, None))
+            continue
+        if item.stage.language is EMISSION and item.difference is None and reference is not None:
+            trace = with_parallel(reference, trace)  # only the reference interpreter annotates iterations
+        runtime = model(trace)
+        out.append(StageCheck(item, trace, runtime, find_hazards(trace, runtime)))
     return out
 
 
 def stage_report(stages, inputs: Inputs) -> str:
     """For every stage an interpreter runs: its trace's size, agreement with the reference, hazards."""
     lines = [f"inputs: {inputs.to_json()}", ""]
-    reference = None
-    for item in stage_traces(stages, inputs):
-        stage, trace, difference = item.stage, item.trace, item.difference
+    for check in stage_checks(stages, inputs):
+        stage = check.item.stage
         head = f"{stage.index:02d}_{stage.name} ({stage.language.name})"
-        if trace is None:
-            lines += [f"{head}: not interpreted: {item.error}", ""]
+        if check.trace is None:
+            lines += [f"{head}: not interpreted: {check.item.error}", ""]
             continue
-        reference = reference or trace
-        checked = with_parallel(reference, trace) if difference is None else trace
-        runtime = model(checked)
-        hazards = find_hazards(checked, runtime)
-        agreement = "agrees with the reference" if difference is None else f"DIFFERS from the reference: {difference}"
-        lines.append(f"{head}: {len(trace.tasks())} tasks, {len(failing(hazards))} hazards; {agreement}")
-        lines += ["  " + line for line in summary(checked, hazards, runtime)]
+        count = len(failing(check.hazards))
+        lines.append(f"{head}: {len(check.trace.tasks())} tasks, {count} hazards; {check.agreement(stages)}")
+        lines += ["  " + line for line in summary(check.trace, check.hazards, check.runtime)]
         lines.append("")
     return "\n".join(lines)

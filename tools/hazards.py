@@ -7,8 +7,9 @@ nodes, form a read-after-write, write-after-write or write-after-read pair; the 
 (``tools/runtime_model.py``) must order the earlier node before the later one by the transitive
 closure of its edges, or the pair is a *hazard*.
 
-Two kinds of pair are *waived*, not failed, because the program declares them independent: a
-pair with a ``pl.no_dep`` slot, and a pair of tasks in different iterations of one
+Three kinds of pair are *waived*, not failed, because the program declares them independent or
+untracked: a pair with a ``pl.no_dep`` slot, a pair with an access through a ``manual_dep``
+tensor (the user opted out of tracking it), and a pair of tasks in different iterations of one
 ``pl.parallel`` loop (the trace's ``par`` annotations, which only the reference interpreter
 records; ``with_parallel`` copies them onto another trace that agrees with it).
 """
@@ -18,7 +19,20 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from .runtime_model import Model, model
-from .trace import READ_TAGS, WRITE_TAGS, Box, HostRead, HostWrite, Task, Trace, element_box, overlaps, region
+from .trace import (
+    READ_TAGS,
+    WRITE_TAGS,
+    Box,
+    HostRead,
+    HostWrite,
+    ScopeBegin,
+    ScopeEnd,
+    Task,
+    Trace,
+    element_box,
+    overlaps,
+    region,
+)
 
 
 @dataclass(frozen=True)
@@ -29,6 +43,7 @@ class Access:
     read: bool
     write: bool
     no_dep: bool
+    manual_dep: bool = False
 
 
 @dataclass(frozen=True)
@@ -49,11 +64,11 @@ def accesses(trace: Trace) -> list[Access]:
             for arg in event.tensors:
                 box = region(arg.view, trace.base(arg.view.buffer))
                 out.append(Access(index, arg.view.buffer, box, arg.tag in READ_TAGS, arg.tag in WRITE_TAGS,
-                                  arg.tag == "NO_DEP"))
+                                  arg.tag == "NO_DEP", arg.manual_dep))
         elif isinstance(event, (HostRead, HostWrite)):
             box = element_box(event.view, event.index, trace.base(event.view.buffer))
             write = isinstance(event, HostWrite)
-            out.append(Access(index, event.view.buffer, box, not write, write, False))
+            out.append(Access(index, event.view.buffer, box, not write, write, False, event.manual_dep))
     return out
 
 
@@ -83,6 +98,8 @@ def find_hazards(trace: Trace, runtime: Model | None = None, *, unordered: bool 
                 waived = None
                 if a.no_dep or b.no_dep:
                     waived = "a pl.no_dep argument"
+                elif a.manual_dep or b.manual_dep:
+                    waived = "a manual_dep tensor"
                 elif independent(trace.events[a.event], trace.events[b.event]):
                     waived = "different iterations of one pl.parallel loop"
                 key = (a.event, b.event, buffer)
@@ -117,6 +134,32 @@ def with_parallel(reference: Trace, other: Trace) -> Trace:
             k += 1
         events.append(event)
     return Trace(other.buffers, events)
+
+
+def manual_scopes(trace: Trace) -> dict[int, int]:
+    """Event index -> the instance number of the outermost MANUAL scope it runs in (events outside
+    every manual scope are absent)."""
+    out: dict[int, int] = {}
+    stack: list[str] = []
+    instance = -1
+    for index, event in enumerate(trace.events):
+        if isinstance(event, ScopeBegin):
+            if event.mode == "manual" and "manual" not in stack:
+                instance += 1
+            stack.append(event.mode)
+        elif isinstance(event, ScopeEnd):
+            if stack:
+                stack.pop()
+        elif "manual" in stack:
+            out[index] = instance
+    return out
+
+
+def in_one_manual_scope(trace: Trace, hazard: Hazard, scopes: dict[int, int] | None = None) -> bool:
+    """Both nodes of the pair run in one instance of a MANUAL scope, where the user owns ordering."""
+    scopes = manual_scopes(trace) if scopes is None else scopes
+    first = scopes.get(hazard.first)
+    return first is not None and first == scopes.get(hazard.second)
 
 
 def describe_node(trace: Trace, index: int, numbers: dict[int, int]) -> str:

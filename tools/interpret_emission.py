@@ -305,6 +305,12 @@ class EmissionInterpreter:
             raise EmissionError(f"get_ref({node.index}) of {len(outs.tensors)} outputs", node=node)
         self.declare(node.name, Cell("tensor", outs.tensors[node.index]), node)
 
+    def exec_AssignRef(self, node) -> None:
+        outs = self.cell(node.source, node, "outs").value
+        if not 0 <= node.index < len(outs.tensors):
+            raise EmissionError(f"get_ref({node.index}) of {len(outs.tensors)} outputs", node=node)
+        self.cell(node.name, node, "tensor").value = outs.tensors[node.index]
+
     # -- task arguments and submits --------------------------------------------------------------------------
 
     def exec_DeclArgs(self, node) -> None:
@@ -428,10 +434,13 @@ class EmissionInterpreter:
 
     def exec_GuardedDummy(self, node) -> None:
         tid = Cell("tid", None)
-        self.declare(node.tid, tid, node)
+        if node.tid is not None:
+            self.declare(node.tid, tid, node)
         if self.cell(f"{node.args}_deps_count", node, "scalar").value > 0:
             args = self.cell(node.args, node, "args").value
-            tid.value = self.submit(args, None, node).task_id
+            outs = self.submit(args, None, node)
+            if node.tid is not None:  # the submit's TaskOutputTensors live in the if's block only
+                tid.value = outs.task_id
 
     # -- TaskIds ---------------------------------------------------------------------------------------------
 

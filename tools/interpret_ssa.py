@@ -174,6 +174,17 @@ class Interpreter:
         self.manual -= manual
         self.rt.scope_end()
 
+    exec_CompilerScope = exec_Scope  # a scope the compiler placed runs as any other
+
+    def exec_Declare(self, decl) -> None:
+        pass  # a C++ declaration ahead of the value: no runtime effect
+
+    def exec_CellDecl(self, decl) -> None:
+        self.env[decl.cell] = NO_TASK
+
+    def exec_CellSet(self, store) -> None:
+        self.env[store.cell] = self.tids(self.value(store.value))
+
     def exec_If(self, branch) -> None:
         cond = self.scalar(branch.cond)
         self.frames.append(_YieldFrame())
@@ -256,10 +267,10 @@ class Interpreter:
                 raise InterpretError(f"task omits parameter '{param.name}', which is not an Out tensor", node=task)
             shape = tuple(self.scalar(d) for d in param.type.shape)
             tensors.append((CreateInfo(shape, param.type.dtype.runtime), "OUTPUT"))
-        deps = self.dep_ids(task.deps)
+        deps, derived = self.dep_ids(task.deps)
         task_id, outputs = self.rt.submit(
             launch_of(kernel, self.kernels), tensors, scalars, sorted(deps), kernel=kernel.name, line=_line(task),
-            par=tuple(self.par),
+            par=tuple(self.par), derived=tuple(sorted(derived)),
         )
         if task_id is None:
             raise Halted()
@@ -302,11 +313,13 @@ class Interpreter:
                 self.bind(binder, outputs[p - len(by_param)])
 
     def exec_Dummy(self, dummy) -> None:
-        deps = self.dep_ids(dummy.deps)
+        deps, derived = self.dep_ids(dummy.deps)
         if dummy.deps and not deps:
             self.bind(dummy.var, NO_TASK)
             return
-        task_id, _ = self.rt.submit(None, [], [], sorted(deps), dummy=True, line=_line(dummy), par=tuple(self.par))
+        task_id, _ = self.rt.submit(
+            None, [], [], sorted(deps), dummy=True, line=_line(dummy), par=tuple(self.par), derived=tuple(sorted(derived))
+        )
         if task_id is None:
             raise Halted()
         self.bind(dummy.var, frozenset({task_id}))
@@ -404,23 +417,29 @@ class Interpreter:
 
     # -- dependencies ------------------------------------------------------------------------------------
 
-    def dep_ids(self, deps) -> set[int]:
-        out: set[int] = set()
+    def dep_ids(self, deps) -> tuple[set[int], set[int]]:
+        """The task ids a dependency list stands for, and those of them only compiler edges name."""
+        user: set[int] = set()
+        compiler: set[int] = set()
         for dep in deps:
             kind = dep._production
-            if kind in ("DepVar", "DerivedDep"):
-                out |= self.tids(self.value(dep.value))
+            if kind == "DepVar":
+                user |= self.tids(self.value(dep.value))
+            elif kind == "DerivedDep":
+                compiler |= self.tids(self.value(dep.value))
+            elif kind == "CellDep":
+                compiler |= self.tids(self.env[dep.cell])
             elif kind == "DepItem":
                 array = self.value(dep.array)
-                out |= self.tids(array[self.index(array, dep.index, dep)])
+                user |= self.tids(array[self.index(array, dep.index, dep)])
             elif kind == "DepEdge":
                 value = self.value(dep.tid)
                 if dep.index is not None:
                     value = value[self.index(value, dep.index, dep)]
-                out |= self.tids(value)
+                (user if dep.user else compiler).update(self.tids(value))
             else:
                 raise InterpretError(f"the reference interpreter has no rule for {kind}", node=dep)
-        return out
+        return user | compiler, compiler - user
 
     def tids(self, value) -> frozenset[int]:
         if isinstance(value, frozenset):

@@ -1,9 +1,9 @@
 """Compile generated C++ with the recording runtime, run it, and read its trace.
 
 ``record(code, inputs)`` writes the orchestration source, compiles it with
-``g++ -std=c++17 -Wall -Werror`` against the stand-in header, links it with the recording
-runtime and the driver (compiled once per content hash into a cache directory), runs the
-program on ``inputs`` and returns the ``Trace`` it wrote.
+``g++ -std=c++17 -Wall -Werror`` against the stand-in header and links it with the recording
+runtime and the driver in one g++ invocation (their objects are compiled once per content hash
+into a cache directory), runs the program on ``inputs`` and returns the ``Trace`` it wrote.
 """
 
 from __future__ import annotations
@@ -70,10 +70,9 @@ def record(code: str, inputs: Inputs, workdir: Path | None = None) -> Trace:
     try:
         source = directory / "orchestration.cpp"
         source.write_text(code)
-        obj = directory / "orchestration.o"
-        _run([gxx(), *FLAGS, f"-I{TOOLS}", "-c", str(source), "-o", str(obj)], "g++ on the generated code")
         exe = directory / "record"
-        _run([gxx(), str(obj), *map(str, runtime_objects()), "-o", str(exe)], "linking with the recording runtime")
+        objects = [str(o) for o in runtime_objects()]
+        _run([gxx(), *FLAGS, f"-I{TOOLS}", str(source), *objects, "-o", str(exe)], "g++ on the generated code")
         inputs_path, trace_path = directory / "inputs.json", directory / "trace.json"
         inputs_path.write_text(json.dumps(inputs.to_json()))
         _run([str(exe), str(inputs_path), str(trace_path)], "running the recorded program", timeout=60)

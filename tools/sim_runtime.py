@@ -209,6 +209,7 @@ class SimRuntime:
         kernel: str | None = None,
         line: int | None = None,
         par: tuple = (),
+        derived: tuple[int, ...] = (),
     ):
         """A kernel submit or a dummy task: (task id, OUTPUT Tensors). ``launch`` may be None for a
         kernel whose id the caller does not know yet (the trace then names only the kernel)."""
@@ -245,7 +246,7 @@ class SimRuntime:
         kind = "dummy" if dummy else "kernel"
         self.trace.events.append(
             Task(task_id, kind, launch, tuple(args), tuple(scalars), tuple(deps), self.mode, tuple(out_names), kernel,
-                 line, par)
+                 line, par, derived)
         )
         return task_id, outputs
 

@@ -206,7 +206,8 @@ class Task:
 
     ``outputs`` are the buffers made for the OUTPUT tensor slots, in slot order. ``par`` lists,
     for each enclosing ``pl.parallel`` loop (outermost first), the loop instance and the
-    iteration (reference interpreter only; other producers leave it empty).
+    iteration; ``derived`` the dependencies that only compiler-derived edges ask for (both
+    reference interpreter only; other producers leave them empty).
     """
 
     id: int
@@ -220,6 +221,7 @@ class Task:
     kernel: str | None = None
     line: int | None = None
     par: tuple[tuple[int, int], ...] = ()
+    derived: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -320,7 +322,7 @@ def _event_json(e) -> dict:
                 {**_view_json(t.view), "tag": t.tag, "manual_dep": t.manual_dep, "owner": t.owner} for t in e.tensors
             ],
             "scalars": list(e.scalars), "deps": list(e.deps), "mode": e.mode, "outputs": list(e.outputs),
-            "kernel": e.kernel, "line": e.line, "par": [list(p) for p in e.par],
+            "kernel": e.kernel, "line": e.line, "par": [list(p) for p in e.par], "derived": list(e.derived),
         }
     if isinstance(e, (HostRead, HostWrite)):
         return {
@@ -349,6 +351,7 @@ def _event_from_json(d: dict):
         return Task(
             d["id"], d["kind"], launch, tensors, tuple(d["scalars"]), tuple(d["deps"]), d["mode"],
             tuple(d.get("outputs", ())), d.get("kernel"), d.get("line"), tuple(tuple(p) for p in d.get("par", ())),
+            tuple(d.get("derived", ())),
         )
     if op in ("get", "set"):
         cls = HostRead if op == "get" else HostWrite
@@ -373,10 +376,14 @@ class Canonical:
     labels: tuple[str, ...]  # a readable line per event, for diffs
 
 
-def canonical(trace: Trace, launches: dict[str, tuple[int, int, int]] | None = None, scopes: bool = False) -> Canonical:
+def canonical(
+    trace: Trace, launches: dict[str, tuple[int, int, int]] | None = None, scopes: bool = False, ordering: bool = True
+) -> Canonical:
     """``launches`` maps kernel names to launch triples for traces that name kernels but have no
     launch (the reference interpreter before kernel ids exist). With ``scopes``, scope begins and
-    ends are kept (for traces of the same C++ program)."""
+    ends are kept (for traces of the same C++ program). Without ``ordering``, what only orders
+    tasks is left out: dummy barriers, explicit dependencies, scope modes, and host element
+    reads (which change nothing but when the host waits; a dead one may be removed)."""
     names: dict[str, str] = {}
     for buf in trace.buffers.values():
         if buf.origin == "entry":
@@ -406,6 +413,8 @@ def canonical(trace: Trace, launches: dict[str, tuple[int, int, int]] | None = N
                 labels.append(" ".join(key))
             continue
         if isinstance(event, Task):
+            if not ordering and event.kind == "dummy":
+                continue
             task_index[event.id] = f"task{ntasks}"
             launch = event.launch
             if launch is None and event.kind == "kernel" and launches is not None and event.kernel in launches:
@@ -418,11 +427,15 @@ def canonical(trace: Trace, launches: dict[str, tuple[int, int, int]] | None = N
             outputs = tuple(name(b) for b in event.outputs)
             deps = tuple(sorted({_owner(d, task_index, alloc_buffers, name) for d in event.deps}, key=str))
             key = ("task", event.kind, launch, event.mode, tuple(tensors), outputs, event.scalars, deps)
+            if not ordering:
+                key = ("task", event.kind, launch, tuple(tensors), outputs, event.scalars)
             events.append(key)
             labels.append(_label_task(ntasks, event, tensors, outputs, deps, launch))
             ntasks += 1
             continue
         if isinstance(event, (HostRead, HostWrite)):
+            if not ordering and isinstance(event, HostRead):
+                continue
             box = element_box(event.view, event.index, trace.base(event.view.buffer))
             kind = "get" if isinstance(event, HostRead) else "set"
             key = (kind, name(event.view.buffer), box.offsets, event.value)
@@ -461,9 +474,11 @@ def _dims(offsets, shape) -> str:
     return "[" + ", ".join(f"{o}:{o + s}" for o, s in zip(offsets, shape)) + "]"
 
 
-def compare(a: Trace, b: Trace, names: tuple[str, str] = ("a", "b"), launches=None, scopes: bool = False) -> str | None:
+def compare(
+    a: Trace, b: Trace, names: tuple[str, str] = ("a", "b"), launches=None, scopes: bool = False, ordering: bool = True
+) -> str | None:
     """None when the traces agree after canonicalisation, else a description of the first difference."""
-    ca, cb = canonical(a, launches, scopes), canonical(b, launches, scopes)
+    ca, cb = canonical(a, launches, scopes, ordering), canonical(b, launches, scopes, ordering)
     na, nb = names
     for i, (ea, eb) in enumerate(zip(ca.events, cb.events)):
         if ea != eb:

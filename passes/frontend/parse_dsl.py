@@ -30,6 +30,8 @@ MAX_NESTING = 48  # blocks (loops, ifs, scopes); the runtime allows 64 scopes in
 MAX_TENSOR_DIMS = 5
 MAX_ENTRY_TENSORS = 128
 MAX_ENTRY_SCALARS = 128
+MAX_TASK_TENSORS = 32  # tensors one runtime Arg holds
+MAX_TASK_SCALARS = 16  # scalars one runtime Arg holds
 MEMORY_SPACES = {"Vec", "Left", "Right", "Acc", "Mat"}
 SCALAR_T = {dt: L.ScalarType(dt) for dt in DType}
 INDEX_T = SCALAR_T[DType.INDEX]
@@ -410,14 +412,32 @@ def constant_value(program: _ProgramParser, node: ast.expr) -> Any:
         raise program.error(f"'{node.id}' is not a known constant", node)
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
         return -constant_value(program, node.operand)
-    if isinstance(node, ast.BinOp) and type(node.op) in _BINOPS and _BINOPS[type(node.op)] in _PY_FOLD:
+    if isinstance(node, ast.BinOp) and (type(node.op) in _CONST_OPS):
         a = constant_value(program, node.left)
         b = constant_value(program, node.right)
         try:
-            return _PY_FOLD[_BINOPS[type(node.op)]](a, b)
+            return _CONST_OPS[type(node.op)](a, b)
         except (ZeroDivisionError, ValueError, OverflowError) as error:
             raise program.error(f"cannot evaluate constant '{ast.unparse(node)}': {error}", node) from None
     raise program.error(f"expected a constant, got '{ast.unparse(node)}'", node)
+
+
+# Operators allowed between Python constants (evaluated with Python's semantics).
+_CONST_OPS: dict[type, Callable[[Any, Any], Any]] = {
+    ast.Add: lambda a, b: a + b,
+    ast.Sub: lambda a, b: a - b,
+    ast.Mult: lambda a, b: a * b,
+    ast.Div: lambda a, b: a / b,
+    ast.FloorDiv: lambda a, b: a // b,
+    ast.Mod: lambda a, b: a % b,
+    ast.Pow: lambda a, b: a**b if abs(b) <= 256 else _too_big(),
+    ast.LShift: lambda a, b: a << b if 0 <= b <= 256 else _too_big(),
+    ast.RShift: lambda a, b: a >> b,
+}
+
+
+def _too_big():
+    raise ValueError("exponent too large")
 
 
 def check_user_name(program: _ProgramParser, name: str, node: ast.AST) -> None:
@@ -1001,6 +1021,14 @@ class _FunctionParser:
             )
         if sig.kind is FuncKind.Opaque:
             raise self.error(f"'{name}' has no pl.FunctionType: it cannot be dispatched as a task", node)
+        tensors = sum(1 for p in sig.params if p.type._production == "TensorType")
+        scalars = len(sig.params) - tensors
+        if tensors > MAX_TASK_TENSORS or scalars > MAX_TASK_SCALARS:
+            raise self.error(
+                f"a task of '{name}' would pass {tensors} tensors and {scalars} scalars; one runtime task "
+                f"takes at most {MAX_TASK_TENSORS} tensors and {MAX_TASK_SCALARS} scalars",
+                node,
+            )
         return sig
 
     def kernel_call(self, call: ast.Call, targets: list[ast.expr] | None, stmt: ast.stmt) -> Any:
@@ -1602,6 +1630,9 @@ class _FunctionParser:
             raise self.error("TaskIds cannot be compared", node)
         if aty.dtype.is_float != bty.dtype.is_float:
             raise self.error(f"cannot compare {aty.dtype.name} with {bty.dtype.name}", node)
+        if a == b and not aty.dtype.is_float:
+            # an integer compared with itself has a known result (and C++ warns about it)
+            return L.Bool(op in (CmpOp.eq, CmpOp.le, CmpOp.ge)), BOOL_T
         return L.Cmp(op, a, b), BOOL_T
 
     def boolop(self, node: ast.BoolOp) -> tuple[Any, Any]:

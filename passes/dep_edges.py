@@ -1,0 +1,187 @@
+"""Turning hazard pairs into compiler dependency edges (shared by the passes that derive them).
+
+Given, for some tasks, the earlier tasks they must wait for, ``EdgeWriter`` rewrites the program:
+
+- when the earlier task dominates the later one (it comes first, in the same block or one that
+  encloses it), the edge names its TaskId directly (``DerivedDep``; inserted unguarded);
+- otherwise (the earlier task is in a branch, in a loop the later one is not in, later in the
+  same loop body, or inside a scope that closes first) the edge goes through a *cell* that holds
+  the TaskId of the latest run of the earlier task (``CellDecl`` at the start of the function,
+  ``CellSet`` after the task, ``CellDep`` at the later task; guarded, since the task may not have
+  run yet);
+- when the later task must wait for every run of an earlier task inside a loop it is not in,
+  and those runs are not ordered among themselves, a *join cell* chains a dummy barrier after
+  each run (``barrier = task_dummy(deps=[join, tid])``; ``join = barrier``), and the edge names
+  the join.
+
+Tasks that become edge sources get a TaskId binder if they had none. Edges the user already
+wrote are not added again.
+"""
+
+from __future__ import annotations
+
+from nanopass.languages import DIRECTED
+from nanopass.languages.terms import ArgDir, DType
+
+from .hazards import Access, Hazards, Site
+
+D = DIRECTED
+TID_TYPE = D.ScalarType(DType.TASK_ID)
+
+
+def dominates(source: Site, target: Site) -> bool:
+    """``source`` runs before ``target`` in the same run of every block enclosing ``source``."""
+    return target.path[: len(source.path)] == source.path and source.position < target.position
+
+
+def runs_ordered(accesses: list[Access]) -> bool:
+    """The runs of a task are ordered among themselves by the runtime when each of its accesses
+    is an InOut in an AUTO scope (each run waits for the previous one), so waiting for the latest
+    run waits for all of them."""
+    return bool(accesses) and all(a.dir is ArgDir.InOut and a.scope is None for a in accesses)
+
+
+class EdgeWriter:
+    """Rewrites a function so that each listed task waits for its listed earlier tasks."""
+
+    def __init__(self, func, hazards: Hazards, needed: dict[int, set[int]], tag: str):
+        self.hazards = hazards
+        self.needed = needed
+        self.tag = tag
+        self.names = _all_names(func)
+        self.accesses: dict[int, list[Access]] = {}
+        for earlier, later in hazards.pairs:
+            self.accesses.setdefault(earlier.site, []).append(earlier)
+        self.plan: dict[int, list[tuple[str, int]]] = {}  # target site -> [(mode, source site)]
+        self.existing_cells, self.existing_joins = _existing_cells(func)
+        self.cells: dict[int, str] = {}
+        self.joins: dict[int, str] = {}
+        self.tids: dict[int, str] = {}
+        for target, sources in sorted(needed.items()):
+            t = hazards.sites[target]
+            modes = []
+            for source in sorted(sources):
+                s = hazards.sites[source]
+                if source != target and dominates(s, t):
+                    modes.append(("direct", source))
+                elif _outside_loops(s, t) and not runs_ordered(self.accesses.get(source, [])):
+                    modes.append(("join", source))
+                else:
+                    modes.append(("cell", source))
+            self.plan[target] = modes
+        # names in the program order of the source tasks (D12: deterministic, readable)
+        for source in sorted({src for modes in self.plan.values() for _, src in modes}):
+            s = hazards.sites[source]
+            used = {mode for modes in self.plan.values() for mode, src in modes if src == source}
+            existing_tid = s.task.tid.name if s.task.tid is not None else None
+            if s.task.tid is None:
+                self.tids[source] = self.fresh(f"{s.task.kernel}_tid", "dep")
+            if "cell" in used:
+                self.cells[source] = self.existing_cells.get(existing_tid) or self.fresh_cell(s, "last")
+            if "join" in used:
+                self.joins[source] = self.existing_joins.get(existing_tid) or self.fresh_cell(s, "all")
+        self.site_index = {id(site.task): site.index for site in hazards.sites}
+
+    # -- names -----------------------------------------------------------------------------------
+
+    def fresh(self, base: str, role: str) -> str:
+        k = 0
+        while f"{base}__{role}_v{k}" in self.names:
+            k += 1
+        name = f"{base}__{role}_v{k}"
+        self.names.add(name)
+        return name
+
+    def fresh_cell(self, site: Site, what: str) -> str:
+        return self.fresh(f"{site.task.kernel}_{what}", self.tag)
+
+    def tid_of(self, site: int) -> str:
+        task = self.hazards.sites[site].task
+        return task.tid.name if task.tid is not None else self.tids[site]
+
+    # -- rewriting -------------------------------------------------------------------------------
+
+    def declarations(self) -> list:
+        """CellDecls for the cells this writer made (not those an earlier pass declared)."""
+        reused = set(self.existing_cells.values()) | set(self.existing_joins.values())
+        cells = sorted((set(self.cells.values()) | set(self.joins.values())) - reused)
+        return [D.CellDecl(c) for c in cells]
+
+    def rewrite_task(self, task) -> list:
+        site = self.site_index.get(id(task))
+        if site is None:
+            return [task]
+        deps = list(task.deps)
+        user = {d.value.name for d in deps if d._production == "DepVar" and d.value._production == "Var"}
+        for mode, source in self.plan.get(site, ()):
+            if mode == "direct":
+                tid = self.tid_of(source)
+                if tid not in user:
+                    deps.append(D.DerivedDep(D.Var(tid), span=task.span))
+            elif mode == "cell":
+                deps.append(D.CellDep(self.cells[source], span=task.span))
+            else:
+                deps.append(D.CellDep(self.joins[source], span=task.span))
+        tid = task.tid
+        if tid is None and site in self.tids:
+            tid = D.Binder(self.tids[site], TID_TYPE, span=task.span)
+        out = [task.replace(tid=tid, deps=deps)] if (tid is not task.tid or len(deps) != len(task.deps)) else [task]
+        if site in self.cells and self.cells[site] not in self.existing_cells.values():
+            out.append(D.CellSet(self.cells[site], D.Var(tid.name), span=task.span))
+        if site in self.joins and self.joins[site] not in self.existing_joins.values():
+            barrier = self.fresh(f"{task.kernel}_done", "join")
+            join = self.joins[site]
+            out.append(
+                D.Dummy(
+                    D.Binder(barrier, TID_TYPE, span=task.span),
+                    [D.CellDep(join), D.DerivedDep(D.Var(tid.name))],
+                    span=task.span,
+                )
+            )
+            out.append(D.CellSet(join, D.Var(barrier), span=task.span))
+        return out
+
+
+def _existing_cells(func) -> tuple[dict[str, str], dict[str, str]]:
+    """TaskId name -> the cell an earlier pass stores it in, and -> its join cell."""
+    from .util import iter_stmts
+
+    cells: dict[str, str] = {}
+    joins: dict[str, str] = {}
+    barriers: dict[str, str] = {}  # join barrier name -> the TaskId it joins
+    for stmt in iter_stmts(func.body):
+        if stmt._production == "Dummy" and len(stmt.deps) == 2 and stmt.deps[0]._production == "CellDep":
+            joined = stmt.deps[1]
+            if joined._production == "DerivedDep" and joined.value._production == "Var":
+                barriers[stmt.var.name] = joined.value.name
+        elif stmt._production == "CellSet" and stmt.value._production == "Var":
+            if stmt.value.name in barriers:
+                joins[barriers[stmt.value.name]] = stmt.cell
+            else:
+                cells[stmt.value.name] = stmt.cell
+    return cells, joins
+
+
+def _outside_loops(source: Site, target: Site) -> bool:
+    """``source`` sits in a loop that does not enclose ``target``."""
+    return not set(source.loops) <= set(target.loops)
+
+
+def _all_names(func) -> set[str]:
+    from nanopass.languages.statements import binders_in_order, iter_stmts
+
+    names = {p.name for p in func.params} | {d.name for d in func.dyn_dims}
+    names.update(b.name for b in binders_in_order(func.body))
+    names.update(s.cell for s in iter_stmts(func.body) if s._production in ("CellDecl", "CellSet"))
+    return names
+
+
+def needed_edges(hazards: Hazards, keep) -> dict[int, set[int]]:
+    """target site -> source sites, for the pairs ``keep(earlier, later)`` selects."""
+    out: dict[int, set[int]] = {}
+    for earlier, later in hazards.pairs:
+        if keep(earlier, later):
+            out.setdefault(later.site, set()).add(earlier.site)
+    return out
+
+

@@ -1,0 +1,171 @@
+"""expand_manual_phase_fence: directed -> directed."""
+
+from __future__ import annotations
+
+from nanopass.languages import DIRECTED
+from nanopass.languages.terms import DType, LoopKind, ScopeMode
+from nanopass.rewrite import Pass, register
+
+from .aliases import buffer_roots
+from .kernels import kernel_table
+from .util import assigned_names, iter_stmts
+
+D = DIRECTED
+TID_TYPE = D.ScalarType(DType.TASK_ID)
+
+
+def _trip_count(loop) -> int | None:
+    if all(e._production == "Int" for e in (loop.start, loop.stop, loop.step)) and loop.step.value > 0:
+        return max(0, (loop.stop.value - loop.start.value + loop.step.value - 1) // loop.step.value)
+    return None
+
+
+def _fence_array(task, array_vars: dict[str, int]) -> str | None:
+    """The TaskId array a task's user dependencies name, when that is its only user edge."""
+    user = [d for d in task.deps if d._production in ("DepVar", "DepItem")]
+    if len(user) == 1 and user[0]._production == "DepVar" and user[0].value._production == "Var":
+        name = user[0].value.name
+        if name in array_vars:
+            return name
+    return None
+
+
+@register
+class ExpandManualPhaseFence(Pass):
+    """Compress all-to-all phase dependencies in manual scopes through one dummy barrier.
+
+    In a manual scope, C tasks of a loop that each depend on a whole TaskId array of P slots
+    cost P*C dependency insertions. When ``P*C - (P+C) >= 1`` and it is safe — the array is not
+    a carry of the loop, not defined in its body, and not updated (``arr[i] = ...``) in it —
+    one barrier ``pl.system.task_dummy(deps=[arr])`` goes right before the loop and those
+    consumers depend on the barrier instead (P + C insertions). Consumers in nested loops count
+    (times their static trip count) when the outer loop is sequential. A loop without a known
+    positive trip count is left alone. Afterwards no such loop has a profitable fence left.
+    """
+
+    name = "expand_manual_phase_fence"
+    source = DIRECTED
+    target = DIRECTED
+
+    def run(self, program):
+        func = program.orch
+        if not any(s._production in ("Scope", "CompilerScope") and s.mode is ScopeMode.manual for s in iter_stmts(func.body)):
+            return program  # fences are for manual scopes only
+        self.roots = buffer_roots(func, kernel_table(program))
+        self.arrays = {
+            b.name: b.type.size
+            for b in _binders(func)
+            if b.type._production == "ArrayType" and b.type.dtype is DType.TASK_ID
+        }
+        self.names = {b.name for b in _binders(func)}
+        self.manual = 0
+        self.rewrite: dict[int, str] = {}  # id(consumer task) -> barrier name
+        self.counter = 0
+        return self.visit(program)
+
+    def Scope(self, scope):
+        manual = scope.mode is ScopeMode.manual
+        self.manual += manual
+        out = self.build(scope, body=self.block(scope.body))
+        self.manual -= manual
+        return out
+
+    def CompilerScope(self, scope):
+        return self.Scope(scope)
+
+    def For(self, loop):
+        return self.build(loop, body=self.block(loop.body))
+
+    def If(self, branch):
+        return self.build(branch, then=self.block(branch.then), orelse=self.block(branch.orelse))
+
+    def Task(self, task):
+        barrier = self.rewrite.get(id(task))
+        if barrier is None:
+            return task
+        deps = [
+            D.DepVar(D.Var(barrier), span=d.span) if d._production == "DepVar" and d.value.name in self.arrays else d
+            for d in task.deps
+        ]
+        return task.replace(deps=deps)
+
+    def block(self, stmts) -> tuple:
+        out: list = []
+        for stmt in stmts:
+            if stmt._production == "For" and self.manual:
+                out.extend(self.fences(stmt))
+            new = self.visit(stmt)
+            out.extend(new if isinstance(new, list) else [new])
+        return tuple(out)
+
+    def fences(self, loop) -> list:
+        trips = _trip_count(loop)
+        if trips is None or trips <= 0:
+            return []
+        consumers = self.consumers(loop)
+        unsafe = {it.var.name for it in loop.iters} | assigned_names(loop.body)
+        updated = {
+            self.roots.get(s.value.array.name, s.value.array.name)
+            for s in iter_stmts(loop.body)
+            if s._production == "Let" and s.value._production == "SetItem"
+        }
+        barriers = []
+        for array, tasks in consumers.items():
+            if array in unsafe or self.roots.get(array, array) in updated:
+                continue
+            producers = self.arrays[array]
+            count = sum(weight for _, weight in tasks) * trips
+            if producers * count - (producers + count) < 1:
+                continue
+            barrier = self.fresh()
+            barriers.append(
+                D.Dummy(D.Binder(barrier, TID_TYPE), [D.DepVar(D.Var(array))], span=tasks[0][0].span)
+            )
+            for task, _ in tasks:
+                self.rewrite[id(task)] = barrier
+            self.ctx.note(
+                "phase-fence",
+                f"{len(tasks)} consumer(s) of '{array.split('__')[0]}' in the loop at line "
+                f"{loop.span.line if loop.span else '?'} wait for one barrier: {producers * count} dependency "
+                f"insertions become {producers + count}",
+                loop.span,
+            )
+        return barriers
+
+    def consumers(self, loop) -> dict[str, list]:
+        """array -> [(consumer task, runs per iteration)] in first-seen order."""
+        found: dict[str, list] = {}
+
+        def walk(stmts, weight: int) -> None:
+            for stmt in stmts:
+                kind = stmt._production
+                if kind == "Task" and id(stmt) not in self.rewrite:
+                    array = _fence_array(stmt, self.arrays)
+                    if array is not None:
+                        found.setdefault(array, []).append((stmt, weight))
+                elif kind == "For":
+                    inner = _trip_count(stmt)
+                    if loop.kind is LoopKind.seq and inner is not None and inner > 0:
+                        walk(stmt.body, weight * inner)
+                elif kind == "If":
+                    walk(stmt.then, weight)
+                    walk(stmt.orelse, weight)
+                elif kind in ("Scope", "CompilerScope"):
+                    walk(stmt.body, weight)
+
+        walk(loop.body, 1)
+        return found
+
+    def fresh(self) -> str:
+        while True:
+            name = f"phase_fence_barrier__fence_v{self.counter}"
+            self.counter += 1
+            if name not in self.names:
+                self.names.add(name)
+                return name
+
+
+def _binders(func):
+    from nanopass.languages.statements import binders_in_order
+
+    return list(binders_in_order(func.body))

@@ -1,0 +1,439 @@
+"""Static hazards of a program in the ``directed`` language, and how the runtime orders them.
+
+Storage: every tensor variable names one or more *roots* (a tensor parameter or a created
+buffer) and a *region* of each: the whole buffer, a constant box (from ``pl.tensor.slice`` with
+constant shape and offset), or unknown (overlaps everything, covers nothing). Tensors created
+with ``manual_dep=True`` are not tracked (the user opted out); neither are NoDep slots.
+
+Accesses: a task reads its Input and InOut arguments and writes its InOut, OutputExisting and
+Output ones. Walking the program in order (loops to a fixpoint, branches merged), every pair of
+an earlier access and a later one on overlapping regions of one root with at least one write
+is a hazard (RAW, WAW, WAR), including pairs across iterations of ``pl.range`` loops; a write
+supersedes the earlier accesses its region covers only when it is certain (its argument is one
+region of one root, not a carry or branch result that may hold one of several); two
+iterations of one ``pl.parallel`` loop are independent (that is what the user asserts by
+writing ``pl.parallel``), so accesses in different iterations of it form no pair.
+
+``runtime_orders`` is the PTO2 runtime's own ordering (runtime-api.md section 11): in AUTO
+scopes a reader or InOut writer waits for earlier published writers; readers are never
+recorded, so a write-after-read is ordered only between two InOut tasks; nothing is ordered
+inside, into or out of a MANUAL scope.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
+
+from nanopass.languages.terms import ArgDir, LoopKind, ScopeMode
+
+from .util import last_yield
+
+# -- regions ---------------------------------------------------------------------------------------
+
+
+class Full:
+    """The whole buffer."""
+
+    def __repr__(self) -> str:
+        return "full"
+
+
+class Unknown:
+    """Some part of the buffer, not known statically."""
+
+    def __repr__(self) -> str:
+        return "unknown"
+
+
+FULL, UNKNOWN = Full(), Unknown()
+
+
+class Box(NamedTuple):
+    """Elements lo[d] <= i[d] < hi[d] of the buffer."""
+
+    lo: tuple[int, ...]
+    hi: tuple[int, ...]
+
+    def __repr__(self) -> str:
+        return "[" + ", ".join(f"{a}:{b}" for a, b in zip(self.lo, self.hi)) + "]"
+
+
+def overlaps(a, b) -> bool:
+    if isinstance(a, Box) and isinstance(b, Box):
+        if len(a.lo) != len(b.lo):
+            return True
+        return all(al < bh and bl < ah for al, ah, bl, bh in zip(a.lo, a.hi, b.lo, b.hi))
+    return True
+
+
+def covers(a, b) -> bool:
+    """Every element of ``b`` is in ``a`` (so a write to ``a`` supersedes earlier accesses of ``b``)."""
+    if a is FULL:
+        return True
+    if isinstance(a, Box) and isinstance(b, Box) and len(a.lo) == len(b.lo):
+        return all(al <= bl and bh <= ah for al, ah, bl, bh in zip(a.lo, a.hi, b.lo, b.hi))
+    return False
+
+
+def _const(expr) -> int | None:
+    return expr.value if expr._production == "Int" else None
+
+
+def _sub_region(parent, shape, offset):
+    offs = [_const(e) for e in offset]
+    dims = [_const(e) for e in shape]
+    if None in offs or None in dims:
+        return UNKNOWN
+    if parent is FULL:
+        base = (0,) * len(offs)
+    elif isinstance(parent, Box) and len(parent.lo) == len(offs):
+        base = parent.lo
+    else:
+        return UNKNOWN
+    lo = tuple(b + o for b, o in zip(base, offs))
+    return Box(lo, tuple(l + d for l, d in zip(lo, dims)))
+
+
+def storage_map(func, kernels: dict[str, Any]) -> dict[str, frozenset]:
+    """name -> frozenset of (root, region) for every tensor variable (loop carries to a fixpoint)."""
+    from .kernels import output_param_of_result
+
+    store: dict[str, frozenset] = {}
+    for param in func.params:
+        if param.type._production == "TensorType":
+            store[param.name] = frozenset({(param.name, FULL)})
+
+    def of(expr) -> frozenset:
+        return store.get(expr.name, frozenset()) if expr is not None and expr._production == "Var" else frozenset()
+
+    def body(stmts) -> bool:
+        changed = False
+        for stmt in stmts:
+            kind = stmt._production
+            updates: list[tuple[str, frozenset]] = []
+            if kind == "Let" and stmt.var.type._production == "TensorType":
+                v = stmt.value
+                vk = v._production
+                if vk == "CreateTensor":
+                    updates.append((stmt.var.name, frozenset({(stmt.var.name, FULL)})))
+                elif vk == "SliceTensor":
+                    updates.append((stmt.var.name, frozenset((r, _sub_region(g, v.shape, v.offset)) for r, g in of(v.tensor))))
+                elif vk in ("TransposeTensor", "ReshapeTensor"):
+                    updates.append((stmt.var.name, frozenset((r, g if g is FULL else UNKNOWN) for r, g in of(v.tensor))))
+                elif vk == "AssembleTensor":
+                    updates.append((stmt.var.name, of(v.target)))
+                elif vk == "Var":
+                    updates.append((stmt.var.name, of(v)))
+            elif kind == "Task":
+                kernel = kernels[stmt.kernel]
+                for i, out in enumerate(stmt.outs):
+                    binder = getattr(out, "var", out)
+                    p = output_param_of_result(kernel, i)
+                    if p is not None and p < len(stmt.args):
+                        updates.append((binder.name, of(stmt.args[p].value)))
+                    else:  # a runtime-allocated output: a new buffer
+                        updates.append((binder.name, frozenset({(binder.name, FULL)})))
+            elif kind == "For":
+                yld = last_yield(stmt.body)
+                for k, (it, result) in enumerate(zip(stmt.iters, stmt.results)):
+                    if it.var.type._production != "TensorType":
+                        continue
+                    merged = of(it.init) | (of(yld.values[k]) if yld is not None else frozenset())
+                    updates.append((it.var.name, merged))
+                    updates.append((result.name, merged))
+                changed |= body(stmt.body)
+            elif kind == "If":
+                changed |= body(stmt.then)
+                changed |= body(stmt.orelse)
+                yields = [y for y in (last_yield(stmt.then), last_yield(stmt.orelse)) if y is not None]
+                for k, res in enumerate(getattr(stmt, "results", ())):
+                    binder = getattr(res, "var", res)
+                    if binder.type._production == "TensorType":
+                        merged = frozenset().union(*(of(y.values[k]) for y in yields))
+                        updates.append((binder.name, merged))
+            elif kind in ("Scope", "CompilerScope"):
+                changed |= body(stmt.body)
+            for name, value in updates:
+                old = store.get(name, frozenset())
+                if not value <= old:
+                    store[name] = old | value
+                    changed = True
+        return changed
+
+    while body(func.body):
+        pass
+    return store
+
+
+# -- accesses and their ordering -------------------------------------------------------------------
+
+READS = {ArgDir.Input, ArgDir.InOut}
+WRITES = {ArgDir.InOut, ArgDir.OutputExisting, ArgDir.Output}
+
+
+class Access:
+    """One task's read or write of a region of one root (hashable, compared by value)."""
+
+    __slots__ = ("site", "write", "root", "region", "dir", "scope", "parallel", "earlier_iteration", "_key", "_hash")
+
+    def __init__(
+        self,
+        site: int,  # index of the task (program order)
+        write: bool,  # a write (else a read)
+        root: str,
+        region: Any,
+        dir: ArgDir,  # noqa: A002
+        scope: int | None,  # the user manual scope it is submitted in (None: AUTO)
+        parallel: frozenset = frozenset(),  # pl.parallel loops around it, in this iteration
+        earlier_iteration: frozenset = frozenset(),  # pl.parallel loops it ran in an earlier iteration of
+    ):
+        self.site, self.write, self.root, self.region = site, write, root, region
+        self.dir, self.scope, self.parallel, self.earlier_iteration = dir, scope, parallel, earlier_iteration
+        self._key = (site, write, root, region, dir.value, scope, parallel, earlier_iteration)
+        self._hash = hash(self._key)
+
+    def __eq__(self, other):
+        return isinstance(other, Access) and self._key == other._key
+
+    def __hash__(self):
+        return self._hash
+
+    def __repr__(self) -> str:
+        return f"Access(t{self.site} {'W' if self.write else 'R'} {self.root}{self.region!r} {self.dir.name})"
+
+    def retagged(self, earlier_iteration: frozenset) -> "Access":
+        return Access(self.site, self.write, self.root, self.region, self.dir, self.scope, self.parallel, earlier_iteration)
+
+    @property
+    def published(self) -> bool:
+        """The runtime records this write (a later reader or InOut writer can find it)."""
+        return self.write and self.scope is None
+
+
+def hazard_kind(earlier: Access, later: Access) -> str | None:
+    if earlier.write and later.write:
+        return "WAW"
+    if earlier.write:
+        return "RAW"
+    if later.write:
+        return "WAR"
+    return None
+
+
+def runtime_orders(earlier: Access, later: Access) -> bool:
+    """Whether the runtime itself makes ``later`` wait for ``earlier`` (section 11)."""
+    if earlier.scope is not None or later.scope is not None:
+        return False  # MANUAL scopes: explicit dependencies only, nothing published
+    kind = hazard_kind(earlier, later)
+    if kind == "RAW":
+        return earlier.published and later.dir in READS
+    if kind == "WAW":
+        return earlier.published and later.dir is ArgDir.InOut
+    if kind == "WAR":
+        return earlier.dir is ArgDir.InOut and later.dir is ArgDir.InOut
+    return True
+
+
+@dataclass
+class Site:
+    """One task (a submit site) with where it stands in the program."""
+
+    index: int
+    task: Any
+    path: tuple  # ids of the blocks enclosing it, outermost first
+    loops: tuple  # ids of the loops enclosing it, outermost first
+    scope: int | None  # enclosing user manual scope (id) or None
+    position: tuple  # its position in program order (indices into nested bodies)
+    auto_scope: int | None = None  # innermost enclosing user AUTO scope (id) or None
+
+
+@dataclass
+class Hazards:
+    """Every hazard pair of a function (earlier access, later access), and its sites."""
+
+    sites: list[Site] = field(default_factory=list)
+    pairs: set[tuple[Access, Access]] = field(default_factory=set)
+
+
+def find_hazards(
+    func,
+    kernels: dict[str, Any],
+    untracked_roots: set[str],
+    *,
+    track_writes: bool = True,
+    keep=None,
+) -> Hazards:
+    """Every hazard pair of ``func`` that ``keep(earlier, later)`` accepts (all by default).
+
+    With ``track_writes=False`` only reads stay live (writes still cover them), so only
+    write-after-read pairs are found: a caller that needs nothing else avoids following every
+    writer that a maybe-skipped loop leaves possibly live.
+    """
+    store = storage_map(func, kernels)
+    result = Hazards()
+    site_of: dict[int, int] = {}
+
+    def accesses(task, site: int, scope: int | None, parallel: frozenset) -> tuple[list[Access], set[Access]]:
+        """The task's accesses, and those of its writes that are certain (the argument is one
+        region of one root; a carry or branch result that may be one of several is not)."""
+        out, certain = [], set()
+        for arg in task.args:
+            if arg.dir not in READS | WRITES or arg.value._production != "Var":
+                continue
+            places = store.get(arg.value.name, ())
+            for root, region in places:
+                if root in untracked_roots:
+                    continue
+                if arg.dir in READS:
+                    out.append(Access(site, False, root, region, arg.dir, scope, parallel))
+                if arg.dir in WRITES:
+                    out.append(Access(site, True, root, region, arg.dir, scope, parallel))
+                    if len(places) == 1:
+                        certain.add(out[-1])
+        return out, certain
+
+    # The state maps a root to (reads, writes): the accesses still live at this point (not yet
+    # covered by a later write). Reads of a root nobody writes can never be part of a hazard and
+    # are not tracked (read-only inputs would otherwise pile up one entry per task).
+    written = {a_root for a_root in _written_roots(func, store, untracked_roots)}
+
+    def step(state: dict, found: tuple[list[Access], set[Access]]) -> None:
+        task_accesses, certain = found
+        for a in task_accesses:
+            entry = state.get(a.root)
+            if entry is None:
+                continue
+            reads, writes = entry
+            for e in (writes if not a.write else (*reads, *writes)):
+                if e.earlier_iteration and a.parallel and e.earlier_iteration & a.parallel:
+                    continue  # two iterations of one pl.parallel loop: independent by the user's word
+                if overlaps(e.region, a.region) and (keep is None or keep(e, a)):
+                    result.pairs.add((e, a))
+        for a in task_accesses:
+            if a.root not in written:
+                continue
+            reads, writes = state.get(a.root, (frozenset(), frozenset()))
+            if a.write:
+                if a in certain:  # a write that may not happen to this root supersedes nothing
+                    reads = frozenset(e for e in reads if not covers(a.region, e.region))
+                    writes = frozenset(e for e in writes if not covers(a.region, e.region))
+                if track_writes:
+                    writes = writes | {a}
+            else:
+                reads = reads | {a}
+            state[a.root] = (reads, writes)
+
+    def join(a: dict, b: dict) -> dict:
+        out = dict(a)
+        for root, (reads, writes) in b.items():
+            old = out.get(root)
+            out[root] = (reads, writes) if old is None else (old[0] | reads, old[1] | writes)
+        return out
+
+    def retag(state: dict, loop: int, entering: bool) -> dict:
+        """Mark accesses of ``loop``'s body as from an earlier iteration (or forget that, on exit)."""
+
+        def fix(entries):
+            out = set()
+            for e in entries:
+                if entering and loop in e.parallel:
+                    e = e.retagged(e.earlier_iteration | {loop})
+                elif not entering and loop in e.earlier_iteration:
+                    e = e.retagged(e.earlier_iteration - {loop})
+                out.add(e)
+            return frozenset(out)
+
+        return {root: (fix(reads), fix(writes)) for root, (reads, writes) in state.items()}
+
+    heads: dict[int, dict] = {}  # loop -> the last head state reached (seeds the next fixpoint)
+
+    def block(stmts, state, path, loops, scope, position, parallel=frozenset(), auto=None) -> dict:
+        """Analyse ``stmts`` from ``state`` (which it may update in place); returns the state after."""
+        for i, stmt in enumerate(stmts):
+            pos = position + (i,)
+            kind = stmt._production
+            if kind == "Task":
+                key = id(stmt)
+                if key not in site_of:
+                    site_of[key] = len(result.sites)
+                    result.sites.append(Site(len(result.sites), stmt, path, loops, scope, pos, auto))
+                step(state, accesses(stmt, site_of[key], scope, parallel))
+            elif kind == "For":
+                inner_path, inner_loops = path + (id(stmt),), loops + (id(stmt),)
+                par = is_parallel(stmt)
+                inner_parallel = parallel | {id(stmt)} if par else parallel
+                # An earlier head of this loop (from an earlier pass over an enclosing loop) is
+                # below the true fixpoint: starting there keeps nested loops from re-iterating.
+                head = join(state, heads[id(stmt)]) if id(stmt) in heads else dict(state)
+                while True:
+                    end = block(stmt.body, dict(head), inner_path, inner_loops, scope, pos, inner_parallel, auto)
+                    if par:
+                        end = retag(end, id(stmt), True)
+                    new_head = join(head, end)
+                    if new_head == head:
+                        break
+                    head = new_head
+                heads[id(stmt)] = head
+                state = retag(head, id(stmt), False) if par else dict(head)
+            elif kind == "If":
+                then = block(stmt.then, dict(state), path + (id(stmt), 0), loops, scope, pos + (0,), parallel, auto)
+                orelse = block(stmt.orelse, dict(state), path + (id(stmt), 1), loops, scope, pos + (1,), parallel, auto)
+                state = join(then, orelse)
+            elif kind in ("Scope", "CompilerScope"):
+                inner_scope = id(stmt) if stmt.mode is ScopeMode.manual and scope is None else scope
+                inner_auto = id(stmt) if stmt.mode is ScopeMode.auto else auto
+                state = block(stmt.body, state, path + (id(stmt),), loops, inner_scope, pos, parallel, inner_auto)
+        return state
+
+    block(func.body, {}, (), (), None, ())
+    return result
+
+
+def _written_roots(func, store: dict, untracked: set[str]) -> set[str]:
+    """Roots some task writes (the only ones whose accesses can form a hazard)."""
+    from .util import iter_stmts
+
+    out: set[str] = set()
+    for stmt in iter_stmts(func.body):
+        if stmt._production != "Task":
+            continue
+        for arg in stmt.args:
+            if arg.dir in WRITES and arg.value._production == "Var":
+                out |= {r for r, _ in store.get(arg.value.name, ()) if r not in untracked}
+        for out_binder in stmt.outs:  # a runtime-allocated output is a write of a new root
+            binder = getattr(out_binder, "var", out_binder)
+            out |= {r for r, _ in store.get(binder.name, ()) if r == binder.name}
+    return out
+
+
+def untracked_roots(func) -> set[str]:
+    """Buffers created with manual_dep=True: the runtime does not track them, nor do we."""
+    from .util import iter_stmts
+
+    return {
+        s.var.name
+        for s in iter_stmts(func.body)
+        if s._production == "Let" and s.value._production == "CreateTensor" and s.value.manual_dep
+    }
+
+
+def is_parallel(loop) -> bool:
+    return loop.kind is LoopKind.parallel
+
+
+def host_accessed_roots(func, kernels: dict[str, Any]) -> set[str]:
+    """Roots the orchestration code itself reads or writes element by element (get/set_tensor_data)."""
+    from .util import iter_stmts
+
+    store = storage_map(func, kernels)
+    roots: set[str] = set()
+    for stmt in iter_stmts(func.body):
+        target = None
+        if stmt._production == "Let" and stmt.value._production == "ReadTensor":
+            target = stmt.value.tensor
+        elif stmt._production == "WriteTensor":
+            target = stmt.tensor
+        if target is not None and target._production == "Var":
+            roots |= {r for r, _ in store.get(target.name, ())}
+    return roots

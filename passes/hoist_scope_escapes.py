@@ -1,0 +1,171 @@
+"""hoist_scope_escapes: batched -> hoisted."""
+
+from __future__ import annotations
+
+from nanopass.errors import UserError
+from nanopass.languages import BATCHED, HOISTED
+from nanopass.languages.terms import DType, ScopeMode, ScopeOrigin
+from nanopass.rewrite import Pass, register
+
+from .aliases import buffer_roots
+from .kernels import kernel_table
+from .util import BODY_FIELDS, carry_arrays, iter_stmts, var_reads
+
+H = HOISTED
+
+
+def _as_list(value) -> list:
+    if value is None:
+        return []
+    return list(value) if isinstance(value, tuple) else [value]
+
+
+def _base(name: str) -> str:
+    return name.split("__", 1)[0]
+
+
+@register
+class HoistScopeEscapes(Pass):
+    """Keep every C++ identifier inside the block that declares it (the seed's #1697 case).
+
+    SSA sees through ``with`` scopes, but each becomes a C++ block. For every user scope (and
+    every manual scope the compiler placed):
+    allocations in a manual scope's body move before the scope (a buffer is a storage
+    reservation, not a scheduled task, so it belongs to the enclosing scope); an allocation of
+    any user scope whose tensor is read after the scope moves out too; a tensor or scalar value,
+    a rebound loop carry or if result, or a runtime-allocated task output defined directly in
+    the scope and read after it gets a ``(Declare var)`` before the scope and is assigned
+    inside; so is a TaskId array carry (its storage then belongs to the enclosing scope, the
+    seed's #1811 case). Any other TaskId read after the scope that produced it is a user error
+    (D11: a binding made inside a scope does not outlive it); so is an escaping create whose
+    shape is computed inside the scope. Afterwards nothing is read outside the block that declares it.
+    """
+
+    name = "hoist_scope_escapes"
+    source = BATCHED
+    target = HOISTED
+
+    def run(self, program):
+        func = program.orch
+        if not any(
+            s._production == "Scope" and (s.origin is ScopeOrigin.user or s.mode is ScopeMode.manual)
+            for s in iter_stmts(func.body)
+        ):
+            return self.visit(program)  # nothing to hoist: the identity into the hoisted language
+        self.roots = buffer_roots(func, kernel_table(program), lambda it: not it.plan.rebind)
+        # TaskId array carries: their storage may belong to an enclosing scope (the seed's #1811)
+        self.array_carries = set(carry_arrays(func))
+        self.number(func.body)
+        body = self.sequence(func.body)
+        return self.build(program, orch=self.build(func, body=body))
+
+    def root(self, name: str) -> str:
+        return self.roots.get(name, name)
+
+    def number(self, body) -> None:
+        """Number statements in program order; note where each scope ends and when each root is
+        last read (by a statement's own expressions; returns emit nothing and read nothing)."""
+        self.last_read: dict[str, int] = {}
+        self.scope_end: dict[int, int] = {}
+        position = 0
+
+        def visit(stmts) -> None:
+            nonlocal position
+            for stmt in stmts:
+                here = position
+                position += 1
+                fields = BODY_FIELDS.get(stmt._production, ())
+                if stmt._production != "Return":
+                    own = [c for name, _ in stmt._child_fields if name not in fields for c in _as_list(getattr(stmt, name))]
+                    for name in var_reads(own):
+                        self.last_read[self.root(name)] = here
+                for field in fields:
+                    visit(getattr(stmt, field))
+                if stmt._production == "Scope":
+                    self.scope_end[id(stmt)] = position - 1
+
+        visit(body)
+
+    def sequence(self, stmts) -> tuple:
+        out: list = []
+        for stmt in stmts:
+            out.extend(self.statement(stmt))
+        return tuple(out)
+
+    def statement(self, stmt) -> list:
+        fields = BODY_FIELDS.get(stmt._production)
+        if not fields:
+            return [stmt]
+        if stmt._production == "Scope":
+            body = self.sequence(stmt.body)
+            if stmt.origin is ScopeOrigin.user or stmt.mode is ScopeMode.manual:
+                end = self.scope_end[id(stmt)]
+                after = {root for root, last in self.last_read.items() if last > end}
+                return self.hoist(stmt, body, frozenset(after))
+            return [self.build(stmt, body=body)]
+        return [self.build(stmt, **{f: self.sequence(getattr(stmt, f)) for f in fields})]
+
+    def hoist(self, scope, body, after: frozenset) -> list:
+        manual = scope.mode is ScopeMode.manual
+        inside_defs = self.defined(body)
+        before: list = []
+        kept: list = []
+        for stmt in body:
+            if stmt._production == "Alloc":
+                moving = [c for c in stmt.creates if manual or self.root(c.var.name) in after]
+                staying = [c for c in stmt.creates if c not in moving]
+                for create in moving:
+                    if var_reads(create.shape).keys() & inside_defs:
+                        if self.root(create.var.name) in after:
+                            raise UserError(
+                                f"'{_base(create.var.name)}' is created inside the scope with a shape computed there, "
+                                "and used after the scope",
+                                create.span,
+                                hint="compute its shape before the scope",
+                            )
+                        staying.append(create)
+                moving = [c for c in moving if c not in staying]
+                if moving:
+                    before.append(H.Alloc(moving, span=stmt.span))
+                if staying:
+                    kept.append(H.Alloc(staying, span=stmt.span))
+                continue
+            if stmt._production == "Declare" and stmt.var.name in after:
+                before.append(stmt)
+                continue
+            for binder in self.declared_by(stmt):
+                if self.root(binder.name) != binder.name or binder.name not in after:
+                    continue
+                if (
+                    binder.type._production == "ScalarType"
+                    and binder.type.dtype is DType.TASK_ID
+                    and binder.name not in self.array_carries
+                ):
+                    raise UserError(
+                        f"TaskId '{_base(binder.name)}' is produced inside a scope and used after it; a TaskId does "
+                        "not outlive the scope that produces it",
+                        binder.span or stmt.span,
+                        hint="use it inside the scope, or produce it before the scope",
+                    )
+                before.append(H.Declare(binder, span=stmt.span))
+            kept.append(stmt)
+        return before + [self.build(scope, body=tuple(kept))]
+
+    def defined(self, body) -> set[str]:
+        return {b.name for stmt in body for b in self.declared_by(stmt)} | {
+            c.var.name for stmt in body if stmt._production == "Alloc" for c in stmt.creates
+        }
+
+    def declared_by(self, stmt) -> list:
+        """Binders a statement declares as C++ variables in its own block."""
+        kind = stmt._production
+        if kind in ("Let", "Dummy"):
+            return [stmt.var]
+        if kind == "Task":
+            outs = list(stmt.outs)  # a result that is not its own root is an alias (filtered by root)
+            return outs + ([stmt.tid] if stmt.tid is not None else [])
+        if kind == "For":
+            return [r for it, r in zip(stmt.iters, stmt.results) if it.plan.rebind]
+        if kind == "If":
+            return [phi.var for phi in stmt.results if phi.plan.rebind]
+        return []

@@ -1,0 +1,129 @@
+"""remove_dead_values: directed -> directed."""
+
+from __future__ import annotations
+
+from nanopass.languages import DIRECTED
+from nanopass.rewrite import Pass, register
+
+from .util import iter_stmts, last_yield, var_reads
+
+S = DIRECTED
+
+# Right-hand sides without effects: computing one whose value nobody needs can be skipped.
+PURE = frozenset(
+    {"Var", "Int", "Float", "Bool", "Bin", "Cmp", "Un", "CreateTensor", "ReadTensor", "SliceTensor",
+     "TransposeTensor", "ReshapeTensor", "DimTensor", "CreateArray", "GetItem", "SetItem", "NoTask"}
+)
+
+
+@register
+class RemoveDeadValues(Pass):
+    """Remove values nothing observable needs: pure lets, loop carries and if results.
+
+    Liveness starts from what has an effect — task arguments and dependencies, tensor element
+    writes, dummy barriers, loop bounds, if conditions, returns — and flows back through the
+    lets, carries (a live carry needs its init and the value yielded for it) and if results
+    (a live result needs the value each branch yields for it). A let whose value is dead goes
+    (views, element reads, arithmetic, unused creates, None seeds); a dead loop carry loses its
+    iter_arg, result and yielded value; a dead if result likewise. Afterwards every remaining
+    value is read by something with an effect, so the C++ declares no unused variable.
+    """
+
+    name = "remove_dead_values"
+    source = DIRECTED
+    target = DIRECTED
+
+    def run(self, program):
+        body = program.orch.body
+        self.live = self.liveness(body)
+        return self.visit(program)
+
+    def liveness(self, body) -> set[str]:
+        lets: dict[str, object] = {}
+        carries: dict[str, list] = {}  # iter or result name -> [init, yielded value] expressions
+        phis: dict[str, list] = {}  # if result name -> yielded values
+        roots: list = []
+        for stmt in iter_stmts(body):
+            kind = stmt._production
+            if kind == "Let":
+                if stmt.value._production in PURE:
+                    lets[stmt.var.name] = stmt.value
+                else:
+                    roots.append(stmt.value)
+            elif kind in ("Task", "Dummy", "WriteTensor", "Return", "CellSet"):
+                roots.append(stmt)
+            elif kind == "For":
+                roots += [stmt.start, stmt.stop, stmt.step]
+                yld = last_yield(stmt.body)
+                for k, (it, result) in enumerate(zip(stmt.iters, stmt.results)):
+                    sources = [it.init] + ([yld.values[k]] if yld is not None else [])
+                    carries[it.var.name] = carries[result.name] = sources
+            elif kind == "If":
+                roots.append(stmt.cond)
+                for k, res in enumerate(stmt.results):
+                    phis[res.name] = [y.values[k] for y in (last_yield(stmt.then), last_yield(stmt.orelse)) if y]
+        live: set[str] = set()
+        work: list[str] = []
+        for node in roots:
+            work.extend(var_reads(_reads_of(node)))
+        while work:
+            name = work.pop()
+            if name in live:
+                continue
+            live.add(name)
+            if name in lets:
+                work.extend(var_reads(lets[name]))
+            for expr in list(carries.get(name, ())) + phis.get(name, []):
+                work.extend(var_reads(expr))
+        # a carry is one value: its iter_arg and its result are live together
+        for stmt in iter_stmts(body):
+            if stmt._production == "For":
+                for it, result in zip(stmt.iters, stmt.results):
+                    if it.var.name in live or result.name in live:
+                        live |= {it.var.name, result.name}
+        return live
+
+    def Let(self, let):
+        if let.value._production in PURE and let.var.name not in self.live:
+            return []
+        return let
+
+    def For(self, loop):
+        keep = [k for k, it in enumerate(loop.iters) if it.var.name in self.live]
+        body = self.visit_all(loop.body)
+        if len(keep) == len(loop.iters):
+            return self.build(loop, body=body)
+        body = _drop_yield_values(body, keep)
+        return self.build(
+            loop,
+            iters=[loop.iters[k] for k in keep],
+            results=[loop.results[k] for k in keep],
+            body=body,
+        )
+
+    def If(self, branch):
+        keep = [k for k, res in enumerate(branch.results) if res.name in self.live]
+        then, orelse = self.visit_all(branch.then), self.visit_all(branch.orelse)
+        if len(keep) != len(branch.results):
+            then, orelse = _drop_yield_values(then, keep), _drop_yield_values(orelse, keep)
+        return self.build(branch, then=then, orelse=orelse, results=[branch.results[k] for k in keep])
+
+
+def _reads_of(node):
+    """The expressions an effectful statement reads (its own binders excluded)."""
+    kind = node._production
+    if kind == "Task":
+        return tuple(node.args) + tuple(node.deps)
+    if kind == "Dummy":
+        return tuple(node.deps)
+    return (node,)
+
+
+def _drop_yield_values(body, keep: list[int]) -> tuple:
+    body = list(body)
+    last = body[-1] if body else None
+    if last is None or last._production != "Yield":
+        return tuple(body)
+    values = [last.values[k] for k in keep]
+    body[-1] = S.Yield(values, span=last.span) if values else None
+    return tuple(b for b in body if b is not None)

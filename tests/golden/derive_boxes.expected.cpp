@@ -1,0 +1,93 @@
+// Orchestration Function: orch_boxes
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "pto_orchestration_api.h"
+
+extern "C" {
+
+__attribute__((visibility("default")))
+PTO2OrchestrationConfig aicpu_orchestration_config(const ChipStorageTaskArgs& orch_args) {
+    (void)orch_args;
+    return PTO2OrchestrationConfig{ .expected_arg_count = 3 };
+}
+
+__attribute__((visibility("default")))
+void aicpu_orchestration_entry(const ChipStorageTaskArgs& orch_args) {
+    // External tensors
+    Tensor ext_x = from_tensor_arg(orch_args.tensor(0));
+    Tensor ext_buf = from_tensor_arg(orch_args.tensor(1));
+
+    // Scalar params
+    union { uint64_t u64; int64_t val; } n_conv;
+    n_conv.u64 = orch_args.scalar(0);
+    int64_t n = n_conv.val;
+
+    PTO2_SCOPE() {
+        PTO2TaskId fill_last = PTO2TaskId::invalid();
+        PTO2_SCOPE(PTO2ScopeMode::MANUAL) {
+            uint32_t top_offsets[2] = {0, 0};
+            uint32_t top_shapes[2] = {8, 16};
+            Tensor top = ext_buf.view(top_shapes, top_offsets);
+            uint32_t bottom_offsets[2] = {24, 0};
+            uint32_t bottom_shapes[2] = {8, 16};
+            Tensor bottom = ext_buf.view(bottom_shapes, bottom_offsets);
+            uint32_t middle_offsets[2] = {4, 0};
+            uint32_t middle_shapes[2] = {8, 16};
+            Tensor middle = ext_buf.view(middle_shapes, middle_offsets);
+
+            // Task 0: fill
+            Arg params_t0;
+            params_t0.add_input(ext_x);
+            params_t0.add_inout(top);
+            TaskOutputTensors task_0_outs = rt_submit_aiv_task(0, params_t0);
+            PTO2TaskId fill_tid = task_0_outs.task_id();
+
+            // Task 1: fill
+            Arg params_t1;
+            params_t1.add_input(ext_x);
+            params_t1.add_inout(bottom);
+            TaskOutputTensors task_1_outs = rt_submit_aiv_task(0, params_t1);
+            PTO2TaskId fill_tid__dep_v1 = task_1_outs.task_id();
+            for (int64_t i = 0; i < n; i += 1) {
+
+                // Task 2: fill
+                Arg params_t2;
+                params_t2.add_input(ext_x);
+                params_t2.add_inout(middle);
+                PTO2TaskId params_t2_deps[2];
+                uint32_t params_t2_deps_count = 0;
+                params_t2_deps[params_t2_deps_count++] = fill_tid;
+                if (fill_last.is_valid()) params_t2_deps[params_t2_deps_count++] = fill_last;
+                params_t2.set_dependencies(params_t2_deps, params_t2_deps_count);
+                TaskOutputTensors task_2_outs = rt_submit_aiv_task(0, params_t2);
+                PTO2TaskId fill_tid__dep_v2 = task_2_outs.task_id();
+                fill_last = fill_tid__dep_v2;
+            }
+
+            // Task 3: fill
+            Arg params_t3;
+            params_t3.add_input(ext_x);
+            params_t3.add_inout(bottom);
+            PTO2TaskId params_t3_deps[1];
+            uint32_t params_t3_deps_count = 0;
+            params_t3_deps[params_t3_deps_count++] = fill_tid__dep_v1;
+            params_t3.set_dependencies(params_t3_deps, params_t3_deps_count);
+            rt_submit_aiv_task(0, params_t3);
+
+            // Task 4: fill
+            Arg params_t4;
+            params_t4.add_input(ext_x);
+            params_t4.add_inout(top);
+            PTO2TaskId params_t4_deps[2];
+            uint32_t params_t4_deps_count = 0;
+            params_t4_deps[params_t4_deps_count++] = fill_tid;
+            if (fill_last.is_valid()) params_t4_deps[params_t4_deps_count++] = fill_last;
+            params_t4.set_dependencies(params_t4_deps, params_t4_deps_count);
+            rt_submit_aiv_task(0, params_t4);
+        }
+    }
+}
+
+}  // extern "C"

@@ -1,0 +1,71 @@
+// Orchestration Function: orch_fence
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "pto_orchestration_api.h"
+
+extern "C" {
+
+__attribute__((visibility("default")))
+PTO2OrchestrationConfig aicpu_orchestration_config(const ChipStorageTaskArgs& orch_args) {
+    (void)orch_args;
+    return PTO2OrchestrationConfig{ .expected_arg_count = 3 };
+}
+
+__attribute__((visibility("default")))
+void aicpu_orchestration_entry(const ChipStorageTaskArgs& orch_args) {
+    // External tensors
+    Tensor ext_x = from_tensor_arg(orch_args.tensor(0));
+    Tensor ext_out = from_tensor_arg(orch_args.tensor(1));
+    Tensor ext_y = from_tensor_arg(orch_args.tensor(2));
+
+    PTO2_SCOPE() {
+        PTO2_SCOPE(PTO2ScopeMode::MANUAL) {
+            PTO2TaskId tids[64];
+            for (int64_t slot = 0; slot < 64; ++slot) {
+                tids[slot] = PTO2TaskId::invalid();
+            }
+            for (int64_t i = 0; i < 64; i += 1) {
+
+                // Task 0: produce
+                Arg params_t0;
+                params_t0.add_input(ext_x);
+                params_t0.add_inout(ext_out);
+                params_t0.add_scalar((uint64_t)i);
+                TaskOutputTensors task_0_outs = rt_submit_aiv_task(0, params_t0);
+                PTO2TaskId t = task_0_outs.task_id();
+                tids[i] = t;
+            }
+
+            // Barrier 0: dependency-only dummy task
+            Arg params_phase_fence_barrier_0;
+            PTO2TaskId params_phase_fence_barrier_0_deps[64];
+            uint32_t params_phase_fence_barrier_0_deps_count = 0;
+            for (int64_t slot_1 = 0; slot_1 < 64; ++slot_1) {
+                if (tids[slot_1].is_valid()) params_phase_fence_barrier_0_deps[params_phase_fence_barrier_0_deps_count++] = tids[slot_1];
+            }
+            params_phase_fence_barrier_0.set_dependencies(params_phase_fence_barrier_0_deps, params_phase_fence_barrier_0_deps_count);
+            PTO2TaskId phase_fence_barrier = PTO2TaskId::invalid();
+            if (params_phase_fence_barrier_0_deps_count > 0) {
+                TaskOutputTensors phase_fence_barrier_0_outs = rt_submit_dummy_task(params_phase_fence_barrier_0);
+                phase_fence_barrier = phase_fence_barrier_0_outs.task_id();
+            }
+            for (int64_t j = 0; j < 64; j += 1) {
+
+                // Task 1: consume
+                Arg params_t1;
+                params_t1.add_input(ext_out);
+                params_t1.add_inout(ext_y);
+                params_t1.add_scalar((uint64_t)j);
+                PTO2TaskId params_t1_deps[1];
+                uint32_t params_t1_deps_count = 0;
+                if (phase_fence_barrier.is_valid()) params_t1_deps[params_t1_deps_count++] = phase_fence_barrier;
+                params_t1.set_dependencies(params_t1_deps, params_t1_deps_count);
+                rt_submit_aiv_task(1, params_t1);
+            }
+        }
+    }
+}
+
+}  // extern "C"

@@ -1,0 +1,48 @@
+"""Golden programs: each DSL program next to the C++ it must compile to (reviewed against the spec).
+
+Every ``examples/<name>.py`` and ``tests/golden/<name>.py`` with a ``<name>.expected.cpp`` beside
+it is compiled and compared byte for byte, and the expected C++ is compiled with g++ against the
+stand-in runtime header.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from conftest import EXAMPLES, REPO, compile_check, load_program
+
+import nanopass
+
+GOLDEN_DIRS = [EXAMPLES, REPO / "tests" / "golden"]
+GOLDENS = sorted(p for d in GOLDEN_DIRS for p in d.glob("*.expected.cpp"))
+
+
+def _source_of(expected: Path) -> Path:
+    return expected.with_name(expected.name.replace(".expected.cpp", ".py"))
+
+
+def golden_options(source: Path) -> dict:
+    """Compiler options a golden program asks for on a ``# options: name=True, ...`` line."""
+    options = {}
+    for line in source.read_text().splitlines():
+        if line.startswith("# options:"):
+            for item in line.split(":", 1)[1].split(","):
+                key, value = (part.strip() for part in item.split("="))
+                options[key] = value == "True"
+    return options
+
+
+@pytest.mark.parametrize("expected", GOLDENS, ids=[p.name.replace(".expected.cpp", "") for p in GOLDENS])
+def test_golden_output(expected, tmp_path):
+    source = _source_of(expected)
+    result = nanopass.generate_orchestration(load_program(source), **golden_options(source))
+    assert result.code == expected.read_text()
+    compile_check(result.code, tmp_path, expected.name.replace(".expected", ""))
+
+
+def test_every_example_has_a_golden():
+    missing = [p.name for p in EXAMPLES.glob("*.py") if not p.with_name(p.stem + ".expected.cpp").exists()]
+    assert not missing
+    assert len(list(EXAMPLES.glob("*.py"))) >= 9
