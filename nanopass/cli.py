@@ -53,6 +53,8 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--func", metavar="NAME", help="the orchestration function, when the program has several")
     run.add_argument("--dump-all", metavar="DIR",
                      help="write every stage's IR text and task graph into DIR, and the report DIR/index.html")
+    _set_flag(run, "with --dump-all: a scalar parameter's or dynamic dimension's value for the instance graphs "
+                   "and hazards (repeat for each)")
     run.add_argument("--abi", choices=["seed", "l2"], default="seed", help="runtime ABI spelling (D1; default seed)")
     run.add_argument("--stop-after", metavar="PASS", help="stop after the named pass (print its IR)")
     run.add_argument("--time-passes", action="store_true", help="print a table of per-pass times")
@@ -65,8 +67,7 @@ def build_parser() -> argparse.ArgumentParser:
     check = sub.add_parser("check", help="run a program three ways and check its task dependencies", epilog=EPILOG,
                            formatter_class=argparse.RawDescriptionHelpFormatter)
     check.add_argument("file", help="a Python file holding a @pl.program class")
-    check.add_argument("--set", metavar="NAME=VALUE", action="append", default=[], dest="values",
-                       help="a scalar parameter's or dynamic dimension's value (repeat for each)")
+    _set_flag(check, "a scalar parameter's or dynamic dimension's value (repeat for each)")
     check.add_argument("--program", metavar="NAME", help="the program class, when the file holds several")
     check.add_argument("--func", metavar="NAME", help="the orchestration function, when the program has several")
     check.add_argument("--gxx", action="store_true", help="also compile the C++ with g++ and run it on the recording runtime")
@@ -89,6 +90,37 @@ def build_parser() -> argparse.ArgumentParser:
     language.add_argument("name", help="a language name (see 'nanopass passes')")
     language.add_argument("--diff", metavar="OTHER", help="print what OTHER adds and removes instead")
     return parser
+
+
+def _name_value(text: str) -> tuple[str, str]:
+    name, sep, value = text.partition("=")
+    if not sep or not name:
+        raise argparse.ArgumentTypeError(f"--set takes NAME=VALUE, got '{text}'")
+    return name, value
+
+
+def _set_flag(parser, help_text: str) -> None:
+    parser.add_argument("--set", metavar="NAME=VALUE", action="append", default=[], dest="values",
+                        type=_name_value, help=help_text)
+
+
+def _dump_writer(args, program):
+    """``DumpWriter`` for ``--dump-all``, with the interpreter's instance graphs and hazards."""
+    from nanopass.tools.check import missing_values, program_inputs
+    from nanopass.tools.instances import StageRuns
+
+    from .api import surface_of
+    from .dumps import DumpWriter
+
+    surface = surface_of(program, args.func)
+    values = dict(args.values)
+    missing = missing_values(surface, values)
+    if missing:
+        names = ", ".join(f"--set {name}=..." for name in missing)
+        runs = StageRuns(None, f"the interpreter needs a value for each scalar parameter and dynamic dimension ({names})")
+    else:
+        runs = StageRuns(program_inputs(surface, values))
+    return DumpWriter(args.dump_all, source=args.file, hazards_of=runs.hazards_of, instances_of=runs.instances_of)
 
 
 def _option_flags(parser) -> None:
@@ -151,13 +183,16 @@ def _check_pass_names(parser: argparse.ArgumentParser, args) -> None:
 
 def cmd_run(args, out: Console, err: Console) -> int:
     from .api import result_from_stages
-    from .dumps import DumpWriter, write_atomic
+    from .dumps import write_atomic
     from .loader import load_programs, pick_program
     from .pipeline import PipelineError
     from .text import unparse
 
+    if args.values and not args.dump_all:
+        err.print("nanopass run: error: --set is used with --dump-all (the instance graphs and hazards)", markup=False)
+        return EXIT_USAGE
     program = pick_program(load_programs(args.file), args.program, args.file)
-    dumps = DumpWriter(args.dump_all, source=args.file) if args.dump_all else None
+    dumps = _dump_writer(args, program) if args.dump_all else None
     options = _options(args)
     from .api import run_pipeline
 
@@ -288,21 +323,14 @@ def cmd_check(args, out: Console, err: Console) -> int:
     """Exit 0 when every read/write conflict is ordered by the runtime, 1 on a hazard or when the
     runtime would stop the program (a fatal error)."""
     from .api import result_from_stages, run_pipeline, surface_of
-    from .dumps import DumpWriter, write_atomic
+    from .dumps import write_atomic
     from .loader import load_programs, pick_program
     from .pipeline import PipelineError
     from nanopass.tools.check import check_stages, program_inputs, stage_report
 
-    values = {}
-    for item in args.values:
-        name, sep, value = item.partition("=")
-        if not sep or not name:
-            err.print(f"nanopass check: error: --set takes NAME=VALUE, got '{item}'", markup=False)
-            return EXIT_USAGE
-        values[name] = value
     program = pick_program(load_programs(args.file), args.program, args.file)
-    inputs = program_inputs(surface_of(program, args.func), values)
-    dumps = DumpWriter(args.dump_all) if args.dump_all else None
+    inputs = program_inputs(surface_of(program, args.func), dict(args.values))
+    dumps = _dump_writer(args, program) if args.dump_all else None
     try:
         stages = run_pipeline(program, args.func, options=_options(args), observer=dumps)
     except PipelineError as failure:

@@ -11,7 +11,8 @@ and renamed, so a reader never sees a half-written file.
 
 Two hooks feed the report: ``hazards_of(stage)`` returns the hazards found at a stage (the
 hazard checker; None when there is none) and ``instances_of(stage)`` the task instances of one
-run of the stage's program (the interpreter), or None when the stage cannot be run.
+run of the stage's program (the interpreter), or why the stage cannot be run (a string, or
+None). ``nanopass.tools.instances.StageRuns`` provides both.
 """
 
 from __future__ import annotations
@@ -27,8 +28,8 @@ from .text import unparse
 MANIFEST = ".nanopass-dump"
 REPORT = "index.html"
 
-HazardHook = Callable[[Stage], "list[Hazard]"]
-InstanceHook = Callable[[Stage], "Iterable | None"]
+HazardHook = Callable[[Stage], "list[Hazard] | None"]
+InstanceHook = Callable[[Stage], "Iterable | str | None"]
 
 
 def write_atomic(path: str, text: str) -> None:
@@ -131,8 +132,8 @@ class DumpWriter:
         if self.instances_of is None:
             return
         instances = self.instances_of(stage)
-        if instances is None:
-            report.instance_note = "the interpreter cannot run this stage's program"
+        if instances is None or isinstance(instances, str):
+            report.instance_note = instances or "the interpreter cannot run this stage's program"
             return
         result = instance_graph(instances)
         name = self.file_name(stage, ".instances.dot")

@@ -192,7 +192,7 @@ def render_html(
     renderer_text = renderer.name if renderer else "none (DOT source shown)"
     out.append(f"<p>{len(stages)} stages; graphs drawn with {esc(renderer_text)}.</p>")
     if not instances:
-        out.append('<p class="note">Instance graphs (one node per task of a run) need the program interpreter, which this build does not have yet: only the static graphs are shown.</p>')
+        out.append('<p class="note">Instance graphs (one node per task of a run) need the program interpreter, which was not run for this report: only the static graphs are shown.</p>')
     if failure:
         out.append(f'<p class="failure" role="alert">The run stopped with an error: <code>{esc(failure)}</code>. The stages reached are below.</p>')
     out.append("</header>")
@@ -350,7 +350,7 @@ def _findings(stage: ReportStage) -> str:
         parts.extend(f"<li>[{esc(n.kind)}] {_where(n)}{esc(n.message)}</li>" for n in others)
         parts.append("</ul>")
     if stage.hazards is None:
-        parts.append('<p class="hazards none">Hazards: not checked (no hazard checker in this build).</p>')
+        parts.append('<p class="hazards none">Hazards: not checked (the hazard checker did not run on this stage).</p>')
     elif stage.hazards:
         parts.append(f'<h3>Hazards found ({len(stage.hazards)})</h3><ul class="hazards">')
         for hazard in stage.hazards:

@@ -3,7 +3,8 @@
 The input is any iterable of ``TaskInstance`` (what an interpreter of the program reports, in
 submission order): an id, a label, the submit site it came from, and the ids of the earlier
 instances it depends on, split into data (runtime-tracked) and explicit edges. Up to ``limit``
-instances, every instance is a node ``i<id>``. Above it the graph is *summarised*: one node per
+instances, every instance is a node ``i<id>``; explicit edges the compiler derived
+(``derived``) are drawn apart from the user's. Above it the graph is *summarised*: one node per
 submit site, labelled with its instance count, and one edge per (site, site, kind) labelled with
 the number of instance edges it stands for; if there are more sites than ``limit``, the first
 ``limit`` sites in submission order are kept and one node says how many were left out.
@@ -29,7 +30,8 @@ class TaskInstance:
     site: str = ""  # the submit site (static-graph node id, e.g. "t3"); "" = its own site
     data: tuple[int, ...] = ()  # earlier instances it waits for through tracked buffers
     deps: tuple[int, ...] = ()  # earlier instances it waits for through explicit edges
-    user: bool = True  # whether the explicit edges were written by the user
+    user: bool = True  # whether the explicit edges in ``deps`` were written by the user
+    derived: tuple[int, ...] = ()  # earlier instances it waits for through compiler-derived edges
     core: str | None = None
     barrier: bool = False
 
@@ -66,6 +68,9 @@ def _full(tasks: list[TaskInstance]) -> TaskGraph:
         for source in task.deps:
             if source in known:
                 graph.add_edge(GraphEdge(f"i{source}", f"i{task.id}", _explicit_kind(task)))
+        for source in task.derived:
+            if source in known:
+                graph.add_edge(GraphEdge(f"i{source}", f"i{task.id}", "explicit-compiler"))
     return graph
 
 
@@ -89,6 +94,7 @@ def _summary(tasks: list[TaskInstance], limit: int) -> InstanceGraph:
     for task in tasks:
         dst = site_of[task.id]
         edges = [(s, "data") for s in task.data] + [(s, _explicit_kind(task)) for s in task.deps]
+        edges += [(s, "explicit-compiler") for s in task.derived]
         for source, kind in edges:
             src = site_of.get(source)
             if src is None or src not in kept_set or dst not in kept_set:

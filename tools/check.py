@@ -86,7 +86,7 @@ def program_inputs(surface_program, values: dict[str, str]) -> Inputs:
     if unknown:
         known = ", ".join(sorted(dyn | set(scalars))) or "none"
         raise UserError(f"--set {unknown[0]}: not a scalar parameter or dynamic dimension (these are: {known})")
-    missing = [n for n in list(scalars) + sorted(dyn) if n not in values]
+    missing = missing_values(surface_program, values)
     if missing:
         raise UserError(
             f"'{func.name}' needs a value for {', '.join(repr(m) for m in missing)}",
@@ -110,6 +110,13 @@ def program_inputs(surface_program, values: dict[str, str]) -> Inputs:
             value = convert(parse_value(values[param.name], ty.dtype, param.name), ctype)
             slots.append(to_u64(value, ctype))
     return Inputs(tuple(tensors), tuple(slots))
+
+
+def missing_values(surface_program, values: dict[str, str]) -> list[str]:
+    """The scalar parameters and dynamic dimensions ``values`` gives no value for."""
+    func = surface_program.orch
+    names = [p.name for p in func.params if p.type._production == "ScalarType"] + sorted(d.name for d in func.dyn_dims)
+    return [name for name in names if name not in values]
 
 
 def sample_values(surface_program, integer: int = 3) -> dict[str, str]:

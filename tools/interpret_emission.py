@@ -38,7 +38,7 @@ from .cvalues import (
 )
 from .interpret_ssa import ProgramFault
 from .sim_runtime import TAG, CreateInfo, Halted, Inputs, SimRuntime, Tensor
-from .trace import Fatal, Trace
+from .trace import Fatal, Trace, site_ids
 
 MAX_TENSOR_ARGS = 32
 MAX_SCALAR_ARGS = 16
@@ -99,6 +99,7 @@ class EmissionInterpreter:
         self.blocks: list[dict[str, Cell]] = [{}]
         self.kernel: str | None = None
         self.line: int | None = None
+        self.sites = site_ids(unit)
 
     # -- blocks and variables --------------------------------------------------------------------------
 
@@ -426,7 +427,8 @@ class EmissionInterpreter:
                 deps.append(-1 if value is None else value)
         kernel = self.kernel if launch is not None else None
         task_id, outputs = self.rt.submit(
-            launch, tensors, list(args.scalars), deps, dummy=launch is None, kernel=kernel, line=self.line
+            launch, tensors, list(args.scalars), deps, dummy=launch is None, kernel=kernel, line=self.line,
+            site=self.sites.get(id(node), ""),
         )
         if task_id is None:
             raise Halted()

@@ -39,7 +39,7 @@ from nanopass.passes.kernels import output_param_of_result
 
 from .cvalues import COMPARE, SYMBOL, CError, arith, cast_u64, convert, ctype_of, f32, from_u64, to_u64
 from .sim_runtime import TAG, CreateInfo, Halted, Inputs, SimRuntime, Tensor
-from .trace import Trace
+from .trace import Trace, site_ids
 
 NO_TASK: frozenset[int] = frozenset()
 
@@ -100,6 +100,7 @@ class Interpreter:
         self.par: list[tuple[int, int]] = []
         self.loop_ids = 0
         self.frames: list[_YieldFrame] = []
+        self.sites = site_ids(program)
 
     # -- entry ---------------------------------------------------------------------------------------
 
@@ -270,7 +271,7 @@ class Interpreter:
         deps, derived = self.dep_ids(task.deps)
         task_id, outputs = self.rt.submit(
             launch_of(kernel, self.kernels), tensors, scalars, sorted(deps), kernel=kernel.name, line=_line(task),
-            par=tuple(self.par), derived=tuple(sorted(derived)),
+            par=tuple(self.par), derived=tuple(sorted(derived)), site=self.sites.get(id(task), ""),
         )
         if task_id is None:
             raise Halted()
@@ -318,7 +319,8 @@ class Interpreter:
             self.bind(dummy.var, NO_TASK)
             return
         task_id, _ = self.rt.submit(
-            None, [], [], sorted(deps), dummy=True, line=_line(dummy), par=tuple(self.par), derived=tuple(sorted(derived))
+            None, [], [], sorted(deps), dummy=True, line=_line(dummy), par=tuple(self.par), derived=tuple(sorted(derived)),
+            site=self.sites.get(id(dummy), ""),
         )
         if task_id is None:
             raise Halted()

@@ -210,6 +210,7 @@ class SimRuntime:
         line: int | None = None,
         par: tuple = (),
         derived: tuple[int, ...] = (),
+        site: str = "",
     ):
         """A kernel submit or a dummy task: (task id, OUTPUT Tensors). ``launch`` may be None for a
         kernel whose id the caller does not know yet (the trace then names only the kernel)."""
@@ -246,7 +247,7 @@ class SimRuntime:
         kind = "dummy" if dummy else "kernel"
         self.trace.events.append(
             Task(task_id, kind, launch, tuple(args), tuple(scalars), tuple(deps), self.mode, tuple(out_names), kernel,
-                 line, par, derived)
+                 line, par, derived, site)
         )
         return task_id, outputs
 

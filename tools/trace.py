@@ -83,6 +83,26 @@ class Box:
         return f"[{dims}]" + ("" if self.exact else " (whole buffer, conservative)")
 
 
+def site_ids(tree) -> dict[int, str]:
+    """id(statement) -> its submit site's name, for every ``Task`` / ``Dummy`` of a Program (or
+    ``Submit`` / ``GuardedDummy`` of an emission Unit): ``t<n>`` (``b<n>`` for a barrier), ``n``
+    counting the sites in program order, as ``printer/dot.py`` names the static graph's nodes."""
+    out: dict[int, str] = {}
+    stack = list(reversed(tree.body if tree._production == "Unit" else tree.orch.body))
+    while stack:
+        stmt = stack.pop()
+        kind = stmt._production
+        if kind in _SITES:
+            barrier = kind in ("Dummy", "GuardedDummy") or (kind == "Submit" and stmt.launch._production == "DummyLaunch")
+            out[id(stmt)] = f"{'b' if barrier else 't'}{len(out)}"
+        for name in ("orelse", "then", "body"):  # pushed in reverse: body / then first
+            stack.extend(reversed(getattr(stmt, name, ())))
+    return out
+
+
+_SITES = frozenset({"Task", "Dummy", "Submit", "GuardedDummy"})
+
+
 def row_major_strides(shape: Iterable[int]) -> tuple[int, ...]:
     shape = tuple(shape)
     strides = [1] * len(shape)
@@ -207,7 +227,9 @@ class Task:
     ``outputs`` are the buffers made for the OUTPUT tensor slots, in slot order. ``par`` lists,
     for each enclosing ``pl.parallel`` loop (outermost first), the loop instance and the
     iteration; ``derived`` the dependencies that only compiler-derived edges ask for (both
-    reference interpreter only; other producers leave them empty).
+    reference interpreter only; other producers leave them empty). ``site`` names the submit
+    site as the static task graph of the interpreted stage does (``t3``, ``b4``; interpreters
+    only).
     """
 
     id: int
@@ -222,6 +244,7 @@ class Task:
     line: int | None = None
     par: tuple[tuple[int, int], ...] = ()
     derived: tuple[int, ...] = ()
+    site: str = ""
 
 
 @dataclass(frozen=True)
@@ -323,6 +346,7 @@ def _event_json(e) -> dict:
             ],
             "scalars": list(e.scalars), "deps": list(e.deps), "mode": e.mode, "outputs": list(e.outputs),
             "kernel": e.kernel, "line": e.line, "par": [list(p) for p in e.par], "derived": list(e.derived),
+            "site": e.site,
         }
     if isinstance(e, (HostRead, HostWrite)):
         return {
@@ -351,7 +375,7 @@ def _event_from_json(d: dict):
         return Task(
             d["id"], d["kind"], launch, tensors, tuple(d["scalars"]), tuple(d["deps"]), d["mode"],
             tuple(d.get("outputs", ())), d.get("kernel"), d.get("line"), tuple(tuple(p) for p in d.get("par", ())),
-            tuple(d.get("derived", ())),
+            tuple(d.get("derived", ())), d.get("site", ""),
         )
     if op in ("get", "set"):
         cls = HostRead if op == "get" else HostWrite
