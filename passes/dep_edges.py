@@ -34,17 +34,25 @@ def dominates(source: Site, target: Site) -> bool:
     return target.path[: len(source.path)] == source.path and source.position < target.position
 
 
-def runs_ordered(accesses: list[Access]) -> bool:
-    """The runs of a task are ordered among themselves by the runtime when each of its accesses
-    is an InOut in an AUTO scope (each run waits for the previous one), so waiting for the latest
-    run waits for all of them."""
-    return bool(accesses) and all(a.dir is ArgDir.InOut and a.scope is None for a in accesses)
+def runs_ordered(accesses: list[Access], tracked: bool, self_edge: bool) -> bool:
+    """Are the runs of a task ordered among themselves, so that waiting for the latest run waits
+    for all of them? By the runtime when the region stays tracked (``tracked``) and each of the
+    task's accesses is an InOut in an AUTO scope (each run waits for the previous one); else by
+    a compiler edge from each run to the next (``self_edge``), which no two iterations of a
+    ``pl.parallel`` loop get."""
+    if not accesses:
+        return False
+    if tracked and all(a.dir is ArgDir.InOut and a.scope is None for a in accesses):
+        return True
+    return self_edge and not any(a.parallel for a in accesses)
 
 
 class EdgeWriter:
     """Rewrites a function so that each listed task waits for its listed earlier tasks."""
 
-    def __init__(self, func, hazards: Hazards, needed: dict[int, set[int]], tag: str):
+    def __init__(self, func, hazards: Hazards, needed: dict[int, set[int]], tag: str, tracked: bool = True):
+        """``tracked``: the runtime keeps tracking the analysed region (False when the pass turns
+        it into a MANUAL scope)."""
         self.hazards = hazards
         self.needed = needed
         self.tag = tag
@@ -64,7 +72,9 @@ class EdgeWriter:
                 s = hazards.sites[source]
                 if source != target and dominates(s, t):
                     modes.append(("direct", source))
-                elif _outside_loops(s, t) and not runs_ordered(self.accesses.get(source, [])):
+                elif _outside_loops(s, t) and not runs_ordered(
+                    self.accesses.get(source, []), tracked, source in needed.get(source, ())
+                ):
                     modes.append(("join", source))
                 else:
                     modes.append(("cell", source))

@@ -66,7 +66,7 @@ class DeriveAutoScopeDependencies(Pass):
             )
         if not needed and not manualize:
             return program
-        self.writer = EdgeWriter(func, hazards, needed, "auto")
+        self.writer = EdgeWriter(func, hazards, needed, "auto", tracked=not manualize)
         for target, sources in sorted(needed.items()):
             t = hazards.sites[target].task
             for source in sorted(sources):

@@ -6,7 +6,8 @@ constant shape and offset), or unknown (overlaps everything, covers nothing). Te
 with ``manual_dep=True`` are not tracked (the user opted out); neither are NoDep slots.
 
 Accesses: a task reads its Input and InOut arguments and writes its InOut, OutputExisting and
-Output ones. Walking the program in order (loops to a fixpoint, branches merged), every pair of
+Output ones, and each output the runtime allocates for it (a fresh buffer: it pairs with no
+earlier access of the same root, which was another buffer). Walking the program in order (loops to a fixpoint, branches merged), every pair of
 an earlier access and a later one on overlapping regions of one root with at least one write
 is a hazard (RAW, WAW, WAR), including pairs across iterations of ``pl.range`` loops; a write
 supersedes the earlier accesses its region covers only when it is certain (its argument is one
@@ -270,6 +271,8 @@ def find_hazards(
     write-after-read pairs are found: a caller that needs nothing else avoids following every
     writer that a maybe-skipped loop leaves possibly live.
     """
+    from .kernels import output_param_of_result
+
     store = storage_map(func, kernels)
     result = Hazards()
     site_of: dict[int, int] = {}
@@ -291,6 +294,12 @@ def find_hazards(
                     out.append(Access(site, True, root, region, arg.dir, scope, parallel))
                     if len(places) == 1:
                         certain.add(out[-1])
+        kernel = kernels[task.kernel]
+        for i, binder in enumerate(getattr(o, "var", o) for o in task.outs):
+            p = output_param_of_result(kernel, i)
+            if (p is None or p >= len(task.args)) and binder.name not in untracked_roots:
+                out.append(Access(site, True, binder.name, FULL, ArgDir.Output, scope, parallel))
+                certain.add(out[-1])
         return out, certain
 
     # The state maps a root to (reads, writes): the accesses still live at this point (not yet
@@ -302,7 +311,7 @@ def find_hazards(
         task_accesses, certain = found
         for a in task_accesses:
             entry = state.get(a.root)
-            if entry is None:
+            if entry is None or a.dir is ArgDir.Output:  # a fresh buffer follows no earlier access
                 continue
             reads, writes = entry
             for e in (writes if not a.write else (*reads, *writes)):

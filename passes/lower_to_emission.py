@@ -172,8 +172,9 @@ class LowerToEmission(Pass):
         name = var.name
         if name not in self.used and value._production in PURE_LETS:
             return  # e.g. a TaskId copy whose readers now read its source directly
-        if name in self.declared and value._production in ("SliceTensor", "TransposeTensor", "ReshapeTensor", "DimTensor", "ReadTensor"):
+        if name in self.declared and value._production in ("SliceTensor", "TransposeTensor", "ReshapeTensor", "DimTensor", "ReadTensor", "GetItem"):
             temp = self.fresh(name + "_value")
+            self.used.add(temp)  # read by the assignment below
             self.lower_Let(let.replace(var=var.replace(name=temp)), out)
             out.append(E.AssignVar(name, E.Var(temp)))
             return

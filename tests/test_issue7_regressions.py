@@ -206,3 +206,91 @@ def test_issue10_a_write_through_a_carry_that_may_hold_several_buffers_supersede
     assert [(h.kind, h.buffer) for h in off.failing] == [("WAR", "in2")]
     on = check_program(program, {})
     assert on.hazards == [] and on.emission.tasks()[1].deps == (on.emission.tasks()[0].id,)
+
+
+KERNELS = '''
+import nanopass.dsl as pl
+
+@pl.program
+class P:
+    @pl.function(type=pl.FunctionType.AIV)
+    def k_new(self, a: pl.Tensor[[8, 8], pl.FP32], out: pl.Out[pl.Tensor[[8, 8], pl.FP32]]) -> pl.Tensor[[8, 8], pl.FP32]:
+        t: pl.Tile[[8, 8], pl.FP32] = pl.load(a, [0, 0], [8, 8])
+        o: pl.Tensor[[8, 8], pl.FP32] = pl.store(t, [0, 0], out)
+        return o
+
+    @pl.function(type=pl.FunctionType.AIV)
+    def k_acc(self, a: pl.Tensor[[8, 8], pl.FP32], acc: pl.InOut[pl.Tensor[[8, 8], pl.FP32]]) -> pl.Tensor[[8, 8], pl.FP32]:
+        t: pl.Tile[[8, 8], pl.FP32] = pl.load(a, [0, 0], [8, 8])
+        o: pl.Tensor[[8, 8], pl.FP32] = pl.store(t, [0, 0], acc)
+        return o
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def orch(self, x: pl.Tensor[[8, 8], pl.FP32], y: pl.InOut[pl.Tensor[[8, 8], pl.FP32]], n: pl.Scalar[pl.INT64]) -> pl.Tensor[[8, 8], pl.FP32]:
+'''
+
+
+def checked(tmp_path, body: str, values=None, options=None):
+    """``check_program`` (with the compiled C++) of the kernels above and an orchestration body."""
+    path = tmp_path / "program.py"
+    path.write_text(KERNELS + body)
+    return check_program(load_program(path), values or {"n": "2"}, gxx=True, options=options)
+
+
+def test_issue10_a_runtime_allocated_output_read_in_a_later_manual_scope_gets_an_edge(tmp_path):
+    # The static hazards had no write for an output the runtime allocates (k_new omits `out`), so
+    # order_write_after_read gave the manual scope's reader no edge from its producer.
+    result = checked(tmp_path, '''
+        r, t = pl.submit(self.k_new, x)
+        with pl.manual_scope():
+            y, u = pl.submit(self.k_acc, r, y)
+        return y
+''')
+    producer, reader = result.emission.tasks()
+    assert result.hazards == [] and reader.deps == (producer.id,)
+
+
+def test_a_view_made_in_a_manual_scope_and_read_after_it_is_assigned_to_its_declaration(tmp_path):
+    # lower_to_emission skipped `v_value = transpose(...)` as an unused pure let, then assigned
+    # the undeclared v_value to the hoisted `Tensor v;`.
+    result = checked(tmp_path, '''
+        with pl.manual_scope():
+            v = pl.tensor.transpose(x, 0, 1)
+            y, t = pl.submit(self.k_acc, v, y)
+        y = self.k_acc(v, y)
+        return y
+''')
+    assert len(result.compiled.tasks()) == 2 and result.compiled.tasks()[1].tensors[0].view.strides == (1, 8)
+
+
+ELEMENT_AFTER_SCOPE = '''
+        with pl.manual_scope():
+            a = pl.array.create(4, pl.INT64)
+            a[1] = n
+            e = a[1]
+            y, t = pl.submit(self.k_acc, x, y)
+        y = self.k_acc(x, y)
+        if e > 0:
+            y = self.k_acc(x, y)
+        return y
+'''
+
+
+def test_an_array_element_read_in_a_manual_scope_and_used_after_it_is_assigned_to_its_declaration(tmp_path):
+    # `e = a[1]` became a second `int64_t e` inside the scope's block; the hoisted one stayed unset.
+    assert len(checked(tmp_path, ELEMENT_AFTER_SCOPE, {"n": "2"}).compiled.tasks()) == 3
+    assert len(checked(tmp_path, ELEMENT_AFTER_SCOPE, {"n": "0"}).compiled.tasks()) == 2
+
+
+def test_issue6_derived_edges_wait_for_every_iteration_of_a_parallel_loop(tmp_path):
+    # With analyze_auto_scopes_for_deps the function becomes a MANUAL scope, where the runtime no
+    # longer orders the InOut runs of a pl.parallel loop among themselves; the reader after the
+    # loop waited only for the last run (a cell) instead of all of them (a join).
+    result = checked(tmp_path, '''
+        for i in pl.parallel(2):
+            y = self.k_acc(x, y)
+        y = self.k_acc(y, y)
+        return y
+''', options={"analyze_auto_scopes_for_deps": True})
+    kernels = [t for t in result.emission.tasks() if t.kind == "kernel"]
+    assert [t.mode for t in kernels] == ["manual"] * 3 and result.failing == []

@@ -2,10 +2,11 @@
 
 Every generated program goes through the whole pipeline with each pass's output verified against
 its target language (each pass maps valid input to valid output), and every interpretable stage's
-trace agrees with the reference trace. AUTO programs leave no read-after-write or
-write-after-write pair unordered; manual programs whose dependencies were derived from their true
-hazards have none, and removing a needed dependency makes the checker report exactly the pairs an
-independent oracle finds unordered.
+trace agrees with the reference trace (or refines the stage before, for the passes that add
+dependencies). AUTO programs have no hazard (order_write_after_read orders the write-after-read
+pairs; some are compiled with analyze_auto_scopes_for_deps); manual programs whose dependencies
+were derived from their true hazards have none, and removing a needed dependency makes the
+checker report exactly the pairs an independent oracle finds unordered.
 """
 
 from __future__ import annotations
@@ -52,8 +53,13 @@ def test_generated_programs_run_the_same_as_compiled_cpp(auto, manual):
 
 
 def test_generated_programs_cover_the_surface():
-    texts = [generate(RandomChooser(seed), manual=seed % 2 == 1).render() for seed in range(80)]
+    generated = [generate(RandomChooser(seed), manual=seed % 2 == 1) for seed in range(80)]
+    texts = [program.render() for program in generated]
     joined = "\n".join(texts)
+    mixed = [p.render() for p in generated if p.mixed]
+    assert mixed and all(t.split("with pl.manual_scope():")[0].rstrip().endswith(")") for t in mixed[:3])
+    for construct in ("manual_dep=True", "# options: analyze_auto_scopes_for_deps=True"):
+        assert construct in joined, construct
     for construct in ("pl.range(", "pl.parallel(", "if ", "else:", "pl.manual_scope()", "pl.submit(", "deps=[t",
                       "pl.tensor.slice(", "pl.tensor.transpose(", "pl.tensor.reshape(", "pl.tensor.read(",
                       "pl.tensor.write(", "pl.create_tensor(", "init_value=", "self.k_mm(", "init_values=(",
@@ -78,9 +84,10 @@ def test_the_oracle_catches_a_missing_edge_the_checker_would_miss(monkeypatch):
     from nanopass.tools import runtime_model
 
     monkeypatch.setattr(runtime_model.Model, "ordered", lambda self, a, b: True)
-    program = generate(RandomChooser(3), manual=True)
+    program = generate(RandomChooser(1), manual=True)  # a mixed program whose scope needs 3 edges
+    assert program.mixed
     with pytest.raises(PropertyFailure, match="after removing a needed edge the checker reports"):
-        check_manual(program, 3, Stats())
+        check_manual(program, 1, Stats())
 
 
 def test_the_fuzzing_tool_saves_a_failing_program_shrunk(tmp_path, monkeypatch):

@@ -8,17 +8,21 @@ and ``pl.submit`` with runtime-allocated outputs), sequential and parallel loops
 and ``init_values`` carries, ifs on scalars, user scopes, scalar lets and INT64 arrays, host
 reads and writes, and (AUTO) submits with dependencies and dummy barriers.
 
-An AUTO program has no manual scope. A *manual* program puts the whole body in one
-``pl.manual_scope()``, submits every task with ``pl.submit`` and leaves each submit's
-dependency list open: ``GenProgram.render(deps)`` fills it in, with the statements a dependency
+An AUTO program has no manual scope; one in four is compiled with
+``analyze_auto_scopes_for_deps`` (an ``# options:`` line says so). A *manual* program puts its
+body in one ``pl.manual_scope()`` (a *mixed* one has AUTO code before and after the scope, which
+the compiler must order against it), submits every task in the scope with ``pl.submit`` and
+leaves each submit's dependency list open: ``GenProgram.render(deps)`` fills it in, with the statements a dependency
 needs (``tools/fuzz_deps.py`` derives them from the program's true hazards). The ways a
 dependency can be written: the producer's TaskId (``tid_<s>``), its history array
 (``h_<s>``: one slot per execution of the submit, filled right after it), one slot of that
 array, a TaskId carry (``c_<s>``), or a dummy barrier over several of those.
 
+Tiles and scalars defined inside a ``with`` block (a user scope, the manual scope) are used after
+it (the compiler hoists their declarations); TaskIds are not (they do not outlive their scope).
+
 Every program compiles to C++ that ``g++ -Wall -Werror`` accepts: dead lets are pruned, every
-value a compound statement rebinds is read after it, and every parameter is read (the compiler
-would emit unused variables otherwise; docs/semantics.md).
+value a compound statement rebinds is read after it, and every parameter is read.
 
 The generator draws every decision from a ``Chooser``: ``RandomChooser`` (a seeded
 ``random.Random``) for the fuzzing tool, ``DrawChooser`` (hypothesis draws, so failures shrink)
@@ -179,6 +183,11 @@ class GenProgram:
     n: int  # the value of the scalar parameter
     scope_line: int | None = None  # index of the manual scope's `with` line
     auto_scope: bool = True  # False: @pl.function(..., auto_scope=False), with hand-placed pl.scope()
+    mixed: bool = False  # a manual program with AUTO code before and after its manual scope
+    options: tuple[str, ...] = ()  # compiler options that are on (``# options:`` line)
+
+    def compile_options(self) -> dict[str, bool]:
+        return {name: True for name in self.options}
 
     def render(self, deps: dict[int, list[Dep]] | None = None) -> str:
         """The DSL source with each site's deps (None: every deps list empty)."""
@@ -188,7 +197,8 @@ class GenProgram:
         inits: dict[int, list[int]] = {}
         for source, place in sorted(carries.items()):
             inits.setdefault(self.carry_line(source, place), []).append(source)
-        out = [header(self.manual, self.auto_scope)]
+        out = [f"# options: {', '.join(f'{o}=True' for o in self.options)}"] if self.options else []
+        out.append(header(self.manual, self.auto_scope))
         for index, line in enumerate(self.lines):
             pad = "    " * line.indent
             for source in inits.get(index, ()):
@@ -343,6 +353,7 @@ class Generator:
     def __init__(self, chooser: Chooser, manual: bool, max_statements: int = 9, max_depth: int = 3):
         self.ch = chooser
         self.manual = manual
+        self.submitting = manual  # inside the manual scope: every task is a pl.submit with open deps
         self.max_depth = max_depth
         self.budget = max_statements
         self.lines: list[Line] = []
@@ -351,10 +362,6 @@ class Generator:
         self.block_ids = itertools.count()
         self.loops: list[Loop] = []
         self.fresh = itertools.count()
-        # Inside a `with pl.scope()`, a create or scalar let takes a fresh name: the C++ declares
-        # it inside the PTO2_SCOPE block, where code after the block cannot see it (a known
-        # compiler gap: values defined in a user scope and used after it).
-        self.user_scopes = 0
         # Outer names given a new value inside a block; after the compound statement each is read
         # once (an if result or loop carry nothing reads compiles to a set-but-unused C++
         # variable, which g++ -Wall -Werror rejects).
@@ -405,7 +412,7 @@ class Generator:
         var = self.visible()[name]
         if var.kind == "tile":
             self.call_line("k_add", [name, "x0"], "y0")
-        elif self.manual:
+        elif self.manual:  # a manual program has no flags tensor
             self.call_line("k_scale", ["x0"], "y0", scalar=name)
         else:
             self.emit(f"pl.tensor.write(flags, [0], {name})")
@@ -435,23 +442,45 @@ class Generator:
         top.names["n"] = _Var("index")
         self.blocks.append(top)
         self.auto_scope = self.manual or self.ch.chance(80)
+        options = ("analyze_auto_scopes_for_deps",) if not self.manual and self.ch.chance(25) else ()
+        mixed = self.manual and self.ch.chance(40)
         scope_line = None
+        if mixed:
+            self.auto_part()
         if self.manual:
             scope_line = self.emit("with pl.manual_scope():")
             self.blocks.append(_Block(next(self.block_ids), kind="manual"))
         self.body(depth=0, minimum=2)
         if self.manual:
-            self.blocks.pop()
+            self.leave_with()
+        if mixed:
+            self.auto_part()
         self.emit("return y0")
         n = self.ch.integer(0, N_MAX)
-        return GenProgram(self.manual, self.lines, self.sites, n, scope_line, self.auto_scope)
+        return GenProgram(self.manual, self.lines, self.sites, n, scope_line, self.auto_scope, mixed, options)
+
+    def auto_part(self) -> None:
+        """AUTO statements of a mixed program, before or after its manual scope."""
+        self.submitting = False
+        self.budget += 2
+        self.body(depth=1, minimum=1)
+        self.submitting = True
+
+    def leave_with(self) -> None:
+        """Close a ``with`` block: its tiles and scalars stay visible (Python scoping; the compiler
+        hoists what code after the block reads), its TaskIds do not."""
+        block = self.blocks.pop()
+        for name, var in block.names.items():
+            if var.kind in ("tile", "scalar"):  # an INT64 array cannot be hoisted (docs/semantics.md)
+                self.bind(name, var, new_value=False)
 
     def use_parameters(self, program: GenProgram, unused: set[str]) -> GenProgram:
         """``program`` with a task reading each entry parameter in ``unused`` appended to its body:
         the C++ of an unused parameter is an unused variable, which ``g++ -Wall -Werror`` rejects."""
         self.lines = program.lines[:-1]
         self.sites = dict(program.sites)
-        if self.manual:
+        self.submitting = self.manual and not program.mixed  # appended at the end of the body
+        if self.submitting:
             self.blocks.append(_Block(next(self.block_ids)))
         for name in ("x0", "x1", "y0", "y1", "big"):
             if name in unused:
@@ -466,14 +495,14 @@ class Generator:
             self.call_line("k_scale", ["x0"], "y0", scalar="n")
         if "flags" in unused and not self.manual:
             self.emit("pl.tensor.write(flags, [0], 1)")
-        if self.manual:
+        if self.submitting:
             self.blocks.pop()
         self.lines.append(program.lines[-1])
-        return GenProgram(program.manual, self.lines, self.sites, program.n, program.scope_line, program.auto_scope)
+        return replace(program, lines=self.lines, sites=self.sites)
 
     def call_line(self, kernel: str, inputs: list[str], target: str, scalar: str | None = None) -> None:
         args = inputs + [target] + ([scalar] if scalar else [])
-        if self.manual:
+        if self.submitting:
             site = Site(next(self.fresh), kernel, tuple(self.loops), self.path(), kinds=self.kinds())
             site.line = self.emit(
                 f"{target}, tid_{site.id} = pl.submit(self.{kernel}, {', '.join(args)}, deps=[{{deps}}])  "
@@ -497,16 +526,20 @@ class Generator:
         if depth < self.max_depth:
             options += [("for", 3), ("if", 2), ("carry_loop", 1)]
         if not self.manual:
-            options += [("host", 2), ("barrier", 1)]
+            options += [("host", 2)]
+        if not self.submitting:
+            options += [("barrier", 1)]
         if not self.auto_scope and depth < self.max_depth:
             options += [("scope", 2)]
         kind = self.ch.weighted(options)
         getattr(self, "stmt_" + kind)(depth)
 
     def stmt_create(self, depth: int) -> None:
-        locals_ = [t for t in self.tiles(writable=True) if t not in ("y0", "y1") and not self.user_scopes]
+        locals_ = [t for t in self.tiles(writable=True) if t not in ("y0", "y1")]
         name = self.ch.choice(locals_ + [self.new_name("t")] * 2)
         init = self.ch.choice(["", "", ", init_value=0", ", init_value=2.5"])
+        if not self.submitting and self.ch.chance(20):
+            init += ", manual_dep=True"  # untracked: the checker waives its pairs
         self.emit(f"{name}: {TILE} = pl.create_tensor([8, 8], dtype=pl.FP32{init})")
         self.bind(name, _Var("tile", writable=True))
 
@@ -564,14 +597,14 @@ class Generator:
     def stmt_call(self, depth: int) -> None:
         kernel = self.ch.choice(list(KERNELS))
         params, _ = KERNELS[kernel]
-        omit = kernel == "k_new" and (self.manual or self.ch.chance(50))
+        omit = kernel == "k_new" and (self.submitting or self.ch.chance(50))
         prefer, self.prefer = self.prefer, None
         writes = prefer is not None and self.visible()[prefer].writable and self.ch.chance(50)
         args, target = [], None
         for pname, kind in params:
             if kind == "In":
                 arg = prefer if prefer is not None and not writes and not args else self.ch.choice(self.tiles())
-                args.append(f"pl.no_dep({arg})" if not self.manual and self.ch.chance(5) else arg)
+                args.append(f"pl.no_dep({arg})" if not self.submitting and self.ch.chance(5) else arg)
             elif kind == "Scalar":
                 args.append(self.scalar_expr())
             elif omit:
@@ -585,7 +618,7 @@ class Generator:
             result = target
         else:
             result = self.new_name("w")
-        if self.manual:
+        if self.submitting:
             site = Site(next(self.fresh), kernel, tuple(self.loops), self.path(), kinds=self.kinds())
             tid = f"tid_{site.id}"
             line = self.emit(
@@ -614,7 +647,7 @@ class Generator:
 
     def stmt_scalar(self, depth: int) -> None:
         value, wide = self.scalar_expr_typed()
-        same = [n for n in self.scalars(assignable=True) if self.visible()[n].wide == wide and not self.user_scopes]
+        same = [n for n in self.scalars(assignable=True) if self.visible()[n].wide == wide]
         name = self.ch.choice(same + [self.new_name("c")])
         self.emit(f"{name} = {value}")
         self.bind(name, _Var("scalar", wide=wide))
@@ -670,9 +703,7 @@ class Generator:
             self.rebound.append(name)
 
     def stmt_scope(self, depth: int) -> None:
-        self.user_scopes += 1
         self.compound(lambda: self.block("with pl.scope():", depth))
-        self.user_scopes -= 1
 
     def stmt_host(self, depth: int) -> None:
         index = self.ch.integer(0, 3)
@@ -702,7 +733,10 @@ class Generator:
         self.body(depth + 1)
         if loop is not None:
             self.loops.pop()
-        self.blocks.pop()
+        if kind == "with":
+            self.leave_with()
+        else:
+            self.blocks.pop()
 
     def stmt_for(self, depth: int) -> None:
         var = self.new_name("i")
@@ -710,7 +744,7 @@ class Generator:
         start = self.ch.choice([0, 0, 1])
         step = self.ch.choice([1, 1, 2])
         stop: int | str = start + self.ch.integer(1, 3) * step
-        if not self.manual and not parallel and self.ch.chance(30):
+        if not self.submitting and not parallel and self.ch.chance(30):
             start, step, stop = 0, 1, "n"
         loop = Loop(var, start, stop, step, parallel)
         self.compound(lambda: self.block(loop.header(), depth, loop))
@@ -807,7 +841,7 @@ def prune_dead(program: GenProgram) -> tuple[GenProgram, set[str]]:
     from nanopass.language import walk
     from nanopass.loader import load_programs
 
-    first = len(header(program.manual, program.auto_scope).splitlines()) + 1  # line number of lines[0]
+    first = len(program.render().splitlines()) - len(program.lines) + 1  # line number of lines[0]
     while True:
         with tempfile.TemporaryDirectory() as tmp:
             path = Path(tmp) / "generated.py"
@@ -833,7 +867,7 @@ def prune_dead(program: GenProgram) -> tuple[GenProgram, set[str]]:
 def _without(program: GenProgram, dead: set[int]) -> GenProgram:
     """Dead lines become ``pass`` (a block never ends up empty; line numbers stay)."""
     lines = [Line(line.indent, "pass") if i in dead else line for i, line in enumerate(program.lines)]
-    return GenProgram(program.manual, lines, program.sites, program.n, program.scope_line, program.auto_scope)
+    return replace(program, lines=lines)
 
 
 def generate(chooser: Chooser, manual: bool = False, max_statements: int = 9) -> GenProgram:
