@@ -34,15 +34,16 @@ def dominates(source: Site, target: Site) -> bool:
     return target.path[: len(source.path)] == source.path and source.position < target.position
 
 
-def runs_ordered(accesses: list[Access], tracked: bool, self_edge: bool) -> bool:
+def runs_ordered(accesses: list[Access], chained: bool, self_edge: bool) -> bool:
     """Are the runs of a task ordered among themselves, so that waiting for the latest run waits
-    for all of them? By the runtime when the region stays tracked (``tracked``) and each of the
-    task's accesses is an InOut in an AUTO scope (each run waits for the previous one); else by
-    a compiler edge from each run to the next (``self_edge``), which no two iterations of a
-    ``pl.parallel`` loop get."""
+    for all of them? By the runtime when the region stays tracked, each of the task's accesses is
+    an InOut in an AUTO scope and each run rewrites one region the previous run wrote
+    (``chained``: ``Hazards.chained``, and not turned MANUAL; a slice at a computed offset may
+    be another region every run); else by a compiler edge from each run to the next
+    (``self_edge``), which no two iterations of a ``pl.parallel`` loop get."""
     if not accesses:
         return False
-    if tracked and all(a.dir is ArgDir.InOut and a.scope is None for a in accesses):
+    if chained and all(a.dir is ArgDir.InOut and a.scope is None for a in accesses):
         return True
     return self_edge and not any(a.parallel for a in accesses)
 
@@ -73,7 +74,7 @@ class EdgeWriter:
                 if source != target and dominates(s, t):
                     modes.append(("direct", source))
                 elif _outside_loops(s, t) and not runs_ordered(
-                    self.accesses.get(source, []), tracked, source in needed.get(source, ())
+                    self.accesses.get(source, []), tracked and source in hazards.chained, source in needed.get(source, ())
                 ):
                     modes.append(("join", source))
                 else:

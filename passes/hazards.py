@@ -255,6 +255,9 @@ class Hazards:
 
     sites: list[Site] = field(default_factory=list)
     pairs: set[tuple[Access, Access]] = field(default_factory=set)
+    # sites whose runs the runtime chains in an AUTO scope: an InOut argument that is certainly one
+    # region of one root, the same every run (each run then waits for the one before)
+    chained: set[int] = field(default_factory=set)
 
 
 def find_hazards(
@@ -294,6 +297,8 @@ def find_hazards(
                     out.append(Access(site, True, root, region, arg.dir, scope, parallel))
                     if len(places) == 1:
                         certain.add(out[-1])
+                        if arg.dir is ArgDir.InOut and scope is None and region is not UNKNOWN:
+                            result.chained.add(site)
         kernel = kernels[task.kernel]
         for i, binder in enumerate(getattr(o, "var", o) for o in task.outs):
             p = output_param_of_result(kernel, i)

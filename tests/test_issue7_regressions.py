@@ -226,7 +226,8 @@ class P:
         return o
 
     @pl.function(type=pl.FunctionType.Orchestration)
-    def orch(self, x: pl.Tensor[[8, 8], pl.FP32], y: pl.InOut[pl.Tensor[[8, 8], pl.FP32]], n: pl.Scalar[pl.INT64]) -> pl.Tensor[[8, 8], pl.FP32]:
+    def orch(self, x: pl.Tensor[[8, 8], pl.FP32], y: pl.InOut[pl.Tensor[[8, 8], pl.FP32]], n: pl.Scalar[pl.INT64],
+             big: pl.InOut[pl.Tensor[[32, 8], pl.FP32]]) -> pl.Tensor[[8, 8], pl.FP32]:
 '''
 
 
@@ -294,3 +295,33 @@ def test_issue6_derived_edges_wait_for_every_iteration_of_a_parallel_loop(tmp_pa
 ''', options={"analyze_auto_scopes_for_deps": True})
     kernels = [t for t in result.emission.tasks() if t.kind == "kernel"]
     assert [t.mode for t in kernels] == ["manual"] * 3 and result.failing == []
+
+
+def test_issue10_a_manual_task_waits_for_every_run_of_a_loop_writing_slices_at_computed_offsets(tmp_path):
+    # The loop's InOut runs write big[0:8] then big[8:16]: the runtime does not chain them (the
+    # regions differ), yet the manual task got an edge from the last run only (a cell) and read
+    # big[0:8] unordered after the first run (found by the long fuzz run).
+    result = checked(tmp_path, '''
+        for i in pl.range(2):
+            s = pl.tensor.slice(big, [8, 8], [(i % 4) * 8, 0])
+            s = self.k_acc(x, s)
+        with pl.manual_scope():
+            first = pl.tensor.slice(big, [8, 8], [0, 0])
+            first, t = pl.submit(self.k_acc, first, first)
+        return y
+''')
+    writers = [t.id for t in result.emission.tasks() if t.kernel == "k_acc"][:2]
+    assert result.hazards == [] and len(result.compiled.tasks()) == len(result.emission.tasks())
+    assert set(writers) <= _waits_for(result.emission, result.emission.tasks()[-1])
+
+
+def _waits_for(trace, task) -> set[int]:
+    """The task ids ``task`` waits for through explicit dependencies, transitively."""
+    by_id = {t.id: t for t in trace.tasks()}
+    seen, stack = set(), list(task.deps)
+    while stack:
+        dep = stack.pop()
+        if dep not in seen:
+            seen.add(dep)
+            stack.extend(by_id[dep].deps)
+    return seen

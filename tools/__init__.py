@@ -5,6 +5,8 @@ and the semantic checks of issue 7: traces (``trace``), the reference and emissi
 (``interpret_ssa``, ``interpret_emission``) over a Python recording runtime (``sim_runtime``,
 ``cvalues``), the C++ recording runtime and its driver (``recording_runtime.cpp``,
 ``record_main.cpp``, ``recorder``), the runtime model (``runtime_model``), the hazard checker
-(``hazards``), ``nanopass check`` (``check``), and the program generator and fuzzing tool
-(``gen_programs``, ``fuzz_deps``).
+(``hazards``), ``nanopass check`` (``check``), the per-stage runs behind ``--dump-all``'s
+instance graphs and hazards (``instances``), and the program generator and fuzzing tool
+(``gen_programs``, ``fuzz_deps``); besides, the compile-time benchmark (``bench``) and the
+README's pictures (``tutorial_images``).
 """

@@ -225,17 +225,24 @@ def trace_of(stage, inputs: Inputs) -> Trace:
         raise
 
 
-def check_stages(stages, inputs: Inputs, *, gxx: bool = False) -> CheckResult:
+def check_stages(stages, inputs: Inputs, *, gxx: bool = False, known: dict[int, Trace] | None = None) -> CheckResult:
+    """Check a compiled program's stages on ``inputs``; ``known`` holds traces already made (by
+    stage index), which are not made again."""
     from nanopass.api import result_from_stages
+
+    known = known or {}
+
+    def traced(stage) -> Trace:
+        return known[stage.index] if stage.index in known else trace_of(stage, inputs)
 
     program = next(s.tree for s in reversed(stages) if hasattr(s.tree, "kernels"))
     launches = launch_table(program)
-    reference = trace_of(reference_stage(stages), inputs)
+    reference = traced(reference_stage(stages))
     if source_stage(stages) is not reference_stage(stages):
-        difference = refines(trace_of(source_stage(stages), inputs), reference, ("the program", "reference"), launches)
+        difference = refines(traced(source_stage(stages)), reference, ("the program", "reference"), launches)
         if difference:
             raise TraceMismatch(f"the reference trace does not refine the program's own trace: {difference}")
-    emission = trace_of(stages[-1], inputs)
+    emission = traced(stages[-1])
     difference = compare(reference, emission, ("reference", "emission"), launches)
     if difference:
         raise TraceMismatch(f"the emission program's trace differs from the reference trace: {difference}")
