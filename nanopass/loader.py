@@ -1,9 +1,15 @@
-"""Finding the programs in a user's file (by importing it, which runs its top-level code)."""
+"""Finding the programs in a user's file (by importing it, which runs its top-level code).
+
+While the file is imported, what it prints goes to stderr: stdout carries only the compiler's
+output. ``static_loader`` reads a file without running it.
+"""
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import itertools
+import linecache
 import os
 import sys
 import traceback
@@ -26,8 +32,10 @@ def load_programs(path: str) -> list:
     sys.modules[name] = module
     directory = os.path.dirname(os.path.abspath(path))
     sys.path.insert(0, directory)
+    linecache.checkcache(path)  # the front end reads the source through linecache: not a stale copy
     try:
-        spec.loader.exec_module(module)
+        with contextlib.redirect_stdout(sys.stderr):
+            spec.loader.exec_module(module)
     except UserError:
         raise
     except SyntaxError as error:
@@ -51,6 +59,8 @@ def check_readable(path: str) -> None:
         raise UserError(f"{path}: no such file")
     if os.path.isdir(path):
         raise UserError(f"{path}: is a directory, not a Python file")
+    if not os.path.isfile(path):
+        raise UserError(f"{path}: is not a regular file")
     try:
         with open(path, "rb") as handle:
             data = handle.read()

@@ -238,7 +238,7 @@ class _ProgramParser:
         if path:
             if path[-1] in FuncKind.__members__:
                 return FuncKind[path[-1]]
-            value = self.src.closure.get(path[0]) if len(path) == 1 else None
+            value = self.src.closure_get(path[0], node) if len(path) == 1 else None
             if isinstance(value, FuncKind):
                 return value
         kinds = ", ".join(f"pl.FunctionType.{k}" for k in FuncKind.__members__)
@@ -355,7 +355,7 @@ class _TypeReader:
     def shape(self, node: ast.expr) -> list[Any]:
         if isinstance(node, (ast.List, ast.Tuple)):
             return [self.dim(e) for e in node.elts]
-        if isinstance(node, ast.Name) and isinstance(self.closure.get(node.id), (list, tuple)):
+        if isinstance(node, ast.Name) and isinstance(self.program.src.closure_get(node.id, node), (list, tuple)):
             return [self.dim_value(v, node) for v in self.closure[node.id]]
         raise self.error("a shape must be a list of dimensions, like [16, 16]", node)
 
@@ -369,7 +369,7 @@ class _TypeReader:
             check_user_name(self.program, name, node)
             return L.Var(name)
         if isinstance(node, ast.Name) and node.id in self.closure:
-            return self.dim_value(self.closure[node.id], node)
+            return self.dim_value(self.program.src.closure_get(node.id, node), node)
         return L.Int(self.const_int(node), DType.INDEX)
 
     def dim_value(self, value: Any, node: ast.expr) -> Any:
@@ -394,7 +394,7 @@ class _TypeReader:
         if path:
             if path[-1] in DType.__members__:
                 return DType[path[-1]]
-            if len(path) == 1 and isinstance(self.closure.get(path[0]), DType):
+            if len(path) == 1 and isinstance(self.program.src.closure_get(path[0], node), DType):
                 return self.closure[path[0]]
         names = " ".join(DType.__members__)
         raise self.error(f"unknown dtype '{ast.unparse(node)}'", node, hint=f"dtypes: {names}")
@@ -406,7 +406,7 @@ def constant_value(program: _ProgramParser, node: ast.expr) -> Any:
         return node.value
     if isinstance(node, ast.Name):
         if node.id in program.src.closure:
-            value = program.src.closure[node.id]
+            value = program.src.closure_get(node.id, node)
             if isinstance(value, (int, float, bool)):
                 return value
         raise program.error(f"'{node.id}' is not a known constant", node)
@@ -1255,7 +1255,7 @@ class _FunctionParser:
 
     def shape_list(self, node: ast.expr, what: str) -> list[Any]:
         if isinstance(node, ast.Name) and self.lookup(node.id) is None and isinstance(
-            self.src.closure.get(node.id), (list, tuple)
+            self.src.closure_get(node.id, node), (list, tuple)
         ):
             return [self.types.dim_value(v, node) for v in self.src.closure[node.id]]
         dims = self.index_list(node, what)
@@ -1551,7 +1551,7 @@ class _FunctionParser:
                 hint="assign it before the loop or in both branches so that it is carried out",
             )
         if node.id in self.src.closure:
-            return self.closure_value(self.src.closure[node.id], node)
+            return self.closure_value(self.src.closure_get(node.id, node), node)
         raise self.error(f"undefined variable '{node.id}'", node)
 
     def closure_value(self, value: Any, node: ast.expr) -> tuple[Any, Any]:
