@@ -98,6 +98,7 @@ class ResolveDepEdges(Pass):
         return A.Dummy(dummy.var, deps, capacity, span=dummy.span)
 
     def edges(self, deps, owner):
+        self.owner_span = owner.span  # where a dependency the compiler wrote is reported
         out = []
         seen = set()
         for dep in deps:
@@ -137,6 +138,6 @@ class ResolveDepEdges(Pass):
         raise UserError(
             f"task dependency deps=[{shown}] cannot be honored: its TaskId{origin} is produced inside a scope that "
             "has already closed here, so the ordering edge would be lost",
-            dep.span,
+            dep.span or self.owner_span,
             hint="consume the TaskId inside the scope that produces it, or produce it before that scope",
         )

@@ -628,6 +628,7 @@ class _FunctionParser:
                     dyn_dims.append(L.DynDim(dim.name, param.name, axis))
                 elif dim._production == "Var" and self.frames[0][dim.name].kind != "dyn":
                     raise UserError(f"dynamic dimension '{dim.name}' has the name of a parameter", param.span)
+        self.check_result_dims(fdef)
         body = self.block(fdef.body)
         if self.results and not _ends_with_return(fdef.body):
             raise self.error(
@@ -636,6 +637,18 @@ class _FunctionParser:
         return L.Function(
             fdef.name, params, self.results, self.auto_scope, dyn_dims, body, span=self.span(fdef)
         )
+
+    def check_result_dims(self, fdef: ast.FunctionDef) -> None:
+        """A dynamic dimension in the declared return type must be the extent of a tensor parameter."""
+        for rtype in self.results:
+            for dim in getattr(rtype, "shape", ()):
+                binding = self.frames[0].get(dim.name) if dim._production == "Var" else None
+                if dim._production == "Var" and (binding is None or binding.kind != "dyn"):
+                    raise self.error(
+                        f"the return type uses dynamic dimension '{dim.name}', which is not the extent of any "
+                        "tensor parameter",
+                        fdef.returns,
+                    )
 
     # -- statements -------------------------------------------------------------------------------
 

@@ -1,0 +1,109 @@
+"""Compiler bugs the front-end fuzzer found (issue 11), each as its minimised program."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from conftest import compile_check, load_program
+
+import nanopass
+
+KERNELS = '''\
+import nanopass.dsl as pl
+
+
+@pl.program
+class P:
+    @pl.function(type=pl.FunctionType.AIV)
+    def work(self, x: pl.Tensor[[16, 16], pl.FP32], y: pl.InOut[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
+        return y
+
+    @pl.function(type=pl.FunctionType.AIV)
+    def produce(self, x: pl.Tensor[[16, 16], pl.FP32], y: pl.Out[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
+        return y
+
+    @pl.function(type=pl.FunctionType.AIV)
+    def scalar(self, x: pl.Tensor[[16, 16], pl.FP32], s: pl.Scalar[pl.INT32], y: pl.InOut[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
+        return y
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+'''
+
+
+def compile_source(tmp_path, signature: str, body: str):
+    path = tmp_path / "prog.py"
+    path.write_text(KERNELS + "    " + signature + "\n" + textwrap.indent(textwrap.dedent(body), " " * 8))
+    return path, nanopass.generate_orchestration(load_program(path))
+
+
+SIGNATURE = "def orch(self, x: pl.Tensor[[16, 16], pl.FP32], y: pl.InOut[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:"
+
+
+def test_an_unread_runtime_allocated_output_is_not_bound(tmp_path):
+    # issue 11: `const Tensor& fresh = task_0_outs.get_ref(0);` was emitted unread: g++ -Wall -Werror refused it
+    _, result = compile_source(tmp_path, SIGNATURE, "fresh, tid = pl.submit(self.produce, x)\nreturn y\n")
+    assert "fresh" not in result.code and "rt_submit_aiv_task(0, params_t0);" in result.code
+    compile_check(result.code, tmp_path)
+
+
+def test_a_dynamic_dimension_only_in_the_return_type_is_a_user_error(tmp_path):
+    # issue 11: an internal error in remap_output_aliases ("no C++ name for 'M'")
+    signature = SIGNATURE.replace("-> pl.Tensor[[16, 16], pl.FP32]", '-> pl.Tensor[[16, pl.dynamic("M")], pl.FP32]')
+    with pytest.raises(nanopass.UserError) as caught:
+        compile_source(tmp_path, signature, "return y\n")
+    assert caught.value.message == (
+        "the return type uses dynamic dimension 'M', which is not the extent of any tensor parameter"
+    )
+    assert caught.value.span.line == KERNELS.count("\n") + 1
+
+
+def test_assemble_whose_target_is_created_after_its_source(tmp_path):
+    # issue 11: moving the target's create up shifted the assemble's index by one: a duplicate definition
+    body = """\
+    part = pl.create_tensor([16, 16], dtype=pl.FP32)
+    whole = pl.create_tensor([16, 16], dtype=pl.FP32)
+    part = self.produce(x, part)
+    whole = pl.assemble(whole, part, [0, 0])
+    y = self.work(whole, y)
+    return y
+    """
+    _, result = compile_source(tmp_path, SIGNATURE, body)
+    assert "Tensor part = whole.view(part_shapes, part_offsets);" in result.code
+    compile_check(result.code, tmp_path)
+
+
+def test_no_phase_fence_on_the_carry_of_an_inner_loop(tmp_path):
+    # issue 11: the barrier for the inner loop's carry `ids` was placed before the outer loop, where
+    # `ids` does not exist yet: a user error without a position ("deps=[ids] cannot be honored")
+    body = """\
+    with pl.manual_scope():
+        first = pl.array.create(8, pl.TASK_ID)
+        for phase, (ids,) in pl.range(8, init_values=(first,)):
+            for step, (ids,) in pl.range(8, init_values=(first,)):
+                y, t = pl.submit(self.work, x, y, deps=[ids])
+                nxt = pl.array.create(8, pl.TASK_ID)
+                inner = pl.yield_(nxt)
+            nxt = pl.array.create(8, pl.TASK_ID)
+            outer = pl.yield_(nxt)
+    return y
+    """
+    _, result = compile_source(tmp_path, SIGNATURE, body)
+    assert "phase_fence_barrier" not in result.code
+    compile_check(result.code, tmp_path)
+
+
+@pytest.mark.parametrize("dtype, use", [
+    ("pl.TASK_ID", "for i, (ids,) in pl.range(2, init_values=(arr,)):\n    y, t = pl.submit(self.work, x, y, deps=[ids])\n"
+                   "    nxt = pl.array.create(4, pl.TASK_ID)\n    out = pl.yield_(nxt)"),
+    ("pl.INT32", "v = arr[0]\ny = self.scalar(x, v, y)"),
+])
+def test_an_array_created_in_a_scope_and_read_after_it(tmp_path, dtype, use):
+    # issue 11: hoist_scope_escapes declared it ahead of the scope, which lower_to_emission cannot
+    # do for an array ("cannot declare 'arr' ahead of its value"); the array is now created before the scope
+    body = f"with pl.manual_scope():\n    arr = pl.array.create(4, {dtype})\n{use}\nreturn y\n"
+    _, result = compile_source(tmp_path, SIGNATURE, body)
+    code = result.code
+    assert code.index(" arr[4]") < code.index("PTO2_SCOPE(PTO2ScopeMode::MANUAL)")
+    compile_check(result.code, tmp_path)
