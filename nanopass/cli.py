@@ -2,6 +2,10 @@
 
 Exit codes: 0 success, 1 an error in the program being compiled (or its file), 2 a usage error
 (bad flags), 3 an internal compiler error.
+
+The compiler runs within Python's default recursion limit (the front end bounds how deep a
+program nests); a higher limit would let CPython's own parser overflow the C stack on a deeply
+nested file instead of raising RecursionError.
 """
 
 from __future__ import annotations
@@ -92,7 +96,6 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    sys.setrecursionlimit(max(sys.getrecursionlimit(), 20000))
     parser = build_parser()
     args = parser.parse_args(argv)
     _check_pass_names(parser, args)

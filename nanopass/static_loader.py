@@ -14,13 +14,14 @@ from __future__ import annotations
 
 import ast
 import operator
+import os
 from enum import Enum
 from typing import Any, Callable
 
 from nanopass.passes.frontend.source import ProgramSource, Unevaluated, program_classes
 
 from .errors import Span, UserError
-from .loader import check_readable
+from .loader import check_readable, too_deep_for_python
 
 DSL_MODULE = "nanopass.dsl"
 MAX_SEQUENCE = 4096  # elements of a constant tuple/list
@@ -62,7 +63,7 @@ def load_programs_static(path: str) -> list[StaticProgram]:
     scope = ModuleScope()
     for stmt in tree.body:
         if id(stmt) in decorated:
-            source = ProgramSource(stmt.name, path, text, stmt, dict(scope.names))
+            source = ProgramSource(stmt.name, os.path.abspath(path), text, stmt, dict(scope.names))
             programs.pop(stmt.name, None)  # a later class of the same name replaces it, as in Python
             programs[stmt.name] = StaticProgram(source)
         scope.statement(stmt)
@@ -78,7 +79,7 @@ def parse_file(text: str, path: str) -> ast.Module:
         span = Span(path, error.lineno or 1, max(0, (error.offset or 1) - 1))
         raise UserError(f"Python syntax error: {error.msg}", span) from None
     except (RecursionError, MemoryError):
-        raise UserError(f"{path}: nested too deeply for Python's parser") from None
+        raise too_deep_for_python(path) from None
 
 
 class ModuleScope:

@@ -252,31 +252,36 @@ def find_hazards(func, kernels: dict[str, Any], untracked_roots: set[str]) -> Ha
                     out.append(Access(site, True, root, region, arg.dir, scope, parallel))
         return out
 
+    # state: (root, is_write) -> the accesses a later access may pair with. Reads and writes are
+    # kept apart so that a read looks only at earlier writes (a long run of readers stays linear).
     def step(state: dict, task_accesses: list[Access]) -> dict:
         for a in task_accesses:
-            for e in state.get(a.root, ()):
-                if e.earlier_iteration & a.parallel:
-                    continue  # two iterations of one pl.parallel loop: independent by the user's word
-                if overlaps(e.region, a.region) and hazard_kind(e, a):
-                    result.pairs.add((e, a))
+            for earlier_kind in ((True, False) if a.write else (True,)):
+                for e in state.get((a.root, earlier_kind), ()):
+                    if e.earlier_iteration & a.parallel:
+                        continue  # two iterations of one pl.parallel loop: independent by the user's word
+                    if overlaps(e.region, a.region):
+                        result.pairs.add((e, a))
         state = dict(state)
         for a in task_accesses:
-            entries = state.get(a.root, frozenset())
             if a.write:
-                entries = frozenset(e for e in entries if not covers(a.region, e.region))
-            state[a.root] = entries | {a}
+                for kind in (True, False):
+                    if (a.root, kind) in state:
+                        state[(a.root, kind)] = frozenset(e for e in state[(a.root, kind)] if not covers(a.region, e.region))
+            key = (a.root, a.write)
+            state[key] = state.get(key, frozenset()) | {a}
         return state
 
     def join(a: dict, b: dict) -> dict:
         out = dict(a)
-        for root, entries in b.items():
-            out[root] = out.get(root, frozenset()) | entries
+        for key, entries in b.items():
+            out[key] = out.get(key, frozenset()) | entries
         return out
 
     def retag(state: dict, loop: int, entering: bool) -> dict:
         """Mark accesses of ``loop``'s body as from an earlier iteration (or forget that, on exit)."""
         out = {}
-        for root, entries in state.items():
+        for key, entries in state.items():
             new = set()
             for e in entries:
                 if entering and loop in e.parallel:
@@ -284,7 +289,7 @@ def find_hazards(func, kernels: dict[str, Any], untracked_roots: set[str]) -> Ha
                 elif not entering and loop in e.earlier_iteration:
                     e = Access(e.site, e.write, e.root, e.region, e.dir, e.scope, e.parallel, e.earlier_iteration - {loop})
                 new.add(e)
-            out[root] = frozenset(new)
+            out[key] = frozenset(new)
         return out
 
     def block(stmts, state, path, loops, scope, position, parallel=frozenset(), auto=None) -> dict:

@@ -170,6 +170,7 @@ class LowerToEmission(Pass):
             return  # e.g. a TaskId copy whose readers now read its source directly
         if name in self.declared and value._production in ("SliceTensor", "TransposeTensor", "ReshapeTensor", "DimTensor", "ReadTensor"):
             temp = self.fresh(name + "_value")
+            self.used.add(temp)  # read by the assignment below
             self.lower_Let(let.replace(var=var.replace(name=temp)), out)
             out.append(E.AssignVar(name, E.Var(temp)))
             return

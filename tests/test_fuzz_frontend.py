@@ -8,8 +8,6 @@ exception or a timeout. The fuzz tool runs the same check on longer budgets.
 
 from __future__ import annotations
 
-import sys
-
 import pytest
 from hypothesis import HealthCheck, given, settings
 
@@ -31,10 +29,7 @@ FUZZ = settings(max_examples=120, deadline=None, derandomize=True,
 
 @pytest.fixture(scope="module")
 def checker(tmp_path_factory):
-    limit = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(limit, 20000))  # as the command line runs the compiler
-    yield Checker(tmp_path_factory.mktemp("fuzz"), seconds=60)
-    sys.setrecursionlimit(limit)
+    return Checker(tmp_path_factory.mktemp("fuzz"), seconds=60)
 
 
 def explain(outcome, done) -> str:

@@ -107,3 +107,37 @@ def test_an_array_created_in_a_scope_and_read_after_it(tmp_path, dtype, use):
     code = result.code
     assert code.index(" arr[4]") < code.index("PTO2_SCOPE(PTO2ScopeMode::MANUAL)")
     compile_check(result.code, tmp_path)
+
+
+def test_a_create_whose_shape_is_computed_in_an_earlier_scope_stays_after_it(tmp_path):
+    # issue 11: batch_tensor_creates moved the create to the block's start, before the scope that
+    # computes `rows`: g++ refused `{static_cast<uint32_t>(rows), 16}` ("'rows' was not declared")
+    signature = SIGNATURE.replace("]]) ->", "]], n: pl.Scalar[pl.INT64]) ->")
+    body = """\
+    with pl.manual_scope():
+        rows = n * 2
+    t = pl.create_tensor([rows, 16], dtype=pl.FP32)
+    t = self.produce(x, t)
+    return y
+    """
+    _, result = compile_source(tmp_path, signature, body)
+    assert result.code.index("rows = n * 2;") < result.code.index("static_cast<uint32_t>(rows)")
+    compile_check(result.code, tmp_path)
+
+
+def test_a_view_made_in_a_scope_and_read_after_it(tmp_path):
+    # issue 11: the view was declared before the scope and assigned from a temporary that was
+    # never emitted: g++ refused `flat = flat_value;` ("'flat_value' was not declared")
+    body = """\
+    big = pl.create_tensor([16, 16], dtype=pl.FP32)
+    with pl.manual_scope():
+        big = self.produce(x, big)
+        flat = pl.tensor.reshape(big, [16, 16])
+        turned = pl.tensor.transpose(big, 0, 1)
+    y = self.work(flat, y)
+    y = self.work(turned, y)
+    return y
+    """
+    _, result = compile_source(tmp_path, SIGNATURE, body)
+    assert "Tensor flat_value = big.reshape(" in result.code and "Tensor turned_value = big.transpose(0, 1);" in result.code
+    compile_check(result.code, tmp_path)

@@ -222,9 +222,10 @@ def template(message: str) -> str:
 
 
 def minimise(text: str, keeps: Callable[[str], bool], budget: float = 120.0) -> str:
-    """Delete lines (chunks, then single lines) while ``keeps`` still holds; then tidy the result."""
-    lines = text.splitlines()
+    """Delete statements and parameters, then lines, while ``keeps`` still holds; tidy the result."""
     deadline = time.monotonic() + budget
+    text = _minimise_ast(text, keeps, deadline)
+    lines = text.splitlines()
     chunk = max(1, len(lines) // 2)
     while chunk >= 1 and time.monotonic() < deadline:
         i = 0
@@ -241,6 +242,57 @@ def minimise(text: str, keeps: Callable[[str], bool], budget: float = 120.0) -> 
     result = "\n".join(lines) + "\n"
     tidy = _reformat(result)
     return tidy if tidy != result and keeps(tidy) else result
+
+
+def _minimise_ast(text: str, keeps: Callable[[str], bool], deadline: float) -> str:
+    """Remove whole statements (at every level) and function parameters while ``keeps`` holds."""
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError):
+        return text
+    if not keeps(ast.unparse(tree) + "\n"):
+        return text
+    changed = True
+    while changed and time.monotonic() < deadline:
+        changed = False
+        for holder, field_name in _lists(tree):
+            items = getattr(holder, field_name)
+            i = 0
+            while i < len(items) and time.monotonic() < deadline:
+                if field_name == "args" and i == 0 and items[0].arg == "self":
+                    i += 1
+                    continue
+                if len(items) == 1 and isinstance(items[0], ast.Pass):
+                    break  # already as small as a block gets
+                removed = items.pop(i)
+                placeholder = not items and field_name != "args" and not isinstance(holder, ast.Module)
+                if placeholder:
+                    items.append(ast.Pass())
+                if keeps(ast.unparse(tree) + "\n"):
+                    changed = True
+                    if placeholder:
+                        break
+                    continue
+                if placeholder:
+                    items.pop()
+                items.insert(i, removed)
+                i += 1
+    return ast.unparse(tree) + "\n"
+
+
+def _lists(tree: ast.Module) -> list[tuple[ast.AST, str]]:
+    """Every statement list and parameter list of the tree, outermost first."""
+    out = []
+    for node in ast.walk(tree):
+        for name in ("body", "orelse", "finalbody"):
+            value = getattr(node, name, None)
+            if isinstance(value, list) and value and isinstance(value[0], ast.stmt):
+                out.append((node, name))
+        if isinstance(node, ast.arguments) and len(node.args) > 1:
+            out.append((node, "args"))  # (``self`` stays: a mutant should read as a DSL program)
+        if isinstance(node, (ast.FunctionDef, ast.ClassDef)) and node.decorator_list:
+            out.append((node, "decorator_list"))
+    return out
 
 
 def _reformat(text: str) -> str:
@@ -350,13 +402,26 @@ def save(report: Report, directory: Path, checker: Checker) -> int:
         for what, source, outcome in report.messages[key]:
             signature = outcome.signature()
             small = minimise(source, lambda t, s=signature: checker.check(t).signature() == s, budget=60)
-            final = checker.check(small)
-            if final.signature() != signature:
+            text = corpus_text(what, small, checker)
+            if text is None:
                 continue
-            name = f"{_slug(final.message)}_{hashlib.sha256(small.encode()).hexdigest()[:6]}.py"
-            (directory / name).write_text(f"# fuzz: {what}\n# expect: {final.message}\n{small}")
+            name = f"{_slug(text.splitlines()[1])}_{hashlib.sha256(small.encode()).hexdigest()[:6]}.py"
+            (directory / name).write_text(text)
             written += 1
     return written
+
+
+EXPECT = "# expect: "
+
+
+def corpus_text(what: str, program: str, checker: Checker) -> str | None:
+    """A corpus file: two comment lines (how it was made, what compiling it gives), then the program."""
+    head = f"# fuzz: {what}\n{EXPECT}"
+    outcome = checker.check(head + "?\n" + program)
+    if outcome.is_bug:
+        return None
+    expect = "compiles" if outcome.kind == COMPILED else outcome.message
+    return f"{head}{expect}\n{program}"
 
 
 def _slug(message: str) -> str:
@@ -373,7 +438,6 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--per-message", type=int, default=2, help="corpus candidates kept per error message")
     parser.add_argument("--timeout", type=float, default=30.0, metavar="SECONDS", help="per program")
     args = parser.parse_args(argv)
-    sys.setrecursionlimit(max(sys.getrecursionlimit(), 20000))  # as the command line does
     warnings.simplefilter("ignore")  # Python's SyntaxWarnings about mutants ("perhaps you missed a comma?")
     with tempfile.TemporaryDirectory(prefix="fuzz-frontend-") as tmp:
         workdir = Path(tmp)

@@ -27,6 +27,8 @@ from .source import ProgramSource
 L = S.LANGUAGE
 
 MAX_NESTING = 48  # blocks (loops, ifs, scopes); the runtime allows 64 scopes in all
+MAX_PARALLEL_NESTING = 8  # pl.parallel loops within one another: the hazard analysis grows ~3x per level
+MAX_EXPR_DEPTH = 100  # nodes on the longest path of one expression (a + b + c: 3); bounds every pass's recursion
 MAX_TENSOR_DIMS = 5
 MAX_ENTRY_TENSORS = 128
 MAX_ENTRY_SCALARS = 128
@@ -69,7 +71,41 @@ _PY_FOLD: dict[BinOp, Callable[[Any, Any], Any]] = {
 
 def parse_program(src: ProgramSource, func_name: str | None = None) -> Any:
     """The ``surface`` program for one orchestration function of a program class."""
-    return _ProgramParser(src).parse(func_name)
+    try:
+        return _ProgramParser(src).parse(func_name)
+    except RecursionError:
+        raise UserError("this statement is nested too deeply for the compiler", src.span(_deepest_statement(src.classdef)),
+                        hint="split it with intermediate variables") from None
+
+
+def expr_depth(node: ast.AST) -> int:
+    """How deep ``node`` nests (iteratively); a chain ``a and b and c`` counts as the nesting it becomes."""
+    deepest = 0
+    stack = [(node, 1)]
+    while stack:
+        current, depth = stack.pop()
+        deepest = max(deepest, depth)
+        step = len(current.values) - 1 if isinstance(current, ast.BoolOp) else 1
+        stack.extend((child, depth + step) for child in ast.iter_child_nodes(current))
+    return deepest
+
+
+def check_expr_depth(program: "_ProgramParser", node: ast.expr) -> None:
+    if expr_depth(node) > MAX_EXPR_DEPTH:
+        raise program.error(
+            f"expression nested more than {MAX_EXPR_DEPTH} deep", node, hint="split it with intermediate variables"
+        )
+
+
+def _deepest_statement(root: ast.AST) -> ast.AST:
+    """The statement below ``root`` whose expressions nest deepest (iteratively)."""
+    best, best_depth = root, 0
+    for node in ast.walk(root):
+        if isinstance(node, ast.stmt) and node is not root:
+            depth = max((expr_depth(child) for child in ast.iter_child_nodes(node) if isinstance(child, ast.expr)), default=0)
+            if depth > best_depth:
+                best, best_depth = node, depth
+    return best
 
 
 # ---------------------------------------------------------------------------------------------
@@ -402,6 +438,11 @@ class _TypeReader:
 
 def constant_value(program: _ProgramParser, node: ast.expr) -> Any:
     """A Python constant: a literal, a closure name, or arithmetic over those."""
+    check_expr_depth(program, node)
+    return _constant_value(program, node)
+
+
+def _constant_value(program: _ProgramParser, node: ast.expr) -> Any:
     if isinstance(node, ast.Constant) and isinstance(node.value, (int, float, bool)):
         return node.value
     if isinstance(node, ast.Name):
@@ -411,10 +452,10 @@ def constant_value(program: _ProgramParser, node: ast.expr) -> Any:
                 return value
         raise program.error(f"'{node.id}' is not a known constant", node)
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
-        return -constant_value(program, node.operand)
+        return -_constant_value(program, node.operand)
     if isinstance(node, ast.BinOp) and (type(node.op) in _CONST_OPS):
-        a = constant_value(program, node.left)
-        b = constant_value(program, node.right)
+        a = _constant_value(program, node.left)
+        b = _constant_value(program, node.right)
         try:
             return _CONST_OPS[type(node.op)](a, b)
         except (ZeroDivisionError, ValueError, OverflowError) as error:
@@ -550,6 +591,7 @@ class _FunctionParser:
         self.manual_depth = 0
         self.loop_stack: list[ast.For] = []
         self.results: list[Any] = []
+        self.in_expr = False  # inside expr(): the expression's depth is already checked
 
     # -- infrastructure --------------------------------------------------------------------------
 
@@ -789,6 +831,9 @@ class _FunctionParser:
         if op not in ("range", "parallel"):
             raise self.error("a for loop must iterate over pl.range(...) or pl.parallel(...)", call)
         kind = LoopKind.seq if op == "range" else LoopKind.parallel
+        parallel_depth = sum(1 for loop in self.loop_stack if _dsl_call(loop.iter) == "parallel")
+        if kind is LoopKind.parallel and parallel_depth >= MAX_PARALLEL_NESTING:
+            raise self.error(f"pl.parallel loops are nested more than {MAX_PARALLEL_NESTING} deep", stmt)
         bounds = self.loop_bounds(call)
         init_node = next((kw.value for kw in call.keywords if kw.arg == "init_values"), None)
         for kw in call.keywords:
@@ -1498,10 +1543,14 @@ class _FunctionParser:
     # -- scalar expressions ------------------------------------------------------------------------
 
     def expr(self, node: ast.expr) -> tuple[Any, Any]:
+        if self.in_expr:
+            return self._expr(node)
+        check_expr_depth(self.program, node)
+        self.in_expr = True
         try:
             return self._expr(node)
-        except RecursionError:
-            raise self.error("expression nested too deeply", node) from None
+        finally:
+            self.in_expr = False
 
     def scalar_expr(self, node: ast.expr) -> tuple[Any, Any]:
         expr, ty = self.expr(node)
