@@ -20,7 +20,7 @@ from typing import Any, Callable
 
 from nanopass.passes.frontend.source import ProgramSource, Unevaluated, program_classes
 
-from .errors import Span, UserError
+from .errors import Span, UserError, quoted
 from .loader import check_readable, too_deep_for_python
 
 DSL_MODULE = "nanopass.dsl"
@@ -192,16 +192,16 @@ class ModuleScope:
             return self._attribute(node)
         if isinstance(node, ast.Call):
             return self._call(node)
-        raise _NotConstant(f"is assigned '{_short(node)}' at line {line}, which is not a constant expression")
+        raise _NotConstant(f"is assigned {quoted(_short(node))} at line {line}, which is not a constant expression")
 
     def _attribute(self, node: ast.Attribute) -> Any:
         base = self._value(node.value)
         if not _is_dsl_namespace(base) or node.attr.startswith("_"):
-            raise _NotConstant(f"is assigned '{_short(node)}' at line {node.lineno}, which is not a constant expression")
+            raise _NotConstant(f"is assigned {quoted(_short(node))} at line {node.lineno}, which is not a constant expression")
         value = getattr(base, node.attr, None)
         if isinstance(value, Enum) or _is_dsl_namespace(value) or value is _dsl_dynamic():
             return value
-        raise _NotConstant(f"is assigned '{_short(node)}' at line {node.lineno}, which is not a dtype or a DSL constant")
+        raise _NotConstant(f"is assigned {quoted(_short(node))} at line {node.lineno}, which is not a dtype or a DSL constant")
 
     def _call(self, node: ast.Call) -> Any:
         from nanopass.dsl import DynamicDim
@@ -211,12 +211,12 @@ class ModuleScope:
         except _NotConstant:
             func = None
         if func is not _dsl_dynamic():
-            raise _NotConstant(f"is assigned from a function call '{_short(node)}' at line {node.lineno}")
+            raise _NotConstant(f"is assigned from a function call {quoted(_short(node))} at line {node.lineno}")
         if len(node.args) != 1 or node.keywords:
-            raise _NotConstant(f"is assigned '{_short(node)}' at line {node.lineno}; pl.dynamic takes one name")
+            raise _NotConstant(f"is assigned {quoted(_short(node))} at line {node.lineno}; pl.dynamic takes one name")
         name = self._value(node.args[0])
         if not isinstance(name, str) or not name.isidentifier():
-            raise _NotConstant(f"is assigned '{_short(node)}' at line {node.lineno}; pl.dynamic needs an identifier")
+            raise _NotConstant(f"is assigned {quoted(_short(node))} at line {node.lineno}; pl.dynamic needs an identifier")
         return DynamicDim(name)
 
 
@@ -249,17 +249,17 @@ def _dsl_dynamic() -> Callable:
 
 def _arith(op: Callable, args: list[Any], node: ast.expr) -> Any:
     if not all(isinstance(a, (int, float)) for a in args):
-        raise _NotConstant(f"is assigned '{_short(node)}' at line {node.lineno}: arithmetic needs numbers")
+        raise _NotConstant(f"is assigned {quoted(_short(node))} at line {node.lineno}: arithmetic needs numbers")
     if op in (operator.pow, operator.lshift) and isinstance(args[1], int) and abs(args[1]) > MAX_INT_BITS:
-        raise _NotConstant(f"is assigned '{_short(node)}' at line {node.lineno}, a number too large to compute")
+        raise _NotConstant(f"is assigned {quoted(_short(node))} at line {node.lineno}, a number too large to compute")
     try:
         value = op(*args)
     except (ArithmeticError, ValueError) as error:
-        raise _NotConstant(f"is assigned '{_short(node)}' at line {node.lineno}, which raises {type(error).__name__}") from None
+        raise _NotConstant(f"is assigned {quoted(_short(node))} at line {node.lineno}, which raises {type(error).__name__}") from None
     if isinstance(value, int) and value.bit_length() > MAX_INT_BITS:
-        raise _NotConstant(f"is assigned '{_short(node)}' at line {node.lineno}, a number too large to compute")
+        raise _NotConstant(f"is assigned {quoted(_short(node))} at line {node.lineno}, a number too large to compute")
     if isinstance(value, complex):
-        raise _NotConstant(f"is assigned '{_short(node)}' at line {node.lineno}, a complex number")
+        raise _NotConstant(f"is assigned {quoted(_short(node))} at line {node.lineno}, a complex number")
     return value
 
 

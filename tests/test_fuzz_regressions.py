@@ -141,3 +141,69 @@ def test_a_view_made_in_a_scope_and_read_after_it(tmp_path):
     _, result = compile_source(tmp_path, SIGNATURE, body)
     assert "Tensor flat_value = big.reshape(" in result.code and "Tensor turned_value = big.transpose(0, 1);" in result.code
     compile_check(result.code, tmp_path)
+
+
+def test_an_array_too_large_for_the_stack_is_a_user_error(tmp_path):
+    # issue 11: `K = 2 ** 80; pl.array.create(K, pl.TASK_ID)` printed `PTO2TaskId tids[1208925819614629174706176];`
+    # which g++ refused ("integer constant is too large for its type")
+    body = "with pl.manual_scope():\n    tids = pl.array.create(2 ** 80, pl.TASK_ID)\n    y, u = pl.submit(self.work, x, y, deps=[tids])\nreturn y\n"
+    with pytest.raises(nanopass.UserError) as caught:
+        compile_source(tmp_path, SIGNATURE, body)
+    assert caught.value.message == f"an array size must be a constant from 1 to 65536, got {2 ** 80}"
+    assert (caught.value.span.line, caught.value.span.col) == (KERNELS.count("\n") + 3, 35)
+    _, result = compile_source(tmp_path, SIGNATURE, body.replace("2 ** 80", "65536"))
+    compile_check(result.code, tmp_path)
+
+
+@pytest.mark.parametrize("annotation, message, col", [
+    ("pl.Tensor[[16, 2 ** 32], pl.FP32]", "a dimension must be below 2**32 (the runtime's extents are uint32_t), got 4294967296", 37),
+    ("pl.Tensor[[0, 16], pl.FP32]", "a dimension must be positive, got 0", 33),
+    ("pl.Tensor[[16, 16], pl.FP64]", "the runtime has no tensor dtype for FP64", 42),
+])
+def test_a_parameter_type_the_runtime_cannot_hold_is_a_user_error(tmp_path, annotation, message, col):
+    # issue 11: these compiled silently, though the runtime cannot hold them: its extents are
+    # uint32_t (2**32 wraps to 0) and positive, and it has no FP64 tensor dtype (create_tensor refused all three)
+    signature = SIGNATURE.replace("x: pl.Tensor[[16, 16], pl.FP32]", f"x: {annotation}")
+    with pytest.raises(nanopass.UserError) as caught:
+        compile_source(tmp_path, signature, "return y\n")
+    assert caught.value.message == message
+    assert (caught.value.span.line, caught.value.span.col) == (KERNELS.count("\n") + 1, col)
+
+
+# Messages the review of the corpus (tests/corpus) found unhelpful: Python's class names, doubled quotes.
+MODULE_VALUES = {
+    "pl.FP16": "'K' is a dtype (pl.FP16); only int, float and bool values can be used here",
+    "pl.Tensor[[16, 16], pl.FP32]": "'K' is a type (pl.Tensor[[16, 16], pl.FP32]); only int, float and bool values can be used here",
+    "'text'": "'K' is the string 'text'; only int, float and bool values can be used here",
+}
+
+
+@pytest.mark.parametrize("value", sorted(MODULE_VALUES))
+def test_a_module_constant_of_the_wrong_kind_is_named_as_the_user_wrote_it(tmp_path, value):
+    path = tmp_path / "prog.py"
+    source = KERNELS.replace("import nanopass.dsl as pl\n", f"import nanopass.dsl as pl\nK = {value}\n") + "    " + SIGNATURE
+    path.write_text(source + "\n        for i in pl.range(K):\n            y = self.work(x, y)\n        return y\n")
+    with pytest.raises(nanopass.UserError) as caught:
+        nanopass.generate_orchestration(load_program(path))
+    assert caught.value.message == MODULE_VALUES[value]
+
+
+@pytest.mark.parametrize("body, message", [
+    ("t = pl.create_tensor([16, '16'], dtype=pl.FP32)\nreturn y\n", "the string '16' cannot be used as a value here"),
+    ("t = pl.create_tensor([16, 16], dtype='FP32')\nreturn y\n", "unknown dtype \"'FP32'\""),
+    ("t = pl.dynamic('M')(x)\nreturn y\n", "unsupported function call \"pl.dynamic('M')(x)\""),
+    ("b = 1 + True\nreturn y\n", "arithmetic needs numbers, got a pl.Scalar[pl.BOOL]"),
+])
+def test_source_text_in_a_message_is_quoted_once(tmp_path, body, message):
+    with pytest.raises(nanopass.UserError) as caught:
+        compile_source(tmp_path, SIGNATURE, body)
+    assert caught.value.message == message
+
+
+def test_a_bad_function_type_names_what_was_written(tmp_path):
+    path = tmp_path / "prog.py"
+    source = KERNELS.replace("type=pl.FunctionType.AIV)\n    def work", "type=3)\n    def work")
+    path.write_text(source + "    " + SIGNATURE + "\n        return y\n")
+    with pytest.raises(nanopass.UserError) as caught:
+        nanopass.generate_orchestration(load_program(path))
+    assert caught.value.message == "unsupported @pl.function type '3'"

@@ -67,7 +67,7 @@ ERRORS = {
     "bare submit": ("pl.submit(self.k, a, o)\nreturn o\n", 1, "must be unpacked"),
     "submit unpacked into three": ("o, t, u = pl.submit(self.k, a, o)\nreturn o\n", 1, "exactly 2 targets"),
     "dummy without deps keyword": ("b = pl.system.task_dummy()\nreturn o\n", 1, "requires deps="),
-    "array of a non-constant size": ("ids = pl.array.create(n, pl.TASK_ID)\nreturn o\n", 1, "'n' is not a known constant"),
+    "array of a non-constant size": ("ids = pl.array.create(n, pl.TASK_ID)\nreturn o\n", 1, "an array size must be a constant, but 'n' is a pl.Scalar[pl.INT64] variable"),
     "slot write of a tensor": ("ids = pl.array.create(2, pl.TASK_ID)\nids[0] = a\nreturn o\n", 2, "cannot store"),
 }
 

@@ -93,7 +93,7 @@ UNKNOWN = {
     "an import": ("import math\nSTEPS = math", "'STEPS' depends on 'math', which is an imported module"),
     "a def": ("def STEPS():\n    return 3", "'STEPS' is a function defined at line"),
     "an if": ("if TILE > 4:\n    STEPS = 3", "'STEPS' is bound inside a module-level 'if' statement"),
-    "a dependency": ("BASE = len('abc')\nSTEPS = BASE + 1", "'STEPS' depends on 'BASE', which is assigned from a function call 'len('abc')'"),
+    "a dependency": ("BASE = len('abc')\nSTEPS = BASE + 1", "'STEPS' depends on 'BASE', which is assigned from a function call \"len('abc')\""),
     "a huge power": ("STEPS = 2 ** 100000", "'STEPS' is assigned '2 ** 100000' at line 12, a number too large"),
     "a division by zero": ("STEPS = TILE // 0", "'STEPS' is assigned 'TILE // 0' at line 12, which raises ZeroDivisionError"),
     "a comprehension": ("STEPS = [i for i in range(3)]", "which is not a constant expression"),

@@ -1,6 +1,7 @@
 """Front-end fuzzing (issue 11): bad input never crashes the compiler.
 
     python -m nanopass.tools.fuzz_frontend [--seed N] [--budget SECONDS] [--save DIR] [--rounds K]
+    python -m nanopass.tools.fuzz_frontend --refresh tests/corpus
 
 Draws programs (mutations of the example, golden and test programs, see ``fuzz_mutations``, and
 random programs of the test generators), compiles each in this process, and checks the property:
@@ -13,8 +14,10 @@ random programs of the test generators), compiles each in this process, and chec
 Every program that breaks the property is minimised (lines deleted while it still breaks it the
 same way) and written to ``DIR/bugs/``. With ``--save DIR``, one minimised program per distinct
 error message (at most ``--per-message``) is also written to ``DIR`` with its expectation, as
-candidates for the checked-in corpus (``tests/corpus``), which are to be reviewed before use.
-The run prints the number of programs tried and the outcomes.
+candidates for the checked-in corpus (``tests/corpus``), which are to be reviewed before use;
+so are up to as many mutants per kind of mutation that still compile. The run prints the number
+of programs tried and the outcomes. ``--refresh DIR`` re-checks a corpus and rewrites each file's
+``# expect:`` line (after a deliberate change of a message), listing what changed.
 """
 
 from __future__ import annotations
@@ -41,6 +44,7 @@ REPO = Path(__file__).resolve().parent.parent
 HEADER_DIR = Path(__file__).resolve().parent  # pto_orchestration_api.h
 
 COMPILED, USER_ERROR = "compiled", "user-error"
+NOT_KNOWN_WITHOUT_RUNNING = "its value is not known without running the file"  # --no-exec may refuse what runs
 BUGS = ("bad-location", "internal-error", "crash", "timeout", "g++-rejected", "no-exec-differs")
 
 
@@ -149,7 +153,8 @@ class Checker:
                 outcome = self._compile(path, lambda: pick_program(load_programs(str(path)), None, str(path)))
                 if outcome.kind == COMPILED:
                     other = self._compile(path, lambda: pick_program(load_programs_static(str(path)), None, str(path)))
-                    if other.kind != COMPILED or other.code != outcome.code:
+                    refused = other.kind == USER_ERROR and NOT_KNOWN_WITHOUT_RUNNING in other.message
+                    if not refused and (other.kind != COMPILED or other.code != outcome.code):
                         return Outcome("no-exec-differs", other.message, other.detail or other.code)
         except _Timeout:
             return Outcome("timeout", f"no answer within {self.seconds:g} s")
@@ -364,6 +369,7 @@ class Report:
     kinds: dict[str, int] = field(default_factory=dict)
     bugs: dict[str, tuple[str, str, Outcome]] = field(default_factory=dict)  # signature -> (what, source, outcome)
     messages: dict[str, list[tuple[str, str, Outcome]]] = field(default_factory=dict)  # template -> examples
+    compiled: dict[str, list[tuple[str, str, Outcome]]] = field(default_factory=dict)  # mutation kind -> examples
 
 
 def run(seed: int, budget: float, rounds: int, per_message: int, seconds: float, workdir: Path) -> Report:
@@ -382,6 +388,10 @@ def run(seed: int, budget: float, rounds: int, per_message: int, seconds: float,
             examples = report.messages.setdefault(template(outcome.message), [])
             if len(examples) < per_message:
                 examples.append((what, source, outcome))
+        elif ": " in what:  # a mutant that still compiles
+            examples = report.compiled.setdefault(what.split(": ")[1], [])
+            if len(examples) < per_message:
+                examples.append((what, source, outcome))
     return report
 
 
@@ -398,14 +408,16 @@ def save(report: Report, directory: Path, checker: Checker) -> int:
             f"# fuzz: {what}\n# {final.kind}: {final.message}\n" + "".join(f"# {line}\n" for line in final.detail.splitlines()[-12:]) + small
         )
         written += 1
-    for key in sorted(report.messages):
-        for what, source, outcome in report.messages[key]:
+    candidates = [*(("", k, v) for k, v in sorted(report.messages.items())),
+                  *(("compiles_", k, v) for k, v in sorted(report.compiled.items()))]
+    for prefix, _key, examples in candidates:
+        for what, source, outcome in examples:
             signature = outcome.signature()
             small = minimise(source, lambda t, s=signature: checker.check(t).signature() == s, budget=60)
             text = corpus_text(what, small, checker)
             if text is None:
                 continue
-            name = f"{_slug(text.splitlines()[1])}_{hashlib.sha256(small.encode()).hexdigest()[:6]}.py"
+            name = f"{prefix}{_slug(text.splitlines()[1][len(EXPECT):])}_{hashlib.sha256(small.encode()).hexdigest()[:6]}.py"
             (directory / name).write_text(text)
             written += 1
     return written
@@ -424,6 +436,23 @@ def corpus_text(what: str, program: str, checker: Checker) -> str | None:
     return f"{head}{expect}\n{program}"
 
 
+def refresh(directory: Path, checker: Checker) -> list[str]:
+    """Re-check every corpus file of ``directory`` and rewrite its ``# expect:`` line; returns the changes."""
+    changes = []
+    for path in sorted(directory.glob("*.py")):
+        lines = path.read_text().splitlines(keepends=True)
+        if len(lines) < 2 or not lines[0].startswith("# fuzz: ") or not lines[1].startswith(EXPECT):
+            changes.append(f"{path.name}: not a corpus file (no '# fuzz:' and '{EXPECT}' lines)")
+            continue
+        text = corpus_text(lines[0][len("# fuzz: "):].rstrip("\n"), "".join(lines[2:]), checker)
+        if text is None:
+            changes.append(f"{path.name}: BREAKS THE PROPERTY ({checker.check(''.join(lines)).kind})")
+        elif text != "".join(lines):
+            changes.append(f"{path.name}: {lines[1].strip()} -> {text.splitlines()[1]}")
+            path.write_text(text)
+    return changes
+
+
 def _slug(message: str) -> str:
     words = re.findall(r"[a-z]+", _without_position(message).replace("error:", "").lower())
     return "_".join(words[:6]) or "error"
@@ -437,7 +466,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--save", metavar="DIR", help="write minimised bugs and corpus candidates here")
     parser.add_argument("--per-message", type=int, default=2, help="corpus candidates kept per error message")
     parser.add_argument("--timeout", type=float, default=30.0, metavar="SECONDS", help="per program")
+    parser.add_argument("--refresh", metavar="DIR", help="re-check a corpus and rewrite its expectations, then stop")
     args = parser.parse_args(argv)
+    if args.refresh:
+        with tempfile.TemporaryDirectory(prefix="fuzz-frontend-") as tmp:
+            changes = refresh(Path(args.refresh), Checker(Path(tmp), args.timeout))
+        print("\n".join(changes) or "no expectation changed")
+        return 1 if any("BREAKS" in c or "not a corpus" in c for c in changes) else 0
     warnings.simplefilter("ignore")  # Python's SyntaxWarnings about mutants ("perhaps you missed a comma?")
     with tempfile.TemporaryDirectory(prefix="fuzz-frontend-") as tmp:
         workdir = Path(tmp)

@@ -117,6 +117,8 @@ def expressions(node: ast.AST, *, loads_only: bool = True) -> list[tuple[ast.AST
     """Every (parent, field, index) holding an expression below ``node`` (index None: a single field)."""
     out = []
     for parent in ast.walk(node):
+        if isinstance(parent, (ast.JoinedStr, ast.FormattedValue)):
+            continue  # an f-string's parts are not free-standing expressions
         for field, value in ast.iter_fields(parent):
             if isinstance(value, ast.expr):
                 if not loads_only or not isinstance(getattr(value, "ctx", None), (ast.Store, ast.Del)):
@@ -393,7 +395,33 @@ def mutate_decorator(tree: ast.Module, c: Chooser) -> str:
     return f"decorate {func.name} with @{text}"
 
 
+MODULE_VALUES = ["0", "-4", "2 ** 80", "1.5", "'text'", "None", "True", "[16, 16]", "(4,)", "len('abc')",
+                 "pl.dynamic('Q')", "pl.dynamic(3)", "pl.FP16", "pl.FunctionType.AIV", "pl.Tensor[[16, 16], pl.FP32]",
+                 "lambda: 3", "{}", "N_UNDEFINED + 1"]
+
+
+def change_module_constant(tree: ast.Module, c: Chooser) -> str:
+    """Give a module-level name another value, or add one the program then uses."""
+    assigns = [s for s in tree.body if isinstance(s, ast.Assign) and isinstance(s.targets[0], ast.Name)]
+    value = c.choice(MODULE_VALUES)
+    if assigns and c.integer(0, 2):
+        stmt = c.choice(assigns)
+        old = ast.unparse(stmt.value)
+        stmt.value = parse_expr(value)
+        return f"module constant {stmt.targets[0].id} = {old} -> {value}"
+    func = pick_function(tree, c)
+    slots = expressions(func)
+    if not slots:
+        raise NotApplicable("no expression")
+    where = next(i for i, s in enumerate(tree.body) if isinstance(s, ast.ClassDef))
+    tree.body.insert(where, ast.Assign([ast.Name("K_NEW", ast.Store())], parse_expr(value), lineno=0))
+    parent, field, index = c.choice(slots)
+    set_slot(parent, field, index, parse_expr("K_NEW"))
+    return f"module constant K_NEW = {value}, used in {func.name}"
+
+
 AST_MUTATIONS: dict[str, Callable[[ast.Module, Chooser], str]] = {
+    "module": change_module_constant,
     "drop": drop_statement,
     "duplicate": duplicate_statement,
     "move": move_statement,
@@ -454,7 +482,7 @@ def mutate(text: str, c: Chooser, rounds: int = 1) -> tuple[str, list[str]]:
                 tree = ast.parse(text)
                 what = AST_MUTATIONS[kind](tree, c)
                 text = ast.unparse(ast.fix_missing_locations(tree)) + "\n"
-        except NotApplicable:
+        except (NotApplicable, ValueError):  # ValueError: a tree ast.unparse cannot print
             continue
         except SyntaxError:
             break  # an earlier text edit broke the syntax: no AST to work on

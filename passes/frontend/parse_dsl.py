@@ -18,7 +18,7 @@ import math
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from nanopass.errors import Span, UserError
+from nanopass.errors import Span, UserError, quoted
 from nanopass.languages import surface as S
 from nanopass.languages.terms import BinOp, CmpOp, DType, FuncKind, LoopKind, ParamDir, ScopeMode, UnOp
 
@@ -30,6 +30,8 @@ MAX_NESTING = 48  # blocks (loops, ifs, scopes); the runtime allows 64 scopes in
 MAX_PARALLEL_NESTING = 8  # pl.parallel loops within one another: the hazard analysis grows ~3x per level
 MAX_EXPR_DEPTH = 100  # nodes on the longest path of one expression (a + b + c: 3); bounds every pass's recursion
 MAX_TENSOR_DIMS = 5
+MAX_DIM = 2**32  # extents are uint32_t in the runtime
+MAX_ARRAY_SIZE = 65536  # elements of a pl.array.create: a C array on the orchestration function's stack
 MAX_ENTRY_TENSORS = 128
 MAX_ENTRY_SCALARS = 128
 MAX_TASK_TENSORS = 32  # tensors one runtime Arg holds
@@ -278,7 +280,7 @@ class _ProgramParser:
             if isinstance(value, FuncKind):
                 return value
         kinds = ", ".join(f"pl.FunctionType.{k}" for k in FuncKind.__members__)
-        raise self.error("unsupported @pl.function type", node, hint=f"use one of {kinds}")
+        raise self.error(f"unsupported @pl.function type {quoted(ast.unparse(node))}", node, hint=f"use one of {kinds}")
 
     def _bool_literal(self, node: ast.expr, what: str) -> bool:
         if isinstance(node, ast.Constant) and isinstance(node.value, bool):
@@ -361,10 +363,12 @@ class _TypeReader:
                     raise self.error(f"pl.{head} needs a shape and a dtype: pl.{head}[[16, 16], pl.FP32]", node)
                 shape = self.shape(items[0])
                 dtype = self.dtype(items[1])
+                if head == "Tensor" and dtype.runtime is None:
+                    raise self.error(f"the runtime has no tensor dtype for {dtype.name}", items[1])
                 if head == "Tensor":
                     if not 1 <= len(shape) <= MAX_TENSOR_DIMS:
                         raise self.error(
-                            f"a tensor has 1 to {MAX_TENSOR_DIMS} dimensions, this one has {len(shape)}", items[0]
+                            f"a tensor has 1 to {MAX_TENSOR_DIMS} dimensions, got {len(shape)}", items[0]
                         )
                     return L.TensorType(shape, dtype)
                 space = None
@@ -381,12 +385,12 @@ class _TypeReader:
                 if len(items) != 2:
                     raise self.error("pl.Array takes a size and a dtype: pl.Array[4, pl.TASK_ID]", node)
                 size = self.const_int(items[0])
-                if size <= 0:
-                    raise self.error("an array size must be positive", items[0])
+                if not 0 < size <= MAX_ARRAY_SIZE:
+                    raise self.error(f"an array size must be a constant from 1 to {MAX_ARRAY_SIZE}, got {size}", items[0])
                 return L.ArrayType(size, self.dtype(items[1]))
             if head in ("Out", "InOut"):
                 raise self.error(f"pl.{head}[...] is only allowed on a parameter", node)
-        raise self.error(f"unsupported type annotation '{ast.unparse(node)}'", node)
+        raise self.error(f"unsupported type annotation {quoted(ast.unparse(node))}", node)
 
     def shape(self, node: ast.expr) -> list[Any]:
         if isinstance(node, (ast.List, ast.Tuple)):
@@ -406,7 +410,7 @@ class _TypeReader:
             return L.Var(name)
         if isinstance(node, ast.Name) and node.id in self.closure:
             return self.dim_value(self.program.src.closure_get(node.id, node), node)
-        return L.Int(self.const_int(node), DType.INDEX)
+        return self.dim_value(self.const_int(node), node)
 
     def dim_value(self, value: Any, node: ast.expr) -> Any:
         from nanopass.dsl import DynamicDim
@@ -414,15 +418,14 @@ class _TypeReader:
         if isinstance(value, DynamicDim):
             return L.Var(value.name)
         if isinstance(value, int) and not isinstance(value, bool):
-            if value <= 0:
-                raise self.error(f"a dimension must be positive, got {value}", node)
+            check_extent(self.program, value, node)
             return L.Int(value, DType.INDEX)
-        raise self.error(f"a dimension must be an int or pl.dynamic(...), got {type(value).__name__}", node)
+        raise self.error(f"a dimension must be an int or pl.dynamic(...), got {describe(value)}", node)
 
     def const_int(self, node: ast.expr) -> int:
         value = constant_value(self.program, node)
         if not isinstance(value, int) or isinstance(value, bool):
-            raise self.error(f"expected an integer constant, got '{ast.unparse(node)}'", node)
+            raise self.error(f"expected an integer constant, got {quoted(ast.unparse(node))}", node)
         return value
 
     def dtype(self, node: ast.expr) -> DType:
@@ -433,7 +436,7 @@ class _TypeReader:
             if len(path) == 1 and isinstance(self.program.src.closure_get(path[0], node), DType):
                 return self.closure[path[0]]
         names = " ".join(DType.__members__)
-        raise self.error(f"unknown dtype '{ast.unparse(node)}'", node, hint=f"dtypes: {names}")
+        raise self.error(f"unknown dtype {quoted(ast.unparse(node))}", node, hint=f"dtypes: {names}")
 
 
 def constant_value(program: _ProgramParser, node: ast.expr) -> Any:
@@ -450,6 +453,7 @@ def _constant_value(program: _ProgramParser, node: ast.expr) -> Any:
             value = program.src.closure_get(node.id, node)
             if isinstance(value, (int, float, bool)):
                 return value
+            raise program.error(f"'{node.id}' is {describe(value)}; a constant number is needed here", node)
         raise program.error(f"'{node.id}' is not a known constant", node)
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
         return -_constant_value(program, node.operand)
@@ -459,8 +463,10 @@ def _constant_value(program: _ProgramParser, node: ast.expr) -> Any:
         try:
             return _CONST_OPS[type(node.op)](a, b)
         except (ZeroDivisionError, ValueError, OverflowError) as error:
-            raise program.error(f"cannot evaluate constant '{ast.unparse(node)}': {error}", node) from None
-    raise program.error(f"expected a constant, got '{ast.unparse(node)}'", node)
+            raise program.error(f"cannot evaluate constant {quoted(ast.unparse(node))}: {error}", node) from None
+    if isinstance(node, ast.Constant):
+        raise program.error(f"expected a number, got {describe(node.value)}", node)
+    raise program.error(f"expected a constant, got {quoted(ast.unparse(node))}", node)
 
 
 # Operators allowed between Python constants (evaluated with Python's semantics).
@@ -479,6 +485,44 @@ _CONST_OPS: dict[type, Callable[[Any, Any], Any]] = {
 
 def _too_big():
     raise ValueError("exponent too large")
+
+
+def check_extent(owner: Any, value: int, node: ast.AST) -> None:
+    """A constant tensor extent: positive, and within the runtime's uint32_t shapes."""
+    if value <= 0:
+        raise owner.error(f"a dimension must be positive, got {value}", node)
+    if value >= MAX_DIM:
+        raise owner.error(f"a dimension must be below 2**32 (the runtime's extents are uint32_t), got {value}", node)
+
+
+def describe(value: Any) -> str:
+    """A Python value as a message names it: 'a dtype (pl.FP16)', 'the string 'x'', 'a list' ..."""
+    from nanopass.dsl import DynamicDim, _Annotation, _TypeConstructor
+
+    if isinstance(value, DType):
+        return f"a dtype (pl.{value.name})"
+    if isinstance(value, FuncKind):
+        return f"a function type (pl.FunctionType.{value.name})"
+    if isinstance(value, _Annotation):
+        return f"a type ({value!r})"
+    if isinstance(value, _TypeConstructor):
+        return f"a type constructor ({value!r})"
+    if isinstance(value, DynamicDim):
+        return f"a dynamic dimension ({value!r})"
+    if isinstance(value, bool) or value is None or value is Ellipsis:
+        return repr(value)
+    if isinstance(value, (str, bytes, int, float, complex)):
+        text = repr(value)
+        kind = {str: "string", int: "integer", complex: "complex number"}.get(type(value), type(value).__name__)
+        return f"the {kind} {text if len(text) <= 40 else text[:37] + '...'}"
+    if isinstance(value, type):
+        return f"the class '{value.__name__}'"
+    if callable(value):
+        return f"a function ('{getattr(value, '__name__', '?')}')"
+    if type(value).__name__ == "module":
+        return f"a module ('{value.__name__}')"
+    article = "an" if type(value).__name__[:1] in "aeiou" else "a"
+    return f"{article} {type(value).__name__}"
 
 
 def check_user_name(program: _ProgramParser, name: str, node: ast.AST) -> None:
@@ -734,7 +778,7 @@ class _FunctionParser:
             if op == "yield_":
                 raise self.error("pl.yield_ must be assigned: a, b = pl.yield_(x, y)", value)
         raise self.error(
-            f"this expression has no effect as a statement: '{_short_source(stmt)}'", stmt
+            f"this expression has no effect as a statement: {quoted(_short_source(stmt))}", stmt
         )
 
     def stmt_AugAssign(self, stmt: ast.AugAssign) -> list[Any]:
@@ -1246,7 +1290,7 @@ class _FunctionParser:
                     continue
             raise self.error(
                 f"'{what}' deps= entries must be a TaskId variable, a TaskId array, arr[i] or None; "
-                f"got '{ast.unparse(entry)}'",
+                f"got {quoted(ast.unparse(entry))}",
                 entry,
             )
         return out
@@ -1297,17 +1341,18 @@ class _FunctionParser:
     def tensor_operand(self, node: ast.expr, what: str) -> tuple[Any, Any]:
         expr, ty = self.expr(node)
         if ty._production != "TensorType" or expr._production != "Var":
-            raise self.error(f"pl.{what} needs a tensor variable, got '{ast.unparse(node)}'", node)
+            raise self.error(f"pl.{what} needs a tensor variable, got {quoted(ast.unparse(node))}", node)
         return expr, ty
 
-    def index_list(self, node: ast.expr, what: str) -> list[Any]:
+    def index_list(self, node: ast.expr, what: str, shape: bool = False) -> list[Any]:
         if not isinstance(node, (ast.List, ast.Tuple)):
-            raise self.error(f"pl.{what} indices must be a list, like [i, j]", node)
+            example = "a shape must be a list, like [16, 16]" if shape else "indices must be a list, like [i, j]"
+            raise self.error(f"pl.{what}: {example}", node)
         out = []
         for elt in node.elts:
             expr, ty = self.expr(elt)
             if ty._production != "ScalarType" or not ty.dtype.is_int:
-                raise self.error(f"an index must be an integer, got {type_text(ty)}", elt)
+                raise self.error(f"{'a dimension' if shape else 'an index'} must be an integer, got {type_text(ty)}", elt)
             out.append(expr)
         return out
 
@@ -1316,12 +1361,12 @@ class _FunctionParser:
             self.src.closure_get(node.id, node), (list, tuple)
         ):
             return [self.types.dim_value(v, node) for v in self.src.closure[node.id]]
-        dims = self.index_list(node, what)
+        dims = self.index_list(node, what, shape=True)
         if not 1 <= len(dims) <= MAX_TENSOR_DIMS:
             raise self.error(f"a tensor has 1 to {MAX_TENSOR_DIMS} dimensions, got {len(dims)}", node)
         for dim, elt in zip(dims, node.elts):
-            if dim._production == "Int" and dim.value <= 0:
-                raise self.error(f"a dimension must be positive, got {dim.value}", elt)
+            if dim._production == "Int":
+                check_extent(self, dim.value, elt)
         return dims
 
     def op_create_tensor(self, call: ast.Call) -> tuple[Any, Any]:
@@ -1455,9 +1500,12 @@ class _FunctionParser:
 
     def op_array_create(self, call: ast.Call) -> tuple[Any, Any]:
         a = self.op_args(call, ["size", "dtype"], 2, "array.create")
+        if isinstance(a["size"], ast.Name) and (binding := self.lookup(a["size"].id)) is not None:
+            raise self.error(f"an array size must be a constant, but '{a['size'].id}' is a {type_text(binding.type)} "
+                             "variable", a["size"])
         size = self.types.const_int(a["size"])
-        if size <= 0:
-            raise self.error("an array size must be a positive constant", a["size"])
+        if not 0 < size <= MAX_ARRAY_SIZE:
+            raise self.error(f"an array size must be a constant from 1 to {MAX_ARRAY_SIZE}, got {size}", a["size"])
         dtype = self.types.dtype(a["dtype"])
         if dtype.c_type is None:
             raise self.error(f"an array of {dtype.name} has no host C++ type", a["dtype"])
@@ -1582,10 +1630,10 @@ class _FunctionParser:
                 raise self.error(
                     "tasks and tensor operations must be assigned to a name, not used inside an expression", node
                 )
-            raise self.error(f"unsupported function call '{_short_source(node)}'", node)
+            raise self.error(f"unsupported function call {quoted(_short_source(node))}", node)
         if isinstance(node, ast.IfExp):
             raise self.error("conditional expressions (x if c else y) are not supported; use an if statement", node)
-        raise self.error(f"unsupported expression '{_short_source(node)}'", node)
+        raise self.error(f"unsupported expression {quoted(_short_source(node))}", node)
 
     def constant(self, value: Any, node: ast.expr) -> tuple[Any, Any]:
         if isinstance(value, bool):
@@ -1600,7 +1648,7 @@ class _FunctionParser:
             return L.Float(value, DType.FP32), SCALAR_T[DType.FP32]
         if value is None:
             raise self.error("None is only allowed as a TaskId value (x = None, deps=[None])", node)
-        raise self.error(f"unsupported constant {value!r}", node)
+        raise self.error(f"{describe(value)} cannot be used as a value here", node)
 
     def name(self, node: ast.Name) -> tuple[Any, Any]:
         binding = self.lookup(node.id)
@@ -1631,7 +1679,7 @@ class _FunctionParser:
                 f"dynamic dimension '{value.name}' is not the extent of any tensor parameter", node
             )
         raise self.error(
-            f"'{node.id}' is a Python {type(value).__name__}; only int, float and bool values can be used here", node
+            f"'{node.id}' is {describe(value)}; only int, float and bool values can be used here", node
         )
 
     def binop(self, node: ast.BinOp) -> tuple[Any, Any]:
@@ -1642,7 +1690,8 @@ class _FunctionParser:
         b, bty = self.scalar_expr(node.right)
         da, db = aty.dtype, bty.dtype
         if DType.TASK_ID in (da, db) or DType.BOOL in (da, db):
-            raise self.error("arithmetic needs numbers", node)
+            bad = aty if da in (DType.TASK_ID, DType.BOOL) else bty
+            raise self.error(f"arithmetic needs numbers, got a {type_text(bad)}", node)
         if da.is_float != db.is_float:
             raise self.error(
                 f"cannot mix {da.name} and {db.name} in arithmetic (int and float)", node,
@@ -1755,8 +1804,11 @@ def _unsupported_statement(stmt: ast.stmt) -> str:
         "Global": "global is not supported",
         "Nonlocal": "nonlocal is not supported",
         "Match": "match statements are not supported",
+        "AsyncFunctionDef": "nested function definitions are not supported",
+        "AsyncFor": "async for is not supported; use pl.range",
+        "AsyncWith": "async with is not supported",
     }
-    return special.get(name, f"unsupported statement: {name}")
+    return special.get(name, f"unsupported statement: {quoted(_short_source(stmt).splitlines()[0])}")
 
 
 def _short_source(node: ast.AST, limit: int = 60) -> str:
