@@ -187,3 +187,38 @@ def test_stdout_closed_by_its_reader_is_not_a_traceback():
                             cwd=REPO, timeout=120)
     assert result.stdout == "141\n"
     assert result.stderr == ""
+
+
+def test_the_readme_states_the_exit_codes_the_risk_of_importing_and_no_exec():
+    from conftest import REPO
+
+    from nanopass import cli
+
+    readme = " ".join((REPO / "README.md").read_text().split())
+    codes = re.search(r"Exit codes: (\d+) success; (\d+) an error in the program .*?; (\d+) a usage error .*?; "
+                      r"(\d+) an internal compiler error .*?; (\d+) interrupted; (\d+) stdout closed", readme)
+    assert codes and [int(c) for c in codes.groups()] == [
+        cli.EXIT_OK, cli.EXIT_USER, cli.EXIT_USAGE, cli.EXIT_INTERNAL, 130, cli.EXIT_BROKEN_PIPE]
+    assert "`nanopass run` imports your file**, which runs its top-level code" in readme
+    assert "nanopass run FILE.py --no-exec" in readme and "nothing in it runs" in readme
+    for flag in ("--no-exec", "--program", "--dump-all", "-o"):  # every flag the bad-input cases name
+        assert f" {flag}" in readme
+
+
+@pytest.mark.parametrize("edit", [
+    ("import nanopass.dsl as pl\n", "import nanopass.dsl as pl\nraise ValueError('boom')\n"),  # while importing
+    ("self.kernel_add(a, b, c)", "self.nokernel(a, b, c)"),  # while compiling
+])
+def test_a_program_that_fails_writes_no_output(tmp_path, edit):
+    path = tmp_path / "prog.py"
+    path.write_text(BASIC.replace(*edit, 1))
+    out = tmp_path / "out"
+    result = run_cli("run", str(path), "-o", str(out))
+    assert result.returncode == 1 and result.stdout == "" and "Traceback" not in result.stderr
+    assert result.stderr.startswith(f"{path}:")
+    assert not out.exists()
+
+
+def test_explain_on_bad_input_is_one_line_too(tmp_path):
+    result = run_cli("explain", "convert_to_ssa", str(tmp_path / "nope.py"))
+    assert (result.returncode, result.stdout, result.stderr) == (1, "", f"error: {tmp_path / 'nope.py'}: no such file\n")

@@ -38,6 +38,12 @@ def compile_source(tmp_path, signature: str, body: str):
     return path, nanopass.generate_orchestration(load_program(path))
 
 
+def user_error(tmp_path, signature: str, body: str) -> nanopass.UserError:
+    with pytest.raises(nanopass.UserError) as caught:
+        compile_source(tmp_path, signature, body)
+    return caught.value
+
+
 SIGNATURE = "def orch(self, x: pl.Tensor[[16, 16], pl.FP32], y: pl.InOut[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:"
 
 
@@ -51,12 +57,11 @@ def test_an_unread_runtime_allocated_output_is_not_bound(tmp_path):
 def test_a_dynamic_dimension_only_in_the_return_type_is_a_user_error(tmp_path):
     # issue 11: an internal error in remap_output_aliases ("no C++ name for 'M'")
     signature = SIGNATURE.replace("-> pl.Tensor[[16, 16], pl.FP32]", '-> pl.Tensor[[16, pl.dynamic("M")], pl.FP32]')
-    with pytest.raises(nanopass.UserError) as caught:
-        compile_source(tmp_path, signature, "return y\n")
-    assert caught.value.message == (
+    error = user_error(tmp_path, signature, "return y\n")
+    assert error.message == (
         "the return type uses dynamic dimension 'M', which is not the extent of any tensor parameter"
     )
-    assert caught.value.span.line == KERNELS.count("\n") + 1
+    assert error.span.line == KERNELS.count("\n") + 1
 
 
 def test_assemble_whose_target_is_created_after_its_source(tmp_path):
@@ -147,10 +152,9 @@ def test_an_array_too_large_for_the_stack_is_a_user_error(tmp_path):
     # issue 11: `K = 2 ** 80; pl.array.create(K, pl.TASK_ID)` printed `PTO2TaskId tids[1208925819614629174706176];`
     # which g++ refused ("integer constant is too large for its type")
     body = "with pl.manual_scope():\n    tids = pl.array.create(2 ** 80, pl.TASK_ID)\n    y, u = pl.submit(self.work, x, y, deps=[tids])\nreturn y\n"
-    with pytest.raises(nanopass.UserError) as caught:
-        compile_source(tmp_path, SIGNATURE, body)
-    assert caught.value.message == f"an array size must be a constant from 1 to 65536, got {2 ** 80}"
-    assert (caught.value.span.line, caught.value.span.col) == (KERNELS.count("\n") + 3, 35)
+    error = user_error(tmp_path, SIGNATURE, body)
+    assert error.message == f"an array size must be a constant from 1 to 65536, got {2 ** 80}"
+    assert (error.span.line, error.span.col) == (KERNELS.count("\n") + 3, 35)
     _, result = compile_source(tmp_path, SIGNATURE, body.replace("2 ** 80", "65536"))
     compile_check(result.code, tmp_path)
 
@@ -164,10 +168,9 @@ def test_a_parameter_type_the_runtime_cannot_hold_is_a_user_error(tmp_path, anno
     # issue 11: these compiled silently, though the runtime cannot hold them: its extents are
     # uint32_t (2**32 wraps to 0) and positive, and it has no FP64 tensor dtype (create_tensor refused all three)
     signature = SIGNATURE.replace("x: pl.Tensor[[16, 16], pl.FP32]", f"x: {annotation}")
-    with pytest.raises(nanopass.UserError) as caught:
-        compile_source(tmp_path, signature, "return y\n")
-    assert caught.value.message == message
-    assert (caught.value.span.line, caught.value.span.col) == (KERNELS.count("\n") + 1, col)
+    error = user_error(tmp_path, signature, "return y\n")
+    assert error.message == message
+    assert (error.span.line, error.span.col) == (KERNELS.count("\n") + 1, col)
 
 
 # Messages the review of the corpus (tests/corpus) found unhelpful: Python's class names, doubled quotes.
@@ -195,9 +198,8 @@ def test_a_module_constant_of_the_wrong_kind_is_named_as_the_user_wrote_it(tmp_p
     ("b = 1 + True\nreturn y\n", "arithmetic needs numbers, got a pl.Scalar[pl.BOOL]"),
 ])
 def test_source_text_in_a_message_is_quoted_once(tmp_path, body, message):
-    with pytest.raises(nanopass.UserError) as caught:
-        compile_source(tmp_path, SIGNATURE, body)
-    assert caught.value.message == message
+    error = user_error(tmp_path, SIGNATURE, body)
+    assert error.message == message
 
 
 def test_a_bad_function_type_names_what_was_written(tmp_path):
@@ -207,3 +209,51 @@ def test_a_bad_function_type_names_what_was_written(tmp_path):
     with pytest.raises(nanopass.UserError) as caught:
         nanopass.generate_orchestration(load_program(path))
     assert caught.value.message == "unsupported @pl.function type '3'"
+
+
+def test_a_kernel_that_returns_a_parameter_of_another_type_is_a_user_error(tmp_path):
+    # issue 11: `return row` (a scalar parameter) as a tensor result made the orchestration alias the
+    # result to a scalar; g++ refused the C++ ("'out__ssa_v2' was not declared in this scope")
+    source = KERNELS.replace("-> pl.Tensor[[16, 16], pl.FP32]:\n        return y\n\n    @pl.function(type=pl.FunctionType.AIV)\n    def produce",
+                             "-> pl.Tensor[[16, 16], pl.FP32]:\n        return x\n\n    @pl.function(type=pl.FunctionType.AIV)\n    def produce", 1)
+    source = source.replace("pl.Scalar[pl.INT32], y: pl.InOut[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:\n        return y",
+                            "pl.Scalar[pl.INT32], y: pl.InOut[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:\n        return s")
+    path = tmp_path / "prog.py"
+    path.write_text(source + "    " + SIGNATURE + "\n        y = self.scalar(x, 3, y)\n        return y\n")
+    with pytest.raises(nanopass.UserError) as caught:
+        nanopass.generate_orchestration(load_program(path))
+    assert caught.value.message == ("kernel 'scalar' returns parameter 's', a pl.Scalar[pl.INT32], as its "
+                                    "pl.Tensor[[16, 16], pl.FP32] result")
+    assert caught.value.span.line == source.splitlines().index("        return s") + 1
+    # returning an input tensor of the result's type stays allowed (the 'work' kernel above returns x)
+    path.write_text(source.replace("return s", "return y") + "    " + SIGNATURE + "\n        y = self.work(x, y)\n        return y\n")
+    compile_check(nanopass.generate_orchestration(load_program(path)).code, tmp_path)
+
+
+UNSIGNED = "def orch(self, x: pl.Tensor[[16, 16], pl.FP32], y: pl.InOut[pl.Tensor[[16, 16], pl.FP32]], n: pl.Scalar[pl.UINT64], m: pl.Scalar[pl.INT64], u: pl.Scalar[pl.UINT32], w: pl.Scalar[pl.INT32]) -> pl.Tensor[[16, 16], pl.FP32]:"
+
+
+@pytest.mark.parametrize("body, message", [
+    # issue 11: `for (int64_t i = 0; i < n; ...)` with a uint64_t n: g++ -Werror=sign-compare refused it
+    ("for i in pl.range(n):", "a loop stop cannot be a pl.Scalar[pl.UINT64]: C++ compares the int64_t counter with "
+                              "it as uint64_t, where a negative counter is a huge one"),
+    ("for i in pl.parallel(m, n):", "a loop stop cannot be a pl.Scalar[pl.UINT64]: C++ compares the int64_t "
+                                    "counter with it as uint64_t, where a negative counter is a huge one"),
+    ("if n > m:", "cannot compare UINT64 with INT64: C++ compares them as uint64_t, where a negative value is a huge one"),
+    ("if u == w:", "cannot compare UINT32 with INT32: C++ compares them as uint32_t, where a negative value is a huge one"),
+    ("if n >= -1:", "cannot compare UINT64 with -1: C++ compares them as uint64_t, where a negative value is a huge one"),
+    ("if m + n < m:", "cannot compare UINT64 with INT64: C++ compares them as uint64_t, where a negative value is a huge one"),
+])
+def test_signed_and_unsigned_that_cpp_would_compare_as_unsigned_are_a_user_error(tmp_path, body, message):
+    error = user_error(tmp_path, UNSIGNED, f"{body}\n    y = self.work(x, y)\nreturn y\n")
+    assert error.message == message
+    assert error.hint in ("declare it pl.INT64", "give both sides the same signedness")
+
+
+@pytest.mark.parametrize("body", [
+    "for i in pl.range(n, m):", "for i in pl.range(u):", "for i in pl.range(0, 8, n):", "if u < m:", "if n > 3:",
+    "if m + u > 2:", "if n >> m > 0:",
+])
+def test_signed_and_unsigned_that_cpp_compares_by_value_compile(tmp_path, body):
+    _, result = compile_source(tmp_path, UNSIGNED, f"{body}\n    y = self.work(x, y)\nreturn y\n")
+    compile_check(result.code, tmp_path)

@@ -143,3 +143,28 @@ def test_ten_thousand_statements_compile(tmp_path):
     lines += ["o = self.k(a, n, o)" if i % 2 else "t = self.k(o, n, t)" for i in range(10000)]
     _, result = compile_text(tmp_path, program(lines))
     assert result.code.count("rt_submit_aiv_task(") == 10000
+
+
+def test_a_long_elif_chain_is_refused_with_a_hint_saying_why(tmp_path):
+    # each elif is an If in the else of the one before: the chain nests one level per branch
+    lines = ["if n == 0:", "    o = self.k(a, n, o)"]
+    for i in range(1, MAX_NESTING + 1):
+        lines += [f"elif n == {i}:", "    o = self.k(a, n, o)"]
+    error = user_error(tmp_path, program(lines))
+    assert error.message == f"blocks are nested more than {MAX_NESTING} deep"
+    assert error.hint.startswith("an elif nests in the else before it")
+    assert error.span.line == FIRST_BODY_LINE + 2 * MAX_NESTING
+    _, result = compile_text(tmp_path, program(lines[:-2]))  # one branch fewer compiles
+    assert f"(n == {MAX_NESTING - 1})" in result.code
+
+
+@pytest.mark.parametrize("dims", [[2] * 6, []], ids=["six", "none"])
+def test_a_shape_from_a_module_level_list_has_a_bounded_rank(tmp_path, dims):
+    # issue 11: pl.create_tensor(SHAPE, ...) with a module-level SHAPE skipped the rank check and
+    # compiled a rank-6 (or rank-0) tensor, which the runtime's TensorCreateInfo refuses
+    text = program(["t = pl.create_tensor(SHAPE, dtype=pl.FP32)", "o = self.k(a, n, o)"])
+    text = text.replace("import nanopass.dsl as pl\n", f"import nanopass.dsl as pl\nSHAPE = {dims}\n", 1)
+    for static in (False, True):
+        error = user_error(tmp_path, text, static)
+        assert error.message == f"a tensor has 1 to 5 dimensions, got {len(dims)}"
+        assert (error.span.line, error.span.col) == (FIRST_BODY_LINE + 1, 29)

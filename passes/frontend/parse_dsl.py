@@ -155,6 +155,23 @@ def type_text(t: Any) -> str:
     return f"pl.{kind}[[{dims}], pl.{t.dtype.name}]"
 
 
+def unsigned_mix(a: Any, da: DType, b: Any, db: DType) -> DType | None:
+    """The unsigned dtype when C++'s usual arithmetic conversions compute ``a op b`` in unsigned.
+
+    Integers narrower than 32 bits promote to int first; then unsigned wins unless the signed side
+    is wider (UINT32 with INT64 stays signed). A constant that is not negative keeps its value
+    either way (None); a negative one (a C++ int) would wrap.
+    """
+    if not (da.is_int and db.is_int) or da.is_signed == db.is_signed:
+        return None
+    (s, ds), du = ((a, da), db) if da.is_signed else ((b, db), da)
+    if s._production == "Int":
+        if s.value >= 0:
+            return None
+        ds = DType.INT32
+    return du if du.bits >= max(ds.bits, 32) else None
+
+
 def _dim_text(d: Any) -> str:
     if d._production == "Int":
         return str(d.value)
@@ -223,12 +240,26 @@ class _ProgramParser:
             results = types.results(fdef)
             self.kernels[fdef.name] = KernelSig(fdef.name, kind, params, results, self.src.span(fdef))
             body = _KernelSummary(self, types).summarize(fdef)
+            self._check_returned_params(fdef.name, params, results, body)
             kernel_nodes.append(
                 L.Kernel(fdef.name, kind, params, results, body, dual, span=self.src.span(fdef))
             )
         fdef, _kind, auto_scope, _dual = orch
         func = _FunctionParser(self, types, fdef, auto_scope).parse()
         return L.Program(self.src.name, kernel_nodes, func, span=self.src.span(self.src.classdef))
+
+    def _check_returned_params(self, name: str, params: list[Any], results: list[Any], body: list[Any]) -> None:
+        """A result the kernel returns as one of its parameters is that tensor: it must have the result's type."""
+        by_name = {p.name: p for p in params}
+        for ret in (s for s in body if s._production == "KReturn"):
+            for value, rtype in zip(ret.values, results):
+                param = by_name.get(value.name) if value._production == "Var" else None
+                if param is not None and param.type != rtype:
+                    raise UserError(
+                        f"kernel '{name}' returns parameter '{param.name}', a {type_text(param.type)}, as its "
+                        f"{type_text(rtype)} result", ret.span,
+                        hint="a kernel's results are the Out/InOut tensors it writes",
+                    )
 
     def _collect_functions(self) -> None:
         seen: dict[str, ast.FunctionDef] = {}
@@ -466,7 +497,7 @@ def _constant_value(program: _ProgramParser, node: ast.expr) -> Any:
             raise program.error(f"cannot evaluate constant {quoted(ast.unparse(node))}: {error}", node) from None
     if isinstance(node, ast.Constant):
         raise program.error(f"expected a number, got {describe(node.value)}", node)
-    raise program.error(f"expected a constant, got {quoted(ast.unparse(node))}", node)
+    raise program.error(f"expected a constant, got {quoted(_short_source(node))}", node)
 
 
 # Operators allowed between Python constants (evaluated with Python's semantics).
@@ -997,6 +1028,11 @@ class _FunctionParser:
             expr, ty = self.expr(arg)
             if ty._production != "ScalarType" or not ty.dtype.is_int:
                 raise self.error(f"a loop bound must be an integer, got {type_text(ty)}", arg)
+            if arg is args[min(1, len(args) - 1)] and unsigned_mix(L.Var("i"), DType.INDEX, expr, ty.dtype):
+                raise self.error(
+                    f"a loop stop cannot be a {type_text(ty)}: C++ compares the int64_t counter with it as "
+                    f"{ty.dtype.c_type}, where a negative counter is a huge one", arg, hint="declare it pl.INT64",
+                )
             exprs.append(expr)
         zero, one = L.Int(0, DType.INDEX), L.Int(1, DType.INDEX)
         if len(exprs) == 1:
@@ -1105,7 +1141,9 @@ class _FunctionParser:
     def enter(self, node: ast.AST) -> None:
         self.depth += 1
         if self.depth > MAX_NESTING:
-            raise self.error(f"blocks are nested more than {MAX_NESTING} deep", node)
+            hint = "an elif nests in the else before it: a long if/elif chain counts one level per branch" if isinstance(
+                node, ast.If) else None
+            raise self.error(f"blocks are nested more than {MAX_NESTING} deep", node, hint=hint)
 
     def leave(self) -> None:
         self.depth -= 1
@@ -1290,7 +1328,7 @@ class _FunctionParser:
                     continue
             raise self.error(
                 f"'{what}' deps= entries must be a TaskId variable, a TaskId array, arr[i] or None; "
-                f"got {quoted(ast.unparse(entry))}",
+                f"got {quoted(_short_source(entry))}",
                 entry,
             )
         return out
@@ -1360,13 +1398,14 @@ class _FunctionParser:
         if isinstance(node, ast.Name) and self.lookup(node.id) is None and isinstance(
             self.src.closure_get(node.id, node), (list, tuple)
         ):
-            return [self.types.dim_value(v, node) for v in self.src.closure[node.id]]
-        dims = self.index_list(node, what, shape=True)
+            dims = [self.types.dim_value(v, node) for v in self.src.closure[node.id]]
+        else:
+            dims = self.index_list(node, what, shape=True)
+            for dim, elt in zip(dims, node.elts):
+                if dim._production == "Int":
+                    check_extent(self, dim.value, elt)
         if not 1 <= len(dims) <= MAX_TENSOR_DIMS:
             raise self.error(f"a tensor has 1 to {MAX_TENSOR_DIMS} dimensions, got {len(dims)}", node)
-        for dim, elt in zip(dims, node.elts):
-            if dim._production == "Int":
-                check_extent(self, dim.value, elt)
         return dims
 
     def op_create_tensor(self, call: ast.Call) -> tuple[Any, Any]:
@@ -1701,7 +1740,8 @@ class _FunctionParser:
             raise self.error("'/' on integers is ambiguous; use '//' for integer division", node)
         if op in (BinOp.floordiv, BinOp.mod, BinOp.shl, BinOp.shr) and da.is_float:
             raise self.error(f"'{op.value}' needs integers", node)
-        dtype = db if da is DType.INDEX else da
+        mixed = unsigned_mix(a, da, b, db) if op not in (BinOp.shl, BinOp.shr) else None
+        dtype = mixed or (db if da is DType.INDEX else da)  # mixed: the unsigned type C++ computes in
         if a._production == "Int" and b._production == "Int" and op in _PY_FOLD:
             try:
                 return L.Int(_PY_FOLD[op](a.value, b.value), dtype), SCALAR_T[dtype]
@@ -1741,6 +1781,13 @@ class _FunctionParser:
             raise self.error("TaskIds cannot be compared", node)
         if aty.dtype.is_float != bty.dtype.is_float:
             raise self.error(f"cannot compare {aty.dtype.name} with {bty.dtype.name}", node)
+        unsigned = unsigned_mix(a, aty.dtype, b, bty.dtype)
+        if unsigned is not None:
+            left, right = (str(e.value) if e._production == "Int" else t.dtype.name for e, t in ((a, aty), (b, bty)))
+            raise self.error(
+                f"cannot compare {left} with {right}: C++ compares them as {unsigned.c_type}, where a "
+                "negative value is a huge one", node, hint="give both sides the same signedness",
+            )
         if a == b and not aty.dtype.is_float:
             # an integer compared with itself has a known result (and C++ warns about it)
             return L.Bool(op in (CmpOp.eq, CmpOp.le, CmpOp.ge)), BOOL_T
