@@ -222,3 +222,16 @@ def test_a_program_that_fails_writes_no_output(tmp_path, edit):
 def test_explain_on_bad_input_is_one_line_too(tmp_path):
     result = run_cli("explain", "convert_to_ssa", str(tmp_path / "nope.py"))
     assert (result.returncode, result.stdout, result.stderr) == (1, "", f"error: {tmp_path / 'nope.py'}: no such file\n")
+
+
+def test_two_orchestration_functions_and_no_func(tmp_path):
+    path = tmp_path / "two_funcs.py"
+    second = BASIC[BASIC.index("    @pl.function(type=pl.FunctionType.Orchestration)"):].replace("def orch_basic", "def orch_other")
+    path.write_text(BASIC + "\n" + second)
+    line = BASIC.splitlines().index("class Basic:") + 1
+    match = located(run_cli("run", str(path)), path, line)
+    assert match.group(3) == "program 'Basic' has several orchestration functions (orch_basic, orch_other); " \
+                             "choose one with --func NAME"
+    result = run_cli("run", str(path), "--func", "orch_other")
+    expected = (EXAMPLES / "basic.expected.cpp").read_text().replace("Function: orch_basic", "Function: orch_other")
+    assert result.returncode == 0 and result.stdout == expected

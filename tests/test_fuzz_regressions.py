@@ -257,3 +257,16 @@ def test_signed_and_unsigned_that_cpp_would_compare_as_unsigned_are_a_user_error
 def test_signed_and_unsigned_that_cpp_compares_by_value_compile(tmp_path, body):
     _, result = compile_source(tmp_path, UNSIGNED, f"{body}\n    y = self.work(x, y)\nreturn y\n")
     compile_check(result.code, tmp_path)
+
+
+@pytest.mark.parametrize("returns, message", [
+    ("pl.Tensor[[16], pl.FP32]", "'orch' returns a pl.Tensor[[16, 16], pl.FP32] where its return type declares pl.Tensor[[16], pl.FP32]"),
+    ("pl.Tensor[[16, 16], pl.INT32]", "'orch' returns a pl.Tensor[[16, 16], pl.FP32] where its return type declares pl.Tensor[[16, 16], pl.INT32]"),
+])
+def test_an_orchestration_result_of_another_type_than_declared_is_a_user_error(tmp_path, returns, message):
+    # issue 11: found reviewing the fuzzer's compiling mutants (`y: pl.Out[pl.Tensor[[64, 64], ...]]`
+    # returned as a declared pl.Tensor[[16], ...]): the declared return type was never checked
+    signature = SIGNATURE.replace("-> pl.Tensor[[16, 16], pl.FP32]:", f"-> {returns}:")
+    error = user_error(tmp_path, signature, "y = self.work(x, y)\nreturn y\n")
+    assert error.message == message
+    assert (error.span.line, error.span.col) == (KERNELS.count("\n") + 3, 15)

@@ -51,7 +51,7 @@ ERRORS = {
         4, f"'t' is not visible here: it was defined inside the loop at line {PRELUDE.count(chr(10)) + 2}"),
     "TaskId from a closed manual scope (D11)": (
         "with pl.manual_scope():\n    o, t = pl.submit(self.k, a, o)\no, u = pl.submit(self.k, a, o, deps=[t])\nreturn o\n",
-        3, f"deps=[t] cannot be honored: its TaskId (produced at line {PRELUDE.count(chr(10)) + 2})"),
+        3, f"deps=[t] cannot be honored: its TaskId is produced at line {PRELUDE.count(chr(10)) + 2}, inside a scope"),
     "TaskId carry read after its manual scope (D11)": (
         "with pl.manual_scope():\n    t = None\n    for i in pl.range(4):\n        o, t = pl.submit(self.k, a, o, deps=[t])\no, u = pl.submit(self.k, a, o, deps=[t])\nreturn o\n",
         5, "deps=[t] cannot be honored"),

@@ -413,7 +413,9 @@ def save(report: Report, directory: Path, checker: Checker) -> int:
     for prefix, _key, examples in candidates:
         for what, source, outcome in examples:
             signature = outcome.signature()
-            small = minimise(source, lambda t, s=signature: checker.check(t).signature() == s, budget=60)
+            # a compiling mutant is kept whole: minimised, "still compiles" leaves an empty program
+            small = source if prefix else minimise(source, lambda t, s=signature: checker.check(t).signature() == s,
+                                                   budget=60)
             text = corpus_text(what, small, checker)
             if text is None:
                 continue

@@ -60,6 +60,7 @@ _CMPOPS = {
     ast.Gt: CmpOp.gt,
     ast.GtE: CmpOp.ge,
 }
+_INT_FLOAT_HINT = "write a float literal (2.0) or keep both sides integers"
 _PY_FOLD: dict[BinOp, Callable[[Any, Any], Any]] = {
     BinOp.add: lambda a, b: a + b,
     BinOp.sub: lambda a, b: a - b,
@@ -221,8 +222,8 @@ class _ProgramParser:
             if len(orchs) > 1:
                 names = ", ".join(f[0].name for f in orchs)
                 raise self.error(
-                    f"program '{self.src.name}' has several orchestration functions ({names}); name one",
-                    self.src.classdef,
+                    f"program '{self.src.name}' has several orchestration functions ({names}); choose one with "
+                    "--func NAME", self.src.classdef, hint="from Python: generate_orchestration(program, func_name)",
                 )
             orch = orchs[0]
         else:
@@ -485,7 +486,7 @@ def _constant_value(program: _ProgramParser, node: ast.expr) -> Any:
             if isinstance(value, (int, float, bool)):
                 return value
             raise program.error(f"'{node.id}' is {describe(value)}; a constant number is needed here", node)
-        raise program.error(f"'{node.id}' is not a known constant", node)
+        raise program.error(f"'{node.id}' is not a constant defined at module level", node)
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
         return -_constant_value(program, node.operand)
     if isinstance(node, ast.BinOp) and (type(node.op) in _CONST_OPS):
@@ -891,11 +892,16 @@ class _FunctionParser:
                 expr, ty = self.expr(elt)
                 if ty._production != "TensorType":
                     raise self.error("an orchestration function returns tensors (its Out/InOut parameters)", elt)
-                values.append(expr)
+                values.append((expr, ty, elt))
         if len(values) != len(self.results):
             raise self.error(
                 f"'{self.fdef.name}' declares {len(self.results)} return value(s) but returns {len(values)}", stmt
             )
+        for (_expr, ty, elt), declared in zip(values, self.results):
+            if ty != declared:
+                raise self.error(f"'{self.fdef.name}' returns a {type_text(ty)} where its return type declares "
+                                 f"{type_text(declared)}", elt)
+        values = [expr for expr, _ty, _elt in values]
         return [L.Return(values, span=self.span(stmt))]
 
     def stmt_For(self, stmt: ast.For) -> list[Any]:
@@ -1734,7 +1740,7 @@ class _FunctionParser:
         if da.is_float != db.is_float:
             raise self.error(
                 f"cannot mix {da.name} and {db.name} in arithmetic (int and float)", node,
-                hint="write a float literal (2.0) or keep both sides integers",
+                hint=_INT_FLOAT_HINT,
             )
         if op is BinOp.div and da.is_int:
             raise self.error("'/' on integers is ambiguous; use '//' for integer division", node)
@@ -1780,7 +1786,7 @@ class _FunctionParser:
         if DType.TASK_ID in (aty.dtype, bty.dtype):
             raise self.error("TaskIds cannot be compared", node)
         if aty.dtype.is_float != bty.dtype.is_float:
-            raise self.error(f"cannot compare {aty.dtype.name} with {bty.dtype.name}", node)
+            raise self.error(f"cannot compare {aty.dtype.name} with {bty.dtype.name}", node, hint=_INT_FLOAT_HINT)
         unsigned = unsigned_mix(a, aty.dtype, b, bty.dtype)
         if unsigned is not None:
             left, right = (str(e.value) if e._production == "Int" else t.dtype.name for e, t in ((a, aty), (b, bty)))
