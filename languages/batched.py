@@ -7,15 +7,16 @@ holds tensors (32).
 """
 
 from nanopass.errors import VerifyError
-from nanopass.language import Nonterminal, Production, walk
+from nanopass.language import Nonterminal, Production
 
 from . import dep_annotated
+from .statements import iter_stmts
 
 MAX_TENSORS_PER_ARG = 32
 
 
 def check_alloc_size(program) -> None:
-    for node in walk(program.orch):
+    for node in iter_stmts(program.orch.body):
         if node._production == "Alloc" and not 1 <= len(node.creates) <= MAX_TENSORS_PER_ARG:
             raise VerifyError(f"an Alloc must hold 1..{MAX_TENSORS_PER_ARG} creates", node=node)
 

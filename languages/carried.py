@@ -9,19 +9,27 @@ slot (``per_iteration``).
 """
 
 from nanopass.errors import VerifyError
-from nanopass.language import Nonterminal, Production, walk
+from nanopass.language import Nonterminal, Production
 
 from . import scoped
+from .statements import iter_stmts
 
 
 def check_plans(program) -> None:
-    for node in walk(program.orch):
-        if node._production == "Carry" and node.array < 0:
-            raise VerifyError("a carry's array size cannot be negative", node=node)
-        if node._production == "Carry" and node.array > 0 and not node.rebind:
-            raise VerifyError("an array carry must be a rebind carry", node=node)
-        if node._production == "Carry" and node.per_iteration and node.array <= 0:
-            raise VerifyError("a per-iteration carry needs an array", node=node)
+    for stmt in iter_stmts(program.orch.body):
+        if stmt._production == "For":
+            plans = [it.plan for it in stmt.iters]
+        elif stmt._production == "If":
+            plans = [phi.plan for phi in stmt.results]
+        else:
+            continue
+        for node in plans:
+            if node.array < 0:
+                raise VerifyError("a carry's array size cannot be negative", node=node)
+            if node.array > 0 and not node.rebind:
+                raise VerifyError("an array carry must be a rebind carry", node=node)
+            if node.per_iteration and node.array <= 0:
+                raise VerifyError("a per-iteration carry needs an array", node=node)
 
 
 LANGUAGE = scoped.LANGUAGE.extend(

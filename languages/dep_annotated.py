@@ -9,13 +9,14 @@ it), ``size`` 0 for one id or N for the N slots of a whole array. ``Task`` and
 """
 
 from nanopass.errors import VerifyError
-from nanopass.language import Nonterminal, Production, walk
+from nanopass.language import Nonterminal, Production
 
 from . import tid_bound
+from .statements import iter_stmts
 
 
 def check_capacity(program) -> None:
-    for node in walk(program.orch):
+    for node in iter_stmts(program.orch.body):
         if node._production in ("Task", "Dummy"):
             need = sum(edge.size or 1 for edge in node.deps)
             if node.capacity != need:

@@ -7,9 +7,10 @@ tensors, 16 scalars).
 """
 
 from nanopass.errors import VerifyError
-from nanopass.language import Production, walk
+from nanopass.language import Production
 
 from . import dimmed
+from .statements import iter_stmts
 from .terms import encoding
 
 MAX_TENSOR_ARGS = 32
@@ -17,7 +18,7 @@ MAX_SCALAR_ARGS = 16
 
 
 def check_argument_order(program) -> None:
-    for node in walk(program.orch):
+    for node in iter_stmts(program.orch.body):
         if node._production != "Task":
             continue
         kinds = [arg._production for arg in node.args]

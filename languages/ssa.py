@@ -10,32 +10,26 @@ with a ``Yield`` of as many values; an ``If`` with results ends both branches wi
 """
 
 from nanopass.errors import VerifyError
-from nanopass.language import iter_children, walk
 
 from . import surface
+from .statements import defined_binders, iter_stmts
 
 
 def check_single_definition(program) -> None:
-    seen: set[str] = set()
     func = program.orch
-    for param in func.params:
-        _define(seen, param.name, param)
-    for dyn in func.dyn_dims:
-        _define(seen, dyn.name, dyn)
-    stack = list(func.body)
-    while stack:
-        node = stack.pop()
-        production = node._production
-        if production == "Binder":
-            _define(seen, node.name, node)
-        elif production != "Declare":  # a Declare announces a later definition (hoisted language)
-            stack.extend(iter_children(node))
-
-
-def _define(seen: set[str], name: str, node) -> None:
-    if name in seen:
-        raise VerifyError(f"'{name}' is defined more than once", node=node)
-    seen.add(name)
+    names = [p.name for p in func.params]
+    names += [d.name for d in func.dyn_dims]
+    # A Declare announces a later definition: not one itself.
+    names += [b.name for stmt in iter_stmts(func.body) for b in defined_binders(stmt)]
+    if len(set(names)) == len(names):
+        return
+    seen: set[str] = set()
+    nodes = list(func.params) + list(func.dyn_dims)
+    nodes += [b for stmt in iter_stmts(func.body) for b in defined_binders(stmt)]
+    for node in nodes:
+        if node.name in seen:
+            raise VerifyError(f"'{node.name}' is defined more than once", node=node)
+        seen.add(node.name)
 
 
 def check_yields(program) -> None:
@@ -48,7 +42,7 @@ def check_yields(program) -> None:
         if last is None or last._production != "Yield" or len(last.values) != arity:
             raise VerifyError(f"body must end with a Yield of {arity} value(s)", node=owner)
 
-    for node in walk(program.orch):
+    for node in iter_stmts(program.orch.body):
         production = node._production
         if production == "For":
             check_body(_unscoped(node.body), len(node.iters), node)
@@ -57,10 +51,13 @@ def check_yields(program) -> None:
         elif production == "If":
             check_body(_unscoped(node.then), len(node.results), node)
             check_body(_unscoped(node.orelse), len(node.results), node)
-        elif production in ("Scope", "Function"):
-            for stmt in node.body[:-1] if production == "Scope" else node.body:
+        elif production == "Scope":
+            for stmt in node.body[:-1]:
                 if stmt._production == "Yield":
                     raise VerifyError("a Yield outside the end of a loop or branch body", node=stmt)
+    for stmt in program.orch.body:
+        if stmt._production == "Yield":
+            raise VerifyError("a Yield outside the end of a loop or branch body", node=stmt)
 
 
 def _unscoped(body):

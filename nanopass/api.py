@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import gc
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -50,11 +52,26 @@ def run_pipeline(
     Raises ``PipelineError`` (with the stages reached) on a compiler error in a pass, and
     ``UserError`` for a mistake the front end finds.
     """
+    from nanopass.languages.statements import reusing_walks
     from nanopass.passes.pipeline import PIPELINE
 
-    tree = surface_of(program, func_name)
+    with collector_paused():
+        tree = surface_of(program, func_name)
     ctx = PassContext(options=dict(options or {}))
-    return PIPELINE.run(tree, ctx, input_name="parse_dsl", verify=verify, stop_after=stop_after, observer=observer)
+    with reusing_walks():
+        return PIPELINE.run(tree, ctx, input_name="parse_dsl", verify=verify, stop_after=stop_after, observer=observer)
+
+
+@contextmanager
+def collector_paused():
+    """Pause Python's cyclic garbage collector (compiler data is acyclic; see Pipeline.run)."""
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if collecting:
+            gc.enable()
 
 
 def result_from_stages(stages: list[Stage], abi: str = "seed") -> OrchestrationResult:

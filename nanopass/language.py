@@ -84,7 +84,7 @@ def quote_string(value: str) -> str:
 
 
 def _is_identifier(value: Any) -> bool:
-    return type(value) is str and _IDENT.match(value) is not None
+    return type(value) is str and value.isidentifier() and value.isascii()
 
 
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
@@ -275,6 +275,7 @@ class Node:
     _fields: tuple[str, ...] = ()
     _field_specs: tuple[Field, ...] = ()
     _terminals: dict[str, Terminal] = {}
+    _child_fields: tuple[tuple[str, bool], ...] = ()  # (field, is a tuple) of the nonterminal fields
 
     def __setattr__(self, key, value):
         raise AttributeError(f"{type(self).__name__} nodes are immutable (tried to set {key!r})")
@@ -331,29 +332,36 @@ def _rebuild(cls, values, span):
     return cls(*values, span=span)
 
 
-def iter_children(node: Node) -> Iterator[Node]:
+def children_of(node: Node) -> list:
     """Every direct child node (through tuple and optional fields), in field order."""
-    for field in node._field_specs:
-        if field.kind in node._terminals:
-            continue
-        value = getattr(node, field.name)
+    out: list = []
+    for name, many in node._child_fields:
+        value = getattr(node, name)
         if value is None:
             continue
-        if field.many:
-            yield from value
+        if many:
+            out.extend(value)
         else:
-            yield value
+            out.append(value)
+    return out
+
+
+def iter_children(node: Node) -> Iterator[Node]:
+    """Every direct child node, in field order."""
+    return iter(children_of(node))
 
 
 def walk(node: "Node | tuple") -> Iterator[Node]:
     """Pre-order iteration over a tree (or a tuple of trees), without recursion."""
     stack = list(reversed(node)) if isinstance(node, (tuple, list)) else [node]
+    pop, extend = stack.pop, stack.extend
     while stack:
-        current = stack.pop()
+        current = pop()
         yield current
-        children = list(iter_children(current))
-        children.reverse()
-        stack.extend(children)
+        if current._child_fields:
+            children = children_of(current)
+            children.reverse()
+            extend(children)
 
 
 def _make_node_class(language_name: str, nonterminal: str, production: Production) -> type:
@@ -372,25 +380,31 @@ def _make_node_class(language_name: str, nonterminal: str, production: Productio
     return type(production.name, (Node,), namespace)
 
 
-def _install_checks(cls: type, kind_check: Callable[[Field], Callable[[Any], bool]], terminals) -> None:
+def _install_checks(cls: type, kind_check: Callable[[Field], Any], terminals) -> None:
     """Generate ``cls.__init__``: convert list fields to tuples, check each field, set it."""
     specs = cls._field_specs
     args = ", ".join(f.name for f in specs)
     lines = [f"def __init__(self{', ' if args else ''}{args}, *, span=None):"]
     env: dict[str, Any] = {"_set": object.__setattr__, "_fail": _fail, "_Span": Span, "_cls": cls, "_tp": type}
+    env["_isinstance"] = isinstance
     for i, field in enumerate(specs):
         check = kind_check(field)
-        env[f"_c{i}"] = check
         v = field.name
+        if isinstance(check, tuple):  # a nonterminal: the classes of its productions, inlined
+            env[f"_k{i}"] = check
+            test = f"_isinstance({{}}, _k{i})"
+        else:  # a terminal's predicate
+            env[f"_c{i}"] = check
+            test = f"_c{i}({{}})"
         if field.many:
             lines.append(f"    if _tp({v}) is not tuple:")
             lines.append(f"        {v} = _as_tuple(_cls, {i}, {v})")
             lines.append(f"    for _x in {v}:")
-            lines.append(f"        if not _c{i}(_x): _fail(_cls, {i}, _x, {v})")
+            lines.append(f"        if not {test.format('_x')}: _fail(_cls, {i}, _x, {v})")
         elif field.optional:
-            lines.append(f"    if {v} is not None and not _c{i}({v}): _fail(_cls, {i}, {v}, None)")
+            lines.append(f"    if {v} is not None and not {test.format(v)}: _fail(_cls, {i}, {v}, None)")
         else:
-            lines.append(f"    if not _c{i}({v}): _fail(_cls, {i}, {v}, None)")
+            lines.append(f"    if not {test.format(v)}: _fail(_cls, {i}, {v}, None)")
         lines.append(f"    _set(self, {v!r}, {v})")
     lines.append("    if span is not None and _tp(span) is not _Span: _fail_span(_cls, span)")
     lines.append("    _set(self, 'span', span)")
@@ -400,6 +414,7 @@ def _install_checks(cls: type, kind_check: Callable[[Field], Callable[[Any], boo
     exec(code, env)  # noqa: S102 - generated constructor, built from the grammar only
     cls.__init__ = env["__init__"]
     cls._terminals = terminals
+    cls._child_fields = tuple((f.name, f.many) for f in specs if f.kind not in terminals)
 
 
 def _as_tuple(cls, index, value):
@@ -461,6 +476,9 @@ class Language:
         self.nodes: dict[str, type] = {}
         self._build_classes()
         self._class_set = frozenset(self.nodes.values())
+        for production, cls in self.nodes.items():  # L.Var is a plain attribute (fast in hot loops)
+            if production not in self.__dict__:
+                self.__dict__[production] = cls
 
     # -- declaration checks -------------------------------------------------------------------
 
@@ -517,15 +535,11 @@ class Language:
                     out.append(cls)
         return out
 
-    def _kind_check(self, field: Field) -> Callable[[Any], bool]:
+    def _kind_check(self, field: Field) -> "Callable[[Any], bool] | tuple[type, ...]":
+        """A terminal's predicate, or the tuple of classes a nonterminal's value must be one of."""
         if field.kind in self.terminals:
             return self.terminals[field.kind].predicate
-        classes = self._nt_classes[field.kind]
-
-        def check(value, _classes=classes):
-            return isinstance(value, _classes)
-
-        return check
+        return self._nt_classes[field.kind]
 
     def _reusable_parent_classes(self) -> dict[str, type]:
         """Parent classes this language can share: greatest fixpoint of 'unchanged'."""
@@ -605,8 +619,12 @@ class Language:
         """
         return isinstance(tree, self._nt_classes[self.entry])
 
-    def verify(self, tree: Any) -> None:
-        """Raise VerifyError unless ``tree`` is a program of this language meeting its invariants."""
+    def verify(self, tree: Any, known: frozenset = frozenset()) -> frozenset:
+        """Raise VerifyError unless ``tree`` is a program of this language meeting its invariants.
+
+        Invariants in ``known`` are already established for this very tree and are not run again.
+        Returns the invariants ``tree`` is now known to meet.
+        """
         from .errors import VerifyError
 
         if not self.is_program(tree):
@@ -616,7 +634,9 @@ class Language:
                 node=tree,
             )
         for invariant in self.invariants:
-            invariant(tree)
+            if invariant not in known:
+                invariant(tree)
+        return known.union(self.invariants)
 
     def production(self, name: str) -> Production:
         """The declaration of production ``name`` (to derive a changed one in an extension)."""

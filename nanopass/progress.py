@@ -54,7 +54,8 @@ class PassProgress:
     def __call__(self, stage) -> None:
         if stage.index == 0:
             return
-        self.progress.update(self.task, completed=stage.index, description=self._describe(stage.index))
+        # Redraw now: every pass is shown once, however fast it runs (22 redraws cost nothing).
+        self.progress.update(self.task, completed=stage.index, description=self._describe(stage.index), refresh=True)
 
 
 def fan_out(observers: Iterable[Callable | None]) -> Callable | None:

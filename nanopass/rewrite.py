@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, Callable, ClassVar
 
 from .errors import InternalError, Span
 from .language import Language, Node
@@ -66,6 +66,7 @@ class Pass:
     target: ClassVar[Language]
     _handlers: ClassVar[dict[str, str]] = {}
     _touched: ClassVar[frozenset[str]] = frozenset()
+    _inert: ClassVar[frozenset[type]] = frozenset()
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -76,12 +77,23 @@ class Pass:
             prod: prod for prod in cls.source.nodes if callable(getattr(cls, prod, None))
         }
         cls._touched = _touched_nonterminals(cls)
+        cls._inert = frozenset(
+            node_cls
+            for node_cls in cls.source.nodes.values()
+            if node_cls._production not in cls._handlers
+            and cls.target.owns(node_cls)
+            and not any(f.kind in cls._touched for f in node_cls._field_specs)
+        )
 
     def __init__(self, ctx: PassContext | None = None):
         self.ctx = ctx or PassContext()
-        self._dispatch = {
-            cls: getattr(self, prod) for prod in self._handlers for cls in [self.source.nodes[prod]]
-        }
+        self._plans: dict[type, tuple] = {}
+        # Classes this pass returns as they are (no handler, kept by the target, nothing to visit
+        # inside) map to the identity; handled classes map to their handler.
+        self._dispatch = dict.fromkeys(self._inert, _same)
+        self._dispatch.update(
+            (cls, getattr(self, prod)) for prod in self._handlers for cls in [self.source.nodes[prod]]
+        )
 
     @classmethod
     def contract(cls) -> str:
@@ -137,34 +149,64 @@ class Pass:
     def rebuild(self, node: Node) -> Node:
         """The identity clause: visit the children this pass can change, then rebuild ``node``."""
         cls = type(node)
-        touched = self._touched
-        values = []
-        changed = False
-        for spec in cls._field_specs:
-            value = getattr(node, spec.name)
-            if spec.kind in touched and value is not None:
-                new = self.visit_all(value) if spec.many else self.visit(value)
-                if isinstance(new, list):
-                    raise InternalError(
-                        f"handler returned a list for the single field '{spec.name}'",
-                        pass_name=self.name,
-                        node=node,
-                    )
-                if new is not value:
-                    changed = True
-                value = new
-            values.append(value)
-        if not changed and self.target.owns(cls):
-            return node
-        target_cls = self.target.nodes.get(cls._production)
-        if target_cls is None:
-            raise InternalError(
-                f"no handler for production {cls._production}, which language "
-                f"'{self.target.name}' does not have",
-                pass_name=self.name,
-                node=node,
-            )
-        return target_cls(*values, span=node.span)
+        rebuild = self._plans.get(cls)
+        if rebuild is None:
+            rebuild = self._plans[cls] = _rebuilder(self, cls)
+        return rebuild(node)
+
+    def _not_in_target(self, node: Node):
+        raise InternalError(
+            f"no handler for production {node._production}, which language '{self.target.name}' does not have",
+            pass_name=self.name,
+            node=node,
+        )
+
+    def _list_for_single_field(self, node: Node, name: str):
+        raise InternalError(f"handler returned a list for the single field '{name}'", pass_name=self.name, node=node)
+
+
+def _rebuilder(pass_: Pass, cls: type) -> Callable[[Node], Node]:
+    """Generate the identity clause of ``pass_`` for nodes of ``cls``: visit the fields whose
+    nonterminal the pass can change (each element of a tuple field), reuse the node if no child
+    changed and the target language keeps the class, else build the target's class."""
+    touched = pass_._touched
+    target_cls = cls if pass_.target.owns(cls) else pass_.target.nodes.get(cls._production)
+    env: dict[str, Any] = {
+        "visit": pass_.visit,
+        "visit_all": pass_.visit_all,
+        "target": target_cls,
+        "missing": pass_._not_in_target,
+        "bad_list": pass_._list_for_single_field,
+        "List": list,
+        "tp": type,
+    }
+    lines = ["def rebuild(node):"]
+    values, compare = [], []
+    for i, spec in enumerate(cls._field_specs):
+        lines.append(f"    v{i} = node.{spec.name}")
+        values.append(f"n{i}" if spec.kind in touched else f"v{i}")
+        if spec.kind not in touched:
+            continue
+        compare.append(f"n{i} is v{i}")
+        if spec.many:
+            lines.append(f"    n{i} = visit_all(v{i})")
+        else:
+            guard = f"v{i} if v{i} is None else " if spec.optional else ""
+            lines.append(f"    n{i} = {guard}visit(v{i})")
+            lines.append(f"    if tp(n{i}) is List: bad_list(node, {spec.name!r})")
+    if target_cls is None:
+        lines.append("    return missing(node)")
+    else:
+        if target_cls is cls:
+            lines.append(f"    if {' and '.join(compare) or 'True'}: return node")
+        args = "".join(v + ", " for v in values)
+        lines.append(f"    return target({args}span=node.span)")
+    exec("\n".join(lines), env)  # noqa: S102 - generated from the grammar only
+    return env["rebuild"]
+
+
+def _same(node: Node) -> Node:
+    return node
 
 
 def _check_declaration(cls: type) -> None:

@@ -168,14 +168,11 @@ def _outside_loops(source: Site, target: Site) -> bool:
 
 
 def _all_names(func) -> set[str]:
-    from nanopass.language import walk
+    from nanopass.languages.statements import binders_in_order, iter_stmts
 
     names = {p.name for p in func.params} | {d.name for d in func.dyn_dims}
-    for node in walk(func):
-        if node._production == "Binder":
-            names.add(node.name)
-        elif node._production in ("CellDecl", "CellSet"):
-            names.add(node.cell)
+    names.update(b.name for b in binders_in_order(func.body))
+    names.update(s.cell for s in iter_stmts(func.body) if s._production in ("CellDecl", "CellSet"))
     return names
 
 

@@ -49,6 +49,8 @@ class ExpandManualPhaseFence(Pass):
 
     def run(self, program):
         func = program.orch
+        if not any(s._production in ("Scope", "CompilerScope") and s.mode is ScopeMode.manual for s in iter_stmts(func.body)):
+            return program  # fences are for manual scopes only
         self.roots = buffer_roots(func, kernel_table(program))
         self.arrays = {
             b.name: b.type.size
@@ -165,6 +167,6 @@ class ExpandManualPhaseFence(Pass):
 
 
 def _binders(func):
-    from nanopass.language import walk
+    from nanopass.languages.statements import binders_in_order
 
-    return [n for n in walk(func) if n._production == "Binder"]
+    return list(binders_in_order(func.body))

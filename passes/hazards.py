@@ -21,7 +21,7 @@ inside, into or out of a MANUAL scope.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from nanopass.languages.terms import ArgDir, LoopKind, ScopeMode
 
@@ -47,8 +47,7 @@ class Unknown:
 FULL, UNKNOWN = Full(), Unknown()
 
 
-@dataclass(frozen=True)
-class Box:
+class Box(NamedTuple):
     """Elements lo[d] <= i[d] < hi[d] of the buffer."""
 
     lo: tuple[int, ...]
@@ -171,16 +170,38 @@ READS = {ArgDir.Input, ArgDir.InOut}
 WRITES = {ArgDir.InOut, ArgDir.OutputExisting, ArgDir.Output}
 
 
-@dataclass(frozen=True)
 class Access:
-    site: int  # index of the task (program order)
-    write: bool  # a write (else a read)
-    root: str
-    region: Any
-    dir: ArgDir
-    scope: int | None  # the user manual scope it is submitted in (None: AUTO)
-    parallel: frozenset = frozenset()  # pl.parallel loops around it, in this iteration
-    earlier_iteration: frozenset = frozenset()  # pl.parallel loops it ran in an earlier iteration of
+    """One task's read or write of a region of one root (hashable, compared by value)."""
+
+    __slots__ = ("site", "write", "root", "region", "dir", "scope", "parallel", "earlier_iteration", "_key", "_hash")
+
+    def __init__(
+        self,
+        site: int,  # index of the task (program order)
+        write: bool,  # a write (else a read)
+        root: str,
+        region: Any,
+        dir: ArgDir,  # noqa: A002
+        scope: int | None,  # the user manual scope it is submitted in (None: AUTO)
+        parallel: frozenset = frozenset(),  # pl.parallel loops around it, in this iteration
+        earlier_iteration: frozenset = frozenset(),  # pl.parallel loops it ran in an earlier iteration of
+    ):
+        self.site, self.write, self.root, self.region = site, write, root, region
+        self.dir, self.scope, self.parallel, self.earlier_iteration = dir, scope, parallel, earlier_iteration
+        self._key = (site, write, root, region, dir.value, scope, parallel, earlier_iteration)
+        self._hash = hash(self._key)
+
+    def __eq__(self, other):
+        return isinstance(other, Access) and self._key == other._key
+
+    def __hash__(self):
+        return self._hash
+
+    def __repr__(self) -> str:
+        return f"Access(t{self.site} {'W' if self.write else 'R'} {self.root}{self.region!r} {self.dir.name})"
+
+    def retagged(self, earlier_iteration: frozenset) -> "Access":
+        return Access(self.site, self.write, self.root, self.region, self.dir, self.scope, self.parallel, earlier_iteration)
 
     @property
     def published(self) -> bool:
@@ -233,7 +254,20 @@ class Hazards:
     pairs: set[tuple[Access, Access]] = field(default_factory=set)
 
 
-def find_hazards(func, kernels: dict[str, Any], untracked_roots: set[str]) -> Hazards:
+def find_hazards(
+    func,
+    kernels: dict[str, Any],
+    untracked_roots: set[str],
+    *,
+    track_writes: bool = True,
+    keep=None,
+) -> Hazards:
+    """Every hazard pair of ``func`` that ``keep(earlier, later)`` accepts (all by default).
+
+    With ``track_writes=False`` only reads stay live (writes still cover them), so only
+    write-after-read pairs are found: a caller that needs nothing else avoids following every
+    writer that a maybe-skipped loop leaves possibly live.
+    """
     store = storage_map(func, kernels)
     result = Hazards()
     site_of: dict[int, int] = {}
@@ -252,47 +286,61 @@ def find_hazards(func, kernels: dict[str, Any], untracked_roots: set[str]) -> Ha
                     out.append(Access(site, True, root, region, arg.dir, scope, parallel))
         return out
 
-    # state: (root, is_write) -> the accesses a later access may pair with. Reads and writes are
-    # kept apart so that a read looks only at earlier writes (a long run of readers stays linear).
-    def step(state: dict, task_accesses: list[Access]) -> dict:
+    # The state maps a root to (reads, writes): the accesses still live at this point (not yet
+    # covered by a later write). Reads of a root nobody writes can never be part of a hazard and
+    # are not tracked (read-only inputs would otherwise pile up one entry per task).
+    written = {a_root for a_root in _written_roots(func, store, untracked_roots)}
+
+    def step(state: dict, task_accesses: list[Access]) -> None:
         for a in task_accesses:
-            for earlier_kind in ((True, False) if a.write else (True,)):
-                for e in state.get((a.root, earlier_kind), ()):
-                    if e.earlier_iteration & a.parallel:
-                        continue  # two iterations of one pl.parallel loop: independent by the user's word
-                    if overlaps(e.region, a.region):
-                        result.pairs.add((e, a))
-        state = dict(state)
+            entry = state.get(a.root)
+            if entry is None:
+                continue
+            reads, writes = entry
+            for e in (writes if not a.write else (*reads, *writes)):
+                if e.earlier_iteration and a.parallel and e.earlier_iteration & a.parallel:
+                    continue  # two iterations of one pl.parallel loop: independent by the user's word
+                if overlaps(e.region, a.region) and (keep is None or keep(e, a)):
+                    result.pairs.add((e, a))
         for a in task_accesses:
+            if a.root not in written:
+                continue
+            reads, writes = state.get(a.root, (frozenset(), frozenset()))
             if a.write:
-                for kind in (True, False):
-                    if (a.root, kind) in state:
-                        state[(a.root, kind)] = frozenset(e for e in state[(a.root, kind)] if not covers(a.region, e.region))
-            key = (a.root, a.write)
-            state[key] = state.get(key, frozenset()) | {a}
-        return state
+                reads = frozenset(e for e in reads if not covers(a.region, e.region))
+                writes = frozenset(e for e in writes if not covers(a.region, e.region))
+                if track_writes:
+                    writes = writes | {a}
+            else:
+                reads = reads | {a}
+            state[a.root] = (reads, writes)
 
     def join(a: dict, b: dict) -> dict:
         out = dict(a)
-        for key, entries in b.items():
-            out[key] = out.get(key, frozenset()) | entries
+        for root, (reads, writes) in b.items():
+            old = out.get(root)
+            out[root] = (reads, writes) if old is None else (old[0] | reads, old[1] | writes)
         return out
 
     def retag(state: dict, loop: int, entering: bool) -> dict:
         """Mark accesses of ``loop``'s body as from an earlier iteration (or forget that, on exit)."""
-        out = {}
-        for key, entries in state.items():
-            new = set()
+
+        def fix(entries):
+            out = set()
             for e in entries:
                 if entering and loop in e.parallel:
-                    e = Access(e.site, e.write, e.root, e.region, e.dir, e.scope, e.parallel, e.earlier_iteration | {loop})
+                    e = e.retagged(e.earlier_iteration | {loop})
                 elif not entering and loop in e.earlier_iteration:
-                    e = Access(e.site, e.write, e.root, e.region, e.dir, e.scope, e.parallel, e.earlier_iteration - {loop})
-                new.add(e)
-            out[key] = frozenset(new)
-        return out
+                    e = e.retagged(e.earlier_iteration - {loop})
+                out.add(e)
+            return frozenset(out)
+
+        return {root: (fix(reads), fix(writes)) for root, (reads, writes) in state.items()}
+
+    heads: dict[int, dict] = {}  # loop -> the last head state reached (seeds the next fixpoint)
 
     def block(stmts, state, path, loops, scope, position, parallel=frozenset(), auto=None) -> dict:
+        """Analyse ``stmts`` from ``state`` (which it may update in place); returns the state after."""
         for i, stmt in enumerate(stmts):
             pos = position + (i,)
             kind = stmt._production
@@ -301,24 +349,27 @@ def find_hazards(func, kernels: dict[str, Any], untracked_roots: set[str]) -> Ha
                 if key not in site_of:
                     site_of[key] = len(result.sites)
                     result.sites.append(Site(len(result.sites), stmt, path, loops, scope, pos, auto))
-                state = step(state, accesses(stmt, site_of[key], scope, parallel))
+                step(state, accesses(stmt, site_of[key], scope, parallel))
             elif kind == "For":
                 inner_path, inner_loops = path + (id(stmt),), loops + (id(stmt),)
                 par = is_parallel(stmt)
                 inner_parallel = parallel | {id(stmt)} if par else parallel
-                head = state
+                # An earlier head of this loop (from an earlier pass over an enclosing loop) is
+                # below the true fixpoint: starting there keeps nested loops from re-iterating.
+                head = join(state, heads[id(stmt)]) if id(stmt) in heads else dict(state)
                 while True:
-                    end = block(stmt.body, head, inner_path, inner_loops, scope, pos, inner_parallel, auto)
+                    end = block(stmt.body, dict(head), inner_path, inner_loops, scope, pos, inner_parallel, auto)
                     if par:
                         end = retag(end, id(stmt), True)
                     new_head = join(head, end)
                     if new_head == head:
                         break
                     head = new_head
-                state = retag(head, id(stmt), False) if par else head
+                heads[id(stmt)] = head
+                state = retag(head, id(stmt), False) if par else dict(head)
             elif kind == "If":
-                then = block(stmt.then, state, path + (id(stmt), 0), loops, scope, pos + (0,), parallel, auto)
-                orelse = block(stmt.orelse, state, path + (id(stmt), 1), loops, scope, pos + (1,), parallel, auto)
+                then = block(stmt.then, dict(state), path + (id(stmt), 0), loops, scope, pos + (0,), parallel, auto)
+                orelse = block(stmt.orelse, dict(state), path + (id(stmt), 1), loops, scope, pos + (1,), parallel, auto)
                 state = join(then, orelse)
             elif kind in ("Scope", "CompilerScope"):
                 inner_scope = id(stmt) if stmt.mode is ScopeMode.manual and scope is None else scope
@@ -328,6 +379,23 @@ def find_hazards(func, kernels: dict[str, Any], untracked_roots: set[str]) -> Ha
 
     block(func.body, {}, (), (), None, ())
     return result
+
+
+def _written_roots(func, store: dict, untracked: set[str]) -> set[str]:
+    """Roots some task writes (the only ones whose accesses can form a hazard)."""
+    from .util import iter_stmts
+
+    out: set[str] = set()
+    for stmt in iter_stmts(func.body):
+        if stmt._production != "Task":
+            continue
+        for arg in stmt.args:
+            if arg.dir in WRITES and arg.value._production == "Var":
+                out |= {r for r, _ in store.get(arg.value.name, ()) if r not in untracked}
+        for out_binder in stmt.outs:  # a runtime-allocated output is a write of a new root
+            binder = getattr(out_binder, "var", out_binder)
+            out |= {r for r, _ in store.get(binder.name, ()) if r == binder.name}
+    return out
 
 
 def untracked_roots(func) -> set[str]:

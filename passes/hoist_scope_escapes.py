@@ -9,9 +9,15 @@ from nanopass.rewrite import Pass, register
 
 from .aliases import buffer_roots
 from .kernels import kernel_table
-from .util import BODY_FIELDS, carry_arrays, var_reads
+from .util import BODY_FIELDS, carry_arrays, iter_stmts, var_reads
 
 H = HOISTED
+
+
+def _as_list(value) -> list:
+    if value is None:
+        return []
+    return list(value) if isinstance(value, tuple) else [value]
 
 
 def _base(name: str) -> str:
@@ -41,38 +47,63 @@ class HoistScopeEscapes(Pass):
 
     def run(self, program):
         func = program.orch
+        if not any(
+            s._production == "Scope" and (s.origin is ScopeOrigin.user or s.mode is ScopeMode.manual)
+            for s in iter_stmts(func.body)
+        ):
+            return self.visit(program)  # nothing to hoist: the identity into the hoisted language
         self.roots = buffer_roots(func, kernel_table(program), lambda it: not it.plan.rebind)
         # TaskId array carries: their storage may belong to an enclosing scope (the seed's #1811)
         self.array_carries = set(carry_arrays(func))
-        body = self.sequence(func.body, frozenset())
+        self.number(func.body)
+        body = self.sequence(func.body)
         return self.build(program, orch=self.build(func, body=body))
 
     def root(self, name: str) -> str:
         return self.roots.get(name, name)
 
-    def reads(self, stmts) -> set[str]:
-        return {self.root(n) for n in var_reads(tuple(s for s in stmts if s._production != "Return"))}
+    def number(self, body) -> None:
+        """Number statements in program order; note where each scope ends and when each root is
+        last read (by a statement's own expressions; returns emit nothing and read nothing)."""
+        self.last_read: dict[str, int] = {}
+        self.scope_end: dict[int, int] = {}
+        position = 0
 
-    def sequence(self, stmts, after: frozenset) -> tuple:
-        """Rewrite a body whose values are read by ``after`` (roots) once it is done."""
+        def visit(stmts) -> None:
+            nonlocal position
+            for stmt in stmts:
+                here = position
+                position += 1
+                fields = BODY_FIELDS.get(stmt._production, ())
+                if stmt._production != "Return":
+                    own = [c for name, _ in stmt._child_fields if name not in fields for c in _as_list(getattr(stmt, name))]
+                    for name in var_reads(own):
+                        self.last_read[self.root(name)] = here
+                for field in fields:
+                    visit(getattr(stmt, field))
+                if stmt._production == "Scope":
+                    self.scope_end[id(stmt)] = position - 1
+
+        visit(body)
+
+    def sequence(self, stmts) -> tuple:
         out: list = []
-        later = set(after)
-        for stmt in reversed(stmts):
-            rewritten = self.statement(stmt, frozenset(later))
-            out[:0] = rewritten
-            later |= self.reads([stmt])
+        for stmt in stmts:
+            out.extend(self.statement(stmt))
         return tuple(out)
 
-    def statement(self, stmt, after: frozenset) -> list:
+    def statement(self, stmt) -> list:
         fields = BODY_FIELDS.get(stmt._production)
         if not fields:
             return [stmt]
         if stmt._production == "Scope":
-            body = self.sequence(stmt.body, after)
+            body = self.sequence(stmt.body)
             if stmt.origin is ScopeOrigin.user or stmt.mode is ScopeMode.manual:
-                return self.hoist(stmt, body, after)
+                end = self.scope_end[id(stmt)]
+                after = {root for root, last in self.last_read.items() if last > end}
+                return self.hoist(stmt, body, frozenset(after))
             return [self.build(stmt, body=body)]
-        return [self.build(stmt, **{f: self.sequence(getattr(stmt, f), after) for f in fields})]
+        return [self.build(stmt, **{f: self.sequence(getattr(stmt, f)) for f in fields})]
 
     def hoist(self, scope, body, after: frozenset) -> list:
         manual = scope.mode is ScopeMode.manual

@@ -11,13 +11,28 @@ def kernel_table(program) -> dict[str, Any]:
     return {k.name: k for k in program.kernels}
 
 
-def returned_params(kernel) -> list[int | None]:
+_RETURNED: dict[int, tuple[Any, tuple[int | None, ...]]] = {}
+
+
+def returned_params(kernel) -> tuple[int | None, ...]:
     """For each declared result of ``kernel``: the index of the parameter it writes back, or None.
 
     Reads the kernel's (normalized) return statement: a returned value that *is* a parameter
     (``(Var p)``) maps to that parameter. Without a return, a single result maps to the unique
-    Out/InOut parameter if there is exactly one.
+    Out/InOut parameter if there is exactly one. Cached by node identity: kernels are shared,
+    unchanged, by every stage, and a structural cache key would compare whole kernels per lookup.
     """
+    cached = _RETURNED.get(id(kernel))
+    if cached is not None and cached[0] is kernel:
+        return cached[1]
+    if len(_RETURNED) > 1024:
+        _RETURNED.clear()
+    result = _returned_params(kernel)
+    _RETURNED[id(kernel)] = (kernel, result)
+    return result
+
+
+def _returned_params(kernel) -> tuple[int | None, ...]:
     index = {p.name: i for i, p in enumerate(kernel.params)}
     ret = next((s for s in kernel.body if s._production == "KReturn"), None)
     out: list[int | None] = []
@@ -30,7 +45,7 @@ def returned_params(kernel) -> list[int | None]:
     written = [i for i, p in enumerate(kernel.params) if p.dir is not ParamDir.In]
     if len(kernel.results) == 1 and out[0] is None and len(written) == 1:
         out[0] = written[0]
-    return out
+    return tuple(out)
 
 
 def output_param_of_result(kernel, result_index: int) -> int | None:

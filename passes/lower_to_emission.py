@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from nanopass.errors import InternalError
-from nanopass.language import iter_children, walk
+from nanopass.language import children_of, walk
+from nanopass.languages.statements import defined_binders
 from nanopass.languages import EMISSION, ENCODED
 from nanopass.languages.terms import ArgDir, CoreType, DepSource, DType, ParamDir
 from nanopass.rewrite import Pass, register
@@ -44,7 +45,12 @@ class LowerToEmission(Pass):
     def run(self, program):
         func = program.orch
         self.kernels = kernel_table(program)
-        self.names = NameTable(n.name for n in walk(func) if n._production in ("Binder", "Param", "Var"))
+        self.types = {p.name: p.type for p in func.params}
+        for stmt in iter_stmts(func.body):
+            for binder in defined_binders(stmt):
+                self.types[binder.name] = binder.type
+        cells = [s.cell for s in iter_stmts(func.body) if s._production == "CellDecl"]
+        self.names = NameTable([*self.types, *cells, *(d.name for d in func.dyn_defs)])
         self.task_count = 0
         self.alloc_count = 0
         self.barrier_count = 0
@@ -56,10 +62,6 @@ class LowerToEmission(Pass):
         self.array_sizes: dict[str, int] = {}
         self.declared: set[str] = set()  # names a (Declare var) already declared
         self.carry_arrays = carry_arrays(func)
-        self.types = {p.name: p.type for p in func.params}
-        for node in walk(func):
-            if node._production == "Binder":
-                self.types[node.name] = node.type
         externals = [
             E.External(s.param, s.index) for s in func.slots if s._production == "TensorSlot" and s.param in self.used
         ]
@@ -81,16 +83,18 @@ class LowerToEmission(Pass):
         seeds read as a carry's init (folded into the carry)."""
         used: set[str] = set()
         stack = list(body)
+        pop, extend = stack.pop, stack.extend
         while stack:
-            node = stack.pop()
-            if node._production == "Var":
+            node = pop()
+            production = node._production
+            if production == "Var":
                 used.add(node.name)
-            elif node._production == "Return":
-                continue  # returning a parameter emits no code
-            elif node._production == "IterArg" and self.init_is_none_seed(node):
-                stack.append(node.var)
+            elif production in SKIP_WHEN_READING:
+                continue  # returns emit no code; types are never printed
+            elif production == "IterArg" and self.init_is_none_seed(node):
                 continue
-            stack.extend(iter_children(node))
+            elif node._child_fields:
+                extend(children_of(node))
         return used
 
     def init_is_none_seed(self, it) -> bool:
@@ -446,6 +450,8 @@ class LowerToEmission(Pass):
             return E.DeclTensor(name, value)
         return E.DeclScalar(name, ty.dtype, value)
 
+
+SKIP_WHEN_READING = frozenset({"Return", "TensorType", "ScalarType", "ArrayType", "TileType"})
 
 # Lets without effects (a value the C++ never reads need not be computed).
 PURE_LETS = frozenset(

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from nanopass.languages import DIRECTED
+from nanopass.languages.terms import ScopeMode
 from nanopass.rewrite import Pass, register
 
 from .dep_edges import EdgeWriter, needed_edges
 from .hazards import find_hazards, hazard_kind, runtime_orders, untracked_roots
 from .kernels import kernel_table
+from .util import iter_stmts
 
 D = DIRECTED
 
@@ -50,7 +52,9 @@ class OrderWriteAfterRead(Pass):
         if not self.ctx.option("order_war", True):
             return program
         func = program.orch
-        hazards = find_hazards(func, kernel_table(program), untracked_roots(func))
+        manual = any(s._production == "Scope" and s.mode is ScopeMode.manual for s in iter_stmts(func.body))
+        # without manual scopes only write-after-read pairs can need an edge: writers need no tracking
+        hazards = find_hazards(func, kernel_table(program), untracked_roots(func), track_writes=manual, keep=needs_edge)
         needed = needed_edges(hazards, needs_edge)
         if not needed:
             return program

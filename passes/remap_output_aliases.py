@@ -107,11 +107,9 @@ class RemapOutputAliases(Pass):
 
     def binders(self, func):
         """Every Binder of the body in program order (loop variables and carries included)."""
-        from nanopass.language import walk
+        from nanopass.languages.statements import binders_in_order
 
-        for node in walk(func):
-            if node._production == "Binder":
-                yield node
+        return binders_in_order(func.body)
 
     # -- rewriting ----------------------------------------------------------------------------------
 

@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-from nanopass.language import walk
+from nanopass.languages.statements import binders_in_order
 from nanopass.languages.terms import DType
 
 
 def type_env(func) -> dict[str, object]:
     """name -> Type for every parameter and Binder of a function (its C++ names, once named)."""
     env: dict[str, object] = {p.name: p.type for p in func.params}
-    for node in walk(func):
-        if node._production == "Binder":
-            env[node.name] = node.type
+    for binder in binders_in_order(func.body):
+        env[binder.name] = binder.type
     return env
 
 

@@ -4,41 +4,15 @@ from __future__ import annotations
 
 from typing import Any, Iterator
 
-BODY_FIELDS = {"For": ("body",), "If": ("then", "orelse"), "Scope": ("body",), "CompilerScope": ("body",)}
-
-
-def iter_stmts(stmts) -> Iterator[Any]:
-    """Every statement in a body, nested bodies included, in program order (no recursion)."""
-    stack = [iter(stmts)]
-    while stack:
-        stmt = next(stack[-1], None)
-        if stmt is None:
-            stack.pop()
-            continue
-        yield stmt
-        fields = BODY_FIELDS.get(stmt._production)
-        if fields:
-            stack.append(_chain([getattr(stmt, f) for f in fields]))
-
-
-def _chain(bodies):
-    for body in bodies:
-        yield from body
+from nanopass.languages.statements import BODY_FIELDS, defined_binders, iter_stmts  # noqa: F401 - re-exported
 
 
 def binders_of(stmt) -> list[Any]:
-    """The Binders a statement defines at its own level (not inside nested bodies)."""
-    kind = stmt._production
-    if kind in ("Let", "Dummy"):
-        return [stmt.var]
-    if kind == "Task":
-        outs = [getattr(o, "var", o) for o in stmt.outs]
-        return outs + ([stmt.tid] if stmt.tid is not None else [])
-    if kind == "For":
+    """The Binders a statement defines at its own level: a loop's results, but not its variable
+    or iter_args, which are bound inside it."""
+    if stmt._production == "For":
         return list(stmt.results)
-    if kind == "If":
-        return [getattr(r, "var", r) for r in getattr(stmt, "results", ())]
-    return []
+    return defined_binders(stmt)
 
 
 def assigned_names(stmts) -> set[str]:
@@ -86,16 +60,16 @@ TYPE_PRODUCTIONS = frozenset({"TensorType", "ScalarType", "ArrayType", "TileType
 
 def var_reads(nodes) -> dict[str, int]:
     """How often each name is read by ``nodes`` (types excluded: they are never printed)."""
-    from nanopass.language import iter_children
+    from nanopass.language import children_of
 
     counts: dict[str, int] = {}
     stack = list(nodes) if isinstance(nodes, (list, tuple)) else [nodes]
+    pop, extend = stack.pop, stack.extend
     while stack:
-        node = stack.pop()
+        node = pop()
         production = node._production
-        if production in TYPE_PRODUCTIONS:
-            continue
         if production == "Var":
             counts[node.name] = counts.get(node.name, 0) + 1
-        stack.extend(iter_children(node))
+        elif production not in TYPE_PRODUCTIONS and node._child_fields:
+            extend(children_of(node))
     return counts

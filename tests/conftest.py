@@ -60,3 +60,12 @@ def example():
         return load_program(EXAMPLES / f"{stem}.py", name)
 
     return get
+
+
+def fuzz_budget(examples: int) -> int:
+    """``max_examples`` for a property: sized for CI, multiplied by ``NANOPASS_FUZZ_SCALE`` for
+    long fuzzing runs (``NANOPASS_FUZZ_SCALE=50 python -m pytest -k random``)."""
+    scale = os.environ.get("NANOPASS_FUZZ_SCALE", "1")
+    if not scale.isdigit() or int(scale) < 1:
+        raise ValueError(f"NANOPASS_FUZZ_SCALE must be a positive integer, not {scale!r}")
+    return examples * int(scale)

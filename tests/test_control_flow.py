@@ -8,7 +8,7 @@ import textwrap
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from conftest import compile_check, run_cli
+from conftest import compile_check, fuzz_budget, run_cli
 from program_gen import control_flow_programs
 
 from nanopass.api import run_pipeline
@@ -17,7 +17,7 @@ from nanopass.passes.classify_iter_arg_carry import ClassifyIterArgCarry
 from nanopass.passes.materialize_runtime_scopes import MaterializeRuntimeScopes
 from nanopass.text import parse, unparse
 
-PROPERTY = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+PROPERTY = settings(max_examples=fuzz_budget(120), deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 
 def compile_source(tmp_path, source: str):
@@ -54,7 +54,7 @@ def test_random_programs_compile_through_every_checked_language(tmp_path_factory
     assert parse(CARRIED, unparse(carried)) == carried
 
 
-@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=fuzz_budget(15), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(control_flow_programs())
 def test_random_programs_give_compilable_cpp(tmp_path_factory, source):
     from nanopass.api import result_from_stages

@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from conftest import REPO
+from conftest import REPO, fuzz_budget
 
 from nanopass.tools.fuzz_frontend import COMPILED, USER_ERROR, Checker, minimise, template
 from nanopass.tools.fuzz_mutations import (
@@ -23,7 +23,7 @@ from nanopass.tools.fuzz_mutations import (
     seed_sources,
 )
 
-FUZZ = settings(max_examples=120, deadline=None, derandomize=True,
+FUZZ = settings(max_examples=fuzz_budget(120), deadline=None, derandomize=True,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 
 

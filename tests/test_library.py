@@ -60,3 +60,13 @@ def test_user_errors_surface_as_the_error_family(tmp_path):
     with pytest.raises(nanopass.UserError) as info:
         nanopass.generate_orchestration(load_program(path))
     assert info.value.span.file == str(path) and info.value.span.line > 0
+
+
+def test_a_compile_keeps_no_tree_alive_after_it_returns(example):
+    from nanopass.languages import statements
+
+    result = nanopass.generate_orchestration(example("basic"))
+    assert result.code
+    assert statements._last_walk is statements._NO_WALK  # the walk reused while compiling is gone
+    body = result.stages[-2].tree.orch.body
+    assert list(statements.iter_stmts(body)) and statements._last_walk is statements._NO_WALK

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import EXAMPLES, REPO, compile_check, load_program, run_cli
+from conftest import EXAMPLES, REPO, compile_check, fuzz_budget, load_program, run_cli
 from cpp_scopes import scope_violations
 
 import nanopass
@@ -140,7 +140,7 @@ def manual_programs(draw):
     return PRELUDE + textwrap.indent("\n".join(lines) + "\n", " " * 8)
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=fuzz_budget(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(manual_programs())
 def test_random_manual_programs_compile_or_report_a_user_error(tmp_path_factory, source):
     path = tmp_path_factory.mktemp("m") / "prog.py"
@@ -155,7 +155,7 @@ def test_random_manual_programs_compile_or_report_a_user_error(tmp_path_factory,
     assert scope_violations(result.code) == []
 
 
-@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=fuzz_budget(10), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(manual_programs())
 def test_random_manual_programs_give_compilable_cpp(tmp_path_factory, source):
     tmp = tmp_path_factory.mktemp("m")

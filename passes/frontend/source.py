@@ -74,7 +74,9 @@ def source_of_class(cls: type, closure: Mapping[str, Any]) -> ProgramSource:
     if not text:
         raise UserError(f"cannot read the source of program class '{name}' (file {filename})")
     tree = ast.parse(text, filename)
-    candidates = [node for node in ast.walk(tree) if isinstance(node, ast.ClassDef) and node.name == name]
+    candidates = [node for node in tree.body if isinstance(node, ast.ClassDef) and node.name == name]
+    if not candidates:  # a class defined inside a function or another class
+        candidates = [node for node in ast.walk(tree) if isinstance(node, ast.ClassDef) and node.name == name]
     wanted = {line for _, line in method_lines}
     for node in candidates:
         lines = {

@@ -1,0 +1,261 @@
+"""Compile-time benchmark: generated programs of four shapes and growing sizes.
+
+    python -m nanopass.tools.bench [--shapes straight,nested,phases,branches] [--sizes 1000,4000,16000]
+                                   [--repeat 3] [--per-pass] [--json FILE]
+
+For each shape and size it prints the end-to-end compile time (front end + passes + printer,
+best of ``--repeat`` runs, each in a fresh process), the time Python's ``ast.parse`` takes on the
+same source in the same process (the floor: any front end must read its input), their ratio, the
+peak memory of the compile, the source and output sizes, and with ``--per-pass`` the wall-clock
+time of every pass.
+
+Times are CPU seconds of the process (``time.process_time``), so other load on a shared machine
+does not count; ``ast.parse`` runs with the cyclic collector paused, as the compiler does, which
+makes the floor the strictest one. Peak memory is the process's ``VmHWM`` (Linux).
+
+Shapes (N = size):
+- ``straight``: N kernel calls, each writing a tensor created for it from the previous one;
+- ``nested``: N kernel calls spread over depth-4 loop nests (4 calls per innermost body);
+- ``phases``: the manual-scope phase pattern with P = N // 256 phases of 256 parallel branches
+  (TaskId array carries), or ``--phases PxB`` explicitly;
+- ``branches``: N kernel calls in if/else chains on a scalar parameter.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import gc
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+HEADER = '''\
+import nanopass.dsl as pl
+
+
+@pl.program
+class Bench:
+    @pl.function(type=pl.FunctionType.AIV)
+    def step(self, src: pl.Tensor[[16, 16], pl.FP32], dst: pl.Out[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
+        return dst
+
+    @pl.function(type=pl.FunctionType.AIV)
+    def acc(self, src: pl.Tensor[[16, 16], pl.FP32], k: pl.Scalar[pl.INT64], y: pl.InOut[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
+        return y
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def orch(self, x: pl.Tensor[[16, 16], pl.FP32], y: pl.InOut[pl.Tensor[[16, 16], pl.FP32]], n: pl.Scalar[pl.INT64]) -> pl.Tensor[[16, 16], pl.FP32]:
+'''
+
+
+def straight(n: int) -> str:
+    lines = []
+    prev = "x"
+    for i in range(n):
+        lines.append(f"t{i} = pl.create_tensor([16, 16], dtype=pl.FP32)")
+        lines.append(f"t{i} = self.step({prev}, t{i})")
+        prev = f"t{i}"
+    lines.append(f"y = self.acc({prev}, 0, y)")
+    return _program(lines)
+
+
+def nested(n: int) -> str:
+    lines = []
+    calls = 0
+    block = 0
+    while calls < n:
+        lines += [
+            f"for a{block} in pl.range(2):",
+            f"    for b{block} in pl.range(n):",
+            f"        for c{block} in pl.range(2):",
+            f"            for d{block} in pl.range(3):",
+        ]
+        for k in range(min(4, n - calls)):
+            lines.append(f"                y = self.acc(x, a{block} + b{block} * {k + 1} + c{block} - d{block}, y)")
+            calls += 1
+        block += 1
+    return _program(lines)
+
+
+def phases(p: int, b: int) -> str:
+    lines = [
+        "with pl.manual_scope():",
+        "    prev = None",
+        f"    for phase in pl.range({p}):",
+        f"        for branch in pl.parallel({b}):",
+        f"            y, prev = pl.submit(self.acc, x, phase * {b} + branch, y, deps=[prev])",
+    ]
+    return _program(lines)
+
+
+def branches(n: int) -> str:
+    lines = []
+    for i in range(0, n, 2):
+        lines += [
+            f"if n > {i % 7}:",
+            f"    y = self.acc(x, {i}, y)",
+            "else:",
+            f"    y = self.acc(x, {i + 1}, y)",
+        ]
+    return _program(lines)
+
+
+def _program(lines: list[str]) -> str:
+    return HEADER + "".join(" " * 8 + line + "\n" for line in lines) + "        return y\n"
+
+
+def source_of(shape: str, size: int, phases_shape: tuple[int, int] | None = None) -> str:
+    if shape == "phases":
+        p, b = phases_shape or (max(1, size // 256), 256)
+        return phases(p, b)
+    return {"straight": straight, "nested": nested, "branches": branches}[shape](size)
+
+
+def compile_once(path: str) -> dict:
+    """Compile the program in ``path`` in this process; returns timings and sizes.
+
+    The compiler's own modules are imported first: the figure is the compile, not start-up.
+    """
+    from nanopass.api import result_from_stages, run_pipeline
+    from nanopass.loader import load_programs
+    import nanopass.passes.pipeline  # noqa: F401 - builds every language and pass
+    import nanopass.printer.cpp  # noqa: F401
+
+    start = time.process_time()
+    program = load_programs(path)[0]
+    stages = run_pipeline(program)
+    result = result_from_stages(stages)
+    total = time.process_time() - start
+    front = stages[0]
+    return {
+        "total": total,
+        "passes": {s.name: s.seconds for s in stages[1:]},
+        "output_bytes": len(result.code),
+        "output_lines": result.code.count("\n"),
+        "statements": _statements(front.tree),
+    }
+
+
+def _statements(tree) -> int:
+    from nanopass.language import walk
+
+    return sum(1 for n in walk(tree.orch) if n._production in ("Let", "Task", "For", "If", "Scope", "Dummy", "Return"))
+
+
+def measure(shape: str, size: int, repeat: int, phases_shape=None) -> dict:
+    source = source_of(shape, size, phases_shape)
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, f"bench_{shape}_{size}.py")
+        with open(path, "w") as handle:
+            handle.write(source)
+        runs = []
+        for _ in range(repeat):
+            runs.append(_in_child(path))
+        best = min(runs, key=lambda r: r["total"])
+        best["peak_mib"] = max(r["peak_mib"] for r in runs)
+        best["ast_parse"] = min(r["ast_parse"] for r in runs)
+    best.update(shape=shape, size=size, source_bytes=len(source))
+    return best
+
+
+def _timed(fn, collect: bool = True) -> float:
+    """CPU seconds of ``fn()`` (immune to other processes on a shared machine); with
+    ``collect=False`` the cyclic collector is paused, as it is while the compiler runs."""
+    paused = not collect and gc.isenabled()
+    if paused:
+        gc.disable()
+    try:
+        start = time.process_time()
+        fn()
+        return time.process_time() - start
+    finally:
+        if paused:
+            gc.enable()
+
+
+def parse_seconds(path: str) -> float:
+    """CPU seconds ``ast.parse`` needs for the file (best of 3, collector paused like the compile's)."""
+    with open(path) as handle:
+        source = handle.read()
+    return min(_timed(lambda: ast.parse(source), collect=False) for _ in range(3))
+
+
+def peak_mib() -> float:
+    """This process's peak resident memory in MiB.
+
+    Linux's ``VmHWM`` belongs to the current address space; ``ru_maxrss`` would also count the
+    parent's peak inherited through fork (the benchmark's parent holds large sources)."""
+    try:
+        with open("/proc/self/status") as status:
+            for line in status:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    import resource
+
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def _in_child(path: str) -> dict:
+    """Compile in a fresh interpreter, so peak memory is this compile's own."""
+    code = (
+        "import json, sys\n"
+        "from nanopass.tools.bench import compile_once, parse_seconds, peak_mib\n"
+        "sys.setrecursionlimit(20000)\n"
+        f"r = compile_once({path!r})\n"
+        "r['peak_mib'] = peak_mib()\n"
+        f"r['ast_parse'] = parse_seconds({path!r})\n"
+        "print(json.dumps(r))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=3600)
+    if done.returncode != 0:
+        raise RuntimeError(f"compiling {path} failed:\n{done.stderr}")
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--shapes", default="straight,nested,phases,branches")
+    parser.add_argument("--sizes", default="1000,4000,16000")
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--phases", help="PxB for the phases shape (overrides the size)")
+    parser.add_argument("--per-pass", action="store_true")
+    parser.add_argument("--json", help="also write the results as JSON to this file")
+    args = parser.parse_args(argv)
+    phases_shape = tuple(int(v) for v in args.phases.split("x")) if args.phases else None
+    results = []
+    header = f"{'shape':<9}{'N':>7}{'stmts':>8}{'compile s':>11}{'ast.parse s':>13}{'ratio':>7}{'peak MiB':>10}{'src KiB':>9}{'out KiB':>9}"
+    print(header)
+    print("-" * len(header))
+    for shape in args.shapes.split(","):
+        for size in [int(s) for s in args.sizes.split(",")]:
+            r = measure(shape, size, args.repeat, phases_shape if shape == "phases" else None)
+            results.append(r)
+            print(
+                f"{shape:<9}{size:>7}{r['statements']:>8}{r['total']:>11.3f}{r['ast_parse']:>13.4f}"
+                f"{r['total'] / r['ast_parse']:>7.1f}{r['peak_mib']:>10.1f}{r['source_bytes'] / 1024:>9.1f}"
+                f"{r['output_bytes'] / 1024:>9.1f}",
+                flush=True,
+            )
+            if args.per_pass:
+                for name, seconds in sorted(r["passes"].items(), key=lambda kv: -kv[1])[:8]:
+                    print(f"{'':>16}{name:<36}{seconds:>9.3f}")
+    for shape in args.shapes.split(","):
+        rows = [r for r in results if r["shape"] == shape]
+        if len(rows) >= 2:
+            first, last = rows[0], rows[-1]
+            growth = (last["total"] / first["total"]) / (last["size"] / first["size"])
+            print(f"{shape}: time grows {growth:.2f}x as fast as N from N={first['size']} to N={last['size']}")
+    if args.json:
+        with open(args.json, "w") as handle:
+            json.dump(results, handle, indent=2)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
