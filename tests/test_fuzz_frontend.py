@@ -162,3 +162,30 @@ def test_minimise_keeps_the_property_and_shrinks():
 def test_error_templates_blank_particulars():
     assert template("3:4: error: undefined variable 'zz'") == template("9:0: error: undefined variable 'q'")
     assert template("3:4: error: kernel 'k' expects 3 argument(s), got 2") == "error: kernel '_' expects N argument(s), got N"
+
+
+def test_refresh_rewrites_a_changed_expectation_and_flags_a_broken_file(tmp_path, capsys):
+    from nanopass.tools.fuzz_frontend import main
+
+    corpus = REPO / "tests" / "corpus"
+    kept = sorted(corpus.glob("undefined_variable_*.py"))[0]
+    (tmp_path / kept.name).write_text(kept.read_text())
+    stale = sorted(corpus.glob("while_loops_*.py"))[0]
+    lines = stale.read_text().splitlines(keepends=True)
+    (tmp_path / stale.name).write_text(lines[0] + "# expect: 1:0: error: an old message\n" + "".join(lines[2:]))
+    assert main(["--refresh", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"{stale.name}: # expect: 1:0: error: an old message -> # expect: ") and kept.name not in out
+    assert (tmp_path / stale.name).read_text() == stale.read_text() and (tmp_path / kept.name).read_text() == kept.read_text()
+    (tmp_path / "no_header.py").write_text("x = 1\n")
+    assert main(["--refresh", str(tmp_path)]) == 1
+    assert "no_header.py: not a corpus file" in capsys.readouterr().out
+
+
+def test_save_keeps_a_compiling_mutant_whole(checker, tmp_path):
+    from nanopass.tools.fuzz_frontend import Outcome, Report, save
+
+    report = Report(compiled={"drop": [("basic: drop: drop 'x'", BASIC, Outcome(COMPILED))]})
+    assert save(report, tmp_path, checker) == 1
+    [saved] = tmp_path.glob("compiles_drop_*.py")
+    assert saved.read_text() == "# fuzz: basic: drop: drop 'x'\n# expect: compiles\n" + BASIC

@@ -138,11 +138,11 @@ def test_too_many_indentation_levels_is_a_python_syntax_error(tmp_path):
                     result.stderr)
 
 
-def test_ten_thousand_statements_compile(tmp_path):
+def test_twenty_thousand_statements_compile(tmp_path):
     lines = ["t = pl.create_tensor([16, 16], dtype=pl.FP32)"]
-    lines += ["o = self.k(a, n, o)" if i % 2 else "t = self.k(o, n, t)" for i in range(10000)]
+    lines += ["o = self.k(a, n, o)" if i % 2 else "t = self.k(o, n, t)" for i in range(20000)]
     _, result = compile_text(tmp_path, program(lines))
-    assert result.code.count("rt_submit_aiv_task(") == 10000
+    assert result.code.count("rt_submit_aiv_task(") == 20000
 
 
 def test_a_long_elif_chain_is_refused_with_a_hint_saying_why(tmp_path):

@@ -410,7 +410,7 @@ def save(report: Report, directory: Path, checker: Checker) -> int:
         written += 1
     candidates = [*(("", k, v) for k, v in sorted(report.messages.items())),
                   *(("compiles_", k, v) for k, v in sorted(report.compiled.items()))]
-    for prefix, _key, examples in candidates:
+    for prefix, key, examples in candidates:
         for what, source, outcome in examples:
             signature = outcome.signature()
             # a compiling mutant is kept whole: minimised, "still compiles" leaves an empty program
@@ -419,7 +419,8 @@ def save(report: Report, directory: Path, checker: Checker) -> int:
             text = corpus_text(what, small, checker)
             if text is None:
                 continue
-            name = f"{prefix}{_slug(text.splitlines()[1][len(EXPECT):])}_{hashlib.sha256(small.encode()).hexdigest()[:6]}.py"
+            what_name = key if prefix else _slug(text.splitlines()[1][len(EXPECT):])  # compiles_<mutation kind>_...
+            name = f"{prefix}{what_name}_{hashlib.sha256(small.encode()).hexdigest()[:6]}.py"
             (directory / name).write_text(text)
             written += 1
     return written
@@ -470,12 +471,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--timeout", type=float, default=30.0, metavar="SECONDS", help="per program")
     parser.add_argument("--refresh", metavar="DIR", help="re-check a corpus and rewrite its expectations, then stop")
     args = parser.parse_args(argv)
+    warnings.simplefilter("ignore")  # Python's SyntaxWarnings about mutants ("perhaps you missed a comma?")
     if args.refresh:
         with tempfile.TemporaryDirectory(prefix="fuzz-frontend-") as tmp:
             changes = refresh(Path(args.refresh), Checker(Path(tmp), args.timeout))
         print("\n".join(changes) or "no expectation changed")
         return 1 if any("BREAKS" in c or "not a corpus" in c for c in changes) else 0
-    warnings.simplefilter("ignore")  # Python's SyntaxWarnings about mutants ("perhaps you missed a comma?")
     with tempfile.TemporaryDirectory(prefix="fuzz-frontend-") as tmp:
         workdir = Path(tmp)
         report = run(args.seed, args.budget, args.rounds, args.per_message, args.timeout, workdir)
