@@ -2,6 +2,10 @@
 
 Exit codes: 0 success, 1 an error in the program being compiled (or its file), 2 a usage error
 (bad flags), 3 an internal compiler error.
+
+The compiler runs within Python's default recursion limit (the front end bounds how deep a
+program nests); a higher limit would let CPython's own parser overflow the C stack on a deeply
+nested file instead of raising RecursionError.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ from .errors import InternalError, UserError
 from .progress import fan_out
 
 EXIT_OK, EXIT_USER, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
+EXIT_BROKEN_PIPE = 141  # as a process killed by SIGPIPE: the reader of stdout closed it
 
 EPILOG = """exit codes:
   0  success
@@ -27,7 +32,14 @@ EPILOG = """exit codes:
   3  an internal compiler error (a bug: rerun with --dump-all DIR and report it)
 
 colours are used only on a terminal; NO_COLOR=1 turns them off there too.
+an interrupt (Ctrl-C) exits 130; stdout closed by its reader (| head) exits 141, silently.
 """
+
+
+NO_EXEC_HELP = (
+    "read FILE without running it: parse it with ast, evaluate module-level constants from literals "
+    "(any other Python name a program uses is an error naming it)"
+)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -61,6 +73,7 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--no-verify", action="store_true", help="skip the grammar/invariant checks between passes")
     _option_flags(run)
     run.add_argument("-q", "--quiet", action="store_true", help="print nothing on success")
+    run.add_argument("--no-exec", action="store_true", help=NO_EXEC_HELP)
 
     sub.add_parser("passes", help="list the pipeline: each pass, its languages and its contract")
 
@@ -85,6 +98,7 @@ def build_parser() -> argparse.ArgumentParser:
     explain.add_argument("--context", metavar="N", type=int,
                          help="fold unchanged runs, keeping N lines around each change")
     explain.add_argument("--width", metavar="COLS", type=int, help="output width (default: the terminal's, or 160)")
+    explain.add_argument("--no-exec", action="store_true", help=NO_EXEC_HELP)
 
     language = sub.add_parser("language", help="print a language's grammar")
     language.add_argument("name", help="a language name (see 'nanopass passes')")
@@ -120,7 +134,9 @@ def _dump_writer(args, program):
         runs = StageRuns(None, f"the interpreter needs a value for each scalar parameter and dynamic dimension ({names})")
     else:
         runs = StageRuns(program_inputs(surface, values))
-    return DumpWriter(args.dump_all, source=args.file, hazards_of=runs.hazards_of, instances_of=runs.instances_of)
+    planned = _dump_names() + (["hazards.txt"] if args.command == "check" else [])
+    return DumpWriter(args.dump_all, source=args.file, planned=planned, hazards_of=runs.hazards_of,
+                      instances_of=runs.instances_of)
 
 
 def _option_flags(parser) -> None:
@@ -139,7 +155,6 @@ def _options(args) -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
-    sys.setrecursionlimit(max(sys.getrecursionlimit(), 20000))
     parser = build_parser()
     args = parser.parse_args(argv)
     _check_pass_names(parser, args)
@@ -165,10 +180,22 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         err.print("interrupted")
         return 130
+    except BrokenPipeError:
+        _silence_stdout()  # the reader of stdout went away (| head): not an error of ours
+        return EXIT_BROKEN_PIPE
     except Exception as error:  # noqa: BLE001 - any other escape is a compiler bug: one line, exit 3
         render_internal_error(InternalError(f"{type(error).__name__}: {error}"), err, getattr(args, "report", None))
         return EXIT_INTERNAL
     return EXIT_USAGE
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null so that flushing it at exit does not raise again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass
 
 
 def _check_pass_names(parser: argparse.ArgumentParser, args) -> None:
@@ -184,14 +211,14 @@ def _check_pass_names(parser: argparse.ArgumentParser, args) -> None:
 def cmd_run(args, out: Console, err: Console) -> int:
     from .api import result_from_stages
     from .dumps import write_atomic
-    from .loader import load_programs, pick_program
+    from .loader import pick_program
     from .pipeline import PipelineError
     from .text import unparse
 
     if args.values and not args.dump_all:
         err.print("nanopass run: error: --set is used with --dump-all (the instance graphs and hazards)", markup=False)
         return EXIT_USAGE
-    program = pick_program(load_programs(args.file), args.program, args.file)
+    program = pick_program(_load(args), args.program, args.file)
     dumps = _dump_writer(args, program) if args.dump_all else None
     options = _options(args)
     from .api import run_pipeline
@@ -235,6 +262,28 @@ def cmd_run(args, out: Console, err: Console) -> int:
     elif not args.quiet:
         sys.stdout.write(result.code)
     return EXIT_OK
+
+
+def _load(args) -> list:
+    """The programs in ``args.file``: imported, or read with ``ast`` only under ``--no-exec``."""
+    if args.no_exec:
+        from .static_loader import load_programs_static
+
+        return load_programs_static(args.file)
+    from .loader import load_programs
+
+    return load_programs(args.file)
+
+
+def _dump_names() -> list[str]:
+    """Every file name a ``--dump-all`` run may write (checked before anything is written)."""
+    from nanopass.passes.pipeline import PASSES
+
+    names = ["00_parse_dsl.surface.txt", "00_parse_dsl.dot", "00_parse_dsl.instances.dot"]
+    for index, cls in enumerate(PASSES, start=1):
+        names += [f"{index:02d}_{cls.name}.{cls.target.name}.txt", f"{index:02d}_{cls.name}.dot",
+                  f"{index:02d}_{cls.name}.instances.dot"]
+    return names + [f"{len(PASSES) + 1:02d}_print_cpp.cpp"]
 
 
 def _finish_dumps(dumps, args, err: Console) -> None:
@@ -290,10 +339,10 @@ def cmd_passes(out: Console) -> int:
 def cmd_explain(args, out: Console) -> int:
     from .api import run_pipeline
     from .explain import print_explanation
-    from .loader import load_programs, pick_program
+    from .loader import pick_program
     from .pipeline import PipelineError
 
-    program = pick_program(load_programs(args.file), args.program, args.file)
+    program = pick_program(_load(args), args.program, args.file)
     try:
         stages = run_pipeline(program, args.func, stop_after=args.pass_name)
     except PipelineError as failure:

@@ -100,8 +100,20 @@ class _Annotation:
         self.kind = kind
         self.args = args
 
-    def __repr__(self) -> str:
-        return f"pl.{self.kind}[{self.args!r}]"
+    def __repr__(self) -> str:  # as written: pl.Tensor[[16, 16], pl.FP32]
+        items = self.args if isinstance(self.args, tuple) else (self.args,)
+        return f"pl.{self.kind}[{', '.join(_source_text(item) for item in items)}]"
+
+
+def _source_text(value: Any) -> str:
+    if isinstance(value, DType):
+        return f"pl.{value.name}"
+    if isinstance(value, FuncKind):
+        return f"pl.FunctionType.{value.name}"
+    if isinstance(value, (list, tuple)):
+        inner = ", ".join(_source_text(item) for item in value)
+        return f"[{inner}]" if isinstance(value, list) else f"({inner}{',' if len(value) == 1 else ''})"
+    return repr(value)
 
 
 class _TypeConstructor:

@@ -33,22 +33,36 @@ InstanceHook = Callable[[Stage], "Iterable | str | None"]
 
 
 def write_atomic(path: str, text: str) -> None:
+    """Write ``path`` through a temporary file renamed over it: ``path`` is whole or untouched.
+
+    Raises ``OSError``; the temporary file never outlives a failure.
+    """
     directory = os.path.dirname(path) or "."
     os.makedirs(directory, exist_ok=True)
     tmp = os.path.join(directory, f".{os.path.basename(path)}.tmp{os.getpid()}")
-    with open(tmp, "w", encoding="utf-8") as handle:
-        handle.write(text)
-    os.replace(tmp, path)
+    try:
+        with open(tmp, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.lexists(tmp):
+            os.remove(tmp)
+        raise
 
 
 class DumpWriter:
-    """An observer for ``Pipeline.run`` that writes each stage into a directory."""
+    """An observer for ``Pipeline.run`` that writes each stage into a directory.
+
+    ``planned`` names the files the run may write; one that is in the way (not this tool's) stops
+    the run before anything is written.
+    """
 
     def __init__(
         self,
         directory: str,
         *,
         source: str = "",
+        planned: Iterable[str] = (),
         hazards_of: HazardHook | None = None,
         instances_of: InstanceHook | None = None,
         renderer: object = "auto",
@@ -70,7 +84,8 @@ class DumpWriter:
         self.languages: list = []
         self.code: tuple[str, str] | None = None
         self.title = "nanopass report"
-        self._check_not_foreign(REPORT)
+        for name in (REPORT, *planned):
+            self._check_not_foreign(name)
 
     def _read_manifest(self) -> list[str]:
         path = os.path.join(self.directory, MANIFEST)

@@ -85,6 +85,11 @@ class VerifyError(InternalError):
     """A tree that violates a language invariant (checked by the pipeline driver)."""
 
 
+def quoted(text: str) -> str:
+    """Source text in quotes for a message: 'x + 1', or "f('M')" when it holds single quotes itself."""
+    return f'"{text}"' if "'" in text else f"'{text}'"
+
+
 def _short(value: Any, limit: int = 120) -> str:
     text = repr(value)
     return text if len(text) <= limit else text[: limit - 3] + "..."

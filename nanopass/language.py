@@ -619,8 +619,12 @@ class Language:
         """
         return isinstance(tree, self._nt_classes[self.entry])
 
-    def verify(self, tree: Any) -> None:
-        """Raise VerifyError unless ``tree`` is a program of this language meeting its invariants."""
+    def verify(self, tree: Any, known: frozenset = frozenset()) -> frozenset:
+        """Raise VerifyError unless ``tree`` is a program of this language meeting its invariants.
+
+        Invariants in ``known`` are already established for this very tree and are not run again.
+        Returns the invariants ``tree`` is now known to meet.
+        """
         from .errors import VerifyError
 
         if not self.is_program(tree):
@@ -630,7 +634,9 @@ class Language:
                 node=tree,
             )
         for invariant in self.invariants:
-            invariant(tree)
+            if invariant not in known:
+                invariant(tree)
+        return known.union(self.invariants)
 
     def production(self, name: str) -> Production:
         """The declaration of production ``name`` (to derive a changed one in an extension)."""

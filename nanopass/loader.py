@@ -1,9 +1,15 @@
-"""Finding the programs in a user's file (by importing it, which runs its top-level code)."""
+"""Finding the programs in a user's file (by importing it, which runs its top-level code).
+
+While the file is imported, what it prints goes to stderr: stdout carries only the compiler's
+output. ``static_loader`` reads a file without running it.
+"""
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import itertools
+import linecache
 import os
 import sys
 import traceback
@@ -26,17 +32,20 @@ def load_programs(path: str) -> list:
     sys.modules[name] = module
     directory = os.path.dirname(os.path.abspath(path))
     sys.path.insert(0, directory)
+    linecache.checkcache(path)  # the front end reads the source through linecache: not a stale copy
     try:
-        spec.loader.exec_module(module)
+        with contextlib.redirect_stdout(sys.stderr):
+            spec.loader.exec_module(module)
     except UserError:
         raise
     except SyntaxError as error:
         span = Span(error.filename or path, error.lineno or 1, max(0, (error.offset or 1) - 1))
         raise UserError(f"Python syntax error: {error.msg}", span) from None
     except (Exception, SystemExit) as error:  # noqa: BLE001 - the user's code raised; report where
-        raise UserError(
-            f"importing the file raised {type(error).__name__}: {error}", _span_in_file(error, path)
-        ) from None
+        span = _span_in_file(error, path)
+        if span is None and isinstance(error, (RecursionError, MemoryError)):
+            raise too_deep_for_python(path) from None
+        raise UserError(f"importing the file raised {type(error).__name__}: {error}", span) from None
     finally:
         if sys.path and sys.path[0] == directory:
             sys.path.pop(0)
@@ -51,6 +60,8 @@ def check_readable(path: str) -> None:
         raise UserError(f"{path}: no such file")
     if os.path.isdir(path):
         raise UserError(f"{path}: is a directory, not a Python file")
+    if not os.path.isfile(path):
+        raise UserError(f"{path}: is not a regular file")
     try:
         with open(path, "rb") as handle:
             data = handle.read()
@@ -62,6 +73,16 @@ def check_readable(path: str) -> None:
         data.decode("utf-8")
     except UnicodeDecodeError:
         raise UserError(f"{path}: is not UTF-8 text") from None
+
+
+def too_deep_for_python(path: str) -> UserError:
+    """Python's parser gave up on the file (RecursionError or MemoryError, no position of its own):
+    the error points at the file's longest line, where such nesting usually is."""
+    with open(path, encoding="utf-8") as handle:
+        lines = handle.read().splitlines() or [""]
+    longest = max(range(len(lines)), key=lambda i: len(lines[i]))
+    return UserError("the file is nested too deeply for Python's parser", Span(path, longest + 1, 0),
+                     hint="split deeply nested expressions with intermediate variables")
 
 
 def _span_in_file(error: BaseException, path: str) -> Span | None:

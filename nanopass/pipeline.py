@@ -2,7 +2,8 @@
 
 ``Pipeline(passes)`` checks that the languages chain (each pass's source is the previous pass's
 target). ``run`` applies the passes in order; after each one it verifies the output against the
-pass's target language (grammar membership of the root, then the language's invariants), times
+pass's target language (grammar membership of the root, then the language's invariants; a pass
+that returns its input object unchanged is not re-checked for invariants its input met), times
 it, and hands the stage to an optional observer (dumps, progress). ``stop_after`` ends the run
 after a named pass. Errors leave the driver as ``UserError`` (unchanged) or ``InternalError``
 naming the pass; any other exception inside a pass is a compiler bug and is wrapped as one.
@@ -92,9 +93,10 @@ class Pipeline:
         if stop_after is not None and stop_after not in self.names():
             raise ValueError(f"--stop-after: no pass named {stop_after!r} in the pipeline")
         stages = [Stage(0, input_name, self.source, tree)]
+        known = frozenset()  # the invariants ``tree`` is known to meet
         try:
             if verify:
-                self.source.verify(tree)
+                known = self.source.verify(tree)
         except Exception as error:  # noqa: BLE001 - reported as the input's fault
             raise PipelineError(_as_compiler_error(error, input_name, tree), stages) from error
         if observer:
@@ -106,7 +108,8 @@ class Pipeline:
             try:
                 result = pass_cls(ctx).run(tree)
                 if verify:
-                    pass_cls.target.verify(result)
+                    # a pass that returns its input unchanged keeps what was checked of it
+                    known = pass_cls.target.verify(result, known if result is tree else frozenset())
             except Exception as error:  # noqa: BLE001 - every failure leaves as a compiler error
                 raise PipelineError(_as_compiler_error(error, pass_cls.name, tree), stages) from error
             stage = Stage(

@@ -6,7 +6,7 @@ from nanopass.languages import BATCHED, DEP_ANNOTATED
 from nanopass.languages.batched import MAX_TENSORS_PER_ARG
 from nanopass.rewrite import Pass, register
 
-from .util import binders_of
+from .util import assigned_names
 
 B = BATCHED
 
@@ -32,7 +32,7 @@ class BatchTensorCreates(Pass):
     """Batch the tensor creates of each statement sequence into ``alloc_tensors`` calls (D8).
 
     In every body (function, scope, loop, branch), the ``pl.create_tensor`` lets whose shapes do
-    not use a value defined in that same body move to its start as ``(Alloc creates)``, in
+    not use a value defined in that same body (or in a scope within it) move to its start as ``(Alloc creates)``, in
     order, split into chunks of at most 32 (one runtime ``Arg``); a create whose shape uses a
     value defined in the body stays where it is, as an ``Alloc`` of one. Afterwards no
     ``CreateTensor`` is left.
@@ -43,7 +43,7 @@ class BatchTensorCreates(Pass):
     target = BATCHED
 
     def batch(self, stmts) -> tuple:
-        defined = {b.name for s in stmts for b in binders_of(s)}
+        defined = assigned_names(stmts)  # nested bodies too: a value computed in a scope outlives it
         hoisted: list = []
         rest: list = []
         for stmt in stmts:

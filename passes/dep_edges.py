@@ -58,6 +58,7 @@ class EdgeWriter:
         self.needed = needed
         self.tag = tag
         self.names = _all_names(func)
+        self.next_version: dict[str, int] = {}  # base__role -> the first version not yet probed
         self.accesses: dict[int, list[Access]] = {}
         for earlier, later in hazards.pairs:
             self.accesses.setdefault(earlier.site, []).append(earlier)
@@ -81,9 +82,13 @@ class EdgeWriter:
                     modes.append(("cell", source))
             self.plan[target] = modes
         # names in the program order of the source tasks (D12: deterministic, readable)
-        for source in sorted({src for modes in self.plan.values() for _, src in modes}):
+        used_as: dict[int, set[str]] = {}  # source site -> the modes targets wait for it in
+        for modes in self.plan.values():
+            for mode, src in modes:
+                used_as.setdefault(src, set()).add(mode)
+        for source in sorted(used_as):
             s = hazards.sites[source]
-            used = {mode for modes in self.plan.values() for mode, src in modes if src == source}
+            used = used_as[source]
             existing_tid = s.task.tid.name if s.task.tid is not None else None
             if s.task.tid is None:
                 self.tids[source] = self.fresh(f"{s.task.kernel}_tid", "dep")
@@ -96,11 +101,14 @@ class EdgeWriter:
     # -- names -----------------------------------------------------------------------------------
 
     def fresh(self, base: str, role: str) -> str:
-        k = 0
+        # the lowest free version, probed from where the last search for this base stopped: names
+        # are only ever added, so the versions below it stay taken (linear in the names made)
+        k = self.next_version.get(f"{base}__{role}", 0)
         while f"{base}__{role}_v{k}" in self.names:
             k += 1
         name = f"{base}__{role}_v{k}"
         self.names.add(name)
+        self.next_version[f"{base}__{role}"] = k + 1
         return name
 
     def fresh_cell(self, site: Site, what: str) -> str:

@@ -36,7 +36,7 @@ class ExpandManualPhaseFence(Pass):
 
     In a manual scope, C tasks of a loop that each depend on a whole TaskId array of P slots
     cost P*C dependency insertions. When ``P*C - (P+C) >= 1`` and it is safe — the array is not
-    a carry of the loop, not defined in its body, and not updated (``arr[i] = ...``) in it —
+    a carry of the loop or of a loop inside it, not defined in its body, and not updated (``arr[i] = ...``) in it —
     one barrier ``pl.system.task_dummy(deps=[arr])`` goes right before the loop and those
     consumers depend on the barrier instead (P + C insertions). Consumers in nested loops count
     (times their static trip count) when the outer loop is sequential. A loop without a known
@@ -103,7 +103,8 @@ class ExpandManualPhaseFence(Pass):
         if trips is None or trips <= 0:
             return []
         consumers = self.consumers(loop)
-        unsafe = {it.var.name for it in loop.iters} | assigned_names(loop.body)
+        carries = [it.var.name for s in (loop, *iter_stmts(loop.body)) if s._production == "For" for it in s.iters]
+        unsafe = set(carries) | assigned_names(loop.body)
         updated = {
             self.roots.get(s.value.array.name, s.value.array.name)
             for s in iter_stmts(loop.body)

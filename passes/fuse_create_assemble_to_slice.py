@@ -123,8 +123,7 @@ class FuseCreateAssembleToSlice(Pass):
                     f"the target '{_base(target)}' of pl.assemble must exist before its source '{_base(src)}' is created",
                     let.span,
                 )
-            create_at += 1
-            at += 1 if moved < at else 0
+            create_at += 1  # the target's create now stands before the source's; the assemble has not moved
             available.add(target)
         missing = _vars_in(value.offset) - available
         if missing:

@@ -7,13 +7,14 @@ with ``manual_dep=True`` are not tracked (the user opted out); neither are NoDep
 
 Accesses: a task reads its Input and InOut arguments and writes its InOut, OutputExisting and
 Output ones, and each output the runtime allocates for it (a fresh buffer: it pairs with no
-earlier access of the same root, which was another buffer). Walking the program in order (loops to a fixpoint, branches merged), every pair of
-an earlier access and a later one on overlapping regions of one root with at least one write
-is a hazard (RAW, WAW, WAR), including pairs across iterations of ``pl.range`` loops; a write
-supersedes the earlier accesses its region covers only when it is certain (its argument is one
-region of one root, not a carry or branch result that may hold one of several); two
-iterations of one ``pl.parallel`` loop are independent (that is what the user asserts by
-writing ``pl.parallel``), so accesses in different iterations of it form no pair.
+earlier access of the same root, which was another buffer). Walking the program in order
+(loops to a fixpoint, branches merged), every pair of an earlier access and a later one on
+overlapping regions of one root with at least one write is a hazard (RAW, WAW, WAR),
+including pairs across iterations of ``pl.range`` loops; a write supersedes the earlier
+accesses its region covers only when it is certain (its argument is one region of one root,
+not a carry or branch result that may hold one of several); two iterations of one
+``pl.parallel`` loop are independent (that is what the user asserts by writing
+``pl.parallel``), so accesses in different iterations of it form no pair.
 
 ``runtime_orders`` is the PTO2 runtime's own ordering (runtime-api.md section 11): in AUTO
 scopes a reader or InOut writer waits for earlier published writers; readers are never

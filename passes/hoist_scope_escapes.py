@@ -36,7 +36,7 @@ class HoistScopeEscapes(Pass):
     a rebound loop carry or if result, or a runtime-allocated task output defined directly in
     the scope and read after it gets a ``(Declare var)`` before the scope and is assigned
     inside; so is a TaskId array carry (its storage then belongs to the enclosing scope, the
-    seed's #1811 case). Any other TaskId read after the scope that produced it is a user error
+    seed's #1811 case); an array created in the scope and read after it is created before it. Any other TaskId read after the scope that produced it is a user error
     (D11: a binding made inside a scope does not outlive it); so is an escaping create whose
     shape is computed inside the scope. Afterwards nothing is read outside the block that declares it.
     """
@@ -132,6 +132,9 @@ class HoistScopeEscapes(Pass):
                 continue
             if stmt._production == "Declare" and stmt.var.name in after:
                 before.append(stmt)
+                continue
+            if stmt._production == "Let" and stmt.value._production == "CreateArray" and self.root(stmt.var.name) in after:
+                before.append(stmt)  # an array is storage of a constant size, like an allocation
                 continue
             for binder in self.declared_by(stmt):
                 if self.root(binder.name) != binder.name or binder.name not in after:

@@ -234,7 +234,10 @@ class LowerToEmission(Pass):
         kernel = self.kernels[task.kernel]
         args = self.fresh(f"params_t{n}")
         outs_name = f"task_{n}_outs"
-        allocated = [o for o in task.outs if o._production == "Allocated" and o.var.name in self.used]
+        allocated = [  # runtime-allocated outputs that are read (an unread C++ reference would not compile)
+            o for o in task.outs
+            if o._production == "Allocated" and (o.var.name in self.used or o.var.name in self.declared)
+        ]
         capture = allocated or (task.tid is not None and task.tid.name in self.used)
         if capture:
             outs_name = self.fresh(outs_name)

@@ -98,6 +98,7 @@ class ResolveDepEdges(Pass):
         return A.Dummy(dummy.var, deps, capacity, span=dummy.span)
 
     def edges(self, deps, owner):
+        self.owner_span = owner.span  # where a dependency the compiler wrote is reported
         out = []
         seen = set()
         for dep in deps:
@@ -134,9 +135,10 @@ class ResolveDepEdges(Pass):
         if not user:
             self.ctx.note("dropped-edge", f"compiler-derived dependency on '{shown}'{origin} dropped: its scope has closed", dep.span)
             return
+        where_made = f"at line {where.line}, " if where is not None else ""
         raise UserError(
-            f"task dependency deps=[{shown}] cannot be honored: its TaskId{origin} is produced inside a scope that "
-            "has already closed here, so the ordering edge would be lost",
-            dep.span,
+            f"task dependency deps=[{shown}] cannot be honored: its TaskId is produced {where_made}inside a scope "
+            "that has already closed here, so the ordering edge would be lost",
+            dep.span or self.owner_span,
             hint="consume the TaskId inside the scope that produces it, or produce it before that scope",
         )

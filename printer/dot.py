@@ -80,6 +80,9 @@ def _union(a: dict[str, frozenset[str]], b: dict[str, frozenset[str]]) -> dict[s
     return out
 
 
+EXACT_LOOP_DEPTH = 8
+
+
 class _Walker:
     """Sites, clusters and edges shared by the program and the emission walkers."""
 
@@ -91,6 +94,7 @@ class _Walker:
         self.in_manual: set[str] = set()
         self.cluster_ids: dict[tuple, str] = {}
         self.handlers: dict[str, Callable] = {}  # production -> handler(stmt, path, cluster, manual)
+        self.loop_depth = 0  # loops around the statement being walked
 
     def root(self, name: str) -> str:
         return self.flow.roots.get(name, name)
@@ -141,12 +145,19 @@ class _Walker:
     def loop_twice(self, loop, walk_body: Callable[[], None]) -> None:
         """Walk a loop body so that values carried around the back edge reach its top.
 
+        Loops nested deeper than ``EXACT_LOOP_DEPTH`` are walked once (their back edges are not
+        drawn): walking every level twice costs 2 ** depth walks of the innermost body.
         Afterwards the body may have run zero times, unless its trip count is a positive constant.
         """
         entry = self.flow.copy()
-        walk_body()
-        self.flow = entry.merge(self.flow)
-        walk_body()
+        self.loop_depth += 1
+        try:
+            walk_body()
+            if self.loop_depth <= EXACT_LOOP_DEPTH:
+                self.flow = entry.merge(self.flow)
+                walk_body()
+        finally:
+            self.loop_depth -= 1
         if not _runs_at_least_once(loop):
             self.flow = entry.merge(self.flow)
 

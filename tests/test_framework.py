@@ -270,6 +270,46 @@ def test_pipeline_reports_output_outside_target_language():
     assert info.value.error.pass_name == "check_wrong_output"
 
 
+def test_pipeline_rechecks_invariants_only_of_trees_a_pass_changed():
+    checked = []
+
+    def no_negative_numbers(prog):
+        checked.append(prog)
+        if any(getattr(n, "value", 0) < 0 for n in walk(prog) if n._production == "Num"):
+            raise VerifyError("a negative number", node=prog)
+
+    toy = L0.extend("toy_checked", invariants=[no_negative_numbers])
+
+    class _Keep(Pass):
+        """Return the input as it is. Test-only pass."""
+
+        name = "check_keep"
+        source = toy
+        target = toy
+
+    class _Negate(Pass):
+        """Negate every number. Test-only pass."""
+
+        name = "convert_nums_to_negative"
+        source = toy
+        target = toy
+
+        def Num(self, node):
+            return toy.Num(-node.value)
+
+    class _KeepAgain(_Keep):
+        """Return the input as it is, again. Test-only pass."""
+
+        name = "check_keep_again"
+
+    tree = toy.Prog([toy.Let("x", toy.Num(0))], None)
+    Pipeline([_Keep, _KeepAgain]).run(tree)
+    assert checked == [tree]  # the input once; the unchanged outputs are not checked again
+    with pytest.raises(PipelineError) as info:
+        Pipeline([_Keep, _Negate]).run(toy.Prog([toy.Let("x", toy.Num(1))], None))
+    assert isinstance(info.value.error, VerifyError) and info.value.error.pass_name == "convert_nums_to_negative"
+
+
 def test_pipeline_wraps_crashes_as_internal_errors_naming_the_pass():
     class _Crash(Pass):
         """Crash. Test-only pass."""

@@ -51,7 +51,7 @@ ERRORS = {
         4, f"'t' is not visible here: it was defined inside the loop at line {PRELUDE.count(chr(10)) + 2}"),
     "TaskId from a closed manual scope (D11)": (
         "with pl.manual_scope():\n    o, t = pl.submit(self.k, a, o)\no, u = pl.submit(self.k, a, o, deps=[t])\nreturn o\n",
-        3, f"deps=[t] cannot be honored: its TaskId (produced at line {PRELUDE.count(chr(10)) + 2})"),
+        3, f"deps=[t] cannot be honored: its TaskId is produced at line {PRELUDE.count(chr(10)) + 2}, inside a scope"),
     "TaskId carry read after its manual scope (D11)": (
         "with pl.manual_scope():\n    t = None\n    for i in pl.range(4):\n        o, t = pl.submit(self.k, a, o, deps=[t])\no, u = pl.submit(self.k, a, o, deps=[t])\nreturn o\n",
         5, "deps=[t] cannot be honored"),
@@ -67,7 +67,7 @@ ERRORS = {
     "bare submit": ("pl.submit(self.k, a, o)\nreturn o\n", 1, "must be unpacked"),
     "submit unpacked into three": ("o, t, u = pl.submit(self.k, a, o)\nreturn o\n", 1, "exactly 2 targets"),
     "dummy without deps keyword": ("b = pl.system.task_dummy()\nreturn o\n", 1, "requires deps="),
-    "array of a non-constant size": ("ids = pl.array.create(n, pl.TASK_ID)\nreturn o\n", 1, "'n' is not a known constant"),
+    "array of a non-constant size": ("ids = pl.array.create(n, pl.TASK_ID)\nreturn o\n", 1, "an array size must be a constant, but 'n' is a pl.Scalar[pl.INT64] variable"),
     "slot write of a tensor": ("ids = pl.array.create(2, pl.TASK_ID)\nids[0] = a\nreturn o\n", 2, "cannot store"),
 }
 

@@ -18,7 +18,7 @@ import math
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from nanopass.errors import Span, UserError
+from nanopass.errors import Span, UserError, quoted
 from nanopass.languages import surface as S
 from nanopass.languages.terms import BinOp, CmpOp, DType, FuncKind, LoopKind, ParamDir, ScopeMode, UnOp
 
@@ -27,7 +27,11 @@ from .source import ProgramSource
 L = S.LANGUAGE
 
 MAX_NESTING = 48  # blocks (loops, ifs, scopes); the runtime allows 64 scopes in all
+MAX_PARALLEL_NESTING = 8  # pl.parallel loops within one another: the hazard analysis grows ~3x per level
+MAX_EXPR_DEPTH = 100  # nodes on the longest path of one expression (a + b + c: 3); bounds every pass's recursion
 MAX_TENSOR_DIMS = 5
+MAX_DIM = 2**32  # extents are uint32_t in the runtime
+MAX_ARRAY_SIZE = 65536  # elements of a pl.array.create: a C array on the orchestration function's stack
 MAX_ENTRY_TENSORS = 128
 MAX_ENTRY_SCALARS = 128
 MAX_TASK_TENSORS = 32  # tensors one runtime Arg holds
@@ -56,6 +60,7 @@ _CMPOPS = {
     ast.Gt: CmpOp.gt,
     ast.GtE: CmpOp.ge,
 }
+_INT_FLOAT_HINT = "write a float literal (2.0) or keep both sides integers"
 _PY_FOLD: dict[BinOp, Callable[[Any, Any], Any]] = {
     BinOp.add: lambda a, b: a + b,
     BinOp.sub: lambda a, b: a - b,
@@ -69,7 +74,41 @@ _PY_FOLD: dict[BinOp, Callable[[Any, Any], Any]] = {
 
 def parse_program(src: ProgramSource, func_name: str | None = None) -> Any:
     """The ``surface`` program for one orchestration function of a program class."""
-    return _ProgramParser(src).parse(func_name)
+    try:
+        return _ProgramParser(src).parse(func_name)
+    except RecursionError:
+        raise UserError("this statement is nested too deeply for the compiler", src.span(_deepest_statement(src.classdef)),
+                        hint="split it with intermediate variables") from None
+
+
+def expr_depth(node: ast.AST) -> int:
+    """How deep ``node`` nests (iteratively); a chain ``a and b and c`` counts as the nesting it becomes."""
+    deepest = 0
+    stack = [(node, 1)]
+    while stack:
+        current, depth = stack.pop()
+        deepest = max(deepest, depth)
+        step = len(current.values) - 1 if isinstance(current, ast.BoolOp) else 1
+        stack.extend((child, depth + step) for child in ast.iter_child_nodes(current))
+    return deepest
+
+
+def check_expr_depth(program: "_ProgramParser", node: ast.expr) -> None:
+    if expr_depth(node) > MAX_EXPR_DEPTH:
+        raise program.error(
+            f"expression nested more than {MAX_EXPR_DEPTH} deep", node, hint="split it with intermediate variables"
+        )
+
+
+def _deepest_statement(root: ast.AST) -> ast.AST:
+    """The statement below ``root`` whose expressions nest deepest (iteratively)."""
+    best, best_depth = root, 0
+    for node in ast.walk(root):
+        if isinstance(node, ast.stmt) and node is not root:
+            depth = max((expr_depth(child) for child in ast.iter_child_nodes(node) if isinstance(child, ast.expr)), default=0)
+            if depth > best_depth:
+                best, best_depth = node, depth
+    return best
 
 
 # ---------------------------------------------------------------------------------------------
@@ -115,6 +154,23 @@ def type_text(t: Any) -> str:
     dims = ", ".join(_dim_text(d) for d in t.shape)
     kind = "Tensor" if name == "TensorType" else "Tile"
     return f"pl.{kind}[[{dims}], pl.{t.dtype.name}]"
+
+
+def unsigned_mix(a: Any, da: DType, b: Any, db: DType) -> DType | None:
+    """The unsigned dtype when C++'s usual arithmetic conversions compute ``a op b`` in unsigned.
+
+    Integers narrower than 32 bits promote to int first; then unsigned wins unless the signed side
+    is wider (UINT32 with INT64 stays signed). A constant that is not negative keeps its value
+    either way (None); a negative one (a C++ int) would wrap.
+    """
+    if not (da.is_int and db.is_int) or da.is_signed == db.is_signed:
+        return None
+    (s, ds), du = ((a, da), db) if da.is_signed else ((b, db), da)
+    if s._production == "Int":
+        if s.value >= 0:
+            return None
+        ds = DType.INT32
+    return du if du.bits >= max(ds.bits, 32) else None
 
 
 def _dim_text(d: Any) -> str:
@@ -166,8 +222,8 @@ class _ProgramParser:
             if len(orchs) > 1:
                 names = ", ".join(f[0].name for f in orchs)
                 raise self.error(
-                    f"program '{self.src.name}' has several orchestration functions ({names}); name one",
-                    self.src.classdef,
+                    f"program '{self.src.name}' has several orchestration functions ({names}); choose one with "
+                    "--func NAME", self.src.classdef, hint="from Python: generate_orchestration(program, func_name)",
                 )
             orch = orchs[0]
         else:
@@ -185,12 +241,26 @@ class _ProgramParser:
             results = types.results(fdef)
             self.kernels[fdef.name] = KernelSig(fdef.name, kind, params, results, self.src.span(fdef))
             body = _KernelSummary(self, types).summarize(fdef)
+            self._check_returned_params(fdef.name, params, results, body)
             kernel_nodes.append(
                 L.Kernel(fdef.name, kind, params, results, body, dual, span=self.src.span(fdef))
             )
         fdef, _kind, auto_scope, _dual = orch
         func = _FunctionParser(self, types, fdef, auto_scope).parse()
         return L.Program(self.src.name, kernel_nodes, func, span=self.src.span(self.src.classdef))
+
+    def _check_returned_params(self, name: str, params: list[Any], results: list[Any], body: list[Any]) -> None:
+        """A result the kernel returns as one of its parameters is that tensor: it must have the result's type."""
+        by_name = {p.name: p for p in params}
+        for ret in (s for s in body if s._production == "KReturn"):
+            for value, rtype in zip(ret.values, results):
+                param = by_name.get(value.name) if value._production == "Var" else None
+                if param is not None and param.type != rtype:
+                    raise UserError(
+                        f"kernel '{name}' returns parameter '{param.name}', a {type_text(param.type)}, as its "
+                        f"{type_text(rtype)} result", ret.span,
+                        hint="a kernel's results are the Out/InOut tensors it writes",
+                    )
 
     def _collect_functions(self) -> None:
         seen: dict[str, ast.FunctionDef] = {}
@@ -238,11 +308,11 @@ class _ProgramParser:
         if path:
             if path[-1] in FuncKind.__members__:
                 return FuncKind[path[-1]]
-            value = self.src.closure.get(path[0]) if len(path) == 1 else None
+            value = self.src.closure_get(path[0], node) if len(path) == 1 else None
             if isinstance(value, FuncKind):
                 return value
         kinds = ", ".join(f"pl.FunctionType.{k}" for k in FuncKind.__members__)
-        raise self.error("unsupported @pl.function type", node, hint=f"use one of {kinds}")
+        raise self.error(f"unsupported @pl.function type {quoted(ast.unparse(node))}", node, hint=f"use one of {kinds}")
 
     def _bool_literal(self, node: ast.expr, what: str) -> bool:
         if isinstance(node, ast.Constant) and isinstance(node.value, bool):
@@ -325,10 +395,12 @@ class _TypeReader:
                     raise self.error(f"pl.{head} needs a shape and a dtype: pl.{head}[[16, 16], pl.FP32]", node)
                 shape = self.shape(items[0])
                 dtype = self.dtype(items[1])
+                if head == "Tensor" and dtype.runtime is None:
+                    raise self.error(f"the runtime has no tensor dtype for {dtype.name}", items[1])
                 if head == "Tensor":
                     if not 1 <= len(shape) <= MAX_TENSOR_DIMS:
                         raise self.error(
-                            f"a tensor has 1 to {MAX_TENSOR_DIMS} dimensions, this one has {len(shape)}", items[0]
+                            f"a tensor has 1 to {MAX_TENSOR_DIMS} dimensions, got {len(shape)}", items[0]
                         )
                     return L.TensorType(shape, dtype)
                 space = None
@@ -345,17 +417,17 @@ class _TypeReader:
                 if len(items) != 2:
                     raise self.error("pl.Array takes a size and a dtype: pl.Array[4, pl.TASK_ID]", node)
                 size = self.const_int(items[0])
-                if size <= 0:
-                    raise self.error("an array size must be positive", items[0])
+                if not 0 < size <= MAX_ARRAY_SIZE:
+                    raise self.error(f"an array size must be a constant from 1 to {MAX_ARRAY_SIZE}, got {size}", items[0])
                 return L.ArrayType(size, self.dtype(items[1]))
             if head in ("Out", "InOut"):
                 raise self.error(f"pl.{head}[...] is only allowed on a parameter", node)
-        raise self.error(f"unsupported type annotation '{ast.unparse(node)}'", node)
+        raise self.error(f"unsupported type annotation {quoted(ast.unparse(node))}", node)
 
     def shape(self, node: ast.expr) -> list[Any]:
         if isinstance(node, (ast.List, ast.Tuple)):
             return [self.dim(e) for e in node.elts]
-        if isinstance(node, ast.Name) and isinstance(self.closure.get(node.id), (list, tuple)):
+        if isinstance(node, ast.Name) and isinstance(self.program.src.closure_get(node.id, node), (list, tuple)):
             return [self.dim_value(v, node) for v in self.closure[node.id]]
         raise self.error("a shape must be a list of dimensions, like [16, 16]", node)
 
@@ -369,8 +441,8 @@ class _TypeReader:
             check_user_name(self.program, name, node)
             return L.Var(name)
         if isinstance(node, ast.Name) and node.id in self.closure:
-            return self.dim_value(self.closure[node.id], node)
-        return L.Int(self.const_int(node), DType.INDEX)
+            return self.dim_value(self.program.src.closure_get(node.id, node), node)
+        return self.dim_value(self.const_int(node), node)
 
     def dim_value(self, value: Any, node: ast.expr) -> Any:
         from nanopass.dsl import DynamicDim
@@ -378,15 +450,14 @@ class _TypeReader:
         if isinstance(value, DynamicDim):
             return L.Var(value.name)
         if isinstance(value, int) and not isinstance(value, bool):
-            if value <= 0:
-                raise self.error(f"a dimension must be positive, got {value}", node)
+            check_extent(self.program, value, node)
             return L.Int(value, DType.INDEX)
-        raise self.error(f"a dimension must be an int or pl.dynamic(...), got {type(value).__name__}", node)
+        raise self.error(f"a dimension must be an int or pl.dynamic(...), got {describe(value)}", node)
 
     def const_int(self, node: ast.expr) -> int:
         value = constant_value(self.program, node)
         if not isinstance(value, int) or isinstance(value, bool):
-            raise self.error(f"expected an integer constant, got '{ast.unparse(node)}'", node)
+            raise self.error(f"expected an integer constant, got {quoted(ast.unparse(node))}", node)
         return value
 
     def dtype(self, node: ast.expr) -> DType:
@@ -394,32 +465,40 @@ class _TypeReader:
         if path:
             if path[-1] in DType.__members__:
                 return DType[path[-1]]
-            if len(path) == 1 and isinstance(self.closure.get(path[0]), DType):
+            if len(path) == 1 and isinstance(self.program.src.closure_get(path[0], node), DType):
                 return self.closure[path[0]]
         names = " ".join(DType.__members__)
-        raise self.error(f"unknown dtype '{ast.unparse(node)}'", node, hint=f"dtypes: {names}")
+        raise self.error(f"unknown dtype {quoted(ast.unparse(node))}", node, hint=f"dtypes: {names}")
 
 
 def constant_value(program: _ProgramParser, node: ast.expr) -> Any:
     """A Python constant: a literal, a closure name, or arithmetic over those."""
+    check_expr_depth(program, node)
+    return _constant_value(program, node)
+
+
+def _constant_value(program: _ProgramParser, node: ast.expr) -> Any:
     if isinstance(node, ast.Constant) and isinstance(node.value, (int, float, bool)):
         return node.value
     if isinstance(node, ast.Name):
         if node.id in program.src.closure:
-            value = program.src.closure[node.id]
+            value = program.src.closure_get(node.id, node)
             if isinstance(value, (int, float, bool)):
                 return value
-        raise program.error(f"'{node.id}' is not a known constant", node)
+            raise program.error(f"'{node.id}' is {describe(value)}; a constant number is needed here", node)
+        raise program.error(f"'{node.id}' is not a constant defined at module level", node)
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
-        return -constant_value(program, node.operand)
+        return -_constant_value(program, node.operand)
     if isinstance(node, ast.BinOp) and (type(node.op) in _CONST_OPS):
-        a = constant_value(program, node.left)
-        b = constant_value(program, node.right)
+        a = _constant_value(program, node.left)
+        b = _constant_value(program, node.right)
         try:
             return _CONST_OPS[type(node.op)](a, b)
         except (ZeroDivisionError, ValueError, OverflowError) as error:
-            raise program.error(f"cannot evaluate constant '{ast.unparse(node)}': {error}", node) from None
-    raise program.error(f"expected a constant, got '{ast.unparse(node)}'", node)
+            raise program.error(f"cannot evaluate constant {quoted(ast.unparse(node))}: {error}", node) from None
+    if isinstance(node, ast.Constant):
+        raise program.error(f"expected a number, got {describe(node.value)}", node)
+    raise program.error(f"expected a constant, got {quoted(_short_source(node))}", node)
 
 
 # Operators allowed between Python constants (evaluated with Python's semantics).
@@ -438,6 +517,44 @@ _CONST_OPS: dict[type, Callable[[Any, Any], Any]] = {
 
 def _too_big():
     raise ValueError("exponent too large")
+
+
+def check_extent(owner: Any, value: int, node: ast.AST) -> None:
+    """A constant tensor extent: positive, and within the runtime's uint32_t shapes."""
+    if value <= 0:
+        raise owner.error(f"a dimension must be positive, got {value}", node)
+    if value >= MAX_DIM:
+        raise owner.error(f"a dimension must be below 2**32 (the runtime's extents are uint32_t), got {value}", node)
+
+
+def describe(value: Any) -> str:
+    """A Python value as a message names it: 'a dtype (pl.FP16)', 'the string 'x'', 'a list' ..."""
+    from nanopass.dsl import DynamicDim, _Annotation, _TypeConstructor
+
+    if isinstance(value, DType):
+        return f"a dtype (pl.{value.name})"
+    if isinstance(value, FuncKind):
+        return f"a function type (pl.FunctionType.{value.name})"
+    if isinstance(value, _Annotation):
+        return f"a type ({value!r})"
+    if isinstance(value, _TypeConstructor):
+        return f"a type constructor ({value!r})"
+    if isinstance(value, DynamicDim):
+        return f"a dynamic dimension ({value!r})"
+    if isinstance(value, bool) or value is None or value is Ellipsis:
+        return repr(value)
+    if isinstance(value, (str, bytes, int, float, complex)):
+        text = repr(value)
+        kind = {str: "string", int: "integer", complex: "complex number"}.get(type(value), type(value).__name__)
+        return f"the {kind} {text if len(text) <= 40 else text[:37] + '...'}"
+    if isinstance(value, type):
+        return f"the class '{value.__name__}'"
+    if callable(value):
+        return f"a function ('{getattr(value, '__name__', '?')}')"
+    if type(value).__name__ == "module":
+        return f"a module ('{value.__name__}')"
+    article = "an" if type(value).__name__[:1] in "aeiou" else "a"
+    return f"{article} {type(value).__name__}"
 
 
 def check_user_name(program: _ProgramParser, name: str, node: ast.AST) -> None:
@@ -550,6 +667,7 @@ class _FunctionParser:
         self.manual_depth = 0
         self.loop_stack: list[ast.For] = []
         self.results: list[Any] = []
+        self.in_expr = False  # inside expr(): the expression's depth is already checked
 
     # -- infrastructure --------------------------------------------------------------------------
 
@@ -628,6 +746,7 @@ class _FunctionParser:
                     dyn_dims.append(L.DynDim(dim.name, param.name, axis))
                 elif dim._production == "Var" and self.frames[0][dim.name].kind != "dyn":
                     raise UserError(f"dynamic dimension '{dim.name}' has the name of a parameter", param.span)
+        self.check_result_dims(fdef)
         body = self.block(fdef.body)
         if self.results and not _ends_with_return(fdef.body):
             raise self.error(
@@ -636,6 +755,18 @@ class _FunctionParser:
         return L.Function(
             fdef.name, params, self.results, self.auto_scope, dyn_dims, body, span=self.span(fdef)
         )
+
+    def check_result_dims(self, fdef: ast.FunctionDef) -> None:
+        """A dynamic dimension in the declared return type must be the extent of a tensor parameter."""
+        for rtype in self.results:
+            for dim in getattr(rtype, "shape", ()):
+                binding = self.frames[0].get(dim.name) if dim._production == "Var" else None
+                if dim._production == "Var" and (binding is None or binding.kind != "dyn"):
+                    raise self.error(
+                        f"the return type uses dynamic dimension '{dim.name}', which is not the extent of any "
+                        "tensor parameter",
+                        fdef.returns,
+                    )
 
     # -- statements -------------------------------------------------------------------------------
 
@@ -679,7 +810,7 @@ class _FunctionParser:
             if op == "yield_":
                 raise self.error("pl.yield_ must be assigned: a, b = pl.yield_(x, y)", value)
         raise self.error(
-            f"this expression has no effect as a statement: '{_short_source(stmt)}'", stmt
+            f"this expression has no effect as a statement: {quoted(_short_source(stmt))}", stmt
         )
 
     def stmt_AugAssign(self, stmt: ast.AugAssign) -> list[Any]:
@@ -761,11 +892,16 @@ class _FunctionParser:
                 expr, ty = self.expr(elt)
                 if ty._production != "TensorType":
                     raise self.error("an orchestration function returns tensors (its Out/InOut parameters)", elt)
-                values.append(expr)
+                values.append((expr, ty, elt))
         if len(values) != len(self.results):
             raise self.error(
                 f"'{self.fdef.name}' declares {len(self.results)} return value(s) but returns {len(values)}", stmt
             )
+        for (_expr, ty, elt), declared in zip(values, self.results):
+            if ty != declared:
+                raise self.error(f"'{self.fdef.name}' returns a {type_text(ty)} where its return type declares "
+                                 f"{type_text(declared)}", elt)
+        values = [expr for expr, _ty, _elt in values]
         return [L.Return(values, span=self.span(stmt))]
 
     def stmt_For(self, stmt: ast.For) -> list[Any]:
@@ -776,6 +912,9 @@ class _FunctionParser:
         if op not in ("range", "parallel"):
             raise self.error("a for loop must iterate over pl.range(...) or pl.parallel(...)", call)
         kind = LoopKind.seq if op == "range" else LoopKind.parallel
+        parallel_depth = sum(1 for loop in self.loop_stack if _dsl_call(loop.iter) == "parallel")
+        if kind is LoopKind.parallel and parallel_depth >= MAX_PARALLEL_NESTING:
+            raise self.error(f"pl.parallel loops are nested more than {MAX_PARALLEL_NESTING} deep", stmt)
         bounds = self.loop_bounds(call)
         init_node = next((kw.value for kw in call.keywords if kw.arg == "init_values"), None)
         for kw in call.keywords:
@@ -895,6 +1034,11 @@ class _FunctionParser:
             expr, ty = self.expr(arg)
             if ty._production != "ScalarType" or not ty.dtype.is_int:
                 raise self.error(f"a loop bound must be an integer, got {type_text(ty)}", arg)
+            if arg is args[min(1, len(args) - 1)] and unsigned_mix(L.Var("i"), DType.INDEX, expr, ty.dtype):
+                raise self.error(
+                    f"a loop stop cannot be a {type_text(ty)}: C++ compares the int64_t counter with it as "
+                    f"{ty.dtype.c_type}, where a negative counter is a huge one", arg, hint="declare it pl.INT64",
+                )
             exprs.append(expr)
         zero, one = L.Int(0, DType.INDEX), L.Int(1, DType.INDEX)
         if len(exprs) == 1:
@@ -1003,7 +1147,9 @@ class _FunctionParser:
     def enter(self, node: ast.AST) -> None:
         self.depth += 1
         if self.depth > MAX_NESTING:
-            raise self.error(f"blocks are nested more than {MAX_NESTING} deep", node)
+            hint = "an elif nests in the else before it: a long if/elif chain counts one level per branch" if isinstance(
+                node, ast.If) else None
+            raise self.error(f"blocks are nested more than {MAX_NESTING} deep", node, hint=hint)
 
     def leave(self) -> None:
         self.depth -= 1
@@ -1188,7 +1334,7 @@ class _FunctionParser:
                     continue
             raise self.error(
                 f"'{what}' deps= entries must be a TaskId variable, a TaskId array, arr[i] or None; "
-                f"got '{ast.unparse(entry)}'",
+                f"got {quoted(_short_source(entry))}",
                 entry,
             )
         return out
@@ -1239,31 +1385,33 @@ class _FunctionParser:
     def tensor_operand(self, node: ast.expr, what: str) -> tuple[Any, Any]:
         expr, ty = self.expr(node)
         if ty._production != "TensorType" or expr._production != "Var":
-            raise self.error(f"pl.{what} needs a tensor variable, got '{ast.unparse(node)}'", node)
+            raise self.error(f"pl.{what} needs a tensor variable, got {quoted(ast.unparse(node))}", node)
         return expr, ty
 
-    def index_list(self, node: ast.expr, what: str) -> list[Any]:
+    def index_list(self, node: ast.expr, what: str, shape: bool = False) -> list[Any]:
         if not isinstance(node, (ast.List, ast.Tuple)):
-            raise self.error(f"pl.{what} indices must be a list, like [i, j]", node)
+            example = "a shape must be a list, like [16, 16]" if shape else "indices must be a list, like [i, j]"
+            raise self.error(f"pl.{what}: {example}", node)
         out = []
         for elt in node.elts:
             expr, ty = self.expr(elt)
             if ty._production != "ScalarType" or not ty.dtype.is_int:
-                raise self.error(f"an index must be an integer, got {type_text(ty)}", elt)
+                raise self.error(f"{'a dimension' if shape else 'an index'} must be an integer, got {type_text(ty)}", elt)
             out.append(expr)
         return out
 
     def shape_list(self, node: ast.expr, what: str) -> list[Any]:
         if isinstance(node, ast.Name) and self.lookup(node.id) is None and isinstance(
-            self.src.closure.get(node.id), (list, tuple)
+            self.src.closure_get(node.id, node), (list, tuple)
         ):
-            return [self.types.dim_value(v, node) for v in self.src.closure[node.id]]
-        dims = self.index_list(node, what)
+            dims = [self.types.dim_value(v, node) for v in self.src.closure[node.id]]
+        else:
+            dims = self.index_list(node, what, shape=True)
+            for dim, elt in zip(dims, node.elts):
+                if dim._production == "Int":
+                    check_extent(self, dim.value, elt)
         if not 1 <= len(dims) <= MAX_TENSOR_DIMS:
             raise self.error(f"a tensor has 1 to {MAX_TENSOR_DIMS} dimensions, got {len(dims)}", node)
-        for dim, elt in zip(dims, node.elts):
-            if dim._production == "Int" and dim.value <= 0:
-                raise self.error(f"a dimension must be positive, got {dim.value}", elt)
         return dims
 
     def op_create_tensor(self, call: ast.Call) -> tuple[Any, Any]:
@@ -1397,9 +1545,12 @@ class _FunctionParser:
 
     def op_array_create(self, call: ast.Call) -> tuple[Any, Any]:
         a = self.op_args(call, ["size", "dtype"], 2, "array.create")
+        if isinstance(a["size"], ast.Name) and (binding := self.lookup(a["size"].id)) is not None:
+            raise self.error(f"an array size must be a constant, but '{a['size'].id}' is a {type_text(binding.type)} "
+                             "variable", a["size"])
         size = self.types.const_int(a["size"])
-        if size <= 0:
-            raise self.error("an array size must be a positive constant", a["size"])
+        if not 0 < size <= MAX_ARRAY_SIZE:
+            raise self.error(f"an array size must be a constant from 1 to {MAX_ARRAY_SIZE}, got {size}", a["size"])
         dtype = self.types.dtype(a["dtype"])
         if dtype.c_type is None:
             raise self.error(f"an array of {dtype.name} has no host C++ type", a["dtype"])
@@ -1485,10 +1636,14 @@ class _FunctionParser:
     # -- scalar expressions ------------------------------------------------------------------------
 
     def expr(self, node: ast.expr) -> tuple[Any, Any]:
+        if self.in_expr:
+            return self._expr(node)
+        check_expr_depth(self.program, node)
+        self.in_expr = True
         try:
             return self._expr(node)
-        except RecursionError:
-            raise self.error("expression nested too deeply", node) from None
+        finally:
+            self.in_expr = False
 
     def scalar_expr(self, node: ast.expr) -> tuple[Any, Any]:
         expr, ty = self.expr(node)
@@ -1520,10 +1675,10 @@ class _FunctionParser:
                 raise self.error(
                     "tasks and tensor operations must be assigned to a name, not used inside an expression", node
                 )
-            raise self.error(f"unsupported function call '{_short_source(node)}'", node)
+            raise self.error(f"unsupported function call {quoted(_short_source(node))}", node)
         if isinstance(node, ast.IfExp):
             raise self.error("conditional expressions (x if c else y) are not supported; use an if statement", node)
-        raise self.error(f"unsupported expression '{_short_source(node)}'", node)
+        raise self.error(f"unsupported expression {quoted(_short_source(node))}", node)
 
     def constant(self, value: Any, node: ast.expr) -> tuple[Any, Any]:
         if isinstance(value, bool):
@@ -1538,7 +1693,7 @@ class _FunctionParser:
             return L.Float(value, DType.FP32), SCALAR_T[DType.FP32]
         if value is None:
             raise self.error("None is only allowed as a TaskId value (x = None, deps=[None])", node)
-        raise self.error(f"unsupported constant {value!r}", node)
+        raise self.error(f"{describe(value)} cannot be used as a value here", node)
 
     def name(self, node: ast.Name) -> tuple[Any, Any]:
         binding = self.lookup(node.id)
@@ -1551,7 +1706,7 @@ class _FunctionParser:
                 hint="assign it before the loop or in both branches so that it is carried out",
             )
         if node.id in self.src.closure:
-            return self.closure_value(self.src.closure[node.id], node)
+            return self.closure_value(self.src.closure_get(node.id, node), node)
         raise self.error(f"undefined variable '{node.id}'", node)
 
     def closure_value(self, value: Any, node: ast.expr) -> tuple[Any, Any]:
@@ -1569,7 +1724,7 @@ class _FunctionParser:
                 f"dynamic dimension '{value.name}' is not the extent of any tensor parameter", node
             )
         raise self.error(
-            f"'{node.id}' is a Python {type(value).__name__}; only int, float and bool values can be used here", node
+            f"'{node.id}' is {describe(value)}; only int, float and bool values can be used here", node
         )
 
     def binop(self, node: ast.BinOp) -> tuple[Any, Any]:
@@ -1580,17 +1735,19 @@ class _FunctionParser:
         b, bty = self.scalar_expr(node.right)
         da, db = aty.dtype, bty.dtype
         if DType.TASK_ID in (da, db) or DType.BOOL in (da, db):
-            raise self.error("arithmetic needs numbers", node)
+            bad = aty if da in (DType.TASK_ID, DType.BOOL) else bty
+            raise self.error(f"arithmetic needs numbers, got a {type_text(bad)}", node)
         if da.is_float != db.is_float:
             raise self.error(
                 f"cannot mix {da.name} and {db.name} in arithmetic (int and float)", node,
-                hint="write a float literal (2.0) or keep both sides integers",
+                hint=_INT_FLOAT_HINT,
             )
         if op is BinOp.div and da.is_int:
             raise self.error("'/' on integers is ambiguous; use '//' for integer division", node)
         if op in (BinOp.floordiv, BinOp.mod, BinOp.shl, BinOp.shr) and da.is_float:
             raise self.error(f"'{op.value}' needs integers", node)
-        dtype = db if da is DType.INDEX else da
+        mixed = unsigned_mix(a, da, b, db) if op not in (BinOp.shl, BinOp.shr) else None
+        dtype = mixed or (db if da is DType.INDEX else da)  # mixed: the unsigned type C++ computes in
         if a._production == "Int" and b._production == "Int" and op in _PY_FOLD:
             try:
                 return L.Int(_PY_FOLD[op](a.value, b.value), dtype), SCALAR_T[dtype]
@@ -1629,7 +1786,14 @@ class _FunctionParser:
         if DType.TASK_ID in (aty.dtype, bty.dtype):
             raise self.error("TaskIds cannot be compared", node)
         if aty.dtype.is_float != bty.dtype.is_float:
-            raise self.error(f"cannot compare {aty.dtype.name} with {bty.dtype.name}", node)
+            raise self.error(f"cannot compare {aty.dtype.name} with {bty.dtype.name}", node, hint=_INT_FLOAT_HINT)
+        unsigned = unsigned_mix(a, aty.dtype, b, bty.dtype)
+        if unsigned is not None:
+            left, right = (str(e.value) if e._production == "Int" else t.dtype.name for e, t in ((a, aty), (b, bty)))
+            raise self.error(
+                f"cannot compare {left} with {right}: C++ compares them as {unsigned.c_type}, where a "
+                "negative value is a huge one", node, hint="give both sides the same signedness",
+            )
         if a == b and not aty.dtype.is_float:
             # an integer compared with itself has a known result (and C++ warns about it)
             return L.Bool(op in (CmpOp.eq, CmpOp.le, CmpOp.ge)), BOOL_T
@@ -1693,8 +1857,11 @@ def _unsupported_statement(stmt: ast.stmt) -> str:
         "Global": "global is not supported",
         "Nonlocal": "nonlocal is not supported",
         "Match": "match statements are not supported",
+        "AsyncFunctionDef": "nested function definitions are not supported",
+        "AsyncFor": "async for is not supported; use pl.range",
+        "AsyncWith": "async with is not supported",
     }
-    return special.get(name, f"unsupported statement: {name}")
+    return special.get(name, f"unsupported statement: {quoted(_short_source(stmt).splitlines()[0])}")
 
 
 def _short_source(node: ast.AST, limit: int = 60) -> str:

@@ -11,6 +11,23 @@ from typing import Any, Mapping
 from nanopass.errors import Span, UserError
 
 
+NO_EXEC_HINT = (
+    "reading a file without running it (--no-exec), a module-level constant may use literals, "
+    "arithmetic over other constants, tuples and lists, pl.dynamic(\"M\") and dtypes only"
+)
+
+
+@dataclass(frozen=True)
+class Unevaluated:
+    """A module-level name whose value is unknown because the file was read, not run (``--no-exec``).
+
+    ``reason`` completes the sentence "'NAME' ...", e.g. "is assigned from a function call at line 3".
+    """
+
+    name: str
+    reason: str
+
+
 @dataclass
 class ProgramSource:
     """One ``@pl.program`` class: its AST, the file it is in, and the names it may refer to."""
@@ -23,6 +40,17 @@ class ProgramSource:
 
     def span(self, node: ast.AST) -> Span:
         return Span(self.filename, getattr(node, "lineno", self.classdef.lineno), getattr(node, "col_offset", 0))
+
+    def closure_get(self, name: str, node: ast.AST) -> Any:
+        """The value of the Python name ``name`` (None when absent).
+
+        A name whose value is unknown (``Unevaluated``) is a user error at its use ``node``.
+        """
+        value = self.closure.get(name)
+        if isinstance(value, Unevaluated):
+            raise UserError(f"'{name}' {value.reason}: its value is not known without running the file",
+                            self.span(node), hint=NO_EXEC_HINT)
+        return value
 
 
 def source_of_class(cls: type, closure: Mapping[str, Any]) -> ProgramSource:

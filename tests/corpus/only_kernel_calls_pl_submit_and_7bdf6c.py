@@ -1,0 +1,10 @@
+# fuzz: tid_sources: module: module constant K_NEW = -4, used in orch_tids
+# expect: 10:8: error: only kernel calls, pl.submit and pl.yield_ can be unpacked into several names
+import nanopass.dsl as pl
+
+@pl.program
+class TidSources:
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def orch_tids(self) -> pl.Tensor[[16, 16], pl.FP32]:
+        y, first = K_NEW

@@ -1,0 +1,14 @@
+# fuzz: tensor_ops: block: wrap 1 statement(s) in 'for i in pl.range(2):'
+# expect: 13:12: error: pl.assemble needs a source made by pl.create_tensor in the same block; 'scaled' is not
+import nanopass.dsl as pl
+
+@pl.program
+class TensorOps:
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def orch_tensor_ops(self, out: pl.Out[pl.Tensor[[64, 16], pl.FP32]]) -> pl.Tensor[[64, 16], pl.FP32]:
+        big = pl.create_tensor([64, 64], dtype=pl.FP32)
+        scaled = pl.create_tensor([16, 64], dtype=pl.FP32)
+        for i in pl.range(2):
+            big = pl.assemble(big, scaled, [16, 0])
+        return out

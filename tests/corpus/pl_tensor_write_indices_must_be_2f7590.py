@@ -1,0 +1,10 @@
+# fuzz: derive_fallback: swap: swap arguments 1 and 2 of 'pl.tensor.write(flags, 1, [0])'; duplicate: duplicate 'return y'
+# expect: 10:31: error: pl.tensor.write: indices must be a list, like [i, j]
+import nanopass.dsl as pl
+
+@pl.program
+class DeriveFallback:
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def orch_fallback(self, flags: pl.InOut[pl.Tensor[[4], pl.INT32]]) -> pl.Tensor[[16, 16], pl.FP32]:
+        pl.tensor.write(flags, 1, [0])

@@ -1,0 +1,4 @@
+# fuzz: scope_escape: indent: split line 10
+# expect: 4:10: error: Python syntax error: expected '('
+class ScopeEscape:
+    def ma

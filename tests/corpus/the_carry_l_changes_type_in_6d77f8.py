@@ -1,0 +1,16 @@
+# fuzz: explicit_carries: rename: rename one m2 -> i; swap: swap arguments 0 and 1 of 'pl.yield_(l2, i)'
+# expect: 16:41: error: the carry 'l' changes type in the loop: pl.Tensor[[16, 16], pl.FP32] before, pl.Scalar[pl.INDEX] yielded
+import nanopass.dsl as pl
+
+@pl.program
+class ExplicitCarries:
+
+    @pl.function(type=pl.FunctionType.AIV)
+    def update(self, x: pl.Tensor[[16, 16], pl.FP32], m: pl.InOut[pl.Tensor[[16, 16], pl.FP32]], l: pl.InOut[pl.Tensor[[16, 16], pl.FP32]]) -> tuple[pl.Tensor[[16, 16], pl.FP32], pl.Tensor[[16, 16], pl.FP32]]:
+        pass
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def orch_explicit(self, x: pl.Tensor[[16, 16], pl.FP32], m0: pl.InOut[pl.Tensor[[16, 16], pl.FP32]], l0: pl.InOut[pl.Tensor[[16, 16], pl.FP32]], n: pl.Scalar[pl.INT64]) -> tuple[pl.Tensor[[16, 16], pl.FP32], pl.Tensor[[16, 16], pl.FP32]]:
+        for i, (m, l) in pl.range(n, init_values=(m0, l0)):
+            m2, l2 = self.update(x, m, l)
+            m_out, l_out = pl.yield_(l2, i)

@@ -1,0 +1,11 @@
+# fuzz: basic: unsupported: insert 'while n > 0:'; shape: shape [16, 16] -> [16]
+# expect: 10:8: error: while loops are not supported; use pl.range
+import nanopass.dsl as pl
+
+@pl.program
+class Basic:
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def orch_basic(self) -> pl.Tensor[[16, 16], pl.FP32]:
+        while n > 0:
+            pass
