@@ -190,3 +190,17 @@ def test_normalize_return_order_names_the_written_parameters():
     assert [v.name for v in ret.values] == ["y", "x"]
     before = next(k for k in stages[-2].tree.kernels if k.name == "split").body[-1]
     assert [v.name for v in before.values] == ["y2", "x2"]
+
+
+def test_integer_division_and_remainder_fold_as_the_cpp_computes_them(tmp_path):
+    # `//` and `%` print as C `/` and `%` (truncation toward zero); a folded constant must be the
+    # value the unfolded C++ gives: -7/2 == -3, 5%-3 == 2, -7%2 == -1 (Python: -4, -1, 1).
+    result = compile_body(tmp_path, """
+    for i in pl.range(-7 // 2, n + 5 % -3 + (-7) % 2):
+        o = self.k(a, o)
+    return o
+    """)
+    assert "for (int64_t i = -3; i < n + 2 + -1; i += 1) {" in result.code
+    assert error_of(tmp_path, "for i in pl.range(n + 7 % (2 - 2)):\n    o = self.k(a, o)\nreturn o\n")[0] == (
+        "division by zero in a constant expression"
+    )

@@ -61,12 +61,23 @@ _CMPOPS = {
     ast.GtE: CmpOp.ge,
 }
 _INT_FLOAT_HINT = "write a float literal (2.0) or keep both sides integers"
-_PY_FOLD: dict[BinOp, Callable[[Any, Any], Any]] = {
+
+
+def _c_quotient(a: int, b: int) -> int:
+    """``a / b`` on C++ integers: the quotient rounded toward zero."""
+    q = abs(a) // abs(b)
+    return q if (a >= 0) == (b >= 0) else -q
+
+
+# Integer constants folded in the orchestration body, with the meaning the C++ gives them: the
+# DSL's ``//`` and ``%`` print as C ``/`` and ``%`` (reference-behaviour: C semantics, not floor),
+# so folding ``-7 // 2`` must give -3, as the unfolded C++ would compute.
+_C_FOLD: dict[BinOp, Callable[[Any, Any], Any]] = {
     BinOp.add: lambda a, b: a + b,
     BinOp.sub: lambda a, b: a - b,
     BinOp.mul: lambda a, b: a * b,
-    BinOp.floordiv: lambda a, b: a // b,
-    BinOp.mod: lambda a, b: a % b,
+    BinOp.floordiv: _c_quotient,
+    BinOp.mod: lambda a, b: a - b * _c_quotient(a, b),
     BinOp.shl: lambda a, b: a << b,
     BinOp.shr: lambda a, b: a >> b,
 }
@@ -1748,9 +1759,9 @@ class _FunctionParser:
             raise self.error(f"'{op.value}' needs integers", node)
         mixed = unsigned_mix(a, da, b, db) if op not in (BinOp.shl, BinOp.shr) else None
         dtype = mixed or (db if da is DType.INDEX else da)  # mixed: the unsigned type C++ computes in
-        if a._production == "Int" and b._production == "Int" and op in _PY_FOLD:
+        if a._production == "Int" and b._production == "Int" and op in _C_FOLD:
             try:
-                return L.Int(_PY_FOLD[op](a.value, b.value), dtype), SCALAR_T[dtype]
+                return L.Int(_C_FOLD[op](a.value, b.value), dtype), SCALAR_T[dtype]
             except (ZeroDivisionError, ValueError):
                 raise self.error("division by zero in a constant expression", node) from None
         return L.Bin(op, a, b), SCALAR_T[dtype]
