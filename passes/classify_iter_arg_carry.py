@@ -210,8 +210,9 @@ class TidShapes:
                 for k, it, result in tids:
                     if self.of(yld.values[k]):
                         raise UserError(
-                            "a pl.parallel loop that gives each iteration one TaskId slot cannot carry the ids of "
-                            "a nested pl.parallel loop",
+                            "a pl.parallel loop that gives each iteration one TaskId slot must yield one TaskId "
+                            "per iteration, but this one may yield several (the ids of a nested pl.parallel loop, "
+                            "or a loop carry that starts from the ids before this pl.parallel loop)",
                             loop.span,
                         )
             if yld is not None and not fan_in:
