@@ -24,6 +24,7 @@ from nanopass.languages import DIRECTED
 from nanopass.languages.terms import ArgDir, DType
 
 from .hazards import Access, Hazards, Site
+from .util import FreshVersions
 
 D = DIRECTED
 TID_TYPE = D.ScalarType(DType.TASK_ID)
@@ -57,8 +58,7 @@ class EdgeWriter:
         self.hazards = hazards
         self.needed = needed
         self.tag = tag
-        self.names = _all_names(func)
-        self.next_version: dict[str, int] = {}  # base__role -> the first version not yet probed
+        self.names = FreshVersions(_all_names(func))
         self.accesses: dict[int, list[Access]] = {}
         for earlier, later in hazards.pairs:
             self.accesses.setdefault(earlier.site, []).append(earlier)
@@ -101,15 +101,7 @@ class EdgeWriter:
     # -- names -----------------------------------------------------------------------------------
 
     def fresh(self, base: str, role: str) -> str:
-        # the lowest free version, probed from where the last search for this base stopped: names
-        # are only ever added, so the versions below it stay taken (linear in the names made)
-        k = self.next_version.get(f"{base}__{role}", 0)
-        while f"{base}__{role}_v{k}" in self.names:
-            k += 1
-        name = f"{base}__{role}_v{k}"
-        self.names.add(name)
-        self.next_version[f"{base}__{role}"] = k + 1
-        return name
+        return self.names.fresh(base, role)
 
     def fresh_cell(self, site: Site, what: str) -> str:
         return self.fresh(f"{site.task.kernel}_{what}", self.tag)

@@ -8,7 +8,7 @@ from nanopass.rewrite import Pass, register
 
 from .aliases import buffer_roots
 from .kernels import kernel_table
-from .util import assigned_names, iter_stmts
+from .util import FreshVersions, assigned_names, iter_stmts
 
 D = DIRECTED
 TID_TYPE = D.ScalarType(DType.TASK_ID)
@@ -57,10 +57,9 @@ class ExpandManualPhaseFence(Pass):
             for b in _binders(func)
             if b.type._production == "ArrayType" and b.type.dtype is DType.TASK_ID
         }
-        self.names = {b.name for b in _binders(func)}
+        self.names = FreshVersions(b.name for b in _binders(func))
         self.manual = 0
         self.rewrite: dict[int, str] = {}  # id(consumer task) -> barrier name
-        self.counter = 0
         return self.visit(program)
 
     def Scope(self, scope):
@@ -158,12 +157,7 @@ class ExpandManualPhaseFence(Pass):
         return found
 
     def fresh(self) -> str:
-        while True:
-            name = f"phase_fence_barrier__fence_v{self.counter}"
-            self.counter += 1
-            if name not in self.names:
-                self.names.add(name)
-                return name
+        return self.names.fresh("phase_fence_barrier", "fence")
 
 
 def _binders(func):

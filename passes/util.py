@@ -73,3 +73,23 @@ def var_reads(nodes) -> dict[str, int]:
         elif production not in TYPE_PRODUCTIONS and node._child_fields:
             extend(children_of(node))
     return counts
+
+
+class FreshVersions:
+    """Fresh IR names of the form ``base__role_vK`` that no name in ``taken`` (nor an earlier
+    ``fresh``) has. The search for a base resumes where the last one stopped: names are only
+    ever added, so the versions below it stay taken (linear in the names made)."""
+
+    def __init__(self, taken):
+        self.taken: set[str] = set(taken)
+        self.next_version: dict[str, int] = {}  # base__role -> the first version not yet probed
+
+    def fresh(self, base: str, role: str) -> str:
+        stem = f"{base}__{role}"
+        k = self.next_version.get(stem, 0)
+        while f"{stem}_v{k}" in self.taken:
+            k += 1
+        name = f"{stem}_v{k}"
+        self.taken.add(name)
+        self.next_version[stem] = k + 1
+        return name
