@@ -161,6 +161,7 @@ class Program:
         self.name = cls.__name__
         self.cls = cls
         self.closure = closure
+        self.parsed_file = None  # the loader's parse of the class's file (ParsedFile), until the front end runs
         self._surface: dict[str | None, Any] = {}
 
     def __repr__(self) -> str:
@@ -169,14 +170,21 @@ class Program:
     def source(self):
         from nanopass.passes.frontend.source import source_of_class
 
-        return source_of_class(self.cls, self.closure)
+        return source_of_class(self.cls, self.closure, self.parsed_file)
 
     def surface(self, func_name: str | None = None):
-        """The program in the ``surface`` language (runs the front end once per function)."""
+        """The program in the ``surface`` language (runs the front end once per function).
+
+        The loader's parse of the file is released once the front end has read it (a tree is large;
+        another function's front end reads the file again).
+        """
         if func_name not in self._surface:
             from nanopass.passes.frontend.parse_dsl import parse_program
 
-            self._surface[func_name] = parse_program(self.source(), func_name)
+            try:
+                self._surface[func_name] = parse_program(self.source(), func_name)
+            finally:
+                self.parsed_file = None
         return self._surface[func_name]
 
 

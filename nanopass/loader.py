@@ -2,11 +2,16 @@
 
 While the file is imported, what it prints goes to stderr: stdout carries only the compiler's
 output. ``static_loader`` reads a file without running it.
+
+The file is parsed once: the module's code is compiled from the ``ast`` tree, and the programs
+found in it hand that tree to the front end (which would otherwise parse the file again).
 """
 
 from __future__ import annotations
 
+import ast
 import contextlib
+import gc
 import importlib.util
 import itertools
 import linecache
@@ -22,8 +27,9 @@ _counter = itertools.count()
 def load_programs(path: str) -> list:
     """Import ``path`` and return its ``@pl.program`` objects in definition order."""
     from nanopass.dsl import Program
+    from nanopass.passes.frontend.source import ParsedFile
 
-    check_readable(path)
+    data = check_readable(path)
     name = f"_nanopass_user_{next(_counter)}_{os.path.splitext(os.path.basename(path))[0]}"
     spec = importlib.util.spec_from_file_location(name, path)
     if spec is None or spec.loader is None:
@@ -32,10 +38,11 @@ def load_programs(path: str) -> list:
     sys.modules[name] = module
     directory = os.path.dirname(os.path.abspath(path))
     sys.path.insert(0, directory)
-    linecache.checkcache(path)  # the front end reads the source through linecache: not a stale copy
+    linecache.checkcache(path)  # messages quote lines through linecache (so may the front end): not a stale copy
     try:
+        tree, code = parse_and_compile(data, path)
         with contextlib.redirect_stdout(sys.stderr):
-            spec.loader.exec_module(module)
+            exec(code, module.__dict__)
     except UserError:
         raise
     except SyntaxError as error:
@@ -52,10 +59,40 @@ def load_programs(path: str) -> list:
     programs = [value for value in vars(module).values() if isinstance(value, Program)]
     if not programs:
         raise UserError(f"{path}: no @pl.program class found")
+    if tree is not None:
+        parsed = ParsedFile(path, importlib.util.decode_source(data), tree)
+        for program in programs:
+            program.parsed_file = parsed
     return programs
 
 
-def check_readable(path: str) -> None:
+def parse_and_compile(data: bytes, path: str) -> tuple[ast.Module | None, object]:
+    """The file's ``ast`` tree and the module's code compiled from it, as the import system would
+    compile the file (same flags, same errors).
+
+    Python converts a tree back with a recursion bound that the text compiler does not have: a file
+    nested too deeply for that is compiled from its text instead, and without a tree if
+    ``ast.parse`` itself gives up (the front end then parses the file, as for any program). No
+    user code runs here, so the collector is paused (the tree is acyclic).
+    """
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        try:
+            tree = ast.parse(data, path)
+        except (RecursionError, MemoryError):
+            tree = None
+        if tree is not None:
+            with contextlib.suppress(RecursionError, MemoryError):
+                return tree, compile(tree, path, "exec", dont_inherit=True)
+        return tree, compile(data, path, "exec", dont_inherit=True)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def check_readable(path: str) -> bytes:
+    """The file's bytes, after checking that it is a readable UTF-8 text file."""
     if not os.path.exists(path):
         raise UserError(f"{path}: no such file")
     if os.path.isdir(path):
@@ -73,6 +110,7 @@ def check_readable(path: str) -> None:
         data.decode("utf-8")
     except UnicodeDecodeError:
         raise UserError(f"{path}: is not UTF-8 text") from None
+    return data
 
 
 def too_deep_for_python(path: str) -> UserError:

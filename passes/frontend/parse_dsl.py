@@ -28,7 +28,7 @@ L = S.LANGUAGE
 
 MAX_NESTING = 48  # blocks (loops, ifs, scopes); the runtime allows 64 scopes in all
 MAX_PARALLEL_NESTING = 8  # pl.parallel loops within one another: the hazard analysis grows ~3x per level
-MAX_EXPR_DEPTH = 100  # nodes on the longest path of one expression (a + b + c: 3); bounds every pass's recursion
+MAX_EXPR_DEPTH = 100  # nodes on the longest path of one expression, as expr_depth counts them; bounds every pass's recursion
 MAX_TENSOR_DIMS = 5
 MAX_DIM = 2**32  # extents are uint32_t in the runtime
 MAX_ARRAY_SIZE = 65536  # elements of a pl.array.create: a C array on the orchestration function's stack
@@ -60,6 +60,7 @@ _CMPOPS = {
     ast.Gt: CmpOp.gt,
     ast.GtE: CmpOp.ge,
 }
+_COUNTER = L.Var("i")  # a loop's counter (an int64_t), compared with the loop's stop
 _INT_FLOAT_HINT = "write a float literal (2.0) or keep both sides integers"
 
 
@@ -93,7 +94,9 @@ def parse_program(src: ProgramSource, func_name: str | None = None) -> Any:
 
 
 def expr_depth(node: ast.AST) -> int:
-    """How deep ``node`` nests (iteratively); a chain ``a and b and c`` counts as the nesting it becomes."""
+    """How deep ``node`` nests (iteratively), counting every ``ast`` node on the way down, a name's
+    context (``ast.Load``) too: ``a + b`` is 3 deep. A chain ``a and b and c`` counts as the nesting
+    it becomes."""
     deepest = 0
     stack = [(node, 1)]
     while stack:
@@ -106,9 +109,13 @@ def expr_depth(node: ast.AST) -> int:
 
 def check_expr_depth(program: "_ProgramParser", node: ast.expr) -> None:
     if expr_depth(node) > MAX_EXPR_DEPTH:
-        raise program.error(
-            f"expression nested more than {MAX_EXPR_DEPTH} deep", node, hint="split it with intermediate variables"
-        )
+        raise too_deep(program, node)
+
+
+def too_deep(program: "_ProgramParser", node: ast.expr) -> UserError:
+    return program.error(
+        f"expression nested more than {MAX_EXPR_DEPTH} deep", node, hint="split it with intermediate variables"
+    )
 
 
 def _deepest_statement(root: ast.AST) -> ast.AST:
@@ -174,7 +181,7 @@ def unsigned_mix(a: Any, da: DType, b: Any, db: DType) -> DType | None:
     is wider (UINT32 with INT64 stays signed). A constant that is not negative keeps its value
     either way (None); a negative one (a C++ int) would wrap.
     """
-    if not (da.is_int and db.is_int) or da.is_signed == db.is_signed:
+    if da is db or not (da.is_int and db.is_int) or da.is_signed == db.is_signed:
         return None
     (s, ds), du = ((a, da), db) if da.is_signed else ((b, db), da)
     if s._production == "Int":
@@ -678,7 +685,8 @@ class _FunctionParser:
         self.manual_depth = 0
         self.loop_stack: list[ast.For] = []
         self.results: list[Any] = []
-        self.in_expr = False  # inside expr(): the expression's depth is already checked
+        self.expr_root: ast.expr | None = None  # the expression expr() is reading
+        self.expr_level = 0  # the expr_depth level of the node being read in it (0: none is)
 
     # -- infrastructure --------------------------------------------------------------------------
 
@@ -923,8 +931,7 @@ class _FunctionParser:
         if op not in ("range", "parallel"):
             raise self.error("a for loop must iterate over pl.range(...) or pl.parallel(...)", call)
         kind = LoopKind.seq if op == "range" else LoopKind.parallel
-        parallel_depth = sum(1 for loop in self.loop_stack if _dsl_call(loop.iter) == "parallel")
-        if kind is LoopKind.parallel and parallel_depth >= MAX_PARALLEL_NESTING:
+        if kind is LoopKind.parallel and self.parallel_depth() >= MAX_PARALLEL_NESTING:
             raise self.error(f"pl.parallel loops are nested more than {MAX_PARALLEL_NESTING} deep", stmt)
         bounds = self.loop_bounds(call)
         init_node = next((kw.value for kw in call.keywords if kw.arg == "init_values"), None)
@@ -982,6 +989,9 @@ class _FunctionParser:
                 results.append(self.bind(name_node.id, it.var.type, name_node))
         start, stop, step = bounds
         return [L.For(var, start, stop, step, kind, iters, body, results, span=self.span(stmt))]
+
+    def parallel_depth(self) -> int:
+        return sum(1 for loop in self.loop_stack if _dsl_call(loop.iter) == "parallel")
 
     def frame_outside(self, thunk):
         """Evaluate ``thunk`` with the innermost frame hidden (init values see the outer scope)."""
@@ -1045,7 +1055,7 @@ class _FunctionParser:
             expr, ty = self.expr(arg)
             if ty._production != "ScalarType" or not ty.dtype.is_int:
                 raise self.error(f"a loop bound must be an integer, got {type_text(ty)}", arg)
-            if arg is args[min(1, len(args) - 1)] and unsigned_mix(L.Var("i"), DType.INDEX, expr, ty.dtype):
+            if arg is args[min(1, len(args) - 1)] and unsigned_mix(_COUNTER, DType.INDEX, expr, ty.dtype):
                 raise self.error(
                     f"a loop stop cannot be a {type_text(ty)}: C++ compares the int64_t counter with it as "
                     f"{ty.dtype.c_type}, where a negative counter is a huge one", arg, hint="declare it pl.INT64",
@@ -1647,14 +1657,34 @@ class _FunctionParser:
     # -- scalar expressions ------------------------------------------------------------------------
 
     def expr(self, node: ast.expr) -> tuple[Any, Any]:
-        if self.in_expr:
+        """An expression's IR and type; one nested more than MAX_EXPR_DEPTH is refused first.
+
+        The depth is counted while the expression is read rather than by a walk of its own: each
+        node is read at its ``expr_depth`` level (``descend``), and a node past the limit stops the
+        reading (``reach``), so the reader never recurses deeper than the limit. When the reading
+        stops on another error, the depth of the whole expression is measured: if it is too deep,
+        that error is the one reported.
+        """
+        if self.expr_level:  # a sub-expression of the one being read
             return self._expr(node)
-        check_expr_depth(self.program, node)
-        self.in_expr = True
+        self.expr_root, self.expr_level = node, 1
         try:
             return self._expr(node)
+        except UserError:
+            check_expr_depth(self.program, node)
+            raise
         finally:
-            self.in_expr = False
+            self.expr_root, self.expr_level = None, 0
+
+    def descend(self, levels: int) -> None:
+        """Read the next sub-expressions, ``levels`` deeper (``expr_level`` goes back up after)."""
+        self.expr_level += levels
+        self.reach(self.expr_level)
+
+    def reach(self, depth: int) -> None:
+        """A node of the expression is at ``depth``: past the limit, the expression is refused."""
+        if depth > MAX_EXPR_DEPTH:
+            raise too_deep(self.program, self.expr_root)
 
     def scalar_expr(self, node: ast.expr) -> tuple[Any, Any]:
         expr, ty = self.expr(node)
@@ -1666,6 +1696,7 @@ class _FunctionParser:
         if isinstance(node, ast.Constant):
             return self.constant(node.value, node)
         if isinstance(node, ast.Name):
+            self.reach(self.expr_level + 1)  # its child: the context (ast.Load)
             return self.name(node)
         if isinstance(node, ast.BinOp):
             return self.binop(node)
@@ -1742,13 +1773,15 @@ class _FunctionParser:
         op = _BINOPS.get(type(node.op))
         if op is None:
             raise self.error(f"unsupported operator '{_OP_TEXT.get(type(node.op), type(node.op).__name__)}'", node)
+        self.descend(1)
         a, aty = self.scalar_expr(node.left)
         b, bty = self.scalar_expr(node.right)
+        self.expr_level -= 1
         da, db = aty.dtype, bty.dtype
         if DType.TASK_ID in (da, db) or DType.BOOL in (da, db):
             bad = aty if da in (DType.TASK_ID, DType.BOOL) else bty
             raise self.error(f"arithmetic needs numbers, got a {type_text(bad)}", node)
-        if da.is_float != db.is_float:
+        if da is not db and da.is_float != db.is_float:
             raise self.error(
                 f"cannot mix {da.name} and {db.name} in arithmetic (int and float)", node,
                 hint=_INT_FLOAT_HINT,
@@ -1767,7 +1800,9 @@ class _FunctionParser:
         return L.Bin(op, a, b), SCALAR_T[dtype]
 
     def unop(self, node: ast.UnaryOp) -> tuple[Any, Any]:
+        self.descend(1)
         a, ty = self.scalar_expr(node.operand)
+        self.expr_level -= 1
         if isinstance(node.op, ast.USub):
             if a._production in ("Int", "Float"):
                 return a.replace(value=-a.value), ty
@@ -1792,8 +1827,10 @@ class _FunctionParser:
         op = _CMPOPS.get(type(node.ops[0]))
         if op is None:
             raise self.error(f"unsupported comparison '{type(node.ops[0]).__name__}'", node)
+        self.descend(1)
         a, aty = self.scalar_expr(node.left)
         b, bty = self.scalar_expr(node.comparators[0])
+        self.expr_level -= 1
         if DType.TASK_ID in (aty.dtype, bty.dtype):
             raise self.error("TaskIds cannot be compared", node)
         if aty.dtype.is_float != bty.dtype.is_float:
@@ -1813,11 +1850,13 @@ class _FunctionParser:
     def boolop(self, node: ast.BoolOp) -> tuple[Any, Any]:
         op = BinOp.and_ if isinstance(node.op, ast.And) else BinOp.or_
         exprs = []
+        self.descend(len(node.values) - 1)  # the chain becomes that many nested Bins
         for value in node.values:
             expr, ty = self.scalar_expr(value)
             if ty != BOOL_T:
                 raise self.error(f"'{op.value}' needs bools (comparisons)", value)
             exprs.append(expr)
+        self.expr_level -= len(node.values) - 1
         result = exprs[0]
         for expr in exprs[1:]:
             result = L.Bin(op, result, expr)

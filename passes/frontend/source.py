@@ -28,6 +28,15 @@ class Unevaluated:
     reason: str
 
 
+@dataclass(frozen=True)
+class ParsedFile:
+    """A Python file's text and its ``ast`` tree, for a reader that would otherwise parse it again."""
+
+    filename: str  # as the file's code objects name it
+    text: str
+    tree: ast.Module
+
+
 @dataclass
 class ProgramSource:
     """One ``@pl.program`` class: its AST, the file it is in, and the names it may refer to."""
@@ -53,8 +62,12 @@ class ProgramSource:
         return value
 
 
-def source_of_class(cls: type, closure: Mapping[str, Any]) -> ProgramSource:
-    """Locate ``cls`` in its file and parse that file."""
+def source_of_class(cls: type, closure: Mapping[str, Any], parsed: ParsedFile | None = None) -> ProgramSource:
+    """Locate ``cls`` in its file and parse that file.
+
+    ``parsed`` is the file the class is probably in, already parsed (by the loader): it is used when
+    the class's file is that one, and the file is read (through ``linecache``) and parsed otherwise.
+    """
     name = cls.__name__
     # A method's code object knows its file and line even when the module is not importable by
     # name (run_path, exec of a file); fall back to inspect for classes without methods.
@@ -70,10 +83,13 @@ def source_of_class(cls: type, closure: Mapping[str, Any]) -> ProgramSource:
             filename = inspect.getsourcefile(cls) or inspect.getfile(cls)
         except (OSError, TypeError) as error:
             raise UserError(f"cannot read the source of program class '{name}': {error}") from None
-    text = "".join(linecache.getlines(filename))
-    if not text:
-        raise UserError(f"cannot read the source of program class '{name}' (file {filename})")
-    tree = ast.parse(text, filename)
+    if parsed is not None and parsed.filename == filename:
+        text, tree = parsed.text, parsed.tree
+    else:
+        text = "".join(linecache.getlines(filename))
+        if not text:
+            raise UserError(f"cannot read the source of program class '{name}' (file {filename})")
+        tree = ast.parse(text, filename)
     candidates = [node for node in tree.body if isinstance(node, ast.ClassDef) and node.name == name]
     if not candidates:  # a class defined inside a function or another class
         candidates = [node for node in ast.walk(tree) if isinstance(node, ast.ClassDef) and node.name == name]

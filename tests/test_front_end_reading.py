@@ -1,0 +1,122 @@
+"""How the front end reads a file: one parse shared with the loader, and the expression depth limit
+counted while expressions are read (both to save work; neither may change what is accepted)."""
+
+from __future__ import annotations
+
+import ast
+import random
+import sys
+
+import pytest
+
+from conftest import fuzz_budget, load_program
+
+import nanopass
+from nanopass.passes.frontend import source
+from nanopass.passes.frontend.parse_dsl import MAX_EXPR_DEPTH, expr_depth
+from nanopass.static_loader import load_programs_static
+
+HEADER = '''\
+import nanopass.dsl as pl
+
+LIMIT = 3
+
+
+@pl.program
+class Reading:
+    @pl.function(type=pl.FunctionType.AIV)
+    def k(self, a: pl.Tensor[[16, 16], pl.FP32], s: pl.Scalar[pl.INT64], o: pl.InOut[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
+        return o
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def orch(self, a: pl.Tensor[[16, 16], pl.FP32], o: pl.InOut[pl.Tensor[[16, 16], pl.FP32]], n: pl.Scalar[pl.INT64]) -> pl.Tensor[[16, 16], pl.FP32]:
+'''
+
+
+def program(lines: list[str]) -> str:
+    return HEADER + "".join(" " * 8 + line + "\n" for line in lines + ["return o"])
+
+
+def test_a_loaded_program_is_read_from_the_loaders_parse(tmp_path, monkeypatch):
+    path = tmp_path / "reading.py"
+    path.write_text(program(["s = n + LIMIT", "o = self.k(a, s, o)"]))
+    loaded = load_program(path)
+    assert loaded.parsed_file is not None and loaded.parsed_file.filename == str(path)
+
+    def no_second_parse(*_args, **_kwargs):
+        raise AssertionError("the front end parsed the file again")
+
+    monkeypatch.setattr(source.ast, "parse", no_second_parse)
+    tree = loaded.surface()
+    monkeypatch.undo()
+    assert loaded.parsed_file is None  # released: a tree is large
+    assert tree == load_programs_static(str(path))[0].surface()  # as read without the loader's parse
+    assert tree == load_program(path).surface()
+
+
+def test_a_file_too_deep_for_compiling_from_its_tree_loads_as_before(tmp_path):
+    # Python compiles a tree with a recursion bound its text compiler does not have
+    path = tmp_path / "deep_constant.py"
+    path.write_text(program(["o = self.k(a, n, o)"]).replace("LIMIT = 3", "LIMIT = " + " + ".join(["1"] * 2000)))
+    with_tree = ast.parse(path.read_text())
+    try:
+        compile(with_tree, str(path), "exec", dont_inherit=True)
+    except RecursionError:
+        pass
+    else:  # pragma: no cover - a Python that compiles this tree needs no fallback
+        return
+    loaded = load_program(path)
+    assert sys.modules[loaded.cls.__module__].LIMIT == 2000
+    assert nanopass.generate_orchestration(loaded).code == nanopass.generate_orchestration(
+        load_programs_static(str(path))[0]).code
+
+
+# -- the expression depth limit -------------------------------------------------------------------
+
+INT_LEAVES = ["n", "1", "2", "LIMIT"]
+MISTAKES = ["x", "'text'", "a", "max(n)", "a[n]", "(n / 2)", "(n ** 2)", "(n if n else 1)"]
+WRAP_INT = ["({} + {})", "({1} - {0})", "({} * {})", "({} // {})", "({1} % {0})", "({} << 1)", "(-{})", "(~{})"]
+WRAP_BOOL = ["({} < {})", "({1} == {0})", "({} >= {})"]  # an int inside, a bool around
+CHAIN = ["(not {})", "((n > 1) and {})", "({} or (n < 2) or (n > 5))", "((n > 1) and (n < 9) or {})"]
+
+
+def depth_of(text: str) -> int:
+    return expr_depth(ast.parse(text, mode="eval").body)
+
+
+def expression(rng: random.Random, depth: int) -> tuple[str, bool]:
+    """A random expression at least ``depth`` deep (``expr_depth``), and whether it is a bool: mostly
+    well-typed, sometimes with a mistake (an undefined name, a call, a subscript, a ``/`` ...)."""
+    text, is_bool = rng.choice(INT_LEAVES), False
+    want_bool = rng.random() < 0.3
+    while depth_of(text) < depth:
+        other = rng.choice(MISTAKES) if rng.random() < 0.006 else rng.choice(INT_LEAVES)
+        if is_bool:
+            text = rng.choice(CHAIN).format(text)
+        elif want_bool and depth_of(text) >= depth - 4:
+            text, is_bool = rng.choice(WRAP_BOOL).format(text, other), True
+        else:
+            text = rng.choice(WRAP_INT).format(text, other)
+    return text, is_bool
+
+
+@pytest.mark.parametrize("seed", range(fuzz_budget(60)))
+def test_an_expression_is_refused_as_too_deep_exactly_when_it_is(tmp_path, seed):
+    rng = random.Random(seed)
+    text, is_bool = expression(rng, rng.randint(MAX_EXPR_DEPTH - 2, MAX_EXPR_DEPTH + 1))
+    where = rng.choice(["if"] if is_bool else ["arg", "loop", "let"])
+    lines = {
+        "if": [f"if {text}:", "    o = self.k(a, n, o)"],
+        "arg": [f"o = self.k(a, {text}, o)"],
+        "loop": [f"for i in pl.range({text}):", "    o = self.k(a, n, o)"],
+        "let": [f"s = {text}", "o = self.k(a, s, o)"],
+    }[where]
+    path = tmp_path / "depth.py"
+    path.write_text(program(lines))
+    too_deep = depth_of(text) > MAX_EXPR_DEPTH
+    try:
+        load_programs_static(str(path))[0].surface()
+    except nanopass.UserError as error:
+        assert (error.message == f"expression nested more than {MAX_EXPR_DEPTH} deep") == too_deep, error.message
+    else:
+        assert not too_deep
