@@ -8,6 +8,7 @@ scope is one scope; nothing AUTO is nested inside a manual scope.
 from nanopass.errors import VerifyError
 
 from . import directed
+from .statements import mark_verified, verified_ids
 from .terms import ScopeMode, scope_origin
 
 
@@ -15,14 +16,23 @@ def check_scope_placement(program) -> None:
     func = program.orch
     if func.auto_scope and not _is_scope(func.body):
         raise VerifyError("an auto_scope function body must be exactly one runtime scope", node=func)
-    _check_bodies(func.body, require_scopes=func.auto_scope)
+    # What a statement must meet depends on the function (auto_scope) and on the scopes around it
+    # (manual or not); one that passed before is skipped only where both are the same: outside
+    # manual scopes, in a function with the same auto_scope, when the last body to pass had no
+    # manual scope at all (so each of its statements passed outside manual scopes).
+    rule = (check_scope_placement, func.auto_scope)
+    if not _check_bodies(func.body, func.auto_scope, verified_ids(rule)):
+        mark_verified(func.body, rule)
 
 
 def _is_scope(body) -> bool:
     return len(body) == 1 and body[0]._production == "Scope"
 
 
-def _check_bodies(body, require_scopes: bool) -> None:
+def _check_bodies(body, require_scopes: bool, passed: set[int]) -> bool:
+    """Check the bodies; statements in ``passed`` met the rules outside manual scopes and are
+    skipped there. Returns whether a manual scope was seen."""
+    seen_manual = False
     stack = [(body, False)]
     while stack:
         stmts, manual = stack.pop()
@@ -31,13 +41,25 @@ def _check_bodies(body, require_scopes: bool) -> None:
             if production == "Scope":
                 if manual and stmt.mode is ScopeMode.auto:
                     raise VerifyError("an AUTO scope inside a manual scope", node=stmt)
-                stack.append((stmt.body, manual or stmt.mode is ScopeMode.manual))
+                if passed and not manual and id(stmt) in passed:
+                    continue
+                inner = manual or stmt.mode is ScopeMode.manual
+                seen_manual = seen_manual or inner
+                stack.append((stmt.body, inner))
                 continue
-            bodies = [stmt.body] if production == "For" else [stmt.then, stmt.orelse] if production == "If" else []
+            if production == "For":
+                bodies = (stmt.body,)
+            elif production == "If":
+                bodies = (stmt.then, stmt.orelse)
+            else:
+                continue
+            if passed and not manual and id(stmt) in passed:
+                continue
             for branch in bodies:
                 if require_scopes and not manual and branch and not _is_scope(branch):
                     raise VerifyError("a for body or if branch outside manual scopes must be one runtime scope", node=stmt)
                 stack.append((branch, manual))
+    return seen_manual
 
 
 LANGUAGE = directed.LANGUAGE.extend(
