@@ -8,7 +8,7 @@ scope is one scope; nothing AUTO is nested inside a manual scope.
 from nanopass.errors import VerifyError
 
 from . import directed
-from .statements import mark_verified, verified_ids
+from .statements import mark_verified, unverified_compound
 from .terms import ScopeMode, scope_origin
 
 
@@ -16,23 +16,38 @@ def check_scope_placement(program) -> None:
     func = program.orch
     if func.auto_scope and not _is_scope(func.body):
         raise VerifyError("an auto_scope function body must be exactly one runtime scope", node=func)
-    # What a statement must meet depends on the function (auto_scope) and on the scopes around it
-    # (manual or not); one that passed before is skipped only where both are the same: outside
-    # manual scopes, in a function with the same auto_scope, when the last body to pass had no
-    # manual scope at all (so each of its statements passed outside manual scopes).
+    # Without manual scopes the rules hold of each statement on its own: with auto_scope, a
+    # for body or if branch is one scope (else nothing to check). Statements of the last body
+    # that passed so (same auto_scope) are skipped; a manual scope needs the general walk.
     rule = (check_scope_placement, func.auto_scope)
-    if not _check_bodies(func.body, func.auto_scope, verified_ids(rule)):
-        mark_verified(func.body, rule)
+    todo = unverified_compound(func.body, rule)  # a skipped statement holds no manual scope
+    if any(stmt._production == "Scope" and stmt.mode is ScopeMode.manual for stmt in todo):
+        _check_bodies(func.body, require_scopes=func.auto_scope)
+        return
+    if func.auto_scope:
+        for stmt in todo:
+            production = stmt._production
+            if production == "For":
+                branches = (stmt.body,)
+            elif production == "If":
+                branches = (stmt.then, stmt.orelse)
+            else:
+                continue
+            for branch in branches:
+                if branch and not _is_scope(branch):
+                    _check_bodies(func.body, require_scopes=True)  # the error the general walk meets first
+                    raise VerifyError(_NOT_ONE_SCOPE, node=stmt)  # (not reached)
+    mark_verified(func.body, rule)
+
+
+_NOT_ONE_SCOPE = "a for body or if branch outside manual scopes must be one runtime scope"
 
 
 def _is_scope(body) -> bool:
     return len(body) == 1 and body[0]._production == "Scope"
 
 
-def _check_bodies(body, require_scopes: bool, passed: set[int]) -> bool:
-    """Check the bodies; statements in ``passed`` met the rules outside manual scopes and are
-    skipped there. Returns whether a manual scope was seen."""
-    seen_manual = False
+def _check_bodies(body, require_scopes: bool) -> None:
     stack = [(body, False)]
     while stack:
         stmts, manual = stack.pop()
@@ -41,25 +56,13 @@ def _check_bodies(body, require_scopes: bool, passed: set[int]) -> bool:
             if production == "Scope":
                 if manual and stmt.mode is ScopeMode.auto:
                     raise VerifyError("an AUTO scope inside a manual scope", node=stmt)
-                if passed and not manual and id(stmt) in passed:
-                    continue
-                inner = manual or stmt.mode is ScopeMode.manual
-                seen_manual = seen_manual or inner
-                stack.append((stmt.body, inner))
+                stack.append((stmt.body, manual or stmt.mode is ScopeMode.manual))
                 continue
-            if production == "For":
-                bodies = (stmt.body,)
-            elif production == "If":
-                bodies = (stmt.then, stmt.orelse)
-            else:
-                continue
-            if passed and not manual and id(stmt) in passed:
-                continue
+            bodies = [stmt.body] if production == "For" else [stmt.then, stmt.orelse] if production == "If" else []
             for branch in bodies:
                 if require_scopes and not manual and branch and not _is_scope(branch):
-                    raise VerifyError("a for body or if branch outside manual scopes must be one runtime scope", node=stmt)
+                    raise VerifyError(_NOT_ONE_SCOPE, node=stmt)
                 stack.append((branch, manual))
-    return seen_manual
 
 
 LANGUAGE = directed.LANGUAGE.extend(

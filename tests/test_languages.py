@@ -188,3 +188,10 @@ def test_a_reused_loop_moved_into_a_manual_scope_is_checked_there(tmp_path):
     manual = scope.replace(mode=ScopeMode.manual, body=(loop,))
     bad = _with_stmt_replaced(stage.tree, loop, manual)
     assert "AUTO scope inside a manual scope" in _error_after_good(stage.language, stage.tree, bad)
+
+
+def test_a_loop_body_rebuilt_without_its_scope_inside_a_reused_tree_is_rejected(tmp_path):
+    stage = _stage(tmp_path, "classify_iter_arg_carry")
+    loop = _innermost_loop(stage.tree)
+    bad = _with_stmt_replaced(stage.tree, loop, loop.replace(body=loop.body[0].body))
+    assert "must be one runtime scope" in _error_after_good(stage.language, stage.tree, bad)
