@@ -18,12 +18,13 @@ from .statements import mark_verified, unverified_compound
 def check_plans(program) -> None:
     for stmt in unverified_compound(program.orch.body, check_plans):
         if stmt._production == "For":
-            plans = [it.plan for it in stmt.iters]
+            carries = stmt.iters
         elif stmt._production == "If":
-            plans = [phi.plan for phi in stmt.results]
+            carries = stmt.results
         else:
             continue
-        for node in plans:
+        for carry in carries:
+            node = carry.plan
             if node.array < 0:
                 raise VerifyError("a carry's array size cannot be negative", node=node)
             if node.array > 0 and not node.rebind:

@@ -222,20 +222,30 @@ DEFINING = frozenset({"Let", "Dummy", "Task", "For", "If", "Alloc"})  # the stat
 
 def defined_binders(stmt) -> list:
     """Every Binder a statement itself defines (loop variables and carries included)."""
+    # (Plain loops: a comprehension costs a call of its own, and these lists are short.)
     kind = stmt._production
     if kind == "Task":  # outs: Binders, or TaskOuts holding one
-        binders = [out.var if "var" in out._fields else out for out in stmt.outs]
+        binders = []
+        for out in stmt.outs:
+            binders.append(out.var if "var" in out._fields else out)
         if stmt.tid is not None:
             binders.append(stmt.tid)
         return binders
     if kind == "Let" or kind == "Dummy":
         return [stmt.var]
     if kind == "For":
-        return [stmt.var, *[it.var for it in stmt.iters], *stmt.results]
+        binders = [stmt.var]
+        for it in stmt.iters:
+            binders.append(it.var)
+        binders += stmt.results
+        return binders
     if kind == "If":  # results: Binders, or Phis holding one (none in surface)
-        return [r.var if "var" in r._fields else r for r in stmt.results] if "results" in stmt._fields else []
+        binders = []
+        for result in stmt.results if "results" in stmt._fields else ():
+            binders.append(result.var if "var" in result._fields else result)
+        return binders
     if kind == "Alloc":
-        return [c.var for c in stmt.creates]
+        return [create.var for create in stmt.creates]
     return []
 
 
