@@ -10,15 +10,16 @@ from nanopass.errors import VerifyError
 from nanopass.language import Nonterminal, Production
 
 from . import dep_annotated
-from .statements import iter_stmts
+from .statements import mark_verified, unverified_stmts
 
 MAX_TENSORS_PER_ARG = 32
 
 
 def check_alloc_size(program) -> None:
-    for node in iter_stmts(program.orch.body):
+    for node in unverified_stmts(program.orch.body, check_alloc_size):
         if node._production == "Alloc" and not 1 <= len(node.creates) <= MAX_TENSORS_PER_ARG:
             raise VerifyError(f"an Alloc must hold 1..{MAX_TENSORS_PER_ARG} creates", node=node)
+    mark_verified(program.orch.body, check_alloc_size)
 
 
 LANGUAGE = dep_annotated.LANGUAGE.extend(

@@ -12,24 +12,26 @@ from nanopass.errors import VerifyError
 from nanopass.language import Nonterminal, Production
 
 from . import scoped
-from .statements import iter_stmts
+from .statements import mark_verified, unverified_compound
 
 
 def check_plans(program) -> None:
-    for stmt in iter_stmts(program.orch.body):
+    for stmt in unverified_compound(program.orch.body, check_plans):
         if stmt._production == "For":
-            plans = [it.plan for it in stmt.iters]
+            carries = stmt.iters
         elif stmt._production == "If":
-            plans = [phi.plan for phi in stmt.results]
+            carries = stmt.results
         else:
             continue
-        for node in plans:
+        for carry in carries:
+            node = carry.plan
             if node.array < 0:
                 raise VerifyError("a carry's array size cannot be negative", node=node)
             if node.array > 0 and not node.rebind:
                 raise VerifyError("an array carry must be a rebind carry", node=node)
             if node.per_iteration and node.array <= 0:
                 raise VerifyError("a per-iteration carry needs an array", node=node)
+    mark_verified(program.orch.body, check_plans)
 
 
 LANGUAGE = scoped.LANGUAGE.extend(

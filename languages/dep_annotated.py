@@ -12,15 +12,18 @@ from nanopass.errors import VerifyError
 from nanopass.language import Nonterminal, Production
 
 from . import tid_bound
-from .statements import iter_stmts
+from .statements import mark_verified, unverified_stmts
 
 
 def check_capacity(program) -> None:
-    for node in iter_stmts(program.orch.body):
+    for node in unverified_stmts(program.orch.body, check_capacity):
         if node._production in ("Task", "Dummy"):
-            need = sum(edge.size or 1 for edge in node.deps)
+            need = 0
+            for edge in node.deps:
+                need += edge.size or 1
             if node.capacity != need:
                 raise VerifyError(f"dependency array capacity {node.capacity} != {need} edges", node=node)
+    mark_verified(program.orch.body, check_capacity)
 
 
 LANGUAGE = tid_bound.LANGUAGE.extend(

@@ -10,7 +10,7 @@ from nanopass.errors import VerifyError
 from nanopass.language import Production
 
 from . import dimmed
-from .statements import iter_stmts
+from .statements import mark_verified, unverified_stmts
 from .terms import encoding
 
 MAX_TENSOR_ARGS = 32
@@ -18,7 +18,7 @@ MAX_SCALAR_ARGS = 16
 
 
 def check_argument_order(program) -> None:
-    for node in iter_stmts(program.orch.body):
+    for node in unverified_stmts(program.orch.body, check_argument_order):
         if node._production != "Task":
             continue
         kinds = [arg._production for arg in node.args]
@@ -26,6 +26,7 @@ def check_argument_order(program) -> None:
             raise VerifyError("tensor arguments must precede scalar arguments", node=node)
         if kinds.count("TensorArg") > MAX_TENSOR_ARGS or kinds.count("ScalarArg") > MAX_SCALAR_ARGS:
             raise VerifyError("a task exceeds the runtime's argument limits", node=node)
+    mark_verified(program.orch.body, check_argument_order)
 
 
 LANGUAGE = dimmed.LANGUAGE.extend(

@@ -8,6 +8,7 @@ scope is one scope; nothing AUTO is nested inside a manual scope.
 from nanopass.errors import VerifyError
 
 from . import directed
+from .statements import mark_verified, unverified_compound
 from .terms import ScopeMode, scope_origin
 
 
@@ -15,7 +16,31 @@ def check_scope_placement(program) -> None:
     func = program.orch
     if func.auto_scope and not _is_scope(func.body):
         raise VerifyError("an auto_scope function body must be exactly one runtime scope", node=func)
-    _check_bodies(func.body, require_scopes=func.auto_scope)
+    # Without manual scopes the rules hold of each statement on its own: with auto_scope, a
+    # for body or if branch is one scope (else nothing to check). Statements of the last body
+    # that passed so (same auto_scope) are skipped; a manual scope needs the general walk.
+    rule = (check_scope_placement, func.auto_scope)
+    todo = unverified_compound(func.body, rule)  # a skipped statement holds no manual scope
+    if any(stmt._production == "Scope" and stmt.mode is ScopeMode.manual for stmt in todo):
+        _check_bodies(func.body, require_scopes=func.auto_scope)
+        return
+    if func.auto_scope:
+        for stmt in todo:
+            production = stmt._production
+            if production == "For":
+                branches = (stmt.body,)
+            elif production == "If":
+                branches = (stmt.then, stmt.orelse)
+            else:
+                continue
+            for branch in branches:
+                if branch and not _is_scope(branch):
+                    _check_bodies(func.body, require_scopes=True)  # the error the general walk meets first
+                    raise VerifyError(_NOT_ONE_SCOPE, node=stmt)  # (not reached)
+    mark_verified(func.body, rule)
+
+
+_NOT_ONE_SCOPE = "a for body or if branch outside manual scopes must be one runtime scope"
 
 
 def _is_scope(body) -> bool:
@@ -36,7 +61,7 @@ def _check_bodies(body, require_scopes: bool) -> None:
             bodies = [stmt.body] if production == "For" else [stmt.then, stmt.orelse] if production == "If" else []
             for branch in bodies:
                 if require_scopes and not manual and branch and not _is_scope(branch):
-                    raise VerifyError("a for body or if branch outside manual scopes must be one runtime scope", node=stmt)
+                    raise VerifyError(_NOT_ONE_SCOPE, node=stmt)
                 stack.append((branch, manual))
 
 

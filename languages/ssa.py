@@ -12,16 +12,18 @@ with a ``Yield`` of as many values; an ``If`` with results ends both branches wi
 from nanopass.errors import VerifyError
 
 from . import surface
-from .statements import defined_binders, iter_stmts
+from .statements import defined_binders, iter_stmts, mark_verified, unverified_compound, walk_of
 
 
 def check_single_definition(program) -> None:
     func = program.orch
     names = [p.name for p in func.params]
     names += [d.name for d in func.dyn_dims]
-    # A Declare announces a later definition: not one itself.
-    names += [b.name for stmt in iter_stmts(func.body) for b in defined_binders(stmt)]
+    # A Declare announces a later definition: not one itself. (The body's names are kept with
+    # its walk, which is kept while the body is the last one to pass this check.)
+    names += walk_of(func.body).binder_names()
     if len(set(names)) == len(names):
+        mark_verified(func.body, check_single_definition)
         return
     seen: set[str] = set()
     nodes = list(func.params) + list(func.dyn_dims)
@@ -42,7 +44,8 @@ def check_yields(program) -> None:
         if last is None or last._production != "Yield" or len(last.values) != arity:
             raise VerifyError(f"body must end with a Yield of {arity} value(s)", node=owner)
 
-    for node in iter_stmts(program.orch.body):
+    body = program.orch.body
+    for node in unverified_compound(body, check_yields):
         production = node._production
         if production == "For":
             check_body(_unscoped(node.body), len(node.iters), node)
@@ -55,9 +58,10 @@ def check_yields(program) -> None:
             for stmt in node.body[:-1]:
                 if stmt._production == "Yield":
                     raise VerifyError("a Yield outside the end of a loop or branch body", node=stmt)
-    for stmt in program.orch.body:
+    for stmt in body:
         if stmt._production == "Yield":
             raise VerifyError("a Yield outside the end of a loop or branch body", node=stmt)
+    mark_verified(body, check_yields)
 
 
 def _unscoped(body):

@@ -2,40 +2,210 @@
 
 Statements nest only through the body fields below, so a walk over statements never needs to
 enter expressions or types (which are most of a tree's nodes).
+
+While compiling (inside ``reusing_walks()``) walks are kept and invariants remember what passed:
+trees are immutable and a pass hands unchanged statements from its input to its output, so the
+statements an invariant has already checked need not be checked again (see
+``unverified_stmts``).
 """
 
 from __future__ import annotations
 
 from contextlib import contextmanager
-from typing import Any, Iterator
+from typing import Any, Hashable, Iterator
 
 BODY_FIELDS = {"For": ("body",), "If": ("then", "orelse"), "Scope": ("body",), "CompilerScope": ("body",)}
+
+
+class Walk:
+    """One walk over a body: every statement under it in program order (``order``), and the
+    statements with bodies among them (``compound``, in program order).
+
+    ``spans()`` and ``extents()`` locate the parts of the walk in ``order`` (computed when first
+    asked for): the walk of a nested body, and the subtree of each compound statement.
+    """
+
+    __slots__ = ("body", "order", "compound", "_spans", "_extents", "_compound_ids", "_binder_names")
+
+    def __init__(self, body):
+        self.body = body
+        self.order: list = []
+        self.compound: list = []
+        self._spans: dict[int, tuple[int, int]] | None = None
+        self._extents: list[tuple[int, int]] | None = None
+        self._compound_ids: set[int] | None = None
+        self._binder_names: list[str] | None = None
+        stack = list(body)
+        stack.reverse()
+        pop, extend, append, fields_of = stack.pop, stack.extend, self.order.append, BODY_FIELDS.get
+        while stack:
+            stmt = pop()
+            append(stmt)
+            fields = fields_of(stmt._production)
+            if fields:
+                self.compound.append(stmt)
+                for field in reversed(fields):
+                    extend(reversed(getattr(stmt, field)))
+
+    def spans(self) -> dict[int, tuple[int, int]]:
+        """``id(nested body) -> (start, end)``: the walk of that body is ``order[start:end]``
+        (the ids stay unique: the walk holds the statements, which hold their bodies)."""
+        if self._spans is None:
+            self._locate()
+        return self._spans
+
+    def extents(self) -> list[tuple[int, int]]:
+        """``(start, end)`` of each compound statement (as listed in ``compound``) and its whole
+        subtree in ``order``."""
+        if self._extents is None:
+            self._locate()
+        return self._extents
+
+    def _locate(self) -> None:
+        # The same walk again, one iterator per body on the stack; a body ends when its iterator
+        # is exhausted, a compound statement's subtree when its last body does.
+        spans: dict[int, list[int]] = {}
+        extents: list[list[int]] = []
+        count = 0
+        stack: list = [(iter(self.body), None, None)]
+        fields_of = BODY_FIELDS.get
+        while stack:
+            stmts, span, subtree = stack[-1]
+            if span is not None and span[0] < 0:  # the body begins
+                span[0] = count
+            for stmt in stmts:
+                count += 1
+                fields = fields_of(stmt._production)
+                if fields:
+                    whole = [count - 1, 0]
+                    extents.append(whole)
+                    ends = whole  # the last body's end ends the statement's subtree
+                    for field in reversed(fields):
+                        inner = getattr(stmt, field)
+                        spans[id(inner)] = inner_span = [-1, 0]
+                        stack.append((iter(inner), inner_span, ends))
+                        ends = None
+                    break
+            else:
+                stack.pop()
+                if span is not None:
+                    span[1] = count
+                if subtree is not None:
+                    subtree[1] = count
+        self._spans = {key: (start, end) for key, (start, end) in spans.items()}
+        self._extents = [(start, end) for start, end in extents]
+
+    def compound_ids(self) -> set[int]:
+        """The ids of the compound statements (computed once)."""
+        if self._compound_ids is None:
+            self._compound_ids = set(map(id, self.compound))
+        return self._compound_ids
+
+    def binder_names(self) -> list[str]:
+        """The names of the Binders the statements define (``defined_binders``), in order
+        (computed once)."""
+        if self._binder_names is None:
+            self._binder_names = [
+                b.name for stmt in self.order if stmt._production in DEFINING for b in defined_binders(stmt)
+            ]
+        return self._binder_names
 
 
 def iter_stmts(stmts) -> Iterator[Any]:
     """Every statement in a body, nested bodies included, in program order (no recursion).
 
-    Inside ``reusing_walks()`` the order of the last tuple walked is kept: the invariants of a
-    language and the analyses of a pass walk the same (immutable) body many times in a row.
+    Inside ``reusing_walks()`` walks of tuples are kept (see ``walk_of``): the invariants of a
+    language and the analyses of a pass walk the same (immutable) body many times in a row, and
+    the bodies nested in it (the walk of one is a slice of the kept walk).
     """
-    global _last_walk
     last = _last_walk
-    if last[0] is stmts:
-        return iter(last[1])
-    order = _statements_of(stmts)
+    if last.body is stmts:
+        return iter(last.order)
+    if not stmts:
+        return iter(())
+    if type(stmts) is tuple and last is not _NO_WALK:
+        span = last.spans().get(id(stmts))
+        if span is not None:  # a body nested in the last one walked
+            return iter(last.order[span[0] : span[1]])
+    return iter(walk_of(stmts).order)
+
+
+def walk_of(stmts) -> Walk:
+    """The walk of a body. Inside ``reusing_walks()`` the last walk made is kept, and so is the
+    walk of the last body to pass each rule (``mark_verified``); both are reused for the same
+    tuple."""
+    global _last_walk
+    if _last_walk.body is stmts:
+        return _last_walk
+    for walk in _verified.values():
+        if walk.body is stmts:
+            return walk
+    walk = Walk(stmts)
     if _reusing and type(stmts) is tuple:
-        _last_walk = (stmts, order)
-    return iter(order)
+        _last_walk = walk
+    return walk
 
 
-_NO_WALK: tuple[Any, list] = (None, [])
+def unverified_stmts(stmts, rule: Hashable) -> list:
+    """The statements of ``iter_stmts(stmts)`` that ``rule`` has yet to check, in program order.
+
+    A statement that was part of the last body to pass ``rule`` (``mark_verified``) is left out
+    with its whole subtree: the same object is the same immutable subtree. Only for a rule that
+    holds of each statement on its own, whatever surrounds it (not for context-dependent rules).
+    """
+    walk = walk_of(stmts)
+    if _verified.get(rule) is walk:
+        return []
+    known = verified_ids(rule)
+    if not known or known.isdisjoint(map(id, walk.compound)):
+        return walk.order
+    order = walk.order
+    out: list = []
+    start = 0  # order[start:] is not yet decided
+    for stmt, (position, end) in zip(walk.compound, walk.extents()):
+        if position >= start and id(stmt) in known:
+            out += order[start:position]
+            start = end
+    out += order[start:]
+    return out
+
+
+def unverified_compound(stmts, rule: Hashable) -> list:
+    """The compound statements (those with bodies) of ``unverified_stmts(stmts, rule)``: for a
+    rule that only concerns them."""
+    walk = walk_of(stmts)
+    if _verified.get(rule) is walk:
+        return []
+    known = verified_ids(rule)  # a compound statement known holds known ones only
+    if not known or known.isdisjoint(map(id, walk.compound)):
+        return walk.compound
+    return [stmt for stmt in walk.compound if id(stmt) not in known]
+
+
+def verified_ids(rule: Hashable) -> set[int]:
+    """The ids of the statements with bodies (subtrees included) in the last body that passed
+    ``rule``: each passed it as a whole subtree. Empty outside ``reusing_walks()``."""
+    walk = _verified.get(rule)
+    return walk.compound_ids() if walk is not None else set()
+
+
+def mark_verified(stmts, rule: Hashable) -> None:
+    """Record that the body ``stmts`` passed ``rule`` (an invariant, or a key naming one), every
+    statement under it included. Kept until the next body passes it, inside ``reusing_walks()``."""
+    if _reusing and type(stmts) is tuple:
+        _verified[rule] = walk_of(stmts)
+
+
+_NO_WALK = Walk(())
 _last_walk = _NO_WALK
+_verified: dict[Hashable, Walk] = {}  # rule (an invariant, or a key naming one) -> the walk of the last body that passed it
 _reusing = 0
 
 
 @contextmanager
 def reusing_walks():
-    """Keep the last statement walk while compiling; forget it after (it holds a whole tree)."""
+    """Keep walks and what passed the invariants while compiling; forget them after (they hold
+    whole trees)."""
     global _reusing, _last_walk
     _reusing += 1
     try:
@@ -44,38 +214,38 @@ def reusing_walks():
         _reusing -= 1
         if not _reusing:
             _last_walk = _NO_WALK
+            _verified.clear()
 
 
-def _statements_of(stmts) -> list:
-    out: list = []
-    append = out.append
-    stack = list(stmts)
-    stack.reverse()
-    pop, extend, fields_of = stack.pop, stack.extend, BODY_FIELDS.get
-    while stack:
-        stmt = pop()
-        append(stmt)
-        fields = fields_of(stmt._production)
-        if fields:
-            for field in reversed(fields):
-                extend(reversed(getattr(stmt, field)))
-    return out
+DEFINING = frozenset({"Let", "Dummy", "Task", "For", "If", "Alloc"})  # the statements that define Binders
 
 
 def defined_binders(stmt) -> list:
     """Every Binder a statement itself defines (loop variables and carries included)."""
+    # (Plain loops: a comprehension costs a call of its own, and these lists are short.)
     kind = stmt._production
-    if kind in ("Let", "Dummy"):
+    if kind == "Task":  # outs: Binders, or TaskOuts holding one
+        binders = []
+        for out in stmt.outs:
+            binders.append(out.var if "var" in out._fields else out)
+        if stmt.tid is not None:
+            binders.append(stmt.tid)
+        return binders
+    if kind == "Let" or kind == "Dummy":
         return [stmt.var]
-    if kind == "Task":
-        outs = [getattr(o, "var", o) for o in stmt.outs]
-        return outs + ([stmt.tid] if stmt.tid is not None else [])
     if kind == "For":
-        return [stmt.var] + [it.var for it in stmt.iters] + list(stmt.results)
-    if kind == "If":
-        return [getattr(r, "var", r) for r in getattr(stmt, "results", ())]  # surface: none
+        binders = [stmt.var]
+        for it in stmt.iters:
+            binders.append(it.var)
+        binders += stmt.results
+        return binders
+    if kind == "If":  # results: Binders, or Phis holding one (none in surface)
+        binders = []
+        for result in stmt.results if "results" in stmt._fields else ():
+            binders.append(result.var if "var" in result._fields else result)
+        return binders
     if kind == "Alloc":
-        return [c.var for c in stmt.creates]
+        return [create.var for create in stmt.creates]
     return []
 
 
@@ -96,10 +266,10 @@ def binders_in_order(stmts) -> Iterator[Any]:
             yield item.var
             for it in item.iters:
                 yield it.var
-            push([getattr(r, "var", r) for r in item.results])
+            push([r.var if "var" in r._fields else r for r in item.results])
             stack.extend(reversed(item.body))
         elif kind == "If":
-            push([getattr(r, "var", r) for r in item.results])
+            push([r.var if "var" in r._fields else r for r in item.results])
             stack.extend(reversed(item.orelse))
             stack.extend(reversed(item.then))
         elif kind in ("Scope", "CompilerScope"):

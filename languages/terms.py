@@ -28,15 +28,15 @@ class DType(Enum):
 
     @property
     def is_float(self) -> bool:
-        return self in (DType.FP16, DType.FP32, DType.FP64, DType.BF16)
+        return self in _FLOATS
 
     @property
     def is_int(self) -> bool:
-        return self.name.startswith(("INT", "UINT")) or self is DType.INDEX
+        return self in _INTS
 
     @property
     def is_signed(self) -> bool:
-        return self.name.startswith("INT") or self is DType.INDEX
+        return self in _SIGNED
 
     @property
     def c_type(self) -> str | None:
@@ -52,6 +52,11 @@ class DType(Enum):
     def bits(self) -> int:
         return _BITS[self]
 
+
+# Tuples of members (``in`` compares by identity first; an Enum's hash is a Python call).
+_FLOATS = (DType.FP16, DType.FP32, DType.FP64, DType.BF16)
+_SIGNED = tuple(d for d in DType if d.name.startswith("INT")) + (DType.INDEX,)
+_INTS = _SIGNED + tuple(d for d in DType if d.name.startswith("UINT"))
 
 _C_TYPES = {
     DType.FP32: "float",

@@ -33,6 +33,11 @@ class Terminal:
     ``unparse(value) -> str`` gives one token; ``parse(token) -> value`` reads it back, where
     ``token`` is the atom text or the decoded content of a quoted string. ``strategy`` (optional)
     is a zero-argument function returning a hypothesis strategy for valid values.
+
+    ``inline`` (optional) is the predicate again, as a Python expression over ``{v}`` (the
+    value) that node constructors inline instead of calling ``predicate``; it names the value's
+    type ``_tp({v})`` and ``inline_object`` ``{t}`` (no other global: a field may be named like
+    a builtin). It must agree with ``predicate`` on every value.
     """
 
     def __init__(
@@ -44,6 +49,8 @@ class Terminal:
         unparse: Callable[[Any], str] | None = None,
         parse: Callable[[str], Any] | None = None,
         strategy: Callable[[], Any] | None = None,
+        inline: str | None = None,
+        inline_object: Any = None,
     ):
         self.name = name
         self.predicate = predicate
@@ -51,6 +58,8 @@ class Terminal:
         self.unparse = unparse or _quote_if_needed
         self.parse = parse or (lambda token: token)
         self.strategy = strategy
+        self.inline = inline
+        self.inline_object = inline_object
 
     def __repr__(self) -> str:
         return f"Terminal({self.name})"
@@ -138,8 +147,17 @@ symbol = Terminal(
     _is_identifier,
     doc="an identifier ([A-Za-z_][A-Za-z0-9_]*)",
     strategy=_strategy_identifier,
+    inline="_tp({v}) is {t} and {v}.isidentifier() and {v}.isascii()",
+    inline_object=str,
 )
-text = Terminal("text", lambda v: type(v) is str, doc="any string", strategy=_strategy_text)
+text = Terminal(
+    "text",
+    lambda v: type(v) is str,
+    doc="any string",
+    strategy=_strategy_text,
+    inline="_tp({v}) is {t}",
+    inline_object=str,
+)
 integer = Terminal(
     "integer",
     lambda v: type(v) is int,
@@ -147,6 +165,8 @@ integer = Terminal(
     unparse=str,
     parse=_parse_int,
     strategy=_strategy_int,
+    inline="_tp({v}) is {t}",
+    inline_object=int,
 )
 real = Terminal(
     "real",
@@ -155,6 +175,8 @@ real = Terminal(
     unparse=_unparse_float,
     parse=float,
     strategy=_strategy_float,
+    inline="_tp({v}) is {t}",
+    inline_object=float,
 )
 boolean = Terminal(
     "boolean",
@@ -163,6 +185,8 @@ boolean = Terminal(
     unparse=lambda v: "#t" if v else "#f",
     parse=lambda t: {"#t": True, "#f": False}[t],
     strategy=_strategy_bool,
+    inline="_tp({v}) is {t}",
+    inline_object=bool,
 )
 
 
@@ -186,6 +210,8 @@ def enum_terminal(name: str, enum_cls: type, doc: str = "") -> Terminal:
         unparse=lambda v: v.name,
         parse=parse,
         strategy=strategy,
+        inline="_tp({v}) is {t}",
+        inline_object=enum_cls,
     )
 
 
@@ -286,6 +312,11 @@ class Node:
     def fields(self) -> tuple:
         return tuple(getattr(self, f) for f in self._fields)
 
+    def _children(self) -> list:
+        """A new list of the direct child nodes, in field order (see ``children_of``; each class
+        generates its own from its fields)."""
+        return []
+
     def replace(self, **changes) -> "Node":
         """A copy with some fields changed (checked like any construction)."""
         values = [changes.pop(f) if f in changes else getattr(self, f) for f in self._fields]
@@ -334,16 +365,7 @@ def _rebuild(cls, values, span):
 
 def children_of(node: Node) -> list:
     """Every direct child node (through tuple and optional fields), in field order."""
-    out: list = []
-    for name, many in node._child_fields:
-        value = getattr(node, name)
-        if value is None:
-            continue
-        if many:
-            out.extend(value)
-        else:
-            out.append(value)
-    return out
+    return node._children()
 
 
 def iter_children(node: Node) -> Iterator[Node]:
@@ -359,7 +381,7 @@ def walk(node: "Node | tuple") -> Iterator[Node]:
         current = pop()
         yield current
         if current._child_fields:
-            children = children_of(current)
+            children = current._children()
             children.reverse()
             extend(children)
 
@@ -381,33 +403,50 @@ def _make_node_class(language_name: str, nonterminal: str, production: Productio
 
 
 def _install_checks(cls: type, kind_check: Callable[[Field], Any], terminals) -> None:
-    """Generate ``cls.__init__``: convert list fields to tuples, check each field, set it."""
+    """Generate ``cls.__init__``: convert list fields to tuples, check each field, set it.
+
+    The checks are written out: a terminal's predicate inlined where the terminal gives it as an
+    expression; a nonterminal's value looked up by its exact class first (``isinstance`` only
+    for another class: a subclass, or a value to reject), a tuple of them in one call. Fields are
+    set through their slots (the class forbids ordinary assignment).
+    """
     specs = cls._field_specs
     args = ", ".join(f.name for f in specs)
     lines = [f"def __init__(self{', ' if args else ''}{args}, *, span=None):"]
-    env: dict[str, Any] = {"_set": object.__setattr__, "_fail": _fail, "_Span": Span, "_cls": cls, "_tp": type}
+    env: dict[str, Any] = {"_fail": _fail, "_Span": Span, "_cls": cls, "_tp": type, "_map": map}
     env["_isinstance"] = isinstance
+    env["_set_span"] = Node.__dict__["span"].__set__
     for i, field in enumerate(specs):
         check = kind_check(field)
         v = field.name
-        if isinstance(check, tuple):  # a nonterminal: the classes of its productions, inlined
+        env[f"_set{i}"] = cls.__dict__[v].__set__
+        nonterminal = isinstance(check, tuple)
+        if nonterminal:  # the classes of its productions
             env[f"_k{i}"] = check
-            test = f"_isinstance({{}}, _k{i})"
-        else:  # a terminal's predicate
+            env[f"_s{i}"] = frozenset(check)
+            test = f"(_tp({{x}}) in _s{i} or _isinstance({{x}}, _k{i}))"
+        else:  # a terminal's predicate, inlined or called
+            terminal = terminals[field.kind]
             env[f"_c{i}"] = check
-            test = f"_c{i}({{}})"
+            env[f"_o{i}"] = terminal.inline_object
+            test = f"({terminal.inline.format(v='{x}', t=f'_o{i}')})" if terminal.inline else f"_c{i}({{x}})"
         if field.many:
             lines.append(f"    if _tp({v}) is not tuple:")
             lines.append(f"        {v} = _as_tuple(_cls, {i}, {v})")
-            lines.append(f"    for _x in {v}:")
-            lines.append(f"        if not {test.format('_x')}: _fail(_cls, {i}, _x, {v})")
+            if nonterminal:  # one call for the usual case, every element's class among them
+                lines.append(f"    if not _s{i}.issuperset(_map(_tp, {v})):")
+                lines.append(f"        for _x in {v}:")
+                lines.append(f"            if not _isinstance(_x, _k{i}): _fail(_cls, {i}, _x, {v})")
+            else:
+                lines.append(f"    for _x in {v}:")
+                lines.append(f"        if not {test.format(x='_x')}: _fail(_cls, {i}, _x, {v})")
         elif field.optional:
-            lines.append(f"    if {v} is not None and not {test.format(v)}: _fail(_cls, {i}, {v}, None)")
+            lines.append(f"    if {v} is not None and not {test.format(x=v)}: _fail(_cls, {i}, {v}, None)")
         else:
-            lines.append(f"    if not {test.format(v)}: _fail(_cls, {i}, {v}, None)")
-        lines.append(f"    _set(self, {v!r}, {v})")
+            lines.append(f"    if not {test.format(x=v)}: _fail(_cls, {i}, {v}, None)")
+        lines.append(f"    _set{i}(self, {v})")
     lines.append("    if span is not None and _tp(span) is not _Span: _fail_span(_cls, span)")
-    lines.append("    _set(self, 'span', span)")
+    lines.append("    _set_span(self, span)")
     env["_as_tuple"] = _as_tuple
     env["_fail_span"] = _fail_span
     code = "\n".join(lines)
@@ -415,6 +454,25 @@ def _install_checks(cls: type, kind_check: Callable[[Field], Any], terminals) ->
     cls.__init__ = env["__init__"]
     cls._terminals = terminals
     cls._child_fields = tuple((f.name, f.many) for f in specs if f.kind not in terminals)
+    if cls._child_fields:
+        cls._children = _children_method(cls)
+
+
+def _children_method(cls: type) -> Callable[[Node], list]:
+    """Generate ``cls._children``: one list display of the child fields, e.g.
+    ``[self.a, *self.args, *((self.tid,) if self.tid is not None else ())]``."""
+    optional = {f.name for f in cls._field_specs if f.optional}
+    parts = []
+    for name, many in cls._child_fields:
+        if many:
+            parts.append(f"*self.{name}")
+        elif name in optional:
+            parts.append(f"*((self.{name},) if self.{name} is not None else ())")
+        else:
+            parts.append(f"self.{name}")
+    env: dict[str, Any] = {}
+    exec(f"def _children(self):\n    return [{', '.join(parts)}]", env)  # noqa: S102 - from the grammar only
+    return env["_children"]
 
 
 def _as_tuple(cls, index, value):

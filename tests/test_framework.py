@@ -325,3 +325,43 @@ def test_pipeline_wraps_crashes_as_internal_errors_naming_the_pass():
         Pipeline([_Crash]).run(L0.Prog([L0.Let("x", L0.Num(1))], None))
     error = info.value.error
     assert isinstance(error, InternalError) and error.pass_name == "check_crash" and "boom" in str(error)
+
+
+def test_terminal_inline_forms_agree_with_their_predicates():
+    from nanopass.languages import ALL
+
+    terminals = {t for language in ALL for t in language.terminals.values()} | {symbol, integer, boolean, real, text}
+    members = [m for t in terminals if isinstance(t.inline_object, type) and hasattr(t.inline_object, "__members__") for m in t.inline_object]
+    values = ["x", "_a1", "a.b", "not id", "é", "", "1x", 0, 1, True, False, 1.5, float("nan"), None, [], ("x",), *members]
+    for terminal in terminals:
+        if terminal.inline is None:
+            continue
+        expression = terminal.inline.format(v="value", t="obj")
+        for value in values:
+            inlined = eval(expression, {"_tp": type, "value": value, "obj": terminal.inline_object})  # noqa: S307
+            assert bool(inlined) == bool(terminal.predicate(value)), (terminal.name, value)
+
+
+def test_generated_constructors_check_like_isinstance():
+    toy = Language(
+        "toy_builtins",
+        terminals=[symbol, integer],
+        entry="Box",
+        nonterminals=[
+            Nonterminal("Box", Production("Box", "int:integer", "str:symbol", "type:Item*", "bool:Item?")),
+            Nonterminal("Item", Production("Item", "name:symbol")),
+        ],
+    )
+    box = toy.Box(3, "s", [toy.Item("a")], None)  # fields named like builtins
+    assert box.type == (toy.Item("a"),) and box.int == 3
+
+    class Special(toy.Item):  # a subclass of a node class is an instance of it
+        __slots__ = ()
+
+    assert toy.Box(1, "s", (toy.Item("a"), Special("b")), Special("c")).bool == Special("c")
+    with pytest.raises(GrammarError) as info:
+        toy.Box(1, "s", (toy.Item("a"), box), None)
+    assert "field 'type'" in str(info.value) and "(Box 3" in str(info.value)
+    for bad in (lambda: toy.Box(True, "s", (), None), lambda: toy.Box(1, "no way", (), None), lambda: toy.Item(b"x")):
+        with pytest.raises(GrammarError):
+            bad()

@@ -79,3 +79,119 @@ def test_each_language_is_a_delta_of_the_one_before():
 def test_named_languages_exist():
     names = {language.name for language in ALL}
     assert {"surface", "ssa", "scoped", "carried", "dep-annotated", "emission"} <= names
+
+
+# -- invariants remember what passed while compiling; a rebuilt subtree is still checked ------
+
+
+def _stage(tmp_path, name):
+    from nanopass.api import run_pipeline
+    from nanopass.loader import load_programs
+    from nanopass.tools import bench
+
+    path = tmp_path / "nested.py"
+    path.write_text(bench.source_of("nested", 24))
+    return next(stage for stage in run_pipeline(load_programs(str(path))[0]) if stage.name == name)
+
+
+def _with_stmt_replaced(tree, target, new):
+    """``tree`` with the statement object ``target`` replaced by ``new``: only the statements on
+    the path to it are rebuilt, every other one is reused (as a pass does)."""
+    from nanopass.languages.statements import BODY_FIELDS
+
+    def rebuild(stmts):
+        out = []
+        for stmt in stmts:
+            if stmt is target:
+                stmt = new
+            elif stmt._production in BODY_FIELDS:
+                fields = {f: rebuild(getattr(stmt, f)) for f in BODY_FIELDS[stmt._production]}
+                if any(fields[f] is not getattr(stmt, f) for f in fields):
+                    stmt = stmt.replace(**fields)
+            out.append(stmt)
+        return stmts if all(a is b for a, b in zip(out, stmts)) else tuple(out)
+
+    body = rebuild(tree.orch.body)
+    assert body is not tree.orch.body
+    return tree.replace(orch=tree.orch.replace(body=body))
+
+
+def _first(tree, predicate):
+    from nanopass.languages.statements import iter_stmts
+
+    return next(stmt for stmt in iter_stmts(tree.orch.body) if predicate(stmt))
+
+
+def _error_after_good(language, good, bad) -> str:
+    """Verify ``good`` (twice) then ``bad`` in one compile session, where what passed is
+    remembered; ``bad`` must still be rejected. Returns the message."""
+    from nanopass.errors import VerifyError
+    from nanopass.languages.statements import reusing_walks
+
+    with reusing_walks():
+        language.verify(good)
+        language.verify(good)
+        with pytest.raises(VerifyError) as info:
+            language.verify(bad)
+    with pytest.raises(VerifyError) as fresh:  # and with nothing remembered: the same error
+        language.verify(bad)
+    assert str(fresh.value) == str(info.value)
+    return str(info.value)
+
+
+def _innermost_loop(tree):
+    return _first(tree, lambda s: s._production == "For" and not any(t._production == "For" for t in s.body[0].body))
+
+
+def test_a_loop_rebuilt_without_its_yield_inside_a_reused_tree_is_rejected(tmp_path):
+    stage = _stage(tmp_path, "classify_iter_arg_carry")
+    loop = _innermost_loop(stage.tree)
+    scope = loop.body[0]
+    bad = _with_stmt_replaced(stage.tree, loop, loop.replace(body=(scope.replace(body=scope.body[:-1]),)))
+    assert "must end with a Yield" in _error_after_good(stage.language, stage.tree, bad)
+
+
+def test_a_bad_carry_plan_inside_a_reused_tree_is_rejected(tmp_path):
+    stage = _stage(tmp_path, "classify_iter_arg_carry")
+    loop = _innermost_loop(stage.tree)
+    it = loop.iters[0]
+    bad_it = it.replace(plan=it.plan.replace(array=-1))
+    bad = _with_stmt_replaced(stage.tree, loop, loop.replace(iters=(bad_it, *loop.iters[1:])))
+    assert "array size cannot be negative" in _error_after_good(stage.language, stage.tree, bad)
+
+
+def test_a_bad_task_inside_a_reused_tree_is_rejected(tmp_path):
+    from nanopass.languages.statements import iter_stmts
+
+    stage = _stage(tmp_path, "resolve_dep_edges")
+    tasks = [s for s in iter_stmts(stage.tree.orch.body) if s._production == "Task"]
+    task = tasks[len(tasks) // 2]  # deep inside, between reused loops
+    bad = _with_stmt_replaced(stage.tree, task, task.replace(capacity=task.capacity + 1))
+    assert "capacity" in _error_after_good(stage.language, stage.tree, bad)
+
+
+def test_a_duplicate_name_inside_a_reused_tree_is_rejected(tmp_path):
+    stage = _stage(tmp_path, "classify_iter_arg_carry")
+    loop = _innermost_loop(stage.tree)
+    param = stage.tree.orch.params[0].name
+    bad = _with_stmt_replaced(stage.tree, loop, loop.replace(var=loop.var.replace(name=param)))
+    assert f"'{param}' is defined more than once" in _error_after_good(stage.language, stage.tree, bad)
+
+
+def test_a_reused_loop_moved_into_a_manual_scope_is_checked_there(tmp_path):
+    from nanopass.languages.terms import ScopeMode
+
+    stage = _stage(tmp_path, "classify_iter_arg_carry")
+    loop = _innermost_loop(stage.tree)  # its body is an AUTO scope: fine outside manual scopes
+    scope = loop.body[0]
+    assert scope.mode is ScopeMode.auto
+    manual = scope.replace(mode=ScopeMode.manual, body=(loop,))
+    bad = _with_stmt_replaced(stage.tree, loop, manual)
+    assert "AUTO scope inside a manual scope" in _error_after_good(stage.language, stage.tree, bad)
+
+
+def test_a_loop_body_rebuilt_without_its_scope_inside_a_reused_tree_is_rejected(tmp_path):
+    stage = _stage(tmp_path, "classify_iter_arg_carry")
+    loop = _innermost_loop(stage.tree)
+    bad = _with_stmt_replaced(stage.tree, loop, loop.replace(body=loop.body[0].body))
+    assert "must be one runtime scope" in _error_after_good(stage.language, stage.tree, bad)
