@@ -65,15 +65,14 @@ class DeriveCallDirections(Pass):
 
     def may_hold(self, func) -> dict[str, set[str]]:
         """Carry / if-result root -> the buffer roots of the values it may take (a fixpoint)."""
-        may: dict[str, set[str]] = {}
-        self.may = may
-        # each join: the roots that take the values, and the storages of the values (these do not
-        # depend on ``may``: only what each storage may hold grows)
-        joins: list[tuple[set[str], list[str]]] = []
+        # An edge (root, storage): the carry or if result ``root`` may take a value stored in
+        # ``storage``, so it may hold that buffer and whatever that buffer may hold.
+        edges: set[tuple[str, str]] = set()
 
         def join(names, values) -> None:
-            storages = [name for name in map(self.storage, values) if name is not None]
-            joins.append(({self.roots.get(name, name) for name in names}, storages))
+            for storage in map(self.storage, values):
+                if storage is not None:
+                    edges.update((self.roots.get(name, name), storage) for name in names)
 
         for stmt in iter_stmts(func.body):
             if stmt._production == "For":
@@ -83,18 +82,16 @@ class DeriveCallDirections(Pass):
             elif stmt._production == "If":
                 for k, result in enumerate(stmt.results):
                     join([result.name], [y.values[k] for y in (last_yield(stmt.then), last_yield(stmt.orelse)) if y is not None])
-        nothing: set[str] = set()
+        may: dict[str, set[str]] = {}
         changed = True
         while changed:
             changed = False
-            for keys, storages in joins:
-                held = set(storages)  # what buffers() is of each value, united
-                for name in storages:
-                    held |= may.get(name, nothing)
-                for key in keys:
-                    if not held <= may.get(key, nothing):
-                        may[key] = may.get(key, nothing) | held
-                        changed = True
+            for root, storage in edges:
+                held = may.setdefault(root, set())
+                before = len(held)
+                held.add(storage)
+                held.update(may.get(storage, ()))
+                changed |= len(held) != before
         return may
 
     def written_roots(self, stmt) -> set[str]:

@@ -17,6 +17,8 @@ from program_gen import control_flow_programs
 
 from nanopass.api import run_pipeline
 from nanopass.language import children_of
+from nanopass.languages.terms import LoopKind
+from nanopass.passes.derive_call_directions import DeriveCallDirections
 from nanopass.passes.hazards import storage_map
 from nanopass.passes.kernels import kernel_table, output_param_of_result
 from nanopass.passes.util import (
@@ -109,6 +111,58 @@ def reference_storage_map(func, kernels) -> dict[str, frozenset]:
     return store
 
 
+class ReferenceCallDirections(DeriveCallDirections):
+    """derive_call_directions with a whole-list fixpoint of joins and a walk per loop for its writes."""
+
+    def may_hold(self, func):
+        may: dict[str, set[str]] = {}
+        self.may = may
+        joins = []
+        for stmt in iter_stmts(func.body):
+            if stmt._production == "For":
+                yld = last_yield(stmt.body)
+                for k, (it, result) in enumerate(zip(stmt.iters, stmt.results)):
+                    joins.append(([it.var.name, result.name], [it.init] + ([yld.values[k]] if yld is not None else [])))
+            elif stmt._production == "If":
+                for k, result in enumerate(stmt.results):
+                    yields = (last_yield(stmt.then), last_yield(stmt.orelse))
+                    joins.append(([result.name], [y.values[k] for y in yields if y is not None]))
+        changed = True
+        while changed:
+            changed = False
+            for names, values in joins:
+                held = set().union(*(self.buffers(v) for v in values))
+                for name in names:
+                    key = self.roots.get(name, name)
+                    if not held <= may.get(key, set()):
+                        may[key] = may.get(key, set()) | held
+                        changed = True
+        return may
+
+    def analyze(self, stmts, seen, seq_depth):
+        for stmt in stmts:
+            kind = stmt._production
+            if kind == "Task":
+                self.decided[id(stmt)] = self.directions(stmt, seen, seq_depth)
+                seen |= self.written_roots(stmt)
+            elif kind == "For":
+                self.analyze(stmt.body, set(seen), seq_depth + (stmt.kind is LoopKind.seq))
+                seen |= self.subtree_writes(stmt.body)
+            elif kind == "If":
+                self.analyze(stmt.then, set(seen), seq_depth)
+                self.analyze(stmt.orelse, set(seen), seq_depth)
+                seen |= self.subtree_writes(stmt.then) | self.subtree_writes(stmt.orelse)
+            elif kind in ("Scope", "CompilerScope"):
+                self.analyze(stmt.body, seen, seq_depth)
+
+    def subtree_writes(self, stmts):
+        out: set[str] = set()
+        for stmt in iter_stmts(stmts):
+            if stmt._production == "Task":
+                out |= self.written_roots(stmt)
+        return out
+
+
 # -- checks ----------------------------------------------------------------------------------------
 
 
@@ -120,6 +174,9 @@ def bodies(stmts):
 
 
 def check_stages(stages) -> None:
+    for before, stage in zip(stages, stages[1:]):
+        if stage.name == "derive_call_directions":
+            assert ReferenceCallDirections().run(before.tree) == stage.tree
     for stage in stages:
         func = getattr(stage.tree, "orch", None)
         if func is None:
