@@ -19,7 +19,8 @@ def assigned_names(stmts) -> set[str]:
     """Names bound anywhere in ``stmts`` (nested bodies included), loop variables excluded."""
     names: set[str] = set()
     for stmt in iter_stmts(stmts):
-        names.update(binder.name for binder in binders_of(stmt))
+        for binder in binders_of(stmt):
+            names.add(binder.name)
     return names
 
 
@@ -36,7 +37,8 @@ def assigned_names_by_body(stmts) -> dict[int, set[str]]:
     def names_of(body) -> set[str]:
         names: set[str] = set()
         for stmt in body:
-            names.update(binder.name for binder in binders_of(stmt))
+            for binder in binders_of(stmt):
+                names.add(binder.name)
             for field in BODY_FIELDS.get(stmt._production, ()):
                 names |= names_of(getattr(stmt, field))
         out[id(body)] = names
