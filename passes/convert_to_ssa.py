@@ -42,7 +42,8 @@ class ConvertToSsa(Pass):
             self.types[param.name] = param.type
         for dyn in func.dyn_dims:
             self.env[dyn.name] = dyn.name
-        self.assigned = assigned_names_by_body(func.body)  # id(loop body) -> names it assigns
+        self.body = func.body
+        self.assigned: dict[int, set[str]] | None = None  # id(body) -> names it assigns, at the first loop
         body = self.block(func.body)
         new_func = S.Function(
             func.name, func.params, func.results, func.auto_scope, func.dyn_dims, body, span=func.span
@@ -106,6 +107,8 @@ class ConvertToSsa(Pass):
         start, stop, step = self.visit(stmt.start), self.visit(stmt.stop), self.visit(stmt.step)
         explicit = [(it, self.visit(it.init)) for it in stmt.iters]
         explicit_names = {it.var.name for it, _ in explicit}
+        if self.assigned is None:  # one walk for every loop's body (a loop-free function needs none)
+            self.assigned = assigned_names_by_body(self.body)
         carried = sorted(
             n for n in self.assigned[id(stmt.body)] if n in self.env and n not in explicit_names and n != stmt.var.name
         )
