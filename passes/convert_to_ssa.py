@@ -8,7 +8,7 @@ from nanopass.errors import InternalError
 from nanopass.languages import SSA, SURFACE
 from nanopass.rewrite import Pass, register
 
-from .util import assigned_names
+from .util import assigned_names_by_body
 
 S = SSA
 
@@ -42,6 +42,8 @@ class ConvertToSsa(Pass):
             self.types[param.name] = param.type
         for dyn in func.dyn_dims:
             self.env[dyn.name] = dyn.name
+        self.body = func.body
+        self.assigned: dict[int, set[str]] | None = None  # id(body) -> names it assigns, at the first loop
         body = self.block(func.body)
         new_func = S.Function(
             func.name, func.params, func.results, func.auto_scope, func.dyn_dims, body, span=func.span
@@ -105,8 +107,10 @@ class ConvertToSsa(Pass):
         start, stop, step = self.visit(stmt.start), self.visit(stmt.stop), self.visit(stmt.step)
         explicit = [(it, self.visit(it.init)) for it in stmt.iters]
         explicit_names = {it.var.name for it, _ in explicit}
+        if self.assigned is None:  # one walk for every loop's body (a loop-free function needs none)
+            self.assigned = assigned_names_by_body(self.body)
         carried = sorted(
-            n for n in assigned_names(stmt.body) if n in self.env and n not in explicit_names and n != stmt.var.name
+            n for n in self.assigned[id(stmt.body)] if n in self.env and n not in explicit_names and n != stmt.var.name
         )
         outer = dict(self.env)
         iters = []

@@ -65,29 +65,33 @@ class DeriveCallDirections(Pass):
 
     def may_hold(self, func) -> dict[str, set[str]]:
         """Carry / if-result root -> the buffer roots of the values it may take (a fixpoint)."""
-        may: dict[str, set[str]] = {}
-        self.may = may
-        joins = []
+        # An edge (root, storage): the carry or if result ``root`` may take a value stored in
+        # ``storage``, so it may hold that buffer and whatever that buffer may hold.
+        edges: set[tuple[str, str]] = set()
+
+        def join(names, values) -> None:
+            for storage in map(self.storage, values):
+                if storage is not None:
+                    edges.update((self.roots.get(name, name), storage) for name in names)
+
         for stmt in iter_stmts(func.body):
             if stmt._production == "For":
                 yld = last_yield(stmt.body)
                 for k, (it, result) in enumerate(zip(stmt.iters, stmt.results)):
-                    values = [it.init] + ([yld.values[k]] if yld is not None else [])
-                    joins.append(([it.var.name, result.name], values))
+                    join([it.var.name, result.name], [it.init] + ([yld.values[k]] if yld is not None else []))
             elif stmt._production == "If":
                 for k, result in enumerate(stmt.results):
-                    values = [y.values[k] for y in (last_yield(stmt.then), last_yield(stmt.orelse)) if y is not None]
-                    joins.append(([result.name], values))
+                    join([result.name], [y.values[k] for y in (last_yield(stmt.then), last_yield(stmt.orelse)) if y is not None])
+        may: dict[str, set[str]] = {}
         changed = True
         while changed:
             changed = False
-            for names, values in joins:
-                held = set().union(*(self.buffers(v) for v in values))
-                for name in names:
-                    key = self.roots.get(name, name)
-                    if not held <= may.get(key, set()):
-                        may[key] = may.get(key, set()) | held
-                        changed = True
+            for root, storage in edges:
+                held = may.setdefault(root, set())
+                before = len(held)
+                held.add(storage)
+                held.update(may.get(storage, ()))
+                changed |= len(held) != before
         return may
 
     def written_roots(self, stmt) -> set[str]:
@@ -98,28 +102,26 @@ class DeriveCallDirections(Pass):
                 out |= self.buffers(arg.value)
         return out
 
-    def analyze(self, stmts, seen: set[str], seq_depth: int) -> None:
+    def analyze(self, stmts, seen: set[str], seq_depth: int) -> set[str]:
+        """Decide the directions of the tasks in ``stmts``, which run after the writes of the
+        buffers in ``seen`` (updated in place); returns the buffers ``stmts`` may write."""
+        writes: set[str] = set()
         for stmt in stmts:
             kind = stmt._production
             if kind == "Task":
                 self.decided[id(stmt)] = self.directions(stmt, seen, seq_depth)
-                seen |= self.written_roots(stmt)
-            elif kind == "For":
-                self.analyze(stmt.body, set(seen), seq_depth + (stmt.kind is LoopKind.seq))
-                seen |= self.subtree_writes(stmt.body)
+                written = self.written_roots(stmt)
+            elif kind == "For":  # the body's writes are seen after the loop as they are in it: no copy
+                written = self.analyze(stmt.body, seen, seq_depth + (stmt.kind is LoopKind.seq))
             elif kind == "If":
-                self.analyze(stmt.then, set(seen), seq_depth)
-                self.analyze(stmt.orelse, set(seen), seq_depth)
-                seen |= self.subtree_writes(stmt.then) | self.subtree_writes(stmt.orelse)
+                written = self.analyze(stmt.then, set(seen), seq_depth) | self.analyze(stmt.orelse, set(seen), seq_depth)
             elif kind in ("Scope", "CompilerScope"):
-                self.analyze(stmt.body, seen, seq_depth)
-
-    def subtree_writes(self, stmts) -> set[str]:
-        out: set[str] = set()
-        for stmt in iter_stmts(stmts):
-            if stmt._production == "Task":
-                out |= self.written_roots(stmt)
-        return out
+                written = self.analyze(stmt.body, seen, seq_depth)
+            else:
+                continue
+            seen |= written
+            writes |= written
+        return writes
 
     def directions(self, task, seen: set[str], seq_depth: int) -> list[ArgDir]:
         kernel = self.kernels[task.kernel]

@@ -98,80 +98,97 @@ def _sub_region(parent, shape, offset):
 
 
 def storage_map(func, kernels: dict[str, Any]) -> dict[str, frozenset]:
-    """name -> frozenset of (root, region) for every tensor variable (loop carries to a fixpoint)."""
+    """name -> frozenset of (root, region) for every tensor variable (loop carries to a fixpoint).
+
+    One walk in program order: a value's places are final once the places of the values it is
+    made from are (each is defined before it is used), except around a loop, whose iter_args
+    also hold what its body yields; a loop's body is walked again until its yields add nothing.
+    """
     from .kernels import output_param_of_result
 
     store: dict[str, frozenset] = {}
     for param in func.params:
         if param.type._production == "TensorType":
             store[param.name] = frozenset({(param.name, FULL)})
+    nothing: frozenset = frozenset()
 
     def of(expr) -> frozenset:
-        return store.get(expr.name, frozenset()) if expr is not None and expr._production == "Var" else frozenset()
+        return store.get(expr.name, nothing) if expr is not None and expr._production == "Var" else nothing
 
-    def body(stmts) -> bool:
-        changed = False
+    def grow(name: str, value: frozenset) -> bool:
+        """Add ``value`` to the places of ``name``; whether that added anything."""
+        old = store.get(name, nothing)
+        if value <= old:
+            return False
+        store[name] = old | value
+        return True
+
+    def flow(carries) -> bool:
+        """Each carry (iter_arg and result) holds its init's and its yielded value's places;
+        whether an iter_arg grew."""
+        grew = False
+        for it, result, yielded in carries:
+            merged = of(it.init) | of(yielded)
+            grew |= grow(it.var.name, merged)
+            grow(result.name, merged)
+        return grew
+
+    def body(stmts) -> None:
         for stmt in stmts:
             kind = stmt._production
-            updates: list[tuple[str, frozenset]] = []
             if kind == "Let" and stmt.var.type._production == "TensorType":
                 v = stmt.value
                 vk = v._production
                 if vk == "CreateTensor":
-                    updates.append((stmt.var.name, frozenset({(stmt.var.name, FULL)})))
+                    grow(stmt.var.name, frozenset({(stmt.var.name, FULL)}))
                 elif vk == "SliceTensor":
-                    updates.append((stmt.var.name, frozenset((r, _sub_region(g, v.shape, v.offset)) for r, g in of(v.tensor))))
+                    grow(stmt.var.name, frozenset((r, _sub_region(g, v.shape, v.offset)) for r, g in of(v.tensor)))
                 elif vk in ("TransposeTensor", "ReshapeTensor"):
-                    updates.append((stmt.var.name, frozenset((r, g if g is FULL else UNKNOWN) for r, g in of(v.tensor))))
+                    grow(stmt.var.name, frozenset((r, g if g is FULL else UNKNOWN) for r, g in of(v.tensor)))
                 elif vk == "AssembleTensor":
-                    updates.append((stmt.var.name, of(v.target)))
+                    grow(stmt.var.name, of(v.target))
                 elif vk == "Var":
-                    updates.append((stmt.var.name, of(v)))
+                    grow(stmt.var.name, of(v))
             elif kind == "Task":
                 kernel = kernels[stmt.kernel]
                 for i, out in enumerate(stmt.outs):
                     binder = getattr(out, "var", out)
                     p = output_param_of_result(kernel, i)
                     if p is not None and p < len(stmt.args):
-                        updates.append((binder.name, of(stmt.args[p].value)))
+                        grow(binder.name, of(stmt.args[p].value))
                     else:  # a runtime-allocated output: a new buffer
-                        updates.append((binder.name, frozenset({(binder.name, FULL)})))
+                        grow(binder.name, frozenset({(binder.name, FULL)}))
             elif kind == "For":
                 yld = last_yield(stmt.body)
-                for k, (it, result) in enumerate(zip(stmt.iters, stmt.results)):
-                    if it.var.type._production != "TensorType":
-                        continue
-                    merged = of(it.init) | (of(yld.values[k]) if yld is not None else frozenset())
-                    updates.append((it.var.name, merged))
-                    updates.append((result.name, merged))
-                changed |= body(stmt.body)
+                carries = [
+                    (it, result, yld.values[k] if yld is not None else None)
+                    for k, (it, result) in enumerate(zip(stmt.iters, stmt.results))
+                    if it.var.type._production == "TensorType"
+                ]
+                flow(carries)
+                body(stmt.body)
+                while flow(carries):  # the body's yields reached its iter_args: walk it again
+                    body(stmt.body)
             elif kind == "If":
-                changed |= body(stmt.then)
-                changed |= body(stmt.orelse)
+                body(stmt.then)
+                body(stmt.orelse)
                 yields = [y for y in (last_yield(stmt.then), last_yield(stmt.orelse)) if y is not None]
                 for k, res in enumerate(getattr(stmt, "results", ())):
                     binder = getattr(res, "var", res)
                     if binder.type._production == "TensorType":
-                        merged = frozenset().union(*(of(y.values[k]) for y in yields))
-                        updates.append((binder.name, merged))
+                        grow(binder.name, frozenset().union(*(of(y.values[k]) for y in yields)))
             elif kind in ("Scope", "CompilerScope"):
-                changed |= body(stmt.body)
-            for name, value in updates:
-                old = store.get(name, frozenset())
-                if not value <= old:
-                    store[name] = old | value
-                    changed = True
-        return changed
+                body(stmt.body)
 
-    while body(func.body):
-        pass
+    body(func.body)
     return store
 
 
 # -- accesses and their ordering -------------------------------------------------------------------
 
-READS = {ArgDir.Input, ArgDir.InOut}
-WRITES = {ArgDir.InOut, ArgDir.OutputExisting, ArgDir.Output}
+# (tuples: a membership test compares members by identity, where a set would hash the enum in Python)
+READS = (ArgDir.Input, ArgDir.InOut)
+WRITES = (ArgDir.InOut, ArgDir.OutputExisting, ArgDir.Output)
 
 
 class Access:
@@ -280,21 +297,26 @@ def find_hazards(
     store = storage_map(func, kernels)
     result = Hazards()
     site_of: dict[int, int] = {}
+    # Reads of a root nobody writes can never be part of a hazard and are not tracked (read-only
+    # inputs would otherwise pile up one entry per task).
+    written = _written_roots(func, store, untracked_roots)
 
     def accesses(task, site: int, scope: int | None, parallel: frozenset) -> tuple[list[Access], set[Access]]:
-        """The task's accesses, and those of its writes that are certain (the argument is one
-        region of one root; a carry or branch result that may be one of several is not)."""
+        """The task's accesses of written roots, and those of its writes that are certain (the
+        argument is one region of one root; a carry or branch result that may be one of several
+        is not)."""
         out, certain = [], set()
         for arg in task.args:
-            if arg.dir not in READS | WRITES or arg.value._production != "Var":
+            reads, writes = arg.dir in READS, arg.dir in WRITES
+            if not (reads or writes) or arg.value._production != "Var":
                 continue
             places = store.get(arg.value.name, ())
             for root, region in places:
-                if root in untracked_roots:
+                if root not in written:  # untracked, or only ever read
                     continue
-                if arg.dir in READS:
+                if reads:
                     out.append(Access(site, False, root, region, arg.dir, scope, parallel))
-                if arg.dir in WRITES:
+                if writes:
                     out.append(Access(site, True, root, region, arg.dir, scope, parallel))
                     if len(places) == 1:
                         certain.add(out[-1])
@@ -309,10 +331,7 @@ def find_hazards(
         return out, certain
 
     # The state maps a root to (reads, writes): the accesses still live at this point (not yet
-    # covered by a later write). Reads of a root nobody writes can never be part of a hazard and
-    # are not tracked (read-only inputs would otherwise pile up one entry per task).
-    written = {a_root for a_root in _written_roots(func, store, untracked_roots)}
-
+    # covered by a later write).
     def step(state: dict, found: tuple[list[Access], set[Access]]) -> None:
         task_accesses, certain = found
         for a in task_accesses:
@@ -326,8 +345,6 @@ def find_hazards(
                 if overlaps(e.region, a.region) and (keep is None or keep(e, a)):
                     result.pairs.add((e, a))
         for a in task_accesses:
-            if a.root not in written:
-                continue
             reads, writes = state.get(a.root, (frozenset(), frozenset()))
             if a.write:
                 if a in certain:  # a write that may not happen to this root supersedes nothing

@@ -24,6 +24,30 @@ def assigned_names(stmts) -> set[str]:
     return names
 
 
+def assigned_names_by_body(stmts) -> dict[int, set[str]]:
+    """``id(body) -> assigned_names(body)`` for ``stmts`` and every body nested in it, in one
+    bottom-up walk (a body's names are its statements' own binders and its nested bodies' names).
+
+    For a caller that needs the names of every nested body: calling ``assigned_names`` on each
+    would walk a statement again for every body enclosing it. Keys are ids of the body tuples
+    of the (immutable) tree, valid while the caller holds it; do not mutate the sets.
+    """
+    out: dict[int, set[str]] = {}
+
+    def names_of(body) -> set[str]:
+        names: set[str] = set()
+        for stmt in body:
+            for binder in binders_of(stmt):
+                names.add(binder.name)
+            for field in BODY_FIELDS.get(stmt._production, ()):
+                names |= names_of(getattr(stmt, field))
+        out[id(body)] = names
+        return names
+
+    names_of(stmts)
+    return out
+
+
 def unscoped(body):
     """A body seen through the compiler's scopes: a body that is one compiler Scope is its contents."""
     while len(body) == 1 and body[0]._production == "Scope" and getattr(body[0], "origin", None) is not None:
@@ -60,18 +84,21 @@ TYPE_PRODUCTIONS = frozenset({"TensorType", "ScalarType", "ArrayType", "TileType
 
 def var_reads(nodes) -> dict[str, int]:
     """How often each name is read by ``nodes`` (types excluded: they are never printed)."""
-    from nanopass.language import children_of
-
     counts: dict[str, int] = {}
     stack = list(nodes) if isinstance(nodes, (list, tuple)) else [nodes]
-    pop, extend = stack.pop, stack.extend
+    pop, push, extend = stack.pop, stack.append, stack.extend
     while stack:
         node = pop()
         production = node._production
         if production == "Var":
             counts[node.name] = counts.get(node.name, 0) + 1
-        elif production not in TYPE_PRODUCTIONS and node._child_fields:
-            extend(children_of(node))
+        elif production not in TYPE_PRODUCTIONS:
+            for name, many in node._child_fields:  # the children (language.children_of), pushed directly
+                child = getattr(node, name)
+                if many:
+                    extend(child)
+                elif child is not None:
+                    push(child)
     return counts
 
 

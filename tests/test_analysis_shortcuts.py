@@ -1,0 +1,209 @@
+"""Analyses that compute a fact once instead of again and again give what the plain definition gives.
+
+Each helper here replaced a simpler formulation that repeated work (a walk per enclosing body, a
+whole-function sweep per loop level); the simple one is kept below as the reference, and both
+run on the examples and on random control-flow programs.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+from conftest import EXAMPLES, fuzz_budget, load_program
+from program_gen import control_flow_programs
+
+from nanopass.api import run_pipeline
+from nanopass.language import children_of
+from nanopass.languages.terms import LoopKind
+from nanopass.passes.derive_call_directions import DeriveCallDirections
+from nanopass.passes.hazards import storage_map
+from nanopass.passes.kernels import kernel_table, output_param_of_result
+from nanopass.passes.util import (
+    BODY_FIELDS,
+    assigned_names,
+    assigned_names_by_body,
+    iter_stmts,
+    last_yield,
+    var_reads,
+)
+
+PROPERTY = settings(max_examples=fuzz_budget(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+# -- references ------------------------------------------------------------------------------------
+
+
+def reference_var_reads(nodes) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    stack = list(nodes) if isinstance(nodes, (list, tuple)) else [nodes]
+    while stack:
+        node = stack.pop()
+        if node._production == "Var":
+            counts[node.name] = counts.get(node.name, 0) + 1
+        elif node._production not in ("TensorType", "ScalarType", "ArrayType", "TileType"):
+            stack.extend(children_of(node))
+    return counts
+
+
+def reference_storage_map(func, kernels) -> dict[str, frozenset]:
+    """Whole-function sweeps until nothing changes (every name's places to the fixpoint)."""
+    from nanopass.passes.hazards import FULL, UNKNOWN, _sub_region
+
+    store: dict[str, frozenset] = {}
+    for param in func.params:
+        if param.type._production == "TensorType":
+            store[param.name] = frozenset({(param.name, FULL)})
+
+    def of(expr) -> frozenset:
+        return store.get(expr.name, frozenset()) if expr is not None and expr._production == "Var" else frozenset()
+
+    def places(stmt) -> list[tuple[str, frozenset]]:
+        kind = stmt._production
+        if kind == "Let" and stmt.var.type._production == "TensorType":
+            v, name = stmt.value, stmt.var.name
+            if v._production == "CreateTensor":
+                return [(name, frozenset({(name, FULL)}))]
+            if v._production == "SliceTensor":
+                return [(name, frozenset((r, _sub_region(g, v.shape, v.offset)) for r, g in of(v.tensor)))]
+            if v._production in ("TransposeTensor", "ReshapeTensor"):
+                return [(name, frozenset((r, g if g is FULL else UNKNOWN) for r, g in of(v.tensor)))]
+            if v._production == "AssembleTensor":
+                return [(name, of(v.target))]
+            if v._production == "Var":
+                return [(name, of(v))]
+        if kind == "Task":
+            out = []
+            for i, res in enumerate(stmt.outs):
+                binder = getattr(res, "var", res)
+                p = output_param_of_result(kernels[stmt.kernel], i)
+                if p is not None and p < len(stmt.args):
+                    out.append((binder.name, of(stmt.args[p].value)))
+                else:
+                    out.append((binder.name, frozenset({(binder.name, FULL)})))
+            return out
+        if kind == "For":
+            yld = last_yield(stmt.body)
+            out = []
+            for k, (it, result) in enumerate(zip(stmt.iters, stmt.results)):
+                if it.var.type._production == "TensorType":
+                    merged = of(it.init) | (of(yld.values[k]) if yld is not None else frozenset())
+                    out += [(it.var.name, merged), (result.name, merged)]
+            return out
+        if kind == "If":
+            yields = [y for y in (last_yield(stmt.then), last_yield(stmt.orelse)) if y is not None]
+            return [
+                (r.name, frozenset().union(*(of(y.values[k]) for y in yields)))
+                for k, r in enumerate(getattr(stmt, "results", ()))
+                if r.type._production == "TensorType"
+            ]
+        return []
+
+    changed = True
+    while changed:
+        changed = False
+        for stmt in iter_stmts(func.body):
+            for name, value in places(stmt):
+                if not value <= store.get(name, frozenset()):
+                    store[name] = store.get(name, frozenset()) | value
+                    changed = True
+    return store
+
+
+class ReferenceCallDirections(DeriveCallDirections):
+    """derive_call_directions with a whole-list fixpoint of joins and a walk per loop for its writes."""
+
+    def may_hold(self, func):
+        may: dict[str, set[str]] = {}
+        self.may = may
+        joins = []
+        for stmt in iter_stmts(func.body):
+            if stmt._production == "For":
+                yld = last_yield(stmt.body)
+                for k, (it, result) in enumerate(zip(stmt.iters, stmt.results)):
+                    joins.append(([it.var.name, result.name], [it.init] + ([yld.values[k]] if yld is not None else [])))
+            elif stmt._production == "If":
+                for k, result in enumerate(stmt.results):
+                    yields = (last_yield(stmt.then), last_yield(stmt.orelse))
+                    joins.append(([result.name], [y.values[k] for y in yields if y is not None]))
+        changed = True
+        while changed:
+            changed = False
+            for names, values in joins:
+                held = set().union(*(self.buffers(v) for v in values))
+                for name in names:
+                    key = self.roots.get(name, name)
+                    if not held <= may.get(key, set()):
+                        may[key] = may.get(key, set()) | held
+                        changed = True
+        return may
+
+    def analyze(self, stmts, seen, seq_depth):
+        for stmt in stmts:
+            kind = stmt._production
+            if kind == "Task":
+                self.decided[id(stmt)] = self.directions(stmt, seen, seq_depth)
+                seen |= self.written_roots(stmt)
+            elif kind == "For":
+                self.analyze(stmt.body, set(seen), seq_depth + (stmt.kind is LoopKind.seq))
+                seen |= self.subtree_writes(stmt.body)
+            elif kind == "If":
+                self.analyze(stmt.then, set(seen), seq_depth)
+                self.analyze(stmt.orelse, set(seen), seq_depth)
+                seen |= self.subtree_writes(stmt.then) | self.subtree_writes(stmt.orelse)
+            elif kind in ("Scope", "CompilerScope"):
+                self.analyze(stmt.body, seen, seq_depth)
+
+    def subtree_writes(self, stmts):
+        out: set[str] = set()
+        for stmt in iter_stmts(stmts):
+            if stmt._production == "Task":
+                out |= self.written_roots(stmt)
+        return out
+
+
+# -- checks ----------------------------------------------------------------------------------------
+
+
+def bodies(stmts):
+    yield stmts
+    for stmt in iter_stmts(stmts):
+        for field in BODY_FIELDS.get(stmt._production, ()):
+            yield getattr(stmt, field)
+
+
+def check_stages(stages) -> None:
+    for before, stage in zip(stages, stages[1:]):
+        if stage.name == "derive_call_directions":
+            assert ReferenceCallDirections().run(before.tree) == stage.tree
+    for stage in stages:
+        func = getattr(stage.tree, "orch", None)
+        if func is None:
+            continue
+        by_body = assigned_names_by_body(func.body)
+        for body in bodies(func.body):
+            assert by_body[id(body)] == assigned_names(body)
+        for stmt in iter_stmts(func.body):
+            assert var_reads(stmt) == reference_var_reads(stmt)
+            assert list(var_reads(stmt)) == list(reference_var_reads(stmt))  # same order too
+        if stage.name in ("derive_call_directions", "order_write_after_read", "derive_auto_scope_dependencies"):
+            kernels = kernel_table(stage.tree)
+            assert storage_map(func, kernels) == reference_storage_map(func, kernels)
+
+
+@pytest.mark.parametrize("path", sorted(EXAMPLES.glob("*.py")), ids=lambda p: p.stem)
+def test_examples(path: Path):
+    try:
+        program = load_program(path)
+    except Exception:  # noqa: BLE001 - examples with several programs or none: not this test's subject
+        pytest.skip("not a single-program example")
+    check_stages(run_pipeline(program))
+
+
+@PROPERTY
+@given(control_flow_programs())
+def test_random_programs(tmp_path_factory, source):
+    path = tmp_path_factory.mktemp("p") / "generated.py"
+    path.write_text(source)
+    check_stages(run_pipeline(load_program(path)))
