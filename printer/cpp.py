@@ -88,8 +88,33 @@ def print_cpp(unit, abi: Abi | str = SEED_ABI) -> str:
 
 
 def emit_all(nodes, out: Emitter) -> None:
+    handlers = EMIT_HANDLERS
     for node in nodes:
-        emit(node, out)
+        handlers[type(node)](node, out)
+
+
+class Resolved(dict):
+    """node class -> the handler a dispatcher picks for it (with the other argument types fixed).
+
+    multipledispatch resolves by argument types alone, so the handler of a class is resolved once;
+    the statement and expression walks look it up here instead of going through the dispatcher's
+    general call path for every node.
+    """
+
+    def __init__(self, namespace: dict, name: str, *rest: type):
+        super().__init__()
+        self.namespace, self.name, self.rest = namespace, name, rest
+
+    def __missing__(self, cls: type):
+        dispatcher = self.namespace[self.name]
+        handler = dispatcher.dispatch(cls, *self.rest)
+        if handler is None:
+            raise NotImplementedError(f"Could not find signature for {self.name}: <{cls.__name__}>")
+        self[cls] = handler
+        return handler
+
+
+EMIT_HANDLERS = Resolved(EMIT_NS, "emit", Emitter)
 
 
 def ctype(dtype: DType) -> str:
@@ -479,7 +504,7 @@ def _parenthesize_if(text: str, cond: bool) -> str:
 
 def fmt(expr, min_prec: int = 0, right: bool = False) -> str:
     """An expression as C++, parenthesized for a context of precedence ``min_prec``."""
-    text, prec = fmt_expr(expr)
+    text, prec = FMT_EXPR_HANDLERS[type(expr)](expr)
     return _parenthesize_if(text, prec < min_prec or (right and prec == min_prec))
 
 
@@ -518,6 +543,9 @@ def fmt_expr(node):  # noqa: F811
 @dispatch(E.Un, namespace=FMT_NS)
 def fmt_expr(node):  # noqa: F811
     return f"{UNARY[node.op]}{fmt(node.a, PREC_UNARY)}", PREC_UNARY
+
+
+FMT_EXPR_HANDLERS = Resolved(FMT_NS, "fmt_expr")
 
 
 def fmt_literal(node) -> str:
