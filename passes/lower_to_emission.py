@@ -51,6 +51,8 @@ class LowerToEmission(Pass):
                 self.types[binder.name] = binder.type
         cells = [s.cell for s in iter_stmts(func.body) if s._production == "CellDecl"]
         self.names = NameTable([*self.types, *cells, *(d.name for d in func.dyn_defs)])
+        # production -> its lower_<production> method
+        self.lowerings = {name[len("lower_") :]: getattr(self, name) for name in dir(self) if name.startswith("lower_")}
         self.task_count = 0
         self.alloc_count = 0
         self.barrier_count = 0
@@ -112,8 +114,9 @@ class LowerToEmission(Pass):
 
     def block(self, stmts) -> list:
         out: list = []
+        lowerings = self.lowerings
         for stmt in stmts:
-            method = getattr(self, "lower_" + stmt._production, None)
+            method = lowerings.get(stmt._production)
             if method is None:
                 raise InternalError(f"no lowering for {stmt._production}", pass_name=self.name, node=stmt)
             method(stmt, out)
@@ -463,7 +466,10 @@ class ReadFields(dict):
     SKIPPED_KINDS = frozenset({"Stmt", "Binder", "TaskOut", "Phi", "Type"})
 
     def __missing__(self, cls):
-        fields = tuple((f.name, f.many) for f in cls._field_specs if f.kind not in cls._terminals and f.kind not in self.SKIPPED_KINDS)
+        skipped = self.SKIPPED_KINDS
+        fields = tuple(
+            (f.name, f.many) for f in cls._field_specs if f.kind not in cls._terminals and f.kind not in skipped
+        )
         self[cls] = fields
         return fields
 

@@ -8,7 +8,6 @@ of spellings carried by the emitter; no handler decides anything a pass could ha
 
 from __future__ import annotations
 
-from contextlib import contextmanager
 from dataclasses import dataclass
 
 from multipledispatch import dispatch
@@ -64,17 +63,24 @@ class Emitter:
         self.abi = abi
         self.lines: list[str] = []
         self.level = 0
+        self.footers: list[str] = []  # the line closing each open block, innermost last
 
     def line(self, text: str) -> None:
         self.lines.append("    " * self.level + text if text else "")
 
-    @contextmanager
-    def block(self, header: str, footer: str = "}"):
+    def block(self, header: str, footer: str = "}") -> "Emitter":
+        """``with out.block(header):`` writes ``header``, the body one level deeper, then ``footer``."""
         self.line(header)
         self.level += 1
-        yield
+        self.footers.append(footer)
+        return self
+
+    def __enter__(self) -> "Emitter":
+        return self
+
+    def __exit__(self, *exc) -> None:
         self.level -= 1
-        self.line(footer)
+        self.line(self.footers.pop())
 
     def text(self) -> str:
         return "\n".join(self.lines) + "\n"
