@@ -6,7 +6,7 @@ from nanopass.languages import BATCHED, DEP_ANNOTATED
 from nanopass.languages.batched import MAX_TENSORS_PER_ARG
 from nanopass.rewrite import Pass, register
 
-from .util import binders_of
+from .util import assigned_names
 
 B = BATCHED
 
@@ -42,35 +42,23 @@ class BatchTensorCreates(Pass):
     source = DEP_ANNOTATED
     target = BATCHED
 
-    def run(self, program):
-        self.enclosing: list[set[str]] = []  # per body being batched: the names defined in it so far
-        return self.visit(program)
-
     def batch(self, stmts) -> tuple:
-        # Names defined in this body, nested bodies included (a value computed in a scope outlives
-        # it): each nested body adds its own names here when it is done, so no body is walked twice.
-        defined: set[str] = set()
-        self.enclosing.append(defined)
-        rest: list = []  # the body in order, with each create in its place until ``defined`` is complete
+        defined = None  # names defined in this body, nested bodies included; walked only when needed
+        hoisted: list = []
+        rest: list = []
         for stmt in stmts:
-            defined.update(binder.name for binder in binders_of(stmt))
             if stmt._production == "Let" and stmt.value._production == "CreateTensor":
-                rest.append(self.create(stmt))
+                create = self.create(stmt)
+                names = _names_in(stmt.value.shape)
+                if names and defined is None:
+                    defined = assigned_names(stmts)  # nested bodies too: a value computed in a scope outlives it
+                if names and names & defined:
+                    rest.append(B.Alloc([create], span=stmt.span))
+                else:
+                    hoisted.append(create)
                 continue
             new = self.visit(stmt)
             rest.extend(new if isinstance(new, list) else [new])
-        self.enclosing.pop()
-        if self.enclosing:
-            self.enclosing[-1] |= defined
-        hoisted: list = []
-        for i, stmt in enumerate(rest):
-            if stmt._production != "Create":
-                continue
-            if _names_in(stmt.shape) & defined:
-                rest[i] = B.Alloc([stmt], span=stmt.span)
-            else:
-                hoisted.append(stmt)
-        rest = [stmt for stmt in rest if stmt._production != "Create"]
         chunks = [
             B.Alloc(hoisted[i : i + MAX_TENSORS_PER_ARG]) for i in range(0, len(hoisted), MAX_TENSORS_PER_ARG)
         ]
