@@ -43,13 +43,16 @@ class BatchTensorCreates(Pass):
     target = BATCHED
 
     def batch(self, stmts) -> tuple:
-        defined = assigned_names(stmts)  # nested bodies too: a value computed in a scope outlives it
+        defined = None  # names defined in this body, nested bodies included; walked only when needed
         hoisted: list = []
         rest: list = []
         for stmt in stmts:
             if stmt._production == "Let" and stmt.value._production == "CreateTensor":
                 create = self.create(stmt)
-                if _names_in(stmt.value.shape) & defined:
+                names = _names_in(stmt.value.shape)
+                if names and defined is None:
+                    defined = assigned_names(stmts)  # nested bodies too: a value computed in a scope outlives it
+                if names and names & defined:
                     rest.append(B.Alloc([create], span=stmt.span))
                 else:
                     hoisted.append(create)

@@ -84,6 +84,8 @@ class ClassifyIterArgCarry(Pass):
     def per_iteration_loops(self, body) -> dict[int, int]:
         """id -> N for the pl.parallel loops inside a manual scope (checked: static trip count)."""
         found: dict[int, int] = {}
+        if not any(s._production == "Scope" and s.mode is ScopeMode.manual for s in iter_stmts(body)):
+            return found  # no manual scope: nothing to look for
         stack = [(s, False) for s in body]
         while stack:
             stmt, manual = stack.pop()

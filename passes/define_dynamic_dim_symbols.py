@@ -25,7 +25,7 @@ class DefineDynamicDimSymbols(Pass):
     target = DIMMED
 
     def Function(self, func):
-        used = set(var_reads(func.body))
+        used = set(var_reads(func.body)) if func.dyn_dims else set()  # no symbol: nothing to look for
         slots = {s.param: s.index for s in func.slots if s._production == "TensorSlot"}
         defs = [M.DynDef(d.name, slots[d.param], d.axis) for d in func.dyn_dims if d.name in used]
         return M.Function(

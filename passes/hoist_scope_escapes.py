@@ -24,6 +24,18 @@ def _base(name: str) -> str:
     return name.split("__", 1)[0]
 
 
+class ReadAfter:
+    """The roots read after statement ``end`` (``root in after``), looked up in ``last_read``
+    rather than collected: a set per scope would cost every root once per scope."""
+
+    def __init__(self, last_read: dict[str, int], end: int):
+        self.last_read = last_read
+        self.end = end
+
+    def __contains__(self, root: str) -> bool:
+        return self.last_read.get(root, -1) > self.end
+
+
 @register
 class HoistScopeEscapes(Pass):
     """Keep every C++ identifier inside the block that declares it (the seed's #1697 case).
@@ -100,12 +112,11 @@ class HoistScopeEscapes(Pass):
             body = self.sequence(stmt.body)
             if stmt.origin is ScopeOrigin.user or stmt.mode is ScopeMode.manual:
                 end = self.scope_end[id(stmt)]
-                after = {root for root, last in self.last_read.items() if last > end}
-                return self.hoist(stmt, body, frozenset(after))
+                return self.hoist(stmt, body, ReadAfter(self.last_read, end))
             return [self.build(stmt, body=body)]
         return [self.build(stmt, **{f: self.sequence(getattr(stmt, f)) for f in fields})]
 
-    def hoist(self, scope, body, after: frozenset) -> list:
+    def hoist(self, scope, body, after: "ReadAfter") -> list:
         manual = scope.mode is ScopeMode.manual
         inside_defs = self.defined(body)
         before: list = []

@@ -11,7 +11,22 @@ def kernel_table(program) -> dict[str, Any]:
     return {k.name: k for k in program.kernels}
 
 
-_RETURNED: dict[int, tuple[Any, tuple[int | None, ...]]] = {}
+_FACTS: dict[int, tuple[Any, tuple, tuple]] = {}
+
+
+def _facts(kernel) -> tuple[tuple[int | None, ...], tuple[int | None, ...]]:
+    """(returned_params, output params) of ``kernel``, computed once per kernel node. Cached by
+    node identity: kernels are shared, unchanged, by every stage, and a structural cache key would
+    compare whole kernels per lookup."""
+    cached = _FACTS.get(id(kernel))
+    if cached is not None and cached[0] is kernel:
+        return cached[1], cached[2]
+    if len(_FACTS) > 1024:
+        _FACTS.clear()
+    returned = _returned_params(kernel)
+    outputs = tuple(_output_param_of_result(kernel, returned, i) for i in range(len(kernel.results)))
+    _FACTS[id(kernel)] = (kernel, returned, outputs)
+    return returned, outputs
 
 
 def returned_params(kernel) -> tuple[int | None, ...]:
@@ -19,17 +34,9 @@ def returned_params(kernel) -> tuple[int | None, ...]:
 
     Reads the kernel's (normalized) return statement: a returned value that *is* a parameter
     (``(Var p)``) maps to that parameter. Without a return, a single result maps to the unique
-    Out/InOut parameter if there is exactly one. Cached by node identity: kernels are shared,
-    unchanged, by every stage, and a structural cache key would compare whole kernels per lookup.
+    Out/InOut parameter if there is exactly one.
     """
-    cached = _RETURNED.get(id(kernel))
-    if cached is not None and cached[0] is kernel:
-        return cached[1]
-    if len(_RETURNED) > 1024:
-        _RETURNED.clear()
-    result = _returned_params(kernel)
-    _RETURNED[id(kernel)] = (kernel, result)
-    return result
+    return _facts(kernel)[0]
 
 
 def _returned_params(kernel) -> tuple[int | None, ...]:
@@ -50,7 +57,11 @@ def _returned_params(kernel) -> tuple[int | None, ...]:
 
 def output_param_of_result(kernel, result_index: int) -> int | None:
     """The parameter a result aliases, falling back to the i-th Out/InOut parameter."""
-    mapped = returned_params(kernel)[result_index]
+    return _facts(kernel)[1][result_index]
+
+
+def _output_param_of_result(kernel, returned, result_index: int) -> int | None:
+    mapped = returned[result_index]
     if mapped is not None:
         return mapped
     written = [i for i, p in enumerate(kernel.params) if p.dir is not ParamDir.In]

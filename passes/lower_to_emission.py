@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from nanopass.errors import InternalError
-from nanopass.language import children_of, walk
+from nanopass.language import walk
 from nanopass.languages.statements import defined_binders
 from nanopass.languages import EMISSION, ENCODED
 from nanopass.languages.terms import ArgDir, CoreType, DepSource, DType, ParamDir
@@ -51,6 +51,8 @@ class LowerToEmission(Pass):
                 self.types[binder.name] = binder.type
         cells = [s.cell for s in iter_stmts(func.body) if s._production == "CellDecl"]
         self.names = NameTable([*self.types, *cells, *(d.name for d in func.dyn_defs)])
+        # production -> its lower_<production> method
+        self.lowerings = {name[len("lower_") :]: getattr(self, name) for name in dir(self) if name.startswith("lower_")}
         self.task_count = 0
         self.alloc_count = 0
         self.barrier_count = 0
@@ -82,19 +84,23 @@ class LowerToEmission(Pass):
         """Names the C++ reads: every use in ``body`` except returns (which emit nothing) and None
         seeds read as a carry's init (folded into the carry)."""
         used: set[str] = set()
-        stack = list(body)
-        pop, extend = stack.pop, stack.extend
+        fields_of = READ_FIELDS
+        stack = [stmt for stmt in iter_stmts(body) if stmt._production != "Return"]
+        pop, push, extend = stack.pop, stack.append, stack.extend
         while stack:
             node = pop()
             production = node._production
             if production == "Var":
                 used.add(node.name)
-            elif production in SKIP_WHEN_READING:
-                continue  # returns emit no code; types are never printed
-            elif production == "IterArg" and self.init_is_none_seed(node):
                 continue
-            elif node._child_fields:
-                extend(children_of(node))
+            if production == "IterArg" and self.init_is_none_seed(node):
+                continue
+            for name, many in fields_of[type(node)]:
+                value = getattr(node, name)
+                if many:
+                    extend(value)
+                elif value is not None:
+                    push(value)
         return used
 
     def init_is_none_seed(self, it) -> bool:
@@ -108,8 +114,9 @@ class LowerToEmission(Pass):
 
     def block(self, stmts) -> list:
         out: list = []
+        lowerings = self.lowerings
         for stmt in stmts:
-            method = getattr(self, "lower_" + stmt._production, None)
+            method = lowerings.get(stmt._production)
             if method is None:
                 raise InternalError(f"no lowering for {stmt._production}", pass_name=self.name, node=stmt)
             method(stmt, out)
@@ -451,7 +458,23 @@ class LowerToEmission(Pass):
         return E.DeclScalar(name, ty.dtype, value)
 
 
-SKIP_WHEN_READING = frozenset({"Return", "TensorType", "ScalarType", "ArrayType", "TileType"})
+class ReadFields(dict):
+    """node class -> the child fields ``used_names`` enters: not the nested statements (the
+    statement walk meets them), nor definitions and types (a Binder is a name and its type; types
+    are never printed)."""
+
+    SKIPPED_KINDS = frozenset({"Stmt", "Binder", "TaskOut", "Phi", "Type"})
+
+    def __missing__(self, cls):
+        skipped = self.SKIPPED_KINDS
+        fields = tuple(
+            (f.name, f.many) for f in cls._field_specs if f.kind not in cls._terminals and f.kind not in skipped
+        )
+        self[cls] = fields
+        return fields
+
+
+READ_FIELDS = ReadFields()
 
 # Lets without effects (a value the C++ never reads need not be computed).
 PURE_LETS = frozenset(

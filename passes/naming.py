@@ -34,30 +34,46 @@ GENERATED = re.compile(
 )
 
 
+# Names a table never hands out.
+RESERVED = CPP_KEYWORDS | RUNTIME_NAMES
+
+
 class NameTable:
-    """Unique identifiers: ``reserve(base)`` returns ``base`` or ``base_1``, ``base_2`` ..."""
+    """Unique identifiers: ``reserve(base)`` returns ``base`` or ``base_1``, ``base_2`` ...
+
+    A search resumes after the suffix the last search with the same request returned: names are
+    only ever added, so every suffix below it is still refused (linear in the names handed out).
+    """
 
     def __init__(self, taken=()):
         self.taken: set[str] = set(taken)
+        self.next_suffix: dict[tuple, int] = {}  # (base, generated, derived) -> first suffix to try
 
     def free(self, name: str) -> bool:
-        return name not in self.taken and name not in CPP_KEYWORDS and name not in RUNTIME_NAMES
+        return name not in self.taken and name not in RESERVED
 
     def reserve(self, base: str, *, generated: bool = False, derived: tuple[str, ...] = ()) -> str:
         """A free name from ``base``; with ``derived`` suffixes, those must be free as well."""
-        candidate = base
-        k = 0
-        while not (
-            self.free(candidate)
-            and (generated or not GENERATED.match(candidate))
-            and all(self.free(candidate + d) for d in derived)
-        ):
+        request = (base, generated, tuple(derived))
+        k = self.next_suffix.get(request, 0)
+        candidate = f"{base}_{k}" if k else base
+        while not self.allows(candidate, generated, derived):
             k += 1
             candidate = f"{base}_{k}"
+        self.next_suffix[request] = k + 1
         self.taken.add(candidate)
         for d in derived:
             self.taken.add(candidate + d)
         return candidate
+
+    def allows(self, name: str, generated: bool, derived: tuple[str, ...]) -> bool:
+        """Whether ``name`` can be handed out: free, shaped like a generated name only when it is
+        one, and with every derived name free."""
+        if name in self.taken or name in RESERVED:
+            return False
+        if not generated and GENERATED.match(name):
+            return False
+        return not derived or all(self.free(name + d) for d in derived)
 
     def claim(self, name: str) -> None:
         self.taken.add(name)

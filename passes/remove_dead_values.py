@@ -42,7 +42,8 @@ class RemoveDeadValues(Pass):
         lets: dict[str, object] = {}
         carries: dict[str, list] = {}  # iter or result name -> [init, yielded value] expressions
         phis: dict[str, list] = {}  # if result name -> yielded values
-        roots: list = []
+        pairs: list[tuple[str, str]] = []  # (iter_arg, result) of every carry
+        roots: list = []  # the expressions read by effects
         for stmt in iter_stmts(body):
             kind = stmt._production
             if kind == "Let":
@@ -51,36 +52,43 @@ class RemoveDeadValues(Pass):
                 else:
                     roots.append(stmt.value)
             elif kind in ("Task", "Dummy", "WriteTensor", "Return", "CellSet"):
-                roots.append(stmt)
+                roots.extend(_reads_of(stmt))
             elif kind == "For":
                 roots += [stmt.start, stmt.stop, stmt.step]
                 yld = last_yield(stmt.body)
                 for k, (it, result) in enumerate(zip(stmt.iters, stmt.results)):
                     sources = [it.init] + ([yld.values[k]] if yld is not None else [])
                     carries[it.var.name] = carries[result.name] = sources
+                    pairs.append((it.var.name, result.name))
             elif kind == "If":
                 roots.append(stmt.cond)
+                ylds = [y for y in (last_yield(stmt.then), last_yield(stmt.orelse)) if y]
                 for k, res in enumerate(stmt.results):
-                    phis[res.name] = [y.values[k] for y in (last_yield(stmt.then), last_yield(stmt.orelse)) if y]
+                    phis[res.name] = [y.values[k] for y in ylds]
+        # Flow back one level at a time: the expressions that the names found live at one level
+        # read give the next level's names (one walk per level, each expression walked once).
         live: set[str] = set()
-        work: list[str] = []
-        for node in roots:
-            work.extend(var_reads(_reads_of(node)))
-        while work:
-            name = work.pop()
-            if name in live:
-                continue
-            live.add(name)
-            if name in lets:
-                work.extend(var_reads(lets[name]))
-            for expr in list(carries.get(name, ())) + phis.get(name, []):
-                work.extend(var_reads(expr))
+        expanded: set[int] = set()  # carries whose sources are queued (an iter_arg and its result share them)
+        pending = roots
+        while pending:
+            reads = var_reads(pending)
+            pending = []
+            for name in reads:
+                if name in live:
+                    continue
+                live.add(name)
+                if name in lets:
+                    pending.append(lets[name])
+                sources = carries.get(name)
+                if sources is not None and id(sources) not in expanded:
+                    expanded.add(id(sources))
+                    pending += sources
+                pending += phis.get(name, ())
         # a carry is one value: its iter_arg and its result are live together
-        for stmt in iter_stmts(body):
-            if stmt._production == "For":
-                for it, result in zip(stmt.iters, stmt.results):
-                    if it.var.name in live or result.name in live:
-                        live |= {it.var.name, result.name}
+        for it_name, result_name in pairs:
+            if it_name in live or result_name in live:
+                live.add(it_name)
+                live.add(result_name)
         return live
 
     def Let(self, let):
@@ -92,7 +100,7 @@ class RemoveDeadValues(Pass):
         keep = [k for k, it in enumerate(loop.iters) if it.var.name in self.live]
         body = self.visit_all(loop.body)
         if len(keep) == len(loop.iters):
-            return self.build(loop, body=body)
+            return loop if body is loop.body else self.build(loop, body=body)
         body = _drop_yield_values(body, keep)
         return self.build(
             loop,
@@ -104,6 +112,8 @@ class RemoveDeadValues(Pass):
     def If(self, branch):
         keep = [k for k, res in enumerate(branch.results) if res.name in self.live]
         then, orelse = self.visit_all(branch.then), self.visit_all(branch.orelse)
+        if len(keep) == len(branch.results) and then is branch.then and orelse is branch.orelse:
+            return branch
         if len(keep) != len(branch.results):
             then, orelse = _drop_yield_values(then, keep), _drop_yield_values(orelse, keep)
         return self.build(branch, then=then, orelse=orelse, results=[branch.results[k] for k in keep])
@@ -113,9 +123,9 @@ def _reads_of(node):
     """The expressions an effectful statement reads (its own binders excluded)."""
     kind = node._production
     if kind == "Task":
-        return tuple(node.args) + tuple(node.deps)
+        return node.args + node.deps
     if kind == "Dummy":
-        return tuple(node.deps)
+        return node.deps
     return (node,)
 
 

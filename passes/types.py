@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from nanopass.languages.statements import binders_in_order
-from nanopass.languages.terms import DType
+from nanopass.languages.terms import BinOp, DType, UnOp
 
 
 def type_env(func) -> dict[str, object]:
@@ -14,26 +14,29 @@ def type_env(func) -> dict[str, object]:
     return env
 
 
+FLOAT_DTYPES = frozenset(d for d in DType if d.is_float)
+
+
 def expr_dtype(expr, env) -> DType:
     kind = expr._production
-    if kind in ("Int", "Float"):
-        return expr.dtype
-    if kind in ("Bool", "Cmp"):
-        return DType.BOOL
     if kind == "Var":
         ty = env.get(expr.name)
         if ty is not None and ty._production == "ScalarType":
             return ty.dtype
         return DType.INT64
-    if kind == "Un":
-        return DType.BOOL if expr.op.name == "not_" else expr_dtype(expr.a, env)
     if kind == "Bin":
-        if expr.op.name in ("and_", "or_"):
+        if expr.op is BinOp.and_ or expr.op is BinOp.or_:
             return DType.BOOL
         a, b = expr_dtype(expr.a, env), expr_dtype(expr.b, env)
-        if a.is_float:
+        if a in FLOAT_DTYPES:
             return a
-        if b.is_float:
+        if b in FLOAT_DTYPES:
             return b
         return b if a is DType.INDEX else a
+    if kind in ("Int", "Float"):
+        return expr.dtype
+    if kind in ("Bool", "Cmp"):
+        return DType.BOOL
+    if kind == "Un":
+        return DType.BOOL if expr.op is UnOp.not_ else expr_dtype(expr.a, env)
     raise ValueError(f"not a scalar expression: {kind}")

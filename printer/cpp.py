@@ -8,7 +8,6 @@ of spellings carried by the emitter; no handler decides anything a pass could ha
 
 from __future__ import annotations
 
-from contextlib import contextmanager
 from dataclasses import dataclass
 
 from multipledispatch import dispatch
@@ -64,17 +63,24 @@ class Emitter:
         self.abi = abi
         self.lines: list[str] = []
         self.level = 0
+        self.footers: list[str] = []  # the line closing each open block, innermost last
 
     def line(self, text: str) -> None:
         self.lines.append("    " * self.level + text if text else "")
 
-    @contextmanager
-    def block(self, header: str, footer: str = "}"):
+    def block(self, header: str, footer: str = "}") -> "Emitter":
+        """``with out.block(header):`` writes ``header``, the body one level deeper, then ``footer``."""
         self.line(header)
         self.level += 1
-        yield
+        self.footers.append(footer)
+        return self
+
+    def __enter__(self) -> "Emitter":
+        return self
+
+    def __exit__(self, *exc) -> None:
         self.level -= 1
-        self.line(footer)
+        self.line(self.footers.pop())
 
     def text(self) -> str:
         return "\n".join(self.lines) + "\n"
@@ -88,8 +94,33 @@ def print_cpp(unit, abi: Abi | str = SEED_ABI) -> str:
 
 
 def emit_all(nodes, out: Emitter) -> None:
+    handlers = EMIT_HANDLERS
     for node in nodes:
-        emit(node, out)
+        handlers[type(node)](node, out)
+
+
+class Resolved(dict):
+    """node class -> the handler a dispatcher picks for it (with the other argument types fixed).
+
+    multipledispatch resolves by argument types alone, so the handler of a class is resolved once;
+    the statement and expression walks look it up here instead of going through the dispatcher's
+    general call path for every node.
+    """
+
+    def __init__(self, namespace: dict, name: str, *rest: type):
+        super().__init__()
+        self.namespace, self.name, self.rest = namespace, name, rest
+
+    def __missing__(self, cls: type):
+        dispatcher = self.namespace[self.name]
+        handler = dispatcher.dispatch(cls, *self.rest)
+        if handler is None:
+            raise NotImplementedError(f"Could not find signature for {self.name}: <{cls.__name__}>")
+        self[cls] = handler
+        return handler
+
+
+EMIT_HANDLERS = Resolved(EMIT_NS, "emit", Emitter)
 
 
 def ctype(dtype: DType) -> str:
@@ -479,7 +510,7 @@ def _parenthesize_if(text: str, cond: bool) -> str:
 
 def fmt(expr, min_prec: int = 0, right: bool = False) -> str:
     """An expression as C++, parenthesized for a context of precedence ``min_prec``."""
-    text, prec = fmt_expr(expr)
+    text, prec = FMT_EXPR_HANDLERS[type(expr)](expr)
     return _parenthesize_if(text, prec < min_prec or (right and prec == min_prec))
 
 
@@ -518,6 +549,9 @@ def fmt_expr(node):  # noqa: F811
 @dispatch(E.Un, namespace=FMT_NS)
 def fmt_expr(node):  # noqa: F811
     return f"{UNARY[node.op]}{fmt(node.a, PREC_UNARY)}", PREC_UNARY
+
+
+FMT_EXPR_HANDLERS = Resolved(FMT_NS, "fmt_expr")
 
 
 def fmt_literal(node) -> str:
