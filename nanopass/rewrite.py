@@ -87,10 +87,11 @@ class Pass:
 
     def __init__(self, ctx: PassContext | None = None):
         self.ctx = ctx or PassContext()
-        self._plans: dict[type, tuple] = {}
-        # Classes this pass returns as they are (no handler, kept by the target, nothing to visit
-        # inside) map to the identity; handled classes map to their handler.
-        self._dispatch = dict.fromkeys(self._inert, _same)
+        # How this pass treats a node of each class: its handler; the identity for classes it
+        # returns as they are (no handler, kept by the target, nothing to visit inside); the
+        # generated identity clause (``_rebuilder``) for other node classes, added on first sight.
+        self._dispatch: dict[type, Callable[[Any], Any]] = dict.fromkeys(self._inert, _same)
+        self._clauses: dict[type, Callable[[Node], Node]] = {}  # node class -> its identity clause
         self._dispatch.update(
             (cls, getattr(self, prod)) for prod in self._handlers for cls in [self.source.nodes[prod]]
         )
@@ -108,14 +109,21 @@ class Pass:
 
     def visit(self, node: Any) -> Any:
         """Apply the handler for ``node``'s production, or rebuild it from visited children."""
-        handler = self._dispatch.get(type(node))
-        if handler is not None:
-            return handler(node)
-        if isinstance(node, Node):
-            return self.rebuild(node)
-        if isinstance(node, tuple):
-            return self.visit_all(node)
-        return node
+        step = self._dispatch.get(type(node))
+        if step is None:
+            step = self._step_for(type(node))
+        return step(node)
+
+    def _step_for(self, cls: type) -> Callable[[Any], Any]:
+        """What ``visit`` does with a value of a class seen for the first time (then kept)."""
+        if issubclass(cls, Node):
+            step = self._clause(cls)
+        elif issubclass(cls, tuple):
+            step = self.visit_all
+        else:  # a terminal's value (a name, a number, an enum, None)
+            step = _same
+        self._dispatch[cls] = step
+        return step
 
     def build(self, node: Node, **changes: Any) -> Node:
         """``node`` rebuilt as the target language's production of the same name, with the given
@@ -133,9 +141,11 @@ class Pass:
 
     def visit_all(self, items: tuple) -> tuple:
         """Visit each element of a tuple field, splicing list results; reuse the tuple if unchanged."""
+        step_of, visit = self._dispatch.get, self.visit
         out = None
         for i, item in enumerate(items):
-            new = self.visit(item)
+            step = step_of(type(item))
+            new = step(item) if step is not None else visit(item)
             if out is None:
                 if new is item:
                     continue
@@ -148,11 +158,13 @@ class Pass:
 
     def rebuild(self, node: Node) -> Node:
         """The identity clause: visit the children this pass can change, then rebuild ``node``."""
-        cls = type(node)
-        rebuild = self._plans.get(cls)
-        if rebuild is None:
-            rebuild = self._plans[cls] = _rebuilder(self, cls)
-        return rebuild(node)
+        return self._clause(type(node))(node)
+
+    def _clause(self, cls: type) -> Callable[[Node], Node]:
+        clause = self._clauses.get(cls)
+        if clause is None:
+            clause = self._clauses[cls] = _rebuilder(self, cls)
+        return clause
 
     def _not_in_target(self, node: Node):
         raise InternalError(
@@ -173,6 +185,7 @@ def _rebuilder(pass_: Pass, cls: type) -> Callable[[Node], Node]:
     target_cls = cls if pass_.target.owns(cls) else pass_.target.nodes.get(cls._production)
     env: dict[str, Any] = {
         "visit": pass_.visit,
+        "step_of": pass_._dispatch.get,
         "visit_all": pass_.visit_all,
         "target": target_cls,
         "missing": pass_._not_in_target,
@@ -191,8 +204,9 @@ def _rebuilder(pass_: Pass, cls: type) -> Callable[[Node], Node]:
         if spec.many:
             lines.append(f"    n{i} = visit_all(v{i})")
         else:
-            guard = f"v{i} if v{i} is None else " if spec.optional else ""
-            lines.append(f"    n{i} = {guard}visit(v{i})")
+            # visit(v), with visit's dispatch lookup done here
+            lines.append(f"    s{i} = step_of(tp(v{i}))")
+            lines.append(f"    n{i} = s{i}(v{i}) if s{i} is not None else visit(v{i})")
             lines.append(f"    if tp(n{i}) is List: bad_list(node, {spec.name!r})")
     if target_cls is None:
         lines.append("    return missing(node)")
