@@ -16,7 +16,7 @@ from __future__ import annotations
 import ast
 import math
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any, Callable, NamedTuple
 
 from nanopass.errors import Span, UserError, quoted
 from nanopass.languages import surface as S
@@ -208,8 +208,9 @@ class KernelSig:
     span: Span
 
 
-@dataclass
-class Binding:
+class Binding(NamedTuple):
+    """What a visible name is bound to (immutable: a name bound again gets a new Binding)."""
+
     type: Any
     kind: str  # param | local | loopvar | iter | dyn
     span: Span
@@ -687,11 +688,10 @@ class _FunctionParser:
         self.results: list[Any] = []
         self.expr_root: ast.expr | None = None  # the expression expr() is reading
         self.expr_level = 0  # the expr_depth level of the node being read in it (0: none is)
+        self.dispatchable: set[str] = set()  # kernels kernel_sig has accepted (checked once each)
+        self.span: Callable[[ast.AST], Span] = self.src.span  # a node's position (called for most nodes built)
 
     # -- infrastructure --------------------------------------------------------------------------
-
-    def span(self, node: ast.AST) -> Span:
-        return self.src.span(node)
 
     def error(self, message: str, node: ast.AST, hint: str | None = None) -> UserError:
         return UserError(message, self.span(node), hint)
@@ -702,12 +702,14 @@ class _FunctionParser:
                 return frame[name]
         return None
 
-    def define(self, name: str, ty: Any, node: ast.AST, kind: str = "local") -> None:
+    def define(self, name: str, ty: Any, node: ast.AST, kind: str = "local") -> Binding:
+        """Bind ``name`` in the innermost frame; returns the binding (its span: ``node``'s)."""
         check_user_name(self.program, name, node)
         if name in self.program.kernels or name == "self":
             raise self.error(f"'{name}' cannot be used as a variable name", node)
-        self.frames[-1][name] = Binding(ty, kind, self.span(node))
+        binding = self.frames[-1][name] = Binding(ty, kind, self.span(node))
         self.closed.pop(name, None)
+        return binding
 
     def bind(self, name: str, ty: Any, node: ast.AST) -> Any:
         """Assign ``name``: re-assign a visible variable (same type) or define a new one."""
@@ -725,8 +727,7 @@ class _FunctionParser:
                     hint="use a new name for a value of another type",
                 )
             return L.Binder(name, existing.type, span=self.span(node))
-        self.define(name, ty, node)
-        return L.Binder(name, ty, span=self.span(node))
+        return L.Binder(name, ty, span=self.define(name, ty, node).span)
 
     # -- entry -----------------------------------------------------------------------------------
 
@@ -803,10 +804,10 @@ class _FunctionParser:
         return out
 
     def stmt(self, stmt: ast.stmt) -> list[Any]:
-        method = getattr(self, "stmt_" + type(stmt).__name__, None)
+        method = _STATEMENTS.get(type(stmt))
         if method is None:
             raise self.error(_unsupported_statement(stmt), stmt)
-        return method(stmt)
+        return method(self, stmt)
 
     def stmt_Pass(self, stmt: ast.Pass) -> list[Any]:
         return []
@@ -862,9 +863,9 @@ class _FunctionParser:
     def assign(
         self, targets: list[ast.expr], value: ast.expr, stmt: ast.stmt, annotated: Any, tuple_target: bool = False
     ) -> list[Any]:
-        op = _dsl_call(value)
         if isinstance(value, ast.Call) and _self_method(value.func) is not None:
             return [self.kernel_call(value, targets if (tuple_target or targets) else None, stmt)]
+        op = _dsl_call(value)
         if op == "submit":
             return [self.submit(value, targets, tuple_target, stmt)]
         if op == "yield_":
@@ -951,16 +952,15 @@ class _FunctionParser:
                     init_expr, init_ty = self.frame_outside(lambda init=init: self.expr(init))
                     if init_ty._production not in ("TensorType", "ScalarType", "ArrayType"):
                         raise self.error("an init value must be a tensor, a scalar or an array", init)
-                    self.define(name_node.id, init_ty, name_node, "iter")
-                    iters.append(L.IterArg(L.Binder(name_node.id, init_ty, span=self.span(name_node)), init_expr))
+                    binding = self.define(name_node.id, init_ty, name_node, "iter")
+                    iters.append(L.IterArg(L.Binder(name_node.id, init_ty, span=binding.span), init_expr))
             else:
                 var_node = stmt.target
                 if not isinstance(var_node, ast.Name):
                     raise self.error(
                         "the loop target must be a name (or i, (a, b) with init_values=...)", var_node
                     )
-            self.define(var_node.id, INDEX_T, var_node, "loopvar")
-            var = L.Binder(var_node.id, INDEX_T, span=self.span(var_node))
+            var = L.Binder(var_node.id, INDEX_T, span=self.define(var_node.id, INDEX_T, var_node, "loopvar").span)
             body_nodes = stmt.body
             results: list[Any] = []
             yield_values: list[Any] = []
@@ -1179,6 +1179,8 @@ class _FunctionParser:
 
     def kernel_sig(self, name: str, node: ast.AST) -> KernelSig:
         sig = self.program.kernels.get(name)
+        if name in self.dispatchable:
+            return sig
         if sig is None:
             if name == self.fdef.name or any(f[0].name == name for f in self.program.functions):
                 raise self.error(f"'{name}' is an orchestration function, not a kernel", node)
@@ -1196,6 +1198,7 @@ class _FunctionParser:
                 f"takes at most {MAX_TASK_TENSORS} tensors and {MAX_TASK_SCALARS} scalars",
                 node,
             )
+        self.dispatchable.add(name)
         return sig
 
     def kernel_call(self, call: ast.Call, targets: list[ast.expr] | None, stmt: ast.stmt) -> Any:
@@ -1661,9 +1664,9 @@ class _FunctionParser:
 
         The depth is counted while the expression is read rather than by a walk of its own: each
         node is read at its ``expr_depth`` level (``descend``), and a node past the limit stops the
-        reading (``reach``), so the reader never recurses deeper than the limit. When the reading
-        stops on another error, the depth of the whole expression is measured: if it is too deep,
-        that error is the one reported.
+        reading (there, and at a name's context in ``_expr``), so the reader never recurses deeper
+        than the limit. When the reading stops on another error, the depth of the whole expression
+        is measured: if it is too deep, that error is the one reported.
         """
         if self.expr_level:  # a sub-expression of the one being read
             return self._expr(node)
@@ -1679,11 +1682,7 @@ class _FunctionParser:
     def descend(self, levels: int) -> None:
         """Read the next sub-expressions, ``levels`` deeper (``expr_level`` goes back up after)."""
         self.expr_level += levels
-        self.reach(self.expr_level)
-
-    def reach(self, depth: int) -> None:
-        """A node of the expression is at ``depth``: past the limit, the expression is refused."""
-        if depth > MAX_EXPR_DEPTH:
+        if self.expr_level > MAX_EXPR_DEPTH:
             raise too_deep(self.program, self.expr_root)
 
     def scalar_expr(self, node: ast.expr) -> tuple[Any, Any]:
@@ -1692,12 +1691,20 @@ class _FunctionParser:
             raise self.error(f"expected a scalar, got a {type_text(ty)}", node)
         return expr, ty
 
+    def scalar_operand(self, node: ast.expr) -> tuple[Any, Any]:
+        """``scalar_expr`` for an operand of the expression being read (its level already set)."""
+        expr, ty = self._expr(node)
+        if ty._production != "ScalarType":
+            raise self.error(f"expected a scalar, got a {type_text(ty)}", node)
+        return expr, ty
+
     def _expr(self, node: ast.expr) -> tuple[Any, Any]:
+        if isinstance(node, ast.Name):
+            if self.expr_level + 1 > MAX_EXPR_DEPTH:  # its child: the context (ast.Load)
+                raise too_deep(self.program, self.expr_root)
+            return self.name(node)
         if isinstance(node, ast.Constant):
             return self.constant(node.value, node)
-        if isinstance(node, ast.Name):
-            self.reach(self.expr_level + 1)  # its child: the context (ast.Load)
-            return self.name(node)
         if isinstance(node, ast.BinOp):
             return self.binop(node)
         if isinstance(node, ast.UnaryOp):
@@ -1774,8 +1781,8 @@ class _FunctionParser:
         if op is None:
             raise self.error(f"unsupported operator '{_OP_TEXT.get(type(node.op), type(node.op).__name__)}'", node)
         self.descend(1)
-        a, aty = self.scalar_expr(node.left)
-        b, bty = self.scalar_expr(node.right)
+        a, aty = self.scalar_operand(node.left)
+        b, bty = self.scalar_operand(node.right)
         self.expr_level -= 1
         da, db = aty.dtype, bty.dtype
         if DType.TASK_ID in (da, db) or DType.BOOL in (da, db):
@@ -1790,18 +1797,21 @@ class _FunctionParser:
             raise self.error("'/' on integers is ambiguous; use '//' for integer division", node)
         if op in (BinOp.floordiv, BinOp.mod, BinOp.shl, BinOp.shr) and da.is_float:
             raise self.error(f"'{op.value}' needs integers", node)
-        mixed = unsigned_mix(a, da, b, db) if op not in (BinOp.shl, BinOp.shr) else None
-        dtype = mixed or (db if da is DType.INDEX else da)  # mixed: the unsigned type C++ computes in
+        mixed = unsigned_mix(a, da, b, db) if da is not db and op not in (BinOp.shl, BinOp.shr) else None
+        if mixed:  # the unsigned type C++ computes in
+            dtype, ty = mixed, SCALAR_T[mixed]
+        else:  # an INDEX operand (an integer literal) takes the other one's type
+            dtype, ty = (db, bty) if da is DType.INDEX else (da, aty)
         if a._production == "Int" and b._production == "Int" and op in _C_FOLD:
             try:
-                return L.Int(_C_FOLD[op](a.value, b.value), dtype), SCALAR_T[dtype]
+                return L.Int(_C_FOLD[op](a.value, b.value), dtype), ty
             except (ZeroDivisionError, ValueError):
                 raise self.error("division by zero in a constant expression", node) from None
-        return L.Bin(op, a, b), SCALAR_T[dtype]
+        return L.Bin(op, a, b), ty
 
     def unop(self, node: ast.UnaryOp) -> tuple[Any, Any]:
         self.descend(1)
-        a, ty = self.scalar_expr(node.operand)
+        a, ty = self.scalar_operand(node.operand)
         self.expr_level -= 1
         if isinstance(node.op, ast.USub):
             if a._production in ("Int", "Float"):
@@ -1828,8 +1838,8 @@ class _FunctionParser:
         if op is None:
             raise self.error(f"unsupported comparison '{type(node.ops[0]).__name__}'", node)
         self.descend(1)
-        a, aty = self.scalar_expr(node.left)
-        b, bty = self.scalar_expr(node.comparators[0])
+        a, aty = self.scalar_operand(node.left)
+        b, bty = self.scalar_operand(node.comparators[0])
         self.expr_level -= 1
         if DType.TASK_ID in (aty.dtype, bty.dtype):
             raise self.error("TaskIds cannot be compared", node)
@@ -1852,7 +1862,7 @@ class _FunctionParser:
         exprs = []
         self.descend(len(node.values) - 1)  # the chain becomes that many nested Bins
         for value in node.values:
-            expr, ty = self.scalar_expr(value)
+            expr, ty = self.scalar_operand(value)
             if ty != BOOL_T:
                 raise self.error(f"'{op.value}' needs bools (comparisons)", value)
             exprs.append(expr)
@@ -1863,6 +1873,12 @@ class _FunctionParser:
         return result, BOOL_T
 
 
+# The reader of each statement class: stmt_Assign reads ast.Assign, and so on.
+_STATEMENTS = {
+    getattr(ast, name.removeprefix("stmt_")): method
+    for name, method in vars(_FunctionParser).items()
+    if name.startswith("stmt_")
+}
 _SCALAR_CALLS: set[str] = set()
 _RHS_OPS = {
     "create_tensor": _FunctionParser.op_create_tensor,

@@ -48,7 +48,11 @@ class ProgramSource:
     closure: Mapping[str, Any] = field(default_factory=dict)
 
     def span(self, node: ast.AST) -> Span:
-        return Span(self.filename, getattr(node, "lineno", self.classdef.lineno), getattr(node, "col_offset", 0))
+        """Where ``node`` is; a node without a position of its own (``ast.arguments``) is at the class."""
+        try:
+            return Span(self.filename, node.lineno, node.col_offset)
+        except AttributeError:
+            return Span(self.filename, self.classdef.lineno, 0)
 
     def closure_get(self, name: str, node: ast.AST) -> Any:
         """The value of the Python name ``name`` (None when absent).
