@@ -60,6 +60,9 @@ _CMPOPS = {
     ast.Gt: CmpOp.gt,
     ast.GtE: CmpOp.ge,
 }
+_SHIFTS = (BinOp.shl, BinOp.shr)
+_INTEGER_OPS = (BinOp.floordiv, BinOp.mod, *_SHIFTS)
+_NOT_NUMBERS = (DType.TASK_ID, DType.BOOL)  # scalars no arithmetic takes
 _COUNTER = L.Var("i")  # a loop's counter (an int64_t), compared with the loop's stop
 _INT_FLOAT_HINT = "write a float literal (2.0) or keep both sides integers"
 
@@ -1215,7 +1218,7 @@ class _FunctionParser:
             )
         args = [self.task_arg(arg, param, name) for arg, param in zip(call.args, sig.params)]
         outs = self.task_outs(targets or [], sig, call, stmt, statement=targets is None)
-        return L.Task(outs, None, name, args, [], span=self.span(call))
+        return L.Task(outs, None, name, args, (), span=self.span(call))
 
     def submit(self, call: ast.Call, targets: list[ast.expr], tuple_target: bool, stmt: ast.stmt) -> Any:
         if not call.args or _self_method(call.args[0]) is None:
@@ -1785,8 +1788,8 @@ class _FunctionParser:
         b, bty = self.scalar_operand(node.right)
         self.expr_level -= 1
         da, db = aty.dtype, bty.dtype
-        if DType.TASK_ID in (da, db) or DType.BOOL in (da, db):
-            bad = aty if da in (DType.TASK_ID, DType.BOOL) else bty
+        if da in _NOT_NUMBERS or db in _NOT_NUMBERS:
+            bad = aty if da in _NOT_NUMBERS else bty
             raise self.error(f"arithmetic needs numbers, got a {type_text(bad)}", node)
         if da is not db and da.is_float != db.is_float:
             raise self.error(
@@ -1795,9 +1798,9 @@ class _FunctionParser:
             )
         if op is BinOp.div and da.is_int:
             raise self.error("'/' on integers is ambiguous; use '//' for integer division", node)
-        if op in (BinOp.floordiv, BinOp.mod, BinOp.shl, BinOp.shr) and da.is_float:
+        if op in _INTEGER_OPS and da.is_float:
             raise self.error(f"'{op.value}' needs integers", node)
-        mixed = unsigned_mix(a, da, b, db) if da is not db and op not in (BinOp.shl, BinOp.shr) else None
+        mixed = unsigned_mix(a, da, b, db) if da is not db and op not in _SHIFTS else None
         if mixed:  # the unsigned type C++ computes in
             dtype, ty = mixed, SCALAR_T[mixed]
         else:  # an INDEX operand (an integer literal) takes the other one's type
