@@ -22,7 +22,8 @@ def check_argument_order(program) -> None:
         if node._production != "Task":
             continue
         kinds = [arg._production for arg in node.args]
-        if kinds != sorted(kinds, key=lambda k: k == "ScalarArg"):
+        scalars = kinds.count("ScalarArg")  # they must be the tail: all from the first one on
+        if scalars and len(kinds) - kinds.index("ScalarArg") != scalars:
             raise VerifyError("tensor arguments must precede scalar arguments", node=node)
         if kinds.count("TensorArg") > MAX_TENSOR_ARGS or kinds.count("ScalarArg") > MAX_SCALAR_ARGS:
             raise VerifyError("a task exceeds the runtime's argument limits", node=node)

@@ -18,25 +18,29 @@ def check_scope_placement(program) -> None:
         raise VerifyError("an auto_scope function body must be exactly one runtime scope", node=func)
     # Without manual scopes the rules hold of each statement on its own: with auto_scope, a
     # for body or if branch is one scope (else nothing to check). Statements of the last body
-    # that passed so (same auto_scope) are skipped; a manual scope needs the general walk.
+    # that passed so (same auto_scope) are skipped (a skipped statement holds no manual scope).
+    # A manual scope, or a body breaking the rule, sends the function to the general walk (which
+    # meets the first error in program order).
     rule = (check_scope_placement, func.auto_scope)
-    todo = unverified_compound(func.body, rule)  # a skipped statement holds no manual scope
-    if any(stmt._production == "Scope" and stmt.mode is ScopeMode.manual for stmt in todo):
-        _check_bodies(func.body, require_scopes=func.auto_scope)
-        return
-    if func.auto_scope:
-        for stmt in todo:
-            production = stmt._production
-            if production == "For":
-                branches = (stmt.body,)
-            elif production == "If":
-                branches = (stmt.then, stmt.orelse)
-            else:
+    for stmt in unverified_compound(func.body, rule):
+        production = stmt._production
+        if production == "Scope":
+            if stmt.mode is not ScopeMode.manual:
                 continue
-            for branch in branches:
-                if branch and not _is_scope(branch):
-                    _check_bodies(func.body, require_scopes=True)  # the error the general walk meets first
-                    raise VerifyError(_NOT_ONE_SCOPE, node=stmt)  # (not reached)
+        elif not func.auto_scope:
+            continue
+        elif production == "For":
+            if _is_scope(stmt.body) or not stmt.body:
+                continue
+        elif production == "If":
+            if (_is_scope(stmt.then) or not stmt.then) and (_is_scope(stmt.orelse) or not stmt.orelse):
+                continue
+        else:
+            continue
+        _check_bodies(func.body, require_scopes=func.auto_scope)
+        if production != "Scope":
+            raise VerifyError(_NOT_ONE_SCOPE, node=stmt)  # (not reached: the general walk raises)
+        return
     mark_verified(func.body, rule)
 
 

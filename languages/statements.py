@@ -15,6 +15,7 @@ from contextlib import contextmanager
 from typing import Any, Hashable, Iterator
 
 BODY_FIELDS = {"For": ("body",), "If": ("then", "orelse"), "Scope": ("body",), "CompilerScope": ("body",)}
+_FIELDS_LAST_FIRST = {production: fields[::-1] for production, fields in BODY_FIELDS.items()}
 
 
 class Walk:
@@ -25,7 +26,7 @@ class Walk:
     asked for): the walk of a nested body, and the subtree of each compound statement.
     """
 
-    __slots__ = ("body", "order", "compound", "_spans", "_extents", "_compound_ids", "_binder_names")
+    __slots__ = ("body", "order", "compound", "_spans", "_extents", "_compound_ids", "_binder_names", "_shared")
 
     def __init__(self, body):
         self.body = body
@@ -35,17 +36,22 @@ class Walk:
         self._extents: list[tuple[int, int]] | None = None
         self._compound_ids: set[int] | None = None
         self._binder_names: list[str] | None = None
-        stack = list(body)
-        stack.reverse()
-        pop, extend, append, fields_of = stack.pop, stack.extend, self.order.append, BODY_FIELDS.get
+        self._shared: tuple[Walk, bool] | None = None  # the last answer of shares_compound_with
+        # One iterator per body being walked, the innermost last: a compound statement pushes
+        # its bodies (the first on top) and the walk goes on in the first.
+        stack = [iter(body)]
+        push, pop, append, bodies_of = stack.append, stack.pop, self.order.append, _FIELDS_LAST_FIRST.get
         while stack:
-            stmt = pop()
-            append(stmt)
-            fields = fields_of(stmt._production)
-            if fields:
-                self.compound.append(stmt)
-                for field in reversed(fields):
-                    extend(reversed(getattr(stmt, field)))
+            for stmt in stack[-1]:
+                append(stmt)
+                fields = bodies_of(stmt._production)
+                if fields:
+                    self.compound.append(stmt)
+                    for field in fields:
+                        push(iter(getattr(stmt, field)))
+                    break
+            else:  # this body is done
+                pop()
 
     def spans(self) -> dict[int, tuple[int, int]]:
         """``id(nested body) -> (start, end)``: the walk of that body is ``order[start:end]``
@@ -101,6 +107,13 @@ class Walk:
             self._compound_ids = set(map(id, self.compound))
         return self._compound_ids
 
+    def shares_compound_with(self, other: "Walk") -> bool:
+        """Whether a compound statement of ``other`` is among this walk's. The last answer is
+        kept: the rules checked on a body mostly last passed on the same earlier body."""
+        if self._shared is None or self._shared[0] is not other:
+            self._shared = (other, not other.compound_ids().isdisjoint(map(id, self.compound)))
+        return self._shared[1]
+
     def binder_names(self) -> list[str]:
         """The names of the Binders the statements define (``defined_binders``), in order
         (computed once)."""
@@ -154,11 +167,12 @@ def unverified_stmts(stmts, rule: Hashable) -> list:
     holds of each statement on its own, whatever surrounds it (not for context-dependent rules).
     """
     walk = walk_of(stmts)
-    if _verified.get(rule) is walk:
+    passed = _verified.get(rule)
+    if passed is walk:
         return []
-    known = verified_ids(rule)
-    if not known or known.isdisjoint(map(id, walk.compound)):
+    if passed is None or not walk.shares_compound_with(passed):
         return walk.order
+    known = passed.compound_ids()
     order = walk.order
     out: list = []
     start = 0  # order[start:] is not yet decided
@@ -174,19 +188,13 @@ def unverified_compound(stmts, rule: Hashable) -> list:
     """The compound statements (those with bodies) of ``unverified_stmts(stmts, rule)``: for a
     rule that only concerns them."""
     walk = walk_of(stmts)
-    if _verified.get(rule) is walk:
+    passed = _verified.get(rule)
+    if passed is walk:
         return []
-    known = verified_ids(rule)  # a compound statement known holds known ones only
-    if not known or known.isdisjoint(map(id, walk.compound)):
+    if passed is None or not walk.shares_compound_with(passed):
         return walk.compound
+    known = passed.compound_ids()  # a compound statement known holds known ones only
     return [stmt for stmt in walk.compound if id(stmt) not in known]
-
-
-def verified_ids(rule: Hashable) -> set[int]:
-    """The ids of the statements with bodies (subtrees included) in the last body that passed
-    ``rule``: each passed it as a whole subtree. Empty outside ``reusing_walks()``."""
-    walk = _verified.get(rule)
-    return walk.compound_ids() if walk is not None else set()
 
 
 def mark_verified(stmts, rule: Hashable) -> None:

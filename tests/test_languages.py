@@ -195,3 +195,30 @@ def test_a_loop_body_rebuilt_without_its_scope_inside_a_reused_tree_is_rejected(
     loop = _innermost_loop(stage.tree)
     bad = _with_stmt_replaced(stage.tree, loop, loop.replace(body=loop.body[0].body))
     assert "must be one runtime scope" in _error_after_good(stage.language, stage.tree, bad)
+
+
+def test_a_loop_body_without_its_scope_inside_a_manual_scope_is_accepted(tmp_path):
+    from nanopass.languages.statements import reusing_walks
+    from nanopass.languages.terms import ScopeMode
+
+    stage = _stage(tmp_path, "classify_iter_arg_carry")
+    loop = _innermost_loop(stage.tree)  # inside a manual scope a body need not be one scope
+    manual = loop.body[0].replace(mode=ScopeMode.manual, body=(loop.replace(body=loop.body[0].body),))
+    good = _with_stmt_replaced(stage.tree, loop, manual)
+    with reusing_walks():
+        stage.language.verify(stage.tree)
+        stage.language.verify(good)
+    stage.language.verify(good)
+
+
+def test_a_scalar_argument_before_a_tensor_argument_is_rejected(tmp_path):
+    stage = _stage(tmp_path, "encode_scalars")
+    task = _first(stage.tree, lambda s: s._production == "Task" and any(a._production == "ScalarArg" for a in s.args))
+    scalar = next(a for a in task.args if a._production == "ScalarArg")
+    tensors = [a for a in task.args if a._production == "TensorArg"]
+    assert tensors
+    for args in ([scalar, *tensors], [*tensors[:1], scalar, *tensors[1:], scalar]):
+        bad = _with_stmt_replaced(stage.tree, task, task.replace(args=tuple(args)))
+        assert "tensor arguments must precede scalar arguments" in _error_after_good(stage.language, stage.tree, bad)
+    fine = _with_stmt_replaced(stage.tree, task, task.replace(args=(*tensors, scalar, scalar)))
+    stage.language.verify(fine)
