@@ -435,16 +435,27 @@ def unordered_war_possible(func, store: dict, untracked: set[str]) -> bool:
     """
     from .util import iter_stmts
 
-    places: dict[ArgDir, set[str]] = {ArgDir.Input: set(), ArgDir.InOut: set(), ArgDir.OutputExisting: set()}
+    # the roots accessed with each direction so far, and the directions each may not meet
+    inputs, inouts, overwritten = set(), set(), set()
+    conflicts = {
+        ArgDir.Input: (inputs, (inouts, overwritten)),
+        ArgDir.InOut: (inouts, (inputs, overwritten)),
+        ArgDir.OutputExisting: (overwritten, (inputs, inouts)),
+    }
     for stmt in iter_stmts(func.body):
         if stmt._production != "Task":
             continue
         for arg in stmt.args:
-            roots = places.get(arg.dir)
-            if roots is not None and arg.value._production == "Var":
-                roots.update(r for r, _ in store.get(arg.value.name, ()) if r not in untracked)
-    inputs, inouts, overwritten = places[ArgDir.Input], places[ArgDir.InOut], places[ArgDir.OutputExisting]
-    return not (inputs.isdisjoint(inouts) and overwritten.isdisjoint(inputs) and overwritten.isdisjoint(inouts))
+            entry = conflicts.get(arg.dir)
+            if entry is None or arg.value._production != "Var":
+                continue
+            mine, others = entry
+            for root, _ in store.get(arg.value.name, ()):
+                if root not in untracked:
+                    if any(root in other for other in others):
+                        return True
+                    mine.add(root)
+    return False
 
 
 def _written_roots(func, store: dict, untracked: set[str]) -> set[str]:
