@@ -14,6 +14,10 @@ D = DIRECTED
 VIEWS = ("SliceTensor", "TransposeTensor", "ReshapeTensor")
 
 
+def is_out_tensor(param) -> bool:
+    return param.dir is ParamDir.Out and param.type._production == "TensorType"
+
+
 @register
 class DeriveCallDirections(Pass):
     """Decide how the runtime tracks each task argument (its call-site direction).
@@ -33,7 +37,16 @@ class DeriveCallDirections(Pass):
 
     def run(self, program):
         self.kernels = kernel_table(program)
+        self.decided: dict[int, list[ArgDir]] = {}  # id(task) -> its directions, when analysed
         func = program.orch
+        called = {stmt.kernel for stmt in iter_stmts(func.body) if stmt._production == "Task"}
+        if any(is_out_tensor(p) for name in called for p in self.kernels[name].params):
+            self.analyze_writers(func)
+        return self.visit(program)
+
+    def analyze_writers(self, func) -> None:
+        """Decide every task's directions from the buffers written before it (only an Out
+        parameter's direction depends on them: without one, ``Task`` decides alone)."""
         self.roots = buffer_roots(func, self.kernels)
         self.views = {
             stmt.var.name: stmt.value.tensor.name
@@ -42,9 +55,7 @@ class DeriveCallDirections(Pass):
         }
         self.may = self.may_hold(func)
         self.inout_params = {p.name for p in func.params if p.dir is ParamDir.InOut}
-        self.decided: dict[int, list[ArgDir]] = {}
         self.analyze(func.body, set(), 0)
-        return self.visit(program)
 
     def root(self, expr) -> str | None:
         return self.roots.get(expr.name, expr.name) if expr._production == "Var" else None
@@ -144,6 +155,8 @@ class DeriveCallDirections(Pass):
         return dirs
 
     def Task(self, task):
-        dirs = self.decided[id(task)]
+        dirs = self.decided.get(id(task))
+        if dirs is None:  # no kernel has an Out tensor parameter: nothing depends on earlier writers
+            dirs = self.directions(task, set(), 0)
         args = [D.Arg(arg.value, d, span=arg.span) for arg, d in zip(task.args, dirs)]
         return D.Task(task.outs, task.tid, task.kernel, args, task.deps, span=task.span)

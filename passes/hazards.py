@@ -285,16 +285,19 @@ def find_hazards(
     *,
     track_writes: bool = True,
     keep=None,
+    store: dict[str, frozenset] | None = None,
 ) -> Hazards:
     """Every hazard pair of ``func`` that ``keep(earlier, later)`` accepts (all by default).
 
     With ``track_writes=False`` only reads stay live (writes still cover them), so only
     write-after-read pairs are found: a caller that needs nothing else avoids following every
-    writer that a maybe-skipped loop leaves possibly live.
+    writer that a maybe-skipped loop leaves possibly live. ``store`` is ``storage_map(func,
+    kernels)`` when the caller has it already.
     """
     from .kernels import output_param_of_result
 
-    store = storage_map(func, kernels)
+    if store is None:
+        store = storage_map(func, kernels)
     result = Hazards()
     site_of: dict[int, int] = {}
     # Reads of a root nobody writes can never be part of a hazard and are not tracked (read-only
@@ -420,6 +423,39 @@ def find_hazards(
 
     block(func.body, {}, (), (), None, ())
     return result
+
+
+def unordered_war_possible(func, store: dict, untracked: set[str]) -> bool:
+    """Whether a tracked root is read by one task argument and written by another with at least
+    one of the two not InOut: an Input read and a written root, or an OutputExisting write and a
+    read root. Outside manual scopes these are the only write-after-read pairs the runtime does
+    not order (it orders a write after a read only between two InOut tasks; an Output argument or
+    a runtime-allocated output is a fresh buffer and follows no read). A necessary condition
+    only: regions and program order are not looked at.
+    """
+    from .util import iter_stmts
+
+    # the roots accessed with each direction so far, and the directions each may not meet
+    inputs, inouts, overwritten = set(), set(), set()
+    conflicts = {
+        ArgDir.Input: (inputs, (inouts, overwritten)),
+        ArgDir.InOut: (inouts, (inputs, overwritten)),
+        ArgDir.OutputExisting: (overwritten, (inputs, inouts)),
+    }
+    for stmt in iter_stmts(func.body):
+        if stmt._production != "Task":
+            continue
+        for arg in stmt.args:
+            entry = conflicts.get(arg.dir)
+            if entry is None or arg.value._production != "Var":
+                continue
+            mine, others = entry
+            for root, _ in store.get(arg.value.name, ()):
+                if root not in untracked:
+                    if any(root in other for other in others):
+                        return True
+                    mine.add(root)
+    return False
 
 
 def _written_roots(func, store: dict, untracked: set[str]) -> set[str]:

@@ -7,7 +7,7 @@ from nanopass.languages.terms import ScopeMode
 from nanopass.rewrite import Pass, register
 
 from .dep_edges import EdgeWriter, needed_edges
-from .hazards import find_hazards, hazard_kind, runtime_orders, untracked_roots
+from .hazards import find_hazards, hazard_kind, runtime_orders, storage_map, unordered_war_possible, untracked_roots
 from .kernels import kernel_table
 from .util import iter_stmts
 
@@ -53,8 +53,13 @@ class OrderWriteAfterRead(Pass):
             return program
         func = program.orch
         manual = any(s._production == "Scope" and s.mode is ScopeMode.manual for s in iter_stmts(func.body))
-        # without manual scopes only write-after-read pairs can need an edge: writers need no tracking
-        hazards = find_hazards(func, kernel_table(program), untracked_roots(func), track_writes=manual, keep=needs_edge)
+        kernels, untracked = kernel_table(program), untracked_roots(func)
+        store = storage_map(func, kernels)
+        # without manual scopes only write-after-read pairs the runtime leaves unordered can need
+        # an edge: writers need no tracking, and no pair at all needs one if no root can form one
+        if not manual and not unordered_war_possible(func, store, untracked):
+            return program
+        hazards = find_hazards(func, kernels, untracked, track_writes=manual, keep=needs_edge, store=store)
         needed = needed_edges(hazards, needs_edge)
         if not needed:
             return program

@@ -161,14 +161,12 @@ class RemapOutputAliases(Pass):
 
     def Task(self, task):
         kernel = self.kernels[task.kernel]
+        nargs = len(task.args)
         outs = []
         for i, binder in enumerate(task.outs):
             p = output_param_of_result(kernel, i)
             new = self.Binder(binder)
-            if p is not None and p >= len(task.args):
-                omitted = [j for j in range(len(task.args), len(kernel.params))]
-                outs.append(N.Allocated(new, omitted.index(p)))
-            else:
-                outs.append(N.Alias(new))
+            # a parameter past the arguments is one the call omits: the runtime allocates it
+            outs.append(N.Allocated(new, p - nargs) if p is not None and p >= nargs else N.Alias(new))
         tid = self.Binder(task.tid) if task.tid is not None else None
         return N.Task(outs, tid, task.kernel, self.visit_all(task.args), self.visit_all(task.deps), task.capacity, span=task.span)
