@@ -85,7 +85,8 @@ class ClassifyIterArgCarry(Pass):
         self.rebound = rebound
         self.roots = roots
         self.per_iteration = self.per_iteration_loops(func.body)
-        self.shapes = TidShapes(self.per_iteration).run(func.body)
+        # Without a TaskId loop carry or if result every TaskId value holds one id.
+        self.shapes = TidShapes(self.per_iteration).run(func.body) if carries_task_ids(func.body) else {}
         return self.visit(program)
 
     def per_iteration_loops(self, body) -> dict[int, int]:
@@ -147,6 +148,17 @@ class ClassifyIterArgCarry(Pass):
             array = self.shapes.get(res.name, 0) if is_task_id(res) else 0
             phis.append(C.Phi(res, C.Carry(not same, array, False)))
         return C.If(branch.cond, then, orelse, phis, span=branch.span)
+
+
+def carries_task_ids(body) -> bool:
+    """Whether a loop carry or an if result under ``body`` is a TaskId."""
+    for stmt in iter_stmts(body):
+        kind = stmt._production
+        if kind == "For" and any(is_task_id(it.var) for it in stmt.iters):
+            return True
+        if kind == "If" and any(is_task_id(getattr(res, "var", res)) for res in stmt.results):
+            return True
+    return False
 
 
 class TidShapes:
