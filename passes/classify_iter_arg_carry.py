@@ -49,36 +49,44 @@ class ClassifyIterArgCarry(Pass):
     def run(self, program):
         func = program.orch
         kernels = kernel_table(program)
+        # A carry may be the same physical value as its init only when it is a tensor or array
+        # (not a TaskId) whose init and yielded value are variables; every other carry is
+        # rebound whatever the roots say.
         rebound: set[str] = set()
+        candidates = []  # (iter_arg, yielded value) of the others
+        for stmt in iter_stmts(func.body):
+            if stmt._production != "For":
+                continue
+            yld = last_yield(stmt.body)
+            for i, it in enumerate(stmt.iters):
+                value = yld.values[i] if yld is not None else None
+                if (
+                    value is not None
+                    and value._production == "Var"
+                    and it.init._production == "Var"
+                    and not is_task_id(it.var)
+                    and it.var.type._production in ("TensorType", "ArrayType")
+                ):
+                    candidates.append((it, value))
+                else:
+                    rebound.add(it.var.name)
         while True:  # loop carries inside other loops decide the roots outer carries see
             roots = buffer_roots(func, kernels, lambda it: it.var.name not in rebound)
             changed = False
-            for stmt in iter_stmts(func.body):
-                if stmt._production != "For":
+            for it, value in candidates:
+                name = it.var.name
+                if name in rebound:
                     continue
-                yld = last_yield(stmt.body)
-                for i, it in enumerate(stmt.iters):
-                    if it.var.name in rebound:
-                        continue
-                    value = yld.values[i] if yld is not None else None
-                    hypothesis = roots.get(it.init.name, it.init.name) if it.init._production == "Var" else None
-                    same = (
-                        value is not None
-                        and value._production == "Var"
-                        and not is_task_id(it.var)
-                        and it.var.type._production in ("TensorType", "ArrayType")
-                        and hypothesis is not None
-                        and roots.get(value.name, value.name) == hypothesis
-                    )
-                    if not same:
-                        rebound.add(it.var.name)
-                        changed = True
+                if roots.get(value.name, value.name) != roots.get(it.init.name, it.init.name):
+                    rebound.add(name)
+                    changed = True
             if not changed:
                 break
         self.rebound = rebound
         self.roots = roots
         self.per_iteration = self.per_iteration_loops(func.body)
-        self.shapes = TidShapes(self.per_iteration).run(func.body)
+        # Without a TaskId loop carry or if result every TaskId value holds one id.
+        self.shapes = TidShapes(self.per_iteration).run(func.body) if carries_task_ids(func.body) else {}
         return self.visit(program)
 
     def per_iteration_loops(self, body) -> dict[int, int]:
@@ -140,6 +148,17 @@ class ClassifyIterArgCarry(Pass):
             array = self.shapes.get(res.name, 0) if is_task_id(res) else 0
             phis.append(C.Phi(res, C.Carry(not same, array, False)))
         return C.If(branch.cond, then, orelse, phis, span=branch.span)
+
+
+def carries_task_ids(body) -> bool:
+    """Whether a loop carry or an if result under ``body`` is a TaskId."""
+    for stmt in iter_stmts(body):
+        kind = stmt._production
+        if kind == "For" and any(is_task_id(it.var) for it in stmt.iters):
+            return True
+        if kind == "If" and any(is_task_id(getattr(res, "var", res)) for res in stmt.results):
+            return True
+    return False
 
 
 class TidShapes:

@@ -30,14 +30,11 @@ class EncodeScalars(Pass):
         return self.rebuild(func)
 
     def Task(self, task):
-        tensors = [E.TensorArg(a.value, a.dir, span=a.span) for a in task.args if a.dir is not ArgDir.Scalar]
-        scalars = [
-            E.ScalarArg(
-                a.value,
-                Encoding.to_u64 if expr_dtype(a.value, self.env).is_float else Encoding.cast_u64,
-                span=a.span,
-            )
-            for a in task.args
-            if a.dir is ArgDir.Scalar
-        ]
+        tensors, scalars = [], []
+        for a in task.args:
+            if a.dir is ArgDir.Scalar:
+                is_float = expr_dtype(a.value, self.env).is_float
+                scalars.append(E.ScalarArg(a.value, Encoding.to_u64 if is_float else Encoding.cast_u64, span=a.span))
+            else:
+                tensors.append(E.TensorArg(a.value, a.dir, span=a.span))
         return E.Task(task.outs, task.tid, task.kernel, tensors + scalars, task.deps, task.capacity, span=task.span)

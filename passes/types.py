@@ -14,7 +14,8 @@ def type_env(func) -> dict[str, object]:
     return env
 
 
-FLOAT_DTYPES = frozenset(d for d in DType if d.is_float)
+# A tuple: ``in`` compares members by identity first, where a set would call Enum.__hash__.
+FLOAT_DTYPES = tuple(d for d in DType if d.is_float)
 
 
 def expr_dtype(expr, env) -> DType:
@@ -27,9 +28,10 @@ def expr_dtype(expr, env) -> DType:
     if kind == "Bin":
         if expr.op is BinOp.and_ or expr.op is BinOp.or_:
             return DType.BOOL
-        a, b = expr_dtype(expr.a, env), expr_dtype(expr.b, env)
+        a = expr_dtype(expr.a, env)
         if a in FLOAT_DTYPES:
             return a
+        b = expr_dtype(expr.b, env)
         if b in FLOAT_DTYPES:
             return b
         return b if a is DType.INDEX else a

@@ -504,14 +504,14 @@ COMPARE = {
 UNARY = {UnOp.neg: "-", UnOp.not_: "!", UnOp.invert: "~"}
 
 
-def _parenthesize_if(text: str, cond: bool) -> str:
-    return f"({text})" if cond else text
-
-
 def fmt(expr, min_prec: int = 0, right: bool = False) -> str:
     """An expression as C++, parenthesized for a context of precedence ``min_prec``."""
+    if type(expr) is E.Var:  # an atom: never parenthesized
+        return expr.name
     text, prec = FMT_EXPR_HANDLERS[type(expr)](expr)
-    return _parenthesize_if(text, prec < min_prec or (right and prec == min_prec))
+    if prec < min_prec or (right and prec == min_prec):
+        return f"({text})"
+    return text
 
 
 @dispatch(E.Var, namespace=FMT_NS)
