@@ -69,7 +69,7 @@ class NameTable:
     def allows(self, name: str, generated: bool, derived: tuple[str, ...]) -> bool:
         """Whether ``name`` can be handed out: free, shaped like a generated name only when it is
         one, and with every derived name free."""
-        if name in self.taken or name in RESERVED:
+        if not self.free(name):
             return False
         if not generated and GENERATED.match(name):
             return False

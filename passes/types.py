@@ -14,10 +14,6 @@ def type_env(func) -> dict[str, object]:
     return env
 
 
-# A tuple: ``in`` compares members by identity first, where a set would call Enum.__hash__.
-FLOAT_DTYPES = tuple(d for d in DType if d.is_float)
-
-
 def expr_dtype(expr, env) -> DType:
     kind = expr._production
     if kind == "Var":
@@ -29,10 +25,10 @@ def expr_dtype(expr, env) -> DType:
         if expr.op is BinOp.and_ or expr.op is BinOp.or_:
             return DType.BOOL
         a = expr_dtype(expr.a, env)
-        if a in FLOAT_DTYPES:
+        if a.is_float:
             return a
         b = expr_dtype(expr.b, env)
-        if b in FLOAT_DTYPES:
+        if b.is_float:
             return b
         return b if a is DType.INDEX else a
     if kind in ("Int", "Float"):

@@ -86,19 +86,14 @@ def var_reads(nodes) -> dict[str, int]:
     """How often each name is read by ``nodes`` (types excluded: they are never printed)."""
     counts: dict[str, int] = {}
     stack = list(nodes) if isinstance(nodes, (list, tuple)) else [nodes]
-    pop, push, extend = stack.pop, stack.append, stack.extend
+    pop, extend = stack.pop, stack.extend
     while stack:
         node = pop()
         production = node._production
         if production == "Var":
             counts[node.name] = counts.get(node.name, 0) + 1
         elif production not in TYPE_PRODUCTIONS:
-            for name, many in node._child_fields:  # the children (language.children_of), pushed directly
-                child = getattr(node, name)
-                if many:
-                    extend(child)
-                elif child is not None:
-                    push(child)
+            extend(node._children())  # language.children_of, without the extra call
     return counts
 
 
