@@ -32,14 +32,16 @@ TYPE = Nonterminal(
     Production("TileType", "shape:Expr*", "dtype:dtype", "space:symbol?"),
 )
 
+UNTRACKED = "manual_dep: the view op's in_manual_dep (untracked by the runtime); decide_view_tracking sets it"
+
 RHS = Nonterminal(
     "Rhs",
     "Expr",
     Production("CreateTensor", "shape:Expr*", "dtype:dtype", "manual_dep:boolean", "init:Expr?"),
     Production("ReadTensor", "tensor:Expr", "index:Expr*"),
-    Production("SliceTensor", "tensor:Expr", "shape:Expr*", "offset:Expr*"),
-    Production("TransposeTensor", "tensor:Expr", "axis1:integer", "axis2:integer"),
-    Production("ReshapeTensor", "tensor:Expr", "shape:Expr*"),
+    Production("SliceTensor", "tensor:Expr", "shape:Expr*", "offset:Expr*", "manual_dep:boolean", doc=UNTRACKED),
+    Production("TransposeTensor", "tensor:Expr", "axis1:integer", "axis2:integer", "manual_dep:boolean", doc=UNTRACKED),
+    Production("ReshapeTensor", "tensor:Expr", "shape:Expr*", "manual_dep:boolean", doc=UNTRACKED),
     Production("DimTensor", "tensor:Expr", "axis:integer", doc="a runtime read of shapes[axis]"),
     Production("AssembleTensor", "target:Expr", "source:Expr", "offset:Expr*", doc="result aliases target"),
     Production("CreateArray", "size:integer", "dtype:dtype"),

@@ -3,7 +3,8 @@
 Storage: every tensor variable names one or more *roots* (a tensor parameter or a created
 buffer) and a *region* of each: the whole buffer, a constant box (from ``pl.tensor.slice`` with
 constant shape and offset), or unknown (overlaps everything, covers nothing). Tensors created
-with ``manual_dep=True`` are not tracked (the user opted out); neither are NoDep slots.
+with ``manual_dep=True`` are not tracked (the user opted out), nor are views that may alias only
+such tensors (``decide_view_tracking`` makes the runtime agree); neither are NoDep slots.
 
 Accesses: a task reads its Input and InOut arguments and writes its InOut, OutputExisting and
 Output ones, and each output the runtime allocates for it (a fresh buffer: it pairs with no

@@ -214,13 +214,13 @@ class LowerToEmission(Pass):
             shapes, offsets = name + "_shapes", name + "_offsets"
             out.append(E.ShapeArray(offsets, value.offset, span=span))
             out.append(E.ShapeArray(shapes, value.shape))
-            out.append(E.ViewTensor(name, value.tensor.name, shapes, offsets))
+            out.append(E.ViewTensor(name, value.tensor.name, shapes, offsets, value.manual_dep))
         elif kind == "TransposeTensor":
-            out.append(E.TransposeView(name, value.tensor.name, value.axis1, value.axis2, span=span))
+            out.append(E.TransposeView(name, value.tensor.name, value.axis1, value.axis2, value.manual_dep, span=span))
         elif kind == "ReshapeTensor":
             shapes = name + "_shapes"
             out.append(E.ShapeArray(shapes, value.shape, span=span))
-            out.append(E.ReshapeView(name, value.tensor.name, shapes, len(value.shape)))
+            out.append(E.ReshapeView(name, value.tensor.name, shapes, len(value.shape), value.manual_dep))
         elif kind == "DimTensor":
             out.append(E.ReadDim(name, value.tensor.name, value.axis, span=span))
         elif var.type._production in ("TensorType", "ScalarType"):

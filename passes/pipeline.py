@@ -11,6 +11,7 @@ from .check_manual_deps_on_submit_only import CheckManualDepsOnSubmitOnly
 from .classify_iter_arg_carry import ClassifyIterArgCarry
 from .classify_tensors import ClassifyTensors
 from .convert_to_ssa import ConvertToSsa
+from .decide_view_tracking import DecideViewTracking
 from .define_dynamic_dim_symbols import DefineDynamicDimSymbols
 from .derive_auto_scope_dependencies import DeriveAutoScopeDependencies
 from .derive_call_directions import DeriveCallDirections
@@ -31,6 +32,7 @@ PASSES = [
     ConvertToSsa,  # surface -> ssa
     NormalizeReturnOrder,  # ssa
     FuseCreateAssembleToSlice,  # ssa
+    DecideViewTracking,  # ssa
     DeriveCallDirections,  # ssa -> directed
     CheckManualDepsOnSubmitOnly,  # directed
     OrderWriteAfterRead,  # directed

@@ -286,19 +286,24 @@ def emit(node, out):  # noqa: F811
     out.line(f"set_tensor_data<{t}>({node.tensor}, {node.ndims}, {node.indices or 'nullptr'}, {fmt(node.value)});")
 
 
+def _untracked(view) -> str:
+    """A view op's trailing ``in_manual_dep`` argument (omitted when false, its default)."""
+    return ", /*in_manual_dep=*/true" if view.manual_dep else ""
+
+
 @dispatch(E.ViewTensor, Emitter, namespace=EMIT_NS)
 def emit(node, out):  # noqa: F811
-    out.line(f"Tensor {node.name} = {node.tensor}.view({node.shapes}, {node.offsets});")
+    out.line(f"Tensor {node.name} = {node.tensor}.view({node.shapes}, {node.offsets}{_untracked(node)});")
 
 
 @dispatch(E.TransposeView, Emitter, namespace=EMIT_NS)
 def emit(node, out):  # noqa: F811
-    out.line(f"Tensor {node.name} = {node.tensor}.transpose({node.axis1}, {node.axis2});")
+    out.line(f"Tensor {node.name} = {node.tensor}.transpose({node.axis1}, {node.axis2}{_untracked(node)});")
 
 
 @dispatch(E.ReshapeView, Emitter, namespace=EMIT_NS)
 def emit(node, out):  # noqa: F811
-    out.line(f"Tensor {node.name} = {node.tensor}.reshape({node.shapes}, {node.ndims});")
+    out.line(f"Tensor {node.name} = {node.tensor}.reshape({node.shapes}, {node.ndims}{_untracked(node)});")
 
 
 @dispatch(E.ReadDim, Emitter, namespace=EMIT_NS)

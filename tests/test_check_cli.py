@@ -62,9 +62,9 @@ def test_dump_all_writes_a_hazard_report_per_stage(tmp_path):
     report = (tmp_path / "hazards.txt").read_text()
     stages = [line for line in report.splitlines() if line[:2].isdigit()]
     # the program as written races; order_write_after_read adds the edge; lowering keeps it
-    assert stages[0] == "04_derive_call_directions (directed): 2 tasks, 1 hazards; the program as written"
-    assert stages[2] == "06_order_write_after_read (directed): 2 tasks, 0 hazards; refines the previous stage"
-    assert stages[-1] == "22_lower_to_emission (emission): 2 tasks, 0 hazards; agrees with the reference"
+    assert stages[0] == "05_derive_call_directions (directed): 2 tasks, 1 hazards; the program as written"
+    assert stages[2] == "07_order_write_after_read (directed): 2 tasks, 0 hazards; refines the previous stage"
+    assert stages[-1] == "23_lower_to_emission (emission): 2 tasks, 0 hazards; agrees with the reference"
     assert report.count("hazard: WAR on x") == 2  # the first two stages
 
 

@@ -161,7 +161,7 @@ def test_an_output_file_is_replaced_whole(tmp_path):
     assert sorted(p.name for p in target.parent.iterdir()) == ["orch_basic.cpp"]
 
 
-@pytest.mark.parametrize("foreign", ["index.html", "00_parse_dsl.surface.txt", "22_lower_to_emission.emission.txt"])
+@pytest.mark.parametrize("foreign", ["index.html", "00_parse_dsl.surface.txt", "23_lower_to_emission.emission.txt"])
 def test_a_dump_directory_with_foreign_files_is_refused_before_writing(tmp_path, foreign):
     dump = tmp_path / "dump"
     dump.mkdir()

@@ -236,18 +236,18 @@ class EmissionInterpreter:
         tensor = self.tensor_var(node.tensor, node)
         shapes = self.u32_array(node.shapes, node, len(tensor.shape))
         offsets = self.u32_array(node.offsets, node, len(tensor.shape))
-        self.declare(node.name, Cell("tensor", tensor.view(shapes, offsets)), node)
+        self.declare(node.name, Cell("tensor", tensor.view(shapes, offsets, node.manual_dep)), node)
 
     def exec_TransposeView(self, node) -> None:
         tensor = self.tensor_var(node.tensor, node)
         if not (node.axis1 < len(tensor.shape) and node.axis2 < len(tensor.shape)):
             raise EmissionError("transpose axis out of range", node=node)
-        self.declare(node.name, Cell("tensor", tensor.transpose(node.axis1, node.axis2)), node)
+        self.declare(node.name, Cell("tensor", tensor.transpose(node.axis1, node.axis2, node.manual_dep)), node)
 
     def exec_ReshapeView(self, node) -> None:
         tensor = self.tensor_var(node.tensor, node)
         shapes = self.u32_array(node.shapes, node, node.ndims)
-        self.declare(node.name, Cell("tensor", tensor.reshape(shapes)), node)
+        self.declare(node.name, Cell("tensor", tensor.reshape(shapes, node.manual_dep)), node)
 
     def exec_ReadElement(self, node) -> None:
         tensor = self.tensor_var(node.tensor, node)

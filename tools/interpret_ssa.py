@@ -370,13 +370,13 @@ class Interpreter:
 
     def rhs_SliceTensor(self, value, let):
         tensor = self.tensor(value.tensor)
-        return tensor.view([self.u32(d) for d in value.shape], [self.u32(o) for o in value.offset])
+        return tensor.view([self.u32(d) for d in value.shape], [self.u32(o) for o in value.offset], value.manual_dep)
 
     def rhs_TransposeTensor(self, value, let):
-        return self.tensor(value.tensor).transpose(value.axis1, value.axis2)
+        return self.tensor(value.tensor).transpose(value.axis1, value.axis2, value.manual_dep)
 
     def rhs_ReshapeTensor(self, value, let):
-        return self.tensor(value.tensor).reshape([self.u32(d) for d in value.shape])
+        return self.tensor(value.tensor).reshape([self.u32(d) for d in value.shape], value.manual_dep)
 
     def rhs_DimTensor(self, value, let):
         return self.tensor(value.tensor).shape[value.axis]

@@ -6,7 +6,8 @@ submits from one counter; OUTPUT slots and ``alloc_tensors`` make fresh buffers 
 carry their creator as owner; element reads and writes go to a memory model in which kernels
 never write (a read returns the last host write, else the buffer's fill value, else 0); after a
 fatal error every call is a no-op. ``Tensor`` mirrors the runtime's struct and its view
-operations (views reset ``manual_dep``, as ``Tensor::view`` with its default argument does).
+operations (a view is ``manual_dep`` only when its ``in_manual_dep`` argument says so, as in
+``Tensor::view``).
 """
 
 from __future__ import annotations
@@ -59,19 +60,19 @@ class Tensor:
     dtype: str
     manual_dep: bool = False
 
-    def view(self, shape, offsets) -> "Tensor":
+    def view(self, shape, offsets, in_manual_dep: bool = False) -> "Tensor":
         offset = self.offset + sum(o * s for o, s in zip(offsets, self.strides))
-        return replace(self, offset=offset, shape=tuple(shape), manual_dep=False)
+        return replace(self, offset=offset, shape=tuple(shape), manual_dep=in_manual_dep)
 
-    def transpose(self, x: int, y: int) -> "Tensor":
+    def transpose(self, x: int, y: int, in_manual_dep: bool = False) -> "Tensor":
         shape, strides = list(self.shape), list(self.strides)
         shape[x], shape[y] = shape[y], shape[x]
         strides[x], strides[y] = strides[y], strides[x]
-        return replace(self, shape=tuple(shape), strides=tuple(strides), manual_dep=False)
+        return replace(self, shape=tuple(shape), strides=tuple(strides), manual_dep=in_manual_dep)
 
-    def reshape(self, shape) -> "Tensor":
+    def reshape(self, shape, in_manual_dep: bool = False) -> "Tensor":
         shape = tuple(shape)
-        return replace(self, shape=shape, strides=row_major_strides(shape), manual_dep=False)
+        return replace(self, shape=shape, strides=row_major_strides(shape), manual_dep=in_manual_dep)
 
     def as_view(self) -> View:
         return View(self.buffer, self.offset, self.shape, self.strides)

@@ -1513,7 +1513,7 @@ class _FunctionParser:
                     f"the slice [{off.value}, {off.value + dim.value}) is outside the dimension of extent {full.value}",
                     node,
                 )
-        return L.SliceTensor(tensor, shape, offset), L.TensorType(shape, ty.dtype)
+        return L.SliceTensor(tensor, shape, offset, False), L.TensorType(shape, ty.dtype)
 
     def op_transpose(self, call: ast.Call) -> tuple[Any, Any]:
         a = self.op_args(call, ["tensor", "axis1", "axis2"], 3, "tensor.transpose")
@@ -1531,7 +1531,7 @@ class _FunctionParser:
             raise self.error("pl.tensor.transpose needs two different axes", call)
         shape = list(ty.shape)
         shape[axes[0]], shape[axes[1]] = shape[axes[1]], shape[axes[0]]
-        return L.TransposeTensor(tensor, axes[0], axes[1]), L.TensorType(shape, ty.dtype)
+        return L.TransposeTensor(tensor, axes[0], axes[1], False), L.TensorType(shape, ty.dtype)
 
     def op_reshape(self, call: ast.Call) -> tuple[Any, Any]:
         a = self.op_args(call, ["tensor", "shape"], 2, "tensor.reshape")
@@ -1540,7 +1540,7 @@ class _FunctionParser:
         old, new = _static_numel(ty.shape), _static_numel(shape)
         if old is not None and new is not None and old != new:
             raise self.error(f"pl.tensor.reshape cannot change the element count ({old} to {new})", a["shape"])
-        return L.ReshapeTensor(tensor, shape), L.TensorType(shape, ty.dtype)
+        return L.ReshapeTensor(tensor, shape, False), L.TensorType(shape, ty.dtype)
 
     def op_dim(self, call: ast.Call) -> tuple[Any, Any]:
         a = self.op_args(call, ["tensor", "axis"], 2, "tensor.dim")
