@@ -192,11 +192,15 @@ def program(cls=None, **_options):
     """Class decorator: ``@pl.program``."""
 
     def wrap(klass):
+        if not isinstance(klass, type):
+            raise TypeError(f"@pl.program decorates a class, not {klass!r}")
         frame = sys._getframe(1)  # the frame applying the decorator
         return Program(klass, {**frame.f_globals, **frame.f_locals})
 
     if cls is None:
         return wrap
+    if not isinstance(cls, type):
+        raise TypeError(f"@pl.program takes no positional argument ({cls!r}); write @pl.program above a class")
     frame = sys._getframe(1)
     return Program(cls, {**frame.f_globals, **frame.f_locals})
 

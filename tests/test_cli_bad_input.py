@@ -123,6 +123,32 @@ def test_an_exception_while_importing_is_located(tmp_path, statement, message):
     assert run_cli("run", str(path), "--no-exec").returncode == 0  # the statement is not run
 
 
+@pytest.mark.parametrize(
+    "decorator, message",
+    [
+        ("@pl.program(3)", "@pl.program takes no positional argument (3); write @pl.program above a class"),
+        ("@pl.program()", None),  # the call form is a decorator too
+    ],
+)
+def test_a_misused_program_decorator_is_located(tmp_path, decorator, message):
+    path = tmp_path / "decorator.py"
+    path.write_text(BASIC.replace("@pl.program", decorator, 1))
+    result = run_cli("run", str(path))
+    if message is None:
+        assert result.returncode == 0 and result.stdout == (EXAMPLES / "basic.expected.cpp").read_text()
+        return
+    line = next(i for i, text in enumerate(path.read_text().splitlines(), 1) if text.startswith(decorator))
+    match = located(result, path, line)
+    assert match.group(3) == f"importing the file raised TypeError: {message}"
+
+
+def test_a_program_decorator_on_a_function_is_refused_at_import():
+    import nanopass.dsl as pl
+
+    with pytest.raises(TypeError, match=r"@pl.program decorates a class, not <function"):
+        pl.program()(lambda: None)
+
+
 def test_an_exception_in_an_annotation_is_located_in_the_class(tmp_path):
     path = tmp_path / "annotation.py"
     path.write_text(BASIC.replace("pl.Tensor[[16, 16], pl.FP32]", "pl.Tensor[[16, 16], pl.FP32, undefined_name]", 1))
