@@ -104,6 +104,12 @@ def storage_map(func, kernels: dict[str, Any]) -> dict[str, frozenset]:
     One walk in program order: a value's places are final once the places of the values it is
     made from are (each is defined before it is used), except around a loop, whose iter_args
     also hold what its body yields; a loop's body is walked again until its yields add nothing.
+
+    Cost: a loop's body is walked once each time its parent body is, plus once each time its
+    yields add places to its iter_args. Each of those adds at least one (name, place) pair, so
+    no body is walked more than ``1 + G`` times, ``G`` being the number of pairs yields add in
+    the whole walk (at most names times places): ``O(size * (1 + G))``, not a product over the
+    nesting depth; where no carry changes buffers (``G = 0``) every body is walked once.
     """
     from .kernels import output_param_of_result
 
