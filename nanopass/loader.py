@@ -3,8 +3,9 @@
 While the file is imported, what it prints goes to stderr: stdout carries only the compiler's
 output. ``static_loader`` reads a file without running it.
 
-The file is parsed once: the module's code is compiled from the ``ast`` tree, and the programs
-found in it hand that tree to the front end (which would otherwise parse the file again).
+The file is parsed once: the module's code is compiled from the ``ast`` tree (without the bodies
+of orchestration functions, which only the front end reads), and the programs found in it hand
+that tree to the front end (which would otherwise parse the file again).
 """
 
 from __future__ import annotations
@@ -68,7 +69,13 @@ def load_programs(path: str) -> list:
 
 def parse_and_compile(data: bytes, path: str) -> tuple[ast.Module | None, object]:
     """The file's ``ast`` tree and the module's code compiled from it, as the import system would
-    compile the file (same flags, same errors).
+    compile the file (same flags, same errors), except for the bodies of orchestration functions.
+
+    An orchestration function's body is DSL: the front end reads it from the tree and reports
+    what it does not accept, and Python never runs it (its ``pl`` calls would raise). The module
+    is compiled with each such body elided (``_without_orchestration_bodies``), which is most of
+    the compiler's work for a large program; everything else (imports, constants, annotations,
+    decorators, kernels, parameters) compiles and runs as written.
 
     Python converts a tree back with a recursion bound that the text compiler does not have: a file
     nested too deeply for that is compiled from its text instead, and without a tree if
@@ -84,11 +91,53 @@ def parse_and_compile(data: bytes, path: str) -> tuple[ast.Module | None, object
             tree = None
         if tree is not None:
             with contextlib.suppress(RecursionError, MemoryError):
-                return tree, compile(tree, path, "exec", dont_inherit=True)
+                return tree, compile(_without_orchestration_bodies(tree), path, "exec", dont_inherit=True)
         return tree, compile(data, path, "exec", dont_inherit=True)
     finally:
         if collecting:
             gc.enable()
+
+
+def _without_orchestration_bodies(tree: ast.Module) -> ast.Module:
+    """A shallow copy of ``tree`` in which each method of a top-level class decorated
+    ``@<m>.function(type=<m>.FunctionType.Orchestration, ...)`` has the body ``pass`` (at the
+    place of its first statement). ``tree`` itself is not changed."""
+    body = []
+    for stmt in tree.body:
+        if isinstance(stmt, ast.ClassDef) and any(_is_orchestration(m) for m in stmt.body):
+            stmt = _copy_node(stmt, body=[_elided(m) if _is_orchestration(m) else m for m in stmt.body])
+        body.append(stmt)
+    return _copy_node(tree, body=body)
+
+
+def _is_orchestration(stmt: ast.stmt) -> bool:
+    if not isinstance(stmt, ast.FunctionDef):
+        return False
+    for deco in stmt.decorator_list:
+        if isinstance(deco, ast.Call) and isinstance(deco.func, ast.Attribute) and deco.func.attr == "function":
+            for kw in deco.keywords:
+                kind = kw.value
+                if kw.arg == "type" and isinstance(kind, ast.Attribute) and kind.attr == "Orchestration":
+                    return True
+    return False
+
+
+def _elided(func: ast.FunctionDef) -> ast.FunctionDef:
+    first = func.body[0]
+    stub = ast.Pass(
+        lineno=first.lineno, col_offset=first.col_offset, end_lineno=first.lineno, end_col_offset=first.col_offset
+    )
+    return _copy_node(func, body=[stub])
+
+
+def _copy_node(node: ast.AST, **changes) -> ast.AST:
+    copy = type(node)(**{name: getattr(node, name) for name in node._fields})
+    for name in node._attributes:
+        if hasattr(node, name):
+            setattr(copy, name, getattr(node, name))
+    for name, value in changes.items():
+        setattr(copy, name, value)
+    return copy
 
 
 def check_readable(path: str) -> bytes:

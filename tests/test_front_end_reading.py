@@ -1,5 +1,6 @@
-"""How the front end reads a file: one parse shared with the loader, and the expression depth limit
-counted while expressions are read (both to save work; neither may change what is accepted)."""
+"""How the front end reads a file: one parse shared with the loader, orchestration bodies left out of
+the module Python compiles, and the expression depth limit counted while expressions are read (all
+three to save work; none may change what is refused)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import pytest
 from conftest import fuzz_budget, load_program
 
 import nanopass
+from nanopass.errors import UserError
 from nanopass.passes.frontend import source
 from nanopass.passes.frontend.parse_dsl import MAX_EXPR_DEPTH, expr_depth
 from nanopass.static_loader import load_programs_static
@@ -69,6 +71,46 @@ def test_a_file_too_deep_for_compiling_from_its_tree_loads_as_before(tmp_path):
     assert sys.modules[loaded.cls.__module__].LIMIT == 2000
     assert nanopass.generate_orchestration(loaded).code == nanopass.generate_orchestration(
         load_programs_static(str(path))[0]).code
+
+
+# -- orchestration bodies are read, not compiled by Python --------------------------------------------
+
+BODY_LINE = HEADER.count("\n") + 1
+
+# What Python's compiler (not its parser) refuses in a function body; the front end refuses each too.
+REFUSED_BY_PYTHONS_COMPILER = [
+    ("o = await o", 4, "unsupported expression 'await o'"),
+    ("break", 0, "'break' is not supported in orchestration loops"),
+    ("continue", 0, "'continue' is not supported in orchestration loops"),
+    ("nonlocal q", 0, "nonlocal is not supported"),
+    ("a, *b, *c = o", 3, "the target of an assignment must be a variable name"),
+    ("async with o:\n            pass", 0, "async with is not supported"),
+    ("z = [(yield) for i in o]", 4, "unsupported expression '[(yield) for i in o]'"),
+    ("z = o is 1", 4, "unsupported comparison 'Is'"),
+]
+
+
+@pytest.mark.parametrize("line, col, message", REFUSED_BY_PYTHONS_COMPILER)
+def test_what_pythons_compiler_refuses_in_an_orchestration_body_is_refused(tmp_path, line, col, message):
+    path = tmp_path / "refused.py"
+    path.write_text(program([line, "o = self.k(a, n, o)"]))
+    with pytest.raises(UserError) as refused:
+        nanopass.generate_orchestration(load_program(path))
+    assert refused.value.message == message
+    assert refused.value.span[1:] == (BODY_LINE, 8 + col)
+
+
+def test_only_orchestration_bodies_are_left_out_of_the_compiled_module(tmp_path):
+    path = tmp_path / "elided.py"
+    path.write_text(program(["o = self.k(a, n, o)"]))
+    loaded = load_program(path)
+    assert loaded.cls.orch.__code__.co_firstlineno == BODY_LINE - 2  # its decorator: compiled and run
+    assert loaded.cls.orch.__code__.co_names == ()  # its body (self.k ...) was not compiled
+    assert "o" in loaded.cls.k.__code__.co_varnames  # a kernel compiles as written
+    # a kernel body is Python's to check
+    path.write_text(program(["o = self.k(a, n, o)"]).replace("        return o\n", "        break\n", 1))
+    with pytest.raises(UserError, match="Python syntax error: 'break' outside loop"):
+        load_program(path)
 
 
 # -- the expression depth limit -------------------------------------------------------------------
