@@ -57,14 +57,17 @@ def run_pipeline(
 
     with collector_paused():
         tree = surface_of(program, func_name)
-    ctx = PassContext(options=dict(options or {}))
-    with reusing_walks():
-        return PIPELINE.run(tree, ctx, input_name="parse_dsl", verify=verify, stop_after=stop_after, observer=observer)
+        ctx = PassContext(options=dict(options or {}))
+        with reusing_walks():
+            return PIPELINE.run(tree, ctx, input_name="parse_dsl", verify=verify, stop_after=stop_after, observer=observer)
 
 
 @contextmanager
 def collector_paused():
-    """Pause Python's cyclic garbage collector (compiler data is acyclic; see Pipeline.run)."""
+    """Pause Python's cyclic garbage collector (compiler data is acyclic; see Pipeline.run).
+
+    Pause it once around a whole compile (front end, passes, printer): resumed in between, its
+    first collection would walk every node built so far, and later ones again as they age."""
     collecting = gc.isenabled()
     gc.disable()
     try:
@@ -128,11 +131,12 @@ def generate_orchestration(
     Raises ``UserError`` for mistakes in the program and ``InternalError`` for compiler bugs.
     """
     options = {"analyze_auto_scopes_for_deps": analyze_auto_scopes_for_deps, "order_war": order_write_after_read}
-    try:
-        stages = run_pipeline(program, func_name, options=options, verify=verify)
-    except PipelineError as failure:
-        raise failure.error from failure.error.__cause__
-    return result_from_stages(stages, abi)
+    with collector_paused():
+        try:
+            stages = run_pipeline(program, func_name, options=options, verify=verify)
+        except PipelineError as failure:
+            raise failure.error from failure.error.__cause__
+        return result_from_stages(stages, abi)
 
 
 __all__ = [

@@ -209,6 +209,13 @@ def _check_pass_names(parser: argparse.ArgumentParser, args) -> None:
 
 
 def cmd_run(args, out: Console, err: Console) -> int:
+    from .api import collector_paused
+
+    with collector_paused():  # once for the whole compile: loading, front end, passes, printer
+        return _compile_and_write(args, out, err)
+
+
+def _compile_and_write(args, out: Console, err: Console) -> int:
     from .api import result_from_stages
     from .dumps import write_atomic
     from .loader import pick_program

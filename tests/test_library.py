@@ -70,3 +70,31 @@ def test_a_compile_keeps_no_tree_alive_after_it_returns(example):
     assert statements._last_walk is statements._NO_WALK  # the walk reused while compiling is gone
     body = result.stages[-2].tree.orch.body
     assert list(statements.iter_stmts(body)) and statements._last_walk is statements._NO_WALK
+
+
+def test_the_collector_stays_paused_from_the_front_end_to_the_printer(example, monkeypatch):
+    """Resumed between the front end, the passes and the printer, the cyclic collector would
+    walk every live node at its first collection (tens of percent of a large compile)."""
+    import gc
+
+    import nanopass.printer.cpp as cpp
+    from nanopass.passes.frontend import parse_dsl
+
+    seen = []
+    real_print, real_parse = cpp.print_cpp, parse_dsl.parse_program
+
+    def print_cpp(*args, **kwargs):
+        seen.append(("printer", gc.isenabled()))
+        return real_print(*args, **kwargs)
+
+    def parse_program(*args, **kwargs):
+        seen.append(("front end", gc.isenabled()))
+        return real_parse(*args, **kwargs)
+
+    monkeypatch.setattr(cpp, "print_cpp", print_cpp)
+    monkeypatch.setattr(parse_dsl, "parse_program", parse_program)
+    assert gc.isenabled()
+    result = nanopass.generate_orchestration(example("basic"))
+    assert result.code == (EXAMPLES / "basic.expected.cpp").read_text()
+    assert seen == [("front end", False), ("printer", False)]
+    assert gc.isenabled()  # and resumed afterwards
