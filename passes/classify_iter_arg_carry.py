@@ -9,19 +9,13 @@ from nanopass.rewrite import Pass, register
 
 from .aliases import buffer_roots
 from .kernels import kernel_table
-from .util import iter_stmts, last_yield
+from .util import iter_stmts, last_yield, static_trip_count
 
 C = CARRIED
 
 
 def is_task_id(binder) -> bool:
     return binder.type._production == "ScalarType" and binder.type.dtype is DType.TASK_ID
-
-
-def static_trip_count(loop) -> int | None:
-    if all(e._production == "Int" for e in (loop.start, loop.stop, loop.step)) and loop.step.value > 0:
-        return max(0, (loop.stop.value - loop.start.value + loop.step.value - 1) // loop.step.value)
-    return None
 
 
 @register

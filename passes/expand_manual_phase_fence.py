@@ -8,16 +8,10 @@ from nanopass.rewrite import Pass, register
 
 from .aliases import buffer_roots
 from .kernels import kernel_table
-from .util import FreshVersions, assigned_names, iter_stmts
+from .util import FreshVersions, assigned_names, iter_stmts, static_trip_count
 
 D = DIRECTED
 TID_TYPE = D.ScalarType(DType.TASK_ID)
-
-
-def _trip_count(loop) -> int | None:
-    if all(e._production == "Int" for e in (loop.start, loop.stop, loop.step)) and loop.step.value > 0:
-        return max(0, (loop.stop.value - loop.start.value + loop.step.value - 1) // loop.step.value)
-    return None
 
 
 def _fence_array(task, array_vars: dict[str, int]) -> str | None:
@@ -98,7 +92,7 @@ class ExpandManualPhaseFence(Pass):
         return tuple(out)
 
     def fences(self, loop) -> list:
-        trips = _trip_count(loop)
+        trips = static_trip_count(loop)
         if trips is None or trips <= 0:
             return []
         consumers = self.consumers(loop)
@@ -144,7 +138,7 @@ class ExpandManualPhaseFence(Pass):
                     if array is not None:
                         found.setdefault(array, []).append((stmt, weight))
                 elif kind == "For":
-                    inner = _trip_count(stmt)
+                    inner = static_trip_count(stmt)
                     if loop.kind is LoopKind.seq and inner is not None and inner > 0:
                         walk(stmt.body, weight * inner)
                 elif kind == "If":

@@ -13,7 +13,9 @@ earlier access of the same root, which was another buffer). Walking the program 
 overlapping regions of one root with at least one write is a hazard (RAW, WAW, WAR),
 including pairs across iterations of ``pl.range`` loops; a write supersedes the earlier
 accesses its region covers only when it is certain (its argument is one region of one root,
-not a carry or branch result that may hold one of several); two iterations of one
+not a carry or branch result that may hold one of several), and what a loop's body writes
+supersedes what came before the loop only if the loop certainly runs (constant bounds, at
+least one iteration); two iterations of one
 ``pl.parallel`` loop are independent (that is what the user asserts by writing
 ``pl.parallel``), so accesses in different iterations of it form no pair.
 
@@ -30,7 +32,7 @@ from typing import Any, NamedTuple
 
 from nanopass.languages.terms import ArgDir, LoopKind, ScopeMode
 
-from .util import last_yield
+from .util import last_yield, static_trip_count
 
 # -- regions ---------------------------------------------------------------------------------------
 
@@ -417,7 +419,10 @@ def find_hazards(
                         break
                     head = new_head
                 heads[id(stmt)] = head
-                state = retag(head, id(stmt), False) if par else dict(head)
+                # after a loop that certainly runs: the state some last iteration ends in (``end``,
+                # from the fixpoint head); after one that may not run, that or the state before it
+                after = end if (static_trip_count(stmt) or 0) > 0 else head
+                state = retag(after, id(stmt), False) if par else dict(after)
             elif kind == "If":
                 then = block(stmt.then, dict(state), path + (id(stmt), 0), loops, scope, pos + (0,), parallel, auto)
                 orelse = block(stmt.orelse, dict(state), path + (id(stmt), 1), loops, scope, pos + (1,), parallel, auto)

@@ -48,6 +48,13 @@ def assigned_names_by_body(stmts) -> dict[int, set[str]]:
     return out
 
 
+def static_trip_count(loop) -> int | None:
+    """How many times ``loop`` runs, when its bounds and a positive step are constants."""
+    if all(e._production == "Int" for e in (loop.start, loop.stop, loop.step)) and loop.step.value > 0:
+        return max(0, (loop.stop.value - loop.start.value + loop.step.value - 1) // loop.step.value)
+    return None
+
+
 def unscoped(body):
     """A body seen through the compiler's scopes: a body that is one compiler Scope is its contents."""
     while len(body) == 1 and body[0]._production == "Scope" and getattr(body[0], "origin", None) is not None:

@@ -170,3 +170,36 @@ def test_random_manual_programs_give_compilable_cpp(tmp_path_factory, source):
     except nanopass.UserError:
         return
     compile_check(result.code, tmp)
+
+
+def test_a_chain_of_manual_scopes_waits_for_the_scope_before_only(tmp_path):
+    """Each scope's parallel loop certainly runs and rewrites y: a task waits for the scope just
+    before it (its join), not for every earlier one (which made the C++ quadratic in scopes)."""
+    scopes = 6
+    body = "".join(
+        f"with pl.manual_scope():\n    prev = None\n    for b{k} in pl.parallel(4):\n"
+        f"        y, prev = pl.submit(self.acc, x, b{k}, y, deps=[prev])\n"
+        for k in range(scopes)
+    )
+    source = CHAIN_PRELUDE + textwrap.indent(body + "return y\n", " " * 8)
+    path = tmp_path / "chain.py"
+    path.write_text(source)
+    code = nanopass.generate_orchestration(load_program(path)).code
+    compile_check(code, tmp_path)
+    sizes = [int(n) for n in re.findall(r"PTO2TaskId params_t\d+_deps\[(\d+)\]", code)]
+    assert len(sizes) == scopes and max(sizes) == 2  # prev, and the join of the scope before
+    assert run_cli("check", str(path), "--set", "n=1").returncode == 0
+
+
+CHAIN_PRELUDE = '''\
+import nanopass.dsl as pl
+
+@pl.program
+class Chain:
+    @pl.function(type=pl.FunctionType.AIV)
+    def acc(self, src: pl.Tensor[[16, 16], pl.FP32], k: pl.Scalar[pl.INT64], y: pl.InOut[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
+        return y
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def orch(self, x: pl.Tensor[[16, 16], pl.FP32], y: pl.InOut[pl.Tensor[[16, 16], pl.FP32]], n: pl.Scalar[pl.INT64]) -> pl.Tensor[[16, 16], pl.FP32]:
+'''

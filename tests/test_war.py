@@ -115,3 +115,28 @@ def test_the_dump_lists_each_added_edge_with_both_lines(tmp_path):
     result = run_cli("run", str(path))
     line = PRELUDE.count("\n") + 1
     assert f"task write (line {line + 1}) now waits for read (line {line})" in result.stderr
+
+
+LOOP_THEN_OVERWRITE = """\
+y = self.read(x, y)
+for i in pl.range({bound}):
+    x = self.write(z, x)
+x = self.fill(z, x)
+return x
+"""
+
+
+def test_a_loop_that_certainly_runs_supersedes_the_reads_before_it(tmp_path):
+    # Every run of the loop's writer waits for the reader; the writer after the loop follows the
+    # loop's last run (a write after write) and needs no edge of its own from the reader.
+    code = compile_body(tmp_path, LOOP_THEN_OVERWRITE.format(bound=2))
+    assert dependency_count(code) == 1
+    assert run_cli("check", str(tmp_path / "prog.py"), "--set", "n=3").returncode == 0
+
+
+def test_a_loop_that_may_not_run_leaves_the_reads_before_it_live(tmp_path):
+    # With n = 0 the reader is the last access before the writer after the loop: it needs the edge.
+    code = compile_body(tmp_path, LOOP_THEN_OVERWRITE.format(bound="n"))
+    assert dependency_count(code) == 2 and "params_t2_deps[params_t2_deps_count++] = read_tid;" in code
+    for n in ("0", "2"):
+        assert run_cli("check", str(tmp_path / "prog.py"), "--set", f"n={n}").returncode == 0
