@@ -34,7 +34,10 @@ class ConvertToSsa(Pass):
 
     def run(self, program):
         self.counters: dict[str, int] = {}
+        # user name -> the version in force; changed in place, each change logged on the trail
+        # so that a loop or branch body's changes are undone in time proportional to them
         self.env: dict[str, str] = {}
+        self.trail: list[tuple[str, str | None]] = []  # (name, version before the change; None: unbound)
         self.types: dict[str, Any] = {}
         func = program.orch
         for param in func.params:
@@ -59,9 +62,30 @@ class ConvertToSsa(Pass):
 
     def define(self, binder, role: str = "ssa"):
         new = self.fresh(binder.name, role)
-        self.env[binder.name] = new
+        name, env = binder.name, self.env
+        self.trail.append((name, env.get(name)))  # self.assign, inlined: most calls come from here
+        env[name] = new
         self.types[new] = binder.type
         return S.Binder(new, binder.type, span=binder.span)
+
+    def assign(self, name: str, version: str) -> None:
+        self.trail.append((name, self.env.get(name)))
+        self.env[name] = version
+
+    def changes_since(self, mark: int) -> dict[str, str]:
+        """The versions in force of the names assigned since the trail was ``mark`` long."""
+        env = self.env
+        return {name: env[name] for name, _ in self.trail[mark:]}
+
+    def undo(self, mark: int) -> None:
+        """Back to the names in force when the trail was ``mark`` long."""
+        trail, env = self.trail, self.env
+        while len(trail) > mark:
+            name, before = trail.pop()
+            if before is None:
+                del env[name]
+            else:
+                env[name] = before
 
     def Var(self, node):
         name = self.env.get(node.name)
@@ -109,19 +133,21 @@ class ConvertToSsa(Pass):
         explicit_names = {it.var.name for it, _ in explicit}
         if self.assigned is None:  # one walk for every loop's body (a loop-free function needs none)
             self.assigned = assigned_names_by_body(self.body)
+        env = self.env
         carried = sorted(
-            n for n in self.assigned[id(stmt.body)] if n in self.env and n not in explicit_names and n != stmt.var.name
+            n for n in self.assigned[id(stmt.body)] if n in env and n not in explicit_names and n != stmt.var.name
         )
-        outer = dict(self.env)
+        before = {name: env[name] for name in carried}  # the versions the carries start from
+        mark = len(self.trail)
         iters = []
         for it, init in explicit:
             iters.append(S.IterArg(self.define(it.var, "iter"), init, span=it.span))
         for name in carried:
-            ty = self.types[outer[name]]
+            ty = self.types[before[name]]
             iter_name = self.fresh(name, "iter")
             self.types[iter_name] = ty
-            iters.append(S.IterArg(S.Binder(iter_name, ty), S.Var(outer[name])))
-            self.env[name] = iter_name
+            iters.append(S.IterArg(S.Binder(iter_name, ty), S.Var(before[name])))
+            self.assign(name, iter_name)
         var = self.define(stmt.var, "idx")
         body_stmts = list(stmt.body)
         user_yield = None
@@ -131,39 +157,39 @@ class ConvertToSsa(Pass):
                 raise InternalError("a loop with init_values must end with a Yield", pass_name=self.name, node=stmt)
         body = self.block(body_stmts)
         values = list(self.visit_all(user_yield.values)) if user_yield is not None else []
-        values += [S.Var(self.env[name]) for name in carried]
+        values += [S.Var(env[name]) for name in carried]
         if values:
             body.append(S.Yield(values, span=user_yield.span if user_yield is not None else None))
-        inner = self.env
-        self.env = outer
-        results = []
-        for it, _ in explicit:
-            del it  # explicit results come from the user's yield targets
-        for binder in stmt.results:
-            results.append(self.define(binder, "rv"))
-        for name in carried:
-            ty = self.types[inner[name]] if inner[name] in self.types else self.types[outer[name]]
+        types = self.types
+        result_types = [types[env[n]] if env[n] in types else types[before[n]] for n in carried]
+        self.undo(mark)  # the body's names end with it; the results follow (explicit ones first)
+        results = [self.define(binder, "rv") for binder in stmt.results]
+        for name, ty in zip(carried, result_types):
             results.append(self.define(S.Binder(name, ty), "rv"))
         return S.For(var, start, stop, step, stmt.kind, iters, body, results, span=stmt.span)
 
     def branch(self, stmt):
         cond = self.visit(stmt.cond)
-        outer = dict(self.env)
+        mark = len(self.trail)
         then = self.block(stmt.then)
-        then_env = self.env
-        self.env = dict(outer)
+        then_changes = self.changes_since(mark)
+        self.undo(mark)
         orelse = self.block(stmt.orelse)
-        else_env = self.env
-        self.env = outer
-        merged = sorted(
-            name
-            for name in set(then_env) | set(else_env)
-            if (name in outer and (then_env.get(name) != outer[name] or else_env.get(name) != outer[name]))
-            or (name not in outer and name in then_env and name in else_env)
-        )
+        else_changes = self.changes_since(mark)
+        self.undo(mark)
+        env = self.env
+
+        def changed(name: str) -> bool:
+            if name in env:
+                return then_changes.get(name, env[name]) != env[name] or else_changes.get(name, env[name]) != env[name]
+            return name in then_changes and name in else_changes  # defined in both branches
+
+        merged = sorted(name for name in then_changes.keys() | else_changes.keys() if changed(name))
         if not merged:
             return S.If(cond, then, orelse, [], span=stmt.span)
-        then = then + [S.Yield([S.Var(then_env[n]) for n in merged])]
-        orelse = orelse + [S.Yield([S.Var(else_env[n]) for n in merged])]
-        results = [self.define(S.Binder(n, self.types[then_env[n]]), "phi") for n in merged]
+        then_versions = [then_changes.get(n) or env[n] for n in merged]
+        else_versions = [else_changes.get(n) or env[n] for n in merged]
+        then = then + [S.Yield([S.Var(v) for v in then_versions])]
+        orelse = orelse + [S.Yield([S.Var(v) for v in else_versions])]
+        results = [self.define(S.Binder(n, self.types[v]), "phi") for n, v in zip(merged, then_versions)]
         return S.If(cond, then, orelse, results, span=stmt.span)
