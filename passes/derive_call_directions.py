@@ -55,7 +55,11 @@ class DeriveCallDirections(Pass):
         }
         self.may = self.may_hold(func)
         self.inout_params = {p.name for p in func.params if p.dir is ParamDir.InOut}
-        self.analyze(func.body, set(), 0)
+        # the buffers written before the statement being decided; each addition is logged, so
+        # that a branch's additions are undone in time proportional to them
+        self.seen: set[str] = set()
+        self.added: list[str] = []
+        self.analyze(func.body, 0)
 
     def root(self, expr) -> str | None:
         return self.roots.get(expr.name, expr.name) if expr._production == "Var" else None
@@ -113,28 +117,49 @@ class DeriveCallDirections(Pass):
                 out |= self.buffers(arg.value)
         return out
 
-    def analyze(self, stmts, seen: set[str], seq_depth: int) -> set[str]:
+    def see(self, written: set[str]) -> None:
+        seen, added = self.seen, self.added
+        for name in written:
+            if name not in seen:
+                seen.add(name)
+                added.append(name)
+
+    def unsee(self, mark: int) -> None:
+        """Forget the buffers seen since ``self.added`` was ``mark`` long."""
+        seen, added = self.seen, self.added
+        while len(added) > mark:
+            seen.discard(added.pop())
+
+    def analyze(self, stmts, seq_depth: int) -> set[str]:
         """Decide the directions of the tasks in ``stmts``, which run after the writes of the
-        buffers in ``seen`` (updated in place); returns the buffers ``stmts`` may write."""
+        buffers in ``self.seen`` (the writes of ``stmts`` are added); returns the buffers
+        ``stmts`` may write."""
         writes: set[str] = set()
         for stmt in stmts:
             kind = stmt._production
             if kind == "Task":
-                self.decided[id(stmt)] = self.directions(stmt, seen, seq_depth)
+                self.decided[id(stmt)] = self.directions(stmt, seq_depth)
                 written = self.written_roots(stmt)
-            elif kind == "For":  # the body's writes are seen after the loop as they are in it: no copy
-                written = self.analyze(stmt.body, seen, seq_depth + (stmt.kind is LoopKind.seq))
-            elif kind == "If":
-                written = self.analyze(stmt.then, set(seen), seq_depth) | self.analyze(stmt.orelse, set(seen), seq_depth)
+            elif kind == "For":  # the body's writes are seen after the loop as they are in it
+                written = self.analyze(stmt.body, seq_depth + (stmt.kind is LoopKind.seq))
+            elif kind == "If":  # each branch runs after what came before, not after the other
+                mark = len(self.added)
+                written = self.analyze(stmt.then, seq_depth)
+                self.unsee(mark)
+                written |= self.analyze(stmt.orelse, seq_depth)
+                self.unsee(mark)
             elif kind in ("Scope", "CompilerScope"):
-                written = self.analyze(stmt.body, seen, seq_depth)
+                written = self.analyze(stmt.body, seq_depth)
             else:
                 continue
-            seen |= written
+            self.see(written)
             writes |= written
         return writes
 
-    def directions(self, task, seen: set[str], seq_depth: int) -> list[ArgDir]:
+    def directions(self, task, seq_depth: int, seen: set[str] | None = None) -> list[ArgDir]:
+        """The task's argument directions, after the writes of ``seen`` (default ``self.seen``)."""
+        if seen is None:
+            seen = self.seen
         kernel = self.kernels[task.kernel]
         dirs = []
         for arg, param in zip(task.args, kernel.params):
@@ -157,6 +182,6 @@ class DeriveCallDirections(Pass):
     def Task(self, task):
         dirs = self.decided.get(id(task))
         if dirs is None:  # no kernel has an Out tensor parameter: nothing depends on earlier writers
-            dirs = self.directions(task, set(), 0)
+            dirs = self.directions(task, 0, set())
         args = [D.Arg(arg.value, d, span=arg.span) for arg, d in zip(task.args, dirs)]
         return D.Task(task.outs, task.tid, task.kernel, args, task.deps, span=task.span)

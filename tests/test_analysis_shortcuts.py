@@ -139,21 +139,22 @@ class ReferenceCallDirections(DeriveCallDirections):
                         changed = True
         return may
 
-    def analyze(self, stmts, seen, seq_depth):
+    def analyze(self, stmts, seq_depth, seen=None):
+        seen = set() if seen is None else seen
         for stmt in stmts:
             kind = stmt._production
             if kind == "Task":
-                self.decided[id(stmt)] = self.directions(stmt, seen, seq_depth)
+                self.decided[id(stmt)] = self.directions(stmt, seq_depth, seen)
                 seen |= self.written_roots(stmt)
             elif kind == "For":
-                self.analyze(stmt.body, set(seen), seq_depth + (stmt.kind is LoopKind.seq))
+                self.analyze(stmt.body, seq_depth + (stmt.kind is LoopKind.seq), set(seen))
                 seen |= self.subtree_writes(stmt.body)
             elif kind == "If":
-                self.analyze(stmt.then, set(seen), seq_depth)
-                self.analyze(stmt.orelse, set(seen), seq_depth)
+                self.analyze(stmt.then, seq_depth, set(seen))
+                self.analyze(stmt.orelse, seq_depth, set(seen))
                 seen |= self.subtree_writes(stmt.then) | self.subtree_writes(stmt.orelse)
             elif kind in ("Scope", "CompilerScope"):
-                self.analyze(stmt.body, seen, seq_depth)
+                self.analyze(stmt.body, seq_depth, seen)
 
     def subtree_writes(self, stmts):
         out: set[str] = set()
