@@ -28,57 +28,15 @@ inside, into or out of a MANUAL scope.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any
 
 from nanopass.languages.terms import ArgDir, LoopKind, ScopeMode
 
+from .live_accesses import LiveAccesses
+from .regions import FULL, UNKNOWN, Box, covers, overlaps  # noqa: F401 - the regions, re-exported
 from .util import last_yield, static_trip_count
 
-# -- regions ---------------------------------------------------------------------------------------
-
-
-class Full:
-    """The whole buffer."""
-
-    def __repr__(self) -> str:
-        return "full"
-
-
-class Unknown:
-    """Some part of the buffer, not known statically."""
-
-    def __repr__(self) -> str:
-        return "unknown"
-
-
-FULL, UNKNOWN = Full(), Unknown()
-
-
-class Box(NamedTuple):
-    """Elements lo[d] <= i[d] < hi[d] of the buffer."""
-
-    lo: tuple[int, ...]
-    hi: tuple[int, ...]
-
-    def __repr__(self) -> str:
-        return "[" + ", ".join(f"{a}:{b}" for a, b in zip(self.lo, self.hi)) + "]"
-
-
-def overlaps(a, b) -> bool:
-    if isinstance(a, Box) and isinstance(b, Box):
-        if len(a.lo) != len(b.lo):
-            return True
-        return all(al < bh and bl < ah for al, ah, bl, bh in zip(a.lo, a.hi, b.lo, b.hi))
-    return True
-
-
-def covers(a, b) -> bool:
-    """Every element of ``b`` is in ``a`` (so a write to ``a`` supersedes earlier accesses of ``b``)."""
-    if a is FULL:
-        return True
-    if isinstance(a, Box) and isinstance(b, Box) and len(a.lo) == len(b.lo):
-        return all(al <= bl and bh <= ah for al, ah, bl, bh in zip(a.lo, a.hi, b.lo, b.hi))
-    return False
+# -- storage -----------------------------------------------------------------------------------------
 
 
 def _const(expr) -> int | None:
@@ -342,98 +300,128 @@ def find_hazards(
                 certain.add(out[-1])
         return out, certain
 
-    # The state maps a root to (reads, writes): the accesses still live at this point (not yet
-    # covered by a later write).
-    def step(state: dict, found: tuple[list[Access], set[Access]]) -> None:
+    # The accesses still live (not yet covered by a later write), changed in place: a branch or
+    # a pass over a loop body starts from the state before it and is undone after (see
+    # live_accesses), so none of them costs more than its own accesses.
+    live = LiveAccesses()
+    pairs = result.pairs
+    found_at: dict[int, tuple[list[Access], set[Access]]] = {}  # site -> accesses(...) (the same each visit)
+
+    def step(found: tuple[list[Access], set[Access]]) -> None:
         task_accesses, certain = found
         for a in task_accesses:
-            entry = state.get(a.root)
-            if entry is None or a.dir is ArgDir.Output:  # a fresh buffer follows no earlier access
+            if a.dir is ArgDir.Output:  # a fresh buffer follows no earlier access
                 continue
-            reads, writes = entry
-            for e in (writes if not a.write else (*reads, *writes)):
+            writes = live.of(a.root, True)
+            met = writes.overlapping(a.region) if writes else []
+            if a.write:
+                reads = live.of(a.root, False)
+                if reads:
+                    met += reads.overlapping(a.region)
+            for e in met:
                 if e.earlier_iteration and a.parallel and e.earlier_iteration & a.parallel:
                     continue  # two iterations of one pl.parallel loop: independent by the user's word
-                if overlaps(e.region, a.region) and (keep is None or keep(e, a)):
-                    result.pairs.add((e, a))
+                if keep is None or keep(e, a):
+                    pairs.add((e, a))
         for a in task_accesses:
-            reads, writes = state.get(a.root, (frozenset(), frozenset()))
             if a.write:
                 if a in certain:  # a write that may not happen to this root supersedes nothing
-                    reads = frozenset(e for e in reads if not covers(a.region, e.region))
-                    writes = frozenset(e for e in writes if not covers(a.region, e.region))
+                    for write in (False, True):
+                        index = live.of(a.root, write)
+                        if index:
+                            for e in index.covered_by(a.region):
+                                live.remove(e)
                 if track_writes:
-                    writes = writes | {a}
+                    live.add(a)
             else:
-                reads = reads | {a}
-            state[a.root] = (reads, writes)
+                live.add(a)
 
-    def join(a: dict, b: dict) -> dict:
-        out = dict(a)
-        for root, (reads, writes) in b.items():
-            old = out.get(root)
-            out[root] = (reads, writes) if old is None else (old[0] | reads, old[1] | writes)
+    def branch_join(deltas) -> None:
+        """After an if: what either branch left live (each branch's changes already undone)."""
+        (plus_then, minus_then), (plus_else, minus_else) = deltas
+        for e in set(minus_then).intersection(minus_else):
+            live.remove(e)
+        for e in plus_then + plus_else:
+            live.add(e)
+
+    def retagged(accesses, loop: int, entering: bool) -> list[Access]:
+        """``loop``'s body accesses marked as from an earlier iteration (or no longer, on exit)."""
+        out = []
+        for e in accesses:
+            if entering and loop in e.parallel:
+                e = e.retagged(e.earlier_iteration | {loop})
+            elif not entering and loop in e.earlier_iteration:
+                e = e.retagged(e.earlier_iteration - {loop})
+            out.append(e)
         return out
 
-    def retag(state: dict, loop: int, entering: bool) -> dict:
-        """Mark accesses of ``loop``'s body as from an earlier iteration (or forget that, on exit)."""
+    heads: dict[int, list[Access]] = {}  # loop -> what its last fixpoint added to its head
 
-        def fix(entries):
-            out = set()
-            for e in entries:
-                if entering and loop in e.parallel:
-                    e = e.retagged(e.earlier_iteration | {loop})
-                elif not entering and loop in e.earlier_iteration:
-                    e = e.retagged(e.earlier_iteration - {loop})
-                out.add(e)
-            return frozenset(out)
-
-        return {root: (fix(reads), fix(writes)) for root, (reads, writes) in state.items()}
-
-    heads: dict[int, dict] = {}  # loop -> the last head state reached (seeds the next fixpoint)
-
-    def block(stmts, state, path, loops, scope, position, parallel=frozenset(), auto=None) -> dict:
-        """Analyse ``stmts`` from ``state`` (which it may update in place); returns the state after."""
+    def block(stmts, path, loops, scope, position, parallel=frozenset(), auto=None) -> None:
+        """Analyse ``stmts`` from the live state, leaving the state after them."""
         for i, stmt in enumerate(stmts):
             pos = position + (i,)
             kind = stmt._production
             if kind == "Task":
                 key = id(stmt)
-                if key not in site_of:
-                    site_of[key] = len(result.sites)
-                    result.sites.append(Site(len(result.sites), stmt, path, loops, scope, pos, auto))
-                step(state, accesses(stmt, site_of[key], scope, parallel))
+                site = site_of.get(key)
+                if site is None:
+                    site = site_of[key] = len(result.sites)
+                    result.sites.append(Site(site, stmt, path, loops, scope, pos, auto))
+                    found_at[site] = accesses(stmt, site, scope, parallel)
+                step(found_at[site])
             elif kind == "For":
-                inner_path, inner_loops = path + (id(stmt),), loops + (id(stmt),)
-                par = is_parallel(stmt)
-                inner_parallel = parallel | {id(stmt)} if par else parallel
-                # An earlier head of this loop (from an earlier pass over an enclosing loop) is
-                # below the true fixpoint: starting there keeps nested loops from re-iterating.
-                head = join(state, heads[id(stmt)]) if id(stmt) in heads else dict(state)
-                while True:
-                    end = block(stmt.body, dict(head), inner_path, inner_loops, scope, pos, inner_parallel, auto)
-                    if par:
-                        end = retag(end, id(stmt), True)
-                    new_head = join(head, end)
-                    if new_head == head:
-                        break
-                    head = new_head
-                heads[id(stmt)] = head
-                # after a loop that certainly runs: the state some last iteration ends in (``end``,
-                # from the fixpoint head); after one that may not run, that or the state before it
-                after = end if (static_trip_count(stmt) or 0) > 0 else head
-                state = retag(after, id(stmt), False) if par else dict(after)
+                loop(stmt, path, loops, scope, pos, parallel, auto)
             elif kind == "If":
-                then = block(stmt.then, dict(state), path + (id(stmt), 0), loops, scope, pos + (0,), parallel, auto)
-                orelse = block(stmt.orelse, dict(state), path + (id(stmt), 1), loops, scope, pos + (1,), parallel, auto)
-                state = join(then, orelse)
+                deltas = []
+                for k, branch in enumerate((stmt.then, stmt.orelse)):
+                    mark = live.mark()
+                    block(branch, path + (id(stmt), k), loops, scope, pos + (k,), parallel, auto)
+                    deltas.append(live.delta(mark))
+                    live.undo(mark)
+                branch_join(deltas)
             elif kind in ("Scope", "CompilerScope"):
                 inner_scope = id(stmt) if stmt.mode is ScopeMode.manual and scope is None else scope
                 inner_auto = id(stmt) if stmt.mode is ScopeMode.auto else auto
-                state = block(stmt.body, state, path + (id(stmt),), loops, inner_scope, pos, parallel, inner_auto)
-        return state
+                block(stmt.body, path + (id(stmt),), loops, inner_scope, pos, parallel, inner_auto)
 
-    block(func.body, {}, (), (), None, ())
+    def loop(stmt, path, loops, scope, pos, parallel, auto) -> None:
+        """The loop's head is the state before it joined with the end of every pass over its
+        body, to a fixpoint; a pass over the body from the head is analysed and undone, and
+        what it leaves that the head lacks is added to the head."""
+        key = id(stmt)
+        inner_path, inner_loops = path + (key,), loops + (key,)
+        par = is_parallel(stmt)
+        inner_parallel = parallel | {key} if par else parallel
+        # An earlier head of this loop (from an earlier pass over an enclosing loop) is below the
+        # true fixpoint: starting there keeps nested loops from re-iterating.
+        grown = [e for e in heads.get(key, ()) if live.add(e)]  # what the fixpoint adds to the head
+        while True:
+            mark = live.mark()
+            block(stmt.body, inner_path, inner_loops, scope, pos, inner_parallel, auto)
+            plus, minus = live.delta(mark)
+            live.undo(mark)
+            if par:
+                plus = retagged(plus, key, True)
+            new = [e for e in plus if live.add(e)]
+            if not new:
+                break
+            grown += new
+        heads[key] = grown
+        # After a loop that certainly runs: the state some last pass ends in (the head less what
+        # that pass removed; what it added is in the head). After one that may not run, that or
+        # the state before it: the head.
+        if (static_trip_count(stmt) or 0) > 0:
+            added = set(plus)  # (a retagged access the pass re-made stays, though it removed it)
+            for e in minus:
+                if e not in added:
+                    live.remove(e)
+        if par:
+            for e, untagged in zip(grown, retagged(grown, key, False)):
+                if untagged is not e and live.remove(e):
+                    live.add(untagged)
+
+    block(func.body, (), (), None, ())
     return result
 
 

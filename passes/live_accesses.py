@@ -1,0 +1,196 @@
+"""The live accesses of the static hazard walk: indexed by region, changed in place, undone by a trail.
+
+``find_hazards`` walks a function in program order holding, for every root, the reads and the
+writes not yet superseded (*live*). A task meets the live accesses whose regions overlap its
+own; a certain write removes the ones its region covers. A branch or a loop body is analysed
+from the state before it and its changes are then undone, so the cost of a branch or of one
+pass over a loop body is that of its own accesses, whatever else is live.
+
+- ``RegionIndex`` holds the live reads (or writes) of one root, grouped by region. Boxes of the
+  root's first box's rank are also filed in a grid whose cells are that box's size, so that a
+  query meets the boxes near it, not every box (a program that writes N tiles of one buffer
+  meets O(1) boxes per task, not N).
+- ``LiveAccesses`` is the state of the walk: an index per root and kind, and a trail of every
+  change. ``delta(mark)`` gives the net change since a mark, ``undo(mark)`` reverts it.
+"""
+
+from __future__ import annotations
+
+from itertools import product
+from typing import Iterator
+
+from .regions import FULL, Box, covers, overlaps
+
+MAX_CELLS = 16  # a box spanning more grid cells than this is met by every query instead
+
+
+class RegionIndex:
+    """Accesses grouped by region, with a grid of boxes for overlap and cover queries."""
+
+    __slots__ = ("by_region", "rank", "cell", "grid", "unfiled")
+
+    def __init__(self):
+        self.by_region: dict = {}  # region -> set of accesses
+        self.rank: int | None = None  # the rank of the boxes in the grid (fixed by the first box)
+        self.cell: tuple[int, ...] = ()
+        self.grid: dict[tuple[int, ...], set] = {}  # cell -> boxes that intersect it
+        self.unfiled: set = set()  # regions every query meets: FULL, UNKNOWN, other boxes
+
+    def __bool__(self) -> bool:
+        return bool(self.by_region)
+
+    def __contains__(self, access) -> bool:
+        group = self.by_region.get(access.region)
+        return group is not None and access in group
+
+    def add(self, access) -> bool:
+        """Add ``access``; whether it was not there yet."""
+        region = access.region
+        group = self.by_region.get(region)
+        if group is None:
+            self.by_region[region] = {access}
+            self._file(region)
+            return True
+        if access in group:
+            return False
+        group.add(access)
+        return True
+
+    def discard(self, access) -> bool:
+        """Remove ``access``; whether it was there."""
+        region = access.region
+        group = self.by_region.get(region)
+        if group is None or access not in group:
+            return False
+        group.discard(access)
+        if not group:
+            del self.by_region[region]
+            self._unfile(region)
+        return True
+
+    def all(self) -> Iterator:
+        for group in self.by_region.values():
+            yield from group
+
+    def overlapping(self, region) -> list:
+        """The accesses whose regions overlap ``region``."""
+        return [a for r in self._near(region) if overlaps(r, region) for a in self.by_region[r]]
+
+    def covered_by(self, region) -> list:
+        """The accesses whose regions ``region`` covers."""
+        if region is FULL:
+            return list(self.all())
+        if not isinstance(region, Box):
+            return []  # UNKNOWN covers nothing
+        return [a for r in self._near(region) if covers(region, r) for a in self.by_region[r]]
+
+    # -- the grid ---------------------------------------------------------------------------------
+
+    def _near(self, region):
+        """Regions that may overlap or be covered by ``region`` (a superset of those that are)."""
+        cells = self._cells(region) if isinstance(region, Box) else None
+        if cells is None:
+            return list(self.by_region)
+        grid = self.grid
+        near = set(self.unfiled)
+        for cell in cells:
+            boxes = grid.get(cell)
+            if boxes:
+                near |= boxes
+        return near
+
+    def _cells(self, box: Box) -> list | None:
+        """The grid cells ``box`` intersects (None: not in the grid's terms, or too many)."""
+        if self.rank is None or len(box.lo) != self.rank:
+            return None
+        spans = []
+        count = 1
+        for lo, hi, size in zip(box.lo, box.hi, self.cell):
+            if hi <= lo:
+                return None  # an empty box: met by every query
+            first, last = lo // size, (hi - 1) // size
+            count *= last - first + 1
+            if count > MAX_CELLS:
+                return None
+            spans.append(range(first, last + 1))
+        return list(product(*spans))
+
+    def _file(self, region) -> None:
+        if isinstance(region, Box) and self.rank is None and all(hi > lo for lo, hi in zip(region.lo, region.hi)):
+            self.rank = len(region.lo)
+            self.cell = tuple(hi - lo for lo, hi in zip(region.lo, region.hi))
+        cells = self._cells(region) if isinstance(region, Box) else None
+        if cells is None:
+            self.unfiled.add(region)
+            return
+        for cell in cells:
+            self.grid.setdefault(cell, set()).add(region)
+
+    def _unfile(self, region) -> None:
+        cells = self._cells(region) if isinstance(region, Box) else None
+        if cells is None:
+            self.unfiled.discard(region)
+            return
+        for cell in cells:
+            boxes = self.grid[cell]
+            boxes.discard(region)
+            if not boxes:
+                del self.grid[cell]
+
+
+class LiveAccesses:
+    """The live reads and writes of every root, changed in place; every change is on the trail."""
+
+    __slots__ = ("indexes", "trail")
+
+    def __init__(self):
+        self.indexes: dict[tuple[str, bool], RegionIndex] = {}  # (root, is a write) -> its accesses
+        self.trail: list[tuple[bool, object]] = []  # (added: else removed, access), oldest first
+
+    def of(self, root: str, write: bool) -> RegionIndex | None:
+        return self.indexes.get((root, write))
+
+    def __contains__(self, access) -> bool:
+        index = self.indexes.get((access.root, access.write))
+        return index is not None and access in index
+
+    def add(self, access) -> bool:
+        index = self.indexes.get((access.root, access.write))
+        if index is None:
+            index = self.indexes[(access.root, access.write)] = RegionIndex()
+        if index.add(access):
+            self.trail.append((True, access))
+            return True
+        return False
+
+    def remove(self, access) -> bool:
+        index = self.indexes.get((access.root, access.write))
+        if index is not None and index.discard(access):
+            self.trail.append((False, access))
+            return True
+        return False
+
+    def mark(self) -> int:
+        return len(self.trail)
+
+    def undo(self, mark: int) -> None:
+        """Back to the state when the trail was ``mark`` long."""
+        trail, indexes = self.trail, self.indexes
+        while len(trail) > mark:
+            added, access = trail.pop()
+            index = indexes[(access.root, access.write)]
+            if added:
+                index.discard(access)
+            else:
+                index.add(access)
+
+    def delta(self, mark: int) -> tuple[list, list]:
+        """The net change since ``mark``: (accesses added, accesses removed), each once."""
+        first: dict = {}  # access -> whether its first change since the mark added it
+        last: dict = {}
+        for added, access in self.trail[mark:]:
+            first.setdefault(access, added)
+            last[access] = added
+        plus = [a for a, added in last.items() if added and first[a]]
+        minus = [a for a, added in last.items() if not added and not first[a]]
+        return plus, minus
