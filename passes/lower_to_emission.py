@@ -13,7 +13,7 @@ from nanopass.rewrite import Pass, register
 
 from .kernels import kernel_table
 from .naming import NameTable
-from .util import carry_arrays, iter_stmts, last_yield
+from .util import carry_arrays, iter_stmts
 
 E = EMISSION
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Iterator
+from typing import Any
 
 from nanopass.languages.statements import BODY_FIELDS, defined_binders, iter_stmts  # noqa: F401 - re-exported
 

@@ -80,7 +80,7 @@ def test_a_constant_nested_too_deeply_is_a_user_error(tmp_path):
 def test_an_expression_at_the_limit_compiles(tmp_path):
     terms = MAX_EXPR_DEPTH - 2  # n + 1 + ... : one BinOp per term, plus the leaf
     _, result = compile_text(tmp_path, program(["s = n" + " + 1" * terms, "o = self.k(a, s, o)"]))
-    assert f"n + 1 + 1" in result.code
+    assert "n + 1 + 1" in result.code
 
 
 def test_the_deepest_program_compiles_within_the_default_recursion_limit(tmp_path):
