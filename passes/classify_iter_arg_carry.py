@@ -161,6 +161,12 @@ class TidShapes:
     def __init__(self, per_iteration: dict[int, int]):
         self.per_iteration = per_iteration
         self.shape: dict[str, int] = {}
+        self.changes = 0  # how many times a shape has changed (a loop's fixpoint test)
+
+    def set(self, name: str, shape: int) -> None:
+        if self.shape.get(name) != shape:
+            self.shape[name] = shape
+            self.changes += 1
 
     def run(self, body) -> dict[str, int]:
         self.block(body)
@@ -181,7 +187,7 @@ class TidShapes:
         for stmt in stmts:
             kind = stmt._production
             if kind == "Let" and is_task_id(stmt.var) and stmt.value._production == "Var":
-                self.shape[stmt.var.name] = self.of(stmt.value)
+                self.set(stmt.var.name, self.of(stmt.value))
             elif kind == "Let" and stmt.value._production == "SetItem" and self.of(stmt.value.value):
                 name = stmt.value.value.name.split("__")[0]
                 raise UserError(
@@ -202,7 +208,7 @@ class TidShapes:
                         shape = 0
                         for y in yields:
                             shape = self.join(shape, self.of(y.values[k]), stmt)
-                        self.shape[res.name] = shape
+                        self.set(res.name, shape)
             elif kind == "Scope":
                 self.block(stmt.body)
 
@@ -210,15 +216,16 @@ class TidShapes:
         fan_in = self.per_iteration.get(id(loop), 0)
         tids = [(k, it, r) for k, (it, r) in enumerate(zip(loop.iters, loop.results)) if is_task_id(it.var)]
         while True:
-            before = dict(self.shape)
+            before = self.changes
             for k, it, result in tids:
                 init = self.of(it.init)
                 if fan_in:  # inside the body the carry stands for its init; the loop yields N slots
-                    self.shape[it.var.name] = init
-                    self.shape[result.name] = fan_in
+                    self.set(it.var.name, init)
+                    self.set(result.name, fan_in)
                 else:
                     carried = self.join(init, self.shape.get(result.name, 0), loop)
-                    self.shape[it.var.name] = self.shape[result.name] = carried
+                    self.set(it.var.name, carried)
+                    self.set(result.name, carried)
             self.block(loop.body)
             yld = last_yield(loop.body)
             if yld is not None and fan_in:
@@ -233,6 +240,7 @@ class TidShapes:
             if yld is not None and not fan_in:
                 for k, it, result in tids:
                     carried = self.join(self.shape[result.name], self.of(yld.values[k]), loop)
-                    self.shape[it.var.name] = self.shape[result.name] = carried
-            if self.shape == before:
+                    self.set(it.var.name, carried)
+                    self.set(result.name, carried)
+            if self.changes == before:  # nothing changed: the fixpoint
                 return
