@@ -9,7 +9,7 @@ from conftest import compile_check
 from nanopass.api import generate_orchestration
 from nanopass.tools import bench
 
-SHAPES = ("straight", "nested", "phases", "branches")
+SHAPES = ("straight", "nested", "phases", "branches", "tiles", "scopes", "mixed")
 
 
 @pytest.mark.parametrize("shape", SHAPES)
@@ -21,6 +21,13 @@ def test_each_shape_is_a_program_whose_cpp_compiles(shape, tmp_path):
     result = generate_orchestration(load_programs(str(path))[0])
     assert "rt_submit_aiv_task" in result.code
     compile_check(result.code, tmp_path)
+
+
+@pytest.mark.parametrize("shape", [s for s in SHAPES if s != "phases"])  # (phases: its size is a loop bound)
+def test_each_shape_grows_with_its_size(shape):
+    frame = len(bench._program([]))  # the kernels, the signature, the return
+    small, large = len(bench.source_of(shape, 40)) - frame, len(bench.source_of(shape, 80)) - frame
+    assert 1.8 < large / small < 2.2
 
 
 def test_phase_fan_out_is_emitted_as_loops_not_unrolled(tmp_path):

@@ -1,6 +1,7 @@
-"""Compile-time benchmark: generated programs of four shapes and growing sizes.
+"""Compile-time benchmark: generated programs of seven shapes and growing sizes.
 
-    python -m nanopass.tools.bench [--shapes straight,nested,phases,branches] [--sizes 1000,4000,16000]
+    python -m nanopass.tools.bench [--shapes straight,nested,phases,branches,tiles,scopes,mixed]
+                                   [--sizes 1000,4000,16000]
                                    [--repeat 3] [--per-pass] [--json FILE]
 
 For each shape and size it prints the end-to-end compile time (front end + passes + printer,
@@ -19,7 +20,17 @@ Shapes (N = size):
 - ``nested``: N kernel calls spread over depth-4 loop nests (4 calls per innermost body);
 - ``phases``: the manual-scope phase pattern with P = N // 256 phases of 256 parallel branches
   (TaskId array carries), or ``--phases PxB`` explicitly;
-- ``branches``: N kernel calls in if/else chains on a scalar parameter.
+- ``branches``: N kernel calls in if/else chains on a scalar parameter;
+- ``tiles``: a pipeline over N tiles of one tensor parameter, each call reading a tile and
+  writing the next (constant regions that the hazard analysis must tell apart);
+- ``scopes``: N // 4 manual scopes in a row, each a ``pl.parallel(4)`` loop of submits chained
+  by their TaskIds (every scope must wait for the one before);
+- ``mixed``: N // 2 tensors made first, then N // 2 calls in loops and ifs that each use one of
+  them (many names in force across many loops and branches).
+
+The last line per shape gives how fast time grows against N from the smallest size to the
+largest, and the same for the ratio to ``ast.parse`` (which is linear): on a host whose speed
+drifts between runs, the second is the steadier figure.
 """
 
 from __future__ import annotations
@@ -49,7 +60,7 @@ class Bench:
         return y
 
     @pl.function(type=pl.FunctionType.Orchestration)
-    def orch(self, x: pl.Tensor[[16, 16], pl.FP32], y: pl.InOut[pl.Tensor[[16, 16], pl.FP32]], n: pl.Scalar[pl.INT64]) -> pl.Tensor[[16, 16], pl.FP32]:
+    def orch(self, x: pl.Tensor[[16, 16], pl.FP32], y: pl.InOut[pl.Tensor[[16, 16], pl.FP32]], n: pl.Scalar[pl.INT64]{extra}) -> pl.Tensor[[16, 16], pl.FP32]:
 '''
 
 
@@ -105,15 +116,53 @@ def branches(n: int) -> str:
     return _program(lines)
 
 
-def _program(lines: list[str]) -> str:
-    return HEADER + "".join(" " * 8 + line + "\n" for line in lines) + "        return y\n"
+def tiles(n: int) -> str:
+    lines = ["t0 = pl.tensor.slice(big, [16, 16], [0, 0])"]
+    for i in range(1, n + 1):
+        lines.append(f"t{i} = pl.tensor.slice(big, [16, 16], [{16 * i}, 0])")
+        lines.append(f"t{i} = self.step(t{i - 1}, t{i})")
+    lines.append(f"y = self.acc(t{n}, 0, y)")
+    return _program(lines, f", big: pl.InOut[pl.Tensor[[{16 * (n + 1)}, 16], pl.FP32]]")
+
+
+def scopes(n: int) -> str:
+    lines = []
+    for s in range(max(1, n // 4)):
+        lines += [
+            "with pl.manual_scope():",
+            "    prev = None",
+            f"    for b{s} in pl.parallel(4):",
+            f"        y, prev = pl.submit(self.acc, x, b{s} + {s}, y, deps=[prev])",
+        ]
+    return _program(lines)
+
+
+def mixed(n: int) -> str:
+    half = max(1, n // 2)
+    lines = []
+    for i in range(half):
+        lines.append(f"t{i} = pl.create_tensor([16, 16], dtype=pl.FP32)")
+        lines.append(f"t{i} = self.step(x, t{i})")
+    for i in range(half):
+        if i % 2:
+            lines += [f"for i{i} in pl.range(n):", f"    y = self.acc(t{i}, i{i}, y)"]
+        else:
+            lines += [f"if n > {i % 5}:", f"    y = self.acc(t{i}, {i}, y)", "else:", f"    t{i} = self.step(x, t{i})"]
+    return _program(lines)
+
+
+SHAPES = {"straight": straight, "nested": nested, "branches": branches, "tiles": tiles, "scopes": scopes, "mixed": mixed}
+
+
+def _program(lines: list[str], extra_params: str = "") -> str:
+    return HEADER.format(extra=extra_params) + "".join(" " * 8 + line + "\n" for line in lines) + "        return y\n"
 
 
 def source_of(shape: str, size: int, phases_shape: tuple[int, int] | None = None) -> str:
     if shape == "phases":
         p, b = phases_shape or (max(1, size // 256), 256)
         return phases(p, b)
-    return {"straight": straight, "nested": nested, "branches": branches}[shape](size)
+    return SHAPES[shape](size)
 
 
 def compile_once(path: str) -> dict:
@@ -231,7 +280,7 @@ def _in_child(path: str) -> dict:
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--shapes", default="straight,nested,phases,branches")
+    parser.add_argument("--shapes", default="straight,nested,phases,branches,tiles,scopes,mixed")
     parser.add_argument("--sizes", default="1000,4000,16000")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--phases", help="PxB for the phases shape (overrides the size)")
@@ -261,7 +310,11 @@ def main(argv=None) -> int:
         if len(rows) >= 2:
             first, last = rows[0], rows[-1]
             growth = (last["total"] / first["total"]) / (last["size"] / first["size"])
-            print(f"{shape}: time grows {growth:.2f}x as fast as N from N={first['size']} to N={last['size']}")
+            against_floor = last["ratio"] / first["ratio"]
+            print(
+                f"{shape}: time grows {growth:.2f}x as fast as N from N={first['size']} to N={last['size']}"
+                f" ({against_floor:.2f}x as fast as ast.parse's)"
+            )
     if args.json:
         with open(args.json, "w") as handle:
             json.dump(results, handle, indent=2)
