@@ -405,57 +405,82 @@ def _make_node_class(language_name: str, nonterminal: str, production: Productio
 def _install_checks(cls: type, kind_check: Callable[[Field], Any], terminals) -> None:
     """Generate ``cls.__init__``: convert list fields to tuples, check each field, set it.
 
-    The checks are written out: a terminal's predicate inlined where the terminal gives it as an
-    expression; a nonterminal's value looked up by its exact class first (``isinstance`` only
-    for another class: a subclass, or a value to reject), a tuple of them in one call. Fields are
-    set through their slots (the class forbids ordinary assignment).
+    The checks are written out (``construction_lines``): a terminal's predicate inlined where
+    the terminal gives it as an expression; a nonterminal's value looked up by its exact class
+    first (``isinstance`` only for another class: a subclass, or a value to reject), a tuple of
+    them in one call. Fields are set through their slots (the class forbids ordinary assignment).
     """
+    cls._terminals = terminals
+    cls._kind_checks = tuple(kind_check(f) for f in cls._field_specs)
     specs = cls._field_specs
     args = ", ".join(f.name for f in specs)
+    env: dict[str, Any] = {}
     lines = [f"def __init__(self{', ' if args else ''}{args}, *, span=None):"]
-    env: dict[str, Any] = {"_fail": _fail, "_Span": Span, "_cls": cls, "_tp": type, "_map": map}
-    env["_isinstance"] = isinstance
-    env["_set_span"] = Node.__dict__["span"].__set__
-    for i, field in enumerate(specs):
-        check = kind_check(field)
-        v = field.name
-        env[f"_set{i}"] = cls.__dict__[v].__set__
-        nonterminal = isinstance(check, tuple)
-        if nonterminal:  # the classes of its productions
-            env[f"_k{i}"] = check
-            env[f"_s{i}"] = frozenset(check)
-            test = f"(_tp({{x}}) in _s{i} or _isinstance({{x}}, _k{i}))"
-        else:  # a terminal's predicate, inlined or called
-            terminal = terminals[field.kind]
-            env[f"_c{i}"] = check
-            env[f"_o{i}"] = terminal.inline_object
-            test = f"({terminal.inline.format(v='{x}', t=f'_o{i}')})" if terminal.inline else f"_c{i}({{x}})"
-        if field.many:
-            lines.append(f"    if _tp({v}) is not tuple:")
-            lines.append(f"        {v} = _as_tuple(_cls, {i}, {v})")
-            if nonterminal:  # one call for the usual case, every element's class among them
-                lines.append(f"    if not _s{i}.issuperset(_map(_tp, {v})):")
-                lines.append(f"        for _x in {v}:")
-                lines.append(f"            if not _isinstance(_x, _k{i}): _fail(_cls, {i}, _x, {v})")
-            else:
-                lines.append(f"    for _x in {v}:")
-                lines.append(f"        if not {test.format(x='_x')}: _fail(_cls, {i}, _x, {v})")
-        elif field.optional:
-            lines.append(f"    if {v} is not None and not {test.format(x=v)}: _fail(_cls, {i}, {v}, None)")
-        else:
-            lines.append(f"    if not {test.format(x=v)}: _fail(_cls, {i}, {v}, None)")
-        lines.append(f"    _set{i}(self, {v})")
-    lines.append("    if span is not None and _tp(span) is not _Span: _fail_span(_cls, span)")
-    lines.append("    _set_span(self, span)")
-    env["_as_tuple"] = _as_tuple
-    env["_fail_span"] = _fail_span
-    code = "\n".join(lines)
-    exec(code, env)  # noqa: S102 - generated constructor, built from the grammar only
+    lines += construction_lines(cls, "self", [f.name for f in specs], "span", frozenset(), env)
+    exec("\n".join(lines), env)  # noqa: S102 - generated constructor, built from the grammar only
     cls.__init__ = env["__init__"]
-    cls._terminals = terminals
     cls._child_fields = tuple((f.name, f.many) for f in specs if f.kind not in terminals)
     if cls._child_fields:
         cls._children = _children_method(cls)
+
+
+def construction_lines(
+    cls: type, obj: str, values: list[str], span: str, trusted: frozenset, env: dict[str, Any], indent: str = "    "
+) -> list[str]:
+    """Code that checks and sets the fields of ``obj``, a new ``cls`` node, from the variables
+    ``values`` (one per field; ``span`` the span's), filling ``env`` with the names it uses.
+
+    Fields in ``trusted`` (indices) are set unchecked: for a caller that has proved their values
+    belong to the field's kind (``rewrite``'s identity clauses pass on values of their input's
+    fields whose kind the two languages share). The span is checked unless it is trusted too
+    (index ``-1``).
+    """
+    p = f"_{cls.__name__}_"  # a prefix per class: several constructions may share one env
+    env.update({"_fail": _fail, "_Span": Span, "_tp": type, "_map": map, "_isinstance": isinstance})
+    env.update({"_as_tuple": _as_tuple, "_fail_span": _fail_span, "_set_span": Node.__dict__["span"].__set__})
+    env[p + "cls"] = cls
+    lines = []
+    for i, (field, check) in enumerate(zip(cls._field_specs, cls._kind_checks)):
+        v = values[i]
+        env[f"{p}set{i}"] = cls.__dict__[field.name].__set__
+        if i not in trusted:
+            lines += _check_lines(cls, p, i, field, check, v, env)
+        lines.append(f"{p}set{i}({obj}, {v})")
+    if -1 not in trusted:
+        lines.append(f"if {span} is not None and _tp({span}) is not _Span: _fail_span({p}cls, {span})")
+    lines.append(f"_set_span({obj}, {span})")
+    return [indent + line for line in lines]
+
+
+def _check_lines(cls: type, p: str, i: int, field: Field, check, v: str, env: dict[str, Any]) -> list[str]:
+    """The check of field ``i`` of a ``cls`` node, whose value is in the variable ``v``."""
+    lines = []
+    nonterminal = isinstance(check, tuple)
+    if nonterminal:  # the classes of its productions
+        env[f"{p}k{i}"] = check
+        env[f"{p}s{i}"] = frozenset(check)
+        test = f"(_tp({{x}}) in {p}s{i} or _isinstance({{x}}, {p}k{i}))"
+    else:  # a terminal's predicate, inlined or called
+        terminal = cls._terminals[field.kind]
+        env[f"{p}c{i}"] = check
+        env[f"{p}o{i}"] = terminal.inline_object
+        test = f"({terminal.inline.format(v='{x}', t=f'{p}o{i}')})" if terminal.inline else f"{p}c{i}({{x}})"
+    fail = f"_fail({p}cls, {i}"
+    if field.many:
+        lines.append(f"if _tp({v}) is not tuple:")
+        lines.append(f"    {v} = _as_tuple({p}cls, {i}, {v})")
+        if nonterminal:  # one call for the usual case, every element's class among them
+            lines.append(f"if not {p}s{i}.issuperset(_map(_tp, {v})):")
+            lines.append(f"    for _x in {v}:")
+            lines.append(f"        if not _isinstance(_x, {p}k{i}): {fail}, _x, {v})")
+        else:
+            lines.append(f"for _x in {v}:")
+            lines.append(f"    if not {test.format(x='_x')}: {fail}, _x, {v})")
+    elif field.optional:
+        lines.append(f"if {v} is not None and not {test.format(x=v)}: {fail}, {v}, None)")
+    else:
+        lines.append(f"if not {test.format(x=v)}: {fail}, {v}, None)")
+    return lines
 
 
 def _children_method(cls: type) -> Callable[[Node], list]:

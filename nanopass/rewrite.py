@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, ClassVar
 
 from .errors import InternalError, Span
-from .language import Language, Node
+from .language import Language, Node, construction_lines
 
 # Verb-first names: the first word of every pass name must be one of these.
 PASS_VERBS = frozenset(
@@ -180,7 +180,12 @@ class Pass:
 def _rebuilder(pass_: Pass, cls: type) -> Callable[[Node], Node]:
     """Generate the identity clause of ``pass_`` for nodes of ``cls``: visit the fields whose
     nonterminal the pass can change (each element of a tuple field), reuse the node if no child
-    changed and the target language keeps the class, else build the target's class."""
+    changed and the target language keeps the class, else build the target's class.
+
+    The target node is built in the clause itself (``construction_lines``); a field passed on
+    unvisited is not checked again when the grammar proves its value belongs to the target's
+    field (``_proved_fields``), nor is the span (the input node's).
+    """
     touched = pass_._touched
     target_cls = cls if pass_.target.owns(cls) else pass_.target.nodes.get(cls._production)
     env: dict[str, Any] = {
@@ -192,6 +197,7 @@ def _rebuilder(pass_: Pass, cls: type) -> Callable[[Node], Node]:
         "bad_list": pass_._list_for_single_field,
         "List": list,
         "tp": type,
+        "new": object.__new__,
     }
     lines = ["def rebuild(node):"]
     values, compare = [], []
@@ -210,13 +216,36 @@ def _rebuilder(pass_: Pass, cls: type) -> Callable[[Node], Node]:
             lines.append(f"    if tp(n{i}) is List: bad_list(node, {spec.name!r})")
     if target_cls is None:
         lines.append("    return missing(node)")
+    elif target_cls._field_specs != cls._field_specs:  # another production: its constructor decides
+        args = "".join(v + ", " for v in values)
+        lines.append(f"    return target({args}span=node.span)")
     else:
         if target_cls is cls:
             lines.append(f"    if {' and '.join(compare) or 'True'}: return node")
-        args = "".join(v + ", " for v in values)
-        lines.append(f"    return target({args}span=node.span)")
+        lines.append("    out = new(target)")
+        lines.append("    span = node.span")
+        trusted = _proved_fields(pass_, cls) | {-1}
+        lines += construction_lines(target_cls, "out", values, "span", frozenset(trusted), env)
+        lines.append("    return out")
     exec("\n".join(lines), env)  # noqa: S102 - generated from the grammar only
     return env["rebuild"]
+
+
+def _proved_fields(pass_: Pass, cls: type) -> set[int]:
+    """The fields of ``cls`` that an identity clause passes on unvisited and whose values the
+    grammar proves to belong to the target's same field: a terminal the two languages share, or
+    a nonterminal every class of which (in the source) is one of the target's for that field."""
+    source, target = pass_.source, pass_.target
+    proved = set()
+    for i, spec in enumerate(cls._field_specs):
+        if spec.kind in pass_._touched:
+            continue
+        if spec.kind in source.terminals:
+            if target.terminals.get(spec.kind) is source.terminals[spec.kind]:
+                proved.add(i)
+        elif spec.kind in target.nonterminals and set(source.classes(spec.kind)) <= set(target.classes(spec.kind)):
+            proved.add(i)
+    return proved
 
 
 def _same(node: Node) -> Node:

@@ -365,3 +365,64 @@ def test_generated_constructors_check_like_isinstance():
     for bad in (lambda: toy.Box(True, "s", (), None), lambda: toy.Box(1, "no way", (), None), lambda: toy.Item(b"x")):
         with pytest.raises(GrammarError):
             bad()
+
+
+L2 = L1.extend(  # Expr loses Num: a Loop's body may still be copied, a Let's value may not
+    "toy2",
+    remove={"Expr": ["Num"]},
+    add={"Expr": [Production("Lit", "value:integer")]},
+)
+
+
+class _LiteralNums(Pass):
+    """Numbers become literals (toy1 -> toy2). Test-only pass."""
+
+    name = "convert_nums"
+    source = L1
+    target = L2
+
+    def Num(self, node):
+        return L2.Lit(node.value)
+
+
+class _ForgetNums(Pass):
+    """toy1 -> toy2 with no handler for Num: every Num the pass meets is a compiler bug. Test-only."""
+
+    name = "drop_nums"
+    source = L1
+    target = L2
+
+    def Print(self, node):
+        return L2.Print(L2.Var("p"))
+
+
+def test_identity_clauses_check_what_the_grammar_does_not_prove():
+    from nanopass.rewrite import _proved_fields
+
+    # Loop.count (a terminal both languages share) is proved; Loop.body (Stmt changed) is not
+    assert _proved_fields(_LiteralNums(), L1.Loop) == {0}
+    # Let.name is proved, Let.value (Expr: Num is gone) is visited and checked
+    assert _proved_fields(_LiteralNums(), L1.Let) == {0}
+    tree = L1.Prog([L1.Loop(2, [L1.Let("x", L1.Num(1)), L1.Print(L1.Add(L1.Var("a"), L1.Num(2)))])], None)
+    out = _LiteralNums().run(tree)
+    assert L2.is_program(out) and out.body[0].body[0] == L2.Let("x", L2.Lit(1))
+    assert out.body[0].count == 2
+
+
+def test_an_identity_clause_still_refuses_a_node_outside_the_target():
+    tree = L1.Prog([L1.Let("x", L1.Num(1))], None)
+    with pytest.raises(InternalError, match="no handler for production Num"):
+        _ForgetNums().run(tree)
+
+    class _BadLet(Pass):
+        """Returns a toy1 value into a toy2 Let. Test-only."""
+
+        name = "drop_lets"
+        source = L1
+        target = L2
+
+        def Num(self, node):
+            return L1.Num(node.value)  # of the source language: refused where it is set
+
+    with pytest.raises(GrammarError, match="Let"):
+        _BadLet().run(tree)
