@@ -10,6 +10,8 @@ from typing import Any, Mapping
 
 from nanopass.errors import Span, UserError
 
+_new_tuple = tuple.__new__
+
 
 NO_EXEC_HINT = (
     "reading a file without running it (--no-exec), a module-level constant may use literals, "
@@ -49,8 +51,8 @@ class ProgramSource:
 
     def span(self, node: ast.AST) -> Span:
         """Where ``node`` is; a node without a position of its own (``ast.arguments``) is at the class."""
-        try:
-            return Span(self.filename, node.lineno, node.col_offset)
+        try:  # (Span's own __new__ is a Python function: a frame per span, and most nodes get one)
+            return _new_tuple(Span, (self.filename, node.lineno, node.col_offset))
         except AttributeError:
             return Span(self.filename, self.classdef.lineno, 0)
 
