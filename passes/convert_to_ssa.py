@@ -8,7 +8,7 @@ from nanopass.errors import InternalError
 from nanopass.languages import SSA, SURFACE
 from nanopass.rewrite import Pass, register
 
-from .util import assigned_names_by_body
+from .util import assigned_names_by_body, defined_binders, iter_stmts
 
 S = SSA
 
@@ -17,10 +17,11 @@ S = SSA
 class ConvertToSsa(Pass):
     """Give every definition its own name and make loop carries and branch merges explicit.
 
-    A name defined again becomes a new version ``<name>__<role>_v<k>`` (roles: ``ssa`` for an
-    assignment, ``idx`` for a loop variable, ``iter`` for a carry inside a loop, ``rv`` for a
-    loop's result, ``phi`` for an if's result); parameters and dynamic-dim symbols keep their
-    names. A name visible before a loop and assigned in its body becomes a carry: an iter_arg
+    A name defined more than once gets a new version ``<name>__<role>_v<k>`` at each of its
+    definitions (roles: ``ssa`` for an assignment, ``idx`` for a loop variable, ``iter`` for a
+    carry inside a loop, ``rv`` for a loop's result, ``phi`` for an if's result), but for a
+    parameter's or dynamic-dim symbol's own; a name defined once keeps it (its uses need no
+    rewriting). A name visible before a loop and assigned in its body becomes a carry: an iter_arg
     initialised with the value before the loop, yielded at the end of the body, and a result
     after the loop (after the explicit ``init_values`` carries, in name order). A name changed
     in a branch of an if, or defined in both branches, becomes a result of the if, yielded by
@@ -47,6 +48,7 @@ class ConvertToSsa(Pass):
             self.env[dyn.name] = dyn.name
         self.body = func.body
         self.assigned: dict[int, set[str]] | None = None  # id(body) -> names it assigns, at the first loop
+        self.once = defined_once(func)
         body = self.block(func.body)
         new_func = S.Function(
             func.name, func.params, func.results, func.auto_scope, func.dyn_dims, body, span=func.span
@@ -61,7 +63,7 @@ class ConvertToSsa(Pass):
         return f"{base}__{role}_v{k}"
 
     def define(self, binder, role: str = "ssa"):
-        new = self.fresh(binder.name, role)
+        new = binder.name if binder.name in self.once else self.fresh(binder.name, role)
         name, env = binder.name, self.env
         self.trail.append((name, env.get(name)))  # self.assign, inlined: most calls come from here
         env[name] = new
@@ -193,3 +195,20 @@ class ConvertToSsa(Pass):
         orelse = orelse + [S.Yield([S.Var(v) for v in else_versions])]
         results = [self.define(S.Binder(n, self.types[v]), "phi") for n, v in zip(merged, then_versions)]
         return S.If(cond, then, orelse, results, span=stmt.span)
+
+
+def defined_once(func) -> set[str]:
+    """The user names the function defines exactly once (parameters and dynamic dims count as
+    definitions): in single-assignment form already, they keep their names. A name with ``__``
+    (the shape of a version; the front end refuses it, a surface tree built by hand may not)
+    is versioned whatever it is, so that it cannot meet a version of another name."""
+    seen: set[str] = {p.name for p in func.params} | {d.name for d in func.dyn_dims}
+    again: set[str] = set(seen)
+    for stmt in iter_stmts(func.body):
+        for binder in defined_binders(stmt):
+            name = binder.name
+            if name in seen:
+                again.add(name)
+            else:
+                seen.add(name)
+    return {name for name in seen - again if "__" not in name}

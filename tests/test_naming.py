@@ -42,3 +42,45 @@ def test_reserve_matches_a_search_from_the_start():
     table.claim("acc_last_5")
     taken.add("acc_last_5")
     assert table.reserve("acc_last") == naive_reserve(taken, "acc_last")
+
+
+SINGLE_DEFINITIONS = '''\
+import nanopass.dsl as pl
+
+@pl.program
+class P:
+    @pl.function(type=pl.FunctionType.AIV)
+    def k(self, a: pl.Tensor[[16, 16], pl.FP32], s: pl.Scalar[pl.INT64], out: pl.InOut[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
+        return out
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def orch(self, x: pl.Tensor[[16, 16], pl.FP32], y: pl.InOut[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
+        new = pl.create_tensor([16, 16], dtype=pl.FP32)
+        for j in pl.range(2):
+            y = self.k(new, j, y)
+        for i in pl.range(2):
+            y = self.k(x, i, y)
+        for i in pl.range(3):
+            y = self.k(x, i, y)
+        return y
+'''
+
+
+def test_a_name_defined_once_keeps_it_in_ssa_and_cpp(tmp_path):
+    from conftest import compile_check, load_program
+
+    import nanopass
+    from nanopass.language import walk
+
+    path = tmp_path / "once.py"
+    path.write_text(SINGLE_DEFINITIONS)
+    result = nanopass.generate_orchestration(load_program(path))
+    ssa = next(s.tree for s in result.stages if s.name == "convert_to_ssa")
+    binders = [n.name for n in walk(ssa.orch) if n._production == "Binder"]
+    assert "j" in binders and "new" in binders  # defined once: unversioned
+    assert {"i__idx_v0", "i__idx_v1"} <= set(binders) and "i" not in binders  # twice: versions
+    assert "y__ssa_v1" in binders and "y" not in binders  # a parameter assigned again: versions
+    # C++: a name the C++ cannot take (a keyword) gets the first free suffix of its IR name
+    assert "const Tensor& new_1 = " in result.code and "for (int64_t j = 0;" in result.code
+    assert "for (int64_t i = 0;" in result.code and "for (int64_t i__idx_v1 = 0;" in result.code
+    compile_check(result.code, tmp_path)
