@@ -118,9 +118,18 @@ class Walk:
         """The names of the Binders the statements define (``defined_binders``), in order
         (computed once)."""
         if self._binder_names is None:
-            self._binder_names = [
-                b.name for stmt in self.order if stmt._production in DEFINING for b in defined_binders(stmt)
-            ]
+            names: list[str] = []
+            add = names.append
+            for stmt in self.order:
+                kind = stmt._production
+                if kind == "Task":  # most statements: defined_binders(stmt), inlined
+                    for out in stmt.outs:
+                        add(out.name if out._production == "Binder" else out.var.name)
+                    if stmt.tid is not None:
+                        add(stmt.tid.name)
+                elif kind in DEFINING:
+                    names += [b.name for b in defined_binders(stmt)]
+            self._binder_names = names
         return self._binder_names
 
 
