@@ -261,8 +261,6 @@ def find_hazards(
     writer that a maybe-skipped loop leaves possibly live. ``store`` is ``storage_map(func,
     kernels)`` when the caller has it already.
     """
-    from .kernels import output_param_of_result
-
     if store is None:
         store = storage_map(func, kernels)
     result = Hazards()
@@ -272,33 +270,7 @@ def find_hazards(
     written = _written_roots(func, store, untracked_roots)
 
     def accesses(task, site: int, scope: int | None, parallel: frozenset) -> tuple[list[Access], set[Access]]:
-        """The task's accesses of written roots, and those of its writes that are certain (the
-        argument is one region of one root; a carry or branch result that may be one of several
-        is not)."""
-        out, certain = [], set()
-        for arg in task.args:
-            reads, writes = arg.dir in READS, arg.dir in WRITES
-            if not (reads or writes) or arg.value._production != "Var":
-                continue
-            places = store.get(arg.value.name, ())
-            for root, region in places:
-                if root not in written:  # untracked, or only ever read
-                    continue
-                if reads:
-                    out.append(Access(site, False, root, region, arg.dir, scope, parallel))
-                if writes:
-                    out.append(Access(site, True, root, region, arg.dir, scope, parallel))
-                    if len(places) == 1:
-                        certain.add(out[-1])
-                        if arg.dir is ArgDir.InOut and scope is None and region is not UNKNOWN:
-                            result.chained.add(site)
-        kernel = kernels[task.kernel]
-        for i, binder in enumerate(getattr(o, "var", o) for o in task.outs):
-            p = output_param_of_result(kernel, i)
-            if (p is None or p >= len(task.args)) and binder.name not in untracked_roots:
-                out.append(Access(site, True, binder.name, FULL, ArgDir.Output, scope, parallel))
-                certain.add(out[-1])
-        return out, certain
+        return task_accesses(task, site, scope, parallel, store, written, kernels, untracked_roots, result.chained)
 
     # The accesses still live (not yet covered by a later write), changed in place: a branch or
     # a pass over a loop body starts from the state before it and is undone after (see
@@ -423,6 +395,42 @@ def find_hazards(
 
     block(func.body, (), (), None, ())
     return result
+
+
+def task_accesses(
+    task, site: int, scope: int | None, parallel: frozenset, store: dict, written: set[str], kernels: dict[str, Any],
+    untracked_roots: set[str], chained: set[int],
+) -> tuple[list[Access], set[Access]]:
+    """The task's accesses of ``written`` roots, and those of its writes that are certain (the
+    argument is one region of one root; a carry or branch result that may be one of several is
+    not). A site whose InOut argument is certainly one region of one root, in an AUTO scope, is
+    added to ``chained`` (``Hazards.chained``)."""
+    from .kernels import output_param_of_result
+
+    out, certain = [], set()
+    for arg in task.args:
+        reads, writes = arg.dir in READS, arg.dir in WRITES
+        if not (reads or writes) or arg.value._production != "Var":
+            continue
+        places = store.get(arg.value.name, ())
+        for root, region in places:
+            if root not in written:  # untracked, or only ever read
+                continue
+            if reads:
+                out.append(Access(site, False, root, region, arg.dir, scope, parallel))
+            if writes:
+                out.append(Access(site, True, root, region, arg.dir, scope, parallel))
+                if len(places) == 1:
+                    certain.add(out[-1])
+                    if arg.dir is ArgDir.InOut and scope is None and region is not UNKNOWN:
+                        chained.add(site)
+    kernel = kernels[task.kernel]
+    for i, binder in enumerate(getattr(o, "var", o) for o in task.outs):
+        p = output_param_of_result(kernel, i)
+        if (p is None or p >= len(task.args)) and binder.name not in untracked_roots:
+            out.append(Access(site, True, binder.name, FULL, ArgDir.Output, scope, parallel))
+            certain.add(out[-1])
+    return out, certain
 
 
 def unordered_war_possible(func, store: dict, untracked: set[str]) -> bool:

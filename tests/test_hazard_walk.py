@@ -17,22 +17,19 @@ from conftest import EXAMPLES, REPO, fuzz_budget, load_program
 from nanopass.api import run_pipeline
 from nanopass.languages.terms import ArgDir, ScopeMode
 from nanopass.passes.hazards import (
-    FULL,
-    READS,
-    UNKNOWN,
-    WRITES,
     Access,
     Hazards,
     Site,
     _written_roots,
     covers,
     find_hazards,
+    task_accesses,
     is_parallel,
     overlaps,
     storage_map,
     untracked_roots,
 )
-from nanopass.passes.kernels import kernel_table, output_param_of_result
+from nanopass.passes.kernels import kernel_table
 from nanopass.passes.order_write_after_read import needs_edge
 from nanopass.passes.util import static_trip_count
 from nanopass.tools.gen_programs import programs
@@ -60,33 +57,7 @@ def reference_find_hazards(
     written = _written_roots(func, store, untracked_roots)
 
     def accesses(task, site: int, scope: int | None, parallel: frozenset) -> tuple[list[Access], set[Access]]:
-        """The task's accesses of written roots, and those of its writes that are certain (the
-        argument is one region of one root; a carry or branch result that may be one of several
-        is not)."""
-        out, certain = [], set()
-        for arg in task.args:
-            reads, writes = arg.dir in READS, arg.dir in WRITES
-            if not (reads or writes) or arg.value._production != "Var":
-                continue
-            places = store.get(arg.value.name, ())
-            for root, region in places:
-                if root not in written:  # untracked, or only ever read
-                    continue
-                if reads:
-                    out.append(Access(site, False, root, region, arg.dir, scope, parallel))
-                if writes:
-                    out.append(Access(site, True, root, region, arg.dir, scope, parallel))
-                    if len(places) == 1:
-                        certain.add(out[-1])
-                        if arg.dir is ArgDir.InOut and scope is None and region is not UNKNOWN:
-                            result.chained.add(site)
-        kernel = kernels[task.kernel]
-        for i, binder in enumerate(getattr(o, "var", o) for o in task.outs):
-            p = output_param_of_result(kernel, i)
-            if (p is None or p >= len(task.args)) and binder.name not in untracked_roots:
-                out.append(Access(site, True, binder.name, FULL, ArgDir.Output, scope, parallel))
-                certain.add(out[-1])
-        return out, certain
+        return task_accesses(task, site, scope, parallel, store, written, kernels, untracked_roots, result.chained)
 
     # The state maps a root to (reads, writes): the accesses still live at this point (not yet
     # covered by a later write).
