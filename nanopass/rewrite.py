@@ -67,6 +67,7 @@ class Pass:
     _handlers: ClassVar[dict[str, str]] = {}
     _touched: ClassVar[frozenset[str]] = frozenset()
     _inert: ClassVar[frozenset[type]] = frozenset()
+    _clause_code: ClassVar[dict[type, tuple[Any, dict[str, Any]]]] = {}
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -77,6 +78,9 @@ class Pass:
             prod: prod for prod in cls.source.nodes if callable(getattr(cls, prod, None))
         }
         cls._touched = _touched_nonterminals(cls)
+        # node class -> its identity clause's code and the names the code uses that do not depend
+        # on the pass instance (the instance's dispatch table and methods are bound per run)
+        cls._clause_code = {}
         cls._inert = frozenset(
             node_cls
             for node_cls in cls.source.nodes.values()
@@ -186,19 +190,24 @@ def _rebuilder(pass_: Pass, cls: type) -> Callable[[Node], Node]:
     unvisited is not checked again when the grammar proves its value belongs to the target's
     field (``_proved_fields``), nor is the span (the input node's).
     """
+    compiled = pass_._clause_code.get(cls)
+    if compiled is None:
+        compiled = pass_._clause_code[cls] = _compile_clause(pass_, cls)
+    code, shared = compiled
+    env = dict(shared)
+    env["visit"] = pass_.visit
+    env["step_of"] = pass_._dispatch.get
+    env["visit_all"] = pass_.visit_all
+    env["missing"] = pass_._not_in_target
+    env["bad_list"] = pass_._list_for_single_field
+    exec(code, env)  # noqa: S102 - defines the clause (compiled once per pass and node class)
+    return env["rebuild"]
+
+
+def _compile_clause(pass_: Pass, cls: type) -> tuple[Any, dict[str, Any]]:
     touched = pass_._touched
     target_cls = cls if pass_.target.owns(cls) else pass_.target.nodes.get(cls._production)
-    env: dict[str, Any] = {
-        "visit": pass_.visit,
-        "step_of": pass_._dispatch.get,
-        "visit_all": pass_.visit_all,
-        "target": target_cls,
-        "missing": pass_._not_in_target,
-        "bad_list": pass_._list_for_single_field,
-        "List": list,
-        "tp": type,
-        "new": object.__new__,
-    }
+    env: dict[str, Any] = {"target": target_cls, "List": list, "tp": type, "new": object.__new__}
     lines = ["def rebuild(node):"]
     values, compare = [], []
     for i, spec in enumerate(cls._field_specs):
@@ -227,8 +236,8 @@ def _rebuilder(pass_: Pass, cls: type) -> Callable[[Node], Node]:
         trusted = _proved_fields(pass_, cls) | {-1}
         lines += construction_lines(target_cls, "out", values, "span", frozenset(trusted), env)
         lines.append("    return out")
-    exec("\n".join(lines), env)  # noqa: S102 - generated from the grammar only
-    return env["rebuild"]
+    code = compile("\n".join(lines), f"<identity clause of {cls._production} in {pass_.name}>", "exec")
+    return code, env
 
 
 def _proved_fields(pass_: Pass, cls: type) -> set[int]:
