@@ -2,10 +2,12 @@
 
     python -m nanopass.tools.bench [--shapes straight,nested,phases,branches,tiles,scopes,mixed]
                                    [--sizes 1000,4000,16000]
-                                   [--repeat 3] [--per-pass] [--json FILE]
+                                   [--repeat 5] [--per-pass] [--json FILE]
 
 For each shape and size it prints the end-to-end compile time (front end + passes + printer,
-best of ``--repeat`` runs, each in a fresh process with the compiler's modules already imported),
+best of ``--repeat`` runs, each in a fresh process with the compiler's modules already imported;
+the runs go in rounds over every shape and size, so that a slow spell of the host spoils one run of
+each rather than every run of one),
 the time Python's ``ast.parse`` takes on the same source in the same process just before and after
 the compile (the floor: any front end must read its input), their ratio (the best run's: both
 figures of a run are measured under the same conditions), the peak memory of the compile, the
@@ -203,21 +205,48 @@ def _statements(tree) -> int:
 
 
 def measure(shape: str, size: int, repeat: int, phases_shape=None) -> dict:
-    source = source_of(shape, size, phases_shape)
+    """The figures of ``repeat`` compiles of one shape and size (see ``summarize``)."""
+    return measure_all([(shape, size)], repeat, phases_shape)[0]
+
+
+def measure_all(configs: list[tuple[str, int]], repeat: int, phases_shape=None, done=None) -> list[dict]:
+    """``repeat`` rounds, each compiling every (shape, size) once, each compile in a fresh process.
+
+    Rounds rather than one configuration's runs back to back: this host's speed drifts for tens
+    of seconds at a time, and a slow spell then spoils one run of many configurations instead of
+    every run of one. ``done(index, figures)`` is called as each configuration's last run ends.
+    """
     with tempfile.TemporaryDirectory() as tmp:
-        path = os.path.join(tmp, f"bench_{shape}_{size}.py")
-        with open(path, "w") as handle:
-            handle.write(source)
-        runs = []
-        for _ in range(repeat):
-            runs.append(_in_child(path))
-        best = min(runs, key=lambda r: r["total"])
-        best["peak_mib"] = max(r["peak_mib"] for r in runs)
-        best["ast_parse"] = min(r["ast_parse"] for r in runs)
-        # the floor is measured in each run just before and after its compile: a ratio compares
-        # the two under the same conditions (this host's speed drifts between runs)
-        best["ratio"] = min(r["total"] / r["ast_parse"] for r in runs)
-    best.update(shape=shape, size=size, source_bytes=len(source))
+        paths, sources = [], []
+        for shape, size in configs:
+            source = source_of(shape, size, phases_shape if shape == "phases" else None)
+            path = os.path.join(tmp, f"bench_{shape}_{size}.py")
+            with open(path, "w") as handle:
+                handle.write(source)
+            paths.append(path)
+            sources.append(source)
+        runs: list[list[dict]] = [[] for _ in configs]
+        results: list[dict] = [{} for _ in configs]
+        for round_ in range(repeat):
+            for i, path in enumerate(paths):
+                runs[i].append(_in_child(path))
+                if round_ == repeat - 1:
+                    shape, size = configs[i]
+                    results[i] = summarize(runs[i], shape, size, len(sources[i]))
+                    if done:
+                        done(i, results[i])
+    return results
+
+
+def summarize(runs: list[dict], shape: str, size: int, source_bytes: int) -> dict:
+    """The best run's figures; the floor and the ratio are the best of all runs."""
+    best = dict(min(runs, key=lambda r: r["total"]))
+    best["peak_mib"] = max(r["peak_mib"] for r in runs)
+    best["ast_parse"] = min(r["ast_parse"] for r in runs)
+    # the floor is measured in each run just before and after its compile: a ratio compares
+    # the two under the same conditions (this host's speed drifts between runs)
+    best["ratio"] = min(r["total"] / r["ast_parse"] for r in runs)
+    best.update(shape=shape, size=size, source_bytes=source_bytes)
     return best
 
 
@@ -282,29 +311,29 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--shapes", default="straight,nested,phases,branches,tiles,scopes,mixed")
     parser.add_argument("--sizes", default="1000,4000,16000")
-    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--phases", help="PxB for the phases shape (overrides the size)")
     parser.add_argument("--per-pass", action="store_true")
     parser.add_argument("--json", help="also write the results as JSON to this file")
     args = parser.parse_args(argv)
     phases_shape = tuple(int(v) for v in args.phases.split("x")) if args.phases else None
-    results = []
     header = f"{'shape':<9}{'N':>7}{'stmts':>8}{'compile s':>11}{'ast.parse s':>13}{'ratio':>7}{'peak MiB':>10}{'src KiB':>9}{'out KiB':>9}"
     print(header)
     print("-" * len(header))
-    for shape in args.shapes.split(","):
-        for size in [int(s) for s in args.sizes.split(",")]:
-            r = measure(shape, size, args.repeat, phases_shape if shape == "phases" else None)
-            results.append(r)
-            print(
-                f"{shape:<9}{size:>7}{r['statements']:>8}{r['total']:>11.3f}{r['ast_parse']:>13.4f}"
-                f"{r['ratio']:>7.1f}{r['peak_mib']:>10.1f}{r['source_bytes'] / 1024:>9.1f}"
-                f"{r['output_bytes'] / 1024:>9.1f}",
-                flush=True,
-            )
-            if args.per_pass:
-                for name, seconds in sorted(r["passes"].items(), key=lambda kv: -kv[1])[:8]:
-                    print(f"{'':>16}{name:<36}{seconds:>9.3f}")
+    configs = [(shape, int(size)) for shape in args.shapes.split(",") for size in args.sizes.split(",")]
+
+    def show(_index: int, r: dict) -> None:
+        print(
+            f"{r['shape']:<9}{r['size']:>7}{r['statements']:>8}{r['total']:>11.3f}{r['ast_parse']:>13.4f}"
+            f"{r['ratio']:>7.1f}{r['peak_mib']:>10.1f}{r['source_bytes'] / 1024:>9.1f}"
+            f"{r['output_bytes'] / 1024:>9.1f}",
+            flush=True,
+        )
+        if args.per_pass:
+            for name, seconds in sorted(r["passes"].items(), key=lambda kv: -kv[1])[:8]:
+                print(f"{'':>16}{name:<36}{seconds:>9.3f}")
+
+    results = measure_all(configs, args.repeat, phases_shape, done=show)
     for shape in args.shapes.split(","):
         rows = [r for r in results if r["shape"] == shape]
         if len(rows) >= 2:
