@@ -280,8 +280,8 @@ def find_hazards(
     found_at: dict[int, tuple[list[Access], set[Access]]] = {}  # site -> accesses(...) (the same each visit)
 
     def step(found: tuple[list[Access], set[Access]]) -> None:
-        task_accesses, certain = found
-        for a in task_accesses:
+        mine, certain = found
+        for a in mine:
             if a.dir is ArgDir.Output:  # a fresh buffer follows no earlier access
                 continue
             writes = live.of(a.root, True)
@@ -295,7 +295,7 @@ def find_hazards(
                     continue  # two iterations of one pl.parallel loop: independent by the user's word
                 if keep is None or keep(e, a):
                     pairs.add((e, a))
-        for a in task_accesses:
+        for a in mine:
             if a.write:
                 if a in certain:  # a write that may not happen to this root supersedes nothing
                     for write in (False, True):
