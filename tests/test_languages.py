@@ -222,3 +222,30 @@ def test_a_scalar_argument_before_a_tensor_argument_is_rejected(tmp_path):
         assert "tensor arguments must precede scalar arguments" in _error_after_good(stage.language, stage.tree, bad)
     fine = _with_stmt_replaced(stage.tree, task, task.replace(args=(*tensors, scalar, scalar)))
     stage.language.verify(fine)
+
+
+def _yield_cases(tree):
+    """(message, bad tree) for each rule of check_yields, on the innermost loop of ``tree``."""
+    loop = _innermost_loop(tree)
+    scope = loop.body[0]  # the loop body's compiler scope: [tasks..., Yield]
+    yld = scope.body[-1]
+    task = scope.body[0]
+    return {
+        "a loop needs one result per iter_arg": loop.replace(results=(*loop.results, loop.results[0].replace(name="extra"))),
+        "body must end with a Yield of 1 value(s)": loop.replace(body=(scope.replace(body=(*scope.body[:-1], yld.replace(values=yld.values * 2))),)),
+        "a Yield in a body that has nothing to carry": loop.replace(iters=(), results=()),
+        "a Yield outside the end of a loop or branch body": loop.replace(body=(scope.replace(body=(yld, *scope.body)),)),
+    }, loop, task
+
+
+@pytest.mark.parametrize("message", [
+    "a loop needs one result per iter_arg",
+    "body must end with a Yield of 1 value(s)",
+    "a Yield in a body that has nothing to carry",
+    "a Yield outside the end of a loop or branch body",
+])
+def test_each_yield_rule_rejects_a_loop_inside_a_reused_tree(tmp_path, message):
+    stage = _stage(tmp_path, "classify_iter_arg_carry")
+    cases, loop, _task = _yield_cases(stage.tree)
+    bad = _with_stmt_replaced(stage.tree, loop, cases[message])
+    assert message in _error_after_good(stage.language, stage.tree, bad)
