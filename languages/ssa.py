@@ -44,6 +44,11 @@ def check_yields(program) -> None:
         if last is None or last._production != "Yield" or len(last.values) != arity:
             raise VerifyError(f"body must end with a Yield of {arity} value(s)", node=owner)
 
+    def no_inner_yield(stmts):
+        for i in range(len(stmts) - 1):
+            if stmts[i]._production == "Yield":
+                raise VerifyError("a Yield outside the end of a loop or branch body", node=stmts[i])
+
     body = program.orch.body
     for node in unverified_compound(body, check_yields):
         production = node._production
@@ -51,13 +56,14 @@ def check_yields(program) -> None:
             check_body(_unscoped(node.body), len(node.iters), node)
             if len(node.results) != len(node.iters):
                 raise VerifyError("a loop needs one result per iter_arg", node=node)
+            no_inner_yield(node.body)
         elif production == "If":
             check_body(_unscoped(node.then), len(node.results), node)
             check_body(_unscoped(node.orelse), len(node.results), node)
+            no_inner_yield(node.then)
+            no_inner_yield(node.orelse)
         elif production == "Scope":
-            for stmt in node.body[:-1]:
-                if stmt._production == "Yield":
-                    raise VerifyError("a Yield outside the end of a loop or branch body", node=stmt)
+            no_inner_yield(node.body)
     for stmt in body:
         if stmt._production == "Yield":
             raise VerifyError("a Yield outside the end of a loop or branch body", node=stmt)

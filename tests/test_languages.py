@@ -249,3 +249,16 @@ def test_each_yield_rule_rejects_a_loop_inside_a_reused_tree(tmp_path, message):
     cases, loop, _task = _yield_cases(stage.tree)
     bad = _with_stmt_replaced(stage.tree, loop, cases[message])
     assert message in _error_after_good(stage.language, stage.tree, bad)
+
+
+def test_a_yield_in_the_middle_of_a_loop_body_is_rejected(tmp_path):
+    """Before compiler scopes a loop body holds its statements directly (ssa, directed)."""
+    from nanopass.languages.statements import iter_stmts
+
+    stage = _stage(tmp_path, "convert_to_ssa")
+    loop = next(
+        s for s in iter_stmts(stage.tree.orch.body)
+        if s._production == "For" and not any(t._production == "For" for t in s.body)
+    )
+    bad = _with_stmt_replaced(stage.tree, loop, loop.replace(body=(loop.body[-1], *loop.body)))
+    assert "a Yield outside the end of a loop or branch body" in _error_after_good(stage.language, stage.tree, bad)
