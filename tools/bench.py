@@ -9,8 +9,8 @@ best of ``--repeat`` runs, each in a fresh process with the compiler's modules a
 the runs go in rounds over every shape and size, so that a slow spell of the host spoils one run of
 each rather than every run of one),
 the time Python's ``ast.parse`` takes on the same source in the same process just before and after
-the compile (the floor: any front end must read its input), their ratio (the best run's: both
-figures of a run are measured under the same conditions), the peak memory of the compile, the
+the compile (the floor: any front end must read its input), their ratio (the median of the runs'
+ratios: both figures of a run are measured under the same conditions), the peak memory of the compile, the
 source and output sizes, and with ``--per-pass`` the wall-clock time of every pass.
 
 Times are CPU seconds of the process (``time.process_time``), so other load on a shared machine
@@ -42,6 +42,7 @@ import ast
 import gc
 import json
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -239,13 +240,16 @@ def measure_all(configs: list[tuple[str, int]], repeat: int, phases_shape=None, 
 
 
 def summarize(runs: list[dict], shape: str, size: int, source_bytes: int) -> dict:
-    """The best run's figures; the floor and the ratio are the best of all runs."""
+    """The best run's figures, the best floor, and the median of the runs' ratios.
+
+    The floor is measured in each run just before and after its compile, so a run's ratio
+    compares the two under the same conditions (this host's speed drifts between runs). Its
+    median, not its best: a slow spell during the floor's measurement alone makes a run's
+    ratio too good, as one during the compile alone makes it too bad."""
     best = dict(min(runs, key=lambda r: r["total"]))
     best["peak_mib"] = max(r["peak_mib"] for r in runs)
     best["ast_parse"] = min(r["ast_parse"] for r in runs)
-    # the floor is measured in each run just before and after its compile: a ratio compares
-    # the two under the same conditions (this host's speed drifts between runs)
-    best["ratio"] = min(r["total"] / r["ast_parse"] for r in runs)
+    best["ratio"] = statistics.median(r["total"] / r["ast_parse"] for r in runs)
     best.update(shape=shape, size=size, source_bytes=source_bytes)
     return best
 
