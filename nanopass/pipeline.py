@@ -106,10 +106,14 @@ class Pipeline:
             notes_before = len(ctx.notes)
             start = time.perf_counter()
             try:
-                result = pass_cls(ctx).run(tree)
+                pass_ = pass_cls(ctx)
+                result = pass_.run(tree)
                 if verify:
-                    # a pass that returns its input unchanged keeps what was checked of it
-                    known = pass_cls.target.verify(result, known if result is tree else frozenset())
+                    # a pass that returns its input unchanged, or converted (``Pass.convert``),
+                    # keeps what was checked of it
+                    converted = pass_.converted
+                    same = result is tree or (converted is not None and converted[0] is tree and converted[1] is result)
+                    known = pass_cls.target.verify(result, known if same else frozenset())
             except Exception as error:  # noqa: BLE001 - every failure leaves as a compiler error
                 raise PipelineError(_as_compiler_error(error, pass_cls.name, tree), stages) from error
             stage = Stage(

@@ -74,6 +74,11 @@ class Pass:
         if "name" not in cls.__dict__:
             return
         _check_declaration(cls)
+        cls._prepare()
+
+    @classmethod
+    def _prepare(cls) -> None:
+        """Derive the class's handlers, touched nonterminals and inert classes from its declaration."""
         cls._handlers = {
             prod: prod for prod in cls.source.nodes if callable(getattr(cls, prod, None))
         }
@@ -91,6 +96,7 @@ class Pass:
 
     def __init__(self, ctx: PassContext | None = None):
         self.ctx = ctx or PassContext()
+        self.converted: tuple[Node, Node] | None = None  # (input, output) of the last ``convert``
         # How this pass treats a node of each class: its handler; the identity for classes it
         # returns as they are (no handler, kept by the target, nothing to visit inside); the
         # generated identity clause (``_rebuilder``) for other node classes, added on first sight.
@@ -110,6 +116,14 @@ class Pass:
     def run(self, tree: Node) -> Node:
         """Transform a whole program. Override for passes that need a setup step first."""
         return self.visit(tree)
+
+    def convert(self, tree: Node) -> Node:
+        """``tree`` as it is, rebuilt in the target language: the identity clauses alone, no
+        handler of this pass runs. The pipeline knows the result meets every invariant ``tree``
+        met (the two trees differ in their node classes only) and does not check those again."""
+        result = _conversion(type(self).source, type(self).target)(self.ctx).visit(tree)
+        self.converted = (tree, result)
+        return result
 
     def visit(self, node: Any) -> Any:
         """Apply the handler for ``node``'s production, or rebuild it from visited children."""
@@ -179,6 +193,20 @@ class Pass:
 
     def _list_for_single_field(self, node: Node, name: str):
         raise InternalError(f"handler returned a list for the single field '{name}'", pass_name=self.name, node=node)
+
+
+_CONVERSIONS: dict[tuple[Language, Language], type[Pass]] = {}
+
+
+def _conversion(source: Language, target: Language) -> type[Pass]:
+    """The pass without handlers from ``source`` to ``target`` (made once per pair)."""
+    conversion = _CONVERSIONS.get((source, target))
+    if conversion is None:
+        conversion = type(f"_Convert_{source.name}_to_{target.name}", (Pass,), {"source": source, "target": target})
+        conversion.name = f"convert_{source.name}_to_{target.name}"
+        conversion._prepare()
+        _CONVERSIONS[source, target] = conversion
+    return conversion
 
 
 def _rebuilder(pass_: Pass, cls: type) -> Callable[[Node], Node]:

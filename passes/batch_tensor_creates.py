@@ -6,7 +6,7 @@ from nanopass.languages import BATCHED, DEP_ANNOTATED
 from nanopass.languages.batched import MAX_TENSORS_PER_ARG
 from nanopass.rewrite import Pass, register
 
-from .util import assigned_names
+from .util import assigned_names, iter_stmts
 
 B = BATCHED
 
@@ -41,6 +41,13 @@ class BatchTensorCreates(Pass):
     name = "batch_tensor_creates"
     source = DEP_ANNOTATED
     target = BATCHED
+
+    def run(self, program):
+        if not any(
+            s._production == "Let" and s.value._production == "CreateTensor" for s in iter_stmts(program.orch.body)
+        ):
+            return self.convert(program)  # nothing to batch
+        return self.visit(program)
 
     def batch(self, stmts) -> tuple:
         defined = None  # names defined in this body, nested bodies included; walked only when needed

@@ -63,7 +63,7 @@ class HoistScopeEscapes(Pass):
             s._production == "Scope" and (s.origin is ScopeOrigin.user or s.mode is ScopeMode.manual)
             for s in iter_stmts(func.body)
         ):
-            return self.visit(program)  # nothing to hoist: the identity into the hoisted language
+            return self.convert(program)  # nothing to hoist
         self.roots = buffer_roots(func, kernel_table(program), lambda it: not it.plan.rebind)
         # TaskId array carries: their storage may belong to an enclosing scope (the seed's #1811)
         self.array_carries = set(carry_arrays(func))

@@ -310,6 +310,45 @@ def test_pipeline_rechecks_invariants_only_of_trees_a_pass_changed():
     assert isinstance(info.value.error, VerifyError) and info.value.error.pass_name == "convert_nums_to_negative"
 
 
+def test_convert_rebuilds_the_tree_in_the_target_and_the_pipeline_trusts_its_invariants():
+    checked = []
+
+    def no_negative_numbers(prog):
+        checked.append(prog)
+        if any(getattr(n, "value", 0) < 0 for n in walk(prog) if n._production == "Num"):
+            raise VerifyError("a negative number", node=prog)
+
+    def lets_only(prog):  # the target's own invariant: run on the converted tree
+        checked.append(("lets_only", prog))
+
+    source = L0.extend("toy_conv_src", invariants=[no_negative_numbers])
+    target = source.extend("toy_conv_dst", add={"Stmt": [Production("Print", "value:Expr")]}, invariants=[lets_only])
+
+    class _Convert(Pass):
+        """Convert the tree as it is (its Note handler must not run). Test-only pass."""
+
+        name = "convert_toy_to_printing"
+        source = L0  # replaced below
+        target = L0
+
+        def Note(self, node):  # a handler convert must not run
+            return target.Print(target.Num(-1))
+
+        def run(self, tree):
+            return self.convert(tree)
+
+    _Convert.source, _Convert.target = source, target
+    _Convert._prepare()
+    tree = source.Prog([source.Loop(2, [source.Let("x", source.Num(1)), source.Note("n", None)])], None)
+    stages = Pipeline([_Convert]).run(tree)
+    out = stages[-1].tree
+    assert target.is_program(out) and type(out.body[0]) is target.nodes["Loop"]
+    assert type(out.body[0]).__name__ == type(tree.body[0]).__name__ and out.body[0] is not tree.body[0]
+    assert out.body[0].body[1]._production == "Note"  # no handler ran
+    assert out.body[0].body[0] is tree.body[0].body[0]  # a Let keeps its class: reused
+    assert checked == [tree, ("lets_only", out)]  # the source's invariant is not checked again
+
+
 def test_pipeline_wraps_crashes_as_internal_errors_naming_the_pass():
     class _Crash(Pass):
         """Crash. Test-only pass."""
