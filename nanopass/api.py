@@ -46,9 +46,12 @@ def run_pipeline(
     verify: bool = True,
     stop_after: str | None = None,
     observer: Callable[[Stage], None] | None = None,
+    keep_tree: Callable[[Stage], bool] | None = None,
 ) -> list[Stage]:
     """Front end + every pass; returns the stages (index 0 is the front end's output).
 
+    ``keep_tree`` is ``Pipeline.run``'s: by default every stage keeps its tree;
+    ``keep_tree=needed_by_result`` keeps only what ``result_from_stages`` reads.
     Raises ``PipelineError`` (with the stages reached) on a compiler error in a pass, and
     ``UserError`` for a mistake the front end finds.
     """
@@ -59,7 +62,10 @@ def run_pipeline(
         tree = surface_of(program, func_name)
         ctx = PassContext(options=dict(options or {}))
         with reusing_walks():
-            return PIPELINE.run(tree, ctx, input_name="parse_dsl", verify=verify, stop_after=stop_after, observer=observer)
+            return PIPELINE.run(
+                tree, ctx, input_name="parse_dsl", verify=verify, stop_after=stop_after, observer=observer,
+                keep_tree=keep_tree,
+            )
 
 
 @contextmanager
@@ -75,6 +81,14 @@ def collector_paused():
     finally:
         if collecting:
             gc.enable()
+
+
+def needed_by_result(stage: Stage) -> bool:
+    """Whether ``result_from_stages`` reads this stage's tree (besides the last stage's): the
+    encoded program's kernels and parameters."""
+    from nanopass.languages import ENCODED
+
+    return stage.language is ENCODED
 
 
 def result_from_stages(stages: list[Stage], abi: str = "seed") -> OrchestrationResult:
@@ -124,16 +138,22 @@ def generate_orchestration(
     analyze_auto_scopes_for_deps: bool = False,
     order_write_after_read: bool = True,
     verify: bool = True,
+    keep_stages: bool = True,
 ) -> OrchestrationResult:
     """Compile one orchestration function of ``program`` to C++.
 
     ``program`` is a ``@pl.program`` class or a ``surface``-language ``Program`` built directly.
+    With ``keep_stages=False`` the result's stages keep only the trees it was made from (the
+    others are released as the compile goes, which is faster on large programs).
     Raises ``UserError`` for mistakes in the program and ``InternalError`` for compiler bugs.
     """
     options = {"analyze_auto_scopes_for_deps": analyze_auto_scopes_for_deps, "order_war": order_write_after_read}
     with collector_paused():
         try:
-            stages = run_pipeline(program, func_name, options=options, verify=verify)
+            stages = run_pipeline(
+                program, func_name, options=options, verify=verify,
+                keep_tree=None if keep_stages else needed_by_result,
+            )
         except PipelineError as failure:
             raise failure.error from failure.error.__cause__
         return result_from_stages(stages, abi)
@@ -144,6 +164,7 @@ __all__ = [
     "OrchestrationResult",
     "UserError",
     "generate_orchestration",
+    "needed_by_result",
     "result_from_stages",
     "run_pipeline",
     "surface_of",

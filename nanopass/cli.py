@@ -228,13 +228,13 @@ def _compile_and_write(args, out: Console, err: Console) -> int:
     program = pick_program(_load(args), args.program, args.file)
     dumps = _dump_writer(args, program) if args.dump_all else None
     options = _options(args)
-    from .api import run_pipeline
+    from .api import needed_by_result, run_pipeline
 
     try:
         with _progress(program, args, err) as progress:
             stages = run_pipeline(
                 program, args.func, options=options, verify=not args.no_verify, stop_after=args.stop_after,
-                observer=fan_out([dumps, progress]),
+                observer=fan_out([dumps, progress]), keep_tree=None if dumps else needed_by_result,
             )
     except PipelineError as failure:
         if dumps:

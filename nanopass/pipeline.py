@@ -5,7 +5,9 @@ target). ``run`` applies the passes in order; after each one it verifies the out
 pass's target language (grammar membership of the root, then the language's invariants; a pass
 that returns its input object unchanged is not re-checked for invariants its input met), times
 it, and hands the stage to an optional observer (dumps, progress). ``stop_after`` ends the run
-after a named pass. Errors leave the driver as ``UserError`` (unchanged) or ``InternalError``
+after a named pass; ``keep_tree`` says which stages keep their trees once the next pass has read
+them (by default all do; a compile that needs only its result lets the others go, so that the
+memory they held is reused while it is still in the caches). Errors leave the driver as ``UserError`` (unchanged) or ``InternalError``
 naming the pass; any other exception inside a pass is a compiler bug and is wrapped as one.
 """
 
@@ -28,7 +30,7 @@ class Stage:
     index: int
     name: str
     language: Language
-    tree: Node
+    tree: Node | None  # None once released (``Pipeline.run``'s ``keep_tree``)
     seconds: float = 0.0
     notes: list[Note] = field(default_factory=list)
     contract: str = ""
@@ -76,20 +78,25 @@ class Pipeline:
         verify: bool = True,
         stop_after: str | None = None,
         observer: Callable[[Stage], None] | None = None,
+        keep_tree: Callable[[Stage], bool] | None = None,
     ) -> list[Stage]:
-        """Run the passes on ``tree``; returns every stage. Raises PipelineError on failure."""
+        """Run the passes on ``tree``; returns every stage. Raises PipelineError on failure.
+
+        With ``keep_tree``, a stage for which it is false has its ``tree`` set to None as soon as
+        the next pass and its verification are done with it (the observer has seen it by then);
+        the last stage keeps its tree."""
         ctx = ctx or PassContext()
         # Trees are acyclic and freed by reference counting; the cyclic collector would only
         # rescan every live node again and again (superlinear on large programs).
         collecting = gc.isenabled()
         gc.disable()
         try:
-            return self._run(tree, ctx, input_name, verify, stop_after, observer)
+            return self._run(tree, ctx, input_name, verify, stop_after, observer, keep_tree)
         finally:
             if collecting:
                 gc.enable()
 
-    def _run(self, tree, ctx, input_name, verify, stop_after, observer) -> list[Stage]:
+    def _run(self, tree, ctx, input_name, verify, stop_after, observer, keep_tree) -> list[Stage]:
         if stop_after is not None and stop_after not in self.names():
             raise ValueError(f"--stop-after: no pass named {stop_after!r} in the pipeline")
         stages = [Stage(0, input_name, self.source, tree)]
@@ -125,6 +132,8 @@ class Pipeline:
                 ctx.notes[notes_before:],
                 pass_cls.contract(),
             )
+            if keep_tree is not None and not keep_tree(stages[-1]):
+                stages[-1].tree = None
             stages.append(stage)
             if observer:
                 observer(stage)

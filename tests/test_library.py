@@ -72,6 +72,37 @@ def test_a_compile_keeps_no_tree_alive_after_it_returns(example):
     assert list(statements.iter_stmts(body)) and statements._last_walk is statements._NO_WALK
 
 
+def test_keep_stages_false_releases_the_trees_the_result_does_not_read(example):
+    import gc
+    import sys
+
+    from nanopass.languages import EMISSION, ENCODED
+
+    kept = nanopass.generate_orchestration(example("manual_phases"))
+    lean = nanopass.generate_orchestration(example("manual_phases"), keep_stages=False)
+    assert lean.code == kept.code and lean.kernel_ids == kept.kernel_ids
+    assert [s.name for s in lean.stages] == [s.name for s in kept.stages]
+    with_trees = [s.language for s in lean.stages if s.tree is not None]
+    assert with_trees == [ENCODED, EMISSION]
+    assert all(s.tree is not None for s in kept.stages)
+    # released for good: the only trees alive are the kept ones and the front end's (which the
+    # program object keeps); a released stage's tree stays alive only if a pass handed it on as is
+    program = example("manual_phases")
+    seen: list = []  # every stage's tree, as the observer saw it
+    stages = nanopass.run_pipeline(
+        program, observer=lambda stage: seen.append(stage.tree), keep_tree=nanopass.api.needed_by_result
+    )
+    gc.collect()
+    kept = [program.surface()] + [s.tree for s in stages if s.tree is not None]
+    held_elsewhere = []
+    for tree in {id(t): t for t in seen}.values():
+        # references: `seen`'s, the loop variable's, getrefcount's argument's, the dict's
+        if sys.getrefcount(tree) - 3 - sum(t is tree for t in seen) > 0:
+            held_elsewhere.append(tree)
+    assert held_elsewhere and all(any(tree is k for k in kept) for tree in held_elsewhere)
+    assert len(held_elsewhere) < len(stages) // 2
+
+
 def test_the_collector_stays_paused_from_the_front_end_to_the_printer(example, monkeypatch):
     """Resumed between the front end, the passes and the printer, the cyclic collector would
     walk every live node at its first collection (tens of percent of a large compile)."""
