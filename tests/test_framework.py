@@ -270,13 +270,20 @@ def test_pipeline_reports_output_outside_target_language():
     assert info.value.error.pass_name == "check_wrong_output"
 
 
-def test_pipeline_rechecks_invariants_only_of_trees_a_pass_changed():
-    checked = []
+def _no_negative_numbers(checked: list):
+    """An invariant that records each tree it checks in ``checked``."""
 
     def no_negative_numbers(prog):
         checked.append(prog)
         if any(getattr(n, "value", 0) < 0 for n in walk(prog) if n._production == "Num"):
             raise VerifyError("a negative number", node=prog)
+
+    return no_negative_numbers
+
+
+def test_pipeline_rechecks_invariants_only_of_trees_a_pass_changed():
+    checked = []
+    no_negative_numbers = _no_negative_numbers(checked)
 
     toy = L0.extend("toy_checked", invariants=[no_negative_numbers])
 
@@ -312,11 +319,7 @@ def test_pipeline_rechecks_invariants_only_of_trees_a_pass_changed():
 
 def test_convert_rebuilds_the_tree_in_the_target_and_the_pipeline_trusts_its_invariants():
     checked = []
-
-    def no_negative_numbers(prog):
-        checked.append(prog)
-        if any(getattr(n, "value", 0) < 0 for n in walk(prog) if n._production == "Num"):
-            raise VerifyError("a negative number", node=prog)
+    no_negative_numbers = _no_negative_numbers(checked)
 
     def lets_only(prog):  # the target's own invariant: run on the converted tree
         checked.append(("lets_only", prog))
