@@ -7,8 +7,9 @@ that returns its input object unchanged is not re-checked for invariants its inp
 it, and hands the stage to an optional observer (dumps, progress). ``stop_after`` ends the run
 after a named pass; ``keep_tree`` says which stages keep their trees once the next pass has read
 them (by default all do; a compile that needs only its result lets the others go, so that the
-memory they held is reused while it is still in the caches). Errors leave the driver as ``UserError`` (unchanged) or ``InternalError``
-naming the pass; any other exception inside a pass is a compiler bug and is wrapped as one.
+memory they held is reused while it is still in the caches). Errors leave the driver as
+``UserError`` (unchanged) or ``InternalError`` naming the pass; any other exception inside a pass
+is a compiler bug and is wrapped as one.
 """
 
 from __future__ import annotations

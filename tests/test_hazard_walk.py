@@ -198,17 +198,19 @@ def test_the_comparison_meets_pairs():
     assert sum(check_directed_stages(run_pipeline(load_program(p))) for p in SOURCES) > 20
 
 
-@PROPERTY
-@given(programs(manual=False))
-def test_random_auto_programs(tmp_path_factory, program):
+def check_generated(tmp_path_factory, program) -> None:
     path = tmp_path_factory.mktemp("p") / "generated.py"
     path.write_text(program.render())
     check_directed_stages(run_pipeline(load_program(path)))
+
+
+@PROPERTY
+@given(programs(manual=False))
+def test_random_auto_programs(tmp_path_factory, program):
+    check_generated(tmp_path_factory, program)
 
 
 @PROPERTY
 @given(programs(manual=True))
 def test_random_manual_programs(tmp_path_factory, program):
-    path = tmp_path_factory.mktemp("p") / "generated.py"
-    path.write_text(program.render())
-    check_directed_stages(run_pipeline(load_program(path)))
+    check_generated(tmp_path_factory, program)
