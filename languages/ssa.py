@@ -35,46 +35,48 @@ def check_single_definition(program) -> None:
 
 
 def check_yields(program) -> None:
-    def check_body(body, arity, owner):
-        last = body[-1] if body else None
-        if arity == 0:
-            if last is not None and last._production == "Yield":
-                raise VerifyError("a Yield in a body that has nothing to carry", node=owner)
-            return
-        if last is None or last._production != "Yield" or len(last.values) != arity:
-            raise VerifyError(f"body must end with a Yield of {arity} value(s)", node=owner)
-
-    def no_inner_yield(stmts):
-        for i in range(len(stmts) - 1):
-            if stmts[i]._production == "Yield":
-                raise VerifyError("a Yield outside the end of a loop or branch body", node=stmts[i])
-
     body = program.orch.body
     for node in unverified_compound(body, check_yields):
         production = node._production
         if production == "For":
-            check_body(_unscoped(node.body), len(node.iters), node)
-            if len(node.results) != len(node.iters):
+            arity = len(node.iters)
+            if len(node.results) != arity:
                 raise VerifyError("a loop needs one result per iter_arg", node=node)
-            no_inner_yield(node.body)
+            _check_carry_body(node.body, arity, node)
         elif production == "If":
-            check_body(_unscoped(node.then), len(node.results), node)
-            check_body(_unscoped(node.orelse), len(node.results), node)
-            no_inner_yield(node.then)
-            no_inner_yield(node.orelse)
+            arity = len(node.results)
+            _check_carry_body(node.then, arity, node)
+            _check_carry_body(node.orelse, arity, node)
         elif production == "Scope":
-            no_inner_yield(node.body)
+            _check_no_inner_yield(node.body)
     for stmt in body:
         if stmt._production == "Yield":
             raise VerifyError("a Yield outside the end of a loop or branch body", node=stmt)
     mark_verified(body, check_yields)
 
 
-def _unscoped(body):
-    """A body seen through compiler-inserted scopes: (Scope [...]) alone counts as its contents."""
-    while len(body) == 1 and body[0]._production == "Scope" and getattr(body[0], "origin", None) is not None:
-        body = body[0].body
-    return body
+def _check_carry_body(body, arity: int, owner) -> None:
+    """A loop or branch body: a Yield of ``arity`` values ends it (seen through compiler-inserted
+    scopes) when ``arity`` is not 0, and no Yield ends it otherwise; no Yield comes before its end."""
+    stmts = body
+    last = stmts[-1] if stmts else None
+    # (Scope [...]) put there by the compiler, alone in the body, stands for its contents
+    while last is not None and len(stmts) == 1 and last._production == "Scope" and getattr(last, "origin", None) is not None:
+        stmts = last.body
+        last = stmts[-1] if stmts else None
+    if arity == 0:
+        if last is not None and last._production == "Yield":
+            raise VerifyError("a Yield in a body that has nothing to carry", node=owner)
+    elif last is None or last._production != "Yield" or len(last.values) != arity:
+        raise VerifyError(f"body must end with a Yield of {arity} value(s)", node=owner)
+    if len(body) > 1:
+        _check_no_inner_yield(body)
+
+
+def _check_no_inner_yield(stmts) -> None:
+    for i in range(len(stmts) - 1):
+        if stmts[i]._production == "Yield":
+            raise VerifyError("a Yield outside the end of a loop or branch body", node=stmts[i])
 
 
 LANGUAGE = surface.LANGUAGE.extend(

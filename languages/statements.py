@@ -122,11 +122,17 @@ class Walk:
             add = names.append
             for stmt in self.order:
                 kind = stmt._production
-                if kind == "Task":  # most statements: defined_binders(stmt), inlined
+                if kind == "Task":  # the usual statements: defined_binders(stmt), inlined
                     for out in stmt.outs:
                         add(out.name if out._production == "Binder" else out.var.name)
                     if stmt.tid is not None:
                         add(stmt.tid.name)
+                elif kind == "For":
+                    add(stmt.var.name)
+                    for it in stmt.iters:
+                        add(it.var.name)
+                    for result in stmt.results:
+                        add(result.name)
                 elif kind in DEFINING:
                     names += [b.name for b in defined_binders(stmt)]
             self._binder_names = names

@@ -84,23 +84,40 @@ class LowerToEmission(Pass):
         """Names the C++ reads: every use in ``body`` except returns (which emit nothing) and None
         seeds read as a carry's init (folded into the carry)."""
         used: set[str] = set()
+        add = used.add
         fields_of = READ_FIELDS
-        stack = [stmt for stmt in iter_stmts(body) if stmt._production != "Return"]
+        stack: list = []
         pop, push, extend = stack.pop, stack.append, stack.extend
-        while stack:
-            node = pop()
-            production = node._production
-            if production == "Var":
-                used.add(node.name)
-                continue
-            if production == "IterArg" and self.init_is_none_seed(node):
-                continue
-            for name, many in fields_of[type(node)]:
-                value = getattr(node, name)
-                if many:
-                    extend(value)
-                elif value is not None:
-                    push(value)
+        for stmt in iter_stmts(body):
+            kind = stmt._production
+            if kind == "Task":  # most statements: their arguments' values and their edges
+                for arg in stmt.args:
+                    value = arg.value
+                    if value._production == "Var":
+                        add(value.name)
+                    else:
+                        push(value)
+                extend(stmt.deps)
+            elif kind != "Return":
+                push(stmt)
+            while stack:
+                node = pop()
+                production = node._production
+                if production == "Var":
+                    add(node.name)
+                    continue
+                if production == "Bin":
+                    push(node.a)
+                    push(node.b)
+                    continue
+                if production == "IterArg" and self.init_is_none_seed(node):
+                    continue
+                for name, many in fields_of[type(node)]:
+                    value = getattr(node, name)
+                    if many:
+                        extend(value)
+                    elif value is not None:
+                        push(value)
         return used
 
     def init_is_none_seed(self, it) -> bool:

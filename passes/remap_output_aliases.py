@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from nanopass.errors import InternalError
 from nanopass.languages import HOISTED, NAMED
+from nanopass.languages.terms import ArgDir
 from nanopass.rewrite import Pass, register
 
 from .aliases import buffer_roots
@@ -52,7 +53,10 @@ class RemapOutputAliases(Pass):
             names[dyn.name] = dyn.name
             table.claim(dyn.name)
         self.derived = self.derived_suffixes(func)
+        scalars = [p.name for p in func.params if p.type._production == "ScalarType"]
         for binder in self.binders(func):
+            if binder.type._production == "ScalarType":
+                scalars.append(binder.name)
             root = roots.get(binder.name, binder.name)
             if root != binder.name or binder.name in names:  # an alias, or already named (Declare)
                 continue
@@ -75,6 +79,8 @@ class RemapOutputAliases(Pass):
                 names[name] = names[root]
         self.names = names
         self.roots = roots
+        # a scalar argument reads scalars only (parameters, loop variables, scalar lets, dims)
+        self.scalars_renamed = any(names.get(name, name) != name for name in scalars)
         return self.visit(program)
 
     def carry_names(self, func, names: dict[str, str], roots: dict[str, str]) -> None:
@@ -142,6 +148,11 @@ class RemapOutputAliases(Pass):
         if name is None:
             raise InternalError(f"no C++ name for '{var.name}'", pass_name=self.name, node=var)
         return var if name == var.name else N.Var(name, span=var.span)
+
+    def Arg(self, arg):
+        if arg.dir is ArgDir.Scalar and not self.scalars_renamed:
+            return arg  # its expression keeps every name
+        return self.rebuild(arg)
 
     def Binder(self, binder):
         name = self.names[binder.name]

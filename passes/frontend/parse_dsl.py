@@ -1702,14 +1702,15 @@ class _FunctionParser:
         return expr, ty
 
     def _expr(self, node: ast.expr) -> tuple[Any, Any]:
-        if isinstance(node, ast.Name):
-            if self.expr_level + 1 > MAX_EXPR_DEPTH:  # its child: the context (ast.Load)
+        kind = type(node)  # (the usual kinds first, by class: ast.parse makes no subclasses)
+        if kind is ast.Name:
+            if self.expr_level >= MAX_EXPR_DEPTH:  # its child, the context (ast.Load), is one deeper
                 raise too_deep(self.program, self.expr_root)
             return self.name(node)
-        if isinstance(node, ast.Constant):
-            return self.constant(node.value, node)
-        if isinstance(node, ast.BinOp):
+        if kind is ast.BinOp:
             return self.binop(node)
+        if kind is ast.Constant:
+            return self.constant(node.value, node)
         if isinstance(node, ast.UnaryOp):
             return self.unop(node)
         if isinstance(node, ast.Compare):
@@ -1783,9 +1784,15 @@ class _FunctionParser:
         op = _BINOPS.get(type(node.op))
         if op is None:
             raise self.error(f"unsupported operator '{_OP_TEXT.get(type(node.op), type(node.op).__name__)}'", node)
-        self.descend(1)
-        a, aty = self.scalar_operand(node.left)
-        b, bty = self.scalar_operand(node.right)
+        self.expr_level += 1  # self.descend(1) and self.scalar_operand, inlined: most expressions are these
+        if self.expr_level > MAX_EXPR_DEPTH:
+            raise too_deep(self.program, self.expr_root)
+        a, aty = self._expr(node.left)
+        if aty._production != "ScalarType":
+            raise self.error(f"expected a scalar, got a {type_text(aty)}", node.left)
+        b, bty = self._expr(node.right)
+        if bty._production != "ScalarType":
+            raise self.error(f"expected a scalar, got a {type_text(bty)}", node.right)
         self.expr_level -= 1
         da, db = aty.dtype, bty.dtype
         if da in _NOT_NUMBERS or db in _NOT_NUMBERS:
