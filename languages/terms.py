@@ -7,7 +7,15 @@ from enum import Enum
 from nanopass.language import boolean, enum_terminal, integer, real, symbol, text
 
 
-class DType(Enum):
+class Term(Enum):
+    """Base of the vocabulary's enumerations. A member hashes as itself (members are singletons,
+    also across pickling): a set or dict of members is then looked up without a Python call,
+    and those lookups are in every pass's inner loops."""
+
+    __hash__ = object.__hash__
+
+
+class DType(Term):
     """Element types of the DSL (``pl.FP32`` ...)."""
 
     FP16 = "FP16"
@@ -109,7 +117,7 @@ _BITS = {
 }
 
 
-class FuncKind(Enum):
+class FuncKind(Term):
     """``pl.FunctionType``: what kind of function a method of a program is."""
 
     Orchestration = "Orchestration"
@@ -120,7 +128,7 @@ class FuncKind(Enum):
     Opaque = "Opaque"
 
 
-class ParamDir(Enum):
+class ParamDir(Term):
     """Declared direction of a parameter: plain (In), ``pl.Out[...]``, ``pl.InOut[...]``."""
 
     In = "In"
@@ -128,7 +136,7 @@ class ParamDir(Enum):
     InOut = "InOut"
 
 
-class ArgDir(Enum):
+class ArgDir(Term):
     """Call-site direction of one task argument (how the runtime tracks it)."""
 
     Input = "Input"
@@ -139,24 +147,24 @@ class ArgDir(Enum):
     Scalar = "Scalar"
 
 
-class LoopKind(Enum):
+class LoopKind(Term):
     seq = "seq"
     parallel = "parallel"
 
 
-class ScopeMode(Enum):
+class ScopeMode(Term):
     auto = "auto"
     manual = "manual"
 
 
-class ScopeOrigin(Enum):
+class ScopeOrigin(Term):
     """Who placed a runtime scope: the user (``with``) or the compiler."""
 
     user = "user"
     compiler = "compiler"
 
 
-class CoreType(Enum):
+class CoreType(Term):
     """Where a kernel runs: cube (AIC), vector (AIV), or both (a Group: MixedKernels)."""
 
     AIC = "AIC"
@@ -164,7 +172,7 @@ class CoreType(Enum):
     MIX = "MIX"
 
 
-class DepSource(Enum):
+class DepSource(Term):
     """Where the TaskId of a dependency edge comes from (decides guarding)."""
 
     fresh = "fresh"  # the task_id() of a submit in scope: always valid, unguarded
@@ -178,7 +186,7 @@ class DepSource(Enum):
     cell = "cell"  # a compiler cell: the latest TaskId stored in it, or invalid
 
 
-class BinOp(Enum):
+class BinOp(Term):
     add = "+"
     sub = "-"
     mul = "*"
@@ -191,7 +199,7 @@ class BinOp(Enum):
     or_ = "or"
 
 
-class CmpOp(Enum):
+class CmpOp(Term):
     eq = "=="
     ne = "!="
     lt = "<"
@@ -200,13 +208,13 @@ class CmpOp(Enum):
     ge = ">="
 
 
-class UnOp(Enum):
+class UnOp(Term):
     neg = "-"
     not_ = "not"
     invert = "~"
 
 
-class Encoding(Enum):
+class Encoding(Term):
     """How a scalar task argument becomes the runtime's uint64 slot (D4)."""
 
     to_u64 = "to_u64"  # floats: bit copy

@@ -6,7 +6,7 @@ from nanopass.languages import DIMMED, ENCODED
 from nanopass.languages.terms import ArgDir, Encoding
 from nanopass.rewrite import Pass, register
 
-from .types import expr_dtype, type_env
+from .types import expr_is_float, type_env
 
 E = ENCODED
 
@@ -33,7 +33,7 @@ class EncodeScalars(Pass):
         tensors, scalars = [], []
         for a in task.args:
             if a.dir is ArgDir.Scalar:
-                is_float = expr_dtype(a.value, self.env).is_float
+                is_float = expr_is_float(a.value, self.env)
                 scalars.append(E.ScalarArg(a.value, Encoding.to_u64 if is_float else Encoding.cast_u64, span=a.span))
             else:
                 tensors.append(E.TensorArg(a.value, a.dir, span=a.span))

@@ -14,27 +14,32 @@ def type_env(func) -> dict[str, object]:
     return env
 
 
-def expr_dtype(expr, env) -> DType:
-    kind = expr._production
-    if kind == "Var":
-        ty = env.get(expr.name)
-        if ty is not None and ty._production == "ScalarType":
-            return ty.dtype
-        return DType.INT64
-    if kind == "Bin":
-        if expr.op is BinOp.and_ or expr.op is BinOp.or_:
-            return DType.BOOL
-        a = expr_dtype(expr.a, env)
-        if a.is_float:
-            return a
-        b = expr_dtype(expr.b, env)
-        if b.is_float:
-            return b
-        return b if a is DType.INDEX else a
-    if kind in ("Int", "Float"):
-        return expr.dtype
-    if kind in ("Bool", "Cmp"):
-        return DType.BOOL
-    if kind == "Un":
-        return DType.BOOL if expr.op is UnOp.not_ else expr_dtype(expr.a, env)
-    raise ValueError(f"not a scalar expression: {kind}")
+_FLOAT_DTYPES = frozenset(d for d in DType if d.is_float)
+
+
+def expr_is_float(expr, env) -> bool:
+    """Whether the scalar expression ``expr`` is a float (``env``: name -> Type): it is when a
+    float operand reaches it through arithmetic (not through ``and``/``or``, a comparison or
+    ``not``, which make a bool); a name not in ``env`` as a scalar counts as an INT64."""
+    stack = [expr]
+    pop, push = stack.pop, stack.append
+    while stack:
+        node = pop()
+        kind = node._production
+        if kind == "Var":
+            ty = env.get(node.name)
+            if ty is not None and ty._production == "ScalarType" and ty.dtype in _FLOAT_DTYPES:
+                return True
+        elif kind == "Bin":
+            if node.op is not BinOp.and_ and node.op is not BinOp.or_:
+                push(node.b)
+                push(node.a)
+        elif kind == "Int" or kind == "Float":
+            if node.dtype in _FLOAT_DTYPES:
+                return True
+        elif kind == "Un":
+            if node.op is not UnOp.not_:
+                push(node.a)
+        elif kind != "Bool" and kind != "Cmp":
+            raise ValueError(f"not a scalar expression: {kind}")
+    return False
