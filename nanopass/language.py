@@ -289,14 +289,24 @@ class Nonterminal:
 # Node classes
 
 
-class Node:
+class _Layout:
+    """The slots every node has. Each node class has a *builder* twin: a class with the same
+    slots and the default ``__setattr__``, derived from this one and not from ``Node``.
+    Construction fills a builder object through plain attribute stores (which the interpreter
+    specializes), then turns it into the node class by ``__class__`` assignment (the two
+    classes have one layout); nothing else ever holds a builder object."""
+
+    __slots__ = ("span", "_hash")
+
+
+class Node(_Layout):
     """Base of every generated node class. Frozen; fields are set once by the constructor.
 
     ``span`` is a source position kept beside the fields: it is not part of equality and not
     part of the grammar.
     """
 
-    __slots__ = ("span", "_hash")
+    __slots__ = ()
     _production: str = ""
     _fields: tuple[str, ...] = ()
     _field_specs: tuple[Field, ...] = ()
@@ -389,8 +399,10 @@ def walk(node: "Node | tuple") -> Iterator[Node]:
 def _make_node_class(language_name: str, nonterminal: str, production: Production) -> type:
     """Create the class for ``production``; its field checks are installed later (_install_checks)."""
     fields = tuple(f.name for f in production.fields)
+    builder = type(production.name, (_Layout,), {"__slots__": fields, "__doc__": "(the builder of a node class)"})
     namespace = {
-        "__slots__": fields,
+        "__slots__": (),  # the builder's: a node class adds no slot to it (see _Layout)
+        "_builder": builder,
         "__match_args__": fields,
         "_production": production.name,
         "_nonterminal": nonterminal,
@@ -399,11 +411,11 @@ def _make_node_class(language_name: str, nonterminal: str, production: Productio
         "_origin": language_name,
         "__doc__": production.doc or f"({production.name} ...) of {nonterminal}",
     }
-    return type(production.name, (Node,), namespace)
+    return type(production.name, (builder, Node), namespace)
 
 
 def _install_checks(cls: type, kind_check: Callable[[Field], Any], terminals) -> None:
-    """Generate ``cls.__init__``: convert list fields to tuples, check each field, set it.
+    """Generate ``cls.__new__``: convert list fields to tuples, check each field, set it.
 
     The checks are written out (``construction_lines``): a terminal's predicate inlined where
     the terminal gives it as an expression; a nonterminal's value looked up by its exact class
@@ -415,20 +427,31 @@ def _install_checks(cls: type, kind_check: Callable[[Field], Any], terminals) ->
     specs = cls._field_specs
     args = ", ".join(f.name for f in specs)
     env: dict[str, Any] = {}
-    lines = [f"def __init__(self{', ' if args else ''}{args}, *, span=None):"]
-    lines += construction_lines(cls, "self", [f.name for f in specs], "span", frozenset(), env)
+    lines = [f"def __new__(_cls{', ' if args else ''}{args}, *, span=None):"]
+    lines.append("    self = _new(_builder)")
+    lines += construction_lines(cls, "self", [f.name for f in specs], "span", frozenset(), env, klass="_cls")
+    lines.append("    return self")
+    env.update({"_new": object.__new__, "_builder": cls._builder})
     exec("\n".join(lines), env)  # noqa: S102 - generated constructor, built from the grammar only
-    cls.__init__ = env["__init__"]
+    cls.__new__ = env["__new__"]
     cls._child_fields = tuple((f.name, f.many) for f in specs if f.kind not in terminals)
     if cls._child_fields:
         cls._children = _children_method(cls)
 
 
 def construction_lines(
-    cls: type, obj: str, values: list[str], span: str, trusted: frozenset, env: dict[str, Any], indent: str = "    "
+    cls: type,
+    obj: str,
+    values: list[str],
+    span: str,
+    trusted: frozenset,
+    env: dict[str, Any],
+    indent: str = "    ",
+    klass: str | None = None,
 ) -> list[str]:
-    """Code that checks and sets the fields of ``obj``, a new ``cls`` node, from the variables
-    ``values`` (one per field; ``span`` the span's), filling ``env`` with the names it uses.
+    """Code that checks and sets the fields of ``obj``, a new object of ``cls._builder``, from
+    the variables ``values`` (one per field; ``span`` the span's), then makes it a ``cls`` node
+    (or of the class in the variable ``klass``), filling ``env`` with the names it uses.
 
     Fields in ``trusted`` (indices) are set unchecked: for a caller that has proved their values
     belong to the field's kind (``rewrite``'s identity clauses pass on values of their input's
@@ -437,18 +460,18 @@ def construction_lines(
     """
     p = f"_{cls.__name__}_"  # a prefix per class: several constructions may share one env
     env.update({"_fail": _fail, "_Span": Span, "_tp": type, "_map": map, "_isinstance": isinstance})
-    env.update({"_as_tuple": _as_tuple, "_fail_span": _fail_span, "_set_span": Node.__dict__["span"].__set__})
+    env.update({"_as_tuple": _as_tuple, "_fail_span": _fail_span})
     env[p + "cls"] = cls
     lines = []
     for i, (field, check) in enumerate(zip(cls._field_specs, cls._kind_checks)):
         v = values[i]
-        env[f"{p}set{i}"] = cls.__dict__[field.name].__set__
         if i not in trusted:
             lines += _check_lines(cls, p, i, field, check, v, env)
-        lines.append(f"{p}set{i}({obj}, {v})")
+        lines.append(f"{obj}.{field.name} = {v}")
     if -1 not in trusted:
         lines.append(f"if {span} is not None and _tp({span}) is not _Span: _fail_span({p}cls, {span})")
-    lines.append(f"_set_span({obj}, {span})")
+    lines.append(f"{obj}.span = {span}")
+    lines.append(f"{obj}.__class__ = {klass or p + 'cls'}")
     return [indent + line for line in lines]
 
 

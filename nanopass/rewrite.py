@@ -236,6 +236,8 @@ def _compile_clause(pass_: Pass, cls: type) -> tuple[Any, dict[str, Any]]:
     touched = pass_._touched
     target_cls = cls if pass_.target.owns(cls) else pass_.target.nodes.get(cls._production)
     env: dict[str, Any] = {"target": target_cls, "List": list, "tp": type, "new": object.__new__}
+    if target_cls is not None:
+        env["builder"] = target_cls._builder
     lines = ["def rebuild(node):"]
     values, compare = [], []
     for i, spec in enumerate(cls._field_specs):
@@ -259,7 +261,7 @@ def _compile_clause(pass_: Pass, cls: type) -> tuple[Any, dict[str, Any]]:
     else:
         if target_cls is cls:
             lines.append(f"    if {' and '.join(compare) or 'True'}: return node")
-        lines.append("    out = new(target)")
+        lines.append("    out = new(builder)")
         lines.append("    span = node.span")
         trusted = _proved_fields(pass_, cls) | {-1}
         lines += construction_lines(target_cls, "out", values, "span", frozenset(trusted), env)

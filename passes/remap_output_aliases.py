@@ -150,6 +150,12 @@ class RemapOutputAliases(Pass):
         return var if name == var.name else N.Var(name, span=var.span)
 
     def Arg(self, arg):
+        value = arg.value
+        if value._production == "Var":  # most arguments: the Var clause, inlined
+            name = self.names.get(value.name)
+            if name is None:
+                raise InternalError(f"no C++ name for '{value.name}'", pass_name=self.name, node=value)
+            return arg if name == value.name else N.Arg(N.Var(name, span=value.span), arg.dir, span=arg.span)
         if arg.dir is ArgDir.Scalar and not self.scalars_renamed:
             return arg  # its expression keeps every name
         return self.rebuild(arg)

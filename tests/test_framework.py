@@ -177,6 +177,24 @@ def test_pass_into_extended_language_rebuilds_changed_classes():
     assert out.body[0].body[0] is let
 
 
+def test_every_way_of_building_a_node_leaves_a_frozen_node_of_its_class():
+    """Constructors, ``replace`` and identity clauses fill a builder object and turn it into the
+    node class (``nanopass.language._Layout``): no builder object may come out of any of them."""
+    from nanopass.language import Node
+
+    tree = L0.Prog([L0.Loop(2, [L0.Let("x", L0.Num(1)), L0.Note("n", 0.5)])], None)
+    lowered = _LowerNotes().run(tree)  # the Loop and the Prog rebuilt by identity clauses
+    built = [tree.body[0], tree.body[0].replace(count=3), lowered.body[0], lowered, lowered.body[0].body[1]]
+    expected = [L0.Loop, L0.Loop, L1.Loop, L1.Prog, L1.Print]
+    assert L1.Loop is not L0.Loop and lowered.body[0].body[0] is tree.body[0].body[0]
+    for node, cls in zip(built, expected):
+        assert type(node) is cls and isinstance(node, Node)
+        assert not issubclass(cls._builder, Node) and cls._builder.__slots__ == cls._fields
+        with pytest.raises(AttributeError):
+            node.span = None
+    assert lowered.body[0].count == 2 and lowered.body[0].body[1] == L1.Print(L1.Num(0))
+
+
 def test_pass_skips_subtrees_it_cannot_change():
     assert "Expr" not in _LowerNotes._touched
     assert "Expr" in _ScaleNums._touched
