@@ -251,8 +251,8 @@ class Production:
         names = [f.name for f in self.fields]
         if len(set(names)) != len(names):
             raise ValueError(f"production {name} repeats a field name: {names}")
-        if "span" in names or "self" in names or any(n.startswith("_") for n in names):
-            raise ValueError(f"production {name}: field names 'span', 'self' and '_...' are reserved")
+        if {"span", "self", "make"} & set(names) or any(n.startswith("_") for n in names):
+            raise ValueError(f"production {name}: field names 'span', 'self', 'make' and '_...' are reserved")
 
     def signature(self) -> tuple:
         return (self.name, tuple(self.fields))
@@ -415,7 +415,9 @@ def _make_node_class(language_name: str, nonterminal: str, production: Productio
 
 
 def _install_checks(cls: type, kind_check: Callable[[Field], Any], terminals) -> None:
-    """Generate ``cls.__new__``: convert list fields to tuples, check each field, set it.
+    """Generate ``cls.__new__``: convert list fields to tuples, check each field, set it; and
+    ``cls.make``, the same with the span positional too (``L.Var.make(name, span)``): a plain
+    function call, without the class call's packing of arguments, for a pass's inner loops.
 
     The checks are written out (``construction_lines``): a terminal's predicate inlined where
     the terminal gives it as an expression; a nonterminal's value looked up by its exact class
@@ -427,13 +429,16 @@ def _install_checks(cls: type, kind_check: Callable[[Field], Any], terminals) ->
     specs = cls._field_specs
     args = ", ".join(f.name for f in specs)
     env: dict[str, Any] = {}
-    lines = [f"def __new__(_cls{', ' if args else ''}{args}, *, span=None):"]
-    lines.append("    self = _new(_builder)")
+    lines = [f"def __new__(_cls{', ' if args else ''}{args}, *, span=None):", "    self = _new(_builder)"]
     lines += construction_lines(cls, "self", [f.name for f in specs], "span", frozenset(), env, klass="_cls")
-    lines.append("    return self")
-    env.update({"_new": object.__new__, "_builder": cls._builder})
-    exec("\n".join(lines), env)  # noqa: S102 - generated constructor, built from the grammar only
+    lines += ["    return self", ""]
+    lines += [f"def make({args}{', ' if args else ''}span=None):", "    self = _new(_builder)"]
+    lines += construction_lines(cls, "self", [f.name for f in specs], "span", frozenset(), env)
+    lines += ["    return self"]
+    env.update({"_new": object.__new__, "_builder": cls._builder, "_node_cls": cls})
+    exec("\n".join(lines), env)  # noqa: S102 - generated constructors, built from the grammar only
     cls.__new__ = env["__new__"]
+    cls.make = env["make"]
     cls._child_fields = tuple((f.name, f.many) for f in specs if f.kind not in terminals)
     if cls._child_fields:
         cls._children = _children_method(cls)

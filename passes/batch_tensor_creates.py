@@ -73,7 +73,7 @@ class BatchTensorCreates(Pass):
 
     def create(self, let):
         value = let.value
-        return B.Create(let.var, value.shape, value.dtype, value.manual_dep, value.init, span=let.span)
+        return B.Create.make(let.var, value.shape, value.dtype, value.manual_dep, value.init, span=let.span)
 
     def Function(self, func):
         return B.Function(
@@ -82,7 +82,7 @@ class BatchTensorCreates(Pass):
         )
 
     def Scope(self, scope):
-        return B.Scope(scope.mode, scope.origin, self.batch(scope.body), span=scope.span)
+        return B.Scope.make(scope.mode, scope.origin, self.batch(scope.body), span=scope.span)
 
     def For(self, loop):
         return B.For(

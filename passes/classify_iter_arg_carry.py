@@ -117,10 +117,10 @@ class ClassifyIterArgCarry(Pass):
         for it, result in zip(loop.iters, loop.results):
             rebind = it.var.name in self.rebound
             array = self.shapes.get(result.name, 0) if is_task_id(it.var) else 0
-            plan = C.Carry(rebind, array, per_iteration and array > 0 and is_task_id(it.var))
-            iters.append(C.IterArg(it.var, it.init, plan, span=it.span))
+            plan = C.Carry.make(rebind, array, per_iteration and array > 0 and is_task_id(it.var))
+            iters.append(C.IterArg.make(it.var, it.init, plan, span=it.span))
         body = self.visit_all(loop.body)
-        return C.For(loop.var, loop.start, loop.stop, loop.step, loop.kind, iters, body, loop.results, span=loop.span)
+        return C.For.make(loop.var, loop.start, loop.stop, loop.step, loop.kind, iters, body, loop.results, span=loop.span)
 
     def If(self, branch):
         then = self.visit_all(branch.then)

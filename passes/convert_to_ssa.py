@@ -68,7 +68,7 @@ class ConvertToSsa(Pass):
         self.trail.append((name, env.get(name)))  # self.assign, inlined: most calls come from here
         env[name] = new
         self.types[new] = binder.type
-        return S.Binder(new, binder.type, span=binder.span)
+        return S.Binder.make(new, binder.type, span=binder.span)
 
     def assign(self, name: str, version: str) -> None:
         self.trail.append((name, self.env.get(name)))
@@ -93,7 +93,7 @@ class ConvertToSsa(Pass):
         name = self.env.get(node.name)
         if name is None:
             raise InternalError(f"'{node.name}' is used before any definition", pass_name=self.name, node=node)
-        return node if name == node.name else S.Var(name, span=node.span)
+        return node if name == node.name else S.Var.make(name, span=node.span)
 
     # -- statements --------------------------------------------------------------------------------
 
@@ -107,13 +107,13 @@ class ConvertToSsa(Pass):
         kind = stmt._production
         if kind == "Let":
             value = self.visit(stmt.value)
-            return [S.Let(self.define(stmt.var), value, span=stmt.span)]
+            return [S.Let.make(self.define(stmt.var), value, span=stmt.span)]
         if kind == "Task":
             args = self.visit_all(stmt.args)
             deps = self.visit_all(stmt.deps)
             outs = [self.define(b) for b in stmt.outs]
             tid = self.define(stmt.tid) if stmt.tid is not None else None
-            return [S.Task(outs, tid, stmt.kernel, args, deps, span=stmt.span)]
+            return [S.Task.make(outs, tid, stmt.kernel, args, deps, span=stmt.span)]
         if kind == "Dummy":
             deps = self.visit_all(stmt.deps)
             return [S.Dummy(self.define(stmt.var), deps, span=stmt.span)]
@@ -148,7 +148,7 @@ class ConvertToSsa(Pass):
             ty = self.types[before[name]]
             iter_name = self.fresh(name, "iter")
             self.types[iter_name] = ty
-            iters.append(S.IterArg(S.Binder(iter_name, ty), S.Var(before[name])))
+            iters.append(S.IterArg.make(S.Binder.make(iter_name, ty), S.Var.make(before[name])))
             self.assign(name, iter_name)
         var = self.define(stmt.var, "idx")
         body_stmts = list(stmt.body)
@@ -159,16 +159,16 @@ class ConvertToSsa(Pass):
                 raise InternalError("a loop with init_values must end with a Yield", pass_name=self.name, node=stmt)
         body = self.block(body_stmts)
         values = list(self.visit_all(user_yield.values)) if user_yield is not None else []
-        values += [S.Var(env[name]) for name in carried]
+        values += [S.Var.make(env[name]) for name in carried]
         if values:
-            body.append(S.Yield(values, span=user_yield.span if user_yield is not None else None))
+            body.append(S.Yield.make(values, span=user_yield.span if user_yield is not None else None))
         types = self.types
         result_types = [types[env[n]] if env[n] in types else types[before[n]] for n in carried]
         self.undo(mark)  # the body's names end with it; the results follow (explicit ones first)
         results = [self.define(binder, "rv") for binder in stmt.results]
         for name, ty in zip(carried, result_types):
-            results.append(self.define(S.Binder(name, ty), "rv"))
-        return S.For(var, start, stop, step, stmt.kind, iters, body, results, span=stmt.span)
+            results.append(self.define(S.Binder.make(name, ty), "rv"))
+        return S.For.make(var, start, stop, step, stmt.kind, iters, body, results, span=stmt.span)
 
     def branch(self, stmt):
         cond = self.visit(stmt.cond)
@@ -191,9 +191,9 @@ class ConvertToSsa(Pass):
             return S.If(cond, then, orelse, [], span=stmt.span)
         then_versions = [then_changes.get(n) or env[n] for n in merged]
         else_versions = [else_changes.get(n) or env[n] for n in merged]
-        then = then + [S.Yield([S.Var(v) for v in then_versions])]
-        orelse = orelse + [S.Yield([S.Var(v) for v in else_versions])]
-        results = [self.define(S.Binder(n, self.types[v]), "phi") for n, v in zip(merged, then_versions)]
+        then = then + [S.Yield([S.Var.make(v) for v in then_versions])]
+        orelse = orelse + [S.Yield([S.Var.make(v) for v in else_versions])]
+        results = [self.define(S.Binder.make(n, self.types[v]), "phi") for n, v in zip(merged, then_versions)]
         return S.If(cond, then, orelse, results, span=stmt.span)
 
 

@@ -34,7 +34,7 @@ class EncodeScalars(Pass):
         for a in task.args:
             if a.dir is ArgDir.Scalar:
                 is_float = expr_is_float(a.value, self.env)
-                scalars.append(E.ScalarArg(a.value, Encoding.to_u64 if is_float else Encoding.cast_u64, span=a.span))
+                scalars.append(E.ScalarArg.make(a.value, Encoding.to_u64 if is_float else Encoding.cast_u64, span=a.span))
             else:
-                tensors.append(E.TensorArg(a.value, a.dir, span=a.span))
-        return E.Task(task.outs, task.tid, task.kernel, tensors + scalars, task.deps, task.capacity, span=task.span)
+                tensors.append(E.TensorArg.make(a.value, a.dir, span=a.span))
+        return E.Task.make(task.outs, task.tid, task.kernel, tensors + scalars, task.deps, task.capacity, span=task.span)

@@ -142,7 +142,7 @@ class LowerToEmission(Pass):
     # -- statements --------------------------------------------------------------------------------
 
     def lower_Scope(self, scope, out) -> None:
-        out.append(E.ScopeBlock(scope.mode, self.block(scope.body), span=scope.span))
+        out.append(E.ScopeBlock.make(scope.mode, self.block(scope.body), span=scope.span))
 
     def lower_Return(self, ret, out) -> None:
         pass
@@ -180,8 +180,8 @@ class LowerToEmission(Pass):
         for create in alloc.creates:
             name = create.var.name
             shapes, info = name + "_ci_shapes", name + "_ci"
-            out.append(E.ShapeArray(shapes, create.shape, span=create.span))
-            out.append(E.CreateInfo(info, shapes, len(create.shape), create.dtype, create.manual_dep))
+            out.append(E.ShapeArray.make(shapes, create.shape, span=create.span))
+            out.append(E.CreateInfo.make(info, shapes, len(create.shape), create.dtype, create.manual_dep))
             if create.init is not None:
                 out.append(E.SetInitial(info, create.dtype, create.init))
             infos.append(info)
@@ -189,7 +189,7 @@ class LowerToEmission(Pass):
         self.alloc_count += 1
         out.append(E.AllocTensors(batch, infos))
         for i, create in enumerate(alloc.creates):
-            out.append(E.BindRef(create.var.name, batch, i))
+            out.append(E.BindRef.make(create.var.name, batch, i))
 
     def lower_Let(self, let, out) -> None:
         var, value = let.var, let.value
@@ -265,21 +265,21 @@ class LowerToEmission(Pass):
         capture = allocated or (task.tid is not None and task.tid.name in self.used)
         if capture:
             outs_name = self.fresh(outs_name)
-        out.append(E.Blank())
-        out.append(E.Comment(f"Task {n}: {task.kernel}", span=task.span))
+        out.append(E.Blank.make())
+        out.append(E.Comment.make(f"Task {n}: {task.kernel}", span=task.span))
         synth = self.synthesized_outputs(task, kernel, args, out)
-        out.append(E.DeclArgs(args))
+        out.append(E.DeclArgs.make(args))
         tensors = [a for a in task.args if a._production == "TensorArg"]
         for arg in tensors:
-            out.append(E.AddTensor(args, arg.dir, arg.value.name, span=arg.span))
+            out.append(E.AddTensor.make(args, arg.dir, arg.value.name, span=arg.span))
         for info in synth:
             out.append(E.AddTensor(args, ArgDir.Output, info))
         for arg in task.args:
             if arg._production == "ScalarArg":
-                out.append(E.AddScalar(args, arg.value, arg.encoding, span=arg.span))
+                out.append(E.AddScalar.make(args, arg.value, arg.encoding, span=arg.span))
         self.deps(args, task.deps, task.capacity, out)
         launch = self.launch(kernel, n, out)
-        out.append(E.Submit(args, launch, outs_name if capture else None))
+        out.append(E.Submit.make(args, launch, outs_name if capture else None))
         if capture and task.tid is not None and task.tid.name in self.used:
             out.append(E.DeclTid(task.tid.name, E.TidOfOuts(outs_name)))
         for o in allocated:
@@ -314,7 +314,7 @@ class LowerToEmission(Pass):
         target = self.kernels[kernel.members[0]] if kernel.members else kernel
         if target.id is None:
             raise InternalError(f"kernel '{target.name}' has no id", pass_name=self.name)
-        return E.AicLaunch(target.id) if target.core is CoreType.AIC else E.AivLaunch(target.id)
+        return E.AicLaunch.make(target.id) if target.core is CoreType.AIC else E.AivLaunch.make(target.id)
 
     def deps(self, args: str, deps, capacity: int, out) -> None:
         if not deps:

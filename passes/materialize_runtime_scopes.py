@@ -37,7 +37,7 @@ class MaterializeRuntimeScopes(Pass):
     def wrap(self, body):
         if len(body) == 1 and body[0]._production == "Scope" and body[0].mode is ScopeMode.auto:
             return body
-        return (S.Scope(ScopeMode.auto, ScopeOrigin.compiler, body),)
+        return (S.Scope.make(ScopeMode.auto, ScopeOrigin.compiler, body),)
 
     def wrap_here(self, body):
         return self.wrap(body) if self.auto and not self.manual and body else body
@@ -58,7 +58,7 @@ class MaterializeRuntimeScopes(Pass):
 
     def For(self, loop):
         body = self.wrap_here(self.visit_all(loop.body))
-        return S.For(
+        return S.For.make(
             loop.var, loop.start, loop.stop, loop.step, loop.kind, loop.iters, body, loop.results, span=loop.span
         )
 

@@ -147,7 +147,7 @@ class RemapOutputAliases(Pass):
         name = self.names.get(var.name)
         if name is None:
             raise InternalError(f"no C++ name for '{var.name}'", pass_name=self.name, node=var)
-        return var if name == var.name else N.Var(name, span=var.span)
+        return var if name == var.name else N.Var.make(name, span=var.span)
 
     def Arg(self, arg):
         value = arg.value
@@ -155,14 +155,14 @@ class RemapOutputAliases(Pass):
             name = self.names.get(value.name)
             if name is None:
                 raise InternalError(f"no C++ name for '{value.name}'", pass_name=self.name, node=value)
-            return arg if name == value.name else N.Arg(N.Var(name, span=value.span), arg.dir, span=arg.span)
+            return arg if name == value.name else N.Arg.make(N.Var.make(name, span=value.span), arg.dir, span=arg.span)
         if arg.dir is ArgDir.Scalar and not self.scalars_renamed:
             return arg  # its expression keeps every name
         return self.rebuild(arg)
 
     def Binder(self, binder):
         name = self.names[binder.name]
-        return binder if name == binder.name else N.Binder(name, binder.type, span=binder.span)
+        return binder if name == binder.name else N.Binder.make(name, binder.type, span=binder.span)
 
     def Let(self, let):
         value = let.value
@@ -184,6 +184,6 @@ class RemapOutputAliases(Pass):
             p = output_param_of_result(kernel, i)
             new = self.Binder(binder)
             # a parameter past the arguments is one the call omits: the runtime allocates it
-            outs.append(N.Allocated(new, p - nargs) if p is not None and p >= nargs else N.Alias(new))
+            outs.append(N.Allocated.make(new, p - nargs) if p is not None and p >= nargs else N.Alias.make(new))
         tid = self.Binder(task.tid) if task.tid is not None else None
-        return N.Task(outs, tid, task.kernel, self.visit_all(task.args), self.visit_all(task.deps), task.capacity, span=task.span)
+        return N.Task.make(outs, tid, task.kernel, self.visit_all(task.args), self.visit_all(task.deps), task.capacity, span=task.span)

@@ -135,5 +135,5 @@ def _drop_yield_values(body, keep: list[int]) -> tuple:
     if last is None or last._production != "Yield":
         return tuple(body)
     values = [last.values[k] for k in keep]
-    body[-1] = S.Yield(values, span=last.span) if values else None
+    body[-1] = S.Yield.make(values, span=last.span) if values else None
     return tuple(b for b in body if b is not None)

@@ -184,8 +184,9 @@ def test_every_way_of_building_a_node_leaves_a_frozen_node_of_its_class():
 
     tree = L0.Prog([L0.Loop(2, [L0.Let("x", L0.Num(1)), L0.Note("n", 0.5)])], None)
     lowered = _LowerNotes().run(tree)  # the Loop and the Prog rebuilt by identity clauses
-    built = [tree.body[0], tree.body[0].replace(count=3), lowered.body[0], lowered, lowered.body[0].body[1]]
-    expected = [L0.Loop, L0.Loop, L1.Loop, L1.Prog, L1.Print]
+    made = L0.Loop.make(2, [L0.Let.make("x", L0.Num.make(1))], None)
+    built = [tree.body[0], tree.body[0].replace(count=3), lowered.body[0], lowered, lowered.body[0].body[1], made]
+    expected = [L0.Loop, L0.Loop, L1.Loop, L1.Prog, L1.Print, L0.Loop]
     assert L1.Loop is not L0.Loop and lowered.body[0].body[0] is tree.body[0].body[0]
     for node, cls in zip(built, expected):
         assert type(node) is cls and isinstance(node, Node)
@@ -193,6 +194,23 @@ def test_every_way_of_building_a_node_leaves_a_frozen_node_of_its_class():
         with pytest.raises(AttributeError):
             node.span = None
     assert lowered.body[0].count == 2 and lowered.body[0].body[1] == L1.Print(L1.Num(0))
+    assert made == L0.Loop(2, [L0.Let("x", L0.Num(1))]) and isinstance(made.body, tuple)
+
+
+def test_make_checks_like_the_constructor():
+    """``Cls.make`` (span positional too) is the constructor without the class call."""
+    from nanopass.errors import Span
+
+    span = Span("f.py", 3, 4)
+    assert L0.Var.make("x", span).span is span and L0.Var.make("x", span=span) == L0.Var("x")
+    for build in (L0.Let, L0.Let.make):
+        with pytest.raises(GrammarError) as info:
+            build("x", L0.Let("y", L0.Num(1)))
+        assert "field 'value'" in str(info.value)
+    with pytest.raises(GrammarError):
+        L0.Var.make("x", (1, 2))
+    with pytest.raises(ValueError, match="reserved"):
+        Production("P", "make:integer")
 
 
 def test_pass_skips_subtrees_it_cannot_change():

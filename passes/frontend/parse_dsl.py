@@ -729,8 +729,8 @@ class _FunctionParser:
                     node,
                     hint="use a new name for a value of another type",
                 )
-            return L.Binder(name, existing.type, span=self.span(node))
-        return L.Binder(name, ty, span=self.define(name, ty, node).span)
+            return L.Binder.make(name, existing.type, span=self.span(node))
+        return L.Binder.make(name, ty, span=self.define(name, ty, node).span)
 
     # -- entry -----------------------------------------------------------------------------------
 
@@ -887,7 +887,7 @@ class _FunctionParser:
             ty = self.check_annotation(annotated, ty, stmt, name)
             if rhs._production == "Int" and ty._production == "ScalarType":
                 rhs = L.Int(rhs.value, ty.dtype)
-        return [L.Let(self.bind(name, ty, targets[0]), rhs, span=self.span(stmt))]
+        return [L.Let.make(self.bind(name, ty, targets[0]), rhs, span=self.span(stmt))]
 
     def check_annotation(self, annotated: Any, inferred: Any, stmt: ast.stmt, name: str) -> Any:
         if annotated._production != inferred._production:
@@ -963,7 +963,7 @@ class _FunctionParser:
                     raise self.error(
                         "the loop target must be a name (or i, (a, b) with init_values=...)", var_node
                     )
-            var = L.Binder(var_node.id, INDEX_T, span=self.define(var_node.id, INDEX_T, var_node, "loopvar").span)
+            var = L.Binder.make(var_node.id, INDEX_T, span=self.define(var_node.id, INDEX_T, var_node, "loopvar").span)
             body_nodes = stmt.body
             results: list[Any] = []
             yield_values: list[Any] = []
@@ -991,7 +991,7 @@ class _FunctionParser:
             for name_node, it in zip(result_names, iters):
                 results.append(self.bind(name_node.id, it.var.type, name_node))
         start, stop, step = bounds
-        return [L.For(var, start, stop, step, kind, iters, body, results, span=self.span(stmt))]
+        return [L.For.make(var, start, stop, step, kind, iters, body, results, span=self.span(stmt))]
 
     def parallel_depth(self) -> int:
         return sum(1 for loop in self.loop_stack if _dsl_call(loop.iter) == "parallel")
@@ -1064,7 +1064,7 @@ class _FunctionParser:
                     f"{ty.dtype.c_type}, where a negative counter is a huge one", arg, hint="declare it pl.INT64",
                 )
             exprs.append(expr)
-        zero, one = L.Int(0, DType.INDEX), L.Int(1, DType.INDEX)
+        zero, one = L.Int.make(0, DType.INDEX), L.Int.make(1, DType.INDEX)
         if len(exprs) == 1:
             return zero, exprs[0], one
         if len(exprs) == 2:
@@ -1218,7 +1218,7 @@ class _FunctionParser:
             )
         args = [self.task_arg(arg, param, name) for arg, param in zip(call.args, sig.params)]
         outs = self.task_outs(targets or [], sig, call, stmt, statement=targets is None)
-        return L.Task(outs, None, name, args, (), span=self.span(call))
+        return L.Task.make(outs, None, name, args, (), span=self.span(call))
 
     def submit(self, call: ast.Call, targets: list[ast.expr], tuple_target: bool, stmt: ast.stmt) -> Any:
         if not call.args or _self_method(call.args[0]) is None:
@@ -1316,7 +1316,7 @@ class _FunctionParser:
                     f"{type_text(ty)}",
                     node,
                 )
-            return L.Arg(expr, no_dep, span=self.span(node))
+            return L.Arg.make(expr, no_dep, span=self.span(node))
         if no_dep:
             raise self.error("pl.no_dep applies to tensor arguments only", node)
         if ptype._production != "ScalarType":
@@ -1336,7 +1336,7 @@ class _FunctionParser:
             )
         elif expr._production in ("Int", "Float"):
             expr = expr.replace(dtype=want)
-        return L.Arg(expr, False, span=self.span(node))
+        return L.Arg.make(expr, False, span=self.span(node))
 
     def deps(self, node: ast.expr, what: str) -> list[Any]:
         if not isinstance(node, (ast.List, ast.Tuple)):
@@ -1454,7 +1454,7 @@ class _FunctionParser:
         init = None
         if "init_value" in a and not (isinstance(a["init_value"], ast.Constant) and a["init_value"].value is None):
             init = self.init_value(a["init_value"], dtype)
-        return L.CreateTensor(shape, dtype, manual_dep, init), L.TensorType(shape, dtype)
+        return L.CreateTensor.make(shape, dtype, manual_dep, init), L.TensorType.make(shape, dtype)
 
     def init_value(self, node: ast.expr, dtype: DType) -> Any:
         value = constant_value(self.program, node)
@@ -1739,7 +1739,7 @@ class _FunctionParser:
         if isinstance(value, int):
             if not -(2**63) <= value < 2**64:
                 raise self.error(f"integer {value} does not fit in 64 bits", node)
-            return L.Int(value, DType.INDEX), INDEX_T
+            return L.Int.make(value, DType.INDEX), INDEX_T
         if isinstance(value, float):
             if not math.isfinite(value):
                 raise self.error(f"a float constant must be finite, got {value}", node)
@@ -1751,7 +1751,7 @@ class _FunctionParser:
     def name(self, node: ast.Name) -> tuple[Any, Any]:
         binding = self.lookup(node.id)
         if binding is not None:
-            return L.Var(node.id, span=self.span(node)), binding.type
+            return L.Var.make(node.id, span=self.span(node)), binding.type
         if node.id in self.closed:
             raise self.error(
                 f"'{node.id}' is not visible here: it was {self.closed[node.id]}",
@@ -1817,7 +1817,7 @@ class _FunctionParser:
                 return L.Int(_C_FOLD[op](a.value, b.value), dtype), ty
             except (ZeroDivisionError, ValueError):
                 raise self.error("division by zero in a constant expression", node) from None
-        return L.Bin(op, a, b), ty
+        return L.Bin.make(op, a, b), ty
 
     def unop(self, node: ast.UnaryOp) -> tuple[Any, Any]:
         self.descend(1)
