@@ -333,7 +333,7 @@ class Node(_Layout):
         span = changes.pop("span", self.span)
         if changes:
             raise TypeError(f"{self._production} has no field(s) {sorted(changes)}")
-        return type(self)(*values, span=span)
+        return type(self).make(*values, span=span)
 
     def __eq__(self, other):
         if self is other:

@@ -155,7 +155,7 @@ class Pass:
         values = [changes.pop(f) if f in changes else getattr(node, f) for f in node._fields]
         if changes:
             raise TypeError(f"{node._production} has no field(s) {sorted(changes)}")
-        return cls(*values, span=span)
+        return cls.make(*values, span=span)
 
     def visit_all(self, items: tuple) -> tuple:
         """Visit each element of a tuple field, splicing list results; reuse the tuple if unchanged."""

@@ -42,7 +42,7 @@ class BindTaskIds(Pass):
         self.table: dict[str, tuple[DepSource, str, int]] = {}
         self.order: list[str] = []
         self.body(func.body)
-        tids = [B.TidSource(name, *self.table[name]) for name in self.order]
+        tids = [B.TidSource.make(name, *self.table[name]) for name in self.order]
         return B.Function(
             func.name, func.params, func.results, func.auto_scope, func.dyn_dims, func.slots, func.arg_count,
             tids, func.body, span=func.span,

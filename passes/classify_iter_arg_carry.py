@@ -140,8 +140,8 @@ class ClassifyIterArgCarry(Pass):
                 and self.roots.get(res.name) == ra
             )
             array = self.shapes.get(res.name, 0) if is_task_id(res) else 0
-            phis.append(C.Phi(res, C.Carry(not same, array, False)))
-        return C.If(branch.cond, then, orelse, phis, span=branch.span)
+            phis.append(C.Phi.make(res, C.Carry.make(not same, array, False)))
+        return C.If.make(branch.cond, then, orelse, phis, span=branch.span)
 
 
 def carries_task_ids(body) -> bool:

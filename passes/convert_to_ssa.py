@@ -191,10 +191,10 @@ class ConvertToSsa(Pass):
             return S.If(cond, then, orelse, [], span=stmt.span)
         then_versions = [then_changes.get(n) or env[n] for n in merged]
         else_versions = [else_changes.get(n) or env[n] for n in merged]
-        then = then + [S.Yield([S.Var.make(v) for v in then_versions])]
-        orelse = orelse + [S.Yield([S.Var.make(v) for v in else_versions])]
+        then = then + [S.Yield.make([S.Var.make(v) for v in then_versions])]
+        orelse = orelse + [S.Yield.make([S.Var.make(v) for v in else_versions])]
         results = [self.define(S.Binder.make(n, self.types[v]), "phi") for n, v in zip(merged, then_versions)]
-        return S.If(cond, then, orelse, results, span=stmt.span)
+        return S.If.make(cond, then, orelse, results, span=stmt.span)
 
 
 def defined_once(func) -> set[str]:

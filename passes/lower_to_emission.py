@@ -229,9 +229,9 @@ class LowerToEmission(Pass):
             out.append(E.ReadElement(name, var.type.dtype, value.tensor.name, indices, len(value.index)))
         elif kind == "SliceTensor":
             shapes, offsets = name + "_shapes", name + "_offsets"
-            out.append(E.ShapeArray(offsets, value.offset, span=span))
-            out.append(E.ShapeArray(shapes, value.shape))
-            out.append(E.ViewTensor(name, value.tensor.name, shapes, offsets, value.manual_dep))
+            out.append(E.ShapeArray.make(offsets, value.offset, span=span))
+            out.append(E.ShapeArray.make(shapes, value.shape))
+            out.append(E.ViewTensor.make(name, value.tensor.name, shapes, offsets, value.manual_dep))
         elif kind == "TransposeTensor":
             out.append(E.TransposeView(name, value.tensor.name, value.axis1, value.axis2, value.manual_dep, span=span))
         elif kind == "ReshapeTensor":
@@ -319,13 +319,13 @@ class LowerToEmission(Pass):
     def deps(self, args: str, deps, capacity: int, out) -> None:
         if not deps:
             return
-        out.append(E.DeclDeps(args, capacity))
+        out.append(E.DeclDeps.make(args, capacity))
         for edge in deps:
             if edge.size:
                 out.append(E.PushDepSlots(args, edge.tid.name, edge.size, self.fresh("slot"), span=edge.span))
             else:
-                out.append(E.PushDep(args, edge.tid, edge.index, edge.guarded, span=edge.span))
-        out.append(E.SetDeps(args))
+                out.append(E.PushDep.make(args, edge.tid, edge.index, edge.guarded, span=edge.span))
+        out.append(E.SetDeps.make(args))
 
     def lower_Dummy(self, dummy, out) -> None:
         b = self.barrier_count
@@ -352,7 +352,7 @@ class LowerToEmission(Pass):
         self.loops.append(loop)
         body = self.block(loop.body)
         self.loops.pop()
-        out.append(E.ForBlock(loop.var.name, loop.start, loop.stop, loop.step, body, span=loop.span))
+        out.append(E.ForBlock.make(loop.var.name, loop.start, loop.stop, loop.step, body, span=loop.span))
 
     def declare_carry(self, it, result, loop, out) -> None:
         plan = it.plan
@@ -401,7 +401,7 @@ class LowerToEmission(Pass):
         self.loops.pop()
         if all(_is_empty_scope(s) for s in orelse):
             orelse = []  # a branch that only yielded values already in place emits nothing
-        out.append(E.IfBlock(branch.cond, then, orelse, span=branch.span))
+        out.append(E.IfBlock.make(branch.cond, then, orelse, span=branch.span))
 
     def lower_Yield(self, yld, out) -> None:
         owner = self.loops[-1]

@@ -65,4 +65,4 @@ class MaterializeRuntimeScopes(Pass):
     def If(self, branch):
         then = self.wrap_here(self.visit_all(branch.then))
         orelse = self.wrap_here(self.visit_all(branch.orelse))
-        return S.If(branch.cond, then, orelse, branch.results, span=branch.span)
+        return S.If.make(branch.cond, then, orelse, branch.results, span=branch.span)

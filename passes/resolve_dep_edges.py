@@ -78,7 +78,7 @@ class ResolveDepEdges(Pass):
             self.declare(phi.var)
         then = self.inside(lambda: self.visit_all(branch.then))
         orelse = self.inside(lambda: self.visit_all(branch.orelse))
-        return A.If(branch.cond, then, orelse, branch.results, span=branch.span)
+        return A.If.make(branch.cond, then, orelse, branch.results, span=branch.span)
 
     def Let(self, let):
         self.declare(let.var)
@@ -106,7 +106,7 @@ class ResolveDepEdges(Pass):
                 key = (dep.cell, None)
                 if key not in seen:
                     seen.add(key)
-                    out.append(A.DepEdge(A.Var(dep.cell), None, DepSource.cell, True, False, 0, span=dep.span))
+                    out.append(A.DepEdge.make(A.Var.make(dep.cell), None, DepSource.cell, True, False, 0, span=dep.span))
                 continue
             user = dep._production not in ("DerivedDep",)
             ref = dep.array if dep._production == "DepItem" else dep.value
@@ -125,7 +125,7 @@ class ResolveDepEdges(Pass):
             seen.add(key)
             size = entry.size if index is None else 0
             guarded = entry.source is not DepSource.fresh or index is not None
-            out.append(A.DepEdge(A.Var(storage), index, entry.source, guarded, user, size, span=dep.span))
+            out.append(A.DepEdge.make(A.Var.make(storage), index, entry.source, guarded, user, size, span=dep.span))
         return out, sum(edge.size or 1 for edge in out)
 
     def unresolvable(self, dep, name: str, storage: str, user: bool) -> None:

@@ -1118,7 +1118,7 @@ class _FunctionParser:
         for name in else_frame:
             if name not in then_frame and self.lookup(name) is None:
                 self.closed[name] = f"defined only in the else-branch of the if at line {stmt.lineno}"
-        return [L.If(cond, then, orelse, span=self.span(stmt))]
+        return [L.If.make(cond, then, orelse, span=self.span(stmt))]
 
     def stmt_With(self, stmt: ast.With) -> list[Any]:
         if len(stmt.items) != 1:
@@ -1513,7 +1513,7 @@ class _FunctionParser:
                     f"the slice [{off.value}, {off.value + dim.value}) is outside the dimension of extent {full.value}",
                     node,
                 )
-        return L.SliceTensor(tensor, shape, offset, False), L.TensorType(shape, ty.dtype)
+        return L.SliceTensor.make(tensor, shape, offset, False), L.TensorType.make(shape, ty.dtype)
 
     def op_transpose(self, call: ast.Call) -> tuple[Any, Any]:
         a = self.op_args(call, ["tensor", "axis1", "axis2"], 3, "tensor.transpose")
@@ -1865,7 +1865,7 @@ class _FunctionParser:
         if a == b and not aty.dtype.is_float:
             # an integer compared with itself has a known result (and C++ warns about it)
             return L.Bool(op in (CmpOp.eq, CmpOp.le, CmpOp.ge)), BOOL_T
-        return L.Cmp(op, a, b), BOOL_T
+        return L.Cmp.make(op, a, b), BOOL_T
 
     def boolop(self, node: ast.BoolOp) -> tuple[Any, Any]:
         op = BinOp.and_ if isinstance(node.op, ast.And) else BinOp.or_
