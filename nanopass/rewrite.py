@@ -160,6 +160,13 @@ class Pass:
     def visit_all(self, items: tuple) -> tuple:
         """Visit each element of a tuple field, splicing list results; reuse the tuple if unchanged."""
         step_of, visit = self._dispatch.get, self.visit
+        if len(items) == 1:  # most tuple fields (a loop's carries and its body's one scope)
+            item = items[0]
+            step = step_of(type(item))
+            new = step(item) if step is not None else visit(item)
+            if new is item:
+                return items
+            return tuple(new) if isinstance(new, list) else (new,)
         out = None
         for i, item in enumerate(items):
             step = step_of(type(item))
@@ -247,7 +254,7 @@ def _compile_clause(pass_: Pass, cls: type) -> tuple[Any, dict[str, Any]]:
             continue
         compare.append(f"n{i} is v{i}")
         if spec.many:
-            lines.append(f"    n{i} = visit_all(v{i})")
+            lines.append(f"    n{i} = visit_all(v{i}) if v{i} else v{i}")
         else:
             # visit(v), with visit's dispatch lookup done here
             lines.append(f"    s{i} = step_of(tp(v{i}))")

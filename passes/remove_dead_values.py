@@ -36,6 +36,8 @@ class RemoveDeadValues(Pass):
     def run(self, program):
         body = program.orch.body
         self.live = self.liveness(body)
+        if self.removable <= self.live:
+            return program  # every value that could go is needed
         return self.visit(program)
 
     def liveness(self, body) -> set[str]:
@@ -89,6 +91,7 @@ class RemoveDeadValues(Pass):
             if it_name in live or result_name in live:
                 live.add(it_name)
                 live.add(result_name)
+        self.removable = lets.keys() | carries.keys() | phis.keys()  # the values this pass may remove
         return live
 
     def Let(self, let):

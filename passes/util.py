@@ -94,11 +94,19 @@ def var_reads(nodes) -> dict[str, int]:
     counts: dict[str, int] = {}
     stack = list(nodes) if isinstance(nodes, (list, tuple)) else [nodes]
     pop, extend = stack.pop, stack.extend
+    push = stack.append
     while stack:
         node = pop()
         production = node._production
         if production == "Var":
             counts[node.name] = counts.get(node.name, 0) + 1
+        elif production == "Arg" or production == "TensorArg" or production == "ScalarArg":
+            push(node.value)  # (the usual nodes, with one child: their _children() inlined)
+        elif production == "Bin":
+            push(node.a)
+            push(node.b)
+        elif production == "Int":
+            continue
         elif production not in TYPE_PRODUCTIONS:
             extend(node._children())  # language.children_of, without the extra call
     return counts
