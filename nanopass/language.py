@@ -496,7 +496,7 @@ def _check_lines(cls: type, p: str, i: int, field: Field, check, v: str, env: di
     fail = f"_fail({p}cls, {i}"
     if field.many:
         lines.append(f"if _tp({v}) is not tuple:")
-        lines.append(f"    {v} = _as_tuple({p}cls, {i}, {v})")
+        lines.append(f"    {v} = tuple({v}) if _tp({v}) is list else _as_tuple({p}cls, {i}, {v})")
         if nonterminal:  # one call for the usual case, every element's class among them
             lines.append(f"if not {p}s{i}.issuperset(_map(_tp, {v})):")
             lines.append(f"    for _x in {v}:")
