@@ -151,11 +151,9 @@ class RemapOutputAliases(Pass):
 
     def Arg(self, arg):
         value = arg.value
-        if value._production == "Var":  # most arguments: the Var clause, inlined
-            name = self.names.get(value.name)
-            if name is None:
-                raise InternalError(f"no C++ name for '{value.name}'", pass_name=self.name, node=value)
-            return arg if name == value.name else N.Arg.make(N.Var.make(name, span=value.span), arg.dir, span=arg.span)
+        if value._production == "Var":  # most arguments: their identity clause, inlined
+            new = self.Var(value)
+            return arg if new is value else N.Arg.make(new, arg.dir, span=arg.span)
         if arg.dir is ArgDir.Scalar and not self.scalars_renamed:
             return arg  # its expression keeps every name
         return self.rebuild(arg)

@@ -35,12 +35,14 @@ class RemoveDeadValues(Pass):
 
     def run(self, program):
         body = program.orch.body
-        self.live = self.liveness(body)
-        if self.removable <= self.live:
+        self.live, removable = self.liveness(body)
+        if removable <= self.live:
             return program  # every value that could go is needed
         return self.visit(program)
 
-    def liveness(self, body) -> set[str]:
+    def liveness(self, body) -> tuple[set[str], set[str]]:
+        """The live names, and the names of every value this pass could remove (pure lets, loop
+        carries, if results)."""
         lets: dict[str, object] = {}
         carries: dict[str, list] = {}  # iter or result name -> [init, yielded value] expressions
         phis: dict[str, list] = {}  # if result name -> yielded values
@@ -91,8 +93,7 @@ class RemoveDeadValues(Pass):
             if it_name in live or result_name in live:
                 live.add(it_name)
                 live.add(result_name)
-        self.removable = lets.keys() | carries.keys() | phis.keys()  # the values this pass may remove
-        return live
+        return live, lets.keys() | carries.keys() | phis.keys()
 
     def Let(self, let):
         if let.value._production in PURE and let.var.name not in self.live:
