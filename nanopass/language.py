@@ -18,6 +18,7 @@ Field kinds are written ``"name:Kind"`` with ``Kind`` a terminal or nonterminal 
 from __future__ import annotations
 
 import re
+import weakref
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Iterator
 
@@ -363,14 +364,44 @@ class Node(_Layout):
         return unparse(self, width=10**9)
 
     def __reduce__(self):
-        return (_rebuild, (type(self), self.fields(), self.span))
+        """Pickled by language and production name (node classes are built at run time, so they
+        are not importable by their qualified names): unpickling needs the language defined in the
+        receiving process, as it needs any pickled object's class importable."""
+        cls = type(self)
+        language = _LANGUAGES.get(cls._origin)
+        if language is None or language.nodes.get(cls._production) is not cls:
+            import pickle
+
+            raise pickle.PicklingError(
+                f"cannot pickle a {cls._production} node of language '{cls._origin}': another language "
+                f"of that name has been defined since, and a node is unpickled by its language's name"
+            )
+        return (_rebuild, (cls._origin, cls._production, self.fields(), self.span))
 
     def __iter__(self) -> Iterator[Any]:
         return iter(self.fields())
 
 
-def _rebuild(cls, values, span):
-    return cls(*values, span=span)
+# Every language by name (the latest of a name), for unpickling nodes; weak: a language made and
+# dropped (a test's, a user's experiment) is not kept alive by this table.
+_LANGUAGES: "weakref.WeakValueDictionary[str, Language]" = weakref.WeakValueDictionary()
+
+
+def _rebuild(language_name: str, production: str, values: tuple, span: Span | None) -> Node:
+    """The node that ``Node.__reduce__`` pickled (built and checked by its class's constructor)."""
+    language = _LANGUAGES.get(language_name)
+    if language is None:
+        import nanopass.languages  # noqa: F401 - defines the pipeline's languages
+
+        language = _LANGUAGES.get(language_name)
+    if language is None or production not in language.nodes:
+        import pickle
+
+        raise pickle.UnpicklingError(
+            f"cannot unpickle a {production} node: no language '{language_name}' with that production "
+            f"is defined in this process (import the module that defines it first)"
+        )
+    return language.nodes[production](*values, span=span)
 
 
 def children_of(node: Node) -> list:
@@ -590,6 +621,7 @@ class Language:
         for production, cls in self.nodes.items():  # L.Var is a plain attribute (fast in hot loops)
             if production not in self.__dict__:
                 self.__dict__[production] = cls
+        _LANGUAGES[name] = self
 
     # -- declaration checks -------------------------------------------------------------------
 

@@ -197,6 +197,45 @@ def test_every_way_of_building_a_node_leaves_a_frozen_node_of_its_class():
     assert made == L0.Loop(2, [L0.Let("x", L0.Num(1))]) and isinstance(made.body, tuple)
 
 
+def test_nodes_pickle_by_language_and_production_name():
+    """Node classes are built at run time (not importable by qualified name): a node pickles as
+    its language's name, its production's name, its fields and its span, and comes back as a node
+    of the same class, checked by its constructor."""
+    import pickle
+
+    from nanopass.errors import Span
+
+    tree = L1.Prog([L1.Loop(2, [L1.Let("x", L1.Add(L1.Num(1), L1.Var("y", span=Span("f.py", 3, 4))))])], True)
+    back = pickle.loads(pickle.dumps(tree))
+    assert back == tree and back is not tree
+    loop = back.body[0]
+    assert type(loop) is L1.Loop and type(loop.body[0]) is L0.Let is L1.Let  # a class shared with the parent
+    assert loop.body[0].value.b.span == Span("f.py", 3, 4)
+
+
+def test_a_node_of_a_shadowed_or_unknown_language_does_not_pickle():
+    import pickle
+
+    from nanopass.language import Production
+
+    def toy():
+        return Language("toy_pickle", terminals=[integer], entry="P", nonterminals=[Nonterminal("P", Production("P", "n:integer"))])
+
+    old = toy()
+    node = old.P(1)
+    keep = toy()  # a second language of the same name: the name no longer finds the first
+    with pytest.raises(pickle.PicklingError, match="another language of that name"):
+        pickle.dumps(node)
+    data = pickle.dumps(keep.P(2))
+    assert pickle.loads(data) == keep.P(2)
+    del keep, old
+    import gc
+
+    gc.collect()
+    with pytest.raises(pickle.UnpicklingError, match="no language 'toy_pickle'"):
+        pickle.loads(data)
+
+
 def test_make_checks_like_the_constructor():
     """``Cls.make`` (span positional too) is the constructor without the class call."""
     from nanopass.errors import Span

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import EXAMPLES
+from conftest import EXAMPLES, load_program
 
 import nanopass
 from nanopass.languages import SURFACE as S
@@ -129,3 +129,33 @@ def test_the_collector_stays_paused_from_the_front_end_to_the_printer(example, m
     assert result.code == (EXAMPLES / "basic.expected.cpp").read_text()
     assert seen == [("front end", False), ("printer", False)]
     assert gc.isenabled()  # and resumed afterwards
+
+
+def test_every_stage_of_every_example_pickles_into_a_process_that_imported_only_the_framework(tmp_path):
+    """A larger compiler may ship trees between processes: each stage's tree, pickled here, is
+    unpickled by a fresh interpreter that imported only ``nanopass.language`` (the pipeline's
+    languages are defined on demand) and comes back equal, printed the same."""
+    import pickle
+    import subprocess
+    import sys
+
+    from nanopass.api import run_pipeline
+
+    trees = {}
+    for path in sorted(EXAMPLES.glob("*.py")):
+        for stage in run_pipeline(load_program(path)):
+            trees[f"{path.stem}/{stage.name}"] = (stage.tree, unparse(stage.tree))
+    data = tmp_path / "trees.pickle"
+    data.write_bytes(pickle.dumps({key: tree for key, (tree, _) in trees.items()}))
+    code = (
+        "import pickle, sys\n"
+        "import nanopass.language\n"
+        "from nanopass.text import unparse\n"
+        f"trees = pickle.loads(open({str(data)!r}, 'rb').read())\n"
+        "print(len(trees))\n"
+        "sys.stdout.write(''.join(f'{key}\\n{unparse(tree)}\\n' for key, tree in trees.items()))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    count, rest = done.stdout.split("\n", 1)
+    assert int(count) == len(trees) > 10 * 20
+    assert rest == "".join(f"{key}\n{text}\n" for key, (_, text) in trees.items())
