@@ -45,7 +45,21 @@ def test_phase_fan_out_is_emitted_as_loops_not_unrolled(tmp_path):
 
 def test_measure_reports_time_floor_memory_and_passes():
     figures = bench.measure("straight", 10, repeat=1)
-    assert figures["total"] > 0 and figures["ast_parse"] > 0
+    assert figures["total"] > 0 and figures["ast_parse"] > 0 and figures["mean"] == figures["total"]
     assert 0 < figures["peak_mib"] < 1024
     assert set(figures["passes"]) >= {"convert_to_ssa", "lower_to_emission"}
     assert figures["output_bytes"] > figures["source_bytes"] > 0
+
+
+def test_summary_keeps_the_best_run_and_the_mean_and_growth_compares_them_against_n():
+    runs = [
+        {"total": 3.0, "ast_parse": 1.0, "peak_mib": 10.0, "passes": {}},
+        {"total": 1.0, "ast_parse": 0.4, "peak_mib": 12.0, "passes": {}},
+        {"total": 2.0, "ast_parse": 0.5, "peak_mib": 11.0, "passes": {}},
+    ]
+    small = bench.summarize(runs, "straight", 1000, 100)
+    assert (small["total"], small["mean"], small["peak_mib"], small["ast_parse"]) == (1.0, 2.0, 12.0, 0.4)
+    assert small["ratio"] == 3.0  # the median of 3/1, 1/0.4 and 2/0.5
+    large = dict(small, size=16000, total=16.0 * 1.2, mean=16.0 * 2.0)
+    assert bench.growth(small, large, "total") == pytest.approx(1.2)
+    assert bench.growth(small, large, "mean") == pytest.approx(1.0)
