@@ -17,6 +17,7 @@ Field kinds are written ``"name:Kind"`` with ``Kind`` a terminal or nonterminal 
 
 from __future__ import annotations
 
+import pickle
 import re
 import weakref
 from dataclasses import dataclass
@@ -370,11 +371,10 @@ class Node(_Layout):
         cls = type(self)
         language = _LANGUAGES.get(cls._origin)
         if language is None or language.nodes.get(cls._production) is not cls:
-            import pickle
-
+            why = "it no longer exists" if language is None else "another language of that name has been defined since"
             raise pickle.PicklingError(
-                f"cannot pickle a {cls._production} node of language '{cls._origin}': another language "
-                f"of that name has been defined since, and a node is unpickled by its language's name"
+                f"cannot pickle a {cls._production} node of language '{cls._origin}': {why}, "
+                f"and a node is unpickled by its language's name"
             )
         return (_rebuild, (cls._origin, cls._production, self.fields(), self.span))
 
@@ -395,8 +395,6 @@ def _rebuild(language_name: str, production: str, values: tuple, span: Span | No
 
         language = _LANGUAGES.get(language_name)
     if language is None or production not in language.nodes:
-        import pickle
-
         raise pickle.UnpicklingError(
             f"cannot unpickle a {production} node: no language '{language_name}' with that production "
             f"is defined in this process (import the module that defines it first)"

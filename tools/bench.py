@@ -5,8 +5,8 @@
                                    [--repeat 5] [--per-pass] [--json FILE]
 
 For each shape and size it prints the end-to-end compile time (front end + passes + printer,
-the best and the mean of ``--repeat`` runs, each in a fresh process with the compiler's modules already imported;
-the runs go in rounds over every shape and size, so that a slow spell of the host spoils one run of
+the best and the mean of ``--repeat`` runs, each in a fresh process with the compiler's modules
+already imported; the runs go in rounds over every shape and size, so that a slow spell of the host spoils one run of
 each rather than every run of one),
 the time Python's ``ast.parse`` takes on the same source in the same process just before and after
 the compile (the floor: any front end must read its input), their ratio (the median of the runs'
