@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import gc
+import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 from nanopass.errors import InternalError, UserError
-from nanopass.pipeline import PipelineError, Stage
-from nanopass.rewrite import PassContext
+from nanopass.pipeline import Pipeline, PipelineError, Stage
+from nanopass.rewrite import Pass, PassContext
 
 
 @dataclass
@@ -47,8 +48,14 @@ def run_pipeline(
     stop_after: str | None = None,
     observer: Callable[[Stage], None] | None = None,
     keep_tree: Callable[[Stage], bool] | None = None,
+    passes: Sequence[type[Pass]] | None = None,
+    front_end_seconds: float | None = None,
 ) -> list[Stage]:
     """Front end + every pass; returns the stages (index 0 is the front end's output).
+
+    ``passes`` replaces the pipeline's list (``nanopass.stage_names.chosen_passes`` builds one
+    that connects). Stage 0's ``seconds`` is the front end's time: measured here, or
+    ``front_end_seconds`` when the caller ran it (``surface_of``) and passes the tree instead.
 
     ``keep_tree`` is ``Pipeline.run``'s: by default every stage keeps its tree;
     ``keep_tree=needed_by_result`` keeps only what ``result_from_stages`` reads.
@@ -59,12 +66,15 @@ def run_pipeline(
     from nanopass.passes.pipeline import PIPELINE
 
     with collector_paused():
+        start = time.perf_counter()
         tree = surface_of(program, func_name)
+        seconds = time.perf_counter() - start if front_end_seconds is None else front_end_seconds
         ctx = PassContext(options=dict(options or {}))
+        pipeline = PIPELINE if passes is None else Pipeline(passes, source=PIPELINE.source)
         with reusing_walks():
-            return PIPELINE.run(
+            return pipeline.run(
                 tree, ctx, input_name="parse_dsl", verify=verify, stop_after=stop_after, observer=observer,
-                keep_tree=keep_tree,
+                keep_tree=keep_tree, input_seconds=seconds,
             )
 
 

@@ -18,9 +18,10 @@ import sys
 from rich.console import Console
 from rich.table import Table
 
-from .diagnostics import render_internal_error, render_user_error
-from .errors import InternalError, UserError
+from .diagnostics import make_console, render_internal_error, render_user_error, render_warning
+from .errors import InternalError, UsageError, UserError
 from .progress import fan_out
+from .stage_names import FRONT_END, PRINTER
 
 EXIT_OK, EXIT_USER, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 EXIT_BROKEN_PIPE = 141  # as a process killed by SIGPIPE: the reader of stdout closed it
@@ -28,7 +29,8 @@ EXIT_BROKEN_PIPE = 141  # as a process killed by SIGPIPE: the reader of stdout c
 EPILOG = """exit codes:
   0  success
   1  an error in the program being compiled (reported as FILE:LINE:COL: error: ...)
-  2  a usage error (unknown flag, missing argument, unknown pass name)
+  2  a usage error (unknown flag, missing argument, a name that names nothing: pass, language,
+     program, function, parameter)
   3  an internal compiler error (a bug: rerun with --dump-all DIR and report it)
 
 colours are used only on a terminal; NO_COLOR=1 turns them off there too.
@@ -49,12 +51,15 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from . import __version__
+
     parser = _Parser(
         prog="nanopass",
         description="Compile PTO orchestration programs (Python DSL) to PTO2 runtime C++.",
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    parser.add_argument("--version", action="version", version=f"nanopass {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     run = sub.add_parser("run", help="compile a program and print (or write) its C++", epilog=EPILOG,
@@ -68,8 +73,20 @@ def build_parser() -> argparse.ArgumentParser:
     _set_flag(run, "with --dump-all: a scalar parameter's or dynamic dimension's value for the instance graphs "
                    "and hazards (repeat for each)")
     run.add_argument("--abi", choices=["seed", "l2"], default="seed", help="runtime ABI spelling (D1; default seed)")
-    run.add_argument("--stop-after", metavar="PASS", help="stop after the named pass (print its IR)")
-    run.add_argument("--time-passes", action="store_true", help="print a table of per-pass times")
+    run.add_argument("--stop-after", metavar="PASS",
+                     help="stop after the named stage (a pass, parse_dsl or print_cpp) and print its IR "
+                          "(with -o: write DIR/NN_<pass>.<language>.txt)")
+    run.add_argument("--print-after", metavar="PASS", action="append", default=[],
+                     help="also print the IR after PASS (or parse_dsl) on stdout (repeatable)")
+    run.add_argument("--print-before", metavar="PASS", action="append", default=[],
+                     help="also print the IR before PASS (or print_cpp) on stdout (repeatable)")
+    run.add_argument("--passes", metavar="P1,P2,...", action="append",
+                     help="run these passes, in this order, instead of the pipeline (their languages must connect)")
+    run.add_argument("--skip", metavar="PASS", action="append", default=[],
+                     help="run the pipeline without PASS (repeatable; the languages must still connect)")
+    run.add_argument("--time-passes", action="store_true",
+                     help="print the time of loading, the front end, every pass and the printer (on stderr)")
+    run.add_argument("--json", action="store_true", help="with --time-passes: one line of JSON instead of a table")
     run.add_argument("--no-verify", action="store_true", help="skip the grammar/invariant checks between passes")
     _option_flags(run)
     run.add_argument("-q", "--quiet", action="store_true", help="print nothing on success")
@@ -77,16 +94,22 @@ def build_parser() -> argparse.ArgumentParser:
 
     sub.add_parser("passes", help="list the pipeline: each pass, its languages and its contract")
 
+    from .opt import add_opt_parser
+
+    add_opt_parser(sub, EPILOG, _option_flags)
+
     check = sub.add_parser("check", help="run a program three ways and check its task dependencies", epilog=EPILOG,
                            formatter_class=argparse.RawDescriptionHelpFormatter)
     check.add_argument("file", help="a Python file holding a @pl.program class")
-    _set_flag(check, "a scalar parameter's or dynamic dimension's value (repeat for each)")
+    _set_flag(check, "a scalar parameter's or dynamic dimension's value (repeat for each); without it, "
+                     "values chosen from the program are checked")
     check.add_argument("--program", metavar="NAME", help="the program class, when the file holds several")
     check.add_argument("--func", metavar="NAME", help="the orchestration function, when the program has several")
     check.add_argument("--gxx", action="store_true", help="also compile the C++ with g++ and run it on the recording runtime")
     check.add_argument("--dump-all", metavar="DIR", help="write every stage and a per-stage hazard report (hazards.txt)")
     check.add_argument("--trace", metavar="FILE", help="write the emission trace as JSON to FILE")
     check.add_argument("-v", "--verbose", action="store_true", help="list waived pairs one by one")
+    check.add_argument("--json", action="store_true", help="print the result as one JSON object on stdout")
     _option_flags(check)
 
     explain = sub.add_parser("explain", help="show one pass's input and output for a program, side by side",
@@ -103,6 +126,7 @@ def build_parser() -> argparse.ArgumentParser:
     language = sub.add_parser("language", help="print a language's grammar")
     language.add_argument("name", help="a language name (see 'nanopass passes')")
     language.add_argument("--diff", metavar="OTHER", help="print what OTHER adds and removes instead")
+    parser.commands = dict(sub.choices)  # each command's parser, for the usage line of a later usage error
     return parser
 
 
@@ -118,29 +142,30 @@ def _set_flag(parser, help_text: str) -> None:
                         type=_name_value, help=help_text)
 
 
-def _dump_writer(args, program):
+def _dump_writer(args, program, passes, surface=None):
     """``DumpWriter`` for ``--dump-all``, with the interpreter's instance graphs and hazards."""
-    from nanopass.tools.check import missing_values, program_inputs
+    from nanopass.tools.check import check_values, missing_values, program_inputs
     from nanopass.tools.instances import StageRuns
 
     from .api import surface_of
     from .dumps import DumpWriter
 
-    surface = surface_of(program, args.func)
+    surface = surface if surface is not None else surface_of(program, args.func)
     values = dict(args.values)
+    check_values(surface, values)  # a wrong name or value is refused even when others are missing
     missing = missing_values(surface, values)
     if missing:
         names = ", ".join(f"--set {name}=..." for name in missing)
         runs = StageRuns(None, f"the interpreter needs a value for each scalar parameter and dynamic dimension ({names})")
     else:
         runs = StageRuns(program_inputs(surface, values))
-    planned = _dump_names() + (["hazards.txt"] if args.command == "check" else [])
+    planned = _dump_names(passes) + (["hazards.txt"] if args.command == "check" else [])
     return DumpWriter(args.dump_all, source=args.file, planned=planned, hazards_of=runs.hazards_of,
                       instances_of=runs.instances_of)
 
 
 def _option_flags(parser) -> None:
-    """The compiler options ``run`` and ``check`` share."""
+    """The compiler options ``run``, ``check`` and ``opt`` share."""
     parser.add_argument("--analyze-auto-scopes-for-deps", action="store_true",
                         help="derive task dependencies in AUTO scopes (off by default)")
     parser.add_argument("--no-war-ordering", action="store_true",
@@ -157,10 +182,10 @@ def _options(args) -> dict:
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    _check_pass_names(parser, args)
-    out = Console(file=sys.stdout, highlight=False, soft_wrap=True)
-    err = Console(file=sys.stderr, highlight=False, soft_wrap=True)
+    out = make_console(sys.stdout)
+    err = make_console(sys.stderr)
     try:
+        _check_stage_names(args)
         if args.command == "run":
             return cmd_run(args, out, err)
         if args.command == "passes":
@@ -168,9 +193,18 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "language":
             return cmd_language(args, out, err)
         if args.command == "check":
+            from .check_command import cmd_check
+
             return cmd_check(args, out, err)
         if args.command == "explain":
             return cmd_explain(args, out)
+        if args.command == "opt":
+            from .opt import cmd_opt
+
+            return cmd_opt(args, out, err)
+    except UsageError as error:
+        _render_usage_error(parser, args, error, err)
+        return EXIT_USAGE
     except UserError as error:
         render_user_error(error, err)
         return EXIT_USER
@@ -189,6 +223,19 @@ def main(argv: list[str] | None = None) -> int:
     return EXIT_USAGE
 
 
+def _render_usage_error(parser, args, error: UsageError, err: Console) -> None:
+    """A usage error: located when it concerns a place in the program (``--func``), else argparse's
+    ``usage:`` line and ``nanopass CMD: error: ...``."""
+    if error.span is not None:
+        render_user_error(error, err)
+        return
+    command = parser.commands.get(args.command, parser)
+    err.file.write(command.format_usage())
+    err.print(f"{command.prog}: error: {error.message}", markup=False)
+    if error.hint:
+        err.print(f"  help: {error.hint}", markup=False)
+
+
 def _silence_stdout() -> None:
     """Point stdout at /dev/null so that flushing it at exit does not raise again."""
     try:
@@ -198,14 +245,42 @@ def _silence_stdout() -> None:
         pass
 
 
-def _check_pass_names(parser: argparse.ArgumentParser, args) -> None:
-    """A pass name that is not in the pipeline is a usage error (exit 2), found before any work."""
-    from nanopass.passes.pipeline import PASSES
+def _check_stage_names(args) -> None:
+    """Every stage or pass name on the command line names one (``UsageError`` otherwise, exit 2),
+    found before any work: ``--stop-after`` takes any stage, ``--print-after`` any but the C++,
+    ``--print-before`` any but the front end's, ``explain`` a pass."""
+    from .stage_names import check_stage_name, split_names, stage_names
 
-    names = [p.name for p in PASSES]
-    for option, value in (("--stop-after", getattr(args, "stop_after", None)), ("PASS", getattr(args, "pass_name", None))):
-        if value is not None and value not in names:
-            parser.error(f"{option}: no pass named '{value}' (see 'nanopass passes')")
+    names = stage_names()
+    if getattr(args, "stop_after", None):
+        check_stage_name("--stop-after", args.stop_after, names)
+    for name in getattr(args, "print_after", ()):
+        check_stage_name("--print-after", name, names[:-1])
+    for name in getattr(args, "print_before", ()):
+        check_stage_name("--print-before", name, names[1:])
+    if getattr(args, "pass_name", None) is not None:
+        check_stage_name("PASS", args.pass_name, names[1:-1])
+    if getattr(args, "passes", None) is not None:
+        args.passes = split_names(args.passes)
+    if hasattr(args, "skip"):
+        args.skip = split_names(args.skip)
+
+
+def _chosen(args):
+    """The passes ``run`` runs (``--passes``, ``--skip``), checked to connect, and the stages it
+    stops after and prints."""
+    from nanopass.passes.pipeline import PIPELINE
+
+    from .stage_names import chosen_passes
+
+    passes = chosen_passes(PIPELINE.source, args.passes, args.skip, input_label=f"the front end ({FRONT_END}) produces")
+    names = [FRONT_END] + [p.name for p in passes] + [PRINTER]
+    for option, values in (("--stop-after", [args.stop_after] if args.stop_after else []),
+                           ("--print-after", args.print_after), ("--print-before", args.print_before)):
+        for name in values:
+            if name not in names:
+                raise UsageError(f"{option}: '{name}' is not among the passes chosen to run")
+    return passes
 
 
 def cmd_run(args, out: Console, err: Console) -> int:
@@ -216,41 +291,57 @@ def cmd_run(args, out: Console, err: Console) -> int:
 
 
 def _compile_and_write(args, out: Console, err: Console) -> int:
-    from .api import result_from_stages
+    import time
+
+    from .api import needed_by_result, result_from_stages, run_pipeline, surface_of
     from .dumps import write_atomic
     from .loader import pick_program
     from .pipeline import PipelineError
     from .text import unparse
 
     if args.values and not args.dump_all:
-        err.print("nanopass run: error: --set is used with --dump-all (the instance graphs and hazards)", markup=False)
-        return EXIT_USAGE
+        raise UsageError("--set is used with --dump-all (the instance graphs and hazards)")
+    if args.json and not args.time_passes:
+        raise UsageError("--json is used with --time-passes")
+    passes = _chosen(args)
+    times = {}
+    start = time.perf_counter()
     program = pick_program(_load(args), args.program, args.file)
-    dumps = _dump_writer(args, program) if args.dump_all else None
-    options = _options(args)
-    from .api import needed_by_result, run_pipeline
-
+    times["load"] = time.perf_counter() - start
+    start = time.perf_counter()
+    surface = surface_of(program, args.func)  # the front end, timed on its own
+    front_end = time.perf_counter() - start
+    dumps = _dump_writer(args, program, passes, surface) if args.dump_all else None
+    printer = _StagePrinter(args, passes, out)
+    stop_after = None if args.stop_after == PRINTER else args.stop_after
+    to_emission = stop_after is None and _ends_in_emission(passes)
     try:
-        with _progress(program, args, err) as progress:
+        with _progress(surface, args, err, passes) as progress:
             stages = run_pipeline(
-                program, args.func, options=options, verify=not args.no_verify, stop_after=args.stop_after,
-                observer=fan_out([dumps, progress]), keep_tree=None if dumps else needed_by_result,
+                surface, args.func, options=_options(args), verify=not args.no_verify, stop_after=stop_after,
+                observer=fan_out([dumps, progress, printer if printer.wanted else None]),
+                keep_tree=None if (dumps or printer.wanted or not to_emission) else needed_by_result,
+                passes=passes, front_end_seconds=front_end,
             )
     except PipelineError as failure:
         if dumps:
             dumps.finish(failure=str(failure.error))
             args.report = dumps.report_path()  # where an internal error's one line points
         if args.time_passes:
-            _time_table(failure.stages, err)
+            _time_report(failure.stages, times, args, err)
         raise failure.error from None
-    if args.time_passes:
-        _time_table(stages, err)
-    if args.stop_after:
+    _print_warnings(stages, args, err)
+    if not to_emission:  # --stop-after, or passes that do not reach the C++: the last stage's IR
+        if args.time_passes:
+            _time_report(stages, times, args, err)
         _finish_dumps(dumps, args, err)
-        if not args.quiet:
-            out.print(unparse(stages[-1].tree), markup=False)
+        _write_or_print_ir(stages[-1], args, out, err)
         return EXIT_OK
+    start = time.perf_counter()
     result = result_from_stages(stages, args.abi)
+    times["print_cpp"] = time.perf_counter() - start
+    if args.time_passes:
+        _time_report(stages, times, args, err)
     if dumps:
         dumps.write_code(len(stages), result.code)
     _finish_dumps(dumps, args, err)
@@ -267,8 +358,67 @@ def _compile_and_write(args, out: Console, err: Console) -> int:
             if not args.quiet:
                 err.print(f"wrote {path}", markup=False)
     elif not args.quiet:
-        sys.stdout.write(result.code)
+        out.file.write(result.code)
     return EXIT_OK
+
+
+def _ends_in_emission(passes) -> bool:
+    from nanopass.languages import EMISSION
+
+    return bool(passes) and passes[-1].target is EMISSION
+
+
+def _write_or_print_ir(stage, args, out: Console, err: Console) -> None:
+    """The IR of the stage a run stopped at: on stdout, or with ``-o DIR`` into
+    ``DIR/NN_<pass>.<language>.txt`` (the name ``--dump-all`` gives it, which ``nanopass opt`` reads)."""
+    from .dumps import write_atomic
+    from .text import unparse
+
+    text = unparse(stage.tree)
+    if args.output:
+        path = os.path.join(args.output, f"{stage.index:02d}_{stage.name}.{stage.language.name}.txt")
+        try:
+            write_atomic(path, text + "\n")
+        except OSError as error:
+            raise UserError(f"cannot write {path}: {error.strerror}") from None
+        if not args.quiet:
+            err.print(f"wrote {path}", markup=False)
+    elif not args.quiet:
+        out.file.write(text + "\n")
+
+
+class _StagePrinter:
+    """The observer behind ``--print-after`` and ``--print-before``: a stage's IR on stdout, under a
+    ``;; after PASS (language L)`` or ``;; before PASS (language L)`` line (``nanopass opt`` reads
+    such a block back)."""
+
+    def __init__(self, args, passes, out: Console):
+        self.after = set(args.print_after)
+        self.before = set(args.print_before)
+        self.next_name = [p.name for p in passes] + [PRINTER]  # stage i is followed by next_name[i]
+        self.out = out
+        self.wanted = bool(self.after or self.before)
+
+    def __call__(self, stage) -> None:
+        from .text import unparse
+
+        heads = []
+        if stage.name in self.after:
+            heads.append(f";; after {stage.name} (language {stage.language.name})")
+        following = self.next_name[stage.index] if stage.index < len(self.next_name) else None
+        if following in self.before:
+            heads.append(f";; before {following} (language {stage.language.name})")
+        if heads:
+            self.out.file.write("\n".join(heads) + "\n" + unparse(stage.tree) + "\n")
+
+
+def _print_warnings(stages, args, err: Console) -> None:
+    """The passes' warnings (located, with a help line), before anything else the run prints."""
+    if args.quiet:
+        return
+    for stage in stages:
+        for warning in stage.warnings:
+            render_warning(warning.message, warning.span, warning.hint, err)
 
 
 def _load(args) -> list:
@@ -282,15 +432,13 @@ def _load(args) -> list:
     return load_programs(args.file)
 
 
-def _dump_names() -> list[str]:
-    """Every file name a ``--dump-all`` run may write (checked before anything is written)."""
-    from nanopass.passes.pipeline import PASSES
-
+def _dump_names(passes) -> list[str]:
+    """Every file name a ``--dump-all`` run of ``passes`` may write (checked before anything is written)."""
     names = ["00_parse_dsl.surface.txt", "00_parse_dsl.dot", "00_parse_dsl.instances.dot"]
-    for index, cls in enumerate(PASSES, start=1):
+    for index, cls in enumerate(passes, start=1):
         names += [f"{index:02d}_{cls.name}.{cls.target.name}.txt", f"{index:02d}_{cls.name}.dot",
                   f"{index:02d}_{cls.name}.instances.dot"]
-    return names + [f"{len(PASSES) + 1:02d}_print_cpp.cpp"]
+    return names + [f"{len(passes) + 1:02d}_print_cpp.cpp"]
 
 
 def _finish_dumps(dumps, args, err: Console) -> None:
@@ -302,36 +450,41 @@ def _finish_dumps(dumps, args, err: Console) -> None:
 
 
 @contextlib.contextmanager
-def _progress(program, args, err: Console):
+def _progress(surface, args, err: Console, passes):
     """A progress bar over the passes for a large program on a terminal (else None)."""
-    from nanopass.passes.pipeline import PASSES
-
-    from .api import surface_of
     from .progress import PassProgress, wants_progress
 
-    tree = None
-    if not args.quiet and err.is_terminal:
-        try:
-            tree = surface_of(program, args.func)
-        except (UserError, InternalError):
-            tree = None  # the pipeline run reports it
-    if tree is None or not wants_progress(tree, err, args.quiet):
+    if args.quiet or not err.is_terminal or not wants_progress(surface, err, args.quiet):
         yield None
         return
-    with PassProgress(err, [p.name for p in PASSES]) as progress:
+    with PassProgress(err, [p.name for p in passes]) as progress:
         yield progress
 
 
-def _time_table(stages, console: Console) -> None:
+def _time_report(stages, times: dict[str, float], args, err: Console) -> None:
+    """``--time-passes``: loading, the front end (stage 0), every pass, the printer; a table, or with
+    ``--json`` one line of JSON (``{"phases": [{"name", "language", "ms"}, ...], "total_ms"}``)."""
+    rows = [("", "load", "", times["load"])]
+    rows += [(str(s.index), s.name, s.language.name, s.seconds) for s in stages]
+    if "print_cpp" in times:
+        rows.append((str(len(stages)), PRINTER, "", times["print_cpp"]))
+    total = sum(row[3] for row in rows)
+    if args.json:
+        import json
+
+        phases = [{"index": int(i) if i else None, "name": name, "language": lang or None,
+                   "ms": round(seconds * 1000, 3)} for i, name, lang, seconds in rows]
+        err.file.write(json.dumps({"phases": phases, "total_ms": round(total * 1000, 3)}) + "\n")
+        return
     table = Table(title="pass times")
     table.add_column("#", justify="right")
-    table.add_column("pass")
+    table.add_column("phase")
     table.add_column("output language")
     table.add_column("ms", justify="right")
-    for stage in stages[1:]:
-        table.add_row(str(stage.index), stage.name, stage.language.name, f"{stage.seconds * 1000:.2f}")
-    table.add_row("", "total", "", f"{sum(s.seconds for s in stages) * 1000:.2f}")
-    console.print(table)
+    for index, name, lang, seconds in rows:
+        table.add_row(index, name, lang, f"{seconds * 1000:.2f}")
+    table.add_row("", "total", "", f"{total * 1000:.2f}")
+    err.print(table)
 
 
 def cmd_passes(out: Console) -> int:
@@ -356,64 +509,27 @@ def cmd_explain(args, out: Console) -> int:
         raise failure.error from None
     console = out
     if args.width or not out.is_terminal:
-        console = Console(file=out.file, highlight=False, width=args.width or 160)
+        console = make_console(out.file, width=args.width or 160)
     print_explanation(stages[-2], stages[-1], console, context=args.context)
     return EXIT_OK
 
 
-def cmd_language(args, out: Console, err: Console) -> int:
+def language_named(name: str, option: str = ""):
+    """The language called ``name`` (a ``UsageError`` naming the closest otherwise)."""
     from nanopass.languages import BY_NAME
 
-    def get(name: str):
-        if name not in BY_NAME:
-            raise UserError(f"no language '{name}' (languages: {', '.join(BY_NAME)})")
-        return BY_NAME[name]
+    from .suggest import unknown_name
 
-    language = get(args.name)
-    text = language.diff(get(args.diff)) if args.diff else language.grammar_text()
+    if name not in BY_NAME:
+        raise UsageError(unknown_name("language", name, BY_NAME, where=f"{option}: " if option else ""))
+    return BY_NAME[name]
+
+
+def cmd_language(args, out: Console, err: Console) -> int:
+    language = language_named(args.name)
+    text = language.diff(language_named(args.diff, "--diff")) if args.diff else language.grammar_text()
     out.print(text, markup=False, end="")
     return EXIT_OK
-
-
-def cmd_check(args, out: Console, err: Console) -> int:
-    """Exit 0 when every read/write conflict is ordered by the runtime, 1 on a hazard or when the
-    runtime would stop the program (a fatal error)."""
-    from .api import result_from_stages, run_pipeline, surface_of
-    from .dumps import write_atomic
-    from .loader import load_programs, pick_program
-    from .pipeline import PipelineError
-    from nanopass.tools.check import check_stages, program_inputs, stage_report
-
-    program = pick_program(load_programs(args.file), args.program, args.file)
-    inputs = program_inputs(surface_of(program, args.func), dict(args.values))
-    dumps = _dump_writer(args, program) if args.dump_all else None
-    try:
-        stages = run_pipeline(program, args.func, options=_options(args), observer=dumps)
-    except PipelineError as failure:
-        if dumps:
-            dumps.finish()
-        raise failure.error from None
-    if dumps:
-        dumps.write_code(len(stages), result_from_stages(stages).code)
-        dumps.write("hazards.txt", stage_report(stages, inputs))
-        dumps.finish()
-    result = check_stages(stages, inputs, gxx=args.gxx)
-    if args.trace:
-        try:
-            write_atomic(args.trace, result.emission.to_json() + "\n")
-        except OSError as error:
-            raise UserError(f"cannot write {args.trace}: {error.strerror}") from None
-    ways = "reference, emission and compiled C++" if args.gxx else "reference and emission"
-    out.print(f"{stages[-1].tree.func}: {len(result.reference.tasks())} tasks; the {ways} traces agree", markup=False)
-    waived = [line for line in result.lines() if line.startswith("waived: ")]
-    for line in result.lines():
-        if args.verbose or not line.startswith("waived: "):
-            out.print(line, markup=False)
-    if waived and not args.verbose:
-        out.print(f"{len(waived)} unordered pair(s) waived as declared independent (-v lists them)", markup=False)
-    count = len(result.failing)
-    out.print(f"{count} hazard{'s' if count != 1 else ''}", markup=False)
-    return EXIT_USER if count or result.fatal else EXIT_OK
 
 
 if __name__ == "__main__":

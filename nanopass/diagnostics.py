@@ -3,11 +3,31 @@
 from __future__ import annotations
 
 import linecache
+import os
+from typing import IO
 
 from rich.console import Console
 from rich.text import Text
 
-from .errors import InternalError, UserError
+from .errors import InternalError, Span, UserError
+
+
+class _Console(Console):
+    """A rich console whose broken pipe reaches the caller as ``BrokenPipeError`` (rich's own
+    handler would exit 1 before the CLI could exit 141)."""
+
+    def on_broken_pipe(self) -> None:
+        raise BrokenPipeError
+
+
+def make_console(file: IO[str], **options) -> Console:
+    """The CLI's console on ``file``: no highlighting, soft wrapping, and no escape codes at all
+    (neither colours nor bold) when ``NO_COLOR`` is set to anything but the empty string."""
+    options.setdefault("highlight", False)
+    options.setdefault("soft_wrap", True)
+    if os.environ.get("NO_COLOR"):
+        options["color_system"] = None
+    return _Console(file=file, **options)
 
 
 def source_line(filename: str, line: int) -> str | None:
@@ -17,21 +37,33 @@ def source_line(filename: str, line: int) -> str | None:
 
 def render_user_error(error: UserError, console: Console) -> None:
     """``FILE:LINE:COL: error: message``, then the source line with a caret under the column."""
-    span = error.span
+    render_located("error", error.message, error.span, error.hint, console)
+
+
+def render_warning(message: str, span: Span | None, hint: str | None, console: Console) -> None:
+    """A warning, printed as an error is but as ``warning:`` (the compile goes on)."""
+    render_located("warning", message, span, hint, console)
+
+
+_KIND_STYLE = {"error": "bold red", "warning": "bold magenta"}
+
+
+def render_located(kind: str, message: str, span: Span | None, hint: str | None, console: Console) -> None:
+    """``FILE:LINE:COL: KIND: message``, the source line with a caret, and ``help:`` when given."""
     head = Text()
     if span is not None:
         head.append(f"{span.file}:{span.line}:{span.col}: ", style="bold")
-    head.append("error: ", style="bold red")
-    head.append(error.message)
+    head.append(f"{kind}: ", style=_KIND_STYLE[kind])
+    head.append(message)
     console.print(head, highlight=False, soft_wrap=True)
     if span is not None:
         line = source_line(span.file, span.line)
         if line is not None:
             console.print(Text(f"  {span.line:>4} | {line}"), highlight=False, soft_wrap=True)
             caret = " " * (len(f"  {span.line:>4} | ") + span.col) + "^"
-            console.print(Text(caret, style="bold red"), highlight=False, soft_wrap=True)
-    if error.hint:
-        console.print(Text(f"  help: {error.hint}", style="cyan"), highlight=False, soft_wrap=True)
+            console.print(Text(caret, style=_KIND_STYLE[kind]), highlight=False, soft_wrap=True)
+    if hint:
+        console.print(Text(f"  help: {hint}", style="cyan"), highlight=False, soft_wrap=True)
 
 
 def render_internal_error(error: InternalError, console: Console, report: str | None = None) -> None:

@@ -50,6 +50,12 @@ class UserError(NanopassError):
         return self
 
 
+class UsageError(UserError):
+    """A mistake in the command line (or the call) rather than in the program: a flag's value that
+    names nothing (a pass, a language, a program, a function, a parameter) or does not parse.
+    The command line exits 2 on it."""
+
+
 class InternalError(NanopassError):
     """A broken compiler invariant; names the pass (when known) and the offending node."""
 

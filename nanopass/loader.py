@@ -20,7 +20,8 @@ import os
 import sys
 import traceback
 
-from .errors import Span, UserError
+from .errors import Span, UsageError, UserError
+from .suggest import unknown_name
 
 _counter = itertools.count()
 
@@ -185,8 +186,7 @@ def pick_program(programs: list, name: str | None, path: str):
         for program in programs:
             if program.name == name:
                 return program
-        names = ", ".join(p.name for p in programs)
-        raise UserError(f"{path}: no program named '{name}' (programs: {names})")
+        raise UsageError(unknown_name("program", name, [p.name for p in programs], where=f"{path}: "))
     if len(programs) > 1:
         names = ", ".join(p.name for p in programs)
         raise UserError(f"{path}: holds several programs ({names}); choose one with --program NAME")

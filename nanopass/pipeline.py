@@ -21,7 +21,7 @@ from typing import Any, Callable, Sequence
 
 from .errors import InternalError, UserError
 from .language import Language, Node
-from .rewrite import Note, Pass, PassContext
+from .rewrite import Note, Pass, PassContext, PassWarning
 
 
 @dataclass
@@ -35,6 +35,7 @@ class Stage:
     seconds: float = 0.0
     notes: list[Note] = field(default_factory=list)
     contract: str = ""
+    warnings: list[PassWarning] = field(default_factory=list)  # what the pass warned the user of
 
 
 class PipelineError(Exception):
@@ -47,8 +48,15 @@ class PipelineError(Exception):
 
 
 class Pipeline:
-    def __init__(self, passes: Sequence[type[Pass]]):
+    def __init__(self, passes: Sequence[type[Pass]], source: Language | None = None):
+        """``source`` is the input's language; given, the list may be empty (the input is the result)."""
         self.passes = list(passes)
+        if source is None and not self.passes:
+            raise ValueError("an empty pipeline needs its source language")
+        self._source = source or self.passes[0].source
+        if self.passes and self.passes[0].source is not self._source:
+            raise ValueError(f"pipeline does not chain: the input is {self._source.name} "
+                             f"but {self.passes[0].name} reads {self.passes[0].source.name}")
         for before, after in zip(self.passes, self.passes[1:]):
             if after.source is not before.target:
                 raise ValueError(
@@ -61,11 +69,11 @@ class Pipeline:
 
     @property
     def source(self) -> Language:
-        return self.passes[0].source
+        return self._source
 
     @property
     def target(self) -> Language:
-        return self.passes[-1].target
+        return self.passes[-1].target if self.passes else self._source
 
     def names(self) -> list[str]:
         return [p.name for p in self.passes]
@@ -80,8 +88,12 @@ class Pipeline:
         stop_after: str | None = None,
         observer: Callable[[Stage], None] | None = None,
         keep_tree: Callable[[Stage], bool] | None = None,
+        input_seconds: float = 0.0,
     ) -> list[Stage]:
         """Run the passes on ``tree``; returns every stage. Raises PipelineError on failure.
+
+        ``stop_after`` may also name the input (``input_name``): the run then stops at stage 0.
+        ``input_seconds`` is stage 0's time (what making the input took, e.g. the front end).
 
         With ``keep_tree``, a stage for which it is false has its ``tree`` set to None as soon as
         the next pass and its verification are done with it (the observer has seen it by then);
@@ -92,15 +104,15 @@ class Pipeline:
         collecting = gc.isenabled()
         gc.disable()
         try:
-            return self._run(tree, ctx, input_name, verify, stop_after, observer, keep_tree)
+            return self._run(tree, ctx, input_name, verify, stop_after, observer, keep_tree, input_seconds)
         finally:
             if collecting:
                 gc.enable()
 
-    def _run(self, tree, ctx, input_name, verify, stop_after, observer, keep_tree) -> list[Stage]:
-        if stop_after is not None and stop_after not in self.names():
+    def _run(self, tree, ctx, input_name, verify, stop_after, observer, keep_tree, input_seconds) -> list[Stage]:
+        if stop_after is not None and stop_after not in self.names() and stop_after != input_name:
             raise ValueError(f"--stop-after: no pass named {stop_after!r} in the pipeline")
-        stages = [Stage(0, input_name, self.source, tree)]
+        stages = [Stage(0, input_name, self.source, tree, input_seconds)]
         known = frozenset()  # the invariants ``tree`` is known to meet
         try:
             if verify:
@@ -109,9 +121,11 @@ class Pipeline:
             raise PipelineError(_as_compiler_error(error, input_name, tree), stages) from error
         if observer:
             observer(stages[0])
+        if stop_after == input_name:
+            return stages
         for index, pass_cls in enumerate(self.passes, start=1):
             ctx.current_pass = pass_cls.name
-            notes_before = len(ctx.notes)
+            notes_before, warnings_before = len(ctx.notes), len(ctx.warnings)
             start = time.perf_counter()
             try:
                 pass_ = pass_cls(ctx)
@@ -132,6 +146,7 @@ class Pipeline:
                 time.perf_counter() - start,
                 ctx.notes[notes_before:],
                 pass_cls.contract(),
+                ctx.warnings[warnings_before:],
             )
             if keep_tree is not None and not keep_tree(stages[-1]):
                 stages[-1].tree = None

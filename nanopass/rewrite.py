@@ -44,18 +44,33 @@ class Note:
 
 
 @dataclass
+class PassWarning:
+    """A likely mistake in the program that does not stop the compile: located, with a help line;
+    the command line prints it as an error is printed, as ``warning:``."""
+
+    pass_name: str
+    message: str
+    span: Span | None = None
+    hint: str | None = None
+
+
+@dataclass
 class PassContext:
-    """What a pass may read besides its input tree: options, and a place to leave notes."""
+    """What a pass may read besides its input tree: options, and a place to leave notes and warnings."""
 
     options: dict[str, Any] = field(default_factory=dict)
     notes: list[Note] = field(default_factory=list)
     current_pass: str = ""
+    warnings: list[PassWarning] = field(default_factory=list)
 
     def option(self, key: str, default: Any = None) -> Any:
         return self.options.get(key, default)
 
     def note(self, kind: str, message: str, span: Span | None = None) -> None:
         self.notes.append(Note(self.current_pass, kind, message, span))
+
+    def warn(self, message: str, span: Span | None = None, hint: str | None = None) -> None:
+        self.warnings.append(PassWarning(self.current_pass, message, span, hint))
 
 
 class Pass:

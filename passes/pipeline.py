@@ -8,6 +8,7 @@ from .assign_kernel_ids import AssignKernelIds
 from .batch_tensor_creates import BatchTensorCreates
 from .bind_task_ids import BindTaskIds
 from .check_manual_deps_on_submit_only import CheckManualDepsOnSubmitOnly
+from .check_output_params_written import CheckOutputParamsWritten
 from .classify_iter_arg_carry import ClassifyIterArgCarry
 from .classify_tensors import ClassifyTensors
 from .convert_to_ssa import ConvertToSsa
@@ -35,6 +36,7 @@ PASSES = [
     DecideViewTracking,  # ssa
     DeriveCallDirections,  # ssa -> directed
     CheckManualDepsOnSubmitOnly,  # directed
+    CheckOutputParamsWritten,  # directed (warnings only)
     OrderWriteAfterRead,  # directed
     DeriveAutoScopeDependencies,  # directed (opt-in: analyze_auto_scopes_for_deps)
     ExpandManualPhaseFence,  # directed

@@ -27,8 +27,8 @@ def test_program_choice(tmp_path):
     assert result.returncode == 1 and "--program" in result.stderr
     result = run_cli("run", str(two), "--program", "Other")
     assert result.returncode == 0 and "orch_basic" in result.stdout
-    result = run_cli("run", str(two), "--program", "Nope")
-    assert result.returncode == 1 and "no program named 'Nope'" in result.stderr
+    result = run_cli("run", str(two), "--program", "Nope")  # a usage error
+    assert result.returncode == 2 and "no program named 'Nope' (programs: Basic, Other)" in result.stderr
 
 
 def test_dump_all_writes_every_stage(tmp_path):
@@ -82,8 +82,8 @@ def test_language_grammar_and_diff():
     assert result.returncode == 0 and "(Carry rebind:boolean array:integer per_iteration:boolean)" in result.stdout
     result = run_cli("language", "scoped", "--diff", "carried")
     assert "+ Phi ::= (Phi var:Binder plan:Carry)" in result.stdout
-    result = run_cli("language", "nosuch")
-    assert result.returncode == 1 and "no language 'nosuch'" in result.stderr
+    result = run_cli("language", "nosuch")  # a usage error
+    assert result.returncode == 2 and "no language named 'nosuch' (languages: surface, ssa," in result.stderr
 
 
 def test_abi_flag_changes_only_abi_lines():

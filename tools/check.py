@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from nanopass.errors import InternalError, UserError
+from nanopass.errors import InternalError, UsageError, UserError
 from nanopass.languages.terms import DType
 
 from .cvalues import convert, ctype_of, to_u64
@@ -74,18 +74,36 @@ def parse_value(text: str, dtype: DType, name: str) -> Any:
             return float(text)
         return int(text, 0)
     except ValueError:
-        raise UserError(f"--set {name}={text}: not a {dtype.name} value") from None
+        raise UsageError(f"--set {name}={text}: not a {dtype.name} value") from None
+
+
+def value_types(surface_program) -> dict[str, DType]:
+    """Each scalar parameter's and dynamic dimension's name -> its type (dimensions: INT64)."""
+    func = surface_program.orch
+    types = {p.name: p.type.dtype for p in func.params if p.type._production == "ScalarType"}
+    types.update((d.name, DType.INT64) for d in func.dyn_dims)
+    return types
+
+
+def check_values(surface_program, values: dict[str, str]) -> None:
+    """Refuse (``UsageError``) a value for a name that is no scalar parameter or dynamic dimension,
+    or that does not parse as its type; values may be missing."""
+    from nanopass.suggest import did_you_mean
+
+    types = value_types(surface_program)
+    for name in sorted(values):
+        if name not in types:
+            known = ", ".join(sorted(types)) or "none"
+            hint = did_you_mean(name, types)
+            raise UsageError(f"--set {name}: not a scalar parameter or dynamic dimension (these are: {known})",
+                             hint=hint)
+        parse_value(values[name], types[name], name)
 
 
 def program_inputs(surface_program, values: dict[str, str]) -> Inputs:
     """The entry arguments of a program for ``values`` (NAME -> text), as ``--set`` gives them."""
     func = surface_program.orch
-    dyn = {d.name for d in func.dyn_dims}
-    scalars = {p.name: p.type.dtype for p in func.params if p.type._production == "ScalarType"}
-    unknown = sorted(set(values) - dyn - set(scalars))
-    if unknown:
-        known = ", ".join(sorted(dyn | set(scalars))) or "none"
-        raise UserError(f"--set {unknown[0]}: not a scalar parameter or dynamic dimension (these are: {known})")
+    check_values(surface_program, values)
     missing = missing_values(surface_program, values)
     if missing:
         raise UserError(
@@ -103,7 +121,7 @@ def program_inputs(surface_program, values: dict[str, str]) -> Inputs:
                 else:
                     shape.append(parse_value(values[dim.name], DType.INT64, dim.name))
             if any(d <= 0 for d in shape):
-                raise UserError(f"parameter '{param.name}' would have shape {shape}; dimensions must be positive")
+                raise UsageError(f"parameter '{param.name}' would have shape {shape}; dimensions must be positive")
             tensors.append(EntryTensor(tuple(shape), ty.dtype.runtime, param.name))
         else:
             ctype = ctype_of(ty.dtype)

@@ -18,9 +18,11 @@ import math
 from dataclasses import dataclass
 from typing import Any, Callable, NamedTuple
 
-from nanopass.errors import Span, UserError, quoted
+from nanopass.errors import Span, UsageError, UserError, quoted
 from nanopass.languages import surface as S
 from nanopass.languages.terms import BinOp, CmpOp, DType, FuncKind, LoopKind, ParamDir, ScopeMode, UnOp
+
+from nanopass.suggest import did_you_mean
 
 from .source import ProgramSource
 
@@ -252,7 +254,8 @@ class _ProgramParser:
             matching = [f for f in orchs if f[0].name == func_name]
             if not matching:
                 names = ", ".join(f[0].name for f in orchs)
-                raise self.error(f"program '{self.src.name}' has no orchestration function '{func_name}' ({names})")
+                raise UsageError(f"program '{self.src.name}' has no orchestration function '{func_name}' ({names})",
+                                 self.src.span(self.src.classdef), did_you_mean(func_name, [f[0].name for f in orchs]))
             orch = matching[0]
         types = _TypeReader(self)
         kernel_nodes = []
@@ -1189,7 +1192,8 @@ class _FunctionParser:
                 raise self.error(f"'{name}' is an orchestration function, not a kernel", node)
             available = ", ".join(sorted(self.program.kernels)) or "none"
             raise self.error(
-                f"function '{name}' is not defined in program '{self.src.name}'", node, hint=f"kernels: {available}"
+                f"function '{name}' is not defined in program '{self.src.name}'", node,
+                hint=did_you_mean(name, self.program.kernels, "self.") or f"kernels: {available}",
             )
         if sig.kind is FuncKind.Opaque:
             raise self.error(f"'{name}' has no pl.FunctionType: it cannot be dispatched as a task", node)
@@ -1387,7 +1391,8 @@ class _FunctionParser:
         if op is not None and op not in _SCALAR_CALLS:
             handler = _RHS_OPS.get(op)
             if handler is None:
-                raise self.error(f"unknown or unsupported operation 'pl.{op}' in an orchestration function", node)
+                raise self.error(f"unknown or unsupported operation 'pl.{op}' in an orchestration function", node,
+                                 hint=did_you_mean(op, [*_RHS_OPS, "submit", "yield_", "system.task_dummy"], "pl."))
             return handler(self, node)
         if isinstance(node, ast.Subscript):
             return self.subscript(node)

@@ -1,0 +1,130 @@
+"""``nanopass check FILE``: compile once, then check the program's task dependencies on one run per
+set of values (``nanopass.tools.check_values`` chooses them where ``--set`` does not pin them).
+
+Exit 0 when every read/write conflict of every run is ordered by the runtime, 1 on a hazard or
+when the runtime would stop the program (a fatal error). ``--json`` prints one JSON object on
+stdout instead of lines: ``func``, ``chosen`` (the values chosen per name, or null),
+``exhaustive``, ``runs`` (each with ``values``, ``tasks``, ``agree``, ``hazards``, ``waived``,
+``warnings``, ``fatal``, ``skipped``), ``hazards`` (the total), ``compile_warnings`` and ``exit``.
+"""
+
+from __future__ import annotations
+
+import json
+
+from rich.console import Console
+
+from .errors import InternalError, UserError
+
+
+def cmd_check(args, out: Console, err: Console) -> int:
+    from nanopass.tools.check import check_stages, check_values, program_inputs, stage_report
+    from nanopass.tools.check_values import as_set_text, choose_values
+
+    from .api import result_from_stages, run_pipeline, surface_of
+    from .cli import EXIT_OK, EXIT_USER, _dump_writer, _options, _print_warnings
+    from .dumps import write_atomic
+    from .loader import load_programs, pick_program
+    from .pipeline import PipelineError
+    from .stage_names import pipeline_passes
+
+    program = pick_program(load_programs(args.file), args.program, args.file)
+    surface = surface_of(program, args.func)
+    pinned = dict(args.values)
+    check_values(surface, pinned)
+    choice = choose_values(surface, pinned)
+    runs = [{**pinned, **as_set_text(run)} for run in choice.runs]
+    first = program_inputs(surface, runs[0])
+    args.values = list(runs[0].items())  # the dumps' instance graphs and hazards: the first run's
+    dumps = _dump_writer(args, program, pipeline_passes(), surface) if args.dump_all else None
+    try:
+        stages = run_pipeline(surface, args.func, options=_options(args), observer=dumps)
+    except PipelineError as failure:
+        if dumps:
+            dumps.finish()
+        raise failure.error from None
+    if not args.json:
+        args.quiet = False
+        _print_warnings(stages, args, err)
+    if dumps:
+        dumps.write_code(len(stages), result_from_stages(stages).code)
+        dumps.write("hazards.txt", stage_report(stages, first))
+        dumps.finish()
+    ways = ["reference", "emission"] + (["compiled C++"] if args.gxx else [])
+    func = stages[-1].tree.func
+    reports = []
+    for values in runs:
+        report = {"values": {name: values[name] for name in sorted(values)}, "tasks": 0, "agree": ways,
+                  "hazards": [], "waived": [], "warnings": [], "fatal": None, "skipped": None}
+        reports.append(report)
+        try:
+            result = check_stages(stages, program_inputs(surface, values), gxx=args.gxx)
+        except UserError as error:
+            if choice.values:  # values the checker chose may not suit the program: said, not failed
+                report["skipped"] = str(error)
+                continue
+            raise
+        except InternalError as error:
+            if choice.values:
+                error.message += f" (with {_spelled(values)})"
+            raise
+        if args.trace and len(reports) == 1:
+            try:
+                write_atomic(args.trace, result.emission.to_json() + "\n")
+            except OSError as error:
+                raise UserError(f"cannot write {args.trace}: {error.strerror}") from None
+        report["tasks"] = len(result.reference.tasks())
+        report["fatal"] = result.fatal
+        for line in result.lines():
+            kind, _, text = line.partition(": ")
+            if kind in ("hazard", "waived", "warning"):
+                report[kind + "s" if kind != "waived" else kind].append(text)
+    total = sum(len(r["hazards"]) for r in reports)
+    code = EXIT_USER if total or any(r["fatal"] for r in reports) else EXIT_OK
+    if args.json:
+        document = {
+            "func": func,
+            "chosen": choice.values or None,
+            "exhaustive": choice.exhaustive,
+            "runs": reports,
+            "hazards": total,
+            "compile_warnings": [
+                {"pass": w.pass_name, "message": w.message, "location": str(w.span) if w.span else None,
+                 "help": w.hint}
+                for s in stages for w in s.warnings
+            ],
+            "exit": code,
+        }
+        out.file.write(json.dumps(document, sort_keys=False) + "\n")
+        return code
+    if choice.values:
+        out.print(f"{func}: {choice.describe()}", markup=False)
+    for report in reports:
+        head = f"{func} with {_spelled(report['values'])}" if choice.values else func
+        if report["skipped"]:
+            out.print(f"{head}: not run: {report['skipped']}", markup=False)
+            continue
+        count = report["tasks"]
+        out.print(f"{head}: {count} task{'s' if count != 1 else ''}; the {_ways(ways)} traces agree", markup=False)
+        if report["fatal"]:
+            out.print(f"fatal: the runtime stops the program: {report['fatal']}", markup=False)
+        for text in report["hazards"]:
+            out.print(f"hazard: {text}", markup=False)
+        for text in report["waived"] if args.verbose else ():
+            out.print(f"waived: {text}", markup=False)
+        for text in report["warnings"]:
+            out.print(f"warning: {text}", markup=False)
+        if report["waived"] and not args.verbose:
+            out.print(f"{len(report['waived'])} unordered pair(s) waived as declared independent (-v lists them)",
+                      markup=False)
+    runs_text = f" in {len(reports)} runs" if len(reports) > 1 else ""
+    out.print(f"{total} hazard{'s' if total != 1 else ''}{runs_text}", markup=False)
+    return code
+
+
+def _ways(ways: list[str]) -> str:
+    return ", ".join(ways[:-1]) + " and " + ways[-1]
+
+
+def _spelled(values: dict[str, str]) -> str:
+    return " ".join(f"{name}={value}" for name, value in sorted(values.items()))

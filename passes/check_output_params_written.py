@@ -1,0 +1,111 @@
+"""check_output_params_written: directed -> directed (a check that warns)."""
+
+from __future__ import annotations
+
+from nanopass.languages import DIRECTED
+from nanopass.languages.terms import ParamDir
+from nanopass.rewrite import Pass, register
+
+from .hazards import WRITES, storage_map
+from .util import iter_stmts
+
+
+@register
+class CheckOutputParamsWritten(Pass):
+    """Warn when the orchestration's outputs cannot reach its caller.
+
+    Two mistakes compile silently otherwise: an ``Out`` or ``InOut`` tensor parameter that no
+    task argument (with a writing direction), host element write or assemble writes, on any
+    path; and a returned tensor that is no parameter's buffer (a buffer created or allocated by
+    the runtime inside the function, which nothing copies to the caller). A warning is located at
+    the parameter or the return and has a help line (when the parameter is passed to a kernel
+    that only reads it, which kernel, and whether that call leaves arguments to the runtime).
+    Storage is ``storage_map``'s (names to roots, through views, kernel results and carries).
+    The program is returned unchanged.
+    """
+
+    name = "check_output_params_written"
+    source = DIRECTED
+    target = DIRECTED
+
+    def run(self, program):
+        func = program.orch
+        kernels = {k.name: k for k in program.kernels}
+        outputs = [p for p in func.params if p.type._production == "TensorType" and p.dir is not ParamDir.In]
+        params = {p.name for p in func.params}
+        if not outputs and not func.results:
+            return program
+        store = storage_map(func, kernels)
+
+        def roots(expr) -> set[str]:
+            if expr is None or expr._production != "Var":
+                return set()
+            return {root for root, _ in store.get(expr.name, ())}
+
+        written: set[str] = set()
+        reads: dict[str, object] = {}  # param -> the first task that reads it without writing it
+        returns = []
+        for stmt in iter_stmts(func.body):
+            kind = stmt._production
+            if kind == "Task":
+                for arg in stmt.args:
+                    if arg.dir in WRITES:
+                        written |= roots(arg.value)
+                    else:
+                        for root in roots(arg.value):
+                            reads.setdefault(root, (stmt, arg))
+            elif kind == "WriteTensor":
+                written |= roots(stmt.tensor)
+            elif kind == "Let" and stmt.value._production == "AssembleTensor":
+                written |= roots(stmt.value.target)
+            elif kind == "Return":
+                returns.append(stmt)
+        for param in outputs:
+            if param.name not in written:
+                what = "Out" if param.dir is ParamDir.Out else "InOut"
+                self.ctx.warn(
+                    f"{what} parameter '{param.name}' of '{func.name}' is never written: the caller's "
+                    f"buffer keeps its old contents",
+                    param.span or func.span,
+                    self._hint(param.name, reads.get(param.name), kernels),
+                )
+        for stmt in returns:
+            for value in stmt.values:
+                places = roots(value)
+                if places and not places & params:
+                    self.ctx.warn(
+                        f"'{func.name}' returns '{_source_name(value.name)}', which is not a parameter's "
+                        "buffer: the caller never sees it (nothing copies it into an output parameter)",
+                        stmt.span or func.span,
+                        "let the kernel write into the Out parameter itself (pass the parameter as its "
+                        "output argument) instead of rebinding the name to a new tensor",
+                    )
+        return program
+
+    @staticmethod
+    def _hint(name: str, read, kernels) -> str:
+        if read is None:
+            return f"pass '{name}' to a kernel as its Out or InOut argument, or declare it as an input"
+        task, arg = read
+        kernel = kernels[task.kernel]
+        index = task.args.index(arg)
+        param = kernel.params[index].name if index < len(kernel.params) else "?"
+        line = f" at line {task.span.line}" if task.span else ""
+        text = f"'{name}' is passed to '{task.kernel}'{line} as its input '{param}'"
+        tensors = [p for p in kernel.params if p.type._production == "TensorType"]
+        given = [a for a in task.args if a.value._production == "Var" and _is_tensor_arg(a)]
+        if len(given) < len(tensors):
+            text += (f"; that call gives {len(given)} of the kernel's {len(tensors)} tensor arguments: those after a "
+                     "missing one shift left, and the runtime allocates the output left out")
+        return text
+
+
+def _is_tensor_arg(arg) -> bool:
+    from nanopass.languages.terms import ArgDir
+
+    return arg.dir is not ArgDir.Scalar
+
+
+def _source_name(name: str) -> str:
+    """The name as the user wrote it (``out__ssa_v0`` -> ``out``)."""
+    return name.split("__", 1)[0]
