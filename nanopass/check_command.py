@@ -22,7 +22,8 @@ def cmd_check(args, out: Console, err: Console) -> int:
     from nanopass.tools.check_values import as_set_text, choose_values
 
     from .api import result_from_stages, run_pipeline, surface_of
-    from .cli import EXIT_OK, EXIT_USER, _dump_writer, _options, _print_warnings
+    from .cli import EXIT_OK, EXIT_USER, _dump_writer, _options
+    from .run_output import print_warnings
     from .dumps import write_atomic
     from .loader import load_programs, pick_program
     from .pipeline import PipelineError
@@ -45,7 +46,7 @@ def cmd_check(args, out: Console, err: Console) -> int:
         raise failure.error from None
     if not args.json:
         args.quiet = False
-        _print_warnings(stages, args, err)
+        print_warnings(stages, args, err)
     if dumps:
         dumps.write_code(len(stages), result_from_stages(stages).code)
         dumps.write("hazards.txt", stage_report(stages, first))

@@ -16,11 +16,11 @@ import os
 import sys
 
 from rich.console import Console
-from rich.table import Table
 
-from .diagnostics import make_console, render_internal_error, render_user_error, render_warning
+from .diagnostics import make_console, render_internal_error, render_user_error
 from .errors import InternalError, UsageError, UserError
 from .progress import fan_out
+from .run_output import StagePrinter, print_warnings, time_report, write_or_print_ir
 from .stage_names import FRONT_END, PRINTER
 
 EXIT_OK, EXIT_USER, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
@@ -297,7 +297,6 @@ def _compile_and_write(args, out: Console, err: Console) -> int:
     from .dumps import write_atomic
     from .loader import pick_program
     from .pipeline import PipelineError
-    from .text import unparse
 
     if args.values and not args.dump_all:
         raise UsageError("--set is used with --dump-all (the instance graphs and hazards)")
@@ -312,7 +311,7 @@ def _compile_and_write(args, out: Console, err: Console) -> int:
     surface = surface_of(program, args.func)  # the front end, timed on its own
     front_end = time.perf_counter() - start
     dumps = _dump_writer(args, program, passes, surface) if args.dump_all else None
-    printer = _StagePrinter(args, passes, out)
+    printer = StagePrinter(args, passes, out)
     stop_after = None if args.stop_after == PRINTER else args.stop_after
     to_emission = stop_after is None and _ends_in_emission(passes)
     try:
@@ -328,20 +327,20 @@ def _compile_and_write(args, out: Console, err: Console) -> int:
             dumps.finish(failure=str(failure.error))
             args.report = dumps.report_path()  # where an internal error's one line points
         if args.time_passes:
-            _time_report(failure.stages, times, args, err)
+            time_report(failure.stages, times, args, err)
         raise failure.error from None
-    _print_warnings(stages, args, err)
+    print_warnings(stages, args, err)
     if not to_emission:  # --stop-after, or passes that do not reach the C++: the last stage's IR
         if args.time_passes:
-            _time_report(stages, times, args, err)
+            time_report(stages, times, args, err)
         _finish_dumps(dumps, args, err)
-        _write_or_print_ir(stages[-1], args, out, err)
+        write_or_print_ir(stages[-1], args, out, err)
         return EXIT_OK
     start = time.perf_counter()
     result = result_from_stages(stages, args.abi)
     times["print_cpp"] = time.perf_counter() - start
     if args.time_passes:
-        _time_report(stages, times, args, err)
+        time_report(stages, times, args, err)
     if dumps:
         dumps.write_code(len(stages), result.code)
     _finish_dumps(dumps, args, err)
@@ -366,59 +365,6 @@ def _ends_in_emission(passes) -> bool:
     from nanopass.languages import EMISSION
 
     return bool(passes) and passes[-1].target is EMISSION
-
-
-def _write_or_print_ir(stage, args, out: Console, err: Console) -> None:
-    """The IR of the stage a run stopped at: on stdout, or with ``-o DIR`` into
-    ``DIR/NN_<pass>.<language>.txt`` (the name ``--dump-all`` gives it, which ``nanopass opt`` reads)."""
-    from .dumps import write_atomic
-    from .text import unparse
-
-    text = unparse(stage.tree)
-    if args.output:
-        path = os.path.join(args.output, f"{stage.index:02d}_{stage.name}.{stage.language.name}.txt")
-        try:
-            write_atomic(path, text + "\n")
-        except OSError as error:
-            raise UserError(f"cannot write {path}: {error.strerror}") from None
-        if not args.quiet:
-            err.print(f"wrote {path}", markup=False)
-    elif not args.quiet:
-        out.file.write(text + "\n")
-
-
-class _StagePrinter:
-    """The observer behind ``--print-after`` and ``--print-before``: a stage's IR on stdout, under a
-    ``;; after PASS (language L)`` or ``;; before PASS (language L)`` line (``nanopass opt`` reads
-    such a block back)."""
-
-    def __init__(self, args, passes, out: Console):
-        self.after = set(args.print_after)
-        self.before = set(args.print_before)
-        self.next_name = [p.name for p in passes] + [PRINTER]  # stage i is followed by next_name[i]
-        self.out = out
-        self.wanted = bool(self.after or self.before)
-
-    def __call__(self, stage) -> None:
-        from .text import unparse
-
-        heads = []
-        if stage.name in self.after:
-            heads.append(f";; after {stage.name} (language {stage.language.name})")
-        following = self.next_name[stage.index] if stage.index < len(self.next_name) else None
-        if following in self.before:
-            heads.append(f";; before {following} (language {stage.language.name})")
-        if heads:
-            self.out.file.write("\n".join(heads) + "\n" + unparse(stage.tree) + "\n")
-
-
-def _print_warnings(stages, args, err: Console) -> None:
-    """The passes' warnings (located, with a help line), before anything else the run prints."""
-    if args.quiet:
-        return
-    for stage in stages:
-        for warning in stage.warnings:
-            render_warning(warning.message, warning.span, warning.hint, err)
 
 
 def _load(args) -> list:
@@ -459,32 +405,6 @@ def _progress(surface, args, err: Console, passes):
         return
     with PassProgress(err, [p.name for p in passes]) as progress:
         yield progress
-
-
-def _time_report(stages, times: dict[str, float], args, err: Console) -> None:
-    """``--time-passes``: loading, the front end (stage 0), every pass, the printer; a table, or with
-    ``--json`` one line of JSON (``{"phases": [{"name", "language", "ms"}, ...], "total_ms"}``)."""
-    rows = [("", "load", "", times["load"])]
-    rows += [(str(s.index), s.name, s.language.name, s.seconds) for s in stages]
-    if "print_cpp" in times:
-        rows.append((str(len(stages)), PRINTER, "", times["print_cpp"]))
-    total = sum(row[3] for row in rows)
-    if args.json:
-        import json
-
-        phases = [{"index": int(i) if i else None, "name": name, "language": lang or None,
-                   "ms": round(seconds * 1000, 3)} for i, name, lang, seconds in rows]
-        err.file.write(json.dumps({"phases": phases, "total_ms": round(total * 1000, 3)}) + "\n")
-        return
-    table = Table(title="pass times")
-    table.add_column("#", justify="right")
-    table.add_column("phase")
-    table.add_column("output language")
-    table.add_column("ms", justify="right")
-    for index, name, lang, seconds in rows:
-        table.add_row(index, name, lang, f"{seconds * 1000:.2f}")
-    table.add_row("", "total", "", f"{total * 1000:.2f}")
-    err.print(table)
 
 
 def cmd_passes(out: Console) -> int:

@@ -103,7 +103,8 @@ def parse_program(language, text: str, path: str):
 
 def cmd_opt(args, out: Console, err: Console) -> int:
     from .api import collector_paused
-    from .cli import EXIT_OK, _options, _print_warnings
+    from .cli import EXIT_OK, _options
+    from .run_output import print_warnings
     from .pipeline import Pipeline, PipelineError
     from .rewrite import PassContext
     from .stage_names import PRINTER, connect, pass_class, split_names
@@ -131,7 +132,7 @@ def cmd_opt(args, out: Console, err: Console) -> int:
         except PipelineError as failure:
             raise failure.error from None
     args.quiet = False
-    _print_warnings(stages, args, err)
+    print_warnings(stages, args, err)
     for note in (n for s in stages for n in s.notes):
         err.print(f"note: [{note.pass_name}] {note.message}", markup=False)
     if print_cpp:
