@@ -89,3 +89,10 @@ def test_a_hazard_at_one_chosen_value_fails_the_check(tmp_path):
     assert "hazard: WAR on acc" in result.stdout
     pinned = run_cli("check", str(path), "--no-war-ordering", "--set", "steps=0", "--set", "alpha=1")
     assert pinned.returncode == 0 and pinned.stdout.endswith("\n0 hazards\n")
+
+
+def test_a_parameter_keeps_at_most_eight_values_and_stops_being_searched(tmp_path):
+    # a chain of 400 comparisons steps > i: the base 3, then the sides of the first ones, 8 in all
+    body = "".join(f"        if steps > {i}:\n            y = self.kernel_copy(acc, y)\n" for i in range(400))
+    choice = choose_values(load_program(variant(tmp_path, body)).surface(), {})
+    assert choice.values["steps"] == [3, 0, 1, 2, 4, 5, 6, 7]

@@ -11,8 +11,12 @@
   side); booleans both values.
 
 Values are searched for, not solved: integers over 0..``SEARCH_LIMIT`` (dimensions from 1, as
-an entry tensor's extent must be positive), by evaluating the expressions. A parameter keeps at
-most ``MAX_VALUES`` values (base first, then in the order the program shows them).
+an entry tensor's extent must be positive), by evaluating the expressions; a comparison's second
+change is looked for within ``SECOND_CHANGE_WINDOW`` of its first. A parameter keeps at most
+``MAX_VALUES`` values (base first, then in the order the program shows them); once it has them,
+the program's other loops and comparisons are not searched for it (equal loop headers and
+comparisons are searched once), so the search costs at most a few thousand evaluations per
+distinct loop or comparison that can still add a value.
 
 The number of runs is bounded: every combination of the parameters' values when there are at
 most ``MAX_COMBINATIONS``; otherwise each value of each parameter once with every other parameter
@@ -32,6 +36,7 @@ from nanopass.languages.terms import DType
 BASE_INT, BASE_FLOAT, BASE_DIM = 3, 1.5, 32
 LARGE_TRIPS = 5
 SEARCH_LIMIT = 4096
+SECOND_CHANGE_WINDOW = 64  # how far past a comparison's first change its second is looked for
 MAX_VALUES = 8
 MAX_COMBINATIONS = 16
 MAX_RUNS = 64
@@ -101,6 +106,10 @@ def _base(kind: str) -> Any:
     return {"int": BASE_INT, "float": BASE_FLOAT, "bool": True, "dim": BASE_DIM}[kind]
 
 
+def _full(values: list[Any]) -> bool:
+    return len(_dedupe(values)) >= MAX_VALUES
+
+
 def _dedupe(values: list[Any]) -> list[Any]:
     out: list[Any] = []
     for value in values:
@@ -138,7 +147,7 @@ def _loop_values(loop: Node, kinds, base, found) -> None:
     if len(used) != 1:
         return
     (name,) = used
-    if kinds[name] not in ("int", "dim"):
+    if kinds[name] not in ("int", "dim") or _full(found[name]):
         return
     wanted = {0: None, 1: None, 2: None, LARGE_TRIPS: None}
     for value in _domain(kinds[name]):
@@ -159,14 +168,17 @@ def _loop_values(loop: Node, kinds, base, found) -> None:
 def _comparison_values(cmp: Node, kinds, base, found) -> None:
     for name in sorted(_names(cmp) & set(kinds)):
         kind = kinds[name]
-        if kind == "bool":
+        if kind == "bool" or _full(found[name]):
             continue
         if kind == "float":
             found[name].extend(_float_sides(cmp, name))
             continue
         previous = None
         changes = 0
+        last = SEARCH_LIMIT
         for value in _domain(kind):
+            if value > last:
+                break
             try:
                 result = bool(_eval(cmp, {**base, name: value}))
             except (ArithmeticError, ValueError, TypeError, KeyError):
@@ -177,6 +189,7 @@ def _comparison_values(cmp: Node, kinds, base, found) -> None:
                 changes += 1
                 if changes == 2:
                     break
+                last = value + SECOND_CHANGE_WINDOW
             previous = result
 
 
