@@ -331,16 +331,14 @@ def _compile_and_write(args, out: Console, err: Console) -> int:
         raise failure.error from None
     print_warnings(stages, args, err)
     if not to_emission:  # --stop-after, or passes that do not reach the C++: the last stage's IR
-        if args.time_passes:
-            time_report(stages, times, args, err)
         _finish_dumps(dumps, args, err)
         write_or_print_ir(stages[-1], args, out, err)
+        if args.time_passes:
+            time_report(stages, times, args, err)
         return EXIT_OK
     start = time.perf_counter()
     result = result_from_stages(stages, args.abi)
     times["print_cpp"] = time.perf_counter() - start
-    if args.time_passes:
-        time_report(stages, times, args, err)
     if dumps:
         dumps.write_code(len(stages), result.code)
     _finish_dumps(dumps, args, err)
@@ -358,6 +356,8 @@ def _compile_and_write(args, out: Console, err: Console) -> int:
                 err.print(f"wrote {path}", markup=False)
     elif not args.quiet:
         out.file.write(result.code)
+    if args.time_passes:  # last, so that --json's line is stderr's last
+        time_report(stages, times, args, err)
     return EXIT_OK
 
 

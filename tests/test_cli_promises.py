@@ -143,7 +143,7 @@ def test_passes_runs_a_chosen_prefix_and_prints_its_last_stage():
 # -- --json ----------------------------------------------------------------------------------------------
 
 
-def test_time_passes_times_the_front_end_and_the_printer_too():
+def test_time_passes_times_the_front_end_and_the_printer_too(tmp_path):
     table = run_cli("run", str(BASIC), "--time-passes", "-q")
     for row in ("load", "0 │ parse_dsl", f"{len(PASSES) + 1} │ print_cpp", "total"):
         assert row in table.stderr, row
@@ -155,6 +155,12 @@ def test_time_passes_times_the_front_end_and_the_printer_too():
     assert [phase["index"] for phase in document["phases"]][1:] == list(range(len(PASSES) + 2))
     assert all(phase["ms"] >= 0 for phase in document["phases"])
     assert document["total_ms"] == pytest.approx(sum(phase["ms"] for phase in document["phases"]), abs=0.01)
+    # after the notes and 'wrote' lines: the JSON is stderr's last line whatever else is printed
+    phases = REPO / "tests" / "programs" / "graph_features.py"
+    noted = run_cli("run", str(phases), "--time-passes", "--json", "-o", str(tmp_path))
+    *before, last = noted.stderr.splitlines()
+    assert any(line.startswith("note: ") for line in before) and before[-1].startswith("wrote ")
+    assert [p["name"] for p in json.loads(last)["phases"]][-1] == "print_cpp"
 
 
 def test_check_json():
