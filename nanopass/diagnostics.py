@@ -52,7 +52,7 @@ def render_located(kind: str, message: str, span: Span | None, hint: str | None,
     """``FILE:LINE:COL: KIND: message``, the source line with a caret, and ``help:`` when given."""
     head = Text()
     if span is not None:
-        head.append(f"{span.file}:{span.line}:{span.col}: ", style="bold")
+        head.append(f"{span}: ", style="bold")  # the column 1-based (Span.__str__)
     head.append(f"{kind}: ", style=_KIND_STYLE[kind])
     head.append(message)
     console.print(head, highlight=False, soft_wrap=True)

@@ -13,7 +13,12 @@ from typing import Any, NamedTuple
 
 
 class Span(NamedTuple):
-    """A position in a source file: 1-based line, 0-based column (as Python's ``ast``).
+    """A position in a source file: 1-based ``line``, 0-based ``col`` (as Python's ``ast`` gives
+    them; the IR text's ``@line:col`` keeps this base too).
+
+    Printed, the column is 1-based, as GCC, clang and editors expect ``FILE:LINE:COL``:
+    ``str(span)`` and ``display_col`` are what every message, warning, note, report and JSON
+    shows; ``col`` is what code computes with (a caret is ``col`` characters in).
 
     A named tuple: immutable, compared and hashed by value, and about twice as cheap to build as
     a frozen dataclass (the front end builds one per name, binder and task)."""
@@ -22,8 +27,13 @@ class Span(NamedTuple):
     line: int
     col: int
 
+    @property
+    def display_col(self) -> int:
+        """The column as people count it (the first character is column 1)."""
+        return self.col + 1
+
     def __str__(self) -> str:
-        return f"{self.file}:{self.line}:{self.col}"
+        return f"{self.file}:{self.line}:{self.col + 1}"
 
 
 class NanopassError(Exception):

@@ -67,7 +67,7 @@ def test_the_checker_accepts_a_good_program_and_a_located_error(checker):
     outcome = checker.check(BASIC.replace("c = self.kernel_add(a, b, c)", "c = self.nokernel(a, b, c)"))
     assert outcome.kind == USER_ERROR
     line = BASIC.splitlines().index("        c = self.kernel_add(a, b, c)") + 1
-    assert outcome.message.startswith(f"{line}:12: error: function 'nokernel' is not defined in program 'Basic'")
+    assert outcome.message.startswith(f"{line}:13: error: function 'nokernel' is not defined in program 'Basic'")
 
 
 @pytest.mark.parametrize("patch, kind, message", [

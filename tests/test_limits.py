@@ -124,7 +124,7 @@ def test_a_file_too_deep_for_pythons_parser(tmp_path):
     for flags in ((), ("--no-exec",)):
         result = run_cli("run", str(path), *flags)
         assert result.returncode == 1, (flags, result.returncode, result.stderr[:300])
-        assert re.match(rf"{re.escape(str(path) if not flags else str(path))}:{FIRST_BODY_LINE}:0: error: the file is "
+        assert re.match(rf"{re.escape(str(path) if not flags else str(path))}:{FIRST_BODY_LINE}:1: error: the file is "
                         "nested too deeply for Python's parser$", result.stderr.splitlines()[0]), result.stderr[:300]
 
 

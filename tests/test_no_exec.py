@@ -83,7 +83,7 @@ def test_no_exec_refuses_a_constant_from_a_function_call_naming_it(tmp_path):
     assert result.returncode == 1 and "Traceback" not in result.stderr
     line = PROGRAM.splitlines().index("        for i in pl.range({use}):") + 1
     first = result.stderr.splitlines()[0]
-    assert first.startswith(f"{path}:{line}:26: error: 'STEPS' is assigned from a function call "), first
+    assert first.startswith(f"{path}:{line}:27: error: 'STEPS' is assigned from a function call "), first
     assert "its value is not known without running the file" in first
     assert "help: reading a file without running it (--no-exec)" in result.stderr
     assert run_cli("run", str(path)).returncode == 0  # importing evaluates it

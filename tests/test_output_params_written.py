@@ -47,14 +47,14 @@ def test_a_shifted_output_argument_warns_at_the_parameter_and_the_return(tmp_pat
     result = run_cli("run", str(path), "-o", str(tmp_path / "out"))
     assert result.returncode == 0, result.stderr
     lines = result.stderr.splitlines()
-    assert lines[0] == (f"{path}:21:8: warning: Out parameter 'out' of 'orch' is never written: the caller's "
+    assert lines[0] == (f"{path}:21:9: warning: Out parameter 'out' of 'orch' is never written: the caller's "
                         "buffer keeps its old contents")
     assert lines[1] == "    21 |         out: pl.Out[pl.Tensor[[16, 16], pl.FP32]],"
     assert lines[2].strip() == "^" and lines[2].index("^") == lines[1].index("out:")
     assert lines[3] == ("  help: 'out' is passed to 'combine' at line 24 as its input 'b'; that call gives 2 of the "
                         "kernel's 3 tensor arguments: those after a missing one shift left, and the runtime "
                         "allocates the output left out")
-    assert lines[4].startswith(f"{path}:25:8: warning: 'orch' returns 'out', which is not a parameter's buffer")
+    assert lines[4].startswith(f"{path}:25:9: warning: 'orch' returns 'out', which is not a parameter's buffer")
     quiet = run_cli("run", str(path), "-q")
     assert quiet.returncode == 0 and quiet.stderr == ""
     checked = run_cli("check", str(path))  # the check passes: the warning is the only sign

@@ -159,7 +159,8 @@ def test_notes_and_dropped_compiler_edges_are_listed(tmp_path):
     page = (tmp_path / "dump" / "index.html").read_text()
     resolved = section_of(page, "resolve_dep_edges")
     assert "Dropped compiler edges (1)" in resolved
-    assert "<code>p.py:7:4</code>: compiler-derived dependency on &#x27;t&#x27; dropped" in resolved
+    # Span("p.py", 7, 4): column 4 counted from 0, shown from 1
+    assert "<code>p.py:7:5</code>: compiler-derived dependency on &#x27;t&#x27; dropped" in resolved
     assert "Notes (1)" in resolved and "[info] something else" in resolved
     assert "Dropped compiler edges" not in section_of(page, "bind_task_ids")
 

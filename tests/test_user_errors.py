@@ -34,16 +34,17 @@ def compile_body(tmp_path, body: str):
     return run_cli("run", str(path)), path, HEADER.count("\n")
 
 
+# name -> (body, line in the body, column (1-based, as printed), message)
 CASES = {
-    "unknown kernel": ("out = self.nokernel(a, 1.0, out)\nreturn out\n", 1, 14, "'nokernel' is not defined"),
-    "wrong argument count": ("out = self.k(a, out)\nreturn out\n", 1, 14, "expects 3 argument(s), got 2"),
-    "scalar for a tensor": ("out = self.k(n, 1.0, out)\nreturn out\n", 1, 21, "parameter 'a' of 'k' is a tensor"),
-    "tensor for a scalar": ("out = self.k(a, a, out)\nreturn out\n", 1, 24, "parameter 's' of 'k' is a"),
-    "non-DSL statement": ("print('hi')\nreturn out\n", 1, 8, "no effect as a statement"),
-    "while loop": ("while n > 0:\n    pass\nreturn out\n", 1, 8, "while loops are not supported"),
-    "import": ("import os\nreturn out\n", 1, 8, "import statements are not allowed"),
-    "undefined name": ("out = self.k(zz, 1.0, out)\nreturn out\n", 1, 21, "undefined variable 'zz'"),
-    "type change": ("out = 3\nreturn out\n", 1, 8, "cannot re-assign 'out' with a different type"),
+    "unknown kernel": ("out = self.nokernel(a, 1.0, out)\nreturn out\n", 1, 15, "'nokernel' is not defined"),
+    "wrong argument count": ("out = self.k(a, out)\nreturn out\n", 1, 15, "expects 3 argument(s), got 2"),
+    "scalar for a tensor": ("out = self.k(n, 1.0, out)\nreturn out\n", 1, 22, "parameter 'a' of 'k' is a tensor"),
+    "tensor for a scalar": ("out = self.k(a, a, out)\nreturn out\n", 1, 25, "parameter 's' of 'k' is a"),
+    "non-DSL statement": ("print('hi')\nreturn out\n", 1, 9, "no effect as a statement"),
+    "while loop": ("while n > 0:\n    pass\nreturn out\n", 1, 9, "while loops are not supported"),
+    "import": ("import os\nreturn out\n", 1, 9, "import statements are not allowed"),
+    "undefined name": ("out = self.k(zz, 1.0, out)\nreturn out\n", 1, 22, "undefined variable 'zz'"),
+    "type change": ("out = 3\nreturn out\n", 1, 9, "cannot re-assign 'out' with a different type"),
 }
 
 
@@ -93,3 +94,14 @@ def test_error_inside_nested_block_points_into_it(tmp_path):
     result, path, offset = compile_body(tmp_path, body)
     assert result.returncode == 1
     assert re.match(rf"{re.escape(str(path))}:{offset + 2}:\d+: error: kernel 'k' expects 3", result.stderr)
+
+
+def test_columns_are_printed_from_1_as_compilers_and_editors_count(tmp_path):
+    from nanopass.errors import Span
+
+    assert str(Span("f.py", 3, 0)) == "f.py:3:1" and Span("f.py", 3, 0).display_col == 1  # spans count from 0
+    result, path, offset = compile_body(tmp_path, "import os\nreturn out\n")
+    lines = result.stderr.splitlines()
+    assert lines[0].startswith(f"{path}:{offset + 1}:9: error: ")  # 'import' is the 9th character
+    assert lines[1] == f"  {offset + 1:>4} |         import os"
+    assert lines[2].index("^") == lines[1].index("import")

@@ -192,7 +192,7 @@ def _user_error(error, path: Path) -> Outcome:
             return Outcome(USER_ERROR, f"error: {error.message[len(str(path)) + 2:]}")
         return Outcome("bad-location", f"error without a position: {first}")
     lines = path.read_text().splitlines()
-    message = f"{span.line}:{span.col}: error: {first}"
+    message = f"{span.line}:{span.display_col}: error: {first}"
     if span.file != str(path):
         return Outcome("bad-location", f"{span.file}:{message}", "the position is in another file")
     if not 1 <= span.line <= max(1, len(lines)) or span.col < 0 or span.col > len(lines[span.line - 1] if lines else ""):

@@ -1,5 +1,5 @@
 # fuzz: tensor_ops: indent: tab on line 32; unsupported: insert 'x: int'
-# expect: 10:8: error: a declaration needs a value: x: T = ...
+# expect: 10:9: error: a declaration needs a value: x: T = ...
 import nanopass.dsl as pl
 
 @pl.program

@@ -1,5 +1,5 @@
 # fuzz: dynamic_dims: unsupported: insert 'global g'; module: module constant M = pl.dynamic('M') -> {}
-# expect: 10:37: error: a dimension must be an int or pl.dynamic(...), got a dict
+# expect: 10:38: error: a dimension must be an int or pl.dynamic(...), got a dict
 import nanopass.dsl as pl
 M = {}
 

@@ -1,5 +1,5 @@
 # fuzz: derive_boxes: rename: rename one x -> range; replace: replace '16' by 'pl'
-# expect: 9:42: error: a dimension must be an int or pl.dynamic(...), got a module ('nanopass.dsl')
+# expect: 9:43: error: a dimension must be an int or pl.dynamic(...), got a module ('nanopass.dsl')
 import nanopass.dsl as pl
 
 @pl.program

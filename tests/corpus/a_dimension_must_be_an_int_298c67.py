@@ -1,5 +1,5 @@
 # fuzz: dynamic_dims: duplicate: duplicate 'scratch = pl.create_tensor([M, cols], dtype=pl.FP32)'; module: module constant M = pl.dynamic('M') -> 1.5
-# expect: 10:37: error: a dimension must be an int or pl.dynamic(...), got the float 1.5
+# expect: 10:38: error: a dimension must be an int or pl.dynamic(...), got the float 1.5
 import nanopass.dsl as pl
 M = 1.5
 

@@ -1,5 +1,5 @@
 # fuzz: fence_array_updated: move: move 'tids = pl.array.create(8, pl.TASK_ID)'; module: module constant K_NEW = lambda: 3, used in orch_updated
-# expect: 10:41: error: a dimension must be an int or pl.dynamic(...), got a function ('<lambda>')
+# expect: 10:42: error: a dimension must be an int or pl.dynamic(...), got a function ('<lambda>')
 import nanopass.dsl as pl
 K_NEW = lambda: 3
 

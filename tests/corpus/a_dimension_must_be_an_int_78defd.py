@@ -1,5 +1,5 @@
 # fuzz: dynamic_dims: module: module constant M = pl.dynamic('M') -> None; module: module constant M = None -> True
-# expect: 10:37: error: a dimension must be an int or pl.dynamic(...), got True
+# expect: 10:38: error: a dimension must be an int or pl.dynamic(...), got True
 import nanopass.dsl as pl
 M = True
 

@@ -1,5 +1,5 @@
 # fuzz: runtime_outputs: module: module constant K_NEW = pl.FP16, used in orch_outputs
-# expect: 10:45: error: a dimension must be an int or pl.dynamic(...), got a dtype (pl.FP16)
+# expect: 10:46: error: a dimension must be an int or pl.dynamic(...), got a dtype (pl.FP16)
 import nanopass.dsl as pl
 K_NEW = pl.FP16
 

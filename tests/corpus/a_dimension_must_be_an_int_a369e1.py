@@ -1,5 +1,5 @@
 # fuzz: branch_result: module: module constant K_NEW = [16, 16], used in orch_branch
-# expect: 10:44: error: a dimension must be an int or pl.dynamic(...), got a list
+# expect: 10:45: error: a dimension must be an int or pl.dynamic(...), got a list
 import nanopass.dsl as pl
 K_NEW = [16, 16]
 

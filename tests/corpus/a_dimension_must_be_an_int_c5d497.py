@@ -1,5 +1,5 @@
 # fuzz: phase_fence: module: module constant K_NEW = None, used in orch_fence
-# expect: 10:43: error: a dimension must be an int or pl.dynamic(...), got None
+# expect: 10:44: error: a dimension must be an int or pl.dynamic(...), got None
 import nanopass.dsl as pl
 K_NEW = None
 

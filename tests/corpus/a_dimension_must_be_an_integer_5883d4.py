@@ -1,5 +1,5 @@
 # fuzz: return_order: shape: shape [8, 8] -> [8, 1.5]
-# expect: 10:33: error: a dimension must be an integer, got pl.Scalar[pl.FP32]
+# expect: 10:34: error: a dimension must be an integer, got pl.Scalar[pl.FP32]
 import nanopass.dsl as pl
 
 @pl.program

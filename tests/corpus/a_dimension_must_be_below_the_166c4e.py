@@ -1,5 +1,5 @@
 # fuzz: tensor_ops: move: move 'out = self.reduce_cols(flat, wide, out)'; shape: shape [64, 64] -> [64, 2 ** 70]
-# expect: 9:52: error: a dimension must be below 2**32 (the runtime's extents are uint32_t), got 1180591620717411303424
+# expect: 9:53: error: a dimension must be below 2**32 (the runtime's extents are uint32_t), got 1180591620717411303424
 import nanopass.dsl as pl
 
 @pl.program

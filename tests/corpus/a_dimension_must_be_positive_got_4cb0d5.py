@@ -1,5 +1,5 @@
 # fuzz: group_mixed: shape: shape [16, 64] -> [16, -1]
-# expect: 9:44: error: a dimension must be positive, got -1
+# expect: 9:45: error: a dimension must be positive, got -1
 import nanopass.dsl as pl
 
 @pl.program

@@ -1,5 +1,5 @@
 # fuzz: loop_scalar: unsupported: insert 'assert a'; shape: shape [64, 64] -> [0, 64, 64]
-# expect: 9:38: error: a dimension must be positive, got 0
+# expect: 9:39: error: a dimension must be positive, got 0
 import nanopass.dsl as pl
 
 @pl.program

@@ -1,5 +1,5 @@
 # fuzz: war_next_iteration: replace: replace 'x' by '1e400'; duplicate: duplicate 'x = self.write(z, x)'
-# expect: 10:15: error: a float constant must be finite, got inf
+# expect: 10:16: error: a float constant must be finite, got inf
 import nanopass.dsl as pl
 
 @pl.program

@@ -1,5 +1,5 @@
 # fuzz: graph_features: block: wrap 1 statement(s) in 'with pl.scope():'
-# expect: 10:8: error: a hand-placed AUTO 'with pl.scope()' requires @pl.function(auto_scope=False)
+# expect: 10:9: error: a hand-placed AUTO 'with pl.scope()' requires @pl.function(auto_scope=False)
 import nanopass.dsl as pl
 
 @pl.program

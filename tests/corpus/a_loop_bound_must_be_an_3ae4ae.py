@@ -1,5 +1,5 @@
 # fuzz: graph_features: rename: rename n -> acc everywhere in orch
-# expect: 10:26: error: a loop bound must be an integer, got pl.Tensor[[64, 64], pl.FP32]
+# expect: 10:27: error: a loop bound must be an integer, got pl.Tensor[[64, 64], pl.FP32]
 import nanopass.dsl as pl
 
 @pl.program

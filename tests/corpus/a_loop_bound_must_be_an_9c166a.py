@@ -1,5 +1,5 @@
 # fuzz: graph_features: dtype: dtype INT64 -> FP32
-# expect: 10:26: error: a loop bound must be an integer, got pl.Scalar[pl.FP32]
+# expect: 10:27: error: a loop bound must be an integer, got pl.Scalar[pl.FP32]
 import nanopass.dsl as pl
 
 @pl.program

@@ -1,5 +1,5 @@
 # fuzz: parallel_loop: drop: drop 'return y'; swap: swap arguments 0 and 2 of 'pl.parallel(16, rows, 0)'
-# expect: 10:39: error: a loop step must be positive
+# expect: 10:40: error: a loop step must be positive
 import nanopass.dsl as pl
 
 @pl.program

@@ -1,5 +1,5 @@
 # fuzz: fence_array_carry: duplicate: duplicate 'return y'; drop: drop 'out_ids = pl.yield_(nxt)'
-# expect: 12:12: error: a loop with init_values must end with an assignment from pl.yield_(...)
+# expect: 12:13: error: a loop with init_values must end with an assignment from pl.yield_(...)
 import nanopass.dsl as pl
 
 @pl.program

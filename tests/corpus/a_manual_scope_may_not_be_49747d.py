@@ -1,5 +1,5 @@
 # fuzz: graph_features: block: wrap 7 statement(s) in 'with pl.manual_scope():'
-# expect: 11:12: error: a manual scope may not be nested inside another manual scope
+# expect: 11:13: error: a manual scope may not be nested inside another manual scope
 import nanopass.dsl as pl
 
 @pl.program

@@ -1,5 +1,5 @@
 # fuzz: tid_sources: rename: rename one tids -> snap; drop: drop 'if n > 3:'
-# expect: 12:8: error: a pl.Scalar[pl.TASK_ID] cannot be assigned by index
+# expect: 12:9: error: a pl.Scalar[pl.TASK_ID] cannot be assigned by index
 import nanopass.dsl as pl
 
 @pl.program

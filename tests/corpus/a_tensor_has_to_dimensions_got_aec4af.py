@@ -1,5 +1,5 @@
 # fuzz: war_next_iteration: shape: shape [16, 16] -> []
-# expect: 9:51: error: a tensor has 1 to 5 dimensions, got 0
+# expect: 9:52: error: a tensor has 1 to 5 dimensions, got 0
 import nanopass.dsl as pl
 
 @pl.program

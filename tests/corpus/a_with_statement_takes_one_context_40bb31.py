@@ -1,5 +1,5 @@
 # fuzz: graph_features: unsupported: insert 'with pl.manual_scope(), pl.scope():'; indent: empty the block of line 21
-# expect: 10:8: error: a with statement takes one context manager
+# expect: 10:9: error: a with statement takes one context manager
 import nanopass.dsl as pl
 
 @pl.program

@@ -1,5 +1,5 @@
 # fuzz: phase_fence: drop: drop 'for j in pl.parallel(64):'; rename: rename one i -> tids
-# expect: 12:17: error: an array index must be an integer
+# expect: 12:18: error: an array index must be an integer
 import nanopass.dsl as pl
 
 @pl.program

@@ -1,5 +1,5 @@
 # fuzz: tid_sources: dtype: dtype TASK_ID -> BF16; duplicate: duplicate 'tids[0] = prev'
-# expect: 10:34: error: an array of BF16 has no host C++ type
+# expect: 10:35: error: an array of BF16 has no host C++ type
 import nanopass.dsl as pl
 
 @pl.program

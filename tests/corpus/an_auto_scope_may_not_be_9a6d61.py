@@ -1,5 +1,5 @@
 # fuzz: scope_escape: block: wrap 2 statement(s) in 'with pl.manual_scope():'
-# expect: 11:12: error: an AUTO scope may not be nested inside a manual scope
+# expect: 11:13: error: an AUTO scope may not be nested inside a manual scope
 import nanopass.dsl as pl
 
 @pl.program

@@ -1,5 +1,5 @@
 # fuzz: branch_result: replace: replace 'mode == 0' by '-3'; indent: split line 22
-# expect: 10:11: error: an if condition must be a comparison or another bool expression, got pl.Scalar[pl.INDEX]
+# expect: 10:12: error: an if condition must be a comparison or another bool expression, got pl.Scalar[pl.INDEX]
 import nanopass.dsl as pl
 
 @pl.program

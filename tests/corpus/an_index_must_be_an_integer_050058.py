@@ -1,5 +1,5 @@
 # fuzz: tensor_ops: replace: replace '1' by '2.5'; drop: drop 'r: pl.Tensor[[16, 64], pl.FP32] = pl.store(pl.mul(t, fact...'
-# expect: 10:32: error: an index must be an integer, got pl.Scalar[pl.FP32]
+# expect: 10:33: error: an index must be an integer, got pl.Scalar[pl.FP32]
 import nanopass.dsl as pl
 
 @pl.program

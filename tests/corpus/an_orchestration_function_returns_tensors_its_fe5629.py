@@ -1,5 +1,5 @@
 # fuzz: parallel_loop: replace: replace 'y' by '-3'; shape: shape [128, 64] -> [128]
-# expect: 10:15: error: an orchestration function returns tensors (its Out/InOut parameters)
+# expect: 10:16: error: an orchestration function returns tensors (its Out/InOut parameters)
 import nanopass.dsl as pl
 
 @pl.program

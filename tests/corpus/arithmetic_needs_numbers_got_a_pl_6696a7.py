@@ -1,5 +1,5 @@
 # fuzz: scalars: drop: drop 'return y'; dtype: dtype INT32 -> BOOL
-# expect: 10:15: error: arithmetic needs numbers, got a pl.Scalar[pl.BOOL]
+# expect: 10:16: error: arithmetic needs numbers, got a pl.Scalar[pl.BOOL]
 import nanopass.dsl as pl
 
 @pl.program

@@ -1,5 +1,5 @@
 # fuzz: basic: unsupported: insert 'assert a'
-# expect: 10:8: error: assert is not supported in orchestration functions
+# expect: 10:9: error: assert is not supported in orchestration functions
 import nanopass.dsl as pl
 
 @pl.program

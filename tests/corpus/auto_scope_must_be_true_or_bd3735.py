@@ -1,5 +1,5 @@
 # fuzz: parallel_loop: decorator: decorate block with @pl.function(type=pl.FunctionType.Orchestration, auto_scope=1)
-# expect: 8:64: error: auto_scope= must be True or False
+# expect: 8:65: error: auto_scope= must be True or False
 import nanopass.dsl as pl
 
 @pl.program

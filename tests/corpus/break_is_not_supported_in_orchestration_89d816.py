@@ -1,5 +1,5 @@
 # fuzz: return_order: module: module constant T = pl.Tensor[[8, 8], pl.FP32] -> -4; unsupported: insert 'for i in pl.range(2):'
-# expect: 11:12: error: 'break' is not supported in orchestration loops
+# expect: 11:13: error: 'break' is not supported in orchestration loops
 import nanopass.dsl as pl
 
 @pl.program

@@ -1,5 +1,5 @@
 # fuzz: hand_scopes: rename: rename one y -> i
-# expect: 15:12: error: cannot assign to 'i' (a loop variable)
+# expect: 15:13: error: cannot assign to 'i' (a loop variable)
 import nanopass.dsl as pl
 
 @pl.program

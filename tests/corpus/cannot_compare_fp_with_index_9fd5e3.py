@@ -1,5 +1,5 @@
 # fuzz: tid_sources: block: unwrap 'for i in pl.range(n):'; replace: replace 'pl.INT64' by 'pl.FP32'
-# expect: 10:11: error: cannot compare FP32 with INDEX
+# expect: 10:12: error: cannot compare FP32 with INDEX
 import nanopass.dsl as pl
 
 @pl.program

@@ -1,5 +1,5 @@
 # fuzz: scope_escape: unsupported: insert 'n = n + 1.5'
-# expect: 10:12: error: cannot mix INT64 and FP32 in arithmetic (int and float)
+# expect: 10:13: error: cannot mix INT64 and FP32 in arithmetic (int and float)
 import nanopass.dsl as pl
 
 @pl.program

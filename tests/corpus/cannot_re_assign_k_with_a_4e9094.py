@@ -1,5 +1,5 @@
 # fuzz: group_mixed: unsupported: insert 'x, *y = a'; rename: rename p -> k everywhere in orch_groups
-# expect: 10:8: error: cannot re-assign 'k' with a different type: was pl.Tensor[[64, 16], pl.FP16], got pl.Tensor[[16, 16], pl.FP32]
+# expect: 10:9: error: cannot re-assign 'k' with a different type: was pl.Tensor[[64, 16], pl.FP16], got pl.Tensor[[16, 16], pl.FP32]
 import nanopass.dsl as pl
 
 @pl.program

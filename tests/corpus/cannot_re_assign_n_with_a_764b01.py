@@ -1,5 +1,5 @@
 # fuzz: create_init: rename: rename acc -> n everywhere in orch_create
-# expect: 10:8: error: cannot re-assign 'n' with a different type: was pl.Scalar[pl.INT64], got pl.Tensor[[32, 32], pl.FP32]
+# expect: 10:9: error: cannot re-assign 'n' with a different type: was pl.Scalar[pl.INT64], got pl.Tensor[[32, 32], pl.FP32]
 import nanopass.dsl as pl
 
 @pl.program

@@ -1,5 +1,5 @@
 # fuzz: scalars: unsupported: insert 'x = None'
-# expect: 10:8: error: cannot re-assign 'x' with a different type: was pl.Tensor[[64, 64], pl.FP16], got pl.Scalar[pl.TASK_ID]
+# expect: 10:9: error: cannot re-assign 'x' with a different type: was pl.Tensor[[64, 64], pl.FP16], got pl.Scalar[pl.TASK_ID]
 import nanopass.dsl as pl
 
 @pl.program

@@ -1,5 +1,5 @@
 # fuzz: basic: unsupported: insert 'x = None'
-# expect: 11:8: error: cannot re-assign 'x' with a different type: was pl.Scalar[pl.TASK_ID], got pl.Scalar[pl.INDEX]
+# expect: 11:9: error: cannot re-assign 'x' with a different type: was pl.Scalar[pl.TASK_ID], got pl.Scalar[pl.INDEX]
 import nanopass.dsl as pl
 
 @pl.program

@@ -1,5 +1,5 @@
 # fuzz: phase_fence: rename: rename one t -> i; decorator: decorate consume with @staticmethod
-# expect: 12:22: error: cannot store a pl.Scalar[pl.INDEX] in a pl.Array[64, pl.TASK_ID]
+# expect: 12:23: error: cannot store a pl.Scalar[pl.INDEX] in a pl.Array[64, pl.TASK_ID]
 import nanopass.dsl as pl
 
 @pl.program

@@ -1,5 +1,5 @@
 # fuzz: fence_not_profitable: drop: drop 'return y'; rename: rename one t -> y
-# expect: 12:22: error: cannot store a pl.Tensor[[16, 16], pl.FP32] in a pl.Array[2, pl.TASK_ID]
+# expect: 12:23: error: cannot store a pl.Tensor[[16, 16], pl.FP32] in a pl.Array[2, pl.TASK_ID]
 import nanopass.dsl as pl
 
 @pl.program

@@ -1,5 +1,5 @@
 # fuzz: return_order: unsupported: insert 'a = b = a'
-# expect: 10:8: error: chained assignment (a = b = ...) is not supported
+# expect: 10:9: error: chained assignment (a = b = ...) is not supported
 import nanopass.dsl as pl
 
 @pl.program

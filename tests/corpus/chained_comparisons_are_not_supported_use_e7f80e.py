@@ -1,5 +1,5 @@
 # fuzz: war_branches: replace: replace 'x' by 'n < 1 < 2'
-# expect: 10:15: error: chained comparisons are not supported; use 'and'
+# expect: 10:16: error: chained comparisons are not supported; use 'and'
 import nanopass.dsl as pl
 
 @pl.program

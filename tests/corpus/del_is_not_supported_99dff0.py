@@ -1,5 +1,5 @@
 # fuzz: create_init: unsupported: insert 'del a'
-# expect: 10:8: error: del is not supported
+# expect: 10:9: error: del is not supported
 import nanopass.dsl as pl
 
 @pl.program

@@ -1,5 +1,5 @@
 # fuzz: graph_features: rename: rename one ids -> acc; block: wrap 3 statement(s) in 'with pl.manual_scope():'
-# expect: 16:68: error: deps= entries arr[i] need a TaskId array
+# expect: 16:69: error: deps= entries arr[i] need a TaskId array
 import nanopass.dsl as pl
 
 @pl.program

@@ -1,5 +1,5 @@
 # fuzz: derive_manual_region: indent: split line 37; module: module constant K_NEW = pl.dynamic('Q'), used in orch_derive
-# expect: 11:14: error: dynamic dimension 'Q' is not the extent of any tensor parameter
+# expect: 11:15: error: dynamic dimension 'Q' is not the extent of any tensor parameter
 import nanopass.dsl as pl
 K_NEW = pl.dynamic('Q')
 

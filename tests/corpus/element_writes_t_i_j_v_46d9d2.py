@@ -1,5 +1,5 @@
 # fuzz: basic: unsupported: insert 'a[0] = 1'; module: module constant K_NEW = 2 ** 80, used in kernel_add
-# expect: 10:8: error: element writes 't[i, j] = v' are not supported for tensors; use pl.tensor.write(t, [i, j], v)
+# expect: 10:9: error: element writes 't[i, j] = v' are not supported for tensors; use pl.tensor.write(t, [i, j], v)
 import nanopass.dsl as pl
 
 @pl.program

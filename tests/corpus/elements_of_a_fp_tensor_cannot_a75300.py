@@ -1,5 +1,5 @@
 # fuzz: tensor_ops: dtype: dtype FP32 -> FP16; unsupported: insert 'class C:'
-# expect: 10:37: error: elements of a FP16 tensor cannot be read on the host
+# expect: 10:38: error: elements of a FP16 tensor cannot be read on the host
 import nanopass.dsl as pl
 
 @pl.program

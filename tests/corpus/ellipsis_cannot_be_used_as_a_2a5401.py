@@ -1,5 +1,5 @@
 # fuzz: fence_not_profitable: replace: replace 'y' by '...'
-# expect: 10:15: error: Ellipsis cannot be used as a value here
+# expect: 10:16: error: Ellipsis cannot be used as a value here
 import nanopass.dsl as pl
 
 @pl.program

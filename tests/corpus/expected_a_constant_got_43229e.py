@@ -1,5 +1,5 @@
 # fuzz: dynamic_dims: shape: shape [M, 128] -> [M, [16]]
-# expect: 10:40: error: expected a constant, got '[16]'
+# expect: 10:41: error: expected a constant, got '[16]'
 import nanopass.dsl as pl
 M = pl.dynamic('M')
 

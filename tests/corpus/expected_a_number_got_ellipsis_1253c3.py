@@ -1,5 +1,5 @@
 # fuzz: create_init: replace: replace '32' by '...'; module: module constant K_NEW = pl.FP16, used in orch_create
-# expect: 9:40: error: expected a number, got Ellipsis
+# expect: 9:41: error: expected a number, got Ellipsis
 import nanopass.dsl as pl
 
 @pl.program

@@ -1,5 +1,5 @@
 # fuzz: group_mixed: shape: shape [16, 64] -> [None, 64]
-# expect: 9:40: error: expected a number, got None
+# expect: 9:41: error: expected a number, got None
 import nanopass.dsl as pl
 
 @pl.program

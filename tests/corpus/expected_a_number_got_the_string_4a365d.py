@@ -1,5 +1,5 @@
 # fuzz: war_straight: shape: shape [16, 16] -> ['16', 16]
-# expect: 9:46: error: expected a number, got the string '16'
+# expect: 9:47: error: expected a number, got the string '16'
 import nanopass.dsl as pl
 
 @pl.program

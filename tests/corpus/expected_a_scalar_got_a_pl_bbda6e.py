@@ -1,5 +1,5 @@
 # fuzz: return_order: unsupported: insert 'a += 1'
-# expect: 10:8: error: expected a scalar, got a pl.Tensor[[8, 8], pl.FP32]
+# expect: 10:9: error: expected a scalar, got a pl.Tensor[[8, 8], pl.FP32]
 import nanopass.dsl as pl
 
 @pl.program

@@ -1,5 +1,5 @@
 # fuzz: war_loop_then_writer: shape: shape [16, 16] -> [16, 1.5]; drop: drop 'return dst'
-# expect: 9:58: error: expected an integer constant, got '1.5'
+# expect: 9:59: error: expected an integer constant, got '1.5'
 import nanopass.dsl as pl
 
 @pl.program

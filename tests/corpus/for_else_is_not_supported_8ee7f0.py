@@ -1,5 +1,5 @@
 # fuzz: create_init: duplicate: duplicate 'acc = pl.create_tensor([32, 32], dtype=pl.FP32, init_valu...'; unsupported: insert 'for i in pl.range(3):'
-# expect: 13:12: error: for ... else is not supported
+# expect: 13:13: error: for ... else is not supported
 import nanopass.dsl as pl
 
 @pl.program

@@ -1,5 +1,5 @@
 # fuzz: return_order: indent: empty the block of line 34
-# expect: 9:4: error: function 'orch_order' must take 'self' as its first parameter
+# expect: 9:5: error: function 'orch_order' must take 'self' as its first parameter
 import nanopass.dsl as pl
 
 @pl.program

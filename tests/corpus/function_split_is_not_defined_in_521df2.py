@@ -1,5 +1,5 @@
 # fuzz: return_order: decorator: decorate split with @staticmethod; shape: shape [8, 8] -> [8, 3]
-# expect: 10:15: error: function 'split' is not defined in program 'ReturnOrder'
+# expect: 10:16: error: function 'split' is not defined in program 'ReturnOrder'
 import nanopass.dsl as pl
 
 @pl.program

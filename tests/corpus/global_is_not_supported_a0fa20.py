@@ -1,5 +1,5 @@
 # fuzz: scalars: unsupported: insert 'global g'; dtype: dtype INT32 -> INDEX
-# expect: 10:8: error: global is not supported
+# expect: 10:9: error: global is not supported
 import nanopass.dsl as pl
 
 @pl.program

@@ -1,5 +1,5 @@
 # fuzz: graph_features: decorator: decorate k_copy with @pl.function(type=pl.FunctionType.Group)
-# expect: 9:4: error: Group function 'k_copy' must call an AIV kernel (and optionally an AIC kernel)
+# expect: 9:5: error: Group function 'k_copy' must call an AIV kernel (and optionally an AIC kernel)
 import nanopass.dsl as pl
 
 @pl.program

@@ -1,5 +1,5 @@
 # fuzz: fence_array_updated: duplicate: duplicate 'tids[i] = t'; unsupported: insert 'pl.tensor.write(a, [0], 1)'
-# expect: 19:17: error: 'i' is not visible here: it was defined inside the loop at line 17
+# expect: 19:18: error: 'i' is not visible here: it was defined inside the loop at line 17
 import nanopass.dsl as pl
 
 @pl.program

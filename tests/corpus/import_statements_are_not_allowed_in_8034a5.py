@@ -1,5 +1,5 @@
 # fuzz: return_order: unsupported: insert 'import os'; block: wrap 3 statement(s) in 'with pl.manual_scope():'
-# expect: 10:8: error: import statements are not allowed in an orchestration function
+# expect: 10:9: error: import statements are not allowed in an orchestration function
 import nanopass.dsl as pl
 
 @pl.program

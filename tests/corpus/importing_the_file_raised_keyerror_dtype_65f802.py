@@ -1,5 +1,5 @@
 # fuzz: loop_scalar: move: move 'if steps > 2:'; replace: replace 'pl.Scalar' by '{}'
-# expect: 7:31: error: importing the file raised KeyError: <DType.FP32: 'FP32'>
+# expect: 7:32: error: importing the file raised KeyError: <DType.FP32: 'FP32'>
 import nanopass.dsl as pl
 
 class LoopScalar:

@@ -1,5 +1,5 @@
 # fuzz: runtime_outputs: module: module constant K_NEW = {}, used in produce; rename: rename parameter out -> _ everywhere
-# expect: 8:25: error: importing the file raised KeyError: pl.Tensor[[16, 16], pl.FP32]
+# expect: 8:26: error: importing the file raised KeyError: pl.Tensor[[16, 16], pl.FP32]
 import nanopass.dsl as pl
 K_NEW = {}
 

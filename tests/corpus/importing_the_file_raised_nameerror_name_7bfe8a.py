@@ -1,5 +1,5 @@
 # fuzz: hand_scopes: shape: shape [16, 16] -> [n, 16]
-# expect: 7:38: error: importing the file raised NameError: name 'n' is not defined
+# expect: 7:39: error: importing the file raised NameError: name 'n' is not defined
 import nanopass.dsl as pl
 
 class HandScopes:

@@ -1,5 +1,5 @@
 # fuzz: manual_phases: replace: replace 'pl.FP32' by 'pl.system.task_invalid()'; unsupported: insert 'x = (yield a)'
-# expect: 7:50: error: importing the file raised RuntimeError: pl.system.task_invalid is DSL syntax: it is compiled, not called from Python
+# expect: 7:51: error: importing the file raised RuntimeError: pl.system.task_invalid is DSL syntax: it is compiled, not called from Python
 import nanopass.dsl as pl
 
 class ManualPhases:

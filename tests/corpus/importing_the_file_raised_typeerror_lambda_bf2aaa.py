@@ -1,5 +1,5 @@
 # fuzz: branch_result: module: module constant K_NEW = lambda: 3, used in orch_branch; unsupported: insert 'return a'
-# expect: 8:5: error: importing the file raised TypeError: <lambda>() takes 0 positional arguments but 1 was given
+# expect: 8:6: error: importing the file raised TypeError: <lambda>() takes 0 positional arguments but 1 was given
 import nanopass.dsl as pl
 K_NEW = lambda: 3
 

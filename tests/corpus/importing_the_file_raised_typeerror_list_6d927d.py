@@ -1,5 +1,5 @@
 # fuzz: tuple_results: decorator: drop @pl.program of TupleResults; replace: replace 'pl.Scalar' by '[1, 2]'
-# expect: 7:32: error: importing the file raised TypeError: list indices must be integers or slices, not DType
+# expect: 7:33: error: importing the file raised TypeError: list indices must be integers or slices, not DType
 import nanopass.dsl as pl
 
 class TupleResults:

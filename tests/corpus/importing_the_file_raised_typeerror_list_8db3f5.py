@@ -1,5 +1,5 @@
 # fuzz: loop_scalar: module: module constant K_NEW = [16, 16], used in orch_loop; shape: shape [64, 64] -> [64, None]
-# expect: 8:27: error: importing the file raised TypeError: list indices must be integers or slices, not _Annotation
+# expect: 8:28: error: importing the file raised TypeError: list indices must be integers or slices, not _Annotation
 import nanopass.dsl as pl
 K_NEW = [16, 16]
 

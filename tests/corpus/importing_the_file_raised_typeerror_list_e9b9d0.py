@@ -1,5 +1,5 @@
 # fuzz: phase_fence: block: wrap 1 statement(s) in 'for i in pl.range(2):'; replace: replace 'pl.Tensor' by '[1, 2]'
-# expect: 7:37: error: importing the file raised TypeError: list indices must be integers or slices, not tuple
+# expect: 7:38: error: importing the file raised TypeError: list indices must be integers or slices, not tuple
 import nanopass.dsl as pl
 
 class PhaseFence:

@@ -1,5 +1,5 @@
 # fuzz: branch_result: duplicate: duplicate 't = self.make(x, a)'; module: module constant K_NEW = 'text', used in orch_branch
-# expect: 8:29: error: importing the file raised TypeError: string indices must be integers, not 'tuple'
+# expect: 8:30: error: importing the file raised TypeError: string indices must be integers, not 'tuple'
 import nanopass.dsl as pl
 K_NEW = 'text'
 

@@ -1,5 +1,5 @@
 # fuzz: tid_sources: module: module constant K_NEW = -4, used in step; module: module constant K_NEW = (4,), used in orch_tids
-# expect: 8:22: error: importing the file raised TypeError: tuple indices must be integers or slices, not _Annotation
+# expect: 8:23: error: importing the file raised TypeError: tuple indices must be integers or slices, not _Annotation
 import nanopass.dsl as pl
 K_NEW = (4,)
 

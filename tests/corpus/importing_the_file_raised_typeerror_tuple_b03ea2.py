@@ -1,5 +1,5 @@
 # fuzz: fence_array_updated: rename: rename tids -> x everywhere in orch_updated; module: module constant K_NEW = (4,), used in work
-# expect: 8:22: error: importing the file raised TypeError: tuple indices must be integers or slices, not tuple
+# expect: 8:23: error: importing the file raised TypeError: tuple indices must be integers or slices, not tuple
 import nanopass.dsl as pl
 K_NEW = (4,)
 

@@ -1,5 +1,5 @@
 # fuzz: tid_sources: replace: replace 'pl.Tensor' by '{}'; dtype: dtype FP32 -> TaskId
-# expect: 7:22: error: importing the file raised TypeError: unhashable type: 'list'
+# expect: 7:23: error: importing the file raised TypeError: unhashable type: 'list'
 import nanopass.dsl as pl
 
 class TidSources:

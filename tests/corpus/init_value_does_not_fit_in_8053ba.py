@@ -1,5 +1,5 @@
 # fuzz: create_init: dtype: dtype INT32 -> UINT16
-# expect: 10:66: error: init_value -3 does not fit in UINT16
+# expect: 10:67: error: init_value -3 does not fit in UINT16
 import nanopass.dsl as pl
 
 @pl.program

@@ -1,5 +1,5 @@
 # fuzz: create_init: dtype: dtype FP32 -> INT8; unsupported: insert 'raise ValueError('no')'
-# expect: 10:68: error: init_value 0.25 is not an integer but the tensor dtype is INT8
+# expect: 10:69: error: init_value 0.25 is not an integer but the tensor dtype is INT8
 import nanopass.dsl as pl
 
 @pl.program

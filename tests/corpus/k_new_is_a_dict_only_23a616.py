@@ -1,5 +1,5 @@
 # fuzz: tid_sources: module: module constant K_NEW = {}, used in orch_tids
-# expect: 11:16: error: 'K_NEW' is a dict; only int, float and bool values can be used here
+# expect: 11:17: error: 'K_NEW' is a dict; only int, float and bool values can be used here
 import nanopass.dsl as pl
 K_NEW = {}
 

@@ -1,5 +1,5 @@
 # fuzz: fence_array_carry: module: module constant K_NEW = lambda: 3, used in orch_carry
-# expect: 11:32: error: 'K_NEW' is a function ('<lambda>'); a constant number is needed here
+# expect: 11:33: error: 'K_NEW' is a function ('<lambda>'); a constant number is needed here
 import nanopass.dsl as pl
 K_NEW = lambda: 3
 

@@ -1,5 +1,5 @@
 # fuzz: group_mixed: module: module constant K_NEW = lambda: 3, used in orch_groups; decorator: decorate orch_groups with @pl.function(type=pl.FunctionType.Orchestration)
-# expect: 11:12: error: 'K_NEW' is a function ('<lambda>'); only int, float and bool values can be used here
+# expect: 11:13: error: 'K_NEW' is a function ('<lambda>'); only int, float and bool values can be used here
 import nanopass.dsl as pl
 K_NEW = lambda: 3
 

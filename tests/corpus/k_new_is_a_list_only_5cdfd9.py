@@ -1,5 +1,5 @@
 # fuzz: parallel_loop: module: module constant K_NEW = [16, 16], used in orch_parallel
-# expect: 11:32: error: 'K_NEW' is a list; only int, float and bool values can be used here
+# expect: 11:33: error: 'K_NEW' is a list; only int, float and bool values can be used here
 import nanopass.dsl as pl
 K_NEW = [16, 16]
 

@@ -1,5 +1,5 @@
 # fuzz: war_branches: module: module constant K_NEW = (4,), used in orch_war_branches
-# expect: 11:12: error: 'K_NEW' is a tuple; only int, float and bool values can be used here
+# expect: 11:13: error: 'K_NEW' is a tuple; only int, float and bool values can be used here
 import nanopass.dsl as pl
 K_NEW = (4,)
 

@@ -1,5 +1,5 @@
 # fuzz: tid_sources: module: module constant K_NEW = pl.Tensor[[16, 16], pl.FP32], used in orch_tids
-# expect: 11:15: error: 'K_NEW' is a type (pl.Tensor[[16, 16], pl.FP32]); only int, float and bool values can be used here
+# expect: 11:16: error: 'K_NEW' is a type (pl.Tensor[[16, 16], pl.FP32]); only int, float and bool values can be used here
 import nanopass.dsl as pl
 K_NEW = pl.Tensor[[16, 16], pl.FP32]
 

@@ -1,5 +1,5 @@
 # fuzz: create_init: shape: shape [8, 32] -> [8]
-# expect: 10:8: error: kernel 'gather' returns parameter 'dst', a pl.Tensor[[8], pl.FP16], as its pl.Tensor[[8, 32], pl.FP16] result
+# expect: 10:9: error: kernel 'gather' returns parameter 'dst', a pl.Tensor[[8], pl.FP16], as its pl.Tensor[[8, 32], pl.FP16] result
 import nanopass.dsl as pl
 
 @pl.program

@@ -1,5 +1,5 @@
 # fuzz: loop_scalar: replace: replace 'pl' by 'src'; replace: replace 'self.kernel_axpy(x, acc, alpha)' by 'self.kernel_axpy(a)'
-# expect: 14:14: error: kernel 'kernel_axpy' expects 3 argument(s), got 1
+# expect: 14:15: error: kernel 'kernel_axpy' expects 3 argument(s), got 1
 import nanopass.dsl as pl
 
 @pl.program

@@ -1,5 +1,5 @@
 # fuzz: return_order: unsupported: insert 'return a'; shape: shape (b, c) -> (b,)
-# expect: 16:8: error: kernel 'split' returns 2 value(s) but 1 name(s) receive them
+# expect: 16:9: error: kernel 'split' returns 2 value(s) but 1 name(s) receive them
 import nanopass.dsl as pl
 
 @pl.program

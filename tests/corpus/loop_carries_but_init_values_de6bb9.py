@@ -1,5 +1,5 @@
 # fuzz: basic: unsupported: insert 'for i, (p, q) in pl.range(2, init_values=(a,)):'
-# expect: 10:49: error: 2 loop carries but 1 init values
+# expect: 10:50: error: 2 loop carries but 1 init values
 import nanopass.dsl as pl
 
 @pl.program

@@ -1,5 +1,5 @@
 # fuzz: create_init: replace: replace 'True' by 'tid'
-# expect: 10:70: error: manual_dep= must be True or False
+# expect: 10:71: error: manual_dep= must be True or False
 import nanopass.dsl as pl
 
 @pl.program

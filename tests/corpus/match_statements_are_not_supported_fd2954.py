@@ -1,5 +1,5 @@
 # fuzz: tid_sources: unsupported: insert 'match n:'
-# expect: 10:8: error: match statements are not supported
+# expect: 10:9: error: match statements are not supported
 import nanopass.dsl as pl
 
 @pl.program

@@ -1,5 +1,5 @@
 # fuzz: manual_phases: module: module constant N_BRANCHES = 4 -> pl.FunctionType.AIV
-# expect: 11:34: error: 'N_BRANCHES' is a function type (pl.FunctionType.AIV); only int, float and bool values can be used here
+# expect: 11:35: error: 'N_BRANCHES' is a function type (pl.FunctionType.AIV); only int, float and bool values can be used here
 import nanopass.dsl as pl
 N_BRANCHES = pl.FunctionType.AIV
 

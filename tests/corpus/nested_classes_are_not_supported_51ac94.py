@@ -1,5 +1,5 @@
 # fuzz: manual_phases: unsupported: insert 'class C:'
-# expect: 11:8: error: nested classes are not supported
+# expect: 11:9: error: nested classes are not supported
 import nanopass.dsl as pl
 
 @pl.program

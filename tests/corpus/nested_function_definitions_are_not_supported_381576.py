@@ -1,5 +1,5 @@
 # fuzz: create_init: unsupported: insert 'def f():'; decorator: drop the decorator of accumulate
-# expect: 11:8: error: nested function definitions are not supported
+# expect: 11:9: error: nested function definitions are not supported
 import nanopass.dsl as pl
 
 @pl.program

@@ -1,5 +1,5 @@
 # fuzz: ping_pong: replace: replace 'cur' by 'None'
-# expect: 14:24: error: None is not a value for parameter 'src' of 'step'
+# expect: 14:25: error: None is not a value for parameter 'src' of 'step'
 import nanopass.dsl as pl
 
 @pl.program

@@ -1,5 +1,5 @@
 # fuzz: manual_phases: move: move 'with pl.manual_scope():'; replace: replace 'phase' by 'None'
-# expect: 10:15: error: None is only allowed as a TaskId value (x = None, deps=[None])
+# expect: 10:16: error: None is only allowed as a TaskId value (x = None, deps=[None])
 import nanopass.dsl as pl
 
 @pl.program

@@ -1,5 +1,5 @@
 # fuzz: graph_features: swap: swap arguments 0 and 1 of 'self.k_acc(acc, tmp)'; replace: replace '64' by 'not n'
-# expect: 10:62: error: 'not' needs a bool (a comparison)
+# expect: 10:63: error: 'not' needs a bool (a comparison)
 import nanopass.dsl as pl
 
 @pl.program

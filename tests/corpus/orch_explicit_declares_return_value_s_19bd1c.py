@@ -1,5 +1,5 @@
 # fuzz: explicit_carries: shape: shape (m_out, l_out) -> (l_out,)
-# expect: 17:8: error: 'orch_explicit' declares 2 return value(s) but returns 1
+# expect: 17:9: error: 'orch_explicit' declares 2 return value(s) but returns 1
 import nanopass.dsl as pl
 
 @pl.program

@@ -1,5 +1,5 @@
 # fuzz: loop_scalar: swap: swap arguments 0 and 1 of 'self.kernel_copy(y, acc)'; move: move 'if steps > 2:'
-# expect: 9:4: error: 'orch_loop' declares a return type but does not end with a return statement
+# expect: 9:5: error: 'orch_loop' declares a return type but does not end with a return statement
 import nanopass.dsl as pl
 
 @pl.program

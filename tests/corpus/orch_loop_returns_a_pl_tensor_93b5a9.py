@@ -1,5 +1,5 @@
 # fuzz: loop_scalar: shape: shape [64, 64] -> [16]
-# expect: 10:15: error: 'orch_loop' returns a pl.Tensor[[64, 64], pl.FP32] where its return type declares pl.Tensor[[16], pl.FP32]
+# expect: 10:16: error: 'orch_loop' returns a pl.Tensor[[64, 64], pl.FP32] where its return type declares pl.Tensor[[16], pl.FP32]
 import nanopass.dsl as pl
 
 @pl.program

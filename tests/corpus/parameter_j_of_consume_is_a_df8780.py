@@ -1,5 +1,5 @@
 # fuzz: phase_fence: module: module constant K_NEW = 1.5, used in orch_fence; indent: indent line 23
-# expect: 15:44: error: parameter 'j' of 'consume' is a pl.Scalar[pl.INT64] but the argument is a pl.Scalar[pl.FP32]
+# expect: 15:45: error: parameter 'j' of 'consume' is a pl.Scalar[pl.INT64] but the argument is a pl.Scalar[pl.FP32]
 import nanopass.dsl as pl
 K_NEW = 1.5
 

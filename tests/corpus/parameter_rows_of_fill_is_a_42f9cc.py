@@ -1,5 +1,5 @@
 # fuzz: dynamic_dims: replace: replace 'pl.tensor.dim(x, 0)' by 'x'; indent: tab on line 16
-# expect: 16:28: error: parameter 'rows' of 'fill' is a pl.Scalar[pl.INT64] but the argument is a pl.Tensor[[M, 128], pl.FP32]
+# expect: 16:29: error: parameter 'rows' of 'fill' is a pl.Scalar[pl.INT64] but the argument is a pl.Tensor[[M, 128], pl.FP32]
 import nanopass.dsl as pl
 M = pl.dynamic('M')
 

@@ -1,5 +1,5 @@
 # fuzz: war_loop_then_writer: module: module constant K_NEW = 1.5, used in orch_war_loop_then_writer; block: unwrap 'for i in pl.range(n):'
-# expect: 15:22: error: parameter 'src' of 'read' is a tensor but the argument is a pl.Scalar[pl.FP32]
+# expect: 15:23: error: parameter 'src' of 'read' is a tensor but the argument is a pl.Scalar[pl.FP32]
 import nanopass.dsl as pl
 K_NEW = 1.5
 

@@ -1,5 +1,5 @@
 # fuzz: runtime_outputs: dtype: dtype FP32 -> INDEX
-# expect: 14:45: error: parameter 'x' of 'produce' is pl.Tensor[[16, 16], pl.FP32] but the argument is pl.Tensor[[16, 16], pl.INDEX]
+# expect: 14:46: error: parameter 'x' of 'produce' is pl.Tensor[[16, 16], pl.FP32] but the argument is pl.Tensor[[16, 16], pl.INDEX]
 import nanopass.dsl as pl
 
 @pl.program

@@ -1,5 +1,5 @@
 # fuzz: basic: unsupported: insert 'x = pl.assemble(a, a, [0])'
-# expect: 10:12: error: pl.assemble needs a source and an offset of the target's rank
+# expect: 10:13: error: pl.assemble needs a source and an offset of the target's rank
 import nanopass.dsl as pl
 
 @pl.program

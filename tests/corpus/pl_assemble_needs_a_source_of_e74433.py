@@ -1,5 +1,5 @@
 # fuzz: tensor_ops: block: wrap 2 statement(s) in 'with pl.scope():'; dtype: dtype FP32 -> UINT8
-# expect: 12:31: error: pl.assemble needs a source of the target's dtype
+# expect: 12:32: error: pl.assemble needs a source of the target's dtype
 import nanopass.dsl as pl
 
 @pl.program

@@ -1,5 +1,5 @@
 # fuzz: return_order: drop: drop 'return out'; replace: replace '[8, 8]' by '2.5'
-# expect: 10:29: error: pl.create_tensor: a shape must be a list, like [16, 16]
+# expect: 10:30: error: pl.create_tensor: a shape must be a list, like [16, 16]
 import nanopass.dsl as pl
 
 @pl.program

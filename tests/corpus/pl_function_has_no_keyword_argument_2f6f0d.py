@@ -1,5 +1,5 @@
 # fuzz: graph_features: rename: rename one acc -> j; decorator: decorate orch with @pl.function(kind=pl.FunctionType.AIV)
-# expect: 8:22: error: @pl.function has no keyword argument 'kind'
+# expect: 8:23: error: @pl.function has no keyword argument 'kind'
 import nanopass.dsl as pl
 
 @pl.program

@@ -1,5 +1,5 @@
 # fuzz: ping_pong: decorator: decorate step with @pl.function(pl.FunctionType.AIV); module: module constant K_NEW = 0, used in orch_ping_pong
-# expect: 8:17: error: @pl.function takes keyword arguments only
+# expect: 8:18: error: @pl.function takes keyword arguments only
 import nanopass.dsl as pl
 
 @pl.program

@@ -1,5 +1,5 @@
 # fuzz: runtime_outputs: unsupported: insert 'x = pl'
-# expect: 10:12: error: 'pl' is a module ('nanopass.dsl'); only int, float and bool values can be used here
+# expect: 10:13: error: 'pl' is a module ('nanopass.dsl'); only int, float and bool values can be used here
 import nanopass.dsl as pl
 
 @pl.program

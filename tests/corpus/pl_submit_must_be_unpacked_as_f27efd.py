@@ -1,5 +1,5 @@
 # fuzz: fence_not_profitable: shape: shape (y, t) -> (y,)
-# expect: 14:8: error: pl.submit must be unpacked as exactly 2 targets (results, task_id), got 1
+# expect: 14:9: error: pl.submit must be unpacked as exactly 2 targets (results, task_id), got 1
 import nanopass.dsl as pl
 
 @pl.program

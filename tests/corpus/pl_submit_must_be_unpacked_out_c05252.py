@@ -1,5 +1,5 @@
 # fuzz: graph_features: unsupported: insert 'pl.submit(self.k, a)'; block: unwrap 'for j in pl.range(n):'
-# expect: 10:8: error: pl.submit(...) must be unpacked: out, tid = pl.submit(...)
+# expect: 10:9: error: pl.submit(...) must be unpacked: out, tid = pl.submit(...)
 import nanopass.dsl as pl
 
 @pl.program

@@ -1,5 +1,5 @@
 # fuzz: fence_array_updated: swap: swap arguments 0 and 1 of 'pl.submit(x, self.work, y)'
-# expect: 10:15: error: pl.submit's first argument must be a kernel: pl.submit(self.k, ...)
+# expect: 10:16: error: pl.submit's first argument must be a kernel: pl.submit(self.k, ...)
 import nanopass.dsl as pl
 
 @pl.program

@@ -1,5 +1,5 @@
 # fuzz: dynamic_dims: replace: replace 'self' by 'pl.system.task_invalid()'; shape: shape [M, 128] -> [16]
-# expect: 11:32: error: pl.tensor.dim axis is out of range for a rank-1 tensor
+# expect: 11:33: error: pl.tensor.dim axis is out of range for a rank-1 tensor
 import nanopass.dsl as pl
 M = pl.dynamic('M')
 

@@ -1,5 +1,5 @@
 # fuzz: tensor_ops: drop: drop 'scaled = self.scale_rows(top, factor, scaled)'; swap: swap arguments 1 and 0 of 'pl.tensor.dim(0, table)'
-# expect: 10:29: error: pl.tensor.dim needs a tensor variable, got '0'
+# expect: 10:30: error: pl.tensor.dim needs a tensor variable, got '0'
 import nanopass.dsl as pl
 
 @pl.program

@@ -1,5 +1,5 @@
 # fuzz: derive_fallback: duplicate: duplicate 'y = self.step(x, y)'; shape: shape [0, 0] -> [0]
-# expect: 10:34: error: pl.tensor.read of a rank-2 tensor needs 2 indices, got 1
+# expect: 10:35: error: pl.tensor.read of a rank-2 tensor needs 2 indices, got 1
 import nanopass.dsl as pl
 
 @pl.program

@@ -1,5 +1,5 @@
 # fuzz: tensor_ops: duplicate: duplicate 'pl.tensor.write(flags, [2], rows)'; module: module constant K_NEW = -4, used in orch_tensor_ops
-# expect: 11:33: error: pl.tensor.reshape needs a tensor variable, got 'K_NEW'
+# expect: 11:34: error: pl.tensor.reshape needs a tensor variable, got 'K_NEW'
 import nanopass.dsl as pl
 K_NEW = -4
 

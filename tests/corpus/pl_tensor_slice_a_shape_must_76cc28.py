@@ -1,5 +1,5 @@
 # fuzz: derive_boxes: module: module constant K_NEW = True, used in orch_boxes; duplicate: duplicate 'bottom = self.fill(x, bottom)'
-# expect: 10:35: error: pl.tensor.slice: a shape must be a list, like [16, 16]
+# expect: 10:36: error: pl.tensor.slice: a shape must be a list, like [16, 16]
 import nanopass.dsl as pl
 
 @pl.program

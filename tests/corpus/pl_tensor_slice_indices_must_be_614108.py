@@ -1,5 +1,5 @@
 # fuzz: derive_boxes: duplicate: duplicate 'top = pl.tensor.slice(buf, [8, 16], [0, 0])'; replace: replace '[24, 0]' by '(x := 1)'
-# expect: 10:48: error: pl.tensor.slice: indices must be a list, like [i, j]
+# expect: 10:49: error: pl.tensor.slice: indices must be a list, like [i, j]
 import nanopass.dsl as pl
 
 @pl.program

@@ -1,5 +1,5 @@
 # fuzz: tensor_ops: swap: swap arguments 0 and 1 of 'pl.tensor.transpose(0, big, 1)'
-# expect: 10:35: error: pl.tensor.transpose needs a tensor variable, got '0'
+# expect: 10:36: error: pl.tensor.transpose needs a tensor variable, got '0'
 import nanopass.dsl as pl
 
 @pl.program

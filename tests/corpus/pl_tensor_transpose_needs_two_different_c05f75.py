@@ -1,5 +1,5 @@
 # fuzz: basic: drop: drop 'return d'; unsupported: insert 'x = pl.tensor.transpose(a, 0, 0)'
-# expect: 10:12: error: pl.tensor.transpose needs two different axes
+# expect: 10:13: error: pl.tensor.transpose needs two different axes
 import nanopass.dsl as pl
 
 @pl.program

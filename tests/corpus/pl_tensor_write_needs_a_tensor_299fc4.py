@@ -1,5 +1,5 @@
 # fuzz: derive_fallback: swap: swap arguments 2 and 0 of 'pl.tensor.write(1, [0], flags)'
-# expect: 10:24: error: pl.tensor.write needs a tensor variable, got '1'
+# expect: 10:25: error: pl.tensor.write needs a tensor variable, got '1'
 import nanopass.dsl as pl
 
 @pl.program

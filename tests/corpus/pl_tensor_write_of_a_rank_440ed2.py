@@ -1,5 +1,5 @@
 # fuzz: derive_fallback: rename: rename flags -> y everywhere in orch_fallback
-# expect: 10:27: error: pl.tensor.write of a rank-2 tensor needs 2 indices, got 1
+# expect: 10:28: error: pl.tensor.write of a rank-2 tensor needs 2 indices, got 1
 import nanopass.dsl as pl
 
 @pl.program

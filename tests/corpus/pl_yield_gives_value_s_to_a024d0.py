@@ -1,5 +1,5 @@
 # fuzz: create_init: unsupported: insert 'a, b = pl.yield_(a)'
-# expect: 10:15: error: pl.yield_ gives 1 value(s) to 2 name(s)
+# expect: 10:16: error: pl.yield_ gives 1 value(s) to 2 name(s)
 import nanopass.dsl as pl
 
 @pl.program

@@ -1,5 +1,5 @@
 # fuzz: basic: unsupported: insert 'pl.yield_(a)'
-# expect: 10:8: error: pl.yield_ must be assigned: a, b = pl.yield_(x, y)
+# expect: 10:9: error: pl.yield_ must be assigned: a, b = pl.yield_(x, y)
 import nanopass.dsl as pl
 
 @pl.program

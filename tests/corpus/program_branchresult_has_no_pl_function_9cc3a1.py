@@ -1,5 +1,5 @@
 # fuzz: branch_result: shape: shape [16, 16] -> [[16], 16]; decorator: drop the decorator of orch_branch
-# expect: 6:0: error: program 'BranchResult' has no @pl.function(type=pl.FunctionType.Orchestration)
+# expect: 6:1: error: program 'BranchResult' has no @pl.function(type=pl.FunctionType.Orchestration)
 import nanopass.dsl as pl
 
 @pl.program

@@ -1,4 +1,4 @@
 # fuzz: tensor_ops: unsupported: insert 'break'
-# expect: 4:4: error: Python syntax error: 'break' outside loop
+# expect: 4:5: error: Python syntax error: 'break' outside loop
 class TensorOps:
     break

@@ -1,4 +1,4 @@
 # fuzz: runtime_outputs: shape: shape (fresh, tid) -> (fresh, True); indent: indent line 12
-# expect: 4:15: error: Python syntax error: cannot assign to True
+# expect: 4:16: error: Python syntax error: cannot assign to True
 class RuntimeOutputs:
         fresh, True = pl.submit(self.produce, x)

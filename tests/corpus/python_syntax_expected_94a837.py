@@ -1,4 +1,4 @@
 # fuzz: scope_escape: indent: split line 10
-# expect: 4:10: error: Python syntax error: expected '('
+# expect: 4:11: error: Python syntax error: expected '('
 class ScopeEscape:
     def ma

@@ -1,5 +1,5 @@
 # fuzz: fence_array_carry: indent: split line 23
-# expect: 24:31: error: Python syntax error: expected an indented block after 'with' statement on line 24
+# expect: 24:32: error: Python syntax error: expected an indented block after 'with' statement on line 24
 # No phase fence when the array is a carry of the loop (pl.yield_ hands the next phase's ids
 # back): the consumers must see each phase's array, not one taken before the loop.
 import nanopass.dsl as pl

@@ -1,5 +1,5 @@
 # fuzz: return_order: unsupported: insert 'raise ValueError('no')'
-# expect: 10:8: error: raise is not supported in orchestration functions
+# expect: 10:9: error: raise is not supported in orchestration functions
 import nanopass.dsl as pl
 
 @pl.program

@@ -1,5 +1,5 @@
 # fuzz: dynamic_dims: rename: rename one M -> range
-# expect: 10:46: error: 'range' is not a constant defined at module level
+# expect: 10:47: error: 'range' is not a constant defined at module level
 import nanopass.dsl as pl
 M = pl.dynamic('M')
 

@@ -1,5 +1,5 @@
 # fuzz: basic: replace: replace 'self.kernel_add(a, b, c)' by 'a[0]'
-# expect: 10:12: error: reading an element of a rank-2 tensor needs 2 indices
+# expect: 10:13: error: reading an element of a rank-2 tensor needs 2 indices
 import nanopass.dsl as pl
 
 @pl.program

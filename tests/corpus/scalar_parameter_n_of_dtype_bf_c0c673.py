@@ -1,5 +1,5 @@
 # fuzz: graph_features: dtype: dtype INT64 -> BF16; rename: rename one out -> acc
-# expect: 9:19: error: scalar parameter 'n' of dtype BF16 cannot be passed to an orchestration function (no host C++ type)
+# expect: 9:20: error: scalar parameter 'n' of dtype BF16 cannot be passed to an orchestration function (no host C++ type)
 import nanopass.dsl as pl
 
 @pl.program

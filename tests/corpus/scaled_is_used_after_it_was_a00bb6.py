@@ -1,5 +1,5 @@
 # fuzz: tensor_ops: duplicate: duplicate 'scaled = self.scale_rows(top, factor, scaled)'
-# expect: 18:8: error: 'scaled' is used after it was assembled into 'big'
+# expect: 18:9: error: 'scaled' is used after it was assembled into 'big'
 import nanopass.dsl as pl
 
 @pl.program

@@ -1,5 +1,5 @@
 # fuzz: dynamic_dims: block: wrap 3 statement(s) in 'with pl.manual_scope():'; dtype: dtype FP32 -> UINT16
-# expect: 17:12: error: 'scratch' is created inside the scope with a shape computed there, and used after the scope
+# expect: 17:13: error: 'scratch' is created inside the scope with a shape computed there, and used after the scope
 import nanopass.dsl as pl
 M = pl.dynamic('M')
 

@@ -1,5 +1,5 @@
 # fuzz: tensor_ops: rename: rename one rows -> self
-# expect: 10:8: error: 'self' cannot be used as a variable name
+# expect: 10:9: error: 'self' cannot be used as a variable name
 import nanopass.dsl as pl
 
 @pl.program

@@ -1,5 +1,5 @@
 # fuzz: basic: unsupported: insert 'x = a[0:1]'; rename: rename one c -> pl
-# expect: 10:12: error: slice subscripts of tensors are not supported; use pl.tensor.slice
+# expect: 10:13: error: slice subscripts of tensors are not supported; use pl.tensor.slice
 import nanopass.dsl as pl
 
 @pl.program

@@ -1,5 +1,5 @@
 # fuzz: scope_escape: shape: shape [16, 16] -> [1, 16, 16]; replace: replace 'x' by 'a[0]'
-# expect: 14:39: error: subscripts are allowed only as a whole right-hand side (x = t[i, j]); assign them to a name first
+# expect: 14:40: error: subscripts are allowed only as a whole right-hand side (x = t[i, j]); assign them to a name first
 import nanopass.dsl as pl
 
 @pl.program

@@ -1,5 +1,5 @@
 # fuzz: branch_result: drop: drop 't = self.make(x, b)'
-# expect: 20:28: error: 't' is not visible here: it was defined only in the then-branch of the if at line 17
+# expect: 20:29: error: 't' is not visible here: it was defined only in the then-branch of the if at line 17
 import nanopass.dsl as pl
 
 @pl.program

@@ -1,5 +1,5 @@
 # fuzz: array_carry_across_scope: duplicate: duplicate 'with pl.manual_scope():'
-# expect: 21:87: error: task dependency deps=[prev] cannot be honored: its TaskId is produced inside a scope that has already closed here, so the ordering edge would be lost
+# expect: 21:88: error: task dependency deps=[prev] cannot be honored: its TaskId is produced inside a scope that has already closed here, so the ordering edge would be lost
 import nanopass.dsl as pl
 
 @pl.program

@@ -1,5 +1,5 @@
 # fuzz: fence_not_profitable: swap: swap parameters y and x of orch_small; move: move 'y, u = pl.submit(self.work, x, y, deps=[tids])'
-# expect: 16:48: error: task dependency deps=[tids] cannot be honored: its TaskId is produced at line 15, inside a scope that has already closed here, so the ordering edge would be lost
+# expect: 16:49: error: task dependency deps=[tids] cannot be honored: its TaskId is produced at line 15, inside a scope that has already closed here, so the ordering edge would be lost
 import nanopass.dsl as pl
 
 @pl.program

@@ -1,5 +1,5 @@
 # fuzz: manual_phases: move: move 'for phase in pl.range(N_PHASES):'
-# expect: 18:12: error: TaskId 'prev_tid' is produced inside a scope and used after it; a TaskId does not outlive the scope that produces it
+# expect: 18:13: error: TaskId 'prev_tid' is produced inside a scope and used after it; a TaskId does not outlive the scope that produces it
 import nanopass.dsl as pl
 N_PHASES = 3
 N_BRANCHES = 4

@@ -1,5 +1,5 @@
 # fuzz: tensor_ops: move: move 'factor: pl.Scalar[pl.FP32] = pl.tensor.read(table, [0, 0])'; replace: replace 'flags' by 'pl.tensor.dim(a, 5)'
-# expect: 10:24: error: tasks and tensor operations must be assigned to a name, not used inside an expression
+# expect: 10:25: error: tasks and tensor operations must be assigned to a name, not used inside an expression
 import nanopass.dsl as pl
 
 @pl.program

@@ -1,5 +1,5 @@
 # fuzz: fence_array_carry: duplicate: duplicate 'nxt = pl.array.create(8, pl.TASK_ID)'; replace: replace 'nxt' by '2.5'
-# expect: 12:32: error: the carry 'ids' changes type in the loop: pl.Array[8, pl.TASK_ID] before, pl.Scalar[pl.FP32] yielded
+# expect: 12:33: error: the carry 'ids' changes type in the loop: pl.Array[8, pl.TASK_ID] before, pl.Scalar[pl.FP32] yielded
 import nanopass.dsl as pl
 
 @pl.program

@@ -1,5 +1,5 @@
 # fuzz: explicit_carries: rename: rename one m2 -> i; swap: swap arguments 0 and 1 of 'pl.yield_(l2, i)'
-# expect: 16:41: error: the carry 'l' changes type in the loop: pl.Tensor[[16, 16], pl.FP32] before, pl.Scalar[pl.INDEX] yielded
+# expect: 16:42: error: the carry 'l' changes type in the loop: pl.Tensor[[16, 16], pl.FP32] before, pl.Scalar[pl.INDEX] yielded
 import nanopass.dsl as pl
 
 @pl.program

@@ -1,5 +1,5 @@
 # fuzz: explicit_carries: shape: shape [16, 16] -> [16]
-# expect: 16:41: error: the carry 'l' changes type in the loop: pl.Tensor[[16, 16], pl.FP32] before, pl.Tensor[[16], pl.FP32] yielded
+# expect: 16:42: error: the carry 'l' changes type in the loop: pl.Tensor[[16, 16], pl.FP32] before, pl.Tensor[[16], pl.FP32] yielded
 import nanopass.dsl as pl
 
 @pl.program

@@ -1,5 +1,5 @@
 # fuzz: array_carry_across_scope: rename: rename out -> prev everywhere in orch_1811; replace: replace '64' by 'pl.dynamic('M')'
-# expect: 9:27: error: the return type uses dynamic dimension 'M', which is not the extent of any tensor parameter
+# expect: 9:28: error: the return type uses dynamic dimension 'M', which is not the extent of any tensor parameter
 import nanopass.dsl as pl
 
 @pl.program

@@ -1,5 +1,5 @@
 # fuzz: fence_array_updated: dtype: dtype FP32 -> FP64
-# expect: 9:50: error: the runtime has no tensor dtype for FP64
+# expect: 9:51: error: the runtime has no tensor dtype for FP64
 import nanopass.dsl as pl
 
 @pl.program

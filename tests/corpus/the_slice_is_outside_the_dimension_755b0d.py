@@ -1,5 +1,5 @@
 # fuzz: graph_features: unsupported: insert 'x = pl.tensor.slice(a, [1, 1], [99, 99])'
-# expect: 10:32: error: the slice [99, 100) is outside the dimension of extent 64
+# expect: 10:33: error: the slice [99, 100) is outside the dimension of extent 64
 import nanopass.dsl as pl
 
 @pl.program

@@ -1,5 +1,5 @@
 # fuzz: branch_result: shape: shape [16, 16] -> [16, '16']
-# expect: 10:34: error: the string '16' cannot be used as a value here
+# expect: 10:35: error: the string '16' cannot be used as a value here
 import nanopass.dsl as pl
 
 @pl.program

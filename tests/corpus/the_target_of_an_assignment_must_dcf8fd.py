@@ -1,5 +1,5 @@
 # fuzz: create_init: unsupported: insert 'x, *y = a'; drop: drop 'shared, counts = self.accumulate(bias, shared, counts)'
-# expect: 10:11: error: the target of an assignment must be a variable name
+# expect: 10:12: error: the target of an assignment must be a variable name
 import nanopass.dsl as pl
 
 @pl.program

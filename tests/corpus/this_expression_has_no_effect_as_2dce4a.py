@@ -1,5 +1,5 @@
 # fuzz: return_order: unsupported: insert 'yield a'
-# expect: 10:8: error: this expression has no effect as a statement: 'yield a'
+# expect: 10:9: error: this expression has no effect as a statement: 'yield a'
 import nanopass.dsl as pl
 
 @pl.program

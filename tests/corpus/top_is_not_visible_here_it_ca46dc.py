@@ -1,5 +1,5 @@
 # fuzz: derive_boxes: block: wrap 2 statement(s) in 'if n > 0:'
-# expect: 18:27: error: 'top' is not visible here: it was defined only in the else-branch of the if at line 14
+# expect: 18:28: error: 'top' is not visible here: it was defined only in the else-branch of the if at line 14
 import nanopass.dsl as pl
 
 @pl.program

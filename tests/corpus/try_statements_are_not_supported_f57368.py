@@ -1,5 +1,5 @@
 # fuzz: return_order: unsupported: insert 'try:'
-# expect: 10:8: error: try statements are not supported
+# expect: 10:9: error: try statements are not supported
 import nanopass.dsl as pl
 
 @pl.program

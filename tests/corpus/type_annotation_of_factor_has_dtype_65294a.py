@@ -1,5 +1,5 @@
 # fuzz: tensor_ops: dtype: dtype FP32 -> UINT16; shape: shape [64, 16] -> [16]
-# expect: 10:8: error: type annotation of 'factor' has dtype FP32 but the value has UINT16
+# expect: 10:9: error: type annotation of 'factor' has dtype FP32 but the value has UINT16
 import nanopass.dsl as pl
 
 @pl.program

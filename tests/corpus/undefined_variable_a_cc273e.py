@@ -1,5 +1,5 @@
 # fuzz: derive_fallback: unsupported: insert 'x = pl.tensor.transpose(a, 0, 0)'
-# expect: 10:32: error: undefined variable 'a'
+# expect: 10:33: error: undefined variable 'a'
 import nanopass.dsl as pl
 
 @pl.program

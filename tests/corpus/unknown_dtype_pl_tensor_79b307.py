@@ -1,5 +1,5 @@
 # fuzz: tid_sources: unsupported: insert 'def f():'; dtype: dtype FP32 -> Tensor
-# expect: 9:47: error: unknown dtype 'pl.Tensor'
+# expect: 9:48: error: unknown dtype 'pl.Tensor'
 import nanopass.dsl as pl
 
 @pl.program

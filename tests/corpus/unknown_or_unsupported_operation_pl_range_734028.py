@@ -1,5 +1,5 @@
 # fuzz: ping_pong: unsupported: insert 'x = pl.range(3)'; block: wrap 1 statement(s) in 'with pl.scope():'
-# expect: 10:12: error: unknown or unsupported operation 'pl.range' in an orchestration function
+# expect: 10:13: error: unknown or unsupported operation 'pl.range' in an orchestration function
 import nanopass.dsl as pl
 
 @pl.program

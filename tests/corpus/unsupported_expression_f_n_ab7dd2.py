@@ -1,5 +1,5 @@
 # fuzz: graph_features: duplicate: duplicate 'for j in pl.range(n):'; replace: replace 'self.k_copy(a, tmp)' by 'f'{n}''
-# expect: 10:14: error: unsupported expression "f'{n}'"
+# expect: 10:15: error: unsupported expression "f'{n}'"
 import nanopass.dsl as pl
 
 @pl.program

@@ -1,5 +1,5 @@
 # fuzz: graph_features: replace: replace 'pl.array.create' by ''text''
-# expect: 10:14: error: unsupported function call "'text'(2, pl.TASK_ID)"
+# expect: 10:15: error: unsupported function call "'text'(2, pl.TASK_ID)"
 import nanopass.dsl as pl
 
 @pl.program

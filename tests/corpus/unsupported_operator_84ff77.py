@@ -1,5 +1,5 @@
 # fuzz: fence_array_updated: replace: replace '8' by 'n & 1'
-# expect: 10:26: error: unsupported operator '&'
+# expect: 10:27: error: unsupported operator '&'
 import nanopass.dsl as pl
 
 @pl.program

@@ -1,5 +1,5 @@
 # fuzz: war_straight: decorator: decorate write with @pl.function(type=3)
-# expect: 8:22: error: unsupported @pl.function type '3'
+# expect: 8:23: error: unsupported @pl.function type '3'
 import nanopass.dsl as pl
 
 @pl.program

@@ -1,5 +1,5 @@
 # fuzz: graph_features: unsupported: insert 'with open('f') as g:'
-# expect: 10:26: error: 'with ... as' is not supported for scopes
+# expect: 10:27: error: 'with ... as' is not supported for scopes
 import nanopass.dsl as pl
 
 @pl.program

@@ -1,5 +1,5 @@
 # fuzz: fence_array_carry: shape: shape [ids] -> [0]
-# expect: 14:48: error: 'work' deps= entries must be a TaskId variable, a TaskId array, arr[i] or None; got '0'
+# expect: 14:49: error: 'work' deps= entries must be a TaskId variable, a TaskId array, arr[i] or None; got '0'
 import nanopass.dsl as pl
 
 @pl.program

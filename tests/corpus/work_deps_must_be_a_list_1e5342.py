@@ -1,5 +1,5 @@
 # fuzz: fence_array_carry: swap: swap arguments 1 and 0 of 'pl.array.create(pl.TASK_ID, 8)'; module: module constant K_NEW = pl.Tensor[[16, 16], pl.FP32], used in orch_carry
-# expect: 14:47: error: 'work' deps= must be a list of TaskId values
+# expect: 14:48: error: 'work' deps= must be a list of TaskId values
 import nanopass.dsl as pl
 
 @pl.program

@@ -1,5 +1,5 @@
 # fuzz: graph_features: rename: rename parameter a -> x__ssa_v1 everywhere
-# expect: 9:19: error: 'x__ssa_v1': names containing '__' are reserved for the compiler's variable versions
+# expect: 9:20: error: 'x__ssa_v1': names containing '__' are reserved for the compiler's variable versions
 import nanopass.dsl as pl
 
 @pl.program
