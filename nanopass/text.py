@@ -35,6 +35,22 @@ def unparse(node: Any, width: int = 100, show_spans: bool = False, labelled: boo
     return "\n".join(lines)
 
 
+class OneLine:
+    """One-line texts of many nodes of one tree; the texts of shared sub-nodes are made once."""
+
+    def __init__(self, labelled: bool = False):
+        self.printer = _Printer(10**9, False, labelled)
+
+    def text(self, node: Node, skip: frozenset[str] = frozenset()) -> str:
+        """``node`` on one line, the fields named in ``skip`` written as ``[…]``."""
+        printer = self.printer
+        parts = [printer.head(node)]
+        for spec in node._field_specs:
+            value = "[…]" if spec.name in skip else printer.flat(getattr(node, spec.name), node._terminals.get(spec.kind))
+            parts.append(printer.label(node, spec) + value)
+        return "(" + " ".join(parts) + ")"
+
+
 class _Printer:
     """Lays a tree out in lines; a field's terminal comes from the node class that owns it."""
 

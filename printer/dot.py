@@ -117,7 +117,7 @@ class _Walker:
         if manual:
             self.in_manual.add(node)
         label = f"{node}: barrier" if barrier else f"{node}: {kernel}" + (f"\\n{core}" if core else "")
-        self.graph.add_node(GraphNode(node, label, cluster, barrier=barrier, core=core))
+        self.graph.add_node(GraphNode(node, label, cluster, barrier=barrier, core=core, kernel="" if barrier else kernel))
         return node
 
     def data_edges(self, node: str, accesses: list[tuple[str, ArgDir]]) -> None:

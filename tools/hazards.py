@@ -221,8 +221,9 @@ def describe_node(trace: Trace, index: int, numbers: dict[int, int]) -> str:
     return text + (f" at line {event.line}" if event.line else "")
 
 
-def describe(trace: Trace, hazard: Hazard) -> str:
-    numbers = task_numbers(trace)
+def describe(trace: Trace, hazard: Hazard, numbers: dict[int, int] | None = None) -> str:
+    """One line about ``hazard``; ``numbers`` is ``task_numbers(trace)``, when the caller has it."""
+    numbers = task_numbers(trace) if numbers is None else numbers
     buf = trace.buffers[hazard.buffer]
     name = buf.label or hazard.buffer
     if buf.origin == "entry":
@@ -248,7 +249,8 @@ def task_numbers(trace: Trace) -> dict[int, int]:
 
 def summary(trace: Trace, hazards: list[Hazard], runtime: Model) -> list[str]:
     """Human-readable lines: hazards first, then waived pairs, then lifetime warnings."""
-    lines = [f"hazard: {describe(trace, h)}" for h in failing(hazards)]
-    lines += [f"waived: {describe(trace, h)}" for h in hazards if h.waived]
+    numbers = task_numbers(trace)
+    lines = [f"hazard: {describe(trace, h, numbers)}" for h in failing(hazards)]
+    lines += [f"waived: {describe(trace, h, numbers)}" for h in hazards if h.waived]
     lines += [f"warning: {w}" for w in runtime.warnings]
     return lines
