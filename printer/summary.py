@@ -54,7 +54,23 @@ def fit(graph: TaskGraph, previous: TaskGraph | None = None, since: str = "the s
             part.title = (f"only what changed since {since}: {len(part.nodes)} of {len(graph.nodes)} tasks, "
                           f"{_changes(part)}")
             return Drawing(part, "changed", part.title)
+        if part is not None:
+            marked = _marked(graph, previous)
+            drawing = summarised(marked, nodes, edges)
+            added = sum(1 for key in graph.edges if key not in previous.edges)
+            if added:
+                drawing.note += f"; the group edges holding one of the {added} edges added since {since} are drawn heavy (+)"
+                drawing.graph.title = drawing.note
+            return drawing
     return summarised(graph, nodes, edges)
+
+
+def _marked(graph: TaskGraph, previous: TaskGraph) -> TaskGraph:
+    """``graph`` with the edges that ``previous`` lacks marked added."""
+    marked = TaskGraph(dict(graph.nodes), dict(graph.clusters), {}, graph.title)
+    for key, edge in graph.edges.items():
+        marked.edges[key] = edge if key in previous.edges else replace(edge, change="added")
+    return marked
 
 
 def candidates(graph: TaskGraph, previous: TaskGraph | None = None, coarse: TaskGraph | None = None,
@@ -106,12 +122,13 @@ def reduce(graph: TaskGraph) -> int:
             bits |= reach[nxt] | 1 << position[nxt]
         reach[node] = bits
     implied = set()
+    kept = {(e.src, e.dst) for e in graph.edges.values() if e.change}  # what a pass changed stays
     for node, nexts in succ.items():
         for target in nexts:
             bit = 1 << position[target]
             if any(reach[other] & bit for other in nexts if other != target):
                 implied.add((node, target))
-    keys = [key for key in graph.edges if (key[0], key[1]) in implied]
+    keys = [key for key in graph.edges if (key[0], key[1]) in implied - kept]
     for key in keys:
         del graph.edges[key]
     return len(keys)
@@ -279,6 +296,7 @@ def _drawn(graph: TaskGraph, units: list[_Unit]) -> TaskGraph:
     small.copy_clusters(graph)
     counts: dict[tuple[str, str, str], int] = {}
     labels: dict[tuple[str, str, str], str] = {}
+    added: set[tuple[str, str, str]] = set()
     for edge in graph.edges.values():
         u, v = unit_of[edge.src], unit_of[edge.dst]
         if u == v and u.startswith("g_"):
@@ -286,10 +304,13 @@ def _drawn(graph: TaskGraph, units: list[_Unit]) -> TaskGraph:
         key = (u, v, edge.kind)
         counts[key] = counts.get(key, 0) + edge.count
         labels[key] = edge.label if labels.get(key, edge.label) == edge.label else ""
+        if edge.change == "added":
+            added.add(key)
     order = {node: i for i, node in enumerate(small.nodes)}
     for (u, v, kind), count in counts.items():
         label = labels[(u, v, kind)]
-        small.add_edge(GraphEdge(u, v, kind, label, count=count, carried=order[u] >= order[v]))
+        change = "added" if (u, v, kind) in added else ""
+        small.add_edge(GraphEdge(u, v, kind, label, count=count, carried=order[u] >= order[v], change=change))
     return small
 
 
