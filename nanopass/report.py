@@ -15,7 +15,8 @@ The page's script (``report_assets/report.js``) draws each graph in a frame with
 zoom (the buttons, or Ctrl and the wheel), finds tasks and kernels by name in the graphs shown,
 and writes ``opened N of M stages; K rendered in T ms`` into ``#render-status`` (``data-ok``
 "yes" when every opened stage is on screen; also logged to the console), which is what a
-headless browser checks. ``#all`` in the address opens every stage.
+headless browser checks. ``#all`` in the address opens every stage; ``;find=NAME`` after a
+stage's or ``all`` fills the search box.
 """
 
 from __future__ import annotations

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from .pipeline import Stage
-from .stage_diff import PairedDiff, StageDiff, describe_change
+from .stage_diff import PairedDiff, StageDiff, describe_change, statements
 from .text import unparse
 
 HAZARD_LIST_LIMIT = 200  # hazards described per stage; the count is always exact
@@ -80,19 +80,20 @@ def analyse_stages(stages: list[Stage], hooks: Hooks, *, labelled: bool = True, 
     try:
         with _executor(stages, workers) as pool:
             texts: dict[int, str] = {}
+            lines: dict[int, list] = {}  # each tree's statements, for the statement pairs
             firsts = [i for i, s in enumerate(stages) if i == 0 or s.tree is not stages[i - 1].tree]
             jobs = {i: pool.submit(_text_of, i) for i in firsts}
             for done, i in enumerate(firsts, 1):
-                texts[i] = jobs[i].result()
+                texts[i], lines[i] = jobs[i].result()
                 tell("IR text", done, len(firsts))
             same_as: dict[int, int] = {}
             for i in range(1, len(stages)):
                 if i not in texts:
-                    texts[i] = texts[i - 1]
+                    texts[i], lines[i] = texts[i - 1], lines[i - 1]
                 if texts[i] == texts[i - 1]:
                     same_as[i] = same_as.get(i - 1, i - 1)
             own = [i for i in range(len(stages)) if i not in same_as]
-            runs = {i: pool.submit(_analyse, i, texts.get(i - 1), texts[i]) for i in own}
+            runs = {i: pool.submit(_analyse, i, texts.get(i - 1), texts[i], lines.get(i - 1), lines[i]) for i in own}
             results: dict[int, StageAnalysis] = {}
             for done, i in enumerate(own, 1):
                 results[i] = runs[i].result()
@@ -111,12 +112,13 @@ def analyse_stages(stages: list[Stage], hooks: Hooks, *, labelled: bool = True, 
     return out
 
 
-def _text_of(index: int) -> str:
+def _text_of(index: int) -> tuple[str, list]:
+    """The stage's IR text and its statements (``stage_diff.statements``)."""
     stage = _CURRENT["stages"][index]
-    return unparse(stage.tree, labelled=_CURRENT["labelled"])
+    return unparse(stage.tree, labelled=_CURRENT["labelled"]), statements(stage.tree, _CURRENT["labelled"])
 
 
-def _analyse(index: int, before_text: str | None, text: str) -> StageAnalysis:
+def _analyse(index: int, before_text: str | None, text: str, before_lines: list | None, lines: list) -> StageAnalysis:
     from nanopass.printer.dot import static_graph
 
     stages: list[Stage] = _CURRENT["stages"]
@@ -138,7 +140,7 @@ def _analyse(index: int, before_text: str | None, text: str) -> StageAnalysis:
     if index > 0 and before_text is not None:
         before = stages[index - 1]
         lowering = before.language.entry != stage.language.entry
-        result.change = describe_change(before.tree, stage.tree, before_text, text,
+        result.change = describe_change(before_lines, lines, before_text, text,
                                         file_name(before, ""), file_name(stage, ""), lowering, _CURRENT["labelled"])
     return result
 

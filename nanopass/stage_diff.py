@@ -100,10 +100,11 @@ class PairedDiff:
         return f"{self.statements_before} statements → {self.statements_after}"
 
 
-def paired_statements(before: Node, after: Node, labelled: bool = True) -> PairedDiff:
-    """Pair each statement of ``before`` with the statements of ``after`` of the same source span."""
-    inputs = list(_statements(before, labelled))
-    outputs = list(_statements(after, labelled))
+def paired_statements(before: Node | list, after: Node | list, labelled: bool = True) -> PairedDiff:
+    """Pair each statement of ``before`` with the statements of ``after`` of the same source span
+    (each a tree, or its ``statements`` already listed)."""
+    inputs = before if isinstance(before, list) else statements(before, labelled)
+    outputs = after if isinstance(after, list) else statements(after, labelled)
     pairs: list[list[Any]] = []  # [where, before text, [after texts]]
     by_key: dict[Any, int] = {}
     for key, text in inputs:
@@ -126,6 +127,11 @@ def paired_statements(before: Node, after: Node, labelled: bool = True) -> Paire
 
 def _where(key) -> str:
     return f"{key[0]}:{key[1]}" if key else ""
+
+
+def statements(tree: Node, labelled: bool = True) -> list[tuple[Any, str]]:
+    """(span key, one-line text) of every statement of ``tree``, as ``paired_statements`` pairs them."""
+    return list(_statements(tree, labelled))
 
 
 def _statements(tree: Node, labelled: bool) -> Iterator[tuple[Any, str]]:
@@ -179,9 +185,10 @@ def _walk_statements(node: Any) -> Iterator[Node]:
             yield from _walk_statements(getattr(node, spec.name))
 
 
-def describe_change(before_tree: Node | None, after_tree: Node | None, before_text: str, after_text: str,
+def describe_change(before_tree, after_tree, before_text: str, after_text: str,
                     before_name: str, after_name: str, lowering: bool, labelled: bool = True) -> StageDiff | PairedDiff:
-    """Statement pairs for a lowering pass or a diff that changes most lines; else the diff."""
+    """Statement pairs for a lowering pass or a diff that changes most lines; else the diff. The
+    trees may be given as their ``statements``."""
     diff = diff_stages(before_text, after_text, before_name, after_name)
     if before_tree is None or after_tree is None:
         return diff

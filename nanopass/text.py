@@ -85,12 +85,14 @@ class _Printer:
         parts = [self.head(value)]
         total = len(parts[0]) + 2
         result: str | None = None
+        labels = self.labelled and len(value._field_specs) > 1
+        terminals = value._terminals
         for spec in value._field_specs:
-            text = self.flat(getattr(value, spec.name), value._terminals.get(spec.kind))
+            text = self.flat(getattr(value, spec.name), terminals.get(spec.kind))
             if text is None:
                 break
-            if self.labelled and len(value._field_specs) > 1:
-                text = f"{spec.name}: {text}"
+            if labels:
+                text = spec.name + ": " + text
             total += len(text) + 1
             if total > self.width:
                 break

@@ -22,6 +22,7 @@ its rows keep program order (see ``TaskGraph.to_dot``).
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 
@@ -203,6 +204,7 @@ _PLAIN_ID = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|-?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)
 _KEYWORDS = frozenset({"node", "edge", "graph", "digraph", "subgraph", "strict"})
 
 
+@functools.lru_cache(maxsize=1 << 16)  # node ids and attribute values repeat all over a graph
 def dot_id(text: str) -> str:
     """A DOT ID: as it is when it is a plain name or number, else quoted."""
     if _PLAIN_ID.fullmatch(text) and text.lower() not in _KEYWORDS:

@@ -94,3 +94,15 @@ def test_a_large_report_opens_with_a_stage_within_the_time_budget(tmp_path):
     assert browser.stdout.count('data-rendered="yes"') == 1  # the other stages were not loaded
     errors = [line for line in console_lines(browser) if "nanopass-report:" not in line]
     assert not errors, "\n".join(errors)
+
+
+def test_the_search_box_marks_the_tasks_of_a_kernel(tmp_path):
+    chromium()
+    out = tmp_path / "dump"
+    result = run_cli("run", str(PROGRAMS / "graph_features.py"), "--dump-all", str(out), "-q")
+    assert result.returncode == 0, result.stderr
+    browser = open_page((out / "index.html").as_uri() + "#stage-00;find=k_acc", tmp_path / "profile")
+    assert browser.returncode == 0, browser.stderr[-2000:]
+    hits = re.findall(r'<g id="node\d+" class="node hit">\s*<title>(\w+)</title>', browser.stdout)
+    assert hits and all(re.search(rf"<title>{h}</title>.*?k_acc", browser.stdout, flags=re.S) for h in hits)
+    assert re.search(r'<span id="found">\d+ in 1 graph \(Enter: next\)</span>', browser.stdout)

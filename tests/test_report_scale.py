@@ -176,3 +176,17 @@ def test_when_what_changed_is_too_large_the_groups_show_where_edges_were_added()
     added = [e for e in drawing.graph.edges.values() if e.change == "added"]
     assert added and all(e.kind == "explicit-compiler" for e in added)
     assert len(drawing.graph.nodes) <= NODE_BUDGET and len(drawing.graph.edges) <= EDGE_BUDGET
+
+
+def test_a_layout_past_the_time_limit_is_ended(tmp_path):
+    import time
+
+    from nanopass.render import RenderTimeout, _system_dot
+
+    slow = tmp_path / "slow-dot"
+    slow.write_text("#!/bin/sh\nsleep 30\n")
+    slow.chmod(0o755)
+    start = time.monotonic()
+    with pytest.raises(RenderTimeout, match="no layout within 0.5 s"):
+        _system_dot(str(slow), "digraph g { a -> b }", 0.5)
+    assert time.monotonic() - start < 10

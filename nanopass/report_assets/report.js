@@ -225,7 +225,9 @@
     });
   });
   function fromAddress() {
-    var hash = decodeURIComponent(location.hash.slice(1));
+    var parts = decodeURIComponent(location.hash.slice(1)).split(";find=");
+    var hash = parts[0];
+    if (parts.length > 1) find.value = parts[1];  // #stage-07;find=k_mm opens a stage and finds
     if (hash === "all") sections.forEach(openStage);
     else if (byIndex[String(parseInt(hash.replace("stage-", ""), 10))] && hash.indexOf("stage-") === 0) {
       var section = byIndex[String(parseInt(hash.slice(6), 10))];
