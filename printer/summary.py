@@ -57,7 +57,7 @@ def fit(graph: TaskGraph, previous: TaskGraph | None = None, since: str = "the s
         if part is not None:
             marked = _marked(graph, previous)
             drawing = summarised(marked, nodes, edges)
-            added = sum(1 for key in graph.edges if key not in previous.edges)
+            added = sum(1 for edge in marked.edges.values() if edge.change == "added")
             if added:
                 drawing.note += f"; the group edges holding one of the {added} edges added since {since} are drawn heavy (+)"
                 drawing.graph.title = drawing.note
@@ -68,8 +68,9 @@ def fit(graph: TaskGraph, previous: TaskGraph | None = None, since: str = "the s
 def _marked(graph: TaskGraph, previous: TaskGraph) -> TaskGraph:
     """``graph`` with the edges that ``previous`` lacks marked added."""
     marked = TaskGraph(dict(graph.nodes), dict(graph.clusters), {}, graph.title)
+    known = _keys(previous)
     for key, edge in graph.edges.items():
-        marked.edges[key] = edge if key in previous.edges else replace(edge, change="added")
+        marked.edges[key] = edge if _family(key) in known else replace(edge, change="added")
     return marked
 
 
@@ -143,10 +144,22 @@ def _changes(graph: TaskGraph) -> str:
 # -- what changed ------------------------------------------------------------------------------------
 
 
+def _family(key: tuple[str, str, str, str]) -> tuple[str, str, str, str]:
+    """An edge as a pass may change it: its kind's family, not who is recorded as its author (a
+    lowering forgets that), and whether the runtime tracks it (a scope placed may change that)."""
+    src, dst, kind, label = key
+    return src, dst, "explicit" if kind.startswith("explicit") else "data", label
+
+
+def _keys(graph: TaskGraph) -> set:
+    return {_family(key) for key in graph.edges}
+
+
 def changed_part(before: TaskGraph, after: TaskGraph) -> TaskGraph | None:
     """The changed part of ``after`` (None when nothing changed)."""
-    added = [key for key in after.edges if key not in before.edges]
-    removed = [key for key in before.edges if key not in after.edges]
+    known_before, known_after = _keys(before), _keys(after)
+    added = [key for key in after.edges if _family(key) not in known_before]
+    removed = [key for key in before.edges if _family(key) not in known_after]
     new_nodes = [n for n in after.nodes if n not in before.nodes]
     if not added and not removed and not new_nodes:
         return None
@@ -161,7 +174,7 @@ def changed_part(before: TaskGraph, after: TaskGraph) -> TaskGraph | None:
     part.copy_clusters(after)
     for key, edge in after.edges.items():
         if edge.src in keep and edge.dst in keep:
-            part.add_edge(replace(edge, change="added" if key not in before.edges else ""))
+            part.add_edge(replace(edge, change="added" if _family(key) not in known_before else ""))
     for key in removed:
         edge = before.edges[key]
         if edge.src in keep and edge.dst in keep:

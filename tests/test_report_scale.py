@@ -190,3 +190,12 @@ def test_a_layout_past_the_time_limit_is_ended(tmp_path):
     with pytest.raises(RenderTimeout, match="no layout within 0.5 s"):
         _system_dot(str(slow), "digraph g { a -> b }", 0.5)
     assert time.monotonic() - start < 10
+
+
+def test_an_edge_that_only_loses_its_author_is_not_a_change():
+    before, after = chain(5), chain(5)
+    before.add_edge(GraphEdge("t0", "t4", "explicit-compiler", "tid"))
+    after.add_edge(GraphEdge("t0", "t4", "explicit", "tid"))  # emission no longer records who wrote it
+    assert changed_part(before, after) is None
+    after.add_edge(GraphEdge("t1", "t4", "explicit", "tid"))
+    assert {(e.src, e.dst) for e in changed_part(before, after).edges.values() if e.change} == {("t1", "t4")}
