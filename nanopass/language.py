@@ -387,6 +387,21 @@ class Node(_Layout):
 _LANGUAGES: "weakref.WeakValueDictionary[str, Language]" = weakref.WeakValueDictionary()
 
 
+def _language_named(name: str) -> "Language":
+    """The language ``Language.__reduce__`` pickled: the one of that name defined in this process."""
+    language = _LANGUAGES.get(name)
+    if language is None:
+        import nanopass.languages  # noqa: F401 - defines the pipeline's languages
+
+        language = _LANGUAGES.get(name)
+    if language is None:
+        raise pickle.UnpicklingError(
+            f"cannot unpickle the language '{name}': no language of that name is defined in this process "
+            f"(import the module that defines it first)"
+        )
+    return language
+
+
 def _rebuild(language_name: str, production: str, values: tuple, span: Span | None) -> Node:
     """The node that ``Node.__reduce__`` pickled (built and checked by its class's constructor)."""
     language = _LANGUAGES.get(language_name)
@@ -620,6 +635,16 @@ class Language:
             if production not in self.__dict__:
                 self.__dict__[production] = cls
         _LANGUAGES[name] = self
+
+    def __reduce__(self):
+        """Pickled by name, as its nodes are (it holds functions: terminals' predicates,
+        invariants): unpickled as the language of that name defined in the receiving process."""
+        if _LANGUAGES.get(self.name) is not self:
+            raise pickle.PicklingError(
+                f"cannot pickle the language '{self.name}': another language of that name has been defined "
+                f"since, or it was never registered, and a language is unpickled by its name"
+            )
+        return (_language_named, (self.name,))
 
     # -- declaration checks -------------------------------------------------------------------
 

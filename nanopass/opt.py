@@ -108,7 +108,7 @@ def cmd_opt(args, out: Console, err: Console) -> int:
     from .pipeline import Pipeline, PipelineError
     from .rewrite import PassContext
     from .stage_names import PRINTER, connect, pass_class, split_names
-    from .text import unparse
+    from .text import is_labelled, unparse
 
     names = split_names(args.opt_passes)
     print_cpp = bool(names) and names[-1] == PRINTER
@@ -140,5 +140,5 @@ def cmd_opt(args, out: Console, err: Console) -> int:
 
         out.file.write(print_code(stages[-1].tree, args.abi))
     else:
-        out.file.write(unparse(stages[-1].tree) + "\n")
+        out.file.write(unparse(stages[-1].tree, labelled=is_labelled(text)) + "\n")  # the form it read
     return EXIT_OK

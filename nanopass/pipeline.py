@@ -38,6 +38,28 @@ class Stage:
     warnings: list[PassWarning] = field(default_factory=list)  # what the pass warned the user of
 
 
+class Stages(list):
+    """The stages of a run in order (a list), also looked up by pass name: ``stages["bind_task_ids"]``
+    (the pipeline's input is the stage of ``input_name``, e.g. ``parse_dsl``)."""
+
+    def __getitem__(self, key):
+        if isinstance(key, str):
+            for stage in self:
+                if stage.name == key:
+                    return stage
+            raise KeyError(f"no stage of a pass named {key!r} (stages: {', '.join(s.name for s in self)})")
+        return super().__getitem__(key)
+
+    def get(self, name: str, default: "Stage | None" = None) -> "Stage | None":
+        try:
+            return self[name]
+        except KeyError:
+            return default
+
+    def names(self) -> list[str]:
+        return [stage.name for stage in self]
+
+
 class PipelineError(Exception):
     """Raised by ``Pipeline.run`` around a failure: the original error plus the stages reached."""
 
@@ -112,7 +134,7 @@ class Pipeline:
     def _run(self, tree, ctx, input_name, verify, stop_after, observer, keep_tree, input_seconds) -> list[Stage]:
         if stop_after is not None and stop_after not in self.names() and stop_after != input_name:
             raise ValueError(f"--stop-after: no pass named {stop_after!r} in the pipeline")
-        stages = [Stage(0, input_name, self.source, tree, input_seconds)]
+        stages = Stages([Stage(0, input_name, self.source, tree, input_seconds)])
         known = frozenset()  # the invariants ``tree`` is known to meet
         try:
             if verify:

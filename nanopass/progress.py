@@ -1,8 +1,11 @@
-"""A progress display for long compilations: one bar over the passes of the pipeline.
+"""Progress displays for long runs: one bar over the passes of the pipeline, and the phases of
+``--dump-all``.
 
 ``PassProgress`` is a pipeline observer (called after each stage) and a context manager that
 owns a transient rich ``Progress`` on the given console. The CLI uses it only for programs with
 more than ``PROGRESS_THRESHOLD`` statements, on a terminal, and never with ``--quiet``.
+``ReportProgress`` is ``DumpWriter``'s progress: the CLI shows it for every ``--dump-all`` run on
+a terminal (without ``--quiet``).
 """
 
 from __future__ import annotations
@@ -71,3 +74,37 @@ def fan_out(observers: Iterable[Callable | None]) -> Callable | None:
             observer(stage)
 
     return observe
+
+
+class ReportProgress:
+    """The progress of a ``--dump-all`` run on a terminal: one bar per phase (compiling, printing
+    the IR, analysing the stages, drawing the graphs), each shown as it starts. Called as
+    ``progress(phase, done, total)`` (``DumpWriter``'s progress); ``total`` 0 keeps the one known."""
+
+    PHASES = {"passes": "compiling", "IR text": "printing the IR", "stages": "analysing stages",
+              "graphs": "drawing graphs"}
+
+    def __init__(self, console: Console, passes: int):
+        self.progress = Progress(
+            TextColumn("[bold]{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            console=console,
+            transient=True,
+        )
+        self.tasks: dict[str, object] = {}
+        self.totals = {"passes": passes}
+
+    def __enter__(self) -> "ReportProgress":
+        self.progress.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.progress.stop()
+
+    def __call__(self, phase: str, done: int, total: int) -> None:
+        total = total or self.totals.get(phase, done)
+        if phase not in self.tasks:
+            self.tasks[phase] = self.progress.add_task(self.PHASES.get(phase, phase), total=total)
+        self.progress.update(self.tasks[phase], completed=done, total=total, refresh=True)

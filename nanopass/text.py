@@ -4,6 +4,12 @@ A node prints as ``(Production field ...)``; a tuple field as ``[item ...]``; an
 field as ``_``; terminals through their own ``unparse``. Lines are broken only where a node does
 not fit in ``width`` columns, so the output is deterministic and diffs well. Parsing is directed
 by the grammar: the field kinds say how each token is read.
+
+The *labelled* form (``unparse(t, labelled=True)``) writes each field of a node of several
+fields as ``name: value``: ``(Let var: (Binder x) value: (Var y))``. The parser reads either form (a field's label, when
+present, must be the grammar's name for that field), so ``parse(L, unparse(t, labelled=True))
+== t`` too. No value prints as an atom ending in ``:`` (such a string is quoted), so a label is
+never mistaken for a value.
 """
 
 from __future__ import annotations
@@ -18,9 +24,9 @@ from .language import Field, Language, Node, Terminal
 # Printing
 
 
-def unparse(node: Any, width: int = 100, show_spans: bool = False) -> str:
-    """The text form of a node (or a tuple of nodes)."""
-    printer = _Printer(width, show_spans)
+def unparse(node: Any, width: int = 100, show_spans: bool = False, labelled: bool = False) -> str:
+    """The text form of a node (or a tuple of nodes); with ``labelled``, fields show their names."""
+    printer = _Printer(width, show_spans, labelled)
     lines: list[str] = []
     if isinstance(node, tuple):
         printer.emit_list(node, None, 0, lines, "")
@@ -29,12 +35,29 @@ def unparse(node: Any, width: int = 100, show_spans: bool = False) -> str:
     return "\n".join(lines)
 
 
+class OneLine:
+    """One-line texts of many nodes of one tree; the texts of shared sub-nodes are made once."""
+
+    def __init__(self, labelled: bool = False):
+        self.printer = _Printer(10**9, False, labelled)
+
+    def text(self, node: Node, skip: frozenset[str] = frozenset()) -> str:
+        """``node`` on one line, the fields named in ``skip`` written as ``[…]``."""
+        printer = self.printer
+        parts = [printer.head(node)]
+        for spec in node._field_specs:
+            value = "[…]" if spec.name in skip else printer.flat(getattr(node, spec.name), node._terminals.get(spec.kind))
+            parts.append(printer.label(node, spec) + value)
+        return "(" + " ".join(parts) + ")"
+
+
 class _Printer:
     """Lays a tree out in lines; a field's terminal comes from the node class that owns it."""
 
-    def __init__(self, width: int, show_spans: bool):
+    def __init__(self, width: int, show_spans: bool, labelled: bool = False):
         self.width = width
         self.show_spans = show_spans
+        self.labelled = labelled
         self._flat: dict[int, str | None] = {}
 
     # Flat renderings are memoised per node; a node longer than the width records None, so each
@@ -62,10 +85,14 @@ class _Printer:
         parts = [self.head(value)]
         total = len(parts[0]) + 2
         result: str | None = None
+        labels = self.labelled and len(value._field_specs) > 1
+        terminals = value._terminals
         for spec in value._field_specs:
-            text = self.flat(getattr(value, spec.name), value._terminals.get(spec.kind))
+            text = self.flat(getattr(value, spec.name), terminals.get(spec.kind))
             if text is None:
                 break
+            if labels:
+                text = spec.name + ": " + text
             total += len(text) + 1
             if total > self.width:
                 break
@@ -93,13 +120,17 @@ class _Printer:
             text = self.flat(getattr(node, specs[i].name), node._terminals.get(specs[i].kind))
             if text is None or len(text) > 40 or len(line) + 1 + len(text) > self.width:
                 break
-            line += " " + text
+            line += " " + self.label(node, specs[i]) + text
             i += 1
         out.append(line)
         child = indent + len(prefix) + 2
         for spec in specs[i:]:
-            self.emit_value(getattr(node, spec.name), node._terminals.get(spec.kind), child, out, "")
+            self.emit_value(getattr(node, spec.name), node._terminals.get(spec.kind), child, out, self.label(node, spec))
         out[-1] += ")"
+
+    def label(self, node: Node, spec: Field) -> str:
+        """``name: `` in the labelled form, for a node of more than one field."""
+        return f"{spec.name}: " if self.labelled and len(node._field_specs) > 1 else ""
 
     def emit_value(self, value: Any, terminal: Terminal | None, indent: int, out: list[str], prefix: str) -> None:
         if isinstance(value, tuple):
@@ -151,6 +182,12 @@ def _tokenize(source: str, filename: str) -> list[tuple[str, str, int]]:
         if pos >= n:
             break
     return tokens
+
+
+def is_labelled(source: str) -> bool:
+    """Whether ``source`` is in the labelled form: some field carries its name (no value prints as an
+    atom ending in ``:``, so an atom that does is a label)."""
+    return any(kind == "atom" and token.endswith(":") for kind, token, _ in _tokenize(source, "<text>"))
 
 
 def _span_at(source: str, offset: int, filename: str) -> Span:
@@ -242,6 +279,15 @@ class _Parser:
             return self.terminal(self.language.terminals[field.kind])
         return self.node(field.kind)
 
+    def label(self, spec: Field, head: str) -> None:
+        """Skip the field's label, if the text has one; a label of another field is an error."""
+        nxt = self.peek()
+        if nxt is None or nxt[0] != "atom" or not nxt[1].endswith(":"):
+            return
+        if nxt[1] != f"{spec.name}:":
+            self.fail(f"expected the field '{spec.name}' of ({head} ...), got the label {nxt[1]!r}")
+        self.pos += 1
+
     def terminal(self, terminal: Terminal) -> Any:
         kind, tok, _ = self.next()
         if kind == "str":
@@ -276,7 +322,10 @@ class _Parser:
             line, col = nxt[1][1:].split(":")
             span = Span(self.filename, int(line), int(col))
             self.pos += 1
-        values = [self.value(spec) for spec in cls._field_specs]
+        values = []
+        for spec in cls._field_specs:
+            self.label(spec, head)
+            values.append(self.value(spec))
         kind, tok, _ = self.next()
         if tok != ")":
             self.pos -= 1

@@ -4,7 +4,8 @@
 ``Unit``, and returns a ``TaskGraph`` (``printer/graph.py`` says how it is drawn):
 
 - one node per submit site (``Task`` / ``Dummy``; in emission ``Submit`` / ``GuardedDummy``),
-  labelled ``t<n>: <kernel>`` and its core where the stage knows it, in program order;
+  labelled ``t<n>: <kernel>`` and its core where the stage knows it (``b<n>`` for a barrier;
+  tasks and barriers counted apart, so a barrier a pass adds renames no task), in program order;
 - runtime scopes, loops and if branches as nested clusters;
 - data edges from the tasks that may have written a buffer last to a task that reads it or
   rewrites it in place (``Input`` / ``InOut``, the accesses the runtime looks up), through views,
@@ -90,6 +91,7 @@ class _Walker:
         self.graph = TaskGraph()
         self.flow = _Flow({}, {}, {})
         self.sites: dict[tuple, str] = {}
+        self.barriers = 0  # barrier sites so far
         self.order: dict[str, int] = {}
         self.in_manual: set[str] = set()
         self.cluster_ids: dict[tuple, str] = {}
@@ -111,13 +113,15 @@ class _Walker:
         if node is not None:
             return node
         number = len(self.sites)
-        node = f"{'b' if barrier else 't'}{number}"
+        # tasks and barriers are counted apart, so that a barrier a pass adds renames no task
+        node = f"b{self.barriers}" if barrier else f"t{number - self.barriers}"
+        self.barriers += barrier
         self.sites[path] = node
         self.order[node] = number
         if manual:
             self.in_manual.add(node)
         label = f"{node}: barrier" if barrier else f"{node}: {kernel}" + (f"\\n{core}" if core else "")
-        self.graph.add_node(GraphNode(node, label, cluster, barrier=barrier, core=core))
+        self.graph.add_node(GraphNode(node, label, cluster, barrier=barrier, core=core, kernel="" if barrier else kernel))
         return node
 
     def data_edges(self, node: str, accesses: list[tuple[str, ArgDir]]) -> None:

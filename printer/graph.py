@@ -15,12 +15,15 @@ A *guarded* edge (its TaskId may be invalid, so it is inserted under ``is_valid(
 arrowhead and a ``?`` after its label; a *carried* edge (from a later submit site to an earlier
 one, through a loop back edge) starts its label with ``↻`` and does not constrain the layout (a
 loop from a node to itself sits on its right for data, on its left for explicit edges). An
-explicit edge through a TaskId array is labelled ``name[N]``. ``to_digraph`` emits clusters and
-nodes in insertion order and edges in insertion order, so equal graphs give equal DOT text.
+explicit edge through a TaskId array is labelled ``name[N]``. ``to_dot`` emits clusters and
+nodes in insertion order and edges in insertion order, so equal graphs give equal DOT text;
+its rows keep program order (see ``TaskGraph.to_dot``).
 """
 
 from __future__ import annotations
 
+import functools
+import re
 from dataclasses import dataclass, field
 
 import graphviz
@@ -40,6 +43,8 @@ EDGE_MEANINGS: dict[str, str] = {
     "explicit-compiler": "explicit dependency derived by the compiler",
     "explicit": "explicit dependency (author not recorded at this stage)",
 }
+
+LABELLED_EDGES = 60  # above this many edges, edge labels are drawn beside the edges
 
 CORE_FILL = {"AIC": "#dbe9ff", "AIV": "#fff3c4", "MIX": "#ead9ff"}
 
@@ -67,6 +72,9 @@ class GraphNode:
     barrier: bool = False
     core: str | None = None  # "AIC" | "AIV" | "MIX" | None
     tooltip: str = ""
+    kernel: str = ""  # what runs ("" for a barrier or a group)
+    count: int = 1  # how many tasks the node stands for (a submit site's instances, a group's tasks)
+    group: bool = False  # a group of tasks drawn as one node (printer/summary.py)
 
 
 @dataclass
@@ -79,6 +87,7 @@ class GraphEdge:
     carried: bool = False
     count: int = 1  # how many edges a summarised edge stands for
     tooltip: str = ""
+    change: str = ""  # "added" | "removed" since the stage before (printer/summary.py's changed part)
 
 
 @dataclass
@@ -108,41 +117,105 @@ class TaskGraph:
         known.guarded = known.guarded or edge.guarded
         return known
 
+    def copy_clusters(self, source: "TaskGraph") -> None:
+        """Take from ``source`` the clusters that hold a node of this graph, and their parents."""
+        needed: set[str] = set()
+        for node in self.nodes.values():
+            cluster = node.cluster
+            while cluster is not None and cluster not in needed:
+                needed.add(cluster)
+                cluster = source.clusters[cluster].parent
+        self.clusters.update((cid, c) for cid, c in source.clusters.items() if cid in needed)
+
     def edge_counts(self) -> dict[str, int]:
         counts: dict[str, int] = {}
         for edge in self.edges.values():
             counts[edge.kind] = counts.get(edge.kind, 0) + 1
         return counts
 
-    def to_digraph(self, name: str) -> graphviz.Digraph:
-        dot = graphviz.Digraph(
-            name=name,
-            graph_attr={"rankdir": "TB", "fontname": "Helvetica", "newrank": "true"},
-            node_attr={"shape": "box", "fontname": "Helvetica", "style": "rounded,filled", "fillcolor": "white"},
-            edge_attr={"fontname": "Helvetica", "fontsize": "10"},
-        )
+    def to_digraph(self, name: str) -> graphviz.Source:
+        """The graph as a ``graphviz.Source`` (``.source`` is ``to_dot(name)``; ``.pipe`` renders it)."""
+        return graphviz.Source(self.to_dot(name))
+
+    def to_dot(self, name: str) -> str:
+        """The DOT text: clusters and nodes in insertion order, then the ranks, then the edges.
+
+        Rows follow program order: a node's row is the length of the longest chain of forward
+        edges (from an earlier node to a later one) that ends at it, so tasks that may run side
+        by side sit in one row; in a graph without clusters (an instance graph) the nodes of a
+        row are tied left to right in insertion order, so they are numbered left to right."""
+        out = [f"digraph {dot_id(name)} {{", '\tgraph [fontname=Helvetica newrank=true rankdir=TB]',
+               '\tnode [fillcolor=white fontname=Helvetica shape=box style="rounded,filled"]',
+               "\tedge [fontname=Helvetica fontsize=10]"]
         if self.title:
-            dot.attr(label=self.title, labelloc="t", fontsize="12")
+            out.append(f"\tgraph [{_attrs({'label': self.title, 'labelloc': 't', 'fontsize': '12'})}]")
         children: dict[str | None, list[str]] = {}
         for cluster in self.clusters.values():
             children.setdefault(cluster.parent, []).append(cluster.id)
         members: dict[str | None, list[GraphNode]] = {}
         for node in self.nodes.values():
             members.setdefault(node.cluster, []).append(node)
-        self._fill(dot, None, children, members)
+        self._fill(out, None, children, members, "\t")
+        # Without clusters, invisible edges tie each row left to right in program order; with
+        # clusters they would make dot's spline routing lose edges, so rows are only aligned.
+        tie = " -> " if not self.clusters else "; "
+        for row in self.rows():
+            if len(row) > 1:
+                out.append("\t{rank=same; " + tie.join(dot_id(n) for n in row) + (" [style=invis]}" if not self.clusters else "}"))
+        # Beyond a few dozen edges, labels go beside the edges (xlabel): a label proper is a node of
+        # the layout, which doubles the ranks and makes a large graph's layout many times slower.
+        beside = len(self.edges) > LABELLED_EDGES
         for edge in self.edges.values():
-            dot.edge(edge.src, edge.dst, **_edge_attrs(edge))
-        return dot
+            out.append(f"\t{dot_id(edge.src)} -> {dot_id(edge.dst)} [{_attrs(_edge_attrs(edge, beside))}]")
+        out.append("}")
+        return "\n".join(out) + "\n"
 
-    def _fill(self, sub: graphviz.Digraph, cluster: str | None, children, members) -> None:
+    def rows(self) -> list[list[str]]:
+        """The nodes by rank (see ``to_dot``), each row in insertion order."""
+        position = {node: i for i, node in enumerate(self.nodes)}
+        preds: dict[str, list[str]] = {}
+        for edge in self.edges.values():
+            if edge.src in position and edge.dst in position and position[edge.src] < position[edge.dst]:
+                preds.setdefault(edge.dst, []).append(edge.src)
+        rank: dict[str, int] = {}
+        rows: list[list[str]] = []
+        for node in self.nodes:
+            level = max((rank[p] + 1 for p in preds.get(node, ())), default=0)
+            rank[node] = level
+            while len(rows) <= level:
+                rows.append([])
+            rows[level].append(node)
+        return rows
+
+    def _fill(self, out: list[str], cluster: str | None, children, members, indent: str) -> None:
         for node in members.get(cluster, ()):
-            sub.node(node.id, node.label, **_node_attrs(node))
+            attrs = {"label": node.label, **_node_attrs(node)}
+            out.append(f"{indent}{dot_id(node.id)} [{_attrs(attrs)}]")
         for child in children.get(cluster, ()):
             info = self.clusters[child]
-            inner = graphviz.Digraph(name=child)
-            inner.attr(label=info.label, style=CLUSTER_STYLES[info.kind], fontname="Helvetica", fontsize="10")
-            self._fill(inner, child, children, members)
-            sub.subgraph(inner)
+            out.append(f"{indent}subgraph {dot_id(child)} {{")
+            attrs = {"label": info.label, "style": CLUSTER_STYLES[info.kind], "fontname": "Helvetica", "fontsize": "10"}
+            out.append(f"{indent}\tgraph [{_attrs(attrs)}]")
+            self._fill(out, child, children, members, indent + "\t")
+            out.append(f"{indent}}}")
+
+
+_PLAIN_ID = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|-?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)")
+_KEYWORDS = frozenset({"node", "edge", "graph", "digraph", "subgraph", "strict"})
+
+
+@functools.lru_cache(maxsize=1 << 16)  # node ids and attribute values repeat all over a graph
+def dot_id(text: str) -> str:
+    """A DOT ID: as it is when it is a plain name or number, else quoted."""
+    if _PLAIN_ID.fullmatch(text) and text.lower() not in _KEYWORDS:
+        return text
+    return '"' + text.replace('"', '\\"') + '"'
+
+
+def _attrs(attrs: dict[str, str]) -> str:
+    """``key=value ...``: the label first, the others by name (as the graphviz package writes them)."""
+    keys = sorted(attrs, key=lambda k: (k not in ("label", "xlabel"), k))
+    return " ".join(f"{key}={dot_id(attrs[key])}" for key in keys)
 
 
 def _node_attrs(node: GraphNode) -> dict[str, str]:
@@ -151,12 +224,14 @@ def _node_attrs(node: GraphNode) -> dict[str, str]:
         attrs.update(shape="diamond", fillcolor="lightgrey")
     elif node.core in CORE_FILL:
         attrs["fillcolor"] = CORE_FILL[node.core]
+    if node.group:
+        attrs["peripheries"] = "2"
     if node.tooltip:
         attrs["tooltip"] = node.tooltip
     return attrs
 
 
-def _edge_attrs(edge: GraphEdge) -> dict[str, str]:
+def _edge_attrs(edge: GraphEdge, beside: bool = False) -> dict[str, str]:
     attrs = dict(EDGE_STYLES[edge.kind])
     label = edge.label
     if edge.guarded:
@@ -171,7 +246,15 @@ def _edge_attrs(edge: GraphEdge) -> dict[str, str]:
     if edge.count > 1:
         label += f" ×{edge.count}"
         attrs["penwidth"] = str(min(4, 1 + edge.count.bit_length() // 2))
+    if edge.change == "added":
+        attrs["penwidth"] = "2.5"
+        label = "+ " + label
+    elif edge.change == "removed":
+        attrs.update(color="red", style="dashed", constraint="false")
+        label = "− " + label
     if label.strip():
-        attrs["label"] = label.strip()
+        attrs["xlabel" if beside else "label"] = label.strip()
     attrs["tooltip"] = edge.tooltip or EDGE_MEANINGS[edge.kind]
+    if edge.change:
+        attrs["tooltip"] = f"{edge.change} by this pass: " + attrs["tooltip"]
     return attrs

@@ -6,8 +6,8 @@ instances it depends on, split into data (runtime-tracked) and explicit edges. U
 instances, every instance is a node ``i<id>``; explicit edges the compiler derived
 (``derived``) are drawn apart from the user's. Above it the graph is *summarised*: one node per
 submit site, labelled with its instance count, and one edge per (site, site, kind) labelled with
-the number of instance edges it stands for; if there are more sites than ``limit``, the first
-``limit`` sites in submission order are kept and one node says how many were left out.
+the number of instance edges it stands for; if there are more sites than ``site_limit``, the
+first ones in submission order are kept and one node says how many were left out.
 Dependencies on ids that are not instances of the input are ignored.
 """
 
@@ -44,11 +44,15 @@ class InstanceGraph:
     omitted_sites: int = 0
 
 
-def instance_graph(instances: Iterable[TaskInstance], limit: int = DEFAULT_LIMIT) -> InstanceGraph:
+def instance_graph(instances: Iterable[TaskInstance], limit: int = DEFAULT_LIMIT, *,
+                   site_limit: int | None = None, static: TaskGraph | None = None) -> InstanceGraph:
+    """The graph of ``instances``: one node per instance up to ``limit``, else one per submit site
+    (the first ``site_limit`` sites; by default ``limit``). With ``static`` (the stage's static
+    graph), a site's node sits in the site's loops and scopes, as in the static graph."""
     tasks = list(instances)
     if len(tasks) <= limit:
         return InstanceGraph(_full(tasks), len(tasks), summarised=False)
-    return _summary(tasks, limit)
+    return _summary(tasks, limit if site_limit is None else site_limit, static)
 
 
 def _explicit_kind(task: TaskInstance) -> str:
@@ -60,7 +64,8 @@ def _full(tasks: list[TaskInstance]) -> TaskGraph:
     known = {t.id for t in tasks}
     for task in tasks:
         graph.add_node(GraphNode(f"i{task.id}", f"#{task.id} {task.label}", None, task.barrier, task.core,
-                                 tooltip=f"instance {task.id} of site {task.site or task.id}"))
+                                 tooltip=f"instance {task.id} of site {task.site or task.id}",
+                                 kernel="" if task.barrier else task.label))
     for task in tasks:
         for source in task.data:
             if source in known:
@@ -74,7 +79,7 @@ def _full(tasks: list[TaskInstance]) -> TaskGraph:
     return graph
 
 
-def _summary(tasks: list[TaskInstance], limit: int) -> InstanceGraph:
+def _summary(tasks: list[TaskInstance], limit: int, static: TaskGraph | None) -> InstanceGraph:
     site_of = {t.id: t.site or f"i{t.id}" for t in tasks}
     sites: dict[str, list[TaskInstance]] = {}
     for task in tasks:
@@ -86,8 +91,12 @@ def _summary(tasks: list[TaskInstance], limit: int) -> InstanceGraph:
     for site in kept:
         first = sites[site][0]
         count = len(sites[site])
-        graph.add_node(GraphNode(site, f"{site}: {first.label}\\n×{count}", None, first.barrier, first.core,
-                                 tooltip=f"{count} instances of submit site {site}"))
+        known = static.nodes.get(site) if static is not None else None
+        graph.add_node(GraphNode(site, f"{site}: {first.label}\\n×{count}", known.cluster if known else None,
+                                 first.barrier, first.core, tooltip=f"{count} instances of submit site {site}",
+                                 kernel="" if first.barrier else first.label, count=count))
+    if static is not None:
+        graph.copy_clusters(static)
     if omitted:
         graph.add_node(GraphNode("omitted", f"… {omitted} more submit sites", None, tooltip="not drawn"))
     counts: dict[tuple[str, str, str], int] = {}
@@ -103,3 +112,4 @@ def _summary(tasks: list[TaskInstance], limit: int) -> InstanceGraph:
     for (src, dst, kind), count in counts.items():
         graph.add_edge(GraphEdge(src, dst, kind, count=count, carried=src == dst))
     return InstanceGraph(graph, len(tasks), summarised=True, omitted_sites=omitted)
+

@@ -36,16 +36,23 @@ def test_dump_all_writes_every_stage(tmp_path):
     result = run_cli("run", str(EXAMPLES / "basic.py"), "--dump-all", str(dump), "-q")
     assert result.returncode == 0, result.stderr
     names = sorted(p.name for p in dump.iterdir() if not p.name.startswith("."))
-    expected = ["00_parse_dsl.surface.txt", "00_parse_dsl.dot"]
+    pictures = [n for n in names if n.endswith((".svg", ".svg.js"))]  # one per distinct graph (tests/test_report.py)
+    expected = ["00_parse_dsl.surface.txt", "00_parse_dsl.dot", "00_parse_dsl.stage.js"]
     for index, cls in enumerate(PASSES, start=1):
-        expected += [f"{index:02d}_{cls.name}.{cls.target.name}.txt", f"{index:02d}_{cls.name}.dot"]
+        stem = f"{index:02d}_{cls.name}"
+        expected += [f"{stem}.{cls.target.name}.txt", f"{stem}.dot", f"{stem}.stage.js"]
         if cls.target.name not in ("surface", "ssa"):  # the stages the interpreter runs
-            expected.append(f"{index:02d}_{cls.name}.instances.dot")
+            expected.append(f"{stem}.instances.dot")
     expected += [f"{len(PASSES) + 1:02d}_print_cpp.cpp", "index.html"]
-    assert names == sorted(expected)
+    assert sorted(set(names) - set(pictures)) == sorted(expected)
+    assert all(n.split("_", 1)[0] in {e.split("_", 1)[0] for e in expected} for n in pictures)
     graph = (dump / "00_parse_dsl.dot").read_text()
     assert "t0: kernel_add" in graph and "t1: kernel_add" in graph and "t0 -> t1" in graph
-    assert (dump / "01_convert_to_ssa.ssa.txt").read_text().startswith("(Program Basic")
+    text = (dump / "01_convert_to_ssa.ssa.txt").read_text()
+    assert text.startswith("(Program name: Basic") and "kernels: [(Kernel name: kernel_add" in text  # labelled
+    unlabelled = tmp_path / "unlabelled"
+    assert run_cli("run", str(EXAMPLES / "basic.py"), "--dump-all", str(unlabelled), "--unlabelled", "-q").returncode == 0
+    assert (unlabelled / "01_convert_to_ssa.ssa.txt").read_text().startswith("(Program Basic")
 
 
 def test_dump_rerun_replaces_only_its_own_files(tmp_path):
@@ -67,7 +74,9 @@ def test_dump_rerun_replaces_only_its_own_files(tmp_path):
 def test_stop_after_prints_that_stage(tmp_path):
     result = run_cli("run", str(EXAMPLES / "basic.py"), "--stop-after", "materialize_runtime_scopes")
     assert result.returncode == 0
-    assert "(Scope auto compiler" in result.stdout
+    assert "(Scope mode: auto origin: compiler" in result.stdout  # labelled by default
+    positional = run_cli("run", str(EXAMPLES / "basic.py"), "--stop-after", "materialize_runtime_scopes", "--unlabelled")
+    assert positional.returncode == 0 and "(Scope auto compiler" in positional.stdout
 
 
 def test_passes_lists_the_pipeline():
@@ -209,7 +218,7 @@ def test_a_bug_in_the_printer_names_it():
 
 
 def test_any_other_escaping_exception_is_an_internal_error_too(tmp_path):
-    patch = "import nanopass.report as report\ndef boom(*a, **k):\n    raise OSError('disk on fire')\nreport.render_html = boom\nimport nanopass.dumps as dumps\ndumps.render_html = boom"
+    patch = "import nanopass.report as report\ndef boom(*a, **k):\n    raise OSError('disk on fire')\nreport.render_report = boom\nimport nanopass.dumps as dumps\ndumps.render_report = boom"
     result = run_patched(patch, "run", str(EXAMPLES / "basic.py"), "--dump-all", str(tmp_path / "d"), "-q")
     assert result.returncode == 3 and "Traceback" not in result.stderr
     assert result.stderr.strip().splitlines()[0].startswith("internal error: OSError: disk on fire (a compiler bug")

@@ -75,12 +75,12 @@ def test_stop_after_with_output_writes_the_stage_as_dump_all_names_it(tmp_path):
     written = tmp_path / "01_convert_to_ssa.ssa.txt"
     assert result.stderr == f"wrote {written}\n"
     printed = run_cli("run", str(BASIC), "--stop-after", "convert_to_ssa").stdout
-    assert written.read_text() == printed and printed.startswith("(Program Basic")
+    assert written.read_text() == printed and printed.startswith("(Program name: Basic")
 
 
 def test_stop_after_takes_the_stage_names_the_report_shows():
     front = run_cli("run", str(BASIC), "--stop-after", "parse_dsl")
-    assert front.returncode == 0 and front.stdout.startswith("(Program Basic")
+    assert front.returncode == 0 and front.stdout.startswith("(Program name: Basic")
     assert "(Task" in front.stdout and "Input" not in front.stdout  # the surface language: no directions yet
     printer = run_cli("run", str(BASIC), "--stop-after", "print_cpp")
     assert printer.returncode == 0 and printer.stdout == (EXAMPLES / "basic.expected.cpp").read_text()
@@ -137,7 +137,7 @@ def test_passes_runs_a_chosen_prefix_and_prints_its_last_stage():
     assert result.returncode == 0, result.stderr
     expected = run_cli("run", str(BASIC), "--stop-after", "derive_call_directions", "--skip",
                        "check_manual_deps_on_submit_only").stdout
-    assert result.stdout == expected and "(Arg (Var a) Input)" in result.stdout
+    assert result.stdout == expected and "(Arg value: (Var a) dir: Input)" in result.stdout
 
 
 # -- --json ----------------------------------------------------------------------------------------------

@@ -58,7 +58,7 @@ def test_opt_reads_what_stop_after_and_print_after_write(tmp_path):
                            input=printed, capture_output=True, text=True, cwd=REPO, timeout=120)
     from_file = run_cli("opt", str(written), "--pass", "remove_dead_values")
     assert piped.returncode == 0 and from_file.returncode == 0, piped.stderr + from_file.stderr
-    assert piped.stdout == from_file.stdout and "(Arg (Var a) Input)" in piped.stdout
+    assert piped.stdout == from_file.stdout and "(Arg value: (Var a) dir: Input)" in piped.stdout
 
 
 def test_opt_errors(tmp_path):
@@ -75,7 +75,7 @@ def test_opt_errors(tmp_path):
     unknown = run_cli("opt", str(nameless), "--pass", "convert_to_ssa")
     assert unknown.returncode == 2 and "cannot tell the text's language" in unknown.stderr
     named = run_cli("opt", str(nameless), "--language", "surface", "--pass", "convert_to_ssa")
-    assert named.returncode == 0 and named.stdout.startswith("(Program Basic")
+    assert named.returncode == 0 and named.stdout.startswith("(Program name: Basic")
     broken = tmp_path / "01_convert_to_ssa.ssa.txt"
     broken.write_text(surface.read_text().replace("(Task", "(Tusk", 1))
     bad = run_cli("opt", str(broken), "--pass", "normalize_return_order")

@@ -81,33 +81,82 @@ def independent(a, b) -> bool:
 def find_hazards(trace: Trace, runtime: Model | None = None, *, unordered: bool = False) -> list[Hazard]:
     """Every unordered conflicting pair (waived ones included, with their reason), in order.
 
-    With ``unordered``, every conflicting pair, as if the runtime ordered nothing."""
+    With ``unordered``, every conflicting pair, as if the runtime ordered nothing.
+
+    Per buffer, the earlier accesses are filed by box, each box with a bitset of the events that
+    read it and of those that write it; a later access takes the union over the boxes it
+    overlaps, less the events the runtime orders before it, and only the events left (the
+    unordered pairs, few) are looked at one by one. The result is the pairwise definition's."""
     runtime = None if unordered else runtime or model(trace)
     by_buffer: dict[str, list[Access]] = {}
     for access in accesses(trace):
         by_buffer.setdefault(access.buffer, []).append(access)
     found: dict[tuple[int, int, str], Hazard] = {}
+    overlap: dict[tuple[Box, Box], bool] = {}
     for buffer, items in by_buffer.items():
-        for j, b in enumerate(items):
-            for a in items[:j]:
-                if a.event == b.event or not (a.write or b.write) or not overlaps(a.box, b.box):
-                    continue
-                if runtime is not None and runtime.ordered(a.event, b.event):
-                    continue
-                kind = "RAW" if a.write and b.read else "WAW" if a.write and b.write else "WAR"
-                waived = None
-                if a.no_dep or b.no_dep:
-                    waived = "a pl.no_dep argument"
-                elif a.manual_dep or b.manual_dep:
-                    waived = "a manual_dep tensor"
-                elif independent(trace.events[a.event], trace.events[b.event]):
-                    waived = "different iterations of one pl.parallel loop"
-                key = (a.event, b.event, buffer)
-                hazard = Hazard(kind, a.event, b.event, buffer, a.box, b.box, waived)
-                previous = found.get(key)
-                if previous is None or _severity(hazard) < _severity(previous):
-                    found[key] = hazard
+        boxes: dict[Box, _Filed] = {}
+        for position, b in enumerate(items):
+            candidates = 0
+            near: list[_Filed] = []
+            for box, filed in boxes.items():
+                key = (box, b.box)
+                hit = overlap.get(key)
+                if hit is None:
+                    hit = overlap[key] = overlaps(box, b.box)
+                if hit:
+                    near.append(filed)
+                    candidates |= filed.any if b.write else filed.writes
+            candidates &= ~(1 << b.event)
+            if runtime is not None and candidates:
+                candidates &= ~runtime.ordered_before(b.event)
+            while candidates:
+                low = candidates & -candidates
+                candidates ^= low
+                event = low.bit_length() - 1
+                pairs = sorted(p for filed in near for p in filed.by_event.get(event, ()))
+                for _, a in pairs:  # in program order, as the pairwise definition meets them
+                    if a.write or b.write:
+                        _record(found, trace, buffer, a, b)
+            filed = boxes.get(b.box)
+            if filed is None:
+                filed = boxes[b.box] = _Filed()
+            filed.add(position, b)
     return sorted(found.values(), key=lambda h: (h.second, h.first, h.buffer))
+
+
+class _Filed:
+    """The earlier accesses of one buffer with one box: bitsets of their events, and by event."""
+
+    __slots__ = ("any", "writes", "by_event")
+
+    def __init__(self):
+        self.any = 0
+        self.writes = 0
+        self.by_event: dict[int, list[tuple[int, Access]]] = {}  # event -> (position, access)
+
+    def add(self, position: int, access: Access) -> None:
+        bit = 1 << access.event
+        self.any |= bit
+        if access.write:
+            self.writes |= bit
+        self.by_event.setdefault(access.event, []).append((position, access))
+
+
+def _record(found: dict, trace: Trace, buffer: str, a: Access, b: Access) -> None:
+    """File the pair (a, b), ``a`` first, unless a worse hazard between its tasks is filed."""
+    kind = "RAW" if a.write and b.read else "WAW" if a.write and b.write else "WAR"
+    waived = None
+    if a.no_dep or b.no_dep:
+        waived = "a pl.no_dep argument"
+    elif a.manual_dep or b.manual_dep:
+        waived = "a manual_dep tensor"
+    elif independent(trace.events[a.event], trace.events[b.event]):
+        waived = "different iterations of one pl.parallel loop"
+    key = (a.event, b.event, buffer)
+    hazard = Hazard(kind, a.event, b.event, buffer, a.box, b.box, waived)
+    previous = found.get(key)
+    if previous is None or _severity(hazard) < _severity(previous):
+        found[key] = hazard
 
 
 _RANK = {"RAW": 0, "WAW": 1, "WAR": 2}
@@ -172,8 +221,9 @@ def describe_node(trace: Trace, index: int, numbers: dict[int, int]) -> str:
     return text + (f" at line {event.line}" if event.line else "")
 
 
-def describe(trace: Trace, hazard: Hazard) -> str:
-    numbers = task_numbers(trace)
+def describe(trace: Trace, hazard: Hazard, numbers: dict[int, int] | None = None) -> str:
+    """One line about ``hazard``; ``numbers`` is ``task_numbers(trace)``, when the caller has it."""
+    numbers = task_numbers(trace) if numbers is None else numbers
     buf = trace.buffers[hazard.buffer]
     name = buf.label or hazard.buffer
     if buf.origin == "entry":
@@ -199,7 +249,8 @@ def task_numbers(trace: Trace) -> dict[int, int]:
 
 def summary(trace: Trace, hazards: list[Hazard], runtime: Model) -> list[str]:
     """Human-readable lines: hazards first, then waived pairs, then lifetime warnings."""
-    lines = [f"hazard: {describe(trace, h)}" for h in failing(hazards)]
-    lines += [f"waived: {describe(trace, h)}" for h in hazards if h.waived]
+    numbers = task_numbers(trace)
+    lines = [f"hazard: {describe(trace, h, numbers)}" for h in failing(hazards)]
+    lines += [f"waived: {describe(trace, h, numbers)}" for h in hazards if h.waived]
     lines += [f"warning: {w}" for w in runtime.warnings]
     return lines

@@ -8,7 +8,9 @@ its data edges are the runtime model's creator and TensorMap edges between tasks
 edges are split into the user's and the compiler's (``Task.derived``; the emission program's
 are taken from the last ``directed``-or-later stage, whose tasks it repeats one for one), and its
 site is the static graph's node of its submit. ``hazards_of(stage)`` returns the hazard
-checker's unordered pairs (waived ones left out) as report entries. A stage that cannot be run
+checker's unordered pairs (waived ones left out) as report entries (the first
+``HAZARDS_DESCRIBED``, with the count of all); ``seed(stages, index)`` runs what the emission
+stage needs first when stages are taken apart (``nanopass.stage_analysis``). A stage that cannot be run
 gets the reason as a string instead of instances, and ``None`` (not checked) for hazards. Each
 stage is interpreted once.
 """
@@ -84,16 +86,42 @@ class StageRuns:
             return run
         return instances(run)
 
-    def hazards_of(self, stage) -> list[ReportHazard] | None:
+    def hazards_of(self, stage) -> "Hazards | None":
         run = self.run(stage)
         if isinstance(run, str):
             return None
         numbers = task_numbers(run.trace)
-        return [
-            ReportHazard(describe(run.trace, h), describe_node(run.trace, h.first, numbers),
-                         describe_node(run.trace, h.second, numbers))
-            for h in failing(run.hazards)
-        ]
+        found = failing(run.hazards)
+        return Hazards(
+            [
+                ReportHazard(describe(run.trace, h, numbers), describe_node(run.trace, h.first, numbers),
+                             describe_node(run.trace, h.second, numbers))
+                for h in found[:HAZARDS_DESCRIBED]
+            ],
+            len(found),
+        )
+
+    def seed(self, stages, index: int) -> None:
+        """Run the stage the emission stage at ``index`` takes its reference from (the last
+        interpreted stage before it), if this process has not: for a stage run out of order."""
+        if stages[index].language is not EMISSION:
+            return
+        for earlier in reversed(stages[:index]):
+            if earlier.language in INTERPRETED and earlier.language is not EMISSION:
+                run = self.run(earlier)
+                self.reference = run if isinstance(run, StageRun) else None
+                return
+
+
+HAZARDS_DESCRIBED = 200  # hazards described per stage (the count is of all of them)
+
+
+class Hazards(list):
+    """The hazards described (a list of report entries) and ``total``, how many were found."""
+
+    def __init__(self, described, total: int):
+        super().__init__(described)
+        self.total = total
 
 
 def _derived(trace: Trace) -> dict[int, frozenset[int]]:

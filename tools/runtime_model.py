@@ -43,7 +43,11 @@ class Model:
 
     def ordered(self, first: int, second: int) -> bool:
         """Does node ``first`` finish before node ``second`` starts, whatever the schedule?"""
-        return bool(self.reach[second] >> first & 1)
+        return bool(self.ordered_before(second) >> first & 1)
+
+    def ordered_before(self, second: int) -> int:
+        """The nodes that finish before node ``second`` starts, as a bitset of event indices."""
+        return self.reach[second]
 
 
 class ModelError(Exception):

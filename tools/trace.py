@@ -26,6 +26,8 @@ scopes and source positions are left out.
 
 from __future__ import annotations
 
+import functools
+
 import json
 from dataclasses import dataclass, field
 from typing import Any, Iterable
@@ -86,15 +88,19 @@ class Box:
 def site_ids(tree) -> dict[int, str]:
     """id(statement) -> its submit site's name, for every ``Task`` / ``Dummy`` of a Program (or
     ``Submit`` / ``GuardedDummy`` of an emission Unit): ``t<n>`` (``b<n>`` for a barrier), ``n``
-    counting the sites in program order, as ``printer/dot.py`` names the static graph's nodes."""
+    counting the tasks (or the barriers) in program order, as ``printer/dot.py`` names the static
+    graph's nodes."""
     out: dict[int, str] = {}
+    counts = {"t": 0, "b": 0}  # tasks and barriers are counted apart
     stack = list(reversed(tree.body if tree._production == "Unit" else tree.orch.body))
     while stack:
         stmt = stack.pop()
         kind = stmt._production
         if kind in _SITES:
             barrier = kind in ("Dummy", "GuardedDummy") or (kind == "Submit" and stmt.launch._production == "DummyLaunch")
-            out[id(stmt)] = f"{'b' if barrier else 't'}{len(out)}"
+            prefix = "b" if barrier else "t"
+            out[id(stmt)] = f"{prefix}{counts[prefix]}"
+            counts[prefix] += 1
         for name in ("orelse", "then", "body"):  # pushed in reverse: body / then first
             stack.extend(reversed(getattr(stmt, name, ())))
     return out
@@ -115,6 +121,7 @@ def whole(shape: tuple[int, ...], exact: bool = True) -> Box:
     return Box(tuple(0 for _ in shape), tuple(shape), exact)
 
 
+@functools.lru_cache(maxsize=1 << 16)  # a pure function of hashable values, asked again for every task
 def region(view: View, base: tuple[int, ...]) -> Box:
     """The box of ``base`` (the buffer's shape) whose elements are exactly the view's.
 

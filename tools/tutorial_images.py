@@ -60,17 +60,31 @@ def main(argv: list[str]) -> int:
         hide = f"<style>header, footer, #summary, #legend, #cpp, section.stage:not(#stage-{stage}) {{ display: none; }}</style>"
         alone = dump / "stage.html"
         alone.write_text(page.read_text().replace("</head>", hide + "</head>", 1))
-        _screenshot(chromium, alone, docs / "report-stage.png", scratch, height=1000)
+        _screenshot(chromium, alone, docs / "report-stage.png", scratch, height=1000, open_stage=stage)
     print(f"wrote {docs}")
     return 0
 
 
-def _screenshot(chromium: str, page: Path, png: Path, scratch: str, height: int = 900) -> None:
+def _screenshot(chromium: str, page: Path, png: Path, scratch: str, height: int = 900, open_stage: str = "",
+                width: int = 1280) -> None:
+    """A picture of ``page``; with ``open_stage`` (e.g. "17"), that stage opened (its body, graphs
+    and all, which the page loads: the browser waits for it, in virtual time)."""
+    url = page.as_uri() + (f"#stage-{open_stage}" if open_stage else "")
     subprocess.run(
         [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", f"--user-data-dir={scratch}/profile",
-         f"--screenshot={png}", f"--window-size=1280,{height}", page.as_uri()],
+         "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
+         "--virtual-time-budget=10000", f"--screenshot={png}", f"--window-size={width},{height}", url],
         check=True, capture_output=True,
     )
+
+
+def stage_screenshot(chromium: str, dump: Path, stage: str, png: Path, scratch: str, height: int = 1400,
+                     width: int = 1400) -> None:
+    """A picture of one stage of the report in ``dump`` alone, opened."""
+    hide = f"<style>header, footer, #summary, #legend, #cpp, section.stage:not(#stage-{stage}) {{ display: none; }}</style>"
+    alone = dump / f"stage-{stage}.html"
+    alone.write_text((dump / "index.html").read_text().replace("</head>", hide + "</head>", 1))
+    _screenshot(chromium, alone, png, scratch, height=height, open_stage=stage, width=width)
 
 
 if __name__ == "__main__":

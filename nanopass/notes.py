@@ -1,0 +1,45 @@
+"""One line per pass about the notes it left: ``order_write_after_read: 335 edges added``.
+
+Passes leave notes (``PassContext.note``) of a few kinds; ``summarise(notes)`` counts them per
+pass and kind and says so in a phrase of the kind's own (an unknown kind is counted as notes).
+A pass with one note is summarised by that note itself.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+from .rewrite import Note
+
+# kind -> (one, many): what one note of the kind stands for, and many
+PHRASES: dict[str, tuple[str, str]] = {
+    "added-edge": ("edge added", "edges added"),
+    "derived-edge": ("edge derived", "edges derived"),
+    "dropped-edge": ("compiler edge dropped", "compiler edges dropped"),
+    "phase-fence": ("phase fence placed", "phase fences placed"),
+    "manual-region": ("function made a MANUAL scope", "functions made MANUAL scopes"),
+    "fallback": ("fallback", "fallbacks"),
+}
+
+
+def summarise(notes: Iterable[Note]) -> list[str]:
+    """One line per pass, in the order the passes left their first note."""
+    by_pass: dict[str, list[Note]] = {}
+    for note in notes:
+        by_pass.setdefault(note.pass_name, []).append(note)
+    return [f"{name}: {describe(items)}" for name, items in by_pass.items()]
+
+
+def describe(notes: list[Note]) -> str:
+    """What one pass's notes amount to, without the pass's name."""
+    if len(notes) == 1:
+        return notes[0].message
+    counts: dict[str, int] = {}
+    for note in notes:
+        counts[note.kind] = counts.get(note.kind, 0) + 1
+    return ", ".join(_phrase(kind, count) for kind, count in counts.items())
+
+
+def _phrase(kind: str, count: int) -> str:
+    one, many = PHRASES.get(kind, (f"{kind} note", f"{kind} notes"))
+    return f"{count} {one if count == 1 else many}"
