@@ -16,7 +16,7 @@ import random
 
 import pytest
 
-from nanopass.tools.attack import exhaustive, generate, oracle, record, rtmodel, runner, semantics, shrink
+from nanopass.tools.attack import exhaustive, found, generate, oracle, record, rtmodel, runner, semantics, shrink
 from nanopass.tools.attack import program as P
 
 CP = P.Kernel("cp", (("in", "A"), ("inout", "A")))
@@ -248,6 +248,19 @@ def test_issue_21_class_1_is_found():
         assert found <= open_classes, runner.describe(rep)
 
 
+@pytest.mark.parametrize("name", sorted(found.FOUND))
+def test_found_programs(name):
+    """The smallest program of each class found: it fails with that class alone, or (strict) not."""
+    cls, _, prog = found.FOUND[name]
+    rep = runner.check(prog)
+    assert rep.invalid is None and rep.refusal is None
+    if strict():
+        assert rep.classes() == set(), runner.describe(rep)
+    else:
+        assert rep.classes() <= {cls}, runner.describe(rep)
+        assert cls in KNOWN_OPEN
+
+
 # ---- generators and the shrinker -----------------------------------------------------------------
 
 def test_random_programs_are_valid_and_deterministic():
@@ -303,6 +316,7 @@ KNOWN_OPEN = {
     "hazard RAW task>task MM",       # issue 21 class 2: manual scope inside a loop
     "hazard WAR task>task MM",
     "hazard WAW task>task MM",
+    "hazard WAR task>task AA",       # issue 21 class 3: a conditional write in a loop
     "runtime use_after_scope",       # a runtime buffer used after its scope ended (not in issue 21)
     "value final",                   # pl.assemble placement changes values (class 5 and beyond)
     "value hread",

@@ -131,9 +131,10 @@ class Tally:
 
 def _programs(args):
     if args.exhaustive:
+        atoms = exhaustive.ALPHABETS[args.alphabet]
         for size in range(1, args.size + 1):
-            for i, prog in enumerate(exhaustive.programs(size)):
-                yield f"ex{size}-{i:05d}", prog
+            for i, prog in enumerate(exhaustive.programs(size, atoms)):
+                yield f"ex{args.alphabet}{size}-{i:05d}", prog
         return
     i = 0
     while True:
@@ -143,14 +144,30 @@ def _programs(args):
         i += 1
 
 
+def _write_summary(args, tally: Tally, elapsed: float, partial: bool) -> dict:
+    summary = tally.summary()
+    summary["figures"]["wall seconds"] = round(elapsed, 1)
+    summary["mode"] = (f"exhaustive size {args.size} ({args.alphabet} alphabet)" if args.exhaustive
+                       else f"random seed {args.seed}")
+    if args.exhaustive:
+        summary["programs in the grammar"] = sum(
+            exhaustive.count(k, exhaustive.ALPHABETS[args.alphabet]) for k in range(1, args.size + 1))
+    summary["partial"] = partial
+    (args.out / "summary.json").write_text(json.dumps(summary, indent=2, sort_keys=True) + "\n")
+    return summary
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="python -m nanopass.tools.attack", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--seconds", type=float, default=60.0, help="time budget of a random run")
+    ap.add_argument("--seconds", type=float, default=None,
+                    help="time budget (random runs: default 60; exhaustive runs: none)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--max-size", type=int, default=None, help="largest random program (statements)")
     ap.add_argument("--exhaustive", action="store_true", help="enumerate the bounded grammar")
     ap.add_argument("--size", type=int, default=2, help="largest exhaustive program (items)")
+    ap.add_argument("--alphabet", choices=sorted(exhaustive.ALPHABETS), default="full",
+                    help="exhaustive atoms: all twelve, or the four over one tensor")
     ap.add_argument("--limit", type=int, default=None, help="stop after this many programs")
     ap.add_argument("--out", type=Path, required=True)
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
@@ -159,17 +176,25 @@ def main(argv=None) -> int:
     ap.add_argument("--host-region", choices=("element", "view"), default="element",
                     help="what a host access waits for in the runtime model (see rtmodel.py)")
     args = ap.parse_args(argv)
+    args.seconds_given = args.seconds is not None
+    if args.seconds is None:
+        args.seconds = 60.0
     args.out.mkdir(parents=True, exist_ok=True)
     record.recorder_object()
     tally = Tally(args.out)
     start = time.monotonic()
     gen = _programs(args)
     submitted = 0
+    stop = []
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, lambda *_: stop.append(1))
+    budget = args.seconds if (not args.exhaustive or args.seconds_given) else float("inf")
+    last_note = start
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
         pending = set()
         while True:
-            while len(pending) < 2 * args.jobs:
-                if not args.exhaustive and time.monotonic() - start >= args.seconds:
+            while len(pending) < 2 * args.jobs and not stop:
+                if time.monotonic() - start >= budget:
                     break
                 if args.limit is not None and submitted >= args.limit:
                     break
@@ -180,13 +205,19 @@ def main(argv=None) -> int:
                 submitted += 1
             if not pending:
                 break
-            done, pending = wait(pending, return_when=FIRST_COMPLETED)
+            done, pending = wait(pending, timeout=5, return_when=FIRST_COMPLETED)
             for f in done:
                 tally.add(f.result())
+            if time.monotonic() - last_note >= 60:
+                last_note = time.monotonic()
+                _write_summary(args, tally, last_note - start, partial=True)
+                fig = tally.c
+                print(f"[{last_note - start:6.0f} s] {fig['programs']} programs, {fig['failing programs']} failing, "
+                      f"classes: {', '.join(sorted(tally.per_class))}", file=sys.stderr, flush=True)
         elapsed = time.monotonic() - start
         minimal = args.out / "minimal"
         jobs = []
-        for cls, exs in sorted(tally.examples.items()):
+        for cls, exs in sorted(tally.examples.items()) if not stop else ():
             if cls in ("refusal", "tester-invalid"):
                 continue
             for _, name, prog in sorted(exs, key=lambda e: e[0])[:args.shrink_per_class]:
@@ -196,12 +227,10 @@ def main(argv=None) -> int:
             minimal.mkdir(parents=True, exist_ok=True)
             (minimal / f"{slug(m['cls'])}--{m['name']}.py").write_text(
                 _header(f"class: {m['cls']}\n{m['text']}") + m["source"])
-    summary = tally.summary()
-    summary["figures"]["wall seconds"] = round(elapsed, 1)
-    summary["mode"] = f"exhaustive size {args.size}" if args.exhaustive else f"random seed {args.seed}"
-    (args.out / "summary.json").write_text(json.dumps(summary, indent=2, sort_keys=True) + "\n")
+    summary = _write_summary(args, tally, elapsed, partial=bool(stop))
     fig = summary["figures"]
-    print(f"{summary['mode']}: {fig.get('programs', 0)} programs, {fig.get('tasks', 0)} tasks, "
+    done = "" if not args.exhaustive else f" (of {summary['programs in the grammar']})"
+    print(f"{summary['mode']}: {fig.get('programs', 0)}{done} programs, {fig.get('tasks', 0)} tasks, "
           f"{fig.get('runs', 0)} runs in {elapsed:.0f} s")
     for key in ("hazards", "value mismatches", "g++ rejections", "crashes", "refusals", "runtime errors",
                 "trace mismatches", "tester-invalid", "failing programs"):

@@ -11,7 +11,8 @@ Blocks, each holding a non-empty item sequence: `for i in pl.range(n)`, `for i i
 (`pl.parallel(2)` in a manual scope), `if c > 0` (`if i > 0` directly inside a loop), and
 `with pl.manual_scope()` (whose tasks a careful user chains with deps). Manual scopes do not nest.
 An item is an atom (size 1) or a block (size 1 + its body). Programs are enumerated by size, all
-of size k before any of size k + 1, in a fixed order, so `index` names one program for good.
+of size k before any of size k + 1, in a fixed order, so an index names one program for good.
+The "small" alphabet (rd, wr, hr, hw of a alone) reaches one size further in the same time.
 """
 
 from __future__ import annotations
@@ -24,6 +25,8 @@ from . import program as P
 TENSORS = ("a", "b")
 ATOMS = ([("rd", t) for t in TENSORS] + [("wr", t) for t in TENSORS] + [("cp", "a", "b"), ("cp", "b", "a")]
          + [("vw", t) for t in TENSORS] + [("hr", t) for t in TENSORS] + [("hw", t) for t in TENSORS])
+SMALL_ATOMS = (("rd", "a"), ("wr", "a"), ("hr", "a"), ("hw", "a"))
+ALPHABETS = {"full": ATOMS, "small": SMALL_ATOMS}
 BLOCKS = ("range", "parallel", "if", "manual")
 
 KERNELS = (
@@ -78,17 +81,18 @@ def _valid(shape: tuple, in_manual: bool = False) -> bool:
     return True
 
 
-def programs(size: int) -> Iterator[P.Program]:
-    """Every program of exactly `size` items."""
-    for shape in shapes(size):
+def programs(size: int, atoms: tuple = ATOMS) -> Iterator[P.Program]:
+    """Every program of exactly `size` items over the alphabet `atoms`; shapes with blocks (fewer
+    atoms) first, so that a run cut short has covered every loop, branch and scope shape."""
+    for shape in sorted(shapes(size), key=lambda sh: sum(1 for _ in _atoms_of(sh))):
         if not _valid(shape):
             continue
-        for atoms in _fill(shape, ATOMS):
-            yield build(shape, iter(atoms))
+        for fill in _fill(shape, atoms):
+            yield build(shape, iter(fill))
 
 
-def count(size: int) -> int:
-    return sum(len(ATOMS) ** sum(1 for _ in _atoms_of(s)) for s in shapes(size) if _valid(s))
+def count(size: int, atoms: tuple = ATOMS) -> int:
+    return sum(len(atoms) ** sum(1 for _ in _atoms_of(s)) for s in shapes(size) if _valid(s))
 
 
 class _Builder:
@@ -154,6 +158,3 @@ def build(shape: tuple, atoms) -> P.Program:
     return P.Program(tuple(k for k in KERNELS if k.name in used), body)
 
 
-def all_programs(max_size: int) -> Iterator[P.Program]:
-    for size in range(1, max_size + 1):
-        yield from programs(size)

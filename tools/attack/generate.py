@@ -121,6 +121,18 @@ class Gen:
         if self.rng.random() < 0.85:
             ctx.created = [(src, before - {name}) for src, before in ctx.created]
 
+    def reader(self, ctx: Ctx) -> list:
+        """A task that only reads an existing tensor (its output is runtime-allocated)."""
+        shape = self.rng.choice(("A", "B"))
+        src = self.pick(ctx, shape, writable=False)
+        if src is None:
+            return []
+        k = self.kernel((("in", shape), ("out", self.rng.choice(("A", "B")))))
+        res = self.fresh("f")
+        ctx.names[res] = k.params[1][1]
+        tid = ctx.chain or self.fresh("t")
+        return [P.Call(k.name, (src, None), (res,), (), True, tid, (ctx.chain,) if ctx.chain else ())]
+
     def host_read(self, ctx: Ctx) -> list:
         name = self.rng.choice(sorted(ctx.names))
         shape = P.SHAPES[ctx.names[name]]
@@ -154,7 +166,8 @@ class Gen:
             src = self.pick(ctx, "A", writable=False)
             if src is None:
                 return []
-            s = P.Slice(self.fresh("s"), src, r.choice((0, 2, 4)))
+            rows = (0, 2, 4) + tuple((v, step) for v in ctx.loop_vars for step in (2, 4))
+            s = P.Slice(self.fresh("s"), src, r.choice(rows))
         else:
             src = self.pick(ctx, "B", writable=False)
             if src is None:
@@ -212,6 +225,9 @@ class Gen:
         self.rebound(ctx, p)
         self.rebound(ctx, q)
         return [P.Swap(p, q, tmp)]
+
+    def barrier(self, ctx: Ctx) -> list:
+        return [P.Barrier(ctx.chain)] if ctx.chain else []
 
     def cond(self, ctx: Ctx) -> tuple:
         opts = [("c", ">", 0), ("c", "==", 0), ("n", ">", 1)]
@@ -302,8 +318,8 @@ class Gen:
     def stmt(self, ctx: Ctx) -> list:
         r = self.rng
         self.budget -= 1
-        choices = [(self.call, 10), (self.host_read, 3), (self.host_write, 2), (self.create, 2),
-                   (self.view, 2), (self.assemble, 2), (self.alias, 1), (self.swap, 1)]
+        choices = [(self.call, 10), (self.reader, 3), (self.host_read, 3), (self.host_write, 2), (self.create, 2),
+                   (self.view, 2), (self.assemble, 2), (self.alias, 1), (self.swap, 1), (self.barrier, 1)]
         if ctx.depth < 3 and self.budget > 0:
             choices += [(self.loop, 3), (self.if_, 2)]
             if ctx.chain is None or r.random() < 0.01:

@@ -77,11 +77,12 @@ class Create:
 
 @dataclass(frozen=True)
 class Slice:
-    """`name = pl.tensor.slice(src, [4, 4], [row, 0])` of an [8, 4] tensor."""
+    """`name = pl.tensor.slice(src, [4, 4], [row, 0])` of an [8, 4] tensor; `row` is an int or
+    (loop variable, step): the slice starts at row step * var (var * step must stay within 0..4)."""
 
     name: str
     src: str
-    row: int
+    row: Union[int, tuple]
 
 
 @dataclass(frozen=True)
@@ -124,6 +125,13 @@ class TidNone:
 
 
 @dataclass(frozen=True)
+class Barrier:
+    """`tid = pl.system.task_dummy(deps=[tid])`: a careful user's join node in a manual scope."""
+
+    tid: str
+
+
+@dataclass(frozen=True)
 class Loop:
     """`for var in pl.range|parallel(trip)`; trip is an int or a scalar parameter name.
 
@@ -160,7 +168,7 @@ class Auto:
 
 
 Stmt = Union[Call, HostRead, HostWrite, Create, Slice, Transpose, Assemble, Alias, Swap, TidNone,
-             Loop, If, Manual, Auto]
+             Barrier, Loop, If, Manual, Auto]
 BLOCKS = (Loop, If, Manual, Auto)
 
 
@@ -272,7 +280,8 @@ class _Printer:
                 extra += ", manual_dep=True"
             self.emit(d, f"{s.name} = pl.create_tensor([{d0}, {d1}], dtype=pl.FP32{extra})", s)
         elif isinstance(s, Slice):
-            self.emit(d, f"{s.name} = pl.tensor.slice({s.src}, [4, 4], [{s.row}, 0])", s)
+            row = s.row if isinstance(s.row, int) else f"{s.row[0]} * {s.row[1]}"
+            self.emit(d, f"{s.name} = pl.tensor.slice({s.src}, [4, 4], [{row}, 0])", s)
         elif isinstance(s, Transpose):
             self.emit(d, f"{s.name} = pl.tensor.transpose({s.src}, 0, 1)", s)
         elif isinstance(s, Assemble):
@@ -285,6 +294,8 @@ class _Printer:
             self.emit(d, f"{s.q} = {s.tmp}")
         elif isinstance(s, TidNone):
             self.emit(d, f"{s.tid} = None", s)
+        elif isinstance(s, Barrier):
+            self.emit(d, f"{s.tid} = pl.system.task_dummy(deps=[{s.tid}])", s)
         elif isinstance(s, Loop):
             rng = f"pl.{s.kind}({s.trip}"
             if s.carries:

@@ -187,7 +187,8 @@ class _Runner:
             self.env[s.name] = v
         elif isinstance(s, P.Slice):
             src = self.env[s.src]
-            self.env[s.name] = View(src.buf, src.off + s.row * src.strides[0], (4, 4), src.strides)
+            row = s.row if isinstance(s.row, int) else s.row[1] * self.scalars[s.row[0]]
+            self.env[s.name] = View(src.buf, src.off + row * src.strides[0], (4, 4), src.strides)
         elif isinstance(s, P.Transpose):
             src = self.env[s.src]
             self.env[s.name] = View(src.buf, src.off, src.shape[::-1], src.strides[::-1])
@@ -209,6 +210,8 @@ class _Runner:
             self.env[s.q] = self.env[s.tmp]
         elif isinstance(s, P.TidNone):
             self.env[s.tid] = None
+        elif isinstance(s, P.Barrier):
+            self.env[s.tid] = "tid"
         elif isinstance(s, P.Loop):
             trip = s.trip if isinstance(s.trip, int) else self.scalars[s.trip]
             inst = self.loop_instances

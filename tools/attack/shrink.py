@@ -98,7 +98,7 @@ def measure(prog: P.Program) -> tuple:
     def walk(body):
         nonlocal stmts, extra, aliases
         for s in body:
-            if isinstance(s, (P.Alias, P.TidNone)):
+            if isinstance(s, (P.Alias, P.TidNone, P.Barrier)):
                 aliases += 1
             else:
                 stmts += 1
