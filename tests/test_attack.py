@@ -330,21 +330,28 @@ def strict() -> bool:
 
 
 def ci_programs():
-    yield from (("ex1", p) for p in exhaustive.programs(1))
-    rng = random.Random(21)
-    size2 = list(exhaustive.programs(2))
-    yield from (("ex2", p) for p in rng.sample(size2, 24))
-    yield from ((f"r{s}", generate.generate(s, size=2 + s % 7)) for s in range(24))
+    """Every 60th program of the exhaustive size 3 (block shapes come first) and 12 random ones."""
+    yield from ((f"ex3-{i}", p) for i, p in enumerate(exhaustive.programs(3)) if i % 60 == 0)
+    yield from ((f"r{s}", generate.generate(s, size=2 + s % 9)) for s in range(12))
+
+
+def _check_one(item):
+    name, prog = item
+    rep = runner.check(prog)
+    return name, rep.invalid, sorted(rep.classes()), runner.describe(rep), rep.source
 
 
 def test_ci_sized_run():
-    found = {}
-    for name, prog in ci_programs():
-        rep = runner.check(prog)
-        assert rep.invalid is None, f"{name}: {rep.invalid}"
-        for cls in rep.classes():
-            found.setdefault(cls, (name, runner.describe(rep), rep.source))
-    unexpected = {c: v for c, v in found.items() if strict() or c not in KNOWN_OPEN}
+    from concurrent.futures import ProcessPoolExecutor
+
+    found_classes = {}
+    record.recorder_object()
+    with ProcessPoolExecutor(max_workers=2) as pool:
+        for name, invalid, classes, text, src in pool.map(_check_one, list(ci_programs())):
+            assert invalid is None, f"{name}: {invalid}"
+            for cls in classes:
+                found_classes.setdefault(cls, (name, text, src))
+    unexpected = {c: v for c, v in found_classes.items() if strict() or c not in KNOWN_OPEN}
     report = "\n\n".join(f"{c} ({name}):\n{text}\n{src}" for c, (name, text, src) in unexpected.items())
     assert not unexpected, report
-    print("known open classes seen:", sorted(found))
+    print("known open classes seen:", sorted(found_classes))

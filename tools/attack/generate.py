@@ -121,6 +121,11 @@ class Gen:
         if self.rng.random() < 0.85:
             ctx.created = [(src, before - {name}) for src, before in ctx.created]
 
+    @staticmethod
+    def not_created(ctx: Ctx, name: str) -> None:
+        """`name` now names another tensor than the one created: not an assemble source."""
+        ctx.created = [(src, before) for src, before in ctx.created if src != name]
+
     def reader(self, ctx: Ctx) -> list:
         """A task that only reads an existing tensor (its output is runtime-allocated)."""
         shape = self.rng.choice(("A", "B"))
@@ -210,6 +215,7 @@ class Gen:
         if other is None or other == name:
             return []
         self.rebound(ctx, other)
+        self.not_created(ctx, other)
         return [P.Alias(other, name)]
 
     def swap(self, ctx: Ctx) -> list:
@@ -224,6 +230,8 @@ class Gen:
         ctx.names[tmp] = shape
         self.rebound(ctx, p)
         self.rebound(ctx, q)
+        self.not_created(ctx, p)
+        self.not_created(ctx, q)
         return [P.Swap(p, q, tmp)]
 
     def barrier(self, ctx: Ctx) -> list:
