@@ -15,6 +15,8 @@ RD = P.Kernel("rd", (("in", "A"), ("out", "A")))       # reads p0 into a runtime
 WR = P.Kernel("wr", (("in", "A"), ("out", "A")))
 WB = P.Kernel("wb", (("in", "A"), ("out", "B")))
 UB = P.Kernel("ub", (("inout", "B"),))
+MB = P.Kernel("mb", (("in", "A"), ("out", "B")))       # makes a [4, 4] runtime-allocated output
+OB = P.Kernel("ob", (("out", "B"),))
 
 
 def chain(kernel, args, results, m="m"):
@@ -68,6 +70,15 @@ FOUND = {
         "stays in the branch's PTO2_SCOPE and the host write after the if uses the freed buffer",
         P.Program((), (P.If(("c", "==", 0), (P.Create("t", "B"), P.Alias("w", "t"))),
                        P.HostWrite("w", (1, 2), 4.0)))),
+    "11-runtime-output-carried-into-a-manual-scope": (
+        "hazard WAW task>task AM",
+        "not listed in issue 21 (a boundary edge, class 4's family): a tensor made by a task in "
+        "iteration 0 and carried into iteration 1 is written in a manual scope there with no dep "
+        "on its creator (a manual scope has no creator retention); it is also used after its scope",
+        P.Program((MB, OB), (P.Loop("range", "i", 2, (
+            P.Call("mb", ("x", None), ("f",), (), True, "t", ()),
+            P.Manual((P.TidNone("m"), chain("ob", ("p",), ("p",))))),
+            carries=(("p", "w"),), yields=("f",), results=("r",)),))),
     "09-assemble-drops-the-source-init-value": (
         "value final",
         "issue 21 class 5, a shape it does not list: the source of pl.assemble made by "
