@@ -1,0 +1,249 @@
+"""`python -m nanopass.tools.attack`: run the adversarial tester and save what fails.
+
+  --seconds N --seed S --out DIR      random programs for N seconds
+  --exhaustive --size K --out DIR     every program of the bounded grammar up to K items
+
+Each failing program is saved as DIR/<class>/<name>.py with its failures in a header comment;
+the first few of each class are minimised into DIR/minimal/. The figures (programs, tasks, runs,
+hazards, value mismatches, g++ rejections, crashes, refusals, per-class counts) are printed and
+written to DIR/summary.json.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import signal
+import sys
+import time
+from collections import Counter, defaultdict
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from pathlib import Path
+
+from . import exhaustive, generate, record, runner, shrink
+from . import program as P
+
+COMPILE_TIMEOUT_S = 60
+
+
+class _Timeout(Exception):
+    pass
+
+
+def _alarm(signum, frame):
+    raise _Timeout()
+
+
+def _check(prog: P.Program, host_region: str) -> runner.Report:
+    old = signal.signal(signal.SIGALRM, _alarm)
+    signal.alarm(COMPILE_TIMEOUT_S)
+    try:
+        return runner.check(prog, host_region=host_region)
+    except _Timeout:
+        rep = runner.Report(P.render(prog).source)
+        rep.failures.append((None, runner.oracle.Failure("compiler timeout", f"over {COMPILE_TIMEOUT_S} s")))
+        return rep
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
+
+
+def work(name: str, prog: P.Program, host_region: str) -> dict:
+    """Check one program (in a worker process); a picklable summary."""
+    t = time.monotonic()
+    rep = _check(prog, host_region)
+    return {
+        "name": name, "prog": prog, "source": rep.source, "classes": sorted(rep.classes()),
+        "failures": [(s, f.cls, f.detail) for s, f in rep.failures], "refusal": rep.refusal,
+        "invalid": rep.invalid, "runs": rep.runs, "tasks": rep.tasks, "seconds": time.monotonic() - t,
+        "text": runner.describe(rep),
+    }
+
+
+def minimise(name: str, prog: P.Program, cls: str, host_region: str, budget_s: float) -> dict:
+    def still(cand):
+        return cls in _check(cand, host_region).classes()
+    small = shrink.shrink(prog, still, budget_s)
+    rep = _check(small, host_region)
+    return {"name": name, "cls": cls, "source": rep.source, "text": runner.describe(rep), "prog": small}
+
+
+def slug(cls: str) -> str:
+    return re.sub(r"[^A-Za-z0-9]+", "-", cls).strip("-").lower() or "unknown"
+
+
+def _header(text: str) -> str:
+    return "".join(f"# {line}\n" for line in text.splitlines())
+
+
+class Tally:
+    def __init__(self, out: Path):
+        self.out = out
+        self.c = Counter()
+        self.per_class = Counter()
+        self.examples = defaultdict(list)        # class -> [(source size, name, prog)]
+        self.refusals = Counter()
+
+    def add(self, r: dict) -> None:
+        c = self.c
+        c["programs"] += 1
+        c["runs"] += r["runs"]
+        c["tasks"] += r["tasks"]
+        c["seconds"] += r["seconds"]
+        if r["invalid"]:
+            c["tester-invalid"] += 1
+        for _, cls, _ in r["failures"]:
+            if cls.startswith("hazard"):
+                c["hazards"] += 1
+            elif cls.startswith("value"):
+                c["value mismatches"] += 1
+            elif cls == "g++ rejects":
+                c["g++ rejections"] += 1
+            elif cls.startswith("compiler"):
+                c["crashes"] += 1
+            elif cls.startswith("runtime"):
+                c["runtime errors"] += 1
+            elif cls.startswith("trace"):
+                c["trace mismatches"] += 1
+        if r["refusal"]:
+            c["refusals"] += 1
+            msg = re.sub(r"^prog\.py:\d+:\d+: error: ", "", r["refusal"].splitlines()[0])
+            self.refusals[re.sub(r"'[^']*'", "'…'", msg)] += 1
+        failing = [k for k in r["classes"] if k != "refusal"]
+        if r["refusal"]:
+            failing.append("refusal")
+        if failing or r["invalid"]:
+            c["failing programs"] += 1
+        for cls in failing + (["tester-invalid"] if r["invalid"] else []):
+            self.per_class[cls] += 1
+            d = self.out / slug(cls)
+            d.mkdir(parents=True, exist_ok=True)
+            if len(self.examples[cls]) < 50:
+                (d / f"{r['name']}.py").write_text(_header(r["text"]) + r["source"])
+            self.examples[cls].append((len(r["source"]), r["name"], r["prog"]))
+
+    def summary(self) -> dict:
+        return {"figures": dict(self.c), "classes": dict(self.per_class.most_common()),
+                "refusals": dict(self.refusals.most_common())}
+
+
+def _programs(args):
+    if args.exhaustive:
+        atoms = exhaustive.ALPHABETS[args.alphabet]
+        for size in range(1, args.size + 1):
+            for i, prog in enumerate(exhaustive.programs(size, atoms)):
+                yield f"ex{args.alphabet}{size}-{i:05d}", prog
+        return
+    i = 0
+    while True:
+        seed = args.seed * 10_000_000 + i
+        yield f"r{seed}", generate.generate(seed, None if args.max_size is None else
+                                            min(args.max_size, 2 + seed % (args.max_size - 1)))
+        i += 1
+
+
+def _write_summary(args, tally: Tally, elapsed: float, partial: bool) -> dict:
+    summary = tally.summary()
+    summary["figures"]["wall seconds"] = round(elapsed, 1)
+    summary["mode"] = (f"exhaustive size {args.size} ({args.alphabet} alphabet)" if args.exhaustive
+                       else f"random seed {args.seed}")
+    if args.exhaustive:
+        summary["programs in the grammar"] = sum(
+            exhaustive.count(k, exhaustive.ALPHABETS[args.alphabet]) for k in range(1, args.size + 1))
+    summary["partial"] = partial
+    (args.out / "summary.json").write_text(json.dumps(summary, indent=2, sort_keys=True) + "\n")
+    return summary
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m nanopass.tools.attack", description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--seconds", type=float, default=None,
+                    help="time budget (random runs: default 60; exhaustive runs: none)")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--max-size", type=int, default=None, help="largest random program (statements)")
+    ap.add_argument("--exhaustive", action="store_true", help="enumerate the bounded grammar")
+    ap.add_argument("--size", type=int, default=2, help="largest exhaustive program (items)")
+    ap.add_argument("--alphabet", choices=sorted(exhaustive.ALPHABETS), default="full",
+                    help="exhaustive atoms: all twelve, or the four over one tensor")
+    ap.add_argument("--limit", type=int, default=None, help="stop after this many programs")
+    ap.add_argument("--out", type=Path, required=True)
+    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    ap.add_argument("--shrink-per-class", type=int, default=2)
+    ap.add_argument("--shrink-seconds", type=float, default=120.0)
+    ap.add_argument("--host-region", choices=("element", "view"), default="element",
+                    help="what a host access waits for in the runtime model (see rtmodel.py)")
+    args = ap.parse_args(argv)
+    args.seconds_given = args.seconds is not None
+    if args.seconds is None:
+        args.seconds = 60.0
+    args.out.mkdir(parents=True, exist_ok=True)
+    record.recorder_object()
+    tally = Tally(args.out)
+    start = time.monotonic()
+    gen = _programs(args)
+    submitted = 0
+    stop = []
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, lambda *_: stop.append(1))
+    budget = args.seconds if (not args.exhaustive or args.seconds_given) else float("inf")
+    last_note = start
+    with ProcessPoolExecutor(max_workers=args.jobs) as pool:
+        pending = set()
+        while True:
+            while len(pending) < 2 * args.jobs and not stop:
+                if time.monotonic() - start >= budget:
+                    break
+                if args.limit is not None and submitted >= args.limit:
+                    break
+                nxt = next(gen, None)
+                if nxt is None:
+                    break
+                pending.add(pool.submit(work, nxt[0], nxt[1], args.host_region))
+                submitted += 1
+            if not pending:
+                break
+            done, pending = wait(pending, timeout=5, return_when=FIRST_COMPLETED)
+            for f in done:
+                tally.add(f.result())
+            if time.monotonic() - last_note >= 60:
+                last_note = time.monotonic()
+                _write_summary(args, tally, last_note - start, partial=True)
+                fig = tally.c
+                print(f"[{last_note - start:6.0f} s] {fig['programs']} programs, {fig['failing programs']} failing, "
+                      f"classes: {', '.join(sorted(tally.per_class))}", file=sys.stderr, flush=True)
+        elapsed = time.monotonic() - start
+        minimal = args.out / "minimal"
+        jobs = []
+        for cls, exs in sorted(tally.examples.items()) if not stop else ():
+            if cls in ("refusal", "tester-invalid"):
+                continue
+            for _, name, prog in sorted(exs, key=lambda e: e[0])[:args.shrink_per_class]:
+                jobs.append(pool.submit(minimise, name, prog, cls, args.host_region, args.shrink_seconds))
+        for f in jobs:
+            m = f.result()
+            minimal.mkdir(parents=True, exist_ok=True)
+            (minimal / f"{slug(m['cls'])}--{m['name']}.py").write_text(
+                _header(f"class: {m['cls']}\n{m['text']}") + m["source"])
+    summary = _write_summary(args, tally, elapsed, partial=bool(stop))
+    fig = summary["figures"]
+    done = "" if not args.exhaustive else f" (of {summary['programs in the grammar']})"
+    print(f"{summary['mode']}: {fig.get('programs', 0)}{done} programs, {fig.get('tasks', 0)} tasks, "
+          f"{fig.get('runs', 0)} runs in {elapsed:.0f} s")
+    for key in ("hazards", "value mismatches", "g++ rejections", "crashes", "refusals", "runtime errors",
+                "trace mismatches", "tester-invalid", "failing programs"):
+        print(f"  {key}: {fig.get(key, 0)}")
+    print("  programs per failure class:")
+    for cls, n in summary["classes"].items():
+        print(f"    {n:6d}  {cls}")
+    if summary["refusals"]:
+        print("  refusals:")
+        for msg, n in summary["refusals"].items():
+            print(f"    {n:6d}  {msg}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,160 @@
+"""The bounded-exhaustive generator: every program of a small grammar up to K items.
+
+Atoms over the two tensors a and b (x is a read-only input):
+  rd(T)   a task reading T into a runtime-allocated output   `f, t = pl.submit(self.rd, T)`
+  wr(T)   a task writing T (Out)                             `T = self.wr(x, T)`
+  cp(T,U) a task reading T and updating U (InOut)            `U = self.cp(T, U)`
+  vw(T)   a task writing rows 2..5 of T through a slice      `s = slice(T); s = self.wv(x, s)`
+  hr(T)   a host read of T[3, 1]                             `v = pl.tensor.read(T, [3, 1])`
+  hw(T)   a host write of T[3, 1]                            `pl.tensor.write(T, [3, 1], 1.0)`
+Blocks, each holding a non-empty item sequence: `for i in pl.range(n)`, `for i in pl.parallel(n)`
+(`pl.parallel(2)` in a manual scope), `if c > 0` (`if i > 0` directly inside a loop), and
+`with pl.manual_scope()` (whose tasks a careful user chains with deps). Manual scopes do not nest.
+An item is an atom (size 1) or a block (size 1 + its body). Programs are enumerated by size, all
+of size k before any of size k + 1, in a fixed order, so an index names one program for good.
+The "small" alphabet (rd, wr, hr, hw of a alone) reaches one size further in the same time.
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import Iterator
+
+from . import program as P
+
+TENSORS = ("a", "b")
+ATOMS = ([("rd", t) for t in TENSORS] + [("wr", t) for t in TENSORS] + [("cp", "a", "b"), ("cp", "b", "a")]
+         + [("vw", t) for t in TENSORS] + [("hr", t) for t in TENSORS] + [("hw", t) for t in TENSORS])
+SMALL_ATOMS = (("rd", "a"), ("wr", "a"), ("hr", "a"), ("hw", "a"))
+ALPHABETS = {"full": ATOMS, "small": SMALL_ATOMS}
+BLOCKS = ("range", "parallel", "if", "manual")
+
+KERNELS = (
+    P.Kernel("rd", (("in", "A"), ("out", "A"))),
+    P.Kernel("wr", (("in", "A"), ("out", "A"))),
+    P.Kernel("cp", (("in", "A"), ("inout", "A"))),
+    P.Kernel("wv", (("in", "A"), ("out", "B"))),
+)
+
+
+def shapes(size: int) -> Iterator[tuple]:
+    """Item sequences of exactly `size`: tuples of "atom" or (block, inner shape)."""
+    if size == 0:
+        yield ()
+        return
+    for first in range(1, size + 1):
+        for head in _items(first):
+            for tail in shapes(size - first):
+                yield (head,) + tail
+
+
+def _items(size: int) -> Iterator:
+    if size == 1:
+        yield "atom"
+    for block in BLOCKS:
+        for inner in shapes(size - 1):
+            if inner:
+                yield (block, inner)
+
+
+def _fill(shape: tuple, atoms) -> list:
+    n = sum(1 for _ in _atoms_of(shape))
+    return list(itertools.product(atoms, repeat=n))
+
+
+def _atoms_of(shape):
+    for item in shape:
+        if item == "atom":
+            yield item
+        else:
+            yield from _atoms_of(item[1])
+
+
+def _valid(shape: tuple, in_manual: bool = False) -> bool:
+    for item in shape:
+        if item != "atom":
+            block, inner = item
+            if block == "manual" and in_manual:
+                return False
+            if not _valid(inner, in_manual or block == "manual"):
+                return False
+    return True
+
+
+def programs(size: int, atoms: tuple = ATOMS) -> Iterator[P.Program]:
+    """Every program of exactly `size` items over the alphabet `atoms`; shapes with blocks (fewer
+    atoms) first, so that a run cut short has covered every loop, branch and scope shape."""
+    for shape in sorted(shapes(size), key=lambda sh: sum(1 for _ in _atoms_of(sh))):
+        if not _valid(shape):
+            continue
+        for fill in _fill(shape, atoms):
+            yield build(shape, iter(fill))
+
+
+def count(size: int, atoms: tuple = ATOMS) -> int:
+    return sum(len(atoms) ** sum(1 for _ in _atoms_of(s)) for s in shapes(size) if _valid(s))
+
+
+class _Builder:
+    def __init__(self):
+        self.k = 0
+
+    def fresh(self, p: str) -> str:
+        self.k += 1
+        return f"{p}{self.k}"
+
+    def items(self, shape, atoms, chain, loop_var) -> list:
+        out = []
+        for item in shape:
+            if item == "atom":
+                out += self.atom(next(atoms), chain)
+                continue
+            block, inner = item
+            if block in ("range", "parallel"):
+                var = self.fresh("i")
+                trip = 2 if (chain and block == "parallel") else "n"
+                out.append(P.Loop(block, var, trip, tuple(self.items(inner, atoms, chain, var))))
+            elif block == "if":
+                cond = (loop_var, ">", 0) if loop_var else ("c", ">", 0)
+                out.append(P.If(cond, tuple(self.items(inner, atoms, chain, None))))
+            else:
+                m = self.fresh("m")
+                out.append(P.Manual((P.TidNone(m),) + tuple(self.items(inner, atoms, m, None))))
+        return out
+
+    def call(self, kernel, args, results, chain) -> P.Call:
+        if chain:
+            return P.Call(kernel, args, results, (), True, chain, (chain,))
+        return P.Call(kernel, args, results)
+
+    def atom(self, atom, chain) -> list:
+        op, t = atom[0], atom[1]
+        if op == "rd":
+            tid = chain or self.fresh("t")
+            return [P.Call("rd", (t, None), (self.fresh("f"),), (), True, tid, (chain,) if chain else ())]
+        if op == "wr":
+            return [self.call("wr", ("x", t), (t,), chain)]
+        if op == "cp":
+            return [self.call("cp", (t, atom[2]), (atom[2],), chain)]
+        if op == "vw":
+            s = self.fresh("s")
+            return [P.Slice(s, t, 2), self.call("wv", ("x", s), (s,), chain)]
+        if op == "hr":
+            return [P.HostRead(self.fresh("v"), t, (3, 1), self.k % P.SINK_SIZE)]
+        return [P.HostWrite(t, (3, 1), 1.0)]
+
+
+def build(shape: tuple, atoms) -> P.Program:
+    body = tuple(_Builder().items(shape, atoms, None, None))
+    used = set()
+
+    def walk(stmts):
+        for st in stmts:
+            if isinstance(st, P.Call):
+                used.add(st.kernel)
+            for ch in P.children(st):
+                walk(ch)
+    walk(body)
+    return P.Program(tuple(k for k in KERNELS if k.name in used), body)
+
+

@@ -1,0 +1,108 @@
+"""The smallest program of each failure class the tester found in nanopass (branch attack), as
+abstract programs; `python -m nanopass.tools.attack.found DIR` renders each with its failures
+into DIR (tools/attack/found/ holds the rendered copies). Each entry: (class key, what issue 21
+calls it, program)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from . import program as P
+
+KA = P.Kernel("k0", (("in", "A"), ("inout", "A")))     # reads p0, updates p1
+RD = P.Kernel("rd", (("in", "A"), ("out", "A")))       # reads p0 into a runtime-allocated output
+WR = P.Kernel("wr", (("in", "A"), ("out", "A")))
+WB = P.Kernel("wb", (("in", "A"), ("out", "B")))
+UB = P.Kernel("ub", (("inout", "B"),))
+MB = P.Kernel("mb", (("in", "A"), ("out", "B")))       # makes a [4, 4] runtime-allocated output
+OB = P.Kernel("ob", (("out", "B"),))
+
+
+def chain(kernel, args, results, m="m"):
+    return P.Call(kernel, args, results, (), True, m, (m,))
+
+
+FOUND = {
+    "01-host-write-after-task-read": (
+        "hazard WAR task>hwrite AA",
+        "issue 21 class 1: set_tensor_data does not wait for a task that only read the tensor",
+        P.Program((KA,), (P.Call("k0", ("b", "a"), ("a",)), P.HostWrite("b", (3, 2), 2.0)))),
+    "02-host-write-after-task-read-in-manual-scope": (
+        "hazard WAR task>hwrite MM",
+        "issue 21 class 1, inside a manual scope (also MA: the write after the scope; AM: the read "
+        "before the scope, the write inside it)",
+        P.Program((KA,), (P.Manual((P.TidNone("m"), chain("k0", ("a", "b"), ("b",)),
+                                    P.HostWrite("a", (6, 0), 7.0))),))),
+    "03-host-write-after-manual-task-write": (
+        "hazard WAW task>hwrite MA",
+        "issue 21 class 1's mirror: a task's write in a manual scope never reaches the TensorMap, so "
+        "a later set_tensor_data does not wait for it (also MM: the host write inside the scope)",
+        P.Program((KA,), (P.Manual((P.TidNone("m"), chain("k0", ("x", "b"), ("b",)))),
+                          P.HostWrite("b", (2, 2), 6.0)))),
+    "04-host-read-after-manual-task-write": (
+        "hazard RAW task>hread MA",
+        "issue 21 class 1's mirror named there: get_tensor_data cannot see a write made in a manual "
+        "scope (also MM: the read inside the scope)",
+        P.Program((KA,), (P.Manual((P.TidNone("m"), chain("k0", ("a", "b"), ("b",)))),
+                          P.HostRead("v", "b", (0, 2), 1)))),
+    "05-manual-scope-in-a-loop": (
+        "hazard RAW task>task MM",
+        "issue 21 class 2: nothing orders one instance of a manual scope after the previous one "
+        "(RAW, WAW and WAR alike)",
+        P.Program((UB,), (P.Loop("range", "i", 2, (P.Manual((P.TidNone("m"), chain("ub", ("w",), ("w",)))),)),))),
+    "06-conditional-write-in-a-loop": (
+        "hazard WAR task>task AA",
+        "issue 21 class 3: the write in iteration 1 does not wait for iteration 0's read, as the "
+        "write of iteration 0 did not happen",
+        P.Program((RD, WR), (P.Loop("range", "i", 2, (
+            P.Call("rd", ("a", None), ("f",), (), True, "t", ()),
+            P.If(("i", ">", 0), (P.Call("wr", ("x", "a"), ("a",)),)))),))),
+    "07-runtime-output-of-a-manual-scope-used-after-it": (
+        "runtime use_after_scope",
+        "not in issue 21: a buffer the runtime allocates for a task's Out parameter in a manual scope "
+        "is freed once its scope ended and the task completed; the C++ uses it after the scope",
+        P.Program((RD, KA), (P.Manual((P.TidNone("m"), P.Call("rd", ("x", None), ("f",), (), True, "m", ("m",)))),
+                             P.Call("k0", ("a", "f"), ("f",))))),
+    "08-created-tensor-escapes-a-branch-scope": (
+        "runtime use_after_scope",
+        "not in issue 21: create_tensor in an if branch, bound to an outer name; its alloc_tensors "
+        "stays in the branch's PTO2_SCOPE and the host write after the if uses the freed buffer",
+        P.Program((), (P.If(("c", "==", 0), (P.Create("t", "B"), P.Alias("w", "t"))),
+                       P.HostWrite("w", (1, 2), 4.0)))),
+    "11-runtime-output-carried-into-a-manual-scope": (
+        "hazard WAW task>task AM",
+        "not listed in issue 21 (a boundary edge, class 4's family): a tensor made by a task in "
+        "iteration 0 and carried into iteration 1 is written in a manual scope there with no dep "
+        "on its creator (a manual scope has no creator retention); it is also used after its scope",
+        P.Program((MB, OB), (P.Loop("range", "i", 2, (
+            P.Call("mb", ("x", None), ("f",), (), True, "t", ()),
+            P.Manual((P.TidNone("m"), chain("ob", ("p",), ("p",))))),
+            carries=(("p", "w"),), yields=("f",), results=("r",)),))),
+    "09-assemble-drops-the-source-init-value": (
+        "value final",
+        "issue 21 class 5, a shape it does not list: the source of pl.assemble made by "
+        "create_tensor(init_value=...) and never written; placing it inside the target drops the "
+        "fill, so the target keeps its old rows",
+        P.Program((), (P.Create("t", "B", 0.5), P.Assemble("a", "t", 0)))),
+    "10-read-before-assemble-sees-assembled-rows": (
+        "value hread",
+        "issue 21 class 5 as listed: a read of the target between the source's write and the "
+        "assemble observes the assembled rows",
+        P.Program((WB,), (P.Create("t", "B"), P.Call("wb", ("x", "t"), ("t",)),
+                          P.HostRead("v", "a", (5, 1), 0), P.Assemble("a", "t", 4)))),
+}
+
+
+def write(out: Path) -> None:
+    from . import runner
+    out.mkdir(parents=True, exist_ok=True)
+    for name, (cls, what, prog) in FOUND.items():
+        rep = runner.check(prog)
+        head = f"class: {cls}\n{what}\n\nfound on branch attack:\n{runner.describe(rep) or 'nothing (fixed)'}"
+        text = "".join(f"# {line}\n".replace("# \n", "#\n") for line in head.splitlines())
+        (out / f"{name}.py").write_text(text + P.render(prog).source)
+
+
+if __name__ == "__main__":
+    write(Path(sys.argv[1]) if len(sys.argv) > 1 else Path(__file__).resolve().parent / "found")

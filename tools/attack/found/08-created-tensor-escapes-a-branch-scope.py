@@ -1,0 +1,17 @@
+# class: runtime use_after_scope
+# not in issue 21: create_tensor in an if branch, bound to an outer name; its alloc_tensors stays in the branch's PTO2_SCOPE and the host write after the if uses the freed buffer
+#
+# found on branch attack:
+# n=0 c=0: [runtime use_after_scope] set (node 1) uses its tensor (buffer 0x10a00000) after the scope #2 that allocated it ended
+import nanopass.dsl as pl
+
+
+@pl.program
+class Attack:
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def orch(self, x: pl.Tensor[[8, 4], pl.FP32], a: pl.InOut[pl.Tensor[[8, 4], pl.FP32]], b: pl.InOut[pl.Tensor[[8, 4], pl.FP32]], w: pl.InOut[pl.Tensor[[4, 4], pl.FP32]], sink: pl.InOut[pl.Tensor[[16], pl.FP32]], n: pl.Scalar[pl.INT64], c: pl.Scalar[pl.INT64]) -> pl.Tensor[[8, 4], pl.FP32]:
+        if c == 0:
+            t = pl.create_tensor([4, 4], dtype=pl.FP32)
+            w = t
+        pl.tensor.write(w, [1, 2], 4.0)
+        return a

@@ -1,0 +1,90 @@
+"""Check one abstract program end to end: render, compile with nanopass, build with g++ and the
+recorder, run for every scalar setting, and judge each run with the oracle."""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Optional
+
+from . import oracle, record, semantics
+from . import program as P
+
+SETTINGS = tuple((n, c) for n in (0, 1, 2) for c in (0, 1))
+
+
+@dataclass
+class Report:
+    source: str
+    failures: list = field(default_factory=list)    # (setting or None, Failure)
+    refusal: Optional[str] = None                    # a located user error on a valid program
+    runs: int = 0
+    tasks: int = 0
+    invalid: Optional[str] = None                    # the tester's own semantics could not run it
+
+    def classes(self) -> set:
+        out = {f.cls for _, f in self.failures}
+        if self.refusal is not None:
+            out.add("refusal")
+        return out
+
+
+def check(prog: P.Program, settings=SETTINGS, host_region: str = "element",
+          workdir: Optional[Path] = None) -> Report:
+    rendered = P.render(prog)
+    rep = Report(rendered.source)
+    seqs = {}
+    for n, c in settings:
+        try:
+            seqs[(n, c)] = semantics.run(prog, rendered.lines, n, c)
+        except (KeyError, AttributeError, TypeError, IndexError) as e:
+            rep.invalid = f"the tester's semantics failed at n={n} c={c}: {type(e).__name__}: {e}"
+            return rep
+    own = workdir is None
+    wd = Path(tempfile.mkdtemp(prefix="attack-")) if own else workdir
+    try:
+        src = wd / "prog.py"
+        src.write_text(rendered.source)
+        comp = record.compile_dsl(src)
+        if comp.code is None:
+            if comp.error_kind == "user":
+                rep.refusal = comp.error.replace(str(src), "prog.py")
+            else:
+                rep.failures.append((None, oracle.Failure(f"compiler {comp.error_kind}", comp.error)))
+            return rep
+        built = record.build(comp.code, wd)
+        if built.binary is None:
+            rep.failures.append((None, oracle.Failure("g++ rejects", built.gxx_error)))
+            return rep
+        for setting, seq in seqs.items():
+            log, err = record.run(built.binary, P.entry_arguments(*setting))
+            rep.runs += 1
+            rep.tasks += sum(1 for e in seq.events if e.kind == "task")
+            if err:
+                rep.failures.append((setting, oracle.Failure("recorder", err)))
+                continue
+            for f in oracle.check_run(seq, log, comp.kernel_ids, host_region):
+                rep.failures.append((setting, f))
+        return rep
+    finally:
+        if own:
+            shutil.rmtree(wd, ignore_errors=True)
+
+
+def describe(rep: Report) -> str:
+    lines = []
+    if rep.refusal:
+        lines.append(f"refused: {rep.refusal}")
+    if rep.invalid:
+        lines.append(f"invalid: {rep.invalid}")
+    seen = set()
+    for setting, f in rep.failures:
+        key = (f.cls, f.detail)
+        if key in seen:
+            continue
+        seen.add(key)
+        where = f"n={setting[0]} c={setting[1]}: " if setting else ""
+        lines.append(f"{where}{f}")
+    return "\n".join(lines)

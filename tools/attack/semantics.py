@@ -1,0 +1,245 @@
+"""The sequential meaning of an abstract program (program.py), element by element.
+
+For given scalar values the program runs in program order: the result is the list of task
+instances and host element accesses, each with the elements it reads and writes, and for every
+read the write it observes. Tensors are views of buffers (reference semantics: a kernel writes its
+Out/InOut arguments' elements in place); `pl.assemble` copies its source's elements into the
+target (copy semantics: the target's elements take the source's provenance at that moment).
+
+Provenance stamps: ("ev", i) the write of event i; ("ext", param, flat) a parameter's initial
+element; ("fill", bits) a create_tensor init_value (float32 bits); UNDEF memory never written.
+"""
+
+from __future__ import annotations
+
+import struct
+from dataclasses import dataclass, field
+from typing import Optional
+
+from . import program as P
+
+UNDEF = ("undef",)
+
+
+def f32_bits(v: float) -> int:
+    return struct.unpack("<I", struct.pack("<f", v))[0]
+
+
+@dataclass(frozen=True)
+class View:
+    buf: str
+    off: int
+    shape: tuple
+    strides: tuple
+
+    def elems(self) -> list:
+        if len(self.shape) == 1:
+            return [self.off + i * self.strides[0] for i in range(self.shape[0])]
+        (d0, d1), (s0, s1) = self.shape, self.strides
+        return [self.off + i * s0 + j * s1 for i in range(d0) for j in range(d1)]
+
+    def at(self, idx) -> int:
+        return self.off + sum(i * s for i, s in zip(idx, self.strides))
+
+
+def full_view(buf: str, shape: tuple) -> View:
+    strides = (shape[1], 1) if len(shape) == 2 else (1,)
+    return View(buf, 0, tuple(shape), strides)
+
+
+@dataclass
+class Access:
+    """One argument of an event: the elements of `buf` it touches, in the view's order."""
+
+    pos: int
+    buf: str
+    elems: list
+    read: bool
+    write: bool
+    nodep: bool = False
+    manual_dep: bool = False
+
+
+@dataclass
+class Event:
+    idx: int
+    kind: str                  # "task", "hread" or "hwrite"
+    kernel: Optional[str]
+    line: int
+    accesses: list
+    parallel: tuple            # ((loop instance, iteration), ...) of the enclosing pl.parallel loops
+    reads: dict = field(default_factory=dict)   # pos -> [stamp per element, view order]
+
+    def describe(self) -> str:
+        what = f"task {self.kernel}" if self.kind == "task" else (
+            "host read" if self.kind == "hread" else "host write")
+        return f"{what} (line {self.line}, #{self.idx})"
+
+
+def independent(e1: Event, e2: Event) -> bool:
+    """Different iterations of one pl.parallel loop instance."""
+    d1 = dict(e1.parallel)
+    return any(inst in d1 and d1[inst] != it for inst, it in e2.parallel)
+
+
+@dataclass
+class SeqResult:
+    events: list
+    memory: dict               # (buf, flat) -> stamp at the end
+    manual_dep_bufs: set
+    buffers: dict              # buf -> shape
+
+
+class _Runner:
+    def __init__(self, prog: P.Program, lines: dict, scalars: dict):
+        self.prog = prog
+        self.lines = lines
+        self.scalars = dict(scalars)
+        self.env: dict = {}
+        self.mem: dict = {}
+        self.events: list = []
+        self.parallel: list = []
+        self.loop_instances = 0
+        self.nbufs = 0
+        self.manual_dep_bufs: set = set()
+        self.buffers: dict = {}
+        for name, shape, _ in P.TENSOR_PARAMS:
+            self._param(name, P.SHAPES[shape])
+        self._param("sink", (P.SINK_SIZE,))
+
+    def _param(self, name, shape):
+        buf = f"ext:{name}"
+        self.buffers[buf] = shape
+        v = full_view(buf, shape)
+        self.env[name] = v
+        for e in v.elems():
+            self.mem[(buf, e)] = ("ext", name, e)
+
+    def fresh(self, prefix: str, shape: tuple) -> View:
+        buf = f"{prefix}{self.nbufs}"
+        self.nbufs += 1
+        self.buffers[buf] = shape
+        return full_view(buf, shape)
+
+    def line(self, stmt) -> int:
+        return self.lines.get(id(stmt), 0)
+
+    def event(self, kind, kernel, stmt, accesses) -> Event:
+        ev = Event(len(self.events), kind, kernel, self.line(stmt), accesses, tuple(self.parallel))
+        self.events.append(ev)
+        return ev
+
+    def access(self, pos, view: View, read, write, nodep=False) -> Access:
+        return Access(pos, view.buf, view.elems(), read, write, nodep, view.buf in self.manual_dep_bufs)
+
+    def run(self, body):
+        for s in body:
+            self.stmt(s)
+
+    def cond(self, c) -> bool:
+        lhs, op, rhs = c
+        v = self.scalars[lhs]
+        return {">": v > rhs, "==": v == rhs, "<": v < rhs, "!=": v != rhs, ">=": v >= rhs}[op]
+
+    def stmt(self, s):
+        if isinstance(s, P.Call):
+            k = self.prog.kernel(s.kernel)
+            views = []
+            for i, (d, shape) in enumerate(k.params):
+                a = s.args[i]
+                views.append(self.fresh("o", P.SHAPES[shape]) if a is None else self.env[a])
+            accs = [self.access(i, views[i], d != "out", d != "in", bool(s.nodep and s.nodep[i]))
+                    for i, (d, _) in enumerate(k.params)]
+            ev = self.event("task", k.name, s, accs)
+            for acc in accs:
+                if acc.read:
+                    ev.reads[acc.pos] = [self.mem.get((acc.buf, e), UNDEF) for e in acc.elems]
+            for acc in accs:
+                if acc.write:
+                    for e in acc.elems:
+                        self.mem[(acc.buf, e)] = ("ev", ev.idx)
+            for name, pos in zip(s.results, k.results):
+                self.env[name] = views[pos]
+            if s.tid:
+                self.env[s.tid] = "tid"
+        elif isinstance(s, P.HostRead):
+            v = self.env[s.tensor]
+            flat = v.at(s.idx)
+            ev = self.event("hread", None, s, [Access(0, v.buf, [flat], True, False, False,
+                                                      v.buf in self.manual_dep_bufs)])
+            ev.reads[0] = [self.mem.get((v.buf, flat), UNDEF)]
+            sink = self.env["sink"]
+            w = self.event("hwrite", None, s, [Access(0, sink.buf, [s.slot], False, True)])
+            self.mem[(sink.buf, s.slot)] = ("ev", w.idx)
+        elif isinstance(s, P.HostWrite):
+            v = self.env[s.tensor]
+            flat = v.at(s.idx)
+            ev = self.event("hwrite", None, s, [Access(0, v.buf, [flat], False, True, False,
+                                                       v.buf in self.manual_dep_bufs)])
+            self.mem[(v.buf, flat)] = ("ev", ev.idx)
+        elif isinstance(s, P.Create):
+            v = self.fresh("c", P.SHAPES[s.shape])
+            if s.manual_dep:
+                self.manual_dep_bufs.add(v.buf)
+            if s.init is not None:
+                for e in v.elems():
+                    self.mem[(v.buf, e)] = ("fill", f32_bits(s.init))
+            self.env[s.name] = v
+        elif isinstance(s, P.Slice):
+            src = self.env[s.src]
+            row = s.row if isinstance(s.row, int) else s.row[1] * self.scalars[s.row[0]]
+            self.env[s.name] = View(src.buf, src.off + row * src.strides[0], (4, 4), src.strides)
+        elif isinstance(s, P.Transpose):
+            src = self.env[s.src]
+            self.env[s.name] = View(src.buf, src.off, src.shape[::-1], src.strides[::-1])
+        elif isinstance(s, P.Assemble):
+            tgt, src = self.env[s.target], self.env[s.src]
+            region = View(tgt.buf, tgt.off + s.row * tgt.strides[0], src.shape, tgt.strides)
+            stamps = [self.mem.get((src.buf, e), UNDEF) for e in src.elems()]
+            for e, st in zip(region.elems(), stamps):
+                if st is UNDEF:
+                    self.mem.pop((tgt.buf, e), None)
+                else:
+                    self.mem[(tgt.buf, e)] = st
+            self.env[s.target] = tgt
+        elif isinstance(s, P.Alias):
+            self.env[s.name] = self.env[s.src]
+        elif isinstance(s, P.Swap):
+            self.env[s.tmp] = self.env[s.p]
+            self.env[s.p] = self.env[s.q]
+            self.env[s.q] = self.env[s.tmp]
+        elif isinstance(s, P.TidNone):
+            self.env[s.tid] = None
+        elif isinstance(s, P.Barrier):
+            self.env[s.tid] = "tid"
+        elif isinstance(s, P.Loop):
+            trip = s.trip if isinstance(s.trip, int) else self.scalars[s.trip]
+            inst = self.loop_instances
+            self.loop_instances += 1
+            for inner, init in s.carries:
+                self.env[inner] = self.env[init]
+            for it in range(max(trip, 0)):
+                self.scalars[s.var] = it
+                if s.kind == "parallel":
+                    self.parallel.append((inst, it))
+                self.run(s.body)
+                if s.kind == "parallel":
+                    self.parallel.pop()
+                if s.carries:
+                    new = [self.env[y] for y in s.yields]
+                    for (inner, _), v in zip(s.carries, new):
+                        self.env[inner] = v
+            for (inner, _), res in zip(s.carries, s.results):
+                self.env[res] = self.env[inner]
+        elif isinstance(s, P.If):
+            self.run(s.then if self.cond(s.cond) else s.orelse)
+        elif isinstance(s, (P.Manual, P.Auto)):
+            self.run(s.body)
+        else:
+            raise TypeError(s)
+
+
+def run(prog: P.Program, lines: dict, n: int, c: int) -> SeqResult:
+    r = _Runner(prog, lines, {"n": n, "c": c})
+    r.run(prog.body)
+    return SeqResult(r.events, r.mem, r.manual_dep_bufs, r.buffers)
