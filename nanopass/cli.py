@@ -376,7 +376,8 @@ def cmd_language(args, out: Console, err: Console) -> int:
 
 
 def cmd_check(args, out: Console, err: Console) -> int:
-    """Exit 0 when every read/write conflict is ordered by the runtime, 1 on a hazard or when the
+    """Exit 0 when every read/write conflict is ordered by the runtime and every read observes the
+    write it observes in the program as written; 1 on a hazard, a value mismatch or when the
     runtime would stop the program (a fatal error)."""
     from .api import result_from_stages, run_pipeline, surface_of
     from .dumps import write_atomic
@@ -397,7 +398,7 @@ def cmd_check(args, out: Console, err: Console) -> int:
         dumps.write_code(len(stages), result_from_stages(stages).code)
         dumps.write("hazards.txt", stage_report(stages, inputs))
         dumps.finish()
-    result = check_stages(stages, inputs, gxx=args.gxx)
+    result = check_stages(stages, inputs, gxx=args.gxx, options=_options(args))
     if args.trace:
         try:
             write_atomic(args.trace, result.emission.to_json() + "\n")
@@ -413,7 +414,11 @@ def cmd_check(args, out: Console, err: Console) -> int:
         out.print(f"{len(waived)} unordered pair(s) waived as declared independent (-v lists them)", markup=False)
     count = len(result.failing)
     out.print(f"{count} hazard{'s' if count != 1 else ''}", markup=False)
-    return EXIT_USER if count or result.fatal else EXIT_OK
+    if result.mismatches:
+        many = len(result.mismatches)
+        verb = "reads observe" if many != 1 else "read observes"
+        out.print(f"{many} {verb} a different write than in the program as written", markup=False)
+    return EXIT_USER if count or result.fatal or result.mismatches else EXIT_OK
 
 
 if __name__ == "__main__":
