@@ -416,8 +416,7 @@ def cmd_check(args, out: Console, err: Console) -> int:
     out.print(f"{count} hazard{'s' if count != 1 else ''}", markup=False)
     if result.mismatches:
         many = len(result.mismatches)
-        verb = "reads observe" if many != 1 else "read observes"
-        out.print(f"{many} {verb} a different write than in the program as written", markup=False)
+        out.print(f"{many} value mismatch{'es' if many != 1 else ''} with the program as written", markup=False)
     return EXIT_USER if count or result.fatal or result.mismatches else EXIT_OK
 
 

@@ -121,4 +121,17 @@ def test_check_reports_a_value_mismatch_and_exits_1(monkeypatch, capsys):
     out = capsys.readouterr().out
     assert code == 1
     assert "value mismatch: task 2 (k), slot 0, reads element [0, 0] of big" in out
-    assert out.endswith("0 hazards\n1 read observes a different write than in the program as written\n")
+    assert out.endswith("0 hazards\n1 value mismatch with the program as written\n")
+
+
+def test_a_task_whose_read_and_written_slots_come_to_share_elements_is_a_mismatch():
+    # issue 21, class 5: the task writing the placed source also reads the target's rows
+    written, fused = Traced(), Traced()
+    written.task((Traced.view("big", 0), "INPUT"), (whole("part"), "OUTPUT_EXISTING"))
+    fused.task((Traced.view("big", 0), "INPUT"), (Traced.view("big", 0), "OUTPUT_EXISTING"))
+    [mismatch] = compare_values(written.trace, fused.trace)
+    assert str(mismatch) == (
+        "task 0 (k) reads slot 0 and writes slot 1, which share elements in the emitted program but not in the "
+        "program as written"
+    )
+    assert compare_values(fused.trace, fused.trace) == []  # sharing as written is the program's own

@@ -250,11 +250,13 @@ def trace_of(stage, inputs: Inputs) -> Trace:
 
 
 def check_stages(
-    stages, inputs: Inputs, *, gxx: bool = False, known: dict[int, Trace] | None = None, options: dict | None = None
+    stages, inputs: Inputs, *, gxx: bool = False, known: dict[int, Trace] | None = None, options: dict | None = None,
+    written=None,
 ) -> CheckResult:
     """Check a compiled program's stages on ``inputs``; ``known`` holds traces already made (by
     stage index), which are not made again. The values of the emitted program are compared with
-    the program as written (made from ``stages[0]``, the front end's output, with ``options``)."""
+    the program as written: ``written`` (``written_program``'s tree), or made from ``stages[0]``,
+    the front end's output, with ``options``."""
     from nanopass.api import result_from_stages
 
     known = known or {}
@@ -283,16 +285,18 @@ def check_stages(
             raise TraceMismatch(f"the compiled C++'s trace differs from the emission trace: {difference}")
     checked = with_parallel(reference, emission)
     runtime = model(checked)
-    written, mismatches = None, []
-    if stages[0].tree is not None and emission.fatal() is None:
-        written = interpret(written_program(stages[0].tree, options), inputs, copies=True)
-        if written.fatal() is None:
+    as_written, mismatches = None, []
+    if written is None and stages[0].tree is not None:
+        written = written_program(stages[0].tree, options)
+    if written is not None and emission.fatal() is None:
+        as_written = interpret(written, inputs, copies=True)
+        if as_written.fatal() is None:
             try:
-                mismatches = compare_values(written, emission)
+                mismatches = compare_values(as_written, emission)
             except ValueError as error:
                 raise TraceMismatch(f"the emitted program against the program as written: {error}") from None
     return CheckResult(
-        inputs, reference, emission, compiled, runtime, find_hazards(checked, runtime), written, mismatches
+        inputs, reference, emission, compiled, runtime, find_hazards(checked, runtime), as_written, mismatches
     )
 
 

@@ -27,6 +27,7 @@ scopes and source positions are left out.
 
 from __future__ import annotations
 
+import functools
 import json
 from dataclasses import dataclass, field
 from typing import Any, Iterable
@@ -116,6 +117,7 @@ def whole(shape: tuple[int, ...], exact: bool = True) -> Box:
     return Box(tuple(0 for _ in shape), tuple(shape), exact)
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def region(view: View, base: tuple[int, ...]) -> Box:
     """The box of ``base`` (the buffer's shape) whose elements are exactly the view's.
 

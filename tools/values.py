@@ -21,7 +21,9 @@ An observation is, for one read (a task's read slot, or a host element read), th
 every element it reads, in the view's row-major order. ``compare_values(written, emitted)``
 matches the reads of two traces of one program (task reads by task number and slot, each slot
 read and written as the program as written tags it; host reads by source line and occurrence,
-as a pass may drop a dead one) and returns every read whose versions differ. An ``UNDEFINED`` element of the program as written matches anything (the
+as a pass may drop a dead one) and returns every read whose versions differ, and every task
+that reads one slot and writes another sharing elements with it in the emitted program only
+(the kernel may read what it already overwrote). An ``UNDEFINED`` element of the program as written matches anything (the
 program reads memory it never set).
 """
 
@@ -54,8 +56,11 @@ class Mismatch:
     position: tuple[int, ...]  # the first element (view index) that differs
     written: tuple
     emitted: tuple
+    alias: str = ""  # instead: a task whose slots share elements in the emitted program only
 
     def __str__(self) -> str:
+        if self.alias:
+            return self.alias
         return (
             f"{self.read.what} reads element {list(self.position)} of {self.read.buffer}: the program as written "
             f"observes {describe(self.written)}, the emitted program {describe(self.emitted)}"
@@ -175,4 +180,30 @@ def compare_values(written: Trace, emitted: Trace) -> list[Mismatch]:
             if want != UNDEFINED and want != got:
                 out.append(Mismatch(theirs, position, want, got))
                 break
+    return out + _new_aliases(written, emitted, kinds)
+
+
+def _new_aliases(written: Trace, emitted: Trace, kinds: list[tuple[str, ...]]) -> list[Mismatch]:
+    """Tasks that read one slot and write another sharing elements with it in the emitted program
+    but not in the program as written: the kernel may read what it has already overwritten."""
+    out = []
+    for number, (mine, theirs, slot_tags) in enumerate(zip(_kernel_tasks(written), _kernel_tasks(emitted), kinds)):
+        for i, j in itertools.permutations(range(len(slot_tags)), 2):
+            if slot_tags[i] not in READS or slot_tags[j] not in WRITES:
+                continue
+            if _share(theirs.tensors[i].view, theirs.tensors[j].view) and not _share(mine.tensors[i].view, mine.tensors[j].view):
+                at = f" at line {theirs.line}" if theirs.line else ""
+                text = (f"task {number} ({theirs.kernel or 'kernel'}){at} reads slot {i} and writes slot {j}, which "
+                        f"share elements in the emitted program but not in the program as written")
+                read = Read(("task", number, i), text, theirs.tensors[i].view.buffer, (), ())
+                out.append(Mismatch(read, (), UNDEFINED, UNDEFINED, text))
+                break
     return out
+
+
+def _kernel_tasks(trace: Trace) -> list[Task]:
+    return [e for e in trace.events if isinstance(e, Task) and e.kind == "kernel"]
+
+
+def _share(a: View, b: View) -> bool:
+    return a.buffer == b.buffer and bool({f for _, f in positions(a)} & {f for _, f in positions(b)})
