@@ -223,3 +223,19 @@ def test_the_fuzzing_tool_runs_for_its_budget_and_reports_counts():
     line = result.stdout.splitlines()[0]
     assert line.startswith("checked ") and " programs (" in line and line.endswith("0 failures")
     assert int(line.split()[1]) >= 10
+
+
+def test_dependencies_are_derived_per_instance_of_a_manual_scope_in_a_loop():
+    # a site's loops, history arrays and carries start at the manual scope, not at the loop
+    # around it; the user orders the pairs inside one instance of the scope (a TaskId does not
+    # outlive it), pairs between instances are the compiler's (issue 21, class 2)
+    from nanopass.tools.properties import Findings
+
+    program = next(
+        p for p in (generate(RandomChooser(seed), manual=True, features={"manual_in_loop"}) for seed in range(200))
+        if p.wrapped and p.sites and not p.mixed
+    )
+    assert re.search(r"for w\d+ in pl\.range\((n|2)\):\n +with pl\.manual_scope\(\):", program.render())
+    deps, failures = fuzz_deps.manual_failures(program, 0, Findings())
+    assert deps is not None
+    assert all(f.kind == "hazard" and f.defect == "2" for f in failures), [f.message for f in failures]

@@ -101,7 +101,8 @@ class ShapeStatements:
                 self.submitting = False  # what follows the scope is AUTO code
                 return
             if wrappers[k] == "loop":
-                self.compound(lambda: self.fixed_block("for", f"for {self.new_name('w')} in pl.range({self.ch.choice(['n', 2])}):", lambda: inner(k + 1)))
+                loop = self.plain_loop(self.new_name("w"), self.ch.choice(["n", 2]))
+                self.compound(lambda: self.fixed_block("for", loop.header(), lambda: inner(k + 1), loop))
             else:
                 cond = self.ch.choice(["n > 1", "n % 2 == 0", "n == 0"])
                 self.compound(lambda: self.fixed_block("if", f"if {cond}:", lambda: inner(k + 1)))
@@ -109,23 +110,26 @@ class ShapeStatements:
         inner(0)
         return found[0]
 
+    @staticmethod
+    def plain_loop(var: str, stop, parallel: bool = False):
+        from .gen_programs import Loop
+
+        return Loop(var, 0, stop, 1, parallel)
+
     def fixed_block(self, kind: str, header: str, write, loop=None) -> None:
-        """``header`` and a body ``write`` emits (a ``for`` header's variable is bound)."""
-        from .gen_programs import Loop, _Block, _Var
+        """``header`` (an ``if``, or the header of ``loop``) and a body ``write`` emits."""
+        from dataclasses import replace
+
+        from .gen_programs import _Block, _Var
 
         parent = (self.blocks[-1].id, self.blocks[-1].count)
         line = self.emit(header)
         self.blocks.append(_Block(next(self.block_ids), kind=kind))
-        if kind in ("for", "parallel"):
-            var = header.split()[1].rstrip(",")
-            if loop is None:
-                stop = header.split("(")[1].rstrip("):").split(",")[0]
-                loop = Loop(var, 0, stop if stop == "n" else int(stop), 1, kind == "parallel")
-            self.loops.append(Loop(loop.var, loop.start, loop.stop, loop.step, loop.parallel, line, parent,
-                                   self.blocks[-1].id))
-            self.bind(var, _Var("index"))
+        if loop is not None:
+            self.loops.append(replace(loop, line=line, parent=parent, body=self.blocks[-1].id))
+            self.bind(loop.var, _Var("index"))
         write()
-        if kind in ("for", "parallel"):
+        if loop is not None:
             self.loops.pop()
         self.blocks.pop()
 
@@ -181,7 +185,7 @@ class ShapeStatements:
         self.compound(lambda: self.fixed_block("if", f"if {cond}:", write))
 
     def stmt_init_swap(self, depth: int) -> None:
-        from .gen_programs import Loop, _Var
+        from .gen_programs import _Var
 
         tiles = self.tiles(writable=True)
         a = self.ch.choice(tiles)
@@ -202,7 +206,7 @@ class ShapeStatements:
             self.emit(f"{out[0]}, {out[1]} = pl.yield_({q}, {p})")
             body.out = out
 
-        self.fixed_block("for", header, body, Loop(var, 0, stop, 1, False))
+        self.fixed_block("for", header, body, self.plain_loop(var, stop))
         for name in body.out:
             self.bind(name, _Var("tile", writable=True))
             self.rebound.append(name)
@@ -221,7 +225,8 @@ class ShapeStatements:
             second = self.fresh_tile()
             self.call_text("k_two", f"{row}, {second}", ["x0", row, second])
 
-        self.compound(lambda: self.fixed_block("for", f"for {var} in pl.range({stop}):", body))
+        loop = self.plain_loop(var, stop)
+        self.compound(lambda: self.fixed_block("for", loop.header(), body, loop))
 
     # -- pl.assemble ------------------------------------------------------------------------------------------
 
@@ -280,7 +285,7 @@ class ShapeStatements:
         for k in range(2):
             kind = "parallel" if k == 0 or self.ch.chance(70) else "for"
             var = self.new_name("i")
-            header = f"for {var} in {'pl.parallel' if kind == 'parallel' else 'pl.range'}({self.ch.integer(1, 2)}):"
+            loop = self.plain_loop(var, self.ch.integer(1, 2), kind == "parallel")
 
             def body():
                 target = self.ch.choice(self.tiles(writable=True))
@@ -288,12 +293,10 @@ class ShapeStatements:
                                       extra=f"{chain}, ")
                 self.emit(f"{chain} = tid_{site}")
 
-            self.fixed_block(kind, header, body)
+            self.fixed_block(kind, loop.header(), body, loop)
         self.call_line("k_copy", ["x1"], self.fresh_tile(), extra=f"{chain}, ")
 
     def stmt_phases(self, depth: int) -> None:
-        from .gen_programs import Loop
-
         prev, phase, branch, step = (self.new_name(p) for p in ("prev", "ph", "b", "k"))
         c, d, e, f = (self.new_name(p) for p in ("c", "d", "e", "f"))
         self.emit(f"{prev} = None")
@@ -306,13 +309,13 @@ class ShapeStatements:
 
         def branch_body():
             self.fixed_block("for", f"for {step}, ({d},) in pl.range({steps}, init_values=({c},)):", step_body,
-                             Loop(step, 0, steps, 1, False))
+                             self.plain_loop(step, steps))
             self.emit(f"{f} = pl.yield_({e})")
 
         def phase_body():
             self.fixed_block("parallel", f"for {branch}, ({c},) in pl.parallel({branches}, init_values=({prev},)):",
-                             branch_body, Loop(branch, 0, branches, 1, True))
+                             branch_body, self.plain_loop(branch, branches, True))
             self.emit(f"{prev} = {f}")
 
-        self.fixed_block("for", f"for {phase} in pl.range({phases}):", phase_body)
+        self.fixed_block("for", f"for {phase} in pl.range({phases}):", phase_body, self.plain_loop(phase, phases))
         self.call_line("k_copy", ["x1"], self.fresh_tile(), extra=f"{prev}, ")
