@@ -2,8 +2,9 @@
 
 Each statement kind is one feature of ``pending.FEATURES``; a generator offers it only when the
 feature is on (``Generator.features``), so the programs of the CI properties keep to what the
-compiler handles until the fix lands (``pending``). With every feature off the generator draws
-exactly as before. The features:
+compiler handles until the fix lands (``pending``). The base statements of ``gen_programs``
+are unchanged, except that with ``cond_write`` off an ``if`` inside a loop tests ``n`` only (the
+same outcome in every iteration). The features:
 
 - ``host_reads``: host element reads of the tiles tasks use, in AUTO code (the value is a task's
   float scalar); ``host_reads_after_scope``: in the AUTO code after a manual scope;
