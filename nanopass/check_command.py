@@ -1,11 +1,12 @@
 """``nanopass check FILE``: compile once, then check the program's task dependencies on one run per
 set of values (``nanopass.tools.check_values`` chooses them where ``--set`` does not pin them).
 
-Exit 0 when every read/write conflict of every run is ordered by the runtime, 1 on a hazard or
+Exit 0 when every read/write conflict of every run is ordered by the runtime and every read
+observes the write it observes in the program as written; 1 on a hazard, a value mismatch or
 when the runtime would stop the program (a fatal error). ``--json`` prints one JSON object on
 stdout instead of lines: ``func``, ``chosen`` (the values chosen per name, or null),
 ``exhaustive``, ``runs`` (each with ``values``, ``tasks``, ``agree``, ``hazards``, ``waived``,
-``warnings``, ``fatal``, ``skipped``), ``hazards`` (the total), ``compile_warnings`` and ``exit``.
+``warnings``, ``mismatches``, ``fatal``, ``skipped``), ``hazards`` (the total), ``mismatches`` (the total), ``compile_warnings`` and ``exit``.
 """
 
 from __future__ import annotations
@@ -56,10 +57,11 @@ def cmd_check(args, out: Console, err: Console) -> int:
     reports = []
     for values in runs:
         report = {"values": {name: values[name] for name in sorted(values)}, "tasks": 0, "agree": ways,
-                  "hazards": [], "waived": [], "warnings": [], "fatal": None, "skipped": None}
+                  "hazards": [], "waived": [], "warnings": [], "mismatches": [], "fatal": None,
+                  "skipped": None}
         reports.append(report)
         try:
-            result = check_stages(stages, program_inputs(surface, values), gxx=args.gxx)
+            result = check_stages(stages, program_inputs(surface, values), gxx=args.gxx, options=_options(args))
         except UserError as error:
             if choice.values:  # values the checker chose may not suit the program: said, not failed
                 report["skipped"] = str(error)
@@ -80,8 +82,10 @@ def cmd_check(args, out: Console, err: Console) -> int:
             kind, _, text = line.partition(": ")
             if kind in ("hazard", "waived", "warning"):
                 report[kind + "s" if kind != "waived" else kind].append(text)
+        report["mismatches"] = [str(m) for m in result.mismatches]
     total = sum(len(r["hazards"]) for r in reports)
-    code = EXIT_USER if total or any(r["fatal"] for r in reports) else EXIT_OK
+    mismatches = sum(len(r["mismatches"]) for r in reports)
+    code = EXIT_USER if total or mismatches or any(r["fatal"] for r in reports) else EXIT_OK
     if args.json:
         document = {
             "func": func,
@@ -89,6 +93,7 @@ def cmd_check(args, out: Console, err: Console) -> int:
             "exhaustive": choice.exhaustive,
             "runs": reports,
             "hazards": total,
+            "mismatches": mismatches,
             "compile_warnings": [
                 {"pass": w.pass_name, "message": w.message, "location": str(w.span) if w.span else None,
                  "help": w.hint}
@@ -115,11 +120,15 @@ def cmd_check(args, out: Console, err: Console) -> int:
             out.print(f"waived: {text}", markup=False)
         for text in report["warnings"]:
             out.print(f"warning: {text}", markup=False)
+        for text in report["mismatches"]:
+            out.print(f"value mismatch: {text}", markup=False)
         if report["waived"] and not args.verbose:
             out.print(f"{len(report['waived'])} unordered pair(s) waived as declared independent (-v lists them)",
                       markup=False)
     runs_text = f" in {len(reports)} runs" if len(reports) > 1 else ""
     out.print(f"{total} hazard{'s' if total != 1 else ''}{runs_text}", markup=False)
+    if mismatches:
+        out.print(f"{mismatches} value mismatch{'es' if mismatches != 1 else ''} with the program as written", markup=False)
     return code
 
 

@@ -232,3 +232,55 @@ def test_a_waived_no_dep_slot_does_not_excuse_another_slot_of_the_same_task():
     second = b.task(("x", "NO_DEP"), ("x", "OUTPUT_EXISTING"))
     [hazard] = find_hazards(b.trace)
     assert (hazard.kind, hazard.first, hazard.second, hazard.waived) == ("WAW", first, second, None)
+
+
+# Issue 21: the rules of runtime-api.md section 11 for host element access, line by line.
+
+
+def test_a_host_write_waits_for_the_creator_of_a_runtime_made_tensor():
+    b = Builder()
+    producer = b.task(outputs=("made",))
+    write = b.host("made", write=True)
+    assert (producer, write, "host") in edges(b) and failing(find_hazards(b.trace)) == []
+
+
+def test_a_host_write_does_not_wait_for_the_readers_of_a_tensor_whose_only_writer_is_its_creator():
+    # "each producer's consumers": the creator is no TensorMap producer, so the task that only
+    # reads the tensor it made is not waited for (the conservative reading of section 11)
+    b = Builder()
+    b.task(outputs=("made",))
+    reader = b.task(("made", "INPUT"))
+    write = b.host("made", write=True)
+    [hazard] = failing(find_hazards(b.trace))
+    assert (hazard.kind, hazard.first, hazard.second) == ("WAR", reader, write)
+
+
+def test_a_host_read_does_not_see_a_write_made_in_a_manual_scope():
+    b = Builder("x")
+    b.scope("manual")
+    writer = b.task(("x", "INOUT"), mode="manual")
+    b.end()
+    read = b.host("x")
+    assert edges(b) == set()
+    [hazard] = failing(find_hazards(b.trace))
+    assert (hazard.kind, hazard.first, hazard.second) == ("RAW", writer, read)
+
+
+def test_output_existing_retires_no_entry_so_a_later_reader_waits_for_both_writers():
+    b = Builder("x")
+    first = b.task(("x", "INOUT"))
+    second = b.task(("x", "OUTPUT_EXISTING"))
+    reader = b.task(("x", "INPUT"))
+    assert {(first, reader, "tensormap"), (second, reader, "tensormap")} <= edges(b)
+
+
+def test_a_host_write_waits_for_the_consumers_of_every_overlapping_producer_only():
+    b = Builder("x")
+    top = b.task(("x", "INOUT", (0, 8)))
+    bottom = b.task(("x", "INOUT", (8, 16)))
+    reads_top = b.task(("x", "INPUT", (0, 8)))
+    reads_bottom = b.task(("x", "INPUT", (8, 16)))
+    write = b.host("x", write=True)  # element (0, 0): the top rows
+    runtime = model(b.trace)
+    assert runtime.ordered(top, write) and runtime.ordered(reads_top, write)
+    assert not runtime.ordered(bottom, write) and not runtime.ordered(reads_bottom, write)

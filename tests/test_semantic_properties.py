@@ -11,6 +11,8 @@ checker report exactly the pairs an independent oracle finds unordered.
 
 from __future__ import annotations
 
+import functools
+import re
 import subprocess
 import sys
 
@@ -20,19 +22,19 @@ from hypothesis import strategies as st
 
 from conftest import REPO, load_program
 
-from nanopass.tools import fuzz_deps
+from nanopass.tools import fuzz_deps, pending
 from nanopass.tools.fuzz_deps import PropertyFailure, Stats, check_auto, check_manual, traces
-from nanopass.tools.gen_programs import RandomChooser, flat_deps, generate, programs
+from nanopass.tools.gen_programs import N_MAX, RandomChooser, flat_deps, generate, programs
 
 PROPERTY = settings(deadline=None, database=None, suppress_health_check=list(HealthCheck))
 
 
 @settings(PROPERTY, max_examples=40)
 @given(programs(manual=False))
-def test_auto_programs_have_no_hazard(program):
+def test_auto_programs_have_no_hazard_and_read_what_they_read_as_written(program):
     stats = Stats()
     check_auto(program, stats)
-    assert stats.programs == 1
+    assert stats.programs == 1 and stats.findings.runs == N_MAX + 1
 
 
 @settings(PROPERTY, max_examples=30)
@@ -57,7 +59,9 @@ def test_generated_programs_cover_the_surface():
     texts = [program.render() for program in generated]
     joined = "\n".join(texts)
     mixed = [p.render() for p in generated if p.mixed]
-    assert mixed and all(t.split("with pl.manual_scope():")[0].rstrip().endswith(")") for t in mixed[:3])
+    before = [t.split(") -> pl.Tensor[[8, 8], pl.FP32]:\n    ")[0].split("    ) -> pl.Tensor[[8, 8], pl.FP32]:\n")[-1]
+              .split("with pl.manual_scope():")[0] for t in mixed[:3]]
+    assert mixed and all(any(line.rstrip().endswith(")") for line in b.splitlines()) for b in before)  # AUTO code
     for construct in ("manual_dep=True", "# options: analyze_auto_scopes_for_deps=True"):
         assert construct in joined, construct
     for construct in ("pl.range(", "pl.parallel(", "if ", "else:", "pl.manual_scope()", "pl.submit(", "deps=[t",
@@ -66,6 +70,108 @@ def test_generated_programs_cover_the_surface():
                       "pl.yield_(", "pl.array.create(4, pl.INT64)", "pl.system.task_dummy(", "pl.no_dep(",
                       "auto_scope=False", "with pl.scope():"):
         assert construct in joined, construct
+
+
+# Each issue-21 feature (tools/gen_shapes.py) and a line only a program with it has.
+SHAPES = {
+    "host_reads": (False, r"= self\.k_fscale\(.*, h\d+\)"),
+    "host_reads_after_scope": (True, lambda text: any("self.k_fscale(" in line for line in after_manual_scope(text))),
+    "host_reads_derived": (False, r"# options: analyze(.*\n)+.*= self\.k_fscale\("),
+    "assemble_in_manual": (True, lambda text: any("pl.assemble(" in line for line in in_manual_scope(text))),
+    "host_writes": (False, r"pl\.tensor\.write\((?!flags)"),
+    "host_in_manual": (True, lambda text: any(re.search(r"pl\.tensor\.(read|write)\(", line) for line in in_manual_scope(text))),
+    "manual_in_loop": (True, r"for w\d+ in pl\.range\((n|2)\):\n +with pl\.manual_scope\(\):"),
+    "manual_in_branch": (True, r"if n[^\n]*:\n +(for w\d+[^\n]*\n +)?with pl\.manual_scope\(\):"),
+    "manual_n_loops": (True, lambda text: any(re.search(r"in pl\.range\(n[,)]", line) for line in in_manual_scope(text))),
+    "cond_write": (False, r"if i\d+ (>|==) \d:\n +\w+ = self\.k_acc\("),
+    "init_swap": (False, r"(o\d+), (o\d+) = pl\.yield_\((q\d+), (p\d+)\)"),
+    "slice_loop": (False, r"= self\.k_two\(x0, s\d+, t\d+\)"),
+    "slice_loop_before_scope": (True, r"= self\.k_two\((.*\n)*.*with pl\.manual_scope"),
+    "assemble": (False, r"= pl\.assemble\("),
+    "assemble_around": (False, r"a\d+ = self\.k_add\(s\d+, x0, a\d+\)"),
+    "carry_chain": (True, r"for i\d+ in pl\.parallel\(\d\):\n.*deps=\[ch\d+, "),
+    "phases": (True, r"in pl\.parallel\(\d, init_values=\(prev\d+,\)\):\n +for k\d+, \(d\d+,\) in pl\.range"),
+}
+
+
+def in_manual_scope(text: str) -> list[str]:
+    """The lines of a program inside its manual scope."""
+    lines, inside, depth = text.splitlines(), [], None
+    for line in lines:
+        indent = len(line) - len(line.lstrip())
+        if depth is not None and line.strip() and indent <= depth:
+            depth = None
+        if depth is not None:
+            inside.append(line)
+        if line.strip() == "with pl.manual_scope():":
+            depth = indent
+    return inside
+
+
+def after_manual_scope(text: str) -> list[str]:
+    """The lines of a program after its manual scope."""
+    inside = set(in_manual_scope(text))
+    lines = text.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.strip() == "with pl.manual_scope():")
+    return [line for line in lines[start + 1:] if line not in inside]
+
+
+# Features whose constructs read alike: the one is off only with the others.
+FAMILIES = {"host_reads": {"host_reads", "host_reads_after_scope", "host_reads_derived"}}
+
+
+def shows(pattern, text: str) -> bool:
+    return pattern(text) if callable(pattern) else bool(re.search(pattern, text, re.M))
+
+
+@functools.lru_cache(maxsize=None)
+def every_shape(manual: bool) -> tuple[str, ...]:
+    return tuple(generate(RandomChooser(seed), manual, features=pending.FEATURES).render() for seed in range(60))
+
+
+@pytest.mark.parametrize("feature", sorted(SHAPES))
+def test_each_issue21_shape_is_generated_with_its_feature_and_only_then(feature):
+    manual, pattern = SHAPES[feature]
+    assert any(shows(pattern, text) for text in every_shape(manual)), feature
+    others = pending.FEATURES - FAMILIES.get(feature, {feature})
+    without = [generate(RandomChooser(seed), manual, features=others).render() for seed in range(20)]
+    assert not any(shows(pattern, text) for text in without), feature
+
+
+def test_every_generated_program_runs_for_every_value_of_n():
+    program = generate(RandomChooser(3))
+    sets = program.value_sets()
+    assert sets[0] == program.values() and sorted(int(v["n"]) for v in sets) == list(range(N_MAX + 1))
+
+
+def test_a_value_mismatch_or_a_refusal_fails_the_auto_property(monkeypatch):
+    from nanopass.errors import UserError
+    from nanopass.tools import check, properties
+
+    program = generate(RandomChooser(2))
+    monkeypatch.setattr(check, "compare_values", lambda written, emitted: ["a changed read"])
+    with pytest.raises(PropertyFailure, match=r"mismatch \(issue 21, class 5\): value mismatch: a changed read"):
+        check_auto(program, Stats())
+    monkeypatch.undo()
+
+    def refuse(text, options=None):
+        raise UserError("refused")
+
+    monkeypatch.setattr(properties, "compile_text", refuse)
+    with pytest.raises(PropertyFailure, match=r"refusal \(issue 21, class 7\)"):
+        check_auto(program, Stats())
+
+
+def test_the_tally_counts_every_failing_run_by_kind_and_class(tmp_path):
+    result = subprocess.run(
+        [sys.executable, "-m", "nanopass.tools.fuzz_deps", "--tally", "--seconds", "4", "--seed", "5",
+         "--out", str(tmp_path)],
+        capture_output=True, text=True, cwd=REPO, timeout=300,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    first, second = result.stdout.splitlines()[:2]
+    assert first.startswith("checked ") and first.endswith("; 0 failing programs")
+    assert second == "failing runs: 0 hazard, 0 mismatch, 0 fatal, 0 differs, 0 refusal, 0 crash, 0 gxx, 0 oracle"
 
 
 def test_derived_deps_use_every_way_of_writing_a_dependency():
@@ -118,3 +224,19 @@ def test_the_fuzzing_tool_runs_for_its_budget_and_reports_counts():
     line = result.stdout.splitlines()[0]
     assert line.startswith("checked ") and " programs (" in line and line.endswith("0 failures")
     assert int(line.split()[1]) >= 10
+
+
+def test_dependencies_are_derived_per_instance_of_a_manual_scope_in_a_loop():
+    # a site's loops, history arrays and carries start at the manual scope, not at the loop
+    # around it; the user orders the pairs inside one instance of the scope (a TaskId does not
+    # outlive it), pairs between instances are the compiler's (issue 21, class 2)
+    from nanopass.tools.properties import Findings
+
+    program = next(
+        p for p in (generate(RandomChooser(seed), manual=True, features={"manual_in_loop"}) for seed in range(200))
+        if p.wrapped and p.sites and not p.mixed
+    )
+    assert re.search(r"for w\d+ in pl\.range\((n|2)\):\n +with pl\.manual_scope\(\):", program.render())
+    deps, failures = fuzz_deps.manual_failures(program, 0, Findings())
+    assert deps is not None
+    assert all(f.kind == "hazard" and f.defect == "2" for f in failures), [f.message for f in failures]

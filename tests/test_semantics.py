@@ -1,6 +1,7 @@
 """Issue 7: every program runs the same three ways (reference interpreter, emission interpreter,
 compiled C++ on the recording runtime), at every stage of the pipeline; issue 10: none of them
-has a hazard with order_write_after_read on.
+has a hazard with order_write_after_read on; issue 21: every read of the emitted program observes
+the write it observes in the program as written.
 
 The programs: ``examples/``, every golden program (``tests/golden/``, compiled with the options of
 its ``# options:`` line), ``tests/semantics/`` and ``tests/programs/``. A program's inputs come
@@ -107,6 +108,8 @@ def test_issue10_no_program_has_a_hazard_with_war_ordering_on(path, values):
     compilers = [h for h in result.failing if not in_one_manual_scope(trace, h, scopes)]
     assert compilers == [] and result.fatal is None, "\n".join(result.lines())
     assert bool(result.failing) == (path.stem in USER_OWNED_HAZARDS), "\n".join(result.lines())
+    # issue 21: every read observes the write it observes in the program as written
+    assert result.written is not None and result.mismatches == [], "\n".join(result.lines())
 
 
 def test_issue5_manual_phases_trace_is_three_fences_of_four(example):

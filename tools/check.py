@@ -9,7 +9,10 @@ must be *refined* by the reference (``refines``): the same tasks and host access
 its ordering.
 The hazard checker then runs on the emission trace (whose scopes are the runtime scopes the C++
 opens) with the reference's ``pl.parallel`` annotations, and the runtime model's lifetime
-warnings are collected. ``stage_report`` does the same for every stage of the pipeline that an
+warnings are collected. Values (``values``): every read of the emitted program must observe the
+write it observes in the program as written (``written_program``: the front end's program with
+call directions, each ``pl.assemble`` still the copy it means); a difference is a miscompile
+that no ordering check can see. ``stage_report`` does the same for every stage of the pipeline that an
 interpreter can run, for ``--dump-all``.
 
 Inputs: each scalar parameter and each ``pl.dynamic`` dimension needs a value (``--set
@@ -31,6 +34,7 @@ from .interpret_ssa import interpret, launch_table
 from .runtime_model import Model, model
 from .sim_runtime import EntryTensor, Inputs
 from .trace import HostWrite, Task, Trace, compare
+from .values import Mismatch, compare_values
 
 
 class TraceMismatch(InternalError):
@@ -45,6 +49,8 @@ class CheckResult:
     compiled: Trace | None
     runtime: Model
     hazards: list[Hazard] = field(default_factory=list)
+    written: Trace | None = None  # the program as written (``written_program``), when it was run
+    mismatches: list[Mismatch] = field(default_factory=list)  # reads whose values the compile changed
 
     @property
     def failing(self) -> list[Hazard]:
@@ -59,7 +65,8 @@ class CheckResult:
     def lines(self) -> list[str]:
         trace = with_parallel(self.reference, self.emission)
         fatal = [f"fatal: the runtime stops the program: {self.fatal}"] if self.fatal else []
-        return fatal + summary(trace, self.hazards, self.runtime)
+        values = [f"value mismatch: {m}" for m in self.mismatches]
+        return fatal + values + summary(trace, self.hazards, self.runtime)
 
 
 def parse_value(text: str, dtype: DType, name: str) -> Any:
@@ -229,6 +236,23 @@ def _hazard_pairs(trace: Trace, runtime: Model, nodes: list[int]) -> set[tuple[i
     }
 
 
+def written_program(surface_program, options: dict | None = None):
+    """The program as written, in the ``directed`` language: the pipeline's passes up to its first
+    ``directed`` stage, without the one that places an assemble's source inside its target (so
+    each ``pl.assemble`` is still the copy it means; ``interpret(..., copies=True)`` runs it)."""
+    from nanopass.languages import DIRECTED
+    from nanopass.passes.pipeline import PASSES
+    from nanopass.pipeline import Pipeline, PipelineError
+    from nanopass.rewrite import PassContext
+
+    end = next(i for i, p in enumerate(PASSES) if p.target is DIRECTED)
+    passes = [p for p in PASSES[: end + 1] if p.name != "fuse_create_assemble_to_slice"]
+    try:
+        return Pipeline(passes).run(surface_program, PassContext(options=dict(options or {})))[-1].tree
+    except PipelineError as failure:
+        raise failure.error from None
+
+
 def trace_of(stage, inputs: Inputs) -> Trace:
     """The trace of one stage; an interpreter's internal error names the stage's pass."""
     from nanopass.languages import EMISSION
@@ -243,9 +267,14 @@ def trace_of(stage, inputs: Inputs) -> Trace:
         raise
 
 
-def check_stages(stages, inputs: Inputs, *, gxx: bool = False, known: dict[int, Trace] | None = None) -> CheckResult:
+def check_stages(
+    stages, inputs: Inputs, *, gxx: bool = False, known: dict[int, Trace] | None = None, options: dict | None = None,
+    written=None,
+) -> CheckResult:
     """Check a compiled program's stages on ``inputs``; ``known`` holds traces already made (by
-    stage index), which are not made again."""
+    stage index), which are not made again. The values of the emitted program are compared with
+    the program as written: ``written`` (``written_program``'s tree), or made from ``stages[0]``,
+    the front end's output, with ``options``."""
     from nanopass.api import result_from_stages
 
     known = known or {}
@@ -274,7 +303,19 @@ def check_stages(stages, inputs: Inputs, *, gxx: bool = False, known: dict[int, 
             raise TraceMismatch(f"the compiled C++'s trace differs from the emission trace: {difference}")
     checked = with_parallel(reference, emission)
     runtime = model(checked)
-    return CheckResult(inputs, reference, emission, compiled, runtime, find_hazards(checked, runtime))
+    as_written, mismatches = None, []
+    if written is None and stages[0].tree is not None:
+        written = written_program(stages[0].tree, options)
+    if written is not None and emission.fatal() is None:
+        as_written = interpret(written, inputs, copies=True)
+        if as_written.fatal() is None:
+            try:
+                mismatches = compare_values(as_written, emission)
+            except ValueError as error:
+                raise TraceMismatch(f"the emitted program against the program as written: {error}") from None
+    return CheckResult(
+        inputs, reference, emission, compiled, runtime, find_hazards(checked, runtime), as_written, mismatches
+    )
 
 
 def check_program(
@@ -289,7 +330,7 @@ def check_program(
         stages = run_pipeline(program, func_name, options=options)
     except PipelineError as failure:
         raise failure.error from None
-    return check_stages(stages, inputs, gxx=gxx)
+    return check_stages(stages, inputs, gxx=gxx, options=options)
 
 
 @dataclass

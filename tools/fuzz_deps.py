@@ -1,23 +1,31 @@
 """The dependency-edge properties on generated programs, and a fuzzing tool that runs them.
 
-Properties (each a function of a generated program that raises ``PropertyFailure``):
+Properties (each a function of a generated program that raises ``PropertyFailure``); every
+program runs for every value of its parameter ``n`` (``GenProgram.value_sets``: loops over
+``n`` run 0 to 3 times, branches on ``n`` go both ways), and each run must pass
+``tools/properties.py``'s checks (compiles, every stage agrees with the reference, no hazard,
+no fatal error, every read observes what it observes in the program as written):
 
-- ``check_auto``: an AUTO program compiles with every pass's output verified, every stage's
-  trace agrees with the reference (or, for the passes that decide dependencies, refines the
-  stage before), and the runtime orders every read-after-write, write-after-write and
-  write-after-read pair (the last through the edges ``order_write_after_read`` adds).
-- ``check_manual``: dependencies derived from the true hazards inside a manual program's manual
-  scope (``derive_deps``) leave no hazard (pairs across the scope's boundary, in mixed programs,
-  are the compiler's to order); then, dependency entries are removed one at a time until one was
-  needed, and the checker must report exactly the pairs an independent oracle finds unordered
-  (element sets of the views, explicit edges only: a manual scope has no other ordering).
+- ``check_auto``: an AUTO program; besides, the checker's conflicting pairs are the independent
+  oracle's (element sets);
+- ``check_manual``: dependencies derived from the true hazards inside each instance of a manual
+  program's manual scope (``derive_deps``, over every run) leave no hazard (pairs across the
+  scope's boundary, and between two instances of it, are the compiler's to order); then,
+  dependency entries are removed one at a time until one was needed, and the checker must
+  report exactly the pairs an independent oracle finds unordered (element sets of the views,
+  explicit edges only: a manual scope has no other ordering).
 
-The oracle here shares no code with the runtime model or the region logic of the checker.
+The oracle here shares no code with the runtime model or the region logic of the checker. The
+generator's issue-21 shapes that today's compiler gets wrong are left out unless ``--all-shapes``
+(``pending``).
 
-    python -m nanopass.tools.fuzz_deps --seconds 60 --seed 1 [--out DIR] [--gxx]
+    python -m nanopass.tools.fuzz_deps --seconds 60 --seed 1 [--out DIR] [--gxx] [--all-shapes] [--tally]
 
-runs both properties with hypothesis for the time budget, prints how many programs, tasks and
-edges it checked, and saves each failing program, shrunk by hypothesis, as a DSL file in DIR.
+runs both properties with hypothesis for the time budget, prints how many programs, runs and
+tasks it checked, and saves each failing program, shrunk by hypothesis, as a DSL file in DIR.
+With ``--tally`` it does not stop at a failure: it checks seeded random programs one after the
+other, counts every failing run by kind and issue-21 class, and saves the smallest program of
+each in DIR.
 """
 
 from __future__ import annotations
@@ -26,17 +34,18 @@ import argparse
 import random
 import signal
 import sys
-import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from nanopass.errors import UserError
+from nanopass.errors import InternalError, UserError
 
-from .check import check_stages, stage_traces
-from .gen_programs import Dep, GenProgram, programs
+from . import pending
+from .check import check_stages, reference_stage, stage_traces
+from .gen_programs import Dep, GenProgram, RandomChooser, generate, programs
 from .hazards import find_hazards, in_one_manual_scope, manual_scopes, task_numbers, with_parallel
 from .interpret_ssa import interpret
+from .properties import Failure, Findings, check_text, compile_text as compile_with
 from .sim_runtime import Inputs
 from .trace import HostRead, HostWrite, Task, Trace
 
@@ -58,11 +67,18 @@ class PropertyFailure(AssertionError):
 
 @dataclass
 class Stats:
-    programs: int = 0
-    tasks: int = 0
+    findings: Findings = field(default_factory=Findings)
     edges_removed: int = 0  # needed dependency entries removed (each must be reported)
     hazards_reported: int = 0
     failures: list[str] = field(default_factory=list)
+
+    @property
+    def programs(self) -> int:
+        return self.findings.programs
+
+    @property
+    def tasks(self) -> int:
+        return self.findings.tasks
 
 
 # -- compiling generated text ------------------------------------------------------------------------------
@@ -80,18 +96,7 @@ def options_of(text: str) -> dict[str, bool]:
 def compile_text(text: str):
     """The pipeline's stages for a program's source text (every pass's output verified), compiled
     with the options of its ``# options:`` line."""
-    from nanopass.api import run_pipeline
-    from nanopass.loader import load_programs
-    from nanopass.pipeline import PipelineError
-
-    with tempfile.TemporaryDirectory() as tmp:
-        path = Path(tmp) / "generated.py"
-        path.write_text(text)
-        program = load_programs(str(path))[0]
-        try:
-            return run_pipeline(program, options=options_of(text)), program
-        except PipelineError as failure:
-            raise failure.error from None
+    return compile_with(text, options_of(text))
 
 
 def inputs_for(program, values) -> Inputs:
@@ -117,7 +122,7 @@ def traces(text: str, values: dict[str, str], gxx: bool = False):
             if item.difference is not None:
                 raise PropertyFailure(f"{item.stage.name}: trace differs: {item.difference}", text, values)
             known[item.stage.index] = item.trace
-        return stages, inputs, check_stages(stages, inputs, gxx=gxx, known=known)
+        return stages, inputs, check_stages(stages, inputs, gxx=gxx, known=known, options=options_of(text))
     except InternalError as error:
         raise PropertyFailure(f"compiler or checker error: {error}", text, values) from None
 
@@ -196,7 +201,8 @@ def oracle_unordered(trace: Trace) -> set[tuple[int, int]]:
 
 
 def sites_of(program: GenProgram, trace: Trace, deps=None) -> list[int | None]:
-    """The generating site of each task of the trace (None for a dummy barrier)."""
+    """The generating site of each task of the trace (None for a dummy barrier or a task outside
+    the manual scope)."""
     by_line = program.site_of_line(deps)
     return [by_line.get(task.line) if task.kind == "kernel" else None for task in trace.tasks()]
 
@@ -214,19 +220,27 @@ def same_iteration(program: GenProgram, source: int, target: int) -> bool:
     return source != target and b[: len(a)] == a
 
 
+def in_scope_conflicts(program: GenProgram, trace: Trace, deps=None) -> set[tuple[int, int]]:
+    """(source site, target site) of the oracle's conflicting pairs inside one instance of the
+    manual scope: the pairs the program's own dependencies must order."""
+    site = sites_of(program, trace, deps)
+    numbers = task_numbers(trace)
+    scope_of = {numbers[index]: scope for index, scope in manual_scopes(trace).items() if index in numbers}
+    return {
+        (site[a], site[b]) for a, b in oracle_conflicts(trace)
+        if site[a] is not None and site[b] is not None and scope_of.get(a) is not None and scope_of.get(a) == scope_of.get(b)
+    }
+
+
 def derive_deps(program: GenProgram, rng: random.Random) -> tuple[dict[int, list[Dep]], Trace]:
-    """Dependencies that order every conflicting pair of a manual program, written in a mix of
-    the ways the generator knows, and the trace of the program with them."""
+    """Dependencies that order every conflicting pair inside each instance of a manual program's
+    manual scope, on every run, written in a mix of the ways the generator knows, and the trace of
+    the program with them (on ``program.values()``)."""
     skeleton = program.render()
     stages, dsl = compile_text(skeleton)
-    inputs = inputs_for(dsl, program.values())
-    from .check import reference_stage
-
-    trace = interpret(reference_stage(stages).tree, inputs)
-    site = sites_of(program, trace)
-    needed = sorted(
-        {(site[a], site[b]) for a, b in oracle_conflicts(trace) if site[a] is not None and site[b] is not None}
-    )
+    runs = [inputs_for(dsl, values) for values in program.value_sets()]
+    reference = reference_stage(stages).tree
+    needed = sorted(set().union(*(in_scope_conflicts(program, interpret(reference, inputs)) for inputs in runs)))
     ways: dict[tuple[int, int], str] = {}
     places = {source: rng.choice(["top", "outer", "inner"]) for source, _ in needed}
     for pair in needed:
@@ -239,21 +253,27 @@ def derive_deps(program: GenProgram, rng: random.Random) -> tuple[dict[int, list
             options += ["carry", "carry"]
         ways[pair] = rng.choice(options)
     barrier = {target for _, target in needed if rng.random() < 0.25}
+    refused = None
     for _ in range(4):
         deps = _assemble(needed, ways, barrier, places)
         try:
             stages, dsl = compile_text(program.render(deps))
-        except UserError:
+        except UserError as error:
+            refused = error
             ways = {pair: "history" for pair in ways}
             continue
-        final = interpret(reference_stage(stages).tree, inputs)
-        site = sites_of(program, final, deps)
-        missing = {(site[a], site[b]) for a, b in oracle_unordered(final)}
+        reference = reference_stage(stages).tree
+        finals = [interpret(reference, inputs) for inputs in runs]
+        missing = set()
+        for final in finals:
+            site = sites_of(program, final, deps)
+            missing |= {(site[a], site[b]) for a, b in oracle_unordered(final)}
         if not missing:
-            return deps, final
+            return deps, finals[0]
         for pair in missing:
             ways[pair] = "history"
-    raise PropertyFailure("could not derive dependencies that order every hazard", program.render(), program.values())
+    why = f" (the compiler refused them: {refused})" if refused is not None else ""
+    raise PropertyFailure(f"could not derive dependencies that order every hazard{why}", program.render(), program.values())
 
 
 def _assemble(needed, ways, barrier, places) -> dict[int, list[Dep]]:
@@ -268,22 +288,25 @@ def _assemble(needed, ways, barrier, places) -> dict[int, list[Dep]]:
 # -- the properties ------------------------------------------------------------------------------------------
 
 
+def auto_failures(program: GenProgram, findings: Findings, gxx: bool = False, name: str = "") -> list[Failure]:
+    """The failing runs of an AUTO program."""
+    text = program.render()
+    return check_text(text, program.value_sets(), findings, options=options_of(text), gxx=gxx, extra=_oracle_check,
+                      name=name)
+
+
 def check_auto(program: GenProgram, stats: Stats, gxx: bool = False) -> None:
-    _without_hazards(program, program.render(), stats, gxx, "AUTO program with an unordered conflicting pair")
+    _raise_first(auto_failures(program, stats.findings, gxx))
 
 
-def _without_hazards(program: GenProgram, text: str, stats: Stats, gxx: bool, what: str):
-    """The check result of ``text``, which must run without a hazard or a fatal error."""
-    _, _, result = traces(text, program.values(), gxx)
-    stats.programs += 1
-    stats.tasks += len(result.reference.tasks())
-    _same_conflicts(result, text, program.values())
-    if result.failing or result.fatal:
-        raise PropertyFailure(f"{what} or a fatal error:\n" + "\n".join(result.lines()), text, program.values())
-    return result
+def _raise_first(failures: list[Failure]) -> None:
+    if failures:
+        failure = failures[0]
+        raise PropertyFailure(f"{failure.kind} (issue 21, class {failure.defect}): {failure.message}",
+                              failure.program, failure.values)
 
 
-def _same_conflicts(result, text: str, values: dict[str, str]) -> None:
+def _oracle_check(result, values: dict[str, str]) -> str | None:
     """The checker's conflicting pairs (box regions) are the oracle's (element sets), plus only
     pairs involving a conservative region."""
     trace = with_parallel(result.reference, result.emission)
@@ -297,19 +320,35 @@ def _same_conflicts(result, text: str, values: dict[str, str]) -> None:
     missed = theirs - set(mine)
     extra = {pair for pair in set(mine) - theirs if mine[pair].first_box.exact and mine[pair].second_box.exact}
     if missed or extra:
-        raise PropertyFailure(
-            f"conflicting pairs differ: checker misses {sorted(missed)}, adds {sorted(extra)}", text, values
-        )
+        return f"conflicting pairs differ: checker misses {sorted(missed)}, adds {sorted(extra)}"
+    return None
+
+
+def manual_failures(program: GenProgram, seed: int, findings: Findings, gxx: bool = False, name: str = ""):
+    """(the dependencies derived for a manual program, the failing runs of the program with them);
+    a program the compiler refuses, or whose dependencies cannot be derived, is one failure."""
+    try:
+        deps, _ = derive_deps(program, random.Random(seed))
+    except UserError as error:
+        findings.programs += 1
+        failure = Failure("refusal", "7", f"refused: {error}", program.render(), program.values(), name)
+        findings.add(failure)
+        findings.failures += 1
+        return None, [failure]
+    except (InternalError, PropertyFailure) as error:
+        findings.programs += 1
+        failure = Failure("crash", "-", f"deriving dependencies: {error}", program.render(), program.values(), name)
+        findings.add(failure)
+        findings.failures += 1
+        return None, [failure]
+    text = program.render(deps)
+    return deps, check_text(text, program.value_sets(), findings, options=options_of(text), gxx=gxx,
+                            extra=_oracle_check, name=name)
 
 
 def check_manual(program: GenProgram, seed: int, stats: Stats, gxx: bool = False) -> None:
-    from nanopass.errors import InternalError
-
-    try:
-        deps, _ = derive_deps(program, random.Random(seed))
-    except InternalError as error:
-        raise PropertyFailure(f"compiler or checker error: {error}", program.render(), program.values()) from None
-    _without_hazards(program, program.render(deps), stats, gxx, "dependencies from the true hazards leave hazards")
+    deps, failures = manual_failures(program, seed, stats.findings, gxx)
+    _raise_first(failures)
     rng = random.Random(seed + 1)
     entries = [(target, k) for target, ds in sorted(deps.items()) for k in range(len(ds))]
     rng.shuffle(entries)
@@ -323,7 +362,10 @@ def check_manual(program: GenProgram, seed: int, stats: Stats, gxx: bool = False
             continue
         numbers = task_numbers(trace)
         scopes = manual_scopes(trace)
-        inside = {(numbers[h.first], numbers[h.second]) for h in cut.failing if in_one_manual_scope(trace, h, scopes)}
+        inside = {
+            (numbers[h.first], numbers[h.second]) for h in cut.failing
+            if h.first in numbers and h.second in numbers and in_one_manual_scope(trace, h, scopes)
+        }
         stats.edges_removed += 1
         stats.hazards_reported += len(inside)
         # Pairs across the scope's boundary may come undone with the removed edge too (the
@@ -343,7 +385,7 @@ def check_manual(program: GenProgram, seed: int, stats: Stats, gxx: bool = False
 
 
 def run_hypothesis(
-    seed: int, examples: int, stats: Stats, out: Path | None, gxx: bool, statements: int = 9
+    seed: int, examples: int, stats: Stats, out: Path | None, gxx: bool, statements: int = 9, features=None
 ) -> None:
     """One batch of each property under hypothesis (failures are shrunk and saved)."""
     from hypothesis import HealthCheck, given, settings
@@ -357,7 +399,7 @@ def run_hypothesis(
 
     @hypothesis_seed(seed)
     @config
-    @given(programs(manual=False, max_statements=statements))
+    @given(programs(manual=False, max_statements=statements, features=features))
     def auto(program):
         try:
             check_auto(program, stats, gxx)
@@ -367,7 +409,7 @@ def run_hypothesis(
 
     @hypothesis_seed(seed)
     @config
-    @given(programs(manual=True, max_statements=statements), st.integers(0, 2**31))
+    @given(programs(manual=True, max_statements=statements, features=features), st.integers(0, 2**31))
     def manual(program, dep_seed):
         try:
             check_manual(program, dep_seed, stats, gxx)
@@ -390,29 +432,60 @@ def run_hypothesis(
         last.clear()
 
 
+def run_tally(seed: int, deadline: float, findings: Findings, gxx: bool, statements: int, features) -> int:
+    """Seeded random programs, AUTO and manual in turn, until ``deadline``; every failing run is
+    counted in ``findings``. Returns the next seed."""
+    while time.monotonic() < deadline:
+        manual = seed % 2 == 1
+        program = generate(RandomChooser(seed), manual, statements, features)
+        name = f"seed {seed} ({'manual' if manual else 'AUTO'})"
+        if manual:
+            manual_failures(program, seed, findings, gxx, name)
+        else:
+            auto_failures(program, findings, gxx, name)
+        seed += 1
+    return seed
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m nanopass.tools.fuzz_deps", description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=30.0, help="time budget (default 30)")
-    parser.add_argument("--seed", type=int, default=0, help="first hypothesis seed (default 0)")
+    parser.add_argument("--seed", type=int, default=0, help="first seed (default 0)")
     parser.add_argument("--examples", type=int, default=25, help="programs per property per batch (default 25)")
     parser.add_argument("--out", type=Path, help="directory for failing programs (default: not saved)")
     parser.add_argument("--gxx", action="store_true", help="also compile and run every program's C++ (slow)")
     parser.add_argument("--statements", type=int, default=9, help="statements per program at most (default 9)")
+    parser.add_argument("--all-shapes", action="store_true",
+                        help="also the shapes today's compiler gets wrong (pending.PENDING, issue 21)")
+    parser.add_argument("--tally", action="store_true",
+                        help="do not stop at a failure: count every failing run by kind and issue-21 class")
     args = parser.parse_args(argv)
+    features = pending.FEATURES if args.all_shapes else pending.default_features()
     stats = Stats()
-    deadline = time.monotonic() + args.seconds
+    start = time.monotonic()
+    deadline = start + args.seconds
     seed = args.seed
     signal.signal(signal.SIGTERM, signal.default_int_handler)  # kill PID: stop and print totals
     try:
-        while time.monotonic() < deadline:
-            run_hypothesis(seed, args.examples, stats, args.out, args.gxx, args.statements)
-            seed += 1
+        if args.tally:
+            seed = run_tally(seed, deadline, stats.findings, args.gxx, args.statements, features)
+        else:
+            while time.monotonic() < deadline:
+                run_hypothesis(seed, args.examples, stats, args.out, args.gxx, args.statements, features)
+                seed += 1
     except KeyboardInterrupt:
-        print("interrupted: the totals cover the batches that finished", file=sys.stderr)
+        print("interrupted: the totals cover the programs that finished", file=sys.stderr)
+    findings = stats.findings
+    if args.tally:
+        print(findings.summary(time.monotonic() - start) + f"\nseeds {args.seed}..{seed - 1}")
+        if args.out is not None:
+            for path in findings.save(args.out):
+                print(f"saved {path}", file=sys.stderr)
+        return 1 if findings.failures else 0
     print(
-        f"checked {stats.programs} programs ({stats.tasks} tasks), seeds {args.seed}..{seed - 1}; "
-        f"removed {stats.edges_removed} needed edges, {stats.hazards_reported} hazards reported for them; "
-        f"{len(stats.failures)} failures"
+        f"checked {findings.programs} programs ({findings.runs} runs, {findings.tasks} tasks), seeds "
+        f"{args.seed}..{seed - 1}; removed {stats.edges_removed} needed edges, {stats.hazards_reported} hazards "
+        f"reported for them; {len(stats.failures)} failures"
     )
     for failure in stats.failures:
         print("FAILURE: " + failure.splitlines()[0])

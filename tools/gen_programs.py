@@ -36,6 +36,9 @@ import random
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Sequence
 
+from . import pending
+from .gen_shapes import ShapeStatements
+
 TILE = "pl.Tensor[[8, 8], pl.FP32]"
 N_MAX = 3  # the scalar parameter n takes values 0..N_MAX
 
@@ -47,7 +50,10 @@ KERNELS: dict[str, tuple[tuple[tuple[str, str], ...], str]] = {
     "k_scale": ((("a", "In"), ("out", "Out"), ("s", "Scalar")), "AIV"),
     "k_mm": ((("a", "In"), ("b", "In"), ("out", "Out")), "AIC"),
     "k_new": ((("a", "In"), ("s", "Scalar"), ("out", "Out")), "AIV"),
+    "k_two": ((("a", "In"), ("o1", "Out"), ("o2", "Out")), "AIV"),  # two outputs: gen_shapes only
+    "k_fscale": ((("a", "In"), ("out", "Out"), ("s", "FScalar")), "AIV"),  # a float scalar: gen_shapes only
 }
+CALLED = tuple(k for k in KERNELS if k not in ("k_two", "k_fscale"))  # the kernels of a random call
 
 
 class Chooser:
@@ -185,6 +191,7 @@ class GenProgram:
     auto_scope: bool = True  # False: @pl.function(..., auto_scope=False), with hand-placed pl.scope()
     mixed: bool = False  # a manual program with AUTO code before and after its manual scope
     options: tuple[str, ...] = ()  # compiler options that are on (``# options:`` line)
+    wrapped: bool = False  # the manual scope is inside a loop or an if (``gen_shapes``)
 
     def compile_options(self) -> dict[str, bool]:
         return {name: True for name in self.options}
@@ -273,6 +280,11 @@ class GenProgram:
     def values(self) -> dict[str, str]:
         return {"n": str(self.n)}
 
+    def value_sets(self) -> list[dict[str, str]]:
+        """Every value of ``n`` the program runs for (0..N_MAX: loops over ``n`` run 0, 1, 2 and 3
+        times, and every branch on ``n`` goes both ways); ``values()`` first."""
+        return [self.values()] + [{"n": str(v)} for v in range(N_MAX + 1) if v != self.n]
+
     def site_of_line(self, deps: dict[int, list[Dep]] | None = None) -> dict[int, int]:
         """Source line (1-based) of each site's submit in ``render(deps)`` -> site id."""
         text = self.render(deps)
@@ -294,16 +306,20 @@ def flat_deps(deps):
 HEADER_KERNELS = []
 for _name, (_params, _core) in KERNELS.items():
     _sig = ", ".join(
-        f"{p}: pl.Scalar[pl.INT64]" if k == "Scalar" else f"{p}: {TILE if k == 'In' else f'pl.{k}[{TILE}]'}"
+        f"{p}: pl.Scalar[pl.INT64]" if k == "Scalar" else f"{p}: pl.Scalar[pl.FP32]" if k == "FScalar"
+        else f"{p}: {TILE if k == 'In' else f'pl.{k}[{TILE}]'}"
         for p, k in _params
     )
-    _written = next(p for p, k in _params if k in ("Out", "InOut"))
+    _written = [p for p, k in _params if k in ("Out", "InOut")]
+    _stores = "".join(f"        o{i}: {TILE} = pl.store(t, [0, 0], {w})\n" for i, w in enumerate(_written))
+    _returns = ", ".join(f"o{i}" for i in range(len(_written)))
+    _result = TILE if len(_written) == 1 else f"tuple[{', '.join([TILE] * len(_written))}]"
     HEADER_KERNELS.append(
         f"    @pl.function(type=pl.FunctionType.{_core})\n"
-        f"    def {_name}(self, {_sig}) -> {TILE}:\n"
+        f"    def {_name}(self, {_sig}) -> {_result}:\n"
         f"        t: pl.Tile[[8, 8], pl.FP32] = pl.load(a, [0, 0], [8, 8])\n"
-        f"        o: {TILE} = pl.store(t, [0, 0], {_written})\n"
-        f"        return o\n"
+        f"{_stores}"
+        f"        return {_returns}\n"
     )
 
 def header(manual: bool, auto_scope: bool = True) -> str:
@@ -335,7 +351,7 @@ HEADER = (
 
 @dataclass
 class _Var:
-    kind: str  # tile | scalar (assignable) | index (read-only: loop variables, n) | array | tid
+    kind: str  # tile | table (32x8, an assemble target) | scalar (assignable) | index (read-only) | array | tid
     writable: bool = False
     contiguous: bool = True  # a reshape needs a contiguous view (transposes are not)
     wide: bool = True  # a scalar of 64 bits (INDEX/INT64); False: INT32 (an element read from flags)
@@ -349,10 +365,18 @@ class _Block:
     kind: str = "with"  # manual (the manual scope) | for | parallel | if (either branch) | with
 
 
-class Generator:
-    def __init__(self, chooser: Chooser, manual: bool, max_statements: int = 9, max_depth: int = 3):
+class Generator(ShapeStatements):
+    def __init__(
+        self, chooser: Chooser, manual: bool, max_statements: int = 9, max_depth: int = 3, features=None
+    ):
         self.ch = chooser
         self.manual = manual
+        self.features = pending.default_features() if features is None else frozenset(features)
+        self.path_start = 1  # sites' paths and loops start at the manual scope (blocks / loops index)
+        self.loop_start = 0
+        self.wrapped = False
+        self.options: tuple[str, ...] = ()
+        self.before_scope = manual  # AUTO code of a manual program comes before its scope
         self.submitting = manual  # inside the manual scope: every task is a pl.submit with open deps
         self.max_depth = max_depth
         self.budget = max_statements
@@ -410,7 +434,11 @@ class Generator:
 
     def use(self, name: str) -> None:
         var = self.visible()[name]
-        if var.kind == "tile":
+        if var.kind == "table":
+            row = self.new_name("s")
+            self.emit(f"{row} = pl.tensor.slice({name}, [8, 8], [0, 0])")
+            self.call_line("k_add", [row, "x0"], "y0")
+        elif var.kind == "tile":
             self.call_line("k_add", [name, "x0"], "y0")
         elif self.manual:  # a manual program has no flags tensor
             self.call_line("k_scale", ["x0"], "y0", scalar=name)
@@ -426,10 +454,14 @@ class Generator:
         return len(self.lines) - 1
 
     def path(self) -> tuple[tuple[int, int], ...]:
-        return tuple((b.id, b.count) for b in self.blocks[1:])
+        return tuple((b.id, b.count) for b in self.blocks[self.path_start:])
 
     def kinds(self) -> tuple[str, ...]:
-        return tuple(b.kind for b in self.blocks[1:])
+        return tuple(b.kind for b in self.blocks[self.path_start:])
+
+    def site(self, kernel: str) -> Site:
+        """A new submit site here (its loops are those inside the manual scope)."""
+        return Site(next(self.fresh), kernel, tuple(self.loops[self.loop_start:]), self.path(), kinds=self.kinds())
 
     # -- the program ----------------------------------------------------------------------------------
 
@@ -440,24 +472,26 @@ class Generator:
         for name in ("y0", "y1"):
             top.names[name] = _Var("tile", writable=True)
         top.names["n"] = _Var("index")
+        top.names["big"] = _Var("table", writable=True)
         self.blocks.append(top)
         self.auto_scope = self.manual or self.ch.chance(80)
         options = ("analyze_auto_scopes_for_deps",) if not self.manual and self.ch.chance(25) else ()
+        self.options = options
         mixed = self.manual and self.ch.chance(40)
         scope_line = None
         if mixed:
             self.auto_part()
         if self.manual:
-            scope_line = self.emit("with pl.manual_scope():")
-            self.blocks.append(_Block(next(self.block_ids), kind="manual"))
-        self.body(depth=0, minimum=2)
-        if self.manual:
-            self.leave_with()
+            scope_line = self.manual_scope()
+        else:
+            self.body(depth=0, minimum=2)
         if mixed:
             self.auto_part()
         self.emit("return y0")
         n = self.ch.integer(0, N_MAX)
-        return GenProgram(self.manual, self.lines, self.sites, n, scope_line, self.auto_scope, mixed, options)
+        return GenProgram(
+            self.manual, self.lines, self.sites, n, scope_line, self.auto_scope, mixed, options, self.wrapped
+        )
 
     def auto_part(self) -> None:
         """AUTO statements of a mixed program, before or after its manual scope."""
@@ -465,13 +499,14 @@ class Generator:
         self.budget += 2
         self.body(depth=1, minimum=1)
         self.submitting = True
+        self.before_scope = False
 
     def leave_with(self) -> None:
         """Close a ``with`` block: its tiles and scalars stay visible (Python scoping; the compiler
         hoists what code after the block reads), its TaskIds do not."""
         block = self.blocks.pop()
         for name, var in block.names.items():
-            if var.kind in ("tile", "scalar"):  # an INT64 array cannot be hoisted (docs/semantics.md)
+            if var.kind in ("tile", "table", "scalar"):  # an INT64 array cannot be hoisted (docs/semantics.md)
                 self.bind(name, var, new_value=False)
 
     def use_parameters(self, program: GenProgram, unused: set[str]) -> GenProgram:
@@ -479,7 +514,8 @@ class Generator:
         the C++ of an unused parameter is an unused variable, which ``g++ -Wall -Werror`` rejects."""
         self.lines = program.lines[:-1]
         self.sites = dict(program.sites)
-        self.submitting = self.manual and not program.mixed  # appended at the end of the body
+        # appended at the end of the body: inside the manual scope unless code follows it
+        self.submitting = self.manual and not program.mixed and not program.wrapped
         if self.submitting:
             self.blocks.append(_Block(next(self.block_ids)))
         for name in ("x0", "x1", "y0", "y1", "big"):
@@ -500,18 +536,27 @@ class Generator:
         self.lines.append(program.lines[-1])
         return replace(program, lines=self.lines, sites=self.sites)
 
-    def call_line(self, kernel: str, inputs: list[str], target: str, scalar: str | None = None) -> None:
+    def call_line(
+        self, kernel: str, inputs: list[str], target: str, scalar: str | None = None, extra: str = ""
+    ) -> int | None:
+        """``target = kernel(inputs, target[, scalar])`` (a submit site in the manual scope, whose
+        deps start with ``extra``); the site's id."""
         args = inputs + [target] + ([scalar] if scalar else [])
-        if self.submitting:
-            site = Site(next(self.fresh), kernel, tuple(self.loops), self.path(), kinds=self.kinds())
-            site.line = self.emit(
-                f"{target}, tid_{site.id} = pl.submit(self.{kernel}, {', '.join(args)}, deps=[{{deps}}])  "
-                f"# site {site.id}",
-                site=site.id,
-            )
-            self.sites[site.id] = site
-        else:
-            self.emit(f"{target} = self.{kernel}({', '.join(args)})")
+        return self.call_text(kernel, target, args, extra)
+
+    def call_text(self, kernel: str, results: str, args: list[str], extra: str = "") -> int | None:
+        if not self.submitting:
+            self.emit(f"{results} = self.{kernel}({', '.join(args)})")
+            return None
+        site = self.site(kernel)
+        results = f"({results})" if "," in results else results
+        site.line = self.emit(
+            f"{results}, tid_{site.id} = pl.submit(self.{kernel}, {', '.join(args)}, deps=[{extra}{{deps}}])  "
+            f"# site {site.id}",
+            site=site.id,
+        )
+        self.sites[site.id] = site
+        return site.id
 
     def body(self, depth: int, minimum: int = 1) -> None:
         count = self.ch.integer(minimum, max(minimum, min(4, self.budget)))
@@ -531,6 +576,7 @@ class Generator:
             options += [("barrier", 1)]
         if not self.auto_scope and depth < self.max_depth:
             options += [("scope", 2)]
+        options += self.shape_options(depth)
         kind = self.ch.weighted(options)
         getattr(self, "stmt_" + kind)(depth)
 
@@ -595,7 +641,7 @@ class Generator:
         return (f"-{atom}" if not atom.isdigit() else atom), wide
 
     def stmt_call(self, depth: int) -> None:
-        kernel = self.ch.choice(list(KERNELS))
+        kernel = self.ch.choice(CALLED)
         params, _ = KERNELS[kernel]
         omit = kernel == "k_new" and (self.submitting or self.ch.chance(50))
         prefer, self.prefer = self.prefer, None
@@ -619,7 +665,7 @@ class Generator:
         else:
             result = self.new_name("w")
         if self.submitting:
-            site = Site(next(self.fresh), kernel, tuple(self.loops), self.path(), kinds=self.kinds())
+            site = self.site(kernel)
             tid = f"tid_{site.id}"
             line = self.emit(
                 f"{result}, {tid} = pl.submit(self.{kernel}, {', '.join(args)}, deps=[{{deps}}])  # site {site.id}",
@@ -744,13 +790,14 @@ class Generator:
         start = self.ch.choice([0, 0, 1])
         step = self.ch.choice([1, 1, 2])
         stop: int | str = start + self.ch.integer(1, 3) * step
-        if not self.submitting and not parallel and self.ch.chance(30):
+        if (not self.submitting or self.on("manual_n_loops")) and not parallel and self.ch.chance(30):
             start, step, stop = 0, 1, "n"
         loop = Loop(var, start, stop, step, parallel)
         self.compound(lambda: self.block(loop.header(), depth, loop))
 
     def stmt_if(self, depth: int) -> None:
-        names = self.scalars()
+        # in a loop, a condition that may change between iterations makes a conditional write
+        names = self.scalars() if not self.loops or self.on("cond_write") else ["n"]
         atom = self.ch.choice(names)
         cond = self.ch.choice([f"{atom} > 1", f"{atom} % 2 == 0", f"{atom} == 0", f"{atom} >= 1 and n < 3"])
 
@@ -788,17 +835,17 @@ def _explicit(it) -> bool:
 
 
 def live_names(func) -> set[str]:
-    """The SSA names whose values reach an effect (a task, a barrier, a host write, a loop bound, a
-    branch condition, a ``pl.yield_`` written in the source), through lets, loop carries and
-    branch results."""
+    """The SSA names whose values reach an effect (a task, a barrier, a host write, an assemble, a
+    loop bound, a branch condition, a ``pl.yield_`` written in the source), through lets, loop
+    carries and branch results."""
     from nanopass.passes.util import iter_stmts, last_yield
 
     stmts = list(iter_stmts(func.body))
     live: set[str] = set()
     for stmt in stmts:
         kind = stmt._production
-        if kind in ("Task", "Dummy", "WriteTensor"):
-            live |= _vars(stmt)
+        if kind in ("Task", "Dummy", "WriteTensor") or (kind == "Let" and stmt.value._production == "AssembleTensor"):
+            live |= _vars(stmt)  # an assemble is kept whole: its target and source stay defined
         elif kind == "For":
             live |= _vars(stmt.start) | _vars(stmt.stop) | _vars(stmt.step)
         elif kind == "If":
@@ -870,18 +917,20 @@ def _without(program: GenProgram, dead: set[int]) -> GenProgram:
     return replace(program, lines=lines)
 
 
-def generate(chooser: Chooser, manual: bool = False, max_statements: int = 9) -> GenProgram:
-    generator = Generator(chooser, manual, max_statements)
+def generate(chooser: Chooser, manual: bool = False, max_statements: int = 9, features=None) -> GenProgram:
+    """One program; ``features`` (of ``pending.FEATURES``) are the issue-21 shapes it may have
+    (default: ``pending.default_features()``)."""
+    generator = Generator(chooser, manual, max_statements, features=features)
     program, unused = prune_dead(generator.program())
     return generator.use_parameters(program, unused) if unused else program
 
 
-def programs(manual: bool = False, max_statements: int = 9):
+def programs(manual: bool = False, max_statements: int = 9, features=None):
     """A hypothesis strategy of ``GenProgram``s."""
     from hypothesis import strategies as st
 
     @st.composite
     def draw(draw_fn):
-        return generate(DrawChooser(draw_fn), manual, max_statements)
+        return generate(DrawChooser(draw_fn), manual, max_statements, features)
 
     return draw()

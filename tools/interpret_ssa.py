@@ -24,7 +24,9 @@ Semantics (what the program means, independent of how the C++ spells it):
   them, inside the executor's outer AUTO scope;
 - ``pl.tensor.read``/``write`` go through the runtime's element access (``tools/sim_runtime.py``).
 
-``pl.assemble`` (a copy, which the runtime cannot perform) is not interpreted.
+``pl.assemble`` is a copy, which the runtime cannot perform: it is interpreted only when asked
+(``copies=True``, for the program as written, whose trace then has ``Copy`` events), and is an
+error otherwise (the compiler must have made it a view).
 """
 
 from __future__ import annotations
@@ -77,9 +79,11 @@ def launch_table(program) -> dict[str, tuple[int, int, int]]:
     return out
 
 
-def interpret(program, inputs: Inputs) -> Trace:
-    """The trace of ``program`` (a ``directed``..``encoded`` Program) run on ``inputs``."""
-    return Interpreter(program, inputs).run()
+def interpret(program, inputs: Inputs, *, copies: bool = False) -> Trace:
+    """The trace of ``program`` (a ``directed``..``encoded`` Program) run on ``inputs``; with
+    ``copies``, a ``pl.assemble`` runs as the copy it means (``Copy`` events: the program as
+    written, ``check.written_program``), otherwise it is an error (the runtime cannot copy)."""
+    return Interpreter(program, inputs, copies=copies).run()
 
 
 @dataclass
@@ -88,8 +92,9 @@ class _YieldFrame:
 
 
 class Interpreter:
-    def __init__(self, program, inputs: Inputs):
+    def __init__(self, program, inputs: Inputs, copies: bool = False):
         self.program = program
+        self.copies = copies
         self.func = program.orch
         self.kernels = {k.name: k for k in program.kernels}
         self.rt = SimRuntime(inputs)
@@ -382,11 +387,19 @@ class Interpreter:
         return self.tensor(value.tensor).shape[value.axis]
 
     def rhs_AssembleTensor(self, value, let):
-        raise InterpretError(
-            "pl.assemble is a copy, which the runtime cannot perform; the reference interpreter runs programs "
-            "whose assembles have become views",
-            node=value,
-        )
+        if not self.copies:
+            raise InterpretError(
+                "pl.assemble is a copy, which the runtime cannot perform; the reference interpreter runs programs "
+                "whose assembles have become views (or, with copies=True, the program as written)",
+                node=value,
+            )
+        target = self.tensor(value.target)
+        source = self.tensor(value.source)
+        place = target.view(list(source.shape), [self.u32(o) for o in value.offset])
+        self.rt.copy(source, place, _line(let))
+        if self.rt.fatal:
+            raise Halted()
+        return target
 
     def rhs_CreateArray(self, value, let):
         if value.dtype is DType.TASK_ID:

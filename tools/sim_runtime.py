@@ -20,6 +20,7 @@ from .cvalues import ELEMENT_SIZE, element_bits
 from .trace import (
     Alloc,
     Buffer,
+    Copy,
     Fatal,
     HostRead,
     HostWrite,
@@ -287,6 +288,19 @@ class SimRuntime:
             HostWrite(tensor.as_view(), tuple(index), bits, tensor.manual_dep, tensor.owner, line, par)
         )
 
+    def copy(self, source: Tensor, target: Tensor, line: int | None = None) -> None:
+        """``pl.assemble`` as written (no runtime call does this): the source's elements into the
+        target view of the same shape."""
+        if self.fatal:
+            return
+        if source.shape != target.shape or not (self.inside(source) and self.inside(target)):
+            self.fail("assemble: the source does not fit its place in the target")
+            return
+        for index in _indices(source.shape):
+            value = self.load(source.buffer, source.offset + sum(i * s for i, s in zip(index, source.strides)))
+            self.memory[target.buffer][target.offset + sum(i * s for i, s in zip(index, target.strides))] = value
+        self.trace.events.append(Copy(source.as_view(), target.as_view(), line))
+
     def flat(self, tensor: Tensor, index) -> int | None:
         buf = self.trace.buffers[tensor.buffer]
         numel = 1
@@ -307,6 +321,13 @@ class SimRuntime:
             return stored
         buf = self.trace.buffers[buffer]
         return element_bits(buf.init, buf.dtype) if buf.init is not None else 0
+
+
+def _indices(shape):
+    out = [()]
+    for extent in shape:
+        out = [index + (i,) for index in out for i in range(extent)]
+    return out
 
 
 def element_size(dtype: str) -> int:

@@ -11,6 +11,7 @@ program order:
   runtime tag, ``manual_dep``, the creator task), scalar arguments as the runtime's uint64 slots,
   explicit dependencies (ids of earlier tasks), the scope mode, the buffers its OUTPUT slots made;
 - ``HostRead`` / ``HostWrite``: ``get_tensor_data`` / ``set_tensor_data`` of one element;
+- ``Copy``: a ``pl.assemble`` run as written (a copy; only the program as written has one);
 - ``Fatal``: the runtime went fatal (every later call is a no-op).
 
 Task ids count allocs, tasks and dummies together from 0, as the runtime hands out TaskIds.
@@ -277,11 +278,21 @@ class HostWrite:
 
 
 @dataclass(frozen=True)
+class Copy:
+    """``pl.assemble`` as written: the source view's elements copied into the target view (same
+    shape). Only the program as written has copies (the runtime cannot copy); see ``values``."""
+
+    source: View
+    target: View
+    line: int | None = None
+
+
+@dataclass(frozen=True)
 class Fatal:
     message: str
 
 
-Event = ScopeBegin | ScopeEnd | Alloc | Task | HostRead | HostWrite | Fatal
+Event = ScopeBegin | ScopeEnd | Alloc | Task | HostRead | HostWrite | Copy | Fatal
 
 
 @dataclass
@@ -361,6 +372,8 @@ def _event_json(e) -> dict:
             "value": e.value, "manual_dep": e.manual_dep, "owner": e.owner, "line": e.line,
             "par": [list(p) for p in e.par],
         }
+    if isinstance(e, Copy):
+        return {"op": "copy", "source": _view_json(e.source), "target": _view_json(e.target), "line": e.line}
     if isinstance(e, Fatal):
         return {"op": "fatal", "message": e.message}
     raise TypeError(f"not a trace event: {e!r}")
@@ -390,6 +403,8 @@ def _event_from_json(d: dict):
             _view_from(d["tensor"]), tuple(d["index"]), d["value"], bool(d.get("manual_dep")), d.get("owner"),
             d.get("line"), tuple(tuple(p) for p in d.get("par", ())),
         )
+    if op == "copy":
+        return Copy(_view_from(d["source"]), _view_from(d["target"]), d.get("line"))
     if op == "fatal":
         return Fatal(d["message"])
     raise ValueError(f"unknown trace event op {op!r}")
@@ -472,6 +487,13 @@ def canonical(
             key = (kind, name(event.view.buffer), box.offsets, event.value)
             events.append(key)
             labels.append(f"{kind} {name(event.view.buffer)}{list(box.offsets)} = {event.value}")
+            continue
+        if isinstance(event, Copy):
+            source = region(event.source, trace.base(event.source.buffer))
+            target = region(event.target, trace.base(event.target.buffer))
+            key = ("copy", name(event.source.buffer), source.offsets, name(event.target.buffer), target.offsets)
+            events.append(key)
+            labels.append(f"copy {key[1]}{list(key[2])} -> {key[3]}{list(key[4])}")
             continue
         if isinstance(event, Fatal):
             events.append(("fatal", event.message))

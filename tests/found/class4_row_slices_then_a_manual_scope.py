@@ -1,0 +1,47 @@
+# issue 21, class 4: each iteration writes a row slice of big (and a fresh tile through a second
+# output); the task in the manual scope writing rows 0..7 must wait for iteration 0, not the last only.
+# check: n=2
+import nanopass.dsl as pl
+
+
+@pl.program
+class Found:
+    @pl.function(type=pl.FunctionType.AIV)
+    def rd(self, a: pl.Tensor[[8, 8], pl.FP32], out: pl.Out[pl.Tensor[[8, 8], pl.FP32]]) -> pl.Tensor[[8, 8], pl.FP32]:
+        t: pl.Tile[[8, 8], pl.FP32] = pl.load(a, [0, 0], [8, 8])
+        o: pl.Tensor[[8, 8], pl.FP32] = pl.store(t, [0, 0], out)
+        return o
+
+    @pl.function(type=pl.FunctionType.AIV)
+    def upd(self, a: pl.Tensor[[8, 8], pl.FP32], acc: pl.InOut[pl.Tensor[[8, 8], pl.FP32]]) -> pl.Tensor[[8, 8], pl.FP32]:
+        t: pl.Tile[[8, 8], pl.FP32] = pl.load(a, [0, 0], [8, 8])
+        o: pl.Tensor[[8, 8], pl.FP32] = pl.store(t, [0, 0], acc)
+        return o
+
+    @pl.function(type=pl.FunctionType.AIV)
+    def two(
+        self, a: pl.Tensor[[8, 8], pl.FP32], o1: pl.Out[pl.Tensor[[8, 8], pl.FP32]], o2: pl.Out[pl.Tensor[[8, 8], pl.FP32]]
+    ) -> tuple[pl.Tensor[[8, 8], pl.FP32], pl.Tensor[[8, 8], pl.FP32]]:
+        t: pl.Tile[[8, 8], pl.FP32] = pl.load(a, [0, 0], [8, 8])
+        r1: pl.Tensor[[8, 8], pl.FP32] = pl.store(t, [0, 0], o1)
+        r2: pl.Tensor[[8, 8], pl.FP32] = pl.store(t, [0, 0], o2)
+        return r1, r2
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def orch(
+        self,
+        x: pl.Tensor[[8, 8], pl.FP32],
+        y: pl.InOut[pl.Tensor[[8, 8], pl.FP32]],
+        z: pl.InOut[pl.Tensor[[8, 8], pl.FP32]],
+        big: pl.InOut[pl.Tensor[[32, 8], pl.FP32]],
+        n: pl.Scalar[pl.INT64],
+    ) -> pl.Tensor[[8, 8], pl.FP32]:
+        for i in pl.range(n):
+            s = pl.tensor.slice(big, [8, 8], [i * 8, 0])
+            f: pl.Tensor[[8, 8], pl.FP32] = pl.create_tensor([8, 8], dtype=pl.FP32)
+            s, f = self.two(x, s, f)
+        with pl.manual_scope():
+            y, p = pl.submit(self.upd, x, y, deps=[])
+            w = pl.tensor.slice(big, [8, 8], [0, 0])
+            w, p2 = pl.submit(self.upd, x, w, deps=[])
+        return y

@@ -1,0 +1,46 @@
+# issue 21, class 6: c is carried through pl.parallel(1), then through a second pl.parallel loop:
+# the emission assigns a PTO2TaskId[1] to a PTO2TaskId.
+# check: n=1
+import nanopass.dsl as pl
+
+
+@pl.program
+class Found:
+    @pl.function(type=pl.FunctionType.AIV)
+    def rd(self, a: pl.Tensor[[8, 8], pl.FP32], out: pl.Out[pl.Tensor[[8, 8], pl.FP32]]) -> pl.Tensor[[8, 8], pl.FP32]:
+        t: pl.Tile[[8, 8], pl.FP32] = pl.load(a, [0, 0], [8, 8])
+        o: pl.Tensor[[8, 8], pl.FP32] = pl.store(t, [0, 0], out)
+        return o
+
+    @pl.function(type=pl.FunctionType.AIV)
+    def upd(self, a: pl.Tensor[[8, 8], pl.FP32], acc: pl.InOut[pl.Tensor[[8, 8], pl.FP32]]) -> pl.Tensor[[8, 8], pl.FP32]:
+        t: pl.Tile[[8, 8], pl.FP32] = pl.load(a, [0, 0], [8, 8])
+        o: pl.Tensor[[8, 8], pl.FP32] = pl.store(t, [0, 0], acc)
+        return o
+
+    @pl.function(type=pl.FunctionType.AIV)
+    def two(
+        self, a: pl.Tensor[[8, 8], pl.FP32], o1: pl.Out[pl.Tensor[[8, 8], pl.FP32]], o2: pl.Out[pl.Tensor[[8, 8], pl.FP32]]
+    ) -> tuple[pl.Tensor[[8, 8], pl.FP32], pl.Tensor[[8, 8], pl.FP32]]:
+        t: pl.Tile[[8, 8], pl.FP32] = pl.load(a, [0, 0], [8, 8])
+        r1: pl.Tensor[[8, 8], pl.FP32] = pl.store(t, [0, 0], o1)
+        r2: pl.Tensor[[8, 8], pl.FP32] = pl.store(t, [0, 0], o2)
+        return r1, r2
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def orch(
+        self,
+        x: pl.Tensor[[8, 8], pl.FP32],
+        y: pl.InOut[pl.Tensor[[8, 8], pl.FP32]],
+        z: pl.InOut[pl.Tensor[[8, 8], pl.FP32]],
+        big: pl.InOut[pl.Tensor[[32, 8], pl.FP32]],
+        n: pl.Scalar[pl.INT64],
+    ) -> pl.Tensor[[8, 8], pl.FP32]:
+        with pl.manual_scope():
+            c = None
+            for i in pl.parallel(1):
+                y, c = pl.submit(self.upd, x, y, deps=[c])
+            for j in pl.parallel(2):
+                t: pl.Tensor[[8, 8], pl.FP32] = pl.create_tensor([8, 8], dtype=pl.FP32)
+                t, c = pl.submit(self.rd, y, t, deps=[c])
+        return y

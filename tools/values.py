@@ -1,0 +1,209 @@
+"""Value semantics: which write each read of a trace observes (issue 21).
+
+The hazard checker proves that the runtime runs every conflicting pair in program order; this
+module says what program order *means*, so that a pass which changes the meaning while keeping
+its edges consistent (placing a ``pl.assemble`` source inside its target, for one) is caught.
+
+``observations(trace)`` replays a trace in its sequential meaning: each kernel task runs whole,
+in submission order, reading every element of its INPUT, INOUT and NO_DEP slots and then writing
+every element of its OUTPUT, INOUT and OUTPUT_EXISTING slots; a host element write writes one
+element; a ``Copy`` (``pl.assemble`` as written: the source's elements into the target's rows)
+gives each target element the version of the source element it copies. Dummy tasks run no
+kernel and touch nothing. An element's *version* says who wrote it last:
+
+- ``("task", k)``: the k-th kernel task (counted among kernel tasks, as ``canonical`` does);
+- ``("host", k)``: the k-th host element write;
+- ``("entry", slot, flat)``: the entry tensor's initial element (never written in the run);
+- ``("fill", bits)``: the fill value of a created buffer;
+- ``UNDEFINED``: an element of a created buffer without a fill that nobody wrote.
+
+An observation is, for one read (a task's read slot, or a host element read), the version of
+every element it reads, in the view's row-major order. ``compare_values(written, emitted)``
+matches the reads of two traces of one program (task reads by task number and slot, each slot
+read and written as the program as written tags it; host reads by source line and occurrence,
+as a pass may drop a dead one) and returns every read whose versions differ, and every task
+that reads one slot and writes another sharing elements with it in the emitted program only
+(the kernel may read what it already overwrote). An ``UNDEFINED`` element of the program as written matches anything (the
+program reads memory it never set).
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+
+from .trace import Copy, HostRead, HostWrite, Task, Trace, View
+
+UNDEFINED = ("undefined",)
+READS = frozenset({"INPUT", "INOUT", "NO_DEP"})
+WRITES = frozenset({"OUTPUT", "INOUT", "OUTPUT_EXISTING"})
+
+
+@dataclass(frozen=True)
+class Read:
+    """One read: ``key`` matches it across traces; ``what`` describes it; ``versions`` per element."""
+
+    key: tuple
+    what: str
+    buffer: str
+    positions: tuple[tuple[int, ...], ...]
+    versions: tuple[tuple, ...]
+
+
+@dataclass(frozen=True)
+class Mismatch:
+    read: Read  # the read as the program as written makes it
+    position: tuple[int, ...]  # the first element (view index) that differs
+    written: tuple
+    emitted: tuple
+    alias: str = ""  # instead: a task whose slots share elements in the emitted program only
+
+    def __str__(self) -> str:
+        if self.alias:
+            return self.alias
+        return (
+            f"{self.read.what} reads element {list(self.position)} of {self.read.buffer}: the program as written "
+            f"observes {describe(self.written)}, the emitted program {describe(self.emitted)}"
+        )
+
+
+def describe(version: tuple) -> str:
+    kind = version[0]
+    if kind == "task":
+        return f"the write of task {version[1]}"
+    if kind == "host":
+        return f"host write {version[1]}"
+    if kind == "entry":
+        return f"the entry tensor's initial element (slot {version[1]}, offset {version[2]})"
+    if kind == "fill":
+        return f"the fill value (bits {version[1]:#x})"
+    if kind == "absent":
+        return "no such read"
+    return "an element nobody wrote"
+
+
+def positions(view: View) -> list[tuple[tuple[int, ...], int]]:
+    """(view index, flat offset in the buffer) of every element of a view, row-major."""
+    out = []
+    for index in itertools.product(*(range(extent) for extent in view.shape)):
+        out.append((index, view.offset + sum(i * s for i, s in zip(index, view.strides))))
+    return out
+
+
+def tags(trace: Trace) -> list[tuple[str, ...]]:
+    """The tag of every tensor slot of every kernel task, in order."""
+    return [tuple(arg.tag for arg in e.tensors) for e in trace.events if isinstance(e, Task) and e.kind == "kernel"]
+
+
+def observations(trace: Trace, kinds: list[tuple[str, ...]] | None = None) -> list[Read]:
+    """Every read of ``trace`` with the versions it observes (see the module docstring). What a
+    slot reads and writes is its tag, or, with ``kinds``, the tag ``kinds`` gives the same slot
+    (what a kernel does with its argument is its parameter's direction, which the program as
+    written says; a compiled program may tag a slot it only writes INOUT, to order it)."""
+    memory: dict[str, dict[int, tuple]] = {name: {} for name in trace.buffers}
+
+    def version(buffer: str, flat: int) -> tuple:
+        found = memory[buffer].get(flat)
+        if found is not None:
+            return found
+        buf = trace.buffers[buffer]
+        if buf.origin == "entry":
+            return ("entry", buf.slot, flat)
+        return ("fill", buf.init) if buf.init is not None else UNDEFINED
+
+    def label(buffer: str) -> str:
+        buf = trace.buffers[buffer]
+        name = buf.label or buffer
+        return f"{name} (entry tensor {buf.slot})" if buf.origin == "entry" else name
+
+    reads: list[Read] = []
+    tasks = host_writes = 0
+    host_reads: dict[int | None, int] = {}
+    for event in trace.events:
+        if isinstance(event, Task):
+            if event.kind != "kernel":
+                continue
+            at = f" at line {event.line}" if event.line else ""
+            slot_tags = kinds[tasks] if kinds is not None else tuple(arg.tag for arg in event.tensors)
+            for slot, arg in enumerate(event.tensors):
+                if slot_tags[slot] in READS:
+                    elements = positions(arg.view)
+                    reads.append(Read(
+                        ("task", tasks, slot), f"task {tasks} ({event.kernel or 'kernel'}){at}, slot {slot},",
+                        label(arg.view.buffer), tuple(p for p, _ in elements),
+                        tuple(version(arg.view.buffer, flat) for _, flat in elements),
+                    ))
+            for slot, arg in enumerate(event.tensors):
+                if slot_tags[slot] in WRITES:
+                    for _, flat in positions(arg.view):
+                        memory[arg.view.buffer][flat] = ("task", tasks)
+            tasks += 1
+        elif isinstance(event, HostWrite):
+            [(_, flat)] = positions(_element(event.view, event.index))
+            memory[event.view.buffer][flat] = ("host", host_writes)
+            host_writes += 1
+        elif isinstance(event, HostRead):
+            occurrence = host_reads.get(event.line, 0)
+            host_reads[event.line] = occurrence + 1
+            [(_, flat)] = positions(_element(event.view, event.index))
+            at = f" at line {event.line}" if event.line else ""
+            reads.append(Read(("get", event.line, occurrence), f"host read{at} (run {occurrence})",
+                              label(event.view.buffer), (tuple(event.index),), (version(event.view.buffer, flat),)))
+        elif isinstance(event, Copy):
+            source = [version(event.source.buffer, flat) for _, flat in positions(event.source)]
+            for (_, flat), value in zip(positions(event.target), source):
+                memory[event.target.buffer][flat] = value
+    return reads
+
+
+def _element(view: View, index: tuple[int, ...]) -> View:
+    offset = view.offset + sum(i * s for i, s in zip(index, view.strides))
+    return View(view.buffer, offset, (), ())
+
+
+def compare_values(written: Trace, emitted: Trace) -> list[Mismatch]:
+    """The reads whose observed versions differ between the program as written and the emitted
+    program (one mismatch per read, at its first differing element). The traces must run the same
+    kernel tasks (``check`` has compared them); a read the emitted program makes that the program
+    as written does not is a mismatch too."""
+    kinds = tags(written)
+    if [len(k) for k in kinds] != [len(k) for k in tags(emitted)]:
+        raise ValueError("the traces do not run the same kernel tasks with the same slots")
+    mine = {read.key: read for read in observations(written)}
+    out = []
+    for read in observations(emitted, kinds):
+        theirs = mine.get(read.key)
+        if theirs is None:
+            out.append(Mismatch(read, (), ("absent",), read.versions[0] if read.versions else UNDEFINED))
+            continue
+        for position, want, got in zip(theirs.positions, theirs.versions, read.versions):
+            if want != UNDEFINED and want != got:
+                out.append(Mismatch(theirs, position, want, got))
+                break
+    return out + _new_aliases(written, emitted, kinds)
+
+
+def _new_aliases(written: Trace, emitted: Trace, kinds: list[tuple[str, ...]]) -> list[Mismatch]:
+    """Tasks that read one slot and write another sharing elements with it in the emitted program
+    but not in the program as written: the kernel may read what it has already overwritten."""
+    out = []
+    for number, (mine, theirs, slot_tags) in enumerate(zip(_kernel_tasks(written), _kernel_tasks(emitted), kinds)):
+        for i, j in itertools.permutations(range(len(slot_tags)), 2):
+            if slot_tags[i] not in READS or slot_tags[j] not in WRITES:
+                continue
+            if _share(theirs.tensors[i].view, theirs.tensors[j].view) and not _share(mine.tensors[i].view, mine.tensors[j].view):
+                at = f" at line {theirs.line}" if theirs.line else ""
+                text = (f"task {number} ({theirs.kernel or 'kernel'}){at} reads slot {i} and writes slot {j}, which "
+                        f"share elements in the emitted program but not in the program as written")
+                read = Read(("task", number, i), text, theirs.tensors[i].view.buffer, (), ())
+                out.append(Mismatch(read, (), UNDEFINED, UNDEFINED, text))
+                break
+    return out
+
+
+def _kernel_tasks(trace: Trace) -> list[Task]:
+    return [e for e in trace.events if isinstance(e, Task) and e.kind == "kernel"]
+
+
+def _share(a: View, b: View) -> bool:
+    return a.buffer == b.buffer and bool({f for _, f in positions(a)} & {f for _, f in positions(b)})
