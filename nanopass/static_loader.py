@@ -18,14 +18,13 @@ import os
 from enum import Enum
 from typing import Any, Callable
 
+from nanopass.passes.frontend.limits import MAX_INT_BITS, MAX_SEQUENCE
 from nanopass.passes.frontend.source import ProgramSource, Unevaluated, program_classes
 
 from .errors import Span, UserError, quoted
 from .loader import check_readable, too_deep_for_python
 
 DSL_MODULE = "nanopass.dsl"
-MAX_SEQUENCE = 4096  # elements of a constant tuple/list
-MAX_INT_BITS = 256  # larger integers (2 ** 10 ** 6, 1 << 10 ** 9) are refused, not computed
 
 
 class StaticProgram:
