@@ -19,6 +19,8 @@ from .consteval import check_expr_depth, constant_value, too_deep
 from .limits import (MAX_ARRAY_SIZE, MAX_ENTRY_SCALARS, MAX_ENTRY_TENSORS, MAX_EXPR_DEPTH, MAX_NESTING,
                      MAX_PARALLEL_NESTING, MAX_TASK_SCALARS, MAX_TASK_TENSORS, MAX_TENSOR_DIMS)
 from .names import Binding, attr_path, check_user_name, dsl_call, self_method
+from .registry import (ARGUMENT, BINDING, CONTEXT, EXPRESSION, ITERATOR, MUST_BE_ASSIGNED, OPS, STATEMENT, STATEMENTS,
+                       TARGETS, VALUE, dsl_op, names_in, refusal, spelled_list, statement)
 from .source import short_source
 from .type_reader import (BOOL_T, INDEX_T, SCALAR_T, TID_T, TypeReader, check_extent, compatible, describe,
                           shapes_match, type_text)
@@ -49,6 +51,7 @@ _CMPOPS = {
 _SHIFTS = (BinOp.shl, BinOp.shr)
 _INTEGER_OPS = (BinOp.floordiv, BinOp.mod, *_SHIFTS)
 _NOT_NUMBERS = (DType.TASK_ID, DType.BOOL)  # scalars no arithmetic takes
+_SEQ, _PARALLEL = LoopKind.seq, LoopKind.parallel  # (an Enum member is slow to look up on its class)
 _COUNTER = L.Var("i")  # a loop's counter (an int64_t), compared with the loop's stop
 _INT_FLOAT_HINT = "write a float literal (2.0) or keep both sides integers"
 
@@ -102,7 +105,7 @@ class _FunctionParser:
         self.closed: dict[str, str] = {}  # name -> why it is no longer visible
         self.depth = 0
         self.manual_depth = 0
-        self.loop_stack: list[ast.For] = []
+        self.parallel_depth = 0  # pl.parallel loops around the statement being read
         self.results: list[Any] = []
         self.expr_root: ast.expr | None = None  # the expression expr() is reading
         self.expr_level = 0  # the expr_depth level of the node being read in it (0: none is)
@@ -222,7 +225,7 @@ class _FunctionParser:
         return out
 
     def stmt(self, stmt: ast.stmt) -> list[Any]:
-        method = _STATEMENTS.get(type(stmt))
+        method = STATEMENTS.get(type(stmt))
         if method is None:
             raise self.error(_unsupported_statement(stmt), stmt)
         return method(self, stmt)
@@ -238,15 +241,14 @@ class _FunctionParser:
             method = self_method(value.func)
             if method is not None:
                 return [self.kernel_call(value, None, stmt)]
-            op = dsl_call(value)
-            if op == "tensor.write":
-                return [self.tensor_write(value)]
-            if op == "submit":
-                raise self.error("pl.submit(...) must be unpacked: out, tid = pl.submit(...)", value)
-            if op == "system.task_dummy":
-                raise self.error("assign the barrier's TaskId: b = pl.system.task_dummy(deps=[...])", value)
-            if op == "yield_":
-                raise self.error("pl.yield_ must be assigned: a, b = pl.yield_(x, y)", value)
+            spelled = dsl_call(value)
+            op = OPS.get(spelled) if spelled is not None else None
+            if op is not None:
+                form = op.forms.get(STATEMENT)
+                if form is not None:
+                    return [form.handler(self, value, op.bind(self, value, form))]
+                if STATEMENT in op.misplaced:
+                    raise refusal(self, spelled, op, STATEMENT, value)
         raise self.error(
             f"this expression has no effect as a statement: {quoted(short_source(stmt))}", stmt
         )
@@ -283,21 +285,20 @@ class _FunctionParser:
     ) -> list[Any]:
         if isinstance(value, ast.Call) and self_method(value.func) is not None:
             return [self.kernel_call(value, targets if (tuple_target or targets) else None, stmt)]
-        op = dsl_call(value)
-        if op == "submit":
-            return [self.submit(value, targets, tuple_target, stmt)]
-        if op == "yield_":
-            return self.yield_(value, targets, stmt)
+        spelled = dsl_call(value)
+        op = OPS.get(spelled) if spelled is not None else None
+        if op is not None and TARGETS in op.forms:
+            return op.forms[TARGETS].handler(self, value, targets, tuple_target, stmt)
         for target in targets:
             if not isinstance(target, ast.Name):
                 raise self.error("the target of an assignment must be a variable name", target)
         if tuple_target:
-            raise self.error("only kernel calls, pl.submit and pl.yield_ can be unpacked into several names", stmt)
+            unpacked = spelled_list(names_in(TARGETS), "", "and")
+            raise self.error(f"only kernel calls, {unpacked} can be unpacked into several names", stmt)
         name = targets[0].id
-        if op == "system.task_dummy":
-            deps = self.dummy_deps(value)
-            return [L.Dummy(self.bind(name, TID_T, targets[0]), deps, span=self.span(value))]
-        rhs, ty = self.rhs(value, annotated)
+        if op is not None and BINDING in op.forms:
+            return op.forms[BINDING].handler(self, value, targets[0], stmt)
+        rhs, ty = self.value(value, spelled, op)
         if annotated is not None:
             ty = self.check_annotation(annotated, ty, stmt, name)
             if rhs._production == "Int" and ty._production == "ScalarType":
@@ -346,20 +347,27 @@ class _FunctionParser:
         if stmt.orelse:
             raise self.error("for ... else is not supported", stmt.orelse[0])
         call = stmt.iter
-        op = dsl_call(call)
-        if op not in ("range", "parallel"):
-            raise self.error("a for loop must iterate over pl.range(...) or pl.parallel(...)", call)
-        kind = LoopKind.seq if op == "range" else LoopKind.parallel
-        if kind is LoopKind.parallel and self.parallel_depth() >= MAX_PARALLEL_NESTING:
+        spelled = dsl_call(call)
+        op = OPS.get(spelled) if spelled is not None else None
+        form = op.forms.get(ITERATOR) if op is not None else None
+        if form is None:
+            iterators = spelled_list(names_in(ITERATOR), "(...)", "or")
+            raise self.error(f"a for loop must iterate over {iterators}", call)
+        return form.handler(self, stmt, call)
+
+    def counted_loop(self, stmt: ast.For, call: ast.Call, kind: LoopKind) -> list[Any]:
+        """``for i in pl.range(...)`` / ``pl.parallel(...)``, with ``init_values=`` carries or not."""
+        parallel = kind is _PARALLEL
+        if parallel and self.parallel_depth >= MAX_PARALLEL_NESTING:
             raise self.error(f"pl.parallel loops are nested more than {MAX_PARALLEL_NESTING} deep", stmt)
         bounds = self.loop_bounds(call)
         init_node = next((kw.value for kw in call.keywords if kw.arg == "init_values"), None)
         for kw in call.keywords:
             if kw.arg not in ("init_values", "attrs"):
-                raise self.error(f"pl.{op} has no keyword argument '{kw.arg}'", kw.value)
+                raise self.error(f"pl.{dsl_call(call)} has no keyword argument '{kw.arg}'", kw.value)
         self.enter(stmt)
         self.frames.append({})
-        self.loop_stack.append(stmt)
+        self.parallel_depth += parallel
         try:
             iters: list[Any] = []
             explicit = init_node is not None
@@ -396,7 +404,7 @@ class _FunctionParser:
             else:
                 body = self.block(body_nodes)
         finally:
-            self.loop_stack.pop()
+            self.parallel_depth -= parallel
             frame = self.frames.pop()
             self.leave()
         for name in frame:
@@ -407,9 +415,6 @@ class _FunctionParser:
                 results.append(self.bind(name_node.id, it.var.type, name_node))
         start, stop, step = bounds
         return [L.For.make(var, start, stop, step, kind, iters, body, results, span=self.span(stmt))]
-
-    def parallel_depth(self) -> int:
-        return sum(1 for loop in self.loop_stack if dsl_call(loop.iter) == "parallel")
 
     def frame_outside(self, thunk):
         """Evaluate ``thunk`` with the innermost frame hidden (init values see the outer scope)."""
@@ -496,7 +501,7 @@ class _FunctionParser:
         for target, arg in zip(targets, call.args):
             if not isinstance(target, ast.Name):
                 raise self.error("pl.yield_ results must be plain names", target)
-            expr, ty = self.rhs(arg, None)
+            expr, ty = self.rhs(arg)
             out.append(L.Let(self.bind(target.id, ty, target), expr, span=self.span(stmt)))
         return out
 
@@ -539,19 +544,25 @@ class _FunctionParser:
         if len(stmt.items) != 1:
             raise self.error("a with statement takes one context manager", stmt)
         item = stmt.items[0]
-        if item.optional_vars is not None:
+        if item.optional_vars is not None:  # (a form that binds a name, as pl.at will, is to say so in the registry)
             raise self.error("'with ... as' is not supported for scopes", item.optional_vars)
-        op = dsl_call(item.context_expr)
-        if op == "manual_scope":
-            mode = ScopeMode.manual
-            if item.context_expr.args or item.context_expr.keywords:
-                raise self.error("pl.manual_scope() takes no arguments", item.context_expr)
-        elif op == "scope":
-            mode = self.scope_mode(item.context_expr)
-        else:
-            raise self.error(
-                "unsupported context manager: use pl.manual_scope() or pl.scope()", item.context_expr
-            )
+        spelled = dsl_call(item.context_expr)
+        op = OPS.get(spelled) if spelled is not None else None
+        form = op.forms.get(CONTEXT) if op is not None else None
+        if form is None:
+            managers = spelled_list(names_in(CONTEXT), "()", "or")
+            raise self.error(f"unsupported context manager: use {managers}", item.context_expr)
+        return form.handler(self, stmt, item.context_expr)
+
+    def manual_scope(self, stmt: ast.With, call: ast.Call) -> list[Any]:
+        if call.args or call.keywords:
+            raise self.error("pl.manual_scope() takes no arguments", call)
+        return self.scope_block(stmt, ScopeMode.manual)
+
+    def scope(self, stmt: ast.With, call: ast.Call) -> list[Any]:
+        return self.scope_block(stmt, self.scope_mode(call))
+
+    def scope_block(self, stmt: ast.With, mode: ScopeMode) -> list[Any]:
         if mode is ScopeMode.manual and self.manual_depth:
             raise self.error("a manual scope may not be nested inside another manual scope", stmt)
         if mode is ScopeMode.auto:
@@ -707,13 +718,17 @@ class _FunctionParser:
             outs.append(self.bind(target.id, rtype, target))
         return outs
 
+    def no_dep(self, call: ast.Call) -> ast.expr:
+        """``pl.no_dep(t)`` around a task argument: ``t``."""
+        if len(call.args) != 1 or call.keywords:
+            raise self.error("pl.no_dep takes one tensor: pl.no_dep(t)", call)
+        return call.args[0]
+
     def task_arg(self, node: ast.expr, param: Any, kernel: str) -> Any:
         no_dep = False
-        while isinstance(node, ast.Call) and dsl_call(node) == "no_dep":
-            if len(node.args) != 1 or node.keywords:
-                raise self.error("pl.no_dep takes one tensor: pl.no_dep(t)", node)
+        while type(node) is ast.Call and (form := _argument_form(node)) is not None:
+            node = form.handler(self, node)
             no_dep = True
-            node = node.args[0]
         ptype = param.type
         if isinstance(node, ast.Constant) and node.value is None:
             raise self.error(f"None is not a value for parameter '{param.name}' of '{kernel}'", node)
@@ -781,6 +796,11 @@ class _FunctionParser:
             )
         return out
 
+    def dummy(self, call: ast.Call, target: ast.Name) -> Any:
+        """``b = pl.system.task_dummy(deps=[...])``: a barrier task."""
+        deps = self.dummy_deps(call)
+        return L.Dummy(self.bind(target.id, TID_T, target), deps, span=self.span(call))
+
     def dummy_deps(self, call: ast.Call) -> list[Any]:
         if call.args:
             raise self.error("pl.system.task_dummy takes only deps=[...]", call.args[0])
@@ -795,34 +815,24 @@ class _FunctionParser:
 
     # -- right-hand sides --------------------------------------------------------------------------
 
-    def rhs(self, node: ast.expr, annotated: Any) -> tuple[Any, Any]:
+    def rhs(self, node: ast.expr) -> tuple[Any, Any]:
+        """The value of an assignment (its IR and type)."""
+        spelled = dsl_call(node)
+        return self.value(node, spelled, OPS.get(spelled) if spelled is not None else None)
+
+    def value(self, node: ast.expr, spelled: str | None, op: Any) -> tuple[Any, Any]:
+        """``rhs`` once the callee is known: ``pl.<spelled>``, ``op`` when it is registered."""
         if isinstance(node, ast.Constant) and node.value is None:
             return L.NoTask(), TID_T
-        op = dsl_call(node)
-        if op is not None and op not in _SCALAR_CALLS:
-            handler = _RHS_OPS.get(op)
-            if handler is None:
-                raise self.error(f"unknown or unsupported operation 'pl.{op}' in an orchestration function", node)
-            return handler(self, node)
+        if spelled is not None:
+            form = op.forms.get(VALUE) if op is not None else None
+            if form is not None:
+                return form.handler(self, node, op.bind(self, node, form))
+            if op is None or EXPRESSION not in op.forms:
+                raise refusal(self, spelled, op, VALUE, node)
         if isinstance(node, ast.Subscript):
             return self.subscript(node)
         return self.expr(node)
-
-    def op_args(self, call: ast.Call, names: list[str], required: int, what: str) -> dict[str, ast.expr]:
-        """Bind positional and keyword arguments of a DSL op by name."""
-        if len(call.args) > len(names):
-            raise self.error(f"pl.{what} takes at most {len(names)} positional argument(s)", call)
-        bound = dict(zip(names, call.args))
-        for kw in call.keywords:
-            if kw.arg not in names:
-                raise self.error(f"pl.{what} has no keyword argument '{kw.arg}'", kw.value)
-            if kw.arg in bound:
-                raise self.error(f"pl.{what} got '{kw.arg}' twice", kw.value)
-            bound[kw.arg] = kw.value
-        missing = [n for n in names[:required] if n not in bound]
-        if missing:
-            raise self.error(f"pl.{what} is missing argument '{missing[0]}'", call)
-        return bound
 
     def tensor_operand(self, node: ast.expr, what: str) -> tuple[Any, Any]:
         expr, ty = self.expr(node)
@@ -856,9 +866,8 @@ class _FunctionParser:
             raise self.error(f"a tensor has 1 to {MAX_TENSOR_DIMS} dimensions, got {len(dims)}", node)
         return dims
 
-    def op_create_tensor(self, call: ast.Call) -> tuple[Any, Any]:
+    def op_create_tensor(self, call: ast.Call, a: dict[str, ast.expr]) -> tuple[Any, Any]:
         what = "create_tensor"
-        a = self.op_args(call, ["shape", "dtype", "layout", "manual_dep", "init_value"], 2, what)
         shape = self.shape_list(a["shape"], what)
         dtype = self.types.dtype(a["dtype"])
         if dtype.runtime is None:
@@ -899,8 +908,7 @@ class _FunctionParser:
             raise self.error(f"init_value {ivalue} does not fit in {dtype.name}", node)
         return L.Int(ivalue, dtype)
 
-    def op_read(self, call: ast.Call) -> tuple[Any, Any]:
-        a = self.op_args(call, ["tensor", "indices"], 2, "tensor.read")
+    def op_read(self, call: ast.Call, a: dict[str, ast.expr]) -> tuple[Any, Any]:
         tensor, ty = self.tensor_operand(a["tensor"], "tensor.read")
         index = self.index_list(a["indices"], "tensor.read")
         if len(index) != len(ty.shape):
@@ -912,8 +920,7 @@ class _FunctionParser:
             raise self.error(f"elements of a {ty.dtype.name} tensor cannot be read on the host", call)
         return L.ReadTensor(tensor, index), SCALAR_T[ty.dtype]
 
-    def op_slice(self, call: ast.Call) -> tuple[Any, Any]:
-        a = self.op_args(call, ["tensor", "shape", "offset"], 3, "tensor.slice")
+    def op_slice(self, call: ast.Call, a: dict[str, ast.expr]) -> tuple[Any, Any]:
         tensor, ty = self.tensor_operand(a["tensor"], "tensor.slice")
         shape = self.shape_list(a["shape"], "tensor.slice")
         offset = self.index_list(a["offset"], "tensor.slice")
@@ -930,8 +937,7 @@ class _FunctionParser:
                 )
         return L.SliceTensor.make(tensor, shape, offset, False), L.TensorType.make(shape, ty.dtype)
 
-    def op_transpose(self, call: ast.Call) -> tuple[Any, Any]:
-        a = self.op_args(call, ["tensor", "axis1", "axis2"], 3, "tensor.transpose")
+    def op_transpose(self, call: ast.Call, a: dict[str, ast.expr]) -> tuple[Any, Any]:
         tensor, ty = self.tensor_operand(a["tensor"], "tensor.transpose")
         rank = len(ty.shape)
         axes = []
@@ -948,8 +954,7 @@ class _FunctionParser:
         shape[axes[0]], shape[axes[1]] = shape[axes[1]], shape[axes[0]]
         return L.TransposeTensor(tensor, axes[0], axes[1], False), L.TensorType(shape, ty.dtype)
 
-    def op_reshape(self, call: ast.Call) -> tuple[Any, Any]:
-        a = self.op_args(call, ["tensor", "shape"], 2, "tensor.reshape")
+    def op_reshape(self, call: ast.Call, a: dict[str, ast.expr]) -> tuple[Any, Any]:
         tensor, ty = self.tensor_operand(a["tensor"], "tensor.reshape")
         shape = self.shape_list(a["shape"], "tensor.reshape")
         old, new = _static_numel(ty.shape), _static_numel(shape)
@@ -957,8 +962,7 @@ class _FunctionParser:
             raise self.error(f"pl.tensor.reshape cannot change the element count ({old} to {new})", a["shape"])
         return L.ReshapeTensor(tensor, shape, False), L.TensorType(shape, ty.dtype)
 
-    def op_dim(self, call: ast.Call) -> tuple[Any, Any]:
-        a = self.op_args(call, ["tensor", "axis"], 2, "tensor.dim")
+    def op_dim(self, call: ast.Call, a: dict[str, ast.expr]) -> tuple[Any, Any]:
         tensor, ty = self.tensor_operand(a["tensor"], "tensor.dim")
         axis = self.types.const_int(a["axis"])
         rank = len(ty.shape)
@@ -974,8 +978,7 @@ class _FunctionParser:
             return L.Var(dim.name), int64
         return L.DimTensor(tensor, axis), int64
 
-    def op_assemble(self, call: ast.Call) -> tuple[Any, Any]:
-        a = self.op_args(call, ["target", "source", "offset"], 3, "assemble")
+    def op_assemble(self, call: ast.Call, a: dict[str, ast.expr]) -> tuple[Any, Any]:
         target, tty = self.tensor_operand(a["target"], "assemble")
         source, sty = self.tensor_operand(a["source"], "assemble")
         offset = self.index_list(a["offset"], "assemble")
@@ -985,8 +988,7 @@ class _FunctionParser:
             raise self.error("pl.assemble needs a source of the target's dtype", a["source"])
         return L.AssembleTensor(target, source, offset), tty
 
-    def op_array_create(self, call: ast.Call) -> tuple[Any, Any]:
-        a = self.op_args(call, ["size", "dtype"], 2, "array.create")
+    def op_array_create(self, call: ast.Call, a: dict[str, ast.expr]) -> tuple[Any, Any]:
         if isinstance(a["size"], ast.Name) and (binding := self.lookup(a["size"].id)) is not None:
             raise self.error(f"an array size must be a constant, but '{a['size'].id}' is a {type_text(binding.type)} "
                              "variable", a["size"])
@@ -998,7 +1000,7 @@ class _FunctionParser:
             raise self.error(f"an array of {dtype.name} has no host C++ type", a["dtype"])
         return L.CreateArray(size, dtype), L.ArrayType(size, dtype)
 
-    def op_task_invalid(self, call: ast.Call) -> tuple[Any, Any]:
+    def op_task_invalid(self, call: ast.Call, _args: None) -> tuple[Any, Any]:
         if call.args or call.keywords:
             raise self.error("pl.system.task_invalid() takes no arguments", call)
         return L.NoTask(), TID_T
@@ -1050,8 +1052,7 @@ class _FunctionParser:
         binder = self.bind(target.value.id, aty, target.value)
         return L.Let(binder, L.SetItem(arr, index, val), span=self.span(stmt))
 
-    def tensor_write(self, call: ast.Call) -> Any:
-        a = self.op_args(call, ["tensor", "indices", "value"], 3, "tensor.write")
+    def tensor_write(self, call: ast.Call, a: dict[str, ast.expr]) -> Any:
         tensor, ty = self.tensor_operand(a["tensor"], "tensor.write")
         index = self.index_list(a["indices"], "tensor.write")
         if len(index) != len(ty.shape):
@@ -1138,12 +1139,11 @@ class _FunctionParser:
                 node,
             )
         if isinstance(node, ast.Call):
-            op = dsl_call(node)
-            if op in _RHS_OPS or op == "submit" or self_method(node.func):
-                raise self.error(
-                    "tasks and tensor operations must be assigned to a name, not used inside an expression", node
-                )
-            raise self.error(f"unsupported function call {quoted(short_source(node))}", node)
+            if self_method(node.func):
+                raise self.error(MUST_BE_ASSIGNED, node)
+            spelled = dsl_call(node)
+            op = OPS.get(spelled) if spelled is not None else None
+            raise refusal(self, spelled, op, EXPRESSION, node)
         if isinstance(node, ast.IfExp):
             raise self.error("conditional expressions (x if c else y) are not supported; use an if statement", node)
         raise self.error(f"unsupported expression {quoted(short_source(node))}", node)
@@ -1299,25 +1299,46 @@ class _FunctionParser:
 
 
 # The reader of each statement class: stmt_Assign reads ast.Assign, and so on.
-_STATEMENTS = {
-    getattr(ast, name.removeprefix("stmt_")): method
-    for name, method in vars(_FunctionParser).items()
-    if name.startswith("stmt_")
-}
-_SCALAR_CALLS: set[str] = set()
-_RHS_OPS = {
-    "create_tensor": _FunctionParser.op_create_tensor,
-    "tensor.create": _FunctionParser.op_create_tensor,
-    "tensor.read": _FunctionParser.op_read,
-    "tensor.slice": _FunctionParser.op_slice,
-    "tensor.transpose": _FunctionParser.op_transpose,
-    "tensor.reshape": _FunctionParser.op_reshape,
-    "tensor.dim": _FunctionParser.op_dim,
-    "assemble": _FunctionParser.op_assemble,
-    "tensor.assemble": _FunctionParser.op_assemble,
-    "array.create": _FunctionParser.op_array_create,
-    "system.task_invalid": _FunctionParser.op_task_invalid,
-}
+for _name, _method in list(vars(_FunctionParser).items()):
+    if _name.startswith("stmt_"):
+        statement(getattr(ast, _name.removeprefix("stmt_")))(_method)
+
+_P = _FunctionParser
+dsl_op("create_tensor", VALUE, aliases=("tensor.create",),
+       params=("shape", "dtype", "layout", "manual_dep", "init_value"), required=2)(_P.op_create_tensor)
+dsl_op("tensor.read", VALUE, params=("tensor", "indices"))(_P.op_read)
+dsl_op("tensor.slice", VALUE, params=("tensor", "shape", "offset"))(_P.op_slice)
+dsl_op("tensor.transpose", VALUE, params=("tensor", "axis1", "axis2"))(_P.op_transpose)
+dsl_op("tensor.reshape", VALUE, params=("tensor", "shape"))(_P.op_reshape)
+dsl_op("tensor.dim", VALUE, params=("tensor", "axis"))(_P.op_dim)
+dsl_op("assemble", VALUE, aliases=("tensor.assemble",), params=("target", "source", "offset"))(_P.op_assemble)
+dsl_op("array.create", VALUE, params=("size", "dtype"))(_P.op_array_create)
+dsl_op("system.task_invalid", VALUE)(_P.op_task_invalid)
+dsl_op("tensor.write", STATEMENT, params=("tensor", "indices", "value"))(_P.tensor_write)
+dsl_op("submit", TARGETS, misplaced={
+    STATEMENT: "pl.submit(...) must be unpacked: out, tid = pl.submit(...)",
+    EXPRESSION: MUST_BE_ASSIGNED,
+})(lambda cx, call, targets, unpacked, stmt: [cx.submit(call, targets, unpacked, stmt)])
+dsl_op("system.task_dummy", BINDING, misplaced={
+    STATEMENT: "assign the barrier's TaskId: b = pl.system.task_dummy(deps=[...])",
+})(lambda cx, call, target, stmt: [cx.dummy(call, target)])
+dsl_op("no_dep", ARGUMENT)(lambda cx, call: cx.no_dep(call))
+dsl_op("range", ITERATOR)(lambda cx, stmt, call: cx.counted_loop(stmt, call, _SEQ))
+dsl_op("parallel", ITERATOR)(lambda cx, stmt, call: cx.counted_loop(stmt, call, _PARALLEL))
+dsl_op("yield_", TARGETS, misplaced={
+    STATEMENT: "pl.yield_ must be assigned: a, b = pl.yield_(x, y)",
+})(lambda cx, call, targets, unpacked, stmt: cx.yield_(call, targets, stmt))
+dsl_op("manual_scope", CONTEXT)(_P.manual_scope)
+dsl_op("scope", CONTEXT)(_P.scope)
+del _P
+
+
+def _argument_form(call: ast.Call) -> Any:
+    """The form that reads ``call`` wrapping a task argument (``pl.no_dep(t)``), if it is one."""
+    spelled = dsl_call(call)
+    op = OPS.get(spelled) if spelled is not None else None
+    return op.forms.get(ARGUMENT) if op is not None else None
+
 
 _OP_TEXT = {ast.Pow: "**", ast.BitAnd: "&", ast.BitOr: "|", ast.BitXor: "^", ast.MatMult: "@"}
 
