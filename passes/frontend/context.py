@@ -18,7 +18,8 @@ from nanopass.languages.terms import BinOp, CmpOp, DType, FuncKind, LoopKind, Pa
 from .consteval import check_expr_depth, constant_value, too_deep
 from .limits import (MAX_ARRAY_SIZE, MAX_ENTRY_SCALARS, MAX_ENTRY_TENSORS, MAX_EXPR_DEPTH, MAX_NESTING,
                      MAX_PARALLEL_NESTING, MAX_TASK_SCALARS, MAX_TASK_TENSORS, MAX_TENSOR_DIMS)
-from .names import Binding, attr_path, check_user_name, dsl_call, self_method
+from .names import attr_path, dsl_call, self_method
+from .scope import Binding, Scope
 from .registry import (ARGUMENT, BINDING, CONTEXT, EXPRESSION, ITERATOR, MUST_BE_ASSIGNED, OPS, STATEMENT, STATEMENTS,
                        TARGETS, VALUE, dsl_op, names_in, refusal, spelled_list, statement)
 from .source import short_source
@@ -94,15 +95,16 @@ def unsigned_mix(a: Any, da: DType, b: Any, db: DType) -> DType | None:
     return du if du.bits >= max(ds.bits, 32) else None
 
 
-class _FunctionParser:
+class FunctionContext(Scope):
+    """The reading of one orchestration function: its scope (the base class: a handler binds with
+    ``cx.bind``), its other state, and the services handlers call."""
+
     def __init__(self, program: ProgramParser, types: TypeReader, fdef: ast.FunctionDef, auto_scope: bool):
         self.program = program
         self.src = program.src
         self.types = types
         self.fdef = fdef
         self.auto_scope = auto_scope
-        self.frames: list[dict[str, Binding]] = [{}]
-        self.closed: dict[str, str] = {}  # name -> why it is no longer visible
         self.depth = 0
         self.manual_depth = 0
         self.parallel_depth = 0  # pl.parallel loops around the statement being read
@@ -111,44 +113,12 @@ class _FunctionParser:
         self.expr_level = 0  # the expr_depth level of the node being read in it (0: none is)
         self.dispatchable: set[str] = set()  # kernels kernel_sig has accepted (checked once each)
         self.span: Callable[[ast.AST], Span] = self.src.span  # a node's position (called for most nodes built)
+        Scope.__init__(self, program, self.span)
 
     # -- infrastructure --------------------------------------------------------------------------
 
     def error(self, message: str, node: ast.AST, hint: str | None = None) -> UserError:
         return UserError(message, self.span(node), hint)
-
-    def lookup(self, name: str) -> Binding | None:
-        for frame in reversed(self.frames):
-            if name in frame:
-                return frame[name]
-        return None
-
-    def define(self, name: str, ty: Any, node: ast.AST, kind: str = "local") -> Binding:
-        """Bind ``name`` in the innermost frame; returns the binding (its span: ``node``'s)."""
-        check_user_name(self.program, name, node)
-        if name in self.program.kernels or name == "self":
-            raise self.error(f"'{name}' cannot be used as a variable name", node)
-        binding = self.frames[-1][name] = Binding(ty, kind, self.span(node))
-        self.closed.pop(name, None)
-        return binding
-
-    def bind(self, name: str, ty: Any, node: ast.AST) -> Any:
-        """Assign ``name``: re-assign a visible variable (same type) or define a new one."""
-        if name == "_":
-            return L.Binder("_", ty)
-        existing = self.lookup(name)
-        if existing is not None:
-            if existing.kind in ("loopvar", "dyn"):
-                raise self.error(f"cannot assign to '{name}' (a {'loop variable' if existing.kind == 'loopvar' else 'dynamic dimension'})", node)
-            if not compatible(existing.type, ty):
-                raise self.error(
-                    f"cannot re-assign '{name}' with a different type: was {type_text(existing.type)}, "
-                    f"got {type_text(ty)}",
-                    node,
-                    hint="use a new name for a value of another type",
-                )
-            return L.Binder.make(name, existing.type, span=self.span(node))
-        return L.Binder.make(name, ty, span=self.define(name, ty, node).span)
 
     # -- entry -----------------------------------------------------------------------------------
 
@@ -366,7 +336,7 @@ class _FunctionParser:
             if kw.arg not in ("init_values", "attrs"):
                 raise self.error(f"pl.{dsl_call(call)} has no keyword argument '{kw.arg}'", kw.value)
         self.enter(stmt)
-        self.frames.append({})
+        self.push()
         self.parallel_depth += parallel
         try:
             iters: list[Any] = []
@@ -375,7 +345,7 @@ class _FunctionParser:
                 var_node, iter_names = self.explicit_loop_target(stmt.target, init_node)
                 inits = init_node.elts
                 for name_node, init in zip(iter_names, inits):
-                    init_expr, init_ty = self.frame_outside(lambda init=init: self.expr(init))
+                    init_expr, init_ty = self.outside(lambda init=init: self.expr(init))
                     if init_ty._production not in ("TensorType", "ScalarType", "ArrayType"):
                         raise self.error("an init value must be a tensor, a scalar or an array", init)
                     binding = self.define(name_node.id, init_ty, name_node, "iter")
@@ -405,24 +375,14 @@ class _FunctionParser:
                 body = self.block(body_nodes)
         finally:
             self.parallel_depth -= parallel
-            frame = self.frames.pop()
+            frame = self.pop()
             self.leave()
-        for name in frame:
-            if self.lookup(name) is None:
-                self.closed[name] = f"defined inside the loop at line {stmt.lineno}"
+        self.close(frame, f"defined inside the loop at line {stmt.lineno}")
         if explicit:
             for name_node, it in zip(result_names, iters):
                 results.append(self.bind(name_node.id, it.var.type, name_node))
         start, stop, step = bounds
         return [L.For.make(var, start, stop, step, kind, iters, body, results, span=self.span(stmt))]
-
-    def frame_outside(self, thunk):
-        """Evaluate ``thunk`` with the innermost frame hidden (init values see the outer scope)."""
-        inner = self.frames.pop()
-        try:
-            return thunk()
-        finally:
-            self.frames.append(inner)
 
     def explicit_loop_target(self, target: ast.expr, init_node: ast.expr) -> tuple[ast.Name, list[ast.Name]]:
         if not isinstance(init_node, (ast.Tuple, ast.List)):
@@ -515,12 +475,12 @@ class _FunctionParser:
             )
         self.enter(stmt)
         try:
-            self.frames.append({})
+            self.push()
             then = self.block(stmt.body)
-            then_frame = self.frames.pop()
-            self.frames.append({})
+            then_frame = self.pop()
+            self.push()
             orelse = self.block(stmt.orelse)
-            else_frame = self.frames.pop()
+            else_frame = self.pop()
         finally:
             self.leave()
         for name, binding in then_frame.items():
@@ -1299,11 +1259,11 @@ class _FunctionParser:
 
 
 # The reader of each statement class: stmt_Assign reads ast.Assign, and so on.
-for _name, _method in list(vars(_FunctionParser).items()):
+for _name, _method in list(vars(FunctionContext).items()):
     if _name.startswith("stmt_"):
         statement(getattr(ast, _name.removeprefix("stmt_")))(_method)
 
-_P = _FunctionParser
+_P = FunctionContext
 dsl_op("create_tensor", VALUE, aliases=("tensor.create",),
        params=("shape", "dtype", "layout", "manual_dep", "init_value"), required=2)(_P.op_create_tensor)
 dsl_op("tensor.read", VALUE, params=("tensor", "indices"))(_P.op_read)

@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import ast
-from typing import TYPE_CHECKING, Any, NamedTuple
-
-from nanopass.errors import Span
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from .program import ProgramParser
@@ -38,14 +36,6 @@ def self_method(node: ast.AST) -> str | None:
     if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self":
         return node.attr
     return None
-
-
-class Binding(NamedTuple):
-    """What a visible name is bound to (immutable: a name bound again gets a new Binding)."""
-
-    type: Any
-    kind: str  # param | local | loopvar | iter | dyn
-    span: Span
 
 
 def check_user_name(program: ProgramParser, name: str, node: ast.AST) -> None:

@@ -18,7 +18,6 @@ from typing import Any
 
 from nanopass.errors import UserError
 
-from .context import _FunctionParser
 from .limits import (MAX_ARRAY_SIZE, MAX_DIM, MAX_ENTRY_SCALARS, MAX_ENTRY_TENSORS, MAX_EXPR_DEPTH, MAX_NESTING,
                      MAX_PARALLEL_NESTING, MAX_TASK_SCALARS, MAX_TASK_TENSORS, MAX_TENSOR_DIMS, expr_depth)
 from .program import ProgramParser
@@ -27,7 +26,7 @@ from .source import ProgramSource
 __all__ = [  # the front end's interface; the limits are re-exported from their old home
     "parse_program", "expr_depth", "MAX_ARRAY_SIZE", "MAX_DIM", "MAX_ENTRY_SCALARS", "MAX_ENTRY_TENSORS",
     "MAX_EXPR_DEPTH", "MAX_NESTING", "MAX_PARALLEL_NESTING", "MAX_TASK_SCALARS", "MAX_TASK_TENSORS",
-    "MAX_TENSOR_DIMS", "_FunctionParser",
+    "MAX_TENSOR_DIMS",
 ]
 
 

@@ -11,7 +11,7 @@ from nanopass.errors import Span, UserError, quoted
 from nanopass.languages import surface as S
 from nanopass.languages.terms import FuncKind
 
-from .context import _FunctionParser
+from .context import FunctionContext
 from .kernels import KernelSummary
 from .names import attr_path
 from .source import ProgramSource
@@ -74,7 +74,7 @@ class ProgramParser:
                 L.Kernel(fdef.name, kind, params, results, body, dual, span=self.src.span(fdef))
             )
         fdef, _kind, auto_scope, _dual = orch
-        func = _FunctionParser(self, types, fdef, auto_scope).parse()
+        func = FunctionContext(self, types, fdef, auto_scope).parse()
         return L.Program(self.src.name, kernel_nodes, func, span=self.src.span(self.src.classdef))
 
     def _check_returned_params(self, name: str, params: list[Any], results: list[Any], body: list[Any]) -> None:
