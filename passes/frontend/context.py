@@ -13,86 +13,28 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from nanopass.errors import Span, UserError, quoted
 from nanopass.languages import surface as S
-from nanopass.languages.terms import BinOp, CmpOp, DType, FuncKind, LoopKind, ParamDir, ScopeMode, UnOp
+from nanopass.languages.terms import DType, FuncKind, LoopKind, ParamDir, ScopeMode
 
-from .consteval import check_expr_depth, constant_value, too_deep
-from .limits import (MAX_ARRAY_SIZE, MAX_ENTRY_SCALARS, MAX_ENTRY_TENSORS, MAX_EXPR_DEPTH, MAX_NESTING,
-                     MAX_PARALLEL_NESTING, MAX_TASK_SCALARS, MAX_TASK_TENSORS, MAX_TENSOR_DIMS)
+from . import exprs
+from .consteval import constant_value
+from .exprs import unsigned_mix
+from .limits import (MAX_ARRAY_SIZE, MAX_ENTRY_SCALARS, MAX_ENTRY_TENSORS, MAX_NESTING, MAX_PARALLEL_NESTING,
+                     MAX_TASK_SCALARS, MAX_TASK_TENSORS, MAX_TENSOR_DIMS)
 from .names import attr_path, dsl_call, self_method
-from .scope import Binding, Scope
 from .registry import (ARGUMENT, BINDING, CONTEXT, EXPRESSION, ITERATOR, MUST_BE_ASSIGNED, OPS, STATEMENT, STATEMENTS,
                        TARGETS, VALUE, dsl_op, names_in, refusal, spelled_list, statement)
+from .scope import Binding, Scope
 from .source import short_source
-from .type_reader import (BOOL_T, INDEX_T, SCALAR_T, TID_T, TypeReader, check_extent, compatible, describe,
-                          shapes_match, type_text)
+from .type_reader import (BOOL_T, INDEX_T, SCALAR_T, TID_T, TypeReader, check_extent, compatible, shapes_match,
+                          type_text)
 
 if TYPE_CHECKING:
     from .program import KernelSig, ProgramParser
 
 L = S.LANGUAGE
 
-_BINOPS = {
-    ast.Add: BinOp.add,
-    ast.Sub: BinOp.sub,
-    ast.Mult: BinOp.mul,
-    ast.Div: BinOp.div,
-    ast.FloorDiv: BinOp.floordiv,
-    ast.Mod: BinOp.mod,
-    ast.LShift: BinOp.shl,
-    ast.RShift: BinOp.shr,
-}
-_CMPOPS = {
-    ast.Eq: CmpOp.eq,
-    ast.NotEq: CmpOp.ne,
-    ast.Lt: CmpOp.lt,
-    ast.LtE: CmpOp.le,
-    ast.Gt: CmpOp.gt,
-    ast.GtE: CmpOp.ge,
-}
-_SHIFTS = (BinOp.shl, BinOp.shr)
-_INTEGER_OPS = (BinOp.floordiv, BinOp.mod, *_SHIFTS)
-_NOT_NUMBERS = (DType.TASK_ID, DType.BOOL)  # scalars no arithmetic takes
 _SEQ, _PARALLEL = LoopKind.seq, LoopKind.parallel  # (an Enum member is slow to look up on its class)
 _COUNTER = L.Var("i")  # a loop's counter (an int64_t), compared with the loop's stop
-_INT_FLOAT_HINT = "write a float literal (2.0) or keep both sides integers"
-
-
-def _c_quotient(a: int, b: int) -> int:
-    """``a / b`` on C++ integers: the quotient rounded toward zero."""
-    q = abs(a) // abs(b)
-    return q if (a >= 0) == (b >= 0) else -q
-
-
-# Integer constants folded in the orchestration body, with the meaning the C++ gives them: the
-# DSL's ``//`` and ``%`` print as C ``/`` and ``%`` (reference-behaviour: C semantics, not floor),
-# so folding ``-7 // 2`` must give -3, as the unfolded C++ would compute.
-_C_FOLD: dict[BinOp, Callable[[Any, Any], Any]] = {
-    BinOp.add: lambda a, b: a + b,
-    BinOp.sub: lambda a, b: a - b,
-    BinOp.mul: lambda a, b: a * b,
-    BinOp.floordiv: _c_quotient,
-    BinOp.mod: lambda a, b: a - b * _c_quotient(a, b),
-    BinOp.shl: lambda a, b: a << b,
-    BinOp.shr: lambda a, b: a >> b,
-}
-
-
-
-def unsigned_mix(a: Any, da: DType, b: Any, db: DType) -> DType | None:
-    """The unsigned dtype when C++'s usual arithmetic conversions compute ``a op b`` in unsigned.
-
-    Integers narrower than 32 bits promote to int first; then unsigned wins unless the signed side
-    is wider (UINT32 with INT64 stays signed). A constant that is not negative keeps its value
-    either way (None); a negative one (a C++ int) would wrap.
-    """
-    if da is db or not (da.is_int and db.is_int) or da.is_signed == db.is_signed:
-        return None
-    (s, ds), du = ((a, da), db) if da.is_signed else ((b, db), da)
-    if s._production == "Int":
-        if s.value >= 0:
-            return None
-        ds = DType.INT32
-    return du if du.bits >= max(ds.bits, 32) else None
 
 
 class FunctionContext(Scope):
@@ -119,6 +61,9 @@ class FunctionContext(Scope):
 
     def error(self, message: str, node: ast.AST, hint: str | None = None) -> UserError:
         return UserError(message, self.span(node), hint)
+
+    expr = exprs.expr  # an expression's IR and type
+    scalar_expr = exprs.scalar_expr  # the same, refusing a tensor, an array or a tile
 
     # -- entry -----------------------------------------------------------------------------------
 
@@ -1036,227 +981,6 @@ class FunctionContext(Scope):
             raise self.error(f"cannot write a {vty.dtype.name} value into a {ty.dtype.name} tensor", a["value"])
         return L.WriteTensor(tensor, index, value, span=self.span(call))
 
-    # -- scalar expressions ------------------------------------------------------------------------
-
-    def expr(self, node: ast.expr) -> tuple[Any, Any]:
-        """An expression's IR and type; one nested more than MAX_EXPR_DEPTH is refused first.
-
-        The depth is counted while the expression is read rather than by a walk of its own: each
-        node is read at its ``expr_depth`` level (``descend``), and a node past the limit stops the
-        reading (there, and at a name's context in ``_expr``), so the reader never recurses deeper
-        than the limit. When the reading stops on another error, the depth of the whole expression
-        is measured: if it is too deep, that error is the one reported.
-        """
-        if self.expr_level:  # a sub-expression of the one being read
-            return self._expr(node)
-        self.expr_root, self.expr_level = node, 1
-        try:
-            return self._expr(node)
-        except UserError:
-            check_expr_depth(self.program, node)
-            raise
-        finally:
-            self.expr_root, self.expr_level = None, 0
-
-    def descend(self, levels: int) -> None:
-        """Read the next sub-expressions, ``levels`` deeper (``expr_level`` goes back up after)."""
-        self.expr_level += levels
-        if self.expr_level > MAX_EXPR_DEPTH:
-            raise too_deep(self.program, self.expr_root)
-
-    def scalar_expr(self, node: ast.expr) -> tuple[Any, Any]:
-        expr, ty = self.expr(node)
-        if ty._production != "ScalarType":
-            raise self.error(f"expected a scalar, got a {type_text(ty)}", node)
-        return expr, ty
-
-    def scalar_operand(self, node: ast.expr) -> tuple[Any, Any]:
-        """``scalar_expr`` for an operand of the expression being read (its level already set)."""
-        expr, ty = self._expr(node)
-        if ty._production != "ScalarType":
-            raise self.error(f"expected a scalar, got a {type_text(ty)}", node)
-        return expr, ty
-
-    def _expr(self, node: ast.expr) -> tuple[Any, Any]:
-        kind = type(node)  # (the usual kinds first, by class: ast.parse makes no subclasses)
-        if kind is ast.Name:
-            if self.expr_level >= MAX_EXPR_DEPTH:  # its child, the context (ast.Load), is one deeper
-                raise too_deep(self.program, self.expr_root)
-            return self.name(node)
-        if kind is ast.BinOp:
-            return self.binop(node)
-        if kind is ast.Constant:
-            return self.constant(node.value, node)
-        if isinstance(node, ast.UnaryOp):
-            return self.unop(node)
-        if isinstance(node, ast.Compare):
-            return self.compare(node)
-        if isinstance(node, ast.BoolOp):
-            return self.boolop(node)
-        if isinstance(node, ast.Subscript):
-            raise self.error(
-                "subscripts are allowed only as a whole right-hand side (x = t[i, j]); assign them to a name first",
-                node,
-            )
-        if isinstance(node, ast.Call):
-            if self_method(node.func):
-                raise self.error(MUST_BE_ASSIGNED, node)
-            spelled = dsl_call(node)
-            op = OPS.get(spelled) if spelled is not None else None
-            raise refusal(self, spelled, op, EXPRESSION, node)
-        if isinstance(node, ast.IfExp):
-            raise self.error("conditional expressions (x if c else y) are not supported; use an if statement", node)
-        raise self.error(f"unsupported expression {quoted(short_source(node))}", node)
-
-    def constant(self, value: Any, node: ast.expr) -> tuple[Any, Any]:
-        if isinstance(value, bool):
-            return L.Bool(value), BOOL_T
-        if isinstance(value, int):
-            if not -(2**63) <= value < 2**64:
-                raise self.error(f"integer {value} does not fit in 64 bits", node)
-            return L.Int.make(value, DType.INDEX), INDEX_T
-        if isinstance(value, float):
-            if not math.isfinite(value):
-                raise self.error(f"a float constant must be finite, got {value}", node)
-            return L.Float(value, DType.FP32), SCALAR_T[DType.FP32]
-        if value is None:
-            raise self.error("None is only allowed as a TaskId value (x = None, deps=[None])", node)
-        raise self.error(f"{describe(value)} cannot be used as a value here", node)
-
-    def name(self, node: ast.Name) -> tuple[Any, Any]:
-        binding = self.lookup(node.id)
-        if binding is not None:
-            return L.Var.make(node.id, span=self.span(node)), binding.type
-        if node.id in self.closed:
-            raise self.error(
-                f"'{node.id}' is not visible here: it was {self.closed[node.id]}",
-                node,
-                hint="assign it before the loop or in both branches so that it is carried out",
-            )
-        if node.id in self.src.closure:
-            return self.closure_value(self.src.closure_get(node.id, node), node)
-        raise self.error(f"undefined variable '{node.id}'", node)
-
-    def closure_value(self, value: Any, node: ast.expr) -> tuple[Any, Any]:
-        from nanopass.dsl import DynamicDim
-
-        if isinstance(value, bool):
-            return L.Bool(value), BOOL_T
-        if isinstance(value, (int, float)):
-            return self.constant(value, node)
-        if isinstance(value, DynamicDim):
-            binding = self.lookup(value.name)
-            if binding is not None and binding.kind == "dyn":
-                return L.Var(value.name), binding.type
-            raise self.error(
-                f"dynamic dimension '{value.name}' is not the extent of any tensor parameter", node
-            )
-        raise self.error(
-            f"'{node.id}' is {describe(value)}; only int, float and bool values can be used here", node
-        )
-
-    def binop(self, node: ast.BinOp) -> tuple[Any, Any]:
-        op = _BINOPS.get(type(node.op))
-        if op is None:
-            raise self.error(f"unsupported operator '{_OP_TEXT.get(type(node.op), type(node.op).__name__)}'", node)
-        self.expr_level += 1  # self.descend(1) and self.scalar_operand, inlined: most expressions are these
-        if self.expr_level > MAX_EXPR_DEPTH:
-            raise too_deep(self.program, self.expr_root)
-        a, aty = self._expr(node.left)
-        if aty._production != "ScalarType":
-            raise self.error(f"expected a scalar, got a {type_text(aty)}", node.left)
-        b, bty = self._expr(node.right)
-        if bty._production != "ScalarType":
-            raise self.error(f"expected a scalar, got a {type_text(bty)}", node.right)
-        self.expr_level -= 1
-        da, db = aty.dtype, bty.dtype
-        if da in _NOT_NUMBERS or db in _NOT_NUMBERS:
-            bad = aty if da in _NOT_NUMBERS else bty
-            raise self.error(f"arithmetic needs numbers, got a {type_text(bad)}", node)
-        if da is not db and da.is_float != db.is_float:
-            raise self.error(
-                f"cannot mix {da.name} and {db.name} in arithmetic (int and float)", node,
-                hint=_INT_FLOAT_HINT,
-            )
-        if op is BinOp.div and da.is_int:
-            raise self.error("'/' on integers is ambiguous; use '//' for integer division", node)
-        if op in _INTEGER_OPS and da.is_float:
-            raise self.error(f"'{op.value}' needs integers", node)
-        mixed = unsigned_mix(a, da, b, db) if da is not db and op not in _SHIFTS else None
-        if mixed:  # the unsigned type C++ computes in
-            dtype, ty = mixed, SCALAR_T[mixed]
-        else:  # an INDEX operand (an integer literal) takes the other one's type
-            dtype, ty = (db, bty) if da is DType.INDEX else (da, aty)
-        if a._production == "Int" and b._production == "Int" and op in _C_FOLD:
-            try:
-                return L.Int(_C_FOLD[op](a.value, b.value), dtype), ty
-            except (ZeroDivisionError, ValueError):
-                raise self.error("division by zero in a constant expression", node) from None
-        return L.Bin.make(op, a, b), ty
-
-    def unop(self, node: ast.UnaryOp) -> tuple[Any, Any]:
-        self.descend(1)
-        a, ty = self.scalar_operand(node.operand)
-        self.expr_level -= 1
-        if isinstance(node.op, ast.USub):
-            if a._production in ("Int", "Float"):
-                return a.replace(value=-a.value), ty
-            if ty.dtype is DType.BOOL or ty.dtype is DType.TASK_ID:
-                raise self.error("unary minus needs a number", node)
-            return L.Un(UnOp.neg, a), ty
-        if isinstance(node.op, ast.Not):
-            if ty != BOOL_T:
-                raise self.error("'not' needs a bool (a comparison)", node)
-            return L.Un(UnOp.not_, a), BOOL_T
-        if isinstance(node.op, ast.Invert):
-            if not ty.dtype.is_int:
-                raise self.error("'~' needs an integer", node)
-            return L.Un(UnOp.invert, a), ty
-        if isinstance(node.op, ast.UAdd):
-            return a, ty
-        raise self.error("unsupported unary operator", node)
-
-    def compare(self, node: ast.Compare) -> tuple[Any, Any]:
-        if len(node.ops) != 1:
-            raise self.error("chained comparisons are not supported; use 'and'", node)
-        op = _CMPOPS.get(type(node.ops[0]))
-        if op is None:
-            raise self.error(f"unsupported comparison '{type(node.ops[0]).__name__}'", node)
-        self.descend(1)
-        a, aty = self.scalar_operand(node.left)
-        b, bty = self.scalar_operand(node.comparators[0])
-        self.expr_level -= 1
-        if DType.TASK_ID in (aty.dtype, bty.dtype):
-            raise self.error("TaskIds cannot be compared", node)
-        if aty.dtype.is_float != bty.dtype.is_float:
-            raise self.error(f"cannot compare {aty.dtype.name} with {bty.dtype.name}", node, hint=_INT_FLOAT_HINT)
-        unsigned = unsigned_mix(a, aty.dtype, b, bty.dtype)
-        if unsigned is not None:
-            left, right = (str(e.value) if e._production == "Int" else t.dtype.name for e, t in ((a, aty), (b, bty)))
-            raise self.error(
-                f"cannot compare {left} with {right}: C++ compares them as {unsigned.c_type}, where a "
-                "negative value is a huge one", node, hint="give both sides the same signedness",
-            )
-        if a == b and not aty.dtype.is_float:
-            # an integer compared with itself has a known result (and C++ warns about it)
-            return L.Bool(op in (CmpOp.eq, CmpOp.le, CmpOp.ge)), BOOL_T
-        return L.Cmp.make(op, a, b), BOOL_T
-
-    def boolop(self, node: ast.BoolOp) -> tuple[Any, Any]:
-        op = BinOp.and_ if isinstance(node.op, ast.And) else BinOp.or_
-        exprs = []
-        self.descend(len(node.values) - 1)  # the chain becomes that many nested Bins
-        for value in node.values:
-            expr, ty = self.scalar_operand(value)
-            if ty != BOOL_T:
-                raise self.error(f"'{op.value}' needs bools (comparisons)", value)
-            exprs.append(expr)
-        self.expr_level -= len(node.values) - 1
-        result = exprs[0]
-        for expr in exprs[1:]:
-            result = L.Bin(op, result, expr)
-        return result, BOOL_T
-
 
 # The reader of each statement class: stmt_Assign reads ast.Assign, and so on.
 for _name, _method in list(vars(FunctionContext).items()):
@@ -1298,9 +1022,6 @@ def _argument_form(call: ast.Call) -> Any:
     spelled = dsl_call(call)
     op = OPS.get(spelled) if spelled is not None else None
     return op.forms.get(ARGUMENT) if op is not None else None
-
-
-_OP_TEXT = {ast.Pow: "**", ast.BitAnd: "&", ast.BitOr: "|", ast.BitXor: "^", ast.MatMult: "@"}
 
 
 def _is_yield_assign(stmt: ast.stmt) -> bool:
