@@ -15,18 +15,18 @@ from nanopass.errors import Span, UserError, quoted
 from nanopass.languages import surface as S
 from nanopass.languages.terms import DType, FuncKind, LoopKind, ParamDir, ScopeMode
 
-from . import exprs
+from . import exprs, ops  # noqa: F401 - ops: importing it registers the DSL operations
 from .consteval import constant_value
 from .exprs import unsigned_mix
+from .ops.operands import index_list, shape_list, tensor_operand
 from .limits import (MAX_ARRAY_SIZE, MAX_ENTRY_SCALARS, MAX_ENTRY_TENSORS, MAX_NESTING, MAX_PARALLEL_NESTING,
-                     MAX_TASK_SCALARS, MAX_TASK_TENSORS, MAX_TENSOR_DIMS)
+                     MAX_TASK_SCALARS, MAX_TASK_TENSORS)
 from .names import attr_path, dsl_call, self_method
 from .registry import (ARGUMENT, BINDING, CONTEXT, EXPRESSION, ITERATOR, MUST_BE_ASSIGNED, OPS, STATEMENT, STATEMENTS,
                        TARGETS, VALUE, dsl_op, names_in, refusal, spelled_list, statement)
 from .scope import Binding, Scope
 from .source import short_source
-from .type_reader import (BOOL_T, INDEX_T, SCALAR_T, TID_T, TypeReader, check_extent, compatible, shapes_match,
-                          type_text)
+from .type_reader import BOOL_T, INDEX_T, SCALAR_T, TID_T, TypeReader, compatible, shapes_match, type_text
 
 if TYPE_CHECKING:
     from .program import KernelSig, ProgramParser
@@ -739,41 +739,9 @@ class FunctionContext(Scope):
             return self.subscript(node)
         return self.expr(node)
 
-    def tensor_operand(self, node: ast.expr, what: str) -> tuple[Any, Any]:
-        expr, ty = self.expr(node)
-        if ty._production != "TensorType" or expr._production != "Var":
-            raise self.error(f"pl.{what} needs a tensor variable, got {quoted(ast.unparse(node))}", node)
-        return expr, ty
-
-    def index_list(self, node: ast.expr, what: str, shape: bool = False) -> list[Any]:
-        if not isinstance(node, (ast.List, ast.Tuple)):
-            example = "a shape must be a list, like [16, 16]" if shape else "indices must be a list, like [i, j]"
-            raise self.error(f"pl.{what}: {example}", node)
-        out = []
-        for elt in node.elts:
-            expr, ty = self.expr(elt)
-            if ty._production != "ScalarType" or not ty.dtype.is_int:
-                raise self.error(f"{'a dimension' if shape else 'an index'} must be an integer, got {type_text(ty)}", elt)
-            out.append(expr)
-        return out
-
-    def shape_list(self, node: ast.expr, what: str) -> list[Any]:
-        if isinstance(node, ast.Name) and self.lookup(node.id) is None and isinstance(
-            self.src.closure_get(node.id, node), (list, tuple)
-        ):
-            dims = [self.types.dim_value(v, node) for v in self.src.closure[node.id]]
-        else:
-            dims = self.index_list(node, what, shape=True)
-            for dim, elt in zip(dims, node.elts):
-                if dim._production == "Int":
-                    check_extent(self, dim.value, elt)
-        if not 1 <= len(dims) <= MAX_TENSOR_DIMS:
-            raise self.error(f"a tensor has 1 to {MAX_TENSOR_DIMS} dimensions, got {len(dims)}", node)
-        return dims
-
     def op_create_tensor(self, call: ast.Call, a: dict[str, ast.expr]) -> tuple[Any, Any]:
         what = "create_tensor"
-        shape = self.shape_list(a["shape"], what)
+        shape = shape_list(self, a["shape"], what)
         dtype = self.types.dtype(a["dtype"])
         if dtype.runtime is None:
             raise self.error(f"the runtime has no tensor dtype for {dtype.name}", a["dtype"])
@@ -814,8 +782,8 @@ class FunctionContext(Scope):
         return L.Int(ivalue, dtype)
 
     def op_read(self, call: ast.Call, a: dict[str, ast.expr]) -> tuple[Any, Any]:
-        tensor, ty = self.tensor_operand(a["tensor"], "tensor.read")
-        index = self.index_list(a["indices"], "tensor.read")
+        tensor, ty = tensor_operand(self, a["tensor"], "tensor.read")
+        index = index_list(self, a["indices"], "tensor.read")
         if len(index) != len(ty.shape):
             raise self.error(
                 f"pl.tensor.read of a rank-{len(ty.shape)} tensor needs {len(ty.shape)} indices, got {len(index)}",
@@ -824,74 +792,6 @@ class FunctionContext(Scope):
         if ty.dtype.c_type is None:
             raise self.error(f"elements of a {ty.dtype.name} tensor cannot be read on the host", call)
         return L.ReadTensor(tensor, index), SCALAR_T[ty.dtype]
-
-    def op_slice(self, call: ast.Call, a: dict[str, ast.expr]) -> tuple[Any, Any]:
-        tensor, ty = self.tensor_operand(a["tensor"], "tensor.slice")
-        shape = self.shape_list(a["shape"], "tensor.slice")
-        offset = self.index_list(a["offset"], "tensor.slice")
-        if len(shape) != len(ty.shape) or len(offset) != len(ty.shape):
-            raise self.error(
-                f"pl.tensor.slice of a rank-{len(ty.shape)} tensor needs a shape and an offset of rank {len(ty.shape)}",
-                call,
-            )
-        for dim, off, full, node in zip(shape, offset, ty.shape, a["shape"].elts if isinstance(a["shape"], (ast.List, ast.Tuple)) else [call] * len(shape)):
-            if all(x._production == "Int" for x in (dim, off, full)) and off.value + dim.value > full.value:
-                raise self.error(
-                    f"the slice [{off.value}, {off.value + dim.value}) is outside the dimension of extent {full.value}",
-                    node,
-                )
-        return L.SliceTensor.make(tensor, shape, offset, False), L.TensorType.make(shape, ty.dtype)
-
-    def op_transpose(self, call: ast.Call, a: dict[str, ast.expr]) -> tuple[Any, Any]:
-        tensor, ty = self.tensor_operand(a["tensor"], "tensor.transpose")
-        rank = len(ty.shape)
-        axes = []
-        for key in ("axis1", "axis2"):
-            axis = self.types.const_int(a[key])
-            if axis < 0:
-                axis += rank
-            if not 0 <= axis < rank:
-                raise self.error(f"pl.tensor.transpose {key} is out of range for a rank-{rank} tensor", a[key])
-            axes.append(axis)
-        if axes[0] == axes[1]:
-            raise self.error("pl.tensor.transpose needs two different axes", call)
-        shape = list(ty.shape)
-        shape[axes[0]], shape[axes[1]] = shape[axes[1]], shape[axes[0]]
-        return L.TransposeTensor(tensor, axes[0], axes[1], False), L.TensorType(shape, ty.dtype)
-
-    def op_reshape(self, call: ast.Call, a: dict[str, ast.expr]) -> tuple[Any, Any]:
-        tensor, ty = self.tensor_operand(a["tensor"], "tensor.reshape")
-        shape = self.shape_list(a["shape"], "tensor.reshape")
-        old, new = _static_numel(ty.shape), _static_numel(shape)
-        if old is not None and new is not None and old != new:
-            raise self.error(f"pl.tensor.reshape cannot change the element count ({old} to {new})", a["shape"])
-        return L.ReshapeTensor(tensor, shape, False), L.TensorType(shape, ty.dtype)
-
-    def op_dim(self, call: ast.Call, a: dict[str, ast.expr]) -> tuple[Any, Any]:
-        tensor, ty = self.tensor_operand(a["tensor"], "tensor.dim")
-        axis = self.types.const_int(a["axis"])
-        rank = len(ty.shape)
-        if axis < 0:
-            axis += rank
-        if not 0 <= axis < rank:
-            raise self.error(f"pl.tensor.dim axis is out of range for a rank-{rank} tensor", a["axis"])
-        dim = ty.shape[axis]
-        int64 = SCALAR_T[DType.INT64]
-        if dim._production == "Int":
-            return L.Int(dim.value, DType.INT64), int64
-        if dim._production == "Var" and self.lookup(dim.name) is not None and self.lookup(dim.name).kind == "dyn":
-            return L.Var(dim.name), int64
-        return L.DimTensor(tensor, axis), int64
-
-    def op_assemble(self, call: ast.Call, a: dict[str, ast.expr]) -> tuple[Any, Any]:
-        target, tty = self.tensor_operand(a["target"], "assemble")
-        source, sty = self.tensor_operand(a["source"], "assemble")
-        offset = self.index_list(a["offset"], "assemble")
-        if len(offset) != len(tty.shape) or len(sty.shape) != len(tty.shape):
-            raise self.error("pl.assemble needs a source and an offset of the target's rank", call)
-        if sty.dtype != tty.dtype:
-            raise self.error("pl.assemble needs a source of the target's dtype", a["source"])
-        return L.AssembleTensor(target, source, offset), tty
 
     def op_array_create(self, call: ast.Call, a: dict[str, ast.expr]) -> tuple[Any, Any]:
         if isinstance(a["size"], ast.Name) and (binding := self.lookup(a["size"].id)) is not None:
@@ -923,7 +823,7 @@ class FunctionContext(Scope):
                 raise self.error("slice subscripts of tensors are not supported; use pl.tensor.slice", node)
             fake = ast.List(elts=elts, ctx=ast.Load())
             ast.copy_location(fake, node.slice)
-            index = self.index_list(fake, "tensor.read")
+            index = index_list(self, fake, "tensor.read")
             if len(index) != len(ty.shape):
                 raise self.error(
                     f"reading an element of a rank-{len(ty.shape)} tensor needs {len(ty.shape)} indices", node
@@ -958,8 +858,8 @@ class FunctionContext(Scope):
         return L.Let(binder, L.SetItem(arr, index, val), span=self.span(stmt))
 
     def tensor_write(self, call: ast.Call, a: dict[str, ast.expr]) -> Any:
-        tensor, ty = self.tensor_operand(a["tensor"], "tensor.write")
-        index = self.index_list(a["indices"], "tensor.write")
+        tensor, ty = tensor_operand(self, a["tensor"], "tensor.write")
+        index = index_list(self, a["indices"], "tensor.write")
         if len(index) != len(ty.shape):
             raise self.error(
                 f"pl.tensor.write of a rank-{len(ty.shape)} tensor needs {len(ty.shape)} indices, got {len(index)}",
@@ -991,11 +891,6 @@ _P = FunctionContext
 dsl_op("create_tensor", VALUE, aliases=("tensor.create",),
        params=("shape", "dtype", "layout", "manual_dep", "init_value"), required=2)(_P.op_create_tensor)
 dsl_op("tensor.read", VALUE, params=("tensor", "indices"))(_P.op_read)
-dsl_op("tensor.slice", VALUE, params=("tensor", "shape", "offset"))(_P.op_slice)
-dsl_op("tensor.transpose", VALUE, params=("tensor", "axis1", "axis2"))(_P.op_transpose)
-dsl_op("tensor.reshape", VALUE, params=("tensor", "shape"))(_P.op_reshape)
-dsl_op("tensor.dim", VALUE, params=("tensor", "axis"))(_P.op_dim)
-dsl_op("assemble", VALUE, aliases=("tensor.assemble",), params=("target", "source", "offset"))(_P.op_assemble)
 dsl_op("array.create", VALUE, params=("size", "dtype"))(_P.op_array_create)
 dsl_op("system.task_invalid", VALUE)(_P.op_task_invalid)
 dsl_op("tensor.write", STATEMENT, params=("tensor", "indices", "value"))(_P.tensor_write)
@@ -1060,15 +955,6 @@ def _unsupported_statement(stmt: ast.stmt) -> str:
 def _signature_hint(sig: KernelSig) -> str:
     params = ", ".join(f"{p.name}: {p.dir.name}" for p in sig.params)
     return f"{sig.name}({params})"
-
-
-def _static_numel(shape: tuple) -> int | None:
-    total = 1
-    for d in shape:
-        if d._production != "Int":
-            return None
-        total *= d.value
-    return total
 
 
 def _fits(value: int, dtype: DType) -> bool:
