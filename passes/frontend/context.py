@@ -18,7 +18,8 @@ from nanopass.languages.terms import DType, FuncKind, LoopKind, ParamDir, ScopeM
 from . import exprs, ops  # noqa: F401 - ops: importing it registers the DSL operations
 from .consteval import constant_value
 from .exprs import unsigned_mix
-from .ops.operands import index_list, shape_list, tensor_operand
+from .ops.host_access import array_write, subscript
+from .ops.operands import shape_list
 from .limits import (MAX_ARRAY_SIZE, MAX_ENTRY_SCALARS, MAX_ENTRY_TENSORS, MAX_NESTING, MAX_PARALLEL_NESTING,
                      MAX_TASK_SCALARS, MAX_TASK_TENSORS)
 from .names import attr_path, dsl_call, self_method
@@ -190,7 +191,7 @@ class FunctionContext(Scope):
             raise self.error("chained assignment (a = b = ...) is not supported", stmt)
         target = stmt.targets[0]
         if isinstance(target, ast.Subscript):
-            return [self.array_write(target, stmt.value, stmt)]
+            return [array_write(self, target, stmt.value, stmt)]
         if isinstance(target, (ast.Tuple, ast.List)):
             return self.assign(list(target.elts), stmt.value, stmt, None, tuple_target=True)
         return self.assign([target], stmt.value, stmt, None)
@@ -736,7 +737,7 @@ class FunctionContext(Scope):
             if op is None or EXPRESSION not in op.forms:
                 raise refusal(self, spelled, op, VALUE, node)
         if isinstance(node, ast.Subscript):
-            return self.subscript(node)
+            return subscript(self, node)
         return self.expr(node)
 
     def op_create_tensor(self, call: ast.Call, a: dict[str, ast.expr]) -> tuple[Any, Any]:
@@ -781,18 +782,6 @@ class FunctionContext(Scope):
             raise self.error(f"init_value {ivalue} does not fit in {dtype.name}", node)
         return L.Int(ivalue, dtype)
 
-    def op_read(self, call: ast.Call, a: dict[str, ast.expr]) -> tuple[Any, Any]:
-        tensor, ty = tensor_operand(self, a["tensor"], "tensor.read")
-        index = index_list(self, a["indices"], "tensor.read")
-        if len(index) != len(ty.shape):
-            raise self.error(
-                f"pl.tensor.read of a rank-{len(ty.shape)} tensor needs {len(ty.shape)} indices, got {len(index)}",
-                a["indices"],
-            )
-        if ty.dtype.c_type is None:
-            raise self.error(f"elements of a {ty.dtype.name} tensor cannot be read on the host", call)
-        return L.ReadTensor(tensor, index), SCALAR_T[ty.dtype]
-
     def op_array_create(self, call: ast.Call, a: dict[str, ast.expr]) -> tuple[Any, Any]:
         if isinstance(a["size"], ast.Name) and (binding := self.lookup(a["size"].id)) is not None:
             raise self.error(f"an array size must be a constant, but '{a['size'].id}' is a {type_text(binding.type)} "
@@ -810,78 +799,6 @@ class FunctionContext(Scope):
             raise self.error("pl.system.task_invalid() takes no arguments", call)
         return L.NoTask(), TID_T
 
-    def subscript(self, node: ast.Subscript) -> tuple[Any, Any]:
-        base, ty = self.expr(node.value)
-        if ty._production == "ArrayType":
-            index, ity = self.expr(node.slice)
-            if ity._production != "ScalarType" or not ity.dtype.is_int:
-                raise self.error("an array index must be an integer", node.slice)
-            return L.GetItem(base, index), SCALAR_T[ty.dtype]
-        if ty._production == "TensorType":
-            elts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
-            if any(isinstance(e, ast.Slice) for e in elts):
-                raise self.error("slice subscripts of tensors are not supported; use pl.tensor.slice", node)
-            fake = ast.List(elts=elts, ctx=ast.Load())
-            ast.copy_location(fake, node.slice)
-            index = index_list(self, fake, "tensor.read")
-            if len(index) != len(ty.shape):
-                raise self.error(
-                    f"reading an element of a rank-{len(ty.shape)} tensor needs {len(ty.shape)} indices", node
-                )
-            if base._production != "Var":
-                raise self.error("only a tensor variable can be subscripted", node.value)
-            return L.ReadTensor(base, index), SCALAR_T[ty.dtype]
-        raise self.error(f"a {type_text(ty)} cannot be subscripted", node)
-
-    def array_write(self, target: ast.Subscript, value: ast.expr, stmt: ast.stmt) -> Any:
-        if not isinstance(target.value, ast.Name):
-            raise self.error("only an array variable can be assigned by index", target.value)
-        arr, aty = self.expr(target.value)
-        if aty._production == "TensorType":
-            raise self.error(
-                "element writes 't[i, j] = v' are not supported for tensors; use pl.tensor.write(t, [i, j], v)",
-                target,
-            )
-        if aty._production != "ArrayType":
-            raise self.error(f"a {type_text(aty)} cannot be assigned by index", target)
-        if isinstance(target.slice, ast.Tuple):
-            raise self.error("an array subscript-write takes a single index", target.slice)
-        index, ity = self.expr(target.slice)
-        if ity._production != "ScalarType" or not ity.dtype.is_int:
-            raise self.error("an array index must be an integer", target.slice)
-        val, vty = self.expr(value)
-        if vty._production != "ScalarType" or (vty.dtype is DType.TASK_ID) != (aty.dtype is DType.TASK_ID):
-            raise self.error(f"cannot store a {type_text(vty)} in a {type_text(aty)}", value)
-        if val._production == "Int":
-            val = L.Int(val.value, aty.dtype)
-        binder = self.bind(target.value.id, aty, target.value)
-        return L.Let(binder, L.SetItem(arr, index, val), span=self.span(stmt))
-
-    def tensor_write(self, call: ast.Call, a: dict[str, ast.expr]) -> Any:
-        tensor, ty = tensor_operand(self, a["tensor"], "tensor.write")
-        index = index_list(self, a["indices"], "tensor.write")
-        if len(index) != len(ty.shape):
-            raise self.error(
-                f"pl.tensor.write of a rank-{len(ty.shape)} tensor needs {len(ty.shape)} indices, got {len(index)}",
-                a["indices"],
-            )
-        value, vty = self.expr(a["value"])
-        if vty._production != "ScalarType" or vty.dtype is DType.TASK_ID:
-            raise self.error("pl.tensor.write stores a scalar", a["value"])
-        if ty.dtype.c_type is None:
-            raise self.error(f"elements of a {ty.dtype.name} tensor cannot be written on the host", call)
-        if value._production in ("Int", "Float"):
-            if ty.dtype.is_float:
-                value = L.Float(float(value.value), ty.dtype)
-            elif value._production == "Float":
-                raise self.error(f"cannot write a float into a {ty.dtype.name} tensor", a["value"])
-            else:
-                value = L.Int(value.value, ty.dtype)
-        elif vty.dtype.is_float != ty.dtype.is_float:
-            raise self.error(f"cannot write a {vty.dtype.name} value into a {ty.dtype.name} tensor", a["value"])
-        return L.WriteTensor(tensor, index, value, span=self.span(call))
-
-
 # The reader of each statement class: stmt_Assign reads ast.Assign, and so on.
 for _name, _method in list(vars(FunctionContext).items()):
     if _name.startswith("stmt_"):
@@ -890,10 +807,8 @@ for _name, _method in list(vars(FunctionContext).items()):
 _P = FunctionContext
 dsl_op("create_tensor", VALUE, aliases=("tensor.create",),
        params=("shape", "dtype", "layout", "manual_dep", "init_value"), required=2)(_P.op_create_tensor)
-dsl_op("tensor.read", VALUE, params=("tensor", "indices"))(_P.op_read)
 dsl_op("array.create", VALUE, params=("size", "dtype"))(_P.op_array_create)
 dsl_op("system.task_invalid", VALUE)(_P.op_task_invalid)
-dsl_op("tensor.write", STATEMENT, params=("tensor", "indices", "value"))(_P.tensor_write)
 dsl_op("submit", TARGETS, misplaced={
     STATEMENT: "pl.submit(...) must be unpacked: out, tid = pl.submit(...)",
     EXPRESSION: MUST_BE_ASSIGNED,

@@ -2,6 +2,8 @@
 registers them all (``registry.OPS``); the list below is the one place that says which exist.
 
 - ``tensor_views``: ``pl.tensor.slice``, ``.reshape``, ``.transpose``, ``.dim``, ``pl.assemble``.
+- ``host_access``: ``pl.tensor.read``, ``pl.tensor.write``; subscripts ``t[i, j]``, ``arr[i]``, ``arr[i] = v``.
 """
 
 from . import tensor_views  # noqa: F401
+from . import host_access  # noqa: F401
