@@ -8,7 +8,6 @@ carry or a branch result); ``with`` blocks do not hide names."""
 from __future__ import annotations
 
 import ast
-import math
 from typing import TYPE_CHECKING, Any, Callable
 
 from nanopass.errors import Span, UserError, quoted
@@ -16,10 +15,8 @@ from nanopass.languages import surface as S
 from nanopass.languages.terms import DType, FuncKind, LoopKind, ParamDir, ScopeMode
 
 from . import exprs, ops  # noqa: F401 - ops: importing it registers the DSL operations
-from .consteval import constant_value
 from .exprs import unsigned_mix
 from .ops.host_access import array_write, subscript
-from .ops.operands import shape_list
 from .limits import (MAX_ARRAY_SIZE, MAX_ENTRY_SCALARS, MAX_ENTRY_TENSORS, MAX_NESTING, MAX_PARALLEL_NESTING,
                      MAX_TASK_SCALARS, MAX_TASK_TENSORS)
 from .names import attr_path, dsl_call, self_method
@@ -740,48 +737,6 @@ class FunctionContext(Scope):
             return subscript(self, node)
         return self.expr(node)
 
-    def op_create_tensor(self, call: ast.Call, a: dict[str, ast.expr]) -> tuple[Any, Any]:
-        what = "create_tensor"
-        shape = shape_list(self, a["shape"], what)
-        dtype = self.types.dtype(a["dtype"])
-        if dtype.runtime is None:
-            raise self.error(f"the runtime has no tensor dtype for {dtype.name}", a["dtype"])
-        manual_dep = False
-        if "manual_dep" in a:
-            manual_dep = self.program._bool_literal(a["manual_dep"], "manual_dep")
-        init = None
-        if "init_value" in a and not (isinstance(a["init_value"], ast.Constant) and a["init_value"].value is None):
-            init = self.init_value(a["init_value"], dtype)
-        return L.CreateTensor.make(shape, dtype, manual_dep, init), L.TensorType.make(shape, dtype)
-
-    def init_value(self, node: ast.expr, dtype: DType) -> Any:
-        value = constant_value(self.program, node)
-        if isinstance(value, bool):
-            value = int(value)
-        if isinstance(value, float) and not math.isfinite(value):
-            raise self.error(f"init_value must be finite, got {value}", node)
-        if value == 0:
-            return L.Int(0, DType.INDEX)
-        if dtype in (DType.FP16, DType.BF16):
-            raise self.error(
-                f"a non-zero init_value is not supported for {dtype.name} (a sub-32-bit float); "
-                "only init_value=0 is",
-                node,
-                hint="use a 32-bit dtype or init_value=0",
-            )
-        if dtype.is_float:
-            return L.Float(float(value), dtype)
-        if isinstance(value, float) and not value.is_integer():
-            raise self.error(
-                f"init_value {value} is not an integer but the tensor dtype is {dtype.name}", node
-            )
-        ivalue = int(value)
-        if abs(ivalue) > 2**53:
-            raise self.error(f"init_value {ivalue} exceeds the exactly-representable integer range (+/-2^53)", node)
-        if not _fits(ivalue, dtype):
-            raise self.error(f"init_value {ivalue} does not fit in {dtype.name}", node)
-        return L.Int(ivalue, dtype)
-
     def op_array_create(self, call: ast.Call, a: dict[str, ast.expr]) -> tuple[Any, Any]:
         if isinstance(a["size"], ast.Name) and (binding := self.lookup(a["size"].id)) is not None:
             raise self.error(f"an array size must be a constant, but '{a['size'].id}' is a {type_text(binding.type)} "
@@ -805,8 +760,6 @@ for _name, _method in list(vars(FunctionContext).items()):
         statement(getattr(ast, _name.removeprefix("stmt_")))(_method)
 
 _P = FunctionContext
-dsl_op("create_tensor", VALUE, aliases=("tensor.create",),
-       params=("shape", "dtype", "layout", "manual_dep", "init_value"), required=2)(_P.op_create_tensor)
 dsl_op("array.create", VALUE, params=("size", "dtype"))(_P.op_array_create)
 dsl_op("system.task_invalid", VALUE)(_P.op_task_invalid)
 dsl_op("submit", TARGETS, misplaced={
@@ -870,12 +823,3 @@ def _unsupported_statement(stmt: ast.stmt) -> str:
 def _signature_hint(sig: KernelSig) -> str:
     params = ", ".join(f"{p.name}: {p.dir.name}" for p in sig.params)
     return f"{sig.name}({params})"
-
-
-def _fits(value: int, dtype: DType) -> bool:
-    bits = dtype.bits
-    if dtype is DType.BOOL:
-        return value in (0, 1)
-    if dtype.is_signed:
-        return -(2 ** (bits - 1)) <= value < 2 ** (bits - 1)
-    return 0 <= value < 2**bits
