@@ -17,7 +17,7 @@ from nanopass.languages.terms import DType, FuncKind, LoopKind, ParamDir, ScopeM
 from . import exprs, ops  # noqa: F401 - ops: importing it registers the DSL operations
 from .exprs import unsigned_mix
 from .ops.host_access import array_write, subscript
-from .limits import (MAX_ARRAY_SIZE, MAX_ENTRY_SCALARS, MAX_ENTRY_TENSORS, MAX_NESTING, MAX_PARALLEL_NESTING,
+from .limits import (MAX_ENTRY_SCALARS, MAX_ENTRY_TENSORS, MAX_NESTING, MAX_PARALLEL_NESTING,
                      MAX_TASK_SCALARS, MAX_TASK_TENSORS)
 from .names import attr_path, dsl_call, self_method
 from .registry import (ARGUMENT, BINDING, CONTEXT, EXPRESSION, ITERATOR, MUST_BE_ASSIGNED, OPS, STATEMENT, STATEMENTS,
@@ -737,18 +737,6 @@ class FunctionContext(Scope):
             return subscript(self, node)
         return self.expr(node)
 
-    def op_array_create(self, call: ast.Call, a: dict[str, ast.expr]) -> tuple[Any, Any]:
-        if isinstance(a["size"], ast.Name) and (binding := self.lookup(a["size"].id)) is not None:
-            raise self.error(f"an array size must be a constant, but '{a['size'].id}' is a {type_text(binding.type)} "
-                             "variable", a["size"])
-        size = self.types.const_int(a["size"])
-        if not 0 < size <= MAX_ARRAY_SIZE:
-            raise self.error(f"an array size must be a constant from 1 to {MAX_ARRAY_SIZE}, got {size}", a["size"])
-        dtype = self.types.dtype(a["dtype"])
-        if dtype.c_type is None:
-            raise self.error(f"an array of {dtype.name} has no host C++ type", a["dtype"])
-        return L.CreateArray(size, dtype), L.ArrayType(size, dtype)
-
     def op_task_invalid(self, call: ast.Call, _args: None) -> tuple[Any, Any]:
         if call.args or call.keywords:
             raise self.error("pl.system.task_invalid() takes no arguments", call)
@@ -760,7 +748,6 @@ for _name, _method in list(vars(FunctionContext).items()):
         statement(getattr(ast, _name.removeprefix("stmt_")))(_method)
 
 _P = FunctionContext
-dsl_op("array.create", VALUE, params=("size", "dtype"))(_P.op_array_create)
 dsl_op("system.task_invalid", VALUE)(_P.op_task_invalid)
 dsl_op("submit", TARGETS, misplaced={
     STATEMENT: "pl.submit(...) must be unpacked: out, tid = pl.submit(...)",

@@ -4,10 +4,12 @@ registers them all (``registry.OPS``); the list below is the one place that says
 - ``tensor_views``: ``pl.tensor.slice``, ``.reshape``, ``.transpose``, ``.dim``, ``pl.assemble``.
 - ``host_access``: ``pl.tensor.read``, ``pl.tensor.write``; subscripts ``t[i, j]``, ``arr[i]``, ``arr[i] = v``.
 - ``creates``: ``pl.create_tensor`` (``pl.tensor.create``).
+- ``scalars_and_arrays``: ``pl.array.create``.
 - ``debug_tags``: none yet (``pl.dump_tag``, ``dumps=``).
 """
 
 from . import tensor_views  # noqa: F401
 from . import host_access  # noqa: F401
 from . import creates  # noqa: F401
+from . import scalars_and_arrays  # noqa: F401
 from . import debug_tags  # noqa: F401
