@@ -12,22 +12,22 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from nanopass.errors import Span, UserError, quoted
 from nanopass.languages import surface as S
-from nanopass.languages.terms import DType, FuncKind, LoopKind, ParamDir, ScopeMode
+from nanopass.languages.terms import DType, LoopKind, ScopeMode
 
 from . import exprs, ops  # noqa: F401 - ops: importing it registers the DSL operations
 from .exprs import unsigned_mix
 from .ops.host_access import array_write, subscript
-from .limits import (MAX_ENTRY_SCALARS, MAX_ENTRY_TENSORS, MAX_NESTING, MAX_PARALLEL_NESTING,
-                     MAX_TASK_SCALARS, MAX_TASK_TENSORS)
+from .ops.submits import kernel_call
+from .limits import MAX_ENTRY_SCALARS, MAX_ENTRY_TENSORS, MAX_NESTING, MAX_PARALLEL_NESTING
 from .names import attr_path, dsl_call, self_method
-from .registry import (ARGUMENT, BINDING, CONTEXT, EXPRESSION, ITERATOR, MUST_BE_ASSIGNED, OPS, STATEMENT, STATEMENTS,
+from .registry import (BINDING, CONTEXT, EXPRESSION, ITERATOR, OPS, STATEMENT, STATEMENTS,
                        TARGETS, VALUE, dsl_op, names_in, refusal, spelled_list, statement)
 from .scope import Binding, Scope
 from .source import short_source
-from .type_reader import BOOL_T, INDEX_T, SCALAR_T, TID_T, TypeReader, compatible, shapes_match, type_text
+from .type_reader import BOOL_T, INDEX_T, SCALAR_T, TID_T, TypeReader, compatible, type_text
 
 if TYPE_CHECKING:
-    from .program import KernelSig, ProgramParser
+    from .program import ProgramParser
 
 L = S.LANGUAGE
 
@@ -153,7 +153,7 @@ class FunctionContext(Scope):
         if isinstance(value, ast.Call):
             method = self_method(value.func)
             if method is not None:
-                return [self.kernel_call(value, None, stmt)]
+                return [kernel_call(self, value, None, stmt)]
             spelled = dsl_call(value)
             op = OPS.get(spelled) if spelled is not None else None
             if op is not None:
@@ -197,7 +197,7 @@ class FunctionContext(Scope):
         self, targets: list[ast.expr], value: ast.expr, stmt: ast.stmt, annotated: Any, tuple_target: bool = False
     ) -> list[Any]:
         if isinstance(value, ast.Call) and self_method(value.func) is not None:
-            return [self.kernel_call(value, targets if (tuple_target or targets) else None, stmt)]
+            return [kernel_call(self, value, targets if (tuple_target or targets) else None, stmt)]
         spelled = dsl_call(value)
         op = OPS.get(spelled) if spelled is not None else None
         if op is not None and TARGETS in op.forms:
@@ -509,213 +509,6 @@ class FunctionContext(Scope):
 
     # -- tasks ------------------------------------------------------------------------------------
 
-    def kernel_sig(self, name: str, node: ast.AST) -> KernelSig:
-        sig = self.program.kernels.get(name)
-        if name in self.dispatchable:
-            return sig
-        if sig is None:
-            if name == self.fdef.name or any(f[0].name == name for f in self.program.functions):
-                raise self.error(f"'{name}' is an orchestration function, not a kernel", node)
-            available = ", ".join(sorted(self.program.kernels)) or "none"
-            raise self.error(
-                f"function '{name}' is not defined in program '{self.src.name}'", node, hint=f"kernels: {available}"
-            )
-        if sig.kind is FuncKind.Opaque:
-            raise self.error(f"'{name}' has no pl.FunctionType: it cannot be dispatched as a task", node)
-        tensors = sum(1 for p in sig.params if p.type._production == "TensorType")
-        scalars = len(sig.params) - tensors
-        if tensors > MAX_TASK_TENSORS or scalars > MAX_TASK_SCALARS:
-            raise self.error(
-                f"a task of '{name}' would pass {tensors} tensors and {scalars} scalars; one runtime task "
-                f"takes at most {MAX_TASK_TENSORS} tensors and {MAX_TASK_SCALARS} scalars",
-                node,
-            )
-        self.dispatchable.add(name)
-        return sig
-
-    def kernel_call(self, call: ast.Call, targets: list[ast.expr] | None, stmt: ast.stmt) -> Any:
-        name = self_method(call.func)
-        sig = self.kernel_sig(name, call.func)
-        for kw in call.keywords:
-            hint = "use pl.submit(self.k, ..., deps=[...]) for explicit dependencies" if kw.arg == "deps" else None
-            raise self.error(f"kernel '{name}' does not accept keyword argument '{kw.arg}'", kw.value, hint)
-        if len(call.args) != len(sig.params):
-            raise self.error(
-                f"kernel '{name}' expects {len(sig.params)} argument(s), got {len(call.args)}",
-                call,
-                hint=_signature_hint(sig),
-            )
-        args = [self.task_arg(arg, param, name) for arg, param in zip(call.args, sig.params)]
-        outs = self.task_outs(targets or [], sig, call, stmt, statement=targets is None)
-        return L.Task.make(outs, None, name, args, (), span=self.span(call))
-
-    def submit(self, call: ast.Call, targets: list[ast.expr], tuple_target: bool, stmt: ast.stmt) -> Any:
-        if not call.args or self_method(call.args[0]) is None:
-            raise self.error("pl.submit's first argument must be a kernel: pl.submit(self.k, ...)", call)
-        name = self_method(call.args[0])
-        sig = self.kernel_sig(name, call.args[0])
-        args_nodes = call.args[1:]
-        deps_node = None
-        for kw in call.keywords:
-            if kw.arg == "deps":
-                deps_node = kw.value
-            else:
-                raise self.error(f"pl.submit has no keyword argument '{kw.arg}'", kw.value)
-        n_params = len(sig.params)
-        if len(args_nodes) != n_params:
-            omitted = sig.params[len(args_nodes) :]
-            if len(args_nodes) > n_params or any(p.dir is not ParamDir.Out for p in omitted):
-                raise self.error(
-                    f"kernel '{name}' expects {n_params} argument(s), got {len(args_nodes)}",
-                    call,
-                    hint=_signature_hint(sig) + "; only trailing pl.Out parameters may be left out",
-                )
-        args = [self.task_arg(arg, param, name) for arg, param in zip(args_nodes, sig.params)]
-        deps = self.deps(deps_node, name) if deps_node is not None else []
-        # targets: (outs, tid) or tid alone
-        if tuple_target:
-            if len(targets) != 2:
-                raise self.error(
-                    f"pl.submit must be unpacked as exactly 2 targets (results, task_id), got {len(targets)}", stmt
-                )
-            result_node, tid_node = targets
-            if isinstance(result_node, (ast.Tuple, ast.List)):
-                result_targets = list(result_node.elts)
-            else:
-                result_targets = [result_node]
-                if len(sig.results) != 1 and not (isinstance(result_node, ast.Name) and result_node.id == "_"):
-                    raise self.error(
-                        f"kernel '{name}' returns {len(sig.results)} value(s); unpack them as (a, b), tid", result_node
-                    )
-            if len(sig.results) == 0 and result_targets and not (
-                len(result_targets) == 1 and isinstance(result_targets[0], ast.Name) and result_targets[0].id == "_"
-            ):
-                raise self.error(f"kernel '{name}' returns nothing; write (), tid = pl.submit(...)", result_node)
-            if len(sig.results) == 0:
-                result_targets = []
-        else:
-            tid_node = targets[0]
-            result_targets = []
-        if not isinstance(tid_node, ast.Name):
-            raise self.error("the task_id target must be a plain variable name", tid_node)
-        outs = self.task_outs(result_targets, sig, call, stmt, statement=not result_targets)
-        tid = self.bind(tid_node.id, TID_T, tid_node)
-        return L.Task(outs, tid, name, args, deps, span=self.span(call))
-
-    def task_outs(
-        self, targets: list[ast.expr], sig: KernelSig, call: ast.Call, stmt: ast.stmt, statement: bool
-    ) -> list[Any]:
-        if statement:
-            return []
-        if len(targets) != len(sig.results):
-            raise self.error(
-                f"kernel '{sig.name}' returns {len(sig.results)} value(s) but {len(targets)} name(s) receive them",
-                stmt,
-            )
-        outs = []
-        for target, rtype in zip(targets, sig.results):
-            if not isinstance(target, ast.Name):
-                raise self.error("results must be received by plain variable names", target)
-            if rtype._production != "TensorType":
-                raise self.error(f"kernel '{sig.name}' returns a {type_text(rtype)}; kernels return tensors", call)
-            outs.append(self.bind(target.id, rtype, target))
-        return outs
-
-    def no_dep(self, call: ast.Call) -> ast.expr:
-        """``pl.no_dep(t)`` around a task argument: ``t``."""
-        if len(call.args) != 1 or call.keywords:
-            raise self.error("pl.no_dep takes one tensor: pl.no_dep(t)", call)
-        return call.args[0]
-
-    def task_arg(self, node: ast.expr, param: Any, kernel: str) -> Any:
-        no_dep = False
-        while type(node) is ast.Call and (form := _argument_form(node)) is not None:
-            node = form.handler(self, node)
-            no_dep = True
-        ptype = param.type
-        if isinstance(node, ast.Constant) and node.value is None:
-            raise self.error(f"None is not a value for parameter '{param.name}' of '{kernel}'", node)
-        expr, ty = self.expr(node)
-        if ptype._production == "TensorType":
-            if ty._production != "TensorType":
-                raise self.error(
-                    f"parameter '{param.name}' of '{kernel}' is a tensor but the argument is a {type_text(ty)}", node
-                )
-            if expr._production != "Var":
-                raise self.error("a tensor argument must be a variable", node)
-            if ty.dtype != ptype.dtype or not shapes_match(ptype.shape, ty.shape):
-                raise self.error(
-                    f"parameter '{param.name}' of '{kernel}' is {type_text(ptype)} but the argument is "
-                    f"{type_text(ty)}",
-                    node,
-                )
-            return L.Arg.make(expr, no_dep, span=self.span(node))
-        if no_dep:
-            raise self.error("pl.no_dep applies to tensor arguments only", node)
-        if ptype._production != "ScalarType":
-            raise self.error(f"parameter '{param.name}' of '{kernel}' cannot be passed to a task", node)
-        if ty._production != "ScalarType" or ty.dtype is DType.TASK_ID:
-            raise self.error(
-                f"parameter '{param.name}' of '{kernel}' is a {type_text(ptype)} but the argument is a {type_text(ty)}",
-                node,
-            )
-        want, got = ptype.dtype, ty.dtype
-        if want.is_float and got.is_int and expr._production == "Int":
-            expr = L.Float(float(expr.value), want)
-        elif want.is_float != got.is_float or (want is DType.BOOL) != (got is DType.BOOL):
-            raise self.error(
-                f"parameter '{param.name}' of '{kernel}' is a {type_text(ptype)} but the argument is a {type_text(ty)}",
-                node,
-            )
-        elif expr._production in ("Int", "Float"):
-            expr = expr.replace(dtype=want)
-        return L.Arg.make(expr, False, span=self.span(node))
-
-    def deps(self, node: ast.expr, what: str) -> list[Any]:
-        if not isinstance(node, (ast.List, ast.Tuple)):
-            raise self.error(f"'{what}' deps= must be a list of TaskId values", node)
-        out = []
-        for entry in node.elts:
-            if isinstance(entry, ast.Constant) and entry.value is None:
-                continue
-            if isinstance(entry, ast.Subscript):
-                arr, aty = self.expr(entry.value)
-                if aty._production != "ArrayType" or aty.dtype is not DType.TASK_ID:
-                    raise self.error("deps= entries arr[i] need a TaskId array", entry.value)
-                index, ity = self.expr(entry.slice)
-                if ity._production != "ScalarType" or not ity.dtype.is_int:
-                    raise self.error("an array index must be an integer", entry.slice)
-                out.append(L.DepItem(arr, index, span=self.span(entry)))
-                continue
-            if isinstance(entry, ast.Name):
-                expr, ty = self.expr(entry)
-                if ty == TID_T or (ty._production == "ArrayType" and ty.dtype is DType.TASK_ID):
-                    out.append(L.DepVar(expr, span=self.span(entry)))
-                    continue
-            raise self.error(
-                f"'{what}' deps= entries must be a TaskId variable, a TaskId array, arr[i] or None; "
-                f"got {quoted(short_source(entry))}",
-                entry,
-            )
-        return out
-
-    def dummy(self, call: ast.Call, target: ast.Name) -> Any:
-        """``b = pl.system.task_dummy(deps=[...])``: a barrier task."""
-        deps = self.dummy_deps(call)
-        return L.Dummy(self.bind(target.id, TID_T, target), deps, span=self.span(call))
-
-    def dummy_deps(self, call: ast.Call) -> list[Any]:
-        if call.args:
-            raise self.error("pl.system.task_dummy takes only deps=[...]", call.args[0])
-        deps_node = None
-        for kw in call.keywords:
-            if kw.arg != "deps":
-                raise self.error(f"pl.system.task_dummy has no keyword argument '{kw.arg}'", kw.value)
-            deps_node = kw.value
-        if deps_node is None:
-            raise self.error("pl.system.task_dummy requires deps=[...] (use deps=[] for none)", call)
-        return self.deps(deps_node, "task_dummy")
-
     # -- right-hand sides --------------------------------------------------------------------------
 
     def rhs(self, node: ast.expr) -> tuple[Any, Any]:
@@ -737,26 +530,12 @@ class FunctionContext(Scope):
             return subscript(self, node)
         return self.expr(node)
 
-    def op_task_invalid(self, call: ast.Call, _args: None) -> tuple[Any, Any]:
-        if call.args or call.keywords:
-            raise self.error("pl.system.task_invalid() takes no arguments", call)
-        return L.NoTask(), TID_T
-
 # The reader of each statement class: stmt_Assign reads ast.Assign, and so on.
 for _name, _method in list(vars(FunctionContext).items()):
     if _name.startswith("stmt_"):
         statement(getattr(ast, _name.removeprefix("stmt_")))(_method)
 
 _P = FunctionContext
-dsl_op("system.task_invalid", VALUE)(_P.op_task_invalid)
-dsl_op("submit", TARGETS, misplaced={
-    STATEMENT: "pl.submit(...) must be unpacked: out, tid = pl.submit(...)",
-    EXPRESSION: MUST_BE_ASSIGNED,
-})(lambda cx, call, targets, unpacked, stmt: [cx.submit(call, targets, unpacked, stmt)])
-dsl_op("system.task_dummy", BINDING, misplaced={
-    STATEMENT: "assign the barrier's TaskId: b = pl.system.task_dummy(deps=[...])",
-})(lambda cx, call, target, stmt: [cx.dummy(call, target)])
-dsl_op("no_dep", ARGUMENT)(lambda cx, call: cx.no_dep(call))
 dsl_op("range", ITERATOR)(lambda cx, stmt, call: cx.counted_loop(stmt, call, _SEQ))
 dsl_op("parallel", ITERATOR)(lambda cx, stmt, call: cx.counted_loop(stmt, call, _PARALLEL))
 dsl_op("yield_", TARGETS, misplaced={
@@ -765,13 +544,6 @@ dsl_op("yield_", TARGETS, misplaced={
 dsl_op("manual_scope", CONTEXT)(_P.manual_scope)
 dsl_op("scope", CONTEXT)(_P.scope)
 del _P
-
-
-def _argument_form(call: ast.Call) -> Any:
-    """The form that reads ``call`` wrapping a task argument (``pl.no_dep(t)``), if it is one."""
-    spelled = dsl_call(call)
-    op = OPS.get(spelled) if spelled is not None else None
-    return op.forms.get(ARGUMENT) if op is not None else None
 
 
 def _is_yield_assign(stmt: ast.stmt) -> bool:
@@ -807,6 +579,3 @@ def _unsupported_statement(stmt: ast.stmt) -> str:
     return special.get(name, f"unsupported statement: {quoted(short_source(stmt).splitlines()[0])}")
 
 
-def _signature_hint(sig: KernelSig) -> str:
-    params = ", ".join(f"{p.name}: {p.dir.name}" for p in sig.params)
-    return f"{sig.name}({params})"

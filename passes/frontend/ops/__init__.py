@@ -5,6 +5,8 @@ registers them all (``registry.OPS``); the list below is the one place that says
 - ``host_access``: ``pl.tensor.read``, ``pl.tensor.write``; subscripts ``t[i, j]``, ``arr[i]``, ``arr[i] = v``.
 - ``creates``: ``pl.create_tensor`` (``pl.tensor.create``).
 - ``scalars_and_arrays``: ``pl.array.create``.
+- ``submits``: kernel calls ``self.k(...)``, ``pl.submit``, ``pl.no_dep``, ``deps=``, ``pl.system.task_dummy``,
+  ``pl.system.task_invalid``.
 - ``debug_tags``: none yet (``pl.dump_tag``, ``dumps=``).
 """
 
@@ -12,4 +14,5 @@ from . import tensor_views  # noqa: F401
 from . import host_access  # noqa: F401
 from . import creates  # noqa: F401
 from . import scalars_and_arrays  # noqa: F401
+from . import submits  # noqa: F401
 from . import debug_tags  # noqa: F401
