@@ -12,14 +12,14 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from nanopass.errors import Span, UserError, quoted
 from nanopass.languages import surface as S
-from nanopass.languages.terms import DType, LoopKind, ScopeMode
+from nanopass.languages.terms import DType, LoopKind
 
 from . import exprs, ops  # noqa: F401 - ops: importing it registers the DSL operations
 from .exprs import unsigned_mix
 from .ops.host_access import array_write, subscript
 from .ops.submits import kernel_call
 from .limits import MAX_ENTRY_SCALARS, MAX_ENTRY_TENSORS, MAX_NESTING, MAX_PARALLEL_NESTING
-from .names import attr_path, dsl_call, self_method
+from .names import dsl_call, self_method
 from .registry import (BINDING, CONTEXT, EXPRESSION, ITERATOR, OPS, STATEMENT, STATEMENTS,
                        TARGETS, VALUE, dsl_op, names_in, refusal, spelled_list, statement)
 from .scope import Binding, Scope
@@ -457,46 +457,6 @@ class FunctionContext(Scope):
             raise self.error(f"unsupported context manager: use {managers}", item.context_expr)
         return form.handler(self, stmt, item.context_expr)
 
-    def manual_scope(self, stmt: ast.With, call: ast.Call) -> list[Any]:
-        if call.args or call.keywords:
-            raise self.error("pl.manual_scope() takes no arguments", call)
-        return self.scope_block(stmt, ScopeMode.manual)
-
-    def scope(self, stmt: ast.With, call: ast.Call) -> list[Any]:
-        return self.scope_block(stmt, self.scope_mode(call))
-
-    def scope_block(self, stmt: ast.With, mode: ScopeMode) -> list[Any]:
-        if mode is ScopeMode.manual and self.manual_depth:
-            raise self.error("a manual scope may not be nested inside another manual scope", stmt)
-        if mode is ScopeMode.auto:
-            if self.auto_scope:
-                raise self.error(
-                    "a hand-placed AUTO 'with pl.scope()' requires @pl.function(auto_scope=False)", stmt
-                )
-            if self.manual_depth:
-                raise self.error("an AUTO scope may not be nested inside a manual scope", stmt)
-        self.enter(stmt)
-        self.manual_depth += mode is ScopeMode.manual
-        try:
-            body = self.block(stmt.body)
-        finally:
-            self.manual_depth -= mode is ScopeMode.manual
-            self.leave()
-        return [L.Scope(mode, body, span=self.span(stmt))]
-
-    def scope_mode(self, call: ast.Call) -> ScopeMode:
-        if call.args:
-            raise self.error("pl.scope takes only mode=", call.args[0])
-        mode = ScopeMode.auto
-        for kw in call.keywords:
-            if kw.arg != "mode":
-                raise self.error(f"pl.scope has no keyword argument '{kw.arg}'", kw.value)
-            name = (attr_path(kw.value) or [""])[-1]
-            if name not in ("AUTO", "MANUAL"):
-                raise self.error("mode= must be pl.ScopeMode.AUTO or pl.ScopeMode.MANUAL", kw.value)
-            mode = ScopeMode.auto if name == "AUTO" else ScopeMode.manual
-        return mode
-
     def enter(self, node: ast.AST) -> None:
         self.depth += 1
         if self.depth > MAX_NESTING:
@@ -541,8 +501,6 @@ dsl_op("parallel", ITERATOR)(lambda cx, stmt, call: cx.counted_loop(stmt, call, 
 dsl_op("yield_", TARGETS, misplaced={
     STATEMENT: "pl.yield_ must be assigned: a, b = pl.yield_(x, y)",
 })(lambda cx, call, targets, unpacked, stmt: cx.yield_(call, targets, stmt))
-dsl_op("manual_scope", CONTEXT)(_P.manual_scope)
-dsl_op("scope", CONTEXT)(_P.scope)
 del _P
 
 

@@ -7,6 +7,7 @@ registers them all (``registry.OPS``); the list below is the one place that says
 - ``scalars_and_arrays``: ``pl.array.create``.
 - ``submits``: kernel calls ``self.k(...)``, ``pl.submit``, ``pl.no_dep``, ``deps=``, ``pl.system.task_dummy``,
   ``pl.system.task_invalid``.
+- ``scopes``: ``with pl.manual_scope():``, ``with pl.scope(mode=...):``.
 - ``debug_tags``: none yet (``pl.dump_tag``, ``dumps=``).
 """
 
@@ -15,4 +16,5 @@ from . import host_access  # noqa: F401
 from . import creates  # noqa: F401
 from . import scalars_and_arrays  # noqa: F401
 from . import submits  # noqa: F401
+from . import scopes  # noqa: F401
 from . import debug_tags  # noqa: F401
