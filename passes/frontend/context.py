@@ -12,27 +12,23 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from nanopass.errors import Span, UserError, quoted
 from nanopass.languages import surface as S
-from nanopass.languages.terms import DType, LoopKind
+from nanopass.languages.terms import DType
 
 from . import exprs, ops  # noqa: F401 - ops: importing it registers the DSL operations
-from .exprs import unsigned_mix
 from .ops.host_access import array_write, subscript
 from .ops.submits import kernel_call
-from .limits import MAX_ENTRY_SCALARS, MAX_ENTRY_TENSORS, MAX_NESTING, MAX_PARALLEL_NESTING
+from .limits import MAX_ENTRY_SCALARS, MAX_ENTRY_TENSORS, MAX_NESTING
 from .names import dsl_call, self_method
 from .registry import (BINDING, CONTEXT, EXPRESSION, ITERATOR, OPS, STATEMENT, STATEMENTS,
-                       TARGETS, VALUE, dsl_op, names_in, refusal, spelled_list, statement)
+                       TARGETS, VALUE, names_in, refusal, spelled_list, statement)
 from .scope import Binding, Scope
 from .source import short_source
-from .type_reader import BOOL_T, INDEX_T, SCALAR_T, TID_T, TypeReader, compatible, type_text
+from .type_reader import BOOL_T, SCALAR_T, TID_T, TypeReader, compatible, type_text
 
 if TYPE_CHECKING:
     from .program import ProgramParser
 
 L = S.LANGUAGE
-
-_SEQ, _PARALLEL = LoopKind.seq, LoopKind.parallel  # (an Enum member is slow to look up on its class)
-_COUNTER = L.Var("i")  # a loop's counter (an int64_t), compared with the loop's stop
 
 
 class FunctionContext(Scope):
@@ -268,146 +264,6 @@ class FunctionContext(Scope):
             raise self.error(f"a for loop must iterate over {iterators}", call)
         return form.handler(self, stmt, call)
 
-    def counted_loop(self, stmt: ast.For, call: ast.Call, kind: LoopKind) -> list[Any]:
-        """``for i in pl.range(...)`` / ``pl.parallel(...)``, with ``init_values=`` carries or not."""
-        parallel = kind is _PARALLEL
-        if parallel and self.parallel_depth >= MAX_PARALLEL_NESTING:
-            raise self.error(f"pl.parallel loops are nested more than {MAX_PARALLEL_NESTING} deep", stmt)
-        bounds = self.loop_bounds(call)
-        init_node = next((kw.value for kw in call.keywords if kw.arg == "init_values"), None)
-        for kw in call.keywords:
-            if kw.arg not in ("init_values", "attrs"):
-                raise self.error(f"pl.{dsl_call(call)} has no keyword argument '{kw.arg}'", kw.value)
-        self.enter(stmt)
-        self.push()
-        self.parallel_depth += parallel
-        try:
-            iters: list[Any] = []
-            explicit = init_node is not None
-            if explicit:
-                var_node, iter_names = self.explicit_loop_target(stmt.target, init_node)
-                inits = init_node.elts
-                for name_node, init in zip(iter_names, inits):
-                    init_expr, init_ty = self.outside(lambda init=init: self.expr(init))
-                    if init_ty._production not in ("TensorType", "ScalarType", "ArrayType"):
-                        raise self.error("an init value must be a tensor, a scalar or an array", init)
-                    binding = self.define(name_node.id, init_ty, name_node, "iter")
-                    iters.append(L.IterArg(L.Binder(name_node.id, init_ty, span=binding.span), init_expr))
-            else:
-                var_node = stmt.target
-                if not isinstance(var_node, ast.Name):
-                    raise self.error(
-                        "the loop target must be a name (or i, (a, b) with init_values=...)", var_node
-                    )
-            var = L.Binder.make(var_node.id, INDEX_T, span=self.define(var_node.id, INDEX_T, var_node, "loopvar").span)
-            body_nodes = stmt.body
-            results: list[Any] = []
-            yield_values: list[Any] = []
-            if explicit:
-                last = body_nodes[-1]
-                if not _is_yield_assign(last):
-                    raise self.error(
-                        "a loop with init_values must end with an assignment from pl.yield_(...)",
-                        last,
-                        hint="for i, (a,) in pl.range(n, init_values=(x,)): ...; a_out = pl.yield_(a_next)",
-                    )
-                body = self.block(body_nodes[:-1])
-                yield_values, result_names = self.loop_yield(last, iters)
-                body.append(L.Yield(yield_values, span=self.span(last)))
-            else:
-                body = self.block(body_nodes)
-        finally:
-            self.parallel_depth -= parallel
-            frame = self.pop()
-            self.leave()
-        self.close(frame, f"defined inside the loop at line {stmt.lineno}")
-        if explicit:
-            for name_node, it in zip(result_names, iters):
-                results.append(self.bind(name_node.id, it.var.type, name_node))
-        start, stop, step = bounds
-        return [L.For.make(var, start, stop, step, kind, iters, body, results, span=self.span(stmt))]
-
-    def explicit_loop_target(self, target: ast.expr, init_node: ast.expr) -> tuple[ast.Name, list[ast.Name]]:
-        if not isinstance(init_node, (ast.Tuple, ast.List)):
-            raise self.error("init_values must be a tuple or list", init_node)
-        if not (
-            isinstance(target, ast.Tuple)
-            and len(target.elts) == 2
-            and isinstance(target.elts[0], ast.Name)
-            and isinstance(target.elts[1], (ast.Tuple, ast.List))
-        ):
-            raise self.error("with init_values the loop target must be i, (a, b, ...)", target)
-        names = list(target.elts[1].elts)
-        for n in names:
-            if not isinstance(n, ast.Name):
-                raise self.error("loop carries must be plain names", n)
-        if len(names) != len(init_node.elts):
-            raise self.error(
-                f"{len(names)} loop carries but {len(init_node.elts)} init values", init_node
-            )
-        return target.elts[0], names
-
-    def loop_yield(self, stmt: ast.stmt, iters: list[Any]) -> tuple[list[Any], list[ast.Name]]:
-        call = stmt.value
-        target = stmt.targets[0] if isinstance(stmt, ast.Assign) else stmt.target
-        names = list(target.elts) if isinstance(target, (ast.Tuple, ast.List)) else [target]
-        for n in names:
-            if not isinstance(n, ast.Name):
-                raise self.error("pl.yield_ results must be plain names", n)
-        if len(call.args) != len(iters):
-            raise self.error(
-                f"pl.yield_ gives {len(call.args)} value(s) but the loop carries {len(iters)}", call
-            )
-        if len(names) != len(iters):
-            raise self.error(f"pl.yield_ is unpacked into {len(names)} name(s) but the loop carries {len(iters)}", stmt)
-        values = []
-        for arg, it in zip(call.args, iters):
-            expr, ty = self.expr(arg)
-            if not compatible(it.var.type, ty):
-                raise self.error(
-                    f"the carry '{it.var.name}' changes type in the loop: {type_text(it.var.type)} before, "
-                    f"{type_text(ty)} yielded",
-                    arg,
-                )
-            values.append(expr)
-        return values, names
-
-    def loop_bounds(self, call: ast.Call) -> tuple[Any, Any, Any]:
-        args = call.args
-        if not 1 <= len(args) <= 3:
-            raise self.error("pl.range takes 1 to 3 arguments: (stop), (start, stop) or (start, stop, step)", call)
-        exprs = []
-        for arg in args:
-            expr, ty = self.expr(arg)
-            if ty._production != "ScalarType" or not ty.dtype.is_int:
-                raise self.error(f"a loop bound must be an integer, got {type_text(ty)}", arg)
-            if arg is args[min(1, len(args) - 1)] and unsigned_mix(_COUNTER, DType.INDEX, expr, ty.dtype):
-                raise self.error(
-                    f"a loop stop cannot be a {type_text(ty)}: C++ compares the int64_t counter with it as "
-                    f"{ty.dtype.c_type}, where a negative counter is a huge one", arg, hint="declare it pl.INT64",
-                )
-            exprs.append(expr)
-        zero, one = L.Int.make(0, DType.INDEX), L.Int.make(1, DType.INDEX)
-        if len(exprs) == 1:
-            return zero, exprs[0], one
-        if len(exprs) == 2:
-            return exprs[0], exprs[1], one
-        if exprs[2]._production == "Int" and exprs[2].value <= 0:
-            raise self.error("a loop step must be positive", args[2])
-        return exprs[0], exprs[1], exprs[2]
-
-    def yield_(self, call: ast.Call, targets: list[ast.expr], stmt: ast.stmt) -> list[Any]:
-        # pl.yield_ inside an if branch names the branch's results: x = pl.yield_(v) is x = v.
-        if len(call.args) != len(targets):
-            raise self.error(f"pl.yield_ gives {len(call.args)} value(s) to {len(targets)} name(s)", call)
-        out = []
-        for target, arg in zip(targets, call.args):
-            if not isinstance(target, ast.Name):
-                raise self.error("pl.yield_ results must be plain names", target)
-            expr, ty = self.rhs(arg)
-            out.append(L.Let(self.bind(target.id, ty, target), expr, span=self.span(stmt)))
-        return out
-
     def stmt_If(self, stmt: ast.If) -> list[Any]:
         cond, ty = self.expr(stmt.test)
         if ty != BOOL_T:
@@ -494,19 +350,6 @@ class FunctionContext(Scope):
 for _name, _method in list(vars(FunctionContext).items()):
     if _name.startswith("stmt_"):
         statement(getattr(ast, _name.removeprefix("stmt_")))(_method)
-
-_P = FunctionContext
-dsl_op("range", ITERATOR)(lambda cx, stmt, call: cx.counted_loop(stmt, call, _SEQ))
-dsl_op("parallel", ITERATOR)(lambda cx, stmt, call: cx.counted_loop(stmt, call, _PARALLEL))
-dsl_op("yield_", TARGETS, misplaced={
-    STATEMENT: "pl.yield_ must be assigned: a, b = pl.yield_(x, y)",
-})(lambda cx, call, targets, unpacked, stmt: cx.yield_(call, targets, stmt))
-del _P
-
-
-def _is_yield_assign(stmt: ast.stmt) -> bool:
-    value = stmt.value if isinstance(stmt, (ast.Assign, ast.AnnAssign)) else None
-    return value is not None and dsl_call(value) == "yield_"
 
 
 def _ends_with_return(body: list[ast.stmt]) -> bool:

@@ -8,6 +8,7 @@ registers them all (``registry.OPS``); the list below is the one place that says
 - ``submits``: kernel calls ``self.k(...)``, ``pl.submit``, ``pl.no_dep``, ``deps=``, ``pl.system.task_dummy``,
   ``pl.system.task_invalid``.
 - ``scopes``: ``with pl.manual_scope():``, ``with pl.scope(mode=...):``.
+- ``loops``: ``for ... in pl.range(...)`` / ``pl.parallel(...)``, ``pl.yield_``.
 - ``debug_tags``: none yet (``pl.dump_tag``, ``dumps=``).
 """
 
@@ -17,4 +18,5 @@ from . import creates  # noqa: F401
 from . import scalars_and_arrays  # noqa: F401
 from . import submits  # noqa: F401
 from . import scopes  # noqa: F401
+from . import loops  # noqa: F401
 from . import debug_tags  # noqa: F401
