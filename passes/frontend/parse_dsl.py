@@ -6,9 +6,10 @@ where the program was decorated), infers the type of every variable, checks call
 kernel signatures, and reports every mistake as a ``UserError`` at the file, line and column of
 the offending syntax. Nothing of the program is executed.
 
-Scoping follows what the generated C++ can express: a name first bound inside a loop body or in
-only one branch of an ``if`` is not visible after it (assign it before, so that it becomes a
-carry or a branch result); ``with`` blocks do not hide names.
+This module is the entry (``parse_program``); the README's "The front end" lists the modules
+behind it: ``program`` reads the class, ``context`` the orchestration function, whose statements
+and DSL calls are read by the handlers ``registry`` maps them to (``statements``, ``exprs`` and
+the families of ``ops/``).
 """
 
 from __future__ import annotations

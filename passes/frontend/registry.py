@@ -121,21 +121,22 @@ def dsl_op(
 
     def register(handler: Callable) -> Callable:
         op = OPS.get(name)
-        if op is None:
-            op = Op(name)
-        elif op.name != name:
+        if op is not None and op.name != name:
             raise RegistryError(f"'{name}' is an alias of pl.{op.name}; register it under that name")
-        if position in op.forms:
-            raise RegistryError(f"pl.{name} has two forms in position {position.name}")
+        if op is not None and (position in op.forms or position in op.misplaced):
+            raise RegistryError(f"pl.{name} has a form or a misplaced message in position {position.name} already")
         for alias in aliases:
             if OPS.get(alias, op) is not op:
                 raise RegistryError(f"alias '{alias}' of pl.{name} is already pl.{OPS[alias].name}")
+        for where, message in (misplaced or {}).items():
+            contradicted = op is not None and (where in op.forms or op.misplaced.get(where, message) != message)
+            if where is position or contradicted:
+                raise RegistryError(f"pl.{name}'s misplaced message for {where.name} contradicts another registration")
+        if op is None:
+            op = Op(name)
         op.forms[position] = Form(handler, params, len(params or ()) if required is None else required)
         op.aliases += tuple(a for a in aliases if a not in op.aliases)
-        for where, message in (misplaced or {}).items():
-            if where in op.forms or op.misplaced.get(where, message) != message:
-                raise RegistryError(f"pl.{name} declares a misplaced message for {where.name} twice or where it has a form")
-            op.misplaced[where] = message
+        op.misplaced.update(misplaced or {})
         for spelling in (name, *aliases):
             OPS[spelling] = op
         return handler
@@ -150,6 +151,7 @@ def statement(*classes: type) -> Callable[[Callable], Callable]:
         for cls in classes:
             if cls in STATEMENTS:
                 raise RegistryError(f"ast.{cls.__name__} has two readers")
+        for cls in classes:
             STATEMENTS[cls] = reader
         return reader
 
@@ -188,12 +190,15 @@ def spelled_list(names: list[str], suffix: str, conjunction: str) -> str:
 
 
 def describe_registry() -> list[tuple[str, str, str, str]]:
-    """(name, aliases, positions, handler module) of every operation, for docs and tests."""
+    """(name, aliases, positions, the files of its handlers) of every operation, for docs and tests;
+    files are relative to ``passes/frontend/`` (``ops/tensor_views.py``)."""
+    package = __name__.rsplit(".", 1)[0] + "."
     rows = []
     for spelling, op in OPS.items():
         if spelling != op.name:
             continue
-        modules = sorted({form.handler.__module__.rsplit(".", 1)[-1] for form in op.forms.values()})
-        rows.append((op.name, ", ".join(op.aliases), ", ".join(p.name for p in op.forms), ", ".join(modules)))
+        modules = {form.handler.__module__.removeprefix(package) for form in op.forms.values()}
+        files = sorted(module.replace(".", "/") + ".py" for module in modules)
+        rows.append((op.name, ", ".join(op.aliases), ", ".join(p.name for p in op.forms), ", ".join(files)))
     return rows
 

@@ -30,7 +30,8 @@ def slice_(cx: FunctionContext, call: ast.Call, a: dict[str, ast.expr]) -> tuple
             f"pl.tensor.slice of a rank-{len(ty.shape)} tensor needs a shape and an offset of rank {len(ty.shape)}",
             call,
         )
-    for dim, off, full, node in zip(shape, offset, ty.shape, a["shape"].elts if isinstance(a["shape"], (ast.List, ast.Tuple)) else [call] * len(shape)):
+    shape_nodes = a["shape"].elts if isinstance(a["shape"], (ast.List, ast.Tuple)) else [call] * len(shape)
+    for dim, off, full, node in zip(shape, offset, ty.shape, shape_nodes):
         if all(x._production == "Int" for x in (dim, off, full)) and off.value + dim.value > full.value:
             raise cx.error(
                 f"the slice [{off.value}, {off.value + dim.value}) is outside the dimension of extent {full.value}",
