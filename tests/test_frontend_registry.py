@@ -20,6 +20,7 @@ from nanopass.passes.frontend import context  # noqa: F401 - registers every rea
 from nanopass.passes.frontend.names import dsl_call
 from nanopass.passes.frontend.registry import (OPS, STATEMENT, STATEMENTS, VALUE, RegistryError, describe_registry,
                                                dsl_op, statement)
+from nanopass.passes.frontend.statements import UNSUPPORTED
 from nanopass.static_loader import load_programs_static
 
 # Programs that compile, and that the semantic tests run (the corpus is left out: most of it fails).
@@ -85,6 +86,23 @@ def test_a_second_registration_raises_and_changes_nothing():
             attempt()
     after = {spelling: (op, dict(op.forms), dict(op.misplaced), op.aliases) for spelling, op in OPS.items()}
     assert after == before and STATEMENTS == statements_before
+
+
+def _statement_classes(cls: type = ast.stmt) -> set[type]:
+    return {sub for direct in cls.__subclasses__() for sub in {direct} | _statement_classes(direct)}
+
+
+def test_every_statement_class_has_a_reader_or_a_message():
+    classes = _statement_classes()
+    assert {ast.Assign, ast.For, ast.Try} <= classes
+    unnamed = sorted(c.__name__ for c in classes if c not in STATEMENTS and c.__name__ not in UNSUPPORTED)
+    assert not unnamed, f"statements with neither a reader nor a message: {unnamed}"
+    assert not {c.__name__ for c in STATEMENTS} & set(UNSUPPORTED)
+
+
+def test_a_try_star_statement_is_refused_by_name(tmp_path):
+    error = read(tmp_path, "try:\n    pass\nexcept* ValueError:\n    pass\nreturn out\n")
+    assert (error.span.line, error.message) == (FIRST_BODY_LINE, "try statements are not supported")
 
 
 # -- every operation has a program ---------------------------------------------------------------
