@@ -51,7 +51,7 @@ class FunctionContext(Scope):
         self.span: Callable[[ast.AST], Span] = self.src.span  # a node's position (called for most nodes built)
         Scope.__init__(self, program, self.span)
 
-    # -- infrastructure --------------------------------------------------------------------------
+    # -- services ----------------------------------------------------------------------------------
 
     def error(self, message: str, node: ast.AST, hint: str | None = None) -> UserError:
         return UserError(message, self.span(node), hint)
@@ -63,6 +63,7 @@ class FunctionContext(Scope):
     # -- entry -----------------------------------------------------------------------------------
 
     def parse(self):
+        """The ``Function`` node: parameters and the entry's limits, dynamic dimensions, the body."""
         fdef = self.fdef
         params = self.types.params(fdef, kernel=False)
         self.results = self.types.results(fdef)
@@ -149,7 +150,6 @@ class FunctionContext(Scope):
 
     def leave(self) -> None:
         self.depth -= 1
-
 
 
 def _ends_with_return(body: list[ast.stmt]) -> bool:

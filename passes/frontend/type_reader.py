@@ -1,5 +1,5 @@
-"""Types in annotations (``pl.Tensor[[16, 16], pl.FP32]`` ...) -> surface types, and how
-messages name types and Python values."""
+"""Types in annotations (``pl.Tensor[[16, 16], pl.FP32]`` ...) -> surface types; how messages spell
+a type; which types a variable may hold interchangeably."""
 
 from __future__ import annotations
 
