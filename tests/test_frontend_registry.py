@@ -16,12 +16,15 @@ import pytest
 from conftest import REPO
 
 from nanopass.errors import UserError
+from nanopass.languages import surface as S
+from nanopass.languages.terms import BinOp
 from nanopass.passes.frontend import context  # noqa: F401 - registers every reader
 from nanopass.passes.frontend.names import dsl_call
-from nanopass.passes.frontend.registry import (OPS, STATEMENT, STATEMENTS, VALUE, RegistryError, describe_registry,
-                                               dsl_op, statement)
+from nanopass.passes.frontend.registry import (EXPRESSION, OPS, STATEMENT, STATEMENTS, VALUE, RegistryError,
+                                               describe_registry, dsl_op, statement)
 from nanopass.passes.frontend.statements import UNSUPPORTED
 from nanopass.static_loader import load_programs_static
+from nanopass.text import unparse
 
 # Programs that compile, and that the semantic tests run (the corpus is left out: most of it fails).
 PROGRAM_DIRS = ["examples", "tests/programs", "tests/golden", "tests/semantics"]
@@ -188,3 +191,30 @@ def test_a_new_operation_is_one_registered_handler(tmp_path):
         OPS.clear()
         OPS.update(saved)
     assert "test_copy" not in OPS
+
+
+def test_a_scalar_operation_is_read_wherever_an_expression_is(tmp_path):
+    """An ``EXPRESSION`` form (as ``pl.const`` will be): inside arithmetic, as a task's scalar
+    argument, as the value of an assignment; its arguments are read as any expression."""
+    saved = dict(OPS)
+
+    @dsl_op("test_twice", EXPRESSION, params=("value",))
+    def test_twice(cx, call, args):
+        expr, ty = cx.scalar_expr(args["value"])
+        return S.LANGUAGE.Bin(BinOp.mul, expr, expr), ty
+
+    try:
+        program = read(tmp_path, "x = n + pl.test_twice(n)\ny = pl.test_twice(x)\nreturn out\n")
+        assert not isinstance(program, UserError), program
+        assert unparse(program.orch.body) == (
+            "[(Let (Binder x (ScalarType INT64)) (Bin add (Var n) (Bin mul (Var n) (Var n))))\n"
+            " (Let (Binder y (ScalarType INT64)) (Bin mul (Var x) (Var x)))\n"
+            " (Return [(Var out)])]"
+        )
+        error = read(tmp_path, "x = pl.test_twice(a)\nreturn out\n")
+        assert error.message == "expected a scalar, got a pl.Tensor[[16, 16], pl.FP32]"
+        error = read(tmp_path, "pl.test_twice(n)\nreturn out\n")
+        assert error.message == "this expression has no effect as a statement: 'pl.test_twice(n)'"
+    finally:
+        OPS.clear()
+        OPS.update(saved)

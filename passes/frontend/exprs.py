@@ -160,7 +160,13 @@ def _expr(cx: FunctionContext, node: ast.expr) -> tuple[Any, Any]:
             raise cx.error(MUST_BE_ASSIGNED, node)
         spelled = dsl_call(node)
         op = OPS.get(spelled) if spelled is not None else None
-        raise refusal(cx, spelled, op, EXPRESSION, node)
+        form = op.forms.get(EXPRESSION) if op is not None else None
+        if form is None:
+            raise refusal(cx, spelled, op, EXPRESSION, node)
+        descend(cx, 1)  # (the handler reads the arguments a level deeper)
+        read = form.handler(cx, node, op.bind(cx, node, form))
+        cx.expr_level -= 1
+        return read
     if isinstance(node, ast.IfExp):
         raise cx.error("conditional expressions (x if c else y) are not supported; use an if statement", node)
     raise cx.error(f"unsupported expression {quoted(short_source(node))}", node)

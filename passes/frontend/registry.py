@@ -17,7 +17,8 @@ position:
 - ``TARGETS``: any assignment, one name or several unpacked: ``(cx, call, targets, unpacked,
   stmt) -> [stmt]``;
 - ``STATEMENT``: ``pl.op(...)`` alone: ``(cx, call, args) -> stmt``;
-- ``EXPRESSION``: inside an expression, a scalar: ``(cx, call, args) -> (expr, type)``;
+- ``EXPRESSION``: a scalar, wherever an expression is read (also as the value of an assignment):
+  ``(cx, call, args) -> (expr, type)``; it reads its arguments with ``cx.expr``;
 - ``ARGUMENT``: wrapping a task argument (``pl.no_dep(t)``): ``(cx, call) -> the wrapped node``;
 - ``ITERATOR``: ``for ... in pl.op(...)``: ``(cx, stmt, call) -> [stmt]``;
 - ``CONTEXT``: ``with pl.op(...):``: ``(cx, stmt, call) -> [stmt]``.
