@@ -1,7 +1,8 @@
 """The DSL operations of an orchestration function, one module per family. Importing this package
 registers them all (``registry.OPS``); the list below is the one place that says which exist.
 
-- ``tensor_views``: ``pl.tensor.slice``, ``.reshape``, ``.transpose``, ``.dim``, ``pl.assemble``.
+- ``tensor_views``: ``pl.tensor.slice``, ``.reshape``, ``.transpose`` (short forms ``pl.slice``, ``pl.reshape``,
+  ``pl.transpose``), ``pl.tensor.view``, ``.dim``, ``pl.assemble``.
 - ``host_access``: ``pl.tensor.read``, ``pl.tensor.write``; subscripts ``t[i, j]``, ``arr[i]``, ``arr[i] = v``.
 - ``creates``: ``pl.create_tensor`` (``pl.tensor.create``).
 - ``scalars_and_arrays``: ``pl.array.create``.
@@ -14,8 +15,6 @@ registers them all (``registry.OPS``); the list below is the one place that says
 Where the constructs still to come belong (``shared/spec/reference-surface.md``, and the existing
 compiler's printed IR):
 
-- ``tensor_views``: the short forms ``pl.slice``, ``pl.reshape``, ``pl.transpose`` (aliases, or
-  forms of their own where their arguments differ) and ``pl.tensor.view``.
 - ``submits``: ``pl.spmd_submit`` (a ``TARGETS`` form beside ``pl.submit``'s), call-site ``attrs=``,
   ``dumps=`` and ``allow_early_resolve=`` (keywords its handlers read), a kernel call used as an
   expression (an ``EXPRESSION`` reading of kernel calls in ``exprs``), calls of inline functions.

@@ -1,5 +1,12 @@
-"""Views of a tensor: ``pl.tensor.slice``, ``pl.tensor.reshape``, ``pl.tensor.transpose``, ``pl.tensor.dim``,
+"""Views of a tensor: ``pl.tensor.slice`` (short form ``pl.slice``), ``pl.tensor.reshape``
+(``pl.reshape``), ``pl.tensor.transpose`` (``pl.transpose``), ``pl.tensor.view``, ``pl.tensor.dim``,
 ``pl.assemble``. None is a task: each is a new handle on its operand's buffer (or its extent).
+
+The short forms of the existing DSL also apply to tiles; in an orchestration function only the
+tensor meaning exists, so they are aliases. ``valid_shape=`` and ``pad_value=`` of a slice are
+metadata for kernels (checked, nothing printed); ``clamp=True`` lets a window run past the
+source's end (``--abi l2`` prints every extent clamped; the default ABI prints the extents as
+written, so a window provably past the end stays an error there).
 """
 
 from __future__ import annotations
@@ -7,9 +14,12 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING, Any
 
+from nanopass.errors import quoted
 from nanopass.languages import surface as S
 from nanopass.languages.terms import DType
 
+from ..consteval import constant_value
+from ..names import attr_path, dsl_call
 from ..registry import VALUE, dsl_op
 from ..type_reader import SCALAR_T
 from .operands import index_list, shape_list, tensor_operand
@@ -20,39 +30,76 @@ if TYPE_CHECKING:
 L = S.LANGUAGE
 
 
-@dsl_op("tensor.slice", VALUE, params=("tensor", "shape", "offset"))
+@dsl_op("tensor.slice", VALUE, aliases=("slice",),
+        params=("tensor", "shape", "offset", "valid_shape", "drop_dims", "clamp", "pad_value"), required=3)
 def slice_(cx: FunctionContext, call: ast.Call, a: dict[str, ast.expr]) -> tuple[Any, Any]:
-    tensor, ty = tensor_operand(cx, a["tensor"], "tensor.slice")
-    shape = shape_list(cx, a["shape"], "tensor.slice")
-    offset = index_list(cx, a["offset"], "tensor.slice")
-    if len(shape) != len(ty.shape) or len(offset) != len(ty.shape):
+    what = "slice" if dsl_call(call) == "slice" else "tensor.slice"
+    if what == "slice" and "pad_value" in a:
+        raise cx.error("pl.slice has no keyword argument 'pad_value' (pl.tensor.slice has)", a["pad_value"])
+    tensor, ty = tensor_operand(cx, a["tensor"], what)
+    shape = shape_list(cx, a["shape"], what)
+    offset = index_list(cx, a["offset"], what)
+    rank = len(ty.shape)
+    if len(shape) != rank or len(offset) != rank:
+        raise cx.error(f"pl.{what} of a rank-{rank} tensor needs a shape and an offset of rank {rank}", call)
+    if _given(a, "valid_shape") and len(index_list(cx, a["valid_shape"], what, shape=True)) != rank:
+        raise cx.error(f"pl.{what}'s valid_shape must have the tensor's rank, {rank}", a["valid_shape"])
+    if _given(a, "drop_dims"):
         raise cx.error(
-            f"pl.tensor.slice of a rank-{len(ty.shape)} tensor needs a shape and an offset of rank {len(ty.shape)}",
-            call,
+            f"pl.{what}'s drop_dims is not supported in an orchestration function: the runtime's view keeps "
+            "the source's rank, so a result typed without the dropped axes is not the tensor a task receives",
+            a["drop_dims"],
+            hint="slice with the full rank; a kernel parameter of that rank takes it",
         )
+    clamp = _given(a, "clamp") and cx.program._bool_literal(a["clamp"], "clamp")
+    if _given(a, "pad_value"):
+        constant_value(cx.program, a["pad_value"])  # a constant, for the kernel; nothing printed
     shape_nodes = a["shape"].elts if isinstance(a["shape"], (ast.List, ast.Tuple)) else [call] * len(shape)
     for dim, off, full, node in zip(shape, offset, ty.shape, shape_nodes):
         if all(x._production == "Int" for x in (dim, off, full)) and off.value + dim.value > full.value:
             raise cx.error(
                 f"the slice [{off.value}, {off.value + dim.value}) is outside the dimension of extent {full.value}",
                 node,
+                hint="clamp=True cuts the window at the source's end only under --abi l2" if clamp else None,
             )
     return L.SliceTensor.make(tensor, shape, offset, False), L.TensorType.make(shape, ty.dtype)
 
 
-@dsl_op("tensor.reshape", VALUE, params=("tensor", "shape"))
+@dsl_op("tensor.reshape", VALUE, aliases=("reshape",), params=("tensor", "shape"))
 def reshape(cx: FunctionContext, call: ast.Call, a: dict[str, ast.expr]) -> tuple[Any, Any]:
-    tensor, ty = tensor_operand(cx, a["tensor"], "tensor.reshape")
-    shape = shape_list(cx, a["shape"], "tensor.reshape")
+    return _reshape(cx, a["tensor"], a["shape"], dsl_call(call))
+
+
+def _reshape(cx: FunctionContext, tensor_node: ast.expr, shape_node: ast.expr, what: str) -> tuple[Any, Any]:
+    tensor, ty = tensor_operand(cx, tensor_node, what)
+    shape = shape_list(cx, shape_node, what)
     old, new = _static_numel(ty.shape), _static_numel(shape)
     if old is not None and new is not None and old != new:
-        raise cx.error(f"pl.tensor.reshape cannot change the element count ({old} to {new})", a["shape"])
+        raise cx.error(f"pl.{what} cannot change the element count ({old} to {new})", shape_node)
     return L.ReshapeTensor(tensor, shape, False), L.TensorType(shape, ty.dtype)
 
 
-@dsl_op("tensor.transpose", VALUE, params=("tensor", "axis1", "axis2"))
+@dsl_op("tensor.view", VALUE, params=("tensor", "shape", "valid_shape", "layout"), required=1)
+def view(cx: FunctionContext, call: ast.Call, a: dict[str, ast.expr]) -> tuple[Any, Any]:
+    """``pl.tensor.view(t, shape)``: the same memory under another shape, printed as a reshape; a
+    layout other than ND has no orchestration meaning."""
+    layout = a.get("layout")
+    if layout is not None and not _is_none(layout) and (attr_path(layout) or [""])[-1] != "ND":
+        raise cx.error(
+            f"pl.tensor.view with layout {quoted(ast.unparse(layout))}: an orchestration function lowers only a "
+            "shape change of an ND tensor",
+            layout,
+        )
+    if not _given(a, "shape"):
+        raise cx.error("pl.tensor.view needs shape=: an orchestration function lowers only a shape change", call)
+    if _given(a, "valid_shape"):
+        index_list(cx, a["valid_shape"], "tensor.view", shape=True)
+    return _reshape(cx, a["tensor"], a["shape"], "tensor.view")
+
+
+@dsl_op("tensor.transpose", VALUE, aliases=("transpose",), params=("tensor", "axis1", "axis2"))
 def transpose(cx: FunctionContext, call: ast.Call, a: dict[str, ast.expr]) -> tuple[Any, Any]:
-    tensor, ty = tensor_operand(cx, a["tensor"], "tensor.transpose")
+    tensor, ty = tensor_operand(cx, a["tensor"], dsl_call(call))
     rank = len(ty.shape)
     axes = []
     for key in ("axis1", "axis2"):
@@ -97,6 +144,15 @@ def assemble(cx: FunctionContext, call: ast.Call, a: dict[str, ast.expr]) -> tup
     if sty.dtype != tty.dtype:
         raise cx.error("pl.assemble needs a source of the target's dtype", a["source"])
     return L.AssembleTensor(target, source, offset), tty
+
+
+def _is_none(node: ast.expr) -> bool:
+    return isinstance(node, ast.Constant) and node.value is None
+
+
+def _given(a: dict[str, ast.expr], key: str) -> bool:
+    """Whether the call passes ``key`` as something other than None (the reference's default)."""
+    return key in a and not _is_none(a[key])
 
 
 def _static_numel(shape: tuple) -> int | None:
