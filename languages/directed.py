@@ -1,11 +1,9 @@
 """directed: every task argument carries its call-site direction; compiler edges can be added.
 
-Replaces ``(Arg value no_dep)`` by ``(Arg value dir)`` with ``dir`` one of Input, Output, InOut,
+Replaces ``(Arg value no_dep hint)`` by ``(Arg value dir)`` with ``dir`` one of Input, Output, InOut,
 OutputExisting, NoDep, Scalar (how the runtime will track the slot). Adds what passes that
-derive dependencies need:
+derive dependencies need (``(DerivedDep value)``, an edge the compiler derived, is surface's):
 
-- ``(DerivedDep value)``: a dependency edge the compiler derived on a TaskId variable (user
-  edges stay ``DepVar``/``DepItem``);
 - TaskId *cells*: ``(CellDecl cell)`` declares a TaskId holder initialised to invalid at the
   start of the function; ``(CellSet cell value)`` stores a task's TaskId in it after the task;
   ``(CellDep cell)`` is a compiler edge on the latest TaskId stored (possibly none, so always
@@ -16,19 +14,14 @@ derive dependencies need:
 from nanopass.language import Production
 
 from . import ssa
-from .terms import arg_dir
 
 LANGUAGE = ssa.LANGUAGE.extend(
     "directed",
     doc="call-site argument directions; compiler-derived dependency edges",
-    add_terminals=[arg_dir],
     remove={"Arg": ["Arg"]},
     add={
         "Arg": [Production("Arg", "value:Expr", "dir:arg_dir")],
-        "Dep": [
-            Production("DerivedDep", "value:Expr", doc="an edge the compiler derived, not the user"),
-            Production("CellDep", "cell:symbol", doc="a compiler edge on the TaskId a cell holds"),
-        ],
+        "Dep": [Production("CellDep", "cell:symbol", doc="a compiler edge on the TaskId a cell holds")],
         "Stmt": [
             Production("CellDecl", "cell:symbol", doc="PTO2TaskId cell = PTO2TaskId::invalid();"),
             Production("CellSet", "cell:symbol", "value:Expr", doc="cell = <TaskId>;"),

@@ -10,7 +10,7 @@ user wrote ``init_values=``; if statements have no results yet. Every variable r
 
 from nanopass.language import Language, Nonterminal, Production
 
-from .terms import BASE_TERMINALS
+from .terms import BASE_TERMINALS, arg_dir
 
 EXPR = Nonterminal(
     "Expr",
@@ -85,7 +85,7 @@ STMT = Nonterminal(
 LANGUAGE = Language(
     "surface",
     doc="the DSL as written: named variables (re-assignable), explicit carries only where written",
-    terminals=BASE_TERMINALS,
+    terminals=[*BASE_TERMINALS, arg_dir],
     entry="Program",
     nonterminals=[
         Nonterminal("Program", Production("Program", "name:symbol", "kernels:Kernel*", "orch:Function")),
@@ -140,11 +140,22 @@ LANGUAGE = Language(
         ),
         Nonterminal("Binder", Production("Binder", "name:symbol", "type:Type")),
         Nonterminal("IterArg", Production("IterArg", "var:Binder", "init:Expr")),
-        Nonterminal("Arg", Production("Arg", "value:Expr", "no_dep:boolean")),
+        Nonterminal(
+            "Arg",
+            Production(
+                "Arg", "value:Expr", "no_dep:boolean", "hint:arg_dir?",
+                doc="hint: the direction a call site's attrs={'arg_directions': [...]} asks for (Input, InOut or "
+                "OutputExisting); derive_call_directions weighs it against the one it derives",
+            ),
+        ),
         Nonterminal(
             "Dep",
             Production("DepVar", "value:Expr", doc="a TaskId variable or a whole TaskId array"),
             Production("DepItem", "array:Expr", "index:Expr", doc="arr[i]"),
+            Production(
+                "DerivedDep", "value:Expr",
+                doc="an edge the compiler derived, not the user (also attrs={'compiler_manual_dep_edges': [...]})",
+            ),
         ),
         STMT,
         RHS,

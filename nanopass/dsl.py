@@ -63,6 +63,20 @@ class Layout(Enum):
 ND, DN, NZ = Layout.ND, Layout.DN, Layout.NZ
 
 
+class ArgDirection(Enum):
+    """A call site's direction of one argument: ``attrs={"arg_directions": [pl.adir.input, ...]}``."""
+
+    input = "input"
+    output = "output"
+    inout = "inout"
+    output_existing = "output_existing"
+    no_dep = "no_dep"
+    scalar = "scalar"
+
+
+adir = arg_direction = ArgDirection
+
+
 class ScopeMode(Enum):
     AUTO = "AUTO"
     MANUAL = "MANUAL"

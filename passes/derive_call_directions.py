@@ -8,10 +8,20 @@ from nanopass.rewrite import Pass, register
 
 from .aliases import buffer_roots
 from .kernels import kernel_table
+from .naming import base_name
 from .util import iter_stmts, last_yield
 
 D = DIRECTED
 VIEWS = ("SliceTensor", "TransposeTensor", "ReshapeTensor")
+
+
+# what each direction orders: after the slot's last writer (a read or an InOut write), and
+# publishing this task as the slot's writer (runtime-api.md section 11's table)
+ORDERS = {
+    ArgDir.Input: {"waits"},
+    ArgDir.OutputExisting: {"publishes"},
+    ArgDir.InOut: {"waits", "publishes"},
+}
 
 
 def is_out_tensor(param) -> bool:
@@ -29,6 +39,11 @@ class DeriveCallDirections(Pass):
     orders it after earlier writers) inside a sequential loop, when an earlier task may have
     written the same buffer, or when the buffer is an InOut parameter of the orchestration
     function. Afterwards every ``Arg`` carries its direction.
+
+    A call site's direction hint (``attrs={"arg_directions": [...]}``) is kept where it orders
+    at least what the derived direction orders (``InOut`` for a read, say); where it orders less
+    (``Input`` for a slot the kernel writes, ``OutputExisting`` for one it reads), the argument
+    gets the weakest direction that orders both, ``InOut``, and a note says so.
     """
 
     name = "derive_call_directions"
@@ -179,9 +194,24 @@ class DeriveCallDirections(Pass):
                     dirs.append(ArgDir.OutputExisting)
         return dirs
 
+    def weigh_hint(self, arg, derived: ArgDir, task) -> ArgDir:
+        """The direction of a slot whose call site asks for ``arg.hint``; ``derived`` is this pass's."""
+        hint = arg.hint
+        if derived not in ORDERS or ORDERS[derived] <= ORDERS[hint]:
+            return hint if derived in ORDERS else derived
+        self.ctx.note(
+            "direction-hint",
+            f"{task.kernel}: attrs asks for {hint.name} on argument "
+            f"{base_name(arg.value.name) if arg.value._production == 'Var' else '?'}, which orders less than the "
+            f"derived {derived.name}; passed as InOut",
+            arg.span,
+        )
+        return ArgDir.InOut
+
     def Task(self, task):
         dirs = self.decided.get(id(task))
         if dirs is None:  # no kernel has an Out tensor parameter: nothing depends on earlier writers
             dirs = self.directions(task, 0, set())
+        dirs = [d if arg.hint is None else self.weigh_hint(arg, d, task) for arg, d in zip(task.args, dirs)]
         args = [D.Arg.make(arg.value, d, span=arg.span) for arg, d in zip(task.args, dirs)]
         return D.Task.make(task.outs, task.tid, task.kernel, args, task.deps, span=task.span)

@@ -147,7 +147,7 @@ UNKNOWN = {
     "expression": ("x = n + pl.nothing(1)\n", 8, "unsupported function call 'pl.nothing(1)'"),
     "task argument": ("out = self.k(pl.nothing(a), out)\n", 13, "unsupported function call 'pl.nothing(a)'"),
     "iterator": ("for i in pl.nothing(3):\n    pass\n", 9,
-                 "a for loop must iterate over pl.range(...) or pl.parallel(...)"),
+                 "a for loop must iterate over pl.range(...), pl.parallel(...), pl.pipeline(...) or pl.unroll(...)"),
     "context": ("with pl.nothing():\n    pass\n", 5,
                 "unsupported context manager: use pl.manual_scope() or pl.scope()"),
     "unpacked": ("x, y = pl.nothing(1)\n", 0,

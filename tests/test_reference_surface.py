@@ -16,6 +16,7 @@ from conftest import REPO, compile_check, load_program
 
 import nanopass
 from nanopass.errors import UserError
+from nanopass.passes.util import iter_stmts
 from nanopass.tools.check import check_program
 
 GOLDEN = REPO / "tests" / "golden"
@@ -24,6 +25,11 @@ SURFACE = sorted(GOLDEN.glob("surface_*.py"))
 # golden program -> (values of its parameters for the checker, tasks the run submits)
 RUNS = {
     "surface_views": ({}, 4),
+    "surface_attrs": ({}, 4),
+    "surface_nested_calls": ({}, 3),
+    "surface_const": ({"n": "5"}, 2),
+    "surface_tuple_results": ({}, 2),
+    "surface_unroll": ({"n": "2"}, 5),
 }
 
 
@@ -63,9 +69,14 @@ class P:
         dst = pl.store(t, [0, 0], dst)
         return dst
 
+    @pl.function(type=pl.FunctionType.AIV)
+    def two(self, a: pl.Out[pl.Tensor[[8, 32], pl.FP32]],
+            b: pl.Out[pl.Tensor[[8, 32], pl.FP32]]) -> tuple[pl.Tensor[[8, 32], pl.FP32], pl.Tensor[[8, 32], pl.FP32]]:
+        return a, b
+
     @pl.function(type=pl.FunctionType.Orchestration)
     def orch(self, big: pl.Tensor[[24, 32], pl.FP32], res: pl.Out[pl.Tensor[[8, 32], pl.FP32]],
-             n: pl.Scalar[pl.INT32]) -> pl.Tensor[[8, 32], pl.FP32]:
+             n: pl.Scalar[pl.INT32], x: pl.Tensor[[8, 32], pl.FP32]) -> pl.Tensor[[8, 32], pl.FP32]:
 '''
 BODY_LINE = HEADER.count("\n") + 1  # the line of the body's first statement
 
@@ -97,6 +108,39 @@ ERRORS = {
     "slice rank": ("r = pl.slice(big, [8], [0])\nreturn res\n", "pl.slice", "pl.slice of a rank-2 tensor needs"),
     "slice pad_value": ("r = pl.slice(big, [8, 32], [0, 0], pad_value=0)\nreturn res\n", "0)",
                         "pl.slice has no keyword argument 'pad_value'"),
+    "attrs not a dict": ("res = self.k(x, res, attrs=[1])\nreturn res\n", "[1]", "attrs= must be a dict literal"),
+    "attrs unknown key": ("res = self.k(x, res, attrs={'tiling': []})\nreturn res\n", "'tiling'",
+                          "unknown call attribute 'tiling'"),
+    "arg_directions count": ("res = self.k(x, res, attrs={'arg_directions': [pl.adir.input]})\nreturn res\n",
+                             "[pl.adir.input]", "has 1 entries; the call of 'k' passes 2"),
+    "arg_directions entry": ("res = self.k(x, res, attrs={'arg_directions': [pl.adir.input, 3]})\nreturn res\n",
+                             "3]", "not an argument direction: '3'"),
+    "arg_directions scalar": ("res = self.k(x, res, attrs={'arg_directions': [pl.adir.scalar, pl.adir.inout]})\n"
+                              "return res\n", "pl.adir.scalar", "parameter 'src' is a tensor"),
+    "arg_directions no_dep": ("res = self.k(pl.no_dep(x), res, attrs={'arg_directions': [pl.adir.input, "
+                              "pl.adir.inout]})\nreturn res\n", "pl.adir.input", "the argument is pl.no_dep"),
+    "manual edges entry": ("res = self.k(x, res, attrs={'compiler_manual_dep_edges': [n]})\nreturn res\n",
+                           "n]", "entries must be TaskId variables"),
+    "nested call in arithmetic": ("m = n + self.k(x, res)\nreturn res\n", "self.k", "must be assigned to a name"),
+    "nested call of two results": ("res = self.k(self.two(x), res)\nreturn res\n", "self.two",
+                                   "kernel 'two' returns 2 value(s); a kernel call used as a value must return one"),
+    "nested call bad argument": ("return self.k(self.k(n, res), res)\n", "n,", "parameter 'src' of 'k' is a tensor"),
+    "const fraction": ("m = pl.const(0.5, pl.INT32)\nreturn res\n", "0.5", "0.5 is not an integer"),
+    "const range": ("m = pl.const(300, pl.INT8)\nreturn res\n", "300", "300 does not fit in INT8"),
+    "const not a constant": ("m = pl.const(n, pl.INT32)\nreturn res\n", "n,", "'n'"),
+    "const dtype": ("m = pl.const(1, pl.TASK_ID)\nreturn res\n", "pl.TASK_ID", "it has no host C++ type"),
+    "const arity": ("m = pl.const(1)\nreturn res\n", "pl.const", "pl.const is missing argument 'dtype'"),
+    "unroll bound": ("for i in pl.unroll(n):\n    pass\nreturn res\n", "n)", "bounds must be constants, but 'n' is a variable"),
+    "unroll carries": ("for i in pl.unroll(2, init_values=(res,)):\n    pass\nreturn res\n", "(res,)",
+                       "pl.unroll has no keyword argument 'init_values'"),
+    "unroll step": ("for i in pl.unroll(0, 4, 0):\n    pass\nreturn res\n", "0)", "a loop step must be positive"),
+    "unroll count": ("for i in pl.unroll(5000):\n    pass\nreturn res\n", "pl.unroll", "copy the body 5000 times"),
+    "unroll assign": ("for i in pl.unroll(2): i = 3\nreturn res\n", "i = 3",
+                      "cannot assign to 'i' (a loop variable)"),
+    "pipeline stage": ("for i in pl.pipeline(4, stage=0):\n    pass\nreturn res\n", "0)",
+                       "pl.pipeline's stage= must be a positive int, got 0"),
+    "split_aiv": ("for i in pl.split_aiv(2):\n    pass\nreturn res\n", "pl.split_aiv",
+                  "a for loop must iterate over pl.range(...), pl.parallel(...), pl.pipeline(...) or pl.unroll(...)"),
     "slice clamp": ("r = pl.slice(big, [8, 32], [0, 0], clamp=1)\nreturn res\n", "1)", "clamp= must be True or False"),
 }
 
@@ -118,3 +162,46 @@ def test_slice_metadata_keywords_print_nothing(tmp_path):
         return res
     """).code
     assert tagged == plain
+
+
+def notes(result, kind: str) -> list:
+    return [n for stage in result.stages for n in stage.notes if n.kind == kind]
+
+
+ATTRS_CALL = "w = pl.slice(big, [8, 32], [0, 0])\nres = self.k(w, res{attrs})\nreturn res\n"
+
+
+def test_a_direction_hint_that_orders_less_than_the_derived_one_is_replaced_with_a_note(tmp_path):
+    hinted = compile_body(tmp_path, ATTRS_CALL.format(attrs=", attrs={'arg_directions': [pl.adir.input, pl.adir.input]}"))
+    assert "params_t0.add_inout(ext_res);" in hinted.code
+    [note] = notes(hinted, "direction-hint")
+    assert "attrs asks for Input on argument res, which orders less than the derived OutputExisting" in note.message
+    stronger = compile_body(tmp_path, ATTRS_CALL.format(attrs=", attrs={'arg_directions': [pl.adir.inout, pl.adir.inout]}"))
+    assert "params_t0.add_inout(w);" in stronger.code and not notes(stronger, "direction-hint")
+
+
+def test_compiler_manual_dep_edges_are_compiler_edges(tmp_path):
+    result = compile_body(tmp_path, """\
+        res, t = pl.submit(self.k, x, res)
+        res = self.k(x, res, attrs={"compiler_manual_dep_edges": [t, None]})
+        return res
+    """)
+    assert "params_t1_deps[params_t1_deps_count++] = t;" in result.code
+    body = result.stages["resolve_dep_edges"].tree.orch.body
+    [task] = [s for s in iter_stmts(body) if s._production == "Task" and s.deps]
+    assert [(edge.user, edge.guarded) for edge in task.deps] == [(False, False)]
+
+
+def test_a_tuple_annotation_is_checked_against_the_return(tmp_path):
+    source = (GOLDEN / "surface_tuple_results.py").read_text()
+    path = tmp_path / "prog.py"
+    path.write_text(source.replace("        return a, b", "        return a"))
+    with pytest.raises(UserError) as info:
+        nanopass.generate_orchestration(load_program(path))
+    assert info.value.message == "'run' declares 2 return value(s) but returns 1"
+    assert info.value.span.line == source.splitlines().index("        return a, b") + 1
+    path.write_text(source.replace("pl.FP32]]) -> tuple[pl.Tensor[[16, 16], pl.FP32], pl.Tensor[[16, 16], pl.FP32]]:",
+                                   "pl.FP32]]) -> tuple[pl.Tensor[[16, 16], pl.FP32], 3]:", 1))
+    with pytest.raises(UserError) as info:
+        nanopass.generate_orchestration(load_program(path))
+    assert info.value.message == "unsupported type annotation '3'"

@@ -48,6 +48,9 @@ class FunctionContext(Scope):
         self.expr_root: ast.expr | None = None  # the expression expr() is reading
         self.expr_level = 0  # the expr_depth level of the node being read in it (0: none is)
         self.dispatchable: set[str] = set()  # kernels kernel_sig has accepted (checked once each)
+        self.hoisted: list[Any] | None = None  # statements a nested call put before the one being read
+        self.temporaries = 0  # temporaries made for nested calls (ops/nested_calls.py)
+        self.unrolled: dict[str, Any] = {}  # a pl.unroll variable -> its value in the copy being read
         self.span: Callable[[ast.AST], Span] = self.src.span  # a node's position (called for most nodes built)
         Scope.__init__(self, program, self.span)
 
@@ -139,7 +142,18 @@ class FunctionContext(Scope):
         method = STATEMENTS.get(type(stmt))
         if method is None:
             raise self.error(unsupported_statement(stmt), stmt)
-        return method(self, stmt)
+        outer, self.hoisted = self.hoisted, None
+        try:
+            out = method(self, stmt)
+        finally:
+            hoisted, self.hoisted = self.hoisted, outer
+        return hoisted + out if hoisted else out
+
+    def hoist(self, stmt: Any) -> None:
+        """Put ``stmt`` before the statement being read (a nested call, flattened)."""
+        if self.hoisted is None:
+            self.hoisted = []
+        self.hoisted.append(stmt)
 
     def enter(self, node: ast.AST) -> None:
         self.depth += 1

@@ -191,6 +191,8 @@ def constant(cx: FunctionContext, value: Any, node: ast.expr) -> tuple[Any, Any]
 def name(cx: FunctionContext, node: ast.Name) -> tuple[Any, Any]:
     binding = cx.lookup(node.id)
     if binding is not None:
+        if binding.kind == "unrolled":
+            return cx.unrolled[node.id], binding.type
         return L.Var.make(node.id, span=cx.span(node)), binding.type
     if node.id in cx.closed:
         raise cx.error(

@@ -18,6 +18,7 @@ MAX_ENTRY_TENSORS = 128  # the orchestration entry's tensor arguments (CHIP_MAX_
 MAX_ENTRY_SCALARS = 128  # and its scalar arguments (CHIP_MAX_SCALAR_ARGS)
 MAX_TASK_TENSORS = 32  # tensors one runtime Arg holds
 MAX_TASK_SCALARS = 16  # scalars one runtime Arg holds
+MAX_UNROLL = 1024  # copies of a pl.unroll loop's body: the C++ grows with each (the runtime has no limit)
 MAX_SEQUENCE = 4096  # elements of a constant tuple/list (the static loader's module constants)
 MAX_INT_BITS = 256  # larger integers (2 ** 10 ** 6, 1 << 10 ** 9) are refused, not computed
 

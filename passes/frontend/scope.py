@@ -28,7 +28,7 @@ class Binding(NamedTuple):
     """What a visible name is bound to (immutable: a name bound again gets a new Binding)."""
 
     type: Any
-    kind: str  # param | local | loopvar | iter | dyn
+    kind: str  # param | local | loopvar | iter | dyn | unrolled (a pl.unroll variable: a constant per copy)
     span: Span
 
 
@@ -66,8 +66,8 @@ class Scope:
             return L.Binder("_", ty)
         existing = self.lookup(name)
         if existing is not None:
-            if existing.kind in ("loopvar", "dyn"):
-                what = "loop variable" if existing.kind == "loopvar" else "dynamic dimension"
+            if existing.kind in ("loopvar", "dyn", "unrolled"):
+                what = "dynamic dimension" if existing.kind == "dyn" else "loop variable"
                 raise self.error(f"cannot assign to '{name}' (a {what})", node)
             if not compatible(existing.type, ty):
                 raise self.error(

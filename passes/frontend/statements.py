@@ -15,6 +15,7 @@ from nanopass.languages.terms import DType
 
 from .names import dsl_call, self_method
 from .ops.host_access import array_write, subscript
+from .ops.nested_calls import tensor_value
 from .ops.submits import kernel_call
 from .registry import (BINDING, CONTEXT, EXPRESSION, ITERATOR, OPS, STATEMENT, TARGETS, VALUE, names_in, refusal,
                        spelled_list, statement)
@@ -155,7 +156,7 @@ def read_return(cx: FunctionContext, stmt: ast.Return) -> list[Any]:
     if stmt.value is not None:
         elts = stmt.value.elts if isinstance(stmt.value, ast.Tuple) else [stmt.value]
         for elt in elts:
-            expr, ty = cx.expr(elt)
+            expr, ty = tensor_value(cx, elt)
             if ty._production != "TensorType":
                 raise cx.error("an orchestration function returns tensors (its Out/InOut parameters)", elt)
             values.append((expr, ty, elt))

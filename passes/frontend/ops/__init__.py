@@ -5,23 +5,23 @@ registers them all (``registry.OPS``); the list below is the one place that says
   ``pl.transpose``), ``pl.tensor.view``, ``.dim``, ``pl.assemble``.
 - ``host_access``: ``pl.tensor.read``, ``pl.tensor.write``; subscripts ``t[i, j]``, ``arr[i]``, ``arr[i] = v``.
 - ``creates``: ``pl.create_tensor`` (``pl.tensor.create``).
-- ``scalars_and_arrays``: ``pl.array.create``.
+- ``scalars_and_arrays``: ``pl.const``, ``pl.array.create``.
 - ``submits``: kernel calls ``self.k(...)``, ``pl.submit``, ``pl.no_dep``, ``deps=``, ``pl.system.task_dummy``,
-  ``pl.system.task_invalid``.
+  ``pl.system.task_invalid``; ``call_attrs`` reads a call's ``attrs=`` for it; ``nested_calls`` flattens a
+  kernel call or a view used as a task's argument, a view's operand or a returned value.
 - ``scopes``: ``with pl.manual_scope():``, ``with pl.scope(mode=...):``.
-- ``loops``: ``for ... in pl.range(...)`` / ``pl.parallel(...)``, ``pl.yield_``.
+- ``loops``: ``for ... in pl.range(...)`` / ``pl.parallel(...)`` / ``pl.pipeline(...)`` / ``pl.unroll(...)``,
+  ``pl.yield_``.
 - ``debug_tags``: none yet.
 
 Where the constructs still to come belong (``shared/spec/reference-surface.md``, and the existing
 compiler's printed IR):
 
-- ``submits``: ``pl.spmd_submit`` (a ``TARGETS`` form beside ``pl.submit``'s), call-site ``attrs=``,
-  ``dumps=`` and ``allow_early_resolve=`` (keywords its handlers read), a kernel call used as an
-  expression (an ``EXPRESSION`` reading of kernel calls in ``exprs``), calls of inline functions.
+- ``submits``: ``pl.spmd_submit`` (a ``TARGETS`` form beside ``pl.submit``'s), ``dumps=`` and
+  ``allow_early_resolve=`` (keywords its handlers read), calls of inline functions.
 - ``scopes``: ``with pl.at(...) [as tid]:``, ``with pl.spmd(...)``, ``with pl.cluster()`` (``CONTEXT``
   forms; one that binds ``as`` says so to ``statements.read_with``).
-- ``loops``: ``for ... in pl.unroll(...)``, ``pl.spmd(...)``, ``pl.pipeline(...)`` (``ITERATOR`` forms).
-- ``scalars_and_arrays``: ``pl.const(value, dtype)`` (an ``EXPRESSION`` form).
+- ``loops``: ``for ... in pl.spmd(...)`` (an ``ITERATOR`` form).
 - ``debug_tags``: ``pl.dump_tag(t)`` (a ``STATEMENT`` form).
 - elsewhere: ``tuple[...]`` annotations, ``pl.MemRef`` in types, kernels without ``self``
   (``type_reader``); several orchestration functions, ``level=``/``role=``, ``@pl.jit`` (``program``);

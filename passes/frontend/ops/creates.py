@@ -62,12 +62,12 @@ def init_value(cx: FunctionContext, node: ast.expr, dtype: DType) -> Any:
     ivalue = int(value)
     if abs(ivalue) > 2**53:
         raise cx.error(f"init_value {ivalue} exceeds the exactly-representable integer range (+/-2^53)", node)
-    if not _fits(ivalue, dtype):
+    if not fits(ivalue, dtype):
         raise cx.error(f"init_value {ivalue} does not fit in {dtype.name}", node)
     return L.Int(ivalue, dtype)
 
 
-def _fits(value: int, dtype: DType) -> bool:
+def fits(value: int, dtype: DType) -> bool:
     bits = dtype.bits
     if dtype is DType.BOOL:
         return value in (0, 1)

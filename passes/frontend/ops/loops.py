@@ -1,6 +1,9 @@
 """Loops: ``for i in pl.range(...)`` and ``pl.parallel(...)``, with ``init_values=`` carries that
 the body's last statement ``a, b = pl.yield_(...)`` updates; and ``pl.yield_`` in an if branch,
-which names the branch's results.
+which names the branch's results. ``pl.pipeline(..., stage=k)`` is ``pl.range`` (the stage count
+pipelines a kernel's loop; an orchestration loop runs its iterations in order), ``pl.unroll`` is
+expanded here into one copy of the body per iteration. (``pl.split_aiv`` splits a kernel's loop
+across the AIV sub-cores: an orchestration function has none, so it is not an iterator here.)
 """
 
 from __future__ import annotations
@@ -12,7 +15,7 @@ from nanopass.languages import surface as S
 from nanopass.languages.terms import DType, LoopKind
 
 from ..exprs import unsigned_mix
-from ..limits import MAX_PARALLEL_NESTING
+from ..limits import MAX_PARALLEL_NESTING, MAX_UNROLL
 from ..names import dsl_call
 from ..registry import ITERATOR, STATEMENT, TARGETS, dsl_op
 from ..type_reader import INDEX_T, compatible, type_text
@@ -35,7 +38,52 @@ def parallel(cx: FunctionContext, stmt: ast.For, call: ast.Call) -> list[Any]:
     return counted_loop(cx, stmt, call, _PARALLEL)
 
 
-def counted_loop(cx: FunctionContext, stmt: ast.For, call: ast.Call, kind: LoopKind) -> list[Any]:
+@dsl_op("pipeline", ITERATOR)
+def pipeline(cx: FunctionContext, stmt: ast.For, call: ast.Call) -> list[Any]:
+    return counted_loop(cx, stmt, call, _SEQ, extra=("stage",))
+
+
+@dsl_op("unroll", ITERATOR)
+def unroll(cx: FunctionContext, stmt: ast.For, call: ast.Call) -> list[Any]:
+    """``for i in pl.unroll(stop | start, stop[, step])``: the body once per iteration, in order,
+    ``i`` read as that iteration's constant. Names first bound in the body are not visible after
+    the loop (as for ``pl.range``); every other assignment is sequential, as in the copies."""
+    if call.keywords:
+        raise cx.error(f"pl.unroll has no keyword argument '{call.keywords[0].arg}'", call.keywords[0].value,
+                       hint="pl.unroll takes int literals and no init_values")
+    if not 1 <= len(call.args) <= 3:
+        raise cx.error("pl.unroll takes 1 to 3 int literals: (stop), (start, stop) or (start, stop, step)", call)
+    for arg in call.args:
+        if isinstance(arg, ast.Name) and cx.lookup(arg.id) is not None:
+            raise cx.error(f"pl.unroll's bounds must be constants, but '{arg.id}' is a variable", arg,
+                           hint="use pl.range for a loop whose trip count is known only at run time")
+    bounds = [cx.types.const_int(arg) for arg in call.args]
+    start, stop, step = (0, bounds[0], 1) if len(bounds) == 1 else (*bounds, 1)[:3]
+    if step <= 0:
+        raise cx.error("a loop step must be positive", call.args[2])
+    trips = range(start, stop, step)
+    if len(trips) > MAX_UNROLL:
+        raise cx.error(f"pl.unroll would copy the body {len(trips)} times; at most {MAX_UNROLL}", call,
+                       hint="use pl.range for a long loop")
+    if not isinstance(stmt.target, ast.Name):
+        raise cx.error("the loop target of pl.unroll must be a name", stmt.target)
+    name = stmt.target.id
+    out: list[Any] = []
+    for value in trips:
+        cx.enter(stmt)
+        cx.push()
+        try:
+            cx.define(name, INDEX_T, stmt.target, "unrolled")
+            cx.unrolled[name] = L.Int.make(value, DType.INDEX)
+            out.extend(cx.block(stmt.body))
+        finally:
+            frame = cx.pop()
+            cx.leave()
+        cx.close(frame, f"defined inside the pl.unroll loop at line {stmt.lineno}")
+    return out
+
+
+def counted_loop(cx: FunctionContext, stmt: ast.For, call: ast.Call, kind: LoopKind, extra: tuple[str, ...] = ()) -> list[Any]:
     """``for i in pl.range(...)`` / ``pl.parallel(...)``, with ``init_values=`` carries or not."""
     parallel = kind is _PARALLEL
     if parallel and cx.parallel_depth >= MAX_PARALLEL_NESTING:
@@ -43,7 +91,11 @@ def counted_loop(cx: FunctionContext, stmt: ast.For, call: ast.Call, kind: LoopK
     bounds = loop_bounds(cx, call)
     init_node = next((kw.value for kw in call.keywords if kw.arg == "init_values"), None)
     for kw in call.keywords:
-        if kw.arg not in ("init_values", "attrs"):
+        if kw.arg in extra:
+            stage = cx.types.const_int(kw.value)
+            if stage < 1:
+                raise cx.error(f"pl.{dsl_call(call)}'s {kw.arg}= must be a positive int, got {stage}", kw.value)
+        elif kw.arg not in ("init_values", "attrs"):
             raise cx.error(f"pl.{dsl_call(call)} has no keyword argument '{kw.arg}'", kw.value)
     cx.enter(stmt)
     cx.push()

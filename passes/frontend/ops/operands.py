@@ -15,7 +15,9 @@ if TYPE_CHECKING:
 
 
 def tensor_operand(cx: FunctionContext, node: ast.expr, what: str) -> tuple[Any, Any]:
-    expr, ty = cx.expr(node)
+    from .nested_calls import tensor_value
+
+    expr, ty = tensor_value(cx, node)
     if ty._production != "TensorType" or expr._production != "Var":
         raise cx.error(f"pl.{what} needs a tensor variable, got {quoted(ast.unparse(node))}", node)
     return expr, ty

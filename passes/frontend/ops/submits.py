@@ -1,6 +1,6 @@
 """Tasks: kernel calls ``self.k(...)``, ``pl.submit(self.k, ..., deps=[...])`` with its TaskId, the
-arguments of a task (``pl.no_dep(t)``), ``deps=`` lists, and the TaskId sources that are not a
-kernel: ``pl.system.task_dummy(deps=[...])`` (a barrier) and ``pl.system.task_invalid()``.
+arguments of a task (``pl.no_dep(t)``), ``deps=`` lists, call-site ``attrs=`` (read by ``call_attrs``),
+and the TaskId sources that are not a kernel: ``pl.system.task_dummy(deps=[...])`` (a barrier) and ``pl.system.task_invalid()``.
 """
 
 from __future__ import annotations
@@ -18,6 +18,8 @@ from ..names import dsl_call, self_method
 from ..registry import ARGUMENT, BINDING, EXPRESSION, MUST_BE_ASSIGNED, OPS, STATEMENT, TARGETS, VALUE, dsl_op
 from ..source import short_source
 from ..type_reader import TID_T, shapes_match, type_text
+from .call_attrs import CallAttrs, apply_direction, read_attrs
+from .nested_calls import tensor_value
 
 if TYPE_CHECKING:
     from ..context import FunctionContext
@@ -29,7 +31,11 @@ L = S.LANGUAGE
 def kernel_call(cx: FunctionContext, call: ast.Call, targets: list[ast.expr] | None, stmt: ast.stmt) -> Any:
     name = self_method(call.func)
     sig = kernel_sig(cx, name, call.func)
+    attrs_node = None
     for kw in call.keywords:
+        if kw.arg == "attrs":
+            attrs_node = kw.value
+            continue
         hint = "use pl.submit(self.k, ..., deps=[...]) for explicit dependencies" if kw.arg == "deps" else None
         raise cx.error(f"kernel '{name}' does not accept keyword argument '{kw.arg}'", kw.value, hint)
     if len(call.args) != len(sig.params):
@@ -38,9 +44,19 @@ def kernel_call(cx: FunctionContext, call: ast.Call, targets: list[ast.expr] | N
             call,
             hint=_signature_hint(sig),
         )
-    args = [task_arg(cx, arg, param, name) for arg, param in zip(call.args, sig.params)]
+    attrs = read_attrs(cx, attrs_node, len(call.args), name)
+    args = task_args(cx, call.args, sig, attrs)
     outs = task_outs(cx, targets or [], sig, call, stmt, statement=targets is None)
-    return L.Task.make(outs, None, name, args, (), span=cx.span(call))
+    return L.Task.make(outs, None, name, args, attrs.edges, span=cx.span(call))
+
+
+def task_args(cx: FunctionContext, nodes: list[ast.expr], sig: KernelSig, attrs: CallAttrs) -> list[Any]:
+    """The arguments of a task of ``sig``, with the directions ``attrs`` gives them."""
+    given = attrs.directions or [None] * len(nodes)
+    return [
+        apply_direction(cx, task_arg(cx, node, param, sig.name), param, hint)
+        for node, param, hint in zip(nodes, sig.params, given)
+    ]
 
 
 @dsl_op("submit", TARGETS, misplaced={
@@ -55,10 +71,12 @@ def submit(
     name = self_method(call.args[0])
     sig = kernel_sig(cx, name, call.args[0])
     args_nodes = call.args[1:]
-    deps_node = None
+    deps_node = attrs_node = None
     for kw in call.keywords:
         if kw.arg == "deps":
             deps_node = kw.value
+        elif kw.arg == "attrs":
+            attrs_node = kw.value
         else:
             raise cx.error(f"pl.submit has no keyword argument '{kw.arg}'", kw.value)
     n_params = len(sig.params)
@@ -70,8 +88,9 @@ def submit(
                 call,
                 hint=_signature_hint(sig) + "; only trailing pl.Out parameters may be left out",
             )
-    args = [task_arg(cx, arg, param, name) for arg, param in zip(args_nodes, sig.params)]
-    deps = dep_list(cx, deps_node, name) if deps_node is not None else []
+    attrs = read_attrs(cx, attrs_node, len(args_nodes), name)
+    args = task_args(cx, args_nodes, sig, attrs)
+    deps = (dep_list(cx, deps_node, name) if deps_node is not None else []) + attrs.edges
     # targets: (outs, tid) or tid alone
     if tuple_target:
         if len(targets) != 2:
@@ -157,7 +176,7 @@ def task_arg(cx: FunctionContext, node: ast.expr, param: Any, kernel: str) -> An
     ptype = param.type
     if isinstance(node, ast.Constant) and node.value is None:
         raise cx.error(f"None is not a value for parameter '{param.name}' of '{kernel}'", node)
-    expr, ty = cx.expr(node)
+    expr, ty = tensor_value(cx, node) if ptype._production == "TensorType" else cx.expr(node)
     if ptype._production == "TensorType":
         if ty._production != "TensorType":
             raise cx.error(
@@ -171,7 +190,7 @@ def task_arg(cx: FunctionContext, node: ast.expr, param: Any, kernel: str) -> An
                 f"{type_text(ty)}",
                 node,
             )
-        return L.Arg.make(expr, no_dep, span=cx.span(node))
+        return L.Arg.make(expr, no_dep, None, span=cx.span(node))
     if no_dep:
         raise cx.error("pl.no_dep applies to tensor arguments only", node)
     if ptype._production != "ScalarType":
@@ -191,7 +210,7 @@ def task_arg(cx: FunctionContext, node: ast.expr, param: Any, kernel: str) -> An
         )
     elif expr._production in ("Int", "Float"):
         expr = expr.replace(dtype=want)
-    return L.Arg.make(expr, False, span=cx.span(node))
+    return L.Arg.make(expr, False, None, span=cx.span(node))
 
 
 @dsl_op("no_dep", ARGUMENT)

@@ -1,0 +1,54 @@
+// Orchestration Function: run
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "pto_orchestration_api.h"
+
+extern "C" {
+
+__attribute__((visibility("default")))
+PTO2OrchestrationConfig aicpu_orchestration_config(const ChipStorageTaskArgs& orch_args) {
+    (void)orch_args;
+    return PTO2OrchestrationConfig{ .expected_arg_count = 3 };
+}
+
+__attribute__((visibility("default")))
+void aicpu_orchestration_entry(const ChipStorageTaskArgs& orch_args) {
+    // External tensors
+    Tensor ext_inp = from_tensor_arg(orch_args.tensor(0));
+    Tensor ext_out = from_tensor_arg(orch_args.tensor(1));
+
+    // Scalar params
+    union { uint64_t u64; int32_t val; } n_conv;
+    n_conv.u64 = orch_args.scalar(0);
+    int32_t n = n_conv.val;
+
+    PTO2_SCOPE() {
+        if (n > 2) {
+            PTO2_SCOPE() {
+
+                // Task 0: axpy
+                Arg params_t0;
+                params_t0.add_input(ext_inp);
+                params_t0.add_output(ext_out);
+                params_t0.add_scalar(to_u64(0.5f));
+                rt_submit_aiv_task(0, params_t0);
+            }
+        }
+        int64_t limit = 7;
+        if (n < limit) {
+            PTO2_SCOPE() {
+
+                // Task 1: axpy
+                Arg params_t1;
+                params_t1.add_input(ext_inp);
+                params_t1.add_inout(ext_out);
+                params_t1.add_scalar(to_u64(2.0f));
+                rt_submit_aiv_task(0, params_t1);
+            }
+        }
+    }
+}
+
+}  // extern "C"
