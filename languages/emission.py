@@ -66,6 +66,8 @@ LANGUAGE = encoded.LANGUAGE.extend(
             Production("PushDep", "args:symbol", "tid:Expr", "index:Expr?", "guarded:boolean"),
             Production("PushDepSlots", "args:symbol", "array:symbol", "size:integer", "loop:symbol"),
             Production("SetDeps", "args:symbol"),
+            Production("DumpArgs", "args:symbol", "tensors:symbol*", doc="args.dump(t, ...): tensors to dump"),
+            Production("AllowEarlyResolve", "args:symbol", doc="args.set_allow_early_resolve(true);"),
             Production("DeclMixed", "name:symbol", "aic:integer", "aiv0:integer", "aiv1:integer?"),
             Production("Submit", "args:symbol", "launch:Launch", "outs:symbol?"),
             Production("DeclTid", "name:symbol", "value:TidValue"),

@@ -60,8 +60,12 @@ STMT = Nonterminal(
         "tid:Binder?",
         "kernel:symbol",
         "args:Arg*",
+        "dumps:integer*",
+        "early_resolve:boolean",
         "deps:Dep*",
-        doc="a kernel dispatch: self.k(...) (no tid) or pl.submit(self.k, ..., deps=) (tid)",
+        doc="a kernel dispatch: self.k(...) (no tid) or pl.submit(self.k, ..., deps=) (tid); dumps: the "
+        "positions, among the task's tensor arguments, of those it marks for the runtime's tensor dump "
+        "(pl.dump_tag, dumps=[...]); early_resolve: allow_early_resolve=True",
     ),
     Production("Dummy", "var:Binder", "deps:Dep*", doc="pl.system.task_dummy(deps=[...])"),
     Production("WriteTensor", "tensor:Expr", "index:Expr*", "value:Expr"),

@@ -113,7 +113,7 @@ class ConvertToSsa(Pass):
             deps = self.visit_all(stmt.deps)
             outs = [self.define(b) for b in stmt.outs]
             tid = self.define(stmt.tid) if stmt.tid is not None else None
-            return [S.Task.make(outs, tid, stmt.kernel, args, deps, span=stmt.span)]
+            return [S.Task.make(outs, tid, stmt.kernel, args, stmt.dumps, stmt.early_resolve, deps, span=stmt.span)]
         if kind == "Dummy":
             deps = self.visit_all(stmt.deps)
             return [S.Dummy(self.define(stmt.var), deps, span=stmt.span)]

@@ -29,8 +29,9 @@ class LowerToEmission(Pass):
     Scopes become ``PTO2_SCOPE`` blocks; an ``Alloc`` becomes its create-infos, one
     ``alloc_tensors`` call and one ``get_ref`` binding per tensor; a task becomes a blank line,
     ``// Task <n>: <kernel>``, its ``Arg`` with one add call per argument (tensors, then scalars),
-    its dependency array when it has edges (fresh ids unguarded, others guarded, arrays as a
-    loop over their slots, D10), and its submit (capturing ``task_<n>_outs`` when its TaskId or
+    one ``dump(...)`` of the tensors it marks, its dependency array when it has edges (fresh ids
+    unguarded, others guarded, arrays as a loop over their slots, D10),
+    ``set_allow_early_resolve(true)`` when asked, and its submit (capturing ``task_<n>_outs`` when its TaskId or
     a runtime-allocated output is used); external tensors and scalar parameters are declared
     when the body uses them, so the C++ has no unused variable; loops and ifs declare their rebound carries before the
     statement and assign them at the yield (through temporaries when a yield permutes carries,
@@ -277,7 +278,11 @@ class LowerToEmission(Pass):
         for arg in task.args:
             if arg._production == "ScalarArg":
                 out.append(E.AddScalar.make(args, arg.value, arg.encoding, span=arg.span))
+        if task.dumps:
+            out.append(E.DumpArgs.make(args, list(dict.fromkeys(tensors[i].value.name for i in task.dumps))))
         self.deps(args, task.deps, task.capacity, out)
+        if task.early_resolve:
+            out.append(E.AllowEarlyResolve.make(args))
         launch = self.launch(kernel, n, out)
         out.append(E.Submit.make(args, launch, outs_name if capture else None))
         if capture and task.tid is not None and task.tid.name in self.used:

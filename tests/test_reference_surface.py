@@ -30,6 +30,7 @@ RUNS = {
     "surface_const": ({"n": "5"}, 2),
     "surface_tuple_results": ({}, 2),
     "surface_unroll": ({"n": "2"}, 5),
+    "surface_dumps": ({}, 4),
 }
 
 
@@ -141,6 +142,15 @@ ERRORS = {
                        "pl.pipeline's stage= must be a positive int, got 0"),
     "split_aiv": ("for i in pl.split_aiv(2):\n    pass\nreturn res\n", "pl.split_aiv",
                   "a for loop must iterate over pl.range(...), pl.parallel(...), pl.pipeline(...) or pl.unroll(...)"),
+    "dump_tag scalar": ("pl.dump_tag(n)\nreturn res\n", "n)", "pl.dump_tag takes a tensor variable, got 'n'"),
+    "dumps not a list": ("res, t = pl.submit(self.k, x, res, dumps=x)\nreturn res\n", "x)",
+                         "pl.submit's dumps= must be a list of tensor variables"),
+    "dumps not an argument": ("res, t = pl.submit(self.k, x, res, dumps=[big])\nreturn res\n", "big]",
+                              "'big' is not one"),
+    "early resolve literal": ("res, t = pl.submit(self.k, x, res, allow_early_resolve=1)\nreturn res\n", "1)",
+                              "allow_early_resolve= must be True or False"),
+    "dumps on a call": ("res = self.k(x, res, dumps=[x])\nreturn res\n", "[x]",
+                        "kernel 'k' does not accept keyword argument 'dumps'"),
     "slice clamp": ("r = pl.slice(big, [8, 32], [0, 0], clamp=1)\nreturn res\n", "1)", "clamp= must be True or False"),
 }
 
@@ -205,3 +215,15 @@ def test_a_tuple_annotation_is_checked_against_the_return(tmp_path):
     with pytest.raises(UserError) as info:
         nanopass.generate_orchestration(load_program(path))
     assert info.value.message == "unsupported type annotation '3'"
+
+
+def test_a_dump_tag_ends_where_its_name_is_bound_to_another_tensor(tmp_path):
+    code = compile_body(tmp_path, """\
+        w = pl.slice(big, [8, 32], [0, 0])
+        pl.dump_tag(w)
+        res = self.k(w, res)
+        w = pl.slice(big, [8, 32], [8, 0])
+        res = self.k(w, res)
+        return res
+    """).code
+    assert code.count(".dump(") == 1 and "params_t0.dump(w);" in code

@@ -376,6 +376,12 @@ class EmissionInterpreter:
             if value is not None:
                 self.push(node.args, value, node)
 
+    def exec_DumpArgs(self, node) -> None:  # a debugging mark: no effect on what the tasks do
+        self.cell(node.args, node, "args")
+
+    def exec_AllowEarlyResolve(self, node) -> None:  # a scheduling hint: no effect on the order the runtime enforces
+        self.cell(node.args, node, "args")
+
     def exec_SetDeps(self, node) -> None:
         args = self.cell(node.args, node, "args").value
         deps = self.cell(f"{node.args}_deps", node, "tid_array")

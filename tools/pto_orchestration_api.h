@@ -299,6 +299,13 @@ struct TaskArgsTpl {
     const S *scalars() const { return scalars_; }
     const T *tensor_data() const { return tensors_; }
     const S *scalar_data() const { return scalars_; }
+    // mark tensors already added to this Arg for the runtime's tensor dump (none: every tensor)
+    template <typename... Args>
+    void dump(Args &&...args) {
+        static_assert((std::is_same_v<std::decay_t<Args>, Tensor> && ...), "dump takes Tensors of this Arg");
+        (mark_dump(args), ...);
+    }
+
     int32_t tensor_count() const { return tensor_count_; }
     int32_t scalar_count() const { return scalar_count_; }
     void clear() {
@@ -439,6 +446,19 @@ private:
         if (scalar_count_ >= MAX_SCALAR_ARGS) return set_error("too many scalars");
         scalars_[scalar_count_++] = bits;
     }
+    void mark_dump(const Tensor &t) {
+        for (int32_t i = 0; i < tensor_count_; ++i) {
+            if (tags_[i] != TensorArgType::OUTPUT && tensors_[i].ptr == &t) {
+                dump_mask_ |= uint64_t{1} << i;
+                return;
+            }
+        }
+        set_error("dump: the tensor is not an argument of this task");
+    }
+    uint64_t dump_mask_{0};
+
+public:
+    uint64_t dump_arg_mask() const { return dump_mask_; }
 };
 
 // ---------------------------------------------------------------------------------------------

@@ -50,6 +50,7 @@ class FunctionContext(Scope):
         self.dispatchable: set[str] = set()  # kernels kernel_sig has accepted (checked once each)
         self.hoisted: list[Any] | None = None  # statements a nested call put before the one being read
         self.temporaries = 0  # temporaries made for nested calls (ops/nested_calls.py)
+        self.dump_tags: set[str] = set()  # tensors pl.dump_tag marked for every later task (ops/debug_tags.py)
         self.unrolled: dict[str, Any] = {}  # a pl.unroll variable -> its value in the copy being read
         self.span: Callable[[ast.AST], Span] = self.src.span  # a node's position (called for most nodes built)
         Scope.__init__(self, program, self.span)

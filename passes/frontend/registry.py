@@ -16,7 +16,7 @@ position:
   ``(cx, call, target, stmt) -> [stmt]``;
 - ``TARGETS``: any assignment, one name or several unpacked: ``(cx, call, targets, unpacked,
   stmt) -> [stmt]``;
-- ``STATEMENT``: ``pl.op(...)`` alone: ``(cx, call, args) -> stmt``;
+- ``STATEMENT``: ``pl.op(...)`` alone: ``(cx, call, args) -> stmt`` (None: it makes no statement);
 - ``EXPRESSION``: a scalar, wherever an expression is read (also as the value of an assignment):
   ``(cx, call, args) -> (expr, type)``; it reads its arguments with ``cx.expr``;
 - ``ARGUMENT``: wrapping a task argument (``pl.no_dep(t)``): ``(cx, call) -> the wrapped node``;

@@ -15,6 +15,7 @@ from nanopass.languages.terms import DType
 
 from .names import dsl_call, self_method
 from .ops.host_access import array_write, subscript
+from .ops.debug_tags import untag
 from .ops.nested_calls import tensor_value
 from .ops.submits import kernel_call
 from .registry import (BINDING, CONTEXT, EXPRESSION, ITERATOR, OPS, STATEMENT, TARGETS, VALUE, names_in, refusal,
@@ -64,6 +65,8 @@ def assign(
         ty = check_annotation(cx, annotated, ty, stmt, name)
         if expr._production == "Int" and ty._production == "ScalarType":
             expr = L.Int(expr.value, ty.dtype)
+    if cx.dump_tags:
+        untag(cx, name)
     return [L.Let.make(cx.bind(name, ty, targets[0]), expr, span=cx.span(stmt))]
 
 
@@ -140,7 +143,8 @@ def read_expr(cx: FunctionContext, stmt: ast.Expr) -> list[Any]:
         if op is not None:
             form = op.forms.get(STATEMENT)
             if form is not None:
-                return [form.handler(cx, value, op.bind(cx, value, form))]
+                read = form.handler(cx, value, op.bind(cx, value, form))
+                return [read] if read is not None else []
             if STATEMENT in op.misplaced:
                 raise refusal(cx, spelled, op, STATEMENT, value)
     raise cx.error(

@@ -12,17 +12,16 @@ registers them all (``registry.OPS``); the list below is the one place that says
 - ``scopes``: ``with pl.manual_scope():``, ``with pl.scope(mode=...):``.
 - ``loops``: ``for ... in pl.range(...)`` / ``pl.parallel(...)`` / ``pl.pipeline(...)`` / ``pl.unroll(...)``,
   ``pl.yield_``.
-- ``debug_tags``: none yet.
+- ``debug_tags``: ``pl.dump_tag``; ``dump_positions`` reads ``dumps=`` for the task forms.
 
 Where the constructs still to come belong (``shared/spec/reference-surface.md``, and the existing
 compiler's printed IR):
 
-- ``submits``: ``pl.spmd_submit`` (a ``TARGETS`` form beside ``pl.submit``'s), ``dumps=`` and
-  ``allow_early_resolve=`` (keywords its handlers read), calls of inline functions.
+- ``submits``: ``pl.spmd_submit`` (a ``TARGETS`` form beside ``pl.submit``'s, reading ``dumps=`` with
+  ``debug_tags.dump_positions`` and ``allow_early_resolve=`` as ``pl.submit`` does), calls of inline functions.
 - ``scopes``: ``with pl.at(...) [as tid]:``, ``with pl.spmd(...)``, ``with pl.cluster()`` (``CONTEXT``
   forms; one that binds ``as`` says so to ``statements.read_with``).
 - ``loops``: ``for ... in pl.spmd(...)`` (an ``ITERATOR`` form).
-- ``debug_tags``: ``pl.dump_tag(t)`` (a ``STATEMENT`` form).
 - elsewhere: ``tuple[...]`` annotations, ``pl.MemRef`` in types, kernels without ``self``
   (``type_reader``); several orchestration functions, ``level=``/``role=``, ``@pl.jit`` (``program``);
   SSA names such as ``x__ssa_v1`` (``names.check_user_name``); ``pl.tile.*`` kernel bodies

@@ -19,6 +19,7 @@ from ..registry import ARGUMENT, BINDING, EXPRESSION, MUST_BE_ASSIGNED, OPS, STA
 from ..source import short_source
 from ..type_reader import TID_T, shapes_match, type_text
 from .call_attrs import CallAttrs, apply_direction, read_attrs
+from .debug_tags import dump_positions
 from .nested_calls import tensor_value
 
 if TYPE_CHECKING:
@@ -47,7 +48,8 @@ def kernel_call(cx: FunctionContext, call: ast.Call, targets: list[ast.expr] | N
     attrs = read_attrs(cx, attrs_node, len(call.args), name)
     args = task_args(cx, call.args, sig, attrs)
     outs = task_outs(cx, targets or [], sig, call, stmt, statement=targets is None)
-    return L.Task.make(outs, None, name, args, attrs.edges, span=cx.span(call))
+    dumps = dump_positions(cx, args, None, f"kernel '{name}'") if cx.dump_tags else []
+    return L.Task.make(outs, None, name, args, dumps, False, attrs.edges, span=cx.span(call))
 
 
 def task_args(cx: FunctionContext, nodes: list[ast.expr], sig: KernelSig, attrs: CallAttrs) -> list[Any]:
@@ -71,12 +73,17 @@ def submit(
     name = self_method(call.args[0])
     sig = kernel_sig(cx, name, call.args[0])
     args_nodes = call.args[1:]
-    deps_node = attrs_node = None
+    deps_node = attrs_node = dumps_node = None
+    early_resolve = False
     for kw in call.keywords:
         if kw.arg == "deps":
             deps_node = kw.value
         elif kw.arg == "attrs":
             attrs_node = kw.value
+        elif kw.arg == "dumps":
+            dumps_node = kw.value
+        elif kw.arg == "allow_early_resolve":
+            early_resolve = cx.program._bool_literal(kw.value, "allow_early_resolve")
         else:
             raise cx.error(f"pl.submit has no keyword argument '{kw.arg}'", kw.value)
     n_params = len(sig.params)
@@ -119,7 +126,8 @@ def submit(
         raise cx.error("the task_id target must be a plain variable name", tid_node)
     outs = task_outs(cx, result_targets, sig, call, stmt, statement=not result_targets)
     tid = cx.bind(tid_node.id, TID_T, tid_node)
-    return [L.Task(outs, tid, name, args, deps, span=cx.span(call))]
+    dumps = dump_positions(cx, args, dumps_node, "pl.submit")
+    return [L.Task(outs, tid, name, args, dumps, early_resolve, deps, span=cx.span(call))]
 
 
 def kernel_sig(cx: FunctionContext, name: str, node: ast.AST) -> KernelSig:
