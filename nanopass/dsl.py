@@ -219,6 +219,45 @@ def program(cls=None, **_options):
     return Program(cls, {**frame.f_globals, **frame.f_locals})
 
 
+# -- @pl.jit: refused, with the reason -----------------------------------------------------------------
+
+JIT_UNSUPPORTED = (
+    "@pl.{form} is not supported: the existing DSL specialises a @pl.jit program on the shapes and dtypes "
+    "of the torch tensors of its first call, and nanopass compiles a program without running it "
+    "(and without torch)"
+)
+JIT_HINT = (
+    "write the functions as methods of a @pl.program class, every parameter fully annotated: @pl.jit is "
+    "@pl.function(type=pl.FunctionType.Orchestration), @pl.jit.incore is "
+    "@pl.function(type=pl.FunctionType.InCore), a kernel call f(...) is self.f(...)"
+)
+
+
+class _Jit:
+    """``@pl.jit`` and its forms (``.incore``, ``.inline``, ``.opaque``, ``.host``, ``.extern(...)``):
+    each refuses the function it decorates with a located error saying why."""
+
+    def __init__(self, form: str = "jit"):
+        self._form = form
+
+    def __call__(self, func=None, **_options):
+        if func is None or not callable(func):  # @pl.jit.incore(level=...), @pl.jit.extern("name")
+            return self
+        from nanopass.errors import Span, UserError
+
+        code = getattr(func, "__code__", None)
+        span = Span(code.co_filename, code.co_firstlineno, 0) if code is not None else None
+        raise UserError(JIT_UNSUPPORTED.format(form=self._form), span, JIT_HINT)
+
+    def __getattr__(self, name: str):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return _Jit(f"jit.{name}")
+
+
+jit = _Jit()
+
+
 # -- body-only functions --------------------------------------------------------------------------------
 
 

@@ -227,3 +227,36 @@ def test_a_dump_tag_ends_where_its_name_is_bound_to_another_tensor(tmp_path):
         return res
     """).code
     assert code.count(".dump(") == 1 and "params_t0.dump(w);" in code
+
+
+JIT_PROGRAM = '''\
+import nanopass.dsl as pl
+
+
+@pl.jit.incore(level=1)
+def k(a: pl.Tensor[[16, 16], pl.FP32], out: pl.Out[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
+    return out
+
+
+@pl.jit
+def main(a: pl.Tensor, out: pl.Out[pl.Tensor]):
+    out = k(a, out)
+    return out
+'''
+
+
+@pytest.mark.parametrize("no_exec", [False, True], ids=["importing", "no-exec"])
+def test_jit_is_refused_at_its_first_decorator_saying_why(tmp_path, no_exec):
+    from conftest import run_cli
+
+    path = tmp_path / "jit.py"
+    path.write_text(JIT_PROGRAM)
+    result = run_cli("run", str(path), *(["--no-exec"] if no_exec else []))
+    assert result.returncode == 1
+    first = result.stderr.splitlines()[0]
+    assert first.endswith(
+        "jit.py:4:1: error: @pl.jit.incore is not supported: the existing DSL specialises a @pl.jit program on the "
+        "shapes and dtypes of the torch tensors of its first call, and nanopass compiles a program without running "
+        "it (and without torch)"
+    )
+    assert "help: write the functions as methods of a @pl.program class" in result.stderr
