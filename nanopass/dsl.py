@@ -219,23 +219,12 @@ def program(cls=None, **_options):
     return Program(cls, {**frame.f_globals, **frame.f_locals})
 
 
-# -- @pl.jit: refused, with the reason -----------------------------------------------------------------
-
-JIT_UNSUPPORTED = (
-    "@pl.{form} is not supported: the existing DSL specialises a @pl.jit program on the shapes and dtypes "
-    "of the torch tensors of its first call, and nanopass compiles a program without running it "
-    "(and without torch)"
-)
-JIT_HINT = (
-    "write the functions as methods of a @pl.program class, every parameter fully annotated: @pl.jit is "
-    "@pl.function(type=pl.FunctionType.Orchestration), @pl.jit.incore is "
-    "@pl.function(type=pl.FunctionType.InCore), a kernel call f(...) is self.f(...)"
-)
+# -- @pl.jit --------------------------------------------------------------------------------------------
 
 
 class _Jit:
-    """``@pl.jit`` and its forms (``.incore``, ``.inline``, ``.opaque``, ``.host``, ``.extern(...)``):
-    each refuses the function it decorates with a located error saying why."""
+    """``@pl.jit`` and its forms (``.incore``, ``.opaque``, ...): marks on module-level functions. The
+    loaders read the functions' source (``passes/frontend/jit.py``); nothing here runs them."""
 
     def __init__(self, form: str = "jit"):
         self._form = form
@@ -243,11 +232,8 @@ class _Jit:
     def __call__(self, func=None, **_options):
         if func is None or not callable(func):  # @pl.jit.incore(level=...), @pl.jit.extern("name")
             return self
-        from nanopass.errors import Span, UserError
-
-        code = getattr(func, "__code__", None)
-        span = Span(code.co_filename, code.co_firstlineno, 0) if code is not None else None
-        raise UserError(JIT_UNSUPPORTED.format(form=self._form), span, JIT_HINT)
+        func.__pl_jit__ = self._form
+        return func
 
     def __getattr__(self, name: str):
         if name.startswith("__"):

@@ -59,6 +59,14 @@ def load_programs(path: str) -> list:
         if sys.path and sys.path[0] == directory:
             sys.path.pop(0)
     programs = [value for value in vars(module).values() if isinstance(value, Program)]
+    if tree is not None and any(hasattr(value, "__pl_jit__") for value in vars(module).values()):
+        from nanopass.passes.frontend.jit import jit_classes
+        from nanopass.passes.frontend.source import ProgramSource
+        from nanopass.static_loader import StaticProgram
+
+        text = importlib.util.decode_source(data)
+        programs += [StaticProgram(ProgramSource(cls.name, path, text, cls, module.__dict__))
+                     for cls in jit_classes(tree, path)]
     if not programs:
         raise UserError(f"{path}: no @pl.program class found")
     if tree is not None:

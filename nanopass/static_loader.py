@@ -19,7 +19,7 @@ from typing import Any, Callable
 
 from nanopass.passes.frontend import consteval
 from nanopass.passes.frontend.limits import MAX_SEQUENCE
-from nanopass.passes.frontend.names import attr_path
+from nanopass.passes.frontend.jit import jit_classes
 from nanopass.passes.frontend.source import ProgramSource, Unevaluated, program_classes
 
 from .errors import Span, UserError, quoted
@@ -62,32 +62,17 @@ def load_programs_static(path: str) -> list[StaticProgram]:
     decorated = {id(node) for node in program_classes(tree)}
     scope = ModuleScope()
     for stmt in tree.body:
-        jit = _jit_decorator(stmt)
-        if jit is not None:  # refused as the importing reader refuses it (nanopass.dsl.jit)
-            from nanopass.dsl import JIT_HINT, JIT_UNSUPPORTED
-
-            span = Span(os.path.abspath(path), jit.lineno, stmt.col_offset)
-            raise UserError(JIT_UNSUPPORTED.format(form=".".join(attr_path(jit)[1:])), span, JIT_HINT)
         if id(stmt) in decorated:
             source = ProgramSource(stmt.name, os.path.abspath(path), text, stmt, dict(scope.names))
             programs.pop(stmt.name, None)  # a later class of the same name replaces it, as in Python
             programs[stmt.name] = StaticProgram(source)
         scope.statement(stmt)
+    for cls in jit_classes(tree, os.path.abspath(path)):
+        programs.pop(cls.name, None)
+        programs[cls.name] = StaticProgram(ProgramSource(cls.name, os.path.abspath(path), text, cls, dict(scope.names)))
     if not programs:
         raise UserError(f"{path}: no @pl.program class found")
     return list(programs.values())
-
-
-def _jit_decorator(stmt: ast.stmt) -> ast.expr | None:
-    """The ``@pl.jit...`` decorator of a module-level function, if it has one."""
-    if not isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
-        return None
-    for decorator in stmt.decorator_list:
-        node = decorator.func if isinstance(decorator, ast.Call) else decorator
-        path = attr_path(node)
-        if path is not None and len(path) >= 2 and path[1] == "jit":
-            return node
-    return None
 
 
 def parse_file(text: str, path: str) -> ast.Module:

@@ -31,6 +31,7 @@ RUNS = {
     "surface_tuple_results": ({}, 2),
     "surface_unroll": ({"n": "2"}, 5),
     "surface_dumps": ({}, 4),
+    "surface_jit": ({}, 2),
 }
 
 
@@ -229,34 +230,28 @@ def test_a_dump_tag_ends_where_its_name_is_bound_to_another_tensor(tmp_path):
     assert code.count(".dump(") == 1 and "params_t0.dump(w);" in code
 
 
-JIT_PROGRAM = '''\
-import nanopass.dsl as pl
-
-
-@pl.jit.incore(level=1)
-def k(a: pl.Tensor[[16, 16], pl.FP32], out: pl.Out[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
-    return out
-
-
-@pl.jit
-def main(a: pl.Tensor, out: pl.Out[pl.Tensor]):
-    out = k(a, out)
-    return out
-'''
+JIT_PROGRAM = (GOLDEN / "surface_jit.py").read_text()
 
 
 @pytest.mark.parametrize("no_exec", [False, True], ids=["importing", "no-exec"])
-def test_jit_is_refused_at_its_first_decorator_saying_why(tmp_path, no_exec):
+def test_a_jit_parameter_without_a_shape_is_refused_saying_torch_would_supply_it(tmp_path, no_exec):
     from conftest import run_cli
 
     path = tmp_path / "jit.py"
-    path.write_text(JIT_PROGRAM)
+    path.write_text(JIT_PROGRAM.replace("def main(x: pl.Tensor[[16, 16], pl.FP32],", "def main(x: pl.Tensor,"))
     result = run_cli("run", str(path), *(["--no-exec"] if no_exec else []))
     assert result.returncode == 1
-    first = result.stderr.splitlines()[0]
-    assert first.endswith(
-        "jit.py:4:1: error: @pl.jit.incore is not supported: the existing DSL specialises a @pl.jit program on the "
-        "shapes and dtypes of the torch tensors of its first call, and nanopass compiles a program without running "
-        "it (and without torch)"
+    line = next(n for n, text in enumerate(JIT_PROGRAM.splitlines(), 1) if text.startswith("def main("))
+    assert result.stderr.splitlines()[0].endswith(
+        f"jit.py:{line}:10: error: parameter 'x' of 'main' has no shape and dtype: the existing DSL takes them from "
+        "the torch tensor of the first call, and nanopass compiles without running the program (or torch)"
     )
-    assert "help: write the functions as methods of a @pl.program class" in result.stderr
+
+
+@pytest.mark.parametrize("form", ["inline", "host", "extern('k')"])
+def test_jit_forms_other_than_the_entry_and_kernels_are_refused(tmp_path, form):
+    path = tmp_path / "jit.py"
+    path.write_text(JIT_PROGRAM.replace("@pl.jit.incore(level=1)", f"@pl.jit.{form}"))
+    with pytest.raises(UserError) as info:
+        nanopass.generate_orchestration(load_program(path))
+    assert info.value.message == f"@pl.jit.{form.split('(')[0]} is not supported"
