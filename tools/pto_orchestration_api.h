@@ -299,13 +299,6 @@ struct TaskArgsTpl {
     const S *scalars() const { return scalars_; }
     const T *tensor_data() const { return tensors_; }
     const S *scalar_data() const { return scalars_; }
-    // mark tensors already added to this Arg for the runtime's tensor dump (none: every tensor)
-    template <typename... Args>
-    void dump(Args &&...args) {
-        static_assert((std::is_same_v<std::decay_t<Args>, Tensor> && ...), "dump takes Tensors of this Arg");
-        (mark_dump(args), ...);
-    }
-
     int32_t tensor_count() const { return tensor_count_; }
     int32_t scalar_count() const { return scalar_count_; }
     void clear() {
@@ -408,6 +401,13 @@ struct Arg {
     }
     void add_scalars(const uint64_t *values, int count) {
         for (int i = 0; i < count; ++i) push_scalar(values[i]);
+    }
+
+    // mark tensors already added to this Arg for the runtime's tensor dump (none: every tensor)
+    template <typename... Args>
+    void dump(Args &&...args) {
+        static_assert((std::is_same_v<std::decay_t<Args>, Tensor> && ...), "dump takes Tensors of this Arg");
+        (mark_dump(args), ...);
     }
 
     int32_t tensor_count() const { return tensor_count_; }
