@@ -40,6 +40,7 @@ LANGUAGE = encoded.LANGUAGE.extend(
             Production("Blank"),
             Production("Comment", "text:text"),
             Production("ScopeBlock", "mode:scope_mode", "body:EStmt*"),
+            Production("Block", "body:EStmt*", doc="{ ... }: a C++ block of its own (its names end with it)"),
             Production("ForBlock", "var:symbol", "start:Expr", "stop:Expr", "step:Expr", "body:EStmt*"),
             Production("IfBlock", "cond:Expr", "then:EStmt*", "orelse:EStmt*"),
             Production("DeclScalar", "name:symbol", "dtype:dtype", "value:Expr?"),

@@ -247,10 +247,13 @@ class LowerToEmission(Pass):
 
     def lower_WriteTensor(self, write, out) -> None:
         tensor = write.tensor.name
-        indices = self.fresh("indices_" + tensor)
         dtype = self.types[tensor].dtype
-        out.append(E.ShapeArray(indices, write.index, span=write.span))
-        out.append(E.WriteElement(tensor, dtype, indices, len(write.index), write.value))
+        if not write.index:
+            out.append(E.WriteElement(tensor, dtype, None, 0, write.value, span=write.span))
+            return
+        indices = write.indices  # named by remap_output_aliases; local to the block
+        array = E.ShapeArray(indices, write.index, span=write.span)
+        out.append(E.Block([array, E.WriteElement(tensor, dtype, indices, len(write.index), write.value)], span=write.span))
 
     def lower_Task(self, task, out) -> None:
         n = self.task_count
@@ -333,7 +336,7 @@ class LowerToEmission(Pass):
         args = self.fresh(f"params_phase_fence_barrier_{b}")
         outs = self.fresh(f"phase_fence_barrier_{b}_outs")
         out.append(E.Blank())
-        out.append(E.Comment(f"Barrier {b}: dependency-only dummy task", span=dummy.span))
+        out.append(E.Comment(f"Phase-fence barrier {b}: dependency-only dummy task", span=dummy.span))
         out.append(E.DeclArgs(args))
         used = dummy.var.name in self.used
         if dummy.deps:

@@ -63,10 +63,11 @@ class Emitter:
         self.abi = abi
         self.lines: list[str] = []
         self.level = 0
+        self.pad = ""  # inside a Block: two more spaces
         self.footers: list[str] = []  # the line closing each open block, innermost last
 
     def line(self, text: str) -> None:
-        self.lines.append("    " * self.level + text if text else "")
+        self.lines.append("    " * self.level + self.pad + text if text else "")
 
     def block(self, header: str, footer: str = "}") -> "Emitter":
         """``with out.block(header):`` writes ``header``, the body one level deeper, then ``footer``."""
@@ -198,6 +199,16 @@ def emit(node, out):  # noqa: F811
     header = "PTO2_SCOPE(PTO2ScopeMode::MANUAL) {" if node.mode is ScopeMode.manual else "PTO2_SCOPE() {"
     with out.block(header):
         emit_all(node.body, out)
+
+
+@dispatch(E.Block, Emitter, namespace=EMIT_NS)
+def emit(node, out):  # noqa: F811
+    out.line("{")
+    pad = out.pad
+    out.pad += "  "
+    emit_all(node.body, out)
+    out.pad = pad
+    out.line("}")
 
 
 @dispatch(E.ForBlock, Emitter, namespace=EMIT_NS)

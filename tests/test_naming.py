@@ -1,9 +1,12 @@
 """NameTable hands out the names a fresh search from suffix 0 would (issue 9: the search resumes)."""
 
-from nanopass.passes.naming import GENERATED, RESERVED, NameTable
+from nanopass.passes.naming import GENERATED, RESERVED, USER_PREFIX, NameTable
 
 
 def naive_reserve(taken: set, base: str, generated: bool = False, derived: tuple = ()) -> str:
+    if not generated and GENERATED.match(base):
+        base = USER_PREFIX + base
+
     def fits(name):
         return (
             name not in taken
@@ -32,6 +35,9 @@ def test_reserve_matches_a_search_from_the_start():
         ("params_t0", True, ()),
         ("int", False, ()),
         ("x_ci", False, ()),
+        ("ext_a", False, ()),
+        ("params_t0", False, ()),
+        ("indices_x", False, ("_ci",)),
         ("x", False, ("_ci",)),
     ] + [("slot", False, ())] * 5 + [("acc_last", False, ())] * 5
     requests += [("y", False, ("_ci",)), ("y", False, ())]  # y_ci is taken: the first gets y_1, the second y

@@ -184,6 +184,9 @@ class EmissionInterpreter:
         self.nested(node.body)
         self.rt.scope_end()
 
+    def exec_Block(self, node) -> None:
+        self.nested(node.body)
+
     def exec_ForBlock(self, node) -> None:
         self.blocks.append({})
         try:

@@ -116,7 +116,7 @@ void aicpu_orchestration_entry(const ChipStorageTaskArgs& orch_args) {
                 chosen__phi_v2 = chosen__ssa_v1;
             }
 
-            // Barrier 0: dependency-only dummy task
+            // Phase-fence barrier 0: dependency-only dummy task
             Arg params_phase_fence_barrier_0;
             PTO2TaskId params_phase_fence_barrier_0_deps[2];
             uint32_t params_phase_fence_barrier_0_deps_count = 0;
@@ -129,7 +129,7 @@ void aicpu_orchestration_entry(const ChipStorageTaskArgs& orch_args) {
                 barrier = phase_fence_barrier_0_outs.task_id();
             }
 
-            // Barrier 1: dependency-only dummy task
+            // Phase-fence barrier 1: dependency-only dummy task
             Arg params_phase_fence_barrier_1;
             TaskOutputTensors phase_fence_barrier_1_outs = rt_submit_dummy_task(params_phase_fence_barrier_1);
             PTO2TaskId empty = phase_fence_barrier_1_outs.task_id();
