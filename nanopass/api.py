@@ -27,6 +27,14 @@ class OrchestrationResult:
     stages: list[Stage] = field(default_factory=list, repr=False)
 
 
+def abi_options(abi: str) -> dict[str, Any]:
+    """The pass options an ABI sets: the facts about its runtime that passes read (the ABI table's
+    ``max_creates_per_alloc``). No pass reads which ABI it is (D1)."""
+    from nanopass.printer.cpp import ABIS
+
+    return {"max_creates_per_alloc": ABIS[abi].max_creates_per_alloc}
+
+
 def surface_of(program: Any, func_name: str | None = None):
     """The ``surface`` tree of a ``@pl.program`` object, or the tree itself if one is given."""
     from nanopass.languages import SURFACE
@@ -157,7 +165,11 @@ def generate_orchestration(
     others are released as the compile goes, which is faster on large programs).
     Raises ``UserError`` for mistakes in the program and ``InternalError`` for compiler bugs.
     """
-    options = {"analyze_auto_scopes_for_deps": analyze_auto_scopes_for_deps, "order_war": order_write_after_read}
+    options = {
+        "analyze_auto_scopes_for_deps": analyze_auto_scopes_for_deps,
+        "order_war": order_write_after_read,
+        **abi_options(abi),
+    }
     with collector_paused():
         try:
             stages = run_pipeline(

@@ -173,9 +173,12 @@ def _option_flags(parser) -> None:
 
 
 def _options(args) -> dict:
+    from .api import abi_options
+
     return {
         "analyze_auto_scopes_for_deps": args.analyze_auto_scopes_for_deps,
         "order_war": not args.no_war_ordering,
+        **abi_options(getattr(args, "abi", "seed")),
     }
 
 

@@ -23,8 +23,8 @@ void aicpu_orchestration_entry(const ChipStorageTaskArgs& orch_args) {
     PTO2_SCOPE() {
         PTO2_SCOPE(PTO2ScopeMode::MANUAL) {
             PTO2TaskId tids[64];
-            for (int64_t slot = 0; slot < 64; ++slot) {
-                tids[slot] = PTO2TaskId::invalid();
+            for (int64_t __init_i = 0; __init_i < 64; ++__init_i) {
+                tids[__init_i] = PTO2TaskId::invalid();
             }
             for (int64_t i = 0; i < 64; i += 1) {
 
@@ -42,8 +42,8 @@ void aicpu_orchestration_entry(const ChipStorageTaskArgs& orch_args) {
             Arg params_phase_fence_barrier_0;
             PTO2TaskId params_phase_fence_barrier_0_deps[64];
             uint32_t params_phase_fence_barrier_0_deps_count = 0;
-            for (int64_t slot_1 = 0; slot_1 < 64; ++slot_1) {
-                if (tids[slot_1].is_valid()) params_phase_fence_barrier_0_deps[params_phase_fence_barrier_0_deps_count++] = tids[slot_1];
+            for (int64_t slot = 0; slot < 64; ++slot) {
+                if (tids[slot].is_valid()) params_phase_fence_barrier_0_deps[params_phase_fence_barrier_0_deps_count++] = tids[slot];
             }
             params_phase_fence_barrier_0.set_dependencies(params_phase_fence_barrier_0_deps, params_phase_fence_barrier_0_deps_count);
             PTO2TaskId phase_fence_barrier_0_tid = PTO2TaskId::invalid();
