@@ -25,14 +25,15 @@ class MaterializeResultBuffers(Pass):
     """Give each new tensor a kernel returns a buffer its caller creates (reference-surface S6).
 
     A tensor result of a kernel that no parameter holds (its return names no parameter, and no
-    Out/InOut parameter is left that another result does not name) has nowhere to live: the kernel gains an Out parameter ``ret<i>__out`` of the
-    result's type (i = the result's position), which its return now names. Every dispatch that
-    passes all of the kernel's other parameters creates the buffer right before it
-    (``ret<i>__out``, then ``ret<i>__out_v1``, ... a create batched into ``alloc_tensors`` like
-    any other) and passes it; a ``pl.submit`` that omits trailing Out parameters omits this one
-    too, and the runtime allocates it. A result whose shape names a dynamic dimension the
-    orchestration function does not declare is a user error (the caller cannot size it).
-    Afterwards every tensor result of every kernel is one of its parameters.
+    Out/InOut parameter is left that another result does not name) has nowhere to live: the
+    kernel gains an Out parameter ``ret<i>__out`` of the result's type (i = the result's
+    position), which its return now names. Every dispatch that passes all of the kernel's other
+    parameters creates the buffer right before it (``ret<i>__out``, then ``ret<i>__out_v1``, ...
+    a create batched into ``alloc_tensors`` like any other) and passes it; a ``pl.submit`` that
+    omits trailing Out parameters omits this one too, and the runtime allocates it. A result
+    whose shape names a dynamic dimension the orchestration function does not declare is a user
+    error (the caller cannot size it). Afterwards every tensor result of every kernel is one of
+    its parameters.
     """
 
     name = "materialize_result_buffers"
@@ -105,6 +106,7 @@ class MaterializeResultBuffers(Pass):
                             hint=f"give '{task.kernel}' an Out parameter for it and pass a buffer",
                         )
             name = self.fresh(i)
-            creates.append(S.Let(S.Binder(name, ty, span=task.span), S.CreateTensor(ty.shape, ty.dtype, False, None), span=task.span))
+            create = S.CreateTensor(ty.shape, ty.dtype, False, None)
+            creates.append(S.Let(S.Binder(name, ty, span=task.span), create, span=task.span))
             args.append(S.Arg(S.Var(name, span=task.span), False, span=task.span))
         return creates + [task.replace(args=args)]

@@ -41,7 +41,7 @@ def test_dump_all_writes_every_stage(tmp_path):
         expected += [f"{index:02d}_{cls.name}.{cls.target.name}.txt", f"{index:02d}_{cls.name}.dot"]
         if cls.target.name not in ("surface", "ssa"):  # the stages the interpreter runs
             expected.append(f"{index:02d}_{cls.name}.instances.dot")
-    expected += [f"{len(PASSES) + 1:02d}_print_cpp.cpp", "index.html"]
+    expected += [f"{len(PASSES) + 1:02d}_print_cpp.cpp", "index.html", "metadata.json"]
     assert names == sorted(expected)
     graph = (dump / "00_parse_dsl.dot").read_text()
     assert "t0: kernel_add" in graph and "t1: kernel_add" in graph and "t0 -> t1" in graph

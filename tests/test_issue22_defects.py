@@ -69,6 +69,7 @@ def test_a_kernel_result_no_parameter_holds_gets_a_buffer_the_caller_creates(tmp
     assert "        params_t1.add_input(ret0__out);" in lines  # copy(b, out) reads it
     assert "        params_t2.add_input(ret0__out);" in lines and "        params_t2.add_output(ret0__out_v1);" in lines
     assert "        params_t3.add_input(ret0__out_v1);" in lines
+    assert result.func_name_to_signature["double"] == ["IN", "OUT"]  # the buffer is an Out parameter now
     compile_check(result.code, tmp_path)
     assert unwaived(check_program(program, {})) == []
 

@@ -92,3 +92,17 @@ def test_every_allowed_difference_is_a_row_of_the_readme_table():
     used = {key for allowed in ALLOWED.values() for keys, _, _ in allowed for key in keys}
     assert used <= rows, used - rows
     assert len(rows) >= 10
+
+
+GOLDEN_PROGRAMS = sorted(
+    p.with_name(p.name.replace(".expected.cpp", ".py")) for d in (EXAMPLES, REPO / "tests" / "golden") for p in d.glob("*.expected.cpp")
+)
+
+
+@pytest.mark.parametrize("source", GOLDEN_PROGRAMS, ids=[p.stem for p in GOLDEN_PROGRAMS])
+def test_every_golden_program_compiles_with_gxx_under_l2(source, tmp_path):
+    from test_golden import golden_options
+
+    code = nanopass.generate_orchestration(load_program(source), abi="l2", **golden_options(source)).code
+    assert code.startswith("#include <stddef.h>\n") and "L0TaskArgs params_t0;" in code
+    compile_check(code, tmp_path, f"{source.stem}.cpp")
