@@ -98,6 +98,13 @@ def parse_program(src: ProgramSource, func_name: str | None = None) -> Any:
                         hint="split it with intermediate variables") from None
 
 
+def orchestration_function_names(src: ProgramSource) -> list[str]:
+    """The names of a program class's orchestration functions, in source order."""
+    parser = _ProgramParser(src)
+    parser._collect_functions()
+    return [fdef.name for fdef, kind, _auto, _dual in parser.functions if kind is FuncKind.Orchestration]
+
+
 def expr_depth(node: ast.AST) -> int:
     """How deep ``node`` nests (iteratively), counting every ``ast`` node on the way down, a name's
     context (``ast.Load``) too: ``a + b`` is 3 deep. A chain ``a and b and c`` counts as the nesting
