@@ -43,7 +43,8 @@ class DeriveCallDirections(Pass):
     A call site's direction hint (``attrs={"arg_directions": [...]}``) is kept where it orders
     at least what the derived direction orders (``InOut`` for a read, say); where it orders less
     (``Input`` for a slot the kernel writes, ``OutputExisting`` for one it reads), the argument
-    gets the weakest direction that orders both, ``InOut``, and a note says so.
+    gets the weakest direction that orders both, ``InOut``. A note names every slot whose
+    direction the hint changed or would have weakened.
     """
 
     name = "derive_call_directions"
@@ -197,15 +198,15 @@ class DeriveCallDirections(Pass):
     def weigh_hint(self, arg, derived: ArgDir, task) -> ArgDir:
         """The direction of a slot whose call site asks for ``arg.hint``; ``derived`` is this pass's."""
         hint = arg.hint
-        if derived not in ORDERS or ORDERS[derived] <= ORDERS[hint]:
-            return hint if derived in ORDERS else derived
-        self.ctx.note(
-            "direction-hint",
-            f"{task.kernel}: attrs asks for {hint.name} on argument "
-            f"{base_name(arg.value.name) if arg.value._production == 'Var' else '?'}, which orders less than the "
-            f"derived {derived.name}; passed as InOut",
-            arg.span,
-        )
+        if derived not in ORDERS or hint is derived:
+            return derived
+        name = base_name(arg.value.name) if arg.value._production == "Var" else "?"
+        if ORDERS[derived] <= ORDERS[hint]:
+            self.ctx.note("direction-hint", f"{task.kernel}: argument {name} is {hint.name} as attrs asks "
+                          f"(derived: {derived.name}, which orders less)", arg.span)
+            return hint
+        self.ctx.note("direction-hint", f"{task.kernel}: attrs asks for {hint.name} on argument {name}, which "
+                      f"orders less than the derived {derived.name}; passed as InOut", arg.span)
         return ArgDir.InOut
 
     def Task(self, task):
