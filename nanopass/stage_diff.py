@@ -129,17 +129,17 @@ def _where(key) -> str:
     return f"{key[0]}:{key[1]}" if key else ""
 
 
-def statements(tree: Node, labelled: bool = True) -> list[tuple[Any, str]]:
-    """(span key, one-line text) of every statement of ``tree``, as ``paired_statements`` pairs them."""
-    return list(_statements(tree, labelled))
+def statements(tree: Node, labelled: bool = True, line: OneLine | None = None) -> list[tuple[Any, str]]:
+    """(span key, one-line text) of every statement of ``tree``, as ``paired_statements`` pairs them.
+    ``line`` (of the same ``labelled``) may be shared by the calls for trees that share statements."""
+    return list(_statements(tree, line or OneLine(labelled)))
 
 
-def _statements(tree: Node, labelled: bool) -> Iterator[tuple[Any, str]]:
+def _statements(tree: Node, line: OneLine) -> Iterator[tuple[Any, str]]:
     """(span key, one-line text) of every statement in program order. A statement without a span
     takes the first span inside it (not in its nested statements), else the key of the statement
     before it."""
     key = None
-    line = OneLine(labelled)
     for node in _walk_statements(tree):
         span = node.span or _inner_span(node)
         if span is not None:
