@@ -2,12 +2,14 @@
 
 ``analyse_stages(stages, ...)`` returns one ``StageAnalysis`` per stage: its IR text, its static
 task graph, its instance graph (from the ``instances_of`` hook), its hazards (``hazards_of``) and
-what its pass changed (``stage_diff.describe_change``). First the texts, in this process: a
-pass rebuilds only the nodes it changes, so the text of a node the stages share is made once.
-Then the rest, for each stage whose text is new, in a pool of worker processes forked from this
-one (the stages and texts are not copied, only the results come back). A stage whose text is
-its predecessor's reuses its predecessor's analysis (a pass that changed nothing, or only the
-language's name). Without ``fork`` (or with one worker) the same work runs in this process.
+what its pass changed (``stage_diff.describe_change``). The graphs, interpreter runs and hazards
+of each stage whose tree is new are made in a pool of worker processes forked from this one
+(the stages are not copied; only small records and DOT texts come back), each taking runs of
+consecutive stages. Meanwhile this process makes the texts (a pass rebuilds only the nodes it
+changes, so the text of a node the stages share is made once), then what each pass changed. A
+stage whose text is its predecessor's reuses its predecessor's analysis (a pass that changed
+nothing, or only the language's name). Without ``fork`` (or with one worker) the same work runs
+in this process.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from .pipeline import Stage
-from .stage_diff import PairedDiff, StageDiff, describe_change, statements
+from .stage_diff import PairedDiff, StageDiff, describe_change
 from .text import OneLine, Unparser
 
 HAZARD_LIST_LIMIT = 200  # hazards described per stage; the count is always exact
@@ -98,60 +100,59 @@ def analyse_stages(stages: list[Stage], hooks: Hooks, *, labelled: bool = True, 
                    ) -> list[StageAnalysis]:
     """One analysis per stage, in order. ``progress(phase, done, total)`` is told as they finish."""
     tell = progress or (lambda phase, done, total: None)
-    texts, lines = _texts(stages, labelled, tell)
-    same_as: dict[int, int] = {}
+    tree_root: dict[int, int] = {}  # stage -> the first of the stages before it with an equal tree
     for i in range(1, len(stages)):
-        if texts[i] == texts[i - 1]:
-            same_as[i] = same_as.get(i - 1, i - 1)
-    own = [i for i in range(len(stages)) if i not in same_as]
-    _CURRENT.update(stages=stages, hooks=hooks, labelled=labelled, file_name=file_name, texts=texts, lines=lines,
-                    same_as=same_as)
+        if stages[i].tree is stages[i - 1].tree or stages[i].tree == stages[i - 1].tree:
+            tree_root[i] = tree_root.get(i - 1, i - 1)
+    fresh = [i for i in range(len(stages)) if i not in tree_root]
+    _CURRENT.update(stages=stages, hooks=hooks, file_name=file_name, tree_root=tree_root)
     results: dict[int, StageAnalysis] = {}
     try:
         count = _worker_count(stages, workers)
         with _executor(count) as pool:  # forked here: the workers inherit _CURRENT
             # runs of consecutive stages, so that a worker meets a stage after the one before
             # (whose interpreter run and instance graph it may repeat)
-            size = max(1, -(-len(own) // (BLOCKS_PER_WORKER * count)))
-            blocks = [own[i:i + size] for i in range(0, len(own), size)]
-            jobs = [pool.submit(_analyse_block, block) for block in blocks]
+            size = max(1, -(-len(fresh) // (BLOCKS_PER_WORKER * count)))
+            jobs = [pool.submit(_analyse_block, fresh[i:i + size]) for i in range(0, len(fresh), size)]
+            texts, line = _texts(stages, labelled, tell)  # meanwhile, in this process
             for job in jobs:
                 for analysis in job.result():
-                    analysis.text = texts[analysis.index]  # not sent back: this process has it
                     results[analysis.index] = analysis
-                    tell("stages", len(results), len(own))
+                    tell("stages", len(results), len(fresh))
     finally:
         _CURRENT.clear()
         _LAST_INSTANCES.clear()
         _LAST_GRAPHS.clear()
-    out = []
-    for i in range(len(stages)):
-        if i in results:
-            out.append(results[i])
-            continue
-        earlier = results[same_as[i]]
-        change = StageDiff((), 0, 0)
-        out.append(StageAnalysis(i, earlier.text, earlier.graphs, earlier.instance_note, earlier.hazards,
-                                 earlier.hazard_total, change, same_as[i]))
+    out: list[StageAnalysis] = []
+    for i, stage in enumerate(stages):
+        same_text = i > 0 and texts[i] == texts[i - 1]  # the pass changed nothing, or only the language's name
+        if same_text or i not in results:  # (not analysed: its tree equals the one before)
+            earlier = out[i - 1]
+            root = earlier.same_as if earlier.same_as is not None else i - 1
+            analysis = StageAnalysis(i, texts[i], earlier.graphs, earlier.instance_note, earlier.hazards,
+                                     earlier.hazard_total, StageDiff((), 0, 0), root)
+        else:
+            analysis = results[i]
+            analysis.text = texts[i]
+        if i and not same_text:
+            before = stages[i - 1]
+            analysis.change = describe_change(before.tree, stage.tree, texts[i - 1], texts[i], file_name(before, ""),
+                                              file_name(stage, ""), before.language.entry != stage.language.entry,
+                                              labelled, line)
+        out.append(analysis)
     return out
 
 
-def _texts(stages: list[Stage], labelled: bool, tell) -> tuple[list[str], list[list]]:
-    """Each stage's IR text and statements (``stage_diff.statements``), made in this process: a
-    pass rebuilds only the nodes it changes, so consecutive trees share most of their nodes,
-    whose texts are made once (``text.Unparser``, ``text.OneLine``)."""
-    unparser, line = Unparser(labelled=labelled), OneLine(labelled)
+def _texts(stages: list[Stage], labelled: bool, tell) -> tuple[list[str], OneLine]:
+    """Each stage's IR text, and the ``OneLine`` that its statements' texts are to be made with
+    (``stage_diff.statements``): a pass rebuilds only the nodes it changes, so consecutive trees
+    share most of their nodes, whose texts are made once (``text.Unparser``, ``text.OneLine``)."""
+    unparser = Unparser(labelled=labelled)
     texts: list[str] = []
-    lines: list[list] = []
     for i, stage in enumerate(stages):
-        if i and stage.tree is stages[i - 1].tree:
-            texts.append(texts[-1])
-            lines.append(lines[-1])
-        else:
-            texts.append(unparser.unparse(stage.tree))
-            lines.append(statements(stage.tree, labelled, line))
+        texts.append(texts[-1] if i and stage.tree is stages[i - 1].tree else unparser.unparse(stage.tree))
         tell("IR text", i + 1, len(stages))
-    return texts, lines
+    return texts, OneLine(labelled)
 
 
 def _analyse_block(indices: list[int]) -> list[StageAnalysis]:
@@ -159,18 +160,18 @@ def _analyse_block(indices: list[int]) -> list[StageAnalysis]:
 
 
 def _analyse(index: int) -> StageAnalysis:
-    """The stage's analysis, with its graphs' pictures chosen (what changed is against the graphs
-    of the stage before, which this process made just before, or makes now)."""
+    """The stage's analysis but its text and what its pass changed (``analyse_stages`` adds them),
+    with its graphs' pictures chosen (what changed is against the graphs of the stage before,
+    which this process made just before, or makes now)."""
     from nanopass.printer.summary import candidates
 
-    texts, lines = _CURRENT["texts"], _CURRENT["lines"]
     stages: list[Stage] = _CURRENT["stages"]
     hooks: Hooks = _CURRENT["hooks"]
     file_name = _CURRENT["file_name"]
     stage = stages[index]
     previous: list[GraphData] = []
     if index > 0:
-        root = _CURRENT["same_as"].get(index - 1, index - 1)
+        root = _CURRENT["tree_root"].get(index - 1, index - 1)
         previous = _LAST_GRAPHS["made"][1] if _LAST_GRAPHS.get("made", (None,))[0] == root else _graphs(root)[1]
     result = StageAnalysis(index, "")
     result.instance_note, graphs = _graphs(index)
@@ -187,11 +188,6 @@ def _analyse(index: int) -> StageAnalysis:
         if hazards is not None:
             result.hazard_total = getattr(hazards, "total", len(hazards))
             result.hazards = list(hazards)[:HAZARD_LIST_LIMIT]
-    if index > 0:
-        before_stage = stages[index - 1]
-        lowering = before_stage.language.entry != stage.language.entry
-        result.change = describe_change(lines[index - 1], lines[index], texts[index - 1], texts[index],
-                                        file_name(before_stage, ""), file_name(stage, ""), lowering, _CURRENT["labelled"])
     return result
 
 
