@@ -3,8 +3,8 @@
 
 ``DumpWriter`` is a pipeline observer: it keeps each stage as the pipeline reaches it, and
 ``finish`` does the rest in three steps, each spread over the machine's cores:
-``stage_analysis`` (IR texts, graphs, instance runs, hazards, what each pass changed, in forked
-worker processes), the pictures (``render.RenderPool``: one Graphviz process per picture, each
+``stage_analysis`` (graphs, instance runs, hazards and the drawings to try, in forked worker
+processes; the IR texts and what each pass changed in this one), the pictures (``render.RenderPool``: one Graphviz process per picture, each
 with a time limit), and the report's files. A graph beyond the drawing budget is drawn summarised
 (``printer/summary.py``: only the part that changed since the stage before, or its tasks in
 groups; an instance graph first per submit site) and its whole DOT file is linked; a layout
@@ -12,7 +12,8 @@ that runs out of time falls back to a smaller summary. A picture is drawn once f
 that share it.
 
 Files are ``NN_<pass>.<language>.txt`` (the labelled text form by default), ``NN_<pass>.dot``
-and ``NN_<pass>.instances.dot`` (whole graphs), ``NN_<pass>[.instances].svg`` and its twin
+and ``NN_<pass>.instances.dot`` (whole graphs; a stage whose graph is the stage before's links
+that stage's file and writes none), ``NN_<pass>[.instances].svg`` and its twin
 ``.svg.js`` for each distinct picture, ``NN_<pass>.stage.js`` (the stage's part of the
 report), ``index.html`` and, when the pipeline finishes, ``NN_print_cpp.cpp``. A manifest
 (``.nanopass-dump``) lists what this tool wrote, so that a second run into the same directory

@@ -228,3 +228,37 @@ def test_an_edge_that_only_loses_its_author_is_not_a_change():
     assert changed_part(before, after) is None
     after.add_edge(GraphEdge("t1", "t4", "explicit", "tid"))
     assert {(e.src, e.dst) for e in changed_part(before, after).edges.values() if e.change} == {("t1", "t4")}
+
+
+def test_texts_made_once_for_the_shared_nodes_are_the_texts_made_alone(tmp_path):
+    from nanopass.stage_diff import statements
+    from nanopass.text import OneLine, Unparser, unparse
+
+    stages = run_pipeline(load_program(program(tmp_path, 120)))
+    for labelled in (True, False):
+        shared, line = Unparser(labelled=labelled), OneLine(labelled)
+        for stage in stages:
+            assert shared.unparse(stage.tree) == unparse(stage.tree, labelled=labelled), stage.name
+            assert statements(stage.tree, labelled, line) == statements(stage.tree, labelled), stage.name
+
+
+def test_a_stage_whose_trace_is_the_one_before_shares_its_run_and_the_hazards_are_the_same(tmp_path):
+    from nanopass.tools.check import program_inputs
+    from nanopass.tools.instances import StageRuns
+    from nanopass.tools.trace import Trace
+
+    stages = run_pipeline(load_program(program(tmp_path, 60)))
+    shared, alone = StageRuns(program_inputs(stages[0].tree, {})), []
+    runs = []
+    for stage in stages:
+        runs.append(shared.run(stage))
+        fresh = StageRuns(program_inputs(stages[0].tree, {}))
+        fresh.seed(stages, stage.index)
+        alone.append(fresh)
+        if isinstance(runs[-1], str):
+            continue
+        assert [h.message for h in shared.hazards_of(stage)] == [h.message for h in fresh.hazards_of(stage)]
+        assert shared.instances_of(stage) == fresh.instances_of(stage)
+    kept = [r for r in runs if not isinstance(r, str)]
+    repeats = [(a, b) for a, b in zip(kept, kept[1:]) if isinstance(a.trace, Trace) and a.trace == b.trace]
+    assert repeats and all(a is b for a, b in repeats if a.derived == b.derived)
