@@ -3,8 +3,8 @@
 
 ``DumpWriter`` is a pipeline observer: it keeps each stage as the pipeline reaches it, and
 ``finish`` does the rest in three steps, each spread over the machine's cores:
-``stage_analysis`` (IR texts, graphs, instance runs, hazards, what each pass changed, in forked
-worker processes), the pictures (``render.RenderPool``: one Graphviz process per picture, each
+``stage_analysis`` (graphs, instance runs, hazards and the drawings to try, in forked worker
+processes; the IR texts and what each pass changed in this one), the pictures (``render.RenderPool``: one Graphviz process per picture, each
 with a time limit), and the report's files. A graph beyond the drawing budget is drawn summarised
 (``printer/summary.py``: only the part that changed since the stage before, or its tasks in
 groups; an instance graph first per submit site) and its whole DOT file is linked; a layout
@@ -12,7 +12,8 @@ that runs out of time falls back to a smaller summary. A picture is drawn once f
 that share it.
 
 Files are ``NN_<pass>.<language>.txt`` (the labelled text form by default), ``NN_<pass>.dot``
-and ``NN_<pass>.instances.dot`` (whole graphs), ``NN_<pass>[.instances].svg`` and its twin
+and ``NN_<pass>.instances.dot`` (whole graphs; a stage whose graph is the stage before's links
+that stage's file and writes none), ``NN_<pass>[.instances].svg`` and its twin
 ``.svg.js`` for each distinct picture, ``NN_<pass>.stage.js`` (the stage's part of the
 report), ``index.html`` and, when the pipeline finishes, ``NN_print_cpp.cpp``. A manifest
 (``.nanopass-dump``) lists what this tool wrote, so that a second run into the same directory
@@ -38,7 +39,7 @@ from .errors import UserError
 from .pipeline import Stage
 from .render import RENDER_SECONDS, RenderPool, find_renderer, svg_element
 from .report import GraphSection, ReportNote, ReportStage, render_report, svg_script
-from .stage_analysis import GraphData, Hooks, StageAnalysis, analyse_stages
+from .stage_analysis import Hooks, Picture, StageAnalysis, analyse_stages
 
 MANIFEST = ".nanopass-dump"
 REPORT = "index.html"
@@ -163,7 +164,8 @@ class DumpWriter:
         this tool's files that this run did not write again."""
         analyses = analyse_stages(self.stages, self.hooks, labelled=self.labelled, workers=self.workers,
                                   file_name=self.file_name, progress=self.progress)
-        self.report = [self._report_stage(stage, analysis) for stage, analysis in zip(self.stages, analyses)]
+        last: dict[int, tuple[str, str]] = {}  # graph slot -> (DOT body, file) of the stage before
+        self.report = [self._report_stage(stage, analysis, last) for stage, analysis in zip(self.stages, analyses)]
         self._draw(analyses)
         title = _title(self.stages[0].tree) if self.stages and self.stages[0].tree is not None else "nanopass report"
         files = render_report(title, self.report, renderer=self.renderer.name if self.renderer else None,
@@ -179,7 +181,9 @@ class DumpWriter:
                     os.remove(path)
         self._write_manifest()
 
-    def _report_stage(self, stage: Stage, analysis: StageAnalysis) -> ReportStage:
+    def _report_stage(self, stage: Stage, analysis: StageAnalysis, last: dict[int, tuple[str, str]]) -> ReportStage:
+        """The stage's part of the report; writes its text and the DOT file of each graph that is
+        not the stage before's (``last``: graph slot -> (DOT body, file), updated)."""
         from .notes import describe
 
         text_file = self.file_name(stage, f".{stage.language.name}.txt")
@@ -194,11 +198,16 @@ class DumpWriter:
             instance_note=analysis.instance_note, files=[text_file], language_doc=stage.language.doc,
             change=analysis.change, notes_summary=describe(list(stage.notes)) if stage.notes else "",
         )
-        for data in analysis.graphs:
-            file = self.file_name(stage, data.suffix)
-            self.write(file, f"digraph {dot_id(file.split('.')[0])} {{\n" + data.dot)
-            report.files.append(file)
-            report.graphs.append(GraphSection(data.title, len(data.graph.nodes), len(data.graph.edges), file, data.note))
+        for slot, data in enumerate(analysis.graphs):
+            before = last.get(slot)
+            if before is not None and before[0] == data.dot:
+                file = before[1]
+            else:
+                file = self.file_name(stage, data.suffix)
+                self.write(file, f"digraph {dot_id(file.split('.')[0])} {{\n" + data.dot)
+                report.files.append(file)
+            last[slot] = (data.dot, file)
+            report.graphs.append(GraphSection(data.title, data.nodes, data.edges, file, data.note))
         return report
 
     # -- pictures ---------------------------------------------------------------------------------------
@@ -206,27 +215,21 @@ class DumpWriter:
     def _draw(self, analyses: list[StageAnalysis]) -> None:
         """Fill each GraphSection's picture: each distinct drawing is drawn once, in parallel; a
         graph equal to the one of the stage before shares its picture."""
-        from nanopass.printer.summary import candidates
-
         jobs: dict[str, _Job] = {}  # the first section's DOT file -> what to draw for it
         owner: dict[int, str] = {}  # id(section) -> its job
-        last: dict[int, tuple[str, GraphSection, GraphData, int]] = {}  # slot -> (DOT body, section, data, stage)
+        last: dict[int, tuple[str, GraphSection, int]] = {}  # slot -> (DOT body, section, stage)
         for analysis, report in zip(analyses, self.report):
             for slot, (data, section) in enumerate(zip(analysis.graphs, report.graphs)):
-                body = data.dot
                 before = last.get(slot)
-                last[slot] = (body, section, data, report.index)
-                if before is not None and before[0] == body:
+                last[slot] = (data.dot, section, report.index)
+                if before is not None and before[0] == data.dot:
                     key = owner[id(before[1])]
                     jobs[key].sections.append(section)
                     owner[id(section)] = key
-                    section.same_as = f"unchanged from stage {before[3]:02d}"
+                    section.same_as = f"unchanged from stage {before[2]:02d}"
                     continue
-                previous = before[2].graph if before is not None else None
-                drawings = candidates(data.graph, previous, data.coarse, f"stage {report.index - 1:02d}")
                 stem = section.file[: -len(".dot")]
-                sources = [d.graph.to_dot(stem.replace(".", "_")) for d in drawings]
-                jobs[section.file] = _Job(drawings, sources, [section], stem + ".svg")
+                jobs[section.file] = _Job(data.pictures or [], [section], stem + ".svg")
                 owner[id(section)] = section.file
         self._render(list(jobs.values()))
 
@@ -255,11 +258,12 @@ class DumpWriter:
 
 
 class _Job:
-    """One picture to draw: the drawings to try in order (their DOT sources), and the sections
-    (of one stage, then of the stages after it with the same graph) that show it."""
+    """One picture to draw: the drawings to try in order (``stage_analysis.Picture``), and the
+    sections (of one stage, then of the stages after it with the same graph) that show it."""
 
-    def __init__(self, drawings: list, sources: list[str], sections: list[GraphSection], svg_file: str):
-        self.drawings, self.sources, self.sections, self.svg_file = drawings, sources, sections, svg_file
+    def __init__(self, drawings: list[Picture], sections: list[GraphSection], svg_file: str):
+        self.drawings, self.sections, self.svg_file = drawings, sections, svg_file
+        self.sources = [d.source for d in drawings]
 
     def settle(self, svg_file: str, chosen: int | None, why: str = "", dot: str = "") -> None:
         drawing = self.drawings[chosen] if chosen is not None else None

@@ -1,8 +1,13 @@
-"""One line per pass about the notes it left: ``order_write_after_read: 335 edges added``.
+"""One line per pass about the notes it left: ``order_write_after_read: 335 orderings added``.
 
 Passes leave notes (``PassContext.note``) of a few kinds; ``summarise(notes)`` counts them per
 pass and kind and says so in a phrase of the kind's own (an unknown kind is counted as notes).
 A pass with one note is summarised by that note itself.
+
+An ``added-edge`` or ``derived-edge`` note says that one task now waits for another: an
+*ordering*, counted as such. The task graph may draw an ordering as more than one edge (through
+a barrier the pass adds to join several TaskIds, or from each submit site a TaskId may come
+from), so the graph's edge count changes by a different number (the report shows both).
 """
 
 from __future__ import annotations
@@ -13,8 +18,8 @@ from .rewrite import Note
 
 # kind -> (one, many): what one note of the kind stands for, and many
 PHRASES: dict[str, tuple[str, str]] = {
-    "added-edge": ("edge added", "edges added"),
-    "derived-edge": ("edge derived", "edges derived"),
+    "added-edge": ("ordering added", "orderings added"),
+    "derived-edge": ("ordering derived", "orderings derived"),
     "dropped-edge": ("compiler edge dropped", "compiler edges dropped"),
     "phase-fence": ("phase fence placed", "phase fences placed"),
     "manual-region": ("function made a MANUAL scope", "functions made MANUAL scopes"),

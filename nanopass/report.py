@@ -201,20 +201,34 @@ def _summary_table(stages: list[ReportStage]) -> str:
         "<th>#</th><th>pass</th><th>language</th><th>ms</th><th>task graph</th><th>IR change</th><th>notes</th>"
         "<th>hazards</th></tr></thead><tbody>"
     ]
+    before = None
     for stage in stages:
         graph = stage.graphs[0] if stage.graphs else None
         hazards = "not checked" if stage.hazards is None else str(stage.hazard_count)
         rows.append(
             f'<tr><td>{stage.index:02d}</td><td><a href="#{_anchor(stage)}">{esc(stage.name)}</a></td>'
             f"<td>{esc(stage.language)}</td><td class=\"num\">{_ms(stage)}</td>"
-            f"<td>{_plural(graph.nodes if graph else 0, 'node')}, {_plural(graph.edges if graph else 0, 'edge')}</td>"
+            f"<td>{esc(graph_size(graph, before))}</td>"
             f"<td>{esc(change_summary(stage))}</td><td>{esc(stage.notes_summary) or '—'}</td>"
             f"<td>{hazards}</td></tr>"
         )
+        before = graph
     total = sum(s.seconds for s in stages) * 1000
     rows.append(f'<tr class="total"><td></td><td>total</td><td></td><td class="num">{total:.2f}</td><td colspan="4"></td></tr>')
     rows.append("</tbody></table></section>")
     return "".join(rows)
+
+
+def graph_size(graph: GraphSection | None, before: GraphSection | None = None) -> str:
+    """``N nodes, M edges``, with the change since ``before`` (the stage before's task graph)."""
+    nodes, edges = (graph.nodes, graph.edges) if graph else (0, 0)
+    if before is None:
+        return f"{_plural(nodes, 'node')}, {_plural(edges, 'edge')}"
+    return f"{_plural(nodes, 'node')}{_delta(nodes - before.nodes)}, {_plural(edges, 'edge')}{_delta(edges - before.edges)}"
+
+
+def _delta(change: int) -> str:
+    return f" ({change:+d})" if change else ""
 
 
 def change_summary(stage: ReportStage) -> str:

@@ -100,11 +100,13 @@ class PairedDiff:
         return f"{self.statements_before} statements → {self.statements_after}"
 
 
-def paired_statements(before: Node | list, after: Node | list, labelled: bool = True) -> PairedDiff:
+def paired_statements(before: Node | list, after: Node | list, labelled: bool = True,
+                      line: OneLine | None = None) -> PairedDiff:
     """Pair each statement of ``before`` with the statements of ``after`` of the same source span
-    (each a tree, or its ``statements`` already listed)."""
-    inputs = before if isinstance(before, list) else statements(before, labelled)
-    outputs = after if isinstance(after, list) else statements(after, labelled)
+    (each a tree, or its ``statements`` already listed; ``line`` as for ``statements``)."""
+    line = line or OneLine(labelled)
+    inputs = before if isinstance(before, list) else statements(before, labelled, line)
+    outputs = after if isinstance(after, list) else statements(after, labelled, line)
     pairs: list[list[Any]] = []  # [where, before text, [after texts]]
     by_key: dict[Any, int] = {}
     for key, text in inputs:
@@ -129,17 +131,17 @@ def _where(key) -> str:
     return f"{key[0]}:{key[1]}" if key else ""
 
 
-def statements(tree: Node, labelled: bool = True) -> list[tuple[Any, str]]:
-    """(span key, one-line text) of every statement of ``tree``, as ``paired_statements`` pairs them."""
-    return list(_statements(tree, labelled))
+def statements(tree: Node, labelled: bool = True, line: OneLine | None = None) -> list[tuple[Any, str]]:
+    """(span key, one-line text) of every statement of ``tree``, as ``paired_statements`` pairs them.
+    ``line`` (of the same ``labelled``) may be shared by the calls for trees that share statements."""
+    return list(_statements(tree, line or OneLine(labelled)))
 
 
-def _statements(tree: Node, labelled: bool) -> Iterator[tuple[Any, str]]:
+def _statements(tree: Node, line: OneLine) -> Iterator[tuple[Any, str]]:
     """(span key, one-line text) of every statement in program order. A statement without a span
     takes the first span inside it (not in its nested statements), else the key of the statement
     before it."""
     key = None
-    line = OneLine(labelled)
     for node in _walk_statements(tree):
         span = node.span or _inner_span(node)
         if span is not None:
@@ -185,14 +187,14 @@ def _walk_statements(node: Any) -> Iterator[Node]:
             yield from _walk_statements(getattr(node, spec.name))
 
 
-def describe_change(before_tree, after_tree, before_text: str, after_text: str,
-                    before_name: str, after_name: str, lowering: bool, labelled: bool = True) -> StageDiff | PairedDiff:
+def describe_change(before_tree, after_tree, before_text: str, after_text: str, before_name: str, after_name: str,
+                    lowering: bool, labelled: bool = True, line: OneLine | None = None) -> StageDiff | PairedDiff:
     """Statement pairs for a lowering pass or a diff that changes most lines; else the diff. The
-    trees may be given as their ``statements``."""
+    trees may be given as their ``statements``; ``line`` is as for ``statements``."""
     diff = diff_stages(before_text, after_text, before_name, after_name)
     if before_tree is None or after_tree is None:
         return diff
     lines = max(1, before_text.count("\n") + 1, after_text.count("\n") + 1)
     if lowering or diff.lines is None or max(diff.added, diff.removed) > PAIRED_SHARE * lines:
-        return paired_statements(before_tree, after_tree, labelled)
+        return paired_statements(before_tree, after_tree, labelled, line)
     return diff

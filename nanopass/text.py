@@ -35,30 +35,59 @@ def unparse(node: Any, width: int = 100, show_spans: bool = False, labelled: boo
     return "\n".join(lines)
 
 
+class Unparser:
+    """``unparse`` of many trees that share sub-trees (the stages of one run): the text of a node
+    that several trees hold is laid out once. Nodes are remembered by identity, so the trees
+    given are kept alive as long as the ``Unparser``."""
+
+    def __init__(self, width: int = 100, labelled: bool = False):
+        self.printer = _Printer(width, False, labelled, shared=True)
+        self.trees: list[Any] = []
+
+    def unparse(self, node: Any) -> str:
+        self.trees.append(node)
+        lines: list[str] = []
+        if isinstance(node, tuple):
+            self.printer.emit_list(node, None, 0, lines, "")
+        else:
+            self.printer.emit_node(node, 0, lines, "")
+        return "\n".join(lines)
+
+
 class OneLine:
-    """One-line texts of many nodes of one tree; the texts of shared sub-nodes are made once."""
+    """One-line texts of many nodes of one tree, or of trees that share sub-trees (then the nodes
+    given are kept alive as long as the ``OneLine``); the text of a shared node is made once."""
 
     def __init__(self, labelled: bool = False):
         self.printer = _Printer(10**9, False, labelled)
+        self._texts: dict[tuple[int, frozenset[str]], tuple[Node, str]] = {}
 
     def text(self, node: Node, skip: frozenset[str] = frozenset()) -> str:
         """``node`` on one line, the fields named in ``skip`` written as ``[…]``."""
+        known = self._texts.get((id(node), skip))
+        if known is not None and known[0] is node:
+            return known[1]
         printer = self.printer
         parts = [printer.head(node)]
         for spec in node._field_specs:
             value = "[…]" if spec.name in skip else printer.flat(getattr(node, spec.name), node._terminals.get(spec.kind))
             parts.append(printer.label(node, spec) + value)
-        return "(" + " ".join(parts) + ")"
+        text = "(" + " ".join(parts) + ")"
+        self._texts[(id(node), skip)] = (node, text)
+        return text
 
 
 class _Printer:
     """Lays a tree out in lines; a field's terminal comes from the node class that owns it."""
 
-    def __init__(self, width: int, show_spans: bool, labelled: bool = False):
+    def __init__(self, width: int, show_spans: bool, labelled: bool = False, shared: bool = False):
         self.width = width
         self.show_spans = show_spans
         self.labelled = labelled
         self._flat: dict[int, str | None] = {}
+        # with ``shared`` (``Unparser``): the lines of each node laid out over several lines, by
+        # (node, indent, prefix), so that a sub-tree several trees hold is laid out once
+        self._lines: dict[tuple[int, int, str], list[str]] | None = {} if shared else None
 
     # Flat renderings are memoised per node; a node longer than the width records None, so each
     # node's flat text is built at most once and the whole print is linear in the tree size.
@@ -112,6 +141,17 @@ class _Printer:
         if text is not None and indent + len(prefix) + len(text) <= self.width:
             out.append(" " * indent + prefix + text)
             return
+        if self._lines is None:
+            self._emit_lines(node, indent, out, prefix)
+            return
+        key = (id(node), indent, prefix)
+        lines = self._lines.get(key)
+        if lines is None:
+            lines = self._lines[key] = []
+            self._emit_lines(node, indent, lines, prefix)
+        out.extend(lines)
+
+    def _emit_lines(self, node: Node, indent: int, out: list[str], prefix: str) -> None:
         line = " " * indent + prefix + "(" + self.head(node)
         specs = node._field_specs
         # Leading short fields stay on the head line: (For i (Int 0 INDEX) ...

@@ -165,8 +165,7 @@ class TaskGraph:
         # Beyond a few dozen edges, labels go beside the edges (xlabel): a label proper is a node of
         # the layout, which doubles the ranks and makes a large graph's layout many times slower.
         beside = len(self.edges) > LABELLED_EDGES
-        for edge in self.edges.values():
-            out.append(f"\t{dot_id(edge.src)} -> {dot_id(edge.dst)} [{_attrs(_edge_attrs(edge, beside))}]")
+        out.extend(_edge_line(edge, beside) for edge in self.edges.values())
         out.append("}")
         return "\n".join(out) + "\n"
 
@@ -189,8 +188,7 @@ class TaskGraph:
 
     def _fill(self, out: list[str], cluster: str | None, children, members, indent: str) -> None:
         for node in members.get(cluster, ()):
-            attrs = {"label": node.label, **_node_attrs(node)}
-            out.append(f"{indent}{dot_id(node.id)} [{_attrs(attrs)}]")
+            out.append(indent + _node_line(node))
         for child in children.get(cluster, ()):
             info = self.clusters[child]
             out.append(f"{indent}subgraph {dot_id(child)} {{")
@@ -210,6 +208,33 @@ def dot_id(text: str) -> str:
     if _PLAIN_ID.fullmatch(text) and text.lower() not in _KEYWORDS:
         return text
     return '"' + text.replace('"', '\\"') + '"'
+
+
+# The DOT line of each node and edge drawn, by its fields: the graphs of one run's stages share
+# most of their nodes and edges. Emptied when it grows past _LINES_KEPT entries.
+_LINES: dict[tuple, str] = {}
+_LINES_KEPT = 1 << 18
+
+
+def _node_line(node: GraphNode) -> str:
+    key = (node.id, node.label, node.barrier, node.core, node.tooltip, node.group)
+    line = _LINES.get(key)
+    if line is None:
+        if len(_LINES) >= _LINES_KEPT:
+            _LINES.clear()
+        line = _LINES[key] = f"{dot_id(node.id)} [{_attrs({'label': node.label, **_node_attrs(node)})}]"
+    return line
+
+
+def _edge_line(edge: GraphEdge, beside: bool) -> str:
+    key = (edge.src, edge.dst, edge.kind, edge.label, edge.guarded, edge.carried, edge.count, edge.tooltip,
+           edge.change, beside)
+    line = _LINES.get(key)
+    if line is None:
+        if len(_LINES) >= _LINES_KEPT:
+            _LINES.clear()
+        line = _LINES[key] = f"\t{dot_id(edge.src)} -> {dot_id(edge.dst)} [{_attrs(_edge_attrs(edge, beside))}]"
+    return line
 
 
 def _attrs(attrs: dict[str, str]) -> str:

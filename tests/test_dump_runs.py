@@ -9,7 +9,7 @@ import re
 import pytest
 
 from conftest import EXAMPLES, REPO, load_program, run_cli
-from test_report import section_of
+from test_report import graph_file, section_of
 
 from nanopass.api import run_pipeline, surface_of
 from nanopass.printer.dot import static_graph
@@ -27,8 +27,7 @@ def edges(dot: str) -> list[tuple[str, str, str]]:
 def test_manual_phases_instance_graph_has_twelve_tasks_in_three_fences(tmp_path):
     result = run_cli("run", str(EXAMPLES / "manual_phases.py"), "--dump-all", str(tmp_path), "-q")
     assert result.returncode == 0, result.stderr
-    [emission] = tmp_path.glob("*_lower_to_emission.instances.dot")
-    dot = emission.read_text()
+    dot = graph_file(tmp_path, "lower_to_emission", ".instances.dot").read_text()
     assert len(re.findall(r"^\s*i\d+ \[", dot, flags=re.M)) == 12 and "#11 kernel_stripe" in dot
     found = edges(dot)
     # tasks 4..11 each wait for the 4 tasks of the phase before, through the user's deps (blue)
@@ -51,9 +50,9 @@ def test_hazards_are_listed_per_stage_and_the_war_edge_is_drawn_as_the_compilers
     assert "Hazards found (1)" in section_of(on, "derive_call_directions")  # the program as written
     for name in ("order_write_after_read", "resolve_dep_edges", "lower_to_emission"):
         assert "Hazards found: none." in section_of(on, name)
-    [emission] = on.glob("*_lower_to_emission.instances.dot")
+    emission = graph_file(on, "lower_to_emission", ".instances.dot")
     assert edges(emission.read_text()) == [("i0", "i1", "darkgreen")]  # explicit, derived by the compiler
-    [written] = on.glob("*_derive_call_directions.instances.dot")
+    written = graph_file(on, "derive_call_directions", ".instances.dot")
     assert edges(written.read_text()) == []
 
 
@@ -66,7 +65,7 @@ def test_values_come_from_set_and_missing_ones_are_named(tmp_path):
     given = run_cli("run", str(EXAMPLES / "loop_scalar.py"), "--dump-all", str(tmp_path / "given"),
                     "--set", "steps=4", "--set", "alpha=0.5", "-q")
     assert given.returncode == 0
-    [emission] = (tmp_path / "given").glob("*_lower_to_emission.instances.dot")
+    emission = graph_file(tmp_path / "given", "lower_to_emission", ".instances.dot")
     assert len(re.findall(r"^\s*i\d+ \[", emission.read_text(), flags=re.M)) == 5  # 1 + 4 tasks
     assert run_cli("run", str(EXAMPLES / "loop_scalar.py"), "--set", "steps=4").returncode == 2
 

@@ -21,6 +21,7 @@ from nanopass.dumps import DumpWriter
 from nanopass.errors import Span
 from nanopass.passes.pipeline import PASSES
 from nanopass.pipeline import Stage
+from nanopass.printer.dot import static_graph
 from nanopass.printer.instances import TaskInstance
 from nanopass.render import Renderer, RenderTimeout, find_renderer
 from nanopass.report import Hazard, ReportStage, render_report
@@ -50,6 +51,13 @@ def section_of(directory, pass_name: str) -> str:
     page = (directory / "index.html").read_text()
     head = next(html for html in sections(page) if re.search(rf"<h2>\d+ {pass_name} ", html))
     return head + stage_html(directory, pass_name)
+
+
+def graph_file(directory, pass_name: str, suffix: str = ".dot"):
+    """The whole graph's DOT file the stage links (its own, or an earlier stage's with the same graph)."""
+    kind = r"\.instances" if suffix == ".instances.dot" else ""
+    [name] = re.findall(rf'<figcaption>[^<]*\(<a href="(\d\d_\w+{kind}\.dot)"', stage_html(directory, pass_name))
+    return directory / name
 
 
 def fake_renderer(calls: list, fail=lambda source: False) -> Renderer:
@@ -154,6 +162,23 @@ def test_each_distinct_picture_is_drawn_once_and_stages_share_it(tmp_path):
             assert "unchanged from stage" in stage_html(out, name)
 
 
+def test_a_stage_whose_graph_did_not_change_links_the_earlier_dot_file(tmp_path):
+    _, out = dump(tmp_path, renderer=None)
+    stages = run_pipeline(load_program(PROGRAMS / "graph_features.py"))
+    bodies = [static_graph(stage.tree).to_dot("g").split("\n", 1)[1] for stage in stages]
+    written = sorted(p.name for p in out.glob("*.dot") if not p.name.endswith(".instances.dot"))
+    own = [f"{i:02d}_{name}.dot" for i, name in enumerate(NAMES) if i == 0 or bodies[i] != bodies[i - 1]]
+    assert written == own and 1 < len(own) < STAGES  # one file per change, none for an unchanged graph
+    for i, name in enumerate(NAMES):
+        linked = graph_file(out, name)
+        assert linked.read_text().split("\n", 1)[1] == bodies[i]  # the file shows this stage's graph
+        mine = f"{i:02d}_{name}.dot"
+        if mine in own:
+            assert linked.name == mine
+        else:
+            assert not (out / mine).exists() and "unchanged from stage" in stage_html(out, name)
+
+
 def test_drawing_is_shared_among_workers_and_the_result_is_the_same(tmp_path):
     from nanopass.tools.report_programs import layered
 
@@ -193,7 +218,7 @@ def test_large_graphs_are_drawn_summarised_and_the_whole_graph_is_in_the_dot_fil
     surface = section_of(out, "parse_dsl")
     assert "drawn summarised" in surface and "Drawn: 200 tasks" in surface and "groups" in surface
     war = section_of(out, "order_write_after_read")
-    assert "edges added" in war  # the notes' summary, and the drawing of what the pass added
+    assert "orderings added" in war and "edges added" in war  # the notes' summary; the drawing of what the pass added
 
 
 def test_hazard_and_instance_hooks_feed_the_report(tmp_path):
@@ -214,7 +239,10 @@ def test_hazard_and_instance_hooks_feed_the_report(tmp_path):
     assert "Instance graph: one node per task of one run" in ssa and "2 task instances" in ssa
     assert "Instance graph: the interpreter cannot run this stage" in section_of(out, "parse_dsl")
     files = (out / ".nanopass-dump").read_text().split()
-    assert "01_convert_to_ssa.instances.dot" in files and "02_normalize_return_order.instances.dot" in files
+    assert "01_convert_to_ssa.instances.dot" in files
+    # the next stage has the same instance graph: it links the file rather than writing its own
+    assert "02_normalize_return_order.instances.dot" not in files
+    assert 'href="01_convert_to_ssa.instances.dot"' in section_of(out, "normalize_return_order")
     assert "i0 -> i1" in (out / "01_convert_to_ssa.instances.dot").read_text()
     assert "need the program interpreter" not in (out / "index.html").read_text()
 

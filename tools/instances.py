@@ -12,7 +12,9 @@ checker's unordered pairs (waived ones left out) as report entries (the first
 ``HAZARDS_DESCRIBED``, with the count of all); ``seed(stages, index)`` runs what the emission
 stage needs first when stages are taken apart (``nanopass.stage_analysis``). A stage that cannot be run
 gets the reason as a string instead of instances, and ``None`` (not checked) for hazards. Each
-stage is interpreted once.
+stage is interpreted once; when its trace equals the one of the run before (most passes change
+the program's text, not what it asks of the runtime), that run's runtime model, hazards and
+instances serve it too.
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ class StageRun:
     runtime: Model
     hazards: list[Hazard]
     derived: dict[int, frozenset[int]]  # task number -> task numbers only compiler edges ask for
+    instances: list[TaskInstance] | None = None  # made on first use (``instances``)
 
 
 class StageRuns:
@@ -50,6 +53,7 @@ class StageRuns:
         self.missing = missing
         self.runs: dict[int, StageRun | str] = {}
         self.reference: StageRun | None = None
+        self.last: StageRun | None = None  # the last run made, whose trace the next may repeat
 
     def run(self, stage) -> StageRun | str:
         if stage.index not in self.runs:
@@ -72,8 +76,13 @@ class StageRuns:
             if len(self.reference.trace.tasks()) == len(trace.tasks()):
                 trace = with_parallel(self.reference.trace, trace)
                 derived = self.reference.derived
-        runtime = model(trace)
-        run = StageRun(trace, runtime, find_hazards(trace, runtime), derived)
+        last = self.last
+        if last is not None and last.derived == derived and last.trace == trace:
+            run = last  # the same requests of the runtime: the same model, hazards and instances
+        else:
+            runtime = model(trace)
+            run = StageRun(trace, runtime, find_hazards(trace, runtime), derived)
+        self.last = run
         if stage.language is not EMISSION:
             self.reference = run
         return run
@@ -84,7 +93,9 @@ class StageRuns:
         run = self.run(stage)
         if isinstance(run, str):
             return run
-        return instances(run)
+        if run.instances is None:
+            run.instances = instances(run)
+        return run.instances
 
     def hazards_of(self, stage) -> "Hazards | None":
         run = self.run(stage)
