@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import gc
 import time
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
+from nanopass.collector import collector_paused
 from nanopass.errors import InternalError, UserError
 from nanopass.pipeline import Pipeline, PipelineError, Stage, Stages
 from nanopass.rewrite import Pass, PassContext
@@ -79,21 +78,6 @@ def run_pipeline(
                 tree, ctx, input_name="parse_dsl", verify=verify, stop_after=stop_after, observer=observer,
                 keep_tree=keep_tree, input_seconds=seconds,
             )
-
-
-@contextmanager
-def collector_paused():
-    """Pause Python's cyclic garbage collector (compiler data is acyclic; see Pipeline.run).
-
-    Pause it once around a whole compile (front end, passes, printer): resumed in between, its
-    first collection would walk every node built so far, and later ones again as they age."""
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if collecting:
-            gc.enable()
 
 
 def needed_by_result(stage: Stage) -> bool:
@@ -174,6 +158,7 @@ def generate_orchestration(
 
 __all__ = [
     "InternalError",
+    "collector_paused",
     "OrchestrationResult",
     "UserError",
     "generate_orchestration",
