@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import gc
 import time
 import weakref
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
+from nanopass.collector import collector_paused
 from nanopass.errors import InternalError, UserError
 from nanopass.pipeline import Pipeline, PipelineError, Stage, Stages
 from nanopass.rewrite import Pass, PassContext
@@ -142,21 +142,6 @@ def run_pipeline(
             )
 
 
-@contextmanager
-def collector_paused():
-    """Pause Python's cyclic garbage collector (compiler data is acyclic; see Pipeline.run).
-
-    Pause it once around a whole compile (front end, passes, printer): resumed in between, its
-    first collection would walk every node built so far, and later ones again as they age."""
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if collecting:
-            gc.enable()
-
-
 def needed_by_result(stage: Stage) -> bool:
     """Whether ``result_from_stages`` reads this stage's tree (besides the last stage's): the
     encoded program's kernels and parameters."""
@@ -245,6 +230,7 @@ def generate_orchestration(
 
 __all__ = [
     "InternalError",
+    "collector_paused",
     "OrchestrationResult",
     "UserError",
     "abi_options",

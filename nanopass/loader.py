@@ -12,14 +12,15 @@ from __future__ import annotations
 
 import ast
 import contextlib
-import gc
 import importlib.util
 import itertools
 import linecache
 import os
 import sys
+import threading
 import traceback
 
+from .collector import collector_paused
 from .errors import Span, UsageError, UserError
 from .suggest import unknown_name
 
@@ -27,7 +28,11 @@ _counter = itertools.count()
 
 
 def load_programs(path: str) -> list:
-    """Import ``path`` and return its ``@pl.program`` objects in definition order."""
+    """Import ``path`` and return its ``@pl.program`` objects in definition order.
+
+    The import borrows process-wide state and gives it back (``_importing``): the module is in
+    ``sys.modules`` and the file's directory first on ``sys.path`` only while its top-level code
+    runs, and what that code prints goes to stderr. Imports from several threads take turns."""
     from nanopass.dsl import Program
     from nanopass.passes.frontend.source import ParsedFile
 
@@ -37,13 +42,10 @@ def load_programs(path: str) -> list:
     if spec is None or spec.loader is None:
         raise UserError(f"{path}: cannot be imported as a Python file")
     module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    directory = os.path.dirname(os.path.abspath(path))
-    sys.path.insert(0, directory)
     linecache.checkcache(path)  # messages quote lines through linecache (so may the front end): not a stale copy
     try:
         tree, code = parse_and_compile(data, path)
-        with contextlib.redirect_stdout(sys.stderr):
+        with _importing(name, module, os.path.dirname(os.path.abspath(path))):
             exec(code, module.__dict__)
     except UserError:
         raise
@@ -55,9 +57,6 @@ def load_programs(path: str) -> list:
         if span is None and isinstance(error, (RecursionError, MemoryError)):
             raise too_deep_for_python(path) from None
         raise UserError(f"importing the file raised {type(error).__name__}: {error}", span) from None
-    finally:
-        if sys.path and sys.path[0] == directory:
-            sys.path.pop(0)
     programs = [value for value in vars(module).values() if isinstance(value, Program)]
     if tree is not None and any(hasattr(value, "__pl_jit__") for value in vars(module).values()):
         from nanopass.passes.frontend.jit import jit_classes
@@ -76,6 +75,33 @@ def load_programs(path: str) -> list:
     return programs
 
 
+# Held while a user's file runs: ``sys.path``, ``sys.stdout`` and ``sys.modules`` are the process's,
+# and two imports changing them at once would each restore what the other changed. Reentrant: the
+# user's file may itself load one.
+_import_lock = threading.RLock()
+
+
+@contextlib.contextmanager
+def _importing(name: str, module, directory: str):
+    """While the block runs (one at a time): ``module`` is ``sys.modules[name]`` (as for any import,
+    which the module's own code may rely on), ``directory`` is first on ``sys.path`` (its sibling
+    files import), and stdout goes to stderr. Afterwards ``sys.modules`` and ``sys.path`` no
+    longer hold them: a compile leaves the host's as it found them."""
+    with _import_lock:
+        sys.modules[name] = module
+        sys.path.insert(0, directory)
+        try:
+            with contextlib.redirect_stdout(sys.stderr):
+                yield
+        finally:
+            if sys.modules.get(name) is module:
+                del sys.modules[name]
+            if sys.path and sys.path[0] == directory:
+                sys.path.pop(0)
+            elif directory in sys.path:  # the file's code put entries before it
+                sys.path.remove(directory)
+
+
 def parse_and_compile(data: bytes, path: str) -> tuple[ast.Module | None, object]:
     """The file's ``ast`` tree and the module's code compiled from it, as the import system would
     compile the file (same flags, same errors), except for the bodies of orchestration functions.
@@ -91,9 +117,7 @@ def parse_and_compile(data: bytes, path: str) -> tuple[ast.Module | None, object
     ``ast.parse`` itself gives up (the front end then parses the file, as for any program). No
     user code runs here, so the collector is paused (the tree is acyclic).
     """
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
+    with collector_paused():
         try:
             tree = ast.parse(data, path)
         except (RecursionError, MemoryError):
@@ -102,9 +126,6 @@ def parse_and_compile(data: bytes, path: str) -> tuple[ast.Module | None, object
             with contextlib.suppress(RecursionError, MemoryError):
                 return tree, compile(_without_orchestration_bodies(tree), path, "exec", dont_inherit=True)
         return tree, compile(data, path, "exec", dont_inherit=True)
-    finally:
-        if collecting:
-            gc.enable()
 
 
 def _without_orchestration_bodies(tree: ast.Module) -> ast.Module:

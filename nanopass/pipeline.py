@@ -14,11 +14,11 @@ is a compiler bug and is wrapped as one.
 
 from __future__ import annotations
 
-import gc
 import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
+from .collector import collector_paused
 from .errors import InternalError, UserError
 from .language import Language, Node
 from .rewrite import Note, Pass, PassContext, PassWarning
@@ -123,13 +123,8 @@ class Pipeline:
         ctx = ctx or PassContext()
         # Trees are acyclic and freed by reference counting; the cyclic collector would only
         # rescan every live node again and again (superlinear on large programs).
-        collecting = gc.isenabled()
-        gc.disable()
-        try:
+        with collector_paused():
             return self._run(tree, ctx, input_name, verify, stop_after, observer, keep_tree, input_seconds)
-        finally:
-            if collecting:
-                gc.enable()
 
     def _run(self, tree, ctx, input_name, verify, stop_after, observer, keep_tree, input_seconds) -> list[Stage]:
         if stop_after is not None and stop_after not in self.names() and stop_after != input_name:

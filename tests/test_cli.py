@@ -42,7 +42,7 @@ def test_dump_all_writes_every_stage(tmp_path):
     for index, cls in enumerate(PASSES, start=1):
         stem = f"{index:02d}_{cls.name}"
         expected += [f"{stem}.{cls.target.name}.txt", f"{stem}.stage.js"]
-    expected += [f"{len(PASSES) + 1:02d}_print_cpp.cpp", "index.html"]
+    expected += [f"{len(PASSES) + 1:02d}_print_cpp.cpp", "index.html", "metadata.json"]
     assert "00_parse_dsl.dot" in pictures
     assert sum(n.endswith(".instances.dot") for n in pictures) >= 1  # the stages the interpreter runs
     assert sorted(set(names) - set(pictures)) == sorted(set(expected) - set(pictures))

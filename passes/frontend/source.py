@@ -82,7 +82,8 @@ def source_of_class(cls: type, closure: Mapping[str, Any], parsed: ParsedFile | 
     """
     name = cls.__name__
     # A method's code object knows its file and line even when the module is not importable by
-    # name (run_path, exec of a file); fall back to inspect for classes without methods.
+    # name (run_path, exec of a file, the loader's modules once loaded); a class without methods is
+    # found through its module, or the ``__file__`` of the globals it was defined in.
     method_lines = [
         (f.__code__.co_filename, f.__code__.co_firstlineno)
         for f in vars(cls).values()
@@ -94,7 +95,9 @@ def source_of_class(cls: type, closure: Mapping[str, Any], parsed: ParsedFile | 
         try:
             filename = inspect.getsourcefile(cls) or inspect.getfile(cls)
         except (OSError, TypeError) as error:
-            raise UserError(f"cannot read the source of program class '{name}': {error}") from None
+            filename = closure.get("__file__")
+            if not isinstance(filename, str):
+                raise UserError(f"cannot read the source of program class '{name}': {error}") from None
     if parsed is not None and parsed.filename == filename:
         text, tree = parsed.text, parsed.tree
     else:
