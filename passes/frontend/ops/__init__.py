@@ -10,6 +10,8 @@ registers them all (``registry.OPS``); the list below is the one place that says
 - ``scopes``: ``with pl.manual_scope():``, ``with pl.scope(mode=...):``.
 - ``loops``: ``for ... in pl.range(...)`` / ``pl.parallel(...)``, ``pl.yield_``.
 - ``debug_tags``: none yet.
+- ``inlining``: calls ``self.f(...)`` of ``pl.FunctionType.Inline`` functions (the body copied in); the
+  statement readers hand every ``self.`` call to ``inlining.self_call``, which leaves kernels to ``submits``.
 
 Where the constructs still to come belong (``shared/spec/reference-surface.md``, and the existing
 compiler's printed IR):
@@ -18,7 +20,7 @@ compiler's printed IR):
   forms of their own where their arguments differ) and ``pl.tensor.view``.
 - ``submits``: ``pl.spmd_submit`` (a ``TARGETS`` form beside ``pl.submit``'s), call-site ``attrs=``,
   ``dumps=`` and ``allow_early_resolve=`` (keywords its handlers read), a kernel call used as an
-  expression (an ``EXPRESSION`` reading of kernel calls in ``exprs``), calls of inline functions.
+  expression (an ``EXPRESSION`` reading of kernel calls in ``exprs``).
 - ``scopes``: ``with pl.at(...) [as tid]:``, ``with pl.spmd(...)``, ``with pl.cluster()`` (``CONTEXT``
   forms; one that binds ``as`` says so to ``statements.read_with``).
 - ``loops``: ``for ... in pl.unroll(...)``, ``pl.spmd(...)``, ``pl.pipeline(...)`` (``ITERATOR`` forms).

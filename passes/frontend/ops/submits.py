@@ -108,6 +108,8 @@ def kernel_sig(cx: FunctionContext, name: str, node: ast.AST) -> KernelSig:
     if name in cx.dispatchable:
         return sig
     if sig is None:
+        if name in cx.program.inlines:
+            raise cx.error(f"'{name}' is an inline function: call it as self.{name}(...), not as a task", node)
         if name == cx.fdef.name or any(f[0].name == name for f in cx.program.functions):
             raise cx.error(f"'{name}' is an orchestration function, not a kernel", node)
         available = ", ".join(sorted(cx.program.kernels)) or "none"
