@@ -66,6 +66,8 @@ LANGUAGE = encoded.LANGUAGE.extend(
             Production("PushDep", "args:symbol", "tid:Expr", "index:Expr?", "guarded:boolean"),
             Production("PushDepSlots", "args:symbol", "array:symbol", "size:integer", "loop:symbol"),
             Production("SetDeps", "args:symbol"),
+            Production("SetBlockNum", "args:symbol", "value:Expr", doc="args.launch_spec.set_block_num(value);"),
+            Production("SetSyncStart", "args:symbol", doc="args.launch_spec.set_require_sync_start(true);"),
             Production("DeclMixed", "name:symbol", "aic:integer", "aiv0:integer", "aiv1:integer?"),
             Production("Submit", "args:symbol", "launch:Launch", "outs:symbol?"),
             Production("DeclTid", "name:symbol", "value:TidValue"),

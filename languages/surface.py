@@ -61,7 +61,8 @@ STMT = Nonterminal(
         "kernel:symbol",
         "args:Arg*",
         "deps:Dep*",
-        doc="a kernel dispatch: self.k(...) (no tid) or pl.submit(self.k, ..., deps=) (tid)",
+        "launch:LaunchSpec?",
+        doc="a kernel dispatch: self.k(...) (no tid) or pl.submit(self.k, ..., deps=) (tid); launch: SPMD",
     ),
     Production("Dummy", "var:Binder", "deps:Dep*", doc="pl.system.task_dummy(deps=[...])"),
     Production("WriteTensor", "tensor:Expr", "index:Expr*", "value:Expr"),
@@ -139,6 +140,17 @@ LANGUAGE = Language(
             ),
         ),
         Nonterminal("Binder", Production("Binder", "name:symbol", "type:Type")),
+        Nonterminal(
+            "LaunchSpec",
+            Production(
+                "LaunchSpec",
+                "blocks:Expr",
+                "sync_start:boolean",
+                "region:symbol?",
+                doc="pl.spmd_submit / pl.spmd: the task runs on `blocks` blocks (launch_spec.set_block_num); "
+                "region: the name of a `with pl.spmd` block (<func>_spmd_<k>), which the task's comment shows",
+            ),
+        ),
         Nonterminal("IterArg", Production("IterArg", "var:Binder", "init:Expr")),
         Nonterminal("Arg", Production("Arg", "value:Expr", "no_dep:boolean")),
         Nonterminal(

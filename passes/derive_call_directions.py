@@ -184,4 +184,4 @@ class DeriveCallDirections(Pass):
         if dirs is None:  # no kernel has an Out tensor parameter: nothing depends on earlier writers
             dirs = self.directions(task, 0, set())
         args = [D.Arg.make(arg.value, d, span=arg.span) for arg, d in zip(task.args, dirs)]
-        return D.Task.make(task.outs, task.tid, task.kernel, args, task.deps, span=task.span)
+        return D.Task.make(task.outs, task.tid, task.kernel, args, task.deps, task.launch, span=task.span)

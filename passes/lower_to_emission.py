@@ -28,9 +28,10 @@ class LowerToEmission(Pass):
 
     Scopes become ``PTO2_SCOPE`` blocks; an ``Alloc`` becomes its create-infos, one
     ``alloc_tensors`` call and one ``get_ref`` binding per tensor; a task becomes a blank line,
-    ``// Task <n>: <kernel>``, its ``Arg`` with one add call per argument (tensors, then scalars),
-    its dependency array when it has edges (fresh ids unguarded, others guarded, arrays as a
-    loop over their slots, D10), and its submit (capturing ``task_<n>_outs`` when its TaskId or
+    ``// Task <n>: <kernel>`` (``// Spmd <region>: <kernel>`` for a ``with pl.spmd`` block), its
+    ``Arg`` with one add call per argument (tensors, then scalars), its dependency array when it has edges (fresh ids unguarded, others guarded, arrays as a
+    loop over their slots, D10), its launch spec (an SPMD task's block count, and the sync-start
+    flag when it is true), and its submit (capturing ``task_<n>_outs`` when its TaskId or
     a runtime-allocated output is used); external tensors and scalar parameters are declared
     when the body uses them, so the C++ has no unused variable; loops and ifs declare their rebound carries before the
     statement and assign them at the yield (through temporaries when a yield permutes carries,
@@ -98,6 +99,8 @@ class LowerToEmission(Pass):
                     else:
                         push(value)
                 extend(stmt.deps)
+                if stmt.launch is not None:
+                    push(stmt.launch)
             elif kind != "Return":
                 push(stmt)
             while stack:
@@ -266,7 +269,9 @@ class LowerToEmission(Pass):
         if capture:
             outs_name = self.fresh(outs_name)
         out.append(E.Blank.make())
-        out.append(E.Comment.make(f"Task {n}: {task.kernel}", span=task.span))
+        region = task.launch.region if task.launch is not None else None
+        label = f"Spmd {region}" if region is not None else f"Task {n}"
+        out.append(E.Comment.make(f"{label}: {task.kernel}", span=task.span))
         synth = self.synthesized_outputs(task, kernel, args, out)
         out.append(E.DeclArgs.make(args))
         tensors = [a for a in task.args if a._production == "TensorArg"]
@@ -278,6 +283,10 @@ class LowerToEmission(Pass):
             if arg._production == "ScalarArg":
                 out.append(E.AddScalar.make(args, arg.value, arg.encoding, span=arg.span))
         self.deps(args, task.deps, task.capacity, out)
+        if task.launch is not None:
+            out.append(E.SetBlockNum.make(args, task.launch.blocks, span=task.launch.span))
+            if task.launch.sync_start:
+                out.append(E.SetSyncStart.make(args))
         launch = self.launch(kernel, n, out)
         out.append(E.Submit.make(args, launch, outs_name if capture else None))
         if capture and task.tid is not None and task.tid.name in self.used:

@@ -90,7 +90,7 @@ class ResolveDepEdges(Pass):
         deps, capacity = self.edges(task.deps, task)
         if task.tid is not None:
             self.declare(task.tid)
-        return A.Task.make(task.outs, task.tid, task.kernel, task.args, deps, capacity, span=task.span)
+        return A.Task.make(task.outs, task.tid, task.kernel, task.args, task.launch, deps, capacity, span=task.span)
 
     def Dummy(self, dummy):
         deps, capacity = self.edges(dummy.deps, dummy)

@@ -364,6 +364,16 @@ def emit(node, out):  # noqa: F811
     out.line(f"{node.args}.set_dependencies({node.args}_deps, {node.args}_deps_count);")
 
 
+@dispatch(E.SetBlockNum, Emitter, namespace=EMIT_NS)
+def emit(node, out):  # noqa: F811
+    out.line(f"{node.args}.launch_spec.set_block_num({fmt(node.value)});")
+
+
+@dispatch(E.SetSyncStart, Emitter, namespace=EMIT_NS)
+def emit(node, out):  # noqa: F811
+    out.line(f"{node.args}.launch_spec.set_require_sync_start(true);")
+
+
 @dispatch(E.DeclMixed, Emitter, namespace=EMIT_NS)
 def emit(node, out):  # noqa: F811
     aiv1 = str(node.aiv1) if node.aiv1 is not None else "INVALID_KERNEL_ID"

@@ -154,11 +154,28 @@ class ProgramParser:
                 auto_scope = self._bool_literal(kw.value, "auto_scope")
             elif kw.arg == "dual_aiv_dispatch":
                 dual = self._bool_literal(kw.value, "dual_aiv_dispatch")
-            elif kw.arg in ("attrs", "level", "role", "strict_ssa"):
+            elif kw.arg == "attrs":
+                dual = self._split_attr(kw.value) or dual
+            elif kw.arg in ("level", "role", "strict_ssa"):
                 continue
             else:
                 raise self.error(f"@pl.function has no keyword argument '{kw.arg}'", kw.value)
         return kind, auto_scope, dual
+
+    def _split_attr(self, node: ast.expr) -> bool:
+        """``attrs={"split": pl.SplitMode.UP_DOWN | LEFT_RIGHT | NONE}``: whether the vector kernel is split
+        across both AIV sub-cores (in a Group, both AIV slots of ``MixedKernels`` carry its id:
+        reference-surface 1). Other attributes are the kernel compiler's."""
+        if not isinstance(node, ast.Dict):
+            raise self.error("attrs= must be a dict literal", node)
+        for key, value in zip(node.keys, node.values):
+            if not (isinstance(key, ast.Constant) and key.value == "split"):
+                continue
+            mode = (attr_path(value) or [""])[-1]
+            if mode not in ("NONE", "UP_DOWN", "LEFT_RIGHT"):
+                raise self.error("attrs={'split': ...} takes pl.SplitMode.NONE, UP_DOWN or LEFT_RIGHT", value)
+            return mode != "NONE"
+        return False
 
     def _function_kind(self, node: ast.expr) -> FuncKind:
         path = attr_path(node)

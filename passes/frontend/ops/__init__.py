@@ -12,18 +12,18 @@ registers them all (``registry.OPS``); the list below is the one place that says
 - ``debug_tags``: none yet.
 - ``inlining``: calls ``self.f(...)`` of ``pl.FunctionType.Inline`` functions (the body copied in); the
   statement readers hand every ``self.`` call to ``inlining.self_call``, which leaves kernels to ``submits``.
+- ``outlining``: ``with pl.at(level=pl.Level.CORE_GROUP, ...) [as tid]:`` blocks outlined into kernels.
+- ``spmd``: ``pl.spmd_submit``, ``with pl.spmd(...) [as tid]:``, ``for i in pl.spmd(...)``, ``with pl.cluster():``.
 
 Where the constructs still to come belong (``shared/spec/reference-surface.md``, and the existing
 compiler's printed IR):
 
 - ``tensor_views``: the short forms ``pl.slice``, ``pl.reshape``, ``pl.transpose`` (aliases, or
   forms of their own where their arguments differ) and ``pl.tensor.view``.
-- ``submits``: ``pl.spmd_submit`` (a ``TARGETS`` form beside ``pl.submit``'s), call-site ``attrs=``,
+- ``submits``: call-site ``attrs=``,
   ``dumps=`` and ``allow_early_resolve=`` (keywords its handlers read), a kernel call used as an
   expression (an ``EXPRESSION`` reading of kernel calls in ``exprs``).
-- ``scopes``: ``with pl.at(...) [as tid]:``, ``with pl.spmd(...)``, ``with pl.cluster()`` (``CONTEXT``
-  forms; one that binds ``as`` says so to ``statements.read_with``).
-- ``loops``: ``for ... in pl.unroll(...)``, ``pl.spmd(...)``, ``pl.pipeline(...)`` (``ITERATOR`` forms).
+- ``loops``: ``for ... in pl.unroll(...)``, ``pl.pipeline(...)`` (``ITERATOR`` forms).
 - ``scalars_and_arrays``: ``pl.const(value, dtype)`` (an ``EXPRESSION`` form).
 - ``debug_tags``: ``pl.dump_tag(t)`` (a ``STATEMENT`` form).
 - elsewhere: ``tuple[...]`` annotations, ``pl.MemRef`` in types, kernels without ``self``
@@ -43,3 +43,5 @@ from . import submits  # noqa: F401
 from . import scopes  # noqa: F401
 from . import loops  # noqa: F401
 from . import debug_tags  # noqa: F401
+from . import outlining  # noqa: F401
+from . import spmd  # noqa: F401

@@ -40,7 +40,7 @@ def kernel_call(cx: FunctionContext, call: ast.Call, targets: list[ast.expr] | N
         )
     args = [task_arg(cx, arg, param, name) for arg, param in zip(call.args, sig.params)]
     outs = task_outs(cx, targets or [], sig, call, stmt, statement=targets is None)
-    return L.Task.make(outs, None, name, args, (), span=cx.span(call))
+    return L.Task.make(outs, None, name, args, (), None, span=cx.span(call))
 
 
 @dsl_op("submit", TARGETS, misplaced={
@@ -48,10 +48,13 @@ def kernel_call(cx: FunctionContext, call: ast.Call, targets: list[ast.expr] | N
     EXPRESSION: MUST_BE_ASSIGNED,
 })
 def submit(
-    cx: FunctionContext, call: ast.Call, targets: list[ast.expr], tuple_target: bool, stmt: ast.stmt
+    cx: FunctionContext, call: ast.Call, targets: list[ast.expr], tuple_target: bool, stmt: ast.stmt,
+    what: str = "pl.submit",
 ) -> list[Any]:
+    """``out, tid = pl.submit(self.k, ..., deps=[...])`` (``what`` names the operation in messages:
+    ``pl.spmd_submit`` reads its call through this handler, its launch keywords taken out)."""
     if not call.args or self_method(call.args[0]) is None:
-        raise cx.error("pl.submit's first argument must be a kernel: pl.submit(self.k, ...)", call)
+        raise cx.error(f"{what}'s first argument must be a kernel: {what}(self.k, ...)", call)
     name = self_method(call.args[0])
     sig = kernel_sig(cx, name, call.args[0])
     args_nodes = call.args[1:]
@@ -60,7 +63,7 @@ def submit(
         if kw.arg == "deps":
             deps_node = kw.value
         else:
-            raise cx.error(f"pl.submit has no keyword argument '{kw.arg}'", kw.value)
+            raise cx.error(f"{what} has no keyword argument '{kw.arg}'", kw.value)
     n_params = len(sig.params)
     if len(args_nodes) != n_params:
         omitted = sig.params[len(args_nodes) :]
@@ -76,7 +79,7 @@ def submit(
     if tuple_target:
         if len(targets) != 2:
             raise cx.error(
-                f"pl.submit must be unpacked as exactly 2 targets (results, task_id), got {len(targets)}", stmt
+                f"{what} must be unpacked as exactly 2 targets (results, task_id), got {len(targets)}", stmt
             )
         result_node, tid_node = targets
         if isinstance(result_node, (ast.Tuple, ast.List)):
@@ -90,7 +93,7 @@ def submit(
         if len(sig.results) == 0 and result_targets and not (
             len(result_targets) == 1 and isinstance(result_targets[0], ast.Name) and result_targets[0].id == "_"
         ):
-            raise cx.error(f"kernel '{name}' returns nothing; write (), tid = pl.submit(...)", result_node)
+            raise cx.error(f"kernel '{name}' returns nothing; write (), tid = {what}(...)", result_node)
         if len(sig.results) == 0:
             result_targets = []
     else:
@@ -100,7 +103,7 @@ def submit(
         raise cx.error("the task_id target must be a plain variable name", tid_node)
     outs = task_outs(cx, result_targets, sig, call, stmt, statement=not result_targets)
     tid = cx.bind(tid_node.id, TID_T, tid_node)
-    return [L.Task(outs, tid, name, args, deps, span=cx.span(call))]
+    return [L.Task(outs, tid, name, args, deps, None, span=cx.span(call))]
 
 
 def kernel_sig(cx: FunctionContext, name: str, node: ast.AST) -> KernelSig:
