@@ -104,6 +104,12 @@ class ProgramParser:
             self._inline_types[fdef.name] = (self.types.params(fdef, kernel=True), self.types.results(fdef))
         return self._inline_types[fdef.name]
 
+    def orchestration_names(self) -> list[str]:
+        """The names of the class's orchestration functions, in source order; only the decorators
+        are read."""
+        self._collect_functions()
+        return [fdef.name for fdef, kind, _auto, _dual in self.functions if kind is FuncKind.Orchestration]
+
     def _check_returned_params(self, name: str, params: list[Any], results: list[Any], body: list[Any]) -> None:
         """A result the kernel returns as one of its parameters is that tensor: it must have the result's type."""
         by_name = {p.name: p for p in params}

@@ -38,8 +38,10 @@ void aicpu_orchestration_entry(const ChipStorageTaskArgs& orch_args) {
         params_t1_deps[params_t1_deps_count++] = step_tid;
         params_t1.set_dependencies(params_t1_deps, params_t1_deps_count);
         rt_submit_aiv_task(0, params_t1);
-        uint32_t indices_ext_flags[1] = {0};
-        set_tensor_data<int32_t>(ext_flags, 1, indices_ext_flags, 1);
+        {
+          uint32_t indices_flags[1] = {0};
+          set_tensor_data<int32_t>(ext_flags, 1, indices_flags, 1);
+        }
     }
 }
 

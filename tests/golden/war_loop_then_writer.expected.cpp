@@ -37,7 +37,7 @@ void aicpu_orchestration_entry(const ChipStorageTaskArgs& orch_args) {
                 TaskOutputTensors task_0_outs = rt_submit_aiv_task(0, params_t0);
                 PTO2TaskId read_tid = task_0_outs.task_id();
 
-                // Barrier 0: dependency-only dummy task
+                // Phase-fence barrier 0: dependency-only dummy task
                 Arg params_phase_fence_barrier_0;
                 PTO2TaskId params_phase_fence_barrier_0_deps[2];
                 uint32_t params_phase_fence_barrier_0_deps_count = 0;

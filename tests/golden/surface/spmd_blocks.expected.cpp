@@ -52,7 +52,7 @@ void aicpu_orchestration_entry(const ChipStorageTaskArgs& orch_args) {
         params_t1.launch_spec.set_require_sync_start(true);
         rt_submit_aiv_task(1, params_t1);
 
-        // Task 2: attention
+        // Group attention: MixedKernels (AIC + AIV lanes)
         Arg params_t2;
         params_t2.add_input(ext_q);
         params_t2.add_input(ext_k);
