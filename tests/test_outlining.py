@@ -71,6 +71,20 @@ def test_reads_come_first_then_writes_scalars_are_scalar_arguments_and_kernel_id
     assert "rt_submit_aiv_task(1, params_t1);" in code
 
 
+def test_tensors_the_block_defines_and_later_code_reads_leave_through_buffers_the_caller_creates(tmp_path):
+    code = nanopass.generate_orchestration(load_program(write(tmp_path, """
+        with pl.at(level=pl.Level.CORE_GROUP):
+            t = pl.add(a, b)
+            u: pl.Tensor[[32, 64], pl.FP32] = pl.exp(t)
+        out = self.k(t, out)
+        out = self.k(u, out)
+    """))).code
+    assert "alloc_tensors(ret0__out_ci, ret1__out_ci)" in code
+    assert ("params_t0.add_input(ext_a);\n        params_t0.add_input(ext_b);\n"
+            "        params_t0.add_output(ret0__out);\n        params_t0.add_output(ret1__out);") in code
+    assert "params_t1.add_input(ret0__out);" in code and "params_t2.add_input(ret1__out);" in code
+
+
 def test_a_name_the_block_defines_and_later_code_assigns_first_stays_in_the_kernel(tmp_path):
     program = surface(tmp_path, AT + "    t = pl.add(a, b)\n    out = pl.assemble(out, t, [0, 0])\n"
                       + AT + "    t = pl.mul(a, b)\n    out = pl.assemble(out, t, [0, 0])\n")

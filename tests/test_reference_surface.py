@@ -21,7 +21,7 @@ from nanopass.tools.check_values import as_set_text, choose_values
 
 SURFACE = REPO / "tests" / "golden" / "surface"
 PROGRAMS = sorted(SURFACE.glob("*.py"))
-ABIS = {"seed": ".expected.cpp"}  # "l2": ".l2.expected.cpp" once main has the l2 spellings
+ABIS = {"seed": ".expected.cpp", "l2": ".l2.expected.cpp"}
 
 
 def expected_file(source: Path, abi: str) -> Path:
@@ -52,3 +52,15 @@ def test_surface_program_has_no_hazard(source):
 
 def test_there_are_surface_goldens():
     assert len(PROGRAMS) >= 2
+
+
+def test_outlined_and_spmd_kernels_have_the_metadata_the_spec_states():
+    # reference-surface.md section 3 (AtDemo) and section 4 (the section-1 program)
+    at = nanopass.generate_orchestration(load_program(SURFACE / "at_demo.py"), abi="l2").metadata()
+    assert at["func_name_to_id"] == {"sum_stage": 0, "mul_stage": 1}
+    assert at["func_name_to_signature"] == {"sum_stage": ["IN", "IN", "OUT"], "mul_stage": ["IN", "IN", "INOUT"]}
+    assert at["orchestration_signature"] == ["IN", "IN", "OUT"]
+    grid = nanopass.generate_orchestration(load_program(SURFACE / "spmd_submit.py"), abi="l2").metadata()
+    assert grid["func_name_to_id"] == {"rowblk": 0}
+    assert grid["func_name_to_signature"] == {"rowblk": ["IN", "OUT"]}
+    assert grid["orchestration_signature"] == ["IN", "OUT", "OUT"]

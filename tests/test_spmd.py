@@ -108,7 +108,7 @@ def test_a_block_count_of_zero_is_a_runtime_error_the_checker_reports(tmp_path):
     assert result.fatal is not None and "set_block_num(0)" in result.fatal
 
 
-@pytest.mark.parametrize("abi", ["seed"])
+@pytest.mark.parametrize("abi", ["seed", "l2"])
 def test_spmd_output_compiles(tmp_path, abi):
     code = compile_(tmp_path, "out, g = pl.spmd_submit(self.blk, a, out, core_num=n, sync_start=True)\n", abi)
     compile_check(code, tmp_path)

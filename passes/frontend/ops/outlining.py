@@ -102,9 +102,6 @@ def outline_block(cx: FunctionContext, stmt: ast.With, call: ast.Call, args: dic
         if ty._production != "TensorType":
             raise cx.error(f"'{var}' is computed inside the {what} block (a kernel) and used after it: only "
                            "tensors leave a kernel", node)
-        raise cx.error(f"'{var}' is defined in the {what} block and used after it: a new tensor leaving a kernel "
-                       "needs a buffer its caller creates, which this compiler does not make yet", node,
-                       hint=f"create it before the block and write it there: {var} = pl.assemble({var}, ..., [0, 0])")
         results.append((var, ty, node))
     results += [(var, cx.lookup(var).type, stmt) for var in outline.writes]
 
