@@ -74,6 +74,8 @@ LANGUAGE = encoded.LANGUAGE.extend(
             Production("SetDeps", "args:symbol"),
             Production("DumpArgs", "args:symbol", "tensors:symbol*", doc="args.dump(t, ...): tensors to dump"),
             Production("AllowEarlyResolve", "args:symbol", doc="args.set_allow_early_resolve(true);"),
+            Production("SetBlockNum", "args:symbol", "value:Expr", doc="args.launch_spec.set_block_num(value);"),
+            Production("SetSyncStart", "args:symbol", doc="args.launch_spec.set_require_sync_start(true);"),
             Production("DeclMixed", "name:symbol", "aic:integer", "aiv0:integer", "aiv1:integer?"),
             Production("Submit", "args:symbol", "launch:Launch", "outs:symbol?"),
             Production("DeclTid", "name:symbol", "value:TidValue"),

@@ -63,9 +63,10 @@ STMT = Nonterminal(
         "dumps:integer*",
         "early_resolve:boolean",
         "deps:Dep*",
+        "launch:LaunchSpec?",
         doc="a kernel dispatch: self.k(...) (no tid) or pl.submit(self.k, ..., deps=) (tid); dumps: the "
         "positions, among the task's tensor arguments, of those it marks for the runtime's tensor dump "
-        "(pl.dump_tag, dumps=[...]); early_resolve: allow_early_resolve=True",
+        "(pl.dump_tag, dumps=[...]); early_resolve: allow_early_resolve=True; launch: SPMD",
     ),
     Production("Dummy", "var:Binder", "deps:Dep*", doc="pl.system.task_dummy(deps=[...])"),
     Production("WriteTensor", "tensor:Expr", "index:Expr*", "value:Expr"),
@@ -143,6 +144,17 @@ LANGUAGE = Language(
             ),
         ),
         Nonterminal("Binder", Production("Binder", "name:symbol", "type:Type")),
+        Nonterminal(
+            "LaunchSpec",
+            Production(
+                "LaunchSpec",
+                "blocks:Expr",
+                "sync_start:boolean",
+                "region:symbol?",
+                doc="pl.spmd_submit / pl.spmd: the task runs on `blocks` blocks (launch_spec.set_block_num); "
+                "region: the name of a `with pl.spmd` block (<func>_spmd_<k>), which the task's comment shows",
+            ),
+        ),
         Nonterminal("IterArg", Production("IterArg", "var:Binder", "init:Expr")),
         Nonterminal(
             "Arg",

@@ -126,6 +126,7 @@ class FuncKind(Term):
     AIV = "AIV"
     Group = "Group"
     Opaque = "Opaque"
+    Inline = "Inline"  # copied into each caller by the front end: never a kernel
 
 
 class ParamDir(Term):

@@ -44,6 +44,7 @@ class FunctionType:
     AIV = FuncKind.AIV
     Group = FuncKind.Group
     Opaque = FuncKind.Opaque
+    Inline = FuncKind.Inline
 
 
 class MemorySpace(Enum):
@@ -75,6 +76,21 @@ class ArgDirection(Enum):
 
 
 adir = arg_direction = ArgDirection
+
+
+class Level(Enum):
+    """``pl.at(level=...)``: where a block runs (only ``CORE_GROUP`` blocks are outlined into kernels)."""
+
+    HOST = "HOST"
+    CORE_GROUP = "CORE_GROUP"
+
+
+class SplitMode(Enum):
+    """``attrs={"split": pl.SplitMode.X}`` on a kernel, ``pl.split(pl.SplitMode.X)`` in ``optimizations=``."""
+
+    NONE = "NONE"
+    UP_DOWN = "UP_DOWN"
+    LEFT_RIGHT = "LEFT_RIGHT"
 
 
 class ScopeMode(Enum):

@@ -121,7 +121,8 @@ class ConvertToSsa(Pass):
             deps = self.visit_all(stmt.deps)
             outs = [self.define(b) for b in stmt.outs]
             tid = self.define(stmt.tid) if stmt.tid is not None else None
-            return [S.Task.make(outs, tid, stmt.kernel, args, stmt.dumps, stmt.early_resolve, deps, span=stmt.span)]
+            launch = self.visit(stmt.launch) if stmt.launch is not None else None
+            return [S.Task.make(outs, tid, stmt.kernel, args, stmt.dumps, stmt.early_resolve, deps, launch, span=stmt.span)]
         if kind == "Dummy":
             deps = self.visit_all(stmt.deps)
             return [S.Dummy(self.define(stmt.var), deps, span=stmt.span)]

@@ -215,4 +215,5 @@ class DeriveCallDirections(Pass):
             dirs = self.directions(task, 0, set())
         dirs = [d if arg.hint is None else self.weigh_hint(arg, d, task) for arg, d in zip(task.args, dirs)]
         args = [D.Arg.make(arg.value, d, span=arg.span) for arg, d in zip(task.args, dirs)]
-        return D.Task.make(task.outs, task.tid, task.kernel, args, task.dumps, task.early_resolve, task.deps, span=task.span)
+        return D.Task.make(task.outs, task.tid, task.kernel, args, task.dumps, task.early_resolve, task.deps, task.launch,
+                           span=task.span)

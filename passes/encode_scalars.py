@@ -37,5 +37,5 @@ class EncodeScalars(Pass):
                 scalars.append(E.ScalarArg.make(a.value, Encoding.to_u64 if is_float else Encoding.cast_u64, span=a.span))
             else:
                 tensors.append(E.TensorArg.make(a.value, a.dir, span=a.span))
-        return E.Task.make(task.outs, task.tid, task.kernel, tensors + scalars, task.dumps, task.early_resolve, task.deps,
-                           task.capacity, span=task.span)
+        return E.Task.make(task.outs, task.tid, task.kernel, tensors + scalars, task.dumps, task.early_resolve,
+                           task.launch, task.deps, task.capacity, span=task.span)

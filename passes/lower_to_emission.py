@@ -33,12 +33,13 @@ class LowerToEmission(Pass):
 
     Scopes become ``PTO2_SCOPE`` blocks; an ``Alloc`` becomes its create-infos, one
     ``alloc_tensors`` call and one ``get_ref`` binding per tensor; a task becomes a blank line,
-    ``// Task <n>: <kernel>`` (a Group's ``// Group <g>: ...``), its ``Arg`` with one add call per
-    argument (tensors, then scalars;
+    ``// Task <n>: <kernel>`` (a Group's ``// Group <g>: ...``, a ``with pl.spmd`` block's ``// Spmd
+    <region>: <kernel>``), its ``Arg`` with one add call per argument (tensors, then scalars;
     the create-infos of runtime-allocated outputs come before the blank line), one ``dump(...)``
     of the tensors it marks, its dependency array when it has edges (fresh ids unguarded, others
     guarded, arrays as a loop over their slots, D10), ``set_allow_early_resolve(true)`` when
-    asked, and its submit (capturing ``task_<n>_outs`` when its TaskId or
+    asked, its launch spec (an SPMD task's block count, and the sync-start flag when it is
+    true), and its submit (capturing ``task_<n>_outs`` when its TaskId or
     a runtime-allocated output is used); external tensors and scalar parameters are declared
     when the body uses them, so the C++ has no unused variable; loops and ifs declare their rebound carries before the
     statement and assign them at the yield (through temporaries when a yield permutes carries,
@@ -106,6 +107,8 @@ class LowerToEmission(Pass):
                     else:
                         push(value)
                 extend(stmt.deps)
+                if stmt.launch is not None:
+                    push(stmt.launch)
             elif kind != "Return":
                 push(stmt)
             while stack:
@@ -277,7 +280,7 @@ class LowerToEmission(Pass):
             outs_name = self.fresh(outs_name)
         synth = self.synthesized_outputs(task, kernel, args, out)  # before the task's block, as the reference
         out.append(E.Blank.make())
-        out.append(E.Comment.make(task_comment(n, kernel), span=task.span))
+        out.append(E.Comment.make(task_comment(n, kernel, task.launch), span=task.span))
         out.append(E.DeclArgs.make(args))
         tensors = [a for a in task.args if a._production == "TensorArg"]
         for arg in tensors:
@@ -293,6 +296,10 @@ class LowerToEmission(Pass):
         self.deps(args, task.deps, task.capacity, out)
         if task.early_resolve:
             out.append(E.AllowEarlyResolve.make(args))
+        if task.launch is not None:
+            out.append(E.SetBlockNum.make(args, task.launch.blocks, span=task.launch.span))
+            if task.launch.sync_start:
+                out.append(E.SetSyncStart.make(args))
         out.append(E.Submit.make(args, launch, outs_name if capture else None))
         if capture and task.tid is not None and task.tid.name in self.used:
             out.append(E.DeclTid(task.tid.name, E.TidOfOuts(outs_name)))
@@ -514,8 +521,11 @@ PURE_LETS = frozenset(
 )
 
 
-def task_comment(n: int, kernel) -> str:
-    """``Task <n>: <kernel>`` (D3); a Group's as the reference writes it (``Group <g>: ...``)."""
+def task_comment(n: int, kernel, launch=None) -> str:
+    """``Task <n>: <kernel>`` (D3); a Group's as the reference writes it (``Group <g>: ...``), and a
+    ``with pl.spmd`` block's (``Spmd <func>_spmd_<k>: <kernel>``)."""
+    if launch is not None and launch.region is not None:
+        return f"Spmd {launch.region}: {kernel.name}"
     if not kernel.members:
         return f"Task {n}: {kernel.name}"
     lanes = "MixedKernels (AIC + AIV lanes)" if kernel.core is CoreType.MIX else "AIV-only SPMD"

@@ -196,5 +196,6 @@ class RemapOutputAliases(Pass):
             # a parameter past the arguments is one the call omits: the runtime allocates it
             outs.append(N.Allocated.make(new, p - nargs) if p is not None and p >= nargs else N.Alias.make(new))
         tid = self.Binder(task.tid) if task.tid is not None else None
-        return N.Task.make(outs, tid, task.kernel, self.visit_all(task.args), task.dumps, task.early_resolve,
+        launch = self.visit(task.launch) if task.launch is not None else None
+        return N.Task.make(outs, tid, task.kernel, self.visit_all(task.args), task.dumps, task.early_resolve, launch,
                            self.visit_all(task.deps), task.capacity, span=task.span)

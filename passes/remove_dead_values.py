@@ -127,7 +127,7 @@ def _reads_of(node):
     """The expressions an effectful statement reads (its own binders excluded)."""
     kind = node._production
     if kind == "Task":
-        return node.args + node.deps
+        return node.args + node.deps + ((node.launch,) if node.launch is not None else ())
     if kind == "Dummy":
         return node.deps
     return (node,)

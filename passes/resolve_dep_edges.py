@@ -90,8 +90,8 @@ class ResolveDepEdges(Pass):
         deps, capacity = self.edges(task.deps, task)
         if task.tid is not None:
             self.declare(task.tid)
-        return A.Task.make(task.outs, task.tid, task.kernel, task.args, task.dumps, task.early_resolve, deps, capacity,
-                           span=task.span)
+        return A.Task.make(task.outs, task.tid, task.kernel, task.args, task.dumps, task.early_resolve, task.launch, deps,
+                           capacity, span=task.span)
 
     def Dummy(self, dummy):
         deps, capacity = self.edges(dummy.deps, dummy)

@@ -445,6 +445,16 @@ def emit(node, out):  # noqa: F811
     out.line(f"{node.args}.set_allow_early_resolve(true);")
 
 
+@dispatch(E.SetBlockNum, Emitter, namespace=EMIT_NS)
+def emit(node, out):  # noqa: F811
+    out.line(f"{node.args}.launch_spec.set_block_num({fmt(node.value, out.abi)});")
+
+
+@dispatch(E.SetSyncStart, Emitter, namespace=EMIT_NS)
+def emit(node, out):  # noqa: F811
+    out.line(f"{node.args}.launch_spec.set_require_sync_start(true);")
+
+
 @dispatch(E.DeclMixed, Emitter, namespace=EMIT_NS)
 def emit(node, out):  # noqa: F811
     aiv1 = str(node.aiv1) if node.aiv1 is not None else "INVALID_KERNEL_ID"

@@ -105,11 +105,11 @@ def test_an_unresolvable_derived_edge_is_dropped_and_noted():
     body = [
         D.Scope(ScopeMode.manual, [
             D.Task([D.Binder("o__ssa_v0", t16)], D.Binder("t__ssa_v0", tid_t), "k",
-                   [D.Arg(D.Var("a"), ArgDir.Input), D.Arg(D.Var("o"), ArgDir.InOut)], [], False, []),
+                   [D.Arg(D.Var("a"), ArgDir.Input), D.Arg(D.Var("o"), ArgDir.InOut)], [], False, [], None),
         ]),
         D.Task([D.Binder("o__ssa_v1", t16)], None, "k",
                [D.Arg(D.Var("a"), ArgDir.Input), D.Arg(D.Var("o__ssa_v0"), ArgDir.InOut)], [], False,
-               [D.DerivedDep(D.Var("t__ssa_v0"))]),
+               [D.DerivedDep(D.Var("t__ssa_v0"))], None),
         D.Return([D.Var("o__ssa_v1")]),
     ]
     params = [D.Param("a", t16, ParamDir.In), D.Param("o", t16, ParamDir.InOut)]

@@ -147,11 +147,11 @@ UNKNOWN = {
     "expression": ("x = n + pl.nothing(1)\n", 8, "unsupported function call 'pl.nothing(1)'"),
     "task argument": ("out = self.k(pl.nothing(a), out)\n", 13, "unsupported function call 'pl.nothing(a)'"),
     "iterator": ("for i in pl.nothing(3):\n    pass\n", 9,
-                 "a for loop must iterate over pl.range(...), pl.parallel(...), pl.pipeline(...) or pl.unroll(...)"),
+                 "a for loop must iterate over pl.range(...), pl.parallel(...), pl.pipeline(...), pl.unroll(...) or pl.spmd(...)"),
     "context": ("with pl.nothing():\n    pass\n", 5,
-                "unsupported context manager: use pl.manual_scope() or pl.scope()"),
+                "unsupported context manager: use pl.manual_scope(), pl.scope(), pl.at(), pl.spmd() or pl.cluster()"),
     "unpacked": ("x, y = pl.nothing(1)\n", 0,
-                 "only kernel calls, pl.submit and pl.yield_ can be unpacked into several names"),
+                 "only kernel calls, pl.submit, pl.yield_ and pl.spmd_submit can be unpacked into several names"),
 }
 
 

@@ -27,8 +27,10 @@ def basic_by_hand():
     )
     body = [
         S.Let(S.Binder("c", t16()), S.CreateTensor(list(t16().shape), DType.FP32, False, None)),
-        S.Task([S.Binder("c", t16())], None, "kernel_add", [S.Arg(S.Var(n), False, None) for n in "abc"], [], False, []),
-        S.Task([S.Binder("d", t16())], None, "kernel_add", [S.Arg(S.Var(n), False, None) for n in "cbd"], [], False, []),
+        S.Task([S.Binder("c", t16())], None, "kernel_add", [S.Arg(S.Var(n), False, None) for n in "abc"], [], False, [],
+               None),
+        S.Task([S.Binder("d", t16())], None, "kernel_add", [S.Arg(S.Var(n), False, None) for n in "cbd"], [], False, [],
+               None),
         S.Return([S.Var("d")]),
     ]
     params = [S.Param("a", t16(), ParamDir.In), S.Param("b", t16(), ParamDir.In), S.Param("d", t16(), ParamDir.Out)]

@@ -406,6 +406,15 @@ class EmissionInterpreter:
         else:
             args.deps = (deps, count)
 
+    def exec_SetBlockNum(self, node) -> None:
+        args = self.cell(node.args, node, "args").value
+        value, _ctype = self.eval(node.value)
+        if not 1 <= value <= 32767:  # PTO2LaunchSpec: an int16_t, at least 1
+            args.set_error(f"launch_spec.set_block_num({value})")
+
+    def exec_SetSyncStart(self, node) -> None:
+        self.cell(node.args, node, "args")
+
     def exec_DeclMixed(self, node) -> None:
         triple = (node.aic, node.aiv0, node.aiv1 if node.aiv1 is not None else -1)
         self.declare(node.name, Cell("mixed", triple), node)

@@ -274,6 +274,11 @@ class Interpreter:
             shape = tuple(self.scalar(d) for d in param.type.shape)
             tensors.append((CreateInfo(shape, param.type.dtype.runtime), "OUTPUT"))
         deps, derived = self.dep_ids(task.deps)
+        if task.launch is not None:
+            blocks = self.scalar(task.launch.blocks)
+            if not 1 <= blocks <= 32767:  # PTO2LaunchSpec's block count: an int16_t, at least 1
+                self.rt.fail(f"submit: Arg has an error: launch_spec.set_block_num({blocks})")
+                raise Halted()
         task_id, outputs = self.rt.submit(
             launch_of(kernel, self.kernels), tensors, scalars, sorted(deps), kernel=kernel.name, line=_line(task),
             par=tuple(self.par), derived=tuple(sorted(derived)), site=self.sites.get(id(task), ""),

@@ -208,6 +208,8 @@ std::string launch_json(const MixedKernels *mk) {
 TaskOutputTensors submit(const MixedKernels *mk, const Arg &args) {
     Recorder &r = rec();
     if (args.has_error) fail(std::string("submit: Arg has an error: ") + (args.error_msg ? args.error_msg : ""));
+    if (args.launch_spec.block_num() < 1)  // the runtime requires at least one block
+        fail("submit: Arg has an error: launch_spec.set_block_num(" + std::to_string(args.launch_spec.block_num()) + ")");
     if (mk != nullptr && mk->aic_kernel_id < 0 && mk->aiv0_kernel_id < 0 && mk->aiv1_kernel_id < 0)
         fail("submit: MixedKernels has no valid kernel");
     if (args.tensor_count() > MAX_TENSOR_ARGS || args.scalar_count() > MAX_SCALAR_ARGS)

@@ -35,6 +35,9 @@ class ProgramParser:
         self.src = src
         self.functions: list[tuple[ast.FunctionDef, FuncKind, bool, bool]] = []
         self.kernels: dict[str, KernelSig] = {}
+        self.inlines: dict[str, ast.FunctionDef] = {}  # FunctionType.Inline functions, copied into their callers
+        self._inline_types: dict[str, tuple[list[Any], list[Any]]] = {}
+        self.outlined: list[Any] = []  # kernels made of outlined blocks (ops/outlining.py), in order
 
     def error(self, message: str, node: ast.AST | None = None, hint: str | None = None) -> UserError:
         return UserError(message, self.src.span(node) if node is not None else self.src.span(self.src.classdef), hint)
@@ -62,10 +65,13 @@ class ProgramParser:
                 raise UsageError(f"program '{self.src.name}' has no orchestration function '{func_name}' ({names})",
                                  self.src.span(self.src.classdef), did_you_mean(func_name, [f[0].name for f in orchs]))
             orch = matching[0]
-        types = TypeReader(self)
+        types = self.types = TypeReader(self)
         kernel_nodes = []
         for fdef, kind, _auto, dual in self.functions:
             if kind is FuncKind.Orchestration:
+                continue
+            if kind is FuncKind.Inline:
+                self.inlines[fdef.name] = fdef
                 continue
             params = types.params(fdef, kernel=True)
             results = types.results(fdef)
@@ -77,7 +83,26 @@ class ProgramParser:
             )
         fdef, _kind, auto_scope, _dual = orch
         func = FunctionContext(self, types, fdef, auto_scope).parse()
-        return L.Program(self.src.name, kernel_nodes, func, span=self.src.span(self.src.classdef))
+        return L.Program(self.src.name, kernel_nodes + self.outlined, func, span=self.src.span(self.src.classdef))
+
+    def add_outlined(self, name: str, kind: FuncKind, params: list[Any], results: list[Any], body: list[Any],
+                     node: ast.AST) -> None:
+        """A kernel made of a block of the orchestration function (``ops/outlining.py``)."""
+        span = self.src.span(node)
+        self.kernels[name] = KernelSig(name, kind, params, results, span)
+        self.outlined.append(L.Kernel(name, kind, params, results, body, False, span=span))
+
+    def inline_params(self, fdef: ast.FunctionDef) -> list[Any]:
+        """The parameters of inline function ``fdef`` (read once)."""
+        return self._inline_signature(fdef)[0]
+
+    def inline_results(self, fdef: ast.FunctionDef) -> list[Any]:
+        return self._inline_signature(fdef)[1]
+
+    def _inline_signature(self, fdef: ast.FunctionDef) -> tuple[list[Any], list[Any]]:
+        if fdef.name not in self._inline_types:
+            self._inline_types[fdef.name] = (self.types.params(fdef, kernel=True), self.types.results(fdef))
+        return self._inline_types[fdef.name]
 
     def orchestration_names(self) -> list[str]:
         """The names of the class's orchestration functions, in source order; only the decorators
@@ -116,6 +141,8 @@ class ProgramParser:
                 )
             seen[stmt.name] = stmt
             kind, auto_scope, dual = self._decorator_options(deco)
+            if kind is FuncKind.Opaque and has_outlined_block(stmt):
+                kind = FuncKind.Orchestration  # the reference's outlining promotes it (reference-surface 3)
             self.functions.append((stmt, kind, auto_scope, dual))
         if not self.functions:
             raise self.error(f"class '{self.src.name}' contains no @pl.function methods", self.src.classdef)
@@ -133,11 +160,28 @@ class ProgramParser:
                 auto_scope = self._bool_literal(kw.value, "auto_scope")
             elif kw.arg == "dual_aiv_dispatch":
                 dual = self._bool_literal(kw.value, "dual_aiv_dispatch")
-            elif kw.arg in ("attrs", "level", "role", "strict_ssa"):
+            elif kw.arg == "attrs":
+                dual = self._split_attr(kw.value) or dual
+            elif kw.arg in ("level", "role", "strict_ssa"):
                 continue
             else:
                 raise self.error(f"@pl.function has no keyword argument '{kw.arg}'", kw.value)
         return kind, auto_scope, dual
+
+    def _split_attr(self, node: ast.expr) -> bool:
+        """``attrs={"split": pl.SplitMode.UP_DOWN | LEFT_RIGHT | NONE}``: whether the vector kernel is split
+        across both AIV sub-cores (in a Group, both AIV slots of ``MixedKernels`` carry its id:
+        reference-surface 1). Other attributes are the kernel compiler's."""
+        if not isinstance(node, ast.Dict):
+            raise self.error("attrs= must be a dict literal", node)
+        for key, value in zip(node.keys, node.values):
+            if not (isinstance(key, ast.Constant) and key.value == "split"):
+                continue
+            mode = (attr_path(value) or [""])[-1]
+            if mode not in ("NONE", "UP_DOWN", "LEFT_RIGHT"):
+                raise self.error("attrs={'split': ...} takes pl.SplitMode.NONE, UP_DOWN or LEFT_RIGHT", value)
+            return mode != "NONE"
+        return False
 
     def _function_kind(self, node: ast.expr) -> FuncKind:
         path = attr_path(node)
@@ -154,6 +198,20 @@ class ProgramParser:
         if isinstance(node, ast.Constant) and isinstance(node.value, bool):
             return node.value
         raise self.error(f"{what}= must be True or False", node)
+
+
+OUTLINED_BLOCKS = ("at", "spmd")  # with pl.<op>(...): blocks the front end outlines into kernels
+
+
+def has_outlined_block(fdef: ast.FunctionDef) -> bool:
+    """Whether ``fdef`` holds a ``with pl.at(...)`` or ``with pl.spmd(...)`` block."""
+    for node in ast.walk(fdef):
+        if isinstance(node, ast.With):
+            for item in node.items:
+                path = attr_path(item.context_expr.func) if isinstance(item.context_expr, ast.Call) else None
+                if path and len(path) == 2 and path[1] in OUTLINED_BLOCKS:
+                    return True
+    return False
 
 
 def is_function_decorator(node: ast.expr) -> bool:

@@ -21,7 +21,8 @@ position:
   ``(cx, call, args) -> (expr, type)``; it reads its arguments with ``cx.expr``;
 - ``ARGUMENT``: wrapping a task argument (``pl.no_dep(t)``): ``(cx, call) -> the wrapped node``;
 - ``ITERATOR``: ``for ... in pl.op(...)``: ``(cx, stmt, call) -> [stmt]``;
-- ``CONTEXT``: ``with pl.op(...):``: ``(cx, stmt, call) -> [stmt]``.
+- ``CONTEXT``: ``with pl.op(...):``: ``(cx, stmt, call) -> [stmt]``; registered with ``binds_as=True``
+  it also reads ``with pl.op(...) as name:`` (the handler binds ``name``).
 
 ``args`` is the call's arguments bound by name from ``params`` (``None`` when the operation
 declares none and reads the call itself); too many, unknown, repeated or missing arguments are
@@ -67,6 +68,7 @@ class Form:
     handler: Callable
     params: tuple[str, ...] | None  # bound by name before the handler runs; None: it reads the call
     required: int  # how many leading params must be given
+    binds_as: bool = False  # a CONTEXT form that reads ``with pl.op(...) as name:`` (the handler binds it)
 
 
 @dataclass
@@ -115,6 +117,7 @@ def dsl_op(
     params: tuple[str, ...] | None = None,
     required: int | None = None,
     misplaced: dict[Position, str] | None = None,
+    binds_as: bool = False,
 ) -> Callable[[Callable], Callable]:
     """Register the decorated handler as ``pl.<name>``'s form in ``position``.
 
@@ -136,7 +139,7 @@ def dsl_op(
                 raise RegistryError(f"pl.{name}'s misplaced message for {where.name} contradicts another registration")
         if op is None:
             op = Op(name)
-        op.forms[position] = Form(handler, params, len(params or ()) if required is None else required)
+        op.forms[position] = Form(handler, params, len(params or ()) if required is None else required, binds_as)
         op.aliases += tuple(a for a in aliases if a not in op.aliases)
         op.misplaced.update(misplaced or {})
         for spelling in (name, *aliases):

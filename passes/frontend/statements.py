@@ -16,8 +16,8 @@ from nanopass.languages.terms import DType
 from .names import dsl_call, self_method
 from .ops.host_access import array_write, subscript
 from .ops.debug_tags import untag
+from .ops.inlining import self_call
 from .ops.nested_calls import tensor_value
-from .ops.submits import kernel_call
 from .registry import (BINDING, CONTEXT, EXPRESSION, ITERATOR, OPS, STATEMENT, TARGETS, VALUE, names_in, refusal,
                        spelled_list, statement)
 from .source import short_source
@@ -46,7 +46,7 @@ def assign(
     tuple_target: bool = False,
 ) -> list[Any]:
     if isinstance(value, ast.Call) and self_method(value.func) is not None:
-        return [kernel_call(cx, value, targets if (tuple_target or targets) else None, stmt)]
+        return self_call(cx, value, targets if (tuple_target or targets) else None, stmt)
     spelled = dsl_call(value)
     op = OPS.get(spelled) if spelled is not None else None
     if op is not None and TARGETS in op.forms:
@@ -137,7 +137,7 @@ def read_expr(cx: FunctionContext, stmt: ast.Expr) -> list[Any]:
     if isinstance(value, ast.Call):
         method = self_method(value.func)
         if method is not None:
-            return [kernel_call(cx, value, None, stmt)]
+            return self_call(cx, value, None, stmt)
         spelled = dsl_call(value)
         op = OPS.get(spelled) if spelled is not None else None
         if op is not None:
@@ -232,11 +232,11 @@ def read_with(cx: FunctionContext, stmt: ast.With) -> list[Any]:
     if len(stmt.items) != 1:
         raise cx.error("a with statement takes one context manager", stmt)
     item = stmt.items[0]
-    if item.optional_vars is not None:  # (a form that binds a name, as pl.at will, is to say so in the registry)
-        raise cx.error("'with ... as' is not supported for scopes", item.optional_vars)
     spelled = dsl_call(item.context_expr)
     op = OPS.get(spelled) if spelled is not None else None
     form = op.forms.get(CONTEXT) if op is not None else None
+    if item.optional_vars is not None and (form is None or not form.binds_as):
+        raise cx.error("'with ... as' is not supported for scopes", item.optional_vars)
     if form is None:
         managers = spelled_list(names_in(CONTEXT), "()", "or")
         raise cx.error(f"unsupported context manager: use {managers}", item.context_expr)

@@ -1,5 +1,5 @@
 # fuzz: tid_sources: module: module constant K_NEW = -4, used in orch_tids
-# expect: 10:9: error: only kernel calls, pl.submit and pl.yield_ can be unpacked into several names
+# expect: 10:9: error: only kernel calls, pl.submit, pl.yield_ and pl.spmd_submit can be unpacked into several names
 import nanopass.dsl as pl
 
 @pl.program

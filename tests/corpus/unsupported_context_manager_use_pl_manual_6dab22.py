@@ -1,5 +1,5 @@
 # fuzz: manual_phases: module: module constant K_NEW = pl.Tensor[[16, 16], pl.FP32], used in orch_phases
-# expect: 10:14: error: unsupported context manager: use pl.manual_scope() or pl.scope()
+# expect: 10:14: error: unsupported context manager: use pl.manual_scope(), pl.scope(), pl.at(), pl.spmd() or pl.cluster()
 import nanopass.dsl as pl
 
 @pl.program

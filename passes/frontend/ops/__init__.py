@@ -13,16 +13,15 @@ registers them all (``registry.OPS``); the list below is the one place that says
 - ``loops``: ``for ... in pl.range(...)`` / ``pl.parallel(...)`` / ``pl.pipeline(...)`` / ``pl.unroll(...)``,
   ``pl.yield_``.
 - ``debug_tags``: ``pl.dump_tag``; ``dump_positions`` reads ``dumps=`` for the task forms.
+- ``inlining``: calls ``self.f(...)`` of ``pl.FunctionType.Inline`` functions (the body copied in); the
+  statement readers hand every ``self.`` call to ``inlining.self_call``, which leaves kernels to ``submits``.
+- ``outlining``: ``with pl.at(level=pl.Level.CORE_GROUP, ...) [as tid]:`` blocks outlined into kernels.
+- ``spmd``: ``pl.spmd_submit``, ``with pl.spmd(...) [as tid]:``, ``for i in pl.spmd(...)``, ``with pl.cluster():``.
 
-Where the constructs still to come belong (``shared/spec/reference-surface.md``, and the existing
-compiler's printed IR):
+The constructs of ``shared/spec/reference-surface.md`` (and of the existing compiler's printed IR)
+read outside these modules:
 
-- ``submits``: ``pl.spmd_submit`` (a ``TARGETS`` form beside ``pl.submit``'s, reading ``dumps=`` with
-  ``debug_tags.dump_positions`` and ``allow_early_resolve=`` as ``pl.submit`` does), calls of inline functions.
-- ``scopes``: ``with pl.at(...) [as tid]:``, ``with pl.spmd(...)``, ``with pl.cluster()`` (``CONTEXT``
-  forms; one that binds ``as`` says so to ``statements.read_with``).
-- ``loops``: ``for ... in pl.spmd(...)`` (an ``ITERATOR`` form).
-- elsewhere: ``tuple[...]`` annotations, ``pl.MemRef`` in types, kernels without ``self``
+- ``tuple[...]`` annotations, ``pl.MemRef`` in types, kernels without ``self``
   (``type_reader``); several orchestration functions, ``level=``/``role=``, ``@pl.jit`` (``program``);
   SSA names such as ``x__ssa_v1`` (``names.check_user_name``); ``pl.tile.*`` kernel bodies
   (``kernels``); a tuple result read by index, ``r[0]`` (``host_access.subscript``).
@@ -39,3 +38,5 @@ from . import submits  # noqa: F401
 from . import scopes  # noqa: F401
 from . import loops  # noqa: F401
 from . import debug_tags  # noqa: F401
+from . import outlining  # noqa: F401
+from . import spmd  # noqa: F401

@@ -49,7 +49,7 @@ def kernel_call(cx: FunctionContext, call: ast.Call, targets: list[ast.expr] | N
     args = task_args(cx, call.args, sig, attrs)
     outs = task_outs(cx, targets or [], sig, call, stmt, statement=targets is None)
     dumps = dump_positions(cx, args, None, f"kernel '{name}'") if cx.dump_tags else []
-    return L.Task.make(outs, None, name, args, dumps, False, attrs.edges, span=cx.span(call))
+    return L.Task.make(outs, None, name, args, dumps, False, attrs.edges, None, span=cx.span(call))
 
 
 def task_args(cx: FunctionContext, nodes: list[ast.expr], sig: KernelSig, attrs: CallAttrs) -> list[Any]:
@@ -66,10 +66,13 @@ def task_args(cx: FunctionContext, nodes: list[ast.expr], sig: KernelSig, attrs:
     EXPRESSION: MUST_BE_ASSIGNED,
 })
 def submit(
-    cx: FunctionContext, call: ast.Call, targets: list[ast.expr], tuple_target: bool, stmt: ast.stmt
+    cx: FunctionContext, call: ast.Call, targets: list[ast.expr], tuple_target: bool, stmt: ast.stmt,
+    what: str = "pl.submit",
 ) -> list[Any]:
+    """``out, tid = pl.submit(self.k, ..., deps=[...])`` (``what`` names the operation in messages:
+    ``pl.spmd_submit`` reads its call through this handler, its launch keywords taken out)."""
     if not call.args or self_method(call.args[0]) is None:
-        raise cx.error("pl.submit's first argument must be a kernel: pl.submit(self.k, ...)", call)
+        raise cx.error(f"{what}'s first argument must be a kernel: {what}(self.k, ...)", call)
     name = self_method(call.args[0])
     sig = kernel_sig(cx, name, call.args[0])
     args_nodes = call.args[1:]
@@ -85,7 +88,7 @@ def submit(
         elif kw.arg == "allow_early_resolve":
             early_resolve = cx.program._bool_literal(kw.value, "allow_early_resolve")
         else:
-            raise cx.error(f"pl.submit has no keyword argument '{kw.arg}'", kw.value)
+            raise cx.error(f"{what} has no keyword argument '{kw.arg}'", kw.value)
     n_params = len(sig.params)
     if len(args_nodes) != n_params:
         omitted = sig.params[len(args_nodes) :]
@@ -102,7 +105,7 @@ def submit(
     if tuple_target:
         if len(targets) != 2:
             raise cx.error(
-                f"pl.submit must be unpacked as exactly 2 targets (results, task_id), got {len(targets)}", stmt
+                f"{what} must be unpacked as exactly 2 targets (results, task_id), got {len(targets)}", stmt
             )
         result_node, tid_node = targets
         if isinstance(result_node, (ast.Tuple, ast.List)):
@@ -116,7 +119,7 @@ def submit(
         if len(sig.results) == 0 and result_targets and not (
             len(result_targets) == 1 and isinstance(result_targets[0], ast.Name) and result_targets[0].id == "_"
         ):
-            raise cx.error(f"kernel '{name}' returns nothing; write (), tid = pl.submit(...)", result_node)
+            raise cx.error(f"kernel '{name}' returns nothing; write (), tid = {what}(...)", result_node)
         if len(sig.results) == 0:
             result_targets = []
     else:
@@ -126,8 +129,8 @@ def submit(
         raise cx.error("the task_id target must be a plain variable name", tid_node)
     outs = task_outs(cx, result_targets, sig, call, stmt, statement=not result_targets)
     tid = cx.bind(tid_node.id, TID_T, tid_node)
-    dumps = dump_positions(cx, args, dumps_node, "pl.submit")
-    return [L.Task(outs, tid, name, args, dumps, early_resolve, deps, span=cx.span(call))]
+    dumps = dump_positions(cx, args, dumps_node, what)
+    return [L.Task(outs, tid, name, args, dumps, early_resolve, deps, None, span=cx.span(call))]
 
 
 def kernel_sig(cx: FunctionContext, name: str, node: ast.AST) -> KernelSig:
@@ -135,6 +138,8 @@ def kernel_sig(cx: FunctionContext, name: str, node: ast.AST) -> KernelSig:
     if name in cx.dispatchable:
         return sig
     if sig is None:
+        if name in cx.program.inlines:
+            raise cx.error(f"'{name}' is an inline function: call it as self.{name}(...), not as a task", node)
         if name == cx.fdef.name or any(f[0].name == name for f in cx.program.functions):
             raise cx.error(f"'{name}' is an orchestration function, not a kernel", node)
         available = ", ".join(sorted(cx.program.kernels)) or "none"

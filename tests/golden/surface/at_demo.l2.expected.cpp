@@ -1,0 +1,51 @@
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "pto_orchestration_api.h"
+
+extern "C" {
+
+__attribute__((visibility("default")))
+PTO2OrchestrationConfig aicpu_orchestration_config(const L2TaskArgs& orch_args) {
+    (void)orch_args;
+    return PTO2OrchestrationConfig{
+        .expected_arg_count = 3,
+    };
+}
+
+__attribute__((visibility("default")))
+void aicpu_orchestration_entry(const L2TaskArgs& orch_args) {
+    // External tensors
+    const Tensor& ext_a = orch_args.tensor(0).ref();
+    const Tensor& ext_b = orch_args.tensor(1).ref();
+    const Tensor& ext_out = orch_args.tensor(2).ref();
+
+    PTO2_SCOPE() {
+        uint32_t ret0__out_ci_shapes[2] = {32, 64};
+        TensorCreateInfo ret0__out_ci(ret0__out_ci_shapes, 2, DataType::FLOAT32);
+        TaskOutputTensors alloc_0 = alloc_tensors(ret0__out_ci);
+        const Tensor& ret0__out = alloc_0.get_ref(0);
+
+        // Task 0: sum_stage
+        L0TaskArgs params_t0;
+        params_t0.add_input(ext_a);
+        params_t0.add_input(ext_b);
+        params_t0.add_output(ret0__out);
+        TaskOutputTensors task_0_outs = rt_submit_aiv_task(0, params_t0);
+        PTO2TaskId s_tid = task_0_outs.task_id();
+
+        // Task 1: mul_stage
+        L0TaskArgs params_t1;
+        params_t1.add_input(ret0__out);
+        params_t1.add_input(ext_a);
+        params_t1.add_inout(ext_out);
+        PTO2TaskId params_t1_deps[1];
+        uint32_t params_t1_deps_count = 0;
+        params_t1_deps[params_t1_deps_count++] = s_tid;
+        params_t1.set_dependencies(params_t1_deps, params_t1_deps_count);
+        rt_submit_aiv_task(1, params_t1);
+    }
+}
+
+}  // extern "C"

@@ -1,0 +1,141 @@
+"""``with pl.at(level=pl.Level.CORE_GROUP, ...)`` blocks outlined into kernels, and plain
+``@pl.function`` bodies holding them (reference-surface.md section 3); misuse is a located error."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from conftest import load_program
+
+import nanopass
+from nanopass.errors import UserError
+from nanopass.languages.terms import FuncKind, ParamDir
+
+HEADER = '''\
+import nanopass.dsl as pl
+
+
+@pl.program
+class P:
+    @pl.function(type=pl.FunctionType.AIV)
+    def k(self, a: pl.Tensor[[32, 64], pl.FP32], o: pl.InOut[pl.Tensor[[32, 64], pl.FP32]]) -> pl.Tensor[[32, 64], pl.FP32]:
+        return o
+
+    @pl.function
+    def main(self, a: pl.Tensor[[32, 64], pl.FP32], b: pl.Tensor[[32, 64], pl.FP32],
+             out: pl.InOut[pl.Tensor[[32, 64], pl.FP32]], n: pl.Scalar[pl.INT64]) -> pl.Tensor[[32, 64], pl.FP32]:
+'''
+AT = "with pl.at(level=pl.Level.CORE_GROUP):\n"
+
+
+def write(tmp_path, body: str):
+    path = tmp_path / "prog.py"
+    path.write_text(HEADER + textwrap.indent(textwrap.dedent(body), " " * 8) + "        return out\n")
+    return path
+
+
+def surface(tmp_path, body: str):
+    return load_program(write(tmp_path, body)).surface()
+
+
+def error(tmp_path, body: str) -> str:
+    with pytest.raises(UserError) as info:
+        nanopass.generate_orchestration(load_program(write(tmp_path, body)))
+    span = info.value.span
+    return f"{span.line}:{span.col + 1}: {info.value.message}"
+
+
+def test_a_plain_function_with_a_block_is_the_orchestration_function(tmp_path):
+    program = surface(tmp_path, AT + "    out = pl.assemble(out, pl.add(a, b), [0, 0])\n")
+    assert program.orch.name == "main"
+    [kernel] = [k for k in program.kernels if k.name == "main_incore_0"]
+    assert kernel.kind is FuncKind.InCore
+    assert [(p.name, p.dir) for p in kernel.params] == [("a", ParamDir.In), ("b", ParamDir.In), ("out", ParamDir.InOut)]
+    assert [s._production for s in kernel.body] == ["KAssign", "KReturn"]
+    [task] = [s for s in program.orch.body if s._production == "Task"]
+    assert task.kernel == "main_incore_0" and [o.name for o in task.outs] == ["out"] and task.tid is None
+
+
+def test_reads_come_first_then_writes_scalars_are_scalar_arguments_and_kernel_ids_follow_dispatch(tmp_path):
+    code = nanopass.generate_orchestration(load_program(write(tmp_path, """
+        for i in pl.range(n):
+            with pl.at(level=pl.Level.CORE_GROUP, name_hint="rows"):
+                t = pl.load(a, [i * 16, 0], [16, 64])
+                out = pl.store(t, [i * 16, 0], out)
+        out = self.k(b, out)
+    """))).code
+    assert "params_t0.add_input(ext_a);\n                params_t0.add_inout(ext_out);\n" \
+           "                params_t0.add_scalar((uint64_t)i);\n                rt_submit_aiv_task(0, params_t0);" in code
+    assert "rt_submit_aiv_task(1, params_t1);" in code
+
+
+def test_tensors_the_block_defines_and_later_code_reads_leave_through_buffers_the_caller_creates(tmp_path):
+    code = nanopass.generate_orchestration(load_program(write(tmp_path, """
+        with pl.at(level=pl.Level.CORE_GROUP):
+            t = pl.add(a, b)
+            u: pl.Tensor[[32, 64], pl.FP32] = pl.exp(t)
+        out = self.k(t, out)
+        out = self.k(u, out)
+    """))).code
+    assert "alloc_tensors(ret0__out_ci, ret1__out_ci)" in code
+    assert ("params_t0.add_input(ext_a);\n        params_t0.add_input(ext_b);\n"
+            "        params_t0.add_output(ret0__out);\n        params_t0.add_output(ret1__out);") in code
+    assert "params_t1.add_input(ret0__out);" in code and "params_t2.add_input(ret1__out);" in code
+
+
+def test_a_name_the_block_defines_and_later_code_assigns_first_stays_in_the_kernel(tmp_path):
+    program = surface(tmp_path, AT + "    t = pl.add(a, b)\n    out = pl.assemble(out, t, [0, 0])\n"
+                      + AT + "    t = pl.mul(a, b)\n    out = pl.assemble(out, t, [0, 0])\n")
+    assert [len(s.outs) for s in program.orch.body if s._production == "Task"] == [1, 1]
+
+
+def test_a_name_defined_only_in_the_block_is_gone_after_it(tmp_path):
+    assert error(tmp_path, AT + "    t = pl.load(a, [0, 0], [16, 64])\n    out = pl.store(t, [0, 0], out)\n"
+                 "out = self.k(t, out)\n").startswith("14:")
+
+
+@pytest.mark.parametrize("body, message", [
+    ("with pl.at():\n    out = pl.assemble(out, a, [0, 0])\n", "13:14: pl.at needs level=pl.Level.CORE_GROUP"),
+    ("with pl.at(level=pl.Level.HOST):\n    out = pl.assemble(out, a, [0, 0])\n",
+     "13:26: pl.at(level=pl.Level.HOST) is not supported: only pl.Level.CORE_GROUP blocks are outlined into kernels"),
+    ("with pl.at(level=pl.Level.CORE_GROUP, name_hint='not a name'):\n    out = pl.assemble(out, a, [0, 0])\n",
+     "13:57: name_hint= must be a string literal that is an identifier"),
+    ("with pl.at(level=pl.Level.CORE_GROUP, name_hint='k'):\n    out = pl.assemble(out, a, [0, 0])\n",
+     "13:57: the outlined kernel's name 'k' is already a function of program 'P'"),
+    ("with pl.at(level=pl.Level.CORE_GROUP, dumps=[a]):\n    out = pl.assemble(out, a, [0, 0])\n",
+     "13:53: pl.at(dumps=...) is not supported yet (reference-surface.md row 8 (selective dump))"),
+    ("with pl.at(level=pl.Level.CORE_GROUP, allow_early_resolve=True):\n    out = pl.assemble(out, a, [0, 0])\n",
+     "13:67: pl.at(allow_early_resolve=...) is not supported yet (reference-surface.md row 11 (allow_early_resolve))"),
+    ("with pl.at(level=pl.Level.CORE_GROUP, no_dep_args=[n]):\n    out = pl.assemble(out, a, [0, 0])\n",
+     "13:60: no_dep_args= entries must name tensors the block uses from outside it, got 'n'"),
+    ("with pl.at(level=pl.Level.CORE_GROUP):\n    out = self.k(a, out)\n",
+     "14:19: a pl.at block holds tile and tensor operations only"),
+    ("with pl.at(level=pl.Level.CORE_GROUP) as (x, y):\n    out = pl.assemble(out, a, [0, 0])\n",
+     "13:50: 'with pl.at(...) as' takes one name (the task's TaskId)"),
+    ("with pl.at(level=pl.Level.CORE_GROUP):\n    t = pl.load(a, [0, 0], [16, 64])\nout = self.k(t, out)\n",
+     "14:13: cannot tell the type of 't', which the pl.at block defines and later code uses"),
+    ("with pl.at(level=pl.Level.CORE_GROUP):\n    while n > 0:\n        pass\n",
+     "14:13: a kernel block cannot hold this statement: 'while n > 0:\n    pass'"),
+    (AT + "    out = pl.assemble(out, a, [0, 0])\nwith pl.manual_scope() as s:\n    pass\n",
+     "15:35: 'with ... as' is not supported for scopes"),
+])
+def test_misuse_is_a_located_error(tmp_path, body, message):
+    assert error(tmp_path, body) == message
+
+
+def test_a_block_inside_an_inline_function_is_refused(tmp_path):
+    path = tmp_path / "prog.py"
+    path.write_text(HEADER.replace("    @pl.function\n    def main", """    @pl.function(type=pl.FunctionType.Inline)
+    def twice(self, a: pl.Tensor[[32, 64], pl.FP32], out: pl.InOut[pl.Tensor[[32, 64], pl.FP32]]) -> pl.Tensor[[32, 64], pl.FP32]:
+        with pl.at(level=pl.Level.CORE_GROUP):
+            out = pl.assemble(out, pl.add(a, a), [0, 0])
+        return out
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def main""") + "        out = self.twice(a, out)\n        return out\n")
+    with pytest.raises(UserError) as info:
+        nanopass.generate_orchestration(load_program(path))
+    assert (info.value.span.line, info.value.message) == (
+        12, "a pl.at block inside an inline function is not supported")
