@@ -85,6 +85,21 @@ def test_tensors_the_block_defines_and_later_code_reads_leave_through_buffers_th
     assert "params_t1.add_input(ret0__out);" in code and "params_t2.add_input(ret1__out);" in code
 
 
+def test_dumps_and_early_resolve_of_a_block_mark_its_task(tmp_path):
+    # reference-surface.md sections 8 and 11: dumps= names tensors the block captures, a pl.dump_tag
+    # marks a captured tensor too; allow_early_resolve=True makes the block a submit
+    code = nanopass.generate_orchestration(load_program(write(tmp_path, """
+        pl.dump_tag(b)
+        with pl.at(level=pl.Level.CORE_GROUP, dumps=[a], allow_early_resolve=True):
+            out = pl.assemble(out, pl.add(a, b), [0, 0])
+        with pl.at(level=pl.Level.CORE_GROUP, allow_early_resolve=False, dumps=None):
+            out = pl.assemble(out, a, [0, 0])
+    """))).code
+    assert ("params_t0.add_inout(ext_out);\n        params_t0.dump(ext_a, ext_b);\n"
+            "        params_t0.set_allow_early_resolve(true);\n        rt_submit_aiv_task(0, params_t0);") in code
+    assert "params_t1.add_inout(ext_out);\n        rt_submit_aiv_task(1, params_t1);" in code
+
+
 def test_a_name_the_block_defines_and_later_code_assigns_first_stays_in_the_kernel(tmp_path):
     program = surface(tmp_path, AT + "    t = pl.add(a, b)\n    out = pl.assemble(out, t, [0, 0])\n"
                       + AT + "    t = pl.mul(a, b)\n    out = pl.assemble(out, t, [0, 0])\n")
@@ -104,10 +119,12 @@ def test_a_name_defined_only_in_the_block_is_gone_after_it(tmp_path):
      "13:57: name_hint= must be a string literal that is an identifier"),
     ("with pl.at(level=pl.Level.CORE_GROUP, name_hint='k'):\n    out = pl.assemble(out, a, [0, 0])\n",
      "13:57: the outlined kernel's name 'k' is already a function of program 'P'"),
-    ("with pl.at(level=pl.Level.CORE_GROUP, dumps=[a]):\n    out = pl.assemble(out, a, [0, 0])\n",
-     "13:53: pl.at(dumps=...) is not supported yet (reference-surface.md row 8 (selective dump))"),
-    ("with pl.at(level=pl.Level.CORE_GROUP, allow_early_resolve=True):\n    out = pl.assemble(out, a, [0, 0])\n",
-     "13:67: pl.at(allow_early_resolve=...) is not supported yet (reference-surface.md row 11 (allow_early_resolve))"),
+    ("with pl.at(level=pl.Level.CORE_GROUP, dumps=[b]):\n    out = pl.assemble(out, a, [0, 0])\n",
+     "13:54: pl.at's dumps= entries must be tensors the task takes as arguments; 'b' is not one"),
+    ("with pl.at(level=pl.Level.CORE_GROUP, dumps=a):\n    out = pl.assemble(out, a, [0, 0])\n",
+     "13:53: pl.at's dumps= must be a list of tensor variables"),
+    ("with pl.at(level=pl.Level.CORE_GROUP, allow_early_resolve=1):\n    out = pl.assemble(out, a, [0, 0])\n",
+     "13:67: allow_early_resolve= must be True or False"),
     ("with pl.at(level=pl.Level.CORE_GROUP, no_dep_args=[n]):\n    out = pl.assemble(out, a, [0, 0])\n",
      "13:60: no_dep_args= entries must name tensors the block uses from outside it, got 'n'"),
     ("with pl.at(level=pl.Level.CORE_GROUP):\n    out = self.k(a, out)\n",

@@ -102,6 +102,31 @@ def test_with_spmd_outlines_the_block_into_a_kernel_launched_on_its_blocks(tmp_p
     assert "params_t1.launch_spec.set_require_sync_start(true);" in result.code
 
 
+def test_dumps_and_early_resolve_come_before_the_launch_spec(tmp_path):
+    # reference-surface.md sections 8 and 11: dump after the argument adds, early resolve after the
+    # dependencies, then the launch spec, then the submit
+    code = compile_(tmp_path, """
+        out, g0 = pl.spmd_submit(self.blk, a, out, core_num=4, dumps=[a], allow_early_resolve=True)
+        with pl.spmd(2, deps=[g0], dumps=[out], allow_early_resolve=True):
+            out = pl.store(pl.load(a, [0, 0], [16, 32]), [0, 0], out)
+    """)
+    assert lines_of_task(code, 0)[-5:] == [
+        "params_t0.add_inout(ext_out);",
+        "params_t0.dump(ext_a);",
+        "params_t0.set_allow_early_resolve(true);",
+        "params_t0.launch_spec.set_block_num(4);",
+        "TaskOutputTensors task_0_outs = rt_submit_aiv_task(0, params_t0);",
+    ]
+    task1 = lines_of_task(code, 1)
+    assert task1[task1.index("params_t1.add_inout(ext_out);") + 1] == "params_t1.dump(ext_out);"
+    assert task1[-4:] == [
+        "params_t1.set_dependencies(params_t1_deps, params_t1_deps_count);",
+        "params_t1.set_allow_early_resolve(true);",
+        "params_t1.launch_spec.set_block_num(2);",
+        "rt_submit_aiv_task(1, params_t1);",
+    ]
+
+
 def test_a_block_count_of_zero_is_a_runtime_error_the_checker_reports(tmp_path):
     path = write(tmp_path, "out, g = pl.spmd_submit(self.blk, a, out, core_num=n)\n")
     result = check_program(load_program(path), {"n": "0"})
@@ -122,6 +147,10 @@ def test_spmd_output_compiles(tmp_path, abi):
     ("out, g = pl.spmd_submit(self.blk, a, out, core_num=2, sync_start=n)\n", "12:74: sync_start= must be True or False"),
     ("out, g = pl.spmd_submit(self.blk, a, out, core_num=2, predicate=n > 1)\n",
      "12:73: pl.spmd_submit(predicate=...) is not supported"),
+    ("out, g = pl.spmd_submit(self.blk, a, out, core_num=2, dumps=[n])\n",
+     "12:70: pl.spmd_submit's dumps= entries must be tensors the task takes as arguments; 'n' is not one"),
+    ("with pl.spmd(4, allow_early_resolve='yes'):\n    out = pl.store(pl.load(a, [0, 0], [16, 32]), [0, 0], out)\n",
+     "12:45: allow_early_resolve= must be True or False"),
     ("pl.spmd_submit(self.blk, a, out, core_num=2)\n",
      "12:9: pl.spmd_submit(...) must be unpacked: out, tid = pl.spmd_submit(...)"),
     ("out, g = pl.spmd_submit(a, out, core_num=2)\n",

@@ -9,6 +9,8 @@ InOut, each in order of first use. Its results are the tensors the block defines
 after it (each a new tensor: ``materialize_result_buffers`` gives it a buffer ``ret<i>__out`` the
 caller creates), then the InOut parameters, which the task rebinds as a kernel call does. The
 block's body is the kernel's body, summarized as any kernel's is (``kernels.KernelSummary``).
+``dumps=[t, ...]`` marks tensors the block captures for the runtime's dump (as a ``pl.dump_tag`` on
+one does); ``allow_early_resolve=True`` sets the task's flag and, as ``deps=`` does, makes it a submit.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from ..names import attr_path, dsl_call, self_method
 from ..registry import CONTEXT, dsl_op
 from ..source import short_source
 from ..type_reader import TID_T
+from .debug_tags import dump_positions
 from .submits import dep_list, kernel_sig
 
 if TYPE_CHECKING:
@@ -116,6 +119,7 @@ def outline_block(cx: FunctionContext, stmt: ast.With, call: ast.Call, args: dic
     task_args = [L.Arg.make(L.Var(p.name, span=cx.span(stmt)), p.name in no_dep, None, span=cx.span(stmt))
                  for p in params]
     deps = dep_list(cx, args["deps"], what) if "deps" in args else []
+    early_resolve = _early_resolve(cx, args.get("allow_early_resolve"))
     for var, ty, node in results:
         outs.append(cx.bind(var, ty, node))
     tid = None
@@ -124,12 +128,13 @@ def outline_block(cx: FunctionContext, stmt: ast.With, call: ast.Call, args: dic
         if not isinstance(target, ast.Name):
             raise cx.error(f"'with {what}(...) as' takes one name (the task's TaskId)", target)
         tid = cx.bind(target.id, TID_T, target)
-    elif deps:
-        tid = cx.bind("_", TID_T, stmt)  # explicit dependencies make the block a submit (its TaskId unused)
+    elif deps or early_resolve:
+        tid = cx.bind("_", TID_T, stmt)  # dependencies or early resolve make the block a submit (its TaskId unused)
     for var in outline.defined:
         if var not in escaping and cx.lookup(var) is None:
             cx.closed[var] = f"defined inside the {what} block at line {stmt.lineno}, which became kernel '{name}'"
-    task = L.Task.make(outs, tid, name, task_args, [], False, deps, None, span=cx.span(stmt))
+    dumps = dump_positions(cx, task_args, _none_to_absent(args.get("dumps")), what)
+    task = L.Task.make(outs, tid, name, task_args, dumps, early_resolve, deps, None, span=cx.span(stmt))
     return [task if launch is None else launch(task)]
 
 
@@ -341,13 +346,6 @@ def _bind(cx: FunctionContext, call: ast.Call, what: str, positional: tuple[str,
 
 
 def _refuse_unsupported(cx: FunctionContext, args: dict[str, ast.expr], what: str) -> None:
-    for key, row in (("dumps", "8 (selective dump)"), ("allow_early_resolve", "11 (allow_early_resolve)")):
-        node = args.get(key)
-        if node is None or (isinstance(node, ast.Constant) and node.value in (None, False)) or (
-            key == "dumps" and isinstance(node, (ast.List, ast.Tuple)) and not node.elts
-        ):
-            continue
-        raise cx.error(f"{what}({key}=...) is not supported yet (reference-surface.md row {row})", node)
     node = args.get("windowize")
     if node is not None and not (isinstance(node, ast.Constant) and node.value is False):
         raise cx.error(f"{what}(windowize=...) is not supported", node)
@@ -355,6 +353,17 @@ def _refuse_unsupported(cx: FunctionContext, args: dict[str, ast.expr], what: st
     if node is not None and not (isinstance(node, (ast.List, ast.Tuple)) or (
             isinstance(node, ast.Constant) and node.value is None)):
         raise cx.error(f"{what}(optimizations=...) takes a list literal", node)
+
+
+def _early_resolve(cx: FunctionContext, node: ast.expr | None) -> bool:
+    """``allow_early_resolve=``: True or False (None: not given)."""
+    if node is None or (isinstance(node, ast.Constant) and node.value is None):
+        return False
+    return cx.program._bool_literal(node, "allow_early_resolve")
+
+
+def _none_to_absent(node: ast.expr | None) -> ast.expr | None:
+    return None if isinstance(node, ast.Constant) and node.value is None else node
 
 
 def _kernel_name(cx: FunctionContext, hint: ast.expr | None, stmt: ast.With) -> str:

@@ -1,6 +1,6 @@
 """SPMD launches (reference-surface.md section 1): one task run on ``core_num`` blocks.
 
-- ``out, tid = pl.spmd_submit(self.k, *args, core_num=N, sync_start=False, deps=[...])``: a
+- ``out, tid = pl.spmd_submit(self.k, *args, core_num=N, sync_start=False, deps=[...], dumps=, allow_early_resolve=)``: a
   ``pl.submit`` whose task carries a launch spec;
 - ``with pl.spmd(core_num, *, sync_start=False, name_hint="", ...) [as tid]:`` and
   ``for i in pl.spmd(core_num, ...):`` (``i`` is the block index, kernel-side): the block outlined
@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 L = S.LANGUAGE
 
 MAX_BLOCKS = 32767  # PTO2LaunchSpec::set_block_num takes an int16_t (runtime-api.md section 7)
-LAUNCH_KEYWORDS = ("core_num", "sync_start", "allow_early_resolve", "predicate", "dumps")
+LAUNCH_KEYWORDS = ("core_num", "sync_start", "predicate")  # the others are pl.submit's (dumps=, ...)
 SPMD_KEYWORDS = ("sync_start", "name_hint", "optimizations", "deps", "allow_early_resolve", "predicate", "dumps")
 
 
@@ -112,11 +112,6 @@ def launch_spec(cx: FunctionContext, core_num: ast.expr, sync_start: ast.expr | 
 
 
 def _refuse(cx: FunctionContext, args: dict[str, ast.expr], what: str) -> None:
-    for key, row in (("dumps", "8 (selective dump)"), ("allow_early_resolve", "11 (allow_early_resolve)"),
-                     ("predicate", None)):
-        node = args.get(key)
-        if node is None or (isinstance(node, ast.Constant) and node.value in (None, False)) or (
-                isinstance(node, (ast.List, ast.Tuple)) and not node.elts):
-            continue
-        later = f" yet (reference-surface.md row {row})" if row else ""
-        raise cx.error(f"{what}({key}=...) is not supported{later}", node)
+    node = args.get("predicate")
+    if node is not None and not (isinstance(node, ast.Constant) and node.value in (None, False)):
+        raise cx.error(f"{what}(predicate=...) is not supported", node)

@@ -43,6 +43,7 @@ void aicpu_orchestration_entry(const ChipStorageTaskArgs& orch_args) {
         uint32_t params_t1_deps_count = 0;
         params_t1_deps[params_t1_deps_count++] = s_tid;
         params_t1.set_dependencies(params_t1_deps, params_t1_deps_count);
+        params_t1.set_allow_early_resolve(true);
         rt_submit_aiv_task(1, params_t1);
     }
 }

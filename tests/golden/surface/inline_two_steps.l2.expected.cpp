@@ -34,24 +34,28 @@ void aicpu_orchestration_entry(const L2TaskArgs& orch_args) {
         L0TaskArgs params_t0;
         params_t0.add_input(ext_x);
         params_t0.add_output(scratch_inline0);
+        params_t0.dump(scratch_inline0);
         rt_submit_aiv_task(0, params_t0);
 
         // Task 1: step
         L0TaskArgs params_t1;
         params_t1.add_input(scratch_inline0);
         params_t1.add_output(ext_y);
+        params_t1.dump(scratch_inline0);
         rt_submit_aiv_task(0, params_t1);
 
         // Task 2: step
         L0TaskArgs params_t2;
         params_t2.add_input(ext_y);
         params_t2.add_output(scratch_inline1);
+        params_t2.dump(scratch_inline1);
         rt_submit_aiv_task(0, params_t2);
 
         // Task 3: step
         L0TaskArgs params_t3;
         params_t3.add_input(scratch_inline1);
         params_t3.add_output(ext_z);
+        params_t3.dump(scratch_inline1);
         rt_submit_aiv_task(0, params_t3);
     }
 }

@@ -1,4 +1,5 @@
-# reference-surface.md section 5: an Inline function inlined at each call site (its locals renamed <name>_inline<k>)
+# reference-surface.md section 5: an Inline function inlined at each call site (its locals renamed <name>_inline<k>);
+# its pl.dump_tag marks each copy's scratch tensor in the tasks that pass it
 import nanopass.dsl as pl
 
 @pl.program
@@ -12,6 +13,7 @@ class InlineDemo:
     @pl.function(type=pl.FunctionType.Inline)
     def two_steps(self, src: pl.Tensor[[16, 16], pl.FP32], dst: pl.Out[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
         scratch = pl.create_tensor([16, 16], dtype=pl.FP32)
+        pl.dump_tag(scratch)
         scratch = self.step(src, scratch)
         dst = self.step(scratch, dst)
         return dst
