@@ -157,6 +157,7 @@ def mixed(n: int) -> str:
 
 
 SHAPES = {"straight": straight, "nested": nested, "branches": branches, "tiles": tiles, "scopes": scopes, "mixed": mixed}
+ALL_SHAPES = ("straight", "nested", "phases", "branches", "tiles", "scopes", "mixed")  # the order the table prints them in
 
 
 def _program(lines: list[str], extra_params: str = "") -> str:
