@@ -68,6 +68,40 @@ class ScopeMode(Enum):
     MANUAL = "MANUAL"
 
 
+# -- names the existing compiler's printed IR writes (passes/frontend/printed_form.py reads them) -----
+
+Mem = MemorySpace
+TensorLayout = Layout
+
+
+class _PrintedNames:
+    """``pl.Level.AIV``, ``pl.Role.Orchestrator``, ``pl.adir.inout``: any member is its own spelling
+    (the front end reads the source; these exist so that a printed program's file can be imported)."""
+
+    def __init__(self, prefix: str):
+        self._prefix = prefix
+
+    def __getattr__(self, name: str) -> str:
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return f"pl.{self._prefix}.{name}"
+
+
+Level = _PrintedNames("Level")
+Role = _PrintedNames("Role")
+adir = _PrintedNames("adir")
+
+
+def MemRef(*args: Any) -> tuple:  # noqa: N802 - the printed IR's spelling
+    """``pl.MemRef(base, offset, size)`` in a printed type: where the other compiler placed the buffer."""
+    return ("MemRef", *args)
+
+
+def const(value: Any, _dtype: Any = None) -> Any:
+    """``pl.const(0, pl.INT64)`` in a printed type: the value."""
+    return value
+
+
 # -- annotation objects -----------------------------------------------------------------------------
 
 
@@ -135,6 +169,7 @@ Tuple = _TypeConstructor("Tuple")
 Out = _TypeConstructor("Out")
 InOut = _TypeConstructor("InOut")
 TaskId = _Annotation("Scalar", TASK_ID)
+Ptr = _Annotation("Ptr", ())
 
 
 # -- decorators ---------------------------------------------------------------------------------------
@@ -231,6 +266,7 @@ class _BodyNamespace:
 tensor = _BodyNamespace("tensor")
 array = _BodyNamespace("array")
 system = _BodyNamespace("system")
+tile = _BodyNamespace("tile")
 
 for _name in [
     "range", "parallel", "yield_", "submit", "create_tensor", "no_dep", "manual_scope", "scope", "assemble",

@@ -21,6 +21,7 @@ from nanopass.errors import UserError
 
 from .limits import (MAX_ARRAY_SIZE, MAX_DIM, MAX_ENTRY_SCALARS, MAX_ENTRY_TENSORS, MAX_EXPR_DEPTH, MAX_NESTING,
                      MAX_PARALLEL_NESTING, MAX_TASK_SCALARS, MAX_TASK_TENSORS, MAX_TENSOR_DIMS, expr_depth)
+from .printed_form import desugar, is_printed
 from .program import ProgramParser
 from .source import ProgramSource
 
@@ -32,7 +33,11 @@ __all__ = [  # the front end's interface; the limits are re-exported from their 
 
 
 def parse_program(src: ProgramSource, func_name: str | None = None) -> Any:
-    """The ``surface`` program for one orchestration function of a program class."""
+    """The ``surface`` program for one orchestration function of a program class (one in the
+    existing compiler's printed form is read through ``printed_form.desugar``; its hints are
+    dropped here: ``nanopass.printed_ir`` checks them)."""
+    if not src.printed and is_printed(src.classdef):
+        src, _hints = desugar(src)
     try:
         return ProgramParser(src).parse(func_name)
     except RecursionError:
