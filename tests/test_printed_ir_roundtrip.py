@@ -1,13 +1,16 @@
 """The printed form beyond the samples: the project's own ``surface`` and ``ssa`` trees of random
 programs, printed as the existing compiler prints its IR (``nanopass.tools.printed_text``), read
-back by ``nanopass.printed_ir`` to the same trees."""
+back by ``nanopass.printed_ir`` to the same trees. The programs are those of the control-flow
+generator (carries, phis, hand-placed scopes) and of the semantic one (``pl.submit`` with
+``deps=``, several results, ``pl.no_dep``, manual scopes, views, host reads and writes, arrays)."""
 
 from __future__ import annotations
 
 import re
 
 from conftest import fuzz_budget
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
 from program_gen import control_flow_programs
 
 from nanopass.passes.convert_printed_ssa import ConvertPrintedSsa
@@ -15,10 +18,16 @@ from nanopass.passes.convert_to_ssa import ConvertToSsa
 from nanopass.printed_ir import compile_text, load_printed_text
 from nanopass.rewrite import PassContext
 from nanopass.text import unparse
+from nanopass.tools.gen_programs import programs
 from nanopass.tools.printed_text import print_printed
 
 PROPERTY = settings(max_examples=fuzz_budget(60), deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+SOURCES = st.one_of(
+    control_flow_programs(),
+    programs(manual=False).map(lambda p: p.render()),
+    programs(manual=True).map(lambda p: p.render()),
+)
 
 # The one thing the printed form cannot say: it annotates every assignment, and an integer literal
 # takes the annotation's dtype (x: pl.Scalar[pl.INT64] = 1), where the DSL's re-assignment
@@ -36,7 +45,7 @@ def read_surface(text: str, filename: str):
 
 
 @PROPERTY
-@given(control_flow_programs())
+@given(SOURCES)
 def test_a_printed_surface_tree_reads_back_to_the_same_tree(source):
     tree = read_surface(source, "generated.py")
     printed = print_printed(tree)
@@ -45,10 +54,13 @@ def test_a_printed_surface_tree_reads_back_to_the_same_tree(source):
 
 
 @PROPERTY
-@given(control_flow_programs())
+@given(SOURCES)
 def test_a_printed_ssa_tree_reads_back_to_the_same_tree(source):
     ssa = ConvertToSsa(PassContext()).run(read_surface(source, "generated.py"))
-    printed = print_printed(ssa)
+    try:
+        printed = print_printed(ssa)
+    except NotImplementedError:  # an array store, which the DSL spells only into the same name
+        assume(False)
     ctx = PassContext()
     again = ConvertPrintedSsa(ctx).run(read_surface(printed, "printed.py"))
     assert ctx.notes == []  # taken as it is, not derived again

@@ -137,19 +137,52 @@ class _Printer:
             return f"pl.tensor.create([{shape}], dtype=pl.{r.dtype.name}, layout=pl.TensorLayout.ND{extra})"
         if kind == "NoTask":
             return "pl.system.task_invalid()"
+        if getattr(r, "manual_dep", False):
+            raise NotImplementedError(f"the printed-IR printer has no form for an untracked {kind}")
+        if kind == "SliceTensor":
+            return f"pl.tensor.slice({self.expr(r.tensor)}, {self.exprs(r.shape)}, {self.exprs(r.offset)})"
+        if kind == "ReshapeTensor":
+            return f"pl.tensor.reshape({self.expr(r.tensor)}, {self.exprs(r.shape)})"
+        if kind == "TransposeTensor":
+            return f"pl.tensor.transpose({self.expr(r.tensor)}, {r.axis1}, {r.axis2})"
+        if kind == "DimTensor":
+            return f"pl.tensor.dim({self.expr(r.tensor)}, {r.axis})"
+        if kind == "AssembleTensor":
+            return f"pl.assemble({self.expr(r.target)}, {self.expr(r.source)}, {self.exprs(r.offset)})"
+        if kind == "ReadTensor":
+            return f"pl.tensor.read({self.expr(r.tensor)}, {self.exprs(r.index)})"
+        if kind == "CreateArray":
+            return f"pl.array.create({r.size}, pl.{r.dtype.name})"
+        if kind == "GetItem":
+            return f"{self.expr(r.array)}[{self.expr(r.index)}]"
         return self.expr(r)
+
+    def exprs(self, items: Any) -> str:
+        return "[" + ", ".join(self.expr(e) for e in items) + "]"
 
     # -- statements ----------------------------------------------------------------------------------
 
     def block(self, stmts: Any, depth: int, targets: Any = ()) -> None:
         """``stmts`` at ``depth``; a final ``Yield`` assigns ``targets`` (a loop's or an if's results)."""
+        if not stmts:
+            self.emit(depth, "pass")
         for stmt in stmts:
             kind = stmt._production
             if kind == "Yield":
                 names = ", ".join(b.name for b in targets)
                 self.emit(depth, f"{names} = pl.yield_({', '.join(self.expr(v) for v in stmt.values)})")
+            elif kind == "Let" and stmt.value._production == "SetItem":
+                value = stmt.value
+                if value.array._production != "Var" or value.array.name != stmt.var.name:
+                    raise NotImplementedError("the printed-IR printer writes arr[i] = v only into the same name")
+                self.emit(depth, f"{stmt.var.name}[{self.expr(value.index)}] = {self.expr(value.value)}")
             elif kind == "Let":
                 self.emit(depth, f"{self.target(stmt.var)} = {self.rhs(stmt.value)}")
+            elif kind == "WriteTensor":
+                self.emit(depth, f"pl.tensor.write({self.expr(stmt.tensor)}, {self.exprs(stmt.index)}, "
+                                 f"{self.expr(stmt.value)})")
+            elif kind == "Dummy":
+                self.emit(depth, f"{self.target(stmt.var)} = pl.system.task_dummy(deps=[{self.deps(stmt.deps)}])")
             elif kind == "Task":
                 self.task(stmt, depth)
             elif kind == "Return":
@@ -179,9 +212,7 @@ class _Printer:
         if task.tid is None:
             call = f"self.{task.kernel}({', '.join(args)}{attrs})"
         else:
-            deps = ", ".join(self.expr(d.value) if d._production == "DepVar" else
-                             f"{self.expr(d.array)}[{self.expr(d.index)}]" for d in task.deps)
-            call = f"pl.submit(self.{task.kernel}, {', '.join(args)}, deps=[{deps}]{attrs})"
+            call = f"pl.submit(self.{task.kernel}, {', '.join(args)}, deps=[{self.deps(task.deps)}]{attrs})"
         results = list(task.outs) + ([task.tid] if task.tid is not None else [])
         if not results:
             self.emit(depth, call)
@@ -194,6 +225,10 @@ class _Printer:
             self.emit(depth, f"{name}: pl.Tuple[{types}] = {call}")
             for index, binder in enumerate(results):
                 self.emit(depth, f"{self.target(binder)} = {name}[{index}]")
+
+    def deps(self, deps: Any) -> str:
+        return ", ".join(self.expr(d.value) if d._production == "DepVar" else f"{self.expr(d.array)}[{self.expr(d.index)}]"
+                         for d in deps)
 
     def loop(self, loop: Any, depth: int) -> None:
         bounds = f"{self.expr(loop.start)}, {self.expr(loop.stop)}, {self.expr(loop.step)}"

@@ -155,6 +155,8 @@ class _Desugar:
         if not isinstance(target, ast.Name) or isinstance(stmt, ast.Assign) and len(stmt.targets) != 1:
             return None
         arity = _tuple_arity(stmt.annotation) if isinstance(stmt, ast.AnnAssign) else None
+        if arity is None and not _returns_tuple(stmt.value):
+            return None
         names: dict[int, ast.Name] = {}
         end = index + 1
         while end < len(stmts):
@@ -177,8 +179,11 @@ class _Desugar:
                              "is read only where each element is read by index right after the tuple is assigned", later)
         elts = [names.get(k) or ast.Name(f"{target.id}__{k}", ast.Store(), lineno=target.lineno,
                                          col_offset=target.col_offset) for k in range(size)]
-        fused = ast.Assign([ast.Tuple(elts, ast.Store(), lineno=target.lineno, col_offset=target.col_offset)],
-                           stmt.value, lineno=stmt.lineno, col_offset=stmt.col_offset)
+        where = {"lineno": target.lineno, "col_offset": target.col_offset}
+        if (attr_path(stmt.value.func) or [""])[-1] == "submit" and size > 2:  # pl.submit's (results, task_id)
+            elts = [ast.Tuple(elts[:-1], ast.Store(), **where), elts[-1]]
+        fused = ast.Assign([ast.Tuple(elts, ast.Store(), **where)], stmt.value, lineno=stmt.lineno,
+                           col_offset=stmt.col_offset)
         return fused, end
 
     def _unread_tuple(self, stmt: ast.stmt, target: ast.Name) -> None:
@@ -391,6 +396,11 @@ def _tuple_arity(node: ast.expr | None) -> int | None:
     if not _is_tuple_annotation(node):
         return None
     return len(node.slice.elts) if isinstance(node.slice, ast.Tuple) else 1
+
+
+def _returns_tuple(call: ast.Call) -> bool:
+    """A kernel call or ``pl.submit``: the calls whose result the printed form reads by index."""
+    return self_method(call.func) is not None or (attr_path(call.func) or [""])[-1] == "submit"
 
 
 def _index_read(stmt: ast.stmt, name: str) -> tuple[int, ast.Name] | None:
