@@ -40,9 +40,10 @@ def cmd_check(args, out: Console, err: Console) -> int:
     runs = [{**pinned, **as_set_text(run)} for run in choice.runs]
     first = program_inputs(surface, runs[0])
     args.values = list(runs[0].items())  # the dumps' instance graphs and hazards: the first run's
-    dumps = _dump_writer(args, program, _for_program(pipeline_passes(), program), surface) if args.dump_all else None
+    passes = _for_program(pipeline_passes(), program, args.func)
+    dumps = _dump_writer(args, program, passes, surface) if args.dump_all else None
     try:
-        stages = run_pipeline(surface, args.func, options=_options(args), passes=_for_program(pipeline_passes(), program),
+        stages = run_pipeline(surface, args.func, options=_options(args), passes=passes,
                               observer=fan_out([HintChecker.of(program, args.func), dumps]))
     except PipelineError as failure:
         if dumps:

@@ -317,11 +317,11 @@ def _compile_and_write(args, out: Console, err: Console) -> int:
     times = {}
     start = time.perf_counter()
     program = pick_program(_load(args), args.program, args.file)
-    passes = _for_program(passes, program)
     times["load"] = time.perf_counter() - start
     start = time.perf_counter()
     surface = surface_of(program, args.func)  # the front end, timed on its own
     front_end = time.perf_counter() - start
+    passes = _for_program(passes, program, args.func)
     printer = StagePrinter(args, passes, out)
     stop_after = None if args.stop_after == PRINTER else args.stop_after
     to_emission = stop_after is None and _ends_in_emission(passes)
@@ -402,11 +402,11 @@ def _load(args) -> list:
     return load_programs(args.file)
 
 
-def _for_program(passes, program):
-    """The passes for ``program``: a printed program's SSA form is adopted, not derived again."""
-    from .printed_ir import PrintedProgram, printed_passes
+def _for_program(passes, program, func):
+    """The passes for ``program``: a printed program's SSA form is taken as it is, not derived again."""
+    from .printed_ir import passes_for
 
-    return printed_passes(passes) if isinstance(program, PrintedProgram) else passes
+    return passes_for(program, func, passes)
 
 
 def _input_form(args) -> str:

@@ -198,6 +198,7 @@ class Program:
         self.closure = closure
         self.parsed_file = None  # the loader's parse of the class's file (ParsedFile), until the front end runs
         self._surface: dict[str | None, Any] = {}
+        self._hints: dict[str | None, Any] = {}
 
     def __repr__(self) -> str:
         return f"<nanopass program {self.name}>"
@@ -216,11 +217,19 @@ class Program:
         if func_name not in self._surface:
             from nanopass.passes.frontend.parse_dsl import parse_program
 
+            hints: list = []
             try:
-                self._surface[func_name] = parse_program(self.source(), func_name)
+                self._surface[func_name] = parse_program(self.source(), func_name, hints)
             finally:
                 self.parsed_file = None
+            self._hints[func_name] = hints[0] if hints else None
         return self._surface[func_name]
+
+    def hints(self, func_name: str | None = None):
+        """The analysis results a class in the existing compiler's printed form carries (None for
+        the DSL's own form); ``nanopass.printed_hints`` checks them."""
+        self.surface(func_name)
+        return self._hints[func_name]
 
 
 def program(cls=None, **_options):

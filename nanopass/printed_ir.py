@@ -46,13 +46,18 @@ class PrintedProgram:
     def _reading(self, func_name: str | None):
         if func_name not in self._read:
             from nanopass.passes.frontend.parse_dsl import parse_program
-            from nanopass.passes.frontend.printed_form import desugar, is_printed
 
-            source, hints = self._source, None
-            if is_printed(source.classdef):
-                source, hints = desugar(source)
-            self._read[func_name] = (parse_program(source, func_name), hints)
+            hints: list = []
+            tree = parse_program(self._source, func_name, hints)
+            self._read[func_name] = (tree, hints[0] if hints else None)
         return self._read[func_name]
+
+
+def passes_for(program, func: str | None, passes=None) -> list | None:
+    """``passes`` (None: the pipeline's) as ``program`` needs them: ``printed_passes`` for a class
+    in the printed form, else unchanged."""
+    hints = program.hints(func) if hasattr(program, "hints") else None
+    return printed_passes(passes) if hints is not None else passes
 
 
 def printed_passes(passes=None) -> list:

@@ -326,3 +326,22 @@ def test_the_interpreters_and_the_hazard_checker_agree_on_both_forms_as_on_the_o
                            scopes=True) is None
             assert compare(results["original"].reference, results[form].reference, ("original", form), launches) is None
             assert len(results[form].hazards) == len(results["original"].hazards)
+
+
+def test_a_printed_class_imported_from_python_compiles_as_compile_text_compiles_its_text(tmp_path):
+    """generate_orchestration of a @pl.program class in the printed form (its file imported, as a
+    compiler may exec the text against nanopass.dsl): its SSA form kept, its hints checked."""
+    from nanopass.loader import load_programs
+
+    text = sample("manual_phases", "after_pipeline").replace('"iter_arg_array_size_1": 4}):\n                    for branch',
+                                                             '"iter_arg_array_size_1": 3}):\n                    for branch')
+    path = tmp_path / "imported.py"
+    path.write_text(text.replace("import pypto.language as pl", "import nanopass.dsl as pl"))
+    [program] = load_programs(str(path))
+    result = nanopass.generate_orchestration(program)
+    assert result.code == compile_text(text).code
+    assert "prev_tid__rv_v2[4]" in result.code
+    assert result.stages.names()[1] == "convert_printed_ssa"
+    assert [m for _, m, _ in _notes(result)] == [
+        "printed iter_arg_array_size_1=3 for carry 'prev_tid__iter_v1' disagrees with the derived array size 4: "
+        "the derived plan is followed"]

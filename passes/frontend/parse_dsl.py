@@ -32,12 +32,14 @@ __all__ = [  # the front end's interface; the limits are re-exported from their 
 ]
 
 
-def parse_program(src: ProgramSource, func_name: str | None = None) -> Any:
-    """The ``surface`` program for one orchestration function of a program class (one in the
-    existing compiler's printed form is read through ``printed_form.desugar``; its hints are
-    dropped here: ``nanopass.printed_ir`` checks them)."""
+def parse_program(src: ProgramSource, func_name: str | None = None, hints: list | None = None) -> Any:
+    """The ``surface`` program for one orchestration function of a program class. One in the
+    existing compiler's printed form is read through ``printed_form.desugar``, and its
+    ``PrintedHints`` appended to ``hints`` when a list is given (``printed_hints`` checks them)."""
     if not src.printed and is_printed(src.classdef):
-        src, _hints = desugar(src)
+        src, found = desugar(src)
+        if hints is not None:
+            hints.append(found)
     try:
         return ProgramParser(src).parse(func_name)
     except RecursionError:
