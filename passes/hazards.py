@@ -8,21 +8,40 @@ such tensors (``decide_view_tracking`` makes the runtime agree); neither are NoD
 
 Accesses: a task reads its Input and InOut arguments and writes its InOut, OutputExisting and
 Output ones, and each output the runtime allocates for it (a fresh buffer: it pairs with no
-earlier access of the same root, which was another buffer). Walking the program in order
-(loops to a fixpoint, branches merged), every pair of an earlier access and a later one on
-overlapping regions of one root with at least one write is a hazard (RAW, WAW, WAR),
-including pairs across iterations of ``pl.range`` loops; a write supersedes the earlier
-accesses its region covers only when it is certain (its argument is one region of one root,
-not a carry or branch result that may hold one of several), and what a loop's body writes
-supersedes what came before the loop only if the loop certainly runs (constant bounds, at
-least one iteration); two iterations of one
-``pl.parallel`` loop are independent (that is what the user asserts by writing
-``pl.parallel``), so accesses in different iterations of it form no pair.
+earlier access of the same root, which was another buffer).
 
-``runtime_orders`` is the PTO2 runtime's own ordering (runtime-api.md section 11): in AUTO
-scopes a reader or InOut writer waits for earlier published writers; readers are never
-recorded, so a write-after-read is ordered only between two InOut tasks; nothing is ordered
-inside, into or out of a MANUAL scope.
+The pairs are the solution of a forward *may* dataflow problem over the program's control flow:
+
+- a *fact* is a live access (one that no later write has certainly superseded) together with
+  which runs of its submit site it stands for: ``stale`` False for the site's latest run, True
+  for runs older than the latest one (the site has run again since: several runs may be live);
+  ``closed`` when its run's MANUAL scope instance has ended (a task of a later instance of the
+  same static scope is across a boundary from it); ``earlier_iteration`` the ``pl.parallel``
+  loops it ran in an earlier iteration of;
+- the lattice is the sets of facts ordered by inclusion; the join, at branch merges and at loop
+  heads, is union; a loop's head is the least fixpoint of ``head = before | end_of_body(head)``
+  (the back edge tags the facts of ``pl.parallel`` iterations as from an earlier iteration);
+- the transfer of a task with accesses ``A``: (1) *meet*: every live fact on the root of an access
+  of ``A`` whose region overlaps it forms a pair with it (facts of writes with every access, facts
+  of reads with writes), except facts of another iteration of a ``pl.parallel`` loop around both;
+  (2) *rerun*: every live fact of this site becomes stale; (3) *kill*: a *must* write of ``A``
+  (its argument is one region of one root, not a carry or branch result that may hold one of
+  several) removes the facts its region covers that it is ordered after (not those of another
+  iteration of a ``pl.parallel`` loop around both), and nothing else kills: a kill in one branch is
+  undone at the merge unless the other branch kills too, and after a loop that may not run (not
+  constant bounds with at least one iteration) the head flows on, the state before the loop
+  included; (4) *gen*: ``A``'s accesses, fresh;
+- the transfer of leaving the outermost MANUAL scope: every live fact of its instance is closed.
+
+Two iterations of one ``pl.parallel`` loop are independent (that is what the user asserts by
+writing ``pl.parallel``), so accesses in different iterations of it form no pair.
+
+What a pair needs is the edge writer's business (``dep_edges``): a fresh fact stands for exactly
+the latest run of its site, a stale one for possibly several, which only a join (or a chain of the
+runs, ``Hazards.chained``) waits for. ``runtime_orders`` is the PTO2 runtime's own ordering
+(runtime-api.md section 11): in AUTO scopes a reader or InOut writer waits for earlier published
+writers; readers are never recorded, so a write-after-read is ordered only between two InOut
+tasks; nothing is ordered inside, into or out of a MANUAL scope.
 """
 
 from __future__ import annotations
@@ -159,9 +178,13 @@ WRITES = (ArgDir.InOut, ArgDir.OutputExisting, ArgDir.Output)
 
 
 class Access:
-    """One task's read or write of a region of one root (hashable, compared by value)."""
+    """One task's read or write of a region of one root, and which runs of the task it stands
+    for (hashable, compared by value): a dataflow fact of ``find_hazards``."""
 
-    __slots__ = ("site", "write", "root", "region", "dir", "scope", "parallel", "earlier_iteration", "_key", "_hash")
+    __slots__ = (
+        "site", "write", "root", "region", "dir", "scope", "parallel", "earlier_iteration", "stale", "closed",
+        "_key", "_hash",
+    )
 
     def __init__(
         self,
@@ -170,13 +193,16 @@ class Access:
         root: str,
         region: Any,
         dir: ArgDir,  # noqa: A002
-        scope: int | None,  # the user manual scope it is submitted in (None: AUTO)
+        scope: int | None,  # the outermost manual scope it is submitted in (None: AUTO)
         parallel: frozenset = frozenset(),  # pl.parallel loops around it, in this iteration
         earlier_iteration: frozenset = frozenset(),  # pl.parallel loops it ran in an earlier iteration of
+        stale: bool = False,  # runs of the site older than its latest run (else: the latest run)
+        closed: bool = False,  # its manual scope's instance has ended
     ):
         self.site, self.write, self.root, self.region = site, write, root, region
         self.dir, self.scope, self.parallel, self.earlier_iteration = dir, scope, parallel, earlier_iteration
-        self._key = (site, write, root, region, dir.value, scope, parallel, earlier_iteration)
+        self.stale, self.closed = stale, closed
+        self._key = (site, write, root, region, dir.value, scope, parallel, earlier_iteration, stale, closed)
         self._hash = hash(self._key)
 
     def __eq__(self, other):
@@ -186,10 +212,28 @@ class Access:
         return self._hash
 
     def __repr__(self) -> str:
-        return f"Access(t{self.site} {'W' if self.write else 'R'} {self.root}{self.region!r} {self.dir.name})"
+        runs = ("~" if self.stale else "") + ("|" if self.closed else "")
+        return f"Access(t{self.site}{runs} {'W' if self.write else 'R'} {self.root}{self.region!r} {self.dir.name})"
 
     def retagged(self, earlier_iteration: frozenset) -> "Access":
-        return Access(self.site, self.write, self.root, self.region, self.dir, self.scope, self.parallel, earlier_iteration)
+        return Access(
+            self.site, self.write, self.root, self.region, self.dir, self.scope, self.parallel, earlier_iteration,
+            self.stale, self.closed,
+        )
+
+    def older(self) -> "Access":
+        """This fact once its site has run again: it stands for runs before the latest."""
+        return Access(
+            self.site, self.write, self.root, self.region, self.dir, self.scope, self.parallel,
+            self.earlier_iteration, True, self.closed,
+        )
+
+    def ended(self) -> "Access":
+        """This fact once its manual scope's instance has ended."""
+        return Access(
+            self.site, self.write, self.root, self.region, self.dir, self.scope, self.parallel,
+            self.earlier_iteration, self.stale, True,
+        )
 
     @property
     def published(self) -> bool:
@@ -241,7 +285,8 @@ class Hazards:
     sites: list[Site] = field(default_factory=list)
     pairs: set[tuple[Access, Access]] = field(default_factory=set)
     # sites whose runs the runtime chains in an AUTO scope: an InOut argument that is certainly one
-    # region of one root, the same every run (each run then waits for the one before)
+    # known region of one root whose buffer is the same every run (not created in a loop around the
+    # task): each run then waits for the one before
     chained: set[int] = field(default_factory=set)
 
 
@@ -268,20 +313,24 @@ def find_hazards(
     # Reads of a root nobody writes can never be part of a hazard and are not tracked (read-only
     # inputs would otherwise pile up one entry per task).
     written = _written_roots(func, store, untracked_roots)
+    made_in = _creation_loops(func.body)
 
-    def accesses(task, site: int, scope: int | None, parallel: frozenset) -> tuple[list[Access], set[Access]]:
-        return task_accesses(task, site, scope, parallel, store, written, kernels, untracked_roots, result.chained)
+    def accesses(task, site: int, scope: int | None, parallel: frozenset, loops: tuple):
+        return task_accesses(
+            task, site, scope, parallel, store, written, kernels, untracked_roots, result.chained, loops, made_in
+        )
 
-    # The accesses still live (not yet covered by a later write), changed in place: a branch or
-    # a pass over a loop body starts from the state before it and is undone after (see
-    # live_accesses), so none of them costs more than its own accesses.
+    # The live facts, changed in place: a branch or a pass over a loop body starts from the state
+    # before it and is undone after (see live_accesses), so none of them costs more than its own
+    # accesses.
     live = LiveAccesses()
     pairs = result.pairs
     found_at: dict[int, tuple[list[Access], set[Access]]] = {}  # site -> accesses(...) (the same each visit)
+    scope_sites: dict[int, list[int]] = {}  # manual scope -> the sites in it
 
-    def step(found: tuple[list[Access], set[Access]]) -> None:
+    def step(site: int, found: tuple[list[Access], set[Access]]) -> None:
         mine, certain = found
-        for a in mine:
+        for a in mine:  # meet
             if a.dir is ArgDir.Output:  # a fresh buffer follows no earlier access
                 continue
             writes = live.of(a.root, True)
@@ -295,18 +344,29 @@ def find_hazards(
                     continue  # two iterations of one pl.parallel loop: independent by the user's word
                 if keep is None or keep(e, a):
                     pairs.add((e, a))
+        for e in live.of_site(site):  # rerun: the facts of this site's earlier runs
+            if not e.stale:
+                live.replace(e, e.older())
         for a in mine:
             if a.write:
-                if a in certain:  # a write that may not happen to this root supersedes nothing
+                if a in certain:  # kill: a write that may not happen to this root supersedes nothing
                     for write in (False, True):
                         index = live.of(a.root, write)
                         if index:
                             for e in index.covered_by(a.region):
-                                live.remove(e)
-                if track_writes:
+                                if not (e.earlier_iteration and a.parallel and e.earlier_iteration & a.parallel):
+                                    live.remove(e)  # (another iteration of a pl.parallel loop: not after it)
+                if track_writes:  # gen
                     live.add(a)
             else:
                 live.add(a)
+
+    def close(scope: int) -> None:
+        """Leaving a manual scope: the facts of its instance are of an ended instance."""
+        for site in scope_sites.get(scope, ()):
+            for e in live.of_site(site):
+                if not e.closed:
+                    live.replace(e, e.ended())
 
     def branch_join(deltas) -> None:
         """After an if: what either branch left live (each branch's changes already undone)."""
@@ -340,8 +400,10 @@ def find_hazards(
                 if site is None:
                     site = site_of[key] = len(result.sites)
                     result.sites.append(Site(site, stmt, path, loops, scope, pos, auto))
-                    found_at[site] = accesses(stmt, site, scope, parallel)
-                step(found_at[site])
+                    found_at[site] = accesses(stmt, site, scope, parallel, loops)
+                    if scope is not None:
+                        scope_sites.setdefault(scope, []).append(site)
+                step(site, found_at[site])
             elif kind == "For":
                 loop(stmt, path, loops, scope, pos, parallel, auto)
             elif kind == "If":
@@ -353,9 +415,12 @@ def find_hazards(
                     live.undo(mark)
                 branch_join(deltas)
             elif kind in ("Scope", "CompilerScope"):
-                inner_scope = id(stmt) if stmt.mode is ScopeMode.manual and scope is None else scope
+                opens = stmt.mode is ScopeMode.manual and scope is None
+                inner_scope = id(stmt) if opens else scope
                 inner_auto = id(stmt) if stmt.mode is ScopeMode.auto else auto
                 block(stmt.body, path + (id(stmt),), loops, inner_scope, pos, parallel, inner_auto)
+                if opens:
+                    close(id(stmt))
 
     def loop(stmt, path, loops, scope, pos, parallel, auto) -> None:
         """The loop's head is the state before it joined with the end of every pass over its
@@ -397,14 +462,37 @@ def find_hazards(
     return result
 
 
+def _creation_loops(body) -> dict[str, frozenset]:
+    """Created buffer -> the loops around its ``pl.create_tensor`` (a new buffer each iteration)."""
+    out: dict[str, frozenset] = {}
+
+    def walk(stmts, loops: frozenset) -> None:
+        for stmt in stmts:
+            kind = stmt._production
+            if kind == "Let":
+                if loops and stmt.value._production == "CreateTensor":
+                    out[stmt.var.name] = loops
+            elif kind == "For":
+                walk(stmt.body, loops | {id(stmt)})
+            elif kind == "If":
+                walk(stmt.then, loops)
+                walk(stmt.orelse, loops)
+            elif kind in ("Scope", "CompilerScope"):
+                walk(stmt.body, loops)
+
+    walk(body, frozenset())
+    return out
+
+
 def task_accesses(
     task, site: int, scope: int | None, parallel: frozenset, store: dict, written: set[str], kernels: dict[str, Any],
-    untracked_roots: set[str], chained: set[int],
+    untracked_roots: set[str], chained: set[int], loops: tuple = (), made_in: dict | None = None,
 ) -> tuple[list[Access], set[Access]]:
     """The task's accesses of ``written`` roots, and those of its writes that are certain (the
     argument is one region of one root; a carry or branch result that may be one of several is
-    not). A site whose InOut argument is certainly one region of one root, in an AUTO scope, is
-    added to ``chained`` (``Hazards.chained``)."""
+    not). A site in an AUTO scope whose InOut argument is certainly one known region of one root,
+    a buffer not created anew in a loop around the task (``made_in``: buffer -> the loops around
+    its create), is added to ``chained`` (``Hazards.chained``)."""
     from .kernels import output_param_of_result
 
     out, certain = [], set()
@@ -422,7 +510,12 @@ def task_accesses(
                 out.append(Access(site, True, root, region, arg.dir, scope, parallel))
                 if len(places) == 1:
                     certain.add(out[-1])
-                    if arg.dir is ArgDir.InOut and scope is None and region is not UNKNOWN:
+                    if (
+                        arg.dir is ArgDir.InOut
+                        and scope is None
+                        and region is not UNKNOWN
+                        and not (made_in and made_in.get(root, frozenset()).intersection(loops))
+                    ):
                         chained.add(site)
     kernel = kernels[task.kernel]
     for i, binder in enumerate(getattr(o, "var", o) for o in task.outs):

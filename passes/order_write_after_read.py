@@ -14,14 +14,20 @@ from .util import iter_stmts
 D = DIRECTED
 
 
+def in_one_instance(earlier, later) -> bool:
+    """Both accesses run in one instance of one MANUAL scope (the user owns that ordering)."""
+    return earlier.scope is not None and earlier.scope == later.scope and not earlier.closed
+
+
 def crosses_manual_boundary(earlier, later) -> bool:
-    """The pair straddles a MANUAL scope boundary: the runtime orders none of it."""
-    return earlier.scope != later.scope and (earlier.scope is not None or later.scope is not None)
+    """The pair straddles a MANUAL scope boundary (the scopes differ, or it is the same static
+    scope in two of its instances): the runtime orders none of it."""
+    return (earlier.scope is not None or later.scope is not None) and not in_one_instance(earlier, later)
 
 
 def needs_edge(earlier, later) -> bool:
-    if earlier.scope is not None and earlier.scope == later.scope:
-        return False  # both in one manual scope: the user owns that ordering
+    if in_one_instance(earlier, later):
+        return False
     if crosses_manual_boundary(earlier, later):
         return True
     return hazard_kind(earlier, later) == "WAR" and not runtime_orders(earlier, later)
@@ -37,8 +43,9 @@ class OrderWriteAfterRead(Pass):
     reader's TaskId as an explicit dependency of the writer, across loop iterations and
     branches too. At a MANUAL scope's boundaries the runtime tracks nothing: a task inside the
     scope touching a tensor last written (or, for a write, read) before it, and a task after the
-    scope touching a tensor written inside it, get the other task's TaskId as well. Nothing is
-    added for pairs the runtime orders, pairs inside one manual scope (the user's), NoDep slots
+    scope touching a tensor written inside it, get the other task's TaskId as well; so do two
+    tasks of one static manual scope in two of its instances (a scope in a loop). Nothing is
+    added for pairs the runtime orders, pairs inside one instance of a manual scope (the user's), NoDep slots
     and manual_dep tensors, or edges the user already wrote. Off with the option ``order_war=False``
     (``--no-war-ordering``).
     Afterwards every write-after-read and every manual-boundary hazard is ordered.

@@ -1,7 +1,9 @@
 """find_hazards keeps its live accesses in place with an undo trail and a region index; the
 formulation that copied the whole state at every branch and loop pass is kept here as the
-reference, and both must find the same sites, pairs and chained sites on the examples, the
-goldens and random programs (AUTO, manual and mixed).
+reference (the dataflow problem of ``passes/hazards.py`` written out: the state a set of facts,
+joined by union, each transfer a function of the whole state), and both must find the same
+sites, pairs and chained sites on the examples, the goldens and random programs (AUTO, manual
+and mixed).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from nanopass.passes.hazards import (
     Access,
     Hazards,
     Site,
+    _creation_loops,
     _written_roots,
     covers,
     find_hazards,
@@ -56,12 +59,23 @@ def reference_find_hazards(
     # inputs would otherwise pile up one entry per task).
     written = _written_roots(func, store, untracked_roots)
 
-    def accesses(task, site: int, scope: int | None, parallel: frozenset) -> tuple[list[Access], set[Access]]:
-        return task_accesses(task, site, scope, parallel, store, written, kernels, untracked_roots, result.chained)
+    made_in = _creation_loops(func.body)
+
+    def accesses(task, site: int, scope: int | None, parallel: frozenset, loops) -> tuple[list[Access], set[Access]]:
+        return task_accesses(
+            task, site, scope, parallel, store, written, kernels, untracked_roots, result.chained, loops, made_in
+        )
+
+    def restate(state: dict, change) -> dict:
+        """Every fact ``e`` of the state replaced by ``change(e)`` (None: kept as it is)."""
+        out = {}
+        for root, (reads, writes) in state.items():
+            out[root] = tuple(frozenset(change(e) or e for e in facts) for facts in (reads, writes))
+        return out
 
     # The state maps a root to (reads, writes): the accesses still live at this point (not yet
     # covered by a later write).
-    def step(state: dict, found: tuple[list[Access], set[Access]]) -> None:
+    def step(state: dict, site: int, found: tuple[list[Access], set[Access]]) -> None:
         task_accesses, certain = found
         for a in task_accesses:
             entry = state.get(a.root)
@@ -73,12 +87,18 @@ def reference_find_hazards(
                     continue  # two iterations of one pl.parallel loop: independent by the user's word
                 if overlaps(e.region, a.region) and (keep is None or keep(e, a)):
                     result.pairs.add((e, a))
+        state.update(restate(state, lambda e: e.older() if e.site == site and not e.stale else None))
         for a in task_accesses:
             reads, writes = state.get(a.root, (frozenset(), frozenset()))
             if a.write:
                 if a in certain:  # a write that may not happen to this root supersedes nothing
-                    reads = frozenset(e for e in reads if not covers(a.region, e.region))
-                    writes = frozenset(e for e in writes if not covers(a.region, e.region))
+
+                    def superseded(e):
+                        independent = e.earlier_iteration and a.parallel and e.earlier_iteration & a.parallel
+                        return covers(a.region, e.region) and not independent
+
+                    reads = frozenset(e for e in reads if not superseded(e))
+                    writes = frozenset(e for e in writes if not superseded(e))
                 if track_writes:
                     writes = writes | {a}
             else:
@@ -119,7 +139,7 @@ def reference_find_hazards(
                 if key not in site_of:
                     site_of[key] = len(result.sites)
                     result.sites.append(Site(len(result.sites), stmt, path, loops, scope, pos, auto))
-                step(state, accesses(stmt, site_of[key], scope, parallel))
+                step(state, site_of[key], accesses(stmt, site_of[key], scope, parallel, loops))
             elif kind == "For":
                 inner_path, inner_loops = path + (id(stmt),), loops + (id(stmt),)
                 par = is_parallel(stmt)
@@ -145,9 +165,12 @@ def reference_find_hazards(
                 orelse = block(stmt.orelse, dict(state), path + (id(stmt), 1), loops, scope, pos + (1,), parallel, auto)
                 state = join(then, orelse)
             elif kind in ("Scope", "CompilerScope"):
-                inner_scope = id(stmt) if stmt.mode is ScopeMode.manual and scope is None else scope
+                opens = stmt.mode is ScopeMode.manual and scope is None
+                inner_scope = id(stmt) if opens else scope
                 inner_auto = id(stmt) if stmt.mode is ScopeMode.auto else auto
                 state = block(stmt.body, state, path + (id(stmt),), loops, inner_scope, pos, parallel, inner_auto)
+                if opens:  # leaving it: its instance's facts are of an ended instance
+                    state = restate(state, lambda e: e.ended() if e.scope == id(stmt) and not e.closed else None)
         return state
 
     block(func.body, {}, (), (), None, ())

@@ -1,0 +1,175 @@
+"""Issue 21: the defect classes a random-program generator found, each with its smallest program.
+
+Every program is checked (reference interpreter, emission interpreter, runtime model, hazard
+checker) for a loop trip count or branch condition ``n`` of 0, 1 and 2, and once compiled by g++
+and run on the recording runtime.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import load_program
+
+from nanopass.tools.check import check_program
+
+KERNELS = '''
+import nanopass.dsl as pl
+
+
+@pl.program
+class P:
+    @pl.function(type=pl.FunctionType.AIV)
+    def rd(self, a: pl.Tensor[[16, 16], pl.FP32]):
+        return
+
+    @pl.function(type=pl.FunctionType.AIV)
+    def upd(self, a: pl.Tensor[[16, 16], pl.FP32], b: pl.InOut[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
+        return b
+
+    @pl.function(type=pl.FunctionType.AIV)
+    def rows(
+        self,
+        a: pl.Tensor[[16, 16], pl.FP32],
+        s: pl.InOut[pl.Tensor[[4, 16], pl.FP32]],
+        f: pl.Out[pl.Tensor[[16, 16], pl.FP32]],
+    ) -> tuple[pl.Tensor[[4, 16], pl.FP32], pl.Tensor[[16, 16], pl.FP32]]:
+        return s, f
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def orch(
+        self,
+        x: pl.Tensor[[16, 16], pl.FP32],
+        y: pl.InOut[pl.Tensor[[16, 16], pl.FP32]],
+        z: pl.InOut[pl.Tensor[[16, 16], pl.FP32]],
+        n: pl.Scalar[pl.INT64],
+    ) -> pl.Tensor[[16, 16], pl.FP32]:
+'''
+
+
+def source(body: str) -> str:
+    lines = body.strip("\n").splitlines()
+    return KERNELS + "".join(" " * 8 + line + "\n" for line in lines) + "        return y\n"
+
+
+def check_all(tmp_path, body: str, values=(0, 1, 2)):
+    """The check results of the program for every ``n`` (the last one also through g++); each
+    must have no hazard."""
+    path = tmp_path / "program.py"
+    path.write_text(source(body))
+    program = load_program(path)
+    results = []
+    for k, n in enumerate(values):
+        result = check_program(program, {"n": str(n)}, gxx=k == len(values) - 1)
+        assert result.failing == [], f"n={n}: " + "; ".join(str(h) for h in result.failing)
+        results.append(result)
+    return results
+
+
+def waits_for(trace, task) -> set[int]:
+    """The task ids ``task`` waits for through explicit dependencies, transitively."""
+    by_id = {t.id: t for t in trace.tasks()}
+    seen, stack = set(), list(task.deps)
+    while stack:
+        dep = stack.pop()
+        if dep not in seen:
+            seen.add(dep)
+            stack.extend(by_id[dep].deps)
+    return seen
+
+
+def kernels_of(trace, name: str):
+    return [t for t in trace.tasks() if t.kernel == name]
+
+
+# -- class 2: the instances of a manual scope inside a loop ------------------------------------------
+
+
+def test_class2_iterations_of_a_manual_scope_in_a_loop_are_ordered(tmp_path):
+    # Each iteration's scope is a new instance: nothing but the compiler orders the second
+    # instance's task after the first's (RAW, WAR and WAW on y).
+    *_, last = check_all(tmp_path, '''
+for i in pl.range(n):
+    with pl.manual_scope():
+        y, p = pl.submit(self.upd, x, y)
+''')
+    first, second = kernels_of(last.emission, "upd")
+    assert first.id in waits_for(last.emission, second)
+
+
+# -- class 3: a write that may not happen supersedes nothing -----------------------------------------
+
+
+def test_class3_a_conditional_write_waits_for_the_reads_of_every_earlier_iteration(tmp_path):
+    # The read of iteration 0 is live when iteration 1 writes (the write of iteration 0 did not
+    # happen): a direct edge to the same iteration's read is not enough.
+    check_all(tmp_path, '''
+for i in pl.range(2):
+    self.rd(y)
+    if i > 0:
+        y = self.upd(x, y)
+''')
+
+
+def test_class3_a_write_under_a_parameter_condition_waits_for_every_earlier_read(tmp_path):
+    check_all(tmp_path, '''
+for i in pl.range(3):
+    self.rd(y)
+    if i + n > 2:
+        y = self.upd(x, y)
+''')
+
+
+def test_class3_a_rotation_of_init_values_carries_writes_what_an_earlier_iteration_read(tmp_path):
+    # In iteration 1 the carry written is y, which iteration 0 read through another carry.
+    *_, last = check_all(tmp_path, '''
+for i, (a, b, c) in pl.range(2, init_values=(y, x, z)):
+    self.rd(a)
+    c = self.upd(x, c)
+    a, b, c = pl.yield_(b, c, a)
+''')
+    reads, writes = kernels_of(last.emission, "rd"), kernels_of(last.emission, "upd")
+    assert reads[0].id in waits_for(last.emission, writes[1])
+
+
+# -- class 4: edges after a loop wait for every run that may be unordered ----------------------------
+
+
+def test_class4_a_manual_task_after_a_loop_of_row_writes_waits_for_every_run(tmp_path):
+    # The loop's task writes a row slice of z at a computed offset (the runtime does not chain
+    # the runs) and a tensor created in the loop through a second output (an InOut argument that
+    # is one region of one root, but a new buffer every iteration): waiting for the last run is
+    # not enough.
+    *_, last = check_all(tmp_path, '''
+for i in pl.range(n):
+    s = pl.tensor.slice(z, [4, 16], [i * 4, 0])
+    f = pl.create_tensor([16, 16], dtype=pl.FP32)
+    s, f = self.rows(x, s, f)
+with pl.manual_scope():
+    z, t = pl.submit(self.upd, x, z)
+''')
+    *writers, reader = [t for t in last.emission.tasks() if t.kind == "kernel"]
+    assert {w.id for w in writers} <= waits_for(last.emission, reader)
+
+
+def test_class4_with_a_runtime_allocated_second_output(tmp_path):
+    check_all(tmp_path, '''
+for i in pl.range(n):
+    s = pl.tensor.slice(z, [4, 16], [i * 4, 0])
+    (s, f), t0 = pl.submit(self.rows, x, s)
+with pl.manual_scope():
+    z, t = pl.submit(self.upd, x, z)
+''')
+
+
+@pytest.mark.parametrize("trips", ["n", "2"])
+def test_a_chained_loop_before_a_manual_scope_needs_only_its_last_run(tmp_path, trips):
+    # upd's InOut y is one region of one buffer every run: the runtime chains the runs, so the
+    # manual task waits for the last one only (a cell, no join barrier).
+    *_, last = check_all(tmp_path, f'''
+for i in pl.range({trips}):
+    y = self.upd(x, y)
+with pl.manual_scope():
+    z, t = pl.submit(self.upd, y, z)
+''')
+    assert [t for t in last.emission.tasks() if t.kind != "kernel"] == []
