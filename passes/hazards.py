@@ -51,6 +51,7 @@ from typing import Any
 
 from nanopass.languages.terms import ArgDir, LoopKind, ScopeMode
 
+from .holders import Holders, dep_names, held_by, is_task_id_value
 from .live_accesses import LiveAccesses
 from .regions import FULL, UNKNOWN, Box, covers, overlaps  # noqa: F401 - the regions, re-exported
 from .util import last_yield, static_trip_count
@@ -183,7 +184,7 @@ class Access:
 
     __slots__ = (
         "site", "write", "root", "region", "dir", "scope", "parallel", "earlier_iteration", "stale", "closed",
-        "_key", "_hash",
+        "covers", "_key", "_hash",
     )
 
     def __init__(
@@ -198,11 +199,12 @@ class Access:
         earlier_iteration: frozenset = frozenset(),  # pl.parallel loops it ran in an earlier iteration of
         stale: bool = False,  # runs of the site older than its latest run (else: the latest run)
         closed: bool = False,  # its manual scope's instance has ended
+        covers: frozenset = frozenset(),  # TaskId values whose wait waits for every run it stands for
     ):
         self.site, self.write, self.root, self.region = site, write, root, region
         self.dir, self.scope, self.parallel, self.earlier_iteration = dir, scope, parallel, earlier_iteration
-        self.stale, self.closed = stale, closed
-        self._key = (site, write, root, region, dir.value, scope, parallel, earlier_iteration, stale, closed)
+        self.stale, self.closed, self.covers = stale, closed, covers
+        self._key = (site, write, root, region, dir.value, scope, parallel, earlier_iteration, stale, closed, covers)
         self._hash = hash(self._key)
 
     def __eq__(self, other):
@@ -213,27 +215,32 @@ class Access:
 
     def __repr__(self) -> str:
         runs = ("~" if self.stale else "") + ("|" if self.closed else "")
-        return f"Access(t{self.site}{runs} {'W' if self.write else 'R'} {self.root}{self.region!r} {self.dir.name})"
+        covers = "{" + ",".join(sorted(self.covers)) + "}" if self.covers else ""
+        return f"Access(t{self.site}{runs} {'W' if self.write else 'R'} {self.root}{self.region!r} {self.dir.name}{covers})"
+
+    def _with(self, earlier_iteration=None, stale=None, closed=None, covers=None) -> "Access":
+        return Access(
+            self.site, self.write, self.root, self.region, self.dir, self.scope, self.parallel,
+            self.earlier_iteration if earlier_iteration is None else earlier_iteration,
+            self.stale if stale is None else stale,
+            self.closed if closed is None else closed,
+            self.covers if covers is None else covers,
+        )
 
     def retagged(self, earlier_iteration: frozenset) -> "Access":
-        return Access(
-            self.site, self.write, self.root, self.region, self.dir, self.scope, self.parallel, earlier_iteration,
-            self.stale, self.closed,
-        )
+        return self._with(earlier_iteration=earlier_iteration)
 
     def older(self) -> "Access":
         """This fact once its site has run again: it stands for runs before the latest."""
-        return Access(
-            self.site, self.write, self.root, self.region, self.dir, self.scope, self.parallel,
-            self.earlier_iteration, True, self.closed,
-        )
+        return self._with(stale=True)
 
     def ended(self) -> "Access":
         """This fact once its manual scope's instance has ended."""
-        return Access(
-            self.site, self.write, self.root, self.region, self.dir, self.scope, self.parallel,
-            self.earlier_iteration, self.stale, True,
-        )
+        return self._with(closed=True)
+
+    def covered(self, covers: frozenset) -> "Access":
+        """This fact with the TaskId values that hold its runs replaced."""
+        return self._with(covers=covers)
 
     @property
     def published(self) -> bool:
@@ -328,8 +335,9 @@ def find_hazards(
     found_at: dict[int, tuple[list[Access], set[Access]]] = {}  # site -> accesses(...) (the same each visit)
     scope_sites: dict[int, list[int]] = {}  # manual scope -> the sites in it
 
-    def step(site: int, found: tuple[list[Access], set[Access]]) -> None:
+    def step(site: int, task, found: tuple[list[Access], set[Access]]) -> None:
         mine, certain = found
+        waits = dep_names(task)
         for a in mine:  # meet
             if a.dir is ArgDir.Output:  # a fresh buffer follows no earlier access
                 continue
@@ -342,11 +350,15 @@ def find_hazards(
             for e in met:
                 if e.earlier_iteration and a.parallel and e.earlier_iteration & a.parallel:
                     continue  # two iterations of one pl.parallel loop: independent by the user's word
+                if e.covers and not e.covers.isdisjoint(waits):
+                    continue  # the task's own dependencies wait for every run the fact stands for
                 if keep is None or keep(e, a):
                     pairs.add((e, a))
         for e in live.of_site(site):  # rerun: the facts of this site's earlier runs
             if not e.stale:
                 live.replace(e, e.older())
+        if task.tid is not None:  # its TaskId now holds this run, which waits for what its deps hold
+            holds.assign([(task.tid.name, waits)])
         for a in mine:
             if a.write:
                 if a in certain:  # kill: a write that may not happen to this root supersedes nothing
@@ -403,14 +415,22 @@ def find_hazards(
                     found_at[site] = accesses(stmt, site, scope, parallel, loops)
                     if scope is not None:
                         scope_sites.setdefault(scope, []).append(site)
-                step(site, found_at[site])
+                step(site, stmt, found_at[site])
+            elif kind == "Let":
+                if is_task_id_value(stmt.var):
+                    holds.assign([(stmt.var.name, held_by(stmt.value))])
+            elif kind == "Dummy":
+                holds.assign([(stmt.var.name, dep_names(stmt))])
             elif kind == "For":
                 loop(stmt, path, loops, scope, pos, parallel, auto)
             elif kind == "If":
                 deltas = []
+                results = [r for r in stmt.results if is_task_id_value(r)]
                 for k, branch in enumerate((stmt.then, stmt.orelse)):
                     mark = live.mark()
                     block(branch, path + (id(stmt), k), loops, scope, pos + (k,), parallel, auto)
+                    if results:  # each result holds what its branch yields
+                        holds.yielded(results, stmt.results, last_yield(branch))
                     deltas.append(live.delta(mark))
                     live.undo(mark)
                 branch_join(deltas)
@@ -430,12 +450,17 @@ def find_hazards(
         inner_path, inner_loops = path + (key,), loops + (key,)
         par = is_parallel(stmt)
         inner_parallel = parallel | {key} if par else parallel
+        carries = holds.carries(stmt, scope)
+        if carries:
+            carries.enter()
         # An earlier head of this loop (from an earlier pass over an enclosing loop) is below the
         # true fixpoint: starting there keeps nested loops from re-iterating.
         grown = [e for e in heads.get(key, ()) if live.add(e)]  # what the fixpoint adds to the head
         while True:
             mark = live.mark()
             block(stmt.body, inner_path, inner_loops, scope, pos, inner_parallel, auto)
+            if carries:
+                carries.back_edge()
             plus, minus = live.delta(mark)
             live.undo(mark)
             if par:
@@ -457,7 +482,10 @@ def find_hazards(
             for e, untagged in zip(grown, retagged(grown, key, False)):
                 if untagged is not e and live.remove(e):
                     live.add(untagged)
+        if carries:
+            carries.leave()
 
+    holds = Holders(live)
     block(func.body, (), (), None, ())
     return result
 
@@ -496,6 +524,7 @@ def task_accesses(
     from .kernels import output_param_of_result
 
     out, certain = [], set()
+    covers = frozenset({task.tid.name}) if task.tid is not None else frozenset()
     for arg in task.args:
         reads, writes = arg.dir in READS, arg.dir in WRITES
         if not (reads or writes) or arg.value._production != "Var":
@@ -505,9 +534,9 @@ def task_accesses(
             if root not in written:  # untracked, or only ever read
                 continue
             if reads:
-                out.append(Access(site, False, root, region, arg.dir, scope, parallel))
+                out.append(Access(site, False, root, region, arg.dir, scope, parallel, covers=covers))
             if writes:
-                out.append(Access(site, True, root, region, arg.dir, scope, parallel))
+                out.append(Access(site, True, root, region, arg.dir, scope, parallel, covers=covers))
                 if len(places) == 1:
                     certain.add(out[-1])
                     if (
@@ -521,7 +550,7 @@ def task_accesses(
     for i, binder in enumerate(getattr(o, "var", o) for o in task.outs):
         p = output_param_of_result(kernel, i)
         if (p is None or p >= len(task.args)) and binder.name not in untracked_roots:
-            out.append(Access(site, True, binder.name, FULL, ArgDir.Output, scope, parallel))
+            out.append(Access(site, True, binder.name, FULL, ArgDir.Output, scope, parallel, covers=covers))
             certain.add(out[-1])
     return out, certain
 

@@ -11,8 +11,8 @@ pass over a loop body is that of its own accesses, whatever else is live.
   query meets the boxes near it, not every box (a program that writes N tiles of one buffer
   meets O(1) boxes per task, not N).
 - ``LiveAccesses`` is the state of the walk: an index per root and kind, the live accesses of
-  each site (to retag them when the site runs again or its manual scope closes), and a trail of
-  every change. ``delta(mark)`` gives the net change since a mark, ``undo(mark)`` reverts it.
+  each site (to retag them when the site runs again or its manual scope closes) and of each
+  TaskId value that covers them, and a trail of every change. ``delta(mark)`` gives the net change since a mark, ``undo(mark)`` reverts it.
 """
 
 from __future__ import annotations
@@ -142,11 +142,12 @@ class RegionIndex:
 class LiveAccesses:
     """The live reads and writes of every root, changed in place; every change is on the trail."""
 
-    __slots__ = ("indexes", "sites", "trail")
+    __slots__ = ("indexes", "sites", "holders", "trail")
 
     def __init__(self):
         self.indexes: dict[tuple[str, bool], RegionIndex] = {}  # (root, is a write) -> its accesses
         self.sites: dict[int, set] = {}  # site -> its live accesses
+        self.holders: dict[str, set] = {}  # TaskId value -> the live accesses it covers
         self.trail: list[tuple[bool, object]] = []  # (added: else removed, access), oldest first
 
     def of(self, root: str, write: bool) -> RegionIndex | None:
@@ -155,6 +156,11 @@ class LiveAccesses:
     def of_site(self, site: int) -> list:
         """The live accesses of ``site`` (a copy: the caller may change the state while using it)."""
         found = self.sites.get(site)
+        return list(found) if found else []
+
+    def covered_by(self, name: str) -> list:
+        """The live accesses TaskId value ``name`` covers (a copy)."""
+        found = self.holders.get(name)
         return list(found) if found else []
 
     def __contains__(self, access) -> bool:
@@ -190,12 +196,23 @@ class LiveAccesses:
             self.sites[access.site] = {access}
         else:
             found.add(access)
+        for name in access.covers:
+            found = self.holders.get(name)
+            if found is None:
+                self.holders[name] = {access}
+            else:
+                found.add(access)
 
     def _unfile_site(self, access) -> None:
         found = self.sites[access.site]
         found.discard(access)
         if not found:
             del self.sites[access.site]
+        for name in access.covers:
+            found = self.holders[name]
+            found.discard(access)
+            if not found:
+                del self.holders[name]
 
     def mark(self) -> int:
         return len(self.trail)

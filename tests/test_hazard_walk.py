@@ -32,9 +32,10 @@ from nanopass.passes.hazards import (
     storage_map,
     untracked_roots,
 )
+from nanopass.passes.holders import dep_names, held_by, is_task_id_value
 from nanopass.passes.kernels import kernel_table
 from nanopass.passes.order_write_after_read import needs_edge
-from nanopass.passes.util import static_trip_count
+from nanopass.passes.util import last_yield, static_trip_count
 from nanopass.tools.gen_programs import programs
 
 PROPERTY = settings(max_examples=fuzz_budget(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -66,6 +67,19 @@ def reference_find_hazards(
             task, site, scope, parallel, store, written, kernels, untracked_roots, result.chained, loops, made_in
         )
 
+    def assign(state: dict, assignments, accumulate: bool = False) -> dict:
+        """TaskId values ``(name, sources)`` assigned at once (each now covers what all its sources
+        cover), or with ``accumulate`` added to (each also covers them)."""
+        targets = frozenset(name for name, _ in assignments)
+
+        def change(e):
+            kept = e.covers if accumulate else e.covers - targets
+            gained = {name for name, sources in assignments if e.covers & frozenset(sources)}
+            covers = kept | gained
+            return e.covered(covers) if covers != e.covers else None
+
+        return restate(state, change)
+
     def restate(state: dict, change) -> dict:
         """Every fact ``e`` of the state replaced by ``change(e)`` (None: kept as it is)."""
         out = {}
@@ -75,8 +89,9 @@ def reference_find_hazards(
 
     # The state maps a root to (reads, writes): the accesses still live at this point (not yet
     # covered by a later write).
-    def step(state: dict, site: int, found: tuple[list[Access], set[Access]]) -> None:
+    def step(state: dict, site: int, task, found: tuple[list[Access], set[Access]]) -> None:
         task_accesses, certain = found
+        waits = dep_names(task)
         for a in task_accesses:
             entry = state.get(a.root)
             if entry is None or a.dir is ArgDir.Output:  # a fresh buffer follows no earlier access
@@ -85,9 +100,13 @@ def reference_find_hazards(
             for e in (writes if not a.write else (*reads, *writes)):
                 if e.earlier_iteration and a.parallel and e.earlier_iteration & a.parallel:
                     continue  # two iterations of one pl.parallel loop: independent by the user's word
+                if e.covers & waits:
+                    continue  # ordered by the task's own dependencies
                 if overlaps(e.region, a.region) and (keep is None or keep(e, a)):
                     result.pairs.add((e, a))
         state.update(restate(state, lambda e: e.older() if e.site == site and not e.stale else None))
+        if task.tid is not None:
+            state.update(assign(state, [(task.tid.name, waits)]))
         for a in task_accesses:
             reads, writes = state.get(a.root, (frozenset(), frozenset()))
             if a.write:
@@ -139,16 +158,35 @@ def reference_find_hazards(
                 if key not in site_of:
                     site_of[key] = len(result.sites)
                     result.sites.append(Site(len(result.sites), stmt, path, loops, scope, pos, auto))
-                step(state, site_of[key], accesses(stmt, site_of[key], scope, parallel, loops))
+                step(state, site_of[key], stmt, accesses(stmt, site_of[key], scope, parallel, loops))
+            elif kind == "Let":
+                if is_task_id_value(stmt.var):
+                    state = assign(state, [(stmt.var.name, held_by(stmt.value))])
+            elif kind == "Dummy":
+                state = assign(state, [(stmt.var.name, dep_names(stmt))])
             elif kind == "For":
                 inner_path, inner_loops = path + (id(stmt),), loops + (id(stmt),)
                 par = is_parallel(stmt)
                 inner_parallel = parallel | {id(stmt)} if par else parallel
+                tids = [(it, r) for it, r in zip(stmt.iters, stmt.results) if is_task_id_value(it.var)]
+                yld = last_yield(stmt.body)
+                yielded = {
+                    it.var.name: names_of(yld.values[k] if yld else None)
+                    for k, (it, _) in enumerate(zip(stmt.iters, stmt.results))
+                }
+                per_iteration, opaque = par and scope is not None, par and scope is None
+                if per_iteration:  # a new result array
+                    state = assign(state, [(r.name, ()) for _, r in tids])
+                state = assign(state, [(it.var.name, () if opaque else names_of(it.init)) for it, _ in tids])
                 # An earlier head of this loop (from an earlier pass over an enclosing loop) is
                 # below the true fixpoint: starting there keeps nested loops from re-iterating.
                 head = join(state, heads[id(stmt)]) if id(stmt) in heads else dict(state)
                 while True:
                     end = block(stmt.body, dict(head), inner_path, inner_loops, scope, pos, inner_parallel, auto)
+                    if per_iteration:  # the result holds every iteration's value
+                        end = assign(end, [(r.name, yielded[it.var.name]) for it, r in tids], accumulate=True)
+                    else:  # the carry holds the value yielded
+                        end = assign(end, [(it.var.name, () if opaque else yielded[it.var.name]) for it, _ in tids])
                     if par:
                         end = retag(end, id(stmt), True)
                     new_head = join(head, end)
@@ -160,10 +198,19 @@ def reference_find_hazards(
                 # from the fixpoint head); after one that may not run, that or the state before it
                 after = end if (static_trip_count(stmt) or 0) > 0 else head
                 state = retag(after, id(stmt), False) if par else dict(after)
+                if not per_iteration:  # the result holds the carry's last value
+                    state = assign(state, [(r.name, () if opaque else (it.var.name,)) for it, r in tids])
             elif kind == "If":
-                then = block(stmt.then, dict(state), path + (id(stmt), 0), loops, scope, pos + (0,), parallel, auto)
-                orelse = block(stmt.orelse, dict(state), path + (id(stmt), 1), loops, scope, pos + (1,), parallel, auto)
-                state = join(then, orelse)
+                ends = []
+                for k, branch in enumerate((stmt.then, stmt.orelse)):
+                    end = block(branch, dict(state), path + (id(stmt), k), loops, scope, pos + (k,), parallel, auto)
+                    yld = last_yield(branch)
+                    end = assign(end, [
+                        (r.name, names_of(yld.values[j] if yld else None))
+                        for j, r in enumerate(stmt.results) if is_task_id_value(r)
+                    ])
+                    ends.append(end)
+                state = join(*ends)
             elif kind in ("Scope", "CompilerScope"):
                 opens = stmt.mode is ScopeMode.manual and scope is None
                 inner_scope = id(stmt) if opens else scope
@@ -175,6 +222,10 @@ def reference_find_hazards(
 
     block(func.body, {}, (), (), None, ())
     return result
+
+
+def names_of(value) -> tuple:
+    return (value.name,) if value is not None and value._production == "Var" else ()
 
 
 # -- checks ----------------------------------------------------------------------------------------

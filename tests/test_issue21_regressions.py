@@ -173,3 +173,76 @@ with pl.manual_scope():
     z, t = pl.submit(self.upd, y, z)
 ''')
     assert [t for t in last.emission.tasks() if t.kind != "kernel"] == []
+
+
+# -- the user's own dependencies: pairs they order need no compiler edge -----------------------------
+
+
+def compiler_barriers(trace) -> int:
+    return sum(1 for t in trace.tasks() if t.kind != "kernel")
+
+
+def test_a_user_chain_through_a_carry_orders_the_loop_before_the_scope(tmp_path):
+    # Each read waits for the one before (deps=[prev]) and the manual task for the last: every
+    # read is ordered before the write by the user's edges, and the compiler adds nothing.
+    *_, last = check_all(tmp_path, '''
+prev = None
+for i in pl.range(n):
+    (), prev = pl.submit(self.rd, y, deps=[prev])
+with pl.manual_scope():
+    y, u = pl.submit(self.upd, x, y, deps=[prev])
+''')
+    assert compiler_barriers(last.emission) == 0 and all(not t.derived for t in last.emission.tasks())
+
+
+def test_without_the_user_chain_the_compiler_joins_the_loop(tmp_path):
+    *_, last = check_all(tmp_path, '''
+prev = None
+for i in pl.range(n):
+    (), prev = pl.submit(self.rd, y)
+with pl.manual_scope():
+    y, u = pl.submit(self.upd, x, y, deps=[prev])
+''')
+    assert compiler_barriers(last.emission) == 2  # one barrier after each of the two reads
+
+
+@pytest.mark.parametrize("deps", ["[old]", "[b]"])
+def test_a_user_dependency_on_an_older_task_leaves_the_compiler_edge(tmp_path, deps):
+    # `old` holds the read of two iterations before, the barrier `b` only the first read: neither
+    # orders the read the write pairs with.
+    check_all(tmp_path, f'''
+old = None
+prev = None
+for i in pl.range(n):
+    (), t = pl.submit(self.rd, y)
+    (), t2 = pl.submit(self.rd, y)
+    b = pl.system.task_dummy(deps=[t])
+    y, u = pl.submit(self.upd, x, y, deps={deps})
+    old = prev
+    prev = t
+''')
+
+
+def test_a_user_dependency_set_in_one_branch_only_leaves_the_compiler_edge(tmp_path):
+    check_all(tmp_path, '''
+prev = None
+for i in pl.range(3):
+    (), t = pl.submit(self.rd, y)
+    if i + n > 2:
+        prev = t
+    y, u = pl.submit(self.upd, x, y, deps=[prev])
+''')
+
+
+def test_phases_in_a_loop_of_manual_scopes_are_ordered_by_the_users_array_carry(tmp_path):
+    # The seed's #1811 shape: every stripe of a phase waits for every stripe of the phase before
+    # through deps=[prev] (a TaskId array, one slot per iteration of the pl.parallel loop); the
+    # scope's instances need no compiler edge, and the compiler must not serialize the stripes.
+    *_, last = check_all(tmp_path, '''
+prev = None
+for phase in pl.range(n):
+    with pl.manual_scope():
+        for b in pl.parallel(4):
+            y, prev = pl.submit(self.upd, x, y, deps=[prev])
+''')
+    assert compiler_barriers(last.emission) == 0 and all(not t.derived for t in last.emission.tasks())

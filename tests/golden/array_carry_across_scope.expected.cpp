@@ -20,7 +20,6 @@ void aicpu_orchestration_entry(const ChipStorageTaskArgs& orch_args) {
     Tensor ext_out = from_tensor_arg(orch_args.tensor(1));
 
     PTO2_SCOPE() {
-        PTO2TaskId stripe_all = PTO2TaskId::invalid();
         PTO2TaskId prev__rv_v5[4];
         for (int64_t slot = 0; slot < 4; ++slot) {
             prev__rv_v5[slot] = PTO2TaskId::invalid();
@@ -39,29 +38,14 @@ void aicpu_orchestration_entry(const ChipStorageTaskArgs& orch_args) {
                         params_t0.add_input(ext_data);
                         params_t0.add_inout(ext_out);
                         params_t0.add_scalar((uint64_t)(phase * 4 + b));
-                        PTO2TaskId params_t0_deps[5];
+                        PTO2TaskId params_t0_deps[4];
                         uint32_t params_t0_deps_count = 0;
                         for (int64_t slot_2 = 0; slot_2 < 4; ++slot_2) {
                             if (prev__rv_v5[slot_2].is_valid()) params_t0_deps[params_t0_deps_count++] = prev__rv_v5[slot_2];
                         }
-                        if (stripe_all.is_valid()) params_t0_deps[params_t0_deps_count++] = stripe_all;
                         params_t0.set_dependencies(params_t0_deps, params_t0_deps_count);
                         TaskOutputTensors task_0_outs = rt_submit_aiv_task(0, params_t0);
                         PTO2TaskId prev__ssa_v3 = task_0_outs.task_id();
-
-                        // Barrier 0: dependency-only dummy task
-                        Arg params_phase_fence_barrier_0;
-                        PTO2TaskId params_phase_fence_barrier_0_deps[2];
-                        uint32_t params_phase_fence_barrier_0_deps_count = 0;
-                        if (stripe_all.is_valid()) params_phase_fence_barrier_0_deps[params_phase_fence_barrier_0_deps_count++] = stripe_all;
-                        params_phase_fence_barrier_0_deps[params_phase_fence_barrier_0_deps_count++] = prev__ssa_v3;
-                        params_phase_fence_barrier_0.set_dependencies(params_phase_fence_barrier_0_deps, params_phase_fence_barrier_0_deps_count);
-                        PTO2TaskId stripe_done = PTO2TaskId::invalid();
-                        if (params_phase_fence_barrier_0_deps_count > 0) {
-                            TaskOutputTensors phase_fence_barrier_0_outs = rt_submit_dummy_task(params_phase_fence_barrier_0);
-                            stripe_done = phase_fence_barrier_0_outs.task_id();
-                        }
-                        stripe_all = stripe_done;
                         prev__rv_v4[b] = prev__ssa_v3;
                     }
                 }
