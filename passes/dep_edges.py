@@ -18,6 +18,11 @@ only, or older ones too: the hazard facts' ``stale``), ``EdgeWriter`` rewrites t
   task_dummy(deps=[join, tid])``; ``join = barrier``), and the edge names the join; when they are
   ordered, the latest run stands for them (a direct edge or a cell, as above).
 
+A later access that is a host element read or write waits through a *host fence*: a
+``HostFence`` just before it (or, inside a manual scope, just before the outermost manual scope
+around it) takes the tensor as INOUT and carries the edges, so that the access, which waits for
+the tensor's TensorMap producers, waits for them.
+
 Tasks that become edge sources get a TaskId binder if they had none. Edges the user already
 wrote are not added again.
 """
@@ -54,10 +59,15 @@ def runs_ordered(site: Site, chained: bool, self_edge: bool, parallel: set[int])
 class EdgeWriter:
     """Rewrites a function so that each listed task waits for its listed earlier tasks."""
 
-    def __init__(self, func, hazards: Hazards, needed: dict[int, dict[int, bool]], tag: str, tracked: bool = True):
+    def __init__(
+        self, func, hazards: Hazards, needed: dict[int, dict[int, bool]], tag: str, tracked: bool = True,
+        operands: dict[int, str] | None = None,
+    ):
         """``needed``: target site -> {source site: whether older runs than the latest must be
         waited for}. ``tracked``: the runtime keeps tracking the analysed region (False when the
-        pass turns it into a MANUAL scope)."""
+        pass turns it into a MANUAL scope). A target that is a host access waits through a host
+        fence of tensor ``operands[target]`` placed just before it, or before the manual scope
+        around it (``Site.fence``)."""
         self.hazards = hazards
         self.needed = needed
         self.tag = tag
@@ -68,8 +78,13 @@ class EdgeWriter:
         self.joins: dict[int, str] = {}
         self.tids: dict[int, str] = {}
         parallel = _parallel_loops(func.body)
+        self.operands = operands or {}
+        self.fences_at: dict[int, list[int]] = {}  # id(statement) -> the host sites fenced just before it
         for target, sources in sorted(needed.items()):
             t = hazards.sites[target]
+            if t.host:
+                t = t.fence or t
+                self.fences_at.setdefault(id(t.task), []).append(target)
             modes = []
             for source, older in sorted(sources.items()):
                 s = hazards.sites[source]
@@ -97,7 +112,7 @@ class EdgeWriter:
                 self.cells[source] = self.existing_cells.get(existing_tid) or self.fresh_cell(s, "last")
             if "join" in used:
                 self.joins[source] = self.existing_joins.get(existing_tid) or self.fresh_cell(s, "all")
-        self.site_index = {id(site.task): site.index for site in hazards.sites}
+        self.site_index = {id(site.task): site.index for site in hazards.sites if not site.host}
 
     # -- names -----------------------------------------------------------------------------------
 
@@ -119,21 +134,36 @@ class EdgeWriter:
         cells = sorted((set(self.cells.values()) | set(self.joins.values())) - reused)
         return [D.CellDecl(c) for c in cells]
 
+    def edges(self, site: int, span, user=frozenset()) -> list:
+        """The dependencies target ``site`` gets (none on a TaskId in ``user``: already there)."""
+        deps = []
+        for mode, source in self.plan.get(site, ()):
+            if mode == "direct":
+                tid = self.tid_of(source)
+                if tid not in user:
+                    deps.append(D.DerivedDep(D.Var(tid), span=span))
+            elif mode == "cell":
+                deps.append(D.CellDep(self.cells[source], span=span))
+            else:
+                deps.append(D.CellDep(self.joins[source], span=span))
+        return deps
+
+    def fences(self, stmt) -> list:
+        """The host fences to place just before ``stmt`` (a host access, or a manual scope with
+        host accesses inside)."""
+        out = []
+        for site in self.fences_at.get(id(stmt), ()):
+            span = self.hazards.sites[site].task.span
+            out.append(D.HostFence(D.Var(self.operands[site]), self.edges(site, span), span=span))
+        return out
+
     def rewrite_task(self, task) -> list:
         site = self.site_index.get(id(task))
         if site is None:
             return [task]
         deps = list(task.deps)
         user = {d.value.name for d in deps if d._production == "DepVar" and d.value._production == "Var"}
-        for mode, source in self.plan.get(site, ()):
-            if mode == "direct":
-                tid = self.tid_of(source)
-                if tid not in user:
-                    deps.append(D.DerivedDep(D.Var(tid), span=task.span))
-            elif mode == "cell":
-                deps.append(D.CellDep(self.cells[source], span=task.span))
-            else:
-                deps.append(D.CellDep(self.joins[source], span=task.span))
+        deps += self.edges(site, task.span, user)
         tid = task.tid
         if tid is None and site in self.tids:
             tid = D.Binder(self.tids[site], TID_TYPE, span=task.span)

@@ -8,7 +8,9 @@ such tensors (``decide_view_tracking`` makes the runtime agree); neither are NoD
 
 Accesses: a task reads its Input and InOut arguments and writes its InOut, OutputExisting and
 Output ones, and each output the runtime allocates for it (a fresh buffer: it pairs with no
-earlier access of the same root, which was another buffer).
+earlier access of the same root, which was another buffer). A host element read or write
+(``host_accesses``) is an access too, but only ever the later one of a pair: it returns once
+what it waits for has completed, so it pairs with the facts it meets and then kills them all.
 
 The pairs are the solution of a forward *may* dataflow problem over the program's control flow:
 
@@ -52,9 +54,10 @@ from typing import Any
 from nanopass.languages.terms import ArgDir, LoopKind, ScopeMode
 
 from .holders import Holders, dep_names, held_by, is_task_id_value
+from .host_accesses import host_accesses
 from .live_accesses import LiveAccesses
 from .regions import FULL, UNKNOWN, Box, covers, overlaps  # noqa: F401 - the regions, re-exported
-from .util import last_yield, static_trip_count
+from .util import last_yield, static_trip_count, var_reads
 
 # -- storage -----------------------------------------------------------------------------------------
 
@@ -186,6 +189,7 @@ class Access:
         "site", "write", "root", "region", "dir", "scope", "parallel", "earlier_iteration", "stale", "closed",
         "covers", "_key", "_hash",
     )
+    host = False  # (a task's access; ``HostAccess`` is a host element access's)
 
     def __init__(
         self,
@@ -274,15 +278,19 @@ def runtime_orders(earlier: Access, later: Access) -> bool:
 
 @dataclass
 class Site:
-    """One task (a submit site) with where it stands in the program."""
+    """One task (a submit site), or one host element access, with where it stands in the program."""
 
     index: int
-    task: Any
+    task: Any  # the Task (or the host access's Let or WriteTensor)
     path: tuple  # ids of the blocks enclosing it, outermost first
     loops: tuple  # ids of the loops enclosing it, outermost first
     scope: int | None  # enclosing user manual scope (id) or None
     position: tuple  # its position in program order (indices into nested bodies)
     auto_scope: int | None = None  # innermost enclosing user AUTO scope (id) or None
+    host: bool = False  # a host element access (a pair's later access only)
+    # a host access in a manual scope: where a producer it waits for can be submitted, just before
+    # the outermost manual scope around it (the scope statement in ``task``; None: at the access)
+    fence: "Site | None" = None
 
 
 @dataclass
@@ -320,7 +328,8 @@ def find_hazards(
     # Reads of a root nobody writes can never be part of a hazard and are not tracked (read-only
     # inputs would otherwise pile up one entry per task).
     written = _written_roots(func, store, untracked_roots)
-    made_in = _creation_loops(func.body)
+    made_in, host_reads = _prewalk(func.body)
+    used = var_reads(func.body) if host_reads else {}  # (a host read whose value is unused is dead)
 
     def accesses(task, site: int, scope: int | None, parallel: frozenset, loops: tuple):
         return task_accesses(
@@ -334,6 +343,7 @@ def find_hazards(
     pairs = result.pairs
     found_at: dict[int, tuple[list[Access], set[Access]]] = {}  # site -> accesses(...) (the same each visit)
     scope_sites: dict[int, list[int]] = {}  # manual scope -> the sites in it
+    scope_at: dict[int, Site] = {}  # outermost manual scope -> where it stands (a site of its own)
 
     def step(site: int, task, found: tuple[list[Access], set[Access]]) -> None:
         mine, certain = found
@@ -372,6 +382,26 @@ def find_hazards(
                     live.add(a)
             else:
                 live.add(a)
+
+    def host_step(found: list) -> None:
+        """A host access: it pairs with the facts it conflicts with and waits for each (through the
+        runtime or a fence the pairs call for), so they have completed after it: it kills them."""
+        done = []
+        for a in found:
+            writes = live.of(a.root, True)
+            met = writes.overlapping(a.region) if writes else []
+            if a.write:
+                reads = live.of(a.root, False)
+                if reads:
+                    met += reads.overlapping(a.region)
+            for e in met:
+                if e.earlier_iteration and a.parallel and e.earlier_iteration & a.parallel:
+                    continue
+                if keep is None or keep(e, a):
+                    pairs.add((e, a))
+                done.append(e)
+        for e in done:
+            live.remove(e)
 
     def close(scope: int) -> None:
         """Leaving a manual scope: the facts of its instance are of an ended instance."""
@@ -416,6 +446,11 @@ def find_hazards(
                     if scope is not None:
                         scope_sites.setdefault(scope, []).append(site)
                 step(site, stmt, found_at[site])
+            elif kind == "Let" and stmt.value._production == "ReadTensor":
+                if stmt.var.name in used:
+                    host_site(stmt, path, loops, scope, pos, parallel, auto)
+            elif kind == "WriteTensor":
+                host_site(stmt, path, loops, scope, pos, parallel, auto)
             elif kind == "Let":
                 if is_task_id_value(stmt.var):
                     holds.assign([(stmt.var.name, held_by(stmt.value))])
@@ -436,11 +471,23 @@ def find_hazards(
                 branch_join(deltas)
             elif kind in ("Scope", "CompilerScope"):
                 opens = stmt.mode is ScopeMode.manual and scope is None
+                if opens and id(stmt) not in scope_at:
+                    scope_at[id(stmt)] = Site(-1, stmt, path, loops, None, pos, auto)
                 inner_scope = id(stmt) if opens else scope
                 inner_auto = id(stmt) if stmt.mode is ScopeMode.auto else auto
                 block(stmt.body, path + (id(stmt),), loops, inner_scope, pos, parallel, inner_auto)
                 if opens:
                     close(id(stmt))
+
+    def host_site(stmt, path, loops, scope, pos, parallel, auto) -> None:
+        key = id(stmt)
+        site = site_of.get(key)
+        if site is None:
+            site = site_of[key] = len(result.sites)
+            fence = scope_at[scope] if scope is not None else None
+            result.sites.append(Site(site, stmt, path, loops, scope, pos, auto, True, fence))
+            found_at[site] = host_accesses(stmt, site, scope, parallel, store, written)
+        host_step(found_at[site])
 
     def loop(stmt, path, loops, scope, pos, parallel, auto) -> None:
         """The loop's head is the state before it joined with the end of every pass over its
@@ -490,16 +537,22 @@ def find_hazards(
     return result
 
 
-def _creation_loops(body) -> dict[str, frozenset]:
-    """Created buffer -> the loops around its ``pl.create_tensor`` (a new buffer each iteration)."""
+def _prewalk(body) -> tuple[dict[str, frozenset], bool]:
+    """Created buffer -> the loops around its ``pl.create_tensor`` (a new buffer each iteration);
+    and whether the body reads a tensor element."""
     out: dict[str, frozenset] = {}
+    reads = False
 
     def walk(stmts, loops: frozenset) -> None:
+        nonlocal reads
         for stmt in stmts:
             kind = stmt._production
             if kind == "Let":
-                if loops and stmt.value._production == "CreateTensor":
+                value = stmt.value._production
+                if loops and value == "CreateTensor":
                     out[stmt.var.name] = loops
+                elif value == "ReadTensor":
+                    reads = True
             elif kind == "For":
                 walk(stmt.body, loops | {id(stmt)})
             elif kind == "If":
@@ -509,7 +562,7 @@ def _creation_loops(body) -> dict[str, frozenset]:
                 walk(stmt.body, loops)
 
     walk(body, frozenset())
-    return out
+    return out, reads
 
 
 def task_accesses(
@@ -560,8 +613,9 @@ def unordered_war_possible(func, store: dict, untracked: set[str]) -> bool:
     one of the two not InOut: an Input read and a written root, or an OutputExisting write and a
     read root. Outside manual scopes these are the only write-after-read pairs the runtime does
     not order (it orders a write after a read only between two InOut tasks; an Output argument or
-    a runtime-allocated output is a fresh buffer and follows no read). A necessary condition
-    only: regions and program order are not looked at.
+    a runtime-allocated output is a fresh buffer and follows no read); a host element write counts
+    as an OutputExisting write (it does not wait for a task that only read). A necessary
+    condition only: regions and program order are not looked at.
     """
     from .util import iter_stmts
 
@@ -573,14 +627,19 @@ def unordered_war_possible(func, store: dict, untracked: set[str]) -> bool:
         ArgDir.OutputExisting: (overwritten, (inputs, inouts)),
     }
     for stmt in iter_stmts(func.body):
-        if stmt._production != "Task":
+        kind = stmt._production
+        if kind == "WriteTensor":
+            uses = ((stmt.tensor, ArgDir.OutputExisting),)
+        elif kind == "Task":
+            uses = ((arg.value, arg.dir) for arg in stmt.args)
+        else:
             continue
-        for arg in stmt.args:
-            entry = conflicts.get(arg.dir)
-            if entry is None or arg.value._production != "Var":
+        for value, direction in uses:
+            entry = conflicts.get(direction)
+            if entry is None or value._production != "Var":
                 continue
             mine, others = entry
-            for root, _ in store.get(arg.value.name, ()):
+            for root, _ in store.get(value.name, ()):
                 if root not in untracked:
                     if any(root in other for other in others):
                         return True
@@ -589,11 +648,14 @@ def unordered_war_possible(func, store: dict, untracked: set[str]) -> bool:
 
 
 def _written_roots(func, store: dict, untracked: set[str]) -> set[str]:
-    """Roots some task writes (the only ones whose accesses can form a hazard)."""
+    """Roots some task or host element access writes (the only ones whose accesses can form a
+    hazard)."""
     from .util import iter_stmts
 
     out: set[str] = set()
     for stmt in iter_stmts(func.body):
+        if stmt._production == "WriteTensor" and stmt.tensor._production == "Var":
+            out |= {r for r, _ in store.get(stmt.tensor.name, ()) if r not in untracked}
         if stmt._production != "Task":
             continue
         for arg in stmt.args:

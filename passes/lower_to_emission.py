@@ -344,6 +344,17 @@ class LowerToEmission(Pass):
             if used:
                 out.append(E.DeclTid(dummy.var.name, E.TidOfOuts(outs)))
 
+    def lower_HostFence(self, fence, out) -> None:
+        b = self.barrier_count
+        self.barrier_count += 1
+        args = self.fresh(f"params_host_fence_{b}")
+        out.append(E.Blank())
+        out.append(E.Comment(f"Barrier {b}: a producer of {fence.tensor.name} for the host access below", span=fence.span))
+        out.append(E.DeclArgs(args))
+        out.append(E.AddTensor(args, ArgDir.InOut, fence.tensor.name))
+        self.deps(args, fence.deps, fence.capacity, out)
+        out.append(E.GuardedDummy(args, None, None))
+
     # -- control flow ------------------------------------------------------------------------------
 
     def lower_For(self, loop, out) -> None:

@@ -3,7 +3,7 @@
 ``static_graph(tree)`` reads a ``Program`` of any language before emission, or an emission
 ``Unit``, and returns a ``TaskGraph`` (``printer/graph.py`` says how it is drawn):
 
-- one node per submit site (``Task`` / ``Dummy``; in emission ``Submit`` / ``GuardedDummy``),
+- one node per submit site (``Task`` / ``Dummy`` / ``HostFence``; in emission ``Submit`` / ``GuardedDummy``),
   labelled ``t<n>: <kernel>`` and its core where the stage knows it, in program order;
 - runtime scopes, loops and if branches as nested clusters;
 - data edges from the tasks that may have written a buffer last to a task that reads it or
@@ -195,6 +195,7 @@ class _ProgramWalker(_Walker):
             "Scope": self.scope, "For": self.loop, "If": self.branch, "Yield": self.yield_,
             # TaskId cells and scopes placed by passes that derive dependencies (``directed`` on)
             "CellDecl": self.cell_decl, "CellSet": self.cell_set, "CompilerScope": self.scope,
+            "HostFence": self.host_fence,
         }
 
     def run(self, program) -> None:
@@ -287,6 +288,12 @@ class _ProgramWalker(_Walker):
         node = self.site(path, "barrier", None, cluster, manual, barrier=True)
         self.deps(node, stmt.deps)
         self.flow.tids[self.key(stmt.var.name)] = frozenset([node])
+
+    def host_fence(self, stmt, path, cluster, manual) -> None:
+        node = self.site(path, "barrier", None, cluster, manual, barrier=True)
+        self.deps(node, stmt.deps)
+        if stmt.tensor._production == "Var":
+            self.data_edges(node, [(stmt.tensor.name, ArgDir.InOut)])
 
     def deps(self, node: str, deps) -> None:
         for dep in deps:

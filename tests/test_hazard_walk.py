@@ -22,7 +22,7 @@ from nanopass.passes.hazards import (
     Access,
     Hazards,
     Site,
-    _creation_loops,
+    _prewalk,
     _written_roots,
     covers,
     find_hazards,
@@ -33,9 +33,10 @@ from nanopass.passes.hazards import (
     untracked_roots,
 )
 from nanopass.passes.holders import dep_names, held_by, is_task_id_value
+from nanopass.passes.host_accesses import host_accesses
 from nanopass.passes.kernels import kernel_table
 from nanopass.passes.order_write_after_read import needs_edge
-from nanopass.passes.util import last_yield, static_trip_count
+from nanopass.passes.util import last_yield, static_trip_count, var_reads
 from nanopass.tools.gen_programs import programs
 
 PROPERTY = settings(max_examples=fuzz_budget(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -60,7 +61,9 @@ def reference_find_hazards(
     # inputs would otherwise pile up one entry per task).
     written = _written_roots(func, store, untracked_roots)
 
-    made_in = _creation_loops(func.body)
+    made_in, host_reads = _prewalk(func.body)
+    used = var_reads(func.body) if host_reads else {}
+    scope_at: dict[int, Site] = {}
 
     def accesses(task, site: int, scope: int | None, parallel: frozenset, loops) -> tuple[list[Access], set[Access]]:
         return task_accesses(
@@ -124,6 +127,21 @@ def reference_find_hazards(
                 reads = reads | {a}
             state[a.root] = (reads, writes)
 
+    def host_step(state: dict, found) -> None:
+        """A host access pairs with the facts it conflicts with and waits for them: it kills them."""
+        done = set()
+        for a in found:
+            reads, writes = state.get(a.root, (frozenset(), frozenset()))
+            for e in (writes if not a.write else (*reads, *writes)):
+                if e.earlier_iteration and a.parallel and e.earlier_iteration & a.parallel:
+                    continue
+                if overlaps(e.region, a.region):
+                    if keep is None or keep(e, a):
+                        result.pairs.add((e, a))
+                    done.add(e)
+        for root, (reads, writes) in list(state.items()):
+            state[root] = (reads - done, writes - done)
+
     def join(a: dict, b: dict) -> dict:
         out = dict(a)
         for root, (reads, writes) in b.items():
@@ -159,6 +177,15 @@ def reference_find_hazards(
                     site_of[key] = len(result.sites)
                     result.sites.append(Site(len(result.sites), stmt, path, loops, scope, pos, auto))
                 step(state, site_of[key], stmt, accesses(stmt, site_of[key], scope, parallel, loops))
+            elif (kind == "Let" and stmt.value._production == "ReadTensor" and stmt.var.name in used) or (
+                kind == "WriteTensor"
+            ):
+                key = id(stmt)
+                if key not in site_of:
+                    site_of[key] = len(result.sites)
+                    fence = scope_at[scope] if scope is not None else None
+                    result.sites.append(Site(len(result.sites), stmt, path, loops, scope, pos, auto, True, fence))
+                host_step(state, host_accesses(stmt, site_of[key], scope, parallel, store, written))
             elif kind == "Let":
                 if is_task_id_value(stmt.var):
                     state = assign(state, [(stmt.var.name, held_by(stmt.value))])
@@ -213,6 +240,8 @@ def reference_find_hazards(
                 state = join(*ends)
             elif kind in ("Scope", "CompilerScope"):
                 opens = stmt.mode is ScopeMode.manual and scope is None
+                if opens and id(stmt) not in scope_at:
+                    scope_at[id(stmt)] = Site(-1, stmt, path, loops, None, pos, auto)
                 inner_scope = id(stmt) if opens else scope
                 inner_auto = id(stmt) if stmt.mode is ScopeMode.auto else auto
                 state = block(stmt.body, state, path + (id(stmt),), loops, inner_scope, pos, parallel, inner_auto)
@@ -238,7 +267,11 @@ CONFIGURATIONS = [  # (track_writes, keep): how the passes call it
 
 
 def summary(hazards: Hazards):
-    sites = [(s.index, id(s.task), s.path, s.loops, s.scope, s.position, s.auto_scope) for s in hazards.sites]
+    sites = [
+        (s.index, id(s.task), s.path, s.loops, s.scope, s.position, s.auto_scope, s.host,
+         s.fence and (id(s.fence.task), s.fence.path, s.fence.position))
+        for s in hazards.sites
+    ]
     return sites, hazards.pairs, hazards.chained
 
 

@@ -11,6 +11,8 @@ import pytest
 
 from conftest import load_program
 
+import nanopass
+from nanopass.errors import UserError
 from nanopass.tools.check import check_program
 
 KERNELS = '''
@@ -35,6 +37,18 @@ class P:
         f: pl.Out[pl.Tensor[[16, 16], pl.FP32]],
     ) -> tuple[pl.Tensor[[4, 16], pl.FP32], pl.Tensor[[16, 16], pl.FP32]]:
         return s, f
+
+    @pl.function(type=pl.FunctionType.AIV)
+    def k(self, a: pl.Tensor[[16, 16], pl.FP32], b: pl.InOut[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
+        return b
+
+    @pl.function(type=pl.FunctionType.AIV)
+    def produce(self, a: pl.Tensor[[16, 16], pl.FP32], f: pl.Out[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
+        return f
+
+    @pl.function(type=pl.FunctionType.AIV)
+    def rd4(self, a: pl.Tensor[[4, 16], pl.FP32]):
+        return
 
     @pl.function(type=pl.FunctionType.Orchestration)
     def orch(
@@ -80,6 +94,106 @@ def waits_for(trace, task) -> set[int]:
 
 def kernels_of(trace, name: str):
     return [t for t in trace.tasks() if t.kernel == name]
+
+
+# -- class 1: host element reads and writes are accesses like any other ------------------------------
+
+
+def host_fences(trace) -> list:
+    """The dummy tasks that take a tensor (host fences)."""
+    return [t for t in trace.tasks() if t.kind == "dummy" and t.tensors]
+
+
+def test_class1_a_host_write_after_a_task_read_waits_for_it(tmp_path):
+    # set_tensor_data waits for the tensor's producers and their consumers; y has no producer, so
+    # nothing made it wait for the read: a dummy task taking y as INOUT after the read is one.
+    *_, last = check_all(tmp_path, '''
+z = self.k(y, z)
+pl.tensor.write(y, [0, 0], 1.0)
+''')
+    [fence] = host_fences(last.emission)
+    assert fence.deps == (last.emission.tasks()[0].id,) and fence.tensors[0].tag == "INOUT"
+
+
+def test_class1_a_host_read_after_a_manual_scope_waits_for_its_writer(tmp_path):
+    # get_tensor_data cannot see a write the TensorMap never recorded.
+    *_, last = check_all(tmp_path, '''
+with pl.manual_scope():
+    y, t = pl.submit(self.upd, x, y)
+v = pl.tensor.read(y, [0, 0])
+pl.tensor.write(z, [0, 0], v)
+''')
+    assert len(host_fences(last.emission)) == 1
+
+
+def test_class1_a_host_write_in_a_manual_scope_waits_for_a_read_before_it(tmp_path):
+    # The fence goes before the scope (a dummy task inside a MANUAL scope publishes nothing); the
+    # host write's tensor is a slice made in the scope, so the fence takes the whole buffer.
+    *_, last = check_all(tmp_path, '''
+self.rd(y)
+with pl.manual_scope():
+    s = pl.tensor.slice(y, [4, 16], [0, 0])
+    pl.tensor.write(s, [1, 0], 1.0)
+''')
+    assert len(host_fences(last.emission)) == 1
+
+
+def test_class1_a_host_write_in_a_manual_scope_in_a_loop_waits_for_the_previous_instance(tmp_path):
+    check_all(tmp_path, '''
+for i in pl.range(n):
+    with pl.manual_scope():
+        pl.tensor.write(y, [0, 0], 1.0)
+        z, t = pl.submit(self.k, y, z)
+''')
+
+
+def test_class1_a_conditional_host_write_in_a_loop_waits_for_every_earlier_read(tmp_path):
+    check_all(tmp_path, '''
+for i in pl.range(n):
+    self.rd(y)
+    if i > 0:
+        pl.tensor.write(y, [0, 0], 1.0)
+''')
+
+
+RUNTIME_ORDERED = {
+    "producer": '''
+y = self.upd(x, y)
+v = pl.tensor.read(y, [0, 0])
+pl.tensor.write(z, [0, 0], v)
+''',
+    "disjoint": '''
+s = pl.tensor.slice(y, [4, 16], [0, 0])
+self.rd4(s)
+pl.tensor.write(y, [8, 0], 1.0)
+''',
+    "creator": '''
+with pl.manual_scope():
+    f, t = pl.submit(self.produce, x)
+    v = pl.tensor.read(f, [0, 0])
+    pl.tensor.write(z, [0, 0], v)
+''',
+}
+
+
+@pytest.mark.parametrize("name", sorted(RUNTIME_ORDERED))
+def test_host_accesses_the_runtime_orders_get_no_fence(tmp_path, name):
+    *_, last = check_all(tmp_path, RUNTIME_ORDERED[name])
+    assert host_fences(last.emission) == []
+
+
+@pytest.mark.parametrize(
+    "access", ["v = pl.tensor.read(y, [0, 0])\n    pl.tensor.write(z, [0, 0], v)", "pl.tensor.write(y, [0, 0], 1.0)"]
+)
+def test_class1_a_host_access_after_a_task_of_the_same_manual_scope_is_refused(tmp_path, access):
+    # No mechanism: inside a MANUAL scope no task is a producer, and a host access has no deps.
+    path = tmp_path / "program.py"
+    body = f"with pl.manual_scope():\n    y, t = pl.submit(self.upd, x, y)\n    {access}\n"
+    path.write_text(source(body))
+    with pytest.raises(UserError) as failure:
+        nanopass.generate_orchestration(load_program(path))
+    assert failure.value.span.line == source("").count("\n") + 2
+    assert "in the manual scope where task upd (line" in str(failure.value) and "race" in str(failure.value)
 
 
 # -- class 2: the instances of a manual scope inside a loop ------------------------------------------

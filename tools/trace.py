@@ -84,7 +84,7 @@ class Box:
 
 
 def site_ids(tree) -> dict[int, str]:
-    """id(statement) -> its submit site's name, for every ``Task`` / ``Dummy`` of a Program (or
+    """id(statement) -> its submit site's name, for every ``Task`` / ``Dummy`` / ``HostFence`` of a Program (or
     ``Submit`` / ``GuardedDummy`` of an emission Unit): ``t<n>`` (``b<n>`` for a barrier), ``n``
     counting the sites in program order, as ``printer/dot.py`` names the static graph's nodes."""
     out: dict[int, str] = {}
@@ -93,14 +93,16 @@ def site_ids(tree) -> dict[int, str]:
         stmt = stack.pop()
         kind = stmt._production
         if kind in _SITES:
-            barrier = kind in ("Dummy", "GuardedDummy") or (kind == "Submit" and stmt.launch._production == "DummyLaunch")
+            barrier = kind in ("Dummy", "GuardedDummy", "HostFence") or (
+                kind == "Submit" and stmt.launch._production == "DummyLaunch"
+            )
             out[id(stmt)] = f"{'b' if barrier else 't'}{len(out)}"
         for name in ("orelse", "then", "body"):  # pushed in reverse: body / then first
             stack.extend(reversed(getattr(stmt, name, ())))
     return out
 
 
-_SITES = frozenset({"Task", "Dummy", "Submit", "GuardedDummy"})
+_SITES = frozenset({"Task", "Dummy", "HostFence", "Submit", "GuardedDummy"})
 
 
 def row_major_strides(shape: Iterable[int]) -> tuple[int, ...]:
