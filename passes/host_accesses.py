@@ -68,25 +68,33 @@ def host_target(stmt):
 def host_accesses(
     stmt, site: int, scope: int | None, parallel: frozenset, store: dict, written: set[str]
 ) -> list[HostAccess]:
-    """The accesses of a host access statement to ``written`` roots. The region is the element
-    when the index is constant and the tensor is a root itself (its region the whole buffer) or
-    a box of one (a slice), else the tensor's region."""
+    """The accesses of a host access statement to ``written`` roots (``element_places``)."""
     tensor, write = host_target(stmt)
     if tensor._production != "Var":
         return []
-    index = stmt.value.index if not write else stmt.index
+    return [
+        HostAccess(site, write, root, region, scope, parallel)
+        for root, region in element_places(stmt, store)
+        if root in written
+    ]
+
+
+def element_places(stmt, store: dict) -> list:
+    """(root, region) of the element a host access statement reads or writes: the element's box
+    when the index is constant and the tensor is a root itself (its region the whole buffer) or
+    a box of one (a slice), else the tensor's region."""
+    tensor, write = host_target(stmt)
+    index = stmt.index if write else stmt.value.index
     consts = [e.value for e in index] if all(e._production == "Int" for e in index) else None
     out = []
     for root, region in store.get(tensor.name, ()):
-        if root not in written:
-            continue
         if consts is not None:
             if region is FULL and root == tensor.name:
                 region = Box(tuple(consts), tuple(c + 1 for c in consts))
             elif isinstance(region, Box) and len(region.lo) == len(consts):
                 lo = tuple(b + c for b, c in zip(region.lo, consts))
                 region = Box(lo, tuple(c + 1 for c in lo))
-        out.append(HostAccess(site, write, root, region, scope, parallel))
+        out.append((root, region))
     return out
 
 

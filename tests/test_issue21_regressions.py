@@ -50,6 +50,10 @@ class P:
     def rd4(self, a: pl.Tensor[[4, 16], pl.FP32]):
         return
 
+    @pl.function(type=pl.FunctionType.AIV)
+    def fill(self, a: pl.Tensor[[16, 16], pl.FP32], s: pl.Out[pl.Tensor[[4, 16], pl.FP32]]) -> pl.Tensor[[4, 16], pl.FP32]:
+        return s
+
     @pl.function(type=pl.FunctionType.Orchestration)
     def orch(
         self,
@@ -360,3 +364,70 @@ for phase in pl.range(n):
             y, prev = pl.submit(self.upd, x, y, deps=[prev])
 ''')
     assert compiler_barriers(last.emission) == 0 and all(not t.derived for t in last.emission.tasks())
+
+
+# -- class 5: pl.assemble becomes a view only where no read can tell -----------------------------------
+
+
+def refusal(tmp_path, body: str) -> UserError:
+    path = tmp_path / "program.py"
+    path.write_text(source(body))
+    with pytest.raises(UserError) as failure:
+        nanopass.generate_orchestration(load_program(path))
+    return failure.value
+
+
+ASSEMBLE_VISIBLE = {  # name: (body, the line of the use in it, what the error says of the use)
+    # a read of y's rows between the source's creation and the assemble would see the source
+    "task read": (["s = pl.create_tensor([4, 16], dtype=pl.FP32)", "s = self.fill(x, s)", "z = self.k(y, z)"],
+                  3, "task k (line {line}) reads the rows of 'y' that 's' would share"),
+    # the task writing the source reads all of y: placed, it would read and write the same bytes
+    "same task": (["s = pl.create_tensor([4, 16], dtype=pl.FP32)", "s = self.fill(y, s)"],
+                  2, "task fill (line {line}), which writes 's', reads the rows"),
+    "host read": (["s = pl.create_tensor([4, 16], dtype=pl.FP32)", "s = self.fill(x, s)",
+                   "v = pl.tensor.read(y, [2, 3])", "pl.tensor.write(z, [0, 0], v)"],
+                  3, "the host (line {line}) reads the rows"),
+    "host write": (["s = pl.create_tensor([4, 16], dtype=pl.FP32)", "s = self.fill(x, s)",
+                    "pl.tensor.write(y, [1, 0], 2.0)"],
+                   3, "the host (line {line}) writes the rows"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(ASSEMBLE_VISIBLE))
+def test_class5_a_placement_a_use_of_the_rows_would_see_is_refused(tmp_path, name):
+    lines, use, message = ASSEMBLE_VISIBLE[name]
+    first = source("").count("\n") - 1  # the line before the body's first
+    error = refusal(tmp_path, "\n".join(lines + ["y = pl.assemble(y, s, [0, 0])"]))
+    assert message.format(line=first + use) in str(error) and error.span.line == first + len(lines) + 1
+    assert "before the assemble" in str(error) or "the bytes it writes" in str(error) or "overwritten" in str(error)
+
+
+def test_class5_uses_of_other_rows_or_before_the_source_keep_the_placement(tmp_path):
+    # Reads of y before s exists (ordered before the writes into the placed rows) and of rows s
+    # does not take observe the same values with the view.
+    *_, last = check_all(tmp_path, '''
+self.rd(y)
+s = pl.create_tensor([4, 16], dtype=pl.FP32)
+other = pl.tensor.slice(y, [4, 16], [8, 0])
+self.rd4(other)
+v = pl.tensor.read(y, [9, 1])
+pl.tensor.write(z, [0, 0], v)
+s = self.fill(x, s)
+y = pl.assemble(y, s, [0, 0])
+''')
+    rd, rd4, fill = (kernels_of(last.emission, k)[0] for k in ("rd", "rd4", "fill"))
+    assert fill.tensors[1].view.buffer == rd.tensors[0].view.buffer and rd.id in waits_for(last.emission, fill)
+
+
+# -- class 7: valid programs once refused ------------------------------------------------------------------
+
+
+def test_class7_an_assemble_target_rebound_in_an_earlier_manual_scope(tmp_path):
+    # A name bound inside a with block is available after it (as one bound in an if is).
+    check_all(tmp_path, '''
+with pl.manual_scope():
+    y, t = pl.submit(self.upd, x, y)
+s = pl.create_tensor([4, 16], dtype=pl.FP32)
+s = self.fill(x, s)
+y = pl.assemble(y, s, [4, 0])
+''')
