@@ -431,3 +431,57 @@ s = pl.create_tensor([4, 16], dtype=pl.FP32)
 s = self.fill(x, s)
 y = pl.assemble(y, s, [4, 0])
 ''')
+
+
+def test_class7_a_fixed_trip_loop_in_each_parallel_branch_of_the_phases_shape(tmp_path):
+    # The seed's phases shape with a pl.range(2) chain in each branch: the chain's result is the
+    # TaskId its last iteration yields (the loop certainly runs), one per branch, although the
+    # chain's carry starts from the four ids of the phase before.
+    *_, last = check_all(tmp_path, '''
+with pl.manual_scope():
+    prev = None
+    for phase in pl.range(2):
+        for branch in pl.parallel(4):
+            for step in pl.range(2):
+                y, prev = pl.submit(self.upd, x, y, deps=[prev])
+''')
+    tasks = kernels_of(last.emission, "upd")
+    assert len(tasks) == 16
+    phase0_ends = {tasks[2 * b + 1].id for b in range(4)}  # each branch's second step
+    for b in range(4):
+        first = tasks[8 + 2 * b]
+        assert set(first.deps) == phase0_ends and set(tasks[8 + 2 * b + 1].deps) == {first.id}
+
+
+# -- class 6: a TaskId array of one size meets another ---------------------------------------------
+
+
+def test_class6_a_task_id_array_of_one_parallel_loop_is_the_init_of_another(tmp_path):
+    # The second loop's carry stands for the first loop's array (one slot) in its body; its own
+    # result has two slots, each written by its iteration (the C++ assigned the array to one id).
+    *_, last = check_all(tmp_path, '''
+with pl.manual_scope():
+    prev = None
+    for i in pl.parallel(1):
+        y, prev = pl.submit(self.upd, x, y, deps=[prev])
+    for j in pl.parallel(2):
+        y, prev = pl.submit(self.upd, x, y, deps=[prev])
+    z, t = pl.submit(self.upd, y, z, deps=[prev])
+''')
+    first, *pair, final = kernels_of(last.emission, "upd")
+    assert all(t.deps == (first.id,) for t in pair) and set(final.deps) == {t.id for t in pair}
+
+
+def test_class6_arrays_of_different_sizes_meet_in_a_carry(tmp_path):
+    # A sequential loop carries the one-slot array of a pl.parallel(1) loop into a pl.parallel(2)
+    # loop: the carry has the larger size, the smaller array in its first slots.
+    check_all(tmp_path, '''
+with pl.manual_scope():
+    prev = None
+    for i in pl.parallel(1):
+        y, prev = pl.submit(self.upd, x, y, deps=[prev])
+    for r in pl.range(n):
+        for j in pl.parallel(2):
+            y, prev = pl.submit(self.upd, x, y, deps=[prev])
+    z, t = pl.submit(self.upd, y, z, deps=[prev])
+''')
