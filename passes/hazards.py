@@ -2,7 +2,8 @@
 
 Storage: every tensor variable names one or more *roots* (a tensor parameter or a created
 buffer) and a *region* of each: the whole buffer, a constant box (from ``pl.tensor.slice`` with
-constant shape and offset), or unknown (overlaps everything, covers nothing). Tensors created
+constant shape and offset), or unknown (overlaps everything, covers nothing); a transpose or
+reshape of the whole buffer is the whole buffer indexed otherwise, so a slice of it is unknown. Tensors created
 with ``manual_dep=True`` are not tracked (the user opted out), nor are views that may alias only
 such tensors (``decide_view_tracking`` makes the runtime agree); neither are NoDep slots.
 
@@ -56,7 +57,7 @@ from nanopass.languages.terms import ArgDir, LoopKind, ScopeMode
 from .holders import Holders, dep_names, held_by, is_task_id_value
 from .host_accesses import host_accesses
 from .live_accesses import LiveAccesses
-from .regions import FULL, UNKNOWN, Box, covers, overlaps  # noqa: F401 - the regions, re-exported
+from .regions import FULL, FULL_VIEW, UNKNOWN, Box, Full, covers, overlaps  # noqa: F401 - the regions, re-exported
 from .util import last_yield, static_trip_count, var_reads
 
 # -- storage -----------------------------------------------------------------------------------------
@@ -133,8 +134,8 @@ def storage_map(func, kernels: dict[str, Any]) -> dict[str, frozenset]:
                     grow(stmt.var.name, frozenset({(stmt.var.name, FULL)}))
                 elif vk == "SliceTensor":
                     grow(stmt.var.name, frozenset((r, _sub_region(g, v.shape, v.offset)) for r, g in of(v.tensor)))
-                elif vk in ("TransposeTensor", "ReshapeTensor"):
-                    grow(stmt.var.name, frozenset((r, g if g is FULL else UNKNOWN) for r, g in of(v.tensor)))
+                elif vk in ("TransposeTensor", "ReshapeTensor"):  # the whole buffer, indexed otherwise
+                    grow(stmt.var.name, frozenset((r, FULL_VIEW if isinstance(g, Full) else UNKNOWN) for r, g in of(v.tensor)))
                 elif vk == "AssembleTensor":
                     grow(stmt.var.name, of(v.target))
                 elif vk == "Var":

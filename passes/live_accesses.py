@@ -20,7 +20,7 @@ from __future__ import annotations
 from itertools import product
 from typing import Iterator
 
-from .regions import FULL, Box, covers, overlaps
+from .regions import Box, Full, covers, overlaps
 
 MAX_CELLS = 16  # a box spanning more grid cells than this is met by every query instead
 
@@ -79,7 +79,7 @@ class RegionIndex:
 
     def covered_by(self, region) -> list:
         """The accesses whose regions ``region`` covers."""
-        if region is FULL:
+        if isinstance(region, Full):
             return list(self.all())
         if not isinstance(region, Box):
             return []  # UNKNOWN covers nothing

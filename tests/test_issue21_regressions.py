@@ -485,3 +485,42 @@ with pl.manual_scope():
             y, prev = pl.submit(self.upd, x, y, deps=[prev])
     z, t = pl.submit(self.upd, y, z, deps=[prev])
 ''')
+
+
+# -- found on the way ----------------------------------------------------------------------------------
+
+TRANSPOSED_SLICE = '''
+import nanopass.dsl as pl
+
+
+@pl.program
+class P:
+    @pl.function(type=pl.FunctionType.AIV)
+    def rd(self, a: pl.Tensor[[4, 16], pl.FP32], b: pl.InOut[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
+        return b
+
+    @pl.function(type=pl.FunctionType.AIV)
+    def wr(self, a: pl.Tensor[[16, 16], pl.FP32], b: pl.Out[pl.Tensor[[4, 32], pl.FP32]]) -> pl.Tensor[[4, 32], pl.FP32]:
+        return b
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def orch(
+        self, x: pl.InOut[pl.Tensor[[16, 32], pl.FP32]], z: pl.Tensor[[16, 16], pl.FP32], y: pl.InOut[pl.Tensor[[16, 16], pl.FP32]]
+    ) -> pl.Tensor[[16, 16], pl.FP32]:
+        t = pl.tensor.transpose(x, 0, 1)
+        s = pl.tensor.slice(t, [4, 16], [0, 0])
+        y = self.rd(s, y)
+        u = pl.tensor.slice(x, [4, 32], [4, 0])
+        u = self.wr(z, u)
+        return y
+'''
+
+
+def test_a_slice_of_a_transposed_view_is_not_a_box_of_the_buffer(tmp_path):
+    # s is x[0:16, 0:4] (columns of x), which the static regions took for x[0:4, 0:16] (a box in
+    # the transpose's indices): the write of x[4:8, :] seemed disjoint and waited for nothing.
+    path = tmp_path / "program.py"
+    path.write_text(TRANSPOSED_SLICE)
+    result = check_program(load_program(path), {}, gxx=True)
+    reader, writer = result.emission.tasks()
+    assert result.failing == [] and writer.deps == (reader.id,)
