@@ -135,7 +135,8 @@ def storage_map(func, kernels: dict[str, Any]) -> dict[str, frozenset]:
                 elif vk == "SliceTensor":
                     grow(stmt.var.name, frozenset((r, _sub_region(g, v.shape, v.offset)) for r, g in of(v.tensor)))
                 elif vk in ("TransposeTensor", "ReshapeTensor"):  # the whole buffer, indexed otherwise
-                    grow(stmt.var.name, frozenset((r, FULL_VIEW if isinstance(g, Full) else UNKNOWN) for r, g in of(v.tensor)))
+                    view = frozenset((r, FULL_VIEW if isinstance(g, Full) else UNKNOWN) for r, g in of(v.tensor))
+                    grow(stmt.var.name, view)
                 elif vk == "AssembleTensor":
                     grow(stmt.var.name, of(v.target))
                 elif vk == "Var":
