@@ -178,6 +178,8 @@ def storage_map(func, kernels: dict[str, Any]) -> dict[str, frozenset]:
 
 # -- accesses and their ordering -------------------------------------------------------------------
 
+NONE: frozenset = frozenset()
+
 # (tuples: a membership test compares members by identity, where a set would hash the enum in Python)
 READS = (ArgDir.Input, ArgDir.InOut)
 WRITES = (ArgDir.InOut, ArgDir.OutputExisting, ArgDir.Output)
@@ -347,9 +349,8 @@ def find_hazards(
     scope_sites: dict[int, list[int]] = {}  # manual scope -> the sites in it
     scope_at: dict[int, Site] = {}  # outermost manual scope -> where it stands (a site of its own)
 
-    def step(site: int, task, found: tuple[list[Access], set[Access]]) -> None:
-        mine, certain = found
-        waits = dep_names(task)
+    def step(site: int, task, found: tuple[list[Access], set[Access], frozenset]) -> None:
+        mine, certain, waits = found
         for a in mine:  # meet
             if a.dir is ArgDir.Output:  # a fresh buffer follows no earlier access
                 continue
@@ -366,9 +367,10 @@ def find_hazards(
                     continue  # the task's own dependencies wait for every run the fact stands for
                 if keep is None or keep(e, a):
                     pairs.add((e, a))
-        for e in live.of_site(site):  # rerun: the facts of this site's earlier runs
-            if not e.stale:
-                live.replace(e, e.older())
+        if site in live.sites:  # rerun: the facts of this site's earlier runs
+            for e in live.of_site(site):
+                if not e.stale:
+                    live.replace(e, e.older())
         if task.tid is not None:  # its TaskId now holds this run, which waits for what its deps hold
             holds.assign([(task.tid.name, waits)])
         for a in mine:
@@ -444,9 +446,11 @@ def find_hazards(
                 if site is None:
                     site = site_of[key] = len(result.sites)
                     result.sites.append(Site(site, stmt, path, loops, scope, pos, auto))
-                    found_at[site] = accesses(stmt, site, scope, parallel, loops)
+                    found_at[site] = (*accesses(stmt, site, scope, parallel, loops), dep_names(stmt))
                     if scope is not None:
                         scope_sites.setdefault(scope, []).append(site)
+                    if loops or scope is not None:  # it may run again, or its scope close
+                        live.file_site(site)
                 step(site, stmt, found_at[site])
             elif kind == "Let" and stmt.value._production == "ReadTensor":
                 if stmt.var.name in used:
@@ -579,7 +583,7 @@ def task_accesses(
     from .kernels import output_param_of_result
 
     out, certain = [], set()
-    covers = frozenset({task.tid.name}) if task.tid is not None else frozenset()
+    covers = frozenset({task.tid.name}) if task.tid is not None else NONE
     for arg in task.args:
         reads, writes = arg.dir in READS, arg.dir in WRITES
         if not (reads or writes) or arg.value._production != "Var":
@@ -589,23 +593,23 @@ def task_accesses(
             if root not in written:  # untracked, or only ever read
                 continue
             if reads:
-                out.append(Access(site, False, root, region, arg.dir, scope, parallel, covers=covers))
+                out.append(Access(site, False, root, region, arg.dir, scope, parallel, NONE, False, False, covers))
             if writes:
-                out.append(Access(site, True, root, region, arg.dir, scope, parallel, covers=covers))
+                out.append(Access(site, True, root, region, arg.dir, scope, parallel, NONE, False, False, covers))
                 if len(places) == 1:
                     certain.add(out[-1])
                     if (
                         arg.dir is ArgDir.InOut
                         and scope is None
                         and region is not UNKNOWN
-                        and not (made_in and made_in.get(root, frozenset()).intersection(loops))
+                        and not (made_in and made_in.get(root, NONE).intersection(loops))
                     ):
                         chained.add(site)
     kernel = kernels[task.kernel]
     for i, binder in enumerate(getattr(o, "var", o) for o in task.outs):
         p = output_param_of_result(kernel, i)
         if (p is None or p >= len(task.args)) and binder.name not in untracked_roots:
-            out.append(Access(site, True, binder.name, FULL, ArgDir.Output, scope, parallel, covers=covers))
+            out.append(Access(site, True, binder.name, FULL, ArgDir.Output, scope, parallel, NONE, False, False, covers))
             certain.add(out[-1])
     return out, certain
 

@@ -142,19 +142,26 @@ class RegionIndex:
 class LiveAccesses:
     """The live reads and writes of every root, changed in place; every change is on the trail."""
 
-    __slots__ = ("indexes", "sites", "holders", "trail")
+    __slots__ = ("indexes", "sites", "holders", "trail", "filed")
 
     def __init__(self):
         self.indexes: dict[tuple[str, bool], RegionIndex] = {}  # (root, is a write) -> its accesses
-        self.sites: dict[int, set] = {}  # site -> its live accesses
+        self.filed: set[int] = set()  # the sites whose accesses are filed by site (see ``file_site``)
+        self.sites: dict[int, set] = {}  # site -> its live accesses (filed sites only)
         self.holders: dict[str, set] = {}  # TaskId value -> the live accesses it covers
         self.trail: list[tuple[bool, object]] = []  # (added: else removed, access), oldest first
 
     def of(self, root: str, write: bool) -> RegionIndex | None:
         return self.indexes.get((root, write))
 
+    def file_site(self, site: int) -> None:
+        """File the accesses of ``site`` by site from now on (a site that runs more than once, or
+        one in a manual scope: the only ones ``of_site`` is asked about; a program that is one
+        straight run of tasks files none)."""
+        self.filed.add(site)
+
     def of_site(self, site: int) -> list:
-        """The live accesses of ``site`` (a copy: the caller may change the state while using it)."""
+        """The live accesses of filed ``site`` (a copy: the caller may change the state while using it)."""
         found = self.sites.get(site)
         return list(found) if found else []
 
@@ -191,11 +198,12 @@ class LiveAccesses:
             self.add(new)
 
     def _file_site(self, access) -> None:
-        found = self.sites.get(access.site)
-        if found is None:
-            self.sites[access.site] = {access}
-        else:
-            found.add(access)
+        if access.site in self.filed:
+            found = self.sites.get(access.site)
+            if found is None:
+                self.sites[access.site] = {access}
+            else:
+                found.add(access)
         for name in access.covers:
             found = self.holders.get(name)
             if found is None:
@@ -204,10 +212,11 @@ class LiveAccesses:
                 found.add(access)
 
     def _unfile_site(self, access) -> None:
-        found = self.sites[access.site]
-        found.discard(access)
-        if not found:
-            del self.sites[access.site]
+        if access.site in self.filed:
+            found = self.sites[access.site]
+            found.discard(access)
+            if not found:
+                del self.sites[access.site]
         for name in access.covers:
             found = self.holders[name]
             found.discard(access)
