@@ -173,6 +173,7 @@ def storage_map(func, kernels: dict[str, Any]) -> dict[str, frozenset]:
                 body(stmt.body)
 
     body(func.body)
+    body = None  # noqa: F841 - (it calls itself through this frame's cell: cut the cycle)
     return store
 
 
@@ -540,6 +541,9 @@ def find_hazards(
 
     holds = Holders(live)
     block(func.body, (), (), None, ())
+    # block and loop call each other through this frame's cells: a cycle that would keep every
+    # fact alive until the (paused) cyclic collector runs; cut it so that they go now
+    block = loop = None  # noqa: F841
     return result
 
 

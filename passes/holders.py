@@ -27,6 +27,9 @@ from nanopass.languages.terms import DType, LoopKind
 from .util import last_yield
 
 
+NONE: frozenset = frozenset()
+
+
 def is_task_id_value(binder) -> bool:
     """A TaskId or a TaskId array."""
     ty = binder.type
@@ -36,12 +39,14 @@ def is_task_id_value(binder) -> bool:
 def dep_names(stmt) -> frozenset:
     """The TaskId values a task's or barrier's dependencies name whole (a user ``DepVar`` or a
     compiler ``DerivedDep``; one slot of an array, ``arr[i]``, covers nothing the array covers)."""
+    if not stmt.deps:
+        return NONE
     names = [
         d.value.name
         for d in stmt.deps
         if d._production in ("DepVar", "DerivedDep") and d.value._production == "Var"
     ]
-    return frozenset(names)
+    return frozenset(names) if names else NONE
 
 
 def held_by(rhs) -> frozenset:

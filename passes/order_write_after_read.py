@@ -108,7 +108,7 @@ class OrderWriteAfterRead(Pass):
                 )
         operands: dict[int, str] = {}
         inside: dict[int, set[str]] = {}  # manual scope -> the names defined in it
-        for target in needed:
+        for target in sorted(needed):
             site = hazards.sites[target]
             if not site.host:
                 continue
