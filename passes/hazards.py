@@ -335,10 +335,12 @@ def find_hazards(
     written = _written_roots(func, store, untracked_roots)
     made_in, host_reads = _prewalk(func.body)
     used = var_reads(func.body) if host_reads else {}  # (a host read whose value is unused is dead)
+    renewed = carried_allocations(func, kernels)
 
     def accesses(task, site: int, scope: int | None, parallel: frozenset, loops: tuple):
         return task_accesses(
-            task, site, scope, parallel, store, written, kernels, untracked_roots, result.chained, loops, made_in
+            task, site, scope, parallel, store, written, kernels, untracked_roots, result.chained, loops, made_in,
+            renewed,
         )
 
     # The live facts, changed in place: a branch or a pass over a loop body starts from the state
@@ -578,10 +580,13 @@ def _prewalk(body) -> tuple[dict[str, frozenset], bool]:
 def task_accesses(
     task, site: int, scope: int | None, parallel: frozenset, store: dict, written: set[str], kernels: dict[str, Any],
     untracked_roots: set[str], chained: set[int], loops: tuple = (), made_in: dict | None = None,
+    renewed: frozenset = frozenset(),
 ) -> tuple[list[Access], set[Access]]:
     """The task's accesses of ``written`` roots, and those of its writes that are certain (the
     argument is one region of one root; a carry or branch result that may be one of several is
-    not). A site in an AUTO scope whose InOut argument is certainly one known region of one root,
+    not; nor is a write of a root in ``renewed``, an allocation a loop carry may hold: the root
+    names a new buffer on every run, and the one an earlier run made stays reachable through the
+    carry, so a write of this run's buffer supersedes none of the earlier one's accesses). A site in an AUTO scope whose InOut argument is certainly one known region of one root,
     a buffer not created anew in a loop around the task (``made_in``: buffer -> the loops around
     its create), is added to ``chained`` (``Hazards.chained``)."""
     from .kernels import output_param_of_result
@@ -600,7 +605,7 @@ def task_accesses(
                 out.append(Access(site, False, root, region, arg.dir, scope, parallel, NONE, False, False, covers))
             if writes:
                 out.append(Access(site, True, root, region, arg.dir, scope, parallel, NONE, False, False, covers))
-                if len(places) == 1:
+                if len(places) == 1 and root not in renewed:
                     certain.add(out[-1])
                     if (
                         arg.dir is ArgDir.InOut
@@ -614,8 +619,26 @@ def task_accesses(
         p = output_param_of_result(kernel, i)
         if (p is None or p >= len(task.args)) and binder.name not in untracked_roots:
             out.append(Access(site, True, binder.name, FULL, ArgDir.Output, scope, parallel, NONE, False, False, covers))
-            certain.add(out[-1])
+            if binder.name not in renewed:
+                certain.add(out[-1])
     return out, certain
+
+
+def carried_allocations(func, kernels: dict[str, Any]) -> frozenset:
+    """The allocations (``passes/allocations.py``) made in a loop that its carry may hold: each
+    run of their create or task makes a new buffer while the carry may still hold an earlier
+    run's."""
+    from .allocations import held_allocations, made_in
+    from .util import iter_stmts
+
+    held = held_allocations(func, kernels)
+    out: set[str] = set()
+    for stmt in iter_stmts(func.body):
+        if stmt._production == "For" and stmt.iters:
+            inside = made_in(stmt.body)
+            for it in stmt.iters:
+                out |= held.get(it.var.name, frozenset()) & inside
+    return frozenset(out)
 
 
 def unordered_war_possible(func, store: dict, untracked: set[str]) -> bool:

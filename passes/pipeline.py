@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from nanopass.pipeline import Pipeline
 
+from .place_scope_escaping_outputs import PlaceScopeEscapingOutputs
 from .assign_kernel_ids import AssignKernelIds
 from .batch_tensor_creates import BatchTensorCreates
 from .bind_task_ids import BindTaskIds
@@ -33,6 +34,7 @@ PASSES = [
     ConvertToSsa,  # surface -> ssa
     NormalizeReturnOrder,  # ssa
     FuseCreateAssembleToSlice,  # ssa
+    PlaceScopeEscapingOutputs,  # ssa
     DecideViewTracking,  # ssa
     DeriveCallDirections,  # ssa -> directed
     CheckManualDepsOnSubmitOnly,  # directed

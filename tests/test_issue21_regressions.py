@@ -563,3 +563,64 @@ def test_a_slice_of_a_transposed_view_is_not_a_box_of_the_buffer(tmp_path):
     reader, writer = result.emission.tasks()
     assert result.failing == [] and writer.deps == (reader.id,)
 
+
+# -- buffers that outlive the runtime scope that would free them (tools/attack/found 07, 08, 11) ----
+# The runtime frees a scope's buffers when the scope ends (runtime-api.md section 11); the
+# project's runtime model does not model lifetimes, tools/attack's recorder does
+# (tests/test_attack.py runs those programs).
+
+
+def cpp_of(tmp_path, body: str) -> str:
+    path = tmp_path / "program.py"
+    path.write_text(source(body))
+    return nanopass.generate_orchestration(load_program(path)).code
+
+
+def test_a_runtime_output_of_a_manual_scope_read_after_it_is_allocated_before_it(tmp_path):
+    body = '''
+with pl.manual_scope():
+    m = None
+    f, m = pl.submit(self.produce, x, deps=[m])
+z = self.k(f, z)
+'''
+    *_, last = check_all(tmp_path, body)
+    produce, k = kernels_of(last.emission, "produce")[0], kernels_of(last.emission, "k")[0]
+    assert produce.tensors[1].tag == "OUTPUT_EXISTING" and not produce.outputs  # not the scope's buffer
+    assert produce.id in waits_for(last.emission, k)  # a manual write: the compiler orders the read
+    cpp = cpp_of(tmp_path, body)
+    assert cpp.index("alloc_tensors") < cpp.index("PTO2_SCOPE(PTO2ScopeMode::MANUAL)")
+
+
+def test_a_tensor_created_in_a_branch_and_used_after_it_lives_in_the_enclosing_scope(tmp_path):
+    cpp = cpp_of(tmp_path, '''
+w = y
+if n > 0:
+    t = pl.create_tensor([16, 16], dtype=pl.FP32)
+    w = t
+pl.tensor.write(w, [1, 2], 4.0)
+''')
+    branch = cpp[cpp.index("if ("):]
+    assert cpp.count("PTO2_SCOPE()") == 2 and branch.index("alloc_tensors") < branch.index("PTO2_SCOPE()")
+    check_all(tmp_path, '''
+w = y
+if n > 0:
+    t = pl.create_tensor([16, 16], dtype=pl.FP32)
+    w = t
+pl.tensor.write(w, [1, 2], 4.0)
+''')
+
+
+def test_a_runtime_output_carried_into_the_next_iterations_manual_scope_is_ordered(tmp_path):
+    body = '''
+for i, (p,) in pl.range(n, init_values=(z,)):
+    f, t = pl.submit(self.produce, x)
+    with pl.manual_scope():
+        m = None
+        p, m = pl.submit(self.upd, x, p, deps=[m])
+    r = pl.yield_(f)
+'''
+    *_, last = check_all(tmp_path, body, values=(0, 1, 2, 3))
+    produce, upd = kernels_of(last.emission, "produce"), kernels_of(last.emission, "upd")
+    for i in range(1, 3):  # iteration i's scope writes the buffer iteration i - 1 made
+        assert produce[i - 1].id in waits_for(last.emission, upd[i])
+    assert "PTO2_SCOPE()" not in cpp_of(tmp_path, body).split("for (", 1)[1]  # the loop body keeps f alive
