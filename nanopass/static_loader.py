@@ -13,19 +13,18 @@ a program uses it. Nothing of the file is executed.
 from __future__ import annotations
 
 import ast
-import operator
 import os
 from enum import Enum
 from typing import Any, Callable
 
+from nanopass.passes.frontend import consteval
+from nanopass.passes.frontend.limits import MAX_SEQUENCE
 from nanopass.passes.frontend.source import ProgramSource, Unevaluated, program_classes
 
 from .errors import Span, UserError, quoted
 from .loader import check_readable, too_deep_for_python
 
 DSL_MODULE = "nanopass.dsl"
-MAX_SEQUENCE = 4096  # elements of a constant tuple/list
-MAX_INT_BITS = 256  # larger integers (2 ** 10 ** 6, 1 << 10 ** 9) are refused, not computed
 
 
 class StaticProgram:
@@ -160,70 +159,78 @@ class ModuleScope:
     def evaluate(self, node: ast.expr) -> Any:
         """The value of a constant expression, or ``Unevaluated`` saying why there is none."""
         try:
-            return self._value(node)
-        except _NotConstant as why:
-            return Unevaluated("", why.reason)
+            return consteval.evaluate(node, self._lookup, MODULE)
+        except consteval.NotConstant as why:
+            return Unevaluated("", _wording(why))
         except RecursionError:
             return Unevaluated("", f"is assigned an expression nested too deeply at line {node.lineno}")
 
-    def _value(self, node: ast.expr) -> Any:
-        line = getattr(node, "lineno", 0)
-        if isinstance(node, ast.Constant):
-            if isinstance(node.value, (int, float, bool, str)) or node.value is None:
-                return node.value
-            raise _NotConstant(f"is assigned a {type(node.value).__name__} literal at line {line}")
-        if isinstance(node, ast.Name):
-            if node.id not in self.names:
-                raise _NotConstant(f"depends on '{node.id}', which is not defined before line {line}")
-            value = self.names[node.id]
-            if isinstance(value, Unevaluated):
-                raise _NotConstant(f"depends on '{node.id}', which {value.reason}")
-            return value
-        if isinstance(node, (ast.Tuple, ast.List)):
-            if len(node.elts) > MAX_SEQUENCE:
-                raise _NotConstant(f"is assigned a sequence of more than {MAX_SEQUENCE} elements at line {line}")
-            items = [self._value(e) for e in node.elts]
-            return tuple(items) if isinstance(node, ast.Tuple) else items
-        if isinstance(node, ast.UnaryOp) and type(node.op) in _UNARY:
-            return _arith(_UNARY[type(node.op)], [self._value(node.operand)], node)
-        if isinstance(node, ast.BinOp) and type(node.op) in _BINARY:
-            return _arith(_BINARY[type(node.op)], [self._value(node.left), self._value(node.right)], node)
-        if isinstance(node, ast.Attribute):
-            return self._attribute(node)
-        if isinstance(node, ast.Call):
-            return self._call(node)
-        raise _NotConstant(f"is assigned {quoted(_short(node))} at line {line}, which is not a constant expression")
-
-    def _attribute(self, node: ast.Attribute) -> Any:
-        base = self._value(node.value)
-        if not _is_dsl_namespace(base) or node.attr.startswith("_"):
-            raise _NotConstant(f"is assigned {quoted(_short(node))} at line {node.lineno}, which is not a constant expression")
-        value = getattr(base, node.attr, None)
-        if isinstance(value, Enum) or _is_dsl_namespace(value) or value is _dsl_dynamic():
-            return value
-        raise _NotConstant(f"is assigned {quoted(_short(node))} at line {node.lineno}, which is not a dtype or a DSL constant")
-
-    def _call(self, node: ast.Call) -> Any:
-        from nanopass.dsl import DynamicDim
-
-        try:
-            func = self._value(node.func)
-        except _NotConstant:
-            func = None
-        if func is not _dsl_dynamic():
-            raise _NotConstant(f"is assigned from a function call {quoted(_short(node))} at line {node.lineno}")
-        if len(node.args) != 1 or node.keywords:
-            raise _NotConstant(f"is assigned {quoted(_short(node))} at line {node.lineno}; pl.dynamic takes one name")
-        name = self._value(node.args[0])
-        if not isinstance(name, str) or not name.isidentifier():
-            raise _NotConstant(f"is assigned {quoted(_short(node))} at line {node.lineno}; pl.dynamic needs an identifier")
-        return DynamicDim(name)
+    def _lookup(self, name: str, node: ast.Name) -> Any:
+        if name not in self.names:
+            line = getattr(node, "lineno", 0)  # (an augmented assignment's target has no position of its own)
+            raise _refused(node, f"depends on '{name}', which is not defined before line {line}")
+        value = self.names[name]
+        if isinstance(value, Unevaluated):
+            raise _refused(node, f"depends on '{name}', which {value.reason}")
+        return value
 
 
-class _NotConstant(Exception):
-    def __init__(self, reason: str):
-        super().__init__(reason)
-        self.reason = reason
+def _attribute(base: Any, node: ast.Attribute) -> Any:
+    """``pl.FP32``, ``pl.FunctionType.AIV``, ``pl.dynamic``: attributes of the DSL's namespaces."""
+    if not _is_dsl_namespace(base) or node.attr.startswith("_"):
+        raise consteval.NotConstant(node, consteval.SYNTAX)
+    value = getattr(base, node.attr, None)
+    if isinstance(value, Enum) or _is_dsl_namespace(value) or value is _dsl_dynamic():
+        return value
+    raise _refused(node, f"is assigned {quoted(_short(node))} at line {node.lineno}, which is not a dtype or a DSL constant")
+
+
+def _call(node: ast.Call, evaluate: Callable[[ast.expr], Any]) -> Any:
+    """``pl.dynamic("M")``, the one call a module constant may make."""
+    from nanopass.dsl import DynamicDim
+
+    try:
+        func = evaluate(node.func)
+    except consteval.NotConstant:
+        func = None
+    if func is not _dsl_dynamic():
+        raise _refused(node, f"is assigned from a function call {quoted(_short(node))} at line {node.lineno}")
+    if len(node.args) != 1 or node.keywords:
+        raise _refused(node, f"is assigned {quoted(_short(node))} at line {node.lineno}; pl.dynamic takes one name")
+    name = evaluate(node.args[0])
+    if not isinstance(name, str) or not name.isidentifier():
+        raise _refused(node, f"is assigned {quoted(_short(node))} at line {node.lineno}; pl.dynamic needs an identifier")
+    return DynamicDim(name)
+
+
+def _refused(node: ast.AST, reason: str) -> consteval.NotConstant:
+    return consteval.NotConstant(node, consteval.READER, reason)
+
+
+# Module-level constants: numbers, strings, None, tuples and lists of those, DSL attributes, pl.dynamic.
+MODULE = consteval.Policy((int, float, bool, str, type(None)), sequences=True, attribute=_attribute, call=_call)
+
+_ARITHMETIC_WORDING = {
+    consteval.NOT_NUMBERS: ": arithmetic needs numbers",
+    consteval.TOO_LARGE: ", a number too large to compute",
+    consteval.COMPLEX: ", a complex number",
+}
+
+
+def _wording(why: consteval.NotConstant) -> str:
+    """Completes "'NAME' ..." (an ``Unevaluated`` reason)."""
+    node, line = why.node, getattr(why.node, "lineno", 0)
+    if why.kind == consteval.READER:
+        return why.detail
+    if why.kind == consteval.LITERAL:
+        return f"is assigned a {type(why.detail).__name__} literal at line {line}"
+    if why.kind == consteval.SEQUENCE:
+        return f"is assigned a sequence of more than {MAX_SEQUENCE} elements at line {line}"
+    if why.kind == consteval.ARITHMETIC:
+        return f"is assigned {quoted(_short(node))} at line {line}{_ARITHMETIC_WORDING[why.detail]}"
+    if why.kind == consteval.RAISES:
+        return f"is assigned {quoted(_short(node))} at line {line}, which raises {type(why.detail).__name__}"
+    return f"is assigned {quoted(_short(node))} at line {line}, which is not a constant expression"
 
 
 class _Package:
@@ -245,39 +252,6 @@ def _dsl_dynamic() -> Callable:
     from nanopass import dsl
 
     return dsl.dynamic
-
-
-def _arith(op: Callable, args: list[Any], node: ast.expr) -> Any:
-    if not all(isinstance(a, (int, float)) for a in args):
-        raise _NotConstant(f"is assigned {quoted(_short(node))} at line {node.lineno}: arithmetic needs numbers")
-    if op in (operator.pow, operator.lshift) and isinstance(args[1], int) and abs(args[1]) > MAX_INT_BITS:
-        raise _NotConstant(f"is assigned {quoted(_short(node))} at line {node.lineno}, a number too large to compute")
-    try:
-        value = op(*args)
-    except (ArithmeticError, ValueError) as error:
-        raise _NotConstant(f"is assigned {quoted(_short(node))} at line {node.lineno}, which raises {type(error).__name__}") from None
-    if isinstance(value, int) and value.bit_length() > MAX_INT_BITS:
-        raise _NotConstant(f"is assigned {quoted(_short(node))} at line {node.lineno}, a number too large to compute")
-    if isinstance(value, complex):
-        raise _NotConstant(f"is assigned {quoted(_short(node))} at line {node.lineno}, a complex number")
-    return value
-
-
-_UNARY: dict[type, Callable] = {ast.USub: operator.neg, ast.UAdd: operator.pos, ast.Invert: operator.invert}
-_BINARY: dict[type, Callable] = {
-    ast.Add: operator.add,
-    ast.Sub: operator.sub,
-    ast.Mult: operator.mul,
-    ast.Div: operator.truediv,
-    ast.FloorDiv: operator.floordiv,
-    ast.Mod: operator.mod,
-    ast.Pow: operator.pow,
-    ast.LShift: operator.lshift,
-    ast.RShift: operator.rshift,
-    ast.BitAnd: operator.and_,
-    ast.BitOr: operator.or_,
-    ast.BitXor: operator.xor,
-}
 
 
 def _bound_names(stmt: ast.stmt) -> list[str]:

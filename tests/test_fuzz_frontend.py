@@ -72,7 +72,7 @@ def test_the_checker_accepts_a_good_program_and_a_located_error(checker):
 
 @pytest.mark.parametrize("patch, kind, message", [
     ("nanopass.passes.encode_scalars.EncodeScalars.run", "internal-error", "internal error: in pass 'encode_scalars': KeyError"),
-    ("nanopass.passes.frontend.parse_dsl._FunctionParser.block", "crash", "KeyError: 'forced'"),
+    ("nanopass.passes.frontend.context.FunctionContext.block", "crash", "KeyError: 'forced'"),
     ("nanopass.printer.cpp.print_cpp", "internal-error", "internal error: in pass 'print_cpp': KeyError"),
 ])
 def test_the_checker_reports_compiler_bugs(checker, monkeypatch, patch, kind, message):
@@ -90,11 +90,11 @@ def test_the_checker_reports_an_unlocated_error_a_timeout_and_bad_cpp(checker, m
     import time
 
     import nanopass
-    from nanopass.passes.frontend import parse_dsl
+    from nanopass.passes.frontend.context import FunctionContext
 
-    monkeypatch.setattr(parse_dsl._FunctionParser, "block", lambda *_a: (_ for _ in ()).throw(nanopass.UserError("where?")))
+    monkeypatch.setattr(FunctionContext, "block", lambda *_a: (_ for _ in ()).throw(nanopass.UserError("where?")))
     assert checker.check(BASIC).kind == "bad-location"
-    monkeypatch.setattr(parse_dsl._FunctionParser, "block", lambda *_a: time.sleep(5))
+    monkeypatch.setattr(FunctionContext, "block", lambda *_a: time.sleep(5))
     quick = Checker(checker.workdir, seconds=0.5)
     assert quick.check(BASIC).kind == "timeout"
     monkeypatch.undo()

@@ -68,6 +68,12 @@ class ProgramSource:
         return value
 
 
+def short_source(node: ast.AST, limit: int = 60) -> str:
+    """``node``'s source text for a message, cut to ``limit`` characters."""
+    text = ast.unparse(node)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
 def source_of_class(cls: type, closure: Mapping[str, Any], parsed: ParsedFile | None = None) -> ProgramSource:
     """Locate ``cls`` in its file and parse that file.
 

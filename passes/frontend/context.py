@@ -1,0 +1,156 @@
+"""The reading of one orchestration function into the ``surface`` language: ``FunctionContext``.
+
+The context holds what the reading needs to know at each statement (the names in scope, how
+deep blocks and manual scopes and parallel loops nest, the expression being read, the kernels
+checked already) and offers the services every handler uses: ``error``, ``span``, ``block`` and
+``stmt`` (a statement is read by its class's reader, ``registry.STATEMENTS``), ``enter`` and
+``leave`` (a block), ``expr``, ``scalar_expr`` and ``rhs`` (a value), ``lookup``, ``define``,
+``bind`` and the frames of ``Scope``. The readers themselves are in ``statements``, ``exprs`` and
+the families of ``ops/``; importing this module imports them all.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import TYPE_CHECKING, Any, Callable
+
+from nanopass.errors import Span, UserError
+from nanopass.languages import surface as S
+from nanopass.languages.terms import DType
+
+from . import exprs, ops, statements  # noqa: F401 - importing ops and statements registers their readers
+from .limits import MAX_ENTRY_SCALARS, MAX_ENTRY_TENSORS, MAX_NESTING
+from .registry import STATEMENTS
+from .scope import Binding, Scope
+from .statements import unsupported_statement
+from .type_reader import SCALAR_T, TypeReader
+
+if TYPE_CHECKING:
+    from .program import ProgramParser
+
+L = S.LANGUAGE
+
+
+class FunctionContext(Scope):
+    """The reading of one orchestration function: its scope (the base class: a handler binds with
+    ``cx.bind``), its other state, and the services handlers call."""
+
+    def __init__(self, program: ProgramParser, types: TypeReader, fdef: ast.FunctionDef, auto_scope: bool):
+        self.program = program
+        self.src = program.src
+        self.types = types
+        self.fdef = fdef
+        self.auto_scope = auto_scope
+        self.depth = 0
+        self.manual_depth = 0
+        self.parallel_depth = 0  # pl.parallel loops around the statement being read
+        self.results: list[Any] = []
+        self.expr_root: ast.expr | None = None  # the expression expr() is reading
+        self.expr_level = 0  # the expr_depth level of the node being read in it (0: none is)
+        self.dispatchable: set[str] = set()  # kernels kernel_sig has accepted (checked once each)
+        self.span: Callable[[ast.AST], Span] = self.src.span  # a node's position (called for most nodes built)
+        Scope.__init__(self, program, self.span)
+
+    # -- services ----------------------------------------------------------------------------------
+
+    def error(self, message: str, node: ast.AST, hint: str | None = None) -> UserError:
+        return UserError(message, self.span(node), hint)
+
+    expr = exprs.expr  # an expression's IR and type
+    scalar_expr = exprs.scalar_expr  # the same, refusing a tensor, an array or a tile
+    rhs = statements.rhs  # the value of an assignment: a DSL operation's, a subscript's or an expression's
+
+    # -- entry -----------------------------------------------------------------------------------
+
+    def parse(self):
+        """The ``Function`` node: parameters and the entry's limits, dynamic dimensions, the body."""
+        fdef = self.fdef
+        params = self.types.params(fdef, kernel=False)
+        self.results = self.types.results(fdef)
+        dyn_dims = []
+        n_tensors = n_scalars = 0
+        for param in params:
+            self.frames[0][param.name] = Binding(param.type, "param", param.span)
+            if param.type._production == "TensorType":
+                n_tensors += 1
+            elif param.type._production == "ScalarType":
+                n_scalars += 1
+                if param.type.dtype.c_type is None or param.type.dtype is DType.TASK_ID:
+                    raise UserError(
+                        f"scalar parameter '{param.name}' of dtype {param.type.dtype.name} cannot be passed "
+                        "to an orchestration function (no host C++ type)",
+                        param.span,
+                    )
+            else:
+                raise UserError(f"parameter '{param.name}': orchestration parameters are tensors or scalars", param.span)
+        if n_tensors > MAX_ENTRY_TENSORS or n_scalars > MAX_ENTRY_SCALARS:
+            raise self.error(
+                f"'{fdef.name}' takes {n_tensors} tensors and {n_scalars} scalars; the runtime's entry "
+                f"arguments hold at most {MAX_ENTRY_TENSORS} of each",
+                fdef,
+            )
+        for param in params:
+            if param.type._production != "TensorType":
+                continue
+            for axis, dim in enumerate(param.type.shape):
+                if dim._production == "Var" and dim.name not in self.frames[0]:
+                    self.frames[0][dim.name] = Binding(SCALAR_T[DType.INT64], "dyn", param.span)
+                    dyn_dims.append(L.DynDim(dim.name, param.name, axis))
+                elif dim._production == "Var" and self.frames[0][dim.name].kind != "dyn":
+                    raise UserError(f"dynamic dimension '{dim.name}' has the name of a parameter", param.span)
+        self.check_result_dims(fdef)
+        body = self.block(fdef.body)
+        if self.results and not _ends_with_return(fdef.body):
+            raise self.error(
+                f"'{fdef.name}' declares a return type but does not end with a return statement", fdef
+            )
+        return L.Function(
+            fdef.name, params, self.results, self.auto_scope, dyn_dims, body, span=self.span(fdef)
+        )
+
+    def check_result_dims(self, fdef: ast.FunctionDef) -> None:
+        """A dynamic dimension in the declared return type must be the extent of a tensor parameter."""
+        for rtype in self.results:
+            for dim in getattr(rtype, "shape", ()):
+                binding = self.frames[0].get(dim.name) if dim._production == "Var" else None
+                if dim._production == "Var" and (binding is None or binding.kind != "dyn"):
+                    raise self.error(
+                        f"the return type uses dynamic dimension '{dim.name}', which is not the extent of any "
+                        "tensor parameter",
+                        fdef.returns,
+                    )
+
+    # -- blocks and statements ---------------------------------------------------------------------
+
+    def block(self, stmts: list[ast.stmt]) -> list[Any]:
+        out: list[Any] = []
+        for index, stmt in enumerate(stmts):
+            if (
+                index == 0
+                and isinstance(stmt, ast.Expr)
+                and isinstance(stmt.value, ast.Constant)
+                and isinstance(stmt.value.value, str)
+            ):
+                continue  # docstring
+            out.extend(self.stmt(stmt))
+        return out
+
+    def stmt(self, stmt: ast.stmt) -> list[Any]:
+        method = STATEMENTS.get(type(stmt))
+        if method is None:
+            raise self.error(unsupported_statement(stmt), stmt)
+        return method(self, stmt)
+
+    def enter(self, node: ast.AST) -> None:
+        self.depth += 1
+        if self.depth > MAX_NESTING:
+            hint = "an elif nests in the else before it: a long if/elif chain counts one level per branch" if isinstance(
+                node, ast.If) else None
+            raise self.error(f"blocks are nested more than {MAX_NESTING} deep", node, hint=hint)
+
+    def leave(self) -> None:
+        self.depth -= 1
+
+
+def _ends_with_return(body: list[ast.stmt]) -> bool:
+    return bool(body) and isinstance(body[-1], ast.Return)

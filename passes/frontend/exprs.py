@@ -1,0 +1,331 @@
+"""Scalar expressions of the orchestration function (``n * 2 + i``, ``a < b and c``, names, constants)
+-> surface expressions and their types.
+
+Integer arithmetic has the meaning the generated C++ gives it: ``//`` and ``%`` fold as C's
+``/`` and ``%``, and mixed signedness is typed as C++'s usual arithmetic conversions type it.
+The reading is the hot path of the front end: expressions are dispatched by class (``type(node)
+is``), the depth limit is counted on the way down instead of by a walk of its own, and the
+registry is consulted only for a call (``EXPRESSION`` forms), not per node.
+"""
+
+from __future__ import annotations
+
+import ast
+import math
+from typing import TYPE_CHECKING, Any, Callable
+
+from nanopass.errors import UserError, quoted
+from nanopass.languages import surface as S
+from nanopass.languages.terms import BinOp, CmpOp, DType, UnOp
+
+from .consteval import check_expr_depth, describe, too_deep
+from .limits import MAX_EXPR_DEPTH
+from .names import dsl_call, self_method
+from .registry import EXPRESSION, MUST_BE_ASSIGNED, OPS, refusal
+from .source import short_source
+from .type_reader import BOOL_T, INDEX_T, SCALAR_T, type_text
+
+if TYPE_CHECKING:
+    from .context import FunctionContext
+
+L = S.LANGUAGE
+
+_BINOPS = {
+    ast.Add: BinOp.add,
+    ast.Sub: BinOp.sub,
+    ast.Mult: BinOp.mul,
+    ast.Div: BinOp.div,
+    ast.FloorDiv: BinOp.floordiv,
+    ast.Mod: BinOp.mod,
+    ast.LShift: BinOp.shl,
+    ast.RShift: BinOp.shr,
+}
+_CMPOPS = {
+    ast.Eq: CmpOp.eq,
+    ast.NotEq: CmpOp.ne,
+    ast.Lt: CmpOp.lt,
+    ast.LtE: CmpOp.le,
+    ast.Gt: CmpOp.gt,
+    ast.GtE: CmpOp.ge,
+}
+_SHIFTS = (BinOp.shl, BinOp.shr)
+_INTEGER_OPS = (BinOp.floordiv, BinOp.mod, *_SHIFTS)
+_NOT_NUMBERS = (DType.TASK_ID, DType.BOOL)  # scalars no arithmetic takes
+_INT_FLOAT_HINT = "write a float literal (2.0) or keep both sides integers"
+
+
+def _c_quotient(a: int, b: int) -> int:
+    """``a / b`` on C++ integers: the quotient rounded toward zero."""
+    q = abs(a) // abs(b)
+    return q if (a >= 0) == (b >= 0) else -q
+
+
+# Integer constants folded in the orchestration body, with the meaning the C++ gives them: the
+# DSL's ``//`` and ``%`` print as C ``/`` and ``%`` (reference-behaviour: C semantics, not floor),
+# so folding ``-7 // 2`` must give -3, as the unfolded C++ would compute.
+_C_FOLD: dict[BinOp, Callable[[Any, Any], Any]] = {
+    BinOp.add: lambda a, b: a + b,
+    BinOp.sub: lambda a, b: a - b,
+    BinOp.mul: lambda a, b: a * b,
+    BinOp.floordiv: _c_quotient,
+    BinOp.mod: lambda a, b: a - b * _c_quotient(a, b),
+    BinOp.shl: lambda a, b: a << b,
+    BinOp.shr: lambda a, b: a >> b,
+}
+
+
+def unsigned_mix(a: Any, da: DType, b: Any, db: DType) -> DType | None:
+    """The unsigned dtype when C++'s usual arithmetic conversions compute ``a op b`` in unsigned.
+
+    Integers narrower than 32 bits promote to int first; then unsigned wins unless the signed side
+    is wider (UINT32 with INT64 stays signed). A constant that is not negative keeps its value
+    either way (None); a negative one (a C++ int) would wrap.
+    """
+    if da is db or not (da.is_int and db.is_int) or da.is_signed == db.is_signed:
+        return None
+    (s, ds), du = ((a, da), db) if da.is_signed else ((b, db), da)
+    if s._production == "Int":
+        if s.value >= 0:
+            return None
+        ds = DType.INT32
+    return du if du.bits >= max(ds.bits, 32) else None
+
+
+def expr(cx: FunctionContext, node: ast.expr) -> tuple[Any, Any]:
+    """An expression's IR and type; one nested more than MAX_EXPR_DEPTH is refused first.
+
+    The depth is counted while the expression is read rather than by a walk of its own: each
+    node is read at its ``expr_depth`` level (``descend``), and a node past the limit stops the
+    reading (there, and at a name's context in ``_expr``), so the reader never recurses deeper
+    than the limit. When the reading stops on another error, the depth of the whole expression
+    is measured: if it is too deep, that error is the one reported.
+    """
+    if cx.expr_level:  # a sub-expression of the one being read
+        return _expr(cx, node)
+    cx.expr_root, cx.expr_level = node, 1
+    try:
+        return _expr(cx, node)
+    except UserError:
+        check_expr_depth(cx.program, node)
+        raise
+    finally:
+        cx.expr_root, cx.expr_level = None, 0
+
+
+def descend(cx: FunctionContext, levels: int) -> None:
+    """Read the next sub-expressions, ``levels`` deeper (``expr_level`` goes back up after)."""
+    cx.expr_level += levels
+    if cx.expr_level > MAX_EXPR_DEPTH:
+        raise too_deep(cx.program, cx.expr_root)
+
+
+def scalar_expr(cx: FunctionContext, node: ast.expr) -> tuple[Any, Any]:
+    expr, ty = cx.expr(node)
+    if ty._production != "ScalarType":
+        raise cx.error(f"expected a scalar, got a {type_text(ty)}", node)
+    return expr, ty
+
+
+def scalar_operand(cx: FunctionContext, node: ast.expr) -> tuple[Any, Any]:
+    """``scalar_expr`` for an operand of the expression being read (its level already set)."""
+    expr, ty = _expr(cx, node)
+    if ty._production != "ScalarType":
+        raise cx.error(f"expected a scalar, got a {type_text(ty)}", node)
+    return expr, ty
+
+
+def _expr(cx: FunctionContext, node: ast.expr) -> tuple[Any, Any]:
+    kind = type(node)  # (the usual kinds first, by class: ast.parse makes no subclasses)
+    if kind is ast.Name:
+        if cx.expr_level >= MAX_EXPR_DEPTH:  # its child, the context (ast.Load), is one deeper
+            raise too_deep(cx.program, cx.expr_root)
+        return name(cx, node)
+    if kind is ast.BinOp:
+        return binop(cx, node)
+    if kind is ast.Constant:
+        return constant(cx, node.value, node)
+    if isinstance(node, ast.UnaryOp):
+        return unop(cx, node)
+    if isinstance(node, ast.Compare):
+        return compare(cx, node)
+    if isinstance(node, ast.BoolOp):
+        return boolop(cx, node)
+    if isinstance(node, ast.Subscript):
+        raise cx.error(
+            "subscripts are allowed only as a whole right-hand side (x = t[i, j]); assign them to a name first",
+            node,
+        )
+    if isinstance(node, ast.Call):
+        if self_method(node.func):
+            raise cx.error(MUST_BE_ASSIGNED, node)
+        spelled = dsl_call(node)
+        op = OPS.get(spelled) if spelled is not None else None
+        form = op.forms.get(EXPRESSION) if op is not None else None
+        if form is None:
+            raise refusal(cx, spelled, op, EXPRESSION, node)
+        descend(cx, 1)  # (the handler reads the arguments a level deeper)
+        read = form.handler(cx, node, op.bind(cx, node, form))
+        cx.expr_level -= 1
+        return read
+    if isinstance(node, ast.IfExp):
+        raise cx.error("conditional expressions (x if c else y) are not supported; use an if statement", node)
+    raise cx.error(f"unsupported expression {quoted(short_source(node))}", node)
+
+
+def constant(cx: FunctionContext, value: Any, node: ast.expr) -> tuple[Any, Any]:
+    if isinstance(value, bool):
+        return L.Bool(value), BOOL_T
+    if isinstance(value, int):
+        if not -(2**63) <= value < 2**64:
+            raise cx.error(f"integer {value} does not fit in 64 bits", node)
+        return L.Int.make(value, DType.INDEX), INDEX_T
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise cx.error(f"a float constant must be finite, got {value}", node)
+        return L.Float(value, DType.FP32), SCALAR_T[DType.FP32]
+    if value is None:
+        raise cx.error("None is only allowed as a TaskId value (x = None, deps=[None])", node)
+    raise cx.error(f"{describe(value)} cannot be used as a value here", node)
+
+
+def name(cx: FunctionContext, node: ast.Name) -> tuple[Any, Any]:
+    binding = cx.lookup(node.id)
+    if binding is not None:
+        return L.Var.make(node.id, span=cx.span(node)), binding.type
+    if node.id in cx.closed:
+        raise cx.error(
+            f"'{node.id}' is not visible here: it was {cx.closed[node.id]}",
+            node,
+            hint="assign it before the loop or in both branches so that it is carried out",
+        )
+    if node.id in cx.src.closure:
+        return closure_value(cx, cx.src.closure_get(node.id, node), node)
+    raise cx.error(f"undefined variable '{node.id}'", node)
+
+
+def closure_value(cx: FunctionContext, value: Any, node: ast.expr) -> tuple[Any, Any]:
+    from nanopass.dsl import DynamicDim
+
+    if isinstance(value, bool):
+        return L.Bool(value), BOOL_T
+    if isinstance(value, (int, float)):
+        return constant(cx, value, node)
+    if isinstance(value, DynamicDim):
+        binding = cx.lookup(value.name)
+        if binding is not None and binding.kind == "dyn":
+            return L.Var(value.name), binding.type
+        raise cx.error(
+            f"dynamic dimension '{value.name}' is not the extent of any tensor parameter", node
+        )
+    raise cx.error(
+        f"'{node.id}' is {describe(value)}; only int, float and bool values can be used here", node
+    )
+
+
+def binop(cx: FunctionContext, node: ast.BinOp) -> tuple[Any, Any]:
+    op = _BINOPS.get(type(node.op))
+    if op is None:
+        raise cx.error(f"unsupported operator '{_OP_TEXT.get(type(node.op), type(node.op).__name__)}'", node)
+    cx.expr_level += 1  # descend(cx, 1) and cx.scalar_operand, inlined: most expressions are these
+    if cx.expr_level > MAX_EXPR_DEPTH:
+        raise too_deep(cx.program, cx.expr_root)
+    a, aty = _expr(cx, node.left)
+    if aty._production != "ScalarType":
+        raise cx.error(f"expected a scalar, got a {type_text(aty)}", node.left)
+    b, bty = _expr(cx, node.right)
+    if bty._production != "ScalarType":
+        raise cx.error(f"expected a scalar, got a {type_text(bty)}", node.right)
+    cx.expr_level -= 1
+    da, db = aty.dtype, bty.dtype
+    if da in _NOT_NUMBERS or db in _NOT_NUMBERS:
+        bad = aty if da in _NOT_NUMBERS else bty
+        raise cx.error(f"arithmetic needs numbers, got a {type_text(bad)}", node)
+    if da is not db and da.is_float != db.is_float:
+        raise cx.error(
+            f"cannot mix {da.name} and {db.name} in arithmetic (int and float)", node,
+            hint=_INT_FLOAT_HINT,
+        )
+    if op is BinOp.div and da.is_int:
+        raise cx.error("'/' on integers is ambiguous; use '//' for integer division", node)
+    if op in _INTEGER_OPS and da.is_float:
+        raise cx.error(f"'{op.value}' needs integers", node)
+    mixed = unsigned_mix(a, da, b, db) if da is not db and op not in _SHIFTS else None
+    if mixed:  # the unsigned type C++ computes in
+        dtype, ty = mixed, SCALAR_T[mixed]
+    else:  # an INDEX operand (an integer literal) takes the other one's type
+        dtype, ty = (db, bty) if da is DType.INDEX else (da, aty)
+    if a._production == "Int" and b._production == "Int" and op in _C_FOLD:
+        try:
+            return L.Int(_C_FOLD[op](a.value, b.value), dtype), ty
+        except (ZeroDivisionError, ValueError):
+            raise cx.error("division by zero in a constant expression", node) from None
+    return L.Bin.make(op, a, b), ty
+
+
+def unop(cx: FunctionContext, node: ast.UnaryOp) -> tuple[Any, Any]:
+    descend(cx, 1)
+    a, ty = scalar_operand(cx, node.operand)
+    cx.expr_level -= 1
+    if isinstance(node.op, ast.USub):
+        if a._production in ("Int", "Float"):
+            return a.replace(value=-a.value), ty
+        if ty.dtype is DType.BOOL or ty.dtype is DType.TASK_ID:
+            raise cx.error("unary minus needs a number", node)
+        return L.Un(UnOp.neg, a), ty
+    if isinstance(node.op, ast.Not):
+        if ty != BOOL_T:
+            raise cx.error("'not' needs a bool (a comparison)", node)
+        return L.Un(UnOp.not_, a), BOOL_T
+    if isinstance(node.op, ast.Invert):
+        if not ty.dtype.is_int:
+            raise cx.error("'~' needs an integer", node)
+        return L.Un(UnOp.invert, a), ty
+    if isinstance(node.op, ast.UAdd):
+        return a, ty
+    raise cx.error("unsupported unary operator", node)
+
+
+def compare(cx: FunctionContext, node: ast.Compare) -> tuple[Any, Any]:
+    if len(node.ops) != 1:
+        raise cx.error("chained comparisons are not supported; use 'and'", node)
+    op = _CMPOPS.get(type(node.ops[0]))
+    if op is None:
+        raise cx.error(f"unsupported comparison '{type(node.ops[0]).__name__}'", node)
+    descend(cx, 1)
+    a, aty = scalar_operand(cx, node.left)
+    b, bty = scalar_operand(cx, node.comparators[0])
+    cx.expr_level -= 1
+    if DType.TASK_ID in (aty.dtype, bty.dtype):
+        raise cx.error("TaskIds cannot be compared", node)
+    if aty.dtype.is_float != bty.dtype.is_float:
+        raise cx.error(f"cannot compare {aty.dtype.name} with {bty.dtype.name}", node, hint=_INT_FLOAT_HINT)
+    unsigned = unsigned_mix(a, aty.dtype, b, bty.dtype)
+    if unsigned is not None:
+        left, right = (str(e.value) if e._production == "Int" else t.dtype.name for e, t in ((a, aty), (b, bty)))
+        raise cx.error(
+            f"cannot compare {left} with {right}: C++ compares them as {unsigned.c_type}, where a "
+            "negative value is a huge one", node, hint="give both sides the same signedness",
+        )
+    if a == b and not aty.dtype.is_float:
+        # an integer compared with itself has a known result (and C++ warns about it)
+        return L.Bool(op in (CmpOp.eq, CmpOp.le, CmpOp.ge)), BOOL_T
+    return L.Cmp.make(op, a, b), BOOL_T
+
+
+def boolop(cx: FunctionContext, node: ast.BoolOp) -> tuple[Any, Any]:
+    op = BinOp.and_ if isinstance(node.op, ast.And) else BinOp.or_
+    exprs = []
+    descend(cx, len(node.values) - 1)  # the chain becomes that many nested Bins
+    for value in node.values:
+        expr, ty = scalar_operand(cx, value)
+        if ty != BOOL_T:
+            raise cx.error(f"'{op.value}' needs bools (comparisons)", value)
+        exprs.append(expr)
+    cx.expr_level -= len(node.values) - 1
+    result = exprs[0]
+    for expr in exprs[1:]:
+        result = L.Bin(op, result, expr)
+    return result, BOOL_T
+
+
+_OP_TEXT = {ast.Pow: "**", ast.BitAnd: "&", ast.BitOr: "|", ast.BitXor: "^", ast.MatMult: "@"}

@@ -1,0 +1,43 @@
+"""The DSL operations of an orchestration function, one module per family. Importing this package
+registers them all (``registry.OPS``); the list below is the one place that says which exist.
+
+- ``tensor_views``: ``pl.tensor.slice``, ``.reshape``, ``.transpose``, ``.dim``, ``pl.assemble``.
+- ``host_access``: ``pl.tensor.read``, ``pl.tensor.write``; subscripts ``t[i, j]``, ``arr[i]``, ``arr[i] = v``.
+- ``creates``: ``pl.create_tensor`` (``pl.tensor.create``).
+- ``scalars_and_arrays``: ``pl.array.create``.
+- ``submits``: kernel calls ``self.k(...)``, ``pl.submit``, ``pl.no_dep``, ``deps=``, ``pl.system.task_dummy``,
+  ``pl.system.task_invalid``.
+- ``scopes``: ``with pl.manual_scope():``, ``with pl.scope(mode=...):``.
+- ``loops``: ``for ... in pl.range(...)`` / ``pl.parallel(...)``, ``pl.yield_``.
+- ``debug_tags``: none yet.
+
+Where the constructs still to come belong (``shared/spec/reference-surface.md``, and the existing
+compiler's printed IR):
+
+- ``tensor_views``: the short forms ``pl.slice``, ``pl.reshape``, ``pl.transpose`` (aliases, or
+  forms of their own where their arguments differ) and ``pl.tensor.view``.
+- ``submits``: ``pl.spmd_submit`` (a ``TARGETS`` form beside ``pl.submit``'s), call-site ``attrs=``,
+  ``dumps=`` and ``allow_early_resolve=`` (keywords its handlers read), a kernel call used as an
+  expression (an ``EXPRESSION`` reading of kernel calls in ``exprs``), calls of inline functions.
+- ``scopes``: ``with pl.at(...) [as tid]:``, ``with pl.spmd(...)``, ``with pl.cluster()`` (``CONTEXT``
+  forms; one that binds ``as`` says so to ``statements.read_with``).
+- ``loops``: ``for ... in pl.unroll(...)``, ``pl.spmd(...)``, ``pl.pipeline(...)`` (``ITERATOR`` forms).
+- ``scalars_and_arrays``: ``pl.const(value, dtype)`` (an ``EXPRESSION`` form).
+- ``debug_tags``: ``pl.dump_tag(t)`` (a ``STATEMENT`` form).
+- elsewhere: ``tuple[...]`` annotations, ``pl.MemRef`` in types, kernels without ``self``
+  (``type_reader``); several orchestration functions, ``level=``/``role=``, ``@pl.jit`` (``program``);
+  SSA names such as ``x__ssa_v1`` (``names.check_user_name``); ``pl.tile.*`` kernel bodies
+  (``kernels``); a tuple result read by index, ``r[0]`` (``host_access.subscript``).
+
+The import order below is the order of registration, which the messages that list operations
+follow ("only kernel calls, pl.submit and pl.yield_ can be unpacked").
+"""
+
+from . import tensor_views  # noqa: F401
+from . import host_access  # noqa: F401
+from . import creates  # noqa: F401
+from . import scalars_and_arrays  # noqa: F401
+from . import submits  # noqa: F401
+from . import scopes  # noqa: F401
+from . import loops  # noqa: F401
+from . import debug_tags  # noqa: F401

@@ -1,0 +1,188 @@
+"""Loops: ``for i in pl.range(...)`` and ``pl.parallel(...)``, with ``init_values=`` carries that
+the body's last statement ``a, b = pl.yield_(...)`` updates; and ``pl.yield_`` in an if branch,
+which names the branch's results.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import TYPE_CHECKING, Any
+
+from nanopass.languages import surface as S
+from nanopass.languages.terms import DType, LoopKind
+
+from ..exprs import unsigned_mix
+from ..limits import MAX_PARALLEL_NESTING
+from ..names import dsl_call
+from ..registry import ITERATOR, STATEMENT, TARGETS, dsl_op
+from ..type_reader import INDEX_T, compatible, type_text
+
+if TYPE_CHECKING:
+    from ..context import FunctionContext
+
+L = S.LANGUAGE
+_SEQ, _PARALLEL = LoopKind.seq, LoopKind.parallel  # (an Enum member is slow to look up on its class)
+_COUNTER = L.Var("i")  # a loop's counter (an int64_t), compared with the loop's stop
+
+
+@dsl_op("range", ITERATOR)
+def range_(cx: FunctionContext, stmt: ast.For, call: ast.Call) -> list[Any]:
+    return counted_loop(cx, stmt, call, _SEQ)
+
+
+@dsl_op("parallel", ITERATOR)
+def parallel(cx: FunctionContext, stmt: ast.For, call: ast.Call) -> list[Any]:
+    return counted_loop(cx, stmt, call, _PARALLEL)
+
+
+def counted_loop(cx: FunctionContext, stmt: ast.For, call: ast.Call, kind: LoopKind) -> list[Any]:
+    """``for i in pl.range(...)`` / ``pl.parallel(...)``, with ``init_values=`` carries or not."""
+    parallel = kind is _PARALLEL
+    if parallel and cx.parallel_depth >= MAX_PARALLEL_NESTING:
+        raise cx.error(f"pl.parallel loops are nested more than {MAX_PARALLEL_NESTING} deep", stmt)
+    bounds = loop_bounds(cx, call)
+    init_node = next((kw.value for kw in call.keywords if kw.arg == "init_values"), None)
+    for kw in call.keywords:
+        if kw.arg not in ("init_values", "attrs"):
+            raise cx.error(f"pl.{dsl_call(call)} has no keyword argument '{kw.arg}'", kw.value)
+    cx.enter(stmt)
+    cx.push()
+    cx.parallel_depth += parallel
+    try:
+        iters: list[Any] = []
+        explicit = init_node is not None
+        if explicit:
+            var_node, iter_names = explicit_loop_target(cx, stmt.target, init_node)
+            inits = init_node.elts
+            for name_node, init in zip(iter_names, inits):
+                init_expr, init_ty = cx.outside(lambda init=init: cx.expr(init))
+                if init_ty._production not in ("TensorType", "ScalarType", "ArrayType"):
+                    raise cx.error("an init value must be a tensor, a scalar or an array", init)
+                binding = cx.define(name_node.id, init_ty, name_node, "iter")
+                iters.append(L.IterArg(L.Binder(name_node.id, init_ty, span=binding.span), init_expr))
+        else:
+            var_node = stmt.target
+            if not isinstance(var_node, ast.Name):
+                raise cx.error(
+                    "the loop target must be a name (or i, (a, b) with init_values=...)", var_node
+                )
+        var = L.Binder.make(var_node.id, INDEX_T, span=cx.define(var_node.id, INDEX_T, var_node, "loopvar").span)
+        body_nodes = stmt.body
+        results: list[Any] = []
+        yield_values: list[Any] = []
+        if explicit:
+            last = body_nodes[-1]
+            if not _is_yield_assign(last):
+                raise cx.error(
+                    "a loop with init_values must end with an assignment from pl.yield_(...)",
+                    last,
+                    hint="for i, (a,) in pl.range(n, init_values=(x,)): ...; a_out = pl.yield_(a_next)",
+                )
+            body = cx.block(body_nodes[:-1])
+            yield_values, result_names = loop_yield(cx, last, iters)
+            body.append(L.Yield(yield_values, span=cx.span(last)))
+        else:
+            body = cx.block(body_nodes)
+    finally:
+        cx.parallel_depth -= parallel
+        frame = cx.pop()
+        cx.leave()
+    cx.close(frame, f"defined inside the loop at line {stmt.lineno}")
+    if explicit:
+        for name_node, it in zip(result_names, iters):
+            results.append(cx.bind(name_node.id, it.var.type, name_node))
+    start, stop, step = bounds
+    return [L.For.make(var, start, stop, step, kind, iters, body, results, span=cx.span(stmt))]
+
+
+def explicit_loop_target(cx: FunctionContext, target: ast.expr, init_node: ast.expr) -> tuple[ast.Name, list[ast.Name]]:
+    if not isinstance(init_node, (ast.Tuple, ast.List)):
+        raise cx.error("init_values must be a tuple or list", init_node)
+    if not (
+        isinstance(target, ast.Tuple)
+        and len(target.elts) == 2
+        and isinstance(target.elts[0], ast.Name)
+        and isinstance(target.elts[1], (ast.Tuple, ast.List))
+    ):
+        raise cx.error("with init_values the loop target must be i, (a, b, ...)", target)
+    names = list(target.elts[1].elts)
+    for n in names:
+        if not isinstance(n, ast.Name):
+            raise cx.error("loop carries must be plain names", n)
+    if len(names) != len(init_node.elts):
+        raise cx.error(
+            f"{len(names)} loop carries but {len(init_node.elts)} init values", init_node
+        )
+    return target.elts[0], names
+
+
+def loop_yield(cx: FunctionContext, stmt: ast.stmt, iters: list[Any]) -> tuple[list[Any], list[ast.Name]]:
+    call = stmt.value
+    target = stmt.targets[0] if isinstance(stmt, ast.Assign) else stmt.target
+    names = list(target.elts) if isinstance(target, (ast.Tuple, ast.List)) else [target]
+    for n in names:
+        if not isinstance(n, ast.Name):
+            raise cx.error("pl.yield_ results must be plain names", n)
+    if len(call.args) != len(iters):
+        raise cx.error(
+            f"pl.yield_ gives {len(call.args)} value(s) but the loop carries {len(iters)}", call
+        )
+    if len(names) != len(iters):
+        raise cx.error(f"pl.yield_ is unpacked into {len(names)} name(s) but the loop carries {len(iters)}", stmt)
+    values = []
+    for arg, it in zip(call.args, iters):
+        expr, ty = cx.expr(arg)
+        if not compatible(it.var.type, ty):
+            raise cx.error(
+                f"the carry '{it.var.name}' changes type in the loop: {type_text(it.var.type)} before, "
+                f"{type_text(ty)} yielded",
+                arg,
+            )
+        values.append(expr)
+    return values, names
+
+
+def loop_bounds(cx: FunctionContext, call: ast.Call) -> tuple[Any, Any, Any]:
+    args = call.args
+    if not 1 <= len(args) <= 3:
+        raise cx.error("pl.range takes 1 to 3 arguments: (stop), (start, stop) or (start, stop, step)", call)
+    exprs = []
+    for arg in args:
+        expr, ty = cx.expr(arg)
+        if ty._production != "ScalarType" or not ty.dtype.is_int:
+            raise cx.error(f"a loop bound must be an integer, got {type_text(ty)}", arg)
+        if arg is args[min(1, len(args) - 1)] and unsigned_mix(_COUNTER, DType.INDEX, expr, ty.dtype):
+            raise cx.error(
+                f"a loop stop cannot be a {type_text(ty)}: C++ compares the int64_t counter with it as "
+                f"{ty.dtype.c_type}, where a negative counter is a huge one", arg, hint="declare it pl.INT64",
+            )
+        exprs.append(expr)
+    zero, one = L.Int.make(0, DType.INDEX), L.Int.make(1, DType.INDEX)
+    if len(exprs) == 1:
+        return zero, exprs[0], one
+    if len(exprs) == 2:
+        return exprs[0], exprs[1], one
+    if exprs[2]._production == "Int" and exprs[2].value <= 0:
+        raise cx.error("a loop step must be positive", args[2])
+    return exprs[0], exprs[1], exprs[2]
+
+
+@dsl_op("yield_", TARGETS, misplaced={
+    STATEMENT: "pl.yield_ must be assigned: a, b = pl.yield_(x, y)",
+})
+def yield_(cx: FunctionContext, call: ast.Call, targets: list[ast.expr], unpacked: bool, stmt: ast.stmt) -> list[Any]:
+    # pl.yield_ inside an if branch names the branch's results: x = pl.yield_(v) is x = v.
+    if len(call.args) != len(targets):
+        raise cx.error(f"pl.yield_ gives {len(call.args)} value(s) to {len(targets)} name(s)", call)
+    out = []
+    for target, arg in zip(targets, call.args):
+        if not isinstance(target, ast.Name):
+            raise cx.error("pl.yield_ results must be plain names", target)
+        expr, ty = cx.rhs(arg)
+        out.append(L.Let(cx.bind(target.id, ty, target), expr, span=cx.span(stmt)))
+    return out
+
+
+def _is_yield_assign(stmt: ast.stmt) -> bool:
+    value = stmt.value if isinstance(stmt, (ast.Assign, ast.AnnAssign)) else None
+    return value is not None and dsl_call(value) == "yield_"

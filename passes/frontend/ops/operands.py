@@ -1,0 +1,49 @@
+"""The operands DSL operations share: a tensor variable, a list of indices, a shape."""
+
+from __future__ import annotations
+
+import ast
+from typing import TYPE_CHECKING, Any
+
+from nanopass.errors import quoted
+
+from ..limits import MAX_TENSOR_DIMS
+from ..type_reader import check_extent, type_text
+
+if TYPE_CHECKING:
+    from ..context import FunctionContext
+
+
+def tensor_operand(cx: FunctionContext, node: ast.expr, what: str) -> tuple[Any, Any]:
+    expr, ty = cx.expr(node)
+    if ty._production != "TensorType" or expr._production != "Var":
+        raise cx.error(f"pl.{what} needs a tensor variable, got {quoted(ast.unparse(node))}", node)
+    return expr, ty
+
+
+def index_list(cx: FunctionContext, node: ast.expr, what: str, shape: bool = False) -> list[Any]:
+    if not isinstance(node, (ast.List, ast.Tuple)):
+        example = "a shape must be a list, like [16, 16]" if shape else "indices must be a list, like [i, j]"
+        raise cx.error(f"pl.{what}: {example}", node)
+    out = []
+    for elt in node.elts:
+        expr, ty = cx.expr(elt)
+        if ty._production != "ScalarType" or not ty.dtype.is_int:
+            raise cx.error(f"{'a dimension' if shape else 'an index'} must be an integer, got {type_text(ty)}", elt)
+        out.append(expr)
+    return out
+
+
+def shape_list(cx: FunctionContext, node: ast.expr, what: str) -> list[Any]:
+    if isinstance(node, ast.Name) and cx.lookup(node.id) is None and isinstance(
+        cx.src.closure_get(node.id, node), (list, tuple)
+    ):
+        dims = [cx.types.dim_value(v, node) for v in cx.src.closure[node.id]]
+    else:
+        dims = index_list(cx, node, what, shape=True)
+        for dim, elt in zip(dims, node.elts):
+            if dim._production == "Int":
+                check_extent(cx, dim.value, elt)
+    if not 1 <= len(dims) <= MAX_TENSOR_DIMS:
+        raise cx.error(f"a tensor has 1 to {MAX_TENSOR_DIMS} dimensions, got {len(dims)}", node)
+    return dims

@@ -1,0 +1,63 @@
+"""Runtime scopes the user places: ``with pl.manual_scope():`` and ``with pl.scope(mode=...):``."""
+
+from __future__ import annotations
+
+import ast
+from typing import TYPE_CHECKING, Any
+
+from nanopass.languages import surface as S
+from nanopass.languages.terms import ScopeMode
+
+from ..names import attr_path
+from ..registry import CONTEXT, dsl_op
+
+if TYPE_CHECKING:
+    from ..context import FunctionContext
+
+L = S.LANGUAGE
+
+
+@dsl_op("manual_scope", CONTEXT)
+def manual_scope(cx: FunctionContext, stmt: ast.With, call: ast.Call) -> list[Any]:
+    if call.args or call.keywords:
+        raise cx.error("pl.manual_scope() takes no arguments", call)
+    return scope_block(cx, stmt, ScopeMode.manual)
+
+
+@dsl_op("scope", CONTEXT)
+def scope(cx: FunctionContext, stmt: ast.With, call: ast.Call) -> list[Any]:
+    return scope_block(cx, stmt, scope_mode(cx, call))
+
+
+def scope_block(cx: FunctionContext, stmt: ast.With, mode: ScopeMode) -> list[Any]:
+    if mode is ScopeMode.manual and cx.manual_depth:
+        raise cx.error("a manual scope may not be nested inside another manual scope", stmt)
+    if mode is ScopeMode.auto:
+        if cx.auto_scope:
+            raise cx.error(
+                "a hand-placed AUTO 'with pl.scope()' requires @pl.function(auto_scope=False)", stmt
+            )
+        if cx.manual_depth:
+            raise cx.error("an AUTO scope may not be nested inside a manual scope", stmt)
+    cx.enter(stmt)
+    cx.manual_depth += mode is ScopeMode.manual
+    try:
+        body = cx.block(stmt.body)
+    finally:
+        cx.manual_depth -= mode is ScopeMode.manual
+        cx.leave()
+    return [L.Scope(mode, body, span=cx.span(stmt))]
+
+
+def scope_mode(cx: FunctionContext, call: ast.Call) -> ScopeMode:
+    if call.args:
+        raise cx.error("pl.scope takes only mode=", call.args[0])
+    mode = ScopeMode.auto
+    for kw in call.keywords:
+        if kw.arg != "mode":
+            raise cx.error(f"pl.scope has no keyword argument '{kw.arg}'", kw.value)
+        name = (attr_path(kw.value) or [""])[-1]
+        if name not in ("AUTO", "MANUAL"):
+            raise cx.error("mode= must be pl.ScopeMode.AUTO or pl.ScopeMode.MANUAL", kw.value)
+        mode = ScopeMode.auto if name == "AUTO" else ScopeMode.manual
+    return mode

@@ -1,0 +1,272 @@
+"""Tasks: kernel calls ``self.k(...)``, ``pl.submit(self.k, ..., deps=[...])`` with its TaskId, the
+arguments of a task (``pl.no_dep(t)``), ``deps=`` lists, and the TaskId sources that are not a
+kernel: ``pl.system.task_dummy(deps=[...])`` (a barrier) and ``pl.system.task_invalid()``.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import TYPE_CHECKING, Any
+
+from nanopass.errors import quoted
+from nanopass.suggest import did_you_mean
+from nanopass.languages import surface as S
+from nanopass.languages.terms import DType, FuncKind, ParamDir
+
+from ..limits import MAX_TASK_SCALARS, MAX_TASK_TENSORS
+from ..names import dsl_call, self_method
+from ..registry import ARGUMENT, BINDING, EXPRESSION, MUST_BE_ASSIGNED, OPS, STATEMENT, TARGETS, VALUE, dsl_op
+from ..source import short_source
+from ..type_reader import TID_T, shapes_match, type_text
+
+if TYPE_CHECKING:
+    from ..context import FunctionContext
+    from ..program import KernelSig
+
+L = S.LANGUAGE
+
+
+def kernel_call(cx: FunctionContext, call: ast.Call, targets: list[ast.expr] | None, stmt: ast.stmt) -> Any:
+    name = self_method(call.func)
+    sig = kernel_sig(cx, name, call.func)
+    for kw in call.keywords:
+        hint = "use pl.submit(self.k, ..., deps=[...]) for explicit dependencies" if kw.arg == "deps" else None
+        raise cx.error(f"kernel '{name}' does not accept keyword argument '{kw.arg}'", kw.value, hint)
+    if len(call.args) != len(sig.params):
+        raise cx.error(
+            f"kernel '{name}' expects {len(sig.params)} argument(s), got {len(call.args)}",
+            call,
+            hint=_signature_hint(sig),
+        )
+    args = [task_arg(cx, arg, param, name) for arg, param in zip(call.args, sig.params)]
+    outs = task_outs(cx, targets or [], sig, call, stmt, statement=targets is None)
+    return L.Task.make(outs, None, name, args, (), span=cx.span(call))
+
+
+@dsl_op("submit", TARGETS, misplaced={
+    STATEMENT: "pl.submit(...) must be unpacked: out, tid = pl.submit(...)",
+    EXPRESSION: MUST_BE_ASSIGNED,
+})
+def submit(
+    cx: FunctionContext, call: ast.Call, targets: list[ast.expr], tuple_target: bool, stmt: ast.stmt
+) -> list[Any]:
+    if not call.args or self_method(call.args[0]) is None:
+        raise cx.error("pl.submit's first argument must be a kernel: pl.submit(self.k, ...)", call)
+    name = self_method(call.args[0])
+    sig = kernel_sig(cx, name, call.args[0])
+    args_nodes = call.args[1:]
+    deps_node = None
+    for kw in call.keywords:
+        if kw.arg == "deps":
+            deps_node = kw.value
+        else:
+            raise cx.error(f"pl.submit has no keyword argument '{kw.arg}'", kw.value)
+    n_params = len(sig.params)
+    if len(args_nodes) != n_params:
+        omitted = sig.params[len(args_nodes) :]
+        if len(args_nodes) > n_params or any(p.dir is not ParamDir.Out for p in omitted):
+            raise cx.error(
+                f"kernel '{name}' expects {n_params} argument(s), got {len(args_nodes)}",
+                call,
+                hint=_signature_hint(sig) + "; only trailing pl.Out parameters may be left out",
+            )
+    args = [task_arg(cx, arg, param, name) for arg, param in zip(args_nodes, sig.params)]
+    deps = dep_list(cx, deps_node, name) if deps_node is not None else []
+    # targets: (outs, tid) or tid alone
+    if tuple_target:
+        if len(targets) != 2:
+            raise cx.error(
+                f"pl.submit must be unpacked as exactly 2 targets (results, task_id), got {len(targets)}", stmt
+            )
+        result_node, tid_node = targets
+        if isinstance(result_node, (ast.Tuple, ast.List)):
+            result_targets = list(result_node.elts)
+        else:
+            result_targets = [result_node]
+            if len(sig.results) != 1 and not (isinstance(result_node, ast.Name) and result_node.id == "_"):
+                raise cx.error(
+                    f"kernel '{name}' returns {len(sig.results)} value(s); unpack them as (a, b), tid", result_node
+                )
+        if len(sig.results) == 0 and result_targets and not (
+            len(result_targets) == 1 and isinstance(result_targets[0], ast.Name) and result_targets[0].id == "_"
+        ):
+            raise cx.error(f"kernel '{name}' returns nothing; write (), tid = pl.submit(...)", result_node)
+        if len(sig.results) == 0:
+            result_targets = []
+    else:
+        tid_node = targets[0]
+        result_targets = []
+    if not isinstance(tid_node, ast.Name):
+        raise cx.error("the task_id target must be a plain variable name", tid_node)
+    outs = task_outs(cx, result_targets, sig, call, stmt, statement=not result_targets)
+    tid = cx.bind(tid_node.id, TID_T, tid_node)
+    return [L.Task(outs, tid, name, args, deps, span=cx.span(call))]
+
+
+def kernel_sig(cx: FunctionContext, name: str, node: ast.AST) -> KernelSig:
+    sig = cx.program.kernels.get(name)
+    if name in cx.dispatchable:
+        return sig
+    if sig is None:
+        if name == cx.fdef.name or any(f[0].name == name for f in cx.program.functions):
+            raise cx.error(f"'{name}' is an orchestration function, not a kernel", node)
+        available = ", ".join(sorted(cx.program.kernels)) or "none"
+        raise cx.error(
+            f"function '{name}' is not defined in program '{cx.src.name}'", node,
+            hint=did_you_mean(name, cx.program.kernels, "self.") or f"kernels: {available}"
+        )
+    if sig.kind is FuncKind.Opaque:
+        raise cx.error(f"'{name}' has no pl.FunctionType: it cannot be dispatched as a task", node)
+    tensors = sum(1 for p in sig.params if p.type._production == "TensorType")
+    scalars = len(sig.params) - tensors
+    if tensors > MAX_TASK_TENSORS or scalars > MAX_TASK_SCALARS:
+        raise cx.error(
+            f"a task of '{name}' would pass {tensors} tensors and {scalars} scalars; one runtime task "
+            f"takes at most {MAX_TASK_TENSORS} tensors and {MAX_TASK_SCALARS} scalars",
+            node,
+        )
+    cx.dispatchable.add(name)
+    return sig
+
+
+def task_outs(
+    cx: FunctionContext, targets: list[ast.expr], sig: KernelSig, call: ast.Call, stmt: ast.stmt, statement: bool
+) -> list[Any]:
+    if statement:
+        return []
+    if len(targets) != len(sig.results):
+        raise cx.error(
+            f"kernel '{sig.name}' returns {len(sig.results)} value(s) but {len(targets)} name(s) receive them",
+            stmt,
+        )
+    outs = []
+    for target, rtype in zip(targets, sig.results):
+        if not isinstance(target, ast.Name):
+            raise cx.error("results must be received by plain variable names", target)
+        if rtype._production != "TensorType":
+            raise cx.error(f"kernel '{sig.name}' returns a {type_text(rtype)}; kernels return tensors", call)
+        outs.append(cx.bind(target.id, rtype, target))
+    return outs
+
+
+def task_arg(cx: FunctionContext, node: ast.expr, param: Any, kernel: str) -> Any:
+    no_dep = False
+    while type(node) is ast.Call and (form := _argument_form(node)) is not None:
+        node = form.handler(cx, node)
+        no_dep = True
+    ptype = param.type
+    if isinstance(node, ast.Constant) and node.value is None:
+        raise cx.error(f"None is not a value for parameter '{param.name}' of '{kernel}'", node)
+    expr, ty = cx.expr(node)
+    if ptype._production == "TensorType":
+        if ty._production != "TensorType":
+            raise cx.error(
+                f"parameter '{param.name}' of '{kernel}' is a tensor but the argument is a {type_text(ty)}", node
+            )
+        if expr._production != "Var":
+            raise cx.error("a tensor argument must be a variable", node)
+        if ty.dtype != ptype.dtype or not shapes_match(ptype.shape, ty.shape):
+            raise cx.error(
+                f"parameter '{param.name}' of '{kernel}' is {type_text(ptype)} but the argument is "
+                f"{type_text(ty)}",
+                node,
+            )
+        return L.Arg.make(expr, no_dep, span=cx.span(node))
+    if no_dep:
+        raise cx.error("pl.no_dep applies to tensor arguments only", node)
+    if ptype._production != "ScalarType":
+        raise cx.error(f"parameter '{param.name}' of '{kernel}' cannot be passed to a task", node)
+    if ty._production != "ScalarType" or ty.dtype is DType.TASK_ID:
+        raise cx.error(
+            f"parameter '{param.name}' of '{kernel}' is a {type_text(ptype)} but the argument is a {type_text(ty)}",
+            node,
+        )
+    want, got = ptype.dtype, ty.dtype
+    if want.is_float and got.is_int and expr._production == "Int":
+        expr = L.Float(float(expr.value), want)
+    elif want.is_float != got.is_float or (want is DType.BOOL) != (got is DType.BOOL):
+        raise cx.error(
+            f"parameter '{param.name}' of '{kernel}' is a {type_text(ptype)} but the argument is a {type_text(ty)}",
+            node,
+        )
+    elif expr._production in ("Int", "Float"):
+        expr = expr.replace(dtype=want)
+    return L.Arg.make(expr, False, span=cx.span(node))
+
+
+@dsl_op("no_dep", ARGUMENT)
+def no_dep(cx: FunctionContext, call: ast.Call) -> ast.expr:
+    """``pl.no_dep(t)`` around a task argument: ``t``."""
+    if len(call.args) != 1 or call.keywords:
+        raise cx.error("pl.no_dep takes one tensor: pl.no_dep(t)", call)
+    return call.args[0]
+
+
+def dep_list(cx: FunctionContext, node: ast.expr, what: str) -> list[Any]:
+    if not isinstance(node, (ast.List, ast.Tuple)):
+        raise cx.error(f"'{what}' deps= must be a list of TaskId values", node)
+    out = []
+    for entry in node.elts:
+        if isinstance(entry, ast.Constant) and entry.value is None:
+            continue
+        if isinstance(entry, ast.Subscript):
+            arr, aty = cx.expr(entry.value)
+            if aty._production != "ArrayType" or aty.dtype is not DType.TASK_ID:
+                raise cx.error("deps= entries arr[i] need a TaskId array", entry.value)
+            index, ity = cx.expr(entry.slice)
+            if ity._production != "ScalarType" or not ity.dtype.is_int:
+                raise cx.error("an array index must be an integer", entry.slice)
+            out.append(L.DepItem(arr, index, span=cx.span(entry)))
+            continue
+        if isinstance(entry, ast.Name):
+            expr, ty = cx.expr(entry)
+            if ty == TID_T or (ty._production == "ArrayType" and ty.dtype is DType.TASK_ID):
+                out.append(L.DepVar(expr, span=cx.span(entry)))
+                continue
+        raise cx.error(
+            f"'{what}' deps= entries must be a TaskId variable, a TaskId array, arr[i] or None; "
+            f"got {quoted(short_source(entry))}",
+            entry,
+        )
+    return out
+
+
+@dsl_op("system.task_dummy", BINDING, misplaced={
+    STATEMENT: "assign the barrier's TaskId: b = pl.system.task_dummy(deps=[...])",
+})
+def task_dummy(cx: FunctionContext, call: ast.Call, target: ast.Name, stmt: ast.stmt) -> list[Any]:
+    """``b = pl.system.task_dummy(deps=[...])``: a barrier task."""
+    deps = dummy_deps(cx, call)
+    return [L.Dummy(cx.bind(target.id, TID_T, target), deps, span=cx.span(call))]
+
+
+def dummy_deps(cx: FunctionContext, call: ast.Call) -> list[Any]:
+    if call.args:
+        raise cx.error("pl.system.task_dummy takes only deps=[...]", call.args[0])
+    deps_node = None
+    for kw in call.keywords:
+        if kw.arg != "deps":
+            raise cx.error(f"pl.system.task_dummy has no keyword argument '{kw.arg}'", kw.value)
+        deps_node = kw.value
+    if deps_node is None:
+        raise cx.error("pl.system.task_dummy requires deps=[...] (use deps=[] for none)", call)
+    return dep_list(cx, deps_node, "task_dummy")
+
+
+@dsl_op("system.task_invalid", VALUE)
+def task_invalid(cx: FunctionContext, call: ast.Call, _args: None) -> tuple[Any, Any]:
+    if call.args or call.keywords:
+        raise cx.error("pl.system.task_invalid() takes no arguments", call)
+    return L.NoTask(), TID_T
+
+
+def _argument_form(call: ast.Call) -> Any:
+    """The form that reads ``call`` wrapping a task argument (``pl.no_dep(t)``), if it is one."""
+    spelled = dsl_call(call)
+    op = OPS.get(spelled) if spelled is not None else None
+    return op.forms.get(ARGUMENT) if op is not None else None
+
+
+def _signature_hint(sig: KernelSig) -> str:
+    params = ", ".join(f"{p.name}: {p.dir.name}" for p in sig.params)
+    return f"{sig.name}({params})"

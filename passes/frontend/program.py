@@ -1,0 +1,157 @@
+"""A ``@pl.program`` class: its functions and their decorators, the kernels' signatures and body
+summaries; the orchestration function is elaborated by ``context``."""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+from typing import Any
+
+from nanopass.errors import Span, UsageError, UserError, quoted
+from nanopass.suggest import did_you_mean
+from nanopass.languages import surface as S
+from nanopass.languages.terms import FuncKind
+
+from .context import FunctionContext
+from .kernels import KernelSummary
+from .names import attr_path
+from .source import ProgramSource
+from .type_reader import TypeReader, type_text
+
+L = S.LANGUAGE
+
+
+@dataclass
+class KernelSig:
+    name: str
+    kind: FuncKind
+    params: list[Any]  # surface Param nodes
+    results: list[Any]  # surface Type nodes
+    span: Span
+
+
+class ProgramParser:
+    def __init__(self, src: ProgramSource):
+        self.src = src
+        self.functions: list[tuple[ast.FunctionDef, FuncKind, bool, bool]] = []
+        self.kernels: dict[str, KernelSig] = {}
+
+    def error(self, message: str, node: ast.AST | None = None, hint: str | None = None) -> UserError:
+        return UserError(message, self.src.span(node) if node is not None else self.src.span(self.src.classdef), hint)
+
+    def parse(self, func_name: str | None):
+        self._collect_functions()
+        orchs = [f for f in self.functions if f[1] is FuncKind.Orchestration]
+        if not orchs:
+            raise self.error(
+                f"program '{self.src.name}' has no @pl.function(type=pl.FunctionType.Orchestration)",
+                self.src.classdef,
+            )
+        if func_name is None:
+            if len(orchs) > 1:
+                names = ", ".join(f[0].name for f in orchs)
+                raise self.error(
+                    f"program '{self.src.name}' has several orchestration functions ({names}); choose one with "
+                    "--func NAME", self.src.classdef, hint="from Python: generate_orchestration(program, func_name)",
+                )
+            orch = orchs[0]
+        else:
+            matching = [f for f in orchs if f[0].name == func_name]
+            if not matching:
+                names = ", ".join(f[0].name for f in orchs)
+                raise UsageError(f"program '{self.src.name}' has no orchestration function '{func_name}' ({names})",
+                                 self.src.span(self.src.classdef), did_you_mean(func_name, [f[0].name for f in orchs]))
+            orch = matching[0]
+        types = TypeReader(self)
+        kernel_nodes = []
+        for fdef, kind, _auto, dual in self.functions:
+            if kind is FuncKind.Orchestration:
+                continue
+            params = types.params(fdef, kernel=True)
+            results = types.results(fdef)
+            self.kernels[fdef.name] = KernelSig(fdef.name, kind, params, results, self.src.span(fdef))
+            body = KernelSummary(self, types).summarize(fdef)
+            self._check_returned_params(fdef.name, params, results, body)
+            kernel_nodes.append(
+                L.Kernel(fdef.name, kind, params, results, body, dual, span=self.src.span(fdef))
+            )
+        fdef, _kind, auto_scope, _dual = orch
+        func = FunctionContext(self, types, fdef, auto_scope).parse()
+        return L.Program(self.src.name, kernel_nodes, func, span=self.src.span(self.src.classdef))
+
+    def _check_returned_params(self, name: str, params: list[Any], results: list[Any], body: list[Any]) -> None:
+        """A result the kernel returns as one of its parameters is that tensor: it must have the result's type."""
+        by_name = {p.name: p for p in params}
+        for ret in (s for s in body if s._production == "KReturn"):
+            for value, rtype in zip(ret.values, results):
+                param = by_name.get(value.name) if value._production == "Var" else None
+                if param is not None and param.type != rtype:
+                    raise UserError(
+                        f"kernel '{name}' returns parameter '{param.name}', a {type_text(param.type)}, as its "
+                        f"{type_text(rtype)} result", ret.span,
+                        hint="a kernel's results are the Out/InOut tensors it writes",
+                    )
+
+    def _collect_functions(self) -> None:
+        seen: dict[str, ast.FunctionDef] = {}
+        for stmt in self.src.classdef.body:
+            if not isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                continue
+            deco = next((d for d in stmt.decorator_list if is_function_decorator(d)), None)
+            if deco is None:
+                continue
+            if isinstance(stmt, ast.AsyncFunctionDef):
+                raise self.error("a @pl.function cannot be async", stmt)
+            if stmt.name in seen:
+                raise self.error(
+                    f"function '{stmt.name}' is defined twice in program '{self.src.name}'",
+                    stmt,
+                    hint=f"first defined at line {seen[stmt.name].lineno}",
+                )
+            seen[stmt.name] = stmt
+            kind, auto_scope, dual = self._decorator_options(deco)
+            self.functions.append((stmt, kind, auto_scope, dual))
+        if not self.functions:
+            raise self.error(f"class '{self.src.name}' contains no @pl.function methods", self.src.classdef)
+
+    def _decorator_options(self, deco: ast.expr) -> tuple[FuncKind, bool, bool]:
+        kind, auto_scope, dual = FuncKind.Opaque, True, False
+        if not isinstance(deco, ast.Call):
+            return kind, auto_scope, dual
+        if deco.args:
+            raise self.error("@pl.function takes keyword arguments only", deco.args[0])
+        for kw in deco.keywords:
+            if kw.arg == "type":
+                kind = self._function_kind(kw.value)
+            elif kw.arg == "auto_scope":
+                auto_scope = self._bool_literal(kw.value, "auto_scope")
+            elif kw.arg == "dual_aiv_dispatch":
+                dual = self._bool_literal(kw.value, "dual_aiv_dispatch")
+            elif kw.arg in ("attrs", "level", "role", "strict_ssa"):
+                continue
+            else:
+                raise self.error(f"@pl.function has no keyword argument '{kw.arg}'", kw.value)
+        return kind, auto_scope, dual
+
+    def _function_kind(self, node: ast.expr) -> FuncKind:
+        path = attr_path(node)
+        if path:
+            if path[-1] in FuncKind.__members__:
+                return FuncKind[path[-1]]
+            value = self.src.closure_get(path[0], node) if len(path) == 1 else None
+            if isinstance(value, FuncKind):
+                return value
+        kinds = ", ".join(f"pl.FunctionType.{k}" for k in FuncKind.__members__)
+        raise self.error(f"unsupported @pl.function type {quoted(ast.unparse(node))}", node, hint=f"use one of {kinds}")
+
+    def _bool_literal(self, node: ast.expr, what: str) -> bool:
+        if isinstance(node, ast.Constant) and isinstance(node.value, bool):
+            return node.value
+        raise self.error(f"{what}= must be True or False", node)
+
+
+def is_function_decorator(node: ast.expr) -> bool:
+    if isinstance(node, ast.Call):
+        node = node.func
+    path = attr_path(node)
+    return bool(path) and path[-1] == "function"

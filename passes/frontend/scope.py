@@ -1,0 +1,100 @@
+"""The DSL variables visible in the orchestration function, and the names no longer visible.
+
+Scoping follows what the generated C++ can express: a name first bound inside a loop body or in
+only one branch of an ``if`` is not visible after it (assign it before, so that it becomes a
+carry or a branch result); ``with`` blocks do not hide names. The readers of loops and ifs push a
+frame for each body or branch and say, when they pop it, why its names are gone (``closed``);
+the reader of names reports that reason where such a name is used.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import TYPE_CHECKING, Any, Callable, NamedTuple
+
+from nanopass.errors import Span, UserError
+from nanopass.languages import surface as S
+
+from .names import check_user_name
+from .type_reader import compatible, type_text
+
+if TYPE_CHECKING:
+    from .program import ProgramParser
+
+L = S.LANGUAGE
+
+
+class Binding(NamedTuple):
+    """What a visible name is bound to (immutable: a name bound again gets a new Binding)."""
+
+    type: Any
+    kind: str  # param | local | loopvar | iter | dyn
+    span: Span
+
+
+class Scope:
+    """Frames of bindings, innermost last: the function's (parameters and dynamic dimensions),
+    then one per loop body or if branch being read."""
+
+    def __init__(self, program: ProgramParser, span: Callable[[ast.AST], Span]):
+        self.program = program
+        self.span = span
+        self.frames: list[dict[str, Binding]] = [{}]
+        self.closed: dict[str, str] = {}  # name -> why it is no longer visible
+
+    def error(self, message: str, node: ast.AST, hint: str | None = None) -> UserError:
+        return UserError(message, self.span(node), hint)
+
+    def lookup(self, name: str) -> Binding | None:
+        for frame in reversed(self.frames):
+            if name in frame:
+                return frame[name]
+        return None
+
+    def define(self, name: str, ty: Any, node: ast.AST, kind: str = "local") -> Binding:
+        """Bind ``name`` in the innermost frame; returns the binding (its span: ``node``'s)."""
+        check_user_name(self.program, name, node)
+        if name in self.program.kernels or name == "self":
+            raise self.error(f"'{name}' cannot be used as a variable name", node)
+        binding = self.frames[-1][name] = Binding(ty, kind, self.span(node))
+        self.closed.pop(name, None)
+        return binding
+
+    def bind(self, name: str, ty: Any, node: ast.AST) -> Any:
+        """Assign ``name``: re-assign a visible variable (same type) or define a new one."""
+        if name == "_":
+            return L.Binder("_", ty)
+        existing = self.lookup(name)
+        if existing is not None:
+            if existing.kind in ("loopvar", "dyn"):
+                what = "loop variable" if existing.kind == "loopvar" else "dynamic dimension"
+                raise self.error(f"cannot assign to '{name}' (a {what})", node)
+            if not compatible(existing.type, ty):
+                raise self.error(
+                    f"cannot re-assign '{name}' with a different type: was {type_text(existing.type)}, "
+                    f"got {type_text(ty)}",
+                    node,
+                    hint="use a new name for a value of another type",
+                )
+            return L.Binder.make(name, existing.type, span=self.span(node))
+        return L.Binder.make(name, ty, span=self.define(name, ty, node).span)
+
+    def push(self) -> None:
+        self.frames.append({})
+
+    def pop(self) -> dict[str, Binding]:
+        return self.frames.pop()
+
+    def close(self, frame: dict[str, Binding], reason: str) -> None:
+        """The names of a popped ``frame`` that are not visible outside it are closed for ``reason``."""
+        for name in frame:
+            if self.lookup(name) is None:
+                self.closed[name] = reason
+
+    def outside(self, thunk: Callable[[], Any]) -> Any:
+        """Evaluate ``thunk`` with the innermost frame hidden (init values see the outer scope)."""
+        inner = self.frames.pop()
+        try:
+            return thunk()
+        finally:
+            self.frames.append(inner)

@@ -1,0 +1,275 @@
+"""Statements of the orchestration function, one reader per ``ast`` class (``registry.STATEMENTS``):
+assignments (whose value may be a DSL operation, a kernel call or an expression), expression
+statements, ``return``, ``if``; ``for`` and ``with`` hand their iterator or context manager to
+its operation's form. Every other statement is refused with ``unsupported_statement``'s message.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import TYPE_CHECKING, Any
+
+from nanopass.errors import quoted
+from nanopass.languages import surface as S
+from nanopass.languages.terms import DType
+
+from .names import dsl_call, self_method
+from .ops.host_access import array_write, subscript
+from .ops.submits import kernel_call
+from .registry import (BINDING, CONTEXT, EXPRESSION, ITERATOR, OPS, STATEMENT, TARGETS, VALUE, names_in, refusal,
+                       spelled_list, statement)
+from .source import short_source
+from .type_reader import BOOL_T, TID_T, compatible, type_text
+
+if TYPE_CHECKING:
+    from .context import FunctionContext
+
+L = S.LANGUAGE
+
+
+@statement(ast.Assign)
+def read_assign(cx: FunctionContext, stmt: ast.Assign) -> list[Any]:
+    if len(stmt.targets) != 1:
+        raise cx.error("chained assignment (a = b = ...) is not supported", stmt)
+    target = stmt.targets[0]
+    if isinstance(target, ast.Subscript):
+        return [array_write(cx, target, stmt.value, stmt)]
+    if isinstance(target, (ast.Tuple, ast.List)):
+        return assign(cx, list(target.elts), stmt.value, stmt, None, tuple_target=True)
+    return assign(cx, [target], stmt.value, stmt, None)
+
+
+def assign(
+    cx: FunctionContext, targets: list[ast.expr], value: ast.expr, stmt: ast.stmt, annotated: Any,
+    tuple_target: bool = False,
+) -> list[Any]:
+    if isinstance(value, ast.Call) and self_method(value.func) is not None:
+        return [kernel_call(cx, value, targets if (tuple_target or targets) else None, stmt)]
+    spelled = dsl_call(value)
+    op = OPS.get(spelled) if spelled is not None else None
+    if op is not None and TARGETS in op.forms:
+        return op.forms[TARGETS].handler(cx, value, targets, tuple_target, stmt)
+    for target in targets:
+        if not isinstance(target, ast.Name):
+            raise cx.error("the target of an assignment must be a variable name", target)
+    if tuple_target:
+        unpacked = spelled_list(names_in(TARGETS), "", "and")
+        raise cx.error(f"only kernel calls, {unpacked} can be unpacked into several names", stmt)
+    name = targets[0].id
+    if op is not None and BINDING in op.forms:
+        return op.forms[BINDING].handler(cx, value, targets[0], stmt)
+    expr, ty = value_of(cx, value, spelled, op)
+    if annotated is not None:
+        ty = check_annotation(cx, annotated, ty, stmt, name)
+        if expr._production == "Int" and ty._production == "ScalarType":
+            expr = L.Int(expr.value, ty.dtype)
+    return [L.Let.make(cx.bind(name, ty, targets[0]), expr, span=cx.span(stmt))]
+
+
+def value_of(cx: FunctionContext, node: ast.expr, spelled: str | None, op: Any) -> tuple[Any, Any]:
+    """``rhs`` once the callee is known: ``pl.<spelled>``, ``op`` when it is registered."""
+    if isinstance(node, ast.Constant) and node.value is None:
+        return L.NoTask(), TID_T
+    if spelled is not None:
+        form = op.forms.get(VALUE) if op is not None else None
+        if form is not None:
+            return form.handler(cx, node, op.bind(cx, node, form))
+        if op is None or EXPRESSION not in op.forms:
+            raise refusal(cx, spelled, op, VALUE, node)
+    if isinstance(node, ast.Subscript):
+        return subscript(cx, node)
+    return cx.expr(node)
+
+
+def rhs(cx: FunctionContext, node: ast.expr) -> tuple[Any, Any]:
+    """The value of an assignment (its IR and type)."""
+    spelled = dsl_call(node)
+    return value_of(cx, node, spelled, OPS.get(spelled) if spelled is not None else None)
+
+
+def check_annotation(cx: FunctionContext, annotated: Any, inferred: Any, stmt: ast.stmt, name: str) -> Any:
+    if annotated._production != inferred._production:
+        raise cx.error(
+            f"type annotation of '{name}' is {type_text(annotated)} but the value is {type_text(inferred)}", stmt
+        )
+    if annotated._production == "ScalarType":
+        a, b = annotated.dtype, inferred.dtype
+        if a == b or (b is DType.INDEX and a.is_int):
+            return annotated
+        raise cx.error(f"type annotation of '{name}' has dtype {a.name} but the value has {b.name}", stmt)
+    if not compatible(annotated, inferred):
+        raise cx.error(
+            f"type annotation of '{name}' is {type_text(annotated)} but the value is {type_text(inferred)}", stmt
+        )
+    return annotated
+
+
+@statement(ast.AnnAssign)
+def read_ann_assign(cx: FunctionContext, stmt: ast.AnnAssign) -> list[Any]:
+    if stmt.value is None:
+        raise cx.error("a declaration needs a value: x: T = ...", stmt)
+    if not isinstance(stmt.target, ast.Name):
+        raise cx.error("only a variable can be annotated", stmt.target)
+    annotated = cx.types.value_type(stmt.annotation)
+    return assign(cx, [stmt.target], stmt.value, stmt, annotated)
+
+
+@statement(ast.AugAssign)
+def read_aug_assign(cx: FunctionContext, stmt: ast.AugAssign) -> list[Any]:
+    if not isinstance(stmt.target, ast.Name):
+        raise cx.error("only a variable can be the target of an augmented assignment", stmt.target)
+    expr = ast.BinOp(left=ast.Name(stmt.target.id, ast.Load()), op=stmt.op, right=stmt.value)
+    ast.copy_location(expr, stmt)
+    ast.copy_location(expr.left, stmt.target)
+    value, ty = cx.scalar_expr(expr)
+    return [L.Let(cx.bind(stmt.target.id, ty, stmt), value, span=cx.span(stmt))]
+
+
+@statement(ast.Expr)
+def read_expr(cx: FunctionContext, stmt: ast.Expr) -> list[Any]:
+    value = stmt.value
+    if isinstance(value, ast.Constant) and isinstance(value.value, str):
+        return []
+    if isinstance(value, ast.Call):
+        method = self_method(value.func)
+        if method is not None:
+            return [kernel_call(cx, value, None, stmt)]
+        spelled = dsl_call(value)
+        op = OPS.get(spelled) if spelled is not None else None
+        if op is not None:
+            form = op.forms.get(STATEMENT)
+            if form is not None:
+                return [form.handler(cx, value, op.bind(cx, value, form))]
+            if STATEMENT in op.misplaced:
+                raise refusal(cx, spelled, op, STATEMENT, value)
+    raise cx.error(
+        f"this expression has no effect as a statement: {quoted(short_source(stmt))}", stmt
+    )
+
+
+@statement(ast.Return)
+def read_return(cx: FunctionContext, stmt: ast.Return) -> list[Any]:
+    if cx.depth:
+        raise cx.error("return is only allowed at the end of the orchestration function", stmt)
+    values = []
+    if stmt.value is not None:
+        elts = stmt.value.elts if isinstance(stmt.value, ast.Tuple) else [stmt.value]
+        for elt in elts:
+            expr, ty = cx.expr(elt)
+            if ty._production != "TensorType":
+                raise cx.error("an orchestration function returns tensors (its Out/InOut parameters)", elt)
+            values.append((expr, ty, elt))
+    if len(values) != len(cx.results):
+        raise cx.error(
+            f"'{cx.fdef.name}' declares {len(cx.results)} return value(s) but returns {len(values)}", stmt
+        )
+    for (_expr, ty, elt), declared in zip(values, cx.results):
+        if ty != declared:
+            raise cx.error(f"'{cx.fdef.name}' returns a {type_text(ty)} where its return type declares "
+                           f"{type_text(declared)}", elt)
+    values = [expr for expr, _ty, _elt in values]
+    return [L.Return(values, span=cx.span(stmt))]
+
+
+@statement(ast.If)
+def read_if(cx: FunctionContext, stmt: ast.If) -> list[Any]:
+    cond, ty = cx.expr(stmt.test)
+    if ty != BOOL_T:
+        raise cx.error(
+            f"an if condition must be a comparison or another bool expression, got {type_text(ty)}",
+            stmt.test,
+            hint="write n != 0 for an integer",
+        )
+    cx.enter(stmt)
+    try:
+        cx.push()
+        then = cx.block(stmt.body)
+        then_frame = cx.pop()
+        cx.push()
+        orelse = cx.block(stmt.orelse)
+        else_frame = cx.pop()
+    finally:
+        cx.leave()
+    for name, binding in then_frame.items():
+        other = else_frame.get(name)
+        if other is not None and compatible(binding.type, other.type):
+            cx.frames[-1][name] = binding
+        elif other is not None:
+            raise cx.error(
+                f"'{name}' gets different types in the two branches: {type_text(binding.type)} and "
+                f"{type_text(other.type)}",
+                stmt,
+            )
+        elif cx.lookup(name) is None:
+            cx.closed[name] = f"defined only in the then-branch of the if at line {stmt.lineno}"
+    for name in else_frame:
+        if name not in then_frame and cx.lookup(name) is None:
+            cx.closed[name] = f"defined only in the else-branch of the if at line {stmt.lineno}"
+    return [L.If.make(cond, then, orelse, span=cx.span(stmt))]
+
+
+@statement(ast.For)
+def read_for(cx: FunctionContext, stmt: ast.For) -> list[Any]:
+    if stmt.orelse:
+        raise cx.error("for ... else is not supported", stmt.orelse[0])
+    call = stmt.iter
+    spelled = dsl_call(call)
+    op = OPS.get(spelled) if spelled is not None else None
+    form = op.forms.get(ITERATOR) if op is not None else None
+    if form is None:
+        iterators = spelled_list(names_in(ITERATOR), "(...)", "or")
+        raise cx.error(f"a for loop must iterate over {iterators}", call)
+    return form.handler(cx, stmt, call)
+
+
+@statement(ast.With)
+def read_with(cx: FunctionContext, stmt: ast.With) -> list[Any]:
+    if len(stmt.items) != 1:
+        raise cx.error("a with statement takes one context manager", stmt)
+    item = stmt.items[0]
+    if item.optional_vars is not None:  # (a form that binds a name, as pl.at will, is to say so in the registry)
+        raise cx.error("'with ... as' is not supported for scopes", item.optional_vars)
+    spelled = dsl_call(item.context_expr)
+    op = OPS.get(spelled) if spelled is not None else None
+    form = op.forms.get(CONTEXT) if op is not None else None
+    if form is None:
+        managers = spelled_list(names_in(CONTEXT), "()", "or")
+        raise cx.error(f"unsupported context manager: use {managers}", item.context_expr)
+    return form.handler(cx, stmt, item.context_expr)
+
+
+@statement(ast.Pass)
+def read_pass(cx: FunctionContext, stmt: ast.Pass) -> list[Any]:
+    return []
+
+
+# The message for each statement class the DSL does not have (tests/test_frontend_registry.py checks
+# that every class of this Python's ast either has a reader or is named here).
+UNSUPPORTED = {
+    "While": "while loops are not supported; use pl.range",
+    "Break": "'break' is not supported in orchestration loops",
+    "Continue": "'continue' is not supported in orchestration loops",
+    "Try": "try statements are not supported",
+    "TryStar": "try statements are not supported",
+    "Import": "import statements are not allowed in an orchestration function",
+    "ImportFrom": "import statements are not allowed in an orchestration function",
+    "FunctionDef": "nested function definitions are not supported",
+    "ClassDef": "nested classes are not supported",
+    "Delete": "del is not supported",
+    "Assert": "assert is not supported in orchestration functions",
+    "Raise": "raise is not supported in orchestration functions",
+    "Global": "global is not supported",
+    "Nonlocal": "nonlocal is not supported",
+    "Match": "match statements are not supported",
+    "AsyncFunctionDef": "nested function definitions are not supported",
+    "AsyncFor": "async for is not supported; use pl.range",
+    "AsyncWith": "async with is not supported",
+    "TypeAlias": "type aliases are not supported in orchestration functions",
+}
+
+
+def unsupported_statement(stmt: ast.stmt) -> str:
+    """The message for a statement no reader reads (the generic one for a class ``UNSUPPORTED`` does
+    not name, which a newer Python may have)."""
+    generic = f"unsupported statement: {quoted(short_source(stmt).splitlines()[0])}"
+    return UNSUPPORTED.get(type(stmt).__name__, generic)
