@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from nanopass.pipeline import Pipeline
 
+from .place_scope_escaping_outputs import PlaceScopeEscapingOutputs
 from .assign_kernel_ids import AssignKernelIds
 from .batch_tensor_creates import BatchTensorCreates
 from .bind_task_ids import BindTaskIds
@@ -35,6 +36,7 @@ PASSES = [
     NormalizeReturnOrder,  # ssa
     MaterializeResultBuffers,  # ssa
     FuseCreateAssembleToSlice,  # ssa
+    PlaceScopeEscapingOutputs,  # ssa
     DecideViewTracking,  # ssa
     DeriveCallDirections,  # ssa -> directed
     CheckManualDepsOnSubmitOnly,  # directed
