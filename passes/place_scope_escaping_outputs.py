@@ -80,7 +80,7 @@ class PlaceScopeEscapingOutputs(Pass):
             name = self.fresh(out.name)
             var = S.Binder(name, out.type, span=out.span)
             before.append(S.Let(var, S.CreateTensor(param.type.shape, param.type.dtype, False, None), span=task.span))
-            args.append(S.Arg(S.Var(name), False))
+            args.append(S.Arg(S.Var(name), False, None))
         if not before:
             return [task]
         return before + [task.replace(args=tuple(args))]
