@@ -36,20 +36,7 @@ void aicpu_orchestration_entry(const ChipStorageTaskArgs& orch_args) {
                 params_t0.add_inout(ext_y);
                 TaskOutputTensors task_0_outs = rt_submit_aiv_task(0, params_t0);
                 PTO2TaskId read_tid = task_0_outs.task_id();
-
-                // Barrier 0: dependency-only dummy task
-                Arg params_phase_fence_barrier_0;
-                PTO2TaskId params_phase_fence_barrier_0_deps[2];
-                uint32_t params_phase_fence_barrier_0_deps_count = 0;
-                if (read_all.is_valid()) params_phase_fence_barrier_0_deps[params_phase_fence_barrier_0_deps_count++] = read_all;
-                params_phase_fence_barrier_0_deps[params_phase_fence_barrier_0_deps_count++] = read_tid;
-                params_phase_fence_barrier_0.set_dependencies(params_phase_fence_barrier_0_deps, params_phase_fence_barrier_0_deps_count);
-                PTO2TaskId read_done = PTO2TaskId::invalid();
-                if (params_phase_fence_barrier_0_deps_count > 0) {
-                    TaskOutputTensors phase_fence_barrier_0_outs = rt_submit_dummy_task(params_phase_fence_barrier_0);
-                    read_done = phase_fence_barrier_0_outs.task_id();
-                }
-                read_all = read_done;
+                read_all = read_tid;
             }
         }
 
