@@ -34,7 +34,7 @@ void aicpu_orchestration_entry(const ChipStorageTaskArgs& orch_args) {
         const Tensor& p = alloc_0.get_ref(1);
         const Tensor& o = alloc_0.get_ref(2);
 
-        // Task 0: attention_block
+        // Group attention_block: MixedKernels (AIC + AIV lanes)
         Arg params_t0;
         params_t0.add_input(ext_q);
         params_t0.add_input(ext_k);
@@ -43,7 +43,7 @@ void aicpu_orchestration_entry(const ChipStorageTaskArgs& orch_args) {
         MixedKernels mixed_0 = {0, 1, 1};
         rt_submit_task(mixed_0, params_t0);
 
-        // Task 1: vector_only
+        // Group vector_only: AIV-only SPMD
         Arg params_t1;
         params_t1.add_input(s);
         params_t1.add_inout(p);

@@ -21,10 +21,10 @@ void aicpu_orchestration_entry(const ChipStorageTaskArgs& orch_args) {
     Tensor ext_out = from_tensor_arg(orch_args.tensor(2));
 
     PTO2_SCOPE() {
-
-        // Task 0: produce
         uint32_t params_t0_synth_out_1_shapes[2] = {16, 16};
         TensorCreateInfo params_t0_synth_out_1(params_t0_synth_out_1_shapes, 2, DataType::FLOAT32);
+
+        // Task 0: produce
         Arg params_t0;
         params_t0.add_input(ext_x);
         params_t0.add_output(params_t0_synth_out_1);

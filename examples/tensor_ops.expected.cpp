@@ -29,8 +29,10 @@ void aicpu_orchestration_entry(const ChipStorageTaskArgs& orch_args) {
         float factor = get_tensor_data<float>(ext_table, 2, indices_factor);
         uint32_t indices_first[1] = {0};
         int32_t first = get_tensor_data<int32_t>(ext_flags, 1, indices_first);
-        uint32_t indices_ext_flags[1] = {1};
-        set_tensor_data<int32_t>(ext_flags, 1, indices_ext_flags, first + 1);
+        {
+          uint32_t indices_flags[1] = {1};
+          set_tensor_data<int32_t>(ext_flags, 1, indices_flags, first + 1);
+        }
         uint32_t top_offsets[2] = {16, 0};
         uint32_t top_shapes[2] = {16, 64};
         Tensor top = ext_table.view(top_shapes, top_offsets);
@@ -55,8 +57,10 @@ void aicpu_orchestration_entry(const ChipStorageTaskArgs& orch_args) {
         params_t1.add_input(wide);
         params_t1.add_output(ext_out);
         rt_submit_aiv_task(1, params_t1);
-        uint32_t indices_ext_flags_1[1] = {2};
-        set_tensor_data<int32_t>(ext_flags, 1, indices_ext_flags_1, rows);
+        {
+          uint32_t indices_flags[1] = {2};
+          set_tensor_data<int32_t>(ext_flags, 1, indices_flags, rows);
+        }
     }
 }
 

@@ -40,12 +40,18 @@ LANGUAGE = encoded.LANGUAGE.extend(
             Production("Blank"),
             Production("Comment", "text:text"),
             Production("ScopeBlock", "mode:scope_mode", "body:EStmt*"),
+            Production("Block", "body:EStmt*", doc="{ ... }: a C++ block of its own (its names end with it)"),
             Production("ForBlock", "var:symbol", "start:Expr", "stop:Expr", "step:Expr", "body:EStmt*"),
             Production("IfBlock", "cond:Expr", "then:EStmt*", "orelse:EStmt*"),
             Production("DeclScalar", "name:symbol", "dtype:dtype", "value:Expr?"),
             Production("DeclTensor", "name:symbol", "value:Expr?"),
             Production("AssignVar", "name:symbol", "value:Expr"),
             Production("ShapeArray", "name:symbol", "values:Expr*", doc="uint32_t name[n] = {...};"),
+            Production(
+                "ViewExtents", "name:symbol", "values:Expr*", "tensor:symbol", "offsets:symbol",
+                doc="uint32_t name[n] = {...}: a slice's extents (--abi l2 clamps each to what is left of "
+                "tensor after offsets, as the reference does)",
+            ),
             Production(
                 "CreateInfo", "name:symbol", "shapes:symbol", "ndims:integer", "dtype:dtype", "manual_dep:boolean"
             ),
@@ -71,7 +77,10 @@ LANGUAGE = encoded.LANGUAGE.extend(
             Production("DeclTid", "name:symbol", "value:TidValue"),
             Production("AssignTid", "name:symbol", "value:TidValue"),
             Production("DeclTidArray", "name:symbol", "size:integer"),
-            Production("FillTidArray", "name:symbol", "size:integer", "value:TidValue", "loop:symbol"),
+            Production(
+                "FillTidArray", "name:symbol", "size:integer", "value:TidValue", "loop:symbol", "declare:boolean",
+                doc="every slot of name[size] = value (declare: PTO2TaskId name[size]; first)",
+            ),
             Production("CopyTidArray", "dst:symbol", "src:symbol", "size:integer", "loop:symbol"),
             Production("SetTidSlot", "array:symbol", "index:Expr", "value:TidValue"),
             Production("DeclArray", "name:symbol", "dtype:dtype", "size:integer"),

@@ -6,7 +6,8 @@ writes, an assemble's result *is* its target, a carry that is not rebound *is* i
 unique names elsewhere. So a name may be bound more than once, and single definition no longer
 holds. ``Task`` outputs become ``TaskOut``: ``(Alias var)`` (the output is an argument, no code)
 or ``(Allocated var index)`` (a runtime-allocated output, ``task_<n>_outs.get_ref(index)``).
-``AssembleTensor`` is gone (its result is its target).
+``AssembleTensor`` is gone (its result is its target). ``WriteTensor`` gains ``indices``: the name
+of its index array, ``indices_<the tensor's DSL name>`` (a parameter's, not its ``ext_`` name).
 """
 
 from nanopass.language import Nonterminal, Production
@@ -16,10 +17,13 @@ from . import hoisted, ssa
 LANGUAGE = hoisted.LANGUAGE.extend(
     "named",
     doc="C++ identifiers; physical aliases share one name",
-    remove={"Rhs": ["AssembleTensor"], "Stmt": ["Task"]},
+    remove={"Rhs": ["AssembleTensor"], "Stmt": ["Task", "WriteTensor"]},
     add={
         "Stmt": [
-            hoisted.LANGUAGE.production("Task").without_fields("outs").with_fields("outs:TaskOut*", before="tid")
+            hoisted.LANGUAGE.production("Task").without_fields("outs").with_fields("outs:TaskOut*", before="tid"),
+            hoisted.LANGUAGE.production("WriteTensor").with_fields(
+                "indices:symbol", doc="set_tensor_data through the index array `indices`, in a block of its own"
+            ),
         ]
     },
     add_nonterminals=[

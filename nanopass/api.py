@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gc
 import time
+import weakref
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
@@ -17,7 +18,14 @@ from nanopass.rewrite import Pass, PassContext
 class OrchestrationResult:
     """What ``generate_orchestration`` returns; it pickles (stages, trees and languages too: a
     language is unpickled by its name, so the receiving process needs it defined, as it is for
-    the pipeline's languages on first use)."""
+    the pipeline's languages on first use).
+
+    The reference's metadata (``nanopass/metadata.py``, reference-behaviour.md section 14.1) is
+    here under its names: ``func_name_to_id``, ``func_name_to_core_type`` (``"VECTOR"`` /
+    ``"CUBE"``), ``func_name_to_signature``, ``orchestration_signature``, ``expected_arg_count``;
+    ``metadata()`` is all of them as one dictionary. ``kernel_ids`` and ``core_types`` are the
+    earlier names (``core_types`` covers every kernel: ``"AIC"`` / ``"AIV"`` / ``"MIX"``).
+    """
 
     func_name: str
     code: str
@@ -28,16 +36,69 @@ class OrchestrationResult:
     expected_arg_count: int
     # the program after every pass, in order; also by pass name: stages["bind_task_ids"]
     stages: Stages = field(default_factory=Stages, repr=False)
+    # every orchestration function compiled with this one, by name (this one included)
+    functions: dict[str, "OrchestrationResult"] = field(default_factory=dict, repr=False, compare=False)
+    func_name_to_core_type: dict[str, str] = field(default_factory=dict)  # launched kernel -> VECTOR | CUBE
+    func_name_to_signature: dict[str, list[str]] = field(default_factory=dict)  # kernel -> its tensor directions
+
+    @property
+    def func_name_to_id(self) -> dict[str, int]:
+        return self.kernel_ids
+
+    def metadata(self) -> dict[str, Any]:
+        """The reference's metadata of this function, and the file its C++ goes to."""
+        return {
+            "file": f"orchestration/{self.func_name}.cpp",
+            "func_name_to_id": dict(self.func_name_to_id),
+            "func_name_to_core_type": dict(self.func_name_to_core_type),
+            "func_name_to_signature": {name: list(dirs) for name, dirs in self.func_name_to_signature.items()},
+            "orchestration_signature": list(self.orchestration_signature),
+            "expected_arg_count": self.expected_arg_count,
+        }
+
+
+def abi_options(abi: str) -> dict[str, Any]:
+    """The pass options an ABI sets: the facts about its runtime that passes read (the ABI table's
+    ``max_creates_per_alloc``). No pass reads which ABI it is (D1)."""
+    from nanopass.printer.cpp import ABIS
+
+    return {"max_creates_per_alloc": ABIS[abi].max_creates_per_alloc}
+
+
+_FUNCTION_NAMES: "weakref.WeakKeyDictionary[Any, list[str]]" = weakref.WeakKeyDictionary()
+
+
+def orchestration_functions(program: Any) -> list[str]:
+    """The names of ``program``'s orchestration functions, sorted: the first is the one the
+    existing compiler takes by default (reference-surface.md section 7)."""
+    from nanopass.languages import SURFACE
+    from nanopass.passes.frontend.parse_dsl import orchestration_function_names
+
+    if SURFACE.is_program(program):
+        return [program.orch.name]
+    names = _FUNCTION_NAMES.get(program)
+    if names is not None:
+        return list(names)
+    source = getattr(program, "source", None)
+    if callable(source):
+        names = sorted(orchestration_function_names(source()))
+        _FUNCTION_NAMES[program] = names  # reading the source may parse the file: once per program
+        return list(names)
+    raise TypeError(f"expected a @pl.program or a surface-language Program, got {type(program).__name__}")
 
 
 def surface_of(program: Any, func_name: str | None = None):
-    """The ``surface`` tree of a ``@pl.program`` object, or the tree itself if one is given."""
+    """The ``surface`` tree of a ``@pl.program`` object (for ``func_name``, or the first of its
+    orchestration functions by name), or the tree itself if one is given."""
     from nanopass.languages import SURFACE
 
     if SURFACE.is_program(program):
         return program
     surface = getattr(program, "surface", None)
     if callable(surface):
+        if func_name is None:
+            names = orchestration_functions(program)
+            func_name = names[0] if len(names) > 1 else None
         return surface(func_name)
     raise TypeError(f"expected a @pl.program or a surface-language Program, got {type(program).__name__}")
 
@@ -106,7 +167,7 @@ def needed_by_result(stage: Stage) -> bool:
 
 def result_from_stages(stages: list[Stage], abi: str = "seed") -> OrchestrationResult:
     from nanopass.languages import EMISSION, ENCODED
-    from nanopass.languages.terms import ParamDir
+    from nanopass.metadata import kernel_metadata
     from nanopass.printer.cpp import print_cpp
 
     final = stages[-1]
@@ -120,27 +181,21 @@ def result_from_stages(stages: list[Stage], abi: str = "seed") -> OrchestrationR
         raise
     except Exception as error:  # noqa: BLE001 - a printer crash is a compiler bug in print_cpp
         raise InternalError(f"{type(error).__name__}: {error}", pass_name="print_cpp") from error
-    kernel_ids: dict[str, int] = {}
-    core_types: dict[str, str] = {}
-    for kernel in program.kernels:
-        if kernel.id is not None:
-            kernel_ids[kernel.name] = kernel.id
-        core_types[kernel.name] = kernel.core.name
-    signature = [
-        {ParamDir.In: "IN", ParamDir.Out: "OUT", ParamDir.InOut: "INOUT"}[p.dir]
-        for p in program.orch.params
-        if p.type._production == "TensorType"
-    ]
-    return OrchestrationResult(
+    facts = kernel_metadata(program)
+    result = OrchestrationResult(
         func_name=unit.func,
         code=code,
         files={f"orchestration/{unit.func}.cpp": code},
-        kernel_ids=dict(sorted(kernel_ids.items(), key=lambda kv: kv[1])),
-        core_types=core_types,
-        orchestration_signature=signature,
+        kernel_ids=facts["func_name_to_id"],
+        core_types={kernel.name: kernel.core.name for kernel in program.kernels},
+        orchestration_signature=facts["orchestration_signature"],
         expected_arg_count=unit.arg_count,
         stages=stages if isinstance(stages, Stages) else Stages(stages),
+        func_name_to_core_type=facts["func_name_to_core_type"],
+        func_name_to_signature=facts["func_name_to_signature"],
     )
+    result.functions = {result.func_name: result}
+    return result
 
 
 def generate_orchestration(
@@ -153,31 +208,49 @@ def generate_orchestration(
     verify: bool = True,
     keep_stages: bool = True,
 ) -> OrchestrationResult:
-    """Compile one orchestration function of ``program`` to C++.
+    """Compile ``program``'s orchestration functions to C++: ``func_name``, or each of them.
 
     ``program`` is a ``@pl.program`` class or a ``surface``-language ``Program`` built directly.
+    Without ``func_name``, a program with several orchestration functions compiles each: the
+    result is the first's by name (the existing compiler's default), its ``functions`` holds every
+    function's result and its ``files`` every file (``orchestration/<name>.cpp``).
     With ``keep_stages=False`` the result's stages keep only the trees it was made from (the
     others are released as the compile goes, which is faster on large programs).
     Raises ``UserError`` for mistakes in the program and ``InternalError`` for compiler bugs.
     """
-    options = {"analyze_auto_scopes_for_deps": analyze_auto_scopes_for_deps, "order_war": order_write_after_read}
+    options = {
+        "analyze_auto_scopes_for_deps": analyze_auto_scopes_for_deps,
+        "order_war": order_write_after_read,
+        **abi_options(abi),
+    }
+    # none at all: the front end says so
+    names = (orchestration_functions(program) or [None]) if func_name is None else [func_name]
+    results: dict[str, OrchestrationResult] = {}
     with collector_paused():
-        try:
-            stages = run_pipeline(
-                program, func_name, options=options, verify=verify,
-                keep_tree=None if keep_stages else needed_by_result,
-            )
-        except PipelineError as failure:
-            raise failure.error from failure.error.__cause__
-        return result_from_stages(stages, abi)
+        for name in names:
+            try:
+                stages = run_pipeline(
+                    program, name if len(names) > 1 else func_name, options=options, verify=verify,
+                    keep_tree=None if keep_stages else needed_by_result,
+                )
+            except PipelineError as failure:
+                raise failure.error from failure.error.__cause__
+            result = result_from_stages(stages, abi)
+            results[result.func_name] = result
+    first = next(iter(results.values()))
+    first.functions = results
+    first.files = {path: code for result in results.values() for path, code in result.files.items()}
+    return first
 
 
 __all__ = [
     "InternalError",
     "OrchestrationResult",
     "UserError",
+    "abi_options",
     "generate_orchestration",
     "needed_by_result",
+    "orchestration_functions",
     "result_from_stages",
     "run_pipeline",
     "surface_of",

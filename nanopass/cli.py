@@ -11,7 +11,6 @@ nested file instead of raising RecursionError.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import os
 import sys
 
@@ -19,8 +18,6 @@ from rich.console import Console
 
 from .diagnostics import make_console, render_internal_error, render_user_error
 from .errors import InternalError, UsageError, UserError
-from .progress import fan_out
-from .run_output import StagePrinter, print_warnings, time_report, write_or_print_ir
 from .stage_names import FRONT_END, PRINTER
 
 EXIT_OK, EXIT_USER, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
@@ -65,14 +62,20 @@ def build_parser() -> argparse.ArgumentParser:
     run = sub.add_parser("run", help="compile a program and print (or write) its C++", epilog=EPILOG,
                          formatter_class=argparse.RawDescriptionHelpFormatter)
     run.add_argument("file", help="a Python file holding a @pl.program class")
-    run.add_argument("-o", "--output", metavar="DIR", help="write DIR/orchestration/<func>.cpp instead of printing")
+    run.add_argument("-o", "--output", metavar="DIR",
+                     help="write DIR/orchestration/<func>.cpp (for each orchestration function) instead of printing")
     run.add_argument("--program", metavar="NAME", help="the program class to compile, when the file holds several")
-    run.add_argument("--func", metavar="NAME", help="the orchestration function, when the program has several")
+    run.add_argument("--func", metavar="NAME",
+                     help="compile only this orchestration function (default: each; stdout gets the first by name)")
     run.add_argument("--dump-all", metavar="DIR",
                      help="write every stage's IR text and task graph into DIR, and the report DIR/index.html")
     _set_flag(run, "with --dump-all: a scalar parameter's or dynamic dimension's value for the instance graphs "
                    "and hazards (repeat for each)")
-    run.add_argument("--abi", choices=["seed", "l2"], default="seed", help="runtime ABI spelling (D1; default seed)")
+    run.add_argument("--abi", choices=["seed", "l2"], default="seed",
+                     help="runtime ABI: seed (default) or l2, spelled as the existing compiler's release for it (D17)")
+    run.add_argument("--metadata", metavar="FILE",
+                     help="also write FILE: JSON with each orchestration function's kernel ids, core types, "
+                          "signatures, orchestration signature and expected_arg_count")
     run.add_argument("--stop-after", metavar="PASS",
                      help="stop after the named stage (a pass, parse_dsl or print_cpp) and print its IR "
                           "(with -o: write DIR/NN_<pass>.<language>.txt)")
@@ -180,9 +183,12 @@ def _option_flags(parser) -> None:
 
 
 def _options(args) -> dict:
+    from .api import abi_options
+
     return {
         "analyze_auto_scopes_for_deps": args.analyze_auto_scopes_for_deps,
         "order_war": not args.no_war_ordering,
+        **abi_options(getattr(args, "abi", "seed")),
     }
 
 
@@ -194,6 +200,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         _check_stage_names(args)
         if args.command == "run":
+            from .run_command import cmd_run
+
             return cmd_run(args, out, err)
         if args.command == "passes":
             return cmd_passes(out)
@@ -290,90 +298,6 @@ def _chosen(args):
     return passes
 
 
-def cmd_run(args, out: Console, err: Console) -> int:
-    from .api import collector_paused
-
-    with collector_paused():  # once for the whole compile: loading, front end, passes, printer
-        return _compile_and_write(args, out, err)
-
-
-def _compile_and_write(args, out: Console, err: Console) -> int:
-    import time
-
-    from .api import needed_by_result, result_from_stages, run_pipeline, surface_of
-    from .dumps import write_atomic
-    from .loader import pick_program
-    from .pipeline import PipelineError
-
-    if args.values and not args.dump_all:
-        raise UsageError("--set is used with --dump-all (the instance graphs and hazards)")
-    if args.json and not args.time_passes:
-        raise UsageError("--json is used with --time-passes")
-    passes = _chosen(args)
-    times = {}
-    start = time.perf_counter()
-    program = pick_program(_load(args), args.program, args.file)
-    times["load"] = time.perf_counter() - start
-    start = time.perf_counter()
-    surface = surface_of(program, args.func)  # the front end, timed on its own
-    front_end = time.perf_counter() - start
-    printer = StagePrinter(args, passes, out)
-    stop_after = None if args.stop_after == PRINTER else args.stop_after
-    to_emission = stop_after is None and _ends_in_emission(passes)
-    with _dump_progress(args, err, passes) as report_progress:
-        dumps = _dump_writer(args, program, passes, surface, report_progress) if args.dump_all else None
-        try:
-            with _progress(surface, args, err, passes, report_progress is not None) as progress:
-                stages = run_pipeline(
-                    surface, args.func, options=_options(args), verify=not args.no_verify, stop_after=stop_after,
-                    observer=fan_out([dumps, progress, printer if printer.wanted else None]),
-                    keep_tree=None if (dumps or printer.wanted or not to_emission) else needed_by_result,
-                    passes=passes, front_end_seconds=front_end,
-                )
-        except PipelineError as failure:
-            if dumps:
-                dumps.finish(failure=str(failure.error))
-                args.report = dumps.report_path()  # where an internal error's one line points
-            if args.time_passes:
-                time_report(failure.stages, times, args, err)
-            raise failure.error from None
-        print_warnings(stages, args, err)
-        if not to_emission:  # --stop-after, or passes that do not reach the C++: the last stage's IR
-            _finish_dumps(dumps, args, err, report_progress)
-            write_or_print_ir(stages[-1], args, out, err)
-            if args.time_passes:
-                time_report(stages, times, args, err)
-            return EXIT_OK
-        start = time.perf_counter()
-        result = result_from_stages(stages, args.abi)
-        times["print_cpp"] = time.perf_counter() - start
-        if dumps:
-            dumps.write_code(len(stages), result.code)
-        _finish_dumps(dumps, args, err, report_progress)
-    if not args.quiet:
-        _print_notes([n for s in stages for n in s.notes], args.verbose, err)
-    if args.output:
-        for relative, code in result.files.items():
-            path = os.path.join(args.output, relative)
-            try:
-                write_atomic(path, code)
-            except OSError as error:
-                raise UserError(f"cannot write {path}: {error.strerror}") from None
-            if not args.quiet:
-                err.print(f"wrote {path}", markup=False)
-    elif not args.quiet:
-        out.file.write(result.code)
-    if args.time_passes:  # last, so that --json's line is stderr's last
-        time_report(stages, times, args, err)
-    return EXIT_OK
-
-
-def _ends_in_emission(passes) -> bool:
-    from nanopass.languages import EMISSION
-
-    return bool(passes) and passes[-1].target is EMISSION
-
-
 def _load(args) -> list:
     """The programs in ``args.file``: imported, or read with ``ast`` only under ``--no-exec``."""
     if args.no_exec:
@@ -388,61 +312,12 @@ def _load(args) -> list:
 def _dump_names(passes) -> list[str]:
     """Every file name a ``--dump-all`` run of ``passes`` may write (checked before anything is written)."""
     from .dumps import stage_files
+    from .run_command import METADATA_FILE
 
     names = stage_files(0, "parse_dsl", "surface")
     for index, cls in enumerate(passes, start=1):
         names += stage_files(index, cls.name, cls.target.name)
-    return names + [f"{len(passes) + 1:02d}_print_cpp.cpp"]
-
-
-def _finish_dumps(dumps, args, err: Console, progress=None) -> None:
-    if dumps is None:
-        return
-    dumps.finish()
-    if progress is not None:
-        progress.__exit__(None, None, None)  # the bars go before the report's line
-    if not args.quiet:
-        err.print(f"report: {dumps.report_path()}", markup=False)
-
-
-def _print_notes(notes: list, verbose: bool, err: Console) -> None:
-    """Every note with ``-v``; else one line per pass that sums its notes up."""
-    from .notes import summarise
-
-    if verbose:
-        for note in notes:
-            err.print(f"note: [{note.pass_name}] {note.message}", markup=False)
-        return
-    lines = summarise(notes)
-    for line in lines:
-        err.print(f"note: {line}", markup=False)
-    if len(lines) < len(notes):
-        err.print("(-v lists every note)", markup=False)
-
-
-@contextlib.contextmanager
-def _dump_progress(args, err: Console, passes):
-    """The ``--dump-all`` progress bars on a terminal (else None)."""
-    from .progress import ReportProgress
-
-    if not args.dump_all or args.quiet or not err.is_terminal:
-        yield None
-        return
-    with ReportProgress(err, len(passes) + 1) as progress:
-        yield progress
-
-
-@contextlib.contextmanager
-def _progress(surface, args, err: Console, passes, dumping: bool = False):
-    """A progress bar over the passes for a large program on a terminal (else None); none when
-    the ``--dump-all`` bars are shown."""
-    from .progress import PassProgress, wants_progress
-
-    if dumping or args.quiet or not err.is_terminal or not wants_progress(surface, err, args.quiet):
-        yield None
-        return
-    with PassProgress(err, [p.name for p in passes]) as progress:
-        yield progress
+    return names + [f"{len(passes) + 1:02d}_print_cpp.cpp", METADATA_FILE]
 
 
 def cmd_passes(out: Console) -> int:

@@ -33,7 +33,8 @@ class BatchTensorCreates(Pass):
 
     In every body (function, scope, loop, branch), the ``pl.create_tensor`` lets whose shapes do
     not use a value defined in that same body (or in a scope within it) move to its start as ``(Alloc creates)``, in
-    order, split into chunks of at most 32 (one runtime ``Arg``); a create whose shape uses a
+    order, split into chunks of at most ``max_creates_per_alloc`` (option; 32 by default, D8: one
+    runtime ``Arg``; 16 for the l2 runtime, D17); a create whose shape uses a
     value defined in the body stays where it is, as an ``Alloc`` of one. Afterwards no
     ``CreateTensor`` is left.
     """
@@ -43,6 +44,9 @@ class BatchTensorCreates(Pass):
     target = BATCHED
 
     def run(self, program):
+        self.chunk = self.ctx.option("max_creates_per_alloc", MAX_TENSORS_PER_ARG)
+        if not 1 <= self.chunk <= MAX_TENSORS_PER_ARG:
+            raise ValueError(f"max_creates_per_alloc must be 1..{MAX_TENSORS_PER_ARG}, not {self.chunk}")
         if not any(
             s._production == "Let" and s.value._production == "CreateTensor" for s in iter_stmts(program.orch.body)
         ):
@@ -67,7 +71,7 @@ class BatchTensorCreates(Pass):
             new = self.visit(stmt)
             rest.extend(new if isinstance(new, list) else [new])
         chunks = [
-            B.Alloc(hoisted[i : i + MAX_TENSORS_PER_ARG]) for i in range(0, len(hoisted), MAX_TENSORS_PER_ARG)
+            B.Alloc(hoisted[i : i + self.chunk]) for i in range(0, len(hoisted), self.chunk)
         ]
         return tuple(chunks + rest)
 

@@ -21,7 +21,9 @@ class ConvertToSsa(Pass):
     definitions (roles: ``ssa`` for an assignment, ``idx`` for a loop variable, ``iter`` for a
     carry inside a loop, ``rv`` for a loop's result, ``phi`` for an if's result), but for a
     parameter's or dynamic-dim symbol's own; a name defined once keeps it (its uses need no
-    rewriting). A name visible before a loop and assigned in its body becomes a carry: an iter_arg
+    rewriting). Versions count per name in the reference's order: a parameter is version 0, a
+    loop's results are numbered right after its carries, before its body (``acc__iter_v1``,
+    ``acc__rv_v2``, then ``acc__ssa_v3`` in the body), an if's results after its branches. A name visible before a loop and assigned in its body becomes a carry: an iter_arg
     initialised with the value before the loop, yielded at the end of the body, and a result
     after the loop (after the explicit ``init_values`` carries, in name order). A name changed
     in a branch of an if, or defined in both branches, becomes a result of the if, yielded by
@@ -44,6 +46,7 @@ class ConvertToSsa(Pass):
         for param in func.params:
             self.env[param.name] = param.name
             self.types[param.name] = param.type
+            self.counters[param.name] = 1  # the parameter is version 0
         for dyn in func.dyn_dims:
             self.env[dyn.name] = dyn.name
         self.body = func.body
@@ -62,8 +65,13 @@ class ConvertToSsa(Pass):
         self.counters[base] = k + 1
         return f"{base}__{role}_v{k}"
 
-    def define(self, binder, role: str = "ssa"):
-        new = binder.name if binder.name in self.once else self.fresh(binder.name, role)
+    def version(self, name: str, role: str) -> str:
+        """The name of a new definition of ``name`` (itself when it is defined once)."""
+        return name if name in self.once else self.fresh(name, role)
+
+    def define(self, binder, role: str = "ssa", new: str | None = None):
+        if new is None:
+            new = binder.name if binder.name in self.once else self.fresh(binder.name, role)
         name, env = binder.name, self.env
         self.trail.append((name, env.get(name)))  # self.assign, inlined: most calls come from here
         env[name] = new
@@ -150,6 +158,7 @@ class ConvertToSsa(Pass):
             self.types[iter_name] = ty
             iters.append(S.IterArg.make(S.Binder.make(iter_name, ty), S.Var.make(before[name])))
             self.assign(name, iter_name)
+        result_names = [self.version(b.name, "rv") for b in stmt.results] + [self.version(n, "rv") for n in carried]
         var = self.define(stmt.var, "idx")
         body_stmts = list(stmt.body)
         user_yield = None
@@ -165,9 +174,8 @@ class ConvertToSsa(Pass):
         types = self.types
         result_types = [types[env[n]] if env[n] in types else types[before[n]] for n in carried]
         self.undo(mark)  # the body's names end with it; the results follow (explicit ones first)
-        results = [self.define(binder, "rv") for binder in stmt.results]
-        for name, ty in zip(carried, result_types):
-            results.append(self.define(S.Binder.make(name, ty), "rv"))
+        binders = list(stmt.results) + [S.Binder.make(name, ty) for name, ty in zip(carried, result_types)]
+        results = [self.define(binder, new=new) for binder, new in zip(binders, result_names)]
         return S.For.make(var, start, stop, step, stmt.kind, iters, body, results, span=stmt.span)
 
     def branch(self, stmt):

@@ -8,7 +8,8 @@ from nanopass.rewrite import Pass, register
 
 from .aliases import buffer_roots
 from .kernels import kernel_table
-from .util import FreshVersions, assigned_names, iter_stmts, static_trip_count
+from .naming import base_name
+from .util import assigned_names, iter_stmts, static_trip_count
 
 D = DIRECTED
 TID_TYPE = D.ScalarType(DType.TASK_ID)
@@ -31,8 +32,9 @@ class ExpandManualPhaseFence(Pass):
     In a manual scope, C tasks of a loop that each depend on a whole TaskId array of P slots
     cost P*C dependency insertions. When ``P*C - (P+C) >= 1`` and it is safe — the array is not
     a carry of the loop or of a loop inside it, not defined in its body, and not updated (``arr[i] = ...``) in it —
-    one barrier ``pl.system.task_dummy(deps=[arr])`` goes right before the loop and those
-    consumers depend on the barrier instead (P + C insertions). Consumers in nested loops count
+    one barrier ``phase_fence_barrier_<k>_tid = pl.system.task_dummy(deps=[arr])`` (k counts the
+    function's barriers from 0) goes right before the loop and those consumers depend on the
+    barrier instead (P + C insertions). Consumers in nested loops count
     (times their static trip count) when the outer loop is sequential. A loop without a known
     positive trip count is left alone. Afterwards no such loop has a profitable fence left.
     """
@@ -51,7 +53,9 @@ class ExpandManualPhaseFence(Pass):
             for b in _binders(func)
             if b.type._production == "ArrayType" and b.type.dtype is DType.TASK_ID
         }
-        self.names = FreshVersions(b.name for b in _binders(func))
+        binders = [b.name for b in _binders(func)]
+        self.taken = set(binders) | {base_name(n) for n in binders}
+        self.barriers = 0
         self.manual = 0
         self.rewrite: dict[int, str] = {}  # id(consumer task) -> barrier name
         return self.visit(program)
@@ -151,7 +155,14 @@ class ExpandManualPhaseFence(Pass):
         return found
 
     def fresh(self) -> str:
-        return self.names.fresh("phase_fence_barrier", "fence")
+        """``phase_fence_barrier_<k>_tid``, k counting this function's barriers from 0 (the
+        reference's name, reference-behaviour.md section 5), skipping a name the program uses."""
+        while True:
+            name = f"phase_fence_barrier_{self.barriers}_tid"
+            self.barriers += 1
+            if name not in self.taken:
+                self.taken.add(name)
+                return name
 
 
 def _binders(func):

@@ -17,6 +17,11 @@ from .util import carry_arrays, iter_stmts
 
 E = EMISSION
 
+# The loop variables of TaskId array fills and copies (reference-behaviour.md section 5): one
+# statement each, so nothing they shadow is read in them.
+INIT_LOOP = "__init_i"
+YIELD_LOOP = "__yield_i"
+
 
 def is_tid(ty) -> bool:
     return ty._production == "ScalarType" and ty.dtype is DType.TASK_ID
@@ -28,7 +33,9 @@ class LowerToEmission(Pass):
 
     Scopes become ``PTO2_SCOPE`` blocks; an ``Alloc`` becomes its create-infos, one
     ``alloc_tensors`` call and one ``get_ref`` binding per tensor; a task becomes a blank line,
-    ``// Task <n>: <kernel>``, its ``Arg`` with one add call per argument (tensors, then scalars),
+    ``// Task <n>: <kernel>`` (a Group's ``// Group <g>: ...``), its ``Arg`` with one add call per
+    argument (tensors, then scalars;
+    the create-infos of runtime-allocated outputs come before the blank line),
     its dependency array when it has edges (fresh ids unguarded, others guarded, arrays as a
     loop over their slots, D10), and its submit (capturing ``task_<n>_outs`` when its TaskId or
     a runtime-allocated output is used); external tensors and scalar parameters are declared
@@ -209,8 +216,7 @@ class LowerToEmission(Pass):
                 out.append(E.DeclTid(name, E.TidInvalid(), span=span))
         elif kind == "CreateArray":
             if value.dtype is DType.TASK_ID:
-                out.append(E.DeclTidArray(name, value.size, span=span))
-                out.append(E.FillTidArray(name, value.size, E.TidInvalid(), self.fresh("slot")))
+                out.append(E.FillTidArray(name, value.size, E.TidInvalid(), INIT_LOOP, True, span=span))
             else:
                 out.append(E.DeclArray(name, value.dtype, value.size, span=span))
         elif kind == "GetItem":
@@ -230,7 +236,7 @@ class LowerToEmission(Pass):
         elif kind == "SliceTensor":
             shapes, offsets = name + "_shapes", name + "_offsets"
             out.append(E.ShapeArray.make(offsets, value.offset, span=span))
-            out.append(E.ShapeArray.make(shapes, value.shape))
+            out.append(E.ViewExtents.make(shapes, value.shape, value.tensor.name, offsets))
             out.append(E.ViewTensor.make(name, value.tensor.name, shapes, offsets, value.manual_dep))
         elif kind == "TransposeTensor":
             out.append(E.TransposeView(name, value.tensor.name, value.axis1, value.axis2, value.manual_dep, span=span))
@@ -247,10 +253,13 @@ class LowerToEmission(Pass):
 
     def lower_WriteTensor(self, write, out) -> None:
         tensor = write.tensor.name
-        indices = self.fresh("indices_" + tensor)
         dtype = self.types[tensor].dtype
-        out.append(E.ShapeArray(indices, write.index, span=write.span))
-        out.append(E.WriteElement(tensor, dtype, indices, len(write.index), write.value))
+        if not write.index:
+            out.append(E.WriteElement(tensor, dtype, None, 0, write.value, span=write.span))
+            return
+        indices = write.indices  # named by remap_output_aliases; local to the block
+        array = E.ShapeArray(indices, write.index, span=write.span)
+        out.append(E.Block([array, E.WriteElement(tensor, dtype, indices, len(write.index), write.value)], span=write.span))
 
     def lower_Task(self, task, out) -> None:
         n = self.task_count
@@ -265,9 +274,9 @@ class LowerToEmission(Pass):
         capture = allocated or (task.tid is not None and task.tid.name in self.used)
         if capture:
             outs_name = self.fresh(outs_name)
+        synth = self.synthesized_outputs(task, kernel, args, out)  # before the task's block, as the reference
         out.append(E.Blank.make())
-        out.append(E.Comment.make(f"Task {n}: {task.kernel}", span=task.span))
-        synth = self.synthesized_outputs(task, kernel, args, out)
+        out.append(E.Comment.make(task_comment(n, kernel), span=task.span))
         out.append(E.DeclArgs.make(args))
         tensors = [a for a in task.args if a._production == "TensorArg"]
         for arg in tensors:
@@ -277,8 +286,8 @@ class LowerToEmission(Pass):
         for arg in task.args:
             if arg._production == "ScalarArg":
                 out.append(E.AddScalar.make(args, arg.value, arg.encoding, span=arg.span))
+        launch = self.launch(kernel, n, out)  # a Group's MixedKernels before the dependencies, as the reference
         self.deps(args, task.deps, task.capacity, out)
-        launch = self.launch(kernel, n, out)
         out.append(E.Submit.make(args, launch, outs_name if capture else None))
         if capture and task.tid is not None and task.tid.name in self.used:
             out.append(E.DeclTid(task.tid.name, E.TidOfOuts(outs_name)))
@@ -333,7 +342,7 @@ class LowerToEmission(Pass):
         args = self.fresh(f"params_phase_fence_barrier_{b}")
         outs = self.fresh(f"phase_fence_barrier_{b}_outs")
         out.append(E.Blank())
-        out.append(E.Comment(f"Barrier {b}: dependency-only dummy task", span=dummy.span))
+        out.append(E.Comment(f"Phase-fence barrier {b}: dependency-only dummy task", span=dummy.span))
         out.append(E.DeclArgs(args))
         used = dummy.var.name in self.used
         if dummy.deps:
@@ -365,14 +374,14 @@ class LowerToEmission(Pass):
             if name not in self.declared:
                 out.append(E.DeclTidArray(name, plan.array))
             if init._production == "Var" and self.array_sizes.get(init.name) == plan.array:
-                out.append(E.CopyTidArray(name, init.name, plan.array, self.fresh("slot")))
+                out.append(E.CopyTidArray(name, init.name, plan.array, INIT_LOOP))
             else:
-                out.append(E.FillTidArray(name, plan.array, self.tid_init(it), self.fresh("slot")))
+                out.append(E.FillTidArray(name, plan.array, self.tid_init(it), INIT_LOOP, False))
             self.array_sizes[name] = plan.array
         elif ty._production == "ArrayType":
             if ty.dtype is DType.TASK_ID:
                 out.append(E.DeclTidArray(name, ty.size))
-                out.append(E.CopyTidArray(name, init.name, ty.size, self.fresh("slot")))
+                out.append(E.CopyTidArray(name, init.name, ty.size, INIT_LOOP))
             else:
                 raise InternalError("rebinding a data array carry is not supported", pass_name=self.name, node=it)
         elif is_tid(ty):
@@ -387,7 +396,7 @@ class LowerToEmission(Pass):
             ty = phi.var.type
             if phi.plan.array > 0:
                 out.append(E.DeclTidArray(phi.var.name, phi.plan.array))
-                out.append(E.FillTidArray(phi.var.name, phi.plan.array, E.TidInvalid(), self.fresh("slot")))
+                out.append(E.FillTidArray(phi.var.name, phi.plan.array, E.TidInvalid(), INIT_LOOP, False))
                 self.array_sizes[phi.var.name] = phi.plan.array
             elif is_tid(ty):
                 out.append(E.DeclTid(phi.var.name, E.TidInvalid()))
@@ -421,14 +430,14 @@ class LowerToEmission(Pass):
                 if plan.per_iteration:
                     out.append(E.SetTidSlot(name, self.slot_expr(owner), E.TidCopy(value), span=yld.span))
                 elif self.array_sizes.get(value.name) == plan.array:
-                    out.append(E.CopyTidArray(name, value.name, plan.array, self.fresh("slot"), span=yld.span))
+                    out.append(E.CopyTidArray(name, value.name, plan.array, YIELD_LOOP, span=yld.span))
                 else:  # one TaskId for the next run: every slot holds it
-                    out.append(E.FillTidArray(name, plan.array, E.TidCopy(value), self.fresh("slot"), span=yld.span))
+                    out.append(E.FillTidArray(name, plan.array, E.TidCopy(value), YIELD_LOOP, False, span=yld.span))
                 continue
             if value._production == "Var" and value.name == name:
                 continue
             if ty._production == "ArrayType":  # a TaskId array carried by value: copy slot by slot
-                out.append(E.CopyTidArray(name, value.name, ty.size, self.fresh("slot"), span=yld.span))
+                out.append(E.CopyTidArray(name, value.name, ty.size, YIELD_LOOP, span=yld.span))
                 continue
             assigns.append((name, ty, value))
         self.parallel_assign(assigns, out)
@@ -498,6 +507,14 @@ PURE_LETS = frozenset(
     {"Var", "Int", "Float", "Bool", "Bin", "Cmp", "Un", "NoTask", "GetItem", "SliceTensor", "TransposeTensor",
      "ReshapeTensor", "DimTensor", "ReadTensor", "CreateArray"}
 )
+
+
+def task_comment(n: int, kernel) -> str:
+    """``Task <n>: <kernel>`` (D3); a Group's as the reference writes it (``Group <g>: ...``)."""
+    if not kernel.members:
+        return f"Task {n}: {kernel.name}"
+    lanes = "MixedKernels (AIC + AIV lanes)" if kernel.core is CoreType.MIX else "AIV-only SPMD"
+    return f"Group {kernel.name}: {lanes}"
 
 
 def _elem_tid(array_type) -> bool:

@@ -28,10 +28,16 @@ RUNTIME_NAMES = frozenset(
     """.split()
 )
 
-# Shapes of the names lower_to_emission generates: user variables never take them.
+# Shapes of the names lower_to_emission generates: user variables never take them. (A pass-made
+# barrier TaskId, ``phase_fence_barrier_<k>_tid``, is an ordinary variable name: no lowering makes it.)
 GENERATED = re.compile(
-    r"(params_t\d+(_.*)?|task_\d+_outs|alloc_\d+|mixed_\d+|(params_)?phase_fence_barrier_\d+(_.*)?|ext_.*|indices_.*)\Z"
+    r"(params_t\d+(_.*)?|task_\d+_outs|alloc_\d+|mixed_\d+|params_phase_fence_barrier_\d+(_.*)?"
+    r"|phase_fence_barrier_\d+_outs|ext_.*|indices_.*)\Z"
 )
+
+# What a user name shaped like a generated one becomes before it is made unique (no suffix can
+# take ``ext_a`` or ``params_t0`` out of that shape).
+USER_PREFIX = "user_"
 
 
 # Names a table never hands out.
@@ -53,7 +59,10 @@ class NameTable:
         return name not in self.taken and name not in RESERVED
 
     def reserve(self, base: str, *, generated: bool = False, derived: tuple[str, ...] = ()) -> str:
-        """A free name from ``base``; with ``derived`` suffixes, those must be free as well."""
+        """A free name from ``base``; with ``derived`` suffixes, those must be free as well. A base
+        shaped like a generated name is not handed out unless ``generated``: it gets ``user_`` first."""
+        if not generated and GENERATED.match(base):
+            base = USER_PREFIX + base
         request = (base, generated, tuple(derived))
         k = self.next_suffix.get(request, 0)
         candidate = f"{base}_{k}" if k else base
@@ -82,3 +91,18 @@ class NameTable:
 def base_name(name: str) -> str:
     """The user's name of an SSA version: ``x__ssa_v3`` -> ``x``."""
     return name.split("__", 1)[0] or name
+
+
+ROLES = frozenset({"ssa", "iter", "rv", "phi", "tile", "tmp", "out", "store", "idx"})
+VERSION = re.compile(r"_?v\d+\Z")
+
+
+def ssa_role(name: str) -> str | None:
+    """The role of an IR name (reference-behaviour.md section 5, Parse): after the first ``__``,
+    less a trailing version (``_v3``), a trailing token among ROLES: ``acc__rv_v2`` -> ``rv``,
+    ``ret0__out`` -> ``out``."""
+    head, sep, suffix = name.partition("__")
+    if not sep or not head:
+        return None
+    token = VERSION.sub("", suffix).rsplit("_", 1)[-1]
+    return token if token in ROLES else None

@@ -12,6 +12,7 @@ from .check_output_params_written import CheckOutputParamsWritten
 from .classify_iter_arg_carry import ClassifyIterArgCarry
 from .classify_tensors import ClassifyTensors
 from .convert_to_ssa import ConvertToSsa
+from .materialize_result_buffers import MaterializeResultBuffers
 from .decide_view_tracking import DecideViewTracking
 from .define_dynamic_dim_symbols import DefineDynamicDimSymbols
 from .derive_auto_scope_dependencies import DeriveAutoScopeDependencies
@@ -35,6 +36,7 @@ from .resolve_dep_edges import ResolveDepEdges
 PASSES = [
     ConvertToSsa,  # surface -> ssa
     NormalizeReturnOrder,  # ssa
+    MaterializeResultBuffers,  # ssa
     FuseCreateAssembleToSlice,  # ssa
     DecideViewTracking,  # ssa
     DeriveCallDirections,  # ssa -> directed

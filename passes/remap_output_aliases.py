@@ -9,7 +9,7 @@ from nanopass.rewrite import Pass, register
 
 from .aliases import buffer_roots
 from .kernels import kernel_table, output_param_of_result
-from .naming import NameTable, base_name
+from .naming import NameTable, base_name, ssa_role
 
 N = NAMED
 
@@ -27,9 +27,12 @@ class RemapOutputAliases(Pass):
     branch value: all of these take the name of their root, and no ``const Tensor& r = src;``
     rename is ever emitted (the seed's output-alias rule). Tensor parameters are ``ext_<p>``;
     every other root gets its user name (``c``), or its SSA name (``acc__rv_v2``) when that is
-    taken, made unique against C++ keywords, runtime names and the names the emission
-    generates. Task results become ``(Alias var)``; assemble lets and tensor copies disappear.
-    Afterwards every ``Var`` and ``Binder`` carries its C++ identifier.
+    taken or when its role is ``out`` (a compiler-made result buffer, ``ret0__out``), made
+    unique against C++ keywords, runtime names and the names the emission generates. Task
+    results become ``(Alias var)``; assemble lets and tensor copies disappear. A host write's
+    index array is named after the tensor's DSL name (``indices_out`` for ``ext_out``; it lives
+    in a block of its own, so it needs no suffix). Afterwards every ``Var`` and ``Binder``
+    carries its C++ identifier.
     """
 
     name = "remap_output_aliases"
@@ -60,7 +63,8 @@ class RemapOutputAliases(Pass):
             root = roots.get(binder.name, binder.name)
             if root != binder.name or binder.name in names:  # an alias, or already named (Declare)
                 continue
-            base = base_name(binder.name)
+            # a compiler-made buffer (role out, ret0__out) keeps its whole name, as the reference's
+            base = binder.name if ssa_role(binder.name) == "out" else base_name(binder.name)
             derived = self.derived.get(binder.name, ())
             if table.free(base) and all(table.free(base + d) for d in derived) and base != "_":
                 names[binder.name] = table.reserve(base, derived=derived)
@@ -79,6 +83,7 @@ class RemapOutputAliases(Pass):
                 names[name] = names[root]
         self.names = names
         self.roots = roots
+        self.param_of = {names[p.name]: p.name for p in func.params}  # ext_<p> -> p
         # a scalar argument reads scalars only (parameters, loop variables, scalar lets, dims)
         self.scalars_renamed = any(names.get(name, name) != name for name in scalars)
         return self.visit(program)
@@ -173,6 +178,13 @@ class RemapOutputAliases(Pass):
         ):
             return []
         return self.rebuild(let)
+
+    def WriteTensor(self, write):
+        tensor = self.visit(write.tensor)
+        label = self.param_of.get(tensor.name, tensor.name)
+        return N.WriteTensor.make(
+            tensor, self.visit_all(write.index), self.visit(write.value), "indices_" + label, span=write.span
+        )
 
     def Task(self, task):
         kernel = self.kernels[task.kernel]

@@ -8,6 +8,7 @@ of spellings carried by the emitter; no handler decides anything a pass could ha
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from multipledispatch import dispatch
@@ -21,7 +22,12 @@ FMT_NS: dict = {}
 
 @dataclass(frozen=True)
 class Abi:
-    """The spellings that differ between runtime releases (D1, D15)."""
+    """How one runtime release spells the same program (D1, D15, D17).
+
+    Every field is a spelling the printer applies, but ``max_creates_per_alloc``: a fact about the
+    target that ``batch_tensor_creates`` reads as the option of that name (the API and the command
+    line set it from the ABI chosen; no pass knows the ABI's name).
+    """
 
     name: str
     orch_args_type: str
@@ -29,6 +35,15 @@ class Abi:
     external: str  # format with {name}, {slot}
     scalar_decode: tuple[str, ...]  # lines, format with {ctype}, {name}, {slot}
     dyn_dim: str  # format with {name}, {slot}, {axis}
+    header_comment: bool  # D3: the file starts with `// Orchestration Function: <name>`
+    config_return: tuple[str, ...]  # the config's return statement, format with {count}
+    full_parens: bool  # every arithmetic and comparison in parentheses: `if ((n > 2))`
+    fixed_floats: bool  # float literals with six decimals (`1.000000f`), as C's %f
+    bool_literals: tuple[str, str]  # false, true in an expression
+    bare_scalar_vars: bool  # an integer scalar variable passed to add_scalar without a cast
+    one_line_slot_loops: bool  # TaskId array fills and copies as one line each
+    clamp_view_extents: bool  # a slice's extents clamped to what is left of its source
+    max_creates_per_alloc: int  # D8 / D17: creates per alloc_tensors call
 
 
 SEED_ABI = Abi(
@@ -42,6 +57,15 @@ SEED_ABI = Abi(
         "{ctype} {name} = {name}_conv.val;",
     ),
     dyn_dim="int64_t {name} = (int64_t)orch_args.tensor({slot}).shapes[{axis}];",
+    header_comment=True,
+    config_return=("return PTO2OrchestrationConfig{{ .expected_arg_count = {count} }};",),
+    full_parens=False,
+    fixed_floats=False,
+    bool_literals=("false", "true"),
+    bare_scalar_vars=False,
+    one_line_slot_loops=False,
+    clamp_view_extents=False,
+    max_creates_per_alloc=32,
 )
 
 L2_ABI = Abi(
@@ -51,6 +75,15 @@ L2_ABI = Abi(
     external="const Tensor& {name} = orch_args.tensor({slot}).ref();",
     scalar_decode=("{ctype} {name} = from_u64<{ctype}>(orch_args.scalar({slot}));",),
     dyn_dim="int64_t {name} = (int64_t)orch_args.tensor({slot}).ref().shapes[{axis}];",
+    header_comment=False,
+    config_return=("return PTO2OrchestrationConfig{{", "    .expected_arg_count = {count},", "}};"),
+    full_parens=True,
+    fixed_floats=True,
+    bool_literals=("0", "1"),
+    bare_scalar_vars=True,
+    one_line_slot_loops=True,
+    clamp_view_extents=True,
+    max_creates_per_alloc=16,
 )
 
 ABIS = {abi.name: abi for abi in (SEED_ABI, L2_ABI)}
@@ -63,10 +96,11 @@ class Emitter:
         self.abi = abi
         self.lines: list[str] = []
         self.level = 0
+        self.pad = ""  # inside a Block: two more spaces
         self.footers: list[str] = []  # the line closing each open block, innermost last
 
     def line(self, text: str) -> None:
-        self.lines.append("    " * self.level + text if text else "")
+        self.lines.append("    " * self.level + self.pad + text if text else "")
 
     def block(self, header: str, footer: str = "}") -> "Emitter":
         """``with out.block(header):`` writes ``header``, the body one level deeper, then ``footer``."""
@@ -133,7 +167,8 @@ def ctype(dtype: DType) -> str:
 @dispatch(E.Unit, Emitter, namespace=EMIT_NS)
 def emit(unit, out):
     abi = out.abi
-    out.line(f"// Orchestration Function: {unit.func}")
+    if abi.header_comment:
+        out.line(f"// Orchestration Function: {unit.func}")
     for header in ("<stddef.h>", "<stdint.h>", "<stdio.h>"):
         out.line(f"#include {header}")
     out.line("")
@@ -144,7 +179,8 @@ def emit(unit, out):
     out.line('__attribute__((visibility("default")))')
     with out.block(f"PTO2OrchestrationConfig aicpu_orchestration_config(const {abi.orch_args_type}& orch_args) {{"):
         out.line("(void)orch_args;")
-        out.line(f"return PTO2OrchestrationConfig{{ .expected_arg_count = {unit.arg_count} }};")
+        for line in abi.config_return:
+            out.line(line.format(count=unit.arg_count))
     out.line("")
     out.line('__attribute__((visibility("default")))')
     with out.block(f"void aicpu_orchestration_entry(const {abi.orch_args_type}& orch_args) {{"):
@@ -200,16 +236,26 @@ def emit(node, out):  # noqa: F811
         emit_all(node.body, out)
 
 
+@dispatch(E.Block, Emitter, namespace=EMIT_NS)
+def emit(node, out):  # noqa: F811
+    out.line("{")
+    pad = out.pad
+    out.pad += "  "
+    emit_all(node.body, out)
+    out.pad = pad
+    out.line("}")
+
+
 @dispatch(E.ForBlock, Emitter, namespace=EMIT_NS)
 def emit(node, out):  # noqa: F811
     v = node.var
-    with out.block(f"for (int64_t {v} = {fmt(node.start)}; {v} < {fmt(node.stop)}; {v} += {fmt(node.step)}) {{"):
+    with out.block(f"for (int64_t {v} = {fmt(node.start, out.abi)}; {v} < {fmt(node.stop, out.abi)}; {v} += {fmt(node.step, out.abi)}) {{"):
         emit_all(node.body, out)
 
 
 @dispatch(E.IfBlock, Emitter, namespace=EMIT_NS)
 def emit(node, out):  # noqa: F811
-    out.line(f"if ({fmt(node.cond)}) {{")
+    out.line(f"if ({fmt(node.cond, out.abi)}) {{")
     out.level += 1
     emit_all(node.then, out)
     out.level -= 1
@@ -223,25 +269,37 @@ def emit(node, out):  # noqa: F811
 
 @dispatch(E.DeclScalar, Emitter, namespace=EMIT_NS)
 def emit(node, out):  # noqa: F811
-    init = f" = {fmt(node.value)}" if node.value is not None else ""
+    init = f" = {fmt(node.value, out.abi)}" if node.value is not None else ""
     out.line(f"{ctype(node.dtype)} {node.name}{init};")
 
 
 @dispatch(E.DeclTensor, Emitter, namespace=EMIT_NS)
 def emit(node, out):  # noqa: F811
-    init = f" = {fmt(node.value)}" if node.value is not None else ""
+    init = f" = {fmt(node.value, out.abi)}" if node.value is not None else ""
     out.line(f"Tensor {node.name}{init};")
 
 
 @dispatch(E.AssignVar, Emitter, namespace=EMIT_NS)
 def emit(node, out):  # noqa: F811
-    out.line(f"{node.name} = {fmt(node.value)};")
+    out.line(f"{node.name} = {fmt(node.value, out.abi)};")
 
 
 @dispatch(E.ShapeArray, Emitter, namespace=EMIT_NS)
 def emit(node, out):  # noqa: F811
-    values = ", ".join(fmt_u32(v) for v in node.values)
+    values = ", ".join(fmt_u32(v, out.abi) for v in node.values)
     out.line(f"uint32_t {node.name}[{len(node.values)}] = {{{values}}};")
+
+
+@dispatch(E.ViewExtents, Emitter, namespace=EMIT_NS)
+def emit(node, out):  # noqa: F811
+    values = [fmt_u32(v, out.abi) for v in node.values]
+    if out.abi.clamp_view_extents:
+        t, o = node.tensor, node.offsets
+        values = [
+            f"({o}[{i}] >= {t}.shapes[{i}] ? 0u : std::min<uint32_t>({v}, {t}.shapes[{i}] - {o}[{i}]))"
+            for i, v in enumerate(values)
+        ]
+    out.line(f"uint32_t {node.name}[{len(node.values)}] = {{{', '.join(values)}}};")
 
 
 @dispatch(E.CreateInfo, Emitter, namespace=EMIT_NS)
@@ -256,7 +314,7 @@ def emit(node, out):  # noqa: F811
     if value._production == "Int" and value.value == 0:
         out.line(f"{node.info}.set_initial_value(0);")
     else:
-        out.line(f"{node.info}.set_initial_value(static_cast<{ctype(node.dtype)}>({fmt_literal(value)}));")
+        out.line(f"{node.info}.set_initial_value(static_cast<{ctype(node.dtype)}>({fmt_literal(value, out.abi)}));")
 
 
 @dispatch(E.AllocTensors, Emitter, namespace=EMIT_NS)
@@ -283,7 +341,7 @@ def emit(node, out):  # noqa: F811
 @dispatch(E.WriteElement, Emitter, namespace=EMIT_NS)
 def emit(node, out):  # noqa: F811
     t = ctype(node.dtype)
-    out.line(f"set_tensor_data<{t}>({node.tensor}, {node.ndims}, {node.indices or 'nullptr'}, {fmt(node.value)});")
+    out.line(f"set_tensor_data<{t}>({node.tensor}, {node.ndims}, {node.indices or 'nullptr'}, {fmt(node.value, out.abi)});")
 
 
 def _untracked(view) -> str:
@@ -332,11 +390,24 @@ def emit(node, out):  # noqa: F811
 
 @dispatch(E.AddScalar, Emitter, namespace=EMIT_NS)
 def emit(node, out):  # noqa: F811
-    if node.encoding is Encoding.to_u64:
-        value = f"to_u64({fmt(node.value)})"
-    else:
-        value = f"(uint64_t){fmt(node.value, PREC_UNARY)}"
-    out.line(f"{node.args}.add_scalar({value});")
+    out.line(f"{node.args}.add_scalar({fmt_scalar_arg(node.value, node.encoding, out.abi)});")
+
+
+def fmt_scalar_arg(value, encoding: Encoding, abi: Abi) -> str:
+    """A task's scalar argument as its uint64 slot (D4): floats by ``to_u64``, others cast. The l2
+    spelling (the reference's) passes an integer variable bare and casts a literal to its own type
+    first, ``(uint64_t)static_cast<int32_t>(7)`` (``(uint64_t)7`` for 64-bit and index literals)."""
+    if encoding is Encoding.to_u64:
+        return f"to_u64({fmt(value, abi)})"
+    if abi.bare_scalar_vars:
+        kind = value._production
+        if kind == "Var":
+            return value.name
+        if kind == "Bool":
+            return f"(uint64_t){int(value.value)}"
+        if kind == "Int" and value.dtype not in (DType.INT64, DType.INDEX):
+            return f"(uint64_t)static_cast<{ctype(value.dtype)}>({value.value})"
+    return f"(uint64_t){fmt(value, abi, PREC_UNARY)}"
 
 
 @dispatch(E.DeclDeps, Emitter, namespace=EMIT_NS)
@@ -347,7 +418,7 @@ def emit(node, out):  # noqa: F811
 
 @dispatch(E.PushDep, Emitter, namespace=EMIT_NS)
 def emit(node, out):  # noqa: F811
-    tid = fmt(node.tid) + (f"[{fmt(node.index)}]" if node.index is not None else "")
+    tid = fmt(node.tid, out.abi) + (f"[{fmt(node.index, out.abi)}]" if node.index is not None else "")
     push = f"{node.args}_deps[{node.args}_deps_count++] = {tid};"
     out.line(f"if ({tid}.is_valid()) {push}" if node.guarded else push)
 
@@ -378,12 +449,12 @@ def emit(node, out):  # noqa: F811
 
 @dispatch(E.DeclTid, Emitter, namespace=EMIT_NS)
 def emit(node, out):  # noqa: F811
-    out.line(f"PTO2TaskId {node.name} = {fmt_tid(node.value)};")
+    out.line(f"PTO2TaskId {node.name} = {fmt_tid(node.value, out.abi)};")
 
 
 @dispatch(E.AssignTid, Emitter, namespace=EMIT_NS)
 def emit(node, out):  # noqa: F811
-    out.line(f"{node.name} = {fmt_tid(node.value)};")
+    out.line(f"{node.name} = {fmt_tid(node.value, out.abi)};")
 
 
 @dispatch(E.DeclTidArray, Emitter, namespace=EMIT_NS)
@@ -393,21 +464,33 @@ def emit(node, out):  # noqa: F811
 
 @dispatch(E.FillTidArray, Emitter, namespace=EMIT_NS)
 def emit(node, out):  # noqa: F811
+    decl = f"PTO2TaskId {node.name}[{node.size}];"
+    if node.declare and not out.abi.one_line_slot_loops:
+        out.line(decl)
     k = node.loop
-    with out.block(f"for (int64_t {k} = 0; {k} < {node.size}; ++{k}) {{"):
-        out.line(f"{node.name}[{k}] = {fmt_tid(node.value)};")
+    slot_loop(out, k, node.size, f"{node.name}[{k}] = {fmt_tid(node.value, out.abi)};", decl if node.declare else "")
 
 
 @dispatch(E.CopyTidArray, Emitter, namespace=EMIT_NS)
 def emit(node, out):  # noqa: F811
     k = node.loop
-    with out.block(f"for (int64_t {k} = 0; {k} < {node.size}; ++{k}) {{"):
-        out.line(f"{node.dst}[{k}] = {node.src}[{k}];")
+    slot_loop(out, k, node.size, f"{node.dst}[{k}] = {node.src}[{k}];")
+
+
+def slot_loop(out: Emitter, k: str, size: int, body: str, before: str = "") -> None:
+    """``for (k = 0; k < size; ++k) body`` over a TaskId array's slots: a block of three lines, or
+    one line (l2, after ``before`` on the same line)."""
+    header = f"for (int64_t {k} = 0; {k} < {size}; ++{k})"
+    if out.abi.one_line_slot_loops:
+        out.line(f"{before} {header} {body}" if before else f"{header} {body}")
+        return
+    with out.block(header + " {"):
+        out.line(body)
 
 
 @dispatch(E.SetTidSlot, Emitter, namespace=EMIT_NS)
 def emit(node, out):  # noqa: F811
-    out.line(f"{node.array}[{fmt(node.index)}] = {fmt_tid(node.value)};")
+    out.line(f"{node.array}[{fmt(node.index, out.abi)}] = {fmt_tid(node.value, out.abi)};")
 
 
 @dispatch(E.DeclArray, Emitter, namespace=EMIT_NS)
@@ -417,12 +500,12 @@ def emit(node, out):  # noqa: F811
 
 @dispatch(E.DeclElement, Emitter, namespace=EMIT_NS)
 def emit(node, out):  # noqa: F811
-    out.line(f"{ctype(node.dtype)} {node.name} = {node.array}[{fmt(node.index)}];")
+    out.line(f"{ctype(node.dtype)} {node.name} = {node.array}[{fmt(node.index, out.abi)}];")
 
 
 @dispatch(E.SetArrayItem, Emitter, namespace=EMIT_NS)
 def emit(node, out):  # noqa: F811
-    out.line(f"{node.array}[{fmt(node.index)}] = {fmt(node.value)};")
+    out.line(f"{node.array}[{fmt(node.index, out.abi)}] = {fmt(node.value, out.abi)};")
 
 
 @dispatch(E.GuardedDummy, Emitter, namespace=EMIT_NS)
@@ -460,29 +543,31 @@ def fmt_launch(node):  # noqa: F811
     return "rt_submit_dummy_task("
 
 
-@dispatch(E.TidOfOuts, namespace=FMT_NS)
-def fmt_tid(node):
+@dispatch(E.TidOfOuts, Abi, namespace=FMT_NS)
+def fmt_tid(node, abi):
     return f"{node.outs}.task_id()"
 
 
-@dispatch(E.TidInvalid, namespace=FMT_NS)
-def fmt_tid(node):  # noqa: F811
+@dispatch(E.TidInvalid, Abi, namespace=FMT_NS)
+def fmt_tid(node, abi):  # noqa: F811
     return "PTO2TaskId::invalid()"
 
 
-@dispatch(E.TidCopy, namespace=FMT_NS)
-def fmt_tid(node):  # noqa: F811
-    return fmt(node.value)
+@dispatch(E.TidCopy, Abi, namespace=FMT_NS)
+def fmt_tid(node, abi):  # noqa: F811
+    return fmt(node.value, abi)
 
 
-@dispatch(E.TidSlot, namespace=FMT_NS)
-def fmt_tid(node):  # noqa: F811
-    return f"{node.array}[{fmt(node.index)}]"
+@dispatch(E.TidSlot, Abi, namespace=FMT_NS)
+def fmt_tid(node, abi):  # noqa: F811
+    return f"{node.array}[{fmt(node.index, abi)}]"
 
 
 # -- expressions ---------------------------------------------------------------------------------------
 # Precedence, higher binds tighter (C++). A child is parenthesized when it binds looser than its
 # parent, or equally on the right of a left-associative operator: a - (b - c), but a - b - c.
+# With ``Abi.full_parens`` every operation is parenthesized instead, the outermost too:
+# ((a - b) - c), as the reference prints them.
 
 PREC_OR, PREC_AND, PREC_EQ, PREC_REL, PREC_SHIFT, PREC_ADD, PREC_MUL, PREC_UNARY, PREC_ATOM = range(1, 10)
 
@@ -507,67 +592,75 @@ COMPARE = {
     CmpOp.ge: (">=", PREC_REL),
 }
 UNARY = {UnOp.neg: "-", UnOp.not_: "!", UnOp.invert: "~"}
+OPERATIONS = frozenset({"Bin", "Cmp", "Un"})
 
 
-def fmt(expr, min_prec: int = 0, right: bool = False) -> str:
+def fmt(expr, abi: Abi, min_prec: int = 0, right: bool = False) -> str:
     """An expression as C++, parenthesized for a context of precedence ``min_prec``."""
     if type(expr) is E.Var:  # an atom: never parenthesized
         return expr.name
-    text, prec = FMT_EXPR_HANDLERS[type(expr)](expr)
+    text, prec = FMT_EXPR_HANDLERS[type(expr)](expr, abi)
+    if abi.full_parens:
+        return f"({text})" if expr._production in OPERATIONS else text
     if prec < min_prec or (right and prec == min_prec):
         return f"({text})"
     return text
 
 
-@dispatch(E.Var, namespace=FMT_NS)
-def fmt_expr(node):
+@dispatch(E.Var, Abi, namespace=FMT_NS)
+def fmt_expr(node, abi):
     return node.name, PREC_ATOM
 
 
-@dispatch(E.Int, namespace=FMT_NS)
-def fmt_expr(node):  # noqa: F811
-    return fmt_literal(node), PREC_ATOM if node.value >= 0 else PREC_UNARY
+@dispatch(E.Int, Abi, namespace=FMT_NS)
+def fmt_expr(node, abi):  # noqa: F811
+    return fmt_literal(node, abi), PREC_ATOM if node.value >= 0 else PREC_UNARY
 
 
-@dispatch(E.Float, namespace=FMT_NS)
-def fmt_expr(node):  # noqa: F811
-    return fmt_literal(node), PREC_ATOM if node.value >= 0 else PREC_UNARY
+@dispatch(E.Float, Abi, namespace=FMT_NS)
+def fmt_expr(node, abi):  # noqa: F811
+    return fmt_literal(node, abi), PREC_ATOM if node.value >= 0 else PREC_UNARY
 
 
-@dispatch(E.Bool, namespace=FMT_NS)
-def fmt_expr(node):  # noqa: F811
-    return ("true" if node.value else "false"), PREC_ATOM
+@dispatch(E.Bool, Abi, namespace=FMT_NS)
+def fmt_expr(node, abi):  # noqa: F811
+    return abi.bool_literals[bool(node.value)], PREC_ATOM
 
 
-@dispatch(E.Bin, namespace=FMT_NS)
-def fmt_expr(node):  # noqa: F811
+@dispatch(E.Bin, Abi, namespace=FMT_NS)
+def fmt_expr(node, abi):  # noqa: F811
     op, prec = BINARY[node.op]
-    return f"{fmt(node.a, prec)} {op} {fmt(node.b, prec, right=True)}", prec
+    return f"{fmt(node.a, abi, prec)} {op} {fmt(node.b, abi, prec, right=True)}", prec
 
 
-@dispatch(E.Cmp, namespace=FMT_NS)
-def fmt_expr(node):  # noqa: F811
+@dispatch(E.Cmp, Abi, namespace=FMT_NS)
+def fmt_expr(node, abi):  # noqa: F811
     op, prec = COMPARE[node.op]
-    return f"{fmt(node.a, prec)} {op} {fmt(node.b, prec, right=True)}", prec
+    return f"{fmt(node.a, abi, prec)} {op} {fmt(node.b, abi, prec, right=True)}", prec
 
 
-@dispatch(E.Un, namespace=FMT_NS)
-def fmt_expr(node):  # noqa: F811
-    return f"{UNARY[node.op]}{fmt(node.a, PREC_UNARY)}", PREC_UNARY
+@dispatch(E.Un, Abi, namespace=FMT_NS)
+def fmt_expr(node, abi):  # noqa: F811
+    return f"{UNARY[node.op]}{fmt(node.a, abi, PREC_UNARY)}", PREC_UNARY
 
 
-FMT_EXPR_HANDLERS = Resolved(FMT_NS, "fmt_expr")
+FMT_EXPR_HANDLERS = Resolved(FMT_NS, "fmt_expr", Abi)
 
 
-def fmt_literal(node) -> str:
+def fmt_literal(node, abi: Abi) -> str:
+    """A number: an FP32 float carries ``f``; ``fixed_floats`` writes six decimals (``2.500000f``)
+    when they hold the whole value (``1e-07f`` stays as it is)."""
     if node._production == "Int":
         return str(node.value)
-    text = repr(float(node.value))
+    value = float(node.value)
+    text = repr(value)
+    if abi.fixed_floats and math.isfinite(value) and float(f"{value:f}") == value:  # only if nothing is lost
+        text = f"{value:f}"
     return text + "f" if node.dtype is DType.FP32 else text
 
 
-def fmt_u32(expr) -> str:
+def fmt_u32(expr, abi: Abi) -> str:
     """A value in a uint32_t context: integer literals bare, anything else cast."""
     if expr._production == "Int" and expr.value >= 0:
         return str(expr.value)
-    return f"static_cast<uint32_t>({fmt(expr)})"
+    return f"static_cast<uint32_t>({fmt(expr, abi)})"

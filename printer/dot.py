@@ -506,6 +506,8 @@ class _EmissionWalker(_Walker):
         launch = stmt.launch._production
         barrier = launch == "DummyLaunch"
         kernel = self.comment.split(": ", 1)[1] if ": " in self.comment else self.comment or stmt.args
+        if self.comment.startswith("Group ") and ": " in self.comment:  # Group <group>: <its lanes>
+            kernel = self.comment[len("Group "):].split(": ", 1)[0]
         node = self.site(path, kernel, _LAUNCH_CORE.get(launch), cluster, manual, barrier=barrier)
         self.finish_task(node, stmt.args, stmt.outs)
 

@@ -85,10 +85,10 @@ def test_permuted_carries_assign_through_temporaries():
     code = (REPO / "tests" / "golden" / "ping_pong.expected.cpp").read_text()
     block = code[code.index("rt_submit_aiv_task(0, params_t1);") :].splitlines()[1:5]
     assert [l.strip() for l in block] == [
-        "Tensor cur__rv_v5_next = nxt__rv_v5;",
-        "Tensor nxt__rv_v5_next = cur__rv_v5;",
+        "Tensor cur__rv_v5_next = nxt__rv_v4;",
+        "Tensor nxt__rv_v4_next = cur__rv_v5;",
         "cur__rv_v5 = cur__rv_v5_next;",
-        "nxt__rv_v5 = nxt__rv_v5_next;",
+        "nxt__rv_v4 = nxt__rv_v4_next;",
     ]
 
 

@@ -1,9 +1,12 @@
 """NameTable hands out the names a fresh search from suffix 0 would (issue 9: the search resumes)."""
 
-from nanopass.passes.naming import GENERATED, RESERVED, NameTable
+from nanopass.passes.naming import GENERATED, RESERVED, USER_PREFIX, NameTable
 
 
 def naive_reserve(taken: set, base: str, generated: bool = False, derived: tuple = ()) -> str:
+    if not generated and GENERATED.match(base):
+        base = USER_PREFIX + base
+
     def fits(name):
         return (
             name not in taken
@@ -32,6 +35,9 @@ def test_reserve_matches_a_search_from_the_start():
         ("params_t0", True, ()),
         ("int", False, ()),
         ("x_ci", False, ()),
+        ("ext_a", False, ()),
+        ("params_t0", False, ()),
+        ("indices_x", False, ("_ci",)),
         ("x", False, ("_ci",)),
     ] + [("slot", False, ())] * 5 + [("acc_last", False, ())] * 5
     requests += [("y", False, ("_ci",)), ("y", False, ())]  # y_ci is taken: the first gets y_1, the second y
@@ -79,7 +85,9 @@ def test_a_name_defined_once_keeps_it_in_ssa_and_cpp(tmp_path):
     binders = [n.name for n in walk(ssa.orch) if n._production == "Binder"]
     assert "j" in binders and "new" in binders  # defined once: unversioned
     assert {"i__idx_v0", "i__idx_v1"} <= set(binders) and "i" not in binders  # twice: versions
-    assert "y__ssa_v1" in binders and "y" not in binders  # a parameter assigned again: versions
+    # a parameter assigned again: versions, from 1 (the parameter is version 0); a loop's results
+    # are numbered before its body, as the reference numbers them
+    assert {"y__iter_v1", "y__rv_v2", "y__ssa_v3"} <= set(binders) and "y" not in binders
     # C++: a name the C++ cannot take (a keyword) gets the first free suffix of its IR name
     assert "const Tensor& new_1 = " in result.code and "for (int64_t j = 0;" in result.code
     assert "for (int64_t i = 0;" in result.code and "for (int64_t i__idx_v1 = 0;" in result.code

@@ -175,7 +175,12 @@ class EmissionInterpreter:
 
     def exec_Comment(self, node) -> None:
         text = node.text
-        self.kernel = text.split(": ", 1)[1] if text.startswith("Task ") and ": " in text else None
+        if text.startswith("Task ") and ": " in text:  # Task <n>: <kernel>
+            self.kernel = text.split(": ", 1)[1]
+        elif text.startswith("Group ") and ": " in text:  # Group <group>: <its lanes>
+            self.kernel = text[len("Group "):].split(": ", 1)[0]
+        else:
+            self.kernel = None
 
     def exec_ScopeBlock(self, node) -> None:
         self.rt.scope_begin(node.mode.value, self.line)
@@ -183,6 +188,9 @@ class EmissionInterpreter:
             raise Halted()
         self.nested(node.body)
         self.rt.scope_end()
+
+    def exec_Block(self, node) -> None:
+        self.nested(node.body)
 
     def exec_ForBlock(self, node) -> None:
         self.blocks.append({})
@@ -225,6 +233,11 @@ class EmissionInterpreter:
     def exec_ShapeArray(self, node) -> None:
         values = [convert(self.scalar(v), "uint32_t") for v in node.values]
         self.declare(node.name, Cell("u32_array", values, "uint32_t"), node)
+
+    def exec_ViewExtents(self, node) -> None:
+        # The extents as the default ABI prints them (--abi l2 clamps them to the source, which
+        # changes nothing for a window inside it; one outside it is the runtime's fatal error)
+        self.exec_ShapeArray(node)
 
     def exec_ReadDim(self, node) -> None:
         tensor = self.tensor_var(node.tensor, node)
@@ -475,6 +488,8 @@ class EmissionInterpreter:
         self.declare(node.name, Cell("tid_array", [UNINIT] * node.size), node)
 
     def exec_FillTidArray(self, node) -> None:
+        if node.declare:
+            self.exec_DeclTidArray(node)
         array = self.cell(node.name, node, "tid_array")
         value = self.tid_value(node.value, node)
         for k in range(node.size):

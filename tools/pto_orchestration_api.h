@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include <algorithm>  // std::min in clamped view extents (--abi l2)
 #include <string>
 #include <type_traits>
 
@@ -488,6 +489,16 @@ inline Tensor from_tensor_arg(const Tensor &t, bool manual_dep = false, int32_t 
     copy.version = version;
     return copy;
 }
+
+// The newer runtime release's spellings (decisions.md D1, `nanopass run --abi l2`): the entry's
+// arguments are L2TaskArgs, whose tensor(i) is an argument record handing out the Tensor by
+// .ref(), and a task's builder is L0TaskArgs.
+struct L2TensorArg {
+    Tensor tensor_;
+    const Tensor &ref() const { return tensor_; }
+};
+using L2TaskArgs = TaskArgsTpl<L2TensorArg, uint64_t, CHIP_MAX_TENSOR_ARGS, CHIP_MAX_SCALAR_ARGS>;
+using L0TaskArgs = Arg;
 
 typedef struct PTO2Runtime PTO2Runtime;
 extern "C" PTO2Runtime *framework_current_runtime(void);

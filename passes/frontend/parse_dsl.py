@@ -25,7 +25,7 @@ from .program import ProgramParser
 from .source import ProgramSource
 
 __all__ = [  # the front end's interface; the limits are re-exported from their old home
-    "parse_program", "expr_depth", "MAX_ARRAY_SIZE", "MAX_DIM", "MAX_ENTRY_SCALARS", "MAX_ENTRY_TENSORS",
+    "parse_program", "orchestration_function_names", "expr_depth", "MAX_ARRAY_SIZE", "MAX_DIM", "MAX_ENTRY_SCALARS", "MAX_ENTRY_TENSORS",
     "MAX_EXPR_DEPTH", "MAX_NESTING", "MAX_PARALLEL_NESTING", "MAX_TASK_SCALARS", "MAX_TASK_TENSORS",
     "MAX_TENSOR_DIMS",
 ]
@@ -38,6 +38,11 @@ def parse_program(src: ProgramSource, func_name: str | None = None) -> Any:
     except RecursionError:
         raise UserError("this statement is nested too deeply for the compiler", src.span(_deepest_statement(src.classdef)),
                         hint="split it with intermediate variables") from None
+
+
+def orchestration_function_names(src: ProgramSource) -> list[str]:
+    """The names of a program class's orchestration functions, in source order."""
+    return ProgramParser(src).orchestration_names()
 
 
 def _deepest_statement(root: ast.AST) -> ast.AST:

@@ -79,6 +79,12 @@ class ProgramParser:
         func = FunctionContext(self, types, fdef, auto_scope).parse()
         return L.Program(self.src.name, kernel_nodes, func, span=self.src.span(self.src.classdef))
 
+    def orchestration_names(self) -> list[str]:
+        """The names of the class's orchestration functions, in source order; only the decorators
+        are read."""
+        self._collect_functions()
+        return [fdef.name for fdef, kind, _auto, _dual in self.functions if kind is FuncKind.Orchestration]
+
     def _check_returned_params(self, name: str, params: list[Any], results: list[Any], body: list[Any]) -> None:
         """A result the kernel returns as one of its parameters is that tensor: it must have the result's type."""
         by_name = {p.name: p for p in params}

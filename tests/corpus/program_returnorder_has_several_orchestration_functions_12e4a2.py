@@ -1,5 +1,5 @@
 # fuzz: return_order: decorator: decorate use with @pl.function(type=pl.FunctionType.Orchestration); module: module constant T = pl.Tensor[[8, 8], pl.FP32] -> lambda: 3
-# expect: 6:1: error: program 'ReturnOrder' has several orchestration functions (use, orch_order); choose one with --func NAME
+# expect: 13:5: error: 'orch_order' declares a return type but does not end with a return statement
 import nanopass.dsl as pl
 
 @pl.program

@@ -33,8 +33,10 @@ void aicpu_orchestration_entry(const ChipStorageTaskArgs& orch_args) {
         params_t1.add_input(ext_x);
         params_t1.add_inout(ext_y);
         rt_submit_aiv_task(0, params_t1);
-        uint32_t indices_ext_flags[1] = {0};
-        set_tensor_data<int32_t>(ext_flags, 1, indices_ext_flags, 1);
+        {
+          uint32_t indices_flags[1] = {0};
+          set_tensor_data<int32_t>(ext_flags, 1, indices_flags, 1);
+        }
     }
 }
 

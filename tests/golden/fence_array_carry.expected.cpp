@@ -22,12 +22,12 @@ void aicpu_orchestration_entry(const ChipStorageTaskArgs& orch_args) {
     PTO2_SCOPE() {
         PTO2_SCOPE(PTO2ScopeMode::MANUAL) {
             PTO2TaskId first[8];
-            for (int64_t slot = 0; slot < 8; ++slot) {
-                first[slot] = PTO2TaskId::invalid();
+            for (int64_t __init_i = 0; __init_i < 8; ++__init_i) {
+                first[__init_i] = PTO2TaskId::invalid();
             }
             PTO2TaskId out_ids[8];
-            for (int64_t slot_1 = 0; slot_1 < 8; ++slot_1) {
-                out_ids[slot_1] = first[slot_1];
+            for (int64_t __init_i = 0; __init_i < 8; ++__init_i) {
+                out_ids[__init_i] = first[__init_i];
             }
             for (int64_t phase = 0; phase < 8; phase += 1) {
 
@@ -37,19 +37,19 @@ void aicpu_orchestration_entry(const ChipStorageTaskArgs& orch_args) {
                 params_t0.add_inout(ext_y);
                 PTO2TaskId params_t0_deps[8];
                 uint32_t params_t0_deps_count = 0;
-                for (int64_t slot_2 = 0; slot_2 < 8; ++slot_2) {
-                    if (out_ids[slot_2].is_valid()) params_t0_deps[params_t0_deps_count++] = out_ids[slot_2];
+                for (int64_t slot = 0; slot < 8; ++slot) {
+                    if (out_ids[slot].is_valid()) params_t0_deps[params_t0_deps_count++] = out_ids[slot];
                 }
                 params_t0.set_dependencies(params_t0_deps, params_t0_deps_count);
                 TaskOutputTensors task_0_outs = rt_submit_aiv_task(0, params_t0);
                 PTO2TaskId t = task_0_outs.task_id();
                 PTO2TaskId nxt[8];
-                for (int64_t slot_3 = 0; slot_3 < 8; ++slot_3) {
-                    nxt[slot_3] = PTO2TaskId::invalid();
+                for (int64_t __init_i = 0; __init_i < 8; ++__init_i) {
+                    nxt[__init_i] = PTO2TaskId::invalid();
                 }
                 nxt[phase] = t;
-                for (int64_t slot_4 = 0; slot_4 < 8; ++slot_4) {
-                    out_ids[slot_4] = nxt[slot_4];
+                for (int64_t __yield_i = 0; __yield_i < 8; ++__yield_i) {
+                    out_ids[__yield_i] = nxt[__yield_i];
                 }
             }
         }

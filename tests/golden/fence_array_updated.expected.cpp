@@ -22,8 +22,8 @@ void aicpu_orchestration_entry(const ChipStorageTaskArgs& orch_args) {
     PTO2_SCOPE() {
         PTO2_SCOPE(PTO2ScopeMode::MANUAL) {
             PTO2TaskId tids[8];
-            for (int64_t slot = 0; slot < 8; ++slot) {
-                tids[slot] = PTO2TaskId::invalid();
+            for (int64_t __init_i = 0; __init_i < 8; ++__init_i) {
+                tids[__init_i] = PTO2TaskId::invalid();
             }
             for (int64_t i = 0; i < 8; i += 1) {
 
@@ -43,8 +43,8 @@ void aicpu_orchestration_entry(const ChipStorageTaskArgs& orch_args) {
                 params_t1.add_inout(ext_y);
                 PTO2TaskId params_t1_deps[8];
                 uint32_t params_t1_deps_count = 0;
-                for (int64_t slot_1 = 0; slot_1 < 8; ++slot_1) {
-                    if (tids[slot_1].is_valid()) params_t1_deps[params_t1_deps_count++] = tids[slot_1];
+                for (int64_t slot = 0; slot < 8; ++slot) {
+                    if (tids[slot].is_valid()) params_t1_deps[params_t1_deps_count++] = tids[slot];
                 }
                 params_t1.set_dependencies(params_t1_deps, params_t1_deps_count);
                 TaskOutputTensors task_1_outs = rt_submit_aiv_task(0, params_t1);

@@ -23,8 +23,8 @@ void aicpu_orchestration_entry(const ChipStorageTaskArgs& orch_args) {
     PTO2_SCOPE() {
         PTO2_SCOPE(PTO2ScopeMode::MANUAL) {
             PTO2TaskId tids[64];
-            for (int64_t slot = 0; slot < 64; ++slot) {
-                tids[slot] = PTO2TaskId::invalid();
+            for (int64_t __init_i = 0; __init_i < 64; ++__init_i) {
+                tids[__init_i] = PTO2TaskId::invalid();
             }
             for (int64_t i = 0; i < 64; i += 1) {
 
@@ -38,18 +38,18 @@ void aicpu_orchestration_entry(const ChipStorageTaskArgs& orch_args) {
                 tids[i] = t;
             }
 
-            // Barrier 0: dependency-only dummy task
+            // Phase-fence barrier 0: dependency-only dummy task
             Arg params_phase_fence_barrier_0;
             PTO2TaskId params_phase_fence_barrier_0_deps[64];
             uint32_t params_phase_fence_barrier_0_deps_count = 0;
-            for (int64_t slot_1 = 0; slot_1 < 64; ++slot_1) {
-                if (tids[slot_1].is_valid()) params_phase_fence_barrier_0_deps[params_phase_fence_barrier_0_deps_count++] = tids[slot_1];
+            for (int64_t slot = 0; slot < 64; ++slot) {
+                if (tids[slot].is_valid()) params_phase_fence_barrier_0_deps[params_phase_fence_barrier_0_deps_count++] = tids[slot];
             }
             params_phase_fence_barrier_0.set_dependencies(params_phase_fence_barrier_0_deps, params_phase_fence_barrier_0_deps_count);
-            PTO2TaskId phase_fence_barrier = PTO2TaskId::invalid();
+            PTO2TaskId phase_fence_barrier_0_tid = PTO2TaskId::invalid();
             if (params_phase_fence_barrier_0_deps_count > 0) {
                 TaskOutputTensors phase_fence_barrier_0_outs = rt_submit_dummy_task(params_phase_fence_barrier_0);
-                phase_fence_barrier = phase_fence_barrier_0_outs.task_id();
+                phase_fence_barrier_0_tid = phase_fence_barrier_0_outs.task_id();
             }
             for (int64_t j = 0; j < 64; j += 1) {
 
@@ -60,7 +60,7 @@ void aicpu_orchestration_entry(const ChipStorageTaskArgs& orch_args) {
                 params_t1.add_scalar((uint64_t)j);
                 PTO2TaskId params_t1_deps[1];
                 uint32_t params_t1_deps_count = 0;
-                if (phase_fence_barrier.is_valid()) params_t1_deps[params_t1_deps_count++] = phase_fence_barrier;
+                if (phase_fence_barrier_0_tid.is_valid()) params_t1_deps[params_t1_deps_count++] = phase_fence_barrier_0_tid;
                 params_t1.set_dependencies(params_t1_deps, params_t1_deps_count);
                 rt_submit_aiv_task(1, params_t1);
             }

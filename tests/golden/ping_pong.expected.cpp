@@ -33,34 +33,34 @@ void aicpu_orchestration_entry(const ChipStorageTaskArgs& orch_args) {
         params_t0.add_input(ext_init);
         params_t0.add_output(cur);
         rt_submit_aiv_task(0, params_t0);
-        Tensor cur__rv_v6 = cur;
-        Tensor nxt__rv_v6 = nxt;
+        Tensor cur__rv_v3 = cur;
+        Tensor nxt__rv_v2 = nxt;
         for (int64_t sweep = 0; sweep < 3; sweep += 1) {
             PTO2_SCOPE() {
-                Tensor cur__rv_v5 = cur__rv_v6;
-                Tensor nxt__rv_v5 = nxt__rv_v6;
+                Tensor cur__rv_v5 = cur__rv_v3;
+                Tensor nxt__rv_v4 = nxt__rv_v2;
                 for (int64_t i = 0; i < 4; i += 1) {
                     PTO2_SCOPE() {
 
                         // Task 1: step
                         Arg params_t1;
                         params_t1.add_input(cur__rv_v5);
-                        params_t1.add_inout(nxt__rv_v5);
+                        params_t1.add_inout(nxt__rv_v4);
                         rt_submit_aiv_task(0, params_t1);
-                        Tensor cur__rv_v5_next = nxt__rv_v5;
-                        Tensor nxt__rv_v5_next = cur__rv_v5;
+                        Tensor cur__rv_v5_next = nxt__rv_v4;
+                        Tensor nxt__rv_v4_next = cur__rv_v5;
                         cur__rv_v5 = cur__rv_v5_next;
-                        nxt__rv_v5 = nxt__rv_v5_next;
+                        nxt__rv_v4 = nxt__rv_v4_next;
                     }
                 }
-                cur__rv_v6 = cur__rv_v5;
-                nxt__rv_v6 = nxt__rv_v5;
+                cur__rv_v3 = cur__rv_v5;
+                nxt__rv_v2 = nxt__rv_v4;
             }
         }
 
         // Task 2: step
         Arg params_t2;
-        params_t2.add_input(cur__rv_v6);
+        params_t2.add_input(cur__rv_v3);
         params_t2.add_output(ext_out);
         rt_submit_aiv_task(0, params_t2);
     }

@@ -50,12 +50,12 @@ void aicpu_orchestration_entry(const ChipStorageTaskArgs& orch_args) {
             TaskOutputTensors task_1_outs = rt_submit_aiv_task(0, params_t1);
             PTO2TaskId second = task_1_outs.task_id();
             PTO2TaskId tids[2];
-            for (int64_t slot = 0; slot < 2; ++slot) {
-                tids[slot] = PTO2TaskId::invalid();
+            for (int64_t __init_i = 0; __init_i < 2; ++__init_i) {
+                tids[__init_i] = PTO2TaskId::invalid();
             }
             tids[0] = first;
             PTO2TaskId prev = second;
-            PTO2TaskId prev__rv_v3 = prev;
+            PTO2TaskId prev__rv_v2 = prev;
             for (int64_t i = 0; i < n; i += 1) {
 
                 // Task 2: step
@@ -64,14 +64,14 @@ void aicpu_orchestration_entry(const ChipStorageTaskArgs& orch_args) {
                 params_t2.add_inout(ext_y);
                 PTO2TaskId params_t2_deps[1];
                 uint32_t params_t2_deps_count = 0;
-                if (prev__rv_v3.is_valid()) params_t2_deps[params_t2_deps_count++] = prev__rv_v3;
+                if (prev__rv_v2.is_valid()) params_t2_deps[params_t2_deps_count++] = prev__rv_v2;
                 params_t2.set_dependencies(params_t2_deps, params_t2_deps_count);
                 TaskOutputTensors task_2_outs = rt_submit_aiv_task(0, params_t2);
-                PTO2TaskId prev__ssa_v2 = task_2_outs.task_id();
-                prev__rv_v3 = prev__ssa_v2;
+                PTO2TaskId prev__ssa_v3 = task_2_outs.task_id();
+                prev__rv_v2 = prev__ssa_v3;
             }
             PTO2TaskId snap = tids[0];
-            tids[0] = prev__rv_v3;
+            tids[0] = prev__rv_v2;
 
             // Task 3: step
             Arg params_t3;
@@ -91,8 +91,8 @@ void aicpu_orchestration_entry(const ChipStorageTaskArgs& orch_args) {
             params_t4.add_inout(ext_y);
             PTO2TaskId params_t4_deps[2];
             uint32_t params_t4_deps_count = 0;
-            for (int64_t slot_1 = 0; slot_1 < 2; ++slot_1) {
-                if (tids[slot_1].is_valid()) params_t4_deps[params_t4_deps_count++] = tids[slot_1];
+            for (int64_t slot = 0; slot < 2; ++slot) {
+                if (tids[slot].is_valid()) params_t4_deps[params_t4_deps_count++] = tids[slot];
             }
             params_t4.set_dependencies(params_t4_deps, params_t4_deps_count);
             TaskOutputTensors task_4_outs = rt_submit_aiv_task(0, params_t4);
@@ -116,7 +116,7 @@ void aicpu_orchestration_entry(const ChipStorageTaskArgs& orch_args) {
                 chosen__phi_v2 = chosen__ssa_v1;
             }
 
-            // Barrier 0: dependency-only dummy task
+            // Phase-fence barrier 0: dependency-only dummy task
             Arg params_phase_fence_barrier_0;
             PTO2TaskId params_phase_fence_barrier_0_deps[2];
             uint32_t params_phase_fence_barrier_0_deps_count = 0;
@@ -129,7 +129,7 @@ void aicpu_orchestration_entry(const ChipStorageTaskArgs& orch_args) {
                 barrier = phase_fence_barrier_0_outs.task_id();
             }
 
-            // Barrier 1: dependency-only dummy task
+            // Phase-fence barrier 1: dependency-only dummy task
             Arg params_phase_fence_barrier_1;
             TaskOutputTensors phase_fence_barrier_1_outs = rt_submit_dummy_task(params_phase_fence_barrier_1);
             PTO2TaskId empty = phase_fence_barrier_1_outs.task_id();
