@@ -1,7 +1,7 @@
 """How many dependency insertions a compiled program makes, how many it could do without.
 
     python -m nanopass.tools.measure_edges FILE.py [--set NAME=VALUE ...] [--pairs] [--json]
-    python -m nanopass.tools.measure_edges --table FILE.py ... [--shapes SIZE]
+    python -m nanopass.tools.measure_edges --table FILE.py ... [--shapes SIZE] [--before]
 
 For one run of a program (values from ``--set``, the others chosen as ``nanopass check`` chooses
 them: integers 3, floats 1.5, bools true, dynamic dimensions 32) the program is compiled and
@@ -420,16 +420,23 @@ def measure_file(path: str, values: dict[str, str] | None = None, max_tasks: int
 # -- the command ---------------------------------------------------------------------------------------
 
 
-def table_row(name: str, figures: EdgeMeasure | None, values: dict[str, str], why: str = "") -> str:
+def table_row(name: str, figures: EdgeMeasure | None, values: dict[str, str], why: str = "",
+              before: EdgeMeasure | None = None) -> str:
     shown = " ".join(f"{k}={v}" for k, v in sorted(values.items())) or "-"
     if figures is None:
-        return f"| {name} | {shown} | {why} | | | | |"
-    return (f"| {name} | {shown} | {figures.tasks} | {figures.insertions} | {figures.redundant} | "
-            f"{figures.minimum} | {figures.dummies} |")
+        return f"| {name} | {shown} | {why} | | | | |" + (" |" if before is not None else "")
+    row = (f"| {name} | {shown} | {figures.tasks} | {figures.insertions} | {figures.redundant} | "
+           f"{figures.minimum} | {figures.dummies} |")
+    if before is not None:
+        row += f" {before.insertions} / {before.redundant} / {before.minimum} / {before.dummies} |"
+    return row
 
 
 TABLE_HEAD = ("| program | values | tasks | insertions | redundant | minimum | dummies |\n"
               "|---|---|---:|---:|---:|---:|---:|")
+BEFORE_HEAD = ("| program | values | tasks | insertions | redundant | minimum | dummies | without the lean passes |\n"
+               "|---|---|---:|---:|---:|---:|---:|---:|")
+LEAN_OFF = {"lean_edges": False}
 
 
 def main(argv=None) -> int:
@@ -442,14 +449,20 @@ def main(argv=None) -> int:
     parser.add_argument("--shapes", type=int, metavar="SIZE",
                         help="with --table: also the benchmark's shapes at SIZE (tools/bench.py), run with n=1")
     parser.add_argument("--max-tasks", type=int, default=DEFAULT_MAX_TASKS)
+    parser.add_argument("--before", action="store_true", help="with --table: also the figures of the compile "
+                        "without the passes that drop and merge insertions (option lean_edges=False), as "
+                        "insertions / redundant / minimum / dummies")
+    parser.add_argument("--no-lean-edges", action="store_true", help="compile with the option lean_edges=False")
     args = parser.parse_args(argv)
     values = dict(v.split("=", 1) for v in args.values)
+    options = LEAN_OFF if args.no_lean_edges else None
     if args.table:
-        print(TABLE_HEAD)
+        print(BEFORE_HEAD if args.before else TABLE_HEAD)
     for path in args.files:
-        figures, chosen = measure_file(path, values, args.max_tasks)
+        figures, chosen = measure_file(path, values, args.max_tasks, options)
         if args.table:
-            print(table_row(path, figures, chosen), flush=True)
+            before = measure_file(path, values, args.max_tasks, LEAN_OFF)[0] if args.before else None
+            print(table_row(path, figures, chosen, before=before), flush=True)
         elif args.json:
             print(json.dumps({"file": path, "values": chosen, **figures.to_json()}))
         else:
@@ -457,15 +470,17 @@ def main(argv=None) -> int:
             print(f"{path}{f' ({shown})' if shown else ''}:")
             print("\n".join("  " + line for line in figures.lines(args.pairs)))
     if args.table and args.shapes:
-        for shape, figures, why in shape_measures(args.shapes, args.max_tasks):
-            print(table_row(f"bench {shape} N={args.shapes}", figures, {"n": BENCH_N}, why), flush=True)
+        befores = dict((shape, f) for shape, f, _ in shape_measures(args.shapes, args.max_tasks, options=LEAN_OFF)) \
+            if args.before else {}
+        for shape, figures, why in shape_measures(args.shapes, args.max_tasks, options=options):
+            print(table_row(f"bench {shape} N={args.shapes}", figures, {"n": BENCH_N}, why, befores.get(shape)), flush=True)
     return 0
 
 
 BENCH_N = "1"  # the benchmark shapes' scalar: its loops over n run once
 
 
-def shape_measures(size: int, max_tasks: int | None = DEFAULT_MAX_TASKS, shapes=None):
+def shape_measures(size: int, max_tasks: int | None = DEFAULT_MAX_TASKS, shapes=None, options=None):
     """(shape, figures or None, why not) for each benchmark shape at ``size``, run with n=1."""
     import os
     import tempfile
@@ -478,7 +493,7 @@ def shape_measures(size: int, max_tasks: int | None = DEFAULT_MAX_TASKS, shapes=
             with open(path, "w") as handle:
                 handle.write(bench.source_of(shape, size))
             try:
-                figures, _ = measure_file(path, {"n": BENCH_N}, max_tasks)
+                figures, _ = measure_file(path, {"n": BENCH_N}, max_tasks, options)
             except TooManyTasks as error:
                 yield shape, None, str(error)
                 continue
