@@ -108,5 +108,5 @@ class MaterializeResultBuffers(Pass):
             name = self.fresh(i)
             create = S.CreateTensor(ty.shape, ty.dtype, False, None)
             creates.append(S.Let(S.Binder(name, ty, span=task.span), create, span=task.span))
-            args.append(S.Arg(S.Var(name, span=task.span), False, span=task.span))
+            args.append(S.Arg(S.Var(name, span=task.span), False, None, span=task.span))
         return creates + [task.replace(args=args)]
