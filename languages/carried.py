@@ -1,11 +1,16 @@
 """carried (carry-classified): every loop carry and branch merge has a plan.
 
 Replaces ``(IterArg var init)`` by ``(IterArg var init plan)`` and the ``If`` results
-(``Binder*``) by ``Phi*`` = ``(Phi var plan)``. A plan ``(Carry rebind array)`` says whether the
-value needs a C++ variable of its own (``rebind``: no when every path carries the same physical
-tensor, D9) and, for a TaskId, how many ids it holds (``array``: 0 for one ``PTO2TaskId``, N
-for a ``PTO2TaskId[N]``) and whether each iteration of its ``pl.parallel`` loop writes its own
-slot (``per_iteration``).
+(``Binder*``) by ``Phi*`` = ``(Phi var plan)``. A plan ``(Carry rebind array per_iteration body)``
+says whether the value needs a C++ variable of its own (``rebind``: no when every path carries
+the same physical tensor, D9) and, for a TaskId, how many ids the result holds (``array``: 0 for
+one ``PTO2TaskId``, N for a ``PTO2TaskId[N]``; an array holding fewer ids has invalid slots),
+whether each iteration of its ``pl.parallel`` loop writes its own slot (``per_iteration``), and
+how many the carry holds inside the loop's body (``body``): ``array`` for a carry stored in the
+result's variable, its init's for a per-iteration carry (which stands for its init in the body),
+and more than ``array`` for a carry of a loop that certainly runs whose init holds more ids
+than what the body yields (the carry then has a variable of its own, named after its iter_arg,
+and the result's variable holds the last value yielded).
 """
 
 from nanopass.errors import VerifyError
@@ -31,6 +36,10 @@ def check_plans(program) -> None:
                 raise VerifyError("an array carry must be a rebind carry", node=node)
             if node.per_iteration and node.array <= 0:
                 raise VerifyError("a per-iteration carry needs an array", node=node)
+            if node.body < 0 or (not node.per_iteration and node.body < node.array):
+                raise VerifyError("a carry holds at least as many ids in the body as its result", node=node)
+            if node.body != node.array and not node.rebind:
+                raise VerifyError("a carry with a variable of its own must be a rebind carry", node=node)
     mark_verified(program.orch.body, check_plans)
 
 
@@ -43,7 +52,9 @@ LANGUAGE = scoped.LANGUAGE.extend(
         "Stmt": [scoped.LANGUAGE.production("If").without_fields("results").with_fields("results:Phi*")],
     },
     add_nonterminals=[
-        Nonterminal("Carry", Production("Carry", "rebind:boolean", "array:integer", "per_iteration:boolean")),
+        Nonterminal(
+            "Carry", Production("Carry", "rebind:boolean", "array:integer", "per_iteration:boolean", "body:integer")
+        ),
         Nonterminal("Phi", Production("Phi", "var:Binder", "plan:Carry")),
     ],
     invariants=[check_plans],

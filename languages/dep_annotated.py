@@ -4,8 +4,8 @@ Replaces the ``Dep`` nonterminal by ``DepEdge`` = ``(DepEdge tid index source gu
 ``tid`` names the C++ storage of the TaskId (a ``Var``), ``index`` the slot when the edge is one
 element ``arr[i]`` of an array (else ``_``), ``source`` its kind, ``guarded`` whether insertion
 needs an ``is_valid()`` test, ``user`` whether the user wrote the edge (else the compiler derived
-it), ``size`` 0 for one id or N for the N slots of a whole array. ``Task`` and
-``Dummy`` carry ``DepEdge*`` plus ``capacity``, the exact size of the dependency array.
+it), ``size`` 0 for one id or N for the N slots of a whole array. ``Task``, ``Dummy`` and
+``HostFence`` carry ``DepEdge*`` plus ``capacity``, the exact size of the dependency array.
 """
 
 from nanopass.errors import VerifyError
@@ -17,7 +17,7 @@ from .statements import mark_verified, unverified_stmts
 
 def check_capacity(program) -> None:
     for node in unverified_stmts(program.orch.body, check_capacity):
-        if node._production in ("Task", "Dummy"):
+        if node._production in ("Task", "Dummy", "HostFence"):
             need = 0
             for edge in node.deps:
                 need += edge.size or 1
@@ -30,7 +30,7 @@ LANGUAGE = tid_bound.LANGUAGE.extend(
     "dep-annotated",
     doc="dependency edges resolved to sources, guards and exact array sizes",
     remove_nonterminals=["Dep"],
-    remove={"Stmt": ["Task", "Dummy"]},
+    remove={"Stmt": ["Task", "Dummy", "HostFence"]},
     add_nonterminals=[
         Nonterminal(
             "DepEdge",
@@ -40,7 +40,7 @@ LANGUAGE = tid_bound.LANGUAGE.extend(
     add={
         "Stmt": [
             tid_bound.LANGUAGE.production(name).without_fields("deps").with_fields("deps:DepEdge*", "capacity:integer")
-            for name in ("Task", "Dummy")
+            for name in ("Task", "Dummy", "HostFence")
         ]
     },
     invariants=[check_capacity],

@@ -8,7 +8,11 @@ derive dependencies need (``(DerivedDep value)``, an edge the compiler derived, 
   start of the function; ``(CellSet cell value)`` stores a task's TaskId in it after the task;
   ``(CellDep cell)`` is a compiler edge on the latest TaskId stored (possibly none, so always
   guarded). A cell outlives every scope, so such an edge is always resolvable;
-- ``(CompilerScope mode body)``: a runtime scope the compiler placed.
+- ``(CompilerScope mode body)``: a runtime scope the compiler placed;
+- ``(HostFence tensor deps)``: a dummy task taking ``tensor`` as INOUT and waiting for ``deps``
+  (submitted only when one of them stands for a task): in an AUTO scope it becomes a TensorMap
+  producer of the tensor, which a later host element access of it waits for (runtime-api.md
+  section 11), so the access waits for ``deps`` too.
 """
 
 from nanopass.language import Production
@@ -26,6 +30,12 @@ LANGUAGE = ssa.LANGUAGE.extend(
             Production("CellDecl", "cell:symbol", doc="PTO2TaskId cell = PTO2TaskId::invalid();"),
             Production("CellSet", "cell:symbol", "value:Expr", doc="cell = <TaskId>;"),
             Production("CompilerScope", "mode:scope_mode", "body:Stmt*", doc="a scope the compiler placed"),
+            Production(
+                "HostFence",
+                "tensor:Expr",
+                "deps:Dep*",
+                doc="a dummy task with tensor as INOUT after deps: a producer the next host access waits for",
+            ),
         ],
     },
 )

@@ -2,14 +2,17 @@
 
 Replaces ``(Scope mode body)`` and ``(CompilerScope mode body)`` by ``(Scope mode origin body)``. Invariant (D14): in a function
 with ``auto_scope``, the body is one scope, and every for body and if branch outside a manual
-scope is one scope; nothing AUTO is nested inside a manual scope.
+scope is one scope, except one that yields a tensor it allocated, which has no AUTO scope of the
+compiler's at its top level (the runtime frees a scope's buffers when it ends, and the yielded
+buffer is used after the body; ``passes/allocations.py`` says what a body allocates and yields);
+nothing AUTO is nested inside a manual scope.
 """
 
 from nanopass.errors import VerifyError
 
 from . import directed
 from .statements import mark_verified, unverified_compound
-from .terms import ScopeMode, scope_origin
+from .terms import ScopeMode, ScopeOrigin, scope_origin
 
 
 def check_scope_placement(program) -> None:
@@ -37,9 +40,7 @@ def check_scope_placement(program) -> None:
                 continue
         else:
             continue
-        _check_bodies(func.body, require_scopes=func.auto_scope)
-        if production != "Scope":
-            raise VerifyError(_NOT_ONE_SCOPE, node=stmt)  # (not reached: the general walk raises)
+        _check_bodies(func.body, require_scopes=func.auto_scope, program=program)  # raises on a bad body
         return
     mark_verified(func.body, rule)
 
@@ -51,7 +52,21 @@ def _is_scope(body) -> bool:
     return len(body) == 1 and body[0]._production == "Scope"
 
 
-def _check_bodies(body, require_scopes: bool) -> None:
+def _keeps_its_buffers(branch, program, held: dict) -> bool:
+    """An unscoped body that yields a tensor it allocated (no compiler AUTO scope at its top)."""
+    from nanopass.passes.allocations import escaping_allocations, held_allocations
+    from nanopass.passes.kernels import kernel_table
+
+    if "facts" not in held:
+        held["facts"] = held_allocations(program.orch, kernel_table(program))
+    if not escaping_allocations(branch, held["facts"]):
+        return False
+    return not any(s._production == "Scope" and s.mode is ScopeMode.auto and s.origin is ScopeOrigin.compiler
+                   for s in branch)
+
+
+def _check_bodies(body, require_scopes: bool, program=None) -> None:
+    held: dict = {}
     stack = [(body, False)]
     while stack:
         stmts, manual = stack.pop()
@@ -65,7 +80,8 @@ def _check_bodies(body, require_scopes: bool) -> None:
             bodies = [stmt.body] if production == "For" else [stmt.then, stmt.orelse] if production == "If" else []
             for branch in bodies:
                 if require_scopes and not manual and branch and not _is_scope(branch):
-                    raise VerifyError(_NOT_ONE_SCOPE, node=stmt)
+                    if program is None or not _keeps_its_buffers(branch, program, held):
+                        raise VerifyError(_NOT_ONE_SCOPE, node=stmt)
                 stack.append((branch, manual))
 
 

@@ -21,6 +21,8 @@ PHRASES: dict[str, tuple[str, str]] = {
     "added-edge": ("ordering added", "orderings added"),
     "derived-edge": ("ordering derived", "orderings derived"),
     "dropped-edge": ("compiler edge dropped", "compiler edges dropped"),
+    "dropped-barrier": ("join barrier dropped", "join barriers dropped"),
+    "merged-cells": ("cell group merged into a chain", "cell groups merged into chains"),
     "phase-fence": ("phase fence placed", "phase fences placed"),
     "manual-region": ("function made a MANUAL scope", "functions made MANUAL scopes"),
     "fallback": ("fallback", "fallbacks"),

@@ -29,8 +29,9 @@ class BindTaskIds(Pass):
     slots; a dummy barrier's result is a ``barrier``; a TaskId carried by a loop is a
     ``scalar_carry`` (one C++ variable for the carry and the loop's result) or, with an array
     plan, an ``array_carry`` of N slots; inside a ``pl.parallel`` loop with an array plan the
-    carry stands for its init (every iteration depends on what came before the loop); an if
-    result is a ``phi``. ``storage`` names the variable whose C++ declaration holds the value.
+    carry stands for its init (every iteration depends on what came before the loop); a carry
+    that holds more ids in the body than its result (``Carry.body``) is stored in a variable of
+    its own, named after its iter_arg, apart from the result's; an if result is a ``phi``. ``storage`` names the variable whose C++ declaration holds the value.
     Copies share their source's entry. The body is unchanged.
     """
 
@@ -108,13 +109,16 @@ class BindTaskIds(Pass):
             if is_tid_array(ty):
                 self.bind(it.var.name, DepSource.array, result.name, ty.size)
                 self.bind(result.name, DepSource.array, result.name, ty.size)
+            elif plan.per_iteration:  # inside the body the carry stands for its init
+                self.bind(result.name, DepSource.array_carry, result.name, plan.array)
+                if init is not None:
+                    self.alias(it.var.name, init)
+            elif plan.body != plan.array:  # the carry has a variable of its own, the result another
+                self.bind(it.var.name, _carry_source(plan.body), it.var.name, plan.body)
+                self.bind(result.name, _carry_source(plan.array), result.name, plan.array)
             elif plan.array > 0:
                 self.bind(result.name, DepSource.array_carry, result.name, plan.array)
-                if plan.per_iteration:  # inside the body the carry stands for its init
-                    if init is not None:
-                        self.alias(it.var.name, init)
-                else:
-                    self.bind(it.var.name, DepSource.array_carry, result.name, plan.array)
+                self.bind(it.var.name, DepSource.array_carry, result.name, plan.array)
             else:
                 self.bind(it.var.name, DepSource.scalar_carry, result.name)
                 self.bind(result.name, DepSource.scalar_carry, result.name)
@@ -135,3 +139,7 @@ class BindTaskIds(Pass):
             elif is_tid_array(var.type):
                 self.bind(var.name, DepSource.array, var.name, var.type.size)
         del else_y
+
+
+def _carry_source(size: int) -> DepSource:
+    return DepSource.array_carry if size > 0 else DepSource.scalar_carry

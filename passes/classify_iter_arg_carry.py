@@ -29,11 +29,16 @@ class ClassifyIterArgCarry(Pass):
 
     TaskIds are always rebound, and get a shape: one id, or an array of N. A TaskId carried
     through a ``pl.parallel`` loop in a manual scope becomes an array with one slot per
-    iteration (``per_iteration``; its static trip count — a dynamic one is a user error); any
-    other carry or if result holds an array when a value flowing into it does (the seed's case1
-    and #1811: a sequential loop around such a loop inherits its N), and a single id flowing into
-    it fills every slot. Values of different array sizes meeting in one carry are a user error.
-    Afterwards every IterArg and if result has a ``Carry`` plan.
+    iteration (``per_iteration``; its static trip count — a dynamic one is a user error), and
+    stands in the body for its init, whatever its shape; any other carry or if result holds an
+    array when a value flowing into it does (the seed's case1 and #1811: a sequential loop around
+    such a loop inherits its N), as many slots as the largest (a single id flowing into it fills
+    every slot, a smaller array the first slots, the others invalid). The result of a loop that
+    certainly runs (constant bounds, one iteration at least) holds what its last iteration
+    yields: when that holds fewer ids than the init, the carry keeps the init's shape in the body
+    (``body``) in a variable of its own, and the result its own shape (a fixed-trip ``pl.range``
+    inside a ``pl.parallel`` branch, whose carry starts from the ids of the phase before, yields
+    one TaskId per branch). Afterwards every IterArg and if result has a ``Carry`` plan.
     """
 
     name = "classify_iter_arg_carry"
@@ -117,7 +122,9 @@ class ClassifyIterArgCarry(Pass):
         for it, result in zip(loop.iters, loop.results):
             rebind = it.var.name in self.rebound
             array = self.shapes.get(result.name, 0) if is_task_id(it.var) else 0
-            plan = C.Carry.make(rebind, array, per_iteration and array > 0 and is_task_id(it.var))
+            body = self.shapes.get(it.var.name, 0) if is_task_id(it.var) else 0
+            each = per_iteration and array > 0 and is_task_id(it.var)
+            plan = C.Carry.make(rebind, array, each, body if each or body > array else array)
             iters.append(C.IterArg.make(it.var, it.init, plan, span=it.span))
         body = self.visit_all(loop.body)
         return C.For.make(loop.var, loop.start, loop.stop, loop.step, loop.kind, iters, body, loop.results, span=loop.span)
@@ -140,7 +147,7 @@ class ClassifyIterArgCarry(Pass):
                 and self.roots.get(res.name) == ra
             )
             array = self.shapes.get(res.name, 0) if is_task_id(res) else 0
-            phis.append(C.Phi.make(res, C.Carry.make(not same, array, False)))
+            phis.append(C.Phi.make(res, C.Carry.make(not same, array, False, array)))
         return C.If.make(branch.cond, then, orelse, phis, span=branch.span)
 
 
@@ -161,6 +168,7 @@ class TidShapes:
     def __init__(self, per_iteration: dict[int, int]):
         self.per_iteration = per_iteration
         self.shape: dict[str, int] = {}
+        self.yielded: dict[str, int] = {}  # iter_arg -> the shape of what its loop's body yields
         self.changes = 0  # how many times a shape has changed (a loop's fixpoint test)
 
     def set(self, name: str, shape: int) -> None:
@@ -176,12 +184,8 @@ class TidShapes:
         return self.shape.get(expr.name, 0) if expr is not None and expr._production == "Var" else 0
 
     def join(self, a: int, b: int, node) -> int:
-        if a and b and a != b:
-            raise UserError(
-                f"a TaskId carried here holds {a} ids on one path and {b} on another; the arrays must agree",
-                node.span,
-            )
-        return a or b
+        """The shape of a value that may be either: as many slots as the larger."""
+        return max(a, b)
 
     def block(self, stmts) -> None:
         for stmt in stmts:
@@ -223,9 +227,7 @@ class TidShapes:
                     self.set(it.var.name, init)
                     self.set(result.name, fan_in)
                 else:
-                    carried = self.join(init, self.shape.get(result.name, 0), loop)
-                    self.set(it.var.name, carried)
-                    self.set(result.name, carried)
+                    self.carried(loop, it, result)
             self.block(loop.body)
             yld = last_yield(loop.body)
             if yld is not None and fan_in:
@@ -239,8 +241,22 @@ class TidShapes:
                         )
             if yld is not None and not fan_in:
                 for k, it, result in tids:
-                    carried = self.join(self.shape[result.name], self.of(yld.values[k]), loop)
-                    self.set(it.var.name, carried)
-                    self.set(result.name, carried)
+                    value = yld.values[k]
+                    # (a carry yielded unchanged keeps the shape the body sees)
+                    shape = self.shape[it.var.name] if _same(value, it.var) else self.of(value)
+                    self.yielded[it.var.name] = max(self.yielded.get(it.var.name, 0), shape)
+                    self.carried(loop, it, result)
             if self.changes == before:  # nothing changed: the fixpoint
                 return
+
+    def carried(self, loop, it, result) -> None:
+        """A sequential carry holds its init or what the body yields; the result of a loop that
+        certainly runs holds what the body yields (its last iteration's)."""
+        init, yielded = self.of(it.init), self.yielded.get(it.var.name)
+        self.set(it.var.name, self.join(init, yielded or 0, loop))
+        runs = (static_trip_count(loop) or 0) > 0 and yielded is not None
+        self.set(result.name, yielded if runs else self.join(init, yielded or 0, loop))
+
+
+def _same(value, binder) -> bool:
+    return value is not None and value._production == "Var" and value.name == binder.name

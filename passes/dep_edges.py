@@ -1,18 +1,27 @@
 """Turning hazard pairs into compiler dependency edges (shared by the passes that derive them).
 
-Given, for some tasks, the earlier tasks they must wait for, ``EdgeWriter`` rewrites the program:
+Given, for some tasks, the earlier tasks they must wait for and which of their runs (the latest
+only, or older ones too: the hazard facts' ``stale``), ``EdgeWriter`` rewrites the program:
 
-- when the earlier task dominates the later one (it comes first, in the same block or one that
-  encloses it), the edge names its TaskId directly (``DerivedDep``; inserted unguarded);
-- otherwise (the earlier task is in a branch, in a loop the later one is not in, later in the
-  same loop body, or inside a scope that closes first) the edge goes through a *cell* that holds
-  the TaskId of the latest run of the earlier task (``CellDecl`` at the start of the function,
-  ``CellSet`` after the task, ``CellDep`` at the later task; guarded, since the task may not have
-  run yet);
-- when the later task must wait for every run of an earlier task inside a loop it is not in,
-  and those runs are not ordered among themselves, a *join cell* chains a dummy barrier after
-  each run (``barrier = task_dummy(deps=[join, tid])``; ``join = barrier``), and the edge names
-  the join.
+- when only the latest run of the earlier task must be waited for and it dominates the later
+  one (it comes first, in the same block or one that encloses it, so its latest run is the one
+  of the same iteration), the edge names its TaskId directly (``DerivedDep``; inserted
+  unguarded);
+- when only the latest run must be waited for and it does not dominate the later task (it is in
+  a branch, in a loop the later one is not in, later in the same loop body, or inside a scope
+  that closes first) the edge goes through a *cell* that holds the TaskId of the latest run of
+  the earlier task (``CellDecl`` at the start of the function, ``CellSet`` after the task,
+  ``CellDep`` at the later task; guarded, since the task may not have run yet);
+- when older runs must be waited for too (a loop-carried pair whose source has run again since,
+  or the runs of a loop the later task is after) and those runs are not ordered among themselves
+  (``runs_ordered``), a *join cell* chains a dummy barrier after each run (``barrier =
+  task_dummy(deps=[join, tid])``; ``join = barrier``), and the edge names the join; when they are
+  ordered, the latest run stands for them (a direct edge or a cell, as above).
+
+A later access that is a host element read or write waits through a *host fence*: a
+``HostFence`` just before it (or, inside a manual scope, just before the outermost manual scope
+around it) takes the tensor as INOUT and carries the edges, so that the access, which waits for
+the tensor's TensorMap producers, waits for them.
 
 Tasks that become edge sources get a TaskId binder if they had none. Edges the user already
 wrote are not added again.
@@ -21,9 +30,9 @@ wrote are not added again.
 from __future__ import annotations
 
 from nanopass.languages import DIRECTED
-from nanopass.languages.terms import ArgDir, DType
+from nanopass.languages.terms import DType, LoopKind
 
-from .hazards import Access, Hazards, Site
+from .hazards import Hazards, Site
 from .util import FreshVersions
 
 D = DIRECTED
@@ -35,49 +44,56 @@ def dominates(source: Site, target: Site) -> bool:
     return target.path[: len(source.path)] == source.path and source.position < target.position
 
 
-def runs_ordered(accesses: list[Access], chained: bool, self_edge: bool) -> bool:
+def runs_ordered(site: Site, chained: bool, self_edge: bool, parallel: set[int]) -> bool:
     """Are the runs of a task ordered among themselves, so that waiting for the latest run waits
-    for all of them? By the runtime when the region stays tracked, each of the task's accesses is
-    an InOut in an AUTO scope and each run rewrites one region the previous run wrote
-    (``chained``: ``Hazards.chained``, and not turned MANUAL; a slice at a computed offset may
-    be another region every run); else by a compiler edge from each run to the next
-    (``self_edge``), which no two iterations of a ``pl.parallel`` loop get."""
-    if not accesses:
-        return False
-    if chained and all(a.dir is ArgDir.InOut and a.scope is None for a in accesses):
+    for all of them? By the runtime when the region stays tracked and one InOut argument of the
+    task rewrites, every run, one known region of one buffer (``chained``: ``Hazards.chained``,
+    and not turned MANUAL: each run then waits for the one before); else by a compiler edge
+    from each run to the latest before it (``self_edge``), which no two iterations of a
+    ``pl.parallel`` loop (``parallel``: the ids of those loops) get."""
+    if chained:
         return True
-    return self_edge and not any(a.parallel for a in accesses)
+    return self_edge and not any(loop in parallel for loop in site.loops)
 
 
 class EdgeWriter:
     """Rewrites a function so that each listed task waits for its listed earlier tasks."""
 
-    def __init__(self, func, hazards: Hazards, needed: dict[int, set[int]], tag: str, tracked: bool = True):
-        """``tracked``: the runtime keeps tracking the analysed region (False when the pass turns
-        it into a MANUAL scope)."""
+    def __init__(
+        self, func, hazards: Hazards, needed: dict[int, dict[int, bool]], tag: str, tracked: bool = True,
+        operands: dict[int, str] | None = None,
+    ):
+        """``needed``: target site -> {source site: whether older runs than the latest must be
+        waited for}. ``tracked``: the runtime keeps tracking the analysed region (False when the
+        pass turns it into a MANUAL scope). A target that is a host access waits through a host
+        fence of tensor ``operands[target]`` placed just before it, or before the manual scope
+        around it (``Site.fence``)."""
         self.hazards = hazards
         self.needed = needed
         self.tag = tag
         self.names = FreshVersions(_all_names(func))
-        self.accesses: dict[int, list[Access]] = {}
-        for earlier, later in hazards.pairs:
-            self.accesses.setdefault(earlier.site, []).append(earlier)
         self.plan: dict[int, list[tuple[str, int]]] = {}  # target site -> [(mode, source site)]
         self.existing_cells, self.existing_joins = _existing_cells(func)
         self.cells: dict[int, str] = {}
         self.joins: dict[int, str] = {}
         self.tids: dict[int, str] = {}
+        parallel = _parallel_loops(func.body)
+        self.operands = operands or {}
+        self.fences_at: dict[int, list[int]] = {}  # id(statement) -> the host sites fenced just before it
         for target, sources in sorted(needed.items()):
             t = hazards.sites[target]
+            if t.host:
+                t = t.fence or t
+                self.fences_at.setdefault(id(t.task), []).append(target)
             modes = []
-            for source in sorted(sources):
+            for source, older in sorted(sources.items()):
                 s = hazards.sites[source]
-                if source != target and dominates(s, t):
-                    modes.append(("direct", source))
-                elif _outside_loops(s, t) and not runs_ordered(
-                    self.accesses.get(source, []), tracked and source in hazards.chained, source in needed.get(source, ())
+                if older and not runs_ordered(
+                    s, tracked and source in hazards.chained, source in needed.get(source, ()), parallel
                 ):
                     modes.append(("join", source))
+                elif source != target and dominates(s, t):
+                    modes.append(("direct", source))
                 else:
                     modes.append(("cell", source))
             self.plan[target] = modes
@@ -96,7 +112,7 @@ class EdgeWriter:
                 self.cells[source] = self.existing_cells.get(existing_tid) or self.fresh_cell(s, "last")
             if "join" in used:
                 self.joins[source] = self.existing_joins.get(existing_tid) or self.fresh_cell(s, "all")
-        self.site_index = {id(site.task): site.index for site in hazards.sites}
+        self.site_index = {id(site.task): site.index for site in hazards.sites if not site.host}
 
     # -- names -----------------------------------------------------------------------------------
 
@@ -118,21 +134,36 @@ class EdgeWriter:
         cells = sorted((set(self.cells.values()) | set(self.joins.values())) - reused)
         return [D.CellDecl(c) for c in cells]
 
+    def edges(self, site: int, span, user=frozenset()) -> list:
+        """The dependencies target ``site`` gets (none on a TaskId in ``user``: already there)."""
+        deps = []
+        for mode, source in self.plan.get(site, ()):
+            if mode == "direct":
+                tid = self.tid_of(source)
+                if tid not in user:
+                    deps.append(D.DerivedDep(D.Var(tid), span=span))
+            elif mode == "cell":
+                deps.append(D.CellDep(self.cells[source], span=span))
+            else:
+                deps.append(D.CellDep(self.joins[source], span=span))
+        return deps
+
+    def fences(self, stmt) -> list:
+        """The host fences to place just before ``stmt`` (a host access, or a manual scope with
+        host accesses inside)."""
+        out = []
+        for site in self.fences_at.get(id(stmt), ()):
+            span = self.hazards.sites[site].task.span
+            out.append(D.HostFence(D.Var(self.operands[site]), self.edges(site, span), span=span))
+        return out
+
     def rewrite_task(self, task) -> list:
         site = self.site_index.get(id(task))
         if site is None:
             return [task]
         deps = list(task.deps)
         user = {d.value.name for d in deps if d._production == "DepVar" and d.value._production == "Var"}
-        for mode, source in self.plan.get(site, ()):
-            if mode == "direct":
-                tid = self.tid_of(source)
-                if tid not in user:
-                    deps.append(D.DerivedDep(D.Var(tid), span=task.span))
-            elif mode == "cell":
-                deps.append(D.CellDep(self.cells[source], span=task.span))
-            else:
-                deps.append(D.CellDep(self.joins[source], span=task.span))
+        deps += self.edges(site, task.span, user)
         tid = task.tid
         if tid is None and site in self.tids:
             tid = D.Binder(self.tids[site], TID_TYPE, span=task.span)
@@ -173,9 +204,10 @@ def _existing_cells(func) -> tuple[dict[str, str], dict[str, str]]:
     return cells, joins
 
 
-def _outside_loops(source: Site, target: Site) -> bool:
-    """``source`` sits in a loop that does not enclose ``target``."""
-    return not set(source.loops) <= set(target.loops)
+def _parallel_loops(body) -> set[int]:
+    from .util import iter_stmts
+
+    return {id(s) for s in iter_stmts(body) if s._production == "For" and s.kind is LoopKind.parallel}
 
 
 def _all_names(func) -> set[str]:
@@ -187,12 +219,14 @@ def _all_names(func) -> set[str]:
     return names
 
 
-def needed_edges(hazards: Hazards, keep) -> dict[int, set[int]]:
-    """target site -> source sites, for the pairs ``keep(earlier, later)`` selects."""
-    out: dict[int, set[int]] = {}
+def needed_edges(hazards: Hazards, keep) -> dict[int, dict[int, bool]]:
+    """target site -> {source site: whether a pair stands for older runs of the source than its
+    latest}, for the pairs ``keep(earlier, later)`` selects."""
+    out: dict[int, dict[int, bool]] = {}
     for earlier, later in hazards.pairs:
         if keep(earlier, later):
-            out.setdefault(later.site, set()).add(earlier.site)
+            sources = out.setdefault(later.site, {})
+            sources[earlier.site] = sources.get(earlier.site, False) or earlier.stale
     return out
 
 

@@ -47,7 +47,8 @@ class DeriveAutoScopeDependencies(Pass):
 
         def keep(earlier, later) -> bool:
             return (
-                analysed(hazards.sites[later.site])
+                not later.host  # (order_write_after_read's: a host fence is in place)
+                and analysed(hazards.sites[later.site])
                 and earlier.scope is None
                 and hazard_kind(earlier, later) is not None
             )

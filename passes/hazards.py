@@ -2,27 +2,49 @@
 
 Storage: every tensor variable names one or more *roots* (a tensor parameter or a created
 buffer) and a *region* of each: the whole buffer, a constant box (from ``pl.tensor.slice`` with
-constant shape and offset), or unknown (overlaps everything, covers nothing). Tensors created
+constant shape and offset), or unknown (overlaps everything, covers nothing); a transpose or
+reshape of the whole buffer is the whole buffer indexed otherwise, so a slice of it is unknown. Tensors created
 with ``manual_dep=True`` are not tracked (the user opted out), nor are views that may alias only
 such tensors (``decide_view_tracking`` makes the runtime agree); neither are NoDep slots.
 
 Accesses: a task reads its Input and InOut arguments and writes its InOut, OutputExisting and
 Output ones, and each output the runtime allocates for it (a fresh buffer: it pairs with no
-earlier access of the same root, which was another buffer). Walking the program in order
-(loops to a fixpoint, branches merged), every pair of an earlier access and a later one on
-overlapping regions of one root with at least one write is a hazard (RAW, WAW, WAR),
-including pairs across iterations of ``pl.range`` loops; a write supersedes the earlier
-accesses its region covers only when it is certain (its argument is one region of one root,
-not a carry or branch result that may hold one of several), and what a loop's body writes
-supersedes what came before the loop only if the loop certainly runs (constant bounds, at
-least one iteration); two iterations of one
-``pl.parallel`` loop are independent (that is what the user asserts by writing
-``pl.parallel``), so accesses in different iterations of it form no pair.
+earlier access of the same root, which was another buffer). A host element read or write
+(``host_accesses``) is an access too, but only ever the later one of a pair: it returns once
+what it waits for has completed, so it pairs with the facts it meets and then kills them all.
 
-``runtime_orders`` is the PTO2 runtime's own ordering (runtime-api.md section 11): in AUTO
-scopes a reader or InOut writer waits for earlier published writers; readers are never
-recorded, so a write-after-read is ordered only between two InOut tasks; nothing is ordered
-inside, into or out of a MANUAL scope.
+The pairs are the solution of a forward *may* dataflow problem over the program's control flow:
+
+- a *fact* is a live access (one that no later write has certainly superseded) together with
+  which runs of its submit site it stands for: ``stale`` False for the site's latest run, True
+  for runs older than the latest one (the site has run again since: several runs may be live);
+  ``closed`` when its run's MANUAL scope instance has ended (a task of a later instance of the
+  same static scope is across a boundary from it); ``earlier_iteration`` the ``pl.parallel``
+  loops it ran in an earlier iteration of;
+- the lattice is the sets of facts ordered by inclusion; the join, at branch merges and at loop
+  heads, is union; a loop's head is the least fixpoint of ``head = before | end_of_body(head)``
+  (the back edge tags the facts of ``pl.parallel`` iterations as from an earlier iteration);
+- the transfer of a task with accesses ``A``: (1) *meet*: every live fact on the root of an access
+  of ``A`` whose region overlaps it forms a pair with it (facts of writes with every access, facts
+  of reads with writes), except facts of another iteration of a ``pl.parallel`` loop around both;
+  (2) *rerun*: every live fact of this site becomes stale; (3) *kill*: a *must* write of ``A``
+  (its argument is one region of one root, not a carry or branch result that may hold one of
+  several) removes the facts its region covers that it is ordered after (not those of another
+  iteration of a ``pl.parallel`` loop around both), and nothing else kills: a kill in one branch is
+  undone at the merge unless the other branch kills too, and after a loop that may not run (not
+  constant bounds with at least one iteration) the head flows on, the state before the loop
+  included; (4) *gen*: ``A``'s accesses, fresh;
+- the transfer of leaving the outermost MANUAL scope: every live fact of its instance is closed.
+
+Two iterations of one ``pl.parallel`` loop are independent (that is what the user asserts by
+writing ``pl.parallel``), so accesses in different iterations of it form no pair.
+
+What a pair needs is the edge writer's business (``dep_edges``): a fresh fact stands for exactly
+the latest run of its site, a stale one for possibly several, which only a join (or a chain of the
+runs, ``Hazards.chained``) waits for. ``runtime_orders`` is the PTO2 runtime's own ordering
+(runtime-api.md section 11): in AUTO scopes a reader or InOut writer waits for earlier published
+writers; readers are never recorded, so a write-after-read is ordered only between two InOut
+tasks; nothing is ordered inside, into or out of a MANUAL scope.
 """
 
 from __future__ import annotations
@@ -32,9 +54,11 @@ from typing import Any
 
 from nanopass.languages.terms import ArgDir, LoopKind, ScopeMode
 
+from .holders import Holders, dep_names, held_by, is_task_id_value
+from .host_accesses import host_accesses
 from .live_accesses import LiveAccesses
-from .regions import FULL, UNKNOWN, Box, covers, overlaps  # noqa: F401 - the regions, re-exported
-from .util import last_yield, static_trip_count
+from .regions import FULL, FULL_VIEW, UNKNOWN, Box, Full, covers, overlaps  # noqa: F401 - the regions, re-exported
+from .util import last_yield, static_trip_count, var_reads
 
 # -- storage -----------------------------------------------------------------------------------------
 
@@ -110,8 +134,9 @@ def storage_map(func, kernels: dict[str, Any]) -> dict[str, frozenset]:
                     grow(stmt.var.name, frozenset({(stmt.var.name, FULL)}))
                 elif vk == "SliceTensor":
                     grow(stmt.var.name, frozenset((r, _sub_region(g, v.shape, v.offset)) for r, g in of(v.tensor)))
-                elif vk in ("TransposeTensor", "ReshapeTensor"):
-                    grow(stmt.var.name, frozenset((r, g if g is FULL else UNKNOWN) for r, g in of(v.tensor)))
+                elif vk in ("TransposeTensor", "ReshapeTensor"):  # the whole buffer, indexed otherwise
+                    view = frozenset((r, FULL_VIEW if isinstance(g, Full) else UNKNOWN) for r, g in of(v.tensor))
+                    grow(stmt.var.name, view)
                 elif vk == "AssembleTensor":
                     grow(stmt.var.name, of(v.target))
                 elif vk == "Var":
@@ -148,10 +173,13 @@ def storage_map(func, kernels: dict[str, Any]) -> dict[str, frozenset]:
                 body(stmt.body)
 
     body(func.body)
+    body = None  # noqa: F841 - (it calls itself through this frame's cell: cut the cycle)
     return store
 
 
 # -- accesses and their ordering -------------------------------------------------------------------
+
+NONE: frozenset = frozenset()
 
 # (tuples: a membership test compares members by identity, where a set would hash the enum in Python)
 READS = (ArgDir.Input, ArgDir.InOut)
@@ -159,9 +187,14 @@ WRITES = (ArgDir.InOut, ArgDir.OutputExisting, ArgDir.Output)
 
 
 class Access:
-    """One task's read or write of a region of one root (hashable, compared by value)."""
+    """One task's read or write of a region of one root, and which runs of the task it stands
+    for (hashable, compared by value): a dataflow fact of ``find_hazards``."""
 
-    __slots__ = ("site", "write", "root", "region", "dir", "scope", "parallel", "earlier_iteration", "_key", "_hash")
+    __slots__ = (
+        "site", "write", "root", "region", "dir", "scope", "parallel", "earlier_iteration", "stale", "closed",
+        "covers", "_key", "_hash",
+    )
+    host = False  # (a task's access; ``HostAccess`` is a host element access's)
 
     def __init__(
         self,
@@ -170,13 +203,17 @@ class Access:
         root: str,
         region: Any,
         dir: ArgDir,  # noqa: A002
-        scope: int | None,  # the user manual scope it is submitted in (None: AUTO)
+        scope: int | None,  # the outermost manual scope it is submitted in (None: AUTO)
         parallel: frozenset = frozenset(),  # pl.parallel loops around it, in this iteration
         earlier_iteration: frozenset = frozenset(),  # pl.parallel loops it ran in an earlier iteration of
+        stale: bool = False,  # runs of the site older than its latest run (else: the latest run)
+        closed: bool = False,  # its manual scope's instance has ended
+        covers: frozenset = frozenset(),  # TaskId values whose wait waits for every run it stands for
     ):
         self.site, self.write, self.root, self.region = site, write, root, region
         self.dir, self.scope, self.parallel, self.earlier_iteration = dir, scope, parallel, earlier_iteration
-        self._key = (site, write, root, region, dir.value, scope, parallel, earlier_iteration)
+        self.stale, self.closed, self.covers = stale, closed, covers
+        self._key = (site, write, root, region, dir.value, scope, parallel, earlier_iteration, stale, closed, covers)
         self._hash = hash(self._key)
 
     def __eq__(self, other):
@@ -186,10 +223,33 @@ class Access:
         return self._hash
 
     def __repr__(self) -> str:
-        return f"Access(t{self.site} {'W' if self.write else 'R'} {self.root}{self.region!r} {self.dir.name})"
+        runs = ("~" if self.stale else "") + ("|" if self.closed else "")
+        covers = "{" + ",".join(sorted(self.covers)) + "}" if self.covers else ""
+        return f"Access(t{self.site}{runs} {'W' if self.write else 'R'} {self.root}{self.region!r} {self.dir.name}{covers})"
+
+    def _with(self, earlier_iteration=None, stale=None, closed=None, covers=None) -> "Access":
+        return Access(
+            self.site, self.write, self.root, self.region, self.dir, self.scope, self.parallel,
+            self.earlier_iteration if earlier_iteration is None else earlier_iteration,
+            self.stale if stale is None else stale,
+            self.closed if closed is None else closed,
+            self.covers if covers is None else covers,
+        )
 
     def retagged(self, earlier_iteration: frozenset) -> "Access":
-        return Access(self.site, self.write, self.root, self.region, self.dir, self.scope, self.parallel, earlier_iteration)
+        return self._with(earlier_iteration=earlier_iteration)
+
+    def older(self) -> "Access":
+        """This fact once its site has run again: it stands for runs before the latest."""
+        return self._with(stale=True)
+
+    def ended(self) -> "Access":
+        """This fact once its manual scope's instance has ended."""
+        return self._with(closed=True)
+
+    def covered(self, covers: frozenset) -> "Access":
+        """This fact with the TaskId values that hold its runs replaced."""
+        return self._with(covers=covers)
 
     @property
     def published(self) -> bool:
@@ -223,15 +283,19 @@ def runtime_orders(earlier: Access, later: Access) -> bool:
 
 @dataclass
 class Site:
-    """One task (a submit site) with where it stands in the program."""
+    """One task (a submit site), or one host element access, with where it stands in the program."""
 
     index: int
-    task: Any
+    task: Any  # the Task (or the host access's Let or WriteTensor)
     path: tuple  # ids of the blocks enclosing it, outermost first
     loops: tuple  # ids of the loops enclosing it, outermost first
     scope: int | None  # enclosing user manual scope (id) or None
     position: tuple  # its position in program order (indices into nested bodies)
     auto_scope: int | None = None  # innermost enclosing user AUTO scope (id) or None
+    host: bool = False  # a host element access (a pair's later access only)
+    # a host access in a manual scope: where a producer it waits for can be submitted, just before
+    # the outermost manual scope around it (the scope statement in ``task``; None: at the access)
+    fence: "Site | None" = None
 
 
 @dataclass
@@ -241,7 +305,8 @@ class Hazards:
     sites: list[Site] = field(default_factory=list)
     pairs: set[tuple[Access, Access]] = field(default_factory=set)
     # sites whose runs the runtime chains in an AUTO scope: an InOut argument that is certainly one
-    # region of one root, the same every run (each run then waits for the one before)
+    # known region of one root whose buffer is the same every run (not created in a loop around the
+    # task): each run then waits for the one before
     chained: set[int] = field(default_factory=set)
 
 
@@ -268,20 +333,28 @@ def find_hazards(
     # Reads of a root nobody writes can never be part of a hazard and are not tracked (read-only
     # inputs would otherwise pile up one entry per task).
     written = _written_roots(func, store, untracked_roots)
+    made_in, host_reads = _prewalk(func.body)
+    used = var_reads(func.body) if host_reads else {}  # (a host read whose value is unused is dead)
+    renewed = carried_allocations(func, kernels)
 
-    def accesses(task, site: int, scope: int | None, parallel: frozenset) -> tuple[list[Access], set[Access]]:
-        return task_accesses(task, site, scope, parallel, store, written, kernels, untracked_roots, result.chained)
+    def accesses(task, site: int, scope: int | None, parallel: frozenset, loops: tuple):
+        return task_accesses(
+            task, site, scope, parallel, store, written, kernels, untracked_roots, result.chained, loops, made_in,
+            renewed,
+        )
 
-    # The accesses still live (not yet covered by a later write), changed in place: a branch or
-    # a pass over a loop body starts from the state before it and is undone after (see
-    # live_accesses), so none of them costs more than its own accesses.
+    # The live facts, changed in place: a branch or a pass over a loop body starts from the state
+    # before it and is undone after (see live_accesses), so none of them costs more than its own
+    # accesses.
     live = LiveAccesses()
     pairs = result.pairs
     found_at: dict[int, tuple[list[Access], set[Access]]] = {}  # site -> accesses(...) (the same each visit)
+    scope_sites: dict[int, list[int]] = {}  # manual scope -> the sites in it
+    scope_at: dict[int, Site] = {}  # outermost manual scope -> where it stands (a site of its own)
 
-    def step(found: tuple[list[Access], set[Access]]) -> None:
-        mine, certain = found
-        for a in mine:
+    def step(site: int, task, found: tuple[list[Access], set[Access], frozenset]) -> None:
+        mine, certain, waits = found
+        for a in mine:  # meet
             if a.dir is ArgDir.Output:  # a fresh buffer follows no earlier access
                 continue
             writes = live.of(a.root, True)
@@ -293,20 +366,56 @@ def find_hazards(
             for e in met:
                 if e.earlier_iteration and a.parallel and e.earlier_iteration & a.parallel:
                     continue  # two iterations of one pl.parallel loop: independent by the user's word
+                if e.covers and not e.covers.isdisjoint(waits):
+                    continue  # the task's own dependencies wait for every run the fact stands for
                 if keep is None or keep(e, a):
                     pairs.add((e, a))
+        if site in live.sites:  # rerun: the facts of this site's earlier runs
+            for e in live.of_site(site):
+                if not e.stale:
+                    live.replace(e, e.older())
+        if task.tid is not None:  # its TaskId now holds this run, which waits for what its deps hold
+            holds.assign([(task.tid.name, waits)])
         for a in mine:
             if a.write:
-                if a in certain:  # a write that may not happen to this root supersedes nothing
+                if a in certain:  # kill: a write that may not happen to this root supersedes nothing
                     for write in (False, True):
                         index = live.of(a.root, write)
                         if index:
                             for e in index.covered_by(a.region):
-                                live.remove(e)
-                if track_writes:
+                                if not (e.earlier_iteration and a.parallel and e.earlier_iteration & a.parallel):
+                                    live.remove(e)  # (another iteration of a pl.parallel loop: not after it)
+                if track_writes:  # gen
                     live.add(a)
             else:
                 live.add(a)
+
+    def host_step(found: list) -> None:
+        """A host access: it pairs with the facts it conflicts with and waits for each (through the
+        runtime or a fence the pairs call for), so they have completed after it: it kills them."""
+        done = []
+        for a in found:
+            writes = live.of(a.root, True)
+            met = writes.overlapping(a.region) if writes else []
+            if a.write:
+                reads = live.of(a.root, False)
+                if reads:
+                    met += reads.overlapping(a.region)
+            for e in met:
+                if e.earlier_iteration and a.parallel and e.earlier_iteration & a.parallel:
+                    continue
+                if keep is None or keep(e, a):
+                    pairs.add((e, a))
+                done.append(e)
+        for e in done:
+            live.remove(e)
+
+    def close(scope: int) -> None:
+        """Leaving a manual scope: the facts of its instance are of an ended instance."""
+        for site in scope_sites.get(scope, ()):
+            for e in live.of_site(site):
+                if not e.closed:
+                    live.replace(e, e.ended())
 
     def branch_join(deltas) -> None:
         """After an if: what either branch left live (each branch's changes already undone)."""
@@ -340,22 +449,54 @@ def find_hazards(
                 if site is None:
                     site = site_of[key] = len(result.sites)
                     result.sites.append(Site(site, stmt, path, loops, scope, pos, auto))
-                    found_at[site] = accesses(stmt, site, scope, parallel)
-                step(found_at[site])
+                    found_at[site] = (*accesses(stmt, site, scope, parallel, loops), dep_names(stmt))
+                    if scope is not None:
+                        scope_sites.setdefault(scope, []).append(site)
+                    if loops or scope is not None:  # it may run again, or its scope close
+                        live.file_site(site)
+                step(site, stmt, found_at[site])
+            elif kind == "Let" and stmt.value._production == "ReadTensor":
+                if stmt.var.name in used:
+                    host_site(stmt, path, loops, scope, pos, parallel, auto)
+            elif kind == "WriteTensor":
+                host_site(stmt, path, loops, scope, pos, parallel, auto)
+            elif kind == "Let":
+                if is_task_id_value(stmt.var):
+                    holds.assign([(stmt.var.name, held_by(stmt.value))])
+            elif kind == "Dummy":
+                holds.assign([(stmt.var.name, dep_names(stmt))])
             elif kind == "For":
                 loop(stmt, path, loops, scope, pos, parallel, auto)
             elif kind == "If":
                 deltas = []
+                results = [r for r in stmt.results if is_task_id_value(r)]
                 for k, branch in enumerate((stmt.then, stmt.orelse)):
                     mark = live.mark()
                     block(branch, path + (id(stmt), k), loops, scope, pos + (k,), parallel, auto)
+                    if results:  # each result holds what its branch yields
+                        holds.yielded(results, stmt.results, last_yield(branch))
                     deltas.append(live.delta(mark))
                     live.undo(mark)
                 branch_join(deltas)
             elif kind in ("Scope", "CompilerScope"):
-                inner_scope = id(stmt) if stmt.mode is ScopeMode.manual and scope is None else scope
+                opens = stmt.mode is ScopeMode.manual and scope is None
+                if opens and id(stmt) not in scope_at:
+                    scope_at[id(stmt)] = Site(-1, stmt, path, loops, None, pos, auto)
+                inner_scope = id(stmt) if opens else scope
                 inner_auto = id(stmt) if stmt.mode is ScopeMode.auto else auto
                 block(stmt.body, path + (id(stmt),), loops, inner_scope, pos, parallel, inner_auto)
+                if opens:
+                    close(id(stmt))
+
+    def host_site(stmt, path, loops, scope, pos, parallel, auto) -> None:
+        key = id(stmt)
+        site = site_of.get(key)
+        if site is None:
+            site = site_of[key] = len(result.sites)
+            fence = scope_at[scope] if scope is not None else None
+            result.sites.append(Site(site, stmt, path, loops, scope, pos, auto, True, fence))
+            found_at[site] = host_accesses(stmt, site, scope, parallel, store, written)
+        host_step(found_at[site])
 
     def loop(stmt, path, loops, scope, pos, parallel, auto) -> None:
         """The loop's head is the state before it joined with the end of every pass over its
@@ -365,12 +506,17 @@ def find_hazards(
         inner_path, inner_loops = path + (key,), loops + (key,)
         par = is_parallel(stmt)
         inner_parallel = parallel | {key} if par else parallel
+        carries = holds.carries(stmt, scope)
+        if carries:
+            carries.enter()
         # An earlier head of this loop (from an earlier pass over an enclosing loop) is below the
         # true fixpoint: starting there keeps nested loops from re-iterating.
         grown = [e for e in heads.get(key, ()) if live.add(e)]  # what the fixpoint adds to the head
         while True:
             mark = live.mark()
             block(stmt.body, inner_path, inner_loops, scope, pos, inner_parallel, auto)
+            if carries:
+                carries.back_edge()
             plus, minus = live.delta(mark)
             live.undo(mark)
             if par:
@@ -392,22 +538,61 @@ def find_hazards(
             for e, untagged in zip(grown, retagged(grown, key, False)):
                 if untagged is not e and live.remove(e):
                     live.add(untagged)
+        if carries:
+            carries.leave()
 
+    holds = Holders(live)
     block(func.body, (), (), None, ())
+    # block and loop call each other through this frame's cells: a cycle that would keep every
+    # fact alive until the (paused) cyclic collector runs; cut it so that they go now
+    block = loop = None  # noqa: F841
     return result
+
+
+def _prewalk(body) -> tuple[dict[str, frozenset], bool]:
+    """Created buffer -> the loops around its ``pl.create_tensor`` (a new buffer each iteration);
+    and whether the body reads a tensor element."""
+    out: dict[str, frozenset] = {}
+    reads = False
+
+    def walk(stmts, loops: frozenset) -> None:
+        nonlocal reads
+        for stmt in stmts:
+            kind = stmt._production
+            if kind == "Let":
+                value = stmt.value._production
+                if loops and value == "CreateTensor":
+                    out[stmt.var.name] = loops
+                elif value == "ReadTensor":
+                    reads = True
+            elif kind == "For":
+                walk(stmt.body, loops | {id(stmt)})
+            elif kind == "If":
+                walk(stmt.then, loops)
+                walk(stmt.orelse, loops)
+            elif kind in ("Scope", "CompilerScope"):
+                walk(stmt.body, loops)
+
+    walk(body, frozenset())
+    return out, reads
 
 
 def task_accesses(
     task, site: int, scope: int | None, parallel: frozenset, store: dict, written: set[str], kernels: dict[str, Any],
-    untracked_roots: set[str], chained: set[int],
+    untracked_roots: set[str], chained: set[int], loops: tuple = (), made_in: dict | None = None,
+    renewed: frozenset = frozenset(),
 ) -> tuple[list[Access], set[Access]]:
     """The task's accesses of ``written`` roots, and those of its writes that are certain (the
     argument is one region of one root; a carry or branch result that may be one of several is
-    not). A site whose InOut argument is certainly one region of one root, in an AUTO scope, is
-    added to ``chained`` (``Hazards.chained``)."""
+    not; nor is a write of a root in ``renewed``, an allocation a loop carry may hold: the root
+    names a new buffer on every run, and the one an earlier run made stays reachable through the
+    carry, so a write of this run's buffer supersedes none of the earlier one's accesses). A site in an AUTO scope whose InOut argument is certainly one known region of one root,
+    a buffer not created anew in a loop around the task (``made_in``: buffer -> the loops around
+    its create), is added to ``chained`` (``Hazards.chained``)."""
     from .kernels import output_param_of_result
 
     out, certain = [], set()
+    covers = frozenset({task.tid.name}) if task.tid is not None else NONE
     for arg in task.args:
         reads, writes = arg.dir in READS, arg.dir in WRITES
         if not (reads or writes) or arg.value._production != "Var":
@@ -417,20 +602,43 @@ def task_accesses(
             if root not in written:  # untracked, or only ever read
                 continue
             if reads:
-                out.append(Access(site, False, root, region, arg.dir, scope, parallel))
+                out.append(Access(site, False, root, region, arg.dir, scope, parallel, NONE, False, False, covers))
             if writes:
-                out.append(Access(site, True, root, region, arg.dir, scope, parallel))
-                if len(places) == 1:
+                out.append(Access(site, True, root, region, arg.dir, scope, parallel, NONE, False, False, covers))
+                if len(places) == 1 and root not in renewed:
                     certain.add(out[-1])
-                    if arg.dir is ArgDir.InOut and scope is None and region is not UNKNOWN:
+                    if (
+                        arg.dir is ArgDir.InOut
+                        and scope is None
+                        and region is not UNKNOWN
+                        and not (made_in and made_in.get(root, NONE).intersection(loops))
+                    ):
                         chained.add(site)
     kernel = kernels[task.kernel]
     for i, binder in enumerate(getattr(o, "var", o) for o in task.outs):
         p = output_param_of_result(kernel, i)
         if (p is None or p >= len(task.args)) and binder.name not in untracked_roots:
-            out.append(Access(site, True, binder.name, FULL, ArgDir.Output, scope, parallel))
-            certain.add(out[-1])
+            out.append(Access(site, True, binder.name, FULL, ArgDir.Output, scope, parallel, NONE, False, False, covers))
+            if binder.name not in renewed:
+                certain.add(out[-1])
     return out, certain
+
+
+def carried_allocations(func, kernels: dict[str, Any]) -> frozenset:
+    """The allocations (``passes/allocations.py``) made in a loop that its carry may hold: each
+    run of their create or task makes a new buffer while the carry may still hold an earlier
+    run's."""
+    from .allocations import held_allocations, made_in
+    from .util import iter_stmts
+
+    held = held_allocations(func, kernels)
+    out: set[str] = set()
+    for stmt in iter_stmts(func.body):
+        if stmt._production == "For" and stmt.iters:
+            inside = made_in(stmt.body)
+            for it in stmt.iters:
+                out |= held.get(it.var.name, frozenset()) & inside
+    return frozenset(out)
 
 
 def unordered_war_possible(func, store: dict, untracked: set[str]) -> bool:
@@ -438,8 +646,9 @@ def unordered_war_possible(func, store: dict, untracked: set[str]) -> bool:
     one of the two not InOut: an Input read and a written root, or an OutputExisting write and a
     read root. Outside manual scopes these are the only write-after-read pairs the runtime does
     not order (it orders a write after a read only between two InOut tasks; an Output argument or
-    a runtime-allocated output is a fresh buffer and follows no read). A necessary condition
-    only: regions and program order are not looked at.
+    a runtime-allocated output is a fresh buffer and follows no read); a host element write counts
+    as an OutputExisting write (it does not wait for a task that only read). A necessary
+    condition only: regions and program order are not looked at.
     """
     from .util import iter_stmts
 
@@ -451,14 +660,19 @@ def unordered_war_possible(func, store: dict, untracked: set[str]) -> bool:
         ArgDir.OutputExisting: (overwritten, (inputs, inouts)),
     }
     for stmt in iter_stmts(func.body):
-        if stmt._production != "Task":
+        kind = stmt._production
+        if kind == "WriteTensor":
+            uses = ((stmt.tensor, ArgDir.OutputExisting),)
+        elif kind == "Task":
+            uses = ((arg.value, arg.dir) for arg in stmt.args)
+        else:
             continue
-        for arg in stmt.args:
-            entry = conflicts.get(arg.dir)
-            if entry is None or arg.value._production != "Var":
+        for value, direction in uses:
+            entry = conflicts.get(direction)
+            if entry is None or value._production != "Var":
                 continue
             mine, others = entry
-            for root, _ in store.get(arg.value.name, ()):
+            for root, _ in store.get(value.name, ()):
                 if root not in untracked:
                     if any(root in other for other in others):
                         return True
@@ -467,11 +681,14 @@ def unordered_war_possible(func, store: dict, untracked: set[str]) -> bool:
 
 
 def _written_roots(func, store: dict, untracked: set[str]) -> set[str]:
-    """Roots some task writes (the only ones whose accesses can form a hazard)."""
+    """Roots some task or host element access writes (the only ones whose accesses can form a
+    hazard)."""
     from .util import iter_stmts
 
     out: set[str] = set()
     for stmt in iter_stmts(func.body):
+        if stmt._production == "WriteTensor" and stmt.tensor._production == "Var":
+            out |= {r for r, _ in store.get(stmt.tensor.name, ()) if r not in untracked}
         if stmt._production != "Task":
             continue
         for arg in stmt.args:

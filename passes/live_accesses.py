@@ -10,8 +10,9 @@ pass over a loop body is that of its own accesses, whatever else is live.
   root's first box's rank are also filed in a grid whose cells are that box's size, so that a
   query meets the boxes near it, not every box (a program that writes N tiles of one buffer
   meets O(1) boxes per task, not N).
-- ``LiveAccesses`` is the state of the walk: an index per root and kind, and a trail of every
-  change. ``delta(mark)`` gives the net change since a mark, ``undo(mark)`` reverts it.
+- ``LiveAccesses`` is the state of the walk: an index per root and kind, the live accesses of
+  each site (to retag them when the site runs again or its manual scope closes) and of each
+  TaskId value that covers them, and a trail of every change. ``delta(mark)`` gives the net change since a mark, ``undo(mark)`` reverts it.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from __future__ import annotations
 from itertools import product
 from typing import Iterator
 
-from .regions import FULL, Box, covers, overlaps
+from .regions import Box, Full, covers, overlaps
 
 MAX_CELLS = 16  # a box spanning more grid cells than this is met by every query instead
 
@@ -78,7 +79,7 @@ class RegionIndex:
 
     def covered_by(self, region) -> list:
         """The accesses whose regions ``region`` covers."""
-        if region is FULL:
+        if isinstance(region, Full):
             return list(self.all())
         if not isinstance(region, Box):
             return []  # UNKNOWN covers nothing
@@ -141,14 +142,33 @@ class RegionIndex:
 class LiveAccesses:
     """The live reads and writes of every root, changed in place; every change is on the trail."""
 
-    __slots__ = ("indexes", "trail")
+    __slots__ = ("indexes", "sites", "holders", "trail", "filed")
 
     def __init__(self):
         self.indexes: dict[tuple[str, bool], RegionIndex] = {}  # (root, is a write) -> its accesses
+        self.filed: set[int] = set()  # the sites whose accesses are filed by site (see ``file_site``)
+        self.sites: dict[int, set] = {}  # site -> its live accesses (filed sites only)
+        self.holders: dict[str, set] = {}  # TaskId value -> the live accesses it covers
         self.trail: list[tuple[bool, object]] = []  # (added: else removed, access), oldest first
 
     def of(self, root: str, write: bool) -> RegionIndex | None:
         return self.indexes.get((root, write))
+
+    def file_site(self, site: int) -> None:
+        """File the accesses of ``site`` by site from now on (a site that runs more than once, or
+        one in a manual scope: the only ones ``of_site`` is asked about; a program that is one
+        straight run of tasks files none)."""
+        self.filed.add(site)
+
+    def of_site(self, site: int) -> list:
+        """The live accesses of filed ``site`` (a copy: the caller may change the state while using it)."""
+        found = self.sites.get(site)
+        return list(found) if found else []
+
+    def covered_by(self, name: str) -> list:
+        """The live accesses TaskId value ``name`` covers (a copy)."""
+        found = self.holders.get(name)
+        return list(found) if found else []
 
     def __contains__(self, access) -> bool:
         index = self.indexes.get((access.root, access.write))
@@ -159,6 +179,7 @@ class LiveAccesses:
         if index is None:
             index = self.indexes[(access.root, access.write)] = RegionIndex()
         if index.add(access):
+            self._file_site(access)
             self.trail.append((True, access))
             return True
         return False
@@ -166,9 +187,41 @@ class LiveAccesses:
     def remove(self, access) -> bool:
         index = self.indexes.get((access.root, access.write))
         if index is not None and index.discard(access):
+            self._unfile_site(access)
             self.trail.append((False, access))
             return True
         return False
+
+    def replace(self, old, new) -> None:
+        """``old`` (live) becomes ``new``."""
+        if self.remove(old):
+            self.add(new)
+
+    def _file_site(self, access) -> None:
+        if access.site in self.filed:
+            found = self.sites.get(access.site)
+            if found is None:
+                self.sites[access.site] = {access}
+            else:
+                found.add(access)
+        for name in access.covers:
+            found = self.holders.get(name)
+            if found is None:
+                self.holders[name] = {access}
+            else:
+                found.add(access)
+
+    def _unfile_site(self, access) -> None:
+        if access.site in self.filed:
+            found = self.sites[access.site]
+            found.discard(access)
+            if not found:
+                del self.sites[access.site]
+        for name in access.covers:
+            found = self.holders[name]
+            found.discard(access)
+            if not found:
+                del self.holders[name]
 
     def mark(self) -> int:
         return len(self.trail)
@@ -181,8 +234,10 @@ class LiveAccesses:
             index = indexes[(access.root, access.write)]
             if added:
                 index.discard(access)
+                self._unfile_site(access)
             else:
                 index.add(access)
+                self._file_site(access)
 
     def delta(self, mark: int) -> tuple[list, list]:
         """The net change since ``mark``: (accesses added, accesses removed), each once."""

@@ -250,6 +250,8 @@ class LowerToEmission(Pass):
             out.append(E.ReshapeView(name, value.tensor.name, shapes, len(value.shape), value.manual_dep))
         elif kind == "DimTensor":
             out.append(E.ReadDim(name, value.tensor.name, value.axis, span=span))
+        elif kind == "Var" and is_tid(var.type) and self.array_sizes.get(value.name) and name not in self.declared:
+            self.declare_tids(name, self.array_sizes[value.name], value, out)  # a copy of a TaskId array
         elif var.type._production in ("TensorType", "ScalarType"):
             self.define(name, var.type, value, out, span)
         else:
@@ -365,6 +367,17 @@ class LowerToEmission(Pass):
             if used:
                 out.append(E.DeclTid(dummy.var.name, E.TidOfOuts(outs)))
 
+    def lower_HostFence(self, fence, out) -> None:
+        b = self.barrier_count
+        self.barrier_count += 1
+        args = self.fresh(f"params_host_fence_{b}")
+        out.append(E.Blank())
+        out.append(E.Comment(f"Barrier {b}: a producer of {fence.tensor.name} for the host access below", span=fence.span))
+        out.append(E.DeclArgs(args))
+        out.append(E.AddTensor(args, ArgDir.InOut, fence.tensor.name))
+        self.deps(args, fence.deps, fence.capacity, out)
+        out.append(E.GuardedDummy(args, None, None))
+
     # -- control flow ------------------------------------------------------------------------------
 
     def lower_For(self, loop, out) -> None:
@@ -382,14 +395,18 @@ class LowerToEmission(Pass):
         name = result.name
         init = it.init
         ty = it.var.type
-        if plan.array > 0:
+        if is_tid(ty) and plan.body != plan.array and not plan.per_iteration:
+            # the carry's variable holds the init, the result's the value the last iteration yields
+            self.declare_tids(it.var.name, plan.body, None if self.init_is_none_seed(it) else init, out)
+            if name not in self.declared:
+                self.declare_tids(name, plan.array, None, out)
+        elif plan.array > 0:
             if name not in self.declared:
                 out.append(E.DeclTidArray(name, plan.array))
-            if init._production == "Var" and self.array_sizes.get(init.name) == plan.array:
-                out.append(E.CopyTidArray(name, init.name, plan.array, INIT_LOOP))
-            else:
-                out.append(E.FillTidArray(name, plan.array, self.tid_init(it), INIT_LOOP, False))
+            if plan.per_iteration and plan.body not in (0, plan.array):
+                init = None  # (every iteration writes its own slot: an array init of another size is not copied)
             self.array_sizes[name] = plan.array
+            self.store_tids(name, plan.array, None if init is None or self.init_is_none_seed(it) else init, out)
         elif ty._production == "ArrayType":
             if ty.dtype is DType.TASK_ID:
                 out.append(E.DeclTidArray(name, ty.size))
@@ -400,6 +417,29 @@ class LowerToEmission(Pass):
             out.append(E.DeclTid(name, self.tid_init(it)))
         else:
             self.define(name, ty, init, out)
+
+    def declare_tids(self, name: str, size: int, value, out) -> None:
+        """``PTO2TaskId name`` (or ``name[size]``) holding ``value`` (None: invalid)."""
+        if size == 0:
+            out.append(E.DeclTid(name, E.TidInvalid() if value is None else E.TidCopy(value)))
+            return
+        out.append(E.DeclTidArray(name, size))
+        self.array_sizes[name] = size
+        self.store_tids(name, size, value, out)
+
+    def store_tids(self, name: str, size: int, value, out, loop: str = INIT_LOOP, span=None) -> None:
+        """Array ``name`` of ``size`` slots now holds ``value`` (None: nothing): an array of the same
+        size is copied; a single id fills every slot; a smaller array fills the first slots and
+        leaves the others invalid. ``loop`` names the copy loops' variable."""
+        held = self.array_sizes.get(value.name, 0) if value is not None and value._production == "Var" else 0
+        if value is not None and held == size:
+            out.append(E.CopyTidArray(name, value.name, size, loop, span=span))
+        elif value is None or held:
+            out.append(E.FillTidArray(name, size, E.TidInvalid(), loop, False, span=span))
+            if value is not None:
+                out.append(E.CopyTidArray(name, value.name, held, loop))
+        else:
+            out.append(E.FillTidArray(name, size, E.TidCopy(value), loop, False, span=span))
 
     def lower_If(self, branch, out) -> None:
         for phi in branch.results:
@@ -438,13 +478,20 @@ class LowerToEmission(Pass):
                 continue
             name = getattr(res, "var", res).name
             ty = getattr(it, "var", it).type
+            if owner._production == "For" and plan.body != plan.array and not plan.per_iteration:
+                carry = it.var.name  # the carry's own variable, and the result's
+                if not (value._production == "Var" and value.name == carry):
+                    self.store_tids(carry, plan.body, value, out, span=yld.span)
+                if plan.array > 0:
+                    self.store_tids(name, plan.array, value, out)
+                else:
+                    out.append(E.AssignTid(name, E.TidCopy(value)))
+                continue
             if plan.array > 0:
                 if plan.per_iteration:
                     out.append(E.SetTidSlot(name, self.slot_expr(owner), E.TidCopy(value), span=yld.span))
-                elif self.array_sizes.get(value.name) == plan.array:
-                    out.append(E.CopyTidArray(name, value.name, plan.array, YIELD_LOOP, span=yld.span))
-                else:  # one TaskId for the next run: every slot holds it
-                    out.append(E.FillTidArray(name, plan.array, E.TidCopy(value), YIELD_LOOP, False, span=yld.span))
+                else:
+                    self.store_tids(name, plan.array, value, out, YIELD_LOOP, span=yld.span)
                 continue
             if value._production == "Var" and value.name == name:
                 continue

@@ -6,6 +6,9 @@ from nanopass.languages import DIRECTED, SCOPED
 from nanopass.languages.terms import ScopeMode, ScopeOrigin
 from nanopass.rewrite import Pass, register
 
+from .allocations import escaping_allocations, held_allocations
+from .kernels import kernel_table
+
 S = SCOPED
 
 
@@ -17,14 +20,22 @@ class MaterializeRuntimeScopes(Pass):
     if branch outside a manual scope is wrapped in an AUTO ``(Scope auto compiler ...)``, so
     each becomes its own ``PTO2_SCOPE()``; nothing is inserted inside a manual scope (the runtime
     forbids AUTO inside MANUAL). User ``with`` scopes become ``(Scope mode user ...)``. With
-    ``auto_scope=False`` only the user's scopes exist. Afterwards the scoped language's placement
-    invariant holds. Scopes an earlier pass placed (``CompilerScope``) become
-    ``(Scope mode compiler ...)``.
+    ``auto_scope=False`` only the user's scopes exist. A for body or if branch that yields a
+    tensor it allocated (``pl.create_tensor`` or a runtime-allocated task output, through views,
+    copies and carries: ``passes/allocations.py``) gets no scope of its own: the runtime frees a
+    scope's buffers when the scope ends, and the yielded tensor is used after that (the next
+    iteration, after the loop or the if); its allocation then belongs to the enclosing scope.
+    Afterwards the scoped language's placement invariant holds. Scopes an earlier pass placed
+    (``CompilerScope``) become ``(Scope mode compiler ...)``.
     """
 
     name = "materialize_runtime_scopes"
     source = DIRECTED
     target = SCOPED
+
+    def run(self, program):
+        self.held = held_allocations(program.orch, kernel_table(program))
+        return super().run(program)
 
     def Function(self, func):
         self.auto = func.auto_scope
@@ -39,7 +50,9 @@ class MaterializeRuntimeScopes(Pass):
             return body
         return (S.Scope.make(ScopeMode.auto, ScopeOrigin.compiler, body),)
 
-    def wrap_here(self, body):
+    def wrap_here(self, body, source_body=()):
+        if escaping_allocations(source_body, self.held):
+            return body  # a yielded tensor allocated here must outlive the body (docstring)
         return self.wrap(body) if self.auto and not self.manual and body else body
 
     def Scope(self, scope):
@@ -57,12 +70,12 @@ class MaterializeRuntimeScopes(Pass):
         return S.Scope(scope.mode, ScopeOrigin.compiler, body, span=scope.span)
 
     def For(self, loop):
-        body = self.wrap_here(self.visit_all(loop.body))
+        body = self.wrap_here(self.visit_all(loop.body), loop.body)
         return S.For.make(
             loop.var, loop.start, loop.stop, loop.step, loop.kind, loop.iters, body, loop.results, span=loop.span
         )
 
     def If(self, branch):
-        then = self.wrap_here(self.visit_all(branch.then))
-        orelse = self.wrap_here(self.visit_all(branch.orelse))
+        then = self.wrap_here(self.visit_all(branch.then), branch.then)
+        orelse = self.wrap_here(self.visit_all(branch.orelse), branch.orelse)
         return S.If.make(branch.cond, then, orelse, branch.results, span=branch.span)

@@ -2,26 +2,37 @@
 
 from __future__ import annotations
 
+from nanopass.errors import UserError
 from nanopass.languages import DIRECTED
+from nanopass.languages.statements import binders_in_order
 from nanopass.languages.terms import ScopeMode
 from nanopass.rewrite import Pass, register
 
 from .dep_edges import EdgeWriter, needed_edges
 from .hazards import find_hazards, hazard_kind, runtime_orders, storage_map, unordered_war_possible, untracked_roots
+from .host_accesses import host_target, host_waits_for
 from .kernels import kernel_table
 from .util import iter_stmts
 
 D = DIRECTED
 
 
+def in_one_instance(earlier, later) -> bool:
+    """Both accesses run in one instance of one MANUAL scope (the user owns that ordering)."""
+    return earlier.scope is not None and earlier.scope == later.scope and not earlier.closed
+
+
 def crosses_manual_boundary(earlier, later) -> bool:
-    """The pair straddles a MANUAL scope boundary: the runtime orders none of it."""
-    return earlier.scope != later.scope and (earlier.scope is not None or later.scope is not None)
+    """The pair straddles a MANUAL scope boundary (the scopes differ, or it is the same static
+    scope in two of its instances): the runtime orders none of it."""
+    return (earlier.scope is not None or later.scope is not None) and not in_one_instance(earlier, later)
 
 
 def needs_edge(earlier, later) -> bool:
-    if earlier.scope is not None and earlier.scope == later.scope:
-        return False  # both in one manual scope: the user owns that ordering
+    if later.host:  # a host element access waits only for what the runtime makes it wait for
+        return not host_waits_for(earlier, later)
+    if in_one_instance(earlier, later):
+        return False
     if crosses_manual_boundary(earlier, later):
         return True
     return hazard_kind(earlier, later) == "WAR" and not runtime_orders(earlier, later)
@@ -37,11 +48,19 @@ class OrderWriteAfterRead(Pass):
     reader's TaskId as an explicit dependency of the writer, across loop iterations and
     branches too. At a MANUAL scope's boundaries the runtime tracks nothing: a task inside the
     scope touching a tensor last written (or, for a write, read) before it, and a task after the
-    scope touching a tensor written inside it, get the other task's TaskId as well. Nothing is
-    added for pairs the runtime orders, pairs inside one manual scope (the user's), NoDep slots
-    and manual_dep tensors, or edges the user already wrote. Off with the option ``order_war=False``
+    scope touching a tensor written inside it, get the other task's TaskId as well; so do two
+    tasks of one static manual scope in two of its instances (a scope in a loop). A host element
+    read or write waits only for the tensor's creator and its TensorMap producers (and a write for
+    their consumers): before one that conflicts with a task the runtime does not make it wait for
+    (a write after a task that only read the tensor, any access after a task of a MANUAL scope),
+    a ``HostFence`` takes the tensor as INOUT with that task's TaskId as a dependency; for an
+    access inside a manual scope the fence goes before the outermost manual scope around it, and
+    a conflict with a task of the same scope instance, which nothing can order, is a user error.
+    Nothing is added for pairs the runtime orders, pairs inside one instance of a manual scope
+    (the user's), pairs the later task's own dependencies order, NoDep slots and manual_dep
+    tensors, or edges the user already wrote. Off with the option ``order_war=False``
     (``--no-war-ordering``).
-    Afterwards every write-after-read and every manual-boundary hazard is ordered.
+    Afterwards every write-after-read, every manual-boundary and every task/host hazard is ordered.
     """
 
     name = "order_write_after_read"
@@ -56,27 +75,111 @@ class OrderWriteAfterRead(Pass):
         kernels, untracked = kernel_table(program), untracked_roots(func)
         store = storage_map(func, kernels)
         # without manual scopes only write-after-read pairs the runtime leaves unordered can need
-        # an edge: writers need no tracking, and no pair at all needs one if no root can form one
+        # an edge (a host write after a task read among them): writers need no tracking, and no
+        # pair at all needs one if no root can form one
         if not manual and not unordered_war_possible(func, store, untracked):
             return program
         hazards = find_hazards(func, kernels, untracked, track_writes=manual, keep=needs_edge, store=store)
         needed = needed_edges(hazards, needs_edge)
         if not needed:
             return program
-        self.writer = EdgeWriter(func, hazards, needed, "war")
+        operands = self.fence_operands(hazards, needed, store)
+        self.writer = EdgeWriter(func, hazards, needed, "war", operands=operands)
         for target, sources in sorted(needed.items()):
             t = hazards.sites[target]
             for source in sorted(sources):
                 s = hazards.sites[source]
                 self.ctx.note(
-                    "added-edge",
-                    f"task {t.task.kernel} (line {t.task.span.line if t.task.span else '?'}) now waits for "
-                    f"{s.task.kernel} (line {s.task.span.line if s.task.span else '?'})",
-                    t.task.span,
+                    "added-edge", f"{_what(t)} now waits for {s.task.kernel} (line {_line(s.task)})", t.task.span
                 )
         body = self.visit_all(func.body)
         body = tuple(self.writer.declarations()) + body
         return self.build(program, orch=self.build(func, body=body))
 
+    def fence_operands(self, hazards, needed, store) -> dict[int, str]:
+        """Host access site -> the tensor its fence takes as INOUT; a conflict the runtime offers
+        nothing to order is a user error."""
+        for earlier, later in sorted(hazards.pairs, key=lambda p: (p[1].site, p[0].site)):
+            if later.host and in_one_instance(earlier, later) and needs_edge(earlier, later):
+                raise UserError(
+                    _unorderable(hazards, earlier, later),
+                    hazards.sites[later.site].task.span,
+                    hint="move the host access after the manual scope: the compiler then makes it wait for the task",
+                )
+        operands: dict[int, str] = {}
+        inside: dict[int, set[str]] = {}  # manual scope -> the names defined in it
+        for target in sorted(needed):
+            site = hazards.sites[target]
+            if not site.host:
+                continue
+            tensor = host_target(site.task)[0].name
+            if site.fence is None:
+                operands[target] = tensor
+                continue
+            scope = site.fence.task
+            names = inside.get(id(scope))
+            if names is None:
+                names = inside[id(scope)] = {b.name for b in binders_in_order(scope.body)}
+            roots = {root for root, _ in store.get(tensor, ())}
+            if tensor not in names:
+                operands[target] = tensor
+            elif len(roots) == 1 and not roots & names:
+                operands[target] = next(iter(roots))
+            else:
+                raise UserError(
+                    f"the host {'writes' if host_target(site.task)[1] else 'reads'} an element of "
+                    f"'{_base(tensor)}' inside a manual scope after a task before the scope that the runtime "
+                    "does not make it wait for, and the tensor is made inside the scope, so nothing before the "
+                    "scope can stand for it",
+                    site.task.span,
+                    hint="move the host access after the manual scope",
+                )
+        return operands
+
     def Task(self, task):
         return self.writer.rewrite_task(task)
+
+    def Let(self, let):
+        fences = self.writer.fences(let)
+        return fences + [let] if fences else let
+
+    def WriteTensor(self, write):
+        fences = self.writer.fences(write)
+        return fences + [write] if fences else write
+
+    def Scope(self, scope):
+        fences = self.writer.fences(scope)
+        rebuilt = self.rebuild(scope)
+        return fences + [rebuilt] if fences else rebuilt
+
+
+def _base(name: str) -> str:
+    return name.split("__", 1)[0]
+
+
+def _line(node) -> str:
+    return str(node.span.line) if node.span is not None else "?"
+
+
+def _what(site) -> str:
+    if site.host:
+        tensor, write = host_target(site.task)
+        return f"the host {'write' if write else 'read'} of {_base(tensor.name)} (line {_line(site.task)})"
+    return f"task {site.task.kernel} (line {_line(site.task)})"
+
+
+def _unorderable(hazards, earlier, later) -> str:
+    task = hazards.sites[earlier.site].task
+    tensor, write = host_target(hazards.sites[later.site].task)
+    did = "writes" if earlier.write else "reads"
+    what = "writes" if write else "reads"
+    waits = (
+        "set_tensor_data waits only for the tensor's creator, its TensorMap producers and their consumers"
+        if write
+        else "get_tensor_data waits only for the tensor's creator and its TensorMap producers"
+    )
+    return (
+        f"the host {what} an element of '{_base(tensor.name)}' in the manual scope where task {task.kernel} "
+        f"(line {_line(task)}) {did} it: {waits}, a task in a manual scope is neither, and no dependency can make "
+        "a host access wait, so this access would race the task"
+    )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from nanopass.pipeline import Pipeline
 
+from .place_scope_escaping_outputs import PlaceScopeEscapingOutputs
 from .assign_kernel_ids import AssignKernelIds
 from .batch_tensor_creates import BatchTensorCreates
 from .bind_task_ids import BindTaskIds
@@ -17,6 +18,8 @@ from .decide_view_tracking import DecideViewTracking
 from .define_dynamic_dim_symbols import DefineDynamicDimSymbols
 from .derive_auto_scope_dependencies import DeriveAutoScopeDependencies
 from .derive_call_directions import DeriveCallDirections
+from .drop_chained_join_barriers import DropChainedJoinBarriers
+from .drop_implied_dependencies import DropImpliedDependencies
 from .encode_scalars import EncodeScalars
 from .expand_manual_phase_fence import ExpandManualPhaseFence
 from .fuse_create_assemble_to_slice import FuseCreateAssembleToSlice
@@ -24,6 +27,7 @@ from .hoist_scope_escapes import HoistScopeEscapes
 from .infer_core_types import InferCoreTypes
 from .lower_to_emission import LowerToEmission
 from .materialize_runtime_scopes import MaterializeRuntimeScopes
+from .merge_cells_into_chains import MergeCellsIntoChains
 from .normalize_return_order import NormalizeReturnOrder
 from .order_write_after_read import OrderWriteAfterRead
 from .remap_output_aliases import RemapOutputAliases
@@ -35,6 +39,7 @@ PASSES = [
     NormalizeReturnOrder,  # ssa
     MaterializeResultBuffers,  # ssa
     FuseCreateAssembleToSlice,  # ssa
+    PlaceScopeEscapingOutputs,  # ssa
     DecideViewTracking,  # ssa
     DeriveCallDirections,  # ssa -> directed
     CheckManualDepsOnSubmitOnly,  # directed
@@ -42,6 +47,9 @@ PASSES = [
     OrderWriteAfterRead,  # directed
     DeriveAutoScopeDependencies,  # directed (opt-in: analyze_auto_scopes_for_deps)
     ExpandManualPhaseFence,  # directed
+    DropChainedJoinBarriers,  # directed
+    DropImpliedDependencies,  # directed
+    MergeCellsIntoChains,  # directed
     RemoveDeadValues,  # directed
     MaterializeRuntimeScopes,  # directed -> scoped
     ClassifyIterArgCarry,  # scoped -> carried

@@ -1,7 +1,9 @@
 """Regions of a buffer that a task argument may touch, as the static hazard analysis sees them.
 
-A region is ``FULL`` (the whole buffer), ``UNKNOWN`` (some part, not known statically: it
-overlaps everything and covers nothing) or a ``Box`` of constant bounds.
+A region is ``FULL`` (the whole buffer), ``FULL_VIEW`` (the whole buffer through a transpose or
+reshape: its indices are not the buffer's, so a slice of it is ``UNKNOWN``), ``UNKNOWN`` (some
+part, not known statically: it overlaps everything and covers nothing) or a ``Box`` of constant
+bounds.
 """
 
 from __future__ import annotations
@@ -12,8 +14,11 @@ from typing import NamedTuple
 class Full:
     """The whole buffer."""
 
+    def __init__(self, name: str = "full"):
+        self.name = name
+
     def __repr__(self) -> str:
-        return "full"
+        return self.name
 
 
 class Unknown:
@@ -23,7 +28,7 @@ class Unknown:
         return "unknown"
 
 
-FULL, UNKNOWN = Full(), Unknown()
+FULL, FULL_VIEW, UNKNOWN = Full(), Full("full view"), Unknown()
 
 
 class Box(NamedTuple):
@@ -46,7 +51,7 @@ def overlaps(a, b) -> bool:
 
 def covers(a, b) -> bool:
     """Every element of ``b`` is in ``a`` (so a write to ``a`` supersedes earlier accesses of ``b``)."""
-    if a is FULL:
+    if isinstance(a, Full):
         return True
     if isinstance(a, Box) and isinstance(b, Box) and len(a.lo) == len(b.lo):
         return all(al <= bl and bh <= ah for al, ah, bl, bh in zip(a.lo, a.hi, b.lo, b.hi))

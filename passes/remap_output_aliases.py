@@ -49,7 +49,7 @@ class RemapOutputAliases(Pass):
             table.claim(param.name)
         for param in func.params:
             if param.type._production == "TensorType":
-                names[param.name] = table.reserve("ext_" + param.name, generated=True)
+                names[param.name] = table.reserve("ext_" + base_name(param.name), generated=True)
             else:
                 names[param.name] = param.name
         for dyn in func.dyn_dims:
@@ -90,7 +90,8 @@ class RemapOutputAliases(Pass):
 
     def carry_names(self, func, names: dict[str, str], roots: dict[str, str]) -> None:
         """A rebound carry is one C++ variable for the iter_arg and the result (named by the
-        result); a TaskId array carry of a pl.parallel loop stands, inside the body, for its init."""
+        result); a TaskId array carry of a pl.parallel loop stands, inside the body, for its init;
+        a TaskId carry that holds more ids in the body than its result has a variable of its own."""
         from .util import iter_stmts
 
         for stmt in iter_stmts(func.body):
@@ -101,6 +102,8 @@ class RemapOutputAliases(Pass):
                     continue
                 if it.plan.per_iteration and it.init._production == "Var":
                     names[it.var.name] = names[roots.get(it.init.name, it.init.name)]
+                elif it.plan.body != it.plan.array and not it.plan.per_iteration:
+                    continue  # (named as every binder is)
                 else:
                     names[it.var.name] = names[result.name]
 

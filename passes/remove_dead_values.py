@@ -21,7 +21,7 @@ class RemoveDeadValues(Pass):
     """Remove values nothing observable needs: pure lets, loop carries and if results.
 
     Liveness starts from what has an effect — task arguments and dependencies, tensor element
-    writes, dummy barriers, loop bounds, if conditions, returns — and flows back through the
+    writes, dummy barriers and host fences, loop bounds, if conditions, returns — and flows back through the
     lets, carries (a live carry needs its init and the value yielded for it) and if results
     (a live result needs the value each branch yields for it). A let whose value is dead goes
     (views, element reads, arithmetic, unused creates, None seeds); a dead loop carry loses its
@@ -55,7 +55,7 @@ class RemoveDeadValues(Pass):
                     lets[stmt.var.name] = stmt.value
                 else:
                     roots.append(stmt.value)
-            elif kind in ("Task", "Dummy", "WriteTensor", "Return", "CellSet"):
+            elif kind in ("Task", "Dummy", "HostFence", "WriteTensor", "Return", "CellSet"):
                 roots.extend(_reads_of(stmt))
             elif kind == "For":
                 roots += [stmt.start, stmt.stop, stmt.step]

@@ -98,6 +98,10 @@ class ResolveDepEdges(Pass):
         self.declare(dummy.var)
         return A.Dummy(dummy.var, deps, capacity, span=dummy.span)
 
+    def HostFence(self, fence):
+        deps, capacity = self.edges(fence.deps, fence)
+        return A.HostFence(fence.tensor, deps, capacity, span=fence.span)
+
     def edges(self, deps, owner):
         self.owner_span = owner.span  # where a dependency the compiler wrote is reported
         out = []

@@ -3,9 +3,10 @@
 ``static_graph(tree)`` reads a ``Program`` of any language before emission, or an emission
 ``Unit``, and returns a ``TaskGraph`` (``printer/graph.py`` says how it is drawn):
 
-- one node per submit site (``Task`` / ``Dummy``; in emission ``Submit`` / ``GuardedDummy``),
-  labelled ``t<n>: <kernel>`` and its core where the stage knows it (``b<n>`` for a barrier;
-  tasks and barriers counted apart, so a barrier a pass adds renames no task), in program order;
+- one node per submit site (``Task`` / ``Dummy`` / ``HostFence``; in emission ``Submit`` /
+  ``GuardedDummy``), labelled ``t<n>: <kernel>`` and its core where the stage knows it (``b<n>``
+  for a barrier or host fence; tasks and barriers counted apart, so a barrier a pass adds renames
+  no task), in program order;
 - runtime scopes, loops and if branches as nested clusters;
 - data edges from the tasks that may have written a buffer last to a task that reads it or
   rewrites it in place (``Input`` / ``InOut``, the accesses the runtime looks up), through views,
@@ -199,6 +200,7 @@ class _ProgramWalker(_Walker):
             "Scope": self.scope, "For": self.loop, "If": self.branch, "Yield": self.yield_,
             # TaskId cells and scopes placed by passes that derive dependencies (``directed`` on)
             "CellDecl": self.cell_decl, "CellSet": self.cell_set, "CompilerScope": self.scope,
+            "HostFence": self.host_fence,
         }
 
     def run(self, program) -> None:
@@ -291,6 +293,12 @@ class _ProgramWalker(_Walker):
         node = self.site(path, "barrier", None, cluster, manual, barrier=True)
         self.deps(node, stmt.deps)
         self.flow.tids[self.key(stmt.var.name)] = frozenset([node])
+
+    def host_fence(self, stmt, path, cluster, manual) -> None:
+        node = self.site(path, "barrier", None, cluster, manual, barrier=True)
+        self.deps(node, stmt.deps)
+        if stmt.tensor._production == "Var":
+            self.data_edges(node, [(stmt.tensor.name, ArgDir.InOut)])
 
     def deps(self, node: str, deps) -> None:
         for dep in deps:

@@ -2,16 +2,15 @@
 
 The oracle is tested on hand-written programs and hand-written C++ whose answer is known, including
 C++ that MUST be flagged (a missing dependency, a wrong buffer, a missing task). The CI-sized run
-checks a fixed set of generated programs against the current compiler; failure classes that are
-known open (issue 21, fixed on another branch) are reported but only fail the run when
-NANOPASS_ATTACK_STRICT=1 (to be set once the fix is merged).
+checks a fixed set of generated programs against the current compiler, and the smallest program
+of each failure class found (tools/attack/found.py) is run too: every failure class fails them
+(issue 21's fix has landed; a refusal fails only a program that has a correct compilation).
 """
 
 from __future__ import annotations
 
 import ast
 import itertools
-import os
 import random
 
 import pytest
@@ -61,6 +60,29 @@ def test_assemble_copies_the_source_at_that_moment():
     assert reads[0].reads[0] == [("ext", "a", 16)]
     assert reads[1].reads[0] == [("ev", 0)]
     assert reads[2].reads[0] == [("ev", 0)]
+
+
+def test_programs_with_no_correct_compilation_are_named():
+    """A host access after a task of its manual scope instance, and an assemble whose placement
+    would be visible, have no correct compilation: a refusal of them is right."""
+    manual = lambda *body: P.Manual((P.TidNone("m"),) + body)
+    call = lambda k, args, res: P.Call(k, args, res, (), True, "m", ("m",))
+    host_write = P.Program((CP,), (manual(call("cp", ("a", "b"), ("b",)), P.HostWrite("a", (6, 0), 7.0)),))
+    assert "host write" in seq_of(host_write).unorderable[0]
+    host_read = P.Program((CP,), (manual(call("cp", ("a", "b"), ("b",)), P.HostRead("v", "a", (6, 0), 0)),))
+    assert seq_of(host_read).unorderable == []          # two reads: nothing to order
+    after = P.Program((CP,), (manual(call("cp", ("a", "b"), ("b",))), P.HostWrite("a", (6, 0), 7.0)))
+    assert seq_of(after).unorderable == []              # after the scope: a fence can order it
+    created = P.Program((WB, CP), (P.Create("t", "B"), P.Call("wb", ("x", "t"), ("t",)),
+                                   P.HostRead("v", "a", (5, 1), 0), P.Assemble("a", "t", 4)))
+    assert "touches the rows" in seq_of(created).unorderable[0]
+    elsewhere = P.Program((WB, CP), (P.Create("t", "B"), P.Call("wb", ("x", "t"), ("t",)),
+                                     P.HostRead("v", "a", (1, 1), 0), P.Assemble("a", "t", 4)))
+    assert seq_of(elsewhere).unorderable == []          # rows 0-3: not where t goes
+    fill = P.Program((), (P.Create("t", "B", 0.5), P.Assemble("a", "t", 0)))
+    assert "fill" in seq_of(fill).unorderable[0]
+    overwritten = P.Program((WB,), (P.Create("t", "B", 0.5), P.Call("wb", ("x", "t"), ("t",)), P.Assemble("a", "t", 0)))
+    assert seq_of(overwritten).unorderable == []
 
 
 def test_loops_branches_and_carries_follow_the_scalars():
@@ -240,25 +262,17 @@ def test_issue_21_class_1_is_found():
     prog = P.Program((CP,), (P.Call("cp", ("a", "b"), ("b",)), P.HostWrite("a", (0, 0), 1.0)))
     rep = runner.check(prog, settings=((1, 0),))
     assert rep.runs == 1
-    open_classes = {"hazard WAR task>hwrite AA"}
-    found = rep.classes()
-    if strict():
-        assert found == set(), runner.describe(rep)
-    else:
-        assert found <= open_classes, runner.describe(rep)
+    assert rep.classes() == set(), runner.describe(rep)
 
 
 @pytest.mark.parametrize("name", sorted(found.FOUND))
 def test_found_programs(name):
-    """The smallest program of each class found: it fails only with known open classes, or
-    (strict) not at all."""
+    """The smallest program of each class found: it does not fail."""
     cls, _, prog = found.FOUND[name]
     rep = runner.check(prog)
-    assert rep.invalid is None and rep.refusal is None
-    if strict():
-        assert rep.classes() == set(), runner.describe(rep)
-    else:
-        assert cls in KNOWN_OPEN and rep.classes() <= KNOWN_OPEN, runner.describe(rep)
+    assert rep.invalid is None
+    assert rep.refusal is None or rep.unorderable, rep.refusal  # refused only if nothing is correct
+    assert cls and rep.classes() == set(), runner.describe(rep)
 
 
 # ---- generators and the shrinker -----------------------------------------------------------------
@@ -302,34 +316,6 @@ def test_shrink_keeps_the_property_and_removes_the_rest():
 
 # ---- the CI-sized run ----------------------------------------------------------------------------
 
-# Failure classes the current compiler still has (issue 21 and beyond); each is reported here and
-# fails the run only under NANOPASS_ATTACK_STRICT=1, which the lead sets once the fix is merged.
-KNOWN_OPEN = {
-    "hazard WAR task>hwrite AA",     # issue 21 class 1: host write after a task read
-    "hazard WAR task>hwrite MA",
-    "hazard WAR task>hwrite AM",
-    "hazard WAR task>hwrite MM",
-    "hazard WAW task>hwrite MA",     # host write after a task write in a manual scope
-    "hazard WAW task>hwrite MM",
-    "hazard RAW task>hread MA",      # host read after a task write in a manual scope
-    "hazard RAW task>hread MM",
-    "hazard RAW task>task MM",       # issue 21 class 2: manual scope inside a loop
-    "hazard WAR task>task MM",
-    "hazard WAW task>task MM",
-    "hazard WAR task>task AA",       # issue 21 class 3: a conditional write in a loop
-    "hazard WAW task>task AM",       # a runtime output carried into a manual scope: no creator dep
-    "runtime use_after_scope",       # a runtime buffer used after its scope ended (not in issue 21)
-    "value final",                   # pl.assemble placement changes values (class 5 and beyond)
-    "value hread",
-    "value task",
-    "refusal",
-}
-
-
-def strict() -> bool:
-    return os.environ.get("NANOPASS_ATTACK_STRICT") == "1"
-
-
 def ci_programs():
     """Every 60th program of the exhaustive size 3 (block shapes come first) and 12 random ones."""
     yield from ((f"ex3-{i}", p) for i, p in enumerate(exhaustive.programs(3)) if i % 60 == 0)
@@ -352,7 +338,5 @@ def test_ci_sized_run():
             assert invalid is None, f"{name}: {invalid}"
             for cls in classes:
                 found_classes.setdefault(cls, (name, text, src))
-    unexpected = {c: v for c, v in found_classes.items() if strict() or c not in KNOWN_OPEN}
-    report = "\n\n".join(f"{c} ({name}):\n{text}\n{src}" for c, (name, text, src) in unexpected.items())
-    assert not unexpected, report
-    print("known open classes seen:", sorted(found_classes))
+    report = "\n\n".join(f"{c} ({name}):\n{text}\n{src}" for c, (name, text, src) in found_classes.items())
+    assert not found_classes, report

@@ -91,7 +91,7 @@ def test_passes_lists_the_pipeline():
 
 def test_language_grammar_and_diff():
     result = run_cli("language", "carried")
-    assert result.returncode == 0 and "(Carry rebind:boolean array:integer per_iteration:boolean)" in result.stdout
+    assert result.returncode == 0 and "(Carry rebind:boolean array:integer per_iteration:boolean body:integer)" in result.stdout
     result = run_cli("language", "scoped", "--diff", "carried")
     assert "+ Phi ::= (Phi var:Binder plan:Carry)" in result.stdout
     result = run_cli("language", "nosuch")  # a usage error

@@ -1,8 +1,8 @@
 """Issue 21's defect classes, each with its smallest program (``tests/found/``, found by the
 generators and minimised), run through the checks every generated program must pass
-(``tools/properties.py``). While the fix is pending (``pending.ISSUE_21_PENDING``), each program
-must fail in the class its first line names (the checks see the defect and file it right); once
-the lead sets ``ISSUE_21_PENDING = False`` with the fix merged, each must pass."""
+(``tools/properties.py``). The fix has landed (``pending.ISSUE_21_PENDING`` is False): each must
+pass (a refusal of a program with no correct compilation, ``properties.NO_CORRECT_COMPILATION``,
+is no failure). With the switch on again, each must fail in the class its first line names."""
 
 from __future__ import annotations
 

@@ -1,7 +1,9 @@
 """find_hazards keeps its live accesses in place with an undo trail and a region index; the
 formulation that copied the whole state at every branch and loop pass is kept here as the
-reference, and both must find the same sites, pairs and chained sites on the examples, the
-goldens and random programs (AUTO, manual and mixed).
+reference (the dataflow problem of ``passes/hazards.py`` written out: the state a set of facts,
+joined by union, each transfer a function of the whole state), and both must find the same
+sites, pairs and chained sites on the examples, the goldens and random programs (AUTO, manual
+and mixed).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from nanopass.passes.hazards import (
     Access,
     Hazards,
     Site,
+    _prewalk,
     _written_roots,
     covers,
     find_hazards,
@@ -29,9 +32,11 @@ from nanopass.passes.hazards import (
     storage_map,
     untracked_roots,
 )
+from nanopass.passes.holders import dep_names, held_by, is_task_id_value
+from nanopass.passes.host_accesses import host_accesses
 from nanopass.passes.kernels import kernel_table
 from nanopass.passes.order_write_after_read import needs_edge
-from nanopass.passes.util import static_trip_count
+from nanopass.passes.util import last_yield, static_trip_count, var_reads
 from nanopass.tools.gen_programs import programs
 
 PROPERTY = settings(max_examples=fuzz_budget(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -56,13 +61,40 @@ def reference_find_hazards(
     # inputs would otherwise pile up one entry per task).
     written = _written_roots(func, store, untracked_roots)
 
-    def accesses(task, site: int, scope: int | None, parallel: frozenset) -> tuple[list[Access], set[Access]]:
-        return task_accesses(task, site, scope, parallel, store, written, kernels, untracked_roots, result.chained)
+    made_in, host_reads = _prewalk(func.body)
+    used = var_reads(func.body) if host_reads else {}
+    scope_at: dict[int, Site] = {}
+
+    def accesses(task, site: int, scope: int | None, parallel: frozenset, loops) -> tuple[list[Access], set[Access]]:
+        return task_accesses(
+            task, site, scope, parallel, store, written, kernels, untracked_roots, result.chained, loops, made_in
+        )
+
+    def assign(state: dict, assignments, accumulate: bool = False) -> dict:
+        """TaskId values ``(name, sources)`` assigned at once (each now covers what all its sources
+        cover), or with ``accumulate`` added to (each also covers them)."""
+        targets = frozenset(name for name, _ in assignments)
+
+        def change(e):
+            kept = e.covers if accumulate else e.covers - targets
+            gained = {name for name, sources in assignments if e.covers & frozenset(sources)}
+            covers = kept | gained
+            return e.covered(covers) if covers != e.covers else None
+
+        return restate(state, change)
+
+    def restate(state: dict, change) -> dict:
+        """Every fact ``e`` of the state replaced by ``change(e)`` (None: kept as it is)."""
+        out = {}
+        for root, (reads, writes) in state.items():
+            out[root] = tuple(frozenset(change(e) or e for e in facts) for facts in (reads, writes))
+        return out
 
     # The state maps a root to (reads, writes): the accesses still live at this point (not yet
     # covered by a later write).
-    def step(state: dict, found: tuple[list[Access], set[Access]]) -> None:
+    def step(state: dict, site: int, task, found: tuple[list[Access], set[Access]]) -> None:
         task_accesses, certain = found
+        waits = dep_names(task)
         for a in task_accesses:
             entry = state.get(a.root)
             if entry is None or a.dir is ArgDir.Output:  # a fresh buffer follows no earlier access
@@ -71,19 +103,44 @@ def reference_find_hazards(
             for e in (writes if not a.write else (*reads, *writes)):
                 if e.earlier_iteration and a.parallel and e.earlier_iteration & a.parallel:
                     continue  # two iterations of one pl.parallel loop: independent by the user's word
+                if e.covers & waits:
+                    continue  # ordered by the task's own dependencies
                 if overlaps(e.region, a.region) and (keep is None or keep(e, a)):
                     result.pairs.add((e, a))
+        state.update(restate(state, lambda e: e.older() if e.site == site and not e.stale else None))
+        if task.tid is not None:
+            state.update(assign(state, [(task.tid.name, waits)]))
         for a in task_accesses:
             reads, writes = state.get(a.root, (frozenset(), frozenset()))
             if a.write:
                 if a in certain:  # a write that may not happen to this root supersedes nothing
-                    reads = frozenset(e for e in reads if not covers(a.region, e.region))
-                    writes = frozenset(e for e in writes if not covers(a.region, e.region))
+
+                    def superseded(e):
+                        independent = e.earlier_iteration and a.parallel and e.earlier_iteration & a.parallel
+                        return covers(a.region, e.region) and not independent
+
+                    reads = frozenset(e for e in reads if not superseded(e))
+                    writes = frozenset(e for e in writes if not superseded(e))
                 if track_writes:
                     writes = writes | {a}
             else:
                 reads = reads | {a}
             state[a.root] = (reads, writes)
+
+    def host_step(state: dict, found) -> None:
+        """A host access pairs with the facts it conflicts with and waits for them: it kills them."""
+        done = set()
+        for a in found:
+            reads, writes = state.get(a.root, (frozenset(), frozenset()))
+            for e in (writes if not a.write else (*reads, *writes)):
+                if e.earlier_iteration and a.parallel and e.earlier_iteration & a.parallel:
+                    continue
+                if overlaps(e.region, a.region):
+                    if keep is None or keep(e, a):
+                        result.pairs.add((e, a))
+                    done.add(e)
+        for root, (reads, writes) in list(state.items()):
+            state[root] = (reads - done, writes - done)
 
     def join(a: dict, b: dict) -> dict:
         out = dict(a)
@@ -119,16 +176,44 @@ def reference_find_hazards(
                 if key not in site_of:
                     site_of[key] = len(result.sites)
                     result.sites.append(Site(len(result.sites), stmt, path, loops, scope, pos, auto))
-                step(state, accesses(stmt, site_of[key], scope, parallel))
+                step(state, site_of[key], stmt, accesses(stmt, site_of[key], scope, parallel, loops))
+            elif (kind == "Let" and stmt.value._production == "ReadTensor" and stmt.var.name in used) or (
+                kind == "WriteTensor"
+            ):
+                key = id(stmt)
+                if key not in site_of:
+                    site_of[key] = len(result.sites)
+                    fence = scope_at[scope] if scope is not None else None
+                    result.sites.append(Site(len(result.sites), stmt, path, loops, scope, pos, auto, True, fence))
+                host_step(state, host_accesses(stmt, site_of[key], scope, parallel, store, written))
+            elif kind == "Let":
+                if is_task_id_value(stmt.var):
+                    state = assign(state, [(stmt.var.name, held_by(stmt.value))])
+            elif kind == "Dummy":
+                state = assign(state, [(stmt.var.name, dep_names(stmt))])
             elif kind == "For":
                 inner_path, inner_loops = path + (id(stmt),), loops + (id(stmt),)
                 par = is_parallel(stmt)
                 inner_parallel = parallel | {id(stmt)} if par else parallel
+                tids = [(it, r) for it, r in zip(stmt.iters, stmt.results) if is_task_id_value(it.var)]
+                yld = last_yield(stmt.body)
+                yielded = {
+                    it.var.name: names_of(yld.values[k] if yld else None)
+                    for k, (it, _) in enumerate(zip(stmt.iters, stmt.results))
+                }
+                per_iteration, opaque = par and scope is not None, par and scope is None
+                if per_iteration:  # a new result array
+                    state = assign(state, [(r.name, ()) for _, r in tids])
+                state = assign(state, [(it.var.name, () if opaque else names_of(it.init)) for it, _ in tids])
                 # An earlier head of this loop (from an earlier pass over an enclosing loop) is
                 # below the true fixpoint: starting there keeps nested loops from re-iterating.
                 head = join(state, heads[id(stmt)]) if id(stmt) in heads else dict(state)
                 while True:
                     end = block(stmt.body, dict(head), inner_path, inner_loops, scope, pos, inner_parallel, auto)
+                    if per_iteration:  # the result holds every iteration's value
+                        end = assign(end, [(r.name, yielded[it.var.name]) for it, r in tids], accumulate=True)
+                    else:  # the carry holds the value yielded
+                        end = assign(end, [(it.var.name, () if opaque else yielded[it.var.name]) for it, _ in tids])
                     if par:
                         end = retag(end, id(stmt), True)
                     new_head = join(head, end)
@@ -140,18 +225,36 @@ def reference_find_hazards(
                 # from the fixpoint head); after one that may not run, that or the state before it
                 after = end if (static_trip_count(stmt) or 0) > 0 else head
                 state = retag(after, id(stmt), False) if par else dict(after)
+                if not per_iteration:  # the result holds the carry's last value
+                    state = assign(state, [(r.name, () if opaque else (it.var.name,)) for it, r in tids])
             elif kind == "If":
-                then = block(stmt.then, dict(state), path + (id(stmt), 0), loops, scope, pos + (0,), parallel, auto)
-                orelse = block(stmt.orelse, dict(state), path + (id(stmt), 1), loops, scope, pos + (1,), parallel, auto)
-                state = join(then, orelse)
+                ends = []
+                for k, branch in enumerate((stmt.then, stmt.orelse)):
+                    end = block(branch, dict(state), path + (id(stmt), k), loops, scope, pos + (k,), parallel, auto)
+                    yld = last_yield(branch)
+                    end = assign(end, [
+                        (r.name, names_of(yld.values[j] if yld else None))
+                        for j, r in enumerate(stmt.results) if is_task_id_value(r)
+                    ])
+                    ends.append(end)
+                state = join(*ends)
             elif kind in ("Scope", "CompilerScope"):
-                inner_scope = id(stmt) if stmt.mode is ScopeMode.manual and scope is None else scope
+                opens = stmt.mode is ScopeMode.manual and scope is None
+                if opens and id(stmt) not in scope_at:
+                    scope_at[id(stmt)] = Site(-1, stmt, path, loops, None, pos, auto)
+                inner_scope = id(stmt) if opens else scope
                 inner_auto = id(stmt) if stmt.mode is ScopeMode.auto else auto
                 state = block(stmt.body, state, path + (id(stmt),), loops, inner_scope, pos, parallel, inner_auto)
+                if opens:  # leaving it: its instance's facts are of an ended instance
+                    state = restate(state, lambda e: e.ended() if e.scope == id(stmt) and not e.closed else None)
         return state
 
     block(func.body, {}, (), (), None, ())
     return result
+
+
+def names_of(value) -> tuple:
+    return (value.name,) if value is not None and value._production == "Var" else ()
 
 
 # -- checks ----------------------------------------------------------------------------------------
@@ -164,7 +267,11 @@ CONFIGURATIONS = [  # (track_writes, keep): how the passes call it
 
 
 def summary(hazards: Hazards):
-    sites = [(s.index, id(s.task), s.path, s.loops, s.scope, s.position, s.auto_scope) for s in hazards.sites]
+    sites = [
+        (s.index, id(s.task), s.path, s.loops, s.scope, s.position, s.auto_scope, s.host,
+         s.fence and (id(s.fence.task), s.fence.path, s.fence.position))
+        for s in hazards.sites
+    ]
     return sites, hazards.pairs, hazards.chained
 
 

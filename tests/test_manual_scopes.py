@@ -68,9 +68,11 @@ ERRORS = {
     "submit unpacked into three": ("o, t, u = pl.submit(self.k, a, o)\nreturn o\n", 1, "exactly 2 targets"),
     "dummy without deps keyword": ("b = pl.system.task_dummy()\nreturn o\n", 1, "requires deps="),
     "array of a non-constant size": ("ids = pl.array.create(n, pl.TASK_ID)\nreturn o\n", 1, "an array size must be a constant, but 'n' is a pl.Scalar[pl.INT64] variable"),
+    # (the inner loop may not run: the iteration may yield the ids it started from; a fixed trip
+    # count of one or more yields one TaskId, issue 21 class 7)
     "a parallel iteration yields the ids it started from": (
         "t = None\nfor p in pl.range(2):\n    with pl.manual_scope():\n        for b in pl.parallel(4):\n"
-        "            for j in pl.range(2):\n                o, t = pl.submit(self.k, a, o, deps=[t])\nreturn o\n",
+        "            for j in pl.range(n):\n                o, t = pl.submit(self.k, a, o, deps=[t])\nreturn o\n",
         4, "or a loop carry that starts from the ids before this pl.parallel loop"),
     "slot write of a tensor": ("ids = pl.array.create(2, pl.TASK_ID)\nids[0] = a\nreturn o\n", 2, "cannot store"),
 }

@@ -24,7 +24,7 @@ def stages_of(path):
 
 
 def submit_sites(tree) -> int:
-    kinds = ("Submit", "GuardedDummy") if tree._production == "Unit" else ("Task", "Dummy")
+    kinds = ("Submit", "GuardedDummy") if tree._production == "Unit" else ("Task", "Dummy", "HostFence")
     return sum(1 for node in walk(tree) if node._production in kinds)
 
 

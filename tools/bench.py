@@ -157,6 +157,7 @@ def mixed(n: int) -> str:
 
 
 SHAPES = {"straight": straight, "nested": nested, "branches": branches, "tiles": tiles, "scopes": scopes, "mixed": mixed}
+ALL_SHAPES = ("straight", "nested", "phases", "branches", "tiles", "scopes", "mixed")  # the order the table prints them in
 
 
 def _program(lines: list[str], extra_params: str = "") -> str:
@@ -337,6 +338,8 @@ def main(argv=None) -> int:
     parser.add_argument("--phases", help="PxB for the phases shape (overrides the size)")
     parser.add_argument("--per-pass", action="store_true")
     parser.add_argument("--json", help="also write the results as JSON to this file")
+    parser.add_argument("--edges-size", type=int, help="measure the dependency insertions of each shape at this "
+                        "size (default: the smallest of --sizes; 0: not at all)")
     args = parser.parse_args(argv)
     phases_shape = tuple(int(v) for v in args.phases.split("x")) if args.phases else None
     header = f"{'shape':<9}{'N':>7}{'stmts':>8}{'compile s':>11}{'mean s':>9}{'ast.parse s':>13}{'ratio':>7}{'peak MiB':>10}{'src KiB':>9}{'out KiB':>9}"
@@ -365,10 +368,38 @@ def main(argv=None) -> int:
                 f"to N={last['size']} by the mean runs, {growth(first, last, 'total'):.2f}x by the best runs "
                 f"({last['ratio'] / first['ratio']:.2f}x as fast as ast.parse's)"
             )
+    edges_size = args.edges_size if args.edges_size is not None else min(int(size) for size in args.sizes.split(","))
+    edges = show_edges(args.shapes.split(","), edges_size)
+    for r in results:
+        if r["size"] == edges_size and r["shape"] in edges:
+            r["edges"] = edges[r["shape"]]
     if args.json:
         with open(args.json, "w") as handle:
             json.dump(results, handle, indent=2)
     return 0
+
+
+def show_edges(shapes: list[str], size: int) -> dict:
+    """Print the dependency figures of each shape at ``size`` (tools/measure_edges.py, one run
+    with n=1) beside the compile times; shape -> the figures (or why there are none)."""
+    if size <= 0:
+        return {}
+    from .measure_edges import BENCH_N, shape_measures
+
+    print(f"\ndependency insertions at N={size} (one run, n={BENCH_N}; tools/measure_edges.py)")
+    header = f"{'shape':<9}{'tasks':>8}{'insertions':>12}{'redundant':>11}{'minimum':>9}{'dummies':>9}"
+    print(header)
+    print("-" * len(header))
+    out = {}
+    for shape, figures, why in shape_measures(size, shapes=shapes):
+        if figures is None:
+            print(f"{shape:<9}  {why}")
+            out[shape] = {"skipped": why}
+            continue
+        print(f"{shape:<9}{figures.tasks:>8}{figures.insertions:>12}{figures.redundant:>11}{figures.minimum:>9}"
+              f"{figures.dummies:>9}", flush=True)
+        out[shape] = {k: v for k, v in figures.to_json().items() if k in ("tasks", "insertions", "redundant", "minimum", "dummies")}
+    return out
 
 
 if __name__ == "__main__":

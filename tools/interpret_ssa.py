@@ -336,6 +336,17 @@ class Interpreter:
             raise Halted()
         self.bind(dummy.var, frozenset({task_id}))
 
+    def exec_HostFence(self, fence) -> None:
+        deps, derived = self.dep_ids(fence.deps)
+        if not deps:
+            return  # every dependency stands for nothing: not submitted
+        task_id, _ = self.rt.submit(
+            None, [(self.tensor(fence.tensor), "INOUT")], [], sorted(deps), dummy=True, line=_line(fence),
+            par=tuple(self.par), derived=tuple(sorted(derived)), site=self.sites.get(id(fence), ""),
+        )
+        if task_id is None:
+            raise Halted()
+
     def exec_WriteTensor(self, write) -> None:
         tensor = self.tensor(write.tensor)
         index = tuple(self.scalar(i) for i in write.index)

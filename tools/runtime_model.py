@@ -39,6 +39,9 @@ class Model:
     nodes: list[int] = field(default_factory=list)
     edges: list[Edge] = field(default_factory=list)
     reach: dict[int, int] = field(default_factory=dict)  # node -> bitset of nodes that finish before it starts
+    # creator and TensorMap edges whose pair an explicit dependency also names (``edges`` records
+    # such a pair once, as explicit): with ``edges``, every edge the runtime makes by itself
+    shadowed: list[Edge] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
 
     def ordered(self, first: int, second: int) -> bool:
@@ -64,12 +67,69 @@ class _Entry:
     box: Box
 
 
+class _Entries:
+    """The TensorMap entries of one buffer, in insertion order. Past ``SCAN`` entries they are also
+    indexed by the rows (first dimension) they span, in ``BUCKETS`` runs of rows, so that a lookup
+    tests only the entries of the rows it spans (a pipeline over thousands of tiles of one buffer)."""
+
+    SCAN = 32
+    BUCKETS = 256
+
+    def __init__(self, base: tuple[int, ...]):
+        self.entries: dict[int, _Entry] = {}
+        self.serial = 0
+        self.rows = base[0] if base else 1
+        self.width = max(1, -(-self.rows // self.BUCKETS))
+        self.buckets: dict[int, list[int]] | None = None
+        self.filed = self.live = 0  # keys in the buckets; those of entries still in the map
+
+    def add(self, entry: _Entry) -> None:
+        self.entries[self.serial] = entry
+        self.serial += 1
+        if self.buckets is not None and self.filed > 2 * self.live + 1024:
+            self.buckets = None  # mostly retired entries: index the live ones afresh
+        if self.buckets is not None:
+            self.file(self.serial - 1, entry.box)
+        elif len(self.entries) > self.SCAN and self.rows > 1:
+            self.buckets, self.filed, self.live = {}, 0, 0
+            for key, old in self.entries.items():
+                self.file(key, old.box)
+
+    def span(self, box: Box) -> range:
+        if not box.exact or not box.offsets:
+            return range(0, -(-self.rows // self.width))
+        return range(box.offsets[0] // self.width, (box.offsets[0] + box.shape[0] - 1) // self.width + 1)
+
+    def file(self, key: int, box: Box) -> None:
+        span = self.span(box)
+        for bucket in span:
+            self.buckets.setdefault(bucket, []).append(key)
+        self.filed += len(span)
+        self.live += len(span)
+
+    def overlapping(self, box: Box) -> list[tuple[int, _Entry]]:
+        """The entries whose region overlaps ``box``, in insertion order, with their keys."""
+        if self.buckets is None:
+            keys = self.entries
+        else:
+            keys = sorted({k for b in self.span(box) for k in self.buckets.get(b, ()) if k in self.entries})
+        return [(k, self.entries[k]) for k in keys if overlaps(self.entries[k].box, box)]
+
+    def retire(self, box: Box) -> None:
+        """Remove the entries ``box`` covers (an INOUT access)."""
+        for key, entry in self.overlapping(box):
+            if covers(box, entry.box):
+                del self.entries[key]
+                if self.buckets is not None:
+                    self.live -= len(self.span(entry.box))
+
+
 class _Builder:
     def __init__(self, trace: Trace):
         self.trace = trace
         self.out = Model(trace)
         self.by_id: dict[int, int] = {}
-        self.tensormap: dict[str, list[_Entry]] = {}
+        self.tensormap: dict[str, _Entries] = {}
         self.consumers: dict[int, set[int]] = {}
         self.scopes: list[list[str]] = []
         self.dead: dict[str, int] = {}  # buffer -> event index of the scope end that released it
@@ -107,16 +167,23 @@ class _Builder:
         self.out.nodes.append(index)
         self.out.reach[index] = reach
 
+    def entries(self, buffer: str) -> _Entries:
+        found = self.tensormap.get(buffer)
+        if found is None:
+            found = self.tensormap[buffer] = _Entries(self.trace.base(buffer))
+        return found
+
     def creator(self, owner: int | None) -> int | None:
         return self.by_id.get(owner) if owner is not None else None
 
     def task(self, index: int, task: Task) -> None:
-        preds: dict[int, str] = {}
+        explicit: dict[int, str] = {}
         for dep in task.deps:
             if dep not in self.by_id:
                 raise ModelError(f"task {task.id} depends on {dep}, which is not an earlier task")
-            preds.setdefault(self.by_id[dep], "explicit")
+            explicit.setdefault(self.by_id[dep], "explicit")
         self.by_id[task.id] = index
+        preds: dict[int, str] = {}  # the runtime's own edges
         inserts = []
         for arg in task.tensors:
             if arg.tag == "OUTPUT":
@@ -129,18 +196,18 @@ class _Builder:
                 preds.setdefault(creator, "creator")
             box = region(arg.view, self.trace.base(arg.view.buffer))
             if arg.tag in ("INPUT", "INOUT") and not arg.manual_dep:
-                entries = self.tensormap.get(arg.view.buffer, [])
-                for entry in entries:
-                    if overlaps(entry.box, box):
-                        preds.setdefault(entry.producer, "tensormap")
+                entries = self.entries(arg.view.buffer)
+                for _, entry in entries.overlapping(box):
+                    preds.setdefault(entry.producer, "tensormap")
                 if arg.tag == "INOUT":
-                    self.tensormap[arg.view.buffer] = [e for e in entries if not covers(box, e.box)]
+                    entries.retire(box)
             if arg.tag in ("INOUT", "OUTPUT_EXISTING") and not arg.manual_dep:
                 inserts.append((arg.view.buffer, box))
         preds.pop(index, None)
-        self.node(index, preds)
+        self.out.shadowed.extend(Edge(pred, index, reason) for pred, reason in preds.items() if pred in explicit)
+        self.node(index, {**preds, **explicit})
         for buffer, box in inserts:
-            self.tensormap.setdefault(buffer, []).append(_Entry(index, box))
+            self.entries(buffer).add(_Entry(index, box))
         self.allocated(task.outputs)
 
     def access(self, index: int, event) -> None:
@@ -151,7 +218,7 @@ class _Builder:
         creator = self.creator(event.owner)
         if creator is not None:
             preds[creator] = "host"
-        producers = [e.producer for e in self.tensormap.get(buffer, []) if overlaps(e.box, box)]
+        producers = [e.producer for _, e in self.entries(buffer).overlapping(box)]
         for producer in producers:
             preds.setdefault(producer, "host")
         if isinstance(event, HostWrite):

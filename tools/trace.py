@@ -87,10 +87,10 @@ class Box:
 
 
 def site_ids(tree) -> dict[int, str]:
-    """id(statement) -> its submit site's name, for every ``Task`` / ``Dummy`` of a Program (or
-    ``Submit`` / ``GuardedDummy`` of an emission Unit): ``t<n>`` (``b<n>`` for a barrier), ``n``
-    counting the tasks (or the barriers) in program order, as ``printer/dot.py`` names the static
-    graph's nodes."""
+    """id(statement) -> its submit site's name, for every ``Task`` / ``Dummy`` / ``HostFence`` of a
+    Program (or ``Submit`` / ``GuardedDummy`` of an emission Unit): ``t<n>`` (``b<n>`` for a barrier
+    or host fence), ``n`` counting the tasks (or the barriers) in program order, as
+    ``printer/dot.py`` names the static graph's nodes."""
     out: dict[int, str] = {}
     counts = {"t": 0, "b": 0}  # tasks and barriers are counted apart
     stack = list(reversed(tree.body if tree._production == "Unit" else tree.orch.body))
@@ -98,7 +98,9 @@ def site_ids(tree) -> dict[int, str]:
         stmt = stack.pop()
         kind = stmt._production
         if kind in _SITES:
-            barrier = kind in ("Dummy", "GuardedDummy") or (kind == "Submit" and stmt.launch._production == "DummyLaunch")
+            barrier = kind in ("Dummy", "GuardedDummy", "HostFence") or (
+                kind == "Submit" and stmt.launch._production == "DummyLaunch"
+            )
             prefix = "b" if barrier else "t"
             out[id(stmt)] = f"{prefix}{counts[prefix]}"
             counts[prefix] += 1
@@ -107,7 +109,7 @@ def site_ids(tree) -> dict[int, str]:
     return out
 
 
-_SITES = frozenset({"Task", "Dummy", "Submit", "GuardedDummy"})
+_SITES = frozenset({"Task", "Dummy", "HostFence", "Submit", "GuardedDummy"})
 
 
 def row_major_strides(shape: Iterable[int]) -> tuple[int, ...]:

@@ -26,17 +26,12 @@ void aicpu_orchestration_entry(const ChipStorageTaskArgs& orch_args) {
         Arg params_t0;
         params_t0.add_input(ext_x);
         params_t0.add_inout(ext_y);
-        TaskOutputTensors task_0_outs = rt_submit_aiv_task(0, params_t0);
-        PTO2TaskId step_tid = task_0_outs.task_id();
+        rt_submit_aiv_task(0, params_t0);
 
         // Task 1: step
         Arg params_t1;
         params_t1.add_input(ext_x);
         params_t1.add_inout(ext_y);
-        PTO2TaskId params_t1_deps[1];
-        uint32_t params_t1_deps_count = 0;
-        params_t1_deps[params_t1_deps_count++] = step_tid;
-        params_t1.set_dependencies(params_t1_deps, params_t1_deps_count);
         rt_submit_aiv_task(0, params_t1);
         {
           uint32_t indices_flags[1] = {0};

@@ -27,7 +27,6 @@ void aicpu_orchestration_entry(const ChipStorageTaskArgs& orch_args) {
         TaskOutputTensors alloc_0 = alloc_tensors(cur_ci, nxt_ci);
         const Tensor& cur = alloc_0.get_ref(0);
         const Tensor& nxt = alloc_0.get_ref(1);
-        PTO2TaskId step_last = PTO2TaskId::invalid();
 
         // Task 0: step
         Arg params_t0;
@@ -47,13 +46,7 @@ void aicpu_orchestration_entry(const ChipStorageTaskArgs& orch_args) {
                         Arg params_t1;
                         params_t1.add_input(cur__rv_v5);
                         params_t1.add_inout(nxt__rv_v4);
-                        PTO2TaskId params_t1_deps[1];
-                        uint32_t params_t1_deps_count = 0;
-                        if (step_last.is_valid()) params_t1_deps[params_t1_deps_count++] = step_last;
-                        params_t1.set_dependencies(params_t1_deps, params_t1_deps_count);
-                        TaskOutputTensors task_1_outs = rt_submit_aiv_task(0, params_t1);
-                        PTO2TaskId step_tid = task_1_outs.task_id();
-                        step_last = step_tid;
+                        rt_submit_aiv_task(0, params_t1);
                         Tensor cur__rv_v5_next = nxt__rv_v4;
                         Tensor nxt__rv_v4_next = cur__rv_v5;
                         cur__rv_v5 = cur__rv_v5_next;

@@ -26,8 +26,7 @@ void aicpu_orchestration_entry(const ChipStorageTaskArgs& orch_args) {
     int64_t n = n_conv.val;
 
     PTO2_SCOPE() {
-        PTO2TaskId read_last = PTO2TaskId::invalid();
-        PTO2TaskId read_last_1 = PTO2TaskId::invalid();
+        PTO2TaskId readers = PTO2TaskId::invalid();
         if (n > 0) {
             PTO2_SCOPE() {
 
@@ -37,7 +36,7 @@ void aicpu_orchestration_entry(const ChipStorageTaskArgs& orch_args) {
                 params_t0.add_inout(ext_y);
                 TaskOutputTensors task_0_outs = rt_submit_aiv_task(0, params_t0);
                 PTO2TaskId read_tid = task_0_outs.task_id();
-                read_last = read_tid;
+                readers = read_tid;
             }
         } else {
             PTO2_SCOPE() {
@@ -52,7 +51,7 @@ void aicpu_orchestration_entry(const ChipStorageTaskArgs& orch_args) {
                 params_t1.add_inout(z2);
                 TaskOutputTensors task_1_outs = rt_submit_aiv_task(0, params_t1);
                 PTO2TaskId read_tid__dep_v1 = task_1_outs.task_id();
-                read_last_1 = read_tid__dep_v1;
+                readers = read_tid__dep_v1;
 
                 // Task 2: read
                 Arg params_t2;
@@ -66,10 +65,9 @@ void aicpu_orchestration_entry(const ChipStorageTaskArgs& orch_args) {
         Arg params_t3;
         params_t3.add_input(ext_z);
         params_t3.add_inout(ext_x);
-        PTO2TaskId params_t3_deps[2];
+        PTO2TaskId params_t3_deps[1];
         uint32_t params_t3_deps_count = 0;
-        if (read_last.is_valid()) params_t3_deps[params_t3_deps_count++] = read_last;
-        if (read_last_1.is_valid()) params_t3_deps[params_t3_deps_count++] = read_last_1;
+        if (readers.is_valid()) params_t3_deps[params_t3_deps_count++] = readers;
         params_t3.set_dependencies(params_t3_deps, params_t3_deps_count);
         rt_submit_aiv_task(1, params_t3);
     }

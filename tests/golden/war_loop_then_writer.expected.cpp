@@ -26,7 +26,7 @@ void aicpu_orchestration_entry(const ChipStorageTaskArgs& orch_args) {
     int64_t n = n_conv.val;
 
     PTO2_SCOPE() {
-        PTO2TaskId read_all = PTO2TaskId::invalid();
+        PTO2TaskId read_last = PTO2TaskId::invalid();
         for (int64_t i = 0; i < n; i += 1) {
             PTO2_SCOPE() {
 
@@ -36,20 +36,7 @@ void aicpu_orchestration_entry(const ChipStorageTaskArgs& orch_args) {
                 params_t0.add_inout(ext_y);
                 TaskOutputTensors task_0_outs = rt_submit_aiv_task(0, params_t0);
                 PTO2TaskId read_tid = task_0_outs.task_id();
-
-                // Phase-fence barrier 0: dependency-only dummy task
-                Arg params_phase_fence_barrier_0;
-                PTO2TaskId params_phase_fence_barrier_0_deps[2];
-                uint32_t params_phase_fence_barrier_0_deps_count = 0;
-                if (read_all.is_valid()) params_phase_fence_barrier_0_deps[params_phase_fence_barrier_0_deps_count++] = read_all;
-                params_phase_fence_barrier_0_deps[params_phase_fence_barrier_0_deps_count++] = read_tid;
-                params_phase_fence_barrier_0.set_dependencies(params_phase_fence_barrier_0_deps, params_phase_fence_barrier_0_deps_count);
-                PTO2TaskId read_done = PTO2TaskId::invalid();
-                if (params_phase_fence_barrier_0_deps_count > 0) {
-                    TaskOutputTensors phase_fence_barrier_0_outs = rt_submit_dummy_task(params_phase_fence_barrier_0);
-                    read_done = phase_fence_barrier_0_outs.task_id();
-                }
-                read_all = read_done;
+                read_last = read_tid;
             }
         }
 
@@ -59,7 +46,7 @@ void aicpu_orchestration_entry(const ChipStorageTaskArgs& orch_args) {
         params_t1.add_inout(ext_x);
         PTO2TaskId params_t1_deps[1];
         uint32_t params_t1_deps_count = 0;
-        if (read_all.is_valid()) params_t1_deps[params_t1_deps_count++] = read_all;
+        if (read_last.is_valid()) params_t1_deps[params_t1_deps_count++] = read_last;
         params_t1.set_dependencies(params_t1_deps, params_t1_deps_count);
         rt_submit_aiv_task(1, params_t1);
     }

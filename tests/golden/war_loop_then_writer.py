@@ -1,6 +1,7 @@
-# Readers in every iteration of a loop, a writer after the loop: the readers'
-# runs are not ordered among themselves, so a dummy barrier joins each run to the previous ones
-# and the writer waits for the join.
+# Readers of x in every iteration of a loop, a writer of x after the loop: every run's read is
+# live after the loop, but the runs are ordered among themselves (each rewrites all of y as
+# InOut, so the runtime makes each run wait for the one before), so the writer waits for the
+# last run only, through a cell.
 import nanopass.dsl as pl
 
 

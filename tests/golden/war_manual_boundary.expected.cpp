@@ -58,10 +58,9 @@ void aicpu_orchestration_entry(const ChipStorageTaskArgs& orch_args) {
             Arg params_t3;
             params_t3.add_input(ext_y);
             params_t3.add_inout(ext_x);
-            PTO2TaskId params_t3_deps[2];
+            PTO2TaskId params_t3_deps[1];
             uint32_t params_t3_deps_count = 0;
             params_t3_deps[params_t3_deps_count++] = t1;
-            params_t3_deps[params_t3_deps_count++] = write_tid;
             params_t3.set_dependencies(params_t3_deps, params_t3_deps_count);
             TaskOutputTensors task_3_outs = rt_submit_aiv_task(0, params_t3);
             PTO2TaskId t2 = task_3_outs.task_id();

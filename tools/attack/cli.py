@@ -57,7 +57,7 @@ def work(name: str, prog: P.Program, host_region: str) -> dict:
     return {
         "name": name, "prog": prog, "source": rep.source, "classes": sorted(rep.classes()),
         "failures": [(s, f.cls, f.detail) for s, f in rep.failures], "refusal": rep.refusal,
-        "invalid": rep.invalid, "runs": rep.runs, "tasks": rep.tasks, "seconds": time.monotonic() - t,
+        "invalid": rep.invalid, "unorderable": bool(rep.unorderable), "runs": rep.runs, "tasks": rep.tasks, "seconds": time.monotonic() - t,
         "text": runner.describe(rep),
     }
 
@@ -107,12 +107,14 @@ class Tally:
                 c["runtime errors"] += 1
             elif cls.startswith("trace"):
                 c["trace mismatches"] += 1
-        if r["refusal"]:
+        if r["refusal"] and r["unorderable"]:
+            c["refusals of programs with no correct compilation"] += 1
+        elif r["refusal"]:
             c["refusals"] += 1
             msg = re.sub(r"^prog\.py:\d+:\d+: error: ", "", r["refusal"].splitlines()[0])
             self.refusals[re.sub(r"'[^']*'", "'…'", msg)] += 1
         failing = [k for k in r["classes"] if k != "refusal"]
-        if r["refusal"]:
+        if r["refusal"] and not r["unorderable"]:
             failing.append("refusal")
         if failing or r["invalid"]:
             c["failing programs"] += 1
@@ -232,7 +234,8 @@ def main(argv=None) -> int:
     done = "" if not args.exhaustive else f" (of {summary['programs in the grammar']})"
     print(f"{summary['mode']}: {fig.get('programs', 0)}{done} programs, {fig.get('tasks', 0)} tasks, "
           f"{fig.get('runs', 0)} runs in {elapsed:.0f} s")
-    for key in ("hazards", "value mismatches", "g++ rejections", "crashes", "refusals", "runtime errors",
+    for key in ("hazards", "value mismatches", "g++ rejections", "crashes", "refusals",
+                "refusals of programs with no correct compilation", "runtime errors",
                 "trace mismatches", "tester-invalid", "failing programs"):
         print(f"  {key}: {fig.get(key, 0)}")
     print("  programs per failure class:")

@@ -23,10 +23,12 @@ class Report:
     runs: int = 0
     tasks: int = 0
     invalid: Optional[str] = None                    # the tester's own semantics could not run it
+    unorderable: list = field(default_factory=list)  # why no compilation is correct (semantics.py)
 
     def classes(self) -> set:
+        """The failure classes; refusing a program that has no correct compilation is right."""
         out = {f.cls for _, f in self.failures}
-        if self.refusal is not None:
+        if self.refusal is not None and not self.unorderable:
             out.add("refusal")
         return out
 
@@ -39,6 +41,7 @@ def check(prog: P.Program, settings=SETTINGS, host_region: str = "element",
     for n, c in settings:
         try:
             seqs[(n, c)] = semantics.run(prog, rendered.lines, n, c)
+            rep.unorderable += [f"n={n} c={c}: {why}" for why in seqs[(n, c)].unorderable]
         except (KeyError, AttributeError, TypeError, IndexError) as e:
             rep.invalid = f"the tester's semantics failed at n={n} c={c}: {type(e).__name__}: {e}"
             return rep
@@ -77,6 +80,8 @@ def describe(rep: Report) -> str:
     lines = []
     if rep.refusal:
         lines.append(f"refused: {rep.refusal}")
+    for why in rep.unorderable[:3]:
+        lines.append(f"no correct compilation: {why}")
     if rep.invalid:
         lines.append(f"invalid: {rep.invalid}")
     seen = set()

@@ -8,6 +8,20 @@ target (copy semantics: the target's elements take the source's provenance at th
 
 Provenance stamps: ("ev", i) the write of event i; ("ext", param, flat) a parameter's initial
 element; ("fill", bits) a create_tensor init_value (float32 bits); UNDEF memory never written.
+
+Some valid programs have no correct compilation on the runtime (runtime-api section 11): the
+result lists them (`SeqResult.unorderable`), so that a refusal of such a program is the right
+answer, not a failure:
+
+- a host access inside a manual scope after a task of the same (outermost) manual scope instance
+  that did not create the tensor and writes an element the access touches (or, for a host write,
+  reads it): get/set_tensor_data wait only for a creator or a TensorMap producer, a manual task
+  is neither, and a host access takes no dependencies;
+- a `pl.assemble` the runtime cannot perform as a view of its target: the runtime cannot copy, so
+  the source must be placed in the target's rows from its creation on, which is visible when an
+  access between the source's creation and the assemble touches those rows, when the source is
+  used after the assemble, or when the source's fill (init_value) is read or still there at the
+  assemble (a view is never filled).
 """
 
 from __future__ import annotations
@@ -69,6 +83,7 @@ class Event:
     accesses: list
     parallel: tuple            # ((loop instance, iteration), ...) of the enclosing pl.parallel loops
     reads: dict = field(default_factory=dict)   # pos -> [stamp per element, view order]
+    manual: Optional[int] = None   # the instance of the outermost manual scope it runs in
 
     def describe(self) -> str:
         what = f"task {self.kernel}" if self.kind == "task" else (
@@ -88,6 +103,7 @@ class SeqResult:
     memory: dict               # (buf, flat) -> stamp at the end
     manual_dep_bufs: set
     buffers: dict              # buf -> shape
+    unorderable: list = field(default_factory=list)   # why no compilation is correct (module doc)
 
 
 class _Runner:
@@ -103,6 +119,12 @@ class _Runner:
         self.nbufs = 0
         self.manual_dep_bufs: set = set()
         self.buffers: dict = {}
+        self.manual: Optional[int] = None   # the outermost manual scope instance running
+        self.manual_instances = 0
+        self.creator: dict = {}             # buf -> event index of the task whose Out made it
+        self.made_at: dict = {}             # buf -> number of events before its creation
+        self.assembled: dict = {}           # source buf -> line of the assemble that consumed it
+        self.unorderable: list = []
         for name, shape, _ in P.TENSOR_PARAMS:
             self._param(name, P.SHAPES[shape])
         self._param("sink", (P.SINK_SIZE,))
@@ -125,9 +147,26 @@ class _Runner:
         return self.lines.get(id(stmt), 0)
 
     def event(self, kind, kernel, stmt, accesses) -> Event:
-        ev = Event(len(self.events), kind, kernel, self.line(stmt), accesses, tuple(self.parallel))
+        ev = Event(len(self.events), kind, kernel, self.line(stmt), accesses, tuple(self.parallel),
+                   manual=self.manual)
+        for acc in accesses:
+            if acc.buf in self.assembled:
+                self.unorderable.append(f"{ev.describe()} uses an assemble source after its assemble "
+                                        f"(line {self.assembled[acc.buf]})")
         self.events.append(ev)
         return ev
+
+    def host_after_manual_task(self, ev: Event) -> None:
+        if ev.manual is None:
+            return
+        acc = ev.accesses[0]
+        for e in self.events[:ev.idx]:
+            if e.manual != ev.manual or e.kind != "task" or self.creator.get(acc.buf) == e.idx:
+                continue
+            for a in e.accesses:
+                if a.buf == acc.buf and acc.elems[0] in a.elems and (a.write or ev.kind == "hwrite"):
+                    self.unorderable.append(f"{ev.describe()} after {e.describe()} in one manual scope instance")
+                    return
 
     def access(self, pos, view: View, read, write, nodep=False) -> Access:
         return Access(pos, view.buf, view.elems(), read, write, nodep, view.buf in self.manual_dep_bufs)
@@ -151,6 +190,10 @@ class _Runner:
             accs = [self.access(i, views[i], d != "out", d != "in", bool(s.nodep and s.nodep[i]))
                     for i, (d, _) in enumerate(k.params)]
             ev = self.event("task", k.name, s, accs)
+            for i, a in enumerate(s.args[:len(k.params)]):
+                if a is None:
+                    self.creator[views[i].buf] = ev.idx
+                    self.made_at[views[i].buf] = ev.idx
             for acc in accs:
                 if acc.read:
                     ev.reads[acc.pos] = [self.mem.get((acc.buf, e), UNDEF) for e in acc.elems]
@@ -168,6 +211,7 @@ class _Runner:
             ev = self.event("hread", None, s, [Access(0, v.buf, [flat], True, False, False,
                                                       v.buf in self.manual_dep_bufs)])
             ev.reads[0] = [self.mem.get((v.buf, flat), UNDEF)]
+            self.host_after_manual_task(ev)
             sink = self.env["sink"]
             w = self.event("hwrite", None, s, [Access(0, sink.buf, [s.slot], False, True)])
             self.mem[(sink.buf, s.slot)] = ("ev", w.idx)
@@ -176,9 +220,11 @@ class _Runner:
             flat = v.at(s.idx)
             ev = self.event("hwrite", None, s, [Access(0, v.buf, [flat], False, True, False,
                                                        v.buf in self.manual_dep_bufs)])
+            self.host_after_manual_task(ev)
             self.mem[(v.buf, flat)] = ("ev", ev.idx)
         elif isinstance(s, P.Create):
             v = self.fresh("c", P.SHAPES[s.shape])
+            self.made_at[v.buf] = len(self.events)
             if s.manual_dep:
                 self.manual_dep_bufs.add(v.buf)
             if s.init is not None:
@@ -196,6 +242,7 @@ class _Runner:
             tgt, src = self.env[s.target], self.env[s.src]
             region = View(tgt.buf, tgt.off + s.row * tgt.strides[0], src.shape, tgt.strides)
             stamps = [self.mem.get((src.buf, e), UNDEF) for e in src.elems()]
+            self.assemble_visible(s, src, region)
             for e, st in zip(region.elems(), stamps):
                 if st is UNDEF:
                     self.mem.pop((tgt.buf, e), None)
@@ -233,13 +280,38 @@ class _Runner:
                 self.env[res] = self.env[inner]
         elif isinstance(s, P.If):
             self.run(s.then if self.cond(s.cond) else s.orelse)
-        elif isinstance(s, (P.Manual, P.Auto)):
+        elif isinstance(s, P.Manual):
+            outer = self.manual
+            if outer is None:
+                self.manual = self.manual_instances
+                self.manual_instances += 1
+            self.run(s.body)
+            self.manual = outer
+        elif isinstance(s, P.Auto):
             self.run(s.body)
         else:
             raise TypeError(s)
 
 
+    def assemble_visible(self, s, src: View, region: View) -> None:
+        """Would placing `src` in `region` from its creation on change what some access sees?"""
+        line = self.line(s)
+        rows = set(region.elems())
+        since = self.made_at.get(src.buf, 0)
+        for e in self.events[since:]:
+            if any(a.buf == region.buf and rows & set(a.elems) for a in e.accesses):
+                self.unorderable.append(f"{e.describe()} touches the rows the assemble (line {line}) fills, "
+                                        "after its source was created")
+            for a in e.accesses:
+                if a.buf == src.buf and a.read and any(st[0] == "fill" for st in e.reads.get(a.pos, ())):
+                    self.unorderable.append(f"{e.describe()} reads the fill of the source of the assemble "
+                                            f"(line {line})")
+        if any(self.mem.get((src.buf, e), UNDEF)[0] == "fill" for e in src.elems()):
+            self.unorderable.append(f"the assemble (line {line}) copies its source's fill")
+        self.assembled[src.buf] = line
+
+
 def run(prog: P.Program, lines: dict, n: int, c: int) -> SeqResult:
     r = _Runner(prog, lines, {"n": n, "c": c})
     r.run(prog.body)
-    return SeqResult(r.events, r.mem, r.manual_dep_bufs, r.buffers)
+    return SeqResult(r.events, r.mem, r.manual_dep_bufs, r.buffers, r.unorderable)

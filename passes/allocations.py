@@ -1,0 +1,114 @@
+"""Which allocations a tensor name may hold: the facts ``materialize_runtime_scopes`` needs to keep
+a yielded buffer alive.
+
+An *allocation* is the binder of a ``pl.create_tensor`` let (or of a create in an ``Alloc``
+batch) or of a task result the runtime allocates (its ``Out`` parameter has no argument). ``held_allocations(func, kernels)`` maps each
+tensor name to the allocations it may stand for: a view, copy or assemble result holds its
+source's (target's); a task result holds its written argument's; a loop carry and its result hold
+the init's and every yield's (joined to a fixpoint); an if result holds both branches' yields.
+``escaping_allocations(body, held)`` are the allocations made in ``body`` (at any depth) that
+its final ``Yield`` may pass out.
+"""
+
+from __future__ import annotations
+
+from .kernels import output_param_of_result
+from .util import BODY_FIELDS
+
+_VIEWS = {"SliceTensor": "tensor", "TransposeTensor": "tensor", "ReshapeTensor": "tensor", "AssembleTensor": "target"}
+
+
+def _last_yield(body):
+    return body[-1] if body and body[-1]._production == "Yield" else None
+
+
+def held_allocations(func, kernels) -> dict[str, frozenset]:
+    held: dict[str, frozenset] = {}
+
+    def of(expr) -> frozenset:
+        if expr is None or expr._production != "Var":
+            return frozenset()
+        return held.get(expr.name, frozenset())
+
+    def body(stmts) -> bool:
+        changed = False
+
+        def put(name: str, value: frozenset) -> None:
+            nonlocal changed
+            old = held.get(name, frozenset())
+            if not value <= old:
+                held[name] = old | value
+                changed = True
+
+        for stmt in stmts:
+            kind = stmt._production
+            if kind == "Let":
+                value, vk = stmt.value, stmt.value._production
+                if vk == "CreateTensor":
+                    put(stmt.var.name, frozenset({stmt.var.name}))
+                elif vk == "Var":
+                    put(stmt.var.name, of(value))
+                elif vk in _VIEWS:
+                    put(stmt.var.name, of(getattr(value, _VIEWS[vk])))
+            elif kind == "Alloc":  # batched creates (batch_tensor_creates on)
+                for create in stmt.creates:
+                    put(create.var.name, frozenset({create.var.name}))
+            elif kind == "Task":
+                kernel = kernels[stmt.kernel]
+                for i, out in enumerate(stmt.outs):
+                    binder = getattr(out, "var", out)
+                    p = output_param_of_result(kernel, i)
+                    if p is not None and p < len(stmt.args):
+                        put(binder.name, of(stmt.args[p].value))
+                    else:
+                        put(binder.name, frozenset({binder.name}))
+            elif kind == "For":
+                for it in stmt.iters:
+                    put(it.var.name, of(it.init))
+                changed |= body(stmt.body)
+                y = _last_yield(stmt.body)
+                for i, (it, result) in enumerate(zip(stmt.iters, stmt.results)):
+                    more = of(y.values[i]) if y is not None and i < len(y.values) else frozenset()
+                    put(it.var.name, more)
+                    put(result.name, held.get(it.var.name, frozenset()))
+            elif kind == "If":
+                changed |= body(stmt.then)
+                changed |= body(stmt.orelse)
+                for branch in (stmt.then, stmt.orelse):
+                    y = _last_yield(branch)
+                    for i, res in enumerate(getattr(stmt, "results", ())):
+                        binder = getattr(res, "var", res)
+                        if y is not None and i < len(y.values):
+                            put(binder.name, of(y.values[i]))
+            else:
+                for field in BODY_FIELDS.get(kind, ()):
+                    changed |= body(getattr(stmt, field))
+        return changed
+
+    while body(func.body):
+        pass
+    return held
+
+
+def made_in(stmts) -> set[str]:
+    """The allocations made in ``stmts``, at any depth."""
+    out: set[str] = set()
+    for stmt in stmts:
+        kind = stmt._production
+        if kind == "Let" and stmt.value._production == "CreateTensor":
+            out.add(stmt.var.name)
+        elif kind == "Alloc":
+            out |= {create.var.name for create in stmt.creates}
+        elif kind == "Task":
+            out |= {getattr(o, "var", o).name for o in stmt.outs}  # held names them only when allocated
+        for field in BODY_FIELDS.get(kind, ()):
+            out |= made_in(getattr(stmt, field))
+    return out
+
+
+def escaping_allocations(body, held: dict[str, frozenset]) -> set[str]:
+    y = _last_yield(tuple(body))
+    if y is None:
+        return set()
+    passed = set().union(*(held.get(v.name, frozenset()) for v in y.values if v._production == "Var"))
+    return passed & made_in(body) if passed else set()

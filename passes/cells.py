@@ -1,0 +1,106 @@
+"""Compiler TaskId cells in the directed language: what each holds, and removing unread ones.
+
+A *latest-run cell* is one whose every ``CellSet`` stores the TaskId binder of one task: it holds
+that task's latest run (or invalid). A *join cell* is set to a dummy barrier whose dependencies
+are the join cell itself and one task's TaskId (``dep_edges.EdgeWriter``): it holds a barrier
+after every run of that task.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .util import iter_stmts, var_reads
+
+
+@dataclass
+class Cells:
+    task: dict = field(default_factory=dict)  # latest-run cell -> the number of its task
+    tids: dict = field(default_factory=dict)  # cell -> the TaskId binder names stored in it
+
+
+def latest_run_cells(func, tid_task: dict) -> Cells:
+    """The latest-run cells of ``func`` (``tid_task``: TaskId binder name -> task number)."""
+    out = Cells()
+    sources: dict[str, set] = {}
+    for stmt in iter_stmts(func.body):
+        if stmt._production == "CellSet":
+            value = stmt.value
+            name = value.name if value._production == "Var" else None
+            out.tids.setdefault(stmt.cell, set()).add(name)
+            sources.setdefault(stmt.cell, set()).add(tid_task.get(name) if name is not None else None)
+    for cell, tasks in sources.items():
+        if len(tasks) == 1 and None not in tasks:
+            out.task[cell] = next(iter(tasks))
+    return out
+
+
+def join_cells(func) -> dict:
+    """join cell -> (the dummy barrier statements chained in it, the TaskId binder name each joins)."""
+    barriers = {}
+    for stmt in iter_stmts(func.body):
+        if (stmt._production == "Dummy" and len(stmt.deps) == 2 and stmt.deps[0]._production == "CellDep"
+                and stmt.deps[1]._production == "DerivedDep" and stmt.deps[1].value._production == "Var"):
+            barriers[stmt.var.name] = stmt
+    out: dict = {}
+    plain: set = set()
+    for stmt in iter_stmts(func.body):
+        if stmt._production == "CellSet":
+            name = stmt.value.name if stmt.value._production == "Var" else None
+            dummy = barriers.get(name)
+            if dummy is not None and dummy.deps[0].cell == stmt.cell:
+                out.setdefault(stmt.cell, []).append((dummy, dummy.deps[1].value.name))
+            else:
+                plain.add(stmt.cell)
+    return {cell: joined for cell, joined in out.items() if cell not in plain}
+
+
+def without_unread_cells(body) -> tuple:
+    """``body`` without the cells no task reads: their ``CellDecl`` and ``CellSet`` go, and so do
+    compiler barriers (dummies with a ``CellDep``) whose TaskId only such cells store."""
+    stmts = list(iter_stmts(body))
+    barriers = {s.var.name: s for s in stmts
+                if s._production == "Dummy" and any(d._production == "CellDep" for d in s.deps)}
+    stored_in: dict[str, set] = {}  # barrier name -> the cells storing it
+    for s in stmts:
+        if s._production == "CellSet" and s.value._production == "Var" and s.value.name in barriers:
+            stored_in.setdefault(s.value.name, set()).add(s.cell)
+    other_reads = var_reads([s for s in stmts if s._production not in ("CellSet", "For", "If", "Scope", "CompilerScope")])
+    read_by_task = {d.cell for s in stmts if s._production == "Task" for d in s.deps if d._production == "CellDep"}
+    live_cells = set(read_by_task)
+    live_barriers = {b for b in barriers if other_reads.get(b)}
+    while True:
+        grown = False
+        for name, barrier in barriers.items():
+            if name not in live_barriers and stored_in.get(name, set()) & live_cells:
+                live_barriers.add(name)
+                grown = True
+            if name in live_barriers:
+                for d in barrier.deps:
+                    if d._production == "CellDep" and d.cell not in live_cells:
+                        live_cells.add(d.cell)
+                        grown = True
+        if not grown:
+            break
+    declared = {s.cell for s in stmts if s._production in ("CellDecl", "CellSet")}
+    dead_cells = declared - live_cells
+    dead_barriers = set(barriers) - live_barriers
+    if not dead_cells and not dead_barriers:
+        return body
+    return _prune(body, dead_cells, dead_barriers)
+
+
+def _prune(body, cells: set, barriers: set) -> tuple:
+    out = []
+    for stmt in body:
+        kind = stmt._production
+        if kind in ("CellDecl", "CellSet") and stmt.cell in cells:
+            continue
+        if kind == "Dummy" and stmt.var.name in barriers:
+            continue
+        if kind == "For" or kind in ("Scope", "CompilerScope"):
+            stmt = stmt.replace(body=_prune(stmt.body, cells, barriers))
+        elif kind == "If":
+            stmt = stmt.replace(then=_prune(stmt.then, cells, barriers), orelse=_prune(stmt.orelse, cells, barriers))
+        out.append(stmt)
+    return tuple(out)

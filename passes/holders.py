@@ -1,0 +1,157 @@
+"""Which user TaskId values wait for the runs a hazard fact stands for (``Access.covers``).
+
+A TaskId value *covers* a fact when a dependency on it orders every run the fact stands for
+before the dependent task: a submit's TaskId covers the facts of its run and, through that run's
+own dependencies, what they cover; a barrier covers what its dependencies cover; a copy, an
+array slot written with a value, a loop carry and an if result cover what the values they may
+hold all cover. A task whose dependencies cover a fact needs no compiler edge for the pairs it
+forms with it (``find_hazards`` does not report them).
+
+This is part of the dataflow of ``find_hazards``: a value's covers are in the facts' identity,
+so that where paths meet, a fact covered on one path and not on another is two facts, and the
+uncovered one still forms its pairs (a *must* property carried by the *may* set). Assigning a
+value (a task, let, barrier, carry or if result running again) first takes its name from every
+fact it covered: it holds other runs now.
+
+Loop carries: a TaskId carried through a ``pl.parallel`` loop in a manual scope is the same value
+(its init) in every iteration, and the loop's result holds every iteration's yielded value; any
+other carry of a sequential loop holds its init, then each iteration's yielded value, and the
+result the last of them. A ``pl.parallel`` loop outside a manual scope covers nothing through its
+carries (a compiler scope made around it later reads them per iteration).
+"""
+
+from __future__ import annotations
+
+from nanopass.languages.terms import DType, LoopKind
+
+from .util import last_yield
+
+
+NONE: frozenset = frozenset()
+
+
+def is_task_id_value(binder) -> bool:
+    """A TaskId or a TaskId array."""
+    ty = binder.type
+    return ty._production in ("ScalarType", "ArrayType") and ty.dtype is DType.TASK_ID
+
+
+def dep_names(stmt) -> frozenset:
+    """The TaskId values a task's or barrier's dependencies name whole (a user ``DepVar`` or a
+    compiler ``DerivedDep``; one slot of an array, ``arr[i]``, covers nothing the array covers)."""
+    if not stmt.deps:
+        return NONE
+    names = [
+        d.value.name
+        for d in stmt.deps
+        if d._production in ("DepVar", "DerivedDep") and d.value._production == "Var"
+    ]
+    return frozenset(names) if names else NONE
+
+
+def held_by(rhs) -> frozenset:
+    """The values a TaskId let's right-hand side holds all of: a copy, or the value written into
+    an array slot (the other slots are the old array's, minus one: nothing certain)."""
+    kind = rhs._production
+    if kind == "Var":
+        return frozenset({rhs.name})
+    if kind == "SetItem" and rhs.value._production == "Var":
+        return frozenset({rhs.value.name})
+    return frozenset()
+
+
+class Holders:
+    """The covering transfer functions, applied to ``live`` (a ``LiveAccesses``) in place."""
+
+    def __init__(self, live):
+        self.live = live
+
+    def assign(self, assignments) -> None:
+        """A parallel assignment: each ``(name, sources)`` now holds every run its sources all
+        hold (read before any name changes: a swap of carries stays right)."""
+        live = self.live
+        staged = []
+        for name, sources in assignments:
+            temp = name + "\0next"
+            for source in sources:
+                for e in live.covered_by(source):
+                    if temp not in e.covers:
+                        live.replace(e, e.covered(e.covers | {temp}))
+            staged.append((name, temp))
+        for name, _ in staged:
+            for e in live.covered_by(name):
+                live.replace(e, e.covered(e.covers - {name}))
+        for name, temp in staged:
+            for e in live.covered_by(temp):
+                live.replace(e, e.covered((e.covers - {temp}) | {name}))
+
+    def add(self, name: str, sources) -> None:
+        """``name`` also holds every run its sources hold (it accumulates them)."""
+        live = self.live
+        for source in sources:
+            for e in live.covered_by(source):
+                if name not in e.covers:
+                    live.replace(e, e.covered(e.covers | {name}))
+
+    def yielded(self, binders, results, yld) -> None:
+        """The end of an if branch: each TaskId result among ``binders`` holds what the branch
+        yields for it (``results`` in yield order)."""
+        assignments = []
+        for k, result in enumerate(results):
+            if result in binders:
+                value = yld.values[k] if yld is not None else None
+                sources = frozenset({value.name}) if value is not None and value._production == "Var" else frozenset()
+                assignments.append((result.name, sources))
+        self.assign(assignments)
+
+    def carries(self, loop, scope) -> LoopCarries | None:
+        """The TaskId carries of ``loop`` (in manual scope ``scope``, None for AUTO), or None."""
+        tids = [(it, result) for it, result in zip(loop.iters, loop.results) if is_task_id_value(it.var)]
+        if not tids:
+            return None
+        return LoopCarries(self, loop, tids, scope)
+
+
+class LoopCarries:
+    """What a loop's TaskId carries hold at its entry, at its back edge and after it."""
+
+    def __init__(self, holders: Holders, loop, tids, scope):
+        self.holders = holders
+        self.tids = tids
+        parallel = loop.kind is LoopKind.parallel
+        self.per_iteration = parallel and scope is not None
+        self.opaque = parallel and scope is None
+        yld = last_yield(loop.body)
+        self.yielded = {
+            it.var.name: (yld.values[k] if yld is not None else None)
+            for k, (it, _) in enumerate(zip(loop.iters, loop.results))
+        }
+
+    def _names(self, value) -> frozenset:
+        return frozenset({value.name}) if value is not None and value._production == "Var" else frozenset()
+
+    def enter(self) -> None:
+        holders = self.holders
+        if self.per_iteration:
+            holders.assign([(result.name, frozenset()) for _, result in self.tids])
+        holders.assign(
+            [(it.var.name, frozenset() if self.opaque else self._names(it.init)) for it, _ in self.tids]
+        )
+
+    def back_edge(self) -> None:
+        """The end of a pass over the body (before the back edge or the exit)."""
+        holders = self.holders
+        if self.per_iteration:
+            for it, result in self.tids:
+                holders.add(result.name, self._names(self.yielded[it.var.name]))
+        elif self.opaque:
+            holders.assign([(it.var.name, frozenset()) for it, _ in self.tids])
+        else:
+            holders.assign([(it.var.name, self._names(self.yielded[it.var.name])) for it, _ in self.tids])
+
+    def leave(self) -> None:
+        if self.per_iteration:
+            return
+        self.holders.assign(
+            [(result.name, frozenset() if self.opaque else frozenset({it.var.name})) for it, result in self.tids]
+        )

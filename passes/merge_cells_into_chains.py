@@ -1,0 +1,187 @@
+"""merge_cells_into_chains: directed -> directed."""
+
+from __future__ import annotations
+
+from nanopass.languages import DIRECTED
+from nanopass.languages.terms import DType
+from nanopass.rewrite import Pass, register
+
+from .cells import latest_run_cells
+from .runtime_order import runtime_order
+from .util import FreshVersions, iter_stmts
+
+D = DIRECTED
+TID_TYPE = D.ScalarType(DType.TASK_ID)
+
+
+@register
+class MergeCellsIntoChains(Pass):
+    """Order a group of tasks' latest runs through one chained cell when that needs fewer edges.
+
+    Tasks that wait for several latest-run cells (``CellDep``) together, each for every cell of
+    the group that may have been stored before it, pay one insertion per cell: a chain of ``k``
+    ifs that each write a tensor in one branch and read it in the other makes write ``j`` wait
+    for the ``j - 1`` reads before it, ``k (k - 1) / 2`` in all (docs/semantics.md gap 4). Here
+    the group's cells become one *chain cell*: after each of the group's tasks ``S`` the chain
+    stores ``S``'s TaskId when ``S`` is ordered after every group task that may have run before
+    it (by the runtime or its edges, ``runtime_order``), else a dummy barrier after both (``b =
+    task_dummy(deps=[chain, S])``); each waiting task has one edge on the chain. The order is the
+    same: a waiting task waited for every group task that may have run before it, and now waits
+    for a node after all of them and nothing else (each task of the group runs once per program
+    run, or its runs are ordered among themselves, so its latest run stands for all of them).
+    The pass applies only where the new insertions (one per waiting task, two per barrier) are
+    fewer than the old ones, counted in the program text; cells a dummy reads are left alone.
+    Off with the option ``lean_edges=False``. Afterwards no waiting task names two cells of a
+    merged group.
+    """
+
+    name = "merge_cells_into_chains"
+    source = DIRECTED
+    target = DIRECTED
+
+    def run(self, program):
+        if not self.ctx.option("lean_edges", True):
+            return program
+        func = program.orch
+        stmts = list(iter_stmts(func.body))
+        waits = {id(s): _cell_deps(s) for s in stmts if s._production == "Task"}
+        if not any(len(c) > 1 for c in waits.values()):
+            return program
+        order = runtime_order(program)
+        if order is None:
+            return program
+        cells = latest_run_cells(func, order.tid_task)
+        # cells a dummy reads stay as they are
+        by_dummies = {d.cell for s in stmts if s._production == "Dummy" for d in s.deps if d._production == "CellDep"}
+        merge = {c for c in cells.task if c not in by_dummies}
+        groups = _groups([{c for c in cs if c in merge} for cs in waits.values()])
+        loops = _loops_of(func.body, order)
+        self.chain: dict[str, str] = {}  # merged cell -> its chain cell
+        self.chained_tid: dict[str, bool] = {}  # merged cell -> its task's TaskId goes in directly
+        self.names = names = FreshVersions(_names(func))
+        decls = []
+        for group in groups:
+            plan = _plan(group, cells, order, waits, loops)
+            if plan is None:
+                continue
+            chain = names.fresh("readers", "chain")
+            decls.append(D.CellDecl(chain))
+            for cell in group:
+                self.chain[cell] = chain
+                self.chained_tid[cell] = plan[cell]
+            self.ctx.note("merged-cells", f"{len(group)} cells merged into one chain cell {chain}", func.span)
+        if not self.chain:
+            return program
+        body = tuple(decls) + self.visit_all(func.body)
+        return self.build(program, orch=self.build(func, body=body))
+
+    def Task(self, task):
+        deps, seen = [], set()
+        for dep in task.deps:
+            if dep._production == "CellDep" and dep.cell in self.chain:
+                chain = self.chain[dep.cell]
+                if chain in seen:
+                    continue
+                seen.add(chain)
+                dep = D.CellDep(chain, span=dep.span)
+            deps.append(dep)
+        return task if not seen else task.replace(deps=deps)
+
+    def CellSet(self, cell_set):
+        chain = self.chain.get(cell_set.cell)
+        if chain is None:
+            return cell_set
+        if self.chained_tid[cell_set.cell]:
+            return [cell_set.replace(cell=chain)]
+        barrier = self.names.fresh("readers", "join")
+        return [
+            D.Dummy(D.Binder(barrier, TID_TYPE, span=cell_set.span),
+                    [D.CellDep(chain), D.DerivedDep(cell_set.value)], span=cell_set.span),
+            D.CellSet(chain, D.Var(barrier), span=cell_set.span),
+        ]
+
+    def CellDecl(self, decl):
+        return [] if decl.cell in self.chain else decl
+
+
+def _cell_deps(task) -> list:
+    return [d.cell for d in task.deps if d._production == "CellDep"]
+
+
+def _groups(sets) -> list:
+    """The connected groups of cells waited for together (union of overlapping sets of two or more)."""
+    parent: dict = {}
+
+    def find(c):
+        while parent.setdefault(c, c) != c:
+            c = parent[c]
+        return c
+
+    for cs in sets:
+        cs = sorted(cs)
+        for a, b in zip(cs, cs[1:]):
+            parent[find(a)] = find(b)
+    groups: dict = {}
+    for c in parent:
+        groups.setdefault(find(c), set()).add(c)
+    return [sorted(g) for _, g in sorted(groups.items()) if len(g) > 1]
+
+
+def _loops_of(body, order) -> dict:
+    """task number -> the ids of the loops around it."""
+    out: dict = {}
+
+    def walk(stmts, loops):
+        for stmt in stmts:
+            kind = stmt._production
+            if kind == "Task":
+                out[order.number[id(stmt)]] = loops
+            elif kind == "For":
+                walk(stmt.body, loops | {id(stmt)})
+            elif kind == "If":
+                walk(stmt.then, loops)
+                walk(stmt.orelse, loops)
+            elif kind in ("Scope", "CompilerScope"):
+                walk(stmt.body, loops)
+
+    walk(body, frozenset())
+    return out
+
+
+def _plan(group, cells, order, waits, loops) -> dict | None:
+    """merged cell -> whether its task's TaskId may go in the chain directly (else a barrier),
+    or None when the group cannot be merged or merging costs more."""
+    source = {c: cells.task[c] for c in group}
+
+    def may_precede(s: int, t: int) -> bool:
+        return s < t or bool(loops[s] & loops[t])
+
+    for s in source.values():
+        if loops[s] and not order.is_ordered(s, s):
+            return None  # runs several times, its runs not ordered among themselves
+    old = new = 0
+    for task_id, waited in waits.items():
+        mine = set(waited) & set(group)
+        if not mine:
+            continue
+        t = order.number[task_id]
+        if {c for c in group if may_precede(source[c], t)} != mine:
+            return None  # the chain would make it wait for a task it did not wait for
+        old += len(mine)
+        new += 1
+    plan = {}
+    for c in group:
+        s = source[c]
+        earlier = {source[o] for o in group if may_precede(source[o], s) and (o != c or loops[s])}
+        plan[c] = all(order.is_ordered(s, e) for e in earlier)
+        new += 0 if plan[c] else 2
+    return plan if new < old else None
+
+
+def _names(func) -> set:
+    from nanopass.languages.statements import binders_in_order
+
+    names = {p.name for p in func.params} | {d.name for d in func.dyn_dims}
+    names.update(b.name for b in binders_in_order(func.body))
+    names.update(s.cell for s in iter_stmts(func.body) if s._production in ("CellDecl", "CellSet"))
+    return names

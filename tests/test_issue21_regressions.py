@@ -1,0 +1,626 @@
+"""Issue 21: the defect classes a random-program generator found, each with its smallest program.
+
+Every program is checked (reference interpreter, emission interpreter, runtime model, hazard
+checker) for a loop trip count or branch condition ``n`` of 0, 1 and 2, and once compiled by g++
+and run on the recording runtime.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import load_program
+
+import nanopass
+from nanopass.errors import UserError
+from nanopass.tools.check import check_program
+
+KERNELS = '''
+import nanopass.dsl as pl
+
+
+@pl.program
+class P:
+    @pl.function(type=pl.FunctionType.AIV)
+    def rd(self, a: pl.Tensor[[16, 16], pl.FP32]):
+        return
+
+    @pl.function(type=pl.FunctionType.AIV)
+    def upd(self, a: pl.Tensor[[16, 16], pl.FP32], b: pl.InOut[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
+        return b
+
+    @pl.function(type=pl.FunctionType.AIV)
+    def rows(
+        self,
+        a: pl.Tensor[[16, 16], pl.FP32],
+        s: pl.InOut[pl.Tensor[[4, 16], pl.FP32]],
+        f: pl.Out[pl.Tensor[[16, 16], pl.FP32]],
+    ) -> tuple[pl.Tensor[[4, 16], pl.FP32], pl.Tensor[[16, 16], pl.FP32]]:
+        return s, f
+
+    @pl.function(type=pl.FunctionType.AIV)
+    def k(self, a: pl.Tensor[[16, 16], pl.FP32], b: pl.InOut[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
+        return b
+
+    @pl.function(type=pl.FunctionType.AIV)
+    def produce(self, a: pl.Tensor[[16, 16], pl.FP32], f: pl.Out[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
+        return f
+
+    @pl.function(type=pl.FunctionType.AIV)
+    def rd4(self, a: pl.Tensor[[4, 16], pl.FP32]):
+        return
+
+    @pl.function(type=pl.FunctionType.AIV)
+    def fill(self, a: pl.Tensor[[16, 16], pl.FP32], s: pl.Out[pl.Tensor[[4, 16], pl.FP32]]) -> pl.Tensor[[4, 16], pl.FP32]:
+        return s
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def orch(
+        self,
+        x: pl.Tensor[[16, 16], pl.FP32],
+        y: pl.InOut[pl.Tensor[[16, 16], pl.FP32]],
+        z: pl.InOut[pl.Tensor[[16, 16], pl.FP32]],
+        n: pl.Scalar[pl.INT64],
+    ) -> pl.Tensor[[16, 16], pl.FP32]:
+'''
+
+
+def source(body: str) -> str:
+    lines = body.strip("\n").splitlines()
+    return KERNELS + "".join(" " * 8 + line + "\n" for line in lines) + "        return y\n"
+
+
+def check_all(tmp_path, body: str, values=(0, 1, 2)):
+    """The check results of the program for every ``n`` (the last one also through g++); each
+    must have no hazard."""
+    path = tmp_path / "program.py"
+    path.write_text(source(body))
+    program = load_program(path)
+    results = []
+    for k, n in enumerate(values):
+        result = check_program(program, {"n": str(n)}, gxx=k == len(values) - 1)
+        assert result.failing == [], f"n={n}: " + "; ".join(str(h) for h in result.failing)
+        results.append(result)
+    return results
+
+
+def waits_for(trace, task) -> set[int]:
+    """The task ids ``task`` waits for through explicit dependencies, transitively."""
+    by_id = {t.id: t for t in trace.tasks()}
+    seen, stack = set(), list(task.deps)
+    while stack:
+        dep = stack.pop()
+        if dep not in seen:
+            seen.add(dep)
+            stack.extend(by_id[dep].deps)
+    return seen
+
+
+def kernels_of(trace, name: str):
+    return [t for t in trace.tasks() if t.kernel == name]
+
+
+# -- class 1: host element reads and writes are accesses like any other ------------------------------
+
+
+def host_fences(trace) -> list:
+    """The dummy tasks that take a tensor (host fences)."""
+    return [t for t in trace.tasks() if t.kind == "dummy" and t.tensors]
+
+
+def test_class1_a_host_write_after_a_task_read_waits_for_it(tmp_path):
+    # set_tensor_data waits for the tensor's producers and their consumers; y has no producer, so
+    # nothing made it wait for the read: a dummy task taking y as INOUT after the read is one.
+    *_, last = check_all(tmp_path, '''
+z = self.k(y, z)
+pl.tensor.write(y, [0, 0], 1.0)
+''')
+    [fence] = host_fences(last.emission)
+    assert fence.deps == (last.emission.tasks()[0].id,) and fence.tensors[0].tag == "INOUT"
+
+
+def test_class1_a_host_read_after_a_manual_scope_waits_for_its_writer(tmp_path):
+    # get_tensor_data cannot see a write the TensorMap never recorded.
+    *_, last = check_all(tmp_path, '''
+with pl.manual_scope():
+    y, t = pl.submit(self.upd, x, y)
+v = pl.tensor.read(y, [0, 0])
+pl.tensor.write(z, [0, 0], v)
+''')
+    assert len(host_fences(last.emission)) == 1
+
+
+def test_class1_a_host_write_in_a_manual_scope_waits_for_a_read_before_it(tmp_path):
+    # The fence goes before the scope (a dummy task inside a MANUAL scope publishes nothing); the
+    # host write's tensor is a slice made in the scope, so the fence takes the whole buffer.
+    *_, last = check_all(tmp_path, '''
+self.rd(y)
+with pl.manual_scope():
+    s = pl.tensor.slice(y, [4, 16], [0, 0])
+    pl.tensor.write(s, [1, 0], 1.0)
+''')
+    assert len(host_fences(last.emission)) == 1
+
+
+def test_class1_a_host_write_in_a_manual_scope_in_a_loop_waits_for_the_previous_instance(tmp_path):
+    check_all(tmp_path, '''
+for i in pl.range(n):
+    with pl.manual_scope():
+        pl.tensor.write(y, [0, 0], 1.0)
+        z, t = pl.submit(self.k, y, z)
+''')
+
+
+def test_class1_a_conditional_host_write_in_a_loop_waits_for_every_earlier_read(tmp_path):
+    check_all(tmp_path, '''
+for i in pl.range(n):
+    self.rd(y)
+    if i > 0:
+        pl.tensor.write(y, [0, 0], 1.0)
+''')
+
+
+RUNTIME_ORDERED = {
+    "producer": '''
+y = self.upd(x, y)
+v = pl.tensor.read(y, [0, 0])
+pl.tensor.write(z, [0, 0], v)
+''',
+    "disjoint": '''
+s = pl.tensor.slice(y, [4, 16], [0, 0])
+self.rd4(s)
+pl.tensor.write(y, [8, 0], 1.0)
+''',
+    "creator": '''
+with pl.manual_scope():
+    f, t = pl.submit(self.produce, x)
+    v = pl.tensor.read(f, [0, 0])
+    pl.tensor.write(z, [0, 0], v)
+''',
+}
+
+
+@pytest.mark.parametrize("name", sorted(RUNTIME_ORDERED))
+def test_host_accesses_the_runtime_orders_get_no_fence(tmp_path, name):
+    *_, last = check_all(tmp_path, RUNTIME_ORDERED[name])
+    assert host_fences(last.emission) == []
+
+
+@pytest.mark.parametrize(
+    "access", ["v = pl.tensor.read(y, [0, 0])\n    pl.tensor.write(z, [0, 0], v)", "pl.tensor.write(y, [0, 0], 1.0)"]
+)
+def test_class1_a_host_access_after_a_task_of_the_same_manual_scope_is_refused(tmp_path, access):
+    # No mechanism: inside a MANUAL scope no task is a producer, and a host access has no deps.
+    path = tmp_path / "program.py"
+    body = f"with pl.manual_scope():\n    y, t = pl.submit(self.upd, x, y)\n    {access}\n"
+    path.write_text(source(body))
+    with pytest.raises(UserError) as failure:
+        nanopass.generate_orchestration(load_program(path))
+    assert failure.value.span.line == source("").count("\n") + 2
+    assert "in the manual scope where task upd (line" in str(failure.value) and "race" in str(failure.value)
+
+
+# -- class 2: the instances of a manual scope inside a loop ------------------------------------------
+
+
+def test_class2_iterations_of_a_manual_scope_in_a_loop_are_ordered(tmp_path):
+    # Each iteration's scope is a new instance: nothing but the compiler orders the second
+    # instance's task after the first's (RAW, WAR and WAW on y).
+    *_, last = check_all(tmp_path, '''
+for i in pl.range(n):
+    with pl.manual_scope():
+        y, p = pl.submit(self.upd, x, y)
+''')
+    first, second = kernels_of(last.emission, "upd")
+    assert first.id in waits_for(last.emission, second)
+
+
+# -- class 3: a write that may not happen supersedes nothing -----------------------------------------
+
+
+def test_class3_a_conditional_write_waits_for_the_reads_of_every_earlier_iteration(tmp_path):
+    # The read of iteration 0 is live when iteration 1 writes (the write of iteration 0 did not
+    # happen): a direct edge to the same iteration's read is not enough.
+    check_all(tmp_path, '''
+for i in pl.range(2):
+    self.rd(y)
+    if i > 0:
+        y = self.upd(x, y)
+''')
+
+
+def test_class3_a_write_under_a_parameter_condition_waits_for_every_earlier_read(tmp_path):
+    check_all(tmp_path, '''
+for i in pl.range(3):
+    self.rd(y)
+    if i + n > 2:
+        y = self.upd(x, y)
+''')
+
+
+def test_class3_a_rotation_of_init_values_carries_writes_what_an_earlier_iteration_read(tmp_path):
+    # In iteration 1 the carry written is y, which iteration 0 read through another carry.
+    *_, last = check_all(tmp_path, '''
+for i, (a, b, c) in pl.range(2, init_values=(y, x, z)):
+    self.rd(a)
+    c = self.upd(x, c)
+    a, b, c = pl.yield_(b, c, a)
+''')
+    reads, writes = kernels_of(last.emission, "rd"), kernels_of(last.emission, "upd")
+    assert reads[0].id in waits_for(last.emission, writes[1])
+
+
+# -- class 4: edges after a loop wait for every run that may be unordered ----------------------------
+
+
+def test_class4_a_manual_task_after_a_loop_of_row_writes_waits_for_every_run(tmp_path):
+    # The loop's task writes a row slice of z at a computed offset (the runtime does not chain
+    # the runs) and a tensor created in the loop through a second output (an InOut argument that
+    # is one region of one root, but a new buffer every iteration): waiting for the last run is
+    # not enough.
+    *_, last = check_all(tmp_path, '''
+for i in pl.range(n):
+    s = pl.tensor.slice(z, [4, 16], [i * 4, 0])
+    f = pl.create_tensor([16, 16], dtype=pl.FP32)
+    s, f = self.rows(x, s, f)
+with pl.manual_scope():
+    z, t = pl.submit(self.upd, x, z)
+''')
+    *writers, reader = [t for t in last.emission.tasks() if t.kind == "kernel"]
+    assert {w.id for w in writers} <= waits_for(last.emission, reader)
+
+
+def test_class4_with_a_runtime_allocated_second_output(tmp_path):
+    check_all(tmp_path, '''
+for i in pl.range(n):
+    s = pl.tensor.slice(z, [4, 16], [i * 4, 0])
+    (s, f), t0 = pl.submit(self.rows, x, s)
+with pl.manual_scope():
+    z, t = pl.submit(self.upd, x, z)
+''')
+
+
+@pytest.mark.parametrize("trips", ["n", "2"])
+def test_a_chained_loop_before_a_manual_scope_needs_only_its_last_run(tmp_path, trips):
+    # upd's InOut y is one region of one buffer every run: the runtime chains the runs, so the
+    # manual task waits for the last one only (a cell, no join barrier).
+    *_, last = check_all(tmp_path, f'''
+for i in pl.range({trips}):
+    y = self.upd(x, y)
+with pl.manual_scope():
+    z, t = pl.submit(self.upd, y, z)
+''')
+    assert [t for t in last.emission.tasks() if t.kind != "kernel"] == []
+
+
+# -- the user's own dependencies: pairs they order need no compiler edge -----------------------------
+
+
+def compiler_barriers(trace) -> int:
+    return sum(1 for t in trace.tasks() if t.kind != "kernel")
+
+
+def test_a_user_chain_through_a_carry_orders_the_loop_before_the_scope(tmp_path):
+    # Each read waits for the one before (deps=[prev]) and the manual task for the last: every
+    # read is ordered before the write by the user's edges, and the compiler adds nothing.
+    *_, last = check_all(tmp_path, '''
+prev = None
+for i in pl.range(n):
+    (), prev = pl.submit(self.rd, y, deps=[prev])
+with pl.manual_scope():
+    y, u = pl.submit(self.upd, x, y, deps=[prev])
+''')
+    assert compiler_barriers(last.emission) == 0 and all(not t.derived for t in last.emission.tasks())
+
+
+def test_without_the_user_chain_the_compiler_joins_the_loop(tmp_path):
+    *_, last = check_all(tmp_path, '''
+prev = None
+for i in pl.range(n):
+    (), prev = pl.submit(self.rd, y)
+with pl.manual_scope():
+    y, u = pl.submit(self.upd, x, y, deps=[prev])
+''')
+    assert compiler_barriers(last.emission) == 2  # one barrier after each of the two reads
+
+
+@pytest.mark.parametrize("deps", ["[old]", "[b]"])
+def test_a_user_dependency_on_an_older_task_leaves_the_compiler_edge(tmp_path, deps):
+    # `old` holds the read of two iterations before, the barrier `b` only the first read: neither
+    # orders the read the write pairs with.
+    check_all(tmp_path, f'''
+old = None
+prev = None
+for i in pl.range(n):
+    (), t = pl.submit(self.rd, y)
+    (), t2 = pl.submit(self.rd, y)
+    b = pl.system.task_dummy(deps=[t])
+    y, u = pl.submit(self.upd, x, y, deps={deps})
+    old = prev
+    prev = t
+''')
+
+
+def test_a_user_dependency_set_in_one_branch_only_leaves_the_compiler_edge(tmp_path):
+    check_all(tmp_path, '''
+prev = None
+for i in pl.range(3):
+    (), t = pl.submit(self.rd, y)
+    if i + n > 2:
+        prev = t
+    y, u = pl.submit(self.upd, x, y, deps=[prev])
+''')
+
+
+def test_phases_in_a_loop_of_manual_scopes_are_ordered_by_the_users_array_carry(tmp_path):
+    # The seed's #1811 shape: every stripe of a phase waits for every stripe of the phase before
+    # through deps=[prev] (a TaskId array, one slot per iteration of the pl.parallel loop); the
+    # scope's instances need no compiler edge, and the compiler must not serialize the stripes.
+    *_, last = check_all(tmp_path, '''
+prev = None
+for phase in pl.range(n):
+    with pl.manual_scope():
+        for b in pl.parallel(4):
+            y, prev = pl.submit(self.upd, x, y, deps=[prev])
+''')
+    assert compiler_barriers(last.emission) == 0 and all(not t.derived for t in last.emission.tasks())
+
+
+# -- class 5: pl.assemble becomes a view only where no read can tell -----------------------------------
+
+
+def refusal(tmp_path, body: str) -> UserError:
+    path = tmp_path / "program.py"
+    path.write_text(source(body))
+    with pytest.raises(UserError) as failure:
+        nanopass.generate_orchestration(load_program(path))
+    return failure.value
+
+
+ASSEMBLE_VISIBLE = {  # name: (body, the line of the use in it, what the error says of the use)
+    # a read of y's rows between the source's creation and the assemble would see the source
+    "task read": (["s = pl.create_tensor([4, 16], dtype=pl.FP32)", "s = self.fill(x, s)", "z = self.k(y, z)"],
+                  3, "task k (line {line}) reads the rows of 'y' that 's' would share"),
+    # the task writing the source reads all of y: placed, it would read and write the same bytes
+    "same task": (["s = pl.create_tensor([4, 16], dtype=pl.FP32)", "s = self.fill(y, s)"],
+                  2, "task fill (line {line}), which writes 's', reads the rows"),
+    "host read": (["s = pl.create_tensor([4, 16], dtype=pl.FP32)", "s = self.fill(x, s)",
+                   "v = pl.tensor.read(y, [2, 3])", "pl.tensor.write(z, [0, 0], v)"],
+                  3, "the host (line {line}) reads the rows"),
+    "host write": (["s = pl.create_tensor([4, 16], dtype=pl.FP32)", "s = self.fill(x, s)",
+                    "pl.tensor.write(y, [1, 0], 2.0)"],
+                   3, "the host (line {line}) writes the rows"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(ASSEMBLE_VISIBLE))
+def test_class5_a_placement_a_use_of_the_rows_would_see_is_refused(tmp_path, name):
+    lines, use, message = ASSEMBLE_VISIBLE[name]
+    first = source("").count("\n") - 1  # the line before the body's first
+    error = refusal(tmp_path, "\n".join(lines + ["y = pl.assemble(y, s, [0, 0])"]))
+    assert message.format(line=first + use) in str(error) and error.span.line == first + len(lines) + 1
+    assert "before the assemble" in str(error) or "the bytes it writes" in str(error) or "overwritten" in str(error)
+
+
+def test_class5_uses_of_other_rows_or_before_the_source_keep_the_placement(tmp_path):
+    # Reads of y before s exists (ordered before the writes into the placed rows) and of rows s
+    # does not take observe the same values with the view.
+    *_, last = check_all(tmp_path, '''
+self.rd(y)
+s = pl.create_tensor([4, 16], dtype=pl.FP32)
+other = pl.tensor.slice(y, [4, 16], [8, 0])
+self.rd4(other)
+v = pl.tensor.read(y, [9, 1])
+pl.tensor.write(z, [0, 0], v)
+s = self.fill(x, s)
+y = pl.assemble(y, s, [0, 0])
+''')
+    rd, rd4, fill = (kernels_of(last.emission, k)[0] for k in ("rd", "rd4", "fill"))
+    assert fill.tensors[1].view.buffer == rd.tensors[0].view.buffer and rd.id in waits_for(last.emission, fill)
+
+
+def test_class5_a_source_with_an_init_value_is_placed_only_when_a_task_overwrites_it(tmp_path):
+    # placed, the source is a view of y that nothing fills: y would keep its old rows
+    error = refusal(tmp_path, '''
+s = pl.create_tensor([4, 16], dtype=pl.FP32, init_value=0.5)
+y = pl.assemble(y, s, [0, 0])
+''')
+    assert "made with an init_value" in str(error) and "nothing would fill it" in str(error)
+    error = refusal(tmp_path, '''
+s = pl.create_tensor([4, 16], dtype=pl.FP32, init_value=0.5)
+self.rd4(s)
+s = self.fill(x, s)
+y = pl.assemble(y, s, [0, 0])
+''')
+    assert "made with an init_value" in str(error)  # rd4 reads the fill first
+    *_, last = check_all(tmp_path, '''
+s = pl.create_tensor([4, 16], dtype=pl.FP32, init_value=0.5)
+s = self.fill(x, s)
+y = pl.assemble(y, s, [0, 0])
+''')
+    fill = kernels_of(last.emission, "fill")[0]
+    assert fill.tensors[1].view.buffer == "in1" and fill.tensors[1].tag == "OUTPUT_EXISTING"  # into y (placed)
+
+
+# -- class 7: valid programs once refused ------------------------------------------------------------------
+
+
+def test_class7_an_assemble_target_rebound_in_an_earlier_manual_scope(tmp_path):
+    # A name bound inside a with block is available after it (as one bound in an if is).
+    check_all(tmp_path, '''
+with pl.manual_scope():
+    y, t = pl.submit(self.upd, x, y)
+s = pl.create_tensor([4, 16], dtype=pl.FP32)
+s = self.fill(x, s)
+y = pl.assemble(y, s, [4, 0])
+''')
+
+
+def test_class7_a_fixed_trip_loop_in_each_parallel_branch_of_the_phases_shape(tmp_path):
+    # The seed's phases shape with a pl.range(2) chain in each branch: the chain's result is the
+    # TaskId its last iteration yields (the loop certainly runs), one per branch, although the
+    # chain's carry starts from the four ids of the phase before.
+    *_, last = check_all(tmp_path, '''
+with pl.manual_scope():
+    prev = None
+    for phase in pl.range(2):
+        for branch in pl.parallel(4):
+            for step in pl.range(2):
+                y, prev = pl.submit(self.upd, x, y, deps=[prev])
+''')
+    tasks = kernels_of(last.emission, "upd")
+    assert len(tasks) == 16
+    phase0_ends = {tasks[2 * b + 1].id for b in range(4)}  # each branch's second step
+    for b in range(4):
+        first = tasks[8 + 2 * b]
+        assert set(first.deps) == phase0_ends and set(tasks[8 + 2 * b + 1].deps) == {first.id}
+
+
+# -- class 6: a TaskId array of one size meets another ---------------------------------------------
+
+
+def test_class6_a_task_id_array_of_one_parallel_loop_is_the_init_of_another(tmp_path):
+    # The second loop's carry stands for the first loop's array (one slot) in its body; its own
+    # result has two slots, each written by its iteration (the C++ assigned the array to one id).
+    *_, last = check_all(tmp_path, '''
+with pl.manual_scope():
+    prev = None
+    for i in pl.parallel(1):
+        y, prev = pl.submit(self.upd, x, y, deps=[prev])
+    for j in pl.parallel(2):
+        y, prev = pl.submit(self.upd, x, y, deps=[prev])
+    z, t = pl.submit(self.upd, y, z, deps=[prev])
+''')
+    first, *pair, final = kernels_of(last.emission, "upd")
+    assert all(t.deps == (first.id,) for t in pair) and set(final.deps) == {t.id for t in pair}
+
+
+def test_class6_a_task_id_array_copied_to_a_name_carried_around_a_loop(tmp_path):
+    # prev = r2 copies the parallel loop's TaskId array: a PTO2TaskId[2], not a PTO2TaskId
+    *_, last = check_all(tmp_path, '''
+with pl.manual_scope():
+    prev = None
+    for ph in pl.range(2):
+        for b, (c,) in pl.parallel(2, init_values=(prev,)):
+            y, d2 = pl.submit(self.upd, x, y, deps=[c])
+            r2 = pl.yield_(d2)
+        prev = r2
+''')
+    tasks = kernels_of(last.emission, "upd")
+    assert len(tasks) == 4 and set(tasks[2].deps) == set(tasks[3].deps) == {tasks[0].id, tasks[1].id}
+
+
+def test_class6_arrays_of_different_sizes_meet_in_a_carry(tmp_path):
+    # A sequential loop carries the one-slot array of a pl.parallel(1) loop into a pl.parallel(2)
+    # loop: the carry has the larger size, the smaller array in its first slots.
+    check_all(tmp_path, '''
+with pl.manual_scope():
+    prev = None
+    for i in pl.parallel(1):
+        y, prev = pl.submit(self.upd, x, y, deps=[prev])
+    for r in pl.range(n):
+        for j in pl.parallel(2):
+            y, prev = pl.submit(self.upd, x, y, deps=[prev])
+    z, t = pl.submit(self.upd, y, z, deps=[prev])
+''')
+
+
+# -- found on the way ----------------------------------------------------------------------------------
+
+TRANSPOSED_SLICE = '''
+import nanopass.dsl as pl
+
+
+@pl.program
+class P:
+    @pl.function(type=pl.FunctionType.AIV)
+    def rd(self, a: pl.Tensor[[4, 16], pl.FP32], b: pl.InOut[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
+        return b
+
+    @pl.function(type=pl.FunctionType.AIV)
+    def wr(self, a: pl.Tensor[[16, 16], pl.FP32], b: pl.Out[pl.Tensor[[4, 32], pl.FP32]]) -> pl.Tensor[[4, 32], pl.FP32]:
+        return b
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def orch(
+        self, x: pl.InOut[pl.Tensor[[16, 32], pl.FP32]], z: pl.Tensor[[16, 16], pl.FP32], y: pl.InOut[pl.Tensor[[16, 16], pl.FP32]]
+    ) -> pl.Tensor[[16, 16], pl.FP32]:
+        t = pl.tensor.transpose(x, 0, 1)
+        s = pl.tensor.slice(t, [4, 16], [0, 0])
+        y = self.rd(s, y)
+        u = pl.tensor.slice(x, [4, 32], [4, 0])
+        u = self.wr(z, u)
+        return y
+'''
+
+
+def test_a_slice_of_a_transposed_view_is_not_a_box_of_the_buffer(tmp_path):
+    # s is x[0:16, 0:4] (columns of x), which the static regions took for x[0:4, 0:16] (a box in
+    # the transpose's indices): the write of x[4:8, :] seemed disjoint and waited for nothing.
+    path = tmp_path / "program.py"
+    path.write_text(TRANSPOSED_SLICE)
+    result = check_program(load_program(path), {}, gxx=True)
+    reader, writer = result.emission.tasks()
+    assert result.failing == [] and writer.deps == (reader.id,)
+
+
+# -- buffers that outlive the runtime scope that would free them (tools/attack/found 07, 08, 11) ----
+# The runtime frees a scope's buffers when the scope ends (runtime-api.md section 11); the
+# project's runtime model does not model lifetimes, tools/attack's recorder does
+# (tests/test_attack.py runs those programs).
+
+
+def cpp_of(tmp_path, body: str) -> str:
+    path = tmp_path / "program.py"
+    path.write_text(source(body))
+    return nanopass.generate_orchestration(load_program(path)).code
+
+
+def test_a_runtime_output_of_a_manual_scope_read_after_it_is_allocated_before_it(tmp_path):
+    body = '''
+with pl.manual_scope():
+    m = None
+    f, m = pl.submit(self.produce, x, deps=[m])
+z = self.k(f, z)
+'''
+    *_, last = check_all(tmp_path, body)
+    produce, k = kernels_of(last.emission, "produce")[0], kernels_of(last.emission, "k")[0]
+    assert produce.tensors[1].tag == "OUTPUT_EXISTING" and not produce.outputs  # not the scope's buffer
+    assert produce.id in waits_for(last.emission, k)  # a manual write: the compiler orders the read
+    cpp = cpp_of(tmp_path, body)
+    assert cpp.index("alloc_tensors") < cpp.index("PTO2_SCOPE(PTO2ScopeMode::MANUAL)")
+
+
+def test_a_tensor_created_in_a_branch_and_used_after_it_lives_in_the_enclosing_scope(tmp_path):
+    cpp = cpp_of(tmp_path, '''
+w = y
+if n > 0:
+    t = pl.create_tensor([16, 16], dtype=pl.FP32)
+    w = t
+pl.tensor.write(w, [1, 2], 4.0)
+''')
+    branch = cpp[cpp.index("if ("):]
+    assert cpp.count("PTO2_SCOPE()") == 2 and branch.index("alloc_tensors") < branch.index("PTO2_SCOPE()")
+    check_all(tmp_path, '''
+w = y
+if n > 0:
+    t = pl.create_tensor([16, 16], dtype=pl.FP32)
+    w = t
+pl.tensor.write(w, [1, 2], 4.0)
+''')
+
+
+def test_a_runtime_output_carried_into_the_next_iterations_manual_scope_is_ordered(tmp_path):
+    body = '''
+for i, (p,) in pl.range(n, init_values=(z,)):
+    f, t = pl.submit(self.produce, x)
+    with pl.manual_scope():
+        m = None
+        p, m = pl.submit(self.upd, x, p, deps=[m])
+    r = pl.yield_(f)
+'''
+    *_, last = check_all(tmp_path, body, values=(0, 1, 2, 3))
+    produce, upd = kernels_of(last.emission, "produce"), kernels_of(last.emission, "upd")
+    for i in range(1, 3):  # iteration i's scope writes the buffer iteration i - 1 made
+        assert produce[i - 1].id in waits_for(last.emission, upd[i])
+    assert "PTO2_SCOPE()" not in cpp_of(tmp_path, body).split("for (", 1)[1]  # the loop body keeps f alive

@@ -1,0 +1,72 @@
+"""The dependency figures (tools/measure_edges.py) summed over generated programs.
+
+    python -m nanopass.tools.measure_generated [--seeds 200] [--manual] [--before]
+
+Programs come from ``gen_programs.generate(RandomChooser(seed))`` for each seed below
+``--seeds``: AUTO programs (every insertion is the compiler's), or with ``--manual`` the manual
+ones (seed % 4 == 3 in the CI samples, with the dependencies ``fuzz_deps.derive_deps`` writes for
+the user, so most of their insertions are the user's). Each program runs on each of its value
+sets. ``--before`` also sums the compile without the passes that drop and merge insertions
+(option ``lean_edges=False``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+from collections import Counter
+
+FIGURES = ("runs", "tasks", "insertions", "redundant", "minimum", "dummies")
+
+
+def generated_totals(seeds, manual: bool = False, options: dict | None = None) -> Counter:
+    """The figures summed over the generated programs of ``seeds`` and their value sets, with
+    the insertions per kind (``by_kind``)."""
+    from nanopass.api import surface_of
+
+    from .check import program_inputs
+    from .fuzz_deps import derive_deps
+    from .gen_programs import RandomChooser, generate
+    from .measure_edges import measure_stages, options_of
+    from .properties import compile_text
+
+    total: Counter = Counter()
+    for seed in seeds:
+        program = generate(RandomChooser(seed), manual=manual, max_statements=9)
+        text = program.render(derive_deps(program, random.Random(seed))[0] if manual else None)
+        stages, dsl = compile_text(text, {**options_of(text), **(options or {})})
+        for values in program.value_sets():
+            figures = measure_stages(stages, program_inputs(surface_of(dsl), values))
+            total["runs"] += 1
+            for name in FIGURES[1:]:
+                total[name] += getattr(figures, name)
+            for kind, count in figures.by_kind.items():
+                total[f"by_kind {kind}"] += count
+    return total
+
+
+def line(total: Counter) -> str:
+    over = (total["insertions"] / total["minimum"] - 1) * 100 if total["minimum"] else 0.0
+    kinds = ", ".join(f"{k.split()[1]} {v}" for k, v in sorted(total.items()) if k.startswith("by_kind"))
+    return (f"{total['runs']} runs, {total['tasks']} tasks: insertions {total['insertions']} ({kinds}), "
+            f"redundant {total['redundant']}, minimum {total['minimum']}, dummies {total['dummies']}; "
+            f"insertions {over:+.1f}% against the minimum")
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--seeds", type=int, default=200)
+    parser.add_argument("--manual", action="store_true")
+    parser.add_argument("--before", action="store_true")
+    args = parser.parse_args(argv)
+    seeds = [s for s in range(args.seeds) if (s % 4 == 3) == args.manual]
+    print(f"{len(seeds)} {'manual' if args.manual else 'AUTO'} programs (seeds below {args.seeds})")
+    print("with the lean passes:    " + line(generated_totals(seeds, args.manual)), flush=True)
+    if args.before:
+        print("without (lean_edges off): " + line(generated_totals(seeds, args.manual, {"lean_edges": False})))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
