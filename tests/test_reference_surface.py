@@ -208,7 +208,8 @@ def test_compiler_manual_dep_edges_are_compiler_edges(tmp_path):
         res = self.k(x, res, attrs={"compiler_manual_dep_edges": [t, None]})
         return res
     """)
-    assert "params_t1_deps[params_t1_deps_count++] = t;" in result.code
+    # a compiler edge, so drop_implied_dependencies may drop it: here the TensorMap orders the pair (res)
+    assert "params_t1_deps[params_t1_deps_count++] = t;" not in result.code
     body = result.stages["resolve_dep_edges"].tree.orch.body
     [task] = [s for s in iter_stmts(body) if s._production == "Task" and s.deps]
     assert [(edge.user, edge.guarded) for edge in task.deps] == [(False, False)]

@@ -40,17 +40,12 @@ void aicpu_orchestration_entry(const L2TaskArgs& orch_args) {
         L0TaskArgs params_t2;
         params_t2.add_inout(ext_b);
         params_t2.add_inout(ext_d);
-        TaskOutputTensors task_2_outs = rt_submit_aiv_task(0, params_t2);
-        PTO2TaskId t = task_2_outs.task_id();
+        rt_submit_aiv_task(0, params_t2);
 
         // Task 3: acc
         L0TaskArgs params_t3;
         params_t3.add_input(ext_d);
         params_t3.add_inout(ext_c);
-        PTO2TaskId params_t3_deps[1];
-        uint32_t params_t3_deps_count = 0;
-        params_t3_deps[params_t3_deps_count++] = t;
-        params_t3.set_dependencies(params_t3_deps, params_t3_deps_count);
         rt_submit_aiv_task(0, params_t3);
     }
 }

@@ -63,18 +63,13 @@ void aicpu_orchestration_entry(const L2TaskArgs& orch_args) {
         params_t3.add_input(ext_z);
         params_t3.add_inout(ext_y);
         params_t3.add_scalar(to_u64(1.000000f));
-        TaskOutputTensors task_3_outs = rt_submit_aiv_task(1, params_t3);
-        PTO2TaskId scale_tid = task_3_outs.task_id();
+        rt_submit_aiv_task(1, params_t3);
 
         // Task 4: scale
         L0TaskArgs params_t4;
         params_t4.add_input(ext_y);
         params_t4.add_inout(ext_z);
         params_t4.add_scalar(to_u64(2.000000f));
-        PTO2TaskId params_t4_deps[1];
-        uint32_t params_t4_deps_count = 0;
-        params_t4_deps[params_t4_deps_count++] = scale_tid;
-        params_t4.set_dependencies(params_t4_deps, params_t4_deps_count);
         rt_submit_aiv_task(1, params_t4);
     }
 }
