@@ -69,9 +69,9 @@ def test_dump_all_writes_a_hazard_report_per_stage(tmp_path):
     report = (tmp_path / "hazards.txt").read_text()
     stages = [line for line in report.splitlines() if line[:2].isdigit()]
     # the program as written races; order_write_after_read adds the edge; lowering keeps it
-    assert stages[0] == "05_derive_call_directions (directed): 2 tasks, 1 hazards; the program as written"
-    assert stages[3] == "08_order_write_after_read (directed): 2 tasks, 0 hazards; refines the previous stage"
-    assert stages[-1] == "24_lower_to_emission (emission): 2 tasks, 0 hazards; agrees with the reference"
+    assert stages[0] == "06_derive_call_directions (directed): 2 tasks, 1 hazards; the program as written"
+    assert stages[3] == "09_order_write_after_read (directed): 2 tasks, 0 hazards; refines the previous stage"
+    assert stages[-1] == "25_lower_to_emission (emission): 2 tasks, 0 hazards; agrees with the reference"
     assert report.count("hazard: WAR on x") == 3  # the first three stages
 
 

@@ -245,7 +245,7 @@ def test_notes_are_summed_up_and_dropped_compiler_edges_listed(tmp_path):
 def test_a_lowering_pass_shows_each_statement_beside_what_it_became(tmp_path):
     _, out = dump(tmp_path, "basic", renderer=None)
     lowered = stage_html(out, "lower_to_emission")
-    assert "What each statement of stage 23 became" in lowered and '<table class="pairs">' in lowered
+    assert "What each statement of stage 24 became" in lowered and '<table class="pairs">' in lowered
     rows = re.findall(r"<tr><td>(.*?)</td><td>(.*?)</td></tr>", lowered, flags=re.S)
     task = next(after for before, after in rows if "28:12" in before)
     assert "Task 0: kernel_add" in task and "(Submit args: params_t0" in task
