@@ -6,6 +6,7 @@ from nanopass.languages import SSA
 from nanopass.languages.terms import ParamDir
 from nanopass.rewrite import Pass, register
 
+from .allocations import held_allocations
 from .kernels import kernel_table, output_param_of_result
 from .util import BODY_FIELDS, var_reads
 
@@ -21,7 +22,7 @@ class PlaceScopeEscapingOutputs(Pass):
     task completed, its consumers released it and *its scope ended* (runtime-api.md section 11),
     so a use after the block would use freed memory. For each task directly in a user scope whose
     runtime-allocated result is read after the scope (in SSA a name escapes a ``with`` block by
-    being read after it), this pass adds ``(Let t (CreateTensor shape dtype))`` of the kernel
+    being read after it; a copy, view or carry of it counts, ``passes/allocations.py``), this pass adds ``(Let t (CreateTensor shape dtype))`` of the kernel
     parameter's static type just before the task and passes ``t`` as that ``Out`` argument (the
     result then aliases ``t``); ``hoist_scope_escapes`` later moves the allocation before the
     scope, into the enclosing one. Outputs whose parameter shape is not a constant are left as
@@ -38,6 +39,7 @@ class PlaceScopeEscapingOutputs(Pass):
         if not any(s._production == "Scope" for s in _walk(func.body)):
             return program
         self.kernels = kernel_table(program)
+        self.held = held_allocations(func, self.kernels)
         self.counter = 0
         self.taken = {b for b in _binder_names(func.body)} | {p.name for p in func.params}
         body = self.sequence(func.body, after=frozenset())
@@ -70,8 +72,8 @@ class PlaceScopeEscapingOutputs(Pass):
         before = []
         for i, out in enumerate(task.outs):
             p = output_param_of_result(kernel, i)
-            if p is None or p != len(args) or out.name not in after:
-                continue
+            if p is None or p != len(args) or not any(out.name in self.held.get(n, ()) for n in after):
+                continue  # (a copy, view or carry read after the scope may hold the output too)
             param = kernel.params[p]
             if param.dir is not ParamDir.Out or param.type._production != "TensorType":
                 break

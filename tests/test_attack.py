@@ -83,6 +83,11 @@ def test_programs_with_no_correct_compilation_are_named():
     assert "fill" in seq_of(fill).unorderable[0]
     overwritten = P.Program((WB,), (P.Create("t", "B", 0.5), P.Call("wb", ("x", "t"), ("t",)), P.Assemble("a", "t", 0)))
     assert seq_of(overwritten).unorderable == []
+    # the host reads what its scope's task made (waiting for the creator), and the buffer outlives
+    # the scope: allocated before the scope it has no creator in it, left to the task it is freed
+    made = lambda *after: P.Program((WR, CP), (manual(call("wr", ("x", None), ("f",)), P.HostRead("v", "f", (1, 1), 0)),) + after)
+    assert seq_of(made()).unorderable == []
+    assert "used after the scope" in seq_of(made(P.Call("cp", ("f", "b"), ("b",)))).unorderable[0]
 
 
 def test_loops_branches_and_carries_follow_the_scalars():

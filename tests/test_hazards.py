@@ -121,7 +121,7 @@ def test_a_no_dep_argument_is_waived(tmp_path):
     assert result.failing == [] and [h.waived for h in result.hazards] == ["a pl.no_dep argument"]
 
 
-def test_a_buffer_used_after_its_loop_scope_ended_is_a_warning(tmp_path):
+def test_a_buffer_a_loop_body_yields_outlives_the_body(tmp_path):
     result = check(tmp_path, """
         def orch(self, a: pl.Tensor[[16, 16], pl.FP32], y: pl.Out[pl.Tensor[[16, 16], pl.FP32]],
                  n: pl.Scalar[pl.INT64]) -> pl.Tensor[[16, 16], pl.FP32]:
@@ -133,6 +133,7 @@ def test_a_buffer_used_after_its_loop_scope_ended_is_a_warning(tmp_path):
             y = self.k(last, y)
             return y
     """, {"n": "2"})
+    # the loop body yields t, so materialize_runtime_scopes gives it no scope of its own: t belongs
+    # to the function's scope (it was freed when the iteration's scope ended, issue 21's tester)
     warnings = [l for l in result.lines() if l.startswith("warning:")]
-    assert len(warnings) == 2 and all("(t) after the runtime scope that allocated it ended" in w for w in warnings)
-    assert result.failing == []
+    assert warnings == [] and result.failing == []

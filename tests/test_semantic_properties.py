@@ -17,16 +17,22 @@ import subprocess
 import sys
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from conftest import REPO, load_program
 
+from nanopass.errors import UserError
 from nanopass.tools import fuzz_deps, pending
 from nanopass.tools.fuzz_deps import PropertyFailure, Stats, check_auto, check_manual, traces
 from nanopass.tools.gen_programs import N_MAX, RandomChooser, flat_deps, generate, programs
+from nanopass.tools.properties import has_no_correct_compilation
 
 PROPERTY = settings(deadline=None, database=None, suppress_health_check=list(HealthCheck))
+
+# The surface before issue 21's shapes: the seeded tests of the tool's own mechanics below were
+# written against its programs (the issue-21 shapes have tests of their own, SHAPES).
+BASE = pending.FEATURES - pending.PENDING
 
 
 @settings(PROPERTY, max_examples=40)
@@ -34,7 +40,8 @@ PROPERTY = settings(deadline=None, database=None, suppress_health_check=list(Hea
 def test_auto_programs_have_no_hazard_and_read_what_they_read_as_written(program):
     stats = Stats()
     check_auto(program, stats)
-    assert stats.programs == 1 and stats.findings.runs == N_MAX + 1
+    refused = stats.findings.refused_by_design  # (an assemble placement a use would see)
+    assert stats.programs == 1 and stats.findings.runs == (0 if refused else N_MAX + 1)
 
 
 @settings(PROPERTY, max_examples=30)
@@ -50,12 +57,16 @@ def test_manual_programs_with_deps_from_hazards_have_none_and_a_removed_edge_is_
 @given(programs(manual=False), programs(manual=True))
 def test_generated_programs_run_the_same_as_compiled_cpp(auto, manual):
     for program in (auto, manual):
-        _, _, result = traces(program.render(), program.values(), gxx=True)
+        try:
+            _, _, result = traces(program.render(), program.values(), gxx=True)
+        except UserError as error:  # (an assemble placement a use would see: not a program to run)
+            assume(not has_no_correct_compilation(error))
+            raise
         assert result.compiled is not None and len(result.compiled.tasks()) == len(result.reference.tasks())
 
 
 def test_generated_programs_cover_the_surface():
-    generated = [generate(RandomChooser(seed), manual=seed % 2 == 1) for seed in range(80)]
+    generated = [generate(RandomChooser(seed), manual=seed % 2 == 1, features=BASE) for seed in range(80)]
     texts = [program.render() for program in generated]
     joined = "\n".join(texts)
     mixed = [p.render() for p in generated if p.mixed]
@@ -179,7 +190,7 @@ def test_derived_deps_use_every_way_of_writing_a_dependency():
 
     kinds = set()
     for seed in range(30):
-        deps, _ = fuzz_deps.derive_deps(generate(RandomChooser(seed), manual=True), random.Random(seed))
+        deps, _ = fuzz_deps.derive_deps(generate(RandomChooser(seed), manual=True, features=BASE), random.Random(seed))
         kinds |= {d.kind for ds in deps.values() for d in flat_deps(ds)}
     assert kinds == {"tid", "history", "slot", "carry", "barrier"}
 
@@ -191,7 +202,7 @@ def test_the_oracle_catches_a_missing_edge_the_checker_would_miss(monkeypatch):
 
     monkeypatch.setattr(runtime_model.Model, "ordered", lambda self, a, b: True)
     monkeypatch.setattr(runtime_model.Model, "ordered_before", lambda self, b: -1)  # every node
-    program = generate(RandomChooser(1), manual=True)  # a mixed program whose scope needs 3 edges
+    program = generate(RandomChooser(1), manual=True, features=BASE)  # a mixed program whose scope needs 3 edges
     assert program.mixed
     with pytest.raises(PropertyFailure, match="after removing a needed edge the checker reports"):
         check_manual(program, 1, Stats())

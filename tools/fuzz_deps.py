@@ -45,7 +45,7 @@ from .check import check_stages, reference_stage, stage_traces
 from .gen_programs import Dep, GenProgram, RandomChooser, generate, programs
 from .hazards import find_hazards, in_one_manual_scope, manual_scopes, task_numbers, with_parallel
 from .interpret_ssa import interpret
-from .properties import Failure, Findings, check_text, compile_text as compile_with
+from .properties import Failure, Findings, check_text, compile_text as compile_with, has_no_correct_compilation
 from .sim_runtime import Inputs
 from .trace import HostRead, HostWrite, Task, Trace
 
@@ -331,6 +331,9 @@ def manual_failures(program: GenProgram, seed: int, findings: Findings, gxx: boo
         deps, _ = derive_deps(program, random.Random(seed))
     except UserError as error:
         findings.programs += 1
+        if has_no_correct_compilation(error):  # (refused by design: not a failure)
+            findings.refused_by_design += 1
+            return None, []
         failure = Failure("refusal", "7", f"refused: {error}", program.render(), program.values(), name)
         findings.add(failure)
         findings.failures += 1
@@ -349,6 +352,8 @@ def manual_failures(program: GenProgram, seed: int, findings: Findings, gxx: boo
 def check_manual(program: GenProgram, seed: int, stats: Stats, gxx: bool = False) -> None:
     deps, failures = manual_failures(program, seed, stats.findings, gxx)
     _raise_first(failures)
+    if deps is None:  # (refused by design: no dependencies to remove)
+        return
     rng = random.Random(seed + 1)
     entries = [(target, k) for target, ds in sorted(deps.items()) for k in range(len(ds))]
     rng.shuffle(entries)

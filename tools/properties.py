@@ -53,6 +53,11 @@ NO_CORRECT_COMPILATION = (
     re.compile(r"pl\.assemble cannot make '[^']*' a view of"),
 )
 
+def has_no_correct_compilation(error: UserError) -> bool:
+    """Is ``error`` a refusal of a program the runtime cannot run correctly in any compilation?"""
+    return any(pattern.search(str(error)) for pattern in NO_CORRECT_COMPILATION)
+
+
 KINDS = ("hazard", "mismatch", "fatal", "differs", "refusal", "crash", "gxx", "oracle")
 
 
@@ -177,7 +182,7 @@ def check_text(
     try:
         stages, program = compile_text(text, options)
     except UserError as error:
-        if any(pattern.search(str(error)) for pattern in NO_CORRECT_COMPILATION):
+        if has_no_correct_compilation(error):
             findings.refused_by_design += 1
         else:
             fail("refusal", "7", f"refused: {error}", runs[0])
