@@ -143,11 +143,11 @@ def elements(trace: Trace, view, index=None) -> frozenset[int]:
 def oracle_conflicts(trace: Trace) -> set[tuple[int, int]]:
     """(earlier task number, later task number) of every pair that touches a common element of a
     buffer, one of them writing, not declared independent (pl.parallel iterations, pl.no_dep) or
-    untracked (manual_dep)."""
+    untracked (manual_dep). A dummy task runs no kernel: its slots touch no element."""
     accesses = []
     numbers = task_numbers(trace)
     for index, event in enumerate(trace.events):
-        if isinstance(event, Task):
+        if isinstance(event, Task) and event.kind != "dummy":
             for arg in event.tensors:
                 read = arg.tag in ("INPUT", "INOUT", "NO_DEP")
                 write = arg.tag in ("OUTPUT", "INOUT", "OUTPUT_EXISTING")

@@ -1,7 +1,9 @@
 """The hazard checker: every conflicting pair of accesses must be ordered by the runtime.
 
-An *access* is a tensor slot of a task (INPUT and NO_DEP read, OUTPUT and OUTPUT_EXISTING
-write, INOUT reads and writes) or a host element read or write. Two accesses of one buffer, in
+An *access* is a tensor slot of a kernel task (INPUT and NO_DEP read, OUTPUT and OUTPUT_EXISTING
+write, INOUT reads and writes) or a host element read or write. A dummy task's slots are no
+accesses: no kernel runs (runtime-api, ``rt_submit_dummy_task``); they only place it in the
+TensorMap, which the runtime model orders by. Two accesses of one buffer, in
 program order, with overlapping regions (``trace.region``), at least one a write, of different
 nodes, form a read-after-write, write-after-write or write-after-read pair; the runtime model
 (``tools/runtime_model.py``) must order the earlier node before the later one by the transitive
@@ -60,7 +62,7 @@ class Hazard:
 def accesses(trace: Trace) -> list[Access]:
     out = []
     for index, event in enumerate(trace.events):
-        if isinstance(event, Task):
+        if isinstance(event, Task) and event.kind != "dummy":
             for arg in event.tensors:
                 box = region(arg.view, trace.base(arg.view.buffer))
                 out.append(Access(index, arg.view.buffer, box, arg.tag in READ_TAGS, arg.tag in WRITE_TAGS,
