@@ -199,6 +199,7 @@ def generate_orchestration(
     abi: str = "seed",
     analyze_auto_scopes_for_deps: bool = False,
     order_write_after_read: bool = True,
+    lean_edges: bool = True,
     verify: bool = True,
     keep_stages: bool = True,
 ) -> OrchestrationResult:
@@ -208,6 +209,8 @@ def generate_orchestration(
     Without ``func_name``, a program with several orchestration functions compiles each: the
     result is the first's by name (the existing compiler's default), its ``functions`` holds every
     function's result and its ``files`` every file (``orchestration/<name>.cpp``).
+    ``lean_edges=False`` keeps every dependency the hazard passes insert (the passes that drop
+    the ones the runtime or other edges imply, and merge cells into chains, do nothing).
     With ``keep_stages=False`` the result's stages keep only the trees it was made from (the
     others are released as the compile goes, which is faster on large programs).
     Raises ``UserError`` for mistakes in the program and ``InternalError`` for compiler bugs.
@@ -215,6 +218,7 @@ def generate_orchestration(
     options = {
         "analyze_auto_scopes_for_deps": analyze_auto_scopes_for_deps,
         "order_war": order_write_after_read,
+        "lean_edges": lean_edges,
         **abi_options(abi),
     }
     # none at all: the front end says so

@@ -56,7 +56,7 @@ def join_cells(func) -> dict:
 
 
 def without_unread_cells(body) -> tuple:
-    """``body`` without the cells no task reads: their ``CellDecl`` and ``CellSet`` go, and so do
+    """``body`` without the cells no task or host fence reads: their ``CellDecl`` and ``CellSet`` go, and so do
     compiler barriers (dummies with a ``CellDep``) whose TaskId only such cells store."""
     stmts = list(iter_stmts(body))
     barriers = {s.var.name: s for s in stmts
@@ -66,8 +66,9 @@ def without_unread_cells(body) -> tuple:
         if s._production == "CellSet" and s.value._production == "Var" and s.value.name in barriers:
             stored_in.setdefault(s.value.name, set()).add(s.cell)
     other_reads = var_reads([s for s in stmts if s._production not in ("CellSet", "For", "If", "Scope", "CompilerScope")])
-    read_by_task = {d.cell for s in stmts if s._production == "Task" for d in s.deps if d._production == "CellDep"}
-    live_cells = set(read_by_task)
+    read_by_waiters = {d.cell for s in stmts if s._production in ("Task", "HostFence")
+                       for d in s.deps if d._production == "CellDep"}
+    live_cells = set(read_by_waiters)
     live_barriers = {b for b in barriers if other_reads.get(b)}
     while True:
         grown = False

@@ -4,7 +4,6 @@ oracle of the definitions."""
 
 from __future__ import annotations
 
-import random
 from pathlib import Path
 
 import pytest
@@ -211,12 +210,39 @@ def test_the_measure_finds_the_redundant_write_after_read_edge_of_ping_pong_and_
     assert (without.insertions, without.redundant, without.minimum) == (0, 0, 0)
 
 
-def test_kinds_come_from_the_ir_user_derived_cell_and_barrier():
+def test_kinds_come_from_the_ir_user_derived_cell_and_barrier(tmp_path):
     figures, values = measure_file(str(ROOT / "tests/golden/war_manual_boundary.py"))
     assert values == {"n": "3"}
     assert figures.by_kind == {"user": 1, "derived": 2, "cell": 1}
-    figures, _ = measure_file(str(ROOT / "tests/golden/war_loop_then_writer.py"), {"n": "5"}, options={"lean_edges": False})
+    (tmp_path / "joined.py").write_text(JOINED_READERS)
+    figures, _ = measure_file(str(tmp_path / "joined.py"), {"n": "5"})
     assert figures.by_kind == {"cell": 1, "barrier": 9} and figures.dummies == 5
+
+
+# Readers of x unordered among themselves (each writes a tensor of its own), a writer of x after
+# the loop: the writer waits for every run through a join cell of dummy barriers, one per run
+# (the first has no cell to wait on: 1 + 2 * 4 barrier insertions for n = 5).
+JOINED_READERS = """import nanopass.dsl as pl
+
+
+@pl.program
+class JoinedReaders:
+    @pl.function(type=pl.FunctionType.AIV)
+    def read(self, src: pl.Tensor[[16, 16], pl.FP32], dst: pl.Out[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
+        return dst
+
+    @pl.function(type=pl.FunctionType.AIV)
+    def write(self, src: pl.Tensor[[16, 16], pl.FP32], dst: pl.InOut[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
+        return dst
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def orch(self, x: pl.InOut[pl.Tensor[[16, 16], pl.FP32]], z: pl.Tensor[[16, 16], pl.FP32], n: pl.Scalar[pl.INT64]) -> pl.Tensor[[16, 16], pl.FP32]:
+        for i in pl.range(n):
+            t: pl.Tensor[[16, 16], pl.FP32] = pl.create_tensor([16, 16], dtype=pl.FP32)
+            t = self.read(x, t)
+        x = self.write(z, x)
+        return x
+"""
 
 
 def test_the_command_prints_the_figures_and_a_table(capsys):
@@ -261,18 +287,19 @@ def test_generated_programs_meet_the_definitions(tmp_path):
     not order, removing every redundant entry at once keeps the order, and without dummies every
     needed entry is one of those pairs."""
     from nanopass.tools.check import program_inputs
-    from nanopass.tools.fuzz_deps import derive_deps
+    from nanopass.tools.fuzz_deps import compile_generated
     from nanopass.tools.gen_programs import RandomChooser, generate
     from nanopass.tools.measure_edges import measure_stages
-    from nanopass.tools.properties import compile_text
-    from nanopass.tools.measure_edges import options_of
     from nanopass.api import surface_of
 
-    checked = entries = 0
+    checked = entries = refused = 0
     for seed in range(SAMPLE):
         program = generate(RandomChooser(seed), manual=seed % 4 == 3, max_statements=9)
-        text = program.render(derive_deps(program, random.Random(seed))[0] if program.manual else None)
-        stages, dsl = compile_text(text, options_of(text))
+        compiled = compile_generated(program, seed)
+        if compiled is None:  # refused: no compilation of it is correct
+            refused += 1
+            continue
+        text, stages, dsl = compiled
         for values in program.value_sets():
             figures_trace = _emission_trace(stages, program_inputs(surface_of(dsl), values))
             figures = measure_trace(figures_trace)
@@ -290,7 +317,7 @@ def test_generated_programs_meet_the_definitions(tmp_path):
                 figures.insertions, figures.redundant, figures.minimum)
             checked += 1
             entries += figures.insertions
-    assert checked == 4 * SAMPLE and entries > 0
+    assert checked == 4 * (SAMPLE - refused) and refused <= SAMPLE // 3 and entries > 0
 
 
 def _emission_trace(stages, inputs) -> Trace:

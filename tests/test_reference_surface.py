@@ -210,6 +210,12 @@ def test_compiler_manual_dep_edges_are_compiler_edges(tmp_path):
     """)
     # a compiler edge, so drop_implied_dependencies may drop it: here the TensorMap orders the pair (res)
     assert "params_t1_deps[params_t1_deps_count++] = t;" not in result.code
+    result = compile_body(tmp_path, """\
+        res, t = pl.submit(self.k, x, res)
+        res = self.k(x, res, attrs={"compiler_manual_dep_edges": [t, None]})
+        return res
+    """, lean_edges=False)
+    assert "params_t1_deps[params_t1_deps_count++] = t;" in result.code
     body = result.stages["resolve_dep_edges"].tree.orch.body
     [task] = [s for s in iter_stmts(body) if s._production == "Task" and s.deps]
     assert [(edge.user, edge.guarded) for edge in task.deps] == [(False, False)]

@@ -324,6 +324,21 @@ def _oracle_check(result, values: dict[str, str]) -> str | None:
     return None
 
 
+def compile_generated(program: GenProgram, seed: int, options: dict | None = None):
+    """(source text, stages, DSL program) of a generated program, a manual one with the
+    dependencies ``derive_deps`` writes for it, compiled with its ``# options:`` line and
+    ``options``; ``None`` when the compiler refuses it because no compilation of it is correct.
+    Any other error is raised."""
+    try:
+        text = program.render(derive_deps(program, random.Random(seed))[0] if program.manual else None)
+        stages, dsl = compile_with(text, {**options_of(text), **(options or {})})
+    except UserError as error:
+        if has_no_correct_compilation(error):
+            return None
+        raise
+    return text, stages, dsl
+
+
 def manual_failures(program: GenProgram, seed: int, findings: Findings, gxx: bool = False, name: str = ""):
     """(the dependencies derived for a manual program, the failing runs of the program with them);
     a program the compiler refuses, or whose dependencies cannot be derived, is one failure."""

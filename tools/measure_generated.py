@@ -13,7 +13,6 @@ sets. ``--before`` also sums the compile without the passes that drop and merge 
 from __future__ import annotations
 
 import argparse
-import random
 import sys
 from collections import Counter
 
@@ -22,20 +21,23 @@ FIGURES = ("runs", "tasks", "insertions", "redundant", "minimum", "dummies")
 
 def generated_totals(seeds, manual: bool = False, options: dict | None = None) -> Counter:
     """The figures summed over the generated programs of ``seeds`` and their value sets, with
-    the insertions per kind (``by_kind``)."""
+    the insertions per kind (``by_kind``); ``refused`` counts the programs the compiler refuses
+    because no compilation of them is correct (they have no figures)."""
     from nanopass.api import surface_of
 
     from .check import program_inputs
-    from .fuzz_deps import derive_deps
+    from .fuzz_deps import compile_generated
     from .gen_programs import RandomChooser, generate
-    from .measure_edges import measure_stages, options_of
-    from .properties import compile_text
+    from .measure_edges import measure_stages
 
     total: Counter = Counter()
     for seed in seeds:
         program = generate(RandomChooser(seed), manual=manual, max_statements=9)
-        text = program.render(derive_deps(program, random.Random(seed))[0] if manual else None)
-        stages, dsl = compile_text(text, {**options_of(text), **(options or {})})
+        compiled = compile_generated(program, seed, options)
+        if compiled is None:
+            total["refused"] += 1
+            continue
+        _, stages, dsl = compiled
         for values in program.value_sets():
             figures = measure_stages(stages, program_inputs(surface_of(dsl), values))
             total["runs"] += 1
@@ -49,7 +51,7 @@ def generated_totals(seeds, manual: bool = False, options: dict | None = None) -
 def line(total: Counter) -> str:
     over = (total["insertions"] / total["minimum"] - 1) * 100 if total["minimum"] else 0.0
     kinds = ", ".join(f"{k.split()[1]} {v}" for k, v in sorted(total.items()) if k.startswith("by_kind"))
-    return (f"{total['runs']} runs, {total['tasks']} tasks: insertions {total['insertions']} ({kinds}), "
+    return (f"{total['runs']} runs, {total['tasks']} tasks ({total['refused']} programs refused): insertions {total['insertions']} ({kinds}), "
             f"redundant {total['redundant']}, minimum {total['minimum']}, dummies {total['dummies']}; "
             f"insertions {over:+.1f}% against the minimum")
 
