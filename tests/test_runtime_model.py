@@ -54,7 +54,7 @@ class Builder:
             return View(name, 0, SHAPE, row_major_strides(SHAPE))
         return View(name, rows[0] * SHAPE[1], (rows[1] - rows[0], SHAPE[1]), row_major_strides(SHAPE))
 
-    def task(self, *args, deps=(), mode="auto", manual_dep=False, outputs=()) -> int:
+    def task(self, *args, deps=(), mode="auto", manual_dep=False, outputs=(), kind="kernel") -> int:
         task_id = self.take()
         tensors = []
         for arg in args:
@@ -66,7 +66,8 @@ class Builder:
             self.owners[name] = task_id
             tensors.append(TensorArg(self.view(name), "OUTPUT", False, task_id))
         ids = tuple(self.id_of(d) for d in deps)
-        return self.add(Task(task_id, "kernel", (-1, 0, -1), tuple(tensors), (), ids, mode, tuple(outputs)))
+        launch = (-1, 0, -1) if kind == "kernel" else None
+        return self.add(Task(task_id, kind, launch, tuple(tensors), (), ids, mode, tuple(outputs)))
 
     def id_of(self, index: int) -> int:
         return self.trace.events[index].id
@@ -176,6 +177,19 @@ def test_writes_in_a_manual_scope_are_not_published_to_later_auto_tasks():
     reader = b.task(("x", "INPUT"))
     assert edges(b) == set()
     assert [(h.kind, h.first, h.second) for h in failing(find_hazards(b.trace))] == [("RAW", writer, reader)]
+
+
+def test_a_dummy_tasks_slots_are_no_accesses_but_still_producers():
+    """A dummy runs no kernel (runtime-api, rt_submit_dummy_task): an INOUT slot on it (a host
+    fence) conflicts with no later writer, yet a later lookup waits for it as a producer."""
+    b = Builder("y")
+    fence = b.task(("y", "INOUT"), kind="dummy")
+    reader = b.task(("y", "INPUT"))
+    b.scope("manual")
+    b.task(("y", "INOUT"), mode="manual")
+    b.end()
+    assert (fence, reader, "tensormap") in edges(b)
+    assert [(h.kind, h.first) for h in failing(find_hazards(b.trace))] == [("WAR", reader)]
 
 
 def test_a_host_read_waits_for_producers_and_orders_everything_after_it():
