@@ -3,7 +3,8 @@
 The framework (languages, passes, the pipeline driver, errors) lives in this package's modules
 ``language``, ``text``, ``rewrite``, ``pipeline`` and ``errors``; the compiler's languages,
 passes and printers are ``nanopass.languages``, ``nanopass.passes`` and ``nanopass.printer``.
-``generate_orchestration`` is the library entry point.
+``generate_orchestration`` is the library entry point; ``compile_text`` takes the existing
+compiler's printed IR (``printed_ir``).
 """
 
 from nanopass.errors import InternalError, NanopassError, Span, UserError
@@ -18,7 +19,12 @@ def __getattr__(name: str):
         from nanopass import api
 
         return getattr(api, name)
+    if name == "compile_text":
+        from nanopass import printed_ir
+
+        return printed_ir.compile_text
     raise AttributeError(f"module 'nanopass' has no attribute {name!r}")
 
 
-__all__ = ["InternalError", "NanopassError", "OrchestrationResult", "Span", "UserError", "generate_orchestration"]
+__all__ = ["InternalError", "NanopassError", "OrchestrationResult", "Span", "UserError", "compile_text",
+           "generate_orchestration"]

@@ -118,7 +118,9 @@ def run_pipeline(
     """Front end + every pass; returns the stages (index 0 is the front end's output).
 
     ``passes`` replaces the pipeline's list (``nanopass.stage_names.chosen_passes`` builds one
-    that connects). Stage 0's ``seconds`` is the front end's time: measured here, or
+    that connects). A program class in the existing compiler's printed form (``program.hints``)
+    runs them with ``convert_printed_ssa`` for ``convert_to_ssa``, its hints checked
+    (``nanopass.printed_hints``). Stage 0's ``seconds`` is the front end's time: measured here, or
     ``front_end_seconds`` when the caller ran it (``surface_of``) and passes the tree instead.
 
     ``keep_tree`` is ``Pipeline.run``'s: by default every stage keeps its tree;
@@ -133,6 +135,13 @@ def run_pipeline(
         start = time.perf_counter()
         tree = surface_of(program, func_name)
         seconds = time.perf_counter() - start if front_end_seconds is None else front_end_seconds
+        if hasattr(program, "hints") and program.hints(func_name) is not None:  # the existing compiler's printed IR
+            from nanopass.printed_hints import HintChecker
+            from nanopass.printed_ir import printed_passes
+            from nanopass.progress import fan_out
+
+            passes = printed_passes(passes)
+            observer = fan_out([HintChecker.of(program, func_name), observer])
         ctx = PassContext(options=dict(options or {}))
         pipeline = PIPELINE if passes is None else Pipeline(passes, source=PIPELINE.source)
         with reusing_walks():

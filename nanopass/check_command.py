@@ -23,14 +23,16 @@ def cmd_check(args, out: Console, err: Console) -> int:
     from nanopass.tools.check_values import as_set_text, choose_values
 
     from .api import result_from_stages, run_pipeline, surface_of
-    from .cli import EXIT_OK, EXIT_USER, _dump_writer, _options
+    from .cli import EXIT_OK, EXIT_USER, _dump_writer, _for_program, _load, _options
     from .run_output import print_warnings
     from .dumps import write_atomic
-    from .loader import load_programs, pick_program
+    from .loader import pick_program
     from .pipeline import PipelineError
+    from .printed_hints import HintChecker
+    from .progress import fan_out
     from .stage_names import pipeline_passes
 
-    program = pick_program(load_programs(args.file), args.program, args.file)
+    program = pick_program(_load(args), args.program, args.file)
     surface = surface_of(program, args.func)
     pinned = dict(args.values)
     check_values(surface, pinned)
@@ -38,9 +40,11 @@ def cmd_check(args, out: Console, err: Console) -> int:
     runs = [{**pinned, **as_set_text(run)} for run in choice.runs]
     first = program_inputs(surface, runs[0])
     args.values = list(runs[0].items())  # the dumps' instance graphs and hazards: the first run's
-    dumps = _dump_writer(args, program, pipeline_passes(), surface) if args.dump_all else None
+    passes = _for_program(pipeline_passes(), program, args.func)
+    dumps = _dump_writer(args, program, passes, surface) if args.dump_all else None
     try:
-        stages = run_pipeline(surface, args.func, options=_options(args), observer=dumps)
+        stages = run_pipeline(surface, args.func, options=_options(args), passes=passes,
+                              observer=fan_out([HintChecker.of(program, args.func), dumps]))
     except PipelineError as failure:
         if dumps:
             dumps.finish()

@@ -98,6 +98,7 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--unlabelled", action="store_true",
                      help="with --dump-all: write the IR text with positional fields (default: labelled, name: value)")
     run.add_argument("--no-exec", action="store_true", help=NO_EXEC_HELP)
+    _input_flag(run)
 
     sub.add_parser("passes", help="list the pipeline: each pass, its languages and its contract")
 
@@ -118,6 +119,7 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("-v", "--verbose", action="store_true", help="list waived pairs one by one")
     check.add_argument("--json", action="store_true", help="print the result as one JSON object on stdout")
     _option_flags(check)
+    _input_flag(check)
 
     explain = sub.add_parser("explain", help="show one pass's input and output for a program, side by side",
                              epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -131,6 +133,7 @@ def build_parser() -> argparse.ArgumentParser:
     explain.add_argument("--unlabelled", action="store_true",
                          help="show the IR text with positional fields (default: labelled, name: value)")
     explain.add_argument("--no-exec", action="store_true", help=NO_EXEC_HELP)
+    _input_flag(explain)
 
     language = sub.add_parser("language", help="print a language's grammar")
     language.add_argument("name", help="a language name (see 'nanopass passes')")
@@ -298,15 +301,43 @@ def _chosen(args):
     return passes
 
 
+def _input_flag(parser) -> None:
+    parser.add_argument("--input", choices=("auto", "dsl", "printed-ir"), default="auto",
+                        help="the file's form: the DSL, or the existing compiler's printed IR (read with ast only, "
+                             "its attrs= hints checked); auto (the default) detects it")
+
+
 def _load(args) -> list:
-    """The programs in ``args.file``: imported, or read with ``ast`` only under ``--no-exec``."""
-    if args.no_exec:
+    """The programs in ``args.file``: imported, or read with ``ast`` only under ``--no-exec`` or when
+    the file is the existing compiler's printed IR (``--input printed-ir``, or detected)."""
+    if _input_form(args) == "printed-ir":
+        from .printed_ir import load_printed_file
+
+        return load_printed_file(args.file)
+    if getattr(args, "no_exec", False):
         from .static_loader import load_programs_static
 
         return load_programs_static(args.file)
     from .loader import load_programs
 
     return load_programs(args.file)
+
+
+def _for_program(passes, program, func):
+    """The passes for ``program``: a printed program's SSA form is taken as it is, not derived again."""
+    from .printed_ir import passes_for
+
+    return passes_for(program, func, passes)
+
+
+def _input_form(args) -> str:
+    form = getattr(args, "input", "auto")
+    if form != "auto":
+        return form
+    from .loader import check_readable
+    from .printed_ir import looks_printed
+
+    return "printed-ir" if looks_printed(check_readable(args.file).decode("utf-8")) else "dsl"
 
 
 def _dump_names(passes) -> list[str]:

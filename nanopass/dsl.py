@@ -98,6 +98,40 @@ class ScopeMode(Enum):
     MANUAL = "MANUAL"
 
 
+# -- names the existing compiler's printed IR writes (passes/frontend/printed_form.py reads them) -----
+
+Mem = MemorySpace
+TensorLayout = Layout
+
+
+class _PrintedNames:
+    """``pl.Level.AIV``, ``pl.Role.Orchestrator``, ``pl.adir.inout``: any member is its own spelling
+    (the front end reads the source; these exist so that a printed program's file can be imported)."""
+
+    def __init__(self, prefix: str):
+        self._prefix = prefix
+
+    def __getattr__(self, name: str) -> str:
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return f"pl.{self._prefix}.{name}"
+
+
+Level = _PrintedNames("Level")
+Role = _PrintedNames("Role")
+adir = _PrintedNames("adir")
+
+
+def MemRef(*args: Any) -> tuple:  # noqa: N802 - the printed IR's spelling
+    """``pl.MemRef(base, offset, size)`` in a printed type: where the other compiler placed the buffer."""
+    return ("MemRef", *args)
+
+
+def const(value: Any, _dtype: Any = None) -> Any:
+    """``pl.const(0, pl.INT64)`` in a printed type: the value."""
+    return value
+
+
 # -- annotation objects -----------------------------------------------------------------------------
 
 
@@ -165,6 +199,7 @@ Tuple = _TypeConstructor("Tuple")
 Out = _TypeConstructor("Out")
 InOut = _TypeConstructor("InOut")
 TaskId = _Annotation("Scalar", TASK_ID)
+Ptr = _Annotation("Ptr", ())
 
 
 # -- decorators ---------------------------------------------------------------------------------------
@@ -193,6 +228,7 @@ class Program:
         self.closure = closure
         self.parsed_file = None  # the loader's parse of the class's file (ParsedFile), until the front end runs
         self._surface: dict[str | None, Any] = {}
+        self._hints: dict[str | None, Any] = {}
 
     def __repr__(self) -> str:
         return f"<nanopass program {self.name}>"
@@ -211,11 +247,19 @@ class Program:
         if func_name not in self._surface:
             from nanopass.passes.frontend.parse_dsl import parse_program
 
+            hints: list = []
             try:
-                self._surface[func_name] = parse_program(self.source(), func_name)
+                self._surface[func_name] = parse_program(self.source(), func_name, hints)
             finally:
                 self.parsed_file = None
+            self._hints[func_name] = hints[0] if hints else None
         return self._surface[func_name]
+
+    def hints(self, func_name: str | None = None):
+        """The analysis results a class in the existing compiler's printed form carries (None for
+        the DSL's own form); ``nanopass.printed_hints`` checks them."""
+        self.surface(func_name)
+        return self._hints[func_name]
 
 
 def program(cls=None, **_options):
@@ -286,6 +330,7 @@ class _BodyNamespace:
 tensor = _BodyNamespace("tensor")
 array = _BodyNamespace("array")
 system = _BodyNamespace("system")
+tile = _BodyNamespace("tile")
 
 for _name in [
     "range", "parallel", "yield_", "submit", "create_tensor", "no_dep", "manual_scope", "scope", "assemble",

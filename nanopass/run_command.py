@@ -33,10 +33,11 @@ def cmd_run(args, out: Console, err: Console) -> int:
 
 def _compile_and_write(args, out: Console, err: Console) -> int:
     from .api import needed_by_result, orchestration_functions, result_from_stages, run_pipeline, surface_of
-    from .cli import EXIT_OK, _chosen, _dump_writer, _load, _options
+    from .cli import EXIT_OK, _chosen, _dump_writer, _for_program, _load, _options
     from .loader import pick_program
     from .metadata import metadata_json
     from .pipeline import PipelineError
+    from .printed_hints import HintChecker
 
     if args.values and not args.dump_all:
         raise UsageError("--set is used with --dump-all (the instance graphs and hazards)")
@@ -53,6 +54,8 @@ def _compile_and_write(args, out: Console, err: Console) -> int:
     start = time.perf_counter()
     surface = surface_of(program, first)  # the front end, timed on its own
     front_end = time.perf_counter() - start
+    chosen = passes
+    passes = _for_program(chosen, program, first)
     printer = StagePrinter(args, passes, out)
     stop_after = None if args.stop_after == PRINTER else args.stop_after
     to_emission = stop_after is None and _ends_in_emission(passes)
@@ -62,7 +65,8 @@ def _compile_and_write(args, out: Console, err: Console) -> int:
             with _progress(surface, args, err, passes, report_progress is not None) as progress:
                 stages = run_pipeline(
                     surface, first, options=_options(args), verify=not args.no_verify, stop_after=stop_after,
-                    observer=fan_out([dumps, progress, printer if printer.wanted else None]),
+                    observer=fan_out([HintChecker.of(program, first), dumps, progress,
+                                      printer if printer.wanted else None]),
                     keep_tree=None if (dumps or printer.wanted or not to_emission) else needed_by_result,
                     passes=passes, front_end_seconds=front_end,
                 )
@@ -87,7 +91,7 @@ def _compile_and_write(args, out: Console, err: Console) -> int:
         for name in names[1:]:
             try:
                 other = run_pipeline(program, name, options=_options(args), verify=not args.no_verify,
-                                     keep_tree=needed_by_result, passes=passes)
+                                     keep_tree=needed_by_result, passes=_for_program(chosen, program, name))
             except PipelineError as failure:
                 raise failure.error from None
             print_warnings(other, args, err)

@@ -36,6 +36,7 @@ class StaticProgram:
         self.closure = source.closure
         self._source = source
         self._surface: dict[str | None, Any] = {}
+        self._hints: dict[str | None, Any] = {}
 
     def __repr__(self) -> str:
         return f"<nanopass program {self.name} (read without running)>"
@@ -48,8 +49,15 @@ class StaticProgram:
         if func_name not in self._surface:
             from nanopass.passes.frontend.parse_dsl import parse_program
 
-            self._surface[func_name] = parse_program(self._source, func_name)
+            hints: list = []
+            self._surface[func_name] = parse_program(self._source, func_name, hints)
+            self._hints[func_name] = hints[0] if hints else None
         return self._surface[func_name]
+
+    def hints(self, func_name: str | None = None):
+        """The analysis results of a class in the printed form (``dsl.Program.hints``)."""
+        self.surface(func_name)
+        return self._hints[func_name]
 
 
 def load_programs_static(path: str) -> list[StaticProgram]:

@@ -49,7 +49,7 @@ class RemapOutputAliases(Pass):
             table.claim(param.name)
         for param in func.params:
             if param.type._production == "TensorType":
-                names[param.name] = table.reserve("ext_" + param.name, generated=True)
+                names[param.name] = table.reserve("ext_" + base_name(param.name), generated=True)
             else:
                 names[param.name] = param.name
         for dyn in func.dyn_dims:

@@ -39,7 +39,7 @@ def self_method(node: ast.AST) -> str | None:
 
 
 def check_user_name(program: ProgramParser, name: str, node: ast.AST) -> None:
-    if "__" in name:
+    if "__" in name and not program.src.printed:
         raise program.error(
             f"'{name}': names containing '__' are reserved for the compiler's variable versions", node
         )

@@ -21,6 +21,7 @@ from nanopass.errors import UserError
 
 from .limits import (MAX_ARRAY_SIZE, MAX_DIM, MAX_ENTRY_SCALARS, MAX_ENTRY_TENSORS, MAX_EXPR_DEPTH, MAX_NESTING,
                      MAX_PARALLEL_NESTING, MAX_TASK_SCALARS, MAX_TASK_TENSORS, MAX_TENSOR_DIMS, expr_depth)
+from .printed_form import desugar, is_printed
 from .program import ProgramParser
 from .source import ProgramSource
 
@@ -31,8 +32,14 @@ __all__ = [  # the front end's interface; the limits are re-exported from their 
 ]
 
 
-def parse_program(src: ProgramSource, func_name: str | None = None) -> Any:
-    """The ``surface`` program for one orchestration function of a program class."""
+def parse_program(src: ProgramSource, func_name: str | None = None, hints: list | None = None) -> Any:
+    """The ``surface`` program for one orchestration function of a program class. One in the
+    existing compiler's printed form is read through ``printed_form.desugar``, and its
+    ``PrintedHints`` appended to ``hints`` when a list is given (``printed_hints`` checks them)."""
+    if not src.printed and is_printed(src.classdef):
+        src, found = desugar(src)
+        if hints is not None:
+            hints.append(found)
     try:
         return ProgramParser(src).parse(func_name)
     except RecursionError:

@@ -48,6 +48,7 @@ class ProgramSource:
     text: str
     classdef: ast.ClassDef
     closure: Mapping[str, Any] = field(default_factory=dict)
+    printed: bool = False  # read from the existing compiler's printed IR (``printed_form``): SSA names allowed
 
     def span(self, node: ast.AST) -> Span:
         """Where ``node`` is; a node without a position of its own (``ast.arguments``) is at the class."""

@@ -100,6 +100,8 @@ def check_annotation(cx: FunctionContext, annotated: Any, inferred: Any, stmt: a
         a, b = annotated.dtype, inferred.dtype
         if a == b or (b is DType.INDEX and a.is_int):
             return annotated
+        if cx.src.printed and a is DType.INDEX and b.is_int:  # the printed IR's index-typed variables
+            return annotated
         raise cx.error(f"type annotation of '{name}' has dtype {a.name} but the value has {b.name}", stmt)
     if not compatible(annotated, inferred):
         raise cx.error(

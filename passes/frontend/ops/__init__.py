@@ -24,7 +24,10 @@ read outside these modules:
 - ``tuple[...]`` annotations, ``pl.MemRef`` in types, kernels without ``self``
   (``type_reader``); several orchestration functions, ``level=``/``role=``, ``@pl.jit`` (``program``);
   SSA names such as ``x__ssa_v1`` (``names.check_user_name``); ``pl.tile.*`` kernel bodies
-  (``kernels``); a tuple result read by index, ``r[0]`` (``host_access.subscript``).
+  (``kernels``); a tuple result read by index, ``r[0]`` (``host_access.subscript``). In the existing
+  compiler's printed IR, ``printed_form`` reads the ``MemRef``s, kernels without ``self``,
+  ``level=``/``role=``, SSA names, ``pl.tile.*`` bodies and tuples read by index already, by
+  rewriting the class into the DSL before it is read.
 
 The import order below is the order of registration, which the messages that list operations
 follow ("only kernel calls, pl.submit and pl.yield_ can be unpacked").
