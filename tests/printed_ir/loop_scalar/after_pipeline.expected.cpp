@@ -1,4 +1,3 @@
-// Orchestration Function: orch_loop
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -10,7 +9,9 @@ extern "C" {
 __attribute__((visibility("default")))
 PTO2OrchestrationConfig aicpu_orchestration_config(const L2TaskArgs& orch_args) {
     (void)orch_args;
-    return PTO2OrchestrationConfig{ .expected_arg_count = 5 };
+    return PTO2OrchestrationConfig{
+        .expected_arg_count = 5,
+    };
 }
 
 __attribute__((visibility("default")))
@@ -36,7 +37,7 @@ void aicpu_orchestration_entry(const L2TaskArgs& orch_args) {
                 rt_submit_aiv_task(0, params_t0);
             }
         }
-        if (2 < steps) {
+        if ((2 < steps)) {
             PTO2_SCOPE() {
 
                 // Task 1: kernel_copy
