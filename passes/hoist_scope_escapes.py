@@ -9,9 +9,10 @@ from nanopass.rewrite import Pass, register
 
 from .aliases import buffer_roots
 from .kernels import kernel_table
-from .util import BODY_FIELDS, carry_arrays, iter_stmts, var_reads
+from .util import BODY_FIELDS, TYPE_PRODUCTIONS, carry_arrays, iter_stmts, var_reads
 
 H = HOISTED
+STATEMENTS = frozenset(cls._production for cls in BATCHED.classes("Stmt"))
 
 
 def _as_list(value) -> list:
@@ -79,24 +80,43 @@ class HoistScopeEscapes(Pass):
         last read (by a statement's own expressions; returns emit nothing and read nothing)."""
         self.last_read: dict[str, int] = {}
         self.scope_end: dict[int, int] = {}
+        last_read, roots = self.last_read, self.roots
         position = 0
-
-        def visit(stmts) -> None:
-            nonlocal position
-            for stmt in stmts:
-                here = position
-                position += 1
-                fields = BODY_FIELDS.get(stmt._production, ())
-                if stmt._production != "Return":
-                    own = [c for name, _ in stmt._child_fields if name not in fields for c in _as_list(getattr(stmt, name))]
-                    for name in var_reads(own):
-                        self.last_read[self.root(name)] = here
-                for field in fields:
-                    visit(getattr(stmt, field))
-                if stmt._production == "Scope":
-                    self.scope_end[id(stmt)] = position - 1
-
-        visit(body)
+        # One stack of what is left to do, statements and their own expressions alike: a
+        # statement's reads are recorded at its position, before the statements of its bodies.
+        stack: list = list(reversed(body))
+        pop, push, extend = stack.pop, stack.append, stack.extend
+        here = -1
+        while stack:
+            node = pop()
+            if type(node) is int:  # the end of the scope whose id it is
+                self.scope_end[node] = position - 1
+                continue
+            production = node._production
+            if production == "Var":
+                name = node.name
+                last_read[roots.get(name, name)] = here
+                continue
+            if production in TYPE_PRODUCTIONS or production == "Int":
+                continue
+            if production not in STATEMENTS:
+                extend(node._children())
+                continue
+            here = position  # a statement
+            position += 1
+            fields = BODY_FIELDS.get(production, ())
+            if production == "Scope":
+                push(id(node))
+            for field in reversed(fields):
+                extend(reversed(getattr(node, field)))
+            if production != "Return":
+                for name, many in node._child_fields:
+                    if name not in fields:
+                        value = getattr(node, name)
+                        if many:
+                            extend(value)
+                        elif value is not None:
+                            push(value)
 
     def sequence(self, stmts) -> tuple:
         out: list = []
