@@ -104,6 +104,7 @@ class RegistryError(Exception):
 
 
 OPS: dict[str, Op] = {}  # every spelling (names and aliases) -> its operation
+REFUSED: dict[str, str] = {}  # a DSL operation of the existing compiler refused here -> why (see refuse_op)
 STATEMENTS: dict[type, Callable] = {}  # ast.stmt class -> reader (cx, stmt) -> [stmt]
 
 
@@ -146,6 +147,15 @@ def dsl_op(
     return register
 
 
+def refuse_op(name: str, message: str) -> None:
+    """``pl.<name>`` (an operation of the existing DSL that nanopass does not compile) is refused
+    wherever it is written, with ``message`` saying why. It is not in ``OPS``: every registered
+    operation compiles."""
+    if name in OPS or name in REFUSED:
+        raise RegistryError(f"pl.{name} is registered or refused already")
+    REFUSED[name] = message
+
+
 def statement(*classes: type) -> Callable[[Callable], Callable]:
     """Register the decorated function as the reader of the ``ast.stmt`` classes given."""
 
@@ -173,6 +183,8 @@ def refusal(cx: FunctionContext, spelled: str, op: Op | None, position: Position
     """The error for ``pl.<spelled>`` (``op`` when it is registered) where it has no form."""
     if op is not None and position in op.misplaced:
         return cx.error(op.misplaced[position], node)
+    if op is None and spelled in REFUSED:
+        return cx.error(REFUSED[spelled], node)
     if position is STATEMENT:
         return cx.error(f"this expression has no effect as a statement: {quoted(short_source(node))}", node)
     if position is EXPRESSION:
