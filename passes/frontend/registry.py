@@ -124,6 +124,8 @@ def dsl_op(
 
     def register(handler: Callable) -> Callable:
         op = OPS.get(name)
+        if name in REFUSED or any(alias in REFUSED for alias in aliases):
+            raise RegistryError(f"pl.{name} (or an alias) is refused by refuse_op; drop the refusal to register it")
         if op is not None and op.name != name:
             raise RegistryError(f"'{name}' is an alias of pl.{op.name}; register it under that name")
         if op is not None and (position in op.forms or position in op.misplaced):

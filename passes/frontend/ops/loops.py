@@ -4,8 +4,8 @@ which names the branch's results. ``pl.pipeline(..., stage=k)`` is ``pl.range`` 
 pipelines a kernel's loop; an orchestration loop runs its iterations in order), ``pl.unroll`` is
 expanded here into one copy of the body per iteration. (``pl.split_aiv`` splits a kernel's loop
 across the AIV sub-cores: an orchestration function has none, so it is not an iterator here.)
-``pl.while_(init_values=...)`` with its ``pl.cond(...)`` is refused with a located error: every
-language after ``surface`` has counted loops only (see ``WHILE_REFUSED``).
+``pl.while_(init_values=...)`` with its ``pl.cond(...)`` is refused with a located error: the
+languages have counted loops only (see ``WHILE_REFUSED``).
 """
 
 from __future__ import annotations
