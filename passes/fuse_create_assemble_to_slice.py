@@ -135,7 +135,7 @@ class FuseCreateAssembleToSlice(Pass):
         self.check_target_not_written(stmts[create_at + 1 : at], target, let)
         create = stmts[create_at]
         stmts[create_at] = S.Let(
-            create.var, S.SliceTensor(value.target, create.value.shape, value.offset, False), span=create.span
+            create.var, S.SliceTensor(value.target, create.value.shape, value.offset, False, False), span=create.span
         )
         stmts[at] = S.Let(let.var, value.target, span=let.span)
         return at
