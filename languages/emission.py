@@ -48,9 +48,9 @@ LANGUAGE = encoded.LANGUAGE.extend(
             Production("AssignVar", "name:symbol", "value:Expr"),
             Production("ShapeArray", "name:symbol", "values:Expr*", doc="uint32_t name[n] = {...};"),
             Production(
-                "ViewExtents", "name:symbol", "values:Expr*", "tensor:symbol", "offsets:symbol",
-                doc="uint32_t name[n] = {...}: a slice's extents (--abi l2 clamps each to what is left of "
-                "tensor after offsets, as the reference does)",
+                "ViewExtents", "name:symbol", "values:Expr*", "tensor:symbol", "offsets:symbol", "clamp:boolean",
+                doc="uint32_t name[n] = {...}: a slice's extents, each clamped to what is left of tensor after "
+                "offsets when clamp (the slice's clamp=True) or under --abi l2 (as the reference does)",
             ),
             Production(
                 "CreateInfo", "name:symbol", "shapes:symbol", "ndims:integer", "dtype:dtype", "manual_dep:boolean"

@@ -39,7 +39,10 @@ RHS = Nonterminal(
     "Expr",
     Production("CreateTensor", "shape:Expr*", "dtype:dtype", "manual_dep:boolean", "init:Expr?"),
     Production("ReadTensor", "tensor:Expr", "index:Expr*"),
-    Production("SliceTensor", "tensor:Expr", "shape:Expr*", "offset:Expr*", "manual_dep:boolean", doc=UNTRACKED),
+    Production(
+        "SliceTensor", "tensor:Expr", "shape:Expr*", "offset:Expr*", "manual_dep:boolean", "clamp:boolean",
+        doc=UNTRACKED + "; clamp: each extent is cut to what is left of the source after the offset (clamp=True)",
+    ),
     Production("TransposeTensor", "tensor:Expr", "axis1:integer", "axis2:integer", "manual_dep:boolean", doc=UNTRACKED),
     Production("ReshapeTensor", "tensor:Expr", "shape:Expr*", "manual_dep:boolean", doc=UNTRACKED),
     Production("DimTensor", "tensor:Expr", "axis:integer", doc="a runtime read of shapes[axis]"),

@@ -148,7 +148,7 @@ class FuseCreateAssembleToSlice(Pass):
         self.check_placement_invisible(stmts[create_at + 1 : at], value, create, let)
         self.check_fill_overwritten(stmts[create_at + 1 : at], create, let, target)
         stmts[create_at] = S.Let(
-            create.var, S.SliceTensor(value.target, create.value.shape, value.offset, False), span=create.span
+            create.var, S.SliceTensor(value.target, create.value.shape, value.offset, False, False), span=create.span
         )
         stmts[at] = S.Let(let.var, value.target, span=let.span)
         return at

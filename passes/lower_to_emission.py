@@ -240,7 +240,7 @@ class LowerToEmission(Pass):
         elif kind == "SliceTensor":
             shapes, offsets = name + "_shapes", name + "_offsets"
             out.append(E.ShapeArray.make(offsets, value.offset, span=span))
-            out.append(E.ViewExtents.make(shapes, value.shape, value.tensor.name, offsets))
+            out.append(E.ViewExtents.make(shapes, value.shape, value.tensor.name, offsets, value.clamp))
             out.append(E.ViewTensor.make(name, value.tensor.name, shapes, offsets, value.manual_dep))
         elif kind == "TransposeTensor":
             out.append(E.TransposeView(name, value.tensor.name, value.axis1, value.axis2, value.manual_dep, span=span))

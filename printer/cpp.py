@@ -293,7 +293,7 @@ def emit(node, out):  # noqa: F811
 @dispatch(E.ViewExtents, Emitter, namespace=EMIT_NS)
 def emit(node, out):  # noqa: F811
     values = [fmt_u32(v, out.abi) for v in node.values]
-    if out.abi.clamp_view_extents:
+    if node.clamp or out.abi.clamp_view_extents:
         t, o = node.tensor, node.offsets
         values = [
             f"({o}[{i}] >= {t}.shapes[{i}] ? 0u : std::min<uint32_t>({v}, {t}.shapes[{i}] - {o}[{i}]))"

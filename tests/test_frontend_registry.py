@@ -20,8 +20,8 @@ from nanopass.languages import surface as S
 from nanopass.languages.terms import BinOp
 from nanopass.passes.frontend import context  # noqa: F401 - registers every reader
 from nanopass.passes.frontend.names import dsl_call
-from nanopass.passes.frontend.registry import (EXPRESSION, OPS, STATEMENT, STATEMENTS, VALUE, RegistryError,
-                                               describe_registry, dsl_op, statement)
+from nanopass.passes.frontend.registry import (EXPRESSION, ITERATOR, OPS, REFUSED, STATEMENT, STATEMENTS, VALUE,
+                                               RegistryError, describe_registry, dsl_op, refuse_op, statement)
 from nanopass.passes.frontend.statements import UNSUPPORTED
 from nanopass.static_loader import load_programs_static
 from nanopass.text import unparse
@@ -71,6 +71,7 @@ def test_every_spelling_names_one_operation():
 def test_a_second_registration_raises_and_changes_nothing():
     before = {spelling: (op, dict(op.forms), dict(op.misplaced), op.aliases) for spelling, op in OPS.items()}
     statements_before = dict(STATEMENTS)
+    refused_before = dict(REFUSED)
 
     def handler(*_args):
         raise AssertionError("never called")
@@ -83,12 +84,16 @@ def test_a_second_registration_raises_and_changes_nothing():
         lambda: dsl_op("submit", STATEMENT)(handler),  # where submit declares a refusal
         lambda: dsl_op("tensor.reshape", STATEMENT, misplaced={VALUE: "no"})(handler),  # a refusal where it reads
         lambda: statement(ast.While, ast.Assign)(handler),  # a statement class that has a reader
+        lambda: dsl_op("while_", ITERATOR)(handler),  # a refused operation
+        lambda: dsl_op("range2", ITERATOR, aliases=("cond",))(handler),  # a refused operation as an alias
+        lambda: refuse_op("range", "no"),  # a registered operation
+        lambda: refuse_op("while_", "no"),  # refused twice
     ]
     for attempt in attempts:
         with pytest.raises(RegistryError):
             attempt()
     after = {spelling: (op, dict(op.forms), dict(op.misplaced), op.aliases) for spelling, op in OPS.items()}
-    assert after == before and STATEMENTS == statements_before
+    assert after == before and STATEMENTS == statements_before and REFUSED == refused_before
 
 
 def _statement_classes(cls: type = ast.stmt) -> set[type]:

@@ -41,6 +41,7 @@ RUNS = {
     "surface_unroll": ({"n": "2"}, 5),
     "surface_dumps": ({}, 4),
     "surface_jit": ({}, 2),
+    "surface_slice_clamp": ({"row": "18"}, 2),
 }
 
 
@@ -112,8 +113,10 @@ ERRORS = {
     "view without shape": ("r = pl.tensor.view(big, layout=pl.ND)\nreturn res\n", "pl.tensor", "pl.tensor.view needs shape="),
     "slice drop_dims": ("r = pl.slice(big, [1, 32], [0, 0], drop_dims=[0])\nreturn res\n", "[0])",
                         "drop_dims is not supported"),
-    "slice outside": ("r = pl.slice(big, [8, 32], [20, 0], clamp=True)\nreturn res\n", "8,",
+    "slice outside": ("r = pl.slice(big, [8, 32], [20, 0])\nreturn res\n", "8,",
                       "the slice [20, 28) is outside the dimension of extent 24"),
+    "slice outside clamp=False": ("r = pl.slice(big, [8, 32], [20, 0], clamp=False)\nreturn res\n", "8,",
+                                  "the slice [20, 28) is outside the dimension of extent 24"),
     "slice rank": ("r = pl.slice(big, [8], [0])\nreturn res\n", "pl.slice", "pl.slice of a rank-2 tensor needs"),
     "slice pad_value": ("r = pl.slice(big, [8, 32], [0, 0], pad_value=0)\nreturn res\n", "0)",
                         "pl.slice has no keyword argument 'pad_value'"),
@@ -159,6 +162,12 @@ ERRORS = {
                               "allow_early_resolve= must be True or False"),
     "dumps on a call": ("res = self.k(x, res, dumps=[x])\nreturn res\n", "[x]",
                         "kernel 'k' does not accept keyword argument 'dumps'"),
+    "while_ loop": ("for (i, r) in pl.while_(init_values=(0, res)):\n    pl.cond(i < n)\n    r = self.k(x, r)\n"
+                    "    i2, r2 = pl.yield_(i + 1, r)\nreturn r2\n", "pl.while_",
+                    "pl.while_ loops are not supported in an orchestration function"),
+    "cond statement": ("pl.cond(n > 0)\nreturn res\n", "pl.cond", "pl.cond(...) is the condition of a pl.while_ loop"),
+    "cond in an if": ("if pl.cond(n > 0):\n    res = self.k(x, res)\nreturn res\n", "pl.cond",
+                      "pl.cond(...) is the condition of a pl.while_ loop"),
     "slice clamp": ("r = pl.slice(big, [8, 32], [0, 0], clamp=1)\nreturn res\n", "1)", "clamp= must be True or False"),
 }
 
@@ -175,11 +184,33 @@ def test_misuse_is_a_located_user_error(name, tmp_path):
 def test_slice_metadata_keywords_print_nothing(tmp_path):
     plain = compile_body(tmp_path, "w = pl.slice(big, [8, 32], [8, 0])\nres = self.k(w, res)\nreturn res\n").code
     tagged = compile_body(tmp_path, """\
-        w = pl.tensor.slice(big, [8, 32], [8, 0], valid_shape=[n, 32], pad_value=0.0, clamp=True)
+        w = pl.tensor.slice(big, [8, 32], [8, 0], valid_shape=[n, 32], pad_value=0.0, clamp=False)
         res = self.k(w, res)
         return res
     """).code
     assert tagged == plain
+
+
+CLAMPED_TAIL = "(w_offsets[0] >= ext_big.shapes[0] ? 0u : std::min<uint32_t>(8, ext_big.shapes[0] - w_offsets[0]))"
+
+
+def test_slice_clamp_cuts_the_extents_in_the_default_abi(tmp_path):
+    # Without clamp= the default ABI prints the extents as written; with it, clamped as --abi l2 does.
+    plain = compile_body(tmp_path, "w = pl.slice(big, [8, 32], [8, 0])\nres = self.k(w, res)\nreturn res\n").code
+    clamped = compile_body(tmp_path, "w = pl.slice(big, [8, 32], [20, 0], clamp=True)\nres = self.k(w, res)\nreturn res\n").code
+    assert "uint32_t w_shapes[2] = {8, 32};" in plain and "std::min" not in plain
+    assert f"uint32_t w_shapes[2] = {{{CLAMPED_TAIL}, " in clamped
+    compile_check(clamped, tmp_path, "clamped.cpp")
+
+
+@pytest.mark.parametrize("row, rows", [(0, 8), (14, 6), (19, 1), (20, 0), (31, 0)])
+def test_slice_clamp_runs_with_the_window_cut_at_the_source_end(row, rows):
+    # Both interpreters (the reference one on the SSA, the emission one on the printed statements)
+    # give the kernel the clamped window: rows left after the offset, 0 past the end.
+    result = check_program(load_program(GOLDEN / "surface_slice_clamp.py"), {"row": str(row)})
+    assert result.fatal is None and not result.failing and not result.mismatches
+    for trace in (result.reference, result.emission):
+        assert [t.tensors[0].view.shape for t in trace.tasks()] == [(4, 32), (rows, 32)]
 
 
 def notes(result, kind: str) -> list:

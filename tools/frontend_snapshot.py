@@ -83,7 +83,6 @@ def _error_text(error) -> str:
 def snapshot(count: int, seed: int) -> str:
     from nanopass.loader import load_programs
     from nanopass.static_loader import load_programs_static
-    from nanopass.tools.fuzz_frontend import _forget_user_modules
 
     with tempfile.TemporaryDirectory() as tmp:
         entries: list[tuple[str, Path]] = [(str(p.relative_to(REPO)), p) for p in repository_files()]
@@ -94,12 +93,9 @@ def snapshot(count: int, seed: int) -> str:
         parts = []
         for label, path in entries:
             for mode, load in (("import", load_programs), ("no-exec", load_programs_static)):
-                try:
-                    with warnings.catch_warnings():
-                        warnings.simplefilter("ignore")
-                        text = reading(path, load)
-                finally:
-                    _forget_user_modules()
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    text = reading(path, load)
                 text = text.replace(str(path), label).replace(str(REPO) + "/", "")
                 parts.append(f"### {label} [{mode}]\n{text}")
         return "".join(parts)

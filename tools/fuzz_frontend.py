@@ -141,7 +141,6 @@ class Checker:
             outcome = self.check_file(path)
         finally:
             path.unlink()
-            _forget_user_modules()
         return outcome
 
     def check_file(self, path: Path) -> Outcome:
@@ -204,11 +203,6 @@ def _user_error(error, path: Path) -> Outcome:
 
 def _traceback(error: BaseException) -> str:
     return "".join(traceback.format_exception(type(error), error, error.__traceback__))
-
-
-def _forget_user_modules() -> None:
-    for name in [n for n in sys.modules if n.startswith("_nanopass_user_")]:
-        del sys.modules[name]
 
 
 def _without_position(message: str) -> str:

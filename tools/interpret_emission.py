@@ -37,7 +37,7 @@ from .cvalues import (
     to_u64,
 )
 from .interpret_ssa import ProgramFault
-from .sim_runtime import TAG, CreateInfo, Halted, Inputs, SimRuntime, Tensor
+from .sim_runtime import TAG, CreateInfo, Halted, Inputs, SimRuntime, Tensor, clamped_extents
 from .trace import Fatal, Trace, site_ids
 
 MAX_TENSOR_ARGS = 32
@@ -235,9 +235,15 @@ class EmissionInterpreter:
         self.declare(node.name, Cell("u32_array", values, "uint32_t"), node)
 
     def exec_ViewExtents(self, node) -> None:
-        # The extents as the default ABI prints them (--abi l2 clamps them to the source, which
-        # changes nothing for a window inside it; one outside it is the runtime's fatal error)
+        # Clamped as printed when the slice asked for it; otherwise as the default ABI prints them
+        # (--abi l2 clamps them to the source, which changes nothing for a window inside it; one
+        # outside it is the runtime's fatal error)
         self.exec_ShapeArray(node)
+        if node.clamp:
+            cell = self.cell(node.name, node, ("u32_array",))
+            tensor = self.tensor_var(node.tensor, node)
+            offsets = self.u32_array(node.offsets, node, len(tensor.shape))
+            cell.value = clamped_extents(cell.value, offsets, tensor.shape)
 
     def exec_ReadDim(self, node) -> None:
         tensor = self.tensor_var(node.tensor, node)

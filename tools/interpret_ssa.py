@@ -40,7 +40,7 @@ from nanopass.languages.terms import ArgDir, CoreType, DType, Encoding, LoopKind
 from nanopass.passes.kernels import output_param_of_result
 
 from .cvalues import COMPARE, SYMBOL, CError, arith, cast_u64, convert, ctype_of, f32, from_u64, to_u64
-from .sim_runtime import TAG, CreateInfo, Halted, Inputs, SimRuntime, Tensor
+from .sim_runtime import TAG, CreateInfo, Halted, Inputs, SimRuntime, Tensor, clamped_extents
 from .trace import Trace, site_ids
 
 NO_TASK: frozenset[int] = frozenset()
@@ -391,7 +391,10 @@ class Interpreter:
 
     def rhs_SliceTensor(self, value, let):
         tensor = self.tensor(value.tensor)
-        return tensor.view([self.u32(d) for d in value.shape], [self.u32(o) for o in value.offset], value.manual_dep)
+        shape, offset = [self.u32(d) for d in value.shape], [self.u32(o) for o in value.offset]
+        if value.clamp:
+            shape = clamped_extents(shape, offset, tensor.shape)
+        return tensor.view(shape, offset, value.manual_dep)
 
     def rhs_TransposeTensor(self, value, let):
         return self.tensor(value.tensor).transpose(value.axis1, value.axis2, value.manual_dep)

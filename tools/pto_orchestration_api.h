@@ -10,7 +10,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include <algorithm>  // std::min in clamped view extents (--abi l2)
+#include <algorithm>  // std::min in clamped view extents (clamp=True; every slice under --abi l2)
 #include <string>
 #include <type_traits>
 

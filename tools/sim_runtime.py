@@ -323,6 +323,12 @@ class SimRuntime:
         return element_bits(buf.init, buf.dtype) if buf.init is not None else 0
 
 
+def clamped_extents(shape, offsets, source_shape) -> list[int]:
+    """A slice's extents cut to what is left of the source after the offsets (0 past its end), as
+    the printed ``(o >= s ? 0u : std::min<uint32_t>(e, s - o))`` computes them."""
+    return [0 if o >= s else min(e, s - o) for e, o, s in zip(shape, offsets, source_shape)]
+
+
 def _indices(shape):
     out = [()]
     for extent in shape:

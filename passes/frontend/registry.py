@@ -106,6 +106,7 @@ class RegistryError(Exception):
 
 
 OPS: dict[str, Op] = {}  # every spelling (names and aliases) -> its operation
+REFUSED: dict[str, str] = {}  # a DSL operation of the existing compiler refused here -> why (see refuse_op)
 STATEMENTS: dict[type, Callable] = {}  # ast.stmt class -> reader (cx, stmt) -> [stmt]
 
 
@@ -126,6 +127,8 @@ def dsl_op(
 
     def register(handler: Callable) -> Callable:
         op = OPS.get(name)
+        if name in REFUSED or any(alias in REFUSED for alias in aliases):
+            raise RegistryError(f"pl.{name} (or an alias) is refused by refuse_op; drop the refusal to register it")
         if op is not None and op.name != name:
             raise RegistryError(f"'{name}' is an alias of pl.{op.name}; register it under that name")
         if op is not None and (position in op.forms or position in op.misplaced):
@@ -147,6 +150,15 @@ def dsl_op(
         return handler
 
     return register
+
+
+def refuse_op(name: str, message: str) -> None:
+    """``pl.<name>`` (an operation of the existing DSL that nanopass does not compile) is refused
+    wherever it is written, with ``message`` saying why. It is not in ``OPS``: every registered
+    operation compiles."""
+    if name in OPS or name in REFUSED:
+        raise RegistryError(f"pl.{name} is registered or refused already")
+    REFUSED[name] = message
 
 
 def statement(*classes: type) -> Callable[[Callable], Callable]:
@@ -176,6 +188,8 @@ def refusal(cx: FunctionContext, spelled: str, op: Op | None, position: Position
     """The error for ``pl.<spelled>`` (``op`` when it is registered) where it has no form."""
     if op is not None and position in op.misplaced:
         return cx.error(op.misplaced[position], node)
+    if op is None and spelled in REFUSED:
+        return cx.error(REFUSED[spelled], node)
     if position is STATEMENT:
         return cx.error(f"this expression has no effect as a statement: {quoted(short_source(node))}", node)
     if position is EXPRESSION:

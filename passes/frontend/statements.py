@@ -18,8 +18,8 @@ from .ops.host_access import array_write, subscript
 from .ops.debug_tags import untag
 from .ops.inlining import self_call
 from .ops.nested_calls import tensor_value
-from .registry import (BINDING, CONTEXT, EXPRESSION, ITERATOR, OPS, STATEMENT, TARGETS, VALUE, names_in, refusal,
-                       spelled_list, statement)
+from .registry import (BINDING, CONTEXT, EXPRESSION, ITERATOR, OPS, REFUSED, STATEMENT, TARGETS, VALUE, names_in,
+                       refusal, spelled_list, statement)
 from .source import short_source
 from .type_reader import BOOL_T, TID_T, compatible, type_text
 
@@ -149,6 +149,8 @@ def read_expr(cx: FunctionContext, stmt: ast.Expr) -> list[Any]:
                 return [read] if read is not None else []
             if STATEMENT in op.misplaced:
                 raise refusal(cx, spelled, op, STATEMENT, value)
+        elif spelled in REFUSED:
+            raise refusal(cx, spelled, op, STATEMENT, value)
     raise cx.error(
         f"this expression has no effect as a statement: {quoted(short_source(stmt))}", stmt
     )
@@ -223,6 +225,8 @@ def read_for(cx: FunctionContext, stmt: ast.For) -> list[Any]:
     spelled = dsl_call(call)
     op = OPS.get(spelled) if spelled is not None else None
     form = op.forms.get(ITERATOR) if op is not None else None
+    if form is None and spelled in REFUSED:
+        raise refusal(cx, spelled, op, ITERATOR, call)
     if form is None:
         iterators = spelled_list(names_in(ITERATOR), "(...)", "or")
         raise cx.error(f"a for loop must iterate over {iterators}", call)

@@ -5,8 +5,9 @@
 The short forms of the existing DSL also apply to tiles; in an orchestration function only the
 tensor meaning exists, so they are aliases. ``valid_shape=`` and ``pad_value=`` of a slice are
 metadata for kernels (checked, nothing printed); ``clamp=True`` lets a window run past the
-source's end (``--abi l2`` prints every extent clamped; the default ABI prints the extents as
-written, so a window provably past the end stays an error there).
+source's end: the runtime view's extents are cut to what is left of the source after the offset
+(printed as a run-time ``std::min`` in both ABIs; ``--abi l2`` prints every extent that way, as
+the reference does). The result's type keeps the written extents, an upper bound of the view's.
 """
 
 from __future__ import annotations
@@ -56,13 +57,13 @@ def slice_(cx: FunctionContext, call: ast.Call, a: dict[str, ast.expr]) -> tuple
         constant_value(cx.program, a["pad_value"])  # a constant, for the kernel; nothing printed
     shape_nodes = a["shape"].elts if isinstance(a["shape"], (ast.List, ast.Tuple)) else [call] * len(shape)
     for dim, off, full, node in zip(shape, offset, ty.shape, shape_nodes):
-        if all(x._production == "Int" for x in (dim, off, full)) and off.value + dim.value > full.value:
+        if not clamp and all(x._production == "Int" for x in (dim, off, full)) and off.value + dim.value > full.value:
             raise cx.error(
                 f"the slice [{off.value}, {off.value + dim.value}) is outside the dimension of extent {full.value}",
                 node,
-                hint="clamp=True cuts the window at the source's end only under --abi l2" if clamp else None,
+                hint="clamp=True cuts the window at the source's end",
             )
-    return L.SliceTensor.make(tensor, shape, offset, False), L.TensorType.make(shape, ty.dtype)
+    return L.SliceTensor.make(tensor, shape, offset, False, clamp), L.TensorType.make(shape, ty.dtype)
 
 
 @dsl_op("tensor.reshape", VALUE, aliases=("reshape",), params=("tensor", "shape"))

@@ -1,0 +1,49 @@
+// Orchestration Function: run
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "pto_orchestration_api.h"
+
+extern "C" {
+
+__attribute__((visibility("default")))
+PTO2OrchestrationConfig aicpu_orchestration_config(const ChipStorageTaskArgs& orch_args) {
+    (void)orch_args;
+    return PTO2OrchestrationConfig{ .expected_arg_count = 3 };
+}
+
+__attribute__((visibility("default")))
+void aicpu_orchestration_entry(const ChipStorageTaskArgs& orch_args) {
+    // External tensors
+    Tensor ext_big = from_tensor_arg(orch_args.tensor(0));
+    Tensor ext_res = from_tensor_arg(orch_args.tensor(1));
+
+    // Scalar params
+    union { uint64_t u64; int64_t val; } row_conv;
+    row_conv.u64 = orch_args.scalar(0);
+    int64_t row = row_conv.val;
+
+    PTO2_SCOPE() {
+        uint32_t tail_offsets[2] = {16, 0};
+        uint32_t tail_shapes[2] = {(tail_offsets[0] >= ext_big.shapes[0] ? 0u : std::min<uint32_t>(8, ext_big.shapes[0] - tail_offsets[0])), (tail_offsets[1] >= ext_big.shapes[1] ? 0u : std::min<uint32_t>(32, ext_big.shapes[1] - tail_offsets[1]))};
+        Tensor tail = ext_big.view(tail_shapes, tail_offsets);
+
+        // Task 0: scale_rows
+        Arg params_t0;
+        params_t0.add_input(tail);
+        params_t0.add_output(ext_res);
+        rt_submit_aiv_task(0, params_t0);
+        uint32_t win_offsets[2] = {static_cast<uint32_t>(row), 0};
+        uint32_t win_shapes[2] = {(win_offsets[0] >= ext_big.shapes[0] ? 0u : std::min<uint32_t>(8, ext_big.shapes[0] - win_offsets[0])), (win_offsets[1] >= ext_big.shapes[1] ? 0u : std::min<uint32_t>(32, ext_big.shapes[1] - win_offsets[1]))};
+        Tensor win = ext_big.view(win_shapes, win_offsets);
+
+        // Task 1: scale_rows
+        Arg params_t1;
+        params_t1.add_input(win);
+        params_t1.add_inout(ext_res);
+        rt_submit_aiv_task(0, params_t1);
+    }
+}
+
+}  // extern "C"
