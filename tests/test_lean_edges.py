@@ -145,6 +145,42 @@ class P:
             pl.tensor.write(w, [3, 6], 9.5)
         return y
 """
+    _assert_fence_cells_declared(text)
+
+
+def test_cells_a_host_fence_waits_on_are_not_merged_into_a_chain():
+    """The host fence after the loop waits for the latest runs of both tasks of the manual
+    scope, as the next iteration's copy does. merge_cells_into_chains merged the two cells into
+    a chain for the copy and left the fence naming cells it had removed (an internal error;
+    found by tests/test_hazard_walk.py, reduced)."""
+    text = f"""import nanopass.dsl as pl
+
+
+@pl.program
+class P:
+    @pl.function(type=pl.FunctionType.AIV)
+    def copy(self, y: {TILE}, t: pl.Out[{TILE}]) -> {TILE}:
+        return t
+
+    @pl.function(type=pl.FunctionType.AIV)
+    def acc(self, x: {TILE}, y: pl.InOut[{TILE}]) -> {TILE}:
+        return y
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def orch(self, y: pl.InOut[{TILE}], n: pl.Scalar[pl.INT64]) -> {TILE}:
+        for w in pl.range(n):
+            with pl.manual_scope():
+                t: {TILE} = pl.create_tensor([16, 16], dtype=pl.FP32)
+                t, a = pl.submit(self.copy, y, t, deps=[])
+                if w > 0:
+                    y, b = pl.submit(self.acc, t, y, deps=[a])
+        pl.tensor.write(y, [6, 3], 1.5)
+        return y
+"""
+    _assert_fence_cells_declared(text)
+
+
+def _assert_fence_cells_declared(text: str) -> None:
     from nanopass.languages.statements import iter_stmts
     from nanopass.tools.properties import compile_text
 
