@@ -19,6 +19,10 @@ _VIEWS = {"SliceTensor": "tensor", "TransposeTensor": "tensor", "ReshapeTensor":
 
 
 def _last_yield(body):
+    """The body's final ``Yield``; in the scoped languages it may end a scope that wraps the
+    whole body (``materialize_runtime_scopes``)."""
+    while body and body[-1]._production == "Scope":
+        body = body[-1].body
     return body[-1] if body and body[-1]._production == "Yield" else None
 
 
