@@ -119,21 +119,7 @@ def test_a_cell_a_host_fence_waits_on_keeps_its_declaration():
     edge (implied, so dropped) and the host fence before the manual scope's write of ``y``'s
     alias ``w`` read. Dropping the cell with the edge left the fence naming an undeclared cell
     (an internal error; found by fuzz_deps --tally --seed 5, reduced)."""
-    text = f"""import nanopass.dsl as pl
-
-
-@pl.program
-class P:
-    @pl.function(type=pl.FunctionType.AIV)
-    def copy(self, y: {TILE}, t: pl.Out[{TILE}]) -> {TILE}:
-        return t
-
-    @pl.function(type=pl.FunctionType.AIV)
-    def acc(self, x: {TILE}, y: pl.InOut[{TILE}]) -> {TILE}:
-        return y
-
-    @pl.function(type=pl.FunctionType.Orchestration)
-    def orch(self, y: pl.InOut[{TILE}], z: pl.Out[{TILE}], n: pl.Scalar[pl.INT64]) -> {TILE}:
+    _assert_fence_cells_declared("z: pl.Out[{TILE}], n: pl.Scalar[pl.INT64]", """\
         for i, (p, q) in pl.range(n, init_values=(y, z)):
             a, w = pl.yield_(q, p)
         for j in pl.parallel(1, 2):
@@ -143,9 +129,7 @@ class P:
                 y = self.acc(t, y)
         with pl.manual_scope():
             pl.tensor.write(w, [3, 6], 9.5)
-        return y
-"""
-    _assert_fence_cells_declared(text)
+""")
 
 
 def test_cells_a_host_fence_waits_on_are_not_merged_into_a_chain():
@@ -153,6 +137,23 @@ def test_cells_a_host_fence_waits_on_are_not_merged_into_a_chain():
     scope, as the next iteration's copy does. merge_cells_into_chains merged the two cells into
     a chain for the copy and left the fence naming cells it had removed (an internal error;
     found by tests/test_hazard_walk.py, reduced)."""
+    _assert_fence_cells_declared("n: pl.Scalar[pl.INT64]", """\
+        for w in pl.range(n):
+            with pl.manual_scope():
+                t: {TILE} = pl.create_tensor([16, 16], dtype=pl.FP32)
+                t, a = pl.submit(self.copy, y, t, deps=[])
+                if w > 0:
+                    y, b = pl.submit(self.acc, t, y, deps=[a])
+        pl.tensor.write(y, [6, 3], 1.5)
+""")
+
+
+def _assert_fence_cells_declared(params: str, body: str) -> None:
+    """Compile ``body`` (an orchestration body over ``y`` and ``params``, kernels ``copy`` and
+    ``acc``, returning ``y``): every cell a host fence waits on is declared."""
+    from nanopass.languages.statements import iter_stmts
+    from nanopass.tools.properties import compile_text
+
     text = f"""import nanopass.dsl as pl
 
 
@@ -167,23 +168,9 @@ class P:
         return y
 
     @pl.function(type=pl.FunctionType.Orchestration)
-    def orch(self, y: pl.InOut[{TILE}], n: pl.Scalar[pl.INT64]) -> {TILE}:
-        for w in pl.range(n):
-            with pl.manual_scope():
-                t: {TILE} = pl.create_tensor([16, 16], dtype=pl.FP32)
-                t, a = pl.submit(self.copy, y, t, deps=[])
-                if w > 0:
-                    y, b = pl.submit(self.acc, t, y, deps=[a])
-        pl.tensor.write(y, [6, 3], 1.5)
-        return y
+    def orch(self, y: pl.InOut[{TILE}], {params.format(TILE=TILE)}) -> {TILE}:
+{body.format(TILE=TILE)}        return y
 """
-    _assert_fence_cells_declared(text)
-
-
-def _assert_fence_cells_declared(text: str) -> None:
-    from nanopass.languages.statements import iter_stmts
-    from nanopass.tools.properties import compile_text
-
     stages, _ = compile_text(text)
     assert stages[-1].language.name == "emission", stages[-1].language.name
     tree = next(s.tree for s in reversed(stages) if s.tree is not None and s.language.name == "directed")

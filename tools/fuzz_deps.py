@@ -42,7 +42,7 @@ from nanopass.errors import InternalError, UserError
 
 from . import pending
 from .check import check_stages, reference_stage, stage_traces
-from .gen_programs import Dep, GenProgram, RandomChooser, generate, programs
+from .gen_programs import Dep, GenProgram, RandomChooser, generate, options_of, programs
 from .hazards import find_hazards, in_one_manual_scope, manual_scopes, task_numbers, with_parallel
 from .interpret_ssa import interpret
 from .properties import Failure, Findings, check_text, compile_text as compile_with, has_no_correct_compilation
@@ -82,15 +82,6 @@ class Stats:
 
 
 # -- compiling generated text ------------------------------------------------------------------------------
-
-
-def options_of(text: str) -> dict[str, bool]:
-    """The compiler options a program's ``# options: name=True, ...`` line turns on."""
-    for line in text.splitlines():
-        if line.startswith("# options:"):
-            items = (item.split("=") for item in line.split(":", 1)[1].split(","))
-            return {key.strip(): value.strip() == "True" for key, value in items}
-    return {}
 
 
 def compile_text(text: str):

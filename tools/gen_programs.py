@@ -934,3 +934,12 @@ def programs(manual: bool = False, max_statements: int = 9, features=None):
         return generate(DrawChooser(draw_fn), manual, max_statements, features)
 
     return draw()
+
+
+def options_of(text: str) -> dict[str, bool]:
+    """The compiler options a program's ``# options: name=True, ...`` line turns on."""
+    for line in text.splitlines():
+        if line.startswith("# options:"):
+            items = (item.split("=") for item in line.split(":", 1)[1].split(","))
+            return {key.strip(): value.strip() == "True" for key, value in items}
+    return {}

@@ -69,6 +69,7 @@ from dataclasses import dataclass, field
 
 from nanopass.errors import InternalError
 
+from .gen_programs import options_of
 from .interpret_emission import EmissionInterpreter
 from .interpret_ssa import Interpreter
 from .runtime_model import model
@@ -385,15 +386,6 @@ def run_values(surface, values: dict[str, str]) -> dict[str, str]:
 
     check_values(surface, values)
     return {**sample_values(surface), **values}
-
-
-def options_of(text: str) -> dict[str, bool]:
-    """The compiler options of a program's ``# options: name=True, ...`` line (generated programs)."""
-    for line in text.splitlines():
-        if line.startswith("# options:"):
-            items = (item.split("=") for item in line.split(":", 1)[1].split(","))
-            return {key.strip(): value.strip() == "True" for key, value in items}
-    return {}
 
 
 def measure_file(path: str, values: dict[str, str] | None = None, max_tasks: int | None = DEFAULT_MAX_TASKS,
