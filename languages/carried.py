@@ -22,7 +22,7 @@ from .statements import mark_verified, unverified_compound
 
 def check_plans(program) -> None:
     for stmt in unverified_compound(program.orch.body, check_plans):
-        if stmt._production == "For":
+        if stmt._production == "For" or stmt._production == "While":
             carries = stmt.iters
         elif stmt._production == "If":
             carries = stmt.results

@@ -42,6 +42,7 @@ LANGUAGE = encoded.LANGUAGE.extend(
             Production("ScopeBlock", "mode:scope_mode", "body:EStmt*"),
             Production("Block", "body:EStmt*", doc="{ ... }: a C++ block of its own (its names end with it)"),
             Production("ForBlock", "var:symbol", "start:Expr", "stop:Expr", "step:Expr", "body:EStmt*"),
+            Production("WhileBlock", "cond:Expr", "body:EStmt*", doc="while (cond) { body }"),
             Production("IfBlock", "cond:Expr", "then:EStmt*", "orelse:EStmt*"),
             Production("DeclScalar", "name:symbol", "dtype:dtype", "value:Expr?"),
             Production("DeclTensor", "name:symbol", "value:Expr?"),

@@ -32,7 +32,7 @@ def check_scope_placement(program) -> None:
                 continue
         elif not func.auto_scope:
             continue
-        elif production == "For":
+        elif production == "For" or production == "While":
             if _is_scope(stmt.body) or not stmt.body:
                 continue
         elif production == "If":
@@ -77,7 +77,7 @@ def _check_bodies(body, require_scopes: bool, program=None) -> None:
                     raise VerifyError("an AUTO scope inside a manual scope", node=stmt)
                 stack.append((stmt.body, manual or stmt.mode is ScopeMode.manual))
                 continue
-            bodies = [stmt.body] if production == "For" else [stmt.then, stmt.orelse] if production == "If" else []
+            bodies = [stmt.body] if production in ("For", "While") else [stmt.then, stmt.orelse] if production == "If" else []
             for branch in bodies:
                 if require_scopes and not manual and branch and not _is_scope(branch):
                     if program is None or not _keeps_its_buffers(branch, program, held):

@@ -38,7 +38,7 @@ def check_yields(program) -> None:
     body = program.orch.body
     for node in unverified_compound(body, check_yields):
         production = node._production
-        if production == "For":
+        if production == "For" or production == "While":
             arity = len(node.iters)
             if len(node.results) != arity:
                 raise VerifyError("a loop needs one result per iter_arg", node=node)

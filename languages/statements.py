@@ -14,7 +14,8 @@ from __future__ import annotations
 from contextlib import contextmanager
 from typing import Any, Hashable, Iterator
 
-BODY_FIELDS = {"For": ("body",), "If": ("then", "orelse"), "Scope": ("body",), "CompilerScope": ("body",)}
+LOOPS = frozenset({"For", "While"})  # the loop statements: a counted loop, and one that runs while a condition holds
+BODY_FIELDS = {"For": ("body",), "While": ("body",), "If": ("then", "orelse"), "Scope": ("body",), "CompilerScope": ("body",)}
 _FIELDS_LAST_FIRST = {production: fields[::-1] for production, fields in BODY_FIELDS.items()}
 
 
@@ -127,8 +128,9 @@ class Walk:
                         add(out.name if out._production == "Binder" else out.var.name)
                     if stmt.tid is not None:
                         add(stmt.tid.name)
-                elif kind == "For":
-                    add(stmt.var.name)
+                elif kind == "For" or kind == "While":
+                    if kind == "For":
+                        add(stmt.var.name)
                     for it in stmt.iters:
                         add(it.var.name)
                     for result in stmt.results:
@@ -240,7 +242,7 @@ def reusing_walks():
             _verified.clear()
 
 
-DEFINING = frozenset({"Let", "Dummy", "Task", "For", "If", "Alloc"})  # the statements that define Binders
+DEFINING = frozenset({"Let", "Dummy", "Task", "For", "While", "If", "Alloc"})  # the statements that define Binders
 
 
 def defined_binders(stmt) -> list:
@@ -256,8 +258,8 @@ def defined_binders(stmt) -> list:
         return binders
     if kind == "Let" or kind == "Dummy":
         return [stmt.var]
-    if kind == "For":
-        binders = [stmt.var]
+    if kind == "For" or kind == "While":
+        binders = [stmt.var] if kind == "For" else []
         for it in stmt.iters:
             binders.append(it.var)
         binders += stmt.results
@@ -285,8 +287,9 @@ def binders_in_order(stmts) -> Iterator[Any]:
             yield from item
             continue
         kind = item._production
-        if kind == "For":
-            yield item.var
+        if kind == "For" or kind == "While":
+            if kind == "For":
+                yield item.var
             for it in item.iters:
                 yield it.var
             push([r.var if "var" in r._fields else r for r in item.results])

@@ -84,6 +84,15 @@ STMT = Nonterminal(
         "body:Stmt*",
         "results:Binder*",
     ),
+    Production(
+        "While",
+        "iters:IterArg*",
+        "cond:Expr",
+        "body:Stmt*",
+        "results:Binder*",
+        doc="for (a, b) in pl.while_(init_values=(a0, b0)): pl.cond(c) ...: the body runs while cond, read on "
+        "the carries at the top of each iteration, holds (0 or more times); results: the last carries",
+    ),
     Production("If", "cond:Expr", "then:Stmt*", "orelse:Stmt*"),
     Production("Scope", "mode:scope_mode", "body:Stmt*", doc="with pl.manual_scope() / pl.scope()"),
     Production("Yield", "values:Expr*"),

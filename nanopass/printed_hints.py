@@ -65,7 +65,7 @@ class HintChecker:
     def carry_notes(self, program: Any) -> list[tuple[Any, str]]:
         from nanopass.languages.statements import iter_stmts
 
-        loops = {stmt.span: stmt for stmt in iter_stmts(program.orch.body) if stmt._production == "For"}
+        loops = {stmt.span: stmt for stmt in iter_stmts(program.orch.body) if stmt._production in ("For", "While")}
         notes = []
         for hint in self.hints.loops:
             loop = loops.get(hint.span)

@@ -45,7 +45,7 @@ def buffer_roots(func, kernels: dict[str, Any], trivial_carry: Callable[[Any], b
                     p = output_param_of_result(kernel, i)
                     src = root(stmt.args[p].value) if p is not None and p < len(stmt.args) else None
                     roots[binder.name] = src or binder.name
-            elif kind == "For":
+            elif kind == "For" or kind == "While":
                 for it in stmt.iters:
                     roots[it.var.name] = (root(it.init) if trivial_carry(it) else None) or it.var.name
                 body(stmt.body)

@@ -66,7 +66,7 @@ def held_allocations(func, kernels) -> dict[str, frozenset]:
                         put(binder.name, of(stmt.args[p].value))
                     else:
                         put(binder.name, frozenset({binder.name}))
-            elif kind == "For":
+            elif kind == "For" or kind == "While":
                 for it in stmt.iters:
                     put(it.var.name, of(it.init))
                 changed |= body(stmt.body)

@@ -94,5 +94,8 @@ class BatchTensorCreates(Pass):
             span=loop.span,
         )
 
+    def While(self, loop):
+        return B.While(loop.iters, loop.cond, self.batch(loop.body), loop.results, span=loop.span)
+
     def If(self, branch):
         return B.If(branch.cond, self.batch(branch.then), self.batch(branch.orelse), branch.results, span=branch.span)

@@ -67,7 +67,7 @@ class BindTaskIds(Pass):
                 self.bind(stmt.tid.name, DepSource.fresh, stmt.tid.name)
             elif kind == "Dummy":
                 self.bind(stmt.var.name, DepSource.barrier, stmt.var.name)
-            elif kind == "For":
+            elif kind == "For" or kind == "While":
                 self.loop(stmt)
             elif kind == "If":
                 self.body(stmt.then)

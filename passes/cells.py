@@ -65,7 +65,7 @@ def without_unread_cells(body) -> tuple:
     for s in stmts:
         if s._production == "CellSet" and s.value._production == "Var" and s.value.name in barriers:
             stored_in.setdefault(s.value.name, set()).add(s.cell)
-    other_reads = var_reads([s for s in stmts if s._production not in ("CellSet", "For", "If", "Scope", "CompilerScope")])
+    other_reads = var_reads([s for s in stmts if s._production not in ("CellSet", "For", "While", "If", "Scope", "CompilerScope")])
     read_by_waiters = {d.cell for s in stmts if s._production in ("Task", "HostFence")
                        for d in s.deps if d._production == "CellDep"}
     live_cells = set(read_by_waiters)
@@ -99,7 +99,7 @@ def _prune(body, cells: set, barriers: set) -> tuple:
             continue
         if kind == "Dummy" and stmt.var.name in barriers:
             continue
-        if kind == "For" or kind in ("Scope", "CompilerScope"):
+        if kind in ("For", "While", "Scope", "CompilerScope"):
             stmt = stmt.replace(body=_prune(stmt.body, cells, barriers))
         elif kind == "If":
             stmt = stmt.replace(then=_prune(stmt.then, cells, barriers), orelse=_prune(stmt.orelse, cells, barriers))

@@ -9,7 +9,7 @@ from nanopass.rewrite import Pass, register
 
 from .aliases import buffer_roots
 from .kernels import kernel_table
-from .util import iter_stmts, last_yield, static_trip_count
+from .util import LOOPS, iter_stmts, last_yield, static_trip_count
 
 C = CARRIED
 
@@ -54,7 +54,7 @@ class ClassifyIterArgCarry(Pass):
         rebound: set[str] = set()
         candidates = []  # (iter_arg, yielded value) of the others
         for stmt in iter_stmts(func.body):
-            if stmt._production != "For":
+            if stmt._production not in LOOPS:
                 continue
             yld = last_yield(stmt.body)
             for i, it in enumerate(stmt.iters):
@@ -99,9 +99,9 @@ class ClassifyIterArgCarry(Pass):
             kind = stmt._production
             if kind == "Scope":
                 stack += [(s, manual or stmt.mode is ScopeMode.manual) for s in stmt.body]
-            elif kind == "For":
+            elif kind in LOOPS:
                 carries_tid = any(is_task_id(it.var) and it.var.name in self.rebound for it in stmt.iters)
-                if manual and stmt.kind is LoopKind.parallel and carries_tid:
+                if manual and kind == "For" and stmt.kind is LoopKind.parallel and carries_tid:
                     count = static_trip_count(stmt)
                     if count is None or count <= 0:
                         raise UserError(
@@ -117,6 +117,15 @@ class ClassifyIterArgCarry(Pass):
         return found
 
     def For(self, loop):
+        iters, body = self.carries(loop)
+        return C.For.make(loop.var, loop.start, loop.stop, loop.step, loop.kind, iters, body, loop.results, span=loop.span)
+
+    def While(self, loop):
+        iters, body = self.carries(loop)
+        return C.While.make(iters, loop.cond, body, loop.results, span=loop.span)
+
+    def carries(self, loop):
+        """The loop's IterArgs with their plans, and its body rewritten."""
         per_iteration = id(loop) in self.per_iteration
         iters = []
         for it, result in zip(loop.iters, loop.results):
@@ -126,8 +135,7 @@ class ClassifyIterArgCarry(Pass):
             each = per_iteration and array > 0 and is_task_id(it.var)
             plan = C.Carry.make(rebind, array, each, body if each or body > array else array)
             iters.append(C.IterArg.make(it.var, it.init, plan, span=it.span))
-        body = self.visit_all(loop.body)
-        return C.For.make(loop.var, loop.start, loop.stop, loop.step, loop.kind, iters, body, loop.results, span=loop.span)
+        return iters, self.visit_all(loop.body)
 
     def If(self, branch):
         then = self.visit_all(branch.then)
@@ -155,7 +163,7 @@ def carries_task_ids(body) -> bool:
     """Whether a loop carry or an if result under ``body`` is a TaskId."""
     for stmt in iter_stmts(body):
         kind = stmt._production
-        if kind == "For" and any(is_task_id(it.var) for it in stmt.iters):
+        if kind in LOOPS and any(is_task_id(it.var) for it in stmt.iters):
             return True
         if kind == "If" and any(is_task_id(getattr(res, "var", res)) for res in stmt.results):
             return True
@@ -200,7 +208,7 @@ class TidShapes:
                     stmt.span,
                     hint=f"depend on it directly, or join it first: b = pl.system.task_dummy(deps=[{name}])",
                 )
-            elif kind == "For":
+            elif kind in LOOPS:
                 self.loop(stmt)
             elif kind == "If":
                 self.block(stmt.then)

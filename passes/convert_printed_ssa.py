@@ -81,6 +81,8 @@ class ConvertPrintedSsa(Pass):
         if kind == "For":
             return S.For.make(stmt.var, stmt.start, stmt.stop, stmt.step, stmt.kind, stmt.iters,
                               self.block(stmt.body, twice), stmt.results, span=stmt.span)
+        if kind == "While":
+            return S.While.make(stmt.iters, stmt.cond, self.block(stmt.body, twice), stmt.results, span=stmt.span)
         if kind == "Scope":
             return S.Scope(stmt.mode, self.block(stmt.body, twice), span=stmt.span)
         return stmt

@@ -23,7 +23,8 @@ class ConvertToSsa(Pass):
     parameter's or dynamic-dim symbol's own; a name defined once keeps it (its uses need no
     rewriting). Versions count per name in the reference's order: a parameter is version 0, a
     loop's results are numbered right after its carries, before its body (``acc__iter_v1``,
-    ``acc__rv_v2``, then ``acc__ssa_v3`` in the body), an if's results after its branches. A name visible before a loop and assigned in its body becomes a carry: an iter_arg
+    ``acc__rv_v2``, then ``acc__ssa_v3`` in the body), an if's results after its branches. A name
+    visible before a loop (a ``For`` or a ``While``, whose condition reads the carries) and assigned in its body becomes a carry: an iter_arg
     initialised with the value before the loop, yielded at the end of the body, and a result
     after the loop (after the explicit ``init_values`` carries, in name order). A name changed
     in a branch of an if, or defined in both branches, becomes a result of the if, yielded by
@@ -132,21 +133,24 @@ class ConvertToSsa(Pass):
             return [S.Scope(stmt.mode, self.block(stmt.body), span=stmt.span)]
         if kind == "Return":
             return [S.Return(self.visit_all(stmt.values), span=stmt.span)]
-        if kind == "For":
+        if kind == "For" or kind == "While":
             return [self.loop(stmt)]
         if kind == "If":
             return [self.branch(stmt)]
         raise InternalError(f"unexpected statement {kind} in a body", pass_name=self.name, node=stmt)
 
     def loop(self, stmt):
-        start, stop, step = self.visit(stmt.start), self.visit(stmt.stop), self.visit(stmt.step)
+        counted = stmt._production == "For"
+        if counted:
+            start, stop, step = self.visit(stmt.start), self.visit(stmt.stop), self.visit(stmt.step)
         explicit = [(it, self.visit(it.init)) for it in stmt.iters]
         explicit_names = {it.var.name for it, _ in explicit}
         if self.assigned is None:  # one walk for every loop's body (a loop-free function needs none)
             self.assigned = assigned_names_by_body(self.body)
         env = self.env
         carried = sorted(
-            n for n in self.assigned[id(stmt.body)] if n in env and n not in explicit_names and n != stmt.var.name
+            n for n in self.assigned[id(stmt.body)]
+            if n in env and n not in explicit_names and not (counted and n == stmt.var.name)
         )
         before = {name: env[name] for name in carried}  # the versions the carries start from
         mark = len(self.trail)
@@ -160,7 +164,10 @@ class ConvertToSsa(Pass):
             iters.append(S.IterArg.make(S.Binder.make(iter_name, ty), S.Var.make(before[name])))
             self.assign(name, iter_name)
         result_names = [self.version(b.name, "rv") for b in stmt.results] + [self.version(n, "rv") for n in carried]
-        var = self.define(stmt.var, "idx")
+        if counted:
+            var = self.define(stmt.var, "idx")
+        else:
+            cond = self.visit(stmt.cond)  # on the carries, at the top of each iteration
         body_stmts = list(stmt.body)
         user_yield = None
         if explicit:
@@ -177,6 +184,8 @@ class ConvertToSsa(Pass):
         self.undo(mark)  # the body's names end with it; the results follow (explicit ones first)
         binders = list(stmt.results) + [S.Binder.make(name, ty) for name, ty in zip(carried, result_types)]
         results = [self.define(binder, new=new) for binder, new in zip(binders, result_names)]
+        if not counted:
+            return S.While.make(iters, cond, body, results, span=stmt.span)
         return S.For.make(var, start, stop, step, stmt.kind, iters, body, results, span=stmt.span)
 
     def branch(self, stmt):

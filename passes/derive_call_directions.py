@@ -106,7 +106,7 @@ class DeriveCallDirections(Pass):
                     edges.update((self.roots.get(name, name), storage) for name in names)
 
         for stmt in iter_stmts(func.body):
-            if stmt._production == "For":
+            if stmt._production in ("For", "While"):
                 yld = last_yield(stmt.body)
                 for k, (it, result) in enumerate(zip(stmt.iters, stmt.results)):
                     join([it.var.name, result.name], [it.init] + ([yld.values[k]] if yld is not None else []))
@@ -156,8 +156,8 @@ class DeriveCallDirections(Pass):
             if kind == "Task":
                 self.decided[id(stmt)] = self.directions(stmt, seq_depth)
                 written = self.written_roots(stmt)
-            elif kind == "For":  # the body's writes are seen after the loop as they are in it
-                written = self.analyze(stmt.body, seq_depth + (stmt.kind is LoopKind.seq))
+            elif kind == "For" or kind == "While":  # the body's writes are seen after the loop as they are in it
+                written = self.analyze(stmt.body, seq_depth + (kind == "While" or stmt.kind is LoopKind.seq))
             elif kind == "If":  # each branch runs after what came before, not after the other
                 mark = len(self.added)
                 written = self.analyze(stmt.then, seq_depth)

@@ -73,6 +73,8 @@ class ExpandManualPhaseFence(Pass):
     def For(self, loop):
         return self.build(loop, body=self.block(loop.body))
 
+    While = For
+
     def If(self, branch):
         return self.build(branch, then=self.block(branch.then), orelse=self.block(branch.orelse))
 
@@ -100,7 +102,7 @@ class ExpandManualPhaseFence(Pass):
         if trips is None or trips <= 0:
             return []
         consumers = self.consumers(loop)
-        carries = [it.var.name for s in (loop, *iter_stmts(loop.body)) if s._production == "For" for it in s.iters]
+        carries = [it.var.name for s in (loop, *iter_stmts(loop.body)) if s._production in ("For", "While") for it in s.iters]
         unsafe = set(carries) | assigned_names(loop.body)
         updated = {
             self.roots.get(s.value.array.name, s.value.array.name)

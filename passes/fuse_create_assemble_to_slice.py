@@ -94,7 +94,7 @@ class FuseCreateAssembleToSlice(Pass):
             if fields:
                 outer = set(self.defined_before)
                 self.defined_before |= {it.var.name for it in getattr(stmt, "iters", ())}
-                if stmt._production == "For":
+                if stmt._production == "For":  # (a While has no loop variable)
                     self.defined_before.add(stmt.var.name)
                 stmt = stmt.replace(**{f: self.sequence(getattr(stmt, f)) for f in fields})
                 self.defined_before = outer

@@ -32,8 +32,9 @@ The pairs are the solution of a forward *may* dataflow problem over the program'
   several) removes the facts its region covers that it is ordered after (not those of another
   iteration of a ``pl.parallel`` loop around both), and nothing else kills: a kill in one branch is
   undone at the merge unless the other branch kills too, and after a loop that may not run (not
-  constant bounds with at least one iteration) the head flows on, the state before the loop
-  included; (4) *gen*: ``A``'s accesses, fresh;
+  constant bounds with at least one iteration; every ``While``, whose condition is known only at
+  run time) the head flows on, the state before the loop included; (4) *gen*: ``A``'s accesses,
+  fresh;
 - the transfer of leaving the outermost MANUAL scope: every live fact of its instance is closed.
 
 Two iterations of one ``pl.parallel`` loop are independent (that is what the user asserts by
@@ -150,7 +151,7 @@ def storage_map(func, kernels: dict[str, Any]) -> dict[str, frozenset]:
                         grow(binder.name, of(stmt.args[p].value))
                     else:  # a runtime-allocated output: a new buffer
                         grow(binder.name, frozenset({(binder.name, FULL)}))
-            elif kind == "For":
+            elif kind == "For" or kind == "While":
                 yld = last_yield(stmt.body)
                 carries = [
                     (it, result, yld.values[k] if yld is not None else None)
@@ -465,7 +466,7 @@ def find_hazards(
                     holds.assign([(stmt.var.name, held_by(stmt.value))])
             elif kind == "Dummy":
                 holds.assign([(stmt.var.name, dep_names(stmt))])
-            elif kind == "For":
+            elif kind == "For" or kind == "While":
                 loop(stmt, path, loops, scope, pos, parallel, auto)
             elif kind == "If":
                 deltas = []
@@ -565,7 +566,7 @@ def _prewalk(body) -> tuple[dict[str, frozenset], bool]:
                     out[stmt.var.name] = loops
                 elif value == "ReadTensor":
                     reads = True
-            elif kind == "For":
+            elif kind == "For" or kind == "While":
                 walk(stmt.body, loops | {id(stmt)})
             elif kind == "If":
                 walk(stmt.then, loops)
@@ -634,7 +635,7 @@ def carried_allocations(func, kernels: dict[str, Any]) -> frozenset:
     held = held_allocations(func, kernels)
     out: set[str] = set()
     for stmt in iter_stmts(func.body):
-        if stmt._production == "For" and stmt.iters:
+        if stmt._production in ("For", "While") and stmt.iters:
             inside = made_in(stmt.body)
             for it in stmt.iters:
                 out |= held.get(it.var.name, frozenset()) & inside
@@ -712,7 +713,7 @@ def untracked_roots(func) -> set[str]:
 
 
 def is_parallel(loop) -> bool:
-    return loop.kind is LoopKind.parallel
+    return loop._production == "For" and loop.kind is LoopKind.parallel
 
 
 def host_accessed_roots(func, kernels: dict[str, Any]) -> set[str]:

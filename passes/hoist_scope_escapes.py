@@ -198,7 +198,7 @@ class HoistScopeEscapes(Pass):
         if kind == "Task":
             outs = list(stmt.outs)  # a result that is not its own root is an alias (filtered by root)
             return outs + ([stmt.tid] if stmt.tid is not None else [])
-        if kind == "For":
+        if kind == "For" or kind == "While":
             return [r for it, r in zip(stmt.iters, stmt.results) if it.plan.rebind]
         if kind == "If":
             return [phi.var for phi in stmt.results if phi.plan.rebind]

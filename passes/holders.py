@@ -118,7 +118,7 @@ class LoopCarries:
     def __init__(self, holders: Holders, loop, tids, scope):
         self.holders = holders
         self.tids = tids
-        parallel = loop.kind is LoopKind.parallel
+        parallel = loop._production == "For" and loop.kind is LoopKind.parallel
         self.per_iteration = parallel and scope is not None
         self.opaque = parallel and scope is None
         yld = last_yield(loop.body)

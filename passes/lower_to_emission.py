@@ -388,6 +388,14 @@ class LowerToEmission(Pass):
         self.loops.pop()
         out.append(E.ForBlock.make(loop.var.name, loop.start, loop.stop, loop.step, body, span=loop.span))
 
+    def lower_While(self, loop, out) -> None:
+        for it, result in zip(loop.iters, loop.results):
+            self.declare_carry(it, result, loop, out)
+        self.loops.append(loop)
+        body = self.block(loop.body)
+        self.loops.pop()
+        out.append(E.WhileBlock.make(loop.cond, body, span=loop.span))
+
     def declare_carry(self, it, result, loop, out) -> None:
         plan = it.plan
         if not plan.rebind:
@@ -466,7 +474,7 @@ class LowerToEmission(Pass):
 
     def lower_Yield(self, yld, out) -> None:
         owner = self.loops[-1]
-        if owner._production == "For":
+        if owner._production != "If":
             targets = [(it, res) for it, res in zip(owner.iters, owner.results)]
             plans = [it.plan for it in owner.iters]
         else:
@@ -478,7 +486,7 @@ class LowerToEmission(Pass):
                 continue
             name = getattr(res, "var", res).name
             ty = getattr(it, "var", it).type
-            if owner._production == "For" and plan.body != plan.array and not plan.per_iteration:
+            if owner._production != "If" and plan.body != plan.array and not plan.per_iteration:
                 carry = it.var.name  # the carry's own variable, and the result's
                 if not (value._production == "Var" and value.name == carry):
                     self.store_tids(carry, plan.body, value, out, span=yld.span)

@@ -16,7 +16,7 @@ S = SCOPED
 class MaterializeRuntimeScopes(Pass):
     """Make the runtime scopes explicit (D14).
 
-    In a function with ``auto_scope`` (the default), the function body and every for body and
+    In a function with ``auto_scope`` (the default), the function body and every loop body and
     if branch outside a manual scope is wrapped in an AUTO ``(Scope auto compiler ...)``, so
     each becomes its own ``PTO2_SCOPE()``; nothing is inserted inside a manual scope (the runtime
     forbids AUTO inside MANUAL). User ``with`` scopes become ``(Scope mode user ...)``. With
@@ -74,6 +74,10 @@ class MaterializeRuntimeScopes(Pass):
         return S.For.make(
             loop.var, loop.start, loop.stop, loop.step, loop.kind, loop.iters, body, loop.results, span=loop.span
         )
+
+    def While(self, loop):
+        body = self.wrap_here(self.visit_all(loop.body), loop.body)
+        return S.While.make(loop.iters, loop.cond, body, loop.results, span=loop.span)
 
     def If(self, branch):
         then = self.wrap_here(self.visit_all(branch.then), branch.then)

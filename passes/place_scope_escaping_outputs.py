@@ -62,7 +62,7 @@ class PlaceScopeEscapingOutputs(Pass):
                 out.append(stmt.replace(body=tuple(body)))
             else:
                 # a loop body's reads in later iterations are reads after an inner scope too
-                inner_after = later | set(var_reads(stmt)) if stmt._production == "For" else later
+                inner_after = later | set(var_reads(stmt)) if stmt._production in ("For", "While") else later
                 out.append(stmt.replace(**{f: self.sequence(getattr(stmt, f), inner_after) for f in fields}))
         return tuple(out)
 

@@ -95,7 +95,7 @@ class RemapOutputAliases(Pass):
         from .util import iter_stmts
 
         for stmt in iter_stmts(func.body):
-            if stmt._production != "For":
+            if stmt._production not in ("For", "While"):
                 continue
             for it, result in zip(stmt.iters, stmt.results):
                 if not it.plan.rebind:

@@ -57,8 +57,8 @@ class RemoveDeadValues(Pass):
                     roots.append(stmt.value)
             elif kind in ("Task", "Dummy", "HostFence", "WriteTensor", "Return", "CellSet"):
                 roots.extend(_reads_of(stmt))
-            elif kind == "For":
-                roots += [stmt.start, stmt.stop, stmt.step]
+            elif kind == "For" or kind == "While":
+                roots += [stmt.start, stmt.stop, stmt.step] if kind == "For" else [stmt.cond]
                 yld = last_yield(stmt.body)
                 for k, (it, result) in enumerate(zip(stmt.iters, stmt.results)):
                     sources = [it.init] + ([yld.values[k]] if yld is not None else [])
@@ -112,6 +112,8 @@ class RemoveDeadValues(Pass):
             results=[loop.results[k] for k in keep],
             body=body,
         )
+
+    While = For  # (a carry the condition reads is live: the condition is a root)
 
     def If(self, branch):
         keep = [k for k, res in enumerate(branch.results) if res.name in self.live]

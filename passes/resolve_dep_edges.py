@@ -73,6 +73,8 @@ class ResolveDepEdges(Pass):
             self.declare(it.var)
         return self.inside(lambda: self.rebuild(loop))
 
+    While = For
+
     def If(self, branch):
         for phi in branch.results:
             self.declare(phi.var)

@@ -262,6 +262,8 @@ class _Walker:
             header.facts[result.name] = header.of(it.var.name)
         return header
 
+    While = For  # (the header is also the state after a loop that may not run)
+
     def enter(self, loop, state: State, end: State | None) -> State:
         """The state at the loop's header reached from ``state`` (before the loop, or the end of
         the body ``end``)."""
@@ -270,7 +272,8 @@ class _Walker:
         for k, it in enumerate(loop.iters):
             source = it.init if end is None else (yld.values[k] if yld is not None else None)
             out.facts[it.var.name] = _value(source, state)
-        out.facts.pop(loop.var.name, None)
+        if loop._production == "For":
+            out.facts.pop(loop.var.name, None)
         return out
 
 

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from nanopass.languages.statements import BODY_FIELDS, defined_binders, iter_stmts  # noqa: F401 - re-exported
+from nanopass.languages.statements import BODY_FIELDS, LOOPS, defined_binders, iter_stmts  # noqa: F401 - re-exported
 
 
 def binders_of(stmt) -> list[Any]:
     """The Binders a statement defines at its own level: a loop's results, but not its variable
     or iter_args, which are bound inside it."""
-    if stmt._production == "For":
+    if stmt._production in LOOPS:
         return list(stmt.results)
     return defined_binders(stmt)
 
@@ -49,7 +49,10 @@ def assigned_names_by_body(stmts) -> dict[int, set[str]]:
 
 
 def static_trip_count(loop) -> int | None:
-    """How many times ``loop`` runs, when its bounds and a positive step are constants."""
+    """How many times ``loop`` runs, when its bounds and a positive step are constants (never for a
+    ``While``: its trip count is known only at run time)."""
+    if loop._production != "For":
+        return None
     if all(e._production == "Int" for e in (loop.start, loop.stop, loop.step)) and loop.step.value > 0:
         return max(0, (loop.stop.value - loop.start.value + loop.step.value - 1) // loop.step.value)
     return None
@@ -75,7 +78,7 @@ def carry_arrays(func) -> dict[str, int]:
     """Loop results and if results that hold a TaskId array (carried language on): name -> N."""
     out: dict[str, int] = {}
     for stmt in iter_stmts(func.body):
-        if stmt._production == "For":
+        if stmt._production in LOOPS:
             for it, result in zip(stmt.iters, stmt.results):
                 if it.plan.array > 0:
                     out[result.name] = it.plan.array

@@ -253,6 +253,12 @@ def emit(node, out):  # noqa: F811
         emit_all(node.body, out)
 
 
+@dispatch(E.WhileBlock, Emitter, namespace=EMIT_NS)
+def emit(node, out):  # noqa: F811
+    with out.block(f"while ({fmt(node.cond, out.abi)}) {{"):
+        emit_all(node.body, out)
+
+
 @dispatch(E.IfBlock, Emitter, namespace=EMIT_NS)
 def emit(node, out):  # noqa: F811
     out.line(f"if ({fmt(node.cond, out.abi)}) {{")

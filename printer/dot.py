@@ -197,7 +197,7 @@ class _ProgramWalker(_Walker):
         self.yield_to: list[Callable[[tuple], None]] = []
         self.handlers: dict[str, Callable] = {
             "Let": self.let, "Task": self.task, "Dummy": self.dummy, "Alloc": self.alloc,
-            "Scope": self.scope, "For": self.loop, "If": self.branch, "Yield": self.yield_,
+            "Scope": self.scope, "For": self.loop, "While": self.loop, "If": self.branch, "Yield": self.yield_,
             # TaskId cells and scopes placed by passes that derive dependencies (``directed`` on)
             "CellDecl": self.cell_decl, "CellSet": self.cell_set, "CompilerScope": self.scope,
             "HostFence": self.host_fence,
@@ -336,8 +336,11 @@ class _ProgramWalker(_Walker):
         self.body(stmt.body, path, inner, manual or mode is ScopeMode.manual)
 
     def loop(self, stmt, path, cluster, manual) -> None:
-        parallel = stmt.kind is LoopKind.parallel
-        label = f"{'pl.parallel' if parallel else 'pl.range'} {base_name(stmt.var.name)}"
+        parallel = stmt._production == "For" and stmt.kind is LoopKind.parallel
+        if stmt._production == "While":
+            label = "pl.while_ " + ", ".join(base_name(it.var.name) for it in stmt.iters)
+        else:
+            label = f"{'pl.parallel' if parallel else 'pl.range'} {base_name(stmt.var.name)}"
         inner = self.cluster(path, label, "loop", cluster)
         # A TaskId array-carried through a parallel loop stands for its init in every iteration;
         # the iterations' ids collect in the loop's result (bind_task_ids).
@@ -384,6 +387,8 @@ class _ProgramWalker(_Walker):
 
 
 def _runs_at_least_once(loop) -> bool:
+    if not hasattr(loop, "start"):  # a while loop
+        return False
     bounds = (loop.start, loop.stop, loop.step)
     if any(b._production != "Int" for b in bounds):
         return False
@@ -465,7 +470,7 @@ class _EmissionWalker(_Walker):
             "AssignVar": self.decl_tensor, "DeclTid": self.set_tid, "AssignTid": self.set_tid,
             "DeclTidArray": self.decl_tid_array, "FillTidArray": self.fill_tid_array,
             "CopyTidArray": self.copy_tid_array, "SetTidSlot": self.set_tid_slot,
-            "ScopeBlock": self.scope, "ForBlock": self.loop, "IfBlock": self.branch,
+            "ScopeBlock": self.scope, "ForBlock": self.loop, "WhileBlock": self.loop, "IfBlock": self.branch,
         }
 
     def run(self, unit) -> None:
@@ -565,7 +570,8 @@ class _EmissionWalker(_Walker):
         self.body(stmt.body, path, inner, manual or is_manual)
 
     def loop(self, stmt, path, cluster, manual) -> None:
-        inner = self.cluster(path, f"for {base_name(stmt.var)}", "loop", cluster)
+        label = "while" if stmt._production == "WhileBlock" else f"for {base_name(stmt.var)}"
+        inner = self.cluster(path, label, "loop", cluster)
         self.loop_twice(stmt, lambda: self.body(stmt.body, path, inner, manual))
 
     def branch(self, stmt, path, cluster, manual) -> None:

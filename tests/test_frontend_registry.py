@@ -72,6 +72,7 @@ def test_a_second_registration_raises_and_changes_nothing():
     before = {spelling: (op, dict(op.forms), dict(op.misplaced), op.aliases) for spelling, op in OPS.items()}
     statements_before = dict(STATEMENTS)
     refused_before = dict(REFUSED)
+    refuse_op("while2_", "a refusal made for this test")
 
     def handler(*_args):
         raise AssertionError("never called")
@@ -84,14 +85,19 @@ def test_a_second_registration_raises_and_changes_nothing():
         lambda: dsl_op("submit", STATEMENT)(handler),  # where submit declares a refusal
         lambda: dsl_op("tensor.reshape", STATEMENT, misplaced={VALUE: "no"})(handler),  # a refusal where it reads
         lambda: statement(ast.While, ast.Assign)(handler),  # a statement class that has a reader
-        lambda: dsl_op("while_", ITERATOR)(handler),  # a refused operation
-        lambda: dsl_op("range2", ITERATOR, aliases=("cond",))(handler),  # a refused operation as an alias
+        lambda: dsl_op("while_", ITERATOR)(handler),  # a second form in one position
+        lambda: dsl_op("range2", ITERATOR, aliases=("cond",))(handler),  # another operation's name as an alias
+        lambda: dsl_op("while2_", ITERATOR)(handler),  # a refused operation
+        lambda: dsl_op("range2", ITERATOR, aliases=("while2_",))(handler),  # a refused operation as an alias
         lambda: refuse_op("range", "no"),  # a registered operation
-        lambda: refuse_op("while_", "no"),  # refused twice
+        lambda: refuse_op("while2_", "no"),  # refused twice
     ]
-    for attempt in attempts:
-        with pytest.raises(RegistryError):
-            attempt()
+    try:
+        for attempt in attempts:
+            with pytest.raises(RegistryError):
+                attempt()
+    finally:
+        del REFUSED["while2_"]
     after = {spelling: (op, dict(op.forms), dict(op.misplaced), op.aliases) for spelling, op in OPS.items()}
     assert after == before and STATEMENTS == statements_before and REFUSED == refused_before
 
@@ -152,7 +158,7 @@ UNKNOWN = {
     "expression": ("x = n + pl.nothing(1)\n", 8, "unsupported function call 'pl.nothing(1)'"),
     "task argument": ("out = self.k(pl.nothing(a), out)\n", 13, "unsupported function call 'pl.nothing(a)'"),
     "iterator": ("for i in pl.nothing(3):\n    pass\n", 9,
-                 "a for loop must iterate over pl.range(...), pl.parallel(...), pl.pipeline(...), pl.unroll(...) or pl.spmd(...)"),
+                 "a for loop must iterate over pl.range(...), pl.parallel(...), pl.pipeline(...), pl.unroll(...), pl.while_(...) or pl.spmd(...)"),
     "context": ("with pl.nothing():\n    pass\n", 5,
                 "unsupported context manager: use pl.manual_scope(), pl.scope(), pl.at(), pl.spmd() or pl.cluster()"),
     "unpacked": ("x, y = pl.nothing(1)\n", 0,

@@ -197,7 +197,7 @@ def reference_find_hazards(
                     state = assign(state, [(stmt.var.name, held_by(stmt.value))])
             elif kind == "Dummy":
                 state = assign(state, [(stmt.var.name, dep_names(stmt))])
-            elif kind == "For":
+            elif kind in ("For", "While"):  # (a While: a sequential loop that may not run)
                 inner_path, inner_loops = path + (id(stmt),), loops + (id(stmt),)
                 par = is_parallel(stmt)
                 inner_parallel = parallel | {id(stmt)} if par else parallel

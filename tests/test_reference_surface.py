@@ -42,6 +42,7 @@ RUNS = {
     "surface_dumps": ({}, 4),
     "surface_jit": ({}, 2),
     "surface_slice_clamp": ({"row": "18"}, 2),
+    "surface_while": ({"n": "3", "m": "1"}, 5),
 }
 
 
@@ -152,7 +153,7 @@ ERRORS = {
     "pipeline stage": ("for i in pl.pipeline(4, stage=0):\n    pass\nreturn res\n", "0)",
                        "pl.pipeline's stage= must be a positive int, got 0"),
     "split_aiv": ("for i in pl.split_aiv(2):\n    pass\nreturn res\n", "pl.split_aiv",
-                  "a for loop must iterate over pl.range(...), pl.parallel(...), pl.pipeline(...), pl.unroll(...) or pl.spmd(...)"),
+                  "a for loop must iterate over pl.range(...), pl.parallel(...), pl.pipeline(...), pl.unroll(...), pl.while_(...) or pl.spmd(...)"),
     "dump_tag scalar": ("pl.dump_tag(n)\nreturn res\n", "n)", "pl.dump_tag takes a tensor variable, got 'n'"),
     "dumps not a list": ("res, t = pl.submit(self.k, x, res, dumps=x)\nreturn res\n", "x)",
                          "pl.submit's dumps= must be a list of tensor variables"),
@@ -162,12 +163,14 @@ ERRORS = {
                               "allow_early_resolve= must be True or False"),
     "dumps on a call": ("res = self.k(x, res, dumps=[x])\nreturn res\n", "[x]",
                         "kernel 'k' does not accept keyword argument 'dumps'"),
-    "while_ loop": ("for (i, r) in pl.while_(init_values=(0, res)):\n    pl.cond(i < n)\n    r = self.k(x, r)\n"
-                    "    i2, r2 = pl.yield_(i + 1, r)\nreturn r2\n", "pl.while_",
-                    "pl.while_ loops are not supported in an orchestration function"),
-    "cond statement": ("pl.cond(n > 0)\nreturn res\n", "pl.cond", "pl.cond(...) is the condition of a pl.while_ loop"),
+    "while_ without init_values": ("for (i,) in pl.while_():\n    pl.cond(i < n)\n    (i2,) = pl.yield_(i + 1)\n"
+                                   "return res\n", "pl.while_", "pl.while_ needs init_values=(...)"),
+    "while_ as a value": ("w = pl.while_(init_values=(0,))\nreturn res\n", "pl.while_",
+                          "pl.while_(...) is a loop's iterator"),
+    "cond statement": ("pl.cond(n > 0)\nreturn res\n", "pl.cond",
+                       "pl.cond(...) must be the first statement of a pl.while_ loop's body"),
     "cond in an if": ("if pl.cond(n > 0):\n    res = self.k(x, res)\nreturn res\n", "pl.cond",
-                      "pl.cond(...) is the condition of a pl.while_ loop"),
+                      "pl.cond(...) must be the first statement of a pl.while_ loop's body"),
     "slice clamp": ("r = pl.slice(big, [8, 32], [0, 0], clamp=1)\nreturn res\n", "1)", "clamp= must be True or False"),
 }
 

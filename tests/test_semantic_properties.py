@@ -102,6 +102,7 @@ SHAPES = {
     "assemble_around": (False, r"a\d+ = self\.k_add\(s\d+, x0, a\d+\)"),
     "carry_chain": (True, r"for i\d+ in pl\.parallel\(\d\):\n.*deps=\[ch\d+, "),
     "phases": (True, r"in pl\.parallel\(\d, init_values=\(prev\d+,\)\):\n +for k\d+, \(d\d+,\) in pl\.range"),
+    "while_loops": (False, r"for \(i\d+,\) in pl\.while_\(init_values=\(\d,\)\):\n +pl\.cond\(i\d+ < (n|\d)\)"),
 }
 
 

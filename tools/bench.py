@@ -207,7 +207,7 @@ def compile_once(path: str) -> dict:
 def _statements(tree) -> int:
     from nanopass.language import walk
 
-    return sum(1 for n in walk(tree.orch) if n._production in ("Let", "Task", "For", "If", "Scope", "Dummy", "Return"))
+    return sum(1 for n in walk(tree.orch) if n._production in ("Let", "Task", "For", "While", "If", "Scope", "Dummy", "Return"))
 
 
 def measure(shape: str, size: int, repeat: int, phases_shape=None) -> dict:

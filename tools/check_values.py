@@ -95,6 +95,9 @@ def choose_values(surface_program, pinned: dict[str, str]) -> Choice:
             if header not in seen:
                 seen.add(header)
                 _loop_values(node, kinds, base, found)
+        elif production == "While" and node not in seen:
+            seen.add(node)
+            _while_values(node, kinds, base, found)
         elif production == "Cmp" and node not in seen:
             seen.add(node)
             _comparison_values(node, kinds, base, found)
@@ -163,6 +166,46 @@ def _loop_values(loop: Node, kinds, base, found) -> None:
         if all(v is not None for v in wanted.values()):
             break
     found[name].extend(v for v in wanted.values() if v is not None)
+
+
+def _while_values(loop: Node, kinds, base, found) -> None:
+    """Values of the one parameter a while loop's condition reads that make it run 0, 1, 2 and
+    many times, when the scalar carries it reads are yielded as expressions of the carries and
+    parameters (``i2 = pl.yield_(i + 1)``): the loop is run on them."""
+    used = _names(loop.cond) & set(kinds)
+    yld = loop.body[-1] if loop.body and loop.body[-1]._production == "Yield" else None
+    if len(used) != 1 or yld is None:
+        return
+    (name,) = used
+    if kinds[name] not in ("int", "dim") or _full(found[name]):
+        return
+    wanted = {0: None, 1: None, 2: None, LARGE_TRIPS: None}
+    for value in _domain(kinds[name]):
+        env = {**base, name: value}
+        try:
+            trips = _while_trips(loop, yld, env)
+        except (ArithmeticError, ValueError, TypeError, KeyError):
+            continue
+        if trips in wanted and wanted[trips] is None:
+            wanted[trips] = value
+        if all(v is not None for v in wanted.values()):
+            break
+    found[name].extend(v for v in wanted.values() if v is not None)
+
+
+def _while_trips(loop: Node, yld: Node, env: dict[str, Any]) -> int:
+    """How many times ``loop`` runs (at most LARGE_TRIPS) on the scalar carries whose inits and
+    yielded values ``env`` evaluates; KeyError when the condition reads another value."""
+    carries: dict[str, Any] = {}
+    for it, value in zip(loop.iters, yld.values):
+        if it.var.type._production == "ScalarType":
+            carries[it.var.name] = _eval(it.init, env)
+    trips = 0
+    while trips < LARGE_TRIPS and _eval(loop.cond, {**env, **carries}):
+        now = {**env, **carries}
+        carries = {it.var.name: _eval(value, now) for it, value in zip(loop.iters, yld.values) if it.var.name in carries}
+        trips += 1
+    return trips
 
 
 def _comparison_values(cmp: Node, kinds, base, found) -> None:

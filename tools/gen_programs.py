@@ -109,6 +109,7 @@ class Loop:
     line: int = -1  # index of the header in GenProgram.lines
     parent: tuple[int, int] = (-1, -1)  # (block, statement index) of the loop in its block
     body: int = -1  # the block of its body
+    while_: bool = False  # written ``for (var,) in pl.while_(init_values=(start,))`` with ``pl.cond(var < stop)``
 
     @property
     def count(self) -> int:
@@ -116,6 +117,8 @@ class Loop:
         return max(0, -(-(stop - self.start) // self.step))
 
     def header(self) -> str:
+        if self.while_:
+            return f"for ({self.var},) in pl.while_(init_values=({self.start},)):"
         fn = "pl.parallel" if self.parallel else "pl.range"
         if self.start == 0 and self.step == 1:
             return f"for {self.var} in {fn}({self.stop}):"
@@ -776,7 +779,11 @@ class Generator(ShapeStatements):
         if loop is not None:
             self.loops.append(replace(loop, line=line, parent=parent, body=self.blocks[-1].id))
             self.bind(loop.var, _Var("index"))
+        if loop is not None and loop.while_:  # (the loop's condition, not a statement of its body)
+            self.lines.append(Line(len(self.blocks) + 1, f"pl.cond({loop.var} < {loop.stop})"))
         self.body(depth + 1)
+        if loop is not None and loop.while_:
+            self.emit(f"({self.new_name('w')},) = pl.yield_({loop.var} + {loop.step})")
         if loop is not None:
             self.loops.pop()
         if kind == "with":
@@ -792,7 +799,9 @@ class Generator(ShapeStatements):
         stop: int | str = start + self.ch.integer(1, 3) * step
         if (not self.submitting or self.on("manual_n_loops")) and not parallel and self.ch.chance(30):
             start, step, stop = 0, 1, "n"
-        loop = Loop(var, start, stop, step, parallel)
+        # (an AUTO program only: a manual program's sites count the statements of each block)
+        while_ = self.on("while_loops") and not self.manual and not parallel and self.ch.chance(30)
+        loop = Loop(var, start, stop, step, parallel, while_=while_)
         self.compound(lambda: self.block(loop.header(), depth, loop))
 
     def stmt_if(self, depth: int) -> None:
@@ -848,9 +857,9 @@ def live_names(func) -> set[str]:
             live |= _vars(stmt)  # an assemble is kept whole: its target and source stay defined
         elif kind == "For":
             live |= _vars(stmt.start) | _vars(stmt.stop) | _vars(stmt.step)
-        elif kind == "If":
+        elif kind in ("If", "While"):
             live |= _vars(stmt.cond)
-        if kind == "For":
+        if kind in ("For", "While"):
             yld = last_yield(stmt.body)
             if yld is not None and yld.span is not None:  # a pl.yield_ in the source names its values
                 for it, value in zip(stmt.iters, yld.values):
@@ -862,7 +871,7 @@ def live_names(func) -> set[str]:
             kind = stmt._production
             if kind == "Let" and stmt.var.name in live:
                 live |= _vars(stmt.value)
-            elif kind == "For":
+            elif kind in ("For", "While"):
                 yld = last_yield(stmt.body)
                 for k, (it, result) in enumerate(zip(stmt.iters, stmt.results)):
                     if it.var.name in live or result.name in live:

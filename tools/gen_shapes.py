@@ -32,7 +32,9 @@ same outcome in every iteration). The features:
   through a second one, each task waiting for it;
 - ``phases``: in the manual scope, the seed's phases: ``pl.range`` over phases, ``pl.parallel``
   branches started from the previous phase's TaskIds (``init_values``), a fixed-trip
-  ``pl.range`` inside each branch carrying the TaskId on.
+  ``pl.range`` inside each branch carrying the TaskId on;
+- ``while_loops`` (``gen_programs``' own loops): in an AUTO program, a sequential loop written as
+  ``for (i,) in pl.while_(init_values=(start,))`` with ``pl.cond(i < stop)`` and ``pl.yield_(i + step)``.
 """
 
 from __future__ import annotations

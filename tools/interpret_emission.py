@@ -36,7 +36,7 @@ from .cvalues import (
     promote,
     to_u64,
 )
-from .interpret_ssa import ProgramFault
+from .interpret_ssa import MAX_WHILE_TRIPS, ProgramFault
 from .sim_runtime import TAG, CreateInfo, Halted, Inputs, SimRuntime, Tensor, clamped_extents
 from .trace import Fatal, Trace, site_ids
 
@@ -208,6 +208,15 @@ class EmissionInterpreter:
         stop, ctype = self.eval(stop_expr)
         common = common_type("int64_t", ctype)
         return convert(value, common) < convert(stop, common)
+
+    def exec_WhileBlock(self, node) -> None:
+        trips = 0
+        while self.scalar(node.cond):
+            trips += 1
+            if trips > MAX_WHILE_TRIPS:
+                raise ProgramFault(f"the while loop ran {MAX_WHILE_TRIPS} times and its condition still holds",
+                                   getattr(node, "span", None))
+            self.nested(node.body)
 
     def exec_IfBlock(self, node) -> None:
         self.nested(node.then if self.scalar(node.cond) else node.orelse)

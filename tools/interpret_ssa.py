@@ -44,6 +44,7 @@ from .sim_runtime import TAG, CreateInfo, Halted, Inputs, SimRuntime, Tensor, cl
 from .trace import Trace, site_ids
 
 NO_TASK: frozenset[int] = frozenset()
+MAX_WHILE_TRIPS = 100_000  # a pl.while_ loop that runs longer is taken not to end (a ProgramFault)
 
 
 class InterpretError(InternalError):
@@ -241,6 +242,29 @@ class Interpreter:
                 self.bind(result, frozenset().union(*(self.tids(v) for v in bucket)))
             else:
                 self.bind(result, self.env[it.var.name])
+
+    def exec_While(self, loop) -> None:
+        """The body runs while the condition, read on the carries at the top of each iteration,
+        holds; the results hold the last carries (the inits when the body never ran)."""
+        for it in loop.iters:
+            self.bind(it.var, self.value(it.init))
+        trips = 0
+        while self.scalar(loop.cond):
+            trips += 1
+            if trips > MAX_WHILE_TRIPS:
+                raise ProgramFault(f"the pl.while_ loop ran {MAX_WHILE_TRIPS} times and its condition still holds",
+                                   loop.span)
+            self.frames.append(_YieldFrame())
+            try:
+                self.block(loop.body)
+            finally:
+                frame = self.frames.pop()
+            if frame.values is None:
+                raise InterpretError("a while loop whose body yields nothing", node=loop)
+            for it, value in zip(loop.iters, frame.values):
+                self.bind(it.var, value)
+        for it, result in zip(loop.iters, loop.results):
+            self.bind(result, self.env[it.var.name])
 
     def collects(self, loop, it) -> bool:
         """A TaskId carried through a pl.parallel loop in a manual scope: every iteration sees the

@@ -18,6 +18,7 @@ FEATURES = frozenset({
     "host_reads", "host_reads_after_scope", "host_reads_derived", "host_writes", "host_in_manual",
     "manual_in_loop", "manual_in_branch", "manual_n_loops", "cond_write", "init_swap", "slice_loop",
     "slice_loop_before_scope", "assemble", "assemble_around", "assemble_in_manual", "carry_chain", "phases",
+    "while_loops",
 })
 
 # The features today's compiler gets wrong (issue 21's classes): of random programs (gen_shapes)

@@ -193,6 +193,8 @@ class _Printer:
                 self.block(stmt.body, depth + 1)
             elif kind == "For":
                 self.loop(stmt, depth)
+            elif kind == "While":
+                self.while_loop(stmt, depth)
             elif kind == "If":
                 self.branch(stmt, depth)
             else:
@@ -239,6 +241,13 @@ class _Printer:
             self.emit(depth, f"for {loop.var.name}, ({names}) in pl.{kind}({bounds}, init_values=({inits})):")
         else:
             self.emit(depth, f"for {loop.var.name} in pl.{kind}({bounds}):")
+        self.block(loop.body, depth + 1, loop.results)
+
+    def while_loop(self, loop: Any, depth: int) -> None:
+        names = ", ".join(it.var.name for it in loop.iters) + ("," if len(loop.iters) == 1 else "")
+        inits = ", ".join(self.expr(it.init) for it in loop.iters) + ("," if len(loop.iters) == 1 else "")
+        self.emit(depth, f"for ({names}) in pl.while_(init_values=({inits})):")
+        self.emit(depth + 1, f"pl.cond({self.expr(loop.cond)})")
         self.block(loop.body, depth + 1, loop.results)
 
     def branch(self, branch: Any, depth: int) -> None:

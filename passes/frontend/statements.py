@@ -257,7 +257,7 @@ def read_pass(cx: FunctionContext, stmt: ast.Pass) -> list[Any]:
 # The message for each statement class the DSL does not have (tests/test_frontend_registry.py checks
 # that every class of this Python's ast either has a reader or is named here).
 UNSUPPORTED = {
-    "While": "while loops are not supported; use pl.range",
+    "While": "while loops are not supported; use for ... in pl.while_(init_values=...) with pl.cond, or pl.range",
     "Break": "'break' is not supported in orchestration loops",
     "Continue": "'continue' is not supported in orchestration loops",
     "Try": "try statements are not supported",

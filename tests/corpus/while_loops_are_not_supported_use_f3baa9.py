@@ -1,5 +1,5 @@
 # fuzz: basic: unsupported: insert 'while n > 0:'; shape: shape [16, 16] -> [16]
-# expect: 10:9: error: while loops are not supported; use pl.range
+# expect: 10:9: error: while loops are not supported; use for ... in pl.while_(init_values=...) with pl.cond, or pl.range
 import nanopass.dsl as pl
 
 @pl.program

@@ -11,7 +11,8 @@ registers them all (``registry.OPS``); the list below is the one place that says
   kernel call or a view used as a task's argument, a view's operand or a returned value.
 - ``scopes``: ``with pl.manual_scope():``, ``with pl.scope(mode=...):``.
 - ``loops``: ``for ... in pl.range(...)`` / ``pl.parallel(...)`` / ``pl.pipeline(...)`` / ``pl.unroll(...)``,
-  ``pl.yield_``; ``pl.while_`` and ``pl.cond`` refused (``registry.refuse_op``).
+  ``pl.yield_``.
+- ``while_loops``: ``for (a, b) in pl.while_(init_values=...)`` with ``pl.cond(...)`` first in its body.
 - ``debug_tags``: ``pl.dump_tag``; ``dump_positions`` reads ``dumps=`` for the task forms.
 - ``inlining``: calls ``self.f(...)`` of ``pl.FunctionType.Inline`` functions (the body copied in); the
   statement readers hand every ``self.`` call to ``inlining.self_call``, which leaves kernels to ``submits``.
@@ -40,6 +41,7 @@ from . import scalars_and_arrays  # noqa: F401
 from . import submits  # noqa: F401
 from . import scopes  # noqa: F401
 from . import loops  # noqa: F401
+from . import while_loops  # noqa: F401
 from . import debug_tags  # noqa: F401
 from . import outlining  # noqa: F401
 from . import spmd  # noqa: F401

@@ -4,8 +4,7 @@ which names the branch's results. ``pl.pipeline(..., stage=k)`` is ``pl.range`` 
 pipelines a kernel's loop; an orchestration loop runs its iterations in order), ``pl.unroll`` is
 expanded here into one copy of the body per iteration. (``pl.split_aiv`` splits a kernel's loop
 across the AIV sub-cores: an orchestration function has none, so it is not an iterator here.)
-``pl.while_(init_values=...)`` with its ``pl.cond(...)`` is refused with a located error: the
-languages have counted loops only (see ``WHILE_REFUSED``).
+``pl.while_`` reads its carries and its end as these loops do (``while_loops``).
 """
 
 from __future__ import annotations
@@ -19,7 +18,7 @@ from nanopass.languages.terms import DType, LoopKind
 from ..exprs import unsigned_mix
 from ..limits import MAX_PARALLEL_NESTING, MAX_UNROLL
 from ..names import dsl_call
-from ..registry import ITERATOR, STATEMENT, TARGETS, dsl_op, refuse_op
+from ..registry import ITERATOR, STATEMENT, TARGETS, dsl_op
 from ..type_reader import INDEX_T, compatible, type_text
 
 if TYPE_CHECKING:
@@ -28,17 +27,6 @@ if TYPE_CHECKING:
 L = S.LANGUAGE
 _SEQ, _PARALLEL = LoopKind.seq, LoopKind.parallel  # (an Enum member is slow to look up on its class)
 _COUNTER = L.Var("i")  # a loop's counter (an int64_t), compared with the loop's stop
-
-
-WHILE_REFUSED = (
-    "pl.while_ loops are not supported in an orchestration function: the compiler's languages, its "
-    "dependency passes and its interpreters have counted loops only (start, stop, step); a loop whose "
-    "condition is evaluated each iteration would need a statement of its own through all of them. "
-    "Bound the loop instead: for i, (a,) in pl.range(max_trips, init_values=(a0,)), the condition in an if"
-)
-refuse_op("while_", WHILE_REFUSED)
-refuse_op("cond", "pl.cond(...) is the condition of a pl.while_ loop, which is not supported in an orchestration "
-                  "function: only counted loops are (pl.range, pl.parallel)")
 
 
 @dsl_op("range", ITERATOR)
@@ -137,7 +125,7 @@ def counted_loop(cx: FunctionContext, stmt: ast.For, call: ast.Call, kind: LoopK
         yield_values: list[Any] = []
         if explicit:
             last = body_nodes[-1]
-            if not _is_yield_assign(last):
+            if not is_yield_assign(last):
                 raise cx.error(
                     "a loop with init_values must end with an assignment from pl.yield_(...)",
                     last,
@@ -248,6 +236,6 @@ def yield_(cx: FunctionContext, call: ast.Call, targets: list[ast.expr], unpacke
     return out
 
 
-def _is_yield_assign(stmt: ast.stmt) -> bool:
+def is_yield_assign(stmt: ast.stmt) -> bool:
     value = stmt.value if isinstance(stmt, (ast.Assign, ast.AnnAssign)) else None
     return value is not None and dsl_call(value) == "yield_"
