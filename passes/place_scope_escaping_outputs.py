@@ -36,9 +36,10 @@ class PlaceScopeEscapingOutputs(Pass):
 
     def run(self, program):
         func = program.orch
-        if not any(s._production == "Scope" for s in _walk(func.body)):
-            return program
         self.kernels = kernel_table(program)
+        if not any(self.may_allocate(stmt) for scope in _walk(func.body) if scope._production == "Scope"
+                   for stmt in scope.body):
+            return program
         # allocation -> the names that may hold it (``held_allocations`` inverted)
         self.holders: dict[str, list[str]] = {}
         for name, allocations in held_allocations(func, self.kernels).items():
@@ -80,6 +81,18 @@ class PlaceScopeEscapingOutputs(Pass):
                 inner_after = later + (reads,) if stmt._production == "For" else later
                 out.append(stmt.replace(**{f: self.sequence(getattr(stmt, f), inner_after) for f in fields}))
         return tuple(out)
+
+    def may_allocate(self, stmt) -> bool:
+        """Whether ``stmt`` is a task with an output the runtime allocates (``allocate`` changes
+        no other statement)."""
+        if stmt._production != "Task":
+            return False
+        kernel = self.kernels[stmt.kernel]
+        for i in range(len(stmt.outs)):
+            p = output_param_of_result(kernel, i)
+            if p is not None and p >= len(stmt.args):
+                return True
+        return False
 
     def allocate(self, task, after) -> list:
         kernel = self.kernels[task.kernel]
