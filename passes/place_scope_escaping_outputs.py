@@ -36,25 +36,41 @@ class PlaceScopeEscapingOutputs(Pass):
 
     def run(self, program):
         func = program.orch
-        if not any(s._production == "Scope" for s in _walk(func.body)):
-            return program
         self.kernels = kernel_table(program)
-        self.held = held_allocations(func, self.kernels)
+        if not any(self.may_allocate(stmt) for scope in _walk(func.body) if scope._production == "Scope"
+                   for stmt in scope.body):
+            return program
+        # allocation -> the names that may hold it (``held_allocations`` inverted)
+        self.holders: dict[str, list[str]] = {}
+        for name, allocations in held_allocations(func, self.kernels).items():
+            for allocation in allocations:
+                self.holders.setdefault(allocation, []).append(name)
         self.counter = 0
         self.taken = {b for b in _binder_names(func.body)} | {p.name for p in func.params}
-        body = self.sequence(func.body, after=frozenset())
+        body = self.sequence(func.body, after=())
         return S.Program(program.name, program.kernels, func.replace(body=body), span=program.span)
 
-    def sequence(self, stmts, after) -> tuple:
-        """``after``: names read after this statement list (outside it)."""
+    def sequence(self, stmts, after: tuple) -> tuple:
+        """``after``: the names read after this statement list (outside it), as layers: a name is
+        read after it when it is in one of them (``_read_in``)."""
         out = []
-        stmts = list(stmts)
-        for i, stmt in enumerate(stmts):
+        stmts = tuple(stmts)
+        # the read counts of the statements after the current one (a name whose count falls to
+        # 0 is removed): every statement's reads are taken out before it is handled
+        rest = var_reads(stmts)
+        later = after + (rest,)
+        for stmt in stmts:
+            reads = var_reads(stmt)
+            for name, count in reads.items():
+                left = rest[name] - count
+                if left:
+                    rest[name] = left
+                else:
+                    del rest[name]
             fields = BODY_FIELDS.get(stmt._production)
             if not fields:
                 out.append(stmt)
                 continue
-            later = after | set(var_reads(tuple(stmts[i + 1 :])))
             if stmt._production == "Scope":
                 body = []
                 for inner in self.sequence(stmt.body, later):
@@ -62,9 +78,21 @@ class PlaceScopeEscapingOutputs(Pass):
                 out.append(stmt.replace(body=tuple(body)))
             else:
                 # a loop body's reads in later iterations are reads after an inner scope too
-                inner_after = later | set(var_reads(stmt)) if stmt._production in ("For", "While") else later
+                inner_after = later + (reads,) if stmt._production in ("For", "While") else later
                 out.append(stmt.replace(**{f: self.sequence(getattr(stmt, f), inner_after) for f in fields}))
         return tuple(out)
+
+    def may_allocate(self, stmt) -> bool:
+        """Whether ``stmt`` is a task with an output the runtime allocates (``allocate`` changes
+        no other statement)."""
+        if stmt._production != "Task":
+            return False
+        kernel = self.kernels[stmt.kernel]
+        for i in range(len(stmt.outs)):
+            p = output_param_of_result(kernel, i)
+            if p is not None and p >= len(stmt.args):
+                return True
+        return False
 
     def allocate(self, task, after) -> list:
         kernel = self.kernels[task.kernel]
@@ -72,7 +100,7 @@ class PlaceScopeEscapingOutputs(Pass):
         before = []
         for i, out in enumerate(task.outs):
             p = output_param_of_result(kernel, i)
-            if p is None or p != len(args) or not any(out.name in self.held.get(n, ()) for n in after):
+            if p is None or p != len(args) or not any(_read_in(n, after) for n in self.holders.get(out.name, ())):
                 continue  # (a copy, view or carry read after the scope may hold the output too)
             param = kernel.params[p]
             if param.dir is not ParamDir.Out or param.type._production != "TensorType":
@@ -95,6 +123,10 @@ class PlaceScopeEscapingOutputs(Pass):
             if name not in self.taken:
                 self.taken.add(name)
                 return name
+
+
+def _read_in(name: str, layers: tuple) -> bool:
+    return any(name in layer for layer in layers)
 
 
 def _walk(stmts):
