@@ -156,3 +156,63 @@ def test_a_block_inside_an_inline_function_is_refused(tmp_path):
         nanopass.generate_orchestration(load_program(path))
     assert (info.value.span.line, info.value.message) == (
         12, "a pl.at block inside an inline function is not supported")
+
+
+# Out/InOut inference from loop-carried stores (reference-surface.md "Other behaviour")
+
+CARRY = """with pl.at(level=pl.Level.CORE_GROUP):
+    for i, (acc,) in pl.range(4, init_values=(out,)):
+        row = pl.load(a, [i * 8, 0], [8, 64])
+        acc = pl.store(row, [i * 8, 0], acc)
+        filled = pl.yield_(acc)
+"""
+
+
+def kernel_dirs(program, name="main_incore_0"):
+    [kernel] = [k for k in program.kernels if k.name == name]
+    return [(p.name, p.dir) for p in kernel.params]
+
+
+def test_a_store_into_a_loop_carry_writes_the_carrys_init_tensor(tmp_path):
+    program = surface(tmp_path, CARRY)
+    assert kernel_dirs(program) == [("a", ParamDir.In), ("out", ParamDir.InOut)]
+    [task] = [s for s in program.orch.body if s._production == "Task"]
+    assert [o.name for o in task.outs] == ["out"]
+
+
+def test_a_carry_only_read_leaves_its_init_tensor_an_input(tmp_path):
+    program = surface(tmp_path, """with pl.at(level=pl.Level.CORE_GROUP):
+    for i, (acc,) in pl.range(4, init_values=(b,)):
+        row = pl.load(acc, [i * 8, 0], [8, 64])
+        out = pl.store(row, [i * 8, 0], out)
+        acc2 = pl.yield_(acc)
+""")
+    assert kernel_dirs(program) == [("b", ParamDir.In), ("out", ParamDir.InOut)]
+
+
+def test_a_copy_of_an_outer_tensor_written_in_the_block_writes_it(tmp_path):
+    program = surface(tmp_path, AT + "    view = out\n    view = pl.assemble(view, pl.add(a, b), [0, 0])\n")
+    assert kernel_dirs(program) == [("a", ParamDir.In), ("b", ParamDir.In), ("out", ParamDir.InOut)]
+
+
+def test_the_loop_result_used_after_the_block_is_the_carried_tensor(tmp_path):
+    code = nanopass.generate_orchestration(load_program(write(tmp_path, CARRY + "out = self.k(filled, out)\n"))).code
+    assert "alloc_tensors" not in code  # no new result buffer: filled is out
+    assert "params_t0.add_input(ext_a);\n        params_t0.add_inout(ext_out);\n" in code
+    assert "params_t1.add_input(ext_out);\n        params_t1.add_inout(ext_out);\n" in code
+
+
+@pytest.mark.parametrize("body, message", [
+    (AT + "    for i, (acc,) in pl.range(4, init_values=(out,)):\n        acc = pl.store(pl.load(a, [0, 0], [8, 64]), "
+     "[0, 0], acc)\n        r = pl.yield_(b)\n",
+     "16:31: the loop carry 'acc' starts as 'out' and is yielded 'b', another tensor: outlined into a kernel, "
+     "the carry would not be one buffer"),
+    (AT + "    for i, (acc,) in pl.range(4, init_values=(out,)):\n        t = pl.add(a, b)\n        r = pl.yield_(t)\n",
+     "16:31: the loop carry 'acc' starts as 'out' and is yielded 't', a tensor of the block: outlined into a "
+     "kernel, the carry would not be one buffer"),
+    (AT + "    if n > 0:\n        v = out\n    else:\n        v = a\n    v = pl.assemble(v, b, [0, 0])\n",
+     "18:17: 'pl.assemble(v, b, [0, 0])' writes a tensor the branches of an if in this pl.at block bind to "
+     "different buffers: the kernel's parameter would not be one buffer"),
+])
+def test_a_carry_or_alias_that_is_not_one_buffer_is_a_located_error(tmp_path, body, message):
+    assert error(tmp_path, body) == message
