@@ -76,6 +76,9 @@ class LowerToEmission(Pass):
         externals = [
             E.External(s.param, s.index) for s in func.slots if s._production == "TensorSlot" and s.param in self.used
         ]
+        # a tensor if result starts as the first external tensor, as the reference's does (its
+        # section 7.4); with none declared, it is declared uninitialised
+        self.phi_placeholder = E.Var(min(externals, key=lambda e: e.slot).name) if externals else None
         params = {p.name: p for p in func.params}
         scalars = [
             E.EntryScalar(s.param, params[s.param].type.dtype, s.index)
@@ -453,7 +456,7 @@ class LowerToEmission(Pass):
             elif is_tid(ty):
                 out.append(E.DeclTid(phi.var.name, E.TidInvalid()))
             elif ty._production == "TensorType":
-                out.append(E.DeclTensor(phi.var.name, None))
+                out.append(E.DeclTensor(phi.var.name, self.phi_placeholder))
             else:
                 out.append(E.DeclScalar(phi.var.name, ty.dtype, None))
         self.loops.append(branch)

@@ -42,6 +42,7 @@ RUNS = {
     "surface_dumps": ({}, 4),
     "surface_jit": ({}, 2),
     "surface_slice_clamp": ({"row": "18"}, 2),
+    "surface_phi_names": ({"flag": "1"}, 6),
 }
 
 
@@ -353,3 +354,4 @@ def test_outlined_and_spmd_kernels_have_the_metadata_the_spec_states():
     assert grid["func_name_to_id"] == {"rowblk": 0}
     assert grid["func_name_to_signature"] == {"rowblk": ["IN", "OUT"]}
     assert grid["orchestration_signature"] == ["IN", "OUT", "OUT"]
+
