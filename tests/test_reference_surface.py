@@ -355,3 +355,53 @@ def test_outlined_and_spmd_kernels_have_the_metadata_the_spec_states():
     assert grid["func_name_to_signature"] == {"rowblk": ["IN", "OUT"]}
     assert grid["orchestration_signature"] == ["IN", "OUT", "OUT"]
 
+
+# --backend Ascend950 (reference-surface.md section 1): an SPMD task's block count is
+# launch_spec.set_core_num(N); everything else, the sync-start line included, is unchanged.
+
+BACKEND_GOLDENS = sorted(SURFACE_DIR.glob("*.Ascend950*.expected.cpp"))
+
+
+@pytest.mark.parametrize("expected", BACKEND_GOLDENS, ids=[p.name for p in BACKEND_GOLDENS])
+def test_ascend950_golden(expected, tmp_path):
+    source = SURFACE_DIR / (expected.name.split(".")[0] + ".py")
+    abi = "l2" if ".l2." in expected.name else "seed"
+    code = nanopass.generate_orchestration(load_program(source), abi=abi, backend="Ascend950").code
+    assert code == expected.read_text()
+    assert "set_block_num" not in code and "launch_spec.set_core_num(" in code
+    default = expected_file(source, abi).read_text()
+    assert code == default.replace("launch_spec.set_block_num(", "launch_spec.set_core_num(")
+    compile_check(code, tmp_path, expected.name.replace(".expected", ""))
+
+
+def test_there_are_ascend950_goldens_in_both_abis():
+    assert {".l2." in p.name for p in BACKEND_GOLDENS} == {True, False}
+
+
+def test_nanopass_run_takes_the_backend(tmp_path):
+    from conftest import run_cli
+
+    source = SURFACE_DIR / "spmd_submit.py"
+    done = run_cli("run", str(source), "--abi", "l2", "--backend", "Ascend950")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == (SURFACE_DIR / "spmd_submit.Ascend950.l2.expected.cpp").read_text()
+    default = run_cli("run", str(source), "--abi", "l2")
+    assert default.stdout == (SURFACE_DIR / "spmd_submit.l2.expected.cpp").read_text()
+    bad = run_cli("run", str(source), "--backend", "Ascend999")
+    assert bad.returncode == 2 and "invalid choice: 'Ascend999'" in bad.stderr
+
+
+def test_an_unknown_backend_is_refused_by_the_library():
+    with pytest.raises(ValueError, match="unknown backend 'Ascend999': one of Ascend910B, Ascend950"):
+        nanopass.generate_orchestration(load_program(SURFACE_DIR / "spmd_submit.py"), backend="Ascend999")
+
+
+def test_the_backend_changes_no_task_and_no_dependency():
+    # the backend is the printer's: every stage is the default's, and the checker finds no hazard
+    program = load_program(SURFACE_DIR / "spmd_submit.py")
+    default = nanopass.generate_orchestration(program).stages
+    other = nanopass.generate_orchestration(program, backend="Ascend950").stages
+    assert default.names() == other.names()
+    assert all(default[name].tree == other[name].tree for name in default.names())
+    result = check_program(program, {"w": "2"})
+    assert result.fatal is None and not result.failing and not result.mismatches

@@ -9,7 +9,7 @@
   (the AIC and AIV kernels it calls launched together, ``MixedKernels``).
 
 The launch spec (``LaunchSpec blocks sync_start region``) is printed as ``launch_spec.set_block_num(N)``
-and, only when true, ``launch_spec.set_require_sync_start(true)``. ``core_num`` is a positive int
+(``set_core_num(N)`` with ``--backend Ascend950``) and, only when true, ``launch_spec.set_require_sync_start(true)``. ``core_num`` is a positive int
 expression (a literal, a scalar parameter, any scalar expression) no larger than the runtime's
 ``int16_t`` block count. The task of a ``with pl.spmd`` block is commented ``// Spmd <func>_spmd_<k>:
 <kernel>`` (k counts the function's such blocks from 0), as the reference prints it.
