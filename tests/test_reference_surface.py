@@ -43,6 +43,7 @@ RUNS = {
     "surface_jit": ({}, 2),
     "surface_slice_clamp": ({"row": "18"}, 2),
     "surface_phi_names": ({"flag": "1"}, 6),
+    "surface_jit_inline": ({}, 4),
 }
 
 
@@ -152,8 +153,10 @@ ERRORS = {
                       "cannot assign to 'i' (a loop variable)"),
     "pipeline stage": ("for i in pl.pipeline(4, stage=0):\n    pass\nreturn res\n", "0)",
                        "pl.pipeline's stage= must be a positive int, got 0"),
-    "split_aiv": ("for i in pl.split_aiv(2):\n    pass\nreturn res\n", "pl.split_aiv",
-                  "a for loop must iterate over pl.range(...), pl.parallel(...), pl.pipeline(...), pl.unroll(...) or pl.spmd(...)"),
+    "split_aiv": ("for i in pl.split_aiv(2, mode=pl.SplitMode.UP_DOWN):\n    pass\nreturn res\n", "pl.split_aiv",
+                  "pl.split_aiv(n, mode=...) splits a kernel's loop across the two AIV sub-cores of a vector core"),
+    "split_aiv value": ("m = pl.split_aiv(2)\nreturn res\n", "pl.split_aiv",
+                        "an orchestration function runs on the host CPU, with no sub-cores to split across"),
     "dump_tag scalar": ("pl.dump_tag(n)\nreturn res\n", "n)", "pl.dump_tag takes a tensor variable, got 'n'"),
     "dumps not a list": ("res, t = pl.submit(self.k, x, res, dumps=x)\nreturn res\n", "x)",
                          "pl.submit's dumps= must be a list of tensor variables"),
@@ -298,13 +301,33 @@ def test_a_jit_parameter_without_a_shape_is_refused_saying_torch_would_supply_it
     )
 
 
-@pytest.mark.parametrize("form", ["inline", "host", "extern('k')"])
-def test_jit_forms_other_than_the_entry_and_kernels_are_refused(tmp_path, form):
+@pytest.mark.parametrize("form, why", [
+    ("host", "a host function runs on the CPU beside the runtime, and nanopass compiles orchestration functions "
+             "only"),
+    ("extern('k')", "nanopass would need that library's kernel signature (parameter directions, core type), which "
+                    "the stub does not state"),
+    ("cached", "it is not a form nanopass reads"),
+])
+def test_jit_forms_other_than_the_entry_kernels_and_inline_functions_are_refused(tmp_path, form, why):
     path = tmp_path / "jit.py"
     path.write_text(JIT_PROGRAM.replace("@pl.jit.incore(level=1)", f"@pl.jit.{form}"))
     with pytest.raises(UserError) as info:
         nanopass.generate_orchestration(load_program(path))
-    assert info.value.message == f"@pl.jit.{form.split('(')[0]} is not supported"
+    assert info.value.message.startswith(f"@pl.jit.{form.split('(')[0]} is not supported: ")
+    assert why in info.value.message
+    assert info.value.span.line == next(n for n, text in enumerate(JIT_PROGRAM.splitlines(), 1)
+                                        if text.startswith("@pl.jit.incore"))
+
+
+def test_a_jit_inline_function_is_read_the_same_without_running_the_file():
+    from conftest import run_cli
+
+    source = GOLDEN / "surface_jit_inline.py"
+    done = run_cli("run", str(source), "--no-exec", "--abi", "l2")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == (GOLDEN / "surface_jit_inline.expected.l2.cpp").read_text()
+    result = nanopass.generate_orchestration(load_program(source))
+    assert result.func_name_to_id == {"twice": 0}  # the inline function has no kernel and no id
 
 
 # The SPMD, outlining and inline-function goldens (tests/golden/surface/)

@@ -11,7 +11,7 @@ registers them all (``registry.OPS``); the list below is the one place that says
   kernel call or a view used as a task's argument, a view's operand or a returned value.
 - ``scopes``: ``with pl.manual_scope():``, ``with pl.scope(mode=...):``.
 - ``loops``: ``for ... in pl.range(...)`` / ``pl.parallel(...)`` / ``pl.pipeline(...)`` / ``pl.unroll(...)``,
-  ``pl.yield_``; ``pl.while_`` and ``pl.cond`` refused (``registry.refuse_op``).
+  ``pl.yield_``; ``pl.while_``, ``pl.cond`` and ``pl.split_aiv`` refused (``registry.refuse_op``).
 - ``debug_tags``: ``pl.dump_tag``; ``dump_positions`` reads ``dumps=`` for the task forms.
 - ``inlining``: calls ``self.f(...)`` of ``pl.FunctionType.Inline`` functions (the body copied in); the
   statement readers hand every ``self.`` call to ``inlining.self_call``, which leaves kernels to ``submits``.

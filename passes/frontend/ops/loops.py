@@ -2,8 +2,10 @@
 the body's last statement ``a, b = pl.yield_(...)`` updates; and ``pl.yield_`` in an if branch,
 which names the branch's results. ``pl.pipeline(..., stage=k)`` is ``pl.range`` (the stage count
 pipelines a kernel's loop; an orchestration loop runs its iterations in order), ``pl.unroll`` is
-expanded here into one copy of the body per iteration. (``pl.split_aiv`` splits a kernel's loop
-across the AIV sub-cores: an orchestration function has none, so it is not an iterator here.)
+expanded here into one copy of the body per iteration. ``pl.split_aiv(n, mode=...)`` splits a
+kernel's loop across the AIV sub-cores: an orchestration function has none, so it is refused here
+with a located error (``SPLIT_AIV_REFUSED``); in a kernel's body or a ``pl.at`` block it is kernel
+code, which nanopass does not read.
 ``pl.while_(init_values=...)`` with its ``pl.cond(...)`` is refused with a located error: the
 languages have counted loops only (see ``WHILE_REFUSED``).
 """
@@ -39,6 +41,14 @@ WHILE_REFUSED = (
 refuse_op("while_", WHILE_REFUSED)
 refuse_op("cond", "pl.cond(...) is the condition of a pl.while_ loop, which is not supported in an orchestration "
                   "function: only counted loops are (pl.range, pl.parallel)")
+
+
+SPLIT_AIV_REFUSED = (
+    "pl.split_aiv(n, mode=...) splits a kernel's loop across the two AIV sub-cores of a vector core, each "
+    "running its share of the iterations: it is kernel code, and an orchestration function runs on the host "
+    "CPU, with no sub-cores to split across. Put the loop in a kernel or a pl.at block, or use pl.range here"
+)
+refuse_op("split_aiv", SPLIT_AIV_REFUSED)
 
 
 @dsl_op("range", ITERATOR)
