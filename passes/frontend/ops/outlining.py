@@ -32,7 +32,8 @@ from ..source import short_source
 from ..type_reader import TID_T
 from .block_uses import AMBIGUOUS, Outline, analyze, first_use
 from .debug_tags import dump_positions
-from .submits import dep_list, kernel_sig
+from .inlining import INLINED_BODIES
+from .submits import dep_list, kernel_sig, refuse_predicate
 
 if TYPE_CHECKING:
     from ..context import FunctionContext
@@ -43,14 +44,17 @@ L = S.LANGUAGE
 def at(cx: FunctionContext, stmt: ast.With, call: ast.Call) -> list[Any]:
     """``with pl.at(level=pl.Level.CORE_GROUP, ...) [as tid]:``: the block outlined into a kernel."""
     names = ("level", "role")
-    keywords = ("optimizations", "deps", "no_dep_args", "dumps", "allow_early_resolve", "name_hint", "windowize")
+    keywords = ("optimizations", "deps", "no_dep_args", "dumps", "allow_early_resolve", "name_hint", "windowize",
+                "predicate")
     args = _bind(cx, call, "at", names, keywords)
     level = args.get("level")
     if level is None:
         raise cx.error("pl.at needs level=pl.Level.CORE_GROUP", call)
     if (attr_path(level) or [""])[-1] != "CORE_GROUP":
         raise cx.error(f"pl.at(level={short_source(level)}) is not supported: only pl.Level.CORE_GROUP blocks "
-                       "are outlined into kernels", level)
+                       "are outlined into kernels; the other levels make the existing compiler's hierarchy scopes, "
+                       "whose meaning for an orchestration function is not documented", level,
+                       hint="use level=pl.Level.CORE_GROUP, or write the block's tasks as kernel calls")
     return outline_block(cx, stmt, call, args, what="pl.at")
 
 
@@ -60,9 +64,6 @@ def outline_block(cx: FunctionContext, stmt: ast.With, call: ast.Call, args: dic
     ``kind`` (a ``Group`` launches the kernels the block calls); ``launch`` adds the task's launch
     spec; ``local`` names the block's own variables that are not assigned in it (a loop's index)."""
     _refuse_unsupported(cx, args, what)
-    if getattr(cx, "_inline_stack", None):
-        raise cx.error(f"a {what} block inside an inline function is not supported", stmt,
-                       hint="put the block in the orchestration function, or make the inline function a kernel")
     name = _kernel_name(cx, args.get("name_hint"), stmt)
     outline = analyze(cx, stmt, local, calls=kind is FuncKind.Group, what=what)
     escaping = _escaping(cx, stmt, outline)
@@ -135,7 +136,9 @@ def _escaping(cx: FunctionContext, stmt: ast.With, outline: Outline) -> list[str
     order). "After" is textual: the statements that follow the block, in evaluation order."""
     end = (stmt.end_lineno, stmt.end_col_offset)
     first: dict[str, bool] = {}  # name -> whether its first use after the block reads it
-    for name in _uses_in_order(cx.fdef.body):
+    # in an inline function's copy, only the copy reads the names it binds (renamed <name>_inline<k>)
+    inlined = getattr(cx, INLINED_BODIES, None)
+    for name in _uses_in_order(inlined[-1] if inlined else cx.fdef.body):
         if (name.lineno, name.col_offset) > end and name.id not in first:
             first[name.id] = isinstance(name.ctx, ast.Load)
     return [var for var in outline.defined if first.get(var)]
@@ -190,7 +193,11 @@ def _bind(cx: FunctionContext, call: ast.Call, what: str, positional: tuple[str,
 def _refuse_unsupported(cx: FunctionContext, args: dict[str, ast.expr], what: str) -> None:
     node = args.get("windowize")
     if node is not None and not (isinstance(node, ast.Constant) and node.value is False):
-        raise cx.error(f"{what}(windowize=...) is not supported", node)
+        raise cx.error(f"{what}(windowize=...) is not supported: it changes how the existing compiler builds the "
+                       "outlined kernel's body (kernel code, which nanopass does not compile), and what it changes "
+                       "in the task that launches it is not documented", node,
+                       hint="drop windowize= to outline the block as written")
+    refuse_predicate(cx, args.get("predicate"), what)
     node = args.get("optimizations")
     if node is not None and not (isinstance(node, (ast.List, ast.Tuple)) or (
             isinstance(node, ast.Constant) and node.value is None)):
@@ -220,8 +227,11 @@ def _kernel_name(cx: FunctionContext, hint: ast.expr | None, stmt: ast.With) -> 
         raise cx.error("name_hint= must be a string literal that is an identifier", hint)
     if name in cx.program.kernels or name in cx.program.inlines or any(
             f[0].name == name for f in cx.program.functions):
+        inlined = bool(getattr(cx, INLINED_BODIES, None))
         raise cx.error(f"the outlined kernel's name '{name}' is already a function of program '{cx.src.name}'",
-                       node, hint="give the block another name_hint=")
+                       node, hint="an inline function's block is outlined once per call: drop name_hint= to name "
+                                  f"each copy {cx.fdef.name}_incore_<k>" if inlined else
+                       "give the block another name_hint=")
     return name
 
 

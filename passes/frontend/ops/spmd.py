@@ -25,7 +25,7 @@ from nanopass.languages.terms import FuncKind
 
 from ..registry import CONTEXT, EXPRESSION, ITERATOR, MUST_BE_ASSIGNED, STATEMENT, TARGETS, dsl_op
 from .outlining import _bind, outline_block
-from .submits import submit
+from .submits import refuse_predicate, submit
 
 if TYPE_CHECKING:
     from ..context import FunctionContext
@@ -112,6 +112,4 @@ def launch_spec(cx: FunctionContext, core_num: ast.expr, sync_start: ast.expr | 
 
 
 def _refuse(cx: FunctionContext, args: dict[str, ast.expr], what: str) -> None:
-    node = args.get("predicate")
-    if node is not None and not (isinstance(node, ast.Constant) and node.value in (None, False)):
-        raise cx.error(f"{what}(predicate=...) is not supported", node)
+    refuse_predicate(cx, args.get("predicate"), what)
