@@ -43,7 +43,8 @@ class LowerToEmission(Pass):
     a runtime-allocated output is used); external tensors and scalar parameters are declared
     when the body uses them, so the C++ has no unused variable; loops and ifs declare their rebound carries before the
     statement and assign them at the yield (through temporaries when a yield permutes carries,
-    D16). Task numbers count dispatches in program order; helper names are fresh. Afterwards
+    D16); a tensor if result is declared with the first external tensor as its placeholder value
+    (reference-behaviour.md section 7.4; uninitialised when no external tensor is declared). Task numbers count dispatches in program order; helper names are fresh. Afterwards
     the program is a list of C++ statements.
     """
 
