@@ -274,10 +274,11 @@ def defined_binders(stmt) -> list:
     return []
 
 
-def binders_in_order(stmts) -> Iterator[Any]:
+def binders_in_order(stmts, if_results_first: bool = False) -> Iterator[Any]:
     """Every Binder under a body, Declare's included, in the order a pre-order tree walk meets
-    them (a loop's variable and iter_args before its body, its results after), without entering
-    expressions or types."""
+    them (a loop's variable and iter_args before its body, its results after; an if's results
+    after its branches, or before them with ``if_results_first``), without entering expressions
+    or types."""
     stack: list = list(stmts)
     stack.reverse()
     pop, push = stack.pop, stack.append
@@ -295,7 +296,11 @@ def binders_in_order(stmts) -> Iterator[Any]:
             push([r.var if "var" in r._fields else r for r in item.results])
             stack.extend(reversed(item.body))
         elif kind == "If":
-            push([r.var if "var" in r._fields else r for r in item.results])
+            results = [r.var if "var" in r._fields else r for r in item.results]
+            if if_results_first:
+                yield from results
+            else:
+                push(results)
             stack.extend(reversed(item.orelse))
             stack.extend(reversed(item.then))
         elif kind in ("Scope", "CompilerScope"):

@@ -65,6 +65,13 @@ def abi_options(abi: str) -> dict[str, Any]:
     return {"max_creates_per_alloc": ABIS[abi].max_creates_per_alloc}
 
 
+def check_backend(backend: str) -> None:
+    from nanopass.printer.cpp import BACKENDS
+
+    if backend not in BACKENDS:
+        raise ValueError(f"unknown backend {backend!r}: one of {', '.join(sorted(BACKENDS))}")
+
+
 _FUNCTION_NAMES: "weakref.WeakKeyDictionary[Any, list[str]]" = weakref.WeakKeyDictionary()
 
 
@@ -159,7 +166,7 @@ def needed_by_result(stage: Stage) -> bool:
     return stage.language is ENCODED
 
 
-def result_from_stages(stages: list[Stage], abi: str = "seed") -> OrchestrationResult:
+def result_from_stages(stages: list[Stage], abi: str = "seed", backend: str = "Ascend910B") -> OrchestrationResult:
     from nanopass.languages import EMISSION, ENCODED
     from nanopass.metadata import kernel_metadata
     from nanopass.printer.cpp import print_cpp
@@ -170,7 +177,7 @@ def result_from_stages(stages: list[Stage], abi: str = "seed") -> OrchestrationR
     unit = final.tree
     program = next(s.tree for s in reversed(stages) if s.language is ENCODED)
     try:
-        code = print_cpp(unit, abi)
+        code = print_cpp(unit, abi, backend)
     except (UserError, InternalError):
         raise
     except Exception as error:  # noqa: BLE001 - a printer crash is a compiler bug in print_cpp
@@ -197,6 +204,7 @@ def generate_orchestration(
     func_name: str | None = None,
     *,
     abi: str = "seed",
+    backend: str = "Ascend910B",
     analyze_auto_scopes_for_deps: bool = False,
     order_write_after_read: bool = True,
     lean_edges: bool = True,
@@ -213,8 +221,11 @@ def generate_orchestration(
     the ones the runtime or other edges imply, and merge cells into chains, do nothing).
     With ``keep_stages=False`` the result's stages keep only the trees it was made from (the
     others are released as the compile goes, which is faster on large programs).
+    ``backend="Ascend950"`` spells an SPMD task's block count ``launch_spec.set_core_num(N)``
+    (``set_block_num(N)`` on the default, ``Ascend910B``).
     Raises ``UserError`` for mistakes in the program and ``InternalError`` for compiler bugs.
     """
+    check_backend(backend)
     options = {
         "analyze_auto_scopes_for_deps": analyze_auto_scopes_for_deps,
         "order_war": order_write_after_read,
@@ -233,7 +244,7 @@ def generate_orchestration(
                 )
             except PipelineError as failure:
                 raise failure.error from failure.error.__cause__
-            result = result_from_stages(stages, abi)
+            result = result_from_stages(stages, abi, backend)
             results[result.func_name] = result
     first = next(iter(results.values()))
     first.functions = results

@@ -73,6 +73,9 @@ def build_parser() -> argparse.ArgumentParser:
                    "and hazards (repeat for each)")
     run.add_argument("--abi", choices=["seed", "l2"], default="seed",
                      help="runtime ABI: seed (default) or l2, spelled as the existing compiler's release for it (D17)")
+    run.add_argument("--backend", choices=["Ascend910B", "Ascend950"], default="Ascend910B",
+                     help="the chip: Ascend950 spells an SPMD task's block count launch_spec.set_core_num(N) "
+                          "(default Ascend910B: set_block_num(N))")
     run.add_argument("--metadata", metavar="FILE",
                      help="also write FILE: JSON with each orchestration function's kernel ids, core types, "
                           "signatures, orchestration signature and expected_arg_count")

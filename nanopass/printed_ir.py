@@ -133,6 +133,7 @@ def compile_text(
     *,
     program: str | None = None,
     abi: str = "seed",
+    backend: str = "Ascend910B",
     filename: str = "<printed-ir>",
     analyze_auto_scopes_for_deps: bool = False,
     order_write_after_read: bool = True,
@@ -145,12 +146,14 @@ def compile_text(
     derives are notes of the stage that derives them (``result.stages[...].notes``).
 
     ``program`` picks a class when the text holds several; errors are ``UserError``s located in
-    the text (``filename`` names it), compiler bugs ``InternalError``s."""
-    from nanopass.api import collector_paused, needed_by_result, result_from_stages, run_pipeline
+    the text (``filename`` names it), compiler bugs ``InternalError``s. ``backend`` as for
+    ``generate_orchestration``."""
+    from nanopass.api import check_backend, collector_paused, needed_by_result, result_from_stages, run_pipeline
     from nanopass.loader import pick_program
     from nanopass.pipeline import PipelineError
     from nanopass.printed_hints import HintChecker
 
+    check_backend(backend)
     options = {"analyze_auto_scopes_for_deps": analyze_auto_scopes_for_deps, "order_war": order_write_after_read}
     with collector_paused():
         chosen = pick_program(load_printed_text(text, filename), program, filename)
@@ -162,7 +165,7 @@ def compile_text(
             )
         except PipelineError as failure:
             raise failure.error from failure.error.__cause__
-        return result_from_stages(stages, abi)
+        return result_from_stages(stages, abi, backend)
 
 
 __all__ = ["PrintedProgram", "compile_text", "load_printed_file", "load_printed_text", "looks_printed", "printed_passes"]

@@ -85,7 +85,7 @@ def _compile_and_write(args, out: Console, err: Console) -> int:
                 time_report(stages, times, args, err)
             return EXIT_OK
         start = time.perf_counter()
-        result = result_from_stages(stages, args.abi)
+        result = result_from_stages(stages, args.abi, getattr(args, "backend", "Ascend910B"))
         times["print_cpp"] = time.perf_counter() - start
         compiled = [(result, stages)]
         for name in names[1:]:
@@ -95,7 +95,7 @@ def _compile_and_write(args, out: Console, err: Console) -> int:
             except PipelineError as failure:
                 raise failure.error from None
             print_warnings(other, args, err)
-            compiled.append((result_from_stages(other, args.abi), other))
+            compiled.append((result_from_stages(other, args.abi, getattr(args, "backend", "Ascend910B")), other))
         metadata = metadata_json(program.name, args.abi, [r for r, _ in compiled])
         if dumps:
             dumps.write_code(len(stages), result.code)

@@ -26,13 +26,22 @@ def uses_cube(kernel) -> bool:
     return False
 
 
+SPLIT_ON_CUBE = (
+    "kernel '{name}' uses the cube core (Left/Right/Acc/Mat tiles or a matmul) and asks to split its vector "
+    "part across the AIV sub-cores (attrs={{'split': ...}} or dual_aiv_dispatch=True): the existing compiler "
+    "expands such a mixed kernel into a cube kernel and a vector kernel launched as one Group, which nanopass "
+    "does not do (an InCore kernel runs on one core, D6), so the split would be lost"
+)
+
+
 @register
 class InferCoreTypes(Pass):
     """Decide where each kernel runs (D6).
 
     ``AIC`` and ``AIV`` functions run on their core; an untyped ``InCore`` kernel runs on the
     cube (AIC) when its body uses Left/Right/Acc/Mat tiles or a matmul, else on the vector core
-    (AIV). A ``Group`` launches the kernels its body calls: its core is ``MIX`` with members
+    (AIV); a cube kernel that asks for its vector part to be split (``attrs={"split": ...}``, which
+    the reference's mixed-kernel expansion honours) is a user error. A ``Group`` launches the kernels its body calls: its core is ``MIX`` with members
     [AIC kernel, AIV kernel], or ``AIV`` when it calls only an AIV kernel. Afterwards every
     kernel has a core type.
     """
@@ -48,6 +57,10 @@ class InferCoreTypes(Pass):
                 self.kinds[kernel.name] = CoreType[kernel.kind.name]
             elif kernel.kind is FuncKind.InCore:
                 self.kinds[kernel.name] = CoreType.AIC if uses_cube(kernel) else CoreType.AIV
+                if kernel.dual_dispatch and self.kinds[kernel.name] is CoreType.AIC:
+                    raise UserError(SPLIT_ON_CUBE.format(name=kernel.name), kernel.span,
+                                    "write the cube and vector parts as AIC and AIV kernels, the AIV one with the "
+                                    "split attribute, and launch them together: with pl.cluster(): ...")
         kernels = [self.kernel(k) for k in program.kernels]
         return K.Program(program.name, kernels, program.orch, span=program.span)
 

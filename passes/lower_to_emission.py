@@ -43,7 +43,8 @@ class LowerToEmission(Pass):
     a runtime-allocated output is used); external tensors and scalar parameters are declared
     when the body uses them, so the C++ has no unused variable; loops and ifs declare their rebound carries before the
     statement and assign them at the yield (through temporaries when a yield permutes carries,
-    D16). Task numbers count dispatches in program order; helper names are fresh. Afterwards
+    D16); a tensor if result is declared with the first external tensor as its placeholder value
+    (reference-behaviour.md section 7.4; uninitialised when no external tensor is declared). Task numbers count dispatches in program order; helper names are fresh. Afterwards
     the program is a list of C++ statements.
     """
 
@@ -76,6 +77,9 @@ class LowerToEmission(Pass):
         externals = [
             E.External(s.param, s.index) for s in func.slots if s._production == "TensorSlot" and s.param in self.used
         ]
+        # a tensor if result starts as the first external tensor, as the reference's does (its
+        # section 7.4); with none declared, it is declared uninitialised
+        self.phi_placeholder = E.Var(min(externals, key=lambda e: e.slot).name) if externals else None
         params = {p.name: p for p in func.params}
         scalars = [
             E.EntryScalar(s.param, params[s.param].type.dtype, s.index)
@@ -461,7 +465,7 @@ class LowerToEmission(Pass):
             elif is_tid(ty):
                 out.append(E.DeclTid(phi.var.name, E.TidInvalid()))
             elif ty._production == "TensorType":
-                out.append(E.DeclTensor(phi.var.name, None))
+                out.append(E.DeclTensor(phi.var.name, self.phi_placeholder))
             else:
                 out.append(E.DeclScalar(phi.var.name, ty.dtype, None))
         self.loops.append(branch)

@@ -89,11 +89,25 @@ L2_ABI = Abi(
 ABIS = {abi.name: abi for abi in (SEED_ABI, L2_ABI)}
 
 
+@dataclass(frozen=True)
+class Backend:
+    """What the chip a program runs on changes in the C++ (reference-behaviour.md section 10.5): the
+    launch spec's block-count setter of an SPMD task."""
+
+    name: str
+    block_count_setter: str  # launch_spec.<setter>(N)
+
+
+BACKENDS = {b.name: b for b in (Backend("Ascend910B", "set_block_num"), Backend("Ascend950", "set_core_num"))}
+DEFAULT_BACKEND = "Ascend910B"
+
+
 class Emitter:
     """Lines of output with the current indentation (4 spaces a level)."""
 
-    def __init__(self, abi: Abi):
+    def __init__(self, abi: Abi, backend: Backend = BACKENDS[DEFAULT_BACKEND]):
         self.abi = abi
+        self.backend = backend
         self.lines: list[str] = []
         self.level = 0
         self.pad = ""  # inside a Block: two more spaces
@@ -120,9 +134,9 @@ class Emitter:
         return "\n".join(self.lines) + "\n"
 
 
-def print_cpp(unit, abi: Abi | str = SEED_ABI) -> str:
+def print_cpp(unit, abi: Abi | str = SEED_ABI, backend: Backend | str = DEFAULT_BACKEND) -> str:
     """The C++ file for an emission ``Unit``."""
-    out = Emitter(ABIS[abi] if isinstance(abi, str) else abi)
+    out = Emitter(ABIS[abi] if isinstance(abi, str) else abi, BACKENDS[backend] if isinstance(backend, str) else backend)
     emit(unit, out)
     return out.text()
 
@@ -453,7 +467,7 @@ def emit(node, out):  # noqa: F811
 
 @dispatch(E.SetBlockNum, Emitter, namespace=EMIT_NS)
 def emit(node, out):  # noqa: F811
-    out.line(f"{node.args}.launch_spec.set_block_num({fmt(node.value, out.abi)});")
+    out.line(f"{node.args}.launch_spec.{out.backend.block_count_setter}({fmt(node.value, out.abi)});")
 
 
 @dispatch(E.SetSyncStart, Emitter, namespace=EMIT_NS)

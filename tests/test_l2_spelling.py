@@ -84,3 +84,36 @@ def test_a_group_dispatch_is_commented_and_ordered_as_the_reference(tmp_path):
         body = lines[head : lines.index("TaskOutputTensors task_1_outs = rt_submit_task(mixed_1, params_t1);", head)]
         assert body.index("MixedKernels mixed_1 = {1, 0, 0};") < body.index("PTO2TaskId params_t1_deps[1];")
         assert "// Group vector_only: AIV-only SPMD" in lines
+
+
+PHI_WITHOUT_EXTERNAL = '''
+import nanopass.dsl as pl
+
+@pl.program
+class NoExternal:
+    @pl.function(type=pl.FunctionType.AIV)
+    def k(self, src: pl.Tensor[[16, 16], pl.FP32], dst: pl.Out[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
+        return dst
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def main(self, flag: pl.Scalar[pl.INT64], x: pl.Tensor[[16, 16], pl.FP32]):
+        a = pl.create_tensor([16, 16], dtype=pl.FP32)
+        b = pl.create_tensor([16, 16], dtype=pl.FP32)
+        c = pl.create_tensor([16, 16], dtype=pl.FP32)
+        if flag > 0:
+            src = a
+        else:
+            src = b
+        c = self.k(src, c)
+'''
+
+
+def test_a_tensor_if_result_starts_as_an_external_tensor_only_when_one_is_declared(tmp_path):
+    # reference-behaviour.md section 7.4's placeholder is the first tensor parameter; `x` is never
+    # read, so it is not declared (README, unread-params) and the result is declared uninitialised
+    for abi in ("seed", "l2"):
+        code = compiled(tmp_path, PHI_WITHOUT_EXTERNAL, f"noext_{abi}", abi)
+        assert "        Tensor src;\n        if (" in code and "ext_x" not in code
+        with_x = compiled(tmp_path, PHI_WITHOUT_EXTERNAL.replace("c = self.k(src, c)", "c = self.k(src, c)\n"
+                                                                 "        c = self.k(x, c)"), f"ext_{abi}", abi)
+        assert "        Tensor src = ext_x;\n" in with_x

@@ -43,6 +43,8 @@ RUNS = {
     "surface_jit": ({}, 2),
     "surface_slice_clamp": ({"row": "18"}, 2),
     "surface_while": ({"n": "3", "m": "1"}, 5),
+    "surface_phi_names": ({"flag": "1"}, 6),
+    "surface_jit_inline": ({}, 4),
 }
 
 
@@ -152,8 +154,10 @@ ERRORS = {
                       "cannot assign to 'i' (a loop variable)"),
     "pipeline stage": ("for i in pl.pipeline(4, stage=0):\n    pass\nreturn res\n", "0)",
                        "pl.pipeline's stage= must be a positive int, got 0"),
-    "split_aiv": ("for i in pl.split_aiv(2):\n    pass\nreturn res\n", "pl.split_aiv",
-                  "a for loop must iterate over pl.range(...), pl.parallel(...), pl.pipeline(...), pl.unroll(...), pl.while_(...) or pl.spmd(...)"),
+    "split_aiv": ("for i in pl.split_aiv(2, mode=pl.SplitMode.UP_DOWN):\n    pass\nreturn res\n", "pl.split_aiv",
+                  "pl.split_aiv(n, mode=...) splits a kernel's loop across the two AIV sub-cores of a vector core"),
+    "split_aiv value": ("m = pl.split_aiv(2)\nreturn res\n", "pl.split_aiv",
+                        "an orchestration function runs on the host CPU, with no sub-cores to split across"),
     "dump_tag scalar": ("pl.dump_tag(n)\nreturn res\n", "n)", "pl.dump_tag takes a tensor variable, got 'n'"),
     "dumps not a list": ("res, t = pl.submit(self.k, x, res, dumps=x)\nreturn res\n", "x)",
                          "pl.submit's dumps= must be a list of tensor variables"),
@@ -300,13 +304,33 @@ def test_a_jit_parameter_without_a_shape_is_refused_saying_torch_would_supply_it
     )
 
 
-@pytest.mark.parametrize("form", ["inline", "host", "extern('k')"])
-def test_jit_forms_other_than_the_entry_and_kernels_are_refused(tmp_path, form):
+@pytest.mark.parametrize("form, why", [
+    ("host", "a host function runs on the CPU beside the runtime, and nanopass compiles orchestration functions "
+             "only"),
+    ("extern('k')", "nanopass would need that library's kernel signature (parameter directions, core type), which "
+                    "the stub does not state"),
+    ("cached", "it is not a form nanopass reads"),
+])
+def test_jit_forms_other_than_the_entry_kernels_and_inline_functions_are_refused(tmp_path, form, why):
     path = tmp_path / "jit.py"
     path.write_text(JIT_PROGRAM.replace("@pl.jit.incore(level=1)", f"@pl.jit.{form}"))
     with pytest.raises(UserError) as info:
         nanopass.generate_orchestration(load_program(path))
-    assert info.value.message == f"@pl.jit.{form.split('(')[0]} is not supported"
+    assert info.value.message.startswith(f"@pl.jit.{form.split('(')[0]} is not supported: ")
+    assert why in info.value.message
+    assert info.value.span.line == next(n for n, text in enumerate(JIT_PROGRAM.splitlines(), 1)
+                                        if text.startswith("@pl.jit.incore"))
+
+
+def test_a_jit_inline_function_is_read_the_same_without_running_the_file():
+    from conftest import run_cli
+
+    source = GOLDEN / "surface_jit_inline.py"
+    done = run_cli("run", str(source), "--no-exec", "--abi", "l2")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == (GOLDEN / "surface_jit_inline.expected.l2.cpp").read_text()
+    result = nanopass.generate_orchestration(load_program(source))
+    assert result.func_name_to_id == {"twice": 0}  # the inline function has no kernel and no id
 
 
 # The SPMD, outlining and inline-function goldens (tests/golden/surface/)
@@ -356,3 +380,54 @@ def test_outlined_and_spmd_kernels_have_the_metadata_the_spec_states():
     assert grid["func_name_to_id"] == {"rowblk": 0}
     assert grid["func_name_to_signature"] == {"rowblk": ["IN", "OUT"]}
     assert grid["orchestration_signature"] == ["IN", "OUT", "OUT"]
+
+
+# --backend Ascend950 (reference-surface.md section 1): an SPMD task's block count is
+# launch_spec.set_core_num(N); everything else, the sync-start line included, is unchanged.
+
+BACKEND_GOLDENS = sorted(SURFACE_DIR.glob("*.Ascend950*.expected.cpp"))
+
+
+@pytest.mark.parametrize("expected", BACKEND_GOLDENS, ids=[p.name for p in BACKEND_GOLDENS])
+def test_ascend950_golden(expected, tmp_path):
+    source = SURFACE_DIR / (expected.name.split(".")[0] + ".py")
+    abi = "l2" if ".l2." in expected.name else "seed"
+    code = nanopass.generate_orchestration(load_program(source), abi=abi, backend="Ascend950").code
+    assert code == expected.read_text()
+    assert "set_block_num" not in code and "launch_spec.set_core_num(" in code
+    default = expected_file(source, abi).read_text()
+    assert code == default.replace("launch_spec.set_block_num(", "launch_spec.set_core_num(")
+    compile_check(code, tmp_path, expected.name.replace(".expected", ""))
+
+
+def test_there_are_ascend950_goldens_in_both_abis():
+    assert {".l2." in p.name for p in BACKEND_GOLDENS} == {True, False}
+
+
+def test_nanopass_run_takes_the_backend(tmp_path):
+    from conftest import run_cli
+
+    source = SURFACE_DIR / "spmd_submit.py"
+    done = run_cli("run", str(source), "--abi", "l2", "--backend", "Ascend950")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == (SURFACE_DIR / "spmd_submit.Ascend950.l2.expected.cpp").read_text()
+    default = run_cli("run", str(source), "--abi", "l2")
+    assert default.stdout == (SURFACE_DIR / "spmd_submit.l2.expected.cpp").read_text()
+    bad = run_cli("run", str(source), "--backend", "Ascend999")
+    assert bad.returncode == 2 and "invalid choice: 'Ascend999'" in bad.stderr
+
+
+def test_an_unknown_backend_is_refused_by_the_library():
+    with pytest.raises(ValueError, match="unknown backend 'Ascend999': one of Ascend910B, Ascend950"):
+        nanopass.generate_orchestration(load_program(SURFACE_DIR / "spmd_submit.py"), backend="Ascend999")
+
+
+def test_the_backend_changes_no_task_and_no_dependency():
+    # the backend is the printer's: every stage is the default's, and the checker finds no hazard
+    program = load_program(SURFACE_DIR / "spmd_submit.py")
+    default = nanopass.generate_orchestration(program).stages
+    other = nanopass.generate_orchestration(program, backend="Ascend950").stages
+    assert default.names() == other.names()
+    assert all(default[name].tree == other[name].tree for name in default.names())
+    result = check_program(program, {"w": "2"})
+    assert result.fatal is None and not result.failing and not result.mismatches

@@ -12,6 +12,7 @@ from conftest import compile_check, load_program
 
 import nanopass
 from nanopass.errors import UserError
+from nanopass.passes.frontend.ops.submits import PREDICATE_REFUSED
 from nanopass.tools.check import check_program
 
 HEADER = '''\
@@ -146,7 +147,9 @@ def test_spmd_output_compiles(tmp_path, abi):
     ("out, g = pl.spmd_submit(self.blk, a, out, core_num=1.5)\n", "12:60: core_num must be an integer (the number of blocks)"),
     ("out, g = pl.spmd_submit(self.blk, a, out, core_num=2, sync_start=n)\n", "12:74: sync_start= must be True or False"),
     ("out, g = pl.spmd_submit(self.blk, a, out, core_num=2, predicate=n > 1)\n",
-     "12:73: pl.spmd_submit(predicate=...) is not supported"),
+     "12:73: " + PREDICATE_REFUSED.format(what="pl.spmd_submit")),
+    ("with pl.spmd(2, predicate=n > 1):\n    out = pl.assemble(out, a, [0, 0])\n",
+     "12:35: " + PREDICATE_REFUSED.format(what="pl.spmd")),
     ("out, g = pl.spmd_submit(self.blk, a, out, core_num=2, dumps=[n])\n",
      "12:70: pl.spmd_submit's dumps= entries must be tensors the task takes as arguments; 'n' is not one"),
     ("with pl.spmd(4, allow_early_resolve='yes'):\n    out = pl.store(pl.load(a, [0, 0], [16, 32]), [0, 0], out)\n",
@@ -216,3 +219,53 @@ def test_a_bad_split_mode_is_a_located_error(tmp_path):
         nanopass.generate_orchestration(load_program(path))
     assert (info.value.span.line, info.value.message) == (
         11, "attrs={'split': ...} takes pl.SplitMode.NONE, UP_DOWN or LEFT_RIGHT")
+
+
+MIXED = '''\
+import nanopass.dsl as pl
+
+
+@pl.program
+class Mixed:
+    @pl.function(type=pl.FunctionType.InCore%s)
+    def attn(self, q: pl.Tensor[[16, 64], pl.FP16], k: pl.Tensor[[64, 16], pl.FP16], p: pl.Out[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
+        c: pl.Tile[[16, 16], pl.FP32, pl.MemorySpace.Acc] = pl.matmul(q, k)
+        v: pl.Tile[[16, 16], pl.FP32, pl.MemorySpace.Vec] = pl.exp(c)
+        p = pl.store(v, [0, 0], p)
+        return p
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def orch(self, q: pl.Tensor[[16, 64], pl.FP16], k: pl.Tensor[[64, 16], pl.FP16], p: pl.Out[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
+        p = self.attn(q, k, p)
+        return p
+'''
+
+
+def test_a_mixed_kernel_without_a_split_runs_on_the_cube_core(tmp_path):
+    # D6: an InCore kernel using cube tiles is one AIC task (the reference expands it into a Group)
+    path = tmp_path / "mixed.py"
+    path.write_text(MIXED % "")
+    assert "rt_submit_aic_task(0, params_t0);" in nanopass.generate_orchestration(load_program(path)).code
+
+
+@pytest.mark.parametrize("attr", [', attrs={"split": pl.SplitMode.UP_DOWN}', ", dual_aiv_dispatch=True"])
+def test_a_split_on_a_mixed_kernel_is_a_located_error(tmp_path, attr):
+    # reference-surface.md section 1: the split asks the mixed-kernel expansion, which nanopass does not do
+    path = tmp_path / "mixed.py"
+    path.write_text(MIXED % attr)
+    with pytest.raises(UserError) as info:
+        nanopass.generate_orchestration(load_program(path))
+    assert (info.value.span.line, info.value.span.col) == (7, 4)
+    assert info.value.message.startswith("kernel 'attn' uses the cube core (Left/Right/Acc/Mat tiles or a matmul) "
+                                         "and asks to split its vector part across the AIV sub-cores")
+    assert "with pl.cluster()" in info.value.hint
+
+
+def test_a_split_on_a_mixed_kernel_is_refused_by_the_cli_without_a_traceback(tmp_path):
+    from conftest import run_cli
+
+    path = tmp_path / "mixed.py"
+    path.write_text(MIXED % ', attrs={"split": pl.SplitMode.LEFT_RIGHT}')
+    done = run_cli("run", str(path))
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert done.stderr.startswith(f"{path}:7:5: error: kernel 'attn' uses the cube core")

@@ -321,6 +321,7 @@ public:
     constexpr PTO2LaunchSpec() : block_num_(1), require_sync_start_(false) {}
     int16_t block_num() const { return block_num_; }
     void set_block_num(int16_t n) { block_num_ = n; }
+    void set_core_num(int16_t n) { block_num_ = n; }  // the Ascend950 runtime's name for set_block_num
     bool require_sync_start() const { return require_sync_start_; }
     void set_require_sync_start(bool v) { require_sync_start_ = v; }
 

@@ -7,9 +7,12 @@ becomes a class of its name holding the entry (``FunctionType.Orchestration``) a
 of the module (``InCore`` / ``Opaque``), methods taking ``self``, with each call ``k(...)`` of a
 kernel read as ``self.k(...)``. The nodes keep their positions, so messages point into the file.
 
+``@pl.jit.inline`` functions become ``FunctionType.Inline`` methods, spliced into their callers
+as in the class form (their own calls of kernels and inline functions read as ``self.k(...)``).
+
 What needs torch is refused, saying so: a parameter annotated without its shape or dtype
 (``pl.Tensor``), which the existing DSL fills in from the torch tensor of the first call.
-``@pl.jit.inline``, ``.host`` and ``.extern(...)`` are refused too.
+``.host`` and ``.extern(...)`` are refused too, each saying what nanopass lacks for it.
 """
 
 from __future__ import annotations
@@ -21,11 +24,20 @@ from nanopass.errors import Span, UserError
 
 from .names import attr_path
 
-KERNEL_FORMS = {"incore": "InCore", "opaque": "Opaque"}
+KERNEL_FORMS = {"incore": "InCore", "opaque": "Opaque", "inline": "Inline"}  # form -> the method's FunctionType
 UNSHAPED = (
     "parameter '{param}' of '{func}' has no shape and dtype: the existing DSL takes them from the torch tensor "
     "of the first call, and nanopass compiles without running the program (or torch)"
 )
+
+
+REFUSED = {
+    "jit.host": "a host function runs on the CPU beside the runtime, and nanopass compiles orchestration "
+                "functions only: it has no language for host code, nor a way to call it from the C++ it emits",
+    "jit.extern": "a hand-written C++ kernel is declared by the stub's arguments, which the existing DSL reads "
+                  "when it builds the kernel library; nanopass would need that library's kernel signature "
+                  "(parameter directions, core type), which the stub does not state",
+}
 
 
 def jit_form(fdef: ast.stmt) -> tuple[str, ast.expr] | None:
@@ -56,14 +68,18 @@ def jit_classes(tree: ast.Module, filename: str) -> list[ast.ClassDef]:
         elif form.removeprefix("jit.") in KERNEL_FORMS:
             kernels.append((stmt, KERNEL_FORMS[form.removeprefix("jit.")]))
         else:
-            raise UserError(f"@pl.{form} is not supported", span,
-                            "@pl.jit programs may use @pl.jit (the entry), @pl.jit.incore and @pl.jit.opaque")
+            raise UserError(f"@pl.{form} is not supported: {REFUSED.get(form, 'it is not a form nanopass reads')}",
+                            span, "@pl.jit programs may use @pl.jit (the entry), @pl.jit.incore, @pl.jit.opaque "
+                                  "and @pl.jit.inline")
     names = {fdef.name for fdef, _ in kernels}
+    inlines = {fdef.name for fdef, kind in kernels if kind == "Inline"}
     classes = []
     for entry in entries:
         for fdef in [entry, *(k for k, _ in kernels)]:
             _check_shapes(fdef, filename)
-        body = [_method(entry, "Orchestration", names), *(_method(k, kind, set()) for k, kind in kernels)]
+        # an inline function's body is read as the entry's (its calls k(...) are self.k(...) too)
+        body = [_method(entry, "Orchestration", names),
+                *(_method(k, kind, names if k.name in inlines else set()) for k, kind in kernels)]
         cls = ast.ClassDef(name=entry.name, bases=[], keywords=[], body=body, decorator_list=[])
         ast.copy_location(cls, entry)
         classes.append(cls)

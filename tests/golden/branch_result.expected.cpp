@@ -34,7 +34,7 @@ void aicpu_orchestration_entry(const ChipStorageTaskArgs& orch_args) {
         const Tensor& b = alloc_0.get_ref(1);
         int64_t scale = 1;
         int64_t scale__phi_v2;
-        Tensor t;
+        Tensor t = ext_x;
         if (mode == 0) {
             PTO2_SCOPE() {
 

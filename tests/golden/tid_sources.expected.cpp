@@ -97,7 +97,7 @@ void aicpu_orchestration_entry(const ChipStorageTaskArgs& orch_args) {
             params_t4.set_dependencies(params_t4_deps, params_t4_deps_count);
             TaskOutputTensors task_4_outs = rt_submit_aiv_task(0, params_t4);
             PTO2TaskId fourth = task_4_outs.task_id();
-            PTO2TaskId chosen__phi_v2 = PTO2TaskId::invalid();
+            PTO2TaskId chosen = PTO2TaskId::invalid();
             if (n > 3) {
 
                 // Task 5: step
@@ -109,18 +109,18 @@ void aicpu_orchestration_entry(const ChipStorageTaskArgs& orch_args) {
                 params_t5_deps[params_t5_deps_count++] = third;
                 params_t5.set_dependencies(params_t5_deps, params_t5_deps_count);
                 TaskOutputTensors task_5_outs = rt_submit_aiv_task(0, params_t5);
-                PTO2TaskId chosen = task_5_outs.task_id();
-                chosen__phi_v2 = chosen;
+                PTO2TaskId chosen__ssa_v0 = task_5_outs.task_id();
+                chosen = chosen__ssa_v0;
             } else {
                 PTO2TaskId chosen__ssa_v1 = fourth;
-                chosen__phi_v2 = chosen__ssa_v1;
+                chosen = chosen__ssa_v1;
             }
 
             // Phase-fence barrier 0: dependency-only dummy task
             Arg params_phase_fence_barrier_0;
             PTO2TaskId params_phase_fence_barrier_0_deps[2];
             uint32_t params_phase_fence_barrier_0_deps_count = 0;
-            if (chosen__phi_v2.is_valid()) params_phase_fence_barrier_0_deps[params_phase_fence_barrier_0_deps_count++] = chosen__phi_v2;
+            if (chosen.is_valid()) params_phase_fence_barrier_0_deps[params_phase_fence_barrier_0_deps_count++] = chosen;
             params_phase_fence_barrier_0_deps[params_phase_fence_barrier_0_deps_count++] = fourth;
             params_phase_fence_barrier_0.set_dependencies(params_phase_fence_barrier_0_deps, params_phase_fence_barrier_0_deps_count);
             PTO2TaskId barrier = PTO2TaskId::invalid();

@@ -11,7 +11,7 @@ registers them all (``registry.OPS``); the list below is the one place that says
   kernel call or a view used as a task's argument, a view's operand or a returned value.
 - ``scopes``: ``with pl.manual_scope():``, ``with pl.scope(mode=...):``.
 - ``loops``: ``for ... in pl.range(...)`` / ``pl.parallel(...)`` / ``pl.pipeline(...)`` / ``pl.unroll(...)``,
-  ``pl.yield_``.
+  ``pl.yield_``; ``pl.split_aiv`` refused (``registry.refuse_op``).
 - ``while_loops``: ``for (a, b) in pl.while_(init_values=...)`` with ``pl.cond(...)`` first in its body.
 - ``debug_tags``: ``pl.dump_tag``; ``dump_positions`` reads ``dumps=`` for the task forms.
 - ``inlining``: calls ``self.f(...)`` of ``pl.FunctionType.Inline`` functions (the body copied in); the

@@ -6,8 +6,9 @@ is the actual argument (a rebound ``pl.Out``/``pl.InOut`` parameter rebinds the 
 variable), each local variable gets the fresh name ``<name>_inline<k>`` with one counter per
 orchestration function (the first expansion's locals get 0, the next 1, ...), and the one trailing
 ``return`` assigns the call's targets. Inline functions may call kernels and other inline
-functions (a cycle is a user error), create tensors and use loops; they produce no kernel and no
-kernel id. Every other call of a ``self.`` method is a kernel call (``submits.kernel_call``).
+functions (a cycle is a user error), create tensors, use loops and hold ``pl.at`` / ``pl.spmd``
+blocks (outlined in the caller, as the reference outlines after inlining: ``<caller>_incore_<k>``);
+they produce no kernel and no kernel id. Every other call of a ``self.`` method is a kernel call (``submits.kernel_call``).
 """
 
 from __future__ import annotations
@@ -27,6 +28,9 @@ if TYPE_CHECKING:
 
 _EXPANDING = "_inline_stack"  # FunctionContext attribute: the inline functions being expanded, outermost first
 _COUNTER = "_inline_count"  # FunctionContext attribute: expansions so far (the <k> of the next one)
+# FunctionContext attribute: the copies being read, outermost first; the innermost holds every
+# statement that can read a name the copy binds (its locals are renamed apart from the caller's)
+INLINED_BODIES = "_inlined_bodies"
 
 
 def self_call(cx: FunctionContext, call: ast.Call, targets: list[ast.expr] | None, stmt: ast.stmt) -> list[Any]:
@@ -78,12 +82,15 @@ def expand(
         copied += _assign_results(cx, fdef, returned, renamer, targets, stmt, len(results))
 
     setattr(cx, _EXPANDING, [*stack, fdef.name])
+    bodies: list[list[ast.stmt]] = getattr(cx, INLINED_BODIES, None) or []
+    setattr(cx, INLINED_BODIES, [*bodies, copied])
     cx.enter(call)
     try:
         return cx.block(copied)
     finally:
         cx.leave()
         setattr(cx, _EXPANDING, stack)
+        setattr(cx, INLINED_BODIES, bodies)
 
 
 def _trailing_return(cx: FunctionContext, fdef: ast.FunctionDef, body: list[ast.stmt]) -> ast.Return | None:

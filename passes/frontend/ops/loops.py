@@ -2,8 +2,10 @@
 the body's last statement ``a, b = pl.yield_(...)`` updates; and ``pl.yield_`` in an if branch,
 which names the branch's results. ``pl.pipeline(..., stage=k)`` is ``pl.range`` (the stage count
 pipelines a kernel's loop; an orchestration loop runs its iterations in order), ``pl.unroll`` is
-expanded here into one copy of the body per iteration. (``pl.split_aiv`` splits a kernel's loop
-across the AIV sub-cores: an orchestration function has none, so it is not an iterator here.)
+expanded here into one copy of the body per iteration. ``pl.split_aiv(n, mode=...)`` splits a
+kernel's loop across the AIV sub-cores: an orchestration function has none, so it is refused here
+with a located error (``SPLIT_AIV_REFUSED``); in a kernel's body or a ``pl.at`` block it is kernel
+code, which nanopass does not read.
 ``pl.while_`` reads its carries and its end as these loops do (``while_loops``).
 """
 
@@ -18,7 +20,7 @@ from nanopass.languages.terms import DType, LoopKind
 from ..exprs import unsigned_mix
 from ..limits import MAX_PARALLEL_NESTING, MAX_UNROLL
 from ..names import dsl_call
-from ..registry import ITERATOR, STATEMENT, TARGETS, dsl_op
+from ..registry import ITERATOR, STATEMENT, TARGETS, dsl_op, refuse_op
 from ..type_reader import INDEX_T, compatible, type_text
 
 if TYPE_CHECKING:
@@ -27,6 +29,14 @@ if TYPE_CHECKING:
 L = S.LANGUAGE
 _SEQ, _PARALLEL = LoopKind.seq, LoopKind.parallel  # (an Enum member is slow to look up on its class)
 _COUNTER = L.Var("i")  # a loop's counter (an int64_t), compared with the loop's stop
+
+
+SPLIT_AIV_REFUSED = (
+    "pl.split_aiv(n, mode=...) splits a kernel's loop across the two AIV sub-cores of a vector core, each "
+    "running its share of the iterations: it is kernel code, and an orchestration function runs on the host "
+    "CPU, with no sub-cores to split across. Put the loop in a kernel or a pl.at block, or use pl.range here"
+)
+refuse_op("split_aiv", SPLIT_AIV_REFUSED)
 
 
 @dsl_op("range", ITERATOR)

@@ -3,11 +3,14 @@
 
 A block becomes one new InCore kernel (named ``name_hint``, else ``<function>_incore_<k>``, k
 counting the function's outlined blocks from 0) and one task in its place. The kernel's parameters
-are the variables the block reads from outside it: tensors it writes through ``pl.assemble`` /
-``pl.store`` are InOut, the other tensors In, scalars scalar parameters; In parameters first, then
+are the variables the block reads from outside it (``block_uses``): tensors it writes through
+``pl.assemble`` / ``pl.store``, directly or through a loop carry or copy of them, are InOut, the
+other tensors In, scalars scalar parameters; In parameters first, then
 InOut, each in order of first use. Its results are the tensors the block defines that are used
 after it (each a new tensor: ``materialize_result_buffers`` gives it a buffer ``ret<i>__out`` the
-caller creates), then the InOut parameters, which the task rebinds as a kernel call does. The
+caller creates), then the InOut parameters, which the task rebinds as a kernel call does; a name
+the block aliases to an outer tensor (a loop's result on a carried store) is bound to it after the
+task. The
 block's body is the kernel's body, summarized as any kernel's is (``kernels.KernelSummary``).
 ``dumps=[t, ...]`` marks tensors the block captures for the runtime's dump (as a ``pl.dump_tag`` on
 one does); ``allow_early_resolve=True`` sets the task's flag and, as ``deps=`` does, makes it a submit.
@@ -16,7 +19,6 @@ one does); ``allow_early_resolve=True`` sets the task's flag and, as ``deps=`` d
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from nanopass.errors import quoted
@@ -24,50 +26,35 @@ from nanopass.languages import surface as S
 from nanopass.languages.terms import DType, FuncKind, ParamDir
 
 from ..kernels import KernelSummary
-from ..names import attr_path, dsl_call, self_method
+from ..names import attr_path
 from ..registry import CONTEXT, dsl_op
 from ..source import short_source
 from ..type_reader import TID_T
+from .block_uses import AMBIGUOUS, Outline, analyze, first_use
 from .debug_tags import dump_positions
-from .submits import dep_list, kernel_sig
+from .inlining import INLINED_BODIES
+from .submits import dep_list, kernel_sig, refuse_predicate
 
 if TYPE_CHECKING:
     from ..context import FunctionContext
 
 L = S.LANGUAGE
 
-# Tile and tensor operations whose result has the type of their first tensor operand.
-ELEMENTWISE = frozenset({
-    "add", "sub", "mul", "div", "maximum", "minimum", "max", "min", "exp", "log", "sqrt", "rsqrt", "abs", "neg",
-    "relu", "recip", "adds", "subs", "muls", "divs", "move", "row_expand_mul", "col_expand_mul",
-    "tensor.add", "tensor.sub", "tensor.mul", "tensor.div", "tensor.exp", "tensor.maximum", "tensor.minimum",
-})
-WRITES = {"assemble": 0, "tensor.assemble": 0, "store": 2, "tile.store": 2}  # op -> the written tensor's argument
-
-
-@dataclass
-class Outline:
-    """What a block reads, writes and defines, in order of first use."""
-
-    reads: list[str] = field(default_factory=list)  # outer variables read (In or scalar params)
-    writes: list[str] = field(default_factory=list)  # outer tensors written (InOut params)
-    overwritten: set[str] = field(default_factory=set)  # of those, the ones a Group's kernel writes first (Out)
-    defined: dict[str, ast.AST] = field(default_factory=dict)  # block variables -> first assignment
-    types: dict[str, Any] = field(default_factory=dict)  # block variables -> their type (None: unknown)
-
-
 @dsl_op("at", CONTEXT, binds_as=True)
 def at(cx: FunctionContext, stmt: ast.With, call: ast.Call) -> list[Any]:
     """``with pl.at(level=pl.Level.CORE_GROUP, ...) [as tid]:``: the block outlined into a kernel."""
     names = ("level", "role")
-    keywords = ("optimizations", "deps", "no_dep_args", "dumps", "allow_early_resolve", "name_hint", "windowize")
+    keywords = ("optimizations", "deps", "no_dep_args", "dumps", "allow_early_resolve", "name_hint", "windowize",
+                "predicate")
     args = _bind(cx, call, "at", names, keywords)
     level = args.get("level")
     if level is None:
         raise cx.error("pl.at needs level=pl.Level.CORE_GROUP", call)
     if (attr_path(level) or [""])[-1] != "CORE_GROUP":
         raise cx.error(f"pl.at(level={short_source(level)}) is not supported: only pl.Level.CORE_GROUP blocks "
-                       "are outlined into kernels", level)
+                       "are outlined into kernels; the other levels make the existing compiler's hierarchy scopes, "
+                       "whose meaning for an orchestration function is not documented", level,
+                       hint="use level=pl.Level.CORE_GROUP, or write the block's tasks as kernel calls")
     return outline_block(cx, stmt, call, args, what="pl.at")
 
 
@@ -77,9 +64,6 @@ def outline_block(cx: FunctionContext, stmt: ast.With, call: ast.Call, args: dic
     ``kind`` (a ``Group`` launches the kernels the block calls); ``launch`` adds the task's launch
     spec; ``local`` names the block's own variables that are not assigned in it (a loop's index)."""
     _refuse_unsupported(cx, args, what)
-    if getattr(cx, "_inline_stack", None):
-        raise cx.error(f"a {what} block inside an inline function is not supported", stmt,
-                       hint="put the block in the orchestration function, or make the inline function a kernel")
     name = _kernel_name(cx, args.get("name_hint"), stmt)
     outline = analyze(cx, stmt, local, calls=kind is FuncKind.Group, what=what)
     escaping = _escaping(cx, stmt, outline)
@@ -94,11 +78,18 @@ def outline_block(cx: FunctionContext, stmt: ast.With, call: ast.Call, args: dic
             direction = ParamDir.In
         else:
             raise cx.error(f"{what} block uses '{var}', a {'TaskId' if ty == TID_T else 'TaskId array'}: a kernel "
-                           "cannot take it", _first_use(stmt, var))
+                           "cannot take it", first_use(stmt, var))
         params.append(L.Param(var, ty, direction, span=cx.span(stmt)))
+    aliases = []  # block names used after it that are an outer tensor: bound to it after the task
     for var in escaping:
         ty = outline.types.get(var)
         node = outline.defined[var]
+        if outline.aliases.get(var) == AMBIGUOUS:
+            raise cx.error(f"'{var}' is used after the {what} block, but the branches of an if in it bind it to "
+                           "different tensors", node, hint="pass each tensor out under its own name")
+        if var in outline.aliases:
+            aliases.append((var, outline.aliases[var], node))
+            continue
         if ty is None:
             raise cx.error(f"cannot tell the type of '{var}', which the {what} block defines and later code uses",
                            node, hint=f"annotate it: {var}: pl.Tensor[[...], dtype] = ...")
@@ -130,154 +121,14 @@ def outline_block(cx: FunctionContext, stmt: ast.With, call: ast.Call, args: dic
         tid = cx.bind(target.id, TID_T, target)
     elif deps or early_resolve:
         tid = cx.bind("_", TID_T, stmt)  # dependencies or early resolve make the block a submit (its TaskId unused)
+    bound = [L.Let(cx.bind(var, cx.lookup(outer).type, node), L.Var(outer, span=cx.span(node)), span=cx.span(node))
+             for var, outer, node in aliases]
     for var in outline.defined:
         if var not in escaping and cx.lookup(var) is None:
             cx.closed[var] = f"defined inside the {what} block at line {stmt.lineno}, which became kernel '{name}'"
     dumps = dump_positions(cx, task_args, _none_to_absent(args.get("dumps")), what)
     task = L.Task.make(outs, tid, name, task_args, dumps, early_resolve, deps, None, span=cx.span(stmt))
-    return [task if launch is None else launch(task)]
-
-
-def analyze(cx: FunctionContext, stmt: ast.With, local: tuple[str, ...] = (), calls: bool = False,
-            what: str = "pl.at") -> Outline:
-    """The outer variables ``stmt``'s block reads and writes and the variables it defines, in order;
-    with ``calls``, its statements are kernel calls ``x = self.k(...)`` (a Group's body)."""
-    out = Outline()
-    for var in local:
-        out.defined[var] = stmt
-        out.types[var] = None
-
-    def read(node: ast.AST) -> None:
-        for sub in _loads(node):
-            if sub.id in out.defined or sub.id in out.reads or sub.id in out.writes:
-                continue
-            if cx.lookup(sub.id) is not None:
-                out.reads.append(sub.id)
-
-    def write(var: str) -> None:
-        if var not in out.defined and cx.lookup(var) is not None and var not in out.writes:
-            if var in out.reads:
-                out.reads.remove(var)
-            out.writes.append(var)
-
-    def define(target: ast.AST, ty: Any) -> None:
-        for sub in ast.walk(target):
-            if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Store):
-                out.defined.setdefault(sub.id, sub)
-                out.types[sub.id] = ty if isinstance(target, ast.Name) else None
-
-    def visit(stmts: list[ast.stmt]) -> None:
-        for s in stmts:
-            if isinstance(s, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Expr)):
-                value = s.value
-                if value is None:
-                    continue
-                seen = {*out.reads, *out.writes}
-                read(value)
-                written = _written_tensor(value)
-                if written is not None:
-                    write(written)
-                kernel = self_method(value.func) if isinstance(value, ast.Call) else None
-                if (kernel is not None) != calls or (calls and kernel not in cx.program.kernels):
-                    expected = "kernel calls self.k(...)" if calls else "tile and tensor operations"
-                    raise cx.error(f"a {what} block holds {expected} only", value)
-                if kernel is not None:
-                    for var in _kernel_call_writes(cx, s, value, write, define):
-                        if var not in seen and cx.lookup(var) is not None:
-                            out.overwritten.add(var)
-                    continue
-                targets = s.targets if isinstance(s, ast.Assign) else [] if isinstance(s, ast.Expr) else [s.target]
-                for target in targets:
-                    if isinstance(target, ast.Name) and target.id == written:
-                        continue  # x = pl.assemble(x, ...): x is the written tensor itself
-                    ty = cx.types.value_type(s.annotation) if isinstance(s, ast.AnnAssign) else _type_of(
-                        cx, value, out)
-                    define(target, ty)
-            elif isinstance(s, ast.For):
-                read(s.iter)
-                define(s.target, None)
-                visit(s.body)
-            elif isinstance(s, ast.If):
-                read(s.test)
-                visit(s.body)
-                visit(s.orelse)
-            elif isinstance(s, ast.With):
-                for item in s.items:
-                    read(item.context_expr)
-                visit(s.body)
-            elif isinstance(s, ast.Pass):
-                continue
-            else:
-                raise cx.error(f"a kernel block cannot hold this statement: {quoted(short_source(s))}", s)
-
-    visit(stmt.body)
-    return out
-
-
-def _kernel_call_writes(cx: FunctionContext, s: ast.stmt, call: ast.Call, write: Any, define: Any) -> list[str]:
-    """``x = self.k(..., x)`` in a Group's block: the outer tensors passed as the kernel's Out/InOut
-    parameters are written (a target that is one of them is that tensor); other targets are defined.
-    Returns the variables passed as Out parameters."""
-    sig = cx.program.kernels[self_method(call.func)]
-    passed = [a.id if isinstance(a, ast.Name) else None for a in call.args]
-    for param, var in zip(sig.params, passed):
-        if param.dir is not ParamDir.In and var is not None:
-            write(var)
-    overwritten = [var for param, var in zip(sig.params, passed) if param.dir is ParamDir.Out and var is not None]
-    targets = s.targets if isinstance(s, ast.Assign) else [] if isinstance(s, ast.Expr) else [s.target]
-    results = [passed[i] for i, p in enumerate(sig.params) if p.dir is not ParamDir.In]
-    names = [t for t in targets if isinstance(t, ast.Name)]
-    for target, ty in zip(names, sig.results):
-        if target.id not in results:
-            define(target, ty)
-    return overwritten
-
-
-def _written_tensor(value: ast.expr) -> str | None:
-    """The variable ``pl.assemble(t, ...)`` / ``pl.store(tile, offsets, t)`` writes, if ``value`` is one."""
-    op = dsl_call(value)
-    index = WRITES.get(op) if op is not None else None
-    if index is None:
-        return None
-    args = list(value.args)
-    for kw in value.keywords:
-        if kw.arg in ("target", "output_tensor", "tensor"):
-            args[index:index] = [kw.value]
-    target = args[index] if index < len(args) else None
-    return target.id if isinstance(target, ast.Name) else None
-
-
-def _type_of(cx: FunctionContext, value: ast.expr, out: Outline) -> Any:
-    """The type of a block's value where it can be told without reading kernel code (None: unknown)."""
-
-    def of(node: ast.expr) -> Any:
-        if isinstance(node, ast.Name):
-            if node.id in out.types:
-                return out.types[node.id]
-            binding = cx.lookup(node.id)
-            return binding.type if binding is not None else None
-        op = dsl_call(node)
-        if op is None:
-            return None
-        if op in WRITES:
-            written = _written_tensor(node)
-            return of(ast.Name(written, ast.Load())) if written is not None else None
-        if op in ELEMENTWISE:
-            for arg in node.args:
-                ty = of(arg)
-                if ty is not None and ty._production == "TensorType":
-                    return ty
-            return None
-        if op in ("create_tensor", "tensor.create") and node.args:
-            dtype = next((kw.value for kw in node.keywords if kw.arg == "dtype"), None)
-            if dtype is None and len(node.args) > 1:
-                dtype = node.args[1]
-            if dtype is None:
-                return None
-            return L.TensorType(cx.types.shape(node.args[0]), cx.types.dtype(dtype))
-        return None
-
-    return of(value)
+    return [task if launch is None else launch(task), *bound]
 
 
 def _escaping(cx: FunctionContext, stmt: ast.With, outline: Outline) -> list[str]:
@@ -285,7 +136,9 @@ def _escaping(cx: FunctionContext, stmt: ast.With, outline: Outline) -> list[str
     order). "After" is textual: the statements that follow the block, in evaluation order."""
     end = (stmt.end_lineno, stmt.end_col_offset)
     first: dict[str, bool] = {}  # name -> whether its first use after the block reads it
-    for name in _uses_in_order(cx.fdef.body):
+    # in an inline function's copy, only the copy reads the names it binds (renamed <name>_inline<k>)
+    inlined = getattr(cx, INLINED_BODIES, None)
+    for name in _uses_in_order(inlined[-1] if inlined else cx.fdef.body):
         if (name.lineno, name.col_offset) > end and name.id not in first:
             first[name.id] = isinstance(name.ctx, ast.Load)
     return [var for var in outline.defined if first.get(var)]
@@ -323,14 +176,6 @@ def _names(node: ast.AST, ctx: type | None = None):
             yield sub
 
 
-def _loads(node: ast.AST) -> list[ast.Name]:
-    return [n for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)]
-
-
-def _first_use(stmt: ast.With, var: str) -> ast.AST:
-    return next((n for n in _loads(ast.Module(body=stmt.body, type_ignores=[])) if n.id == var), stmt)
-
-
 def _bind(cx: FunctionContext, call: ast.Call, what: str, positional: tuple[str, ...],
           keywords: tuple[str, ...]) -> dict[str, ast.expr]:
     if len(call.args) > len(positional):
@@ -348,7 +193,11 @@ def _bind(cx: FunctionContext, call: ast.Call, what: str, positional: tuple[str,
 def _refuse_unsupported(cx: FunctionContext, args: dict[str, ast.expr], what: str) -> None:
     node = args.get("windowize")
     if node is not None and not (isinstance(node, ast.Constant) and node.value is False):
-        raise cx.error(f"{what}(windowize=...) is not supported", node)
+        raise cx.error(f"{what}(windowize=...) is not supported: it changes how the existing compiler builds the "
+                       "outlined kernel's body (kernel code, which nanopass does not compile), and what it changes "
+                       "in the task that launches it is not documented", node,
+                       hint="drop windowize= to outline the block as written")
+    refuse_predicate(cx, args.get("predicate"), what)
     node = args.get("optimizations")
     if node is not None and not (isinstance(node, (ast.List, ast.Tuple)) or (
             isinstance(node, ast.Constant) and node.value is None)):
@@ -378,8 +227,11 @@ def _kernel_name(cx: FunctionContext, hint: ast.expr | None, stmt: ast.With) -> 
         raise cx.error("name_hint= must be a string literal that is an identifier", hint)
     if name in cx.program.kernels or name in cx.program.inlines or any(
             f[0].name == name for f in cx.program.functions):
+        inlined = bool(getattr(cx, INLINED_BODIES, None))
         raise cx.error(f"the outlined kernel's name '{name}' is already a function of program '{cx.src.name}'",
-                       node, hint="give the block another name_hint=")
+                       node, hint="an inline function's block is outlined once per call: drop name_hint= to name "
+                                  f"each copy {cx.fdef.name}_incore_<k>" if inlined else
+                       "give the block another name_hint=")
     return name
 
 

@@ -9,7 +9,7 @@
   (the AIC and AIV kernels it calls launched together, ``MixedKernels``).
 
 The launch spec (``LaunchSpec blocks sync_start region``) is printed as ``launch_spec.set_block_num(N)``
-and, only when true, ``launch_spec.set_require_sync_start(true)``. ``core_num`` is a positive int
+(``set_core_num(N)`` with ``--backend Ascend950``) and, only when true, ``launch_spec.set_require_sync_start(true)``. ``core_num`` is a positive int
 expression (a literal, a scalar parameter, any scalar expression) no larger than the runtime's
 ``int16_t`` block count. The task of a ``with pl.spmd`` block is commented ``// Spmd <func>_spmd_<k>:
 <kernel>`` (k counts the function's such blocks from 0), as the reference prints it.
@@ -25,7 +25,7 @@ from nanopass.languages.terms import FuncKind
 
 from ..registry import CONTEXT, EXPRESSION, ITERATOR, MUST_BE_ASSIGNED, STATEMENT, TARGETS, dsl_op
 from .outlining import _bind, outline_block
-from .submits import submit
+from .submits import refuse_predicate, submit
 
 if TYPE_CHECKING:
     from ..context import FunctionContext
@@ -112,6 +112,4 @@ def launch_spec(cx: FunctionContext, core_num: ast.expr, sync_start: ast.expr | 
 
 
 def _refuse(cx: FunctionContext, args: dict[str, ast.expr], what: str) -> None:
-    node = args.get("predicate")
-    if node is not None and not (isinstance(node, ast.Constant) and node.value in (None, False)):
-        raise cx.error(f"{what}(predicate=...) is not supported", node)
+    refuse_predicate(cx, args.get("predicate"), what)

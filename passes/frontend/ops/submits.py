@@ -87,6 +87,8 @@ def submit(
             dumps_node = kw.value
         elif kw.arg == "allow_early_resolve":
             early_resolve = cx.program._bool_literal(kw.value, "allow_early_resolve")
+        elif kw.arg == "predicate":
+            refuse_predicate(cx, kw.value, what)
         else:
             raise cx.error(f"{what} has no keyword argument '{kw.arg}'", kw.value)
     n_params = len(sig.params)
@@ -302,3 +304,18 @@ def _argument_form(call: ast.Call) -> Any:
 def _signature_hint(sig: KernelSig) -> str:
     params = ", ".join(f"{p.name}: {p.dir.name}" for p in sig.params)
     return f"{sig.name}({params})"
+
+
+PREDICATE_REFUSED = (
+    "{what}(predicate=...) is not supported: a dispatch predicate makes the runtime skip the task when a "
+    "tensor element compared with a constant is false (L0TaskPredicate, reference-behaviour.md section 10.5). "
+    "nanopass does not model a task that may not run: its interpreters and hazard checker run every task "
+    "submitted, and none of its dependency passes orders the predicate's read of the tensor element"
+)
+
+
+def refuse_predicate(cx: FunctionContext, node: ast.expr | None, what: str) -> None:
+    """``predicate=`` of a task form: None (or False, the existing DSL's default) only."""
+    if node is not None and not (isinstance(node, ast.Constant) and node.value in (None, False)):
+        raise cx.error(PREDICATE_REFUSED.format(what=what), node,
+                       hint="branch on the element instead: if pl.tensor.read(t, [i]) > 0: ...")
