@@ -19,6 +19,7 @@ from .define_dynamic_dim_symbols import DefineDynamicDimSymbols
 from .derive_auto_scope_dependencies import DeriveAutoScopeDependencies
 from .derive_call_directions import DeriveCallDirections
 from .drop_chained_join_barriers import DropChainedJoinBarriers
+from .drop_edges_after_first_run import DropEdgesAfterFirstRun
 from .drop_implied_dependencies import DropImpliedDependencies
 from .encode_scalars import EncodeScalars
 from .expand_manual_phase_fence import ExpandManualPhaseFence
@@ -50,6 +51,7 @@ PASSES = [
     DropChainedJoinBarriers,  # directed
     DropImpliedDependencies,  # directed
     MergeCellsIntoChains,  # directed
+    DropEdgesAfterFirstRun,  # directed
     RemoveDeadValues,  # directed
     MaterializeRuntimeScopes,  # directed -> scoped
     ClassifyIterArgCarry,  # scoped -> carried

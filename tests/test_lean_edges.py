@@ -212,3 +212,87 @@ def test_the_generated_totals_command_prints_both_sums(capsys):
     assert out[0].startswith("5 AUTO programs") and len(out) == 3
     after, before = (int(line.split("insertions ")[1].split()[0]) for line in out[1:])
     assert 0 < after < before
+
+
+# -- one rule each: a program, its insertions before and after, the checker on trip counts 0-2 ------
+
+
+def checked_clean(text: str, trips=(0, 1, 2)) -> None:
+    """The hazard checker (every stage refines the one before, the emission agrees, the values
+    with the program as written) on each trip count of ``n``."""
+    from nanopass.tools.properties import Findings, check_text
+
+    for n in trips:
+        findings = Findings()
+        failures = check_text(text, [{"n": str(n)}], findings, options=options_of(text))
+        assert not failures, failures[0].message
+        assert findings.refused_by_design == 0
+
+
+def insertions(text: str, n: int, options=None):
+    from nanopass.api import surface_of
+    from nanopass.tools.check import program_inputs
+    from nanopass.tools.properties import compile_text
+
+    stages, dsl = compile_text(text, {**options_of(text), **(options or {})})
+    return measure_stages(stages, program_inputs(surface_of(dsl), {"n": str(n)}))
+
+
+def loop_after_manual_scope(chained: bool) -> str:
+    """A manual scope's task writes ``tmp``; a loop's task reads it ``n`` times. With ``chained``
+    the loop's task is an InOut writer of ``b`` (the runtime orders each run after the one
+    before), else each run writes a tensor of its own."""
+    body = ("            b = self.acc(tmp, b)" if chained else
+            "            t = pl.create_tensor([16, 16], dtype=pl.FP32)\n            t = self.make(tmp, t)")
+    return f"""import nanopass.dsl as pl
+
+
+@pl.program
+class P:
+    @pl.function(type=pl.FunctionType.AIV)
+    def make(self, x: {TILE}, out: pl.Out[{TILE}]) -> {TILE}:
+        return out
+
+    @pl.function(type=pl.FunctionType.AIV)
+    def acc(self, x: {TILE}, y: pl.InOut[{TILE}]) -> {TILE}:
+        return y
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def orch(self, x: {TILE}, b: pl.InOut[{TILE}], n: pl.Scalar[pl.INT64]) -> {TILE}:
+        with pl.manual_scope():
+            tmp = pl.create_tensor([16, 16], dtype=pl.FP32)
+            tmp, t1 = pl.submit(self.make, x, tmp)
+        for i in pl.range(n):
+{body}
+        return b
+"""
+
+
+def test_a_loop_task_the_runtime_chains_waits_for_a_task_before_the_loop_on_its_first_run_only():
+    """drop_edges_after_first_run: the edge goes through a cell the first run clears."""
+    text = loop_after_manual_scope(chained=True)
+    for n in range(4):
+        before, after = insertions(text, n, OFF), insertions(text, n)
+        assert before.insertions == n  # one edge per run on the manual scope's task
+        assert (after.insertions, after.redundant, after.minimum) == (min(n, 1), 0, min(n, 1))
+    checked_clean(text)
+
+
+def test_a_loop_task_whose_runs_are_not_chained_keeps_its_edge_on_every_run():
+    text = loop_after_manual_scope(chained=False)
+    for n in range(4):
+        after = insertions(text, n)
+        assert (after.insertions, after.redundant, after.minimum) == (n, 0, n)
+    checked_clean(text)
+
+
+def test_derived_edges_join_the_chain_of_a_loop_task_and_the_task_before_the_loop():
+    """merge_cells_into_chains with DerivedDep edges: derive_boxes' loop task waits for the task
+    before the loop and its own previous run, the task after the loop for both: one chain cell."""
+    text = (ROOT / "tests/golden/derive_boxes.py").read_text()
+    for n in range(4):
+        before, after = insertions(text, n, OFF), insertions(text, n)
+        # t3 on t1; t2 (in the loop) on t0 every run and on its previous run; t4 on t0 and the latest t2
+        assert before.insertions == 1 + n + max(n - 1, 0) + 1 + min(n, 1)
+        assert (after.insertions, after.redundant, after.minimum) == (1 + n + 1, 0, 1 + n + 1)
+    checked_clean(text, (0, 1, 2, 3))
