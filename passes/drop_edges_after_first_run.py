@@ -31,6 +31,10 @@ class DropEdgesAfterFirstRun(Pass):
     itself, which ran before that earlier run). User edges stay. Off with the option
     ``lean_edges=False``. Afterwards no compiler edge of a task in a loop on a task outside it is
     inserted again on a run ordered after the task's previous run since the source ran.
+
+    So for a host fence in a loop that its host access follows directly: the access waits for
+    the fence, so that each later run of the fence comes after the earlier one has completed
+    (the orchestration thread waits), with its edges (gap 6 of docs/semantics.md).
     """
 
     name = "drop_edges_after_first_run"
@@ -45,35 +49,42 @@ class DropEdgesAfterFirstRun(Pass):
         waiting = [t for t, _ in looped.values() if any(_compiler_edge(d) for d in t.deps)]
         if not waiting:
             return program
-        order = runtime_order(program, track=waiting)
+        order = runtime_order(program, track=[t for t in waiting if t._production == "Task"])
         if order is None:
             return program
         self.names = names = FreshVersions(_names(func))
         self.by_task: dict[int, dict[int, str]] = {}  # id(T) -> {dependency position: its first-run cell}
         self.after_tid: dict[str, list[str]] = {}  # TaskId binder -> first-run cells stored after its task
         self.mirror: dict[str, list[str]] = {}  # cell -> first-run cells stored with it
-        decls = []
+        self.decls = []
         for task in waiting:
-            t = order.number[id(task)]
-            if not order.is_ordered(t, t):
-                continue
-            for k, dep in enumerate(task.deps):
-                s = order.source_of(dep) if _compiler_edge(dep) else None
-                if s is None or s == t or not (looped[id(task)][1] - _loops(looped, order.tasks[s])):
-                    continue
-                cell = names.fresh(f"{order.tasks[s].kernel}_once", "once")
-                decls.append(D.CellDecl(cell))
-                self.by_task.setdefault(id(task), {})[k] = cell
-                if dep._production == "DerivedDep":
-                    self.after_tid.setdefault(dep.value.name, []).append(cell)
-                else:
-                    self.mirror.setdefault(dep.cell, []).append(cell)
-                self.ctx.note("first-run-edge", f"task {task.kernel} waits for {order.tasks[s].kernel} on its first "
-                              "run after it only: its later runs wait for the run before", task.span)
-        if not decls:
+            if task._production == "Task":
+                t = order.number[id(task)]
+                if order.is_ordered(t, t):
+                    self.plan(task, t, order, looped, f"task {task.kernel}")
+            else:  # a host fence just before its access: each later run comes after that access
+                self.plan(task, None, order, looped, "the host fence")
+        if not self.decls:
             return program
-        body = without_unread_cells(tuple(decls) + self.visit_all(func.body))
+        body = without_unread_cells(tuple(self.decls) + self.visit_all(func.body))
         return self.build(program, orch=self.build(func, body=body))
+
+    def plan(self, task, t, order, looped, what: str) -> None:
+        """A first-run cell for each compiler edge of ``task`` (number ``t``) on a task outside one
+        of its loops."""
+        for k, dep in enumerate(task.deps):
+            s = order.source_of(dep) if _compiler_edge(dep) else None
+            if s is None or s == t or not (looped[id(task)][1] - _loops(looped, order.tasks[s])):
+                continue
+            cell = self.names.fresh(f"{order.tasks[s].kernel}_once", "once")
+            self.decls.append(D.CellDecl(cell))
+            self.by_task.setdefault(id(task), {})[k] = cell
+            if dep._production == "DerivedDep":
+                self.after_tid.setdefault(dep.value.name, []).append(cell)
+            else:
+                self.mirror.setdefault(dep.cell, []).append(cell)
+            self.ctx.note("first-run-edge", f"{what} waits for {order.tasks[s].kernel} on its first run after it "
+                          "only: its later runs come after the run before", task.span)
 
     def Task(self, task):
         cells = self.by_task.get(id(task), {})
@@ -86,9 +97,11 @@ class DropEdgesAfterFirstRun(Pass):
             none = self.names.fresh("no_task", "none")
             after += [D.Let(D.Binder(none, TID_TYPE, span=task.span), D.NoTask(), span=task.span),
                       D.CellSet(c, D.Var(none), span=task.span)]
-        if task.tid is not None:
+        if getattr(task, "tid", None) is not None:
             after += [D.CellSet(c, D.Var(task.tid.name), span=task.span) for c in self.after_tid.get(task.tid.name, ())]
         return [out] + after if after else out
+
+    HostFence = Task
 
     def CellSet(self, cell_set):
         cells = self.mirror.get(cell_set.cell)
@@ -102,13 +115,16 @@ def _compiler_edge(dep) -> bool:
 
 
 def _tasks_in_loops(body) -> dict:
-    """id(task statement) -> (the statement, the ids of the loops around it), for the tasks in a loop."""
+    """id(statement) -> (the statement, the ids of the loops around it), for the tasks in a loop
+    and the host fences in a loop that the host access of their tensor follows directly."""
     out: dict = {}
 
     def walk(stmts, loops):
-        for stmt in stmts:
+        for i, stmt in enumerate(stmts):
             kind = stmt._production
             if kind == "Task" and loops:
+                out[id(stmt)] = (stmt, loops)
+            elif kind == "HostFence" and loops and i + 1 < len(stmts) and _accesses(stmts[i + 1], stmt.tensor):
                 out[id(stmt)] = (stmt, loops)
             elif kind == "For":
                 walk(stmt.body, loops | {id(stmt)})
@@ -120,6 +136,19 @@ def _tasks_in_loops(body) -> dict:
 
     walk(body, frozenset())
     return out
+
+
+def _accesses(stmt, tensor) -> bool:
+    """``stmt`` is a host element access of ``tensor``."""
+    if tensor._production != "Var":
+        return False
+    if stmt._production == "WriteTensor":
+        target = stmt.tensor
+    elif stmt._production == "Let" and stmt.value._production == "ReadTensor":
+        target = stmt.value.tensor
+    else:
+        return False
+    return target._production == "Var" and target.name == tensor.name
 
 
 def _loops(looped: dict, task) -> frozenset:

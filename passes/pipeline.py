@@ -12,6 +12,7 @@ from .check_manual_deps_on_submit_only import CheckManualDepsOnSubmitOnly
 from .check_output_params_written import CheckOutputParamsWritten
 from .classify_iter_arg_carry import ClassifyIterArgCarry
 from .classify_tensors import ClassifyTensors
+from .clear_cells_after_waiters import ClearCellsAfterWaiters
 from .convert_to_ssa import ConvertToSsa
 from .materialize_result_buffers import MaterializeResultBuffers
 from .decide_view_tracking import DecideViewTracking
@@ -52,6 +53,7 @@ PASSES = [
     DropImpliedDependencies,  # directed
     MergeCellsIntoChains,  # directed
     DropEdgesAfterFirstRun,  # directed
+    ClearCellsAfterWaiters,  # directed
     RemoveDeadValues,  # directed
     MaterializeRuntimeScopes,  # directed -> scoped
     ClassifyIterArgCarry,  # scoped -> carried
