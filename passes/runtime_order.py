@@ -162,8 +162,9 @@ def runtime_order(program, track=()) -> RuntimeOrder | None:
 
 def manual_dep_names(stmts, kernels) -> frozenset:
     """The tensor SSA names that may hold a ``manual_dep`` tensor (made by a create or a view with
-    ``manual_dep=True``, or holding one through a copy, a task result aliasing its argument, a
-    loop carry or an if result): the runtime neither looks them up nor inserts them."""
+    ``manual_dep=True``, or holding one through a copy, an assemble into it, a task result
+    aliasing its argument, a loop carry or an if result): the runtime neither looks them up nor
+    inserts them."""
     out: set = set()
     rules = []  # (name, the names it may hold the value of)
     for s in stmts:
@@ -173,6 +174,8 @@ def manual_dep_names(stmts, kernels) -> frozenset:
                 out.add(s.var.name)
             elif s.value._production == "Var":
                 rules.append((s.var.name, (s.value.name,)))
+            elif s.value._production == "AssembleTensor" and s.value.target._production == "Var":
+                rules.append((s.var.name, (s.value.target.name,)))  # the result is the target
         elif kind == "Task":
             kernel = kernels[s.kernel]
             for i, binder in enumerate(getattr(o, "var", o) for o in s.outs):
