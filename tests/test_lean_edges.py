@@ -1,5 +1,6 @@
 """The passes that drop or merge the compiler's dependency insertions (issue 24):
-drop_chained_join_barriers, drop_runtime_ordered_edges, merge_cells_into_chains. Their figures
+drop_chained_join_barriers, drop_implied_dependencies, merge_cells_into_chains,
+drop_edges_after_first_run, clear_cells_after_waiters. Their figures
 come from tools/measure_edges.py; every removal is checked by the hazard checker on generated
 programs (nothing the program before the passes orders is left unordered, values agree)."""
 
