@@ -25,9 +25,9 @@ class DropEdgesAfterFirstRun(Pass):
     the first run after ``S``'s latest run needs it: the later ones come after that one
     (scope_escape: the loop's InOut writer of ``b`` waits for the manual scope's task on each
     run). The edge then goes through a cell of its own: ``c = tid`` wherever ``S``'s TaskId (or
-    the cell's value) is stored, and ``c = None`` after ``T`` (a ``NoTask`` let). Every order stays: by induction on
-    ``T``'s runs since ``S``'s latest run, the first waits for ``S`` and each later one for the
-    run before it (``T``'s other edges and lookups cannot order it after ``S`` through ``S``
+    the cell's value) is stored, and ``c = None`` after ``T`` (a ``NoTask`` let). Every order
+    stays: by induction on ``T``'s runs since ``S``'s latest run, the first waits for ``S`` and
+    each later one for the run before it (``T``'s other edges and lookups cannot order it after ``S`` through ``S``
     itself, which ran before that earlier run). User edges stay. Off with the option
     ``lean_edges=False``. Afterwards no compiler edge of a task in a loop on a task outside it is
     inserted again on a run ordered after the task's previous run since the source ran.

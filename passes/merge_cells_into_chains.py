@@ -21,23 +21,22 @@ class MergeCellsIntoChains(Pass):
     Tasks that wait for several latest runs together (a ``CellDep`` on a latest-run cell, or a
     compiler ``DerivedDep`` on a task's TaskId, which counts as a cell stored right after the
     task), each for every one of the group that may have run before it, pay one insertion per
-    cell: a chain of ``k``
-    ifs that each write a tensor in one branch and read it in the other makes write ``j`` wait
-    for the ``j - 1`` reads before it, ``k (k - 1) / 2`` in all (docs/semantics.md gap 4). Here
-    the group's cells become one *chain cell* (derive_boxes: a task in a loop waits for a task
-    before the loop and its own previous run, and so does a task after the loop: one edge each
-    on the chain, which holds the task before the loop until the loop's task runs): after each of the group's tasks ``S`` the chain
-    stores ``S``'s TaskId when ``S`` is ordered after every group task that may have run before
-    it (by the runtime or its edges, ``runtime_order``), else a dummy barrier after both (``b =
-    task_dummy(deps=[chain, S])``); each waiting task has one edge on the chain. The order is the
-    same: a waiting task waited for every group task that may have run before it, and now waits
-    for a node after all of them and nothing else (each task of the group runs once per program
-    run, or its runs are ordered among themselves, so its latest run stands for all of them).
-    The pass applies only where the new insertions (one per waiting task, two per barrier) are
-    fewer than the old ones, counted in the program text; cells a dummy reads are left alone, and
-    so are the dummies' and host fences' ``DerivedDep`` edges.
-    Off with the option ``lean_edges=False``. Afterwards no waiting task names two cells (or
-    TaskIds) of a merged group.
+    cell: a chain of ``k`` ifs that each write a tensor in one branch and read it in the other
+    makes write ``j`` wait for the ``j - 1`` reads before it, ``k (k - 1) / 2`` in all
+    (docs/semantics.md gap 4). Here the group's cells become one *chain cell* (derive_boxes: a
+    task in a loop waits for a task before the loop and its own previous run, and so does a task
+    after the loop: one edge each on the chain, which holds the task before the loop until the
+    loop's task runs): after each of the group's tasks ``S`` the chain stores ``S``'s TaskId when
+    ``S`` is ordered after every group task that may have run before it (by the runtime or its
+    edges, ``runtime_order``), else a dummy barrier after both (``b = task_dummy(deps=[chain,
+    S])``); each waiting task has one edge on the chain. The order is the same: a waiting task
+    waited for every group task that may have run before it, and now waits for a node after all
+    of them and nothing else (each task of the group runs once per program run, or its runs are
+    ordered among themselves, so its latest run stands for all of them). The pass applies only
+    where the new insertions (one per waiting task, two per barrier) are fewer than the old ones,
+    counted in the program text; cells a dummy reads are left alone, and so are the dummies' and
+    host fences' ``DerivedDep`` edges. Off with the option ``lean_edges=False``. Afterwards no
+    waiting task names two cells (or TaskIds) of a merged group.
     """
 
     name = "merge_cells_into_chains"
@@ -79,7 +78,8 @@ class MergeCellsIntoChains(Pass):
             for cell in group:
                 self.chain[cell] = chain
                 self.chained_tid[cell] = plan[cell]
-            self.ctx.note("merged-cells", f"{len(group)} cells and TaskIds merged into one chain cell {chain}", func.span)
+            self.ctx.note("merged-cells", f"{len(group)} cells and TaskIds merged into one chain cell {chain}",
+                          func.span)
         if not self.chain:
             return program
         body = tuple(decls) + self.visit_all(func.body)
