@@ -34,8 +34,8 @@ class MergeCellsIntoChains(Pass):
     of them and nothing else (each task of the group runs once per program run, or its runs are
     ordered among themselves, so its latest run stands for all of them). The pass applies only
     where the new insertions (one per waiting task, two per barrier) are fewer than the old ones,
-    counted in the program text; cells a dummy reads are left alone, and so are the dummies' and
-    host fences' ``DerivedDep`` edges. Off with the option ``lean_edges=False``. Afterwards no
+    counted in the program text; cells a dummy or a host fence reads are left alone, and so are
+    the dummies' and host fences' ``DerivedDep`` edges. Off with the option ``lean_edges=False``. Afterwards no
     waiting task names two cells (or TaskIds) of a merged group.
     """
 
@@ -59,8 +59,9 @@ class MergeCellsIntoChains(Pass):
             task = order.tid_task.get(key[len(TID):])
             if task is not None:
                 cells.task[key] = task
-        # cells a dummy reads stay as they are
-        by_dummies = {d.cell for s in stmts if s._production == "Dummy" for d in s.deps if d._production == "CellDep"}
+        # cells a dummy or a host fence reads stay as they are
+        by_dummies = {d.cell for s in stmts if s._production in ("Dummy", "HostFence")
+                      for d in s.deps if d._production == "CellDep"}
         merge = {c for c in cells.task if c not in by_dummies}
         groups = _groups([{c for c in cs if c in merge} for cs in waits.values()])
         loops = _loops_of(func.body, order)

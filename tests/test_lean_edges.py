@@ -419,3 +419,9 @@ class P:
     before, after = insertions(text, 2, OFF), insertions(text, 2)
     assert after.insertions == before.insertions == 5  # 1 + 2 barrier entries, an edge each writer
     checked_clean(text, (0, 1, 2, 3))
+
+
+def test_a_cell_a_host_fence_reads_is_not_merged_into_a_chain():
+    """tests/semantics/merged_cell_read_by_a_host_fence.py: the fence kept its edge on a merged
+    cell, which merge_cells_into_chains no longer declared (an internal error)."""
+    checked_clean((ROOT / "tests/semantics/merged_cell_read_by_a_host_fence.py").read_text(), (0, 2, 3))
