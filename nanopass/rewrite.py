@@ -23,7 +23,7 @@ from .language import Language, Node, construction_lines
 # Verb-first names: the first word of every pass name must be one of these.
 PASS_VERBS = frozenset(
     """
-    add analyze assign attach batch bind check classify collect convert decide define derive drop
+    add analyze assign attach batch bind check classify clear collect convert decide define derive drop
     elaborate encode expand expose flatten fuse hoist infer insert lift lower make materialize merge
     normalize order parse place print prune remap remove rename resolve scale select simplify size split
     uncover verify wrap

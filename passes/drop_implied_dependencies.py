@@ -16,6 +16,8 @@ D = DIRECTED
 class DropImpliedDependencies(Pass):
     """Drop the compiler's dependency edges that the runtime or the task's other edges imply.
 
+    Host fences too: a fence's edge goes when its lookup of the tensor (which the host access
+    after it makes as well) or its other edges imply it, and a fence left with no edge goes.
     A compiler edge on the latest run of a task ``S`` (a ``DerivedDep`` on ``S``'s TaskId, or a
     ``CellDep`` on a cell that stores only ``S``'s TaskId) goes when the task is ordered after
     that run anyway: by the TensorMap entries or the creator of a tensor it looks up, or through
@@ -36,7 +38,8 @@ class DropImpliedDependencies(Pass):
         if not self.ctx.option("lean_edges", True):
             return program
         func = program.orch
-        if not any(s._production == "Task" and any(_removable_kind(d) for d in s.deps) for s in iter_stmts(func.body)):
+        if not any(s._production in ("Task", "HostFence") and any(_removable_kind(d) for d in s.deps)
+                   for s in iter_stmts(func.body)):
             return program
         order = runtime_order(program)
         if order is None:
@@ -59,20 +62,34 @@ class DropImpliedDependencies(Pass):
             return task.replace(tid=None) if task.tid is not None and task.tid.name in self.unread else task
         n = self.order.number.get(id(task))
         implied = self.order.implied.get(n, frozenset()) if n is not None else frozenset()
-        deps = []
-        for k, dep in enumerate(task.deps):
+        deps = self.kept(task.deps, implied, f"task {task.kernel}",
+                         lambda s: "the runtime" if self.order.by_runtime(n, s) else "its other edges", task.span)
+        return task if len(deps) == len(task.deps) else task.replace(deps=deps)
+
+    def HostFence(self, fence):
+        if self.unread is not None:
+            return fence
+        implied = self.order.fence_implied.get(id(fence), frozenset())
+        deps = self.kept(fence.deps, implied, "the host fence", lambda s: "the tensor or its other edges", fence.span)
+        if len(deps) == len(fence.deps):
+            return fence
+        return fence.replace(deps=deps) if deps else []  # (a fence with no dependency is never submitted)
+
+    def kept(self, deps, implied, what: str, why, span) -> list:
+        """``deps`` without the implied compiler edges (noted)."""
+        out = []
+        for k, dep in enumerate(deps):
             if k in implied and self.removable(dep):
-                source = self.order.tasks[self.order.source_of(dep)]
-                why = "the runtime" if self.order.by_runtime(n, self.order.source_of(dep)) else "its other edges"
-                self.ctx.note("dropped-edge", f"task {task.kernel} waits for {source.kernel} through {why}: "
-                              "its compiler edge goes", task.span)
+                source = self.order.source_of(dep)
+                self.ctx.note("dropped-edge", f"{what} waits for {self.order.tasks[source].kernel} through "
+                              f"{why(source)}: its compiler edge goes", span)
                 if dep._production == "DerivedDep":
                     self.dropped.add(dep.value.name)
                 else:
                     self.dropped.update(n for n in self.order.cells.tids.get(dep.cell, ()) if n is not None)
                 continue
-            deps.append(dep)
-        return task if len(deps) == len(task.deps) else task.replace(deps=deps)
+            out.append(dep)
+        return out
 
     def removable(self, dep) -> bool:
         if dep._production == "DerivedDep":

@@ -18,22 +18,25 @@ TID_TYPE = D.ScalarType(DType.TASK_ID)
 class MergeCellsIntoChains(Pass):
     """Order a group of tasks' latest runs through one chained cell when that needs fewer edges.
 
-    Tasks that wait for several latest-run cells (``CellDep``) together, each for every cell of
-    the group that may have been stored before it, pay one insertion per cell: a chain of ``k``
-    ifs that each write a tensor in one branch and read it in the other makes write ``j`` wait
-    for the ``j - 1`` reads before it, ``k (k - 1) / 2`` in all (docs/semantics.md gap 4). Here
-    the group's cells become one *chain cell*: after each of the group's tasks ``S`` the chain
-    stores ``S``'s TaskId when ``S`` is ordered after every group task that may have run before
-    it (by the runtime or its edges, ``runtime_order``), else a dummy barrier after both (``b =
-    task_dummy(deps=[chain, S])``); each waiting task has one edge on the chain. The order is the
-    same: a waiting task waited for every group task that may have run before it, and now waits
-    for a node after all of them and nothing else (each task of the group runs once per program
-    run, or its runs are ordered among themselves, so its latest run stands for all of them).
-    The pass applies only where the new insertions (one per waiting task, two per barrier) are
-    fewer than the old ones, counted in the program text; cells a dummy or a host fence reads
-    are left alone.
-    Off with the option ``lean_edges=False``. Afterwards no waiting task names two cells of a
-    merged group.
+    Tasks that wait for several latest runs together (a ``CellDep`` on a latest-run cell, or a
+    compiler ``DerivedDep`` on a task's TaskId, which counts as a cell stored right after the
+    task), each for every one of the group that may have run before it, pay one insertion per
+    cell: a chain of ``k`` ifs that each write a tensor in one branch and read it in the other
+    makes write ``j`` wait for the ``j - 1`` reads before it, ``k (k - 1) / 2`` in all
+    (docs/semantics.md gap 4). Here the group's cells become one *chain cell* (derive_boxes: a
+    task in a loop waits for a task before the loop and its own previous run, and so does a task
+    after the loop: one edge each on the chain, which holds the task before the loop until the
+    loop's task runs): after each of the group's tasks ``S`` the chain stores ``S``'s TaskId when
+    ``S`` is ordered after every group task that may have run before it (by the runtime or its
+    edges, ``runtime_order``), else a dummy barrier after both (``b = task_dummy(deps=[chain,
+    S])``); each waiting task has one edge on the chain. The order is the same: a waiting task
+    waited for every group task that may have run before it, and now waits for a node after all
+    of them and nothing else (each task of the group runs once per program run, or its runs are
+    ordered among themselves, so its latest run stands for all of them). The pass applies only
+    where the new insertions (one per waiting task, two per barrier) are fewer than the old ones,
+    counted in the program text; cells a dummy or a host fence reads are left alone, and so are
+    the dummies' and host fences' ``DerivedDep`` edges. Off with the option ``lean_edges=False``. Afterwards no
+    waiting task names two cells (or TaskIds) of a merged group.
     """
 
     name = "merge_cells_into_chains"
@@ -45,17 +48,21 @@ class MergeCellsIntoChains(Pass):
             return program
         func = program.orch
         stmts = list(iter_stmts(func.body))
-        waits = {id(s): _cell_deps(s) for s in stmts if s._production == "Task"}
+        waits = {id(s): _waited(s) for s in stmts if s._production == "Task"}
         if not any(len(c) > 1 for c in waits.values()):
             return program
         order = runtime_order(program)
         if order is None:
             return program
         cells = latest_run_cells(func, order.tid_task)
+        for key in {k for ks in waits.values() for k in ks if k.startswith(TID)}:
+            task = order.tid_task.get(key[len(TID):])
+            if task is not None:
+                cells.task[key] = task
         # cells a dummy or a host fence reads stay as they are
-        kept = {d.cell for s in stmts if s._production in ("Dummy", "HostFence")
-                for d in s.deps if d._production == "CellDep"}
-        merge = {c for c in cells.task if c not in kept}
+        by_dummies = {d.cell for s in stmts if s._production in ("Dummy", "HostFence")
+                      for d in s.deps if d._production == "CellDep"}
+        merge = {c for c in cells.task if c not in by_dummies}
         groups = _groups([{c for c in cs if c in merge} for cs in waits.values()])
         loops = _loops_of(func.body, order)
         self.chain: dict[str, str] = {}  # merged cell -> its chain cell
@@ -66,12 +73,14 @@ class MergeCellsIntoChains(Pass):
             plan = _plan(group, cells, order, waits, loops)
             if plan is None:
                 continue
-            chain = names.fresh("readers", "chain")
+            # (the hazard passes' cells hold write-after-read readers; TaskIds, derived edges' sources)
+            chain = names.fresh("chain" if any(c.startswith(TID) for c in group) else "readers", "chain")
             decls.append(D.CellDecl(chain))
             for cell in group:
                 self.chain[cell] = chain
                 self.chained_tid[cell] = plan[cell]
-            self.ctx.note("merged-cells", f"{len(group)} cells merged into one chain cell {chain}", func.span)
+            self.ctx.note("merged-cells", f"{len(group)} cells and TaskIds merged into one chain cell {chain}",
+                          func.span)
         if not self.chain:
             return program
         body = tuple(decls) + self.visit_all(func.body)
@@ -80,34 +89,53 @@ class MergeCellsIntoChains(Pass):
     def Task(self, task):
         deps, seen = [], set()
         for dep in task.deps:
-            if dep._production == "CellDep" and dep.cell in self.chain:
-                chain = self.chain[dep.cell]
+            key = _key(dep)
+            if key in self.chain:
+                chain = self.chain[key]
                 if chain in seen:
                     continue
                 seen.add(chain)
                 dep = D.CellDep(chain, span=dep.span)
             deps.append(dep)
-        return task if not seen else task.replace(deps=deps)
+        out = task if not seen else task.replace(deps=deps)
+        if task.tid is not None and TID + task.tid.name in self.chain:
+            return [out] + self.store(TID + task.tid.name, D.Var(task.tid.name, span=task.span), task.span)
+        return out
 
     def CellSet(self, cell_set):
-        chain = self.chain.get(cell_set.cell)
-        if chain is None:
+        if cell_set.cell not in self.chain:
             return cell_set
-        if self.chained_tid[cell_set.cell]:
-            return [cell_set.replace(cell=chain)]
+        return self.store(cell_set.cell, cell_set.value, cell_set.span)
+
+    def store(self, key: str, tid, span) -> list:
+        """The chain's store of a run of the task of ``key`` (a cell or a TaskId), whose TaskId is ``tid``."""
+        chain = self.chain[key]
+        if self.chained_tid[key]:
+            return [D.CellSet(chain, tid, span=span)]
         barrier = self.names.fresh("readers", "join")
         return [
-            D.Dummy(D.Binder(barrier, TID_TYPE, span=cell_set.span),
-                    [D.CellDep(chain), D.DerivedDep(cell_set.value)], span=cell_set.span),
-            D.CellSet(chain, D.Var(barrier), span=cell_set.span),
+            D.Dummy(D.Binder(barrier, TID_TYPE, span=span), [D.CellDep(chain), D.DerivedDep(tid)], span=span),
+            D.CellSet(chain, D.Var(barrier), span=span),
         ]
 
     def CellDecl(self, decl):
         return [] if decl.cell in self.chain else decl
 
 
-def _cell_deps(task) -> list:
-    return [d.cell for d in task.deps if d._production == "CellDep"]
+TID = "@"  # the key of a DerivedDep on TaskId ``name`` is ``TID + name`` (no cell name starts with it)
+
+
+def _key(dep) -> str | None:
+    """The cell, or the TaskId as a key, that a compiler edge waits on."""
+    if dep._production == "CellDep":
+        return dep.cell
+    if dep._production == "DerivedDep" and dep.value._production == "Var":
+        return TID + dep.value.name
+    return None
+
+
+def _waited(task) -> list:
+    return [k for k in map(_key, task.deps) if k is not None]
 
 
 def _groups(sets) -> list:
@@ -138,7 +166,7 @@ def _loops_of(body, order) -> dict:
             kind = stmt._production
             if kind == "Task":
                 out[order.number[id(stmt)]] = loops
-            elif kind == "For" or kind == "While":
+            elif kind == "For":
                 walk(stmt.body, loops | {id(stmt)})
             elif kind == "If":
                 walk(stmt.then, loops)
@@ -154,6 +182,8 @@ def _plan(group, cells, order, waits, loops) -> dict | None:
     """merged cell -> whether its task's TaskId may go in the chain directly (else a barrier),
     or None when the group cannot be merged or merging costs more."""
     source = {c: cells.task[c] for c in group}
+    if len(set(source.values())) < len(source):
+        return None  # a task both stored in a cell and waited on by its TaskId: stored twice
 
     def may_precede(s: int, t: int) -> bool:
         return s < t or bool(loops[s] & loops[t])

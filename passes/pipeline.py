@@ -12,6 +12,7 @@ from .check_manual_deps_on_submit_only import CheckManualDepsOnSubmitOnly
 from .check_output_params_written import CheckOutputParamsWritten
 from .classify_iter_arg_carry import ClassifyIterArgCarry
 from .classify_tensors import ClassifyTensors
+from .clear_cells_after_waiters import ClearCellsAfterWaiters
 from .convert_to_ssa import ConvertToSsa
 from .materialize_result_buffers import MaterializeResultBuffers
 from .decide_view_tracking import DecideViewTracking
@@ -19,6 +20,7 @@ from .define_dynamic_dim_symbols import DefineDynamicDimSymbols
 from .derive_auto_scope_dependencies import DeriveAutoScopeDependencies
 from .derive_call_directions import DeriveCallDirections
 from .drop_chained_join_barriers import DropChainedJoinBarriers
+from .drop_edges_after_first_run import DropEdgesAfterFirstRun
 from .drop_implied_dependencies import DropImpliedDependencies
 from .encode_scalars import EncodeScalars
 from .expand_manual_phase_fence import ExpandManualPhaseFence
@@ -50,6 +52,8 @@ PASSES = [
     DropChainedJoinBarriers,  # directed
     DropImpliedDependencies,  # directed
     MergeCellsIntoChains,  # directed
+    DropEdgesAfterFirstRun,  # directed
+    ClearCellsAfterWaiters,  # directed
     RemoveDeadValues,  # directed
     MaterializeRuntimeScopes,  # directed -> scoped
     ClassifyIterArgCarry,  # scoped -> carried

@@ -5,7 +5,7 @@ their directions, SSA values, scopes, cells and dependency edges), not a hazard 
 composes with whichever analysis added the edges.
 
 Only the *relevant* tasks are tracked: those a dependency edge names (directly, through a cell,
-through a join cell). For such a task ``S``:
+through a join cell), and those a caller asks for. For such a task ``S``:
 
 - ``S in facts[v]`` (``v`` a tensor SSA name): a lookup of ``v`` by a task in an AUTO scope (an
   Input or InOut argument, runtime-api.md section 11) is ordered after the latest run of ``S``
@@ -33,8 +33,12 @@ is walked until its header state is stable (the sets only shrink). A task's resu
 intersection over every walk of it. A ``Let`` copy keeps its value's facts; every other value
 starts from ``NR`` (a view's lookups may miss the entries of its base).
 
-The analysis gives up (``None``) on a program with a ``manual_dep`` tensor or view, and on one
-where the relevant tasks times the statements exceed ``BUDGET``: a relevant task's run updates
+A ``manual_dep`` tensor (``manual_dep_names``: any value that may hold one) is neither looked up
+nor inserted: it adds no fact, and a task's argument of it orders the task after nothing. (A
+view of it made without ``manual_dep`` is tracked, like any view, from ``NR``.)
+
+The analysis gives up (``None``) on a program where the relevant tasks times the statements
+exceed ``BUDGET``: a relevant task's run updates
 every fact that names it, so the walk costs up to that product (a program of thousands of
 compiler edges keeps them as the hazard passes made them).
 """
@@ -106,6 +110,7 @@ class RuntimeOrder:
     joins: dict  # join cell -> the number of the task it joins
     runtime: dict = field(default_factory=dict)  # task number -> bitset of tasks its lookups order it after
     implied: dict = field(default_factory=dict)  # task number -> positions of its implied dependencies
+    fence_implied: dict = field(default_factory=dict)  # id(HostFence) -> positions of its implied dependencies
     # task number -> bitset of the relevant tasks whose latest run it is ordered after, by its
     # lookups or its edges (its own number: every run is ordered after the one before)
     ordered: dict = field(default_factory=dict)
@@ -128,11 +133,12 @@ class RuntimeOrder:
         return None
 
 
-def runtime_order(program) -> RuntimeOrder | None:
+def runtime_order(program, track=()) -> RuntimeOrder | None:
+    """The analysis of ``program``'s orchestration function; ``track``: task statements to track
+    besides the relevant ones (whose order after their own previous run a caller asks about)."""
     func = program.orch
     stmts = list(iter_stmts(func.body))
-    if any(s._production == "Let" and getattr(s.value, "manual_dep", False) for s in stmts):
-        return None
+    kernels = kernel_table(program)
     tasks = [s for s in stmts if s._production == "Task"]
     tid_task = {t.tid.name: i for i, t in enumerate(tasks) if t.tid is not None}
     joins = {}
@@ -142,22 +148,70 @@ def runtime_order(program) -> RuntimeOrder | None:
             joins[cell] = next(iter(sources))
     out = RuntimeOrder(tasks, {id(t): i for i, t in enumerate(tasks)}, tid_task, latest_run_cells(func, tid_task), joins)
     relevant = 0
+    for task in track:
+        relevant |= 1 << out.number[id(task)]
     for s in stmts:
-        if s._production in ("Task", "Dummy"):
+        if s._production in ("Task", "Dummy", "HostFence"):
             for n in map(out.source_of, s.deps):
                 relevant |= 0 if n is None else 1 << n
     if relevant.bit_count() * len(stmts) > BUDGET:
         return None
-    _Walker(kernel_table(program), out, relevant).run(func.body, State(relevant, {}, {}))
+    _Walker(kernels, out, relevant, manual_dep_names(stmts, kernels)).run(func.body, State(relevant, {}, {}))
     return out
 
 
+def manual_dep_names(stmts, kernels) -> frozenset:
+    """The tensor SSA names that may hold a ``manual_dep`` tensor (made by a create or a view with
+    ``manual_dep=True``, or holding one through a copy, an assemble into it, a task result
+    aliasing its argument, a loop carry or an if result): the runtime neither looks them up nor
+    inserts them."""
+    out: set = set()
+    rules = []  # (name, the names it may hold the value of)
+    for s in stmts:
+        kind = s._production
+        if kind == "Let":
+            if getattr(s.value, "manual_dep", False):
+                out.add(s.var.name)
+            elif s.value._production == "Var":
+                rules.append((s.var.name, (s.value.name,)))
+            elif s.value._production == "AssembleTensor" and s.value.target._production == "Var":
+                rules.append((s.var.name, (s.value.target.name,)))  # the result is the target
+        elif kind == "Task":
+            kernel = kernels[s.kernel]
+            for i, binder in enumerate(getattr(o, "var", o) for o in s.outs):
+                p = output_param_of_result(kernel, i)
+                if p is not None and p < len(s.args) and s.args[p].value._production == "Var":
+                    rules.append((binder.name, (s.args[p].value.name,)))
+        elif kind == "For":
+            yld = last_yield(s.body)
+            for k, (it, result) in enumerate(zip(s.iters, s.results)):
+                held = [e.name for e in (it.init, yld.values[k] if yld is not None else None)
+                        if e is not None and e._production == "Var"]
+                rules += [(it.var.name, tuple(held)), (result.name, tuple(held))]
+        elif kind == "If":
+            for k, result in enumerate(s.results):
+                held = []
+                for body in (s.then, s.orelse):
+                    yld = last_yield(body)
+                    if yld is not None and k < len(yld.values) and yld.values[k]._production == "Var":
+                        held.append(yld.values[k].name)
+                rules.append((result.name, tuple(held)))
+    if not out:
+        return frozenset()
+    while True:
+        grown = {name for name, held in rules if name not in out and any(h in out for h in held)}
+        if not grown:
+            return frozenset(out)
+        out |= grown
+
+
 class _Walker:
-    def __init__(self, kernels, out: RuntimeOrder, relevant: int):
+    def __init__(self, kernels, out: RuntimeOrder, relevant: int, untracked: frozenset = frozenset()):
         self.kernels = kernels
         self.out = out
         self.relevant = relevant
         self.manual = 0
+        self.untracked = untracked  # manual_dep tensors: no lookup, no insert
 
     def run(self, body, state: State) -> State:
         for stmt in body:
@@ -181,23 +235,9 @@ class _Walker:
         lookups = 0
         if auto:
             for arg in task.args:
-                if arg.dir in LOOKUPS and arg.value._production == "Var":
+                if arg.dir in LOOKUPS and arg.value._production == "Var" and arg.value.name not in self.untracked:
                     lookups |= state.of(arg.value.name)
-        sources = [self.out.source_of(dep) for dep in task.deps]
-        through = [0 if s is None else (1 << s) | state.after(s) for s in sources]
-        implied = set()
-        for i, s in enumerate(sources):
-            if s is None:
-                continue
-            if s in sources[:i]:
-                implied.add(i)  # a second edge on the same run (the first one stays)
-                continue
-            others = lookups
-            for t, o in zip(through, sources):
-                if o is not None and o != s:
-                    others |= t
-            if others >> s & 1:
-                implied.add(i)
+        sources, through, implied = self.implied(task.deps, lookups, state)
         self._meet(self.out.runtime, n, lookups)
         self._meet(self.out.implied, n, frozenset(implied))
         after = lookups | state.never_ran
@@ -213,7 +253,7 @@ class _Walker:
             mine = after | (1 << n)
         kernel = self.kernels[task.kernel]
         for arg in task.args:
-            if auto and arg.dir in WRITES and arg.value._production == "Var":
+            if auto and arg.dir in WRITES and arg.value._production == "Var" and arg.value.name not in self.untracked:
                 name = arg.value.name
                 state.facts[name] = state.of(name) | mine
         for i, out in enumerate(task.outs):
@@ -225,6 +265,37 @@ class _Walker:
                 state.facts[binder.name] = state.facts[task.args[p].value.name]
             else:
                 state.facts.pop(binder.name, None)
+        return state
+
+    def implied(self, deps, lookups: int, state: State) -> tuple[list, list, set]:
+        """(the task each dependency names or None, what each orders after, the positions of the
+        implied ones) for dependencies ``deps`` of a node whose lookups order it after ``lookups``."""
+        sources = [self.out.source_of(dep) for dep in deps]
+        through = [0 if s is None else (1 << s) | state.after(s) for s in sources]
+        implied = set()
+        for i, s in enumerate(sources):
+            if s is None:
+                continue
+            if s in sources[:i]:
+                implied.add(i)  # a second edge on the same run (the first one stays)
+                continue
+            others = lookups
+            for t, o in zip(through, sources):
+                if o is not None and o != s:
+                    others |= t
+            if others >> s & 1:
+                implied.add(i)
+        return sources, through, implied
+
+    def HostFence(self, fence, state: State) -> State:
+        """A host fence's implied dependencies (its INOUT lookup of the tensor counts: the host
+        access after it waits for the same producers). Its own effects are left out: an InOut
+        writer that looked the entries up first removes no fact."""
+        lookups = 0
+        if not self.manual and fence.tensor._production == "Var" and fence.tensor.name not in self.untracked:
+            lookups = state.of(fence.tensor.name)
+        implied = self.implied(fence.deps, lookups, state)[2]
+        self._meet(self.out.fence_implied, id(fence), frozenset(implied))
         return state
 
     @staticmethod

@@ -31,7 +31,7 @@ void aicpu_orchestration_entry(const ChipStorageTaskArgs& orch_args) {
     TaskOutputTensors alloc_0 = alloc_tensors(a_ci, b_ci);
     const Tensor& a = alloc_0.get_ref(0);
     const Tensor& b = alloc_0.get_ref(1);
-    PTO2TaskId make_last = PTO2TaskId::invalid();
+    PTO2TaskId make_once = PTO2TaskId::invalid();
     uint32_t tmp_ci_shapes[2] = {16, 16};
     TensorCreateInfo tmp_ci(tmp_ci_shapes, 2, DataType::FLOAT32);
     TaskOutputTensors alloc_1 = alloc_tensors(tmp_ci);
@@ -44,7 +44,7 @@ void aicpu_orchestration_entry(const ChipStorageTaskArgs& orch_args) {
         params_t0.add_output(tmp);
         TaskOutputTensors task_0_outs = rt_submit_aiv_task(0, params_t0);
         PTO2TaskId t1 = task_0_outs.task_id();
-        make_last = t1;
+        make_once = t1;
     }
     int64_t k;
     Tensor cur;
@@ -59,9 +59,11 @@ void aicpu_orchestration_entry(const ChipStorageTaskArgs& orch_args) {
             params_t1.add_inout(b);
             PTO2TaskId params_t1_deps[1];
             uint32_t params_t1_deps_count = 0;
-            if (make_last.is_valid()) params_t1_deps[params_t1_deps_count++] = make_last;
+            if (make_once.is_valid()) params_t1_deps[params_t1_deps_count++] = make_once;
             params_t1.set_dependencies(params_t1_deps, params_t1_deps_count);
             rt_submit_aiv_task(0, params_t1);
+            PTO2TaskId no_task = PTO2TaskId::invalid();
+            make_once = no_task;
             cur = b;
         }
     }

@@ -1,0 +1,164 @@
+"""drop_edges_after_first_run: directed -> directed."""
+
+from __future__ import annotations
+
+from nanopass.languages import DIRECTED
+from nanopass.languages.terms import DType
+from nanopass.rewrite import Pass, register
+
+from .cells import without_unread_cells
+from .runtime_order import runtime_order
+from .util import FreshVersions, iter_stmts
+
+D = DIRECTED
+TID_TYPE = D.ScalarType(DType.TASK_ID)
+
+
+@register
+class DropEdgesAfterFirstRun(Pass):
+    """Insert a compiler edge of a task in a loop only on its first run after the source's run.
+
+    A task ``T`` in a loop that waits for the latest run of a task ``S`` outside that loop (a
+    ``DerivedDep`` on ``S``'s TaskId, a ``CellDep`` on a cell that stores only ``S``'s TaskId, or
+    on ``S``'s join cell) inserts the edge on every run, although, when every run of ``T`` is
+    ordered after its previous run (by the runtime or its other edges, ``runtime_order``), only
+    the first run after ``S``'s latest run needs it: the later ones come after that one
+    (scope_escape: the loop's InOut writer of ``b`` waits for the manual scope's task on each
+    run). The edge then goes through a cell of its own: ``c = tid`` wherever ``S``'s TaskId (or
+    the cell's value) is stored, and ``c = None`` after ``T`` (a ``NoTask`` let). Every order
+    stays: by induction on ``T``'s runs since ``S``'s latest run, the first waits for ``S`` and
+    each later one for the run before it (``T``'s other edges and lookups cannot order it after ``S`` through ``S``
+    itself, which ran before that earlier run). User edges stay. Off with the option
+    ``lean_edges=False``. Afterwards no compiler edge of a task in a loop on a task outside it is
+    inserted again on a run ordered after the task's previous run since the source ran.
+
+    So for a host fence in a loop that its host access follows directly: the access waits for
+    the fence, so that each later run of the fence comes after the earlier one has completed
+    (the orchestration thread waits), with its edges (gap 6 of docs/semantics.md).
+    """
+
+    name = "drop_edges_after_first_run"
+    source = DIRECTED
+    target = DIRECTED
+
+    def run(self, program):
+        if not self.ctx.option("lean_edges", True):
+            return program
+        func = program.orch
+        looped = _tasks_in_loops(func.body)
+        waiting = [t for t, _ in looped.values() if any(_compiler_edge(d) for d in t.deps)]
+        if not waiting:
+            return program
+        order = runtime_order(program, track=[t for t in waiting if t._production == "Task"])
+        if order is None:
+            return program
+        self.names = names = FreshVersions(_names(func))
+        self.by_task: dict[int, dict[int, str]] = {}  # id(T) -> {dependency position: its first-run cell}
+        self.after_tid: dict[str, list[str]] = {}  # TaskId binder -> first-run cells stored after its task
+        self.mirror: dict[str, list[str]] = {}  # cell -> first-run cells stored with it
+        self.decls = []
+        for task in waiting:
+            if task._production == "Task":
+                t = order.number[id(task)]
+                if order.is_ordered(t, t):
+                    self.plan(task, t, order, looped, f"task {task.kernel}")
+            else:  # a host fence just before its access: each later run comes after that access
+                self.plan(task, None, order, looped, "the host fence")
+        if not self.decls:
+            return program
+        body = without_unread_cells(tuple(self.decls) + self.visit_all(func.body))
+        return self.build(program, orch=self.build(func, body=body))
+
+    def plan(self, task, t, order, looped, what: str) -> None:
+        """A first-run cell for each compiler edge of ``task`` (number ``t``) on a task outside one
+        of its loops."""
+        for k, dep in enumerate(task.deps):
+            s = order.source_of(dep) if _compiler_edge(dep) else None
+            if s is None or s == t or not (looped[id(task)][1] - _loops(looped, order.tasks[s])):
+                continue
+            cell = self.names.fresh(f"{order.tasks[s].kernel}_once", "once")
+            self.decls.append(D.CellDecl(cell))
+            self.by_task.setdefault(id(task), {})[k] = cell
+            if dep._production == "DerivedDep":
+                self.after_tid.setdefault(dep.value.name, []).append(cell)
+            else:
+                self.mirror.setdefault(dep.cell, []).append(cell)
+            self.ctx.note("first-run-edge", f"{what} waits for {order.tasks[s].kernel} on its first run after it "
+                          "only: its later runs come after the run before", task.span)
+
+    def Task(self, task):
+        cells = self.by_task.get(id(task), {})
+        out = task
+        if cells:
+            deps = [D.CellDep(cells[k], span=d.span) if k in cells else d for k, d in enumerate(task.deps)]
+            out = task.replace(deps=deps)
+        after = []
+        for _, c in sorted(cells.items()):
+            none = self.names.fresh("no_task", "none")
+            after += [D.Let(D.Binder(none, TID_TYPE, span=task.span), D.NoTask(), span=task.span),
+                      D.CellSet(c, D.Var(none), span=task.span)]
+        if getattr(task, "tid", None) is not None:
+            after += [D.CellSet(c, D.Var(task.tid.name), span=task.span) for c in self.after_tid.get(task.tid.name, ())]
+        return [out] + after if after else out
+
+    HostFence = Task
+
+    def CellSet(self, cell_set):
+        cells = self.mirror.get(cell_set.cell)
+        if not cells:
+            return cell_set
+        return [cell_set] + [cell_set.replace(cell=c) for c in cells]
+
+
+def _compiler_edge(dep) -> bool:
+    return dep._production == "CellDep" or (dep._production == "DerivedDep" and dep.value._production == "Var")
+
+
+def _tasks_in_loops(body) -> dict:
+    """id(statement) -> (the statement, the ids of the loops around it), for the tasks in a loop
+    and the host fences in a loop that the host access of their tensor follows directly."""
+    out: dict = {}
+
+    def walk(stmts, loops):
+        for i, stmt in enumerate(stmts):
+            kind = stmt._production
+            if kind == "Task" and loops:
+                out[id(stmt)] = (stmt, loops)
+            elif kind == "HostFence" and loops and i + 1 < len(stmts) and _accesses(stmts[i + 1], stmt.tensor):
+                out[id(stmt)] = (stmt, loops)
+            elif kind == "For":
+                walk(stmt.body, loops | {id(stmt)})
+            elif kind == "If":
+                walk(stmt.then, loops)
+                walk(stmt.orelse, loops)
+            elif kind in ("Scope", "CompilerScope"):
+                walk(stmt.body, loops)
+
+    walk(body, frozenset())
+    return out
+
+
+def _accesses(stmt, tensor) -> bool:
+    """``stmt`` is a host element access of ``tensor``."""
+    if tensor._production != "Var":
+        return False
+    if stmt._production == "WriteTensor":
+        target = stmt.tensor
+    elif stmt._production == "Let" and stmt.value._production == "ReadTensor":
+        target = stmt.value.tensor
+    else:
+        return False
+    return target._production == "Var" and target.name == tensor.name
+
+
+def _loops(looped: dict, task) -> frozenset:
+    return looped.get(id(task), (None, frozenset()))[1]
+
+
+def _names(func) -> set:
+    from nanopass.languages.statements import binders_in_order
+
+    names = {p.name for p in func.params} | {d.name for d in func.dyn_dims}
+    names.update(b.name for b in binders_in_order(func.body))
+    names.update(s.cell for s in iter_stmts(func.body) if s._production in ("CellDecl", "CellSet"))
+    return names
