@@ -106,7 +106,7 @@ def _loops_of(body) -> tuple[dict, dict]:
             if kind == "Task":
                 loops_of[id(stmt)] = loops
                 block_of[id(stmt)] = block
-            elif kind == "For":
+            elif kind in ("For", "While"):
                 walk(stmt.body, loops | {id(stmt)}, id(stmt.body))
             elif kind == "If":
                 walk(stmt.then, loops, id(stmt.then))

@@ -126,7 +126,7 @@ def _tasks_in_loops(body) -> dict:
                 out[id(stmt)] = (stmt, loops)
             elif kind == "HostFence" and loops and i + 1 < len(stmts) and _accesses(stmts[i + 1], stmt.tensor):
                 out[id(stmt)] = (stmt, loops)
-            elif kind == "For":
+            elif kind in ("For", "While"):
                 walk(stmt.body, loops | {id(stmt)})
             elif kind == "If":
                 walk(stmt.then, loops)

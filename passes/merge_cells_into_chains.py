@@ -166,7 +166,7 @@ def _loops_of(body, order) -> dict:
             kind = stmt._production
             if kind == "Task":
                 out[order.number[id(stmt)]] = loops
-            elif kind == "For":
+            elif kind in ("For", "While"):
                 walk(stmt.body, loops | {id(stmt)})
             elif kind == "If":
                 walk(stmt.then, loops)

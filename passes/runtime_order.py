@@ -182,7 +182,7 @@ def manual_dep_names(stmts, kernels) -> frozenset:
                 p = output_param_of_result(kernel, i)
                 if p is not None and p < len(s.args) and s.args[p].value._production == "Var":
                     rules.append((binder.name, (s.args[p].value.name,)))
-        elif kind == "For":
+        elif kind in ("For", "While"):
             yld = last_yield(s.body)
             for k, (it, result) in enumerate(zip(s.iters, s.results)):
                 held = [e.name for e in (it.init, yld.values[k] if yld is not None else None)

@@ -44,6 +44,8 @@ void aicpu_orchestration_entry(const L2TaskArgs& orch_args) {
                 if (copy_last.is_valid()) params_t0_deps[params_t0_deps_count++] = copy_last;
                 params_t0.set_dependencies(params_t0_deps, params_t0_deps_count);
                 rt_submit_aiv_task(0, params_t0);
+                PTO2TaskId no_task = PTO2TaskId::invalid();
+                copy_last = no_task;
                 if ((i2 == m)) {
                     PTO2_SCOPE() {
 
