@@ -30,9 +30,9 @@ class MergeCellsIntoChains(Pass):
     for a node after all of them and nothing else (each task of the group runs once per program
     run, or its runs are ordered among themselves, so its latest run stands for all of them).
     The pass applies only where the new insertions (one per waiting task, two per barrier) are
-    fewer than the old ones, counted in the program text; cells a dummy reads are left alone.
-    Off with the option ``lean_edges=False``. Afterwards no waiting task names two cells of a
-    merged group.
+    fewer than the old ones, counted in the program text; cells a dummy or a host fence reads are
+    left alone. Off with the option ``lean_edges=False``. Afterwards no waiting task names two
+    cells of a merged group, and every cell a statement names is declared.
     """
 
     name = "merge_cells_into_chains"
@@ -51,9 +51,11 @@ class MergeCellsIntoChains(Pass):
         if order is None:
             return program
         cells = latest_run_cells(func, order.tid_task)
-        # cells a dummy reads stay as they are
-        by_dummies = {d.cell for s in stmts if s._production == "Dummy" for d in s.deps if d._production == "CellDep"}
-        merge = {c for c in cells.task if c not in by_dummies}
+        # cells a dummy or a host fence reads stay as they are
+        kept = {
+            d.cell for s in stmts if s._production in ("Dummy", "HostFence") for d in s.deps if d._production == "CellDep"
+        }
+        merge = {c for c in cells.task if c not in kept}
         groups = _groups([{c for c in cs if c in merge} for cs in waits.values()])
         loops = _loops_of(func.body, order)
         self.chain: dict[str, str] = {}  # merged cell -> its chain cell

@@ -157,6 +157,47 @@ class P:
     assert fence_cells and fence_cells <= declared
 
 
+def test_cells_a_host_fence_waits_on_are_not_merged_into_a_chain():
+    """The reader's and the conditional writer's latest-run cells are waited for together by the
+    reader (merge_cells_into_chains makes them one chain cell) and by the host fence before the
+    write of ``y`` after the loop. The merge rewrote the tasks' edges but not the fence's, which
+    then named two undeclared cells (an internal error in remap_output_aliases; found by fuzz_deps
+    --tally --seed 100, seed 1162, reduced)."""
+    text = f"""import nanopass.dsl as pl
+
+
+@pl.program
+class P:
+    @pl.function(type=pl.FunctionType.AIV)
+    def copy(self, y: {TILE}, t: pl.InOut[{TILE}]) -> {TILE}:
+        return t
+
+    @pl.function(type=pl.FunctionType.AIV)
+    def acc(self, x: {TILE}, y: pl.InOut[{TILE}]) -> {TILE}:
+        return y
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def orch(self, x: {TILE}, y: pl.InOut[{TILE}], z: pl.InOut[{TILE}], n: pl.Scalar[pl.INT64]) -> {TILE}:
+        for i in pl.range(n):
+            with pl.manual_scope():
+                t, a = pl.submit(self.copy, y, z, deps=[])
+                if i > 0:
+                    y, b = pl.submit(self.acc, x, y, deps=[])
+        pl.tensor.write(y, [3, 6], 1.0)
+        return y
+"""
+    from nanopass.languages.statements import iter_stmts
+    from nanopass.tools.properties import compile_text
+
+    stages, _ = compile_text(text)
+    assert stages[-1].language.name == "emission", stages[-1].language.name
+    tree = next(s.tree for s in reversed(stages) if s.tree is not None and s.language.name == "directed")
+    stmts = list(iter_stmts(tree.orch.body))
+    declared = {s.cell for s in stmts if s._production == "CellDecl"}
+    fence_cells = {d.cell for s in stmts if s._production == "HostFence" for d in s.deps if d._production == "CellDep"}
+    assert len(fence_cells) == 2 and fence_cells <= declared
+
+
 def _entries(stages) -> int:
     from nanopass.languages.statements import iter_stmts
 
