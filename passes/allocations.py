@@ -13,13 +13,15 @@ its final ``Yield`` may pass out.
 from __future__ import annotations
 
 from .kernels import output_param_of_result
-from .util import BODY_FIELDS
+from .util import BODY_FIELDS, last_yield
 
 _VIEWS = {"SliceTensor": "tensor", "TransposeTensor": "tensor", "ReshapeTensor": "tensor", "AssembleTensor": "target"}
 
 
 def _last_yield(body):
-    return body[-1] if body and body[-1]._production == "Yield" else None
+    """A body's final yield, seen through a compiler scope around it (a verifier asks again after
+    ``materialize_runtime_scopes`` wrapped the body)."""
+    return last_yield(body)
 
 
 def held_allocations(func, kernels) -> dict[str, frozenset]:
