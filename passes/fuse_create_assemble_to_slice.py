@@ -202,7 +202,7 @@ class FuseCreateAssembleToSlice(Pass):
                     self.refuse(let, target, src, f"{task} reads", "read")
             elif host_target(stmt) is not None:
                 tensor, write = host_target(stmt)
-                if touches(tensor, element_places(stmt, self.places) if tensor._production == "Var" else None):
+                if touches(tensor, element_places(stmt, self.places, self.roots) if tensor._production == "Var" else None):
                     self.refuse(
                         let, target, src, f"the host (line {_line(stmt)}) {'writes' if write else 'reads'}",
                         "write" if write else "read",
