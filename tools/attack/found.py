@@ -118,6 +118,13 @@ FOUND = {
         "of it, so the placement of the source in rows 2-5 was refused as visible",
         P.Program((UA,), (P.Create("t", "A"), P.Call("ua", ("t",), ("t",)), P.Create("s", "B"),
                           P.HostRead("v", "t", (6, 1), 0), P.Assemble("t", "s", 2)))),
+    "17-assemble-target-bound-after-the-source-to-an-existing-buffer": (
+        "refusal",
+        "issue 21 class 7's family (found on land21 + fixes, seed 6): the target is a copy of a "
+        "tensor that exists when the source is created, bound after it (`a = b`, a swap); the "
+        "target's name had to exist there, not only its buffer",
+        P.Program((), (P.Create("t", "B"), P.Alias("a", "b"), P.Assemble("a", "t", 2),
+                       P.HostRead("v", "a", (3, 1), 0)))),
     "09-assemble-drops-the-source-init-value": (
         "value final",
         "issue 21 class 5, a shape it does not list: the source of pl.assemble made by "
