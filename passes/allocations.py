@@ -13,17 +13,15 @@ its final ``Yield`` may pass out.
 from __future__ import annotations
 
 from .kernels import output_param_of_result
-from .util import BODY_FIELDS
+from .util import BODY_FIELDS, last_yield
 
 _VIEWS = {"SliceTensor": "tensor", "TransposeTensor": "tensor", "ReshapeTensor": "tensor", "AssembleTensor": "target"}
 
 
 def _last_yield(body):
-    """The body's final ``Yield``; in the scoped languages it may end a scope that wraps the
-    whole body (``materialize_runtime_scopes``)."""
-    while body and body[-1]._production == "Scope":
-        body = body[-1].body
-    return body[-1] if body and body[-1]._production == "Yield" else None
+    """A body's final yield, seen through a compiler scope around it (a verifier asks again after
+    ``materialize_runtime_scopes`` wrapped the body)."""
+    return last_yield(body)
 
 
 def held_allocations(func, kernels) -> dict[str, frozenset]:
@@ -66,7 +64,7 @@ def held_allocations(func, kernels) -> dict[str, frozenset]:
                         put(binder.name, of(stmt.args[p].value))
                     else:
                         put(binder.name, frozenset({binder.name}))
-            elif kind == "For" or kind == "While":
+            elif kind == "For":
                 for it in stmt.iters:
                     put(it.var.name, of(it.init))
                 changed |= body(stmt.body)

@@ -39,7 +39,9 @@ class FuseCreateAssembleToSlice(Pass):
     ``pl.create_tensor`` in the same body, whose tasks then write straight into ``target``.
     The create of ``src`` becomes ``pl.tensor.slice(target, shape, offset)`` and the assemble's
     result becomes ``target`` itself (a copy the naming pass folds away). When ``target`` is
-    itself created later in the same body, its create moves up to just before ``src``'s. The
+    itself created later in the same body, its create moves up to just before ``src``'s; when it
+    is bound later to a buffer that exists there (a copy of a name, a task's result: one root),
+    the slice is taken of that buffer. The
     placement must be invisible: from the source's creation to the assemble, the rows it takes
     in ``target`` are neither written (their old content would be lost, or a host write would
     land before the assembled rows instead of under them) nor read, by a task or the host (the
@@ -128,7 +130,11 @@ class FuseCreateAssembleToSlice(Pass):
         if sum(self.uses.get(n, 0) for n in aliases) > self.uses_before(stmts, at, aliases):
             raise UserError(f"'{_base(src)}' is used after it was assembled into '{_base(target)}'", let.span)
         available = self.defined_before | {b.name for s in stmts[:create_at] for b in visible_binders(s)}
-        if target not in available:
+        base = value.target
+        root = self.roots.get(target, target)
+        if target not in available and root in available and {r for r, _ in self.places.get(target, ())} == {root}:
+            base = S.Var(root, span=value.target.span)  # a copy or result of it: the same buffer
+        elif target not in available:
             moved = self.hoist_target_create(stmts, create_at, at, target, available)
             if not moved:
                 raise UserError(
@@ -148,7 +154,7 @@ class FuseCreateAssembleToSlice(Pass):
         self.check_placement_invisible(stmts[create_at + 1 : at], value, create, let)
         self.check_fill_overwritten(stmts[create_at + 1 : at], create, let, target)
         stmts[create_at] = S.Let(
-            create.var, S.SliceTensor(value.target, create.value.shape, value.offset, False, False), span=create.span
+            create.var, S.SliceTensor(base, create.value.shape, value.offset, False, False), span=create.span
         )
         stmts[at] = S.Let(let.var, value.target, span=let.span)
         return at
@@ -202,7 +208,7 @@ class FuseCreateAssembleToSlice(Pass):
                     self.refuse(let, target, src, f"{task} reads", "read")
             elif host_target(stmt) is not None:
                 tensor, write = host_target(stmt)
-                if touches(tensor, element_places(stmt, self.places) if tensor._production == "Var" else None):
+                if touches(tensor, element_places(stmt, self.places, self.roots) if tensor._production == "Var" else None):
                     self.refuse(
                         let, target, src, f"the host (line {_line(stmt)}) {'writes' if write else 'reads'}",
                         "write" if write else "read",

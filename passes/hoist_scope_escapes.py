@@ -8,8 +8,9 @@ from nanopass.languages.terms import DType, ScopeMode, ScopeOrigin
 from nanopass.rewrite import Pass, register
 
 from .aliases import buffer_roots
+from .allocations import held_allocations
 from .kernels import kernel_table
-from .util import BODY_FIELDS, TYPE_PRODUCTIONS, carry_arrays, iter_stmts, var_reads
+from .util import BODY_FIELDS, TYPE_PRODUCTIONS, carry_arrays, defined_binders, iter_stmts, var_reads
 
 H = HOISTED
 STATEMENTS = frozenset(cls._production for cls in BATCHED.classes("Stmt"))
@@ -45,7 +46,8 @@ class HoistScopeEscapes(Pass):
     every manual scope the compiler placed):
     allocations in a manual scope's body move before the scope (a buffer is a storage
     reservation, not a scheduled task, so it belongs to the enclosing scope); an allocation of
-    any user scope whose tensor is read after the scope moves out too; a tensor or scalar value,
+    any user scope whose tensor is read after the scope moves out too, from the scope's body or
+    its ``if`` branches (one whose shape is computed in the scope is a user error); a tensor or scalar value,
     a rebound loop carry or if result, or a runtime-allocated task output defined directly in
     the scope and read after it gets a ``(Declare var)`` before the scope and is assigned
     inside; so is a TaskId array carry (its storage then belongs to the enclosing scope, the
@@ -65,7 +67,10 @@ class HoistScopeEscapes(Pass):
             for s in iter_stmts(func.body)
         ):
             return self.convert(program)  # nothing to hoist
-        self.roots = buffer_roots(func, kernel_table(program), lambda it: not it.plan.rebind)
+        self.kernels = kernel_table(program)
+        self.func = func
+        self.holders: dict[str, set[str]] | None = None  # allocation -> the names that may hold it
+        self.roots = buffer_roots(func, self.kernels, lambda it: not it.plan.rebind)
         # TaskId array carries: their storage may belong to an enclosing scope (the seed's #1811)
         self.array_carries = set(carry_arrays(func))
         self.number(func.body)
@@ -142,8 +147,10 @@ class HoistScopeEscapes(Pass):
         before: list = []
         kept: list = []
         for stmt in body:
+            if stmt._production == "If":
+                stmt = self.hoist_from_branches(stmt, after, before, inside_defs)
             if stmt._production == "Alloc":
-                moving = [c for c in stmt.creates if manual or self.root(c.var.name) in after]
+                moving = [c for c in stmt.creates if manual or self.escapes(c.var.name, after)]
                 staying = [c for c in stmt.creates if c not in moving]
                 for create in moving:
                     if var_reads(create.shape).keys() & inside_defs:
@@ -184,6 +191,50 @@ class HoistScopeEscapes(Pass):
                 before.append(H.Declare(binder, span=stmt.span))
             kept.append(stmt)
         return before + [self.build(scope, body=tuple(kept))]
+
+    def hoist_from_branches(self, stmt, after: "ReadAfter", before: list, inside_defs: set[str]):
+        """Move the allocations of an ``if`` directly in a scope (at any depth of ``if``s) whose
+        tensor is read after the scope into ``before``: the scope would free them."""
+        if stmt._production != "If":
+            return stmt
+        inside = inside_defs | {b.name for s in iter_stmts(stmt.then + stmt.orelse) for b in defined_binders(s)}
+
+        def branch(stmts) -> tuple:
+            kept = []
+            for inner in stmts:
+                inner = self.hoist_from_branches(inner, after, before, inside)
+                if inner._production == "Alloc":
+                    moving = [c for c in inner.creates if self.escapes(c.var.name, after)]
+                    for create in moving:
+                        if var_reads(create.shape).keys() & inside:
+                            raise UserError(
+                                f"'{_base(create.var.name)}' is created in a branch inside the scope with a shape "
+                                "computed there, and used after the scope",
+                                create.span,
+                                hint="compute its shape before the scope",
+                            )
+                    if moving:
+                        before.append(H.Alloc(moving, span=inner.span))
+                        staying = [c for c in inner.creates if c not in moving]
+                        if staying:
+                            kept.append(H.Alloc(staying, span=inner.span))
+                        continue
+                kept.append(inner)
+            return tuple(kept)
+
+        then, orelse = branch(stmt.then), branch(stmt.orelse)
+        if then == stmt.then and orelse == stmt.orelse:
+            return stmt
+        return stmt.replace(then=then, orelse=orelse)
+
+    def escapes(self, name: str, after: "ReadAfter") -> bool:
+        """May a name read after the scope hold allocation ``name`` (an if result may)?"""
+        if self.holders is None:
+            self.holders = {}
+            for holder, allocations in held_allocations(self.func, self.kernels).items():
+                for allocation in allocations:
+                    self.holders.setdefault(allocation, set()).add(holder)
+        return self.root(name) in after or any(self.root(n) in after for n in self.holders.get(name, ()))
 
     def defined(self, body) -> set[str]:
         return {b.name for stmt in body for b in self.declared_by(stmt)} | {

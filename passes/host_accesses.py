@@ -79,17 +79,20 @@ def host_accesses(
     ]
 
 
-def element_places(stmt, store: dict) -> list:
+def element_places(stmt, store: dict, roots: dict | None = None) -> list:
     """(root, region) of the element a host access statement reads or writes: the element's box
-    when the index is constant and the tensor is a root itself (its region the whole buffer) or
-    a box of one (a slice), else the tensor's region."""
+    when the index is constant and the tensor is a root itself (its region the whole buffer; with
+    ``roots``, ``buffer_roots``, also a name whose storage is that root and no other) or a box of
+    one (a slice), else the tensor's region."""
     tensor, write = host_target(stmt)
     index = stmt.index if write else stmt.value.index
     consts = [e.value for e in index] if all(e._production == "Int" for e in index) else None
     out = []
-    for root, region in store.get(tensor.name, ()):
+    places = store.get(tensor.name, ())
+    same = roots is not None and len(places) == 1 and roots.get(tensor.name) in {root for root, _ in places}
+    for root, region in places:
         if consts is not None:
-            if region is FULL and root == tensor.name:
+            if region is FULL and (root == tensor.name or same):
                 region = Box(tuple(consts), tuple(c + 1 for c in consts))
             elif isinstance(region, Box) and len(region.lo) == len(consts):
                 lo = tuple(b + c for b, c in zip(region.lo, consts))

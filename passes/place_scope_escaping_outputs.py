@@ -20,14 +20,18 @@ class PlaceScopeEscapingOutputs(Pass):
 
     The runtime frees a task's runtime-allocated (``Out`` without an argument) buffer once the
     task completed, its consumers released it and *its scope ended* (runtime-api.md section 11),
-    so a use after the block would use freed memory. For each task directly in a user scope whose
-    runtime-allocated result is read after the scope (in SSA a name escapes a ``with`` block by
-    being read after it; a copy, view or carry of it counts, ``passes/allocations.py``), this pass adds ``(Let t (CreateTensor shape dtype))`` of the kernel
-    parameter's static type just before the task and passes ``t`` as that ``Out`` argument (the
-    result then aliases ``t``); ``hoist_scope_escapes`` later moves the allocation before the
-    scope, into the enclosing one. Outputs whose parameter shape is not a constant are left as
-    they are. Afterwards no runtime-allocated output of a task directly in a user scope is read
-    after that scope.
+    so a use after the block would use freed memory. For each task directly in a user scope, or
+    in its ``if`` branches, whose runtime-allocated result is read after the scope (in SSA a name
+    escapes a ``with`` block by being read after it; a copy, view or carry of it counts,
+    ``passes/allocations.py``; a read by a copy or view that nothing reads does not), this pass
+    adds ``(Let t (CreateTensor shape dtype))`` of the kernel parameter's static type just before
+    the task and passes ``t`` as that ``Out`` argument (the result then aliases ``t``), and so for
+    the ``Out`` arguments left out before it (arguments are positional); ``hoist_scope_escapes``
+    later moves the allocation before the scope, into the enclosing one. Outputs whose parameter
+    shape is not a constant are left as they are, and so are allocations in a loop inside the
+    scope (one buffer made before the scope would be every iteration's: docs/semantics.md, "Still
+    open"). Afterwards no runtime-allocated output of a task directly in a user scope or in its
+    branches is read after that scope.
     """
 
     name = "place_scope_escaping_outputs"
@@ -38,48 +42,62 @@ class PlaceScopeEscapingOutputs(Pass):
         func = program.orch
         self.kernels = kernel_table(program)
         if not any(self.may_allocate(stmt) for scope in _walk(func.body) if scope._production == "Scope"
-                   for stmt in scope.body):
-            return program
-        # allocation -> the names that may hold it (``held_allocations`` inverted)
-        self.holders: dict[str, list[str]] = {}
-        for name, allocations in held_allocations(func, self.kernels).items():
-            for allocation in allocations:
-                self.holders.setdefault(allocation, []).append(name)
+                   for stmt in _in_branches(scope.body)):
+            return program  # (only such a task changes)
+        self.held = held_allocations(func, self.kernels)
+        self.dead = _dead_copies(func.body)
         self.counter = 0
         self.taken = {b for b in _binder_names(func.body)} | {p.name for p in func.params}
-        body = self.sequence(func.body, after=())
+        body = self.sequence(func.body, after=frozenset())
         return S.Program(program.name, program.kernels, func.replace(body=body), span=program.span)
 
-    def sequence(self, stmts, after: tuple) -> tuple:
-        """``after``: the names read after this statement list (outside it), as layers: a name is
-        read after it when it is in one of them (``_read_in``)."""
+    def sequence(self, stmts, after) -> tuple:
+        """``after``: names read after this statement list (outside it)."""
         out = []
-        stmts = tuple(stmts)
-        # the read counts of the statements after the current one (a name whose count falls to
-        # 0 is removed): every statement's reads are taken out before it is handled
-        rest = var_reads(stmts)
-        later = after + (rest,)
-        for stmt in stmts:
-            reads = var_reads(stmt)
-            for name, count in reads.items():
-                left = rest[name] - count
-                if left:
-                    rest[name] = left
-                else:
-                    del rest[name]
+        stmts = list(stmts)
+        for i, stmt in enumerate(stmts):
             fields = BODY_FIELDS.get(stmt._production)
             if not fields:
                 out.append(stmt)
                 continue
+            later = after | self.live_reads(stmts[i + 1 :])
             if stmt._production == "Scope":
-                body = []
-                for inner in self.sequence(stmt.body, later):
-                    body += self.allocate(inner, later) if inner._production == "Task" else [inner]
-                out.append(stmt.replace(body=tuple(body)))
+                out.append(stmt.replace(body=self.place(self.sequence(stmt.body, later), later)))
             else:
                 # a loop body's reads in later iterations are reads after an inner scope too
-                inner_after = later + (reads,) if stmt._production in ("For", "While") else later
+                inner_after = later | self.live_reads((stmt,)) if stmt._production in ("For", "While") else later
                 out.append(stmt.replace(**{f: self.sequence(getattr(stmt, f), inner_after) for f in fields}))
+        return tuple(out)
+
+    def live_reads(self, stmts) -> set[str]:
+        """The names ``stmts`` read, but for the reads of copies and views nothing reads."""
+        out: set[str] = set()
+        for stmt in stmts:
+            if stmt._production == "Let" and stmt.var.name in self.dead:
+                continue
+            fields = BODY_FIELDS.get(stmt._production, ())
+            if not fields:
+                out.update(var_reads(stmt))
+                continue
+            for name, many in stmt._child_fields:
+                if name in fields:
+                    out |= self.live_reads(getattr(stmt, name))
+                else:
+                    value = getattr(stmt, name)
+                    out.update(var_reads(list(value) if many else [] if value is None else [value]))
+        return out
+
+    def place(self, stmts, after) -> tuple:
+        """Allocate the escaping outputs of the tasks in a scope's body, directly or in its ``if``
+        branches (``hoist_scope_escapes`` moves their allocations out of both)."""
+        out = []
+        for stmt in stmts:
+            if stmt._production == "Task":
+                out += self.allocate(stmt, after)
+            elif stmt._production == "If":
+                out.append(stmt.replace(then=self.place(stmt.then, after), orelse=self.place(stmt.orelse, after)))
+            else:
+                out.append(stmt)
         return tuple(out)
 
     def may_allocate(self, stmt) -> bool:
@@ -88,22 +106,25 @@ class PlaceScopeEscapingOutputs(Pass):
         if stmt._production != "Task":
             return False
         kernel = self.kernels[stmt.kernel]
-        for i in range(len(stmt.outs)):
-            p = output_param_of_result(kernel, i)
-            if p is not None and p >= len(stmt.args):
-                return True
-        return False
+        return any((p := output_param_of_result(kernel, i)) is not None and p >= len(stmt.args)
+                   for i in range(len(stmt.outs)))
 
     def allocate(self, task, after) -> list:
         kernel = self.kernels[task.kernel]
         args = list(task.args)
-        before = []
+        missing = {}  # parameter index -> its result, for the Out arguments the call leaves out
         for i, out in enumerate(task.outs):
             p = output_param_of_result(kernel, i)
-            if p is None or p != len(args) or not any(_read_in(n, after) for n in self.holders.get(out.name, ())):
-                continue  # (a copy, view or carry read after the scope may hold the output too)
-            param = kernel.params[p]
-            if param.dir is not ParamDir.Out or param.type._production != "TensorType":
+            if p is not None and p >= len(args):
+                missing[p] = out
+        # (a copy, view or carry read after the scope may hold the output too)
+        escaping = [p for p, out in missing.items() if any(out.name in self.held.get(n, ()) for n in after)]
+        if not escaping:
+            return [task]
+        before = []
+        for p in range(len(args), max(escaping) + 1):  # arguments are positional: the ones before too
+            out, param = missing.get(p), kernel.params[p]
+            if out is None or param.dir is not ParamDir.Out or param.type._production != "TensorType":
                 break
             if any(d._production != "Int" for d in param.type.shape):
                 break
@@ -125,8 +146,36 @@ class PlaceScopeEscapingOutputs(Pass):
                 return name
 
 
-def _read_in(name: str, layers: tuple) -> bool:
-    return any(name in layer for layer in layers)
+_COPIES = frozenset({"Var", "SliceTensor", "TransposeTensor", "ReshapeTensor"})
+
+
+def _dead_copies(body) -> set[str]:
+    """The binders of copies and views (``Let``s of a name or a view) that nothing reads, also
+    through other such binders: a swap left unused reads nothing (``remove_dead_values`` drops
+    them later)."""
+    reads = var_reads(body)
+    copies = [s for s in _walk(body) if s._production == "Let" and s.value._production in _COPIES]
+    dead: set[str] = set()
+    changed = True
+    while changed:
+        changed = False
+        for let in copies:
+            if let.var.name not in dead and not reads.get(let.var.name):
+                dead.add(let.var.name)
+                for name, count in var_reads(let.value).items():
+                    reads[name] -= count
+                changed = True
+    return dead
+
+
+def _in_branches(stmts):
+    """The statements of ``stmts`` and of their ``if`` branches, at any depth (what ``place``
+    visits)."""
+    for stmt in stmts:
+        yield stmt
+        if stmt._production == "If":
+            yield from _in_branches(stmt.then)
+            yield from _in_branches(stmt.orelse)
 
 
 def _walk(stmts):

@@ -642,3 +642,46 @@ z = self.k(w, z)
     check_all(tmp_path, body)
     loop = cpp_of(tmp_path, body).split("for (", 1)[1]
     assert loop.index("alloc_tensors") < loop.index("if (") and loop.count("PTO2_SCOPE()") == 1  # the branch's only
+
+
+def test_a_branch_in_a_scope_of_its_own_still_yields_what_it_holds():
+    """A loop body that yields a slice of a tensor it creates, through an ``if`` whose branch
+    becomes a compiler scope, keeps no scope of its own (materialize_runtime_scopes); the scoped
+    language's verifier asked again on the wrapped branch, did not see its yield through the scope
+    and rejected the loop (an internal error; found by fuzz_deps --tally --seed 100, seeds 1162
+    and 3394, reduced). Which allocations a body yields is the same before and after the pass."""
+    from nanopass.languages.statements import iter_stmts
+    from nanopass.passes.allocations import escaping_allocations, held_allocations
+    from nanopass.passes.kernels import kernel_table
+    from nanopass.tools.gen_programs import header
+    from nanopass.tools.properties import compile_text
+
+    body = '''
+for i0, (p1, q2) in pl.range(2, init_values=(y0, y0)):
+    g4: pl.Tensor[[32, 8], pl.FP32] = pl.create_tensor([32, 8], dtype=pl.FP32)
+    s5 = pl.tensor.slice(g4, [8, 8], [8, 0])
+    t6: pl.Tensor[[8, 8], pl.FP32] = pl.create_tensor([8, 8], dtype=pl.FP32)
+    if i0 > 0:
+        s5 = self.k_acc(t6, s5)
+    o7, o8 = pl.yield_(s5, p1)
+if n % 2 == 0:
+    if n >= 1 and n < 3:
+        h11 = pl.tensor.read(y0, [4, 0])
+    for i13, (p14, q15) in pl.range(2, init_values=(o8, o7)):
+        o16, o17 = pl.yield_(y1, p14)
+    y0 = self.k_add(o17, x0, y0)
+s_big = pl.tensor.slice(big, [8, 8], [0, 0])
+y0 = self.k_add(s_big, x0, y0)
+return y0
+'''
+    text = header(False, True) + "\n" + "".join(f"        {line}\n" for line in body.strip().splitlines())
+    stages, _ = compile_text(text, {"analyze_auto_scopes_for_deps": True})
+    assert stages[-1].language.name == "emission"
+
+    def yielded(stage_name):
+        tree = next(s.tree for s in stages if s.name == stage_name)
+        held = held_allocations(tree.orch, kernel_table(tree))
+        loop = next(s for s in iter_stmts(tree.orch.body) if s._production == "For")
+        return escaping_allocations(loop.body, held)
+
+    assert yielded("remove_dead_values") == yielded("materialize_runtime_scopes") == {"g4"}

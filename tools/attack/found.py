@@ -17,6 +17,8 @@ WB = P.Kernel("wb", (("in", "A"), ("out", "B")))
 UB = P.Kernel("ub", (("inout", "B"),))
 MB = P.Kernel("mb", (("in", "A"), ("out", "B")))       # makes a [4, 4] runtime-allocated output
 OB = P.Kernel("ob", (("out", "B"),))
+UA = P.Kernel("ua", (("inout", "A"),))
+TWO = P.Kernel("two", (("in", "A"), ("out", "A"), ("out", "A")))  # two runtime-allocated outputs
 
 
 def chain(kernel, args, results, m="m"):
@@ -79,6 +81,50 @@ FOUND = {
             P.Call("mb", ("x", None), ("f",), (), True, "t", ()),
             P.Manual((P.TidNone("m"), chain("ob", ("p",), ("p",))))),
             carries=(("p", "w"),), yields=("f",), results=("r",)),))),
+    "12-runtime-output-in-a-branch-of-a-manual-scope-used-after-it": (
+        "runtime use_after_scope",
+        "not in issue 21 (found on land21, seed 5): 07's buffer made by a task in an if branch of the "
+        "manual scope; only tasks directly in the scope had their escaping output allocated before it "
+        "(the same in a loop is still open: docs/semantics.md, \"Still open\" 10)",
+        P.Program((RD, KA), (P.Manual((P.TidNone("m"), P.If(("c", "==", 0), (
+            P.Call("rd", ("x", None), ("f",), (), True, "m", ("m",)), P.Alias("b", "f"))))),
+            P.Call("k0", ("b", "a"), ("a",))))),
+    "13-created-tensor-in-a-branch-of-a-manual-scope-used-after-it": (
+        "runtime use_after_scope",
+        "not in issue 21 (12's family, written for the fix): 08's create_tensor in an if branch "
+        "inside a manual scope; hoist_scope_escapes moved only allocations directly in the scope",
+        P.Program((), (P.Manual((P.If(("c", "==", 0), (P.Create("t", "B"), P.Alias("w", "t"))),)),
+                       P.HostWrite("w", (1, 2), 4.0)))),
+    "14-second-runtime-output-of-a-manual-scope-used-after-it": (
+        "runtime use_after_scope",
+        "not in issue 21 (found on land21, seed 5, three programs): 07 with a kernel of two Out "
+        "parameters the call leaves out, the second used after the scope; only the first left-out "
+        "argument could be given a buffer made before the scope (arguments are positional)",
+        P.Program((TWO, KA), (P.Manual((P.TidNone("m"), P.Call("two", ("x", None, None), ("f", "g"), (), True, "m",
+                                                                ("m",)))),
+                              P.Call("k0", ("g", "a"), ("a",))))),
+    "15-host-read-of-a-manual-output-only-copied-after-the-scope": (
+        "refusal",
+        "not in issue 21 (found on land21, seed 5): a copy nothing reads (`b = f` after the scope) "
+        "counted as a use after the scope, so the output got a buffer made before the scope, whose "
+        "host read in the scope no task's creation orders any more: refused",
+        P.Program((RD,), (P.Manual((P.TidNone("m"), P.Call("rd", ("x", None), ("f",), (), True, "m", ("m",)),
+                                    P.HostRead("v", "f", (0, 0), 0))),
+                          P.Alias("b", "f")))),
+    "16-host-read-beside-the-assembled-rows-of-a-written-target": (
+        "refusal",
+        "not in issue 21 (found on land21, seed 5): a host read of row 6 of a target a task has "
+        "written (its name is then the task's result, the same buffer) was taken for a read of all "
+        "of it, so the placement of the source in rows 2-5 was refused as visible",
+        P.Program((UA,), (P.Create("t", "A"), P.Call("ua", ("t",), ("t",)), P.Create("s", "B"),
+                          P.HostRead("v", "t", (6, 1), 0), P.Assemble("t", "s", 2)))),
+    "17-assemble-target-bound-after-the-source-to-an-existing-buffer": (
+        "refusal",
+        "issue 21 class 7's family (found on land21 + fixes, seed 6): the target is a copy of a "
+        "tensor that exists when the source is created, bound after it (`a = b`, a swap); the "
+        "target's name had to exist there, not only its buffer",
+        P.Program((), (P.Create("t", "B"), P.Alias("a", "b"), P.Assemble("a", "t", 2),
+                       P.HostRead("v", "a", (3, 1), 0)))),
     "09-assemble-drops-the-source-init-value": (
         "value final",
         "issue 21 class 5, a shape it does not list: the source of pl.assemble made by "
