@@ -92,7 +92,7 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--json", action="store_true", help="with --time-passes: one line of JSON instead of a table")
     run.add_argument("--no-verify", action="store_true", help="skip the grammar/invariant checks between passes")
     _option_flags(run)
-    run.add_argument("-q", "--quiet", action="store_true", help="print nothing on success")
+    run.add_argument("-q", "--quiet", action="store_true", help="no notes, warnings or summaries on success (the C++ or IR still goes to stdout without -o)")
     run.add_argument("-v", "--verbose", action="store_true",
                      help="print every note the passes leave (by default one line per pass sums them up)")
     run.add_argument("--unlabelled", action="store_true",

@@ -106,9 +106,9 @@ def _compile_and_write(args, out: Console, err: Console) -> int:
     if args.output:
         for relative, code in ((f, c) for r, _ in compiled for f, c in r.files.items()):
             _write(os.path.join(args.output, relative), code, args, err)
-    elif not args.quiet:
+    else:  # the product: printed under -q too (-q silences notes and summaries)
         out.file.write(result.code)
-        if len(compiled) > 1:
+        if len(compiled) > 1 and not args.quiet:
             others = ", ".join(r.func_name for r, _ in compiled[1:])
             err.print(f"note: program '{program.name}' has {len(compiled)} orchestration functions; printed "
                       f"{result.func_name}, the first by name (also compiled: {others}; --func NAME prints one, "

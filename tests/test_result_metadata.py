@@ -98,7 +98,7 @@ def test_run_writes_a_file_and_lists_the_metadata_of_each_function(tmp_path):
         },
     }
     picked = run_cli("run", str(path), "--func", "zeta", "--metadata", str(meta), "-q")
-    assert picked.returncode == 0 and picked.stdout == "" and list(json.loads(meta.read_text())["functions"]) == ["zeta"]
+    assert picked.returncode == 0 and picked.stdout.startswith("// Orchestration Function: zeta\n") and list(json.loads(meta.read_text())["functions"]) == ["zeta"]
 
 
 def test_without_o_stdout_gets_the_first_function_by_name_and_a_note_names_the_others(tmp_path):
