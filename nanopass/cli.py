@@ -277,7 +277,9 @@ def _check_stage_names(args) -> None:
     for name in getattr(args, "print_before", ()):
         check_stage_name("--print-before", name, names[1:])
     if getattr(args, "pass_name", None) is not None:
-        check_stage_name("PASS", args.pass_name, names[1:-1])
+        from .stage_names import known_passes
+
+        check_stage_name("PASS", args.pass_name, [p.name for p in known_passes()])
     if getattr(args, "passes", None) is not None:
         args.passes = split_names(args.passes)
     if hasattr(args, "skip"):
@@ -366,9 +368,15 @@ def cmd_explain(args, out: Console) -> int:
     from .loader import pick_program
     from .pipeline import PipelineError
 
+    from .stage_names import pipeline_passes, with_stand_in
+
     program = pick_program(_load(args), args.program, args.file)
+    passes = _for_program(with_stand_in(pipeline_passes(), args.pass_name), program, args.func)
+    if args.pass_name not in [p.name for p in passes]:  # convert_to_ssa on a printed program
+        raise UsageError(f"PASS: '{args.pass_name}' does not run on this program",
+                         hint=f"its passes: {', '.join(p.name for p in passes)}")
     try:
-        stages = run_pipeline(program, args.func, stop_after=args.pass_name)
+        stages = run_pipeline(program, args.func, stop_after=args.pass_name, passes=passes)
     except PipelineError as failure:
         raise failure.error from None
     console = out

@@ -12,6 +12,7 @@ from .check_manual_deps_on_submit_only import CheckManualDepsOnSubmitOnly
 from .check_output_params_written import CheckOutputParamsWritten
 from .classify_iter_arg_carry import ClassifyIterArgCarry
 from .classify_tensors import ClassifyTensors
+from .convert_printed_ssa import ConvertPrintedSsa
 from .convert_to_ssa import ConvertToSsa
 from .materialize_result_buffers import MaterializeResultBuffers
 from .decide_view_tracking import DecideViewTracking
@@ -67,3 +68,8 @@ PASSES = [
 ]
 
 PIPELINE = Pipeline(PASSES)
+
+# Passes that are not in the list but run in place of one of it for some inputs (each maps to
+# the pass it stands in for): convert_printed_ssa takes a printed program's SSA form as it is.
+# `nanopass opt` and `nanopass explain` know them by name as they know the pipeline's.
+STAND_INS = {ConvertPrintedSsa: ConvertToSsa}
