@@ -105,3 +105,14 @@ def test_columns_are_printed_from_1_as_compilers_and_editors_count(tmp_path):
     assert lines[0].startswith(f"{path}:{offset + 1}:9: error: ")  # 'import' is the 9th character
     assert lines[1] == f"  {offset + 1:>4} |         import os"
     assert lines[2].index("^") == lines[1].index("import")
+
+
+def test_columns_count_characters_not_utf8_bytes(tmp_path):
+    """Python's ast gives byte offsets; a line with non-ASCII text before the error still points at
+    the right character (and the caret sits under it)."""
+    result, path, offset = compile_body(tmp_path, '"名字"; out = self.nokernel(a, 1.0, out)\nreturn out\n')
+    assert result.returncode == 1
+    lines = result.stderr.splitlines()
+    assert lines[0].startswith(f"{path}:{offset + 1}:21: error: function 'nokernel' is not defined"), lines[0]
+    source = next(i for i, l in enumerate(lines) if "self.nokernel" in l)
+    assert lines[source + 1].index("^") == lines[source].index("self.nokernel")
