@@ -139,3 +139,15 @@ def test_a_call_on_something_that_is_not_the_dsl_module_is_refused(tmp_path, no_
     path.write_text(header + "        t = dsl.create_tensor([16, 16], dtype=pl.FP32)\n        return out\n")
     aliased = run_cli("run", str(path), *(["--no-exec"] if no_exec else []))  # another alias of the module
     assert aliased.returncode == 0, aliased.stderr
+
+
+def test_update_element_updates_the_array_in_place(tmp_path):
+    """``pl.array.update_element`` is ``arr[i] = v``: the C++ array is updated in place, so in the DSL
+    its result is assigned to the array's own name (only the printed IR's SSA form names the next
+    version)."""
+    body = ("tids = pl.array.create(2, pl.TASK_ID)\nother = pl.array.update_element(tids, 0, None)\n"
+            "return out\n")
+    result, path, offset = compile_body(tmp_path, body)
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    first = result.stderr.splitlines()[0]
+    assert first.startswith(f"{path}:{offset + 2}:9: error: pl.array.update_element updates 'tids' in place"), first
