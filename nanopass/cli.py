@@ -154,7 +154,7 @@ def _set_flag(parser, help_text: str) -> None:
                         type=_name_value, help=help_text)
 
 
-def _dump_writer(args, program, passes, surface=None, progress=None):
+def _dump_writer(args, program, passes, surface=None, progress=None, note=""):
     """``DumpWriter`` for ``--dump-all``, with the interpreter's instance graphs and hazards."""
     from nanopass.tools.check import check_values, missing_values, program_inputs
     from nanopass.tools.instances import StageRuns
@@ -172,7 +172,7 @@ def _dump_writer(args, program, passes, surface=None, progress=None):
     else:
         runs = StageRuns(program_inputs(surface, values))
     planned = _dump_names(passes) + (["hazards.txt"] if args.command == "check" else [])
-    return DumpWriter(args.dump_all, source=args.file, planned=planned, hazards_of=runs.hazards_of,
+    return DumpWriter(args.dump_all, source=args.file, note=note, planned=planned, hazards_of=runs.hazards_of,
                       instances_of=runs.instances_of, seed=runs.seed, labelled=not getattr(args, "unlabelled", False),
                       progress=progress)
 

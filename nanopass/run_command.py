@@ -5,7 +5,7 @@ section 7). ``--func NAME`` picks one. Otherwise ``-o DIR`` writes ``DIR/orchest
 for each, ``--metadata FILE`` lists each, and stdout gets the first by name (the function the
 existing compiler takes by default; a note names the others). What shows one pipeline's stages
 (``--stop-after``, ``--print-after``/``--print-before``, ``--dump-all``, ``--time-passes``) shows
-that first function's.
+that first function's; ``--dump-all`` says so, on stderr and atop its report.
 """
 
 from __future__ import annotations
@@ -59,8 +59,11 @@ def _compile_and_write(args, out: Console, err: Console) -> int:
     printer = StagePrinter(args, passes, out)
     stop_after = None if args.stop_after == PRINTER else args.stop_after
     to_emission = stop_after is None and _ends_in_emission(passes)
+    shown = _shown_function_note(program.name, names) if args.dump_all and len(names) > 1 else ""
+    if shown and not args.quiet:
+        err.print(f"note: {shown}", markup=False)
     with _dump_progress(args, err, passes) as report_progress:
-        dumps = _dump_writer(args, program, passes, surface, report_progress) if args.dump_all else None
+        dumps = _dump_writer(args, program, passes, surface, report_progress, note=shown) if args.dump_all else None
         try:
             with _progress(surface, args, err, passes, report_progress is not None) as progress:
                 stages = run_pipeline(
@@ -118,6 +121,12 @@ def _compile_and_write(args, out: Console, err: Console) -> int:
     if args.time_passes:  # last, so that --json's line is stderr's last
         time_report(stages, times, args, err)
     return EXIT_OK
+
+
+def _shown_function_note(program: str, names: list[str]) -> str:
+    """What ``--dump-all`` says (on stderr and atop the report) when it shows one of several functions."""
+    return (f"--dump-all shows '{names[0]}', the first by name of the {len(names)} orchestration functions "
+            f"(also: {', '.join(names[1:])}) of program '{program}'; rerun with --func NAME to dump another")
 
 
 def _write(path: str, text: str, args, err: Console) -> None:
