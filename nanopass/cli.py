@@ -267,19 +267,18 @@ def _check_stage_names(args) -> None:
     """Every stage or pass name on the command line names one (``UsageError`` otherwise, exit 2),
     found before any work: ``--stop-after`` takes any stage, ``--print-after`` any but the C++,
     ``--print-before`` any but the front end's, ``explain`` a pass."""
-    from .stage_names import check_stage_name, split_names, stage_names
+    from .stage_names import check_stage_name, known_passes, split_names, stage_names
 
     names = stage_names()
+    stand_ins = [p.name for p in known_passes() if p.name not in names]  # they run for some programs
     if getattr(args, "stop_after", None):
-        check_stage_name("--stop-after", args.stop_after, names)
+        check_stage_name("--stop-after", args.stop_after, names + stand_ins)
     for name in getattr(args, "print_after", ()):
-        check_stage_name("--print-after", name, names[:-1])
+        check_stage_name("--print-after", name, names[:-1] + stand_ins)
     for name in getattr(args, "print_before", ()):
-        check_stage_name("--print-before", name, names[1:])
+        check_stage_name("--print-before", name, names[1:] + stand_ins)
     if getattr(args, "pass_name", None) is not None:
-        from .stage_names import known_passes
-
-        check_stage_name("PASS", args.pass_name, [p.name for p in known_passes()])
+        check_stage_name("PASS", args.pass_name, names[1:-1] + stand_ins)
     if getattr(args, "passes", None) is not None:
         args.passes = split_names(args.passes)
     if hasattr(args, "skip"):
@@ -293,8 +292,11 @@ def _chosen(args):
 
     from .stage_names import chosen_passes
 
+    from nanopass.passes.pipeline import STAND_INS
+
     passes = chosen_passes(PIPELINE.source, args.passes, args.skip, input_label=f"the front end ({FRONT_END}) produces")
     names = [FRONT_END] + [p.name for p in passes] + [PRINTER]
+    names += [s.name for s, replaced in STAND_INS.items() if replaced in passes]  # checked per program (run)
     for option, values in (("--stop-after", [args.stop_after] if args.stop_after else []),
                            ("--print-after", args.print_after), ("--print-before", args.print_before)):
         for name in values:

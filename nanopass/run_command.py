@@ -56,6 +56,7 @@ def _compile_and_write(args, out: Console, err: Console) -> int:
     front_end = time.perf_counter() - start
     chosen = passes
     passes = _for_program(chosen, program, first)
+    _check_names_run(args, passes)
     printer = StagePrinter(args, passes, out)
     stop_after = None if args.stop_after == PRINTER else args.stop_after
     to_emission = stop_after is None and _ends_in_emission(passes)
@@ -121,6 +122,20 @@ def _compile_and_write(args, out: Console, err: Console) -> int:
     if args.time_passes:  # last, so that --json's line is stderr's last
         time_report(stages, times, args, err)
     return EXIT_OK
+
+
+def _check_names_run(args, passes) -> None:
+    """The passes ``--stop-after``/``--print-after``/``--print-before`` name run on this program
+    (a printed program runs convert_printed_ssa in place of convert_to_ssa, a DSL one the other)."""
+    from .stage_names import FRONT_END
+
+    running = [FRONT_END] + [p.name for p in passes] + [PRINTER]
+    for option, values in (("--stop-after", [args.stop_after] if args.stop_after else []),
+                           ("--print-after", args.print_after), ("--print-before", args.print_before)):
+        for name in values:
+            if name not in running:
+                raise UsageError(f"{option}: '{name}' does not run on this program",
+                                 hint=f"its passes: {', '.join(running[1:-1])}")
 
 
 def _shown_function_note(program: str, names: list[str]) -> str:

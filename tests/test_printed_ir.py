@@ -364,3 +364,15 @@ def test_opt_and_explain_know_convert_printed_ssa(tmp_path):
     replaced = run_cli("explain", "convert_to_ssa", str(path))
     assert replaced.returncode == 2 and "Traceback" not in replaced.stderr
     assert "'convert_to_ssa' does not run on this program" in replaced.stderr
+
+
+def test_stop_after_names_the_ssa_pass_that_runs_on_the_program(tmp_path):
+    """A printed program runs convert_printed_ssa in place of convert_to_ssa: --stop-after takes
+    the pass that runs, and naming the other is a usage error (it was an internal one)."""
+    path = SAMPLES_DIR / "loop_scalar" / "after_pipeline.py"
+    stopped = run_cli("run", str(path), "--stop-after", "convert_printed_ssa")
+    assert stopped.returncode == 0 and stopped.stdout.startswith("(Program"), stopped.stderr
+    for source, name in ((path, "convert_to_ssa"), (EXAMPLES / "basic.py", "convert_printed_ssa")):
+        refused = run_cli("run", str(source), "--stop-after", name)
+        assert refused.returncode == 2 and "Traceback" not in refused.stderr, refused.stderr
+        assert f"--stop-after: '{name}' does not run on this program" in refused.stderr
