@@ -95,7 +95,7 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--json", action="store_true", help="with --time-passes: one line of JSON instead of a table")
     run.add_argument("--no-verify", action="store_true", help="skip the grammar/invariant checks between passes")
     _option_flags(run)
-    run.add_argument("-q", "--quiet", action="store_true", help="print nothing on success")
+    run.add_argument("-q", "--quiet", action="store_true", help="no notes, warnings or summaries on success (the C++ or IR still goes to stdout without -o)")
     run.add_argument("-v", "--verbose", action="store_true",
                      help="print every note the passes leave (by default one line per pass sums them up)")
     run.add_argument("--unlabelled", action="store_true",
@@ -157,7 +157,7 @@ def _set_flag(parser, help_text: str) -> None:
                         type=_name_value, help=help_text)
 
 
-def _dump_writer(args, program, passes, surface=None, progress=None):
+def _dump_writer(args, program, passes, surface=None, progress=None, note=""):
     """``DumpWriter`` for ``--dump-all``, with the interpreter's instance graphs and hazards."""
     from nanopass.tools.check import check_values, missing_values, program_inputs
     from nanopass.tools.instances import StageRuns
@@ -175,7 +175,7 @@ def _dump_writer(args, program, passes, surface=None, progress=None):
     else:
         runs = StageRuns(program_inputs(surface, values))
     planned = _dump_names(passes) + (["hazards.txt"] if args.command == "check" else [])
-    return DumpWriter(args.dump_all, source=args.file, planned=planned, hazards_of=runs.hazards_of,
+    return DumpWriter(args.dump_all, source=args.file, note=note, planned=planned, hazards_of=runs.hazards_of,
                       instances_of=runs.instances_of, seed=runs.seed, labelled=not getattr(args, "unlabelled", False),
                       progress=progress)
 
@@ -270,17 +270,18 @@ def _check_stage_names(args) -> None:
     """Every stage or pass name on the command line names one (``UsageError`` otherwise, exit 2),
     found before any work: ``--stop-after`` takes any stage, ``--print-after`` any but the C++,
     ``--print-before`` any but the front end's, ``explain`` a pass."""
-    from .stage_names import check_stage_name, split_names, stage_names
+    from .stage_names import check_stage_name, known_passes, split_names, stage_names
 
     names = stage_names()
+    stand_ins = [p.name for p in known_passes() if p.name not in names]  # they run for some programs
     if getattr(args, "stop_after", None):
-        check_stage_name("--stop-after", args.stop_after, names)
+        check_stage_name("--stop-after", args.stop_after, names + stand_ins)
     for name in getattr(args, "print_after", ()):
-        check_stage_name("--print-after", name, names[:-1])
+        check_stage_name("--print-after", name, names[:-1] + stand_ins)
     for name in getattr(args, "print_before", ()):
-        check_stage_name("--print-before", name, names[1:])
+        check_stage_name("--print-before", name, names[1:] + stand_ins)
     if getattr(args, "pass_name", None) is not None:
-        check_stage_name("PASS", args.pass_name, names[1:-1])
+        check_stage_name("PASS", args.pass_name, names[1:-1] + stand_ins)
     if getattr(args, "passes", None) is not None:
         args.passes = split_names(args.passes)
     if hasattr(args, "skip"):
@@ -294,8 +295,11 @@ def _chosen(args):
 
     from .stage_names import chosen_passes
 
+    from nanopass.passes.pipeline import STAND_INS
+
     passes = chosen_passes(PIPELINE.source, args.passes, args.skip, input_label=f"the front end ({FRONT_END}) produces")
     names = [FRONT_END] + [p.name for p in passes] + [PRINTER]
+    names += [s.name for s, replaced in STAND_INS.items() if replaced in passes]  # checked per program (run)
     for option, values in (("--stop-after", [args.stop_after] if args.stop_after else []),
                            ("--print-after", args.print_after), ("--print-before", args.print_before)):
         for name in values:
@@ -369,9 +373,15 @@ def cmd_explain(args, out: Console) -> int:
     from .loader import pick_program
     from .pipeline import PipelineError
 
+    from .stage_names import pipeline_passes, with_stand_in
+
     program = pick_program(_load(args), args.program, args.file)
+    passes = _for_program(with_stand_in(pipeline_passes(), args.pass_name), program, args.func)
+    if args.pass_name not in [p.name for p in passes]:  # convert_to_ssa on a printed program
+        raise UsageError(f"PASS: '{args.pass_name}' does not run on this program",
+                         hint=f"its passes: {', '.join(p.name for p in passes)}")
     try:
-        stages = run_pipeline(program, args.func, stop_after=args.pass_name)
+        stages = run_pipeline(program, args.func, stop_after=args.pass_name, passes=passes)
     except PipelineError as failure:
         raise failure.error from None
     console = out

@@ -91,6 +91,7 @@ class DumpWriter:
         directory: str,
         *,
         source: str = "",
+        note: str = "",
         planned: Iterable[str] = (),
         hazards_of: HazardHook | None = None,
         instances_of: InstanceHook | None = None,
@@ -111,6 +112,7 @@ class DumpWriter:
         self.previous = self._read_manifest()
         self.written: list[str] = []
         self.source = source
+        self.note = note  # a line for the top of the report's index
         self.hooks = Hooks(instances_of, hazards_of, seed)
         self.instances = instances_of is not None
         self.renderer = find_renderer() if renderer == "auto" else renderer
@@ -169,7 +171,8 @@ class DumpWriter:
         self._draw(analyses)
         title = _title(self.stages[0].tree) if self.stages and self.stages[0].tree is not None else "nanopass report"
         files = render_report(title, self.report, renderer=self.renderer.name if self.renderer else None,
-                              code=self.code, failure=failure, source=self.source, instances=self.instances)
+                              code=self.code, failure=failure, source=self.source, instances=self.instances,
+                              note=self.note)
         for name, text in files.items():
             if name != REPORT:
                 self.write(name, text)

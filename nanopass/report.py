@@ -125,14 +125,16 @@ def render_report(
     failure: str | None = None,
     source: str = "",
     instances: bool = False,
+    note: str = "",
 ) -> dict[str, str]:
     """The report's files by name. ``renderer`` names the Graphviz that drew the pictures;
     ``code`` is (file name, C++ text); ``failure`` the error that ended the run; ``instances``
-    whether an interpreter was asked for instance graphs."""
+    whether an interpreter was asked for instance graphs; ``note`` a line for the top of the index
+    (which of a program's orchestration functions the report shows)."""
     from .report_stage import stage_body
 
     files = {"index.html": render_index(title, stages, renderer=renderer, code=code, failure=failure,
-                                        source=source, instances=instances)}
+                                        source=source, instances=instances, note=note)}
     for i, stage in enumerate(stages):
         body, svgs = stage_body(stage, stages[i - 1] if i else None)
         data = {"html": body, "svgs": svgs}
@@ -141,7 +143,7 @@ def render_report(
 
 
 def render_index(title: str, stages: list[ReportStage], *, renderer: str | None, code=None, failure=None,
-                 source: str = "", instances: bool = False) -> str:
+                 source: str = "", instances: bool = False, note: str = "") -> str:
     esc = html.escape
     out: list[str] = [
         "<!DOCTYPE html>",
@@ -163,6 +165,8 @@ def render_index(title: str, stages: list[ReportStage], *, renderer: str | None,
     out.append(f"<header><h1>{esc(title)}</h1>")
     if source:
         out.append(f"<p>Source: <code>{esc(source)}</code></p>")
+    if note:
+        out.append(f'<p class="note">{esc(note)}</p>')
     out.append(f"<p>{len(stages)} stages; graphs drawn with {esc(renderer or 'none (DOT source shown)')}. "
                "Open a stage to load its graphs, diff and IR text.</p>")
     if not instances:

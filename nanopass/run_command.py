@@ -5,7 +5,7 @@ section 7). ``--func NAME`` picks one. Otherwise ``-o DIR`` writes ``DIR/orchest
 for each, ``--metadata FILE`` lists each, and stdout gets the first by name (the function the
 existing compiler takes by default; a note names the others). What shows one pipeline's stages
 (``--stop-after``, ``--print-after``/``--print-before``, ``--dump-all``, ``--time-passes``) shows
-that first function's.
+that first function's; ``--dump-all`` says so, on stderr and atop its report.
 """
 
 from __future__ import annotations
@@ -56,11 +56,15 @@ def _compile_and_write(args, out: Console, err: Console) -> int:
     front_end = time.perf_counter() - start
     chosen = passes
     passes = _for_program(chosen, program, first)
+    _check_names_run(args, passes)
     printer = StagePrinter(args, passes, out)
     stop_after = None if args.stop_after == PRINTER else args.stop_after
     to_emission = stop_after is None and _ends_in_emission(passes)
+    shown = _shown_function_note(program.name, names) if args.dump_all and len(names) > 1 else ""
+    if shown and not args.quiet:
+        err.print(f"note: {shown}", markup=False)
     with _dump_progress(args, err, passes) as report_progress:
-        dumps = _dump_writer(args, program, passes, surface, report_progress) if args.dump_all else None
+        dumps = _dump_writer(args, program, passes, surface, report_progress, note=shown) if args.dump_all else None
         try:
             with _progress(surface, args, err, passes, report_progress is not None) as progress:
                 stages = run_pipeline(
@@ -106,9 +110,9 @@ def _compile_and_write(args, out: Console, err: Console) -> int:
     if args.output:
         for relative, code in ((f, c) for r, _ in compiled for f, c in r.files.items()):
             _write(os.path.join(args.output, relative), code, args, err)
-    elif not args.quiet:
+    else:  # the product: printed under -q too (-q silences notes and summaries)
         out.file.write(result.code)
-        if len(compiled) > 1:
+        if len(compiled) > 1 and not args.quiet:
             others = ", ".join(r.func_name for r, _ in compiled[1:])
             err.print(f"note: program '{program.name}' has {len(compiled)} orchestration functions; printed "
                       f"{result.func_name}, the first by name (also compiled: {others}; --func NAME prints one, "
@@ -118,6 +122,26 @@ def _compile_and_write(args, out: Console, err: Console) -> int:
     if args.time_passes:  # last, so that --json's line is stderr's last
         time_report(stages, times, args, err)
     return EXIT_OK
+
+
+def _check_names_run(args, passes) -> None:
+    """The passes ``--stop-after``/``--print-after``/``--print-before`` name run on this program
+    (a printed program runs convert_printed_ssa in place of convert_to_ssa, a DSL one the other)."""
+    from .stage_names import FRONT_END
+
+    running = [FRONT_END] + [p.name for p in passes] + [PRINTER]
+    for option, values in (("--stop-after", [args.stop_after] if args.stop_after else []),
+                           ("--print-after", args.print_after), ("--print-before", args.print_before)):
+        for name in values:
+            if name not in running:
+                raise UsageError(f"{option}: '{name}' does not run on this program",
+                                 hint=f"its passes: {', '.join(running[1:-1])}")
+
+
+def _shown_function_note(program: str, names: list[str]) -> str:
+    """What ``--dump-all`` says (on stderr and atop the report) when it shows one of several functions."""
+    return (f"--dump-all shows '{names[0]}', the first by name of the {len(names)} orchestration functions "
+            f"(also: {', '.join(names[1:])}) of program '{program}'; rerun with --func NAME to dump another")
 
 
 def _write(path: str, text: str, args, err: Console) -> None:

@@ -28,7 +28,7 @@ def write_or_print_ir(stage, args, out: Console, err: Console) -> None:
             raise UserError(f"cannot write {path}: {error.strerror}") from None
         if not args.quiet:
             err.print(f"wrote {path}", markup=False)
-    elif not args.quiet:
+    else:  # the product of the run: printed under -q too
         out.file.write(text + "\n")
 
 

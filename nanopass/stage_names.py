@@ -26,6 +26,24 @@ def pipeline_passes() -> list[type[Pass]]:
     return list(PASSES)
 
 
+def known_passes() -> list[type[Pass]]:
+    """The pipeline's passes, then those that stand in for one of them (``STAND_INS``)."""
+    from nanopass.passes.pipeline import STAND_INS
+
+    return pipeline_passes() + list(STAND_INS)
+
+
+def with_stand_in(passes: Sequence[type[Pass]], name: str) -> list[type[Pass]]:
+    """``passes`` with the stand-in called ``name`` in place of the pass it stands in for (unchanged
+    when ``name`` is not a stand-in's)."""
+    from nanopass.passes.pipeline import STAND_INS
+
+    for stand_in, replaced in STAND_INS.items():
+        if stand_in.name == name:
+            return [stand_in if p is replaced else p for p in passes]
+    return list(passes)
+
+
 def stage_names() -> list[str]:
     """``parse_dsl``, every pass of the pipeline in order, ``print_cpp``."""
     return [FRONT_END] + [p.name for p in pipeline_passes()] + [PRINTER]
@@ -42,8 +60,8 @@ def check_stage_name(option: str, name: str, allowed: Sequence[str]) -> str:
 
 
 def pass_class(option: str, name: str) -> type[Pass]:
-    """The pass of the pipeline called ``name``."""
-    by_name = {p.name: p for p in pipeline_passes()}
+    """The pass of the pipeline, or a stand-in for one, called ``name``."""
+    by_name = {p.name: p for p in known_passes()}
     return by_name[check_stage_name(option, name, list(by_name))]
 
 

@@ -13,6 +13,7 @@ from .check_output_params_written import CheckOutputParamsWritten
 from .classify_iter_arg_carry import ClassifyIterArgCarry
 from .classify_tensors import ClassifyTensors
 from .clear_cells_after_waiters import ClearCellsAfterWaiters
+from .convert_printed_ssa import ConvertPrintedSsa
 from .convert_to_ssa import ConvertToSsa
 from .materialize_result_buffers import MaterializeResultBuffers
 from .decide_view_tracking import DecideViewTracking
@@ -71,3 +72,8 @@ PASSES = [
 ]
 
 PIPELINE = Pipeline(PASSES)
+
+# Passes that are not in the list but run in place of one of it for some inputs (each maps to
+# the pass it stands in for): convert_printed_ssa takes a printed program's SSA form as it is.
+# `nanopass opt` and `nanopass explain` know them by name as they know the pipeline's.
+STAND_INS = {ConvertPrintedSsa: ConvertToSsa}

@@ -19,6 +19,19 @@ def test_output_directory(tmp_path):
     assert result.stdout == ""
 
 
+def test_quiet_silences_the_notes_not_the_product(tmp_path):
+    """``-q`` without ``-o``: the C++ (or with --stop-after the stage's IR) still goes to stdout,
+    nothing to stderr; with ``-o`` nothing is printed at all."""
+    quiet = run_cli("run", str(EXAMPLES / "basic.py"), "-q")
+    assert quiet.returncode == 0 and quiet.stderr == ""
+    assert quiet.stdout == (EXAMPLES / "basic.expected.cpp").read_text()
+    stage = run_cli("run", str(EXAMPLES / "basic.py"), "-q", "--stop-after", "materialize_runtime_scopes")
+    assert stage.returncode == 0 and stage.stderr == "" and "(Scope mode: auto origin: compiler" in stage.stdout
+    written = run_cli("run", str(EXAMPLES / "basic.py"), "-q", "-o", str(tmp_path / "out"))
+    assert written.returncode == 0 and written.stdout == "" and written.stderr == ""
+    assert (tmp_path / "out" / "orchestration" / "orch_basic.cpp").exists()
+
+
 def test_program_choice(tmp_path):
     two = tmp_path / "two.py"
     source = (EXAMPLES / "basic.py").read_text()
@@ -260,7 +273,7 @@ def test_a_large_program_on_a_terminal_shows_progress(tmp_path):
     assert "lower_to_emission" in shown.stderr and steps in shown.stderr  # the bar: pass name, steps done
     early = ("--stop-after", "convert_to_ssa")
     quiet = run_cli("run", str(path), "-q", *early, env={"FORCE_COLOR": "1", "NO_COLOR": ""})
-    assert quiet.returncode == 0 and quiet.stderr == "" and quiet.stdout == ""
+    assert quiet.returncode == 0 and quiet.stderr == "" and quiet.stdout.startswith("(Program")  # the IR, no bar
     piped = run_cli("run", str(path), *early)
     assert piped.returncode == 0 and piped.stderr == ""
 

@@ -345,3 +345,34 @@ def test_a_printed_class_imported_from_python_compiles_as_compile_text_compiles_
     assert [m for _, m, _ in _notes(result)] == [
         "printed iter_arg_array_size_1=3 for carry 'prev_tid__iter_v1' disagrees with the derived array size 4: "
         "the derived plan is followed"]
+
+
+def test_opt_and_explain_know_convert_printed_ssa(tmp_path):
+    """convert_printed_ssa is not in the pipeline list but is a pass of the compiler: ``opt`` runs it
+    on a surface stage's text, ``explain`` shows it on a printed program (and on a DSL one, where it
+    hands the program to convert_to_ssa); a pass that does not run on the program is a usage error."""
+    path = SAMPLES_DIR / "loop_scalar" / "after_pipeline.py"
+    assert run_cli("run", str(path), "--stop-after", "parse_dsl", "-o", str(tmp_path), "-q").returncode == 0
+    opt = run_cli("opt", str(tmp_path / "00_parse_dsl.surface.txt"), "--pass", "convert_printed_ssa")
+    assert opt.returncode == 0, opt.stderr
+    assert opt.stdout.startswith("(Program") and "acc__iter_v1" in opt.stdout  # the printed names are kept
+    shown = run_cli("explain", "convert_printed_ssa", str(path))
+    assert shown.returncode == 0, shown.stderr
+    assert shown.stdout.startswith("convert_printed_ssa: surface -> ssa")
+    on_dsl = run_cli("explain", "convert_printed_ssa", str(EXAMPLES / "basic.py"))
+    assert on_dsl.returncode == 0 and on_dsl.stdout.startswith("convert_printed_ssa: surface -> ssa"), on_dsl.stderr
+    replaced = run_cli("explain", "convert_to_ssa", str(path))
+    assert replaced.returncode == 2 and "Traceback" not in replaced.stderr
+    assert "'convert_to_ssa' does not run on this program" in replaced.stderr
+
+
+def test_stop_after_names_the_ssa_pass_that_runs_on_the_program(tmp_path):
+    """A printed program runs convert_printed_ssa in place of convert_to_ssa: --stop-after takes
+    the pass that runs, and naming the other is a usage error (it was an internal one)."""
+    path = SAMPLES_DIR / "loop_scalar" / "after_pipeline.py"
+    stopped = run_cli("run", str(path), "--stop-after", "convert_printed_ssa")
+    assert stopped.returncode == 0 and stopped.stdout.startswith("(Program"), stopped.stderr
+    for source, name in ((path, "convert_to_ssa"), (EXAMPLES / "basic.py", "convert_printed_ssa")):
+        refused = run_cli("run", str(source), "--stop-after", name)
+        assert refused.returncode == 2 and "Traceback" not in refused.stderr, refused.stderr
+        assert f"--stop-after: '{name}' does not run on this program" in refused.stderr

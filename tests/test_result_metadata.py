@@ -98,7 +98,7 @@ def test_run_writes_a_file_and_lists_the_metadata_of_each_function(tmp_path):
         },
     }
     picked = run_cli("run", str(path), "--func", "zeta", "--metadata", str(meta), "-q")
-    assert picked.returncode == 0 and picked.stdout == "" and list(json.loads(meta.read_text())["functions"]) == ["zeta"]
+    assert picked.returncode == 0 and picked.stdout.startswith("// Orchestration Function: zeta\n") and list(json.loads(meta.read_text())["functions"]) == ["zeta"]
 
 
 def test_without_o_stdout_gets_the_first_function_by_name_and_a_note_names_the_others(tmp_path):
@@ -133,3 +133,17 @@ def test_a_surface_tree_is_its_one_function():
     assert orchestration_functions(tree) == ["orch_basic"] == orchestration_functions(program)
     result = nanopass.generate_orchestration(tree)
     assert list(result.functions) == ["orch_basic"] and result.func_name_to_id == {"kernel_add": 0}
+
+
+def test_dump_all_of_several_functions_says_which_it_dumped_and_how_to_pick_another(tmp_path):
+    path = two_functions(tmp_path)
+    dump = tmp_path / "dump"
+    result = run_cli("run", str(path), "--dump-all", str(dump))
+    assert result.returncode == 0, result.stderr
+    said = "--dump-all shows 'alpha', the first by name of the 2 orchestration functions (also: zeta)"
+    assert said in result.stderr and "--func NAME" in result.stderr
+    page = (dump / "index.html").read_text()
+    assert "alpha" in page and "zeta" in page and "--func NAME" in page
+    picked = run_cli("run", str(path), "--dump-all", str(tmp_path / "zeta"), "--func", "zeta")
+    assert picked.returncode == 0 and "--func NAME" not in picked.stderr
+    assert "nanopass report: Basic.zeta" in (tmp_path / "zeta" / "index.html").read_text()

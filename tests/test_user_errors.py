@@ -105,3 +105,49 @@ def test_columns_are_printed_from_1_as_compilers_and_editors_count(tmp_path):
     assert lines[0].startswith(f"{path}:{offset + 1}:9: error: ")  # 'import' is the 9th character
     assert lines[1] == f"  {offset + 1:>4} |         import os"
     assert lines[2].index("^") == lines[1].index("import")
+
+
+def test_columns_count_characters_not_utf8_bytes(tmp_path):
+    """Python's ast gives byte offsets; a line with non-ASCII text before the error still points at
+    the right character (and the caret sits under it)."""
+    result, path, offset = compile_body(tmp_path, '"名字"; out = self.nokernel(a, 1.0, out)\nreturn out\n')
+    assert result.returncode == 1
+    lines = result.stderr.splitlines()
+    assert lines[0].startswith(f"{path}:{offset + 1}:21: error: function 'nokernel' is not defined"), lines[0]
+    source = next(i for i, l in enumerate(lines) if "self.nokernel" in l)
+    assert lines[source + 1].index("^") == lines[source].index("self.nokernel")
+
+
+@pytest.mark.parametrize("no_exec", [False, True], ids=["run", "no-exec"])
+def test_a_call_on_something_that_is_not_the_dsl_module_is_refused(tmp_path, no_exec):
+    """``x.create_tensor(...)`` is not ``pl.create_tensor(...)`` unless ``x`` is the DSL module: a
+    call on another module, a constant or a variable is an error naming what was called."""
+    header = HEADER.replace("import nanopass.dsl as pl\n", "import nanopass.dsl as pl\nimport os\nimport nanopass.dsl as dsl\n")
+    cases = {
+        "os.create_tensor([16, 16], dtype=pl.FP32)": "'os.create_tensor'",
+        "T.create_tensor([16, 16], dtype=pl.FP32)": "'T.create_tensor'",
+        "a.create_tensor([16, 16], dtype=pl.FP32)": "'a.create_tensor'",
+    }
+    for call, named in cases.items():
+        path = tmp_path / "prog.py"
+        path.write_text(header + f"        t = {call}\n        return out\n")
+        result = run_cli("run", str(path), *(["--no-exec"] if no_exec else []))
+        assert result.returncode == 1 and "Traceback" not in result.stderr, result.stderr
+        first = result.stderr.splitlines()[0]
+        assert first.startswith(f"{path}:{header.count(chr(10)) + 1}:13: error: "), first
+        assert named in first and "not the DSL module" in first, first
+    path.write_text(header + "        t = dsl.create_tensor([16, 16], dtype=pl.FP32)\n        return out\n")
+    aliased = run_cli("run", str(path), *(["--no-exec"] if no_exec else []))  # another alias of the module
+    assert aliased.returncode == 0, aliased.stderr
+
+
+def test_update_element_updates_the_array_in_place(tmp_path):
+    """``pl.array.update_element`` is ``arr[i] = v``: the C++ array is updated in place, so in the DSL
+    its result is assigned to the array's own name (only the printed IR's SSA form names the next
+    version)."""
+    body = ("tids = pl.array.create(2, pl.TASK_ID)\nother = pl.array.update_element(tids, 0, None)\n"
+            "return out\n")
+    result, path, offset = compile_body(tmp_path, body)
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    first = result.stderr.splitlines()[0]
+    assert first.startswith(f"{path}:{offset + 2}:9: error: pl.array.update_element updates 'tids' in place"), first

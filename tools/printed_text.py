@@ -6,15 +6,17 @@
 a kernel's several results and ``pl.submit``'s TaskId as a ``pl.Tuple`` read by index, a
 ``pl.no_dep`` argument as ``attrs={"arg_direction_overrides": [i]}``, loop carries as
 ``init_values=`` and ``pl.yield_``, an ``ssa`` if's results as ``pl.yield_`` at the end of both
-branches, ``None`` as ``pl.system.task_invalid()``. ``nanopass.printed_ir`` reads it back to the
-same tree (``tests/test_printed_ir_roundtrip.py``). Constructs outside that list (views, host
-reads and writes, arrays, dummy tasks) raise ``NotImplementedError``.
+branches, ``None`` as ``pl.system.task_invalid()``, an ``ssa`` array store into the array's next
+version as ``pl.array.update_element``; a view's ``manual_dep`` (``decide_view_tracking``'s) is
+left out. ``nanopass.printed_ir`` reads it back to the same tree, up to those flags
+(``tests/test_printed_ir_roundtrip.py``). A node it has no form for is an ``InternalError`` naming it.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from nanopass.errors import InternalError
 from nanopass.languages.terms import FuncKind, ParamDir, ScopeMode
 
 HEADER = "# pypto.program: {name}\nimport pypto.language as pl\n\n@pl.program\nclass {name}:\n"
@@ -122,7 +124,7 @@ class _Printer:
             return f"({self.expr(e.a)} {e.op.value} {self.expr(e.b)})"
         if kind == "Un":
             return f"({e.op.value} {self.expr(e.a)})" if e.op.value == "not" else f"({e.op.value}{self.expr(e.a)})"
-        raise NotImplementedError(f"the printed-IR printer has no form for {kind}")
+        raise InternalError(f"the printed-IR printer has no form for a {kind} expression", node=e)
 
     def karg(self, a: Any) -> str:
         return a.text if a._production == "KOther" else self.expr(a)
@@ -137,10 +139,11 @@ class _Printer:
             return f"pl.tensor.create([{shape}], dtype=pl.{r.dtype.name}, layout=pl.TensorLayout.ND{extra})"
         if kind == "NoTask":
             return "pl.system.task_invalid()"
-        if getattr(r, "manual_dep", False):
-            raise NotImplementedError(f"the printed-IR printer has no form for an untracked {kind}")
+        # A view's manual_dep is decide_view_tracking's, derived from the buffer's create: it is not
+        # printed, and that pass derives it again from the program read back.
         if kind == "SliceTensor":
-            return f"pl.tensor.slice({self.expr(r.tensor)}, {self.exprs(r.shape)}, {self.exprs(r.offset)})"
+            clamp = ", clamp=True" if r.clamp else ""
+            return f"pl.tensor.slice({self.expr(r.tensor)}, {self.exprs(r.shape)}, {self.exprs(r.offset)}{clamp})"
         if kind == "ReshapeTensor":
             return f"pl.tensor.reshape({self.expr(r.tensor)}, {self.exprs(r.shape)})"
         if kind == "TransposeTensor":
@@ -173,9 +176,11 @@ class _Printer:
                 self.emit(depth, f"{names} = pl.yield_({', '.join(self.expr(v) for v in stmt.values)})")
             elif kind == "Let" and stmt.value._production == "SetItem":
                 value = stmt.value
-                if value.array._production != "Var" or value.array.name != stmt.var.name:
-                    raise NotImplementedError("the printed-IR printer writes arr[i] = v only into the same name")
-                self.emit(depth, f"{stmt.var.name}[{self.expr(value.index)}] = {self.expr(value.value)}")
+                if value.array._production == "Var" and value.array.name == stmt.var.name:
+                    self.emit(depth, f"{stmt.var.name}[{self.expr(value.index)}] = {self.expr(value.value)}")
+                else:  # the ssa form's next version of the array
+                    self.emit(depth, f"{self.target(stmt.var)} = pl.array.update_element({self.expr(value.array)}, "
+                                     f"{self.expr(value.index)}, {self.expr(value.value)})")
             elif kind == "Let":
                 self.emit(depth, f"{self.target(stmt.var)} = {self.rhs(stmt.value)}")
             elif kind == "WriteTensor":
@@ -198,7 +203,7 @@ class _Printer:
             elif kind == "If":
                 self.branch(stmt, depth)
             else:
-                raise NotImplementedError(f"the printed-IR printer has no form for {kind}")
+                raise InternalError(f"the printed-IR printer has no form for a {kind} statement", node=stmt)
 
     def target(self, binder: Any) -> str:
         """An assignment's target: annotated with its type where the name is first assigned."""

@@ -31,6 +31,26 @@ def dsl_call(node: ast.AST) -> str | None:
     return ".".join(path[1:])
 
 
+def check_call_receivers(program: ProgramParser, fdef: ast.FunctionDef) -> None:
+    """Every ``x.op(...)`` in ``fdef`` calls on ``self`` or on the DSL module (``x`` bound to
+    ``nanopass.dsl`` under any name, and not re-bound in ``fdef``): ``dsl_call`` reads the spelling
+    only, so a call on another module, a constant or a variable would be taken for ``pl.op(...)``."""
+    from nanopass import dsl
+
+    nodes = list(ast.walk(fdef))
+    local = {arg.arg for arg in fdef.args.posonlyargs + fdef.args.args + fdef.args.kwonlyargs}
+    local.update(n.id for n in nodes if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store))
+    for node in nodes:
+        if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Attribute):
+            continue
+        path = attr_path(node.func)
+        if path is None or path[0] == "self" or (path[0] not in local and program.src.closure.get(path[0]) is dsl):
+            continue
+        raise program.error(
+            f"'{'.'.join(path)}' is not an operation of the DSL: '{path[0]}' is not the DSL module (nanopass.dsl)",
+            node, hint=f"DSL operations are called on the imported module: pl.{'.'.join(path[1:])}(...)")
+
+
 def self_method(node: ast.AST) -> str | None:
     """``self.k`` -> 'k'."""
     if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self":

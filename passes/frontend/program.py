@@ -14,7 +14,7 @@ from nanopass.languages.terms import FuncKind
 
 from .context import FunctionContext
 from .kernels import KernelSummary
-from .names import attr_path
+from .names import attr_path, check_call_receivers
 from .source import ProgramSource
 from .type_reader import TypeReader, type_text
 
@@ -82,6 +82,8 @@ class ProgramParser:
                 L.Kernel(fdef.name, kind, params, results, body, dual, span=self.src.span(fdef))
             )
         fdef, _kind, auto_scope, _dual = orch
+        for read in [fdef, *self.inlines.values()]:  # the functions whose bodies are elaborated
+            check_call_receivers(self, read)
         func = FunctionContext(self, types, fdef, auto_scope).parse()
         return L.Program(self.src.name, kernel_nodes + self.outlined, func, span=self.src.span(self.src.classdef))
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 import inspect
 import linecache
+import re
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
@@ -49,13 +50,26 @@ class ProgramSource:
     classdef: ast.ClassDef
     closure: Mapping[str, Any] = field(default_factory=dict)
     printed: bool = False  # read from the existing compiler's printed IR (``printed_form``): SSA names allowed
+    # line number -> its UTF-8 bytes, for the lines with non-ASCII text (where ast's byte columns
+    # are not character columns)
+    _wide_lines: dict[int, bytes] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        self._wide_lines = {} if self.text.isascii() else {
+            number: line.encode("utf-8")
+            for number, line in enumerate(re.split(r"\r\n|\r|\n", self.text), start=1) if not line.isascii()}
 
     def span(self, node: ast.AST) -> Span:
-        """Where ``node`` is; a node without a position of its own (``ast.arguments``) is at the class."""
+        """Where ``node`` is, its column counted in characters (ast counts UTF-8 bytes); a node
+        without a position of its own (``ast.arguments``) is at the class."""
         try:  # (Span's own __new__ is a Python function: a frame per span, and most nodes get one)
-            return _new_tuple(Span, (self.filename, node.lineno, node.col_offset))
+            line, col = node.lineno, node.col_offset
         except AttributeError:
             return Span(self.filename, self.classdef.lineno, 0)
+        wide = self._wide_lines.get(line)
+        if wide is not None:
+            col = len(wide[:col].decode("utf-8", errors="replace"))
+        return _new_tuple(Span, (self.filename, line, col))
 
     def closure_get(self, name: str, node: ast.AST) -> Any:
         """The value of the Python name ``name`` (None when absent).

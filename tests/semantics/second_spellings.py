@@ -1,6 +1,6 @@
 # The second spellings of operations: pl.tensor.create (pl.create_tensor), pl.tensor.assemble
 # (pl.assemble), and pl.system.task_invalid() as a TaskId carried into a manual scope's first
-# submit (no dependency) and then replaced by a real one.
+# submit (no dependency) and then replaced by a real one, and pl.array.update_element (arr[i] = v).
 import nanopass.dsl as pl
 
 
@@ -24,9 +24,12 @@ class SecondSpellings:
         big = pl.tensor.create([32, 16], dtype=pl.FP32, init_value=0)
         with pl.manual_scope():
             prev = pl.system.task_invalid()
+            tids = pl.array.create(2, pl.TASK_ID)
             for i in pl.range(2):
                 part, t = pl.submit(self.fill, a, part, deps=[prev])
                 prev = t
+                tids = pl.array.update_element(tids, i, t)
+            part, last = pl.submit(self.fill, a, part, deps=[tids])
         big = pl.tensor.assemble(big, part, [16, 0])
         out = self.fold(big, out)
         return out

@@ -1,5 +1,6 @@
 """Elements read and written by the orchestration code on the host: ``pl.tensor.read``,
-``pl.tensor.write``, subscripts ``t[i, j]`` and ``arr[i]``, and ``arr[i] = v``.
+``pl.tensor.write``, subscripts ``t[i, j]`` and ``arr[i]``, and ``arr[i] = v`` (or
+``arr = pl.array.update_element(arr, i, v)``).
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from nanopass.languages import surface as S
 from nanopass.languages.terms import DType
 
-from ..registry import STATEMENT, VALUE, dsl_op
+from ..registry import BINDING, OPS, STATEMENT, VALUE, dsl_op
 from ..type_reader import SCALAR_T, type_text
 from .operands import index_list, tensor_operand
 
@@ -87,23 +88,47 @@ def subscript(cx: FunctionContext, node: ast.Subscript) -> tuple[Any, Any]:
 def array_write(cx: FunctionContext, target: ast.Subscript, value: ast.expr, stmt: ast.stmt) -> Any:
     if not isinstance(target.value, ast.Name):
         raise cx.error("only an array variable can be assigned by index", target.value)
-    arr, aty = cx.expr(target.value)
+    if isinstance(target.slice, ast.Tuple):
+        raise cx.error("an array subscript-write takes a single index", target.slice)
+    return _array_store(cx, target.value, target.value, target.slice, value, target, stmt)
+
+
+@dsl_op("array.update_element", BINDING, params=("array", "index", "value"), misplaced={
+    STATEMENT: "assign the array it updates: arr = pl.array.update_element(arr, i, v)",
+})
+def update_element(cx: FunctionContext, call: ast.Call, target: ast.Name, stmt: ast.stmt) -> list[Any]:
+    """``arr = pl.array.update_element(arr, i, v)``: ``arr[i] = v`` as the existing compiler spells
+    it. The array is updated in place, so the target is the array's own name; in the printed IR's
+    SSA form it is the array's next version (``arr_v2 = pl.array.update_element(arr_v1, i, v)``)."""
+    op = OPS["array.update_element"]
+    a = op.bind(cx, call, op.forms[BINDING])
+    array = a["array"]
+    if not isinstance(array, ast.Name):
+        raise cx.error("pl.array.update_element updates an array variable", array)
+    if array.id != target.id and not cx.program.src.printed:
+        raise cx.error(f"pl.array.update_element updates '{array.id}' in place: assign it to '{array.id}' "
+                       f"(or write {array.id}[i] = v)", target)
+    return [_array_store(cx, array, target, a["index"], a["value"], call, stmt)]
+
+
+def _array_store(cx: FunctionContext, array: ast.Name, target: ast.Name, index_node: ast.expr, value: ast.expr,
+                 where: ast.expr, stmt: ast.stmt) -> Any:
+    """``target = array`` with element ``index_node`` set to ``value`` (``Let target (SetItem ...)``)."""
+    arr, aty = cx.expr(array)
     if aty._production == "TensorType":
         raise cx.error(
             "element writes 't[i, j] = v' are not supported for tensors; use pl.tensor.write(t, [i, j], v)",
-            target,
+            where,
         )
     if aty._production != "ArrayType":
-        raise cx.error(f"a {type_text(aty)} cannot be assigned by index", target)
-    if isinstance(target.slice, ast.Tuple):
-        raise cx.error("an array subscript-write takes a single index", target.slice)
-    index, ity = cx.expr(target.slice)
+        raise cx.error(f"a {type_text(aty)} cannot be assigned by index", where)
+    index, ity = cx.expr(index_node)
     if ity._production != "ScalarType" or not ity.dtype.is_int:
-        raise cx.error("an array index must be an integer", target.slice)
+        raise cx.error("an array index must be an integer", index_node)
     val, vty = cx.expr(value)
     if vty._production != "ScalarType" or (vty.dtype is DType.TASK_ID) != (aty.dtype is DType.TASK_ID):
         raise cx.error(f"cannot store a {type_text(vty)} in a {type_text(aty)}", value)
     if val._production == "Int":
         val = L.Int(val.value, aty.dtype)
-    binder = cx.bind(target.value.id, aty, target.value)
+    binder = cx.bind(target.id, aty, target)
     return L.Let(binder, L.SetItem(arr, index, val), span=cx.span(stmt))
