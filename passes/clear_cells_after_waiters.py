@@ -7,7 +7,7 @@ from nanopass.languages.terms import DType
 from nanopass.rewrite import Pass, register
 
 from .runtime_order import runtime_order
-from .util import FreshVersions, iter_stmts
+from .util import FreshVersions, iter_stmts, places
 
 D = DIRECTED
 TID_TYPE = D.ScalarType(DType.TASK_ID)
@@ -55,7 +55,9 @@ class ClearCellsAfterWaiters(Pass):
         order = runtime_order(program, track=[t for ts in waiters.values() for t in ts])
         if order is None:
             return program
-        loops, blocks = _loops_of(func.body)
+        where = places(func.body, ("Task",))
+        loops = {k: p.loops for k, p in where.items()}
+        blocks = {k: p.block for k, p in where.items()}
         self.clear: dict[int, list[str]] = {}  # id(W) -> the cells cleared after it
         for cell, tasks in sorted(waiters.items()):
             if cell in others or (cell not in order.cells.task and cell not in order.joins):
@@ -92,30 +94,6 @@ class ClearCellsAfterWaiters(Pass):
 def _may_follow(first, then, order, loops) -> bool:
     """A run of task ``then`` may come after a run of task ``first``."""
     return order.number[id(then)] > order.number[id(first)] or bool(loops[id(first)] & loops[id(then)])
-
-
-def _loops_of(body) -> tuple[dict, dict]:
-    """id(task statement) -> the ids of the loops around it; and -> the block it runs in
-    unconditionally (its innermost loop's body or the function's, through scopes: an id)."""
-    loops_of: dict = {}
-    block_of: dict = {}
-
-    def walk(stmts, loops, block):
-        for stmt in stmts:
-            kind = stmt._production
-            if kind == "Task":
-                loops_of[id(stmt)] = loops
-                block_of[id(stmt)] = block
-            elif kind in ("For", "While"):
-                walk(stmt.body, loops | {id(stmt)}, id(stmt.body))
-            elif kind == "If":
-                walk(stmt.then, loops, id(stmt.then))
-                walk(stmt.orelse, loops, id(stmt.orelse))
-            elif kind in ("Scope", "CompilerScope"):
-                walk(stmt.body, loops, block)
-
-    walk(body, frozenset(), id(body))
-    return loops_of, block_of
 
 
 def _names(func) -> set:

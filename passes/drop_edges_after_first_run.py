@@ -8,7 +8,7 @@ from nanopass.rewrite import Pass, register
 
 from .cells import without_unread_cells
 from .runtime_order import runtime_order
-from .util import FreshVersions, iter_stmts
+from .util import FreshVersions, iter_stmts, places
 
 D = DIRECTED
 TID_TYPE = D.ScalarType(DType.TASK_ID)
@@ -117,25 +117,8 @@ def _compiler_edge(dep) -> bool:
 def _tasks_in_loops(body) -> dict:
     """id(statement) -> (the statement, the ids of the loops around it), for the tasks in a loop
     and the host fences in a loop that the host access of their tensor follows directly."""
-    out: dict = {}
-
-    def walk(stmts, loops):
-        for i, stmt in enumerate(stmts):
-            kind = stmt._production
-            if kind == "Task" and loops:
-                out[id(stmt)] = (stmt, loops)
-            elif kind == "HostFence" and loops and i + 1 < len(stmts) and _accesses(stmts[i + 1], stmt.tensor):
-                out[id(stmt)] = (stmt, loops)
-            elif kind in ("For", "While"):
-                walk(stmt.body, loops | {id(stmt)})
-            elif kind == "If":
-                walk(stmt.then, loops)
-                walk(stmt.orelse, loops)
-            elif kind in ("Scope", "CompilerScope"):
-                walk(stmt.body, loops)
-
-    walk(body, frozenset())
-    return out
+    return {k: (p.stmt, p.loops) for k, p in places(body, ("Task", "HostFence")).items()
+            if p.loops and (p.stmt._production == "Task" or (p.next is not None and _accesses(p.next, p.stmt.tensor)))}
 
 
 def _accesses(stmt, tensor) -> bool:

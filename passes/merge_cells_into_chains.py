@@ -8,7 +8,7 @@ from nanopass.rewrite import Pass, register
 
 from .cells import latest_run_cells
 from .runtime_order import runtime_order
-from .util import FreshVersions, iter_stmts
+from .util import FreshVersions, iter_stmts, places
 
 D = DIRECTED
 TID_TYPE = D.ScalarType(DType.TASK_ID)
@@ -64,7 +64,7 @@ class MergeCellsIntoChains(Pass):
                       for d in s.deps if d._production == "CellDep"}
         merge = {c for c in cells.task if c not in by_dummies}
         groups = _groups([{c for c in cs if c in merge} for cs in waits.values()])
-        loops = _loops_of(func.body, order)
+        loops = {order.number[k]: p.loops for k, p in places(func.body, ("Task",)).items()}  # task number -> loops
         self.chain: dict[str, str] = {}  # merged cell -> its chain cell
         self.chained_tid: dict[str, bool] = {}  # merged cell -> its task's TaskId goes in directly
         self.names = names = FreshVersions(_names(func))
@@ -155,27 +155,6 @@ def _groups(sets) -> list:
     for c in parent:
         groups.setdefault(find(c), set()).add(c)
     return [sorted(g) for _, g in sorted(groups.items()) if len(g) > 1]
-
-
-def _loops_of(body, order) -> dict:
-    """task number -> the ids of the loops around it."""
-    out: dict = {}
-
-    def walk(stmts, loops):
-        for stmt in stmts:
-            kind = stmt._production
-            if kind == "Task":
-                out[order.number[id(stmt)]] = loops
-            elif kind in ("For", "While"):
-                walk(stmt.body, loops | {id(stmt)})
-            elif kind == "If":
-                walk(stmt.then, loops)
-                walk(stmt.orelse, loops)
-            elif kind in ("Scope", "CompilerScope"):
-                walk(stmt.body, loops)
-
-    walk(body, frozenset())
-    return out
 
 
 def _plan(group, cells, order, waits, loops) -> dict | None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 from nanopass.languages.statements import BODY_FIELDS, LOOPS, defined_binders, iter_stmts  # noqa: F401 - re-exported
 
@@ -133,3 +133,37 @@ class FreshVersions:
         self.taken.add(name)
         self.next_version[stem] = k + 1
         return name
+
+
+class Place(NamedTuple):
+    """Where a statement sits: ``loops``, the ids of the loop statements around it; ``block``, the
+    id of the statement list it runs in whenever its innermost loop's body (or the function's) runs
+    that far (an if branch starts a block, a scope does not); ``next``, the statement after it in
+    its list, or None."""
+
+    stmt: Any
+    loops: frozenset
+    block: int
+    next: Any
+
+
+def places(body, kinds) -> dict[int, Place]:
+    """id(statement) -> its ``Place``, for the statements of ``body`` (at any depth, through
+    loops, branches and scopes) whose production is in ``kinds``."""
+    out: dict[int, Place] = {}
+
+    def walk(stmts, loops, block):
+        for i, stmt in enumerate(stmts):
+            kind = stmt._production
+            if kind in kinds:
+                out[id(stmt)] = Place(stmt, loops, block, stmts[i + 1] if i + 1 < len(stmts) else None)
+            if kind in LOOPS:
+                walk(stmt.body, loops | {id(stmt)}, id(stmt.body))
+            elif kind == "If":
+                walk(stmt.then, loops, id(stmt.then))
+                walk(stmt.orelse, loops, id(stmt.orelse))
+            elif kind in ("Scope", "CompilerScope"):
+                walk(stmt.body, loops, block)
+
+    walk(tuple(body), frozenset(), id(body))
+    return out
