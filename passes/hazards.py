@@ -11,7 +11,9 @@ Accesses: a task reads its Input and InOut arguments and writes its InOut, Outpu
 Output ones, and each output the runtime allocates for it (a fresh buffer: it pairs with no
 earlier access of the same root, which was another buffer). A host element read or write
 (``host_accesses``) is an access too, but only ever the later one of a pair: it returns once
-what it waits for has completed, so it pairs with the facts it meets and then kills them all.
+what it waits for has completed, so it pairs with the facts it meets and then kills those it
+shares an element with on every run (the runtime's wait is by region: an unknown region may
+share none).
 
 The pairs are the solution of a forward *may* dataflow problem over the program's control flow:
 
@@ -58,7 +60,7 @@ from nanopass.languages.terms import ArgDir, LoopKind, ScopeMode
 from .holders import Holders, dep_names, held_by, is_task_id_value
 from .host_accesses import host_accesses
 from .live_accesses import LiveAccesses
-from .regions import FULL, FULL_VIEW, UNKNOWN, Box, Full, covers, overlaps  # noqa: F401 - the regions, re-exported
+from .regions import FULL, FULL_VIEW, UNKNOWN, Box, Full, covers, must_overlap, overlaps  # noqa: F401 - the regions, re-exported
 from .util import last_yield, static_trip_count, var_reads
 
 # -- storage -----------------------------------------------------------------------------------------
@@ -393,7 +395,9 @@ def find_hazards(
 
     def host_step(found: list) -> None:
         """A host access: it pairs with the facts it conflicts with and waits for each (through the
-        runtime or a fence the pairs call for), so they have completed after it: it kills them."""
+        runtime or a fence the pairs call for), so they have completed after it: it kills those
+        that share an element with it on every run. A fact of an unknown region it may not share
+        an element with: the runtime's wait, by region, may then not wait for it, so it stays."""
         done = []
         for a in found:
             writes = live.of(a.root, True)
@@ -407,7 +411,8 @@ def find_hazards(
                     continue
                 if keep is None or keep(e, a):
                     pairs.add((e, a))
-                done.append(e)
+                if must_overlap(e.region, a.region):
+                    done.append(e)
         for e in done:
             live.remove(e)
 

@@ -27,6 +27,7 @@ from nanopass.passes.hazards import (
     carried_allocations,
     covers,
     find_hazards,
+    must_overlap,
     task_accesses,
     is_parallel,
     overlaps,
@@ -134,7 +135,8 @@ def reference_find_hazards(
             state[a.root] = (reads, writes)
 
     def host_step(state: dict, found) -> None:
-        """A host access pairs with the facts it conflicts with and waits for them: it kills them."""
+        """A host access pairs with the facts it conflicts with and waits for them: it kills those
+        it shares an element with on every run."""
         done = set()
         for a in found:
             reads, writes = state.get(a.root, (frozenset(), frozenset()))
@@ -144,7 +146,8 @@ def reference_find_hazards(
                 if overlaps(e.region, a.region):
                     if keep is None or keep(e, a):
                         result.pairs.add((e, a))
-                    done.add(e)
+                    if must_overlap(e.region, a.region):
+                        done.add(e)
         for root, (reads, writes) in list(state.items()):
             state[root] = (reads - done, writes - done)
 
