@@ -44,47 +44,69 @@ class PlaceScopeEscapingOutputs(Pass):
         if not any(self.may_allocate(stmt) for scope in _walk(func.body) if scope._production == "Scope"
                    for stmt in _in_branches(scope.body)):
             return program  # (only such a task changes)
-        self.held = held_allocations(func, self.kernels)
+        # allocation -> the names that may hold it (``held_allocations`` inverted)
+        self.holders: dict[str, list[str]] = {}
+        for name, allocations in held_allocations(func, self.kernels).items():
+            for allocation in allocations:
+                self.holders.setdefault(allocation, []).append(name)
         self.dead = _dead_copies(func.body)
         self.counter = 0
         self.taken = {b for b in _binder_names(func.body)} | {p.name for p in func.params}
-        body = self.sequence(func.body, after=frozenset())
+        body = self.sequence(func.body, after=())
         return S.Program(program.name, program.kernels, func.replace(body=body), span=program.span)
 
-    def sequence(self, stmts, after) -> tuple:
-        """``after``: names read after this statement list (outside it)."""
+    def sequence(self, stmts, after: tuple) -> tuple:
+        """``after``: the names read after this statement list (outside it), as layers of read
+        counts: a name is read after it when one of them holds it (``_read_in``)."""
         out = []
-        stmts = list(stmts)
-        for i, stmt in enumerate(stmts):
+        stmts = tuple(stmts)
+        each = [self.live_reads((stmt,)) for stmt in stmts]
+        # the live reads of the statements after the current one: each statement's are taken out
+        # before it is handled (in place: ``later`` holds this dict)
+        rest: dict[str, int] = {}
+        for reads in each:
+            for name, count in reads.items():
+                rest[name] = rest.get(name, 0) + count
+        later = after + (rest,)
+        for stmt, reads in zip(stmts, each):
+            for name, count in reads.items():
+                left = rest[name] - count
+                if left:
+                    rest[name] = left
+                else:
+                    del rest[name]
             fields = BODY_FIELDS.get(stmt._production)
             if not fields:
                 out.append(stmt)
-                continue
-            later = after | self.live_reads(stmts[i + 1 :])
-            if stmt._production == "Scope":
+            elif stmt._production == "Scope":
                 out.append(stmt.replace(body=self.place(self.sequence(stmt.body, later), later)))
             else:
                 # a loop body's reads in later iterations are reads after an inner scope too
-                inner_after = later | self.live_reads((stmt,)) if stmt._production in ("For", "While") else later
+                inner_after = later + (reads,) if stmt._production in ("For", "While") else later
                 out.append(stmt.replace(**{f: self.sequence(getattr(stmt, f), inner_after) for f in fields}))
         return tuple(out)
 
-    def live_reads(self, stmts) -> set[str]:
-        """The names ``stmts`` read, but for the reads of copies and views nothing reads."""
-        out: set[str] = set()
+    def live_reads(self, stmts) -> dict[str, int]:
+        """How often ``stmts`` read each name, but for the reads of copies and views nothing reads."""
+        out: dict[str, int] = {}
+
+        def add(counts) -> None:
+            for name, count in counts.items():
+                out[name] = out.get(name, 0) + count
+
         for stmt in stmts:
             if stmt._production == "Let" and stmt.var.name in self.dead:
                 continue
             fields = BODY_FIELDS.get(stmt._production, ())
             if not fields:
-                out.update(var_reads(stmt))
+                add(var_reads(stmt))
                 continue
             for name, many in stmt._child_fields:
                 if name in fields:
-                    out |= self.live_reads(getattr(stmt, name))
+                    add(self.live_reads(getattr(stmt, name)))
                 else:
                     value = getattr(stmt, name)
-                    out.update(var_reads(list(value) if many else [] if value is None else [value]))
+                    add(var_reads(list(value) if many else [] if value is None else [value]))
         return out
 
     def place(self, stmts, after) -> tuple:
@@ -118,7 +140,7 @@ class PlaceScopeEscapingOutputs(Pass):
             if p is not None and p >= len(args):
                 missing[p] = out
         # (a copy, view or carry read after the scope may hold the output too)
-        escaping = [p for p, out in missing.items() if any(out.name in self.held.get(n, ()) for n in after)]
+        escaping = [p for p, out in missing.items() if any(_read_in(n, after) for n in self.holders.get(out.name, ()))]
         if not escaping:
             return [task]
         before = []
@@ -166,6 +188,10 @@ def _dead_copies(body) -> set[str]:
                     reads[name] -= count
                 changed = True
     return dead
+
+
+def _read_in(name: str, layers: tuple) -> bool:
+    return any(name in layer for layer in layers)
 
 
 def _in_branches(stmts):
