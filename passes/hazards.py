@@ -127,6 +127,12 @@ def storage_map(func, kernels: dict[str, Any]) -> dict[str, frozenset]:
             grow(result.name, merged)
         return grew
 
+    def flow_once(carries) -> None:
+        """A loop that runs exactly once: its iter_args hold the inits only, its results the
+        yielded values only."""
+        for it, _, _ in carries:
+            grow(it.var.name, of(it.init))
+
     def body(stmts) -> None:
         for stmt in stmts:
             kind = stmt._production
@@ -160,6 +166,12 @@ def storage_map(func, kernels: dict[str, Any]) -> dict[str, frozenset]:
                     for k, (it, result) in enumerate(zip(stmt.iters, stmt.results))
                     if it.var.type._production == "TensorType"
                 ]
+                if static_trip_count(stmt) == 1:
+                    flow_once(carries)
+                    body(stmt.body)
+                    for it, result, yielded in carries:
+                        grow(result.name, of(yielded))
+                    continue
                 flow(carries)
                 body(stmt.body)
                 while flow(carries):  # the body's yields reached its iter_args: walk it again

@@ -685,3 +685,26 @@ return y0
         return escaping_allocations(loop.body, held)
 
     assert yielded("remove_dead_values") == yielded("materialize_runtime_scopes") == {"g4"}
+
+
+def test_a_carry_of_a_loop_that_runs_once_holds_its_init_only():
+    """In a ``pl.range(1)`` loop the iter_arg ``p`` is its init ``y0`` (the yielded create only
+    reaches the result), so a host write to ``p`` in a manual scope inside a loop is fenced on
+    ``y0``; it was refused as writing a tensor made inside the scope (found by
+    test_hazard_walk's random manual programs, reduced)."""
+    from nanopass.tools.gen_programs import header
+    from nanopass.tools.properties import compile_text
+
+    body = """
+        for w in pl.range(n):
+            with pl.manual_scope():
+                for i, (p, q) in pl.range(1, init_values=(y0, y0)):
+                    pl.tensor.write(p, [w % 8, 0], 0.5)
+                    p: pl.Tensor[[8, 8], pl.FP32] = pl.create_tensor([8, 8], dtype=pl.FP32)
+                    a, b = pl.yield_(q, p)
+                y0, t = pl.submit(self.k_add, a, x0, y0, deps=[])
+                y0, u = pl.submit(self.k_add, b, x0, y0, deps=[t])
+        return y0
+"""
+    stages, _ = compile_text(header(True).rstrip() + body)
+    assert stages[-1].language.name == "emission"
