@@ -407,9 +407,11 @@ def find_hazards(
 
     def host_step(found: list) -> None:
         """A host access: it pairs with the facts it conflicts with and waits for each (through the
-        runtime or a fence the pairs call for), so they have completed after it: it kills those
-        that share an element with it on every run. A fact of an unknown region it may not share
-        an element with: the runtime's wait, by region, may then not wait for it, so it stays."""
+        runtime or a fence the pairs call for), so they have completed after it: a certain access
+        (one place on every run) kills those that share an element with it on every run. A fact
+        of an unknown region it may not share an element with: the runtime's wait, by region, may
+        then not wait for it, so it stays; nor does an access of a tensor that may be another
+        root (a swapped carry) on this run wait for anything on this root."""
         done = []
         for a in found:
             writes = live.of(a.root, True)
@@ -423,7 +425,7 @@ def find_hazards(
                     continue
                 if keep is None or keep(e, a):
                     pairs.add((e, a))
-                if must_overlap(e.region, a.region):
+                if a.certain and must_overlap(e.region, a.region):
                     done.append(e)
         for e in done:
             live.remove(e)
@@ -513,7 +515,7 @@ def find_hazards(
             site = site_of[key] = len(result.sites)
             fence = scope_at[scope] if scope is not None else None
             result.sites.append(Site(site, stmt, path, loops, scope, pos, auto, True, fence))
-            found_at[site] = host_accesses(stmt, site, scope, parallel, store, written)
+            found_at[site] = host_accesses(stmt, site, scope, parallel, store, written, renewed)
         host_step(found_at[site])
 
     def loop(stmt, path, loops, scope, pos, parallel, auto) -> None:

@@ -31,14 +31,16 @@ from .regions import FULL, Box
 class HostAccess:
     """A host element read or write of a region of one root: the later access of a pair."""
 
-    __slots__ = ("site", "write", "root", "region", "scope", "parallel", "earlier_iteration", "closed", "stale")
+    __slots__ = ("site", "write", "root", "region", "scope", "parallel", "certain", "earlier_iteration", "closed", "stale")
     host = True
     dir = None
     covers = frozenset()
 
-    def __init__(self, site: int, write: bool, root: str, region: Any, scope: int | None, parallel: frozenset):
+    def __init__(
+        self, site: int, write: bool, root: str, region: Any, scope: int | None, parallel: frozenset, certain: bool
+    ):
         self.site, self.write, self.root, self.region = site, write, root, region
-        self.scope, self.parallel = scope, parallel
+        self.scope, self.parallel, self.certain = scope, parallel, certain
         self.earlier_iteration, self.closed, self.stale = frozenset(), False, False
 
     def _key(self):
@@ -66,15 +68,20 @@ def host_target(stmt):
 
 
 def host_accesses(
-    stmt, site: int, scope: int | None, parallel: frozenset, store: dict, written: set[str]
+    stmt, site: int, scope: int | None, parallel: frozenset, store: dict, written: set[str],
+    renewed: frozenset = frozenset(),
 ) -> list[HostAccess]:
-    """The accesses of a host access statement to ``written`` roots (``element_places``)."""
+    """The accesses of a host access statement to ``written`` roots (``element_places``). An
+    access is ``certain`` when the tensor is one place on every run: one root, not in ``renewed``
+    (an allocation a loop carry may hold, a new buffer each run); only a certain access is known
+    to have waited for what it met."""
     tensor, write = host_target(stmt)
     if tensor._production != "Var":
         return []
+    places = element_places(stmt, store)
     return [
-        HostAccess(site, write, root, region, scope, parallel)
-        for root, region in element_places(stmt, store)
+        HostAccess(site, write, root, region, scope, parallel, len(places) == 1 and root not in renewed)
+        for root, region in places
         if root in written
     ]
 
