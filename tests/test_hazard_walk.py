@@ -136,7 +136,8 @@ def reference_find_hazards(
 
     def host_step(state: dict, found) -> None:
         """A host access pairs with the facts it conflicts with and waits for them: it kills those
-        it shares an element with on every run."""
+        it shares an element with on every run, when it is certain (one place on every run: not a
+        carry that may be another root, nor a buffer a loop carry may hold from an earlier run)."""
         done = set()
         for a in found:
             reads, writes = state.get(a.root, (frozenset(), frozenset()))
@@ -146,7 +147,7 @@ def reference_find_hazards(
                 if overlaps(e.region, a.region):
                     if keep is None or keep(e, a):
                         result.pairs.add((e, a))
-                    if must_overlap(e.region, a.region):
+                    if a.certain and must_overlap(e.region, a.region):
                         done.add(e)
         for root, (reads, writes) in list(state.items()):
             state[root] = (reads - done, writes - done)
@@ -194,7 +195,7 @@ def reference_find_hazards(
                     site_of[key] = len(result.sites)
                     fence = scope_at[scope] if scope is not None else None
                     result.sites.append(Site(len(result.sites), stmt, path, loops, scope, pos, auto, True, fence))
-                host_step(state, host_accesses(stmt, site_of[key], scope, parallel, store, written))
+                host_step(state, host_accesses(stmt, site_of[key], scope, parallel, store, written, renewed))
             elif kind == "Let":
                 if is_task_id_value(stmt.var):
                     state = assign(state, [(stmt.var.name, held_by(stmt.value))])
