@@ -65,7 +65,7 @@ def load_programs(path: str) -> list:
 
         text = importlib.util.decode_source(data)
         programs += [StaticProgram(ProgramSource(cls.name, path, text, cls, module.__dict__))
-                     for cls in jit_classes(tree, path)]
+                     for cls in jit_classes(tree, path, text)]
     if not programs:
         raise UserError(f"{path}: no @pl.program class found")
     if tree is not None:

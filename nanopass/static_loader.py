@@ -75,7 +75,7 @@ def load_programs_static(path: str) -> list[StaticProgram]:
             programs.pop(stmt.name, None)  # a later class of the same name replaces it, as in Python
             programs[stmt.name] = StaticProgram(source)
         scope.statement(stmt)
-    for cls in jit_classes(tree, os.path.abspath(path)):
+    for cls in jit_classes(tree, os.path.abspath(path), text):
         programs.pop(cls.name, None)
         programs[cls.name] = StaticProgram(ProgramSource(cls.name, os.path.abspath(path), text, cls, dict(scope.names)))
     if not programs:

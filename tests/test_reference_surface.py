@@ -304,6 +304,19 @@ def test_a_jit_parameter_without_a_shape_is_refused_saying_torch_would_supply_it
     )
 
 
+@pytest.mark.parametrize("no_exec", [False, True], ids=["importing", "no-exec"])
+def test_a_jit_refusal_counts_its_column_in_characters(tmp_path, no_exec):
+    from conftest import run_cli
+
+    path = tmp_path / "jit.py"
+    path.write_text(JIT_PROGRAM.replace("def main(x: pl.Tensor[[16, 16], pl.FP32],", "def main(é: pl.Tensor[[16, 16], pl.FP32], z: pl.Tensor,\n         x: pl.Tensor[[16, 16], pl.FP32],"))
+    result = run_cli("run", str(path), *(["--no-exec"] if no_exec else []))
+    assert result.returncode == 1
+    line = next(n for n, text in enumerate(JIT_PROGRAM.splitlines(), 1) if text.startswith("def main("))
+    column = len("def main(é: pl.Tensor[[16, 16], pl.FP32], ") + 1  # characters, not UTF-8 bytes
+    assert f"jit.py:{line}:{column}: error: parameter 'z' of 'main' has no shape" in result.stderr.splitlines()[0]
+
+
 @pytest.mark.parametrize("form, why", [
     ("host", "a host function runs on the CPU beside the runtime, and nanopass compiles orchestration functions "
              "only"),

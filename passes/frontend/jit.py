@@ -23,6 +23,7 @@ import copy
 from nanopass.errors import Span, UserError
 
 from .names import attr_path
+from .source import char_span, wide_lines
 
 KERNEL_FORMS = {"incore": "InCore", "opaque": "Opaque", "inline": "Inline"}  # form -> the method's FunctionType
 UNSHAPED = (
@@ -52,7 +53,7 @@ def jit_form(fdef: ast.stmt) -> tuple[str, ast.expr] | None:
     return None
 
 
-def jit_classes(tree: ast.Module, filename: str) -> list[ast.ClassDef]:
+def jit_classes(tree: ast.Module, filename: str, text: str) -> list[ast.ClassDef]:
     """One class per ``@pl.jit`` entry of ``tree``, in file order (none when it has no entry)."""
     entries, kernels = [], []
     for stmt in tree.body:
@@ -76,7 +77,7 @@ def jit_classes(tree: ast.Module, filename: str) -> list[ast.ClassDef]:
     classes = []
     for entry in entries:
         for fdef in [entry, *(k for k, _ in kernels)]:
-            _check_shapes(fdef, filename)
+            _check_shapes(fdef, filename, wide_lines(text))
         # an inline function's body is read as the entry's (its calls k(...) are self.k(...) too)
         body = [_method(entry, "Orchestration", names),
                 *(_method(k, kind, names if k.name in inlines else set()) for k, kind in kernels)]
@@ -108,12 +109,12 @@ def jit_form_of(decorator: ast.expr) -> bool:
     return path is not None and len(path) >= 2 and path[1] == "jit"
 
 
-def _check_shapes(fdef: ast.FunctionDef, filename: str) -> None:
+def _check_shapes(fdef: ast.FunctionDef, filename: str, wide: dict[int, bytes]) -> None:
     for arg in fdef.args.args:
         node = arg.annotation
         if isinstance(node, ast.Subscript) and (attr_path(node.value) or [""])[-1] in ("Out", "InOut"):
             node = node.slice
         if node is None or (attr_path(node) or [""])[-1] == "Tensor":
             raise UserError(UNSHAPED.format(param=arg.arg, func=fdef.name),
-                            Span(filename, arg.lineno, arg.col_offset),
+                            char_span(filename, wide, arg.lineno, arg.col_offset),
                             "annotate it fully: pl.Tensor[[16, 16], pl.FP32]")

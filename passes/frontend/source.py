@@ -40,6 +40,23 @@ class ParsedFile:
     tree: ast.Module
 
 
+def wide_lines(text: str) -> dict[int, bytes]:
+    """Line number -> its UTF-8 bytes, for the lines of ``text`` with non-ASCII characters (where
+    ast's byte columns are not character columns)."""
+    if text.isascii():
+        return {}
+    return {number: line.encode("utf-8")
+            for number, line in enumerate(re.split(r"\r\n|\r|\n", text), start=1) if not line.isascii()}
+
+
+def char_span(filename: str, wide: dict[int, bytes], line: int, col: int) -> Span:
+    """The span of ast position (``line``, byte column ``col``), its column counted in characters."""
+    encoded = wide.get(line)
+    if encoded is not None:
+        col = len(encoded[:col].decode("utf-8", errors="replace"))
+    return Span(filename, line, col)
+
+
 @dataclass
 class ProgramSource:
     """One ``@pl.program`` class: its AST, the file it is in, and the names it may refer to."""
@@ -50,14 +67,10 @@ class ProgramSource:
     classdef: ast.ClassDef
     closure: Mapping[str, Any] = field(default_factory=dict)
     printed: bool = False  # read from the existing compiler's printed IR (``printed_form``): SSA names allowed
-    # line number -> its UTF-8 bytes, for the lines with non-ASCII text (where ast's byte columns
-    # are not character columns)
-    _wide_lines: dict[int, bytes] = field(init=False, repr=False, compare=False)
+    _wide_lines: dict[int, bytes] = field(init=False, repr=False, compare=False)  # (wide_lines)
 
     def __post_init__(self) -> None:
-        self._wide_lines = {} if self.text.isascii() else {
-            number: line.encode("utf-8")
-            for number, line in enumerate(re.split(r"\r\n|\r|\n", self.text), start=1) if not line.isascii()}
+        self._wide_lines = wide_lines(self.text)
 
     def span(self, node: ast.AST) -> Span:
         """Where ``node`` is, its column counted in characters (ast counts UTF-8 bytes); a node
