@@ -327,7 +327,14 @@ def _load(args) -> list:
         return load_programs_static(args.file)
     from .loader import load_programs
 
-    return load_programs(args.file)
+    quiet = getattr(args, "quiet", False)
+    return load_programs(args.file, (lambda message, span: None) if quiet else _print_python_warning)
+
+
+def _print_python_warning(message: str, span) -> None:
+    from .diagnostics import make_console, render_warning
+
+    render_warning(message, span, None, make_console(sys.stderr))
 
 
 def _for_program(passes, program, func):

@@ -19,6 +19,7 @@ import os
 import sys
 import threading
 import traceback
+import warnings
 
 from .collector import collector_paused
 from .errors import Span, UsageError, UserError
@@ -27,8 +28,12 @@ from .suggest import unknown_name
 _counter = itertools.count()
 
 
-def load_programs(path: str) -> list:
+def load_programs(path: str, python_warning=None) -> list:
     """Import ``path`` and return its ``@pl.program`` objects in definition order.
+
+    What Python's compiler warns about the file (an invalid escape in a string, ``x is 1``, a
+    subscripted function: SyntaxWarning, or DeprecationWarning before Python 3.12) goes to ``python_warning(message, span)`` when given (the CLI prints them
+    as its own warnings), else are warned as Python would.
 
     The import borrows process-wide state and gives it back (``_importing``): the module is in
     ``sys.modules`` and the file's directory first on ``sys.path`` only while its top-level code
@@ -44,7 +49,7 @@ def load_programs(path: str) -> list:
     module = importlib.util.module_from_spec(spec)
     linecache.checkcache(path)  # messages quote lines through linecache (so may the front end): not a stale copy
     try:
-        tree, code = parse_and_compile(data, path)
+        tree, code = parse_and_compile(data, path, python_warning)
         with _importing(name, module, os.path.dirname(os.path.abspath(path))):
             exec(code, module.__dict__)
     except UserError:
@@ -102,7 +107,7 @@ def _importing(name: str, module, directory: str):
                 sys.path.remove(directory)
 
 
-def parse_and_compile(data: bytes, path: str) -> tuple[ast.Module | None, object]:
+def parse_and_compile(data: bytes, path: str, python_warning=None) -> tuple[ast.Module | None, object]:
     """The file's ``ast`` tree and the module's code compiled from it, as the import system would
     compile the file (same flags, same errors), except for the bodies of orchestration functions.
 
@@ -115,8 +120,26 @@ def parse_and_compile(data: bytes, path: str) -> tuple[ast.Module | None, object
     Python converts a tree back with a recursion bound that the text compiler does not have: a file
     nested too deeply for that is compiled from its text instead, and without a tree if
     ``ast.parse`` itself gives up (the front end then parses the file, as for any program). No
-    user code runs here, so the collector is paused (the tree is acyclic).
+    user code runs here, so the collector is paused (the tree is acyclic). ``python_warning``: as in
+    ``load_programs``.
     """
+    if python_warning is None:
+        return _parse_and_compile(data, path)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", SyntaxWarning)
+        warnings.simplefilter("always", DeprecationWarning)  # (Python 3.11's invalid escapes)
+        compiled = _parse_and_compile(data, path)
+    for warning in caught:
+        if issubclass(warning.category, (SyntaxWarning, DeprecationWarning)) and warning.filename == path:
+            line = warning.lineno or 1
+            text = linecache.getline(warning.filename, line)  # (Python gives no column: the line's first)
+            python_warning(f"Python: {warning.message}", Span(warning.filename, line, len(text) - len(text.lstrip())))
+        else:
+            warnings.warn_explicit(warning.message, warning.category, warning.filename, warning.lineno or 1)
+    return compiled
+
+
+def _parse_and_compile(data: bytes, path: str) -> tuple[ast.Module | None, object]:
     with collector_paused():
         try:
             tree = ast.parse(data, path)

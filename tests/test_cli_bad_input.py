@@ -265,3 +265,16 @@ def test_two_orchestration_functions_and_no_func(tmp_path):
     result = run_cli("run", str(path), "--func", "orch_other")
     expected = (EXAMPLES / "basic.expected.cpp").read_text().replace("Function: orch_basic", "Function: orch_other")
     assert result.returncode == 0 and result.stdout == expected
+
+
+def test_pythons_syntax_warnings_are_printed_as_located_warnings(tmp_path):
+    path = tmp_path / "warns.py"
+    path.write_text(BASIC.replace("import nanopass.dsl as pl\n", "import nanopass.dsl as pl\n\n\ndef unused():\n    return (lambda: 0)[0]\n", 1))
+    line = path.read_text().splitlines().index("    return (lambda: 0)[0]") + 1
+    result = run_cli("run", str(path))
+    assert result.returncode == 0, result.stderr
+    assert result.stderr.splitlines()[0] == (
+        f"{path}:{line}:5: warning: Python: 'function' object is not subscriptable; perhaps you missed a comma?")
+    assert "SyntaxWarning" not in result.stderr
+    quiet = run_cli("run", "-q", str(path))
+    assert quiet.returncode == 0 and quiet.stderr == ""
