@@ -662,42 +662,113 @@ def carried_allocations(func, kernels: dict[str, Any]) -> frozenset:
 
 
 def unordered_war_possible(func, store: dict, untracked: set[str]) -> bool:
-    """Whether a tracked root is read by one task argument and written by another with at least
-    one of the two not InOut: an Input read and a written root, or an OutputExisting write and a
-    read root. Outside manual scopes these are the only write-after-read pairs the runtime does
-    not order (it orders a write after a read only between two InOut tasks; an Output argument or
-    a runtime-allocated output is a fresh buffer and follows no read); a host element write counts
-    as an OutputExisting write (it does not wait for a task that only read). A necessary
-    condition only: regions and program order are not looked at.
+    """Whether a tracked root may be written after a task argument read it where the runtime does
+    not order the two: an InOut write after an Input read, an OutputExisting write after an Input
+    or InOut read. Outside manual scopes these are the only write-after-read pairs the runtime
+    does not order (it orders a write after a read only between two InOut tasks; an Output
+    argument or a runtime-allocated output is a fresh buffer and follows no read); a host element
+    write counts as an OutputExisting write (it does not wait for a task that only read). A
+    necessary condition only: regions are not looked at, a task's reads count as before its own
+    writes, and a read may come before a write when it comes first in program order (not in the
+    other branch of an if) or when a loop holds both (a later iteration runs after every read of
+    its body).
     """
-    from .util import iter_stmts
+    read_input: set[str] = set()  # roots an Input argument may have read before this point
+    read_any: set[str] = set()  # roots an Input or InOut argument may have read before it
+    trail: list[tuple[set, str]] = []  # what was added to them, oldest first (to undo a branch)
+    nothing: tuple = ()
+    tracked: dict[str, tuple] = {}  # variable -> the tracked roots it may be
 
-    # the roots accessed with each direction so far, and the directions each may not meet
-    inputs, inouts, overwritten = set(), set(), set()
-    conflicts = {
-        ArgDir.Input: (inputs, (inouts, overwritten)),
-        ArgDir.InOut: (inouts, (inputs, overwritten)),
-        ArgDir.OutputExisting: (overwritten, (inputs, inouts)),
-    }
-    for stmt in iter_stmts(func.body):
-        kind = stmt._production
-        if kind == "WriteTensor":
-            uses = ((stmt.tensor, ArgDir.OutputExisting),)
-        elif kind == "Task":
-            uses = ((arg.value, arg.dir) for arg in stmt.args)
-        else:
-            continue
-        for value, direction in uses:
-            entry = conflicts.get(direction)
-            if entry is None or value._production != "Var":
-                continue
-            mine, others = entry
-            for root, _ in store.get(value.name, ()):
-                if root not in untracked:
-                    if any(root in other for other in others):
-                        return True
-                    mine.add(root)
-    return False
+    def roots(value) -> tuple:
+        if value._production != "Var":
+            return nothing
+        found = tracked.get(value.name)
+        if found is None:
+            found = tracked[value.name] = tuple(r for r, _ in store.get(value.name, nothing) if r not in untracked)
+        return found
+
+    def note_reads(task) -> None:
+        for arg in task.args:
+            direction = arg.dir
+            if direction is ArgDir.Input or direction is ArgDir.InOut:
+                for root in roots(arg.value):
+                    if direction is ArgDir.Input and root not in read_input:
+                        read_input.add(root)
+                        trail.append((read_input, root))
+                    if root not in read_any:
+                        read_any.add(root)
+                        trail.append((read_any, root))
+
+    def writes_after_read(stmt) -> bool:
+        if stmt._production == "WriteTensor":
+            return not read_any.isdisjoint(roots(stmt.tensor))
+        for arg in stmt.args:
+            direction = arg.dir
+            if direction is ArgDir.InOut:
+                if not read_input.isdisjoint(roots(arg.value)):
+                    return True
+            elif direction is ArgDir.OutputExisting:
+                if not read_any.isdisjoint(roots(arg.value)):
+                    return True
+        return False
+
+    def undo(mark: int) -> None:
+        while len(trail) > mark:
+            added_to, root = trail.pop()
+            added_to.discard(root)
+
+    def loop_body(body) -> bool:
+        """A later iteration runs after every read of the body: each write in it is checked once
+        all of them are noted."""
+        writes = []
+        stack = [body]
+        while stack:
+            for stmt in stack.pop():
+                kind = stmt._production
+                if kind == "Task":
+                    note_reads(stmt)
+                    writes.append(stmt)
+                elif kind == "WriteTensor":
+                    writes.append(stmt)
+                elif kind == "If":
+                    stack += (stmt.then, stmt.orelse)
+                elif kind in ("For", "While", "Scope", "CompilerScope"):
+                    stack.append(stmt.body)
+        return any(writes_after_read(stmt) for stmt in writes)
+
+    def block(stmts) -> bool:
+        for stmt in stmts:
+            kind = stmt._production
+            if kind == "Task":
+                note_reads(stmt)
+                if writes_after_read(stmt):
+                    return True
+            elif kind == "WriteTensor":
+                if writes_after_read(stmt):
+                    return True
+            elif kind == "For" or kind == "While":
+                if loop_body(stmt.body):
+                    return True
+            elif kind == "If":
+                mark = len(trail)
+                if block(stmt.then):
+                    return True
+                then_reads = trail[mark:]
+                undo(mark)
+                if block(stmt.orelse):
+                    return True
+                for added_to, root in then_reads:
+                    if root not in added_to:
+                        added_to.add(root)
+                        trail.append((added_to, root))
+            elif kind in ("Scope", "CompilerScope"):
+                if block(stmt.body):
+                    return True
+        return False
+
+    found = block(func.body)
+    block = None  # noqa: F841 - (it calls itself through this frame's cell: cut the cycle)
+    return found
 
 
 def _written_roots(func, store: dict, untracked: set[str]) -> set[str]:
