@@ -59,7 +59,7 @@ from nanopass.languages.terms import ArgDir, LoopKind, ScopeMode
 
 from .holders import Holders, dep_names, held_by, is_task_id_value
 from .host_accesses import host_accesses
-from .live_accesses import LiveAccesses
+from .live_accesses import LiveAccesses, RegionIndex
 from .regions import FULL, FULL_VIEW, UNKNOWN, Box, Full, covers, must_overlap, overlaps  # noqa: F401 - the regions, re-exported
 from .util import last_yield, static_trip_count, var_reads
 
@@ -662,60 +662,127 @@ def carried_allocations(func, kernels: dict[str, Any]) -> frozenset:
 
 
 def unordered_war_possible(func, store: dict, untracked: set[str]) -> bool:
-    """Whether a tracked root may be written after a task argument read it where the runtime does
-    not order the two: an InOut write after an Input read, an OutputExisting write after an Input
-    or InOut read. Outside manual scopes these are the only write-after-read pairs the runtime
-    does not order (it orders a write after a read only between two InOut tasks; an Output
-    argument or a runtime-allocated output is a fresh buffer and follows no read); a host element
-    write counts as an OutputExisting write (it does not wait for a task that only read). A
-    necessary condition only: regions are not looked at, a task's reads count as before its own
-    writes, and a read may come before a write when it comes first in program order (not in the
-    other branch of an if) or when a loop holds both (a later iteration runs after every read of
-    its body).
+    """Whether a tracked root may be written after a task argument read an overlapping region of
+    it where the runtime does not order the two: an InOut write after an Input read, an
+    OutputExisting write after an Input or InOut read. Outside manual scopes these are the only
+    write-after-read pairs the runtime does not order (it orders a write after a read only between
+    two InOut tasks; an Output argument or a runtime-allocated output is a fresh buffer and follows
+    no read); a host element write counts as an OutputExisting write (it does not wait for a task
+    that only read). A necessary condition only: a task's reads count as before its own writes,
+    and a read may come before a write when it comes first in program order (not in the other
+    branch of an if) or when a loop holds both (a later iteration runs after every read of its
+    body). Roots are compared first; regions only if that finds a pair.
     """
-    read_input: set[str] = set()  # roots an Input argument may have read before this point
-    read_any: set[str] = set()  # roots an Input or InOut argument may have read before it
-    trail: list[tuple[set, str]] = []  # what was added to them, oldest first (to undo a branch)
-    nothing: tuple = ()
-    tracked: dict[str, tuple] = {}  # variable -> the tracked roots it may be
+    return _write_after_read(func, store, untracked, _ReadRoots) and _write_after_read(
+        func, store, untracked, _ReadRegions
+    )
 
-    def roots(value) -> tuple:
+
+class _ReadRoots:
+    """The roots some reads may have read (regions not looked at)."""
+
+    def __init__(self):
+        self.roots: set[str] = set()
+
+    def add(self, root: str, region):
+        """Note a read; what ``remove`` takes to take it back (None: nothing new)."""
+        if root in self.roots:
+            return None
+        self.roots.add(root)
+        return root
+
+    def remove(self, token) -> None:
+        self.roots.discard(token)
+
+    def met(self, root: str, region) -> bool:
+        return root in self.roots
+
+
+class _Read(tuple):
+    """A read noted in a ``RegionIndex`` (which files accesses by their ``region``)."""
+
+    __slots__ = ()
+
+    @property
+    def region(self):
+        return self[0]
+
+
+class _ReadRegions:
+    """The regions of each root some reads may have read."""
+
+    def __init__(self):
+        self.indexes: dict[str, RegionIndex] = {}
+
+    def add(self, root: str, region):
+        index = self.indexes.get(root)
+        if index is None:
+            index = self.indexes[root] = RegionIndex()
+        read = _Read((region,))
+        return (index, read) if index.add(read) else None
+
+    def remove(self, token) -> None:
+        index, read = token
+        index.discard(read)
+
+    def met(self, root: str, region) -> bool:
+        index = self.indexes.get(root)
+        return bool(index) and bool(index.overlapping(region))
+
+
+def _write_after_read(func, store: dict, untracked: set[str], reads_class) -> bool:
+    """``unordered_war_possible`` with the reads noted in ``reads_class`` objects."""
+    read_input = reads_class()  # what an Input argument may have read before this point
+    read_any = reads_class()  # what an Input or InOut argument may have read before it
+    trail: list = []  # (reads, token, root, region) of what was noted, oldest first (to undo a branch)
+    nothing: tuple = ()
+    tracked: dict[str, tuple] = {}  # variable -> the places of tracked roots it may be
+
+    def places(value) -> tuple:
         if value._production != "Var":
             return nothing
         found = tracked.get(value.name)
         if found is None:
-            found = tracked[value.name] = tuple(r for r, _ in store.get(value.name, nothing) if r not in untracked)
+            found = tracked[value.name] = tuple(p for p in store.get(value.name, nothing) if p[0] not in untracked)
         return found
+
+    def note(reads, root: str, region) -> None:
+        token = reads.add(root, region)
+        if token is not None:
+            trail.append((reads, token, root, region))
 
     def note_reads(task) -> None:
         for arg in task.args:
             direction = arg.dir
             if direction is ArgDir.Input or direction is ArgDir.InOut:
-                for root in roots(arg.value):
-                    if direction is ArgDir.Input and root not in read_input:
-                        read_input.add(root)
-                        trail.append((read_input, root))
-                    if root not in read_any:
-                        read_any.add(root)
-                        trail.append((read_any, root))
+                for root, region in places(arg.value):
+                    if direction is ArgDir.Input:
+                        note(read_input, root, region)
+                    note(read_any, root, region)
 
     def writes_after_read(stmt) -> bool:
         if stmt._production == "WriteTensor":
-            return not read_any.isdisjoint(roots(stmt.tensor))
+            return any(read_any.met(root, region) for root, region in places(stmt.tensor))
         for arg in stmt.args:
             direction = arg.dir
             if direction is ArgDir.InOut:
-                if not read_input.isdisjoint(roots(arg.value)):
-                    return True
+                reads = read_input
             elif direction is ArgDir.OutputExisting:
-                if not read_any.isdisjoint(roots(arg.value)):
+                reads = read_any
+            else:
+                continue
+            for root, region in places(arg.value):
+                if reads.met(root, region):
                     return True
         return False
 
-    def undo(mark: int) -> None:
-        while len(trail) > mark:
-            added_to, root = trail.pop()
-            added_to.discard(root)
+    def undo(mark: int) -> list:
+        """Take back what was noted since ``mark``; returns it."""
+        undone = trail[mark:]
+        del trail[mark:]
+        for reads, token, _, _ in reversed(undone):
+            reads.remove(token)
+        return undone
 
     def loop_body(body) -> bool:
         """A later iteration runs after every read of the body: each write in it is checked once
@@ -753,14 +820,11 @@ def unordered_war_possible(func, store: dict, untracked: set[str]) -> bool:
                 mark = len(trail)
                 if block(stmt.then):
                     return True
-                then_reads = trail[mark:]
-                undo(mark)
+                then_reads = undo(mark)
                 if block(stmt.orelse):
                     return True
-                for added_to, root in then_reads:
-                    if root not in added_to:
-                        added_to.add(root)
-                        trail.append((added_to, root))
+                for reads, _, root, region in then_reads:  # after the if: what either branch read
+                    note(reads, root, region)
             elif kind in ("Scope", "CompilerScope"):
                 if block(stmt.body):
                     return True
