@@ -59,7 +59,7 @@ from nanopass.languages.terms import ArgDir, LoopKind, ScopeMode
 
 from .holders import Holders, dep_names, held_by, is_task_id_value
 from .host_accesses import host_accesses
-from .live_accesses import LiveAccesses
+from .live_accesses import LiveAccesses, RegionIndex
 from .regions import FULL, FULL_VIEW, UNKNOWN, Box, Full, covers, must_overlap, overlaps  # noqa: F401 - the regions, re-exported
 from .util import last_yield, static_trip_count, var_reads
 
@@ -662,42 +662,177 @@ def carried_allocations(func, kernels: dict[str, Any]) -> frozenset:
 
 
 def unordered_war_possible(func, store: dict, untracked: set[str]) -> bool:
-    """Whether a tracked root is read by one task argument and written by another with at least
-    one of the two not InOut: an Input read and a written root, or an OutputExisting write and a
-    read root. Outside manual scopes these are the only write-after-read pairs the runtime does
-    not order (it orders a write after a read only between two InOut tasks; an Output argument or
-    a runtime-allocated output is a fresh buffer and follows no read); a host element write counts
-    as an OutputExisting write (it does not wait for a task that only read). A necessary
-    condition only: regions and program order are not looked at.
+    """Whether a tracked root may be written after a task argument read an overlapping region of
+    it where the runtime does not order the two: an InOut write after an Input read, an
+    OutputExisting write after an Input or InOut read. Outside manual scopes these are the only
+    write-after-read pairs the runtime does not order (it orders a write after a read only between
+    two InOut tasks; an Output argument or a runtime-allocated output is a fresh buffer and follows
+    no read); a host element write counts as an OutputExisting write (it does not wait for a task
+    that only read). A necessary condition only: a task's reads count as before its own writes,
+    and a read may come before a write when it comes first in program order (not in the other
+    branch of an if) or when a loop holds both (a later iteration runs after every read of its
+    body). Roots are compared first; regions only if that finds a pair.
     """
-    from .util import iter_stmts
+    return _write_after_read(func, store, untracked, _ReadRoots) and _write_after_read(
+        func, store, untracked, _ReadRegions
+    )
 
-    # the roots accessed with each direction so far, and the directions each may not meet
-    inputs, inouts, overwritten = set(), set(), set()
-    conflicts = {
-        ArgDir.Input: (inputs, (inouts, overwritten)),
-        ArgDir.InOut: (inouts, (inputs, overwritten)),
-        ArgDir.OutputExisting: (overwritten, (inputs, inouts)),
-    }
-    for stmt in iter_stmts(func.body):
-        kind = stmt._production
-        if kind == "WriteTensor":
-            uses = ((stmt.tensor, ArgDir.OutputExisting),)
-        elif kind == "Task":
-            uses = ((arg.value, arg.dir) for arg in stmt.args)
-        else:
-            continue
-        for value, direction in uses:
-            entry = conflicts.get(direction)
-            if entry is None or value._production != "Var":
+
+class _ReadRoots:
+    """The roots some reads may have read (regions not looked at)."""
+
+    def __init__(self):
+        self.roots: set[str] = set()
+
+    def add(self, root: str, region):
+        """Note a read; what ``remove`` takes to take it back (None: nothing new)."""
+        if root in self.roots:
+            return None
+        self.roots.add(root)
+        return root
+
+    def remove(self, token) -> None:
+        self.roots.discard(token)
+
+    def met(self, root: str, region) -> bool:
+        return root in self.roots
+
+
+class _Read(tuple):
+    """A read noted in a ``RegionIndex`` (which files accesses by their ``region``)."""
+
+    __slots__ = ()
+
+    @property
+    def region(self):
+        return self[0]
+
+
+class _ReadRegions:
+    """The regions of each root some reads may have read."""
+
+    def __init__(self):
+        self.indexes: dict[str, RegionIndex] = {}
+
+    def add(self, root: str, region):
+        index = self.indexes.get(root)
+        if index is None:
+            index = self.indexes[root] = RegionIndex()
+        read = _Read((region,))
+        return (index, read) if index.add(read) else None
+
+    def remove(self, token) -> None:
+        index, read = token
+        index.discard(read)
+
+    def met(self, root: str, region) -> bool:
+        index = self.indexes.get(root)
+        return bool(index) and bool(index.overlapping(region))
+
+
+def _write_after_read(func, store: dict, untracked: set[str], reads_class) -> bool:
+    """``unordered_war_possible`` with the reads noted in ``reads_class`` objects."""
+    read_input = reads_class()  # what an Input argument may have read before this point
+    read_any = reads_class()  # what an Input or InOut argument may have read before it
+    trail: list = []  # (reads, token, root, region) of what was noted, oldest first (to undo a branch)
+    nothing: tuple = ()
+    tracked: dict[str, tuple] = {}  # variable -> the places of tracked roots it may be
+
+    def places(value) -> tuple:
+        if value._production != "Var":
+            return nothing
+        found = tracked.get(value.name)
+        if found is None:
+            found = tracked[value.name] = tuple(p for p in store.get(value.name, nothing) if p[0] not in untracked)
+        return found
+
+    def note(reads, root: str, region) -> None:
+        token = reads.add(root, region)
+        if token is not None:
+            trail.append((reads, token, root, region))
+
+    def note_reads(task) -> None:
+        for arg in task.args:
+            direction = arg.dir
+            if direction is ArgDir.Input or direction is ArgDir.InOut:
+                for root, region in places(arg.value):
+                    if direction is ArgDir.Input:
+                        note(read_input, root, region)
+                    note(read_any, root, region)
+
+    def writes_after_read(stmt) -> bool:
+        if stmt._production == "WriteTensor":
+            return any(read_any.met(root, region) for root, region in places(stmt.tensor))
+        for arg in stmt.args:
+            direction = arg.dir
+            if direction is ArgDir.InOut:
+                reads = read_input
+            elif direction is ArgDir.OutputExisting:
+                reads = read_any
+            else:
                 continue
-            mine, others = entry
-            for root, _ in store.get(value.name, ()):
-                if root not in untracked:
-                    if any(root in other for other in others):
-                        return True
-                    mine.add(root)
-    return False
+            for root, region in places(arg.value):
+                if reads.met(root, region):
+                    return True
+        return False
+
+    def undo(mark: int) -> list:
+        """Take back what was noted since ``mark``; returns it."""
+        undone = trail[mark:]
+        del trail[mark:]
+        for reads, token, _, _ in reversed(undone):
+            reads.remove(token)
+        return undone
+
+    def loop_body(body) -> bool:
+        """A later iteration runs after every read of the body: each write in it is checked once
+        all of them are noted."""
+        writes = []
+        stack = [body]
+        while stack:
+            for stmt in stack.pop():
+                kind = stmt._production
+                if kind == "Task":
+                    note_reads(stmt)
+                    writes.append(stmt)
+                elif kind == "WriteTensor":
+                    writes.append(stmt)
+                elif kind == "If":
+                    stack += (stmt.then, stmt.orelse)
+                elif kind in ("For", "While", "Scope", "CompilerScope"):
+                    stack.append(stmt.body)
+        return any(writes_after_read(stmt) for stmt in writes)
+
+    def block(stmts) -> bool:
+        for stmt in stmts:
+            kind = stmt._production
+            if kind == "Task":
+                note_reads(stmt)
+                if writes_after_read(stmt):
+                    return True
+            elif kind == "WriteTensor":
+                if writes_after_read(stmt):
+                    return True
+            elif kind == "For" or kind == "While":
+                if loop_body(stmt.body):
+                    return True
+            elif kind == "If":
+                mark = len(trail)
+                if block(stmt.then):
+                    return True
+                then_reads = undo(mark)
+                if block(stmt.orelse):
+                    return True
+                for reads, _, root, region in then_reads:  # after the if: what either branch read
+                    note(reads, root, region)
+            elif kind in ("Scope", "CompilerScope"):
+                if block(stmt.body):
+                    return True
+        return False
+
+    found = block(func.body)
+    block = None  # noqa: F841 - (it calls itself through this frame's cell: cut the cycle)
+    return found
 
 
 def _written_roots(func, store: dict, untracked: set[str]) -> set[str]:

@@ -28,7 +28,7 @@ MAX_CELLS = 16  # a box spanning more grid cells than this is met by every query
 class RegionIndex:
     """Accesses grouped by region, with a grid of boxes for overlap and cover queries."""
 
-    __slots__ = ("by_region", "rank", "cell", "grid", "unfiled")
+    __slots__ = ("by_region", "rank", "cell", "grid", "unfiled", "cells_of")
 
     def __init__(self):
         self.by_region: dict = {}  # region -> set of accesses
@@ -36,6 +36,7 @@ class RegionIndex:
         self.cell: tuple[int, ...] = ()
         self.grid: dict[tuple[int, ...], set] = {}  # cell -> boxes that intersect it
         self.unfiled: set = set()  # regions every query meets: FULL, UNKNOWN, other boxes
+        self.cells_of: dict = {}  # box -> its ``_cells`` (the grid's terms, once fixed, stay)
 
     def __bool__(self) -> bool:
         return bool(self.by_region)
@@ -102,7 +103,15 @@ class RegionIndex:
 
     def _cells(self, box: Box) -> list | None:
         """The grid cells ``box`` intersects (None: not in the grid's terms, or too many)."""
-        if self.rank is None or len(box.lo) != self.rank:
+        if self.rank is None:
+            return None
+        cells = self.cells_of.get(box, False)
+        if cells is False:
+            cells = self.cells_of[box] = self._grid_cells(box)
+        return cells
+
+    def _grid_cells(self, box: Box) -> list | None:
+        if len(box.lo) != self.rank:
             return None
         spans = []
         count = 1

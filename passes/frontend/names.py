@@ -34,21 +34,64 @@ def dsl_call(node: ast.AST) -> str | None:
 def check_call_receivers(program: ProgramParser, fdef: ast.FunctionDef) -> None:
     """Every ``x.op(...)`` in ``fdef`` calls on ``self`` or on the DSL module (``x`` bound to
     ``nanopass.dsl`` under any name, and not re-bound in ``fdef``): ``dsl_call`` reads the spelling
-    only, so a call on another module, a constant or a variable would be taken for ``pl.op(...)``."""
+    only, so a call on another module, a constant or a variable would be taken for ``pl.op(...)``.
+    Of several such calls, the first in ``ast.walk`` order is reported."""
     from nanopass import dsl
 
-    nodes = list(ast.walk(fdef))
+    stores, calls = _stores_and_method_calls(fdef)
     local = {arg.arg for arg in fdef.args.posonlyargs + fdef.args.args + fdef.args.kwonlyargs}
-    local.update(n.id for n in nodes if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store))
-    for node in nodes:
-        if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Attribute):
-            continue
+    local.update(stores)
+    closure = program.src.closure
+
+    def wrong(node: ast.Call) -> list[str] | None:
         path = attr_path(node.func)
-        if path is None or path[0] == "self" or (path[0] not in local and program.src.closure.get(path[0]) is dsl):
+        if path is None or path[0] == "self" or (path[0] not in local and closure.get(path[0]) is dsl):
+            return None
+        return path
+
+    if not any(wrong(node) is not None for node in calls):
+        return
+    for node in ast.walk(fdef):  # (rare: the walk that fixes which one is reported)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and (path := wrong(node)) is not None:
+            raise program.error(
+                f"'{'.'.join(path)}' is not an operation of the DSL: '{path[0]}' is not the DSL module (nanopass.dsl)",
+                node, hint=f"DSL operations are called on the imported module: pl.{'.'.join(path[1:])}(...)")
+
+
+_CHILD_FIELDS: dict[type, tuple[str, ...]] = {}  # node class -> its fields that may hold nodes
+
+
+def _stores_and_method_calls(root: ast.AST) -> tuple[list[str], list[ast.Call]]:
+    """The names stored to (``ast.Name`` in a ``Store`` context) and the calls ``x.attr(...)`` in
+    ``root``, every node included as ``ast.walk`` includes it (in another order): a walk without
+    its generators, which costs most of what reading a large function costs otherwise."""
+    stores: list[str] = []
+    calls: list[ast.Call] = []
+    stack = [root]
+    pop, push, extend = stack.pop, stack.append, stack.extend
+    name_, constant, call, attribute, store, node_class = ast.Name, ast.Constant, ast.Call, ast.Attribute, ast.Store, ast.AST
+    child_fields = _CHILD_FIELDS
+    while stack:
+        node = pop()
+        kind = type(node)
+        if kind is name_:
+            if isinstance(node.ctx, store):
+                stores.append(node.id)
             continue
-        raise program.error(
-            f"'{'.'.join(path)}' is not an operation of the DSL: '{path[0]}' is not the DSL module (nanopass.dsl)",
-            node, hint=f"DSL operations are called on the imported module: pl.{'.'.join(path[1:])}(...)")
+        if kind is constant:
+            continue
+        if kind is call and isinstance(node.func, attribute):
+            calls.append(node)
+        fields = child_fields.get(kind)
+        if fields is None:
+            fields = child_fields[kind] = tuple(f for f in getattr(kind, "_fields", ()) if f != "ctx")
+        for field in fields:
+            value = getattr(node, field, None)
+            if isinstance(value, list):
+                extend(value)  # (a list may hold strings or None too: they have no fields)
+            elif isinstance(value, node_class):
+                push(value)
+    return stores, calls
 
 
 def self_method(node: ast.AST) -> str | None:
