@@ -13,6 +13,7 @@ from . import oracle, record, semantics
 from . import program as P
 
 SETTINGS = tuple((n, c) for n in (0, 1, 2) for c in (0, 1))
+SURFACE_SETTINGS = tuple((n, c) for n in (0, 1, 2, 3) for c in (0, 1))   # trip counts 0-3
 
 
 @dataclass
@@ -33,8 +34,10 @@ class Report:
         return out
 
 
-def check(prog: P.Program, settings=SETTINGS, host_region: str = "element",
+def check(prog: P.Program, settings=None, host_region: str = "element",
           workdir: Optional[Path] = None) -> Report:
+    if settings is None:
+        settings = SURFACE_SETTINGS if prog.surface else SETTINGS
     rendered = P.render(prog)
     rep = Report(rendered.source)
     seqs = {}
@@ -42,7 +45,7 @@ def check(prog: P.Program, settings=SETTINGS, host_region: str = "element",
         try:
             seqs[(n, c)] = semantics.run(prog, rendered.lines, n, c)
             rep.unorderable += [f"n={n} c={c}: {why}" for why in seqs[(n, c)].unorderable]
-        except (KeyError, AttributeError, TypeError, IndexError) as e:
+        except (KeyError, AttributeError, TypeError, IndexError, ValueError) as e:
             rep.invalid = f"the tester's semantics failed at n={n} c={c}: {type(e).__name__}: {e}"
             return rep
     own = workdir is None
@@ -62,7 +65,7 @@ def check(prog: P.Program, settings=SETTINGS, host_region: str = "element",
             rep.failures.append((None, oracle.Failure("g++ rejects", built.gxx_error)))
             return rep
         for setting, seq in seqs.items():
-            log, err = record.run(built.binary, P.entry_arguments(*setting))
+            log, err = record.run(built.binary, P.entry_arguments(*setting, surface=prog.surface))
             rep.runs += 1
             rep.tasks += sum(1 for e in seq.events if e.kind == "task")
             if err:
