@@ -19,6 +19,7 @@ CONSTRUCTS = {
     "pl.spmd_submit": r"pl\.spmd_submit\(",
     "with pl.spmd": r"with pl\.spmd\(",
     "with pl.at": r"with pl\.at\(level=pl\.Level\.CORE_GROUP",
+    "several orchestration functions": r"def zz_side\(",
     "plain @pl.function orchestration": r"    @pl\.function\n    def orch\(",
     "pl.slice": r"= pl\.slice\(",
     "pl.tensor.slice": r"= pl\.tensor\.slice\(",

@@ -353,6 +353,16 @@ def call_expr(s: Call, args: Optional[list] = None) -> str:
     return f"self.{s.kernel}({', '.join(args + kw)})"
 
 
+def orch_params(prog: Program) -> str:
+    """The orchestration function's parameters as written."""
+    tensor_params = [
+        f"{name}: " + (_ty(s) if d == "in" else f"pl.InOut[{_ty(s)}]") for name, s, d in TENSOR_PARAMS]
+    tensor_params.append(f"sink: pl.InOut[pl.Tensor[[{SINK_SIZE}], pl.FP32]]")
+    if prog.surface:
+        tensor_params.append(f"cnt: pl.InOut[pl.Tensor[[{COUNT_SIZE}], pl.INT64]]")
+    return ", ".join(tensor_params + [f"{s}: pl.Scalar[pl.INT64]" for s in SCALAR_PARAMS])
+
+
 def render(prog: Program, class_name: str = "Attack") -> Rendered:
     p = _Printer()
     p.emit(0, "import nanopass.dsl as pl")
@@ -363,18 +373,12 @@ def render(prog: Program, class_name: str = "Attack") -> Rendered:
     for k in prog.kernels:
         p.kernel(k)
     for f in prog.functions:
-        f.render(p)
-    tensor_params = [
-        f"{name}: " + (_ty(s) if d == "in" else f"pl.InOut[{_ty(s)}]") for name, s, d in TENSOR_PARAMS]
-    tensor_params.append(f"sink: pl.InOut[pl.Tensor[[{SINK_SIZE}], pl.FP32]]")
-    if prog.surface:
-        tensor_params.append(f"cnt: pl.InOut[pl.Tensor[[{COUNT_SIZE}], pl.INT64]]")
-    scalars = [f"{s}: pl.Scalar[pl.INT64]" for s in SCALAR_PARAMS]
+        f.render(p, prog)
     flag = "" if prog.auto_scope else ", auto_scope=False"
     p.emit(1, "@pl.function" if prog.plain_orch else f"@pl.function(type=pl.FunctionType.Orchestration{flag})")
     rets = prog.returns.split(", ")
     ret_ty = _ty("A") if len(rets) == 1 else "tuple[" + ", ".join(_ty("A") for _ in rets) + "]"
-    p.emit(1, f"def orch(self, {', '.join(tensor_params + scalars)}) -> {ret_ty}:")
+    p.emit(1, f"def orch(self, {orch_params(prog)}) -> {ret_ty}:")
     p.body(2, prog.body)
     if prog.return_call is not None:
         p.emit(2, f"return {call_expr(prog.return_call)}", prog.return_call)

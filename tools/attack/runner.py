@@ -60,6 +60,10 @@ def check(prog: P.Program, settings=None, host_region: str = "element",
             else:
                 rep.failures.append((None, oracle.Failure(f"compiler {comp.error_kind}", comp.error)))
             return rep
+        for name, code in sorted(comp.others.items()):
+            err = record.syntax_error(code, wd, name)
+            if err:
+                rep.failures.append((None, oracle.Failure("g++ rejects", f"function {name}: {err}")))
         built = record.build(comp.code, wd)
         if built.binary is None:
             rep.failures.append((None, oracle.Failure("g++ rejects", built.gxx_error)))

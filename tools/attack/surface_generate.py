@@ -29,6 +29,7 @@ class SCtx(Ctx):
     ints: tuple = ()            # INT64 scalars read from `cnt`
     strided: frozenset = frozenset()   # names that may hold a transposed (non-contiguous) view
     in_unroll: bool = False     # copies of the body: an outlined block's name_hint would repeat
+    cnt_set: frozenset = frozenset()   # `cnt` elements surely host-written before this point
 
 
 class SurfaceGen(Gen):
@@ -167,7 +168,12 @@ class SurfaceGen(Gen):
         choice = r.random()
         if choice < 0.45:
             var = self.fresh("v")
-            pre.append(S.CountRead(var, r.randrange(P.COUNT_SIZE)))
+            if ctx.cnt_set and r.random() < 0.8:
+                idx = r.choice(sorted(ctx.cnt_set))
+            else:       # a read of an element never written reads 0: the loop would never run
+                idx = r.randrange(P.COUNT_SIZE)
+                pre.append(S.CountWrite(idx, r.choice(("n", "c + 1", "n", S.Const(2)))))
+            pre.append(S.CountRead(var, idx))
             bound = var
         elif choice < 0.6 and ctx.ints:
             bound = r.choice(ctx.ints)
@@ -176,7 +182,7 @@ class SurfaceGen(Gen):
         var = self.fresh("i")
         inner = ctx.child(loop_vars=ctx.loop_vars + (var,), depth=ctx.depth + 1)
         if pre:
-            ctx.ints = ctx.ints + (pre[0].var,)
+            ctx.ints = ctx.ints + (pre[-1].var,)
             inner.ints = ctx.ints
         carries = ()
         shape = r.choice(("A", "B"))
@@ -203,7 +209,9 @@ class SurfaceGen(Gen):
 
     def count_write(self, ctx: SCtx) -> list:
         opts = ["n", "c", "c + 1", 0, 2, 3, S.Const(1)] + list(ctx.loop_vars)
-        return [S.CountWrite(self.rng.randrange(P.COUNT_SIZE), self.rng.choice(opts))]
+        idx = self.rng.randrange(P.COUNT_SIZE)
+        ctx.cnt_set = ctx.cnt_set | {idx}
+        return [S.CountWrite(idx, self.rng.choice(opts))]
 
     def outlined_block(self, ctx: SCtx) -> list:
         r = self.rng
@@ -331,7 +339,11 @@ def generate(seed: int, size: Optional[int] = None) -> P.Program:
             k = g.kernel((("in", "A"), ("inout", "A")))
             ret_call = P.Call(k.name, (src, dst), (dst,))
             returns = dst
-    has_at = _has(body, S.At) or any(_has(f.body, S.At) for f in g.functions)
+    # an outlined block only in an Inline function: refused (tools/attack/found/18), so rarely
+    if rng.random() < 0.15:
+        side = SCtx(names={"x": "A", "a": "A", "b": "A", "w": "B"}, readonly={"x"})
+        g.functions.append(S.SecondOrch(tuple(g.block(side, rng.randint(1, 6)))))
+    has_at = _has(body, S.At) or (any(_has(f.body, S.At) for f in g.functions) and rng.random() < 0.1)
     return P.Program(tuple(g.kernels.values()), tuple(body), g.auto_scope, returns, surface=True,
                      functions=tuple(g.functions), plain_orch=has_at and g.auto_scope and rng.random() < 0.5,
                      return_call=ret_call)
