@@ -100,6 +100,8 @@ class While:
     yields: tuple = ()
     results: tuple = ()
     count: str = "n_done"
+    recount: Optional[tuple] = None   # (carry, cnt index, var): the bound is a carry re-read from cnt
+                                      # at the end of each iteration (`var = pl.tensor.read(cnt, [i])`)
 
     def blocks(self):
         return [self.body]
@@ -112,25 +114,36 @@ class While:
         return pre + list(self.body) + [P.Alias(res, y) for res, y in zip(self.results, self.yields)]
 
     def render(self, p, d):
-        inner = ", ".join([self.var] + [i for i, _ in self.carries])
-        inits = ", ".join(["0"] + [init for _, init in self.carries])
-        one = "," if not self.carries else ""
+        rc = self.recount
+        ints = [self.var] + ([rc[0]] if rc else [])
+        inner = ", ".join(ints + [i for i, _ in self.carries])
+        inits = ", ".join(["0"] + ([str(self.bound)] if rc else []) + [init for _, init in self.carries])
+        one = "," if not self.carries and not rc else ""
         p.emit(d, f"for ({inner}{one}) in pl.while_(init_values=({inits}{one})):", self)
-        p.emit(d + 1, f"pl.cond({self.var} < {self.bound})")
+        p.emit(d + 1, f"pl.cond({self.var} < {rc[0] if rc else self.bound})")
         for s in self.body:
             p.stmt(d + 1, s)
-        p.emit(d + 1, f"{', '.join((self.count,) + self.results)} = "
-                      f"pl.yield_({', '.join((self.var + ' + 1',) + self.yields)})")
+        if rc:
+            p.emit(d + 1, f"{rc[2]} = pl.tensor.read(cnt, [{rc[1]}])", self.recount)
+        outs = (self.count,) + ((f"{rc[0]}_out",) if rc else ()) + self.results
+        ys = (self.var + " + 1",) + ((rc[2],) if rc else ()) + self.yields
+        p.emit(d + 1, f"{', '.join(outs)} = pl.yield_({', '.join(ys)})")
 
     def run(self, r):
         for inner, init in self.carries:
             r.env[inner] = r.env[init]
         i = 0
-        while i < scalar_value(r, self.bound):
+        bound = scalar_value(r, self.bound)
+        while i < bound:
             if i > 8:
                 raise ValueError("while loop does not end")
             r.scalars[self.var] = i
+            if self.recount:
+                r.scalars[self.recount[0]] = bound
             r.run(self.body)
+            if self.recount:
+                CountRead(self.recount[2], self.recount[1]).run(r)
+                bound = r.scalars[self.recount[2]]
             new = [r.env[y] for y in self.yields]
             for (inner, _), v in zip(self.carries, new):
                 r.env[inner] = v

@@ -63,8 +63,8 @@ class SurfaceGen(Gen):
         if c.submit and r.random() < 0.3:
             spmd = r.choice(("2", "n + 1", "c + 1", S.Const(4)))
         deps = c.deps
-        if c.submit and not ctx.chain and ctx.tids and r.random() < 0.3:
-            deps = (r.choice(ctx.tids),)
+        if c.submit and ctx.tids and r.random() < 0.3:     # a TaskId from outside the manual scope too
+            deps = c.deps + (r.choice(ctx.tids),)
         c = P.Call(c.kernel, c.args, c.results, c.nodep, c.submit, c.tid, deps, spmd, tuple(kw))
         if c.submit and not ctx.chain:
             ctx.tids = ctx.tids + (c.tid,)
@@ -205,7 +205,11 @@ class SurfaceGen(Gen):
             ctx.names[res] = shape
             if any(y in inner.strided for y in yields):
                 ctx.strided = ctx.strided | {res}
-        return pre + [S.While(var, bound, tuple(body), carries, yields, results, self.fresh("e"))]
+        recount = None
+        if r.random() < 0.35:          # the bound re-read from cnt at the end of every iteration
+            recount = (self.fresh("j"), r.choice(sorted(inner.cnt_set | ctx.cnt_set)) if (inner.cnt_set | ctx.cnt_set)
+                       else r.randrange(P.COUNT_SIZE), self.fresh("v"))
+        return pre + [S.While(var, bound, tuple(body), carries, yields, results, self.fresh("e"), recount)]
 
     def count_write(self, ctx: SCtx) -> list:
         opts = ["n", "c", "c + 1", 0, 2, 3, S.Const(1)] + list(ctx.loop_vars)
@@ -237,7 +241,7 @@ class SurfaceGen(Gen):
         if r.random() < 0.15:
             kw.append(f"dumps=[{src}]")
         if ctx.chain:
-            tid, deps = ctx.chain, (ctx.chain,)
+            tid, deps = ctx.chain, (ctx.chain,) + ((r.choice(ctx.tids),) if ctx.tids and r.random() < 0.3 else ())
         else:
             tid = self.fresh("t") if r.random() < 0.5 else None
             deps = (r.choice(ctx.tids),) if ctx.tids and r.random() < 0.4 else ()
