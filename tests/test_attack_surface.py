@@ -159,7 +159,7 @@ def test_oracle_flags_an_outlined_block_whose_dependency_is_dropped(tmp_path):
     assert "hazard RAW task>task MM" in classes
 
 
-SAMPLE_SEEDS = (3, 5, 8, 11, 17, 20)
+SAMPLE_SEEDS = (3, 8, 17)    # about 1 s each on an idle machine (two compiles, three g++ runs, 8 runs)
 
 
 def test_ci_sample_of_surface_programs_runs_end_to_end():

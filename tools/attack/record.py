@@ -50,8 +50,9 @@ class Compiled:
     error: str = ""
 
 
-def compile_dsl(path: Path) -> Compiled:
-    """Import the file (the decorator reads its source) and run nanopass's library entry."""
+def compile_dsl(path: Path, **options) -> Compiled:
+    """Import the file (the decorator reads its source) and run nanopass's library entry
+    (`options`: generate_orchestration's keywords, e.g. abi="l2", backend="Ascend950")."""
     import nanopass
     from nanopass.errors import InternalError, UserError
 
@@ -63,7 +64,7 @@ def compile_dsl(path: Path) -> Compiled:
         try:
             spec.loader.exec_module(mod)
             cls = getattr(mod, "Attack")
-            result = nanopass.generate_orchestration(cls)
+            result = nanopass.generate_orchestration(cls, **options)
         finally:
             sys.modules.pop(name, None)
     except UserError as e:
@@ -98,11 +99,13 @@ def build(code: str, workdir: Path) -> Built:
     return Built(exe)
 
 
-def syntax_error(code: str, workdir: Path, name: str) -> str:
-    """g++ -fsyntax-only against the stand-in header: its errors, or ''."""
+def syntax_error(code: str, workdir: Path, name: str, warnings: bool = False) -> str:
+    """g++ -fsyntax-only against the stand-in header (with -Wall -Werror when `warnings`): its
+    errors, or ''."""
     src = workdir / f"{name}.cpp"
     src.write_text(code)
-    p = subprocess.run([CXX, "-std=c++17", "-fsyntax-only", "-w", "-I", str(HEADER_DIR), str(src)],
+    flags = ["-Wall", "-Werror"] if warnings else ["-w"]
+    p = subprocess.run([CXX, "-std=c++17", "-fsyntax-only", *flags, "-I", str(HEADER_DIR), str(src)],
                        capture_output=True, text=True)
     return p.stderr[-4000:] if p.returncode != 0 else ""
 

@@ -64,6 +64,8 @@ def check(prog: P.Program, settings=None, host_region: str = "element",
             err = record.syntax_error(code, wd, name)
             if err:
                 rep.failures.append((None, oracle.Failure("g++ rejects", f"function {name}: {err}")))
+        if prog.surface:
+            _check_other_spellings(rep, src, comp, wd)
         built = record.build(comp.code, wd)
         if built.binary is None:
             rep.failures.append((None, oracle.Failure("g++ rejects", built.gxx_error)))
@@ -81,6 +83,23 @@ def check(prog: P.Program, settings=None, host_region: str = "element",
     finally:
         if own:
             shutil.rmtree(wd, ignore_errors=True)
+
+
+def _check_other_spellings(rep: Report, src: Path, comp, wd: Path) -> None:
+    """The same program under `--abi l2 --backend Ascend950` must compile too, and both outputs
+    pass g++ -fsyntax-only (the l2 one) and -Wall -Werror (both; the project's own standard)."""
+    l2 = record.compile_dsl(src, abi="l2", backend="Ascend950")
+    if l2.code is None:
+        kind = "refusal" if l2.error_kind == "user" else l2.error_kind
+        rep.failures.append((None, oracle.Failure(f"compiler {kind} (l2 only)", l2.error)))
+        return
+    err = record.syntax_error(l2.code, wd, "orch_l2")
+    if err:
+        rep.failures.append((None, oracle.Failure("g++ rejects (l2)", err)))
+    for name, code in (("seed", comp.code), ("l2", l2.code)):
+        err = record.syntax_error(code, wd, f"orch_wall_{name}", warnings=True)
+        if err:
+            rep.failures.append((None, oracle.Failure(f"g++ -Wall -Werror ({name})", err)))
 
 
 def describe(rep: Report) -> str:
