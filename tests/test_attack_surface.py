@@ -32,6 +32,7 @@ CONSTRUCTS = {
     "attrs= compiler_manual_dep_edges": r'attrs=\{"compiler_manual_dep_edges"',
     "pl.dump_tag": r"pl\.dump_tag\(",
     "dumps=": r"dumps=\[",
+    "no_dep_args=": r"no_dep_args=\[",
     "kernel call as an argument": r"= self\.k\d+\(self\.k\d+\(",
     "kernel call returned": r"return self\.k\d+\(",
     "allow_early_resolve": r"allow_early_resolve=True",

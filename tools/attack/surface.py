@@ -188,7 +188,8 @@ class At:
     def run(self, r):
         src = r.env[self.src]
         dst = r.env[self.dst] if self.form == "store" else r.fresh("o", P.SHAPES[self.shape])
-        accs = [r.access(0, src, True, False), r.access(1, dst, self.form == "store", True)]
+        nodep = f"no_dep_args=[{self.src}]" in self.kw
+        accs = [r.access(0, src, True, False, nodep), r.access(1, dst, self.form == "store", True)]
         ev = r.event("task", self.kernel, self, accs)
         if self.form == "make":
             r.made_at[dst.buf] = ev.idx

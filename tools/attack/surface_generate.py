@@ -240,6 +240,8 @@ class SurfaceGen(Gen):
             kw.append("allow_early_resolve=True")
         if r.random() < 0.15:
             kw.append(f"dumps=[{src}]")
+        if r.random() < 0.1 and spmd is None:
+            kw.append(f"no_dep_args=[{src}]")
         if ctx.chain:
             tid, deps = ctx.chain, (ctx.chain,) + ((r.choice(ctx.tids),) if ctx.tids and r.random() < 0.3 else ())
         else:
