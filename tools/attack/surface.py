@@ -237,7 +237,8 @@ class SecondOrch:
     body: tuple
 
     def render(self, p, prog):
-        p.emit(1, "@pl.function(type=pl.FunctionType.Orchestration)")
+        flag = "" if prog.auto_scope else ", auto_scope=False"
+        p.emit(1, f"@pl.function(type=pl.FunctionType.Orchestration{flag})")
         p.emit(1, f"def zz_side(self, {P.orch_params(prog)}) -> {P._ty('A')}:")
         p.body(2, self.body)
         p.emit(2, "return a")
