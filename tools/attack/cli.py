@@ -2,6 +2,7 @@
 
   --seconds N --seed S --out DIR      random programs for N seconds
   --exhaustive --size K --out DIR     every program of the bounded grammar up to K items
+  --surface --seconds N --seed S ...  random programs over issue 22's DSL surface (surface_generate.py)
 
 Each failing program is saved as DIR/<class>/<name>.py with its failures in a header comment;
 the first few of each class are minimised into DIR/minimal/. The figures (programs, tasks, runs,
@@ -22,7 +23,7 @@ from collections import Counter, defaultdict
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from pathlib import Path
 
-from . import exhaustive, generate, record, runner, shrink
+from . import exhaustive, generate, record, runner, shrink, surface_generate
 from . import program as P
 
 COMPILE_TIMEOUT_S = 60
@@ -139,9 +140,10 @@ def _programs(args):
                 yield f"ex{args.alphabet}{size}-{i:05d}", prog
         return
     i = 0
+    gen = surface_generate.generate if args.surface else generate.generate
     while True:
         seed = args.seed * 10_000_000 + i
-        yield f"r{seed}", generate.generate(seed, None if args.max_size is None else
+        yield f"{'s' if args.surface else 'r'}{seed}", gen(seed, None if args.max_size is None else
                                             min(args.max_size, 2 + seed % (args.max_size - 1)))
         i += 1
 
@@ -150,7 +152,7 @@ def _write_summary(args, tally: Tally, elapsed: float, partial: bool) -> dict:
     summary = tally.summary()
     summary["figures"]["wall seconds"] = round(elapsed, 1)
     summary["mode"] = (f"exhaustive size {args.size} ({args.alphabet} alphabet)" if args.exhaustive
-                       else f"random seed {args.seed}")
+                       else f"random{' surface' if args.surface else ''} seed {args.seed}")
     if args.exhaustive:
         summary["programs in the grammar"] = sum(
             exhaustive.count(k, exhaustive.ALPHABETS[args.alphabet]) for k in range(1, args.size + 1))
@@ -167,6 +169,8 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--max-size", type=int, default=None, help="largest random program (statements)")
     ap.add_argument("--exhaustive", action="store_true", help="enumerate the bounded grammar")
+    ap.add_argument("--surface", action="store_true",
+                    help="random programs over issue 22's constructs (pl.at, pl.spmd, inline, while_, ...)")
     ap.add_argument("--size", type=int, default=2, help="largest exhaustive program (items)")
     ap.add_argument("--alphabet", choices=sorted(exhaustive.ALPHABETS), default="full",
                     help="exhaustive atoms: all twelve, or the four over one tensor")

@@ -11,8 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Optional, Union
 
-SHAPES = {"A": (8, 4), "B": (4, 4)}
+SHAPES = {"A": (8, 4), "B": (4, 4), "C": (4, 8)}   # C: an A reshaped (surface programs)
 SINK_SIZE = 16
+COUNT_SIZE = 4     # `cnt`, an INT64 tensor of surface programs: host-written counts a while loop reads
 TENSOR_PARAMS = (("x", "A", "in"), ("a", "A", "inout"), ("b", "A", "inout"), ("w", "B", "inout"))
 SCALAR_PARAMS = ("n", "c")
 
@@ -48,6 +49,8 @@ class Call:
     submit: bool = False
     tid: Optional[str] = None
     deps: tuple = ()
+    spmd: Optional[str] = None    # pl.spmd_submit's core_num expression (submit only)
+    kw: tuple = ()                # extra keyword arguments as written (attrs=, dumps=, allow_early_resolve=)
 
 
 @dataclass(frozen=True)
@@ -83,14 +86,17 @@ class Slice:
     name: str
     src: str
     row: Union[int, tuple]
+    short: bool = False           # written `pl.slice`
 
 
 @dataclass(frozen=True)
 class Transpose:
-    """`name = pl.tensor.transpose(src, 0, 1)` of a [4, 4] tensor."""
+    """`name = pl.tensor.transpose(src, 0, 1)` of a 2-D tensor (`pl.transpose(src, 0, -1)` when
+    `short`)."""
 
     name: str
     src: str
+    short: bool = False
 
 
 @dataclass(frozen=True)
@@ -178,6 +184,10 @@ class Program:
     body: tuple
     auto_scope: bool = True
     returns: str = "a"
+    surface: bool = False         # surface.py's program: the `cnt` parameter, runs for n in 0..3
+    functions: tuple = ()         # surface.InlineFn definitions
+    plain_orch: bool = False      # the orchestration function written as a plain `@pl.function`
+    return_call: Optional[Call] = None   # `return self.k(...)` (its first result is returned)
 
     def kernel(self, name: str) -> Kernel:
         for k in self.kernels:
@@ -188,6 +198,8 @@ class Program:
 
 def children(stmt) -> list:
     """The statement lists directly inside a block statement."""
+    if hasattr(stmt, "blocks"):
+        return stmt.blocks()
     if isinstance(stmt, If):
         return [stmt.then, stmt.orelse]
     if isinstance(stmt, BLOCKS):
@@ -196,6 +208,8 @@ def children(stmt) -> list:
 
 
 def with_children(stmt, lists):
+    if hasattr(stmt, "with_blocks"):
+        return stmt.with_blocks(lists)
     if isinstance(stmt, If):
         return replace(stmt, then=tuple(lists[0]), orelse=tuple(lists[1]))
     return replace(stmt, body=tuple(lists[0]))
@@ -256,14 +270,9 @@ class _Printer:
                 if a is None:
                     continue
                 args.append(f"pl.no_dep({a})" if s.nodep and s.nodep[i] else a)
-            res = ", ".join(s.results)
-            if s.submit:
-                lhs = f"({res}), {s.tid}" if len(s.results) > 1 else f"{res}, {s.tid}"
-                deps = f", deps=[{', '.join(s.deps)}]" if s.deps else ""
-                inner = ", ".join([f"self.{s.kernel}"] + args)
-                self.emit(d, f"{lhs} = pl.submit({inner}{deps})", s)
-            else:
-                self.emit(d, f"{res} = self.{s.kernel}({', '.join(args)})", s)
+            self.emit(d, f"{', '.join(s.results)} = {call_expr(s, args)}" if not s.submit else
+                      f"{', '.join(s.results)}, {s.tid} = {call_expr(s, args)}" if len(s.results) == 1 else
+                      f"({', '.join(s.results)}), {s.tid} = {call_expr(s, args)}", s)
         elif isinstance(s, HostRead):
             idx = ", ".join(map(str, s.idx))
             self.emit(d, f"{s.var} = pl.tensor.read({s.tensor}, [{idx}])", s)
@@ -281,9 +290,11 @@ class _Printer:
             self.emit(d, f"{s.name} = pl.create_tensor([{d0}, {d1}], dtype=pl.FP32{extra})", s)
         elif isinstance(s, Slice):
             row = s.row if isinstance(s.row, int) else f"{s.row[0]} * {s.row[1]}"
-            self.emit(d, f"{s.name} = pl.tensor.slice({s.src}, [4, 4], [{row}, 0])", s)
+            op = "pl.slice" if s.short else "pl.tensor.slice"
+            self.emit(d, f"{s.name} = {op}({s.src}, [4, 4], [{row}, 0])", s)
         elif isinstance(s, Transpose):
-            self.emit(d, f"{s.name} = pl.tensor.transpose({s.src}, 0, 1)", s)
+            op = "pl.transpose(" if s.short else "pl.tensor.transpose("
+            self.emit(d, f"{s.name} = {op}{s.src}, 0, {-1 if s.short else 1})", s)
         elif isinstance(s, Assemble):
             self.emit(d, f"{s.target} = pl.assemble({s.target}, {s.src}, [{s.row}, 0])", s)
         elif isinstance(s, Alias):
@@ -321,8 +332,35 @@ class _Printer:
         elif isinstance(s, Auto):
             self.emit(d, "with pl.scope():", s)
             self.body(d + 1, s.body)
+        elif hasattr(s, "render"):
+            s.render(self, d)
         else:
             raise TypeError(s)
+
+
+def call_expr(s: Call, args: Optional[list] = None) -> str:
+    """The right-hand side of a call statement: `self.k(...)`, `pl.submit(...)`, `pl.spmd_submit(...)`."""
+    if args is None:
+        args = [f"pl.no_dep({a})" if s.nodep and s.nodep[i] else a for i, a in enumerate(s.args) if a is not None]
+    kw = list(s.kw)
+    if s.submit:
+        if s.deps:
+            kw.insert(0, f"deps=[{', '.join(s.deps)}]")
+        if s.spmd is not None:
+            kw.insert(0, f"core_num={s.spmd}")
+        op = "pl.spmd_submit" if s.spmd is not None else "pl.submit"
+        return f"{op}({', '.join([f'self.{s.kernel}'] + args + kw)})"
+    return f"self.{s.kernel}({', '.join(args + kw)})"
+
+
+def orch_params(prog: Program) -> str:
+    """The orchestration function's parameters as written."""
+    tensor_params = [
+        f"{name}: " + (_ty(s) if d == "in" else f"pl.InOut[{_ty(s)}]") for name, s, d in TENSOR_PARAMS]
+    tensor_params.append(f"sink: pl.InOut[pl.Tensor[[{SINK_SIZE}], pl.FP32]]")
+    if prog.surface:
+        tensor_params.append(f"cnt: pl.InOut[pl.Tensor[[{COUNT_SIZE}], pl.INT64]]")
+    return ", ".join(tensor_params + [f"{s}: pl.Scalar[pl.INT64]" for s in SCALAR_PARAMS])
 
 
 def render(prog: Program, class_name: str = "Attack") -> Rendered:
@@ -334,25 +372,30 @@ def render(prog: Program, class_name: str = "Attack") -> Rendered:
     p.emit(0, f"class {class_name}:")
     for k in prog.kernels:
         p.kernel(k)
-    tensor_params = [
-        f"{name}: " + (_ty(s) if d == "in" else f"pl.InOut[{_ty(s)}]") for name, s, d in TENSOR_PARAMS]
-    tensor_params.append(f"sink: pl.InOut[pl.Tensor[[{SINK_SIZE}], pl.FP32]]")
-    scalars = [f"{s}: pl.Scalar[pl.INT64]" for s in SCALAR_PARAMS]
+    for f in prog.functions:
+        f.render(p, prog)
     flag = "" if prog.auto_scope else ", auto_scope=False"
-    p.emit(1, f"@pl.function(type=pl.FunctionType.Orchestration{flag})")
-    p.emit(1, f"def orch(self, {', '.join(tensor_params + scalars)}) -> {_ty('A')}:")
+    p.emit(1, "@pl.function" if prog.plain_orch else f"@pl.function(type=pl.FunctionType.Orchestration{flag})")
+    rets = prog.returns.split(", ")
+    ret_ty = _ty("A") if len(rets) == 1 else "tuple[" + ", ".join(_ty("A") for _ in rets) + "]"
+    p.emit(1, f"def orch(self, {orch_params(prog)}) -> {ret_ty}:")
     p.body(2, prog.body)
-    p.emit(2, f"return {prog.returns}")
+    if prog.return_call is not None:
+        p.emit(2, f"return {call_expr(prog.return_call)}", prog.return_call)
+    else:
+        p.emit(2, f"return {prog.returns}")
     return Rendered("\n".join(p.out) + "\n", p.lines)
 
 
-def entry_arguments(n: int, c: int) -> list:
+def entry_arguments(n: int, c: int, surface: bool = False) -> list:
     """The recorder's command-line arguments for one run: tensor slots, then scalars."""
     args = [f"T:{SHAPES[s][0]}x{SHAPES[s][1]}" for _, s, _ in TENSOR_PARAMS]
     args.append(f"T:{SINK_SIZE}")
+    if surface:
+        args.append(f"T:{COUNT_SIZE}")
     args += [f"S:{n & (2**64 - 1)}", f"S:{c & (2**64 - 1)}"]
     return args
 
 
 def tensor_slot_names() -> list:
-    return [name for name, _, _ in TENSOR_PARAMS] + ["sink"]
+    return [name for name, _, _ in TENSOR_PARAMS] + ["sink", "cnt"]

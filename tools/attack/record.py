@@ -45,12 +45,14 @@ class Compiled:
 
     code: Optional[str] = None
     kernel_ids: dict = field(default_factory=dict)
+    others: dict = field(default_factory=dict)   # the other orchestration functions' C++, by name
     error_kind: Optional[str] = None   # "user" (located), "user-unlocated", "internal", "crash"
     error: str = ""
 
 
-def compile_dsl(path: Path) -> Compiled:
-    """Import the file (the decorator reads its source) and run nanopass's library entry."""
+def compile_dsl(path: Path, **options) -> Compiled:
+    """Import the file (the decorator reads its source) and run nanopass's library entry
+    (`options`: generate_orchestration's keywords, e.g. abi="l2", backend="Ascend950")."""
     import nanopass
     from nanopass.errors import InternalError, UserError
 
@@ -62,7 +64,7 @@ def compile_dsl(path: Path) -> Compiled:
         try:
             spec.loader.exec_module(mod)
             cls = getattr(mod, "Attack")
-            result = nanopass.generate_orchestration(cls)
+            result = nanopass.generate_orchestration(cls, **options)
         finally:
             sys.modules.pop(name, None)
     except UserError as e:
@@ -76,7 +78,8 @@ def compile_dsl(path: Path) -> Compiled:
     except Exception as e:  # noqa: BLE001 - anything else is a compiler crash, the thing to report
         tb = traceback.format_exc(limit=-3)
         return Compiled(error_kind="crash", error=f"{type(e).__name__}: {e}\n{tb}")
-    return Compiled(code=result.code, kernel_ids=dict(result.kernel_ids))
+    others = {name: r.code for name, r in getattr(result, "functions", {}).items() if r is not result}
+    return Compiled(code=result.code, kernel_ids=dict(result.kernel_ids), others=others)
 
 
 @dataclass
@@ -94,6 +97,17 @@ def build(code: str, workdir: Path) -> Built:
     if p.returncode != 0:
         return Built(None, p.stderr[-4000:])
     return Built(exe)
+
+
+def syntax_error(code: str, workdir: Path, name: str, warnings: bool = False) -> str:
+    """g++ -fsyntax-only against the stand-in header (with -Wall -Werror when `warnings`): its
+    errors, or ''."""
+    src = workdir / f"{name}.cpp"
+    src.write_text(code)
+    flags = ["-Wall", "-Werror"] if warnings else ["-w"]
+    p = subprocess.run([CXX, "-std=c++17", "-fsyntax-only", *flags, "-I", str(HEADER_DIR), str(src)],
+                       capture_output=True, text=True)
+    return p.stderr[-4000:] if p.returncode != 0 else ""
 
 
 def run(binary: Path, args: list, timeout: float = 20.0) -> tuple:

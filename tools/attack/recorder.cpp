@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include <deque>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -252,15 +253,27 @@ std::string access_json(const char *kind, const Tensor &t, uint32_t ndims, const
     return s + "]";
 }
 
+// The value lane: a host read returns the bits of the last host write to the same element (0 when
+// none); kernels write nothing here (the tester's semantics models the same lane).
+std::map<std::pair<uint64_t, uint64_t>, uint64_t> host_values;
+
+std::pair<uint64_t, uint64_t> element_key(const Tensor &t, uint32_t ndims, const uint32_t indices[]) {
+    uint64_t flat = t.start_offset;
+    for (uint32_t i = 0; i < ndims; ++i) flat += static_cast<uint64_t>(indices[i]) * t.strides[i];
+    return {t.buffer.addr, flat};
+}
+
 uint64_t op_get(PTO2Runtime *, const Tensor &t, uint32_t ndims, const uint32_t indices[]) {
     if (g.fatal) return 0;
     record(access_json("get", t, ndims, indices) + "}");
-    return 0;
+    auto it = host_values.find(element_key(t, ndims, indices));
+    return it == host_values.end() ? 0 : it->second;
 }
 
 void op_set(PTO2Runtime *, const Tensor &t, uint32_t ndims, const uint32_t indices[], uint64_t value) {
     if (g.fatal) return;
     record(access_json("set", t, ndims, indices) + ",\"value\":" + u64s(value) + "}");
+    host_values[element_key(t, ndims, indices)] = value;
 }
 
 const PTO2RuntimeOps kOps = {

@@ -13,6 +13,7 @@ from . import oracle, record, semantics
 from . import program as P
 
 SETTINGS = tuple((n, c) for n in (0, 1, 2) for c in (0, 1))
+SURFACE_SETTINGS = tuple((n, c) for n in (0, 1, 2, 3) for c in (0, 1))   # trip counts 0-3
 
 
 @dataclass
@@ -33,8 +34,10 @@ class Report:
         return out
 
 
-def check(prog: P.Program, settings=SETTINGS, host_region: str = "element",
+def check(prog: P.Program, settings=None, host_region: str = "element",
           workdir: Optional[Path] = None) -> Report:
+    if settings is None:
+        settings = SURFACE_SETTINGS if prog.surface else SETTINGS
     rendered = P.render(prog)
     rep = Report(rendered.source)
     seqs = {}
@@ -42,7 +45,7 @@ def check(prog: P.Program, settings=SETTINGS, host_region: str = "element",
         try:
             seqs[(n, c)] = semantics.run(prog, rendered.lines, n, c)
             rep.unorderable += [f"n={n} c={c}: {why}" for why in seqs[(n, c)].unorderable]
-        except (KeyError, AttributeError, TypeError, IndexError) as e:
+        except (KeyError, AttributeError, TypeError, IndexError, ValueError) as e:
             rep.invalid = f"the tester's semantics failed at n={n} c={c}: {type(e).__name__}: {e}"
             return rep
     own = workdir is None
@@ -57,12 +60,18 @@ def check(prog: P.Program, settings=SETTINGS, host_region: str = "element",
             else:
                 rep.failures.append((None, oracle.Failure(f"compiler {comp.error_kind}", comp.error)))
             return rep
+        for name, code in sorted(comp.others.items()):
+            err = record.syntax_error(code, wd, name)
+            if err:
+                rep.failures.append((None, oracle.Failure("g++ rejects", f"function {name}: {err}")))
+        if prog.surface:
+            _check_other_spellings(rep, src, comp, wd)
         built = record.build(comp.code, wd)
         if built.binary is None:
             rep.failures.append((None, oracle.Failure("g++ rejects", built.gxx_error)))
             return rep
         for setting, seq in seqs.items():
-            log, err = record.run(built.binary, P.entry_arguments(*setting))
+            log, err = record.run(built.binary, P.entry_arguments(*setting, surface=prog.surface))
             rep.runs += 1
             rep.tasks += sum(1 for e in seq.events if e.kind == "task")
             if err:
@@ -74,6 +83,23 @@ def check(prog: P.Program, settings=SETTINGS, host_region: str = "element",
     finally:
         if own:
             shutil.rmtree(wd, ignore_errors=True)
+
+
+def _check_other_spellings(rep: Report, src: Path, comp, wd: Path) -> None:
+    """The same program under `--abi l2 --backend Ascend950` must compile too, and both outputs
+    pass g++ -fsyntax-only (the l2 one) and -Wall -Werror (both; the project's own standard)."""
+    l2 = record.compile_dsl(src, abi="l2", backend="Ascend950")
+    if l2.code is None:
+        kind = "refusal" if l2.error_kind == "user" else l2.error_kind
+        rep.failures.append((None, oracle.Failure(f"compiler {kind} (l2 only)", l2.error)))
+        return
+    err = record.syntax_error(l2.code, wd, "orch_l2")
+    if err:
+        rep.failures.append((None, oracle.Failure("g++ rejects (l2)", err)))
+    for name, code in (("seed", comp.code), ("l2", l2.code)):
+        err = record.syntax_error(code, wd, f"orch_wall_{name}", warnings=True)
+        if err:
+            rep.failures.append((None, oracle.Failure(f"g++ -Wall -Werror ({name})", err)))
 
 
 def describe(rep: Report) -> str:

@@ -130,9 +130,12 @@ class _Runner:
         self.assembled: dict = {}           # source buf -> line of the assemble that consumed it
         self.host_of_creation: dict = {}    # buf -> (manual instance, host event) (see the module doc)
         self.unorderable: list = []
+        self.values: dict = {}              # (buf, flat) -> the value of its last host write
         for name, shape, _ in P.TENSOR_PARAMS:
             self._param(name, P.SHAPES[shape])
         self._param("sink", (P.SINK_SIZE,))
+        if prog.surface:
+            self._param("cnt", (P.COUNT_SIZE,))
 
     def _param(self, name, shape):
         buf = f"ext:{name}"
@@ -235,6 +238,7 @@ class _Runner:
                                                        v.buf in self.manual_dep_bufs)])
             self.host_after_manual_task(ev)
             self.mem[(v.buf, flat)] = ("ev", ev.idx)
+            self.values[(v.buf, flat)] = s.value
         elif isinstance(s, P.Create):
             v = self.fresh("c", P.SHAPES[s.shape])
             self.made_at[v.buf] = len(self.events)
@@ -302,6 +306,8 @@ class _Runner:
             self.manual = outer
         elif isinstance(s, P.Auto):
             self.run(s.body)
+        elif hasattr(s, "run"):
+            s.run(self)
         else:
             raise TypeError(s)
 
@@ -327,4 +333,6 @@ class _Runner:
 def run(prog: P.Program, lines: dict, n: int, c: int) -> SeqResult:
     r = _Runner(prog, lines, {"n": n, "c": c})
     r.run(prog.body)
+    if prog.return_call is not None:
+        r.stmt(prog.return_call)
     return SeqResult(r.events, r.mem, r.manual_dep_bufs, r.buffers, r.unorderable)
