@@ -98,8 +98,9 @@ class OrderWriteAfterRead(Pass):
 
     def fence_operands(self, hazards, needed, store) -> dict[int, str]:
         """Host access site -> the tensor its fence takes as INOUT; a conflict the runtime offers
-        nothing to order is a user error."""
-        for earlier, later in sorted(hazards.pairs, key=lambda p: (p[1].site, p[0].site)):
+        nothing to order is a user error (the first pair by site, a write before a read of one
+        site: the message does not depend on the set's order)."""
+        for earlier, later in sorted(hazards.pairs, key=lambda p: (p[1].site, p[0].site, not p[0].write)):
             if later.host and in_one_instance(earlier, later) and needs_edge(earlier, later):
                 raise UserError(
                     _unorderable(hazards, earlier, later),

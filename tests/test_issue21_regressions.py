@@ -200,6 +200,17 @@ def test_class1_a_host_access_after_a_task_of_the_same_manual_scope_is_refused(t
     assert "in the manual scope where task upd (line" in str(failure.value) and "race" in str(failure.value)
 
 
+def test_a_refusal_names_the_same_pair_under_every_hash_seed():
+    # ua's InOut argument both reads and writes the carry: two pairs with the host write, and the
+    # message named either, depending on PYTHONHASHSEED (the program: tools/attack --surface)
+    from conftest import REPO, run_cli
+
+    path = REPO / "tools" / "attack" / "found" / "20-host-write-before-the-carry-writer-of-the-last-iteration.py"
+    outputs = {run_cli("run", str(path), env={"PYTHONHASHSEED": str(seed)}).stderr for seed in range(4)}
+    assert len(outputs) == 1
+    assert ") writes it: " in outputs.pop()
+
+
 # -- class 2: the instances of a manual scope inside a loop ------------------------------------------
 
 

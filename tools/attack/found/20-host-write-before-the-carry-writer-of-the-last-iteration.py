@@ -15,6 +15,8 @@
 # Second defect, same program: the message is not deterministic. It says "reads it" or "writes it"
 # (ua's InOut argument does both) depending on PYTHONHASHSEED: `for s in 0 1 2 3; do
 # PYTHONHASHSEED=$s nanopass run FILE 2>&1 | head -1; done` gives reads, writes, reads, writes.
+# (Fixed: the first pair by site, a write before a read; test_issue21_regressions::
+# test_a_refusal_names_the_same_pair_under_every_hash_seed.)
 import nanopass.dsl as pl
 
 
