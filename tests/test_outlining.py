@@ -58,6 +58,52 @@ def test_a_plain_function_with_a_block_is_the_orchestration_function(tmp_path):
     assert task.kernel == "main_incore_0" and [o.name for o in task.outs] == ["out"] and task.tid is None
 
 
+INLINE_CHAIN = '''\
+import nanopass.dsl as pl
+
+
+@pl.program
+class P:
+    @pl.function(type=pl.FunctionType.Inline)
+    def inner(self, x: pl.Tensor[[8, 4], pl.FP32], q: pl.InOut[pl.Tensor[[8, 4], pl.FP32]]) -> pl.Tensor[[8, 4], pl.FP32]:
+        with pl.at(level=pl.Level.CORE_GROUP, name_hint="blk"):
+            t = pl.load(x, [0, 0], [8, 4])
+            q = pl.store(t, [0, 0], q)
+        return q
+
+    @pl.function(type=pl.FunctionType.Inline)
+    def outer(self, x: pl.Tensor[[8, 4], pl.FP32], q: pl.InOut[pl.Tensor[[8, 4], pl.FP32]]) -> pl.Tensor[[8, 4], pl.FP32]:
+        q = self.inner(x, q)
+        return q
+
+    @pl.function
+    def helper(self, x: pl.Tensor[[8, 4], pl.FP32]) -> pl.Tensor[[8, 4], pl.FP32]:
+        return x
+
+    @pl.function
+    def main(self, x: pl.Tensor[[8, 4], pl.FP32], a: pl.InOut[pl.Tensor[[8, 4], pl.FP32]]) -> pl.Tensor[[8, 4], pl.FP32]:
+        a = self.CALLEE(x, a)
+        return a
+'''
+
+
+@pytest.mark.parametrize("callee", ["inner", "outer"])
+@pytest.mark.parametrize("no_exec", [False, True], ids=["importing", "no-exec"])
+def test_a_plain_function_calling_an_inline_function_that_holds_a_block_is_the_orchestration_function(
+    tmp_path, callee, no_exec
+):
+    # the reference inlines every call before it outlines (reference-surface.md sections 3 and 5):
+    # after inlining, main holds the block; helper, which holds none, stays a plain function
+    from nanopass.static_loader import load_programs_static
+
+    path = tmp_path / "prog.py"
+    path.write_text(INLINE_CHAIN.replace("CALLEE", callee))
+    [program] = load_programs_static(str(path)) if no_exec else [load_program(path)]
+    assert program.surface().orch.name == "main"
+    code = nanopass.generate_orchestration(program).code
+    assert code.count("rt_submit_aiv_task(") == 1 and "// Task 0: blk" in code
+
+
 def test_reads_come_first_then_writes_scalars_are_scalar_arguments_and_kernel_ids_follow_dispatch(tmp_path):
     code = nanopass.generate_orchestration(load_program(write(tmp_path, """
         for i in pl.range(n):

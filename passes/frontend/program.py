@@ -143,11 +143,14 @@ class ProgramParser:
                 )
             seen[stmt.name] = stmt
             kind, auto_scope, dual = self._decorator_options(deco)
-            if kind is FuncKind.Opaque and has_outlined_block(stmt):
-                kind = FuncKind.Orchestration  # the reference's outlining promotes it (reference-surface 3)
             self.functions.append((stmt, kind, auto_scope, dual))
         if not self.functions:
             raise self.error(f"class '{self.src.name}' contains no @pl.function methods", self.src.classdef)
+        holding = blocks_after_inlining([stmt for stmt, kind, _, _ in self.functions if kind is FuncKind.Inline])
+        self.functions = [  # the reference's outlining promotes them (reference-surface 3 and 5)
+            (stmt, FuncKind.Orchestration if kind is FuncKind.Opaque and holds_block(stmt, holding) else kind, a, d)
+            for stmt, kind, a, d in self.functions
+        ]
 
     def _decorator_options(self, deco: ast.expr) -> tuple[FuncKind, bool, bool]:
         kind, auto_scope, dual = FuncKind.Opaque, True, False
@@ -214,6 +217,33 @@ def has_outlined_block(fdef: ast.FunctionDef) -> bool:
                 if path and len(path) == 2 and path[1] in OUTLINED_BLOCKS:
                     return True
     return False
+
+
+def blocks_after_inlining(inlines: list[ast.FunctionDef]) -> set[str]:
+    """The names of the Inline functions that hold an outlined block once the Inline functions they
+    call are copied into them (the reference inlines every call before it outlines)."""
+    holding = {f.name for f in inlines if has_outlined_block(f)}
+    grown = True
+    while grown:
+        grown = False
+        for f in inlines:
+            if f.name not in holding and holds_block(f, holding):
+                holding.add(f.name)
+                grown = True
+    return holding
+
+
+def holds_block(fdef: ast.FunctionDef, holding: set[str]) -> bool:
+    """Whether ``fdef`` holds an outlined block, or calls (``self.f(...)``) an Inline function of
+    ``holding`` (``blocks_after_inlining``)."""
+    if has_outlined_block(fdef):
+        return True
+    receiver = fdef.args.args[0].arg if fdef.args.args else "self"
+    return any(
+        isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in holding
+        and isinstance(node.func.value, ast.Name) and node.func.value.id == receiver
+        for node in ast.walk(fdef)
+    )
 
 
 def is_function_decorator(node: ast.expr) -> bool:

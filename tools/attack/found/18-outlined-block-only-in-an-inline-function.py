@@ -12,6 +12,8 @@
 # and 2), reduced by hand.
 # reproduce: nanopass run tools/attack/found/18-outlined-block-only-in-an-inline-function.py
 #   -> 19:1: error: program 'Attack' has no @pl.function(type=pl.FunctionType.Orchestration)
+# (Fixed: a plain function that holds a block after inlining is promoted; tests/test_outlining.py::
+# test_a_plain_function_calling_an_inline_function_that_holds_a_block_is_the_orchestration_function.)
 import nanopass.dsl as pl
 
 
