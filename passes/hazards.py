@@ -664,7 +664,9 @@ def carried_allocations(func, kernels: dict[str, Any]) -> frozenset:
 def shared_in_loops(func) -> frozenset:
     """The buffers every iteration of a loop inside a MANUAL scope shares although the program
     allocated one per iteration: created before the scope, and copied in a loop inside it (where
-    ``place_loop_allocations_before_scopes`` leaves a copy of the buffer it made for them)."""
+    ``place_loop_allocations_before_scopes`` leaves a copy of the buffer it made for them). A
+    user's own copy of such a buffer in such a loop counts too: its pairs get edges the user's
+    ``deps=`` may have made needless, never fewer."""
     from .util import iter_stmts
 
     out: set[str] = set()
@@ -678,9 +680,14 @@ def shared_in_loops(func) -> frozenset:
                         if s._production == "Let" and s.value._production == "Var" and s.value.name not in inside}
     if not out:
         return frozenset()
-    created = {s.var.name for s in iter_stmts(func.body)
-               if s._production == "Let" and s.value._production == "CreateTensor"}
-    return frozenset(out & created)
+    lets = {s.var.name: s.value for s in iter_stmts(func.body) if s._production == "Let"}
+    roots: set[str] = set()
+    for name in out:  # (through the copies an enclosing scope's placement left)
+        while name in lets and lets[name]._production == "Var":
+            name = lets[name].name
+        if name in lets and lets[name]._production == "CreateTensor":
+            roots.add(name)
+    return frozenset(roots)
 
 
 def unordered_war_possible(func, store: dict, untracked: set[str]) -> bool:

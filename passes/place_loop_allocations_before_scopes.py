@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from nanopass.errors import UserError
 from nanopass.languages import SSA
+from nanopass.languages.terms import LoopKind
 from nanopass.rewrite import register
 
 from .kernels import output_param_of_result
@@ -35,7 +36,8 @@ class PlaceLoopAllocationsBeforeScopes(escaping.PlaceScopeEscapingOutputs):
     allocation runs (a carry of an enclosing loop inside the block, or a name bound in the loop
     body before it) is read when or after it runs in the same iteration of that loop (for a task,
     its own arguments count; for the carry of an outer loop, anything inside the inner loop does).
-    Otherwise, and when the create has an initial value (every iteration would start from it) or a
+    Otherwise, and when a loop around it is a ``pl.parallel`` one (its iterations may run at once),
+    or the create has an initial value (every iteration would start from it) or a
     shape computed inside the block, this pass raises a located user error. A task output whose
     parameter shape is not a constant is left as it is (as ``place_scope_escaping_outputs`` does).
 
@@ -56,6 +58,10 @@ class PlaceLoopAllocationsBeforeScopes(escaping.PlaceScopeEscapingOutputs):
                    for stmt in escaping._walk(loop.body))
 
     def place_scope(self, scope, after: tuple) -> list:
+        if not hasattr(self, "marker"):
+            self.marker: dict[str, object] = {}  # a placed buffer -> where the program allocates it
+            self.copies: set[str] = set()  # the copies of placed buffers left where they were allocated
+        self.scope_body = scope.body
         self.number(scope.body)
         self.defined_in_scope = {b.name for s in escaping._walk(scope.body) for b in defined_binders(s)}
         before: list = []
@@ -75,8 +81,12 @@ class PlaceLoopAllocationsBeforeScopes(escaping.PlaceScopeEscapingOutputs):
                                         orelse=self.from_loops(stmt.orelse, loops, after, before)))
             elif loops and _is_create(stmt) and self.escapes(stmt.var.name, after):
                 self.check_create(stmt)
-                self.check_shared(stmt, stmt.var, loops)
-                out.append(self.share(stmt, before))
+                marker = self.marker.get(stmt.var.name)
+                if marker is None:
+                    self.check_shared(stmt, stmt.var, loops, stmt)
+                else:  # placed for an inner block: the allocation is where the marker is
+                    self.check_shared(stmt, stmt.var, self.loops_around(marker), marker)
+                out.append(self.share(stmt, before, marker or stmt))
             elif loops and self.may_allocate(stmt):
                 out += self.from_task(stmt, loops, after, before)
             else:
@@ -91,22 +101,42 @@ class PlaceLoopAllocationsBeforeScopes(escaping.PlaceScopeEscapingOutputs):
         if not escaping:
             return [task]
         for out in escaping:
-            self.check_shared(task, out, loops)
+            self.check_shared(task, out, loops, task)
         *lets, placed = self.allocate(task, after)
         for i, out in enumerate(task.outs):  # a new buffer is held wherever its output was
             p = output_param_of_result(kernel, i)
             if p is not None and len(task.args) <= p < len(placed.args):
                 buffer = placed.args[p].value.name
                 self.holders[buffer] = self.holders.get(out.name, []) + [buffer]
-        return [self.share(let, before) for let in lets] + [placed]
+        return [self.share(let, before, placed) for let in lets] + [placed]
 
-    def share(self, let, before: list):
+    def share(self, let, before: list, marker):
         """Move the create ``let`` into ``before`` under a new name, and leave where it was a copy
-        of that buffer: the mark of a buffer every iteration shares (``hazards.shared_in_loops``)."""
+        of that buffer: the mark of a buffer every iteration shares (``hazards.shared_in_loops``).
+        ``marker``: the statement where the program allocates it (a task, or the copy itself)."""
         name = self.fresh(let.var.name)
         self.holders[name] = self.holders.get(let.var.name, []) + [name]
         before.append(let.replace(var=S.Binder(name, let.var.type, span=let.var.span)))
-        return let.replace(value=S.Var(name))
+        copy = let.replace(value=S.Var(name))
+        self.copies.add(let.var.name)
+        self.marker[name] = copy if marker is let else marker
+        return copy
+
+    def loops_around(self, marker) -> tuple:
+        """The loops of the current scope's body around ``marker``, outermost first, inner scopes
+        crossed."""
+        def find(stmts, loops):
+            for stmt in stmts:
+                if stmt is marker:
+                    return loops
+                inner = loops + (stmt,) if stmt._production in LOOPS else loops
+                for field in BODY_FIELDS.get(stmt._production, ()):
+                    found = find(getattr(stmt, field), inner)
+                    if found is not None:
+                        return found
+            return None
+
+        return find(self.scope_body, ())
 
     def escapes(self, allocation: str, after: tuple) -> bool:
         return any(escaping._read_in(n, after) for n in self.holders.get(allocation, ()))
@@ -129,12 +159,23 @@ class PlaceLoopAllocationsBeforeScopes(escaping.PlaceScopeEscapingOutputs):
                 hint="compute its shape before the `with` block",
             )
 
-    def check_shared(self, stmt, binder, loops: tuple) -> None:
+    def check_shared(self, stmt, binder, loops: tuple, where) -> None:
         """Refuse unless one buffer can be every iteration's: no name bound before the allocation
-        (in the loops ``loops``) that may hold an earlier iteration's buffer is read when or after
-        the allocation runs (class docstring)."""
-        at = self.position[id(stmt)]
-        holders = set(self.holders.get(binder.name, ())) - self.dead
+        ``where`` (in the loops ``loops``) that may hold an earlier iteration's buffer is read when
+        or after the allocation runs (class docstring)."""
+        parallel = next((loop for loop in loops if loop._production == "For" and loop.kind is LoopKind.parallel), None)
+        if parallel is not None:
+            raise UserError(
+                f"'{_base(binder.name)}' is allocated anew in each iteration of a pl.parallel loop inside a `with` "
+                "block and used after the block: the block frees what is allocated in it when it ends, and "
+                "iterations that may run at once cannot share one buffer made before the block",
+                stmt.span,
+                hint="use pl.range for the loop, or create the buffers before the `with` block (e.g. one tensor "
+                     "with a slice for each iteration)",
+            )
+        at = self.position[id(where)]
+        # (not the allocation itself, nor the copies of the buffer left where it was allocated)
+        holders = set(self.holders.get(binder.name, ())) - self.dead - self.copies - {binder.name}
         for j, loop in enumerate(loops):
             start, end = self.body_span[id(loop)]
             cut = self.body_span[id(loops[j + 1])][0] if j + 1 < len(loops) else at

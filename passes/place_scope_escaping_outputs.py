@@ -29,8 +29,7 @@ class PlaceScopeEscapingOutputs(Pass):
     the ``Out`` arguments left out before it (arguments are positional); ``hoist_scope_escapes``
     later moves the allocation before the scope, into the enclosing one. Outputs whose parameter
     shape is not a constant are left as they are, and so are allocations in a loop inside the
-    scope (one buffer made before the scope would be every iteration's: docs/semantics.md, "Still
-    open"). Afterwards no runtime-allocated output of a task directly in a user scope or in its
+    scope (``place_loop_allocations_before_scopes``, which runs next, places those). Afterwards no runtime-allocated output of a task directly in a user scope or in its
     branches is read after that scope.
     """
 

@@ -51,6 +51,10 @@ SHARED = {
     "create_in_auto": ("pl.scope()", ["t = pl.create_tensor([8, 8], dtype=pl.FP32)", "w = self.upd(x, t)"]),
     "nested_loops_in_manual": ("pl.manual_scope()", ["for j in pl.range(n):",
                                                      "    w, p = pl.submit(self.rd, x, deps=[])"]),
+    # placed before the inner block first, then before the outer one (the outer loop's carry
+    # is passed into the inner loop before the allocation there)
+    "manual_block_in_a_loop_of_an_auto_block": ("pl.scope()", [
+        "with pl.manual_scope():", "    for j in pl.range(n):", "        w, p = pl.submit(self.rd, x, deps=[])"]),
     # an iteration's read of its buffer, then the next iteration's write of it (WAR)
     "written_then_read_in_manual": ("pl.manual_scope()", [
         "w = pl.create_tensor([8, 8], dtype=pl.FP32)", "w, p = pl.submit(self.upd, x, w, deps=[])",
@@ -58,8 +62,8 @@ SHARED = {
 }
 
 
-def program(scope: str, lines: list[str]) -> str:
-    body = f"        with {scope}:\n            for i in pl.range(n):\n" + "".join(f"                {line}\n" for line in lines)
+def program(scope: str, lines: list[str], loop: str = "range") -> str:
+    body = f"        with {scope}:\n            for i in pl.{loop}(n):\n" + "".join(f"                {line}\n" for line in lines)
     return HEAD.replace("{auto}", "True" if "manual" in scope else "False").replace("{body}", body.rstrip("\n"))
 
 
@@ -88,18 +92,20 @@ REFUSED = {
     # the previous iteration's buffer is kept alive beside the new one by a second carry
     "two_generations_carried": ("pl.scope()", ["v = w", "w, p = pl.submit(self.rd, x)", "y = self.upd(v, y)"],
                                 "w, p"),
+    # the iterations of a pl.parallel loop may run at once
+    "parallel_iterations": ("pl.manual_scope()", ["w, p = pl.submit(self.rd, x, deps=[])"], "w, p", "parallel"),
 }
 
 
 @pytest.mark.parametrize("name", sorted(REFUSED))
 def test_a_loop_whose_iterations_buffers_live_at_once_is_refused_with_a_located_error(name, tmp_path):
-    scope, lines, where = REFUSED[name]
-    text = program(scope, lines)
+    scope, lines, where, *loop = REFUSED[name]
+    text = program(scope, lines, *loop)
     path = tmp_path / f"{name}.py"
     path.write_text(text)
     result = run_cli("run", str(path))
     assert result.returncode == 1, result.stdout + result.stderr
     line = next(i for i, row in enumerate(text.splitlines(), 1) if row.strip().startswith(where))
     assert f"{path}:{line}:" in result.stderr
-    assert "allocated anew in each iteration" in result.stderr and "Traceback" not in result.stderr
+    assert "allocated anew in each iteration of a " in result.stderr and "Traceback" not in result.stderr
     assert "before the `with` block" in result.stderr
