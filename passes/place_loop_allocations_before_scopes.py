@@ -9,7 +9,7 @@ from nanopass.rewrite import register
 
 from .kernels import output_param_of_result
 from . import place_scope_escaping_outputs as escaping
-from .util import BODY_FIELDS, LOOPS, defined_binders, var_reads
+from .util import BODY_FIELDS, LOOPS, defined_binders, static_trip_count, var_reads
 
 S = SSA
 
@@ -36,15 +36,17 @@ class PlaceLoopAllocationsBeforeScopes(escaping.PlaceScopeEscapingOutputs):
     allocation runs (a carry of an enclosing loop inside the block, or a name bound in the loop
     body before it) is read when or after it runs in the same iteration of that loop (for a task,
     its own arguments count; for the carry of an outer loop, anything inside the inner loop does).
-    Otherwise, and when a loop around it is a ``pl.parallel`` one (its iterations may run at once),
-    or the create has an initial value (every iteration would start from it) or a
-    shape computed inside the block, this pass raises a located user error. A task output whose
-    parameter shape is not a constant is left as it is (as ``place_scope_escaping_outputs`` does).
+    Otherwise, and when a loop around it is a ``pl.parallel`` one of more than one iteration (they
+    may run at once), or the create has an initial value (every iteration would start from it) or
+    a shape computed inside the block, the allocation is left as the program wrote it and the pass
+    warns, located, that the use after the block may use a freed buffer and what to write instead
+    (a refusal made valid programs of the generators refusals). A task output whose parameter
+    shape is not a constant is left as it is too (as ``place_scope_escaping_outputs`` does).
 
     The shared buffer then has one root for ``order_write_after_read``'s hazard analysis, which
     orders the iterations' accesses to it where the runtime does not (a MANUAL scope orders none).
     Afterwards no allocation made in a loop inside a user scope is read after that scope, but for
-    task outputs of non-constant parameter shape.
+    those it warned about and task outputs of non-constant parameter shape.
     """
 
     name = "place_loop_allocations_before_scopes"
@@ -80,13 +82,13 @@ class PlaceLoopAllocationsBeforeScopes(escaping.PlaceScopeEscapingOutputs):
                 out.append(stmt.replace(then=self.from_loops(stmt.then, loops, after, before),
                                         orelse=self.from_loops(stmt.orelse, loops, after, before)))
             elif loops and _is_create(stmt) and self.escapes(stmt.var.name, after):
-                self.check_create(stmt)
                 marker = self.marker.get(stmt.var.name)
-                if marker is None:
-                    self.check_shared(stmt, stmt.var, loops, stmt)
-                else:  # placed for an inner block: the allocation is where the marker is
-                    self.check_shared(stmt, stmt.var, self.loops_around(marker), marker)
-                out.append(self.share(stmt, before, marker or stmt))
+                # (placed for an inner block: the allocation is where the marker is)
+                where = (loops, stmt) if marker is None else (self.loops_around(marker), marker)
+                if self.shareable(lambda: (self.check_create(stmt), self.check_shared(stmt, stmt.var, *where))):
+                    out.append(self.share(stmt, before, marker or stmt))
+                else:
+                    out.append(stmt)
             elif loops and self.may_allocate(stmt):
                 out += self.from_task(stmt, loops, after, before)
             else:
@@ -100,8 +102,8 @@ class PlaceLoopAllocationsBeforeScopes(escaping.PlaceScopeEscapingOutputs):
                     and self.escapes(out.name, after)]
         if not escaping:
             return [task]
-        for out in escaping:
-            self.check_shared(task, out, loops, task)
+        if not self.shareable(lambda: [self.check_shared(task, out, loops, task) for out in escaping]):
+            return [task]
         *lets, placed = self.allocate(task, after)
         for i, out in enumerate(task.outs):  # a new buffer is held wherever its output was
             p = output_param_of_result(kernel, i)
@@ -141,20 +143,33 @@ class PlaceLoopAllocationsBeforeScopes(escaping.PlaceScopeEscapingOutputs):
     def escapes(self, allocation: str, after: tuple) -> bool:
         return any(escaping._read_in(n, after) for n in self.holders.get(allocation, ()))
 
+    def shareable(self, check) -> bool:
+        """Run ``check``; what it refuses is left as the program wrote it, with a located warning
+        (a refusal made valid programs of the generators refusals: docs/semantics.md, "Still
+        open" 10)."""
+        try:
+            check()
+        except UserError as refused:
+            self.ctx.warn(refused.message, refused.span, hint=refused.hint)
+            return False
+        return True
+
     def check_create(self, let) -> None:
         name = _base(let.var.name)
         if let.value.init is not None:
             raise UserError(
                 f"'{name}' is created with an initial value in a loop inside a `with` block and used after "
                 "the block: the block frees what is allocated in it when it ends, and one buffer made before "
-                "the block would not start from the initial value in every iteration",
+                "the block would not start from the initial value in every iteration, so the use after the block may use a "
+                "freed buffer",
                 let.span,
                 hint="create it before the `with` block, or use it only inside the block",
             )
         if var_reads(let.value.shape).keys() & self.defined_in_scope:
             raise UserError(
                 f"'{name}' is created in a loop inside a `with` block with a shape computed inside the block, "
-                "and used after the block: the block frees what is allocated in it when it ends",
+                "and used after the block: the block frees what is allocated in it when it ends, so the use after "
+                "the block may use a freed buffer",
                 let.span,
                 hint="compute its shape before the `with` block",
             )
@@ -163,12 +178,14 @@ class PlaceLoopAllocationsBeforeScopes(escaping.PlaceScopeEscapingOutputs):
         """Refuse unless one buffer can be every iteration's: no name bound before the allocation
         ``where`` (in the loops ``loops``) that may hold an earlier iteration's buffer is read when
         or after the allocation runs (class docstring)."""
-        parallel = next((loop for loop in loops if loop._production == "For" and loop.kind is LoopKind.parallel), None)
+        parallel = next((loop for loop in loops if loop._production == "For" and loop.kind is LoopKind.parallel
+                         and static_trip_count(loop) != 1), None)
         if parallel is not None:
             raise UserError(
                 f"'{_base(binder.name)}' is allocated anew in each iteration of a pl.parallel loop inside a `with` "
                 "block and used after the block: the block frees what is allocated in it when it ends, and "
-                "iterations that may run at once cannot share one buffer made before the block",
+                "iterations that may run at once cannot share one buffer made before the block, so the use after "
+                "the block may use a freed buffer",
                 stmt.span,
                 hint="use pl.range for the loop, or create the buffers before the `with` block (e.g. one tensor "
                      "with a slice for each iteration)",
@@ -189,7 +206,7 @@ class PlaceLoopAllocationsBeforeScopes(escaping.PlaceScopeEscapingOutputs):
                         "block and used after the block, and an iteration still reads an earlier iteration's "
                         f"buffer (through '{_base(name)}') when or after it allocates its own: the block frees "
                         "what is allocated in it when it ends, and one buffer made before the block cannot be "
-                        "every iteration's",
+                        "every iteration's, so the use after the block may use a freed buffer",
                         stmt.span,
                         hint="create the buffers the loop needs at once (one per value it keeps, e.g. two "
                              "swapped tensors) before the `with` block and write them in the loop, or use the "

@@ -2,7 +2,7 @@
 (docs/semantics.md "Still open" 10; ``place_loop_allocations_before_scopes``): the block's scope
 frees what is allocated in it, so the buffer is made before the block and shared by every
 iteration, whose accesses to it are then ordered (a MANUAL scope orders none of them); a loop
-whose iterations' buffers live at once is refused with a located error."""
+whose iterations' buffers live at once gets a located warning."""
 
 from __future__ import annotations
 
@@ -49,6 +49,9 @@ SHARED = {
                                                "w, p = pl.submit(self.upd, x, t, deps=[])"]),
     "runtime_output_in_auto": ("pl.scope()", ["w, p = pl.submit(self.rd, x)"]),
     "create_in_auto": ("pl.scope()", ["t = pl.create_tensor([8, 8], dtype=pl.FP32)", "w = self.upd(x, t)"]),
+    # (a pl.parallel loop of one iteration: nothing runs at once)
+    "one_parallel_iteration_in_manual": ("pl.manual_scope()", ["for j in pl.parallel(1):",
+                                                               "    w, p = pl.submit(self.rd, x, deps=[])"]),
     "nested_loops_in_manual": ("pl.manual_scope()", ["for j in pl.range(n):",
                                                      "    w, p = pl.submit(self.rd, x, deps=[])"]),
     # placed before the inner block first, then before the outer one (the outer loop's carry
@@ -86,7 +89,7 @@ def test_a_loop_allocation_read_after_the_block_uses_one_buffer_made_before_it(n
     compile_check(code, tmp_path)
 
 
-REFUSED = {
+WARNED = {
     # each iteration reads the buffer of the one before while it makes its own
     "task_reads_the_previous_buffer": ("pl.manual_scope()", ["w, p = pl.submit(self.rd, w, deps=[])"], "w, p"),
     # the previous iteration's buffer is kept alive beside the new one by a second carry
@@ -97,15 +100,15 @@ REFUSED = {
 }
 
 
-@pytest.mark.parametrize("name", sorted(REFUSED))
-def test_a_loop_whose_iterations_buffers_live_at_once_is_refused_with_a_located_error(name, tmp_path):
-    scope, lines, where, *loop = REFUSED[name]
+@pytest.mark.parametrize("name", sorted(WARNED))
+def test_a_loop_whose_iterations_buffers_live_at_once_gets_a_located_warning(name, tmp_path):
+    scope, lines, where, *loop = WARNED[name]
     text = program(scope, lines, *loop)
     path = tmp_path / f"{name}.py"
     path.write_text(text)
     result = run_cli("run", str(path))
-    assert result.returncode == 1, result.stdout + result.stderr
+    assert result.returncode == 0, result.stdout + result.stderr
     line = next(i for i, row in enumerate(text.splitlines(), 1) if row.strip().startswith(where))
-    assert f"{path}:{line}:" in result.stderr
+    assert f"{path}:{line}:" in result.stderr and "warning" in result.stderr
     assert "allocated anew in each iteration of a " in result.stderr and "Traceback" not in result.stderr
-    assert "before the `with` block" in result.stderr
+    assert "may use a freed buffer" in result.stderr and "before the `with` block" in result.stderr
