@@ -61,7 +61,7 @@ from .holders import Holders, dep_names, held_by, is_task_id_value
 from .host_accesses import host_accesses
 from .live_accesses import LiveAccesses, RegionIndex
 from .regions import FULL, FULL_VIEW, UNKNOWN, Box, Full, covers, must_overlap, overlaps  # noqa: F401 - the regions, re-exported
-from .util import last_yield, static_trip_count, var_reads
+from .util import defined_binders, last_yield, static_trip_count, var_reads
 
 # -- storage -----------------------------------------------------------------------------------------
 
@@ -659,6 +659,35 @@ def carried_allocations(func, kernels: dict[str, Any]) -> frozenset:
             for it in stmt.iters:
                 out |= held.get(it.var.name, frozenset()) & inside
     return frozenset(out)
+
+
+def shared_in_loops(func) -> frozenset:
+    """The buffers every iteration of a loop inside a MANUAL scope shares although the program
+    allocated one per iteration: created before the scope, and copied in a loop inside it (where
+    ``place_loop_allocations_before_scopes`` leaves a copy of the buffer it made for them). A
+    user's own copy of such a buffer in such a loop counts too: its pairs get edges the user's
+    ``deps=`` may have made needless, never fewer."""
+    from .util import iter_stmts
+
+    out: set[str] = set()
+    for scope in iter_stmts(func.body):
+        if scope._production not in ("Scope", "CompilerScope") or scope.mode is not ScopeMode.manual:
+            continue
+        inside = {b.name for s in iter_stmts(scope.body) for b in defined_binders(s)}
+        for loop in iter_stmts(scope.body):
+            if loop._production in ("For", "While"):
+                out |= {s.value.name for s in iter_stmts(loop.body)
+                        if s._production == "Let" and s.value._production == "Var" and s.value.name not in inside}
+    if not out:
+        return frozenset()
+    lets = {s.var.name: s.value for s in iter_stmts(func.body) if s._production == "Let"}
+    roots: set[str] = set()
+    for name in out:  # (through the copies an enclosing scope's placement left)
+        while name in lets and lets[name]._production == "Var":
+            name = lets[name].name
+        if name in lets and lets[name]._production == "CreateTensor":
+            roots.add(name)
+    return frozenset(roots)
 
 
 def unordered_war_possible(func, store: dict, untracked: set[str]) -> bool:

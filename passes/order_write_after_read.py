@@ -9,7 +9,7 @@ from nanopass.languages.terms import ScopeMode
 from nanopass.rewrite import Pass, register
 
 from .dep_edges import EdgeWriter, needed_edges
-from .hazards import find_hazards, hazard_kind, runtime_orders, storage_map, unordered_war_possible, untracked_roots
+from .hazards import find_hazards, shared_in_loops, hazard_kind, runtime_orders, storage_map, unordered_war_possible, untracked_roots
 from .host_accesses import host_target, host_waits_for
 from .kernels import kernel_table
 from .util import iter_stmts
@@ -38,6 +38,13 @@ def needs_edge(earlier, later) -> bool:
     return hazard_kind(earlier, later) == "WAR" and not runtime_orders(earlier, later)
 
 
+def shared_buffer_pair(earlier, later, shared: frozenset) -> bool:
+    """A pair of task accesses in one instance of a MANUAL scope to a buffer the compiler made
+    every iteration of a loop in the scope share (``hazards.shared_in_loops``): the user ordered
+    only the accesses to one iteration's buffer, so the compiler orders them all."""
+    return not later.host and earlier.root in shared and in_one_instance(earlier, later)
+
+
 @register
 class OrderWriteAfterRead(Pass):
     """Add a dependency for every hazard the runtime will not order by itself.
@@ -57,7 +64,8 @@ class OrderWriteAfterRead(Pass):
     access inside a manual scope the fence goes before the outermost manual scope around it, and
     a conflict with a task of the same scope instance, which nothing can order, is a user error.
     Nothing is added for pairs the runtime orders, pairs inside one instance of a manual scope
-    (the user's), pairs the later task's own dependencies order, NoDep slots and manual_dep
+    (the user's, but for a buffer ``place_loop_allocations_before_scopes`` made every iteration of
+    a loop in the scope share: those pairs are all ordered), pairs the later task's own dependencies order, NoDep slots and manual_dep
     tensors, or edges the user already wrote. Off with the option ``order_war=False``
     (``--no-war-ordering``).
     Afterwards every write-after-read, every manual-boundary and every task/host hazard is ordered.
@@ -79,8 +87,11 @@ class OrderWriteAfterRead(Pass):
         # pair at all needs one if no root can form one
         if not manual and not unordered_war_possible(func, store, untracked):
             return program
-        hazards = find_hazards(func, kernels, untracked, track_writes=manual, keep=needs_edge, store=store)
-        needed = needed_edges(hazards, needs_edge)
+        shared = shared_in_loops(func)
+        keep = needs_edge if not shared else (
+            lambda earlier, later: needs_edge(earlier, later) or shared_buffer_pair(earlier, later, shared))
+        hazards = find_hazards(func, kernels, untracked, track_writes=manual, keep=keep, store=store)
+        needed = needed_edges(hazards, keep)
         if not needed:
             return program
         operands = self.fence_operands(hazards, needed, store)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from nanopass.pipeline import Pipeline
 
+from .place_loop_allocations_before_scopes import PlaceLoopAllocationsBeforeScopes
 from .place_scope_escaping_outputs import PlaceScopeEscapingOutputs
 from .assign_kernel_ids import AssignKernelIds
 from .batch_tensor_creates import BatchTensorCreates
@@ -43,6 +44,7 @@ PASSES = [
     MaterializeResultBuffers,  # ssa
     FuseCreateAssembleToSlice,  # ssa
     PlaceScopeEscapingOutputs,  # ssa
+    PlaceLoopAllocationsBeforeScopes,  # ssa
     DecideViewTracking,  # ssa
     DeriveCallDirections,  # ssa -> directed
     CheckManualDepsOnSubmitOnly,  # directed

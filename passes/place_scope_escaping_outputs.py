@@ -29,8 +29,7 @@ class PlaceScopeEscapingOutputs(Pass):
     the ``Out`` arguments left out before it (arguments are positional); ``hoist_scope_escapes``
     later moves the allocation before the scope, into the enclosing one. Outputs whose parameter
     shape is not a constant are left as they are, and so are allocations in a loop inside the
-    scope (one buffer made before the scope would be every iteration's: docs/semantics.md, "Still
-    open"). Afterwards no runtime-allocated output of a task directly in a user scope or in its
+    scope (``place_loop_allocations_before_scopes``, which runs next, places those). Afterwards no runtime-allocated output of a task directly in a user scope or in its
     branches is read after that scope.
     """
 
@@ -41,9 +40,8 @@ class PlaceScopeEscapingOutputs(Pass):
     def run(self, program):
         func = program.orch
         self.kernels = kernel_table(program)
-        if not any(self.may_allocate(stmt) for scope in _walk(func.body) if scope._production == "Scope"
-                   for stmt in _in_branches(scope.body)):
-            return program  # (only such a task changes)
+        if not self.applies(func):
+            return program
         # allocation -> the names that may hold it (``held_allocations`` inverted)
         self.holders: dict[str, list[str]] = {}
         for name, allocations in held_allocations(func, self.kernels).items():
@@ -54,6 +52,15 @@ class PlaceScopeEscapingOutputs(Pass):
         self.taken = {b for b in _binder_names(func.body)} | {p.name for p in func.params}
         body = self.sequence(func.body, after=())
         return S.Program(program.name, program.kernels, func.replace(body=body), span=program.span)
+
+    def applies(self, func) -> bool:
+        """Whether the program has a statement this pass may change (a cheap early exit)."""
+        return any(self.may_allocate(stmt) for scope in _walk(func.body) if scope._production == "Scope"
+                   for stmt in _in_branches(scope.body))
+
+    def place_scope(self, scope, after: tuple) -> list:
+        """The statements that stand for ``scope`` (its inner scopes placed already by ``sequence``)."""
+        return [scope.replace(body=self.place(scope.body, after))]
 
     def sequence(self, stmts, after: tuple) -> tuple:
         """``after``: the names read after this statement list (outside it), as layers of read
@@ -79,7 +86,7 @@ class PlaceScopeEscapingOutputs(Pass):
             if not fields:
                 out.append(stmt)
             elif stmt._production == "Scope":
-                out.append(stmt.replace(body=self.place(self.sequence(stmt.body, later), later)))
+                out += self.place_scope(stmt.replace(body=self.sequence(stmt.body, later)), later)
             else:
                 # a loop body's reads in later iterations are reads after an inner scope too
                 inner_after = later + (reads,) if stmt._production in ("For", "While") else later

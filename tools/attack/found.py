@@ -125,6 +125,24 @@ FOUND = {
         "target's name had to exist there, not only its buffer",
         P.Program((), (P.Create("t", "B"), P.Alias("a", "b"), P.Assemble("a", "t", 2),
                        P.HostRead("v", "a", (3, 1), 0)))),
+    "18-runtime-output-in-a-loop-of-a-manual-scope-used-after-it": (
+        "runtime use_after_scope",
+        "not in issue 21 (found on land21, seed 5, r50000006): 07's buffer made by a task in a loop "
+        "inside the manual scope and carried out of it; each iteration's buffer was freed with the "
+        "scope (docs/semantics.md \"Still open\" 10; now one buffer made before the scope, shared by "
+        "the iterations, which the compiler orders)",
+        P.Program((RD, KA), (P.Manual((P.TidNone("m"), P.Loop("range", "i", "n", (
+            P.Call("rd", ("x", None), ("f",), (), True, "t", ()),), carries=(("p", "b"),), yields=("f",),
+            results=("r",)))),
+            P.Call("k0", ("r", "a"), ("a",))))),
+    "19-created-tensor-in-a-loop-of-a-manual-scope-used-after-it": (
+        "runtime use_after_scope",
+        "not in issue 21 (18's family, written for the fix): a create_tensor in the loop, written by "
+        "a task of each iteration and carried out of the manual scope",
+        P.Program((WR,), (P.Manual((P.Loop("range", "i", "n", (
+            P.Create("t", "A"), P.Call("wr", ("x", "t"), ("t",), (), True, "q", ())),
+            carries=(("p", "b"),), yields=("t",), results=("r",)),)),
+            P.HostWrite("r", (1, 2), 4.0)))),
     "09-assemble-drops-the-source-init-value": (
         "value final",
         "issue 21 class 5, a shape it does not list: the source of pl.assemble made by "

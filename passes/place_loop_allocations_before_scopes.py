@@ -1,0 +1,269 @@
+"""place_loop_allocations_before_scopes: ssa -> ssa."""
+
+from __future__ import annotations
+
+from nanopass.errors import UserError
+from nanopass.languages import SSA
+from nanopass.languages.terms import LoopKind
+from nanopass.rewrite import register
+
+from .kernels import output_param_of_result
+from . import place_scope_escaping_outputs as escaping
+from .util import BODY_FIELDS, LOOPS, defined_binders, static_trip_count, var_reads
+
+S = SSA
+
+
+@register
+class PlaceLoopAllocationsBeforeScopes(escaping.PlaceScopeEscapingOutputs):
+    """Give an allocation made in a loop inside a ``with`` block, and read after the block, one
+    buffer made before the block and shared by every iteration.
+
+    The block's runtime scope frees what is allocated in it when it ends (runtime-api.md section
+    11), so a ``pl.create_tensor`` or a runtime-allocated task output (``Out`` without an
+    argument) made in a loop inside the block and held after it (through the loop's carries and
+    results, copies or views: ``passes/allocations.py``) would be used after it was freed.
+    ``place_scope_escaping_outputs`` handles the allocations directly in a block and in its
+    ``if`` branches; this pass handles those in a loop inside it (at any depth of loops and
+    ``if``s, inner blocks first, so an allocation a placement moved before an inner block in a
+    loop is seen again for the outer block). It moves such a create's ``Let`` just before the
+    block, and for such a task output adds ``(Let t (CreateTensor shape dtype))`` of the kernel
+    parameter's static type before the block and passes ``t`` as the ``Out`` argument (and so for
+    the ``Out`` arguments before it, as ``place_scope_escaping_outputs`` does).
+
+    One buffer for every iteration is the program's meaning only when the iterations' buffers'
+    lifetimes do not overlap: no name that may hold the allocation and was bound before the
+    allocation runs (a carry of an enclosing loop inside the block, or a name bound in the loop
+    body before it) is read when or after it runs in the same iteration of that loop (for a task,
+    its own arguments count; for the carry of an outer loop, anything inside the inner loop does).
+    Otherwise, and when a loop around it is a ``pl.parallel`` one of more than one iteration (they
+    may run at once), or the create has an initial value (every iteration would start from it) or
+    a shape computed inside the block, the allocation is left as the program wrote it and the pass
+    warns, located, that the use after the block may use a freed buffer and what to write instead
+    (a refusal made valid programs of the generators refusals). A task output whose parameter
+    shape is not a constant is left as it is too (as ``place_scope_escaping_outputs`` does).
+
+    The shared buffer then has one root for ``order_write_after_read``'s hazard analysis, which
+    orders the iterations' accesses to it where the runtime does not (a MANUAL scope orders none).
+    Afterwards no allocation made in a loop inside a user scope is read after that scope, but for
+    those it warned about and task outputs of non-constant parameter shape.
+    """
+
+    name = "place_loop_allocations_before_scopes"
+    source = SSA
+    target = SSA
+
+    def applies(self, func) -> bool:
+        return any(self.may_allocate(stmt) or _is_create(stmt)
+                   for scope in escaping._walk(func.body) if scope._production == "Scope"
+                   for loop in escaping._walk(scope.body) if loop._production in LOOPS
+                   for stmt in escaping._walk(loop.body))
+
+    def place_scope(self, scope, after: tuple) -> list:
+        if not hasattr(self, "marker"):
+            self.marker: dict[str, object] = {}  # a placed buffer -> where the program allocates it
+            self.copies: set[str] = set()  # the copies of placed buffers left where they were allocated
+        self.scope_body = scope.body
+        self.number(scope.body)
+        self.defined_in_scope = {b.name for s in escaping._walk(scope.body) for b in defined_binders(s)}
+        before: list = []
+        body = self.from_loops(scope.body, (), after, before)
+        return before + [scope.replace(body=body)]
+
+    def from_loops(self, stmts, loops: tuple, after: tuple, before: list) -> tuple:
+        """``stmts`` with the escaping allocations of the loops ``loops`` (outermost first) placed
+        into ``before``; inner scopes are not entered (``sequence`` placed theirs already)."""
+        out = []
+        for stmt in stmts:
+            kind = stmt._production
+            if kind in LOOPS:
+                out.append(stmt.replace(body=self.from_loops(stmt.body, loops + (stmt,), after, before)))
+            elif kind == "If":
+                out.append(stmt.replace(then=self.from_loops(stmt.then, loops, after, before),
+                                        orelse=self.from_loops(stmt.orelse, loops, after, before)))
+            elif loops and _is_create(stmt) and self.escapes(stmt.var.name, after):
+                marker = self.marker.get(stmt.var.name)
+                # (placed for an inner block: the allocation is where the marker is)
+                where = (loops, stmt) if marker is None else (self.loops_around(marker), marker)
+                if self.shareable(lambda: (self.check_create(stmt), self.check_shared(stmt, stmt.var, *where))):
+                    out.append(self.share(stmt, before, marker or stmt))
+                else:
+                    out.append(stmt)
+            elif loops and self.may_allocate(stmt):
+                out += self.from_task(stmt, loops, after, before)
+            else:
+                out.append(stmt)
+        return tuple(out)
+
+    def from_task(self, task, loops: tuple, after: tuple, before: list) -> list:
+        kernel = self.kernels[task.kernel]
+        escaping = [out for i, out in enumerate(task.outs)
+                    if (p := output_param_of_result(kernel, i)) is not None and p >= len(task.args)
+                    and self.escapes(out.name, after)]
+        if not escaping:
+            return [task]
+        if not self.shareable(lambda: [self.check_shared(task, out, loops, task) for out in escaping]):
+            return [task]
+        *lets, placed = self.allocate(task, after)
+        for i, out in enumerate(task.outs):  # a new buffer is held wherever its output was
+            p = output_param_of_result(kernel, i)
+            if p is not None and len(task.args) <= p < len(placed.args):
+                buffer = placed.args[p].value.name
+                self.holders[buffer] = self.holders.get(out.name, []) + [buffer]
+        return [self.share(let, before, placed) for let in lets] + [placed]
+
+    def share(self, let, before: list, marker):
+        """Move the create ``let`` into ``before`` under a new name, and leave where it was a copy
+        of that buffer: the mark of a buffer every iteration shares (``hazards.shared_in_loops``).
+        ``marker``: the statement where the program allocates it (a task, or the copy itself)."""
+        name = self.fresh(let.var.name)
+        self.holders[name] = self.holders.get(let.var.name, []) + [name]
+        before.append(let.replace(var=S.Binder(name, let.var.type, span=let.var.span)))
+        copy = let.replace(value=S.Var(name))
+        self.copies.add(let.var.name)
+        self.marker[name] = copy if marker is let else marker
+        return copy
+
+    def loops_around(self, marker) -> tuple:
+        """The loops of the current scope's body around ``marker``, outermost first, inner scopes
+        crossed."""
+        def find(stmts, loops):
+            for stmt in stmts:
+                if stmt is marker:
+                    return loops
+                inner = loops + (stmt,) if stmt._production in LOOPS else loops
+                for field in BODY_FIELDS.get(stmt._production, ()):
+                    found = find(getattr(stmt, field), inner)
+                    if found is not None:
+                        return found
+            return None
+
+        return find(self.scope_body, ())
+
+    def escapes(self, allocation: str, after: tuple) -> bool:
+        return any(escaping._read_in(n, after) for n in self.holders.get(allocation, ()))
+
+    def shareable(self, check) -> bool:
+        """Run ``check``; what it refuses is left as the program wrote it, with a located warning
+        (a refusal made valid programs of the generators refusals: docs/semantics.md, "Still
+        open" 10)."""
+        try:
+            check()
+        except UserError as refused:
+            self.ctx.warn(refused.message, refused.span, hint=refused.hint)
+            return False
+        return True
+
+    def check_create(self, let) -> None:
+        name = _base(let.var.name)
+        if let.value.init is not None:
+            raise UserError(
+                f"'{name}' is created with an initial value in a loop inside a `with` block and used after "
+                "the block: the block frees what is allocated in it when it ends, and one buffer made before "
+                "the block would not start from the initial value in every iteration, so the use after the block may use a "
+                "freed buffer",
+                let.span,
+                hint="create it before the `with` block, or use it only inside the block",
+            )
+        if var_reads(let.value.shape).keys() & self.defined_in_scope:
+            raise UserError(
+                f"'{name}' is created in a loop inside a `with` block with a shape computed inside the block, "
+                "and used after the block: the block frees what is allocated in it when it ends, so the use after "
+                "the block may use a freed buffer",
+                let.span,
+                hint="compute its shape before the `with` block",
+            )
+
+    def check_shared(self, stmt, binder, loops: tuple, where) -> None:
+        """Refuse unless one buffer can be every iteration's: no name bound before the allocation
+        ``where`` (in the loops ``loops``) that may hold an earlier iteration's buffer is read when
+        or after the allocation runs (class docstring)."""
+        parallel = next((loop for loop in loops if loop._production == "For" and loop.kind is LoopKind.parallel
+                         and static_trip_count(loop) != 1), None)
+        if parallel is not None:
+            raise UserError(
+                f"'{_base(binder.name)}' is allocated anew in each iteration of a pl.parallel loop inside a `with` "
+                "block and used after the block: the block frees what is allocated in it when it ends, and "
+                "iterations that may run at once cannot share one buffer made before the block, so the use after "
+                "the block may use a freed buffer",
+                stmt.span,
+                hint="use pl.range for the loop, or create the buffers before the `with` block (e.g. one tensor "
+                     "with a slice for each iteration)",
+            )
+        at = self.position[id(where)]
+        # (not the allocation itself, nor the copies of the buffer left where it was allocated)
+        holders = set(self.holders.get(binder.name, ())) - self.dead - self.copies - {binder.name}
+        for j, loop in enumerate(loops):
+            start, end = self.body_span[id(loop)]
+            cut = self.body_span[id(loops[j + 1])][0] if j + 1 < len(loops) else at
+            for name in sorted(holders):
+                bound = self.bound_at.get(name)
+                if bound is None or not start <= bound < cut:
+                    continue
+                if any(cut <= read <= end for read in self.read_at.get(name, ())):
+                    raise UserError(
+                        f"'{_base(binder.name)}' is allocated anew in each iteration of a loop inside a `with` "
+                        "block and used after the block, and an iteration still reads an earlier iteration's "
+                        f"buffer (through '{_base(name)}') when or after it allocates its own: the block frees "
+                        "what is allocated in it when it ends, and one buffer made before the block cannot be "
+                        "every iteration's, so the use after the block may use a freed buffer",
+                        stmt.span,
+                        hint="create the buffers the loop needs at once (one per value it keeps, e.g. two "
+                             "swapped tensors) before the `with` block and write them in the loop, or use the "
+                             "result only inside the block",
+                    )
+
+    def number(self, stmts) -> None:
+        """Number the statements of a scope body in program order: where each is, where each name
+        is bound and read (reads by copies nothing reads left out), and each loop body's span."""
+        self.position: dict[int, int] = {}
+        self.bound_at: dict[str, int] = {}
+        self.read_at: dict[str, list[int]] = {}
+        self.body_span: dict[int, tuple[int, int]] = {}
+        counter = 0
+
+        def reads(nodes, here: int) -> None:
+            for name in var_reads(nodes):
+                self.read_at.setdefault(name, []).append(here)
+
+        def walk(body) -> None:
+            nonlocal counter
+            for stmt in body:
+                here = counter
+                counter += 1
+                self.position[id(stmt)] = here
+                kind = stmt._production
+                fields = BODY_FIELDS.get(kind, ())
+                if kind == "Let" and stmt.var.name in self.dead:
+                    continue
+                for name, many in stmt._child_fields:
+                    if name not in fields and name not in ("iters", "results", "outs", "tid", "var"):
+                        value = getattr(stmt, name)
+                        reads(list(value) if many else [] if value is None else [value], here)
+                if kind in LOOPS:
+                    reads([it.init for it in stmt.iters], here)
+                    start = counter
+                    counter += 1
+                    for it in stmt.iters:
+                        self.bound_at[it.var.name] = start
+                    walk(stmt.body)
+                    self.body_span[id(stmt)] = (start, counter - 1)
+                else:
+                    for field in fields:
+                        walk(getattr(stmt, field))
+                after = counter if fields else here
+                for binder in defined_binders(stmt):
+                    if kind in LOOPS and binder.name in {it.var.name for it in stmt.iters}:
+                        continue
+                    self.bound_at[binder.name] = after
+                counter += 1 if fields else 0
+
+        walk(stmts)
+
+
+def _is_create(stmt) -> bool:
+    return stmt._production == "Let" and stmt.value._production == "CreateTensor"
+
+
+def _base(name: str) -> str:
+    return name.split("__", 1)[0]

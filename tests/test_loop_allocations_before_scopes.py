@@ -1,0 +1,114 @@
+"""A tensor allocated in a loop inside a ``with`` block and read after the block
+(docs/semantics.md "Still open" 10; ``place_loop_allocations_before_scopes``): the block's scope
+frees what is allocated in it, so the buffer is made before the block and shared by every
+iteration, whose accesses to it are then ordered (a MANUAL scope orders none of them); a loop
+whose iterations' buffers live at once gets a located warning."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from conftest import compile_check, run_cli
+
+HEAD = '''import nanopass.dsl as pl
+
+
+@pl.program
+class P:
+    @pl.function(type=pl.FunctionType.AIV)
+    def rd(self, a: pl.Tensor[[8, 8], pl.FP32], out: pl.Out[pl.Tensor[[8, 8], pl.FP32]]) -> pl.Tensor[[8, 8], pl.FP32]:
+        t: pl.Tile[[8, 8], pl.FP32] = pl.load(a, [0, 0], [8, 8])
+        o: pl.Tensor[[8, 8], pl.FP32] = pl.store(t, [0, 0], out)
+        return o
+
+    @pl.function(type=pl.FunctionType.AIV)
+    def upd(self, a: pl.Tensor[[8, 8], pl.FP32], acc: pl.InOut[pl.Tensor[[8, 8], pl.FP32]]) -> pl.Tensor[[8, 8], pl.FP32]:
+        t: pl.Tile[[8, 8], pl.FP32] = pl.load(a, [0, 0], [8, 8])
+        o: pl.Tensor[[8, 8], pl.FP32] = pl.store(t, [0, 0], acc)
+        return o
+
+    @pl.function(type=pl.FunctionType.Orchestration, auto_scope={auto})
+    def orch(
+        self,
+        x: pl.Tensor[[8, 8], pl.FP32],
+        y: pl.InOut[pl.Tensor[[8, 8], pl.FP32]],
+        n: pl.Scalar[pl.INT64],
+    ) -> pl.Tensor[[8, 8], pl.FP32]:
+        w = x
+{body}
+        y = self.upd(w, y)
+        return y
+'''
+
+# (name, scope, loop body): each loop's last buffer is read after the block
+SHARED = {
+    "runtime_output_in_manual": ("pl.manual_scope()", ["w, p = pl.submit(self.rd, x, deps=[])"]),
+    "create_in_manual": ("pl.manual_scope()", ["t = pl.create_tensor([8, 8], dtype=pl.FP32)",
+                                               "w, p = pl.submit(self.upd, x, t, deps=[])"]),
+    "runtime_output_in_auto": ("pl.scope()", ["w, p = pl.submit(self.rd, x)"]),
+    "create_in_auto": ("pl.scope()", ["t = pl.create_tensor([8, 8], dtype=pl.FP32)", "w = self.upd(x, t)"]),
+    # (a pl.parallel loop of one iteration: nothing runs at once)
+    "one_parallel_iteration_in_manual": ("pl.manual_scope()", ["for j in pl.parallel(1):",
+                                                               "    w, p = pl.submit(self.rd, x, deps=[])"]),
+    "nested_loops_in_manual": ("pl.manual_scope()", ["for j in pl.range(n):",
+                                                     "    w, p = pl.submit(self.rd, x, deps=[])"]),
+    # placed before the inner block first, then before the outer one (the outer loop's carry
+    # is passed into the inner loop before the allocation there)
+    "manual_block_in_a_loop_of_an_auto_block": ("pl.scope()", [
+        "with pl.manual_scope():", "    for j in pl.range(n):", "        w, p = pl.submit(self.rd, x, deps=[])"]),
+    # an iteration's read of its buffer, then the next iteration's write of it (WAR)
+    "written_then_read_in_manual": ("pl.manual_scope()", [
+        "w = pl.create_tensor([8, 8], dtype=pl.FP32)", "w, p = pl.submit(self.upd, x, w, deps=[])",
+        "u, q = pl.submit(self.rd, w, deps=[p])"]),
+}
+
+
+def program(scope: str, lines: list[str], loop: str = "range") -> str:
+    body = f"        with {scope}:\n            for i in pl.{loop}(n):\n" + "".join(f"                {line}\n" for line in lines)
+    return HEAD.replace("{auto}", "True" if "manual" in scope else "False").replace("{body}", body.rstrip("\n"))
+
+
+@pytest.mark.parametrize("name", sorted(SHARED))
+def test_a_loop_allocation_read_after_the_block_uses_one_buffer_made_before_it(name, tmp_path):
+    path = tmp_path / f"{name}.py"
+    path.write_text(program(*SHARED[name]))
+    for n in range(4):  # no iteration, one, and iterations after the first
+        result = run_cli("check", "--json", "--set", f"n={n}", str(path))
+        assert result.returncode == 0, result.stderr
+        report = json.loads(result.stdout)
+        [run] = report["runs"]
+        assert report["hazards"] == 0 and report["mismatches"] == 0, (n, run)
+        assert run["warnings"] == [], (n, run["warnings"])  # (a freed buffer used after its scope)
+    result = run_cli("run", str(path))
+    assert result.returncode == 0, result.stderr
+    code = result.stdout
+    block = code.rindex("PTO2_SCOPE(", 0, code.index("for (int64_t i"))  # the `with` block's
+    assert code.index("alloc_tensors(") < block and "alloc_tensors(" not in code[block:]
+    compile_check(code, tmp_path)
+
+
+WARNED = {
+    # each iteration reads the buffer of the one before while it makes its own
+    "task_reads_the_previous_buffer": ("pl.manual_scope()", ["w, p = pl.submit(self.rd, w, deps=[])"], "w, p"),
+    # the previous iteration's buffer is kept alive beside the new one by a second carry
+    "two_generations_carried": ("pl.scope()", ["v = w", "w, p = pl.submit(self.rd, x)", "y = self.upd(v, y)"],
+                                "w, p"),
+    # the iterations of a pl.parallel loop may run at once
+    "parallel_iterations": ("pl.manual_scope()", ["w, p = pl.submit(self.rd, x, deps=[])"], "w, p", "parallel"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(WARNED))
+def test_a_loop_whose_iterations_buffers_live_at_once_gets_a_located_warning(name, tmp_path):
+    scope, lines, where, *loop = WARNED[name]
+    text = program(scope, lines, *loop)
+    path = tmp_path / f"{name}.py"
+    path.write_text(text)
+    result = run_cli("run", str(path))
+    assert result.returncode == 0, result.stdout + result.stderr
+    line = next(i for i, row in enumerate(text.splitlines(), 1) if row.strip().startswith(where))
+    assert f"{path}:{line}:" in result.stderr and "warning" in result.stderr
+    assert "allocated anew in each iteration of a " in result.stderr and "Traceback" not in result.stderr
+    assert "may use a freed buffer" in result.stderr and "before the `with` block" in result.stderr
