@@ -358,16 +358,41 @@ def test_surface_golden(source, abi, tmp_path):
 @pytest.mark.parametrize("source", DIR_PROGRAMS, ids=[p.stem for p in DIR_PROGRAMS])
 def test_surface_program_has_no_hazard(source):
     program = load_program(source)
-    runs = choose_values(program.surface(), {}).runs
-    assert runs
-    for values in runs:
-        result = check_program(program, as_set_text(values))
-        assert result.emission.tasks, "the run submitted no task"
-        assert not result.failing and result.fatal is None, "\n".join(result.lines())
+    for func in sorted(nanopass.generate_orchestration(program).functions):  # each orchestration function
+        runs = choose_values(program.surface(func), {}).runs
+        assert runs
+        for values in runs:
+            result = check_program(program, as_set_text(values), func_name=func)
+            assert result.emission.tasks, "the run submitted no task"
+            assert not result.failing and result.fatal is None, "\n".join(result.lines())
 
 
 def test_there_are_surface_goldens():
     assert len(DIR_PROGRAMS) >= 2
+
+
+# Several orchestration functions (reference-surface.md section 7): the result's code is the first
+# by name; each other function's C++ is <name>.<func>.expected.cpp / <name>.<func>.l2.expected.cpp.
+
+@pytest.mark.parametrize("abi", sorted(ABIS))
+@pytest.mark.parametrize("source", DIR_PROGRAMS, ids=[p.stem for p in DIR_PROGRAMS])
+def test_every_other_orchestration_function_has_its_golden(source, abi, tmp_path):
+    result = nanopass.generate_orchestration(load_program(source), abi=abi)
+    others = sorted(set(result.functions) - {result.func_name})
+    middles = [p.name[len(source.stem) + 1:-len(".expected.cpp")] for p in SURFACE_DIR.glob(f"{source.stem}.*.expected.cpp")]
+    of_abi = [m.removesuffix(".l2") for m in middles if m != "l2" and m.endswith(".l2") == (abi == "l2")]
+    assert sorted(set(of_abi) - {"Ascend950"}) == others
+    for func in others:
+        code = result.functions[func].code
+        assert code == (SURFACE_DIR / f"{source.stem}.{func}{ABIS[abi]}").read_text()
+        compile_check(code, tmp_path, f"{source.stem}.{func}.{abi}.cpp")
+
+
+def test_several_orchestration_functions_each_number_their_kernels():
+    result = nanopass.generate_orchestration(load_program(SURFACE_DIR / "several_orch.py"))
+    assert result.func_name == "alpha" and sorted(result.functions) == ["alpha", "zeta"]  # zeta is written first
+    assert result.functions["alpha"].func_name_to_id == {"add": 0, "scale": 1}
+    assert result.functions["zeta"].func_name_to_id == {"scale": 0, "add": 1}
 
 
 def test_outlined_and_spmd_kernels_have_the_metadata_the_spec_states():
