@@ -456,3 +456,15 @@ def test_the_backend_changes_no_task_and_no_dependency():
     assert all(default[name].tree == other[name].tree for name in default.names())
     result = check_program(program, {"w": "2"})
     assert result.fatal is None and not result.failing and not result.mismatches
+
+
+def test_predicate_is_refused_because_the_runtime_api_has_no_predicate():
+    # runtime-api.md defines no predicate type (the reference's L0TaskPredicate, set_predicate and
+    # PredicateOp are not in it), so neither does the stand-in header: there is nothing to emit.
+    header = (REPO / "tools" / "pto_orchestration_api.h").read_text()
+    assert not any(name in header for name in ("Predicate", "predicate"))
+    from nanopass.passes.frontend.ops.submits import PREDICATE_REFUSED
+    assert "runtime API the C++ is written for (runtime-api.md) has no predicate type" in PREDICATE_REFUSED
+    readme = (REPO / "README.md").read_text()
+    [row] = [line for line in readme.splitlines() if line.startswith("| `predicate` |")]
+    assert "has no predicate type" in row

@@ -310,7 +310,8 @@ PREDICATE_REFUSED = (
     "{what}(predicate=...) is not supported: a dispatch predicate makes the runtime skip the task when a "
     "tensor element compared with a constant is false (L0TaskPredicate, reference-behaviour.md section 10.5). "
     "nanopass does not model a task that may not run: its interpreters and hazard checker run every task "
-    "submitted, and none of its dependency passes orders the predicate's read of the tensor element"
+    "submitted, and none of its dependency passes orders the predicate's read of the tensor element; and the "
+    "runtime API the C++ is written for (runtime-api.md) has no predicate type and no call that sets one"
 )
 
 
