@@ -468,3 +468,35 @@ def test_predicate_is_refused_because_the_runtime_api_has_no_predicate():
     readme = (REPO / "README.md").read_text()
     [row] = [line for line in readme.splitlines() if line.startswith("| `predicate` |")]
     assert "has no predicate type" in row
+
+
+GM_PIPE_NAMED = '''\
+import nanopass.dsl as pl
+
+
+@pl.program
+class GmPipeNamed:
+    @pl.function(type=pl.FunctionType.AIV)
+    def k(self, a: pl.Tensor[[64], pl.FP32], ws: pl.InOut[pl.Tensor[[64], pl.FP32]],
+          out: pl.Out[pl.Tensor[[64], pl.FP32]]) -> pl.Tensor[[64], pl.FP32]:
+        return out
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def orch(self, a: pl.Tensor[[64], pl.FP32], out: pl.Out[pl.Tensor[[64], pl.FP32]]) -> pl.Tensor[[64], pl.FP32]:
+        gm_pipe_buffer_0 = pl.create_tensor([64], dtype=pl.FP32)
+        out = self.k(a, gm_pipe_buffer_0, out)
+        return out
+'''
+
+
+@pytest.mark.parametrize("abi", sorted(ABIS))
+def test_a_tensor_named_like_a_gm_pipe_buffer_keeps_the_shape_written(tmp_path, abi):
+    # reference-behaviour.md 7.1's GM pipe workspace sizing is for a buffer the reference's own
+    # passes inject for a kernel with cross-core pipes; nanopass injects none and reads no kernel
+    # code, so a create the program writes is sized as written, whatever its name (README).
+    path = tmp_path / "gm_pipe_named.py"
+    path.write_text(GM_PIPE_NAMED)
+    code = nanopass.generate_orchestration(load_program(path), abi=abi).code
+    assert "        uint32_t gm_pipe_buffer_0_ci_shapes[1] = {64};\n" in code
+    assert "static_cast<uint32_t>" not in code
+    compile_check(code, tmp_path)
