@@ -45,6 +45,7 @@ RUNS = {
     "surface_while": ({"n": "3", "m": "1"}, 5),
     "surface_phi_names": ({"flag": "1"}, 6),
     "surface_jit_inline": ({}, 4),
+    "surface_host_access": ({"e": "3"}, 1),
 }
 
 
@@ -176,6 +177,10 @@ ERRORS = {
     "cond in an if": ("if pl.cond(n > 0):\n    res = self.k(x, res)\nreturn res\n", "pl.cond",
                       "pl.cond(...) must be the first statement of a pl.while_ loop's body"),
     "slice clamp": ("r = pl.slice(big, [8, 32], [0, 0], clamp=1)\nreturn res\n", "1)", "clamp= must be True or False"),
+    "one index of a 2-D tensor": ("v = pl.tensor.read(big, 1)\nres = self.k(x, res)\nreturn res\n", "1)",
+                                  "pl.tensor.read of a rank-2 tensor needs 2 indices, got 1"),
+    "a float index": ("pl.tensor.write(x, 1.5, 2.0)\nreturn res\n", "1.5",
+                      "pl.tensor.write: indices must be a list, like [i, j], or one integer index of a 1-D tensor"),
 }
 
 
