@@ -505,3 +505,27 @@ def test_a_tensor_named_like_a_gm_pipe_buffer_keeps_the_shape_written(tmp_path, 
     assert "        uint32_t gm_pipe_buffer_0_ci_shapes[1] = {64};\n" in code
     assert "static_cast<uint32_t>" not in code
     compile_check(code, tmp_path)
+
+
+@pytest.mark.parametrize("abi", sorted(ABIS))
+def test_an_explicitly_opaque_function_with_blocks_is_the_orchestration_function(abi, tmp_path):
+    # reference-surface.md section 3: "@pl.function with no type= is FunctionType.Opaque"; written
+    # out, it is the same program as the spec's AtDemo.
+    text = (SURFACE_DIR / "at_demo.py").read_text()
+    assert text.count("    @pl.function\n    def main") == 1
+    path = tmp_path / "at_demo_opaque.py"
+    path.write_text(text.replace("    @pl.function\n    def main", "    @pl.function(type=pl.FunctionType.Opaque)\n    def main"))
+    assert nanopass.generate_orchestration(load_program(path), abi=abi).code == expected_file(SURFACE_DIR / "at_demo.py", abi).read_text()
+
+
+def test_a_jit_opaque_function_is_read_but_not_dispatched(tmp_path):
+    # @pl.jit.opaque reads the function as an Opaque method; the reference's code generator refuses
+    # an Opaque callee (reference-behaviour.md 10.1), and so does nanopass, with a located error.
+    path = tmp_path / "jit.py"
+    path.write_text(JIT_PROGRAM.replace("@pl.jit.incore(level=1)", "@pl.jit.opaque"))
+    with pytest.raises(UserError) as info:
+        nanopass.generate_orchestration(load_program(path))
+    line = next(n for n, text in enumerate(JIT_PROGRAM.splitlines(), 1) if text.strip() == "tmp = twice(x, tmp)")
+    assert (info.value.span.line, info.value.span.display_col) == (line, 11)
+    assert info.value.message.startswith("'twice' is an Opaque function (no type=, type=pl.FunctionType.Opaque or "
+                                         "@pl.jit.opaque): it cannot be dispatched as a task")

@@ -150,7 +150,10 @@ def kernel_sig(cx: FunctionContext, name: str, node: ast.AST) -> KernelSig:
             hint=did_you_mean(name, cx.program.kernels, "self.") or f"kernels: {available}"
         )
     if sig.kind is FuncKind.Opaque:
-        raise cx.error(f"'{name}' has no pl.FunctionType: it cannot be dispatched as a task", node)
+        raise cx.error(f"'{name}' is an Opaque function (no type=, type=pl.FunctionType.Opaque or @pl.jit.opaque): "
+                       "it cannot be dispatched as a task", node,
+                       hint="give it a core: @pl.function(type=pl.FunctionType.AIV) (or AIC, InCore); the existing "
+                            "compiler's code generator refuses an Opaque callee too (reference-behaviour.md 10.1)")
     tensors = sum(1 for p in sig.params if p.type._production == "TensorType")
     scalars = len(sig.params) - tensors
     if tensors > MAX_TASK_TENSORS or scalars > MAX_TASK_SCALARS:
