@@ -46,6 +46,7 @@ RUNS = {
     "surface_phi_names": ({"flag": "1"}, 6),
     "surface_jit_inline": ({}, 4),
     "surface_host_access": ({"e": "3"}, 1),
+    "surface_loop_tid": ({"n": "3"}, 4),
 }
 
 
