@@ -37,9 +37,10 @@ class LowerToEmission(Pass):
     <region>: <kernel>``), its ``Arg`` with one add call per argument (tensors, then scalars;
     the create-infos of runtime-allocated outputs come before the blank line), one ``dump(...)``
     of the tensors it marks, its dependency array when it has edges (fresh ids unguarded, others
-    guarded, arrays as a loop over their slots, D10), ``set_allow_early_resolve(true)`` when
-    asked, its launch spec (an SPMD task's block count, and the sync-start flag when it is
-    true), and its submit (capturing ``task_<n>_outs`` when its TaskId or
+    guarded, arrays as a loop over their slots, D10), its launch spec (an SPMD task's block
+    count, and the sync-start flag when it is true), ``set_allow_early_resolve(true)`` when asked
+    (the dependencies after these two for a Group or a ``with pl.spmd`` region, as the reference
+    orders a call through a launch function), and its submit (capturing ``task_<n>_outs`` when its TaskId or
     a runtime-allocated output is used); external tensors and scalar parameters are declared
     when the body uses them, so the C++ has no unused variable; loops and ifs declare their rebound carries before the
     statement and assign them at the yield (through temporaries when a yield permutes carries,
@@ -299,13 +300,20 @@ class LowerToEmission(Pass):
         if task.dumps:
             out.append(E.DumpArgs.make(args, list(dict.fromkeys(tensors[i].value.name for i in task.dumps))))
         launch = self.launch(kernel, n, out)  # a Group's MixedKernels before the dependencies, as the reference
-        self.deps(args, task.deps, task.capacity, out)
-        if task.early_resolve:
-            out.append(E.AllowEarlyResolve.make(args))
+        # reference-behaviour.md 10.5: a direct call sets its dependencies, launch spec, then early
+        # resolve; a call through a launch function (a Group, a ``with pl.spmd`` region: 10.1) sets
+        # its launch spec and early resolve before its dependencies.
+        through_launch_function = bool(kernel.members) or (task.launch is not None and task.launch.region is not None)
+        if not through_launch_function:
+            self.deps(args, task.deps, task.capacity, out)
         if task.launch is not None:
             out.append(E.SetBlockNum.make(args, task.launch.blocks, span=task.launch.span))
             if task.launch.sync_start:
                 out.append(E.SetSyncStart.make(args))
+        if task.early_resolve:
+            out.append(E.AllowEarlyResolve.make(args))
+        if through_launch_function:
+            self.deps(args, task.deps, task.capacity, out)
         out.append(E.Submit.make(args, launch, outs_name if capture else None))
         if capture and task.tid is not None and task.tid.name in self.used:
             out.append(E.DeclTid(task.tid.name, E.TidOfOuts(outs_name)))

@@ -150,6 +150,10 @@ def test_creates_are_batched_in_chunks_of_32_or_16_for_l2(tmp_path, abi, chunks)
     compile_check(code, tmp_path)
     cli = run_cli("run", str(path), "--abi", abi)
     assert cli.returncode == 0 and cli.stdout == code
+    from nanopass.tools.check import check_program
+
+    checked = check_program(load_program(path), {"n": "1"})  # the hazard checker: 40 tasks, no hazard
+    assert checked.fatal is None and not checked.failing and len(checked.emission.tasks()) == 40, checked.lines()
 
 
 def test_dynamic_symbols_defined_only_when_used(tmp_path):

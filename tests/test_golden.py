@@ -16,7 +16,7 @@ from conftest import EXAMPLES, REPO, compile_check, load_program
 import nanopass
 
 GOLDEN_DIRS = [EXAMPLES, REPO / "tests" / "golden"]
-GOLDENS = sorted(p for d in GOLDEN_DIRS for p in d.glob("*.expected.cpp"))
+GOLDENS = sorted(p for d in GOLDEN_DIRS for p in d.glob("*.expected.cpp"))  # the default ABI's
 
 
 def _source_of(expected: Path) -> Path:
@@ -40,6 +40,26 @@ def test_golden_output(expected, tmp_path):
     result = nanopass.generate_orchestration(load_program(source), **golden_options(source))
     assert result.code == expected.read_text()
     compile_check(result.code, tmp_path, expected.name.replace(".expected", ""))
+
+
+# The --abi l2 goldens of tests/golden programs that pin a reference-surface.md non-DSL row (S2's
+# phase-fence barrier, analyze_auto_scopes_for_deps: a compiler-made manual scope, derived edges on
+# constant slices, a fallback to the runtime's tracking; the TaskId sources of a manual scope); the
+# surface_* programs' are compared in test_reference_surface.
+L2_GOLDENS = sorted(p for p in (REPO / "tests" / "golden").glob("*.expected.l2.cpp") if not p.name.startswith("surface_"))
+
+
+@pytest.mark.parametrize("expected", L2_GOLDENS, ids=[p.name.replace(".expected.l2.cpp", "") for p in L2_GOLDENS])
+def test_golden_output_under_l2(expected, tmp_path):
+    source = expected.with_name(expected.name.replace(".expected.l2.cpp", ".py"))
+    result = nanopass.generate_orchestration(load_program(source), abi="l2", **golden_options(source))
+    assert result.code == expected.read_text()
+    compile_check(result.code, tmp_path, expected.name.replace(".expected.l2", ".l2"))
+
+
+def test_the_non_dsl_rows_have_l2_goldens():
+    assert {p.name.replace(".expected.l2.cpp", "") for p in L2_GOLDENS} >= {
+        "phase_fence", "derive_manual_region", "derive_boxes", "derive_fallback", "tid_sources"}
 
 
 def test_every_example_has_a_golden():

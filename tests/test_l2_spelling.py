@@ -86,6 +86,29 @@ def test_a_group_dispatch_is_commented_and_ordered_as_the_reference(tmp_path):
         assert "// Group vector_only: AIV-only SPMD" in lines
 
 
+def test_a_group_sets_early_resolve_before_its_dependencies(tmp_path):
+    # reference-behaviour 10.1/10.5: a Group is called through a launch function, whose order is
+    # launch spec; early resolve; dependencies (a direct call's: dependencies; launch spec; early resolve)
+    text = (REPO / "examples" / "group_mixed.py").read_text().replace(
+        "        p = self.attention_block(q, k, s, p)\n",
+        "        with pl.manual_scope():\n"
+        "            p, t0 = pl.submit(self.vector_only, s, p)\n"
+        "            p, t1 = pl.submit(self.attention_block, q, k, s, p, deps=[t0], allow_early_resolve=True)\n",
+    )
+    assert "allow_early_resolve=True" in text
+    lines = [line.strip() for line in compiled(tmp_path, text, "groups", "l2").splitlines()]
+    head = lines.index("// Group attention_block: MixedKernels (AIC + AIV lanes)")
+    body = lines[head : lines.index("TaskOutputTensors task_1_outs = rt_submit_task(mixed_1, params_t1);", head) + 1]
+    assert body[-6:] == [
+        "params_t1.set_allow_early_resolve(true);",
+        "PTO2TaskId params_t1_deps[1];",
+        "uint32_t params_t1_deps_count = 0;",
+        "params_t1_deps[params_t1_deps_count++] = t0;",
+        "params_t1.set_dependencies(params_t1_deps, params_t1_deps_count);",
+        "TaskOutputTensors task_1_outs = rt_submit_task(mixed_1, params_t1);",
+    ]
+
+
 PHI_WITHOUT_EXTERNAL = '''
 import nanopass.dsl as pl
 

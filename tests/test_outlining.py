@@ -104,6 +104,18 @@ def test_a_plain_function_calling_an_inline_function_that_holds_a_block_is_the_o
     assert code.count("rt_submit_aiv_task(") == 1 and "// Task 0: blk" in code
 
 
+def test_an_unnamed_blocks_k_counts_every_outlined_block_of_the_function_named_ones_too(tmp_path):
+    # reference-surface.md section 3: "default <enclosing>_incore_<k> (k counts outlined blocks per
+    # function from 0)"; a block with name_hint= is an outlined block too, so it takes a k.
+    program = surface(tmp_path, AT.replace("CORE_GROUP", 'CORE_GROUP, name_hint="first"')
+                      + "    out = pl.assemble(out, pl.add(a, b), [0, 0])\n"
+                      + AT + "    out = pl.assemble(out, pl.mul(a, b), [0, 0])\n"
+                      + "with pl.spmd(2):\n    out = pl.assemble(out, a, [0, 0])\n"
+                      + AT + "    out = pl.assemble(out, b, [0, 0])\n")
+    tasks = [s.kernel for s in program.orch.body if s._production == "Task"]
+    assert tasks == ["first", "main_incore_1", "main_incore_2", "main_incore_3"]
+
+
 def test_reads_come_first_then_writes_scalars_are_scalar_arguments_and_kernel_ids_follow_dispatch(tmp_path):
     code = nanopass.generate_orchestration(load_program(write(tmp_path, """
         for i in pl.range(n):

@@ -376,3 +376,61 @@ def test_stop_after_names_the_ssa_pass_that_runs_on_the_program(tmp_path):
         refused = run_cli("run", str(source), "--stop-after", name)
         assert refused.returncode == 2 and "Traceback" not in refused.stderr, refused.stderr
         assert f"--stop-after: '{name}' does not run on this program" in refused.stderr
+
+
+# -- pl.while_ in the printed form ----------------------------------------------------------------
+# Neither reference-surface.md nor reference-behaviour.md says how the existing compiler prints a
+# pl.while_ loop (its orchestration code generator does not lower one: reference-behaviour.md
+# sections 7.8 and 14.2). The printed text is read by the DSL's rule for the loop, so the program
+# as written compiles as tests/golden/surface_while.py does; another shape is a located error.
+
+WHILE_AS_WRITTEN = '''\
+# pypto.program: WhileLoop
+import pypto.language as pl
+
+@pl.program
+class WhileLoop:
+    @pl.function(type=pl.FunctionType.AIV, level=pl.Level.AIV, role=pl.Role.SubWorker)
+    def step(src: pl.Tensor[[8, 32], pl.FP32], dst: pl.InOut[pl.Tensor[[8, 32], pl.FP32]]) -> pl.Tensor[[8, 32], pl.FP32]:
+        t: pl.Tile[[8, 32], pl.FP32, pl.Mem.Vec] = pl.tile.load(src, [0, 0], [8, 32], [8, 32], target_memory=pl.Mem.Vec)
+        out: pl.Tensor[[8, 32], pl.FP32] = pl.tile.store(t, [0, 0], dst)
+        return out
+    @pl.function(type=pl.FunctionType.AIV, level=pl.Level.AIV, role=pl.Role.SubWorker)
+    def copy(src: pl.Tensor[[8, 32], pl.FP32], dst: pl.Out[pl.Tensor[[8, 32], pl.FP32]]) -> pl.Tensor[[8, 32], pl.FP32]:
+        t: pl.Tile[[8, 32], pl.FP32, pl.Mem.Vec] = pl.tile.load(src, [0, 0], [8, 32], [8, 32], target_memory=pl.Mem.Vec)
+        out: pl.Tensor[[8, 32], pl.FP32] = pl.tile.store(t, [0, 0], dst)
+        return out
+    @pl.function(type=pl.FunctionType.Orchestration, level=pl.Level.CHIP, role=pl.Role.Orchestrator)
+    def run(self, x: pl.Tensor[[8, 32], pl.FP32], res: pl.InOut[pl.Tensor[[8, 32], pl.FP32]], out: pl.Out[pl.Tensor[[8, 32], pl.FP32]], n: pl.Scalar[pl.INT64], m: pl.Scalar[pl.INT64]) -> pl.Tensor[[8, 32], pl.FP32]:
+        tmp: pl.Tensor[[8, 32], pl.FP32] = pl.create_tensor([8, 32], dtype=pl.FP32)
+        for (i, r) in pl.while_(init_values=(0, res)):
+            pl.cond(i < n)
+            r: pl.Tensor[[8, 32], pl.FP32] = self.step(x, r)
+            if i == m:
+                tmp: pl.Tensor[[8, 32], pl.FP32] = self.copy(r, tmp)
+            i2, r2 = pl.yield_(i + 1, r)
+        out: pl.Tensor[[8, 32], pl.FP32] = self.copy(tmp, out)
+        return out
+'''
+
+
+@pytest.mark.parametrize(("abi", "golden"), [("seed", "surface_while.expected.cpp"), ("l2", "surface_while.expected.l2.cpp")])
+def test_a_printed_while_loop_as_written_compiles_as_the_dsl_program(abi, golden, tmp_path):
+    assert looks_printed(WHILE_AS_WRITTEN)
+    code = compile_text(WHILE_AS_WRITTEN, abi=abi).code
+    assert code == (REPO / "tests" / "golden" / golden).read_text()
+    compile_check(code, tmp_path)
+
+
+def test_a_printed_while_loop_of_another_shape_is_a_located_error():
+    # e.g. its body wrapped in a scope, as the after-pipeline form wraps a pl.range loop's body
+    text = WHILE_AS_WRITTEN.replace(
+        "            pl.cond(i < n)\n            r: pl.Tensor[[8, 32], pl.FP32] = self.step(x, r)\n"
+        "            if i == m:\n                tmp: pl.Tensor[[8, 32], pl.FP32] = self.copy(r, tmp)\n"
+        "            i2, r2 = pl.yield_(i + 1, r)\n",
+        "            pl.cond(i < n)\n            with pl.scope():\n"
+        "                r: pl.Tensor[[8, 32], pl.FP32] = self.step(x, r)\n"
+        "                i2, r2 = pl.yield_(i + 1, r)\n")
+    error = _error(text)
+    assert (error.span.line, error.span.col) == (21, 12)
+    assert error.message == "a pl.while_ loop must end with an assignment from pl.yield_(...)"

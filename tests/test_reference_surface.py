@@ -45,6 +45,8 @@ RUNS = {
     "surface_while": ({"n": "3", "m": "1"}, 5),
     "surface_phi_names": ({"flag": "1"}, 6),
     "surface_jit_inline": ({}, 4),
+    "surface_host_access": ({"e": "3"}, 1),
+    "surface_loop_tid": ({"n": "3"}, 4),
 }
 
 
@@ -176,6 +178,10 @@ ERRORS = {
     "cond in an if": ("if pl.cond(n > 0):\n    res = self.k(x, res)\nreturn res\n", "pl.cond",
                       "pl.cond(...) must be the first statement of a pl.while_ loop's body"),
     "slice clamp": ("r = pl.slice(big, [8, 32], [0, 0], clamp=1)\nreturn res\n", "1)", "clamp= must be True or False"),
+    "one index of a 2-D tensor": ("v = pl.tensor.read(big, 1)\nres = self.k(x, res)\nreturn res\n", "1)",
+                                  "pl.tensor.read of a rank-2 tensor needs 2 indices, got 1"),
+    "a float index": ("pl.tensor.write(x, 1.5, 2.0)\nreturn res\n", "1.5",
+                      "pl.tensor.write: indices must be a list, like [i, j], or one integer index of a 1-D tensor"),
 }
 
 
@@ -371,16 +377,41 @@ def test_surface_golden(source, abi, tmp_path):
 @pytest.mark.parametrize("source", DIR_PROGRAMS, ids=[p.stem for p in DIR_PROGRAMS])
 def test_surface_program_has_no_hazard(source):
     program = load_program(source)
-    runs = choose_values(program.surface(), {}).runs
-    assert runs
-    for values in runs:
-        result = check_program(program, as_set_text(values))
-        assert result.emission.tasks, "the run submitted no task"
-        assert not result.failing and result.fatal is None, "\n".join(result.lines())
+    for func in sorted(nanopass.generate_orchestration(program).functions):  # each orchestration function
+        runs = choose_values(program.surface(func), {}).runs
+        assert runs
+        for values in runs:
+            result = check_program(program, as_set_text(values), func_name=func)
+            assert result.emission.tasks, "the run submitted no task"
+            assert not result.failing and result.fatal is None, "\n".join(result.lines())
 
 
 def test_there_are_surface_goldens():
     assert len(DIR_PROGRAMS) >= 2
+
+
+# Several orchestration functions (reference-surface.md section 7): the result's code is the first
+# by name; each other function's C++ is <name>.<func>.expected.cpp / <name>.<func>.l2.expected.cpp.
+
+@pytest.mark.parametrize("abi", sorted(ABIS))
+@pytest.mark.parametrize("source", DIR_PROGRAMS, ids=[p.stem for p in DIR_PROGRAMS])
+def test_every_other_orchestration_function_has_its_golden(source, abi, tmp_path):
+    result = nanopass.generate_orchestration(load_program(source), abi=abi)
+    others = sorted(set(result.functions) - {result.func_name})
+    middles = [p.name[len(source.stem) + 1:-len(".expected.cpp")] for p in SURFACE_DIR.glob(f"{source.stem}.*.expected.cpp")]
+    of_abi = [m.removesuffix(".l2") for m in middles if m != "l2" and m.endswith(".l2") == (abi == "l2")]
+    assert sorted(set(of_abi) - {"Ascend950"}) == others
+    for func in others:
+        code = result.functions[func].code
+        assert code == (SURFACE_DIR / f"{source.stem}.{func}{ABIS[abi]}").read_text()
+        compile_check(code, tmp_path, f"{source.stem}.{func}.{abi}.cpp")
+
+
+def test_several_orchestration_functions_each_number_their_kernels():
+    result = nanopass.generate_orchestration(load_program(SURFACE_DIR / "several_orch.py"))
+    assert result.func_name == "alpha" and sorted(result.functions) == ["alpha", "zeta"]  # zeta is written first
+    assert result.functions["alpha"].func_name_to_id == {"add": 0, "scale": 1}
+    assert result.functions["zeta"].func_name_to_id == {"scale": 0, "add": 1}
 
 
 def test_outlined_and_spmd_kernels_have_the_metadata_the_spec_states():
@@ -444,3 +475,71 @@ def test_the_backend_changes_no_task_and_no_dependency():
     assert all(default[name].tree == other[name].tree for name in default.names())
     result = check_program(program, {"w": "2"})
     assert result.fatal is None and not result.failing and not result.mismatches
+
+
+def test_predicate_is_refused_because_the_runtime_api_has_no_predicate():
+    # runtime-api.md defines no predicate type (the reference's L0TaskPredicate, set_predicate and
+    # PredicateOp are not in it), so neither does the stand-in header: there is nothing to emit.
+    header = (REPO / "tools" / "pto_orchestration_api.h").read_text()
+    assert not any(name in header for name in ("Predicate", "predicate"))
+    from nanopass.passes.frontend.ops.submits import PREDICATE_REFUSED
+    assert "runtime API the C++ is written for (runtime-api.md) has no predicate type" in PREDICATE_REFUSED
+    readme = (REPO / "README.md").read_text()
+    [row] = [line for line in readme.splitlines() if line.startswith("| `predicate` |")]
+    assert "has no predicate type" in row
+
+
+GM_PIPE_NAMED = '''\
+import nanopass.dsl as pl
+
+
+@pl.program
+class GmPipeNamed:
+    @pl.function(type=pl.FunctionType.AIV)
+    def k(self, a: pl.Tensor[[64], pl.FP32], ws: pl.InOut[pl.Tensor[[64], pl.FP32]],
+          out: pl.Out[pl.Tensor[[64], pl.FP32]]) -> pl.Tensor[[64], pl.FP32]:
+        return out
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def orch(self, a: pl.Tensor[[64], pl.FP32], out: pl.Out[pl.Tensor[[64], pl.FP32]]) -> pl.Tensor[[64], pl.FP32]:
+        gm_pipe_buffer_0 = pl.create_tensor([64], dtype=pl.FP32)
+        out = self.k(a, gm_pipe_buffer_0, out)
+        return out
+'''
+
+
+@pytest.mark.parametrize("abi", sorted(ABIS))
+def test_a_tensor_named_like_a_gm_pipe_buffer_keeps_the_shape_written(tmp_path, abi):
+    # reference-behaviour.md 7.1's GM pipe workspace sizing is for a buffer the reference's own
+    # passes inject for a kernel with cross-core pipes; nanopass injects none and reads no kernel
+    # code, so a create the program writes is sized as written, whatever its name (README).
+    path = tmp_path / "gm_pipe_named.py"
+    path.write_text(GM_PIPE_NAMED)
+    code = nanopass.generate_orchestration(load_program(path), abi=abi).code
+    assert "        uint32_t gm_pipe_buffer_0_ci_shapes[1] = {64};\n" in code
+    assert "static_cast<uint32_t>" not in code
+    compile_check(code, tmp_path)
+
+
+@pytest.mark.parametrize("abi", sorted(ABIS))
+def test_an_explicitly_opaque_function_with_blocks_is_the_orchestration_function(abi, tmp_path):
+    # reference-surface.md section 3: "@pl.function with no type= is FunctionType.Opaque"; written
+    # out, it is the same program as the spec's AtDemo.
+    text = (SURFACE_DIR / "at_demo.py").read_text()
+    assert text.count("    @pl.function\n    def main") == 1
+    path = tmp_path / "at_demo_opaque.py"
+    path.write_text(text.replace("    @pl.function\n    def main", "    @pl.function(type=pl.FunctionType.Opaque)\n    def main"))
+    assert nanopass.generate_orchestration(load_program(path), abi=abi).code == expected_file(SURFACE_DIR / "at_demo.py", abi).read_text()
+
+
+def test_a_jit_opaque_function_is_read_but_not_dispatched(tmp_path):
+    # @pl.jit.opaque reads the function as an Opaque method; the reference's code generator refuses
+    # an Opaque callee (reference-behaviour.md 10.1), and so does nanopass, with a located error.
+    path = tmp_path / "jit.py"
+    path.write_text(JIT_PROGRAM.replace("@pl.jit.incore(level=1)", "@pl.jit.opaque"))
+    with pytest.raises(UserError) as info:
+        nanopass.generate_orchestration(load_program(path))
+    line = next(n for n, text in enumerate(JIT_PROGRAM.splitlines(), 1) if text.strip() == "tmp = twice(x, tmp)")
+    assert (info.value.span.line, info.value.span.display_col) == (line, 11)
+    assert info.value.message.startswith("'twice' is an Opaque function (no type=, type=pl.FunctionType.Opaque or "
+                                         "@pl.jit.opaque): it cannot be dispatched as a task")

@@ -103,28 +103,41 @@ def test_with_spmd_outlines_the_block_into_a_kernel_launched_on_its_blocks(tmp_p
     assert "params_t1.launch_spec.set_require_sync_start(true);" in result.code
 
 
-def test_dumps_and_early_resolve_come_before_the_launch_spec(tmp_path):
-    # reference-surface.md sections 8 and 11: dump after the argument adds, early resolve after the
-    # dependencies, then the launch spec, then the submit
+def test_dumps_follow_the_arguments_and_early_resolve_follows_the_launch_spec(tmp_path):
+    # reference-behaviour.md 10.5: dump after the argument adds; a direct call (pl.spmd_submit)
+    # then sets its dependencies, launch spec and early resolve; a call through a launch function
+    # (a with pl.spmd region, 10.1/10.6) sets its launch spec and early resolve, then its
+    # dependencies. (reference-surface.md section 11 puts early resolve "after deps and before the
+    # launch spec/submit", but its examples have no launch spec; 10.5 is the code's order.)
     code = compile_(tmp_path, """
         out, g0 = pl.spmd_submit(self.blk, a, out, core_num=4, dumps=[a], allow_early_resolve=True)
-        with pl.spmd(2, deps=[g0], dumps=[out], allow_early_resolve=True):
+        out, g1 = pl.spmd_submit(self.blk, a, out, core_num=4, deps=[g0], allow_early_resolve=True)
+        with pl.spmd(2, deps=[g1], dumps=[out], allow_early_resolve=True):
             out = pl.store(pl.load(a, [0, 0], [16, 32]), [0, 0], out)
     """)
     assert lines_of_task(code, 0)[-5:] == [
         "params_t0.add_inout(ext_out);",
         "params_t0.dump(ext_a);",
-        "params_t0.set_allow_early_resolve(true);",
         "params_t0.launch_spec.set_block_num(4);",
+        "params_t0.set_allow_early_resolve(true);",
         "TaskOutputTensors task_0_outs = rt_submit_aiv_task(0, params_t0);",
     ]
-    task1 = lines_of_task(code, 1)
-    assert task1[task1.index("params_t1.add_inout(ext_out);") + 1] == "params_t1.dump(ext_out);"
-    assert task1[-4:] == [
+    assert lines_of_task(code, 1)[-4:] == [
         "params_t1.set_dependencies(params_t1_deps, params_t1_deps_count);",
+        "params_t1.launch_spec.set_block_num(4);",
         "params_t1.set_allow_early_resolve(true);",
-        "params_t1.launch_spec.set_block_num(2);",
-        "rt_submit_aiv_task(1, params_t1);",
+        "TaskOutputTensors task_1_outs = rt_submit_aiv_task(0, params_t1);",
+    ]
+    task2 = lines_of_task(code, 2)
+    assert task2[task2.index("params_t2.add_inout(ext_out);") + 1] == "params_t2.dump(ext_out);"
+    assert task2[-7:] == [
+        "params_t2.launch_spec.set_block_num(2);",
+        "params_t2.set_allow_early_resolve(true);",
+        "PTO2TaskId params_t2_deps[1];",
+        "uint32_t params_t2_deps_count = 0;",
+        "params_t2_deps[params_t2_deps_count++] = g1;",
+        "params_t2.set_dependencies(params_t2_deps, params_t2_deps_count);",
+        "rt_submit_aiv_task(1, params_t2);",
     ]
 
 

@@ -1,5 +1,5 @@
 # fuzz: tensor_ops: module: module constant K_NEW = pl.FP16, used in orch_tensor_ops
-# expect: 10:60: error: pl.tensor.read: indices must be a list, like [i, j]
+# expect: 10:60: error: undefined variable 'K_NEW'
 import nanopass.dsl as pl
 
 @pl.program

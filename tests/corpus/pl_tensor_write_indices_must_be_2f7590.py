@@ -1,5 +1,5 @@
 # fuzz: derive_fallback: swap: swap arguments 1 and 2 of 'pl.tensor.write(flags, 1, [0])'; duplicate: duplicate 'return y'
-# expect: 10:32: error: pl.tensor.write: indices must be a list, like [i, j]
+# expect: 10:35: error: unsupported expression '[0]'
 import nanopass.dsl as pl
 
 @pl.program

@@ -1,5 +1,5 @@
 # fuzz: return_order: block: wrap 2 statement(s) in 'for i in pl.parallel(2):'; decorator: decorate use with @pl.function()
-# expect: 14:15: error: 'use' has no pl.FunctionType: it cannot be dispatched as a task
+# expect: 14:15: error: 'use' is an Opaque function (no type=, type=pl.FunctionType.Opaque or @pl.jit.opaque): it cannot be dispatched as a task
 import nanopass.dsl as pl
 
 @pl.program

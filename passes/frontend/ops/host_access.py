@@ -24,7 +24,7 @@ L = S.LANGUAGE
 @dsl_op("tensor.read", VALUE, params=("tensor", "indices"))
 def read(cx: FunctionContext, call: ast.Call, a: dict[str, ast.expr]) -> tuple[Any, Any]:
     tensor, ty = tensor_operand(cx, a["tensor"], "tensor.read")
-    index = index_list(cx, a["indices"], "tensor.read")
+    index = element_index(cx, a["indices"], "tensor.read")
     if len(index) != len(ty.shape):
         raise cx.error(
             f"pl.tensor.read of a rank-{len(ty.shape)} tensor needs {len(ty.shape)} indices, got {len(index)}",
@@ -38,7 +38,7 @@ def read(cx: FunctionContext, call: ast.Call, a: dict[str, ast.expr]) -> tuple[A
 @dsl_op("tensor.write", STATEMENT, params=("tensor", "indices", "value"))
 def write(cx: FunctionContext, call: ast.Call, a: dict[str, ast.expr]) -> Any:
     tensor, ty = tensor_operand(cx, a["tensor"], "tensor.write")
-    index = index_list(cx, a["indices"], "tensor.write")
+    index = element_index(cx, a["indices"], "tensor.write")
     if len(index) != len(ty.shape):
         raise cx.error(
             f"pl.tensor.write of a rank-{len(ty.shape)} tensor needs {len(ty.shape)} indices, got {len(index)}",
@@ -59,6 +59,17 @@ def write(cx: FunctionContext, call: ast.Call, a: dict[str, ast.expr]) -> Any:
     elif vty.dtype.is_float != ty.dtype.is_float:
         raise cx.error(f"cannot write a {vty.dtype.name} value into a {ty.dtype.name} tensor", a["value"])
     return L.WriteTensor(tensor, index, value, span=cx.span(call))
+
+
+def element_index(cx: FunctionContext, node: ast.expr, what: str) -> list[Any]:
+    """The indices of ``pl.tensor.read`` / ``pl.tensor.write``: a list, or one integer (``v, 1`` is
+    ``v, [1]``, as the existing DSL takes it for a 1-D tensor: reference-surface.md S3)."""
+    if isinstance(node, (ast.List, ast.Tuple)):
+        return index_list(cx, node, what)
+    expr, ty = cx.expr(node)
+    if ty._production != "ScalarType" or not ty.dtype.is_int:
+        raise cx.error(f"pl.{what}: indices must be a list, like [i, j], or one integer index of a 1-D tensor", node)
+    return [expr]
 
 
 def subscript(cx: FunctionContext, node: ast.Subscript) -> tuple[Any, Any]:

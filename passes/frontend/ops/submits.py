@@ -150,7 +150,10 @@ def kernel_sig(cx: FunctionContext, name: str, node: ast.AST) -> KernelSig:
             hint=did_you_mean(name, cx.program.kernels, "self.") or f"kernels: {available}"
         )
     if sig.kind is FuncKind.Opaque:
-        raise cx.error(f"'{name}' has no pl.FunctionType: it cannot be dispatched as a task", node)
+        raise cx.error(f"'{name}' is an Opaque function (no type=, type=pl.FunctionType.Opaque or @pl.jit.opaque): "
+                       "it cannot be dispatched as a task", node,
+                       hint="give it a core: @pl.function(type=pl.FunctionType.AIV) (or AIC, InCore); the existing "
+                            "compiler's code generator refuses an Opaque callee too (reference-behaviour.md 10.1)")
     tensors = sum(1 for p in sig.params if p.type._production == "TensorType")
     scalars = len(sig.params) - tensors
     if tensors > MAX_TASK_TENSORS or scalars > MAX_TASK_SCALARS:
@@ -310,7 +313,8 @@ PREDICATE_REFUSED = (
     "{what}(predicate=...) is not supported: a dispatch predicate makes the runtime skip the task when a "
     "tensor element compared with a constant is false (L0TaskPredicate, reference-behaviour.md section 10.5). "
     "nanopass does not model a task that may not run: its interpreters and hazard checker run every task "
-    "submitted, and none of its dependency passes orders the predicate's read of the tensor element"
+    "submitted, and none of its dependency passes orders the predicate's read of the tensor element; and the "
+    "runtime API the C++ is written for (runtime-api.md) has no predicate type and no call that sets one"
 )
 
 

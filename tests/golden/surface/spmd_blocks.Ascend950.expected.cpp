@@ -44,12 +44,12 @@ void aicpu_orchestration_entry(const ChipStorageTaskArgs& orch_args) {
         // Spmd main_spmd_1: main_incore_1
         Arg params_t1;
         params_t1.add_inout(ext_out);
+        params_t1.launch_spec.set_core_num(n);
+        params_t1.launch_spec.set_require_sync_start(true);
         PTO2TaskId params_t1_deps[1];
         uint32_t params_t1_deps_count = 0;
         params_t1_deps[params_t1_deps_count++] = g;
         params_t1.set_dependencies(params_t1_deps, params_t1_deps_count);
-        params_t1.launch_spec.set_core_num(n);
-        params_t1.launch_spec.set_require_sync_start(true);
         rt_submit_aiv_task(1, params_t1);
 
         // Group attention: MixedKernels (AIC + AIV lanes)

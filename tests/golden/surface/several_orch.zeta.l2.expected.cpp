@@ -1,0 +1,44 @@
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "pto_orchestration_api.h"
+
+extern "C" {
+
+__attribute__((visibility("default")))
+PTO2OrchestrationConfig aicpu_orchestration_config(const L2TaskArgs& orch_args) {
+    (void)orch_args;
+    return PTO2OrchestrationConfig{
+        .expected_arg_count = 2,
+    };
+}
+
+__attribute__((visibility("default")))
+void aicpu_orchestration_entry(const L2TaskArgs& orch_args) {
+    // External tensors
+    const Tensor& ext_x = orch_args.tensor(0).ref();
+    const Tensor& ext_y = orch_args.tensor(1).ref();
+
+    PTO2_SCOPE() {
+        uint32_t t_ci_shapes[2] = {16, 16};
+        TensorCreateInfo t_ci(t_ci_shapes, 2, DataType::FLOAT32);
+        TaskOutputTensors alloc_0 = alloc_tensors(t_ci);
+        const Tensor& t = alloc_0.get_ref(0);
+
+        // Task 0: scale
+        L0TaskArgs params_t0;
+        params_t0.add_input(ext_x);
+        params_t0.add_output(t);
+        rt_submit_aiv_task(0, params_t0);
+
+        // Task 1: add
+        L0TaskArgs params_t1;
+        params_t1.add_input(t);
+        params_t1.add_input(ext_x);
+        params_t1.add_output(ext_y);
+        rt_submit_aiv_task(1, params_t1);
+    }
+}
+
+}  // extern "C"
