@@ -21,6 +21,10 @@ through a join cell), and those a caller asks for. For such a task ``S``:
   only tasks after it in the same block see; a cell that stores one task's TaskId; a join cell
   of one task), that task and what it is ordered after.
 - ``NR``: the relevant tasks that have not run on any path to a point (every set holds them).
+- ``done``: the relevant tasks whose latest run a host element access outside a MANUAL scope
+  waited for (the tensor's ``facts``: its creator and TensorMap producers, which cover the whole
+  tensor); the access blocks the orchestration thread until they complete, so every task
+  submitted after it is ordered after them.
 
 A dependency of a task on the latest run of ``S`` is *implied* when it repeats an earlier one or
 the task's lookups or its dependencies on other tasks order it after ``S`` already. Dropping
@@ -47,7 +51,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from nanopass.languages.terms import ArgDir, ScopeMode
+from nanopass.languages.terms import ArgDir, LoopKind, ScopeMode
 
 from .cells import join_cells, latest_run_cells
 from .kernels import kernel_table, output_param_of_result
@@ -345,6 +349,10 @@ class _Walker:
             if again == header:
                 break
             header = again
+        if _runs(loop):
+            # it leaves after a run of its body, which starts from at least the header's facts
+            # (the walk is monotone): the state at the end of that run holds at least ``end``'s
+            header = self.enter(loop, end, end)
         for it, result in zip(loop.iters, loop.results):
             header.facts[result.name] = header.of(it.var.name)
         return header
@@ -362,6 +370,16 @@ class _Walker:
         if loop._production == "For":
             out.facts.pop(loop.var.name, None)
         return out
+
+
+def _runs(loop) -> bool:
+    """A sequential counted loop whose constant bounds run its body at least once."""
+    if loop._production != "For" or loop.kind is not LoopKind.seq:
+        return False
+    start, stop, step = loop.start, loop.stop, loop.step
+    if not all(e._production == "Int" for e in (start, stop, step)):
+        return False
+    return (start.value < stop.value) if step.value > 0 else (start.value > stop.value) if step.value < 0 else False
 
 
 def _value(expr, state: State) -> int:

@@ -507,7 +507,7 @@ class HostRead:
 """
 
 
-def test_a_host_read_that_waited_for_a_reader_makes_the_write_after_it_need_no_edge(tmp_path):
+def test_a_host_read_that_waited_for_a_reader_makes_the_write_after_it_need_no_edge(tmp_path):  # (runtime_order)
     # the host read of y waits for step (y's producer), which read x, and blocks the
     # orchestration thread: the write of x after it needs no edge on the runs that read y
     path = tmp_path / "host_read.py"
@@ -517,8 +517,14 @@ def test_a_host_read_that_waited_for_a_reader_makes_the_write_after_it_need_no_e
     after, _ = measure_file(str(path), {"n": "3"})
     assert (before.insertions, before.redundant, before.minimum, before.host) == (1, 1, 0, 2)
     assert (after.insertions, after.minimum, after.host) == (0, 0, 2)
-    # a read in a branch that may not run orders nothing
-    path.write_text(HOST_READ_BETWEEN)
-    for n in (0, 3):
-        after, _ = measure_file(str(path), {"n": str(n)})
-        assert after.insertions == 1
+    # a read in a branch that may not run orders nothing, nor one in a loop that may not run
+    for text in (HOST_READ_BETWEEN, HOST_READ_BETWEEN.replace("if n > 1:", "for i in pl.range(n):")):
+        path.write_text(text)
+        for n in (0, 3):
+            after, _ = measure_file(str(path), {"n": str(n)})
+            assert after.insertions == 1
+    # a loop of constant bounds runs its body: the state after it is the state after a run
+    path.write_text(HOST_READ_BETWEEN.replace("if n > 1:", "for i in pl.range(1, 3):"))
+    assert measure_file(str(path), {"n": "0"})[0].insertions == 0
+    path.write_text(HOST_READ_BETWEEN.replace("if n > 1:", "for i in pl.range(3, 3):"))
+    assert measure_file(str(path), {"n": "0"})[0].insertions == 1
