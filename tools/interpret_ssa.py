@@ -357,7 +357,7 @@ class Interpreter:
         if self.waited is None:
             self.waited = frozenset(var_reads(self.func.body))
         entries = self.dep_entries(dummy.deps)
-        if len(entries) == 1 and dummy.var.name in self.waited:
+        if len(entries) == 1 and len(entries[0]) == 1 and dummy.var.name in self.waited:
             self.bind(dummy.var, entries[0])  # one entry: the barrier is that TaskId, not submitted
             return
         task_id, _ = self.rt.submit(
@@ -509,7 +509,8 @@ class Interpreter:
 
     def dep_entries(self, deps) -> list[frozenset]:
         """The valid entries a dependency list puts in the C++ array, one per TaskId (a whole
-        array: one per valid slot)."""
+        array: one per valid slot; a TaskId carried through a ``pl.parallel`` loop stands for
+        every iteration's, one entry each in the C++: the caller counts each set's ids)."""
         out: list[frozenset] = []
         for dep in deps:
             kind = dep._production
