@@ -398,13 +398,17 @@ class P:
 """
     for n in range(5):
         before, after = insertions(text, n, OFF), insertions(text, n)
-        # a barrier per read (1 entry, then 2), the loop's writer (n - 1 runs) and the last on the
-        # join, and the reads from the third on wait for the loop's writer through a cell (which
-        # the TensorMap orders: drop_implied_dependencies drops it)
-        assert before.insertions == (3 * n - 1 + max(n - 2, 0) if n else 0)
-        # run 0: 1 barrier entry; run 1: 2, and the writer's edge; each later run: 1 + 1; the
-        # writer after the loop waits for the cleared join (n >= 2) or the one barrier (n = 1)
-        assert (after.insertions, after.redundant, after.dummies) == ({0: 0, 1: 2}.get(n, 2 * n), 0, n)
+        # a barrier per read (none on the first: one entry, the read's own TaskId; then 2), the
+        # loop's writer (n - 1 runs) and the last on the join, and the reads from the third on
+        # wait for the loop's writer through a cell (which the TensorMap orders:
+        # drop_implied_dependencies drops it)
+        assert before.insertions == (3 * n - 2 + max(n - 2, 0) if n else 0)
+        # run 0: the join is the read's TaskId; run 1: a barrier of 2 entries, and the writer's
+        # edge; each later run: the join (cleared) is the read's TaskId, and the writer's edge on
+        # it (which the TensorMap implies: the writer reads the read's output); the writer after
+        # the loop waits for the cleared join (n >= 2) or the first read (n = 1)
+        assert (after.insertions, after.redundant, after.dummies) == (
+            {0: 0, 1: 1}.get(n, n + 1), max(n - 2, 0), min(n - 1, 1) if n else 0)
     checked_clean(text, (0, 1, 2, 3))
 
 
@@ -440,7 +444,8 @@ class P:
         return y
 """
     before, after = insertions(text, 2, OFF), insertions(text, 2)
-    assert after.insertions == before.insertions == 5  # 1 + 2 barrier entries, an edge each writer
+    # a barrier of 2 entries (the first read's one entry is its own TaskId), an edge each writer
+    assert after.insertions == before.insertions == 4
     checked_clean(text, (0, 1, 2, 3))
 
 
@@ -477,8 +482,9 @@ def test_dummies_nothing_waits_for_go_and_the_waited_one_stays(tmp_path):
     for n in (0, 2):
         before, _ = measure_file(str(path), {"n": str(n)}, options=OFF)
         after, _ = measure_file(str(path), {"n": str(n)})
-        assert (before.dummies, before.insertions) == (2 + n, 3 + n)
-        assert (after.dummies, after.insertions) == (1, 2)
+        # (the waited barrier has one entry: it is tid itself, no dummy)
+        assert (before.dummies, before.insertions) == (1 + n, 2 + n)
+        assert (after.dummies, after.insertions) == (0, 1)
     from conftest import load_program
     from nanopass.api import generate_orchestration
 
