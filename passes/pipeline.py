@@ -24,6 +24,7 @@ from .derive_call_directions import DeriveCallDirections
 from .drop_chained_join_barriers import DropChainedJoinBarriers
 from .drop_edges_after_first_run import DropEdgesAfterFirstRun
 from .drop_implied_dependencies import DropImpliedDependencies
+from .drop_unwaited_dummies import DropUnwaitedDummies
 from .encode_scalars import EncodeScalars
 from .expand_manual_phase_fence import ExpandManualPhaseFence
 from .fuse_create_assemble_to_slice import FuseCreateAssembleToSlice
@@ -57,6 +58,7 @@ PASSES = [
     MergeCellsIntoChains,  # directed
     DropEdgesAfterFirstRun,  # directed
     ClearCellsAfterWaiters,  # directed
+    DropUnwaitedDummies,  # directed
     RemoveDeadValues,  # directed
     MaterializeRuntimeScopes,  # directed -> scoped
     ClassifyIterArgCarry,  # scoped -> carried

@@ -40,9 +40,11 @@ class RemoveDeadValues(Pass):
             return program  # every value that could go is needed
         return self.visit(program)
 
-    def liveness(self, body) -> tuple[set[str], set[str]]:
+    @staticmethod
+    def liveness(body, dummies: bool = False) -> tuple[set[str], set[str]]:
         """The live names, and the names of every value this pass could remove (pure lets, loop
-        carries, if results)."""
+        carries, if results). With ``dummies``, a dummy barrier is no effect but a value (its
+        TaskId, which needs its dependencies), so a barrier nothing waits for is dead too."""
         lets: dict[str, object] = {}
         carries: dict[str, list] = {}  # iter or result name -> [init, yielded value] expressions
         phis: dict[str, list] = {}  # if result name -> yielded values
@@ -55,6 +57,8 @@ class RemoveDeadValues(Pass):
                     lets[stmt.var.name] = stmt.value
                 else:
                     roots.append(stmt.value)
+            elif kind == "Dummy" and dummies:
+                lets[stmt.var.name] = tuple(stmt.deps)
             elif kind in ("Task", "Dummy", "HostFence", "WriteTensor", "Return", "CellSet"):
                 roots.extend(_reads_of(stmt))
             elif kind == "For" or kind == "While":
@@ -82,7 +86,11 @@ class RemoveDeadValues(Pass):
                     continue
                 live.add(name)
                 if name in lets:
-                    pending.append(lets[name])
+                    value = lets[name]
+                    if isinstance(value, tuple):
+                        pending.extend(value)  # (a dummy's dependencies)
+                    else:
+                        pending.append(value)
                 sources = carries.get(name)
                 if sources is not None and id(sources) not in expanded:
                     expanded.add(id(sources))

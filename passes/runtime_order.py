@@ -21,6 +21,10 @@ through a join cell), and those a caller asks for. For such a task ``S``:
   only tasks after it in the same block see; a cell that stores one task's TaskId; a join cell
   of one task), that task and what it is ordered after.
 - ``NR``: the relevant tasks that have not run on any path to a point (every set holds them).
+- ``done``: the relevant tasks whose latest run a host element access outside a MANUAL scope
+  waited for (the tensor's ``facts``: its creator and TensorMap producers, which cover the whole
+  tensor); the access blocks the orchestration thread until they complete, so every task
+  submitted after it is ordered after them.
 
 A dependency of a task on the latest run of ``S`` is *implied* when it repeats an earlier one or
 the task's lookups or its dependencies on other tasks order it after ``S`` already. Dropping
@@ -47,7 +51,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from nanopass.languages.terms import ArgDir, ScopeMode
+from nanopass.languages.terms import ArgDir, LoopKind, ScopeMode
 
 from .cells import join_cells, latest_run_cells
 from .kernels import kernel_table, output_param_of_result
@@ -62,15 +66,16 @@ class State:
     """The facts at one point of the walk (mutable; ``copy`` before a branch or a loop). Sets of
     tasks are bitsets (ints) over task numbers."""
 
-    __slots__ = ("never_ran", "facts", "order")
+    __slots__ = ("never_ran", "facts", "order", "done")
 
-    def __init__(self, never_ran: int, facts: dict, order: dict):
+    def __init__(self, never_ran: int, facts: dict, order: dict, done: int = 0):
         self.never_ran = never_ran
         self.facts = facts  # SSA name -> bitset (absent: never_ran)
         self.order = order  # task number -> bitset (absent: never_ran)
+        self.done = done  # the tasks whose latest run a host access waited for (with never_ran)
 
     def copy(self) -> "State":
-        return State(self.never_ran, dict(self.facts), dict(self.order))
+        return State(self.never_ran, dict(self.facts), dict(self.order), self.done)
 
     def of(self, name: str) -> int:
         return self.facts.get(name, self.never_ran)
@@ -83,20 +88,21 @@ class State:
         bit = 1 << task
         keep = ~bit
         self.never_ran &= keep
+        self.done &= keep
         for table in (self.facts, self.order):
             for key, held in table.items():
                 if held & bit:
                     table[key] = held & keep
 
     def __eq__(self, other) -> bool:
-        return (self.never_ran, self.facts, self.order) == (other.never_ran, other.facts, other.order)
+        return (self.never_ran, self.facts, self.order, self.done) == (other.never_ran, other.facts, other.order, other.done)
 
 
 def meet(a: State, b: State) -> State:
     never_ran = a.never_ran & b.never_ran
     facts = {n: a.of(n) & b.of(n) for n in a.facts.keys() | b.facts.keys()}
     order = {t: a.after(t) & b.after(t) for t in a.order.keys() | b.order.keys()}
-    return State(never_ran, facts, order)
+    return State(never_ran, facts, order, (a.done | a.never_ran) & (b.done | b.never_ran))
 
 
 @dataclass
@@ -223,6 +229,8 @@ class _Walker:
     def Let(self, let, state: State) -> State:
         value = let.value
         name = let.var.name
+        if value._production == "ReadTensor":
+            self.wait(value.tensor, state)
         if value._production == "Var" and value.name in state.facts:
             state.facts[name] = state.facts[value.name]
         else:
@@ -237,10 +245,10 @@ class _Walker:
             for arg in task.args:
                 if arg.dir in LOOKUPS and arg.value._production == "Var" and arg.value.name not in self.untracked:
                     lookups |= state.of(arg.value.name)
-        sources, through, implied = self.implied(task.deps, lookups, state)
-        self._meet(self.out.runtime, n, lookups)
+        sources, through, implied = self.implied(task.deps, lookups | state.done, state)
+        self._meet(self.out.runtime, n, lookups | state.done)
         self._meet(self.out.implied, n, frozenset(implied))
-        after = lookups | state.never_ran
+        after = lookups | state.never_ran | state.done
         for t in through:
             after |= t
         after &= self.relevant
@@ -266,6 +274,18 @@ class _Walker:
             else:
                 state.facts.pop(binder.name, None)
         return state
+
+    def WriteTensor(self, write, state: State) -> State:
+        self.wait(write.tensor, state)
+        return state
+
+    def wait(self, tensor, state: State) -> None:
+        """A host element access of ``tensor`` outside a MANUAL scope waits for the tensor's
+        creator and TensorMap producers, which cover the whole tensor (``facts``: a task that
+        wrote it all, or one ordered before such a task), and blocks the orchestration thread
+        until they complete: every later task and host fence is submitted after their latest runs."""
+        if not self.manual and tensor._production == "Var" and tensor.name not in self.untracked:
+            state.done |= state.of(tensor.name) & self.relevant
 
     def implied(self, deps, lookups: int, state: State) -> tuple[list, list, set]:
         """(the task each dependency names or None, what each orders after, the positions of the
@@ -294,7 +314,7 @@ class _Walker:
         lookups = 0
         if not self.manual and fence.tensor._production == "Var" and fence.tensor.name not in self.untracked:
             lookups = state.of(fence.tensor.name)
-        implied = self.implied(fence.deps, lookups, state)[2]
+        implied = self.implied(fence.deps, lookups | state.done, state)[2]
         self._meet(self.out.fence_implied, id(fence), frozenset(implied))
         return state
 
@@ -329,6 +349,10 @@ class _Walker:
             if again == header:
                 break
             header = again
+        if _runs(loop):
+            # it leaves after a run of its body, which starts from at least the header's facts
+            # (the walk is monotone): the state at the end of that run holds at least ``end``'s
+            header = self.enter(loop, end, end)
         for it, result in zip(loop.iters, loop.results):
             header.facts[result.name] = header.of(it.var.name)
         return header
@@ -346,6 +370,16 @@ class _Walker:
         if loop._production == "For":
             out.facts.pop(loop.var.name, None)
         return out
+
+
+def _runs(loop) -> bool:
+    """A sequential counted loop whose constant bounds run its body at least once."""
+    if loop._production != "For" or loop.kind is not LoopKind.seq:
+        return False
+    start, stop, step = loop.start, loop.stop, loop.step
+    if not all(e._production == "Int" for e in (start, stop, step)):
+        return False
+    return (start.value < stop.value) if step.value > 0 else (start.value > stop.value) if step.value < 0 else False
 
 
 def _value(expr, state: State) -> int:

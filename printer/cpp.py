@@ -552,12 +552,18 @@ def emit(node, out):  # noqa: F811
 def emit(node, out):  # noqa: F811
     if node.tid is not None:
         out.line(f"PTO2TaskId {node.tid} = PTO2TaskId::invalid();")
-    with out.block(f"if ({node.args}_deps_count > 0) {{"):
-        if node.tid is not None:
-            out.line(f"TaskOutputTensors {node.outs} = rt_submit_dummy_task({node.args});")
-            out.line(f"{node.tid} = {node.outs}.task_id();")
-        else:
+    if node.tid is None:
+        with out.block(f"if ({node.args}_deps_count > 0) {{"):
             out.line(f"rt_submit_dummy_task({node.args});")
+        return
+    # (one entry: the barrier is that TaskId, no dummy is submitted)
+    with out.block(f"if ({node.args}_deps_count == 1) {{", footer=f"}} else if ({node.args}_deps_count > 1) {{"):
+        out.line(f"{node.tid} = {node.args}_deps[0];")
+    out.level += 1  # (the else branch the footer above opened)
+    out.line(f"TaskOutputTensors {node.outs} = rt_submit_dummy_task({node.args});")
+    out.line(f"{node.tid} = {node.outs}.task_id();")
+    out.level -= 1
+    out.line("}")
 
 
 # -- launches and TaskId values ------------------------------------------------------------------------

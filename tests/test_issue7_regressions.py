@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from conftest import compile_check, load_program
 
 import nanopass
@@ -99,11 +101,14 @@ def test_unused_runtime_outputs_and_barriers_declare_nothing(tmp_path):
     path = tmp_path / "unused_outputs.py"
     path.write_text(UNUSED_OUTPUTS)
     program = load_program(path)
-    code = nanopass.generate_orchestration(program).code
+    # (without the lean passes: drop_unwaited_dummies would drop both barriers, nothing waits for them)
+    code = nanopass.generate_orchestration(program, lean_edges=False).code
     assert "get_ref" not in code and "PTO2TaskId b0" not in code and "PTO2TaskId b1" not in code
     assert "if (params_phase_fence_barrier_1_deps_count > 0) {" in code
     compile_check(code, tmp_path)
-    assert [t.kind for t in check_program(program, {}).emission.tasks()] == ["kernel", "dummy", "dummy", "kernel"]
+    kinds = [t.kind for t in check_program(program, {}, options={"lean_edges": False}).emission.tasks()]
+    assert kinds == ["kernel", "dummy", "dummy", "kernel"]
+    assert [t.kind for t in check_program(program, {}).emission.tasks()] == ["kernel", "kernel"]
 
 
 WRITE_THROUGH_CARRY = '''
@@ -378,3 +383,80 @@ def test_a_view_of_a_manual_dep_buffer_stays_untracked(tmp_path):
     assert report.failing == []
     written = [t.tensors[2].manual_dep for t in report.emission.tasks()]
     assert written == [True, False, False]  # through flipped, through mixed, the caller's y
+
+
+ONE_ENTRY_BARRIERS = '''
+import nanopass.dsl as pl
+
+@pl.program
+class OneEntry:
+    @pl.function(type=pl.FunctionType.AIV)
+    def k_new(self, a: pl.Tensor[[8, 8], pl.FP32], out: pl.Out[pl.Tensor[[8, 8], pl.FP32]]) -> pl.Tensor[[8, 8], pl.FP32]:
+        t: pl.Tile[[8, 8], pl.FP32] = pl.load(a, [0, 0], [8, 8])
+        o: pl.Tensor[[8, 8], pl.FP32] = pl.store(t, [0, 0], out)
+        return o
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def orch(self, x: pl.Tensor[[8, 8], pl.FP32], y: pl.Out[pl.Tensor[[8, 8], pl.FP32]], n: pl.Scalar[pl.INT64]) -> pl.Tensor[[8, 8], pl.FP32]:
+        fresh, t0 = pl.submit(self.k_new, x)
+        t1 = None
+        if n > 1:
+            other, t1 = pl.submit(self.k_new, x)
+        b = pl.system.task_dummy(deps=[t0, t1])
+        y, t2 = pl.submit(self.k_new, x, y, deps=[b])
+        return y
+'''
+
+
+@pytest.mark.parametrize("n", ["0", "3"])
+def test_a_barrier_with_one_valid_entry_is_that_task_id_in_every_trace(tmp_path, n):
+    # (a dummy whose entries stand for one task orders what that task orders: it is not submitted)
+    path = tmp_path / "one_entry.py"
+    path.write_text(ONE_ENTRY_BARRIERS)
+    program = load_program(path)
+    code = nanopass.generate_orchestration(program).code
+    assert "if (params_phase_fence_barrier_0_deps_count == 1) {" in code
+    assert "b = params_phase_fence_barrier_0_deps[0];" in code
+    result = check_program(program, {"n": n}, gxx=True)
+    assert result.failing == [] and result.fatal is None
+    assert result.compiled is not None  # (the C++ ran on the recording runtime, its trace agreed)
+    tasks = result.emission.tasks()
+    if n == "0":  # one entry: t0 itself
+        assert [t.kind for t in tasks] == ["kernel", "kernel"] and tasks[1].deps == (tasks[0].id,)
+    else:
+        assert [t.kind for t in tasks] == ["kernel", "kernel", "dummy", "kernel"]
+        assert tasks[3].deps == (tasks[2].id,)
+
+
+PARALLEL_CARRY_BARRIER = '''
+import nanopass.dsl as pl
+
+@pl.program
+class ParallelCarry:
+    @pl.function(type=pl.FunctionType.AIV)
+    def k_acc(self, a: pl.Tensor[[8, 8], pl.FP32], acc: pl.InOut[pl.Tensor[[8, 8], pl.FP32]]) -> pl.Tensor[[8, 8], pl.FP32]:
+        t: pl.Tile[[8, 8], pl.FP32] = pl.load(a, [0, 0], [8, 8])
+        o: pl.Tensor[[8, 8], pl.FP32] = pl.store(t, [0, 0], acc)
+        return o
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def orch(self, x: pl.Tensor[[8, 8], pl.FP32], y: pl.InOut[pl.Tensor[[8, 8], pl.FP32]], n: pl.Scalar[pl.INT64]) -> pl.Tensor[[8, 8], pl.FP32]:
+        with pl.manual_scope():
+            c = None
+            for i in pl.parallel(2):
+                y, t = pl.submit(self.k_acc, x, y, deps=[c])
+                c = t
+            b = pl.system.task_dummy(deps=[c])
+            y, last = pl.submit(self.k_acc, y, y, deps=[b])
+        return y
+'''
+
+
+def test_a_barrier_on_a_task_id_carried_through_a_parallel_loop_is_submitted(tmp_path):
+    # (found by fuzz_deps --tally --seed 5000, seed 5389) the carry stands for both iterations'
+    # TaskIds, two entries in the C++: the one-entry rule must not take it for one
+    path = tmp_path / "parallel_carry.py"
+    path.write_text(PARALLEL_CARRY_BARRIER)
+    result = check_program(load_program(path), {"n": "1"}, gxx=True)
+    assert result.failing == [] and result.fatal is None and result.compiled is not None
+    assert [t.kind for t in result.emission.tasks()] == ["kernel", "kernel", "dummy", "kernel"]

@@ -1,6 +1,6 @@
 """The passes that drop or merge the compiler's dependency insertions (issue 24):
 drop_chained_join_barriers, drop_implied_dependencies, merge_cells_into_chains,
-drop_edges_after_first_run, clear_cells_after_waiters. Their figures
+drop_edges_after_first_run, clear_cells_after_waiters, drop_unwaited_dummies. Their figures
 come from tools/measure_edges.py; every removal is checked by the hazard checker on generated
 programs (nothing the program before the passes orders is left unordered, values agree)."""
 
@@ -398,13 +398,17 @@ class P:
 """
     for n in range(5):
         before, after = insertions(text, n, OFF), insertions(text, n)
-        # a barrier per read (1 entry, then 2), the loop's writer (n - 1 runs) and the last on the
-        # join, and the reads from the third on wait for the loop's writer through a cell (which
-        # the TensorMap orders: drop_implied_dependencies drops it)
-        assert before.insertions == (3 * n - 1 + max(n - 2, 0) if n else 0)
-        # run 0: 1 barrier entry; run 1: 2, and the writer's edge; each later run: 1 + 1; the
-        # writer after the loop waits for the cleared join (n >= 2) or the one barrier (n = 1)
-        assert (after.insertions, after.redundant, after.dummies) == ({0: 0, 1: 2}.get(n, 2 * n), 0, n)
+        # a barrier per read (none on the first: one entry, the read's own TaskId; then 2), the
+        # loop's writer (n - 1 runs) and the last on the join, and the reads from the third on
+        # wait for the loop's writer through a cell (which the TensorMap orders:
+        # drop_implied_dependencies drops it)
+        assert before.insertions == (3 * n - 2 + max(n - 2, 0) if n else 0)
+        # run 0: the join is the read's TaskId; run 1: a barrier of 2 entries, and the writer's
+        # edge; each later run: the join (cleared) is the read's TaskId, and the writer's edge on
+        # it (which the TensorMap implies: the writer reads the read's output); the writer after
+        # the loop waits for the cleared join (n >= 2) or the first read (n = 1)
+        assert (after.insertions, after.redundant, after.dummies) == (
+            {0: 0, 1: 1}.get(n, n + 1), max(n - 2, 0), min(n - 1, 1) if n else 0)
     checked_clean(text, (0, 1, 2, 3))
 
 
@@ -440,7 +444,8 @@ class P:
         return y
 """
     before, after = insertions(text, 2, OFF), insertions(text, 2)
-    assert after.insertions == before.insertions == 5  # 1 + 2 barrier entries, an edge each writer
+    # a barrier of 2 entries (the first read's one entry is its own TaskId), an edge each writer
+    assert after.insertions == before.insertions == 4
     checked_clean(text, (0, 1, 2, 3))
 
 
@@ -448,3 +453,84 @@ def test_a_cell_a_host_fence_reads_is_not_merged_into_a_chain():
     """tests/semantics/merged_cell_read_by_a_host_fence.py: the fence kept its edge on a merged
     cell, which merge_cells_into_chains no longer declared (an internal error)."""
     checked_clean((ROOT / "tests/semantics/merged_cell_read_by_a_host_fence.py").read_text(), (0, 2, 3))
+
+
+UNWAITED_DUMMIES = f"""import nanopass.dsl as pl
+
+
+@pl.program
+class Unwaited:
+    @pl.function(type=pl.FunctionType.AIV)
+    def step(self, x: {TILE}, y: pl.InOut[{TILE}]) -> {TILE}:
+        return y
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def orch(self, x: {TILE}, y: pl.InOut[{TILE}], n: pl.Scalar[pl.INT64]) -> {TILE}:
+        y, tid = pl.submit(self.step, x, y, deps=[])
+        unwaited = pl.system.task_dummy(deps=[tid, None])
+        for i in pl.range(n):
+            again = pl.system.task_dummy(deps=[tid])
+        waited = pl.system.task_dummy(deps=[tid])
+        y, after = pl.submit(self.step, x, y, deps=[waited])
+        return y
+"""
+
+
+def test_dummies_nothing_waits_for_go_and_the_waited_one_stays(tmp_path):
+    path = tmp_path / "unwaited.py"
+    path.write_text(UNWAITED_DUMMIES)
+    for n in (0, 2):
+        before, _ = measure_file(str(path), {"n": str(n)}, options=OFF)
+        after, _ = measure_file(str(path), {"n": str(n)})
+        # (the waited barrier has one entry: it is tid itself, no dummy)
+        assert (before.dummies, before.insertions) == (1 + n, 2 + n)
+        assert (after.dummies, after.insertions) == (0, 1)
+    from conftest import load_program
+    from nanopass.api import generate_orchestration
+
+    program = load_program(path)
+    assert generate_orchestration(program).code.count("rt_submit_dummy_task(") == 1
+    assert generate_orchestration(program, lean_edges=False).code.count("rt_submit_dummy_task(") == 3
+
+
+HOST_READ_BETWEEN = f"""import nanopass.dsl as pl
+
+
+@pl.program
+class HostRead:
+    @pl.function(type=pl.FunctionType.AIV)
+    def step(self, x: {TILE}, y: pl.InOut[{TILE}]) -> {TILE}:
+        return y
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def orch(self, x: pl.InOut[{TILE}], y: pl.InOut[{TILE}], z: pl.InOut[{TILE}], n: pl.Scalar[pl.INT64]) -> {TILE}:
+        y = self.step(x, y)
+        if n > 1:
+            h = pl.tensor.read(y, [0, 0])
+            pl.tensor.write(z, [0, 0], h)
+        x = self.step(z, x)
+        return x
+"""
+
+
+def test_a_host_read_that_waited_for_a_reader_makes_the_write_after_it_need_no_edge(tmp_path):  # (runtime_order)
+    # the host read of y waits for step (y's producer), which read x, and blocks the
+    # orchestration thread: the write of x after it needs no edge on the runs that read y
+    path = tmp_path / "host_read.py"
+    path.write_text(HOST_READ_BETWEEN.replace("        if n > 1:\n", "").replace("            h =", "        h =")
+                    .replace("            pl.tensor.write", "        pl.tensor.write"))
+    before, _ = measure_file(str(path), {"n": "3"}, options=OFF)
+    after, _ = measure_file(str(path), {"n": "3"})
+    assert (before.insertions, before.redundant, before.minimum, before.host) == (1, 1, 0, 2)
+    assert (after.insertions, after.minimum, after.host) == (0, 0, 2)
+    # a read in a branch that may not run orders nothing, nor one in a loop that may not run
+    for text in (HOST_READ_BETWEEN, HOST_READ_BETWEEN.replace("if n > 1:", "for i in pl.range(n):")):
+        path.write_text(text)
+        for n in (0, 3):
+            after, _ = measure_file(str(path), {"n": str(n)})
+            assert after.insertions == 1
+    # a loop of constant bounds runs its body: the state after it is the state after a run
+    path.write_text(HOST_READ_BETWEEN.replace("if n > 1:", "for i in pl.range(1, 3):"))
+    assert measure_file(str(path), {"n": "0"})[0].insertions == 0
+    path.write_text(HOST_READ_BETWEEN.replace("if n > 1:", "for i in pl.range(3, 3):"))
+    assert measure_file(str(path), {"n": "0"})[0].insertions == 1

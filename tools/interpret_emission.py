@@ -481,7 +481,11 @@ class EmissionInterpreter:
         tid = Cell("tid", None)
         if node.tid is not None:
             self.declare(node.tid, tid, node)
-        if self.cell(f"{node.args}_deps_count", node, "scalar").value > 0:
+        count = self.cell(f"{node.args}_deps_count", node, "scalar").value
+        if count == 1 and node.tid is not None:  # one entry: the barrier is that TaskId
+            tid.value = self.cell(f"{node.args}_deps", node, "tid_array").value[0]
+            return
+        if count > 0:
             args = self.cell(node.args, node, "args").value
             outs = self.submit(args, None, node)
             if node.tid is not None:  # the submit's TaskOutputTensors live in the if's block only

@@ -38,6 +38,7 @@ from nanopass.errors import InternalError, UserError
 from nanopass.language import walk
 from nanopass.languages.terms import ArgDir, CoreType, DType, Encoding, LoopKind, ScopeMode
 from nanopass.passes.kernels import output_param_of_result
+from nanopass.passes.util import var_reads
 
 from .cvalues import COMPARE, SYMBOL, CError, arith, cast_u64, convert, ctype_of, f32, from_u64, to_u64
 from .sim_runtime import TAG, CreateInfo, Halted, Inputs, SimRuntime, Tensor, clamped_extents
@@ -107,6 +108,7 @@ class Interpreter:
         self.loop_ids = 0
         self.frames: list[_YieldFrame] = []
         self.sites = site_ids(program)
+        self.waited: frozenset | None = None  # the names the function reads (a dummy's TaskId read)
 
     # -- entry ---------------------------------------------------------------------------------------
 
@@ -352,6 +354,12 @@ class Interpreter:
         if dummy.deps and not deps:
             self.bind(dummy.var, NO_TASK)
             return
+        if self.waited is None:
+            self.waited = frozenset(var_reads(self.func.body))
+        entries = self.dep_entries(dummy.deps)
+        if len(entries) == 1 and len(entries[0]) == 1 and dummy.var.name in self.waited:
+            self.bind(dummy.var, entries[0])  # one entry: the barrier is that TaskId, not submitted
+            return
         task_id, _ = self.rt.submit(
             None, [], [], sorted(deps), dummy=True, line=_line(dummy), par=tuple(self.par), derived=tuple(sorted(derived)),
             site=self.sites.get(id(dummy), ""),
@@ -498,6 +506,27 @@ class Interpreter:
             else:
                 raise InterpretError(f"the reference interpreter has no rule for {kind}", node=dep)
         return user | compiler, compiler - user
+
+    def dep_entries(self, deps) -> list[frozenset]:
+        """The valid entries a dependency list puts in the C++ array, one per TaskId (a whole
+        array: one per valid slot; a TaskId carried through a ``pl.parallel`` loop stands for
+        every iteration's, one entry each in the C++: the caller counts each set's ids)."""
+        out: list[frozenset] = []
+        for dep in deps:
+            kind = dep._production
+            if kind in ("DepVar", "DerivedDep"):
+                value = self.value(dep.value)
+            elif kind == "CellDep":
+                value = self.env[dep.cell]
+            elif kind == "DepItem":
+                array = self.value(dep.array)
+                value = array[self.index(array, dep.index, dep)]
+            else:  # DepEdge
+                value = self.value(dep.tid)
+                if dep.index is not None:
+                    value = value[self.index(value, dep.index, dep)]
+            out += [v for v in (value if isinstance(value, tuple) else (value,)) if v]
+        return out
 
     def tids(self, value) -> frozenset[int]:
         if isinstance(value, frozenset):

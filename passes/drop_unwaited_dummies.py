@@ -1,0 +1,61 @@
+"""drop_unwaited_dummies: directed -> directed."""
+
+from __future__ import annotations
+
+from nanopass.languages import DIRECTED
+from nanopass.rewrite import Pass, register
+
+from .cells import without_unread_cells
+from .remove_dead_values import RemoveDeadValues
+from .util import iter_stmts, var_reads
+
+
+@register
+class DropUnwaitedDummies(Pass):
+    """Drop the dummy barriers that no task, host fence or later barrier waits for.
+
+    A dummy task carries no tensor: it orders nothing but the tasks that name its TaskId in
+    their dependencies. One whose TaskId nothing live reads (``remove_dead_values``' liveness
+    with barriers as values: a TaskId that only other dropped barriers, a dead carry or a dead
+    array read is unread) is submitted for nothing, and goes, the user's ``task_dummy`` as well
+    as a compiler barrier; so do the cells only dropped barriers read, and a task's TaskId
+    binder that only dropped barriers read. Off with the option ``lean_edges=False``.
+    Afterwards every dummy barrier's TaskId is read by something that has an effect; every
+    order between tasks and host accesses is the same (the edges of a dropped barrier ended at
+    it). ``remove_dead_values`` then removes the values only the dropped barriers read.
+    """
+
+    name = "drop_unwaited_dummies"
+    source = DIRECTED
+    target = DIRECTED
+
+    def run(self, program):
+        if not self.ctx.option("lean_edges", True):
+            return program
+        func = program.orch
+        dummies = [s for s in iter_stmts(func.body) if s._production == "Dummy"]
+        if not dummies:
+            return program
+        live, _ = RemoveDeadValues.liveness(func.body, dummies=True)
+        self.dead = {s.var.name for s in dummies if s.var.name not in live}
+        if not self.dead:
+            return program
+        before = var_reads(func.body)
+        self.unbind = None
+        body = without_unread_cells(self.visit_all(func.body))
+        after = var_reads(body)
+        # TaskId binders of tasks that only the dropped barriers read
+        self.unbind = {name for name in before if not after.get(name)}
+        body = self.visit_all(body)
+        return self.build(program, orch=self.build(func, body=body))
+
+    def Dummy(self, dummy):
+        if self.unbind is None and dummy.var.name in self.dead:
+            self.ctx.note("dropped-dummy", f"no task waits for the dummy task {dummy.var.name}: it goes", dummy.span)
+            return []
+        return dummy
+
+    def Task(self, task):
+        if self.unbind is not None and task.tid is not None and task.tid.name in self.unbind:
+            return task.replace(tid=None)
+        return task
