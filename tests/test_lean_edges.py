@@ -399,9 +399,8 @@ class P:
     for n in range(5):
         before, after = insertions(text, n, OFF), insertions(text, n)
         # a barrier per read (1 entry, then 2), the loop's writer (n - 1 runs) and the last on the
-        # join, and the reads from the third on wait for the loop's writer through a cell (which
-        # the TensorMap orders: drop_implied_dependencies drops it)
-        assert before.insertions == (3 * n - 1 + max(n - 2, 0) if n else 0)
+        # join (each run's copy writes a new t: no edge on the earlier run's reader of the old one)
+        assert before.insertions == (3 * n - 1 if n else 0)
         # run 0: 1 barrier entry; run 1: 2, and the writer's edge; each later run: 1 + 1; the
         # writer after the loop waits for the cleared join (n >= 2) or the one barrier (n = 1)
         assert (after.insertions, after.redundant, after.dummies) == ({0: 0, 1: 2}.get(n, 2 * n), 0, n)
