@@ -90,31 +90,7 @@ class ClassifyIterArgCarry(Pass):
 
     def per_iteration_loops(self, body) -> dict[int, int]:
         """id -> N for the pl.parallel loops inside a manual scope (checked: static trip count)."""
-        found: dict[int, int] = {}
-        if not any(s._production == "Scope" and s.mode is ScopeMode.manual for s in iter_stmts(body)):
-            return found  # no manual scope: nothing to look for
-        stack = [(s, False) for s in body]
-        while stack:
-            stmt, manual = stack.pop()
-            kind = stmt._production
-            if kind == "Scope":
-                stack += [(s, manual or stmt.mode is ScopeMode.manual) for s in stmt.body]
-            elif kind in LOOPS:
-                carries_tid = any(is_task_id(it.var) and it.var.name in self.rebound for it in stmt.iters)
-                if manual and kind == "For" and stmt.kind is LoopKind.parallel and carries_tid:
-                    count = static_trip_count(stmt)
-                    if count is None or count <= 0:
-                        raise UserError(
-                            "a pl.parallel loop that carries a TaskId in a manual scope must have a "
-                            "statically-known trip count: the runtime fence needs a PTO2TaskId[N] array of fixed N",
-                            stmt.span,
-                            hint="make the trip count a Python int, e.g. pl.parallel(4)",
-                        )
-                    found[id(stmt)] = count
-                stack += [(s, manual) for s in stmt.body]
-            elif kind == "If":
-                stack += [(s, manual) for s in stmt.then + stmt.orelse]
-        return found
+        return per_iteration_loops(body, lambda it: is_task_id(it.var) and it.var.name in self.rebound)
 
     def For(self, loop):
         iters, body = self.carries(loop)
@@ -159,6 +135,38 @@ class ClassifyIterArgCarry(Pass):
         return C.If.make(branch.cond, then, orelse, phis, span=branch.span)
 
 
+def per_iteration_loops(body, carries_tid=lambda it: is_task_id(it.var), check: bool = True) -> dict[int, int]:
+    """id -> N for the pl.parallel loops inside a manual scope with an iter_arg ``carries_tid``
+    accepts (with ``check``, a dynamic trip count is a user error; without, such a loop is left
+    out)."""
+    found: dict[int, int] = {}
+    if not any(s._production == "Scope" and s.mode is ScopeMode.manual for s in iter_stmts(body)):
+        return found  # no manual scope: nothing to look for
+    stack = [(s, False) for s in body]
+    while stack:
+        stmt, manual = stack.pop()
+        kind = stmt._production
+        if kind in ("Scope", "CompilerScope"):
+            stack += [(s, manual or stmt.mode is ScopeMode.manual) for s in stmt.body]
+        elif kind in LOOPS:
+            if manual and kind == "For" and stmt.kind is LoopKind.parallel and any(map(carries_tid, stmt.iters)):
+                count = static_trip_count(stmt)
+                if count is None or count <= 0:
+                    if check:
+                        raise UserError(
+                            "a pl.parallel loop that carries a TaskId in a manual scope must have a "
+                            "statically-known trip count: the runtime fence needs a PTO2TaskId[N] array of fixed N",
+                            stmt.span,
+                            hint="make the trip count a Python int, e.g. pl.parallel(4)",
+                        )
+                else:
+                    found[id(stmt)] = count
+            stack += [(s, manual) for s in stmt.body]
+        elif kind == "If":
+            stack += [(s, manual) for s in stmt.then + stmt.orelse]
+    return found
+
+
 def carries_task_ids(body) -> bool:
     """Whether a loop carry or an if result under ``body`` is a TaskId."""
     for stmt in iter_stmts(body):
@@ -173,8 +181,11 @@ def carries_task_ids(body) -> bool:
 class TidShapes:
     """How many TaskIds each TaskId value holds (0: one id; N: an array of N), to a fixpoint."""
 
-    def __init__(self, per_iteration: dict[int, int]):
+    def __init__(self, per_iteration: dict[int, int], strict: bool = True):
         self.per_iteration = per_iteration
+        # not ``strict``: what would be a user error is recorded instead (``several``) or skipped
+        self.strict = strict
+        self.several: set[tuple[int, int]] = set()  # (id(per-iteration loop), k): its yield k may hold several ids
         self.shape: dict[str, int] = {}
         self.yielded: dict[str, int] = {}  # iter_arg -> the shape of what its loop's body yields
         self.changes = 0  # how many times a shape has changed (a loop's fixpoint test)
@@ -200,7 +211,7 @@ class TidShapes:
             kind = stmt._production
             if kind == "Let" and is_task_id(stmt.var) and stmt.value._production == "Var":
                 self.set(stmt.var.name, self.of(stmt.value))
-            elif kind == "Let" and stmt.value._production == "SetItem" and self.of(stmt.value.value):
+            elif kind == "Let" and stmt.value._production == "SetItem" and self.of(stmt.value.value) and self.strict:
                 name = stmt.value.value.name.split("__")[0]
                 raise UserError(
                     f"TaskId '{name}' stands here for the {self.of(stmt.value.value)} ids of a pl.parallel loop; "
@@ -221,7 +232,7 @@ class TidShapes:
                         for y in yields:
                             shape = self.join(shape, self.of(y.values[k]), stmt)
                         self.set(res.name, shape)
-            elif kind == "Scope":
+            elif kind in ("Scope", "CompilerScope"):
                 self.block(stmt.body)
 
     def loop(self, loop) -> None:
@@ -240,7 +251,9 @@ class TidShapes:
             yld = last_yield(loop.body)
             if yld is not None and fan_in:
                 for k, it, result in tids:
-                    if self.of(yld.values[k]):
+                    if self.of(yld.values[k]) and not self.strict:
+                        self.several.add((id(loop), k))
+                    elif self.of(yld.values[k]):
                         raise UserError(
                             "a pl.parallel loop that gives each iteration one TaskId slot must yield one TaskId "
                             "per iteration, but this one may yield several (the ids of a nested pl.parallel loop, "

@@ -37,6 +37,11 @@ The pairs are the solution of a forward *may* dataflow problem over the program'
   constant bounds with at least one iteration; every ``While``, whose condition is known only at
   run time) the head flows on, the state before the loop included; (4) *gen*: ``A``'s accesses,
   fresh;
+- a loop of constant bounds with exactly one iteration has no back edge: its body is analysed
+  once, as straight-line code;
+- the transfer of a ``pl.create_tensor`` running again: its root names a new buffer, so every
+  fact of the root is removed, unless a loop carry may still hold the buffer an earlier run made
+  (``carried_allocations``);
 - the transfer of leaving the outermost MANUAL scope: every live fact of its instance is closed.
 
 Two iterations of one ``pl.parallel`` loop are independent (that is what the user asserts by
@@ -91,6 +96,9 @@ def storage_map(func, kernels: dict[str, Any]) -> dict[str, frozenset]:
     One walk in program order: a value's places are final once the places of the values it is
     made from are (each is defined before it is used), except around a loop, whose iter_args
     also hold what its body yields; a loop's body is walked again until its yields add nothing.
+    The result of a loop of constant bounds that runs holds what its last iteration yields (a
+    yielded iter_arg of the loop, a swap or rotation of carries, followed iteration by iteration
+    from the inits); of any other loop, its init's and its yielded value's places.
 
     Cost: a loop's body is walked once each time its parent body is, plus once each time its
     yields add places to its iter_args. Each of those adds at least one (name, place) pair, so
@@ -117,15 +125,37 @@ def storage_map(func, kernels: dict[str, Any]) -> dict[str, frozenset]:
         store[name] = old | value
         return True
 
-    def flow(carries) -> bool:
-        """Each carry (iter_arg and result) holds its init's and its yielded value's places;
-        whether an iter_arg grew."""
+    def flow(carries, results: bool = True) -> bool:
+        """Each carry (iter_arg, and with ``results`` its result) holds its init's and its yielded
+        value's places; whether an iter_arg grew."""
         grew = False
         for it, result, yielded in carries:
             merged = of(it.init) | of(yielded)
             grew |= grow(it.var.name, merged)
-            grow(result.name, merged)
+            if results:
+                grow(result.name, merged)
         return grew
+
+    def last_yields(carries, runs: int) -> list[frozenset]:
+        """The places each carry's yielded value may have in the last of ``runs`` iterations: a
+        yielded iter_arg of the loop (a swap or rotation of carries) holds what its carry held one
+        iteration before, from the inits on; any other value, its places in every iteration."""
+        index = {it.var.name: k for k, (it, _, _) in enumerate(carries)}
+        source = [index.get(y.name) if y is not None and y._production == "Var" else None for _, _, y in carries]
+        held = tuple(of(it.init) for it, _, _ in carries)  # each iter_arg's places in iteration t
+        seen: dict[tuple, int] = {}
+        t = 0
+        while t < runs - 1:
+            if held in seen:  # periodic from here: skip the whole periods left
+                period = t - seen[held]
+                t += (runs - 1 - t) // period * period
+                seen = {}
+                if t >= runs - 1:
+                    break
+            seen[held] = t
+            held = tuple(held[j] if j is not None else of(y) for j, (_, _, y) in zip(source, carries))
+            t += 1
+        return [held[j] if j is not None else of(y) for j, (_, _, y) in zip(source, carries)]
 
     def flow_once(carries) -> None:
         """A loop that runs exactly once: its iter_args hold the inits only, its results the
@@ -172,10 +202,14 @@ def storage_map(func, kernels: dict[str, Any]) -> dict[str, frozenset]:
                     for it, result, yielded in carries:
                         grow(result.name, of(yielded))
                     continue
-                flow(carries)
+                runs = static_trip_count(stmt) or 0  # > 1: the results are the last iteration's yields
+                flow(carries, results=not runs)
                 body(stmt.body)
-                while flow(carries):  # the body's yields reached its iter_args: walk it again
+                while flow(carries, results=not runs):  # the body's yields reached its iter_args: walk it again
                     body(stmt.body)
+                if runs:
+                    for (it, result, yielded), places in zip(carries, last_yields(carries, runs)):
+                        grow(result.name, places)
             elif kind == "If":
                 body(stmt.then)
                 body(stmt.orelse)
@@ -430,6 +464,16 @@ def find_hazards(
         for e in done:
             live.remove(e)
 
+    def renew(root: str) -> None:
+        """A create runs again: its root names a new buffer, and no name reaches the one an
+        earlier run made (``renewed`` holds those a loop carry may still hold), so no access of
+        that buffer meets a later one."""
+        for write in (False, True):
+            index = live.of(root, write)
+            if index:
+                for e in list(index.all()):
+                    live.remove(e)
+
     def close(scope: int) -> None:
         """Leaving a manual scope: the facts of its instance are of an ended instance."""
         for site in scope_sites.get(scope, ()):
@@ -483,6 +527,8 @@ def find_hazards(
             elif kind == "Let":
                 if is_task_id_value(stmt.var):
                     holds.assign([(stmt.var.name, held_by(stmt.value))])
+                elif stmt.value._production == "CreateTensor" and stmt.var.name not in renewed:
+                    renew(stmt.var.name)
             elif kind == "Dummy":
                 holds.assign([(stmt.var.name, dep_names(stmt))])
             elif kind == "For" or kind == "While":
@@ -529,6 +575,12 @@ def find_hazards(
         carries = holds.carries(stmt, scope)
         if carries:
             carries.enter()
+        if static_trip_count(stmt) == 1:  # it runs once: no back edge, no other iteration
+            block(stmt.body, inner_path, inner_loops, scope, pos, inner_parallel, auto)
+            if carries:
+                carries.back_edge()
+                carries.leave()
+            return
         # An earlier head of this loop (from an earlier pass over an enclosing loop) is below the
         # true fixpoint: starting there keeps nested loops from re-iterating.
         grown = [e for e in heads.get(key, ()) if live.add(e)]  # what the fixpoint adds to the head

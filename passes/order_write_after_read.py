@@ -120,6 +120,10 @@ class OrderWriteAfterRead(Pass):
                 )
         operands: dict[int, str] = {}
         inside: dict[int, set[str]] = {}  # manual scope -> the names defined in it
+        met: dict[int, set[str]] = {}  # host access site -> the roots of the accesses it must wait for
+        for earlier, later in hazards.pairs:
+            if later.host and needs_edge(earlier, later):
+                met.setdefault(later.site, set()).add(earlier.root)
         for target in sorted(needed):
             site = hazards.sites[target]
             if not site.host:
@@ -132,7 +136,8 @@ class OrderWriteAfterRead(Pass):
             names = inside.get(id(scope))
             if names is None:
                 names = inside[id(scope)] = {b.name for b in binders_in_order(scope.body)}
-            roots = {root for root, _ in store.get(tensor, ())}
+            # (a tensor that may be one of several roots needs a fence on those it meets only)
+            roots = met.get(target) or {root for root, _ in store.get(tensor, ())}
             if tensor not in names:
                 operands[target] = tensor
             elif len(roots) == 1 and not roots & names:

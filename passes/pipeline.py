@@ -30,6 +30,7 @@ from .expand_manual_phase_fence import ExpandManualPhaseFence
 from .fuse_create_assemble_to_slice import FuseCreateAssembleToSlice
 from .hoist_scope_escapes import HoistScopeEscapes
 from .infer_core_types import InferCoreTypes
+from .insert_parallel_carry_joins import InsertParallelCarryJoins
 from .lower_to_emission import LowerToEmission
 from .materialize_runtime_scopes import MaterializeRuntimeScopes
 from .merge_cells_into_chains import MergeCellsIntoChains
@@ -50,6 +51,7 @@ PASSES = [
     DeriveCallDirections,  # ssa -> directed
     CheckManualDepsOnSubmitOnly,  # directed
     CheckOutputParamsWritten,  # directed (warnings only)
+    InsertParallelCarryJoins,  # directed
     OrderWriteAfterRead,  # directed
     DeriveAutoScopeDependencies,  # directed (opt-in: analyze_auto_scopes_for_deps)
     ExpandManualPhaseFence,  # directed

@@ -30,6 +30,7 @@ from nanopass.passes.util import (
     assigned_names_by_body,
     iter_stmts,
     last_yield,
+    static_trip_count,
     var_reads,
 )
 
@@ -88,11 +89,27 @@ def reference_storage_map(func, kernels) -> dict[str, frozenset]:
             return out
         if kind == "For":
             yld = last_yield(stmt.body)
+            runs = static_trip_count(stmt) or 0
             out = []
-            for k, (it, result) in enumerate(zip(stmt.iters, stmt.results)):
-                if it.var.type._production == "TensorType":
-                    merged = of(it.init) | (of(yld.values[k]) if yld is not None else frozenset())
-                    out += [(it.var.name, merged), (result.name, merged)]
+            tensors = [k for k, it in enumerate(stmt.iters) if it.var.type._production == "TensorType"]
+            yielded = {k: (yld.values[k] if yld is not None else None) for k in tensors}
+            for k in tensors:
+                it, result = stmt.iters[k], stmt.results[k]
+                merged = of(it.init) | of(yielded[k])
+                out.append((it.var.name, of(it.init) if runs == 1 else merged))
+                if not runs:
+                    out.append((result.name, merged))
+            if runs:  # the results: the last iteration's yields, the loop unrolled
+                index = {stmt.iters[k].var.name: k for k in tensors}
+                held = {k: of(stmt.iters[k].init) for k in tensors}
+                for _ in range(runs):
+                    step = {}
+                    for k in tensors:
+                        value = yielded[k]
+                        j = index.get(value.name) if value is not None and value._production == "Var" else None
+                        step[k] = held[j] if j is not None else of(value)
+                    held = step
+                out += [(stmt.results[k].name, held[k]) for k in tensors]
             return out
         if kind == "If":
             yields = [y for y in (last_yield(stmt.then), last_yield(stmt.orelse)) if y is not None]

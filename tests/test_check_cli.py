@@ -73,9 +73,11 @@ def test_dump_all_writes_a_hazard_report_per_stage(tmp_path):
     # the program as written races; order_write_after_read adds the edge; lowering keeps it
     number = {cls.name: f"{index:02d}" for index, cls in enumerate(PASSES, start=1)}
     assert stages[0] == f"{number['derive_call_directions']}_derive_call_directions (directed): 2 tasks, 1 hazards; the program as written"
-    assert stages[3] == f"{number['order_write_after_read']}_order_write_after_read (directed): 2 tasks, 0 hazards; refines the previous stage"
+    ordered = stages.index(
+        f"{number['order_write_after_read']}_order_write_after_read (directed): 2 tasks, 0 hazards; refines the previous stage"
+    )
     assert stages[-1] == f"{number['lower_to_emission']}_lower_to_emission (emission): 2 tasks, 0 hazards; agrees with the reference"
-    assert report.count("hazard: WAR on x") == 3  # the first three stages
+    assert report.count("hazard: WAR on x") == ordered  # every directed stage before it
 
 
 @pytest.mark.slow

@@ -199,6 +199,8 @@ def reference_find_hazards(
             elif kind == "Let":
                 if is_task_id_value(stmt.var):
                     state = assign(state, [(stmt.var.name, held_by(stmt.value))])
+                elif stmt.value._production == "CreateTensor" and stmt.var.name not in renewed:
+                    state.pop(stmt.var.name, None)  # a new buffer: no access of the earlier one meets it
             elif kind == "Dummy":
                 state = assign(state, [(stmt.var.name, dep_names(stmt))])
             elif kind in ("For", "While"):  # (a While: a sequential loop that may not run)
@@ -215,6 +217,14 @@ def reference_find_hazards(
                 if per_iteration:  # a new result array
                     state = assign(state, [(r.name, ()) for _, r in tids])
                 state = assign(state, [(it.var.name, () if opaque else names_of(it.init)) for it, _ in tids])
+                if static_trip_count(stmt) == 1:  # one iteration: the body once, no back edge
+                    state = block(stmt.body, dict(state), inner_path, inner_loops, scope, pos, inner_parallel, auto)
+                    if per_iteration:
+                        state = assign(state, [(r.name, yielded[it.var.name]) for it, r in tids], accumulate=True)
+                    else:
+                        state = assign(state, [(it.var.name, () if opaque else yielded[it.var.name]) for it, _ in tids])
+                        state = assign(state, [(r.name, () if opaque else (it.var.name,)) for it, r in tids])
+                    continue
                 # An earlier head of this loop (from an earlier pass over an enclosing loop) is
                 # below the true fixpoint: starting there keeps nested loops from re-iterating.
                 head = join(state, heads[id(stmt)]) if id(stmt) in heads else dict(state)

@@ -489,6 +489,30 @@ with pl.manual_scope():
         assert set(first.deps) == phase0_ends and set(tasks[8 + 2 * b + 1].deps) == {first.id}
 
 
+def test_class7_a_parallel_branch_that_may_not_submit_yields_a_join_of_its_init(tmp_path):
+    # Iteration b submits only when b < n, else yields the ids it started from (the phase
+    # before's two slots): its slot holds a barrier joining them, so the last task still waits
+    # for every task of both phases ("Still open" 7).
+    results = check_all(tmp_path, '''
+with pl.manual_scope():
+    prev = None
+    for phase in pl.range(2):
+        for b, (c,) in pl.parallel(2, init_values=(prev,)):
+            if b < n:
+                y, d = pl.submit(self.upd, x, y, deps=[c])
+                r = pl.yield_(d)
+            else:
+                r = pl.yield_(c)
+            r2 = pl.yield_(r)
+        prev = r2
+    y, e = pl.submit(self.upd, x, y, deps=[prev])
+''')
+    trace = results[1].emission  # n = 1: branch 0 submits in each phase, branch 1 yields its init
+    first, second, last = kernels_of(trace, "upd")
+    assert {first.id, second.id} <= waits_for(trace, last)
+    assert first.id in waits_for(trace, second)
+
+
 # -- class 6: a TaskId array of one size meets another ---------------------------------------------
 
 

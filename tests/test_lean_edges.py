@@ -399,10 +399,9 @@ class P:
     for n in range(5):
         before, after = insertions(text, n, OFF), insertions(text, n)
         # a barrier per read (none on the first: one entry, the read's own TaskId; then 2), the
-        # loop's writer (n - 1 runs) and the last on the join, and the reads from the third on
-        # wait for the loop's writer through a cell (which the TensorMap orders:
-        # drop_implied_dependencies drops it)
-        assert before.insertions == (3 * n - 2 + max(n - 2, 0) if n else 0)
+        # loop's writer (n - 1 runs) and the last on the join (each run's copy writes a new t: no
+        # edge on the earlier run's reader of the old one)
+        assert before.insertions == (3 * n - 2 if n else 0)
         # run 0: the join is the read's TaskId; run 1: a barrier of 2 entries, and the writer's
         # edge; each later run: the join (cleared) is the read's TaskId, and the writer's edge on
         # it (which the TensorMap implies: the writer reads the read's output); the writer after
