@@ -345,7 +345,7 @@ def generate(seed: int, size: Optional[int] = None) -> P.Program:
             k = g.kernel((("in", "A"), ("inout", "A")))
             ret_call = P.Call(k.name, (src, dst), (dst,))
             returns = dst
-    # an outlined block only in an Inline function: refused (tools/attack/found/18), so rarely
+    # an outlined block only in an Inline function: refused (tools/attack/found/20, since fixed), so rarely
     if rng.random() < 0.15:
         side = SCtx(names={"x": "A", "a": "A", "b": "A", "w": "B"}, readonly={"x"})
         g.functions.append(S.SecondOrch(tuple(g.block(side, rng.randint(1, 6)))))

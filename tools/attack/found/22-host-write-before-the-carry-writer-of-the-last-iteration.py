@@ -10,7 +10,7 @@
 #
 # found on branch attack4 by `python -m nanopass.tools.attack --surface --seed 3 --seconds 900
 # --jobs 1 --out DIR` (program s30000…, a while loop in a manual scope yielding `a, a`), reduced
-# by hand. reproduce: nanopass run tools/attack/found/20-host-write-before-the-carry-writer-of-the-last-iteration.py
+# by hand. reproduce: nanopass run tools/attack/found/22-host-write-before-the-carry-writer-of-the-last-iteration.py
 #   -> 33:17: error: the host writes an element of 'a' in the manual scope where task ua (line 34) reads it: ...
 # Second defect, same program: the message is not deterministic. It says "reads it" or "writes it"
 # (ua's InOut argument does both) depending on PYTHONHASHSEED: `for s in 0 1 2 3; do

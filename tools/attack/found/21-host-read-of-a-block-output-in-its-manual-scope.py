@@ -11,7 +11,7 @@
 #
 # found on branch attack4 by `python -m nanopass.tools.attack --surface --seed 2 --seconds 1200
 # --jobs 1 --out DIR` (a while loop that never ran, so every run's semantics missed it), reduced by
-# hand. reproduce: nanopass run tools/attack/found/19-host-read-of-a-block-output-in-its-manual-scope.py
+# hand. reproduce: nanopass run tools/attack/found/21-host-read-of-a-block-output-in-its-manual-scope.py
 #   -> 26:13: error: the host reads an element of 'f' in the manual scope where task blk1 (line 24) writes it ...
 import nanopass.dsl as pl
 

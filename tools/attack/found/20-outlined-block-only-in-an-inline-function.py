@@ -10,7 +10,7 @@
 # found on branch attack4 (land21 + the surface generator): `python -m nanopass.tools.attack
 # --surface --seed 1 --seconds 1200 --jobs 1 --out DIR` (8 of the first 280 programs of seeds 1
 # and 2), reduced by hand.
-# reproduce: nanopass run tools/attack/found/18-outlined-block-only-in-an-inline-function.py
+# reproduce: nanopass run tools/attack/found/20-outlined-block-only-in-an-inline-function.py
 #   -> 19:1: error: program 'Attack' has no @pl.function(type=pl.FunctionType.Orchestration)
 # (Fixed: a plain function that holds a block after inlining is promoted; tests/test_outlining.py::
 # test_a_plain_function_calling_an_inline_function_that_holds_a_block_is_the_orchestration_function.)
