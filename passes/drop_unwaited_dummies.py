@@ -6,7 +6,7 @@ from nanopass.languages import DIRECTED
 from nanopass.rewrite import Pass, register
 
 from .cells import without_unread_cells
-from .remove_dead_values import RemoveDeadValues
+from . import remove_dead_values
 from .util import iter_stmts, var_reads
 
 
@@ -36,7 +36,7 @@ class DropUnwaitedDummies(Pass):
         dummies = [s for s in iter_stmts(func.body) if s._production == "Dummy"]
         if not dummies:
             return program
-        live, _ = RemoveDeadValues.liveness(func.body, dummies=True)
+        live, _ = remove_dead_values.RemoveDeadValues.liveness(func.body, dummies=True)
         self.dead = {s.var.name for s in dummies if s.var.name not in live}
         if not self.dead:
             return program
