@@ -120,7 +120,9 @@ void aicpu_orchestration_entry(const L2TaskArgs& orch_args) {
             params_phase_fence_barrier_0_deps[params_phase_fence_barrier_0_deps_count++] = fourth;
             params_phase_fence_barrier_0.set_dependencies(params_phase_fence_barrier_0_deps, params_phase_fence_barrier_0_deps_count);
             PTO2TaskId barrier = PTO2TaskId::invalid();
-            if (params_phase_fence_barrier_0_deps_count > 0) {
+            if (params_phase_fence_barrier_0_deps_count == 1) {
+                barrier = params_phase_fence_barrier_0_deps[0];
+            } else if (params_phase_fence_barrier_0_deps_count > 1) {
                 TaskOutputTensors phase_fence_barrier_0_outs = rt_submit_dummy_task(params_phase_fence_barrier_0);
                 barrier = phase_fence_barrier_0_outs.task_id();
             }
