@@ -32,8 +32,8 @@ same outcome in every iteration). The features:
   through a second one, each task waiting for it;
 - ``phases``: in the manual scope, the seed's phases: ``pl.range`` over phases, ``pl.parallel``
   branches started from the previous phase's TaskIds (``init_values``), a ``pl.range`` of 1, 2 or
-  ``n`` steps inside each branch carrying the TaskId on (for ``n = 0`` the branch yields the ids
-  it started from);
+  ``n`` steps (``n`` only with ``manual_n_loops``) inside each branch carrying the TaskId on (for
+  ``n = 0`` the branch yields the ids it started from);
 - ``while_loops`` (``gen_programs``' own loops): in an AUTO program, a sequential loop written as
   ``for (i,) in pl.while_(init_values=(start,))`` with ``pl.cond(i < stop)`` and ``pl.yield_(i + step)``.
 """
@@ -306,7 +306,7 @@ class ShapeStatements:
         prev, phase, branch, step = (self.new_name(p) for p in ("prev", "ph", "b", "k"))
         c, d, e, f = (self.new_name(p) for p in ("c", "d", "e", "f"))
         self.emit(f"{prev} = None")
-        phases, branches, steps = self.ch.integer(1, 2), self.ch.integer(1, 3), self.ch.choice([1, 2, "n"])
+        phases, branches, steps = self.ch.integer(1, 2), self.ch.integer(1, 3), self.ch.choice([1, 2, "n"] if self.on("manual_n_loops") else [1, 2])
 
         def step_body():
             target = self.rows("big", 8 * self.ch.integer(0, 3)) if self.ch.chance(50) else self.fresh_tile()
