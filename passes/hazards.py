@@ -622,8 +622,9 @@ def find_hazards(
 
 
 def _prewalk(body) -> tuple[dict[str, frozenset], bool]:
-    """Created buffer -> the loops around its ``pl.create_tensor`` (a new buffer each iteration);
-    and whether the body reads a tensor element."""
+    """Created buffer -> the loops around its ``pl.create_tensor`` or the task that allocates it
+    (a runtime output: a task's result binder; a new buffer each iteration either way); and
+    whether the body reads a tensor element."""
     out: dict[str, frozenset] = {}
     reads = False
 
@@ -637,6 +638,9 @@ def _prewalk(body) -> tuple[dict[str, frozenset], bool]:
                     out[stmt.var.name] = loops
                 elif value == "ReadTensor":
                     reads = True
+            elif kind == "Task" and loops:
+                for binder in stmt.outs:  # (a result that is an argument's buffer is no root: never looked up)
+                    out[getattr(binder, "var", binder).name] = loops
             elif kind == "For" or kind == "While":
                 walk(stmt.body, loops | {id(stmt)})
             elif kind == "If":
