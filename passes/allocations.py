@@ -92,18 +92,26 @@ def held_allocations(func, kernels) -> dict[str, frozenset]:
     return held
 
 
+def allocated_by(stmt) -> list[str]:
+    """The allocations ``stmt`` itself makes (not those of its bodies): a create's, an alloc's,
+    a task's results (a result that is an argument's buffer is named too, but is no allocation
+    ``held`` or a storage map ever names)."""
+    kind = stmt._production
+    if kind == "Let" and stmt.value._production == "CreateTensor":
+        return [stmt.var.name]
+    if kind == "Alloc":
+        return [create.var.name for create in stmt.creates]
+    if kind == "Task":
+        return [getattr(o, "var", o).name for o in stmt.outs]
+    return []
+
+
 def made_in(stmts) -> set[str]:
     """The allocations made in ``stmts``, at any depth."""
     out: set[str] = set()
     for stmt in stmts:
-        kind = stmt._production
-        if kind == "Let" and stmt.value._production == "CreateTensor":
-            out.add(stmt.var.name)
-        elif kind == "Alloc":
-            out |= {create.var.name for create in stmt.creates}
-        elif kind == "Task":
-            out |= {getattr(o, "var", o).name for o in stmt.outs}  # held names them only when allocated
-        for field in BODY_FIELDS.get(kind, ()):
+        out.update(allocated_by(stmt))
+        for field in BODY_FIELDS.get(stmt._production, ()):
             out |= made_in(getattr(stmt, field))
     return out
 

@@ -622,9 +622,11 @@ def find_hazards(
 
 
 def _prewalk(body) -> tuple[dict[str, frozenset], bool]:
-    """Created buffer -> the loops around its ``pl.create_tensor`` or the task that allocates it
-    (a runtime output: a task's result binder; a new buffer each iteration either way); and
-    whether the body reads a tensor element."""
+    """Allocation -> the loops around the statement that makes it (``allocations.allocated_by``:
+    a create, or a task's runtime output; a new buffer each iteration either way); and whether
+    the body reads a tensor element."""
+    from .allocations import allocated_by
+
     out: dict[str, frozenset] = {}
     reads = False
 
@@ -632,15 +634,10 @@ def _prewalk(body) -> tuple[dict[str, frozenset], bool]:
         nonlocal reads
         for stmt in stmts:
             kind = stmt._production
-            if kind == "Let":
-                value = stmt.value._production
-                if loops and value == "CreateTensor":
-                    out[stmt.var.name] = loops
-                elif value == "ReadTensor":
-                    reads = True
-            elif kind == "Task" and loops:
-                for binder in stmt.outs:  # (a result that is an argument's buffer is no root: never looked up)
-                    out[getattr(binder, "var", binder).name] = loops
+            if loops:
+                out.update(dict.fromkeys(allocated_by(stmt), loops))
+            if kind == "Let" and stmt.value._production == "ReadTensor":
+                reads = True
             elif kind == "For" or kind == "While":
                 walk(stmt.body, loops | {id(stmt)})
             elif kind == "If":

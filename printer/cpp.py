@@ -556,10 +556,13 @@ def emit(node, out):  # noqa: F811
         with out.block(f"if ({node.args}_deps_count > 0) {{"):
             out.line(f"rt_submit_dummy_task({node.args});")
         return
-    # (one entry: the barrier is that TaskId, no dummy is submitted)
-    with out.block(f"if ({node.args}_deps_count == 1) {{", footer=f"}} else if ({node.args}_deps_count > 1) {{"):
-        out.line(f"{node.tid} = {node.args}_deps[0];")
-    out.level += 1  # (the else branch the footer above opened)
+    # one entry: the barrier is that TaskId, no dummy is submitted
+    out.line(f"if ({node.args}_deps_count == 1) {{")
+    out.level += 1
+    out.line(f"{node.tid} = {node.args}_deps[0];")
+    out.level -= 1
+    out.line(f"}} else if ({node.args}_deps_count > 1) {{")
+    out.level += 1
     out.line(f"TaskOutputTensors {node.outs} = rt_submit_dummy_task({node.args});")
     out.line(f"{node.tid} = {node.outs}.task_id();")
     out.level -= 1
