@@ -57,3 +57,10 @@ def test_the_tool_tests_pass_or_skip_with_reasons_without_the_system_tools(tmp_p
         assert "no Graphviz renderer" in reasons
     else:
         assert "no Graphviz renderer" not in reasons
+
+
+def test_properties_draw_the_same_examples_unless_a_fuzzing_run_asks_for_new_ones():
+    from hypothesis import settings
+
+    fuzzing = os.environ.get("NANOPASS_FUZZ_RANDOM") == "1" or os.environ.get("NANOPASS_FUZZ_SCALE", "1") != "1"
+    assert settings.default.derandomize is not fuzzing
