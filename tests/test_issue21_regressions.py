@@ -455,6 +455,38 @@ y = pl.assemble(y, s, [0, 0])
     assert fill.tensors[1].view.buffer == "in1" and fill.tensors[1].tag == "OUTPUT_EXISTING"  # into y (placed)
 
 
+PLACED_IN_A_LOOP = '''
+with pl.manual_scope():
+    last = None
+    for i in pl.range(n):
+        r = pl.tensor.slice(y, [4, 16], [0, 0])
+        r, tr = pl.submit(self.fill, x, r, deps=[DEPS])
+        s = pl.create_tensor([4, 16], dtype=pl.FP32)
+        s, last = pl.submit(self.fill, x, s, deps=[tr])
+        y = pl.assemble(y, s, [0, 0])
+'''
+
+
+def test_class5_accesses_to_the_rows_in_other_iterations_keep_the_placement(tmp_path):
+    # docs/semantics.md "Still open" 14: a loop around the create and the assemble runs that window
+    # anew each iteration, so the rows' writer r (before the create) is not between them on any run.
+    # Placed, s's writer writes y's rows: inside one instance of the manual scope its pairs with r's
+    # runs are the user's (deps=[last] orders the next r after this s); no read observes another
+    # write than with the copy, in a loop around the scope too (its instances are the compiler's).
+    ordered = PLACED_IN_A_LOOP.replace("DEPS", "last")
+    in_a_loop = "for w in pl.range(2):\n" + "".join("    " + line + "\n" for line in ordered.strip("\n").splitlines())
+    for body in (ordered, in_a_loop):
+        for result in check_all(tmp_path, body, values=(0, 1, 2, 3)):
+            assert result.mismatches == []
+            assert {f.tensors[1].view.buffer for f in kernels_of(result.emission, "fill")} <= {"in1"}  # y: placed
+    # without it, the checker reports the unordered pair of the placed program (the user's to order)
+    path = tmp_path / "unordered.py"
+    path.write_text(source(PLACED_IN_A_LOOP.replace("DEPS", "")))
+    result = check_program(load_program(path), {"n": "2"})
+    assert result.mismatches == [] and result.failing
+    assert {h.buffer for h in result.failing} == {"in1"}  # y's rows
+
+
 # -- class 7: valid programs once refused ------------------------------------------------------------------
 
 

@@ -116,7 +116,7 @@ def test_check_reports_a_value_mismatch_and_exits_1(monkeypatch, capsys):
     from nanopass import cli
 
     written, fused = written_and_fused()
-    monkeypatch.setattr(check_module, "compare_values", lambda a, b: compare_values(written, fused))
+    monkeypatch.setattr(check_module, "compare_values", lambda a, b, directions=None: compare_values(written, fused))
     code = cli.main(["check", str(EXAMPLES / "basic.py")])
     out = capsys.readouterr().out
     assert code == 1
@@ -135,3 +135,38 @@ def test_a_task_whose_read_and_written_slots_come_to_share_elements_is_a_mismatc
         "program as written"
     )
     assert compare_values(fused.trace, fused.trace) == []  # sharing as written is the program's own
+
+
+def written_shared_and_placed():
+    """Issue 21, fuzz_deps --seed 40000's class-5 reports: in each of two iterations, task A writes
+    rows 0..3 of big and task B writes part (a kernel Out parameter), assembled into those rows. As
+    written, part is one buffer for both iterations, so its Out argument is tagged INOUT (an earlier
+    iteration wrote it); placed, B writes the rows A just wrote."""
+    written, placed = Traced(), Traced()
+    for _ in range(2):
+        written.task((whole("x"), "INPUT"), (Traced.view("big", 0), "INOUT"), kernel="wr")
+        written.task((whole("x"), "INPUT"), (whole("part"), "INOUT"), kernel="wr")
+        written.trace.events.append(Copy(whole("part"), Traced.view("big", 0)))
+        placed.task((whole("x"), "INPUT"), (Traced.view("big", 0), "INOUT"), kernel="wr")
+        placed.task((whole("x"), "INPUT"), (Traced.view("big", 0), "INOUT"), kernel="wr")
+    return written.trace, placed.trace
+
+
+def test_a_slot_reads_what_its_kernel_parameter_declares_not_what_its_tag_orders():
+    written, placed = written_shared_and_placed()
+    # by the tags, B "reads" part (its fill, then its first run's write) as written, A's rows placed
+    b_reads = {("task", 1, 1), ("task", 3, 1)}
+    assert {m.read.key for m in compare_values(written, placed)} == b_reads
+    # the kernel writes its Out parameter and reads only its In one: nothing differs
+    assert compare_values(written, placed, {"wr": ("In", "Out")}) == []
+    # an InOut parameter is read, and a kernel the table does not name keeps its tags
+    assert {m.read.key for m in compare_values(written, placed, {"wr": ("In", "InOut")})} == b_reads
+    assert {m.read.key for m in compare_values(written, placed, {"other": ("In", "Out")})} == b_reads
+
+
+def test_kernel_directions_are_the_tensor_parameters_declared_directions():
+    program = load_program(EXAMPLES / "tensor_ops.py")
+    directions = check_module.kernel_directions(written_program(surface_of(program)))
+    # scale_rows(src, factor: Scalar, dst: Out), reduce_cols(flat, square, dst: Out)
+    assert directions["scale_rows"] == ("In", "Out")
+    assert directions["reduce_cols"] == ("In", "In", "Out")

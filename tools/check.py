@@ -253,6 +253,15 @@ def written_program(surface_program, options: dict | None = None):
         raise failure.error from None
 
 
+def kernel_directions(program) -> dict[str, tuple[str, ...]]:
+    """Kernel name -> the declared direction (``In``, ``Out``, ``InOut``) of each of its tensor
+    parameters, in order: what a task's tensor slots read and write (``compare_values``)."""
+    return {
+        kernel.name: tuple(p.dir.value for p in kernel.params if p.type._production == "TensorType")
+        for kernel in program.kernels
+    }
+
+
 def trace_of(stage, inputs: Inputs) -> Trace:
     """The trace of one stage; an interpreter's internal error names the stage's pass."""
     from nanopass.languages import EMISSION
@@ -310,7 +319,7 @@ def check_stages(
         as_written = interpret(written, inputs, copies=True)
         if as_written.fatal() is None:
             try:
-                mismatches = compare_values(as_written, emission)
+                mismatches = compare_values(as_written, emission, kernel_directions(written))
             except ValueError as error:
                 raise TraceMismatch(f"the emitted program against the program as written: {error}") from None
     return CheckResult(

@@ -18,10 +18,13 @@ kernel and touch nothing. An element's *version* says who wrote it last:
 - ``UNDEFINED``: an element of a created buffer without a fill that nobody wrote.
 
 An observation is, for one read (a task's read slot, or a host element read), the version of
-every element it reads, in the view's row-major order. ``compare_values(written, emitted)``
-matches the reads of two traces of one program (task reads by task number and slot, each slot
-read and written as the program as written tags it; host reads by source line and occurrence,
-as a pass may drop a dead one) and returns every read whose versions differ, and every task
+every element it reads, in the view's row-major order. ``compare_values(written, emitted,
+directions)`` matches the reads of two traces of one program (task reads by task number and slot,
+each slot read and written as its kernel parameter declares, ``In`` read, ``Out`` written,
+``InOut`` both, and as the program as written tags it for a kernel ``directions`` does not name:
+a call-site tag says what the runtime orders, and a program may tag an ``Out`` argument INOUT to
+order it after an earlier writer of its buffer, which the kernel does not read; host reads by
+source line and occurrence, as a pass may drop a dead one) and returns every read whose versions differ, and every task
 that reads one slot and writes another sharing elements with it in the emitted program only
 (the kernel may read what it already overwrote). An ``UNDEFINED`` element of the program as written matches anything (the
 program reads memory it never set).
@@ -90,16 +93,33 @@ def positions(view: View) -> list[tuple[tuple[int, ...], int]]:
     return out
 
 
-def tags(trace: Trace) -> list[tuple[str, ...]]:
-    """The tag of every tensor slot of every kernel task, in order."""
-    return [tuple(arg.tag for arg in e.tensors) for e in trace.events if isinstance(e, Task) and e.kind == "kernel"]
+def tags(trace: Trace, directions: dict[str, tuple[str, ...]] | None = None) -> list[tuple[str, ...]]:
+    """The tag of every tensor slot of every kernel task, in order. With ``directions`` (kernel
+    name -> the direction of each of its tensor parameters, ``In``, ``Out`` or ``InOut``), a slot of
+    a kernel it names gets the tag its parameter's direction means (``INPUT``, ``OUTPUT``,
+    ``INOUT``) instead of its call-site tag: what the kernel reads and writes, not how the runtime
+    tracks it (a program may tag an ``Out`` argument ``INOUT`` to order it after an earlier
+    writer, and a ``pl.no_dep`` argument is read or written as its parameter says)."""
+    out = []
+    for e in trace.events:
+        if not (isinstance(e, Task) and e.kind == "kernel"):
+            continue
+        declared = (directions or {}).get(e.kernel or "")
+        if declared is not None and len(declared) == len(e.tensors):
+            out.append(tuple(_BY_DIRECTION[d] for d in declared))
+        else:
+            out.append(tuple(arg.tag for arg in e.tensors))
+    return out
+
+
+_BY_DIRECTION = {"In": "INPUT", "Out": "OUTPUT", "InOut": "INOUT"}
 
 
 def observations(trace: Trace, kinds: list[tuple[str, ...]] | None = None) -> list[Read]:
     """Every read of ``trace`` with the versions it observes (see the module docstring). What a
     slot reads and writes is its tag, or, with ``kinds``, the tag ``kinds`` gives the same slot
-    (what a kernel does with its argument is its parameter's direction, which the program as
-    written says; a compiled program may tag a slot it only writes INOUT, to order it)."""
+    (``compare_values`` gives each slot its kernel parameter's direction, ``tags``: what the kernel
+    does with its argument, not how the runtime tracks it)."""
     memory: dict[str, dict[int, tuple]] = {name: {} for name in trace.buffers}
 
     def version(buffer: str, flat: int) -> tuple:
@@ -161,15 +181,17 @@ def _element(view: View, index: tuple[int, ...]) -> View:
     return View(view.buffer, offset, (), ())
 
 
-def compare_values(written: Trace, emitted: Trace) -> list[Mismatch]:
+def compare_values(written: Trace, emitted: Trace, directions: dict[str, tuple[str, ...]] | None = None) -> list[Mismatch]:
     """The reads whose observed versions differ between the program as written and the emitted
     program (one mismatch per read, at its first differing element). The traces must run the same
     kernel tasks (``check`` has compared them); a read the emitted program makes that the program
-    as written does not is a mismatch too."""
-    kinds = tags(written)
+    as written does not is a mismatch too. What each slot reads and writes is its kernel
+    parameter's direction when ``directions`` names the kernel (``tags``), else the program as
+    written's tag."""
+    kinds = tags(written, directions)
     if [len(k) for k in kinds] != [len(k) for k in tags(emitted)]:
         raise ValueError("the traces do not run the same kernel tasks with the same slots")
-    mine = {read.key: read for read in observations(written)}
+    mine = {read.key: read for read in observations(written, kinds)}
     out = []
     for read in observations(emitted, kinds):
         theirs = mine.get(read.key)
