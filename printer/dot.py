@@ -470,7 +470,7 @@ class _EmissionWalker(_Walker):
             "AssignVar": self.decl_tensor, "DeclTid": self.set_tid, "AssignTid": self.set_tid,
             "DeclTidArray": self.decl_tid_array, "FillTidArray": self.fill_tid_array,
             "CopyTidArray": self.copy_tid_array, "SetTidSlot": self.set_tid_slot,
-            "ScopeBlock": self.scope, "ForBlock": self.loop, "WhileBlock": self.loop, "IfBlock": self.branch,
+            "ScopeBlock": self.scope, "Block": self.block, "ForBlock": self.loop, "WhileBlock": self.loop, "IfBlock": self.branch,
         }
 
     def run(self, unit) -> None:
@@ -568,6 +568,9 @@ class _EmissionWalker(_Walker):
         is_manual = stmt.mode is ScopeMode.manual
         inner = self.cluster(path, f"{stmt.mode.name.upper()} scope", "scope-manual" if is_manual else "scope-auto", cluster)
         self.body(stmt.body, path, inner, manual or is_manual)
+
+    def block(self, stmt, path, cluster, manual) -> None:
+        self.body(stmt.body, path, cluster, manual)
 
     def loop(self, stmt, path, cluster, manual) -> None:
         label = "while" if stmt._production == "WhileBlock" else f"for {base_name(stmt.var)}"

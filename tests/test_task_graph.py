@@ -128,6 +128,15 @@ def test_any_well_formed_tree_has_a_graph(language):
     check()
 
 
+def test_a_task_inside_a_plain_cpp_block_is_a_node_of_the_emission_graph():
+    # Found by the property above: the walker skipped ``Block`` ({ ... }) bodies.
+    from nanopass.languages import EMISSION as E
+
+    unit = E.Unit("f", 0, [], [], [], [E.Block([E.DeclArgs("p"), E.GuardedDummy("p", None, None)])])
+    graph = static_graph(unit)
+    assert len(graph.nodes) == submit_sites(unit) == 1
+
+
 def test_loop_carried_edges_between_sites_do_not_constrain_the_layout():
     stages = {s.language.name: s for s in stages_of(PROGRAMS / "graph_features.py")}
     graph = static_graph(stages["dep-annotated"].tree)
