@@ -38,6 +38,8 @@ class ProgramParser:
         self.inlines: dict[str, ast.FunctionDef] = {}  # FunctionType.Inline functions, copied into their callers
         self._inline_types: dict[str, tuple[list[Any], list[Any]]] = {}
         self.outlined: list[Any] = []  # kernels made of outlined blocks (ops/outlining.py), in order
+        # name_hint= -> the block's position and its kernels: kernel shape -> name (ops/outlining.py)
+        self.named_blocks: dict[str, tuple[tuple[int, int], dict[str, str]]] = {}
 
     def error(self, message: str, node: ast.AST | None = None, hint: str | None = None) -> UserError:
         return UserError(message, self.src.span(node) if node is not None else self.src.span(self.src.classdef), hint)
