@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 
 from conftest import REPO, compile_check, load_program, run_cli
+from test_golden import warnings_of
 
 import nanopass
 from nanopass.errors import UserError
@@ -373,6 +374,7 @@ def test_surface_golden(source, abi, tmp_path):
     result = nanopass.generate_orchestration(load_program(source), abi=abi)
     assert result.code == expected.read_text()
     compile_check(result.code, tmp_path, f"{source.stem}.{abi}.cpp")
+    assert warnings_of(result) == []
 
 
 @pytest.mark.parametrize("source", DIR_PROGRAMS, ids=[p.stem for p in DIR_PROGRAMS])
