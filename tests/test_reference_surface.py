@@ -49,6 +49,7 @@ RUNS = {
     "surface_jit_inline": ({}, 4),
     "surface_host_access": ({"e": "3"}, 1),
     "surface_loop_tid": ({"n": "3"}, 4),
+    "surface_slice_metadata": ({"rows": "5"}, 3),
 }
 
 
