@@ -209,3 +209,23 @@ def test_the_warning_is_printed_located_and_the_compile_goes_on(tmp_path):
     assert checked.returncode == 0 and f"{path}:15:9: warning: inline function 'swap'" in checked.stderr
     compile_(tmp_path, COPY, "y = self.copy(x, y)\nreturn y\n")
     assert "warning" not in run_cli("run", str(path)).stderr
+
+
+def test_a_parameter_moved_by_an_inline_function_it_is_passed_to_is_warned_of_in_the_caller(tmp_path):
+    # outer passes p to inner, which returns its own parameter moved to a new tensor: the caller of
+    # outer sees its variable moved, at outer's `p = self.inner(x, p)`
+    inline = '''
+    @pl.function(type=pl.FunctionType.Inline)
+    def inner(self, x: pl.Tensor[[16, 16], pl.FP32], q: pl.InOut[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
+        q = pl.create_tensor([16, 16], dtype=pl.FP32)
+        q = self.step(x, q)
+        return q
+
+    @pl.function(type=pl.FunctionType.Inline)
+    def outer(self, x: pl.Tensor[[16, 16], pl.FP32], p: pl.InOut[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
+        p = self.inner(x, p)
+        return p
+    '''
+    found = warnings(tmp_path, inline, MAKE_Z + "self.outer(x, z)\ny = self.step(z, y)\nreturn y\n")
+    assert [line.split(": warning", 1)[0].split(": inline")[0] for line in found] == ["20:9"]
+    assert "inline function 'outer' rebinds its parameter 'p'" in found[0]

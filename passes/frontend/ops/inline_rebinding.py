@@ -29,17 +29,25 @@ if TYPE_CHECKING:
 _CARRYING = ("range", "parallel", "pipeline", "while_")
 
 
-def rebindings(program: ProgramParser, fdef: ast.FunctionDef, params: list[Any]) -> dict[str, list[ast.Name]]:
-    """The tensor parameters of ``fdef`` (an inline function with ``params``) that end bound to
-    another tensor than they start as, each with the assignment targets that moved it, in order."""
-    reader = _Reader(program, params)
+def rebindings(program: ProgramParser, fdef: ast.FunctionDef, reading: frozenset = frozenset()) -> dict[str, list[ast.Name]]:
+    """The tensor parameters of ``fdef`` (an inline function) that end bound to another tensor
+    than they start as, each with the assignment targets that moved it, in order (computed once per
+    function: ``program.rebindings``). ``reading``: the functions whose reading asks (a cycle, which
+    the expansion refuses, reads as moving nothing)."""
+    if fdef.name in program.rebindings:
+        return program.rebindings[fdef.name]
+    reader = _Reader(program, program.inline_params(fdef), reading | {fdef.name})
     reader.block(fdef.body)
-    return {name: sites for name, sites in reader.moved.items() if reader.roots.get(name) != name}
+    found = {name: sites for name, sites in reader.moved.items() if reader.roots.get(name) != name}
+    if not reading:
+        program.rebindings[fdef.name] = found
+    return found
 
 
 class _Reader:
-    def __init__(self, program: ProgramParser, params: list[Any]):
+    def __init__(self, program: ProgramParser, params: list[Any], reading: frozenset):
         self.program = program
+        self.reading = reading
         self.inline_params = {p.name for p in params if p.type._production == "TensorType"}
         self.roots: dict[str, Any] = {p.name: p.name for p in params}  # name -> the tensor it names
         self.made = 0
@@ -131,7 +139,8 @@ class _Reader:
 
     def call(self, method: str | None, args: list[ast.expr], width: int) -> list[Any]:
         """The results of ``self.method(*args)``: a kernel's result is the argument it writes in place, an
-        inline function's the argument of the parameter it returns."""
+        inline function's the argument of the parameter it returns, unless the function moves that
+        parameter to another tensor."""
         kernel = self.program.kernel_nodes.get(method)
         if kernel is not None:
             out = []
@@ -142,6 +151,8 @@ class _Reader:
         fdef = self.program.inlines.get(method)
         if fdef is not None:
             names = [p.name for p in self.program.inline_params(fdef)]
+            moved = rebindings(self.program, fdef, self.reading) if fdef.name not in self.reading else {}
+            names = [name if name not in moved else None for name in names]
             last = fdef.body[-1] if fdef.body else None
             returned = last.value if isinstance(last, ast.Return) else None
             values = returned.elts if isinstance(returned, ast.Tuple) else [returned] if returned is not None else []

@@ -100,12 +100,11 @@ def _warn_of_rebindings(cx: FunctionContext, fdef: ast.FunctionDef, params: list
     """Warn of each place where ``fdef`` rebinds a parameter to another tensor (``inline_rebinding``)
     when this call passes it a variable the call's results do not assign: §5 rebinds that variable
     with it, which Python would not do. Each place is warned of once, naming the first such call."""
-    if fdef.name not in cx.program.rebindings:
-        cx.program.rebindings[fdef.name] = rebindings(cx.program, fdef, params)
+    moves = rebindings(cx.program, fdef)
     assigned = {t.id for t in targets or () if isinstance(t, ast.Name)}
     moved = [(target, param, arg) for param, arg in zip(params, call.args)
              if isinstance(arg, ast.Name) and arg.id not in assigned
-             for target in cx.program.rebindings[fdef.name].get(param.name, ())
+             for target in moves.get(param.name, ())
              if id(target) not in cx.program.rebindings_warned]
     for target, param, arg in sorted(moved, key=lambda m: (m[0].lineno, m[0].col_offset)):
         cx.program.rebindings_warned.add(id(target))
