@@ -110,6 +110,17 @@ def surface_of(program: Any, func_name: str | None = None):
     raise TypeError(f"expected a @pl.program or a surface-language Program, got {type(program).__name__}")
 
 
+def front_end_warnings_of(program: Any, func_name: str | None = None) -> list:
+    """The front end's warnings for the function ``surface_of`` reads (none for a tree)."""
+    warnings = getattr(program, "warnings", None)
+    if not callable(warnings):
+        return []
+    if func_name is None:
+        names = orchestration_functions(program)
+        func_name = names[0] if len(names) > 1 else None
+    return list(warnings(func_name))
+
+
 def run_pipeline(
     program: Any,
     func_name: str | None = None,
@@ -121,6 +132,7 @@ def run_pipeline(
     keep_tree: Callable[[Stage], bool] | None = None,
     passes: Sequence[type[Pass]] | None = None,
     front_end_seconds: float | None = None,
+    front_end_warnings: list | None = None,
 ) -> list[Stage]:
     """Front end + every pass; returns the stages (index 0 is the front end's output).
 
@@ -128,7 +140,8 @@ def run_pipeline(
     that connects). A program class in the existing compiler's printed form (``program.hints``)
     runs them with ``convert_printed_ssa`` for ``convert_to_ssa``, its hints checked
     (``nanopass.printed_hints``). Stage 0's ``seconds`` is the front end's time: measured here, or
-    ``front_end_seconds`` when the caller ran it (``surface_of``) and passes the tree instead.
+    ``front_end_seconds`` when the caller ran it (``surface_of``) and passes the tree instead; its
+    ``warnings`` are the front end's (``front_end_warnings_of``: read here, or given with the tree).
 
     ``keep_tree`` is ``Pipeline.run``'s: by default every stage keeps its tree;
     ``keep_tree=needed_by_result`` keeps only what ``result_from_stages`` reads.
@@ -142,6 +155,8 @@ def run_pipeline(
         start = time.perf_counter()
         tree = surface_of(program, func_name)
         seconds = time.perf_counter() - start if front_end_seconds is None else front_end_seconds
+        if front_end_warnings is None:
+            front_end_warnings = front_end_warnings_of(program, func_name)
         if hasattr(program, "hints") and program.hints(func_name) is not None:  # the existing compiler's printed IR
             from nanopass.printed_hints import HintChecker
             from nanopass.printed_ir import printed_passes
@@ -154,7 +169,7 @@ def run_pipeline(
         with reusing_walks():
             return pipeline.run(
                 tree, ctx, input_name="parse_dsl", verify=verify, stop_after=stop_after, observer=observer,
-                keep_tree=keep_tree, input_seconds=seconds,
+                keep_tree=keep_tree, input_seconds=seconds, input_warnings=front_end_warnings,
             )
 
 

@@ -229,6 +229,7 @@ class Program:
         self.parsed_file = None  # the loader's parse of the class's file (ParsedFile), until the front end runs
         self._surface: dict[str | None, Any] = {}
         self._hints: dict[str | None, Any] = {}
+        self._warnings: dict[str | None, list] = {}
 
     def __repr__(self) -> str:
         return f"<nanopass program {self.name}>"
@@ -248,12 +249,19 @@ class Program:
             from nanopass.passes.frontend.parse_dsl import parse_program
 
             hints: list = []
+            warnings: list = []
             try:
-                self._surface[func_name] = parse_program(self.source(), func_name, hints)
+                self._surface[func_name] = parse_program(self.source(), func_name, hints, warnings)
             finally:
                 self.parsed_file = None
             self._hints[func_name] = hints[0] if hints else None
+            self._warnings[func_name] = warnings
         return self._surface[func_name]
+
+    def warnings(self, func_name: str | None = None) -> list:
+        """The front end's warnings for the function (``PassWarning``s of ``parse_dsl``)."""
+        self.surface(func_name)
+        return self._warnings[func_name]
 
     def hints(self, func_name: str | None = None):
         """The analysis results a class in the existing compiler's printed form carries (None for

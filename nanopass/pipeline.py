@@ -111,11 +111,13 @@ class Pipeline:
         observer: Callable[[Stage], None] | None = None,
         keep_tree: Callable[[Stage], bool] | None = None,
         input_seconds: float = 0.0,
+        input_warnings: Sequence[PassWarning] = (),
     ) -> list[Stage]:
         """Run the passes on ``tree``; returns every stage. Raises PipelineError on failure.
 
         ``stop_after`` may also name the input (``input_name``): the run then stops at stage 0.
-        ``input_seconds`` is stage 0's time (what making the input took, e.g. the front end).
+        ``input_seconds`` is stage 0's time (what making the input took, e.g. the front end), and
+        ``input_warnings`` its warnings (the front end's).
 
         With ``keep_tree``, a stage for which it is false has its ``tree`` set to None as soon as
         the next pass and its verification are done with it (the observer has seen it by then);
@@ -124,12 +126,14 @@ class Pipeline:
         # Trees are acyclic and freed by reference counting; the cyclic collector would only
         # rescan every live node again and again (superlinear on large programs).
         with collector_paused():
-            return self._run(tree, ctx, input_name, verify, stop_after, observer, keep_tree, input_seconds)
+            return self._run(tree, ctx, input_name, verify, stop_after, observer, keep_tree, input_seconds,
+                             list(input_warnings))
 
-    def _run(self, tree, ctx, input_name, verify, stop_after, observer, keep_tree, input_seconds) -> list[Stage]:
+    def _run(self, tree, ctx, input_name, verify, stop_after, observer, keep_tree, input_seconds,
+             input_warnings) -> list[Stage]:
         if stop_after is not None and stop_after not in self.names() and stop_after != input_name:
             raise ValueError(f"--stop-after: no pass named {stop_after!r} in the pipeline")
-        stages = Stages([Stage(0, input_name, self.source, tree, input_seconds)])
+        stages = Stages([Stage(0, input_name, self.source, tree, input_seconds, warnings=input_warnings)])
         known = frozenset()  # the invariants ``tree`` is known to meet
         try:
             if verify:

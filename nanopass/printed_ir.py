@@ -27,7 +27,7 @@ class PrintedProgram:
         self.name = source.name
         self.closure = source.closure
         self._source = source
-        self._read: dict[str | None, tuple[Any, Any]] = {}
+        self._read: dict[str | None, tuple[Any, Any, list]] = {}
 
     def __repr__(self) -> str:
         return f"<nanopass program {self.name} (printed IR)>"
@@ -43,13 +43,18 @@ class PrintedProgram:
         """The ``PrintedHints`` of the program (``None`` for a class in the DSL's own form)."""
         return self._reading(func_name)[1]
 
+    def warnings(self, func_name: str | None = None) -> list:
+        """The front end's warnings for the function (``dsl.Program.warnings``)."""
+        return self._reading(func_name)[2]
+
     def _reading(self, func_name: str | None):
         if func_name not in self._read:
             from nanopass.passes.frontend.parse_dsl import parse_program
 
             hints: list = []
-            tree = parse_program(self._source, func_name, hints)
-            self._read[func_name] = (tree, hints[0] if hints else None)
+            warnings: list = []
+            tree = parse_program(self._source, func_name, hints, warnings)
+            self._read[func_name] = (tree, hints[0] if hints else None, warnings)
         return self._read[func_name]
 
 

@@ -37,6 +37,7 @@ class StaticProgram:
         self._source = source
         self._surface: dict[str | None, Any] = {}
         self._hints: dict[str | None, Any] = {}
+        self._warnings: dict[str | None, list] = {}
 
     def __repr__(self) -> str:
         return f"<nanopass program {self.name} (read without running)>"
@@ -50,9 +51,16 @@ class StaticProgram:
             from nanopass.passes.frontend.parse_dsl import parse_program
 
             hints: list = []
-            self._surface[func_name] = parse_program(self._source, func_name, hints)
+            warnings: list = []
+            self._surface[func_name] = parse_program(self._source, func_name, hints, warnings)
             self._hints[func_name] = hints[0] if hints else None
+            self._warnings[func_name] = warnings
         return self._surface[func_name]
+
+    def warnings(self, func_name: str | None = None) -> list:
+        """The front end's warnings for the function (``dsl.Program.warnings``)."""
+        self.surface(func_name)
+        return self._warnings[func_name]
 
     def hints(self, func_name: str | None = None):
         """The analysis results of a class in the printed form (``dsl.Program.hints``)."""

@@ -257,7 +257,8 @@ class TidShapes:
                         raise UserError(
                             "a pl.parallel loop that gives each iteration one TaskId slot must yield one TaskId "
                             "per iteration, but this one may yield several (the ids of a nested pl.parallel loop, "
-                            "or a loop carry that starts from the ids before this pl.parallel loop)",
+                            "or, in a loop whose body names one slot of a TaskId array, the ids its carry starts "
+                            "from)",
                             loop.span,
                         )
             if yld is not None and not fan_in:

@@ -171,3 +171,33 @@ def test_ci_sample_of_surface_programs_runs_end_to_end():
         assert rep.invalid is None, rep.invalid
         assert rep.refusal is None and not rep.failures, f"seed {seed}:\n{runner.describe(rep)}\n{rep.source}"
         assert rep.runs == len(runner.SURFACE_SETTINGS)
+
+
+def test_a_plain_orchestration_function_is_one_the_compiler_takes_for_it(tmp_path):
+    # s90000451 (tools/attack/found/RUNS.md): `orch` was written as a plain @pl.function because an
+    # Inline function held a block, but only zz_side called that function: the compiler rightly took
+    # zz_side alone, and the run of `orch` was judged against its trace (a trace mismatch)
+    from nanopass.api import orchestration_functions
+    from nanopass.static_loader import load_programs_static
+
+    plain = 0
+    for seed in (90000451, *range(200)):
+        prog = surface_generate.generate(seed)
+        if not prog.plain_orch:
+            continue
+        plain += 1
+        path = tmp_path / f"s{seed}.py"
+        path.write_text(P.render(prog).source)
+        [program] = load_programs_static(str(path))
+        assert "orch" in orchestration_functions(program), f"seed {seed}"
+    assert plain >= 5
+
+
+def test_shrinking_keeps_a_block_in_a_plain_orchestration_function():
+    prog = P.Program((CP,), (P.Call("cp", ("x", "a"), ("a",)), S.At("blk1", "store", "a", "b", "A")),
+                     surface=True, plain_orch=True)
+    from nanopass.tools.attack import shrink
+
+    kept = list(shrink.candidates(prog))
+    assert kept and all(S.holds_block(c.body, c.functions) for c in kept)
+    assert len(kept) < len(list(shrink.candidates(P.Program(prog.kernels, prog.body, surface=True))))

@@ -40,6 +40,13 @@ def test_golden_output(expected, tmp_path):
     result = nanopass.generate_orchestration(load_program(source), **golden_options(source))
     assert result.code == expected.read_text()
     compile_check(result.code, tmp_path, expected.name.replace(".expected", ""))
+    assert warnings_of(result) == []  # the front end's (stage 0) and the passes'
+
+
+def warnings_of(result) -> list[str]:
+    """The warnings of compiling every orchestration function of ``result``, located."""
+    return [f"{w.span}: {w.message}" for function in result.functions.values() for stage in function.stages
+            for w in stage.warnings]
 
 
 # The --abi l2 goldens of tests/golden programs that pin a reference-surface.md non-DSL row (S2's

@@ -136,3 +136,96 @@ def test_the_no_exec_reader_inlines_the_same(tmp_path):
     compile_(tmp_path, COPY, "y = self.copy(x, y)\nreturn y\n")
     path = tmp_path / "prog.py"
     assert load_programs_static(str(path))[0].surface() == load_program(path).surface()
+
+
+# A parameter rebound to another tensor (tools/attack/found/23): the call keeps reference-surface.md
+# section 5's meaning (the caller's variable is rebound with it), and the front end warns where the
+# caller's variable ends on another tensor than Python's reading leaves it on.
+
+SWAP = '''
+@pl.function(type=pl.FunctionType.Inline)
+def swap(self, p: pl.InOut[pl.Tensor[[16, 16], pl.FP32]], q: pl.InOut[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
+    t = q
+    q = p
+    p = t
+    return p
+'''
+MAKE_Z = "z = pl.create_tensor([16, 16], dtype=pl.FP32)\nz = self.step(x, z)\n"
+
+
+def warnings(tmp_path, inline: str, body: str) -> list[str]:
+    result = compile_(tmp_path, inline, body)
+    return [f"{w.span.line}:{w.span.col + 1}: {w.message}" for stage in result.stages for w in stage.warnings]
+
+
+def test_a_parameter_left_on_another_tensor_is_warned_of_where_it_is_rebound(tmp_path):
+    # y receives the result (both readings bind it to the returned z); z, passed as q, ends on y's
+    # tensor under section 5 and is left alone by Python: a warning at `q = p`, which stays compiled
+    # as section 5 says (the task after the call writes y's buffer through z)
+    body = MAKE_Z + "y = self.swap(y, z)\nz = self.step(x, z)\nreturn z\n"
+    assert warnings(tmp_path, SWAP, body) == [
+        "15:9: inline function 'swap' rebinds its parameter 'q' to another tensor: the call at line 23 substitutes "
+        "its variable 'z' for 'q' (reference-surface.md section 5), so 'z' names that tensor after the call, where "
+        "Python would leave it unchanged"]
+    assert "params_t1.add_input(ext_x);\n        params_t1.add_output(ext_y);" in compile_(tmp_path, SWAP, body).code
+
+
+def test_a_call_written_as_a_statement_is_warned_of_for_each_parameter_it_moves(tmp_path):
+    found = warnings(tmp_path, SWAP, MAKE_Z + "self.swap(y, z)\nreturn y\n")
+    assert [line.split(": ", 1)[0] for line in found if "inline function" in line] == ["15:9", "16:9"]  # q = p, p = t
+
+
+@pytest.mark.parametrize("inline, body", [
+    (COPY, "y = self.copy(x, y)\nreturn y\n"),  # dst = self.step(tmp, dst): the kernel writes dst in place
+    (COPY, "z = pl.create_tensor([16, 16], dtype=pl.FP32)\nself.copy(x, z)\ny = self.step(z, y)\nreturn y\n"),
+    ('''
+     @pl.function(type=pl.FunctionType.Inline)
+     def fill(self, src: pl.Tensor[[16, 16], pl.FP32], dst: pl.Out[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
+         part = pl.create_tensor([16, 16], dtype=pl.FP32)
+         part = self.step(src, part)
+         dst = pl.assemble(dst, part, [0, 0])
+         for i, (acc,) in pl.range(2, init_values=(dst,)):
+             acc = self.step(src, acc)
+             dst = pl.yield_(acc)
+         return dst
+     ''', "z = pl.create_tensor([16, 16], dtype=pl.FP32)\nself.fill(x, z)\ny = self.step(z, y)\nreturn y\n"),
+    (SWAP.replace("    p = t\n", "    q = t\n"), MAKE_Z + "self.swap(y, z)\ny = self.step(z, y)\nreturn y\n"),
+    # (q moved and moved back)
+])
+def test_a_parameter_written_in_place_or_receiving_the_result_is_not_warned_of(tmp_path, inline, body):
+    assert warnings(tmp_path, inline, body) == []
+
+
+def test_the_warning_is_printed_located_and_the_compile_goes_on(tmp_path):
+    from conftest import run_cli
+
+    compile_(tmp_path, SWAP, MAKE_Z + "y = self.swap(y, z)\nz = self.step(x, z)\nreturn z\n")
+    path = tmp_path / "prog.py"
+    done = run_cli("run", str(path))
+    assert done.returncode == 0 and done.stdout.startswith("// Orchestration Function: orch")
+    assert f"{path}:15:9: warning: inline function 'swap' rebinds its parameter 'q'" in done.stderr
+    assert run_cli("run", str(path), "-q").stderr == ""
+    checked = run_cli("check", str(path))
+    assert checked.returncode == 0 and f"{path}:15:9: warning: inline function 'swap'" in checked.stderr
+    compile_(tmp_path, COPY, "y = self.copy(x, y)\nreturn y\n")
+    assert "warning" not in run_cli("run", str(path)).stderr
+
+
+def test_a_parameter_moved_by_an_inline_function_it_is_passed_to_is_warned_of_in_the_caller(tmp_path):
+    # outer passes p to inner, which returns its own parameter moved to a new tensor: the caller of
+    # outer sees its variable moved, at outer's `p = self.inner(x, p)`
+    inline = '''
+    @pl.function(type=pl.FunctionType.Inline)
+    def inner(self, x: pl.Tensor[[16, 16], pl.FP32], q: pl.InOut[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
+        q = pl.create_tensor([16, 16], dtype=pl.FP32)
+        q = self.step(x, q)
+        return q
+
+    @pl.function(type=pl.FunctionType.Inline)
+    def outer(self, x: pl.Tensor[[16, 16], pl.FP32], p: pl.InOut[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
+        p = self.inner(x, p)
+        return p
+    '''
+    found = warnings(tmp_path, inline, MAKE_Z + "self.outer(x, z)\ny = self.step(z, y)\nreturn y\n")
+    assert [line.split(": warning", 1)[0].split(": inline")[0] for line in found] == ["20:9"]
+    assert "inline function 'outer' rebinds its parameter 'p'" in found[0]

@@ -237,12 +237,58 @@ def test_a_block_inside_an_inline_function_is_outlined_in_the_caller_once_per_ca
     assert [s.kernel for s in program.orch.body if s._production == "Task"] == ["main_incore_0", "main_incore_1"]
 
 
-def test_a_named_block_of_an_inline_function_called_twice_is_a_located_error(tmp_path):
-    with pytest.raises(UserError) as info:
-        nanopass.generate_orchestration(inline_program(tmp_path, ", name_hint='adder'"))
-    assert (info.value.span.line, info.value.message) == (
-        12, "the outlined kernel's name 'adder' is already a function of program 'P'")
-    assert "drop name_hint= to name each copy main_incore_<k>" in info.value.hint
+def test_a_named_block_of_an_inline_function_called_twice_is_one_kernel(tmp_path):
+    # the inlined copies outline to the same kernel up to their parameters' names: one kernel, two tasks
+    program = inline_program(tmp_path, ", name_hint='adder'").surface()
+    assert [k.name for k in program.kernels if k.name not in ("k",)] == ["adder"]
+    assert kernel_dirs(program, "adder") == [("a", ParamDir.In), ("out", ParamDir.InOut)]
+    tasks = [s for s in program.orch.body if s._production == "Task"]
+    assert [t.kernel for t in tasks] == ["adder", "adder"]
+    assert [[a.value.name for a in t.args] for t in tasks] == [["a", "out"], ["b", "out"]]
+
+
+SCALED = """    @pl.function(type=pl.FunctionType.Inline)
+    def scaled(self, a: pl.Tensor[[32, 64], pl.FP32], s: pl.Scalar[pl.FP32], out: pl.InOut[pl.Tensor[[32, 64], pl.FP32]]) -> pl.Tensor[[32, 64], pl.FP32]:
+        with pl.at(level=pl.Level.CORE_GROUP, name_hint="scale"):
+            out = pl.assemble(out, pl.muls(a, s), [0, 0])
+        return out
+
+    @pl.function
+    def main"""
+
+
+def test_copies_of_a_named_block_that_differ_are_kernels_named_in_order_of_first_use(tmp_path):
+    # a constant argument of the inline function is substituted into the block: another kernel body
+    path = tmp_path / "prog.py"
+    path.write_text(HEADER.replace("    def k(", "    def scale_2(").replace("    @pl.function\n    def main", SCALED)
+                    + "        out = self.scaled(a, 2.0, out)\n        out = self.scaled(b, 0.5, out)\n"
+                      "        out = self.scaled(b, 2.0, out)\n        for i in pl.unroll(2):\n"
+                      "            out = self.scaled(a, 3.0, out)\n        out = self.scale_2(a, out)\n"
+                      "        return out\n")
+    result = nanopass.generate_orchestration(load_program(path))
+    tasks = [s.kernel for s in load_program(path).surface().orch.body if s._production == "Task"]
+    # the second shape is scale_1; the third would be scale_2, a kernel of the program already
+    assert tasks == ["scale", "scale_1", "scale", "scale_3", "scale_3", "scale_2"]
+    assert result.func_name_to_id == {"scale": 0, "scale_1": 1, "scale_3": 2, "scale_2": 3}
+
+
+def test_two_blocks_with_one_name_hint_are_a_located_error(tmp_path):
+    named = AT.replace("CORE_GROUP", "CORE_GROUP, name_hint='same'")
+    assert error(tmp_path, named + "    out = pl.assemble(out, a, [0, 0])\n" + named
+                 + "    out = pl.assemble(out, a, [0, 0])\n") == \
+        "15:57: the outlined kernel's name 'same' is already a function of program 'P'"
+
+
+@pytest.mark.parametrize("hint", ["", ", name_hint='rows'"], ids=["unnamed", "named"])
+def test_a_block_in_an_unrolled_loop_takes_the_iterations_constant_as_its_scalar_argument(tmp_path, hint):
+    code = nanopass.generate_orchestration(load_program(write(tmp_path, f"""
+        for i in pl.unroll(2):
+            with pl.at(level=pl.Level.CORE_GROUP{hint}):
+                t = pl.load(a, [i * 16, 0], [16, 64])
+                out = pl.store(t, [i * 16, 0], out)
+    """))).code
+    assert "add_scalar((uint64_t)0);" in code and "add_scalar((uint64_t)1);" in code
+    assert code.count("rt_submit_aiv_task(0, ") == (2 if hint else 1)
 
 
 # Out/InOut inference from loop-carried stores (reference-surface.md "Other behaviour")

@@ -15,12 +15,14 @@ emits":
 
 from __future__ import annotations
 
+import json
 import textwrap
 from pathlib import Path
 
 import pytest
 
-from conftest import REPO, compile_check, load_program
+from conftest import REPO, compile_check, load_program, run_cli
+from test_golden import warnings_of
 
 import nanopass
 from nanopass.errors import UserError
@@ -47,6 +49,7 @@ RUNS = {
     "surface_jit_inline": ({}, 4),
     "surface_host_access": ({"e": "3"}, 1),
     "surface_loop_tid": ({"n": "3"}, 4),
+    "surface_slice_metadata": ({"rows": "5"}, 3),
 }
 
 
@@ -372,6 +375,7 @@ def test_surface_golden(source, abi, tmp_path):
     result = nanopass.generate_orchestration(load_program(source), abi=abi)
     assert result.code == expected.read_text()
     compile_check(result.code, tmp_path, f"{source.stem}.{abi}.cpp")
+    assert warnings_of(result) == []
 
 
 @pytest.mark.parametrize("source", DIR_PROGRAMS, ids=[p.stem for p in DIR_PROGRAMS])
@@ -424,6 +428,19 @@ def test_outlined_and_spmd_kernels_have_the_metadata_the_spec_states():
     assert grid["func_name_to_id"] == {"rowblk": 0}
     assert grid["func_name_to_signature"] == {"rowblk": ["IN", "OUT"]}
     assert grid["orchestration_signature"] == ["IN", "OUT", "OUT"]
+
+
+def test_the_kernels_of_a_named_block_read_more_than_once_are_in_the_metadata(tmp_path):
+    # inline_named_block.py: one kernel per shape of the block's copies, ids in first-dispatch order
+    meta = tmp_path / "meta.json"
+    done = run_cli("run", str(SURFACE_DIR / "inline_named_block.py"), "--abi", "l2", "--metadata", str(meta), "-q")
+    assert done.returncode == 0, done.stderr
+    [function] = json.loads(meta.read_text())["functions"].values()
+    assert function["func_name_to_id"] == {"scale_into": 0, "scale_into_1": 1, "copy_rows": 2}
+    assert function["func_name_to_signature"] == {"scale_into": ["IN", "INOUT"], "scale_into_1": ["IN", "INOUT"],
+                                                  "copy_rows": ["IN", "INOUT"]}
+    assert function["func_name_to_core_type"] == dict.fromkeys(("scale_into", "scale_into_1", "copy_rows"), "VECTOR")
+    assert function["orchestration_signature"] == ["IN", "INOUT", "INOUT"] and function["expected_arg_count"] == 4
 
 
 # --backend Ascend950 (reference-surface.md section 1): an SPMD task's block count is

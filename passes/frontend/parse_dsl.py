@@ -32,19 +32,25 @@ __all__ = [  # the front end's interface; the limits are re-exported from their 
 ]
 
 
-def parse_program(src: ProgramSource, func_name: str | None = None, hints: list | None = None) -> Any:
+def parse_program(src: ProgramSource, func_name: str | None = None, hints: list | None = None,
+                  warnings: list | None = None) -> Any:
     """The ``surface`` program for one orchestration function of a program class. One in the
     existing compiler's printed form is read through ``printed_form.desugar``, and its
-    ``PrintedHints`` appended to ``hints`` when a list is given (``printed_hints`` checks them)."""
+    ``PrintedHints`` appended to ``hints`` when a list is given (``printed_hints`` checks them).
+    The front end's warnings (``PassWarning``s of ``parse_dsl``) are appended to ``warnings``."""
     if not src.printed and is_printed(src.classdef):
         src, found = desugar(src)
         if hints is not None:
             hints.append(found)
+    parser = ProgramParser(src)
     try:
-        return ProgramParser(src).parse(func_name)
+        program = parser.parse(func_name)
     except RecursionError:
         raise UserError("this statement is nested too deeply for the compiler", src.span(_deepest_statement(src.classdef)),
                         hint="split it with intermediate variables") from None
+    if warnings is not None:
+        warnings.extend(parser.warnings)
+    return program
 
 
 def orchestration_function_names(src: ProgramSource) -> list[str]:

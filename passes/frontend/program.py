@@ -11,6 +11,7 @@ from nanopass.errors import Span, UsageError, UserError, quoted
 from nanopass.suggest import did_you_mean
 from nanopass.languages import surface as S
 from nanopass.languages.terms import FuncKind
+from nanopass.rewrite import PassWarning
 
 from .context import FunctionContext
 from .kernels import KernelSummary
@@ -38,6 +39,16 @@ class ProgramParser:
         self.inlines: dict[str, ast.FunctionDef] = {}  # FunctionType.Inline functions, copied into their callers
         self._inline_types: dict[str, tuple[list[Any], list[Any]]] = {}
         self.outlined: list[Any] = []  # kernels made of outlined blocks (ops/outlining.py), in order
+        # name_hint= -> the block's position and its kernels: kernel shape -> name (ops/outlining.py)
+        self.named_blocks: dict[str, tuple[tuple[int, int], dict[str, str]]] = {}
+        self.kernel_nodes: dict[str, Any] = {}  # the class's kernels (surface Kernel nodes) by name
+        self.warnings: list[PassWarning] = []  # likely mistakes that do not stop the compile (located)
+        # inline function -> its parameters that end on another tensor, and where (ops/inline_rebinding.py)
+        self.rebindings: dict[str, dict[str, list[ast.Name]]] = {}
+        self.rebindings_warned: set[int] = set()  # the rebinding targets warned of (their node ids)
+
+    def warn(self, message: str, node: ast.AST, hint: str | None = None) -> None:
+        self.warnings.append(PassWarning("parse_dsl", message, self.src.span(node), hint))
 
     def error(self, message: str, node: ast.AST | None = None, hint: str | None = None) -> UserError:
         return UserError(message, self.src.span(node) if node is not None else self.src.span(self.src.classdef), hint)
@@ -81,6 +92,7 @@ class ProgramParser:
             kernel_nodes.append(
                 L.Kernel(fdef.name, kind, params, results, body, dual, span=self.src.span(fdef))
             )
+            self.kernel_nodes[fdef.name] = kernel_nodes[-1]
         fdef, _kind, auto_scope, _dual = orch
         for read in [fdef, *self.inlines.values()]:  # the functions whose bodies are elaborated
             check_call_receivers(self, read)

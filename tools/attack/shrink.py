@@ -13,6 +13,7 @@ from dataclasses import replace
 from typing import Callable, Iterator
 
 from . import program as P
+from .surface import holds_block
 
 
 def _paths(body: tuple, prefix=()) -> Iterator[tuple]:
@@ -51,6 +52,14 @@ def _unwrap(s) -> list:
 
 
 def candidates(prog: P.Program) -> Iterator[P.Program]:
+    """The programs one step smaller than ``prog``; a plain ``@pl.function`` orchestration keeps an
+    outlined block (without one it is no orchestration function: another failure)."""
+    for cand in _candidates(prog):
+        if not cand.plain_orch or holds_block(cand.body, cand.functions):
+            yield cand
+
+
+def _candidates(prog: P.Program) -> Iterator[P.Program]:
     body = prog.body
     paths = list(_paths(body))
     for path in paths:

@@ -245,6 +245,25 @@ class SecondOrch:
         p.emit(0, "")
 
 
+def holds_block(body: tuple, functions: tuple) -> bool:
+    """Whether `body` holds an outlined block once the Inline functions it calls are inlined (the
+    compiler takes a plain `@pl.function` for an orchestration function only then: README, "The
+    front end"); an Inline function called only from another function does not count."""
+    inline = {f.name: f for f in functions if isinstance(f, InlineFn)}
+
+    def holds(stmts, expanding: frozenset) -> bool:
+        for s in stmts:
+            if isinstance(s, At):
+                return True
+            if isinstance(s, InlineCall) and s.fn in inline and s.fn not in expanding and holds(
+                    inline[s.fn].body, expanding | {s.fn}):
+                return True
+            if any(holds(ch, expanding) for ch in P.children(s)):
+                return True
+        return False
+    return holds(body, frozenset())
+
+
 @dataclass(frozen=True)
 class InlineCall:
     """`results = self.fn(args..., sink, cnt, n, c)`."""

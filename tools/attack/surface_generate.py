@@ -349,8 +349,8 @@ def generate(seed: int, size: Optional[int] = None) -> P.Program:
     if rng.random() < 0.15:
         side = SCtx(names={"x": "A", "a": "A", "b": "A", "w": "B"}, readonly={"x"})
         g.functions.append(S.SecondOrch(tuple(g.block(side, rng.randint(1, 6)))))
-    inlined = [f for f in g.functions if isinstance(f, S.InlineFn)]
-    has_at = _has(body, S.At) or (any(_has(f.body, S.At) for f in inlined) and rng.random() < 0.1)
+    # a block only in an Inline function `orch` calls (not one only zz_side calls: s90000451, RUNS.md)
+    has_at = _has(body, S.At) or (S.holds_block(body, tuple(g.functions)) and rng.random() < 0.1)
     return P.Program(tuple(g.kernels.values()), tuple(body), g.auto_scope, returns, surface=True,
                      functions=tuple(g.functions), plain_orch=has_at and g.auto_scope and rng.random() < 0.5,
                      return_call=ret_call)

@@ -21,6 +21,7 @@ from nanopass.languages.terms import ParamDir
 
 from ..names import dsl_call, self_method
 from ..registry import ARGUMENT, OPS
+from .inline_rebinding import rebindings
 from .submits import kernel_call, task_arg
 
 if TYPE_CHECKING:
@@ -74,6 +75,7 @@ def expand(
         raise cx.error(f"inline function '{fdef.name}' declares a return type but does not end with a return "
                        "statement", fdef)
 
+    _warn_of_rebindings(cx, fdef, params, call, targets)
     k = getattr(cx, _COUNTER, 0)
     setattr(cx, _COUNTER, k + 1)
     renamer = _Renamer(cx, fdef, params, call.args, k)
@@ -91,6 +93,28 @@ def expand(
         cx.leave()
         setattr(cx, _EXPANDING, stack)
         setattr(cx, INLINED_BODIES, bodies)
+
+
+def _warn_of_rebindings(cx: FunctionContext, fdef: ast.FunctionDef, params: list[Any], call: ast.Call,
+                        targets: list[ast.expr] | None) -> None:
+    """Warn of each place where ``fdef`` rebinds a parameter to another tensor (``inline_rebinding``)
+    when this call passes it a variable the call's results do not assign: §5 rebinds that variable
+    with it, which Python would not do. Each place is warned of once, naming the first such call."""
+    moves = rebindings(cx.program, fdef)
+    assigned = {t.id for t in targets or () if isinstance(t, ast.Name)}
+    moved = [(target, param, arg) for param, arg in zip(params, call.args)
+             if isinstance(arg, ast.Name) and arg.id not in assigned
+             for target in moves.get(param.name, ())
+             if id(target) not in cx.program.rebindings_warned]
+    for target, param, arg in sorted(moved, key=lambda m: (m[0].lineno, m[0].col_offset)):
+        cx.program.rebindings_warned.add(id(target))
+        cx.program.warn(
+            f"inline function '{fdef.name}' rebinds its parameter '{param.name}' to another tensor: the call "
+            f"at line {call.lineno} substitutes its variable '{arg.id}' for '{param.name}' (reference-surface.md "
+            f"section 5), so '{arg.id}' names that tensor after the call, where Python would leave it unchanged",
+            target, hint=f"bind the new tensor to a variable of '{fdef.name}' and return it, assign the call's "
+                         f"result to '{arg.id}', or write into '{param.name}' in place (a kernel's Out/InOut "
+                         "argument, pl.assemble)")
 
 
 def _trailing_return(cx: FunctionContext, fdef: ast.FunctionDef, body: list[ast.stmt]) -> ast.Return | None:

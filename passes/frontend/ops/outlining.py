@@ -2,7 +2,9 @@
 (reference-surface.md section 3); ``with pl.spmd(...)`` (``spmd``) outlines the same way.
 
 A block becomes one new InCore kernel (named ``name_hint``, else ``<function>_incore_<k>``, k
-counting the function's outlined blocks from 0) and one task in its place. The kernel's parameters
+counting the function's outlined blocks from 0) and one task in its place; a named block read more
+than once (an inline function's, a ``pl.unroll`` body's) is one kernel per shape of its copies
+(``_named_kernel``). The kernel's parameters
 are the variables the block reads from outside it (``block_uses``): tensors it writes through
 ``pl.assemble`` / ``pl.store``, directly or through a loop carry or copy of them, are InOut, the
 other tensors In, scalars scalar parameters; In parameters first, then
@@ -19,6 +21,7 @@ one does); ``allow_early_resolve=True`` sets the task's flag and, as ``deps=`` d
 from __future__ import annotations
 
 import ast
+import copy
 from typing import TYPE_CHECKING, Any
 
 from nanopass.errors import quoted
@@ -64,7 +67,7 @@ def outline_block(cx: FunctionContext, stmt: ast.With, call: ast.Call, args: dic
     ``kind`` (a ``Group`` launches the kernels the block calls); ``launch`` adds the task's launch
     spec; ``local`` names the block's own variables that are not assigned in it (a loop's index)."""
     _refuse_unsupported(cx, args, what)
-    name = _kernel_name(cx, args.get("name_hint"), stmt)
+    name, hint = _kernel_name(cx, args.get("name_hint"), stmt)
     outline = analyze(cx, stmt, local, calls=kind is FuncKind.Group, what=what)
     escaping = _escaping(cx, stmt, outline)
     params, results, outs = [], [], []
@@ -103,12 +106,14 @@ def outline_block(cx: FunctionContext, stmt: ast.With, call: ast.Call, args: dic
     body: list[Any] = []
     summary.block(stmt.body, body)
     body.append(L.KReturn([L.Var(var) for var, _ty, _node in results], span=cx.span(stmt)))
-    cx.program.add_outlined(name, kind, params, [ty for _v, ty, _n in results], body, stmt)
+    shape = _kernel_shape(stmt, kind, params, results, local)
+    name, made = _named_kernel(cx, name, hint, stmt, shape)
+    if not made:
+        cx.program.add_outlined(name, kind, params, [ty for _v, ty, _n in results], body, stmt)
     kernel_sig(cx, name, stmt)
 
     no_dep = _no_dep_args(cx, args.get("no_dep_args"), outline, what)
-    task_args = [L.Arg.make(L.Var(p.name, span=cx.span(stmt)), p.name in no_dep, None, span=cx.span(stmt))
-                 for p in params]
+    task_args = [L.Arg.make(_argument(cx, p.name, stmt), p.name in no_dep, None, span=cx.span(stmt)) for p in params]
     deps = dep_list(cx, args["deps"], what) if "deps" in args else []
     early_resolve = _early_resolve(cx, args.get("allow_early_resolve"))
     for var, ty, node in results:
@@ -215,24 +220,82 @@ def _none_to_absent(node: ast.expr | None) -> ast.expr | None:
     return None if isinstance(node, ast.Constant) and node.value is None else node
 
 
-def _kernel_name(cx: FunctionContext, hint: ast.expr | None, stmt: ast.With) -> str:
+def _kernel_name(cx: FunctionContext, hint: ast.expr | None, stmt: ast.With) -> tuple[str, ast.expr | None]:
+    """The block's kernel name, and its ``name_hint=`` node when the user named it (``_named_kernel``
+    decides whether that name is taken)."""
     count = getattr(cx, "_outlined_count", 0)
     cx._outlined_count = count + 1
     if hint is None or (isinstance(hint, ast.Constant) and hint.value == ""):
         name = f"{cx.fdef.name}_incore_{count}"
-        node: ast.AST = stmt
-    elif isinstance(hint, ast.Constant) and isinstance(hint.value, str) and hint.value.isidentifier():
-        name, node = hint.value, hint
-    else:
-        raise cx.error("name_hint= must be a string literal that is an identifier", hint)
-    if name in cx.program.kernels or name in cx.program.inlines or any(
-            f[0].name == name for f in cx.program.functions):
-        inlined = bool(getattr(cx, INLINED_BODIES, None))
+        if _taken(cx, name):
+            raise cx.error(f"the outlined kernel's name '{name}' is already a function of program '{cx.src.name}'",
+                           stmt, hint="give the block a name_hint=")
+        return name, None
+    if isinstance(hint, ast.Constant) and isinstance(hint.value, str) and hint.value.isidentifier():
+        return hint.value, hint
+    raise cx.error("name_hint= must be a string literal that is an identifier", hint)
+
+
+def _taken(cx: FunctionContext, name: str) -> bool:
+    return name in cx.program.kernels or name in cx.program.inlines or any(
+        f[0].name == name for f in cx.program.functions)
+
+
+def _named_kernel(cx: FunctionContext, name: str, hint: ast.expr | None, stmt: ast.With,
+                  shape: str) -> tuple[str, bool]:
+    """The kernel of a block named ``name_hint=name`` whose kernel is ``shape`` (``_kernel_shape``),
+    and whether it exists already. A block read more than once (an inline function's, once per call;
+    one in a ``pl.unroll`` body, once per iteration) is one kernel while its copies have one shape:
+    the first copy's name serves them all. A copy of another shape (a constant argument of the
+    inline function substituted into it) is a kernel of its own, ``<name>_<i>`` for the i-th shape
+    met (i from 1, skipping names the program already has). Two different blocks may not share a
+    name."""
+    if hint is None:
+        return name, False
+    source = (stmt.lineno, stmt.col_offset)
+    named = cx.program.named_blocks.get(name)
+    if named is not None and named[0] == source:
+        shapes = named[1]
+        if shape in shapes:
+            return shapes[shape], True
+        i = len(shapes)
+        while _taken(cx, f"{name}_{i}"):
+            i += 1
+        shapes[shape] = f"{name}_{i}"
+        return shapes[shape], False
+    if _taken(cx, name):
         raise cx.error(f"the outlined kernel's name '{name}' is already a function of program '{cx.src.name}'",
-                       node, hint="an inline function's block is outlined once per call: drop name_hint= to name "
-                                  f"each copy {cx.fdef.name}_incore_<k>" if inlined else
-                       "give the block another name_hint=")
-    return name
+                       hint, hint="give the block another name_hint=")
+    cx.program.named_blocks[name] = (source, {shape: name})
+    return name, False
+
+
+def _kernel_shape(stmt: ast.With, kind: FuncKind, params: list[Any], results: list[tuple[str, Any, Any]],
+                  local: tuple[str, ...]) -> str:
+    """The kernel block ``stmt`` outlines to, up to the names of its variables: its kind, parameter
+    directions and types, result types, and body, each parameter named by its position and each
+    name the block binds by its first appearance."""
+    renamed = {p.name: f"param{i}" for i, p in enumerate(params)}
+    bound = set(local) | {n.id for s in stmt.body for n in ast.walk(s)
+                          if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+
+    class Canonical(ast.NodeTransformer):
+        def visit_Name(self, node: ast.Name) -> ast.Name:
+            if node.id in bound and node.id not in renamed:
+                renamed[node.id] = f"local{len(renamed)}"
+            return ast.Name(renamed.get(node.id, node.id), node.ctx)
+
+    body = [Canonical().visit(copy.deepcopy(s)) for s in stmt.body]
+    return repr((kind, [(p.dir, p.type) for p in params], [(renamed.get(v, v), ty) for v, ty, _n in results],
+                 [ast.dump(s) for s in body]))
+
+
+def _argument(cx: FunctionContext, var: str, stmt: ast.With) -> Any:
+    """The task's argument for the block's parameter ``var``: a ``pl.unroll`` variable is its copy's constant."""
+    binding = cx.lookup(var)
+    if binding is not None and binding.kind == "unrolled":
+        return cx.unrolled[var]
+    return L.Var(var, span=cx.span(stmt))
 
 
 def _no_dep_args(cx: FunctionContext, node: ast.expr | None, outline: Outline, what: str) -> set[str]:

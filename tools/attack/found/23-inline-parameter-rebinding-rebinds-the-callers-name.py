@@ -8,7 +8,10 @@
 # the spec's substitution, or (better for users) the compiler warns when an Inline function
 # rebinds a parameter to another tensor. Found by `python -m nanopass.tools.attack --surface
 # --seed 9 --seconds 900 --jobs 1 --out DIR` on main 51da541 (program s90000180), not reduced;
-# the line numbers below are the original file's (add 20 here).
+# the line numbers below are the original file's (add 23 here).
+# (Since: nanopass keeps section 5's meaning and warns at `q1 = q0` (line 48): the call passes `a`,
+# which the call's results do not assign; `q0 = o3` moves `b`, which the call assigns, so both
+# readings agree there. tests/test_inline_functions.py.)
 # n=0 c=0: [value task] task k1 (line 54, #2) argument 1 element 0 observes the initial b[0], the program means the initial a[0]
 # n=0 c=0: [value final] parameter b element 0 ends with the write of task k2 (line 56, #3), the program means the initial b[0]
 # n=0 c=1: [value final] parameter a element 0 ends with the write of task k2 (line 56, #3), the program means the write of task k3 (line 61, #7)
