@@ -533,3 +533,56 @@ def test_a_host_read_that_waited_for_a_reader_makes_the_write_after_it_need_no_e
     assert measure_file(str(path), {"n": "0"})[0].insertions == 0
     path.write_text(HOST_READ_BETWEEN.replace("if n > 1:", "for i in pl.range(3, 3):"))
     assert measure_file(str(path), {"n": "0"})[0].insertions == 1
+
+
+JOIN_WAITERS = f"""import nanopass.dsl as pl
+
+
+@pl.program
+class Joins:
+    @pl.function(type=pl.FunctionType.AIV)
+    def copy(self, a: {TILE}, out: pl.Out[{TILE}]) -> {TILE}:
+        return out
+
+    @pl.function(type=pl.FunctionType.AIV)
+    def acc(self, x: {TILE}, y: pl.InOut[{TILE}]) -> {TILE}:
+        return y
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def orch(self, x: {TILE}, y: pl.InOut[{TILE}], w: pl.InOut[{TILE}], n: pl.Scalar[pl.INT64]) -> {TILE}:
+BODY
+        return w
+"""
+
+# copy reads w into a tensor of its own (its runs are not ordered among themselves); acc, an
+# InOut writer of y, reads that tensor, so each run of acc comes after every run of copy so far
+READERS_THEN_WRITER = """        for i in pl.range(n):
+            t = pl.create_tensor([16, 16], dtype=pl.FP32)
+            t = self.copy(w, t)
+            y = self.acc(t, y)
+        if n > 1:
+            y = self.acc(x, y)
+        w = self.acc(y, w)"""
+
+# a swap-carry loop in a loop that runs once: each run of copy reads what the acc before wrote
+SWAP_IN_A_LOOP_THAT_RUNS_ONCE = """        for k in pl.parallel(1, 2):
+            for i, (p, q) in pl.range(n, init_values=(y, w)):
+                t = pl.create_tensor([16, 16], dtype=pl.FP32)
+                t = self.copy(p, t)
+                q = self.acc(t, q)
+                p2, q2 = pl.yield_(q, p)"""
+
+
+@pytest.mark.parametrize("body", [READERS_THEN_WRITER, SWAP_IN_A_LOOP_THAT_RUNS_ONCE], ids=["after-every-run", "runs-once"])
+def test_a_join_of_runs_the_waiter_is_ordered_after_goes_with_its_barriers(body):
+    """runtime_order: a task ordered after the latest run of a task that came after every run of
+    the joined one (``w = self.acc(y, w)`` looks y up, last written by acc, which read each
+    copy's tensor after the runs before it) waits for them all, and so does one whose joined
+    runs are chained (each copy reads what the acc before it wrote, in a loop that runs once):
+    the join's edge goes, and its barriers with it."""
+    text = JOIN_WAITERS.replace("BODY", body)
+    for n in (2, 3):
+        before, after = insertions(text, n, OFF), insertions(text, n)
+        assert before.dummies == n - 1 and before.insertions > 0
+        assert (after.insertions, after.dummies, after.minimum) == (0, 0, 0)
+    checked_clean(text, trips=(0, 1, 2, 3))
