@@ -40,9 +40,17 @@ every implied dependency at once keeps the order: the latest runs of distinct ta
 run are strictly ordered, so "implied by" has no cycle but among dependencies on tasks that have
 not run, which insert nothing.
 
+A host fence in an AUTO scope (a dummy task taking the tensor as INOUT, submitted when one of
+its dependencies holds a run) is a producer of its tensor: a lookup of the tensor is ordered
+after what the fence waits for.
+
 Merges (if results, loop headers, the state after an ``if`` or a loop) intersect; a loop's body
-is walked until its header state is stable (the sets only shrink), but the body of a loop of
-constant bounds with one iteration is walked once, as straight-line code. A task's results are the
+is walked until its header state is stable (the sets only shrink). Some loops are walked
+iteration by iteration instead, with no back edge and their scalars known in each iteration, so
+that an ``if`` on them takes one branch (``iterations``): a loop of constant bounds with one
+iteration; one of at most ``UNROLL`` iterations (with the loops so walked around it) that has an
+``if`` on its variable; a ``while`` whose carries, computed from constants, end it within
+``UNROLL`` iterations. A task's results are the
 intersection over every walk of it. A ``Let`` copy keeps its value's facts; every other value
 starts from ``NR`` (a view's lookups may miss the entries of its base).
 
@@ -60,13 +68,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from nanopass.languages.terms import ArgDir, LoopKind, ScopeMode
+from nanopass.languages.terms import ArgDir, BinOp, CmpOp, LoopKind, ScopeMode, UnOp
 
 from .cells import join_cells, latest_run_cells
 from .kernels import kernel_table, output_param_of_result
-from .util import iter_stmts, last_yield, static_trip_count
+from .util import iter_stmts, last_yield, static_trip_count, unscoped
 
 BUDGET = 300_000
+UNROLL = 8  # at most this many iterations of loops of constant bounds walked one by one, nested
 WRITES = (ArgDir.InOut, ArgDir.OutputExisting)
 LOOKUPS = (ArgDir.Input, ArgDir.InOut)
 
@@ -245,7 +254,9 @@ class _Walker:
         self.out = out
         self.relevant = relevant
         self.width = width
-        self.both = relevant | relevant << width  # the latest-run bits and the every-run bits
+        self.both = relevant | relevant << width  # the latest-run bits and the older-runs bits
+        self.values: dict[str, int] = {}  # the loop variables of the loops walked iteration by iteration
+        self.unrolled = 1  # the iterations of those loops around the walk, multiplied
         self.manual = 0
         self.untracked = untracked  # manual_dep tensors: no lookup, no insert
 
@@ -357,13 +368,21 @@ class _Walker:
 
     def HostFence(self, fence, state: State) -> State:
         """A host fence's implied dependencies (its INOUT lookup of the tensor counts: the host
-        access after it waits for the same producers). Its own effects are left out: an InOut
-        writer that looked the entries up first removes no fact."""
+        access after it waits for the same producers). In an AUTO scope the fence, submitted when
+        a dependency of it holds a run, is a producer of the tensor ordered after them: a lookup
+        of the tensor is ordered after what they hold (an InOut writer that looked the entries up
+        first removes no fact)."""
         lookups = 0
-        if not self.manual and fence.tensor._production == "Var" and fence.tensor.name not in self.untracked:
+        tracked = not self.manual and fence.tensor._production == "Var" and fence.tensor.name not in self.untracked
+        if tracked:
             lookups = state.of(fence.tensor.name)
-        implied = self.implied(fence.deps, lookups | state.done, state)[2]
+        _, through, implied = self.implied(fence.deps, lookups | state.done, state)
         self._meet(self.out.fence_implied, id(fence), frozenset(implied))
+        if tracked:
+            after = lookups | state.never_ran | state.done
+            for t in through:
+                after |= t
+            state.facts[fence.tensor.name] = self.closed(after, state) & self.both
         return state
 
     @staticmethod
@@ -382,6 +401,14 @@ class _Walker:
     CompilerScope = Scope
 
     def If(self, branch, state: State) -> State:
+        taken = _evaluate(branch.cond, self.values) if self.values else None
+        if taken is not None:  # (in a loop walked iteration by iteration: one branch runs)
+            body = branch.then if taken else branch.orelse
+            out = self.run(body, state)
+            results = [_yielded(body, k, out) for k in range(len(branch.results))]
+            for result, held in zip(branch.results, results):
+                out.facts[result.name] = held
+            return out
         then = self.run(branch.then, state.copy())
         orelse = self.run(branch.orelse, state)
         merged = meet(then, orelse)
@@ -391,9 +418,15 @@ class _Walker:
 
     def For(self, loop, state: State) -> State:
         header = self.enter(loop, state, None)
-        if static_trip_count(loop) == 1:  # it runs once: no back edge
-            end = self.run(loop.body, header)
-            header = self.enter(loop, end, end)
+        iterations = self.iterations(loop)
+        if iterations is not None:  # each iteration walked in turn (no back edge)
+            saved, unrolled = self.values, self.unrolled
+            self.unrolled *= max(1, len(iterations))
+            for values in iterations:
+                self.values = {**saved, **values}
+                end = self.run(loop.body, header)
+                header = self.enter(loop, end, end)
+            self.values, self.unrolled = saved, unrolled
             for it, result in zip(loop.iters, loop.results):
                 header.facts[result.name] = header.of(it.var.name)
             return header
@@ -413,6 +446,38 @@ class _Walker:
 
     While = For  # (the header is also the state after a loop that may not run)
 
+    def iterations(self, loop) -> list | None:
+        """The values of the loop's scalars in each of its iterations, when it is walked iteration
+        by iteration: a loop of constant bounds that runs once, or runs at most ``UNROLL`` times
+        (with the loops it is in) and has an ``if`` on its variable; a ``while`` whose carries'
+        values, computed from constants, end it within ``UNROLL`` iterations. Else None."""
+        room = UNROLL // self.unrolled
+        if loop._production == "For":
+            trips = static_trip_count(loop)
+            if trips == 1 or (trips and trips <= room and _branches_on(loop)):
+                return [{loop.var.name: loop.start.value + k * loop.step.value} for k in range(trips)]
+            return None
+        yld = last_yield(loop.body)
+        carried = {it.var.name: _evaluate(it.init, self.values) for it in loop.iters}
+        out = []
+        while True:
+            known = {name: v for name, v in carried.items() if v is not None}
+            going = _evaluate(loop.cond, {**self.values, **known})
+            if going is None or (going and len(out) >= room):
+                return None
+            if not going:
+                return out
+            out.append(known)
+            values = {**self.values, **known}
+            for stmt in unscoped(loop.body):  # (a value the yield reads may be a let of the body)
+                if stmt._production == "Let":
+                    value = _evaluate(stmt.value, values)
+                    if value is not None:
+                        values[stmt.var.name] = value
+            if yld is None:
+                return None
+            carried = {it.var.name: _evaluate(v, values) for it, v in zip(loop.iters, yld.values)}
+
     def enter(self, loop, state: State, end: State | None) -> State:
         """The state at the loop's header reached from ``state`` (before the loop, or the end of
         the body ``end``)."""
@@ -424,6 +489,63 @@ class _Walker:
         if loop._production == "For":
             out.facts.pop(loop.var.name, None)
         return out
+
+
+def _branches_on(loop) -> bool:
+    """An ``if`` in ``loop``'s body tests the loop variable."""
+    name = loop.var.name
+    for stmt in iter_stmts(loop.body):
+        if stmt._production == "If" and name in _names_in(stmt.cond):
+            return True
+    return False
+
+
+def _names_in(expr) -> set:
+    kind = expr._production
+    if kind == "Var":
+        return {expr.name}
+    if kind in ("Bin", "Cmp"):
+        return _names_in(expr.a) | _names_in(expr.b)
+    if kind == "Un":
+        return _names_in(expr.a)
+    return set()
+
+
+def _evaluate(expr, values: dict):
+    """The value of an integer or boolean expression of constants and ``values`` (the C++
+    semantics: ``//`` and ``%`` truncate), or None when it is not known."""
+    kind = expr._production
+    if kind == "Int":
+        return expr.value
+    if kind == "Bool":
+        return bool(expr.value)
+    if kind == "Var":
+        return values.get(expr.name)
+    if kind == "Un":
+        a = _evaluate(expr.a, values)
+        if a is None:
+            return None
+        return {UnOp.neg: lambda: -a, UnOp.not_: lambda: not a, UnOp.invert: lambda: ~a}[expr.op]()
+    if kind not in ("Bin", "Cmp"):
+        return None
+    a, b = _evaluate(expr.a, values), _evaluate(expr.b, values)
+    if a is None or b is None:
+        return None
+    op = expr.op
+    if kind == "Cmp":
+        return {CmpOp.eq: a == b, CmpOp.ne: a != b, CmpOp.lt: a < b, CmpOp.le: a <= b, CmpOp.gt: a > b,
+                CmpOp.ge: a >= b}[op]
+    if op is BinOp.and_:
+        return bool(a) and bool(b)
+    if op is BinOp.or_:
+        return bool(a) or bool(b)
+    if op in (BinOp.floordiv, BinOp.mod):
+        if b == 0:
+            return None
+        quotient = abs(a) // abs(b) * (1 if (a < 0) == (b < 0) else -1)
+        return quotient if op is BinOp.floordiv else a - b * quotient
+    arithmetic = {BinOp.add: lambda: a + b, BinOp.sub: lambda: a - b, BinOp.mul: lambda: a * b}
+    return arithmetic[op]() if op in arithmetic else None
 
 
 def _runs(loop) -> bool:

@@ -586,3 +586,57 @@ def test_a_join_of_runs_the_waiter_is_ordered_after_goes_with_its_barriers(body)
         assert before.dummies == n - 1 and before.insertions > 0
         assert (after.insertions, after.dummies, after.minimum) == (0, 0, 0)
     checked_clean(text, trips=(0, 1, 2, 3))
+
+
+# a swap-carry loop of constant bounds whose writer skips the first iteration
+CONDITIONAL_SWAP = """        for i, (p, q) in pl.range(3, init_values=(y, w)):
+            t = pl.create_tensor([16, 16], dtype=pl.FP32)
+            t = self.copy(p, t)
+            if i >= 1:
+                q = self.acc(t, q)
+            p2, q2 = pl.yield_(q, p)
+        y = self.acc(p2, y)"""
+
+
+def test_a_loop_of_constant_bounds_with_an_if_on_its_variable_is_walked_iteration_by_iteration():
+    """runtime_order walks each of the 3 iterations with i known, so the acc of the last
+    iteration is known to have run: the join cell of copy is cleared after each acc (the next
+    acc and the task after the loop are ordered after it) and the task after the loop needs no
+    edge (4 insertions a run, 7 without)."""
+    text = JOIN_WAITERS.replace("BODY", CONDITIONAL_SWAP)
+    before, after = insertions(text, 0, OFF), insertions(text, 0)
+    assert (before.insertions, before.dummies, before.minimum) == (7, 2, 1)
+    assert (after.insertions, after.dummies, after.minimum) == (4, 1, 1)
+    checked_clean(text, trips=(0,))
+
+
+def test_a_while_loop_whose_carries_end_it_runs_that_many_times(tmp_path):  # (runtime_order)
+    path = tmp_path / "host_read.py"
+    loop = "for (i,) in pl.while_(init_values=(0,)):\n            pl.cond(i < STOP)"
+    text = HOST_READ_BETWEEN.replace("if n > 1:", loop).replace(
+        "pl.tensor.write(z, [0, 0], h)", "pl.tensor.write(z, [0, 0], h)\n            (j,) = pl.yield_(i + 1)")
+    for stop, edges in ((2, 0), (0, 1), ("n", 1)):
+        path.write_text(text.replace("STOP", str(stop)))
+        assert measure_file(str(path), {"n": "3"})[0].insertions == edges
+
+
+# copy's runs read y; a loop of two writes a carry that is y on its second iteration (a host fence
+# after the readers), then a writer of y
+FENCED_THEN_WRITER = """        for i in pl.range(n):
+            t = pl.create_tensor([16, 16], dtype=pl.FP32)
+            t = self.copy(y, t)
+        for j, (a,) in pl.range(2, init_values=(w,)):
+            pl.tensor.write(a, [0, 0], 1.5)
+            (b,) = pl.yield_(y)
+        y = self.copy(x, y)"""
+
+
+def test_a_host_fence_orders_the_lookups_of_its_tensor_after_what_it_waits_for():
+    """runtime_order: the fence before the host write waits for every run of copy and is a
+    producer of the tensor, which the host write waits for and then blocks the orchestration:
+    the writer of y after it needs no edge on copy's join."""
+    text = JOIN_WAITERS.replace("BODY", FENCED_THEN_WRITER)
+    before, after = insertions(text, 3, OFF), insertions(text, 3)
+    assert (before.insertions, before.redundant, before.minimum) == (7, 2, 3)
+    assert (after.insertions, after.redundant, after.minimum) == (5, 0, 3)
+    checked_clean(text, trips=(0, 1, 2, 3))
