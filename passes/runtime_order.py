@@ -44,8 +44,10 @@ A host fence in an AUTO scope (a dummy task taking the tensor as INOUT, submitte
 its dependencies holds a run) is a producer of its tensor: a lookup of the tensor is ordered
 after what the fence waits for.
 
-Merges (if results, loop headers, the state after an ``if`` or a loop) intersect; a loop's body
-is walked until its header state is stable (the sets only shrink). Some loops are walked
+Merges (if results, loop headers, the state after an ``if`` or a loop) intersect; a loop's first
+iteration is walked from the state before the loop, and the later ones from a header state
+walked to a fixpoint from the end of the first (the sets only shrink); after the loop, the state
+before it meets that header, unless the loop certainly runs. Some loops are walked
 iteration by iteration instead, with no back edge and their scalars known in each iteration, so
 that an ``if`` on them takes one branch (``iterations``): a loop of constant bounds with one
 iteration; one of at most ``UNROLL`` iterations (with the loops so walked around it) that has an
@@ -430,6 +432,9 @@ class _Walker:
             for it, result in zip(loop.iters, loop.results):
                 header.facts[result.name] = header.of(it.var.name)
             return header
+        entry = header
+        end = self.run(loop.body, entry.copy())  # the first iteration, from the state before the loop
+        header = self.enter(loop, end, end)  # the state before every later iteration, to a fixpoint
         while True:
             end = self.run(loop.body, header.copy())
             again = meet(header, self.enter(loop, end, end))
@@ -440,6 +445,8 @@ class _Walker:
             # it leaves after a run of its body, which starts from at least the header's facts
             # (the walk is monotone): the state at the end of that run holds at least ``end``'s
             header = self.enter(loop, end, end)
+        else:  # (or before its first iteration)
+            header = meet(entry, header)
         for it, result in zip(loop.iters, loop.results):
             header.facts[result.name] = header.of(it.var.name)
         return header

@@ -640,3 +640,26 @@ def test_a_host_fence_orders_the_lookups_of_its_tensor_after_what_it_waits_for()
     assert (before.insertions, before.redundant, before.minimum) == (7, 2, 3)
     assert (after.insertions, after.redundant, after.minimum) == (5, 0, 3)
     checked_clean(text, trips=(0, 1, 2, 3))
+
+
+# a swap-carry loop of n iterations in a loop of two; a writer of w (the swap's init) after it
+SWAP_IN_A_LOOP_OF_TWO = """        for k in pl.parallel(1, 3):
+            for i, (p, q) in pl.range(n, init_values=(y, w)):
+                t = pl.create_tensor([16, 16], dtype=pl.FP32)
+                t = self.copy(p, t)
+                q = self.acc(t, q)
+                p2, q2 = pl.yield_(q, p)
+            w = self.acc(p2, w)"""
+
+
+def test_the_first_iteration_of_a_loop_is_walked_apart_from_the_later_ones():
+    """runtime_order: the later iterations' state is a fixpoint from the end of the first, not
+    from the state before the loop: the acc of the second outer iteration's first run writes w,
+    which the writer of w after the first inner loop left ordered after every copy, and each
+    later copy reads what the acc before it wrote, so no acc waits on copy's join (the writer
+    after the loop still does: 10 insertions, 18 without)."""
+    text = JOIN_WAITERS.replace("BODY", SWAP_IN_A_LOOP_OF_TWO)
+    before, after = insertions(text, 3, OFF), insertions(text, 3)
+    assert (before.insertions, before.minimum) == (18, 0)
+    assert (after.insertions, after.by_kind["cell"], after.minimum) == (10, 2, 0)
+    checked_clean(text, trips=(0, 1, 2, 3))
