@@ -1,5 +1,5 @@
 """The passes that drop or merge the compiler's dependency insertions (issue 24):
-drop_chained_join_barriers, drop_implied_dependencies, merge_cells_into_chains,
+drop_chained_join_barriers, drop_implied_dependencies, drop_latest_runs_from_joins, merge_cells_into_chains,
 drop_edges_after_first_run, clear_cells_after_waiters, drop_unwaited_dummies. Their figures
 come from tools/measure_edges.py; every removal is checked by the hazard checker on generated
 programs (nothing the program before the passes orders is left unordered, values agree)."""
@@ -600,14 +600,41 @@ CONDITIONAL_SWAP = """        for i, (p, q) in pl.range(3, init_values=(y, w)):
 
 def test_a_loop_of_constant_bounds_with_an_if_on_its_variable_is_walked_iteration_by_iteration():
     """runtime_order walks each of the 3 iterations with i known, so the acc of the last
-    iteration is known to have run: the join cell of copy is cleared after each acc (the next
-    acc and the task after the loop are ordered after it) and the task after the loop needs no
-    edge (4 insertions a run, 7 without)."""
+    iteration is known to have run: the task after the loop, which reads what it wrote, needs no
+    edge on copy's join, and each acc, which reads its iteration's copy, is ordered after the
+    latest copy by the runtime and after the acc before it: drop_latest_runs_from_joins leaves
+    the latest copy out of the join and clears it after each acc. The one edge left is the
+    minimum: the acc of the second iteration waits for the first copy (7 insertions and 2
+    dummies without the passes)."""
     text = JOIN_WAITERS.replace("BODY", CONDITIONAL_SWAP)
     before, after = insertions(text, 0, OFF), insertions(text, 0)
     assert (before.insertions, before.dummies, before.minimum) == (7, 2, 1)
-    assert (after.insertions, after.dummies, after.minimum) == (4, 1, 1)
+    assert (after.insertions, after.dummies, after.minimum) == (1, 0, 1)
     checked_clean(text, trips=(0,))
+
+
+# copy's runs read w into tensors of their own; after the loop acc writes w (its lookups find
+# nothing copy wrote) or reads copy's last tensor first
+JOIN_THEN_WRITER = """        for i, (u,) in pl.range(n, init_values=(x,)):
+            t = pl.create_tensor([16, 16], dtype=pl.FP32)
+            t = self.copy(w, t)
+            (last,) = pl.yield_(t)
+        LATER"""
+
+
+@pytest.mark.parametrize("later, lagged", [("w = self.acc(x, w)", False), ("w = self.acc(last, w)", True)],
+                         ids=["not-ordered-after-the-latest", "reads-what-the-latest-wrote"])
+def test_a_join_leaves_out_the_latest_run_only_where_the_runtime_orders_its_waiters_after_it(later, lagged):
+    """drop_latest_runs_from_joins: a waiter that reads copy's last tensor is ordered after the
+    latest copy by the runtime, so the join chains each run of copy only when the next one
+    starts (one barrier fewer); one that is not keeps the join as it was."""
+    text = JOIN_WAITERS.replace("BODY", JOIN_THEN_WRITER.replace("LATER", later))
+    for n in (1, 2, 3):
+        before, after = insertions(text, n, OFF), insertions(text, n)
+        assert (before.insertions, before.dummies) == (2 * n - 1, n - 1)
+        assert (after.insertions, after.dummies) == ((2 * n - 3, max(n - 2, 0)) if lagged and n > 1 else
+                                                     (0, 0) if lagged else (2 * n - 1, n - 1))
+    checked_clean(text, trips=(0, 1, 2, 3))
 
 
 def test_a_while_loop_whose_carries_end_it_runs_that_many_times(tmp_path):  # (runtime_order)
