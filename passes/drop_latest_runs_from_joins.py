@@ -18,19 +18,14 @@ TID_TYPE = D.ScalarType(DType.TASK_ID)
 class DropLatestRunsFromJoins(Pass):
     """Leave a task's latest run out of its join cell when the runtime orders the waiters after it.
 
-    A join cell ``J`` of a task ``S`` chains a barrier after every run of ``S`` (``b =
-    task_dummy(deps=[J, tid]); J = b``). When every task that waits on ``J`` is ordered after the
-    latest run of ``S`` by the runtime (``runtime_order``: it looks up what that run wrote, or a
-    host access before it waited for it), ``J`` need only hold the runs before the latest: a
-    latest-run cell ``c`` takes ``S``'s TaskId after ``S``, and ``J`` takes ``c`` into its chain
-    just before ``S`` runs again (``b = task_dummy(deps=[J, c]); J = b``). A barrier with one
-    entry is not submitted, so a chain of ``k`` runs costs one barrier fewer. After a waiter
-    ``W`` that every later waiter is ordered after (``W`` itself again, in a loop), both cells are
-    cleared: a later waiter waits for the runs of ``S`` since then through ``J`` and the latest
-    run, and for the earlier ones through ``W``. Cells a host fence or another dummy reads are
-    left alone. Off with the option ``lean_edges=False``. Afterwards no task waits on a join
-    cell for the latest run of its task when the runtime orders it after that run; every order
-    stays.
+    A join cell ``J`` of a task ``S`` chains a barrier after every run of ``S``. When every task
+    waiting on ``J`` is ordered after the latest run of ``S`` by the runtime (``runtime_order``),
+    ``J`` need only hold the earlier runs: a latest-run cell ``c`` takes ``S``'s TaskId after
+    ``S``, and ``J`` chains ``c`` just before ``S`` runs again (``b = task_dummy(deps=[J, c]); J =
+    b``), one barrier fewer per chain. Both cells are cleared after a waiter that every later
+    waiter is ordered after. Cells a host fence or another dummy reads are left alone. Off with
+    the option ``lean_edges=False``. Afterwards no join holds a latest run its waiters are
+    ordered after by the runtime; every order stays.
     """
 
     name = "drop_latest_runs_from_joins"

@@ -47,7 +47,10 @@ after what the fence waits for.
 Merges (if results, loop headers, the state after an ``if`` or a loop) intersect; a loop's first
 iteration is walked from the state before the loop, and the later ones from a header state
 walked to a fixpoint from the end of the first (the sets only shrink); after the loop, the state
-before it meets that header, unless the loop certainly runs. Some loops are walked
+before it meets that header, unless the loop certainly runs. Where such a loop is not the last
+statement of its block, the rest of the block is walked from each of the two states and the
+ends meet instead (at most ``SPLITS`` times a walk): a task after the loop is ordered after what
+each path orders it after, through whichever values. Some loops are walked
 iteration by iteration instead, with no back edge and their scalars known in each iteration, so
 that an ``if`` on them takes one branch (``iterations``): a loop of constant bounds with one
 iteration; one of at most ``UNROLL`` iterations (with the loops so walked around it) that has an
@@ -78,6 +81,7 @@ from .util import iter_stmts, last_yield, static_trip_count, unscoped
 
 BUDGET = 300_000
 UNROLL = 8  # at most this many iterations of loops of constant bounds walked one by one, nested
+SPLITS = 16  # at most this many loops whose exits are walked apart (see ``_Walker.run``)
 WRITES = (ArgDir.InOut, ArgDir.OutputExisting)
 LOOKUPS = (ArgDir.Input, ArgDir.InOut)
 
@@ -259,12 +263,22 @@ class _Walker:
         self.both = relevant | relevant << width  # the latest-run bits and the older-runs bits
         self.values: dict[str, int] = {}  # the loop variables of the loops walked iteration by iteration
         self.unrolled = 1  # the iterations of those loops around the walk, multiplied
+        self.splits = SPLITS  # the rests of blocks still to walk once per exit of a loop before them
         self.manual = 0
         self.untracked = untracked  # manual_dep tensors: no lookup, no insert
 
     def run(self, body, state: State) -> State:
-        for stmt in body:
-            handler = getattr(self, stmt._production, None)
+        for k, stmt in enumerate(body):
+            kind = stmt._production
+            if (kind == "For" or kind == "While") and self.splits and k + 1 < len(body):
+                paths = self.exits(stmt, state)
+                if len(paths) > 1:  # the rest of the block walked on each, then met
+                    self.splits -= 1
+                    ends = [self.run(body[k + 1:], path) for path in paths]
+                    return meet(ends[0], ends[1])
+                state = paths[0]
+                continue
+            handler = getattr(self, kind, None)
             if handler is not None:
                 state = handler(stmt, state)
         return state
@@ -419,6 +433,14 @@ class _Walker:
         return merged
 
     def For(self, loop, state: State) -> State:
+        paths = self.exits(loop, state)
+        return paths[0] if len(paths) == 1 else meet(paths[0], paths[1])
+
+    While = For
+
+    def exits(self, loop, state: State) -> list:
+        """The state after the loop: one, or two for a loop that may not run (the state before
+        it, and the state after one or more iterations), each with the loop's results."""
         header = self.enter(loop, state, None)
         iterations = self.iterations(loop)
         if iterations is not None:  # each iteration walked in turn (no back edge)
@@ -429,9 +451,7 @@ class _Walker:
                 end = self.run(loop.body, header)
                 header = self.enter(loop, end, end)
             self.values, self.unrolled = saved, unrolled
-            for it, result in zip(loop.iters, loop.results):
-                header.facts[result.name] = header.of(it.var.name)
-            return header
+            return [_with_results(loop, header)]
         entry = header
         end = self.run(loop.body, entry.copy())  # the first iteration, from the state before the loop
         header = self.enter(loop, end, end)  # the state before every later iteration, to a fixpoint
@@ -444,14 +464,8 @@ class _Walker:
         if _runs(loop):
             # it leaves after a run of its body, which starts from at least the header's facts
             # (the walk is monotone): the state at the end of that run holds at least ``end``'s
-            header = self.enter(loop, end, end)
-        else:  # (or before its first iteration)
-            header = meet(entry, header)
-        for it, result in zip(loop.iters, loop.results):
-            header.facts[result.name] = header.of(it.var.name)
-        return header
-
-    While = For  # (the header is also the state after a loop that may not run)
+            return [_with_results(loop, self.enter(loop, end, end))]
+        return [_with_results(loop, entry), _with_results(loop, header)]  # (or before its first iteration)
 
     def iterations(self, loop) -> list | None:
         """The values of the loop's scalars in each of its iterations, when it is walked iteration
@@ -496,6 +510,13 @@ class _Walker:
         if loop._production == "For":
             out.facts.pop(loop.var.name, None)
         return out
+
+
+def _with_results(loop, state: State) -> State:
+    """``state`` at the loop's exit: each result holds what its iter_arg holds."""
+    for it, result in zip(loop.iters, loop.results):
+        state.facts[result.name] = state.of(it.var.name)
+    return state
 
 
 def _branches_on(loop) -> bool:
