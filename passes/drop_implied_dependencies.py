@@ -23,11 +23,14 @@ class DropImpliedDependencies(Pass):
     that run anyway: by the TensorMap entries or the creator of a tensor it looks up, or through
     another of its edges on a task ordered after ``S`` (``runtime_order``, which says why this
     keeps every order). ping_pong's write-after-read edge on the previous step, whose output the
-    step reads, is the runtime's own edge. User edges and edges on join cells stay. Cells no edge
+    step reads, is the runtime's own edge. A compiler edge on a join cell of ``S`` (every run of
+    ``S``) goes when the task is ordered after every run of ``S`` anyway: after the latest run
+    of a task that came after them all, or after the latest run of ``S`` where that run came
+    after every earlier one. User edges stay. Cells no edge
     reads any more lose their declaration and stores (and so do join barriers only they held),
     and a TaskId binder this pass left unread goes. Off with the option ``lean_edges=False``.
-    Afterwards no compiler edge on a task's latest run is implied in every run of the program
-    point that inserts it; every order the edges made still holds.
+    Afterwards no compiler edge on a task's latest run, or on every run of it, is implied in
+    every run of the program point that inserts it; every order the edges made still holds.
     """
 
     name = "drop_implied_dependencies"
@@ -87,6 +90,9 @@ class DropImpliedDependencies(Pass):
                     self.dropped.add(dep.value.name)
                 else:
                     self.dropped.update(n for n in self.order.cells.tids.get(dep.cell, ()) if n is not None)
+                    tid = self.order.tasks[source].tid
+                    if dep.cell in self.order.joins and tid is not None:  # (its barriers may go with the cell)
+                        self.dropped.add(tid.name)
                 continue
             out.append(dep)
         return out
@@ -94,7 +100,7 @@ class DropImpliedDependencies(Pass):
     def removable(self, dep) -> bool:
         if dep._production == "DerivedDep":
             return dep.value._production == "Var" and dep.value.name in self.order.tid_task
-        return dep._production == "CellDep" and dep.cell in self.order.cells.task
+        return dep._production == "CellDep" and (dep.cell in self.order.cells.task or dep.cell in self.order.joins)
 
 
 def _removable_kind(dep) -> bool:

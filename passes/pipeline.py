@@ -24,6 +24,7 @@ from .derive_call_directions import DeriveCallDirections
 from .drop_chained_join_barriers import DropChainedJoinBarriers
 from .drop_edges_after_first_run import DropEdgesAfterFirstRun
 from .drop_implied_dependencies import DropImpliedDependencies
+from .drop_latest_runs_from_joins import DropLatestRunsFromJoins
 from .drop_unwaited_dummies import DropUnwaitedDummies
 from .encode_scalars import EncodeScalars
 from .expand_manual_phase_fence import ExpandManualPhaseFence
@@ -57,6 +58,7 @@ PASSES = [
     ExpandManualPhaseFence,  # directed
     DropChainedJoinBarriers,  # directed
     DropImpliedDependencies,  # directed
+    DropLatestRunsFromJoins,  # directed
     MergeCellsIntoChains,  # directed
     DropEdgesAfterFirstRun,  # directed
     ClearCellsAfterWaiters,  # directed

@@ -1,4 +1,4 @@
-"""Which latest runs of earlier tasks a task is ordered after, by the runtime and by its edges
+"""Which runs of earlier tasks a task is ordered after, by the runtime and by its edges
 (directed language). Used by the passes that drop compiler edges and barriers the rest of the
 order makes unnecessary. It reads only what the directed language carries (task arguments with
 their directions, SSA values, scopes, cells and dependency edges), not a hazard analysis, so it
@@ -20,20 +20,42 @@ through a join cell), and those a caller asks for. For such a task ``S``:
   the latest run of a task (a ``DerivedDep`` or user ``DepVar`` on a task's TaskId binder, which
   only tasks after it in the same block see; a cell that stores one task's TaskId; a join cell
   of one task), that task and what it is ordered after.
-- ``NR``: the relevant tasks that have not run on any path to a point (every set holds them).
+- *older runs*: each set holds two bits per task, one for its latest run and one for every run
+  before the latest (``width + S``). A new run of ``S`` makes the older-runs bit of a set true
+  where the set held both (every run so far is an older run now) and the latest-run bit false.
+  A dependency on a join cell of ``S`` (every run of ``S``) orders after both; so does one on
+  the latest run of ``S`` where ``chained`` holds ``S``: the latest run of ``S`` was ordered
+  after every run before it (``S`` looked up what its previous run wrote, say).
+- ``NR``: the relevant tasks that have not run on any path to a point (every set holds them, and
+  their older-runs bits while they have run at most once).
 - ``done``: the relevant tasks whose latest run a host element access outside a MANUAL scope
   waited for (the tensor's ``facts``: its creator and TensorMap producers, which cover the whole
   tensor); the access blocks the orchestration thread until they complete, so every task
   submitted after it is ordered after them.
 
-A dependency of a task on the latest run of ``S`` is *implied* when it repeats an earlier one or
-the task's lookups or its dependencies on other tasks order it after ``S`` already. Dropping
+A dependency of a task on the latest run of ``S`` (on every run of ``S``, for a join cell) is
+*implied* when another of its dependencies waits for the same runs or more, or the task's lookups
+or its dependencies on other tasks order it after those runs already. Dropping
 every implied dependency at once keeps the order: the latest runs of distinct tasks that have
 run are strictly ordered, so "implied by" has no cycle but among dependencies on tasks that have
 not run, which insert nothing.
 
-Merges (if results, loop headers, the state after an ``if`` or a loop) intersect; a loop's body
-is walked until its header state is stable (the sets only shrink). A task's results are the
+A host fence in an AUTO scope (a dummy task taking the tensor as INOUT, submitted when one of
+its dependencies holds a run) is a producer of its tensor: a lookup of the tensor is ordered
+after what the fence waits for.
+
+Merges (if results, loop headers, the state after an ``if`` or a loop) intersect; a loop's first
+iteration is walked from the state before the loop, and the later ones from a header state
+walked to a fixpoint from the end of the first (the sets only shrink); after the loop, the state
+before it meets that header, unless the loop certainly runs. Where such a loop is not the last
+statement of its block, the rest of the block is walked from each of the two states and the
+ends meet instead (at most ``SPLITS`` times a walk): a task after the loop is ordered after what
+each path orders it after, through whichever values. Some loops are walked
+iteration by iteration instead, with no back edge and their scalars known in each iteration, so
+that an ``if`` on them takes one branch (``iterations``): a loop of constant bounds with one
+iteration; one of at most ``UNROLL`` iterations (with the loops so walked around it) that has an
+``if`` on its variable; a ``while`` whose carries, computed from constants, end it within
+``UNROLL`` iterations. A task's results are the
 intersection over every walk of it. A ``Let`` copy keeps its value's facts; every other value
 starts from ``NR`` (a view's lookups may miss the entries of its base).
 
@@ -51,13 +73,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from nanopass.languages.terms import ArgDir, LoopKind, ScopeMode
+from nanopass.languages.terms import ArgDir, BinOp, CmpOp, LoopKind, ScopeMode, UnOp
 
 from .cells import join_cells, latest_run_cells
 from .kernels import kernel_table, output_param_of_result
-from .util import iter_stmts, last_yield
+from .util import iter_stmts, last_yield, static_trip_count, unscoped
 
 BUDGET = 300_000
+UNROLL = 8  # at most this many iterations of loops of constant bounds walked one by one, nested
+SPLITS = 16  # at most this many loops whose exits are walked apart (see ``_Walker.run``)
 WRITES = (ArgDir.InOut, ArgDir.OutputExisting)
 LOOKUPS = (ArgDir.Input, ArgDir.InOut)
 
@@ -66,16 +90,20 @@ class State:
     """The facts at one point of the walk (mutable; ``copy`` before a branch or a loop). Sets of
     tasks are bitsets (ints) over task numbers."""
 
-    __slots__ = ("never_ran", "facts", "order", "done")
+    __slots__ = ("never_ran", "facts", "order", "done", "chained", "width")
 
-    def __init__(self, never_ran: int, facts: dict, order: dict, done: int = 0):
+    def __init__(self, never_ran: int, facts: dict, order: dict, done: int = 0, chained: int = -1, width: int = 0):
         self.never_ran = never_ran
         self.facts = facts  # SSA name -> bitset (absent: never_ran)
         self.order = order  # task number -> bitset (absent: never_ran)
         self.done = done  # the tasks whose latest run a host access waited for (with never_ran)
+        # the tasks each of whose runs so far is ordered before the next one (or that ran at most
+        # once): waiting for the latest run waits for them all
+        self.chained = chained
+        self.width = width  # the number of tasks: bit ``width + S`` stands for every run of ``S``
 
     def copy(self) -> "State":
-        return State(self.never_ran, dict(self.facts), dict(self.order), self.done)
+        return State(self.never_ran, dict(self.facts), dict(self.order), self.done, self.chained, self.width)
 
     def of(self, name: str) -> int:
         return self.facts.get(name, self.never_ran)
@@ -84,25 +112,34 @@ class State:
         return self.order.get(task, self.never_ran)
 
     def ran(self, task: int) -> None:
-        """``task`` (a relevant one) has run: every fact about its earlier runs goes."""
-        bit = 1 << task
-        keep = ~bit
-        self.never_ran &= keep
-        self.done &= keep
+        """``task`` (a relevant one) has run: a fact about its latest run goes, and one about its
+        older runs stays where the fact held every run of it (they are the older runs now)."""
+        latest, older = 1 << task, 1 << (self.width + task)
+        both = latest | older
+        self.never_ran = _rerun(self.never_ran, latest, both)
+        self.done = _rerun(self.done, latest, both)
         for table in (self.facts, self.order):
             for key, held in table.items():
-                if held & bit:
-                    table[key] = held & keep
+                if held & both:
+                    table[key] = _rerun(held, latest, both)
 
     def __eq__(self, other) -> bool:
-        return (self.never_ran, self.facts, self.order, self.done) == (other.never_ran, other.facts, other.order, other.done)
+        return (self.never_ran, self.facts, self.order, self.done, self.chained) == (
+            other.never_ran, other.facts, other.order, other.done, other.chained)
+
+
+def _rerun(held: int, latest: int, both: int) -> int:
+    """``held`` after a new run of the task whose latest-run bit is ``latest``: its older-runs bit
+    is set where both bits were."""
+    return held & ~both | (latest ^ both if held & both == both else 0)
 
 
 def meet(a: State, b: State) -> State:
     never_ran = a.never_ran & b.never_ran
     facts = {n: a.of(n) & b.of(n) for n in a.facts.keys() | b.facts.keys()}
     order = {t: a.after(t) & b.after(t) for t in a.order.keys() | b.order.keys()}
-    return State(never_ran, facts, order, (a.done | a.never_ran) & (b.done | b.never_ran))
+    return State(never_ran, facts, order, (a.done | a.never_ran) & (b.done | b.never_ran), a.chained & b.chained,
+                 a.width)
 
 
 @dataclass
@@ -127,6 +164,10 @@ class RuntimeOrder:
 
     def by_runtime(self, task: int, before: int) -> bool:
         return bool(self.runtime.get(task, 0) >> before & 1)
+
+    def is_join(self, dep) -> bool:
+        """``dep`` names a join cell (every run of its task), not a latest-run cell."""
+        return dep._production == "CellDep" and dep.cell not in self.cells.task and dep.cell in self.joins
 
     def source_of(self, dep) -> int | None:
         """The task whose latest run ``dep`` names, if it names one."""
@@ -162,7 +203,9 @@ def runtime_order(program, track=()) -> RuntimeOrder | None:
                 relevant |= 0 if n is None else 1 << n
     if relevant.bit_count() * len(stmts) > BUDGET:
         return None
-    _Walker(kernels, out, relevant, manual_dep_names(stmts, kernels)).run(func.body, State(relevant, {}, {}))
+    width = len(tasks)
+    walker = _Walker(kernels, out, relevant, manual_dep_names(stmts, kernels), width)
+    walker.run(func.body, State(walker.both, {}, {}, width=width))
     return out
 
 
@@ -212,16 +255,30 @@ def manual_dep_names(stmts, kernels) -> frozenset:
 
 
 class _Walker:
-    def __init__(self, kernels, out: RuntimeOrder, relevant: int, untracked: frozenset = frozenset()):
+    def __init__(self, kernels, out: RuntimeOrder, relevant: int, untracked: frozenset = frozenset(), width: int = 0):
         self.kernels = kernels
         self.out = out
         self.relevant = relevant
+        self.width = width
+        self.both = relevant | relevant << width  # the latest-run bits and the older-runs bits
+        self.values: dict[str, int] = {}  # the loop variables of the loops walked iteration by iteration
+        self.unrolled = 1  # the iterations of those loops around the walk, multiplied
+        self.splits = SPLITS  # the rests of blocks still to walk once per exit of a loop before them
         self.manual = 0
         self.untracked = untracked  # manual_dep tensors: no lookup, no insert
 
     def run(self, body, state: State) -> State:
-        for stmt in body:
-            handler = getattr(self, stmt._production, None)
+        for k, stmt in enumerate(body):
+            kind = stmt._production
+            if (kind == "For" or kind == "While") and self.splits and k + 1 < len(body):
+                paths = self.exits(stmt, state)
+                if len(paths) > 1:  # the rest of the block walked on each, then met
+                    self.splits -= 1
+                    ends = [self.run(body[k + 1:], path) for path in paths]
+                    return meet(ends[0], ends[1])
+                state = paths[0]
+                continue
+            handler = getattr(self, kind, None)
             if handler is not None:
                 state = handler(stmt, state)
         return state
@@ -246,17 +303,22 @@ class _Walker:
                 if arg.dir in LOOKUPS and arg.value._production == "Var" and arg.value.name not in self.untracked:
                     lookups |= state.of(arg.value.name)
         sources, through, implied = self.implied(task.deps, lookups | state.done, state)
-        self._meet(self.out.runtime, n, lookups | state.done)
+        self._meet(self.out.runtime, n, (lookups | state.done) & self.relevant)
         self._meet(self.out.implied, n, frozenset(implied))
         after = lookups | state.never_ran | state.done
         for t in through:
             after |= t
-        after &= self.relevant
-        self._meet(self.out.ordered, n, after)
+        after = self.closed(after, state) & self.both
+        self._meet(self.out.ordered, n, after & self.relevant)
         mine = after
         if self.relevant >> n & 1:
+            own = (1 << n) | (1 << (self.width + n))
+            if after & own == own:  # this run comes after every earlier one
+                state.chained |= 1 << n
+            else:
+                state.chained &= ~(1 << n)
             state.ran(n)
-            after &= ~(1 << n)
+            after &= ~own
             state.order[n] = after
             mine = after | (1 << n)
         kernel = self.kernels[task.kernel]
@@ -285,37 +347,58 @@ class _Walker:
         wrote it all, or one ordered before such a task), and blocks the orchestration thread
         until they complete: every later task and host fence is submitted after their latest runs."""
         if not self.manual and tensor._production == "Var" and tensor.name not in self.untracked:
-            state.done |= state.of(tensor.name) & self.relevant
+            state.done |= state.of(tensor.name) & self.both
 
     def implied(self, deps, lookups: int, state: State) -> tuple[list, list, set]:
         """(the task each dependency names or None, what each orders after, the positions of the
-        implied ones) for dependencies ``deps`` of a node whose lookups order it after ``lookups``."""
+        implied ones) for dependencies ``deps`` of a node whose lookups order it after ``lookups``.
+        A dependency on a join cell (every run of its task) is implied like one on the latest run
+        where the task's runs so far are chained (``State.chained``); elsewhere only by another
+        join of the same task."""
         sources = [self.out.source_of(dep) for dep in deps]
-        through = [0 if s is None else (1 << s) | state.after(s) for s in sources]
+        joins = [s is not None and self.out.is_join(dep) for s, dep in zip(sources, deps)]
+        # what each dependency waits for: 2 every run of its task, 1 its latest run
+        strength = [0 if s is None else 2 if j and not state.chained >> s & 1 else 1 for s, j in zip(sources, joins)]
+        through = [0 if s is None else (1 << s) | (j << (self.width + s)) | state.after(s) for s, j in zip(sources, joins)]
         implied = set()
         for i, s in enumerate(sources):
             if s is None:
                 continue
-            if s in sources[:i]:
-                implied.add(i)  # a second edge on the same run (the first one stays)
+            if any(o == s and (strength[j] > strength[i] or (strength[j] == strength[i] and j < i))
+                   for j, o in enumerate(sources) if j != i):
+                implied.add(i)  # another edge waits for the same runs (the first one stays)
                 continue
             others = lookups
             for t, o in zip(through, sources):
                 if o is not None and o != s:
                     others |= t
-            if others >> s & 1:
+            need = (1 << s) | (joins[i] << (self.width + s))
+            if self.closed(others, state) & need == need:
                 implied.add(i)
         return sources, through, implied
 
+    def closed(self, bits: int, state: State) -> int:
+        """``bits`` with what they imply: the latest run of a task whose runs are chained comes
+        after its older runs."""
+        return bits | (bits & state.chained & self.relevant) << self.width
+
     def HostFence(self, fence, state: State) -> State:
         """A host fence's implied dependencies (its INOUT lookup of the tensor counts: the host
-        access after it waits for the same producers). Its own effects are left out: an InOut
-        writer that looked the entries up first removes no fact."""
+        access after it waits for the same producers). In an AUTO scope the fence, submitted when
+        a dependency of it holds a run, is a producer of the tensor ordered after them: a lookup
+        of the tensor is ordered after what they hold (an InOut writer that looked the entries up
+        first removes no fact)."""
         lookups = 0
-        if not self.manual and fence.tensor._production == "Var" and fence.tensor.name not in self.untracked:
+        tracked = not self.manual and fence.tensor._production == "Var" and fence.tensor.name not in self.untracked
+        if tracked:
             lookups = state.of(fence.tensor.name)
-        implied = self.implied(fence.deps, lookups | state.done, state)[2]
+        _, through, implied = self.implied(fence.deps, lookups | state.done, state)
         self._meet(self.out.fence_implied, id(fence), frozenset(implied))
+        if tracked:
+            after = lookups | state.never_ran | state.done
+            for t in through:
+                after |= t
+            state.facts[fence.tensor.name] = self.closed(after, state) & self.both
         return state
 
     @staticmethod
@@ -334,6 +417,14 @@ class _Walker:
     CompilerScope = Scope
 
     def If(self, branch, state: State) -> State:
+        taken = _evaluate(branch.cond, self.values) if self.values else None
+        if taken is not None:  # (in a loop walked iteration by iteration: one branch runs)
+            body = branch.then if taken else branch.orelse
+            out = self.run(body, state)
+            results = [_yielded(body, k, out) for k in range(len(branch.results))]
+            for result, held in zip(branch.results, results):
+                out.facts[result.name] = held
+            return out
         then = self.run(branch.then, state.copy())
         orelse = self.run(branch.orelse, state)
         merged = meet(then, orelse)
@@ -342,7 +433,28 @@ class _Walker:
         return merged
 
     def For(self, loop, state: State) -> State:
+        paths = self.exits(loop, state)
+        return paths[0] if len(paths) == 1 else meet(paths[0], paths[1])
+
+    While = For
+
+    def exits(self, loop, state: State) -> list:
+        """The state after the loop: one, or two for a loop that may not run (the state before
+        it, and the state after one or more iterations), each with the loop's results."""
         header = self.enter(loop, state, None)
+        iterations = self.iterations(loop)
+        if iterations is not None:  # each iteration walked in turn (no back edge)
+            saved, unrolled = self.values, self.unrolled
+            self.unrolled *= max(1, len(iterations))
+            for values in iterations:
+                self.values = {**saved, **values}
+                end = self.run(loop.body, header)
+                header = self.enter(loop, end, end)
+            self.values, self.unrolled = saved, unrolled
+            return [_with_results(loop, header)]
+        entry = header
+        end = self.run(loop.body, entry.copy())  # the first iteration, from the state before the loop
+        header = self.enter(loop, end, end)  # the state before every later iteration, to a fixpoint
         while True:
             end = self.run(loop.body, header.copy())
             again = meet(header, self.enter(loop, end, end))
@@ -352,12 +464,40 @@ class _Walker:
         if _runs(loop):
             # it leaves after a run of its body, which starts from at least the header's facts
             # (the walk is monotone): the state at the end of that run holds at least ``end``'s
-            header = self.enter(loop, end, end)
-        for it, result in zip(loop.iters, loop.results):
-            header.facts[result.name] = header.of(it.var.name)
-        return header
+            return [_with_results(loop, self.enter(loop, end, end))]
+        return [_with_results(loop, entry), _with_results(loop, header)]  # (or before its first iteration)
 
-    While = For  # (the header is also the state after a loop that may not run)
+    def iterations(self, loop) -> list | None:
+        """The values of the loop's scalars in each of its iterations, when it is walked iteration
+        by iteration: a loop of constant bounds that runs once, or runs at most ``UNROLL`` times
+        (with the loops it is in) and has an ``if`` on its variable; a ``while`` whose carries'
+        values, computed from constants, end it within ``UNROLL`` iterations. Else None."""
+        room = UNROLL // self.unrolled
+        if loop._production == "For":
+            trips = static_trip_count(loop)
+            if trips == 1 or (trips and trips <= room and _branches_on(loop)):
+                return [{loop.var.name: loop.start.value + k * loop.step.value} for k in range(trips)]
+            return None
+        yld = last_yield(loop.body)
+        carried = {it.var.name: _evaluate(it.init, self.values) for it in loop.iters}
+        out = []
+        while True:
+            known = {name: v for name, v in carried.items() if v is not None}
+            going = _evaluate(loop.cond, {**self.values, **known})
+            if going is None or (going and len(out) >= room):
+                return None
+            if not going:
+                return out
+            out.append(known)
+            values = {**self.values, **known}
+            for stmt in unscoped(loop.body):  # (a value the yield reads may be a let of the body)
+                if stmt._production == "Let":
+                    value = _evaluate(stmt.value, values)
+                    if value is not None:
+                        values[stmt.var.name] = value
+            if yld is None:
+                return None
+            carried = {it.var.name: _evaluate(v, values) for it, v in zip(loop.iters, yld.values)}
 
     def enter(self, loop, state: State, end: State | None) -> State:
         """The state at the loop's header reached from ``state`` (before the loop, or the end of
@@ -370,6 +510,70 @@ class _Walker:
         if loop._production == "For":
             out.facts.pop(loop.var.name, None)
         return out
+
+
+def _with_results(loop, state: State) -> State:
+    """``state`` at the loop's exit: each result holds what its iter_arg holds."""
+    for it, result in zip(loop.iters, loop.results):
+        state.facts[result.name] = state.of(it.var.name)
+    return state
+
+
+def _branches_on(loop) -> bool:
+    """An ``if`` in ``loop``'s body tests the loop variable."""
+    name = loop.var.name
+    for stmt in iter_stmts(loop.body):
+        if stmt._production == "If" and name in _names_in(stmt.cond):
+            return True
+    return False
+
+
+def _names_in(expr) -> set:
+    kind = expr._production
+    if kind == "Var":
+        return {expr.name}
+    if kind in ("Bin", "Cmp"):
+        return _names_in(expr.a) | _names_in(expr.b)
+    if kind == "Un":
+        return _names_in(expr.a)
+    return set()
+
+
+def _evaluate(expr, values: dict):
+    """The value of an integer or boolean expression of constants and ``values`` (the C++
+    semantics: ``//`` and ``%`` truncate), or None when it is not known."""
+    kind = expr._production
+    if kind == "Int":
+        return expr.value
+    if kind == "Bool":
+        return bool(expr.value)
+    if kind == "Var":
+        return values.get(expr.name)
+    if kind == "Un":
+        a = _evaluate(expr.a, values)
+        if a is None:
+            return None
+        return {UnOp.neg: lambda: -a, UnOp.not_: lambda: not a, UnOp.invert: lambda: ~a}[expr.op]()
+    if kind not in ("Bin", "Cmp"):
+        return None
+    a, b = _evaluate(expr.a, values), _evaluate(expr.b, values)
+    if a is None or b is None:
+        return None
+    op = expr.op
+    if kind == "Cmp":
+        return {CmpOp.eq: a == b, CmpOp.ne: a != b, CmpOp.lt: a < b, CmpOp.le: a <= b, CmpOp.gt: a > b,
+                CmpOp.ge: a >= b}[op]
+    if op is BinOp.and_:
+        return bool(a) and bool(b)
+    if op is BinOp.or_:
+        return bool(a) or bool(b)
+    if op in (BinOp.floordiv, BinOp.mod):
+        if b == 0:
+            return None
+        quotient = abs(a) // abs(b) * (1 if (a < 0) == (b < 0) else -1)
+        return quotient if op is BinOp.floordiv else a - b * quotient
+    arithmetic = {BinOp.add: lambda: a + b, BinOp.sub: lambda: a - b, BinOp.mul: lambda: a * b}
+    return arithmetic[op]() if op in arithmetic else None
 
 
 def _runs(loop) -> bool:
