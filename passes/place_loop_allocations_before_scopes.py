@@ -2,16 +2,33 @@
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from nanopass.errors import UserError
 from nanopass.languages import SSA
-from nanopass.languages.terms import LoopKind
+from nanopass.languages.terms import BinOp, DType, LoopKind
 from nanopass.rewrite import register
 
 from .kernels import output_param_of_result
+from .loop_generations import generations
 from . import place_scope_escaping_outputs as escaping
 from .util import BODY_FIELDS, LOOPS, defined_binders, static_trip_count, var_reads
 
 S = SSA
+
+
+class Blocks(NamedTuple):
+    """Where each run of an allocation goes: ``count`` row blocks of one buffer made before the
+    block, run ``index`` (an expression of the loop's variable) taking block ``index``; one
+    buffer (``count`` 1, ``index`` None) when the runs' buffers never live at once. ``ordered``:
+    the runs share blocks, so every pair of their accesses is ordered in a MANUAL scope."""
+
+    count: int
+    index: object = None
+    ordered: bool = True
+
+
+ONE = Blocks(1)
 
 
 @register
@@ -85,10 +102,13 @@ class PlaceLoopAllocationsBeforeScopes(escaping.PlaceScopeEscapingOutputs):
                 marker = self.marker.get(stmt.var.name)
                 # (placed for an inner block: the allocation is where the marker is)
                 where = (loops, stmt) if marker is None else (self.loops_around(marker), marker)
-                if self.shareable(lambda: (self.check_create(stmt), self.check_shared(stmt, stmt.var, *where))):
+                blocks = self.placement(lambda: (self.check_create(stmt), self.check_shared(stmt, stmt.var, *where)))
+                if blocks is None:
+                    out.append(stmt)
+                elif blocks.count == 1:
                     out.append(self.share(stmt, before, marker or stmt))
                 else:
-                    out.append(stmt)
+                    out += self.share_blocks(stmt, before, blocks)
             elif loops and self.may_allocate(stmt):
                 out += self.from_task(stmt, loops, after, before)
             else:
@@ -102,7 +122,9 @@ class PlaceLoopAllocationsBeforeScopes(escaping.PlaceScopeEscapingOutputs):
                     and self.escapes(out.name, after)]
         if not escaping:
             return [task]
-        if not self.shareable(lambda: [self.check_shared(task, out, loops, task) for out in escaping]):
+        blocks = self.placement(lambda: max((self.check_shared(task, out, loops, task) for out in escaping),
+                                            key=lambda b: b.count))
+        if blocks is None:
             return [task]
         *lets, placed = self.allocate(task, after)
         for i, out in enumerate(task.outs):  # a new buffer is held wherever its output was
@@ -110,7 +132,9 @@ class PlaceLoopAllocationsBeforeScopes(escaping.PlaceScopeEscapingOutputs):
             if p is not None and len(task.args) <= p < len(placed.args):
                 buffer = placed.args[p].value.name
                 self.holders[buffer] = self.holders.get(out.name, []) + [buffer]
-        return [self.share(let, before, placed) for let in lets] + [placed]
+        if blocks.count == 1:
+            return [self.share(let, before, placed) for let in lets] + [placed]
+        return [s for let in lets for s in self.share_blocks(let, before, blocks)] + [placed]
 
     def share(self, let, before: list, marker):
         """Move the create ``let`` into ``before`` under a new name, and leave where it was a copy
@@ -123,6 +147,29 @@ class PlaceLoopAllocationsBeforeScopes(escaping.PlaceScopeEscapingOutputs):
         self.copies.add(let.var.name)
         self.marker[name] = copy if marker is let else marker
         return copy
+
+    def share_blocks(self, let, before: list, blocks: Blocks) -> list:
+        """Move the create ``let`` into ``before`` as one buffer of ``blocks.count`` row blocks
+        under a new name, and leave where it was the view of block ``blocks.index`` (through a
+        copy of the buffer, the mark of ``hazards.shared_in_loops``, when the runs share blocks)."""
+        name = self.fresh(let.var.name)
+        shape = let.value.shape
+        rows = shape[0]
+        total = (S.Int(blocks.count * rows.value, rows.dtype) if rows._production == "Int"
+                 else S.Bin(BinOp.mul, S.Int(blocks.count, DType.INDEX), rows))
+        buffer = S.Binder(name, S.TensorType((total, *shape[1:]), let.value.dtype), span=let.var.span)
+        before.append(let.replace(var=buffer, value=let.value.replace(shape=(total, *shape[1:]))))
+        self.holders[name] = self.holders.get(let.var.name, []) + [name]
+        self.copies.add(let.var.name)
+        out = []
+        source = name
+        if blocks.ordered:
+            source = self.fresh(let.var.name)
+            out.append(S.Let(S.Binder(source, buffer.type, span=let.var.span), S.Var(name), span=let.span))
+            self.copies.add(source)
+        offset = (S.Bin(BinOp.mul, blocks.index, rows), *(S.Int(0, DType.INDEX) for _ in shape[1:]))
+        out.append(let.replace(value=S.SliceTensor(S.Var(source), shape, offset, False, False)))
+        return out
 
     def loops_around(self, marker) -> tuple:
         """The loops of the current scope's body around ``marker``, outermost first, inner scopes
@@ -143,16 +190,17 @@ class PlaceLoopAllocationsBeforeScopes(escaping.PlaceScopeEscapingOutputs):
     def escapes(self, allocation: str, after: tuple) -> bool:
         return any(escaping._read_in(n, after) for n in self.holders.get(allocation, ()))
 
-    def shareable(self, check) -> bool:
-        """Run ``check``; what it refuses is left as the program wrote it, with a located warning
+    def placement(self, check) -> Blocks | None:
+        """Run ``check``, which returns the blocks its allocation gets (the last ``Blocks`` of a
+        tuple); what it refuses is left as the program wrote it (``None``), with a located warning
         (a refusal made valid programs of the generators refusals: docs/semantics.md, "Still
         open" 10)."""
         try:
-            check()
+            blocks = check()
         except UserError as refused:
             self.ctx.warn(refused.message, refused.span, hint=refused.hint)
-            return False
-        return True
+            return None
+        return blocks[-1] if isinstance(blocks, tuple) and not isinstance(blocks, Blocks) else blocks
 
     def check_create(self, let) -> None:
         name = _base(let.var.name)
@@ -174,25 +222,55 @@ class PlaceLoopAllocationsBeforeScopes(escaping.PlaceScopeEscapingOutputs):
                 hint="compute its shape before the `with` block",
             )
 
-    def check_shared(self, stmt, binder, loops: tuple, where) -> None:
-        """Refuse unless one buffer can be every iteration's: no name bound before the allocation
-        ``where`` (in the loops ``loops``) that may hold an earlier iteration's buffer is read when
-        or after the allocation runs (class docstring)."""
+    def check_shared(self, stmt, binder, loops: tuple, where) -> Blocks:
+        """The blocks the allocation ``where`` (in the loops ``loops``) needs; refused unless each
+        run can have a block no run whose buffer may still be read shares (class docstring)."""
         parallel = next((loop for loop in loops if loop._production == "For" and loop.kind is LoopKind.parallel
                          and static_trip_count(loop) != 1), None)
+        kept = self.kept_from_earlier_runs(binder, loops, where)
         if parallel is not None:
+            if kept or loops != (parallel,) or static_trip_count(parallel) is None:
+                raise UserError(
+                    f"'{_base(binder.name)}' is allocated anew in each iteration of a pl.parallel loop inside a "
+                    "`with` block and used after the block: the block frees what is allocated in it when it ends, "
+                    "and iterations that may run at once need a buffer each, which the compiler makes before the "
+                    "block only for a loop of constant bounds directly in the block whose iterations read no "
+                    "other iteration's buffer, so the use after the block may use a freed buffer",
+                    stmt.span,
+                    hint="use pl.range for the loop, or create the buffers before the `with` block (e.g. one "
+                         "tensor with a slice for each iteration)",
+                )
+            return Blocks(max(1, static_trip_count(parallel)), _run_index(parallel), ordered=False)
+        if not kept:
+            return ONE
+        loop = loops[-1]
+        ages = None
+        if len(loops) == 1 and loop._production == "For" and any(s is where for s in loop.body):
+            ages = generations(loop, binder.name, self.kernels)
+        if ages is None:
             raise UserError(
-                f"'{_base(binder.name)}' is allocated anew in each iteration of a pl.parallel loop inside a `with` "
-                "block and used after the block: the block frees what is allocated in it when it ends, and "
-                "iterations that may run at once cannot share one buffer made before the block, so the use after "
-                "the block may use a freed buffer",
+                f"'{_base(binder.name)}' is allocated anew in each iteration of a loop inside a `with` "
+                "block and used after the block, and an iteration still reads an earlier iteration's "
+                f"buffer (through '{_base(kept[0])}') when or after it allocates its own: the block frees "
+                "what is allocated in it when it ends, and the compiler makes the buffers the iterations keep "
+                "at once before the block only for an allocation run once in every iteration of a pl.range "
+                "loop directly in the block that keeps a bounded number of them, so the use after the "
+                "block may use a freed buffer",
                 stmt.span,
-                hint="use pl.range for the loop, or create the buffers before the `with` block (e.g. one tensor "
-                     "with a slice for each iteration)",
+                hint="create the buffers the loop needs at once (one per value it keeps, e.g. two "
+                     "swapped tensors) before the `with` block and write them in the loop, or use the "
+                     "result only inside the block",
             )
+        count = 1 + max((d for name in kept for d in ages.get(name, ())), default=0)
+        return Blocks(count, S.Bin(BinOp.mod, _run_index(loop), S.Int(count, DType.INDEX)))
+
+    def kept_from_earlier_runs(self, binder, loops: tuple, where) -> list[str]:
+        """The names bound before the allocation ``where`` (in the loops ``loops``) that may hold
+        an earlier run's buffer and are read when or after it runs in the same iteration."""
         at = self.position[id(where)]
         # (not the allocation itself, nor the copies of the buffer left where it was allocated)
         holders = set(self.holders.get(binder.name, ())) - self.dead - self.copies - {binder.name}
+        kept = []
         for j, loop in enumerate(loops):
             start, end = self.body_span[id(loop)]
             cut = self.body_span[id(loops[j + 1])][0] if j + 1 < len(loops) else at
@@ -201,17 +279,8 @@ class PlaceLoopAllocationsBeforeScopes(escaping.PlaceScopeEscapingOutputs):
                 if bound is None or not start <= bound < cut:
                     continue
                 if any(cut <= read <= end for read in self.read_at.get(name, ())):
-                    raise UserError(
-                        f"'{_base(binder.name)}' is allocated anew in each iteration of a loop inside a `with` "
-                        "block and used after the block, and an iteration still reads an earlier iteration's "
-                        f"buffer (through '{_base(name)}') when or after it allocates its own: the block frees "
-                        "what is allocated in it when it ends, and one buffer made before the block cannot be "
-                        "every iteration's, so the use after the block may use a freed buffer",
-                        stmt.span,
-                        hint="create the buffers the loop needs at once (one per value it keeps, e.g. two "
-                             "swapped tensors) before the `with` block and write them in the loop, or use the "
-                             "result only inside the block",
-                    )
+                    kept.append(name)
+        return kept
 
     def number(self, stmts) -> None:
         """Number the statements of a scope body in program order: where each is, where each name
@@ -259,6 +328,14 @@ class PlaceLoopAllocationsBeforeScopes(escaping.PlaceScopeEscapingOutputs):
                 counter += 1 if fields else 0
 
         walk(stmts)
+
+
+def _run_index(loop):
+    """The number of the running iteration of the ``For`` ``loop``, from 0."""
+    var = S.Var(loop.var.name)
+    if loop.start._production == "Int" and loop.start.value == 0 and loop.step._production == "Int" and loop.step.value == 1:
+        return var
+    return S.Bin(BinOp.floordiv, S.Bin(BinOp.sub, var, loop.start), loop.step)
 
 
 def _is_create(stmt) -> bool:
