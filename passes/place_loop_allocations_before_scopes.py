@@ -12,7 +12,7 @@ from nanopass.rewrite import register
 from .kernels import output_param_of_result
 from .loop_generations import generations
 from . import place_scope_escaping_outputs as escaping
-from .util import BODY_FIELDS, LOOPS, defined_binders, static_trip_count, var_reads
+from .util import BODY_FIELDS, LOOPS, defined_binders, pure_scalar, renamed, static_trip_count, var_reads
 
 S = SSA
 
@@ -68,8 +68,9 @@ class PlaceLoopAllocationsBeforeScopes(escaping.PlaceScopeEscapingOutputs):
     ``pl.parallel`` loop of a trip count known at run time), and when the create has an initial
     value (each run starts from it, and the runtime fills a buffer only when it allocates it:
     ``TensorCreateInfo::set_initial_value``; the orchestration API has no fill of an existing
-    buffer) or a shape computed inside the block, the allocation is left as the program wrote it
-    and the pass warns, located, that the use after the block may use a freed buffer and what to
+    buffer) or a shape computed inside the block otherwise than by scalar lets of names bound
+    before it (those are computed again before the block, under new names, for the buffer made
+    there), the allocation is left as the program wrote it and the pass warns, located, that the use after the block may use a freed buffer and what to
     write instead (a refusal made valid programs of the generators refusals). A task output whose
     parameter shape is not a constant is left as it is too (as ``place_scope_escaping_outputs``
     does).
@@ -101,6 +102,7 @@ class PlaceLoopAllocationsBeforeScopes(escaping.PlaceScopeEscapingOutputs):
         self.scope_body = scope.body
         self.number(scope.body)
         self.defined_in_scope = {b.name for s in escaping._walk(scope.body) for b in defined_binders(s)}
+        self.scope_lets = {s.var.name: s for s in escaping._walk(scope.body) if s._production == "Let"}
         before: list = []
         body = self.from_loops(scope.body, (), after, before)
         return before + [scope.replace(body=body)]
@@ -123,7 +125,9 @@ class PlaceLoopAllocationsBeforeScopes(escaping.PlaceScopeEscapingOutputs):
                 blocks = self.placement(lambda: (self.check_create(stmt), self.check_shared(stmt, stmt.var, *where)))
                 if blocks is None:
                     out.append(stmt)
-                elif blocks.count == 1:
+                    continue
+                stmt = self.shape_before(stmt, before)
+                if blocks.count == 1:
                     out.append(self.share(stmt, before, marker or stmt))
                 else:
                     out += self.share_blocks(stmt, before, blocks)
@@ -231,7 +235,7 @@ class PlaceLoopAllocationsBeforeScopes(escaping.PlaceScopeEscapingOutputs):
                 let.span,
                 hint="create it before the `with` block, or use it only inside the block",
             )
-        if var_reads(let.value.shape).keys() & self.defined_in_scope:
+        if self.shape_lets(let.value.shape) is None:
             raise UserError(
                 f"'{name}' is created in a loop inside a `with` block with a shape computed inside the block, "
                 "and used after the block: the block frees what is allocated in it when it ends, so the use after "
@@ -239,6 +243,40 @@ class PlaceLoopAllocationsBeforeScopes(escaping.PlaceScopeEscapingOutputs):
                 let.span,
                 hint="compute its shape before the `with` block",
             )
+
+    def shape_lets(self, shape) -> list | None:
+        """The lets of the block that compute the names of the block ``shape`` reads, each before
+        those that read it: each a scalar expression (no division but by a nonzero constant: it
+        would run before the block whether or not the program gets there) of names bound before
+        the block and of such lets; ``None`` when a name is bound otherwise (a loop's variable, a
+        tensor read, a task)."""
+        out: list = []
+
+        def need(node) -> bool:
+            for name in sorted(var_reads(node).keys() & self.defined_in_scope):
+                let = self.scope_lets.get(name)
+                if let is None or not pure_scalar(let.value):
+                    return False
+                if let not in out:
+                    if not need(let.value):
+                        return False
+                    out.append(let)
+            return True
+
+        return out if need(list(shape)) else None
+
+    def shape_before(self, let, before: list):
+        """``let`` with its shape read from copies of ``shape_lets`` put in ``before`` under new
+        names (the block's own lets stay: SSA names are bound once)."""
+        lets = self.shape_lets(let.value.shape)
+        if not lets:
+            return let
+        names: dict[str, str] = {}
+        for scalar in lets:
+            names[scalar.var.name] = self.fresh(scalar.var.name)
+            before.append(scalar.replace(var=scalar.var.replace(name=names[scalar.var.name]),
+                                         value=renamed(scalar.value, names)))
+        return let.replace(value=let.value.replace(shape=tuple(renamed(d, names) for d in let.value.shape)))
 
     def check_shared(self, stmt, binder, loops: tuple, where) -> Blocks:
         """The blocks the allocation ``where`` (in the loops ``loops``) needs; refused unless each
