@@ -34,55 +34,29 @@ ONE = Blocks(1)
 @register
 class PlaceLoopAllocationsBeforeScopes(escaping.PlaceScopeEscapingOutputs):
     """Give an allocation made in a loop inside a ``with`` block, and read after the block, a
-    buffer made before the block: one shared by every iteration, or one of ``k`` row blocks, each
-    run of the allocation taking its own block.
+    buffer made before the block (the block's scope frees what is allocated in it: runtime-api.md
+    section 11).
 
-    The block's runtime scope frees what is allocated in it when it ends (runtime-api.md section
-    11), so a ``pl.create_tensor`` or a runtime-allocated task output (``Out`` without an
-    argument) made in a loop inside the block and held after it (through the loop's carries and
-    results, copies or views: ``passes/allocations.py``) would be used after it was freed.
-    ``place_scope_escaping_outputs`` handles the allocations directly in a block and in its
-    ``if`` branches; this pass handles those in a loop inside it (at any depth of loops and
-    ``if``s, inner blocks first, so an allocation a placement moved before an inner block in a
-    loop is seen again for the outer block). It moves such a create's ``Let`` just before the
-    block, and for such a task output adds ``(Let t (CreateTensor shape dtype))`` of the kernel
-    parameter's static type before the block and passes ``t`` as the ``Out`` argument (and so for
-    the ``Out`` arguments before it, as ``place_scope_escaping_outputs`` does).
-
-    One buffer for every iteration is the program's meaning when the iterations' buffers'
-    lifetimes do not overlap: no name that may hold the allocation and was bound before the
-    allocation runs (a carry of an enclosing loop inside the block, or a name bound in the loop
-    body before it) is read when or after it runs in the same iteration of that loop (for a task,
-    its own arguments count; for the carry of an outer loop, anything inside the inner loop does).
-    When such names are read (the runs' buffers live at once) and the allocation runs once in
-    every iteration of a ``pl.range`` loop directly in the block, the names hold buffers at most
-    ``k - 1`` runs old (``passes/loop_generations.py``) and the create before the block has ``k``
-    times the rows: run ``j`` (``(i - start) // step``) takes the view of rows block ``j % k``,
-    so a block is reused only once no name can still read the run that had it. A ``pl.parallel``
-    loop of constant trip count ``T > 1`` directly in the block, whose iterations read no earlier
-    run's buffer, gets ``T`` blocks, iteration ``j`` block ``j`` (its runs may be at once: each
-    has its own rows, as the program's buffers were). One buffer of row blocks rather than ``k``
-    tensors: a view at an offset of the loop's variable selects a block, which ``k`` tensors
-    would need a branch per run for. Otherwise (a loop nested in the block, a ``while``, an
-    allocation in an ``if`` of such a loop, a carry that may keep a buffer for ever, a
-    ``pl.parallel`` loop of a trip count known at run time), and when the create has an initial
-    value (each run starts from it, and the runtime fills a buffer only when it allocates it:
-    ``TensorCreateInfo::set_initial_value``; the orchestration API has no fill of an existing
-    buffer) or a shape computed inside the block otherwise than by scalar lets of names bound
-    before it (those are computed again before the block, under new names, for the buffer made
-    there), the allocation is left as the program wrote it and the pass warns, located, that the use after the block may use a freed buffer and what to
-    write instead (a refusal made valid programs of the generators refusals). A task output whose
-    parameter shape is not a constant is left as it is too (as ``place_scope_escaping_outputs``
-    does).
-
-    The placed buffer then has one root for ``order_write_after_read``'s hazard analysis, which
-    orders the iterations' accesses to it where the runtime does not. In a MANUAL scope, which
-    orders none of them, the user's ``deps=`` order the accesses to one run's buffer only: the
-    copy of a shared buffer (or of the rotated blocks' buffer, before the view) left in the loop
-    marks it for ``hazards.shared_in_loops``, and every pair of accesses to it is ordered. The
-    blocks of a ``pl.parallel`` loop are not marked: each iteration's are its own, as its buffer
-    was. Afterwards no allocation made in a loop inside a user scope is read after that scope,
-    but for those it warned about and task outputs of non-constant parameter shape.
+    Handles a ``pl.create_tensor`` or a runtime-allocated task output (``Out`` without an
+    argument) in a loop inside the block (``place_scope_escaping_outputs`` those directly in it)
+    held after it (``passes/allocations.py``), inner blocks first. The create's ``Let`` moves
+    before the block (with copies, under new names, of the scalar lets of the block its shape
+    reads); a task output gets ``(Let t (CreateTensor shape dtype))`` of the parameter's static
+    type there as its ``Out`` argument. One buffer serves every iteration when no name bound
+    before the allocation that may hold an earlier run's buffer is read when or after it runs.
+    When one is, and the allocation runs once in every iteration of a ``pl.range`` loop directly
+    in the block, the buffer has ``k`` times the rows (``k - 1``: the oldest run such a name may
+    hold, ``passes/loop_generations.py``) and run ``j`` takes row block ``j % k``; a
+    ``pl.parallel`` loop of constant trip count ``T > 1`` directly in the block whose iterations
+    read no earlier run's buffer gets ``T`` blocks, iteration ``j`` block ``j``. Any other such
+    allocation, one with an initial value (the runtime fills a buffer only when it allocates it),
+    or one whose shape is computed in the block otherwise, is left as written with a located
+    warning that the use after the block may use a freed buffer (docs/semantics.md, "Still open"
+    10). A copy of a shared or rotated buffer is left in the loop: in a MANUAL scope, whose
+    ``deps=`` order one run's accesses only, ``hazards.shared_in_loops`` then orders every pair of
+    accesses to it (``order_write_after_read``); a ``pl.parallel`` loop's blocks are each one
+    iteration's. Afterwards no allocation made in a loop inside a user scope is read after it, but
+    for those warned about and task outputs of non-constant parameter shape.
     """
 
     name = "place_loop_allocations_before_scopes"
