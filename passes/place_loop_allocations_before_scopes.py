@@ -259,7 +259,7 @@ class PlaceLoopAllocationsBeforeScopes(escaping.PlaceScopeEscapingOutputs):
                          and static_trip_count(loop) != 1), None)
         kept = self.kept_from_earlier_runs(binder, loops, where)
         if parallel is not None:
-            if kept or loops != (parallel,) or static_trip_count(parallel) is None:
+            if kept or len(loops) != 1 or static_trip_count(parallel) is None:
                 raise UserError(
                     f"'{_base(binder.name)}' is allocated anew in each iteration of a pl.parallel loop inside a "
                     "`with` block and used after the block: the block frees what is allocated in it when it ends, "
@@ -273,11 +273,13 @@ class PlaceLoopAllocationsBeforeScopes(escaping.PlaceScopeEscapingOutputs):
             return Blocks(max(1, static_trip_count(parallel)), _run_index(parallel), ordered=False)
         if not kept:
             return ONE
-        loop = loops[-1]
-        ages = None
+        loop, count = loops[-1], None
         if len(loops) == 1 and loop._production == "For" and any(s is where for s in loop.body):
-            ages = generations(loop, binder.name, self.kernels)
-        if ages is None:
+            ages = generations(loop, binder.name, self.kernels) or {}
+            # (a kept name the flow does not see holding an earlier run's buffer: no count is sure)
+            if all(max(ages.get(name) or (0,)) > 0 for name in kept):
+                count = 1 + max(d for name in kept for d in ages[name])
+        if count is None:
             raise UserError(
                 f"'{_base(binder.name)}' is allocated anew in each iteration of a loop inside a `with` "
                 "block and used after the block, and an iteration still reads an earlier iteration's "
@@ -291,7 +293,6 @@ class PlaceLoopAllocationsBeforeScopes(escaping.PlaceScopeEscapingOutputs):
                      "swapped tensors) before the `with` block and write them in the loop, or use the "
                      "result only inside the block",
             )
-        count = 1 + max((d for name in kept for d in ages.get(name, ())), default=0)
         return Blocks(count, S.Bin(BinOp.mod, _run_index(loop), S.Int(count, DType.INDEX)))
 
     def kept_from_earlier_runs(self, binder, loops: tuple, where) -> list[str]:
