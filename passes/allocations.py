@@ -15,7 +15,7 @@ from __future__ import annotations
 from .kernels import output_param_of_result
 from .util import BODY_FIELDS, last_yield
 
-_VIEWS = {"SliceTensor": "tensor", "TransposeTensor": "tensor", "ReshapeTensor": "tensor", "AssembleTensor": "target"}
+VIEWS = {"SliceTensor": "tensor", "TransposeTensor": "tensor", "ReshapeTensor": "tensor", "AssembleTensor": "target"}
 
 
 def _last_yield(body):
@@ -50,8 +50,8 @@ def held_allocations(func, kernels) -> dict[str, frozenset]:
                     put(stmt.var.name, frozenset({stmt.var.name}))
                 elif vk == "Var":
                     put(stmt.var.name, of(value))
-                elif vk in _VIEWS:
-                    put(stmt.var.name, of(getattr(value, _VIEWS[vk])))
+                elif vk in VIEWS:
+                    put(stmt.var.name, of(getattr(value, VIEWS[vk])))
             elif kind == "Alloc":  # batched creates (batch_tensor_creates on)
                 for create in stmt.creates:
                     put(create.var.name, frozenset({create.var.name}))

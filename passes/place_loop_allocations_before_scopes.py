@@ -2,51 +2,61 @@
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from nanopass.errors import UserError
 from nanopass.languages import SSA
-from nanopass.languages.terms import LoopKind
+from nanopass.languages.terms import BinOp, DType, LoopKind
 from nanopass.rewrite import register
 
 from .kernels import output_param_of_result
+from .loop_generations import generations
 from . import place_scope_escaping_outputs as escaping
-from .util import BODY_FIELDS, LOOPS, defined_binders, static_trip_count, var_reads
+from .util import BODY_FIELDS, LOOPS, defined_binders, pure_scalar, renamed, static_trip_count, var_reads
 
 S = SSA
 
 
+class Blocks(NamedTuple):
+    """Where each run of an allocation goes: ``count`` row blocks of one buffer made before the
+    block, run ``index`` (an expression of the loop's variable) taking block ``index``; one
+    buffer (``count`` 1, ``index`` None) when the runs' buffers never live at once. ``ordered``:
+    the runs share blocks, so every pair of their accesses is ordered in a MANUAL scope."""
+
+    count: int
+    index: object = None
+    ordered: bool = True
+
+
+ONE = Blocks(1)
+
+
 @register
 class PlaceLoopAllocationsBeforeScopes(escaping.PlaceScopeEscapingOutputs):
-    """Give an allocation made in a loop inside a ``with`` block, and read after the block, one
-    buffer made before the block and shared by every iteration.
+    """Give an allocation made in a loop inside a ``with`` block, and read after the block, a
+    buffer made before the block (the block's scope frees what is allocated in it: runtime-api.md
+    section 11).
 
-    The block's runtime scope frees what is allocated in it when it ends (runtime-api.md section
-    11), so a ``pl.create_tensor`` or a runtime-allocated task output (``Out`` without an
-    argument) made in a loop inside the block and held after it (through the loop's carries and
-    results, copies or views: ``passes/allocations.py``) would be used after it was freed.
-    ``place_scope_escaping_outputs`` handles the allocations directly in a block and in its
-    ``if`` branches; this pass handles those in a loop inside it (at any depth of loops and
-    ``if``s, inner blocks first, so an allocation a placement moved before an inner block in a
-    loop is seen again for the outer block). It moves such a create's ``Let`` just before the
-    block, and for such a task output adds ``(Let t (CreateTensor shape dtype))`` of the kernel
-    parameter's static type before the block and passes ``t`` as the ``Out`` argument (and so for
-    the ``Out`` arguments before it, as ``place_scope_escaping_outputs`` does).
-
-    One buffer for every iteration is the program's meaning only when the iterations' buffers'
-    lifetimes do not overlap: no name that may hold the allocation and was bound before the
-    allocation runs (a carry of an enclosing loop inside the block, or a name bound in the loop
-    body before it) is read when or after it runs in the same iteration of that loop (for a task,
-    its own arguments count; for the carry of an outer loop, anything inside the inner loop does).
-    Otherwise, and when a loop around it is a ``pl.parallel`` one of more than one iteration (they
-    may run at once), or the create has an initial value (every iteration would start from it) or
-    a shape computed inside the block, the allocation is left as the program wrote it and the pass
-    warns, located, that the use after the block may use a freed buffer and what to write instead
-    (a refusal made valid programs of the generators refusals). A task output whose parameter
-    shape is not a constant is left as it is too (as ``place_scope_escaping_outputs`` does).
-
-    The shared buffer then has one root for ``order_write_after_read``'s hazard analysis, which
-    orders the iterations' accesses to it where the runtime does not (a MANUAL scope orders none).
-    Afterwards no allocation made in a loop inside a user scope is read after that scope, but for
-    those it warned about and task outputs of non-constant parameter shape.
+    Handles a ``pl.create_tensor`` or a runtime-allocated task output (``Out`` without an
+    argument) in a loop inside the block (``place_scope_escaping_outputs`` those directly in it)
+    held after it (``passes/allocations.py``), inner blocks first. The create's ``Let`` moves
+    before the block (with copies, under new names, of the scalar lets of the block its shape
+    reads); a task output gets ``(Let t (CreateTensor shape dtype))`` of the parameter's static
+    type there as its ``Out`` argument. One buffer serves every iteration when no name bound
+    before the allocation that may hold an earlier run's buffer is read when or after it runs.
+    When one is, and the allocation runs once in every iteration of a ``pl.range`` loop directly
+    in the block, the buffer has ``k`` times the rows (``k - 1``: the oldest run such a name may
+    hold, ``passes/loop_generations.py``) and run ``j`` takes row block ``j % k``; a
+    ``pl.parallel`` loop of constant trip count ``T > 1`` directly in the block whose iterations
+    read no earlier run's buffer gets ``T`` blocks, iteration ``j`` block ``j``. Any other such
+    allocation, one with an initial value (the runtime fills a buffer only when it allocates it),
+    or one whose shape is computed in the block otherwise, is left as written with a located
+    warning that the use after the block may use a freed buffer (docs/semantics.md, "Still open"
+    10). A copy of a shared or rotated buffer is left in the loop: in a MANUAL scope, whose
+    ``deps=`` order one run's accesses only, ``hazards.shared_in_loops`` then orders every pair of
+    accesses to it (``order_write_after_read``); a ``pl.parallel`` loop's blocks are each one
+    iteration's. Afterwards no allocation made in a loop inside a user scope is read after it, but
+    for those warned about and task outputs of non-constant parameter shape.
     """
 
     name = "place_loop_allocations_before_scopes"
@@ -66,6 +76,7 @@ class PlaceLoopAllocationsBeforeScopes(escaping.PlaceScopeEscapingOutputs):
         self.scope_body = scope.body
         self.number(scope.body)
         self.defined_in_scope = {b.name for s in escaping._walk(scope.body) for b in defined_binders(s)}
+        self.scope_lets = {s.var.name: s for s in escaping._walk(scope.body) if s._production == "Let"}
         before: list = []
         body = self.from_loops(scope.body, (), after, before)
         return before + [scope.replace(body=body)]
@@ -85,10 +96,15 @@ class PlaceLoopAllocationsBeforeScopes(escaping.PlaceScopeEscapingOutputs):
                 marker = self.marker.get(stmt.var.name)
                 # (placed for an inner block: the allocation is where the marker is)
                 where = (loops, stmt) if marker is None else (self.loops_around(marker), marker)
-                if self.shareable(lambda: (self.check_create(stmt), self.check_shared(stmt, stmt.var, *where))):
+                blocks = self.placement(lambda: (self.check_create(stmt), self.check_shared(stmt, stmt.var, *where)))
+                if blocks is None:
+                    out.append(stmt)
+                    continue
+                stmt = self.shape_before(stmt, before)
+                if blocks.count == 1:
                     out.append(self.share(stmt, before, marker or stmt))
                 else:
-                    out.append(stmt)
+                    out += self.share_blocks(stmt, before, blocks)
             elif loops and self.may_allocate(stmt):
                 out += self.from_task(stmt, loops, after, before)
             else:
@@ -102,7 +118,9 @@ class PlaceLoopAllocationsBeforeScopes(escaping.PlaceScopeEscapingOutputs):
                     and self.escapes(out.name, after)]
         if not escaping:
             return [task]
-        if not self.shareable(lambda: [self.check_shared(task, out, loops, task) for out in escaping]):
+        blocks = self.placement(lambda: max((self.check_shared(task, out, loops, task) for out in escaping),
+                                            key=lambda b: b.count))
+        if blocks is None:
             return [task]
         *lets, placed = self.allocate(task, after)
         for i, out in enumerate(task.outs):  # a new buffer is held wherever its output was
@@ -110,7 +128,9 @@ class PlaceLoopAllocationsBeforeScopes(escaping.PlaceScopeEscapingOutputs):
             if p is not None and len(task.args) <= p < len(placed.args):
                 buffer = placed.args[p].value.name
                 self.holders[buffer] = self.holders.get(out.name, []) + [buffer]
-        return [self.share(let, before, placed) for let in lets] + [placed]
+        if blocks.count == 1:
+            return [self.share(let, before, placed) for let in lets] + [placed]
+        return [s for let in lets for s in self.share_blocks(let, before, blocks)] + [placed]
 
     def share(self, let, before: list, marker):
         """Move the create ``let`` into ``before`` under a new name, and leave where it was a copy
@@ -123,6 +143,29 @@ class PlaceLoopAllocationsBeforeScopes(escaping.PlaceScopeEscapingOutputs):
         self.copies.add(let.var.name)
         self.marker[name] = copy if marker is let else marker
         return copy
+
+    def share_blocks(self, let, before: list, blocks: Blocks) -> list:
+        """Move the create ``let`` into ``before`` as one buffer of ``blocks.count`` row blocks
+        under a new name, and leave where it was the view of block ``blocks.index`` (through a
+        copy of the buffer, the mark of ``hazards.shared_in_loops``, when the runs share blocks)."""
+        name = self.fresh(let.var.name)
+        shape = let.value.shape
+        rows = shape[0]
+        total = (S.Int(blocks.count * rows.value, rows.dtype) if rows._production == "Int"
+                 else S.Bin(BinOp.mul, S.Int(blocks.count, DType.INDEX), rows))
+        buffer = S.Binder(name, S.TensorType((total, *shape[1:]), let.value.dtype), span=let.var.span)
+        before.append(let.replace(var=buffer, value=let.value.replace(shape=(total, *shape[1:]))))
+        self.holders[name] = self.holders.get(let.var.name, []) + [name]
+        self.copies.add(let.var.name)
+        out = []
+        source = name
+        if blocks.ordered:
+            source = self.fresh(let.var.name)
+            out.append(S.Let(S.Binder(source, buffer.type, span=let.var.span), S.Var(name), span=let.span))
+            self.copies.add(source)
+        offset = (S.Bin(BinOp.mul, blocks.index, rows), *(S.Int(0, DType.INDEX) for _ in shape[1:]))
+        out.append(let.replace(value=S.SliceTensor(S.Var(source), shape, offset, False, False)))
+        return out
 
     def loops_around(self, marker) -> tuple:
         """The loops of the current scope's body around ``marker``, outermost first, inner scopes
@@ -143,16 +186,17 @@ class PlaceLoopAllocationsBeforeScopes(escaping.PlaceScopeEscapingOutputs):
     def escapes(self, allocation: str, after: tuple) -> bool:
         return any(escaping._read_in(n, after) for n in self.holders.get(allocation, ()))
 
-    def shareable(self, check) -> bool:
-        """Run ``check``; what it refuses is left as the program wrote it, with a located warning
+    def placement(self, check) -> Blocks | None:
+        """Run ``check``, which returns the blocks its allocation gets (the last ``Blocks`` of a
+        tuple); what it refuses is left as the program wrote it (``None``), with a located warning
         (a refusal made valid programs of the generators refusals: docs/semantics.md, "Still
         open" 10)."""
         try:
-            check()
+            blocks = check()
         except UserError as refused:
             self.ctx.warn(refused.message, refused.span, hint=refused.hint)
-            return False
-        return True
+            return None
+        return blocks[-1] if isinstance(blocks, tuple) and not isinstance(blocks, Blocks) else blocks
 
     def check_create(self, let) -> None:
         name = _base(let.var.name)
@@ -165,7 +209,7 @@ class PlaceLoopAllocationsBeforeScopes(escaping.PlaceScopeEscapingOutputs):
                 let.span,
                 hint="create it before the `with` block, or use it only inside the block",
             )
-        if var_reads(let.value.shape).keys() & self.defined_in_scope:
+        if self.shape_lets(let.value.shape) is None:
             raise UserError(
                 f"'{name}' is created in a loop inside a `with` block with a shape computed inside the block, "
                 "and used after the block: the block frees what is allocated in it when it ends, so the use after "
@@ -174,25 +218,90 @@ class PlaceLoopAllocationsBeforeScopes(escaping.PlaceScopeEscapingOutputs):
                 hint="compute its shape before the `with` block",
             )
 
-    def check_shared(self, stmt, binder, loops: tuple, where) -> None:
-        """Refuse unless one buffer can be every iteration's: no name bound before the allocation
-        ``where`` (in the loops ``loops``) that may hold an earlier iteration's buffer is read when
-        or after the allocation runs (class docstring)."""
+    def shape_lets(self, shape) -> list | None:
+        """The lets of the block that compute the names of the block ``shape`` reads, each before
+        those that read it: each a scalar expression (no division but by a nonzero constant: it
+        would run before the block whether or not the program gets there) of names bound before
+        the block and of such lets; ``None`` when a name is bound otherwise (a loop's variable, a
+        tensor read, a task)."""
+        out: list = []
+
+        def need(node) -> bool:
+            for name in sorted(var_reads(node).keys() & self.defined_in_scope):
+                let = self.scope_lets.get(name)
+                if let is None or not pure_scalar(let.value):
+                    return False
+                if let not in out:
+                    if not need(let.value):
+                        return False
+                    out.append(let)
+            return True
+
+        return out if need(list(shape)) else None
+
+    def shape_before(self, let, before: list):
+        """``let`` with its shape read from copies of ``shape_lets`` put in ``before`` under new
+        names (the block's own lets stay: SSA names are bound once)."""
+        lets = self.shape_lets(let.value.shape)
+        if not lets:
+            return let
+        names: dict[str, str] = {}
+        for scalar in lets:
+            names[scalar.var.name] = self.fresh(scalar.var.name)
+            before.append(scalar.replace(var=scalar.var.replace(name=names[scalar.var.name]),
+                                         value=renamed(scalar.value, names)))
+        return let.replace(value=let.value.replace(shape=tuple(renamed(d, names) for d in let.value.shape)))
+
+    def check_shared(self, stmt, binder, loops: tuple, where) -> Blocks:
+        """The blocks the allocation ``where`` (in the loops ``loops``) needs; refused unless each
+        run can have a block no run whose buffer may still be read shares (class docstring)."""
         parallel = next((loop for loop in loops if loop._production == "For" and loop.kind is LoopKind.parallel
                          and static_trip_count(loop) != 1), None)
+        kept = self.kept_from_earlier_runs(binder, loops, where)
         if parallel is not None:
+            if kept or len(loops) != 1 or static_trip_count(parallel) is None:
+                raise UserError(
+                    f"'{_base(binder.name)}' is allocated anew in each iteration of a pl.parallel loop inside a "
+                    "`with` block and used after the block: the block frees what is allocated in it when it ends, "
+                    "and iterations that may run at once need a buffer each, which the compiler makes before the "
+                    "block only for a loop of constant bounds directly in the block whose iterations read no "
+                    "other iteration's buffer, so the use after the block may use a freed buffer",
+                    stmt.span,
+                    hint="use pl.range for the loop, or create the buffers before the `with` block (e.g. one "
+                         "tensor with a slice for each iteration)",
+                )
+            return Blocks(max(1, static_trip_count(parallel)), _run_index(parallel), ordered=False)
+        if not kept:
+            return ONE
+        loop, count = loops[-1], None
+        if len(loops) == 1 and loop._production == "For" and any(s is where for s in loop.body):
+            ages = generations(loop, binder.name, self.kernels) or {}
+            # (a kept name the flow does not see holding an earlier run's buffer: no count is sure)
+            if all(max(ages.get(name) or (0,)) > 0 for name in kept):
+                count = 1 + max(d for name in kept for d in ages[name])
+        if count is None:
             raise UserError(
-                f"'{_base(binder.name)}' is allocated anew in each iteration of a pl.parallel loop inside a `with` "
-                "block and used after the block: the block frees what is allocated in it when it ends, and "
-                "iterations that may run at once cannot share one buffer made before the block, so the use after "
-                "the block may use a freed buffer",
+                f"'{_base(binder.name)}' is allocated anew in each iteration of a loop inside a `with` "
+                "block and used after the block, and an iteration still reads an earlier iteration's "
+                f"buffer (through '{_base(kept[0])}') when or after it allocates its own: the block frees "
+                "what is allocated in it when it ends, and the compiler makes the buffers the iterations keep "
+                "at once before the block only for an allocation run once in every iteration of a pl.range "
+                "loop directly in the block that keeps a bounded number of them, so the use after the "
+                "block may use a freed buffer",
                 stmt.span,
-                hint="use pl.range for the loop, or create the buffers before the `with` block (e.g. one tensor "
-                     "with a slice for each iteration)",
+                hint="create the buffers the loop needs at once (one per value it keeps, e.g. two "
+                     "swapped tensors) before the `with` block and write them in the loop, or use the "
+                     "result only inside the block",
             )
+        return Blocks(count, S.Bin(BinOp.mod, _run_index(loop), S.Int(count, DType.INDEX)))
+
+    def kept_from_earlier_runs(self, binder, loops: tuple, where) -> list[str]:
+        """The names bound before the allocation ``where`` (in the loops ``loops``) that may hold
+        an earlier run's buffer and are read when or after it runs in the same iteration."""
         at = self.position[id(where)]
         # (not the allocation itself, nor the copies of the buffer left where it was allocated)
         holders = set(self.holders.get(binder.name, ())) - self.dead - self.copies - {binder.name}
+        kept = []
         for j, loop in enumerate(loops):
             start, end = self.body_span[id(loop)]
             cut = self.body_span[id(loops[j + 1])][0] if j + 1 < len(loops) else at
@@ -201,17 +310,8 @@ class PlaceLoopAllocationsBeforeScopes(escaping.PlaceScopeEscapingOutputs):
                 if bound is None or not start <= bound < cut:
                     continue
                 if any(cut <= read <= end for read in self.read_at.get(name, ())):
-                    raise UserError(
-                        f"'{_base(binder.name)}' is allocated anew in each iteration of a loop inside a `with` "
-                        "block and used after the block, and an iteration still reads an earlier iteration's "
-                        f"buffer (through '{_base(name)}') when or after it allocates its own: the block frees "
-                        "what is allocated in it when it ends, and one buffer made before the block cannot be "
-                        "every iteration's, so the use after the block may use a freed buffer",
-                        stmt.span,
-                        hint="create the buffers the loop needs at once (one per value it keeps, e.g. two "
-                             "swapped tensors) before the `with` block and write them in the loop, or use the "
-                             "result only inside the block",
-                    )
+                    kept.append(name)
+        return kept
 
     def number(self, stmts) -> None:
         """Number the statements of a scope body in program order: where each is, where each name
@@ -259,6 +359,14 @@ class PlaceLoopAllocationsBeforeScopes(escaping.PlaceScopeEscapingOutputs):
                 counter += 1 if fields else 0
 
         walk(stmts)
+
+
+def _run_index(loop):
+    """The number of the running iteration of the ``For`` ``loop``, from 0."""
+    var = S.Var(loop.var.name)
+    if loop.start._production == "Int" and loop.start.value == 0 and loop.step._production == "Int" and loop.step.value == 1:
+        return var
+    return S.Bin(BinOp.floordiv, S.Bin(BinOp.sub, var, loop.start), loop.step)
 
 
 def _is_create(stmt) -> bool:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from nanopass.languages.statements import BODY_FIELDS, LOOPS, defined_binders, iter_stmts  # noqa: F401 - re-exported
+from nanopass.languages.terms import BinOp
 
 
 def binders_of(stmt) -> list[Any]:
@@ -167,3 +168,38 @@ def places(body, kinds) -> dict[int, Place]:
 
     walk(tuple(body), frozenset(), id(body))
     return out
+
+
+_SCALARS = frozenset({"Var", "Int", "Float", "Bool", "Bin", "Cmp", "Un"})
+
+
+def pure_scalar(expr) -> bool:
+    """A scalar expression that computes the same value wherever it runs, and cannot fail."""
+    if expr._production not in _SCALARS:
+        return False
+    if expr._production == "Bin" and expr.op in (BinOp.div, BinOp.floordiv, BinOp.mod):
+        if expr.b._production != "Int" or expr.b.value == 0:
+            return False
+    return all(pure_scalar(child) for child in _children(expr))
+
+
+def _children(expr) -> list:
+    out = []
+    for name, many in expr._child_fields:
+        value = getattr(expr, name)
+        out += list(value) if many else [] if value is None else [value]
+    return out
+
+
+def renamed(expr, names: dict[str, str]):
+    """``expr`` reading ``names[n]`` for each name ``n`` of ``names`` it reads."""
+    if expr._production == "Var":
+        return expr.replace(name=names[expr.name]) if expr.name in names else expr
+    changes = {}
+    for name, many in expr._child_fields:
+        value = getattr(expr, name)
+        if many:
+            changes[name] = tuple(renamed(v, names) for v in value)
+        elif value is not None:
+            changes[name] = renamed(value, names)
+    return expr.replace(**changes) if changes else expr

@@ -143,6 +143,46 @@ FOUND = {
             P.Create("t", "A"), P.Call("wr", ("x", "t"), ("t",), (), True, "q", ())),
             carries=(("p", "b"),), yields=("t",), results=("r",)),)),
             P.HostWrite("r", (1, 2), 4.0)))),
+    "24-runtime-output-read-by-the-next-iteration-in-a-loop-of-a-manual-scope-used-after-it": (
+        "runtime use_after_scope",
+        "not in issue 21 (18's family, written for docs/semantics.md \"Still open\" 10): each iteration's "
+        "task reads the buffer the iteration before made while the runtime allocates its own, so one "
+        "buffer cannot serve them all; now two row blocks of one buffer made before the scope, i % 2",
+        P.Program((RD, KA), (P.Manual((P.TidNone("m"), P.Loop("range", "i", "n", (
+            P.Call("rd", ("p", None), ("f",), (), True, "m", ("m",)),), carries=(("p", "b"),), yields=("f",),
+            results=("r",)))),
+            P.Call("k0", ("r", "a"), ("a",))))),
+    "25-runtime-output-read-by-the-next-iteration-in-a-loop-of-an-auto-scope-used-after-it": (
+        "runtime use_after_scope",
+        "not in issue 21 (24 in a hand-placed AUTO scope, written for the same fix)",
+        P.Program((RD, KA), (P.Auto((P.Loop("range", "i", "n", (
+            P.Call("rd", ("p", None), ("f",), (), True, "t", ()),), carries=(("p", "b"),), yields=("f",),
+            results=("r",)),)),
+            P.Call("k0", ("r", "a"), ("a",))), auto_scope=False)),
+    "26-runtime-output-kept-by-a-second-carry-in-a-loop-of-a-manual-scope-used-after-it": (
+        "runtime use_after_scope",
+        "not in issue 21 (written for the same fix): a second carry keeps the buffer of the iteration "
+        "before the last, read by a task after the iteration made its own; now three row blocks",
+        P.Program((RD, KA), (P.Manual((P.TidNone("m"), P.Loop("range", "i", "n", (
+            P.Call("rd", ("x", None), ("f",), (), True, "t", ("m",)),
+            P.Call("k0", ("v", "a"), ("a",), (), True, "m", ("t",))),
+            carries=(("p", "b"), ("v", "b")), yields=("f", "p"), results=("r", "s")))),
+            P.Call("k0", ("r", "a"), ("a",)), P.Call("k0", ("s", "a"), ("a",))))),
+    "27-runtime-output-in-a-parallel-loop-of-a-manual-scope-used-after-it": (
+        "runtime use_after_scope",
+        "not in issue 21 (18 with pl.parallel(3), written for the same fix): iterations that may run at "
+        "once cannot share one buffer; now one row block each of a buffer made before the scope",
+        P.Program((RD, KA), (P.Manual((P.TidNone("m"), P.Loop("parallel", "i", 3, (
+            P.Call("rd", ("x", None), ("f",), (), True, "t", ()),), carries=(("p", "b"),), yields=("f",),
+            results=("r",)))),
+            P.Call("k0", ("r", "a"), ("a",))))),
+    "28-created-tensor-in-a-parallel-loop-of-an-auto-scope-used-after-it": (
+        "runtime use_after_scope",
+        "not in issue 21 (19 with pl.parallel(2) in a hand-placed AUTO scope, written for the same fix)",
+        P.Program((WR, KA), (P.Auto((P.Loop("parallel", "i", 2, (
+            P.Create("t", "A"), P.Call("wr", ("x", "t"), ("t",))), carries=(("p", "b"),), yields=("t",),
+            results=("r",)),)),
+            P.Call("k0", ("r", "a"), ("a",))), auto_scope=False)),
     "09-assemble-drops-the-source-init-value": (
         "value final",
         "issue 21 class 5, a shape it does not list: the source of pl.assemble made by "

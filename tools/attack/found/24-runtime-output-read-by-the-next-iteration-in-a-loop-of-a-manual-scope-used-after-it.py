@@ -1,0 +1,28 @@
+# class: runtime use_after_scope
+# not in issue 21 (18's family, written for docs/semantics.md "Still open" 10): each iteration's task reads the buffer the iteration before made while the runtime allocates its own, so one buffer cannot serve them all; now two row blocks of one buffer made before the scope, i % 2
+#
+# found on branch land21:
+# n=1 c=0: [runtime use_after_scope] submit kernel 1 (node 1) uses argument 0 (buffer 0x10a00000) after the scope #2 that allocated it ended
+# n=2 c=0: [runtime use_after_scope] submit kernel 1 (node 3) uses argument 0 (buffer 0x10c00000) after the scope #2 that allocated it ended
+import nanopass.dsl as pl
+
+
+@pl.program
+class Attack:
+    @pl.function(type=pl.FunctionType.AIV)
+    def rd(self, p0: pl.Tensor[[8, 4], pl.FP32], p1: pl.Out[pl.Tensor[[8, 4], pl.FP32]]) -> pl.Tensor[[8, 4], pl.FP32]:
+        return p1
+
+    @pl.function(type=pl.FunctionType.AIV)
+    def k0(self, p0: pl.Tensor[[8, 4], pl.FP32], p1: pl.InOut[pl.Tensor[[8, 4], pl.FP32]]) -> pl.Tensor[[8, 4], pl.FP32]:
+        return p1
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def orch(self, x: pl.Tensor[[8, 4], pl.FP32], a: pl.InOut[pl.Tensor[[8, 4], pl.FP32]], b: pl.InOut[pl.Tensor[[8, 4], pl.FP32]], w: pl.InOut[pl.Tensor[[4, 4], pl.FP32]], sink: pl.InOut[pl.Tensor[[16], pl.FP32]], n: pl.Scalar[pl.INT64], c: pl.Scalar[pl.INT64]) -> pl.Tensor[[8, 4], pl.FP32]:
+        with pl.manual_scope():
+            m = None
+            for i, (p,) in pl.range(n, init_values=(b,)):
+                f, m = pl.submit(self.rd, p, deps=[m])
+                r = pl.yield_(f)
+        a = self.k0(r, a)
+        return a
