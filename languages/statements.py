@@ -6,7 +6,7 @@ enter expressions or types (which are most of a tree's nodes).
 While compiling (inside ``reusing_walks()``) walks are kept and invariants remember what passed:
 trees are immutable and a pass hands unchanged statements from its input to its output, so the
 statements an invariant has already checked need not be checked again (see
-``unverified_stmts``).
+``unverified_stmts``), and an analysis asked again of the same nodes is not made again (``kept``).
 """
 
 from __future__ import annotations
@@ -221,9 +221,26 @@ def mark_verified(stmts, rule: Hashable) -> None:
         _verified[rule] = walk_of(stmts)
 
 
+def kept(analysis: Hashable, of: tuple, compute):
+    """``compute()``, the result of ``analysis`` on the nodes ``of``; inside ``reusing_walks()``
+    the last result of each analysis is kept and returned again while it is asked of the same
+    nodes (by identity: trees are immutable, and a pass hands the nodes it leaves unchanged to
+    the next). For an analysis whose result depends on those nodes alone, and that no caller
+    changes."""
+    if not _reusing:
+        return compute()
+    last = _kept.get(analysis)
+    if last is not None and len(last[0]) == len(of) and all(a is b for a, b in zip(last[0], of)):
+        return last[1]
+    result = compute()
+    _kept[analysis] = (of, result)
+    return result
+
+
 _NO_WALK = Walk(())
 _last_walk = _NO_WALK
 _verified: dict[Hashable, Walk] = {}  # rule (an invariant, or a key naming one) -> the walk of the last body that passed it
+_kept: dict[Hashable, tuple[tuple, Any]] = {}  # analysis -> (the nodes it was asked of, its result) (see ``kept``)
 _reusing = 0
 
 
@@ -240,6 +257,7 @@ def reusing_walks():
         if not _reusing:
             _last_walk = _NO_WALK
             _verified.clear()
+            _kept.clear()
 
 
 DEFINING = frozenset({"Let", "Dummy", "Task", "For", "While", "If", "Alloc"})  # the statements that define Binders

@@ -25,6 +25,10 @@ def _last_yield(body):
 
 
 def held_allocations(func, kernels) -> dict[str, frozenset]:
+    """One walk in program order: a name's allocations are final once those of the names it is
+    made from are (each is defined before it is read), except around a loop, whose iter_args
+    also hold what its body yields: a loop's body is walked again until its yields add nothing
+    to them (as ``hazards.storage_map`` does), and its results are set after that."""
     held: dict[str, frozenset] = {}
 
     def of(expr) -> frozenset:
@@ -67,11 +71,18 @@ def held_allocations(func, kernels) -> dict[str, frozenset]:
             elif kind == "For":
                 for it in stmt.iters:
                     put(it.var.name, of(it.init))
-                changed |= body(stmt.body)
                 y = _last_yield(stmt.body)
-                for i, (it, result) in enumerate(zip(stmt.iters, stmt.results)):
-                    more = of(y.values[i]) if y is not None and i < len(y.values) else frozenset()
-                    put(it.var.name, more)
+                while True:  # until the body's yields add nothing to the iter_args
+                    changed |= body(stmt.body)
+                    grew = False
+                    for i, it in enumerate(stmt.iters):
+                        more = of(y.values[i]) if y is not None and i < len(y.values) else frozenset()
+                        if not more <= held.get(it.var.name, frozenset()):
+                            put(it.var.name, more)
+                            grew = True
+                    if not grew:
+                        break
+                for it, result in zip(stmt.iters, stmt.results):
                     put(result.name, held.get(it.var.name, frozenset()))
             elif kind == "If":
                 changed |= body(stmt.then)
@@ -87,8 +98,8 @@ def held_allocations(func, kernels) -> dict[str, frozenset]:
                     changed |= body(getattr(stmt, field))
         return changed
 
-    while body(func.body):
-        pass
+    body(func.body)
+    body = None  # noqa: F841 - (it calls itself through this frame's cell: cut the cycle)
     return held
 
 

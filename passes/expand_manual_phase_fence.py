@@ -48,12 +48,13 @@ class ExpandManualPhaseFence(Pass):
         if not any(s._production in ("Scope", "CompilerScope") and s.mode is ScopeMode.manual for s in iter_stmts(func.body)):
             return program  # fences are for manual scopes only
         self.roots = buffer_roots(func, kernel_table(program))
+        binders = _binders(func)
         self.arrays = {
             b.name: b.type.size
-            for b in _binders(func)
+            for b in binders
             if b.type._production == "ArrayType" and b.type.dtype is DType.TASK_ID
         }
-        binders = [b.name for b in _binders(func)]
+        binders = [b.name for b in binders]
         self.taken = set(binders) | {base_name(n) for n in binders}
         self.barriers = 0
         self.manual = 0
@@ -63,20 +64,24 @@ class ExpandManualPhaseFence(Pass):
     def Scope(self, scope):
         manual = scope.mode is ScopeMode.manual
         self.manual += manual
-        out = self.build(scope, body=self.block(scope.body))
+        body = self.block(scope.body)
         self.manual -= manual
-        return out
+        return scope if body is scope.body else self.build(scope, body=body)
 
     def CompilerScope(self, scope):
         return self.Scope(scope)
 
     def For(self, loop):
-        return self.build(loop, body=self.block(loop.body))
+        body = self.block(loop.body)
+        return loop if body is loop.body else self.build(loop, body=body)
 
     While = For
 
     def If(self, branch):
-        return self.build(branch, then=self.block(branch.then), orelse=self.block(branch.orelse))
+        then, orelse = self.block(branch.then), self.block(branch.orelse)
+        if then is branch.then and orelse is branch.orelse:
+            return branch
+        return self.build(branch, then=then, orelse=orelse)
 
     def Task(self, task):
         barrier = self.rewrite.get(id(task))
@@ -89,13 +94,24 @@ class ExpandManualPhaseFence(Pass):
         return task.replace(deps=deps)
 
     def block(self, stmts) -> tuple:
+        """``stmts`` with the fences before their loops and the statements visited (``stmts``
+        itself when that changed nothing: the program is then returned as it is)."""
         out: list = []
+        changed = False
         for stmt in stmts:
             if stmt._production == "For" and self.manual:
-                out.extend(self.fences(stmt))
+                fences = self.fences(stmt)
+                if fences:
+                    out.extend(fences)
+                    changed = True
             new = self.visit(stmt)
-            out.extend(new if isinstance(new, list) else [new])
-        return tuple(out)
+            if isinstance(new, list):
+                out.extend(new)
+                changed = True
+            else:
+                out.append(new)
+                changed = changed or new is not stmt
+        return tuple(out) if changed else stmts
 
     def fences(self, loop) -> list:
         trips = static_trip_count(loop)

@@ -106,6 +106,14 @@ def storage_map(func, kernels: dict[str, Any]) -> dict[str, frozenset]:
     the whole walk (at most names times places): ``O(size * (1 + G))``, not a product over the
     nesting depth; where no carry changes buffers (``G = 0``) every body is walked once.
     """
+    from nanopass.languages.statements import kept
+
+    # (asked by several passes of the same function: check_output_params_written, then
+    # order_write_after_read, whose inputs are the same tree unless a pass between changed it)
+    return kept(storage_map, (func, *kernels.values()), lambda: _storage_map(func, kernels))
+
+
+def _storage_map(func, kernels: dict[str, Any]) -> dict[str, frozenset]:
     from .kernels import output_param_of_result
 
     store: dict[str, frozenset] = {}

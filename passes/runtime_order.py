@@ -182,7 +182,16 @@ class RuntimeOrder:
 
 def runtime_order(program, track=()) -> RuntimeOrder | None:
     """The analysis of ``program``'s orchestration function; ``track``: task statements to track
-    besides the relevant ones (whose order after their own previous run a caller asks about)."""
+    besides the relevant ones (whose order after their own previous run a caller asks about).
+    The result is the callers' to read, not to change: the passes after one that changed nothing
+    are handed the same (``kept``)."""
+    from nanopass.languages.statements import kept
+
+    track = tuple(track)
+    return kept(runtime_order, (program, *track), lambda: _runtime_order(program, track))
+
+
+def _runtime_order(program, track: tuple) -> RuntimeOrder | None:
     func = program.orch
     stmts = list(iter_stmts(func.body))
     kernels = kernel_table(program)

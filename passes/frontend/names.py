@@ -49,7 +49,17 @@ def check_call_receivers(program: ProgramParser, fdef: ast.FunctionDef) -> None:
             return None
         return path
 
-    if not any(wrong(node) is not None for node in calls):
+    # The receivers (the name under each call's attributes) tell whether any call is wrong; only
+    # a wrong one needs its path. Each receiver is looked at once.
+    receivers = set()
+    for node in calls:
+        head = node.func
+        while isinstance(head, ast.Attribute):
+            head = head.value
+        if isinstance(head, ast.Name):
+            receivers.add(head.id)
+    receivers.discard("self")
+    if all(r not in local and closure.get(r) is dsl for r in receivers):
         return
     for node in ast.walk(fdef):  # (rare: the walk that fixes which one is reported)
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and (path := wrong(node)) is not None:
