@@ -36,6 +36,7 @@ def explain(outcome, done) -> str:
     return f"{outcome.kind}: {outcome.message}\nmutations: {done}\n{outcome.detail}"
 
 
+@pytest.mark.filterwarnings("ignore::SyntaxWarning")  # (a mutation may make odd Python, e.g. a subscripted lambda)
 @FUZZ
 @given(mutated_programs())
 def test_mutated_programs_compile_or_fail_with_a_located_user_error(checker, case):
