@@ -9,7 +9,8 @@ from nanopass.languages.terms import ScopeMode
 from nanopass.rewrite import Pass, register
 
 from .dep_edges import EdgeWriter, needed_edges
-from .hazards import find_hazards, shared_in_loops, hazard_kind, runtime_orders, storage_map, unordered_war_possible, untracked_roots
+from .aliases import buffer_roots
+from .hazards import find_hazards, placed_in_manual_scopes, shared_in_loops, hazard_kind, runtime_orders, storage_map, unordered_war_possible, untracked_roots
 from .host_accesses import host_target, host_waits_for
 from .kernels import kernel_table
 from .util import iter_stmts
@@ -45,6 +46,32 @@ def shared_buffer_pair(earlier, later, shared: frozenset) -> bool:
     return not later.host and earlier.root in shared and in_one_instance(earlier, later)
 
 
+def placed_through(hazards, placed: dict[str, bool], roots: dict[str, str]) -> dict[int, frozenset]:
+    """Task site -> the placed sources (``hazards.placed_in_manual_scopes``) its arguments are."""
+    out: dict[int, frozenset] = {}
+    for site in hazards.sites:
+        if not site.host and site.task._production == "Task":
+            names = {roots.get(a.value.name, a.value.name) for a in site.task.args if a.value._production == "Var"}
+            out[site.index] = frozenset(names & placed.keys())
+    return out
+
+
+def placement_pair(earlier, later, through: dict[int, frozenset], placed: dict[str, bool]) -> bool:
+    """A pair of task accesses in one instance of a MANUAL scope that exists only because the
+    compiler placed an assemble's source in its target's rows: one of them goes through a placed
+    source, and they are not two accesses to that one source in one iteration (which the user
+    names and orders). The user wrote the source as a fresh tensor and its assemble as a copy no
+    ``deps=`` can name, so the compiler orders the pair. Accesses to one source placed in a loop
+    inside the scope are all paired (its iterations share the rows): edges the user's ``deps=``
+    may have made needless within an iteration, never fewer."""
+    if later.host or not in_one_instance(earlier, later):
+        return False
+    mine, theirs = through.get(earlier.site, frozenset()), through.get(later.site, frozenset())
+    if not mine and not theirs:
+        return False
+    return not (mine == theirs and len(mine) == 1 and not placed[next(iter(mine))])
+
+
 @register
 class OrderWriteAfterRead(Pass):
     """Add a dependency for every hazard the runtime will not order by itself.
@@ -65,7 +92,9 @@ class OrderWriteAfterRead(Pass):
     a conflict with a task of the same scope instance, which nothing can order, is a user error.
     Nothing is added for pairs the runtime orders, pairs inside one instance of a manual scope
     (the user's, but for a buffer ``place_loop_allocations_before_scopes`` made every iteration of
-    a loop in the scope share: those pairs are all ordered), pairs the later task's own dependencies order, NoDep slots and manual_dep
+    a loop in the scope share: those pairs are all ordered; and but for the pairs a placement of an
+    assemble's source made, ``placement_pair``: those are ordered too), pairs the later task's own
+    dependencies order, NoDep slots and manual_dep
     tensors, or edges the user already wrote. Off with the option ``order_war=False``
     (``--no-war-ordering``).
     Afterwards every write-after-read, every manual-boundary and every task/host hazard is ordered.
@@ -90,7 +119,16 @@ class OrderWriteAfterRead(Pass):
         shared = shared_in_loops(func)
         keep = needs_edge if not shared else (
             lambda earlier, later: needs_edge(earlier, later) or shared_buffer_pair(earlier, later, shared))
-        hazards = find_hazards(func, kernels, untracked, track_writes=manual, keep=keep, store=store)
+        placed = placed_in_manual_scopes(func) if manual else {}
+        if placed:  # (the pairs with a placed source's accesses are told apart once the sites are known)
+            placed_roots = {root for name in placed for root, _ in store.get(name, ())}
+            find_keep = lambda earlier, later, keep=keep: keep(earlier, later) or (  # noqa: E731
+                not later.host and earlier.root in placed_roots and in_one_instance(earlier, later))
+        hazards = find_hazards(func, kernels, untracked, track_writes=manual, keep=find_keep if placed else keep, store=store)
+        if placed:
+            through = placed_through(hazards, placed, buffer_roots(func, kernels))
+            keep = lambda earlier, later, keep=keep: keep(earlier, later) or placement_pair(  # noqa: E731
+                earlier, later, through, placed)
         needed = needed_edges(hazards, keep)
         if not needed:
             return program
