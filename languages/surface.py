@@ -43,7 +43,7 @@ RHS = Nonterminal(
         "SliceTensor", "tensor:Expr", "shape:Expr*", "offset:Expr*", "manual_dep:boolean", "clamp:boolean",
         "placed:boolean",
         doc=UNTRACKED + "; clamp: each extent is cut to what is left of the source after the offset (clamp=True); "
-        "placed: an assemble's source placed in its target (fuse_create_assemble_to_slice), not the user's slice",
+        "placed: an assemble's source in its target",
     ),
     Production("TransposeTensor", "tensor:Expr", "axis1:integer", "axis2:integer", "manual_dep:boolean", doc=UNTRACKED),
     Production("ReshapeTensor", "tensor:Expr", "shape:Expr*", "manual_dep:boolean", doc=UNTRACKED),

@@ -37,9 +37,7 @@ class FuseCreateAssembleToSlice(Pass):
 
     The orchestration runtime has no copy primitive: ``src`` must be a tensor made by
     ``pl.create_tensor`` in the same body, whose tasks then write straight into ``target``.
-    The create of ``src`` becomes ``pl.tensor.slice(target, shape, offset)``, marked ``placed``
-    (``order_write_after_read`` orders the pairs the placement makes inside a manual scope
-    instance, which the user cannot see), and the assemble's
+    The create of ``src`` becomes ``pl.tensor.slice(target, shape, offset)`` marked ``placed``, and the assemble's
     result becomes ``target`` itself (a copy the naming pass folds away). When ``target`` is
     itself created later in the same body, its create moves up to just before ``src``'s; when it
     is bound later to a buffer that exists there (a copy of a name, a task's result: one root),

@@ -92,9 +92,8 @@ class OrderWriteAfterRead(Pass):
     a conflict with a task of the same scope instance, which nothing can order, is a user error.
     Nothing is added for pairs the runtime orders, pairs inside one instance of a manual scope
     (the user's, but for a buffer ``place_loop_allocations_before_scopes`` made every iteration of
-    a loop in the scope share: those pairs are all ordered; and but for the pairs a placement of an
-    assemble's source made, ``placement_pair``: those are ordered too), pairs the later task's own
-    dependencies order, NoDep slots and manual_dep
+    a loop in the scope share, or the pairs an assemble's placement made, ``placement_pair``:
+    those are all ordered), pairs the later task's own dependencies order, NoDep slots and manual_dep
     tensors, or edges the user already wrote. Off with the option ``order_war=False``
     (``--no-war-ordering``).
     Afterwards every write-after-read, every manual-boundary and every task/host hazard is ordered.

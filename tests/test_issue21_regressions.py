@@ -507,7 +507,12 @@ def _indent(text: str) -> str:
 def _placement_shapes():
     """(name, body): each shape inside a manual scope, bare, in a loop or a branch inside the
     scope, and the scope in a loop."""
-    shapes = {"twice_in_a_loop": "for i in pl.range(2):\n" + _indent(ASSEMBLE)}
+    again = ASSEMBLE.replace("s = pl.create", "s2 = pl.create").replace("x, s)", "x, s2)").replace("y, s, [", "y, s2, [")
+    shapes = {
+        "twice_in_a_loop": "for i in pl.range(2):\n" + _indent(ASSEMBLE),
+        "two_sources": ASSEMBLE + "\n" + again.replace("s, ts =", "s2, ts2 ="),
+        "whole_target_read_after": ASSEMBLE + "\nty = pl.submit(self.rd, y)",
+    }
     for kind, access in ROW_ACCESSES.items():
         shapes[f"{kind}_before"] = access + "\n" + ASSEMBLE
         shapes[f"{kind}_after"] = ASSEMBLE + "\n" + access
