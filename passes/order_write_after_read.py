@@ -16,6 +16,7 @@ from .kernels import kernel_table
 from .util import iter_stmts
 
 D = DIRECTED
+VIEWS = ("SliceTensor", "TransposeTensor", "ReshapeTensor")
 
 
 def in_one_instance(earlier, later) -> bool:
@@ -46,13 +47,33 @@ def shared_buffer_pair(earlier, later, shared: frozenset) -> bool:
     return not later.host and earlier.root in shared and in_one_instance(earlier, later)
 
 
-def placed_through(hazards, placed: dict[str, bool], roots: dict[str, str]) -> dict[int, frozenset]:
-    """Task site -> the placed sources (``hazards.placed_in_manual_scopes``) its arguments are."""
+def placed_through(func, hazards, placed: dict[str, bool], roots: dict[str, str]) -> dict[int, frozenset]:
+    """Task site -> the placed sources (``hazards.placed_in_manual_scopes``) its arguments are,
+    or are views of (a view of a source, a task's result that is one)."""
+    views = {
+        s.var.name: s.value.tensor.name
+        for s in iter_stmts(func.body)
+        if s._production == "Let" and s.value._production in VIEWS and s.value.tensor._production == "Var"
+        and s.var.name not in placed
+    }
+
+    def source_of(name: str) -> str | None:
+        seen = set()
+        while name not in seen:
+            seen.add(name)
+            name = roots.get(name, name)
+            if name in placed:
+                return name
+            if name not in views:
+                return None
+            name = views[name]
+        return None
+
     out: dict[int, frozenset] = {}
     for site in hazards.sites:
         if not site.host and site.task._production == "Task":
-            names = {roots.get(a.value.name, a.value.name) for a in site.task.args if a.value._production == "Var"}
-            out[site.index] = frozenset(names & placed.keys())
+            found = {source_of(a.value.name) for a in site.task.args if a.value._production == "Var"}
+            out[site.index] = frozenset(found - {None})
     return out
 
 
@@ -123,9 +144,10 @@ class OrderWriteAfterRead(Pass):
             placed_roots = {root for name in placed for root, _ in store.get(name, ())}
             find_keep = lambda earlier, later, keep=keep: keep(earlier, later) or (  # noqa: E731
                 not later.host and earlier.root in placed_roots and in_one_instance(earlier, later))
-        hazards = find_hazards(func, kernels, untracked, track_writes=manual, keep=find_keep if placed else keep, store=store)
+        found = find_keep if placed else keep
+        hazards = find_hazards(func, kernels, untracked, track_writes=manual, keep=found, store=store)
         if placed:
-            through = placed_through(hazards, placed, buffer_roots(func, kernels))
+            through = placed_through(func, hazards, placed, buffer_roots(func, kernels))
             keep = lambda earlier, later, keep=keep: keep(earlier, later) or placement_pair(  # noqa: E731
                 earlier, later, through, placed)
         needed = needed_edges(hazards, keep)

@@ -512,6 +512,8 @@ def _placement_shapes():
         "twice_in_a_loop": "for i in pl.range(2):\n" + _indent(ASSEMBLE),
         "two_sources": ASSEMBLE + "\n" + again.replace("s, ts =", "s2, ts2 ="),
         "whole_target_read_after": ASSEMBLE + "\nty = pl.submit(self.rd, y)",
+        "write_before_a_view_of_the_source": ROW_ACCESSES["write"] + "\n" + ASSEMBLE.replace(
+            "s, ts = pl.submit(self.fill, x, s)", "v = pl.tensor.slice(s, [4, 16], [0, 0])\nv, ts = pl.submit(self.fill, x, v)"),
     }
     for kind, access in ROW_ACCESSES.items():
         shapes[f"{kind}_before"] = access + "\n" + ASSEMBLE
