@@ -41,7 +41,9 @@ RHS = Nonterminal(
     Production("ReadTensor", "tensor:Expr", "index:Expr*"),
     Production(
         "SliceTensor", "tensor:Expr", "shape:Expr*", "offset:Expr*", "manual_dep:boolean", "clamp:boolean",
-        doc=UNTRACKED + "; clamp: each extent is cut to what is left of the source after the offset (clamp=True)",
+        "placed:boolean",
+        doc=UNTRACKED + "; clamp: each extent is cut to what is left of the source after the offset (clamp=True); "
+        "placed: an assemble's source in its target",
     ),
     Production("TransposeTensor", "tensor:Expr", "axis1:integer", "axis2:integer", "manual_dep:boolean", doc=UNTRACKED),
     Production("ReshapeTensor", "tensor:Expr", "shape:Expr*", "manual_dep:boolean", doc=UNTRACKED),

@@ -37,7 +37,7 @@ class FuseCreateAssembleToSlice(Pass):
 
     The orchestration runtime has no copy primitive: ``src`` must be a tensor made by
     ``pl.create_tensor`` in the same body, whose tasks then write straight into ``target``.
-    The create of ``src`` becomes ``pl.tensor.slice(target, shape, offset)`` and the assemble's
+    The create of ``src`` becomes ``pl.tensor.slice(target, shape, offset)`` marked ``placed``, and the assemble's
     result becomes ``target`` itself (a copy the naming pass folds away). When ``target`` is
     itself created later in the same body, its create moves up to just before ``src``'s; when it
     is bound later to a buffer that exists there (a copy of a name, a task's result: one root),
@@ -154,7 +154,7 @@ class FuseCreateAssembleToSlice(Pass):
         self.check_placement_invisible(stmts[create_at + 1 : at], value, create, let)
         self.check_fill_overwritten(stmts[create_at + 1 : at], create, let, target)
         stmts[create_at] = S.Let(
-            create.var, S.SliceTensor(base, create.value.shape, value.offset, False, False), span=create.span
+            create.var, S.SliceTensor(base, create.value.shape, value.offset, False, False, True), span=create.span
         )
         stmts[at] = S.Let(let.var, value.target, span=let.span)
         return at

@@ -751,6 +751,28 @@ def shared_in_loops(func) -> frozenset:
     return frozenset(roots)
 
 
+def placed_in_manual_scopes(func) -> dict[str, bool]:
+    """The assemble sources ``fuse_create_assemble_to_slice`` placed in their targets (a
+    ``SliceTensor`` marked ``placed``) inside a MANUAL scope -> whether a loop inside the
+    outermost such scope encloses the placement (its instance then runs it more than once: two
+    iterations' sources share the target's rows, which the user wrote as two fresh tensors)."""
+    from .util import BODY_FIELDS
+
+    out: dict[str, bool] = {}
+
+    def walk(stmts, manual: bool, looped: bool) -> None:
+        for stmt in stmts:
+            kind = stmt._production
+            if kind == "Let" and manual and stmt.value._production == "SliceTensor" and stmt.value.placed:
+                out[stmt.var.name] = looped
+            inner = manual or (kind in ("Scope", "CompilerScope") and stmt.mode is ScopeMode.manual)
+            for f in BODY_FIELDS.get(kind, ()):
+                walk(getattr(stmt, f), inner, looped or (manual and kind in ("For", "While")))
+
+    walk(func.body, False, False)
+    return out
+
+
 def unordered_war_possible(func, store: dict, untracked: set[str]) -> bool:
     """Whether a tracked root may be written after a task argument read an overlapping region of
     it where the runtime does not order the two: an InOut write after an Input read, an

@@ -9,12 +9,14 @@ from nanopass.languages.terms import ScopeMode
 from nanopass.rewrite import Pass, register
 
 from .dep_edges import EdgeWriter, needed_edges
-from .hazards import find_hazards, shared_in_loops, hazard_kind, runtime_orders, storage_map, unordered_war_possible, untracked_roots
+from .aliases import buffer_roots
+from .hazards import find_hazards, placed_in_manual_scopes, shared_in_loops, hazard_kind, runtime_orders, storage_map, unordered_war_possible, untracked_roots
 from .host_accesses import host_target, host_waits_for
 from .kernels import kernel_table
 from .util import iter_stmts
 
 D = DIRECTED
+VIEWS = ("SliceTensor", "TransposeTensor", "ReshapeTensor")
 
 
 def in_one_instance(earlier, later) -> bool:
@@ -45,6 +47,52 @@ def shared_buffer_pair(earlier, later, shared: frozenset) -> bool:
     return not later.host and earlier.root in shared and in_one_instance(earlier, later)
 
 
+def placed_through(func, hazards, placed: dict[str, bool], roots: dict[str, str]) -> dict[int, frozenset]:
+    """Task site -> the placed sources (``hazards.placed_in_manual_scopes``) its arguments are,
+    or are views of (a view of a source, a task's result that is one)."""
+    views = {
+        s.var.name: s.value.tensor.name
+        for s in iter_stmts(func.body)
+        if s._production == "Let" and s.value._production in VIEWS and s.value.tensor._production == "Var"
+        and s.var.name not in placed
+    }
+
+    def source_of(name: str) -> str | None:
+        seen = set()
+        while name not in seen:
+            seen.add(name)
+            name = roots.get(name, name)
+            if name in placed:
+                return name
+            if name not in views:
+                return None
+            name = views[name]
+        return None
+
+    out: dict[int, frozenset] = {}
+    for site in hazards.sites:
+        if not site.host and site.task._production == "Task":
+            found = {source_of(a.value.name) for a in site.task.args if a.value._production == "Var"}
+            out[site.index] = frozenset(found - {None})
+    return out
+
+
+def placement_pair(earlier, later, through: dict[int, frozenset], placed: dict[str, bool]) -> bool:
+    """A pair of task accesses in one instance of a MANUAL scope that exists only because the
+    compiler placed an assemble's source in its target's rows: one of them goes through a placed
+    source, and they are not two accesses to that one source in one iteration (which the user
+    names and orders). The user wrote the source as a fresh tensor and its assemble as a copy no
+    ``deps=`` can name, so the compiler orders the pair. Accesses to one source placed in a loop
+    inside the scope are all paired (its iterations share the rows): edges the user's ``deps=``
+    may have made needless within an iteration, never fewer."""
+    if later.host or not in_one_instance(earlier, later):
+        return False
+    mine, theirs = through.get(earlier.site, frozenset()), through.get(later.site, frozenset())
+    if not mine and not theirs:
+        return False
+    return not (mine == theirs and len(mine) == 1 and not placed[next(iter(mine))])
+
+
 @register
 class OrderWriteAfterRead(Pass):
     """Add a dependency for every hazard the runtime will not order by itself.
@@ -65,7 +113,8 @@ class OrderWriteAfterRead(Pass):
     a conflict with a task of the same scope instance, which nothing can order, is a user error.
     Nothing is added for pairs the runtime orders, pairs inside one instance of a manual scope
     (the user's, but for a buffer ``place_loop_allocations_before_scopes`` made every iteration of
-    a loop in the scope share: those pairs are all ordered), pairs the later task's own dependencies order, NoDep slots and manual_dep
+    a loop in the scope share, or the pairs an assemble's placement made, ``placement_pair``:
+    those are all ordered), pairs the later task's own dependencies order, NoDep slots and manual_dep
     tensors, or edges the user already wrote. Off with the option ``order_war=False``
     (``--no-war-ordering``).
     Afterwards every write-after-read, every manual-boundary and every task/host hazard is ordered.
@@ -90,7 +139,17 @@ class OrderWriteAfterRead(Pass):
         shared = shared_in_loops(func)
         keep = needs_edge if not shared else (
             lambda earlier, later: needs_edge(earlier, later) or shared_buffer_pair(earlier, later, shared))
-        hazards = find_hazards(func, kernels, untracked, track_writes=manual, keep=keep, store=store)
+        placed = placed_in_manual_scopes(func) if manual else {}
+        if placed:  # (the pairs with a placed source's accesses are told apart once the sites are known)
+            placed_roots = {root for name in placed for root, _ in store.get(name, ())}
+            find_keep = lambda earlier, later, keep=keep: keep(earlier, later) or (  # noqa: E731
+                not later.host and earlier.root in placed_roots and in_one_instance(earlier, later))
+        found = find_keep if placed else keep
+        hazards = find_hazards(func, kernels, untracked, track_writes=manual, keep=found, store=store)
+        if placed:
+            through = placed_through(func, hazards, placed, buffer_roots(func, kernels))
+            keep = lambda earlier, later, keep=keep: keep(earlier, later) or placement_pair(  # noqa: E731
+                earlier, later, through, placed)
         needed = needed_edges(hazards, keep)
         if not needed:
             return program

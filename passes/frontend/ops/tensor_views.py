@@ -63,7 +63,7 @@ def slice_(cx: FunctionContext, call: ast.Call, a: dict[str, ast.expr]) -> tuple
                 node,
                 hint="clamp=True cuts the window at the source's end",
             )
-    return L.SliceTensor.make(tensor, shape, offset, False, clamp), L.TensorType.make(shape, ty.dtype)
+    return L.SliceTensor.make(tensor, shape, offset, False, clamp, False), L.TensorType.make(shape, ty.dtype)
 
 
 @dsl_op("tensor.reshape", VALUE, aliases=("reshape",), params=("tensor", "shape"))
