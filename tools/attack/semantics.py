@@ -108,6 +108,7 @@ class SeqResult:
     manual_dep_bufs: set
     buffers: dict              # buf -> shape
     unorderable: list = field(default_factory=list)   # why no compilation is correct (module doc)
+    slot_names: tuple = ()     # the entry's tensor parameters by slot (program.tensor_slot_names)
 
 
 class _Runner:
@@ -136,6 +137,8 @@ class _Runner:
         self._param("sink", (P.SINK_SIZE,))
         if prog.surface:
             self._param("cnt", (P.COUNT_SIZE,))
+        for name in prog.extra:
+            self._param(name, P.SHAPES["B"])
 
     def _param(self, name, shape):
         buf = f"ext:{name}"
@@ -335,4 +338,5 @@ def run(prog: P.Program, lines: dict, n: int, c: int) -> SeqResult:
     r.run(prog.body)
     if prog.return_call is not None:
         r.stmt(prog.return_call)
-    return SeqResult(r.events, r.mem, r.manual_dep_bufs, r.buffers, r.unorderable)
+    return SeqResult(r.events, r.mem, r.manual_dep_bufs, r.buffers, r.unorderable,
+                     tuple(P.tensor_slot_names(prog.surface, prog.extra)))
