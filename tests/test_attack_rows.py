@@ -8,7 +8,9 @@ from __future__ import annotations
 import itertools
 from collections import Counter
 
-from nanopass.tools.attack import record, rows, runner, semantics
+import pytest
+
+from nanopass.tools.attack import found, record, rows, runner, semantics
 from nanopass.tools.attack import program as P
 
 
@@ -118,3 +120,14 @@ def test_every_program_up_to_size_2_passes():
             for cls in classes:
                 failing.setdefault(cls, (name, text, src))
     assert not failing, "\n\n".join(f"{c} ({n}):\n{t}\n{s}" for c, (n, t, s) in failing.items())
+
+
+@pytest.mark.parametrize("name", sorted(found.OPEN))
+def test_open_defects_are_still_found(name):
+    """Each open defect the rows grammar found (tools/attack/found/24-...) still fails with its
+    class on this compiler: the tester keeps finding it. When a fix makes one pass, this fails
+    on purpose: move the entry to found.FOUND, where test_attack.py checks that it passes."""
+    cls, _, prog = found.OPEN[name]
+    rep = runner.check(prog)
+    assert rep.invalid is None and not rep.unorderable, runner.describe(rep)
+    assert cls in rep.classes(), runner.describe(rep) or "no failure: fixed?"
