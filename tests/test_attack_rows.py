@@ -131,3 +131,23 @@ def test_open_defects_are_still_found(name):
     rep = runner.check(prog)
     assert rep.invalid is None and not rep.unorderable, runner.describe(rep)
     assert cls in rep.classes(), runner.describe(rep) or "no failure: fixed?"
+
+
+def test_a_host_access_of_rows_a_manual_task_filled_through_an_assemble_has_no_correct_compilation():
+    """The source must live in the target's rows (the runtime cannot copy), so its writer writes
+    them; a host access of those rows after it in one manual scope instance races it. Beside the
+    rows, or before the writer, or with the assemble outside the scope, the program is fine."""
+    A = {a: i for i, a in enumerate(rows.ATOMS)}
+
+    def unorderable(shape, atoms):
+        prog = rows.build(shape, tuple(A[a] for a in atoms))
+        return any(semantics.run(prog, P.render(prog).lines, n, c).unorderable for n, c in runner.SETTINGS)
+    manual2 = (("manual", ("atom", "atom")),)
+    assert unorderable(manual2, [("asm", "a0"), ("hr", "a0")])
+    assert unorderable(manual2, [("asm", "a4"), ("hw", "a4")])
+    assert not unorderable(manual2, [("asm", "a4"), ("hw", "a0")])
+    assert not unorderable(manual2, [("hr", "a0"), ("asm", "a0")])
+    assert not unorderable(("atom", ("manual", ("atom",))), [("asm", "a0"), ("hr", "a0")])
+    loop = (("manual", (("range_2", ("atom", "atom")),)),)
+    assert unorderable(loop, [("hw", "a0"), ("asm", "a0")])       # the second iteration's write
+    assert not unorderable(loop, [("hw", "a0"), ("asm", "a4")])

@@ -197,6 +197,16 @@ OPEN = {
         P.Program((RR, RW), (P.Manual((P.TidNone("t"), P.Slice("s", "a", 0),
                                        P.Call("rd", ("s", None), ("f",), (), True, "t", ("t",)))
                                       + _asm("q", 0, "u")),), extra=("v",))),
+    "27-host-access-beside-the-rows-an-assemble-fills-in-a-manual-scope-refused": (
+        "refusal",
+        "rows grammar, size 3: in a manual scope, a create + write + assemble into rows 4..7 of "
+        "`a`, then a host write of a[1, 1] (rows 0..3; a host read is refused alike). Refused: "
+        "\"the host writes an element of 'a' in the manual scope where task wr writes it\"; the "
+        "source's writer writes rows 4..7 only, placed or not, so the program has a correct "
+        "compilation (found/16's imprecision, inside a manual scope). With the host access on "
+        "rows 4..7 the refusal is right: the placed source's writer races it",
+        P.Program((RW,), (P.Manual((P.TidNone("u"),) + _asm("t", 4, "u") + (P.HostWrite("a", (1, 1), 1.0),)),),
+                  extra=("v",))),
 }
 
 
