@@ -124,7 +124,7 @@ def test_every_program_up_to_size_2_passes():
 
 @pytest.mark.parametrize("name", sorted(found.OPEN))
 def test_open_defects_are_still_found(name):
-    """Each open defect the rows grammar found (tools/attack/found/24-...) still fails with its
+    """Each open defect the rows grammar found (tools/attack/found/29-...) still fails with its
     class on this compiler: the tester keeps finding it. When a fix makes one pass, this fails
     on purpose: move the entry to found.FOUND, where test_attack.py checks that it passes."""
     cls, _, prog = found.OPEN[name]

@@ -171,7 +171,7 @@ def _asm(t, row, tid):
 
 
 OPEN = {
-    "24-assemble-sources-of-a-loop-in-a-manual-scope-share-the-target-rows": (
+    "29-assemble-sources-of-a-loop-in-a-manual-scope-share-the-target-rows": (
         "hazard WAW task>task MM recorded-only",
         "rows grammar, size 3 (rows3-00061; pl.range(n): rows3-00072): a create + write + assemble "
         "into rows 0..3 of `a` in a loop of a manual scope. Each iteration's source is placed in "
@@ -180,7 +180,7 @@ OPEN = {
         "`nanopass check` flags the same pair",
         P.Program((RW,), (P.Manual((P.TidNone("u"), P.Loop("range", "i", 2, _asm("t", 0, "u")))),),
                   extra=("v",))),
-    "25-assemble-source-placed-over-rows-a-manual-task-writes": (
+    "30-assemble-source-placed-over-rows-a-manual-task-writes": (
         "hazard WAW task>task MM recorded-only",
         "rows grammar, size 3: a task writes rows 0..3 of `a` through a slice in a manual scope, "
         "then a create + write + assemble into the same rows; the source, placed in those rows, "
@@ -189,7 +189,7 @@ OPEN = {
         P.Program((RW,), (P.Manual((P.TidNone("t"), P.Slice("s", "a", 0),
                                     P.Call("wr", ("x", "s"), ("s",), (), True, "t", ("t",)))
                                    + _asm("q", 0, "u")),), extra=("v",))),
-    "26-assemble-source-placed-over-rows-a-manual-task-reads": (
+    "31-assemble-source-placed-over-rows-a-manual-task-reads": (
         "hazard WAR task>task MM recorded-only",
         "rows grammar, size 3: a task reads rows 0..3 of `a` through a slice in a manual scope, "
         "then a create + write + assemble into the same rows; the placed source's writer may "
@@ -197,7 +197,7 @@ OPEN = {
         P.Program((RR, RW), (P.Manual((P.TidNone("t"), P.Slice("s", "a", 0),
                                        P.Call("rd", ("s", None), ("f",), (), True, "t", ("t",)))
                                       + _asm("q", 0, "u")),), extra=("v",))),
-    "27-host-access-beside-the-rows-an-assemble-fills-in-a-manual-scope-refused": (
+    "32-host-access-beside-the-rows-an-assemble-fills-in-a-manual-scope-refused": (
         "refusal",
         "rows grammar, size 3: in a manual scope, a create + write + assemble into rows 4..7 of "
         "`a`, then a host write of a[1, 1] (rows 0..3; a host read is refused alike). Refused: "
