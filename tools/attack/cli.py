@@ -2,6 +2,9 @@
 
   --seconds N --seed S --out DIR      random programs for N seconds
   --exhaustive --size K --out DIR     every program of the bounded grammar up to K items
+  --exhaustive --grammar rows --size K [--max-atoms A] --out DIR
+                                      the same over rows.py's grammar (small tensors, row blocks of a
+                                      target, assemble, careful manual deps), one per renaming class
   --surface --seconds N --seed S ...  random programs over issue 22's DSL surface (surface_generate.py)
 
 Each failing program is saved as DIR/<class>/<name>.py with its failures in a header comment;
@@ -23,7 +26,7 @@ from collections import Counter, defaultdict
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from pathlib import Path
 
-from . import exhaustive, generate, record, runner, shrink, surface_generate
+from . import exhaustive, generate, record, rows, runner, shrink, surface_generate
 from . import program as P
 
 COMPILE_TIMEOUT_S = 60
@@ -133,6 +136,11 @@ class Tally:
 
 
 def _programs(args):
+    if args.exhaustive and args.grammar == "rows":
+        for size in range(1, args.size + 1):
+            for i, prog in enumerate(rows.programs(size, max_atoms=args.max_atoms)):
+                yield f"rows{size}{'' if args.max_atoms is None else f'a{args.max_atoms}'}-{i:05d}", prog
+        return
     if args.exhaustive:
         atoms = exhaustive.ALPHABETS[args.alphabet]
         for size in range(1, args.size + 1):
@@ -151,9 +159,15 @@ def _programs(args):
 def _write_summary(args, tally: Tally, elapsed: float, partial: bool) -> dict:
     summary = tally.summary()
     summary["figures"]["wall seconds"] = round(elapsed, 1)
-    summary["mode"] = (f"exhaustive size {args.size} ({args.alphabet} alphabet)" if args.exhaustive
+    summary["mode"] = (f"exhaustive rows grammar size {args.size}"
+                       + ("" if args.max_atoms is None else f" at most {args.max_atoms} atoms")
+                       if args.exhaustive and args.grammar == "rows" else
+                       f"exhaustive size {args.size} ({args.alphabet} alphabet)" if args.exhaustive
                        else f"random{' surface' if args.surface else ''} seed {args.seed}")
-    if args.exhaustive:
+    if args.exhaustive and args.grammar == "rows":
+        summary["programs in the grammar"] = sum(rows.count(k, max_atoms=args.max_atoms)
+                                                 for k in range(1, args.size + 1))
+    elif args.exhaustive:
         summary["programs in the grammar"] = sum(
             exhaustive.count(k, exhaustive.ALPHABETS[args.alphabet]) for k in range(1, args.size + 1))
     summary["partial"] = partial
@@ -174,6 +188,10 @@ def main(argv=None) -> int:
     ap.add_argument("--size", type=int, default=2, help="largest exhaustive program (items)")
     ap.add_argument("--alphabet", choices=sorted(exhaustive.ALPHABETS), default="full",
                     help="exhaustive atoms: all twelve, or the four over one tensor")
+    ap.add_argument("--grammar", choices=("tensors", "rows"), default="tensors",
+                    help="exhaustive grammar: exhaustive.py's (two tensors) or rows.py's")
+    ap.add_argument("--max-atoms", type=int, default=None,
+                    help="rows grammar: only programs with at most this many atoms")
     ap.add_argument("--limit", type=int, default=None, help="stop after this many programs")
     ap.add_argument("--out", type=Path, required=True)
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)

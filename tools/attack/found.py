@@ -1,7 +1,7 @@
 """The smallest program of each failure class the tester found in nanopass (branch attack), as
-abstract programs; `python -m nanopass.tools.attack.found DIR` renders each with its failures
-into DIR (tools/attack/found/ holds the rendered copies). Each entry: (class key, what issue 21
-calls it, program)."""
+abstract programs; `python -m nanopass.tools.attack.found [--open] DIR` renders each (only the
+open ones with --open) with its failures into DIR (tools/attack/found/ holds the rendered
+copies). Each entry: (class key, what issue 21 calls it, program)."""
 
 from __future__ import annotations
 
@@ -197,16 +197,75 @@ FOUND = {
                           P.HostRead("v", "a", (5, 1), 0), P.Assemble("a", "t", 4)))),
 }
 
+# Open defects the rows grammar found (tools/attack/rows.py, branch att5 on main c6721bf): the
+# smallest program of each shape, as the grammar writes it. tests/test_attack_rows.py checks that
+# each still fails with its class; once the compiler is fixed, move the entry to FOUND.
+RW = P.Kernel("wr", (("in", "A"), ("out", "B")))        # writes a [4, 4] tensor or row block
+RR = P.Kernel("rd", (("in", "B"), ("out", "B")))        # reads one into a runtime-allocated output
 
-def write(out: Path) -> None:
+
+def _asm(t, row, tid):
+    """A careful user's create + write + assemble in a manual scope: the source is a fresh
+    tensor, so its writer waits for nothing."""
+    return (P.Create(t, "B"), P.Call("wr", ("x", t), (t,), (), True, tid), P.Assemble("a", t, row))
+
+
+OPEN = {
+    "29-assemble-sources-of-a-loop-in-a-manual-scope-share-the-target-rows": (
+        "hazard WAW task>task MM recorded-only",
+        "rows grammar, size 3 (rows3-00061; pl.range(n): rows3-00072): a create + write + assemble "
+        "into rows 0..3 of `a` in a loop of a manual scope. Each iteration's source is placed in "
+        "the same rows of `a` (t2 = ext_a.view(...)) and nothing orders the two writers, which the "
+        "user wrote as writes of two fresh tensors: `a` ends with either iteration's rows. "
+        "`nanopass check` flags the same pair",
+        P.Program((RW,), (P.Manual((P.TidNone("u"), P.Loop("range", "i", 2, _asm("t", 0, "u")))),),
+                  extra=("v",))),
+    "30-assemble-source-placed-over-rows-a-manual-task-writes": (
+        "hazard WAW task>task MM recorded-only",
+        "rows grammar, size 3: a task writes rows 0..3 of `a` through a slice in a manual scope, "
+        "then a create + write + assemble into the same rows; the source, placed in those rows, "
+        "is written with no dependency on the slice's writer (the user's program has none: the "
+        "source is fresh), so `a` may end with the slice writer's rows",
+        P.Program((RW,), (P.Manual((P.TidNone("t"), P.Slice("s", "a", 0),
+                                    P.Call("wr", ("x", "s"), ("s",), (), True, "t", ("t",)))
+                                   + _asm("q", 0, "u")),), extra=("v",))),
+    "31-assemble-source-placed-over-rows-a-manual-task-reads": (
+        "hazard WAR task>task MM recorded-only",
+        "rows grammar, size 3: a task reads rows 0..3 of `a` through a slice in a manual scope, "
+        "then a create + write + assemble into the same rows; the placed source's writer may "
+        "overwrite the rows before the reader has read them",
+        P.Program((RR, RW), (P.Manual((P.TidNone("t"), P.Slice("s", "a", 0),
+                                       P.Call("rd", ("s", None), ("f",), (), True, "t", ("t",)))
+                                      + _asm("q", 0, "u")),), extra=("v",))),
+    "32-host-access-beside-the-rows-an-assemble-fills-in-a-manual-scope-refused": (
+        "refusal",
+        "rows grammar, size 3: in a manual scope, a create + write + assemble into rows 4..7 of "
+        "`a`, then a host write of a[1, 1] (rows 0..3; a host read is refused alike). Refused: "
+        "\"the host writes an element of 'a' in the manual scope where task wr writes it\"; the "
+        "source's writer writes rows 4..7 only, placed or not, so the program has a correct "
+        "compilation (found/16's imprecision, inside a manual scope). With the host access on "
+        "rows 4..7 the refusal is right: the placed source's writer races it",
+        P.Program((RW,), (P.Manual((P.TidNone("u"),) + _asm("t", 4, "u") + (P.HostWrite("a", (1, 1), 1.0),)),),
+                  extra=("v",))),
+}
+
+
+def write_one(out: Path, name: str, cls: str, what: str, prog: P.Program, where: str) -> None:
     from . import runner
+    rep = runner.check(prog)
+    head = f"class: {cls}\n{what}\n\n{where}:\n{runner.describe(rep) or 'nothing (fixed)'}"
+    text = "".join(f"# {line}\n".replace("# \n", "#\n") for line in head.splitlines())
+    (out / f"{name}.py").write_text(text + P.render(prog).source)
+
+
+def write(out: Path, open_only: bool = False) -> None:
     out.mkdir(parents=True, exist_ok=True)
-    for name, (cls, what, prog) in FOUND.items():
-        rep = runner.check(prog)
-        head = f"class: {cls}\n{what}\n\nfound on branch attack:\n{runner.describe(rep) or 'nothing (fixed)'}"
-        text = "".join(f"# {line}\n".replace("# \n", "#\n") for line in head.splitlines())
-        (out / f"{name}.py").write_text(text + P.render(prog).source)
+    for name, (cls, what, prog) in {} if open_only else FOUND.items():
+        write_one(out, name, cls, what, prog, "found on branch attack")
+    for name, (cls, what, prog) in OPEN.items():
+        write_one(out, name, cls, what, prog, "still open on branch att5 (main c6721bf)")
 
 
 if __name__ == "__main__":
-    write(Path(sys.argv[1]) if len(sys.argv) > 1 else Path(__file__).resolve().parent / "found")
+    args = [a for a in sys.argv[1:] if a != "--open"]
+    write(Path(args[0]) if args else Path(__file__).resolve().parent / "found", "--open" in sys.argv)

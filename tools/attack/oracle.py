@@ -171,7 +171,7 @@ def _init_stamp(model: R.Model, slot_of_addr: dict, addr: int, flat: int):
 
 def check_values(seq: SeqResult, model: R.Model, nodes_of: list) -> list:
     """Run the recorded nodes in submission order on element memory; compare what reads see."""
-    names = P.tensor_slot_names()
+    names = list(seq.slot_names) or P.tensor_slot_names()
     slot_of_addr = {addr: names[slot] for slot, addr in model.arg_addrs.items()}
     mem: dict = {}
     event_of = {n: e for e, n in enumerate(nodes_of)}

@@ -188,6 +188,7 @@ class Program:
     functions: tuple = ()         # surface.InlineFn definitions
     plain_orch: bool = False      # the orchestration function written as a plain `@pl.function`
     return_call: Optional[Call] = None   # `return self.k(...)` (its first result is returned)
+    extra: tuple = ()             # names of more InOut [4, 4] parameters, after sink (and cnt)
 
     def kernel(self, name: str) -> Kernel:
         for k in self.kernels:
@@ -360,6 +361,7 @@ def orch_params(prog: Program) -> str:
     tensor_params.append(f"sink: pl.InOut[pl.Tensor[[{SINK_SIZE}], pl.FP32]]")
     if prog.surface:
         tensor_params.append(f"cnt: pl.InOut[pl.Tensor[[{COUNT_SIZE}], pl.INT64]]")
+    tensor_params += [f"{name}: pl.InOut[{_ty('B')}]" for name in prog.extra]
     return ", ".join(tensor_params + [f"{s}: pl.Scalar[pl.INT64]" for s in SCALAR_PARAMS])
 
 
@@ -387,15 +389,17 @@ def render(prog: Program, class_name: str = "Attack") -> Rendered:
     return Rendered("\n".join(p.out) + "\n", p.lines)
 
 
-def entry_arguments(n: int, c: int, surface: bool = False) -> list:
+def entry_arguments(n: int, c: int, surface: bool = False, extra: tuple = ()) -> list:
     """The recorder's command-line arguments for one run: tensor slots, then scalars."""
     args = [f"T:{SHAPES[s][0]}x{SHAPES[s][1]}" for _, s, _ in TENSOR_PARAMS]
     args.append(f"T:{SINK_SIZE}")
     if surface:
         args.append(f"T:{COUNT_SIZE}")
+    args += [f"T:{SHAPES['B'][0]}x{SHAPES['B'][1]}" for _ in extra]
     args += [f"S:{n & (2**64 - 1)}", f"S:{c & (2**64 - 1)}"]
     return args
 
 
-def tensor_slot_names() -> list:
-    return [name for name, _, _ in TENSOR_PARAMS] + ["sink", "cnt"]
+def tensor_slot_names(surface: bool = True, extra: tuple = ()) -> list:
+    """The entry's tensor parameters by slot (`cnt` only in surface programs, then `extra`)."""
+    return [name for name, _, _ in TENSOR_PARAMS] + ["sink"] + (["cnt"] if surface else []) + list(extra)

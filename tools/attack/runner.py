@@ -71,7 +71,7 @@ def check(prog: P.Program, settings=None, host_region: str = "element",
             rep.failures.append((None, oracle.Failure("g++ rejects", built.gxx_error)))
             return rep
         for setting, seq in seqs.items():
-            log, err = record.run(built.binary, P.entry_arguments(*setting, surface=prog.surface))
+            log, err = record.run(built.binary, P.entry_arguments(*setting, surface=prog.surface, extra=prog.extra))
             rep.runs += 1
             rep.tasks += sum(1 for e in seq.events if e.kind == "task")
             if err:

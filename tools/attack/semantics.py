@@ -25,7 +25,10 @@ answer, not a failure:
   the source must be placed in the target's rows from its creation on, which is visible when an
   access between the source's creation and the assemble touches those rows, when the source is
   used after the assemble, or when the source's fill (init_value) is read or still there at the
-  assemble (a view is never filled).
+  assemble (a view is never filled);
+- for the same reason, a host access in a manual scope of an element of an assemble's target
+  rows after the assemble, when a task of the same manual scope instance wrote the source: that
+  task writes the element, as the first rule says.
 """
 
 from __future__ import annotations
@@ -108,6 +111,7 @@ class SeqResult:
     manual_dep_bufs: set
     buffers: dict              # buf -> shape
     unorderable: list = field(default_factory=list)   # why no compilation is correct (module doc)
+    slot_names: tuple = ()     # the entry's tensor parameters by slot (program.tensor_slot_names)
 
 
 class _Runner:
@@ -131,11 +135,14 @@ class _Runner:
         self.host_of_creation: dict = {}    # buf -> (manual instance, host event) (see the module doc)
         self.unorderable: list = []
         self.values: dict = {}              # (buf, flat) -> the value of its last host write
+        self.placed: dict = {}              # (buf, flat) -> [(manual instance, source writer event)]
         for name, shape, _ in P.TENSOR_PARAMS:
             self._param(name, P.SHAPES[shape])
         self._param("sink", (P.SINK_SIZE,))
         if prog.surface:
             self._param("cnt", (P.COUNT_SIZE,))
+        for name in prog.extra:
+            self._param(name, P.SHAPES["B"])
 
     def _param(self, name, shape):
         buf = f"ext:{name}"
@@ -183,6 +190,11 @@ class _Runner:
                 if a.buf == acc.buf and acc.elems[0] in a.elems and (a.write or ev.kind == "hwrite"):
                     self.unorderable.append(f"{ev.describe()} after {e.describe()} in one manual scope instance")
                     return
+        for inst, i in self.placed.get((acc.buf, acc.elems[0]), ()):
+            if inst == ev.manual:
+                self.unorderable.append(f"{ev.describe()} after {self.events[i].describe()}, which wrote the "
+                                        "source of an assemble into the element, in one manual scope instance")
+                return
 
     def access(self, pos, view: View, read, write, nodep=False) -> Access:
         return Access(pos, view.buf, view.elems(), read, write, nodep, view.buf in self.manual_dep_bufs)
@@ -328,6 +340,14 @@ class _Runner:
         if any(self.mem.get((src.buf, e), UNDEF)[0] == "fill" for e in src.elems()):
             self.unorderable.append(f"the assemble (line {line}) copies its source's fill")
         self.assembled[src.buf] = line
+        if self.manual is not None:
+            # the source lives in the target's rows: its writers in this manual scope instance
+            # write them, as far as a later host access of the instance is concerned
+            for e in self.events:
+                if e.manual == self.manual and e.kind == "task" and any(
+                        a.buf == src.buf and a.write for a in e.accesses):
+                    for flat in rows:
+                        self.placed.setdefault((region.buf, flat), []).append((self.manual, e.idx))
 
 
 def run(prog: P.Program, lines: dict, n: int, c: int) -> SeqResult:
@@ -335,4 +355,5 @@ def run(prog: P.Program, lines: dict, n: int, c: int) -> SeqResult:
     r.run(prog.body)
     if prog.return_call is not None:
         r.stmt(prog.return_call)
-    return SeqResult(r.events, r.mem, r.manual_dep_bufs, r.buffers, r.unorderable)
+    return SeqResult(r.events, r.mem, r.manual_dep_bufs, r.buffers, r.unorderable,
+                     tuple(P.tensor_slot_names(prog.surface, prog.extra)))
