@@ -164,7 +164,7 @@ class PlaceLoopAllocationsBeforeScopes(escaping.PlaceScopeEscapingOutputs):
             out.append(S.Let(S.Binder(source, buffer.type, span=let.var.span), S.Var(name), span=let.span))
             self.copies.add(source)
         offset = (S.Bin(BinOp.mul, blocks.index, rows), *(S.Int(0, DType.INDEX) for _ in shape[1:]))
-        out.append(let.replace(value=S.SliceTensor(S.Var(source), shape, offset, False, False)))
+        out.append(let.replace(value=S.SliceTensor(S.Var(source), shape, offset, False, False, False)))
         return out
 
     def loops_around(self, marker) -> tuple:

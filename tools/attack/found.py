@@ -197,9 +197,10 @@ FOUND = {
                           P.HostRead("v", "a", (5, 1), 0), P.Assemble("a", "t", 4)))),
 }
 
-# Open defects the rows grammar found (tools/attack/rows.py, branch att5 on main c6721bf): the
-# smallest program of each shape, as the grammar writes it. tests/test_attack_rows.py checks that
-# each still fails with its class; once the compiler is fixed, move the entry to FOUND.
+# Defects the rows grammar found (tools/attack/rows.py, branch att5 on main c6721bf): the smallest
+# program of each shape, as the grammar writes it. OPEN: tests/test_attack_rows.py checks that each
+# still fails with its class; once the compiler is fixed, the entry moves to FOUND (29-31: the pairs
+# an assemble's placement makes in a manual scope are the compiler's since branch asm21).
 RW = P.Kernel("wr", (("in", "A"), ("out", "B")))        # writes a [4, 4] tensor or row block
 RR = P.Kernel("rd", (("in", "B"), ("out", "B")))        # reads one into a runtime-allocated output
 
@@ -210,7 +211,7 @@ def _asm(t, row, tid):
     return (P.Create(t, "B"), P.Call("wr", ("x", t), (t,), (), True, tid), P.Assemble("a", t, row))
 
 
-OPEN = {
+FOUND.update({
     "29-assemble-sources-of-a-loop-in-a-manual-scope-share-the-target-rows": (
         "hazard WAW task>task MM recorded-only",
         "rows grammar, size 3 (rows3-00061; pl.range(n): rows3-00072): a create + write + assemble "
@@ -237,6 +238,9 @@ OPEN = {
         P.Program((RR, RW), (P.Manual((P.TidNone("t"), P.Slice("s", "a", 0),
                                        P.Call("rd", ("s", None), ("f",), (), True, "t", ("t",)))
                                       + _asm("q", 0, "u")),), extra=("v",))),
+})
+
+OPEN = {
     "32-host-access-beside-the-rows-an-assemble-fills-in-a-manual-scope-refused": (
         "refusal",
         "rows grammar, size 3: in a manual scope, a create + write + assemble into rows 4..7 of "
