@@ -38,7 +38,12 @@ The pairs are the solution of a forward *may* dataflow problem over the program'
   run time) the head flows on, the state before the loop included; (4) *gen*: ``A``'s accesses,
   fresh;
 - a loop of constant bounds with exactly one iteration has no back edge: its body is analysed
-  once, as straight-line code;
+  once, as straight-line code; a sequential one of a few iterations (``UNROLL_LIMIT``) whose
+  tensor carries hold other places in other iterations (a carry started from one tensor and
+  yielded another, a swap) has none either: its body is analysed once per iteration, in order,
+  each time with the places the carries and what the body makes from them have in that
+  iteration (``iteration_stores``), so an access of a carry is of the one root it is on that
+  trip, not of every root it is on some trip;
 - the transfer of a ``pl.create_tensor`` running again: its root names a new buffer, so every
   fact of the root is removed, unless a loop carry may still hold the buffer an earlier run made
   (``carried_allocations``);
@@ -106,12 +111,18 @@ def storage_map(func, kernels: dict[str, Any]) -> dict[str, frozenset]:
     the whole walk (at most names times places): ``O(size * (1 + G))``, not a product over the
     nesting depth; where no carry changes buffers (``G = 0``) every body is walked once.
     """
-    from .kernels import output_param_of_result
-
     store: dict[str, frozenset] = {}
     for param in func.params:
         if param.type._production == "TensorType":
             store[param.name] = frozenset({(param.name, FULL)})
+    _walk_storage(func.body, store, kernels)
+    return store
+
+
+def _walk_storage(stmts, store: dict[str, frozenset], kernels: dict[str, Any]) -> None:
+    """``storage_map``'s walk of ``stmts``, adding to ``store`` the places of what they define."""
+    from .kernels import output_param_of_result
+
     nothing: frozenset = frozenset()
 
     def of(expr) -> frozenset:
@@ -221,9 +232,56 @@ def storage_map(func, kernels: dict[str, Any]) -> dict[str, frozenset]:
             elif kind in ("Scope", "CompilerScope"):
                 body(stmt.body)
 
-    body(func.body)
+    body(stmts)
     body = None  # noqa: F841 - (it calls itself through this frame's cell: cut the cycle)
-    return store
+
+
+# A sequential loop of constant bounds whose tensor carries hold other places in other iterations
+# is analysed iteration by iteration (``iteration_stores``) while the body passes that costs, its
+# trip count times those of the loops so analysed around it, are at most this many.
+UNROLL_LIMIT = 16
+
+
+def iteration_stores(
+    loop, store: dict[str, frozenset], kernels: dict[str, Any], around: int = 1
+) -> list[dict] | None:
+    """For a sequential loop of constant bounds that runs at least twice, at most
+    ``UNROLL_LIMIT // around`` times (``around``: the product of the trip counts of the loops
+    around it analysed so), and whose tensor carries do not hold the same places in every
+    iteration (a carry started from one tensor and yielded another, a swap): ``store`` as it is
+    in each iteration, in order (the carries' places in that iteration, followed from the inits,
+    and the places of what the body defines from them); else None. The iterations' stores differ
+    from ``store`` only in the names the body binds (iter_args included)."""
+    from nanopass.languages.statements import binders_in_order
+
+    runs = static_trip_count(loop)
+    if runs is None or not 2 <= runs <= UNROLL_LIMIT // around or is_parallel(loop):
+        return None
+    yld = last_yield(loop.body)
+    carries = [
+        (it, yld.values[k] if yld is not None else None)
+        for k, it in enumerate(loop.iters)
+        if it.var.type._production == "TensorType"
+    ]
+    if not carries:
+        return None
+
+    def of(s: dict, expr) -> frozenset:
+        return s.get(expr.name, frozenset()) if expr is not None and expr._production == "Var" else frozenset()
+
+    inside = {b.name for b in binders_in_order(loop.body)} | {it.var.name for it, _ in carries}
+    base = {name: places for name, places in store.items() if name not in inside}
+    held = [of(store, it.init) for it, _ in carries]
+    stores, differs = [], False
+    for _ in range(runs):
+        differs |= any(h != store.get(it.var.name) for h, (it, _) in zip(held, carries))
+        s = dict(base)
+        for h, (it, _) in zip(held, carries):
+            s[it.var.name] = h
+        _walk_storage(loop.body, s, kernels)
+        stores.append(s)
+        held = [of(s, y) for _, y in carries]
+    return stores if differs else None
 
 
 # -- accesses and their ordering -------------------------------------------------------------------
@@ -386,9 +444,22 @@ def find_hazards(
     used = var_reads(func.body) if host_reads else {}  # (a host read whose value is unused is dead)
     renewed = carried_allocations(func, kernels)
 
+    # the store of the iteration being analysed (``iteration_stores``: a loop analysed iteration
+    # by iteration), else ``store``; every store met is kept, so its id names it
+    current = [store]
+    product = [1]  # the product of the trip counts of the loops around analysed iteration by iteration
+    stores_met: dict[tuple[int, int], list[dict] | None] = {}  # (loop, store around it) -> iteration_stores
+
     def accesses(task, site: int, scope: int | None, parallel: frozenset, loops: tuple):
-        return task_accesses(
+        # whether its runs are chained depends on every run's places: ``store``'s
+        found = task_accesses(
             task, site, scope, parallel, store, written, kernels, untracked_roots, result.chained, loops, made_in,
+            renewed,
+        )
+        if current[-1] is store:
+            return found
+        return task_accesses(
+            task, site, scope, parallel, current[-1], written, kernels, untracked_roots, set(), loops, made_in,
             renewed,
         )
 
@@ -397,7 +468,8 @@ def find_hazards(
     # accesses.
     live = LiveAccesses()
     pairs = result.pairs
-    found_at: dict[int, tuple[list[Access], set[Access]]] = {}  # site -> accesses(...) (the same each visit)
+    # (site, id of the current store) -> accesses(...) (the same each visit with that store)
+    found_at: dict[tuple[int, int], tuple[list[Access], set[Access]]] = {}
     scope_sites: dict[int, list[int]] = {}  # manual scope -> the sites in it
     scope_at: dict[int, Site] = {}  # outermost manual scope -> where it stands (a site of its own)
 
@@ -500,7 +572,7 @@ def find_hazards(
             out.append(e)
         return out
 
-    heads: dict[int, list[Access]] = {}  # loop -> what its last fixpoint added to its head
+    heads: dict[tuple[int, int], list[Access]] = {}  # (loop, store around it) -> what its last fixpoint added to its head
 
     def block(stmts, path, loops, scope, position, parallel=frozenset(), auto=None) -> None:
         """Analyse ``stmts`` from the live state, leaving the state after them."""
@@ -513,12 +585,15 @@ def find_hazards(
                 if site is None:
                     site = site_of[key] = len(result.sites)
                     result.sites.append(Site(site, stmt, path, loops, scope, pos, auto))
-                    found_at[site] = (*accesses(stmt, site, scope, parallel, loops), dep_names(stmt))
                     if scope is not None:
                         scope_sites.setdefault(scope, []).append(site)
                     if loops or scope is not None:  # it may run again, or its scope close
                         live.file_site(site)
-                step(site, stmt, found_at[site])
+                found = found_at.get((site, id(current[-1])))
+                if found is None:
+                    found = found_at[site, id(current[-1])] = (
+                        *accesses(stmt, site, scope, parallel, loops), dep_names(stmt))
+                step(site, stmt, found)
             elif kind == "Let" and stmt.value._production == "ReadTensor":
                 if stmt.var.name in used:
                     host_site(stmt, path, loops, scope, pos, parallel, auto)
@@ -561,8 +636,11 @@ def find_hazards(
             site = site_of[key] = len(result.sites)
             fence = scope_at[scope] if scope is not None else None
             result.sites.append(Site(site, stmt, path, loops, scope, pos, auto, True, fence))
-            found_at[site] = host_accesses(stmt, site, scope, parallel, store, written, renewed)
-        host_step(found_at[site])
+        found = found_at.get((site, id(current[-1])))
+        if found is None:
+            found = found_at[site, id(current[-1])] = host_accesses(
+                stmt, site, scope, parallel, current[-1], written, renewed)
+        host_step(found)
 
     def loop(stmt, path, loops, scope, pos, parallel, auto) -> None:
         """The loop's head is the state before it joined with the end of every pass over its
@@ -581,9 +659,25 @@ def find_hazards(
                 carries.back_edge()
                 carries.leave()
             return
+        outer = current[-1]
+        if (key, id(outer)) not in stores_met:
+            stores_met[key, id(outer)] = iteration_stores(stmt, outer, kernels, product[-1])
+        unrolled = stores_met[key, id(outer)]
+        if unrolled is not None:  # its carries differ by iteration: each iteration in turn, no back edge
+            product.append(product[-1] * len(unrolled))
+            for iteration in unrolled:
+                current.append(iteration)
+                block(stmt.body, inner_path, inner_loops, scope, pos, inner_parallel, auto)
+                current.pop()
+                if carries:
+                    carries.back_edge()
+            product.pop()
+            if carries:
+                carries.leave()
+            return
         # An earlier head of this loop (from an earlier pass over an enclosing loop) is below the
         # true fixpoint: starting there keeps nested loops from re-iterating.
-        grown = [e for e in heads.get(key, ()) if live.add(e)]  # what the fixpoint adds to the head
+        grown = [e for e in heads.get((key, id(outer)), ()) if live.add(e)]  # what the fixpoint adds to the head
         while True:
             mark = live.mark()
             block(stmt.body, inner_path, inner_loops, scope, pos, inner_parallel, auto)
@@ -597,7 +691,7 @@ def find_hazards(
             if not new:
                 break
             grown += new
-        heads[key] = grown
+        heads[key, id(outer)] = grown
         # After a loop that certainly runs: the state some last pass ends in (the head less what
         # that pass removed; what it added is in the head). After one that may not run, that or
         # the state before it: the head.
