@@ -34,11 +34,11 @@ The pairs are the solution of a forward *may* dataflow problem over the program'
   several) removes the facts its region covers that it is ordered after (not those of another
   iteration of a ``pl.parallel`` loop around both), and nothing else kills: a kill in one branch is
   undone at the merge unless the other branch kills too, and after a loop that may not run (not
-  constant bounds with at least one iteration; every ``While``, whose condition is known only at
-  run time) the head flows on, the state before the loop included; (4) *gen*: ``A``'s accesses,
-  fresh;
-- a loop of constant bounds with exactly one iteration has no back edge: its body is analysed
-  once, as straight-line code; a sequential one of a few iterations (``UNROLL_LIMIT``) whose
+  a known trip count of at least one, ``trip_count``: constant bounds, or a ``While`` counting a
+  carry from a constant to a constant; any other ``While``'s condition is known only at run time)
+  the head flows on, the state before the loop included; (4) *gen*: ``A``'s accesses, fresh;
+- a loop of a known trip count (``trip_count``) of exactly one has no back edge: its body is analysed
+  once, as straight-line code; a sequential one of a few known iterations (``UNROLL_LIMIT``) whose
   tensor carries hold other places in other iterations (a carry started from one tensor and
   yielded another, a swap) has none either: its body is analysed once per iteration, in order,
   each time with the places the carries and what the body makes from them have in that
@@ -72,6 +72,33 @@ from .host_accesses import host_accesses
 from .live_accesses import LiveAccesses, RegionIndex
 from .regions import FULL, FULL_VIEW, UNKNOWN, Box, Full, covers, must_overlap, overlaps  # noqa: F401 - the regions, re-exported
 from .util import defined_binders, last_yield, static_trip_count, var_reads
+
+def trip_count(loop) -> int | None:
+    """How many times ``loop`` runs, when that is known before it runs: a ``For`` of constant
+    bounds (``static_trip_count``), or a ``While`` that counts one carry up from a constant by a
+    constant step while it is below (or at most) a constant (``pl.while_(init_values=(0, ...))``,
+    ``pl.cond(i < 2)``, yielding ``i + 1``: nothing else changes the carry)."""
+    if loop._production != "While":
+        return static_trip_count(loop)
+    cond, yld = loop.cond, last_yield(loop.body)
+    if yld is None or cond._production != "Cmp" or cond.op.name not in ("lt", "le"):
+        return None
+    if cond.a._production != "Var" or cond.b._production != "Int":
+        return None
+    for k, it in enumerate(loop.iters):
+        if it.var.name != cond.a.name:
+            continue
+        step = yld.values[k]
+        if it.init._production != "Int" or step._production != "Bin" or step.op.name != "add":
+            return None
+        operands = (step.a, step.b) if step.a._production == "Var" else (step.b, step.a)
+        if operands[0]._production != "Var" or operands[0].name != it.var.name or operands[1]._production != "Int":
+            return None
+        by = operands[1].value
+        stop = cond.b.value + (1 if cond.op.name == "le" else 0)
+        return max(0, (stop - it.init.value + by - 1) // by) if by > 0 else None
+    return None
+
 
 # -- storage -----------------------------------------------------------------------------------------
 
@@ -207,13 +234,13 @@ def _walk_storage(stmts, store: dict[str, frozenset], kernels: dict[str, Any]) -
                     for k, (it, result) in enumerate(zip(stmt.iters, stmt.results))
                     if it.var.type._production == "TensorType"
                 ]
-                if static_trip_count(stmt) == 1:
+                if trip_count(stmt) == 1:
                     flow_once(carries)
                     body(stmt.body)
                     for it, result, yielded in carries:
                         grow(result.name, of(yielded))
                     continue
-                runs = static_trip_count(stmt) or 0  # > 1: the results are the last iteration's yields
+                runs = trip_count(stmt) or 0  # > 1: the results are the last iteration's yields
                 flow(carries, results=not runs)
                 body(stmt.body)
                 while flow(carries, results=not runs):  # the body's yields reached its iter_args: walk it again
@@ -254,7 +281,7 @@ def iteration_stores(
     from ``store`` only in the names the body binds (iter_args included)."""
     from nanopass.languages.statements import binders_in_order
 
-    runs = static_trip_count(loop)
+    runs = trip_count(loop)
     if runs is None or not 2 <= runs <= UNROLL_LIMIT // around or is_parallel(loop):
         return None
     yld = last_yield(loop.body)
@@ -653,7 +680,7 @@ def find_hazards(
         carries = holds.carries(stmt, scope)
         if carries:
             carries.enter()
-        if static_trip_count(stmt) == 1:  # it runs once: no back edge, no other iteration
+        if trip_count(stmt) == 1:  # it runs once: no back edge, no other iteration
             block(stmt.body, inner_path, inner_loops, scope, pos, inner_parallel, auto)
             if carries:
                 carries.back_edge()
@@ -695,7 +722,7 @@ def find_hazards(
         # After a loop that certainly runs: the state some last pass ends in (the head less what
         # that pass removed; what it added is in the head). After one that may not run, that or
         # the state before it: the head.
-        if (static_trip_count(stmt) or 0) > 0:
+        if (trip_count(stmt) or 0) > 0:
             added = set(plus)  # (a retagged access the pass re-made stays, though it removed it)
             for e in minus:
                 if e not in added:

@@ -31,6 +31,7 @@ from nanopass.passes.hazards import (
     task_accesses,
     is_parallel,
     iteration_stores,
+    trip_count,
     overlaps,
     storage_map,
     untracked_roots,
@@ -39,7 +40,7 @@ from nanopass.passes.holders import dep_names, held_by, is_task_id_value
 from nanopass.passes.host_accesses import host_accesses
 from nanopass.passes.kernels import kernel_table
 from nanopass.passes.order_write_after_read import needs_edge
-from nanopass.passes.util import last_yield, static_trip_count, var_reads
+from nanopass.passes.util import last_yield, var_reads
 from nanopass.errors import UserError
 from nanopass.pipeline import PipelineError
 from nanopass.tools.gen_programs import programs
@@ -227,7 +228,7 @@ def reference_find_hazards(
                 if per_iteration:  # a new result array
                     state = assign(state, [(r.name, ()) for _, r in tids])
                 state = assign(state, [(it.var.name, () if opaque else names_of(it.init)) for it, _ in tids])
-                if static_trip_count(stmt) == 1:  # one iteration: the body once, no back edge
+                if trip_count(stmt) == 1:  # one iteration: the body once, no back edge
                     state = block(stmt.body, dict(state), inner_path, inner_loops, scope, pos, inner_parallel, auto)
                     if per_iteration:
                         state = assign(state, [(r.name, yielded[it.var.name]) for it, r in tids], accumulate=True)
@@ -265,7 +266,7 @@ def reference_find_hazards(
                 heads[id(stmt), id(current[-1])] = head
                 # after a loop that certainly runs: the state some last iteration ends in (``end``,
                 # from the fixpoint head); after one that may not run, that or the state before it
-                after = end if (static_trip_count(stmt) or 0) > 0 else head
+                after = end if (trip_count(stmt) or 0) > 0 else head
                 state = retag(after, id(stmt), False) if par else dict(after)
                 if not per_iteration:  # the result holds the carry's last value
                     state = assign(state, [(r.name, () if opaque else (it.var.name,)) for it, r in tids])
