@@ -27,14 +27,9 @@ class InsertParallelCarryJoins(Pass):
     more). Such a carry's init becomes a barrier ``carry_join_<k>_tid =
     pl.system.task_dummy(deps=[init])`` just before the loop: one id that completes after every
     id of the init, so a task that waits for the carry, or for the slot of an iteration that
-    yields it, waits for what the init holds, as before. An iteration that yields the ids of a
-    ``pl.parallel`` loop nested directly in its body (one per inner iteration) yields instead a
-    barrier ``yield_join_<k>_tid = pl.system.task_dummy(deps=[inner])`` made just before its
-    yield: one id per outer iteration, completing after every inner one. Left alone: a carry that
-    the body may index (``arr[i]`` of an array the body binds, or of a carry: a join would make
-    it one id), an init that is one id, and a nested loop's ids reaching the yield through
-    anything else (a branch). Afterwards every per-iteration carry whose body may yield its own
-    ids starts from one id, and every one that yields a nested loop's ids directly yields one.
+    yields it, waits for what the init holds. An iteration yielding a nested ``pl.parallel``
+    loop's ids yields one barrier over them (``yield_join_<k>_tid``). Left alone: a body that may
+    index the carry, an init of one id, a nested loop's ids yielded through a branch.
     """
 
     name = "insert_parallel_carry_joins"

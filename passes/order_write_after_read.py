@@ -66,11 +66,8 @@ class OrderWriteAfterRead(Pass):
     their consumers): before one that conflicts with a task the runtime does not make it wait for
     (a write after a task that only read the tensor, any access after a task of a MANUAL scope),
     a ``HostFence`` takes the tensor as INOUT with that task's TaskId as a dependency; for an
-    access inside a manual scope the fence goes before the outermost manual scope around it. An
-    access after a task of the same scope instance (no fence before the scope can wait for it),
-    or one whose fence no tensor before the scope can stand for, waits through a host wait just
-    before it (``HostFence`` with ``wait``: a dummy task after those tasks creating one element,
-    which the host reads first; get_tensor_data waits for its creator).
+    access inside a manual scope the fence goes before the manual scope, or, after a task of its
+    scope instance, is a host wait (``HostFence`` with ``wait``) just before it.
     Nothing is added for pairs the runtime orders, pairs inside one instance of a manual scope
     (the user's, but for a buffer ``place_loop_allocations_before_scopes`` made every iteration of
     a loop in the scope share: those pairs are all ordered), pairs the later task's own dependencies order, NoDep slots and manual_dep
