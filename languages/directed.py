@@ -9,10 +9,14 @@ derive dependencies need (``(DerivedDep value)``, an edge the compiler derived, 
   ``(CellDep cell)`` is a compiler edge on the latest TaskId stored (possibly none, so always
   guarded). A cell outlives every scope, so such an edge is always resolvable;
 - ``(CompilerScope mode body)``: a runtime scope the compiler placed;
-- ``(HostFence tensor deps)``: a dummy task taking ``tensor`` as INOUT and waiting for ``deps``
-  (submitted only when one of them stands for a task): in an AUTO scope it becomes a TensorMap
-  producer of the tensor, which a later host element access of it waits for (runtime-api.md
-  section 11), so the access waits for ``deps`` too.
+- ``(HostFence tensor deps wait)``: a dummy task taking ``tensor`` as INOUT and waiting for
+  ``deps`` (submitted only when one of them stands for a task): in an AUTO scope it becomes a
+  TensorMap producer of the tensor, which a later host element access of it waits for
+  (runtime-api.md section 11), so the access waits for ``deps`` too. With ``wait`` (a host
+  access inside a manual scope after a task of the same scope instance, where nothing is
+  published) it is instead a dummy task creating a one-element OUTPUT and waiting for ``deps``,
+  followed by a host read of that element, which waits for its creator: the orchestration
+  thread goes on, to the access of ``tensor``, only once ``deps`` have completed.
 """
 
 from nanopass.language import Production
@@ -34,7 +38,9 @@ LANGUAGE = ssa.LANGUAGE.extend(
                 "HostFence",
                 "tensor:Expr",
                 "deps:Dep*",
-                doc="a dummy task with tensor as INOUT after deps: a producer the next host access waits for",
+                "wait:boolean",
+                doc="a dummy task with tensor as INOUT after deps: a producer the next host access waits for "
+                "(wait: a dummy creating one element after deps, and a host read of it)",
             ),
         ],
     },

@@ -60,7 +60,7 @@ LANGUAGE = encoded.LANGUAGE.extend(
             Production("AllocTensors", "name:symbol", "infos:symbol*"),
             Production("BindRef", "name:symbol", "source:symbol", "index:integer"),
             Production("AssignRef", "name:symbol", "source:symbol", "index:integer", doc="name = source.get_ref(i);"),
-            Production("ReadElement", "name:symbol", "dtype:dtype", "tensor:symbol", "indices:symbol?", "ndims:integer"),
+            Production("ReadElement", "name:symbol?", "dtype:dtype", "tensor:symbol", "indices:symbol?", "ndims:integer"),
             Production("WriteElement", "tensor:symbol", "dtype:dtype", "indices:symbol?", "ndims:integer", "value:Expr"),
             Production("ViewTensor", "name:symbol", "tensor:symbol", "shapes:symbol", "offsets:symbol", "manual_dep:boolean"),
             Production("TransposeView", "name:symbol", "tensor:symbol", "axis1:integer", "axis2:integer", "manual_dep:boolean"),

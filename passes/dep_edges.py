@@ -21,7 +21,9 @@ only, or older ones too: the hazard facts' ``stale``), ``EdgeWriter`` rewrites t
 A later access that is a host element read or write waits through a *host fence*: a
 ``HostFence`` just before it (or, inside a manual scope, just before the outermost manual scope
 around it) takes the tensor as INOUT and carries the edges, so that the access, which waits for
-the tensor's TensorMap producers, waits for them.
+the tensor's TensorMap producers, waits for them. A host access in a manual scope after a task
+of the same scope instance waits through a ``HostFence`` with ``wait`` just before it (a site of
+its own, ``waits``): a dummy creating one element after the edges, whose element the host reads.
 
 Tasks that become edge sources get a TaskId binder if they had none. Edges the user already
 wrote are not added again.
@@ -61,7 +63,7 @@ class EdgeWriter:
 
     def __init__(
         self, func, hazards: Hazards, needed: dict[int, dict[int, bool]], tag: str, tracked: bool = True,
-        operands: dict[int, str] | None = None,
+        operands: dict[int, str] | None = None, waits: frozenset = frozenset(),
     ):
         """``needed``: target site -> {source site: whether older runs than the latest must be
         waited for}. ``tracked``: the runtime keeps tracking the analysed region (False when the
@@ -79,6 +81,7 @@ class EdgeWriter:
         self.tids: dict[int, str] = {}
         parallel = _parallel_loops(func.body)
         self.operands = operands or {}
+        self.waits = waits  # host sites waited for by a dummy's created element (``HostFence.wait``)
         self.fences_at: dict[int, list[int]] = {}  # id(statement) -> the host sites fenced just before it
         for target, sources in sorted(needed.items()):
             t = hazards.sites[target]
@@ -154,7 +157,8 @@ class EdgeWriter:
         out = []
         for site in self.fences_at.get(id(stmt), ()):
             span = self.hazards.sites[site].task.span
-            out.append(D.HostFence(D.Var(self.operands[site]), self.edges(site, span), span=span))
+            out.append(D.HostFence(
+                tensor=D.Var(self.operands[site]), deps=self.edges(site, span), wait=site in self.waits, span=span))
         return out
 
     def rewrite_task(self, task) -> list:

@@ -34,11 +34,16 @@ The pairs are the solution of a forward *may* dataflow problem over the program'
   several) removes the facts its region covers that it is ordered after (not those of another
   iteration of a ``pl.parallel`` loop around both), and nothing else kills: a kill in one branch is
   undone at the merge unless the other branch kills too, and after a loop that may not run (not
-  constant bounds with at least one iteration; every ``While``, whose condition is known only at
-  run time) the head flows on, the state before the loop included; (4) *gen*: ``A``'s accesses,
-  fresh;
-- a loop of constant bounds with exactly one iteration has no back edge: its body is analysed
-  once, as straight-line code;
+  a known trip count of at least one, ``trip_count``: constant bounds, or a ``While`` counting a
+  carry from a constant to a constant; any other ``While``'s condition is known only at run time)
+  the head flows on, the state before the loop included; (4) *gen*: ``A``'s accesses, fresh;
+- a loop of a known trip count (``trip_count``) of exactly one has no back edge: its body is analysed
+  once, as straight-line code; a sequential one of a few known iterations (``UNROLL_LIMIT``) whose
+  tensor carries hold other places in other iterations (a carry started from one tensor and
+  yielded another, a swap) has none either: its body is analysed once per iteration, in order,
+  each time with the places the carries and what the body makes from them have in that
+  iteration (``iteration_stores``), so an access of a carry is of the one root it is on that
+  trip, not of every root it is on some trip;
 - the transfer of a ``pl.create_tensor`` running again: its root names a new buffer, so every
   fact of the root is removed, unless a loop carry may still hold the buffer an earlier run made
   (``carried_allocations``);
@@ -67,6 +72,33 @@ from .host_accesses import host_accesses
 from .live_accesses import LiveAccesses, RegionIndex
 from .regions import FULL, FULL_VIEW, UNKNOWN, Box, Full, covers, must_overlap, overlaps  # noqa: F401 - the regions, re-exported
 from .util import defined_binders, last_yield, static_trip_count, var_reads
+
+def trip_count(loop) -> int | None:
+    """How many times ``loop`` runs, when that is known before it runs: a ``For`` of constant
+    bounds (``static_trip_count``), or a ``While`` that counts one carry up from a constant by a
+    constant step while it is below (or at most) a constant (``pl.while_(init_values=(0, ...))``,
+    ``pl.cond(i < 2)``, yielding ``i + 1``: nothing else changes the carry)."""
+    if loop._production != "While":
+        return static_trip_count(loop)
+    cond, yld = loop.cond, last_yield(loop.body)
+    if yld is None or cond._production != "Cmp" or cond.op.name not in ("lt", "le"):
+        return None
+    if cond.a._production != "Var" or cond.b._production != "Int":
+        return None
+    for k, it in enumerate(loop.iters):
+        if it.var.name != cond.a.name:
+            continue
+        step = yld.values[k]
+        if it.init._production != "Int" or step._production != "Bin" or step.op.name != "add":
+            return None
+        operands = (step.a, step.b) if step.a._production == "Var" else (step.b, step.a)
+        if operands[0]._production != "Var" or operands[0].name != it.var.name or operands[1]._production != "Int":
+            return None
+        by = operands[1].value
+        stop = cond.b.value + (1 if cond.op.name == "le" else 0)
+        return max(0, (stop - it.init.value + by - 1) // by) if by > 0 else None
+    return None
+
 
 # -- storage -----------------------------------------------------------------------------------------
 
@@ -114,12 +146,18 @@ def storage_map(func, kernels: dict[str, Any]) -> dict[str, frozenset]:
 
 
 def _storage_map(func, kernels: dict[str, Any]) -> dict[str, frozenset]:
-    from .kernels import output_param_of_result
-
     store: dict[str, frozenset] = {}
     for param in func.params:
         if param.type._production == "TensorType":
             store[param.name] = frozenset({(param.name, FULL)})
+    _walk_storage(func.body, store, kernels)
+    return store
+
+
+def _walk_storage(stmts, store: dict[str, frozenset], kernels: dict[str, Any]) -> None:
+    """``storage_map``'s walk of ``stmts``, adding to ``store`` the places of what they define."""
+    from .kernels import output_param_of_result
+
     nothing: frozenset = frozenset()
 
     def of(expr) -> frozenset:
@@ -204,13 +242,13 @@ def _storage_map(func, kernels: dict[str, Any]) -> dict[str, frozenset]:
                     for k, (it, result) in enumerate(zip(stmt.iters, stmt.results))
                     if it.var.type._production == "TensorType"
                 ]
-                if static_trip_count(stmt) == 1:
+                if trip_count(stmt) == 1:
                     flow_once(carries)
                     body(stmt.body)
                     for it, result, yielded in carries:
                         grow(result.name, of(yielded))
                     continue
-                runs = static_trip_count(stmt) or 0  # > 1: the results are the last iteration's yields
+                runs = trip_count(stmt) or 0  # > 1: the results are the last iteration's yields
                 flow(carries, results=not runs)
                 body(stmt.body)
                 while flow(carries, results=not runs):  # the body's yields reached its iter_args: walk it again
@@ -229,9 +267,56 @@ def _storage_map(func, kernels: dict[str, Any]) -> dict[str, frozenset]:
             elif kind in ("Scope", "CompilerScope"):
                 body(stmt.body)
 
-    body(func.body)
+    body(stmts)
     body = None  # noqa: F841 - (it calls itself through this frame's cell: cut the cycle)
-    return store
+
+
+# A sequential loop of constant bounds whose tensor carries hold other places in other iterations
+# is analysed iteration by iteration (``iteration_stores``) while the body passes that costs, its
+# trip count times those of the loops so analysed around it, are at most this many.
+UNROLL_LIMIT = 16
+
+
+def iteration_stores(
+    loop, store: dict[str, frozenset], kernels: dict[str, Any], around: int = 1
+) -> list[dict] | None:
+    """For a sequential loop of constant bounds that runs at least twice, at most
+    ``UNROLL_LIMIT // around`` times (``around``: the product of the trip counts of the loops
+    around it analysed so), and whose tensor carries do not hold the same places in every
+    iteration (a carry started from one tensor and yielded another, a swap): ``store`` as it is
+    in each iteration, in order (the carries' places in that iteration, followed from the inits,
+    and the places of what the body defines from them); else None. The iterations' stores differ
+    from ``store`` only in the names the body binds (iter_args included)."""
+    from nanopass.languages.statements import binders_in_order
+
+    runs = trip_count(loop)
+    if runs is None or not 2 <= runs <= UNROLL_LIMIT // around or is_parallel(loop):
+        return None
+    yld = last_yield(loop.body)
+    carries = [
+        (it, yld.values[k] if yld is not None else None)
+        for k, it in enumerate(loop.iters)
+        if it.var.type._production == "TensorType"
+    ]
+    if not carries:
+        return None
+
+    def of(s: dict, expr) -> frozenset:
+        return s.get(expr.name, frozenset()) if expr is not None and expr._production == "Var" else frozenset()
+
+    inside = {b.name for b in binders_in_order(loop.body)} | {it.var.name for it, _ in carries}
+    base = {name: places for name, places in store.items() if name not in inside}
+    held = [of(store, it.init) for it, _ in carries]
+    stores, differs = [], False
+    for _ in range(runs):
+        differs |= any(h != store.get(it.var.name) for h, (it, _) in zip(held, carries))
+        s = dict(base)
+        for h, (it, _) in zip(held, carries):
+            s[it.var.name] = h
+        _walk_storage(loop.body, s, kernels)
+        stores.append(s)
+        held = [of(s, y) for _, y in carries]
+    return stores if differs else None
 
 
 # -- accesses and their ordering -------------------------------------------------------------------
@@ -394,9 +479,22 @@ def find_hazards(
     used = var_reads(func.body) if host_reads else {}  # (a host read whose value is unused is dead)
     renewed = carried_allocations(func, kernels)
 
+    # the store of the iteration being analysed (``iteration_stores``: a loop analysed iteration
+    # by iteration), else ``store``; every store met is kept, so its id names it
+    current = [store]
+    product = [1]  # the product of the trip counts of the loops around analysed iteration by iteration
+    stores_met: dict[tuple[int, int], list[dict] | None] = {}  # (loop, store around it) -> iteration_stores
+
     def accesses(task, site: int, scope: int | None, parallel: frozenset, loops: tuple):
-        return task_accesses(
+        # whether its runs are chained depends on every run's places: ``store``'s
+        found = task_accesses(
             task, site, scope, parallel, store, written, kernels, untracked_roots, result.chained, loops, made_in,
+            renewed,
+        )
+        if current[-1] is store:
+            return found
+        return task_accesses(
+            task, site, scope, parallel, current[-1], written, kernels, untracked_roots, set(), loops, made_in,
             renewed,
         )
 
@@ -405,7 +503,8 @@ def find_hazards(
     # accesses.
     live = LiveAccesses()
     pairs = result.pairs
-    found_at: dict[int, tuple[list[Access], set[Access]]] = {}  # site -> accesses(...) (the same each visit)
+    # (site, id of the current store) -> accesses(...) (the same each visit with that store)
+    found_at: dict[tuple[int, int], tuple[list[Access], set[Access]]] = {}
     scope_sites: dict[int, list[int]] = {}  # manual scope -> the sites in it
     scope_at: dict[int, Site] = {}  # outermost manual scope -> where it stands (a site of its own)
 
@@ -508,7 +607,7 @@ def find_hazards(
             out.append(e)
         return out
 
-    heads: dict[int, list[Access]] = {}  # loop -> what its last fixpoint added to its head
+    heads: dict[tuple[int, int], list[Access]] = {}  # (loop, store around it) -> what its last fixpoint added to its head
 
     def block(stmts, path, loops, scope, position, parallel=frozenset(), auto=None) -> None:
         """Analyse ``stmts`` from the live state, leaving the state after them."""
@@ -521,12 +620,15 @@ def find_hazards(
                 if site is None:
                     site = site_of[key] = len(result.sites)
                     result.sites.append(Site(site, stmt, path, loops, scope, pos, auto))
-                    found_at[site] = (*accesses(stmt, site, scope, parallel, loops), dep_names(stmt))
                     if scope is not None:
                         scope_sites.setdefault(scope, []).append(site)
                     if loops or scope is not None:  # it may run again, or its scope close
                         live.file_site(site)
-                step(site, stmt, found_at[site])
+                found = found_at.get((site, id(current[-1])))
+                if found is None:
+                    found = found_at[site, id(current[-1])] = (
+                        *accesses(stmt, site, scope, parallel, loops), dep_names(stmt))
+                step(site, stmt, found)
             elif kind == "Let" and stmt.value._production == "ReadTensor":
                 if stmt.var.name in used:
                     host_site(stmt, path, loops, scope, pos, parallel, auto)
@@ -569,8 +671,11 @@ def find_hazards(
             site = site_of[key] = len(result.sites)
             fence = scope_at[scope] if scope is not None else None
             result.sites.append(Site(site, stmt, path, loops, scope, pos, auto, True, fence))
-            found_at[site] = host_accesses(stmt, site, scope, parallel, store, written, renewed)
-        host_step(found_at[site])
+        found = found_at.get((site, id(current[-1])))
+        if found is None:
+            found = found_at[site, id(current[-1])] = host_accesses(
+                stmt, site, scope, parallel, current[-1], written, renewed)
+        host_step(found)
 
     def loop(stmt, path, loops, scope, pos, parallel, auto) -> None:
         """The loop's head is the state before it joined with the end of every pass over its
@@ -583,15 +688,31 @@ def find_hazards(
         carries = holds.carries(stmt, scope)
         if carries:
             carries.enter()
-        if static_trip_count(stmt) == 1:  # it runs once: no back edge, no other iteration
+        if trip_count(stmt) == 1:  # it runs once: no back edge, no other iteration
             block(stmt.body, inner_path, inner_loops, scope, pos, inner_parallel, auto)
             if carries:
                 carries.back_edge()
                 carries.leave()
             return
+        outer = current[-1]
+        if (key, id(outer)) not in stores_met:
+            stores_met[key, id(outer)] = iteration_stores(stmt, outer, kernels, product[-1])
+        unrolled = stores_met[key, id(outer)]
+        if unrolled is not None:  # its carries differ by iteration: each iteration in turn, no back edge
+            product.append(product[-1] * len(unrolled))
+            for iteration in unrolled:
+                current.append(iteration)
+                block(stmt.body, inner_path, inner_loops, scope, pos, inner_parallel, auto)
+                current.pop()
+                if carries:
+                    carries.back_edge()
+            product.pop()
+            if carries:
+                carries.leave()
+            return
         # An earlier head of this loop (from an earlier pass over an enclosing loop) is below the
         # true fixpoint: starting there keeps nested loops from re-iterating.
-        grown = [e for e in heads.get(key, ()) if live.add(e)]  # what the fixpoint adds to the head
+        grown = [e for e in heads.get((key, id(outer)), ()) if live.add(e)]  # what the fixpoint adds to the head
         while True:
             mark = live.mark()
             block(stmt.body, inner_path, inner_loops, scope, pos, inner_parallel, auto)
@@ -605,11 +726,11 @@ def find_hazards(
             if not new:
                 break
             grown += new
-        heads[key] = grown
+        heads[key, id(outer)] = grown
         # After a loop that certainly runs: the state some last pass ends in (the head less what
         # that pass removed; what it added is in the head). After one that may not run, that or
         # the state before it: the head.
-        if (static_trip_count(stmt) or 0) > 0:
+        if (trip_count(stmt) or 0) > 0:
             added = set(plus)  # (a retagged access the pass re-made stays, though it removed it)
             for e in minus:
                 if e not in added:

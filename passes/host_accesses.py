@@ -16,7 +16,9 @@ access is only ever the *later* access of a pair. What they wait for (runtime-ap
 
 Nothing a task in a MANUAL scope does is published: a host access waits for such a task only
 if it created the tensor. ``host_waits_for`` is that rule; every other pair needs a producer the
-access waits for (``passes/order_write_after_read``'s host fence).
+access waits for (``passes/order_write_after_read``'s host fence), or, in a manual scope after a
+task of the same instance, a creator: a host wait (a dummy task after the task creating one
+element, read by the host first).
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ from nanopass.rewrite import Pass, register
 
 from .classify_iter_arg_carry import TidShapes, carries_task_ids, is_task_id, per_iteration_loops
 from .naming import base_name
-from .util import iter_stmts
+from .util import iter_stmts, last_yield, unscoped
 
 D = DIRECTED
 TID_TYPE = D.ScalarType(DType.TASK_ID)
@@ -27,9 +27,9 @@ class InsertParallelCarryJoins(Pass):
     more). Such a carry's init becomes a barrier ``carry_join_<k>_tid =
     pl.system.task_dummy(deps=[init])`` just before the loop: one id that completes after every
     id of the init, so a task that waits for the carry, or for the slot of an iteration that
-    yields it, waits for what the init holds, as before. Left alone: a loop whose body names one
-    slot of a TaskId array (``arr[i]``: the carry may be indexed) and an init that is one id.
-    Afterwards every per-iteration carry whose body may yield its own ids starts from one id.
+    yields it, waits for what the init holds. An iteration yielding a nested ``pl.parallel``
+    loop's ids yields one barrier over them (``yield_join_<k>_tid``). Left alone: a body that may
+    index the carry, an init of one id, a nested loop's ids yielded through a branch.
     """
 
     name = "insert_parallel_carry_joins"
@@ -51,7 +51,8 @@ class InsertParallelCarryJoins(Pass):
             program = self.build(program, orch=func)
 
     def carries_to_join(self, body) -> dict[int, set[int]]:
-        """id(loop) -> the indices of its TaskId carries to join."""
+        """id(loop) -> the indices of its TaskId carries to join: ``k`` for a join of carry
+        ``k``'s init, ``-1 - k`` for a join of what the body yields for it."""
         per_iteration = per_iteration_loops(body, check=False)
         if not per_iteration:
             return {}
@@ -62,14 +63,19 @@ class InsertParallelCarryJoins(Pass):
         for key, k in shapes.several:
             loop = loops[key]
             init = loop.iters[k].init
+            # the carry may be indexed: a slot of an array the body binds, or of a carry
+            inside = {b.name for b in binders_in_order(loop.body)} | {it.var.name for it in loop.iters}
             indexed = any(
-                d._production == "DepItem"
+                d._production == "DepItem" and (d.array._production != "Var" or d.array.name in inside)
                 for s in iter_stmts(loop.body)
                 if s._production in ("Task", "Dummy")
                 for d in s.deps
             )
+            yld = last_yield(loop.body)
             if init._production == "Var" and shapes.of(init) and not indexed:
                 out.setdefault(key, set()).add(k)
+            elif yld is not None and _nested_result(loop.body, yld.values[k], per_iteration):
+                out.setdefault(key, set()).add(-1 - k)
         return out
 
     def For(self, loop):
@@ -93,7 +99,10 @@ class InsertParallelCarryJoins(Pass):
             if stmt._production == "For" and id(stmt) in self.joins:
                 loop = new[-1]
                 iters = list(loop.iters)
-                for k in sorted(self.joins[id(stmt)]):
+                yielded = sorted(-1 - k for k in self.joins[id(stmt)] if k < 0)
+                if yielded:
+                    loop = loop.replace(body=tuple(self.join_yields(loop, yielded)))
+                for k in sorted(k for k in self.joins[id(stmt)] if k >= 0):
                     it = iters[k]
                     barrier = self.fresh()
                     out.append(D.Dummy(D.Binder(barrier, TID_TYPE), [D.DepVar(D.Var(it.init.name))], span=loop.span))
@@ -108,10 +117,50 @@ class InsertParallelCarryJoins(Pass):
             out.extend(new)
         return out
 
-    def fresh(self) -> str:
+    def join_yields(self, loop, indices) -> list:
+        """The loop's body with each yielded value of ``indices`` replaced by a barrier just before
+        the yield that waits for it (one id per iteration, whatever the value holds)."""
+
+        def rewrite(stmts) -> list:
+            stmts = list(stmts)
+            last = stmts[-1]
+            if last._production != "Yield":  # (a compiler scope around the body)
+                stmts[-1] = last.replace(body=tuple(rewrite(last.body)))
+                return stmts
+            values = list(last.values)
+            for k in indices:
+                if values[k]._production != "Var":
+                    continue
+                barrier = self.fresh("yield_join")
+                stmts.insert(len(stmts) - 1, D.Dummy(D.Binder(barrier, TID_TYPE), [D.DepVar(values[k])], span=loop.span))
+                self.ctx.note(
+                    "carry-join",
+                    f"an iteration of the pl.parallel loop at line {loop.span.line if loop.span else '?'} may yield "
+                    f"several ids ('{base_name(values[k].name)}'): it yields one barrier that waits for them",
+                    loop.span,
+                )
+                values[k] = D.Var(barrier)
+            stmts[-1] = last.replace(values=values)
+            return stmts
+
+        return rewrite(loop.body)
+
+    def fresh(self, kind: str = "carry_join") -> str:
         while True:
-            name = f"carry_join_{self.count}_tid"
+            name = f"{kind}_{self.count}_tid"
             self.count += 1
             if name not in self.taken:
                 self.taken.add(name)
                 return name
+
+
+def _nested_result(body, value, per_iteration) -> bool:
+    """``value`` is a result of a ``pl.parallel`` loop with one TaskId slot per iteration directly
+    in ``body`` (its ids, one per iteration of that loop)."""
+    if value is None or value._production != "Var":
+        return False
+    return any(
+        id(s) in per_iteration and any(r.name == value.name for r in s.results)
+        for s in unscoped(body)
+        if s._production == "For"
+    )

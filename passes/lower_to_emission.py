@@ -382,6 +382,9 @@ class LowerToEmission(Pass):
     def lower_HostFence(self, fence, out) -> None:
         b = self.barrier_count
         self.barrier_count += 1
+        if fence.wait:
+            self.lower_host_wait(fence, b, out)
+            return
         args = self.fresh(f"params_host_fence_{b}")
         out.append(E.Blank())
         out.append(E.Comment(f"Barrier {b}: a producer of {fence.tensor.name} for the host access below", span=fence.span))
@@ -389,6 +392,33 @@ class LowerToEmission(Pass):
         out.append(E.AddTensor(args, ArgDir.InOut, fence.tensor.name))
         self.deps(args, fence.deps, fence.capacity, out)
         out.append(E.GuardedDummy(args, None, None))
+
+    def lower_host_wait(self, fence, b: int, out) -> None:
+        """A dummy task creating one element after the fence's edges, and a host read of that
+        element: get_tensor_data waits for the element's creator, so the host access of
+        ``fence.tensor`` that follows comes after the edges' tasks (runtime-api.md section 11)."""
+        args = self.fresh(f"params_host_wait_{b}")
+        outs = self.fresh(f"host_wait_{b}_outs")
+        info, shapes = self.fresh(f"host_wait_{b}_info"), self.fresh(f"host_wait_{b}_shapes")
+        done, index = self.fresh(f"host_wait_{b}"), self.fresh(f"host_wait_{b}_index")
+        out.append(E.Blank())
+        out.append(E.Comment(
+            f"Barrier {b}: the host access of {fence.tensor.name} below waits, through this dummy's element, "
+            "for the tasks of the manual scope it follows", span=fence.span))
+        body = [
+            E.ShapeArray(shapes, [E.Int(1, DType.INDEX)]),
+            E.CreateInfo(info, shapes, 1, DType.INT32, False),
+            E.DeclArgs(args),
+            E.AddTensor(args, ArgDir.Output, info),
+        ]
+        self.deps(args, fence.deps, fence.capacity, body)
+        body += [
+            E.Submit(args, E.DummyLaunch(), outs),
+            E.BindRef(done, outs, 0),
+            E.ShapeArray(index, [E.Int(0, DType.INDEX)]),
+            E.ReadElement(None, DType.INT32, done, index, 1),
+        ]
+        out.append(E.Block(body))
 
     # -- control flow ------------------------------------------------------------------------------
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from nanopass.errors import UserError
 from nanopass.languages import DIRECTED
 from nanopass.languages.statements import binders_in_order
 from nanopass.languages.terms import ScopeMode
@@ -10,7 +9,7 @@ from nanopass.rewrite import Pass, register
 
 from .dep_edges import EdgeWriter, needed_edges
 from .aliases import buffer_roots
-from .hazards import find_hazards, placed_in_manual_scopes, shared_in_loops, hazard_kind, runtime_orders, storage_map, unordered_war_possible, untracked_roots
+from .hazards import Site, find_hazards, placed_in_manual_scopes, shared_in_loops, hazard_kind, runtime_orders, storage_map, unordered_war_possible, untracked_roots
 from .host_accesses import host_target, host_waits_for
 from .kernels import kernel_table
 from .util import iter_stmts
@@ -38,6 +37,12 @@ def needs_edge(earlier, later) -> bool:
     if crosses_manual_boundary(earlier, later):
         return True
     return hazard_kind(earlier, later) == "WAR" and not runtime_orders(earlier, later)
+
+
+def waited(earlier, later) -> bool:
+    """A host access in a manual scope after a task of the same instance that the runtime does
+    not make it wait for: it waits through a dummy's created element (``HostFence.wait``)."""
+    return later.host and in_one_instance(earlier, later) and needs_edge(earlier, later)
 
 
 def shared_buffer_pair(earlier, later, shared: frozenset) -> bool:
@@ -109,8 +114,8 @@ class OrderWriteAfterRead(Pass):
     their consumers): before one that conflicts with a task the runtime does not make it wait for
     (a write after a task that only read the tensor, any access after a task of a MANUAL scope),
     a ``HostFence`` takes the tensor as INOUT with that task's TaskId as a dependency; for an
-    access inside a manual scope the fence goes before the outermost manual scope around it, and
-    a conflict with a task of the same scope instance, which nothing can order, is a user error.
+    access inside a manual scope the fence goes before the manual scope, or, after a task of its
+    scope instance, is a host wait (``HostFence`` with ``wait``) just before it.
     Nothing is added for pairs the runtime orders, pairs inside one instance of a manual scope
     (the user's, but for a buffer ``place_loop_allocations_before_scopes`` made every iteration of
     a loop in the scope share, or the pairs an assemble's placement made, ``placement_pair``:
@@ -150,11 +155,21 @@ class OrderWriteAfterRead(Pass):
             through = placed_through(func, hazards, placed, buffer_roots(func, kernels))
             keep = lambda earlier, later, keep=keep: keep(earlier, later) or placement_pair(  # noqa: E731
                 earlier, later, through, placed)
-        needed = needed_edges(hazards, keep)
+        needed = needed_edges(hazards, lambda earlier, later: keep(earlier, later) and not waited(earlier, later))
+        by_access: dict[int, dict[int, bool]] = {}  # host access -> what it waits for through a host wait
+        for earlier, later in hazards.pairs:
+            if waited(earlier, later):
+                sources = by_access.setdefault(later.site, {})
+                sources[earlier.site] = sources.get(earlier.site, False) or earlier.stale
+        for access in self.fence_operands(hazards, needed, store)[1]:  # (before the scope, nothing can stand for it)
+            for source, older in needed.pop(access).items():
+                sources = by_access.setdefault(access, {})
+                sources[source] = sources.get(source, False) or older
+        waits = self.wait_sites(hazards, needed, by_access)
         if not needed:
             return program
-        operands = self.fence_operands(hazards, needed, store)
-        self.writer = EdgeWriter(func, hazards, needed, "war", operands=operands)
+        operands = self.fence_operands(hazards, needed, store)[0]
+        self.writer = EdgeWriter(func, hazards, needed, "war", operands=operands, waits=frozenset(waits))
         for target, sources in sorted(needed.items()):
             t = hazards.sites[target]
             for source in sorted(sources):
@@ -166,22 +181,33 @@ class OrderWriteAfterRead(Pass):
         body = tuple(self.writer.declarations()) + body
         return self.build(program, orch=self.build(func, body=body))
 
-    def fence_operands(self, hazards, needed, store) -> dict[int, str]:
-        """Host access site -> the tensor its fence takes as INOUT; a conflict the runtime offers
-        nothing to order is a user error (the first pair by site, a write before a read of one
-        site: the message does not depend on the set's order)."""
-        for earlier, later in sorted(hazards.pairs, key=lambda p: (p[1].site, p[0].site, not p[0].write)):
-            if later.host and in_one_instance(earlier, later) and needs_edge(earlier, later):
-                raise UserError(
-                    _unorderable(hazards, earlier, later),
-                    hazards.sites[later.site].task.span,
-                    hint="move the host access after the manual scope: the compiler then makes it wait for the task",
-                )
+    def wait_sites(self, hazards, needed, by_access) -> set[int]:
+        """For each host access in a manual scope that must wait for tasks through a host wait
+        (``by_access``: access site -> {source: older runs too}; a task of the same scope instance,
+        ``waited``, or one before the scope no fence there can wait for, ``unfenceable``), a site of
+        its own (added to ``hazards.sites``, in the order of the accesses) whose edges a
+        ``HostFence`` with ``wait`` just before the access carries, added to ``needed``; those
+        sites."""
+        waits = set()
+        for access in sorted(by_access):
+            h = hazards.sites[access]
+            site = Site(len(hazards.sites), h.task, h.path, h.loops, h.scope, h.position, h.auto_scope, True, None)
+            hazards.sites.append(site)
+            needed[site.index] = by_access[access]
+            waits.add(site.index)
+        return waits
+
+    def fence_operands(self, hazards, needed, store) -> tuple[dict[int, str], list[int]]:
+        """Host access site -> the tensor its fence takes as INOUT (a wait site's: the tensor
+        accessed after it); and the sites whose fence, before the manual scope, no tensor can
+        stand for (their tensor is made inside the scope and what they wait for is not one root
+        made before it: they wait through a host wait instead)."""
         operands: dict[int, str] = {}
+        failed: list[int] = []
         inside: dict[int, set[str]] = {}  # manual scope -> the names defined in it
         met: dict[int, set[str]] = {}  # host access site -> the roots of the accesses it must wait for
         for earlier, later in hazards.pairs:
-            if later.host and needs_edge(earlier, later):
+            if later.host and needs_edge(earlier, later) and not waited(earlier, later):
                 met.setdefault(later.site, set()).add(earlier.root)
         for target in sorted(needed):
             site = hazards.sites[target]
@@ -202,15 +228,8 @@ class OrderWriteAfterRead(Pass):
             elif len(roots) == 1 and not roots & names:
                 operands[target] = next(iter(roots))
             else:
-                raise UserError(
-                    f"the host {'writes' if host_target(site.task)[1] else 'reads'} an element of "
-                    f"'{_base(tensor)}' inside a manual scope after a task before the scope that the runtime "
-                    "does not make it wait for, and the tensor is made inside the scope, so nothing before the "
-                    "scope can stand for it",
-                    site.task.span,
-                    hint="move the host access after the manual scope",
-                )
-        return operands
+                failed.append(target)
+        return operands, failed
 
     def Task(self, task):
         return self.writer.rewrite_task(task)
@@ -242,20 +261,3 @@ def _what(site) -> str:
         tensor, write = host_target(site.task)
         return f"the host {'write' if write else 'read'} of {_base(tensor.name)} (line {_line(site.task)})"
     return f"task {site.task.kernel} (line {_line(site.task)})"
-
-
-def _unorderable(hazards, earlier, later) -> str:
-    task = hazards.sites[earlier.site].task
-    tensor, write = host_target(hazards.sites[later.site].task)
-    did = "writes" if earlier.write else "reads"
-    what = "writes" if write else "reads"
-    waits = (
-        "set_tensor_data waits only for the tensor's creator, its TensorMap producers and their consumers"
-        if write
-        else "get_tensor_data waits only for the tensor's creator and its TensorMap producers"
-    )
-    return (
-        f"the host {what} an element of '{_base(tensor.name)}' in the manual scope where task {task.kernel} "
-        f"(line {_line(task)}) {did} it: {waits}, a task in a manual scope is neither, and no dependency can make "
-        "a host access wait, so this access would race the task"
-    )

@@ -102,7 +102,7 @@ class ResolveDepEdges(Pass):
 
     def HostFence(self, fence):
         deps, capacity = self.edges(fence.deps, fence)
-        return A.HostFence(fence.tensor, deps, capacity, span=fence.span)
+        return A.HostFence(tensor=fence.tensor, deps=deps, capacity=capacity, wait=fence.wait, span=fence.span)
 
     def edges(self, deps, owner):
         self.owner_span = owner.span  # where a dependency the compiler wrote is reported

@@ -355,7 +355,8 @@ def emit(node, out):  # noqa: F811
 @dispatch(E.ReadElement, Emitter, namespace=EMIT_NS)
 def emit(node, out):  # noqa: F811
     t = ctype(node.dtype)
-    out.line(f"{t} {node.name} = get_tensor_data<{t}>({node.tensor}, {node.ndims}, {node.indices or 'nullptr'});")
+    read = f"get_tensor_data<{t}>({node.tensor}, {node.ndims}, {node.indices or 'nullptr'});"
+    out.line(f"{t} {node.name} = {read}" if node.name is not None else read)  # (None: only its wait)
 
 
 @dispatch(E.WriteElement, Emitter, namespace=EMIT_NS)

@@ -30,6 +30,8 @@ from nanopass.passes.hazards import (
     must_overlap,
     task_accesses,
     is_parallel,
+    iteration_stores,
+    trip_count,
     overlaps,
     storage_map,
     untracked_roots,
@@ -38,7 +40,7 @@ from nanopass.passes.holders import dep_names, held_by, is_task_id_value
 from nanopass.passes.host_accesses import host_accesses
 from nanopass.passes.kernels import kernel_table
 from nanopass.passes.order_write_after_read import needs_edge
-from nanopass.passes.util import last_yield, static_trip_count, var_reads
+from nanopass.passes.util import last_yield, var_reads
 from nanopass.errors import UserError
 from nanopass.pipeline import PipelineError
 from nanopass.tools.gen_programs import programs
@@ -71,9 +73,18 @@ def reference_find_hazards(
     used = var_reads(func.body) if host_reads else {}
     scope_at: dict[int, Site] = {}
 
+    current = [store]  # the store of the iteration analysed (a loop analysed iteration by iteration)
+    product, kept = [1], []  # the product of the trip counts of the loops around analysed so; their stores
+
     def accesses(task, site: int, scope: int | None, parallel: frozenset, loops) -> tuple[list[Access], set[Access]]:
-        return task_accesses(
+        found = task_accesses(  # (chained or not by every run's places: ``store``'s)
             task, site, scope, parallel, store, written, kernels, untracked_roots, result.chained, loops, made_in,
+            renewed,
+        )
+        if current[-1] is store:
+            return found
+        return task_accesses(
+            task, site, scope, parallel, current[-1], written, kernels, untracked_roots, set(), loops, made_in,
             renewed,
         )
 
@@ -195,7 +206,7 @@ def reference_find_hazards(
                     site_of[key] = len(result.sites)
                     fence = scope_at[scope] if scope is not None else None
                     result.sites.append(Site(len(result.sites), stmt, path, loops, scope, pos, auto, True, fence))
-                host_step(state, host_accesses(stmt, site_of[key], scope, parallel, store, written, renewed))
+                host_step(state, host_accesses(stmt, site_of[key], scope, parallel, current[-1], written, renewed))
             elif kind == "Let":
                 if is_task_id_value(stmt.var):
                     state = assign(state, [(stmt.var.name, held_by(stmt.value))])
@@ -217,7 +228,7 @@ def reference_find_hazards(
                 if per_iteration:  # a new result array
                     state = assign(state, [(r.name, ()) for _, r in tids])
                 state = assign(state, [(it.var.name, () if opaque else names_of(it.init)) for it, _ in tids])
-                if static_trip_count(stmt) == 1:  # one iteration: the body once, no back edge
+                if trip_count(stmt) == 1:  # one iteration: the body once, no back edge
                     state = block(stmt.body, dict(state), inner_path, inner_loops, scope, pos, inner_parallel, auto)
                     if per_iteration:
                         state = assign(state, [(r.name, yielded[it.var.name]) for it, r in tids], accumulate=True)
@@ -225,9 +236,21 @@ def reference_find_hazards(
                         state = assign(state, [(it.var.name, () if opaque else yielded[it.var.name]) for it, _ in tids])
                         state = assign(state, [(r.name, () if opaque else (it.var.name,)) for it, r in tids])
                     continue
+                unrolled = iteration_stores(stmt, current[-1], kernels, product[-1])
+                if unrolled is not None:  # carries that differ by iteration: each iteration in turn
+                    kept.append(unrolled)  # (their ids name them)
+                    product.append(product[-1] * len(unrolled))
+                    for iteration in unrolled:
+                        current.append(iteration)
+                        state = block(stmt.body, dict(state), inner_path, inner_loops, scope, pos, inner_parallel, auto)
+                        current.pop()
+                        state = assign(state, [(it.var.name, yielded[it.var.name]) for it, _ in tids])
+                    product.pop()
+                    state = assign(state, [(r.name, (it.var.name,)) for it, r in tids])
+                    continue
                 # An earlier head of this loop (from an earlier pass over an enclosing loop) is
                 # below the true fixpoint: starting there keeps nested loops from re-iterating.
-                head = join(state, heads[id(stmt)]) if id(stmt) in heads else dict(state)
+                head = join(state, heads[id(stmt), id(current[-1])]) if (id(stmt), id(current[-1])) in heads else dict(state)
                 while True:
                     end = block(stmt.body, dict(head), inner_path, inner_loops, scope, pos, inner_parallel, auto)
                     if per_iteration:  # the result holds every iteration's value
@@ -240,10 +263,10 @@ def reference_find_hazards(
                     if new_head == head:
                         break
                     head = new_head
-                heads[id(stmt)] = head
+                heads[id(stmt), id(current[-1])] = head
                 # after a loop that certainly runs: the state some last iteration ends in (``end``,
                 # from the fixpoint head); after one that may not run, that or the state before it
-                after = end if (static_trip_count(stmt) or 0) > 0 else head
+                after = end if (trip_count(stmt) or 0) > 0 else head
                 state = retag(after, id(stmt), False) if par else dict(after)
                 if not per_iteration:  # the result holds the carry's last value
                     state = assign(state, [(r.name, () if opaque else (it.var.name,)) for it, r in tids])

@@ -164,21 +164,33 @@ def oracle_conflicts(trace: Trace) -> set[tuple[int, int]]:
 
 
 def explicit_order(trace: Trace) -> dict[int, set[int]]:
-    """Task number -> the task numbers it waits for through explicit dependencies, transitively."""
-    ids = {event.id: n for n, event in enumerate(trace.tasks())}
+    """Task number -> the task numbers it waits for through explicit dependencies, transitively,
+    or through a host wait before it (a host read of an element a dummy task created: the
+    orchestration thread goes on only once that dummy, and what it waits for, completed)."""
+    ids: dict[int, int] = {}
     before: dict[int, set[int]] = {}
-    for n, task in enumerate(trace.tasks()):
-        reach = set()
-        for dep in task.deps:
-            if dep in ids:
-                reach |= before[ids[dep]] | {ids[dep]}
-        before[n] = reach
+    waits: dict[str, int] = {}  # buffer a dummy task created -> that task's number
+    done: set[int] = set()  # tasks every later task comes after (what host waits waited for)
+    for event in trace.events:
+        if isinstance(event, Task):
+            n = len(before)
+            reach = set(done)
+            for dep in event.deps:
+                if dep in ids:
+                    reach |= before[ids[dep]] | {ids[dep]}
+            before[n] = reach
+            ids[event.id] = n
+            if event.kind == "dummy":
+                waits.update((arg.view.buffer, n) for arg in event.tensors if arg.tag == "OUTPUT")
+        elif isinstance(event, HostRead) and event.view.buffer in waits:
+            w = waits[event.view.buffer]
+            done |= before[w] | {w}
     return before
 
 
 def oracle_unordered(trace: Trace) -> set[tuple[int, int]]:
-    """The conflicting pairs inside one manual scope that no explicit dependency orders (the
-    runtime orders nothing else there, and the compiler adds nothing there)."""
+    """The conflicting pairs inside one manual scope that no explicit dependency or host wait
+    orders (the runtime orders nothing else there, and the compiler adds nothing else there)."""
     before = explicit_order(trace)
     numbers = task_numbers(trace)
     scope_of = {numbers[index]: scope for index, scope in manual_scopes(trace).items() if index in numbers}

@@ -282,7 +282,8 @@ class EmissionInterpreter:
         index = self.u32_array(node.indices, node, node.ndims) if node.indices is not None else []
         ctype = ctype_of(node.dtype)
         bits = self.rt.get(tensor, tuple(index), self.line)
-        self.declare(node.name, Cell("scalar", from_u64(bits, ctype), ctype), node)
+        if node.name is not None:  # (None: a read for its wait only)
+            self.declare(node.name, Cell("scalar", from_u64(bits, ctype), ctype), node)
 
     def exec_WriteElement(self, node) -> None:
         tensor = self.tensor_var(node.tensor, node)

@@ -370,6 +370,18 @@ class Interpreter:
 
     def exec_HostFence(self, fence) -> None:
         deps, derived = self.dep_ids(fence.deps)
+        if fence.wait:  # a dummy creating one element after deps, and a host read of it
+            task_id, outputs = self.rt.submit(
+                None, [(CreateInfo((1,), DType.INT32.runtime), "OUTPUT")], [], sorted(deps), dummy=True,
+                line=_line(fence), par=tuple(self.par), derived=tuple(sorted(derived)),
+                site=self.sites.get(id(fence), ""),
+            )
+            if task_id is None:
+                raise Halted()
+            self.rt.get(outputs[0], (0,), _line(fence), tuple(self.par))
+            if self.rt.fatal:
+                raise Halted()
+            return
         if not deps:
             return  # every dependency stands for nothing: not submitted
         task_id, _ = self.rt.submit(

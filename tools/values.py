@@ -139,9 +139,11 @@ def observations(trace: Trace, kinds: list[tuple[str, ...]] | None = None) -> li
     reads: list[Read] = []
     tasks = host_writes = 0
     host_reads: dict[int | None, int] = {}
+    waits: set[str] = set()  # buffers a dummy task creates: a compiled host wait reads one, for its wait only
     for event in trace.events:
         if isinstance(event, Task):
             if event.kind != "kernel":
+                waits.update(arg.view.buffer for arg in event.tensors if arg.tag == "OUTPUT")
                 continue
             at = f" at line {event.line}" if event.line else ""
             slot_tags = kinds[tasks] if kinds is not None else tuple(arg.tag for arg in event.tensors)
@@ -162,7 +164,7 @@ def observations(trace: Trace, kinds: list[tuple[str, ...]] | None = None) -> li
             [(_, flat)] = positions(_element(event.view, event.index))
             memory[event.view.buffer][flat] = ("host", host_writes)
             host_writes += 1
-        elif isinstance(event, HostRead):
+        elif isinstance(event, HostRead) and event.view.buffer not in waits:
             occurrence = host_reads.get(event.line, 0)
             host_reads[event.line] = occurrence + 1
             [(_, flat)] = positions(_element(event.view, event.index))

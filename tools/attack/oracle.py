@@ -46,7 +46,10 @@ def _kind(ev) -> str:
 def match(seq: SeqResult, model: R.Model, kernel_ids: dict) -> tuple:
     """Pair sequential events with recorded nodes; returns (mapping list, failure or None)."""
     names = {v: k for k, v in kernel_ids.items()}
-    rec = [n for n in model.nodes if n.kind in ("submit", "get", "set")]
+    # a get of an element a dummy task created is a compiled host wait (the program has no such read)
+    waits = {a.addr for n in model.nodes if n.kind == "dummy" for a in n.args if a.tag == R.OUTPUT}
+    rec = [n for n in model.nodes
+           if n.kind in ("submit", "set") or (n.kind == "get" and n.args[0].addr not in waits)]
     want = {"task": "submit", "hread": "get", "hwrite": "set"}
     for i, ev in enumerate(seq.events):
         if i >= len(rec):

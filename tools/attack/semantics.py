@@ -13,14 +13,6 @@ Some valid programs have no correct compilation on the runtime (runtime-api sect
 result lists them (`SeqResult.unorderable`), so that a refusal of such a program is the right
 answer, not a failure:
 
-- a host access inside a manual scope after a task of the same (outermost) manual scope instance
-  that did not create the tensor and writes an element the access touches (or, for a host write,
-  reads it): get/set_tensor_data wait only for a creator or a TensorMap producer, a manual task
-  is neither, and a host access takes no dependencies;
-- a host access inside a manual scope of a buffer a task of the same instance allocated (its
-  creator, which the access waits for), when the buffer is used after the scope: the runtime
-  frees it when the scope ends, so it must be allocated before the scope, and then no task of
-  the scope is its creator (the access would race the task);
 - a `pl.assemble` the runtime cannot perform as a view of its target: the runtime cannot copy, so
   the source must be placed in the target's rows from its creation on, which is visible when an
   access between the source's creation and the assemble touches those rows, when the source is
@@ -132,7 +124,6 @@ class _Runner:
         self.creator: dict = {}             # buf -> event index of the task whose Out made it
         self.made_at: dict = {}             # buf -> number of events before its creation
         self.assembled: dict = {}           # source buf -> line of the assemble that consumed it
-        self.host_of_creation: dict = {}    # buf -> (manual instance, host event) (see the module doc)
         self.unorderable: list = []
         self.values: dict = {}              # (buf, flat) -> the value of its last host write
         self.placed: dict = {}              # (buf, flat) -> [(manual instance, source writer event)]
@@ -165,36 +156,11 @@ class _Runner:
         ev = Event(len(self.events), kind, kernel, self.line(stmt), accesses, tuple(self.parallel),
                    manual=self.manual)
         for acc in accesses:
-            inst, host = self.host_of_creation.get(acc.buf, (None, None))
-            if host is not None and self.manual != inst:
-                self.unorderable.append(f"{host.describe()} reads or writes a buffer its manual scope's task made, "
-                                        f"used after the scope by {kind} (line {self.line(stmt)})")
-                del self.host_of_creation[acc.buf]
             if acc.buf in self.assembled:
                 self.unorderable.append(f"{ev.describe()} uses an assemble source after its assemble "
                                         f"(line {self.assembled[acc.buf]})")
         self.events.append(ev)
         return ev
-
-    def host_after_manual_task(self, ev: Event) -> None:
-        if ev.manual is None:
-            return
-        acc = ev.accesses[0]
-        for e in self.events[:ev.idx]:
-            if e.manual != ev.manual or e.kind != "task":
-                continue
-            if self.creator.get(acc.buf) == e.idx:
-                self.host_of_creation.setdefault(acc.buf, (ev.manual, ev))
-                continue
-            for a in e.accesses:
-                if a.buf == acc.buf and acc.elems[0] in a.elems and (a.write or ev.kind == "hwrite"):
-                    self.unorderable.append(f"{ev.describe()} after {e.describe()} in one manual scope instance")
-                    return
-        for inst, i in self.placed.get((acc.buf, acc.elems[0]), ()):
-            if inst == ev.manual:
-                self.unorderable.append(f"{ev.describe()} after {self.events[i].describe()}, which wrote the "
-                                        "source of an assemble into the element, in one manual scope instance")
-                return
 
     def access(self, pos, view: View, read, write, nodep=False) -> Access:
         return Access(pos, view.buf, view.elems(), read, write, nodep, view.buf in self.manual_dep_bufs)
@@ -239,7 +205,6 @@ class _Runner:
             ev = self.event("hread", None, s, [Access(0, v.buf, [flat], True, False, False,
                                                       v.buf in self.manual_dep_bufs)])
             ev.reads[0] = [self.mem.get((v.buf, flat), UNDEF)]
-            self.host_after_manual_task(ev)
             sink = self.env["sink"]
             w = self.event("hwrite", None, s, [Access(0, sink.buf, [s.slot], False, True)])
             self.mem[(sink.buf, s.slot)] = ("ev", w.idx)
@@ -248,7 +213,6 @@ class _Runner:
             flat = v.at(s.idx)
             ev = self.event("hwrite", None, s, [Access(0, v.buf, [flat], False, True, False,
                                                        v.buf in self.manual_dep_bufs)])
-            self.host_after_manual_task(ev)
             self.mem[(v.buf, flat)] = ("ev", ev.idx)
             self.values[(v.buf, flat)] = s.value
         elif isinstance(s, P.Create):

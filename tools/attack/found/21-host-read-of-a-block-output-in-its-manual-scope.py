@@ -13,6 +13,9 @@
 # --jobs 1 --out DIR` (a while loop that never ran, so every run's semantics missed it), reduced by
 # hand. reproduce: nanopass run tools/attack/found/21-host-read-of-a-block-output-in-its-manual-scope.py
 #   -> 26:13: error: the host reads an element of 'f' in the manual scope where task blk1 (line 24) writes it ...
+# (Fixed: the read waits through a host wait, a dummy task after blk1 creating one element that the
+# host reads first; docs/semantics.md "Still open" 15,
+# tests/found/class7_host_read_of_a_block_output_in_its_manual_scope.py.)
 import nanopass.dsl as pl
 
 

@@ -1,7 +1,7 @@
 # class: hazard WAW task>task MM recorded-only
 # rows grammar, size 3 (rows3-00061; pl.range(n): rows3-00072): a create + write + assemble into rows 0..3 of `a` in a loop of a manual scope. Each iteration's source is placed in the same rows of `a` (t2 = ext_a.view(...)) and nothing orders the two writers, which the user wrote as writes of two fresh tensors: `a` ends with either iteration's rows. `nanopass check` flags the same pair
 #
-# still open on branch att5 (main c6721bf):
+# found on branch att5 (main c6721bf), fixed since by the placement pairs of branch asm21:
 # n=0 c=0: [hazard WAW task>task MM recorded-only] WAW between task wr (line 16, #0) and task wr (line 16, #1) is not ordered (recorded memory)
 import nanopass.dsl as pl
 

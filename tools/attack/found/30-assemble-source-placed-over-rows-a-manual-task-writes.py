@@ -1,7 +1,7 @@
 # class: hazard WAW task>task MM recorded-only
 # rows grammar, size 3: a task writes rows 0..3 of `a` through a slice in a manual scope, then a create + write + assemble into the same rows; the source, placed in those rows, is written with no dependency on the slice's writer (the user's program has none: the source is fresh), so `a` may end with the slice writer's rows
 #
-# still open on branch att5 (main c6721bf):
+# found on branch att5 (main c6721bf), fixed since by the placement pairs of branch asm21:
 # n=0 c=0: [hazard WAW task>task MM recorded-only] WAW between task wr (line 15, #0) and task wr (line 17, #1) is not ordered (recorded memory)
 import nanopass.dsl as pl
 

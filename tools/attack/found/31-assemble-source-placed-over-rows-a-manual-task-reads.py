@@ -1,7 +1,7 @@
 # class: hazard WAR task>task MM recorded-only
 # rows grammar, size 3: a task reads rows 0..3 of `a` through a slice in a manual scope, then a create + write + assemble into the same rows; the placed source's writer may overwrite the rows before the reader has read them
 #
-# still open on branch att5 (main c6721bf):
+# found on branch att5 (main c6721bf), fixed since by the placement pairs of branch asm21:
 # n=0 c=0: [hazard WAR task>task MM recorded-only] WAR between task rd (line 19, #0) and task wr (line 21, #1) is not ordered (recorded memory)
 import nanopass.dsl as pl
 
