@@ -82,7 +82,9 @@ class DeriveCallDirections(Pass):
 
     def storage(self, expr) -> str | None:
         """The root of the buffer ``expr`` is (a view's is the viewed buffer's)."""
-        name = self.root(expr)
+        return self.storage_of(self.root(expr)) if expr._production == "Var" else None
+
+    def storage_of(self, name: str) -> str:
         while name in self.views:
             name = self.roots.get(self.views[name], self.views[name])
         return name
@@ -103,7 +105,7 @@ class DeriveCallDirections(Pass):
         def join(names, values) -> None:
             for storage in map(self.storage, values):
                 if storage is not None:
-                    edges.update((self.roots.get(name, name), storage) for name in names)
+                    edges.update((self.storage_of(self.roots.get(name, name)), storage) for name in names)
 
         for stmt in iter_stmts(func.body):
             if stmt._production in ("For", "While"):
