@@ -55,6 +55,22 @@ def join_cells(func) -> dict:
     return {cell: joined for cell, joined in out.items() if cell not in plain}
 
 
+
+def cell_readers(stmts) -> tuple[dict[str, list], set[str]]:
+    """(cell -> the tasks that wait on it, in program order; the cells something else reads: a host
+    fence, or a dummy other than a join barrier, whose first dependency is its join)."""
+    waiters: dict[str, list] = {}
+    others: set[str] = set()
+    for s in stmts:
+        for k, dep in enumerate(getattr(s, "deps", ())):
+            if dep._production != "CellDep":
+                continue
+            if s._production == "Task":
+                waiters.setdefault(dep.cell, []).append(s)
+            elif not (s._production == "Dummy" and k == 0):
+                others.add(dep.cell)
+    return waiters, others
+
 def without_unread_cells(body) -> tuple:
     """``body`` without the cells no task or host fence reads: their ``CellDecl`` and ``CellSet`` go, and so do
     compiler barriers (dummies with a ``CellDep``) whose TaskId only such cells store."""

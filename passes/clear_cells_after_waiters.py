@@ -6,6 +6,7 @@ from nanopass.languages import DIRECTED
 from nanopass.languages.terms import DType
 from nanopass.rewrite import Pass, register
 
+from .cells import cell_readers
 from .runtime_order import runtime_order
 from .util import FreshVersions, iter_stmts, places
 
@@ -40,16 +41,7 @@ class ClearCellsAfterWaiters(Pass):
             return program
         func = program.orch
         stmts = list(iter_stmts(func.body))
-        waiters: dict[str, list] = {}  # cell -> the tasks that wait on it
-        others: set[str] = set()  # cells a host fence or a dummy other than a join barrier reads
-        for s in stmts:
-            for k, dep in enumerate(getattr(s, "deps", ())):
-                if dep._production != "CellDep":
-                    continue
-                if s._production == "Task":
-                    waiters.setdefault(dep.cell, []).append(s)
-                elif not (s._production == "Dummy" and k == 0):
-                    others.add(dep.cell)
+        waiters, others = cell_readers(stmts)
         if not waiters:
             return program
         order = runtime_order(program, track=[t for ts in waiters.values() for t in ts])

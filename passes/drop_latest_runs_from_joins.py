@@ -6,7 +6,7 @@ from nanopass.languages import DIRECTED
 from nanopass.languages.terms import DType
 from nanopass.rewrite import Pass, register
 
-from .cells import join_cells
+from .cells import cell_readers, join_cells
 from .runtime_order import runtime_order
 from .util import FreshVersions, iter_stmts, places, var_reads
 
@@ -40,16 +40,7 @@ class DropLatestRunsFromJoins(Pass):
         if not joins:
             return program
         stmts = list(iter_stmts(func.body))
-        waiters: dict[str, list] = {}
-        others: set[str] = set()  # cells something other than a task or the join's barrier reads
-        for s in stmts:
-            for k, dep in enumerate(getattr(s, "deps", ())):
-                if dep._production != "CellDep":
-                    continue
-                if s._production == "Task":
-                    waiters.setdefault(dep.cell, []).append(s)
-                elif not (s._production == "Dummy" and k == 0):
-                    others.add(dep.cell)
+        waiters, others = cell_readers(stmts)
         candidates = {cell: joined for cell, joined in joins.items()
                       if len(joined) == 1 and cell not in others and waiters.get(cell)}
         if not candidates:
