@@ -90,11 +90,15 @@ class State:
     """The facts at one point of the walk (mutable; ``copy`` before a branch or a loop). Sets of
     tasks are bitsets (ints) over task numbers."""
 
-    __slots__ = ("never_ran", "facts", "order", "done", "chained", "width")
+    __slots__ = ("never_ran", "facts", "order", "done", "chained", "width", "alias")
 
-    def __init__(self, never_ran: int, facts: dict, order: dict, done: int = 0, chained: int = -1, width: int = 0):
+    def __init__(self, never_ran: int, facts: dict, order: dict, done: int = 0, chained: int = -1, width: int = 0,
+                 alias: dict | None = None):
         self.never_ran = never_ran
         self.facts = facts  # SSA name -> bitset (absent: never_ran)
+        # SSA name -> the stable name (``stable_names``) of the same tensor, whose facts it shares:
+        # a write through either is a write of both
+        self.alias = alias if alias is not None else {}
         self.order = order  # task number -> bitset (absent: never_ran)
         self.done = done  # the tasks whose latest run a host access waited for (with never_ran)
         # the tasks each of whose runs so far is ordered before the next one (or that ran at most
@@ -103,10 +107,30 @@ class State:
         self.width = width  # the number of tasks: bit ``width + S`` stands for every run of ``S``
 
     def copy(self) -> "State":
-        return State(self.never_ran, dict(self.facts), dict(self.order), self.done, self.chained, self.width)
+        return State(self.never_ran, dict(self.facts), dict(self.order), self.done, self.chained, self.width,
+                     dict(self.alias))
 
     def of(self, name: str) -> int:
-        return self.facts.get(name, self.never_ran)
+        return self.facts.get(self.alias.get(name, name), self.never_ran)
+
+    def write(self, name: str, held: int) -> None:
+        """The tensor ``name`` holds has the facts ``held`` (under every name of it)."""
+        self.facts[self.alias.get(name, name)] = held
+
+    def bind(self, name: str, held: int) -> None:
+        """``name`` is bound to a tensor of its own with the facts ``held``."""
+        self.alias.pop(name, None)
+        self.facts[name] = held
+
+    def bind_same(self, name: str, value: str, stable: frozenset) -> None:
+        """``name`` is bound to the tensor ``value`` holds: it shares its facts when that tensor
+        has a stable name, else it starts from a copy of them."""
+        root = self.alias.get(value, value)
+        if root in stable and root != name:
+            self.alias[name] = root
+            self.facts.pop(name, None)
+        else:
+            self.bind(name, self.of(value))
 
     def after(self, task: int) -> int:
         return self.order.get(task, self.never_ran)
@@ -124,8 +148,8 @@ class State:
                     table[key] = _rerun(held, latest, both)
 
     def __eq__(self, other) -> bool:
-        return (self.never_ran, self.facts, self.order, self.done, self.chained) == (
-            other.never_ran, other.facts, other.order, other.done, other.chained)
+        return (self.never_ran, self.facts, self.order, self.done, self.chained, self.alias) == (
+            other.never_ran, other.facts, other.order, other.done, other.chained, other.alias)
 
 
 def _rerun(held: int, latest: int, both: int) -> int:
@@ -136,10 +160,12 @@ def _rerun(held: int, latest: int, both: int) -> int:
 
 def meet(a: State, b: State) -> State:
     never_ran = a.never_ran & b.never_ran
-    facts = {n: a.of(n) & b.of(n) for n in a.facts.keys() | b.facts.keys()}
+    alias = {n: r for n, r in a.alias.items() if b.alias.get(n) == r}
+    facts = {n: a.of(n) & b.of(n) for n in a.facts.keys() | b.facts.keys() | a.alias.keys() | b.alias.keys()
+             if n not in alias}
     order = {t: a.after(t) & b.after(t) for t in a.order.keys() | b.order.keys()}
     return State(never_ran, facts, order, (a.done | a.never_ran) & (b.done | b.never_ran), a.chained & b.chained,
-                 a.width)
+                 a.width, alias)
 
 
 @dataclass
@@ -213,9 +239,35 @@ def _runtime_order(program, track: tuple) -> RuntimeOrder | None:
     if relevant.bit_count() * len(stmts) > BUDGET:
         return None
     width = len(tasks)
-    walker = _Walker(kernels, out, relevant, manual_dep_names(stmts, kernels), width)
+    walker = _Walker(kernels, out, relevant, manual_dep_names(stmts, kernels), width, stable_names(func))
     walker.run(func.body, State(walker.both, {}, {}, width=width))
     return out
+
+
+def stable_names(func) -> frozenset:
+    """The names bound at most once on any path of the walk: the parameters and the names bound
+    outside every loop body (a loop's results included). Another name may share the facts of
+    such a name (``State.alias``): no later binding of it parts them."""
+    out = {p.name for p in func.params}
+
+    def block(body) -> None:
+        for stmt in body:
+            kind = stmt._production
+            if kind == "Let":
+                out.add(stmt.var.name)
+            elif kind == "Task":
+                out.update(getattr(o, "var", o).name for o in stmt.outs)
+            elif kind in ("For", "While"):
+                out.update(r.name for r in stmt.results)
+            elif kind == "If":
+                out.update(r.name for r in stmt.results)
+                block(stmt.then)
+                block(stmt.orelse)
+            elif kind in ("Scope", "CompilerScope"):
+                block(stmt.body)
+
+    block(func.body)
+    return frozenset(out)
 
 
 def manual_dep_names(stmts, kernels) -> frozenset:
@@ -264,7 +316,8 @@ def manual_dep_names(stmts, kernels) -> frozenset:
 
 
 class _Walker:
-    def __init__(self, kernels, out: RuntimeOrder, relevant: int, untracked: frozenset = frozenset(), width: int = 0):
+    def __init__(self, kernels, out: RuntimeOrder, relevant: int, untracked: frozenset = frozenset(), width: int = 0,
+                 stable: frozenset = frozenset()):
         self.kernels = kernels
         self.out = out
         self.relevant = relevant
@@ -275,6 +328,7 @@ class _Walker:
         self.splits = SPLITS  # the rests of blocks still to walk once per exit of a loop before them
         self.manual = 0
         self.untracked = untracked  # manual_dep tensors: no lookup, no insert
+        self.stable = stable  # the names bound at most once in a walk (``stable_names``)
 
     def run(self, body, state: State) -> State:
         for k, stmt in enumerate(body):
@@ -297,10 +351,10 @@ class _Walker:
         name = let.var.name
         if value._production == "ReadTensor":
             self.wait(value.tensor, state)
-        if value._production == "Var" and value.name in state.facts:
-            state.facts[name] = state.facts[value.name]
+        if value._production == "Var":
+            state.bind_same(name, value.name, self.stable)
         else:
-            state.facts.pop(name, None)
+            state.bind(name, state.never_ran)
         return state
 
     def Task(self, task, state: State) -> State:
@@ -334,16 +388,16 @@ class _Walker:
         for arg in task.args:
             if auto and arg.dir in WRITES and arg.value._production == "Var" and arg.value.name not in self.untracked:
                 name = arg.value.name
-                state.facts[name] = state.of(name) | mine
+                state.write(name, state.of(name) | mine)
         for i, out in enumerate(task.outs):
             binder = getattr(out, "var", out)
             p = output_param_of_result(kernel, i)
             if p is None or p >= len(task.args):
-                state.facts[binder.name] = state.never_ran | mine  # runtime-allocated: the creator is retained
-            elif task.args[p].value._production == "Var" and task.args[p].value.name in state.facts:
-                state.facts[binder.name] = state.facts[task.args[p].value.name]
+                state.bind(binder.name, state.never_ran | mine)  # runtime-allocated: the creator is retained
+            elif task.args[p].value._production == "Var":
+                state.bind_same(binder.name, task.args[p].value.name, self.stable)
             else:
-                state.facts.pop(binder.name, None)
+                state.bind(binder.name, state.never_ran)
         return state
 
     def WriteTensor(self, write, state: State) -> State:
@@ -407,7 +461,7 @@ class _Walker:
             after = lookups | state.never_ran | state.done
             for t in through:
                 after |= t
-            state.facts[fence.tensor.name] = self.closed(after, state) & self.both
+            state.write(fence.tensor.name, self.closed(after, state) & self.both)
         return state
 
     @staticmethod
@@ -432,13 +486,13 @@ class _Walker:
             out = self.run(body, state)
             results = [_yielded(body, k, out) for k in range(len(branch.results))]
             for result, held in zip(branch.results, results):
-                out.facts[result.name] = held
+                out.bind(result.name, held)
             return out
         then = self.run(branch.then, state.copy())
         orelse = self.run(branch.orelse, state)
         merged = meet(then, orelse)
         for k, result in enumerate(branch.results):
-            merged.facts[result.name] = _yielded(branch.then, k, then) & _yielded(branch.orelse, k, orelse)
+            merged.bind(result.name, _yielded(branch.then, k, then) & _yielded(branch.orelse, k, orelse))
         return merged
 
     def For(self, loop, state: State) -> State:
@@ -450,9 +504,9 @@ class _Walker:
     def exits(self, loop, state: State) -> list:
         """The state after the loop: one, or two for a loop that may not run (the state before
         it, and the state after one or more iterations), each with the loop's results."""
-        header = self.enter(loop, state, None)
         iterations = self.iterations(loop)
         if iterations is not None:  # each iteration walked in turn (no back edge)
+            header = self.enter(loop, state, None)
             saved, unrolled = self.values, self.unrolled
             self.unrolled *= max(1, len(iterations))
             for values in iterations:
@@ -460,8 +514,8 @@ class _Walker:
                 end = self.run(loop.body, header)
                 header = self.enter(loop, end, end)
             self.values, self.unrolled = saved, unrolled
-            return [_with_results(loop, header)]
-        entry = header
+            return [_with_results(loop, header, self.stable)]
+        entry = header = self.enter(loop, state, None)
         end = self.run(loop.body, entry.copy())  # the first iteration, from the state before the loop
         header = self.enter(loop, end, end)  # the state before every later iteration, to a fixpoint
         while True:
@@ -473,8 +527,8 @@ class _Walker:
         if _runs(loop):
             # it leaves after a run of its body, which starts from at least the header's facts
             # (the walk is monotone): the state at the end of that run holds at least ``end``'s
-            return [_with_results(loop, self.enter(loop, end, end))]
-        return [_with_results(loop, entry), _with_results(loop, header)]  # (or before its first iteration)
+            return [_with_results(loop, self.enter(loop, end, end), self.stable)]
+        return [_with_results(loop, entry, self.stable), _with_results(loop, header, self.stable)]  # (or before its first iteration)
 
     def iterations(self, loop) -> list | None:
         """The values of the loop's scalars in each of its iterations, when it is walked iteration
@@ -484,7 +538,7 @@ class _Walker:
         room = UNROLL // self.unrolled
         if loop._production == "For":
             trips = static_trip_count(loop)
-            if trips == 1 or (trips and trips <= room and _branches_on(loop)):
+            if trips == 1 or (trips and trips <= room and (_branches_on(loop) or _moves_carries(loop))):
                 return [{loop.var.name: loop.start.value + k * loop.step.value} for k in range(trips)]
             return None
         yld = last_yield(loop.body)
@@ -510,21 +564,28 @@ class _Walker:
 
     def enter(self, loop, state: State, end: State | None) -> State:
         """The state at the loop's header reached from ``state`` (before the loop, or the end of
-        the body ``end``)."""
+        the body ``end``); a carry shares the facts of the tensor it is given when that has a
+        stable name (where the header meets another path that gives it another, ``meet`` parts
+        them)."""
         out = state.copy()
         yld = last_yield(loop.body)
         for k, it in enumerate(loop.iters):
             source = it.init if end is None else (yld.values[k] if yld is not None else None)
-            out.facts[it.var.name] = _value(source, state)
+            root = state.alias.get(source.name, source.name) if source is not None and source._production == "Var" else None
+            if root in self.stable:
+                out.alias[it.var.name] = root
+                out.facts.pop(it.var.name, None)
+            else:
+                out.bind(it.var.name, _value(source, state))
         if loop._production == "For":
-            out.facts.pop(loop.var.name, None)
+            out.bind(loop.var.name, out.never_ran)
         return out
 
 
-def _with_results(loop, state: State) -> State:
+def _with_results(loop, state: State, stable: frozenset) -> State:
     """``state`` at the loop's exit: each result holds what its iter_arg holds."""
     for it, result in zip(loop.iters, loop.results):
-        state.facts[result.name] = state.of(it.var.name)
+        state.bind_same(result.name, it.var.name, stable)
     return state
 
 
@@ -535,6 +596,16 @@ def _branches_on(loop) -> bool:
         if stmt._production == "If" and name in _names_in(stmt.cond):
             return True
     return False
+
+
+def _moves_carries(loop) -> bool:
+    """``loop`` yields a carry into another carry's place (a swap or rotation of carries): which
+    tensor a carry holds depends on the iteration."""
+    yld = last_yield(loop.body)
+    if yld is None:
+        return False
+    names = [it.var.name for it in loop.iters]
+    return any(v._production == "Var" and v.name in names and v.name != names[k] for k, v in enumerate(yld.values))
 
 
 def _names_in(expr) -> set:
