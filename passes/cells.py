@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .util import iter_stmts, var_reads
+from .util import iter_stmts, places, var_reads
 
 
 @dataclass
@@ -20,15 +20,23 @@ class Cells:
 
 
 def latest_run_cells(func, tid_task: dict) -> Cells:
-    """The latest-run cells of ``func`` (``tid_task``: TaskId binder name -> task number)."""
+    """The latest-run cells of ``func`` (``tid_task``: TaskId binder name -> task number). A cell
+    set where its task's run may not be followed by the set (in another block than the task's:
+    an ``if`` on the iteration, say) holds an older run after a later run: it is no latest-run
+    cell."""
     out = Cells()
     sources: dict[str, set] = {}
+    where = places(func.body, ("Task", "CellSet"))
+    blocks = {p.stmt.tid.name: p.block for p in where.values() if p.stmt._production == "Task" and p.stmt.tid is not None}
     for stmt in iter_stmts(func.body):
         if stmt._production == "CellSet":
             value = stmt.value
             name = value.name if value._production == "Var" else None
             out.tids.setdefault(stmt.cell, set()).add(name)
-            sources.setdefault(stmt.cell, set()).add(tid_task.get(name) if name is not None else None)
+            task = tid_task.get(name) if name is not None else None
+            if task is not None and blocks.get(name) != where[id(stmt)].block:
+                task = None
+            sources.setdefault(stmt.cell, set()).add(task)
     for cell, tasks in sources.items():
         if len(tasks) == 1 and None not in tasks:
             out.task[cell] = next(iter(tasks))

@@ -40,6 +40,7 @@ from .order_write_after_read import OrderWriteAfterRead
 from .remap_output_aliases import RemapOutputAliases
 from .remove_dead_values import RemoveDeadValues
 from .resolve_dep_edges import ResolveDepEdges
+from .split_joins_by_iteration import SplitJoinsByIteration
 
 PASSES = [
     ConvertToSsa,  # surface -> ssa
@@ -63,6 +64,7 @@ PASSES = [
     DropEdgesAfterFirstRun,  # directed
     ClearCellsAfterWaiters,  # directed
     DropUnwaitedDummies,  # directed
+    SplitJoinsByIteration,  # directed
     RemoveDeadValues,  # directed
     MaterializeRuntimeScopes,  # directed -> scoped
     ClassifyIterArgCarry,  # scoped -> carried

@@ -1,6 +1,6 @@
 """The passes that drop or merge the compiler's dependency insertions (issue 24):
 drop_chained_join_barriers, drop_implied_dependencies, drop_latest_runs_from_joins, merge_cells_into_chains,
-drop_edges_after_first_run, clear_cells_after_waiters, drop_unwaited_dummies. Their figures
+drop_edges_after_first_run, clear_cells_after_waiters, drop_unwaited_dummies, split_joins_by_iteration. Their figures
 come from tools/measure_edges.py; every removal is checked by the hazard checker on generated
 programs (nothing the program before the passes orders is left unordered, values agree)."""
 
@@ -718,4 +718,24 @@ def test_a_name_of_a_tensor_shares_its_facts_through_a_loop_of_swaps():  # (runt
     before, after = insertions(text, 0, OFF), insertions(text, 0)
     assert (before.insertions, before.redundant, before.minimum, before.dummies) == (6, 4, 0, 2)
     assert (after.insertions, after.redundant, after.minimum, after.dummies) == (0, 0, 0, 0)
+    checked_clean(text, trips=(0,))
+
+
+# copy's runs read w into tensors of their own in a loop of three; a writer of w after it
+READERS_IN_A_LOOP_OF_THREE = """        for i in pl.range(3):
+            t = pl.create_tensor([16, 16], dtype=pl.FP32)
+            t = self.copy(w, t)
+        w = self.acc(x, w)"""
+
+
+def test_a_join_of_the_runs_of_a_loop_of_constant_bounds_becomes_a_cell_per_iteration():
+    """split_joins_by_iteration: the writer after the loop waits for each of the three runs of
+    copy, which nothing orders among themselves; the join chained them through two barriers (five
+    insertions, the minimum is three); a cell per iteration holds each run, and the writer waits
+    on the three cells. runtime_order does not take such a cell, set in an ``if`` on the
+    iteration, for one holding copy's latest run (only the first would stay)."""
+    text = JOIN_WAITERS.replace("BODY", READERS_IN_A_LOOP_OF_THREE)
+    before, after = insertions(text, 0, OFF), insertions(text, 0)
+    assert (before.insertions, before.minimum, before.dummies) == (5, 3, 2)
+    assert (after.insertions, after.redundant, after.minimum, after.dummies) == (3, 0, 3, 0)
     checked_clean(text, trips=(0,))

@@ -1,0 +1,129 @@
+"""split_joins_by_iteration: directed -> directed."""
+
+from __future__ import annotations
+
+from nanopass.languages import DIRECTED
+from nanopass.languages.terms import CmpOp
+from nanopass.rewrite import Pass, register
+
+from .cells import join_cells
+from .util import FreshVersions, iter_stmts, places, static_trip_count, var_reads
+
+D = DIRECTED
+MAX_TRIPS = 8  # at most this many cells replace one join
+
+
+@register
+class SplitJoinsByIteration(Pass):
+    """Replace the join of a task's runs in a loop of a few constant iterations by one latest-run
+    cell per iteration.
+
+    A join cell holds a barrier after every run of one task ``S`` (``barrier = task_dummy(deps=[join,
+    tid]); join = barrier``), which costs two insertions and a dummy per run after the first, where a
+    task waiting for every run needs one entry per run. When every barrier of the join is in one
+    loop of ``T`` iterations (constant bounds, ``2 <= T <= MAX_TRIPS``) that no loop encloses, the join
+    is declared outside every loop, and only tasks and host fences outside every loop wait on it
+    (no other statement reads the join or its barriers; a waiter in a loop would insert ``T``
+    entries a run where it inserts one), the join becomes ``T`` cells ``join_k``: the
+    barrier goes, and where it was stored ``join_k = tid`` is stored in the iteration ``k`` (an
+    ``if`` on the loop variable); each wait on the join waits on the ``T`` cells. The loop runs
+    once and every iteration runs (constant bounds), so after it ``join_k`` holds the run of
+    ``S`` in iteration ``k`` when ``S`` ran there: the same runs the join held. A waiter then
+    inserts at most ``T`` entries and no dummy is submitted. Off with the option
+    ``lean_edges=False``.
+    """
+
+    name = "split_joins_by_iteration"
+    source = DIRECTED
+    target = DIRECTED
+
+    def run(self, program):
+        if not self.ctx.option("lean_edges", True):
+            return program
+        func = program.orch
+        joins = join_cells(func)
+        if not joins:
+            return program
+        stmts = list(iter_stmts(func.body))
+        where = places(func.body, ("Dummy", "Task", "HostFence", "CellDecl"))
+        loops = {id(s): s for s in stmts if s._production in ("For", "While")}
+        reads = var_reads([s for s in stmts if s._production not in ("For", "While", "If", "Scope", "CompilerScope")])
+        names = FreshVersions({p.name for p in func.params} | set(reads)
+                              | {s.cell for s in stmts if s._production in ("CellDecl", "CellSet")})
+        self.split: dict[str, tuple] = {}  # join cell -> (the loop, its cells in iteration order)
+        self.barriers: dict[str, tuple] = {}  # barrier name -> (the TaskId it joins, the join cell)
+        for cell, joined in joins.items():
+            loop = self._loop_of(cell, joined, stmts, where, loops, reads)
+            if loop is None:
+                continue
+            trips = static_trip_count(loop)
+            self.split[cell] = (loop, [names.fresh(cell, f"it{k}") for k in range(trips)])
+            self.barriers.update((dummy.var.name, (tid, cell)) for dummy, tid in joined)
+            self.ctx.note("split-join", f"the join of {joined[0][1]}'s runs in a loop of {trips} iterations "
+                          "becomes one cell per iteration", loop.span)
+        if not self.split:
+            return program
+        return self.visit(program)
+
+    def _loop_of(self, cell, joined, stmts, where, loops, reads):
+        """The loop whose iterations can each keep the run of ``cell``'s task in a cell of its own,
+        or None."""
+        around = {where[id(dummy)].loops for dummy, _ in joined}
+        if len(around) != 1:
+            return None
+        (ids,) = around
+        if len(ids) != 1:
+            return None
+        loop = loops[next(iter(ids))]
+        trips = static_trip_count(loop)
+        if trips is None or not 2 <= trips <= MAX_TRIPS:
+            return None
+        if any(reads.get(dummy.var.name, 0) != 1 for dummy, _ in joined):
+            return None  # (the CellSet of the join reads it; nothing else may)
+        barrier_ids = {id(dummy) for dummy, _ in joined}
+        for s in stmts:
+            kind = s._production
+            if kind == "CellDecl" and s.cell == cell and where[id(s)].loops:
+                return None
+            if id(s) in barrier_ids or not any(d._production == "CellDep" and d.cell == cell for d in getattr(s, "deps", ())):
+                continue
+            if kind not in ("Task", "HostFence") or where[id(s)].loops:
+                return None  # (a waiter in a loop would insert ``trips`` entries a run, not one)
+        return loop
+
+    def CellDecl(self, decl):
+        split = self.split.get(decl.cell)
+        if split is None:
+            return decl
+        return [D.CellDecl(c, span=decl.span) for c in split[1]]
+
+    def Dummy(self, dummy):
+        return [] if dummy.var.name in self.barriers else dummy
+
+    def CellSet(self, cell_set):
+        value = cell_set.value
+        if cell_set.cell not in self.split or value._production != "Var" or value.name not in self.barriers:
+            return cell_set
+        tid, _ = self.barriers[value.name]
+        loop, cells = self.split[cell_set.cell]
+        span = cell_set.span
+        index = D.Var(loop.var.name, span=span)
+        chain = [D.CellSet(cells[-1], D.Var(tid, span=span), span=span)]
+        for k in range(len(cells) - 2, -1, -1):
+            at = D.Int(loop.start.value + k * loop.step.value, loop.start.dtype, span=span)
+            chain = [D.If(D.Cmp(CmpOp.eq, index, at, span=span), (D.CellSet(cells[k], D.Var(tid, span=span), span=span),),
+                          tuple(chain), (), span=span)]
+        return chain
+
+    def Task(self, task):
+        if not any(d._production == "CellDep" and d.cell in self.split for d in task.deps):
+            return task
+        deps = []
+        for dep in task.deps:
+            if dep._production == "CellDep" and dep.cell in self.split:
+                deps += [D.CellDep(c, span=dep.span) for c in self.split[dep.cell][1]]
+            else:
+                deps.append(dep)
+        return task.replace(deps=deps)
+
+    HostFence = Task
