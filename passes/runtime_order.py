@@ -90,15 +90,18 @@ class State:
     """The facts at one point of the walk (mutable; ``copy`` before a branch or a loop). Sets of
     tasks are bitsets (ints) over task numbers."""
 
-    __slots__ = ("never_ran", "facts", "order", "done", "chained", "width", "alias")
+    __slots__ = ("never_ran", "facts", "order", "done", "chained", "width", "alias", "tids")
 
     def __init__(self, never_ran: int, facts: dict, order: dict, done: int = 0, chained: int = -1, width: int = 0,
-                 alias: dict | None = None):
+                 alias: dict | None = None, tids: dict | None = None):
         self.never_ran = never_ran
         self.facts = facts  # SSA name -> bitset (absent: never_ran)
         # SSA name -> the stable name (``stable_names``) of the same tensor, whose facts it shares:
         # a write through either is a write of both
         self.alias = alias if alias is not None else {}
+        # a TaskId name -> the relevant task whose latest run it holds; a TaskId array -> per slot,
+        # that task or None (not known to hold one)
+        self.tids = tids if tids is not None else {}
         self.order = order  # task number -> bitset (absent: never_ran)
         self.done = done  # the tasks whose latest run a host access waited for (with never_ran)
         # the tasks each of whose runs so far is ordered before the next one (or that ran at most
@@ -108,7 +111,7 @@ class State:
 
     def copy(self) -> "State":
         return State(self.never_ran, dict(self.facts), dict(self.order), self.done, self.chained, self.width,
-                     dict(self.alias))
+                     dict(self.alias), dict(self.tids))
 
     def of(self, name: str) -> int:
         return self.facts.get(self.alias.get(name, name), self.never_ran)
@@ -146,10 +149,15 @@ class State:
             for key, held in table.items():
                 if held & both:
                     table[key] = _rerun(held, latest, both)
+        for key, held in list(self.tids.items()):  # (they hold an older run now)
+            if held == task:
+                del self.tids[key]
+            elif isinstance(held, tuple) and task in held:
+                self.tids[key] = tuple(None if t == task else t for t in held)
 
     def __eq__(self, other) -> bool:
-        return (self.never_ran, self.facts, self.order, self.done, self.chained, self.alias) == (
-            other.never_ran, other.facts, other.order, other.done, other.chained, other.alias)
+        return (self.never_ran, self.facts, self.order, self.done, self.chained, self.alias, self.tids) == (
+            other.never_ran, other.facts, other.order, other.done, other.chained, other.alias, other.tids)
 
 
 def _rerun(held: int, latest: int, both: int) -> int:
@@ -164,8 +172,15 @@ def meet(a: State, b: State) -> State:
     facts = {n: a.of(n) & b.of(n) for n in a.facts.keys() | b.facts.keys() | a.alias.keys() | b.alias.keys()
              if n not in alias}
     order = {t: a.after(t) & b.after(t) for t in a.order.keys() | b.order.keys()}
+    tids = {}
+    for name, held in a.tids.items():
+        other = b.tids.get(name)
+        if isinstance(held, tuple) and isinstance(other, tuple) and len(held) == len(other):
+            tids[name] = tuple(t if t == o else None for t, o in zip(held, other))
+        elif held == other:
+            tids[name] = held
     return State(never_ran, facts, order, (a.done | a.never_ran) & (b.done | b.never_ran), a.chained & b.chained,
-                 a.width, alias)
+                 a.width, alias, tids)
 
 
 @dataclass
@@ -236,6 +251,9 @@ def _runtime_order(program, track: tuple) -> RuntimeOrder | None:
         if s._production in ("Task", "Dummy", "HostFence"):
             for n in map(out.source_of, s.deps):
                 relevant |= 0 if n is None else 1 << n
+        if s._production == "Let" and s.value._production == "SetItem" and s.value.value._production == "Var":
+            n = tid_task.get(s.value.value.name)  # (a task whose TaskId an array slot holds)
+            relevant |= 0 if n is None else 1 << n
     if relevant.bit_count() * len(stmts) > BUDGET:
         return None
     width = len(tasks)
@@ -349,6 +367,11 @@ class _Walker:
     def Let(self, let, state: State) -> State:
         value = let.value
         name = let.var.name
+        held = self.tids_of(value, let.var.type, state)
+        if held is None:
+            state.tids.pop(name, None)
+        else:
+            state.tids[name] = held
         if value._production == "ReadTensor":
             self.wait(value.tensor, state)
         if value._production == "Var":
@@ -400,6 +423,33 @@ class _Walker:
                 state.bind(binder.name, state.never_ran)
         return state
 
+    def tids_of(self, value, type_, state: State):
+        """What a TaskId or TaskId array value holds (``State.tids``), or None."""
+        kind = value._production
+        if kind == "Var":
+            return self.tid_of(value.name, state)
+        if kind == "CreateArray":
+            return (None,) * value.size
+        if kind not in ("GetItem", "SetItem") or value.array._production != "Var":
+            return None
+        slots = state.tids.get(value.array.name)
+        index = _evaluate(value.index, self.values)
+        if kind == "GetItem":
+            return slots[index] if isinstance(slots, tuple) and index is not None and 0 <= index < len(slots) else None
+        size = type_.size if type_._production == "ArrayType" else None
+        if index is None or size is None or not 0 <= index < size:
+            return None  # (any slot may have changed)
+        slots = list(slots) if isinstance(slots, tuple) and len(slots) == size else [None] * size
+        slots[index] = self.tid_of(value.value.name, state) if value.value._production == "Var" else None
+        return tuple(slots)
+
+    def tid_of(self, name: str, state: State):
+        """The relevant task whose latest run the TaskId (or array) ``name`` holds, or None."""
+        if name in state.tids:
+            return state.tids[name]
+        task = self.out.tid_task.get(name)
+        return task if task is not None and self.relevant >> task & 1 else None
+
     def WriteTensor(self, write, state: State) -> State:
         self.wait(write.tensor, state)
         return state
@@ -419,6 +469,14 @@ class _Walker:
         where the task's runs so far are chained (``State.chained``); elsewhere only by another
         join of the same task."""
         sources = [self.out.source_of(dep) for dep in deps]
+        for k, dep in enumerate(deps):  # a user dependency on a TaskId held by a name or an array slot
+            if sources[k] is None and dep._production == "DepVar" and dep.value._production == "Var":
+                held = state.tids.get(dep.value.name)
+                sources[k] = held if isinstance(held, int) else None
+            elif dep._production == "DepItem" and dep.array._production == "Var":
+                slots, index = state.tids.get(dep.array.name), _evaluate(dep.index, self.values)
+                if isinstance(slots, tuple) and index is not None and 0 <= index < len(slots):
+                    sources[k] = slots[index]
         joins = [s is not None and self.out.is_join(dep) for s, dep in zip(sources, deps)]
         # what each dependency waits for: 2 every run of its task, 1 its latest run
         strength = [0 if s is None else 2 if j and not state.chained >> s & 1 else 1 for s, j in zip(sources, joins)]
@@ -487,12 +545,14 @@ class _Walker:
             results = [_yielded(body, k, out) for k in range(len(branch.results))]
             for result, held in zip(branch.results, results):
                 out.bind(result.name, held)
+                out.tids.pop(result.name, None)
             return out
         then = self.run(branch.then, state.copy())
         orelse = self.run(branch.orelse, state)
         merged = meet(then, orelse)
         for k, result in enumerate(branch.results):
             merged.bind(result.name, _yielded(branch.then, k, then) & _yielded(branch.orelse, k, orelse))
+            merged.tids.pop(result.name, None)
         return merged
 
     def For(self, loop, state: State) -> State:
@@ -538,7 +598,7 @@ class _Walker:
         room = UNROLL // self.unrolled
         if loop._production == "For":
             trips = static_trip_count(loop)
-            if trips == 1 or (trips and trips <= room and (_branches_on(loop) or _moves_carries(loop))):
+            if trips == 1 or (trips and trips <= room and (_branches_on(loop) or _moves_carries(loop) or _sets_slots(loop))):
                 return [{loop.var.name: loop.start.value + k * loop.step.value} for k in range(trips)]
             return None
         yld = last_yield(loop.body)
@@ -577,6 +637,11 @@ class _Walker:
                 out.facts.pop(it.var.name, None)
             else:
                 out.bind(it.var.name, _value(source, state))
+            held = state.tids.get(source.name) if source is not None and source._production == "Var" else None
+            if held is None:
+                out.tids.pop(it.var.name, None)
+            else:
+                out.tids[it.var.name] = held
         if loop._production == "For":
             out.bind(loop.var.name, out.never_ran)
         return out
@@ -586,6 +651,11 @@ def _with_results(loop, state: State, stable: frozenset) -> State:
     """``state`` at the loop's exit: each result holds what its iter_arg holds."""
     for it, result in zip(loop.iters, loop.results):
         state.bind_same(result.name, it.var.name, stable)
+        held = state.tids.get(it.var.name)
+        if held is None:
+            state.tids.pop(result.name, None)
+        else:
+            state.tids[result.name] = held
     return state
 
 
@@ -606,6 +676,13 @@ def _moves_carries(loop) -> bool:
         return False
     names = [it.var.name for it in loop.iters]
     return any(v._production == "Var" and v.name in names and v.name != names[k] for k, v in enumerate(yld.values))
+
+
+def _sets_slots(loop) -> bool:
+    """``loop``'s body sets an array slot at an index computed from the loop variable."""
+    name = loop.var.name
+    return any(s._production == "Let" and s.value._production == "SetItem" and name in _names_in(s.value.index)
+               for s in iter_stmts(loop.body))
 
 
 def _names_in(expr) -> set:

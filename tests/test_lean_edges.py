@@ -739,3 +739,13 @@ def test_a_join_of_the_runs_of_a_loop_of_constant_bounds_becomes_a_cell_per_iter
     assert (before.insertions, before.minimum, before.dummies) == (5, 3, 2)
     assert (after.insertions, after.redundant, after.minimum, after.dummies) == (3, 0, 3, 0)
     checked_clean(text, trips=(0,))
+
+
+def test_a_task_id_read_from_an_array_slot_orders_like_the_run_it_holds():  # (runtime_order)
+    """runtime_order follows the TaskIds an array's slots hold (the loop of two that sets
+    ``ids[j]`` is walked iteration by iteration): ``p = ids[1]`` is the latest run of the manual
+    scope's task, which waited for the latest run of the loop's task before it, so the last
+    task's compiler edge on that run, implied by its user edge on ``p``, goes."""
+    after, _ = measure_file(str(ROOT / "tests/golden/surface_phi_names.py"))
+    assert (after.insertions, after.redundant, after.minimum) == (4, 0, 4)
+    assert after.by_kind["user"] == 1

@@ -95,11 +95,10 @@ void aicpu_orchestration_entry(const L2TaskArgs& orch_args) {
             L0TaskArgs params_t3;
             params_t3.add_input(acc__rv_v2);
             params_t3.add_inout(ext_out);
-            PTO2TaskId params_t3_deps[3];
+            PTO2TaskId params_t3_deps[2];
             uint32_t params_t3_deps_count = 0;
             if (p.is_valid()) params_t3_deps[params_t3_deps_count++] = p;
             params_t3_deps[params_t3_deps_count++] = k_tid;
-            if (k_last.is_valid()) params_t3_deps[params_t3_deps_count++] = k_last;
             params_t3.set_dependencies(params_t3_deps, params_t3_deps_count);
             rt_submit_aiv_task(0, params_t3);
         }
