@@ -50,14 +50,30 @@ walked to a fixpoint from the end of the first (the sets only shrink); after the
 before it meets that header, unless the loop certainly runs. Where such a loop is not the last
 statement of its block, the rest of the block is walked from each of the two states and the
 ends meet instead (at most ``SPLITS`` times a walk): a task after the loop is ordered after what
-each path orders it after, through whichever values. Some loops are walked
-iteration by iteration instead, with no back edge and their scalars known in each iteration, so
-that an ``if`` on them takes one branch (``iterations``): a loop of constant bounds with one
-iteration; one of at most ``UNROLL`` iterations (with the loops so walked around it) that has an
-``if`` on its variable; a ``while`` whose carries, computed from constants, end it within
-``UNROLL`` iterations. A task's results are the
-intersection over every walk of it. A ``Let`` copy keeps its value's facts; every other value
-starts from ``NR`` (a view's lookups may miss the entries of its base).
+each path orders it after, through whichever values. Some loops are walked iteration by
+iteration instead, with no back edge and their scalars known in each iteration, so that an
+``if`` on them takes one branch (``iterations``): a loop of constant bounds with one iteration;
+one of at most ``UNROLL`` iterations (with the loops so walked around it) that has an ``if`` on
+its variable, swaps or rotates its carries, or sets an array slot at its variable; a ``while``
+whose carries, computed from constants, end it within ``UNROLL`` iterations. A task's results
+are the intersection over every walk of it. A ``Let`` copy keeps its value's facts (shares
+them, below); every other value starts from ``NR`` (a view's lookups may miss the entries of
+its base).
+
+Names of one tensor share its facts (``State.alias``): a copy, a task's result on its Out or
+InOut argument, a loop carry or result that holds a tensor with a *stable* name (a parameter, or
+a name bound outside every loop body: ``stable_names``, never bound again on a path, so nothing
+parts them) is an alias of that name, and a write through either adds to both; a merge keeps an
+alias both sides have (else the name gets the intersection of the two sides' facts). A loop of
+constant bounds whose carries swap or rotate (``pl.yield_(q, p)``) is walked iteration by
+iteration, so that each carry is the tensor it holds in that iteration.
+
+The TaskIds a name or an array slot holds are followed too (``State.tids``: the relevant task
+whose latest run it holds; a copy, ``GetItem`` and ``SetItem`` at an index the walk knows, loop
+carries and results; a new run of the task forgets them): a user dependency on such a name
+(``p = ids[1]``) or slot orders the task after that run and what it is ordered after. A loop of
+constant bounds that sets a slot at an index computed from its variable is walked iteration by
+iteration.
 
 A ``manual_dep`` tensor (``manual_dep_names``: any value that may hold one) is neither looked up
 nor inserted: it adds no fact, and a task's argument of it orders the task after nothing. (A
@@ -593,7 +609,8 @@ class _Walker:
     def iterations(self, loop) -> list | None:
         """The values of the loop's scalars in each of its iterations, when it is walked iteration
         by iteration: a loop of constant bounds that runs once, or runs at most ``UNROLL`` times
-        (with the loops it is in) and has an ``if`` on its variable; a ``while`` whose carries'
+        (with the loops it is in) and has an ``if`` on its variable, swaps or rotates its carries
+        or sets an array slot at its variable; a ``while`` whose carries'
         values, computed from constants, end it within ``UNROLL`` iterations. Else None."""
         room = UNROLL // self.unrolled
         if loop._production == "For":
