@@ -17,12 +17,12 @@ from .statements import defined_binders, iter_stmts, mark_verified, unverified_c
 
 def check_single_definition(program) -> None:
     func = program.orch
-    names = [p.name for p in func.params]
-    names += [d.name for d in func.dyn_dims]
     # A Declare announces a later definition: not one itself. (The body's names are kept with
     # its walk, which is kept while the body is the last one to pass this check.)
-    names += walk_of(func.body).binder_names()
-    if len(set(names)) == len(names):
+    body_names = walk_of(func.body).binder_names()
+    distinct = set(body_names)
+    outer = [p.name for p in func.params] + [d.name for d in func.dyn_dims]
+    if len(distinct) == len(body_names) and len(set(outer)) == len(outer) and distinct.isdisjoint(outer):
         mark_verified(func.body, check_single_definition)
         return
     seen: set[str] = set()

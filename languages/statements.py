@@ -128,6 +128,8 @@ class Walk:
                         add(out.name if out._production == "Binder" else out.var.name)
                     if stmt.tid is not None:
                         add(stmt.tid.name)
+                elif kind == "Let" or kind == "Dummy":
+                    add(stmt.var.name)
                 elif kind == "For" or kind == "While":
                     if kind == "For":
                         add(stmt.var.name)

@@ -38,8 +38,10 @@ class Terminal:
 
     ``inline`` (optional) is the predicate again, as a Python expression over ``{v}`` (the
     value) that node constructors inline instead of calling ``predicate``; it names the value's
-    type ``_tp({v})`` and ``inline_object`` ``{t}`` (no other global: a field may be named like
-    a builtin). It must agree with ``predicate`` on every value.
+    type ``_tp({v})``, ``inline_object`` ``{t}``, ``inline_known`` ``{k}`` (a container of
+    values the predicate has accepted, which it may fill) and the predicate itself ``{c}`` (no
+    other global: a field may be named like a builtin). It must agree with ``predicate`` on
+    every value.
     """
 
     def __init__(
@@ -53,6 +55,7 @@ class Terminal:
         strategy: Callable[[], Any] | None = None,
         inline: str | None = None,
         inline_object: Any = None,
+        inline_known: Any = None,
     ):
         self.name = name
         self.predicate = predicate
@@ -62,6 +65,7 @@ class Terminal:
         self.strategy = strategy
         self.inline = inline
         self.inline_object = inline_object
+        self.inline_known = inline_known
 
     def __repr__(self) -> str:
         return f"Terminal({self.name})"
@@ -94,8 +98,20 @@ def quote_string(value: str) -> str:
     return "".join(out)
 
 
+# Identifiers ``_is_identifier`` has accepted: node constructors test a symbol field's value for
+# membership first (one hash lookup, the string's hash cached) and call the predicate only for a
+# string they have not met. Bounded: emptied when full.
+_KNOWN_IDENTIFIERS: set[str] = set()
+_KNOWN_IDENTIFIERS_MAX = 1 << 16
+
+
 def _is_identifier(value: Any) -> bool:
-    return type(value) is str and value.isidentifier() and value.isascii()
+    if type(value) is str and value.isidentifier() and value.isascii():
+        if len(_KNOWN_IDENTIFIERS) >= _KNOWN_IDENTIFIERS_MAX:
+            _KNOWN_IDENTIFIERS.clear()
+        _KNOWN_IDENTIFIERS.add(value)
+        return True
+    return False
 
 
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
@@ -149,8 +165,9 @@ symbol = Terminal(
     _is_identifier,
     doc="an identifier ([A-Za-z_][A-Za-z0-9_]*)",
     strategy=_strategy_identifier,
-    inline="_tp({v}) is {t} and {v}.isidentifier() and {v}.isascii()",
+    inline="_tp({v}) is {t} and ({v} in {k} or {c}({v}))",
     inline_object=str,
+    inline_known=_KNOWN_IDENTIFIERS,
 )
 text = Terminal(
     "text",
@@ -508,7 +525,7 @@ def construction_lines(
     (index ``-1``).
     """
     p = f"_{cls.__name__}_"  # a prefix per class: several constructions may share one env
-    env.update({"_fail": _fail, "_Span": Span, "_tp": type, "_map": map, "_isinstance": isinstance})
+    env.update({"_fail": _fail, "_Span": Span, "_tp": type, "_map": map, "_len": len, "_isinstance": isinstance})
     env.update({"_as_tuple": _as_tuple, "_fail_span": _fail_span})
     env[p + "cls"] = cls
     lines = []
@@ -536,13 +553,15 @@ def _check_lines(cls: type, p: str, i: int, field: Field, check, v: str, env: di
         terminal = cls._terminals[field.kind]
         env[f"{p}c{i}"] = check
         env[f"{p}o{i}"] = terminal.inline_object
-        test = f"({terminal.inline.format(v='{x}', t=f'{p}o{i}')})" if terminal.inline else f"{p}c{i}({{x}})"
+        env[f"{p}n{i}"] = terminal.inline_known
+        inline = terminal.inline and terminal.inline.format(v="{x}", t=f"{p}o{i}", k=f"{p}n{i}", c=f"{p}c{i}")
+        test = f"({inline})" if inline else f"{p}c{i}({{x}})"
     fail = f"_fail({p}cls, {i}"
     if field.many:
         lines.append(f"if _tp({v}) is not tuple:")
         lines.append(f"    {v} = tuple({v}) if _tp({v}) is list else _as_tuple({p}cls, {i}, {v})")
-        if nonterminal:  # one call for the usual case, every element's class among them
-            lines.append(f"if not {p}s{i}.issuperset(_map(_tp, {v})):")
+        if nonterminal:  # the usual cases cheaply: no element, one, or every element's class among them
+            lines.append(f"if {v} and not (_tp({v}[0]) in {p}s{i} if _len({v}) == 1 else {p}s{i}.issuperset(_map(_tp, {v}))):")
             lines.append(f"    for _x in {v}:")
             lines.append(f"        if not _isinstance(_x, {p}k{i}): {fail}, _x, {v})")
         else:

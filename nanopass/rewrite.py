@@ -182,19 +182,27 @@ class Pass:
             if new is item:
                 return items
             return tuple(new) if isinstance(new, list) else (new,)
-        out = None
-        for i, item in enumerate(items):
+        rest = iter(items)
+        for item in rest:  # the elements before the first that changes are kept as they are
             step = step_of(type(item))
             new = step(item) if step is not None else visit(item)
-            if out is None:
-                if new is item:
-                    continue
-                out = list(items[:i])
+            if new is not item:
+                break
+        else:
+            return items
+        out = list(items[: len(items) - 1 - rest.__length_hint__()])  # (a tuple's iterator knows what is left)
+        if isinstance(new, list):
+            out.extend(new)
+        else:
+            out.append(new)
+        for item in rest:
+            step = step_of(type(item))
+            new = step(item) if step is not None else visit(item)
             if isinstance(new, list):
                 out.extend(new)
             else:
                 out.append(new)
-        return items if out is None else tuple(out)
+        return tuple(out)
 
     def rebuild(self, node: Node) -> Node:
         """The identity clause: visit the children this pass can change, then rebuild ``node``."""

@@ -453,10 +453,24 @@ def test_terminal_inline_forms_agree_with_their_predicates():
     for terminal in terminals:
         if terminal.inline is None:
             continue
-        expression = terminal.inline.format(v="value", t="obj")
+        expression = terminal.inline.format(v="value", t="obj", k="known", c="check")
         for value in values:
-            inlined = eval(expression, {"_tp": type, "value": value, "obj": terminal.inline_object})  # noqa: S307
-            assert bool(inlined) == bool(terminal.predicate(value)), (terminal.name, value)
+            for known in (terminal.inline_known, set()):  # what the predicate accepted so far, or nothing yet
+                names = {"_tp": type, "value": value, "obj": terminal.inline_object, "known": known, "check": terminal.predicate}
+                inlined = eval(expression, names)  # noqa: S307
+                assert bool(inlined) == bool(terminal.predicate(value)), (terminal.name, value)
+
+
+class _Text(str):
+    """A string of another class: not a symbol, even when equal to one."""
+
+
+def test_a_known_identifier_of_another_class_is_still_refused():
+    L0.Let("x", L0.Num(1))  # "x" now known as an identifier
+    with pytest.raises(GrammarError):
+        L0.Let(_Text("x"), L0.Num(1))
+    with pytest.raises(GrammarError):
+        L0.Let.make(_Text("x"), L0.Num(1))
 
 
 def test_generated_constructors_check_like_isinstance():
@@ -543,3 +557,39 @@ def test_an_identity_clause_still_refuses_a_node_outside_the_target():
 
     with pytest.raises(GrammarError, match="Let"):
         _BadLet().run(tree)
+
+
+def test_an_ill_formed_node_inside_a_rebuilt_subtree_is_caught_naming_the_pass_and_the_node():
+    """Deep in a tree whose other statements are reused as they are, a handler builds a node
+    with a bad field, or returns a statement where an expression belongs: the pipeline stops at
+    that pass, and the error names the pass and the production."""
+    reused = L0.Loop(3, [L0.Let("a", L0.Var("b"))])  # no Num inside: handed on as it is
+
+    class _BadName(Pass):
+        """Rename numbers to an ill-formed symbol. Test-only."""
+
+        name = "convert_nums_to_bad_names"
+        source = L0
+        target = L0
+
+        def Num(self, node):
+            return L0.Var("not a name")
+
+    class _StmtForExpr(Pass):
+        """Put a statement where a number was. Test-only."""
+
+        name = "convert_nums_to_statements"
+        source = L0
+        target = L0
+
+        def Num(self, node):
+            return L0.Note("n", None)
+
+    tree = L0.Prog([reused, L0.Loop(2, [L0.Let("x", L0.Add(L0.Var("y"), L0.Num(1)))]), reused], None)
+    for pass_, production, field in ((_BadName, "Var", "name"), (_StmtForExpr, "Add", "b")):
+        with pytest.raises(PipelineError) as info:
+            Pipeline([pass_]).run(tree)
+        error = info.value.error
+        assert isinstance(error, InternalError) and error.pass_name == pass_.name
+        assert f"({production} ...)" in str(error) and f"field '{field}'" in str(error)
+    assert _BadName().visit(reused) is reused  # the statements around were not rebuilt

@@ -74,12 +74,17 @@ _CHILD_FIELDS: dict[type, tuple[str, ...]] = {}  # node class -> its fields that
 def _stores_and_method_calls(root: ast.AST) -> tuple[list[str], list[ast.Call]]:
     """The names stored to (``ast.Name`` in a ``Store`` context) and the calls ``x.attr(...)`` in
     ``root``, every node included as ``ast.walk`` includes it (in another order): a walk without
-    its generators, which costs most of what reading a large function costs otherwise."""
+    its generators, which costs most of what reading a large function costs otherwise. The
+    commonest nodes of a DSL body (assignments, calls, attributes, keywords, lists, arithmetic,
+    loops, ifs) are entered
+    field by field, without looking their fields up; others through their ``_fields``."""
     stores: list[str] = []
     calls: list[ast.Call] = []
     stack = [root]
     pop, push, extend = stack.pop, stack.append, stack.extend
     name_, constant, call, attribute, store, node_class = ast.Name, ast.Constant, ast.Call, ast.Attribute, ast.Store, ast.AST
+    assign, expr, keyword, list_, tuple_ = ast.Assign, ast.Expr, ast.keyword, ast.List, ast.Tuple
+    binop, for_, if_ = ast.BinOp, ast.For, ast.If
     child_fields = _CHILD_FIELDS
     while stack:
         node = pop()
@@ -90,8 +95,49 @@ def _stores_and_method_calls(root: ast.AST) -> tuple[list[str], list[ast.Call]]:
             continue
         if kind is constant:
             continue
-        if kind is call and isinstance(node.func, attribute):
-            calls.append(node)
+        if kind is call:  # func, args, keywords (each keyword's value: its arg is a string)
+            func = node.func
+            if type(func) is attribute:  # its value (its attr is a string, its ctx holds nothing)
+                calls.append(node)
+                push(func.value)
+            elif isinstance(func, attribute):
+                calls.append(node)
+                push(func)
+            else:
+                push(func)
+            extend(node.args)
+            for item in node.keywords:
+                if type(item) is keyword:
+                    push(item.value)
+                else:
+                    push(item)
+            continue
+        if kind is attribute:
+            push(node.value)
+            continue
+        if kind is assign:  # targets, value (type_comment is a string)
+            extend(node.targets)
+            push(node.value)
+            continue
+        if kind is expr:
+            push(node.value)
+            continue
+        if kind is list_ or kind is tuple_:
+            extend(node.elts)
+            continue
+        if kind is binop:  # left, right (its op holds nothing)
+            push(node.left)
+            push(node.right)
+            continue
+        if kind is for_ or kind is if_:  # target, iter, body, orelse; test, body, orelse
+            if kind is for_:
+                push(node.target)
+                push(node.iter)
+            else:
+                push(node.test)
+            extend(node.body)
+            extend(node.orelse)
+            continue
         fields = child_fields.get(kind)
         if fields is None:
             fields = child_fields[kind] = tuple(f for f in getattr(kind, "_fields", ()) if f != "ctx")

@@ -79,9 +79,10 @@ class ProgramSource:
             line, col = node.lineno, node.col_offset
         except AttributeError:
             return Span(self.filename, self.classdef.lineno, 0)
-        wide = self._wide_lines.get(line)
-        if wide is not None:
-            col = len(wide[:col].decode("utf-8", errors="replace"))
+        if self._wide_lines:  # (a file of ASCII text has none)
+            wide = self._wide_lines.get(line)
+            if wide is not None:
+                col = len(wide[:col].decode("utf-8", errors="replace"))
         return _new_tuple(Span, (self.filename, line, col))
 
     def closure_get(self, name: str, node: ast.AST) -> Any:

@@ -195,6 +195,8 @@ def check_extent(owner: Any, value: int, node: ast.AST) -> None:
 
 
 def shapes_match(declared: tuple, actual: tuple) -> bool:
+    if declared is actual:
+        return True
     if len(declared) != len(actual):
         return False
     for d, a in zip(declared, actual):
