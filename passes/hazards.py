@@ -688,7 +688,8 @@ def find_hazards(
         carries = holds.carries(stmt, scope)
         if carries:
             carries.enter()
-        if trip_count(stmt) == 1:  # it runs once: no back edge, no other iteration
+        runs = trip_count(stmt)
+        if runs == 1:  # it runs once: no back edge, no other iteration
             block(stmt.body, inner_path, inner_loops, scope, pos, inner_parallel, auto)
             if carries:
                 carries.back_edge()
@@ -730,7 +731,7 @@ def find_hazards(
         # After a loop that certainly runs: the state some last pass ends in (the head less what
         # that pass removed; what it added is in the head). After one that may not run, that or
         # the state before it: the head.
-        if (trip_count(stmt) or 0) > 0:
+        if (runs or 0) > 0:
             added = set(plus)  # (a retagged access the pass re-made stays, though it removed it)
             for e in minus:
                 if e not in added:
