@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from .kernels import output_param_of_result
+from .kernels import output_params
 from .util import last_yield
 
 
@@ -18,6 +18,7 @@ def buffer_roots(func, kernels: dict[str, Any], trivial_carry: Callable[[Any], b
     branches yield when they agree. Everything else is its own root.
     """
     roots: dict[str, str] = {p.name: p.name for p in func.params}
+    outputs: dict[str, tuple] = {}  # kernel name -> ``output_params``
 
     def root(expr) -> str | None:
         if expr is None or expr._production != "Var":
@@ -39,12 +40,15 @@ def buffer_roots(func, kernels: dict[str, Any], trivial_carry: Callable[[Any], b
                     src = root(value.array)
                 roots[stmt.var.name] = src or stmt.var.name
             elif kind == "Task":
-                kernel = kernels[stmt.kernel]
+                params = outputs.get(stmt.kernel)
+                if params is None:
+                    params = outputs[stmt.kernel] = output_params(kernels[stmt.kernel])
+                args = stmt.args
                 for i, out in enumerate(stmt.outs):
-                    binder = getattr(out, "var", out)
-                    p = output_param_of_result(kernel, i)
-                    src = root(stmt.args[p].value) if p is not None and p < len(stmt.args) else None
-                    roots[binder.name] = src or binder.name
+                    name = getattr(out, "var", out).name
+                    p = params[i]
+                    src = root(args[p].value) if p is not None and p < len(args) else None
+                    roots[name] = src or name
             elif kind == "For" or kind == "While":
                 for it in stmt.iters:
                     roots[it.var.name] = (root(it.init) if trivial_carry(it) else None) or it.var.name

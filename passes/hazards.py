@@ -508,8 +508,8 @@ def find_hazards(
     scope_sites: dict[int, list[int]] = {}  # manual scope -> the sites in it
     scope_at: dict[int, Site] = {}  # outermost manual scope -> where it stands (a site of its own)
 
-    def step(site: int, task, found: tuple[list[Access], set[Access], frozenset]) -> None:
-        mine, certain, waits = found
+    def step(site: int, task, found: tuple[list[Access], set[Access], frozenset, list[Access]]) -> None:
+        mine, certain, waits, gen = found
         for a in mine:  # meet
             if a.dir is ArgDir.Output:  # a fresh buffer follows no earlier access
                 continue
@@ -532,7 +532,7 @@ def find_hazards(
                     live.replace(e, e.older())
         if task.tid is not None:  # its TaskId now holds this run, which waits for what its deps hold
             holds.assign([(task.tid.name, waits)])
-        for a in mine:
+        for a in gen:
             if a.write:
                 if a in certain:  # kill: a write that may not happen to this root supersedes nothing
                     for write in (False, True):
@@ -626,8 +626,8 @@ def find_hazards(
                         live.file_site(site)
                 found = found_at.get((site, id(current[-1])))
                 if found is None:
-                    found = found_at[site, id(current[-1])] = (
-                        *accesses(stmt, site, scope, parallel, loops), dep_names(stmt))
+                    mine, certain = accesses(stmt, site, scope, parallel, loops)
+                    found = found_at[site, id(current[-1])] = (mine, certain, dep_names(stmt), _gen(mine, certain))
                 step(site, stmt, found)
             elif kind == "Let" and stmt.value._production == "ReadTensor":
                 if stmt.var.name in used:
@@ -688,7 +688,8 @@ def find_hazards(
         carries = holds.carries(stmt, scope)
         if carries:
             carries.enter()
-        if trip_count(stmt) == 1:  # it runs once: no back edge, no other iteration
+        runs = trip_count(stmt)
+        if runs == 1:  # it runs once: no back edge, no other iteration
             block(stmt.body, inner_path, inner_loops, scope, pos, inner_parallel, auto)
             if carries:
                 carries.back_edge()
@@ -730,7 +731,7 @@ def find_hazards(
         # After a loop that certainly runs: the state some last pass ends in (the head less what
         # that pass removed; what it added is in the head). After one that may not run, that or
         # the state before it: the head.
-        if (trip_count(stmt) or 0) > 0:
+        if (runs or 0) > 0:
             added = set(plus)  # (a retagged access the pass re-made stays, though it removed it)
             for e in minus:
                 if e not in added:
@@ -748,6 +749,19 @@ def find_hazards(
     # fact alive until the (paused) cyclic collector runs; cut it so that they go now
     block = loop = None  # noqa: F841
     return result
+
+
+def _gen(mine: list[Access], certain: set[Access]) -> list[Access]:
+    """The accesses of one task that ``find_hazards`` makes live, in order: ``mine`` less each
+    read that a later certain write of the same task supersedes (an InOut argument's own read):
+    added, it would only be killed again, to the same live state."""
+    kills = [(i, w) for i, w in enumerate(mine) if w.write and w in certain]
+    if not kills:
+        return mine
+    return [
+        a for k, a in enumerate(mine)
+        if a.write or not any(i > k and w.root == a.root and covers(w.region, a.region) for i, w in kills)
+    ]
 
 
 def _prewalk(body) -> tuple[dict[str, frozenset], bool]:

@@ -69,21 +69,30 @@ class Holders:
     def assign(self, assignments) -> None:
         """A parallel assignment: each ``(name, sources)`` now holds every run its sources all
         hold (read before any name changes: a swap of carries stays right)."""
+        # Each fact a name or a source covers is replaced once, by the fact with its covers less
+        # the names, plus each name one of whose sources it covers. Every old fact goes before
+        # any new one comes: a new fact may equal another old one that changes too.
         live = self.live
-        staged = []
+        names = frozenset(name for name, _ in assignments)
+        touched: dict = {}  # fact -> None, in the order met
         for name, sources in assignments:
-            temp = name + "\0next"
             for source in sources:
-                for e in live.covered_by(source):
-                    if temp not in e.covers:
-                        live.replace(e, e.covered(e.covers | {temp}))
-            staged.append((name, temp))
-        for name, _ in staged:
-            for e in live.covered_by(name):
-                live.replace(e, e.covered(e.covers - {name}))
-        for name, temp in staged:
-            for e in live.covered_by(temp):
-                live.replace(e, e.covered((e.covers - {temp}) | {name}))
+                touched.update(dict.fromkeys(live.covered_by(source)))
+            touched.update(dict.fromkeys(live.covered_by(name)))
+        if not touched:
+            return
+        changed = []
+        for e in touched:
+            covers = e.covers - names
+            gained = [name for name, sources in assignments if not e.covers.isdisjoint(sources)]
+            if gained:
+                covers = covers | frozenset(gained)
+            if covers != e.covers:
+                changed.append((e, covers))
+        for e, _ in changed:
+            live.remove(e)
+        for e, covers in changed:
+            live.add(e.covered(covers))
 
     def add(self, name: str, sources) -> None:
         """``name`` also holds every run its sources hold (it accumulates them)."""

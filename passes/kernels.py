@@ -60,6 +60,11 @@ def output_param_of_result(kernel, result_index: int) -> int | None:
     return _facts(kernel)[1][result_index]
 
 
+def output_params(kernel) -> tuple[int | None, ...]:
+    """``output_param_of_result(kernel, i)`` for every result ``i``, in order."""
+    return _facts(kernel)[1]
+
+
 def _output_param_of_result(kernel, returned, result_index: int) -> int | None:
     mapped = returned[result_index]
     if mapped is not None:

@@ -207,30 +207,36 @@ class LiveAccesses:
             self.add(new)
 
     def _file_site(self, access) -> None:
-        if access.site in self.filed:
-            found = self.sites.get(access.site)
+        site = access.site
+        if site in self.filed:
+            found = self.sites.get(site)
             if found is None:
-                self.sites[access.site] = {access}
+                self.sites[site] = {access}
             else:
                 found.add(access)
-        for name in access.covers:
-            found = self.holders.get(name)
-            if found is None:
-                self.holders[name] = {access}
-            else:
-                found.add(access)
+        if access.covers:
+            holders = self.holders
+            for name in access.covers:
+                found = holders.get(name)
+                if found is None:
+                    holders[name] = {access}
+                else:
+                    found.add(access)
 
     def _unfile_site(self, access) -> None:
-        if access.site in self.filed:
-            found = self.sites[access.site]
+        site = access.site
+        if site in self.filed:
+            found = self.sites[site]
             found.discard(access)
             if not found:
-                del self.sites[access.site]
-        for name in access.covers:
-            found = self.holders[name]
-            found.discard(access)
-            if not found:
-                del self.holders[name]
+                del self.sites[site]
+        if access.covers:
+            holders = self.holders
+            for name in access.covers:
+                found = holders[name]
+                found.discard(access)
+                if not found:
+                    del holders[name]
 
     def mark(self) -> int:
         return len(self.trail)
@@ -238,15 +244,16 @@ class LiveAccesses:
     def undo(self, mark: int) -> None:
         """Back to the state when the trail was ``mark`` long."""
         trail, indexes = self.trail, self.indexes
-        while len(trail) > mark:
-            added, access = trail.pop()
-            index = indexes[(access.root, access.write)]
+        undone = trail[mark:]
+        del trail[mark:]
+        unfile, file = self._unfile_site, self._file_site
+        for added, access in reversed(undone):
             if added:
-                index.discard(access)
-                self._unfile_site(access)
+                indexes[(access.root, access.write)].discard(access)
+                unfile(access)
             else:
-                index.add(access)
-                self._file_site(access)
+                indexes[(access.root, access.write)].add(access)
+                file(access)
 
     def delta(self, mark: int) -> tuple[list, list]:
         """The net change since ``mark``: (accesses added, accesses removed), each once."""

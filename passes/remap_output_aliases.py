@@ -10,6 +10,7 @@ from nanopass.rewrite import Pass, register
 from .aliases import buffer_roots
 from .kernels import kernel_table, output_param_of_result
 from .naming import NameTable, base_name, ssa_role
+from .util import iter_stmts
 
 N = NAMED
 
@@ -55,7 +56,8 @@ class RemapOutputAliases(Pass):
         for dyn in func.dyn_dims:
             names[dyn.name] = dyn.name
             table.claim(dyn.name)
-        self.derived = self.derived_suffixes(func)
+        stmts = list(iter_stmts(func.body))  # (one walk for the three uses below)
+        self.derived = self.derived_suffixes(stmts)
         scalars = [p.name for p in func.params if p.type._production == "ScalarType"]
         for binder in self.binders(func):
             if binder.type._production == "ScalarType":
@@ -70,12 +72,10 @@ class RemapOutputAliases(Pass):
                 names[binder.name] = table.reserve(base, derived=derived)
             else:
                 names[binder.name] = table.reserve(binder.name, derived=derived)
-        from .util import iter_stmts
-
-        for stmt in iter_stmts(func.body):
+        for stmt in stmts:
             if stmt._production == "CellDecl":
                 names[stmt.cell] = table.reserve(base_name(stmt.cell))
-        self.carry_names(func, names, roots)
+        self.carry_names(stmts, names, roots)
         for name, root in roots.items():
             if root != name:
                 if root not in names:
@@ -88,13 +88,12 @@ class RemapOutputAliases(Pass):
         self.scalars_renamed = any(names.get(name, name) != name for name in scalars)
         return self.visit(program)
 
-    def carry_names(self, func, names: dict[str, str], roots: dict[str, str]) -> None:
+    def carry_names(self, stmts, names: dict[str, str], roots: dict[str, str]) -> None:
         """A rebound carry is one C++ variable for the iter_arg and the result (named by the
         result); a TaskId array carry of a pl.parallel loop stands, inside the body, for its init;
-        a TaskId carry that holds more ids in the body than its result has a variable of its own."""
-        from .util import iter_stmts
-
-        for stmt in iter_stmts(func.body):
+        a TaskId carry that holds more ids in the body than its result has a variable of its own.
+        ``stmts``: every statement of the function (``iter_stmts``)."""
+        for stmt in stmts:
             if stmt._production not in ("For", "While"):
                 continue
             for it, result in zip(stmt.iters, stmt.results):
@@ -107,11 +106,11 @@ class RemapOutputAliases(Pass):
                 else:
                     names[it.var.name] = names[result.name]
 
-    def derived_suffixes(self, func) -> dict[str, tuple[str, ...]]:
-        from .util import iter_stmts
-
+    def derived_suffixes(self, stmts) -> dict[str, tuple[str, ...]]:
+        """Created or viewed tensor -> the suffixes of the names lower_to_emission derives from
+        its name; ``stmts``: every statement of the function (``iter_stmts``)."""
         out: dict[str, tuple[str, ...]] = {}
-        for stmt in iter_stmts(func.body):
+        for stmt in stmts:
             if stmt._production == "Alloc":
                 for c in stmt.creates:
                     out[c.var.name] = CREATE_DERIVED
