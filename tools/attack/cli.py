@@ -5,6 +5,9 @@
   --exhaustive --grammar rows --size K [--max-atoms A] --out DIR
                                       the same over rows.py's grammar (small tensors, row blocks of a
                                       target, assemble, careful manual deps), one per renaming class
+  --exhaustive --grammar scopes --size K [--max-atoms A] --out DIR
+                                      the same over scopes.py's grammar (buffers made and replaced in
+                                      scopes, manual scopes, loops and carries; runs for n in 0..3)
   --surface --seconds N --seed S ...  random programs over issue 22's DSL surface (surface_generate.py)
 
 Each failing program is saved as DIR/<class>/<name>.py with its failures in a header comment;
@@ -26,10 +29,11 @@ from collections import Counter, defaultdict
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from pathlib import Path
 
-from . import exhaustive, generate, record, rows, runner, shrink, surface_generate
+from . import exhaustive, generate, record, rows, runner, scopes, shrink, surface_generate
 from . import program as P
 
 COMPILE_TIMEOUT_S = 60
+GRAMMARS = {"rows": rows, "scopes": scopes}     # the exhaustive grammars besides exhaustive.py's
 
 
 class _Timeout(Exception):
@@ -111,6 +115,8 @@ class Tally:
                 c["runtime errors"] += 1
             elif cls.startswith("trace"):
                 c["trace mismatches"] += 1
+            elif cls.startswith("warning"):
+                c["warnings of freed buffers"] += 1
         if r["refusal"] and r["unorderable"]:
             c["refusals of programs with no correct compilation"] += 1
         elif r["refusal"]:
@@ -136,10 +142,10 @@ class Tally:
 
 
 def _programs(args):
-    if args.exhaustive and args.grammar == "rows":
+    if args.exhaustive and args.grammar in GRAMMARS:
         for size in range(1, args.size + 1):
-            for i, prog in enumerate(rows.programs(size, max_atoms=args.max_atoms)):
-                yield f"rows{size}{'' if args.max_atoms is None else f'a{args.max_atoms}'}-{i:05d}", prog
+            for i, prog in enumerate(GRAMMARS[args.grammar].programs(size, max_atoms=args.max_atoms)):
+                yield f"{args.grammar}{size}{'' if args.max_atoms is None else f'a{args.max_atoms}'}-{i:05d}", prog
         return
     if args.exhaustive:
         atoms = exhaustive.ALPHABETS[args.alphabet]
@@ -159,13 +165,13 @@ def _programs(args):
 def _write_summary(args, tally: Tally, elapsed: float, partial: bool) -> dict:
     summary = tally.summary()
     summary["figures"]["wall seconds"] = round(elapsed, 1)
-    summary["mode"] = (f"exhaustive rows grammar size {args.size}"
+    summary["mode"] = (f"exhaustive {args.grammar} grammar size {args.size}"
                        + ("" if args.max_atoms is None else f" at most {args.max_atoms} atoms")
-                       if args.exhaustive and args.grammar == "rows" else
+                       if args.exhaustive and args.grammar in GRAMMARS else
                        f"exhaustive size {args.size} ({args.alphabet} alphabet)" if args.exhaustive
                        else f"random{' surface' if args.surface else ''} seed {args.seed}")
-    if args.exhaustive and args.grammar == "rows":
-        summary["programs in the grammar"] = sum(rows.count(k, max_atoms=args.max_atoms)
+    if args.exhaustive and args.grammar in GRAMMARS:
+        summary["programs in the grammar"] = sum(GRAMMARS[args.grammar].count(k, max_atoms=args.max_atoms)
                                                  for k in range(1, args.size + 1))
     elif args.exhaustive:
         summary["programs in the grammar"] = sum(
@@ -188,10 +194,10 @@ def main(argv=None) -> int:
     ap.add_argument("--size", type=int, default=2, help="largest exhaustive program (items)")
     ap.add_argument("--alphabet", choices=sorted(exhaustive.ALPHABETS), default="full",
                     help="exhaustive atoms: all twelve, or the four over one tensor")
-    ap.add_argument("--grammar", choices=("tensors", "rows"), default="tensors",
-                    help="exhaustive grammar: exhaustive.py's (two tensors) or rows.py's")
+    ap.add_argument("--grammar", choices=("tensors",) + tuple(GRAMMARS), default="tensors",
+                    help="exhaustive grammar: exhaustive.py's (two tensors), rows.py's or scopes.py's")
     ap.add_argument("--max-atoms", type=int, default=None,
-                    help="rows grammar: only programs with at most this many atoms")
+                    help="rows and scopes grammars: only programs with at most this many atoms")
     ap.add_argument("--limit", type=int, default=None, help="stop after this many programs")
     ap.add_argument("--out", type=Path, required=True)
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
@@ -258,7 +264,7 @@ def main(argv=None) -> int:
           f"{fig.get('runs', 0)} runs in {elapsed:.0f} s")
     for key in ("hazards", "value mismatches", "g++ rejections", "crashes", "refusals",
                 "refusals of programs with no correct compilation", "runtime errors",
-                "trace mismatches", "tester-invalid", "failing programs"):
+                "trace mismatches", "warnings of freed buffers", "tester-invalid", "failing programs"):
         print(f"  {key}: {fig.get(key, 0)}")
     print("  programs per failure class:")
     for cls, n in summary["classes"].items():

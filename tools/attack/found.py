@@ -199,7 +199,7 @@ FOUND = {
 
 # Defects the rows grammar found (tools/attack/rows.py, branch att5 on main c6721bf): the smallest
 # program of each shape, as the grammar writes it. OPEN holds the ones the compiler still fails
-# (none now; `python -m nanopass.tools.attack.found --open DIR` writes them); a fixed one moves to
+# (none of these now; `python -m nanopass.tools.attack.found --open DIR` writes them); a fixed one moves to
 # FOUND, where tests/test_attack.py checks it passes (29-31: the pairs an assemble's placement makes
 # in a manual scope are the compiler's since branch asm21; 32: a host access in a manual scope waits
 # for the scope's tasks through a host wait since branch ref21).
@@ -252,7 +252,64 @@ FOUND.update({
                   extra=("v",))),
 })
 
-OPEN: dict = {}
+
+
+# Defects the scopes grammar found (tools/attack/scopes.py, branch att6 on land21 0b18d80): the
+# smallest program of each shape, as the grammar writes it (size 4 or 5; no program of size 2 or
+# less fails, nor any of the 2,423 of size 3 run, among them every use after a block that allocates;
+# RUNS.md).
+def _scopes(shape, atoms) -> P.Program:
+    from . import scopes
+    return scopes.build(shape, tuple(scopes.ATOMS.index(a) for a in atoms))
+
+
+def _block(kind, *items):
+    return (kind, tuple(items))
+
+
+OPEN: dict = {
+    "33-created-tensor-with-an-init-value-in-a-loop-of-a-manual-scope-used-after-it": (
+        "runtime use_after_scope",
+        "scopes grammar, size 4: 19 with init_value=0.5. The compiler warns (place_loop_allocations_"
+        "before_scopes: 'one buffer made before the block would not start from the initial value in "
+        "every iteration') and leaves the create in the manual scope, which frees it; the host read "
+        "after the scope uses the freed buffer. The same with `with pl.scope()` for the manual scope "
+        "and with pl.parallel(2) or pl.range(2) for the loop",
+        _scopes((_block("manual", _block("range_n", "atom")), "atom"), [("newi", "w"), ("hr", "w")])),
+    "34-runtime-output-of-a-parallel-loop-reading-the-other-iterations-output-in-a-manual-scope-used-after-it": (
+        "runtime use_after_scope",
+        "scopes grammar, size 4: 27's family, where each iteration of the pl.parallel(2) loop reads "
+        "the buffer the iteration before made (`w, m = pl.submit(self.rd, w, deps=[m])`). The "
+        "compiler warns ('iterations that may run at once need a buffer each, which the compiler makes "
+        "before the block only for a loop ... whose iterations read no other iteration's buffer') and "
+        "leaves the output in the scope; the host read after it uses the freed buffer. Also with the "
+        "use in the next iteration of a loop around the manual scope instead of after it",
+        _scopes((_block("manual", _block("parallel_2", "atom")), "atom"), [("mk", "w", "w"), ("hr", "w")])),
+    "35-warning-of-a-freed-buffer-that-nothing-uses-after-the-scope": (
+        "warning buffer freed",
+        "scopes grammar, size 4: a create with init_value in a loop of a manual scope, in a loop; "
+        "nothing reads `w` after the scope (the next iteration rebinds it first, and nothing follows "
+        "the outer loop), yet the compiler warns that 'w' is 'used after the block' and 'the use "
+        "after the block may use a freed buffer'. The runs pass; the warning is spurious (the same "
+        "with `with pl.scope()` for the manual scope, or pl.parallel(2) for the inner loop)",
+        _scopes((_block("range_n", _block("manual", _block("range_2", "atom"))),), [("newi", "w")])),
+    "36-created-tensor-in-a-branch-of-a-loop-of-a-manual-scope-used-after-it": (
+        "runtime use_after_scope",
+        "scopes grammar, size 5: 13 and 19 together, a create in `if n > 1` inside a pl.range(n) loop "
+        "of a manual scope, read after the scope. The compiler warns (the buffers are made before the "
+        "block 'only for an allocation run once in every iteration of a pl.range loop directly in the "
+        "block') and leaves the create in the scope, which frees it. The same with a runtime output "
+        "(`w, m = pl.submit(self.rd, v, deps=[m])`) for the create, with `with pl.scope()` for the "
+        "manual scope, and with pl.parallel(2) for the loop",
+        _scopes((_block("manual", _block("range_n", _block("if_n", "atom"))), "atom"), [("new", "w"), ("hr", "w")])),
+    "37-runtime-output-read-by-the-next-iteration-of-an-inner-loop-of-a-manual-scope-used-after-it": (
+        "runtime use_after_scope",
+        "scopes grammar, size 5: 24 with the loop inside another pl.range(2) loop of the manual scope: "
+        "each iteration of the inner loop reads the buffer the iteration before made and the runtime "
+        "allocates its own; the host read after the scope uses a freed buffer (the compiler warns). "
+        "With `pl.submit(self.rd, v)` (reading no earlier iteration's buffer) it passes",
+        _scopes((_block("manual", _block("range_2", _block("range_2", "atom"))), "atom"), [("mk", "w", "w"), ("hr", "w")])),
+}
 
 
 def write_one(out: Path, name: str, cls: str, what: str, prog: P.Program, where: str) -> None:
@@ -268,7 +325,7 @@ def write(out: Path, open_only: bool = False) -> None:
     for name, (cls, what, prog) in {} if open_only else FOUND.items():
         write_one(out, name, cls, what, prog, "found on branch attack")
     for name, (cls, what, prog) in OPEN.items():
-        write_one(out, name, cls, what, prog, "still open on branch att5 (main c6721bf)")
+        write_one(out, name, cls, what, prog, "still open on branch att6 (land21 0b18d80)")
 
 
 if __name__ == "__main__":

@@ -189,6 +189,7 @@ class Program:
     plain_orch: bool = False      # the orchestration function written as a plain `@pl.function`
     return_call: Optional[Call] = None   # `return self.k(...)` (its first result is returned)
     extra: tuple = ()             # names of more InOut [4, 4] parameters, after sink (and cnt)
+    settings: tuple = ()          # the (n, c) values it runs for (none: runner.py's default)
 
     def kernel(self, name: str) -> Kernel:
         for k in self.kernels:

@@ -46,6 +46,7 @@ class Compiled:
     code: Optional[str] = None
     kernel_ids: dict = field(default_factory=dict)
     others: dict = field(default_factory=dict)   # the other orchestration functions' C++, by name
+    warnings: list = field(default_factory=list)  # "LINE: [pass] message" of each warning the compile printed
     error_kind: Optional[str] = None   # "user" (located), "user-unlocated", "internal", "crash"
     error: str = ""
 
@@ -79,7 +80,9 @@ def compile_dsl(path: Path, **options) -> Compiled:
         tb = traceback.format_exc(limit=-3)
         return Compiled(error_kind="crash", error=f"{type(e).__name__}: {e}\n{tb}")
     others = {name: r.code for name, r in getattr(result, "functions", {}).items() if r is not result}
-    return Compiled(code=result.code, kernel_ids=dict(result.kernel_ids), others=others)
+    warnings = [f"{getattr(w.span, 'line', '?')}: [{w.pass_name}] {w.message}"
+                for stage in (getattr(result, "stages", None) or ()) for w in stage.warnings]
+    return Compiled(code=result.code, kernel_ids=dict(result.kernel_ids), others=others, warnings=warnings)
 
 
 @dataclass

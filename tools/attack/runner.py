@@ -37,7 +37,7 @@ class Report:
 def check(prog: P.Program, settings=None, host_region: str = "element",
           workdir: Optional[Path] = None) -> Report:
     if settings is None:
-        settings = SURFACE_SETTINGS if prog.surface else SETTINGS
+        settings = prog.settings or (SURFACE_SETTINGS if prog.surface else SETTINGS)
     rendered = P.render(prog)
     rep = Report(rendered.source)
     seqs = {}
@@ -60,6 +60,9 @@ def check(prog: P.Program, settings=None, host_region: str = "element",
             else:
                 rep.failures.append((None, oracle.Failure(f"compiler {comp.error_kind}", comp.error)))
             return rep
+        for text in comp.warnings:
+            if "free" in text.lower():
+                rep.failures.append((None, oracle.Failure("warning buffer freed", f"line {text}")))
         for name, code in sorted(comp.others.items()):
             err = record.syntax_error(code, wd, name)
             if err:

@@ -1,0 +1,191 @@
+"""The adversarial tester's bounded-exhaustive "scopes" grammar: buffer lifetimes and loops in
+scopes, which the rows grammar (rows.py) does not reach.
+
+Two names, `w` (a parameter) and `v` (a second InOut [4, 4] parameter after `sink`), each bound to
+a buffer the atoms may replace; the program's other tensors are the buffers the atoms make:
+  new(T)    a fresh tensor                                 `T = pl.create_tensor([4, 4], dtype=pl.FP32)`
+  newi(T)   one with a fill                                `T = pl.create_tensor(..., init_value=0.5)`
+  wr(T)     a task writing T (Out)                         `T = self.wr(T)`
+  up(T)     a task updating T (InOut)                      `T = self.up(T)`
+  rd(T)     a task reading T, its output left unused       `f, q = pl.submit(self.rd, T)`
+  hr(T)     a host read of T[1, 1]                         `h = pl.tensor.read(T, [1, 1])`
+  hw(T)     a host write of T[1, 1]                        `pl.tensor.write(T, [1, 1], 1.0)`
+  mk(U, T)  a task reading T whose output, a buffer the     `U, k = pl.submit(self.rd, T)`
+            runtime allocates, U names from then on
+Blocks, each around a non-empty item sequence (an item is an atom, size 1, or a block, size 1 + its
+body): `with pl.scope():` (the function is then written `auto_scope=False`, as the DSL asks; not
+inside a manual scope, where the runtime forbids an AUTO scope), `with pl.manual_scope()` (manual
+scopes do not nest; a careful user chains every task of the scope: `m = None` first, then each
+task `..., m = pl.submit(..., deps=[m])`), `for i in pl.range(n)`, `for i in pl.range(2)`,
+`for i in pl.parallel(2)`, `for i, (w, v) in pl.range(n, init_values=(w, v))` ending with
+`w, v = pl.yield_(v, w)` (a swap), and `if n > 1`. Every name the atoms bind is `w` or `v`, so
+whatever follows a block uses the names bound in it. Runs: n in 0..3 (SETTINGS).
+
+Symmetry: swapping `w` and `v` maps a program to one with the same meaning up to renaming; of each
+class only the member whose atom sequence is smallest (in ATOMS order) is enumerated. Programs come
+by size, and within a size with fewer atoms first, in a fixed order, so an index names one program
+for good.
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import Iterator
+
+from . import program as P
+
+NAMES = ("w", "v")
+ATOMS = tuple([(op, t) for op in ("new", "newi", "wr", "up", "rd", "hr", "hw") for t in NAMES]
+              + [("mk", u, t) for u in NAMES for t in NAMES])
+BLOCKS = ("scope", "manual", "range_n", "range_2", "parallel_2", "swap_n", "if_n")
+EXTRA = ("v",)
+SETTINGS = tuple((n, 0) for n in range(4))
+FILL = 0.5
+
+KERNELS = (
+    P.Kernel("wr", (("out", "B"),)),
+    P.Kernel("up", (("inout", "B"),)),
+    P.Kernel("rd", (("in", "B"), ("out", "B"))),
+)
+
+_SWAP = {"w": "v", "v": "w"}
+
+
+def _renamed(atom: tuple) -> tuple:
+    return (atom[0],) + tuple(_SWAP[t] for t in atom[1:])
+
+
+RENAMINGS = (tuple(ATOMS.index(_renamed(a)) for a in ATOMS),)
+
+
+def shapes(size: int, in_manual: bool = False) -> Iterator[tuple]:
+    """Item sequences of exactly `size`: tuples of "atom" or (block, inner shape)."""
+    if size == 0:
+        yield ()
+        return
+    for first in range(1, size + 1):
+        for head in _items(first, in_manual):
+            for tail in shapes(size - first, in_manual):
+                yield (head,) + tail
+
+
+def _items(size: int, in_manual: bool) -> Iterator:
+    if size == 1:
+        yield "atom"
+        return
+    for block in BLOCKS:
+        if in_manual and block in ("manual", "scope"):
+            continue
+        for inner in shapes(size - 1, in_manual or block == "manual"):
+            yield (block, inner)
+
+
+def n_atoms(shape) -> int:
+    return sum(1 if item == "atom" else n_atoms(item[1]) for item in shape)
+
+
+def canonical(fill: tuple) -> bool:
+    """Is this atom sequence the smallest of its renaming class?"""
+    return all(fill <= tuple(perm[i] for i in fill) for perm in RENAMINGS)
+
+
+def fills(shape, reduce: bool = True) -> Iterator[tuple]:
+    for fill in itertools.product(range(len(ATOMS)), repeat=n_atoms(shape)):
+        if not reduce or canonical(fill):
+            yield fill
+
+
+def ordered_shapes(size: int) -> list:
+    return sorted(shapes(size), key=lambda sh: (n_atoms(sh), repr(sh)))
+
+
+def programs(size: int, reduce: bool = True, max_atoms=None) -> Iterator[P.Program]:
+    """Every program of exactly `size` items (one per renaming class when `reduce`; only those
+    with at most `max_atoms` atoms when given)."""
+    for shape in ordered_shapes(size):
+        if max_atoms is not None and n_atoms(shape) > max_atoms:
+            continue
+        for fill in fills(shape, reduce):
+            yield build(shape, fill)
+
+
+def count(size: int, reduce: bool = True, max_atoms=None) -> int:
+    return sum(sum(1 for _ in fills(sh, reduce)) for sh in shapes(size)
+               if max_atoms is None or n_atoms(sh) <= max_atoms)
+
+
+def _has_scope(shape) -> bool:
+    return any(item != "atom" and (item[0] == "scope" or _has_scope(item[1])) for item in shape)
+
+
+class _Builder:
+    """Renders atoms; in a manual scope every task waits for the one before it (`m`)."""
+
+    def __init__(self, fill: tuple):
+        self.atoms = iter(ATOMS[i] for i in fill)
+        self.k = 0
+
+    def fresh(self, p: str) -> str:
+        self.k += 1
+        return f"{p}{self.k}"
+
+    def items(self, shape, manual: bool) -> list:
+        out = []
+        for item in shape:
+            if item == "atom":
+                out += self.atom(next(self.atoms), manual)
+                continue
+            block, inner = item
+            if block == "manual":
+                out.append(P.Manual((P.TidNone("m"),) + tuple(self.items(inner, True))))
+            elif block == "scope":
+                out.append(P.Auto(tuple(self.items(inner, manual))))
+            elif block == "if_n":
+                out.append(P.If(("n", ">", 1), tuple(self.items(inner, manual))))
+            else:
+                kind, trip = block.split("_")
+                var = self.fresh("i")
+                trip = "n" if trip == "n" else int(trip)
+                body = tuple(self.items(inner, manual))
+                if kind == "swap":
+                    out.append(P.Loop("range", var, trip, body, carries=(("w", "w"), ("v", "v")),
+                                      yields=("v", "w"), results=("w", "v")))
+                else:
+                    out.append(P.Loop(kind, var, trip, body))
+        return out
+
+    def task(self, kernel: str, args: tuple, results: tuple, manual: bool) -> P.Call:
+        if manual:
+            return P.Call(kernel, args, results, (), True, "m", ("m",))
+        if None in args:
+            return P.Call(kernel, args, results, (), True, self.fresh("k"))
+        return P.Call(kernel, args, results)
+
+    def atom(self, atom: tuple, manual: bool) -> list:
+        op, t = atom[0], atom[-1]
+        if op in ("new", "newi"):
+            return [P.Create(t, "B", FILL if op == "newi" else None)]
+        if op == "hr":
+            return [P.HostRead(self.fresh("h"), t, (1, 1), self.k % P.SINK_SIZE)]
+        if op == "hw":
+            return [P.HostWrite(t, (1, 1), 1.0)]
+        if op == "rd":
+            return [self.task("rd", (t, None), (self.fresh("f"),), manual)]
+        if op == "mk":
+            return [self.task("rd", (t, None), (atom[1],), manual)]
+        return [self.task(op, (t,), (t,), manual)]
+
+
+def build(shape: tuple, fill: tuple) -> P.Program:
+    body = tuple(_Builder(fill).items(shape, False))
+    used = set()
+
+    def walk(stmts):
+        for st in stmts:
+            if isinstance(st, P.Call):
+                used.add(st.kernel)
+            for ch in P.children(st):
+                walk(ch)
+    walk(body)
+    return P.Program(tuple(k for k in KERNELS if k.name in used), body, auto_scope=not _has_scope(shape),
+                     extra=EXTRA, settings=SETTINGS)
