@@ -2,7 +2,9 @@
 (docs/semantics.md "Still open" 10; ``place_loop_allocations_before_scopes``): the block's scope
 frees what is allocated in it, so the buffer is made before the block and shared by every
 iteration, whose accesses to it are then ordered (a MANUAL scope orders none of them); a loop
-whose iterations' buffers live at once gets a located warning."""
+whose iterations' buffers live at once gets row blocks of one buffer (a block for each run of a
+nest of constant bounds, also for a create with an initial value), or, where no count of blocks
+is known before the block, a located warning."""
 
 from __future__ import annotations
 
@@ -228,6 +230,11 @@ NESTS = {
     "parallel_loop_nested_in_a_loop": (
         "pl.manual_scope()", ["for j in pl.parallel(3):", "    w, p = pl.submit(self.rd, x, deps=[])"],
         "range(n)", 3, "j * 8"),
+    # an allocation in each branch of an if, the one reading the buffer of the iteration before:
+    # each rotates over two blocks by the loop's run index
+    "allocations_in_the_branches_of_an_if_read_the_previous_buffer": (
+        "pl.scope()", ["if i < 2:", "    w, p = pl.submit(self.rd, x)", "else:", "    w, p = pl.submit(self.rd, w)"],
+        "range(n)", 2, "i % 2 * 8"),
     # an allocation that may not run keeps the last buffer made for any number of iterations
     "allocation_in_an_if_of_a_loop_of_constant_bounds": (
         "pl.scope()", ["if i < n:", "    w, p = pl.submit(self.rd, w)"], "range(4)", 4, "i * 8"),
