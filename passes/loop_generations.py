@@ -3,20 +3,28 @@ iteration of a loop: what ``place_loop_allocations_before_scopes`` needs to give
 many buffers as it keeps at once.
 
 ``generations(loop, allocation, kernels)`` maps each name bound in ``loop`` (its carries
-included) to the *generations* of ``allocation`` it may hold: 0 for the buffer the current
-iteration made (once its allocation ran), ``d`` for the one made ``d`` iterations before. The
-facts flow as ``passes/allocations.py``'s do (a view, copy or assemble result holds its source's;
-a task result its written argument's; an inner loop's carries and results the init's and every
-yield's; an if result both branches'), and along ``loop``'s back edge a carry holds what its
-yield held, one generation older; joined to a fixpoint. ``None`` when a name may hold a
-generation older than ``limit`` (a carry that may keep a buffer forever).
+included) to the *generations* of ``allocation`` it may hold: 0 for the buffers the current
+iteration made (once its allocation ran; every run of an allocation in a loop nested in
+``loop``), ``d`` for those made ``d`` iterations before. The facts flow as
+``passes/allocations.py``'s do (a view, copy or assemble result holds its source's; a task
+result its written argument's; an inner loop's carries the init's and every yield's, its
+results its carries', or the last yield's for a loop of a constant trip count that runs; an if
+result both branches'), and along ``loop``'s back edge a carry holds what its yield held, one
+generation older; joined to a fixpoint. ``None`` when a name may hold a generation older than
+``limit`` (a carry that may keep a buffer forever).
+
+``run_index(loop)`` and ``linear_index(loops, counts)``: the number of the running iteration of a
+``For`` loop, and of a nest of loops of constant trip counts, from 0 (what selects a run's block).
 """
 
 from __future__ import annotations
 
 from .allocations import VIEWS
 from .kernels import output_param_of_result
-from .util import BODY_FIELDS, last_yield
+from nanopass.languages import SSA as S
+from nanopass.languages.terms import BinOp, DType
+
+from .util import BODY_FIELDS, last_yield, static_trip_count
 
 
 def generations(loop, allocation: str, kernels, limit: int = 8) -> dict[str, frozenset[int]] | None:
@@ -72,6 +80,7 @@ def generations(loop, allocation: str, kernels, limit: int = 8) -> dict[str, fro
     def carry(inner, older: int) -> None:
         """A loop's carries: the init's, every yield's (``older`` generations older), the results
         the carries'."""
+        runs = static_trip_count(inner) or 0
         for it in inner.iters:
             put(it.var.name, of(it.init))
         body(inner.body)
@@ -79,7 +88,9 @@ def generations(loop, allocation: str, kernels, limit: int = 8) -> dict[str, fro
         for i, (it, result) in enumerate(zip(inner.iters, inner.results)):
             if y is not None and i < len(y.values):
                 put(it.var.name, frozenset(d + older for d in of(y.values[i])))
-            put(result.name, held.get(it.var.name, frozenset()))
+            # (a loop of a constant trip count that runs ends with its last iteration's yield)
+            put(result.name, of(y.values[i]) if runs and y is not None and i < len(y.values)
+                else held.get(it.var.name, frozenset()))
 
     while True:
         changed = False
@@ -88,3 +99,28 @@ def generations(loop, allocation: str, kernels, limit: int = 8) -> dict[str, fro
             return None
         if not changed:
             return held
+
+
+def linear_index(loops: tuple, counts: list):
+    """The number of the running iteration of the nest ``loops`` (outermost first, ``counts``
+    their trip counts) from 0: ``((i0 * T1) + i1) * T2 + i2 ...``; ``None`` for no loop."""
+    index = None
+    for loop, count in zip(loops, counts):
+        index = run_index(loop) if index is None else plus(times(index, count), run_index(loop))
+    return index
+
+
+def times(expr, count: int):
+    return expr if count == 1 else S.Bin(BinOp.mul, expr, S.Int(count, DType.INDEX))
+
+
+def plus(a, b):
+    return S.Bin(BinOp.add, a, b)
+
+
+def run_index(loop):
+    """The number of the running iteration of the ``For`` ``loop``, from 0."""
+    var = S.Var(loop.var.name)
+    if loop.start._production == "Int" and loop.start.value == 0 and loop.step._production == "Int" and loop.step.value == 1:
+        return var
+    return S.Bin(BinOp.floordiv, S.Bin(BinOp.sub, var, loop.start), loop.step)

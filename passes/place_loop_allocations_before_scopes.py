@@ -10,7 +10,7 @@ from nanopass.languages.terms import BinOp, DType, LoopKind
 from nanopass.rewrite import register
 
 from .kernels import output_param_of_result
-from .loop_generations import generations
+from .loop_generations import generations, linear_index, plus, run_index, times
 from . import place_scope_escaping_outputs as escaping
 from .util import BODY_FIELDS, LOOPS, defined_binders, pure_scalar, renamed, static_trip_count, var_reads
 
@@ -26,6 +26,7 @@ class Blocks(NamedTuple):
     count: int
     index: object = None
     ordered: bool = True
+    each_run: bool = False  # a block for every run: the runs' buffers are as distinct as written
 
 
 ONE = Blocks(1)
@@ -48,15 +49,22 @@ class PlaceLoopAllocationsBeforeScopes(escaping.PlaceScopeEscapingOutputs):
     in the block, the buffer has ``k`` times the rows (``k - 1``: the oldest run such a name may
     hold, ``passes/loop_generations.py``) and run ``j`` takes row block ``j % k``; a
     ``pl.parallel`` loop of constant trip count ``T > 1`` directly in the block whose iterations
-    read no earlier run's buffer gets ``T`` blocks, iteration ``j`` block ``j``. Any other such
-    allocation, one with an initial value (the runtime fills a buffer only when it allocates it),
-    or one whose shape is computed in the block otherwise, is left as written with a located
-    warning that the use after the block may use a freed buffer (docs/semantics.md, "Still open"
-    10). A copy of a shared or rotated buffer is left in the loop: in a MANUAL scope, whose
-    ``deps=`` order one run's accesses only, ``hazards.shared_in_loops`` then orders every pair of
-    accesses to it (``order_write_after_read``); a ``pl.parallel`` loop's blocks are each one
-    iteration's. Afterwards no allocation made in a loop inside a user scope is read after it, but
-    for those warned about and task outputs of non-constant parameter shape.
+    read no earlier run's buffer gets ``T`` blocks, iteration ``j`` block ``j``. Else, for an
+    allocation run at most once in every iteration of a nest, a ``pl.range`` loop outermost and
+    loops of constant trip counts inside (``P`` runs in an outer iteration): ``k * P`` blocks,
+    ``k - 1`` the oldest outer iteration such a name may hold, run ``q`` of outer iteration ``i``
+    taking block ``(i % k) * P + q``; else, in loops of constant trip counts only, a block for
+    each run (as many buffers as the program makes: a scope frees its buffers only when it
+    ends), which also serves a create with an initial value (the runtime fills a buffer only
+    when it allocates it: the buffer made before the block is filled once, and no run shares a
+    block). Any other such allocation, or one whose shape is computed in the block otherwise, is
+    left as written with a located warning that the use after the block may use a freed buffer
+    (docs/semantics.md, "Still open" 10). A copy of a shared or rotated buffer is left in the
+    loop: in a MANUAL scope, whose ``deps=`` order one run's accesses only,
+    ``hazards.shared_in_loops`` then orders every pair of accesses to it
+    (``order_write_after_read``); the blocks of a ``pl.parallel`` loop, or of every run, are
+    each one run's. Afterwards no allocation made in a loop inside a user scope is read after
+    it, but for those warned about and task outputs of non-constant parameter shape.
     """
 
     name = "place_loop_allocations_before_scopes"
@@ -96,7 +104,7 @@ class PlaceLoopAllocationsBeforeScopes(escaping.PlaceScopeEscapingOutputs):
                 marker = self.marker.get(stmt.var.name)
                 # (placed for an inner block: the allocation is where the marker is)
                 where = (loops, stmt) if marker is None else (self.loops_around(marker), marker)
-                blocks = self.placement(lambda: (self.check_create(stmt), self.check_shared(stmt, stmt.var, *where)))
+                blocks = self.placement(lambda: self.check_create(stmt, loops, where))
                 if blocks is None:
                     out.append(stmt)
                     continue
@@ -118,8 +126,7 @@ class PlaceLoopAllocationsBeforeScopes(escaping.PlaceScopeEscapingOutputs):
                     and self.escapes(out.name, after)]
         if not escaping:
             return [task]
-        blocks = self.placement(lambda: max((self.check_shared(task, out, loops, task) for out in escaping),
-                                            key=lambda b: b.count))
+        blocks = self.placement(lambda: _widest([self.check_shared(task, out, loops, task, loops) for out in escaping]))
         if blocks is None:
             return [task]
         *lets, placed = self.allocate(task, after)
@@ -198,17 +205,25 @@ class PlaceLoopAllocationsBeforeScopes(escaping.PlaceScopeEscapingOutputs):
             return None
         return blocks[-1] if isinstance(blocks, tuple) and not isinstance(blocks, Blocks) else blocks
 
-    def check_create(self, let) -> None:
+    def check_create(self, let, loops: tuple, where: tuple) -> Blocks:
+        """The blocks the create ``let`` (in the loops ``loops`` of the block; ``where``: the loops
+        around the allocation it stands for and that allocation) gets, or refused."""
         name = _base(let.var.name)
         if let.value.init is not None:
-            raise UserError(
-                f"'{name}' is created with an initial value in a loop inside a `with` block and used after "
-                "the block: the block frees what is allocated in it when it ends, and one buffer made before "
-                "the block would not start from the initial value in every iteration, so the use after the block may use a "
-                "freed buffer",
-                let.span,
-                hint="create it before the `with` block, or use it only inside the block",
-            )
+            # (the runtime fills a buffer only when it allocates it: each run needs a block of its own)
+            blocks = _each_run(loops)
+            if blocks is None:
+                raise UserError(
+                    f"'{name}' is created with an initial value in a loop inside a `with` block and used after "
+                    "the block, and a loop around it has a trip count known only at run time: the block frees "
+                    "what is allocated in it when it ends, and the runtime API fills a buffer with its initial "
+                    "value only when it allocates it (it has no fill of an existing buffer), so buffers made "
+                    "before the block start every iteration from the initial value only as a block for each "
+                    "run, whose number must be known before the block; there is no correct compilation "
+                    "through the runtime API, and the use after the block may use a freed buffer",
+                    let.span,
+                    hint="create it before the `with` block, or use it only inside the block",
+                )
         if self.shape_lets(let.value.shape) is None:
             raise UserError(
                 f"'{name}' is created in a loop inside a `with` block with a shape computed inside the block, "
@@ -217,6 +232,9 @@ class PlaceLoopAllocationsBeforeScopes(escaping.PlaceScopeEscapingOutputs):
                 let.span,
                 hint="compute its shape before the `with` block",
             )
+        if let.value.init is not None:
+            return blocks
+        return self.check_shared(let, let.var, *where, loops)
 
     def shape_lets(self, shape) -> list | None:
         """The lets of the block that compute the names of the block ``shape`` reads, each before
@@ -252,9 +270,57 @@ class PlaceLoopAllocationsBeforeScopes(escaping.PlaceScopeEscapingOutputs):
                                          value=renamed(scalar.value, names)))
         return let.replace(value=let.value.replace(shape=tuple(renamed(d, names) for d in let.value.shape)))
 
-    def check_shared(self, stmt, binder, loops: tuple, where) -> Blocks:
-        """The blocks the allocation ``where`` (in the loops ``loops``) needs; refused unless each
-        run can have a block no run whose buffer may still be read shares (class docstring)."""
+    def check_shared(self, stmt, binder, loops: tuple, where, here: tuple) -> Blocks:
+        """The blocks the allocation ``where`` (in the loops ``loops``) needs, placed at ``stmt``
+        (in the loops ``here``); refused unless each run can have a block no run whose buffer
+        may still be read shares (class docstring). What the rules for one loop refuse, a nest
+        of constant inner trip counts may take (``nested_blocks``), or a nest of constant trip
+        counts a block for each run (``_each_run``)."""
+        try:
+            return self.one_loop_blocks(stmt, binder, loops, where)
+        except UserError:
+            blocks = self.nested_blocks(binder, loops, where) if where is stmt else None
+            each = _each_run(here)
+            if each is not None and (blocks is None or each.count <= blocks.count):
+                return each
+            if blocks is None:
+                raise
+            return blocks
+
+    def nested_blocks(self, binder, loops: tuple, where) -> Blocks | None:
+        """Row blocks for the allocation ``where``, run at most once in every iteration of the
+        innermost of ``loops``: a ``pl.range`` loop outermost, then loops of constant trip counts
+        (``P`` runs in each iteration of the outermost), each run of an outer iteration taking a
+        block of its own (``q``, the linear index of the inner loops' runs) of ``P`` blocks, and
+        ``k`` of those rotated over the outer iterations (``k - 1``: the oldest outer iteration
+        whose buffer a name read when or after the allocation may hold,
+        ``passes/loop_generations.py``): block ``(i % k) * P + q``. ``None`` when no such count is
+        sure."""
+        outer, inner = loops[0], loops[1:]
+        if outer._production != "For" or outer.kind is LoopKind.parallel and static_trip_count(outer) != 1:
+            return None
+        counts = [static_trip_count(loop) for loop in inner]
+        if any(count is None for count in counts):
+            return None
+        runs = 1
+        for count in counts:
+            runs *= count
+        kept = self.kept_from_earlier_runs(binder, loops, where)
+        ages = generations(outer, binder.name, self.kernels) if kept else {}
+        # (a kept name the flow does not see holding an earlier run's buffer: no count is sure; in a
+        # nest, one holding only this outer iteration's buffers keeps runs with blocks of their own)
+        if ages is None or any(max(ages.get(name) or (-1,)) < (0 if inner else 1) for name in kept):
+            return None
+        rotate = 1 + max((d for name in kept for d in ages[name]), default=0)
+        index = linear_index(inner, counts)
+        outer_index = run_index(outer) if rotate == 1 else S.Bin(BinOp.mod, run_index(outer), S.Int(rotate, DType.INDEX))
+        if index is None:
+            return Blocks(rotate, outer_index)
+        if rotate == 1:
+            return Blocks(max(1, runs), index)
+        return Blocks(rotate * max(1, runs), plus(times(outer_index, runs), index))
+
+    def one_loop_blocks(self, stmt, binder, loops: tuple, where) -> Blocks:
         parallel = next((loop for loop in loops if loop._production == "For" and loop.kind is LoopKind.parallel
                          and static_trip_count(loop) != 1), None)
         kept = self.kept_from_earlier_runs(binder, loops, where)
@@ -270,7 +336,7 @@ class PlaceLoopAllocationsBeforeScopes(escaping.PlaceScopeEscapingOutputs):
                     hint="use pl.range for the loop, or create the buffers before the `with` block (e.g. one "
                          "tensor with a slice for each iteration)",
                 )
-            return Blocks(max(1, static_trip_count(parallel)), _run_index(parallel), ordered=False)
+            return Blocks(max(1, static_trip_count(parallel)), run_index(parallel), ordered=False)
         if not kept:
             return ONE
         loop, count = loops[-1], None
@@ -293,7 +359,7 @@ class PlaceLoopAllocationsBeforeScopes(escaping.PlaceScopeEscapingOutputs):
                      "swapped tensors) before the `with` block and write them in the loop, or use the "
                      "result only inside the block",
             )
-        return Blocks(count, S.Bin(BinOp.mod, _run_index(loop), S.Int(count, DType.INDEX)))
+        return Blocks(count, S.Bin(BinOp.mod, run_index(loop), S.Int(count, DType.INDEX)))
 
     def kept_from_earlier_runs(self, binder, loops: tuple, where) -> list[str]:
         """The names bound before the allocation ``where`` (in the loops ``loops``) that may hold
@@ -361,12 +427,23 @@ class PlaceLoopAllocationsBeforeScopes(escaping.PlaceScopeEscapingOutputs):
         walk(stmts)
 
 
-def _run_index(loop):
-    """The number of the running iteration of the ``For`` ``loop``, from 0."""
-    var = S.Var(loop.var.name)
-    if loop.start._production == "Int" and loop.start.value == 0 and loop.step._production == "Int" and loop.step.value == 1:
-        return var
-    return S.Bin(BinOp.floordiv, S.Bin(BinOp.sub, var, loop.start), loop.step)
+def _widest(blocks: list) -> Blocks:
+    """The blocks that serve every output of one task: a block for each run when one needs it,
+    else the most blocks (each rule's count serves a count above it)."""
+    return next((b for b in blocks if b.each_run), None) or max(blocks, key=lambda b: b.count)
+
+
+def _each_run(loops: tuple) -> Blocks | None:
+    """A block for each run of an allocation run at most once in every iteration of the innermost
+    of ``loops``, all ``For`` loops of constant trip counts (block: the linear index of the
+    iterations); ``None`` otherwise."""
+    counts = [static_trip_count(loop) for loop in loops]
+    if not loops or any(count is None for count in counts):
+        return None
+    total = 1
+    for count in counts:
+        total *= count
+    return Blocks(max(1, total), linear_index(loops, counts), ordered=False, each_run=True)
 
 
 def _is_create(stmt) -> bool:

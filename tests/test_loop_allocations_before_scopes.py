@@ -2,7 +2,9 @@
 (docs/semantics.md "Still open" 10; ``place_loop_allocations_before_scopes``): the block's scope
 frees what is allocated in it, so the buffer is made before the block and shared by every
 iteration, whose accesses to it are then ordered (a MANUAL scope orders none of them); a loop
-whose iterations' buffers live at once gets a located warning."""
+whose iterations' buffers live at once gets row blocks of one buffer (a block for each run of a
+nest of constant bounds, also for a create with an initial value), or, where no count of blocks
+is known before the block, a located warning."""
 
 from __future__ import annotations
 
@@ -186,3 +188,75 @@ def test_an_allocation_no_buffers_before_the_block_serve_gets_a_located_warning(
     assert f"{path}:{line}:" in result.stderr and "warning" in result.stderr
     assert "may use a freed buffer" in result.stderr and "before the `with` block" in result.stderr
     assert "Traceback" not in result.stderr
+    if "init_value" in text:  # (a block for each run needs their number before the block)
+        assert "there is no correct compilation through the runtime API" in " ".join(result.stderr.split())
+
+
+# (name, scope, loop body, loop, blocks, the offset of the run's block, [line before]): shapes
+# the rules for one loop leave (they were warned about): a nest whose inner loops have constant
+# trip counts, the runs of an outer iteration each taking a block of the ones that iteration
+# rotates to; loops of constant bounds, every run a block of its own (a create with an initial
+# value, filled once when the buffer is made before the block, and an allocation in an `if`)
+NESTS = {
+    # every iteration starts from the initial value, as written: block i keeps it until iteration i
+    "create_with_an_initial_value_in_a_loop_of_constant_bounds": (
+        "pl.scope()", ["t = pl.create_tensor([8, 8], dtype=pl.FP32, init_value=1.0)", "w = self.upd(x, t)"],
+        "range(4)", 4, "i * 8"),
+    "create_with_an_initial_value_in_an_if_of_a_loop_in_manual": (
+        "pl.manual_scope()", ["if i < n:", "    t = pl.create_tensor([8, 8], dtype=pl.FP32, init_value=1.0)",
+                              "    w, p = pl.submit(self.upd, x, t, deps=[])"], "range(1, 7, 2)", 3, "(i - 1) / 2 * 8"),
+    "create_with_an_initial_value_in_nested_loops_of_constant_bounds": (
+        "pl.scope()", ["for j in pl.range(3):", "    t = pl.create_tensor([8, 8], dtype=pl.FP32, init_value=1.0)",
+                       "    w = self.upd(w, t)"], "range(2)", 6, "(i * 3 + j) * 8"),
+    # the earlier run is the inner loop's previous iteration or, for its first, the outer one's last
+    "nested_loop_of_constant_trip_count_reads_the_previous_buffer": (
+        "pl.manual_scope()", ["for j in pl.range(3):", "    w, p = pl.submit(self.rd, w, deps=[])"],
+        "range(n)", 6, "(i % 2 * 3 + j) * 8"),
+    "nested_loop_of_constant_trip_count_reads_the_previous_buffer_in_auto": (
+        "pl.scope()", ["for j in pl.range(1, 5, 2):", "    w, p = pl.submit(self.rd, w)"],
+        "range(n)", 4, "(i % 2 * 2 + (j - 1) / 2) * 8"),
+    # a carry of the outer loop keeps the previous outer iteration's last buffer past the inner runs
+    "nest_whose_outer_carry_keeps_the_previous_outer_iterations_buffer": (
+        "pl.manual_scope()", ["u = v", "v = w", "for j in pl.range(2):", "    w, p = pl.submit(self.rd, x, deps=[])",
+                              "y, q = pl.submit(self.upd, u, y, deps=[])"], "range(n)", 6, "(i % 3 * 2 + j) * 8",
+        "        v = x"),
+    "two_nested_loops_of_constant_trip_counts": (
+        "pl.manual_scope()", ["for j in pl.range(2):", "    for k in pl.range(2):",
+                              "        w, p = pl.submit(self.rd, w, deps=[])"], "range(n)", 8, "(i % 2 * 4 + (j * 2 + k)) * 8"),
+    # (a block of its own for every run: in a manual scope the user's deps= would order the reads)
+    "nested_loops_of_constant_bounds_read_the_previous_buffer": (
+        "pl.scope()", ["for j in pl.range(2):", "    w, p = pl.submit(self.rd, w)"], "range(2)", 4, "(i * 2 + j) * 8"),
+    # the iterations of a pl.parallel loop in a pl.range loop: a block each, shared by the outer iterations
+    "parallel_loop_nested_in_a_loop": (
+        "pl.manual_scope()", ["for j in pl.parallel(3):", "    w, p = pl.submit(self.rd, x, deps=[])"],
+        "range(n)", 3, "j * 8"),
+    # an allocation in each branch of an if, the one reading the buffer of the iteration before:
+    # each rotates over two blocks by the loop's run index
+    "allocations_in_the_branches_of_an_if_read_the_previous_buffer": (
+        "pl.scope()", ["if i < 2:", "    w, p = pl.submit(self.rd, x)", "else:", "    w, p = pl.submit(self.rd, w)"],
+        "range(n)", 2, "i % 2 * 8"),
+    # an allocation that may not run keeps the last buffer made for any number of iterations
+    "allocation_in_an_if_of_a_loop_of_constant_bounds": (
+        "pl.scope()", ["if i < n:", "    w, p = pl.submit(self.rd, w)"], "range(4)", 4, "i * 8"),
+    "a_buffer_kept_for_ever_in_a_loop_of_constant_bounds": (
+        "pl.scope()", ["w, p = pl.submit(self.rd, x)", "if i == 0:", "    v = w", "y = self.upd(v, y)"],
+        "range(3)", 3, "i * 8", "        v = x"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(NESTS))
+def test_a_nest_or_loops_of_constant_bounds_get_a_block_for_each_run_in_one_buffer_before_the_block(name, tmp_path):
+    scope, lines, loop, count, offset, *before = NESTS[name]
+    path = tmp_path / f"{name}.py"
+    path.write_text(program(scope, lines, loop, *before))
+    result = run_cli("run", str(path))
+    assert result.returncode == 0 and "warning" not in result.stderr, result.stderr
+    code = result.stdout
+    block = code.rindex("PTO2_SCOPE(", 0, code.index("for (int64_t i"))  # the `with` block's
+    assert code.index("alloc_tensors(") < block and "alloc_tensors(" not in code[block:]
+    assert f"_ci_shapes[2] = {{{8 * count}, 8}};" in code[:block]  # one buffer of `count` row blocks
+    if "init_value" in "".join(lines):  # filled once, when the buffer is made before the block
+        assert ".set_initial_value(" in code[:block] and ".set_initial_value(" not in code[block:]
+    assert f"_offsets[2] = {{static_cast<uint32_t>({offset}), 0}};" in code[block:]
+    compile_check(code, tmp_path)
+    check_runs(path)
