@@ -267,15 +267,9 @@ def _block(kind, *items):
     return (kind, tuple(items))
 
 
-OPEN: dict = {
-    "33-created-tensor-with-an-init-value-in-a-loop-of-a-manual-scope-used-after-it": (
-        "runtime use_after_scope",
-        "scopes grammar, size 4: 19 with init_value=0.5. The compiler warns (place_loop_allocations_"
-        "before_scopes: 'one buffer made before the block would not start from the initial value in "
-        "every iteration') and leaves the create in the manual scope, which frees it; the host read "
-        "after the scope uses the freed buffer. The same with `with pl.scope()` for the manual scope "
-        "and with pl.parallel(2) or pl.range(2) for the loop",
-        _scopes((_block("manual", _block("range_n", "atom")), "atom"), [("newi", "w"), ("hr", "w")])),
+# 34, 35 and 37 pass since branch uaf21 (a block of one buffer made before the scope for each run of a
+# nest of constant inner bounds, or of loops of constant bounds; the spurious warning of 35 went with it).
+FOUND.update({
     "34-runtime-output-of-a-parallel-loop-reading-the-other-iterations-output-in-a-manual-scope-used-after-it": (
         "runtime use_after_scope",
         "scopes grammar, size 4: 27's family, where each iteration of the pl.parallel(2) loop reads "
@@ -293,6 +287,28 @@ OPEN: dict = {
         "after the block may use a freed buffer'. The runs pass; the warning is spurious (the same "
         "with `with pl.scope()` for the manual scope, or pl.parallel(2) for the inner loop)",
         _scopes((_block("range_n", _block("manual", _block("range_2", "atom"))),), [("newi", "w")])),
+    "37-runtime-output-read-by-the-next-iteration-of-an-inner-loop-of-a-manual-scope-used-after-it": (
+        "runtime use_after_scope",
+        "scopes grammar, size 5: 24 with the loop inside another pl.range(2) loop of the manual scope: "
+        "each iteration of the inner loop reads the buffer the iteration before made and the runtime "
+        "allocates its own; the host read after the scope uses a freed buffer (the compiler warns). "
+        "With `pl.submit(self.rd, v)` (reading no earlier iteration's buffer) it passes",
+        _scopes((_block("manual", _block("range_2", _block("range_2", "atom"))), "atom"), [("mk", "w", "w"), ("hr", "w")])),
+})
+
+# Still failing on land21 after branch uaf21: 33 (init_value in a loop of a trip count known only at run
+# time: the compiler warns that no correct compilation exists through the runtime API) and 36 (a create
+# in an if of a pl.range(n) loop: the carry may keep an earlier buffer, which the generation analysis
+# takes for a buffer live at once with the new one).
+OPEN: dict = {
+    "33-created-tensor-with-an-init-value-in-a-loop-of-a-manual-scope-used-after-it": (
+        "runtime use_after_scope",
+        "scopes grammar, size 4: 19 with init_value=0.5. The compiler warns (place_loop_allocations_"
+        "before_scopes: 'one buffer made before the block would not start from the initial value in "
+        "every iteration') and leaves the create in the manual scope, which frees it; the host read "
+        "after the scope uses the freed buffer. The same with `with pl.scope()` for the manual scope "
+        "and with pl.parallel(2) or pl.range(2) for the loop",
+        _scopes((_block("manual", _block("range_n", "atom")), "atom"), [("newi", "w"), ("hr", "w")])),
     "36-created-tensor-in-a-branch-of-a-loop-of-a-manual-scope-used-after-it": (
         "runtime use_after_scope",
         "scopes grammar, size 5: 13 and 19 together, a create in `if n > 1` inside a pl.range(n) loop "
@@ -302,13 +318,6 @@ OPEN: dict = {
         "(`w, m = pl.submit(self.rd, v, deps=[m])`) for the create, with `with pl.scope()` for the "
         "manual scope, and with pl.parallel(2) for the loop",
         _scopes((_block("manual", _block("range_n", _block("if_n", "atom"))), "atom"), [("new", "w"), ("hr", "w")])),
-    "37-runtime-output-read-by-the-next-iteration-of-an-inner-loop-of-a-manual-scope-used-after-it": (
-        "runtime use_after_scope",
-        "scopes grammar, size 5: 24 with the loop inside another pl.range(2) loop of the manual scope: "
-        "each iteration of the inner loop reads the buffer the iteration before made and the runtime "
-        "allocates its own; the host read after the scope uses a freed buffer (the compiler warns). "
-        "With `pl.submit(self.rd, v)` (reading no earlier iteration's buffer) it passes",
-        _scopes((_block("manual", _block("range_2", _block("range_2", "atom"))), "atom"), [("mk", "w", "w"), ("hr", "w")])),
 }
 
 
