@@ -11,6 +11,7 @@ from .batch_tensor_creates import BatchTensorCreates
 from .bind_task_ids import BindTaskIds
 from .check_manual_deps_on_submit_only import CheckManualDepsOnSubmitOnly
 from .check_output_params_written import CheckOutputParamsWritten
+from .check_reshape_sources_contiguous import CheckReshapeSourcesContiguous
 from .classify_iter_arg_carry import ClassifyIterArgCarry
 from .classify_tensors import ClassifyTensors
 from .clear_cells_after_waiters import ClearCellsAfterWaiters
@@ -43,6 +44,7 @@ from .resolve_dep_edges import ResolveDepEdges
 
 PASSES = [
     ConvertToSsa,  # surface -> ssa
+    CheckReshapeSourcesContiguous,  # ssa (a check)
     NormalizeReturnOrder,  # ssa
     MaterializeResultBuffers,  # ssa
     FuseCreateAssembleToSlice,  # ssa
