@@ -5,6 +5,7 @@ from __future__ import annotations
 from nanopass.pipeline import Pipeline
 
 from .place_loop_allocations_before_scopes import PlaceLoopAllocationsBeforeScopes
+from .place_returned_creates_in_output_params import PlaceReturnedCreatesInOutputParams
 from .place_scope_escaping_outputs import PlaceScopeEscapingOutputs
 from .assign_kernel_ids import AssignKernelIds
 from .batch_tensor_creates import BatchTensorCreates
@@ -47,6 +48,7 @@ PASSES = [
     CheckReshapeSourcesContiguous,  # ssa (a check)
     NormalizeReturnOrder,  # ssa
     MaterializeResultBuffers,  # ssa
+    PlaceReturnedCreatesInOutputParams,  # ssa
     FuseCreateAssembleToSlice,  # ssa
     PlaceScopeEscapingOutputs,  # ssa
     PlaceLoopAllocationsBeforeScopes,  # ssa
