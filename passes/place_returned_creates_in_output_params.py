@@ -29,7 +29,8 @@ class PlaceReturnedCreatesInOutputParams(Pass):
     uses the parameter's buffer (so no access could tell the two buffers apart), the create
     becomes a copy of the parameter: ``(Let y__ssa_v1 (Var y))``. A returned value whose name is
     an output parameter's and whose buffers are all such creates, but that cannot be placed,
-    is a user error at the return saying why. (A returned output parameter rebound to an output
+    is a user error at the return saying why; so only for creates bound to the parameter's own
+    name (``y = pl.create_tensor``), not for another name's tensor the parameter ends on. (A returned output parameter rebound to an output
     the runtime allocates, e.g. an ``Out`` argument a short ``pl.submit`` shifted, is left to
     ``check_output_params_written``'s warning.) Afterwards a returned output parameter's name
     holds the parameter's buffer or an allocation of the runtime.
@@ -61,6 +62,8 @@ class PlaceReturnedCreatesInOutputParams(Pass):
             if not roots or not roots <= creates.keys():
                 continue  # an allocation of the runtime, or a parameter's buffer after all
             param = outputs[base_name(value.name)]
+            if any(base_name(root) != param.name for root in roots):
+                continue  # a tensor the program made under another name: check_output_params_written warns
             reason = self.unplaceable(func, value, places, creates, param, store)
             if reason is not None:
                 raise UserError(
