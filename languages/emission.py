@@ -89,6 +89,10 @@ LANGUAGE = encoded.LANGUAGE.extend(
             Production("CopyTidArray", "dst:symbol", "src:symbol", "size:integer", "loop:symbol"),
             Production("SetTidSlot", "array:symbol", "index:Expr", "value:TidValue"),
             Production("DeclArray", "name:symbol", "dtype:dtype", "size:integer"),
+            Production(
+                "CopyArray", "dst:symbol", "src:symbol", "size:integer", "loop:symbol",
+                doc="every element of a data array: dst[k] = src[k] for k < size",
+            ),
             Production("DeclElement", "name:symbol", "dtype:dtype", "array:symbol", "index:Expr"),
             Production("SetArrayItem", "array:symbol", "index:Expr", "value:Expr"),
             Production("GuardedDummy", "args:symbol", "outs:symbol?", "tid:symbol?"),

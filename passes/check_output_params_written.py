@@ -17,7 +17,9 @@ class CheckOutputParamsWritten(Pass):
     Two mistakes compile silently otherwise: an ``Out`` or ``InOut`` tensor parameter that no
     task argument (with a writing direction), host element write or assemble writes, on any
     path; and a returned tensor that is no parameter's buffer (a buffer created or allocated by
-    the runtime inside the function, which nothing copies to the caller). A warning is located at
+    the runtime inside the function, which nothing copies to the caller; an output parameter
+    rebound to a create is placed or refused earlier, by
+    ``place_returned_creates_in_output_params``). A warning is located at
     the parameter or the return and has a help line (when the parameter is passed to a kernel
     that only reads it, which kernel, and whether that call leaves arguments to the runtime).
     Storage is ``storage_map``'s (names to roots, through views, kernel results and carries).

@@ -257,7 +257,8 @@ class TidShapes:
                         raise UserError(
                             "a pl.parallel loop that gives each iteration one TaskId slot must yield one TaskId "
                             "per iteration, but this one may yield several (the ids of a nested pl.parallel loop that "
-                            "reach the yield through an if, or, in a loop whose body names one slot of a TaskId "
+                            "reach the yield other than directly or through ifs, or, in a loop whose body names one "
+                            "slot of a TaskId "
                             "array the body binds or the loop carries, the ids its carry starts from)",
                             loop.span,
                         )

@@ -28,8 +28,10 @@ class InsertParallelCarryJoins(Pass):
     pl.system.task_dummy(deps=[init])`` just before the loop: one id that completes after every
     id of the init, so a task that waits for the carry, or for the slot of an iteration that
     yields it, waits for what the init holds. An iteration yielding a nested ``pl.parallel``
-    loop's ids yields one barrier over them (``yield_join_<k>_tid``). Left alone: a body that may
-    index the carry, an init of one id, a nested loop's ids yielded through a branch.
+    loop's ids yields one barrier over them (``yield_join_<k>_tid``); when they reach the yield
+    through an ``if``, the barrier is in the branch that yields them, before its yield, so the
+    ``if`` result holds one id on every path. Left alone: a body that may index the carry, an
+    init of one id.
     """
 
     name = "insert_parallel_carry_joins"
@@ -56,6 +58,8 @@ class InsertParallelCarryJoins(Pass):
         per_iteration = per_iteration_loops(body, check=False)
         if not per_iteration:
             return {}
+        # the results of those loops (names outlive the nodes, which a rewrite builds anew)
+        self.nested = {r.name for s in iter_stmts(body) if id(s) in per_iteration for r in s.results}
         shapes = TidShapes(per_iteration, strict=False)
         shapes.run(body)
         loops = {id(s): s for s in iter_stmts(body) if id(s) in per_iteration}
@@ -74,7 +78,7 @@ class InsertParallelCarryJoins(Pass):
             yld = last_yield(loop.body)
             if init._production == "Var" and shapes.of(init) and not indexed:
                 out.setdefault(key, set()).add(k)
-            elif yld is not None and _nested_result(loop.body, yld.values[k], per_iteration):
+            elif yld is not None and _joinable(loop.body, yld.values[k], self.nested):
                 out.setdefault(key, set()).add(-1 - k)
         return out
 
@@ -119,17 +123,30 @@ class InsertParallelCarryJoins(Pass):
 
     def join_yields(self, loop, indices) -> list:
         """The loop's body with each yielded value of ``indices`` replaced by a barrier just before
-        the yield that waits for it (one id per iteration, whatever the value holds)."""
+        the yield that waits for it (one id per iteration, whatever the value holds); a value that
+        is an ``if`` result is joined in the branches that yield a nested loop's ids instead, so
+        that the ``if`` result holds one id on every path."""
 
-        def rewrite(stmts) -> list:
+        def rewrite(stmts, indices) -> list:
             stmts = list(stmts)
             last = stmts[-1]
             if last._production != "Yield":  # (a compiler scope around the body)
-                stmts[-1] = last.replace(body=tuple(rewrite(last.body)))
+                stmts[-1] = last.replace(body=tuple(rewrite(last.body, indices)))
                 return stmts
             values = list(last.values)
             for k in indices:
                 if values[k]._production != "Var":
+                    continue
+                at, j = _if_result(stmts, values[k])
+                if at is not None and not _nested_result(stmts, values[k], self.nested):
+                    branch = stmts[at]
+                    arms = {}
+                    for arm in ("then", "orelse"):
+                        body = getattr(branch, arm)
+                        yielded = last_yield(body)
+                        joinable = yielded is not None and _joinable(body, yielded.values[j], self.nested)
+                        arms[arm] = tuple(rewrite(body, [j])) if joinable else body
+                    stmts[at] = branch.replace(**arms)
                     continue
                 barrier = self.fresh("yield_join")
                 stmts.insert(len(stmts) - 1, D.Dummy(D.Binder(barrier, TID_TYPE), [D.DepVar(values[k])], span=loop.span))
@@ -143,7 +160,7 @@ class InsertParallelCarryJoins(Pass):
             stmts[-1] = last.replace(values=values)
             return stmts
 
-        return rewrite(loop.body)
+        return rewrite(loop.body, indices)
 
     def fresh(self, kind: str = "carry_join") -> str:
         while True:
@@ -154,13 +171,46 @@ class InsertParallelCarryJoins(Pass):
                 return name
 
 
-def _nested_result(body, value, per_iteration) -> bool:
+def _nested_result(body, value, nested: set[str]) -> bool:
     """``value`` is a result of a ``pl.parallel`` loop with one TaskId slot per iteration directly
-    in ``body`` (its ids, one per iteration of that loop)."""
-    if value is None or value._production != "Var":
+    in ``body`` (its ids, one per iteration of that loop); ``nested``: those loops' results."""
+    if value is None or value._production != "Var" or value.name not in nested:
         return False
     return any(
-        id(s) in per_iteration and any(r.name == value.name for r in s.results)
+        any(r.name == value.name for r in s.results)
         for s in unscoped(body)
         if s._production == "For"
     )
+
+
+def _if_result(body, value) -> tuple[int | None, int]:
+    """(the index in ``body`` of the ``if`` whose result ``value`` is, that result's index), or
+    (None, -1)."""
+    for at, s in enumerate(body):
+        if s._production == "If":
+            for j, r in enumerate(s.results):
+                if getattr(r, "var", r).name == value.name:
+                    return at, j
+    return None, -1
+
+
+def _joinable(body, value, nested: set[str]) -> bool:
+    """``value`` holds the ids of a ``pl.parallel`` loop nested in ``body`` on some path: a result
+    of such a loop directly in ``body``, or a result of an ``if`` directly in ``body`` whose branch
+    yields such a value (at any depth of ``if``s), or a copy of one of these."""
+    if value is None or value._production != "Var":
+        return False
+    stmts = list(unscoped(body))
+    copied = {s.var.name: s.value for s in stmts if s._production == "Let" and s.value._production == "Var"}
+    while value.name in copied:  # a copy of a TaskId (``e = r1``): the value it copies
+        value = copied[value.name]
+    if _nested_result(body, value, nested):
+        return True
+    at, j = _if_result(stmts, value)
+    if at is None:
+        return False
+    for arm in (stmts[at].then, stmts[at].orelse):
+        yielded = last_yield(arm)
+        if yielded is not None and _joinable(arm, yielded.values[j], nested):
+            return True
+    return False

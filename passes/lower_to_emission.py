@@ -44,7 +44,8 @@ class LowerToEmission(Pass):
     a runtime-allocated output is used); external tensors and scalar parameters are declared
     when the body uses them, so the C++ has no unused variable; loops and ifs declare their rebound carries before the
     statement and assign them at the yield (through temporaries when a yield permutes carries,
-    D16); a tensor if result is declared with the first external tensor as its placeholder value
+    D16; an array carry or if result, TaskIds or data, is copied element by element); a data
+    array declared ahead of its value (a ``Declare``) is a zeroed ``T name[size]``; a tensor if result is declared with the first external tensor as its placeholder value
     (reference-behaviour.md section 7.4; uninitialised when no external tensor is declared). Task numbers count dispatches in program order; helper names are fresh. Afterwards
     the program is a list of C++ statements.
     """
@@ -180,6 +181,8 @@ class LowerToEmission(Pass):
             out.append(E.DeclTensor(var.name, None, span=decl.span))
         elif ty._production == "ScalarType" and ty.dtype is not DType.TASK_ID:
             out.append(E.DeclScalar(var.name, ty.dtype, None, span=decl.span))
+        elif _is_data_array(ty):
+            out.append(E.DeclArray(var.name, ty.dtype, ty.size, span=decl.span))
         else:
             raise InternalError(f"cannot declare '{var.name}' ahead of its value", pass_name=self.name, node=decl)
 
@@ -462,7 +465,9 @@ class LowerToEmission(Pass):
                 out.append(E.DeclTidArray(name, ty.size))
                 out.append(E.CopyTidArray(name, init.name, ty.size, INIT_LOOP))
             else:
-                raise InternalError("rebinding a data array carry is not supported", pass_name=self.name, node=it)
+                if name not in self.declared:
+                    out.append(E.DeclArray(name, ty.dtype, ty.size))
+                out.append(E.CopyArray(name, init.name, ty.size, INIT_LOOP))
         elif is_tid(ty):
             out.append(E.DeclTid(name, self.tid_init(it)))
         else:
@@ -504,6 +509,8 @@ class LowerToEmission(Pass):
                 out.append(E.DeclTid(phi.var.name, E.TidInvalid()))
             elif ty._production == "TensorType":
                 out.append(E.DeclTensor(phi.var.name, self.phi_placeholder))
+            elif _is_data_array(ty):
+                out.append(E.DeclArray(phi.var.name, ty.dtype, ty.size))
             else:
                 out.append(E.DeclScalar(phi.var.name, ty.dtype, None))
         self.loops.append(branch)
@@ -523,6 +530,7 @@ class LowerToEmission(Pass):
             targets = [(phi, phi) for phi in owner.results]
             plans = [phi.plan for phi in owner.results]
         assigns = []
+        copies: list[tuple[str, Any, str]] = []
         for (it, res), plan, value in zip(targets, plans, yld.values):
             if not plan.rebind:
                 continue
@@ -545,11 +553,12 @@ class LowerToEmission(Pass):
                 continue
             if value._production == "Var" and value.name == name:
                 continue
-            if ty._production == "ArrayType":  # a TaskId array carried by value: copy slot by slot
-                out.append(E.CopyTidArray(name, value.name, ty.size, YIELD_LOOP, span=yld.span))
+            if ty._production == "ArrayType":  # an array carried by value: copied element by element
+                copies.append((name, ty, value.name))
                 continue
             assigns.append((name, ty, value))
         self.parallel_assign(assigns, out)
+        self.parallel_copy(copies, yld.span, out)
 
     def slot_expr(self, loop):
         var = E.Var(loop.var.name)
@@ -579,6 +588,27 @@ class LowerToEmission(Pass):
             temps.append((name, ty, temp))
         for name, ty, temp in temps:
             out.append(self.assign(name, ty, E.Var(temp)))
+
+    def parallel_copy(self, copies, span, out) -> None:
+        """Copy arrays carried by value element by element, as one parallel assignment: an array
+        that another copy reads is first copied into a temporary."""
+        targets = {name for name, _, _ in copies}
+        staged = []
+        for name, ty, source in copies:
+            if source in targets - {name}:
+                temp = self.fresh(name + "_next")
+                out.append(E.DeclTidArray(temp, ty.size) if ty.dtype is DType.TASK_ID else E.DeclArray(temp, ty.dtype, ty.size))
+                self.copy_array(temp, ty, source, span, out)
+                source = temp
+            staged.append((name, ty, source))
+        for name, ty, source in staged:
+            self.copy_array(name, ty, source, span, out)
+
+    def copy_array(self, dst: str, ty, src: str, span, out) -> None:
+        if ty.dtype is DType.TASK_ID:
+            out.append(E.CopyTidArray(dst, src, ty.size, YIELD_LOOP, span=span))
+        else:
+            out.append(E.CopyArray(dst, src, ty.size, YIELD_LOOP, span=span))
 
     def assign(self, name: str, ty, value):
         if is_tid(ty):
@@ -627,6 +657,10 @@ def task_comment(n: int, kernel, launch=None) -> str:
         return f"Task {n}: {kernel.name}"
     lanes = "MixedKernels (AIC + AIV lanes)" if kernel.core is CoreType.MIX else "AIV-only SPMD"
     return f"Group {kernel.name}: {lanes}"
+
+
+def _is_data_array(ty) -> bool:
+    return ty._production == "ArrayType" and ty.dtype is not DType.TASK_ID
 
 
 def _elem_tid(array_type) -> bool:

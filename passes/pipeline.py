@@ -5,12 +5,14 @@ from __future__ import annotations
 from nanopass.pipeline import Pipeline
 
 from .place_loop_allocations_before_scopes import PlaceLoopAllocationsBeforeScopes
+from .place_returned_creates_in_output_params import PlaceReturnedCreatesInOutputParams
 from .place_scope_escaping_outputs import PlaceScopeEscapingOutputs
 from .assign_kernel_ids import AssignKernelIds
 from .batch_tensor_creates import BatchTensorCreates
 from .bind_task_ids import BindTaskIds
 from .check_manual_deps_on_submit_only import CheckManualDepsOnSubmitOnly
 from .check_output_params_written import CheckOutputParamsWritten
+from .check_reshape_sources_contiguous import CheckReshapeSourcesContiguous
 from .classify_iter_arg_carry import ClassifyIterArgCarry
 from .classify_tensors import ClassifyTensors
 from .clear_cells_after_waiters import ClearCellsAfterWaiters
@@ -44,8 +46,10 @@ from .split_joins_by_iteration import SplitJoinsByIteration
 
 PASSES = [
     ConvertToSsa,  # surface -> ssa
+    CheckReshapeSourcesContiguous,  # ssa (a check)
     NormalizeReturnOrder,  # ssa
     MaterializeResultBuffers,  # ssa
+    PlaceReturnedCreatesInOutputParams,  # ssa
     FuseCreateAssembleToSlice,  # ssa
     PlaceScopeEscapingOutputs,  # ssa
     PlaceLoopAllocationsBeforeScopes,  # ssa

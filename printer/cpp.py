@@ -539,6 +539,12 @@ def emit(node, out):  # noqa: F811
     out.line(f"{ctype(node.dtype)} {node.name}[{node.size}] = {{}};")
 
 
+@dispatch(E.CopyArray, Emitter, namespace=EMIT_NS)
+def emit(node, out):  # noqa: F811
+    k = node.loop
+    slot_loop(out, k, node.size, f"{node.dst}[{k}] = {node.src}[{k}];")
+
+
 @dispatch(E.DeclElement, Emitter, namespace=EMIT_NS)
 def emit(node, out):  # noqa: F811
     out.line(f"{ctype(node.dtype)} {node.name} = {node.array}[{fmt(node.index, out.abi)}];")

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import textwrap
 
+import pytest
+
 from conftest import EXAMPLES, PROGRAMS, load_program, run_cli
 
 import nanopass
@@ -61,20 +63,62 @@ def test_a_shifted_output_argument_warns_at_the_parameter_and_the_return(tmp_pat
     assert checked.returncode == 0 and "warning: Out parameter 'out'" in checked.stderr
 
 
-def test_returning_a_rebound_output_parameter_warns(tmp_path):
-    # docs/semantics.md gap 1: d is rebound to a new tensor and returned; the caller's d is never written
+REBOUND = "        d = pl.create_tensor([16, 16], dtype=pl.FP32)\n        d = self.kernel_add(c, b, d)\n"
+
+
+def rebound(tmp_path, body: str = REBOUND):
+    """basic.py with ``d = self.kernel_add(c, b, d)`` replaced by ``body``."""
     path = tmp_path / "rebound.py"
-    path.write_text(BASIC.replace("        d = self.kernel_add(c, b, d)\n",
-                                  "        d = pl.create_tensor([16, 16], dtype=pl.FP32)\n        d = self.kernel_add(c, b, d)\n"))
-    stages = nanopass.generate_orchestration(load_program(path)).stages
-    warnings = [(w.pass_name, w.message, w.span.line) for s in stages for w in s.warnings]
-    assert warnings == [
-        ("check_output_params_written",
-         "Out parameter 'd' of 'orch_basic' is never written: the caller's buffer keeps its old contents", 25),
-        ("check_output_params_written",
-         "'orch_basic' returns 'd', which is not a parameter's buffer: the caller never sees it (nothing copies "
-         "it into an output parameter)", 31),
-    ]
+    path.write_text(BASIC.replace("        d = self.kernel_add(c, b, d)\n", body))
+    return path
+
+
+def test_a_rebound_output_parameter_returned_is_the_callers_buffer(tmp_path):
+    # docs/semantics.md still-open 1: d was rebound to a new tensor and returned, the caller's d
+    # never written (a warning); the create is now the parameter's buffer, as the program means
+    path = rebound(tmp_path)
+    result = nanopass.generate_orchestration(load_program(path))
+    assert [w for s in result.stages for w in s.warnings] == []
+    assert result.code == nanopass.generate_orchestration(load_program(EXAMPLES / "basic.py")).code
+    from nanopass.tools.check import check_program
+
+    checked = check_program(load_program(path), {}, gxx=True)
+    assert checked.failing == [] and checked.mismatches == []
+
+
+def test_a_rebound_output_parameter_made_in_a_manual_scope_is_the_callers_buffer(tmp_path):
+    body = ("        with pl.manual_scope():\n            d = pl.create_tensor([16, 16], dtype=pl.FP32)\n"
+            "            d = self.kernel_add(c, b, d)\n")
+    code = nanopass.generate_orchestration(load_program(rebound(tmp_path, body))).code
+    assert "params_t1.add_output(ext_d);" in code and code.count("TensorCreateInfo") == 1  # c's only
+
+
+# body -> (the line of the return, the reason given)
+UNPLACEABLE = {
+    "an init_value": ("        d = pl.create_tensor([16, 16], dtype=pl.FP32, init_value=1.0)\n        c = self.kernel_add(d, b, c)\n",
+                      "the tensor created at line 29 has an init_value"),
+    "made in a loop": ("        for i in pl.range(2):\n            d = pl.create_tensor([16, 16], dtype=pl.FP32)\n"
+                       "            d = self.kernel_add(c, b, d)\n", "it is created at line 30 in a loop"),
+    "the parameter used": ("        c = self.kernel_add(d, b, c)\n" + REBOUND,
+                           "'d' (the caller's buffer) is used at line 29, which would see the new tensor"),
+    "two creates": ("        v = pl.tensor.read(a, [0, 0])\n        if v > 0.0:\n"
+                    "            d = pl.create_tensor([16, 16], dtype=pl.FP32)\n        else:\n"
+                    "            d = pl.create_tensor([16, 16], dtype=pl.FP32)\n        d = self.kernel_add(c, b, d)\n",
+                    "it may be one of several tensors (made on different paths)"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(UNPLACEABLE))
+def test_a_rebound_output_parameter_that_cannot_be_the_callers_buffer_is_refused(tmp_path, name):
+    body, reason = UNPLACEABLE[name]
+    path = rebound(tmp_path, body)
+    with pytest.raises(nanopass.UserError) as caught:
+        nanopass.generate_orchestration(load_program(path))
+    error = caught.value
+    assert error.message.startswith("'orch_basic' returns 'd', rebound to a new tensor, not the caller's 'd'")
+    assert error.message.endswith(reason) or reason in error.message, error.message
+    returned = path.read_text().splitlines()[error.span.line - 1]
+    assert returned.strip() == "return d" and "pass it as their output argument" in error.hint
 
 
 def test_an_inout_parameter_only_read_warns(tmp_path):

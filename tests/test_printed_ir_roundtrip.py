@@ -117,3 +117,33 @@ def test_ssa_array_stores_and_untracked_views_print_and_compile_to_the_same_cpp(
     stages = run_pipeline(views, stop_after="decide_view_tracking")
     assert any(n._production == "SliceTensor" and n.manual_dep for n in walk(stages[-1].tree))  # untracked
     assert compile_text(print_printed(stages[-1].tree)).code == nanopass.generate_orchestration(views).code
+
+
+def test_a_placed_slice_is_printed_and_read_back_placed():
+    """fuse_create_assemble_to_slice marks the slice that places an assemble's source in its
+    target ``placed`` (order_write_after_read orders the pairs the placement makes in a manual
+    scope): a stage after it, printed and read back, still has the mark and compiles to the same
+    C++, the placement's edge included."""
+    import nanopass
+
+    program = load_program(REPO / "tests" / "found" / "class5_assemble_source_placed_over_rows_a_manual_task_reads.py")
+    original = nanopass.generate_orchestration(program)
+    fused = original.stages["fuse_create_assemble_to_slice"].tree
+    printed = print_printed(fused)
+    assert "pl.tensor.slice(a, [4, 4], [0, 0], placed=True)" in printed
+    again = ConvertPrintedSsa(PassContext()).run(read_surface(printed, "printed.py"))
+    assert same_up_to_literal_dtypes(again) == same_up_to_literal_dtypes(fused)
+    assert compile_text(printed).code == original.code
+
+
+def test_placed_is_no_keyword_of_a_program_as_written(tmp_path):
+    import pytest
+
+    import nanopass
+
+    source = (REPO / "tests" / "found" / "class5_assemble_source_placed_over_rows_a_manual_task_reads.py").read_text()
+    path = tmp_path / "placed.py"
+    path.write_text(source.replace("s = pl.tensor.slice(a, [4, 4], [0, 0])", "s = pl.tensor.slice(a, [4, 4], [0, 0], placed=True)"))
+    with pytest.raises(nanopass.UserError) as caught:
+        nanopass.generate_orchestration(load_program(path))
+    assert "has no keyword argument 'placed' in a program" in caught.value.message and caught.value.span.line == 25

@@ -238,15 +238,18 @@ def _hazard_pairs(trace: Trace, runtime: Model, nodes: list[int]) -> set[tuple[i
 
 def written_program(surface_program, options: dict | None = None):
     """The program as written, in the ``directed`` language: the pipeline's passes up to its first
-    ``directed`` stage, without the one that places an assemble's source inside its target (so
-    each ``pl.assemble`` is still the copy it means; ``interpret(..., copies=True)`` runs it)."""
+    ``directed`` stage, without the ones that place a tensor in another's buffer: an assemble's
+    source inside its target (so each ``pl.assemble`` is still the copy it means;
+    ``interpret(..., copies=True)`` runs it) and a returned output parameter's create in the
+    parameter (the create is still a new buffer)."""
     from nanopass.languages import DIRECTED
     from nanopass.passes.pipeline import PASSES
     from nanopass.pipeline import Pipeline, PipelineError
     from nanopass.rewrite import PassContext
 
     end = next(i for i, p in enumerate(PASSES) if p.target is DIRECTED)
-    passes = [p for p in PASSES[: end + 1] if p.name != "fuse_create_assemble_to_slice"]
+    placing = ("fuse_create_assemble_to_slice", "place_returned_creates_in_output_params")
+    passes = [p for p in PASSES[: end + 1] if p.name not in placing]
     try:
         return Pipeline(passes).run(surface_program, PassContext(options=dict(options or {})))[-1].tree
     except PipelineError as failure:

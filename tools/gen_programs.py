@@ -505,11 +505,11 @@ class Generator(ShapeStatements):
         self.before_scope = False
 
     def leave_with(self) -> None:
-        """Close a ``with`` block: its tiles and scalars stay visible (Python scoping; the compiler
-        hoists what code after the block reads), its TaskIds do not."""
+        """Close a ``with`` block: its tiles, scalars and INT64 arrays stay visible (Python scoping;
+        the compiler hoists what code after the block reads), its TaskIds do not."""
         block = self.blocks.pop()
         for name, var in block.names.items():
-            if var.kind in ("tile", "table", "scalar"):  # an INT64 array cannot be hoisted (docs/semantics.md)
+            if var.kind in ("tile", "table", "scalar", "array"):
                 self.bind(name, var, new_value=False)
 
     def use_parameters(self, program: GenProgram, unused: set[str]) -> GenProgram:

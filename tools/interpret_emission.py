@@ -295,6 +295,12 @@ class EmissionInterpreter:
         ctype = ctype_of(node.dtype)
         self.declare(node.name, Cell("array", [convert(0, ctype)] * node.size, ctype), node)
 
+    def exec_CopyArray(self, node) -> None:
+        dst = self.cell(node.dst, node, "array")
+        src = self.cell(node.src, node, "array")
+        for k in range(node.size):
+            dst.value[self.bounded(dst, k, node)] = convert(src.value[self.bounded(src, k, node)], dst.ctype)
+
     def exec_DeclElement(self, node) -> None:
         array = self.cell(node.array, node, "array")
         ctype = ctype_of(node.dtype)

@@ -7,7 +7,8 @@ a kernel's several results and ``pl.submit``'s TaskId as a ``pl.Tuple`` read by 
 ``pl.no_dep`` argument as ``attrs={"arg_direction_overrides": [i]}``, loop carries as
 ``init_values=`` and ``pl.yield_``, an ``ssa`` if's results as ``pl.yield_`` at the end of both
 branches, ``None`` as ``pl.system.task_invalid()``, an ``ssa`` array store into the array's next
-version as ``pl.array.update_element``; a view's ``manual_dep`` (``decide_view_tracking``'s) is
+version as ``pl.array.update_element``, a slice ``fuse_create_assemble_to_slice`` marked
+``placed`` with ``placed=True``; a view's ``manual_dep`` (``decide_view_tracking``'s) is
 left out. ``nanopass.printed_ir`` reads it back to the same tree, up to those flags
 (``tests/test_printed_ir_roundtrip.py``). A node it has no form for is an ``InternalError`` naming it.
 """
@@ -142,8 +143,8 @@ class _Printer:
         # A view's manual_dep is decide_view_tracking's, derived from the buffer's create: it is not
         # printed, and that pass derives it again from the program read back.
         if kind == "SliceTensor":
-            clamp = ", clamp=True" if r.clamp else ""
-            return f"pl.tensor.slice({self.expr(r.tensor)}, {self.exprs(r.shape)}, {self.exprs(r.offset)}{clamp})"
+            marks = (", clamp=True" if r.clamp else "") + (", placed=True" if r.placed else "")
+            return f"pl.tensor.slice({self.expr(r.tensor)}, {self.exprs(r.shape)}, {self.exprs(r.offset)}{marks})"
         if kind == "ReshapeTensor":
             return f"pl.tensor.reshape({self.expr(r.tensor)}, {self.exprs(r.shape)})"
         if kind == "TransposeTensor":

@@ -32,7 +32,7 @@ L = S.LANGUAGE
 
 
 @dsl_op("tensor.slice", VALUE, aliases=("slice",),
-        params=("tensor", "shape", "offset", "valid_shape", "drop_dims", "clamp", "pad_value"), required=3)
+        params=("tensor", "shape", "offset", "valid_shape", "drop_dims", "clamp", "pad_value", "placed"), required=3)
 def slice_(cx: FunctionContext, call: ast.Call, a: dict[str, ast.expr]) -> tuple[Any, Any]:
     what = "slice" if dsl_call(call) == "slice" else "tensor.slice"
     if what == "slice" and "pad_value" in a:
@@ -53,6 +53,13 @@ def slice_(cx: FunctionContext, call: ast.Call, a: dict[str, ast.expr]) -> tuple
             hint="slice with the full rank; a kernel parameter of that rank takes it",
         )
     clamp = _given(a, "clamp") and cx.program._bool_literal(a["clamp"], "clamp")
+    if "placed" in a and not cx.src.printed:
+        raise cx.error(
+            f"pl.{what} has no keyword argument 'placed' in a program: the printed IR writes it "
+            "(fuse_create_assemble_to_slice's mark of an assemble's source)", a["placed"],
+            hint="write pl.assemble(target, source, offset); the compiler places the source",
+        )
+    placed = "placed" in a and cx.program._bool_literal(a["placed"], "placed")
     if _given(a, "pad_value"):
         constant_value(cx.program, a["pad_value"])  # a constant, for the kernel; nothing printed
     shape_nodes = a["shape"].elts if isinstance(a["shape"], (ast.List, ast.Tuple)) else [call] * len(shape)
@@ -63,7 +70,7 @@ def slice_(cx: FunctionContext, call: ast.Call, a: dict[str, ast.expr]) -> tuple
                 node,
                 hint="clamp=True cuts the window at the source's end",
             )
-    return L.SliceTensor.make(tensor, shape, offset, False, clamp, False), L.TensorType.make(shape, ty.dtype)
+    return L.SliceTensor.make(tensor, shape, offset, False, clamp, placed), L.TensorType.make(shape, ty.dtype)
 
 
 @dsl_op("tensor.reshape", VALUE, aliases=("reshape",), params=("tensor", "shape"))
