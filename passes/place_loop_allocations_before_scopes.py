@@ -44,7 +44,8 @@ class PlaceLoopAllocationsBeforeScopes(escaping.PlaceScopeEscapingOutputs):
     before the block (with copies, under new names, of the scalar lets of the block its shape
     reads); a task output gets ``(Let t (CreateTensor shape dtype))`` of the parameter's static
     type there as its ``Out`` argument. One buffer serves every iteration when no name bound
-    before the allocation that may hold an earlier run's buffer is read when or after it runs.
+    before the allocation that may hold an earlier run's buffer is read when or after it runs
+    (not in the other branch of an ``if`` around it: no run reaches both).
     When one is, and the allocation runs once in every iteration of a ``pl.range`` loop directly
     in the block, the buffer has ``k`` times the rows (``k - 1``: the oldest run such a name may
     hold, ``passes/loop_generations.py``) and run ``j`` takes row block ``j % k``; a
@@ -375,9 +376,18 @@ class PlaceLoopAllocationsBeforeScopes(escaping.PlaceScopeEscapingOutputs):
                 bound = self.bound_at.get(name)
                 if bound is None or not start <= bound < cut:
                     continue
-                if any(cut <= read <= end for read in self.read_at.get(name, ())):
+                if any(cut <= read <= end and not self.exclusive(at, read) for read in self.read_at.get(name, ())):
                     kept.append(name)
         return kept
+
+    def exclusive(self, at: int, read: int) -> bool:
+        """Whether the statements at positions ``at`` and ``read`` are in different branches of one
+        ``if``: no run of the iteration reaches both (a read in the branch that did not allocate
+        sees an earlier run's buffer, but then this iteration allocates none)."""
+        return any(
+            a[0] <= at <= a[1] and b[0] <= read <= b[1] or b[0] <= at <= b[1] and a[0] <= read <= a[1]
+            for a, b in self.branch_spans
+        )
 
     def number(self, stmts) -> None:
         """Number the statements of a scope body in program order: where each is, where each name
@@ -386,6 +396,7 @@ class PlaceLoopAllocationsBeforeScopes(escaping.PlaceScopeEscapingOutputs):
         self.bound_at: dict[str, int] = {}
         self.read_at: dict[str, list[int]] = {}
         self.body_span: dict[int, tuple[int, int]] = {}
+        self.branch_spans: list[tuple[tuple[int, int], ...]] = []  # each If's (then, orelse) spans
         counter = 0
 
         def reads(nodes, here: int) -> None:
@@ -415,8 +426,13 @@ class PlaceLoopAllocationsBeforeScopes(escaping.PlaceScopeEscapingOutputs):
                     walk(stmt.body)
                     self.body_span[id(stmt)] = (start, counter - 1)
                 else:
+                    spans = []
                     for field in fields:
+                        first = counter
                         walk(getattr(stmt, field))
+                        spans.append((first, counter - 1))
+                    if kind == "If":
+                        self.branch_spans.append(tuple(spans))
                 after = counter if fields else here
                 for binder in defined_binders(stmt):
                     if kind in LOOPS and binder.name in {it.var.name for it in stmt.iters}:

@@ -66,6 +66,11 @@ SHARED = {
     "written_then_read_in_manual": ("pl.manual_scope()", [
         "w = pl.create_tensor([8, 8], dtype=pl.FP32)", "w, p = pl.submit(self.upd, x, w, deps=[])",
         "u, q = pl.submit(self.rd, w, deps=[p])"]),
+    # an allocation in a branch: the carry the other branch yields may be an earlier run's buffer,
+    # but that branch allocates none (tools/attack/found/36; warned before)
+    "create_in_an_if_of_the_loop_in_manual": ("pl.manual_scope()", [
+        "if n > 1:", "    w = pl.create_tensor([8, 8], dtype=pl.FP32)", "    w, p = pl.submit(self.upd, x, w, deps=[])"]),
+    "runtime_output_in_an_if_of_the_loop_in_auto": ("pl.scope()", ["if i > 0:", "    w, p = pl.submit(self.rd, x)"]),
     # a shape computed inside the block from names bound before it: computed again before it
     "shape_computed_in_the_block": ("pl.manual_scope()", [
         "t = pl.create_tensor([k, 8], dtype=pl.FP32)", "w, p = pl.submit(self.upd, x, t, deps=[])"], "range(n)",
