@@ -654,7 +654,10 @@ class _Walker:
                 out.facts.pop(it.var.name, None)
             else:
                 out.bind(it.var.name, _value(source, state))
-            held = state.tids.get(source.name) if source is not None and source._production == "Var" else None
+            # (every iteration of a pl.parallel loop starts its TaskId carries from the init: the
+            # yields fill the result array, one slot per iteration, and chain nothing)
+            tid_source = it.init if _parallel(loop) else source
+            held = state.tids.get(tid_source.name) if tid_source is not None and tid_source._production == "Var" else None
             if held is None:
                 out.tids.pop(it.var.name, None)
             else:
@@ -668,12 +671,16 @@ def _with_results(loop, state: State, stable: frozenset) -> State:
     """``state`` at the loop's exit: each result holds what its iter_arg holds."""
     for it, result in zip(loop.iters, loop.results):
         state.bind_same(result.name, it.var.name, stable)
-        held = state.tids.get(it.var.name)
+        held = None if _parallel(loop) else state.tids.get(it.var.name)  # (a pl.parallel result: every iteration's)
         if held is None:
             state.tids.pop(result.name, None)
         else:
             state.tids[result.name] = held
     return state
+
+
+def _parallel(loop) -> bool:
+    return loop._production == "For" and loop.kind is LoopKind.parallel
 
 
 def _branches_on(loop) -> bool:

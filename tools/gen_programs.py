@@ -416,6 +416,9 @@ class Generator(ShapeStatements):
     def bind(self, name: str, var: _Var, new_value: bool = True) -> None:
         for block in self.blocks:
             if name in block.names:
+                if var.kind == "tile" and not block.names[name].contiguous:
+                    # (a name that may hold a transposed view may still after a rebinding in a branch or loop)
+                    var = _Var(var.kind, var.writable, False, var.wide)
                 if new_value and block is not self.blocks[-1] and var.kind in ("tile", "scalar"):
                     self.rebound.append(name)
                 block.names[name] = var
@@ -685,7 +688,9 @@ class Generator(ShapeStatements):
             self.bind(tid, _Var("tid"))
         else:
             self.emit(f"{result} = self.{kernel}({', '.join(args)})")
-        self.bind(result, _Var("tile", writable=True), new_value=result != target)
+        # (a result is its written argument's view: transposed when that is)
+        flat = target is None or self.visible()[target].contiguous
+        self.bind(result, _Var("tile", writable=True, contiguous=flat), new_value=result != target)
 
     def stmt_barrier(self, depth: int) -> None:
         tids = self.of_kind("tid")
@@ -738,17 +743,19 @@ class Generator(ShapeStatements):
         self.blocks.append(_Block(next(self.block_ids), kind="for"))
         self.loops.append(Loop(var, 0, stop, 1, False, line, parent, self.blocks[-1].id))
         self.bind(var, _Var("index"))
-        self.bind(p, _Var("tile", writable=True))
-        self.bind(q, _Var("tile", writable=True))
+        flat = all(self.visible()[t].contiguous for t in (a, b))  # (either may be either carry)
+        self.bind(p, _Var("tile", writable=True, contiguous=flat))
+        self.bind(q, _Var("tile", writable=True, contiguous=flat))
         self.body(depth + 1)
         inner = self.tiles(writable=True)
         values = [self.ch.choice([q, p] + inner), self.ch.choice([p, q] + inner)]
         out = [self.new_name("o"), self.new_name("o")]
         self.emit(f"{out[0]}, {out[1]} = pl.yield_({values[0]}, {values[1]})")
+        flat = flat and all(self.visible()[t].contiguous for t in values)
         self.loops.pop()
         self.blocks.pop()
         for name in out:
-            self.bind(name, _Var("tile", writable=True))
+            self.bind(name, _Var("tile", writable=True, contiguous=flat))
             self.rebound.append(name)
 
     def stmt_scope(self, depth: int) -> None:
