@@ -947,6 +947,7 @@ def programs(manual: bool = False, max_statements: int = 9, features=None):
 
     @st.composite
     def draw(draw_fn):
+        draw_fn(st.just(None))  # (a shrunk program may make no choice; hypothesis warns on a composite that never draws)
         return generate(DrawChooser(draw_fn), manual, max_statements, features)
 
     return draw()
