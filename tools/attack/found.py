@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 from . import program as P
+from . import surface as S
 
 KA = P.Kernel("k0", (("in", "A"), ("inout", "A")))     # reads p0, updates p1
 RD = P.Kernel("rd", (("in", "A"), ("out", "A")))       # reads p0 into a runtime-allocated output
@@ -308,6 +309,21 @@ FOUND.update({
         "(`w, m = pl.submit(self.rd, v, deps=[m])`) for the create, with `with pl.scope()` for the "
         "manual scope, and with pl.parallel(2) for the loop",
         _scopes((_block("manual", _block("range_n", _block("if_n", "atom"))), "atom"), [("new", "w"), ("hr", "w")])),
+})
+
+# 23 (surface tester, main 51da541): the tester ran an Inline function the Python way, nanopass as
+# reference-surface.md section 5 says (a parameter the body rebinds rebinds the caller's variable);
+# the tester follows section 5 since branch inl22, and they agree. nanopass warns at the rebinding
+# (no failure: the warning names no freed buffer). tools/attack/found/23 keeps the program found.
+FOUND.update({
+    "23-inline-parameter-rebinding-rebinds-the-callers-name": (
+        "value",
+        "surface tester, the tester's model: `b = self.inl0(b, a, ...)` where inl0 swaps its "
+        "parameters q0, q1 and returns q0; the task after it writes `a`, which section 5's "
+        "substitution left on b's tensor (Python's reading: on a's)",
+        P.Program((KA,), (S.InlineCall("inl0", ("b", "a"), ("b",)), P.Call("k0", ("x", "a"), ("a",))), surface=True,
+                  functions=(S.InlineFn("inl0", (("q0", "A", "inout"), ("q1", "A", "inout")),
+                                        (P.Swap("q0", "q1", "o"),), ("q0",), ("A",)),))),
 })
 
 # Still failing after branch uaf21: 33 (init_value in a loop of a trip count known only at run time:

@@ -10,7 +10,11 @@ Meanings, from reference-surface.md and the README's description of the DSL:
   parameters in order of first use in the block. `pl.spmd(N, name_hint=K)`: the same, one task
   launched on N blocks (section 1).
 - `FunctionType.Inline` function: its body copied at each call (section 5): the parameters are
-  the arguments, a rebound parameter that is returned rebinds the caller's name.
+  substituted by the arguments, so a parameter rebound in the body rebinds the caller's variable
+  passed for it, whether the call's results assign that variable or not; the body's other names
+  are its own (each copy's locals are renamed). The tester passes names only: a parameter rebound
+  with an argument that is no name would be an assignment to an expression after substitution,
+  which nanopass refuses ("re-assigns parameter ...: pass a variable").
 - a kernel call as an argument of another: the inner call runs first (section 10).
 - `pl.while_(init_values=(0, ...))` with `pl.cond(i < bound)` first: the body runs while the
   condition, read on the carries at the top of each iteration, holds (README, `while`).
@@ -279,11 +283,13 @@ class InlineCall:
     def run(self, r):
         fn = next(f for f in r.prog.functions if getattr(f, "name", None) == self.fn)
         outer = r.env
-        r.env = {pn: outer[a] for (pn, _, _), a in zip(fn.params, self.args)}
-        r.env["sink"], r.env["cnt"] = outer["sink"], outer["cnt"]
+        pairs = [(pn, a) for (pn, _, _), a in zip(fn.params, self.args)] + [("sink", "sink"), ("cnt", "cnt")]
+        r.env = {pn: outer[a] for pn, a in pairs}
         r.run(fn.body)
         vals = [r.env[n] for n in fn.returns]
-        r.env = outer
+        inner, r.env = r.env, outer
+        for pn, a in pairs:     # substitution: the caller's variable is what the body rebound
+            r.env[a] = inner[pn]
         for res, v in zip(self.results, vals):
             r.env[res] = v
 

@@ -8,8 +8,9 @@ host-written tensor, manual scopes whose chain starts at a TaskId made before th
 
 Validity rules beyond generate.py's: a loop variable's slice step is 1 or 2 (trips reach 3);
 a reshape's source is contiguous (a name never bound to a transpose); an Inline function is not
-called in a manual scope (its tasks would not wait for the scope's chain); an outlined block's
-source and target are different names.
+called in a manual scope (its tasks would not wait for the scope's chain), and its body rebinds
+no parameter in a pl.parallel loop (the caller's name would be rebound there); an outlined
+block's source and target are different names.
 """
 
 from __future__ import annotations
@@ -278,8 +279,10 @@ class SurfaceGen(Gen):
         written = [a for (_, _, d), a in zip(params, args) if d == "inout"]
         if not written or len(set(args)) != len(args):
             return []
+        # a parameter rebound in the body rebinds the caller's variable (section 5): not in a
+        # pl.parallel loop, where the generator rebinds no outer name
         body_ctx = SCtx(names={n: s for n, s, _ in params}, readonly={n for n, _, d in params if d == "in"},
-                        depth=1)
+                        depth=1, in_parallel=ctx.in_parallel)
         self.inline_depth += 1
         body = self.block(body_ctx, max(1, min(self.budget, r.randint(1, 4))))
         self.inline_depth -= 1
@@ -290,6 +293,10 @@ class SurfaceGen(Gen):
                         tuple(n for n, _ in rets), tuple(s for _, s in rets))
         self.functions.append(fn)
         pos = {n: i for i, (n, _, _) in enumerate(params)}
+        for a in written:       # the body may have rebound its parameter, so the caller's name
+            self.rebound(ctx, a)
+            self.not_created(ctx, a)
+            ctx.strided = ctx.strided | {a}
         results = []
         for n, s in rets:
             res = args[pos[n]] if not ctx.in_parallel and r.random() < 0.8 else self.fresh("g")
