@@ -5,7 +5,9 @@ which tests/test_attack.py runs against nanopass)."""
 
 from __future__ import annotations
 
-from nanopass.tools.attack import semantics
+import random
+
+from nanopass.tools.attack import semantics, surface_generate
 from nanopass.tools.attack import program as P
 from nanopass.tools.attack import surface as S
 
@@ -44,3 +46,27 @@ def test_a_parameter_the_body_leaves_alone_keeps_the_callers_tensor():
     prog = P.Program((KA,), (S.InlineCall("inl0", ("b", "a"), ("g",)), P.Call("k0", ("x", "a"), ("a",)),
                              P.Call("k0", ("x", "g"), ("g",))), surface=True, functions=(keep,))
     assert written_buffers(prog) == ["ext:b", "ext:a", "ext:b"]
+
+
+def test_the_generator_reshapes_no_parameter_passed_a_strided_view():
+    # an Inline function's body sees its arguments: a parameter passed a transposed view is strided
+    # there too (s130000137 of `--surface --seed 13` reshaped one, which the tester's semantics refuses)
+    def reshaped(body):
+        for s in body:
+            if isinstance(s, S.Reshape):
+                yield s.src
+            for ch in P.children(s):
+                yield from reshaped(ch)
+    strided = frozenset({"a", "b", "w"})
+    calls = 0
+    for seed in range(300):
+        gen = surface_generate.SurfaceGen(random.Random(seed), 6)
+        ctx = surface_generate.SCtx(names={"x": "A", "a": "A", "b": "A", "w": "B"}, readonly={"x"}, strided=strided)
+        out = gen.inline_call(ctx)
+        if out:
+            calls += 1
+            (fn,), (call,) = gen.functions, out
+            passed_strided = {q for (q, _, _), arg in zip(fn.params, call.args) if arg in strided}
+            assert not passed_strided & set(reshaped(fn.body)), P.render(P.Program(
+                tuple(gen.kernels.values()), tuple(out), surface=True, functions=(fn,))).source
+    assert calls > 50

@@ -282,7 +282,8 @@ class SurfaceGen(Gen):
         # a parameter rebound in the body rebinds the caller's variable (section 5): not in a
         # pl.parallel loop, where the generator rebinds no outer name
         body_ctx = SCtx(names={n: s for n, s, _ in params}, readonly={n for n, _, d in params if d == "in"},
-                        depth=1, in_parallel=ctx.in_parallel)
+                        depth=1, in_parallel=ctx.in_parallel,
+                        strided=frozenset(n for (n, _, _), a in zip(params, args) if a in ctx.strided))
         self.inline_depth += 1
         body = self.block(body_ctx, max(1, min(self.budget, r.randint(1, 4))))
         self.inline_depth -= 1
