@@ -102,6 +102,11 @@ def expr(cx: FunctionContext, node: ast.expr) -> tuple[Any, Any]:
     """
     if cx.expr_level:  # a sub-expression of the one being read
         return _expr(cx, node)
+    kind = type(node)  # a leaf (most expressions read) has no depth to track
+    if kind is ast.Name:
+        return name(cx, node)
+    if kind is ast.Constant:
+        return constant(cx, node.value, node)
     cx.expr_root, cx.expr_level = node, 1
     try:
         return _expr(cx, node)

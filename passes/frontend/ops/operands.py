@@ -6,12 +6,16 @@ import ast
 from typing import TYPE_CHECKING, Any
 
 from nanopass.errors import quoted
+from nanopass.languages import surface as S
+from nanopass.languages.terms import DType
 
 from ..limits import MAX_TENSOR_DIMS
 from ..type_reader import check_extent, type_text
 
 if TYPE_CHECKING:
     from ..context import FunctionContext
+
+Int, INDEX = S.LANGUAGE.Int.make, DType.INDEX
 
 
 def tensor_operand(cx: FunctionContext, node: ast.expr, what: str) -> tuple[Any, Any]:
@@ -29,6 +33,9 @@ def index_list(cx: FunctionContext, node: ast.expr, what: str, shape: bool = Fal
         raise cx.error(f"pl.{what}: {example}", node)
     out = []
     for elt in node.elts:
+        if type(elt) is ast.Constant and type(elt.value) is int and 0 <= elt.value < 2**63:
+            out.append(Int(elt.value, INDEX))  # (what cx.expr reads of a constant index, without its checks)
+            continue
         expr, ty = cx.expr(elt)
         if ty._production != "ScalarType" or not ty.dtype.is_int:
             raise cx.error(f"{'a dimension' if shape else 'an index'} must be an integer, got {type_text(ty)}", elt)
