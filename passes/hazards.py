@@ -370,13 +370,17 @@ class Access:
         return f"Access(t{self.site}{runs} {'W' if self.write else 'R'} {self.root}{self.region!r} {self.dir.name}{covers})"
 
     def _with(self, earlier_iteration=None, stale=None, closed=None, covers=None) -> "Access":
-        return Access(
-            self.site, self.write, self.root, self.region, self.dir, self.scope, self.parallel,
-            self.earlier_iteration if earlier_iteration is None else earlier_iteration,
-            self.stale if stale is None else stale,
-            self.closed if closed is None else closed,
-            self.covers if covers is None else covers,
-        )
+        # (``Access(...)`` with the first seven fields copied, key included: the walk makes many)
+        new = _new_access(Access)
+        new.site, new.write, new.root, new.region = self.site, self.write, self.root, self.region
+        new.dir, new.scope, new.parallel = self.dir, self.scope, self.parallel
+        new.earlier_iteration = self.earlier_iteration if earlier_iteration is None else earlier_iteration
+        new.stale = self.stale if stale is None else stale
+        new.closed = self.closed if closed is None else closed
+        new.covers = self.covers if covers is None else covers
+        new._key = self._key[:7] + (new.earlier_iteration, new.stale, new.closed, new.covers)
+        new._hash = hash(new._key)
+        return new
 
     def retagged(self, earlier_iteration: frozenset) -> "Access":
         return self._with(earlier_iteration=earlier_iteration)
@@ -397,6 +401,9 @@ class Access:
     def published(self) -> bool:
         """The runtime records this write (a later reader or InOut writer can find it)."""
         return self.write and self.scope is None
+
+
+_new_access = object.__new__
 
 
 def hazard_kind(earlier: Access, later: Access) -> str | None:

@@ -72,15 +72,20 @@ class Holders:
         # Each fact a name or a source covers is replaced once, by the fact with its covers less
         # the names, plus each name one of whose sources it covers. Every old fact goes before
         # any new one comes: a new fact may equal another old one that changes too.
-        live = self.live
-        names = frozenset(name for name, _ in assignments)
+        covering = self.live.holders  # TaskId value -> the live facts it covers (read only here)
         touched: dict = {}  # fact -> None, in the order met
         for name, sources in assignments:
             for source in sources:
-                touched.update(dict.fromkeys(live.covered_by(source)))
-            touched.update(dict.fromkeys(live.covered_by(name)))
+                found = covering.get(source)
+                if found:
+                    touched.update(dict.fromkeys(found))
+            found = covering.get(name)
+            if found:
+                touched.update(dict.fromkeys(found))
         if not touched:
             return
+        live = self.live
+        names = frozenset(name for name, _ in assignments)
         changed = []
         for e in touched:
             covers = e.covers - names

@@ -52,8 +52,15 @@ class SplitJoinsByIteration(Pass):
                               | {s.cell for s in stmts if s._production in ("CellDecl", "CellSet")})
         self.split: dict[str, tuple] = {}  # join cell -> (the loop, its cells in iteration order)
         self.barriers: dict[str, tuple] = {}  # barrier name -> (the TaskId it joins, the join cell)
+        uses: dict[str, list] = {}  # cell -> its declarations and the statements that wait on it
+        for s in stmts:
+            if s._production == "CellDecl":
+                uses.setdefault(s.cell, []).append(s)
+                continue
+            for c in dict.fromkeys(d.cell for d in getattr(s, "deps", ()) if d._production == "CellDep"):
+                uses.setdefault(c, []).append(s)
         for cell, joined in joins.items():
-            loop = self._loop_of(cell, joined, stmts, where, loops, reads)
+            loop = self._loop_of(cell, joined, uses.get(cell, ()), where, loops, reads)
             if loop is None:
                 continue
             trips = static_trip_count(loop)
@@ -65,9 +72,9 @@ class SplitJoinsByIteration(Pass):
             return program
         return self.visit(program)
 
-    def _loop_of(self, cell, joined, stmts, where, loops, reads):
+    def _loop_of(self, cell, joined, uses, where, loops, reads):
         """The loop whose iterations can each keep the run of ``cell``'s task in a cell of its own,
-        or None."""
+        or None (``uses``: the declarations of ``cell`` and the statements that wait on it)."""
         around = {where[id(dummy)].loops for dummy, _ in joined}
         if len(around) != 1:
             return None
@@ -81,11 +88,13 @@ class SplitJoinsByIteration(Pass):
         if any(reads.get(dummy.var.name, 0) != 1 for dummy, _ in joined):
             return None  # (the CellSet of the join reads it; nothing else may)
         barrier_ids = {id(dummy) for dummy, _ in joined}
-        for s in stmts:
+        for s in uses:
             kind = s._production
-            if kind == "CellDecl" and s.cell == cell and where[id(s)].loops:
-                return None
-            if id(s) in barrier_ids or not any(d._production == "CellDep" and d.cell == cell for d in getattr(s, "deps", ())):
+            if kind == "CellDecl":
+                if where[id(s)].loops:
+                    return None
+                continue
+            if id(s) in barrier_ids:
                 continue
             if kind not in ("Task", "HostFence") or where[id(s)].loops:
                 return None  # (a waiter in a loop would insert ``trips`` entries a run, not one)
