@@ -3,8 +3,9 @@
 frees what is allocated in it, so the buffer is made before the block and shared by every
 iteration, whose accesses to it are then ordered (a MANUAL scope orders none of them); a loop
 whose iterations' buffers live at once gets row blocks of one buffer (a block for each run of a
-nest of constant bounds, also for a create with an initial value), or, where no count of blocks
-is known before the block, a located warning."""
+nest of constant bounds, also for a create with an initial value the block writes; one buffer for
+one nothing writes), or, where no count of blocks is known before the block, a located warning (a
+located error for a create with an initial value the block writes)."""
 
 from __future__ import annotations
 
@@ -71,6 +72,17 @@ SHARED = {
     "create_in_an_if_of_the_loop_in_manual": ("pl.manual_scope()", [
         "if n > 1:", "    w = pl.create_tensor([8, 8], dtype=pl.FP32)", "    w, p = pl.submit(self.upd, x, w, deps=[])"]),
     "runtime_output_in_an_if_of_the_loop_in_auto": ("pl.scope()", ["if i > 0:", "    w, p = pl.submit(self.rd, x)"]),
+    # a create with an initial value that nothing writes: every run's buffer holds the value,
+    # whichever it is, so one buffer made (and filled) before the block serves every run
+    # (tools/attack/found/33; warned before)
+    "unwritten_create_with_an_initial_value_in_manual": ("pl.manual_scope()", [
+        "w = pl.create_tensor([8, 8], dtype=pl.FP32, init_value=0.5)", "u, p = pl.submit(self.rd, w, deps=[])"]),
+    "unwritten_create_with_an_initial_value_in_auto": ("pl.scope()", [
+        "w = pl.create_tensor([8, 8], dtype=pl.FP32, init_value=0.5)", "u, p = pl.submit(self.rd, w)"]),
+    # ... also when an iteration still reads the earlier run's buffer after it makes its own
+    "unwritten_create_with_an_initial_value_read_by_the_next_iteration_in_manual": ("pl.manual_scope()", [
+        "v = w", "w = pl.create_tensor([8, 8], dtype=pl.FP32, init_value=0.5)",
+        "u, p = pl.submit(self.rd, v, deps=[])"]),
     # a shape computed inside the block from names bound before it: computed again before it
     "shape_computed_in_the_block": ("pl.manual_scope()", [
         "t = pl.create_tensor([k, 8], dtype=pl.FP32)", "w, p = pl.submit(self.upd, x, t, deps=[])"], "range(n)",
@@ -103,6 +115,8 @@ def test_a_loop_allocation_read_after_the_block_uses_one_buffer_made_before_it(n
     code = result.stdout
     block = code.rindex("PTO2_SCOPE(", 0, code.index("for (int64_t i"))  # the `with` block's
     assert code.index("alloc_tensors(") < block and "alloc_tensors(" not in code[block:]
+    if "init_value" in path.read_text():  # filled once, when the buffer is made before the block
+        assert ".set_initial_value(" in code[:block] and ".set_initial_value(" not in code[block:]
     compile_check(code, tmp_path)
 
 
@@ -172,9 +186,6 @@ WARNED = {
     # an earlier run's buffer read in a loop nested in the block: no single run index
     "nested_loop_reads_the_previous_buffer": ("pl.manual_scope()", [
         "for j in pl.range(n):", "    w, p = pl.submit(self.rd, w, deps=[])"], "w, p", "range(n)"),
-    # each iteration starts from the initial value: the runtime fills a buffer when it allocates it only
-    "create_with_an_initial_value": ("pl.scope()", ["t = pl.create_tensor([8, 8], dtype=pl.FP32, init_value=1.0)",
-                                                    "w = self.upd(x, t)"], "t = ", "range(n)"),
     # a shape computed inside the block by a division that may fail (it cannot run before the block)
     "shape_computed_in_the_block_by_a_division": ("pl.scope()", [
         "t = pl.create_tensor([k, 8], dtype=pl.FP32)", "w = self.upd(x, t)"], "t = ", "range(n)", "            k = 64 // n"),
@@ -193,8 +204,45 @@ def test_an_allocation_no_buffers_before_the_block_serve_gets_a_located_warning(
     assert f"{path}:{line}:" in result.stderr and "warning" in result.stderr
     assert "may use a freed buffer" in result.stderr and "before the `with` block" in result.stderr
     assert "Traceback" not in result.stderr
-    if "init_value" in text:  # (a block for each run needs their number before the block)
-        assert "there is no correct compilation through the runtime API" in " ".join(result.stderr.split())
+
+
+# (name, scope, loop body, loop): a create with an initial value that the block writes, in a loop of
+# a trip count known only at run time: every run must start from the value in a buffer of its own
+# made before the block, the runtime fills a buffer only when it allocates it, and the number of
+# runs is not known when the block starts: a located error (tools/attack/found/33's written form)
+REFUSED = {
+    "create_with_an_initial_value_written_by_a_task": (
+        "pl.scope()", ["t = pl.create_tensor([8, 8], dtype=pl.FP32, init_value=1.0)", "w = self.upd(x, t)"], "range(n)"),
+    "create_with_an_initial_value_written_by_a_task_in_manual": (
+        "pl.manual_scope()", ["t = pl.create_tensor([8, 8], dtype=pl.FP32, init_value=1.0)",
+                              "w, p = pl.submit(self.upd, x, t, deps=[])"], "range(n)"),
+    "create_with_an_initial_value_written_by_the_host_in_manual": (
+        "pl.manual_scope()", ["w = pl.create_tensor([8, 8], dtype=pl.FP32, init_value=1.0)",
+                              "pl.tensor.write(w, [1, 1], 2.0)"], "range(n)"),
+    # (an earlier run's buffer written through a carry: a shared buffer would not start from the value)
+    "create_with_an_initial_value_whose_earlier_buffer_is_written_in_auto": (
+        "pl.scope()", ["y = self.upd(x, w)", "w = pl.create_tensor([8, 8], dtype=pl.FP32, init_value=1.0)"],
+        "range(n)"),
+    "create_with_an_initial_value_in_a_parallel_loop_of_unknown_count": (
+        "pl.scope()", ["t = pl.create_tensor([8, 8], dtype=pl.FP32, init_value=1.0)", "w = self.upd(x, t)"],
+        "parallel(n)"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(REFUSED))
+def test_a_written_create_with_an_initial_value_in_a_loop_of_unknown_count_is_a_located_error(name, tmp_path):
+    scope, lines, loop = REFUSED[name]
+    text = program(scope, lines, loop)
+    path = tmp_path / f"{name}.py"
+    path.write_text(text)
+    result = run_cli("run", str(path))
+    assert result.returncode != 0 and "Traceback" not in result.stderr, result.stdout + result.stderr
+    line, row = next((i, row) for i, row in enumerate(text.splitlines(), 1) if "init_value" in row)
+    assert f"{path}:{line}:{len(row) - len(row.lstrip()) + 1}: error:" in result.stderr, result.stderr
+    message = " ".join(result.stderr.split())
+    assert "created with an initial value in a loop inside a `with` block" in message
+    assert "fills a buffer only when it allocates it" in message
+    assert "fill it in each iteration with a kernel, or use a loop of constant trip count" in message
 
 
 # (name, scope, loop body, loop, blocks, the offset of the run's block, [line before]): shapes
