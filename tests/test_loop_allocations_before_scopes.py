@@ -313,3 +313,42 @@ def test_a_nest_or_loops_of_constant_bounds_get_a_block_for_each_run_in_one_buff
     assert f"_offsets[2] = {{static_cast<uint32_t>({offset}), 0}};" in code[block:]
     compile_check(code, tmp_path)
     check_runs(path)
+
+
+# (blocks, atoms, refused): the adversarial tester's scopes grammar (tools/attack/scopes.py) on
+# creates with an initial value in a pl.range(n) loop of a block: compiled and correct where no
+# run's write reaches a shared buffer's fill (nothing writes it, or only code after the block), a
+# located error the tester's own semantics counts as right where the block writes it
+ATTACK_INIT = {
+    "unwritten": ((("manual", ("range_n", "atom")), "atom"), [("newi", "w"), ("hr", "w")], False),
+    "unwritten_in_a_nest": ((("manual", ("range_n", ("range_n", "atom"))), "atom"), [("newi", "w"), ("hr", "w")],
+                            False),
+    "written_after_the_block": ((("manual", ("range_n", "atom")), "atom", "atom"),
+                                [("newi", "w"), ("up", "w"), ("hr", "w")], False),
+    "written_in_the_loop": ((("manual", ("range_n", "atom", "atom")), "atom"),
+                            [("newi", "w"), ("up", "w"), ("hr", "w")], True),
+    "earlier_buffer_written_through_a_swap": ((("scope", ("swap_n", "atom", "atom")), "atom"),
+                                              [("newi", "w"), ("up", "v"), ("hr", "w")], True),
+    "written_by_the_host_in_an_if": ((("manual", ("range_n", ("if_n", "atom"), "atom")), "atom"),
+                                     [("newi", "w"), ("hw", "w"), ("hr", "w")], True),
+}
+
+
+@pytest.mark.parametrize("name", sorted(ATTACK_INIT))
+def test_the_adversarial_tester_passes_creates_with_an_initial_value_in_a_loop_of_unknown_count(name):
+    from nanopass.tools.attack import found, runner
+    from nanopass.tools.attack.program import render
+
+    def block(item):
+        return item if item == "atom" else (item[0], tuple(block(i) for i in item[1:]))
+
+    shape, atoms, refused = ATTACK_INIT[name]
+    prog = found._scopes(tuple(block(item) for item in shape), atoms)
+    source = render(prog).source  # (every atom has its place in the blocks)
+    assert source.count("init_value=0.5") == 1
+    assert source.count("pl.tensor.read(") == sum(op == "hr" for op, _ in atoms)
+    assert source.count("pl.tensor.write(") - source.count("pl.tensor.write(sink") == sum(op == "hw" for op, _ in atoms)
+    rep = runner.check(prog)
+    assert rep.invalid is None and bool(rep.refusal) == refused, runner.describe(rep)
+    assert not refused or rep.unorderable  # (the tester's semantics: no filled buffer for each run)
+    assert rep.classes() == set(), runner.describe(rep)
