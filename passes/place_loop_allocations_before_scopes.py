@@ -6,7 +6,7 @@ from typing import NamedTuple
 
 from nanopass.errors import UserError
 from nanopass.languages import SSA
-from nanopass.languages.terms import BinOp, DType, LoopKind
+from nanopass.languages.terms import BinOp, DType, LoopKind, ParamDir
 from nanopass.rewrite import register
 
 from .kernels import output_param_of_result
@@ -30,6 +30,11 @@ class Blocks(NamedTuple):
 
 
 ONE = Blocks(1)
+
+
+class NoFilledBuffers(UserError):
+    """A create with an initial value the block writes, in a loop of a trip count known only at
+    run time: refused (no buffers made before the block can start every run from the value)."""
 
 
 @register
@@ -56,10 +61,12 @@ class PlaceLoopAllocationsBeforeScopes(escaping.PlaceScopeEscapingOutputs):
     ``k - 1`` the oldest outer iteration such a name may hold, run ``q`` of outer iteration ``i``
     taking block ``(i % k) * P + q``; else, in loops of constant trip counts only, a block for
     each run (as many buffers as the program makes: a scope frees its buffers only when it
-    ends), which also serves a create with an initial value (the runtime fills a buffer only
-    when it allocates it: the buffer made before the block is filled once, and no run shares a
-    block). Any other such allocation, or one whose shape is computed in the block otherwise, is
-    left as written with a located warning that the use after the block may use a freed buffer
+    ends). A create with an initial value (the runtime fills a buffer only when it allocates it:
+    a buffer made before the block is filled once) gets one buffer when nothing in the function
+    may write it (every run's buffer holds the value), the placements above when only code after
+    the block may, a block for each run when the block may; in a loop of a trip count known only
+    at run time the last is a located user error (``NoFilledBuffers``). Any other such
+    allocation, or one whose shape is computed in the block otherwise, is left as written with a located warning that the use after the block may use a freed buffer
     (docs/semantics.md, "Still open" 10). A copy of a shared or rotated buffer is left in the
     loop: in a MANUAL scope, whose ``deps=`` order one run's accesses only,
     ``hazards.shared_in_loops`` then orders every pair of accesses to it
@@ -71,6 +78,10 @@ class PlaceLoopAllocationsBeforeScopes(escaping.PlaceScopeEscapingOutputs):
     name = "place_loop_allocations_before_scopes"
     source = SSA
     target = SSA
+
+    def run(self, program):
+        self.orch_body = program.orch.body
+        return super().run(program)
 
     def applies(self, func) -> bool:
         return any(self.may_allocate(stmt) or _is_create(stmt)
@@ -201,6 +212,8 @@ class PlaceLoopAllocationsBeforeScopes(escaping.PlaceScopeEscapingOutputs):
         open" 10)."""
         try:
             blocks = check()
+        except NoFilledBuffers:
+            raise
         except UserError as refused:
             self.ctx.warn(refused.message, refused.span, hint=refused.hint)
             return None
@@ -210,21 +223,22 @@ class PlaceLoopAllocationsBeforeScopes(escaping.PlaceScopeEscapingOutputs):
         """The blocks the create ``let`` (in the loops ``loops`` of the block; ``where``: the loops
         around the allocation it stands for and that allocation) gets, or refused."""
         name = _base(let.var.name)
-        if let.value.init is not None:
-            # (the runtime fills a buffer only when it allocates it: each run needs a block of its own)
-            blocks = _each_run(loops)
-            if blocks is None:
-                raise UserError(
-                    f"'{name}' is created with an initial value in a loop inside a `with` block and used after "
-                    "the block, and a loop around it has a trip count known only at run time: the block frees "
-                    "what is allocated in it when it ends, and the runtime API fills a buffer with its initial "
-                    "value only when it allocates it (it has no fill of an existing buffer), so buffers made "
-                    "before the block start every iteration from the initial value only as a block for each "
-                    "run, whose number must be known before the block; there is no correct compilation "
-                    "through the runtime API, and the use after the block may use a freed buffer",
-                    let.span,
-                    hint="create it before the `with` block, or use it only inside the block",
-                )
+        init = let.value.init is not None
+        # (the runtime fills a buffer only when it allocates it: a buffer made before the block
+        # holds the initial value in every run only when nothing in the block writes it)
+        written = init and self.written(let.var.name, self.scope_body)
+        if written and _each_run(loops) is None:
+            raise NoFilledBuffers(
+                f"'{name}' is created with an initial value in a loop inside a `with` block, written in the "
+                "block and used after it, and a loop around it has a trip count known only at run time: the "
+                "block frees what is allocated in it when it ends, so every run needs a buffer made before "
+                "the block that starts from the initial value, and the runtime API fills a buffer only when "
+                "it allocates it (it has no fill of an existing buffer); the compiler makes a filled block "
+                "for each run only for loops of constant trip counts",
+                let.span,
+                hint="create the buffer before the `with` block and fill it in each iteration with a kernel, "
+                     "or use a loop of constant trip count",
+            )
         if self.shape_lets(let.value.shape) is None:
             raise UserError(
                 f"'{name}' is created in a loop inside a `with` block with a shape computed inside the block, "
@@ -233,9 +247,33 @@ class PlaceLoopAllocationsBeforeScopes(escaping.PlaceScopeEscapingOutputs):
                 let.span,
                 hint="compute its shape before the `with` block",
             )
-        if let.value.init is not None:
-            return blocks
+        if written:
+            return _each_run(loops)
+        if init and not self.written(let.var.name, self.orch_body):
+            return ONE  # (every run's buffer holds the initial value, whichever buffer it is)
         return self.check_shared(let, let.var, *where, loops)
+
+    def written(self, allocation: str, stmts) -> bool:
+        """Whether a statement of ``stmts`` (at any depth) may write the buffer of ``allocation``
+        through a name that may hold it: a task's ``Out`` or ``InOut`` argument, a host write, an
+        assemble into it."""
+        names = set(self.holders.get(allocation, ())) | {allocation}
+
+        def named(expr) -> bool:
+            return expr is not None and expr._production == "Var" and expr.name in names
+
+        for stmt in escaping._walk(stmts):
+            kind = stmt._production
+            if kind == "Task":
+                params = self.kernels[stmt.kernel].params
+                if any(p < len(params) and params[p].dir is not ParamDir.In and named(arg.value)
+                       for p, arg in enumerate(stmt.args)):
+                    return True
+            elif kind == "WriteTensor" and named(stmt.tensor):
+                return True
+            elif kind == "Let" and stmt.value._production == "AssembleTensor" and named(stmt.value.target):
+                return True
+        return False
 
     def shape_lets(self, shape) -> list | None:
         """The lets of the block that compute the names of the block ``shape`` reads, each before

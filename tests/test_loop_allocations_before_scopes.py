@@ -3,8 +3,9 @@
 frees what is allocated in it, so the buffer is made before the block and shared by every
 iteration, whose accesses to it are then ordered (a MANUAL scope orders none of them); a loop
 whose iterations' buffers live at once gets row blocks of one buffer (a block for each run of a
-nest of constant bounds, also for a create with an initial value), or, where no count of blocks
-is known before the block, a located warning."""
+nest of constant bounds, also for a create with an initial value the block writes; one buffer for
+one nothing writes), or, where no count of blocks is known before the block, a located warning (a
+located error for a create with an initial value the block writes)."""
 
 from __future__ import annotations
 
@@ -71,6 +72,17 @@ SHARED = {
     "create_in_an_if_of_the_loop_in_manual": ("pl.manual_scope()", [
         "if n > 1:", "    w = pl.create_tensor([8, 8], dtype=pl.FP32)", "    w, p = pl.submit(self.upd, x, w, deps=[])"]),
     "runtime_output_in_an_if_of_the_loop_in_auto": ("pl.scope()", ["if i > 0:", "    w, p = pl.submit(self.rd, x)"]),
+    # a create with an initial value that nothing writes: every run's buffer holds the value,
+    # whichever it is, so one buffer made (and filled) before the block serves every run
+    # (tools/attack/found/33; warned before)
+    "unwritten_create_with_an_initial_value_in_manual": ("pl.manual_scope()", [
+        "w = pl.create_tensor([8, 8], dtype=pl.FP32, init_value=0.5)", "u, p = pl.submit(self.rd, w, deps=[])"]),
+    "unwritten_create_with_an_initial_value_in_auto": ("pl.scope()", [
+        "w = pl.create_tensor([8, 8], dtype=pl.FP32, init_value=0.5)", "u, p = pl.submit(self.rd, w)"]),
+    # ... also when an iteration still reads the earlier run's buffer after it makes its own
+    "unwritten_create_with_an_initial_value_read_by_the_next_iteration_in_manual": ("pl.manual_scope()", [
+        "v = w", "w = pl.create_tensor([8, 8], dtype=pl.FP32, init_value=0.5)",
+        "u, p = pl.submit(self.rd, v, deps=[])"]),
     # a shape computed inside the block from names bound before it: computed again before it
     "shape_computed_in_the_block": ("pl.manual_scope()", [
         "t = pl.create_tensor([k, 8], dtype=pl.FP32)", "w, p = pl.submit(self.upd, x, t, deps=[])"], "range(n)",
@@ -103,6 +115,8 @@ def test_a_loop_allocation_read_after_the_block_uses_one_buffer_made_before_it(n
     code = result.stdout
     block = code.rindex("PTO2_SCOPE(", 0, code.index("for (int64_t i"))  # the `with` block's
     assert code.index("alloc_tensors(") < block and "alloc_tensors(" not in code[block:]
+    if "init_value" in path.read_text():  # filled once, when the buffer is made before the block
+        assert ".set_initial_value(" in code[:block] and ".set_initial_value(" not in code[block:]
     compile_check(code, tmp_path)
 
 
@@ -172,9 +186,6 @@ WARNED = {
     # an earlier run's buffer read in a loop nested in the block: no single run index
     "nested_loop_reads_the_previous_buffer": ("pl.manual_scope()", [
         "for j in pl.range(n):", "    w, p = pl.submit(self.rd, w, deps=[])"], "w, p", "range(n)"),
-    # each iteration starts from the initial value: the runtime fills a buffer when it allocates it only
-    "create_with_an_initial_value": ("pl.scope()", ["t = pl.create_tensor([8, 8], dtype=pl.FP32, init_value=1.0)",
-                                                    "w = self.upd(x, t)"], "t = ", "range(n)"),
     # a shape computed inside the block by a division that may fail (it cannot run before the block)
     "shape_computed_in_the_block_by_a_division": ("pl.scope()", [
         "t = pl.create_tensor([k, 8], dtype=pl.FP32)", "w = self.upd(x, t)"], "t = ", "range(n)", "            k = 64 // n"),
@@ -193,8 +204,45 @@ def test_an_allocation_no_buffers_before_the_block_serve_gets_a_located_warning(
     assert f"{path}:{line}:" in result.stderr and "warning" in result.stderr
     assert "may use a freed buffer" in result.stderr and "before the `with` block" in result.stderr
     assert "Traceback" not in result.stderr
-    if "init_value" in text:  # (a block for each run needs their number before the block)
-        assert "there is no correct compilation through the runtime API" in " ".join(result.stderr.split())
+
+
+# (name, scope, loop body, loop): a create with an initial value that the block writes, in a loop of
+# a trip count known only at run time: every run must start from the value in a buffer of its own
+# made before the block, the runtime fills a buffer only when it allocates it, and the number of
+# runs is not known when the block starts: a located error (tools/attack/found/33's written form)
+REFUSED = {
+    "create_with_an_initial_value_written_by_a_task": (
+        "pl.scope()", ["t = pl.create_tensor([8, 8], dtype=pl.FP32, init_value=1.0)", "w = self.upd(x, t)"], "range(n)"),
+    "create_with_an_initial_value_written_by_a_task_in_manual": (
+        "pl.manual_scope()", ["t = pl.create_tensor([8, 8], dtype=pl.FP32, init_value=1.0)",
+                              "w, p = pl.submit(self.upd, x, t, deps=[])"], "range(n)"),
+    "create_with_an_initial_value_written_by_the_host_in_manual": (
+        "pl.manual_scope()", ["w = pl.create_tensor([8, 8], dtype=pl.FP32, init_value=1.0)",
+                              "pl.tensor.write(w, [1, 1], 2.0)"], "range(n)"),
+    # (an earlier run's buffer written through a carry: a shared buffer would not start from the value)
+    "create_with_an_initial_value_whose_earlier_buffer_is_written_in_auto": (
+        "pl.scope()", ["y = self.upd(x, w)", "w = pl.create_tensor([8, 8], dtype=pl.FP32, init_value=1.0)"],
+        "range(n)"),
+    "create_with_an_initial_value_in_a_parallel_loop_of_unknown_count": (
+        "pl.scope()", ["t = pl.create_tensor([8, 8], dtype=pl.FP32, init_value=1.0)", "w = self.upd(x, t)"],
+        "parallel(n)"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(REFUSED))
+def test_a_written_create_with_an_initial_value_in_a_loop_of_unknown_count_is_a_located_error(name, tmp_path):
+    scope, lines, loop = REFUSED[name]
+    text = program(scope, lines, loop)
+    path = tmp_path / f"{name}.py"
+    path.write_text(text)
+    result = run_cli("run", str(path))
+    assert result.returncode != 0 and "Traceback" not in result.stderr, result.stdout + result.stderr
+    line, row = next((i, row) for i, row in enumerate(text.splitlines(), 1) if "init_value" in row)
+    assert f"{path}:{line}:{len(row) - len(row.lstrip()) + 1}: error:" in result.stderr, result.stderr
+    message = " ".join(result.stderr.split())
+    assert "created with an initial value in a loop inside a `with` block" in message
+    assert "fills a buffer only when it allocates it" in message
+    assert "fill it in each iteration with a kernel, or use a loop of constant trip count" in message
 
 
 # (name, scope, loop body, loop, blocks, the offset of the run's block, [line before]): shapes
@@ -265,3 +313,42 @@ def test_a_nest_or_loops_of_constant_bounds_get_a_block_for_each_run_in_one_buff
     assert f"_offsets[2] = {{static_cast<uint32_t>({offset}), 0}};" in code[block:]
     compile_check(code, tmp_path)
     check_runs(path)
+
+
+# (blocks, atoms, refused): the adversarial tester's scopes grammar (tools/attack/scopes.py) on
+# creates with an initial value in a pl.range(n) loop of a block: compiled and correct where no
+# run's write reaches a shared buffer's fill (nothing writes it, or only code after the block), a
+# located error the tester's own semantics counts as right where the block writes it
+ATTACK_INIT = {
+    "unwritten": ((("manual", ("range_n", "atom")), "atom"), [("newi", "w"), ("hr", "w")], False),
+    "unwritten_in_a_nest": ((("manual", ("range_n", ("range_n", "atom"))), "atom"), [("newi", "w"), ("hr", "w")],
+                            False),
+    "written_after_the_block": ((("manual", ("range_n", "atom")), "atom", "atom"),
+                                [("newi", "w"), ("up", "w"), ("hr", "w")], False),
+    "written_in_the_loop": ((("manual", ("range_n", "atom", "atom")), "atom"),
+                            [("newi", "w"), ("up", "w"), ("hr", "w")], True),
+    "earlier_buffer_written_through_a_swap": ((("scope", ("swap_n", "atom", "atom")), "atom"),
+                                              [("newi", "w"), ("up", "v"), ("hr", "w")], True),
+    "written_by_the_host_in_an_if": ((("manual", ("range_n", ("if_n", "atom"), "atom")), "atom"),
+                                     [("newi", "w"), ("hw", "w"), ("hr", "w")], True),
+}
+
+
+@pytest.mark.parametrize("name", sorted(ATTACK_INIT))
+def test_the_adversarial_tester_passes_creates_with_an_initial_value_in_a_loop_of_unknown_count(name):
+    from nanopass.tools.attack import found, runner
+    from nanopass.tools.attack.program import render
+
+    def block(item):
+        return item if item == "atom" else (item[0], tuple(block(i) for i in item[1:]))
+
+    shape, atoms, refused = ATTACK_INIT[name]
+    prog = found._scopes(tuple(block(item) for item in shape), atoms)
+    source = render(prog).source  # (every atom has its place in the blocks)
+    assert source.count("init_value=0.5") == 1
+    assert source.count("pl.tensor.read(") == sum(op == "hr" for op, _ in atoms)
+    assert source.count("pl.tensor.write(") - source.count("pl.tensor.write(sink") == sum(op == "hw" for op, _ in atoms)
+    rep = runner.check(prog)
+    assert rep.invalid is None and bool(rep.refusal) == refused, runner.describe(rep)
+    assert not refused or rep.unorderable  # (the tester's semantics: no filled buffer for each run)
+    assert rep.classes() == set(), runner.describe(rep)

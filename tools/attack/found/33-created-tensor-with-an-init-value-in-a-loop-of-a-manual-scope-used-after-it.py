@@ -1,11 +1,8 @@
 # class: runtime use_after_scope
-# scopes grammar, size 4: 19 with init_value=0.5. The compiler warns (place_loop_allocations_before_scopes: 'one buffer made before the block would not start from the initial value in every iteration') and leaves the create in the manual scope, which frees it; the host read after the scope uses the freed buffer. The same with `with pl.scope()` for the manual scope and with pl.parallel(2) or pl.range(2) for the loop
+# scopes grammar, size 4: 19 with init_value=0.5. The compiler warned (place_loop_allocations_before_scopes: 'one buffer made before the block would not start from the initial value in every iteration') and left the create in the manual scope, which frees it; the host read after the scope used the freed buffer. The same with `with pl.scope()` for the manual scope and with pl.parallel(2) or pl.range(2) for the loop. With a task writing the buffer in the loop (`w = self.up(w)`) the program is refused: every run must start from the fill in a buffer of its own made before the block
 #
-# still open on branch att6 (land21 0b18d80):
-# [warning buffer freed] line 11: [place_loop_allocations_before_scopes] 'w' is created with an initial value in a loop inside a `with` block and used after the block: the block frees what is allocated in it when it ends, and one buffer made before the block would not start from the initial value in every iteration, so the use after the block may use a freed buffer
-# n=1 c=0: [runtime use_after_scope] get (node 1) uses its tensor (buffer 0x10c00000) after the scope #2 that allocated it ended
-# n=2 c=0: [runtime use_after_scope] get (node 2) uses its tensor (buffer 0x10e00000) after the scope #2 that allocated it ended
-# n=3 c=0: [runtime use_after_scope] get (node 3) uses its tensor (buffer 0x11000000) after the scope #2 that allocated it ended
+# found on branch att6 (land21 0b18d80), fixed since by branch uaf22:
+# nothing (fixed)
 import nanopass.dsl as pl
 
 
