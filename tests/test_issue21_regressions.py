@@ -579,6 +579,130 @@ y = pl.assemble(y, s, [4, 0])
 ''')
 
 
+DEAD_USES_AFTER_THE_ASSEMBLE = {  # name: a use of s after the assemble that nothing observes
+    "view": "t = pl.tensor.transpose(s, 0, 1)",
+    "view_of_a_view": "t = pl.tensor.slice(s, [2, 16], [0, 0])\nu = pl.tensor.reshape(t, [32])",
+    "host_read": "v = pl.tensor.read(s, [1, 1])",
+    "copy": "t = s",
+}
+
+
+@pytest.mark.parametrize("name", sorted(DEAD_USES_AFTER_THE_ASSEMBLE))
+def test_class7_a_dead_use_of_the_source_after_the_assemble_keeps_the_placement(tmp_path, name):
+    # tools/attack r80000819: a use of the source after the assemble whose value nothing reads
+    # observes nothing; the source is placed as without it, and every read sees what the copy gives.
+    for result in check_all(tmp_path, f'''
+s = pl.create_tensor([4, 16], dtype=pl.FP32)
+s = self.fill(x, s)
+y = pl.assemble(y, s, [4, 0])
+{DEAD_USES_AFTER_THE_ASSEMBLE[name]}
+z = self.k(y, z)
+''', values=(0, 1)):
+        assert result.mismatches == []
+        assert kernels_of(result.emission, "fill")[0].tensors[1].view.buffer == "in1"  # placed in y
+
+
+def test_class7_a_source_yielded_to_a_dead_loop_carry_keeps_the_placement(tmp_path):
+    # The loop carry r takes s in each iteration; neither the carry nor the loop's result is read.
+    for result in check_all(tmp_path, '''
+w = pl.tensor.slice(z, [4, 16], [0, 0])
+for i, (r,) in pl.range(n, init_values=(w,)):
+    s = pl.create_tensor([4, 16], dtype=pl.FP32)
+    s = self.fill(x, s)
+    y = pl.assemble(y, s, [4, 0])
+    r2 = pl.yield_(s)
+z = self.k(y, z)
+''', values=(0, 1, 2, 3)):
+        assert result.mismatches == []
+        assert {f.tensors[1].view.buffer for f in kernels_of(result.emission, "fill")} <= {"in1"}
+
+
+@pytest.mark.parametrize("use", ["self.rd4(pl.tensor.transpose(t, 0, 1))", "pl.tensor.write(z, [0, 0], v)"])
+def test_class7_a_live_use_of_the_source_after_the_assemble_is_still_refused(tmp_path, use):
+    error = refusal(tmp_path, f'''
+s = pl.create_tensor([4, 16], dtype=pl.FP32)
+s = self.fill(x, s)
+y = pl.assemble(y, s, [4, 0])
+t = pl.tensor.transpose(s, 0, 1)
+v = pl.tensor.read(s, [1, 1])
+{use}
+''')
+    assert "'s' is used after it was assembled into 'y'" in str(error)
+
+
+SWAP_AFTER_THE_SOURCE = '''
+s = pl.create_tensor([4, 16], dtype=pl.FP32)
+if n > 1:
+    t = y
+    y = z
+    z = t
+s = self.fill(x, s)
+y = pl.assemble(y, s, [4, 0])
+self.rd(y)
+z = self.k(x, z)
+'''
+
+
+@pytest.mark.parametrize("scope", ["auto", "manual", "manual_in_a_loop"])
+def test_class7_an_assemble_target_an_if_after_the_source_chooses_is_placed_in_the_chosen_buffer(tmp_path, scope):
+    # tools/attack r100002288: the if swaps y and z after s is created, so the target is y or z;
+    # either exists before s, and the branch that runs is known where s is made.
+    body = {"auto": SWAP_AFTER_THE_SOURCE,
+            "manual": "with pl.manual_scope():\n" + _indent(SWAP_AFTER_THE_SOURCE),
+            "manual_in_a_loop": "for w in pl.range(2):\n" + _indent("with pl.manual_scope():\n" + _indent(SWAP_AFTER_THE_SOURCE)),
+            }[scope]
+    for n, result in zip((0, 1, 2, 3), check_all(tmp_path, body, values=(0, 1, 2, 3))):
+        assert result.mismatches == []
+        # (in the loop, each iteration's if swaps again: its second iteration's target is y)
+        chosen = ({"in1", "in2"} if scope == "manual_in_a_loop" else {"in2"}) if n > 1 else {"in1"}
+        assert {f.tensors[1].view.buffer for f in kernels_of(result.emission, "fill")} == chosen
+
+
+def test_class7_a_branch_writing_only_the_other_buffer_keeps_the_placement(tmp_path):
+    # In the branch that runs when n > 1 the target stays y and z is written; in the other the
+    # target is z and nothing is written.
+    for n, result in zip((0, 1, 2, 3), check_all(tmp_path, '''
+s = pl.create_tensor([4, 16], dtype=pl.FP32)
+if n > 1:
+    z = self.upd(x, z)
+else:
+    t = y
+    y = z
+    z = t
+s = self.fill(x, s)
+y = pl.assemble(y, s, [4, 0])
+self.rd(y)
+''', values=(0, 1, 2, 3))):
+        assert result.mismatches == []
+        assert {f.tensors[1].view.buffer for f in kernels_of(result.emission, "fill")} == {"in1" if n > 1 else "in2"}
+
+
+def test_class7_a_branch_writing_the_rows_it_makes_the_target_refuses_the_placement(tmp_path):
+    first = source("").count("\n") - 1
+    error = refusal(tmp_path, '''
+s = pl.create_tensor([4, 16], dtype=pl.FP32)
+if n > 1:
+    y = self.upd(x, y)
+else:
+    y = z
+s = self.fill(x, s)
+y = pl.assemble(y, s, [4, 0])
+''')
+    assert f"task upd (line {first + 3}) writes the rows of 'y' that 's' would share" in str(error)
+    assert error.span.line == first + 7
+
+
+def test_class7_a_target_an_if_makes_after_the_source_is_still_refused(tmp_path):
+    error = refusal(tmp_path, '''
+s = pl.create_tensor([4, 16], dtype=pl.FP32)
+if n > 1:
+    y = pl.create_tensor([16, 16], dtype=pl.FP32)
+s = self.fill(x, s)
+y = pl.assemble(y, s, [4, 0])
+''')
+    assert "the target 'y' of pl.assemble must exist before its source 's' is created" in str(error)
+
+
 def test_class7_a_fixed_trip_loop_in_each_parallel_branch_of_the_phases_shape(tmp_path):
     # The seed's phases shape with a pl.range(2) chain in each branch: the chain's result is the
     # TaskId its last iteration yields (the loop certainly runs), one per branch, although the
