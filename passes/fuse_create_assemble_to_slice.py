@@ -53,7 +53,9 @@ class FuseCreateAssembleToSlice(Pass):
     source would read and write the same bytes). A source that is not such a create, one still
     used after the assemble by a live value (one something observable needs:
     ``RemoveDeadValues.liveness``; a view, copy, element read or loop carry of the source that
-    nothing reads observes nothing), a target or offset not available where ``src`` is created (a name
+    nothing reads observes nothing) other than a read (a task's ``In`` argument, a host element
+    read, through views) in the same block that no write of the target's or the source's buffers
+    comes before (placed, the source then holds what the copy holds), a target or offset not available where ``src`` is created (a name
     bound inside an earlier ``with`` block is available after it), or a placement that would be
     visible, is a user error saying why. A source made with an ``init_value`` is placed only when a
     task overwrites all of it (an ``Out`` argument, on every path) before any other use: a view is
@@ -126,8 +128,14 @@ class FuseCreateAssembleToSlice(Pass):
                 hint="the runtime cannot copy tensors: create the source, let its tasks write it, then assemble",
             )
         aliases = {n for n, r in self.roots.items() if r == src} | {src}
-        if sum(self.uses.get(n, 0) for n in aliases) > self.uses_before(stmts, at, aliases):
-            raise UserError(f"'{_base(src)}' is used after it was assembled into '{_base(target)}'", let.span)
+        after = sum(self.uses.get(n, 0) for n in aliases) - self.uses_before(stmts, at, aliases)
+        if after and not self.reads_after_see_the_copy(stmts, at, aliases, after):
+            raise UserError(
+                f"'{_base(src)}' is used after it was assembled into '{_base(target)}'",
+                let.span,
+                hint=f"the runtime cannot copy: '{_base(src)}' becomes the rows of '{_base(target)}' it is assembled "
+                "into, so only reads of it that nothing writes either of before them see what the copy holds",
+            )
         available = self.defined_before | {b.name for s in stmts[:create_at] for b in visible_binders(s)}
         base = value.target
         root = self.roots.get(target, target)
@@ -240,6 +248,55 @@ class FuseCreateAssembleToSlice(Pass):
                 return j
         return 0
 
+    def reads_after_see_the_copy(self, stmts, at: int, aliases: set[str], count: int) -> bool:
+        """Whether the ``count`` live uses of the source after the assemble at ``stmts[at]`` are
+        all in ``stmts`` and all reads (a task's ``In`` argument, a host element read, through
+        views and copies made after it) that nothing writes the target's rows, nor the source,
+        between the assemble and them: placed, such a read sees the rows the assemble copied,
+        which hold what the source holds."""
+        value = stmts[at].value
+        names = set(aliases)
+        seen, last = 0, None
+        for j in range(at + 1, len(stmts)):
+            for stmt in iter_stmts([stmts[j]]):
+                kind = stmt._production
+                uses = var_reads([stmt] if kind not in BODY_FIELDS else _heads(stmt))
+                if not names & uses.keys():
+                    continue
+                if kind == "Let" and stmt.value._production in PURE and stmt.var.name not in self.live:
+                    continue
+                if kind == "Let" and stmt.value._production in VIEWS:
+                    names.add(stmt.var.name)
+                elif kind == "Let" and stmt.value._production == "ReadTensor":
+                    pass
+                elif kind == "Task" and not any(
+                    param.dir is not ParamDir.In and a.value._production == "Var" and a.value.name in names
+                    for a, param in zip(stmt.args, self.kernels[stmt.kernel].params)
+                ):
+                    pass
+                else:
+                    return False
+                seen += sum(k for n, k in uses.items() if n in aliases)
+                last = j
+        if seen != count:
+            return False  # (a use outside the block: after a with block the assemble is in)
+        # a write between of any buffer the target or the source may be (conservatively: not only
+        # the rows) would make the read see something else than the copy
+        roots = {r for n in aliases | {value.target.name} for r, _ in self.places.get(n, ())}
+        for stmt in iter_stmts(stmts[at + 1 : last + 1]):
+            kind = stmt._production
+            written = []
+            if kind == "Task":
+                written = _written(stmt, self.kernels[stmt.kernel])
+            elif kind == "WriteTensor":
+                written = [stmt.tensor]
+            elif kind == "Let" and stmt.value._production == "AssembleTensor":
+                written = [stmt.value.target]
+            for expr in written:
+                if expr._production == "Var" and {r for r, _ in self.places.get(expr.name, ())} & roots:
+                    return False
+        return True
+
     def check_placement_invisible(self, between, value, create, let) -> None:
         """Nothing in ``between`` (the statements from the source's create to the assemble) reads
         or writes the rows of the target the source is placed in."""
@@ -344,6 +401,21 @@ def _replace_stmt(stmts, old, new: list) -> tuple:
             stmt = stmt.replace(**{f: _replace_stmt(getattr(stmt, f), old, new) for f in fields})
         out.append(stmt)
     return tuple(out)
+
+
+VIEWS = frozenset({"Var", "SliceTensor", "TransposeTensor", "ReshapeTensor"})
+
+
+def _heads(stmt) -> list:
+    """The expressions a statement with bodies reads itself (not its bodies')."""
+    kind = stmt._production
+    if kind == "For":
+        return [stmt.start, stmt.stop, stmt.step] + [it.init for it in stmt.iters]
+    if kind == "While":
+        return [stmt.cond] + [it.init for it in stmt.iters]
+    if kind == "If":
+        return [stmt.cond]
+    return []
 
 
 def live_uses(stmts, live: set[str], kept=None) -> dict[str, int]:
