@@ -8,12 +8,12 @@ from nanopass.languages.terms import ParamDir
 from nanopass.rewrite import Pass, register
 
 from .aliases import buffer_roots
-from .hazards import _sub_region, storage_map
+from .hazards import _sub_region, _walk_storage, storage_map
 from .host_accesses import element_places, host_target
 from .regions import overlaps
 from .kernels import kernel_table
 from .remove_dead_values import PURE, RemoveDeadValues
-from .util import BODY_FIELDS, binders_of, iter_stmts, var_reads
+from .util import BODY_FIELDS, assigned_names, binders_of, iter_stmts, var_reads
 
 S = SSA
 
@@ -45,8 +45,7 @@ class FuseCreateAssembleToSlice(Pass):
     the slice is taken of that buffer; when an ``if`` between the two chooses the target among
     buffers that exist there (a swap of two names in one branch), the slice is taken of an ``if``
     over the same condition placed before it, yielding the buffer that branch chooses (each
-    branch checked as if it were the program). The
-    placement must be invisible: from the source's creation to the assemble, the rows it takes
+    branch checked on its own). The placement must be invisible: from the source's creation to the assemble, the rows it takes
     in ``target`` are neither written (their old content would be lost, or a host write would
     land before the assembled rows instead of under them) nor read, by a task or the host (the
     read would see the rows before the assemble, and a task that reads them while writing the
@@ -55,12 +54,12 @@ class FuseCreateAssembleToSlice(Pass):
     ``RemoveDeadValues.liveness``; a view, copy, element read or loop carry of the source that
     nothing reads observes nothing) other than a read (a task's ``In`` argument, a host element
     read, through views) in the same block that no write of the target's or the source's buffers
-    comes before (placed, the source then holds what the copy holds), a target or offset not available where ``src`` is created (a name
-    bound inside an earlier ``with`` block is available after it), or a placement that would be
-    visible, is a user error saying why. A source made with an ``init_value`` is placed only when a
-    task overwrites all of it (an ``Out`` argument, on every path) before any other use: a view is
-    never filled. Afterwards no ``AssembleTensor`` is left, and every
-    read observes what it observed with the copy.
+    comes before (placed, the source then holds what the copy holds), a target or offset not
+    available where ``src`` is created (a name bound inside an earlier ``with`` block is available
+    after it), or a placement that would be visible, is a user error saying why. A source made
+    with an ``init_value`` is placed only when a task overwrites all of it (an ``Out`` argument,
+    on every path) before any other use: a view is never filled. Afterwards no
+    ``AssembleTensor`` is left, and every read observes what it observed with the copy.
     """
 
     name = "fuse_create_assemble_to_slice"
@@ -198,10 +197,16 @@ class FuseCreateAssembleToSlice(Pass):
         if any(not body or body[-1]._production != "Yield" for body in (branch.then, branch.orelse)):
             return None
         bases = []
+        rebound = assigned_names(stmts[s_at:at])
         for body in (branch.then, branch.orelse):
             inline = _inline_branch(branch, body)
+            # The places of what the if and the statements after it bind, walked again with this
+            # branch in its place; the rest keep theirs (over every path: in a loop another
+            # iteration may take the other branch).
+            places = {name: where for name, where in self.places.items() if name not in rebound}
+            _walk_storage(inline + stmts[s_at + 1 : at], places, self.kernels)
             func = self.func.replace(body=_replace_stmt(self.func.body, branch, inline))
-            places, roots = storage_map(func, self.kernels), buffer_roots(func, self.kernels)
+            roots = buffer_roots(func, self.kernels)
             # (a loop carry is its own buffer here: it may hold another one in each iteration)
             base = buffer_roots(func, self.kernels, lambda it: False).get(target, target)
             if base not in available or places.get(target) != places.get(base):

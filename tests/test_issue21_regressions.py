@@ -648,6 +648,8 @@ s, ts = pl.submit(self.fill, x, s)
 y = pl.assemble(y, s, [4, 0])
 tr = pl.submit(self.rd4, s, deps=[ts])
 z, tz = pl.submit(self.k, y, z)
+v = pl.tensor.read(s, [1, 1])
+pl.tensor.write(z, [0, 0], v)
 '''
     body = "with pl.manual_scope():\n" + _indent(("for i in pl.range(n):\n" + _indent(body)) if loop else body)
     for result in check_all(tmp_path, body, values=(0, 1, 2, 3)):
@@ -703,6 +705,18 @@ def test_class7_an_assemble_target_an_if_after_the_source_chooses_is_placed_in_t
         # (in the loop, each iteration's if swaps again: its second iteration's target is y)
         chosen = ({"in1", "in2"} if scope == "manual_in_a_loop" else {"in2"}) if n > 1 else {"in1"}
         assert {f.tensors[1].view.buffer for f in kernels_of(result.emission, "fill")} == chosen
+
+
+@pytest.mark.parametrize("scope", ["auto", "manual"])
+def test_class7_an_if_choosing_the_target_by_the_iteration_places_each_source_in_its_choice(tmp_path, scope):
+    # The if swaps y and z in iterations 1 and 3 only: the targets of iterations 0..3 are y, z, z, y.
+    body = "for i in pl.range(n):\n" + _indent(SWAP_AFTER_THE_SOURCE.replace("n > 1", "i % 2 == 1"))
+    if scope == "manual":
+        body = "with pl.manual_scope():\n" + _indent(body)
+    results = check_all(tmp_path, body, values=(0, 1, 2, 4))
+    assert all(result.mismatches == [] for result in results)
+    last = results[-1]
+    assert [f.tensors[1].view.buffer for f in kernels_of(last.emission, "fill")] == ["in1", "in2", "in2", "in1"]
 
 
 def test_class7_a_branch_writing_only_the_other_buffer_keeps_the_placement(tmp_path):
