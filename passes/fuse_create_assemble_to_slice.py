@@ -50,7 +50,7 @@ class FuseCreateAssembleToSlice(Pass):
     land before the assembled rows instead of under them) nor read, by a task or the host (the
     read would see the rows before the assemble, and a task that reads them while writing the
     source would read and write the same bytes). A source that is not such a create, one still
-    used after the assemble by a live value (one something observable needs:
+    used after the assemble (itself or a view of it, made before the assemble too) by a live value (one something observable needs:
     ``RemoveDeadValues.liveness``; a view, copy, element read or loop carry of the source that
     nothing reads observes nothing) other than a read (a task's ``In`` argument, a host element
     read, through views) in the same block that no write of the target's or the source's buffers
@@ -126,7 +126,10 @@ class FuseCreateAssembleToSlice(Pass):
                 let.span,
                 hint="the runtime cannot copy tensors: create the source, let its tasks write it, then assemble",
             )
+        # (a view of the source shares its bytes too: a write through one after the assemble
+        # would go to the target's rows once the source is placed)
         aliases = {n for n, r in self.roots.items() if r == src} | {src}
+        aliases |= {n for n, places in self.places.items() if any(r == src for r, _ in places)}
         after = sum(self.uses.get(n, 0) for n in aliases) - self.uses_before(stmts, at, aliases)
         if after and not self.reads_after_see_the_copy(stmts, at, aliases, after):
             raise UserError(

@@ -54,6 +54,14 @@ class P:
     def fill(self, a: pl.Tensor[[16, 16], pl.FP32], s: pl.Out[pl.Tensor[[4, 16], pl.FP32]]) -> pl.Tensor[[4, 16], pl.FP32]:
         return s
 
+    @pl.function(type=pl.FunctionType.AIV)
+    def rd2(self, a: pl.Tensor[[2, 16], pl.FP32]):
+        return
+
+    @pl.function(type=pl.FunctionType.AIV)
+    def fill2(self, a: pl.Tensor[[16, 16], pl.FP32], s: pl.Out[pl.Tensor[[2, 16], pl.FP32]]) -> pl.Tensor[[2, 16], pl.FP32]:
+        return s
+
     @pl.function(type=pl.FunctionType.Orchestration)
     def orch(
         self,
@@ -655,6 +663,27 @@ pl.tensor.write(z, [0, 0], v)
     for result in check_all(tmp_path, body, values=(0, 1, 2, 3)):
         assert result.mismatches == []
         assert {f.tensors[1].view.buffer for f in kernels_of(result.emission, "fill")} <= {"in1"}
+
+
+VIEW_MADE_BEFORE = '''
+s = pl.create_tensor([4, 16], dtype=pl.FP32)
+v = pl.tensor.slice(s, [2, 16], [2, 0])
+s = self.fill(x, s)
+y = pl.assemble(y, s, [4, 0])
+'''
+
+
+def test_class5_a_write_through_a_view_of_the_source_made_before_the_assemble_is_refused(tmp_path):
+    # Placed, v would be rows 6..7 of y: its write after the assemble would change y, which the
+    # copy does not (it was placed, and a read of y saw the write: a value mismatch).
+    error = refusal(tmp_path, VIEW_MADE_BEFORE + "v = self.fill2(x, v)\nself.rd(y)")
+    assert "'s' is used after it was assembled into 'y'" in str(error)
+
+
+def test_class7_a_read_through_a_view_of_the_source_made_before_the_assemble_keeps_the_placement(tmp_path):
+    for result in check_all(tmp_path, VIEW_MADE_BEFORE + "self.rd2(v)\nself.rd(y)", values=(0, 1)):
+        assert result.mismatches == []
+        assert kernels_of(result.emission, "fill")[0].tensors[1].view.buffer == "in1"
 
 
 USES_AFTER_THE_ASSEMBLE_THAT_SEE_A_DIFFERENCE = {
