@@ -12,7 +12,7 @@ from .hazards import _sub_region, _walk_storage, storage_map
 from .host_accesses import element_places, host_target
 from .regions import overlaps
 from .kernels import kernel_table
-from .remove_dead_values import PURE, RemoveDeadValues
+from . import remove_dead_values as dead_values
 from .util import BODY_FIELDS, assigned_names, binders_of, iter_stmts, var_reads
 
 S = SSA
@@ -76,7 +76,7 @@ class FuseCreateAssembleToSlice(Pass):
         self.func = func
         self.roots = buffer_roots(func, self.kernels)
         self.places = storage_map(func, self.kernels)
-        self.live, _ = RemoveDeadValues.liveness(func.body)
+        self.live, _ = dead_values.RemoveDeadValues.liveness(func.body)
         self.uses = live_uses(func.body, self.live)
         self.defined_before: set[str] = {p.name for p in func.params} | {d.name for d in func.dyn_dims}
         body = self.sequence(func.body)
@@ -271,7 +271,7 @@ class FuseCreateAssembleToSlice(Pass):
                 uses = var_reads([stmt] if kind not in BODY_FIELDS else _heads(stmt))
                 if not names & uses.keys():
                     continue
-                if kind == "Let" and stmt.value._production in PURE and stmt.var.name not in self.live:
+                if kind == "Let" and stmt.value._production in dead_values.PURE and stmt.var.name not in self.live:
                     continue
                 if kind == "Let" and stmt.value._production in VIEWS:
                     names.add(stmt.var.name)
@@ -444,7 +444,7 @@ def live_uses(stmts, live: set[str], kept=None) -> dict[str, int]:
     for stmt in stmts:
         kind = stmt._production
         if kind == "Let":
-            if stmt.value._production in PURE and stmt.var.name not in live:
+            if stmt.value._production in dead_values.PURE and stmt.var.name not in live:
                 continue
             add([stmt.value])
         elif kind == "Yield" and kept is not None:
