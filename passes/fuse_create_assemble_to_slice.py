@@ -8,11 +8,12 @@ from nanopass.languages.terms import ParamDir
 from nanopass.rewrite import Pass, register
 
 from .aliases import buffer_roots
-from .hazards import _sub_region, storage_map
+from .hazards import _sub_region, _walk_storage, storage_map
 from .host_accesses import element_places, host_target
 from .regions import overlaps
 from .kernels import kernel_table
-from .util import BODY_FIELDS, binders_of, iter_stmts
+from . import remove_dead_values as dead_values
+from .util import BODY_FIELDS, assigned_names, binders_of, iter_stmts, var_reads
 
 S = SSA
 
@@ -41,18 +42,24 @@ class FuseCreateAssembleToSlice(Pass):
     result becomes ``target`` itself (a copy the naming pass folds away). When ``target`` is
     itself created later in the same body, its create moves up to just before ``src``'s; when it
     is bound later to a buffer that exists there (a copy of a name, a task's result: one root),
-    the slice is taken of that buffer. The
-    placement must be invisible: from the source's creation to the assemble, the rows it takes
+    the slice is taken of that buffer; when an ``if`` between the two chooses the target among
+    buffers that exist there (a swap of two names in one branch), the slice is taken of an ``if``
+    over the same condition placed before it, yielding the buffer that branch chooses (each
+    branch checked on its own). The placement must be invisible: from the source's creation to the assemble, the rows it takes
     in ``target`` are neither written (their old content would be lost, or a host write would
     land before the assembled rows instead of under them) nor read, by a task or the host (the
     read would see the rows before the assemble, and a task that reads them while writing the
     source would read and write the same bytes). A source that is not such a create, one still
-    used after the assemble, a target or offset not available where ``src`` is created (a name
-    bound inside an earlier ``with`` block is available after it), or a placement that would be
-    visible, is a user error saying why. A source made with an ``init_value`` is placed only when a
-    task overwrites all of it (an ``Out`` argument, on every path) before any other use: a view is
-    never filled. Afterwards no ``AssembleTensor`` is left, and every
-    read observes what it observed with the copy.
+    used after the assemble (itself or a view of it, made before the assemble too) by a live value (one something observable needs:
+    ``RemoveDeadValues.liveness``; a view, copy, element read or loop carry of the source that
+    nothing reads observes nothing) other than a read (a task's ``In`` argument, a host element
+    read, through views) in the same block that no write of the target's or the source's buffers
+    comes before (placed, the source then holds what the copy holds), a target or offset not
+    available where ``src`` is created (a name bound inside an earlier ``with`` block is available
+    after it), or a placement that would be visible, is a user error saying why. A source made
+    with an ``init_value`` is placed only when a task overwrites all of it (an ``Out`` argument,
+    on every path) before any other use: a view is never filled. Afterwards no
+    ``AssembleTensor`` is left, and every read observes what it observed with the copy.
     """
 
     name = "fuse_create_assemble_to_slice"
@@ -66,21 +73,14 @@ class FuseCreateAssembleToSlice(Pass):
         ):
             return program
         self.kernels = kernel_table(program)
+        self.func = func
         self.roots = buffer_roots(func, self.kernels)
         self.places = storage_map(func, self.kernels)
-        self.uses = self.count_uses(func.body)
+        self.live, _ = dead_values.RemoveDeadValues.liveness(func.body)
+        self.uses = live_uses(func.body, self.live)
         self.defined_before: set[str] = {p.name for p in func.params} | {d.name for d in func.dyn_dims}
         body = self.sequence(func.body)
         return S.Program(program.name, program.kernels, func.replace(body=body), span=program.span)
-
-    def count_uses(self, body) -> dict[str, int]:
-        from nanopass.language import walk
-
-        counts: dict[str, int] = {}
-        for node in walk(tuple(body)):
-            if node._production == "Var":
-                counts[node.name] = counts.get(node.name, 0) + 1
-        return counts
 
     def sequence(self, stmts) -> tuple:
         stmts = list(stmts)
@@ -126,9 +126,18 @@ class FuseCreateAssembleToSlice(Pass):
                 let.span,
                 hint="the runtime cannot copy tensors: create the source, let its tasks write it, then assemble",
             )
+        # (a view of the source shares its bytes too: a write through one after the assemble
+        # would go to the target's rows once the source is placed)
         aliases = {n for n, r in self.roots.items() if r == src} | {src}
-        if sum(self.uses.get(n, 0) for n in aliases) > self.uses_before(stmts, at, aliases):
-            raise UserError(f"'{_base(src)}' is used after it was assembled into '{_base(target)}'", let.span)
+        aliases |= {n for n, places in self.places.items() if any(r == src for r, _ in places)}
+        after = sum(self.uses.get(n, 0) for n in aliases) - self.uses_before(stmts, at, aliases)
+        if after and not self.reads_after_see_the_copy(stmts, at, aliases, after):
+            raise UserError(
+                f"'{_base(src)}' is used after it was assembled into '{_base(target)}'",
+                let.span,
+                hint=f"the runtime cannot copy: '{_base(src)}' becomes the rows of '{_base(target)}' it is assembled "
+                "into, so only reads of it that nothing writes either of before them see what the copy holds",
+            )
         available = self.defined_before | {b.name for s in stmts[:create_at] for b in visible_binders(s)}
         base = value.target
         root = self.roots.get(target, target)
@@ -137,6 +146,9 @@ class FuseCreateAssembleToSlice(Pass):
         elif target not in available:
             moved = self.hoist_target_create(stmts, create_at, at, target, available)
             if not moved:
+                placed = self.place_by_branch(stmts, create_at, at, available)
+                if placed is not None:
+                    return placed
                 raise UserError(
                     f"the target '{_base(target)}' of pl.assemble must exist before its source '{_base(src)}' is created",
                     let.span,
@@ -159,10 +171,79 @@ class FuseCreateAssembleToSlice(Pass):
         stmts[at] = S.Let(let.var, value.target, span=let.span)
         return at
 
-    def uses_before(self, stmts, at: int, names: set[str]) -> int:
-        from nanopass.language import walk
+    def place_by_branch(self, stmts: list, create_at: int, at: int, available: set) -> int | None:
+        """Place the source when the assemble's target is, on each path, one buffer that exists
+        where the source is created, and only an ``if`` between the two (in the same block)
+        chooses which: its result (through copies and task results) is the target. The branch
+        that will run is known at the create (its condition's names are available there and bound
+        once), so the source becomes a slice of an ``if`` over the same condition that yields
+        that branch's buffer. Each branch is checked on its own (the ``if`` replaced by that
+        branch's statements): the target one buffer there, the placement invisible there. The
+        index of the rewritten assemble, or None when the target is no such ``if``'s result."""
+        let = stmts[at]
+        value = let.value
+        target, create = value.target.name, stmts[create_at]
+        phi = self.roots.get(target, target)
+        s_at = next(
+            (
+                j
+                for j in range(create_at + 1, at)
+                if stmts[j]._production == "If" and any(r.name == phi for r in stmts[j].results)
+            ),
+            None,
+        )
+        if s_at is None:
+            return None
+        branch = stmts[s_at]
+        if _vars_in([branch.cond]) - available or _vars_in(value.offset) - available:
+            return None
+        if any(not body or body[-1]._production != "Yield" for body in (branch.then, branch.orelse)):
+            return None
+        bases = []
+        rebound = assigned_names(stmts[s_at:at])
+        for body in (branch.then, branch.orelse):
+            inline = _inline_branch(branch, body)
+            # The places of what the if and the statements after it bind, walked again with this
+            # branch in its place; the rest keep theirs (over every path: in a loop another
+            # iteration may take the other branch).
+            places = {name: where for name, where in self.places.items() if name not in rebound}
+            _walk_storage(inline + stmts[s_at + 1 : at], places, self.kernels)
+            func = self.func.replace(body=_replace_stmt(self.func.body, branch, inline))
+            roots = buffer_roots(func, self.kernels)
+            # (a loop carry is its own buffer here: it may hold another one in each iteration)
+            base = buffer_roots(func, self.kernels, lambda it: False).get(target, target)
+            if base not in available or places.get(target) != places.get(base):
+                return None
+            between = stmts[create_at + 1 : s_at] + inline + stmts[s_at + 1 : at]
+            outer = self.places, self.roots
+            self.places, self.roots = places, roots
+            try:
+                self.check_placement_invisible(between, value, create, let)
+                self.check_fill_overwritten(between, create, let, target)
+            finally:
+                self.places, self.roots = outer
+            bases.append(base)
+        phi_type = next(r.type for r in branch.results if r.name == phi)
+        chosen = S.Binder(f"{_base(create.var.name)}_target__placed", phi_type)
+        select = S.If(
+            branch.cond,
+            [S.Yield([S.Var(bases[0], span=value.target.span)])],
+            [S.Yield([S.Var(bases[1], span=value.target.span)])],
+            [chosen],
+            span=let.span,
+        )
+        stmts[create_at] = S.Let(
+            create.var,
+            S.SliceTensor(S.Var(chosen.name, span=value.target.span), create.value.shape, value.offset, False, False, True),
+            span=create.span,
+        )
+        stmts.insert(create_at, select)
+        stmts[at + 1] = S.Let(let.var, value.target, span=let.span)
+        return at + 1
 
-        return sum(1 for s in stmts[: at + 1] for node in walk(s) if node._production == "Var" and node.name in names)
+    def uses_before(self, stmts, at: int, names: set[str]) -> int:
+        counts = live_uses(stmts[: at + 1], self.live)
+        return sum(counts.get(n, 0) for n in names)
 
     def hoist_target_create(self, stmts: list, create_at: int, at: int, target: str, available: set) -> int:
         """Move ``target``'s create (between create_at and at) to create_at; 0 if impossible."""
@@ -174,6 +255,55 @@ class FuseCreateAssembleToSlice(Pass):
                 stmts.insert(create_at, stmts.pop(j))
                 return j
         return 0
+
+    def reads_after_see_the_copy(self, stmts, at: int, aliases: set[str], count: int) -> bool:
+        """Whether the ``count`` live uses of the source after the assemble at ``stmts[at]`` are
+        all in ``stmts`` and all reads (a task's ``In`` argument, a host element read, through
+        views and copies made after it) that nothing writes the target's rows, nor the source,
+        between the assemble and them: placed, such a read sees the rows the assemble copied,
+        which hold what the source holds."""
+        value = stmts[at].value
+        names = set(aliases)
+        seen, last = 0, None
+        for j in range(at + 1, len(stmts)):
+            for stmt in iter_stmts([stmts[j]]):
+                kind = stmt._production
+                uses = var_reads([stmt] if kind not in BODY_FIELDS else _heads(stmt))
+                if not names & uses.keys():
+                    continue
+                if kind == "Let" and stmt.value._production in dead_values.PURE and stmt.var.name not in self.live:
+                    continue
+                if kind == "Let" and stmt.value._production in VIEWS:
+                    names.add(stmt.var.name)
+                elif kind == "Let" and stmt.value._production == "ReadTensor":
+                    pass
+                elif kind == "Task" and not any(
+                    param.dir is not ParamDir.In and a.value._production == "Var" and a.value.name in names
+                    for a, param in zip(stmt.args, self.kernels[stmt.kernel].params)
+                ):
+                    pass
+                else:
+                    return False
+                seen += sum(k for n, k in uses.items() if n in aliases)
+                last = j
+        if seen != count:
+            return False  # (a use outside the block: after a with block the assemble is in)
+        # a write between of any buffer the target or the source may be (conservatively: not only
+        # the rows) would make the read see something else than the copy
+        roots = {r for n in aliases | {value.target.name} for r, _ in self.places.get(n, ())}
+        for stmt in iter_stmts(stmts[at + 1 : last + 1]):
+            kind = stmt._production
+            written = []
+            if kind == "Task":
+                written = _written(stmt, self.kernels[stmt.kernel])
+            elif kind == "WriteTensor":
+                written = [stmt.tensor]
+            elif kind == "Let" and stmt.value._production == "AssembleTensor":
+                written = [stmt.value.target]
+            for expr in written:
+                if expr._production == "Var" and {r for r, _ in self.places.get(expr.name, ())} & roots:
+                    return False
+        return True
 
     def check_placement_invisible(self, between, value, create, let) -> None:
         """Nothing in ``between`` (the statements from the source's create to the assemble) reads
@@ -255,6 +385,85 @@ class FuseCreateAssembleToSlice(Pass):
             let.span,
             hint=f"move that use of '{target}' before the creation of '{src}', or after the assemble",
         )
+
+
+def _inline_branch(branch, body) -> list:
+    """``body`` of the ``if`` ``branch`` as statements of the enclosing block: its statements
+    without the ending ``Yield``, then each result bound to the value the branch yields for it."""
+    stmts = list(body)
+    if not branch.results:
+        return stmts
+    yielded = stmts.pop()  # (the SSA invariant: a branch of an if with results ends with a Yield)
+    return stmts + [S.Let(res, val, span=branch.span) for res, val in zip(branch.results, yielded.values)]
+
+
+def _replace_stmt(stmts, old, new: list) -> tuple:
+    """``stmts`` with the statement ``old`` (by identity), wherever it is nested, replaced by ``new``."""
+    out = []
+    for stmt in stmts:
+        if stmt is old:
+            out += new
+            continue
+        fields = BODY_FIELDS.get(stmt._production)
+        if fields:
+            stmt = stmt.replace(**{f: _replace_stmt(getattr(stmt, f), old, new) for f in fields})
+        out.append(stmt)
+    return tuple(out)
+
+
+VIEWS = frozenset({"Var", "SliceTensor", "TransposeTensor", "ReshapeTensor"})
+
+
+def _heads(stmt) -> list:
+    """The expressions a statement with bodies reads itself (not its bodies')."""
+    kind = stmt._production
+    if kind == "For":
+        return [stmt.start, stmt.stop, stmt.step] + [it.init for it in stmt.iters]
+    if kind == "While":
+        return [stmt.cond] + [it.init for it in stmt.iters]
+    if kind == "If":
+        return [stmt.cond]
+    return []
+
+
+def live_uses(stmts, live: set[str], kept=None) -> dict[str, int]:
+    """How often each name is read by ``stmts`` where the reading value is live
+    (``RemoveDeadValues.liveness``): a pure let whose name is dead, a dead loop carry's init and
+    yielded value, and a dead if result's yielded values read nothing that anything observes.
+    ``kept`` marks, for the ``Yield`` ending ``stmts``, which of its values are live."""
+    counts: dict[str, int] = {}
+
+    def add(nodes) -> None:
+        for name, k in var_reads(nodes).items():
+            counts[name] = counts.get(name, 0) + k
+
+    def merge(inner: dict[str, int]) -> None:
+        for name, k in inner.items():
+            counts[name] = counts.get(name, 0) + k
+
+    for stmt in stmts:
+        kind = stmt._production
+        if kind == "Let":
+            if stmt.value._production in dead_values.PURE and stmt.var.name not in live:
+                continue
+            add([stmt.value])
+        elif kind == "Yield" and kept is not None:
+            add([v for v, keep in zip(stmt.values, kept) if keep])
+        elif kind in ("For", "While"):
+            carried = [it.var.name in live or res.name in live for it, res in zip(stmt.iters, stmt.results)]
+            add([stmt.start, stmt.stop, stmt.step] if kind == "For" else [stmt.cond])
+            add([it.init for it, keep in zip(stmt.iters, carried) if keep])
+            merge(live_uses(stmt.body, live, carried))
+        elif kind == "If":
+            merged = [res.name in live for res in stmt.results]
+            add([stmt.cond])
+            merge(live_uses(stmt.then, live, merged))
+            merge(live_uses(stmt.orelse, live, merged))
+        elif kind in ("Scope", "CompilerScope"):
+            merge(live_uses(stmt.body, live, kept))
+        else:
+            add([stmt])
+    return counts
 
 
 def _vars_in_stmt(stmt) -> set[str]:

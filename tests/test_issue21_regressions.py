@@ -54,6 +54,14 @@ class P:
     def fill(self, a: pl.Tensor[[16, 16], pl.FP32], s: pl.Out[pl.Tensor[[4, 16], pl.FP32]]) -> pl.Tensor[[4, 16], pl.FP32]:
         return s
 
+    @pl.function(type=pl.FunctionType.AIV)
+    def rd2(self, a: pl.Tensor[[2, 16], pl.FP32]):
+        return
+
+    @pl.function(type=pl.FunctionType.AIV)
+    def fill2(self, a: pl.Tensor[[16, 16], pl.FP32], s: pl.Out[pl.Tensor[[2, 16], pl.FP32]]) -> pl.Tensor[[2, 16], pl.FP32]:
+        return s
+
     @pl.function(type=pl.FunctionType.Orchestration)
     def orch(
         self,
@@ -577,6 +585,212 @@ s = pl.create_tensor([4, 16], dtype=pl.FP32)
 s = self.fill(x, s)
 y = pl.assemble(y, s, [4, 0])
 ''')
+
+
+DEAD_USES_AFTER_THE_ASSEMBLE = {  # name: a use of s after the assemble that nothing observes
+    "view": "t = pl.tensor.transpose(s, 0, 1)",
+    "view_of_a_view": "t = pl.tensor.slice(s, [2, 16], [0, 0])\nu = pl.tensor.reshape(t, [32])",
+    "host_read": "v = pl.tensor.read(s, [1, 1])",
+    "copy": "t = s",
+}
+
+
+@pytest.mark.parametrize("name", sorted(DEAD_USES_AFTER_THE_ASSEMBLE))
+def test_class7_a_dead_use_of_the_source_after_the_assemble_keeps_the_placement(tmp_path, name):
+    # tools/attack r80000819: a use of the source after the assemble whose value nothing reads
+    # observes nothing; the source is placed as without it, and every read sees what the copy gives.
+    for result in check_all(tmp_path, f'''
+s = pl.create_tensor([4, 16], dtype=pl.FP32)
+s = self.fill(x, s)
+y = pl.assemble(y, s, [4, 0])
+{DEAD_USES_AFTER_THE_ASSEMBLE[name]}
+z = self.k(y, z)
+''', values=(0, 1)):
+        assert result.mismatches == []
+        assert kernels_of(result.emission, "fill")[0].tensors[1].view.buffer == "in1"  # placed in y
+
+
+def test_class7_a_source_yielded_to_a_dead_loop_carry_keeps_the_placement(tmp_path):
+    # The loop carry r takes s in each iteration; neither the carry nor the loop's result is read.
+    for result in check_all(tmp_path, '''
+w = pl.tensor.slice(z, [4, 16], [0, 0])
+for i, (r,) in pl.range(n, init_values=(w,)):
+    s = pl.create_tensor([4, 16], dtype=pl.FP32)
+    s = self.fill(x, s)
+    y = pl.assemble(y, s, [4, 0])
+    r2 = pl.yield_(s)
+z = self.k(y, z)
+''', values=(0, 1, 2, 3)):
+        assert result.mismatches == []
+        assert {f.tensors[1].view.buffer for f in kernels_of(result.emission, "fill")} <= {"in1"}
+
+
+READS_AFTER_THE_ASSEMBLE = {  # name: reads of s after the assemble that see what the copy holds
+    "task": "t = pl.tensor.transpose(s, 0, 1)\nself.rd4(pl.tensor.transpose(t, 0, 1))",
+    "host": "v = pl.tensor.read(s, [1, 1])\npl.tensor.write(z, [0, 0], v)",
+    "then_a_write_of_the_rows": "self.rd4(s)\ny = self.upd(x, y)",
+    "in_a_branch": "if n > 1:\n    self.rd4(s)",
+}
+
+
+@pytest.mark.parametrize("name", sorted(READS_AFTER_THE_ASSEMBLE))
+def test_class7_a_read_of_the_source_after_the_assemble_keeps_the_placement(tmp_path, name):
+    # Placed, s is y's rows 4..7, which hold what s holds until one of them is written again.
+    for result in check_all(tmp_path, f'''
+s = pl.create_tensor([4, 16], dtype=pl.FP32)
+s = self.fill(x, s)
+y = pl.assemble(y, s, [4, 0])
+{READS_AFTER_THE_ASSEMBLE[name]}
+''', values=(0, 1, 2)):
+        assert result.mismatches == []
+        assert kernels_of(result.emission, "fill")[0].tensors[1].view.buffer == "in1"  # placed in y
+
+
+@pytest.mark.parametrize("loop", [False, True])
+def test_class7_a_read_of_the_source_after_the_assemble_in_a_manual_scope_keeps_the_placement(tmp_path, loop):
+    # The reader names the source's writer; placed, its read of y's rows and the other accesses to
+    # them (z's writer reads all of y) are ordered as any pair the placement makes.
+    body = '''
+s = pl.create_tensor([4, 16], dtype=pl.FP32)
+s, ts = pl.submit(self.fill, x, s)
+y = pl.assemble(y, s, [4, 0])
+tr = pl.submit(self.rd4, s, deps=[ts])
+z, tz = pl.submit(self.k, y, z)
+v = pl.tensor.read(s, [1, 1])
+pl.tensor.write(z, [0, 0], v)
+'''
+    body = "with pl.manual_scope():\n" + _indent(("for i in pl.range(n):\n" + _indent(body)) if loop else body)
+    for result in check_all(tmp_path, body, values=(0, 1, 2, 3)):
+        assert result.mismatches == []
+        assert {f.tensors[1].view.buffer for f in kernels_of(result.emission, "fill")} <= {"in1"}
+
+
+VIEW_MADE_BEFORE = '''
+s = pl.create_tensor([4, 16], dtype=pl.FP32)
+v = pl.tensor.slice(s, [2, 16], [2, 0])
+s = self.fill(x, s)
+y = pl.assemble(y, s, [4, 0])
+'''
+
+
+def test_class5_a_write_through_a_view_of_the_source_made_before_the_assemble_is_refused(tmp_path):
+    # Placed, v would be rows 6..7 of y: its write after the assemble would change y, which the
+    # copy does not (it was placed, and a read of y saw the write: a value mismatch).
+    error = refusal(tmp_path, VIEW_MADE_BEFORE + "v = self.fill2(x, v)\nself.rd(y)")
+    assert "'s' is used after it was assembled into 'y'" in str(error)
+
+
+def test_class7_a_read_through_a_view_of_the_source_made_before_the_assemble_keeps_the_placement(tmp_path):
+    for result in check_all(tmp_path, VIEW_MADE_BEFORE + "self.rd2(v)\nself.rd(y)", values=(0, 1)):
+        assert result.mismatches == []
+        assert kernels_of(result.emission, "fill")[0].tensors[1].view.buffer == "in1"
+
+
+USES_AFTER_THE_ASSEMBLE_THAT_SEE_A_DIFFERENCE = {
+    "write_of_the_source": "s = self.fill(x, s)",
+    "write_of_the_target_before_a_read": "y = self.upd(x, y)\nself.rd4(s)",
+    "host_write_of_the_source": "pl.tensor.write(s, [0, 0], 1.0)",
+    "yield_to_a_live_carry": "",
+}
+
+
+@pytest.mark.parametrize("name", sorted(USES_AFTER_THE_ASSEMBLE_THAT_SEE_A_DIFFERENCE))
+def test_class5_a_use_of_the_source_after_the_assemble_that_would_see_the_placement_is_refused(tmp_path, name):
+    body = '''
+s = pl.create_tensor([4, 16], dtype=pl.FP32)
+s = self.fill(x, s)
+y = pl.assemble(y, s, [4, 0])
+''' + USES_AFTER_THE_ASSEMBLE_THAT_SEE_A_DIFFERENCE[name]
+    if name == "yield_to_a_live_carry":
+        body = "w = pl.tensor.slice(z, [4, 16], [0, 0])\nfor i, (r,) in pl.range(n, init_values=(w,)):\n" + _indent(
+            body + "\nr2 = pl.yield_(s)") + "self.rd4(r2)"
+    error = refusal(tmp_path, body)
+    assert "'s' is used after it was assembled into 'y'" in str(error)
+
+
+SWAP_AFTER_THE_SOURCE = '''
+s = pl.create_tensor([4, 16], dtype=pl.FP32)
+if n > 1:
+    t = y
+    y = z
+    z = t
+s = self.fill(x, s)
+y = pl.assemble(y, s, [4, 0])
+self.rd(y)
+z = self.k(x, z)
+'''
+
+
+@pytest.mark.parametrize("scope", ["auto", "manual", "manual_in_a_loop"])
+def test_class7_an_assemble_target_an_if_after_the_source_chooses_is_placed_in_the_chosen_buffer(tmp_path, scope):
+    # tools/attack r100002288: the if swaps y and z after s is created, so the target is y or z;
+    # either exists before s, and the branch that runs is known where s is made.
+    body = {"auto": SWAP_AFTER_THE_SOURCE,
+            "manual": "with pl.manual_scope():\n" + _indent(SWAP_AFTER_THE_SOURCE),
+            "manual_in_a_loop": "for w in pl.range(2):\n" + _indent("with pl.manual_scope():\n" + _indent(SWAP_AFTER_THE_SOURCE)),
+            }[scope]
+    for n, result in zip((0, 1, 2, 3), check_all(tmp_path, body, values=(0, 1, 2, 3))):
+        assert result.mismatches == []
+        # (in the loop, each iteration's if swaps again: its second iteration's target is y)
+        chosen = ({"in1", "in2"} if scope == "manual_in_a_loop" else {"in2"}) if n > 1 else {"in1"}
+        assert {f.tensors[1].view.buffer for f in kernels_of(result.emission, "fill")} == chosen
+
+
+@pytest.mark.parametrize("scope", ["auto", "manual"])
+def test_class7_an_if_choosing_the_target_by_the_iteration_places_each_source_in_its_choice(tmp_path, scope):
+    # The if swaps y and z in iterations 1 and 3 only: the targets of iterations 0..3 are y, z, z, y.
+    body = "for i in pl.range(n):\n" + _indent(SWAP_AFTER_THE_SOURCE.replace("n > 1", "i % 2 == 1"))
+    if scope == "manual":
+        body = "with pl.manual_scope():\n" + _indent(body)
+    results = check_all(tmp_path, body, values=(0, 1, 2, 4))
+    assert all(result.mismatches == [] for result in results)
+    last = results[-1]
+    assert [f.tensors[1].view.buffer for f in kernels_of(last.emission, "fill")] == ["in1", "in2", "in2", "in1"]
+
+
+def test_class7_a_branch_writing_only_the_other_buffer_keeps_the_placement(tmp_path):
+    # In the branch that runs when n > 1 the target stays y and z is written; in the other the
+    # target is z and nothing is written.
+    for n, result in zip((0, 1, 2, 3), check_all(tmp_path, '''
+s = pl.create_tensor([4, 16], dtype=pl.FP32)
+if n > 1:
+    z = self.upd(x, z)
+else:
+    t = y
+    y = z
+    z = t
+s = self.fill(x, s)
+y = pl.assemble(y, s, [4, 0])
+self.rd(y)
+''', values=(0, 1, 2, 3))):
+        assert result.mismatches == []
+        assert {f.tensors[1].view.buffer for f in kernels_of(result.emission, "fill")} == {"in1" if n > 1 else "in2"}
+
+
+def test_class7_a_branch_writing_the_rows_it_makes_the_target_refuses_the_placement(tmp_path):
+    first = source("").count("\n") - 1
+    error = refusal(tmp_path, '''
+s = pl.create_tensor([4, 16], dtype=pl.FP32)
+if n > 1:
+    y = self.upd(x, y)
+else:
+    y = z
+s = self.fill(x, s)
+y = pl.assemble(y, s, [4, 0])
+''')
+    assert f"task upd (line {first + 3}) writes the rows of 'y' that 's' would share" in str(error)
+    assert error.span.line == first + 7
+
+
+def test_class7_a_target_an_if_makes_after_the_source_is_still_refused(tmp_path):
+    error = refusal(tmp_path, '''
+s = pl.create_tensor([4, 16], dtype=pl.FP32)
+if n > 1:
+    y = pl.create_tensor([16, 16], dtype=pl.FP32)
+s = self.fill(x, s)
+y = pl.assemble(y, s, [4, 0])
+''')
+    assert "the target 'y' of pl.assemble must exist before its source 's' is created" in str(error)
 
 
 def test_class7_a_fixed_trip_loop_in_each_parallel_branch_of_the_phases_shape(tmp_path):
