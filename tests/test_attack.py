@@ -293,6 +293,23 @@ def test_random_programs_are_valid_and_deterministic():
             seq_of(prog, n, c)           # the tester's semantics runs every setting
 
 
+def _manual_depths(stmts, depth=0):
+    for s in stmts:
+        inner = depth + isinstance(s, P.Manual)
+        if isinstance(s, P.Manual):
+            yield inner
+        for body in (getattr(s, "body", None), getattr(s, "then", None), getattr(s, "orelse", None)):
+            if body:
+                yield from _manual_depths(body, inner)
+
+
+def test_random_programs_nest_no_manual_scope_in_another():
+    """The DSL refuses a manual scope nested in another (frontend-behaviour.md 3.10): the
+    generator writes valid programs only, so such a refusal is never counted as the compiler's."""
+    depths = [d for seed in range(3000) for d in _manual_depths(generate.generate(seed).body)]
+    assert depths and max(depths) == 1
+
+
 def test_exhaustive_enumeration_is_complete_and_distinct():
     assert exhaustive.count(1) == len(exhaustive.ATOMS) == 12
     progs = list(exhaustive.programs(2))
