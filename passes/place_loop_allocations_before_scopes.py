@@ -38,8 +38,9 @@ class NoFilledBuffers(UserError):
     """A create with an initial value the block writes, whose runs the compiler cannot count before
     the block (a loop nest of the block with a trip count known only at run time, a loop whose
     bounds are computed in the block otherwise than by scalar lets of names bound before it, or
-    whose step is not a positive constant): refused (the runtime fills a buffer only when it
-    allocates it, so every run needs a filled block of its own made before the block)."""
+    whose step is not a positive constant), or whose shape is computed in the block: refused (the
+    runtime fills a buffer only when it allocates it, so every run needs a filled block of its
+    own made before the block)."""
 
 
 @register
@@ -259,6 +260,19 @@ class PlaceLoopAllocationsBeforeScopes(escaping.PlaceScopeEscapingOutputs):
                 hint="compute the loop's bounds before the `with` block and keep it the only loop of the block "
                      "around the create, or create the buffer before the `with` block and fill it in each "
                      "iteration with a kernel",
+            )
+        if self.shape_lets(let.value.shape) is None and written:
+            # (a block in a loop of another block, the inner loop's bounds read from the outer's variable)
+            raise NoFilledBuffers(
+                f"'{name}' is created with an initial value in a loop inside a `with` block, written in the "
+                "block and used after it, and its shape (for a buffer placed before an inner block: the row "
+                "blocks of the inner loop's runs) is computed inside the block: the block frees what is "
+                "allocated in it when it ends, so every run needs a buffer made before the block that starts "
+                "from the initial value, and the runtime API fills a buffer only when it allocates it (it has "
+                "no fill of an existing buffer)",
+                let.span,
+                hint="compute its shape and the loops' bounds before the outermost `with` block, or create the "
+                     "buffer before the `with` block and fill it in each iteration with a kernel",
             )
         if self.shape_lets(let.value.shape) is None:
             raise UserError(

@@ -428,3 +428,44 @@ def test_the_adversarial_tester_passes_creates_with_an_initial_value_in_a_loop_o
     assert rep.invalid is None and bool(rep.refusal) == refused, runner.describe(rep)
     assert not refused or rep.unorderable  # (the tester's semantics: no filled buffer for each run)
     assert rep.classes() == set(), runner.describe(rep)
+
+
+NESTED_BLOCKS = '''        with pl.scope():
+            for k in pl.range(n):
+                with pl.manual_scope():
+                    for i in pl.range({bounds}):
+                        t = pl.create_tensor([8, 8], dtype=pl.FP32, init_value=1.0)
+                        w, p = pl.submit(self.upd, x, t, deps=[])'''
+
+
+def test_a_block_in_a_loop_of_another_block_gets_the_blocks_of_both_counts_before_the_outer_block(tmp_path):
+    """The buffer of max(n, 1) filled blocks placed before the inner block is placed again before
+    the outer one, as max(n, 1) blocks of it: its count lets are copied there."""
+    path = tmp_path / "nested.py"
+    path.write_text(HEAD.replace("{auto}", "False").replace("{body}", NESTED_BLOCKS.format(bounds="n")))
+    result = run_cli("run", str(path))
+    assert result.returncode == 0 and "warning" not in result.stderr, result.stderr
+    code = result.stdout
+    block = code.index("PTO2_SCOPE(")
+    assert code.index("alloc_tensors(") < block and "alloc_tensors(" not in code[block:]
+    shape = re.search(r"_ci_shapes\[2\] = \{static_cast<uint32_t>\((blocks__out_v\d+) \* \((blocks__out_v\d+) \* 8\)\), 8\};",
+                      code[:block])
+    assert shape is not None and shape.group(1) != shape.group(2), code[:block]
+    assert ".set_initial_value(" in code[:block] and ".set_initial_value(" not in code[block:]
+    compile_check(code, tmp_path)
+    check_runs(path)
+
+
+def test_a_block_in_a_loop_of_another_block_whose_inner_count_reads_the_outer_variable_is_a_located_error(tmp_path):
+    """The inner loop's run count reads the outer loop's variable: no one shape of filled blocks
+    before the outer block (it was a located error before the inner block's count was made)."""
+    text = HEAD.replace("{auto}", "False").replace("{body}", NESTED_BLOCKS.format(bounds="k, n"))
+    path = tmp_path / "nested.py"
+    path.write_text(text)
+    result = run_cli("run", str(path))
+    assert result.returncode != 0 and "Traceback" not in result.stderr, result.stdout + result.stderr
+    line, row = next((i, row) for i, row in enumerate(text.splitlines(), 1) if "init_value" in row)
+    assert f"{path}:{line}:{len(row) - len(row.lstrip()) + 1}: error:" in result.stderr, result.stderr
+    message = " ".join(result.stderr.split())
+    assert "created with an initial value in a loop inside a `with` block, written in the block" in message
+    assert "is computed inside the block" in message and "fills a buffer only when it allocates it" in message
