@@ -61,23 +61,23 @@ class PlaceLoopAllocationsBeforeScopes(escaping.PlaceScopeEscapingOutputs):
     in the block, the buffer has ``k`` times the rows (``k - 1``: the oldest run such a name may
     hold, ``passes/loop_generations.py``) and run ``j`` takes row block ``j % k``; a
     ``pl.parallel`` loop of constant trip count ``T > 1`` directly in the block whose iterations
-    read no earlier run's buffer gets ``T`` blocks, iteration ``j`` block ``j``, and one of a
-    trip count known only at run time, the only loop of the block around the allocation with
-    bounds read before the block, a block for each run (``run_time_blocks``: their number
-    counted by scalar lets put before the block). Else, for an
-    allocation run at most once in every iteration of a nest, a ``pl.range`` loop outermost and
-    loops of constant trip counts inside (``P`` runs in an outer iteration): ``k * P`` blocks,
-    ``k - 1`` the oldest outer iteration such a name may hold, run ``q`` of outer iteration ``i``
-    taking block ``(i % k) * P + q``; else, in loops of constant trip counts only, a block for
-    each run (as many buffers as the program makes: a scope frees its buffers only when it
-    ends), or, for one loop of bounds read before the block, a block for each run
-    (``run_time_blocks``). A create with an initial value (the runtime fills a buffer only when it allocates it:
-    a buffer made before the block is filled once) gets one buffer when nothing in the function
-    may write it (every run's buffer holds the value), the placements above when only code after
-    the block may, a block for each run when the block may (``_each_run`` or
-    ``run_time_blocks``); where neither counts the runs the last is a located user error
-    (``NoFilledBuffers``). Any other such
-    allocation, or one whose shape is computed in the block otherwise, is left as written with a located warning that the use after the block may use a freed buffer
+    read no earlier run's buffer gets ``T`` blocks, iteration ``j`` block ``j``, and one of a trip
+    count known only at run time, the only loop of the block around the allocation with bounds
+    read before the block, a block for each run (``run_time_blocks``: their number counted by
+    scalar lets put before the block). Else, for an allocation run at most once in every iteration
+    of a nest, a ``pl.range`` loop outermost and loops of constant trip counts inside (``P`` runs
+    in an outer iteration): ``k * P`` blocks, ``k - 1`` the oldest outer iteration such a name may
+    hold, run ``q`` of outer iteration ``i`` taking block ``(i % k) * P + q``; else, in loops of
+    constant trip counts only, a block for each run (as many buffers as the program makes: a scope
+    frees its buffers only when it ends), or, for one loop of bounds read before the block, a
+    block for each run (``run_time_blocks``). A create with an initial value (the runtime fills a
+    buffer only when it allocates it: a buffer made before the block is filled once) gets one
+    buffer when nothing in the function may write it (every run's buffer holds the value), the
+    placements above when only code after the block may, a block for each run when the block may
+    (``_each_run`` or ``run_time_blocks``); where neither counts the runs, or its shape is
+    computed in the block, the last is a located user error (``NoFilledBuffers``). Any other such
+    allocation, or one whose shape is computed in the block otherwise, is left as written with a
+    located warning that the use after the block may use a freed buffer
     (docs/semantics.md, "Still open" 10). A copy of a shared or rotated buffer is left in the
     loop: in a MANUAL scope, whose ``deps=`` order one run's accesses only,
     ``hazards.shared_in_loops`` then orders every pair of accesses to it
@@ -251,8 +251,8 @@ class PlaceLoopAllocationsBeforeScopes(escaping.PlaceScopeEscapingOutputs):
                 "block and used after it, and the compiler cannot count its runs before the block (the loops "
                 "of the block around it are a nest with a trip count known only at run time, or its loop's "
                 "bounds are computed in the block otherwise than from names bound before the block by "
-                "arithmetic that cannot fail, or its step is not a positive constant): the block frees what is allocated "
-                "in it when it ends, so every run needs a buffer made before the block that starts from the "
+                "arithmetic that cannot fail, or its step is not a positive constant): the block frees what "
+                "is allocated in it when it ends, so every run needs a buffer made before the block that starts from the "
                 "initial value, and the runtime API fills a buffer only when it allocates it (it has no fill "
                 "of an existing buffer); the compiler makes a filled block for each run only when it can "
                 "count the runs before the block",
@@ -349,12 +349,12 @@ class PlaceLoopAllocationsBeforeScopes(escaping.PlaceScopeEscapingOutputs):
         """A block for each run of an allocation run at most once in every iteration of one ``For``
         loop in the block (the only loop of the block around it; an ``if`` may be around either)
         whose bounds are read before the block (names bound before it, or scalar lets of the
-        block, ``shape_lets``, computed again before it) and whose step is a positive constant: one buffer of ``max(ceil((stop - start) / step), 1)`` row blocks (an
-        empty loop allocates one unused block), counted by scalar lets before the block, run ``j``
-        taking block ``j``; ``None`` otherwise. (The maximum without a branch: for ``d = runs - 1``
-        (the let ``runs__``),
-        ``d >> 63`` is -1 when ``d`` is negative and 0 else, so ``d * (1 + (d >> 63)) + 1`` is
-        ``max(d, 0) + 1``.)"""
+        block, ``shape_lets``, computed again before it) and whose step is a positive constant:
+        one buffer of ``max(ceil((stop - start) / step), 1)`` row blocks (an empty loop allocates
+        one unused block), counted by scalar lets before the block, run ``j`` taking block ``j``;
+        ``None`` otherwise. (The maximum without a branch, a scalar let an outer block's count can
+        copy: for ``d = runs - 1`` (the let ``runs__``), ``d >> 63`` is -1 when ``d`` is negative
+        and 0 else, so ``d * (1 + (d >> 63)) + 1`` is ``max(d, 0) + 1``.)"""
         if len(loops) != 1:
             return None
         loop = loops[0]
@@ -446,7 +446,8 @@ class PlaceLoopAllocationsBeforeScopes(escaping.PlaceScopeEscapingOutputs):
                     "`with` block and used after the block: the block frees what is allocated in it when it ends, "
                     "and iterations that may run at once need a buffer each, which the compiler makes before the "
                     "block only for the one loop of the block around the allocation, of constant bounds or bounds "
-                    "read before the block, whose iterations read no other iteration's buffer, so the use after the block may use a freed buffer",
+                    "read before the block, whose iterations read no other iteration's buffer, so the use after "
+                    "the block may use a freed buffer",
                     stmt.span,
                     hint="use pl.range for the loop, or create the buffers before the `with` block (e.g. one "
                          "tensor with a slice for each iteration)",
