@@ -21,20 +21,26 @@ class Blocks(NamedTuple):
     """Where each run of an allocation goes: ``count`` row blocks of one buffer made before the
     block, run ``index`` (an expression of the loop's variable) taking block ``index``; one
     buffer (``count`` 1, ``index`` None) when the runs' buffers never live at once. ``ordered``:
-    the runs share blocks, so every pair of their accesses is ordered in a MANUAL scope."""
+    the runs share blocks, so every pair of their accesses is ordered in a MANUAL scope. A count
+    known only at run time is a ``Var`` bound by ``lets``, scalar lets to put before the block."""
 
-    count: int
+    count: object  # int, or a Var of ``lets``
     index: object = None
     ordered: bool = True
     each_run: bool = False  # a block for every run: the runs' buffers are as distinct as written
+    lets: tuple = ()
 
 
 ONE = Blocks(1)
 
 
 class NoFilledBuffers(UserError):
-    """A create with an initial value the block writes, in a loop of a trip count known only at
-    run time: refused (no buffers made before the block can start every run from the value)."""
+    """A create with an initial value the block writes, whose runs the compiler cannot count before
+    the block (a loop nest of the block with a trip count known only at run time, a loop whose
+    bounds are computed in the block otherwise than by scalar lets of names bound before it, or
+    whose step is not a positive constant), or whose shape is computed in the block: refused (the
+    runtime fills a buffer only when it allocates it, so every run needs a filled block of its
+    own made before the block)."""
 
 
 @register
@@ -55,18 +61,23 @@ class PlaceLoopAllocationsBeforeScopes(escaping.PlaceScopeEscapingOutputs):
     in the block, the buffer has ``k`` times the rows (``k - 1``: the oldest run such a name may
     hold, ``passes/loop_generations.py``) and run ``j`` takes row block ``j % k``; a
     ``pl.parallel`` loop of constant trip count ``T > 1`` directly in the block whose iterations
-    read no earlier run's buffer gets ``T`` blocks, iteration ``j`` block ``j``. Else, for an
-    allocation run at most once in every iteration of a nest, a ``pl.range`` loop outermost and
-    loops of constant trip counts inside (``P`` runs in an outer iteration): ``k * P`` blocks,
-    ``k - 1`` the oldest outer iteration such a name may hold, run ``q`` of outer iteration ``i``
-    taking block ``(i % k) * P + q``; else, in loops of constant trip counts only, a block for
-    each run (as many buffers as the program makes: a scope frees its buffers only when it
-    ends). A create with an initial value (the runtime fills a buffer only when it allocates it:
-    a buffer made before the block is filled once) gets one buffer when nothing in the function
-    may write it (every run's buffer holds the value), the placements above when only code after
-    the block may, a block for each run when the block may; in a loop of a trip count known only
-    at run time the last is a located user error (``NoFilledBuffers``). Any other such
-    allocation, or one whose shape is computed in the block otherwise, is left as written with a located warning that the use after the block may use a freed buffer
+    read no earlier run's buffer gets ``T`` blocks, iteration ``j`` block ``j``, and one of a trip
+    count known only at run time, the only loop of the block around the allocation with bounds
+    read before the block, a block for each run (``run_time_blocks``: their number counted by
+    scalar lets put before the block). Else, for an allocation run at most once in every iteration
+    of a nest, a ``pl.range`` loop outermost and loops of constant trip counts inside (``P`` runs
+    in an outer iteration): ``k * P`` blocks, ``k - 1`` the oldest outer iteration such a name may
+    hold, run ``q`` of outer iteration ``i`` taking block ``(i % k) * P + q``; else, in loops of
+    constant trip counts only, a block for each run (as many buffers as the program makes: a scope
+    frees its buffers only when it ends), or, for one loop of bounds read before the block, a
+    block for each run (``run_time_blocks``). A create with an initial value (the runtime fills a
+    buffer only when it allocates it: a buffer made before the block is filled once) gets one
+    buffer when nothing in the function may write it (every run's buffer holds the value), the
+    placements above when only code after the block may, a block for each run when the block may
+    (``_each_run`` or ``run_time_blocks``); where neither counts the runs, or its shape is
+    computed in the block, the last is a located user error (``NoFilledBuffers``). Any other such
+    allocation, or one whose shape is computed in the block otherwise, is left as written with a
+    located warning that the use after the block may use a freed buffer
     (docs/semantics.md, "Still open" 10). A copy of a shared or rotated buffer is left in the
     loop: in a MANUAL scope, whose ``deps=`` order one run's accesses only,
     ``hazards.shared_in_loops`` then orders every pair of accesses to it
@@ -121,6 +132,7 @@ class PlaceLoopAllocationsBeforeScopes(escaping.PlaceScopeEscapingOutputs):
                     out.append(stmt)
                     continue
                 stmt = self.shape_before(stmt, before)
+                before += blocks.lets
                 if blocks.count == 1:
                     out.append(self.share(stmt, before, marker or stmt))
                 else:
@@ -149,6 +161,7 @@ class PlaceLoopAllocationsBeforeScopes(escaping.PlaceScopeEscapingOutputs):
                 self.holders[buffer] = self.holders.get(out.name, []) + [buffer]
         if blocks.count == 1:
             return [self.share(let, before, placed) for let in lets] + [placed]
+        before += blocks.lets
         return [s for let in lets for s in self.share_blocks(let, before, blocks)] + [placed]
 
     def share(self, let, before: list, marker):
@@ -170,8 +183,12 @@ class PlaceLoopAllocationsBeforeScopes(escaping.PlaceScopeEscapingOutputs):
         name = self.fresh(let.var.name)
         shape = let.value.shape
         rows = shape[0]
-        total = (S.Int(blocks.count * rows.value, rows.dtype) if rows._production == "Int"
-                 else S.Bin(BinOp.mul, S.Int(blocks.count, DType.INDEX), rows))
+        count = blocks.count
+        if isinstance(count, int):
+            total = (S.Int(count * rows.value, rows.dtype) if rows._production == "Int"
+                     else S.Bin(BinOp.mul, S.Int(count, DType.INDEX), rows))
+        else:
+            total = S.Bin(BinOp.mul, count, rows)
         buffer = S.Binder(name, S.TensorType((total, *shape[1:]), let.value.dtype), span=let.var.span)
         before.append(let.replace(var=buffer, value=let.value.replace(shape=(total, *shape[1:]))))
         self.holders[name] = self.holders.get(let.var.name, []) + [name]
@@ -227,17 +244,35 @@ class PlaceLoopAllocationsBeforeScopes(escaping.PlaceScopeEscapingOutputs):
         # (the runtime fills a buffer only when it allocates it: a buffer made before the block
         # holds the initial value in every run only when nothing in the block writes it)
         written = init and self.written(let.var.name, self.scope_body)
-        if written and _each_run(loops) is None:
+        each = written and (_each_run(loops) or self.run_time_blocks(loops))
+        if written and each is None:
             raise NoFilledBuffers(
                 f"'{name}' is created with an initial value in a loop inside a `with` block, written in the "
-                "block and used after it, and a loop around it has a trip count known only at run time: the "
-                "block frees what is allocated in it when it ends, so every run needs a buffer made before "
-                "the block that starts from the initial value, and the runtime API fills a buffer only when "
-                "it allocates it (it has no fill of an existing buffer); the compiler makes a filled block "
-                "for each run only for loops of constant trip counts",
+                "block and used after it, and the compiler cannot count its runs before the block (the loops "
+                "of the block around it are a nest with a trip count known only at run time, or its loop's "
+                "bounds are computed in the block otherwise than from names bound before the block by "
+                "arithmetic that cannot fail, or its step is not a positive constant): the block frees what "
+                "is allocated in it when it ends, so every run needs a buffer made before the block that starts from the "
+                "initial value, and the runtime API fills a buffer only when it allocates it (it has no fill "
+                "of an existing buffer); the compiler makes a filled block for each run only when it can "
+                "count the runs before the block",
                 let.span,
-                hint="create the buffer before the `with` block and fill it in each iteration with a kernel, "
-                     "or use a loop of constant trip count",
+                hint="compute the loop's bounds before the `with` block and keep it the only loop of the block "
+                     "around the create, or create the buffer before the `with` block and fill it in each "
+                     "iteration with a kernel",
+            )
+        if self.shape_lets(let.value.shape) is None and written:
+            # (a block in a loop of another block, the inner loop's bounds read from the outer's variable)
+            raise NoFilledBuffers(
+                f"'{name}' is created with an initial value in a loop inside a `with` block, written in the "
+                "block and used after it, and its shape (for a buffer placed before an inner block: the row "
+                "blocks of the inner loop's runs) is computed inside the block: the block frees what is "
+                "allocated in it when it ends, so every run needs a buffer made before the block that starts "
+                "from the initial value, and the runtime API fills a buffer only when it allocates it (it has "
+                "no fill of an existing buffer)",
+                let.span,
+                hint="compute its shape and the loops' bounds before the outermost `with` block, or create the "
+                     "buffer before the `with` block and fill it in each iteration with a kernel",
             )
         if self.shape_lets(let.value.shape) is None:
             raise UserError(
@@ -248,7 +283,7 @@ class PlaceLoopAllocationsBeforeScopes(escaping.PlaceScopeEscapingOutputs):
                 hint="compute its shape before the `with` block",
             )
         if written:
-            return _each_run(loops)
+            return each
         if init and not self.written(let.var.name, self.orch_body):
             return ONE  # (every run's buffer holds the initial value, whichever buffer it is)
         return self.check_shared(let, let.var, *where, loops)
@@ -299,15 +334,52 @@ class PlaceLoopAllocationsBeforeScopes(escaping.PlaceScopeEscapingOutputs):
     def shape_before(self, let, before: list):
         """``let`` with its shape read from copies of ``shape_lets`` put in ``before`` under new
         names (the block's own lets stay: SSA names are bound once)."""
-        lets = self.shape_lets(let.value.shape)
-        if not lets:
-            return let
+        return let.replace(value=let.value.replace(shape=self.scalars_before(let.value.shape, before)))
+
+    def scalars_before(self, exprs, before: list) -> tuple:
+        """``exprs`` reading copies of their ``shape_lets`` put in ``before`` under new names."""
         names: dict[str, str] = {}
-        for scalar in lets:
+        for scalar in self.shape_lets(exprs) or ():
             names[scalar.var.name] = self.fresh(scalar.var.name)
             before.append(scalar.replace(var=scalar.var.replace(name=names[scalar.var.name]),
                                          value=renamed(scalar.value, names)))
-        return let.replace(value=let.value.replace(shape=tuple(renamed(d, names) for d in let.value.shape)))
+        return tuple(renamed(e, names) for e in exprs)
+
+    def run_time_blocks(self, loops: tuple) -> Blocks | None:
+        """A block for each run of an allocation run at most once in every iteration of one ``For``
+        loop in the block (the only loop of the block around it; an ``if`` may be around either)
+        whose bounds are read before the block (names bound before it, or scalar lets of the
+        block, ``shape_lets``, computed again before it) and whose step is a positive constant:
+        one buffer of ``max(ceil((stop - start) / step), 1)`` row blocks (an empty loop allocates
+        one unused block), counted by scalar lets before the block, run ``j`` taking block ``j``;
+        ``None`` otherwise. (The maximum without a branch, a scalar let an outer block's count can
+        copy: for ``d = runs - 1`` (the let ``runs__``), ``d >> 63`` is -1 when ``d`` is negative
+        and 0 else, so ``d * (1 + (d >> 63)) + 1`` is ``max(d, 0) + 1``.)"""
+        if len(loops) != 1:
+            return None
+        loop = loops[0]
+        if (loop._production != "For" or loop.step._production != "Int" or loop.step.value <= 0
+                or self.shape_lets([loop.start, loop.stop]) is None):
+            return None
+        lets: list = []
+        start, stop = self.scalars_before([loop.start, loop.stop], lets)
+        step = loop.step.value
+
+        def integer(value: int):
+            return S.Int(value, DType.INDEX)
+
+        def let(base: str, value):
+            name = self.fresh(base)
+            lets.append(S.Let(S.Binder(name, S.ScalarType(DType.INDEX), span=loop.span), value, span=loop.span))
+            return S.Var(name)
+
+        runs = S.Bin(BinOp.sub, stop, start)
+        if step != 1:
+            runs = S.Bin(BinOp.floordiv, S.Bin(BinOp.add, runs, integer(step - 1)), integer(step))
+        less = let("runs", S.Bin(BinOp.sub, runs, integer(1)))
+        count = let("blocks", S.Bin(BinOp.add, S.Bin(BinOp.mul, less, S.Bin(
+            BinOp.add, integer(1), S.Bin(BinOp.shr, less, integer(63)))), integer(1)))
+        return Blocks(count, run_index(loop), ordered=False, each_run=True, lets=tuple(lets))
 
     def check_shared(self, stmt, binder, loops: tuple, where, here: tuple) -> Blocks:
         """The blocks the allocation ``where`` (in the loops ``loops``) needs, placed at ``stmt``
@@ -321,6 +393,8 @@ class PlaceLoopAllocationsBeforeScopes(escaping.PlaceScopeEscapingOutputs):
             blocks = self.nested_blocks(binder, loops, where) if where is stmt else None
             each = _each_run(here)
             if each is not None and (blocks is None or each.count <= blocks.count):
+                return each
+            if blocks is None and (each := self.run_time_blocks(here)) is not None:
                 return each
             if blocks is None:
                 raise
@@ -364,13 +438,16 @@ class PlaceLoopAllocationsBeforeScopes(escaping.PlaceScopeEscapingOutputs):
                          and static_trip_count(loop) != 1), None)
         kept = self.kept_from_earlier_runs(binder, loops, where)
         if parallel is not None:
+            if not kept and static_trip_count(parallel) is None and (each := self.run_time_blocks(loops)):
+                return each
             if kept or len(loops) != 1 or static_trip_count(parallel) is None:
                 raise UserError(
                     f"'{_base(binder.name)}' is allocated anew in each iteration of a pl.parallel loop inside a "
                     "`with` block and used after the block: the block frees what is allocated in it when it ends, "
                     "and iterations that may run at once need a buffer each, which the compiler makes before the "
-                    "block only for a loop of constant bounds directly in the block whose iterations read no "
-                    "other iteration's buffer, so the use after the block may use a freed buffer",
+                    "block only for the one loop of the block around the allocation, of constant bounds or bounds "
+                    "read before the block, whose iterations read no other iteration's buffer, so the use after "
+                    "the block may use a freed buffer",
                     stmt.span,
                     hint="use pl.range for the loop, or create the buffers before the `with` block (e.g. one "
                          "tensor with a slice for each iteration)",

@@ -3,13 +3,15 @@
 frees what is allocated in it, so the buffer is made before the block and shared by every
 iteration, whose accesses to it are then ordered (a MANUAL scope orders none of them); a loop
 whose iterations' buffers live at once gets row blocks of one buffer (a block for each run of a
-nest of constant bounds, also for a create with an initial value the block writes; one buffer for
-one nothing writes), or, where no count of blocks is known before the block, a located warning (a
-located error for a create with an initial value the block writes)."""
+nest of constant bounds, or of the one loop of bounds read before the block, its number counted
+there; also for a create with an initial value the block writes; one buffer for one nothing
+writes), or, where no count of blocks is known before the block, a located warning (a located
+error for a create with an initial value the block writes)."""
 
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -177,12 +179,9 @@ def test_a_loop_whose_runs_buffers_live_at_once_gets_a_block_each_in_one_buffer_
 
 
 WARNED = {
-    # the iterations of a pl.parallel loop of a trip count known only at run time
-    "parallel_iterations_of_unknown_count": ("pl.manual_scope()", ["w, p = pl.submit(self.rd, x, deps=[])"], "w, p",
-                                             "parallel(n)"),
-    # a carry that may keep the first buffer for ever: no bounded number of blocks serves
-    "a_buffer_kept_for_ever": ("pl.scope()", ["w, p = pl.submit(self.rd, x)", "if i == 0:", "    v = w",
-                                              "y = self.upd(v, y)"], "w, p", "range(n)", "        v = x"),
+    # a pl.parallel loop of a trip count known only at run time in a nest: no count before the block
+    "parallel_loop_of_unknown_count_in_a_loop": ("pl.manual_scope()", [
+        "for j in pl.parallel(n):", "    w, p = pl.submit(self.rd, x, deps=[])"], "w, p", "range(n)"),
     # an earlier run's buffer read in a loop nested in the block: no single run index
     "nested_loop_reads_the_previous_buffer": ("pl.manual_scope()", [
         "for j in pl.range(n):", "    w, p = pl.submit(self.rd, w, deps=[])"], "w, p", "range(n)"),
@@ -206,33 +205,104 @@ def test_an_allocation_no_buffers_before_the_block_serve_gets_a_located_warning(
     assert "Traceback" not in result.stderr
 
 
-# (name, scope, loop body, loop): a create with an initial value that the block writes, in a loop of
-# a trip count known only at run time: every run must start from the value in a buffer of its own
-# made before the block, the runtime fills a buffer only when it allocates it, and the number of
-# runs is not known when the block starts: a located error (tools/attack/found/33's written form)
-REFUSED = {
+# (name, scope, loop body, loop, the offset of the run's block, [line before]): the one loop of the
+# block around an allocation whose runs need a buffer each (a create with an initial value the block
+# writes: every run starts from the value, and the runtime fills a buffer only when it allocates it,
+# tools/attack/found/33's written form; the iterations of a pl.parallel loop, which may run at
+# once; a carry that may keep the first buffer for ever), with bounds read before the block and a
+# trip count known only at run time: one buffer of max(runs, 1) row blocks made (and filled) before
+# the block, its number counted there, run j taking block j
+RUN_TIME = {
     "create_with_an_initial_value_written_by_a_task": (
-        "pl.scope()", ["t = pl.create_tensor([8, 8], dtype=pl.FP32, init_value=1.0)", "w = self.upd(x, t)"], "range(n)"),
+        "pl.scope()", ["t = pl.create_tensor([8, 8], dtype=pl.FP32, init_value=1.0)", "w = self.upd(x, t)"],
+        "range(n)", "i * 8"),
     "create_with_an_initial_value_written_by_a_task_in_manual": (
         "pl.manual_scope()", ["t = pl.create_tensor([8, 8], dtype=pl.FP32, init_value=1.0)",
-                              "w, p = pl.submit(self.upd, x, t, deps=[])"], "range(n)"),
+                              "w, p = pl.submit(self.upd, x, t, deps=[])"], "range(n)", "i * 8"),
     "create_with_an_initial_value_written_by_the_host_in_manual": (
         "pl.manual_scope()", ["w = pl.create_tensor([8, 8], dtype=pl.FP32, init_value=1.0)",
-                              "pl.tensor.write(w, [1, 1], 2.0)"], "range(n)"),
+                              "pl.tensor.write(w, [1, 1], 2.0)"], "range(n)", "i * 8"),
+    "create_with_an_initial_value_written_by_the_host_in_auto": (
+        "pl.scope()", ["w = pl.create_tensor([8, 8], dtype=pl.FP32, init_value=1.0)",
+                       "pl.tensor.write(w, [i, 1], 2.0)"], "range(n)", "i * 8"),
     # (an earlier run's buffer written through a carry: a shared buffer would not start from the value)
     "create_with_an_initial_value_whose_earlier_buffer_is_written_in_auto": (
         "pl.scope()", ["y = self.upd(x, w)", "w = pl.create_tensor([8, 8], dtype=pl.FP32, init_value=1.0)"],
-        "range(n)"),
-    "create_with_an_initial_value_in_a_parallel_loop_of_unknown_count": (
+        "range(n)", "i * 8"),
+    "create_with_an_initial_value_in_a_loop_of_a_start_and_a_step": (
+        "pl.manual_scope()", ["t = pl.create_tensor([8, 8], dtype=pl.FP32, init_value=1.0)",
+                              "w, p = pl.submit(self.upd, x, t, deps=[])"], "range(1, n, 2)", "(i - 1) / 2 * 8"),
+    # (bounds computed in the block from names bound before it: computed again before it; k < 0 for n = 0)
+    "create_with_an_initial_value_in_a_loop_of_bounds_computed_in_the_block": (
         "pl.scope()", ["t = pl.create_tensor([8, 8], dtype=pl.FP32, init_value=1.0)", "w = self.upd(x, t)"],
-        "parallel(n)"),
+        "range(k)", "i * 8", "            k = n * 2 - 1"),
+    "create_with_an_initial_value_in_a_parallel_loop": (
+        "pl.scope()", ["t = pl.create_tensor([8, 8], dtype=pl.FP32, init_value=1.0)", "w = self.upd(x, t)"],
+        "parallel(n)", "i * 8"),
+    # the iterations of a pl.parallel loop, whose buffers live at once
+    "runtime_output_in_a_parallel_loop_in_manual": (
+        "pl.manual_scope()", ["w, p = pl.submit(self.rd, x, deps=[])"], "parallel(n)", "i * 8"),
+    "runtime_output_read_in_the_iteration_of_a_parallel_loop_in_auto": (
+        "pl.scope()", ["w, p = pl.submit(self.rd, x)", "y = self.upd(w, y)"], "parallel(n)", "i * 8"),
+    "create_in_a_parallel_loop_in_auto": (
+        "pl.scope()", ["t = pl.create_tensor([8, 8], dtype=pl.FP32)", "w = self.upd(x, t)"], "parallel(n)", "i * 8"),
+    "create_in_a_parallel_loop_in_manual": (
+        "pl.manual_scope()", ["t = pl.create_tensor([8, 8], dtype=pl.FP32)",
+                              "w, p = pl.submit(self.upd, x, t, deps=[])"], "parallel(n)", "i * 8"),
+    # ... reading the buffer of the iteration before (a carry: the iterations run in order)
+    "runtime_output_read_by_the_next_iteration_of_a_parallel_loop_in_manual": (
+        "pl.manual_scope()", ["w, p = pl.submit(self.rd, w, deps=[])"], "parallel(n)", "i * 8"),
+    # a carry that may keep the first buffer for ever: no rotation of blocks serves, a block per run does
+    "a_buffer_kept_for_ever": ("pl.scope()", ["w, p = pl.submit(self.rd, x)", "if i == 0:", "    v = w",
+                                              "y = self.upd(v, y)"], "range(n)", "i * 8", "        v = x"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(RUN_TIME))
+def test_one_loop_of_a_run_time_trip_count_gets_a_block_for_each_run_counted_before_the_block(name, tmp_path):
+    scope, lines, loop, offset, *before = RUN_TIME[name]
+    path = tmp_path / f"{name}.py"
+    path.write_text(program(scope, lines, loop, *before))
+    result = run_cli("run", str(path))
+    assert result.returncode == 0 and "warning" not in result.stderr, result.stderr
+    code = result.stdout
+    block = code.rindex("PTO2_SCOPE(", 0, code.index("for (int64_t i"))  # the `with` block's
+    assert code.index("alloc_tensors(") < block and "alloc_tensors(" not in code[block:]
+    # one buffer of max(runs, 1) row blocks, counted before the block
+    count = re.search(r"_ci_shapes\[2\] = \{static_cast<uint32_t>\((blocks__out_v\d+) \* 8\), 8\};", code[:block])
+    assert count is not None, code[:block]
+    assert f"int64_t {count.group(1)} = " in code[:count.start()]
+    if "init_value" in "".join(lines):  # filled once, when the buffer is made before the block
+        assert ".set_initial_value(" in code[:block] and ".set_initial_value(" not in code[block:]
+    assert f"_offsets[2] = {{static_cast<uint32_t>({offset}), 0}};" in code[block:]
+    compile_check(code, tmp_path)
+    check_runs(path)  # (n = 0: no run, the name after the block holds what it held before)
+
+
+# (name, scope, loop body, loop, [line before]): a create with an initial value that the block
+# writes whose runs the compiler cannot count before the block: a located error
+REFUSED = {
+    "create_with_an_initial_value_in_a_nest_with_a_run_time_trip_count": (
+        "pl.scope()", ["for j in pl.range(2):", "    t = pl.create_tensor([8, 8], dtype=pl.FP32, init_value=1.0)",
+                       "    w = self.upd(x, t)"], "range(n)"),
+    "create_with_an_initial_value_in_a_nest_of_two_run_time_trip_counts_in_manual": (
+        "pl.manual_scope()", ["for j in pl.range(n):", "    t = pl.create_tensor([8, 8], dtype=pl.FP32, init_value=1.0)",
+                              "    w, p = pl.submit(self.upd, x, t, deps=[])"], "range(n)"),
+    # (a division by a name may fail: it cannot run before the block)
+    "create_with_an_initial_value_in_a_loop_of_bounds_computed_by_a_division_in_the_block": (
+        "pl.scope()", ["t = pl.create_tensor([8, 8], dtype=pl.FP32, init_value=1.0)", "w = self.upd(x, t)"],
+        "range(k)", "            k = 64 // n"),
+    "create_with_an_initial_value_in_a_loop_of_a_step_known_at_run_time": (
+        "pl.scope()", ["t = pl.create_tensor([8, 8], dtype=pl.FP32, init_value=1.0)", "w = self.upd(x, t)"],
+        "range(0, 8, n)"),
 }
 
 
 @pytest.mark.parametrize("name", sorted(REFUSED))
-def test_a_written_create_with_an_initial_value_in_a_loop_of_unknown_count_is_a_located_error(name, tmp_path):
-    scope, lines, loop = REFUSED[name]
-    text = program(scope, lines, loop)
+def test_a_written_create_with_an_initial_value_whose_runs_are_not_counted_before_the_block_is_a_located_error(
+        name, tmp_path):
+    scope, lines, loop, *before = REFUSED[name]
+    text = program(scope, lines, loop, *before)
     path = tmp_path / f"{name}.py"
     path.write_text(text)
     result = run_cli("run", str(path))
@@ -241,8 +311,9 @@ def test_a_written_create_with_an_initial_value_in_a_loop_of_unknown_count_is_a_
     assert f"{path}:{line}:{len(row) - len(row.lstrip()) + 1}: error:" in result.stderr, result.stderr
     message = " ".join(result.stderr.split())
     assert "created with an initial value in a loop inside a `with` block" in message
+    assert "the compiler cannot count its runs before the block" in message
     assert "fills a buffer only when it allocates it" in message
-    assert "fill it in each iteration with a kernel, or use a loop of constant trip count" in message
+    assert "compute the loop's bounds before the `with` block" in message
 
 
 # (name, scope, loop body, loop, blocks, the offset of the run's block, [line before]): shapes
@@ -316,21 +387,26 @@ def test_a_nest_or_loops_of_constant_bounds_get_a_block_for_each_run_in_one_buff
 
 
 # (blocks, atoms, refused): the adversarial tester's scopes grammar (tools/attack/scopes.py) on
-# creates with an initial value in a pl.range(n) loop of a block: compiled and correct where no
-# run's write reaches a shared buffer's fill (nothing writes it, or only code after the block), a
-# located error the tester's own semantics counts as right where the block writes it
+# creates with an initial value in a loop of a run-time trip count of a block: compiled and correct
+# (one shared buffer where no run's write reaches its fill: nothing writes it, or only code after
+# the block; else a block for each run), a located error the tester's own semantics counts as right
+# in a nest with a run-time trip count the block writes
 ATTACK_INIT = {
     "unwritten": ((("manual", ("range_n", "atom")), "atom"), [("newi", "w"), ("hr", "w")], False),
     "unwritten_in_a_nest": ((("manual", ("range_n", ("range_n", "atom"))), "atom"), [("newi", "w"), ("hr", "w")],
                             False),
     "written_after_the_block": ((("manual", ("range_n", "atom")), "atom", "atom"),
                                 [("newi", "w"), ("up", "w"), ("hr", "w")], False),
+    # a block for each run, their number counted before the block
     "written_in_the_loop": ((("manual", ("range_n", "atom", "atom")), "atom"),
-                            [("newi", "w"), ("up", "w"), ("hr", "w")], True),
+                            [("newi", "w"), ("up", "w"), ("hr", "w")], False),
     "earlier_buffer_written_through_a_swap": ((("scope", ("swap_n", "atom", "atom")), "atom"),
-                                              [("newi", "w"), ("up", "v"), ("hr", "w")], True),
+                                              [("newi", "w"), ("up", "v"), ("hr", "w")], False),
     "written_by_the_host_in_an_if": ((("manual", ("range_n", ("if_n", "atom"), "atom")), "atom"),
-                                     [("newi", "w"), ("hw", "w"), ("hr", "w")], True),
+                                     [("newi", "w"), ("hw", "w"), ("hr", "w")], False),
+    # a nest with a run-time trip count: refused
+    "written_in_a_nest": ((("manual", ("range_n", ("range_n", "atom", "atom"))), "atom"),
+                          [("newi", "w"), ("up", "w"), ("hr", "w")], True),
 }
 
 
@@ -352,3 +428,44 @@ def test_the_adversarial_tester_passes_creates_with_an_initial_value_in_a_loop_o
     assert rep.invalid is None and bool(rep.refusal) == refused, runner.describe(rep)
     assert not refused or rep.unorderable  # (the tester's semantics: no filled buffer for each run)
     assert rep.classes() == set(), runner.describe(rep)
+
+
+NESTED_BLOCKS = '''        with pl.scope():
+            for k in pl.range(n):
+                with pl.manual_scope():
+                    for i in pl.range({bounds}):
+                        t = pl.create_tensor([8, 8], dtype=pl.FP32, init_value=1.0)
+                        w, p = pl.submit(self.upd, x, t, deps=[])'''
+
+
+def test_a_block_in_a_loop_of_another_block_gets_the_blocks_of_both_counts_before_the_outer_block(tmp_path):
+    """The buffer of max(n, 1) filled blocks placed before the inner block is placed again before
+    the outer one, as max(n, 1) blocks of it: its count lets are copied there."""
+    path = tmp_path / "nested.py"
+    path.write_text(HEAD.replace("{auto}", "False").replace("{body}", NESTED_BLOCKS.format(bounds="n")))
+    result = run_cli("run", str(path))
+    assert result.returncode == 0 and "warning" not in result.stderr, result.stderr
+    code = result.stdout
+    block = code.index("PTO2_SCOPE(")
+    assert code.index("alloc_tensors(") < block and "alloc_tensors(" not in code[block:]
+    shape = re.search(r"_ci_shapes\[2\] = \{static_cast<uint32_t>\((blocks__out_v\d+) \* \((blocks__out_v\d+) \* 8\)\), 8\};",
+                      code[:block])
+    assert shape is not None and shape.group(1) != shape.group(2), code[:block]
+    assert ".set_initial_value(" in code[:block] and ".set_initial_value(" not in code[block:]
+    compile_check(code, tmp_path)
+    check_runs(path)
+
+
+def test_a_block_in_a_loop_of_another_block_whose_inner_count_reads_the_outer_variable_is_a_located_error(tmp_path):
+    """The inner loop's run count reads the outer loop's variable: no one shape of filled blocks
+    before the outer block (it was a located error before the inner block's count was made)."""
+    text = HEAD.replace("{auto}", "False").replace("{body}", NESTED_BLOCKS.format(bounds="k, n"))
+    path = tmp_path / "nested.py"
+    path.write_text(text)
+    result = run_cli("run", str(path))
+    assert result.returncode != 0 and "Traceback" not in result.stderr, result.stdout + result.stderr
+    line, row = next((i, row) for i, row in enumerate(text.splitlines(), 1) if "init_value" in row)
+    assert f"{path}:{line}:{len(row) - len(row.lstrip()) + 1}: error:" in result.stderr, result.stderr
+    message = " ".join(result.stderr.split())
+    assert "created with an initial value in a loop inside a `with` block, written in the block" in message
+    assert "is computed inside the block" in message and "fills a buffer only when it allocates it" in message

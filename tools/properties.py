@@ -52,8 +52,9 @@ CLASSES = {
 # The refusals of programs the runtime cannot run correctly in any compilation (docs/semantics.md).
 NO_CORRECT_COMPILATION = (
     re.compile(r"pl\.assemble cannot make '[^']*' a view of"),
-    # a create with an init_value that the block writes, in a loop of a run-time trip count in a
-    # `with` block and used after it (place_loop_allocations_before_scopes.NoFilledBuffers)
+    # a create with an init_value that the block writes, in a nest of loops of a `with` block with
+    # a run-time trip count (or a loop of bounds computed in the block), used after the block
+    # (place_loop_allocations_before_scopes.NoFilledBuffers)
     re.compile(r"'[^']*' is created with an initial value in a loop inside a `with` block, written in the block"),
 )
 

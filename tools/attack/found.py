@@ -327,8 +327,9 @@ FOUND.update({
 })
 
 # 33 passes since branch uaf22: a create with an init_value that nothing writes shares one buffer made
-# (and filled) before the block; one the block writes, in a loop of a run-time trip count, is a
-# located error the tester's semantics counts as right (semantics.py: no filled buffer per run).
+# (and filled) before the block; one the block writes, in a loop of a run-time trip count, was a
+# located error until branch runs22 and gets one buffer of max(n, 1) filled row blocks made before
+# the block, run j taking block j (place_loop_allocations_before_scopes.run_time_blocks).
 FOUND.update({
     "33-created-tensor-with-an-init-value-in-a-loop-of-a-manual-scope-used-after-it": (
         "runtime use_after_scope",
@@ -340,10 +341,12 @@ FOUND.update({
         "loop (`w = self.up(w)`) the program is refused: every run must start from the fill in a "
         "buffer of its own made before the block",
         _scopes((_block("manual", _block("range_n", "atom")), "atom"), [("newi", "w"), ("hr", "w")])),
-    "33-created-tensor-with-an-init-value-written-in-a-loop-of-a-manual-scope-used-after-it-refused": (
+    "33-created-tensor-with-an-init-value-written-in-a-loop-of-a-manual-scope-used-after-it": (
         "refusal",
         "33 with a task updating the created buffer in the loop: refused with a located error (the "
-        "runtime fills a buffer only when it allocates it, and the runs' number is known only at run time)",
+        "runtime fills a buffer only when it allocates it, and the runs' number is known only at run "
+        "time) until branch runs22, which makes one buffer of max(n, 1) filled row blocks before the "
+        "block, the number counted there, run j writing block j",
         _scopes((_block("manual", _block("range_n", "atom", "atom")), "atom"), [("newi", "w"), ("up", "w"), ("hr", "w")])),
 })
 

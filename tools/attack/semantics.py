@@ -21,14 +21,16 @@ answer, not a failure:
 - for the same reason, a host access in a manual scope of an element of an assemble's target
   rows after the assemble, when a task of the same manual scope instance wrote the source: that
   task writes the element, as the first rule says;
-- a buffer made by a `pl.create_tensor(..., init_value=...)` in a loop of a trip count known only
-  at run time (`pl.range(n)`) inside a `with` block and used after the block, when a buffer of
+- a buffer made by a `pl.create_tensor(..., init_value=...)` in a nest of two or more loops of a
+  `with` block (those between the block and the create, inner blocks' loops not counted), one of
+  a trip count known only at run time (`pl.range(n)`), and used after the block, when a buffer of
   that create in the same instance of the block is written in it: the block frees what is
   allocated in it, so each run needs a buffer made before the block that starts from the fill,
   and the runtime API fills a buffer only when it allocates it (no fill of an existing buffer):
-  one shared buffer would carry one run's writes into the next run's fill. (A buffer of a
-  run-time number of filled row blocks, one per run, could serve a loop whose bounds are known
-  before the block; the compiler does not make one, and this rule counts the refusal as right.)
+  one shared buffer would carry one run's writes into the next run's fill. For one such loop the
+  compiler makes a buffer of a run-time number of filled row blocks, one per run, counted before
+  the block; a nest's product of counts could serve too, but the compiler does not make one, and
+  this rule counts the refusal as right.
 """
 
 from __future__ import annotations
@@ -236,8 +238,9 @@ class _Runner:
             if s.init is not None:
                 for e in v.elems():
                     self.mem[(v.buf, e)] = ("fill", f32_bits(s.init))
-                for depth, _, made in self.scopes:
-                    if any(self.loops[depth:]):
+                for k, (depth, _, made) in enumerate(self.scopes):
+                    end = self.scopes[k + 1][0] if k + 1 < len(self.scopes) else len(self.loops)
+                    if any(self.loops[depth:end]) and end - depth > 1:
                         made.setdefault(id(s), set()).add(v.buf)
             self.env[s.name] = v
         elif isinstance(s, P.Slice):
@@ -307,7 +310,7 @@ class _Runner:
 
 
     def block(self, s) -> None:
-        """Run a `with` block; the filled buffers made in a loop of a scalar's trip count in it
+        """Run a `with` block; the filled buffers made in a nest of its loops with a scalar's trip count
         whose create's buffers the block writes are then `unfilled` (module doc)."""
         self.scopes.append((len(self.loops), len(self.events), {}))
         self.run(s.body)
@@ -315,7 +318,7 @@ class _Runner:
         for bufs in made.values():
             if any(a.write and a.buf in bufs for e in self.events[first:] for a in e.accesses):
                 for buf in bufs:
-                    self.unfilled[buf] = (f"a buffer created with init_value in a loop of a run-time trip count "
+                    self.unfilled[buf] = (f"a buffer created with init_value in a nest of loops with a run-time trip count "
                                           f"in the `with` block of line {self.line(s)} after the block, which "
                                           "wrote a buffer of that create")
 
