@@ -67,6 +67,7 @@ from typing import Any
 
 from nanopass.languages.terms import ArgDir, LoopKind, ScopeMode
 
+from .aliases import buffer_roots
 from .holders import Holders, dep_names, held_by, is_task_id_value
 from .host_accesses import host_accesses
 from .live_accesses import LiveAccesses, RegionIndex
@@ -485,6 +486,7 @@ def find_hazards(
     made_in, host_reads = _prewalk(func.body)
     used = var_reads(func.body) if host_reads else {}  # (a host read whose value is unused is dead)
     renewed = carried_allocations(func, kernels)
+    roots: list = []  # buffer_roots, made at the first host access
 
     # the store of the iteration being analysed (``iteration_stores``: a loop analysed iteration
     # by iteration), else ``store``; every store met is kept, so its id names it
@@ -680,8 +682,10 @@ def find_hazards(
             result.sites.append(Site(site, stmt, path, loops, scope, pos, auto, True, fence))
         found = found_at.get((site, id(current[-1])))
         if found is None:
+            if not roots:
+                roots.append(buffer_roots(func, kernels))
             found = found_at[site, id(current[-1])] = host_accesses(
-                stmt, site, scope, parallel, current[-1], written, renewed)
+                stmt, site, scope, parallel, current[-1], written, renewed, roots[0])
         host_step(found)
 
     def loop(stmt, path, loops, scope, pos, parallel, auto) -> None:

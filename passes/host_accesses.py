@@ -71,21 +71,28 @@ def host_target(stmt):
 
 def host_accesses(
     stmt, site: int, scope: int | None, parallel: frozenset, store: dict, written: set[str],
-    renewed: frozenset = frozenset(),
+    renewed: frozenset = frozenset(), roots: dict | None = None,
 ) -> list[HostAccess]:
-    """The accesses of a host access statement to ``written`` roots (``element_places``). An
-    access is ``certain`` when the tensor is one place on every run: one root, not in ``renewed``
-    (an allocation a loop carry may hold, a new buffer each run); only a certain access is known
-    to have waited for what it met."""
+    """The accesses of a host access statement to ``written`` roots (``element_places``; with
+    ``roots``, ``buffer_roots``). An access is ``certain`` when it is one element of one place on
+    every run: one root, not in ``renewed`` (an allocation a loop carry may hold, a new buffer each
+    run), and the element's own box (not a region around it: the runtime's wait is by the
+    element, so a region that only holds it says nothing of what it waited for); only a certain
+    access is known to have waited for what it met."""
     tensor, write = host_target(stmt)
     if tensor._production != "Var":
         return []
-    places = element_places(stmt, store)
+    places = element_places(stmt, store, roots)
     return [
-        HostAccess(site, write, root, region, scope, parallel, len(places) == 1 and root not in renewed)
+        HostAccess(site, write, root, region, scope, parallel,
+                   len(places) == 1 and root not in renewed and _one_element(region))
         for root, region in places
         if root in written
     ]
+
+
+def _one_element(region) -> bool:
+    return isinstance(region, Box) and all(hi - lo == 1 for lo, hi in zip(region.lo, region.hi))
 
 
 def element_places(stmt, store: dict, roots: dict | None = None) -> list:

@@ -37,6 +37,7 @@ from nanopass.passes.hazards import (
     untracked_roots,
 )
 from nanopass.passes.holders import dep_names, held_by, is_task_id_value
+from nanopass.passes.aliases import buffer_roots
 from nanopass.passes.host_accesses import host_accesses
 from nanopass.passes.kernels import kernel_table
 from nanopass.passes.order_write_after_read import needs_edge
@@ -206,7 +207,8 @@ def reference_find_hazards(
                     site_of[key] = len(result.sites)
                     fence = scope_at[scope] if scope is not None else None
                     result.sites.append(Site(len(result.sites), stmt, path, loops, scope, pos, auto, True, fence))
-                host_step(state, host_accesses(stmt, site_of[key], scope, parallel, current[-1], written, renewed))
+                host_step(state, host_accesses(stmt, site_of[key], scope, parallel, current[-1], written, renewed,
+                                                buffer_roots(func, kernels)))
             elif kind == "Let":
                 if is_task_id_value(stmt.var):
                     state = assign(state, [(stmt.var.name, held_by(stmt.value))])
