@@ -558,10 +558,12 @@ def find_hazards(
     def host_step(found: list) -> None:
         """A host access: it pairs with the facts it conflicts with and waits for each (through the
         runtime or a fence the pairs call for), so they have completed after it: a certain access
-        (one place on every run) kills those that share an element with it on every run. A fact
-        of an unknown region it may not share an element with: the runtime's wait, by region, may
-        then not wait for it, so it stays; nor does an access of a tensor that may be another
-        root (a swapped carry) on this run wait for anything on this root."""
+        (one place on every run) kills those whose region covers its own (the element's box, or
+        a region around the element when its place in the root is not known: a fact that only
+        overlaps that region may miss the element, and the runtime's wait, by the element, then
+        does not wait for it; so does a fact of an unknown region). Nor does an access of a
+        tensor that may be another root (a swapped carry) on this run wait for anything on this
+        root."""
         done = []
         for a in found:
             writes = live.of(a.root, True)
@@ -575,7 +577,7 @@ def find_hazards(
                     continue
                 if keep is None or keep(e, a):
                     pairs.add((e, a))
-                if a.certain and must_overlap(e.region, a.region):
+                if a.certain and covers(e.region, a.region):
                     done.append(e)
         for e in done:
             live.remove(e)

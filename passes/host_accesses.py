@@ -74,25 +74,20 @@ def host_accesses(
     renewed: frozenset = frozenset(), roots: dict | None = None,
 ) -> list[HostAccess]:
     """The accesses of a host access statement to ``written`` roots (``element_places``; with
-    ``roots``, ``buffer_roots``). An access is ``certain`` when it is one element of one place on
-    every run: one root, not in ``renewed`` (an allocation a loop carry may hold, a new buffer each
-    run), and the element's own box (not a region around it: the runtime's wait is by the
-    element, so a region that only holds it says nothing of what it waited for); only a certain
-    access is known to have waited for what it met."""
+    ``roots``, ``buffer_roots``, so that a name a task rebound has its element's box too). An
+    access is ``certain`` when the tensor is one place on every run: one root, not in ``renewed``
+    (an allocation a loop carry may hold, a new buffer each run); only a certain access is known
+    to have waited for what it met, and only for what covers its region (the region may be one
+    around the element, and the runtime waits for what overlaps the element)."""
     tensor, write = host_target(stmt)
     if tensor._production != "Var":
         return []
     places = element_places(stmt, store, roots)
     return [
-        HostAccess(site, write, root, region, scope, parallel,
-                   len(places) == 1 and root not in renewed and _one_element(region))
+        HostAccess(site, write, root, region, scope, parallel, len(places) == 1 and root not in renewed)
         for root, region in places
         if root in written
     ]
-
-
-def _one_element(region) -> bool:
-    return isinstance(region, Box) and all(hi - lo == 1 for lo, hi in zip(region.lo, region.hi))
 
 
 def element_places(stmt, store: dict, roots: dict | None = None) -> list:

@@ -159,7 +159,7 @@ def reference_find_hazards(
                 if overlaps(e.region, a.region):
                     if keep is None or keep(e, a):
                         result.pairs.add((e, a))
-                    if a.certain and must_overlap(e.region, a.region):
+                    if a.certain and covers(e.region, a.region):
                         done.add(e)
         for root, (reads, writes) in list(state.items()):
             state[root] = (reads - done, writes - done)
