@@ -71,7 +71,7 @@ from .aliases import buffer_roots
 from .holders import Holders, dep_names, held_by, is_task_id_value
 from .host_accesses import host_accesses
 from .live_accesses import LiveAccesses, RegionIndex
-from .regions import FULL, FULL_VIEW, UNKNOWN, Box, Full, covers, must_overlap, overlaps  # noqa: F401 - the regions, re-exported
+from .regions import FULL, FULL_VIEW, UNKNOWN, Box, Full, covers, overlaps  # noqa: F401 - the regions, re-exported
 from .util import defined_binders, last_yield, static_trip_count, var_reads
 
 def trip_count(loop) -> int | None:

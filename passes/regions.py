@@ -49,15 +49,6 @@ def overlaps(a, b) -> bool:
     return True
 
 
-def must_overlap(a, b) -> bool:
-    """``a`` and ``b`` share an element on every run (an unknown region may share none)."""
-    if isinstance(a, Unknown) or isinstance(b, Unknown):
-        return False
-    if isinstance(a, Box) and isinstance(b, Box):
-        return len(a.lo) == len(b.lo) and overlaps(a, b)
-    return True
-
-
 def covers(a, b) -> bool:
     """Every element of ``b`` is in ``a`` (so a write to ``a`` supersedes earlier accesses of ``b``)."""
     if isinstance(a, Full):

@@ -27,7 +27,6 @@ from nanopass.passes.hazards import (
     carried_allocations,
     covers,
     find_hazards,
-    must_overlap,
     task_accesses,
     is_parallel,
     iteration_stores,
