@@ -622,6 +622,9 @@ def fmt_tid(node, abi):  # noqa: F811
 # -- expressions ---------------------------------------------------------------------------------------
 # Precedence, higher binds tighter (C++). A child is parenthesized when it binds looser than its
 # parent, or equally on the right of a left-associative operator: a - (b - c), but a - b - c.
+# Besides, the operands g++ -Wparentheses (in -Wall) asks to see parenthesized are: a sum inside a
+# shift, (a - 1) >> 63, a conjunction inside a disjunction, a || (b && c), and a comparison inside a
+# comparison, (a < b) == c (``WARNED``).
 # With ``Abi.full_parens`` every operation is parenthesized instead, the outermost too:
 # ((a - b) - c), as the reference prints them.
 
@@ -647,18 +650,25 @@ COMPARE = {
     CmpOp.gt: (">", PREC_REL),
     CmpOp.ge: (">=", PREC_REL),
 }
+WARNED = {  # an operation's precedence -> the operands' precedences parenthesized whatever they bind
+    PREC_SHIFT: frozenset({PREC_ADD}),
+    PREC_OR: frozenset({PREC_AND}),
+    PREC_EQ: frozenset({PREC_EQ, PREC_REL}),
+    PREC_REL: frozenset({PREC_EQ, PREC_REL}),
+}
 UNARY = {UnOp.neg: "-", UnOp.not_: "!", UnOp.invert: "~"}
 OPERATIONS = frozenset({"Bin", "Cmp", "Un"})
 
 
-def fmt(expr, abi: Abi, min_prec: int = 0, right: bool = False) -> str:
-    """An expression as C++, parenthesized for a context of precedence ``min_prec``."""
+def fmt(expr, abi: Abi, min_prec: int = 0, right: bool = False, warned: frozenset = frozenset()) -> str:
+    """An expression as C++, parenthesized for a context of precedence ``min_prec`` (and when its
+    precedence is in ``warned``)."""
     if type(expr) is E.Var:  # an atom: never parenthesized
         return expr.name
     text, prec = FMT_EXPR_HANDLERS[type(expr)](expr, abi)
     if abi.full_parens:
         return f"({text})" if expr._production in OPERATIONS else text
-    if prec < min_prec or (right and prec == min_prec):
+    if prec < min_prec or (right and prec == min_prec) or prec in warned:
         return f"({text})"
     return text
 
@@ -686,13 +696,15 @@ def fmt_expr(node, abi):  # noqa: F811
 @dispatch(E.Bin, Abi, namespace=FMT_NS)
 def fmt_expr(node, abi):  # noqa: F811
     op, prec = BINARY[node.op]
-    return f"{fmt(node.a, abi, prec)} {op} {fmt(node.b, abi, prec, right=True)}", prec
+    warned = WARNED.get(prec, frozenset())
+    return f"{fmt(node.a, abi, prec, warned=warned)} {op} {fmt(node.b, abi, prec, right=True, warned=warned)}", prec
 
 
 @dispatch(E.Cmp, Abi, namespace=FMT_NS)
 def fmt_expr(node, abi):  # noqa: F811
     op, prec = COMPARE[node.op]
-    return f"{fmt(node.a, abi, prec)} {op} {fmt(node.b, abi, prec, right=True)}", prec
+    warned = WARNED[prec]
+    return f"{fmt(node.a, abi, prec, warned=warned)} {op} {fmt(node.b, abi, prec, right=True, warned=warned)}", prec
 
 
 @dispatch(E.Un, Abi, namespace=FMT_NS)
