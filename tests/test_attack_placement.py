@@ -101,3 +101,30 @@ def test_the_compiler_refuses_a_source_assembled_into_two_used_regions_rightly()
     rep = runner.check(twice, settings=((1, 0),))
     assert rep.refusal and "assembled" in rep.refusal
     assert rep.classes() == set(), runner.describe(rep)
+
+
+def test_a_parameter_assembled_into_used_rows_has_no_correct_compilation():
+    """tools/attack --seed 23 r230000212: the source is, when an `if` took its branch, the
+    parameter `w` (swapped in); the caller made its buffer, which no placement can move."""
+    param = unorderable(P.Assemble("a", "w", 0))
+    assert len(param) == 1 and "parameter w" in param[0]
+    swapped = (P.If(("n", ">", 1), (P.Swap("w", "t", "o"),), ()), P.Assemble("a", "t", 0))
+    assert unorderable(*swapped, n=1) == []
+    assert "parameter w" in unorderable(*swapped, n=2)[0]
+    overwritten = (P.Assemble("a", "w", 0), P.Slice("s", "a", 0), P.Call("wb", ("x", "s"), ("s",)))
+    assert unorderable(*overwritten) == []
+    rep = runner.check(P.Program(KERNELS, MADE + swapped), settings=((1, 0), (2, 0)))
+    assert rep.refusal and rep.classes() == set(), runner.describe(rep)
+
+
+def test_the_open_refusals_are_placeable():
+    """tools/attack/found.OPEN 38-41: the tester finds a correct compilation for each (the
+    compiler refuses them; an entry moves to FOUND when it compiles)."""
+    from nanopass.tools.attack import found
+
+    names = [k for k in found.OPEN if k[:2] in ("38", "39", "40", "41")]
+    assert len(names) == 4
+    for name in names:
+        _, _, prog = found.OPEN[name]
+        for n, c in runner.SETTINGS:
+            assert semantics.run(prog, P.render(prog).lines, n, c).unorderable == [], name

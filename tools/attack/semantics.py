@@ -29,6 +29,8 @@ answer, not a failure:
 - one source assembled into two different regions (targets or rows) when the assembled values
   of both regions are then used (read, or a parameter's final value, before a write replaces
   them): the source can be placed in one region only, and nothing can copy it into the other;
+  and a parameter assembled into a region whose assembled values are used: the caller made its
+  buffer, which is no view of the target;
 - a buffer made by a `pl.create_tensor(..., init_value=...)` in a nest of two or more loops of a
   `with` block (those between the block and the create, inner blocks' loops not counted), one of
   a trip count known only at run time (`pl.range(n)`), and used after the block, when a buffer of
@@ -348,9 +350,9 @@ class _Runner:
 class _Placement:
     """The memory the assembles' placements make (module doc): each element of a placed source is
     one memory with its element of the target's rows (union-find over (buf, flat); `value` holds
-    each class's last write), a source assembled again into another region is a copy there (it
-    cannot be placed twice), and `copied` tracks which assembled rows still hold their assemble's
-    values, to tell whether two regions of one source are both used."""
+    each class's last write); a parameter source, or one assembled again into another region (it
+    cannot be placed twice), is a copy there; `copied` tracks which assembled rows still hold
+    their assemble's values, to tell whether such a copy's rows are used."""
 
     def __init__(self):
         self.parent: dict = {}      # (buf, flat) -> (buf, flat): the union-find of placed elements
@@ -399,7 +401,7 @@ class _Placement:
         cells = tuple(region.elems())
         key = (region.buf, cells)
         pairs = [((src.buf, s), (region.buf, r)) for s, r in zip(src.elems(), cells)]
-        if self.region.setdefault(src.buf, key) == key:
+        if not src.buf.startswith("ext:") and self.region.setdefault(src.buf, key) == key:
             for s, r in pairs:
                 v = self.placed(s, mem)
                 for x in (s, r):
@@ -410,7 +412,7 @@ class _Placement:
                 if rs != rr:
                     self.parent[rr] = rs
                 self.value[rs] = v
-        else:                       # placed elsewhere already: as written, a copy into these rows
+        else:                       # a parameter, or placed elsewhere already: a copy into these rows
             for s, r in pairs:
                 self.write(r, self.placed(s, mem))
         for _, r in pairs:
@@ -421,9 +423,12 @@ class _Placement:
         for x in sorted(k for k in set(self.parent) | set(self.copied) if k[0].startswith("ext:")):
             self.read(x, mem, "the end of the program", unorderable)
         for src, regions in sorted(self.used.items()):
-            if len(regions) > 1:
-                lines = ", ".join(str(line) for line in sorted(regions.values()))
-                unorderable.append(f"the source of the assembles of lines {lines} is used in two regions "
+            lines = ", ".join(str(line) for line in sorted(set(regions.values())))
+            if src.startswith("ext:"):
+                unorderable.append(f"the source of the assemble of line(s) {lines} is the parameter {src[4:]}, "
+                                   "whose assembled rows are used (a parameter cannot be placed in them)")
+            elif len(regions) > 1:
+                unorderable.append(f"the source of the assembles of line(s) {lines} is used in two regions "
                                    "(it can be placed in one only)")
 
 
