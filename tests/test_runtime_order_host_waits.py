@@ -10,8 +10,8 @@ MANUAL scope. Each program below has a task `step(x, y)` reading `x` before the 
 a writer of `x` after it: the write-after-read edge is implied exactly when the access waited
 for the reader. The counts pin where the lean passes drop it (the access waits for that task
 under the weaker reading) and where they keep it (a view, rows a task wrote through another
-name, a rebound name, a MANUAL scope, a host write's wait on consumers); the checker runs on
-both compilations for trip counts 0 to 3."""
+name, a rebound name, a MANUAL scope, a host write's wait on consumers, a read nothing uses,
+which remove_dead_values removes); the checker runs on both compilations for trip counts 0 to 3."""
 
 from __future__ import annotations
 
@@ -87,6 +87,14 @@ CASES = {
         "y = self.step(x, y)\np = y\nq = w\nfor i in pl.range(n):\n"
         + "".join("    " + line + "\n" for line in (READ.format("p", 0) + "x = self.step(z, x)\nt = p\np = q\nq = t").splitlines()),
         (0, 3), (0, 1)),
+    # a read nothing uses is removed (remove_dead_values): it waits for nothing (it was taken for
+    # a wait on step until branch tester23: tests/found/class1_dead_host_read_stands_for_no_wait.py);
+    # one whose value a branch may use stays, and waits
+    "a host read nothing uses": (
+        "y = self.step(x, y)\nh = pl.tensor.read(y, [0, 0])\nx = self.step(z, x)", (1, 1), (1, 1)),
+    "a host read a branch may use": (
+        "y = self.step(x, y)\nh = pl.tensor.read(y, [0, 0])\nif n > 5:\n    pl.tensor.write(z, [0, 0], h)\n"
+        "x = self.step(z, x)", (1, 1), (0, 0)),
     # a host access in a MANUAL scope (inside the function's AUTO one) is taken to wait for nothing
     "a read in a manual scope": (
         "y = self.step(x, y)\nwith pl.manual_scope():\n" + "".join("    " + line + "\n" for line in READ.format("y", 0).splitlines())
