@@ -31,7 +31,8 @@ through a join cell), and those a caller asks for. For such a task ``S``:
 - ``done``: the relevant tasks whose latest run a host element access outside a MANUAL scope
   waited for (the tensor's ``facts``: its creator and TensorMap producers, which cover the whole
   tensor); the access blocks the orchestration thread until they complete, so every task
-  submitted after it is ordered after them.
+  submitted after it is ordered after them. A host read whose value nothing needs is no such
+  access: ``remove_dead_values`` removes it (``live_reads``: that pass's liveness).
 
 A dependency of a task on the latest run of ``S`` (on every run of ``S``, for a join cell) is
 *implied* when another of its dependencies waits for the same runs or more, or the task's lookups
@@ -93,6 +94,7 @@ from nanopass.languages.terms import ArgDir, BinOp, CmpOp, LoopKind, ScopeMode, 
 
 from .cells import join_cells, latest_run_cells
 from .kernels import kernel_table, output_param_of_result
+from .remove_dead_values import RemoveDeadValues
 from .util import iter_stmts, last_yield, static_trip_count, unscoped
 
 BUDGET = 300_000
@@ -273,7 +275,9 @@ def _runtime_order(program, track: tuple) -> RuntimeOrder | None:
     if relevant.bit_count() * len(stmts) > BUDGET:
         return None
     width = len(tasks)
-    walker = _Walker(kernels, out, relevant, manual_dep_names(stmts, kernels), width, stable_names(func))
+    reads = {s.var.name for s in stmts if s._production == "Let" and s.value._production == "ReadTensor"}
+    live_reads = frozenset(reads & RemoveDeadValues.liveness(func.body)[0]) if reads else frozenset()
+    walker = _Walker(kernels, out, relevant, manual_dep_names(stmts, kernels), width, stable_names(func), live_reads)
     walker.run(func.body, State(walker.both, {}, {}, width=width))
     return out
 
@@ -351,7 +355,7 @@ def manual_dep_names(stmts, kernels) -> frozenset:
 
 class _Walker:
     def __init__(self, kernels, out: RuntimeOrder, relevant: int, untracked: frozenset = frozenset(), width: int = 0,
-                 stable: frozenset = frozenset()):
+                 stable: frozenset = frozenset(), live_reads: frozenset = frozenset()):
         self.kernels = kernels
         self.out = out
         self.relevant = relevant
@@ -363,6 +367,7 @@ class _Walker:
         self.manual = 0
         self.untracked = untracked  # manual_dep tensors: no lookup, no insert
         self.stable = stable  # the names bound at most once in a walk (``stable_names``)
+        self.live_reads = live_reads  # the host element reads remove_dead_values keeps
 
     def run(self, body, state: State) -> State:
         for k, stmt in enumerate(body):
@@ -388,7 +393,7 @@ class _Walker:
             state.tids.pop(name, None)
         else:
             state.tids[name] = held
-        if value._production == "ReadTensor":
+        if value._production == "ReadTensor" and name in self.live_reads:
             self.wait(value.tensor, state)
         if value._production == "Var":
             state.bind_same(name, value.name, self.stable)

@@ -13,14 +13,24 @@ Some valid programs have no correct compilation on the runtime (runtime-api sect
 result lists them (`SeqResult.unorderable`), so that a refusal of such a program is the right
 answer, not a failure:
 
-- a `pl.assemble` the runtime cannot perform as a view of its target: the runtime cannot copy, so
-  the source must be placed in the target's rows from its creation on, which is visible when an
-  access between the source's creation and the assemble touches those rows, when the source is
-  used after the assemble, or when the source's fill (init_value) is read or still there at the
-  assemble (a view is never filled);
-- for the same reason, a host access in a manual scope of an element of an assemble's target
-  rows after the assemble, when a task of the same manual scope instance wrote the source: that
-  task writes the element, as the first rule says;
+- a `pl.assemble` the runtime cannot perform as a view of its target: the runtime has no tensor
+  copy (runtime-api.md), so the source must be placed in the target's rows from its creation on
+  (one memory: a write of either is a write of both), which is visible when an access between
+  the source's creation and the assemble touches those rows, or when the source's fill
+  (init_value) is read or still there at the assemble (a view is never filled);
+- for the same reason, an access after the assemble at which the source and the target's rows
+  may differ: placed, a read of an element of either (a task's `In`/`InOut` argument, a host
+  read, the parameter's final value) observes the last write of the two, as written it
+  observes its own last write; they differ when a write of one of them comes between the
+  assemble and the read: a write of the target's rows that a later read of the source must not
+  see, or a write of the source that a later read of the target's rows must not see (the copy
+  was taken before it). Reads that no such write precedes, and writes nothing reads afterwards
+  (dead), are placeable and not listed (`_Placement`);
+- one source assembled into two different regions (targets or rows) when the assembled values
+  of both regions are then used (read, or a parameter's final value, before a write replaces
+  them): the source can be placed in one region only, and nothing can copy it into the other;
+  and a parameter assembled into a region whose assembled values are used: the caller made its
+  buffer, which is no view of the target;
 - a buffer made by a `pl.create_tensor(..., init_value=...)` in a nest of two or more loops of a
   `with` block (those between the block and the create, inner blocks' loops not counted), one of
   a trip count known only at run time (`pl.range(n)`), and used after the block, when a buffer of
@@ -133,10 +143,9 @@ class _Runner:
         self.manual_instances = 0
         self.creator: dict = {}             # buf -> event index of the task whose Out made it
         self.made_at: dict = {}             # buf -> number of events before its creation
-        self.assembled: dict = {}           # source buf -> line of the assemble that consumed it
+        self.placement = _Placement()       # the memory an assemble's placement would share
         self.unorderable: list = []
         self.values: dict = {}              # (buf, flat) -> the value of its last host write
-        self.placed: dict = {}              # (buf, flat) -> [(manual instance, source writer event)]
         self.loops: list = []               # for each running loop: is its trip count a scalar's?
         self.scopes: list = []              # the running `with` blocks: [loop depth, first event, {create: bufs}]
         self.unfilled: dict = {}            # buf -> why a use of it after its block has no correct compilation
@@ -171,9 +180,7 @@ class _Runner:
         for acc in accesses:
             if acc.buf in self.unfilled:
                 self.unorderable.append(f"{ev.describe()} uses {self.unfilled.pop(acc.buf)}")
-            if acc.buf in self.assembled:
-                self.unorderable.append(f"{ev.describe()} uses an assemble source after its assemble "
-                                        f"(line {self.assembled[acc.buf]})")
+        self.placement.see(ev, self.mem, self.unorderable)
         self.events.append(ev)
         return ev
 
@@ -337,15 +344,92 @@ class _Runner:
                                             f"(line {line})")
         if any(self.mem.get((src.buf, e), UNDEF)[0] == "fill" for e in src.elems()):
             self.unorderable.append(f"the assemble (line {line}) copies its source's fill")
-        self.assembled[src.buf] = line
-        if self.manual is not None:
-            # the source lives in the target's rows: its writers in this manual scope instance
-            # write them, as far as a later host access of the instance is concerned
-            for e in self.events:
-                if e.manual == self.manual and e.kind == "task" and any(
-                        a.buf == src.buf and a.write for a in e.accesses):
-                    for flat in rows:
-                        self.placed.setdefault((region.buf, flat), []).append((self.manual, e.idx))
+        self.placement.assemble(src, region, line, self.mem, self.unorderable)
+
+
+class _Placement:
+    """The memory the assembles' placements make (module doc): each element of a placed source is
+    one memory with its element of the target's rows (union-find over (buf, flat); `value` holds
+    each class's last write); a parameter source, or one assembled again into another region (it
+    cannot be placed twice), is a copy there; `copied` tracks which assembled rows still hold
+    their assemble's values, to tell whether such a copy's rows are used."""
+
+    def __init__(self):
+        self.parent: dict = {}      # (buf, flat) -> (buf, flat): the union-find of placed elements
+        self.value: dict = {}       # class representative -> the stamp its memory holds, placed
+        self.region: dict = {}      # source buf -> (target buf, elements) of its placement
+        self.copied: dict = {}      # (buf, flat) -> (source buf, region, line) of the assemble it holds
+        self.used: dict = {}        # source buf -> {region: line} whose assembled values were used
+        self.named: set = set()     # the readers already listed as unorderable (one reason each)
+
+    def find(self, x):
+        while self.parent.get(x, x) != x:
+            x = self.parent[x]
+        return x
+
+    def placed(self, x, mem):
+        return self.value[self.find(x)] if x in self.parent else mem.get(x, UNDEF)
+
+    def read(self, x, mem, what: str, unorderable: list) -> None:
+        want = mem.get(x, UNDEF)
+        if x in self.parent and want is not UNDEF and self.placed(x, mem) != want and what not in self.named:
+            self.named.add(what)
+            unorderable.append(f"{what} reads {x[0]}[{x[1]}], which the placement of an assemble's source "
+                               "shares with memory written since the assemble")
+        if x in self.copied:
+            src, region, line = self.copied[x]
+            self.used.setdefault(src, {})[region] = line
+
+    def write(self, x, stamp) -> None:
+        if x in self.parent:
+            self.value[self.find(x)] = stamp
+        self.copied.pop(x, None)
+
+    def see(self, ev, mem, unorderable: list) -> None:
+        for acc in ev.accesses:
+            if acc.read:
+                for e in acc.elems:
+                    self.read((acc.buf, e), mem, ev.describe(), unorderable)
+        for acc in ev.accesses:
+            if acc.write:
+                for e in acc.elems:
+                    self.write((acc.buf, e), ("ev", ev.idx))
+
+    def assemble(self, src, region, line: int, mem, unorderable: list) -> None:
+        for e in src.elems():
+            self.read((src.buf, e), mem, f"the assemble (line {line})", unorderable)
+        cells = tuple(region.elems())
+        key = (region.buf, cells)
+        pairs = [((src.buf, s), (region.buf, r)) for s, r in zip(src.elems(), cells)]
+        if not src.buf.startswith("ext:") and self.region.setdefault(src.buf, key) == key:
+            for s, r in pairs:
+                v = self.placed(s, mem)
+                for x in (s, r):
+                    if x not in self.parent:
+                        self.parent[x] = x
+                        self.value[x] = mem.get(x, UNDEF)
+                rs, rr = self.find(s), self.find(r)
+                if rs != rr:
+                    self.parent[rr] = rs
+                self.value[rs] = v
+        else:                       # a parameter, or placed elsewhere already: a copy into these rows
+            for s, r in pairs:
+                self.write(r, self.placed(s, mem))
+        for _, r in pairs:
+            self.copied[r] = (src.buf, key, line)
+
+    def finish(self, mem, unorderable: list) -> None:
+        """The parameters' final values are reads; then no source may have two regions used."""
+        for x in sorted(k for k in set(self.parent) | set(self.copied) if k[0].startswith("ext:")):
+            self.read(x, mem, "the end of the program", unorderable)
+        for src, regions in sorted(self.used.items()):
+            lines = ", ".join(str(line) for line in sorted(set(regions.values())))
+            if src.startswith("ext:"):
+                unorderable.append(f"the source of the assemble of line(s) {lines} is the parameter {src[4:]}, "
+                                   "whose assembled rows are used (a parameter cannot be placed in them)")
+            elif len(regions) > 1:
+                unorderable.append(f"the source of the assembles of line(s) {lines} is used in two regions "
+                                   "(it can be placed in one only)")
 
 
 def run(prog: P.Program, lines: dict, n: int, c: int) -> SeqResult:
@@ -353,5 +437,6 @@ def run(prog: P.Program, lines: dict, n: int, c: int) -> SeqResult:
     r.run(prog.body)
     if prog.return_call is not None:
         r.stmt(prog.return_call)
+    r.placement.finish(r.mem, r.unorderable)
     return SeqResult(r.events, r.mem, r.manual_dep_bufs, r.buffers, r.unorderable,
                      tuple(P.tensor_slot_names(prog.surface, prog.extra)))

@@ -1,0 +1,130 @@
+"""The adversarial tester's rule for uses of an assemble's source after the assemble
+(tools/attack/semantics.py, module doc): the runtime has no tensor copy, so the source lives in
+the target's rows; a use after the assemble has no correct compilation only when the source and
+those rows may differ there, and one source cannot live in two regions whose assembled values
+are both used. A refusal of a program the rule calls placeable is a failure of the compiler."""
+
+from __future__ import annotations
+
+from nanopass.tools.attack import record, runner, semantics
+from nanopass.tools.attack import program as P
+
+WB = P.Kernel("wb", (("in", "A"), ("out", "B")))      # writes a [4, 4] tensor or row block
+UB = P.Kernel("ub", (("inout", "B"),))
+CB = P.Kernel("cb", (("in", "B"), ("inout", "B")))    # reads p0 into p1
+KERNELS = (WB, UB, CB)
+MADE = (P.Create("t", "B", 0.5), P.Call("wb", ("x", "t"), ("t",)))   # the fill overwritten whole
+
+
+def unorderable(*after, n: int = 1) -> list:
+    prog = P.Program(KERNELS, MADE + after)
+    return semantics.run(prog, P.render(prog).lines, n, 0).unorderable
+
+
+def test_one_source_assembled_into_two_used_regions_has_no_correct_compilation():
+    """tools/attack --seed 14 r140001656: `b = pl.assemble(b, t3, ...)` then `a = pl.assemble(a, t3,
+    ...)`, both parameters (their final values are used)."""
+    two_targets = unorderable(P.Assemble("b", "t", 0), P.Assemble("a", "t", 0))
+    assert len(two_targets) == 1 and "two regions" in two_targets[0]
+    two_row_blocks = unorderable(P.Assemble("b", "t", 0), P.Assemble("b", "t", 4))
+    assert "two regions" in two_row_blocks[0]
+    # read by a task rather than at the end: still both used
+    created = (P.Create("u", "A"), P.Assemble("b", "t", 0), P.Assemble("u", "t", 0),
+               P.HostRead("v", "u", (1, 1), 0))
+    assert "two regions" in unorderable(*created)[0]
+
+
+def test_one_source_assembled_twice_is_placeable_when_one_region_is_not_used():
+    assert unorderable(P.Assemble("b", "t", 0), P.Assemble("b", "t", 0)) == []     # the same rows
+    # the second region is a created tensor nothing reads
+    assert unorderable(P.Create("u", "A"), P.Assemble("b", "t", 0), P.Assemble("u", "t", 0)) == []
+    # the first region's rows are overwritten before anything reads them
+    overwritten = (P.Assemble("b", "t", 0), P.Assemble("a", "t", 0),
+                   P.Slice("s", "b", 0), P.Call("wb", ("x", "s"), ("s",)))
+    assert unorderable(*overwritten) == []
+
+
+def test_reads_of_the_source_after_the_assemble_that_no_write_precedes_are_placeable():
+    assert unorderable(P.Assemble("b", "t", 0), P.HostRead("v", "t", (1, 1), 0)) == []
+    read_by_a_task = (P.Assemble("b", "t", 0), P.Alias("y", "t"), P.Call("cb", ("y", "w"), ("w",)),
+                      P.HostRead("v", "y", (3, 3), 0))
+    assert unorderable(*read_by_a_task) == []
+    # a write of the target's other rows, or of another tensor, changes nothing the read sees
+    elsewhere = (P.Assemble("b", "t", 0), P.HostWrite("b", (5, 1), 2.0), P.HostRead("v", "t", (1, 1), 0))
+    assert unorderable(*elsewhere) == []
+    # the read comes before the write of the target's rows
+    before = (P.Assemble("b", "t", 0), P.HostRead("v", "t", (1, 1), 0), P.HostWrite("b", (1, 1), 2.0))
+    assert unorderable(*before) == []
+
+
+def test_a_write_of_either_between_the_assemble_and_a_read_has_no_correct_compilation():
+    target_then_source = (P.Assemble("b", "t", 0), P.HostWrite("b", (1, 1), 2.0),
+                          P.HostRead("v", "t", (1, 1), 0))
+    assert "host read" in unorderable(*target_then_source)[0]
+    source_then_target = (P.Assemble("b", "t", 0), P.Call("ub", ("t",), ("t",)),
+                          P.HostRead("v", "b", (2, 0), 0))
+    assert "host read" in unorderable(*source_then_target)[0]
+    # the target is a parameter: its final value is read at the end
+    source_then_end = (P.Assemble("b", "t", 0), P.HostWrite("t", (0, 0), 3.0))
+    assert "end of the program" in unorderable(*source_then_end)[0]
+
+
+def test_a_write_of_the_source_the_target_never_shows_is_placeable():
+    """A write of the source after the assemble whose rows are written again before anything
+    reads them (the target must not see it, and nothing looks)."""
+    rewritten = (P.Assemble("b", "t", 0), P.Call("ub", ("t",), ("t",)),
+                 P.Slice("s", "b", 0), P.Call("wb", ("x", "s"), ("s",)))
+    assert unorderable(*rewritten) == []
+    into_a_dead_tensor = (P.Create("u", "A"), P.Assemble("u", "t", 0), P.Call("ub", ("t",), ("t",)),
+                          P.HostRead("v", "t", (0, 0), 0))
+    assert unorderable(*into_a_dead_tensor) == []
+
+
+def _refusing(monkeypatch):
+    refused = record.Compiled(error_kind="user", error="prog.py:20:9: error: 't' is used after it was assembled")
+    monkeypatch.setattr(record, "compile_dsl", lambda path, **options: refused)
+
+
+def test_a_refusal_counts_as_a_failure_only_when_a_correct_compilation_exists(monkeypatch):
+    _refusing(monkeypatch)
+    placeable = P.Program(KERNELS, MADE + (P.Assemble("b", "t", 0), P.HostRead("v", "t", (1, 1), 0)))
+    assert runner.check(placeable, settings=((1, 0),)).classes() == {"refusal"}
+    dead = P.Program(KERNELS, MADE + (P.Create("u", "A"), P.Assemble("b", "t", 0), P.Assemble("u", "t", 0)))
+    assert runner.check(dead, settings=((1, 0),)).classes() == {"refusal"}
+    twice = P.Program(KERNELS, MADE + (P.Assemble("b", "t", 0), P.Assemble("a", "t", 0)))
+    rep = runner.check(twice, settings=((1, 0),))
+    assert rep.refusal and rep.unorderable and rep.classes() == set()
+
+
+def test_the_compiler_refuses_a_source_assembled_into_two_used_regions_rightly():
+    twice = P.Program(KERNELS, MADE + (P.Assemble("b", "t", 0), P.Assemble("a", "t", 0)))
+    rep = runner.check(twice, settings=((1, 0),))
+    assert rep.refusal and "assembled" in rep.refusal
+    assert rep.classes() == set(), runner.describe(rep)
+
+
+def test_a_parameter_assembled_into_used_rows_has_no_correct_compilation():
+    """tools/attack --seed 23 r230000212: the source is, when an `if` took its branch, the
+    parameter `w` (swapped in); the caller made its buffer, which no placement can move."""
+    param = unorderable(P.Assemble("a", "w", 0))
+    assert len(param) == 1 and "parameter w" in param[0]
+    swapped = (P.If(("n", ">", 1), (P.Swap("w", "t", "o"),), ()), P.Assemble("a", "t", 0))
+    assert unorderable(*swapped, n=1) == []
+    assert "parameter w" in unorderable(*swapped, n=2)[0]
+    overwritten = (P.Assemble("a", "w", 0), P.Slice("s", "a", 0), P.Call("wb", ("x", "s"), ("s",)))
+    assert unorderable(*overwritten) == []
+    rep = runner.check(P.Program(KERNELS, MADE + swapped), settings=((1, 0), (2, 0)))
+    assert rep.refusal and rep.classes() == set(), runner.describe(rep)
+
+
+def test_the_open_refusals_are_placeable():
+    """tools/attack/found.OPEN 38-41: the tester finds a correct compilation for each (the
+    compiler refuses them; an entry moves to FOUND when it compiles)."""
+    from nanopass.tools.attack import found
+
+    names = [k for k in found.OPEN if k[:2] in ("38", "39", "40", "41")]
+    assert len(names) == 4
+    for name in names:
+        _, _, prog = found.OPEN[name]
+        for n, c in runner.SETTINGS:
+            assert semantics.run(prog, P.render(prog).lines, n, c).unorderable == [], name
