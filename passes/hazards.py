@@ -37,6 +37,10 @@ The pairs are the solution of a forward *may* dataflow problem over the program'
   a known trip count of at least one, ``trip_count``: constant bounds, or a ``While`` counting a
   carry from a constant to a constant; any other ``While``'s condition is known only at run time)
   the head flows on, the state before the loop included; (4) *gen*: ``A``'s accesses, fresh;
+- every transfer maps each fact on its own (and adds its own accesses), so a pass over a
+  ``pl.parallel`` loop's body whose new head facts no transfer of the body changes (each of an
+  earlier iteration, not rerun, its covering names untouched, its root not renewed, its scope not
+  closed: ``settled``) is the last one: the next would end where it did and form no other pair;
 - a loop of a known trip count (``trip_count``) of exactly one has no back edge: its body is analysed
   once, as straight-line code; a sequential one of a few known iterations (``UNROLL_LIMIT``) whose
   tensor carries hold other places in other iterations (a carry started from one tensor and
