@@ -37,6 +37,10 @@ The pairs are the solution of a forward *may* dataflow problem over the program'
   a known trip count of at least one, ``trip_count``: constant bounds, or a ``While`` counting a
   carry from a constant to a constant; any other ``While``'s condition is known only at run time)
   the head flows on, the state before the loop included; (4) *gen*: ``A``'s accesses, fresh;
+- every transfer maps each fact on its own (and adds its own accesses), so a pass over a
+  ``pl.parallel`` loop's body whose new head facts no transfer of the body changes (each of an
+  earlier iteration, not rerun, its covering names untouched, its root not renewed, its scope not
+  closed: ``settled``) is the last one: the next would end where it did and form no other pair;
 - a loop of a known trip count (``trip_count``) of exactly one has no back edge: its body is analysed
   once, as straight-line code; a sequential one of a few known iterations (``UNROLL_LIMIT``) whose
   tensor carries hold other places in other iterations (a carry started from one tensor and
@@ -516,9 +520,17 @@ def find_hazards(
     found_at: dict[tuple[int, int], tuple[list[Access], set[Access]]] = {}
     scope_sites: dict[int, list[int]] = {}  # manual scope -> the sites in it
     scope_at: dict[int, Site] = {}  # outermost manual scope -> where it stands (a site of its own)
+    # What the walk did besides meeting and killing facts by their regions, in order (for
+    # ``settled``; emptied as an outermost loop begins): the task sites stepped (their live facts
+    # become stale), the roots renewed, the manual scopes closed; ``holds.touched`` is the names
+    # whose covering facts a transfer changed.
+    stepped: list[int] = []
+    renewed_roots: list[str] = []
+    closed_scopes: list[int] = []
 
     def step(site: int, task, found: tuple[list[Access], set[Access], frozenset, list[Access]]) -> None:
         mine, certain, waits, gen = found
+        stepped.append(site)
         for a in mine:  # meet
             if a.dir is ArgDir.Output:  # a fresh buffer follows no earlier access
                 continue
@@ -586,6 +598,7 @@ def find_hazards(
         """A create runs again: its root names a new buffer, and no name reaches the one an
         earlier run made (``renewed`` holds those a loop carry may still hold), so no access of
         that buffer meets a later one."""
+        renewed_roots.append(root)
         for write in (False, True):
             index = live.of(root, write)
             if index:
@@ -594,6 +607,7 @@ def find_hazards(
 
     def close(scope: int) -> None:
         """Leaving a manual scope: the facts of its instance are of an ended instance."""
+        closed_scopes.append(scope)
         for site in scope_sites.get(scope, ()):
             for e in live.of_site(site):
                 if not e.closed:
@@ -619,6 +633,32 @@ def find_hazards(
         return out
 
     heads: dict[tuple[int, int], list[Access]] = {}  # (loop, store around it) -> what its last fixpoint added to its head
+
+    def logs() -> tuple[int, int, int, int]:
+        return len(stepped), len(holds.touched), len(renewed_roots), len(closed_scopes)
+
+    def settled(new: list[Access], loop: int, since: tuple[int, int, int, int]) -> bool:
+        """Whether another pass over the body of ``pl.parallel`` loop ``loop``, from its head
+        with ``new`` added, would add nothing to the head and form no pair the pass that began
+        at ``since`` (``logs()``) did not. So it is when no transfer of that pass changes a new
+        fact (every pass over a body runs the same transfers): none is met or killed by an
+        access (it is of an earlier iteration of ``loop``, and every access in the body is of
+        this one), a stale fact or one of a site the pass did not step reruns to itself, none
+        of its covering names is touched, its root is not renewed, and its scope (if not closed
+        already) not closed. Each transfer maps every fact on its own, so that pass would end
+        in the state this one did, with ``new`` in it unchanged."""
+        sites, names = set(stepped[since[0]:]), set(holds.touched[since[1]:])
+        roots, scopes = set(renewed_roots[since[2]:]), set(closed_scopes[since[3]:])
+        for e in new:
+            if (
+                loop not in e.earlier_iteration
+                or (not e.stale and e.site in sites)
+                or not e.covers.isdisjoint(names)
+                or e.root in roots
+                or (not e.closed and e.scope in scopes)
+            ):
+                return False
+        return True
 
     def block(stmts, path, loops, scope, position, parallel=frozenset(), auto=None) -> None:
         """Analyse ``stmts`` from the live state, leaving the state after them."""
@@ -695,6 +735,8 @@ def find_hazards(
         body, to a fixpoint; a pass over the body from the head is analysed and undone, and
         what it leaves that the head lacks is added to the head."""
         key = id(stmt)
+        if not loops:  # (the logs ``settled`` reads: what is before an outermost loop is not)
+            del stepped[:], holds.touched[:], renewed_roots[:], closed_scopes[:]
         inner_path, inner_loops = path + (key,), loops + (key,)
         par = is_parallel(stmt)
         inner_parallel = parallel | {key} if par else parallel
@@ -728,7 +770,7 @@ def find_hazards(
         # true fixpoint: starting there keeps nested loops from re-iterating.
         grown = [e for e in heads.get((key, id(outer)), ()) if live.add(e)]  # what the fixpoint adds to the head
         while True:
-            mark = live.mark()
+            mark, since = live.mark(), logs()
             block(stmt.body, inner_path, inner_loops, scope, pos, inner_parallel, auto)
             if carries:
                 carries.back_edge()
@@ -740,6 +782,8 @@ def find_hazards(
             if not new:
                 break
             grown += new
+            if par and settled(new, key, since):  # (the next pass would end as this one did)
+                break
         heads[key, id(outer)] = grown
         # After a loop that certainly runs: the state some last pass ends in (the head less what
         # that pass removed; what it added is in the head). After one that may not run, that or

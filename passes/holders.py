@@ -61,14 +61,23 @@ def held_by(rhs) -> frozenset:
 
 
 class Holders:
-    """The covering transfer functions, applied to ``live`` (a ``LiveAccesses``) in place."""
+    """The covering transfer functions, applied to ``live`` (a ``LiveAccesses``) in place.
+
+    ``touched`` lists every name whose covering facts a transfer may change (the names an
+    assignment assigns, and the sources of either transfer), in the order met: a fact none of
+    whose ``covers`` is among them is left as it is by all of them."""
 
     def __init__(self, live):
         self.live = live
+        self.touched: list[str] = []
 
     def assign(self, assignments) -> None:
         """A parallel assignment: each ``(name, sources)`` now holds every run its sources all
         hold (read before any name changes: a swap of carries stays right)."""
+        note = self.touched.append
+        for name, sources in assignments:
+            note(name)
+            self.touched += sources
         # Each fact a name or a source covers is replaced once, by the fact with its covers less
         # the names, plus each name one of whose sources it covers. Every old fact goes before
         # any new one comes: a new fact may equal another old one that changes too.
@@ -101,6 +110,7 @@ class Holders:
 
     def add(self, name: str, sources) -> None:
         """``name`` also holds every run its sources hold (it accumulates them)."""
+        self.touched += sources
         live = self.live
         for source in sources:
             for e in live.covered_by(source):

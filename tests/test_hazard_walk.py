@@ -370,3 +370,25 @@ def test_random_auto_programs(tmp_path_factory, program):
 @given(programs(manual=True))
 def test_random_manual_programs(tmp_path_factory, program):
     check_generated(tmp_path_factory, program)
+
+
+def test_a_parallel_loop_settles_without_a_confirming_pass(tmp_path, monkeypatch):
+    """The benchmark's scopes shape (manual scopes in a row, each a ``pl.parallel`` loop of one
+    submit chained by its TaskId): the second pass over each body adds facts (the first run's,
+    now stale) that no transfer of the body changes, so the walk ends there instead of making a
+    third pass that would add nothing; the pairs are the reference's all the same."""
+    from nanopass.passes.live_accesses import LiveAccesses
+    from nanopass.tools.bench import source_of
+
+    path = tmp_path / "scopes.py"
+    path.write_text(source_of("scopes", 12))  # 3 scopes
+    stages = run_pipeline(load_program(path), stop_after="insert_parallel_carry_joins")
+    program = stages[-1].tree
+    func, kernels, untracked = program.orch, kernel_table(program), untracked_roots(program.orch)
+    passes = []
+    undo = LiveAccesses.undo
+    monkeypatch.setattr(LiveAccesses, "undo", lambda self, mark: (passes.append(mark), undo(self, mark))[1])
+    new = find_hazards(func, kernels, untracked, keep=needs_edge)
+    assert len(passes) == 2 * 3  # (one undo per pass over a loop body; the program has no if)
+    assert summary(new) == summary(reference_find_hazards(func, kernels, untracked, keep=needs_edge))
+    assert new.pairs  # (each scope waits for the one before)
