@@ -12,11 +12,14 @@ statements an invariant has already checked need not be checked again (see
 from __future__ import annotations
 
 from contextlib import contextmanager
+from operator import attrgetter
 from typing import Any, Hashable, Iterator
 
 LOOPS = frozenset({"For", "While"})  # the loop statements: a counted loop, and one that runs while a condition holds
 BODY_FIELDS = {"For": ("body",), "While": ("body",), "If": ("then", "orelse"), "Scope": ("body",), "CompilerScope": ("body",)}
 _FIELDS_LAST_FIRST = {production: fields[::-1] for production, fields in BODY_FIELDS.items()}
+_COMPOUND = frozenset(BODY_FIELDS)  # the statements with bodies
+_production_of = attrgetter("_production")
 
 
 class Walk:
@@ -40,6 +43,9 @@ class Walk:
         self._shared: tuple[Walk, bool] | None = None  # the last answer of shares_compound_with
         # One iterator per body being walked, the innermost last: a compound statement pushes
         # its bodies (the first on top) and the walk goes on in the first.
+        if type(body) is tuple and _COMPOUND.isdisjoint(map(_production_of, body)):  # straight-line code
+            self.order += body  # (its statements' kinds tested in one C-level scan)
+            return
         stack = [iter(body)]
         push, pop, append, bodies_of = stack.append, stack.pop, self.order.append, _FIELDS_LAST_FIRST.get
         while stack:

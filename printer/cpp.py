@@ -484,18 +484,18 @@ def emit(node, out):  # noqa: F811
 
 @dispatch(E.Submit, Emitter, namespace=EMIT_NS)
 def emit(node, out):  # noqa: F811
-    call = f"{fmt_launch(node.launch)}{node.args});"
+    call = f"{launch_text(node.launch)}{node.args});"
     out.line(f"TaskOutputTensors {node.outs} = {call}" if node.outs else call)
 
 
 @dispatch(E.DeclTid, Emitter, namespace=EMIT_NS)
 def emit(node, out):  # noqa: F811
-    out.line(f"PTO2TaskId {node.name} = {fmt_tid(node.value, out.abi)};")
+    out.line(f"PTO2TaskId {node.name} = {tid_text(node.value, out.abi)};")
 
 
 @dispatch(E.AssignTid, Emitter, namespace=EMIT_NS)
 def emit(node, out):  # noqa: F811
-    out.line(f"{node.name} = {fmt_tid(node.value, out.abi)};")
+    out.line(f"{node.name} = {tid_text(node.value, out.abi)};")
 
 
 @dispatch(E.DeclTidArray, Emitter, namespace=EMIT_NS)
@@ -509,7 +509,7 @@ def emit(node, out):  # noqa: F811
     if node.declare and not out.abi.one_line_slot_loops:
         out.line(decl)
     k = node.loop
-    slot_loop(out, k, node.size, f"{node.name}[{k}] = {fmt_tid(node.value, out.abi)};", decl if node.declare else "")
+    slot_loop(out, k, node.size, f"{node.name}[{k}] = {tid_text(node.value, out.abi)};", decl if node.declare else "")
 
 
 @dispatch(E.CopyTidArray, Emitter, namespace=EMIT_NS)
@@ -531,7 +531,7 @@ def slot_loop(out: Emitter, k: str, size: int, body: str, before: str = "") -> N
 
 @dispatch(E.SetTidSlot, Emitter, namespace=EMIT_NS)
 def emit(node, out):  # noqa: F811
-    out.line(f"{node.array}[{fmt(node.index, out.abi)}] = {fmt_tid(node.value, out.abi)};")
+    out.line(f"{node.array}[{fmt(node.index, out.abi)}] = {tid_text(node.value, out.abi)};")
 
 
 @dispatch(E.DeclArray, Emitter, namespace=EMIT_NS)
@@ -617,6 +617,22 @@ def fmt_tid(node, abi):  # noqa: F811
 @dispatch(E.TidSlot, Abi, namespace=FMT_NS)
 def fmt_tid(node, abi):  # noqa: F811
     return f"{node.array}[{fmt(node.index, abi)}]"
+
+
+# The handler of each launch and TaskId class, resolved once (as ``EMIT_HANDLERS``): a Submit and
+# most TaskId statements format one of each, without the dispatcher's general call path.
+FMT_LAUNCH_HANDLERS = Resolved(FMT_NS, "fmt_launch")
+FMT_TID_HANDLERS = Resolved(FMT_NS, "fmt_tid", Abi)
+
+
+def launch_text(node) -> str:
+    """``fmt_launch(node)``."""
+    return FMT_LAUNCH_HANDLERS[type(node)](node)
+
+
+def tid_text(node, abi: Abi) -> str:
+    """``fmt_tid(node, abi)``."""
+    return FMT_TID_HANDLERS[type(node)](node, abi)
 
 
 # -- expressions ---------------------------------------------------------------------------------------

@@ -38,7 +38,7 @@ def check_call_receivers(program: ProgramParser, fdef: ast.FunctionDef) -> None:
     Of several such calls, the first in ``ast.walk`` order is reported."""
     from nanopass import dsl
 
-    stores, calls = _stores_and_method_calls(fdef)
+    stores, receivers = _stores_and_receivers(fdef)
     local = {arg.arg for arg in fdef.args.posonlyargs + fdef.args.args + fdef.args.kwonlyargs}
     local.update(stores)
     closure = program.src.closure
@@ -50,14 +50,7 @@ def check_call_receivers(program: ProgramParser, fdef: ast.FunctionDef) -> None:
         return path
 
     # The receivers (the name under each call's attributes) tell whether any call is wrong; only
-    # a wrong one needs its path. Each receiver is looked at once.
-    receivers = set()
-    for node in calls:
-        head = node.func
-        while isinstance(head, ast.Attribute):
-            head = head.value
-        if isinstance(head, ast.Name):
-            receivers.add(head.id)
+    # a wrong one needs its path.
     receivers.discard("self")
     if all(r not in local and closure.get(r) is dsl for r in receivers):
         return
@@ -71,20 +64,23 @@ def check_call_receivers(program: ProgramParser, fdef: ast.FunctionDef) -> None:
 _CHILD_FIELDS: dict[type, tuple[str, ...]] = {}  # node class -> its fields that may hold nodes
 
 
-def _stores_and_method_calls(root: ast.AST) -> tuple[list[str], list[ast.Call]]:
-    """The names stored to (``ast.Name`` in a ``Store`` context) and the calls ``x.attr(...)`` in
-    ``root``, every node included as ``ast.walk`` includes it (in another order): a walk without
-    its generators, which costs most of what reading a large function costs otherwise. The
+def _stores_and_receivers(root: ast.AST) -> tuple[list[str], set[str]]:
+    """The names stored to (``ast.Name`` in a ``Store`` context) and the receivers of the calls
+    ``x.attr(...)`` (the name under the call's attributes, ``x`` of ``x.a.b(...)``) in ``root``,
+    every node included as ``ast.walk`` includes it (in another order): a walk without its
+    generators, which costs most of what reading a large function costs otherwise. The
     commonest nodes of a DSL body (assignments, calls, attributes, keywords, lists, arithmetic,
-    loops, ifs) are entered
-    field by field, without looking their fields up; others through their ``_fields``."""
+    loops, ifs) are entered field by field, without looking their fields up; others through
+    their ``_fields``; a call's receiver name and the names and constants among its arguments
+    are looked at in place, without a trip through the stack."""
     stores: list[str] = []
-    calls: list[ast.Call] = []
+    receivers: set[str] = set()
     stack = [root]
     pop, push, extend = stack.pop, stack.append, stack.extend
     name_, constant, call, attribute, store, node_class = ast.Name, ast.Constant, ast.Call, ast.Attribute, ast.Store, ast.AST
     assign, expr, keyword, list_, tuple_ = ast.Assign, ast.Expr, ast.keyword, ast.List, ast.Tuple
     binop, for_, if_ = ast.BinOp, ast.For, ast.If
+    receiver = receivers.add
     child_fields = _CHILD_FIELDS
     while stack:
         node = pop()
@@ -97,15 +93,28 @@ def _stores_and_method_calls(root: ast.AST) -> tuple[list[str], list[ast.Call]]:
             continue
         if kind is call:  # func, args, keywords (each keyword's value: its arg is a string)
             func = node.func
-            if type(func) is attribute:  # its value (its attr is a string, its ctx holds nothing)
-                calls.append(node)
-                push(func.value)
-            elif isinstance(func, attribute):
-                calls.append(node)
-                push(func)
+            if isinstance(func, attribute):  # its value (its attr is a string, its ctx holds nothing)
+                value = func if type(func) is not attribute else func.value
+                if type(value) is name_:  # pl.op(...), self.k(...): the receiver itself
+                    receiver(value.id)
+                    if isinstance(value.ctx, store):
+                        stores.append(value.id)
+                else:
+                    head = value
+                    while isinstance(head, attribute):
+                        head = head.value
+                    if isinstance(head, name_):
+                        receiver(head.id)
+                    push(value)
             else:
                 push(func)
-            extend(node.args)
+            for item in node.args:
+                kind = type(item)
+                if kind is name_:
+                    if isinstance(item.ctx, store):
+                        stores.append(item.id)
+                elif kind is not constant:
+                    push(item)
             for item in node.keywords:
                 if type(item) is keyword:
                     push(item.value)
@@ -147,7 +156,7 @@ def _stores_and_method_calls(root: ast.AST) -> tuple[list[str], list[ast.Call]]:
                 extend(value)  # (a list may hold strings or None too: they have no fields)
             elif isinstance(value, node_class):
                 push(value)
-    return stores, calls
+    return stores, receivers
 
 
 def self_method(node: ast.AST) -> str | None:
