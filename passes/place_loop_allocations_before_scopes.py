@@ -418,7 +418,7 @@ class PlaceLoopAllocationsBeforeScopes(escaping.PlaceScopeEscapingOutputs):
                         "is not rectangular, its inner loop's count differs between outer runs")
             return (f"the bounds of {line} read '{_base(name)}', computed in the block otherwise than from "
                     "names bound before it by arithmetic that cannot fail")
-        return "a loop's trip count is not known before it"
+        return "a loop's trip count is not known before the block"
 
     def computed_in_block(self, exprs) -> str | None:
         """The first name ``exprs`` read that ``shape_lets`` cannot compute again before the block."""
