@@ -36,11 +36,11 @@ ONE = Blocks(1)
 
 class NoFilledBuffers(UserError):
     """A create with an initial value the block writes, whose runs the compiler cannot count before
-    the block (a loop nest of the block with a trip count known only at run time, a loop whose
-    bounds are computed in the block otherwise than by scalar lets of names bound before it, or
-    whose step is not a positive constant), or whose shape is computed in the block: refused (the
-    runtime fills a buffer only when it allocates it, so every run needs a filled block of its
-    own made before the block)."""
+    the block (a loop of the block around it whose bounds are computed in the block otherwise than
+    by scalar lets of names bound before it, an outer loop's variable among them, whose step is
+    not a positive constant, or a ``while``), or whose shape is computed in the block: refused
+    (the runtime fills a buffer only when it allocates it, so every run needs a filled block of
+    its own made before the block)."""
 
 
 @register
@@ -61,23 +61,24 @@ class PlaceLoopAllocationsBeforeScopes(escaping.PlaceScopeEscapingOutputs):
     in the block, the buffer has ``k`` times the rows (``k - 1``: the oldest run such a name may
     hold, ``passes/loop_generations.py``) and run ``j`` takes row block ``j % k``; a
     ``pl.parallel`` loop of constant trip count ``T > 1`` directly in the block whose iterations
-    read no earlier run's buffer gets ``T`` blocks, iteration ``j`` block ``j``, and one of a trip
-    count known only at run time, the only loop of the block around the allocation with bounds
-    read before the block, a block for each run (``run_time_blocks``: their number counted by
-    scalar lets put before the block). Else, for an allocation run at most once in every iteration
+    read no earlier run's buffer gets ``T`` blocks, iteration ``j`` block ``j``, and loops of a
+    trip count known only at run time, a loop or a rectangular nest of bounds read before the
+    block, a block for each run (``run_time_blocks``: their number counted by scalar lets put
+    before the block). Else, for an allocation run at most once in every iteration
     of a nest, a ``pl.range`` loop outermost and loops of constant trip counts inside (``P`` runs
     in an outer iteration): ``k * P`` blocks, ``k - 1`` the oldest outer iteration such a name may
     hold, run ``q`` of outer iteration ``i`` taking block ``(i % k) * P + q``; else, in loops of
     constant trip counts only, a block for each run (as many buffers as the program makes: a scope
-    frees its buffers only when it ends), or, for one loop of bounds read before the block, a
-    block for each run (``run_time_blocks``). A create with an initial value (the runtime fills a
+    frees its buffers only when it ends), or, for loops of bounds read before the block, a block
+    for each run (``run_time_blocks``). A create with an initial value (the runtime fills a
     buffer only when it allocates it: a buffer made before the block is filled once) gets one
     buffer when nothing in the function may write it (every run's buffer holds the value), the
     placements above when only code after the block may, a block for each run when the block may
     (``_each_run`` or ``run_time_blocks``); where neither counts the runs, or its shape is
-    computed in the block, the last is a located user error (``NoFilledBuffers``). Any other such
-    allocation, or one whose shape is computed in the block otherwise, is left as written with a
-    located warning that the use after the block may use a freed buffer
+    computed in the block, the last is a located user error (``NoFilledBuffers``, naming the loop
+    whose runs are not counted and why). Any other such allocation, or one whose shape is computed
+    in the block otherwise, is left as written with a located warning that the use after the block
+    may use a freed buffer
     (docs/semantics.md, "Still open" 10). A copy of a shared or rotated buffer is left in the
     loop: in a MANUAL scope, whose ``deps=`` order one run's accesses only,
     ``hazards.shared_in_loops`` then orders every pair of accesses to it
@@ -248,18 +249,15 @@ class PlaceLoopAllocationsBeforeScopes(escaping.PlaceScopeEscapingOutputs):
         if written and each is None:
             raise NoFilledBuffers(
                 f"'{name}' is created with an initial value in a loop inside a `with` block, written in the "
-                "block and used after it, and the compiler cannot count its runs before the block (the loops "
-                "of the block around it are a nest with a trip count known only at run time, or its loop's "
-                "bounds are computed in the block otherwise than from names bound before the block by "
-                "arithmetic that cannot fail, or its step is not a positive constant): the block frees what "
-                "is allocated in it when it ends, so every run needs a buffer made before the block that starts from the "
-                "initial value, and the runtime API fills a buffer only when it allocates it (it has no fill "
-                "of an existing buffer); the compiler makes a filled block for each run only when it can "
-                "count the runs before the block",
+                f"block and used after it, and the compiler cannot count its runs before the block ({self.uncounted(loops)}): "
+                "the block frees what is allocated in it when it ends, so every run needs a buffer made before "
+                "the block that starts from the initial value, and the runtime API fills a buffer only when it "
+                "allocates it (it has no fill of an existing buffer); the compiler makes a filled block for each "
+                "run only when every loop of the block around the create has bounds read before the block and "
+                "a positive constant step (a rectangular nest: its runs are the product of the loops' counts)",
                 let.span,
-                hint="compute the loop's bounds before the `with` block and keep it the only loop of the block "
-                     "around the create, or create the buffer before the `with` block and fill it in each "
-                     "iteration with a kernel",
+                hint="compute the loops' bounds before the `with` block (not from an outer loop's variable), or "
+                     "create the buffer before the `with` block and fill it in each iteration with a kernel",
             )
         if self.shape_lets(let.value.shape) is None and written:
             # (a block in a loop of another block, the inner loop's bounds read from the outer's variable)
@@ -346,50 +344,102 @@ class PlaceLoopAllocationsBeforeScopes(escaping.PlaceScopeEscapingOutputs):
         return tuple(renamed(e, names) for e in exprs)
 
     def run_time_blocks(self, loops: tuple) -> Blocks | None:
-        """A block for each run of an allocation run at most once in every iteration of one ``For``
-        loop in the block (the only loop of the block around it; an ``if`` may be around either)
-        whose bounds are read before the block (names bound before it, or scalar lets of the
-        block, ``shape_lets``, computed again before it) and whose step is a positive constant:
-        one buffer of ``max(ceil((stop - start) / step), 1)`` row blocks (an empty loop allocates
-        one unused block), counted by scalar lets before the block, run ``j`` taking block ``j``;
-        ``None`` otherwise. (The maximum without a branch, a scalar let an outer block's count can
-        copy: for ``d = runs - 1`` (the let ``runs__``), ``d >> 63`` is -1 when ``d`` is negative
-        and 0 else, so ``d * (1 + (d >> 63)) + 1`` is ``max(d, 0) + 1``.)"""
-        if len(loops) != 1:
+        """A block for each run of an allocation run at most once in every iteration of the
+        innermost of ``loops``, the loops of the block around it (``For`` loops, ``pl.range`` or
+        ``pl.parallel``; an ``if`` may be around any), a rectangular nest whose every loop's
+        bounds are read before the block (names bound before it, or scalar lets of the block,
+        ``shape_lets``, computed again before it: not an outer loop's variable) and whose steps
+        are positive constants: one buffer of ``max(R, 1)`` row blocks, ``R`` the nest's runs
+        (an empty nest allocates one unused block), counted by scalar lets before the block, run
+        ``q`` taking block ``q``; ``None`` otherwise. For one loop ``R`` is its trip count
+        ``ceil((stop - start) / step)``; for a nest ``R`` is the product of the loops' counts
+        ``R_k = max(ceil(...), 0)`` (a loop that does not run makes the nest run nothing) and
+        ``q`` the linear combination of the loops' run indices, ``(j0 * R_1 + j1) * R_2 + j2``
+        (``R_k`` is the loop's trip count whenever the allocation runs). (Maxima without a
+        branch, scalar lets an outer block's count can copy: ``d >> 63`` is -1 when ``d`` is
+        negative and 0 else, so ``d * (1 + (d >> 63))`` is ``max(d, 0)``, and for ``d = R - 1``
+        (the let ``runs__``) ``d * (1 + (d >> 63)) + 1`` is ``max(R, 1)``.)"""
+        if not loops or any(loop._production != "For" or loop.step._production != "Int" or loop.step.value <= 0
+                            for loop in loops):
             return None
-        loop = loops[0]
-        if (loop._production != "For" or loop.step._production != "Int" or loop.step.value <= 0
-                or self.shape_lets([loop.start, loop.stop]) is None):
+        bounds = [bound for loop in loops for bound in (loop.start, loop.stop)]
+        if self.shape_lets(bounds) is None:
             return None
         lets: list = []
-        start, stop = self.scalars_before([loop.start, loop.stop], lets)
-        step = loop.step.value
+        copies = self.scalars_before(bounds, lets)
+        span = loops[-1].span
 
         def integer(value: int):
             return S.Int(value, DType.INDEX)
 
         def let(base: str, value):
             name = self.fresh(base)
-            lets.append(S.Let(S.Binder(name, S.ScalarType(DType.INDEX), span=loop.span), value, span=loop.span))
+            lets.append(S.Let(S.Binder(name, S.ScalarType(DType.INDEX), span=span), value, span=span))
             return S.Var(name)
 
-        runs = S.Bin(BinOp.sub, stop, start)
-        if step != 1:
-            runs = S.Bin(BinOp.floordiv, S.Bin(BinOp.add, runs, integer(step - 1)), integer(step))
+        def at_least_zero(d):
+            return S.Bin(BinOp.mul, d, S.Bin(BinOp.add, integer(1), S.Bin(BinOp.shr, d, integer(63))))
+
+        runs, counts = None, []
+        for k, loop in enumerate(loops):
+            if (count := static_trip_count(loop)) is not None:
+                counts.append(integer(count))
+            else:
+                start, stop = copies[2 * k], copies[2 * k + 1]
+                step = loop.step.value
+                count = S.Bin(BinOp.sub, stop, start)
+                if step != 1:
+                    count = S.Bin(BinOp.floordiv, S.Bin(BinOp.add, count, integer(step - 1)), integer(step))
+                # (one loop: its count may be negative, the maximum below takes care of it)
+                counts.append(count if len(loops) == 1 else let("runs", at_least_zero(let("runs", count))))
+            runs = counts[-1] if runs is None else S.Bin(BinOp.mul, runs, counts[-1])
         less = let("runs", S.Bin(BinOp.sub, runs, integer(1)))
-        count = let("blocks", S.Bin(BinOp.add, S.Bin(BinOp.mul, less, S.Bin(
-            BinOp.add, integer(1), S.Bin(BinOp.shr, less, integer(63)))), integer(1)))
-        return Blocks(count, run_index(loop), ordered=False, each_run=True, lets=tuple(lets))
+        count = let("blocks", S.Bin(BinOp.add, at_least_zero(less), integer(1)))
+        index = None
+        for loop, factor in zip(loops, counts):
+            if index is not None:
+                index = times(index, factor.value) if factor._production == "Int" else S.Bin(BinOp.mul, index, factor)
+            index = run_index(loop) if index is None else plus(index, run_index(loop))
+        return Blocks(count, index, ordered=False, each_run=True, lets=tuple(lets))
+
+    def uncounted(self, loops: tuple) -> str:
+        """What keeps ``run_time_blocks`` from counting the runs of the nest ``loops``."""
+        for loop in loops:
+            line = f"the loop at line {loop.span.line}" if loop.span is not None else "a loop"
+            if loop._production != "For":
+                return f"{line} is a pl.while_, whose trip count is known only when it ends"
+            if loop.step._production != "Int" or loop.step.value <= 0:
+                return f"{line} has a step that is not a positive constant"
+            name = self.computed_in_block([loop.start, loop.stop])
+            if name is None:
+                continue
+            if any(outer.var.name == name for outer in loops if outer._production == "For"):
+                return (f"the bounds of {line} read '{_base(name)}', the variable of an outer loop: the nest "
+                        "is not rectangular, its inner loop's count differs between outer runs")
+            return (f"the bounds of {line} read '{_base(name)}', computed in the block otherwise than from "
+                    "names bound before it by arithmetic that cannot fail")
+        return "a loop's trip count is not known before the block"
+
+    def computed_in_block(self, exprs) -> str | None:
+        """The first name ``exprs`` read that ``shape_lets`` cannot compute again before the block."""
+        for name in sorted(var_reads(list(exprs)).keys() & self.defined_in_scope):
+            let = self.scope_lets.get(name)
+            if let is None or not pure_scalar(let.value):
+                return name
+            if (inner := self.computed_in_block([let.value])) is not None:
+                return inner
+        return None
 
     def check_shared(self, stmt, binder, loops: tuple, where, here: tuple) -> Blocks:
         """The blocks the allocation ``where`` (in the loops ``loops``) needs, placed at ``stmt``
         (in the loops ``here``); refused unless each run can have a block no run whose buffer
         may still be read shares (class docstring). What the rules for one loop refuse, a nest
         of constant inner trip counts may take (``nested_blocks``), or a nest of constant trip
-        counts a block for each run (``_each_run``)."""
+        counts a block for each run (``_each_run``), or a rectangular nest of bounds read before the
+        block a block for each run counted there (``run_time_blocks``)."""
         try:
             return self.one_loop_blocks(stmt, binder, loops, where)
-        except UserError:
+        except UserError as refused:
             blocks = self.nested_blocks(binder, loops, where) if where is stmt else None
             each = _each_run(here)
             if each is not None and (blocks is None or each.count <= blocks.count):
@@ -397,7 +447,8 @@ class PlaceLoopAllocationsBeforeScopes(escaping.PlaceScopeEscapingOutputs):
             if blocks is None and (each := self.run_time_blocks(here)) is not None:
                 return each
             if blocks is None:
-                raise
+                raise UserError(f"{refused.message}; nor can it count the runs before the block to give each "
+                                f"a block of its own ({self.uncounted(here)})", refused.span, hint=refused.hint) from None
             return blocks
 
     def nested_blocks(self, binder, loops: tuple, where) -> Blocks | None:
@@ -445,9 +496,9 @@ class PlaceLoopAllocationsBeforeScopes(escaping.PlaceScopeEscapingOutputs):
                     f"'{_base(binder.name)}' is allocated anew in each iteration of a pl.parallel loop inside a "
                     "`with` block and used after the block: the block frees what is allocated in it when it ends, "
                     "and iterations that may run at once need a buffer each, which the compiler makes before the "
-                    "block only for the one loop of the block around the allocation, of constant bounds or bounds "
-                    "read before the block, whose iterations read no other iteration's buffer, so the use after "
-                    "the block may use a freed buffer",
+                    "block only for loops of bounds read before the block (a block for each run) or one loop of "
+                    "constant bounds whose iterations read no other iteration's buffer, so the use after the block "
+                    "may use a freed buffer",
                     stmt.span,
                     hint="use pl.range for the loop, or create the buffers before the `with` block (e.g. one "
                          "tensor with a slice for each iteration)",

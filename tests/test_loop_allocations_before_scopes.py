@@ -3,8 +3,8 @@
 frees what is allocated in it, so the buffer is made before the block and shared by every
 iteration, whose accesses to it are then ordered (a MANUAL scope orders none of them); a loop
 whose iterations' buffers live at once gets row blocks of one buffer (a block for each run of a
-nest of constant bounds, or of the one loop of bounds read before the block, its number counted
-there; also for a create with an initial value the block writes; one buffer for one nothing
+nest of constant bounds, or of a loop or rectangular nest of bounds read before the block, its
+number counted there; also for a create with an initial value the block writes; one buffer for one nothing
 writes), or, where no count of blocks is known before the block, a located warning (a located
 error for a create with an initial value the block writes)."""
 
@@ -179,12 +179,12 @@ def test_a_loop_whose_runs_buffers_live_at_once_gets_a_block_each_in_one_buffer_
 
 
 WARNED = {
-    # a pl.parallel loop of a trip count known only at run time in a nest: no count before the block
-    "parallel_loop_of_unknown_count_in_a_loop": ("pl.manual_scope()", [
-        "for j in pl.parallel(n):", "    w, p = pl.submit(self.rd, x, deps=[])"], "w, p", "range(n)"),
-    # an earlier run's buffer read in a loop nested in the block: no single run index
-    "nested_loop_reads_the_previous_buffer": ("pl.manual_scope()", [
-        "for j in pl.range(n):", "    w, p = pl.submit(self.rd, w, deps=[])"], "w, p", "range(n)"),
+    # a pl.parallel loop whose trip count reads an outer loop's variable: no count before the block
+    "parallel_loop_of_a_count_read_from_the_outer_variable": ("pl.manual_scope()", [
+        "for j in pl.parallel(i):", "    w, p = pl.submit(self.rd, x, deps=[])"], "w, p", "range(n)"),
+    # an earlier run's buffer read in a nest whose inner bounds read the outer variable
+    "triangular_nest_reads_the_previous_buffer": ("pl.manual_scope()", [
+        "for j in pl.range(i, n):", "    w, p = pl.submit(self.rd, w, deps=[])"], "w, p", "range(n)"),
     # a shape computed inside the block by a division that may fail (it cannot run before the block)
     "shape_computed_in_the_block_by_a_division": ("pl.scope()", [
         "t = pl.create_tensor([k, 8], dtype=pl.FP32)", "w = self.upd(x, t)"], "t = ", "range(n)", "            k = 64 // n"),
@@ -279,29 +279,35 @@ def test_one_loop_of_a_run_time_trip_count_gets_a_block_for_each_run_counted_bef
     check_runs(path)  # (n = 0: no run, the name after the block holds what it held before)
 
 
-# (name, scope, loop body, loop, [line before]): a create with an initial value that the block
-# writes whose runs the compiler cannot count before the block: a located error
+# (name, scope, loop body, loop, what the message says, [line before]): a create with an initial
+# value that the block writes whose runs the compiler cannot count before the block: a located
+# error that says which loop ({i}, {j}: the line of the loop of that variable) and why
 REFUSED = {
-    "create_with_an_initial_value_in_a_nest_with_a_run_time_trip_count": (
-        "pl.scope()", ["for j in pl.range(2):", "    t = pl.create_tensor([8, 8], dtype=pl.FP32, init_value=1.0)",
-                       "    w = self.upd(x, t)"], "range(n)"),
-    "create_with_an_initial_value_in_a_nest_of_two_run_time_trip_counts_in_manual": (
-        "pl.manual_scope()", ["for j in pl.range(n):", "    t = pl.create_tensor([8, 8], dtype=pl.FP32, init_value=1.0)",
-                              "    w, p = pl.submit(self.upd, x, t, deps=[])"], "range(n)"),
+    # (an inner loop's bounds read an outer loop's variable: the nest's runs are no product of counts)
+    "create_with_an_initial_value_in_a_triangular_nest": (
+        "pl.scope()", ["for j in pl.range(i):", "    t = pl.create_tensor([8, 8], dtype=pl.FP32, init_value=1.0)",
+                       "    w = self.upd(x, t)"], "range(n)", "the bounds of the loop at line {j} read 'i', the "
+        "variable of an outer loop: the nest is not rectangular"),
+    "create_with_an_initial_value_in_a_triangular_nest_in_manual": (
+        "pl.manual_scope()", ["for j in pl.range(i, n):",
+                              "    t = pl.create_tensor([8, 8], dtype=pl.FP32, init_value=1.0)",
+                              "    w, p = pl.submit(self.upd, x, t, deps=[])"], "range(n)",
+        "the bounds of the loop at line {j} read 'i', the variable of an outer loop"),
     # (a division by a name may fail: it cannot run before the block)
     "create_with_an_initial_value_in_a_loop_of_bounds_computed_by_a_division_in_the_block": (
         "pl.scope()", ["t = pl.create_tensor([8, 8], dtype=pl.FP32, init_value=1.0)", "w = self.upd(x, t)"],
-        "range(k)", "            k = 64 // n"),
+        "range(k)", "the bounds of the loop at line {i} read 'k', computed in the block otherwise than from names "
+        "bound before it by arithmetic that cannot fail", "            k = 64 // n"),
     "create_with_an_initial_value_in_a_loop_of_a_step_known_at_run_time": (
         "pl.scope()", ["t = pl.create_tensor([8, 8], dtype=pl.FP32, init_value=1.0)", "w = self.upd(x, t)"],
-        "range(0, 8, n)"),
+        "range(0, 8, n)", "the loop at line {i} has a step that is not a positive constant"),
 }
 
 
 @pytest.mark.parametrize("name", sorted(REFUSED))
 def test_a_written_create_with_an_initial_value_whose_runs_are_not_counted_before_the_block_is_a_located_error(
         name, tmp_path):
-    scope, lines, loop, *before = REFUSED[name]
+    scope, lines, loop, why, *before = REFUSED[name]
     text = program(scope, lines, loop, *before)
     path = tmp_path / f"{name}.py"
     path.write_text(text)
@@ -311,9 +317,11 @@ def test_a_written_create_with_an_initial_value_whose_runs_are_not_counted_befor
     assert f"{path}:{line}:{len(row) - len(row.lstrip()) + 1}: error:" in result.stderr, result.stderr
     message = " ".join(result.stderr.split())
     assert "created with an initial value in a loop inside a `with` block" in message
-    assert "the compiler cannot count its runs before the block" in message
+    lines = {var: next((i for i, row in enumerate(text.splitlines(), 1) if row.strip().startswith(f"for {var} in")), 0)
+             for var in "ij"}
+    assert f"the compiler cannot count its runs before the block ({why.format(**lines)}" in message, message
     assert "fills a buffer only when it allocates it" in message
-    assert "compute the loop's bounds before the `with` block" in message
+    assert "compute the loops' bounds before the `with` block (not from an outer loop's variable)" in message
 
 
 # (name, scope, loop body, loop, blocks, the offset of the run's block, [line before]): shapes
@@ -386,27 +394,36 @@ def test_a_nest_or_loops_of_constant_bounds_get_a_block_for_each_run_in_one_buff
     check_runs(path)
 
 
-# (blocks, atoms, refused): the adversarial tester's scopes grammar (tools/attack/scopes.py) on
-# creates with an initial value in a loop of a run-time trip count of a block: compiled and correct
-# (one shared buffer where no run's write reaches its fill: nothing writes it, or only code after
-# the block; else a block for each run), a located error the tester's own semantics counts as right
-# in a nest with a run-time trip count the block writes
+# (blocks, atoms): the adversarial tester's scopes grammar (tools/attack/scopes.py) on
+# creates with an initial value in a loop or nest of a run-time trip count of a block: compiled and
+# correct (one shared buffer where no run's write reaches its fill: nothing writes it, or only code
+# after the block; else a block for each run)
 ATTACK_INIT = {
-    "unwritten": ((("manual", ("range_n", "atom")), "atom"), [("newi", "w"), ("hr", "w")], False),
-    "unwritten_in_a_nest": ((("manual", ("range_n", ("range_n", "atom"))), "atom"), [("newi", "w"), ("hr", "w")],
-                            False),
+    "unwritten": ((("manual", ("range_n", "atom")), "atom"), [("newi", "w"), ("hr", "w")]),
+    "unwritten_in_a_nest": ((("manual", ("range_n", ("range_n", "atom"))), "atom"), [("newi", "w"), ("hr", "w")]),
     "written_after_the_block": ((("manual", ("range_n", "atom")), "atom", "atom"),
-                                [("newi", "w"), ("up", "w"), ("hr", "w")], False),
+                                [("newi", "w"), ("up", "w"), ("hr", "w")]),
     # a block for each run, their number counted before the block
     "written_in_the_loop": ((("manual", ("range_n", "atom", "atom")), "atom"),
-                            [("newi", "w"), ("up", "w"), ("hr", "w")], False),
+                            [("newi", "w"), ("up", "w"), ("hr", "w")]),
     "earlier_buffer_written_through_a_swap": ((("scope", ("swap_n", "atom", "atom")), "atom"),
-                                              [("newi", "w"), ("up", "v"), ("hr", "w")], False),
+                                              [("newi", "w"), ("up", "v"), ("hr", "w")]),
     "written_by_the_host_in_an_if": ((("manual", ("range_n", ("if_n", "atom"), "atom")), "atom"),
-                                     [("newi", "w"), ("hw", "w"), ("hr", "w")], False),
-    # a nest with a run-time trip count: refused
+                                     [("newi", "w"), ("hw", "w"), ("hr", "w")]),
+    # a nest with a run-time trip count: a block for each run, their number the product of the
+    # loops' counts (refused before)
     "written_in_a_nest": ((("manual", ("range_n", ("range_n", "atom", "atom"))), "atom"),
-                          [("newi", "w"), ("up", "w"), ("hr", "w")], True),
+                          [("newi", "w"), ("up", "w"), ("hr", "w")]),
+    "written_in_a_nest_with_a_parallel_loop": ((("scope", ("parallel_2", ("range_n", "atom", "atom"))), "atom"),
+                                               [("newi", "w"), ("up", "w"), ("hr", "w")]),
+    "written_by_the_host_in_a_nest_of_three": (
+        (("manual", ("range_n", ("range_2", ("range_n", "atom", "atom")))), "atom"),
+        [("newi", "w"), ("hw", "w"), ("hr", "w")]),
+    # a block in a loop of another block, each around a nest: placed before the inner block, then
+    # before the outer one (the inner count's lets copied there)
+    "written_in_a_nest_in_a_block_in_a_nest": (
+        (("scope", ("range_n", ("range_2", ("manual", ("range_n", ("range_n", "atom", "atom")))))), "atom"),
+        [("newi", "w"), ("up", "w"), ("hr", "w")]),
 }
 
 
@@ -418,15 +435,14 @@ def test_the_adversarial_tester_passes_creates_with_an_initial_value_in_a_loop_o
     def block(item):
         return item if item == "atom" else (item[0], tuple(block(i) for i in item[1:]))
 
-    shape, atoms, refused = ATTACK_INIT[name]
+    shape, atoms = ATTACK_INIT[name]
     prog = found._scopes(tuple(block(item) for item in shape), atoms)
     source = render(prog).source  # (every atom has its place in the blocks)
     assert source.count("init_value=0.5") == 1
     assert source.count("pl.tensor.read(") == sum(op == "hr" for op, _ in atoms)
     assert source.count("pl.tensor.write(") - source.count("pl.tensor.write(sink") == sum(op == "hw" for op, _ in atoms)
     rep = runner.check(prog)
-    assert rep.invalid is None and bool(rep.refusal) == refused, runner.describe(rep)
-    assert not refused or rep.unorderable  # (the tester's semantics: no filled buffer for each run)
+    assert rep.invalid is None and rep.refusal is None and not rep.unorderable, runner.describe(rep)
     assert rep.classes() == set(), runner.describe(rep)
 
 
@@ -469,3 +485,127 @@ def test_a_block_in_a_loop_of_another_block_whose_inner_count_reads_the_outer_va
     message = " ".join(result.stderr.split())
     assert "created with an initial value in a loop inside a `with` block, written in the block" in message
     assert "is computed inside the block" in message and "fills a buffer only when it allocates it" in message
+
+
+def check_nest_runs(path) -> None:
+    """Checked for hazards, values and freed buffers (the runtime model's use after its scope) for
+    ``n`` and ``m`` each 0 (no run: the name after the block holds what it held before), 1 and
+    more."""
+    def freed(result, values):
+        return "; ".join(result.runtime.warnings) or None
+
+    runs = [{"n": str(n), "m": str(m)} for n in range(4) for m in range(4)]
+    assert check_text(path.read_text(), runs, Findings(), extra=freed) == []
+
+
+def nest_program(scope: str, lines: list[str], loop: str, before: str = "") -> str:
+    """``program`` with a second scalar parameter ``m``."""
+    text = program(scope, lines, loop, before)
+    return text.replace("n: pl.Scalar[pl.INT64],", "n: pl.Scalar[pl.INT64],\n        m: pl.Scalar[pl.INT64],")
+
+
+# (name, scope, loop body, outer loop, the offset of the run's block (a regular expression; R: a
+# run count let), [line before]): a nest of loops of the block around an allocation, one or more
+# of a trip count known only at run time, every loop's bounds read before the block (warned
+# about, or refused for a create with an initial value the block writes, before): one buffer of
+# max(R, 1) row blocks made (and filled) before the block, R the product of the loops' run counts
+# counted there, run q (the linear combination of the loops' run indices) taking block q
+R = r"runs__out_v\d+"
+RUN_TIME_NESTS = {
+    "create_with_an_initial_value_written_by_a_task": (
+        "pl.scope()", ["for j in pl.range(m):", "    t = pl.create_tensor([8, 8], dtype=pl.FP32, init_value=1.0)",
+                       "    w = self.upd(x, t)"], "range(n)", rf"\(i \* {R} \+ j\) \* 8"),
+    "create_with_an_initial_value_written_by_a_task_in_manual": (
+        "pl.manual_scope()", ["for j in pl.range(m):",
+                              "    t = pl.create_tensor([8, 8], dtype=pl.FP32, init_value=1.0)",
+                              "    w, p = pl.submit(self.upd, x, t, deps=[])"], "range(n)", rf"\(i \* {R} \+ j\) \* 8"),
+    # (an inner loop of a constant trip count: a constant factor)
+    "create_with_an_initial_value_in_a_loop_of_constant_trip_count_in_a_loop": (
+        "pl.scope()", ["for j in pl.range(2):", "    t = pl.create_tensor([8, 8], dtype=pl.FP32, init_value=1.0)",
+                       "    w = self.upd(x, t)"], "range(n)", r"\(i \* 2 \+ j\) \* 8"),
+    "create_with_an_initial_value_written_by_the_host_in_a_parallel_loop_in_manual": (
+        "pl.manual_scope()", ["for j in pl.parallel(m):",
+                              "    w = pl.create_tensor([8, 8], dtype=pl.FP32, init_value=1.0)",
+                              "    pl.tensor.write(w, [1, j], 2.0)"], "range(n)", rf"\(i \* {R} \+ j\) \* 8"),
+    "create_with_an_initial_value_written_by_the_host_in_a_loop_of_a_parallel_loop_in_auto": (
+        "pl.scope()", ["for j in pl.range(m):", "    w = pl.create_tensor([8, 8], dtype=pl.FP32, init_value=1.0)",
+                       "    pl.tensor.write(w, [j, 1], 2.0)"], "parallel(n)", rf"\(i \* {R} \+ j\) \* 8"),
+    # three loops, a step and a start, bounds computed in the block from names bound before it
+    "create_with_an_initial_value_in_three_loops": (
+        "pl.manual_scope()", ["for j in pl.range(1, k, 2):", "    for h in pl.parallel(m):",
+                              "        t = pl.create_tensor([8, 8], dtype=pl.FP32, init_value=1.0)",
+                              "        w, p = pl.submit(self.upd, x, t, deps=[])"], "range(n)",
+        rf"\(\(i \* {R} \+ \(j - 1\) / 2\) \* {R} \+ h\) \* 8", "            k = m * 2 - 1"),
+    # buffers that live at once: each run reads the buffer of the run before while it writes its own
+    # (the user orders the runs in the manual scope: each reads what the one before wrote)
+    "runtime_output_read_by_the_next_run_in_manual": (
+        "pl.manual_scope()", ["for j in pl.range(m):", "    w, p = pl.submit(self.rd, w, deps=[p])"], "range(n)",
+        rf"\(i \* {R} \+ j\) \* 8", "            p = None"),
+    "runtime_output_read_by_the_next_run_in_auto": (
+        "pl.scope()", ["for j in pl.range(m):", "    w, p = pl.submit(self.rd, w)"], "range(n)", rf"\(i \* {R} \+ j\) \* 8"),
+    # the iterations of a pl.parallel loop of a run-time trip count in a loop: may run at once
+    "runtime_output_in_a_parallel_loop_in_a_loop_in_manual": (
+        "pl.manual_scope()", ["for j in pl.parallel(m):", "    w, p = pl.submit(self.rd, x, deps=[])"], "range(n)",
+        rf"\(i \* {R} \+ j\) \* 8"),
+    "create_in_a_loop_in_a_parallel_loop_in_auto": (
+        "pl.scope()", ["for j in pl.range(m):", "    t = pl.create_tensor([8, 8], dtype=pl.FP32)",
+                       "    w = self.upd(x, t)", "    y = self.upd(w, y)"], "parallel(n)", rf"\(i \* {R} \+ j\) \* 8"),
+    # a carry of the outer loop that keeps the first buffer for ever
+    "a_buffer_kept_for_ever": (
+        "pl.scope()", ["for j in pl.range(m):", "    w, p = pl.submit(self.rd, x)", "if i == 0:", "    v = w",
+                       "y = self.upd(v, y)"], "range(n)", rf"\(i \* {R} \+ j\) \* 8", "        v = x"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(RUN_TIME_NESTS))
+def test_a_nest_with_run_time_trip_counts_gets_a_block_for_each_run_counted_before_the_block(name, tmp_path):
+    scope, lines, loop, offset, *before = RUN_TIME_NESTS[name]
+    path = tmp_path / f"{name}.py"
+    path.write_text(nest_program(scope, lines, loop, *before))
+    result = run_cli("run", str(path))
+    assert result.returncode == 0 and "warning" not in result.stderr, result.stderr
+    code = result.stdout
+    block = code.rindex("PTO2_SCOPE(", 0, code.index("for (int64_t i"))  # the `with` block's
+    assert code.index("alloc_tensors(") < block and "alloc_tensors(" not in code[block:]
+    # one buffer of max(R, 1) row blocks, R the product of the loops' counts, counted before the block
+    count = re.search(r"_ci_shapes\[2\] = \{static_cast<uint32_t>\((blocks__out_v\d+) \* 8\), 8\};", code[:block])
+    assert count is not None, code[:block]
+    assert f"int64_t {count.group(1)} = " in code[:count.start()]
+    if "init_value" in "".join(lines):  # filled once, when the buffer is made before the block
+        assert ".set_initial_value(" in code[:block] and ".set_initial_value(" not in code[block:]
+    offsets = re.search(rf"_offsets\[2\] = \{{static_cast<uint32_t>\({offset}\), 0\}};", code[block:])
+    assert offsets is not None, code[block:]
+    assert all(f"int64_t {name} = " in code[:block] for name in re.findall(R, offsets.group(0)))
+    compile_check(code, tmp_path)
+    check_nest_runs(path)
+
+
+NESTED_BLOCKS_OF_NESTS = '''        with pl.scope():
+            for k in pl.range(n):
+                for h in pl.parallel(2):
+                    with pl.manual_scope():
+                        for i in pl.range(m):
+                            for j in pl.range(1, n):
+                                t = pl.create_tensor([8, 8], dtype=pl.FP32, init_value=1.0)
+                                w, p = pl.submit(self.upd, x, t, deps=[])'''
+
+
+def test_a_block_in_a_nest_of_another_block_around_a_nest_gets_the_blocks_of_both_counts_before_the_outer_block(
+        tmp_path):
+    """The buffer of max(R, 1) filled blocks placed before the inner block (R = m * (n - 1), both
+    at least 0) is placed again before the outer one, as max(R', 1) blocks of it (R' = n * 2): the
+    inner count's lets are copied there."""
+    path = tmp_path / "nested.py"
+    text = HEAD.replace("{auto}", "False").replace("{body}", NESTED_BLOCKS_OF_NESTS)
+    path.write_text(text.replace("n: pl.Scalar[pl.INT64],", "n: pl.Scalar[pl.INT64],\n        m: pl.Scalar[pl.INT64],"))
+    result = run_cli("run", str(path))
+    assert result.returncode == 0 and "warning" not in result.stderr, result.stderr
+    code = result.stdout
+    block = code.index("PTO2_SCOPE(")
+    assert code.index("alloc_tensors(") < block and "alloc_tensors(" not in code[block:]
+    shape = re.search(r"_ci_shapes\[2\] = \{static_cast<uint32_t>\((blocks__out_v\d+) \* \((blocks__out_v\d+) \* 8\)\), 8\};",
+                      code[:block])
+    assert shape is not None and shape.group(1) != shape.group(2), code[:block]
+    assert ".set_initial_value(" in code[:block] and ".set_initial_value(" not in code[block:]
+    compile_check(code, tmp_path)
+    check_nest_runs(path)

@@ -7,8 +7,8 @@ checks (``tools/check.py``) that
 - the compiler accepts it (the generators write valid programs only: a user error is a
   *refusal*), unless it refuses what has no correct compilation on the runtime
   (``NO_CORRECT_COMPILATION``, docs/semantics.md "Refused": a ``pl.assemble`` placement a use
-  would see; a create with an ``init_value`` the block writes in a loop of a run-time trip count
-  in a ``with`` block, used after it, "Still open" 10; a host access in a manual scope after a task before it whose fence nothing before
+  would see; a create with an ``init_value`` the block writes in loops of a ``with`` block
+  whose runs are not counted before it, used after it, "Still open" 10; a host access in a manual scope after a task before it whose fence nothing before
   the scope can take is no such refusal, and fails): those refusals are
   counted (``Findings.refused_by_design``), not failures. The adversarial tester (tools/attack)
   checks from its own semantics that such a program really has no correct compilation;
@@ -52,8 +52,9 @@ CLASSES = {
 # The refusals of programs the runtime cannot run correctly in any compilation (docs/semantics.md).
 NO_CORRECT_COMPILATION = (
     re.compile(r"pl\.assemble cannot make '[^']*' a view of"),
-    # a create with an init_value that the block writes, in a nest of loops of a `with` block with
-    # a run-time trip count (or a loop of bounds computed in the block), used after the block
+    # a create with an init_value that the block writes, in loops of a `with` block whose runs are
+    # not counted before the block (bounds read from an outer loop's variable or computed in the
+    # block otherwise, a step that is not a positive constant, a while loop), used after the block
     # (place_loop_allocations_before_scopes.NoFilledBuffers)
     re.compile(r"'[^']*' is created with an initial value in a loop inside a `with` block, written in the block"),
 )

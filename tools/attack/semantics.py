@@ -30,17 +30,14 @@ answer, not a failure:
   of both regions are then used (read, or a parameter's final value, before a write replaces
   them): the source can be placed in one region only, and nothing can copy it into the other;
   and a parameter assembled into a region whose assembled values are used: the caller made its
-  buffer, which is no view of the target;
-- a buffer made by a `pl.create_tensor(..., init_value=...)` in a nest of two or more loops of a
-  `with` block (those between the block and the create, inner blocks' loops not counted), one of
-  a trip count known only at run time (`pl.range(n)`), and used after the block, when a buffer of
-  that create in the same instance of the block is written in it: the block frees what is
-  allocated in it, so each run needs a buffer made before the block that starts from the fill,
-  and the runtime API fills a buffer only when it allocates it (no fill of an existing buffer):
-  one shared buffer would carry one run's writes into the next run's fill. For one such loop the
-  compiler makes a buffer of a run-time number of filled row blocks, one per run, counted before
-  the block; a nest's product of counts could serve too, but the compiler does not make one, and
-  this rule counts the refusal as right.
+  buffer, which is no view of the target.
+
+A `pl.create_tensor(..., init_value=...)` in a nest of loops of a `with` block, used after the
+block and written in it, has a correct compilation when the loops' trip counts are known before
+the block (one buffer of a filled row block per run, their number counted before the block), as
+every `pl.range` / `pl.parallel` trip count of these grammars is (a constant or a scalar
+parameter): no rule here (one counted the compiler's refusal of such a nest as right until it
+made those blocks).
 """
 
 from __future__ import annotations
@@ -146,9 +143,6 @@ class _Runner:
         self.placement = _Placement()       # the memory an assemble's placement would share
         self.unorderable: list = []
         self.values: dict = {}              # (buf, flat) -> the value of its last host write
-        self.loops: list = []               # for each running loop: is its trip count a scalar's?
-        self.scopes: list = []              # the running `with` blocks: [loop depth, first event, {create: bufs}]
-        self.unfilled: dict = {}            # buf -> why a use of it after its block has no correct compilation
         for name, shape, _ in P.TENSOR_PARAMS:
             self._param(name, P.SHAPES[shape])
         self._param("sink", (P.SINK_SIZE,))
@@ -177,9 +171,6 @@ class _Runner:
     def event(self, kind, kernel, stmt, accesses) -> Event:
         ev = Event(len(self.events), kind, kernel, self.line(stmt), accesses, tuple(self.parallel),
                    manual=self.manual)
-        for acc in accesses:
-            if acc.buf in self.unfilled:
-                self.unorderable.append(f"{ev.describe()} uses {self.unfilled.pop(acc.buf)}")
         self.placement.see(ev, self.mem, self.unorderable)
         self.events.append(ev)
         return ev
@@ -245,10 +236,6 @@ class _Runner:
             if s.init is not None:
                 for e in v.elems():
                     self.mem[(v.buf, e)] = ("fill", f32_bits(s.init))
-                for k, (depth, _, made) in enumerate(self.scopes):
-                    end = self.scopes[k + 1][0] if k + 1 < len(self.scopes) else len(self.loops)
-                    if any(self.loops[depth:end]) and end - depth > 1:
-                        made.setdefault(id(s), set()).add(v.buf)
             self.env[s.name] = v
         elif isinstance(s, P.Slice):
             src = self.env[s.src]
@@ -284,7 +271,6 @@ class _Runner:
             self.loop_instances += 1
             for inner, init in s.carries:
                 self.env[inner] = self.env[init]
-            self.loops.append(not isinstance(s.trip, int))
             for it in range(max(trip, 0)):
                 self.scalars[s.var] = it
                 if s.kind == "parallel":
@@ -296,7 +282,6 @@ class _Runner:
                     new = [self.env[y] for y in s.yields]
                     for (inner, _), v in zip(s.carries, new):
                         self.env[inner] = v
-            self.loops.pop()
             for (inner, _), res in zip(s.carries, s.results):
                 self.env[res] = self.env[inner]
         elif isinstance(s, P.If):
@@ -306,28 +291,15 @@ class _Runner:
             if outer is None:
                 self.manual = self.manual_instances
                 self.manual_instances += 1
-            self.block(s)
+            self.run(s.body)
             self.manual = outer
         elif isinstance(s, P.Auto):
-            self.block(s)
+            self.run(s.body)
         elif hasattr(s, "run"):
             s.run(self)
         else:
             raise TypeError(s)
 
-
-    def block(self, s) -> None:
-        """Run a `with` block; the filled buffers made in a nest of its loops with a scalar's trip count
-        whose create's buffers the block writes are then `unfilled` (module doc)."""
-        self.scopes.append((len(self.loops), len(self.events), {}))
-        self.run(s.body)
-        _, first, made = self.scopes.pop()
-        for bufs in made.values():
-            if any(a.write and a.buf in bufs for e in self.events[first:] for a in e.accesses):
-                for buf in bufs:
-                    self.unfilled[buf] = (f"a buffer created with init_value in a nest of loops with a run-time trip count "
-                                          f"in the `with` block of line {self.line(s)} after the block, which "
-                                          "wrote a buffer of that create")
 
     def assemble_visible(self, s, src: View, region: View) -> None:
         """Would placing `src` in `region` from its creation on change what some access sees?"""
