@@ -47,7 +47,8 @@ class FuseCreateAssembleToSlice(Pass):
     over the same condition placed before it, yielding the buffer that branch chooses (each
     branch checked on its own). The placement must be invisible: from the source's creation to the assemble, the rows it takes
     in ``target`` are neither written (their old content would be lost, or a host write would
-    land before the assembled rows instead of under them) nor read, by a task or the host (the
+    land before the assembled rows instead of under them) nor read, by a task or the host, an
+    access to a source placed before counting as one to the rows it was placed in (the
     read would see the rows before the assemble, and a task that reads them while writing the
     source would read and write the same bytes). A source that is not such a create, one still
     used after the assemble (itself or a view of it, made before the assemble too) by a live value (one something observable needs:
@@ -81,6 +82,7 @@ class FuseCreateAssembleToSlice(Pass):
             func = func.replace(body=_drop_assembles(func.body, dead))
             self.analyse(func)
         self.placed: dict[str, tuple] = {}  # source -> (the target's places, the offset) it was placed at
+        self.rows_of: dict[str, set] = {}  # placed source -> the (root, region)s it now is
         self.defined_before: set[str] = {p.name for p in func.params} | {d.name for d in func.dyn_dims}
         body = self.sequence(func.body)
         return S.Program(program.name, program.kernels, func.replace(body=body), span=program.span)
@@ -243,6 +245,7 @@ class FuseCreateAssembleToSlice(Pass):
         )
         stmts[at] = S.Let(let.var, value.target, span=let.span)
         self.placed[src] = placed
+        self.rows_of[src] = {(root, _sub_region(region, create.value.shape, value.offset)) for root, region in placed[0] or ()}
         return at
 
     def place_by_branch(self, stmts: list, create_at: int, at: int, available: set) -> int | None:
@@ -313,7 +316,16 @@ class FuseCreateAssembleToSlice(Pass):
         )
         stmts.insert(create_at, select)
         stmts[at + 1] = S.Let(let.var, value.target, span=let.span)
+        self.rows_of[create.var.name] = {(root, UNKNOWN) for base in bases for root, _ in self.places.get(base, ())}
         return at + 1
+
+    def storage(self, places) -> set:
+        """``places`` (``storage_map``'s, made before any placement) with, for a source placed
+        since, the rows of its target it now is: an access to it is an access to them."""
+        out = set(places)
+        for root, _ in places:
+            out |= self.rows_of.get(root, set())
+        return out
 
     def uses_before(self, stmts, at: int, names: set[str]) -> int:
         counts = live_uses(stmts[: at + 1], self.live)
@@ -372,7 +384,11 @@ class FuseCreateAssembleToSlice(Pass):
         rows |= {place for n in aliases for place in self.places.get(n, ())}
 
         def hits(places) -> bool:
-            return any(r == root and overlaps(region, placed_region) for r, region in places for root, placed_region in rows)
+            return any(
+                r == root and overlaps(region, placed_region)
+                for r, region in self.storage(places)
+                for root, placed_region in rows
+            )
 
         for stmt in iter_stmts(stmts[at + 1 : last + 1]):
             kind = stmt._production
@@ -403,7 +419,7 @@ class FuseCreateAssembleToSlice(Pass):
                 return False
             return any(
                 root == r and overlaps(region, placed)
-                for root, region in (places if places is not None else self.places.get(expr.name, ()))
+                for root, region in self.storage(places if places is not None else self.places.get(expr.name, ()))
                 for r, placed in rows
             )
 

@@ -859,6 +859,27 @@ def test_class5_a_use_of_the_source_its_rows_may_differ_from_is_refused(tmp_path
     assert "'s' is used after it was assembled into 'y'" in str(error)
 
 
+SECOND_SOURCE = """
+s2 = pl.create_tensor([4, 16], dtype=pl.FP32)
+s2 = self.fill(z, s2)
+"""
+
+
+def test_class5_a_read_of_a_placed_source_where_a_second_source_placed_in_its_rows_is_written_is_refused(tmp_path):
+    # Placed, s and s2 are both y's rows 4..7: the read of s after s2's writer would see s2 (no
+    # compilation keeps both, the runtime having no copy). It was placed, and the read saw s2.
+    error = refusal(tmp_path, PLACED + SECOND_SOURCE + "v = pl.tensor.read(s, [1, 1])\n"
+                    "pl.tensor.write(z, [0, 0], v)\ny = pl.assemble(y, s2, [4, 0])")
+    assert "the host (line" in str(error) and "reads the rows of 'y' that 's2' would share" in str(error)
+
+
+def test_class7_a_read_of_a_placed_source_before_a_second_source_is_made_keeps_both_placements(tmp_path):
+    body = PLACED + "v = pl.tensor.read(s, [1, 1])\npl.tensor.write(z, [0, 0], v)\n" + SECOND_SOURCE + "y = pl.assemble(y, s2, [4, 0])"
+    for result in check_all(tmp_path, body, values=(0, 1)):
+        assert result.mismatches == []
+        assert [f.tensors[1].view.buffer for f in kernels_of(result.emission, "fill")] == ["in1", "in1"]
+
+
 @pytest.mark.parametrize("read", ["self.rd(u)", "w = pl.tensor.slice(u, [4, 16], [0, 0])\nself.rd4(w)"])
 def test_class5_a_write_of_the_source_after_its_assemble_into_a_tensor_read_after_is_refused(tmp_path, read):
     error = refusal(tmp_path, f"""
