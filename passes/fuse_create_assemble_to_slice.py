@@ -10,7 +10,7 @@ from nanopass.rewrite import Pass, register
 from .aliases import buffer_roots
 from .hazards import _sub_region, _walk_storage, storage_map
 from .host_accesses import element_places, host_target
-from .regions import overlaps
+from .regions import FULL, UNKNOWN, Box, overlaps
 from .kernels import kernel_table
 from . import remove_dead_values as dead_values
 from .util import BODY_FIELDS, assigned_names, binders_of, iter_stmts, var_reads
@@ -47,18 +47,21 @@ class FuseCreateAssembleToSlice(Pass):
     over the same condition placed before it, yielding the buffer that branch chooses (each
     branch checked on its own). The placement must be invisible: from the source's creation to the assemble, the rows it takes
     in ``target`` are neither written (their old content would be lost, or a host write would
-    land before the assembled rows instead of under them) nor read, by a task or the host (the
+    land before the assembled rows instead of under them) nor read, by a task or the host, an
+    access to a source placed before counting as one to the rows it was placed in (the
     read would see the rows before the assemble, and a task that reads them while writing the
     source would read and write the same bytes). A source that is not such a create, one still
     used after the assemble (itself or a view of it, made before the assemble too) by a live value (one something observable needs:
     ``RemoveDeadValues.liveness``; a view, copy, element read or loop carry of the source that
     nothing reads observes nothing) other than a read (a task's ``In`` argument, a host element
-    read, through views) in the same block that no write of the target's or the source's buffers
-    comes before (placed, the source then holds what the copy holds), a target or offset not
+    read, through views; an assemble of the source into the rows it is placed in, which becomes
+    nothing) in the same block that no write of those rows or of the source comes before
+    (placed, the source then holds what the copy holds), a target or offset not
     available where ``src`` is created (a name bound inside an earlier ``with`` block is available
     after it), or a placement that would be visible, is a user error saying why. A source made
     with an ``init_value`` is placed only when a task overwrites all of it (an ``Out`` argument,
-    on every path) before any other use: a view is never filled. Afterwards no
+    on every path) before any other use: a view is never filled. An assemble whose target nothing
+    observes (``dead_assembles``) is dropped first: it places nothing. Afterwards no
     ``AssembleTensor`` is left, and every read observes what it observed with the copy.
     """
 
@@ -73,14 +76,80 @@ class FuseCreateAssembleToSlice(Pass):
         ):
             return program
         self.kernels = kernel_table(program)
+        self.analyse(func)
+        dead = self.dead_assembles(func.body)
+        if dead:
+            func = func.replace(body=_drop_assembles(func.body, dead))
+            self.analyse(func)
+        self.placed: dict[str, tuple] = {}  # source -> (the target's places, the offset) it was placed at
+        self.rows_of: dict[str, set] = {}  # placed source -> the (root, region)s it now is
+        self.defined_before: set[str] = {p.name for p in func.params} | {d.name for d in func.dyn_dims}
+        body = self.sequence(func.body)
+        return S.Program(program.name, program.kernels, func.replace(body=body), span=program.span)
+
+    def analyse(self, func) -> None:
         self.func = func
         self.roots = buffer_roots(func, self.kernels)
         self.places = storage_map(func, self.kernels)
         self.live, _ = dead_values.RemoveDeadValues.liveness(func.body)
         self.uses = live_uses(func.body, self.live)
-        self.defined_before: set[str] = {p.name for p in func.params} | {d.name for d in func.dyn_dims}
-        body = self.sequence(func.body)
-        return S.Program(program.name, program.kernels, func.replace(body=body), span=program.span)
+
+    def dead_assembles(self, body) -> set[int]:
+        """The ids of the assembles whose target nothing observes: every buffer the target may be
+        is made by ``pl.create_tensor`` in the body, and no live value, task ``In`` or ``InOut``
+        argument, host access or return reads any name stored in it (or in a view of it); only
+        assembles write into it, and tasks through ``Out`` arguments. Such an assemble copies
+        into rows nothing reads: it places nothing, and its source's later uses are no uses after
+        it."""
+        created = {s.var.name for s in iter_stmts(body) if s._production == "Let" and s.value._production == "CreateTensor"}
+        dead, verdict = set(), {}
+        for stmt in iter_stmts(body):
+            if stmt._production != "Let" or stmt.value._production != "AssembleTensor":
+                continue
+            roots = frozenset(r for r, _ in self.places.get(stmt.value.target.name, ()))
+            if roots not in verdict:
+                verdict[roots] = bool(roots) and roots <= created and not self.observed(body, roots)
+            if verdict[roots]:
+                dead.add(id(stmt))
+        return dead
+
+    def observed(self, body, roots: frozenset) -> bool:
+        """Whether anything live reads a name stored in one of the buffers ``roots`` (a loop carry
+        or if result holding one is stored there too, so its reads count, not its inits and yields)."""
+        names = {n for n, places in self.places.items() if any(r in roots for r, _ in places)}
+        for stmt in iter_stmts(body):
+            kind = stmt._production
+            if kind == "Let":
+                value = stmt.value
+                if value._production in dead_values.PURE and stmt.var.name not in self.live:
+                    continue
+                read = [value.source, *value.offset] if value._production == "AssembleTensor" else [value]
+            elif kind == "Task":
+                params = self.kernels[stmt.kernel].params
+                read = [a.value for a, p in zip(stmt.args, params) if p.dir is not ParamDir.Out]
+            elif kind in BODY_FIELDS or kind == "Yield":
+                continue
+            else:
+                read = [stmt]
+            if names & var_reads(read).keys():
+                return True
+        return False
+
+    def same_rows(self, stmt, src: str, placed: tuple) -> bool:
+        """Whether ``stmt`` assembles ``src`` (all of its buffer) into the rows it was placed in
+        (``placed``: the target's places and the offset): a copy of the rows onto themselves."""
+        if stmt._production != "Let" or stmt.value._production != "AssembleTensor":
+            return False
+        value = stmt.value
+        source = value.source.name
+        [(_, region)] = placed[0] if placed[0] is not None and len(placed[0]) == 1 else [(None, UNKNOWN)]
+        return (
+            (region is FULL or isinstance(region, Box))  # (one buffer, rows known: the same rows at both)
+            and self.roots.get(source, source) == src
+            and self.places.get(source) == self.places.get(src)
+            and self.places.get(value.target.name) == placed[0]
+            and _same_exprs(value.offset, placed[1])
+        )
 
     def sequence(self, stmts) -> tuple:
         stmts = list(stmts)
@@ -110,6 +179,11 @@ class FuseCreateAssembleToSlice(Pass):
         value = let.value
         target = value.target.name
         src = self.roots.get(value.source.name, value.source.name)
+        if src in self.placed and self.same_rows(let, src, self.placed[src]):
+            # (the placement's check accepted this assemble as a read: no write of the rows or the
+            # source comes between the two)
+            stmts[at] = S.Let(let.var, value.target, span=let.span)
+            return at
         create_at = next(
             (
                 j
@@ -131,7 +205,8 @@ class FuseCreateAssembleToSlice(Pass):
         aliases = {n for n, r in self.roots.items() if r == src} | {src}
         aliases |= {n for n, places in self.places.items() if any(r == src for r, _ in places)}
         after = sum(self.uses.get(n, 0) for n in aliases) - self.uses_before(stmts, at, aliases)
-        if after and not self.reads_after_see_the_copy(stmts, at, aliases, after):
+        placed = (self.places.get(target), tuple(value.offset))
+        if after and not self.reads_after_see_the_copy(stmts, at, aliases, after, stmts[create_at], placed):
             raise UserError(
                 f"'{_base(src)}' is used after it was assembled into '{_base(target)}'",
                 let.span,
@@ -169,6 +244,8 @@ class FuseCreateAssembleToSlice(Pass):
             create.var, S.SliceTensor(base, create.value.shape, value.offset, False, False, True), span=create.span
         )
         stmts[at] = S.Let(let.var, value.target, span=let.span)
+        self.placed[src] = placed
+        self.rows_of[src] = {(root, _sub_region(region, create.value.shape, value.offset)) for root, region in placed[0] or ()}
         return at
 
     def place_by_branch(self, stmts: list, create_at: int, at: int, available: set) -> int | None:
@@ -239,7 +316,16 @@ class FuseCreateAssembleToSlice(Pass):
         )
         stmts.insert(create_at, select)
         stmts[at + 1] = S.Let(let.var, value.target, span=let.span)
+        self.rows_of[create.var.name] = {(root, UNKNOWN) for base in bases for root, _ in self.places.get(base, ())}
         return at + 1
+
+    def storage(self, places) -> set:
+        """``places`` (``storage_map``'s, made before any placement) with, for a source placed
+        since, the rows of its target it now is: an access to it is an access to them."""
+        out = set(places)
+        for root, _ in places:
+            out |= self.rows_of.get(root, set())
+        return out
 
     def uses_before(self, stmts, at: int, names: set[str]) -> int:
         counts = live_uses(stmts[: at + 1], self.live)
@@ -256,13 +342,15 @@ class FuseCreateAssembleToSlice(Pass):
                 return j
         return 0
 
-    def reads_after_see_the_copy(self, stmts, at: int, aliases: set[str], count: int) -> bool:
+    def reads_after_see_the_copy(self, stmts, at: int, aliases: set[str], count: int, create, placed: tuple) -> bool:
         """Whether the ``count`` live uses of the source after the assemble at ``stmts[at]`` are
         all in ``stmts`` and all reads (a task's ``In`` argument, a host element read, through
-        views and copies made after it) that nothing writes the target's rows, nor the source,
-        between the assemble and them: placed, such a read sees the rows the assemble copied,
-        which hold what the source holds."""
+        views and copies made after it, an assemble of the source into the rows it is placed in)
+        that nothing writes the rows the source is placed in, nor the source, between the
+        assemble and them: placed, such a read sees the rows the assemble copied, which hold what
+        the source holds."""
         value = stmts[at].value
+        src = create.var.name
         names = set(aliases)
         seen, last = 0, None
         for j in range(at + 1, len(stmts)):
@@ -277,6 +365,8 @@ class FuseCreateAssembleToSlice(Pass):
                     names.add(stmt.var.name)
                 elif kind == "Let" and stmt.value._production == "ReadTensor":
                     pass
+                elif self.same_rows(stmt, src, placed):
+                    pass
                 elif kind == "Task" and not any(
                     param.dir is not ParamDir.In and a.value._production == "Var" and a.value.name in names
                     for a, param in zip(stmt.args, self.kernels[stmt.kernel].params)
@@ -288,21 +378,31 @@ class FuseCreateAssembleToSlice(Pass):
                 last = j
         if seen != count:
             return False  # (a use outside the block: after a with block the assemble is in)
-        # a write between of any buffer the target or the source may be (conservatively: not only
-        # the rows) would make the read see something else than the copy
-        roots = {r for n in aliases | {value.target.name} for r, _ in self.places.get(n, ())}
+        # a write between of the rows the source is placed in, or of the source's own buffer,
+        # would make the read see something else than the copy
+        rows = {(root, _sub_region(region, create.value.shape, value.offset)) for root, region in placed[0] or ()}
+        rows |= {place for n in aliases for place in self.places.get(n, ())}
+
+        def hits(places) -> bool:
+            return any(
+                r == root and overlaps(region, placed_region)
+                for r, region in self.storage(places)
+                for root, placed_region in rows
+            )
+
         for stmt in iter_stmts(stmts[at + 1 : last + 1]):
             kind = stmt._production
-            written = []
             if kind == "Task":
-                written = _written(stmt, self.kernels[stmt.kernel])
+                written = [self.places.get(e.name, ()) for e in _written(stmt, self.kernels[stmt.kernel])]
             elif kind == "WriteTensor":
-                written = [stmt.tensor]
-            elif kind == "Let" and stmt.value._production == "AssembleTensor":
-                written = [stmt.value.target]
-            for expr in written:
-                if expr._production == "Var" and {r for r, _ in self.places.get(expr.name, ())} & roots:
-                    return False
+                written = [element_places(stmt, self.places, self.roots)]
+            elif kind == "Let" and stmt.value._production == "AssembleTensor" and not self.same_rows(stmt, src, placed):
+                target = stmt.value.target
+                written = [self.places.get(target.name, ()) if target._production == "Var" else ()]
+            else:
+                continue
+            if any(hits(places) for places in written):
+                return False
         return True
 
     def check_placement_invisible(self, between, value, create, let) -> None:
@@ -319,7 +419,7 @@ class FuseCreateAssembleToSlice(Pass):
                 return False
             return any(
                 root == r and overlaps(region, placed)
-                for root, region in (places if places is not None else self.places.get(expr.name, ()))
+                for root, region in self.storage(places if places is not None else self.places.get(expr.name, ()))
                 for r, placed in rows
             )
 
@@ -385,6 +485,35 @@ class FuseCreateAssembleToSlice(Pass):
             let.span,
             hint=f"move that use of '{target}' before the creation of '{src}', or after the assemble",
         )
+
+
+def _same_exprs(a, b) -> bool:
+    """Whether two offsets are the same names and constants (the same values where both are read)."""
+
+    def key(e):
+        if e._production == "Var":
+            return ("var", e.name)
+        if e._production == "Int":
+            return ("int", e.value)
+        return None
+
+    keys_a, keys_b = [key(e) for e in a], [key(e) for e in b]
+    return len(a) == len(b) and None not in keys_a and keys_a == keys_b
+
+
+def _drop_assembles(stmts, dead: set[int]) -> tuple:
+    """``stmts`` with each assemble whose id is in ``dead``, wherever nested, replaced by a copy of
+    its target (the target keeps its rows: nothing reads them)."""
+    out = []
+    for stmt in stmts:
+        if id(stmt) in dead:
+            stmt = S.Let(stmt.var, stmt.value.target, span=stmt.span)
+        else:
+            fields = BODY_FIELDS.get(stmt._production)
+            if fields:
+                stmt = stmt.replace(**{f: _drop_assembles(getattr(stmt, f), dead) for f in fields})
+        out.append(stmt)
+    return tuple(out)
 
 
 def _inline_branch(branch, body) -> list:

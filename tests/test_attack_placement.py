@@ -117,14 +117,14 @@ def test_a_parameter_assembled_into_used_rows_has_no_correct_compilation():
     assert rep.refusal and rep.classes() == set(), runner.describe(rep)
 
 
-def test_the_open_refusals_are_placeable():
-    """tools/attack/found.OPEN 38-41: the tester finds a correct compilation for each (the
-    compiler refuses them; an entry moves to FOUND when it compiles)."""
+def test_the_refusals_found_by_hand_are_placeable():
+    """tools/attack/found 38-41: the tester finds a correct compilation for each (the compiler
+    refused them until branch asm23; test_attack.test_found_programs checks it compiles them)."""
     from nanopass.tools.attack import found
 
-    names = [k for k in found.OPEN if k[:2] in ("38", "39", "40", "41")]
+    names = [k for k in found.FOUND if k[:2] in ("38", "39", "40", "41")]
     assert len(names) == 4
     for name in names:
-        _, _, prog = found.OPEN[name]
+        _, _, prog = found.FOUND[name]
         for n, c in runner.SETTINGS:
             assert semantics.run(prog, P.render(prog).lines, n, c).unorderable == [], name

@@ -793,6 +793,106 @@ y = pl.assemble(y, s, [4, 0])
     assert "the target 'y' of pl.assemble must exist before its source 's' is created" in str(error)
 
 
+# tools/attack found 38-41: uses of the source after the assemble where the source and its rows
+# of the target cannot differ (the rule: a use is refused only where a write of the rows the
+# source is placed in, or of the source, comes between; an assemble into a tensor nothing reads
+# places nothing; an assemble of the source into the rows it is placed in is no copy).
+PLACED = """
+s = pl.create_tensor([4, 16], dtype=pl.FP32)
+s = self.fill(x, s)
+y = pl.assemble(y, s, [4, 0])
+"""
+SOURCE_IN_ITS_ROWS = {  # name: what follows PLACED; s stays placed in y's rows 4..7
+    "host_write_of_other_rows_then_a_read": "pl.tensor.write(y, [1, 3], 2.0)\npl.tensor.write(y, [8, 0], 3.0)\n"
+    "v = pl.tensor.read(s, [1, 1])\npl.tensor.write(z, [0, 0], v)",
+    "task_write_of_other_rows_then_a_read": "w = pl.tensor.slice(y, [4, 16], [8, 0])\nw = self.fill(x, w)\nself.rd4(s)",
+    "assembled_again_into_the_same_rows": "v = pl.tensor.read(s, [1, 1])\ny = pl.assemble(y, s, [4, 0])\n"
+    "pl.tensor.write(z, [0, 0], v)\nz = self.k(y, z)",
+    "assembled_again_after_a_write_of_other_rows": "pl.tensor.write(y, [0, 0], 2.0)\ny = pl.assemble(y, s, [4, 0])\n"
+    "z = self.k(y, z)",
+    "assembled_again_into_a_tensor_nothing_reads": "u = pl.create_tensor([16, 16], dtype=pl.FP32)\n"
+    "u = pl.assemble(u, s, [0, 0])\nz = self.k(y, z)",
+}
+
+
+@pytest.mark.parametrize("name", sorted(SOURCE_IN_ITS_ROWS))
+def test_class7_a_use_of_the_source_its_rows_cannot_differ_from_keeps_the_placement(tmp_path, name):
+    for result in check_all(tmp_path, PLACED + SOURCE_IN_ITS_ROWS[name], values=(0, 1)):
+        assert result.mismatches == []
+        assert kernels_of(result.emission, "fill")[0].tensors[1].view.buffer == "in1"  # placed in y
+
+
+def test_class7_a_source_assembled_only_into_a_tensor_nothing_reads_stays_its_own_buffer(tmp_path):
+    # found 41: u is never read, so the assemble places nothing; s is written and read after it.
+    for result in check_all(tmp_path, """
+s = pl.create_tensor([4, 16], dtype=pl.FP32)
+s = self.fill(x, s)
+u = pl.create_tensor([16, 16], dtype=pl.FP32)
+u = pl.assemble(u, s, [0, 0])
+s = self.fill(z, s)
+v = pl.tensor.read(s, [1, 1])
+pl.tensor.write(y, [0, 0], v)
+self.rd4(s)
+""", values=(0, 1)):
+        assert result.mismatches == []
+        # (both writes of s go to the one buffer the program makes, none to a parameter's)
+        assert [f.tensors[1].view.buffer for f in kernels_of(result.emission, "fill")] == ["b0", "b0"]
+
+
+SOURCE_AND_ROWS_MAY_DIFFER = {  # name: what follows PLACED; the copy and the placement differ
+    "host_write_of_its_rows_then_a_read": "pl.tensor.write(y, [5, 1], 2.0)\nv = pl.tensor.read(s, [1, 1])\n"
+    "pl.tensor.write(z, [0, 0], v)",
+    "task_write_of_overlapping_rows_then_a_read": "w = pl.tensor.slice(y, [4, 16], [6, 0])\nw = self.fill(x, w)\nself.rd4(s)",
+    "assembled_again_after_a_write_of_its_rows": "pl.tensor.write(y, [7, 0], 2.0)\ny = pl.assemble(y, s, [4, 0])\n"
+    "z = self.k(y, z)",
+    "assembled_again_into_other_rows": "y = pl.assemble(y, s, [8, 0])\nz = self.k(y, z)",
+    "assembled_again_into_a_tensor_read_after": "u = pl.create_tensor([16, 16], dtype=pl.FP32)\n"
+    "u = pl.assemble(u, s, [0, 0])\nself.rd(u)",
+    "assembled_again_into_a_tensor_a_view_of_which_is_read_after": "u = pl.create_tensor([16, 16], dtype=pl.FP32)\n"
+    "w = pl.tensor.slice(u, [4, 16], [0, 0])\nu = pl.assemble(u, s, [0, 0])\nself.rd4(w)",
+}
+
+
+@pytest.mark.parametrize("name", sorted(SOURCE_AND_ROWS_MAY_DIFFER))
+def test_class5_a_use_of_the_source_its_rows_may_differ_from_is_refused(tmp_path, name):
+    error = refusal(tmp_path, PLACED + SOURCE_AND_ROWS_MAY_DIFFER[name])
+    assert "'s' is used after it was assembled into 'y'" in str(error)
+
+
+SECOND_SOURCE = """
+s2 = pl.create_tensor([4, 16], dtype=pl.FP32)
+s2 = self.fill(z, s2)
+"""
+
+
+def test_class5_a_read_of_a_placed_source_where_a_second_source_placed_in_its_rows_is_written_is_refused(tmp_path):
+    # Placed, s and s2 are both y's rows 4..7: the read of s after s2's writer would see s2 (no
+    # compilation keeps both, the runtime having no copy). It was placed, and the read saw s2.
+    error = refusal(tmp_path, PLACED + SECOND_SOURCE + "v = pl.tensor.read(s, [1, 1])\n"
+                    "pl.tensor.write(z, [0, 0], v)\ny = pl.assemble(y, s2, [4, 0])")
+    assert "the host (line" in str(error) and "reads the rows of 'y' that 's2' would share" in str(error)
+
+
+def test_class7_a_read_of_a_placed_source_before_a_second_source_is_made_keeps_both_placements(tmp_path):
+    body = PLACED + "v = pl.tensor.read(s, [1, 1])\npl.tensor.write(z, [0, 0], v)\n" + SECOND_SOURCE + "y = pl.assemble(y, s2, [4, 0])"
+    for result in check_all(tmp_path, body, values=(0, 1)):
+        assert result.mismatches == []
+        assert [f.tensors[1].view.buffer for f in kernels_of(result.emission, "fill")] == ["in1", "in1"]
+
+
+@pytest.mark.parametrize("read", ["self.rd(u)", "w = pl.tensor.slice(u, [4, 16], [0, 0])\nself.rd4(w)"])
+def test_class5_a_write_of_the_source_after_its_assemble_into_a_tensor_read_after_is_refused(tmp_path, read):
+    error = refusal(tmp_path, f"""
+s = pl.create_tensor([4, 16], dtype=pl.FP32)
+s = self.fill(x, s)
+u = pl.create_tensor([16, 16], dtype=pl.FP32)
+u = pl.assemble(u, s, [0, 0])
+s = self.fill(z, s)
+{read}
+""")
+    assert "'s' is used after it was assembled into 'u'" in str(error)
+
+
 def test_class7_a_fixed_trip_loop_in_each_parallel_branch_of_the_phases_shape(tmp_path):
     # The seed's phases shape with a pl.range(2) chain in each branch: the chain's result is the
     # TaskId its last iteration yields (the loop certainly runs), one per branch, although the

@@ -17,4 +17,6 @@ class TensorOps:
         scaled = pl.create_tensor([16, 64], dtype=pl.FP32)
         big = pl.assemble(big, scaled, [16, 0])
         scaled = self.scale_rows(top, factor, scaled)
+        v = pl.tensor.read(big, [16, 0])
+        pl.tensor.write(out, [0, 0], v)
         return out
