@@ -11,6 +11,7 @@ statements an invariant has already checked need not be checked again (see
 
 from __future__ import annotations
 
+import threading
 from contextlib import contextmanager
 from operator import attrgetter
 from typing import Any, Hashable, Iterator
@@ -156,7 +157,7 @@ def iter_stmts(stmts) -> Iterator[Any]:
     language and the analyses of a pass walk the same (immutable) body many times in a row, and
     the bodies nested in it (the walk of one is a slice of the kept walk).
     """
-    last = _last_walk
+    last = _reuse.last_walk
     if last.body is stmts:
         return iter(last.order)
     if not stmts:
@@ -172,15 +173,15 @@ def walk_of(stmts) -> Walk:
     """The walk of a body. Inside ``reusing_walks()`` the last walk made is kept, and so is the
     walk of the last body to pass each rule (``mark_verified``); both are reused for the same
     tuple."""
-    global _last_walk
-    if _last_walk.body is stmts:
-        return _last_walk
-    for walk in _verified.values():
+    reuse = _reuse
+    if reuse.last_walk.body is stmts:
+        return reuse.last_walk
+    for walk in reuse.verified.values():
         if walk.body is stmts:
             return walk
     walk = Walk(stmts)
-    if _reusing and type(stmts) is tuple:
-        _last_walk = walk
+    if reuse.depth and type(stmts) is tuple:
+        reuse.last_walk = walk
     return walk
 
 
@@ -192,7 +193,7 @@ def unverified_stmts(stmts, rule: Hashable) -> list:
     holds of each statement on its own, whatever surrounds it (not for context-dependent rules).
     """
     walk = walk_of(stmts)
-    passed = _verified.get(rule)
+    passed = _reuse.verified.get(rule)
     if passed is walk:
         return []
     if passed is None or not walk.shares_compound_with(passed):
@@ -213,7 +214,7 @@ def unverified_compound(stmts, rule: Hashable) -> list:
     """The compound statements (those with bodies) of ``unverified_stmts(stmts, rule)``: for a
     rule that only concerns them."""
     walk = walk_of(stmts)
-    passed = _verified.get(rule)
+    passed = _reuse.verified.get(rule)
     if passed is walk:
         return []
     if passed is None or not walk.shares_compound_with(passed):
@@ -225,8 +226,8 @@ def unverified_compound(stmts, rule: Hashable) -> list:
 def mark_verified(stmts, rule: Hashable) -> None:
     """Record that the body ``stmts`` passed ``rule`` (an invariant, or a key naming one), every
     statement under it included. Kept until the next body passes it, inside ``reusing_walks()``."""
-    if _reusing and type(stmts) is tuple:
-        _verified[rule] = walk_of(stmts)
+    if _reuse.depth and type(stmts) is tuple:
+        _reuse.verified[rule] = walk_of(stmts)
 
 
 def kept(analysis: Hashable, of: tuple, compute):
@@ -235,37 +236,47 @@ def kept(analysis: Hashable, of: tuple, compute):
     nodes (by identity: trees are immutable, and a pass hands the nodes it leaves unchanged to
     the next). For an analysis whose result depends on those nodes alone, and that no caller
     changes."""
-    if not _reusing:
+    if not _reuse.depth:
         return compute()
-    last = _kept.get(analysis)
+    kept_results = _reuse.kept
+    last = kept_results.get(analysis)
     if last is not None and len(last[0]) == len(of) and all(a is b for a, b in zip(last[0], of)):
         return last[1]
     result = compute()
-    _kept[analysis] = (of, result)
+    kept_results[analysis] = (of, result)
     return result
 
 
 _NO_WALK = Walk(())
-_last_walk = _NO_WALK
-_verified: dict[Hashable, Walk] = {}  # rule (an invariant, or a key naming one) -> the walk of the last body that passed it
-_kept: dict[Hashable, tuple[tuple, Any]] = {}  # analysis -> (the nodes it was asked of, its result) (see ``kept``)
-_reusing = 0
+
+
+class _Reuse(threading.local):
+    """What ``reusing_walks()`` keeps, one set per thread (compiles in threads share nothing)."""
+
+    def __init__(self) -> None:
+        self.last_walk: Walk = _NO_WALK
+        self.verified: dict[Hashable, Walk] = {}  # rule (an invariant, or a key naming one) -> the walk of the last body that passed it
+        self.kept: dict[Hashable, tuple[tuple, Any]] = {}  # analysis -> (the nodes it was asked of, its result) (see ``kept``)
+        self.depth = 0  # nested ``reusing_walks()`` of this thread
+
+
+_reuse = _Reuse()
 
 
 @contextmanager
 def reusing_walks():
     """Keep walks and what passed the invariants while compiling; forget them after (they hold
     whole trees)."""
-    global _reusing, _last_walk
-    _reusing += 1
+    reuse = _reuse
+    reuse.depth += 1
     try:
         yield
     finally:
-        _reusing -= 1
-        if not _reusing:
-            _last_walk = _NO_WALK
-            _verified.clear()
-            _kept.clear()
+        reuse.depth -= 1
+        if not reuse.depth:
+            reuse.last_walk = _NO_WALK
+            reuse.verified.clear()
+            reuse.kept.clear()
 
 
 DEFINING = frozenset({"Let", "Dummy", "Task", "For", "While", "If", "Alloc"})  # the statements that define Binders

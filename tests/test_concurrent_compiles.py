@@ -146,3 +146,28 @@ def test_concurrent_compiles_give_the_sequential_output_and_leave_the_host_as_it
         else:
             assert isinstance(result, UserError) and "undefined_name" in result.message
     assert host_state() == before
+
+
+def test_the_walks_a_compile_reuses_belong_to_its_thread():
+    """A compile's reused walks and verified bodies are its thread's: another thread's compile
+    neither sees them (its invariants checked against a tree it did not build) nor forgets them
+    when it ends (a dict another thread iterates, cleared or grown under it)."""
+    from nanopass.languages import statements
+
+    body = ()  # an empty body: its walk holds nothing
+    seen_in_other: list = []
+    other_ended = threading.Event()
+    with statements.reusing_walks():
+        statements.mark_verified(body, "rule")
+
+        def other() -> None:
+            with statements.reusing_walks():
+                seen_in_other.append(dict(statements._reuse.verified))
+            other_ended.set()
+
+        worker = threading.Thread(target=other)
+        worker.start()
+        worker.join()
+        assert other_ended.is_set() and seen_in_other == [{}]
+        assert statements._reuse.verified["rule"].body is body  # the other thread's exit kept it
+    assert statements._reuse.verified == {}

@@ -69,9 +69,9 @@ def test_a_compile_keeps_no_tree_alive_after_it_returns(example):
 
     result = nanopass.generate_orchestration(example("basic"))
     assert result.code
-    assert statements._last_walk is statements._NO_WALK  # the walk reused while compiling is gone
+    assert statements._reuse.last_walk is statements._NO_WALK  # the walk reused while compiling is gone
     body = result.stages[-2].tree.orch.body
-    assert list(statements.iter_stmts(body)) and statements._last_walk is statements._NO_WALK
+    assert list(statements.iter_stmts(body)) and statements._reuse.last_walk is statements._NO_WALK
 
 
 def test_keep_stages_false_releases_the_trees_the_result_does_not_read(example):
