@@ -128,3 +128,20 @@ def test_the_refusals_found_by_hand_are_placeable():
         _, _, prog = found.FOUND[name]
         for n, c in runner.SETTINGS:
             assert semantics.run(prog, P.render(prog).lines, n, c).unorderable == [], name
+
+
+def test_a_task_reading_the_target_rows_and_writing_the_source_has_no_correct_compilation():
+    """tools/attack --seed 25 r250000498: `b = pl.assemble(b, t1, [4, 0])` then `b, t1 = self.k1(b,
+    t1)`, b's rows rewritten before anything else reads them: placed, the task reads the rows it
+    writes through its other argument (issue 21, class 5)."""
+    def rewrite(row):  # the target's rows written again: nothing after the task sees them differ
+        return (P.Slice(f"r{row}", "b", row), P.Call("wb", ("x", f"r{row}"), (f"r{row}",)))
+
+    whole_target = unorderable(P.Assemble("b", "t", 4), P.Call("wb", ("b", "t"), ("t",)), *rewrite(4))
+    assert len(whole_target) == 1 and "through two arguments" in whole_target[0]
+    rows_into_source = (P.Assemble("b", "t", 4), P.Slice("s", "b", 4), P.Call("cb", ("s", "t"), ("t",)))
+    assert "through two arguments" in unorderable(*rows_into_source, *rewrite(4))[0]
+    # reading another tensor, or the target's other rows, while writing the source is placeable
+    assert unorderable(P.Assemble("b", "t", 4), P.Call("wb", ("x", "t"), ("t",)), *rewrite(4)) == []
+    other_rows = (P.Assemble("b", "t", 0), P.Slice("s", "b", 4), P.Call("cb", ("s", "t"), ("t",)))
+    assert unorderable(*other_rows, *rewrite(0)) == []

@@ -30,7 +30,10 @@ answer, not a failure:
   of both regions are then used (read, or a parameter's final value, before a write replaces
   them): the source can be placed in one region only, and nothing can copy it into the other;
   and a parameter assembled into a region whose assembled values are used: the caller made its
-  buffer, which is no view of the target.
+  buffer, which is no view of the target;
+- a task after the assemble that reads an element of the source or of the target's rows through
+  one argument and writes its placed counterpart through another (issue 21 class 5): placed, the
+  kernel reads and writes the same bytes through two arguments (`_Placement.aliased`).
 
 A `pl.create_tensor(..., init_value=...)` in a nest of loops of a `with` block, used after the
 block and written in it, has a correct compilation when the loops' trip counts are known before
@@ -358,6 +361,8 @@ class _Placement:
         self.copied.pop(x, None)
 
     def see(self, ev, mem, unorderable: list) -> None:
+        if ev.kind == "task":
+            self.aliased(ev, unorderable)
         for acc in ev.accesses:
             if acc.read:
                 for e in acc.elems:
@@ -366,6 +371,26 @@ class _Placement:
             if acc.write:
                 for e in acc.elems:
                     self.write((acc.buf, e), ("ev", ev.idx))
+
+    def aliased(self, ev, unorderable: list) -> None:
+        """A task that reads an element through one argument and writes another element the
+        placement made the same memory through another (the target's rows read and the source
+        written, or the reverse): placed, the kernel reads and writes the same bytes through two
+        arguments, which the program as written keeps apart."""
+        read = {}
+        for k, acc in enumerate(ev.accesses):
+            if acc.read:
+                for e in acc.elems:
+                    if (acc.buf, e) in self.parent:
+                        read.setdefault(self.find((acc.buf, e)), set()).add(((acc.buf, e), k))
+        for k, acc in enumerate(ev.accesses):
+            if acc.write:
+                for e in acc.elems:
+                    x = (acc.buf, e)
+                    if x in self.parent and any(y != x and j != k for y, j in read.get(self.find(x), ())):
+                        unorderable.append(f"{ev.describe()} reads and writes {x[0]}[{x[1]}] through two arguments "
+                                           "once an assemble's source is placed in its target's rows")
+                        return
 
     def assemble(self, src, region, line: int, mem, unorderable: list) -> None:
         for e in src.elems():
