@@ -8,9 +8,10 @@ from nanopass.languages.terms import ParamDir
 from nanopass.rewrite import Pass, register
 
 from .aliases import buffer_roots
-from .hazards import _sub_region, _walk_storage, storage_map
+from .assembled_rows import Placement, assembled_rows, dead_assembles, drop_assembles, live_uses, same_exprs
+from .hazards import _walk_storage, storage_map
 from .host_accesses import element_places, host_target
-from .regions import FULL, UNKNOWN, Box, overlaps
+from .regions import UNKNOWN, overlaps
 from .kernels import kernel_table
 from . import remove_dead_values as dead_values
 from .util import BODY_FIELDS, assigned_names, binders_of, iter_stmts, var_reads
@@ -60,9 +61,14 @@ class FuseCreateAssembleToSlice(Pass):
     available where ``src`` is created (a name bound inside an earlier ``with`` block is available
     after it), or a placement that would be visible, is a user error saying why. A source made
     with an ``init_value`` is placed only when a task overwrites all of it (an ``Out`` argument,
-    on every path) before any other use: a view is never filled. An assemble whose target nothing
-    observes (``dead_assembles``) is dropped first: it places nothing. Afterwards no
-    ``AssembleTensor`` is left, and every read observes what it observed with the copy.
+    on every path) before any other use: a view is never filled. A write of the source after the
+    assemble, and every use after that write, is no such use when nothing reads or writes the
+    rows it is placed in from that write on (``rows_unused_from``). An assemble whose rows nothing
+    reads before they are overwritten (``assembled_rows.dead_assembles``: its target is never
+    read, or a later assemble of the same block fills the same rows first) is dropped first: it
+    places nothing. Afterwards no ``AssembleTensor`` is left, and every read observes what it
+    observed with the copy. What reads which rows is ``assembled_rows``' analysis; this pass
+    rewrites by it and refuses what it cannot prove invisible.
     """
 
     name = "fuse_create_assemble_to_slice"
@@ -77,12 +83,13 @@ class FuseCreateAssembleToSlice(Pass):
             return program
         self.kernels = kernel_table(program)
         self.analyse(func)
-        dead = self.dead_assembles(func.body)
+        dead = dead_assembles(func.body, self.kernels, self.roots, self.places, self.live)
         if dead:
-            func = func.replace(body=_drop_assembles(func.body, dead))
+            func = func.replace(body=drop_assembles(func.body, dead))
             self.analyse(func)
-        self.placed: dict[str, tuple] = {}  # source -> (the target's places, the offset) it was placed at
-        self.rows_of: dict[str, set] = {}  # placed source -> the (root, region)s it now is
+        self.placed: dict[str, Placement] = {}  # source -> where it was placed
+        self.rows_of: dict[str, frozenset] = {}  # placed source -> the (root, region)s it now is
+        self.in_loop = False  # whether the block being rewritten runs more than once
         self.defined_before: set[str] = {p.name for p in func.params} | {d.name for d in func.dyn_dims}
         body = self.sequence(func.body)
         return S.Program(program.name, program.kernels, func.replace(body=body), span=program.span)
@@ -94,61 +101,19 @@ class FuseCreateAssembleToSlice(Pass):
         self.live, _ = dead_values.RemoveDeadValues.liveness(func.body)
         self.uses = live_uses(func.body, self.live)
 
-    def dead_assembles(self, body) -> set[int]:
-        """The ids of the assembles whose target nothing observes: every buffer the target may be
-        is made by ``pl.create_tensor`` in the body, and no live value, task ``In`` or ``InOut``
-        argument, host access or return reads any name stored in it (or in a view of it); only
-        assembles write into it, and tasks through ``Out`` arguments. Such an assemble copies
-        into rows nothing reads: it places nothing, and its source's later uses are no uses after
-        it."""
-        created = {s.var.name for s in iter_stmts(body) if s._production == "Let" and s.value._production == "CreateTensor"}
-        dead, verdict = set(), {}
-        for stmt in iter_stmts(body):
-            if stmt._production != "Let" or stmt.value._production != "AssembleTensor":
-                continue
-            roots = frozenset(r for r, _ in self.places.get(stmt.value.target.name, ()))
-            if roots not in verdict:
-                verdict[roots] = bool(roots) and roots <= created and not self.observed(body, roots)
-            if verdict[roots]:
-                dead.add(id(stmt))
-        return dead
-
-    def observed(self, body, roots: frozenset) -> bool:
-        """Whether anything live reads a name stored in one of the buffers ``roots`` (a loop carry
-        or if result holding one is stored there too, so its reads count, not its inits and yields)."""
-        names = {n for n, places in self.places.items() if any(r in roots for r, _ in places)}
-        for stmt in iter_stmts(body):
-            kind = stmt._production
-            if kind == "Let":
-                value = stmt.value
-                if value._production in dead_values.PURE and stmt.var.name not in self.live:
-                    continue
-                read = [value.source, *value.offset] if value._production == "AssembleTensor" else [value]
-            elif kind == "Task":
-                params = self.kernels[stmt.kernel].params
-                read = [a.value for a, p in zip(stmt.args, params) if p.dir is not ParamDir.Out]
-            elif kind in BODY_FIELDS or kind == "Yield":
-                continue
-            else:
-                read = [stmt]
-            if names & var_reads(read).keys():
-                return True
-        return False
-
-    def same_rows(self, stmt, src: str, placed: tuple) -> bool:
-        """Whether ``stmt`` assembles ``src`` (all of its buffer) into the rows it was placed in
-        (``placed``: the target's places and the offset): a copy of the rows onto themselves."""
+    def same_rows(self, stmt, src: str, placed: Placement) -> bool:
+        """Whether ``stmt`` assembles ``src`` (all of its buffer) into the rows it was placed in:
+        a copy of the rows onto themselves."""
         if stmt._production != "Let" or stmt.value._production != "AssembleTensor":
             return False
         value = stmt.value
         source = value.source.name
-        [(_, region)] = placed[0] if placed[0] is not None and len(placed[0]) == 1 else [(None, UNKNOWN)]
         return (
-            (region is FULL or isinstance(region, Box))  # (one buffer, rows known: the same rows at both)
+            placed.region() is not None  # (one buffer, rows known: the same rows at both)
             and self.roots.get(source, source) == src
             and self.places.get(source) == self.places.get(src)
-            and self.places.get(value.target.name) == placed[0]
-            and _same_exprs(value.offset, placed[1])
+            and self.places.get(value.target.name) == placed.places
+            and same_exprs(value.offset, placed.offset)
         )
 
     def sequence(self, stmts) -> tuple:
@@ -163,12 +128,13 @@ class FuseCreateAssembleToSlice(Pass):
         for stmt in stmts:
             fields = BODY_FIELDS.get(stmt._production)
             if fields:
-                outer = set(self.defined_before)
+                outer, in_loop = set(self.defined_before), self.in_loop
                 self.defined_before |= {it.var.name for it in getattr(stmt, "iters", ())}
                 if stmt._production == "For":  # (a While has no loop variable)
                     self.defined_before.add(stmt.var.name)
+                self.in_loop = in_loop or stmt._production in ("For", "While")
                 stmt = stmt.replace(**{f: self.sequence(getattr(stmt, f)) for f in fields})
-                self.defined_before = outer
+                self.defined_before, self.in_loop = outer, in_loop
             self.defined_before |= {b.name for b in visible_binders(stmt)}
             out.append(stmt)
         return tuple(out)
@@ -205,7 +171,7 @@ class FuseCreateAssembleToSlice(Pass):
         aliases = {n for n, r in self.roots.items() if r == src} | {src}
         aliases |= {n for n, places in self.places.items() if any(r == src for r, _ in places)}
         after = sum(self.uses.get(n, 0) for n in aliases) - self.uses_before(stmts, at, aliases)
-        placed = (self.places.get(target), tuple(value.offset))
+        placed = Placement.of(self.places.get(target), stmts[create_at].value.shape, value.offset)
         if after and not self.reads_after_see_the_copy(stmts, at, aliases, after, stmts[create_at], placed):
             raise UserError(
                 f"'{_base(src)}' is used after it was assembled into '{_base(target)}'",
@@ -245,7 +211,7 @@ class FuseCreateAssembleToSlice(Pass):
         )
         stmts[at] = S.Let(let.var, value.target, span=let.span)
         self.placed[src] = placed
-        self.rows_of[src] = {(root, _sub_region(region, create.value.shape, value.offset)) for root, region in placed[0] or ()}
+        self.rows_of[src] = placed.rows
         return at
 
     def place_by_branch(self, stmts: list, create_at: int, at: int, available: set) -> int | None:
@@ -316,7 +282,7 @@ class FuseCreateAssembleToSlice(Pass):
         )
         stmts.insert(create_at, select)
         stmts[at + 1] = S.Let(let.var, value.target, span=let.span)
-        self.rows_of[create.var.name] = {(root, UNKNOWN) for base in bases for root, _ in self.places.get(base, ())}
+        self.rows_of[create.var.name] = frozenset((root, UNKNOWN) for base in bases for root, _ in self.places.get(base, ()))
         return at + 1
 
     def storage(self, places) -> set:
@@ -342,17 +308,19 @@ class FuseCreateAssembleToSlice(Pass):
                 return j
         return 0
 
-    def reads_after_see_the_copy(self, stmts, at: int, aliases: set[str], count: int, create, placed: tuple) -> bool:
+    def reads_after_see_the_copy(self, stmts, at: int, aliases: set[str], count: int, create, placed: Placement) -> bool:
         """Whether the ``count`` live uses of the source after the assemble at ``stmts[at]`` are
-        all in ``stmts`` and all reads (a task's ``In`` argument, a host element read, through
-        views and copies made after it, an assemble of the source into the rows it is placed in)
-        that nothing writes the rows the source is placed in, nor the source, between the
-        assemble and them: placed, such a read sees the rows the assemble copied, which hold what
-        the source holds."""
-        value = stmts[at].value
+        all in ``stmts`` and, up to the first statement that may write the source (a task's
+        ``Out`` or ``InOut`` argument, a host element write), all reads (a task's ``In`` argument,
+        a host element read, through views and copies made after it, an assemble of the source
+        into the rows it is placed in) that nothing writes the rows the source is placed in, nor
+        the source, between the assemble and them: placed, such a read sees the rows the assemble
+        copied, which hold what the source holds. From a write of the source on, the source and
+        the rows it is placed in may differ as written: the uses after it are invisible when
+        nothing reads or writes those rows from there on (``rows_unused_from``)."""
         src = create.var.name
         names = set(aliases)
-        seen, last = 0, None
+        seen, last, diverged = 0, None, None
         for j in range(at + 1, len(stmts)):
             for stmt in iter_stmts([stmts[j]]):
                 kind = stmt._production
@@ -372,15 +340,20 @@ class FuseCreateAssembleToSlice(Pass):
                     for a, param in zip(stmt.args, self.kernels[stmt.kernel].params)
                 ):
                     pass
-                else:
+                elif diverged is None and kind in ("Task", "WriteTensor"):
+                    diverged = j
+                elif diverged is None:
                     return False
                 seen += sum(k for n, k in uses.items() if n in aliases)
-                last = j
+                last = j if diverged is None else last
         if seen != count:
             return False  # (a use outside the block: after a with block the assemble is in)
+        if diverged is not None and not self.rows_unused_from(stmts, at, diverged, placed):
+            return False
+        end = diverged if diverged is not None else (last + 1 if last is not None else at + 1)
         # a write between of the rows the source is placed in, or of the source's own buffer,
         # would make the read see something else than the copy
-        rows = {(root, _sub_region(region, create.value.shape, value.offset)) for root, region in placed[0] or ()}
+        rows = set(placed.rows)
         rows |= {place for n in aliases for place in self.places.get(n, ())}
 
         def hits(places) -> bool:
@@ -390,7 +363,7 @@ class FuseCreateAssembleToSlice(Pass):
                 for root, placed_region in rows
             )
 
-        for stmt in iter_stmts(stmts[at + 1 : last + 1]):
+        for stmt in iter_stmts(stmts[at + 1 : end]):
             kind = stmt._production
             if kind == "Task":
                 written = [self.places.get(e.name, ()) for e in _written(stmt, self.kernels[stmt.kernel])]
@@ -405,14 +378,36 @@ class FuseCreateAssembleToSlice(Pass):
                 return False
         return True
 
+    def rows_unused_from(self, stmts, at: int, start: int, placed: Placement) -> bool:
+        """Whether nothing reads or writes the rows ``placed`` in ``stmts[start:]`` or after them:
+        every buffer they are in is made by ``pl.create_tensor`` (a parameter's rows are read by
+        the caller), and the names stored there (a placed source's counting for its rows) occur
+        only in ``stmts[:start]``, in a loop only after the assemble at ``stmts[at]`` unless the
+        buffer is made in ``stmts[:at]`` (anew each iteration). A write of the source there then
+        changes no value that anything reads in those rows."""
+        roots = {root for root, _ in placed.rows}
+        block = _block_of(self.func.body, stmts[at])  # (as analysed: stmts before at may be rewritten)
+        shift = next(j for j, s in enumerate(block) if s is stmts[at]) - at
+        made = {
+            s.var.name: j for j, s in enumerate(block) if s._production == "Let" and s.value._production == "CreateTensor"
+        }
+        created = {s.var.name for s in iter_stmts(self.func.body) if s._production == "Let" and s.value._production == "CreateTensor"}
+        if not roots or not roots <= created:
+            return False
+        names = {
+            name for name, places in self.places.items()
+            if any(r == root and overlaps(region, rows) for r, region in self.storage(places) for root, rows in placed.rows)
+        }
+        first = at if self.in_loop and not all(made.get(root, at + shift) < at + shift for root in roots) else 0
+        inside = _accesses(block[first + shift if first else 0 : start + shift])
+        everywhere = _accesses(self.func.body)
+        return all(everywhere.get(name, 0) == inside.get(name, 0) for name in names)
+
     def check_placement_invisible(self, between, value, create, let) -> None:
         """Nothing in ``between`` (the statements from the source's create to the assemble) reads
         or writes the rows of the target the source is placed in."""
         target, src = value.target.name, create.var.name
-        rows = {
-            (root, _sub_region(region, create.value.shape, value.offset))
-            for root, region in self.places.get(target, ())
-        }
+        rows = assembled_rows(self.places.get(target), create.value.shape, value.offset)
 
         def touches(expr, places=None) -> bool:
             if expr._production != "Var":
@@ -487,33 +482,36 @@ class FuseCreateAssembleToSlice(Pass):
         )
 
 
-def _same_exprs(a, b) -> bool:
-    """Whether two offsets are the same names and constants (the same values where both are read)."""
-
-    def key(e):
-        if e._production == "Var":
-            return ("var", e.name)
-        if e._production == "Int":
-            return ("int", e.value)
-        return None
-
-    keys_a, keys_b = [key(e) for e in a], [key(e) for e in b]
-    return len(a) == len(b) and None not in keys_a and keys_a == keys_b
-
-
-def _drop_assembles(stmts, dead: set[int]) -> tuple:
-    """``stmts`` with each assemble whose id is in ``dead``, wherever nested, replaced by a copy of
-    its target (the target keeps its rows: nothing reads them)."""
-    out = []
-    for stmt in stmts:
-        if id(stmt) in dead:
-            stmt = S.Let(stmt.var, stmt.value.target, span=stmt.span)
+def _accesses(stmts) -> dict[str, int]:
+    """How often each name occurs in ``stmts`` (wherever nested) where it may be read or written:
+    not in a ``Yield`` nor as a loop carry's init (the carry is stored where its init is, and
+    its own occurrences count)."""
+    counts: dict[str, int] = {}
+    for stmt in iter_stmts(stmts):
+        kind = stmt._production
+        if kind == "Yield":
+            continue
+        if kind == "For":
+            nodes = [stmt.start, stmt.stop, stmt.step]
+        elif kind in ("While", "If"):
+            nodes = [stmt.cond]
         else:
-            fields = BODY_FIELDS.get(stmt._production)
-            if fields:
-                stmt = stmt.replace(**{f: _drop_assembles(getattr(stmt, f), dead) for f in fields})
-        out.append(stmt)
-    return tuple(out)
+            nodes = [] if kind in BODY_FIELDS else [stmt]
+        for name, k in var_reads(nodes).items():
+            counts[name] = counts.get(name, 0) + k
+    return counts
+
+
+def _block_of(stmts, stmt) -> tuple:
+    """The block (of ``stmts``, wherever nested) that holds ``stmt`` (by identity)."""
+    if any(s is stmt for s in stmts):
+        return stmts
+    for s in stmts:
+        for field in BODY_FIELDS.get(s._production, ()):
+            found = _block_of(getattr(s, field), stmt)
+            if found is not None:
+                return found
+    return None
 
 
 def _inline_branch(branch, body) -> list:
@@ -553,46 +551,6 @@ def _heads(stmt) -> list:
     if kind == "If":
         return [stmt.cond]
     return []
-
-
-def live_uses(stmts, live: set[str], kept=None) -> dict[str, int]:
-    """How often each name is read by ``stmts`` where the reading value is live
-    (``RemoveDeadValues.liveness``): a pure let whose name is dead, a dead loop carry's init and
-    yielded value, and a dead if result's yielded values read nothing that anything observes.
-    ``kept`` marks, for the ``Yield`` ending ``stmts``, which of its values are live."""
-    counts: dict[str, int] = {}
-
-    def add(nodes) -> None:
-        for name, k in var_reads(nodes).items():
-            counts[name] = counts.get(name, 0) + k
-
-    def merge(inner: dict[str, int]) -> None:
-        for name, k in inner.items():
-            counts[name] = counts.get(name, 0) + k
-
-    for stmt in stmts:
-        kind = stmt._production
-        if kind == "Let":
-            if stmt.value._production in dead_values.PURE and stmt.var.name not in live:
-                continue
-            add([stmt.value])
-        elif kind == "Yield" and kept is not None:
-            add([v for v, keep in zip(stmt.values, kept) if keep])
-        elif kind in ("For", "While"):
-            carried = [it.var.name in live or res.name in live for it, res in zip(stmt.iters, stmt.results)]
-            add([stmt.start, stmt.stop, stmt.step] if kind == "For" else [stmt.cond])
-            add([it.init for it, keep in zip(stmt.iters, carried) if keep])
-            merge(live_uses(stmt.body, live, carried))
-        elif kind == "If":
-            merged = [res.name in live for res in stmt.results]
-            add([stmt.cond])
-            merge(live_uses(stmt.then, live, merged))
-            merge(live_uses(stmt.orelse, live, merged))
-        elif kind in ("Scope", "CompilerScope"):
-            merge(live_uses(stmt.body, live, kept))
-        else:
-            add([stmt])
-    return counts
 
 
 def _vars_in_stmt(stmt) -> set[str]:

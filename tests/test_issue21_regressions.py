@@ -62,6 +62,10 @@ class P:
     def fill2(self, a: pl.Tensor[[16, 16], pl.FP32], s: pl.Out[pl.Tensor[[2, 16], pl.FP32]]) -> pl.Tensor[[2, 16], pl.FP32]:
         return s
 
+    @pl.function(type=pl.FunctionType.AIV)
+    def cp4(self, a: pl.Tensor[[4, 16], pl.FP32], s: pl.Out[pl.Tensor[[4, 16], pl.FP32]]) -> pl.Tensor[[4, 16], pl.FP32]:
+        return s
+
     @pl.function(type=pl.FunctionType.Orchestration)
     def orch(
         self,
@@ -544,7 +548,8 @@ def _placement_shapes():
     again = ASSEMBLE.replace("s = pl.create", "s2 = pl.create").replace("x, s)", "x, s2)").replace("y, s, [", "y, s2, [")
     shapes = {
         "twice_in_a_loop": "for i in pl.range(2):\n" + _indent(ASSEMBLE),
-        "two_sources": ASSEMBLE + "\n" + again.replace("s, ts =", "s2, ts2 ="),
+        # (the read keeps the first assemble's rows live: overwritten unread, it would be dropped)
+        "two_sources": ASSEMBLE + "\n" + ROW_ACCESSES["read"] + "\n" + again.replace("s, ts =", "s2, ts2 ="),
         "whole_target_read_after": ASSEMBLE + "\nty = pl.submit(self.rd, y)",
         "write_before_a_view_of_the_source": ROW_ACCESSES["write"] + "\n" + ASSEMBLE.replace(
             "s, ts = pl.submit(self.fill, x, s)", "v = pl.tensor.slice(s, [4, 16], [0, 0])\nv, ts = pl.submit(self.fill, x, v)"),
@@ -571,6 +576,111 @@ def test_class5_pairs_a_placement_makes_in_a_manual_scope_are_the_compilers(tmp_
     for result in check_all(tmp_path, body, values=(0, 1, 2, 3)):
         assert result.mismatches == []
         assert {f.tensors[1].view.buffer for f in kernels_of(result.emission, "fill")} <= {"in1"}  # placed in y
+
+
+# Placements that need the liveness of the target's rows from a point on (issue 21, asm24): is any
+# value in those rows read again before it is overwritten? The tester (tools/attack/semantics.py)
+# calls each first program placeable; each near miss adds a read that sees the changed rows.
+SOURCE_UPDATED_THEN_ASSEMBLED_AGAIN = """
+s = pl.create_tensor([4, 16], dtype=pl.FP32)
+s = self.fill(x, s)
+y = pl.assemble(y, s, [0, 0])
+s, z = self.rows(x, s, z)
+READ
+y = pl.assemble(y, s, [0, 0])
+"""
+
+
+def test_class5_an_assemble_whose_rows_are_assembled_again_unread_places_nothing(tmp_path):
+    # The first assemble's rows are overwritten by the second before anything reads them: dropped,
+    # s is placed once (by the second), and the update of s is an update of y's rows.
+    body = SOURCE_UPDATED_THEN_ASSEMBLED_AGAIN.replace("READ\n", "")
+    for result in check_all(tmp_path, body, values=(0, 1, 2, 3)):
+        assert result.mismatches == []
+        assert [t.tensors[1].view.buffer for t in result.emission.tasks() if t.kernel in ("fill", "rows")] == ["in1"] * 2
+    in_a_loop = "for i in pl.range(n):\n" + _indent("self.rd(y)" + body)
+    assert all(result.mismatches == [] for result in check_all(tmp_path, in_a_loop, values=(0, 1, 2, 3)))
+
+
+@pytest.mark.parametrize("read", ["self.rd(y)", "w = pl.tensor.slice(y, [4, 16], [0, 0])\nself.rd4(w)",
+                                  "v = pl.tensor.read(y, [1, 1])\npl.tensor.write(z, [0, 0], v)"])
+def test_class5_a_read_of_the_rows_between_the_two_assembles_keeps_the_refusal(tmp_path, read):
+    # The read sees what the first assemble copied (s before the update): placed, it would see the
+    # update, and s cannot be placed only from the second assemble on.
+    error = refusal(tmp_path, SOURCE_UPDATED_THEN_ASSEMBLED_AGAIN.replace("READ", read))
+    assert "'s' is used after it was assembled into 'y'" in str(error)
+
+
+SECOND_SOURCE_MADE_FROM_THE_FIRST = """
+t = pl.create_tensor([4, 16], dtype=pl.FP32)
+t = self.fill(x, t)
+y = pl.assemble(y, t, [0, 0])
+READ
+s = pl.create_tensor([4, 16], dtype=pl.FP32)
+s = self.cp4(t, s)
+y = pl.assemble(y, s, [0, 0])
+self.rd4(t)
+"""
+
+
+def test_class5_a_first_source_overwritten_unread_by_a_second_is_read_while_the_second_is_written(tmp_path):
+    # t's rows in y are overwritten by s's before anything reads them: t stays its own buffer, so
+    # cp4 reads t and writes s (y's rows) apart, as written.
+    body = SECOND_SOURCE_MADE_FROM_THE_FIRST.replace("READ\n", "")
+    for result in check_all(tmp_path, body, values=(0, 1, 2, 3)):
+        assert result.mismatches == []
+        [fill], [cp4] = kernels_of(result.emission, "fill"), kernels_of(result.emission, "cp4")
+        assert fill.tensors[1].view.buffer != "in1" and cp4.tensors[1].view.buffer == "in1"
+
+
+def test_class5_a_read_of_the_first_sources_rows_before_the_second_keeps_the_refusal(tmp_path):
+    # Read, t's rows must hold t (t placed in y); s placed there too, cp4 would read and write the
+    # same bytes. (tools/attack/semantics.py calls this placeable: its rule looks at accesses to y,
+    # not at the read of t that the placement of t makes one of y's rows.)
+    error = refusal(tmp_path, SECOND_SOURCE_MADE_FROM_THE_FIRST.replace("READ", "self.rd(y)").replace("self.rd4(t)\n", ""))
+    assert "which writes 's', reads the rows of 'y'" in str(error)
+
+
+SOURCE_UPDATED_AFTER_ITS_ROWS_ARE_READ = """
+s = pl.create_tensor([4, 16], dtype=pl.FP32)
+s = self.fill(x, s)
+u = pl.create_tensor([16, 16], dtype=pl.FP32)
+u = pl.assemble(u, s, [4, 0])
+v = pl.tensor.read(u, [5, 0])
+pl.tensor.write(y, [0, 0], v)
+s, z = self.rows(x, s, z)
+self.rd4(s)
+"""
+
+
+def test_class5_a_source_updated_once_nothing_reads_its_rows_again_keeps_the_placement(tmp_path):
+    # After the host read nothing reads u: the update of s (u's rows, placed) is seen by s's reads
+    # only. In a loop u's rows are read each iteration after that iteration's assemble only.
+    in_a_loop = "u = pl.create_tensor([16, 16], dtype=pl.FP32)\nfor i in pl.range(n):\n" + _indent(
+        SOURCE_UPDATED_AFTER_ITS_ROWS_ARE_READ.replace("u = pl.create_tensor([16, 16], dtype=pl.FP32)\n", "")
+        .replace("[0, 0], v)", "[0, i], v)"))
+    for body in (SOURCE_UPDATED_AFTER_ITS_ROWS_ARE_READ, in_a_loop):
+        for result in check_all(tmp_path, body, values=(0, 1, 2, 3)):
+            assert result.mismatches == []
+            fills = kernels_of(result.emission, "fill")
+            assert len({f.tensors[1].view.buffer for f in fills}) <= 1  # placed: the buffer of u
+
+
+SOURCE_UPDATED_NEAR_MISSES = {  # name: the program, with a read of u's rows that sees the update
+    "read_after": SOURCE_UPDATED_AFTER_ITS_ROWS_ARE_READ + "self.rd(u)\n",
+    "read_in_a_branch_after": SOURCE_UPDATED_AFTER_ITS_ROWS_ARE_READ + "if n > 1:\n    self.rd(u)\n",
+    "host_write_after": SOURCE_UPDATED_AFTER_ITS_ROWS_ARE_READ.replace("self.rd4(s)", "pl.tensor.write(u, [4, 0], 1.0)\nself.rd4(s)"),
+    "target_a_parameter": SOURCE_UPDATED_AFTER_ITS_ROWS_ARE_READ.replace("u = pl.create_tensor([16, 16], dtype=pl.FP32)\n", "")
+    .replace("(u, ", "(y, ").replace("u = ", "y = "),  # (the caller reads y)
+    "read_before_in_a_loop": "u = pl.create_tensor([16, 16], dtype=pl.FP32)\nfor i in pl.range(n):\n" + _indent(
+        "self.rd(u)\n" + SOURCE_UPDATED_AFTER_ITS_ROWS_ARE_READ.replace("u = pl.create_tensor([16, 16], dtype=pl.FP32)\n", "")),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SOURCE_UPDATED_NEAR_MISSES))
+def test_class5_a_read_of_the_rows_after_the_sources_update_keeps_the_refusal(tmp_path, name):
+    error = refusal(tmp_path, SOURCE_UPDATED_NEAR_MISSES[name])
+    assert "'s' is used after it was assembled into " in str(error)
 
 
 # -- class 7: valid programs once refused ------------------------------------------------------------------
@@ -868,13 +978,21 @@ s2 = self.fill(z, s2)
 def test_class5_a_read_of_a_placed_source_where_a_second_source_placed_in_its_rows_is_written_is_refused(tmp_path):
     # Placed, s and s2 are both y's rows 4..7: the read of s after s2's writer would see s2 (no
     # compilation keeps both, the runtime having no copy). It was placed, and the read saw s2.
-    error = refusal(tmp_path, PLACED + SECOND_SOURCE + "v = pl.tensor.read(s, [1, 1])\n"
-                    "pl.tensor.write(z, [0, 0], v)\ny = pl.assemble(y, s2, [4, 0])")
+    # (rd reads what the first assemble copied: without it the first assemble's rows are
+    # overwritten unread, and s stays its own buffer, its read seeing s.)
+    body = PLACED + "self.rd(y)\n" + SECOND_SOURCE + "v = pl.tensor.read(s, [1, 1])\npl.tensor.write(z, [0, 0], v)\n" \
+        "y = pl.assemble(y, s2, [4, 0])"
+    error = refusal(tmp_path, body)
     assert "the host (line" in str(error) and "reads the rows of 'y' that 's2' would share" in str(error)
+    for result in check_all(tmp_path, body.replace("self.rd(y)\n", ""), values=(0, 1)):
+        assert result.mismatches == []
+        assert [f.tensors[1].view.buffer for f in kernels_of(result.emission, "fill")] == ["b0", "in1"]
 
 
 def test_class7_a_read_of_a_placed_source_before_a_second_source_is_made_keeps_both_placements(tmp_path):
-    body = PLACED + "v = pl.tensor.read(s, [1, 1])\npl.tensor.write(z, [0, 0], v)\n" + SECOND_SOURCE + "y = pl.assemble(y, s2, [4, 0])"
+    # (rd reads what the first assemble copied: overwritten unread, it would place nothing)
+    body = PLACED + "self.rd(y)\nv = pl.tensor.read(s, [1, 1])\npl.tensor.write(z, [0, 0], v)\n" + SECOND_SOURCE \
+        + "y = pl.assemble(y, s2, [4, 0])"
     for result in check_all(tmp_path, body, values=(0, 1)):
         assert result.mismatches == []
         assert [f.tensors[1].view.buffer for f in kernels_of(result.emission, "fill")] == ["in1", "in1"]

@@ -1,0 +1,212 @@
+"""What reads the rows a ``pl.assemble`` fills: the analysis ``fuse_create_assemble_to_slice`` rewrites by.
+
+An assemble copies its source into rows of its target. Placing the source in those rows (the
+rewrite) is invisible only where no read can tell the copy from the placement; these functions
+answer, on the SSA function as it is, which reads there are:
+
+- ``live_uses``: how often each name is read by values something observable needs;
+- ``read_names``: the names one statement reads (its own reads, not its bodies');
+- ``dead_assembles``: the assembles whose rows nothing reads before they are overwritten (the
+  target is never read, or a later assemble of the same block fills the same rows first);
+- ``Placement``: the rows a placed source is, with the target's places and the offset.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from nanopass.languages.terms import ParamDir
+
+from . import remove_dead_values as dead_values
+from .hazards import _sub_region
+from .regions import FULL, Box, covers, overlaps
+from .util import BODY_FIELDS, iter_stmts, var_reads
+
+
+class Placement(NamedTuple):
+    """Where an assemble puts its source: the target's places (``storage_map``'s), the offset and
+    the source's shape (expressions), and the rows of the target the source is (``(root, region)``
+    pairs)."""
+
+    places: frozenset | None
+    offset: tuple
+    shape: tuple
+    rows: frozenset
+
+    @classmethod
+    def of(cls, places, shape, offset) -> "Placement":
+        return cls(places, tuple(offset), tuple(shape), assembled_rows(places, shape, offset))
+
+    def region(self):
+        """The one region of the one buffer the target is, when it is known (the whole buffer or
+        a box); else None."""
+        if self.places is None or len(self.places) != 1:
+            return None
+        [(_, region)] = self.places
+        return region if region is FULL or isinstance(region, Box) else None
+
+
+def assembled_rows(places, shape, offset) -> frozenset:
+    """The ``(root, region)`` pairs a source of ``shape`` assembled at ``offset`` into a target
+    stored in ``places`` fills."""
+    return frozenset((root, _sub_region(region, shape, offset)) for root, region in places or ())
+
+
+def same_exprs(a, b) -> bool:
+    """Whether two expression lists are the same names and constants (the same values where both are read)."""
+
+    def key(e):
+        if e._production == "Var":
+            return ("var", e.name)
+        if e._production == "Int":
+            return ("int", e.value)
+        return None
+
+    keys_a, keys_b = [key(e) for e in a], [key(e) for e in b]
+    return len(a) == len(b) and None not in keys_a and keys_a == keys_b
+
+
+def read_names(stmt, kernels: dict, live: set[str]) -> set[str]:
+    """The names ``stmt`` itself reads where the reading is observable: a pure let whose name is
+    dead reads nothing; an assemble reads its source and offset, not its target (it overwrites the
+    target's rows and passes the rest on); a task reads its ``In`` and ``InOut`` arguments; a
+    statement with bodies or a ``Yield`` reads nothing here (a loop carry or if result holding a
+    tensor is stored where that tensor is, so its own reads count)."""
+    kind = stmt._production
+    if kind == "Let":
+        value = stmt.value
+        if value._production in dead_values.PURE and stmt.var.name not in live:
+            return set()
+        read = [value.source, *value.offset] if value._production == "AssembleTensor" else [value]
+    elif kind == "Task":
+        params = kernels[stmt.kernel].params
+        read = [a.value for a, p in zip(stmt.args, params) if p.dir is not ParamDir.Out]
+    elif kind in BODY_FIELDS or kind == "Yield":
+        return set()
+    else:
+        read = [stmt]
+    return set(var_reads(read))
+
+
+def dead_assembles(body, kernels: dict, roots: dict, places: dict, live: set[str]) -> set[int]:
+    """The ids of the assembles whose rows nothing reads, wherever nested. An assemble is dead when
+    every buffer its target may be is made by ``pl.create_tensor`` in the body and nothing reads a
+    name stored in one of them (only assembles write into them, and tasks through ``Out``
+    arguments), or when a later assemble in the same block fills all of its rows (one buffer, the
+    same or a larger box) before anything reads a name stored in an overlapping part of them.
+    Dropped (its target taken as it is), such an assemble changes no value anything reads, and its
+    source's later uses are no uses after it. One walk of the body, plus, for each assemble, the
+    statements of its block up to the first read of its rows or the assemble that overwrites them."""
+    creates = {s.var.name: s.value for s in iter_stmts(body) if s._production == "Let" and s.value._production == "CreateTensor"}
+    read_roots = {root for stmt in iter_stmts(body) for name in read_names(stmt, kernels, live)
+                  for root, _ in places.get(name, ())}
+    by_root: dict[str, list] = {}  # root -> the (name, region)s stored in it
+    for name, where in places.items():
+        for root, region in where:
+            by_root.setdefault(root, []).append((name, region))
+    dead: set[int] = set()
+
+    def filled(stmt) -> Placement | None:
+        if stmt._production != "Let" or stmt.value._production != "AssembleTensor":
+            return None
+        value = stmt.value
+        create = creates.get(roots.get(value.source.name, value.source.name))
+        if create is None:
+            return None
+        return Placement.of(places.get(value.target.name), create.shape, value.offset)
+
+    def overwrites(later: Placement, earlier: Placement) -> bool:
+        """Whether ``later`` fills every row ``earlier`` fills (one buffer, rows known or the same
+        expressions)."""
+        if earlier.region() is None or later.places != earlier.places:
+            return False
+        [(root, region)] = earlier.rows
+        [(_, later_region)] = later.rows
+        return covers(later_region, region) or (
+            same_exprs(later.offset, earlier.offset) and same_exprs(later.shape, earlier.shape)
+        )
+
+    def overwritten(stmts, at: int, placement: Placement) -> bool:
+        [(root, region)] = placement.rows
+        names = {name for name, where in by_root.get(root, ()) if overlaps(where, region)}
+        for later in stmts[at + 1 :]:
+            fills = filled(later)
+            if fills is not None and overwrites(fills, placement):
+                return True
+            if any(names & read_names(stmt, kernels, live) for stmt in iter_stmts([later])):
+                return False
+        return False
+
+    def walk(stmts) -> None:
+        for at, stmt in enumerate(stmts):
+            for field in BODY_FIELDS.get(stmt._production, ()):
+                walk(getattr(stmt, field))
+            if stmt._production != "Let" or stmt.value._production != "AssembleTensor":
+                continue
+            target_roots = {root for root, _ in places.get(stmt.value.target.name, ())}
+            if target_roots and target_roots <= creates.keys() and not target_roots & read_roots:
+                dead.add(id(stmt))
+                continue
+            placement = filled(stmt)
+            if placement is not None and placement.region() is not None and overwritten(stmts, at, placement):
+                dead.add(id(stmt))
+
+    walk(body)
+    return dead
+
+
+def drop_assembles(stmts, dead: set[int]) -> tuple:
+    """``stmts`` with each assemble whose id is in ``dead``, wherever nested, replaced by a copy of
+    its target (the target keeps its rows: nothing reads the assembled ones)."""
+    from nanopass.languages import SSA
+
+    out = []
+    for stmt in stmts:
+        if id(stmt) in dead:
+            stmt = SSA.Let(stmt.var, stmt.value.target, span=stmt.span)
+        else:
+            fields = BODY_FIELDS.get(stmt._production)
+            if fields:
+                stmt = stmt.replace(**{f: drop_assembles(getattr(stmt, f), dead) for f in fields})
+        out.append(stmt)
+    return tuple(out)
+
+
+def live_uses(stmts, live: set[str], kept=None) -> dict[str, int]:
+    """How often each name is read by ``stmts`` where the reading value is live
+    (``RemoveDeadValues.liveness``): a pure let whose name is dead, a dead loop carry's init and
+    yielded value, and a dead if result's yielded values read nothing that anything observes.
+    ``kept`` marks, for the ``Yield`` ending ``stmts``, which of its values are live."""
+    counts: dict[str, int] = {}
+
+    def add(nodes) -> None:
+        for name, k in var_reads(nodes).items():
+            counts[name] = counts.get(name, 0) + k
+
+    def merge(inner: dict[str, int]) -> None:
+        for name, k in inner.items():
+            counts[name] = counts.get(name, 0) + k
+
+    for stmt in stmts:
+        kind = stmt._production
+        if kind == "Let":
+            if stmt.value._production in dead_values.PURE and stmt.var.name not in live:
+                continue
+            add([stmt.value])
+        elif kind == "Yield" and kept is not None:
+            add([v for v, keep in zip(stmt.values, kept) if keep])
+        elif kind in ("For", "While"):
+            carried = [it.var.name in live or res.name in live for it, res in zip(stmt.iters, stmt.results)]
+            add([stmt.start, stmt.stop, stmt.step] if kind == "For" else [stmt.cond])
+            add([it.init for it, keep in zip(stmt.iters, carried) if keep])
+            merge(live_uses(stmt.body, live, carried))
+        elif kind == "If":
+            merged = [res.name in live for res in stmt.results]
+            add([stmt.cond])
+            merge(live_uses(stmt.then, live, merged))
+            merge(live_uses(stmt.orelse, live, merged))
+        elif kind in ("Scope", "CompilerScope"):
+            merge(live_uses(stmt.body, live, kept))
+        else:
+            add([stmt])
+    return counts
