@@ -100,6 +100,13 @@ class FuseCreateAssembleToSlice(Pass):
         self.places = storage_map(func, self.kernels)
         self.live, _ = dead_values.RemoveDeadValues.liveness(func.body)
         self.uses = live_uses(func.body, self.live)
+        self.aliases_of: dict[str, set[str]] = {}  # root -> the names of it or stored in it
+        for name, root in self.roots.items():
+            self.aliases_of.setdefault(root, set()).add(name)
+        for name, places in self.places.items():
+            for root, _ in places:
+                self.aliases_of.setdefault(root, set()).add(name)
+        self.prefix = _Prefix(self.live)
 
     def same_rows(self, stmt, src: str, placed: Placement) -> bool:
         """Whether ``stmt`` assembles ``src`` (all of its buffer) into the rows it was placed in:
@@ -148,12 +155,13 @@ class FuseCreateAssembleToSlice(Pass):
         if src in self.placed and self.same_rows(let, src, self.placed[src]):
             # (the placement's check accepted this assemble as a read: no write of the rows or the
             # source comes between the two)
+            self.prefix.forget(at)
             stmts[at] = S.Let(let.var, value.target, span=let.span)
             return at
         create_at = next(
             (
                 j
-                for j in range(at)
+                for j in range(at - 1, -1, -1)  # (SSA: src is bound once)
                 if stmts[j]._production == "Let"
                 and stmts[j].var.name == src
                 and stmts[j].value._production == "CreateTensor"
@@ -168,9 +176,10 @@ class FuseCreateAssembleToSlice(Pass):
             )
         # (a view of the source shares its bytes too: a write through one after the assemble
         # would go to the target's rows once the source is placed)
-        aliases = {n for n, r in self.roots.items() if r == src} | {src}
-        aliases |= {n for n, places in self.places.items() if any(r == src for r, _ in places)}
-        after = sum(self.uses.get(n, 0) for n in aliases) - self.uses_before(stmts, at, aliases)
+        aliases = self.aliases_of.get(src, set()) | {src}
+        after = sum(self.uses.get(n, 0) for n in aliases) - self.prefix.uses(stmts, at + 1, aliases)
+        available = self.defined_before | self.prefix.bound(stmts, create_at)
+        self.prefix.forget(create_at)  # (what follows rewrites stmts[create_at : at + 1] only)
         placed = Placement.of(self.places.get(target), stmts[create_at].value.shape, value.offset)
         if after and not self.reads_after_see_the_copy(stmts, at, aliases, after, stmts[create_at], placed):
             raise UserError(
@@ -179,7 +188,6 @@ class FuseCreateAssembleToSlice(Pass):
                 hint=f"the runtime cannot copy: '{_base(src)}' becomes the rows of '{_base(target)}' it is assembled "
                 "into, so only reads of it that nothing writes either of before them see what the copy holds",
             )
-        available = self.defined_before | {b.name for s in stmts[:create_at] for b in visible_binders(s)}
         base = value.target
         root = self.roots.get(target, target)
         if target not in available and root in available and {r for r, _ in self.places.get(target, ())} == {root}:
@@ -292,10 +300,6 @@ class FuseCreateAssembleToSlice(Pass):
         for root, _ in places:
             out |= self.rows_of.get(root, set())
         return out
-
-    def uses_before(self, stmts, at: int, names: set[str]) -> int:
-        counts = live_uses(stmts[: at + 1], self.live)
-        return sum(counts.get(n, 0) for n in names)
 
     def hoist_target_create(self, stmts: list, create_at: int, at: int, target: str, available: set) -> int:
         """Move ``target``'s create (between create_at and at) to create_at; 0 if impossible."""
@@ -551,6 +555,49 @@ def _heads(stmt) -> list:
     if kind == "If":
         return [stmt.cond]
     return []
+
+
+class _Prefix:
+    """What a prefix of one block's statements reads (``live_uses``) and binds (``visible_binders``),
+    summed statement by statement as ``fuse`` walks the block left to right, so that each statement
+    is counted once until ``forget(lo)`` drops the statements from ``lo`` on (``fuse`` rewrites
+    only between a source's create and its assemble, both at or before the assemble it is at)."""
+
+    def __init__(self, live: set[str]):
+        self.live = live
+        self.stmts = None  # the block counted
+        self.parts: list[tuple[dict, frozenset]] = []  # (uses, binders) of stmts[i]
+        self.read: dict[str, int] = {}
+        self.binders: set[str] = set()
+
+    def extend(self, stmts: list, end: int) -> None:
+        if self.stmts is not stmts:
+            self.stmts, self.parts, self.read, self.binders = stmts, [], {}, set()
+        while len(self.parts) < end:
+            stmt = stmts[len(self.parts)]
+            part = (live_uses((stmt,), self.live), frozenset(b.name for b in visible_binders(stmt)))
+            self.parts.append(part)
+            for name, k in part[0].items():
+                self.read[name] = self.read.get(name, 0) + k
+            self.binders |= part[1]
+
+    def uses(self, stmts: list, end: int, names: set[str]) -> int:
+        """How often ``stmts[:end]`` read ``names`` where the reading value is live."""
+        self.extend(stmts, end)
+        return sum(self.read.get(n, 0) for n in names)
+
+    def bound(self, stmts: list, end: int) -> set[str]:
+        """The names visible after ``stmts[:end]`` (``end`` at most the extent counted; SSA: a name
+        bound in ``stmts[end:]`` is bound nowhere before)."""
+        self.extend(stmts, end)
+        return self.binders.difference(*(binders for _, binders in self.parts[end:]))
+
+    def forget(self, lo: int) -> None:
+        for read, binders in self.parts[lo:]:
+            for name, k in read.items():
+                self.read[name] -= k
+            self.binders -= binders
+        del self.parts[lo:]
 
 
 def _vars_in_stmt(stmt) -> set[str]:
