@@ -134,7 +134,7 @@ def test_shape_pattern_counts_at_size_3_counted_by_hand():
 
 
 def test_the_documented_families_have_the_documented_counts():
-    """tools/attack/found/RUNS.md, "Families of the scopes grammar": A, B and C."""
+    """tools/attack/found/RUNS.md, "The families of the scopes grammar": A, B and C."""
     assert scopes.count(4, patterns=["with(block(atom)),atom"]) == 1944
     family_b = ["loop(with(atom,atom))", "loop(with(atom),atom)", "loop(atom,with(atom))", "loop(with(atom)),atom"]
     assert scopes.count(4, patterns=family_b) == 5184
