@@ -80,8 +80,8 @@ def test_a_write_of_the_source_the_target_never_shows_is_placeable():
     assert unorderable(*into_a_dead_tensor) == []
 
 
-def _refusing(monkeypatch):
-    refused = record.Compiled(error_kind="user", error="prog.py:20:9: error: 't' is used after it was assembled")
+def _refusing(monkeypatch, message: str = "'t' is used after it was assembled into 'b'"):
+    refused = record.Compiled(error_kind="user", error=f"prog.py:20:9: error: {message}")
     monkeypatch.setattr(record, "compile_dsl", lambda path, **options: refused)
 
 
@@ -145,3 +145,22 @@ def test_a_task_reading_the_target_rows_and_writing_the_source_has_no_correct_co
     assert unorderable(P.Assemble("b", "t", 4), P.Call("wb", ("x", "t"), ("t",)), *rewrite(4)) == []
     other_rows = (P.Assemble("b", "t", 0), P.Slice("s", "b", 4), P.Call("cb", ("s", "t"), ("t",)))
     assert unorderable(*other_rows, *rewrite(0)) == []
+
+
+def test_a_refusal_of_a_program_with_no_correct_compilation_is_right_only_for_that_reason(monkeypatch):
+    """The source is assembled into two used regions (no correct compilation: an assemble's
+    placement). Refused as an assemble the runtime cannot copy, that is right; refused for a race,
+    a TaskId or a loop's allocation, the compiler refused it for a reason that is not there."""
+    twice = P.Program(KERNELS, MADE + (P.Assemble("b", "t", 0), P.Assemble("a", "t", 0)))
+    for right in ("'t' is used after it was assembled into 'b'",
+                  "pl.assemble cannot make 't' a view of 'a' (the runtime cannot copy): ..."):
+        _refusing(monkeypatch, right)
+        rep = runner.check(twice, settings=((1, 0),))
+        assert rep.unorderable_kinds == {semantics.PLACEMENT}
+        assert rep.right_refusal() and rep.classes() == set(), right
+    for wrong in ("the host write of 'b' races the task that reads it in this manual scope",
+                  "this loop may yield several TaskIds for 'm'",
+                  "'t' is created in a loop of a manual scope and used after it: no correct compilation"):
+        _refusing(monkeypatch, wrong)
+        rep = runner.check(twice, settings=((1, 0),))
+        assert not rep.right_refusal() and rep.classes() == {"refusal"}, wrong

@@ -8,6 +8,10 @@
   --exhaustive --grammar scopes --size K [--max-atoms A] --out DIR
                                       the same over scopes.py's grammar (buffers made and replaced in
                                       scopes, manual scopes, loops and carries; runs for n in 0..3)
+  --exhaustive ... --shapes PATTERN   only the programs of the shapes PATTERN matches (repeatable),
+                                      e.g. --grammar scopes --shapes 'with(loop(atom)),atom': a
+                                      manual or AUTO scope around a loop around an atom, then an atom
+                                      (grammar.py: atom, block names, with, loop, block)
   --surface --seconds N --seed S ...  random programs over issue 22's DSL surface (surface_generate.py)
 
 Each failing program is saved as DIR/<class>/<name>.py with its failures in a header comment;
@@ -29,7 +33,7 @@ from collections import Counter, defaultdict
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from pathlib import Path
 
-from . import exhaustive, generate, record, rows, runner, scopes, shrink, surface_generate
+from . import exhaustive, generate, grammar, record, rows, runner, scopes, shrink, surface_generate
 from . import program as P
 
 COMPILE_TIMEOUT_S = 60
@@ -65,7 +69,8 @@ def work(name: str, prog: P.Program, host_region: str) -> dict:
     return {
         "name": name, "prog": prog, "source": rep.source, "classes": sorted(rep.classes()),
         "failures": [(s, f.cls, f.detail) for s, f in rep.failures], "refusal": rep.refusal,
-        "invalid": rep.invalid, "unorderable": bool(rep.unorderable), "runs": rep.runs, "tasks": rep.tasks, "seconds": time.monotonic() - t,
+        "invalid": rep.invalid, "right refusal": rep.right_refusal(),
+        "runs": rep.runs, "tasks": rep.tasks, "seconds": time.monotonic() - t,
         "text": runner.describe(rep),
     }
 
@@ -117,15 +122,13 @@ class Tally:
                 c["trace mismatches"] += 1
             elif cls.startswith("warning"):
                 c["warnings of freed buffers"] += 1
-        if r["refusal"] and r["unorderable"]:
+        if r["right refusal"]:
             c["refusals of programs with no correct compilation"] += 1
         elif r["refusal"]:
             c["refusals"] += 1
             msg = re.sub(r"^prog\.py:\d+:\d+: error: ", "", r["refusal"].splitlines()[0])
             self.refusals[re.sub(r"'[^']*'", "'…'", msg)] += 1
-        failing = [k for k in r["classes"] if k != "refusal"]
-        if r["refusal"] and not r["unorderable"]:
-            failing.append("refusal")
+        failing = list(r["classes"])
         if failing or r["invalid"]:
             c["failing programs"] += 1
         for cls in failing + (["tester-invalid"] if r["invalid"] else []):
@@ -141,17 +144,30 @@ class Tally:
                 "refusals": dict(self.refusals.most_common())}
 
 
+def _sizes(args) -> range:
+    """The exhaustive sizes a run enumerates: 1..--size, or only those its --shapes patterns have."""
+    if args.shapes:
+        return range(min(map(grammar.pattern_size, args.shapes)), max(map(grammar.pattern_size, args.shapes)) + 1)
+    return range(1, args.size + 1)
+
+
+def _tag(args) -> str:
+    """What program names and the mode say of --max-atoms and --shapes."""
+    return ("" if args.max_atoms is None else f"a{args.max_atoms}") + ("s" if args.shapes else "")
+
+
 def _programs(args):
     if args.exhaustive and args.grammar in GRAMMARS:
-        for size in range(1, args.size + 1):
-            for i, prog in enumerate(GRAMMARS[args.grammar].programs(size, max_atoms=args.max_atoms)):
-                yield f"{args.grammar}{size}{'' if args.max_atoms is None else f'a{args.max_atoms}'}-{i:05d}", prog
+        for size in _sizes(args):
+            for i, prog in enumerate(GRAMMARS[args.grammar].programs(size, max_atoms=args.max_atoms,
+                                                                     patterns=args.shapes)):
+                yield f"{args.grammar}{size}{_tag(args)}-{i:05d}", prog
         return
     if args.exhaustive:
         atoms = exhaustive.ALPHABETS[args.alphabet]
-        for size in range(1, args.size + 1):
-            for i, prog in enumerate(exhaustive.programs(size, atoms)):
-                yield f"ex{args.alphabet}{size}-{i:05d}", prog
+        for size in _sizes(args):
+            for i, prog in enumerate(exhaustive.programs(size, atoms, patterns=args.shapes)):
+                yield f"ex{args.alphabet}{size}{_tag(args)}-{i:05d}", prog
         return
     i = 0
     gen = surface_generate.generate if args.surface else generate.generate
@@ -165,17 +181,19 @@ def _programs(args):
 def _write_summary(args, tally: Tally, elapsed: float, partial: bool) -> dict:
     summary = tally.summary()
     summary["figures"]["wall seconds"] = round(elapsed, 1)
-    summary["mode"] = (f"exhaustive {args.grammar} grammar size {args.size}"
-                       + ("" if args.max_atoms is None else f" at most {args.max_atoms} atoms")
+    sizes = _sizes(args)
+    shapes = "" if not args.shapes else f" shapes {' | '.join(args.shapes)}"
+    summary["mode"] = (f"exhaustive {args.grammar} grammar size {sizes.stop - 1}"
+                       + ("" if args.max_atoms is None else f" at most {args.max_atoms} atoms") + shapes
                        if args.exhaustive and args.grammar in GRAMMARS else
-                       f"exhaustive size {args.size} ({args.alphabet} alphabet)" if args.exhaustive
+                       f"exhaustive size {sizes.stop - 1} ({args.alphabet} alphabet){shapes}" if args.exhaustive
                        else f"random{' surface' if args.surface else ''} seed {args.seed}")
     if args.exhaustive and args.grammar in GRAMMARS:
-        summary["programs in the grammar"] = sum(GRAMMARS[args.grammar].count(k, max_atoms=args.max_atoms)
-                                                 for k in range(1, args.size + 1))
+        summary["programs in the grammar"] = sum(
+            GRAMMARS[args.grammar].count(k, max_atoms=args.max_atoms, patterns=args.shapes) for k in sizes)
     elif args.exhaustive:
         summary["programs in the grammar"] = sum(
-            exhaustive.count(k, exhaustive.ALPHABETS[args.alphabet]) for k in range(1, args.size + 1))
+            exhaustive.count(k, exhaustive.ALPHABETS[args.alphabet], patterns=args.shapes) for k in sizes)
     summary["partial"] = partial
     (args.out / "summary.json").write_text(json.dumps(summary, indent=2, sort_keys=True) + "\n")
     return summary
@@ -193,11 +211,14 @@ def main(argv=None) -> int:
                     help="random programs over issue 22's constructs (pl.at, pl.spmd, inline, while_, ...)")
     ap.add_argument("--size", type=int, default=2, help="largest exhaustive program (items)")
     ap.add_argument("--alphabet", choices=sorted(exhaustive.ALPHABETS), default="full",
-                    help="exhaustive atoms: all twelve, or the four over one tensor")
+                    help="exhaustive atoms: all fourteen, or the four over one tensor")
     ap.add_argument("--grammar", choices=("tensors",) + tuple(GRAMMARS), default="tensors",
                     help="exhaustive grammar: exhaustive.py's (two tensors), rows.py's or scopes.py's")
     ap.add_argument("--max-atoms", type=int, default=None,
                     help="rows and scopes grammars: only programs with at most this many atoms")
+    ap.add_argument("--shapes", action="append", default=[], metavar="PATTERN",
+                    help="exhaustive runs: only programs of a shape this pattern matches, e.g. "
+                         "'with(loop(atom)),atom' (repeat for several; grammar.py's doc; sets the size)")
     ap.add_argument("--limit", type=int, default=None, help="stop after this many programs")
     ap.add_argument("--out", type=Path, required=True)
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
@@ -206,6 +227,14 @@ def main(argv=None) -> int:
     ap.add_argument("--host-region", choices=("element", "view"), default="element",
                     help="what a host access waits for in the runtime model (see rtmodel.py)")
     args = ap.parse_args(argv)
+    if args.shapes:
+        if not args.exhaustive:
+            ap.error("--shapes filters an exhaustive run (--exhaustive)")
+        try:
+            grammar.shape_filter(args.shapes, GRAMMARS[args.grammar].BLOCKS if args.grammar in GRAMMARS
+                                 else exhaustive.BLOCKS)
+        except ValueError as e:
+            ap.error(str(e))
     args.seconds_given = args.seconds is not None
     if args.seconds is None:
         args.seconds = 60.0

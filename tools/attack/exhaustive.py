@@ -7,6 +7,9 @@ Atoms over the two tensors a and b (x is a read-only input):
   vw(T)   a task writing rows 2..5 of T through a slice      `s = slice(T); s = self.wv(x, s)`
   hr(T)   a host read of T[3, 1]                             `v = pl.tensor.read(T, [3, 1])`
   hw(T)   a host write of T[3, 1]                            `pl.tensor.write(T, [3, 1], 1.0)`
+  hd(T)   a dead host read of T[3, 1]: nothing uses `v`      `v = pl.tensor.read(T, [3, 1])`
+(hr writes the value it reads to `sink`, so that it is used; hd observes nothing, and the
+compiler drops it, but it must not take it for a wait on T's writers.)
 Blocks, each holding a non-empty item sequence: `for i in pl.range(n)`, `for i in pl.parallel(n)`
 (`pl.parallel(2)` in a manual scope), `if c > 0` (`if i > 0` directly inside a loop), and
 `with pl.manual_scope()` (whose tasks a careful user chains with deps). Manual scopes do not nest.
@@ -20,11 +23,13 @@ from __future__ import annotations
 import itertools
 from typing import Iterator
 
+from . import grammar
 from . import program as P
 
 TENSORS = ("a", "b")
 ATOMS = ([("rd", t) for t in TENSORS] + [("wr", t) for t in TENSORS] + [("cp", "a", "b"), ("cp", "b", "a")]
-         + [("vw", t) for t in TENSORS] + [("hr", t) for t in TENSORS] + [("hw", t) for t in TENSORS])
+         + [("vw", t) for t in TENSORS] + [("hr", t) for t in TENSORS] + [("hw", t) for t in TENSORS]
+         + [("hd", t) for t in TENSORS])
 SMALL_ATOMS = (("rd", "a"), ("wr", "a"), ("hr", "a"), ("hw", "a"))
 ALPHABETS = {"full": ATOMS, "small": SMALL_ATOMS}
 BLOCKS = ("range", "parallel", "if", "manual")
@@ -39,60 +44,25 @@ KERNELS = (
 
 def shapes(size: int) -> Iterator[tuple]:
     """Item sequences of exactly `size`: tuples of "atom" or (block, inner shape)."""
-    if size == 0:
-        yield ()
-        return
-    for first in range(1, size + 1):
-        for head in _items(first):
-            for tail in shapes(size - first):
-                yield (head,) + tail
+    return grammar.shapes(size, BLOCKS, ("manual",))
 
 
-def _items(size: int) -> Iterator:
-    if size == 1:
-        yield "atom"
-    for block in BLOCKS:
-        for inner in shapes(size - 1):
-            if inner:
-                yield (block, inner)
-
-
-def _fill(shape: tuple, atoms) -> list:
-    n = sum(1 for _ in _atoms_of(shape))
-    return list(itertools.product(atoms, repeat=n))
-
-
-def _atoms_of(shape):
-    for item in shape:
-        if item == "atom":
-            yield item
-        else:
-            yield from _atoms_of(item[1])
-
-
-def _valid(shape: tuple, in_manual: bool = False) -> bool:
-    for item in shape:
-        if item != "atom":
-            block, inner = item
-            if block == "manual" and in_manual:
-                return False
-            if not _valid(inner, in_manual or block == "manual"):
-                return False
-    return True
-
-
-def programs(size: int, atoms: tuple = ATOMS) -> Iterator[P.Program]:
-    """Every program of exactly `size` items over the alphabet `atoms`; shapes with blocks (fewer
-    atoms) first, so that a run cut short has covered every loop, branch and scope shape."""
-    for shape in sorted(shapes(size), key=lambda sh: sum(1 for _ in _atoms_of(sh))):
-        if not _valid(shape):
-            continue
-        for fill in _fill(shape, atoms):
+def programs(size: int, atoms: tuple = ATOMS, patterns=()) -> Iterator[P.Program]:
+    """Every program of exactly `size` items over the alphabet `atoms` (of a shape one of
+    `patterns` matches, when given); shapes with blocks (fewer atoms) first, so that a run cut
+    short has covered every loop, branch and scope shape."""
+    for shape in _kept(size, patterns):
+        for fill in itertools.product(atoms, repeat=grammar.n_atoms(shape)):
             yield build(shape, iter(fill))
 
 
-def count(size: int, atoms: tuple = ATOMS) -> int:
-    return sum(len(atoms) ** sum(1 for _ in _atoms_of(s)) for s in shapes(size) if _valid(s))
+def count(size: int, atoms: tuple = ATOMS, patterns=()) -> int:
+    return sum(len(atoms) ** grammar.n_atoms(s) for s in _kept(size, patterns))
+
+
+def _kept(size: int, patterns) -> list:
+    keep = grammar.shape_filter(patterns, BLOCKS)
+    return [s for s in sorted(shapes(size), key=grammar.n_atoms) if keep(s)]
 
 
 class _Builder:
@@ -139,22 +109,11 @@ class _Builder:
         if op == "vw":
             s = self.fresh("s")
             return [P.Slice(s, t, 2), self.call("wv", ("x", s), (s,), chain)]
-        if op == "hr":
-            return [P.HostRead(self.fresh("v"), t, (3, 1), self.k % P.SINK_SIZE)]
+        if op in ("hr", "hd"):
+            return [P.HostRead(self.fresh("v"), t, (3, 1), self.k % P.SINK_SIZE, live=op == "hr")]
         return [P.HostWrite(t, (3, 1), 1.0)]
 
 
 def build(shape: tuple, atoms) -> P.Program:
     body = tuple(_Builder().items(shape, atoms, None, None))
-    used = set()
-
-    def walk(stmts):
-        for st in stmts:
-            if isinstance(st, P.Call):
-                used.add(st.kernel)
-            for ch in P.children(st):
-                walk(ch)
-    walk(body)
-    return P.Program(tuple(k for k in KERNELS if k.name in used), body)
-
-
+    return P.Program(P.kernels_used(KERNELS, body), body)

@@ -1,10 +1,10 @@
 """A random generator of valid abstract programs (program.py) over the whole DSL surface this
 tester knows: kernel calls and submits (In/Out/InOut, runtime-allocated outputs, pl.no_dep),
-host element reads and writes, create_tensor (init values, manual_dep), slices, transposes,
-pl.assemble, aliases and swaps, pl.range and pl.parallel loops (static or scalar trips, explicit
-init_values with swapped yields), if/else on scalars and loop variables, manual scopes (with a
-careful user's dependency chain: every task of a manual scope waits for the one before it) and,
-in functions with auto_scope=False, pl.scope().
+host element reads (used, and dead: their value unused) and writes, create_tensor (init values,
+manual_dep), slices, transposes, pl.assemble, aliases and swaps, pl.range and pl.parallel loops
+(static or scalar trips, explicit init_values with swapped yields), if/else on scalars and loop
+variables, manual scopes (with a careful user's dependency chain: every task of a manual scope
+waits for the one before it) and, in functions with auto_scope=False, pl.scope().
 
 Validity rules the generator keeps (as a user would): a name keeps one shape; the In parameter
 `x` and views of it are never written; names defined in a loop body or one branch only are not
@@ -138,12 +138,16 @@ class Gen:
         tid = ctx.chain or self.fresh("t")
         return [P.Call(k.name, (src, None), (res,), (), True, tid, (ctx.chain,) if ctx.chain else ())]
 
-    def host_read(self, ctx: Ctx) -> list:
+    def host_read(self, ctx: Ctx, live: bool = True) -> list:
         name = self.rng.choice(sorted(ctx.names))
         shape = P.SHAPES[ctx.names[name]]
         idx = (self.rng.randrange(shape[0]), self.rng.randrange(shape[1]))
         self.slot = (self.slot + 1) % P.SINK_SIZE
-        return [P.HostRead(self.fresh("v"), name, idx, self.slot)]
+        return [P.HostRead(self.fresh("v"), name, idx, self.slot, live)]
+
+    def dead_read(self, ctx: Ctx) -> list:
+        """A host read whose value nothing uses: it observes nothing, so it waits for nothing."""
+        return self.host_read(ctx, live=False)
 
     def host_write(self, ctx: Ctx) -> list:
         shape = self.rng.choice(("A", "B"))
@@ -326,8 +330,8 @@ class Gen:
     def stmt(self, ctx: Ctx) -> list:
         r = self.rng
         self.budget -= 1
-        choices = [(self.call, 10), (self.reader, 3), (self.host_read, 3), (self.host_write, 2), (self.create, 2),
-                   (self.view, 2), (self.assemble, 2), (self.alias, 1), (self.swap, 1), (self.barrier, 1)]
+        choices = [(self.call, 10), (self.reader, 3), (self.host_read, 3), (self.dead_read, 1), (self.host_write, 2),
+                   (self.create, 2), (self.view, 2), (self.assemble, 2), (self.alias, 1), (self.swap, 1), (self.barrier, 1)]
         if ctx.depth < 3 and self.budget > 0:
             choices += [(self.loop, 3), (self.if_, 2)]
             if ctx.chain is None:   # (the DSL refuses a manual scope nested in another: frontend-behaviour.md 3.10)

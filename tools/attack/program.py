@@ -55,12 +55,14 @@ class Call:
 
 @dataclass(frozen=True)
 class HostRead:
-    """`v = pl.tensor.read(tensor, idx)` then `pl.tensor.write(sink, [slot], v)` (keeps it live)."""
+    """`v = pl.tensor.read(tensor, idx)` then `pl.tensor.write(sink, [slot], v)` (keeps it live);
+    when not `live`, the read alone: a dead read, whose value nothing uses."""
 
     var: str
     tensor: str
     idx: tuple
     slot: int
+    live: bool = True
 
 
 @dataclass(frozen=True)
@@ -221,6 +223,20 @@ def count_statements(body) -> int:
     return sum(1 + sum(count_statements(c) for c in children(s)) for s in body)
 
 
+def kernels_used(kernels: tuple, body) -> tuple:
+    """The kernels of `kernels` that some call of `body` submits, in `kernels`' order."""
+    used = set()
+
+    def walk(stmts):
+        for st in stmts:
+            if isinstance(st, Call):
+                used.add(st.kernel)
+            for ch in children(st):
+                walk(ch)
+    walk(body)
+    return tuple(k for k in kernels if k.name in used)
+
+
 # ---- rendering -------------------------------------------------------------------------------
 
 def _ty(shape: str) -> str:
@@ -278,7 +294,8 @@ class _Printer:
         elif isinstance(s, HostRead):
             idx = ", ".join(map(str, s.idx))
             self.emit(d, f"{s.var} = pl.tensor.read({s.tensor}, [{idx}])", s)
-            self.emit(d, f"pl.tensor.write(sink, [{s.slot}], {s.var})")
+            if s.live:
+                self.emit(d, f"pl.tensor.write(sink, [{s.slot}], {s.var})")
         elif isinstance(s, HostWrite):
             idx = ", ".join(map(str, s.idx))
             self.emit(d, f"pl.tensor.write({s.tensor}, [{idx}], {_fmt_float(s.value)})", s)

@@ -3,6 +3,7 @@ recorder, run for every scalar setting, and judge each run with the oracle."""
 
 from __future__ import annotations
 
+import re
 import shutil
 import tempfile
 from dataclasses import dataclass, field
@@ -13,6 +14,12 @@ from . import oracle, record, semantics
 from . import program as P
 
 SETTINGS = tuple((n, c) for n in (0, 1, 2) for c in (0, 1))
+# The compiler's located errors that answer each kind of program with no correct compilation
+# (semantics.Reason.kind), matched against the error's first line: for an assemble's placement,
+# a refusal of the assemble ("pl.assemble cannot make 't' a view ...", "'t' is used after it was
+# assembled into 'b'", "pl.assemble needs a source made by pl.create_tensor ..."). A refusal for
+# any other reason (a race, a TaskId, a loop's allocation) is a failure even then.
+RIGHT_REFUSALS = {semantics.PLACEMENT: re.compile(r"\bpl\.assemble\b|\bassembled into\b")}
 SURFACE_SETTINGS = tuple((n, c) for n in (0, 1, 2, 3) for c in (0, 1))   # trip counts 0-3
 
 
@@ -25,11 +32,21 @@ class Report:
     tasks: int = 0
     invalid: Optional[str] = None                    # the tester's own semantics could not run it
     unorderable: list = field(default_factory=list)  # why no compilation is correct (semantics.py)
+    unorderable_kinds: set = field(default_factory=set)   # their kinds (semantics.Reason.kind)
+
+    def right_refusal(self) -> bool:
+        """Is the refusal right: the program has no correct compilation, and the error names a
+        reason of the kind the tester found (RIGHT_REFUSALS)?"""
+        if self.refusal is None:
+            return False
+        message = re.sub(r"^\S+:\d+:\d+: error: ", "", self.refusal.splitlines()[0] if self.refusal else "")
+        return any(RIGHT_REFUSALS[kind].search(message) for kind in self.unorderable_kinds)
 
     def classes(self) -> set:
-        """The failure classes; refusing a program that has no correct compilation is right."""
+        """The failure classes; refusing a program that has no correct compilation, for that
+        reason, is right."""
         out = {f.cls for _, f in self.failures}
-        if self.refusal is not None and not self.unorderable:
+        if self.refusal is not None and not self.right_refusal():
             out.add("refusal")
         return out
 
@@ -45,6 +62,7 @@ def check(prog: P.Program, settings=None, host_region: str = "element",
         try:
             seqs[(n, c)] = semantics.run(prog, rendered.lines, n, c)
             rep.unorderable += [f"n={n} c={c}: {why}" for why in seqs[(n, c)].unorderable]
+            rep.unorderable_kinds |= {why.kind for why in seqs[(n, c)].unorderable}
         except (KeyError, AttributeError, TypeError, IndexError, ValueError) as e:
             rep.invalid = f"the tester's semantics failed at n={n} c={c}: {type(e).__name__}: {e}"
             return rep

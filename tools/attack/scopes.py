@@ -29,9 +29,7 @@ for good.
 
 from __future__ import annotations
 
-import itertools
-from typing import Iterator
-
+from . import grammar
 from . import program as P
 
 NAMES = ("w", "v")
@@ -55,63 +53,8 @@ def _renamed(atom: tuple) -> tuple:
     return (atom[0],) + tuple(_SWAP[t] for t in atom[1:])
 
 
-RENAMINGS = (tuple(ATOMS.index(_renamed(a)) for a in ATOMS),)
-
-
-def shapes(size: int, in_manual: bool = False) -> Iterator[tuple]:
-    """Item sequences of exactly `size`: tuples of "atom" or (block, inner shape)."""
-    if size == 0:
-        yield ()
-        return
-    for first in range(1, size + 1):
-        for head in _items(first, in_manual):
-            for tail in shapes(size - first, in_manual):
-                yield (head,) + tail
-
-
-def _items(size: int, in_manual: bool) -> Iterator:
-    if size == 1:
-        yield "atom"
-        return
-    for block in BLOCKS:
-        if in_manual and block in ("manual", "scope"):
-            continue
-        for inner in shapes(size - 1, in_manual or block == "manual"):
-            yield (block, inner)
-
-
-def n_atoms(shape) -> int:
-    return sum(1 if item == "atom" else n_atoms(item[1]) for item in shape)
-
-
-def canonical(fill: tuple) -> bool:
-    """Is this atom sequence the smallest of its renaming class?"""
-    return all(fill <= tuple(perm[i] for i in fill) for perm in RENAMINGS)
-
-
-def fills(shape, reduce: bool = True) -> Iterator[tuple]:
-    for fill in itertools.product(range(len(ATOMS)), repeat=n_atoms(shape)):
-        if not reduce or canonical(fill):
-            yield fill
-
-
-def ordered_shapes(size: int) -> list:
-    return sorted(shapes(size), key=lambda sh: (n_atoms(sh), repr(sh)))
-
-
-def programs(size: int, reduce: bool = True, max_atoms=None) -> Iterator[P.Program]:
-    """Every program of exactly `size` items (one per renaming class when `reduce`; only those
-    with at most `max_atoms` atoms when given)."""
-    for shape in ordered_shapes(size):
-        if max_atoms is not None and n_atoms(shape) > max_atoms:
-            continue
-        for fill in fills(shape, reduce):
-            yield build(shape, fill)
-
-
-def count(size: int, reduce: bool = True, max_atoms=None) -> int:
-    return sum(sum(1 for _ in fills(sh, reduce)) for sh in shapes(size)
-               if max_atoms is None or n_atoms(sh) <= max_atoms)
+RENAMINGS = (grammar.renaming(ATOMS, _renamed),)
+n_atoms = grammar.n_atoms
 
 
 def _has_scope(shape) -> bool:
@@ -178,14 +121,10 @@ class _Builder:
 
 def build(shape: tuple, fill: tuple) -> P.Program:
     body = tuple(_Builder(fill).items(shape, False))
-    used = set()
-
-    def walk(stmts):
-        for st in stmts:
-            if isinstance(st, P.Call):
-                used.add(st.kernel)
-            for ch in P.children(st):
-                walk(ch)
-    walk(body)
-    return P.Program(tuple(k for k in KERNELS if k.name in used), body, auto_scope=not _has_scope(shape),
+    return P.Program(P.kernels_used(KERNELS, body), body, auto_scope=not _has_scope(shape),
                      extra=EXTRA, settings=SETTINGS)
+
+
+GRAMMAR = grammar.Grammar(ATOMS, BLOCKS, ("manual", "scope"), RENAMINGS, build)
+shapes, fills, ordered_shapes, programs, count = (GRAMMAR.shapes, GRAMMAR.fills, GRAMMAR.ordered_shapes,
+                                                  GRAMMAR.programs, GRAMMAR.count)

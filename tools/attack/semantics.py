@@ -10,8 +10,8 @@ Provenance stamps: ("ev", i) the write of event i; ("ext", param, flat) a parame
 element; ("fill", bits) a create_tensor init_value (float32 bits); UNDEF memory never written.
 
 Some valid programs have no correct compilation on the runtime (runtime-api section 11): the
-result lists them (`SeqResult.unorderable`), so that a refusal of such a program is the right
-answer, not a failure:
+result lists them (`SeqResult.unorderable`, each a `Reason` of kind PLACEMENT), so that a refusal
+of such a program that names that reason is the right answer, not a failure:
 
 - a `pl.assemble` the runtime cannot perform as a view of its target: the runtime has no tensor
   copy (runtime-api.md), so the source must be placed in the target's rows from its creation on
@@ -41,6 +41,9 @@ the block (one buffer of a filled row block per run, their number counted before
 every `pl.range` / `pl.parallel` trip count of these grammars is (a constant or a scalar
 parameter): no rule here (one counted the compiler's refusal of such a nest as right until it
 made those blocks).
+
+A host read whose value nothing uses (`HostRead.live` false) observes nothing: it is no access,
+and the compiler drops it (remove_dead_values), so the recorded run has no read for it either.
 """
 
 from __future__ import annotations
@@ -52,6 +55,22 @@ from typing import Optional
 from . import program as P
 
 UNDEF = ("undef",)
+PLACEMENT = "assemble placement"    # the kind of every rule above: an assemble the runtime cannot copy
+
+
+class Reason(str):
+    """Why a program has no correct compilation (the text), and the kind of that reason, which a
+    compiler's refusal must name to be the right answer (runner.RIGHT_REFUSALS)."""
+
+    kind: str
+
+    def __new__(cls, kind: str, text: str) -> "Reason":
+        reason = super().__new__(cls, text)
+        reason.kind = kind
+        return reason
+
+    def __reduce__(self):
+        return Reason, (self.kind, str(self))
 
 
 def f32_bits(v: float) -> int:
@@ -215,6 +234,8 @@ class _Runner:
                 self.env[name] = views[pos]
             if s.tid:
                 self.env[s.tid] = "tid"
+        elif isinstance(s, P.HostRead) and not s.live:
+            pass                    # a dead read observes nothing: no access (the compiler drops it)
         elif isinstance(s, P.HostRead):
             v = self.env[s.tensor]
             flat = v.at(s.idx)
@@ -311,14 +332,14 @@ class _Runner:
         since = self.made_at.get(src.buf, 0)
         for e in self.events[since:]:
             if any(a.buf == region.buf and rows & set(a.elems) for a in e.accesses):
-                self.unorderable.append(f"{e.describe()} touches the rows the assemble (line {line}) fills, "
-                                        "after its source was created")
+                self.unorderable.append(Reason(PLACEMENT, f"{e.describe()} touches the rows the assemble "
+                                               f"(line {line}) fills, after its source was created"))
             for a in e.accesses:
                 if a.buf == src.buf and a.read and any(st[0] == "fill" for st in e.reads.get(a.pos, ())):
-                    self.unorderable.append(f"{e.describe()} reads the fill of the source of the assemble "
-                                            f"(line {line})")
+                    self.unorderable.append(Reason(PLACEMENT, f"{e.describe()} reads the fill of the source of "
+                                                   f"the assemble (line {line})"))
         if any(self.mem.get((src.buf, e), UNDEF)[0] == "fill" for e in src.elems()):
-            self.unorderable.append(f"the assemble (line {line}) copies its source's fill")
+            self.unorderable.append(Reason(PLACEMENT, f"the assemble (line {line}) copies its source's fill"))
         self.placement.assemble(src, region, line, self.mem, self.unorderable)
 
 
@@ -349,8 +370,8 @@ class _Placement:
         want = mem.get(x, UNDEF)
         if x in self.parent and want is not UNDEF and self.placed(x, mem) != want and what not in self.named:
             self.named.add(what)
-            unorderable.append(f"{what} reads {x[0]}[{x[1]}], which the placement of an assemble's source "
-                               "shares with memory written since the assemble")
+            unorderable.append(Reason(PLACEMENT, f"{what} reads {x[0]}[{x[1]}], which the placement of an "
+                                      "assemble's source shares with memory written since the assemble"))
         if x in self.copied:
             src, region, line = self.copied[x]
             self.used.setdefault(src, {})[region] = line
@@ -388,8 +409,9 @@ class _Placement:
                 for e in acc.elems:
                     x = (acc.buf, e)
                     if x in self.parent and any(y != x and j != k for y, j in read.get(self.find(x), ())):
-                        unorderable.append(f"{ev.describe()} reads and writes {x[0]}[{x[1]}] through two arguments "
-                                           "once an assemble's source is placed in its target's rows")
+                        unorderable.append(Reason(PLACEMENT, f"{ev.describe()} reads and writes {x[0]}[{x[1]}] "
+                                                  "through two arguments once an assemble's source is placed "
+                                                  "in its target's rows"))
                         return
 
     def assemble(self, src, region, line: int, mem, unorderable: list) -> None:
@@ -422,11 +444,11 @@ class _Placement:
         for src, regions in sorted(self.used.items()):
             lines = ", ".join(str(line) for line in sorted(set(regions.values())))
             if src.startswith("ext:"):
-                unorderable.append(f"the source of the assemble of line(s) {lines} is the parameter {src[4:]}, "
-                                   "whose assembled rows are used (a parameter cannot be placed in them)")
+                unorderable.append(Reason(PLACEMENT, f"the source of the assemble of line(s) {lines} is the parameter {src[4:]}, "
+                                   "whose assembled rows are used (a parameter cannot be placed in them)"))
             elif len(regions) > 1:
-                unorderable.append(f"the source of the assembles of line(s) {lines} is used in two regions "
-                                   "(it can be placed in one only)")
+                unorderable.append(Reason(PLACEMENT, f"the source of the assembles of line(s) {lines} is used in two regions "
+                                   "(it can be placed in one only)"))
 
 
 def run(prog: P.Program, lines: dict, n: int, c: int) -> SeqResult:

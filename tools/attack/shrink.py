@@ -88,16 +88,7 @@ def _candidates(prog: P.Program) -> Iterator[P.Program]:
 
 
 def used_kernels(prog: P.Program) -> P.Program:
-    used = set()
-
-    def walk(stmts):
-        for s in stmts:
-            if isinstance(s, P.Call):
-                used.add(s.kernel)
-            for ch in P.children(s):
-                walk(ch)
-    walk(prog.body)
-    return replace(prog, kernels=tuple(k for k in prog.kernels if k.name in used))
+    return replace(prog, kernels=P.kernels_used(prog.kernels, prog.body))
 
 
 def measure(prog: P.Program) -> tuple:
