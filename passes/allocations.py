@@ -5,7 +5,8 @@ An *allocation* is the binder of a ``pl.create_tensor`` let (or of a create in a
 batch) or of a task result the runtime allocates (its ``Out`` parameter has no argument). ``held_allocations(func, kernels)`` maps each
 tensor name to the allocations it may stand for: a view, copy or assemble result holds its
 source's (target's); a task result holds its written argument's; a loop carry and its result hold
-the init's and every yield's (joined to a fixpoint; a ``pl.range`` or ``pl.while_`` loop); an if result holds both branches' yields.
+the init's and every yield's (joined to a fixpoint; a ``pl.range``, ``pl.parallel`` or
+``pl.while_`` loop); an if result holds both branches' yields.
 ``escaping_allocations(body, held)`` are the allocations made in ``body`` (at any depth) that
 its final ``Yield`` may pass out.
 """

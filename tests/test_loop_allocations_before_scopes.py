@@ -5,8 +5,8 @@ iteration, whose accesses to it are then ordered (a MANUAL scope orders none of 
 whose iterations' buffers live at once gets row blocks of one buffer (a block for each run of a
 nest of constant bounds, or of a loop or rectangular nest of bounds read before the block, its
 number counted there; also for a create with an initial value the block writes; one buffer for one nothing
-writes), or, where no count of blocks is known before the block, a located warning (a located
-error for a create with an initial value the block writes)."""
+writes), or, where no count of blocks is known before the block or the shape is computed in it,
+a located error (never a warning, and never a buffer left in the block to be used after it)."""
 
 from __future__ import annotations
 
