@@ -5,7 +5,8 @@ An *allocation* is the binder of a ``pl.create_tensor`` let (or of a create in a
 batch) or of a task result the runtime allocates (its ``Out`` parameter has no argument). ``held_allocations(func, kernels)`` maps each
 tensor name to the allocations it may stand for: a view, copy or assemble result holds its
 source's (target's); a task result holds its written argument's; a loop carry and its result hold
-the init's and every yield's (joined to a fixpoint); an if result holds both branches' yields.
+the init's and every yield's (joined to a fixpoint; a ``pl.range``, ``pl.parallel`` or
+``pl.while_`` loop); an if result holds both branches' yields.
 ``escaping_allocations(body, held)`` are the allocations made in ``body`` (at any depth) that
 its final ``Yield`` may pass out.
 """
@@ -13,7 +14,7 @@ its final ``Yield`` may pass out.
 from __future__ import annotations
 
 from .kernels import output_param_of_result
-from .util import BODY_FIELDS, last_yield
+from .util import BODY_FIELDS, LOOPS, last_yield
 
 VIEWS = {"SliceTensor": "tensor", "TransposeTensor": "tensor", "ReshapeTensor": "tensor", "AssembleTensor": "target"}
 
@@ -68,7 +69,7 @@ def held_allocations(func, kernels) -> dict[str, frozenset]:
                         put(binder.name, of(stmt.args[p].value))
                     else:
                         put(binder.name, frozenset({binder.name}))
-            elif kind == "For":
+            elif kind in LOOPS:
                 for it in stmt.iters:
                     put(it.var.name, of(it.init))
                 y = _last_yield(stmt.body)

@@ -120,7 +120,9 @@ def plus(a, b):
 
 def run_index(loop):
     """The number of the running iteration of the ``For`` ``loop``, from 0."""
-    var = S.Var(loop.var.name)
-    if loop.start._production == "Int" and loop.start.value == 0 and loop.step._production == "Int" and loop.step.value == 1:
-        return var
-    return S.Bin(BinOp.floordiv, S.Bin(BinOp.sub, var, loop.start), loop.step)
+    index = S.Var(loop.var.name)
+    if not (loop.start._production == "Int" and loop.start.value == 0):
+        index = S.Bin(BinOp.sub, index, loop.start)
+    if not (loop.step._production == "Int" and loop.step.value == 1):
+        index = S.Bin(BinOp.floordiv, index, loop.step)
+    return index

@@ -34,13 +34,16 @@ class Blocks(NamedTuple):
 ONE = Blocks(1)
 
 
-class NoFilledBuffers(UserError):
-    """A create with an initial value the block writes, whose runs the compiler cannot count before
-    the block (a loop of the block around it whose bounds are computed in the block otherwise than
-    by scalar lets of names bound before it, an outer loop's variable among them, whose step is
-    not a positive constant, or a ``while``), or whose shape is computed in the block: refused
-    (the runtime fills a buffer only when it allocates it, so every run needs a filled block of
-    its own made before the block)."""
+class NoBuffersBeforeTheBlock(UserError):
+    """An allocation made in a loop inside a ``with`` block and used after the block for which the
+    compiler can make no buffers before the block: its shape is computed in the block, or its runs
+    need buffers of their own (a create with an initial value the block writes: the runtime fills
+    a buffer only when it allocates it; runs whose buffers may live at once) and the compiler
+    cannot count them before the block (a loop of the block around it whose bounds are computed in
+    the block otherwise than by scalar lets of names bound before it, an outer loop's variable
+    among them, whose step is not a positive constant, or a ``while``). Refused, located at the
+    allocation and naming the loop and why: left where it is, the buffer would be freed when the
+    block ends and used after it."""
 
 
 @register
@@ -74,17 +77,18 @@ class PlaceLoopAllocationsBeforeScopes(escaping.PlaceScopeEscapingOutputs):
     buffer only when it allocates it: a buffer made before the block is filled once) gets one
     buffer when nothing in the function may write it (every run's buffer holds the value), the
     placements above when only code after the block may, a block for each run when the block may
-    (``_each_run`` or ``run_time_blocks``); where neither counts the runs, or its shape is
-    computed in the block, the last is a located user error (``NoFilledBuffers``, naming the loop
-    whose runs are not counted and why). Any other such allocation, or one whose shape is computed
-    in the block otherwise, is left as written with a located warning that the use after the block
-    may use a freed buffer
-    (docs/semantics.md, "Still open" 10). A copy of a shared or rotated buffer is left in the
+    (``_each_run`` or ``run_time_blocks``). Any allocation that none of these places (no count of
+    its runs before the block where they need buffers of their own: a triangular nest, a
+    ``pl.while_``, bounds computed in the block otherwise than by scalar lets, a step that is not a
+    positive constant; or a shape computed in the block otherwise than by scalar lets) is a
+    located user error (``NoBuffersBeforeTheBlock``, naming the loop whose runs are not counted and
+    why): left where it is, the buffer would be freed when the block ends and used after it
+    (docs/semantics.md, issue 21 sections). A copy of a shared or rotated buffer is left in the
     loop: in a MANUAL scope, whose ``deps=`` order one run's accesses only,
     ``hazards.shared_in_loops`` then orders every pair of accesses to it
     (``order_write_after_read``); the blocks of a ``pl.parallel`` loop, or of every run, are
     each one run's. Afterwards no allocation made in a loop inside a user scope is read after
-    it, but for those warned about and task outputs of non-constant parameter shape.
+    it, but task outputs of non-constant parameter shape.
     """
 
     name = "place_loop_allocations_before_scopes"
@@ -128,10 +132,7 @@ class PlaceLoopAllocationsBeforeScopes(escaping.PlaceScopeEscapingOutputs):
                 marker = self.marker.get(stmt.var.name)
                 # (placed for an inner block: the allocation is where the marker is)
                 where = (loops, stmt) if marker is None else (self.loops_around(marker), marker)
-                blocks = self.placement(lambda: self.check_create(stmt, loops, where))
-                if blocks is None:
-                    out.append(stmt)
-                    continue
+                blocks = self.check_create(stmt, loops, where)
                 stmt = self.shape_before(stmt, before)
                 before += blocks.lets
                 if blocks.count == 1:
@@ -151,9 +152,7 @@ class PlaceLoopAllocationsBeforeScopes(escaping.PlaceScopeEscapingOutputs):
                     and self.escapes(out.name, after)]
         if not escaping:
             return [task]
-        blocks = self.placement(lambda: _widest([self.check_shared(task, out, loops, task, loops) for out in escaping]))
-        if blocks is None:
-            return [task]
+        blocks = _widest([self.check_shared(task, out, loops, task, loops) for out in escaping])
         *lets, placed = self.allocate(task, after)
         for i, out in enumerate(task.outs):  # a new buffer is held wherever its output was
             p = output_param_of_result(kernel, i)
@@ -223,20 +222,6 @@ class PlaceLoopAllocationsBeforeScopes(escaping.PlaceScopeEscapingOutputs):
     def escapes(self, allocation: str, after: tuple) -> bool:
         return any(escaping._read_in(n, after) for n in self.holders.get(allocation, ()))
 
-    def placement(self, check) -> Blocks | None:
-        """Run ``check``, which returns the blocks its allocation gets (the last ``Blocks`` of a
-        tuple); what it refuses is left as the program wrote it (``None``), with a located warning
-        (a refusal made valid programs of the generators refusals: docs/semantics.md, "Still
-        open" 10)."""
-        try:
-            blocks = check()
-        except NoFilledBuffers:
-            raise
-        except UserError as refused:
-            self.ctx.warn(refused.message, refused.span, hint=refused.hint)
-            return None
-        return blocks[-1] if isinstance(blocks, tuple) and not isinstance(blocks, Blocks) else blocks
-
     def check_create(self, let, loops: tuple, where: tuple) -> Blocks:
         """The blocks the create ``let`` (in the loops ``loops`` of the block; ``where``: the loops
         around the allocation it stands for and that allocation) gets, or refused."""
@@ -247,7 +232,7 @@ class PlaceLoopAllocationsBeforeScopes(escaping.PlaceScopeEscapingOutputs):
         written = init and self.written(let.var.name, self.scope_body)
         each = written and (_each_run(loops) or self.run_time_blocks(loops))
         if written and each is None:
-            raise NoFilledBuffers(
+            raise NoBuffersBeforeTheBlock(
                 f"'{name}' is created with an initial value in a loop inside a `with` block, written in the "
                 f"block and used after it, and the compiler cannot count its runs before the block ({self.uncounted(loops)}): "
                 "the block frees what is allocated in it when it ends, so every run needs a buffer made before "
@@ -261,7 +246,7 @@ class PlaceLoopAllocationsBeforeScopes(escaping.PlaceScopeEscapingOutputs):
             )
         if self.shape_lets(let.value.shape) is None and written:
             # (a block in a loop of another block, the inner loop's bounds read from the outer's variable)
-            raise NoFilledBuffers(
+            raise NoBuffersBeforeTheBlock(
                 f"'{name}' is created with an initial value in a loop inside a `with` block, written in the "
                 "block and used after it, and its shape (for a buffer placed before an inner block: the row "
                 "blocks of the inner loop's runs) is computed inside the block: the block frees what is "
@@ -273,12 +258,15 @@ class PlaceLoopAllocationsBeforeScopes(escaping.PlaceScopeEscapingOutputs):
                      "buffer before the `with` block and fill it in each iteration with a kernel",
             )
         if self.shape_lets(let.value.shape) is None:
-            raise UserError(
-                f"'{name}' is created in a loop inside a `with` block with a shape computed inside the block, "
-                "and used after the block: the block frees what is allocated in it when it ends, so the use after "
-                "the block may use a freed buffer",
+            raise NoBuffersBeforeTheBlock(
+                f"'{name}' is created in a loop inside a `with` block and used after the block, and its shape "
+                f"reads '{_base(self.computed_in_block(let.value.shape))}', computed in the block otherwise than "
+                "from names bound before it by arithmetic that cannot fail: the block frees what is allocated in "
+                "it when it ends, so the buffer must be made before the block, and its shape cannot be computed "
+                "there",
                 let.span,
-                hint="compute its shape before the `with` block",
+                hint="compute its shape before the `with` block, or create the buffer before the `with` block "
+                     "and use it in the loop",
             )
         if written:
             return each
@@ -447,8 +435,14 @@ class PlaceLoopAllocationsBeforeScopes(escaping.PlaceScopeEscapingOutputs):
             if blocks is None and (each := self.run_time_blocks(here)) is not None:
                 return each
             if blocks is None:
-                raise UserError(f"{refused.message}; nor can it count the runs before the block to give each "
-                                f"a block of its own ({self.uncounted(here)})", refused.span, hint=refused.hint) from None
+                raise NoBuffersBeforeTheBlock(
+                    f"{refused.message}; nor can it count the runs before the block to give each a block of its "
+                    f"own ({self.uncounted(here)}): the block frees what is allocated in it when it ends, so a "
+                    "buffer allocated in it cannot be used after it",
+                    refused.span,
+                    hint=f"{refused.hint}; or give the loops of the block around it bounds read before the block "
+                         "(not from an outer loop's variable) and a positive constant step (no pl.while_)",
+                ) from None
             return blocks
 
     def nested_blocks(self, binder, loops: tuple, where) -> Blocks | None:
@@ -494,11 +488,10 @@ class PlaceLoopAllocationsBeforeScopes(escaping.PlaceScopeEscapingOutputs):
             if kept or len(loops) != 1 or static_trip_count(parallel) is None:
                 raise UserError(
                     f"'{_base(binder.name)}' is allocated anew in each iteration of a pl.parallel loop inside a "
-                    "`with` block and used after the block: the block frees what is allocated in it when it ends, "
-                    "and iterations that may run at once need a buffer each, which the compiler makes before the "
-                    "block only for loops of bounds read before the block (a block for each run) or one loop of "
-                    "constant bounds whose iterations read no other iteration's buffer, so the use after the block "
-                    "may use a freed buffer",
+                    "`with` block and used after the block: iterations that may run at once need a buffer each, "
+                    "which the compiler makes before the block only for loops of bounds read before the block (a "
+                    "block for each run) or one loop of constant bounds whose iterations read no other "
+                    "iteration's buffer",
                     stmt.span,
                     hint="use pl.range for the loop, or create the buffers before the `with` block (e.g. one "
                          "tensor with a slice for each iteration)",
@@ -516,11 +509,10 @@ class PlaceLoopAllocationsBeforeScopes(escaping.PlaceScopeEscapingOutputs):
             raise UserError(
                 f"'{_base(binder.name)}' is allocated anew in each iteration of a loop inside a `with` "
                 "block and used after the block, and an iteration still reads an earlier iteration's "
-                f"buffer (through '{_base(kept[0])}') when or after it allocates its own: the block frees "
-                "what is allocated in it when it ends, and the compiler makes the buffers the iterations keep "
-                "at once before the block only for an allocation run once in every iteration of a pl.range "
-                "loop directly in the block that keeps a bounded number of them, so the use after the "
-                "block may use a freed buffer",
+                f"buffer (through '{_base(kept[0])}') when or after it allocates its own: the compiler makes the "
+                "buffers the iterations keep at once before the block only for an allocation run once in every "
+                "iteration of a pl.range loop directly in the block that keeps a bounded number of them, or a "
+                "block for each run of loops of bounds read before the block",
                 stmt.span,
                 hint="create the buffers the loop needs at once (one per value it keeps, e.g. two "
                      "swapped tensors) before the `with` block and write them in the loop, or use the "

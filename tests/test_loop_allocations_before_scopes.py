@@ -5,8 +5,8 @@ iteration, whose accesses to it are then ordered (a MANUAL scope orders none of 
 whose iterations' buffers live at once gets row blocks of one buffer (a block for each run of a
 nest of constant bounds, or of a loop or rectangular nest of bounds read before the block, its
 number counted there; also for a create with an initial value the block writes; one buffer for one nothing
-writes), or, where no count of blocks is known before the block, a located warning (a located
-error for a create with an initial value the block writes)."""
+writes), or, where no count of blocks is known before the block or the shape is computed in it,
+a located error (never a warning, and never a buffer left in the block to be used after it)."""
 
 from __future__ import annotations
 
@@ -85,6 +85,15 @@ SHARED = {
     "unwritten_create_with_an_initial_value_read_by_the_next_iteration_in_manual": ("pl.manual_scope()", [
         "v = w", "w = pl.create_tensor([8, 8], dtype=pl.FP32, init_value=0.5)",
         "u, p = pl.submit(self.rd, v, deps=[])"]),
+    # a pl.while_ loop in the loop: its carries hold the buffers its body allocates (they were not
+    # followed through a while loop: the buffer was left in the block and used after it, unwarned)
+    "runtime_output_in_a_while_loop_in_auto": ("pl.scope()", [
+        "for (k,) in pl.while_(init_values=(0,)):", "    pl.cond(k < n)", "    w, p = pl.submit(self.rd, x)",
+        "    (k2,) = pl.yield_(k + 1)"]),
+    "create_in_a_while_loop_in_auto": ("pl.scope()", [
+        "for (k,) in pl.while_(init_values=(0,)):", "    pl.cond(k < n)",
+        "    w = pl.create_tensor([8, 8], dtype=pl.FP32, init_value=0.5)", "    u = self.rd(w, x)",
+        "    (k2,) = pl.yield_(k + 1)"]),
     # a shape computed inside the block from names bound before it: computed again before it
     "shape_computed_in_the_block": ("pl.manual_scope()", [
         "t = pl.create_tensor([k, 8], dtype=pl.FP32)", "w, p = pl.submit(self.upd, x, t, deps=[])"], "range(n)",
@@ -101,25 +110,42 @@ def program(scope: str, lines: list[str], loop: str = "range(n)", before: str = 
     return HEAD.replace("{auto}", "True" if "manual" in scope else "False").replace("{body}", body.rstrip("\n"))
 
 
-@pytest.mark.parametrize("name", sorted(SHARED))
-def test_a_loop_allocation_read_after_the_block_uses_one_buffer_made_before_it(name, tmp_path):
-    path = tmp_path / f"{name}.py"
-    path.write_text(program(*SHARED[name]))
-    for n in range(4):  # no iteration, one, and iterations after the first
-        result = run_cli("check", "--json", "--set", f"n={n}", str(path))
-        assert result.returncode == 0, result.stderr
-        report = json.loads(result.stdout)
-        [run] = report["runs"]
-        assert report["hazards"] == 0 and report["mismatches"] == 0, (n, run)
-        assert run["warnings"] == [], (n, run["warnings"])  # (a freed buffer used after its scope)
+def placed_before_the_block(path, text: str, tmp_path, outer: bool = False) -> tuple[str, int]:
+    """The C++ of ``text`` (written to ``path``), compiled without a warning and accepted by g++,
+    and where in it the `with` block starts (its ``PTO2_SCOPE``: ``outer``, the first, a block
+    around the loops; else the one around the outermost loop), every buffer made before the block
+    (and filled there, once, for a create with an initial value)."""
+    path.write_text(text)
     result = run_cli("run", str(path))
     assert result.returncode == 0 and "warning" not in result.stderr, result.stderr
     code = result.stdout
-    block = code.rindex("PTO2_SCOPE(", 0, code.index("for (int64_t i"))  # the `with` block's
+    block = code.index("PTO2_SCOPE(") if outer else code.rindex("PTO2_SCOPE(", 0, code.index("for (int64_t i"))
     assert code.index("alloc_tensors(") < block and "alloc_tensors(" not in code[block:]
-    if "init_value" in path.read_text():  # filled once, when the buffer is made before the block
+    if "init_value=" in text:
         assert ".set_initial_value(" in code[:block] and ".set_initial_value(" not in code[block:]
     compile_check(code, tmp_path)
+    return code, block
+
+
+def assert_blocks_of_both_counts(code: str, block: int) -> None:
+    """One buffer of ``outer * inner`` row blocks (each a ``blocks`` let), the inner block's count
+    placed again before the outer block."""
+    shape = re.search(r"_ci_shapes\[2\] = \{static_cast<uint32_t>\((blocks__out_v\d+) \* \((blocks__out_v\d+) \* 8\)\), 8\};",
+                      code[:block])
+    assert shape is not None and shape.group(1) != shape.group(2), code[:block]
+
+
+def assert_counted_before_the_block(code: str, block: int) -> None:
+    """One buffer of ``blocks`` row blocks, ``blocks`` a let computed before the block."""
+    count = re.search(r"_ci_shapes\[2\] = \{static_cast<uint32_t>\((blocks__out_v\d+) \* 8\), 8\};", code[:block])
+    assert count is not None, code[:block]
+    assert f"int64_t {count.group(1)} = " in code[:count.start()]
+
+
+@pytest.mark.parametrize("name", sorted(SHARED))
+def test_a_loop_allocation_read_after_the_block_uses_one_buffer_made_before_it(name, tmp_path):
+    placed_before_the_block(tmp_path / f"{name}.py", program(*SHARED[name]), tmp_path)
+    check_runs(tmp_path / f"{name}.py")
 
 
 # (name, scope, loop body, loop, blocks): the runs' buffers live at once (a task reading the
@@ -165,44 +191,79 @@ def check_runs(path) -> None:
 def test_a_loop_whose_runs_buffers_live_at_once_gets_a_block_each_in_one_buffer_before_the_block(name, tmp_path):
     scope, lines, loop, count, *before = BLOCKS[name]
     path = tmp_path / f"{name}.py"
-    path.write_text(program(scope, lines, loop, *before))
-    result = run_cli("run", str(path))
-    assert result.returncode == 0 and "warning" not in result.stderr, result.stderr
-    code = result.stdout
-    block = code.rindex("PTO2_SCOPE(", 0, code.index("for (int64_t i"))  # the `with` block's
-    assert code.index("alloc_tensors(") < block and "alloc_tensors(" not in code[block:]
+    code, block = placed_before_the_block(path, program(scope, lines, loop, *before), tmp_path)
     assert f"_ci_shapes[2] = {{{8 * count}, 8}};" in code[:block]  # one buffer of `count` row blocks
     index = "i" if loop.startswith("range(n)") or loop == f"parallel({count})" else "(i - "
     assert f"_offsets[2] = {{static_cast<uint32_t>({index}" in code[block:]
-    compile_check(code, tmp_path)
     check_runs(path)
 
 
-WARNED = {
-    # a pl.parallel loop whose trip count reads an outer loop's variable: no count before the block
+# (name, scope, loop body, the allocation's text (its first is the error's line and column), loop, what the message says ({i},
+# {j}, {k}: the line of the loop of that variable), [line before]): an allocation used after the
+# block whose runs need buffers of their own that the compiler cannot count before the block, or
+# whose shape is computed in the block: a located error naming the loop and why (each was left in
+# the block with a warning that the use after it may use a freed buffer, and was)
+REFUSED_ALLOCATIONS = {
+    # a pl.parallel loop whose trip count reads an outer loop's variable (a triangular nest)
     "parallel_loop_of_a_count_read_from_the_outer_variable": ("pl.manual_scope()", [
-        "for j in pl.parallel(i):", "    w, p = pl.submit(self.rd, x, deps=[])"], "w, p", "range(n)"),
+        "for j in pl.parallel(i):", "    w, p = pl.submit(self.rd, x, deps=[])"], "pl.submit", "range(n)",
+        "the bounds of the loop at line {j} read 'i', the variable of an outer loop: the nest is not rectangular"),
     # an earlier run's buffer read in a nest whose inner bounds read the outer variable
     "triangular_nest_reads_the_previous_buffer": ("pl.manual_scope()", [
-        "for j in pl.range(i, n):", "    w, p = pl.submit(self.rd, w, deps=[])"], "w, p", "range(n)"),
-    # a shape computed inside the block by a division that may fail (it cannot run before the block)
+        "for j in pl.range(i, n):", "    w, p = pl.submit(self.rd, w, deps=[])"], "pl.submit", "range(n)",
+        "the bounds of the loop at line {j} read 'i', the variable of an outer loop"),
+    "triangular_nest_of_a_create_read_by_the_next_run_in_auto": ("pl.scope()", [
+        "for j in pl.range(i):", "    v = w", "    w = pl.create_tensor([8, 8], dtype=pl.FP32)",
+        "    w = self.upd(v, w)"], "w = pl.create", "range(n)",
+        "the bounds of the loop at line {j} read 'i', the variable of an outer loop"),
+    # a pl.while_ loop whose runs read the buffer of the run before
+    "while_loop_reads_the_previous_buffer": ("pl.scope()", [
+        "for (k,) in pl.while_(init_values=(0,)):", "    pl.cond(k < n)", "    w, p = pl.submit(self.rd, w)",
+        "    (k2,) = pl.yield_(k + 1)"], "pl.submit", "range(2)",
+        "the loop at line {k} is a pl.while_, whose trip count is known only when it ends"),
+    # a loop of bounds computed in the block by a division (it cannot run before the block)
+    "parallel_loop_of_bounds_computed_by_a_division": ("pl.scope()", [
+        "w, p = pl.submit(self.rd, x)", "y = self.upd(w, y)"], "pl.submit", "parallel(k)",
+        "the bounds of the loop at line {i} read 'k', computed in the block otherwise than from names bound "
+        "before it by arithmetic that cannot fail", "            k = 64 // n"),
+    "parallel_loop_of_a_step_known_at_run_time": ("pl.manual_scope()", [
+        "w, p = pl.submit(self.rd, x, deps=[])"], "pl.submit", "parallel(0, 8, n)",
+        "the loop at line {i} has a step that is not a positive constant"),
+    # a shape computed inside the block by a division (it cannot run before the block)
     "shape_computed_in_the_block_by_a_division": ("pl.scope()", [
-        "t = pl.create_tensor([k, 8], dtype=pl.FP32)", "w = self.upd(x, t)"], "t = ", "range(n)", "            k = 64 // n"),
+        "t = pl.create_tensor([k, 8], dtype=pl.FP32)", "w = self.upd(x, t)"], "t = ", "range(n)",
+        "its shape reads 'k', computed in the block otherwise than from names bound before it by arithmetic "
+        "that cannot fail", "            k = 64 // n"),
 }
 
 
-@pytest.mark.parametrize("name", sorted(WARNED))
-def test_an_allocation_no_buffers_before_the_block_serve_gets_a_located_warning(name, tmp_path):
-    scope, lines, where, loop, *before = WARNED[name]
+@pytest.mark.parametrize("name", sorted(REFUSED_ALLOCATIONS))
+def test_an_allocation_no_buffers_before_the_block_serve_is_a_located_error(name, tmp_path):
+    scope, lines, where, loop, why, *before = REFUSED_ALLOCATIONS[name]
     text = program(scope, lines, loop, *before)
-    path = tmp_path / f"{name}.py"
+    message = refused_at(tmp_path / f"{name}.py", text, where)
+    assert "inside a `with` block and used after the block" in message, message
+    assert why.format(**loop_lines(text)) in message, message
+    assert re.search(r"help: .*before the `with` block", message), message
+
+
+def refused_at(path, text: str, where: str) -> str:
+    """The error of the compile of ``text`` (written to ``path``), located at the first ``where``
+    of it (line and column), with no traceback and no warning: its words, one space apart."""
     path.write_text(text)
     result = run_cli("run", str(path))
-    assert result.returncode == 0, result.stdout + result.stderr
-    line = next(i for i, row in enumerate(text.splitlines(), 1) if row.strip().startswith(where))
-    assert f"{path}:{line}:" in result.stderr and "warning" in result.stderr
-    assert "may use a freed buffer" in result.stderr and "before the `with` block" in result.stderr
-    assert "Traceback" not in result.stderr
+    assert result.returncode != 0 and "Traceback" not in result.stderr, result.stdout + result.stderr
+    assert "warning" not in result.stderr, result.stderr
+    line, row = next((i, row) for i, row in enumerate(text.splitlines(), 1) if where in row)
+    assert f"{path}:{line}:{row.index(where) + 1}: error:" in result.stderr, result.stderr
+    return " ".join(result.stderr.split())
+
+
+def loop_lines(text: str) -> dict[str, int]:
+    """The line of the loop of each variable ``i``, ``j``, ``k`` of ``text`` (0: none)."""
+    rows = text.splitlines()
+    return {var: next((i for i, row in enumerate(rows, 1) if re.match(rf"\s*for \(?{var}\b", row)), 0)
+            for var in "ijk"}
 
 
 # (name, scope, loop body, loop, the offset of the run's block, [line before]): the one loop of the
@@ -229,6 +290,13 @@ RUN_TIME = {
     "create_with_an_initial_value_whose_earlier_buffer_is_written_in_auto": (
         "pl.scope()", ["y = self.upd(x, w)", "w = pl.create_tensor([8, 8], dtype=pl.FP32, init_value=1.0)"],
         "range(n)", "i * 8"),
+    # (a start of 0 or a step of 1 is not written in the run index)
+    "create_with_an_initial_value_in_a_loop_of_a_start": (
+        "pl.scope()", ["t = pl.create_tensor([8, 8], dtype=pl.FP32, init_value=1.0)", "w = self.upd(x, t)"],
+        "range(1, n)", "(i - 1) * 8"),
+    "create_with_an_initial_value_in_a_loop_of_a_step": (
+        "pl.scope()", ["t = pl.create_tensor([8, 8], dtype=pl.FP32, init_value=1.0)", "w = self.upd(x, t)"],
+        "range(0, n, 2)", "i / 2 * 8"),
     "create_with_an_initial_value_in_a_loop_of_a_start_and_a_step": (
         "pl.manual_scope()", ["t = pl.create_tensor([8, 8], dtype=pl.FP32, init_value=1.0)",
                               "w, p = pl.submit(self.upd, x, t, deps=[])"], "range(1, n, 2)", "(i - 1) / 2 * 8"),
@@ -262,20 +330,9 @@ RUN_TIME = {
 def test_one_loop_of_a_run_time_trip_count_gets_a_block_for_each_run_counted_before_the_block(name, tmp_path):
     scope, lines, loop, offset, *before = RUN_TIME[name]
     path = tmp_path / f"{name}.py"
-    path.write_text(program(scope, lines, loop, *before))
-    result = run_cli("run", str(path))
-    assert result.returncode == 0 and "warning" not in result.stderr, result.stderr
-    code = result.stdout
-    block = code.rindex("PTO2_SCOPE(", 0, code.index("for (int64_t i"))  # the `with` block's
-    assert code.index("alloc_tensors(") < block and "alloc_tensors(" not in code[block:]
-    # one buffer of max(runs, 1) row blocks, counted before the block
-    count = re.search(r"_ci_shapes\[2\] = \{static_cast<uint32_t>\((blocks__out_v\d+) \* 8\), 8\};", code[:block])
-    assert count is not None, code[:block]
-    assert f"int64_t {count.group(1)} = " in code[:count.start()]
-    if "init_value" in "".join(lines):  # filled once, when the buffer is made before the block
-        assert ".set_initial_value(" in code[:block] and ".set_initial_value(" not in code[block:]
+    code, block = placed_before_the_block(path, program(scope, lines, loop, *before), tmp_path)
+    assert_counted_before_the_block(code, block)  # max(runs, 1) row blocks
     assert f"_offsets[2] = {{static_cast<uint32_t>({offset}), 0}};" in code[block:]
-    compile_check(code, tmp_path)
     check_runs(path)  # (n = 0: no run, the name after the block holds what it held before)
 
 
@@ -309,17 +366,9 @@ def test_a_written_create_with_an_initial_value_whose_runs_are_not_counted_befor
         name, tmp_path):
     scope, lines, loop, why, *before = REFUSED[name]
     text = program(scope, lines, loop, *before)
-    path = tmp_path / f"{name}.py"
-    path.write_text(text)
-    result = run_cli("run", str(path))
-    assert result.returncode != 0 and "Traceback" not in result.stderr, result.stdout + result.stderr
-    line, row = next((i, row) for i, row in enumerate(text.splitlines(), 1) if "init_value" in row)
-    assert f"{path}:{line}:{len(row) - len(row.lstrip()) + 1}: error:" in result.stderr, result.stderr
-    message = " ".join(result.stderr.split())
+    message = refused_at(tmp_path / f"{name}.py", text, "t = pl.create_tensor(")
     assert "created with an initial value in a loop inside a `with` block" in message
-    lines = {var: next((i for i, row in enumerate(text.splitlines(), 1) if row.strip().startswith(f"for {var} in")), 0)
-             for var in "ij"}
-    assert f"the compiler cannot count its runs before the block ({why.format(**lines)}" in message, message
+    assert f"the compiler cannot count its runs before the block ({why.format(**loop_lines(text))}" in message, message
     assert "fills a buffer only when it allocates it" in message
     assert "compute the loops' bounds before the `with` block (not from an outer loop's variable)" in message
 
@@ -380,17 +429,9 @@ NESTS = {
 def test_a_nest_or_loops_of_constant_bounds_get_a_block_for_each_run_in_one_buffer_before_the_block(name, tmp_path):
     scope, lines, loop, count, offset, *before = NESTS[name]
     path = tmp_path / f"{name}.py"
-    path.write_text(program(scope, lines, loop, *before))
-    result = run_cli("run", str(path))
-    assert result.returncode == 0 and "warning" not in result.stderr, result.stderr
-    code = result.stdout
-    block = code.rindex("PTO2_SCOPE(", 0, code.index("for (int64_t i"))  # the `with` block's
-    assert code.index("alloc_tensors(") < block and "alloc_tensors(" not in code[block:]
+    code, block = placed_before_the_block(path, program(scope, lines, loop, *before), tmp_path)
     assert f"_ci_shapes[2] = {{{8 * count}, 8}};" in code[:block]  # one buffer of `count` row blocks
-    if "init_value" in "".join(lines):  # filled once, when the buffer is made before the block
-        assert ".set_initial_value(" in code[:block] and ".set_initial_value(" not in code[block:]
     assert f"_offsets[2] = {{static_cast<uint32_t>({offset}), 0}};" in code[block:]
-    compile_check(code, tmp_path)
     check_runs(path)
 
 
@@ -458,17 +499,8 @@ def test_a_block_in_a_loop_of_another_block_gets_the_blocks_of_both_counts_befor
     """The buffer of max(n, 1) filled blocks placed before the inner block is placed again before
     the outer one, as max(n, 1) blocks of it: its count lets are copied there."""
     path = tmp_path / "nested.py"
-    path.write_text(HEAD.replace("{auto}", "False").replace("{body}", NESTED_BLOCKS.format(bounds="n")))
-    result = run_cli("run", str(path))
-    assert result.returncode == 0 and "warning" not in result.stderr, result.stderr
-    code = result.stdout
-    block = code.index("PTO2_SCOPE(")
-    assert code.index("alloc_tensors(") < block and "alloc_tensors(" not in code[block:]
-    shape = re.search(r"_ci_shapes\[2\] = \{static_cast<uint32_t>\((blocks__out_v\d+) \* \((blocks__out_v\d+) \* 8\)\), 8\};",
-                      code[:block])
-    assert shape is not None and shape.group(1) != shape.group(2), code[:block]
-    assert ".set_initial_value(" in code[:block] and ".set_initial_value(" not in code[block:]
-    compile_check(code, tmp_path)
+    text = HEAD.replace("{auto}", "False").replace("{body}", NESTED_BLOCKS.format(bounds="n"))
+    assert_blocks_of_both_counts(*placed_before_the_block(path, text, tmp_path, outer=True))
     check_runs(path)
 
 
@@ -476,13 +508,7 @@ def test_a_block_in_a_loop_of_another_block_whose_inner_count_reads_the_outer_va
     """The inner loop's run count reads the outer loop's variable: no one shape of filled blocks
     before the outer block (it was a located error before the inner block's count was made)."""
     text = HEAD.replace("{auto}", "False").replace("{body}", NESTED_BLOCKS.format(bounds="k, n"))
-    path = tmp_path / "nested.py"
-    path.write_text(text)
-    result = run_cli("run", str(path))
-    assert result.returncode != 0 and "Traceback" not in result.stderr, result.stdout + result.stderr
-    line, row = next((i, row) for i, row in enumerate(text.splitlines(), 1) if "init_value" in row)
-    assert f"{path}:{line}:{len(row) - len(row.lstrip()) + 1}: error:" in result.stderr, result.stderr
-    message = " ".join(result.stderr.split())
+    message = refused_at(tmp_path / "nested.py", text, "t = pl.create_tensor(")
     assert "created with an initial value in a loop inside a `with` block, written in the block" in message
     assert "is computed inside the block" in message and "fills a buffer only when it allocates it" in message
 
@@ -561,22 +587,11 @@ RUN_TIME_NESTS = {
 def test_a_nest_with_run_time_trip_counts_gets_a_block_for_each_run_counted_before_the_block(name, tmp_path):
     scope, lines, loop, offset, *before = RUN_TIME_NESTS[name]
     path = tmp_path / f"{name}.py"
-    path.write_text(nest_program(scope, lines, loop, *before))
-    result = run_cli("run", str(path))
-    assert result.returncode == 0 and "warning" not in result.stderr, result.stderr
-    code = result.stdout
-    block = code.rindex("PTO2_SCOPE(", 0, code.index("for (int64_t i"))  # the `with` block's
-    assert code.index("alloc_tensors(") < block and "alloc_tensors(" not in code[block:]
-    # one buffer of max(R, 1) row blocks, R the product of the loops' counts, counted before the block
-    count = re.search(r"_ci_shapes\[2\] = \{static_cast<uint32_t>\((blocks__out_v\d+) \* 8\), 8\};", code[:block])
-    assert count is not None, code[:block]
-    assert f"int64_t {count.group(1)} = " in code[:count.start()]
-    if "init_value" in "".join(lines):  # filled once, when the buffer is made before the block
-        assert ".set_initial_value(" in code[:block] and ".set_initial_value(" not in code[block:]
+    code, block = placed_before_the_block(path, nest_program(scope, lines, loop, *before), tmp_path)
+    assert_counted_before_the_block(code, block)  # max(R, 1) row blocks, R the product of the loops' counts
     offsets = re.search(rf"_offsets\[2\] = \{{static_cast<uint32_t>\({offset}\), 0\}};", code[block:])
     assert offsets is not None, code[block:]
     assert all(f"int64_t {name} = " in code[:block] for name in re.findall(R, offsets.group(0)))
-    compile_check(code, tmp_path)
     check_nest_runs(path)
 
 
@@ -597,15 +612,6 @@ def test_a_block_in_a_nest_of_another_block_around_a_nest_gets_the_blocks_of_bot
     inner count's lets are copied there."""
     path = tmp_path / "nested.py"
     text = HEAD.replace("{auto}", "False").replace("{body}", NESTED_BLOCKS_OF_NESTS)
-    path.write_text(text.replace("n: pl.Scalar[pl.INT64],", "n: pl.Scalar[pl.INT64],\n        m: pl.Scalar[pl.INT64],"))
-    result = run_cli("run", str(path))
-    assert result.returncode == 0 and "warning" not in result.stderr, result.stderr
-    code = result.stdout
-    block = code.index("PTO2_SCOPE(")
-    assert code.index("alloc_tensors(") < block and "alloc_tensors(" not in code[block:]
-    shape = re.search(r"_ci_shapes\[2\] = \{static_cast<uint32_t>\((blocks__out_v\d+) \* \((blocks__out_v\d+) \* 8\)\), 8\};",
-                      code[:block])
-    assert shape is not None and shape.group(1) != shape.group(2), code[:block]
-    assert ".set_initial_value(" in code[:block] and ".set_initial_value(" not in code[block:]
-    compile_check(code, tmp_path)
+    text = text.replace("n: pl.Scalar[pl.INT64],", "n: pl.Scalar[pl.INT64],\n        m: pl.Scalar[pl.INT64],")
+    assert_blocks_of_both_counts(*placed_before_the_block(path, text, tmp_path, outer=True))
     check_nest_runs(path)

@@ -55,7 +55,7 @@ NO_CORRECT_COMPILATION = (
     # a create with an init_value that the block writes, in loops of a `with` block whose runs are
     # not counted before the block (bounds read from an outer loop's variable or computed in the
     # block otherwise, a step that is not a positive constant, a while loop), used after the block
-    # (place_loop_allocations_before_scopes.NoFilledBuffers)
+    # (place_loop_allocations_before_scopes.NoBuffersBeforeTheBlock)
     re.compile(r"'[^']*' is created with an initial value in a loop inside a `with` block, written in the block"),
 )
 
