@@ -782,35 +782,31 @@ def find_hazards(
         # follows gained facts only: its head holds what they become, not the whole head).
         cached = () if following[-1] else heads.get((key, id(outer)), ())
         grown = [e for e in cached if live.add(e)]  # what the fixpoint adds to the head
-        mark, since = live.mark(), logs()
-        block(stmt.body, inner_path, inner_loops, scope, pos, inner_parallel, auto)
-        if carries:
-            carries.back_edge()
-        plus, minus = live.delta(mark)
-        live.undo(mark)
-        if par:
-            plus = retagged(plus, key, True)
-        added, removed = set(plus), minus  # what the passes over the body added and removed
-        new = [e for e in plus if live.add(e)]
-        while new:
-            grown += new
-            if not par:
-                mark, since = live.mark(), logs()
+        new: list[Access] = []  # what the last pass added to the head
+        while True:
+            since = logs()
+            if new:  # (a pl.parallel loop's: the passes after the first follow what the head gained)
+                plus, minus = follow(new, stmt.body, inner_path, inner_loops, scope, pos, inner_parallel, auto, carries)
+                added.update(plus)
+                removed += minus
+            else:  # a pass from the whole head
+                mark = live.mark()
                 block(stmt.body, inner_path, inner_loops, scope, pos, inner_parallel, auto)
                 if carries:
                     carries.back_edge()
                 plus, minus = live.delta(mark)
                 live.undo(mark)
-                added, removed = set(plus), minus  # (the last pass's, from the whole head)
-                new = [e for e in plus if live.add(e)]
-                continue
-            if settled(new, key, since):  # (the next pass would end as this one did)
-                break
-            since = logs()
-            plus, minus = follow(new, stmt.body, inner_path, inner_loops, scope, pos, inner_parallel, auto, carries)
-            added.update(plus)
-            removed = removed + minus
+                if par:
+                    plus = retagged(plus, key, True)
+                added, removed = set(plus), minus  # what the passes that end the walk added and removed
             new = [e for e in plus if live.add(e)]
+            if not new:
+                break
+            grown += new
+            if not par:
+                new = []  # (the next pass is from the whole head)
+            elif settled(new, key, since):  # (the next pass would end as this one did)
+                break
         if not following[-1]:
             heads[key, id(outer)] = grown
         # After a loop that certainly runs: the state some last pass ends in (the head less what
