@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from nanopass.languages import DIRECTED
 from nanopass.languages.terms import DType
-from nanopass.rewrite import Pass, register
+from nanopass.rewrite import register
 
+from .lean import LeanPass
 from .cells import cell_readers
 from .runtime_order import runtime_order
 from .util import FreshVersions, iter_stmts, places
@@ -15,7 +16,7 @@ TID_TYPE = D.ScalarType(DType.TASK_ID)
 
 
 @register
-class ClearCellsAfterWaiters(Pass):
+class ClearCellsAfterWaiters(LeanPass):
     """Clear a cell after a task that every later task waiting on the cell is ordered after.
 
     A task ``W`` that waits on a latest-run cell or a join cell (``cells``) of a task ``S`` is
@@ -36,9 +37,7 @@ class ClearCellsAfterWaiters(Pass):
     source = DIRECTED
     target = DIRECTED
 
-    def run(self, program):
-        if not self.ctx.option("lean_edges", True):
-            return program
+    def lean(self, program):
         func = program.orch
         stmts = list(iter_stmts(func.body))
         waiters, others = cell_readers(stmts)

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from nanopass.languages import DIRECTED
-from nanopass.rewrite import Pass, register
+from nanopass.rewrite import register
 
+from .lean import LeanPass
 from .cells import join_cells
 from .runtime_order import runtime_order
 
@@ -12,7 +13,7 @@ D = DIRECTED
 
 
 @register
-class DropChainedJoinBarriers(Pass):
+class DropChainedJoinBarriers(LeanPass):
     """Store a task's latest TaskId in its join cell when the runtime chains the task's runs.
 
     A join cell holds a dummy barrier after every run of one task ``S`` (``barrier =
@@ -31,9 +32,7 @@ class DropChainedJoinBarriers(Pass):
     source = DIRECTED
     target = DIRECTED
 
-    def run(self, program):
-        if not self.ctx.option("lean_edges", True):
-            return program
+    def lean(self, program):
         func = program.orch
         joins = join_cells(func)
         if not joins:

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from nanopass.languages import DIRECTED
 from nanopass.languages.terms import DType
-from nanopass.rewrite import Pass, register
+from nanopass.rewrite import register
 
+from .lean import LeanPass
 from .cells import without_unread_cells
 from .runtime_order import runtime_order
 from .util import FreshVersions, iter_stmts, places
@@ -15,7 +16,7 @@ TID_TYPE = D.ScalarType(DType.TASK_ID)
 
 
 @register
-class DropEdgesAfterFirstRun(Pass):
+class DropEdgesAfterFirstRun(LeanPass):
     """Insert a compiler edge of a task in a loop only on its first run after the source's run.
 
     A task ``T`` in a loop that waits for the latest run of a task ``S`` outside that loop (a
@@ -41,9 +42,7 @@ class DropEdgesAfterFirstRun(Pass):
     source = DIRECTED
     target = DIRECTED
 
-    def run(self, program):
-        if not self.ctx.option("lean_edges", True):
-            return program
+    def lean(self, program):
         func = program.orch
         looped = _tasks_in_loops(func.body)
         waiting = [t for t, _ in looped.values() if any(_compiler_edge(d) for d in t.deps)]

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from nanopass.languages import DIRECTED
-from nanopass.rewrite import Pass, register
+from nanopass.rewrite import register
 
+from .lean import LeanPass
 from .cells import without_unread_cells
 from .runtime_order import runtime_order
 from .util import iter_stmts, var_reads
@@ -13,7 +14,7 @@ D = DIRECTED
 
 
 @register
-class DropImpliedDependencies(Pass):
+class DropImpliedDependencies(LeanPass):
     """Drop the compiler's dependency edges that the runtime or the task's other edges imply.
 
     Host fences too: a fence's edge goes when its lookup of the tensor (which the host access
@@ -37,9 +38,7 @@ class DropImpliedDependencies(Pass):
     source = DIRECTED
     target = DIRECTED
 
-    def run(self, program):
-        if not self.ctx.option("lean_edges", True):
-            return program
+    def lean(self, program):
         func = program.orch
         if not any(s._production in ("Task", "HostFence") and any(_removable_kind(d) for d in s.deps)
                    for s in iter_stmts(func.body)):

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from nanopass.languages import DIRECTED
 from nanopass.languages.terms import DType
-from nanopass.rewrite import Pass, register
+from nanopass.rewrite import register
 
+from .lean import LeanPass
 from .cells import cell_readers, join_cells
 from .runtime_order import runtime_order
 from .util import FreshVersions, iter_stmts, places, var_reads
@@ -15,7 +16,7 @@ TID_TYPE = D.ScalarType(DType.TASK_ID)
 
 
 @register
-class DropLatestRunsFromJoins(Pass):
+class DropLatestRunsFromJoins(LeanPass):
     """Leave a task's latest run out of its join cell when the runtime orders the waiters after it.
 
     A join cell ``J`` of a task ``S`` chains a barrier after every run of ``S``. When every task
@@ -32,9 +33,7 @@ class DropLatestRunsFromJoins(Pass):
     source = DIRECTED
     target = DIRECTED
 
-    def run(self, program):
-        if not self.ctx.option("lean_edges", True):
-            return program
+    def lean(self, program):
         func = program.orch
         joins = join_cells(func)
         if not joins:

@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 from nanopass.languages import DIRECTED
-from nanopass.rewrite import Pass, register
+from nanopass.rewrite import register
 
+from .lean import LeanPass
 from .cells import without_unread_cells
 from . import remove_dead_values
 from .util import iter_stmts, var_reads
 
 
 @register
-class DropUnwaitedDummies(Pass):
+class DropUnwaitedDummies(LeanPass):
     """Drop the dummy barriers that no task, host fence or later barrier waits for.
 
     A dummy task carries no tensor: it orders nothing but the tasks that name its TaskId in
@@ -29,9 +30,7 @@ class DropUnwaitedDummies(Pass):
     source = DIRECTED
     target = DIRECTED
 
-    def run(self, program):
-        if not self.ctx.option("lean_edges", True):
-            return program
+    def lean(self, program):
         func = program.orch
         dummies = [s for s in iter_stmts(func.body) if s._production == "Dummy"]
         if not dummies:

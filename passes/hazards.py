@@ -41,6 +41,10 @@ The pairs are the solution of a forward *may* dataflow problem over the program'
   ``pl.parallel`` loop's body whose new head facts no transfer of the body changes (each of an
   earlier iteration, not rerun, its covering names untouched, its root not renewed, its scope not
   closed: ``settled``) is the last one: the next would end where it did and form no other pair;
+  and a pass after the first follows the facts the head gained alone (``follow``): a fact of an
+  earlier iteration meets and is killed by no access of the body, so the pass from the whole
+  head would form the first pass's pairs again and end in the union of where the first pass
+  ended and where the gained facts alone end;
 - a loop of a known trip count (``trip_count``) of exactly one has no back edge: its body is analysed
   once, as straight-line code; a sequential one of a few known iterations (``UNROLL_LIMIT``) whose
   tensor carries hold other places in other iterations (a carry started from one tensor and
@@ -528,9 +532,15 @@ def find_hazards(
     renewed_roots: list[str] = []
     closed_scopes: list[int] = []
 
+    # Whether the walk is in a pass over a ``pl.parallel`` loop's body that follows only the facts
+    # its head gained (``loop``): a task then neither meets, kills nor gens (see ``loop``)
+    following = [False]
+
     def step(site: int, task, found: tuple[list[Access], set[Access], frozenset, list[Access]]) -> None:
         mine, certain, waits, gen = found
         stepped.append(site)
+        if following[-1]:
+            mine = gen = ()
         for a in mine:  # meet
             if a.dir is ArgDir.Output:  # a fresh buffer follows no earlier access
                 continue
@@ -681,10 +691,11 @@ def find_hazards(
                     found = found_at[site, id(current[-1])] = (mine, certain, dep_names(stmt), _gen(mine, certain))
                 step(site, stmt, found)
             elif kind == "Let" and stmt.value._production == "ReadTensor":
-                if stmt.var.name in used:
+                if stmt.var.name in used and not following[-1]:
                     host_site(stmt, path, loops, scope, pos, parallel, auto)
             elif kind == "WriteTensor":
-                host_site(stmt, path, loops, scope, pos, parallel, auto)
+                if not following[-1]:
+                    host_site(stmt, path, loops, scope, pos, parallel, auto)
             elif kind == "Let":
                 if is_task_id_value(stmt.var):
                     holds.assign([(stmt.var.name, held_by(stmt.value))])
@@ -767,31 +778,43 @@ def find_hazards(
                 carries.leave()
             return
         # An earlier head of this loop (from an earlier pass over an enclosing loop) is below the
-        # true fixpoint: starting there keeps nested loops from re-iterating.
-        grown = [e for e in heads.get((key, id(outer)), ()) if live.add(e)]  # what the fixpoint adds to the head
+        # true fixpoint: starting there keeps nested loops from re-iterating (not in a pass that
+        # follows gained facts only: its head holds what they become, not the whole head).
+        cached = () if following[-1] else heads.get((key, id(outer)), ())
+        grown = [e for e in cached if live.add(e)]  # what the fixpoint adds to the head
+        new: list[Access] = []  # what the last pass added to the head
         while True:
-            mark, since = live.mark(), logs()
-            block(stmt.body, inner_path, inner_loops, scope, pos, inner_parallel, auto)
-            if carries:
-                carries.back_edge()
-            plus, minus = live.delta(mark)
-            live.undo(mark)
-            if par:
-                plus = retagged(plus, key, True)
+            since = logs()
+            if new:  # (a pl.parallel loop's: the passes after the first follow what the head gained)
+                plus, minus = follow(new, stmt.body, inner_path, inner_loops, scope, pos, inner_parallel, auto, carries)
+                added.update(plus)
+                removed += minus
+            else:  # a pass from the whole head
+                mark = live.mark()
+                block(stmt.body, inner_path, inner_loops, scope, pos, inner_parallel, auto)
+                if carries:
+                    carries.back_edge()
+                plus, minus = live.delta(mark)
+                live.undo(mark)
+                if par:
+                    plus = retagged(plus, key, True)
+                added, removed = set(plus), minus  # what the passes that end the walk added and removed
             new = [e for e in plus if live.add(e)]
             if not new:
                 break
             grown += new
-            if par and settled(new, key, since):  # (the next pass would end as this one did)
+            if not par:
+                new = []  # (the next pass is from the whole head)
+            elif settled(new, key, since):  # (the next pass would end as this one did)
                 break
-        heads[key, id(outer)] = grown
+        if not following[-1]:
+            heads[key, id(outer)] = grown
         # After a loop that certainly runs: the state some last pass ends in (the head less what
         # that pass removed; what it added is in the head). After one that may not run, that or
         # the state before it: the head.
         if (runs or 0) > 0:
-            added = set(plus)  # (a retagged access the pass re-made stays, though it removed it)
-            for e in minus:
-                if e not in added:
+            for e in removed:
+                if e not in added:  # (a retagged access the pass re-made stays, though it removed it)
                     live.remove(e)
         if par:
             for e, untagged in zip(grown, retagged(grown, key, False)):
@@ -799,6 +822,30 @@ def find_hazards(
                     live.add(untagged)
         if carries:
             carries.leave()
+
+    def follow(new, body, path, loops, scope, pos, parallel, auto, carries) -> tuple[list[Access], list[Access]]:
+        """A pass over the body of a ``pl.parallel`` loop from the facts ``new`` its head gained
+        alone, in a state of their own: what it added to them and removed from them. Each transfer
+        maps each fact on its own, so a pass from the whole head ends in the union of what the
+        last pass from the rest of the head ended in and what this one ends in. Each of ``new``
+        and each fact made from one is of an earlier iteration of the loop and every access in
+        the body of this one: no access meets or kills it (so none forms a pair), and what the
+        tasks gen is what every pass gens. The tasks skip meet, kill and gen, the host accesses
+        are skipped."""
+        nonlocal live
+        outer_live = live
+        live = holds.live = LiveAccesses(outer_live.filed)
+        following.append(True)
+        for e in new:
+            live.add(e)
+        mark = live.mark()
+        block(body, path, loops, scope, pos, parallel, auto)
+        if carries:
+            carries.back_edge()
+        found = live.delta(mark)
+        following.pop()
+        live = holds.live = outer_live
+        return found
 
     holds = Holders(live)
     block(func.body, (), (), None, ())

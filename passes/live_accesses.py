@@ -153,9 +153,10 @@ class LiveAccesses:
 
     __slots__ = ("indexes", "sites", "holders", "trail", "filed")
 
-    def __init__(self):
+    def __init__(self, filed: set[int] | None = None):
         self.indexes: dict[tuple[str, bool], RegionIndex] = {}  # (root, is a write) -> its accesses
-        self.filed: set[int] = set()  # the sites whose accesses are filed by site (see ``file_site``)
+        # the sites whose accesses are filed by site (see ``file_site``; shared with ``filed``'s owner)
+        self.filed: set[int] = set() if filed is None else filed
         self.sites: dict[int, set] = {}  # site -> its live accesses (filed sites only)
         self.holders: dict[str, set] = {}  # TaskId value -> the live accesses it covers
         self.trail: list[tuple[bool, object]] = []  # (added: else removed, access), oldest first

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from nanopass.languages import DIRECTED
 from nanopass.languages.terms import DType
-from nanopass.rewrite import Pass, register
+from nanopass.rewrite import register
 
+from .lean import LeanPass
 from .cells import latest_run_cells
 from .runtime_order import runtime_order
 from .util import FreshVersions, iter_stmts, places
@@ -15,7 +16,7 @@ TID_TYPE = D.ScalarType(DType.TASK_ID)
 
 
 @register
-class MergeCellsIntoChains(Pass):
+class MergeCellsIntoChains(LeanPass):
     """Order a group of tasks' latest runs through one chained cell when that needs fewer edges.
 
     Tasks that wait for several latest runs together (a ``CellDep`` on a latest-run cell, or a
@@ -43,9 +44,7 @@ class MergeCellsIntoChains(Pass):
     source = DIRECTED
     target = DIRECTED
 
-    def run(self, program):
-        if not self.ctx.option("lean_edges", True):
-            return program
+    def lean(self, program):
         func = program.orch
         stmts = list(iter_stmts(func.body))
         waits = {id(s): _waited(s) for s in stmts if s._production == "Task"}

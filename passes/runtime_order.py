@@ -276,10 +276,19 @@ def _runtime_order(program, track: tuple) -> RuntimeOrder | None:
         return None
     width = len(tasks)
     reads = {s.var.name for s in stmts if s._production == "Let" and s.value._production == "ReadTensor"}
-    live_reads = frozenset(reads & RemoveDeadValues.liveness(func.body)[0]) if reads else frozenset()
+    live_reads = frozenset(reads & live_names(func.body)) if reads else frozenset()
     walker = _Walker(kernels, out, relevant, manual_dep_names(stmts, kernels), width, stable_names(func), live_reads)
     walker.run(func.body, State(walker.both, {}, {}, width=width))
     return out
+
+
+def live_names(body) -> frozenset:
+    """The names ``remove_dead_values`` keeps in ``body`` (``RemoveDeadValues.liveness``), computed
+    once for the passes that ask of the same body (a lean pass tracking other tasks than the one
+    before it asks ``runtime_order`` of the same program again)."""
+    from nanopass.languages.statements import kept
+
+    return kept(live_names, (body,), lambda: frozenset(RemoveDeadValues.liveness(body)[0]))
 
 
 def stable_names(func) -> frozenset:

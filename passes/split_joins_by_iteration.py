@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from nanopass.languages import DIRECTED
 from nanopass.languages.terms import CmpOp
-from nanopass.rewrite import Pass, register
+from nanopass.rewrite import register
 
+from .lean import LeanPass
 from .cells import join_cells
 from .util import FreshVersions, iter_stmts, places, static_trip_count, var_reads
 
@@ -14,7 +15,7 @@ MAX_TRIPS = 8  # at most this many cells replace one join
 
 
 @register
-class SplitJoinsByIteration(Pass):
+class SplitJoinsByIteration(LeanPass):
     """Replace the join of a task's runs in a loop of a few constant iterations by one latest-run
     cell per iteration.
 
@@ -37,9 +38,7 @@ class SplitJoinsByIteration(Pass):
     source = DIRECTED
     target = DIRECTED
 
-    def run(self, program):
-        if not self.ctx.option("lean_edges", True):
-            return program
+    def lean(self, program):
         func = program.orch
         joins = join_cells(func)
         if not joins:

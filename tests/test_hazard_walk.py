@@ -374,9 +374,11 @@ def test_random_manual_programs(tmp_path_factory, program):
 
 def test_a_parallel_loop_settles_without_a_confirming_pass(tmp_path, monkeypatch):
     """The benchmark's scopes shape (manual scopes in a row, each a ``pl.parallel`` loop of one
-    submit chained by its TaskId): the second pass over each body adds facts (the first run's,
-    now stale) that no transfer of the body changes, so the walk ends there instead of making a
-    third pass that would add nothing; the pairs are the reference's all the same."""
+    submit chained by its TaskId): the first pass over each body adds its run's fact to the head,
+    which the next run would make stale and cover otherwise; that second pass follows the gained
+    fact alone (no task meets, kills or gens), and adds facts (the first run's, now stale) that
+    no transfer of the body changes, so the walk ends there instead of making a third pass that
+    would add nothing; the pairs are the reference's all the same."""
     from nanopass.passes.live_accesses import LiveAccesses
     from nanopass.tools.bench import source_of
 
@@ -385,10 +387,14 @@ def test_a_parallel_loop_settles_without_a_confirming_pass(tmp_path, monkeypatch
     stages = run_pipeline(load_program(path), stop_after="insert_parallel_carry_joins")
     program = stages[-1].tree
     func, kernels, untracked = program.orch, kernel_table(program), untracked_roots(program.orch)
-    passes = []
-    undo = LiveAccesses.undo
+    passes, following = [], []
+    undo, init = LiveAccesses.undo, LiveAccesses.__init__
     monkeypatch.setattr(LiveAccesses, "undo", lambda self, mark: (passes.append(mark), undo(self, mark))[1])
+    monkeypatch.setattr(
+        LiveAccesses, "__init__", lambda self, filed=None: (following.append(filed is not None), init(self, filed))[1]
+    )
     new = find_hazards(func, kernels, untracked, keep=needs_edge)
-    assert len(passes) == 2 * 3  # (one undo per pass over a loop body; the program has no if)
+    assert len(passes) == 3  # (one undo per pass from the whole head; the program has no if)
+    assert following.count(True) == 3  # (one pass per body following the gained facts alone)
     assert summary(new) == summary(reference_find_hazards(func, kernels, untracked, keep=needs_edge))
     assert new.pairs  # (each scope waits for the one before)

@@ -749,3 +749,29 @@ def test_a_task_id_read_from_an_array_slot_orders_like_the_run_it_holds():  # (r
     after, _ = measure_file(str(ROOT / "tests/golden/surface_phi_names.py"))
     assert (after.insertions, after.redundant, after.minimum) == (4, 0, 4)
     assert after.by_kind["user"] == 1
+
+
+def test_the_lean_passes_are_the_ones_the_option_turns_off():
+    """Each pass of the module docstring above is a ``LeanPass`` (the one place that reads the
+    option): with ``lean_edges=False`` it hands its input on as it is; on, some of them change
+    ping_pong's tree."""
+    from nanopass.api import run_pipeline
+    from nanopass.loader import load_programs, pick_program
+    from nanopass.passes.lean import LeanPass
+    from nanopass.passes.pipeline import PASSES
+    from nanopass.rewrite import PassContext
+
+    names = {"drop_chained_join_barriers", "drop_implied_dependencies", "drop_latest_runs_from_joins",
+             "merge_cells_into_chains", "drop_edges_after_first_run", "clear_cells_after_waiters",
+             "drop_unwaited_dummies", "split_joins_by_iteration"}
+    lean = {cls.name: cls for cls in PASSES if isinstance(cls, type) and issubclass(cls, LeanPass)}
+    assert set(lean) == names
+    path = str(ROOT / "tests/golden/ping_pong.py")
+    stages = run_pipeline(pick_program(load_programs(path), None, path), options=OFF)
+    changed = 0
+    for before, stage in zip(stages, stages[1:]):
+        if stage.name in lean:
+            cls = lean[stage.name]
+            assert cls(PassContext(options=OFF)).run(before.tree) is before.tree
+            changed += cls(PassContext()).run(before.tree) is not before.tree
+    assert changed

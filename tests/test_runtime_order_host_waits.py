@@ -134,3 +134,25 @@ def test_a_host_access_lets_the_lean_passes_drop_only_what_the_runtime_waits_for
         failures = check_text(text, [{"n": str(n)} for n in range(4)], findings, options=options)
         assert not failures, failures[0].message
         assert findings.refused_by_design == 0
+
+
+def test_the_liveness_of_host_reads_is_computed_once_per_body(monkeypatch):
+    """``runtime_order`` asked of one program for other tasks to track (as the lean passes do)
+    takes the host reads ``remove_dead_values`` keeps from one liveness of the body."""
+    from nanopass.languages.statements import reusing_walks
+    from nanopass.passes.remove_dead_values import RemoveDeadValues
+    from nanopass.passes.runtime_order import runtime_order
+    from nanopass.passes.util import iter_stmts
+    from nanopass.tools.properties import compile_text
+
+    body, _, _ = CASES["the producer of the name read"]
+    stages, _ = compile_text(program(body), {"lean_edges": False})
+    tree = next(s.tree for s in stages if s.name.endswith("expand_manual_phase_fence"))
+    tasks = [s for s in iter_stmts(tree.orch.body) if s._production == "Task"]
+    calls = []
+    liveness = RemoveDeadValues.liveness
+    monkeypatch.setattr(RemoveDeadValues, "liveness", staticmethod(lambda *a, **k: (calls.append(a), liveness(*a, **k))[1]))
+    with reusing_walks():
+        orders = [runtime_order(tree, track=[task]) for task in tasks]
+    assert len(tasks) == 2 and all(orders)
+    assert len(calls) == 1
