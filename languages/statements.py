@@ -247,6 +247,16 @@ def kept(analysis: Hashable, of: tuple, compute):
     return result
 
 
+def carry_kept(analysis: Hashable, old, new) -> None:
+    """Inside ``reusing_walks()``: if the kept result of ``analysis`` (``kept``) was asked of
+    nodes among which is ``old``, keep it as the result for the same nodes with ``new`` in
+    ``old``'s place. For a pass whose output ``new`` differs from its input ``old`` only in what
+    ``analysis`` does not read: the next pass to ask gets the result without a new walk."""
+    last = _reuse.kept.get(analysis)
+    if last is not None and any(node is old for node in last[0]):
+        _reuse.kept[analysis] = (tuple(new if node is old else node for node in last[0]), last[1])
+
+
 _NO_WALK = Walk(())
 
 

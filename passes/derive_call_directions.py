@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from nanopass.languages import DIRECTED, SSA
+from nanopass.languages.statements import carry_kept
 from nanopass.languages.terms import ArgDir, LoopKind, ParamDir
 from nanopass.rewrite import Pass, register
 
 from .aliases import buffer_roots
+from .hazards import storage_map
 from .kernels import kernel_table
 from .naming import base_name
 from .util import iter_stmts, last_yield
@@ -58,7 +60,11 @@ class DeriveCallDirections(Pass):
         called = {stmt.kernel for stmt in iter_stmts(func.body) if stmt._production == "Task"}
         if any(is_out_tensor(p) for name in called for p in self.kernels[name].params):
             self.analyze_writers(func)
-        return self.visit(program)
+        result = self.visit(program)
+        # storage_map reads names, values, kernels and loops, none of which this pass changes
+        # (it sets the Args' directions only): its result for the input holds for the output
+        carry_kept(storage_map, func, result.orch)
+        return result
 
     def analyze_writers(self, func) -> None:
         """Decide every task's directions from the buffers written before it (only an Out

@@ -8,7 +8,7 @@ from nanopass.languages.terms import ArgDir
 from nanopass.rewrite import Pass, register
 
 from .aliases import buffer_roots
-from .kernels import kernel_table, output_param_of_result
+from .kernels import kernel_table, output_params
 from .naming import NameTable, base_name, ssa_role
 from .util import iter_stmts
 
@@ -191,12 +191,14 @@ class RemapOutputAliases(Pass):
         )
 
     def Task(self, task):
-        kernel = self.kernels[task.kernel]
+        params = output_params(self.kernels[task.kernel])
         nargs = len(task.args)
+        names = self.names
         outs = []
         for i, binder in enumerate(task.outs):
-            p = output_param_of_result(kernel, i)
-            new = self.Binder(binder)
+            p = params[i]
+            name = names[binder.name]  # (the Binder handler, inlined)
+            new = binder if name == binder.name else N.Binder.make(name, binder.type, span=binder.span)
             # a parameter past the arguments is one the call omits: the runtime allocates it
             outs.append(N.Allocated.make(new, p - nargs) if p is not None and p >= nargs else N.Alias.make(new))
         tid = self.Binder(task.tid) if task.tid is not None else None

@@ -248,6 +248,65 @@ def test_random_programs(tmp_path_factory, source):
     check_stages(run_pipeline(load_program(path)))
 
 
+# -- storage_map's result carried over derive_call_directions -----------------------------------------
+
+
+def storage_walks_while_compiling(program, monkeypatch) -> tuple[list[str], list]:
+    """The passes that walked for storage_map during a compile, and, for every stage from
+    derive_call_directions to order_write_after_read, (stage, what storage_map answers inside
+    the compile, a fresh walk of the same tree)."""
+    from nanopass.passes import hazards
+    from nanopass.passes.pipeline import PIPELINE
+
+    names = PIPELINE.names()
+    running = [names[0]]
+    fresh = hazards._storage_map
+    walks: list[str] = []
+    answers = []
+
+    def counted(func, kernels):
+        walks.append(running[0])
+        return fresh(func, kernels)
+
+    def observer(stage):
+        if stage.name in ("derive_call_directions", "check_output_params_written", "order_write_after_read"):
+            func, kernels = stage.tree.orch, kernel_table(stage.tree)
+            answers.append((stage.name, storage_map(func, kernels), fresh(func, kernels)))
+        if stage.name in names[:-1]:
+            running[0] = names[names.index(stage.name) + 1]
+
+    monkeypatch.setattr(hazards, "_storage_map", counted)
+    run_pipeline(program, observer=observer)
+    return walks, answers
+
+
+def test_the_storage_walk_of_the_ssa_program_serves_the_passes_after_derive_call_directions(tmp_path, monkeypatch):
+    # y is an InOut parameter and returned: place_returned_creates_in_output_params asks for the
+    # storage map; check_output_params_written and order_write_after_read ask again after
+    # derive_call_directions, which changes the arguments' directions only
+    from nanopass.tools.bench import source_of
+
+    path = tmp_path / "nested.py"
+    path.write_text(source_of("nested", 8))
+    walks, answers = storage_walks_while_compiling(load_program(path), monkeypatch)
+    assert walks == ["place_returned_creates_in_output_params"]
+    assert [stage for stage, _, _ in answers] == ["derive_call_directions", "check_output_params_written",
+                                                  "order_write_after_read"]
+    for stage, kept_answer, fresh_answer in answers:
+        assert kept_answer == fresh_answer, stage
+
+
+@PROPERTY
+@given(control_flow_programs())
+def test_carried_storage_maps_are_fresh_walks_of_random_programs(tmp_path_factory, source):
+    path = tmp_path_factory.mktemp("p") / "generated.py"
+    path.write_text(source)
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        _, answers = storage_walks_while_compiling(load_program(path), monkeypatch)
+    for stage, kept_answer, fresh_answer in answers:
+        assert kept_answer == fresh_answer, stage
+
+
 # -- expr_is_float against the type of every sub-expression -----------------------------------------
 
 def _reference_dtype(expr, env):
