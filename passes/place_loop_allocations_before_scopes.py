@@ -88,7 +88,8 @@ class PlaceLoopAllocationsBeforeScopes(escaping.PlaceScopeEscapingOutputs):
     ``hazards.shared_in_loops`` then orders every pair of accesses to it
     (``order_write_after_read``); the blocks of a ``pl.parallel`` loop, or of every run, are
     each one run's. Afterwards no allocation made in a loop inside a user scope is read after
-    it, but task outputs of non-constant parameter shape.
+    it, but task outputs whose parameter shape reads a symbol the orchestration does not declare
+    (``define_dynamic_dim_symbols`` refuses those).
     """
 
     name = "place_loop_allocations_before_scopes"

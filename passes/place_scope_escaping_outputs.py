@@ -27,8 +27,10 @@ class PlaceScopeEscapingOutputs(Pass):
     adds ``(Let t (CreateTensor shape dtype))`` of the kernel parameter's static type just before
     the task and passes ``t`` as that ``Out`` argument (the result then aliases ``t``), and so for
     the ``Out`` arguments left out before it (arguments are positional); ``hoist_scope_escapes``
-    later moves the allocation before the scope, into the enclosing one. Outputs whose parameter
-    shape is not a constant are left as they are, and so are allocations in a loop inside the
+    later moves the allocation before the scope, into the enclosing one. A parameter shape's
+    extents are constants or ``pl.dynamic`` symbols the orchestration declares (read at entry:
+    ``define_dynamic_dim_symbols`` refuses an output of a symbol it does not declare); such
+    outputs are placed too. Allocations in a loop inside the
     scope (``place_loop_allocations_before_scopes``, which runs next, places those). Afterwards no runtime-allocated output of a task directly in a user scope or in its
     branches is read after that scope.
     """
@@ -40,6 +42,7 @@ class PlaceScopeEscapingOutputs(Pass):
     def run(self, program):
         func = program.orch
         self.kernels = kernel_table(program)
+        self.dyn_dims = {d.name for d in func.dyn_dims}
         if not self.applies(func):
             return program
         # allocation -> the names that may hold it (``held_allocations`` inverted)
@@ -155,15 +158,29 @@ class PlaceScopeEscapingOutputs(Pass):
             out, param = missing.get(p), kernel.params[p]
             if out is None or param.dir is not ParamDir.Out or param.type._production != "TensorType":
                 break
-            if any(d._production != "Int" for d in param.type.shape):
+            shape = self.shape_of(param)
+            if shape is None:
                 break
             name = self.fresh(out.name)
             var = S.Binder(name, out.type, span=out.span)
-            before.append(S.Let(var, S.CreateTensor(param.type.shape, param.type.dtype, False, None), span=task.span))
+            before.append(S.Let(var, S.CreateTensor(shape, param.type.dtype, False, None), span=task.span))
             args.append(S.Arg(S.Var(name), False, None))
         if not before:
             return [task]
         return before + [task.replace(args=tuple(args))]
+
+    def shape_of(self, param) -> tuple | None:
+        """``param``'s shape as the orchestration can create it: constants, and ``pl.dynamic``
+        symbols it declares; None for another symbol."""
+        shape = []
+        for d in param.type.shape:
+            if d._production == "Int":
+                shape.append(d)
+            elif d._production == "Var" and d.name in self.dyn_dims:
+                shape.append(S.Var(d.name, span=d.span))
+            else:
+                return None
+        return tuple(shape)
 
     def fresh(self, base: str) -> str:
         stem = base.split("__", 1)[0]
