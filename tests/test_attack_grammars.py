@@ -78,6 +78,13 @@ def test_the_random_generator_draws_the_dead_read_of_class_1():
     assert any(has_dead_read_between_a_read_and_a_write(p) for p in progs)
 
 
+class EveryName:
+    """Holds every name: ``reads & EveryName()`` is ``reads``."""
+
+    def __rand__(self, names):
+        return names
+
+
 def test_the_tester_finds_a_dead_read_taken_for_a_wait(monkeypatch):
     """With runtime_order counting every host read as a wait (the defect df8bc48 fixed), the
     class-1 shape of the exhaustive grammar is a write-after-read the emitted program leaves
@@ -88,16 +95,7 @@ def test_the_tester_finds_a_dead_read_taken_for_a_wait(monkeypatch):
     prog = exhaustive.build(shape, iter(atoms))
     assert runner.check(prog, settings=((1, 0),)).classes() == set()
 
-    class EveryName:
-        def __rand__(self, names):
-            return names
-
-    class EveryReadLive:
-        @staticmethod
-        def liveness(body):
-            return (EveryName(),)
-
-    monkeypatch.setattr(runtime_order, "RemoveDeadValues", EveryReadLive)
+    monkeypatch.setattr(runtime_order, "live_names", lambda body: EveryName())
     assert runner.check(prog, settings=((1, 0),)).classes() == {"hazard WAR task>task AA"}
 
 
