@@ -164,3 +164,19 @@ def test_a_refusal_of_a_program_with_no_correct_compilation_is_right_only_for_th
         _refusing(monkeypatch, wrong)
         rep = runner.check(twice, settings=((1, 0),))
         assert not rep.right_refusal() and rep.classes() == {"refusal"}, wrong
+
+
+def test_an_access_to_a_source_already_placed_in_the_rows_touches_them():
+    """`b = pl.assemble(b, t, ...)`, then `s` made, `s = cb(t, s)` and `b = pl.assemble(b, s, ...)`
+    into the same rows: t lives in b's rows, so placing s there too makes cb
+    read and write the same bytes, and s's own write overwrites what cb reads as t. No correct
+    compilation, though no access between s's creation and its assemble names b itself."""
+    made_s = (P.Create("s", "B"), P.Call("wb", ("x", "s"), ("s",)))
+    same_rows = (P.Assemble("b", "t", 0), P.HostRead("v", "b", (1, 1), 0), *made_s,
+                 P.Call("cb", ("t", "s"), ("s",)), P.Assemble("b", "s", 0))
+    reasons = unorderable(*same_rows)
+    assert reasons and "touches the rows" in reasons[0] and "line" in reasons[0]
+    # t placed in other rows: s's rows are not t's, and cb reading t touches nothing of them
+    other_rows = (P.Assemble("b", "t", 4), P.HostRead("v", "b", (5, 1), 0), *made_s,
+                  P.Call("cb", ("t", "s"), ("s",)), P.Assemble("b", "s", 0))
+    assert unorderable(*other_rows) == []

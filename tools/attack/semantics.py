@@ -16,7 +16,8 @@ of such a program that names that reason is the right answer, not a failure:
 - a `pl.assemble` the runtime cannot perform as a view of its target: the runtime has no tensor
   copy (runtime-api.md), so the source must be placed in the target's rows from its creation on
   (one memory: a write of either is a write of both), which is visible when an access between
-  the source's creation and the assemble touches those rows, or when the source's fill
+  the source's creation and the assemble touches those rows (directly, or through another
+  source an earlier assemble placed in them), or when the source's fill
   (init_value) is read or still there at the assemble (a view is never filled);
 - for the same reason, an access after the assemble at which the source and the target's rows
   may differ: placed, a read of an element of either (a task's `In`/`InOut` argument, a host
@@ -330,8 +331,10 @@ class _Runner:
         line = self.line(s)
         rows = set(region.elems())
         since = self.made_at.get(src.buf, 0)
+        placed = self.placement.sharing(region.buf, rows)
         for e in self.events[since:]:
-            if any(a.buf == region.buf and rows & set(a.elems) for a in e.accesses):
+            if any(a.buf == region.buf and rows & set(a.elems)
+                   or a.buf != src.buf and any((a.buf, x) in placed for x in a.elems) for a in e.accesses):
                 self.unorderable.append(Reason(PLACEMENT, f"{e.describe()} touches the rows the assemble "
                                                f"(line {line}) fills, after its source was created"))
             for a in e.accesses:
@@ -365,6 +368,12 @@ class _Placement:
 
     def placed(self, x, mem):
         return self.value[self.find(x)] if x in self.parent else mem.get(x, UNDEF)
+
+    def sharing(self, buf: str, rows: set) -> set:
+        """The elements of other buffers that are ``rows`` of ``buf``: those of the sources placed
+        there (a placed source is those rows from its creation on)."""
+        classes = {self.find((buf, r)) for r in rows if (buf, r) in self.parent}
+        return {x for x in self.parent if x[0] != buf and self.find(x) in classes} if classes else set()
 
     def read(self, x, mem, what: str, unorderable: list) -> None:
         want = mem.get(x, UNDEF)
