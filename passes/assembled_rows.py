@@ -13,6 +13,8 @@ answer, on the SSA function as it is, which reads there are:
 
 from __future__ import annotations
 
+from bisect import bisect_right
+from math import prod
 from typing import NamedTuple
 
 from nanopass.languages.terms import ParamDir
@@ -55,14 +57,7 @@ def assembled_rows(places, shape, offset) -> frozenset:
 def same_exprs(a, b) -> bool:
     """Whether two expression lists are the same names and constants (the same values where both are read)."""
 
-    def key(e):
-        if e._production == "Var":
-            return ("var", e.name)
-        if e._production == "Int":
-            return ("int", e.value)
-        return None
-
-    keys_a, keys_b = [key(e) for e in a], [key(e) for e in b]
+    keys_a, keys_b = [_expr_key(e) for e in a], [_expr_key(e) for e in b]
     return len(a) == len(b) and None not in keys_a and keys_a == keys_b
 
 
@@ -95,15 +90,11 @@ def dead_assembles(body, kernels: dict, roots: dict, places: dict, live: set[str
     arguments), or when a later assemble in the same block fills all of its rows (one buffer, the
     same or a larger box) before anything reads a name stored in an overlapping part of them.
     Dropped (its target taken as it is), such an assemble changes no value anything reads, and its
-    source's later uses are no uses after it. One walk of the body, plus, for each assemble, the
-    statements of its block up to the first read of its rows or the assemble that overwrites them."""
+    source's later uses are no uses after it. One walk of the body; a block with an assemble into
+    one known region indexes its statements once (``LaterFills``)."""
     creates = {s.var.name: s.value for s in iter_stmts(body) if s._production == "Let" and s.value._production == "CreateTensor"}
     read_roots = {root for stmt in iter_stmts(body) for name in read_names(stmt, kernels, live)
                   for root, _ in places.get(name, ())}
-    by_root: dict[str, list] = {}  # root -> the (name, region)s stored in it
-    for name, where in places.items():
-        for root, region in where:
-            by_root.setdefault(root, []).append((name, region))
     dead: set[int] = set()
 
     def filled(stmt) -> Placement | None:
@@ -115,29 +106,8 @@ def dead_assembles(body, kernels: dict, roots: dict, places: dict, live: set[str
             return None
         return Placement.of(places.get(value.target.name), create.shape, value.offset)
 
-    def overwrites(later: Placement, earlier: Placement) -> bool:
-        """Whether ``later`` fills every row ``earlier`` fills (one buffer, rows known or the same
-        expressions)."""
-        if earlier.region() is None or later.places != earlier.places:
-            return False
-        [(root, region)] = earlier.rows
-        [(_, later_region)] = later.rows
-        return covers(later_region, region) or (
-            same_exprs(later.offset, earlier.offset) and same_exprs(later.shape, earlier.shape)
-        )
-
-    def overwritten(stmts, at: int, placement: Placement) -> bool:
-        [(root, region)] = placement.rows
-        names = {name for name, where in by_root.get(root, ()) if overlaps(where, region)}
-        for later in stmts[at + 1 :]:
-            fills = filled(later)
-            if fills is not None and overwrites(fills, placement):
-                return True
-            if any(names & read_names(stmt, kernels, live) for stmt in iter_stmts([later])):
-                return False
-        return False
-
     def walk(stmts) -> None:
+        later: LaterFills | None = None  # made on the block's first assemble that may be overwritten
         for at, stmt in enumerate(stmts):
             for field in BODY_FIELDS.get(stmt._production, ()):
                 walk(getattr(stmt, field))
@@ -148,11 +118,112 @@ def dead_assembles(body, kernels: dict, roots: dict, places: dict, live: set[str
                 dead.add(id(stmt))
                 continue
             placement = filled(stmt)
-            if placement is not None and placement.region() is not None and overwritten(stmts, at, placement):
+            if placement is None or placement.region() is None:
+                continue
+            if later is None:
+                later = LaterFills([filled(s) for s in stmts], [reads_of(s) for s in stmts])
+            if later.overwritten(at, placement):
                 dead.add(id(stmt))
+
+    def reads_of(stmt) -> list:
+        """The (root, region)s of the names ``stmt`` and the statements in its bodies read."""
+        return [where for inner in iter_stmts([stmt]) for name in read_names(inner, kernels, live)
+                for where in places.get(name, ())]
 
     walk(body)
     return dead
+
+
+class LaterFills:
+    """The fills and reads of one block's statements, indexed so that whether a later assemble of
+    the block overwrites an earlier one before anything reads its rows costs a few lookups.
+
+    ``fills[i]`` is the ``Placement`` of statement ``i`` when it is an assemble of a created
+    source, else None; ``reads[i]`` the ``(root, region)``s statement ``i`` (with its bodies)
+    reads. A later fill overwrites an earlier one when it has the same places and its rows cover
+    the earlier's (a box of equal size is the same box; only a larger box can cover otherwise) or
+    are the same expressions."""
+
+    def __init__(self, fills: list, reads: list):
+        self.by_rows: dict = {}     # (places, box) -> positions of fills of exactly those rows
+        self.by_exprs: dict = {}    # (places, offset keys, shape keys) -> positions
+        self.by_size: dict = {}     # places -> {box volume -> [(position, box)]}
+        for at, fill in enumerate(fills):
+            if fill is None or fill.region() is None:
+                continue
+            [(_, rows)] = fill.rows
+            if isinstance(rows, Box):
+                self.by_rows.setdefault((fill.places, rows), []).append(at)
+                self.by_size.setdefault(fill.places, {}).setdefault(_volume(rows), []).append((at, rows))
+            key = _exprs_key(fill)
+            if key is not None:
+                self.by_exprs.setdefault(key, []).append(at)
+        self.any_reads: dict = {}   # root -> positions of the statements reading a non-box region of it
+        self.box_reads: dict = {}   # root -> [(position, box)] read, in order
+        for at, where in enumerate(reads):
+            for root, region in where:
+                if isinstance(region, Box):
+                    self.box_reads.setdefault(root, []).append((at, region))
+                else:
+                    self.any_reads.setdefault(root, []).append(at)
+
+    def overwritten(self, at: int, earlier: Placement) -> bool:
+        """Whether a fill after statement ``at`` overwrites ``earlier`` (one region of one buffer)
+        before a statement reads a name stored in an overlapping part of that buffer."""
+        [(root, rows)] = earlier.rows
+        by = self.first_covering(at, earlier, rows)
+        if by is None:
+            return False
+        read_at = _next(self.any_reads.get(root, ()), at)
+        if read_at is not None and read_at < by:
+            return False
+        reads = self.box_reads.get(root, ())
+        for i in range(bisect_right(reads, at, key=lambda r: r[0]), len(reads)):
+            pos, region = reads[i]
+            if pos >= by:
+                break
+            if overlaps(region, rows):
+                return False
+        return True
+
+    def first_covering(self, at: int, earlier: Placement, rows) -> int | None:
+        """The position of the first fill after ``at`` that overwrites ``earlier``, if any."""
+        candidates = []
+        key = _exprs_key(earlier)
+        if key is not None:
+            candidates.append(_next(self.by_exprs.get(key, ()), at))
+        if isinstance(rows, Box):
+            candidates.append(_next(self.by_rows.get((earlier.places, rows), ()), at))
+            size = _volume(rows)
+            for volume, fills in self.by_size.get(earlier.places, {}).items():
+                if volume > size or size == 0:  # (an empty box is covered by unequal empty boxes too)
+                    later = range(bisect_right(fills, at, key=lambda f: f[0]), len(fills))
+                    candidates.append(next((fills[i][0] for i in later if covers(fills[i][1], rows)), None))
+        return min((c for c in candidates if c is not None), default=None)
+
+
+def _next(positions, at: int) -> int | None:
+    i = bisect_right(positions, at)
+    return positions[i] if i < len(positions) else None
+
+
+def _volume(box: Box) -> int:
+    return prod(hi - lo for lo, hi in zip(box.lo, box.hi))
+
+
+def _exprs_key(fill: Placement):
+    offset, shape = [_expr_key(e) for e in fill.offset], [_expr_key(e) for e in fill.shape]
+    if None in offset or None in shape:
+        return None
+    return fill.places, tuple(offset), tuple(shape)
+
+
+def _expr_key(e):
+    if e._production == "Var":
+        return ("var", e.name)
+    if e._production == "Int":
+        return ("int", e.value)
+    return None
 
 
 def drop_assembles(stmts, dead: set[int]) -> tuple:

@@ -90,7 +90,9 @@ class FuseCreateAssembleToSlice(Pass):
         self.placed: dict[str, Placement] = {}  # source -> where it was placed
         self.rows_of: dict[str, frozenset] = {}  # placed source -> the (root, region)s it now is
         self.in_loop = False  # whether the block being rewritten runs more than once
-        self.defined_before: set[str] = {p.name for p in func.params} | {d.name for d in func.dyn_dims}
+        # the names bound before the statement being rewritten, in binding order (a body's own
+        # names are popped off the end when it is done)
+        self.defined_before: dict[str, None] = dict.fromkeys([p.name for p in func.params] + [d.name for d in func.dyn_dims])
         body = self.sequence(func.body)
         return S.Program(program.name, program.kernels, func.replace(body=body), span=program.span)
 
@@ -135,14 +137,16 @@ class FuseCreateAssembleToSlice(Pass):
         for stmt in stmts:
             fields = BODY_FIELDS.get(stmt._production)
             if fields:
-                outer, in_loop = set(self.defined_before), self.in_loop
-                self.defined_before |= {it.var.name for it in getattr(stmt, "iters", ())}
+                outer, in_loop = len(self.defined_before), self.in_loop
+                self.defined_before.update(dict.fromkeys(it.var.name for it in getattr(stmt, "iters", ())))
                 if stmt._production == "For":  # (a While has no loop variable)
-                    self.defined_before.add(stmt.var.name)
+                    self.defined_before[stmt.var.name] = None
                 self.in_loop = in_loop or stmt._production in ("For", "While")
                 stmt = stmt.replace(**{f: self.sequence(getattr(stmt, f)) for f in fields})
-                self.defined_before, self.in_loop = outer, in_loop
-            self.defined_before |= {b.name for b in visible_binders(stmt)}
+                while len(self.defined_before) > outer:  # (SSA: each name bound once, so added last)
+                    self.defined_before.popitem()
+                self.in_loop = in_loop
+            self.defined_before.update(dict.fromkeys(b.name for b in visible_binders(stmt)))
             out.append(stmt)
         return tuple(out)
 
@@ -178,7 +182,7 @@ class FuseCreateAssembleToSlice(Pass):
         # would go to the target's rows once the source is placed)
         aliases = self.aliases_of.get(src, set()) | {src}
         after = sum(self.uses.get(n, 0) for n in aliases) - self.prefix.uses(stmts, at + 1, aliases)
-        available = self.defined_before | self.prefix.bound(stmts, create_at)
+        available = self.prefix.available(stmts, create_at, self.defined_before)
         self.prefix.forget(create_at)  # (what follows rewrites stmts[create_at : at + 1] only)
         placed = Placement.of(self.places.get(target), stmts[create_at].value.shape, value.offset)
         if after and not self.reads_after_see_the_copy(stmts, at, aliases, after, stmts[create_at], placed):
@@ -222,7 +226,7 @@ class FuseCreateAssembleToSlice(Pass):
         self.rows_of[src] = placed.rows
         return at
 
-    def place_by_branch(self, stmts: list, create_at: int, at: int, available: set) -> int | None:
+    def place_by_branch(self, stmts: list, create_at: int, at: int, available: _Available) -> int | None:
         """Place the source when the assemble's target is, on each path, one buffer that exists
         where the source is created, and only an ``if`` between the two (in the same block)
         chooses which: its result (through copies and task results) is the target. The branch
@@ -301,7 +305,7 @@ class FuseCreateAssembleToSlice(Pass):
             out |= self.rows_of.get(root, set())
         return out
 
-    def hoist_target_create(self, stmts: list, create_at: int, at: int, target: str, available: set) -> int:
+    def hoist_target_create(self, stmts: list, create_at: int, at: int, target: str, available: _Available) -> int:
         """Move ``target``'s create (between create_at and at) to create_at; 0 if impossible."""
         for j in range(create_at + 1, at):
             stmt = stmts[j]
@@ -568,36 +572,55 @@ class _Prefix:
         self.stmts = None  # the block counted
         self.parts: list[tuple[dict, frozenset]] = []  # (uses, binders) of stmts[i]
         self.read: dict[str, int] = {}
-        self.binders: set[str] = set()
+        self.bound_at: dict[str, int] = {}  # name -> the statement binding it (SSA: one)
 
     def extend(self, stmts: list, end: int) -> None:
         if self.stmts is not stmts:
-            self.stmts, self.parts, self.read, self.binders = stmts, [], {}, set()
+            self.stmts, self.parts, self.read, self.bound_at = stmts, [], {}, {}
         while len(self.parts) < end:
             stmt = stmts[len(self.parts)]
             part = (live_uses((stmt,), self.live), frozenset(b.name for b in visible_binders(stmt)))
+            self.bound_at.update(dict.fromkeys(part[1], len(self.parts)))
             self.parts.append(part)
             for name, k in part[0].items():
                 self.read[name] = self.read.get(name, 0) + k
-            self.binders |= part[1]
 
     def uses(self, stmts: list, end: int, names: set[str]) -> int:
         """How often ``stmts[:end]`` read ``names`` where the reading value is live."""
         self.extend(stmts, end)
         return sum(self.read.get(n, 0) for n in names)
 
-    def bound(self, stmts: list, end: int) -> set[str]:
-        """The names visible after ``stmts[:end]`` (``end`` at most the extent counted; SSA: a name
-        bound in ``stmts[end:]`` is bound nowhere before)."""
+    def available(self, stmts: list, end: int, before) -> "_Available":
+        """The names visible after ``stmts[:end]`` and the names in ``before``, as they are now
+        (``end`` at most the extent counted; SSA: a name bound in ``stmts[end:]`` is bound nowhere
+        before)."""
         self.extend(stmts, end)
-        return self.binders.difference(*(binders for _, binders in self.parts[end:]))
+        return _Available(before, self.bound_at, end)
 
     def forget(self, lo: int) -> None:
         for read, binders in self.parts[lo:]:
             for name, k in read.items():
                 self.read[name] -= k
-            self.binders -= binders
+            for name in binders:
+                self.bound_at.pop(name, None)
         del self.parts[lo:]
+
+
+class _Available:
+    """A set of names without the copy: ``before``, the names ``bound_at`` a statement before
+    ``end``, and the names ``add``-ed. ``names - available`` is the names not in it."""
+
+    def __init__(self, before, bound_at: dict[str, int], end: int):
+        self.before, self.bound_at, self.end, self.added = before, bound_at, end, set()
+
+    def __contains__(self, name: str) -> bool:
+        return name in self.before or name in self.added or self.bound_at.get(name, self.end) < self.end
+
+    def add(self, name: str) -> None:
+        self.added.add(name)
+
+    def __rsub__(self, names: set[str]) -> set[str]:
+        return {name for name in names if name not in self}
 
 
 def _vars_in_stmt(stmt) -> set[str]:

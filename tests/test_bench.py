@@ -9,7 +9,7 @@ from conftest import compile_check
 from nanopass.api import generate_orchestration
 from nanopass.tools import bench
 
-SHAPES = ("straight", "nested", "phases", "branches", "tiles", "scopes", "mixed")
+SHAPES = bench.ALL_SHAPES
 
 
 @pytest.mark.parametrize("shape", SHAPES)
@@ -28,6 +28,19 @@ def test_each_shape_grows_with_its_size(shape):
     frame = len(bench._program([]))  # the kernels, the signature, the return
     small, large = len(bench.source_of(shape, 40)) - frame, len(bench.source_of(shape, 80)) - frame
     assert 1.8 < large / small < 2.2
+
+
+def test_each_assembled_tile_is_a_view_of_its_rows(tmp_path):
+    """The assembles shape measures the fuse pass at size: every tile is placed in its rows of the
+    parameter (a view), none is made and copied."""
+    from nanopass.loader import load_programs
+
+    path = tmp_path / "assembles.py"
+    path.write_text(bench.source_of("assembles", 40))
+    code = generate_orchestration(load_programs(str(path))[0]).code
+    assert code.count("= ext_big.view(") == 40
+    assert "uint32_t t39_offsets[2] = {624, 0};" in code
+    assert "TensorCreateInfo" not in code
 
 
 def test_phase_fan_out_is_emitted_as_loops_not_unrolled(tmp_path):

@@ -1,6 +1,6 @@
-"""Compile-time benchmark: generated programs of seven shapes and growing sizes.
+"""Compile-time benchmark: generated programs of eight shapes and growing sizes.
 
-    python -m nanopass.tools.bench [--shapes straight,nested,phases,branches,tiles,scopes,mixed]
+    python -m nanopass.tools.bench [--shapes straight,nested,phases,branches,tiles,scopes,mixed,assembles]
                                    [--sizes 1000,4000,16000]
                                    [--repeat 5] [--per-pass] [--json FILE]
 
@@ -28,7 +28,9 @@ Shapes (N = size):
 - ``scopes``: N // 4 manual scopes in a row, each a ``pl.parallel(4)`` loop of submits chained
   by their TaskIds (every scope must wait for the one before);
 - ``mixed``: N // 2 tensors made first, then N // 2 calls in loops and ifs that each use one of
-  them (many names in force across many loops and branches).
+  them (many names in force across many loops and branches);
+- ``assembles``: N tiles, each made, written by a kernel and assembled into its own rows of one
+  tensor parameter (each placed as a view of those rows: the fuse pass's prefix counts).
 
 The table's ``mean s`` is the mean compile time over the runs, ``compile s`` the best run's. The
 last line per shape gives how fast time grows against N from the smallest size to the largest,
@@ -156,8 +158,18 @@ def mixed(n: int) -> str:
     return _program(lines)
 
 
-SHAPES = {"straight": straight, "nested": nested, "branches": branches, "tiles": tiles, "scopes": scopes, "mixed": mixed}
-ALL_SHAPES = ("straight", "nested", "phases", "branches", "tiles", "scopes", "mixed")  # the order the table prints them in
+def assembles(n: int) -> str:
+    lines = []
+    for i in range(n):
+        lines.append(f"t{i} = pl.create_tensor([16, 16], dtype=pl.FP32)")
+        lines.append(f"t{i} = self.step(x, t{i})")
+        lines.append(f"big = pl.assemble(big, t{i}, [{16 * i}, 0])")
+    lines.append("y = self.acc(x, 0, y)")
+    return _program(lines, f", big: pl.InOut[pl.Tensor[[{16 * n}, 16], pl.FP32]]")
+
+
+SHAPES = {"straight": straight, "nested": nested, "branches": branches, "tiles": tiles, "scopes": scopes, "mixed": mixed, "assembles": assembles}
+ALL_SHAPES = ("straight", "nested", "phases", "branches", "tiles", "scopes", "mixed", "assembles")  # the order the table prints them in
 
 
 def _program(lines: list[str], extra_params: str = "") -> str:
@@ -332,7 +344,7 @@ def _in_child(path: str) -> dict:
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--shapes", default="straight,nested,phases,branches,tiles,scopes,mixed")
+    parser.add_argument("--shapes", default=",".join(ALL_SHAPES))
     parser.add_argument("--sizes", default="1000,4000,16000")
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--phases", help="PxB for the phases shape (overrides the size)")
