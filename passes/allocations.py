@@ -14,7 +14,7 @@ its final ``Yield`` may pass out.
 from __future__ import annotations
 
 from .kernels import output_param_of_result
-from .util import BODY_FIELDS, LOOPS, last_yield
+from .util import BODY_FIELDS, LOOPS, iter_stmts, last_yield
 
 VIEWS = {"SliceTensor": "tensor", "TransposeTensor": "tensor", "ReshapeTensor": "tensor", "AssembleTensor": "target"}
 
@@ -102,6 +102,22 @@ def held_allocations(func, kernels) -> dict[str, frozenset]:
     body(func.body)
     body = None  # noqa: F841 - (it calls itself through this frame's cell: cut the cycle)
     return held
+
+
+def makes_allocations(func, kernels) -> bool:
+    """Whether a statement of ``func`` makes an allocation (without one, every name of
+    ``held_allocations`` holds none)."""
+    for stmt in iter_stmts(func.body):
+        kind = stmt._production
+        if kind == "Alloc" or kind == "Let" and stmt.value._production == "CreateTensor":
+            return True
+        if kind == "Task":
+            kernel, args = kernels[stmt.kernel], len(stmt.args)
+            for i in range(len(stmt.outs)):
+                p = output_param_of_result(kernel, i)
+                if p is None or p >= args:
+                    return True
+    return False
 
 
 def allocated_by(stmt) -> list[str]:

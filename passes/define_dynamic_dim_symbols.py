@@ -34,7 +34,8 @@ class DefineDynamicDimSymbols(Pass):
         return super().run(program)
 
     def Function(self, func):
-        used = set(var_reads(func.body)) | self.allocated_extents(func)
+        extents = self.allocated_extents(func)
+        used = set(var_reads(func.body)) | extents if func.dyn_dims else extents  # (no symbol: nothing to read)
         slots = {s.param: s.index for s in func.slots if s._production == "TensorSlot"}
         defs = [M.DynDef(d.name, slots[d.param], d.axis) for d in func.dyn_dims if d.name in used]
         return M.Function(
@@ -46,6 +47,8 @@ class DefineDynamicDimSymbols(Pass):
         """The symbols the shapes of the outputs the runtime allocates for ``func``'s tasks read."""
         declared = {d.name for d in func.dyn_dims}
         out = set()
+        if not any(_has_symbolic_extent(kernel) for kernel in self.kernels.values()):
+            return out  # (no output of any kernel has a symbolic extent: no task need be looked at)
         for task in iter_stmts(func.body):
             if task._production != "Task":
                 continue
@@ -64,3 +67,8 @@ class DefineDynamicDimSymbols(Pass):
                         )
                     out.add(d.name)
         return out
+
+
+def _has_symbolic_extent(kernel) -> bool:
+    """Whether a parameter of ``kernel`` has a shape that reads a symbol."""
+    return any(d._production == "Var" for param in kernel.params for d in getattr(param.type, "shape", ()))

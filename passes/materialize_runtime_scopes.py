@@ -6,8 +6,9 @@ from nanopass.languages import DIRECTED, SCOPED
 from nanopass.languages.terms import ScopeMode, ScopeOrigin
 from nanopass.rewrite import Pass, register
 
-from .allocations import escaping_allocations, held_allocations
+from .allocations import escaping_allocations, held_allocations, makes_allocations
 from .kernels import kernel_table
+from .util import last_yield
 
 S = SCOPED
 
@@ -34,7 +35,8 @@ class MaterializeRuntimeScopes(Pass):
     target = SCOPED
 
     def run(self, program):
-        self.held = held_allocations(program.orch, kernel_table(program))
+        self.program = program
+        self.held = None  # held_allocations of the function, walked when a body first yields a name
         return super().run(program)
 
     def Function(self, func):
@@ -51,9 +53,23 @@ class MaterializeRuntimeScopes(Pass):
         return (S.Scope.make(ScopeMode.auto, ScopeOrigin.compiler, body),)
 
     def wrap_here(self, body, source_body=()):
-        if escaping_allocations(source_body, self.held):
+        if not (self.auto and not self.manual and body):
+            return body
+        if self.yields_names(source_body) and escaping_allocations(source_body, self.allocations()):
             return body  # a yielded tensor allocated here must outlive the body (docstring)
-        return self.wrap(body) if self.auto and not self.manual and body else body
+        return self.wrap(body)
+
+    @staticmethod
+    def yields_names(body) -> bool:
+        """Whether ``body``'s final yield passes out a name (else it passes out no allocation)."""
+        y = last_yield(body)
+        return y is not None and any(v._production == "Var" for v in y.values)
+
+    def allocations(self) -> dict[str, frozenset]:
+        if self.held is None:
+            func, kernels = self.program.orch, kernel_table(self.program)
+            self.held = held_allocations(func, kernels) if makes_allocations(func, kernels) else {}
+        return self.held
 
     def Scope(self, scope):
         manual = scope.mode is ScopeMode.manual

@@ -1,0 +1,110 @@
+"""Middle passes that skip an analysis their input cannot need give what the full analysis gives.
+
+``define_dynamic_dim_symbols`` reads the body's names only when the function declares a
+``pl.dynamic`` symbol, and looks at its tasks only when a kernel's parameter has a symbolic
+extent; ``materialize_runtime_scopes`` finds which allocations each name holds only when a body
+it would wrap yields a name, and not at all when the function makes no allocation. Each test
+counts the skipped walk on a benchmark shape that needs none, and compares the pass's output with
+the output of the same pass made to run the full analysis, on every example and on random
+control-flow programs.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+from conftest import EXAMPLES, fuzz_budget, load_program
+from program_gen import control_flow_programs
+
+from nanopass.api import run_pipeline
+from nanopass.passes import allocations, define_dynamic_dim_symbols, materialize_runtime_scopes
+from nanopass.passes.pipeline import PIPELINE
+from nanopass.rewrite import PassContext
+from nanopass.tools.bench import source_of
+
+PROPERTY = settings(max_examples=fuzz_budget(20), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SHORTCUT_PASSES = ("define_dynamic_dim_symbols", "materialize_runtime_scopes")
+
+
+def counting(monkeypatch, module, name: str) -> list:
+    """Replace ``module.name`` by a wrapper that records each call; returns the record."""
+    calls: list = []
+    original = getattr(module, name)
+
+    def counted(*args, **kwargs):
+        calls.append(args)
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(module, name, counted)
+    return calls
+
+
+def compile_bench(tmp_path, shape: str, size: int) -> None:
+    path = tmp_path / f"{shape}.py"
+    path.write_text(source_of(shape, size))
+    run_pipeline(load_program(path))
+
+
+def test_no_dynamic_symbol_reads_no_names_and_no_tasks(tmp_path, monkeypatch):
+    reads = counting(monkeypatch, define_dynamic_dim_symbols, "var_reads")
+    walks = counting(monkeypatch, define_dynamic_dim_symbols, "iter_stmts")
+    compile_bench(tmp_path, "nested", 8)
+    assert reads == [] and walks == []
+
+
+@pytest.mark.parametrize("shape", ["straight", "nested"])
+def test_scopes_without_a_yielded_allocation_walk_no_allocations(tmp_path, monkeypatch, shape):
+    # straight: no loop or if, so no body that yields; nested: the loops yield y, a parameter's
+    # buffer, and no statement allocates
+    held = counting(monkeypatch, materialize_runtime_scopes, "held_allocations")
+    compile_bench(tmp_path, shape, 8)
+    assert held == []
+
+
+def outputs_of_shortcut_passes(program) -> list[tuple[str, object, object]]:
+    """For each pass of ``SHORTCUT_PASSES``: (name, its output, its output when every shortcut
+    condition is forced to say the analysis is needed), on the pipeline's input to it."""
+    stages = run_pipeline(program)
+    out = []
+    for stage, pass_cls in zip(stages, PIPELINE.passes):
+        if pass_cls.name not in SHORTCUT_PASSES:
+            continue
+        fast = pass_cls(PassContext()).run(stage.tree)
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(allocations, "makes_allocations", lambda func, kernels: True)
+            patch.setattr(materialize_runtime_scopes, "makes_allocations", lambda func, kernels: True)
+            patch.setattr(materialize_runtime_scopes.MaterializeRuntimeScopes, "yields_names", staticmethod(lambda body: True))
+            patch.setattr(define_dynamic_dim_symbols, "_has_symbolic_extent", lambda kernel: True)
+            full = pass_cls(PassContext()).run(stage.tree)
+        out.append((pass_cls.name, fast, full))
+    return out
+
+
+def check_same_outputs(program) -> None:
+    compared = outputs_of_shortcut_passes(program)
+    assert sorted(name for name, _, _ in compared) == sorted(SHORTCUT_PASSES)
+    for name, fast, full in compared:
+        assert fast == full, name
+
+
+def example_program(path: Path):
+    """The example's one program (an example with several programs or none is skipped)."""
+    try:
+        return load_program(path)
+    except Exception:  # noqa: BLE001 - not this test's subject
+        pytest.skip("not a single-program example")
+
+
+@pytest.mark.parametrize("path", sorted(EXAMPLES.glob("*.py")), ids=lambda p: p.stem)
+def test_examples(path: Path):
+    check_same_outputs(example_program(path))
+
+
+@PROPERTY
+@given(control_flow_programs())
+def test_random_programs(tmp_path_factory, source):
+    (path := tmp_path_factory.mktemp("p") / "generated.py").write_text(source)
+    check_same_outputs(load_program(path))
