@@ -6,9 +6,10 @@ from typing import Any
 
 from nanopass.errors import InternalError
 from nanopass.languages import SSA, SURFACE
+from nanopass.languages.statements import walk_of
 from nanopass.rewrite import Pass, register
 
-from .util import assigned_names_by_body, defined_binders, iter_stmts
+from .util import assigned_names_by_body
 
 S = SSA
 
@@ -182,8 +183,12 @@ class ConvertToSsa(Pass):
         types = self.types
         result_types = [types[env[n]] if env[n] in types else types[before[n]] for n in carried]
         self.undo(mark)  # the body's names end with it; the results follow (explicit ones first)
-        binders = list(stmt.results) + [S.Binder.make(name, ty) for name, ty in zip(carried, result_types)]
-        results = [self.define(binder, new=new) for binder, new in zip(binders, result_names)]
+        explicit_count = len(stmt.results)
+        results = [self.define(binder, new=new) for binder, new in zip(stmt.results, result_names)]
+        for name, new, ty in zip(carried, result_names[explicit_count:], result_types):
+            self.assign(name, new)
+            types[new] = ty
+            results.append(S.Binder.make(new, ty))
         if not counted:
             return S.While.make(iters, cond, body, results, span=stmt.span)
         return S.For.make(var, start, stop, step, stmt.kind, iters, body, results, span=stmt.span)
@@ -222,11 +227,9 @@ def defined_once(func) -> set[str]:
     is versioned whatever it is, so that it cannot meet a version of another name."""
     seen: set[str] = {p.name for p in func.params} | {d.name for d in func.dyn_dims}
     again: set[str] = set(seen)
-    for stmt in iter_stmts(func.body):
-        for binder in defined_binders(stmt):
-            name = binder.name
-            if name in seen:
-                again.add(name)
-            else:
-                seen.add(name)
+    for name in walk_of(func.body).binder_names():  # (kept with the walk the invariants made)
+        if name in seen:
+            again.add(name)
+        else:
+            seen.add(name)
     return {name for name in seen - again if "__" not in name}
