@@ -108,36 +108,36 @@ class ConvertToSsa(Pass):
     # -- statements --------------------------------------------------------------------------------
 
     def block(self, stmts) -> list:
-        out: list = []
-        for stmt in stmts:
-            out.extend(self.stmt(stmt))
-        return out
+        stmt = self.stmt
+        return [stmt(node) for node in stmts]
 
-    def stmt(self, stmt) -> list:
+    def stmt(self, stmt):
+        """The statement in single-assignment form (one statement for one)."""
         kind = stmt._production
-        if kind == "Let":
-            value = self.visit(stmt.value)
-            return [S.Let.make(self.define(stmt.var), value, span=stmt.span)]
         if kind == "Task":
             args = self.visit_all(stmt.args)
-            deps = self.visit_all(stmt.deps)
-            outs = [self.define(b) for b in stmt.outs]
-            tid = self.define(stmt.tid) if stmt.tid is not None else None
+            deps = self.visit_all(stmt.deps) if stmt.deps else stmt.deps
+            define = self.define
+            outs = [define(b) for b in stmt.outs]
+            tid = define(stmt.tid) if stmt.tid is not None else None
             launch = self.visit(stmt.launch) if stmt.launch is not None else None
-            return [S.Task.make(outs, tid, stmt.kernel, args, stmt.dumps, stmt.early_resolve, deps, launch, span=stmt.span)]
+            return S.Task.make(outs, tid, stmt.kernel, args, stmt.dumps, stmt.early_resolve, deps, launch, span=stmt.span)
+        if kind == "For" or kind == "While":
+            return self.loop(stmt)
+        if kind == "Let":
+            value = self.visit(stmt.value)
+            return S.Let.make(self.define(stmt.var), value, span=stmt.span)
         if kind == "Dummy":
             deps = self.visit_all(stmt.deps)
-            return [S.Dummy(self.define(stmt.var), deps, span=stmt.span)]
+            return S.Dummy(self.define(stmt.var), deps, span=stmt.span)
         if kind == "WriteTensor":
-            return [self.visit(stmt)]
+            return self.visit(stmt)
         if kind == "Scope":
-            return [S.Scope(stmt.mode, self.block(stmt.body), span=stmt.span)]
+            return S.Scope(stmt.mode, self.block(stmt.body), span=stmt.span)
         if kind == "Return":
-            return [S.Return(self.visit_all(stmt.values), span=stmt.span)]
-        if kind == "For" or kind == "While":
-            return [self.loop(stmt)]
+            return S.Return(self.visit_all(stmt.values), span=stmt.span)
         if kind == "If":
-            return [self.branch(stmt)]
+            return self.branch(stmt)
         raise InternalError(f"unexpected statement {kind} in a body", pass_name=self.name, node=stmt)
 
     def loop(self, stmt):
