@@ -6,9 +6,10 @@ from typing import Any
 
 from nanopass.errors import InternalError
 from nanopass.languages import SSA, SURFACE
+from nanopass.languages.statements import walk_of
 from nanopass.rewrite import Pass, register
 
-from .util import assigned_names_by_body, defined_binders, iter_stmts
+from .util import assigned_names_by_body
 
 S = SSA
 
@@ -107,36 +108,36 @@ class ConvertToSsa(Pass):
     # -- statements --------------------------------------------------------------------------------
 
     def block(self, stmts) -> list:
-        out: list = []
-        for stmt in stmts:
-            out.extend(self.stmt(stmt))
-        return out
+        stmt = self.stmt
+        return [stmt(node) for node in stmts]
 
-    def stmt(self, stmt) -> list:
+    def stmt(self, stmt):
+        """The statement in single-assignment form (one statement for one)."""
         kind = stmt._production
-        if kind == "Let":
-            value = self.visit(stmt.value)
-            return [S.Let.make(self.define(stmt.var), value, span=stmt.span)]
         if kind == "Task":
             args = self.visit_all(stmt.args)
-            deps = self.visit_all(stmt.deps)
-            outs = [self.define(b) for b in stmt.outs]
-            tid = self.define(stmt.tid) if stmt.tid is not None else None
+            deps = self.visit_all(stmt.deps) if stmt.deps else stmt.deps
+            define = self.define
+            outs = [define(b) for b in stmt.outs]
+            tid = define(stmt.tid) if stmt.tid is not None else None
             launch = self.visit(stmt.launch) if stmt.launch is not None else None
-            return [S.Task.make(outs, tid, stmt.kernel, args, stmt.dumps, stmt.early_resolve, deps, launch, span=stmt.span)]
+            return S.Task.make(outs, tid, stmt.kernel, args, stmt.dumps, stmt.early_resolve, deps, launch, span=stmt.span)
+        if kind == "For" or kind == "While":
+            return self.loop(stmt)
+        if kind == "Let":
+            value = self.visit(stmt.value)
+            return S.Let.make(self.define(stmt.var), value, span=stmt.span)
         if kind == "Dummy":
             deps = self.visit_all(stmt.deps)
-            return [S.Dummy(self.define(stmt.var), deps, span=stmt.span)]
+            return S.Dummy(self.define(stmt.var), deps, span=stmt.span)
         if kind == "WriteTensor":
-            return [self.visit(stmt)]
+            return self.visit(stmt)
         if kind == "Scope":
-            return [S.Scope(stmt.mode, self.block(stmt.body), span=stmt.span)]
+            return S.Scope(stmt.mode, self.block(stmt.body), span=stmt.span)
         if kind == "Return":
-            return [S.Return(self.visit_all(stmt.values), span=stmt.span)]
-        if kind == "For" or kind == "While":
-            return [self.loop(stmt)]
+            return S.Return(self.visit_all(stmt.values), span=stmt.span)
         if kind == "If":
-            return [self.branch(stmt)]
+            return self.branch(stmt)
         raise InternalError(f"unexpected statement {kind} in a body", pass_name=self.name, node=stmt)
 
     def loop(self, stmt):
@@ -182,8 +183,12 @@ class ConvertToSsa(Pass):
         types = self.types
         result_types = [types[env[n]] if env[n] in types else types[before[n]] for n in carried]
         self.undo(mark)  # the body's names end with it; the results follow (explicit ones first)
-        binders = list(stmt.results) + [S.Binder.make(name, ty) for name, ty in zip(carried, result_types)]
-        results = [self.define(binder, new=new) for binder, new in zip(binders, result_names)]
+        explicit_count = len(stmt.results)
+        results = [self.define(binder, new=new) for binder, new in zip(stmt.results, result_names)]
+        for name, new, ty in zip(carried, result_names[explicit_count:], result_types):
+            self.assign(name, new)
+            types[new] = ty
+            results.append(S.Binder.make(new, ty))
         if not counted:
             return S.While.make(iters, cond, body, results, span=stmt.span)
         return S.For.make(var, start, stop, step, stmt.kind, iters, body, results, span=stmt.span)
@@ -222,11 +227,9 @@ def defined_once(func) -> set[str]:
     is versioned whatever it is, so that it cannot meet a version of another name."""
     seen: set[str] = {p.name for p in func.params} | {d.name for d in func.dyn_dims}
     again: set[str] = set(seen)
-    for stmt in iter_stmts(func.body):
-        for binder in defined_binders(stmt):
-            name = binder.name
-            if name in seen:
-                again.add(name)
-            else:
-                seen.add(name)
+    for name in walk_of(func.body).binder_names():  # (kept with the walk the invariants made)
+        if name in seen:
+            again.add(name)
+        else:
+            seen.add(name)
     return {name for name in seen - again if "__" not in name}
