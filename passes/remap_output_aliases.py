@@ -75,10 +75,14 @@ class RemapOutputAliases(Pass):
             # a compiler-made buffer (role out, ret0__out) keeps its whole name, as the reference's
             base = name if "out" in name and ssa_role(name) == "out" else base_name(name)
             derived = derived_of(name, ())
+            # the user's name if free, else the SSA name; ``reserve`` (its ``user_`` prefix for a
+            # name shaped like a generated one, its suffix search) only when ``take`` cannot
             if base != "_" and table.take(base, derived):
                 names[name] = base
             elif base != "_" and free(base) and table.derived_free(base, derived):  # shaped like a generated name
                 names[name] = table.reserve(base, derived=derived)
+            elif table.take(name, derived):
+                names[name] = name
             else:
                 names[name] = table.reserve(name, derived=derived)
         for stmt in stmts:
