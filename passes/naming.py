@@ -87,6 +87,24 @@ class NameTable:
     def claim(self, name: str) -> None:
         self.taken.add(name)
 
+    def derived_free(self, name: str, derived: tuple[str, ...]) -> bool:
+        """Whether every name derived from ``name`` (``name`` + each suffix) is free."""
+        for suffix in derived:  # (a loop: a generator in ``all`` costs more than these few checks)
+            if not self.free(name + suffix):
+                return False
+        return True
+
+    def take(self, name: str, derived: tuple[str, ...] = ()) -> bool:
+        """Hand out ``name`` itself if it can be, with its derived names (``reserve(name,
+        derived=derived)`` when that returns ``name`` unchanged, without the suffix search);
+        whether it did."""
+        if not self.allows(name, False, ()) or not self.derived_free(name, derived):
+            return False
+        self.taken.add(name)
+        for d in derived:
+            self.taken.add(name + d)
+        return True
+
 
 def base_name(name: str) -> str:
     """The user's name of an SSA version: ``x__ssa_v3`` -> ``x``."""

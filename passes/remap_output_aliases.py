@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 from nanopass.errors import InternalError
 from nanopass.languages import HOISTED, NAMED
 from nanopass.languages.terms import ArgDir
@@ -12,11 +14,14 @@ from .kernels import kernel_table, output_params
 from .naming import NameTable, base_name, ssa_role
 from .util import iter_stmts
 
-N = NAMED
+# The named language's node classes as plain attributes (``NAMED.Var`` is a ``__getattr__`` call
+# each time, and the handlers build a node or more per statement).
+N = SimpleNamespace(**NAMED.nodes)
 
 # Suffixes lower_to_emission derives from a created tensor's name.
 CREATE_DERIVED = ("_ci", "_ci_shapes")
 VIEW_DERIVED = ("_shapes", "_offsets")
+SCALAR = ArgDir.Scalar  # (read once: an enum member read through its class costs a descriptor call)
 
 
 @register
@@ -43,6 +48,7 @@ class RemapOutputAliases(Pass):
     def run(self, program):
         func = program.orch
         self.kernels = kernel_table(program)
+        self.outputs: dict[str, tuple] = {}  # kernel name -> ``output_params``
         roots = buffer_roots(func, self.kernels, lambda it: not it.plan.rebind)
         table = NameTable()
         names: dict[str, str] = {}
@@ -59,19 +65,26 @@ class RemapOutputAliases(Pass):
         stmts = list(iter_stmts(func.body))  # (one walk for the three uses below)
         self.derived = self.derived_suffixes(stmts)
         scalars = [p.name for p in func.params if p.type._production == "ScalarType"]
+        derived_of, free = self.derived.get, table.free
         for binder in self.binders(func):
+            name = binder.name
             if binder.type._production == "ScalarType":
-                scalars.append(binder.name)
-            root = roots.get(binder.name, binder.name)
-            if root != binder.name or binder.name in names:  # an alias, or already named (Declare)
+                scalars.append(name)
+            if roots.get(name, name) != name or name in names:  # an alias, or already named (Declare)
                 continue
             # a compiler-made buffer (role out, ret0__out) keeps its whole name, as the reference's
-            base = binder.name if ssa_role(binder.name) == "out" else base_name(binder.name)
-            derived = self.derived.get(binder.name, ())
-            if table.free(base) and all(table.free(base + d) for d in derived) and base != "_":
-                names[binder.name] = table.reserve(base, derived=derived)
+            base = name if "out" in name and ssa_role(name) == "out" else base_name(name)
+            derived = derived_of(name, ())
+            # the user's name if free, else the SSA name; ``reserve`` (its ``user_`` prefix for a
+            # name shaped like a generated one, its suffix search) only when ``take`` cannot
+            if base != "_" and table.take(base, derived):
+                names[name] = base
+            elif base != "_" and free(base) and table.derived_free(base, derived):  # shaped like a generated name
+                names[name] = table.reserve(base, derived=derived)
+            elif table.take(name, derived):
+                names[name] = name
             else:
-                names[binder.name] = table.reserve(binder.name, derived=derived)
+                names[name] = table.reserve(name, derived=derived)
         for stmt in stmts:
             if stmt._production == "CellDecl":
                 names[stmt.cell] = table.reserve(base_name(stmt.cell))
@@ -85,7 +98,11 @@ class RemapOutputAliases(Pass):
         self.roots = roots
         self.param_of = {names[p.name]: p.name for p in func.params}  # ext_<p> -> p
         # a scalar argument reads scalars only (parameters, loop variables, scalar lets, dims)
-        self.scalars_renamed = any(names.get(name, name) != name for name in scalars)
+        self.scalars_renamed = False
+        for name in scalars:  # (a loop, not ``any`` over a generator: there is one a loop variable)
+            if names.get(name, name) != name:
+                self.scalars_renamed = True
+                break
         return self.visit(program)
 
     def carry_names(self, stmts, names: dict[str, str], roots: dict[str, str]) -> None:
@@ -131,26 +148,30 @@ class RemapOutputAliases(Pass):
     def Program(self, program):
         return N.Program(program.name, program.kernels, self.visit(program.orch), span=program.span)
 
+    # (``make`` with every field, not ``replace``: a handler runs once per node)
+
     def Param(self, param):
-        return param.replace(name=self.names[param.name])
+        name = self.names[param.name]
+        return param if name == param.name else N.Param.make(name, param.type, param.dir, span=param.span)
 
     def TensorSlot(self, slot):
-        return slot.replace(param=self.names[slot.param])
+        return N.TensorSlot.make(self.names[slot.param], slot.index, span=slot.span)
 
     def ScalarSlot(self, slot):
-        return slot.replace(param=self.names[slot.param])
+        return N.ScalarSlot.make(self.names[slot.param], slot.index, span=slot.span)
 
     def DynDim(self, dyn):
-        return dyn.replace(param=self.names[dyn.param])
+        return N.DynDim.make(dyn.name, self.names[dyn.param], dyn.axis, span=dyn.span)
 
     def CellDecl(self, decl):
-        return decl.replace(cell=self.names[decl.cell])
+        return N.CellDecl.make(self.names[decl.cell], span=decl.span)
 
     def CellSet(self, store):
-        return store.replace(cell=self.names[store.cell], value=self.visit(store.value))
+        return N.CellSet.make(self.names[store.cell], self.visit(store.value), span=store.span)
 
     def TidSource(self, tid):
-        return tid.replace(var=self.names[tid.var], storage=self.names[tid.storage])
+        names = self.names
+        return N.TidSource.make(names[tid.var], tid.source, names[tid.storage], tid.size, span=tid.span)
 
     def Var(self, var):
         name = self.names.get(var.name)
@@ -160,10 +181,12 @@ class RemapOutputAliases(Pass):
 
     def Arg(self, arg):
         value = arg.value
-        if value._production == "Var":  # most arguments: their identity clause, inlined
-            new = self.Var(value)
-            return arg if new is value else N.Arg.make(new, arg.dir, span=arg.span)
-        if arg.dir is ArgDir.Scalar and not self.scalars_renamed:
+        if value._production == "Var":  # most arguments: their identity clause and the Var handler, inlined
+            name = self.names.get(value.name)
+            if name is None:
+                return self.Var(value)  # (which reports it)
+            return arg if name == value.name else N.Arg.make(N.Var.make(name, span=value.span), arg.dir, span=arg.span)
+        if not self.scalars_renamed and arg.dir is SCALAR:
             return arg  # its expression keeps every name
         return self.rebuild(arg)
 
@@ -191,8 +214,11 @@ class RemapOutputAliases(Pass):
         )
 
     def Task(self, task):
-        params = output_params(self.kernels[task.kernel])
-        nargs = len(task.args)
+        params = self.outputs.get(task.kernel)
+        if params is None:
+            params = self.outputs[task.kernel] = output_params(self.kernels[task.kernel])
+        args = task.args
+        nargs = len(args)
         names = self.names
         outs = []
         for i, binder in enumerate(task.outs):
@@ -203,5 +229,7 @@ class RemapOutputAliases(Pass):
             outs.append(N.Allocated.make(new, p - nargs) if p is not None and p >= nargs else N.Alias.make(new))
         tid = self.Binder(task.tid) if task.tid is not None else None
         launch = self.visit(task.launch) if task.launch is not None else None
-        return N.Task.make(outs, tid, task.kernel, self.visit_all(task.args), task.dumps, task.early_resolve, launch,
-                           self.visit_all(task.deps), task.capacity, span=task.span)
+        new_args = tuple(map(self.Arg, args))  # (every element is an Arg: visit_all's dispatch, inlined)
+        deps = self.visit_all(task.deps) if task.deps else task.deps
+        return N.Task.make(outs, tid, task.kernel, new_args, task.dumps, task.early_resolve, launch, deps,
+                           task.capacity, span=task.span)

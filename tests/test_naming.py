@@ -50,6 +50,38 @@ def test_reserve_matches_a_search_from_the_start():
     assert table.reserve("acc_last") == naive_reserve(taken, "acc_last")
 
 
+
+def test_take_hands_out_what_reserve_would_when_that_is_the_name_itself():
+    """take(name, derived) claims name and its derived names exactly when reserve(name, derived)
+    would return name unchanged, and otherwise claims nothing (remap_output_aliases tries take
+    first and falls back to reserve)."""
+    requests = [
+        ("slot", ()),
+        ("slot", ()),  # taken by the first
+        ("x", ("_ci", "_ci_shapes")),
+        ("x", ()),  # taken with its derived names
+        ("y", ("_ci",)),  # y_ci is taken
+        ("y", ()),
+        ("int", ()),  # a C++ keyword
+        ("ext_a", ()),  # shaped like a generated name: reserve prefixes it
+        ("x_ci", ()),  # derived from x, so taken
+        ("slot_1", ()),
+        ("slot", ()),  # slot and slot_1 taken: reserve searches on
+    ]
+    taking, reserving = NameTable(["y_ci"]), NameTable(["y_ci"])
+    for name, derived in requests:
+        before = set(taking.taken)
+        expected = reserving.reserve(name, derived=derived)
+        took = taking.take(name, derived)
+        assert took == (expected == name), (name, derived)
+        if took:
+            assert taking.taken == before | {name, *(name + d for d in derived)}
+        else:
+            assert taking.taken == before
+            taking.reserve(name, derived=derived)  # as the pass does: the tables stay alike
+        assert taking.taken == reserving.taken, (name, derived)
+
+
 SINGLE_DEFINITIONS = '''\
 import nanopass.dsl as pl
 
