@@ -979,9 +979,13 @@ def carried_allocations(func, kernels: dict[str, Any]) -> frozenset:
     out: set[str] = set()
     for stmt in iter_stmts(func.body):
         if stmt._production in ("For", "While") and stmt.iters:
-            inside = made_in(stmt.body)
+            inside = None  # (made when a carry holds an allocation)
             for it in stmt.iters:
-                out |= held.get(it.var.name, frozenset()) & inside
+                holds = held.get(it.var.name)
+                if holds:
+                    if inside is None:
+                        inside = made_in(stmt.body)
+                    out |= holds & inside
     return frozenset(out)
 
 
@@ -997,11 +1001,14 @@ def shared_in_loops(func) -> frozenset:
     for scope in iter_stmts(func.body):
         if scope._production not in ("Scope", "CompilerScope") or scope.mode is not ScopeMode.manual:
             continue
-        inside = {b.name for s in iter_stmts(scope.body) for b in defined_binders(s)}
+        inside = None  # (the names defined in the scope, made when a loop in it copies a name)
         for loop in iter_stmts(scope.body):
             if loop._production in ("For", "While"):
-                out |= {s.value.name for s in iter_stmts(loop.body)
-                        if s._production == "Let" and s.value._production == "Var" and s.value.name not in inside}
+                copied = [s.value.name for s in iter_stmts(loop.body)
+                          if s._production == "Let" and s.value._production == "Var"]
+                if copied and inside is None:
+                    inside = {b.name for s in iter_stmts(scope.body) for b in defined_binders(s)}
+                out.update(name for name in copied if name not in inside)
     if not out:
         return frozenset()
     lets = {s.var.name: s.value for s in iter_stmts(func.body) if s._production == "Let"}
