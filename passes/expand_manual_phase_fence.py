@@ -47,13 +47,15 @@ class ExpandManualPhaseFence(Pass):
         func = program.orch
         if not any(s._production in ("Scope", "CompilerScope") and s.mode is ScopeMode.manual for s in iter_stmts(func.body)):
             return program  # fences are for manual scopes only
-        self.roots = buffer_roots(func, kernel_table(program))
         binders = _binders(func)
         self.arrays = {
             b.name: b.type.size
             for b in binders
             if b.type._production == "ArrayType" and b.type.dtype is DType.TASK_ID
         }
+        if not self.arrays:
+            return program  # a fence's consumers depend on a TaskId array
+        self.roots = buffer_roots(func, kernel_table(program))
         binders = [b.name for b in binders]
         self.taken = set(binders) | {base_name(n) for n in binders}
         self.barriers = 0
@@ -118,6 +120,8 @@ class ExpandManualPhaseFence(Pass):
         if trips is None or trips <= 0:
             return []
         consumers = self.consumers(loop)
+        if not consumers:
+            return []
         carries = [it.var.name for s in (loop, *iter_stmts(loop.body)) if s._production in ("For", "While") for it in s.iters]
         unsafe = set(carries) | assigned_names(loop.body)
         updated = {

@@ -468,6 +468,33 @@ class Hazards:
     chained: set[int] = field(default_factory=set)
 
 
+class WalkState:
+    """Where ``find_hazards``'s walk stands: the live facts its transfers change (``live``, which
+    ``holds``, the covering transfers, change too), and whether it is in a pass over a
+    ``pl.parallel`` loop's body that follows only the facts the loop's head gained (``following``:
+    a task then neither meets, kills nor gens, and host accesses are skipped; see ``follow``)."""
+
+    __slots__ = ("live", "holds", "following")
+
+    def __init__(self, live: LiveAccesses, holds: Holders):
+        self.live, self.holds, self.following = live, holds, False
+
+    def follow(self, facts) -> tuple:
+        """Enter a pass that follows ``facts`` alone, in a live state of their own (its sites filed
+        as in the state left); returns what ``resume`` takes to come back to the state left."""
+        saved = (self.live, self.following)
+        live = self.live = self.holds.live = LiveAccesses(self.live.filed)
+        self.following = True
+        for e in facts:
+            live.add(e)
+        return saved
+
+    def resume(self, saved) -> None:
+        """Come back to the state ``follow`` left (its return value)."""
+        self.live, self.following = saved
+        self.holds.live = self.live
+
+
 def find_hazards(
     func,
     kernels: dict[str, Any],
@@ -518,7 +545,8 @@ def find_hazards(
     # The live facts, changed in place: a branch or a pass over a loop body starts from the state
     # before it and is undone after (see live_accesses), so none of them costs more than its own
     # accesses.
-    live = LiveAccesses()
+    holds = Holders(LiveAccesses())
+    state = WalkState(holds.live, holds)
     pairs = result.pairs
     # (site, id of the current store) -> accesses(...) (the same each visit with that store)
     found_at: dict[tuple[int, int], tuple[list[Access], set[Access]]] = {}
@@ -532,14 +560,11 @@ def find_hazards(
     renewed_roots: list[str] = []
     closed_scopes: list[int] = []
 
-    # Whether the walk is in a pass over a ``pl.parallel`` loop's body that follows only the facts
-    # its head gained (``loop``): a task then neither meets, kills nor gens (see ``loop``)
-    following = [False]
-
     def step(site: int, task, found: tuple[list[Access], set[Access], frozenset, list[Access]]) -> None:
         mine, certain, waits, gen = found
         stepped.append(site)
-        if following[-1]:
+        live = state.live
+        if state.following:
             mine = gen = ()
         for a in mine:  # meet
             if a.dir is ArgDir.Output:  # a fresh buffer follows no earlier access
@@ -586,6 +611,7 @@ def find_hazards(
         does not wait for it; so does a fact of an unknown region). Nor does an access of a
         tensor that may be another root (a swapped carry) on this run wait for anything on this
         root."""
+        live = state.live
         done = []
         for a in found:
             writes = live.of(a.root, True)
@@ -609,6 +635,7 @@ def find_hazards(
         earlier run made (``renewed`` holds those a loop carry may still hold), so no access of
         that buffer meets a later one."""
         renewed_roots.append(root)
+        live = state.live
         for write in (False, True):
             index = live.of(root, write)
             if index:
@@ -618,6 +645,7 @@ def find_hazards(
     def close(scope: int) -> None:
         """Leaving a manual scope: the facts of its instance are of an ended instance."""
         closed_scopes.append(scope)
+        live = state.live
         for site in scope_sites.get(scope, ()):
             for e in live.of_site(site):
                 if not e.closed:
@@ -626,6 +654,7 @@ def find_hazards(
     def branch_join(deltas) -> None:
         """After an if: what either branch left live (each branch's changes already undone)."""
         (plus_then, minus_then), (plus_else, minus_else) = deltas
+        live = state.live
         for e in set(minus_then).intersection(minus_else):
             live.remove(e)
         for e in plus_then + plus_else:
@@ -684,17 +713,17 @@ def find_hazards(
                     if scope is not None:
                         scope_sites.setdefault(scope, []).append(site)
                     if loops or scope is not None:  # it may run again, or its scope close
-                        live.file_site(site)
+                        state.live.file_site(site)
                 found = found_at.get((site, id(current[-1])))
                 if found is None:
                     mine, certain = accesses(stmt, site, scope, parallel, loops)
                     found = found_at[site, id(current[-1])] = (mine, certain, dep_names(stmt), _gen(mine, certain))
                 step(site, stmt, found)
             elif kind == "Let" and stmt.value._production == "ReadTensor":
-                if stmt.var.name in used and not following[-1]:
+                if stmt.var.name in used and not state.following:
                     host_site(stmt, path, loops, scope, pos, parallel, auto)
             elif kind == "WriteTensor":
-                if not following[-1]:
+                if not state.following:
                     host_site(stmt, path, loops, scope, pos, parallel, auto)
             elif kind == "Let":
                 if is_task_id_value(stmt.var):
@@ -708,6 +737,7 @@ def find_hazards(
             elif kind == "If":
                 deltas = []
                 results = [r for r in stmt.results if is_task_id_value(r)]
+                live = state.live
                 for k, branch in enumerate((stmt.then, stmt.orelse)):
                     mark = live.mark()
                     block(branch, path + (id(stmt), k), loops, scope, pos + (k,), parallel, auto)
@@ -746,6 +776,7 @@ def find_hazards(
         body, to a fixpoint; a pass over the body from the head is analysed and undone, and
         what it leaves that the head lacks is added to the head."""
         key = id(stmt)
+        live = state.live  # (the same after the body: ``follow`` resumes the state it left)
         if not loops:  # (the logs ``settled`` reads: what is before an outermost loop is not)
             del stepped[:], holds.touched[:], renewed_roots[:], closed_scopes[:]
         inner_path, inner_loops = path + (key,), loops + (key,)
@@ -780,7 +811,7 @@ def find_hazards(
         # An earlier head of this loop (from an earlier pass over an enclosing loop) is below the
         # true fixpoint: starting there keeps nested loops from re-iterating (not in a pass that
         # follows gained facts only: its head holds what they become, not the whole head).
-        cached = () if following[-1] else heads.get((key, id(outer)), ())
+        cached = () if state.following else heads.get((key, id(outer)), ())
         grown = [e for e in cached if live.add(e)]  # what the fixpoint adds to the head
         new: list[Access] = []  # what the last pass added to the head
         while True:
@@ -807,7 +838,7 @@ def find_hazards(
                 new = []  # (the next pass is from the whole head)
             elif settled(new, key, since):  # (the next pass would end as this one did)
                 break
-        if not following[-1]:
+        if not state.following:
             heads[key, id(outer)] = grown
         # After a loop that certainly runs: the state some last pass ends in (the head less what
         # that pass removed; what it added is in the head). After one that may not run, that or
@@ -832,22 +863,15 @@ def find_hazards(
         the body of this one: no access meets or kills it (so none forms a pair), and what the
         tasks gen is what every pass gens. The tasks skip meet, kill and gen, the host accesses
         are skipped."""
-        nonlocal live
-        outer_live = live
-        live = holds.live = LiveAccesses(outer_live.filed)
-        following.append(True)
-        for e in new:
-            live.add(e)
-        mark = live.mark()
+        left = state.follow(new)
+        mark = state.live.mark()
         block(body, path, loops, scope, pos, parallel, auto)
         if carries:
             carries.back_edge()
-        found = live.delta(mark)
-        following.pop()
-        live = holds.live = outer_live
+        found = state.live.delta(mark)
+        state.resume(left)
         return found
 
-    holds = Holders(live)
     block(func.body, (), (), None, ())
     # block and loop call each other through this frame's cells: a cycle that would keep every
     # fact alive until the (paused) cyclic collector runs; cut it so that they go now
@@ -955,9 +979,13 @@ def carried_allocations(func, kernels: dict[str, Any]) -> frozenset:
     out: set[str] = set()
     for stmt in iter_stmts(func.body):
         if stmt._production in ("For", "While") and stmt.iters:
-            inside = made_in(stmt.body)
+            inside = None  # (made when a carry holds an allocation)
             for it in stmt.iters:
-                out |= held.get(it.var.name, frozenset()) & inside
+                holds = held.get(it.var.name)
+                if holds:
+                    if inside is None:
+                        inside = made_in(stmt.body)
+                    out |= holds & inside
     return frozenset(out)
 
 
@@ -973,11 +1001,14 @@ def shared_in_loops(func) -> frozenset:
     for scope in iter_stmts(func.body):
         if scope._production not in ("Scope", "CompilerScope") or scope.mode is not ScopeMode.manual:
             continue
-        inside = {b.name for s in iter_stmts(scope.body) for b in defined_binders(s)}
+        inside = None  # (the names defined in the scope, made when a loop in it copies a name)
         for loop in iter_stmts(scope.body):
             if loop._production in ("For", "While"):
-                out |= {s.value.name for s in iter_stmts(loop.body)
-                        if s._production == "Let" and s.value._production == "Var" and s.value.name not in inside}
+                copied = [s.value.name for s in iter_stmts(loop.body)
+                          if s._production == "Let" and s.value._production == "Var"]
+                if copied and inside is None:
+                    inside = {b.name for s in iter_stmts(scope.body) for b in defined_binders(s)}
+                out.update(name for name in copied if name not in inside)
     if not out:
         return frozenset()
     lets = {s.var.name: s.value for s in iter_stmts(func.body) if s._production == "Let"}
