@@ -603,7 +603,7 @@ class LowerToEmission(Pass):
     def parallel_assign(self, assigns, out) -> None:
         """Assign carries as one parallel assignment (D16): read every value before any write."""
         targets = {name for name, _, _ in assigns}
-        reads_target = any(
+        reads_target = len(assigns) > 1 and any(  # (one assignment reads no other target)
             n.name in targets - {name}
             for name, _, value in assigns
             for n in walk(value)
