@@ -57,6 +57,7 @@ class LowerToEmission(Pass):
     def run(self, program):
         func = program.orch
         self.kernels = kernel_table(program)
+        self.launches: dict[str, Any] = {}  # kernel name -> the launch of its tasks (not a MixedKernels')
         self.types = {p.name: p.type for p in func.params}
         for stmt in iter_stmts(func.body):
             for binder in defined_binders(stmt):
@@ -101,8 +102,10 @@ class LowerToEmission(Pass):
         used: set[str] = set()
         add = used.add
         fields_of = READ_FIELDS
+        none_seeds = self.none_seeds
         stack: list = []
         pop, push, extend = stack.pop, stack.append, stack.extend
+        # (A Var child is added where it is met, not pushed: most children are Vars.)
         for stmt in iter_stmts(body):
             kind = stmt._production
             if kind == "Task":  # most statements: their arguments' values and their edges
@@ -115,26 +118,42 @@ class LowerToEmission(Pass):
                 extend(stmt.deps)
                 if stmt.launch is not None:
                     push(stmt.launch)
-            elif kind != "Return":
+            elif kind == "Return" or not fields_of[type(stmt)]:  # a Scope reads nothing itself
+                continue
+            else:
                 push(stmt)
             while stack:
                 node = pop()
                 production = node._production
-                if production == "Var":
-                    add(node.name)
+                if production == "Bin":  # (the usual expression, its fields inlined)
+                    for operand in (node.a, node.b):
+                        if operand._production == "Var":
+                            add(operand.name)
+                        else:
+                            push(operand)
                     continue
-                if production == "Bin":
-                    push(node.a)
-                    push(node.b)
+                if production == "Int":
                     continue
-                if production == "IterArg" and self.init_is_none_seed(node):
+                if production == "IterArg":  # its init, unless a None seed
+                    init = node.init
+                    if init._production != "Var":
+                        push(init)
+                    elif init.name not in none_seeds:
+                        add(init.name)
                     continue
                 for name, many in fields_of[type(node)]:
                     value = getattr(node, name)
                     if many:
-                        extend(value)
+                        for item in value:
+                            if item._production == "Var":
+                                add(item.name)
+                            else:
+                                push(item)
                     elif value is not None:
-                        push(value)
+                        if value._production == "Var":
+                            add(value.name)
+                        else:
+                            push(value)
         return used
 
     def init_is_none_seed(self, it) -> bool:
@@ -280,49 +299,58 @@ class LowerToEmission(Pass):
         self.task_count += 1
         kernel = self.kernels[task.kernel]
         args = self.fresh(f"params_t{n}")
-        outs_name = f"task_{n}_outs"
+        used, declared = self.used, self.declared
+        tid = task.tid
         allocated = [  # runtime-allocated outputs that are read (an unread C++ reference would not compile)
             o for o in task.outs
-            if o._production == "Allocated" and (o.var.name in self.used or o.var.name in self.declared)
-        ]
-        capture = allocated or (task.tid is not None and task.tid.name in self.used)
-        if capture:
-            outs_name = self.fresh(outs_name)
-        synth = self.synthesized_outputs(task, kernel, args, out)  # before the task's block, as the reference
-        out.append(E.Blank.make())
-        out.append(E.Comment.make(task_comment(n, kernel, task.launch), span=task.span))
-        out.append(E.DeclArgs.make(args))
-        tensors = [a for a in task.args if a._production == "TensorArg"]
-        for arg in tensors:
-            out.append(E.AddTensor.make(args, arg.dir, arg.value.name, span=arg.span))
-        for info in synth:
-            out.append(E.AddTensor(args, ArgDir.Output, info))
+            if o._production == "Allocated" and (o.var.name in used or o.var.name in declared)
+        ] if task.outs else []
+        tid_used = tid is not None and tid.name in used
+        outs_name = self.fresh(f"task_{n}_outs") if allocated or tid_used else None
+        append = out.append
+        if len(kernel.params) > len(task.args):
+            synth = self.synthesized_outputs(task, kernel, args, out)  # before the task's block, as the reference
+        else:
+            synth = ()
+        spec = task.launch
+        append(E.Blank.make())
+        append(E.Comment.make(task_comment(n, kernel, spec), task.span))
+        append(E.DeclArgs.make(args))
+        tensors = []
+        scalars = []
         for arg in task.args:
-            if arg._production == "ScalarArg":
-                out.append(E.AddScalar.make(args, arg.value, arg.encoding, span=arg.span))
+            if arg._production == "TensorArg":
+                tensors.append(arg)
+                append(E.AddTensor.make(args, arg.dir, arg.value.name, arg.span))
+            else:
+                scalars.append(arg)
+        for info in synth:
+            append(E.AddTensor(args, ArgDir.Output, info))
+        for arg in scalars:
+            append(E.AddScalar.make(args, arg.value, arg.encoding, arg.span))
         if task.dumps:
-            out.append(E.DumpArgs.make(args, list(dict.fromkeys(tensors[i].value.name for i in task.dumps))))
+            append(E.DumpArgs.make(args, list(dict.fromkeys(tensors[i].value.name for i in task.dumps))))
         launch = self.launch(kernel, n, out)  # a Group's MixedKernels before the dependencies, as the reference
         # reference-behaviour.md 10.5: a direct call sets its dependencies, launch spec, then early
         # resolve; a call through a launch function (a Group, a ``with pl.spmd`` region: 10.1) sets
         # its launch spec and early resolve before its dependencies.
-        through_launch_function = bool(kernel.members) or (task.launch is not None and task.launch.region is not None)
-        if not through_launch_function:
+        through_launch_function = bool(kernel.members) or (spec is not None and spec.region is not None)
+        if not through_launch_function and task.deps:
             self.deps(args, task.deps, task.capacity, out)
-        if task.launch is not None:
-            out.append(E.SetBlockNum.make(args, task.launch.blocks, span=task.launch.span))
-            if task.launch.sync_start:
-                out.append(E.SetSyncStart.make(args))
+        if spec is not None:
+            append(E.SetBlockNum.make(args, spec.blocks, spec.span))
+            if spec.sync_start:
+                append(E.SetSyncStart.make(args))
         if task.early_resolve:
-            out.append(E.AllowEarlyResolve.make(args))
-        if through_launch_function:
+            append(E.AllowEarlyResolve.make(args))
+        if through_launch_function and task.deps:
             self.deps(args, task.deps, task.capacity, out)
-        out.append(E.Submit.make(args, launch, outs_name if capture else None))
-        if capture and task.tid is not None and task.tid.name in self.used:
-            out.append(E.DeclTid(task.tid.name, E.TidOfOuts(outs_name)))
+        append(E.Submit.make(args, launch, outs_name))
+        if tid_used:
+            append(E.DeclTid(tid.name, E.TidOfOuts(outs_name)))
         for o in allocated:
-            bind = E.AssignRef if o.var.name in self.declared else E.BindRef
-            out.append(bind(o.var.name, outs_name, o.index))
+            bind = E.AssignRef if o.var.name in declared else E.BindRef
+            append(bind(o.var.name, outs_name, o.index))
 
     def synthesized_outputs(self, task, kernel, args: str, out) -> list[str]:
         infos = []
@@ -349,10 +377,14 @@ class LowerToEmission(Pass):
             aiv1 = aiv.id if kernel.dual_dispatch or aiv.dual_dispatch else None
             out.append(E.DeclMixed(mixed, aic.id, aiv.id, aiv1))
             return E.MixedLaunch(mixed)
-        target = self.kernels[kernel.members[0]] if kernel.members else kernel
-        if target.id is None:
-            raise InternalError(f"kernel '{target.name}' has no id", pass_name=self.name)
-        return E.AicLaunch.make(target.id) if target.core is CoreType.AIC else E.AivLaunch.make(target.id)
+        launch = self.launches.get(kernel.name)
+        if launch is None:  # one (immutable) launch node per kernel, shared by its tasks
+            target = self.kernels[kernel.members[0]] if kernel.members else kernel
+            if target.id is None:
+                raise InternalError(f"kernel '{target.name}' has no id", pass_name=self.name)
+            launch = E.AicLaunch.make(target.id) if target.core is CoreType.AIC else E.AivLaunch.make(target.id)
+            self.launches[kernel.name] = launch
+        return launch
 
     def deps(self, args: str, deps, capacity: int, out) -> None:
         if not deps:
@@ -571,7 +603,7 @@ class LowerToEmission(Pass):
     def parallel_assign(self, assigns, out) -> None:
         """Assign carries as one parallel assignment (D16): read every value before any write."""
         targets = {name for name, _, _ in assigns}
-        reads_target = any(
+        reads_target = len(assigns) > 1 and any(  # (one assignment reads no other target)
             n.name in targets - {name}
             for name, _, value in assigns
             for n in walk(value)
@@ -626,9 +658,9 @@ class LowerToEmission(Pass):
 class ReadFields(dict):
     """node class -> the child fields ``used_names`` enters: not the nested statements (the
     statement walk meets them), nor definitions and types (a Binder is a name and its type; types
-    are never printed)."""
+    are never printed), nor a carry's plan (terminals only)."""
 
-    SKIPPED_KINDS = frozenset({"Stmt", "Binder", "TaskOut", "Phi", "Type"})
+    SKIPPED_KINDS = frozenset({"Stmt", "Binder", "TaskOut", "Phi", "Type", "Carry"})
 
     def __missing__(self, cls):
         skipped = self.SKIPPED_KINDS

@@ -103,23 +103,31 @@ DEFAULT_BACKEND = "Ascend910B"
 
 
 class Emitter:
-    """Lines of output with the current indentation (4 spaces a level)."""
+    """Lines of output with the current indentation (4 spaces a level, 2 more inside a Block)."""
 
     def __init__(self, abi: Abi, backend: Backend = BACKENDS[DEFAULT_BACKEND]):
         self.abi = abi
         self.backend = backend
         self.lines: list[str] = []
-        self.level = 0
-        self.pad = ""  # inside a Block: two more spaces
+        self.indent = ""  # the current indentation, written before each line
+        self.outer: list[str] = []  # the indentations of the enclosing levels, innermost last
         self.footers: list[str] = []  # the line closing each open block, innermost last
 
     def line(self, text: str) -> None:
-        self.lines.append("    " * self.level + self.pad + text if text else "")
+        self.lines.append(self.indent + text if text else "")
+
+    def deeper(self, by: str = "    ") -> None:
+        """The next lines are indented ``by`` more (until ``shallower``)."""
+        self.outer.append(self.indent)
+        self.indent += by
+
+    def shallower(self) -> None:
+        self.indent = self.outer.pop()
 
     def block(self, header: str, footer: str = "}") -> "Emitter":
         """``with out.block(header):`` writes ``header``, the body one level deeper, then ``footer``."""
         self.line(header)
-        self.level += 1
+        self.deeper()
         self.footers.append(footer)
         return self
 
@@ -127,7 +135,7 @@ class Emitter:
         return self
 
     def __exit__(self, *exc) -> None:
-        self.level -= 1
+        self.shallower()
         self.line(self.footers.pop())
 
     def text(self) -> str:
@@ -253,10 +261,9 @@ def emit(node, out):  # noqa: F811
 @dispatch(E.Block, Emitter, namespace=EMIT_NS)
 def emit(node, out):  # noqa: F811
     out.line("{")
-    pad = out.pad
-    out.pad += "  "
+    out.deeper("  ")
     emit_all(node.body, out)
-    out.pad = pad
+    out.shallower()
     out.line("}")
 
 
@@ -276,14 +283,14 @@ def emit(node, out):  # noqa: F811
 @dispatch(E.IfBlock, Emitter, namespace=EMIT_NS)
 def emit(node, out):  # noqa: F811
     out.line(f"if ({fmt(node.cond, out.abi)}) {{")
-    out.level += 1
+    out.deeper()
     emit_all(node.then, out)
-    out.level -= 1
+    out.shallower()
     if node.orelse:
         out.line("} else {")
-        out.level += 1
+        out.deeper()
         emit_all(node.orelse, out)
-        out.level -= 1
+        out.shallower()
     out.line("}")
 
 
@@ -565,14 +572,14 @@ def emit(node, out):  # noqa: F811
         return
     # one entry: the barrier is that TaskId, no dummy is submitted
     out.line(f"if ({node.args}_deps_count == 1) {{")
-    out.level += 1
+    out.deeper()
     out.line(f"{node.tid} = {node.args}_deps[0];")
-    out.level -= 1
+    out.shallower()
     out.line(f"}} else if ({node.args}_deps_count > 1) {{")
-    out.level += 1
+    out.deeper()
     out.line(f"TaskOutputTensors {node.outs} = rt_submit_dummy_task({node.args});")
     out.line(f"{node.tid} = {node.outs}.task_id();")
-    out.level -= 1
+    out.shallower()
     out.line("}")
 
 
@@ -672,11 +679,12 @@ WARNED = {  # an operation's precedence -> the operands' precedences parenthesiz
     PREC_EQ: frozenset({PREC_EQ, PREC_REL}),
     PREC_REL: frozenset({PREC_EQ, PREC_REL}),
 }
+NOT_WARNED: frozenset = frozenset()
 UNARY = {UnOp.neg: "-", UnOp.not_: "!", UnOp.invert: "~"}
 OPERATIONS = frozenset({"Bin", "Cmp", "Un"})
 
 
-def fmt(expr, abi: Abi, min_prec: int = 0, right: bool = False, warned: frozenset = frozenset()) -> str:
+def fmt(expr, abi: Abi, min_prec: int = 0, right: bool = False, warned: frozenset = NOT_WARNED) -> str:
     """An expression as C++, parenthesized for a context of precedence ``min_prec`` (and when its
     precedence is in ``warned``)."""
     if type(expr) is E.Var:  # an atom: never parenthesized
@@ -712,7 +720,7 @@ def fmt_expr(node, abi):  # noqa: F811
 @dispatch(E.Bin, Abi, namespace=FMT_NS)
 def fmt_expr(node, abi):  # noqa: F811
     op, prec = BINARY[node.op]
-    warned = WARNED.get(prec, frozenset())
+    warned = WARNED.get(prec, NOT_WARNED)
     return f"{fmt(node.a, abi, prec, warned=warned)} {op} {fmt(node.b, abi, prec, right=True, warned=warned)}", prec
 
 
