@@ -70,10 +70,14 @@ class NameTable:
             k += 1
             candidate = f"{base}_{k}"
         self.next_suffix[request] = k + 1
-        self.taken.add(candidate)
-        for d in derived:
-            self.taken.add(candidate + d)
+        self.hand_out(candidate, derived)
         return candidate
+
+    def hand_out(self, name: str, derived: tuple[str, ...]) -> None:
+        """Take ``name`` and its derived names (``name`` + each suffix) out of the free ones."""
+        self.taken.add(name)
+        for d in derived:
+            self.taken.add(name + d)
 
     def allows(self, name: str, generated: bool, derived: tuple[str, ...]) -> bool:
         """Whether ``name`` can be handed out: free, shaped like a generated name only when it is
@@ -82,7 +86,7 @@ class NameTable:
             return False
         if not generated and GENERATED.match(name):
             return False
-        return not derived or all(self.free(name + d) for d in derived)
+        return self.derived_free(name, derived)
 
     def claim(self, name: str) -> None:
         self.taken.add(name)
@@ -98,11 +102,9 @@ class NameTable:
         """Hand out ``name`` itself if it can be, with its derived names (``reserve(name,
         derived=derived)`` when that returns ``name`` unchanged, without the suffix search);
         whether it did."""
-        if not self.allows(name, False, ()) or not self.derived_free(name, derived):
+        if not self.allows(name, False, derived):
             return False
-        self.taken.add(name)
-        for d in derived:
-            self.taken.add(name + d)
+        self.hand_out(name, derived)
         return True
 
 
