@@ -93,8 +93,10 @@ def dead_assembles(body, kernels: dict, roots: dict, places: dict, live: set[str
     source's later uses are no uses after it. One walk of the body; a block with an assemble into
     one known region indexes its statements once (``LaterFills``)."""
     creates = {s.var.name: s.value for s in iter_stmts(body) if s._production == "Let" and s.value._production == "CreateTensor"}
-    read_roots = {root for stmt in iter_stmts(body) for name in read_names(stmt, kernels, live)
-                  for root, _ in places.get(name, ())}
+    own_reads: dict[int, list] = {}  # id(statement) -> the (root, region)s it reads itself
+    for stmt in iter_stmts(body):
+        own_reads[id(stmt)] = [where for name in read_names(stmt, kernels, live) for where in places.get(name, ())]
+    read_roots = {root for where in own_reads.values() for root, _ in where}
     dead: set[int] = set()
 
     def filled(stmt) -> Placement | None:
@@ -117,18 +119,20 @@ def dead_assembles(body, kernels: dict, roots: dict, places: dict, live: set[str
             if target_roots and target_roots <= creates.keys() and not target_roots & read_roots:
                 dead.add(id(stmt))
                 continue
-            placement = filled(stmt)
+            placement = later.fills[at] if later is not None else filled(stmt)
             if placement is None or placement.region() is None:
                 continue
             if later is None:
-                later = LaterFills([filled(s) for s in stmts], [reads_of(s) for s in stmts])
+                later = LaterFills([placement if i == at else filled(s) for i, s in enumerate(stmts)],
+                                   [reads_of(s) for s in stmts])
             if later.overwritten(at, placement):
                 dead.add(id(stmt))
 
     def reads_of(stmt) -> list:
         """The (root, region)s of the names ``stmt`` and the statements in its bodies read."""
-        return [where for inner in iter_stmts([stmt]) for name in read_names(inner, kernels, live)
-                for where in places.get(name, ())]
+        if stmt._production not in BODY_FIELDS:
+            return own_reads[id(stmt)]
+        return [where for inner in iter_stmts([stmt]) for where in own_reads[id(inner)]]
 
     walk(body)
     return dead
@@ -145,6 +149,7 @@ class LaterFills:
     are the same expressions."""
 
     def __init__(self, fills: list, reads: list):
+        self.fills = fills
         self.by_rows: dict = {}     # (places, box) -> positions of fills of exactly those rows
         self.by_exprs: dict = {}    # (places, offset keys, shape keys) -> positions
         self.by_size: dict = {}     # places -> {box volume -> [(position, box)]}
@@ -249,35 +254,37 @@ def live_uses(stmts, live: set[str], kept=None) -> dict[str, int]:
     yielded value, and a dead if result's yielded values read nothing that anything observes.
     ``kept`` marks, for the ``Yield`` ending ``stmts``, which of its values are live."""
     counts: dict[str, int] = {}
-
-    def add(nodes) -> None:
-        for name, k in var_reads(nodes).items():
-            counts[name] = counts.get(name, 0) + k
-
-    def merge(inner: dict[str, int]) -> None:
-        for name, k in inner.items():
-            counts[name] = counts.get(name, 0) + k
-
     for stmt in stmts:
         kind = stmt._production
-        if kind == "Let":
-            if stmt.value._production in dead_values.PURE and stmt.var.name not in live:
-                continue
-            add([stmt.value])
-        elif kind == "Yield" and kept is not None:
-            add([v for v, keep in zip(stmt.values, kept) if keep])
+        if kind == "Yield" and kept is not None:
+            _merge(counts, var_reads([v for v, keep in zip(stmt.values, kept) if keep]))
         elif kind in ("For", "While"):
             carried = [it.var.name in live or res.name in live for it, res in zip(stmt.iters, stmt.results)]
-            add([stmt.start, stmt.stop, stmt.step] if kind == "For" else [stmt.cond])
-            add([it.init for it, keep in zip(stmt.iters, carried) if keep])
-            merge(live_uses(stmt.body, live, carried))
+            _merge(counts, var_reads([stmt.start, stmt.stop, stmt.step] if kind == "For" else [stmt.cond]))
+            _merge(counts, var_reads([it.init for it, keep in zip(stmt.iters, carried) if keep]))
+            _merge(counts, live_uses(stmt.body, live, carried))
         elif kind == "If":
             merged = [res.name in live for res in stmt.results]
-            add([stmt.cond])
-            merge(live_uses(stmt.then, live, merged))
-            merge(live_uses(stmt.orelse, live, merged))
+            _merge(counts, var_reads([stmt.cond]))
+            _merge(counts, live_uses(stmt.then, live, merged))
+            _merge(counts, live_uses(stmt.orelse, live, merged))
         elif kind in ("Scope", "CompilerScope"):
-            merge(live_uses(stmt.body, live, kept))
+            _merge(counts, live_uses(stmt.body, live, kept))
         else:
-            add([stmt])
+            _merge(counts, own_live_uses(stmt, live))
     return counts
+
+
+def own_live_uses(stmt, live: set[str]) -> dict[str, int]:
+    """``live_uses`` of one statement without bodies (a ``Yield`` counts all its values)."""
+    if stmt._production == "Let":
+        value = stmt.value
+        if value._production in dead_values.PURE and stmt.var.name not in live:
+            return {}
+        return var_reads(value)
+    return var_reads(stmt)
+
+
+def _merge(counts: dict[str, int], more: dict[str, int]) -> None:
+    for name, k in more.items():
+        counts[name] = counts.get(name, 0) + k

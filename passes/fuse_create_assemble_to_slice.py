@@ -8,7 +8,7 @@ from nanopass.languages.terms import ParamDir
 from nanopass.rewrite import Pass, register
 
 from .aliases import buffer_roots
-from .assembled_rows import Placement, assembled_rows, dead_assembles, drop_assembles, live_uses, same_exprs
+from .assembled_rows import Placement, assembled_rows, dead_assembles, drop_assembles, live_uses, own_live_uses, same_exprs
 from .hazards import _walk_storage, storage_map
 from .host_accesses import element_places, host_target
 from .regions import UNKNOWN, overlaps
@@ -183,7 +183,6 @@ class FuseCreateAssembleToSlice(Pass):
         aliases = self.aliases_of.get(src, set()) | {src}
         after = sum(self.uses.get(n, 0) for n in aliases) - self.prefix.uses(stmts, at + 1, aliases)
         available = self.prefix.available(stmts, create_at, self.defined_before)
-        self.prefix.forget(create_at)  # (what follows rewrites stmts[create_at : at + 1] only)
         placed = Placement.of(self.places.get(target), stmts[create_at].value.shape, value.offset)
         if after and not self.reads_after_see_the_copy(stmts, at, aliases, after, stmts[create_at], placed):
             raise UserError(
@@ -197,6 +196,7 @@ class FuseCreateAssembleToSlice(Pass):
         if target not in available and root in available and {r for r, _ in self.places.get(target, ())} == {root}:
             base = S.Var(root, span=value.target.span)  # a copy or result of it: the same buffer
         elif target not in available:
+            self.prefix.forget(create_at)  # (what follows moves or inserts statements in stmts[create_at : at + 1])
             moved = self.hoist_target_create(stmts, create_at, at, target, available)
             if not moved:
                 placed = self.place_by_branch(stmts, create_at, at, available)
@@ -222,6 +222,8 @@ class FuseCreateAssembleToSlice(Pass):
             create.var, S.SliceTensor(base, create.value.shape, value.offset, False, False, True), span=create.span
         )
         stmts[at] = S.Let(let.var, value.target, span=let.span)
+        self.prefix.recount(stmts, create_at)
+        self.prefix.recount(stmts, at)
         self.placed[src] = placed
         self.rows_of[src] = placed.rows
         return at
@@ -564,8 +566,9 @@ def _heads(stmt) -> list:
 class _Prefix:
     """What a prefix of one block's statements reads (``live_uses``) and binds (``visible_binders``),
     summed statement by statement as ``fuse`` walks the block left to right, so that each statement
-    is counted once until ``forget(lo)`` drops the statements from ``lo`` on (``fuse`` rewrites
-    only between a source's create and its assemble, both at or before the assemble it is at)."""
+    is counted once until ``recount(i)`` counts a statement replaced in place anew or
+    ``forget(lo)`` drops the statements from ``lo`` on (``fuse`` rewrites only between a source's
+    create and its assemble, both at or before the assemble it is at)."""
 
     def __init__(self, live: set[str]):
         self.live = live
@@ -578,12 +581,24 @@ class _Prefix:
         if self.stmts is not stmts:
             self.stmts, self.parts, self.read, self.bound_at = stmts, [], {}, {}
         while len(self.parts) < end:
-            stmt = stmts[len(self.parts)]
-            part = (live_uses((stmt,), self.live), frozenset(b.name for b in visible_binders(stmt)))
-            self.bound_at.update(dict.fromkeys(part[1], len(self.parts)))
-            self.parts.append(part)
-            for name, k in part[0].items():
-                self.read[name] = self.read.get(name, 0) + k
+            self.parts.append(None)
+            self.count(stmts, len(self.parts) - 1)
+
+    def count(self, stmts: list, i: int) -> None:
+        stmt = stmts[i]
+        uses = live_uses((stmt,), self.live) if stmt._production in BODY_FIELDS else own_live_uses(stmt, self.live)
+        part = self.parts[i] = (uses, frozenset(b.name for b in visible_binders(stmt)))
+        self.bound_at.update(dict.fromkeys(part[1], i))
+        for name, k in part[0].items():
+            self.read[name] = self.read.get(name, 0) + k
+
+    def recount(self, stmts: list, i: int) -> None:
+        """Count ``stmts[i]`` anew after it was replaced in place (nothing to do beyond the
+        extent counted)."""
+        if i >= len(self.parts):
+            return
+        self.uncount(i)
+        self.count(stmts, i)
 
     def uses(self, stmts: list, end: int, names: set[str]) -> int:
         """How often ``stmts[:end]`` read ``names`` where the reading value is live."""
@@ -598,12 +613,16 @@ class _Prefix:
         return _Available(before, self.bound_at, end)
 
     def forget(self, lo: int) -> None:
-        for read, binders in self.parts[lo:]:
-            for name, k in read.items():
-                self.read[name] -= k
-            for name in binders:
-                self.bound_at.pop(name, None)
+        for i in range(lo, len(self.parts)):
+            self.uncount(i)
         del self.parts[lo:]
+
+    def uncount(self, i: int) -> None:
+        read, binders = self.parts[i]
+        for name, k in read.items():
+            self.read[name] -= k
+        for name in binders:
+            self.bound_at.pop(name, None)
 
 
 class _Available:
