@@ -159,6 +159,7 @@ class Pipeline:
                     known = pass_cls.target.verify(result, known if same else frozenset())
             except Exception as error:  # noqa: BLE001 - every failure leaves as a compiler error
                 raise PipelineError(_as_compiler_error(error, pass_cls.name, tree), stages) from error
+            pass_.release()
             stage = Stage(
                 index,
                 pass_cls.name,

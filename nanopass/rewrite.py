@@ -121,6 +121,13 @@ class Pass:
             (cls, getattr(self, prod)) for prod in self._handlers for cls in [self.source.nodes[prod]]
         )
 
+    def release(self) -> None:
+        """Drop everything the run kept (the pipeline calls it once the pass is done). A pass's
+        dispatch table holds its bound methods, so a pass object is a reference cycle: with the
+        cyclic collector paused (``Pipeline.run``) it would keep the trees its fields hold alive
+        until the compile ends."""
+        vars(self).clear()
+
     @classmethod
     def contract(cls) -> str:
         """The pass's docstring, as one paragraph of text."""
@@ -136,7 +143,9 @@ class Pass:
         """``tree`` as it is, rebuilt in the target language: the identity clauses alone, no
         handler of this pass runs. The pipeline knows the result meets every invariant ``tree``
         met (the two trees differ in their node classes only) and does not check those again."""
-        result = _conversion(type(self).source, type(self).target)(self.ctx).visit(tree)
+        conversion = _conversion(type(self).source, type(self).target)(self.ctx)
+        result = conversion.visit(tree)
+        conversion.release()
         self.converted = (tree, result)
         return result
 

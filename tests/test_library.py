@@ -133,6 +133,35 @@ def test_the_collector_stays_paused_from_the_front_end_to_the_printer(example, m
     assert gc.isenabled()  # and resumed afterwards
 
 
+def test_no_object_of_the_compile_waits_for_the_collector(tmp_path):
+    """The collector stays paused for the whole compile, so an object in a reference cycle lives
+    until the compile ends, with all it holds: the front end's parser must not be one (it holds
+    the file's AST, the largest structure of a compile: at N = 16,000 nested, the peak memory is
+    398 MiB with it alive, 288 MiB without), nor a pass object holding anything (its dispatch
+    table holds its bound methods; its fields hold trees the pipeline has released; a closure of
+    its run may still refer to it)."""
+    import ast
+    import gc
+
+    from nanopass.collector import collector_paused
+    from nanopass.rewrite import Pass
+    from nanopass.tools.bench import source_of
+
+    path = tmp_path / "nested.py"
+    path.write_text(source_of("nested", 8))
+    gc.collect()
+    syntax_trees_before = sum(isinstance(o, ast.AST) for o in gc.get_objects())
+    with collector_paused():
+        program = load_program(path)
+        assert sum(isinstance(o, ast.AST) for o in gc.get_objects()) > syntax_trees_before + 100  # (the file's)
+        stages = nanopass.run_pipeline(program, keep_tree=nanopass.api.needed_by_result)
+        syntax_trees = sum(isinstance(o, ast.AST) for o in gc.get_objects()) - syntax_trees_before
+        passes = [type(o).__name__ for o in gc.get_objects() if isinstance(o, Pass) and vars(o)]
+    assert stages[-1].tree is not None
+    assert syntax_trees == 0
+    assert passes == []
+
+
 def test_every_stage_of_every_example_pickles_into_a_process_that_imported_only_the_framework(tmp_path):
     """A larger compiler may ship trees between processes: each stage's tree, pickled here, is
     unpickled by a fresh interpreter that imported only ``nanopass.language`` (the pipeline's

@@ -54,6 +54,14 @@ class ProgramParser:
         return UserError(message, self.src.span(node) if node is not None else self.src.span(self.src.classdef), hint)
 
     def parse(self, func_name: str | None):
+        try:
+            return self._parse(func_name)
+        finally:
+            # the type reader refers back to this parser: a cycle, which would keep the file's
+            # AST alive for the whole compile while the cyclic collector is paused
+            self.types = None
+
+    def _parse(self, func_name: str | None):
         self._collect_functions()
         orchs = [f for f in self.functions if f[1] is FuncKind.Orchestration]
         if not orchs:
