@@ -44,6 +44,8 @@ class DropEdgesAfterFirstRun(LeanPass):
 
     def lean(self, program):
         func = program.orch
+        if not _has_compiler_edge(func.body):
+            return program  # (so no task in a loop has one)
         looped = _tasks_in_loops(func.body)
         waiting = [t for t, _ in looped.values() if any(_compiler_edge(d) for d in t.deps)]
         if not waiting:
@@ -111,6 +113,15 @@ class DropEdgesAfterFirstRun(LeanPass):
 
 def _compiler_edge(dep) -> bool:
     return dep._production == "CellDep" or (dep._production == "DerivedDep" and dep.value._production == "Var")
+
+
+def _has_compiler_edge(body) -> bool:
+    """Whether a task or host fence anywhere in ``body`` has a compiler edge (one walk of the
+    statements, which the pipeline keeps: cheaper than finding the loops around each task)."""
+    return any(
+        (s._production == "Task" or s._production == "HostFence") and any(map(_compiler_edge, s.deps))
+        for s in iter_stmts(body)
+    )
 
 
 def _tasks_in_loops(body) -> dict:

@@ -12,7 +12,7 @@ from nanopass.rewrite import register
 from .kernels import output_param_of_result
 from .loop_generations import generations, linear_index, plus, run_index, times
 from . import place_scope_escaping_outputs as escaping
-from .util import BODY_FIELDS, LOOPS, defined_binders, pure_scalar, renamed, static_trip_count, var_reads
+from .util import BODY_FIELDS, LOOPS, defined_binders, iter_stmts, pure_scalar, renamed, static_trip_count, var_reads
 
 S = SSA
 
@@ -102,9 +102,9 @@ class PlaceLoopAllocationsBeforeScopes(escaping.PlaceScopeEscapingOutputs):
 
     def applies(self, func) -> bool:
         return any(self.may_allocate(stmt) or _is_create(stmt)
-                   for scope in escaping._walk(func.body) if scope._production == "Scope"
-                   for loop in escaping._walk(scope.body) if loop._production in LOOPS
-                   for stmt in escaping._walk(loop.body))
+                   for scope in iter_stmts(func.body) if scope._production == "Scope"
+                   for loop in iter_stmts(scope.body) if loop._production in LOOPS
+                   for stmt in iter_stmts(loop.body))
 
     def place_scope(self, scope, after: tuple) -> list:
         if not hasattr(self, "marker"):
@@ -112,8 +112,8 @@ class PlaceLoopAllocationsBeforeScopes(escaping.PlaceScopeEscapingOutputs):
             self.copies: set[str] = set()  # the copies of placed buffers left where they were allocated
         self.scope_body = scope.body
         self.number(scope.body)
-        self.defined_in_scope = {b.name for s in escaping._walk(scope.body) for b in defined_binders(s)}
-        self.scope_lets = {s.var.name: s for s in escaping._walk(scope.body) if s._production == "Let"}
+        self.defined_in_scope = {b.name for s in iter_stmts(scope.body) for b in defined_binders(s)}
+        self.scope_lets = {s.var.name: s for s in iter_stmts(scope.body) if s._production == "Let"}
         before: list = []
         body = self.from_loops(scope.body, (), after, before)
         return before + [scope.replace(body=body)]
@@ -284,7 +284,7 @@ class PlaceLoopAllocationsBeforeScopes(escaping.PlaceScopeEscapingOutputs):
         def named(expr) -> bool:
             return expr is not None and expr._production == "Var" and expr.name in names
 
-        for stmt in escaping._walk(stmts):
+        for stmt in iter_stmts(stmts):
             kind = stmt._production
             if kind == "Task":
                 params = self.kernels[stmt.kernel].params

@@ -8,7 +8,7 @@ from nanopass.rewrite import Pass, register
 
 from .allocations import held_allocations
 from .kernels import kernel_table, output_param_of_result
-from .util import BODY_FIELDS, var_reads
+from .util import BODY_FIELDS, iter_stmts, var_reads
 
 S = SSA
 
@@ -58,7 +58,7 @@ class PlaceScopeEscapingOutputs(Pass):
 
     def applies(self, func) -> bool:
         """Whether the program has a statement this pass may change (a cheap early exit)."""
-        return any(self.may_allocate(stmt) for scope in _walk(func.body) if scope._production == "Scope"
+        return any(self.may_allocate(stmt) for scope in iter_stmts(func.body) if scope._production == "Scope"
                    for stmt in _in_branches(scope.body))
 
     def place_scope(self, scope, after: tuple) -> list:
@@ -200,7 +200,7 @@ def _dead_copies(body) -> set[str]:
     through other such binders: a swap left unused reads nothing (``remove_dead_values`` drops
     them later)."""
     reads = var_reads(body)
-    copies = [s for s in _walk(body) if s._production == "Let" and s.value._production in _COPIES]
+    copies = [s for s in iter_stmts(body) if s._production == "Let" and s.value._production in _COPIES]
     dead: set[str] = set()
     changed = True
     while changed:
@@ -226,13 +226,6 @@ def _in_branches(stmts):
         if stmt._production == "If":
             yield from _in_branches(stmt.then)
             yield from _in_branches(stmt.orelse)
-
-
-def _walk(stmts):
-    for stmt in stmts:
-        yield stmt
-        for field in BODY_FIELDS.get(stmt._production, ()):
-            yield from _walk(getattr(stmt, field))
 
 
 def _binder_names(stmts) -> set[str]:

@@ -3,7 +3,9 @@
 ``define_dynamic_dim_symbols`` reads the body's names only when the function declares a
 ``pl.dynamic`` symbol, and looks at its tasks only when a kernel's parameter has a symbolic
 extent; ``materialize_runtime_scopes`` finds which allocations each name holds only when a body
-it would wrap yields a name, and not at all when the function makes no allocation. Each test
+it would wrap yields a name, and not at all when the function makes no allocation;
+``drop_edges_after_first_run`` finds the loops around the tasks only when some task has a
+compiler edge. Each test
 counts the skipped walk on a benchmark shape that needs none, and compares the pass's output with
 the output of the same pass made to run the full analysis, on every example and on random
 control-flow programs.
@@ -20,13 +22,13 @@ from conftest import EXAMPLES, fuzz_budget, load_program
 from program_gen import control_flow_programs
 
 from nanopass.api import run_pipeline
-from nanopass.passes import allocations, define_dynamic_dim_symbols, materialize_runtime_scopes
+from nanopass.passes import allocations, define_dynamic_dim_symbols, drop_edges_after_first_run, materialize_runtime_scopes
 from nanopass.passes.pipeline import PIPELINE
 from nanopass.rewrite import PassContext
 from nanopass.tools.bench import source_of
 
 PROPERTY = settings(max_examples=fuzz_budget(20), deadline=None, suppress_health_check=[HealthCheck.too_slow])
-SHORTCUT_PASSES = ("define_dynamic_dim_symbols", "materialize_runtime_scopes")
+SHORTCUT_PASSES = ("define_dynamic_dim_symbols", "materialize_runtime_scopes", "drop_edges_after_first_run")
 
 
 def counting(monkeypatch, module, name: str) -> list:
@@ -64,6 +66,15 @@ def test_scopes_without_a_yielded_allocation_walk_no_allocations(tmp_path, monke
     assert held == []
 
 
+@pytest.mark.parametrize("shape", ["straight", "nested"])
+def test_no_compiler_edge_finds_no_loops_around_tasks(tmp_path, monkeypatch, shape):
+    # the runtime orders every pair of these shapes (the tensors' TensorMap entries): no task
+    # waits through a compiler edge
+    looped = counting(monkeypatch, drop_edges_after_first_run, "_tasks_in_loops")
+    compile_bench(tmp_path, shape, 8)
+    assert looped == []
+
+
 def outputs_of_shortcut_passes(program) -> list[tuple[str, object, object]]:
     """For each pass of ``SHORTCUT_PASSES``: (name, its output, its output when every shortcut
     condition is forced to say the analysis is needed), on the pipeline's input to it."""
@@ -78,6 +89,7 @@ def outputs_of_shortcut_passes(program) -> list[tuple[str, object, object]]:
             patch.setattr(materialize_runtime_scopes, "makes_allocations", lambda func, kernels: True)
             patch.setattr(materialize_runtime_scopes.MaterializeRuntimeScopes, "yields_names", staticmethod(lambda body: True))
             patch.setattr(define_dynamic_dim_symbols, "_has_symbolic_extent", lambda kernel: True)
+            patch.setattr(drop_edges_after_first_run, "_has_compiler_edge", lambda body: True)
             full = pass_cls(PassContext()).run(stage.tree)
         out.append((pass_cls.name, fast, full))
     return out
