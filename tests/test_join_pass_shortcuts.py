@@ -1,0 +1,137 @@
+"""Passes around join cells that skip an analysis their input cannot need give what the full
+analysis gives.
+
+``drop_unwaited_dummies`` makes no liveness when every dummy is read directly by an effect (a
+task's or host fence's dependency, a ``CellSet``); ``split_joins_by_iteration`` reads the
+statements' names only once a join's barriers and waiters are placed as a split needs;
+``insert_parallel_carry_joins`` collects the names a barrier may not take only when it makes a
+barrier, and the loops' results only when a carry may hold several ids. Each test counts the
+skipped walk on the benchmark's ``scopes`` shape (every dummy there is a join barrier stored in
+its cell, and every join is waited on in a loop), and compares the pass's output with the output
+of the same pass made to run the full analysis, on every example and on random programs.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+from conftest import EXAMPLES, fuzz_budget, load_program
+from program_gen import control_flow_programs
+
+from nanopass.api import run_pipeline
+from nanopass.passes import drop_unwaited_dummies, insert_parallel_carry_joins, remove_dead_values, split_joins_by_iteration
+from nanopass.passes.pipeline import PIPELINE
+from nanopass.rewrite import PassContext
+from nanopass.tools.bench import source_of
+
+PROPERTY = settings(max_examples=fuzz_budget(20), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def counting(monkeypatch, module, name: str) -> list:
+    """Replace ``module.name`` by a wrapper that records each call; returns the record."""
+    calls: list = []
+    original = getattr(module, name)
+
+    def counted(*args, **kwargs):
+        calls.append(args)
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(module, name, counted)
+    return calls
+
+
+def compile_scopes(tmp_path, size: int = 16):
+    path = tmp_path / "scopes.py"
+    path.write_text(source_of("scopes", size))
+    return run_pipeline(load_program(path))
+
+
+def stage_before(stages, name: str):
+    """The tree the pass ``name`` was given in ``stages``."""
+    for stage, pass_cls in zip(stages, PIPELINE.passes):
+        if pass_cls.name == name:
+            return stage.tree
+    raise AssertionError(f"no pass {name}")
+
+
+def test_dummies_every_effect_reads_make_no_liveness(tmp_path, monkeypatch):
+    stages = compile_scopes(tmp_path)
+    given_tree = stage_before(stages, "drop_unwaited_dummies")
+    assert any(s._production == "Dummy" for s in _stmts(given_tree))  # (the joins' barriers)
+    calls: list = []
+    liveness = remove_dead_values.RemoveDeadValues.liveness
+
+    def counted(body, dummies=False):
+        calls.append(dummies)
+        return liveness(body, dummies)
+
+    monkeypatch.setattr(remove_dead_values.RemoveDeadValues, "liveness", staticmethod(counted))
+    out = PIPELINE.passes[[p.name for p in PIPELINE.passes].index("drop_unwaited_dummies")](PassContext()).run(given_tree)
+    assert out is given_tree
+    assert True not in calls
+
+
+def test_joins_waited_on_in_loops_read_no_names(tmp_path, monkeypatch):
+    reads = counting(monkeypatch, split_joins_by_iteration, "var_reads")
+    stages = compile_scopes(tmp_path)
+    assert any(s._production == "CellSet" for s in _stmts(stage_before(stages, "split_joins_by_iteration")))
+    assert reads == []
+
+
+def test_carries_of_one_id_collect_no_names(tmp_path, monkeypatch):
+    binders = counting(monkeypatch, insert_parallel_carry_joins, "binders_in_order")
+    compile_scopes(tmp_path)
+    assert binders == []
+
+
+def _stmts(program):
+    from nanopass.passes.util import iter_stmts
+
+    return list(iter_stmts(program.orch.body))
+
+
+SHORTCUT_PASSES = ("drop_unwaited_dummies",)
+
+
+def outputs_of_shortcut_passes(program) -> list[tuple[str, object, object]]:
+    """For each pass of ``SHORTCUT_PASSES``: (name, its output, its output when the shortcut
+    condition is forced to say the analysis is needed), on the pipeline's input to it."""
+    stages = run_pipeline(program)
+    out = []
+    for stage, pass_cls in zip(stages, PIPELINE.passes):
+        if pass_cls.name not in SHORTCUT_PASSES:
+            continue
+        fast = pass_cls(PassContext()).run(stage.tree)
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(drop_unwaited_dummies, "waited_by_effects", lambda stmts, dummies: False)
+            full = pass_cls(PassContext()).run(stage.tree)
+        out.append((pass_cls.name, fast, full))
+    return out
+
+
+def check_same_outputs(program) -> None:
+    compared = outputs_of_shortcut_passes(program)
+    assert sorted(name for name, _, _ in compared) == sorted(SHORTCUT_PASSES)
+    for name, fast, full in compared:
+        assert fast == full, name
+
+
+@pytest.mark.parametrize("path", sorted(EXAMPLES.glob("*.py")), ids=lambda p: p.stem)
+def test_examples(path: Path):
+    check_same_outputs(load_program(path))
+
+
+def test_scopes_shape(tmp_path):
+    path = tmp_path / "scopes.py"
+    path.write_text(source_of("scopes", 16))
+    check_same_outputs(load_program(path))
+
+
+@PROPERTY
+@given(control_flow_programs())
+def test_random_programs(tmp_path_factory, source):
+    (path := tmp_path_factory.mktemp("p") / "generated.py").write_text(source)
+    check_same_outputs(load_program(path))
