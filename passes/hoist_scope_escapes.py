@@ -14,6 +14,10 @@ from .util import BODY_FIELDS, TYPE_PRODUCTIONS, carry_arrays, defined_binders, 
 
 H = HOISTED
 STATEMENTS = frozenset(cls._production for cls in BATCHED.classes("Stmt"))
+# Nodes that read no name (a type's extents are never printed as reads): ``number`` goes
+# no further into them. A binder is a name and its type; a carry plan and a TaskId's source
+# are terminals only.
+READS_NOTHING = TYPE_PRODUCTIONS | {"Int", "Binder", "Carry", "TidSource"}
 
 
 def _as_list(value) -> list:
@@ -102,7 +106,7 @@ class HoistScopeEscapes(Pass):
                 name = node.name
                 last_read[roots.get(name, name)] = here
                 continue
-            if production in TYPE_PRODUCTIONS or production == "Int":
+            if production in READS_NOTHING:
                 continue
             if production not in STATEMENTS:
                 extend(node._children())

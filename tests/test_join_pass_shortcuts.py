@@ -5,7 +5,8 @@ analysis gives.
 task's or host fence's dependency, a ``CellSet``); ``split_joins_by_iteration`` reads the
 statements' names only once a join's barriers and waiters are placed as a split needs;
 ``insert_parallel_carry_joins`` collects the names a barrier may not take only when it makes a
-barrier, and the loops' results only when a carry may hold several ids. Each test counts the
+barrier, and the loops' results only when a carry may hold several ids; ``hoist_scope_escapes``
+numbers the statements without entering nodes that read no name. Each test counts the
 skipped walk on the benchmark's ``scopes`` shape (every dummy there is a join barrier stored in
 its cell, and every join is waited on in a loop), and compares the pass's output with the output
 of the same pass made to run the full analysis, on every example and on random programs.
@@ -22,7 +23,13 @@ from conftest import EXAMPLES, fuzz_budget, load_program
 from program_gen import control_flow_programs
 
 from nanopass.api import run_pipeline
-from nanopass.passes import drop_unwaited_dummies, insert_parallel_carry_joins, remove_dead_values, split_joins_by_iteration
+from nanopass.passes import (
+    drop_unwaited_dummies,
+    hoist_scope_escapes,
+    insert_parallel_carry_joins,
+    remove_dead_values,
+    split_joins_by_iteration,
+)
 from nanopass.passes.pipeline import PIPELINE
 from nanopass.rewrite import PassContext
 from nanopass.tools.bench import source_of
@@ -85,6 +92,30 @@ def test_carries_of_one_id_collect_no_names(tmp_path, monkeypatch):
     binders = counting(monkeypatch, insert_parallel_carry_joins, "binders_in_order")
     compile_scopes(tmp_path)
     assert binders == []
+
+
+def numbering(tree, reads_nothing) -> tuple[dict, dict]:
+    """``hoist_scope_escapes``' numbering of ``tree`` (last reads, scope ends), entering every node
+    but those of ``reads_nothing``."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(hoist_scope_escapes, "READS_NOTHING", reads_nothing)
+        hoist = hoist_scope_escapes.HoistScopeEscapes(PassContext())
+        hoist.roots = {}
+        hoist.number(tree.orch.body)
+        return hoist.last_read, hoist.scope_end
+
+
+@pytest.mark.parametrize("path", sorted(EXAMPLES.glob("*.py")) + ["scopes"], ids=lambda p: getattr(p, "stem", p))
+def test_the_numbering_skips_only_nodes_that_read_no_name(path, tmp_path):
+    # binders, carry plans and TaskId sources hold no name a statement reads: the numbering that
+    # enters them finds the same last reads
+    if path == "scopes":
+        path = tmp_path / "scopes.py"
+        path.write_text(source_of("scopes", 16))
+    stages = run_pipeline(load_program(path))
+    tree = stage_before(stages, "hoist_scope_escapes")
+    entering = hoist_scope_escapes.TYPE_PRODUCTIONS | {"Int"}
+    assert numbering(tree, hoist_scope_escapes.READS_NOTHING) == numbering(tree, entering)
 
 
 def _stmts(program):
