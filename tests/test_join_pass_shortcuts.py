@@ -6,7 +6,8 @@ task's or host fence's dependency, a ``CellSet``); ``split_joins_by_iteration`` 
 statements' names only once a join's barriers and waiters are placed as a split needs;
 ``insert_parallel_carry_joins`` collects the names a barrier may not take only when it makes a
 barrier, and the loops' results only when a carry may hold several ids; ``hoist_scope_escapes``
-numbers the statements without entering nodes that read no name. Each test counts the
+numbers the statements without entering nodes that read no name; ``runtime_order`` gives up
+before it finds the cells when the tasks no cell names already exceed its budget. Each test counts the
 skipped walk on the benchmark's ``scopes`` shape (every dummy there is a join barrier stored in
 its cell, and every join is waited on in a loop), and compares the pass's output with the output
 of the same pass made to run the full analysis, on every example and on random programs.
@@ -28,6 +29,7 @@ from nanopass.passes import (
     hoist_scope_escapes,
     insert_parallel_carry_joins,
     remove_dead_values,
+    runtime_order,
     split_joins_by_iteration,
 )
 from nanopass.passes.pipeline import PIPELINE
@@ -116,6 +118,43 @@ def test_the_numbering_skips_only_nodes_that_read_no_name(path, tmp_path):
     tree = stage_before(stages, "hoist_scope_escapes")
     entering = hoist_scope_escapes.TYPE_PRODUCTIONS | {"Int"}
     assert numbering(tree, hoist_scope_escapes.READS_NOTHING) == numbering(tree, entering)
+
+
+def test_too_many_tasks_named_by_their_binders_give_up_before_the_cells_are_found(tmp_path, monkeypatch):
+    # each join barrier of the scopes shape names its task's TaskId binder: at N = 1000 those
+    # 250 tasks times the statements exceed the budget
+    cells = counting(monkeypatch, runtime_order, "latest_run_cells")
+    walks = counting(monkeypatch, runtime_order, "_Walker")
+    compile_scopes(tmp_path, 1000)
+    assert cells == [] and walks == []
+
+
+def stage_trees(path: Path, **patches) -> list:
+    with pytest.MonkeyPatch.context() as patch:
+        for name, value in patches.items():
+            patch.setattr(runtime_order, name, value)
+        return [stage.tree for stage in run_pipeline(load_program(path))]
+
+
+def check_same_stages_without_early_give_up(path: Path) -> None:
+    """Every stage is the same when ``runtime_order`` finds the cells before it gives up, for
+    budgets that make it give up on some programs and on none."""
+    for budget in (20, 200, runtime_order.BUDGET):
+        fast = stage_trees(path, BUDGET=budget)
+        full = stage_trees(path, BUDGET=budget, gives_up_before_cells=lambda relevant, stmts: False)
+        assert fast == full, budget
+
+
+@pytest.mark.parametrize("path", sorted(EXAMPLES.glob("*.py")), ids=lambda p: p.stem)
+def test_examples_without_early_give_up(path: Path):
+    check_same_stages_without_early_give_up(path)
+
+
+@PROPERTY
+@given(control_flow_programs())
+def test_random_programs_without_early_give_up(tmp_path_factory, source):
+    (path := tmp_path_factory.mktemp("p") / "generated.py").write_text(source)
+    check_same_stages_without_early_give_up(path)
 
 
 def _stmts(program):
