@@ -147,15 +147,19 @@ class HoistScopeEscapes(Pass):
 
     def hoist(self, scope, body, after: "ReadAfter") -> list:
         manual = scope.mode is ScopeMode.manual
-        inside_defs = self.defined(body)
+        inside_defs = None  # the names the body defines (made when an if or a moving create needs them)
         before: list = []
         kept: list = []
         for stmt in body:
             if stmt._production == "If":
+                if inside_defs is None:
+                    inside_defs = self.defined(body)
                 stmt = self.hoist_from_branches(stmt, after, before, inside_defs)
             if stmt._production == "Alloc":
                 moving = [c for c in stmt.creates if manual or self.escapes(c.var.name, after)]
                 staying = [c for c in stmt.creates if c not in moving]
+                if moving and inside_defs is None:
+                    inside_defs = self.defined(body)
                 for create in moving:
                     if var_reads(create.shape).keys() & inside_defs:
                         if self.root(create.var.name) in after:

@@ -7,7 +7,7 @@ from nanopass.languages.terms import CmpOp
 from nanopass.rewrite import register
 
 from .lean import LeanPass
-from .cells import join_cells
+from .cells import WITH_DEPS, join_cells
 from .util import FreshVersions, iter_stmts, places, static_trip_count, var_reads
 
 D = DIRECTED
@@ -56,11 +56,12 @@ class SplitJoinsByIteration(LeanPass):
         self.barriers: dict[str, tuple] = {}  # barrier name -> (the TaskId it joins, the join cell)
         uses: dict[str, list] = {}  # cell -> its declarations and the statements that wait on it
         for s in stmts:
-            if s._production == "CellDecl":
+            kind = s._production
+            if kind == "CellDecl":
                 uses.setdefault(s.cell, []).append(s)
-                continue
-            for c in dict.fromkeys(d.cell for d in getattr(s, "deps", ()) if d._production == "CellDep"):
-                uses.setdefault(c, []).append(s)
+            elif kind in WITH_DEPS:
+                for c in dict.fromkeys(d.cell for d in s.deps if d._production == "CellDep"):
+                    uses.setdefault(c, []).append(s)
         for cell, joined in joins.items():
             loop = self._loop_of(cell, joined, uses.get(cell, ()), where, loops)
             if loop is None:
