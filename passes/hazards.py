@@ -83,8 +83,18 @@ from .kernels import output_param_of_result
 from .holders import Holders, dep_names, held_by, is_task_id_value
 from .host_accesses import host_accesses
 from .live_accesses import LiveAccesses, RegionIndex
-from .regions import FULL, FULL_VIEW, UNKNOWN, Box, Full, covers, overlaps  # noqa: F401 - the regions, re-exported
+from .regions import FULL, FULL_VIEW, UNKNOWN, Box, Full, covers, overlaps
 from .util import BODY_FIELDS, defined_binders, iter_stmts, last_yield, static_trip_count, var_reads
+
+__all__ = [
+    # the regions, re-exported: callers take them from here with the accesses
+    "FULL", "FULL_VIEW", "UNKNOWN", "Box", "Full", "covers", "overlaps",
+    "NONE", "READS", "WRITES", "UNROLL_LIMIT",
+    "Access", "Hazards", "Site", "WalkState",
+    "carried_allocations", "find_hazards", "hazard_kind", "host_accessed_roots", "is_parallel", "iteration_stores",
+    "placed_in_manual_scopes", "runtime_orders", "shared_in_loops", "storage_map", "task_accesses", "trip_count",
+    "unordered_war_possible", "untracked_roots",
+]
 
 def trip_count(loop) -> int | None:
     """How many times ``loop`` runs, when that is known before it runs: a ``For`` of constant
@@ -814,6 +824,8 @@ def find_hazards(
         cached = () if state.following else heads.get((key, id(outer)), ())
         grown = [e for e in cached if live.add(e)]  # what the fixpoint adds to the head
         new: list[Access] = []  # what the last pass added to the head
+        added: set[Access] = set()  # what the passes that end the walk added and removed (set by the first pass)
+        removed: list[Access] = []
         while True:
             since = logs()
             if new:  # (a pl.parallel loop's: the passes after the first follow what the head gained)
@@ -873,9 +885,10 @@ def find_hazards(
         return found
 
     block(func.body, (), (), None, ())
-    # block and loop call each other through this frame's cells: a cycle that would keep every
-    # fact alive until the (paused) cyclic collector runs; cut it so that they go now
-    block = loop = None  # noqa: F841
+    # block calls itself, and loop and follow call it, through this frame's cell of it: a cycle
+    # that would keep every fact alive until the (paused) cyclic collector runs; emptying the
+    # cell cuts every such cycle, so that they go now
+    block = None
     return result
 
 
