@@ -9,8 +9,9 @@ barrier, and the loops' results only when a carry may hold several ids; ``hoist_
 numbers the statements without entering nodes that read no name; ``runtime_order`` gives up
 before it finds the cells when the tasks no cell names already exceed its budget. Each test counts the
 skipped walk on the benchmark's ``scopes`` shape (every dummy there is a join barrier stored in
-its cell, and every join is waited on in a loop), and compares the pass's output with the output
-of the same pass made to run the full analysis, on every example and on random programs.
+its cell, and every join is waited on in a loop); every stage of the pipeline is the same with
+each shortcut forced off, and the numbering the same entering every node, on every example, the
+scopes shape and random programs.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from hypothesis import HealthCheck, given, settings
 
 from conftest import EXAMPLES, fuzz_budget, load_program
 from program_gen import control_flow_programs
+from test_middle_pass_shortcuts import counting
 
 from nanopass.api import run_pipeline
 from nanopass.passes import (
@@ -37,19 +39,6 @@ from nanopass.rewrite import PassContext
 from nanopass.tools.bench import source_of
 
 PROPERTY = settings(max_examples=fuzz_budget(20), deadline=None, suppress_health_check=[HealthCheck.too_slow])
-
-
-def counting(monkeypatch, module, name: str) -> list:
-    """Replace ``module.name`` by a wrapper that records each call; returns the record."""
-    calls: list = []
-    original = getattr(module, name)
-
-    def counted(*args, **kwargs):
-        calls.append(args)
-        return original(*args, **kwargs)
-
-    monkeypatch.setattr(module, name, counted)
-    return calls
 
 
 def compile_scopes(tmp_path, size: int = 16):
@@ -129,79 +118,42 @@ def test_too_many_tasks_named_by_their_binders_give_up_before_the_cells_are_foun
     assert cells == [] and walks == []
 
 
-def stage_trees(path: Path, **patches) -> list:
+def stage_trees(path: Path, patches) -> list:
+    """Every stage's tree of the pipeline on ``path`` with ``patches`` ((module, name, value)) made."""
     with pytest.MonkeyPatch.context() as patch:
-        for name, value in patches.items():
-            patch.setattr(runtime_order, name, value)
+        for module, name, value in patches:
+            patch.setattr(module, name, value)
         return [stage.tree for stage in run_pipeline(load_program(path))]
 
 
-def check_same_stages_without_early_give_up(path: Path) -> None:
-    """Every stage is the same when ``runtime_order`` finds the cells before it gives up, for
-    budgets that make it give up on some programs and on none."""
+def check_same_stages_with_shortcuts_off(path: Path) -> None:
+    """Every stage is the same with each shortcut forced off: ``drop_unwaited_dummies`` makes the
+    liveness, ``runtime_order`` finds the cells before it gives up (at budgets that make it give
+    up on some programs and on none)."""
+    assert stage_trees(path, []) == stage_trees(path, [(drop_unwaited_dummies, "waited_by_effects", lambda s, d: False)])
     for budget in (20, 200, runtime_order.BUDGET):
-        fast = stage_trees(path, BUDGET=budget)
-        full = stage_trees(path, BUDGET=budget, gives_up_before_cells=lambda relevant, stmts: False)
+        fast = stage_trees(path, [(runtime_order, "BUDGET", budget)])
+        full = stage_trees(path, [(runtime_order, "BUDGET", budget),
+                                  (runtime_order, "gives_up_before_cells", lambda relevant, stmts: False)])
         assert fast == full, budget
 
 
-@pytest.mark.parametrize("path", sorted(EXAMPLES.glob("*.py")), ids=lambda p: p.stem)
-def test_examples_without_early_give_up(path: Path):
-    check_same_stages_without_early_give_up(path)
+@pytest.mark.parametrize("path", sorted(EXAMPLES.glob("*.py")) + ["scopes"], ids=lambda p: getattr(p, "stem", p))
+def test_examples_with_shortcuts_off(path, tmp_path):
+    if path == "scopes":
+        path = tmp_path / "scopes.py"
+        path.write_text(source_of("scopes", 16))
+    check_same_stages_with_shortcuts_off(path)
 
 
 @PROPERTY
 @given(control_flow_programs())
-def test_random_programs_without_early_give_up(tmp_path_factory, source):
+def test_random_programs_with_shortcuts_off(tmp_path_factory, source):
     (path := tmp_path_factory.mktemp("p") / "generated.py").write_text(source)
-    check_same_stages_without_early_give_up(path)
+    check_same_stages_with_shortcuts_off(path)
 
 
 def _stmts(program):
     from nanopass.passes.util import iter_stmts
 
     return list(iter_stmts(program.orch.body))
-
-
-SHORTCUT_PASSES = ("drop_unwaited_dummies",)
-
-
-def outputs_of_shortcut_passes(program) -> list[tuple[str, object, object]]:
-    """For each pass of ``SHORTCUT_PASSES``: (name, its output, its output when the shortcut
-    condition is forced to say the analysis is needed), on the pipeline's input to it."""
-    stages = run_pipeline(program)
-    out = []
-    for stage, pass_cls in zip(stages, PIPELINE.passes):
-        if pass_cls.name not in SHORTCUT_PASSES:
-            continue
-        fast = pass_cls(PassContext()).run(stage.tree)
-        with pytest.MonkeyPatch.context() as patch:
-            patch.setattr(drop_unwaited_dummies, "waited_by_effects", lambda stmts, dummies: False)
-            full = pass_cls(PassContext()).run(stage.tree)
-        out.append((pass_cls.name, fast, full))
-    return out
-
-
-def check_same_outputs(program) -> None:
-    compared = outputs_of_shortcut_passes(program)
-    assert sorted(name for name, _, _ in compared) == sorted(SHORTCUT_PASSES)
-    for name, fast, full in compared:
-        assert fast == full, name
-
-
-@pytest.mark.parametrize("path", sorted(EXAMPLES.glob("*.py")), ids=lambda p: p.stem)
-def test_examples(path: Path):
-    check_same_outputs(load_program(path))
-
-
-def test_scopes_shape(tmp_path):
-    path = tmp_path / "scopes.py"
-    path.write_text(source_of("scopes", 16))
-    check_same_outputs(load_program(path))
-
-
-@PROPERTY
-@given(control_flow_programs())
-def test_random_programs(tmp_path_factory, source):
-    (path := tmp_path_factory.mktemp("p") / "generated.py").write_text(source)
-    check_same_outputs(load_program(path))
