@@ -7,7 +7,7 @@ from nanopass.languages.statements import binders_in_order
 from nanopass.languages.terms import DType
 from nanopass.rewrite import Pass, register
 
-from .classify_iter_arg_carry import TidShapes, carries_task_ids, is_task_id, per_iteration_loops
+from .classify_iter_arg_carry import TidShapes, carries_task_ids, per_iteration_loops
 from .naming import base_name
 from .util import iter_stmts, last_yield, unscoped
 
