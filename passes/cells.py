@@ -10,7 +10,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from nanopass.languages import DIRECTED
+
 from .util import iter_stmts, places, var_reads
+
+# the statements of the directed language with dependencies (Task, Dummy, HostFence)
+WITH_DEPS = frozenset(cls._production for cls in DIRECTED.classes("Stmt") if "deps" in dict(cls._child_fields))
 
 
 @dataclass
@@ -70,7 +75,9 @@ def cell_readers(stmts) -> tuple[dict[str, list], set[str]]:
     waiters: dict[str, list] = {}
     others: set[str] = set()
     for s in stmts:
-        for k, dep in enumerate(getattr(s, "deps", ())):
+        if s._production not in WITH_DEPS:
+            continue
+        for k, dep in enumerate(s.deps):
             if dep._production != "CellDep":
                 continue
             if s._production == "Task":

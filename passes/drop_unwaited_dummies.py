@@ -32,9 +32,12 @@ class DropUnwaitedDummies(LeanPass):
 
     def lean(self, program):
         func = program.orch
-        dummies = [s for s in iter_stmts(func.body) if s._production == "Dummy"]
+        stmts = list(iter_stmts(func.body))
+        dummies = [s for s in stmts if s._production == "Dummy"]
         if not dummies:
             return program
+        if waited_by_effects(stmts, dummies):
+            return program  # every dummy is live: nothing to drop
         live, _ = remove_dead_values.RemoveDeadValues.liveness(func.body, dummies=True)
         self.dead = {s.var.name for s in dummies if s.var.name not in live}
         if not self.dead:
@@ -58,3 +61,18 @@ class DropUnwaitedDummies(LeanPass):
         if self.unbind is not None and task.tid is not None and task.tid.name in self.unbind:
             return task.replace(tid=None)
         return task
+
+
+def waited_by_effects(stmts, dummies) -> bool:
+    """Whether every dummy of ``dummies`` is read directly by an effect among ``stmts``: a
+    dependency of a task or a host fence, or the value a ``CellSet`` stores. Those are roots of
+    ``remove_dead_values``' liveness (the names they read are live whatever else is), so every
+    dummy is live then, and the pass has nothing to drop: the liveness need not be made."""
+    read: set[str] = set()
+    for s in stmts:
+        kind = s._production
+        if kind == "Task" or kind == "HostFence":
+            read.update(var_reads(s.deps))
+        elif kind == "CellSet" and s.value._production == "Var":
+            read.add(s.value.name)
+    return all(d.var.name in read for d in dummies)

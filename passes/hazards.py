@@ -75,12 +75,26 @@ from typing import Any
 
 from nanopass.languages.terms import ArgDir, LoopKind, ScopeMode
 
+from nanopass.languages.statements import binders_in_order, kept
+
 from .aliases import buffer_roots
+from .allocations import allocated_by, held_allocations, made_in
+from .kernels import output_param_of_result
 from .holders import Holders, dep_names, held_by, is_task_id_value
 from .host_accesses import host_accesses
 from .live_accesses import LiveAccesses, RegionIndex
-from .regions import FULL, FULL_VIEW, UNKNOWN, Box, Full, covers, overlaps  # noqa: F401 - the regions, re-exported
-from .util import defined_binders, last_yield, static_trip_count, var_reads
+from .regions import FULL, FULL_VIEW, UNKNOWN, Box, Full, covers, overlaps
+from .util import BODY_FIELDS, defined_binders, iter_stmts, last_yield, static_trip_count, var_reads
+
+__all__ = [
+    # the regions, re-exported: callers take them from here with the accesses
+    "FULL", "FULL_VIEW", "UNKNOWN", "Box", "Full", "covers", "overlaps",
+    "NONE", "READS", "WRITES", "UNROLL_LIMIT",
+    "Access", "Hazards", "Site", "WalkState",
+    "carried_allocations", "find_hazards", "hazard_kind", "host_accessed_roots", "is_parallel", "iteration_stores",
+    "placed_in_manual_scopes", "runtime_orders", "shared_in_loops", "storage_map", "task_accesses", "trip_count",
+    "unordered_war_possible", "untracked_roots",
+]
 
 def trip_count(loop) -> int | None:
     """How many times ``loop`` runs, when that is known before it runs: a ``For`` of constant
@@ -147,8 +161,6 @@ def storage_map(func, kernels: dict[str, Any]) -> dict[str, frozenset]:
     the whole walk (at most names times places): ``O(size * (1 + G))``, not a product over the
     nesting depth; where no carry changes buffers (``G = 0``) every body is walked once.
     """
-    from nanopass.languages.statements import kept
-
     # (asked by several passes of the same function: check_output_params_written, then
     # order_write_after_read, whose inputs are the same tree unless a pass between changed it)
     return kept(storage_map, (func, *kernels.values()), lambda: _storage_map(func, kernels))
@@ -165,8 +177,6 @@ def _storage_map(func, kernels: dict[str, Any]) -> dict[str, frozenset]:
 
 def _walk_storage(stmts, store: dict[str, frozenset], kernels: dict[str, Any]) -> None:
     """``storage_map``'s walk of ``stmts``, adding to ``store`` the places of what they define."""
-    from .kernels import output_param_of_result
-
     nothing: frozenset = frozenset()
 
     def of(expr) -> frozenset:
@@ -296,10 +306,10 @@ def iteration_stores(
     in each iteration, in order (the carries' places in that iteration, followed from the inits,
     and the places of what the body defines from them); else None. The iterations' stores differ
     from ``store`` only in the names the body binds (iter_args included)."""
-    from nanopass.languages.statements import binders_in_order
-
+    if is_parallel(loop):
+        return None
     runs = trip_count(loop)
-    if runs is None or not 2 <= runs <= UNROLL_LIMIT // around or is_parallel(loop):
+    if runs is None or not 2 <= runs <= UNROLL_LIMIT // around:
         return None
     yld = last_yield(loop.body)
     carries = [
@@ -814,6 +824,8 @@ def find_hazards(
         cached = () if state.following else heads.get((key, id(outer)), ())
         grown = [e for e in cached if live.add(e)]  # what the fixpoint adds to the head
         new: list[Access] = []  # what the last pass added to the head
+        added: set[Access] = set()  # what the passes that end the walk added and removed (set by the first pass)
+        removed: list[Access] = []
         while True:
             since = logs()
             if new:  # (a pl.parallel loop's: the passes after the first follow what the head gained)
@@ -873,9 +885,10 @@ def find_hazards(
         return found
 
     block(func.body, (), (), None, ())
-    # block and loop call each other through this frame's cells: a cycle that would keep every
-    # fact alive until the (paused) cyclic collector runs; cut it so that they go now
-    block = loop = None  # noqa: F841
+    # block calls itself, and loop and follow call it, through this frame's cell of it: a cycle
+    # that would keep every fact alive until the (paused) cyclic collector runs; emptying the
+    # cell cuts every such cycle, so that they go now
+    block = None
     return result
 
 
@@ -896,8 +909,6 @@ def _prewalk(body) -> tuple[dict[str, frozenset], bool]:
     """Allocation -> the loops around the statement that makes it (``allocations.allocated_by``:
     a create, or a task's runtime output; a new buffer each iteration either way); and whether
     the body reads a tensor element."""
-    from .allocations import allocated_by
-
     out: dict[str, frozenset] = {}
     reads = False
 
@@ -933,8 +944,6 @@ def task_accesses(
     carry, so a write of this run's buffer supersedes none of the earlier one's accesses). A site in an AUTO scope whose InOut argument is certainly one known region of one root,
     a buffer not created anew in a loop around the task (``made_in``: buffer -> the loops around
     its create), is added to ``chained`` (``Hazards.chained``)."""
-    from .kernels import output_param_of_result
-
     out, certain = [], set()
     covers = frozenset({task.tid.name}) if task.tid is not None else NONE
     for arg in task.args:
@@ -972,9 +981,6 @@ def carried_allocations(func, kernels: dict[str, Any]) -> frozenset:
     """The allocations (``passes/allocations.py``) made in a loop that its carry may hold: each
     run of their create or task makes a new buffer while the carry may still hold an earlier
     run's."""
-    from .allocations import held_allocations, made_in
-    from .util import iter_stmts
-
     held = held_allocations(func, kernels)
     out: set[str] = set()
     for stmt in iter_stmts(func.body):
@@ -995,8 +1001,6 @@ def shared_in_loops(func) -> frozenset:
     ``place_loop_allocations_before_scopes`` leaves a copy of the buffer it made for them). A
     user's own copy of such a buffer in such a loop counts too: its pairs get edges the user's
     ``deps=`` may have made needless, never fewer."""
-    from .util import iter_stmts
-
     out: set[str] = set()
     for scope in iter_stmts(func.body):
         if scope._production not in ("Scope", "CompilerScope") or scope.mode is not ScopeMode.manual:
@@ -1026,8 +1030,6 @@ def placed_in_manual_scopes(func) -> dict[str, bool]:
     ``SliceTensor`` marked ``placed``) inside a MANUAL scope -> whether a loop inside the
     outermost such scope encloses the placement (its instance then runs it more than once: two
     iterations' sources share the target's rows, which the user wrote as two fresh tensors)."""
-    from .util import BODY_FIELDS
-
     out: dict[str, bool] = {}
 
     def walk(stmts, manual: bool, looped: bool) -> None:
@@ -1220,8 +1222,6 @@ def _write_after_read(func, store: dict, untracked: set[str], reads_class) -> bo
 def _written_roots(func, store: dict, untracked: set[str]) -> set[str]:
     """Roots some task or host element access writes (the only ones whose accesses can form a
     hazard)."""
-    from .util import iter_stmts
-
     out: set[str] = set()
     for stmt in iter_stmts(func.body):
         if stmt._production == "WriteTensor" and stmt.tensor._production == "Var":
@@ -1239,8 +1239,6 @@ def _written_roots(func, store: dict, untracked: set[str]) -> set[str]:
 
 def untracked_roots(func) -> set[str]:
     """Buffers created with manual_dep=True: the runtime does not track them, nor do we."""
-    from .util import iter_stmts
-
     return {
         s.var.name
         for s in iter_stmts(func.body)
@@ -1254,8 +1252,6 @@ def is_parallel(loop) -> bool:
 
 def host_accessed_roots(func, kernels: dict[str, Any]) -> set[str]:
     """Roots the orchestration code itself reads or writes element by element (get/set_tensor_data)."""
-    from .util import iter_stmts
-
     store = storage_map(func, kernels)
     roots: set[str] = set()
     for stmt in iter_stmts(func.body):

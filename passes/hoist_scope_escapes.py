@@ -14,6 +14,10 @@ from .util import BODY_FIELDS, TYPE_PRODUCTIONS, carry_arrays, defined_binders, 
 
 H = HOISTED
 STATEMENTS = frozenset(cls._production for cls in BATCHED.classes("Stmt"))
+# Nodes that read no name (a type's extents are never printed as reads): ``number`` goes
+# no further into them. A binder is a name and its type; a carry plan and a TaskId's source
+# are terminals only.
+READS_NOTHING = TYPE_PRODUCTIONS | {"Int", "Binder", "Carry", "TidSource"}
 
 
 def _as_list(value) -> list:
@@ -102,7 +106,7 @@ class HoistScopeEscapes(Pass):
                 name = node.name
                 last_read[roots.get(name, name)] = here
                 continue
-            if production in TYPE_PRODUCTIONS or production == "Int":
+            if production in READS_NOTHING:
                 continue
             if production not in STATEMENTS:
                 extend(node._children())
@@ -143,15 +147,19 @@ class HoistScopeEscapes(Pass):
 
     def hoist(self, scope, body, after: "ReadAfter") -> list:
         manual = scope.mode is ScopeMode.manual
-        inside_defs = self.defined(body)
+        inside_defs = None  # the names the body defines (made when an if or a moving create needs them)
         before: list = []
         kept: list = []
         for stmt in body:
             if stmt._production == "If":
+                if inside_defs is None:
+                    inside_defs = self.defined(body)
                 stmt = self.hoist_from_branches(stmt, after, before, inside_defs)
             if stmt._production == "Alloc":
                 moving = [c for c in stmt.creates if manual or self.escapes(c.var.name, after)]
                 staying = [c for c in stmt.creates if c not in moving]
+                if moving and inside_defs is None:
+                    inside_defs = self.defined(body)
                 for create in moving:
                     if var_reads(create.shape).keys() & inside_defs:
                         if self.root(create.var.name) in after:

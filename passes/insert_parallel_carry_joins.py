@@ -7,7 +7,7 @@ from nanopass.languages.statements import binders_in_order
 from nanopass.languages.terms import DType
 from nanopass.rewrite import Pass, register
 
-from .classify_iter_arg_carry import TidShapes, carries_task_ids, is_task_id, per_iteration_loops
+from .classify_iter_arg_carry import TidShapes, carries_task_ids, per_iteration_loops
 from .naming import base_name
 from .util import iter_stmts, last_yield, unscoped
 
@@ -42,8 +42,8 @@ class InsertParallelCarryJoins(Pass):
         func = program.orch
         if not carries_task_ids(func.body):
             return program
-        binders = [b.name for b in binders_in_order(func.body)]
-        self.taken = set(binders) | {base_name(n) for n in binders}
+        self.taken: set[str] | None = None  # the names a barrier may not take (made at the first barrier)
+        self.body = func.body
         self.count = 0
         while True:  # a join changes the shapes of what follows: again until none is needed
             self.joins = self.carries_to_join(func.body)
@@ -58,10 +58,12 @@ class InsertParallelCarryJoins(Pass):
         per_iteration = per_iteration_loops(body, check=False)
         if not per_iteration:
             return {}
-        # the results of those loops (names outlive the nodes, which a rewrite builds anew)
-        self.nested = {r.name for s in iter_stmts(body) if id(s) in per_iteration for r in s.results}
         shapes = TidShapes(per_iteration, strict=False)
         shapes.run(body)
+        if not shapes.several:
+            return {}  # no carry may hold several ids
+        # the results of those loops (names outlive the nodes, which a rewrite builds anew)
+        self.nested = {r.name for s in iter_stmts(body) if id(s) in per_iteration for r in s.results}
         loops = {id(s): s for s in iter_stmts(body) if id(s) in per_iteration}
         out: dict[int, set[int]] = {}
         for key, k in shapes.several:
@@ -163,6 +165,9 @@ class InsertParallelCarryJoins(Pass):
         return rewrite(loop.body, indices)
 
     def fresh(self, kind: str = "carry_join") -> str:
+        if self.taken is None:  # (the names of the input: a barrier made since is taken when made)
+            binders = [b.name for b in binders_in_order(self.body)]
+            self.taken = set(binders) | {base_name(n) for n in binders}
         while True:
             name = f"{kind}_{self.count}_tid"
             self.count += 1

@@ -53,18 +53,20 @@ class RegionIndex:
             self.by_region[region] = {access}
             self._file(region)
             return True
-        if access in group:
-            return False
-        group.add(access)
-        return True
+        size = len(group)
+        group.add(access)  # (one hash of the access: its size tells whether it was there)
+        return len(group) != size
 
     def discard(self, access) -> bool:
         """Remove ``access``; whether it was there."""
         region = access.region
         group = self.by_region.get(region)
-        if group is None or access not in group:
+        if group is None:
             return False
-        group.discard(access)
+        size = len(group)
+        group.discard(access)  # (one hash of the access: its size tells whether it was there)
+        if len(group) == size:
+            return False
         if not group:
             del self.by_region[region]
             self._unfile(region)

@@ -231,12 +231,17 @@ class RuntimeOrder:
     def source_of(self, dep) -> int | None:
         """The task whose latest run ``dep`` names, if it names one."""
         kind = dep._production
-        if kind in ("DerivedDep", "DepVar") and dep.value._production == "Var":
-            return self.tid_task.get(dep.value.name)
         if kind == "CellDep":
             found = self.cells.task.get(dep.cell)
             return found if found is not None else self.joins.get(dep.cell)
-        return None
+        return _binder_source(dep, self.tid_task)
+
+
+def _binder_source(dep, tid_task: dict) -> int | None:
+    """The task whose latest run ``dep`` names through its TaskId binder, if it names one that way."""
+    if dep._production in ("DerivedDep", "DepVar") and dep.value._production == "Var":
+        return tid_task.get(dep.value.name)
+    return None
 
 
 def runtime_order(program, track=()) -> RuntimeOrder | None:
@@ -256,22 +261,36 @@ def _runtime_order(program, track: tuple) -> RuntimeOrder | None:
     kernels = kernel_table(program)
     tasks = [s for s in stmts if s._production == "Task"]
     tid_task = {t.tid.name: i for i, t in enumerate(tasks) if t.tid is not None}
+    number = {id(t): i for i, t in enumerate(tasks)}
+    # The relevant tasks that no cell names: those asked for, those a dependency names by their
+    # TaskId binder, those an array slot holds. Where they alone exceed the budget, so do all of
+    # them: the analysis gives up before the cells are found.
+    relevant = 0
+    for task in track:
+        relevant |= 1 << number[id(task)]
+    cell_deps = []
+    for s in stmts:
+        kind = s._production
+        if kind == "Task" or kind == "Dummy" or kind == "HostFence":
+            for dep in s.deps:
+                if dep._production == "CellDep":
+                    cell_deps.append(dep)
+                else:
+                    n = _binder_source(dep, tid_task)
+                    relevant |= 0 if n is None else 1 << n
+        elif kind == "Let" and s.value._production == "SetItem" and s.value.value._production == "Var":
+            n = tid_task.get(s.value.value.name)  # (a task whose TaskId an array slot holds)
+            relevant |= 0 if n is None else 1 << n
+    if gives_up_before_cells(relevant, stmts):
+        return None
     joins = {}
     for cell, joined in join_cells(func).items():
         sources = {tid_task.get(tid) for _, tid in joined}
         if len(sources) == 1 and None not in sources:
             joins[cell] = next(iter(sources))
-    out = RuntimeOrder(tasks, {id(t): i for i, t in enumerate(tasks)}, tid_task, latest_run_cells(func, tid_task), joins)
-    relevant = 0
-    for task in track:
-        relevant |= 1 << out.number[id(task)]
-    for s in stmts:
-        if s._production in ("Task", "Dummy", "HostFence"):
-            for n in map(out.source_of, s.deps):
-                relevant |= 0 if n is None else 1 << n
-        if s._production == "Let" and s.value._production == "SetItem" and s.value.value._production == "Var":
-            n = tid_task.get(s.value.value.name)  # (a task whose TaskId an array slot holds)
-            relevant |= 0 if n is None else 1 << n
+    out = RuntimeOrder(tasks, number, tid_task, latest_run_cells(func, tid_task), joins)
+    for n in map(out.source_of, cell_deps):
+        relevant |= 0 if n is None else 1 << n
     if relevant.bit_count() * len(stmts) > BUDGET:
         return None
     width = len(tasks)
@@ -280,6 +299,12 @@ def _runtime_order(program, track: tuple) -> RuntimeOrder | None:
     walker = _Walker(kernels, out, relevant, manual_dep_names(stmts, kernels), width, stable_names(func), live_reads)
     walker.run(func.body, State(walker.both, {}, {}, width=width))
     return out
+
+
+def gives_up_before_cells(relevant: int, stmts: list) -> bool:
+    """Whether the relevant tasks no cell names (``relevant``) alone exceed the budget for
+    ``stmts``: the relevant tasks, a superset, then do too, and the analysis gives up."""
+    return relevant.bit_count() * len(stmts) > BUDGET
 
 
 def live_names(body) -> frozenset:

@@ -7,7 +7,7 @@ from nanopass.languages.terms import CmpOp
 from nanopass.rewrite import register
 
 from .lean import LeanPass
-from .cells import join_cells
+from .cells import WITH_DEPS, join_cells
 from .util import FreshVersions, iter_stmts, places, static_trip_count, var_reads
 
 D = DIRECTED
@@ -46,22 +46,29 @@ class SplitJoinsByIteration(LeanPass):
         stmts = list(iter_stmts(func.body))
         where = places(func.body, ("Dummy", "Task", "HostFence", "CellDecl"))
         loops = {id(s): s for s in stmts if s._production in ("For", "While")}
-        reads = var_reads([s for s in stmts if s._production not in ("For", "While", "If", "Scope", "CompilerScope")])
-        names = FreshVersions({p.name for p in func.params} | set(reads)
-                              | {s.cell for s in stmts if s._production in ("CellDecl", "CellSet")})
+        # (what the statements read, and the names taken, are needed only once a join's barriers
+        # and waiters are placed as a split needs: a program whose joins are waited on in loops
+        # reads no name)
+        self.reads: dict[str, int] | None = None
+        self.stmts = stmts
+        names = None
         self.split: dict[str, tuple] = {}  # join cell -> (the loop, its cells in iteration order)
         self.barriers: dict[str, tuple] = {}  # barrier name -> (the TaskId it joins, the join cell)
         uses: dict[str, list] = {}  # cell -> its declarations and the statements that wait on it
         for s in stmts:
-            if s._production == "CellDecl":
+            kind = s._production
+            if kind == "CellDecl":
                 uses.setdefault(s.cell, []).append(s)
-                continue
-            for c in dict.fromkeys(d.cell for d in getattr(s, "deps", ()) if d._production == "CellDep"):
-                uses.setdefault(c, []).append(s)
+            elif kind in WITH_DEPS:
+                for c in dict.fromkeys(d.cell for d in s.deps if d._production == "CellDep"):
+                    uses.setdefault(c, []).append(s)
         for cell, joined in joins.items():
-            loop = self._loop_of(cell, joined, uses.get(cell, ()), where, loops, reads)
+            loop = self._loop_of(cell, joined, uses.get(cell, ()), where, loops)
             if loop is None:
                 continue
+            if names is None:
+                names = FreshVersions({p.name for p in func.params} | set(self.statement_reads())
+                                      | {s.cell for s in stmts if s._production in ("CellDecl", "CellSet")})
             trips = static_trip_count(loop)
             self.split[cell] = (loop, [names.fresh(cell, f"it{k}") for k in range(trips)])
             self.barriers.update((dummy.var.name, (tid, cell)) for dummy, tid in joined)
@@ -71,7 +78,14 @@ class SplitJoinsByIteration(LeanPass):
             return program
         return self.visit(program)
 
-    def _loop_of(self, cell, joined, uses, where, loops, reads):
+    def statement_reads(self) -> dict[str, int]:
+        """How often each name is read by the statements' own expressions (their nested bodies
+        apart), made when first asked."""
+        if self.reads is None:
+            self.reads = var_reads([s for s in self.stmts if s._production not in ("For", "While", "If", "Scope", "CompilerScope")])
+        return self.reads
+
+    def _loop_of(self, cell, joined, uses, where, loops):
         """The loop whose iterations can each keep the run of ``cell``'s task in a cell of its own,
         or None (``uses``: the declarations of ``cell`` and the statements that wait on it)."""
         around = {where[id(dummy)].loops for dummy, _ in joined}
@@ -84,8 +98,6 @@ class SplitJoinsByIteration(LeanPass):
         trips = static_trip_count(loop)
         if trips is None or not 2 <= trips <= MAX_TRIPS:
             return None
-        if any(reads.get(dummy.var.name, 0) != 1 for dummy, _ in joined):
-            return None  # (the CellSet of the join reads it; nothing else may)
         barrier_ids = {id(dummy) for dummy, _ in joined}
         for s in uses:
             kind = s._production
@@ -97,6 +109,9 @@ class SplitJoinsByIteration(LeanPass):
                 continue
             if kind not in ("Task", "HostFence") or where[id(s)].loops:
                 return None  # (a waiter in a loop would insert ``trips`` entries a run, not one)
+        reads = self.statement_reads()
+        if any(reads.get(dummy.var.name, 0) != 1 for dummy, _ in joined):
+            return None  # (the CellSet of the join reads it; nothing else may)
         return loop
 
     def CellDecl(self, decl):

@@ -1,0 +1,159 @@
+"""Passes around join cells that skip an analysis their input cannot need give what the full
+analysis gives.
+
+``drop_unwaited_dummies`` makes no liveness when every dummy is read directly by an effect (a
+task's or host fence's dependency, a ``CellSet``); ``split_joins_by_iteration`` reads the
+statements' names only once a join's barriers and waiters are placed as a split needs;
+``insert_parallel_carry_joins`` collects the names a barrier may not take only when it makes a
+barrier, and the loops' results only when a carry may hold several ids; ``hoist_scope_escapes``
+numbers the statements without entering nodes that read no name; ``runtime_order`` gives up
+before it finds the cells when the tasks no cell names already exceed its budget. Each test counts the
+skipped walk on the benchmark's ``scopes`` shape (every dummy there is a join barrier stored in
+its cell, and every join is waited on in a loop); every stage of the pipeline is the same with
+each shortcut forced off, and the numbering the same entering every node, on every example, the
+scopes shape and random programs.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+from conftest import EXAMPLES, fuzz_budget, load_program
+from program_gen import control_flow_programs
+from test_middle_pass_shortcuts import counting
+
+from nanopass.api import run_pipeline
+from nanopass.passes import (
+    drop_unwaited_dummies,
+    hoist_scope_escapes,
+    insert_parallel_carry_joins,
+    remove_dead_values,
+    runtime_order,
+    split_joins_by_iteration,
+)
+from nanopass.passes.pipeline import PIPELINE
+from nanopass.rewrite import PassContext
+from nanopass.tools.bench import source_of
+
+PROPERTY = settings(max_examples=fuzz_budget(20), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def compile_scopes(tmp_path, size: int = 16):
+    path = tmp_path / "scopes.py"
+    path.write_text(source_of("scopes", size))
+    return run_pipeline(load_program(path))
+
+
+def stage_before(stages, name: str):
+    """The tree the pass ``name`` was given in ``stages``."""
+    for stage, pass_cls in zip(stages, PIPELINE.passes):
+        if pass_cls.name == name:
+            return stage.tree
+    raise AssertionError(f"no pass {name}")
+
+
+def test_dummies_every_effect_reads_make_no_liveness(tmp_path, monkeypatch):
+    stages = compile_scopes(tmp_path)
+    given_tree = stage_before(stages, "drop_unwaited_dummies")
+    assert any(s._production == "Dummy" for s in _stmts(given_tree))  # (the joins' barriers)
+    calls: list = []
+    liveness = remove_dead_values.RemoveDeadValues.liveness
+
+    def counted(body, dummies=False):
+        calls.append(dummies)
+        return liveness(body, dummies)
+
+    monkeypatch.setattr(remove_dead_values.RemoveDeadValues, "liveness", staticmethod(counted))
+    out = PIPELINE.passes[[p.name for p in PIPELINE.passes].index("drop_unwaited_dummies")](PassContext()).run(given_tree)
+    assert out is given_tree
+    assert True not in calls
+
+
+def test_joins_waited_on_in_loops_read_no_names(tmp_path, monkeypatch):
+    reads = counting(monkeypatch, split_joins_by_iteration, "var_reads")
+    stages = compile_scopes(tmp_path)
+    assert any(s._production == "CellSet" for s in _stmts(stage_before(stages, "split_joins_by_iteration")))
+    assert reads == []
+
+
+def test_carries_of_one_id_collect_no_names(tmp_path, monkeypatch):
+    binders = counting(monkeypatch, insert_parallel_carry_joins, "binders_in_order")
+    compile_scopes(tmp_path)
+    assert binders == []
+
+
+def numbering(tree, reads_nothing) -> tuple[dict, dict]:
+    """``hoist_scope_escapes``' numbering of ``tree`` (last reads, scope ends), entering every node
+    but those of ``reads_nothing``."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(hoist_scope_escapes, "READS_NOTHING", reads_nothing)
+        hoist = hoist_scope_escapes.HoistScopeEscapes(PassContext())
+        hoist.roots = {}
+        hoist.number(tree.orch.body)
+        return hoist.last_read, hoist.scope_end
+
+
+@pytest.mark.parametrize("path", sorted(EXAMPLES.glob("*.py")) + ["scopes"], ids=lambda p: getattr(p, "stem", p))
+def test_the_numbering_skips_only_nodes_that_read_no_name(path, tmp_path):
+    # binders, carry plans and TaskId sources hold no name a statement reads: the numbering that
+    # enters them finds the same last reads
+    if path == "scopes":
+        path = tmp_path / "scopes.py"
+        path.write_text(source_of("scopes", 16))
+    stages = run_pipeline(load_program(path))
+    tree = stage_before(stages, "hoist_scope_escapes")
+    entering = hoist_scope_escapes.TYPE_PRODUCTIONS | {"Int"}
+    assert numbering(tree, hoist_scope_escapes.READS_NOTHING) == numbering(tree, entering)
+
+
+def test_too_many_tasks_named_by_their_binders_give_up_before_the_cells_are_found(tmp_path, monkeypatch):
+    # each join barrier of the scopes shape names its task's TaskId binder: at N = 1000 those
+    # 250 tasks times the statements exceed the budget
+    cells = counting(monkeypatch, runtime_order, "latest_run_cells")
+    walks = counting(monkeypatch, runtime_order, "_Walker")
+    compile_scopes(tmp_path, 1000)
+    assert cells == [] and walks == []
+
+
+def stage_trees(path: Path, patches) -> list:
+    """Every stage's tree of the pipeline on ``path`` with ``patches`` ((module, name, value)) made."""
+    with pytest.MonkeyPatch.context() as patch:
+        for module, name, value in patches:
+            patch.setattr(module, name, value)
+        return [stage.tree for stage in run_pipeline(load_program(path))]
+
+
+def check_same_stages_with_shortcuts_off(path: Path) -> None:
+    """Every stage is the same with each shortcut forced off: ``drop_unwaited_dummies`` makes the
+    liveness, ``runtime_order`` finds the cells before it gives up (at budgets that make it give
+    up on some programs and on none)."""
+    assert stage_trees(path, []) == stage_trees(path, [(drop_unwaited_dummies, "waited_by_effects", lambda s, d: False)])
+    for budget in (20, 200, runtime_order.BUDGET):
+        fast = stage_trees(path, [(runtime_order, "BUDGET", budget)])
+        full = stage_trees(path, [(runtime_order, "BUDGET", budget),
+                                  (runtime_order, "gives_up_before_cells", lambda relevant, stmts: False)])
+        assert fast == full, budget
+
+
+@pytest.mark.parametrize("path", sorted(EXAMPLES.glob("*.py")) + ["scopes"], ids=lambda p: getattr(p, "stem", p))
+def test_examples_with_shortcuts_off(path, tmp_path):
+    if path == "scopes":
+        path = tmp_path / "scopes.py"
+        path.write_text(source_of("scopes", 16))
+    check_same_stages_with_shortcuts_off(path)
+
+
+@PROPERTY
+@given(control_flow_programs())
+def test_random_programs_with_shortcuts_off(tmp_path_factory, source):
+    (path := tmp_path_factory.mktemp("p") / "generated.py").write_text(source)
+    check_same_stages_with_shortcuts_off(path)
+
+
+def _stmts(program):
+    from nanopass.passes.util import iter_stmts
+
+    return list(iter_stmts(program.orch.body))
