@@ -12,6 +12,7 @@ from nanopass.rewrite import Pass, register
 from .util import assigned_names_by_body
 
 S = SSA
+_BINDER = S.Binder  # (the surface's Binder: the two languages share it)
 
 
 @register
@@ -72,12 +73,14 @@ class ConvertToSsa(Pass):
         return name if name in self.once else self.fresh(name, role)
 
     def define(self, binder, role: str = "ssa", new: str | None = None):
-        if new is None:
-            new = binder.name if binder.name in self.once else self.fresh(binder.name, role)
         name, env = binder.name, self.env
+        if new is None:
+            new = name if name in self.once else self.fresh(name, role)
         self.trail.append((name, env.get(name)))  # self.assign, inlined: most calls come from here
         env[name] = new
         self.types[new] = binder.type
+        if new == name and type(binder) is _BINDER:  # a name defined once keeps its binder
+            return binder
         return S.Binder.make(new, binder.type, span=binder.span)
 
     def assign(self, name: str, version: str) -> None:
@@ -142,37 +145,41 @@ class ConvertToSsa(Pass):
 
     def loop(self, stmt):
         counted = stmt._production == "For"
+        visit = self.visit
         if counted:
-            start, stop, step = self.visit(stmt.start), self.visit(stmt.stop), self.visit(stmt.step)
-        explicit = [(it, self.visit(it.init)) for it in stmt.iters]
-        explicit_names = {it.var.name for it, _ in explicit}
+            start, stop, step = visit(stmt.start), visit(stmt.stop), visit(stmt.step)
+        explicit = [(it, visit(it.init)) for it in stmt.iters] if stmt.iters else ()
         if self.assigned is None:  # one walk for every loop's body (a loop-free function needs none)
             self.assigned = assigned_names_by_body(self.body)
         env = self.env
-        carried = sorted(
-            n for n in self.assigned[id(stmt.body)]
-            if n in env and n not in explicit_names and not (counted and n == stmt.var.name)
-        )
-        before = {name: env[name] for name in carried}  # the versions the carries start from
+        own = stmt.var.name if counted else None  # (a counted loop's variable is no carry)
+        if explicit:
+            explicit_names = {it.var.name for it, _ in explicit}
+            carried = sorted(n for n in self.assigned[id(stmt.body)] if n in env and n not in explicit_names and n != own)
+        else:
+            carried = sorted(n for n in self.assigned[id(stmt.body)] if n in env and n != own)
+        before = [env[name] for name in carried]  # the versions the carries start from
         mark = len(self.trail)
-        iters = []
-        for it, init in explicit:
-            iters.append(S.IterArg(self.define(it.var, "iter"), init, span=it.span))
-        for name in carried:
-            ty = self.types[before[name]]
+        iters = [S.IterArg(self.define(it.var, "iter"), init, span=it.span) for it, init in explicit] if explicit else []
+        types = self.types
+        for name, old in zip(carried, before):
+            ty = types[old]
             iter_name = self.fresh(name, "iter")
-            self.types[iter_name] = ty
-            iters.append(S.IterArg.make(S.Binder.make(iter_name, ty), S.Var.make(before[name])))
+            types[iter_name] = ty
+            iters.append(S.IterArg.make(S.Binder.make(iter_name, ty), S.Var.make(old)))
             self.assign(name, iter_name)
-        result_names = [self.version(b.name, "rv") for b in stmt.results] + [self.version(n, "rv") for n in carried]
+        version = self.version
+        result_names = [version(b.name, "rv") for b in stmt.results] if stmt.results else []
+        result_names += [version(n, "rv") for n in carried]
         if counted:
             var = self.define(stmt.var, "idx")
         else:
-            cond = self.visit(stmt.cond)  # on the carries, at the top of each iteration
-        body_stmts = list(stmt.body)
+            cond = visit(stmt.cond)  # on the carries, at the top of each iteration
+        body_stmts = stmt.body
         user_yield = None
         if explicit:
-            user_yield = body_stmts.pop()
+            user_yield = body_stmts[-1]
+            body_stmts = body_stmts[:-1]
             if user_yield._production != "Yield":
                 raise InternalError("a loop with init_values must end with a Yield", pass_name=self.name, node=stmt)
         body = self.block(body_stmts)
@@ -180,11 +187,10 @@ class ConvertToSsa(Pass):
         values += [S.Var.make(env[name]) for name in carried]
         if values:
             body.append(S.Yield.make(values, span=user_yield.span if user_yield is not None else None))
-        types = self.types
-        result_types = [types[env[n]] if env[n] in types else types[before[n]] for n in carried]
+        result_types = [types[env[n]] if env[n] in types else types[old] for n, old in zip(carried, before)]
         self.undo(mark)  # the body's names end with it; the results follow (explicit ones first)
         explicit_count = len(stmt.results)
-        results = [self.define(binder, new=new) for binder, new in zip(stmt.results, result_names)]
+        results = [self.define(binder, new=new) for binder, new in zip(stmt.results, result_names)] if explicit_count else []
         for name, new, ty in zip(carried, result_names[explicit_count:], result_types):
             self.assign(name, new)
             types[new] = ty

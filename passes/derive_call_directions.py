@@ -26,8 +26,23 @@ ORDERS = {
 }
 
 
+_NOTHING: frozenset[str] = frozenset()
+
+
 def is_out_tensor(param) -> bool:
     return param.dir is ParamDir.Out and param.type._production == "TensorType"
+
+
+def fixed_direction(param) -> ArgDir | None:
+    """The direction of an argument at ``param`` when the parameter alone decides it (``pl.no_dep``
+    aside): ``Scalar``, ``Input`` or ``InOut``; None for an Out tensor."""
+    if param.type._production != "TensorType":
+        return ArgDir.Scalar
+    if param.dir is ParamDir.In:
+        return ArgDir.Input
+    if param.dir is ParamDir.InOut:
+        return ArgDir.InOut
+    return None
 
 
 @register
@@ -55,6 +70,9 @@ class DeriveCallDirections(Pass):
 
     def run(self, program):
         self.kernels = kernel_table(program)
+        # kernel -> each parameter's direction where the parameter alone decides it (None: an Out
+        # tensor, decided by the writes before the task, or by pl.no_dep)
+        self.fixed = {name: [fixed_direction(p) for p in kernel.params] for name, kernel in self.kernels.items()}
         self.decided: dict[int, list[ArgDir]] = {}  # id(task) -> its directions, when analysed
         func = program.orch
         called = {stmt.kernel for stmt in iter_stmts(func.body) if stmt._production == "Task"}
@@ -76,6 +94,7 @@ class DeriveCallDirections(Pass):
             if stmt._production == "Let" and stmt.value._production in VIEWS and stmt.value.tensor._production == "Var"
         }
         self.may = self.may_hold(func)
+        self.held: dict[str, set[str]] = {}  # name -> held_buffers of a Var of it (may is complete)
         self.inout_params = {p.name for p in func.params if p.dir is ParamDir.InOut}
         # the buffers written before the statement being decided; each addition is logged, so
         # that a branch's additions are undone in time proportional to them
@@ -101,6 +120,16 @@ class DeriveCallDirections(Pass):
         if name is None:
             return set()
         return self.may.get(name, set()) | {name}
+
+    def held_buffers(self, expr) -> set[str]:
+        """``buffers(expr)``, computed once per name: only once ``self.may`` is complete (the
+        fixpoint of ``may_hold`` asks ``buffers`` while it grows). Callers do not change it."""
+        if expr._production != "Var":
+            return _NOTHING
+        held = self.held.get(expr.name)
+        if held is None:
+            held = self.held[expr.name] = self.buffers(expr)
+        return held
 
     def may_hold(self, func) -> dict[str, set[str]]:
         """Carry / if-result root -> the buffer roots of the values it may take (a fixpoint)."""
@@ -138,7 +167,7 @@ class DeriveCallDirections(Pass):
         out: set[str] = set()
         for arg, param in zip(stmt.args, kernel.params):
             if param.dir is not ParamDir.In:
-                out |= self.buffers(arg.value)
+                out |= self.held_buffers(arg.value)
         return out
 
     def see(self, written: set[str]) -> None:
@@ -184,23 +213,19 @@ class DeriveCallDirections(Pass):
         """The task's argument directions, after the writes of ``seen`` (default ``self.seen``)."""
         if seen is None:
             seen = self.seen
-        kernel = self.kernels[task.kernel]
         dirs = []
-        for arg, param in zip(task.args, kernel.params):
-            if param.type._production != "TensorType":
-                dirs.append(ArgDir.Scalar)
+        for arg, fixed in zip(task.args, self.fixed[task.kernel]):
+            if fixed is ArgDir.Scalar:
+                dirs.append(fixed)
             elif arg.no_dep:
                 dirs.append(ArgDir.NoDep)
-            elif param.dir is ParamDir.In:
-                dirs.append(ArgDir.Input)
-            elif param.dir is ParamDir.InOut:
+            elif fixed is not None:
+                dirs.append(fixed)
+            elif seq_depth > 0 or self.root(arg.value) in self.inout_params or not seen.isdisjoint(
+                    self.held_buffers(arg.value)):
                 dirs.append(ArgDir.InOut)
             else:
-                root = self.root(arg.value)
-                if seq_depth > 0 or self.buffers(arg.value) & seen or root in self.inout_params:
-                    dirs.append(ArgDir.InOut)
-                else:
-                    dirs.append(ArgDir.OutputExisting)
+                dirs.append(ArgDir.OutputExisting)
         return dirs
 
     def weigh_hint(self, arg, derived: ArgDir, task) -> ArgDir:
@@ -221,7 +246,8 @@ class DeriveCallDirections(Pass):
         dirs = self.decided.get(id(task))
         if dirs is None:  # no kernel has an Out tensor parameter: nothing depends on earlier writers
             dirs = self.directions(task, 0, set())
-        dirs = [d if arg.hint is None else self.weigh_hint(arg, d, task) for arg, d in zip(task.args, dirs)]
-        args = [D.Arg.make(arg.value, d, span=arg.span) for arg, d in zip(task.args, dirs)]
+        make = D.Arg.make
+        args = [make(arg.value, d if arg.hint is None else self.weigh_hint(arg, d, task), span=arg.span)
+                for arg, d in zip(task.args, dirs)]
         return D.Task.make(task.outs, task.tid, task.kernel, args, task.dumps, task.early_resolve, task.deps, task.launch,
                            span=task.span)

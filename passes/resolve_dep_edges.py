@@ -54,32 +54,34 @@ class ResolveDepEdges(Pass):
             self.decl[binder.name] = self.path
             self.where[binder.name] = binder.span
 
-    def inside(self, visit):
+    def inside(self, visit, node):
+        """``visit(node)`` in a new C++ block (nested in the current one)."""
         self.blocks += 1
         saved = self.path
         self.path = saved + (self.blocks,)
         try:
-            return visit()
+            return visit(node)
         finally:
             self.path = saved
 
     def Scope(self, scope):
-        return self.inside(lambda: self.rebuild(scope))
+        return self.inside(self.rebuild, scope)
 
     def For(self, loop):
+        declare = self.declare
         for result in loop.results:
-            self.declare(result)
+            declare(result)
         for it in loop.iters:
-            self.declare(it.var)
-        return self.inside(lambda: self.rebuild(loop))
+            declare(it.var)
+        return self.inside(self.rebuild, loop)
 
     While = For
 
     def If(self, branch):
         for phi in branch.results:
             self.declare(phi.var)
-        then = self.inside(lambda: self.visit_all(branch.then))
-        orelse = self.inside(lambda: self.visit_all(branch.orelse))
+        then = self.inside(self.visit_all, branch.then)
+        orelse = self.inside(self.visit_all, branch.orelse)
         return A.If.make(branch.cond, then, orelse, branch.results, span=branch.span)
 
     def Let(self, let):
@@ -105,6 +107,8 @@ class ResolveDepEdges(Pass):
         return A.HostFence(tensor=fence.tensor, deps=deps, capacity=capacity, wait=fence.wait, span=fence.span)
 
     def edges(self, deps, owner):
+        if not deps:
+            return deps, 0
         self.owner_span = owner.span  # where a dependency the compiler wrote is reported
         out = []
         seen = set()
