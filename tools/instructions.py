@@ -8,7 +8,8 @@ its output apart) and of the printer, then their total and its ratio to the floo
 files it also prints how much each phase grew from the first to the second.
 
 Unlike seconds, instruction counts repeat exactly for the same code and input whatever else the
-machine does: the figure to compare two versions of a pass by, or to see whether a phase grows
+machine does (the compile runs with ``PYTHONHASHSEED=0``: string hashes decide the orders of sets
+and dicts, and with them a few percent of a pass's count): the figure to compare two versions of a pass by, or to see whether a phase grows
 faster than the program. They leave out what the memory hierarchy adds (a large program's
 misses and page faults), which ``tools/bench.py`` measures. The compile is warm (a first compile
 of the same file ran before, so that code generated on first use is left out); ``--cold`` counts
@@ -105,6 +106,7 @@ def count(path: str, helper: str, cold: bool) -> dict[str, int]:
         done = subprocess.run(
             ["valgrind", "--tool=callgrind", "--instr-atstart=no", f"--callgrind-out-file={out}", sys.executable, "-c", code],
             capture_output=True, text=True,
+            env={**os.environ, "PYTHONHASHSEED": "0"},  # (string hashes decide set and dict orders, so counts)
         )
         if done.returncode != 0:
             raise RuntimeError(f"the measured compile of {path} failed:\n{done.stderr[-2000:]}")
