@@ -139,9 +139,9 @@ class RemapOutputAliases(Pass):
         """Every Binder of the body in program order (loop variables and carries included), an
         if's results before its branches: the reference names them at the if, so a result takes
         the user's name and a branch's value the SSA name (``m`` and ``m__ssa_v0``, section 7.4)."""
-        from nanopass.languages.statements import binders_in_order
+        from nanopass.languages.statements import binder_list
 
-        return binders_in_order(func.body, if_results_first=True)
+        return binder_list(func.body, if_results_first=True)
 
     # -- rewriting ----------------------------------------------------------------------------------
 

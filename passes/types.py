@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from nanopass.languages.statements import binders_in_order
+from nanopass.languages.statements import binder_list
 from nanopass.languages.terms import BinOp, DType, UnOp
 
 
 def type_env(func) -> dict[str, object]:
     """name -> Type for every parameter and Binder of a function (its C++ names, once named)."""
     env: dict[str, object] = {p.name: p.type for p in func.params}
-    for binder in binders_in_order(func.body):
+    for binder in binder_list(func.body):
         env[binder.name] = binder.type
     return env
 
