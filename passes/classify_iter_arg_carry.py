@@ -7,7 +7,7 @@ from nanopass.languages import CARRIED, SCOPED
 from nanopass.languages.terms import DType, LoopKind, ScopeMode
 from nanopass.rewrite import Pass, register
 
-from .aliases import buffer_roots
+from .aliases import buffer_groups, buffer_roots
 from .kernels import kernel_table
 from .util import LOOPS, iter_stmts, last_yield, static_trip_count
 
@@ -91,6 +91,13 @@ class ClassifyIterArgCarry(Pass):
     def per_iteration_loops(self, body) -> dict[int, int]:
         """id -> N for the pl.parallel loops inside a manual scope (checked: static trip count)."""
         return per_iteration_loops(body, lambda it: is_task_id(it.var) and it.var.name in self.rebound)
+
+    def Function(self, func):
+        groups = [C.BufferGroup.make(root, aliases) for root, aliases in buffer_groups(self.roots).items()]
+        return C.Function.make(
+            func.name, func.params, func.results, func.auto_scope, func.dyn_dims, groups, self.visit_all(func.body),
+            span=func.span,
+        )
 
     def For(self, loop):
         iters, body = self.carries(loop)

@@ -9,7 +9,7 @@ from nanopass.languages import HOISTED, NAMED
 from nanopass.languages.terms import ArgDir
 from nanopass.rewrite import Pass, register
 
-from .aliases import buffer_roots
+from .aliases import written_roots
 from .kernels import kernel_table, output_params
 from .naming import NameTable, base_name, ssa_role
 from .util import iter_stmts
@@ -49,7 +49,7 @@ class RemapOutputAliases(Pass):
         func = program.orch
         self.kernels = kernel_table(program)
         self.outputs: dict[str, tuple] = {}  # kernel name -> ``output_params``
-        roots = buffer_roots(func, self.kernels, lambda it: not it.plan.rebind)
+        roots = written_roots(func)
         table = NameTable()
         names: dict[str, str] = {}
         for param in func.params:
@@ -150,6 +150,13 @@ class RemapOutputAliases(Pass):
 
     # (``make`` with every field, not ``replace``: a handler runs once per node)
 
+    def Function(self, func):
+        visit_all = self.visit_all  # (its buffer groups are left behind: aliases now share their root's name)
+        return N.Function.make(
+            func.name, visit_all(func.params), visit_all(func.results), func.auto_scope, visit_all(func.dyn_dims),
+            visit_all(func.slots), func.arg_count, visit_all(func.tids), visit_all(func.body), span=func.span,
+        )
+
     def Param(self, param):
         name = self.names[param.name]
         return param if name == param.name else N.Param.make(name, param.type, param.dir, span=param.span)
@@ -201,7 +208,7 @@ class RemapOutputAliases(Pass):
         if (
             value._production == "Var"
             and let.var.type._production in ("TensorType", "ArrayType")
-            and self.roots.get(let.var.name) != let.var.name
+            and self.roots.get(let.var.name, let.var.name) != let.var.name
         ):
             return []
         return self.rebuild(let)
