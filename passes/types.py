@@ -15,6 +15,9 @@ def type_env(func) -> dict[str, object]:
 
 
 _FLOAT_DTYPES = frozenset(d for d in DType if d.is_float)
+# (read once: an enum member read through its class costs a descriptor call, and these are read
+# for every operator of every scalar argument)
+_AND, _OR, _NOT = BinOp.and_, BinOp.or_, UnOp.not_
 
 
 def expr_is_float(expr, env) -> bool:
@@ -31,14 +34,15 @@ def expr_is_float(expr, env) -> bool:
             if ty is not None and ty._production == "ScalarType" and ty.dtype in _FLOAT_DTYPES:
                 return True
         elif kind == "Bin":
-            if node.op is not BinOp.and_ and node.op is not BinOp.or_:
+            op = node.op
+            if op is not _AND and op is not _OR:
                 push(node.b)
                 push(node.a)
         elif kind == "Int" or kind == "Float":
             if node.dtype in _FLOAT_DTYPES:
                 return True
         elif kind == "Un":
-            if node.op is not UnOp.not_:
+            if node.op is not _NOT:
                 push(node.a)
         elif kind != "Bool" and kind != "Cmp":
             raise ValueError(f"not a scalar expression: {kind}")
