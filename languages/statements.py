@@ -366,6 +366,6 @@ def binder_list(stmts, if_results_first: bool = False) -> list:
             extend(reversed(item.then))
         elif kind == "Scope" or kind == "CompilerScope":
             extend(reversed(item.body))
-        else:
+        elif kind in DEFINING:  # (the others, a Yield, a Return..., define nothing)
             more(defined_binders(item))
     return out

@@ -14,6 +14,8 @@ from .util import BODY_FIELDS, TYPE_PRODUCTIONS, carry_arrays, defined_binders, 
 
 H = HOISTED
 STATEMENTS = frozenset(cls._production for cls in BATCHED.classes("Stmt"))
+# Nodes under which no name is read: types, literals, binders (a name they define) and plans.
+READS_NOTHING = TYPE_PRODUCTIONS | {"Int", "Float", "Bool", "Binder", "Carry"}
 
 
 def _as_list(value) -> list:
@@ -102,7 +104,7 @@ class HoistScopeEscapes(Pass):
                 name = node.name
                 last_read[roots.get(name, name)] = here
                 continue
-            if production in TYPE_PRODUCTIONS or production == "Int":
+            if production in READS_NOTHING:
                 continue
             if production not in STATEMENTS:
                 extend(node._children())

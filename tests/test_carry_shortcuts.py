@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from conftest import EXAMPLES, REPO, load_program
+from test_middle_pass_shortcuts import counting
 
 from nanopass.api import run_pipeline
 from nanopass.languages.statements import reusing_walks
@@ -45,20 +46,9 @@ def test_the_shortcut_changes_no_plan(path: Path):
     assert fast == full
 
 
-def counting(monkeypatch, name: str) -> list:
-    calls: list = []
-    original = getattr(classify_iter_arg_carry, name)
-
-    def counted(*args, **kwargs):
-        calls.append(args)
-        return original(*args, **kwargs)
-
-    monkeypatch.setattr(classify_iter_arg_carry, name, counted)
-    return calls
-
-
 def test_no_task_id_carry_looks_for_no_slots_and_no_shapes(tmp_path, monkeypatch):
-    slots, shapes = counting(monkeypatch, "per_iteration_loops"), counting(monkeypatch, "TidShapes")
+    slots = counting(monkeypatch, classify_iter_arg_carry, "per_iteration_loops")
+    shapes = counting(monkeypatch, classify_iter_arg_carry, "TidShapes")
     path = tmp_path / "nested.py"
     path.write_text(source_of("nested", 8))
     run_pipeline(load_program(path))
@@ -66,6 +56,7 @@ def test_no_task_id_carry_looks_for_no_slots_and_no_shapes(tmp_path, monkeypatch
 
 
 def test_task_id_carries_are_looked_at(monkeypatch):
-    slots, shapes = counting(monkeypatch, "per_iteration_loops"), counting(monkeypatch, "TidShapes")
+    slots = counting(monkeypatch, classify_iter_arg_carry, "per_iteration_loops")
+    shapes = counting(monkeypatch, classify_iter_arg_carry, "TidShapes")
     run_pipeline(load_program(REPO / "tests" / "golden" / "surface_loop_tid.py"))
     assert len(slots) == 1 and len(shapes) == 1
