@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 from nanopass.errors import UserError
 from nanopass.languages import CARRIED, SCOPED
 from nanopass.languages.terms import DType, LoopKind, ScopeMode
@@ -11,7 +13,9 @@ from .aliases import buffer_groups, buffer_roots
 from .kernels import kernel_table
 from .util import LOOPS, iter_stmts, last_yield, static_trip_count
 
-C = CARRIED
+# The carried language's node classes as plain attributes (``CARRIED.For`` is a ``__getattr__``
+# call each time, and the handlers build a node or more per loop carry).
+C = SimpleNamespace(**CARRIED.nodes)
 
 
 TASK_ID = DType.TASK_ID  # (read once: an enum member read through its class costs a descriptor call)
@@ -130,12 +134,16 @@ class ClassifyIterArgCarry(Pass):
     def carries(self, loop):
         """The loop's IterArgs with their plans, and its body rewritten."""
         per_iteration = id(loop) in self.per_iteration
+        shapes, rebound = self.shapes, self.rebound  # (no shapes: every TaskId holds one id)
         iters = []
         for it, result in zip(loop.iters, loop.results):
-            rebind = it.var.name in self.rebound
-            array = self.shapes.get(result.name, 0) if is_task_id(it.var) else 0
-            body = self.shapes.get(it.var.name, 0) if is_task_id(it.var) else 0
-            each = per_iteration and array > 0 and is_task_id(it.var)
+            var = it.var
+            rebind = var.name in rebound
+            if shapes and is_task_id(var):
+                array, body = shapes.get(result.name, 0), shapes.get(var.name, 0)
+            else:
+                array = body = 0
+            each = per_iteration and array > 0  # (a shape only a TaskId has)
             plan = C.Carry.make(rebind, array, each, body if each or body > array else array)
             iters.append(C.IterArg.make(it.var, it.init, plan, span=it.span))
         return iters, self.visit_all(loop.body)
