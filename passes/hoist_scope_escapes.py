@@ -14,8 +14,10 @@ from .util import BODY_FIELDS, TYPE_PRODUCTIONS, carry_arrays, defined_binders, 
 
 H = HOISTED
 STATEMENTS = frozenset(cls._production for cls in BATCHED.classes("Stmt"))
-# Nodes under which no name is read: types, literals, binders (a name they define) and plans.
-READS_NOTHING = TYPE_PRODUCTIONS | {"Int", "Float", "Bool", "Binder", "Carry"}
+# Nodes that read no name (a type's extents are never printed as reads): ``number`` goes
+# no further into them. A binder is a name and its type; a carry plan and a TaskId's source
+# are terminals only.
+READS_NOTHING = TYPE_PRODUCTIONS | {"Int", "Binder", "Carry", "TidSource"}
 
 
 def _as_list(value) -> list:
