@@ -11,13 +11,21 @@ result's variable, its init's for a per-iteration carry (which stands for its in
 and more than ``array`` for a carry of a loop that certainly runs whose init holds more ids
 than what the body yields (the carry then has a variable of its own, named after its iter_arg,
 and the result's variable holds the last value yielded).
+
+``Function`` gains ``buffer_groups``: one ``(BufferGroup root aliases)`` per variable (``root``)
+whose storage other variables (``aliases``) name too (``buffer_roots`` with the plans'
+predicate: a carry that is not rebound is its init), roots and aliases in program order; a
+variable in no group's aliases is its own root. Every later pass keeps the list as it is until
+remap_output_aliases gives the aliases their root's name (the named language drops it).
+Invariant: a variable is an alias in one group at most and is not itself a group's root (a
+root is final).
 """
 
 from nanopass.errors import VerifyError
 from nanopass.language import Nonterminal, Production
 
 from . import scoped
-from .statements import mark_verified, unverified_compound
+from .statements import kept, mark_verified, unverified_compound
 
 
 def check_plans(program) -> None:
@@ -43,19 +51,40 @@ def check_plans(program) -> None:
     mark_verified(program.orch.body, check_plans)
 
 
+def check_buffer_groups(program) -> None:
+    groups = program.orch.buffer_groups
+    kept(check_buffer_groups, (groups,), lambda: _check_buffer_groups(groups))  # (once per list: passes keep it)
+
+
+def _check_buffer_groups(groups) -> bool:
+    aliases: set[str] = set()
+    count = 0
+    for group in groups:
+        aliases.update(group.aliases)
+        count += len(group.aliases)
+    if len(aliases) != count:
+        raise VerifyError("a variable is an alias in two buffer groups, or twice in one", node=groups[0])
+    for group in groups:
+        if group.root in aliases or not group.aliases:
+            raise VerifyError("a buffer group's root must be its own root, and the group have aliases", node=group)
+    return True
+
+
 LANGUAGE = scoped.LANGUAGE.extend(
     "carried",
     doc="carry plans on every loop carry and branch merge",
-    remove={"IterArg": ["IterArg"], "Stmt": ["If"]},
+    remove={"IterArg": ["IterArg"], "Stmt": ["If"], "Function": ["Function"]},
     add={
         "IterArg": [scoped.LANGUAGE.production("IterArg").with_fields("plan:Carry")],
         "Stmt": [scoped.LANGUAGE.production("If").without_fields("results").with_fields("results:Phi*")],
+        "Function": [scoped.LANGUAGE.production("Function").with_fields("buffer_groups:BufferGroup*", before="body")],
     },
     add_nonterminals=[
         Nonterminal(
             "Carry", Production("Carry", "rebind:boolean", "array:integer", "per_iteration:boolean", "body:integer")
         ),
         Nonterminal("Phi", Production("Phi", "var:Binder", "plan:Carry")),
+        Nonterminal("BufferGroup", Production("BufferGroup", "root:symbol", "aliases:symbol*")),
     ],
-    invariants=[check_plans],
+    invariants=[check_plans, check_buffer_groups],
 )

@@ -8,17 +8,20 @@ holds. ``Task`` outputs become ``TaskOut``: ``(Alias var)`` (the output is an ar
 or ``(Allocated var index)`` (a runtime-allocated output, ``task_<n>_outs.get_ref(index)``).
 ``AssembleTensor`` is gone (its result is its target). ``WriteTensor`` gains ``indices``: the name
 of its index array, ``indices_<the tensor's DSL name>`` (a parameter's, not its ``ext_`` name).
+``Function`` loses ``buffer_groups``: the variables of one storage now share its name.
 """
 
 from nanopass.language import Nonterminal, Production
 
-from . import hoisted, ssa
+from . import carried, hoisted, ssa
 
 LANGUAGE = hoisted.LANGUAGE.extend(
     "named",
     doc="C++ identifiers; physical aliases share one name",
-    remove={"Rhs": ["AssembleTensor"], "Stmt": ["Task", "WriteTensor"]},
+    remove={"Rhs": ["AssembleTensor"], "Stmt": ["Task", "WriteTensor"], "Function": ["Function"]},
+    remove_nonterminals=["BufferGroup"],
     add={
+        "Function": [hoisted.LANGUAGE.production("Function").without_fields("buffer_groups")],
         "Stmt": [
             hoisted.LANGUAGE.production("Task").without_fields("outs").with_fields("outs:TaskOut*", before="tid"),
             hoisted.LANGUAGE.production("WriteTensor").with_fields(
@@ -33,5 +36,5 @@ LANGUAGE = hoisted.LANGUAGE.extend(
             Production("Allocated", "var:Binder", "index:integer"),
         )
     ],
-    drop_invariants=[ssa.check_single_definition],
+    drop_invariants=[ssa.check_single_definition, carried.check_buffer_groups],
 )

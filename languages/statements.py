@@ -326,33 +326,46 @@ def binders_in_order(stmts, if_results_first: bool = False) -> Iterator[Any]:
     them (a loop's variable and iter_args before its body, its results after; an if's results
     after its branches, or before them with ``if_results_first``), without entering expressions
     or types."""
+    return iter(binder_list(stmts, if_results_first))
+
+
+def binder_list(stmts, if_results_first: bool = False) -> list:
+    """``binders_in_order`` as a list (built in one loop: no generator step per binder)."""
+    out: list = []
+    add, more = out.append, out.extend
     stack: list = list(stmts)
     stack.reverse()
-    pop, push = stack.pop, stack.append
+    pop, push, extend = stack.pop, stack.append, stack.extend
     while stack:
         item = pop()
         if type(item) is list:  # binders a statement defines after its bodies
-            yield from item
+            more(item)
             continue
         kind = item._production
-        if kind == "For" or kind == "While":
+        if kind == "Task":  # the usual statements first: defined_binders(item), inlined
+            for binder in item.outs:
+                add(binder if binder._production == "Binder" else binder.var)
+            if item.tid is not None:
+                add(item.tid)
+        elif kind == "Let" or kind == "Dummy" or kind == "Declare":
+            add(item.var)
+        elif kind == "For" or kind == "While":
             if kind == "For":
-                yield item.var
+                add(item.var)
             for it in item.iters:
-                yield it.var
+                add(it.var)
             push([r.var if "var" in r._fields else r for r in item.results])
-            stack.extend(reversed(item.body))
+            extend(reversed(item.body))
         elif kind == "If":
             results = [r.var if "var" in r._fields else r for r in item.results]
             if if_results_first:
-                yield from results
+                more(results)
             else:
                 push(results)
-            stack.extend(reversed(item.orelse))
-            stack.extend(reversed(item.then))
-        elif kind in ("Scope", "CompilerScope"):
-            stack.extend(reversed(item.body))
-        elif kind == "Declare":
-            yield item.var
-        else:
-            yield from defined_binders(item)
+            extend(reversed(item.orelse))
+            extend(reversed(item.then))
+        elif kind == "Scope" or kind == "CompilerScope":
+            extend(reversed(item.body))
+        elif kind in DEFINING:  # (the others, a Yield, a Return..., define nothing)
+            more(defined_binders(item))
+    return out

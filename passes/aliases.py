@@ -69,3 +69,27 @@ def buffer_roots(func, kernels: dict[str, Any], trivial_carry: Callable[[Any], b
 
     body(func.body)
     return roots
+
+
+def buffer_groups(roots: dict[str, str]) -> dict[str, list[str]]:
+    """root -> the other names of its storage, from ``buffer_roots``' map (both in its order);
+    a root no other name shares is left out."""
+    groups: dict[str, list[str]] = {}
+    for name, root in roots.items():
+        if name != root:
+            aliases = groups.get(root)
+            if aliases is None:
+                groups[root] = [name]
+            else:
+                aliases.append(name)
+    return groups
+
+
+def written_roots(func) -> dict[str, str]:
+    """name -> root for the variables that name another's storage, as classify_iter_arg_carry
+    wrote them onto the function (``Function.buffer_groups``, carried to hoisted); a name not in
+    it is its own root (look up with ``.get(name, name)``)."""
+    roots: dict[str, str] = {}
+    for group in func.buffer_groups:
+        roots.update(dict.fromkeys(group.aliases, group.root))
+    return roots

@@ -81,7 +81,7 @@ class BatchTensorCreates(Pass):
 
     def Function(self, func):
         return B.Function(
-            func.name, func.params, func.results, func.auto_scope, func.dyn_dims, func.slots, func.arg_count,
+            func.name, func.params, func.results, func.auto_scope, func.dyn_dims, func.buffer_groups, func.slots, func.arg_count,
             func.tids, self.batch(func.body), span=func.span,
         )
 

@@ -45,7 +45,7 @@ class BindTaskIds(Pass):
         self.body(func.body)
         tids = [B.TidSource.make(name, *self.table[name]) for name in self.order]
         return B.Function(
-            func.name, func.params, func.results, func.auto_scope, func.dyn_dims, func.slots, func.arg_count,
+            func.name, func.params, func.results, func.auto_scope, func.dyn_dims, func.buffer_groups, func.slots, func.arg_count,
             tids, func.body, span=func.span,
         )
 

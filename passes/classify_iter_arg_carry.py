@@ -2,20 +2,27 @@
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 from nanopass.errors import UserError
 from nanopass.languages import CARRIED, SCOPED
 from nanopass.languages.terms import DType, LoopKind, ScopeMode
 from nanopass.rewrite import Pass, register
 
-from .aliases import buffer_roots
+from .aliases import buffer_groups, buffer_roots
 from .kernels import kernel_table
 from .util import LOOPS, iter_stmts, last_yield, static_trip_count
 
-C = CARRIED
+# The carried language's node classes as plain attributes (``CARRIED.For`` is a ``__getattr__``
+# call each time, and the handlers build a node or more per loop carry).
+C = SimpleNamespace(**CARRIED.nodes)
+
+
+TASK_ID = DType.TASK_ID  # (read once: an enum member read through its class costs a descriptor call)
 
 
 def is_task_id(binder) -> bool:
-    return binder.type._production == "ScalarType" and binder.type.dtype is DType.TASK_ID
+    return binder.type._production == "ScalarType" and binder.type.dtype is TASK_ID
 
 
 @register
@@ -48,27 +55,7 @@ class ClassifyIterArgCarry(Pass):
     def run(self, program):
         func = program.orch
         kernels = kernel_table(program)
-        # A carry may be the same physical value as its init only when it is a tensor or array
-        # (not a TaskId) whose init and yielded value are variables; every other carry is
-        # rebound whatever the roots say.
-        rebound: set[str] = set()
-        candidates = []  # (iter_arg, yielded value) of the others
-        for stmt in iter_stmts(func.body):
-            if stmt._production not in LOOPS:
-                continue
-            yld = last_yield(stmt.body)
-            for i, it in enumerate(stmt.iters):
-                value = yld.values[i] if yld is not None else None
-                if (
-                    value is not None
-                    and value._production == "Var"
-                    and it.init._production == "Var"
-                    and not is_task_id(it.var)
-                    and it.var.type._production in ("TensorType", "ArrayType")
-                ):
-                    candidates.append((it, value))
-                else:
-                    rebound.add(it.var.name)
+        rebound, candidates, tid_loops, tid_ifs = self.carries_of(func.body)
         while True:  # loop carries inside other loops decide the roots outer carries see
             roots = buffer_roots(func, kernels, lambda it: it.var.name not in rebound)
             changed = False
@@ -83,14 +70,58 @@ class ClassifyIterArgCarry(Pass):
                 break
         self.rebound = rebound
         self.roots = roots
-        self.per_iteration = self.per_iteration_loops(func.body)
-        # Without a TaskId loop carry or if result every TaskId value holds one id.
-        self.shapes = TidShapes(self.per_iteration).run(func.body) if carries_task_ids(func.body) else {}
+        # Without a TaskId loop carry no loop has a slot per iteration; without one or a TaskId
+        # if result every TaskId value holds one id.
+        self.per_iteration = self.per_iteration_loops(func.body) if tid_loops else {}
+        self.shapes = TidShapes(self.per_iteration).run(func.body) if tid_loops or tid_ifs else {}
         return self.visit(program)
+
+    def carries_of(self, body) -> tuple[set[str], list, bool, bool]:
+        """The carries that must be rebound whatever the roots say, the others (iter_arg, value
+        yielded), and whether a loop carry (an if result) is a TaskId (``carries_task_ids``,
+        found in the same walk).
+
+        A carry may be the same physical value as its init only when it is a tensor or array
+        (not a TaskId) whose init and yielded value are variables."""
+        rebound: set[str] = set()
+        candidates = []
+        tid_loops = tid_ifs = False
+        for stmt in iter_stmts(body):
+            kind = stmt._production
+            if kind == "If":
+                if not tid_ifs:
+                    tid_ifs = any(is_task_id(getattr(res, "var", res)) for res in stmt.results)
+                continue
+            if kind not in LOOPS:
+                continue
+            yld = last_yield(stmt.body)
+            for i, it in enumerate(stmt.iters):
+                value = yld.values[i] if yld is not None else None
+                var = it.var
+                if var.type._production == "ScalarType" and var.type.dtype is TASK_ID:  # (is_task_id, inlined)
+                    tid_loops = True
+                    rebound.add(var.name)
+                elif (
+                    value is not None
+                    and value._production == "Var"
+                    and it.init._production == "Var"
+                    and var.type._production in ("TensorType", "ArrayType")
+                ):
+                    candidates.append((it, value))
+                else:
+                    rebound.add(var.name)
+        return rebound, candidates, tid_loops, tid_ifs
 
     def per_iteration_loops(self, body) -> dict[int, int]:
         """id -> N for the pl.parallel loops inside a manual scope (checked: static trip count)."""
         return per_iteration_loops(body, lambda it: is_task_id(it.var) and it.var.name in self.rebound)
+
+    def Function(self, func):
+        groups = [C.BufferGroup.make(root, aliases) for root, aliases in buffer_groups(self.roots).items()]
+        return C.Function.make(
+            func.name, func.params, func.results, func.auto_scope, func.dyn_dims, groups, self.visit_all(func.body),
+            span=func.span,
+        )
 
     def For(self, loop):
         iters, body = self.carries(loop)
@@ -103,12 +134,16 @@ class ClassifyIterArgCarry(Pass):
     def carries(self, loop):
         """The loop's IterArgs with their plans, and its body rewritten."""
         per_iteration = id(loop) in self.per_iteration
+        shapes, rebound = self.shapes, self.rebound  # (no shapes: every TaskId holds one id)
         iters = []
         for it, result in zip(loop.iters, loop.results):
-            rebind = it.var.name in self.rebound
-            array = self.shapes.get(result.name, 0) if is_task_id(it.var) else 0
-            body = self.shapes.get(it.var.name, 0) if is_task_id(it.var) else 0
-            each = per_iteration and array > 0 and is_task_id(it.var)
+            var = it.var
+            rebind = var.name in rebound
+            if shapes and is_task_id(var):
+                array, body = shapes.get(result.name, 0), shapes.get(var.name, 0)
+            else:
+                array = body = 0
+            each = per_iteration and array > 0  # (a shape only a TaskId has)
             plan = C.Carry.make(rebind, array, each, body if each or body > array else array)
             iters.append(C.IterArg.make(it.var, it.init, plan, span=it.span))
         return iters, self.visit_all(loop.body)

@@ -33,6 +33,6 @@ class ClassifyTensors(Pass):
                 slots.append(T.ScalarSlot(param.name, scalars))
                 scalars += 1
         return T.Function(
-            func.name, func.params, func.results, func.auto_scope, func.dyn_dims, slots, tensors + scalars,
+            func.name, func.params, func.results, func.auto_scope, func.dyn_dims, func.buffer_groups, slots, tensors + scalars,
             func.body, span=func.span,
         )

@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 from nanopass.languages import DIMMED, ENCODED
 from nanopass.languages.terms import ArgDir, Encoding
 from nanopass.rewrite import Pass, register
 
 from .types import expr_is_float, type_env
 
-E = ENCODED
+# The encoded language's node classes as plain attributes (``ENCODED.Task`` is a ``__getattr__``
+# call each time, and the Task handler builds a node per argument), and the enum members it reads
+# (an enum member read through its class costs a descriptor call).
+E = SimpleNamespace(**ENCODED.nodes)
+SCALAR, TO_U64, CAST_U64 = ArgDir.Scalar, Encoding.to_u64, Encoding.cast_u64
 
 
 @register
@@ -31,11 +37,14 @@ class EncodeScalars(Pass):
 
     def Task(self, task):
         tensors, scalars = [], []
+        env = self.env
         for a in task.args:
-            if a.dir is ArgDir.Scalar:
-                is_float = expr_is_float(a.value, self.env)
-                scalars.append(E.ScalarArg.make(a.value, Encoding.to_u64 if is_float else Encoding.cast_u64, span=a.span))
+            if a.dir is SCALAR:
+                encoding = TO_U64 if expr_is_float(a.value, env) else CAST_U64
+                scalars.append(E.ScalarArg.make(a.value, encoding, span=a.span))
             else:
                 tensors.append(E.TensorArg.make(a.value, a.dir, span=a.span))
-        return E.Task.make(task.outs, task.tid, task.kernel, tensors + scalars, task.dumps, task.early_resolve,
+        if scalars:
+            tensors += scalars
+        return E.Task.make(task.outs, task.tid, task.kernel, tensors, task.dumps, task.early_resolve,
                            task.launch, task.deps, task.capacity, span=task.span)

@@ -7,7 +7,7 @@ from nanopass.languages import BATCHED, HOISTED
 from nanopass.languages.terms import DType, ScopeMode, ScopeOrigin
 from nanopass.rewrite import Pass, register
 
-from .aliases import buffer_roots
+from .aliases import written_roots
 from .allocations import held_allocations
 from .kernels import kernel_table
 from .util import BODY_FIELDS, TYPE_PRODUCTIONS, carry_arrays, defined_binders, iter_stmts, var_reads
@@ -74,7 +74,7 @@ class HoistScopeEscapes(Pass):
         self.kernels = kernel_table(program)
         self.func = func
         self.holders: dict[str, set[str]] | None = None  # allocation -> the names that may hold it
-        self.roots = buffer_roots(func, self.kernels, lambda it: not it.plan.rebind)
+        self.roots = written_roots(func)
         # TaskId array carries: their storage may belong to an enclosing scope (the seed's #1811)
         self.array_carries = set(carry_arrays(func))
         self.number(func.body)

@@ -9,7 +9,7 @@ from nanopass.languages import HOISTED, NAMED
 from nanopass.languages.terms import ArgDir
 from nanopass.rewrite import Pass, register
 
-from .aliases import buffer_roots
+from .aliases import written_roots
 from .kernels import kernel_table, output_params
 from .naming import NameTable, base_name, ssa_role
 from .util import iter_stmts
@@ -49,7 +49,7 @@ class RemapOutputAliases(Pass):
         func = program.orch
         self.kernels = kernel_table(program)
         self.outputs: dict[str, tuple] = {}  # kernel name -> ``output_params``
-        roots = buffer_roots(func, self.kernels, lambda it: not it.plan.rebind)
+        roots = written_roots(func)
         table = NameTable()
         names: dict[str, str] = {}
         for param in func.params:
@@ -139,9 +139,9 @@ class RemapOutputAliases(Pass):
         """Every Binder of the body in program order (loop variables and carries included), an
         if's results before its branches: the reference names them at the if, so a result takes
         the user's name and a branch's value the SSA name (``m`` and ``m__ssa_v0``, section 7.4)."""
-        from nanopass.languages.statements import binders_in_order
+        from nanopass.languages.statements import binder_list
 
-        return binders_in_order(func.body, if_results_first=True)
+        return binder_list(func.body, if_results_first=True)
 
     # -- rewriting ----------------------------------------------------------------------------------
 
@@ -149,6 +149,13 @@ class RemapOutputAliases(Pass):
         return N.Program(program.name, program.kernels, self.visit(program.orch), span=program.span)
 
     # (``make`` with every field, not ``replace``: a handler runs once per node)
+
+    def Function(self, func):
+        visit_all = self.visit_all  # (its buffer groups are left behind: aliases now share their root's name)
+        return N.Function.make(
+            func.name, visit_all(func.params), visit_all(func.results), func.auto_scope, visit_all(func.dyn_dims),
+            visit_all(func.slots), func.arg_count, visit_all(func.tids), visit_all(func.body), span=func.span,
+        )
 
     def Param(self, param):
         name = self.names[param.name]
@@ -201,7 +208,7 @@ class RemapOutputAliases(Pass):
         if (
             value._production == "Var"
             and let.var.type._production in ("TensorType", "ArrayType")
-            and self.roots.get(let.var.name) != let.var.name
+            and self.roots.get(let.var.name, let.var.name) != let.var.name
         ):
             return []
         return self.rebuild(let)

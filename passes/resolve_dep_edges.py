@@ -42,7 +42,7 @@ class ResolveDepEdges(Pass):
         self.blocks = 0
         body = self.visit_all(func.body)
         return A.Function(
-            func.name, func.params, func.results, func.auto_scope, func.dyn_dims, func.slots, func.arg_count,
+            func.name, func.params, func.results, func.auto_scope, func.dyn_dims, func.buffer_groups, func.slots, func.arg_count,
             func.tids, body, span=func.span,
         )
 

@@ -2,19 +2,22 @@
 
 from __future__ import annotations
 
-from nanopass.languages.statements import binders_in_order
+from nanopass.languages.statements import binder_list
 from nanopass.languages.terms import BinOp, DType, UnOp
 
 
 def type_env(func) -> dict[str, object]:
     """name -> Type for every parameter and Binder of a function (its C++ names, once named)."""
     env: dict[str, object] = {p.name: p.type for p in func.params}
-    for binder in binders_in_order(func.body):
+    for binder in binder_list(func.body):
         env[binder.name] = binder.type
     return env
 
 
 _FLOAT_DTYPES = frozenset(d for d in DType if d.is_float)
+# (read once: an enum member read through its class costs a descriptor call, and these are read
+# for every operator of every scalar argument)
+_AND, _OR, _NOT = BinOp.and_, BinOp.or_, UnOp.not_
 
 
 def expr_is_float(expr, env) -> bool:
@@ -31,14 +34,15 @@ def expr_is_float(expr, env) -> bool:
             if ty is not None and ty._production == "ScalarType" and ty.dtype in _FLOAT_DTYPES:
                 return True
         elif kind == "Bin":
-            if node.op is not BinOp.and_ and node.op is not BinOp.or_:
+            op = node.op
+            if op is not _AND and op is not _OR:
                 push(node.b)
                 push(node.a)
         elif kind == "Int" or kind == "Float":
             if node.dtype in _FLOAT_DTYPES:
                 return True
         elif kind == "Un":
-            if node.op is not UnOp.not_:
+            if node.op is not _NOT:
                 push(node.a)
         elif kind != "Bool" and kind != "Cmp":
             raise ValueError(f"not a scalar expression: {kind}")

@@ -1,0 +1,90 @@
+"""Buffer roots are computed once, by classify_iter_arg_carry, and read from the IR after.
+
+``Function.buffer_groups`` (carried to hoisted) lists every variable that names another's
+storage, grouped by that storage's root. The
+passes between carried and hoisted add TaskIds, batch creates and declare values, none of which
+changes what storage a variable names: on every example and golden program the list each of
+those stages carries equals ``buffer_roots`` computed afresh on that stage's tree. The passes
+after classify_iter_arg_carry read the list and compute no roots of their own (counted), and the
+carried language rejects groups whose roots are not final.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from conftest import EXAMPLES, REPO, load_program
+from test_middle_pass_shortcuts import counting
+
+from nanopass.api import run_pipeline
+from nanopass.errors import VerifyError
+from nanopass.languages import CARRIED, HOISTED, NAMED
+from nanopass.passes import aliases, hoist_scope_escapes, remap_output_aliases
+from nanopass.passes.aliases import buffer_roots, written_roots
+from nanopass.passes.kernels import kernel_table
+from nanopass.tools.bench import source_of
+
+PROGRAMS = sorted(p for d in (EXAMPLES, REPO / "tests" / "golden") for p in d.glob("*.py"))
+CARRYING = ("classify_iter_arg_carry", "infer_core_types", "assign_kernel_ids", "classify_tensors",
+            "bind_task_ids", "resolve_dep_edges", "batch_tensor_creates", "hoist_scope_escapes")
+
+
+def aliases_of(tree) -> dict[str, str]:
+    """The non-trivial buffer roots of ``tree``'s function, computed afresh."""
+    roots = buffer_roots(tree.orch, kernel_table(tree), lambda it: not it.plan.rebind)
+    return {name: root for name, root in roots.items() if name != root}
+
+
+@pytest.mark.parametrize("path", PROGRAMS, ids=[p.stem for p in PROGRAMS])
+def test_written_roots_are_the_roots_of_every_stage_that_carries_them(path: Path):
+    stages = run_pipeline(load_program(path))
+    for name in CARRYING:
+        tree = stages[name].tree
+        assert written_roots(tree.orch) == aliases_of(tree), name
+    assert "buffer_groups" not in stages["remap_output_aliases"].tree.orch._fields
+
+
+def test_some_program_has_aliases():
+    # (the test above would hold trivially if no program had an alias)
+    stages = run_pipeline(load_program(EXAMPLES / "basic.py"))
+    assert written_roots(stages["classify_iter_arg_carry"].tree.orch)
+
+
+def test_passes_after_classify_compute_no_roots(tmp_path, monkeypatch):
+    # (in each module a pass could call it through: a pass calls its own import)
+    records = [counting(monkeypatch, aliases, "buffer_roots")]
+    for module in (hoist_scope_escapes, remap_output_aliases):
+        if hasattr(module, "buffer_roots"):
+            records.append(counting(monkeypatch, module, "buffer_roots"))
+    path = tmp_path / "scopes.py"
+    path.write_text(source_of("scopes", 8))  # user scopes: hoist_scope_escapes does its work
+    stages = run_pipeline(load_program(path))
+    assert all(calls == [] for calls in records)
+    hoisted = stages["hoist_scope_escapes"].tree
+    assert hoisted.orch.buffer_groups and written_roots(hoisted.orch) == aliases_of(hoisted)
+    assert NAMED.is_program(stages["remap_output_aliases"].tree)
+
+
+def with_groups(tree, groups):
+    func = tree.orch
+    return tree.replace(orch=func.replace(buffer_groups=tuple(CARRIED.BufferGroup.make(r, a) for r, a in groups)))
+
+
+@pytest.mark.parametrize(
+    "groups",
+    [
+        [("a", ("b", "b"))],  # an alias listed twice
+        [("a", ("b",)), ("c", ("b",))],  # an alias of two roots
+        [("a", ("b",)), ("b", ("c",))],  # a root that is itself an alias: not final
+        [("a", ())],  # a group without aliases
+    ],
+)
+def test_carried_rejects_groups_whose_roots_are_not_final(groups):
+    stages = run_pipeline(load_program(EXAMPLES / "basic.py"))
+    for name, language in (("classify_iter_arg_carry", CARRIED), ("hoist_scope_escapes", HOISTED)):
+        tree = stages[name].tree
+        language.verify(tree)
+        with pytest.raises(VerifyError, match="buffer group"):
+            language.verify(with_groups(tree, groups))
