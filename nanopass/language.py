@@ -650,7 +650,7 @@ class Language:
         self.nodes: dict[str, type] = {}
         self._build_classes()
         self._class_set = frozenset(self.nodes.values())
-        for production, cls in self.nodes.items():  # L.Var is a plain attribute (fast in hot loops)
+        for production, cls in self.nodes.items():  # L.Var: a plain attribute (no __getattr__ hook: fast in hot loops)
             if production not in self.__dict__:
                 self.__dict__[production] = cls
         _LANGUAGES[name] = self
@@ -778,12 +778,6 @@ class Language:
         return None
 
     # -- queries --------------------------------------------------------------------------------
-
-    def __getattr__(self, name: str) -> type:
-        nodes = self.__dict__.get("nodes")
-        if nodes is not None and name in nodes:
-            return nodes[name]
-        raise AttributeError(f"language {self.__dict__.get('name', '?')} has no production {name!r}")
 
     def __repr__(self) -> str:
         return f"<Language {self.name}>"

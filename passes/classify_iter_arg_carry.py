@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from types import SimpleNamespace
-
 from nanopass.errors import UserError
 from nanopass.languages import CARRIED, SCOPED
 from nanopass.languages.terms import DType, LoopKind, ScopeMode
@@ -13,9 +11,7 @@ from .aliases import buffer_groups, buffer_roots
 from .kernels import kernel_table
 from .util import LOOPS, iter_stmts, last_yield, static_trip_count
 
-# The carried language's node classes as plain attributes (``CARRIED.For`` is a ``__getattr__``
-# call each time, and the handlers build a node or more per loop carry).
-C = SimpleNamespace(**CARRIED.nodes)
+C = CARRIED
 
 
 TASK_ID = DType.TASK_ID  # (read once: an enum member read through its class costs a descriptor call)

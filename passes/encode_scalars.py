@@ -2,18 +2,14 @@
 
 from __future__ import annotations
 
-from types import SimpleNamespace
-
 from nanopass.languages import DIMMED, ENCODED
 from nanopass.languages.terms import ArgDir, Encoding
 from nanopass.rewrite import Pass, register
 
 from .types import expr_is_float, type_env
 
-# The encoded language's node classes as plain attributes (``ENCODED.Task`` is a ``__getattr__``
-# call each time, and the Task handler builds a node per argument), and the enum members it reads
-# (an enum member read through its class costs a descriptor call).
-E = SimpleNamespace(**ENCODED.nodes)
+E = ENCODED
+# the enum members it reads (an enum member read through its class costs a descriptor call)
 SCALAR, TO_U64, CAST_U64 = ArgDir.Scalar, Encoding.to_u64, Encoding.cast_u64
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from types import SimpleNamespace
 
 from nanopass.errors import InternalError
 from nanopass.languages import HOISTED, NAMED
@@ -14,9 +13,7 @@ from .kernels import kernel_table, output_params
 from .naming import NameTable, base_name, ssa_role
 from .util import iter_stmts
 
-# The named language's node classes as plain attributes (``NAMED.Var`` is a ``__getattr__`` call
-# each time, and the handlers build a node or more per statement).
-N = SimpleNamespace(**NAMED.nodes)
+N = NAMED
 
 # Suffixes lower_to_emission derives from a created tensor's name.
 CREATE_DERIVED = ("_ci", "_ci_shapes")
