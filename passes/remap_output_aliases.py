@@ -1,7 +1,6 @@
-"""remap_output_aliases: batched -> named."""
+"""remap_output_aliases: hoisted -> named."""
 
 from __future__ import annotations
-
 
 from nanopass.errors import InternalError
 from nanopass.languages import HOISTED, NAMED
