@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 from nanopass.errors import InternalError
 from nanopass.languages import SSA, SURFACE
-from nanopass.languages.statements import walk_of
+from nanopass.languages.statements import BODY_FIELDS, DEFINING, defined_binders
 from nanopass.rewrite import Pass, register
-
-from .util import assigned_names_by_body
 
 S = SSA
 _BINDER = S.Binder  # (the surface's Binder: the two languages share it)
@@ -52,9 +51,7 @@ class ConvertToSsa(Pass):
             self.counters[param.name] = 1  # the parameter is version 0
         for dyn in func.dyn_dims:
             self.env[dyn.name] = dyn.name
-        self.body = func.body
-        self.assigned: dict[int, set[str]] | None = None  # id(body) -> names it assigns, at the first loop
-        self.once = defined_once(func)
+        self.once, self.assigned = definitions(func)  # (and id(body) -> the names it assigns)
         body = self.block(func.body)
         new_func = S.Function(
             func.name, func.params, func.results, func.auto_scope, func.dyn_dims, body, span=func.span
@@ -149,28 +146,27 @@ class ConvertToSsa(Pass):
         if counted:
             start, stop, step = visit(stmt.start), visit(stmt.stop), visit(stmt.step)
         explicit = [(it, visit(it.init)) for it in stmt.iters] if stmt.iters else ()
-        if self.assigned is None:  # one walk for every loop's body (a loop-free function needs none)
-            self.assigned = assigned_names_by_body(self.body)
-        env = self.env
-        own = stmt.var.name if counted else None  # (a counted loop's variable is no carry)
+        env, trail, types, fresh = self.env, self.trail, self.types, self.fresh
+        visible = self.assigned[id(stmt.body)] & env.keys()  # (a new set: the kept one stays as it is)
+        if counted:
+            visible.discard(stmt.var.name)  # (a counted loop's variable is no carry)
         if explicit:
-            explicit_names = {it.var.name for it, _ in explicit}
-            carried = sorted(n for n in self.assigned[id(stmt.body)] if n in env and n not in explicit_names and n != own)
-        else:
-            carried = sorted(n for n in self.assigned[id(stmt.body)] if n in env and n != own)
+            visible.difference_update([it.var.name for it, _ in explicit])
+        carried = sorted(visible)
         before = [env[name] for name in carried]  # the versions the carries start from
-        mark = len(self.trail)
+        mark = len(trail)
         iters = [S.IterArg(self.define(it.var, "iter"), init, span=it.span) for it, init in explicit] if explicit else []
-        types = self.types
         for name, old in zip(carried, before):
             ty = types[old]
-            iter_name = self.fresh(name, "iter")
+            iter_name = fresh(name, "iter")
             types[iter_name] = ty
             iters.append(S.IterArg.make(S.Binder.make(iter_name, ty), S.Var.make(old)))
-            self.assign(name, iter_name)
+            trail.append((name, old))  # self.assign, inlined
+            env[name] = iter_name
         version = self.version
         result_names = [version(b.name, "rv") for b in stmt.results] if stmt.results else []
-        result_names += [version(n, "rv") for n in carried]
+        for name in carried:
+            result_names.append(version(name, "rv"))
         if counted:
             var = self.define(stmt.var, "idx")
         else:
@@ -184,15 +180,20 @@ class ConvertToSsa(Pass):
                 raise InternalError("a loop with init_values must end with a Yield", pass_name=self.name, node=stmt)
         body = self.block(body_stmts)
         values = list(self.visit_all(user_yield.values)) if user_yield is not None else []
-        values += [S.Var.make(env[name]) for name in carried]
+        result_types = []
+        for name, old in zip(carried, before):
+            last = env[name]  # the version the body ends with: yielded, and its type the result's
+            values.append(S.Var.make(last))
+            ty = types.get(last)
+            result_types.append(ty if ty is not None else types[old])
         if values:
             body.append(S.Yield.make(values, span=user_yield.span if user_yield is not None else None))
-        result_types = [types[env[n]] if env[n] in types else types[old] for n, old in zip(carried, before)]
         self.undo(mark)  # the body's names end with it; the results follow (explicit ones first)
         explicit_count = len(stmt.results)
         results = [self.define(binder, new=new) for binder, new in zip(stmt.results, result_names)] if explicit_count else []
         for name, new, ty in zip(carried, result_names[explicit_count:], result_types):
-            self.assign(name, new)
+            trail.append((name, env.get(name)))  # self.assign, inlined
+            env[name] = new
             types[new] = ty
             results.append(S.Binder.make(new, ty))
         if not counted:
@@ -226,16 +227,55 @@ class ConvertToSsa(Pass):
         return S.If.make(cond, then, orelse, results, span=stmt.span)
 
 
-def defined_once(func) -> set[str]:
-    """The user names the function defines exactly once (parameters and dynamic dims count as
-    definitions): in single-assignment form already, they keep their names. A name with ``__``
-    (the shape of a version; the front end refuses it, a surface tree built by hand may not)
-    is versioned whatever it is, so that it cannot meet a version of another name."""
-    seen: set[str] = {p.name for p in func.params} | {d.name for d in func.dyn_dims}
-    again: set[str] = set(seen)
-    for name in walk_of(func.body).binder_names():  # (kept with the walk the invariants made)
-        if name in seen:
-            again.add(name)
-        else:
-            seen.add(name)
-    return {name for name in seen - again if "__" not in name}
+def definitions(func) -> tuple[set[str], dict[int, set[str]]]:
+    """In one walk of the body: the user names the function defines exactly once (parameters and
+    dynamic dims count as definitions; every Binder of the body does, ``Walk.binder_names``):
+    in single-assignment form already, they keep their names; and ``id(body) -> the names
+    assigned in it`` for the body and every body nested in it (``assigned_names_by_body``: a
+    loop's results, not its variable or iter_args). A name with ``__`` (the shape of a version;
+    the front end refuses it, a surface tree built by hand may not) is versioned whatever it is,
+    so that it cannot meet a version of another name."""
+    defined: list[str] = []  # the name of every Binder of the body, once per definition
+    define = defined.append
+    by_body: dict[int, set[str]] = {}
+
+    def body_names(body) -> set[str]:
+        """The names assigned in ``body`` (each of its binders also put on ``defined``)."""
+        assigned: set[str] = set()
+        assign = assigned.add
+        for stmt in body:
+            kind = stmt._production
+            if kind == "Task":  # (the usual statements first, their binders read inline)
+                for out in stmt.outs:
+                    name = out.name if out._production == "Binder" else out.var.name
+                    define(name)
+                    assign(name)
+                if stmt.tid is not None:
+                    define(stmt.tid.name)
+                    assign(stmt.tid.name)
+            elif kind == "Let" or kind == "Dummy":
+                define(stmt.var.name)
+                assign(stmt.var.name)
+            elif kind == "For" or kind == "While":
+                if kind == "For":
+                    define(stmt.var.name)  # (bound inside the loop: not assigned in ``body``)
+                for it in stmt.iters:
+                    define(it.var.name)
+                for result in stmt.results:
+                    define(result.name)
+                    assign(result.name)
+                assigned |= body_names(stmt.body)
+            else:
+                if kind in DEFINING:
+                    for binder in defined_binders(stmt):
+                        define(binder.name)
+                        assign(binder.name)
+                for field in BODY_FIELDS.get(kind, ()):
+                    assigned |= body_names(getattr(stmt, field))
+        by_body[id(body)] = assigned
+        return assigned
+
+    body_names(func.body)
+    outer = {p.name for p in func.params} | {d.name for d in func.dyn_dims}
+    once = {name for name, count in Counter(defined).items() if count == 1 and name not in outer and "__" not in name}
+    return once, by_body

@@ -19,6 +19,7 @@ from nanopass.api import run_pipeline
 from nanopass.language import children_of
 from nanopass.languages import ENCODED
 from nanopass.languages.terms import LoopKind
+from nanopass.passes.convert_to_ssa import definitions
 from nanopass.passes.derive_call_directions import DeriveCallDirections
 from nanopass.passes.hazards import storage_map
 from nanopass.passes.kernels import kernel_table, output_param_of_result
@@ -28,6 +29,7 @@ from nanopass.passes.util import (
     BODY_FIELDS,
     assigned_names,
     assigned_names_by_body,
+    defined_binders,
     iter_stmts,
     last_yield,
     static_trip_count,
@@ -194,6 +196,14 @@ def bodies(stmts):
             yield getattr(stmt, field)
 
 
+def reference_defined_once(func) -> set[str]:
+    """The names one Binder of the body defines and nothing else does (no parameter, no dynamic
+    dim, no other Binder), less those shaped like a version (``__``)."""
+    outer = {p.name for p in func.params} | {d.name for d in func.dyn_dims}
+    names = [binder.name for stmt in iter_stmts(func.body) for binder in defined_binders(stmt)]
+    return {name for name in names if names.count(name) == 1 and name not in outer and "__" not in name}
+
+
 def check_stages(stages) -> None:
     for before, stage in zip(stages, stages[1:]):
         if stage.name == "derive_call_directions":
@@ -205,6 +215,10 @@ def check_stages(stages) -> None:
         by_body = assigned_names_by_body(func.body)
         for body in bodies(func.body):
             assert by_body[id(body)] == assigned_names(body)
+        if "dyn_dims" in func._fields:  # (convert_to_ssa's one walk for both, on every stage that has them)
+            once, assigned_by_body = definitions(func)
+            assert once == reference_defined_once(func)
+            assert assigned_by_body == by_body
         for stmt in iter_stmts(func.body):
             assert var_reads(stmt) == reference_var_reads(stmt)
             assert list(var_reads(stmt)) == list(reference_var_reads(stmt))  # same order too
