@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from nanopass.errors import InternalError
 from nanopass.languages import HOISTED, NAMED
+from nanopass.languages.statements import walk_of
 from nanopass.languages.terms import ArgDir
 from nanopass.rewrite import Pass, register
 
 from .aliases import written_roots
 from .kernels import kernel_table, output_params
 from .naming import NameTable, base_name, ssa_role
-from .util import iter_stmts
 
 N = NAMED
 
@@ -45,7 +45,7 @@ class RemapOutputAliases(Pass):
         func = program.orch
         self.kernels = kernel_table(program)
         self.outputs: dict[str, tuple] = {}  # kernel name -> ``output_params``
-        roots = written_roots(func)
+        roots = written_roots(func)  # (aliases only: a name not in it is its own root)
         table = NameTable()
         names: dict[str, str] = {}
         for param in func.params:
@@ -58,15 +58,15 @@ class RemapOutputAliases(Pass):
         for dyn in func.dyn_dims:
             names[dyn.name] = dyn.name
             table.claim(dyn.name)
-        stmts = list(iter_stmts(func.body))  # (one walk for the three uses below)
-        self.derived = self.derived_suffixes(stmts)
+        walk = walk_of(func.body)  # (one walk for the uses below; kept with the body while compiling)
+        self.derived, cells = self.derived_suffixes_and_cells(walk.order)
         scalars = [p.name for p in func.params if p.type._production == "ScalarType"]
         derived_of, free = self.derived.get, table.free
         for binder in self.binders(func):
             name = binder.name
             if binder.type._production == "ScalarType":
                 scalars.append(name)
-            if roots.get(name, name) != name or name in names:  # an alias, or already named (Declare)
+            if name in roots or name in names:  # an alias, or already named (Declare)
                 continue
             # a compiler-made buffer (role out, ret0__out) keeps its whole name, as the reference's
             base = name if "out" in name and ssa_role(name) == "out" else base_name(name)
@@ -81,15 +81,14 @@ class RemapOutputAliases(Pass):
                 names[name] = name
             else:
                 names[name] = table.reserve(name, derived=derived)
-        for stmt in stmts:
-            if stmt._production == "CellDecl":
-                names[stmt.cell] = table.reserve(base_name(stmt.cell))
-        self.carry_names(stmts, names, roots)
-        for name, root in roots.items():
-            if root != name:
-                if root not in names:
-                    raise InternalError(f"alias root '{root}' of '{name}' has no name", pass_name=self.name)
-                names[name] = names[root]
+        for cell in cells:
+            names[cell] = table.reserve(base_name(cell))
+        self.carry_names(walk.compound, names, roots)
+        for name, root in roots.items():  # (every one an alias: a buffer group's root is none of its aliases)
+            named = names.get(root)
+            if named is None:
+                raise InternalError(f"alias root '{root}' of '{name}' has no name", pass_name=self.name)
+            names[name] = named
         self.names = names
         self.roots = roots
         self.param_of = {names[p.name]: p.name for p in func.params}  # ext_<p> -> p
@@ -101,12 +100,12 @@ class RemapOutputAliases(Pass):
                 break
         return self.visit(program)
 
-    def carry_names(self, stmts, names: dict[str, str], roots: dict[str, str]) -> None:
+    def carry_names(self, compound, names: dict[str, str], roots: dict[str, str]) -> None:
         """A rebound carry is one C++ variable for the iter_arg and the result (named by the
         result); a TaskId array carry of a pl.parallel loop stands, inside the body, for its init;
         a TaskId carry that holds more ids in the body than its result has a variable of its own.
-        ``stmts``: every statement of the function (``iter_stmts``)."""
-        for stmt in stmts:
+        ``compound``: every statement of the function that has a body (``Walk.compound``)."""
+        for stmt in compound:
             if stmt._production not in ("For", "While"):
                 continue
             for it, result in zip(stmt.iters, stmt.results):
@@ -119,17 +118,22 @@ class RemapOutputAliases(Pass):
                 else:
                     names[it.var.name] = names[result.name]
 
-    def derived_suffixes(self, stmts) -> dict[str, tuple[str, ...]]:
+    def derived_suffixes_and_cells(self, stmts) -> tuple[dict[str, tuple[str, ...]], list[str]]:
         """Created or viewed tensor -> the suffixes of the names lower_to_emission derives from
-        its name; ``stmts``: every statement of the function (``iter_stmts``)."""
+        its name; and the cells declared (``CellDecl``), in program order. ``stmts``: every
+        statement of the function (``Walk.order``)."""
         out: dict[str, tuple[str, ...]] = {}
+        cells: list[str] = []
         for stmt in stmts:
-            if stmt._production == "Alloc":
+            kind = stmt._production
+            if kind == "Alloc":
                 for c in stmt.creates:
                     out[c.var.name] = CREATE_DERIVED
-            elif stmt._production == "Let" and stmt.value._production in ("SliceTensor", "ReshapeTensor"):
+            elif kind == "Let" and stmt.value._production in ("SliceTensor", "ReshapeTensor"):
                 out[stmt.var.name] = VIEW_DERIVED
-        return out
+            elif kind == "CellDecl":
+                cells.append(stmt.cell)
+        return out, cells
 
     def binders(self, func):
         """Every Binder of the body in program order (loop variables and carries included), an
