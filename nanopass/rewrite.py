@@ -274,7 +274,7 @@ def _rebuilder(pass_: Pass, cls: type) -> Callable[[Node], Node]:
 def _compile_clause(pass_: Pass, cls: type) -> tuple[Any, dict[str, Any]]:
     touched = pass_._touched
     target_cls = cls if pass_.target.owns(cls) else pass_.target.nodes.get(cls._production)
-    env: dict[str, Any] = {"target": target_cls, "List": list, "tp": type, "new": object.__new__}
+    env: dict[str, Any] = {"target": target_cls, "List": list, "tp": type, "len": len, "new": object.__new__}
     if target_cls is not None:
         env["builder"] = target_cls._builder
     lines = ["def rebuild(node):"]
@@ -286,7 +286,16 @@ def _compile_clause(pass_: Pass, cls: type) -> tuple[Any, dict[str, Any]]:
             continue
         compare.append(f"n{i} is v{i}")
         if spec.many:
-            lines.append(f"    n{i} = visit_all(v{i}) if v{i} else v{i}")
+            # visit_all(v), with its one-element case (most tuple fields that have elements) done here
+            lines.append(f"    if not v{i}:")
+            lines.append(f"        n{i} = v{i}")
+            lines.append(f"    elif len(v{i}) == 1:")
+            lines.append(f"        e{i} = v{i}[0]")
+            lines.append(f"        s{i} = step_of(tp(e{i}))")
+            lines.append(f"        m{i} = s{i}(e{i}) if s{i} is not None else visit(e{i})")
+            lines.append(f"        n{i} = v{i} if m{i} is e{i} else tuple(m{i}) if tp(m{i}) is List else (m{i},)")
+            lines.append(f"    else:")
+            lines.append(f"        n{i} = visit_all(v{i})")
         else:
             # visit(v), with visit's dispatch lookup done here
             lines.append(f"    s{i} = step_of(tp(v{i}))")

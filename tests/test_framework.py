@@ -272,6 +272,31 @@ def test_handler_can_splice_lists():
     assert len(_Unroll().run(tree).body) == 3
 
 
+def test_a_one_element_tuple_field_is_kept_emptied_or_spliced():
+    """The identity clause visits a tuple field's only element itself (not through visit_all):
+    the same tuple comes back when the element does, a handler's list replaces it (an empty
+    list deletes it), a handler's node is wrapped in a new tuple."""
+
+    class _Unroll(Pass):
+        """Replace a loop by its body repeated, a loop run once by a note. Test-only pass."""
+
+        name = "expand_loops"
+        source = L0
+        target = L0
+
+        def Loop(self, node):
+            if node.count == 1:
+                return L0.Note("once", None)
+            return node if node.count < 0 else list(self.visit_all(node.body)) * node.count
+
+    let = L0.Let("x", L0.Num(1))
+    kept = L0.Prog([L0.Loop(-1, [let])], None)
+    assert _Unroll().run(kept) is kept
+    assert _Unroll().run(L0.Prog([L0.Loop(0, [let])], None)).body == ()
+    assert _Unroll().run(L0.Prog([L0.Loop(2, [let])], None)).body == (let, let)
+    assert _Unroll().run(L0.Prog([L0.Loop(1, [let])], None)).body == (L0.Note("once", None),)
+
+
 def test_pass_declarations_are_checked():
     with pytest.raises(TypeError, match="verb"):
 
