@@ -90,6 +90,8 @@ class RemapOutputAliases(Pass):
                 raise InternalError(f"alias root '{root}' of '{name}' has no name", pass_name=self.name)
             names[name] = named
         self.names = names
+        self.spanless_vars: dict[str, object] = {}  # C++ name -> its Var without a span (``spanless_var``)
+        self.spanless_binders: dict[str, object] = {}  # C++ name -> its Binder without a span, of the type last asked for
         self.roots = roots
         self.param_of = {names[p.name]: p.name for p in func.params}  # ext_<p> -> p
         # a scalar argument reads scalars only (parameters, loop variables, scalar lets, dims)
@@ -184,7 +186,9 @@ class RemapOutputAliases(Pass):
         name = self.names.get(var.name)
         if name is None:
             raise InternalError(f"no C++ name for '{var.name}'", pass_name=self.name, node=var)
-        return var if name == var.name else N.Var.make(name, span=var.span)
+        if name == var.name:
+            return var
+        return self.spanless_var(name) if var.span is None else N.Var.make(name, span=var.span)
 
     def Arg(self, arg):
         value = arg.value
@@ -199,7 +203,29 @@ class RemapOutputAliases(Pass):
 
     def Binder(self, binder):
         name = self.names[binder.name]
-        return binder if name == binder.name else N.Binder.make(name, binder.type, span=binder.span)
+        if name == binder.name:
+            return binder
+        if binder.span is None:
+            return self.spanless_binder(name, binder.type)
+        return N.Binder.make(name, binder.type, span=binder.span)
+
+    # A renamed Var or Binder without a span (a compiler-made one: a carry's init, a yield, an
+    # iter_arg, a loop's result) is one node per C++ name, shared by every place that names it:
+    # nodes are immutable values, and most of a big body's renamed nodes are these.
+
+    def spanless_var(self, name: str):
+        """``(Var name)`` without a span."""
+        var = self.spanless_vars.get(name)
+        if var is None:
+            var = self.spanless_vars[name] = N.Var.make(name)
+        return var
+
+    def spanless_binder(self, name: str, type_):
+        """``(Binder name type_)`` without a span."""
+        binder = self.spanless_binders.get(name)
+        if binder is None or binder.type is not type_:
+            binder = self.spanless_binders[name] = N.Binder.make(name, type_)
+        return binder
 
     def Let(self, let):
         value = let.value

@@ -124,3 +124,32 @@ def test_a_name_defined_once_keeps_it_in_ssa_and_cpp(tmp_path):
     assert "const Tensor& new_1 = " in result.code and "for (int64_t j = 0;" in result.code
     assert "for (int64_t i = 0;" in result.code and "for (int64_t i__idx_v1 = 0;" in result.code
     compile_check(result.code, tmp_path)
+
+
+def test_remap_makes_one_node_per_renamed_spanless_var_and_binder(tmp_path, monkeypatch):
+    """remap_output_aliases renames a Var or Binder without a span (a carry's init, a yield, an
+    iter_arg, a loop's result) into one node per C++ name; made afresh at each place instead,
+    the named tree and the C++ are the same."""
+    from conftest import load_program
+
+    from nanopass.api import result_from_stages, run_pipeline
+    from nanopass.language import walk
+    from nanopass.languages import NAMED
+    from nanopass.passes.remap_output_aliases import RemapOutputAliases
+    from nanopass.tools.bench import source_of
+
+    path = tmp_path / "nested.py"
+    path.write_text(source_of("nested", 8))  # y carried through every loop: ext_y everywhere
+    shared = run_pipeline(load_program(path))
+    spanless = [n for n in walk(shared["remap_output_aliases"].tree.orch)
+                if n._production in ("Var", "Binder") and n.span is None and n.name == "ext_y"]
+    assert len(spanless) > 20 and len({id(n) for n in spanless}) == 2  # one Var, one Binder
+
+    monkeypatch.setattr(RemapOutputAliases, "spanless_var", lambda self, name: NAMED.Var.make(name))
+    monkeypatch.setattr(RemapOutputAliases, "spanless_binder", lambda self, name, ty: NAMED.Binder.make(name, ty))
+    fresh = run_pipeline(load_program(path))
+    made = [n for n in walk(fresh["remap_output_aliases"].tree.orch)
+            if n._production in ("Var", "Binder") and n.span is None and n.name == "ext_y"]
+    assert len({id(n) for n in made}) == len(made) == len(spanless)
+    assert fresh["remap_output_aliases"].tree == shared["remap_output_aliases"].tree
+    assert result_from_stages(fresh).code == result_from_stages(shared).code
