@@ -108,8 +108,7 @@ class ConvertToSsa(Pass):
     # -- statements --------------------------------------------------------------------------------
 
     def block(self, stmts) -> list:
-        stmt = self.stmt
-        return [stmt(node) for node in stmts]
+        return list(map(self.stmt, stmts))
 
     def stmt(self, stmt):
         """The statement in single-assignment form (one statement for one)."""
@@ -118,7 +117,7 @@ class ConvertToSsa(Pass):
             args = self.visit_all(stmt.args)
             deps = self.visit_all(stmt.deps) if stmt.deps else stmt.deps
             define = self.define
-            outs = [define(b) for b in stmt.outs]
+            outs = list(map(define, stmt.outs))
             tid = define(stmt.tid) if stmt.tid is not None else None
             launch = self.visit(stmt.launch) if stmt.launch is not None else None
             return S.Task.make(outs, tid, stmt.kernel, args, stmt.dumps, stmt.early_resolve, deps, launch, span=stmt.span)
@@ -153,7 +152,7 @@ class ConvertToSsa(Pass):
         if explicit:
             visible.difference_update([it.var.name for it, _ in explicit])
         carried = sorted(visible)
-        before = [env[name] for name in carried]  # the versions the carries start from
+        before = list(map(env.__getitem__, carried))  # the versions the carries start from
         mark = len(trail)
         iters = [S.IterArg(self.define(it.var, "iter"), init, span=it.span) for it, init in explicit] if explicit else []
         for name, old in zip(carried, before):
