@@ -73,16 +73,12 @@ class ConvertToSsa(Pass):
         name, env = binder.name, self.env
         if new is None:
             new = name if name in self.once else self.fresh(name, role)
-        self.trail.append((name, env.get(name)))  # self.assign, inlined: most calls come from here
+        self.trail.append((name, env.get(name)))  # (every change of env is logged on the trail)
         env[name] = new
         self.types[new] = binder.type
         if new == name and type(binder) is _BINDER:  # a name defined once keeps its binder
             return binder
         return S.Binder.make(new, binder.type, span=binder.span)
-
-    def assign(self, name: str, version: str) -> None:
-        self.trail.append((name, self.env.get(name)))
-        self.env[name] = version
 
     def changes_since(self, mark: int) -> dict[str, str]:
         """The versions in force of the names assigned since the trail was ``mark`` long."""
@@ -160,7 +156,7 @@ class ConvertToSsa(Pass):
             iter_name = fresh(name, "iter")
             types[iter_name] = ty
             iters.append(S.IterArg.make(S.Binder.make(iter_name, ty), S.Var.make(old)))
-            trail.append((name, old))  # self.assign, inlined
+            trail.append((name, old))
             env[name] = iter_name
         version = self.version
         result_names = [version(b.name, "rv") for b in stmt.results] if stmt.results else []
@@ -191,7 +187,7 @@ class ConvertToSsa(Pass):
         explicit_count = len(stmt.results)
         results = [self.define(binder, new=new) for binder, new in zip(stmt.results, result_names)] if explicit_count else []
         for name, new, ty in zip(carried, result_names[explicit_count:], result_types):
-            trail.append((name, env.get(name)))  # self.assign, inlined
+            trail.append((name, env.get(name)))
             env[name] = new
             types[new] = ty
             results.append(S.Binder.make(new, ty))
