@@ -139,9 +139,14 @@ class State:
         self.facts[self.alias.get(name, name)] = held
 
     def bind(self, name: str, held: int) -> None:
-        """``name`` is bound to a tensor of its own with the facts ``held``."""
+        """``name`` is bound to a tensor of its own with the facts ``held``. Facts equal to
+        ``never_ran`` are left absent, as ``of`` reads them: a new run changes both alike (``ran``),
+        so only the names whose facts differ from it cost a new run or a meet anything."""
         self.alias.pop(name, None)
-        self.facts[name] = held
+        if held == self.never_ran:
+            self.facts.pop(name, None)
+        else:
+            self.facts[name] = held
 
     def bind_same(self, name: str, value: str, stable: frozenset) -> None:
         """``name`` is bound to the tensor ``value`` holds: it shares its facts when that tensor
@@ -163,10 +168,11 @@ class State:
         both = latest | older
         self.never_ran = _rerun(self.never_ran, latest, both)
         self.done = _rerun(self.done, latest, both)
+        kept, moved = ~both, latest ^ both  # (_rerun, inlined: called for every fact naming the task)
         for table in (self.facts, self.order):
             for key, held in table.items():
                 if held & both:
-                    table[key] = _rerun(held, latest, both)
+                    table[key] = held & kept | (moved if held & both == both else 0)
         for key, held in list(self.tids.items()):  # (they hold an older run now)
             if held == task:
                 del self.tids[key]
@@ -186,10 +192,17 @@ def _rerun(held: int, latest: int, both: int) -> int:
 
 def meet(a: State, b: State) -> State:
     never_ran = a.never_ran & b.never_ran
-    alias = {n: r for n, r in a.alias.items() if b.alias.get(n) == r}
-    facts = {n: a.of(n) & b.of(n) for n in a.facts.keys() | b.facts.keys() | a.alias.keys() | b.alias.keys()
-             if n not in alias}
-    order = {t: a.after(t) & b.after(t) for t in a.order.keys() | b.order.keys()}
+    alias = dict(a.alias.items() & b.alias.items())
+    # A name whose facts both sides store alike keeps them (a name with facts of its own is no
+    # alias): only the names the two sides differ on are met one by one (``State.of``, inlined).
+    facts = dict(a.facts.items() & b.facts.items())
+    a_facts, a_alias, a_never, b_facts, b_alias, b_never = a.facts, a.alias, a.never_ran, b.facts, b.alias, b.never_ran
+    for n in (a_facts.keys() | b_facts.keys() | a_alias.keys() | b_alias.keys()) - alias.keys() - facts.keys():
+        held = a_facts.get(a_alias.get(n, n), a_never) & b_facts.get(b_alias.get(n, n), b_never)
+        if held != never_ran:  # (absent: never_ran, as ``State.bind`` leaves it)
+            facts[n] = held
+    order = dict(a.order.items() & b.order.items())
+    order.update({t: a.after(t) & b.after(t) for t in (a.order.keys() | b.order.keys()) - order.keys()})
     tids = {}
     for name, held in a.tids.items():
         other = b.tids.get(name)
