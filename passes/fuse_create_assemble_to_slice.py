@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
+from heapq import heappop, heappush
+
 from nanopass.errors import UserError
 from nanopass.languages import SSA
 from nanopass.languages.terms import ParamDir
@@ -109,6 +112,13 @@ class FuseCreateAssembleToSlice(Pass):
             for root, _ in places:
                 self.aliases_of.setdefault(root, set()).add(name)
         self.prefix = _Prefix(self.live)
+        self.named = _names_by_root(self.roots)
+        self.mentions = _Mentions()  # of the block being rewritten
+        self.blocks: dict[int, tuple] | None = None  # id(stmt) -> (its block, index), made when first needed
+        self.block_accesses: dict[int, _BlockAccesses] = {}  # id(block) -> its accesses, made when first needed
+        self.created: set[str] | None = None  # the names bound to a CreateTensor, made when first needed
+        self.accesses_everywhere: dict[str, int] | None = None  # ``_accesses(func.body)``, made when first needed
+        self.placed_in: dict[str, set[str]] = {}  # root -> the placed sources whose rows are in it
 
     def same_rows(self, stmt, src: str, placed: Placement) -> bool:
         """Whether ``stmt`` assembles ``src`` (all of its buffer) into the rows it was placed in:
@@ -225,7 +235,7 @@ class FuseCreateAssembleToSlice(Pass):
         self.prefix.recount(stmts, create_at)
         self.prefix.recount(stmts, at)
         self.placed[src] = placed
-        self.rows_of[src] = placed.rows
+        self.place_rows(src, placed.rows)
         return at
 
     def place_by_branch(self, stmts: list, create_at: int, at: int, available: _Available) -> int | None:
@@ -272,13 +282,13 @@ class FuseCreateAssembleToSlice(Pass):
             if base not in available or places.get(target) != places.get(base):
                 return None
             between = stmts[create_at + 1 : s_at] + inline + stmts[s_at + 1 : at]
-            outer = self.places, self.roots
-            self.places, self.roots = places, roots
+            outer = self.places, self.roots, self.named
+            self.places, self.roots, self.named = places, roots, _names_by_root(roots)
             try:
                 self.check_placement_invisible(between, value, create, let)
                 self.check_fill_overwritten(between, create, let, target)
             finally:
-                self.places, self.roots = outer
+                self.places, self.roots, self.named = outer
             bases.append(base)
         phi_type = next(r.type for r in branch.results if r.name == phi)
         chosen = S.Binder(f"{_base(create.var.name)}_target__placed", phi_type)
@@ -296,8 +306,14 @@ class FuseCreateAssembleToSlice(Pass):
         )
         stmts.insert(create_at, select)
         stmts[at + 1] = S.Let(let.var, value.target, span=let.span)
-        self.rows_of[create.var.name] = frozenset((root, UNKNOWN) for base in bases for root, _ in self.places.get(base, ()))
+        self.place_rows(create.var.name, frozenset((root, UNKNOWN) for base in bases for root, _ in self.places.get(base, ())))
         return at + 1
+
+    def place_rows(self, src: str, rows: frozenset) -> None:
+        """Record that the source ``src`` is now the ``(root, region)`` pairs ``rows``."""
+        self.rows_of[src] = rows
+        for root, _ in rows:
+            self.placed_in.setdefault(root, set()).add(src)
 
     def storage(self, places) -> set:
         """``places`` (``storage_map``'s, made before any placement) with, for a source placed
@@ -331,7 +347,8 @@ class FuseCreateAssembleToSlice(Pass):
         src = create.var.name
         names = set(aliases)
         seen, last, diverged = 0, None, None
-        for j in range(at + 1, len(stmts)):
+        pending = self.mentions.after(stmts, at, names)  # (the other statements mention none of names)
+        for j in pending:
             for stmt in iter_stmts([stmts[j]]):
                 kind = stmt._production
                 uses = var_reads([stmt] if kind not in BODY_FIELDS else _heads(stmt))
@@ -341,6 +358,7 @@ class FuseCreateAssembleToSlice(Pass):
                     continue
                 if kind == "Let" and stmt.value._production in VIEWS:
                     names.add(stmt.var.name)
+                    pending.add(stmt.var.name)
                 elif kind == "Let" and stmt.value._production == "ReadTensor":
                     pass
                 elif self.same_rows(stmt, src, placed):
@@ -396,22 +414,64 @@ class FuseCreateAssembleToSlice(Pass):
         buffer is made in ``stmts[:at]`` (anew each iteration). A write of the source there then
         changes no value that anything reads in those rows."""
         roots = {root for root, _ in placed.rows}
-        block = _block_of(self.func.body, stmts[at])  # (as analysed: stmts before at may be rewritten)
-        shift = next(j for j, s in enumerate(block) if s is stmts[at]) - at
-        made = {
-            s.var.name: j for j, s in enumerate(block) if s._production == "Let" and s.value._production == "CreateTensor"
-        }
-        created = {s.var.name for s in iter_stmts(self.func.body) if s._production == "Let" and s.value._production == "CreateTensor"}
-        if not roots or not roots <= created:
+        block, index = self.block_of(stmts[at])  # (as analysed: stmts before at may be rewritten)
+        shift = index - at
+        accesses = self.accesses_in(block)
+        if not roots or not roots <= self.created_names():
             return False
         names = {
-            name for name, places in self.places.items()
-            if any(r == root and overlaps(region, rows) for r, region in self.storage(places) for root, rows in placed.rows)
+            name for name in self.stored_in(roots)
+            if any(r == root and overlaps(region, rows) for r, region in self.storage(self.places[name]) for root, rows in placed.rows)
         }
+        made = accesses.made
         first = at if self.in_loop and not all(made.get(root, at + shift) < at + shift for root in roots) else 0
-        inside = _accesses(block[first + shift if first else 0 : start + shift])
-        everywhere = _accesses(self.func.body)
-        return all(everywhere.get(name, 0) == inside.get(name, 0) for name in names)
+        lo, hi = (first + shift if first else 0), start + shift
+        everywhere = self.function_accesses()
+        return all(everywhere.get(name, 0) == accesses.between(name, lo, hi) for name in names)
+
+    def block_of(self, stmt) -> tuple:
+        """The block of the analysed function that holds the assemble ``stmt`` (by identity), and its
+        index there."""
+        if self.blocks is None:
+            self.blocks = {}
+            bodies = [self.func.body]
+            while bodies:
+                block = bodies.pop()
+                for j, inner in enumerate(block):
+                    self.blocks[id(inner)] = (block, j)  # (asked of assembles only: SSA binds their names once)
+                    bodies += [getattr(inner, f) for f in BODY_FIELDS.get(inner._production, ())]
+        return self.blocks[id(stmt)]
+
+    def accesses_in(self, block) -> "_BlockAccesses":
+        found = self.block_accesses.get(id(block))
+        if found is None:
+            found = self.block_accesses[id(block)] = _BlockAccesses(block)
+        return found
+
+    def function_accesses(self) -> dict[str, int]:
+        """``_accesses`` of the analysed function's body."""
+        if self.accesses_everywhere is None:
+            self.accesses_everywhere = _accesses(self.func.body)
+        return self.accesses_everywhere
+
+    def created_names(self) -> set[str]:
+        """The names the analysed function binds to a ``pl.create_tensor``."""
+        if self.created is None:
+            self.created = {
+                s.var.name for s in iter_stmts(self.func.body) if s._production == "Let" and s.value._production == "CreateTensor"
+            }
+        return self.created
+
+    def stored_in(self, roots: set[str]) -> set[str]:
+        """Every name with places (``storage_map``'s) whose storage (``storage``) may be in a buffer
+        of ``roots``: stored in one, or in a source placed in one (a superset)."""
+        holders = set(roots)
+        for root in roots:
+            holders |= self.placed_in.get(root, set())
+        out: set[str] = set()
+        for holder in holders:
+            out |= self.aliases_of.get(holder, set())
+        return {name for name in out if name in self.places}
 
     def check_placement_invisible(self, between, value, create, let) -> None:
         """Nothing in ``between`` (the statements from the source's create to the assemble) reads
@@ -457,7 +517,7 @@ class FuseCreateAssembleToSlice(Pass):
         if create.value.init is None:
             return
         src = create.var.name
-        aliases = {n for n, r in self.roots.items() if r == src} | {src}
+        aliases = self.named.get(src, set()) | {src}
         for stmt in between:
             if not _vars_in_stmt(stmt) & aliases:
                 continue
@@ -512,16 +572,79 @@ def _accesses(stmts) -> dict[str, int]:
     return counts
 
 
-def _block_of(stmts, stmt) -> tuple:
-    """The block (of ``stmts``, wherever nested) that holds ``stmt`` (by identity)."""
-    if any(s is stmt for s in stmts):
-        return stmts
-    for s in stmts:
-        for field in BODY_FIELDS.get(s._production, ()):
-            found = _block_of(getattr(s, field), stmt)
-            if found is not None:
-                return found
-    return None
+class _BlockAccesses:
+    """``_accesses`` of one block, statement by statement: the positions of the statements that
+    access each name and the running sums of their counts, so that the count of a range of the
+    block is a difference of two sums; and ``made``, the position of each ``pl.create_tensor``."""
+
+    def __init__(self, block):
+        self.positions: dict[str, list[int]] = {}
+        self.sums: dict[str, list[int]] = {}  # sums[name][i]: the accesses of name in block[: positions[name][i] + 1]
+        self.made = {s.var.name: j for j, s in enumerate(block) if s._production == "Let" and s.value._production == "CreateTensor"}
+        for j, stmt in enumerate(block):
+            for name, k in _accesses([stmt]).items():
+                sums = self.sums.setdefault(name, [])
+                self.positions.setdefault(name, []).append(j)
+                sums.append((sums[-1] if sums else 0) + k)
+
+    def between(self, name: str, lo: int, hi: int) -> int:
+        """How often ``block[lo:hi]`` accesses ``name`` (``_accesses``)."""
+        positions = self.positions.get(name)
+        if not positions:
+            return 0
+        sums = self.sums[name]
+        a, b = bisect_left(positions, lo), bisect_left(positions, hi)
+        return (sums[b - 1] if b else 0) - (sums[a - 1] if a else 0)
+
+
+class _Mentions:
+    """The positions of one block's statements that mention each name (a ``Var`` of it anywhere
+    in the statement, its bodies included), indexed when ``fuse`` first scans the block. ``fuse``
+    rewrites, inserts and moves statements only at or before the assemble it is at, and goes
+    left to right: the statements after it are the ones indexed, each ``len(stmts) - length``
+    further on than when indexed."""
+
+    def __init__(self):
+        self.stmts = None
+        self.length = 0
+        self.positions: dict[str, list[int]] = {}
+
+    def after(self, stmts: list, at: int, names) -> "_Pending":
+        """The positions after ``at`` of the statements of ``stmts`` mentioning ``names``."""
+        if self.stmts is not stmts:
+            self.stmts, self.length, self.positions = stmts, len(stmts), {}
+            for j, stmt in enumerate(stmts):
+                for name in var_reads([stmt]):
+                    self.positions.setdefault(name, []).append(j)
+        return _Pending(self.positions, len(stmts) - self.length, at, names)
+
+
+class _Pending:
+    """An iterator over the positions after ``at`` (increasing, each once) of the statements that
+    mention a name of ``names`` or one ``add``-ed since (its positions after the last one given)."""
+
+    def __init__(self, positions: dict[str, list[int]], shift: int, at: int, names):
+        self.positions, self.shift, self.current = positions, shift, at
+        self.heap: list[int] = []
+        self.queued: set[int] = set()
+        for name in names:
+            self.add(name)
+
+    def add(self, name: str) -> None:
+        positions = self.positions.get(name, ())
+        for p in positions[bisect_right(positions, self.current - self.shift):]:
+            if p not in self.queued:
+                self.queued.add(p)
+                heappush(self.heap, p)
+
+    def __iter__(self) -> "_Pending":
+        return self
+
+    def __next__(self) -> int:
+        if not self.heap:
+            raise StopIteration
+        self.current = heappop(self.heap) + self.shift
+        return self.current
 
 
 def _inline_branch(branch, body) -> list:
@@ -640,6 +763,14 @@ class _Available:
 
     def __rsub__(self, names: set[str]) -> set[str]:
         return {name for name in names if name not in self}
+
+
+def _names_by_root(roots: dict[str, str]) -> dict[str, set[str]]:
+    """``buffer_roots``' table the other way round: each root's names."""
+    named: dict[str, set[str]] = {}
+    for name, root in roots.items():
+        named.setdefault(root, set()).add(name)
+    return named
 
 
 def _vars_in_stmt(stmt) -> set[str]:

@@ -80,6 +80,12 @@ A ``manual_dep`` tensor (``manual_dep_names``: any value that may hold one) is n
 nor inserted: it adds no fact, and a task's argument of it orders the task after nothing. (A
 view of it made without ``manual_dep`` is tracked, like any view, from ``NR``.)
 
+The facts table holds only what it must: a name whose facts are ``never_ran`` has no entry
+(``State.bind``, ``meet``), and the walk forgets a name after the last statement that reads it
+(``dead_after``; a stable name only once no other name is an alias of it), so that a new run of
+a task, which rewrites every entry naming it, and a meet cost the names in use, not every name
+bound so far.
+
 The analysis gives up (``None``) on a program where the relevant tasks times the statements
 exceed ``BUDGET``: a relevant task's run updates
 every fact that names it, so the walk costs up to that product (a program of thousands of
@@ -95,7 +101,7 @@ from nanopass.languages.terms import ArgDir, BinOp, CmpOp, LoopKind, ScopeMode, 
 from .cells import join_cells, latest_run_cells
 from .kernels import kernel_table, output_param_of_result
 from .remove_dead_values import RemoveDeadValues
-from .util import iter_stmts, last_yield, static_trip_count, unscoped
+from .util import BODY_FIELDS, binders_of, iter_stmts, last_yield, static_trip_count, unscoped, var_reads
 
 BUDGET = 300_000
 UNROLL = 8  # at most this many iterations of loops of constant bounds walked one by one, nested
@@ -139,9 +145,14 @@ class State:
         self.facts[self.alias.get(name, name)] = held
 
     def bind(self, name: str, held: int) -> None:
-        """``name`` is bound to a tensor of its own with the facts ``held``."""
+        """``name`` is bound to a tensor of its own with the facts ``held``. Facts equal to
+        ``never_ran`` are left absent, as ``of`` reads them: a new run changes both alike (``ran``),
+        so only the names whose facts differ from it cost a new run or a meet anything."""
         self.alias.pop(name, None)
-        self.facts[name] = held
+        if held == self.never_ran:
+            self.facts.pop(name, None)
+        else:
+            self.facts[name] = held
 
     def bind_same(self, name: str, value: str, stable: frozenset) -> None:
         """``name`` is bound to the tensor ``value`` holds: it shares its facts when that tensor
@@ -156,6 +167,22 @@ class State:
     def after(self, task: int) -> int:
         return self.order.get(task, self.never_ran)
 
+    def forget(self, names, stable: frozenset) -> None:
+        """``names`` are read nowhere further on (``dead_after``): their entries go, but the facts
+        of a stable name another name is still an alias of."""
+        for name in names:
+            self.alias.pop(name, None)
+            self.tids.pop(name, None)
+        roots = None
+        for name in names:
+            if name in self.facts:
+                if name in stable:
+                    if roots is None:
+                        roots = set(self.alias.values())
+                    if name in roots:
+                        continue
+                del self.facts[name]
+
     def ran(self, task: int) -> None:
         """``task`` (a relevant one) has run: a fact about its latest run goes, and one about its
         older runs stays where the fact held every run of it (they are the older runs now)."""
@@ -163,10 +190,11 @@ class State:
         both = latest | older
         self.never_ran = _rerun(self.never_ran, latest, both)
         self.done = _rerun(self.done, latest, both)
+        kept, moved = ~both, latest ^ both  # (_rerun, inlined: called for every fact naming the task)
         for table in (self.facts, self.order):
             for key, held in table.items():
                 if held & both:
-                    table[key] = _rerun(held, latest, both)
+                    table[key] = held & kept | (moved if held & both == both else 0)
         for key, held in list(self.tids.items()):  # (they hold an older run now)
             if held == task:
                 del self.tids[key]
@@ -186,10 +214,17 @@ def _rerun(held: int, latest: int, both: int) -> int:
 
 def meet(a: State, b: State) -> State:
     never_ran = a.never_ran & b.never_ran
-    alias = {n: r for n, r in a.alias.items() if b.alias.get(n) == r}
-    facts = {n: a.of(n) & b.of(n) for n in a.facts.keys() | b.facts.keys() | a.alias.keys() | b.alias.keys()
-             if n not in alias}
-    order = {t: a.after(t) & b.after(t) for t in a.order.keys() | b.order.keys()}
+    alias = dict(a.alias.items() & b.alias.items())
+    # A name whose facts both sides store alike keeps them (a name with facts of its own is no
+    # alias): only the names the two sides differ on are met one by one (``State.of``, inlined).
+    facts = dict(a.facts.items() & b.facts.items())
+    a_facts, a_alias, a_never, b_facts, b_alias, b_never = a.facts, a.alias, a.never_ran, b.facts, b.alias, b.never_ran
+    for n in (a_facts.keys() | b_facts.keys() | a_alias.keys() | b_alias.keys()) - alias.keys() - facts.keys():
+        held = a_facts.get(a_alias.get(n, n), a_never) & b_facts.get(b_alias.get(n, n), b_never)
+        if held != never_ran:  # (absent: never_ran, as ``State.bind`` leaves it)
+            facts[n] = held
+    order = dict(a.order.items() & b.order.items())
+    order.update({t: a.after(t) & b.after(t) for t in (a.order.keys() | b.order.keys()) - order.keys()})
     tids = {}
     for name, held in a.tids.items():
         other = b.tids.get(name)
@@ -296,7 +331,8 @@ def _runtime_order(program, track: tuple) -> RuntimeOrder | None:
     width = len(tasks)
     reads = {s.var.name for s in stmts if s._production == "Let" and s.value._production == "ReadTensor"}
     live_reads = frozenset(reads & live_names(func.body)) if reads else frozenset()
-    walker = _Walker(kernels, out, relevant, manual_dep_names(stmts, kernels), width, stable_names(func), live_reads)
+    walker = _Walker(kernels, out, relevant, manual_dep_names(stmts, kernels), width, stable_names(func), live_reads,
+                     dead_after(func.body))
     walker.run(func.body, State(walker.both, {}, {}, width=width))
     return out
 
@@ -340,6 +376,51 @@ def stable_names(func) -> frozenset:
 
     block(func.body)
     return frozenset(out)
+
+
+def dead_after(body) -> dict[int, tuple]:
+    """``id(statement) -> the names no statement reads after it``, for the statements after which
+    the walk may forget names: a name bound in a block (directly, as a result of a loop or an if,
+    as a loop's variable or carry, or in a ``with`` block at the block's level, whose names
+    escape it) is forgotten after the statement of the block after which nothing reads it, but
+    never after a block's last statement (the walk reads a body's ``Yield`` once the body is
+    done). In a ``with`` block's body, a name something after the block reads is left to the
+    enclosing block."""
+    out: dict[int, tuple] = {}
+
+    def bound_by(stmt) -> list[str]:
+        kind = stmt._production
+        if kind == "Scope" or kind == "CompilerScope":
+            return [name for inner in stmt.body for name in bound_by(inner)]
+        names = [b.name for b in binders_of(stmt)]
+        if kind == "For" or kind == "While":
+            names += [it.var.name for it in stmt.iters]
+            if kind == "For":
+                names.append(stmt.var.name)
+        return names
+
+    # (a block, the (last reads, position) of each enclosing block its names escape to)
+    blocks: list[tuple[tuple, tuple]] = [(body, ())]
+    while blocks:
+        block, escapes = blocks.pop()
+        last: dict[str, int] = {}  # name -> the last statement of the block reading it
+        for k, stmt in enumerate(block):
+            for name in var_reads([stmt]):
+                last[name] = k
+        dying: dict[int, list[str]] = {}
+        for k, stmt in enumerate(block):
+            kind = stmt._production
+            if kind == "Scope" or kind == "CompilerScope":
+                blocks.append((stmt.body, ((last, k), *escapes)))
+            else:
+                blocks += [(getattr(stmt, f), ()) for f in BODY_FIELDS.get(kind, ())]
+            for name in bound_by(stmt):
+                at = max(k, last.get(name, k))
+                if at < len(block) - 1 and not any(reads.get(name, -1) > j for reads, j in escapes):
+                    dying.setdefault(at, []).append(name)
+        for k, names in dying.items():
+            out[id(block[k])] = tuple(names)
+    return out
 
 
 def manual_dep_names(stmts, kernels) -> frozenset:
@@ -389,7 +470,7 @@ def manual_dep_names(stmts, kernels) -> frozenset:
 
 class _Walker:
     def __init__(self, kernels, out: RuntimeOrder, relevant: int, untracked: frozenset = frozenset(), width: int = 0,
-                 stable: frozenset = frozenset(), live_reads: frozenset = frozenset()):
+                 stable: frozenset = frozenset(), live_reads: frozenset = frozenset(), dead: dict | None = None):
         self.kernels = kernels
         self.out = out
         self.relevant = relevant
@@ -402,12 +483,17 @@ class _Walker:
         self.untracked = untracked  # manual_dep tensors: no lookup, no insert
         self.stable = stable  # the names bound at most once in a walk (``stable_names``)
         self.live_reads = live_reads  # the host element reads remove_dead_values keeps
+        self.dead = dead or {}  # ``dead_after``: the names to forget after a statement
 
     def run(self, body, state: State) -> State:
         for k, stmt in enumerate(body):
             kind = stmt._production
+            dead = self.dead.get(id(stmt))
             if (kind == "For" or kind == "While") and self.splits and k + 1 < len(body):
                 paths = self.exits(stmt, state)
+                if dead:
+                    for path in paths:
+                        path.forget(dead, self.stable)
                 if len(paths) > 1:  # the rest of the block walked on each, then met
                     self.splits -= 1
                     ends = [self.run(body[k + 1:], path) for path in paths]
@@ -417,6 +503,8 @@ class _Walker:
             handler = getattr(self, kind, None)
             if handler is not None:
                 state = handler(stmt, state)
+            if dead:
+                state.forget(dead, self.stable)
         return state
 
     def Let(self, let, state: State) -> State:

@@ -76,3 +76,16 @@ def test_summary_keeps_the_best_run_and_the_mean_and_growth_compares_them_agains
     large = dict(small, size=16000, total=16.0 * 1.2, mean=16.0 * 2.0)
     assert bench.growth(small, large, "total") == pytest.approx(1.2)
     assert bench.growth(small, large, "mean") == pytest.approx(1.0)
+
+
+def test_each_reused_tile_is_a_view_of_the_tensor_made_for_it(tmp_path):
+    """The reuses shape measures the fuse pass's proof for a source written after its assemble:
+    every tile is placed in the tensor made for it (a view), none is copied, and its second
+    write goes to the tile itself."""
+    from nanopass.loader import load_programs
+
+    path = tmp_path / "reuses.py"
+    path.write_text(bench.source_of("reuses", 40))
+    code = generate_orchestration(load_programs(str(path))[0]).code
+    assert [f"Tensor t{i} = u{i}.view(t{i}_shapes, t{i}_offsets);" in code for i in range(10)] == [True] * 10
+    assert code.count("rt_submit_aiv_task") == 40

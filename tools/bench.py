@@ -1,6 +1,6 @@
-"""Compile-time benchmark: generated programs of eight shapes and growing sizes.
+"""Compile-time benchmark: generated programs of nine shapes and growing sizes.
 
-    python -m nanopass.tools.bench [--shapes straight,nested,phases,branches,tiles,scopes,mixed,assembles]
+    python -m nanopass.tools.bench [--shapes straight,nested,phases,branches,tiles,scopes,mixed,assembles,reuses]
                                    [--sizes 1000,4000,16000]
                                    [--repeat 5] [--per-pass] [--json FILE]
 
@@ -30,7 +30,11 @@ Shapes (N = size):
 - ``mixed``: N // 2 tensors made first, then N // 2 calls in loops and ifs that each use one of
   them (many names in force across many loops and branches);
 - ``assembles``: N tiles, each made, written by a kernel and assembled into its own rows of one
-  tensor parameter (each placed as a view of those rows: the fuse pass's prefix counts).
+  tensor parameter (each placed as a view of those rows: the fuse pass's prefix counts);
+- ``reuses``: N // 4 tiles, each made with a fill, overwritten whole by a kernel, assembled into a
+  tensor made for it, read there by a kernel, then written again and read (each placed as a
+  view: the fuse pass's check that the fill is overwritten, its scan of the uses after an
+  assemble, and its proof that nothing reads the rows after the second write).
 
 The table's ``mean s`` is the mean compile time over the runs, ``compile s`` the best run's. The
 last line per shape gives how fast time grows against N from the smallest size to the largest,
@@ -168,8 +172,21 @@ def assembles(n: int) -> str:
     return _program(lines, f", big: pl.InOut[pl.Tensor[[{16 * n}, 16], pl.FP32]]")
 
 
-SHAPES = {"straight": straight, "nested": nested, "branches": branches, "tiles": tiles, "scopes": scopes, "mixed": mixed, "assembles": assembles}
-ALL_SHAPES = ("straight", "nested", "phases", "branches", "tiles", "scopes", "mixed", "assembles")  # the order the table prints them in
+def reuses(n: int) -> str:
+    lines = []
+    for i in range(n // 4):
+        lines.append(f"u{i} = pl.create_tensor([16, 16], dtype=pl.FP32)")
+        lines.append(f"t{i} = pl.create_tensor([16, 16], dtype=pl.FP32, init_value=0.5)")
+        lines.append(f"t{i} = self.step(x, t{i})")
+        lines.append(f"u{i} = pl.assemble(u{i}, t{i}, [0, 0])")
+        lines.append(f"y = self.acc(u{i}, 0, y)")
+        lines.append(f"t{i} = self.acc(x, 0, t{i})")
+        lines.append(f"y = self.acc(t{i}, 0, y)")
+    return _program(lines)
+
+
+SHAPES = {"straight": straight, "nested": nested, "branches": branches, "tiles": tiles, "scopes": scopes, "mixed": mixed, "assembles": assembles, "reuses": reuses}
+ALL_SHAPES = ("straight", "nested", "phases", "branches", "tiles", "scopes", "mixed", "assembles", "reuses")  # the order the table prints them in
 
 
 def _program(lines: list[str], extra_params: str = "") -> str:

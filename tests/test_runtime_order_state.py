@@ -1,0 +1,153 @@
+"""``runtime_order``'s facts table, read through ``State.of``: a name with no entry has the facts
+``never_ran``. The table leaves out what equals ``never_ran`` (``State.bind``, ``meet``), so a new
+run and a meet cost only the names whose facts differ from it; what ``of`` reads must be what a
+table of every name would give: a meet is the intersection of the two sides' facts name by name
+(a name aliased alike on both sides keeps its alias), and a new run of a task changes every
+name's facts as it changes ``never_ran``."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from conftest import fuzz_budget
+from nanopass.passes.runtime_order import State, _rerun, meet
+
+WIDTH = 3  # tasks 0..2: bit t is the latest run of t, bit WIDTH + t every older run
+NAMES = ("a", "b", "c", "d")
+ROOTS = ("p", "q")  # stable names an alias may point to
+bits = st.integers(min_value=0, max_value=(1 << 2 * WIDTH) - 1)
+
+
+@st.composite
+def states(draw):
+    never_ran = draw(bits)
+    facts = {n: draw(bits) for n in draw(st.sets(st.sampled_from(NAMES + ROOTS)))}
+    alias = {}
+    for name in draw(st.sets(st.sampled_from(NAMES))):  # (a name with facts of its own is no alias)
+        alias[name] = draw(st.sampled_from(ROOTS))
+        facts.pop(name, None)
+    return State(never_ran, facts, {}, width=WIDTH, alias=alias)
+
+
+@settings(max_examples=fuzz_budget(300), deadline=None)
+@given(states(), states())
+def test_a_meet_is_the_intersection_of_every_names_facts(a, b):
+    met = meet(a, b)
+    for name in NAMES + ROOTS + ("never_bound",):
+        assert met.of(name) == a.of(name) & b.of(name), name
+    for name, held in met.facts.items():  # (what both sides store alike is kept as it is)
+        assert held != met.never_ran or a.facts.get(name) == b.facts.get(name) == held, name
+
+
+@settings(max_examples=fuzz_budget(300), deadline=None)
+@given(states(), st.integers(min_value=0, max_value=WIDTH - 1), st.sampled_from(NAMES + ROOTS))
+def test_a_new_run_changes_every_names_facts_as_it_changes_never_ran(state, task, rebound):
+    state.bind(rebound, state.never_ran)
+    assert rebound not in state.facts and state.of(rebound) == state.never_ran
+    before = {name: state.of(name) for name in NAMES + ROOTS}
+    latest, both = 1 << task, (1 << task) | (1 << (WIDTH + task))
+    state.ran(task)
+    for name in NAMES + ROOTS:
+        assert state.of(name) == _rerun(before[name], latest, both), name
+
+
+# -- the walk forgets the names nothing reads further on (``dead_after``) ----------------------
+
+import dataclasses  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+import pytest  # noqa: E402
+from hypothesis import HealthCheck  # noqa: E402
+
+from conftest import EXAMPLES, load_program  # noqa: E402
+from program_gen import control_flow_programs  # noqa: E402
+from nanopass.api import run_pipeline  # noqa: E402
+from nanopass.passes import runtime_order  # noqa: E402
+from nanopass.tools.attack import generate as attack_generate  # noqa: E402
+from nanopass.tools.attack import program as attack_program  # noqa: E402
+
+GOLDEN = Path(__file__).parent / "golden"
+
+
+def analyses(path: Path, forgetting: bool) -> list:
+    """Every ``runtime_order`` result of a compile of ``path`` (the lean passes ask one each), and
+    the final tree; the walk forgets dead names or not."""
+    results = []
+    original = runtime_order._runtime_order
+
+    def recorded(program, track):
+        out = original(program, track)
+        results.append(None if out is None else (out.runtime, out.implied, out.ordered, list(out.fence_implied.values())))
+        return out
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(runtime_order, "_runtime_order", recorded)
+        if not forgetting:
+            patch.setattr(runtime_order, "dead_after", lambda body: {})
+        stages = run_pipeline(load_program(path))
+    return results + [stages[-1].tree]
+
+
+def without_assembles(body) -> tuple:
+    out = []
+    for stmt in body:
+        if isinstance(stmt, attack_program.Assemble):
+            continue
+        blocks = attack_program.children(stmt)
+        out.append(attack_program.with_children(stmt, [without_assembles(b) for b in blocks]) if blocks else stmt)
+    return tuple(out)
+
+
+def attack_programs() -> list:
+    """Programs of the adversarial tester's generator (written apart from the analysis), without
+    the assembles it would refuse at these sizes."""
+    out = []
+    for seed in range(6):
+        for size in (30, 120):
+            prog = attack_generate.generate(seed, size)
+            out.append(attack_program.render(dataclasses.replace(prog, body=without_assembles(prog.body))).source)
+    return out
+
+
+@pytest.mark.parametrize("path", sorted(EXAMPLES.glob("*.py")) + sorted(GOLDEN.glob("*.py")), ids=lambda p: p.stem)
+def test_forgetting_dead_names_changes_no_analysis_of_an_example(path):
+    assert analyses(path, True) == analyses(path, False)
+
+
+@pytest.mark.parametrize("index", range(12))
+def test_forgetting_dead_names_changes_no_analysis_of_a_generated_program(index, tmp_path):
+    path = tmp_path / "generated.py"
+    path.write_text(attack_programs()[index])
+    forgetting = analyses(path, True)
+    assert forgetting == analyses(path, False)
+    assert index % 2 == 0 or any(r is not None for r in forgetting[:-1])  # (the larger ones are analysed)
+
+
+@settings(max_examples=fuzz_budget(20), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(control_flow_programs())
+def test_forgetting_dead_names_changes_no_analysis_of_a_random_program(tmp_path_factory, source):
+    (path := tmp_path_factory.mktemp("p") / "generated.py").write_text(source)
+    assert analyses(path, True) == analyses(path, False)
+
+
+def test_the_walk_forgets_what_nothing_reads_further_on(tmp_path):
+    """On a generated program the tables a new run rewrites hold fewer names with forgetting."""
+    path = tmp_path / "generated.py"
+    path.write_text(attack_programs()[11])
+    sizes = {}
+    for forgetting in (True, False):
+        seen = []
+        original = State.ran
+
+        def counted(state, task):
+            seen.append(len(state.facts) + len(state.alias))
+            return original(state, task)
+
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(State, "ran", counted)
+            if not forgetting:
+                patch.setattr(runtime_order, "dead_after", lambda body: {})
+            run_pipeline(load_program(path))
+        sizes[forgetting] = sum(seen)
+    assert 0 < sizes[True] < 0.5 * sizes[False], sizes  # (2,162 against 6,207 names when written)
