@@ -224,7 +224,8 @@ def meet(a: State, b: State) -> State:
         if held != never_ran:  # (absent: never_ran, as ``State.bind`` leaves it)
             facts[n] = held
     order = dict(a.order.items() & b.order.items())
-    order.update({t: a.after(t) & b.after(t) for t in (a.order.keys() | b.order.keys()) - order.keys()})
+    a_order, b_order = a.order, b.order
+    order.update({t: a_order.get(t, a_never) & b_order.get(t, b_never) for t in (a_order.keys() | b_order.keys()) - order.keys()})
     tids = {}
     for name, held in a.tids.items():
         other = b.tids.get(name)
