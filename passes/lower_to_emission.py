@@ -6,7 +6,7 @@ from typing import Any
 
 from nanopass.errors import InternalError
 from nanopass.language import walk
-from nanopass.languages.statements import defined_binders
+from nanopass.languages.statements import defined_binders, walk_of
 from nanopass.languages import EMISSION, ENCODED
 from nanopass.languages.terms import ArgDir, CoreType, DepSource, DType, ParamDir
 from nanopass.rewrite import Pass, register
@@ -58,12 +58,12 @@ class LowerToEmission(Pass):
         func = program.orch
         self.kernels = kernel_table(program)
         self.launches: dict[str, Any] = {}  # kernel name -> the launch of its tasks (not a MixedKernels')
-        self.types = {p.name: p.type for p in func.params}
-        for stmt in iter_stmts(func.body):
-            for binder in defined_binders(stmt):
-                self.types[binder.name] = binder.type
+        self.func = func
+        self.types: dict[str, Any] | None = None  # name -> type, made when first asked (``type_of``)
         cells = [s.cell for s in iter_stmts(func.body) if s._production == "CellDecl"]
-        self.names = NameTable([*self.types, *cells, *(d.name for d in func.dyn_defs)])
+        self.names = NameTable(
+            [*(p.name for p in func.params), *walk_of(func.body).binder_names(), *cells, *(d.name for d in func.dyn_defs)]
+        )
         # production -> its lower_<production> method
         self.lowerings = {name[len("lower_") :]: getattr(self, name) for name in dir(self) if name.startswith("lower_")}
         self.task_count = 0
@@ -98,63 +98,84 @@ class LowerToEmission(Pass):
 
     def used_names(self, body) -> set[str]:
         """Names the C++ reads: every use in ``body`` except returns (which emit nothing) and None
-        seeds read as a carry's init (folded into the carry)."""
+        seeds read as a carry's init (folded into the carry).
+
+        Every read field is entered (``READ_FIELDS``); the usual nodes are taken apart inline (a
+        Task's arguments, a loop's bounds, a Yield's values, an operation's operands), a Var or
+        an Int met as a child is read where it is met, never pushed."""
         used: set[str] = set()
         add = used.add
         fields_of = READ_FIELDS
         none_seeds = self.none_seeds
         stack: list = []
         pop, push, extend = stack.pop, stack.append, stack.extend
-        # (A Var child is added where it is met, not pushed: most children are Vars.)
+        task, loop, yld, ret, iter_arg, bin_, var, int_ = TASK, FOR, YIELD, RETURN, ITER_ARG, BIN, VAR, INT
         for stmt in iter_stmts(body):
-            kind = stmt._production
-            if kind == "Task":  # most statements: their arguments' values and their edges
+            kind = type(stmt)
+            if kind is task:
                 for arg in stmt.args:
                     value = arg.value
-                    if value._production == "Var":
+                    if type(value) is var:
                         add(value.name)
-                    else:
+                    elif type(value) is not int_:
                         push(value)
-                extend(stmt.deps)
+                if stmt.deps:
+                    extend(stmt.deps)
                 if stmt.launch is not None:
                     push(stmt.launch)
-            elif kind == "Return" or not fields_of[type(stmt)]:  # a Scope reads nothing itself
+            elif kind is loop or kind is yld:
+                for value in (stmt.start, stmt.stop, stmt.step) if kind is loop else stmt.values:
+                    if type(value) is var:
+                        add(value.name)
+                    elif type(value) is not int_:
+                        push(value)
+                if kind is loop:
+                    extend(stmt.iters)
+            elif kind is ret or not fields_of[kind]:  # a Scope reads nothing itself
                 continue
             else:
                 push(stmt)
             while stack:
                 node = pop()
-                production = node._production
-                if production == "Bin":  # (the usual expression, its fields inlined)
+                kind = type(node)
+                if kind is bin_:
                     for operand in (node.a, node.b):
-                        if operand._production == "Var":
+                        if type(operand) is var:
                             add(operand.name)
-                        else:
+                        elif type(operand) is not int_:
                             push(operand)
                     continue
-                if production == "Int":
-                    continue
-                if production == "IterArg":  # its init, unless a None seed
+                if kind is iter_arg:  # its init, unless a None seed
                     init = node.init
-                    if init._production != "Var":
+                    if type(init) is not var:
                         push(init)
                     elif init.name not in none_seeds:
                         add(init.name)
                     continue
-                for name, many in fields_of[type(node)]:
+                for name, many in fields_of[kind]:
                     value = getattr(node, name)
                     if many:
                         for item in value:
-                            if item._production == "Var":
+                            if type(item) is var:
                                 add(item.name)
                             else:
                                 push(item)
                     elif value is not None:
-                        if value._production == "Var":
+                        if type(value) is var:
                             add(value.name)
                         else:
                             push(value)
         return used
+
+    def type_of(self, name: str):
+        """The type of a parameter or of a variable a statement defines."""
+        if self.types is None:
+            func = self.func
+            self.types = {p.name: p.type for p in func.params}
+            for stmt in iter_stmts(func.body):
+                for binder in defined_binders(stmt):
+                    self.types[binder.name] = binder.type
+        return self.types[name]
 
     def init_is_none_seed(self, it) -> bool:
         return it.init._production == "Var" and it.init.name in self.none_seeds
@@ -163,7 +184,7 @@ class LowerToEmission(Pass):
         return E.TidInvalid() if self.init_is_none_seed(it) else E.TidCopy(it.init)
 
     def fresh(self, base: str) -> str:
-        return self.names.reserve(base, generated=True)
+        return self.names.reserve_generated(base)
 
     def block(self, stmts) -> list:
         out: list = []
@@ -256,7 +277,7 @@ class LowerToEmission(Pass):
             else:
                 out.append(E.DeclElement(name, var.type.dtype, value.array.name, value.index, span=span))
         elif kind == "SetItem":
-            if _elem_tid(self.types[value.array.name]):
+            if _elem_tid(self.type_of(value.array.name)):
                 out.append(E.SetTidSlot(value.array.name, value.index, E.TidCopy(value.value), span=span))
             else:
                 out.append(E.SetArrayItem(value.array.name, value.index, value.value, span=span))
@@ -286,7 +307,7 @@ class LowerToEmission(Pass):
 
     def lower_WriteTensor(self, write, out) -> None:
         tensor = write.tensor.name
-        dtype = self.types[tensor].dtype
+        dtype = self.type_of(tensor).dtype
         if not write.index:
             out.append(E.WriteElement(tensor, dtype, None, 0, write.value, span=write.span))
             return
@@ -301,10 +322,10 @@ class LowerToEmission(Pass):
         args = self.fresh(f"params_t{n}")
         used, declared = self.used, self.declared
         tid = task.tid
-        allocated = [  # runtime-allocated outputs that are read (an unread C++ reference would not compile)
-            o for o in task.outs
-            if o._production == "Allocated" and (o.var.name in used or o.var.name in declared)
-        ] if task.outs else []
+        allocated = []  # runtime-allocated outputs that are read (an unread C++ reference would not compile)
+        for o in task.outs:
+            if o._production == "Allocated" and (o.var.name in used or o.var.name in declared):
+                allocated.append(o)
         tid_used = tid is not None and tid.name in used
         outs_name = self.fresh(f"task_{n}_outs") if allocated or tid_used else None
         append = out.append
@@ -313,7 +334,7 @@ class LowerToEmission(Pass):
         else:
             synth = ()
         spec = task.launch
-        append(E.Blank.make())
+        append(BLANK)
         append(E.Comment.make(task_comment(n, kernel, spec), task.span))
         append(E.DeclArgs.make(args))
         tensors = []
@@ -459,7 +480,8 @@ class LowerToEmission(Pass):
 
     def lower_For(self, loop, out) -> None:
         for it, result in zip(loop.iters, loop.results):
-            self.declare_carry(it, result, loop, out)
+            if it.plan.rebind:  # (a carry not rebound is its init's variable: nothing to declare)
+                self.declare_carry(it, result, loop, out)
         self.loops.append(loop)
         body = self.block(loop.body)
         self.loops.pop()
@@ -467,16 +489,16 @@ class LowerToEmission(Pass):
 
     def lower_While(self, loop, out) -> None:
         for it, result in zip(loop.iters, loop.results):
-            self.declare_carry(it, result, loop, out)
+            if it.plan.rebind:  # (a carry not rebound is its init's variable: nothing to declare)
+                self.declare_carry(it, result, loop, out)
         self.loops.append(loop)
         body = self.block(loop.body)
         self.loops.pop()
         out.append(E.WhileBlock.make(loop.cond, body, span=loop.span))
 
     def declare_carry(self, it, result, loop, out) -> None:
+        """Declare a rebound carry ahead of its loop, holding its init."""
         plan = it.plan
-        if not plan.rebind:
-            return
         name = result.name
         init = it.init
         ty = it.var.type
@@ -555,20 +577,18 @@ class LowerToEmission(Pass):
 
     def lower_Yield(self, yld, out) -> None:
         owner = self.loops[-1]
-        if owner._production != "If":
-            targets = [(it, res) for it, res in zip(owner.iters, owner.results)]
-            plans = [it.plan for it in owner.iters]
-        else:
-            targets = [(phi, phi) for phi in owner.results]
-            plans = [phi.plan for phi in owner.results]
+        is_if = owner._production == "If"
+        carries = owner.results if is_if else owner.iters  # Phis, or IterArgs (their plans)
         assigns = []
         copies: list[tuple[str, Any, str]] = []
-        for (it, res), plan, value in zip(targets, plans, yld.values):
+        for i, value in enumerate(yld.values):
+            it = carries[i]
+            plan = it.plan
             if not plan.rebind:
                 continue
-            name = getattr(res, "var", res).name
-            ty = getattr(it, "var", it).type
-            if owner._production != "If" and plan.body != plan.array and not plan.per_iteration:
+            name = it.var.name if is_if else owner.results[i].name
+            ty = it.var.type
+            if not is_if and plan.body != plan.array and not plan.per_iteration:
                 carry = it.var.name  # the carry's own variable, and the result's
                 if not (value._production == "Var" and value.name == carry):
                     self.store_tids(carry, plan.body, value, out, span=yld.span)
@@ -589,8 +609,10 @@ class LowerToEmission(Pass):
                 copies.append((name, ty, value.name))
                 continue
             assigns.append((name, ty, value))
-        self.parallel_assign(assigns, out)
-        self.parallel_copy(copies, yld.span, out)
+        if assigns:
+            self.parallel_assign(assigns, out)
+        if copies:
+            self.parallel_copy(copies, yld.span, out)
 
     def slot_expr(self, loop):
         var = E.Var(loop.var.name)
@@ -672,6 +694,15 @@ class ReadFields(dict):
 
 
 READ_FIELDS = ReadFields()
+
+# The classes ``used_names`` takes apart inline (their read fields, as ``READ_FIELDS`` lists them:
+# a Task's args, launch and deps; a For's start, stop, step and iters; a Yield's values; an
+# IterArg's init; a Bin's a and b).
+TASK, FOR, YIELD, RETURN, ITER_ARG, BIN, VAR, INT = (
+    ENCODED.Task, ENCODED.For, ENCODED.Yield, ENCODED.Return, ENCODED.IterArg, ENCODED.Bin, ENCODED.Var, ENCODED.Int
+)
+
+BLANK = E.Blank()  # (immutable and without a span: one node for every blank line of a task)
 
 # Lets without effects (a value the C++ never reads need not be computed).
 PURE_LETS = frozenset(
