@@ -1,7 +1,7 @@
 """print_cpp: the emission language -> C++ text, one node at a time.
 
 Statement handlers (``emit``) write lines through an ``Emitter``; expression handlers (``fmt``)
-return strings. Both dispatch with multipledispatch in this module's private namespaces, on the
+return strings (``fmt`` itself writes the atoms and the binary operations, the usual ones). Both dispatch with multipledispatch in this module's private namespaces, on the
 node type and the emitter, so no state lives on a shared dispatch object. The ABI (D1) is a table
 of spellings carried by the emitter; no handler decides anything a pass could have decided.
 """
@@ -694,6 +694,7 @@ NOT_WARNED: frozenset = frozenset()
 UNARY = {UnOp.neg: "-", UnOp.not_: "!", UnOp.invert: "~"}
 OPERATIONS = frozenset({"Bin", "Cmp", "Un"})
 VAR, INT = E.Var, E.Int
+OPERATORS = {E.Bin: BINARY, E.Cmp: COMPARE}  # the binary operations ``fmt`` writes itself: operator -> (text, precedence)
 
 
 def fmt(expr, abi: Abi, min_prec: int = 0, right: bool = False, warned: frozenset = NOT_WARNED) -> str:
@@ -704,7 +705,15 @@ def fmt(expr, abi: Abi, min_prec: int = 0, right: bool = False, warned: frozense
         return expr.name
     if cls is INT and expr.value >= 0:
         return str(expr.value)
-    text, prec = FMT_EXPR_HANDLERS[cls](expr, abi)
+    operators = OPERATORS.get(cls)
+    if operators is not None:  # a binary operation: written here from its table, a name operand inline
+        op, prec = operators[expr.op]
+        inner = WARNED.get(prec, NOT_WARNED)
+        a, b = expr.a, expr.b
+        left = a.name if type(a) is VAR else fmt(a, abi, prec, False, inner)
+        text = f"{left} {op} {b.name if type(b) is VAR else fmt(b, abi, prec, True, inner)}"
+    else:
+        text, prec = FMT_EXPR_HANDLERS[cls](expr, abi)
     if abi.full_parens:
         return f"({text})" if expr._production in OPERATIONS else text
     if prec < min_prec or (right and prec == min_prec) or prec in warned:
@@ -730,20 +739,6 @@ def fmt_expr(node, abi):  # noqa: F811
 @dispatch(E.Bool, Abi, namespace=FMT_NS)
 def fmt_expr(node, abi):  # noqa: F811
     return abi.bool_literals[bool(node.value)], PREC_ATOM
-
-
-@dispatch(E.Bin, Abi, namespace=FMT_NS)
-def fmt_expr(node, abi):  # noqa: F811
-    op, prec = BINARY[node.op]
-    warned = WARNED.get(prec, NOT_WARNED)
-    return f"{fmt(node.a, abi, prec, False, warned)} {op} {fmt(node.b, abi, prec, True, warned)}", prec
-
-
-@dispatch(E.Cmp, Abi, namespace=FMT_NS)
-def fmt_expr(node, abi):  # noqa: F811
-    op, prec = COMPARE[node.op]
-    warned = WARNED[prec]
-    return f"{fmt(node.a, abi, prec, False, warned)} {op} {fmt(node.b, abi, prec, True, warned)}", prec
 
 
 @dispatch(E.Un, Abi, namespace=FMT_NS)
