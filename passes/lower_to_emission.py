@@ -64,8 +64,12 @@ class LowerToEmission(Pass):
         self.names = NameTable(
             [*(p.name for p in func.params), *walk_of(func.body).binder_names(), *cells, *(d.name for d in func.dyn_defs)]
         )
-        # production -> its lower_<production> method
-        self.lowerings = {name[len("lower_") :]: getattr(self, name) for name in dir(self) if name.startswith("lower_")}
+        # node class (of the input language) -> its lower_<production> method
+        self.lowerings = {
+            ENCODED.nodes[name[len("lower_") :]]: getattr(self, name)
+            for name in dir(self)
+            if name.startswith("lower_") and name[len("lower_") :] in ENCODED.nodes
+        }
         self.task_count = 0
         self.alloc_count = 0
         self.barrier_count = 0
@@ -190,7 +194,7 @@ class LowerToEmission(Pass):
         out: list = []
         lowerings = self.lowerings
         for stmt in stmts:
-            method = lowerings.get(stmt._production)
+            method = lowerings.get(type(stmt))
             if method is None:
                 raise InternalError(f"no lowering for {stmt._production}", pass_name=self.name, node=stmt)
             method(stmt, out)
@@ -351,7 +355,8 @@ class LowerToEmission(Pass):
             append(E.AddScalar.make(args, arg.value, arg.encoding, arg.span))
         if task.dumps:
             append(E.DumpArgs.make(args, list(dict.fromkeys(tensors[i].value.name for i in task.dumps))))
-        launch = self.launch(kernel, n, out)  # a Group's MixedKernels before the dependencies, as the reference
+        # (a Group's MixedKernels, written by ``launch``, before the dependencies, as the reference)
+        launch = self.launches.get(kernel.name) or self.launch(kernel, n, out)
         # reference-behaviour.md 10.5: a direct call sets its dependencies, launch spec, then early
         # resolve; a call through a launch function (a Group, a ``with pl.spmd`` region: 10.1) sets
         # its launch spec and early resolve before its dependencies.
