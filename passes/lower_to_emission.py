@@ -6,7 +6,7 @@ from typing import Any
 
 from nanopass.errors import InternalError
 from nanopass.language import walk
-from nanopass.languages.statements import defined_binders, walk_of
+from nanopass.languages.statements import DEFINING, defined_binders
 from nanopass.languages import EMISSION, ENCODED
 from nanopass.languages.terms import ArgDir, CoreType, DepSource, DType, ParamDir
 from nanopass.rewrite import Pass, register
@@ -60,10 +60,6 @@ class LowerToEmission(Pass):
         self.launches: dict[str, Any] = {}  # kernel name -> the launch of its tasks (not a MixedKernels')
         self.func = func
         self.types: dict[str, Any] | None = None  # name -> type, made when first asked (``type_of``)
-        cells = [s.cell for s in iter_stmts(func.body) if s._production == "CellDecl"]
-        self.names = NameTable(
-            [*(p.name for p in func.params), *walk_of(func.body).binder_names(), *cells, *(d.name for d in func.dyn_defs)]
-        )
         # node class (of the input language) -> its lower_<production> method
         self.lowerings = {
             ENCODED.nodes[name[len("lower_") :]]: getattr(self, name)
@@ -76,7 +72,8 @@ class LowerToEmission(Pass):
         # A None-seeded TaskId used only to start carries is folded into them (the carries start
         # from PTO2TaskId::invalid()), and its own declaration is left out.
         self.none_seeds = {t.var for t in func.tids if t.source is DepSource.none_seed and t.storage == t.var}
-        self.used = self.used_names(func.body)
+        self.used, bound = self.survey(func.body)
+        self.names = NameTable([*(p.name for p in func.params), *bound, *(d.name for d in func.dyn_defs)])
         self.loops: list[Any] = []
         self.array_sizes: dict[str, int] = {}
         self.declared: set[str] = set()  # names a (Declare var) already declared
@@ -100,54 +97,80 @@ class LowerToEmission(Pass):
 
     # -- helpers ----------------------------------------------------------------------------------
 
-    def used_names(self, body) -> set[str]:
-        """Names the C++ reads: every use in ``body`` except returns (which emit nothing) and None
-        seeds read as a carry's init (folded into the carry).
+    def survey(self, body) -> tuple[set[str], list[str]]:
+        """One walk of ``body``: the names the C++ reads, and the names its statements bind.
 
-        Every read field is entered (``READ_FIELDS``); the usual nodes are taken apart inline (a
-        Task's arguments, a loop's bounds, a Yield's values, an operation's operands), a Var or
-        an Int met as a child is read where it is met, never pushed."""
+        Read: every use except returns (which emit nothing) and None seeds read as a carry's init
+        (folded into the carry). Every read field is entered (``READ_FIELDS``); the usual nodes
+        are taken apart inline (a Task's arguments, a loop's bounds, a Yield's values, an
+        operation's operands), a Var or an Int met as a child is read where it is met, never
+        pushed. Bound: the names of the Binders the statements define (``defined_binders``) and
+        of the cells they declare."""
         used: set[str] = set()
         add = used.add
+        bound: list[str] = []
+        bind = bound.append
         fields_of = READ_FIELDS
         none_seeds = self.none_seeds
         stack: list = []
         pop, push, extend = stack.pop, stack.append, stack.extend
-        task, loop, yld, ret, iter_arg, bin_, var, int_ = TASK, FOR, YIELD, RETURN, ITER_ARG, BIN, VAR, INT
+        task, loop, yld, ret, iter_arg, bin_, var, int_, binder = TASK, FOR, YIELD, RETURN, ITER_ARG, BIN, VAR, INT, BINDER
         for stmt in iter_stmts(body):
             kind = type(stmt)
             if kind is task:
+                for result in stmt.outs:  # Binders, or TaskOuts holding one
+                    bind(result.name if type(result) is binder else result.var.name)
+                if stmt.tid is not None:
+                    bind(stmt.tid.name)
                 for arg in stmt.args:
                     value = arg.value
-                    if type(value) is var:
+                    value_kind = type(value)
+                    if value_kind is var:
                         add(value.name)
-                    elif type(value) is not int_:
+                    elif value_kind is not int_:
                         push(value)
                 if stmt.deps:
                     extend(stmt.deps)
                 if stmt.launch is not None:
                     push(stmt.launch)
             elif kind is loop or kind is yld:
+                if kind is loop:
+                    bind(stmt.var.name)
+                    for it in stmt.iters:
+                        bind(it.var.name)
+                    for result in stmt.results:
+                        bind(result.name)
                 for value in (stmt.start, stmt.stop, stmt.step) if kind is loop else stmt.values:
-                    if type(value) is var:
+                    value_kind = type(value)
+                    if value_kind is var:
                         add(value.name)
-                    elif type(value) is not int_:
+                    elif value_kind is not int_:
                         push(value)
                 if kind is loop:
                     extend(stmt.iters)
-            elif kind is ret or not fields_of[kind]:  # a Scope reads nothing itself
-                continue
             else:
+                production = stmt._production
+                if production == "CellDecl":
+                    bind(stmt.cell)
+                elif production in DEFINING:
+                    bound += [b.name for b in defined_binders(stmt)]
+                if kind is ret or not fields_of[kind]:  # a Scope reads nothing itself
+                    continue
                 push(stmt)
             while stack:
                 node = pop()
                 kind = type(node)
                 if kind is bin_:
-                    for operand in (node.a, node.b):
-                        if type(operand) is var:
-                            add(operand.name)
-                        elif type(operand) is not int_:
-                            push(operand)
+                    a, b = node.a, node.b
+                    a_kind, b_kind = type(a), type(b)
+                    if a_kind is var:
+                        add(a.name)
+                    elif a_kind is not int_:
+                        push(a)
+                    if b_kind is var:
+                        add(b.name)
+                    elif b_kind is not int_:
+                        push(b)
                     continue
                 if kind is iter_arg:  # its init, unless a None seed
                     init = node.init
@@ -169,7 +192,7 @@ class LowerToEmission(Pass):
                             add(value.name)
                         else:
                             push(value)
-        return used
+        return used, bound
 
     def type_of(self, name: str):
         """The type of a parameter or of a variable a statement defines."""
@@ -683,7 +706,7 @@ class LowerToEmission(Pass):
 
 
 class ReadFields(dict):
-    """node class -> the child fields ``used_names`` enters: not the nested statements (the
+    """node class -> the child fields ``survey`` enters: not the nested statements (the
     statement walk meets them), nor definitions and types (a Binder is a name and its type; types
     are never printed), nor a carry's plan (terminals only)."""
 
@@ -700,11 +723,12 @@ class ReadFields(dict):
 
 READ_FIELDS = ReadFields()
 
-# The classes ``used_names`` takes apart inline (their read fields, as ``READ_FIELDS`` lists them:
+# The classes ``survey`` takes apart inline (their read fields, as ``READ_FIELDS`` lists them:
 # a Task's args, launch and deps; a For's start, stop, step and iters; a Yield's values; an
 # IterArg's init; a Bin's a and b).
-TASK, FOR, YIELD, RETURN, ITER_ARG, BIN, VAR, INT = (
-    ENCODED.Task, ENCODED.For, ENCODED.Yield, ENCODED.Return, ENCODED.IterArg, ENCODED.Bin, ENCODED.Var, ENCODED.Int
+TASK, FOR, YIELD, RETURN, ITER_ARG, BIN, VAR, INT, BINDER = (
+    ENCODED.Task, ENCODED.For, ENCODED.Yield, ENCODED.Return, ENCODED.IterArg, ENCODED.Bin, ENCODED.Var, ENCODED.Int,
+    ENCODED.Binder,
 )
 
 BLANK = E.Blank()  # (immutable and without a span: one node for every blank line of a task)

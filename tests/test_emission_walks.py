@@ -1,5 +1,6 @@
-"""lower_to_emission's walk of the names the C++ reads, and the name table's one-step reservation
-of a generated name: the faster forms give what the plain ones give."""
+"""lower_to_emission's one walk of the names the C++ reads and the names the statements bind, and
+the name table's one-step reservation of a generated name: the faster forms give what the plain
+ones give."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from conftest import EXAMPLES, REPO, load_program
 
 from nanopass.api import run_pipeline
 from nanopass.languages import ENCODED
-from nanopass.languages.statements import iter_stmts
+from nanopass.languages.statements import defined_binders, iter_stmts
 from nanopass.languages.terms import DepSource
 from nanopass.passes.lower_to_emission import READ_FIELDS, LowerToEmission
 from nanopass.passes.naming import NameTable
@@ -23,7 +24,7 @@ SHAPES = ["straight", "nested", "mixed", "scopes", "branches", "tiles", "assembl
 
 
 def plain_used_names(body, none_seeds) -> set[str]:
-    """``used_names`` as its contract says it, through READ_FIELDS alone: every Var under a read
+    """The names ``survey`` reads, as its contract says them, through READ_FIELDS alone: every Var under a read
     field of a statement but a Return, and no None seed read as a carry's init."""
     used: set[str] = set()
 
@@ -59,15 +60,20 @@ def bench_programs(tmp_path: Path):
         yield shape, next(s.tree for s in reversed(stages) if s.language is ENCODED)  # lower_to_emission's input
 
 
-def test_used_names_reads_what_every_read_field_holds(tmp_path):
-    seen = 0
+def test_survey_reads_what_every_read_field_holds_and_binds_what_the_statements_define(tmp_path):
+    seen = cells = 0
     for name, program in [*encoded_programs(), *bench_programs(tmp_path)]:
         lowering = LowerToEmission(PassContext(options={}))
         func = program.orch
         lowering.none_seeds = {t.var for t in func.tids if t.source is DepSource.none_seed and t.storage == t.var}
-        assert lowering.used_names(func.body) == plain_used_names(func.body, lowering.none_seeds), name
+        used, bound = lowering.survey(func.body)
+        assert used == plain_used_names(func.body, lowering.none_seeds), name
+        declared = [s.cell for s in iter_stmts(func.body) if s._production == "CellDecl"]
+        expected = [b.name for s in iter_stmts(func.body) for b in defined_binders(s)] + declared
+        assert sorted(bound) == sorted(expected), name
         seen += 1
-    assert seen > len(SHAPES)
+        cells += bool(declared)
+    assert seen > len(SHAPES) and cells  # (cells are declared in some)
 
 
 @pytest.mark.parametrize(
@@ -83,8 +89,8 @@ def test_used_names_reads_what_every_read_field_holds(tmp_path):
         ("Int", ()),
     ],
 )
-def test_the_nodes_used_names_takes_apart_inline_read_no_other_field(production, fields):
-    """used_names reads these fields of these classes without READ_FIELDS: a field the grammar
+def test_the_nodes_survey_takes_apart_inline_read_no_other_field(production, fields):
+    """survey reads these fields of these classes without READ_FIELDS: a field the grammar
     adds to one of them must be added there too."""
     assert READ_FIELDS[ENCODED.nodes[production]] == fields
 
