@@ -122,32 +122,21 @@ class LowerToEmission(Pass):
                     bind(result.name if type(result) is binder else result.var.name)
                 if stmt.tid is not None:
                     bind(stmt.tid.name)
-                for arg in stmt.args:
-                    value = arg.value
-                    value_kind = type(value)
-                    if value_kind is var:
-                        add(value.name)
-                    elif value_kind is not int_:
-                        push(value)
+                values = stmt.args  # (their values read below)
                 if stmt.deps:
                     extend(stmt.deps)
                 if stmt.launch is not None:
                     push(stmt.launch)
-            elif kind is loop or kind is yld:
-                if kind is loop:
-                    bind(stmt.var.name)
-                    for it in stmt.iters:
-                        bind(it.var.name)
-                    for result in stmt.results:
-                        bind(result.name)
-                for value in (stmt.start, stmt.stop, stmt.step) if kind is loop else stmt.values:
-                    value_kind = type(value)
-                    if value_kind is var:
-                        add(value.name)
-                    elif value_kind is not int_:
-                        push(value)
-                if kind is loop:
-                    extend(stmt.iters)
+            elif kind is loop:
+                bind(stmt.var.name)
+                for it in stmt.iters:
+                    bind(it.var.name)
+                for result in stmt.results:
+                    bind(result.name)
+                values = (stmt.start, stmt.stop, stmt.step)
+                extend(stmt.iters)
+            elif kind is yld:
+                values = stmt.values
             else:
                 production = stmt._production
                 if production == "CellDecl":
@@ -157,6 +146,15 @@ class LowerToEmission(Pass):
                 if kind is ret or not fields_of[kind]:  # a Scope reads nothing itself
                     continue
                 push(stmt)
+                values = ()
+            for value in values:  # a Task's argument values, a loop's bounds, a Yield's values
+                if kind is task:
+                    value = value.value
+                value_kind = type(value)
+                if value_kind is var:
+                    add(value.name)
+                elif value_kind is not int_:
+                    push(value)
             while stack:
                 node = pop()
                 kind = type(node)

@@ -88,22 +88,15 @@ def reaches_float(expr, floats) -> bool:
             op = node.op
             if op is _AND or op is _OR:
                 continue
-            a, b = node.a, node.b
-            a_kind, b_kind = a._production, b._production
-            if a_kind == "Var":
-                if a.name in floats:
+            for operand in (node.a, node.b):
+                operand_kind = operand._production
+                if operand_kind == "Var":
+                    if operand.name in floats:
+                        return True
+                elif operand_kind != "Int":
+                    push(operand)
+                elif operand.dtype in _FLOAT_DTYPES:
                     return True
-            elif a_kind != "Int":
-                push(a)
-            elif a.dtype in _FLOAT_DTYPES:
-                return True
-            if b_kind == "Var":
-                if b.name in floats:
-                    return True
-            elif b_kind != "Int":
-                push(b)
-            elif b.dtype in _FLOAT_DTYPES:
-                return True
         elif kind == "Var":
             if node.name in floats:
                 return True
