@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from nanopass.errors import UserError
 from nanopass.languages import CARRIED, SCOPED
+from nanopass.languages.statements import walk_of
 from nanopass.languages.terms import DType, LoopKind, ScopeMode
 from nanopass.rewrite import Pass, register
 
@@ -14,7 +15,8 @@ from .util import LOOPS, iter_stmts, last_yield, static_trip_count
 C = CARRIED
 
 
-TASK_ID = DType.TASK_ID  # (read once: an enum member read through its class costs a descriptor call)
+# (read once: an enum member read through its class costs a descriptor call)
+TASK_ID, MANUAL, PARALLEL = DType.TASK_ID, ScopeMode.manual, LoopKind.parallel
 
 
 def is_task_id(binder) -> bool:
@@ -66,6 +68,7 @@ class ClassifyIterArgCarry(Pass):
                 break
         self.rebound = rebound
         self.roots = roots
+        self.plans: dict[tuple, object] = {}  # (rebind, array, per_iteration, body) -> its Carry (``plan``)
         # Without a TaskId loop carry no loop has a slot per iteration; without one or a TaskId
         # if result every TaskId value holds one id.
         self.per_iteration = self.per_iteration_loops(func.body) if tid_loops else {}
@@ -82,7 +85,7 @@ class ClassifyIterArgCarry(Pass):
         rebound: set[str] = set()
         candidates = []
         tid_loops = tid_ifs = False
-        for stmt in iter_stmts(body):
+        for stmt in walk_of(body).compound:  # (loops and ifs are compound: the rest is not looked at)
             kind = stmt._production
             if kind == "If":
                 if not tid_ifs:
@@ -140,9 +143,18 @@ class ClassifyIterArgCarry(Pass):
             else:
                 array = body = 0
             each = per_iteration and array > 0  # (a shape only a TaskId has)
-            plan = C.Carry.make(rebind, array, each, body if each or body > array else array)
+            plan = self.plan(rebind, array, each, body if each or body > array else array)
             iters.append(C.IterArg.make(it.var, it.init, plan, span=it.span))
         return iters, self.visit_all(loop.body)
+
+    def plan(self, rebind: bool, array: int, per_iteration: bool, body: int):
+        """The Carry of these fields: one node for every carry with the same plan (plans are
+        immutable values, and most carries share one or two)."""
+        key = (rebind, array, per_iteration, body)
+        plan = self.plans.get(key)
+        if plan is None:
+            plan = self.plans[key] = C.Carry.make(rebind, array, per_iteration, body)
+        return plan
 
     def If(self, branch):
         then = self.visit_all(branch.then)
@@ -162,7 +174,7 @@ class ClassifyIterArgCarry(Pass):
                 and self.roots.get(res.name) == ra
             )
             array = self.shapes.get(res.name, 0) if is_task_id(res) else 0
-            phis.append(C.Phi.make(res, C.Carry.make(not same, array, False, array)))
+            phis.append(C.Phi.make(res, self.plan(not same, array, False, array)))
         return C.If.make(branch.cond, then, orelse, phis, span=branch.span)
 
 
@@ -171,16 +183,16 @@ def per_iteration_loops(body, carries_tid=lambda it: is_task_id(it.var), check: 
     accepts (with ``check``, a dynamic trip count is a user error; without, such a loop is left
     out)."""
     found: dict[int, int] = {}
-    if not any(s._production == "Scope" and s.mode is ScopeMode.manual for s in iter_stmts(body)):
+    if not any(s._production == "Scope" and s.mode is MANUAL for s in walk_of(body).compound):
         return found  # no manual scope: nothing to look for
     stack = [(s, False) for s in body]
     while stack:
         stmt, manual = stack.pop()
         kind = stmt._production
         if kind in ("Scope", "CompilerScope"):
-            stack += [(s, manual or stmt.mode is ScopeMode.manual) for s in stmt.body]
+            stack += [(s, manual or stmt.mode is MANUAL) for s in stmt.body]
         elif kind in LOOPS:
-            if manual and kind == "For" and stmt.kind is LoopKind.parallel and any(map(carries_tid, stmt.iters)):
+            if manual and kind == "For" and stmt.kind is PARALLEL and any(map(carries_tid, stmt.iters)):
                 count = static_trip_count(stmt)
                 if count is None or count <= 0:
                     if check:

@@ -6,7 +6,7 @@ from nanopass.languages import DIMMED, ENCODED
 from nanopass.languages.terms import ArgDir, Encoding
 from nanopass.rewrite import Pass, register
 
-from .types import expr_is_float, type_env
+from .types import float_scalar_names, reaches_float
 
 E = ENCODED
 # the enum members it reads (an enum member read through its class costs a descriptor call)
@@ -28,15 +28,15 @@ class EncodeScalars(Pass):
     target = ENCODED
 
     def Function(self, func):
-        self.env = type_env(func)
+        self.floats = float_scalar_names(func)
         return self.rebuild(func)
 
     def Task(self, task):
         tensors, scalars = [], []
-        env = self.env
+        floats = self.floats
         for a in task.args:
             if a.dir is SCALAR:
-                encoding = TO_U64 if expr_is_float(a.value, env) else CAST_U64
+                encoding = TO_U64 if reaches_float(a.value, floats) else CAST_U64
                 scalars.append(E.ScalarArg.make(a.value, encoding, span=a.span))
             else:
                 tensors.append(E.TensorArg.make(a.value, a.dir, span=a.span))

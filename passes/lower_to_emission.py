@@ -6,7 +6,7 @@ from typing import Any
 
 from nanopass.errors import InternalError
 from nanopass.language import walk
-from nanopass.languages.statements import defined_binders
+from nanopass.languages.statements import DEFINING, defined_binders
 from nanopass.languages import EMISSION, ENCODED
 from nanopass.languages.terms import ArgDir, CoreType, DepSource, DType, ParamDir
 from nanopass.rewrite import Pass, register
@@ -58,21 +58,22 @@ class LowerToEmission(Pass):
         func = program.orch
         self.kernels = kernel_table(program)
         self.launches: dict[str, Any] = {}  # kernel name -> the launch of its tasks (not a MixedKernels')
-        self.types = {p.name: p.type for p in func.params}
-        for stmt in iter_stmts(func.body):
-            for binder in defined_binders(stmt):
-                self.types[binder.name] = binder.type
-        cells = [s.cell for s in iter_stmts(func.body) if s._production == "CellDecl"]
-        self.names = NameTable([*self.types, *cells, *(d.name for d in func.dyn_defs)])
-        # production -> its lower_<production> method
-        self.lowerings = {name[len("lower_") :]: getattr(self, name) for name in dir(self) if name.startswith("lower_")}
+        self.func = func
+        self.types: dict[str, Any] | None = None  # name -> type, made when first asked (``type_of``)
+        # node class (of the input language) -> its lower_<production> method
+        self.lowerings = {
+            ENCODED.nodes[name[len("lower_") :]]: getattr(self, name)
+            for name in dir(self)
+            if name.startswith("lower_") and name[len("lower_") :] in ENCODED.nodes
+        }
         self.task_count = 0
         self.alloc_count = 0
         self.barrier_count = 0
         # A None-seeded TaskId used only to start carries is folded into them (the carries start
         # from PTO2TaskId::invalid()), and its own declaration is left out.
         self.none_seeds = {t.var for t in func.tids if t.source is DepSource.none_seed and t.storage == t.var}
-        self.used = self.used_names(func.body)
+        self.used, bound = self.survey(func.body)
+        self.names = NameTable([*(p.name for p in func.params), *bound, *(d.name for d in func.dyn_defs)])
         self.loops: list[Any] = []
         self.array_sizes: dict[str, int] = {}
         self.declared: set[str] = set()  # names a (Declare var) already declared
@@ -96,65 +97,110 @@ class LowerToEmission(Pass):
 
     # -- helpers ----------------------------------------------------------------------------------
 
-    def used_names(self, body) -> set[str]:
-        """Names the C++ reads: every use in ``body`` except returns (which emit nothing) and None
-        seeds read as a carry's init (folded into the carry)."""
+    def survey(self, body) -> tuple[set[str], list[str]]:
+        """One walk of ``body``: the names the C++ reads, and the names its statements bind.
+
+        Read: every use except returns (which emit nothing) and None seeds read as a carry's init
+        (folded into the carry). Every read field is entered (``READ_FIELDS``); the usual nodes
+        are taken apart inline (a Task's arguments, a loop's bounds, a Yield's values, an
+        operation's operands), a Var or an Int met as a child is read where it is met, never
+        pushed. Bound: the names of the Binders the statements define (``defined_binders``) and
+        of the cells they declare."""
         used: set[str] = set()
         add = used.add
+        bound: list[str] = []
+        bind = bound.append
         fields_of = READ_FIELDS
         none_seeds = self.none_seeds
         stack: list = []
         pop, push, extend = stack.pop, stack.append, stack.extend
-        # (A Var child is added where it is met, not pushed: most children are Vars.)
+        task, loop, yld, ret, iter_arg, bin_, var, int_, binder = TASK, FOR, YIELD, RETURN, ITER_ARG, BIN, VAR, INT, BINDER
         for stmt in iter_stmts(body):
-            kind = stmt._production
-            if kind == "Task":  # most statements: their arguments' values and their edges
-                for arg in stmt.args:
-                    value = arg.value
-                    if value._production == "Var":
-                        add(value.name)
-                    else:
-                        push(value)
-                extend(stmt.deps)
+            kind = type(stmt)
+            if kind is task:
+                for result in stmt.outs:  # Binders, or TaskOuts holding one
+                    bind(result.name if type(result) is binder else result.var.name)
+                if stmt.tid is not None:
+                    bind(stmt.tid.name)
+                values = stmt.args  # (their values read below)
+                if stmt.deps:
+                    extend(stmt.deps)
                 if stmt.launch is not None:
                     push(stmt.launch)
-            elif kind == "Return" or not fields_of[type(stmt)]:  # a Scope reads nothing itself
-                continue
+            elif kind is loop:
+                bind(stmt.var.name)
+                for it in stmt.iters:
+                    bind(it.var.name)
+                for result in stmt.results:
+                    bind(result.name)
+                values = (stmt.start, stmt.stop, stmt.step)
+                extend(stmt.iters)
+            elif kind is yld:
+                values = stmt.values
             else:
+                production = stmt._production
+                if production == "CellDecl":
+                    bind(stmt.cell)
+                elif production in DEFINING:
+                    bound += [b.name for b in defined_binders(stmt)]
+                if kind is ret or not fields_of[kind]:  # a Scope reads nothing itself
+                    continue
                 push(stmt)
+                values = ()
+            for value in values:  # a Task's argument values, a loop's bounds, a Yield's values
+                if kind is task:
+                    value = value.value
+                value_kind = type(value)
+                if value_kind is var:
+                    add(value.name)
+                elif value_kind is not int_:
+                    push(value)
             while stack:
                 node = pop()
-                production = node._production
-                if production == "Bin":  # (the usual expression, its fields inlined)
-                    for operand in (node.a, node.b):
-                        if operand._production == "Var":
-                            add(operand.name)
-                        else:
-                            push(operand)
+                kind = type(node)
+                if kind is bin_:
+                    a, b = node.a, node.b
+                    a_kind, b_kind = type(a), type(b)
+                    if a_kind is var:
+                        add(a.name)
+                    elif a_kind is not int_:
+                        push(a)
+                    if b_kind is var:
+                        add(b.name)
+                    elif b_kind is not int_:
+                        push(b)
                     continue
-                if production == "Int":
-                    continue
-                if production == "IterArg":  # its init, unless a None seed
+                if kind is iter_arg:  # its init, unless a None seed
                     init = node.init
-                    if init._production != "Var":
+                    if type(init) is not var:
                         push(init)
                     elif init.name not in none_seeds:
                         add(init.name)
                     continue
-                for name, many in fields_of[type(node)]:
+                for name, many in fields_of[kind]:
                     value = getattr(node, name)
                     if many:
                         for item in value:
-                            if item._production == "Var":
+                            if type(item) is var:
                                 add(item.name)
                             else:
                                 push(item)
                     elif value is not None:
-                        if value._production == "Var":
+                        if type(value) is var:
                             add(value.name)
                         else:
                             push(value)
-        return used
+        return used, bound
+
+    def type_of(self, name: str):
+        """The type of a parameter or of a variable a statement defines."""
+        if self.types is None:
+            func = self.func
+            self.types = {p.name: p.type for p in func.params}
+            for stmt in iter_stmts(func.body):
+                for binder in defined_binders(stmt):
+                    self.types[binder.name] = binder.type
+        return self.types[name]
 
     def init_is_none_seed(self, it) -> bool:
         return it.init._production == "Var" and it.init.name in self.none_seeds
@@ -163,13 +209,13 @@ class LowerToEmission(Pass):
         return E.TidInvalid() if self.init_is_none_seed(it) else E.TidCopy(it.init)
 
     def fresh(self, base: str) -> str:
-        return self.names.reserve(base, generated=True)
+        return self.names.reserve_generated(base)
 
     def block(self, stmts) -> list:
         out: list = []
         lowerings = self.lowerings
         for stmt in stmts:
-            method = lowerings.get(stmt._production)
+            method = lowerings.get(type(stmt))
             if method is None:
                 raise InternalError(f"no lowering for {stmt._production}", pass_name=self.name, node=stmt)
             method(stmt, out)
@@ -256,7 +302,7 @@ class LowerToEmission(Pass):
             else:
                 out.append(E.DeclElement(name, var.type.dtype, value.array.name, value.index, span=span))
         elif kind == "SetItem":
-            if _elem_tid(self.types[value.array.name]):
+            if _elem_tid(self.type_of(value.array.name)):
                 out.append(E.SetTidSlot(value.array.name, value.index, E.TidCopy(value.value), span=span))
             else:
                 out.append(E.SetArrayItem(value.array.name, value.index, value.value, span=span))
@@ -286,7 +332,7 @@ class LowerToEmission(Pass):
 
     def lower_WriteTensor(self, write, out) -> None:
         tensor = write.tensor.name
-        dtype = self.types[tensor].dtype
+        dtype = self.type_of(tensor).dtype
         if not write.index:
             out.append(E.WriteElement(tensor, dtype, None, 0, write.value, span=write.span))
             return
@@ -301,10 +347,10 @@ class LowerToEmission(Pass):
         args = self.fresh(f"params_t{n}")
         used, declared = self.used, self.declared
         tid = task.tid
-        allocated = [  # runtime-allocated outputs that are read (an unread C++ reference would not compile)
-            o for o in task.outs
-            if o._production == "Allocated" and (o.var.name in used or o.var.name in declared)
-        ] if task.outs else []
+        allocated = []  # runtime-allocated outputs that are read (an unread C++ reference would not compile)
+        for o in task.outs:
+            if o._production == "Allocated" and (o.var.name in used or o.var.name in declared):
+                allocated.append(o)
         tid_used = tid is not None and tid.name in used
         outs_name = self.fresh(f"task_{n}_outs") if allocated or tid_used else None
         append = out.append
@@ -313,7 +359,7 @@ class LowerToEmission(Pass):
         else:
             synth = ()
         spec = task.launch
-        append(E.Blank.make())
+        append(BLANK)
         append(E.Comment.make(task_comment(n, kernel, spec), task.span))
         append(E.DeclArgs.make(args))
         tensors = []
@@ -330,7 +376,8 @@ class LowerToEmission(Pass):
             append(E.AddScalar.make(args, arg.value, arg.encoding, arg.span))
         if task.dumps:
             append(E.DumpArgs.make(args, list(dict.fromkeys(tensors[i].value.name for i in task.dumps))))
-        launch = self.launch(kernel, n, out)  # a Group's MixedKernels before the dependencies, as the reference
+        # (a Group's MixedKernels, written by ``launch``, before the dependencies, as the reference)
+        launch = self.launches.get(kernel.name) or self.launch(kernel, n, out)
         # reference-behaviour.md 10.5: a direct call sets its dependencies, launch spec, then early
         # resolve; a call through a launch function (a Group, a ``with pl.spmd`` region: 10.1) sets
         # its launch spec and early resolve before its dependencies.
@@ -459,7 +506,8 @@ class LowerToEmission(Pass):
 
     def lower_For(self, loop, out) -> None:
         for it, result in zip(loop.iters, loop.results):
-            self.declare_carry(it, result, loop, out)
+            if it.plan.rebind:  # (a carry not rebound is its init's variable: nothing to declare)
+                self.declare_carry(it, result, loop, out)
         self.loops.append(loop)
         body = self.block(loop.body)
         self.loops.pop()
@@ -467,16 +515,16 @@ class LowerToEmission(Pass):
 
     def lower_While(self, loop, out) -> None:
         for it, result in zip(loop.iters, loop.results):
-            self.declare_carry(it, result, loop, out)
+            if it.plan.rebind:  # (a carry not rebound is its init's variable: nothing to declare)
+                self.declare_carry(it, result, loop, out)
         self.loops.append(loop)
         body = self.block(loop.body)
         self.loops.pop()
         out.append(E.WhileBlock.make(loop.cond, body, span=loop.span))
 
     def declare_carry(self, it, result, loop, out) -> None:
+        """Declare a rebound carry ahead of its loop, holding its init."""
         plan = it.plan
-        if not plan.rebind:
-            return
         name = result.name
         init = it.init
         ty = it.var.type
@@ -555,20 +603,18 @@ class LowerToEmission(Pass):
 
     def lower_Yield(self, yld, out) -> None:
         owner = self.loops[-1]
-        if owner._production != "If":
-            targets = [(it, res) for it, res in zip(owner.iters, owner.results)]
-            plans = [it.plan for it in owner.iters]
-        else:
-            targets = [(phi, phi) for phi in owner.results]
-            plans = [phi.plan for phi in owner.results]
+        is_if = owner._production == "If"
+        carries = owner.results if is_if else owner.iters  # Phis, or IterArgs (their plans)
         assigns = []
         copies: list[tuple[str, Any, str]] = []
-        for (it, res), plan, value in zip(targets, plans, yld.values):
+        for i, value in enumerate(yld.values):
+            it = carries[i]
+            plan = it.plan
             if not plan.rebind:
                 continue
-            name = getattr(res, "var", res).name
-            ty = getattr(it, "var", it).type
-            if owner._production != "If" and plan.body != plan.array and not plan.per_iteration:
+            name = it.var.name if is_if else owner.results[i].name
+            ty = it.var.type
+            if not is_if and plan.body != plan.array and not plan.per_iteration:
                 carry = it.var.name  # the carry's own variable, and the result's
                 if not (value._production == "Var" and value.name == carry):
                     self.store_tids(carry, plan.body, value, out, span=yld.span)
@@ -589,8 +635,10 @@ class LowerToEmission(Pass):
                 copies.append((name, ty, value.name))
                 continue
             assigns.append((name, ty, value))
-        self.parallel_assign(assigns, out)
-        self.parallel_copy(copies, yld.span, out)
+        if assigns:
+            self.parallel_assign(assigns, out)
+        if copies:
+            self.parallel_copy(copies, yld.span, out)
 
     def slot_expr(self, loop):
         var = E.Var(loop.var.name)
@@ -656,7 +704,7 @@ class LowerToEmission(Pass):
 
 
 class ReadFields(dict):
-    """node class -> the child fields ``used_names`` enters: not the nested statements (the
+    """node class -> the child fields ``survey`` enters: not the nested statements (the
     statement walk meets them), nor definitions and types (a Binder is a name and its type; types
     are never printed), nor a carry's plan (terminals only)."""
 
@@ -672,6 +720,16 @@ class ReadFields(dict):
 
 
 READ_FIELDS = ReadFields()
+
+# The classes ``survey`` takes apart inline (their read fields, as ``READ_FIELDS`` lists them:
+# a Task's args, launch and deps; a For's start, stop, step and iters; a Yield's values; an
+# IterArg's init; a Bin's a and b).
+TASK, FOR, YIELD, RETURN, ITER_ARG, BIN, VAR, INT, BINDER = (
+    ENCODED.Task, ENCODED.For, ENCODED.Yield, ENCODED.Return, ENCODED.IterArg, ENCODED.Bin, ENCODED.Var, ENCODED.Int,
+    ENCODED.Binder,
+)
+
+BLANK = E.Blank()  # (immutable and without a span: one node for every blank line of a task)
 
 # Lets without effects (a value the C++ never reads need not be computed).
 PURE_LETS = frozenset(

@@ -73,6 +73,16 @@ class NameTable:
         self.hand_out(candidate, derived)
         return candidate
 
+    def reserve_generated(self, base: str) -> str:
+        """``reserve(base, generated=True)``, its usual case in one step: ``base`` itself when no
+        request for it came before and it is free."""
+        request = (base, True, ())
+        if request not in self.next_suffix and base not in self.taken and base not in RESERVED:
+            self.next_suffix[request] = 1
+            self.taken.add(base)
+            return base
+        return self.reserve(base, generated=True)
+
     def hand_out(self, name: str, derived: tuple[str, ...]) -> None:
         """Take ``name`` and its derived names (``name`` + each suffix) out of the free ones."""
         self.taken.add(name)

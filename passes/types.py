@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from nanopass.languages.statements import binder_list
+from nanopass.languages.statements import DEFINING, binder_list, defined_binders, iter_stmts
 from nanopass.languages.terms import BinOp, DType, UnOp
 
 
@@ -20,24 +20,86 @@ _FLOAT_DTYPES = frozenset(d for d in DType if d.is_float)
 _AND, _OR, _NOT = BinOp.and_, BinOp.or_, UnOp.not_
 
 
+def float_names(env) -> frozenset[str]:
+    """The names ``env`` (name -> Type) gives a float scalar type."""
+    return frozenset(name for name, ty in env.items() if ty._production == "ScalarType" and ty.dtype in _FLOAT_DTYPES)
+
+
+def float_scalar_names(func) -> set[str]:
+    """``float_names(type_env(func))``, without the map: the names whose last binding (a parameter
+    first, then each Binder in order) is a float scalar. Empty at once when no binding is one (found in
+    the walk of the body, which the verification of the input language has made already)."""
+    floats: set[str] = set()
+    if not binds_a_float_scalar(func):
+        return floats
+    for binder in (*func.params, *binder_list(func.body)):
+        ty = binder.type
+        if ty._production == "ScalarType" and ty.dtype in _FLOAT_DTYPES:
+            floats.add(binder.name)
+        elif floats:
+            floats.discard(binder.name)  # (bound again, to another type)
+    return floats
+
+
+def binds_a_float_scalar(func) -> bool:
+    """Whether a parameter of ``func`` or a Binder in its body has a float scalar type."""
+    for param in func.params:
+        ty = param.type
+        if ty._production == "ScalarType" and ty.dtype in _FLOAT_DTYPES:
+            return True
+    floats = _FLOAT_DTYPES
+    for stmt in iter_stmts(func.body):
+        kind = stmt._production
+        if kind == "Task":  # the usual statements first, their Binders read inline
+            binders = [out.var if out._production != "Binder" else out for out in stmt.outs]
+            if stmt.tid is not None:
+                binders.append(stmt.tid)
+        elif kind == "For":
+            binders = [stmt.var, *(it.var for it in stmt.iters), *stmt.results]
+        elif kind == "Declare":
+            binders = (stmt.var,)
+        elif kind in DEFINING:
+            binders = defined_binders(stmt)
+        else:
+            continue
+        for binder in binders:
+            ty = binder.type
+            if ty._production == "ScalarType" and ty.dtype in floats:
+                return True
+    return False
+
+
 def expr_is_float(expr, env) -> bool:
     """Whether the scalar expression ``expr`` is a float (``env``: name -> Type): it is when a
     float operand reaches it through arithmetic (not through ``and``/``or``, a comparison or
     ``not``, which make a bool); a name not in ``env`` as a scalar counts as an INT64."""
+    return reaches_float(expr, float_names(env))
+
+
+def reaches_float(expr, floats) -> bool:
+    """``expr_is_float`` given the names of the float scalars (``float_names``). An operand that
+    is a name or a number is looked at where its operation is met, not pushed."""
     stack = [expr]
     pop, push = stack.pop, stack.append
     while stack:
         node = pop()
         kind = node._production
-        if kind == "Var":
-            ty = env.get(node.name)
-            if ty is not None and ty._production == "ScalarType" and ty.dtype in _FLOAT_DTYPES:
-                return True
-        elif kind == "Bin":
+        if kind == "Bin":
             op = node.op
-            if op is not _AND and op is not _OR:
-                push(node.b)
-                push(node.a)
+            if op is _AND or op is _OR:
+                continue
+            for operand in (node.a, node.b):
+                operand_kind = operand._production
+                if operand_kind == "Var":
+                    if operand.name in floats:
+                        return True
+                elif operand_kind != "Int":
+                    push(operand)
+                elif operand.dtype in _FLOAT_DTYPES:
+                    return True
+        elif kind == "Var":
+            if node.name in floats:
+                return True
         elif kind == "Int" or kind == "Float":
             if node.dtype in _FLOAT_DTYPES:
                 return True

@@ -1,7 +1,7 @@
 """print_cpp: the emission language -> C++ text, one node at a time.
 
 Statement handlers (``emit``) write lines through an ``Emitter``; expression handlers (``fmt``)
-return strings. Both dispatch with multipledispatch in this module's private namespaces, on the
+return strings (``fmt`` itself writes the atoms and the binary operations, the usual ones). Both dispatch with multipledispatch in this module's private namespaces, on the
 node type and the emitter, so no state lives on a shared dispatch object. The ABI (D1) is a table
 of spellings carried by the emitter; no handler decides anything a pass could have decided.
 """
@@ -123,6 +123,18 @@ class Emitter:
 
     def shallower(self) -> None:
         self.indent = self.outer.pop()
+
+    def open(self, header: str) -> None:
+        """``header``, then the next lines one level deeper, until ``close``."""
+        indent = self.indent
+        self.lines.append(indent + header)
+        self.outer.append(indent)
+        self.indent = indent + "    "
+
+    def close(self, footer: str = "}") -> None:
+        """Back to the level of the last ``open``, and ``footer`` there."""
+        indent = self.indent = self.outer.pop()
+        self.lines.append(indent + footer)
 
     def block(self, header: str, footer: str = "}") -> "Emitter":
         """``with out.block(header):`` writes ``header``, the body one level deeper, then ``footer``."""
@@ -253,9 +265,9 @@ def emit(node, out):  # noqa: F811
 
 @dispatch(E.ScopeBlock, Emitter, namespace=EMIT_NS)
 def emit(node, out):  # noqa: F811
-    header = "PTO2_SCOPE(PTO2ScopeMode::MANUAL) {" if node.mode is ScopeMode.manual else "PTO2_SCOPE() {"
-    with out.block(header):
-        emit_all(node.body, out)
+    out.open("PTO2_SCOPE(PTO2ScopeMode::MANUAL) {" if node.mode is ScopeMode.manual else "PTO2_SCOPE() {")
+    emit_all(node.body, out)
+    out.close()
 
 
 @dispatch(E.Block, Emitter, namespace=EMIT_NS)
@@ -269,29 +281,28 @@ def emit(node, out):  # noqa: F811
 
 @dispatch(E.ForBlock, Emitter, namespace=EMIT_NS)
 def emit(node, out):  # noqa: F811
-    v = node.var
-    with out.block(f"for (int64_t {v} = {fmt(node.start, out.abi)}; {v} < {fmt(node.stop, out.abi)}; {v} += {fmt(node.step, out.abi)}) {{"):
-        emit_all(node.body, out)
+    v, abi = node.var, out.abi
+    out.open(f"for (int64_t {v} = {fmt(node.start, abi)}; {v} < {fmt(node.stop, abi)}; {v} += {fmt(node.step, abi)}) {{")
+    emit_all(node.body, out)
+    out.close()
 
 
 @dispatch(E.WhileBlock, Emitter, namespace=EMIT_NS)
 def emit(node, out):  # noqa: F811
-    with out.block(f"while ({fmt(node.cond, out.abi)}) {{"):
-        emit_all(node.body, out)
+    out.open(f"while ({fmt(node.cond, out.abi)}) {{")
+    emit_all(node.body, out)
+    out.close()
 
 
 @dispatch(E.IfBlock, Emitter, namespace=EMIT_NS)
 def emit(node, out):  # noqa: F811
-    out.line(f"if ({fmt(node.cond, out.abi)}) {{")
-    out.deeper()
+    out.open(f"if ({fmt(node.cond, out.abi)}) {{")
     emit_all(node.then, out)
-    out.shallower()
     if node.orelse:
-        out.line("} else {")
+        out.close("} else {")
         out.deeper()
         emit_all(node.orelse, out)
-        out.shallower()
-    out.line("}")
+    out.close()
 
 
 @dispatch(E.DeclScalar, Emitter, namespace=EMIT_NS)
@@ -682,14 +693,27 @@ WARNED = {  # an operation's precedence -> the operands' precedences parenthesiz
 NOT_WARNED: frozenset = frozenset()
 UNARY = {UnOp.neg: "-", UnOp.not_: "!", UnOp.invert: "~"}
 OPERATIONS = frozenset({"Bin", "Cmp", "Un"})
+VAR, INT = E.Var, E.Int
+OPERATORS = {E.Bin: BINARY, E.Cmp: COMPARE}  # the binary operations ``fmt`` writes itself: operator -> (text, precedence)
 
 
 def fmt(expr, abi: Abi, min_prec: int = 0, right: bool = False, warned: frozenset = NOT_WARNED) -> str:
     """An expression as C++, parenthesized for a context of precedence ``min_prec`` (and when its
     precedence is in ``warned``)."""
-    if type(expr) is E.Var:  # an atom: never parenthesized
+    cls = type(expr)
+    if cls is VAR:  # the atoms, never parenthesized, written here without their handlers' call
         return expr.name
-    text, prec = FMT_EXPR_HANDLERS[type(expr)](expr, abi)
+    if cls is INT and expr.value >= 0:
+        return str(expr.value)
+    operators = OPERATORS.get(cls)
+    if operators is not None:  # a binary operation: written here from its table, a name operand inline
+        op, prec = operators[expr.op]
+        inner = WARNED.get(prec, NOT_WARNED)
+        a, b = expr.a, expr.b
+        left = a.name if type(a) is VAR else fmt(a, abi, prec, False, inner)
+        text = f"{left} {op} {b.name if type(b) is VAR else fmt(b, abi, prec, True, inner)}"
+    else:
+        text, prec = FMT_EXPR_HANDLERS[cls](expr, abi)
     if abi.full_parens:
         return f"({text})" if expr._production in OPERATIONS else text
     if prec < min_prec or (right and prec == min_prec) or prec in warned:
@@ -715,20 +739,6 @@ def fmt_expr(node, abi):  # noqa: F811
 @dispatch(E.Bool, Abi, namespace=FMT_NS)
 def fmt_expr(node, abi):  # noqa: F811
     return abi.bool_literals[bool(node.value)], PREC_ATOM
-
-
-@dispatch(E.Bin, Abi, namespace=FMT_NS)
-def fmt_expr(node, abi):  # noqa: F811
-    op, prec = BINARY[node.op]
-    warned = WARNED.get(prec, NOT_WARNED)
-    return f"{fmt(node.a, abi, prec, warned=warned)} {op} {fmt(node.b, abi, prec, right=True, warned=warned)}", prec
-
-
-@dispatch(E.Cmp, Abi, namespace=FMT_NS)
-def fmt_expr(node, abi):  # noqa: F811
-    op, prec = COMPARE[node.op]
-    warned = WARNED[prec]
-    return f"{fmt(node.a, abi, prec, warned=warned)} {op} {fmt(node.b, abi, prec, right=True, warned=warned)}", prec
 
 
 @dispatch(E.Un, Abi, namespace=FMT_NS)

@@ -1,0 +1,104 @@
+"""lower_to_emission's one walk of the names the C++ reads and the names the statements bind, and
+the name table's one-step reservation of a generated name: the faster forms give what the plain
+ones give."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from conftest import EXAMPLES, REPO, load_program
+
+from nanopass.api import run_pipeline
+from nanopass.languages import ENCODED
+from nanopass.languages.statements import defined_binders, iter_stmts
+from nanopass.languages.terms import DepSource
+from nanopass.passes.lower_to_emission import READ_FIELDS, LowerToEmission
+from nanopass.passes.naming import NameTable
+from nanopass.rewrite import PassContext
+from nanopass.tools.bench import source_of
+
+PROGRAMS = sorted([*EXAMPLES.glob("*.py"), *(REPO / "tests" / "golden").glob("*.py")])
+SHAPES = ["straight", "nested", "mixed", "scopes", "branches", "tiles", "assembles"]
+
+
+def plain_used_names(body, none_seeds) -> set[str]:
+    """The names ``survey`` reads, as its contract says them, through READ_FIELDS alone: every Var under a read
+    field of a statement but a Return, and no None seed read as a carry's init."""
+    used: set[str] = set()
+
+    def read(node) -> None:
+        if node._production == "Var":
+            used.add(node.name)
+            return
+        if node._production == "IterArg" and node.init._production == "Var" and node.init.name in none_seeds:
+            return
+        for name, many in READ_FIELDS[type(node)]:
+            value = getattr(node, name)
+            for item in value if many else () if value is None else (value,):
+                read(item)
+
+    for stmt in iter_stmts(body):
+        if stmt._production != "Return":
+            read(stmt)
+    return used
+
+
+def encoded_programs():
+    """(name, encoded program) of every example, golden program and bench shape (N = 40)."""
+    for path in PROGRAMS:
+        stages = run_pipeline(load_program(path), stop_after="lower_to_emission")
+        yield path.stem, next(s.tree for s in reversed(stages) if s.language is ENCODED)  # lower_to_emission's input
+
+
+def bench_programs(tmp_path: Path):
+    for shape in SHAPES:
+        path = tmp_path / f"{shape}.py"
+        path.write_text(source_of(shape, 40))
+        stages = run_pipeline(load_program(path), stop_after="lower_to_emission")
+        yield shape, next(s.tree for s in reversed(stages) if s.language is ENCODED)  # lower_to_emission's input
+
+
+def test_survey_reads_what_every_read_field_holds_and_binds_what_the_statements_define(tmp_path):
+    seen = cells = 0
+    for name, program in [*encoded_programs(), *bench_programs(tmp_path)]:
+        lowering = LowerToEmission(PassContext(options={}))
+        func = program.orch
+        lowering.none_seeds = {t.var for t in func.tids if t.source is DepSource.none_seed and t.storage == t.var}
+        used, bound = lowering.survey(func.body)
+        assert used == plain_used_names(func.body, lowering.none_seeds), name
+        declared = [s.cell for s in iter_stmts(func.body) if s._production == "CellDecl"]
+        expected = [b.name for s in iter_stmts(func.body) for b in defined_binders(s)] + declared
+        assert sorted(bound) == sorted(expected), name
+        seen += 1
+        cells += bool(declared)
+    assert seen > len(SHAPES) and cells  # (cells are declared in some)
+
+
+@pytest.mark.parametrize(
+    "production, fields",
+    [
+        ("Task", (("args", True), ("launch", False), ("deps", True))),
+        ("TensorArg", (("value", False),)),
+        ("ScalarArg", (("value", False),)),
+        ("For", (("start", False), ("stop", False), ("step", False), ("iters", True))),
+        ("Yield", (("values", True),)),
+        ("IterArg", (("init", False),)),
+        ("Bin", (("a", False), ("b", False))),
+        ("Int", ()),
+    ],
+)
+def test_the_nodes_survey_takes_apart_inline_read_no_other_field(production, fields):
+    """survey reads these fields of these classes without READ_FIELDS: a field the grammar
+    adds to one of them must be added there too."""
+    assert READ_FIELDS[ENCODED.nodes[production]] == fields
+
+
+def test_reserve_generated_hands_out_what_reserve_does():
+    asked = ["params_t0", "params_t0", "slot", "slot", "slot", "int", "x", "task_0_outs", "x_1", "x"]
+    fast, plain = NameTable(["x", "slot_1"]), NameTable(["x", "slot_1"])
+    got = [fast.reserve_generated(base) for base in asked]
+    assert got == [plain.reserve(base, generated=True) for base in asked]
+    assert got == ["params_t0", "params_t0_1", "slot", "slot_2", "slot_3", "int_1", "x_1", "task_0_outs", "x_1_1", "x_2"]
+    assert fast.taken == plain.taken
