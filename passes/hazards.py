@@ -593,7 +593,7 @@ def find_hazards(
                     continue  # the task's own dependencies wait for every run the fact stands for
                 if keep is None or keep(e, a):
                     pairs.add((e, a))
-        if site in live.sites:  # rerun: the facts of this site's earlier runs
+        if live.sites.get(site):  # rerun: the facts of this site's earlier runs (a filed site's, if any)
             for e in live.of_site(site):
                 if not e.stale:
                     live.replace(e, e.older())

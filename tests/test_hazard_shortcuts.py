@@ -1,10 +1,12 @@
-"""The hazard walk's prework and its facts give what the plain definitions give.
+"""The hazard walk's prework, its facts and its live state give what the plain definitions give.
 
 ``carried_allocations`` follows no allocation in a function that makes none; ``shared_in_loops``
 finds the copies in loops in manual scopes in one walk of the function, not one walk of each
-scope and of each loop in it; ``Access`` keeps its hash. Each shortcut is counted on the
-benchmark's ``scopes`` shape (no allocation there) and compared with the full analysis on every
-example, golden and found program and on random control-flow programs.
+scope and of each loop in it; ``Access`` keeps its hash; ``LiveAccesses.replace`` swaps a fact
+in place of another of the same access. The shortcut is counted on the benchmark's ``scopes``
+shape (no allocation there) and compared with the full analysis on every example, golden and
+found program and on random control-flow programs; the others are compared with their plain
+definitions.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from conftest import EXAMPLES, REPO, fuzz_budget, load_program
 from program_gen import control_flow_programs
@@ -156,3 +158,74 @@ def test_a_fact_hashes_as_its_key_and_equal_facts_hash_alike():
         assert changed != fact and hash(changed) == hash(changed._key)
         assert changed.older().ended() == changed.ended().older()
         assert hash(changed.older().ended()) == hash(changed.ended().older())
+
+
+def live_state(live) -> tuple:
+    """What a ``LiveAccesses`` answers: the live accesses of each root and kind, of each filed
+    site, and of each covering name."""
+    indexes = {key: set(index.all()) for key, index in live.indexes.items() if index}
+    sites = {site: set(live.of_site(site)) for site in live.filed if live.of_site(site)}
+    names = {name for access in indexes_all(live) for name in access.covers}
+    return indexes, sites, {name: set(live.covered_by(name)) for name in names}
+
+
+def indexes_all(live) -> list:
+    return [access for index in live.indexes.values() for access in index.all()]
+
+
+@PROPERTY
+@given(st.lists(st.tuples(st.sampled_from(["add", "remove", "replace", "mark", "undo"]),
+                          st.integers(0, 1), st.integers(0, 2), st.booleans(), st.booleans(),
+                          st.sampled_from([frozenset(), frozenset({"t"}), frozenset({"t", "u"})])),
+                max_size=40))
+def test_replacing_a_fact_is_removing_it_and_adding_the_other(ops):
+    # replace keeps the region's group and the site's and names' sets filed, unlike a remove
+    # and an add: both make the same states, and undo the same way
+    from nanopass.passes.live_accesses import LiveAccesses
+
+    def fact(site, region, stale, closed, covers):
+        box = hazards.Box((region * 4,), (region * 4 + 4,)) if region else hazards.FULL
+        return hazards.Access(site, True, "y", box, ArgDir.InOut, 7, stale=stale, closed=closed, covers=covers)
+
+    fast, plain = LiveAccesses(), LiveAccesses()
+    for live in (fast, plain):
+        live.file_site(0)
+    marks: list[int] = []
+    for op, site, region, stale, closed, covers in ops:
+        a = fact(site, region, stale, closed, covers)
+        if op == "add":
+            assert fast.add(a) == plain.add(a)
+        elif op == "remove":
+            assert fast.remove(a) == plain.remove(a)
+        elif op == "replace":  # (another run, instance or covering of the same access)
+            b = fact(site, region, not stale, closed or stale, covers - {"t"})
+            fast.replace(a, b)
+            if plain.remove(a):
+                plain.add(b)
+        elif op == "mark":
+            assert fast.mark() == plain.mark()
+            marks.append(fast.mark())
+        elif marks:
+            mark = marks.pop()
+            fast.undo(mark)
+            plain.undo(mark)
+        assert live_state(fast) == live_state(plain)
+        assert fast.delta(0) == plain.delta(0)
+    fast.undo(0)
+    assert live_state(fast) == ({}, {}, {})
+
+
+def test_replacing_a_fact_by_one_already_live_only_removes_it():
+    from nanopass.passes.live_accesses import LiveAccesses
+
+    live = LiveAccesses()
+    live.file_site(0)
+    fresh = hazards.Access(0, True, "y", hazards.FULL, ArgDir.InOut, 7, covers=frozenset({"t"}))
+    live.add(fresh)
+    live.add(fresh.older())
+    mark = live.mark()
+    live.replace(fresh, fresh.older())
+    assert live_state(live) == ({("y", True): {fresh.older()}}, {0: {fresh.older()}}, {"t": {fresh.older()}})
+    assert live.delta(mark) == ([], [fresh])
+    live.undo(mark)
+    assert live_state(live)[0] == {("y", True): {fresh, fresh.older()}}
