@@ -378,7 +378,8 @@ class Access:
         self.site, self.write, self.root, self.region = site, write, root, region
         self.dir, self.scope, self.parallel, self.earlier_iteration = dir, scope, parallel, earlier_iteration
         self.stale, self.closed, self.covers = stale, closed, covers
-        self._key = (site, write, root, region, dir.value, scope, parallel, earlier_iteration, stale, closed, covers)
+        # (``_value_``: the value, read without the enum's ``value`` property)
+        self._key = (site, write, root, region, dir._value_, scope, parallel, earlier_iteration, stale, closed, covers)
         self.__hash__ = hash(self._key).__index__
 
     def __eq__(self, other):
@@ -804,9 +805,11 @@ def find_hazards(
                 carries.leave()
             return
         outer = current[-1]
-        if (key, id(outer)) not in stores_met:
-            stores_met[key, id(outer)] = iteration_stores(stmt, outer, kernels, product[-1])
-        unrolled = stores_met[key, id(outer)]
+        unrolled = None  # (a pl.parallel loop is never analysed iteration by iteration)
+        if not par:
+            if (key, id(outer)) not in stores_met:
+                stores_met[key, id(outer)] = iteration_stores(stmt, outer, kernels, product[-1])
+            unrolled = stores_met[key, id(outer)]
         if unrolled is not None:  # its carries differ by iteration: each iteration in turn, no back edge
             product.append(product[-1] * len(unrolled))
             for iteration in unrolled:
@@ -862,8 +865,8 @@ def find_hazards(
                     live.remove(e)
         if par:
             for e, untagged in zip(grown, retagged(grown, key, False)):
-                if untagged is not e and live.remove(e):
-                    live.add(untagged)
+                if untagged is not e:
+                    live.replace(e, untagged)
         if carries:
             carries.leave()
 

@@ -279,8 +279,11 @@ class LiveAccesses:
         first: dict = {}  # access -> whether its first change since the mark added it
         last: dict = {}
         for added, access in self.trail[mark:]:
-            first.setdefault(access, added)
+            if access not in first:
+                first[access] = added
             last[access] = added
-        plus = [a for a, added in last.items() if added and first[a]]
-        minus = [a for a, added in last.items() if not added and not first[a]]
+        plus, minus = [], []
+        for access, added in last.items():
+            if added is first[access]:  # (else its changes cancel out)
+                (plus if added else minus).append(access)
         return plus, minus
