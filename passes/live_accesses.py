@@ -91,6 +91,8 @@ class RegionIndex:
 
     def overlapping(self, region) -> list:
         """The accesses whose regions overlap ``region``."""
+        if not isinstance(region, Box):  # (the whole buffer or an unknown part: it overlaps every region)
+            return [a for group in self.by_region.values() for a in group]
         return [a for r in self._near(region) if overlaps(r, region) for a in self.by_region[r]]
 
     def covered_by(self, region) -> list:

@@ -229,3 +229,17 @@ def test_replacing_a_fact_by_one_already_live_only_removes_it():
     assert live.delta(mark) == ([], [fresh])
     live.undo(mark)
     assert live_state(live)[0] == {("y", True): {fresh, fresh.older()}}
+
+
+def test_the_whole_buffer_and_an_unknown_part_overlap_every_live_region():
+    from nanopass.passes.live_accesses import RegionIndex
+
+    index = RegionIndex()
+    regions = [hazards.FULL, hazards.FULL_VIEW, hazards.UNKNOWN, hazards.Box((0, 0), (4, 4)),
+               hazards.Box((4, 0), (8, 4)), hazards.Box((0,), (2,))]
+    facts = [hazards.Access(k, True, "y", region, ArgDir.InOut, None) for k, region in enumerate(regions)]
+    for fact in facts:
+        index.add(fact)
+    for region in (hazards.FULL, hazards.FULL_VIEW, hazards.UNKNOWN):
+        assert sorted(a.site for a in index.overlapping(region)) == [
+            f.site for f in facts if hazards.overlaps(f.region, region)] == list(range(len(facts)))
