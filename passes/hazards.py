@@ -78,7 +78,7 @@ from nanopass.languages.terms import ArgDir, LoopKind, ScopeMode
 from nanopass.languages.statements import binders_in_order, kept
 
 from .aliases import buffer_roots
-from .allocations import allocated_by, held_allocations, made_in
+from .allocations import allocated_by, held_allocations, made_in, makes_allocations
 from .kernels import output_param_of_result
 from .holders import Holders, dep_names, held_by, is_task_id_value
 from .host_accesses import host_accesses
@@ -349,11 +349,15 @@ WRITES = (ArgDir.InOut, ArgDir.OutputExisting, ArgDir.Output)
 
 class Access:
     """One task's read or write of a region of one root, and which runs of the task it stands
-    for (hashable, compared by value): a dataflow fact of ``find_hazards``."""
+    for (hashable, compared by value): a dataflow fact of ``find_hazards``.
+
+    The walk hashes each fact many times (every set and dict of live facts files it), so the hash
+    is computed once, from the key: ``__hash__`` is a slot holding that value's ``__index__``,
+    a built-in method that returns it, which ``hash()`` calls without running Python code."""
 
     __slots__ = (
         "site", "write", "root", "region", "dir", "scope", "parallel", "earlier_iteration", "stale", "closed",
-        "covers", "_key", "_hash",
+        "covers", "_key", "__hash__",
     )
     host = False  # (a task's access; ``HostAccess`` is a host element access's)
 
@@ -374,14 +378,12 @@ class Access:
         self.site, self.write, self.root, self.region = site, write, root, region
         self.dir, self.scope, self.parallel, self.earlier_iteration = dir, scope, parallel, earlier_iteration
         self.stale, self.closed, self.covers = stale, closed, covers
-        self._key = (site, write, root, region, dir.value, scope, parallel, earlier_iteration, stale, closed, covers)
-        self._hash = hash(self._key)
+        # (``_value_``: the value, read without the enum's ``value`` property)
+        self._key = (site, write, root, region, dir._value_, scope, parallel, earlier_iteration, stale, closed, covers)
+        self.__hash__ = hash(self._key).__index__
 
     def __eq__(self, other):
         return isinstance(other, Access) and self._key == other._key
-
-    def __hash__(self):
-        return self._hash
 
     def __repr__(self) -> str:
         runs = ("~" if self.stale else "") + ("|" if self.closed else "")
@@ -398,7 +400,7 @@ class Access:
         new.closed = self.closed if closed is None else closed
         new.covers = self.covers if covers is None else covers
         new._key = self._key[:7] + (new.earlier_iteration, new.stale, new.closed, new.covers)
-        new._hash = hash(new._key)
+        new.__hash__ = hash(new._key).__index__
         return new
 
     def retagged(self, earlier_iteration: frozenset) -> "Access":
@@ -592,7 +594,7 @@ def find_hazards(
                     continue  # the task's own dependencies wait for every run the fact stands for
                 if keep is None or keep(e, a):
                     pairs.add((e, a))
-        if site in live.sites:  # rerun: the facts of this site's earlier runs
+        if live.sites.get(site):  # rerun: the facts of this site's earlier runs (a filed site's, if any)
             for e in live.of_site(site):
                 if not e.stale:
                     live.replace(e, e.older())
@@ -803,9 +805,11 @@ def find_hazards(
                 carries.leave()
             return
         outer = current[-1]
-        if (key, id(outer)) not in stores_met:
-            stores_met[key, id(outer)] = iteration_stores(stmt, outer, kernels, product[-1])
-        unrolled = stores_met[key, id(outer)]
+        unrolled = None  # (a pl.parallel loop is never analysed iteration by iteration)
+        if not par:
+            if (key, id(outer)) not in stores_met:
+                stores_met[key, id(outer)] = iteration_stores(stmt, outer, kernels, product[-1])
+            unrolled = stores_met[key, id(outer)]
         if unrolled is not None:  # its carries differ by iteration: each iteration in turn, no back edge
             product.append(product[-1] * len(unrolled))
             for iteration in unrolled:
@@ -861,8 +865,8 @@ def find_hazards(
                     live.remove(e)
         if par:
             for e, untagged in zip(grown, retagged(grown, key, False)):
-                if untagged is not e and live.remove(e):
-                    live.add(untagged)
+                if untagged is not e:
+                    live.replace(e, untagged)
         if carries:
             carries.leave()
 
@@ -980,7 +984,9 @@ def task_accesses(
 def carried_allocations(func, kernels: dict[str, Any]) -> frozenset:
     """The allocations (``passes/allocations.py``) made in a loop that its carry may hold: each
     run of their create or task makes a new buffer while the carry may still hold an earlier
-    run's."""
+    run's. A function that makes no allocation has none (its allocations are not followed)."""
+    if not makes_allocations(func, kernels):
+        return NONE
     held = held_allocations(func, kernels)
     out: set[str] = set()
     for stmt in iter_stmts(func.body):
@@ -1001,18 +1007,31 @@ def shared_in_loops(func) -> frozenset:
     ``place_loop_allocations_before_scopes`` leaves a copy of the buffer it made for them). A
     user's own copy of such a buffer in such a loop counts too: its pairs get edges the user's
     ``deps=`` may have made needless, never fewer."""
+    copied: dict[int, tuple[Any, list[str]]] = {}  # id(manual scope) -> (it, the names copied in loops in it)
+
+    def walk(stmts, scope, holder) -> None:
+        # scope: the innermost manual scope around; holder: the innermost manual scope around a
+        # loop around (where a copy counts if the scope does not define the name: an outer
+        # scope defines all the inner one does)
+        for stmt in stmts:
+            kind = stmt._production
+            if kind == "Let":
+                if holder is not None and stmt.value._production == "Var":
+                    copied.setdefault(id(holder), (holder, []))[1].append(stmt.value.name)
+            elif kind == "For" or kind == "While":
+                walk(stmt.body, scope, scope)
+            elif kind == "If":
+                walk(stmt.then, scope, holder)
+                walk(stmt.orelse, scope, holder)
+            elif kind in ("Scope", "CompilerScope"):
+                walk(stmt.body, stmt if stmt.mode is ScopeMode.manual else scope, holder)
+
+    walk(func.body, None, None)
+    walk = None  # noqa: F841 - (it calls itself through this frame's cell: cut the cycle)
     out: set[str] = set()
-    for scope in iter_stmts(func.body):
-        if scope._production not in ("Scope", "CompilerScope") or scope.mode is not ScopeMode.manual:
-            continue
-        inside = None  # (the names defined in the scope, made when a loop in it copies a name)
-        for loop in iter_stmts(scope.body):
-            if loop._production in ("For", "While"):
-                copied = [s.value.name for s in iter_stmts(loop.body)
-                          if s._production == "Let" and s.value._production == "Var"]
-                if copied and inside is None:
-                    inside = {b.name for s in iter_stmts(scope.body) for b in defined_binders(s)}
-                out.update(name for name in copied if name not in inside)
+    for scope, names in copied.values():
+        inside = {b.name for s in iter_stmts(scope.body) for b in defined_binders(s)}
+        out.update(name for name in names if name not in inside)
     if not out:
         return frozenset()
     lets = {s.var.name: s.value for s in iter_stmts(func.body) if s._production == "Let"}

@@ -103,6 +103,10 @@ class Holders:
                 covers = covers | frozenset(gained)
             if covers != e.covers:
                 changed.append((e, covers))
+        if len(changed) == 1:  # (no other old fact for the new one to equal)
+            e, covers = changed[0]
+            live.replace(e, e.covered(covers))
+            return
         for e, _ in changed:
             live.remove(e)
         for e, covers in changed:

@@ -57,6 +57,19 @@ class RegionIndex:
         group.add(access)  # (one hash of the access: its size tells whether it was there)
         return len(group) != size
 
+    def swap(self, old, new) -> tuple[bool, bool]:
+        """Replace ``old`` by ``new``, an access of the same region: whether ``old`` was there, and
+        whether ``new`` was not (the region's group never empties on the way)."""
+        group = self.by_region.get(old.region)
+        if group is None:
+            return False, False
+        size = len(group)
+        group.discard(old)
+        if len(group) == size:
+            return False, False
+        group.add(new)
+        return True, len(group) == size
+
     def discard(self, access) -> bool:
         """Remove ``access``; whether it was there."""
         region = access.region
@@ -78,6 +91,8 @@ class RegionIndex:
 
     def overlapping(self, region) -> list:
         """The accesses whose regions overlap ``region``."""
+        if not isinstance(region, Box):  # (the whole buffer or an unknown part: it overlaps every region)
+            return [a for group in self.by_region.values() for a in group]
         return [a for r in self._near(region) if overlaps(r, region) for a in self.by_region[r]]
 
     def covered_by(self, region) -> list:
@@ -159,6 +174,7 @@ class LiveAccesses:
         self.indexes: dict[tuple[str, bool], RegionIndex] = {}  # (root, is a write) -> its accesses
         # the sites whose accesses are filed by site (see ``file_site``; shared with ``filed``'s owner)
         self.filed: set[int] = set() if filed is None else filed
+        # (the sets below stay when they empty: a site or a name is filed again and again)
         self.sites: dict[int, set] = {}  # site -> its live accesses (filed sites only)
         self.holders: dict[str, set] = {}  # TaskId value -> the live accesses it covers
         self.trail: list[tuple[bool, object]] = []  # (added: else removed, access), oldest first
@@ -205,9 +221,18 @@ class LiveAccesses:
         return False
 
     def replace(self, old, new) -> None:
-        """``old`` (live) becomes ``new``."""
-        if self.remove(old):
-            self.add(new)
+        """``old`` (live) becomes ``new``, the same access of another run or covering (its site,
+        root, kind and region are ``old``'s)."""
+        index = self.indexes.get((old.root, old.write))
+        if index is None:
+            return
+        removed, added = index.swap(old, new)
+        if removed:
+            self._unfile_site(old)
+            self.trail.append((False, old))
+            if added:
+                self._file_site(new)
+                self.trail.append((True, new))
 
     def _file_site(self, access) -> None:
         site = access.site
@@ -227,19 +252,12 @@ class LiveAccesses:
                     found.add(access)
 
     def _unfile_site(self, access) -> None:
-        site = access.site
-        if site in self.filed:
-            found = self.sites[site]
-            found.discard(access)
-            if not found:
-                del self.sites[site]
+        if access.site in self.filed:
+            self.sites[access.site].discard(access)
         if access.covers:
             holders = self.holders
             for name in access.covers:
-                found = holders[name]
-                found.discard(access)
-                if not found:
-                    del holders[name]
+                holders[name].discard(access)
 
     def mark(self) -> int:
         return len(self.trail)
@@ -263,8 +281,11 @@ class LiveAccesses:
         first: dict = {}  # access -> whether its first change since the mark added it
         last: dict = {}
         for added, access in self.trail[mark:]:
-            first.setdefault(access, added)
+            if access not in first:
+                first[access] = added
             last[access] = added
-        plus = [a for a, added in last.items() if added and first[a]]
-        minus = [a for a, added in last.items() if not added and not first[a]]
+        plus, minus = [], []
+        for access, added in last.items():
+            if added is first[access]:  # (else its changes cancel out)
+                (plus if added else minus).append(access)
         return plus, minus

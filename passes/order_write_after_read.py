@@ -155,10 +155,12 @@ class OrderWriteAfterRead(Pass):
             through = placed_through(func, hazards, placed, buffer_roots(func, kernels))
             keep = lambda earlier, later, keep=keep: keep(earlier, later) or placement_pair(  # noqa: E731
                 earlier, later, through, placed)
-        needed = needed_edges(hazards, lambda earlier, later: keep(earlier, later) and not waited(earlier, later))
+            needed = needed_edges(hazards, lambda earlier, later: keep(earlier, later) and not waited(earlier, later))
+        else:  # (the walk kept only the pairs ``keep`` accepts)
+            needed = needed_edges(hazards, lambda earlier, later: not waited(earlier, later))
         by_access: dict[int, dict[int, bool]] = {}  # host access -> what it waits for through a host wait
         for earlier, later in hazards.pairs:
-            if waited(earlier, later):
+            if later.host and waited(earlier, later):
                 sources = by_access.setdefault(later.site, {})
                 sources[earlier.site] = sources.get(earlier.site, False) or earlier.stale
         for access in self.fence_operands(hazards, needed, store)[1]:  # (before the scope, nothing can stand for it)

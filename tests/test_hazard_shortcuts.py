@@ -1,0 +1,245 @@
+"""The hazard walk's prework, its facts and its live state give what the plain definitions give.
+
+``carried_allocations`` follows no allocation in a function that makes none; ``shared_in_loops``
+finds the copies in loops in manual scopes in one walk of the function, not one walk of each
+scope and of each loop in it; ``Access`` keeps its hash; ``LiveAccesses.replace`` swaps a fact
+in place of another of the same access. The shortcut is counted on the benchmark's ``scopes``
+shape (no allocation there) and compared with the full analysis on every example, golden and
+found program and on random control-flow programs; the others are compared with their plain
+definitions.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from conftest import EXAMPLES, REPO, fuzz_budget, load_program
+from program_gen import control_flow_programs
+from test_loop_allocations_before_scopes import SHARED, program as shared_program
+from test_middle_pass_shortcuts import counting
+
+from nanopass.api import run_pipeline
+from nanopass.languages.statements import defined_binders, iter_stmts
+from nanopass.languages.terms import ArgDir, ScopeMode
+from nanopass.loader import load_programs
+from nanopass.passes import hazards
+from nanopass.passes.kernels import kernel_table
+from nanopass.passes.pipeline import PIPELINE
+from nanopass.rewrite import PassContext
+from nanopass.tools.bench import source_of
+
+PROPERTY = settings(max_examples=fuzz_budget(20), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+CORPUS = sorted(
+    [*EXAMPLES.glob("*.py"), *(REPO / "tests" / "golden").glob("*.py"), *(REPO / "tests" / "found").glob("*.py")]
+)
+
+
+def war_inputs(path: Path) -> list:
+    """The programs ``order_write_after_read`` is given for each program in ``path`` that compiles
+    that far."""
+    names = [p.name for p in PIPELINE.passes]
+    before = names[names.index("order_write_after_read") - 1]
+    out = []
+    for program in load_programs(str(path)):
+        try:
+            stages = run_pipeline(program, stop_after=before)
+        except Exception:  # noqa: BLE001 - (a found program the compiler refuses: nothing to compare)
+            continue
+        out.append(stages[-1].tree)
+    return out
+
+
+def scopes_input(tmp_path, size: int = 16):
+    path = tmp_path / "scopes.py"
+    path.write_text(source_of("scopes", size))
+    return war_inputs(path)[0]
+
+
+def walk_result(program) -> tuple:
+    """What ``find_hazards`` gives on ``program``'s function: the sites, the chained sites and the
+    pairs, writes tracked and not."""
+    func, kernels = program.orch, kernel_table(program)
+    out = []
+    for track_writes in (True, False):
+        found = hazards.find_hazards(func, kernels, hazards.untracked_roots(func), track_writes=track_writes)
+        out.append((len(found.sites), found.chained, found.pairs))
+    return tuple(out)
+
+
+def war_output(program):
+    pass_cls = PIPELINE.passes[[p.name for p in PIPELINE.passes].index("order_write_after_read")]
+    return pass_cls(PassContext()).run(program)
+
+
+def test_a_function_without_allocations_follows_none(tmp_path, monkeypatch):
+    held = counting(monkeypatch, hazards, "held_allocations")
+    program = scopes_input(tmp_path)
+    war_output(program)
+    assert held == []
+    assert hazards.carried_allocations(program.orch, kernel_table(program)) == frozenset()
+
+
+def check_same_with_allocations_followed(program) -> None:
+    fast = (walk_result(program), war_output(program))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(hazards, "makes_allocations", lambda func, kernels: True)
+        full = (walk_result(program), war_output(program))
+    assert fast == full
+
+
+@pytest.mark.parametrize("path", CORPUS, ids=lambda p: p.stem)
+def test_following_allocations_changes_nothing(path):
+    for program in war_inputs(path):
+        check_same_with_allocations_followed(program)
+
+
+@PROPERTY
+@given(control_flow_programs())
+def test_following_allocations_changes_nothing_on_random_programs(tmp_path_factory, source):
+    (path := tmp_path_factory.mktemp("p") / "generated.py").write_text(source)
+    for program in war_inputs(path):
+        check_same_with_allocations_followed(program)
+
+
+def shared_by_scope(func) -> frozenset:
+    """``shared_in_loops`` as its docstring defines it: each manual scope and each loop in it in
+    turn, a walk of each."""
+    out: set[str] = set()
+    for scope in iter_stmts(func.body):
+        if scope._production not in ("Scope", "CompilerScope") or scope.mode is not ScopeMode.manual:
+            continue
+        inside = {b.name for s in iter_stmts(scope.body) for b in defined_binders(s)}
+        for loop in iter_stmts(scope.body):
+            if loop._production in ("For", "While"):
+                out.update(
+                    s.value.name for s in iter_stmts(loop.body)
+                    if s._production == "Let" and s.value._production == "Var" and s.value.name not in inside
+                )
+    lets = {s.var.name: s.value for s in iter_stmts(func.body) if s._production == "Let"}
+    roots = set()
+    for name in out:
+        while name in lets and lets[name]._production == "Var":
+            name = lets[name].name
+        if name in lets and lets[name]._production == "CreateTensor":
+            roots.add(name)
+    return frozenset(roots)
+
+
+def test_one_walk_finds_the_buffers_shared_in_loops(tmp_path):
+    paths = list(CORPUS)
+    for name, case in SHARED.items():  # (loop allocations placed before their blocks)
+        paths.append(path := tmp_path / f"{name}.py")
+        path.write_text(shared_program(*case))
+    found = 0
+    for path in paths:
+        for program in war_inputs(path):
+            shared = hazards.shared_in_loops(program.orch)
+            assert shared == shared_by_scope(program.orch), path.stem
+            found += bool(shared)
+    assert found >= 3  # (some programs have such buffers: not only empty sets are compared)
+
+
+@PROPERTY
+@given(control_flow_programs())
+def test_one_walk_finds_the_buffers_shared_in_loops_of_random_programs(tmp_path_factory, source):
+    (path := tmp_path_factory.mktemp("p") / "generated.py").write_text(source)
+    for program in war_inputs(path):
+        assert hazards.shared_in_loops(program.orch) == shared_by_scope(program.orch)
+
+
+def test_a_fact_hashes_as_its_key_and_equal_facts_hash_alike():
+    fact = hazards.Access(3, True, "y", hazards.FULL, ArgDir.InOut, None, covers=frozenset({"t"}))
+    same = hazards.Access(3, True, "y", hazards.FULL, ArgDir.InOut, None, covers=frozenset({"t"}))
+    assert fact == same and hash(fact) == hash(same) == hash(fact._key) and len({fact, same}) == 1
+    for changed in (fact.older(), fact.ended(), fact.covered(frozenset()), fact.retagged(frozenset({1}))):
+        assert changed != fact and hash(changed) == hash(changed._key)
+        assert changed.older().ended() == changed.ended().older()
+        assert hash(changed.older().ended()) == hash(changed.ended().older())
+
+
+def live_state(live) -> tuple:
+    """What a ``LiveAccesses`` answers: the live accesses of each root and kind, of each filed
+    site, and of each covering name."""
+    indexes = {key: set(index.all()) for key, index in live.indexes.items() if index}
+    sites = {site: set(live.of_site(site)) for site in live.filed if live.of_site(site)}
+    names = {name for access in indexes_all(live) for name in access.covers}
+    return indexes, sites, {name: set(live.covered_by(name)) for name in names}
+
+
+def indexes_all(live) -> list:
+    return [access for index in live.indexes.values() for access in index.all()]
+
+
+@PROPERTY
+@given(st.lists(st.tuples(st.sampled_from(["add", "remove", "replace", "mark", "undo"]),
+                          st.integers(0, 1), st.integers(0, 2), st.booleans(), st.booleans(),
+                          st.sampled_from([frozenset(), frozenset({"t"}), frozenset({"t", "u"})])),
+                max_size=40))
+def test_replacing_a_fact_is_removing_it_and_adding_the_other(ops):
+    # replace keeps the region's group and the site's and names' sets filed, unlike a remove
+    # and an add: both make the same states, and undo the same way
+    from nanopass.passes.live_accesses import LiveAccesses
+
+    def fact(site, region, stale, closed, covers):
+        box = hazards.Box((region * 4,), (region * 4 + 4,)) if region else hazards.FULL
+        return hazards.Access(site, True, "y", box, ArgDir.InOut, 7, stale=stale, closed=closed, covers=covers)
+
+    fast, plain = LiveAccesses(), LiveAccesses()
+    for live in (fast, plain):
+        live.file_site(0)
+    marks: list[int] = []
+    for op, site, region, stale, closed, covers in ops:
+        a = fact(site, region, stale, closed, covers)
+        if op == "add":
+            assert fast.add(a) == plain.add(a)
+        elif op == "remove":
+            assert fast.remove(a) == plain.remove(a)
+        elif op == "replace":  # (another run, instance or covering of the same access)
+            b = fact(site, region, not stale, closed or stale, covers - {"t"})
+            fast.replace(a, b)
+            if plain.remove(a):
+                plain.add(b)
+        elif op == "mark":
+            assert fast.mark() == plain.mark()
+            marks.append(fast.mark())
+        elif marks:
+            mark = marks.pop()
+            fast.undo(mark)
+            plain.undo(mark)
+        assert live_state(fast) == live_state(plain)
+        assert fast.delta(0) == plain.delta(0)
+    fast.undo(0)
+    assert live_state(fast) == ({}, {}, {})
+
+
+def test_replacing_a_fact_by_one_already_live_only_removes_it():
+    from nanopass.passes.live_accesses import LiveAccesses
+
+    live = LiveAccesses()
+    live.file_site(0)
+    fresh = hazards.Access(0, True, "y", hazards.FULL, ArgDir.InOut, 7, covers=frozenset({"t"}))
+    live.add(fresh)
+    live.add(fresh.older())
+    mark = live.mark()
+    live.replace(fresh, fresh.older())
+    assert live_state(live) == ({("y", True): {fresh.older()}}, {0: {fresh.older()}}, {"t": {fresh.older()}})
+    assert live.delta(mark) == ([], [fresh])
+    live.undo(mark)
+    assert live_state(live)[0] == {("y", True): {fresh, fresh.older()}}
+
+
+def test_the_whole_buffer_and_an_unknown_part_overlap_every_live_region():
+    from nanopass.passes.live_accesses import RegionIndex
+
+    index = RegionIndex()
+    regions = [hazards.FULL, hazards.FULL_VIEW, hazards.UNKNOWN, hazards.Box((0, 0), (4, 4)),
+               hazards.Box((4, 0), (8, 4)), hazards.Box((0,), (2,))]
+    facts = [hazards.Access(k, True, "y", region, ArgDir.InOut, None) for k, region in enumerate(regions)]
+    for fact in facts:
+        index.add(fact)
+    for region in (hazards.FULL, hazards.FULL_VIEW, hazards.UNKNOWN):
+        assert sorted(a.site for a in index.overlapping(region)) == [
+            f.site for f in facts if hazards.overlaps(f.region, region)] == list(range(len(facts)))
