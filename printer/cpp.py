@@ -1,8 +1,9 @@
 """print_cpp: the emission language -> C++ text, one node at a time.
 
 Statement handlers (``emit``) write lines through an ``Emitter``; expression handlers (``fmt``)
-return strings (``fmt`` itself writes the atoms and the binary operations, the usual ones). Both dispatch with multipledispatch in this module's private namespaces, on the
-node type and the emitter, so no state lives on a shared dispatch object. The ABI (D1) is a table
+return strings (``fmt`` itself writes the atoms and the binary operations, the usual ones).
+Both dispatch with multipledispatch in this module's private namespaces, on the node type and
+the emitter, so no state lives on a shared dispatch object. The ABI (D1) is a table
 of spellings carried by the emitter; no handler decides anything a pass could have decided.
 """
 
