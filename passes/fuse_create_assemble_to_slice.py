@@ -414,11 +414,11 @@ class FuseCreateAssembleToSlice(Pass):
         buffer is made in ``stmts[:at]`` (anew each iteration). A write of the source there then
         changes no value that anything reads in those rows."""
         roots = {root for root, _ in placed.rows}
+        if not roots or not roots <= self.created_names():
+            return False
         block, index = self.block_of(stmts[at])  # (as analysed: stmts before at may be rewritten)
         shift = index - at
         accesses = self.accesses_in(block)
-        if not roots or not roots <= self.created_names():
-            return False
         names = {
             name for name in self.stored_in(roots)
             if any(r == root and overlaps(region, rows) for r, region in self.storage(self.places[name]) for root, rows in placed.rows)

@@ -13,6 +13,7 @@ from nanopass.rewrite import Pass, register
 
 from .kernels import kernel_table
 from .naming import NameTable
+from .types import type_env
 from .util import carry_arrays, iter_stmts
 
 E = EMISSION
@@ -193,13 +194,9 @@ class LowerToEmission(Pass):
         return used, bound
 
     def type_of(self, name: str):
-        """The type of a parameter or of a variable a statement defines."""
+        """The type of a parameter or of a variable a statement defines (``type_env``)."""
         if self.types is None:
-            func = self.func
-            self.types = {p.name: p.type for p in func.params}
-            for stmt in iter_stmts(func.body):
-                for binder in defined_binders(stmt):
-                    self.types[binder.name] = binder.type
+            self.types = type_env(self.func)
         return self.types[name]
 
     def init_is_none_seed(self, it) -> bool:
