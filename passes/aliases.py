@@ -18,6 +18,15 @@ def buffer_roots(func, kernels: dict[str, Any], trivial_carry: Callable[[Any], b
     branches yield when they agree. Everything else is its own root.
     """
     roots: dict[str, str] = {p.name: p.name for p in func.params}
+    extend_buffer_roots(roots, func.body, kernels, trivial_carry)
+    return roots
+
+
+def extend_buffer_roots(
+    roots, stmts, kernels: dict[str, Any], trivial_carry: Callable[[Any], bool] = lambda it: True
+) -> None:
+    """Add to ``roots`` (``buffer_roots``' table of what is bound before ``stmts``, or any mapping
+    with its ``get`` and item assignment) the names ``stmts`` bind, as ``buffer_roots`` would."""
     outputs: dict[str, tuple] = {}  # kernel name -> ``output_params``
 
     def root(expr) -> str | None:
@@ -67,8 +76,7 @@ def buffer_roots(func, kernels: dict[str, Any], trivial_carry: Callable[[Any], b
             elif kind in ("Scope", "CompilerScope"):
                 body(stmt.body)
 
-    body(func.body)
-    return roots
+    body(stmts)
 
 
 def buffer_groups(roots: dict[str, str]) -> dict[str, list[str]]:

@@ -10,7 +10,7 @@ from nanopass.languages import SSA
 from nanopass.languages.terms import ParamDir
 from nanopass.rewrite import Pass, register
 
-from .aliases import buffer_roots
+from .aliases import buffer_roots, extend_buffer_roots
 from .assembled_rows import Placement, assembled_rows, dead_assembles, drop_assembles, live_uses, own_live_uses, same_exprs
 from .hazards import _walk_storage, storage_map
 from .host_accesses import element_places, host_target
@@ -118,6 +118,7 @@ class FuseCreateAssembleToSlice(Pass):
         self.block_accesses: dict[int, _BlockAccesses] = {}  # id(block) -> its accesses, made when first needed
         self.created: set[str] | None = None  # the names bound to a CreateTensor, made when first needed
         self.accesses_everywhere: dict[str, int] | None = None  # ``_accesses(func.body)``, made when first needed
+        self.roots_of_buffers: dict[str, str] | None = None  # ``buffer_roots`` with every carry its own, when first needed
         self.placed_in: dict[str, set[str]] = {}  # root -> the placed sources whose rows are in it
 
     def same_rows(self, stmt, src: str, placed: Placement) -> bool:
@@ -270,20 +271,14 @@ class FuseCreateAssembleToSlice(Pass):
         rebound = assigned_names(stmts[s_at:at])
         for body in (branch.then, branch.orelse):
             inline = _inline_branch(branch, body)
-            # The places of what the if and the statements after it bind, walked again with this
-            # branch in its place; the rest keep theirs (over every path: in a loop another
-            # iteration may take the other branch).
-            places = {name: where for name, where in self.places.items() if name not in rebound}
-            _walk_storage(inline + stmts[s_at + 1 : at], places, self.kernels)
-            func = self.func.replace(body=_replace_stmt(self.func.body, branch, inline))
-            roots = buffer_roots(func, self.kernels)
-            # (a loop carry is its own buffer here: it may hold another one in each iteration)
-            base = buffer_roots(func, self.kernels, lambda it: False).get(target, target)
+            region = inline + stmts[s_at + 1 : at]
+            places, roots, named, buffers = self.branch_tables(region, rebound)
+            base = buffers.get(target, target)
             if base not in available or places.get(target) != places.get(base):
                 return None
             between = stmts[create_at + 1 : s_at] + inline + stmts[s_at + 1 : at]
             outer = self.places, self.roots, self.named
-            self.places, self.roots, self.named = places, roots, _names_by_root(roots)
+            self.places, self.roots, self.named = places, roots, named
             try:
                 self.check_placement_invisible(between, value, create, let)
                 self.check_fill_overwritten(between, create, let, target)
@@ -308,6 +303,23 @@ class FuseCreateAssembleToSlice(Pass):
         stmts[at + 1] = S.Let(let.var, value.target, span=let.span)
         self.place_rows(create.var.name, frozenset((root, UNKNOWN) for base in bases for root, _ in self.places.get(base, ())))
         return at + 1
+
+    def branch_tables(self, region: list, rebound) -> tuple:
+        """The places, roots, names by root and roots with every loop carry its own buffer (it
+        may hold another one in each iteration) of the whole function in which ``region`` (a
+        branch of an ``if`` inlined, then the statements after it up to an assemble) stands for
+        the statements binding ``rebound``: those are walked again, the rest keep theirs (places
+        over every path: in a loop another iteration may take the other branch). What a name is
+        depends only on what is bound before it, so the walks start from the function's tables
+        with the rebound names left out, and cost the region, not the function."""
+        if self.roots_of_buffers is None:
+            self.roots_of_buffers = buffer_roots(self.func, self.kernels, lambda it: False)
+        places, roots = _Shadowed(self.places, rebound), _Shadowed(self.roots, rebound)
+        buffers = _Shadowed(self.roots_of_buffers, rebound)
+        _walk_storage(region, places, self.kernels)
+        extend_buffer_roots(roots, region, self.kernels)
+        extend_buffer_roots(buffers, region, self.kernels, lambda it: False)
+        return places, roots, _ShadowedNames(self.named, roots), buffers
 
     def place_rows(self, src: str, rows: frozenset) -> None:
         """Record that the source ``src`` is now the ``(root, region)`` pairs ``rows``."""
@@ -657,20 +669,6 @@ def _inline_branch(branch, body) -> list:
     return stmts + [S.Let(res, val, span=branch.span) for res, val in zip(branch.results, yielded.values)]
 
 
-def _replace_stmt(stmts, old, new: list) -> tuple:
-    """``stmts`` with the statement ``old`` (by identity), wherever it is nested, replaced by ``new``."""
-    out = []
-    for stmt in stmts:
-        if stmt is old:
-            out += new
-            continue
-        fields = BODY_FIELDS.get(stmt._production)
-        if fields:
-            stmt = stmt.replace(**{f: _replace_stmt(getattr(stmt, f), old, new) for f in fields})
-        out.append(stmt)
-    return tuple(out)
-
-
 VIEWS = frozenset({"Var", "SliceTensor", "TransposeTensor", "ReshapeTensor"})
 
 
@@ -763,6 +761,54 @@ class _Available:
 
     def __rsub__(self, names: set[str]) -> set[str]:
         return {name for name in names if name not in self}
+
+
+class _Shadowed:
+    """A table of the whole function (``buffer_roots``', ``storage_map``'s) as seen by a walk
+    that binds the names ``hidden`` again: those are left out of ``base``, and what the walk
+    writes is kept apart, in ``local``, so the base table is unchanged and the view costs the
+    names the walk binds, not a copy of the table."""
+
+    __slots__ = ("base", "hidden", "local")
+
+    def __init__(self, base, hidden) -> None:
+        self.base, self.hidden, self.local = base, hidden, {}
+
+    def get(self, name: str, default=None):
+        local = self.local
+        if name in local:
+            return local[name]
+        if name in self.hidden:
+            return default
+        return self.base.get(name, default)
+
+    def __getitem__(self, name: str):
+        value = self.get(name, _Shadowed)
+        if value is _Shadowed:
+            raise KeyError(name)
+        return value
+
+    def __contains__(self, name: str) -> bool:
+        return self.get(name, _Shadowed) is not _Shadowed
+
+    def __setitem__(self, name: str, value) -> None:
+        self.local[name] = value
+
+
+class _ShadowedNames:
+    """``_names_by_root`` of a ``_Shadowed`` roots table, from the whole function's (``named``):
+    a root's names there that the walk did not bind again, and those it bound to the root."""
+
+    __slots__ = ("named", "roots")
+
+    def __init__(self, named: dict[str, set[str]], roots: _Shadowed) -> None:
+        self.named, self.roots = named, roots
+
+    def get(self, root: str, default=None):
+        roots = self.roots
+        out = {n for n in self.named.get(root, ()) if n not in roots.hidden and n not in roots.local}
+        out.update(n for n, r in roots.local.items() if r == root)
+        return out if out else default
 
 
 def _names_by_root(roots: dict[str, str]) -> dict[str, set[str]]:
