@@ -135,12 +135,13 @@ class DeriveCallDirections(Pass):
         """Carry / if-result root -> the buffer roots of the values it may take (a fixpoint)."""
         # An edge (root, storage): the carry or if result ``root`` may take a value stored in
         # ``storage``, so it may hold that buffer and whatever that buffer may hold.
-        edges: set[tuple[str, str]] = set()
+        edges: dict[str, dict[str, None]] = {}  # root -> its storages, in the order found
 
         def join(names, values) -> None:
             for storage in map(self.storage, values):
                 if storage is not None:
-                    edges.update((self.storage_of(self.roots.get(name, name)), storage) for name in names)
+                    for name in names:
+                        edges.setdefault(self.storage_of(self.roots.get(name, name)), {})[storage] = None
 
         for stmt in iter_stmts(func.body):
             if stmt._production in ("For", "While"):
@@ -150,17 +151,7 @@ class DeriveCallDirections(Pass):
             elif stmt._production == "If":
                 for k, result in enumerate(stmt.results):
                     join([result.name], [y.values[k] for y in (last_yield(stmt.then), last_yield(stmt.orelse)) if y is not None])
-        may: dict[str, set[str]] = {}
-        changed = True
-        while changed:
-            changed = False
-            for root, storage in edges:
-                held = may.setdefault(root, set())
-                before = len(held)
-                held.add(storage)
-                held.update(may.get(storage, ()))
-                changed |= len(held) != before
-        return may
+        return reachable(edges)
 
     def written_roots(self, stmt) -> set[str]:
         kernel = self.kernels[stmt.kernel]
@@ -251,3 +242,61 @@ class DeriveCallDirections(Pass):
                 for arg, d in zip(task.args, dirs)]
         return D.Task.make(task.outs, task.tid, task.kernel, args, task.dumps, task.early_resolve, task.deps, task.launch,
                            span=task.span)
+
+
+def reachable(edges: dict[str, dict]) -> dict[str, set[str]]:
+    """Each node with edges -> the nodes it reaches by one edge or more: the least fixpoint of
+    ``may[a] >= {b} | may[b]`` for each edge ``a -> b``. The strongly connected components
+    (Tarjan's, without recursion) come sinks first, so each component's set is made once, from
+    its members' edges and the sets of the components they lead to: time linear in the edges
+    plus the sets' sizes, where iterating the edges to the fixpoint took a pass per link of the
+    longest chain (a chain of ifs that swap two buffers: quadratic passes)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    out: dict[str, set[str]] = {}
+    nothing: dict = {}
+    for start in edges:
+        if start in index:
+            continue
+        index[start] = low[start] = len(index)
+        stack.append(start)
+        on_stack.add(start)
+        work = [(start, iter(edges[start]))]
+        while work:
+            node, successors = work[-1]
+            for succ in successors:
+                if succ not in index:
+                    index[succ] = low[succ] = len(index)
+                    stack.append(succ)
+                    on_stack.add(succ)
+                    work.append((succ, iter(edges.get(succ, nothing))))
+                    break
+                if succ in on_stack:
+                    low[node] = min(low[node], index[succ])
+            else:
+                work.pop()
+                if work:
+                    parent = work[-1][0]
+                    low[parent] = min(low[parent], low[node])
+                if low[node] == index[node]:
+                    component = []
+                    while True:
+                        member = stack.pop()
+                        on_stack.discard(member)
+                        component.append(member)
+                        if member == node:
+                            break
+                    # (in a cycle every member is another's successor: each reaches every member)
+                    members = set(component)
+                    reach: set[str] = set()
+                    for member in component:
+                        for succ in edges.get(member, nothing):
+                            reach.add(succ)
+                            if succ not in members:
+                                reach.update(out.get(succ, ()))
+                    for member in component:
+                        if member in edges:
+                            out[member] = set(reach) if len(component) > 1 else reach
+    return out
