@@ -143,10 +143,28 @@ def _escaping(cx: FunctionContext, stmt: ast.With, outline: Outline) -> list[str
     first: dict[str, bool] = {}  # name -> whether its first use after the block reads it
     # in an inline function's copy, only the copy reads the names it binds (renamed <name>_inline<k>)
     inlined = getattr(cx, INLINED_BODIES, None)
-    for name in _uses_in_order(inlined[-1] if inlined else cx.fdef.body):
-        if (name.lineno, name.col_offset) > end and name.id not in first:
-            first[name.id] = isinstance(name.ctx, ast.Load)
+    for position, name, load in _uses_of(cx, inlined[-1] if inlined else cx.fdef.body):
+        if position > end and name not in first:
+            first[name] = load
     return [var for var in outline.defined if first.get(var)]
+
+
+USES = "_uses_in_order"  # cx's attribute: id(body) -> (body, its ``_uses_in_order`` as triples)
+
+
+def _uses_of(cx: FunctionContext, body: list[ast.stmt]) -> list[tuple[tuple[int, int], str, bool]]:
+    """``_uses_in_order(body)`` as (position, name, whether it reads), made once per body of the
+    function being read: each block of it asks (a walk of the function per block was quadratic
+    in the blocks)."""
+    made = getattr(cx, USES, None)
+    if made is None:
+        made = {}
+        setattr(cx, USES, made)
+    entry = made.get(id(body))
+    if entry is None or entry[0] is not body:
+        uses = [((n.lineno, n.col_offset), n.id, isinstance(n.ctx, ast.Load)) for n in _uses_in_order(body)]
+        entry = made[id(body)] = (body, uses)
+    return entry[1]
 
 
 def _uses_in_order(stmts: list[ast.stmt]):
