@@ -495,11 +495,13 @@ class _Walker:
                 if dead:
                     for path in paths:
                         path.forget(dead, self.stable)
-                if len(paths) > 1:  # the rest of the block walked on each, then met
+                # the rest of the block walked on each, then met, while the loop's own walk left
+                # some of the budget (else the exits meet)
+                if len(paths) > 1 and self.splits:
                     self.splits -= 1
                     ends = [self.run(body[k + 1:], path) for path in paths]
                     return meet(ends[0], ends[1])
-                state = paths[0]
+                state = paths[0] if len(paths) == 1 else meet(paths[0], paths[1])
                 continue
             handler = getattr(self, kind, None)
             if handler is not None:
