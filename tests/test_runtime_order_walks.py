@@ -1,18 +1,25 @@
-"""``runtime_order`` walks the rest of a block once per exit of a loop before it at most
-``SPLITS`` times a walk (its module docstring). A loop's own walk may spend the last of them on
-the loops in its body: the rest of the block after it is then walked once, from the meet of its
-exits. The budget is what keeps the walk of loops in sequence, each with a loop in its body,
-linear in the loops rather than exponential."""
+"""How much ``runtime_order`` walks. It walks the rest of a block once per exit of a loop before
+it at most ``SPLITS`` times a walk (its module docstring). A loop's own walk may spend the last
+of them on the loops in its body: the rest of the block after it is then walked once, from the
+meet of its exits. The budget is what keeps the walk of loops in sequence, each with a loop in
+its body, linear in the loops rather than exponential. A loop walked again from the same state
+in the same context, with a budget that makes the same walk, is not walked again
+(``_Walker.exits``): the analysis is the same as with every such walk walked."""
 
 from __future__ import annotations
 
 import collections
+from pathlib import Path
 
 import pytest
 
+from conftest import EXAMPLES, load_program
+from test_runtime_order_state import attack_programs
 from nanopass.api import run_pipeline
 from nanopass.loader import load_programs
 from nanopass.passes import runtime_order
+
+GOLDEN = Path(__file__).parent / "golden"
 
 TILE = "pl.Tensor[[16, 16], pl.FP32]"
 
@@ -80,3 +87,42 @@ def test_the_walk_of_loops_in_sequence_grows_linearly(tmp_path):
     small, large = (max(walks(tmp_path, k)[1]) for k in (4, 8))
     # 146 and 406 task visits; 248 and 4,328 before the budget was checked after the loop's walk
     assert large < 4 * small, (small, large)
+
+
+def analyses(path: Path, rewalking: bool) -> tuple[list, int]:
+    """(every ``runtime_order`` result of a compile of ``path`` and its final tree, the loop walks
+    made); with ``rewalking`` every loop is walked each time the walk reaches it."""
+    results, walks = [], []
+    original, walk_loop = runtime_order._runtime_order, runtime_order._Walker.walk_loop
+
+    def recorded(program, track):
+        out = original(program, track)
+        results.append(None if out is None else (out.runtime, out.implied, out.ordered, list(out.fence_implied.values())))
+        return out
+
+    def counted(walker, loop, state):
+        walks.append(loop)
+        return walk_loop(walker, loop, state)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(runtime_order, "_runtime_order", recorded)
+        patch.setattr(runtime_order._Walker, "walk_loop", counted)
+        if rewalking:
+            patch.setattr(runtime_order._Walker, "exits", counted)
+        stages = run_pipeline(load_program(path))
+    return results + [stages[-1].tree], len(walks)
+
+
+@pytest.mark.parametrize("path", sorted(EXAMPLES.glob("*.py")) + sorted(GOLDEN.glob("*.py")), ids=lambda p: p.stem)
+def test_walking_a_loop_once_per_state_changes_no_analysis_of_an_example(path):
+    assert analyses(path, False)[0] == analyses(path, True)[0]
+
+
+@pytest.mark.parametrize("index", range(12))
+def test_walking_a_loop_once_per_state_changes_no_analysis_of_a_generated_program(index, tmp_path):
+    path = tmp_path / "generated.py"
+    path.write_text(attack_programs()[index])
+    (once, walks), (every, rewalks) = analyses(path, False), analyses(path, True)
+    assert once == every
+    if index == 1:  # (seed 0, size 120: a loop reached again from the same state, 5 times per analysis)
+        assert walks < rewalks, (walks, rewalks)
