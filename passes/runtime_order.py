@@ -85,9 +85,10 @@ view of it made without ``manual_dep`` is tracked, like any view, from ``NR``.)
 
 The facts table holds only what it must: a name whose facts are ``never_ran`` has no entry
 (``State.bind``, ``meet``), and the walk forgets a name after the last statement that reads it
-(``dead_after``; a stable name only once no other name is an alias of it), so that a new run of
-a task, which rewrites every entry naming it, and a meet cost the names in use, not every name
-bound so far.
+(``dead_after``; a stable name only once no other name is an alias of it), and a task's entry
+in ``order`` after the last statement of the function's body that sets or reads it
+(``orders_unread_after``), so that a new run of a task, which rewrites every entry naming it,
+and a meet cost the names and tasks in use, not every one so far.
 
 The analysis gives up (``None``) on a program where the relevant tasks times the statements
 exceed ``BUDGET``: a relevant task's run updates
@@ -185,6 +186,11 @@ class State:
                     if name in roots:
                         continue
                 del self.facts[name]
+
+    def forget_orders(self, tasks) -> None:
+        """The entries of ``tasks`` in ``order`` are read nowhere further on (``orders_unread_after``)."""
+        for task in tasks:
+            self.order.pop(task, None)
 
     def ran(self, task: int) -> None:
         """``task`` (a relevant one) has run: a fact about its latest run goes, and one about its
@@ -347,7 +353,7 @@ def _runtime_order(program, track: tuple) -> RuntimeOrder | None:
     reads = {s.var.name for s in stmts if s._production == "Let" and s.value._production == "ReadTensor"}
     live_reads = frozenset(reads & live_names(func.body)) if reads else frozenset()
     walker = _Walker(kernels, out, relevant, manual_dep_names(stmts, kernels), width, stable_names(func), live_reads,
-                     dead_after(func.body))
+                     dead_after(func.body), orders_unread_after(func.body, stmts, out))
     walker.run(func.body, State(walker.both, {}, {}, width=width))
     return out
 
@@ -391,6 +397,43 @@ def stable_names(func) -> frozenset:
 
     block(func.body)
     return frozenset(out)
+
+
+def orders_unread_after(body, stmts: list, out: RuntimeOrder) -> dict[int, tuple]:
+    """``id(statement of the function's body) -> the tasks whose entry in State.order no
+    statement after it sets or reads``: the entry of a task is set by its run and read only by a
+    dependency naming it (``RuntimeOrder.source_of``; a user dependency on a TaskId a name or an
+    array slot holds may name any task whose TaskId a copy or an array slot takes,
+    ``State.tids``). Only the statements of the body itself (not nested) forget: every path of
+    the walk passes each of them, so two states that meet have forgotten alike. ``stmts``: every
+    statement of the body, nested ones included, in program order."""
+    top = {id(stmt) for stmt in body}
+    last: dict[int, int] = {}  # task -> the last statement of ``body`` setting or reading its entry
+    held = set()  # the tasks whose TaskId a copy or an array slot takes
+    anywhere = -1  # the last statement of ``body`` with a dependency that may name any of them
+    k = -1
+    for stmt in stmts:
+        k += id(stmt) in top
+        kind = stmt._production
+        if kind == "Task":
+            last[out.number[id(stmt)]] = k
+        elif kind == "Let":
+            value = stmt.value.value if stmt.value._production == "SetItem" else stmt.value
+            if value._production == "Var" and value.name in out.tid_task:
+                held.add(out.tid_task[value.name])
+        if kind == "Task" or kind == "HostFence":
+            for dep in stmt.deps:
+                n = out.source_of(dep)
+                if n is not None:
+                    last[n] = k
+                elif dep._production in ("DepVar", "DepItem"):
+                    anywhere = k
+    unread: dict[int, list] = {}
+    for task, at in last.items():
+        at = max(at, anywhere) if task in held else at
+        if at < len(body) - 1:
+            unread.setdefault(id(body[at]), []).append(task)
+    return {key: tuple(tasks) for key, tasks in unread.items()}
 
 
 def dead_after(body) -> dict[int, tuple]:
@@ -485,7 +528,8 @@ def manual_dep_names(stmts, kernels) -> frozenset:
 
 class _Walker:
     def __init__(self, kernels, out: RuntimeOrder, relevant: int, untracked: frozenset = frozenset(), width: int = 0,
-                 stable: frozenset = frozenset(), live_reads: frozenset = frozenset(), dead: dict | None = None):
+                 stable: frozenset = frozenset(), live_reads: frozenset = frozenset(), dead: dict | None = None,
+                 unread_orders: dict | None = None):
         self.kernels = kernels
         self.out = out
         self.relevant = relevant
@@ -499,6 +543,7 @@ class _Walker:
         self.stable = stable  # the names bound at most once in a walk (``stable_names``)
         self.live_reads = live_reads  # the host element reads remove_dead_values keeps
         self.dead = dead or {}  # ``dead_after``: the names to forget after a statement
+        self.unread_orders = unread_orders or {}  # ``orders_unread_after``: the tasks whose order to forget
         # (a loop, its entry state, the walk's scalars, unrolled and manual) -> [(the split budget
         # before its walk, the budget the walk spent, its exits)]: ``exits``
         self.walked: dict[tuple, list] = {}
@@ -507,11 +552,14 @@ class _Walker:
         for k, stmt in enumerate(body):
             kind = stmt._production
             dead = self.dead.get(id(stmt))
+            unread = self.unread_orders.get(id(stmt))
             if (kind == "For" or kind == "While") and self.splits and k + 1 < len(body):
                 paths = self.exits(stmt, state)
-                if dead:
-                    for path in paths:
+                for path in paths:
+                    if dead:
                         path.forget(dead, self.stable)
+                    if unread:
+                        path.forget_orders(unread)
                 # the rest of the block walked on each, then met, while the loop's own walk left
                 # some of the budget (else the exits meet)
                 if len(paths) > 1 and self.splits:
@@ -525,6 +573,8 @@ class _Walker:
                 state = handler(stmt, state)
             if dead:
                 state.forget(dead, self.stable)
+            if unread:
+                state.forget_orders(unread)
         return state
 
     def Let(self, let, state: State) -> State:

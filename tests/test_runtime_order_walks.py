@@ -4,7 +4,9 @@ of them on the loops in its body: the rest of the block after it is then walked 
 meet of its exits. The budget is what keeps the walk of loops in sequence, each with a loop in
 its body, linear in the loops rather than exponential. A loop walked again from the same state
 in the same context, with a budget that makes the same walk, is not walked again
-(``_Walker.exits``): the analysis is the same as with every such walk walked."""
+(``_Walker.exits``), and a task's ``order`` entry is forgotten after the last statement of the
+function's body that reads it (``orders_unread_after``): the analysis is the same as with every
+such walk walked, and as with no entry forgotten."""
 
 from __future__ import annotations
 
@@ -12,8 +14,10 @@ import collections
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
 
-from conftest import EXAMPLES, load_program
+from conftest import EXAMPLES, fuzz_budget, load_program
+from program_gen import control_flow_programs
 from test_runtime_order_state import attack_programs
 from nanopass.api import run_pipeline
 from nanopass.loader import load_programs
@@ -89,11 +93,12 @@ def test_the_walk_of_loops_in_sequence_grows_linearly(tmp_path):
     assert large < 4 * small, (small, large)
 
 
-def analyses(path: Path, rewalking: bool) -> tuple[list, int]:
+def analyses(path: Path, rewalking: bool = False, forgetting_orders: bool = True) -> tuple[list, int, int]:
     """(every ``runtime_order`` result of a compile of ``path`` and its final tree, the loop walks
-    made); with ``rewalking`` every loop is walked each time the walk reaches it."""
-    results, walks = [], []
-    original, walk_loop = runtime_order._runtime_order, runtime_order._Walker.walk_loop
+    made, the order entries a new run rewrites, summed); with ``rewalking`` every loop is walked
+    each time the walk reaches it; without ``forgetting_orders`` no order entry is forgotten."""
+    results, walks, entries = [], [], []
+    original, walk_loop, ran = runtime_order._runtime_order, runtime_order._Walker.walk_loop, runtime_order.State.ran
 
     def recorded(program, track):
         out = original(program, track)
@@ -104,25 +109,46 @@ def analyses(path: Path, rewalking: bool) -> tuple[list, int]:
         walks.append(loop)
         return walk_loop(walker, loop, state)
 
+    def counted_ran(state, task):
+        entries.append(len(state.order))
+        return ran(state, task)
+
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(runtime_order, "_runtime_order", recorded)
         patch.setattr(runtime_order._Walker, "walk_loop", counted)
+        patch.setattr(runtime_order.State, "ran", counted_ran)
         if rewalking:
             patch.setattr(runtime_order._Walker, "exits", counted)
+        if not forgetting_orders:
+            patch.setattr(runtime_order, "orders_unread_after", lambda body, stmts, out: {})
         stages = run_pipeline(load_program(path))
-    return results + [stages[-1].tree], len(walks)
+    return results + [stages[-1].tree], len(walks), sum(entries)
 
 
 @pytest.mark.parametrize("path", sorted(EXAMPLES.glob("*.py")) + sorted(GOLDEN.glob("*.py")), ids=lambda p: p.stem)
-def test_walking_a_loop_once_per_state_changes_no_analysis_of_an_example(path):
-    assert analyses(path, False)[0] == analyses(path, True)[0]
+def test_no_rewalk_and_no_forgotten_order_changes_an_analysis_of_an_example(path):
+    analysis = analyses(path)[0]
+    assert analysis == analyses(path, rewalking=True)[0]
+    assert analysis == analyses(path, forgetting_orders=False)[0]
 
 
 @pytest.mark.parametrize("index", range(12))
-def test_walking_a_loop_once_per_state_changes_no_analysis_of_a_generated_program(index, tmp_path):
+def test_no_rewalk_and_no_forgotten_order_changes_an_analysis_of_a_generated_program(index, tmp_path):
     path = tmp_path / "generated.py"
     path.write_text(attack_programs()[index])
-    (once, walks), (every, rewalks) = analyses(path, False), analyses(path, True)
-    assert once == every
+    (analysis, walks, entries), (rewalked, rewalks, _), (remembered, _, remembered_entries) = (
+        analyses(path), analyses(path, rewalking=True), analyses(path, forgetting_orders=False))
+    assert analysis == rewalked == remembered
     if index == 1:  # (seed 0, size 120: a loop reached again from the same state, 5 times per analysis)
         assert walks < rewalks, (walks, rewalks)
+    if index == 11:  # (seed 5, size 120: 241 entries rewritten against 1,145 with none forgotten)
+        assert entries < 0.8 * remembered_entries, (entries, remembered_entries)
+
+
+@settings(max_examples=fuzz_budget(20), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(control_flow_programs())
+def test_no_rewalk_and_no_forgotten_order_changes_an_analysis_of_a_random_program(tmp_path_factory, source):
+    (path := tmp_path_factory.mktemp("p") / "generated.py").write_text(source)
+    analysis = analyses(path)[0]
+    assert analysis == analyses(path, rewalking=True)[0]
+    assert analysis == analyses(path, forgetting_orders=False)[0]
