@@ -18,14 +18,13 @@ from hypothesis import HealthCheck, given, settings
 
 from conftest import EXAMPLES, fuzz_budget, load_program
 from program_gen import control_flow_programs
+from test_lean_edges import TILE, chain_program
 from test_runtime_order_state import attack_programs
 from nanopass.api import run_pipeline
 from nanopass.loader import load_programs
 from nanopass.passes import runtime_order
 
 GOLDEN = Path(__file__).parent / "golden"
-
-TILE = "pl.Tensor[[16, 16], pl.FP32]"
 
 
 def loops_in_sequence(k: int) -> str:
@@ -38,25 +37,7 @@ def loops_in_sequence(k: int) -> str:
                   "                y = self.acc(x, y)",
                   "            t = self.step(y, t)",
                   "        x = self.step(t, x)"]
-    body = "\n".join(lines)
-    return f"""import nanopass.dsl as pl
-
-
-@pl.program
-class Loops:
-    @pl.function(type=pl.FunctionType.AIV)
-    def acc(self, x: {TILE}, y: pl.InOut[{TILE}]) -> {TILE}:
-        return y
-
-    @pl.function(type=pl.FunctionType.AIV)
-    def step(self, y: {TILE}, t: pl.InOut[{TILE}]) -> {TILE}:
-        return t
-
-    @pl.function(type=pl.FunctionType.Orchestration)
-    def orch(self, x: pl.InOut[{TILE}], y: pl.InOut[{TILE}], t: pl.InOut[{TILE}], n: pl.Scalar[pl.INT64]) -> {TILE}:
-{body}
-        return y
-"""
+    return chain_program("\n".join(lines), x=f"pl.InOut[{TILE}]")
 
 
 def walks(tmp_path, k: int) -> tuple[list, list]:
