@@ -49,17 +49,20 @@ Merges (if results, loop headers, the state after an ``if`` or a loop) intersect
 iteration is walked from the state before the loop, and the later ones from a header state
 walked to a fixpoint from the end of the first (the sets only shrink); after the loop, the state
 before it meets that header, unless the loop certainly runs. Where such a loop is not the last
-statement of its block, the rest of the block is walked from each of the two states and the
-ends meet instead (at most ``SPLITS`` times a walk): a task after the loop is ordered after what
-each path orders it after, through whichever values. Some loops are walked iteration by
-iteration instead, with no back edge and their scalars known in each iteration, so that an
-``if`` on them takes one branch (``iterations``): a loop of constant bounds with one iteration;
-one of at most ``UNROLL`` iterations (with the loops so walked around it) that has an ``if`` on
-its variable, swaps or rotates its carries, or sets an array slot at its variable; a ``while``
-whose carries, computed from constants, end it within ``UNROLL`` iterations. A task's results
-are the intersection over every walk of it. A ``Let`` copy keeps its value's facts (shares
-them, below); every other value starts from ``NR`` (a view's lookups may miss the entries of
-its base).
+statement of its block, the rest of the block is walked from each of the two states and the ends
+meet instead (at most ``SPLITS`` times a walk): a task after the loop is ordered after what each
+path orders it after, through whichever values (a loop's own walk may spend the last of the
+budget: the rest is then walked once, from the meet of its exits). A loop the walk reaches again
+from an equal state, in the same context, with a budget that makes the same walk, is not walked
+again: its exits are those of the first walk (``_Walker.exits``). Some loops are walked
+iteration by iteration instead, with no back edge and their scalars known in each iteration, so
+that an ``if`` on them takes one branch (``iterations``): a loop of constant bounds with one
+iteration; one of at most ``UNROLL`` iterations (with the loops so walked around it) that has an
+``if`` on its variable, swaps or rotates its carries, or sets an array slot at its variable; a
+``while`` whose carries, computed from constants, end it within ``UNROLL`` iterations. A task's
+results are the intersection over every walk of it. A ``Let`` copy keeps its value's facts
+(shares them, below); every other value starts from ``NR`` (a view's lookups may miss the
+entries of its base).
 
 Names of one tensor share its facts (``State.alias``): a copy, a task's result on its Out or
 InOut argument, a loop carry or result that holds a tensor with a *stable* name (a parameter, or
@@ -82,9 +85,10 @@ view of it made without ``manual_dep`` is tracked, like any view, from ``NR``.)
 
 The facts table holds only what it must: a name whose facts are ``never_ran`` has no entry
 (``State.bind``, ``meet``), and the walk forgets a name after the last statement that reads it
-(``dead_after``; a stable name only once no other name is an alias of it), so that a new run of
-a task, which rewrites every entry naming it, and a meet cost the names in use, not every name
-bound so far.
+(``dead_after``; a stable name only once no other name is an alias of it), and a task's entry
+in ``order`` after the last statement of the function's body that sets or reads it
+(``orders_unread_after``), so that a new run of a task, which rewrites every entry naming it,
+and a meet cost the names and tasks in use, not every one so far.
 
 The analysis gives up (``None``) on a program where the relevant tasks times the statements
 exceed ``BUDGET``: a relevant task's run updates
@@ -183,6 +187,11 @@ class State:
                         continue
                 del self.facts[name]
 
+    def forget_orders(self, tasks) -> None:
+        """The entries of ``tasks`` in ``order`` are read nowhere further on (``orders_unread_after``)."""
+        for task in tasks:
+            self.order.pop(task, None)
+
     def ran(self, task: int) -> None:
         """``task`` (a relevant one) has run: a fact about its latest run goes, and one about its
         older runs stays where the fact held every run of it (they are the older runs now)."""
@@ -191,15 +200,20 @@ class State:
         self.never_ran = _rerun(self.never_ran, latest, both)
         self.done = _rerun(self.done, latest, both)
         kept, moved = ~both, latest ^ both  # (_rerun, inlined: called for every fact naming the task)
-        for table in (self.facts, self.order):
-            for key, held in table.items():
-                if held & both:
-                    table[key] = held & kept | (moved if held & both == both else 0)
+        self.facts = {key: (held & kept | (moved if held & both == both else 0)) if held & both else held
+                      for key, held in self.facts.items()}
+        self.order = {key: (held & kept | (moved if held & both == both else 0)) if held & both else held
+                      for key, held in self.order.items()}
         for key, held in list(self.tids.items()):  # (they hold an older run now)
             if held == task:
                 del self.tids[key]
             elif isinstance(held, tuple) and task in held:
                 self.tids[key] = tuple(None if t == task else t for t in held)
+
+    def key(self) -> tuple:
+        """A hashable value equal for two states exactly when they are equal (``__eq__``)."""
+        return (self.never_ran, frozenset(self.facts.items()), frozenset(self.order.items()), self.done, self.chained,
+                frozenset(self.alias.items()), frozenset(self.tids.items()))
 
     def __eq__(self, other) -> bool:
         return (self.never_ran, self.facts, self.order, self.done, self.chained, self.alias, self.tids) == (
@@ -214,18 +228,24 @@ def _rerun(held: int, latest: int, both: int) -> int:
 
 def meet(a: State, b: State) -> State:
     never_ran = a.never_ran & b.never_ran
-    alias = dict(a.alias.items() & b.alias.items())
-    # A name whose facts both sides store alike keeps them (a name with facts of its own is no
-    # alias): only the names the two sides differ on are met one by one (``State.of``, inlined).
-    facts = dict(a.facts.items() & b.facts.items())
     a_facts, a_alias, a_never, b_facts, b_alias, b_never = a.facts, a.alias, a.never_ran, b.facts, b.alias, b.never_ran
-    for n in (a_facts.keys() | b_facts.keys() | a_alias.keys() | b_alias.keys()) - alias.keys() - facts.keys():
-        held = a_facts.get(a_alias.get(n, n), a_never) & b_facts.get(b_alias.get(n, n), b_never)
-        if held != never_ran:  # (absent: never_ran, as ``State.bind`` leaves it)
-            facts[n] = held
-    order = dict(a.order.items() & b.order.items())
+    if a_facts == b_facts and a_alias == b_alias:  # (every name is stored alike: the loop below has none)
+        facts, alias = dict(a_facts), dict(a_alias)
+    else:
+        alias = dict(a_alias.items() & b_alias.items())
+        # A name whose facts both sides store alike keeps them (a name with facts of its own is no
+        # alias): only the names the two sides differ on are met one by one (``State.of``, inlined).
+        facts = dict(a_facts.items() & b_facts.items())
+        for n in (a_facts.keys() | b_facts.keys() | a_alias.keys() | b_alias.keys()) - alias.keys() - facts.keys():
+            held = a_facts.get(a_alias.get(n, n), a_never) & b_facts.get(b_alias.get(n, n), b_never)
+            if held != never_ran:  # (absent: never_ran, as ``State.bind`` leaves it)
+                facts[n] = held
     a_order, b_order = a.order, b.order
-    order.update({t: a_order.get(t, a_never) & b_order.get(t, b_never) for t in (a_order.keys() | b_order.keys()) - order.keys()})
+    if a_order == b_order:
+        order = dict(a_order)
+    else:
+        order = dict(a_order.items() & b_order.items())
+        order.update({t: a_order.get(t, a_never) & b_order.get(t, b_never) for t in (a_order.keys() | b_order.keys()) - order.keys()})
     tids = {}
     for name, held in a.tids.items():
         other = b.tids.get(name)
@@ -333,7 +353,7 @@ def _runtime_order(program, track: tuple) -> RuntimeOrder | None:
     reads = {s.var.name for s in stmts if s._production == "Let" and s.value._production == "ReadTensor"}
     live_reads = frozenset(reads & live_names(func.body)) if reads else frozenset()
     walker = _Walker(kernels, out, relevant, manual_dep_names(stmts, kernels), width, stable_names(func), live_reads,
-                     dead_after(func.body))
+                     dead_after(func.body), orders_unread_after(func.body, stmts, out))
     walker.run(func.body, State(walker.both, {}, {}, width=width))
     return out
 
@@ -377,6 +397,43 @@ def stable_names(func) -> frozenset:
 
     block(func.body)
     return frozenset(out)
+
+
+def orders_unread_after(body, stmts: list, out: RuntimeOrder) -> dict[int, tuple]:
+    """``id(statement of the function's body) -> the tasks whose entry in State.order no
+    statement after it sets or reads``: the entry of a task is set by its run and read only by a
+    dependency naming it (``RuntimeOrder.source_of``; a user dependency on a TaskId a name or an
+    array slot holds may name any task whose TaskId a copy or an array slot takes,
+    ``State.tids``). Only the statements of the body itself (not nested) forget: every path of
+    the walk passes each of them, so two states that meet have forgotten alike. ``stmts``: every
+    statement of the body, nested ones included, in program order."""
+    top = {id(stmt) for stmt in body}
+    last: dict[int, int] = {}  # task -> the last statement of ``body`` setting or reading its entry
+    held = set()  # the tasks whose TaskId a copy or an array slot takes
+    anywhere = -1  # the last statement of ``body`` with a dependency that may name any of them
+    k = -1
+    for stmt in stmts:
+        k += id(stmt) in top
+        kind = stmt._production
+        if kind == "Task":
+            last[out.number[id(stmt)]] = k
+        elif kind == "Let":
+            value = stmt.value.value if stmt.value._production == "SetItem" else stmt.value
+            if value._production == "Var" and value.name in out.tid_task:
+                held.add(out.tid_task[value.name])
+        if kind == "Task" or kind == "HostFence":
+            for dep in stmt.deps:
+                n = out.source_of(dep)
+                if n is not None:
+                    last[n] = k
+                elif dep._production in ("DepVar", "DepItem"):
+                    anywhere = k
+    unread: dict[int, list] = {}
+    for task, at in last.items():
+        at = max(at, anywhere) if task in held else at
+        if at < len(body) - 1:
+            unread.setdefault(id(body[at]), []).append(task)
+    return {key: tuple(tasks) for key, tasks in unread.items()}
 
 
 def dead_after(body) -> dict[int, tuple]:
@@ -471,7 +528,8 @@ def manual_dep_names(stmts, kernels) -> frozenset:
 
 class _Walker:
     def __init__(self, kernels, out: RuntimeOrder, relevant: int, untracked: frozenset = frozenset(), width: int = 0,
-                 stable: frozenset = frozenset(), live_reads: frozenset = frozenset(), dead: dict | None = None):
+                 stable: frozenset = frozenset(), live_reads: frozenset = frozenset(), dead: dict | None = None,
+                 unread_orders: dict | None = None):
         self.kernels = kernels
         self.out = out
         self.relevant = relevant
@@ -485,27 +543,38 @@ class _Walker:
         self.stable = stable  # the names bound at most once in a walk (``stable_names``)
         self.live_reads = live_reads  # the host element reads remove_dead_values keeps
         self.dead = dead or {}  # ``dead_after``: the names to forget after a statement
+        self.unread_orders = unread_orders or {}  # ``orders_unread_after``: the tasks whose order to forget
+        # (a loop, its entry state, the walk's scalars, unrolled and manual) -> [(the split budget
+        # before its walk, the budget the walk spent, its exits)]: ``exits``
+        self.walked: dict[tuple, list] = {}
 
     def run(self, body, state: State) -> State:
         for k, stmt in enumerate(body):
             kind = stmt._production
             dead = self.dead.get(id(stmt))
+            unread = self.unread_orders.get(id(stmt))
             if (kind == "For" or kind == "While") and self.splits and k + 1 < len(body):
                 paths = self.exits(stmt, state)
-                if dead:
-                    for path in paths:
+                for path in paths:
+                    if dead:
                         path.forget(dead, self.stable)
-                if len(paths) > 1:  # the rest of the block walked on each, then met
+                    if unread:
+                        path.forget_orders(unread)
+                # the rest of the block walked on each, then met, while the loop's own walk left
+                # some of the budget (else the exits meet)
+                if len(paths) > 1 and self.splits:
                     self.splits -= 1
                     ends = [self.run(body[k + 1:], path) for path in paths]
                     return meet(ends[0], ends[1])
-                state = paths[0]
+                state = paths[0] if len(paths) == 1 else meet(paths[0], paths[1])
                 continue
             handler = getattr(self, kind, None)
             if handler is not None:
                 state = handler(stmt, state)
             if dead:
                 state.forget(dead, self.stable)
+            if unread:
+                state.forget_orders(unread)
         return state
 
     def Let(self, let, state: State) -> State:
@@ -707,7 +776,27 @@ class _Walker:
 
     def exits(self, loop, state: State) -> list:
         """The state after the loop: one, or two for a loop that may not run (the state before
-        it, and the state after one or more iterations), each with the loop's results."""
+        it, and the state after one or more iterations), each with the loop's results.
+
+        A walk depends on the loop, the state before it, the walk's scalars, the loops unrolled
+        and the MANUAL scopes around it, and on the split budget only through whether it is
+        left at each loop that splits (``run``): a walk with budget ``b`` that spent ``s`` is
+        the same walk from any budget ``b`` or, where it never ran out (``s < b``), any budget of
+        ``s`` or more. Such a walk is not walked again: its exits are those of the first, the
+        budget goes down by the same ``s``, and what it would record about tasks is recorded
+        (``_meet`` of the same values changes nothing)."""
+        key = (id(loop), state.key(), frozenset(self.values.items()), self.unrolled, self.manual)
+        budget = self.splits
+        for before, spent, paths in self.walked.get(key, ()):
+            if budget == before or spent < before and budget >= spent:
+                self.splits -= spent
+                return [path.copy() for path in paths]
+        paths = self.walk_loop(loop, state)
+        self.walked.setdefault(key, []).append((budget, budget - self.splits, [path.copy() for path in paths]))
+        return paths
+
+    def walk_loop(self, loop, state: State) -> list:
+        """``exits``, walked."""
         iterations = self.iterations(loop)
         if iterations is not None:  # each iteration walked in turn (no back edge)
             header = self.enter(loop, state, None)

@@ -29,7 +29,13 @@ def if_chain(k: int, chained_readers: bool) -> str:
             lines.append("            t = self.step(y, t)")
         else:
             lines += [f"            s{i} = pl.create_tensor([16, 16], dtype=pl.FP32)", f"            s{i} = self.step(y, s{i})"]
-    body = "\n".join(lines)
+    return chain_program("\n".join(lines))
+
+
+def chain_program(body: str, x: str = TILE) -> str:
+    """A program of two kernels, ``acc`` (an InOut ``y`` after an input) and ``step`` (an InOut
+    ``t`` after an input), whose orchestration function ``orch(x, y, t, n)`` (``x`` of type
+    ``x``, ``y`` and ``t`` InOut, a scalar ``n``) runs ``body`` and returns ``y``."""
     return f"""import nanopass.dsl as pl
 
 
@@ -44,7 +50,7 @@ class Chain:
         return t
 
     @pl.function(type=pl.FunctionType.Orchestration)
-    def orch(self, x: {TILE}, y: pl.InOut[{TILE}], t: pl.InOut[{TILE}], n: pl.Scalar[pl.INT64]) -> {TILE}:
+    def orch(self, x: {x}, y: pl.InOut[{TILE}], t: pl.InOut[{TILE}], n: pl.Scalar[pl.INT64]) -> {TILE}:
 {body}
         return y
 """
