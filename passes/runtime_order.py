@@ -91,9 +91,9 @@ in ``order`` after the last statement of the function's body that sets or reads 
 and a meet cost the names and tasks in use, not every one so far.
 
 The analysis gives up (``None``) on a program where the relevant tasks times the statements
-exceed ``BUDGET``: a relevant task's run updates
-every fact that names it, so the walk costs up to that product (a program of thousands of
-compiler edges keeps them as the hazard passes made them).
+exceed its ``budget`` (``BUDGET``, or ``PER_EDGE`` per dependency entry where that is more): a
+relevant task's run updates every fact that names it, so the walk costs up to that product (a
+program past it keeps its edges as the hazard passes made them).
 """
 
 from __future__ import annotations
@@ -108,6 +108,7 @@ from .remove_dead_values import RemoveDeadValues
 from .util import BODY_FIELDS, binders_of, iter_stmts, last_yield, static_trip_count, unscoped, var_reads
 
 BUDGET = 300_000
+PER_EDGE = 100  # and the walk may cost this much per dependency entry of the program (``budget``)
 UNROLL = 8  # at most this many iterations of loops of constant bounds walked one by one, nested
 SPLITS = 16  # at most this many loops whose exits are walked apart (see ``_Walker.run``)
 WRITES = (ArgDir.InOut, ArgDir.OutputExisting)
@@ -325,9 +326,11 @@ def _runtime_order(program, track: tuple) -> RuntimeOrder | None:
     for task in track:
         relevant |= 1 << number[id(task)]
     cell_deps = []
+    edges = 0
     for s in stmts:
         kind = s._production
         if kind == "Task" or kind == "Dummy" or kind == "HostFence":
+            edges += len(s.deps)
             for dep in s.deps:
                 if dep._production == "CellDep":
                     cell_deps.append(dep)
@@ -337,7 +340,8 @@ def _runtime_order(program, track: tuple) -> RuntimeOrder | None:
         elif kind == "Let" and s.value._production == "SetItem" and s.value.value._production == "Var":
             n = tid_task.get(s.value.value.name)  # (a task whose TaskId an array slot holds)
             relevant |= 0 if n is None else 1 << n
-    if gives_up_before_cells(relevant, stmts):
+    limit = budget(edges)
+    if gives_up_before_cells(relevant, stmts, limit):
         return None
     joins = {}
     for cell, joined in join_cells(func).items():
@@ -347,7 +351,7 @@ def _runtime_order(program, track: tuple) -> RuntimeOrder | None:
     out = RuntimeOrder(tasks, number, tid_task, latest_run_cells(func, tid_task), joins)
     for n in map(out.source_of, cell_deps):
         relevant |= 0 if n is None else 1 << n
-    if relevant.bit_count() * len(stmts) > BUDGET:
+    if relevant.bit_count() * len(stmts) > limit:
         return None
     width = len(tasks)
     reads = {s.var.name for s in stmts if s._production == "Let" and s.value._production == "ReadTensor"}
@@ -358,10 +362,21 @@ def _runtime_order(program, track: tuple) -> RuntimeOrder | None:
     return out
 
 
-def gives_up_before_cells(relevant: int, stmts: list) -> bool:
-    """Whether the relevant tasks no cell names (``relevant``) alone exceed the budget for
-    ``stmts``: the relevant tasks, a superset, then do too, and the analysis gives up."""
-    return relevant.bit_count() * len(stmts) > BUDGET
+def budget(edges: int) -> int:
+    """What the walk may cost (relevant tasks times statements) in a program of ``edges``
+    dependency entries: ``BUDGET``, or ``PER_EDGE`` per entry where that is more. The entries are
+    what the lean passes may remove, and each costs the rest of the compile (and the runtime) its
+    share: a program whose hazards made quadratically many edges (each write after every earlier
+    read of a buffer it may be) has them proved implied, at a cost in proportion to them, where a
+    fixed budget left them all (19,900 insertions for 199 needed in one such program of 200
+    blocks)."""
+    return max(BUDGET, PER_EDGE * edges)
+
+
+def gives_up_before_cells(relevant: int, stmts: list, limit: int) -> bool:
+    """Whether the relevant tasks no cell names (``relevant``) alone exceed the budget ``limit``
+    for ``stmts``: the relevant tasks, a superset, then do too, and the analysis gives up."""
+    return relevant.bit_count() * len(stmts) > limit
 
 
 def live_names(body) -> frozenset:
@@ -694,21 +709,8 @@ class _Walker:
         # what each dependency waits for: 2 every run of its task, 1 its latest run
         strength = [0 if s is None else 2 if j and not state.chained >> s & 1 else 1 for s, j in zip(sources, joins)]
         through = [0 if s is None else (1 << s) | (j << (self.width + s)) | state.after(s) for s, j in zip(sources, joins)]
-        implied = set()
-        for i, s in enumerate(sources):
-            if s is None:
-                continue
-            if any(o == s and (strength[j] > strength[i] or (strength[j] == strength[i] and j < i))
-                   for j, o in enumerate(sources) if j != i):
-                implied.add(i)  # another edge waits for the same runs (the first one stays)
-                continue
-            others = lookups
-            for t, o in zip(through, sources):
-                if o is not None and o != s:
-                    others |= t
-            need = (1 << s) | (joins[i] << (self.width + s))
-            if self.closed(others, state) & need == need:
-                implied.add(i)
+        implied = implied_positions(sources, joins, strength, through, lookups, self.width,
+                                    lambda bits: self.closed(bits, state))
         return sources, through, implied
 
     def closed(self, bits: int, state: State) -> int:
@@ -991,3 +993,35 @@ def _value(expr, state: State) -> int:
 def _yielded(body, k: int, state: State) -> int:
     yld = last_yield(body)
     return _value(yld.values[k], state) if yld is not None and k < len(yld.values) else state.never_ran
+
+
+def implied_positions(sources: list, joins: list, strength: list, through: list, lookups: int, width: int,
+                      closed) -> set:
+    """The positions of the implied dependencies (``_Walker.implied``): of those naming the same
+    task, all but the first of the strongest (``strength``: 2 every run, 1 the latest run); and
+    one that stays, where ``closed`` of what the lookups and the dependencies on every other task
+    order after (``through``) holds the runs it waits for. Grouped by task, the groups' orders
+    ORed as a prefix and a suffix: linear in the dependencies (a pairwise comparison was
+    quadratic: a task with 400 compiler edges)."""
+    best: dict[int, int] = {}  # task -> the position of the dependency on it that stays
+    group: dict[int, int] = {}  # task -> what the dependencies on it order after
+    for i, s in enumerate(sources):
+        if s is None:
+            continue
+        b = best.get(s)
+        if b is None or strength[i] > strength[b]:
+            best[s] = i
+        group[s] = group.get(s, 0) | through[i]
+    implied = {i for i, s in enumerate(sources) if s is not None and best[s] != i}
+    named = list(group)
+    suffix = [0] * (len(named) + 1)
+    for k in range(len(named) - 1, -1, -1):
+        suffix[k] = suffix[k + 1] | group[named[k]]
+    prefix = lookups
+    for k, s in enumerate(named):
+        i = best[s]
+        need = (1 << s) | (joins[i] << (width + s))
+        if closed(prefix | suffix[k + 1]) & need == need:
+            implied.add(i)
+        prefix |= group[s]
+    return implied

@@ -131,10 +131,10 @@ def check_same_stages_with_shortcuts_off(path: Path) -> None:
     liveness, ``runtime_order`` finds the cells before it gives up (at budgets that make it give
     up on some programs and on none)."""
     assert stage_trees(path, []) == stage_trees(path, [(drop_unwaited_dummies, "waited_by_effects", lambda s, d: False)])
-    for budget in (20, 200, runtime_order.BUDGET):
-        fast = stage_trees(path, [(runtime_order, "BUDGET", budget)])
-        full = stage_trees(path, [(runtime_order, "BUDGET", budget),
-                                  (runtime_order, "gives_up_before_cells", lambda relevant, stmts: False)])
+    for budget, per_edge in ((20, 0), (200, 0), (runtime_order.BUDGET, runtime_order.PER_EDGE)):
+        limits = [(runtime_order, "BUDGET", budget), (runtime_order, "PER_EDGE", per_edge)]
+        fast = stage_trees(path, limits)
+        full = stage_trees(path, limits + [(runtime_order, "gives_up_before_cells", lambda relevant, stmts, limit: False)])
         assert fast == full, budget
 
 
