@@ -390,33 +390,30 @@ class Access:
         covers = "{" + ",".join(sorted(self.covers)) + "}" if self.covers else ""
         return f"Access(t{self.site}{runs} {'W' if self.write else 'R'} {self.root}{self.region!r} {self.dir.name}{covers})"
 
-    def _with(self, earlier_iteration=None, stale=None, closed=None, covers=None) -> "Access":
+    def _with(self, earlier_iteration: frozenset, stale: bool, closed: bool, covers: frozenset) -> "Access":
         # (``Access(...)`` with the first seven fields copied, key included: the walk makes many)
         new = _new_access(Access)
         new.site, new.write, new.root, new.region = self.site, self.write, self.root, self.region
         new.dir, new.scope, new.parallel = self.dir, self.scope, self.parallel
-        new.earlier_iteration = self.earlier_iteration if earlier_iteration is None else earlier_iteration
-        new.stale = self.stale if stale is None else stale
-        new.closed = self.closed if closed is None else closed
-        new.covers = self.covers if covers is None else covers
-        new._key = self._key[:7] + (new.earlier_iteration, new.stale, new.closed, new.covers)
+        new.earlier_iteration, new.stale, new.closed, new.covers = earlier_iteration, stale, closed, covers
+        new._key = self._key[:7] + (earlier_iteration, stale, closed, covers)
         new.__hash__ = hash(new._key).__index__
         return new
 
     def retagged(self, earlier_iteration: frozenset) -> "Access":
-        return self._with(earlier_iteration=earlier_iteration)
+        return self._with(earlier_iteration, self.stale, self.closed, self.covers)
 
     def older(self) -> "Access":
         """This fact once its site has run again: it stands for runs before the latest."""
-        return self._with(stale=True)
+        return self._with(self.earlier_iteration, True, self.closed, self.covers)
 
     def ended(self) -> "Access":
         """This fact once its manual scope's instance has ended."""
-        return self._with(closed=True)
+        return self._with(self.earlier_iteration, self.stale, True, self.covers)
 
     def covered(self, covers: frozenset) -> "Access":
         """This fact with the TaskId values that hold its runs replaced."""
-        return self._with(covers=covers)
+        return self._with(self.earlier_iteration, self.stale, self.closed, covers)
 
     @property
     def published(self) -> bool:
