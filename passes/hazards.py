@@ -823,7 +823,10 @@ def find_hazards(
         # true fixpoint: starting there keeps nested loops from re-iterating (not in a pass that
         # follows gained facts only: its head holds what they become, not the whole head).
         cached = () if state.following else heads.get((key, id(outer)), ())
-        grown = [e for e in cached if live.add(e)]  # what the fixpoint adds to the head
+        grown = []  # what the fixpoint adds to the head
+        for e in cached:
+            if live.add(e):
+                grown.append(e)
         new: list[Access] = []  # what the last pass added to the head
         added: set[Access] = set()  # what the passes that end the walk added and removed (set by the first pass)
         removed: list[Access] = []
@@ -843,7 +846,10 @@ def find_hazards(
                 if par:
                     plus = retagged(plus, key, True)
                 added, removed = set(plus), minus  # what the passes that end the walk added and removed
-            new = [e for e in plus if live.add(e)]
+            new = []
+            for e in plus:  # (a loop: no comprehension made per pass)
+                if live.add(e):
+                    new.append(e)
             if not new:
                 break
             grown += new
