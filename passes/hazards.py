@@ -903,13 +903,23 @@ def _gen(mine: list[Access], certain: set[Access]) -> list[Access]:
     """The accesses of one task that ``find_hazards`` makes live, in order: ``mine`` less each
     read that a later certain write of the same task supersedes (an InOut argument's own read):
     added, it would only be killed again, to the same live state."""
-    kills = [(i, w) for i, w in enumerate(mine) if w.write and w in certain]
+    kills = []
+    for i, w in enumerate(mine):
+        if w.write and w in certain:
+            kills.append((i, w))
     if not kills:
         return mine
-    return [
-        a for k, a in enumerate(mine)
-        if a.write or not any(i > k and w.root == a.root and covers(w.region, a.region) for i, w in kills)
-    ]
+    out = []
+    for k, a in enumerate(mine):
+        if not a.write:
+            for i, w in kills:
+                if i > k and w.root == a.root and covers(w.region, a.region):
+                    break  # (superseded)
+            else:
+                out.append(a)
+            continue
+        out.append(a)
+    return out
 
 
 def _prewalk(body) -> tuple[dict[str, frozenset], bool]:
@@ -923,7 +933,7 @@ def _prewalk(body) -> tuple[dict[str, frozenset], bool]:
         nonlocal reads
         for stmt in stmts:
             kind = stmt._production
-            if loops:
+            if loops and (kind == "Task" or kind == "Let" or kind == "Alloc"):  # (no other statement allocates)
                 out.update(dict.fromkeys(allocated_by(stmt), loops))
             if kind == "Let" and stmt.value._production == "ReadTensor":
                 reads = True
@@ -1245,17 +1255,25 @@ def _written_roots(func, store: dict, untracked: set[str]) -> set[str]:
     """Roots some task or host element access writes (the only ones whose accesses can form a
     hazard)."""
     out: set[str] = set()
-    for stmt in iter_stmts(func.body):
-        if stmt._production == "WriteTensor" and stmt.tensor._production == "Var":
-            out |= {r for r, _ in store.get(stmt.tensor.name, ()) if r not in untracked}
-        if stmt._production != "Task":
+    add = out.add
+    for stmt in iter_stmts(func.body):  # (plain loops: no comprehension made per argument)
+        kind = stmt._production
+        if kind == "WriteTensor" and stmt.tensor._production == "Var":
+            for r, _ in store.get(stmt.tensor.name, ()):
+                if r not in untracked:
+                    add(r)
+        if kind != "Task":
             continue
         for arg in stmt.args:
             if arg.dir in WRITES and arg.value._production == "Var":
-                out |= {r for r, _ in store.get(arg.value.name, ()) if r not in untracked}
+                for r, _ in store.get(arg.value.name, ()):
+                    if r not in untracked:
+                        add(r)
         for out_binder in stmt.outs:  # a runtime-allocated output is a write of a new root
             binder = getattr(out_binder, "var", out_binder)
-            out |= {r for r, _ in store.get(binder.name, ()) if r == binder.name}
+            for r, _ in store.get(binder.name, ()):
+                if r == binder.name:
+                    add(r)
     return out
 
 

@@ -41,11 +41,10 @@ def dep_names(stmt) -> frozenset:
     compiler ``DerivedDep``; one slot of an array, ``arr[i]``, covers nothing the array covers)."""
     if not stmt.deps:
         return NONE
-    names = [
-        d.value.name
-        for d in stmt.deps
-        if d._production in ("DepVar", "DerivedDep") and d.value._production == "Var"
-    ]
+    names = []
+    for d in stmt.deps:  # (a loop: no comprehension made per statement)
+        if d._production in ("DepVar", "DerivedDep") and d.value._production == "Var":
+            names.append(d.value.name)
     return frozenset(names) if names else NONE
 
 
