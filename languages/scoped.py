@@ -77,7 +77,12 @@ def _check_bodies(body, require_scopes: bool, program=None) -> None:
                     raise VerifyError("an AUTO scope inside a manual scope", node=stmt)
                 stack.append((stmt.body, manual or stmt.mode is ScopeMode.manual))
                 continue
-            bodies = [stmt.body] if production in ("For", "While") else [stmt.then, stmt.orelse] if production == "If" else []
+            if production == "For" or production == "While":
+                bodies = (stmt.body,)
+            elif production == "If":
+                bodies = (stmt.then, stmt.orelse)
+            else:  # (no body: the usual statement)
+                continue
             for branch in bodies:
                 if require_scopes and not manual and branch and not _is_scope(branch):
                     if program is None or not _keeps_its_buffers(branch, program, held):

@@ -390,33 +390,30 @@ class Access:
         covers = "{" + ",".join(sorted(self.covers)) + "}" if self.covers else ""
         return f"Access(t{self.site}{runs} {'W' if self.write else 'R'} {self.root}{self.region!r} {self.dir.name}{covers})"
 
-    def _with(self, earlier_iteration=None, stale=None, closed=None, covers=None) -> "Access":
+    def _with(self, earlier_iteration: frozenset, stale: bool, closed: bool, covers: frozenset) -> "Access":
         # (``Access(...)`` with the first seven fields copied, key included: the walk makes many)
         new = _new_access(Access)
         new.site, new.write, new.root, new.region = self.site, self.write, self.root, self.region
         new.dir, new.scope, new.parallel = self.dir, self.scope, self.parallel
-        new.earlier_iteration = self.earlier_iteration if earlier_iteration is None else earlier_iteration
-        new.stale = self.stale if stale is None else stale
-        new.closed = self.closed if closed is None else closed
-        new.covers = self.covers if covers is None else covers
-        new._key = self._key[:7] + (new.earlier_iteration, new.stale, new.closed, new.covers)
+        new.earlier_iteration, new.stale, new.closed, new.covers = earlier_iteration, stale, closed, covers
+        new._key = self._key[:7] + (earlier_iteration, stale, closed, covers)
         new.__hash__ = hash(new._key).__index__
         return new
 
     def retagged(self, earlier_iteration: frozenset) -> "Access":
-        return self._with(earlier_iteration=earlier_iteration)
+        return self._with(earlier_iteration, self.stale, self.closed, self.covers)
 
     def older(self) -> "Access":
         """This fact once its site has run again: it stands for runs before the latest."""
-        return self._with(stale=True)
+        return self._with(self.earlier_iteration, True, self.closed, self.covers)
 
     def ended(self) -> "Access":
         """This fact once its manual scope's instance has ended."""
-        return self._with(closed=True)
+        return self._with(self.earlier_iteration, self.stale, True, self.covers)
 
     def covered(self, covers: frozenset) -> "Access":
         """This fact with the TaskId values that hold its runs replaced."""
-        return self._with(covers=covers)
+        return self._with(self.earlier_iteration, self.stale, self.closed, covers)
 
     @property
     def published(self) -> bool:
@@ -826,7 +823,10 @@ def find_hazards(
         # true fixpoint: starting there keeps nested loops from re-iterating (not in a pass that
         # follows gained facts only: its head holds what they become, not the whole head).
         cached = () if state.following else heads.get((key, id(outer)), ())
-        grown = [e for e in cached if live.add(e)]  # what the fixpoint adds to the head
+        grown = []  # what the fixpoint adds to the head
+        for e in cached:
+            if live.add(e):
+                grown.append(e)
         new: list[Access] = []  # what the last pass added to the head
         added: set[Access] = set()  # what the passes that end the walk added and removed (set by the first pass)
         removed: list[Access] = []
@@ -846,7 +846,10 @@ def find_hazards(
                 if par:
                     plus = retagged(plus, key, True)
                 added, removed = set(plus), minus  # what the passes that end the walk added and removed
-            new = [e for e in plus if live.add(e)]
+            new = []
+            for e in plus:  # (a loop: no comprehension made per pass)
+                if live.add(e):
+                    new.append(e)
             if not new:
                 break
             grown += new
@@ -900,13 +903,23 @@ def _gen(mine: list[Access], certain: set[Access]) -> list[Access]:
     """The accesses of one task that ``find_hazards`` makes live, in order: ``mine`` less each
     read that a later certain write of the same task supersedes (an InOut argument's own read):
     added, it would only be killed again, to the same live state."""
-    kills = [(i, w) for i, w in enumerate(mine) if w.write and w in certain]
+    kills = []
+    for i, w in enumerate(mine):
+        if w.write and w in certain:
+            kills.append((i, w))
     if not kills:
         return mine
-    return [
-        a for k, a in enumerate(mine)
-        if a.write or not any(i > k and w.root == a.root and covers(w.region, a.region) for i, w in kills)
-    ]
+    out = []
+    for k, a in enumerate(mine):
+        if not a.write:
+            for i, w in kills:
+                if i > k and w.root == a.root and covers(w.region, a.region):
+                    break  # (superseded)
+            else:
+                out.append(a)
+            continue
+        out.append(a)
+    return out
 
 
 def _prewalk(body) -> tuple[dict[str, frozenset], bool]:
@@ -920,7 +933,7 @@ def _prewalk(body) -> tuple[dict[str, frozenset], bool]:
         nonlocal reads
         for stmt in stmts:
             kind = stmt._production
-            if loops:
+            if loops and (kind == "Task" or kind == "Let" or kind == "Alloc"):  # (no other statement allocates)
                 out.update(dict.fromkeys(allocated_by(stmt), loops))
             if kind == "Let" and stmt.value._production == "ReadTensor":
                 reads = True
@@ -1242,17 +1255,25 @@ def _written_roots(func, store: dict, untracked: set[str]) -> set[str]:
     """Roots some task or host element access writes (the only ones whose accesses can form a
     hazard)."""
     out: set[str] = set()
-    for stmt in iter_stmts(func.body):
-        if stmt._production == "WriteTensor" and stmt.tensor._production == "Var":
-            out |= {r for r, _ in store.get(stmt.tensor.name, ()) if r not in untracked}
-        if stmt._production != "Task":
+    add = out.add
+    for stmt in iter_stmts(func.body):  # (plain loops: no comprehension made per argument)
+        kind = stmt._production
+        if kind == "WriteTensor" and stmt.tensor._production == "Var":
+            for r, _ in store.get(stmt.tensor.name, ()):
+                if r not in untracked:
+                    add(r)
+        if kind != "Task":
             continue
         for arg in stmt.args:
             if arg.dir in WRITES and arg.value._production == "Var":
-                out |= {r for r, _ in store.get(arg.value.name, ()) if r not in untracked}
+                for r, _ in store.get(arg.value.name, ()):
+                    if r not in untracked:
+                        add(r)
         for out_binder in stmt.outs:  # a runtime-allocated output is a write of a new root
             binder = getattr(out_binder, "var", out_binder)
-            out |= {r for r, _ in store.get(binder.name, ()) if r == binder.name}
+            for r, _ in store.get(binder.name, ()):
+                if r == binder.name:
+                    add(r)
     return out
 
 

@@ -13,7 +13,6 @@ from .kernels import kernel_table
 from .util import BODY_FIELDS, TYPE_PRODUCTIONS, carry_arrays, defined_binders, iter_stmts, var_reads
 
 H = HOISTED
-STATEMENTS = frozenset(cls._production for cls in BATCHED.classes("Stmt"))
 # Nodes that read no name (a type's extents are never printed as reads): ``number`` goes
 # no further into them. A binder is a name and its type; a carry plan and a TaskId's source
 # are terminals only.
@@ -91,41 +90,72 @@ class HoistScopeEscapes(Pass):
         self.scope_end: dict[int, int] = {}
         last_read, roots = self.last_read, self.roots
         position = 0
-        # One stack of what is left to do, statements and their own expressions alike: a
-        # statement's reads are recorded at its position, before the statements of its bodies.
+        # The statements, on a stack of what is left to do; a statement's own expressions are
+        # walked as it is met (their reads recorded at its position), before its bodies.
         stack: list = list(reversed(body))
         pop, push, extend = stack.pop, stack.append, stack.extend
-        here = -1
+        nodes: list = []  # the expressions of the statement met last, to walk
+        take, more = nodes.pop, nodes.extend
+        reading: dict[type, tuple] = {}  # statement class -> its fields that may read a name
         while stack:
-            node = pop()
-            if type(node) is int:  # the end of the scope whose id it is
-                self.scope_end[node] = position - 1
+            stmt = pop()
+            if type(stmt) is int:  # the end of the scope whose id it is
+                self.scope_end[stmt] = position - 1
                 continue
-            production = node._production
-            if production == "Var":
-                name = node.name
-                last_read[roots.get(name, name)] = here
-                continue
-            if production in READS_NOTHING:
-                continue
-            if production not in STATEMENTS:
-                extend(node._children())
-                continue
-            here = position  # a statement
+            production = stmt._production
+            here = position
             position += 1
             fields = BODY_FIELDS.get(production, ())
             if production == "Scope":
-                push(id(node))
+                push(id(stmt))
             for field in reversed(fields):
-                extend(reversed(getattr(node, field)))
-            if production != "Return":
-                for name, many in node._child_fields:
-                    if name not in fields:
-                        value = getattr(node, name)
-                        if many:
-                            extend(value)
-                        elif value is not None:
-                            push(value)
+                extend(reversed(getattr(stmt, field)))
+            if production == "Return":
+                continue
+            read_fields = reading.get(type(stmt))
+            if read_fields is None:
+                read_fields = reading[type(stmt)] = self.reading_fields(type(stmt), fields)
+            for name, many in read_fields:
+                value = getattr(stmt, name)
+                if many:
+                    more(value)
+                elif value is not None:
+                    nodes.append(value)
+            while nodes:
+                node = take()
+                kind = node._production
+                if kind == "Var":
+                    name = node.name
+                    last_read[roots.get(name, name)] = here
+                elif kind == "Arg" or kind == "DepEdge" or kind == "IterArg":  # (the usual ones: inlined)
+                    if kind == "Arg":
+                        value = node.value
+                    elif kind == "IterArg":
+                        value = node.init
+                    else:
+                        value = node.tid
+                        if node.index is not None:
+                            nodes.append(node.index)
+                    if value._production == "Var":
+                        name = value.name
+                        last_read[roots.get(name, name)] = here
+                    else:
+                        nodes.append(value)
+                elif kind not in READS_NOTHING:
+                    more(node._children())
+
+    @staticmethod
+    def reading_fields(cls: type, bodies: tuple) -> tuple:
+        """The child fields of statement class ``cls`` other than its ``bodies`` whose nodes may
+        read a name: not those whose every production reads nothing (``READS_NOTHING``: a
+        result's Binder, a carry's plan)."""
+        kinds = {spec.name: spec.kind for spec in cls._field_specs}
+        return tuple(
+            (name, many)
+            for name, many in cls._child_fields
+            if name not in bodies
+            and not all(c._production in READS_NOTHING for c in BATCHED.classes(kinds[name]))
+        )
 
     def sequence(self, stmts) -> tuple:
         out: list = []

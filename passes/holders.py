@@ -41,11 +41,10 @@ def dep_names(stmt) -> frozenset:
     compiler ``DerivedDep``; one slot of an array, ``arr[i]``, covers nothing the array covers)."""
     if not stmt.deps:
         return NONE
-    names = [
-        d.value.name
-        for d in stmt.deps
-        if d._production in ("DepVar", "DerivedDep") and d.value._production == "Var"
-    ]
+    names = []
+    for d in stmt.deps:  # (a loop: no comprehension made per statement)
+        if d._production in ("DepVar", "DerivedDep") and d.value._production == "Var":
+            names.append(d.value.name)
     return frozenset(names) if names else NONE
 
 
@@ -94,11 +93,17 @@ class Holders:
         if not touched:
             return
         live = self.live
-        names = frozenset(name for name, _ in assignments)
+        names = set()
+        for name, _ in assignments:
+            names.add(name)
         changed = []
+        # (plain loops, here and below: no comprehension made per assignment or per fact)
         for e in touched:
             covers = e.covers - names
-            gained = [name for name, sources in assignments if not e.covers.isdisjoint(sources)]
+            gained = []
+            for name, sources in assignments:
+                if not e.covers.isdisjoint(sources):
+                    gained.append(name)
             if gained:
                 covers = covers | frozenset(gained)
             if covers != e.covers:
@@ -134,7 +139,10 @@ class Holders:
 
     def carries(self, loop, scope) -> LoopCarries | None:
         """The TaskId carries of ``loop`` (in manual scope ``scope``, None for AUTO), or None."""
-        tids = [(it, result) for it, result in zip(loop.iters, loop.results) if is_task_id_value(it.var)]
+        tids = []
+        for it, result in zip(loop.iters, loop.results):
+            if is_task_id_value(it.var):
+                tids.append((it, result))
         if not tids:
             return None
         return LoopCarries(self, loop, tids, scope)
@@ -150,21 +158,22 @@ class LoopCarries:
         self.per_iteration = parallel and scope is not None
         self.opaque = parallel and scope is None
         yld = last_yield(loop.body)
-        self.yielded = {
-            it.var.name: (yld.values[k] if yld is not None else None)
-            for k, (it, _) in enumerate(zip(loop.iters, loop.results))
-        }
+        self.yielded = {}  # iter_arg -> the value the body yields for it (None: no yield)
+        for k, it in enumerate(loop.iters):
+            self.yielded[it.var.name] = yld.values[k] if yld is not None else None
 
     def _names(self, value) -> frozenset:
         return frozenset({value.name}) if value is not None and value._production == "Var" else frozenset()
 
     def enter(self) -> None:
         holders = self.holders
+        results, inits = [], []
+        for it, result in self.tids:
+            results.append((result.name, NONE))
+            inits.append((it.var.name, NONE if self.opaque else self._names(it.init)))
         if self.per_iteration:
-            holders.assign([(result.name, frozenset()) for _, result in self.tids])
-        holders.assign(
-            [(it.var.name, frozenset() if self.opaque else self._names(it.init)) for it, _ in self.tids]
-        )
+            holders.assign(results)
+        holders.assign(inits)
 
     def back_edge(self) -> None:
         """The end of a pass over the body (before the back edge or the exit)."""

@@ -227,12 +227,28 @@ class LiveAccesses:
         if index is None:
             return
         removed, added = index.swap(old, new)
-        if removed:
+        if not removed:
+            return
+        trail = self.trail
+        trail.append((False, old))
+        if not added:
             self._unfile_site(old)
-            self.trail.append((False, old))
-            if added:
-                self._file_site(new)
-                self.trail.append((True, new))
+            return
+        trail.append((True, new))
+        if old.site in self.filed:
+            found = self.sites[old.site]
+            found.discard(old)
+            found.add(new)
+        covers = old.covers
+        if covers is new.covers:  # (a rerun, a scope's end, a retag: the same covering names)
+            holders = self.holders
+            for name in covers:
+                found = holders[name]
+                found.discard(old)
+                found.add(new)
+        else:
+            self._unfile_covers(old)
+            self._file_covers(new)
 
     def _file_site(self, access) -> None:
         site = access.site
@@ -243,21 +259,27 @@ class LiveAccesses:
             else:
                 found.add(access)
         if access.covers:
-            holders = self.holders
-            for name in access.covers:
-                found = holders.get(name)
-                if found is None:
-                    holders[name] = {access}
-                else:
-                    found.add(access)
+            self._file_covers(access)
+
+    def _file_covers(self, access) -> None:
+        holders = self.holders
+        for name in access.covers:
+            found = holders.get(name)
+            if found is None:
+                holders[name] = {access}
+            else:
+                found.add(access)
 
     def _unfile_site(self, access) -> None:
         if access.site in self.filed:
             self.sites[access.site].discard(access)
         if access.covers:
-            holders = self.holders
-            for name in access.covers:
-                holders[name].discard(access)
+            self._unfile_covers(access)
+
+    def _unfile_covers(self, access) -> None:
+        holders = self.holders
+        for name in access.covers:
+            holders[name].discard(access)
 
     def mark(self) -> int:
         return len(self.trail)

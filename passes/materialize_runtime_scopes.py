@@ -55,7 +55,9 @@ class MaterializeRuntimeScopes(Pass):
     def wrap_here(self, body, source_body=()):
         if not (self.auto and not self.manual and body):
             return body
-        if self.yields_names(source_body) and escaping_allocations(source_body, self.allocations()):
+        if self.yields_names(source_body) and self.holds_allocations() and escaping_allocations(
+            source_body, self.allocations()
+        ):
             return body  # a yielded tensor allocated here must outlive the body (docstring)
         return self.wrap(body)
 
@@ -63,7 +65,15 @@ class MaterializeRuntimeScopes(Pass):
     def yields_names(body) -> bool:
         """Whether ``body``'s final yield passes out a name (else it passes out no allocation)."""
         y = last_yield(body)
-        return y is not None and any(v._production == "Var" for v in y.values)
+        if y is not None:
+            for value in y.values:  # (a loop: no generator made per body)
+                if value._production == "Var":
+                    return True
+        return False
+
+    def holds_allocations(self) -> bool:
+        """Whether some name of the function holds an allocation (else no yield passes one out)."""
+        return bool(self.allocations())
 
     def allocations(self) -> dict[str, frozenset]:
         if self.held is None:

@@ -3,7 +3,8 @@
 ``define_dynamic_dim_symbols`` reads the body's names only when the function declares a
 ``pl.dynamic`` symbol, and looks at its tasks only when a kernel's parameter has a symbolic
 extent; ``materialize_runtime_scopes`` finds which allocations each name holds only when a body
-it would wrap yields a name, and not at all when the function makes no allocation;
+it would wrap yields a name, and not at all when the function makes no allocation, and asks which
+allocations a body's yield passes out only when some name holds one;
 ``drop_edges_after_first_run`` finds the loops around the tasks only when some task has a
 compiler edge. Each test
 counts the skipped walk on a benchmark shape that needs none, and compares the pass's output with
@@ -66,6 +67,14 @@ def test_scopes_without_a_yielded_allocation_walk_no_allocations(tmp_path, monke
     assert held == []
 
 
+@pytest.mark.parametrize("shape", ["nested", "scopes"])
+def test_bodies_yielding_names_of_no_allocation_ask_nothing_of_them(tmp_path, monkeypatch, shape):
+    # the loops yield y (a parameter's buffer) and TaskIds: no name holds an allocation
+    asked = counting(monkeypatch, materialize_runtime_scopes, "escaping_allocations")
+    compile_bench(tmp_path, shape, 8)
+    assert asked == []
+
+
 @pytest.mark.parametrize("shape", ["straight", "nested"])
 def test_no_compiler_edge_finds_no_loops_around_tasks(tmp_path, monkeypatch, shape):
     # the runtime orders every pair of these shapes (the tensors' TensorMap entries): no task
@@ -88,6 +97,7 @@ def outputs_of_shortcut_passes(program) -> list[tuple[str, object, object]]:
             patch.setattr(allocations, "makes_allocations", lambda func, kernels: True)
             patch.setattr(materialize_runtime_scopes, "makes_allocations", lambda func, kernels: True)
             patch.setattr(materialize_runtime_scopes.MaterializeRuntimeScopes, "yields_names", staticmethod(lambda body: True))
+            patch.setattr(materialize_runtime_scopes.MaterializeRuntimeScopes, "holds_allocations", lambda self: True)
             patch.setattr(define_dynamic_dim_symbols, "_has_symbolic_extent", lambda kernel: True)
             patch.setattr(drop_edges_after_first_run, "_has_compiler_edge", lambda body: True)
             full = pass_cls(PassContext()).run(stage.tree)
