@@ -161,3 +161,65 @@ def test_an_expression_is_refused_as_too_deep_exactly_when_it_is(tmp_path, seed)
         assert (error.message == f"expression nested more than {MAX_EXPR_DEPTH} deep") == too_deep, error.message
     else:
         assert not too_deep
+
+
+# -- the scope's map of visible names, and one object per tensor type ---------------------------------
+
+
+class _Owner:
+    """What ``Scope`` needs of a program parser: the kernels (names it refuses) and the source."""
+
+    class src:  # noqa: N801 - stands in for a ProgramSource
+        printed = False
+
+    kernels: dict = {}
+
+
+def _searched(frames, name):
+    """The binding of ``name`` as a search of the frames, innermost first, finds it (the plain definition)."""
+    for frame in reversed(frames):
+        if name in frame:
+            return frame[name]
+    return None
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_the_visible_map_answers_as_a_search_of_the_frames(seed):
+    # random pushes, definitions, pops and reads outside the innermost frame (init values):
+    # after each step every name's lookup is what a search of the frames gives
+    from nanopass.passes.frontend.scope import Scope
+
+    rng = random.Random(seed)
+    scope = Scope(_Owner(), lambda node: None)
+    names = ["a", "b", "c", "d"]
+    for step in range(60):
+        action = rng.random()
+        if action < 0.4:
+            scope.define(rng.choice(names), f"t{step}", None)
+        elif action < 0.6:
+            scope.push()
+        elif action < 0.8 and len(scope.frames) > 1:
+            frame = scope.pop()
+            assert all(scope.lookup(n) == _searched(scope.frames, n) for n in frame)
+        elif len(scope.frames) > 1:
+            seen = scope.outside(lambda: {n: (scope.lookup(n), _searched(scope.frames, n)) for n in names})
+            assert all(got == want for got, want in seen.values())
+        for n in names:
+            assert scope.lookup(n) == _searched(scope.frames, n), (seed, step, n)
+
+
+def test_equal_tensor_annotations_read_as_one_type_object(tmp_path):
+    # the kernel's parameter and the orchestration's tensors of the same annotation: one object,
+    # which the argument check compares by identity; another shape is another object
+    path = tmp_path / "types.py"
+    path.write_text(program(["o = self.k(a, n, o)"]).replace(
+        "return o\n\n    @pl.function(type=pl.FunctionType.Orchestration)",
+        "return o\n\n    @pl.function(type=pl.FunctionType.AIV)\n"
+        "    def w(self, a: pl.Tensor[[16, 8], pl.FP32]) -> None:\n        return\n\n"
+        "    @pl.function(type=pl.FunctionType.Orchestration)"))
+    tree = load_program(path).surface()
+    kernel = {k.name: k for k in tree.kernels}
+    a, s, o = kernel["k"].params
+    assert a.type is o.type is tree.orch.params[0].type is tree.orch.params[1].type
+    assert kernel["w"].params[0].type is not a.type
+    assert kernel["w"].params[0].type != a.type

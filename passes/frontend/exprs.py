@@ -194,7 +194,7 @@ def constant(cx: FunctionContext, value: Any, node: ast.expr) -> tuple[Any, Any]
 
 
 def name(cx: FunctionContext, node: ast.Name) -> tuple[Any, Any]:
-    binding = cx.lookup(node.id)
+    binding = cx.visible.get(node.id)  # (cx.lookup, inlined: most nodes read are names)
     if binding is not None:
         if binding.kind == "unrolled":
             return cx.unrolled[node.id], binding.type

@@ -134,9 +134,14 @@ def _stores_and_receivers(root: ast.AST) -> tuple[list[str], set[str]]:
         if kind is list_ or kind is tuple_:
             extend(node.elts)
             continue
-        if kind is binop:  # left, right (its op holds nothing)
-            push(node.left)
-            push(node.right)
+        if kind is binop:  # left, right (its op holds nothing; a name or constant among them: looked at in place)
+            for item in (node.left, node.right):
+                kind = type(item)
+                if kind is name_:
+                    if isinstance(item.ctx, store):
+                        stores.append(item.id)
+                elif kind is not constant:
+                    push(item)
             continue
         if kind is for_ or kind is if_:  # target, iter, body, orelse; test, body, orelse
             if kind is for_:

@@ -202,7 +202,7 @@ def read_if(cx: FunctionContext, stmt: ast.If) -> list[Any]:
     for name, binding in then_frame.items():
         other = else_frame.get(name)
         if other is not None and compatible(binding.type, other.type):
-            cx.frames[-1][name] = binding
+            cx.set_binding(name, binding)
         elif other is not None:
             raise cx.error(
                 f"'{name}' gets different types in the two branches: {type_text(binding.type)} and "

@@ -53,6 +53,10 @@ class TypeReader:
         self.program = program
         self.closure = program.src.closure
         self.error = program.error
+        # a tensor type -> the one object of that type the reader gives: equal annotations (a
+        # kernel's parameter and the tensor passed to it) read as the same object, which
+        # ``shapes_match`` and ``compatible`` answer by identity (types carry no span)
+        self._tensor_types: dict[Any, Any] = {}
 
     def params(self, fdef: ast.FunctionDef, kernel: bool) -> list[Any]:
         args = fdef.args
@@ -117,7 +121,8 @@ class TypeReader:
                         raise self.error(
                             f"a tensor has 1 to {MAX_TENSOR_DIMS} dimensions, got {len(shape)}", items[0]
                         )
-                    return L.TensorType(shape, dtype)
+                    tensor = L.TensorType(shape, dtype)
+                    return self._tensor_types.setdefault(tensor, tensor)
                 space = None
                 for extra in items[2:]:
                     name = (attr_path(extra) or [""])[-1]
@@ -207,6 +212,8 @@ def shapes_match(declared: tuple, actual: tuple) -> bool:
 
 def compatible(a: Any, b: Any) -> bool:
     """Two types a variable may hold interchangeably (dynamic dims match anything)."""
+    if a is b:
+        return True
     if a._production != b._production:
         return False
     if a._production == "ScalarType":

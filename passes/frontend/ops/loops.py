@@ -100,8 +100,10 @@ def counted_loop(cx: FunctionContext, stmt: ast.For, call: ast.Call, kind: LoopK
     if parallel and cx.parallel_depth >= MAX_PARALLEL_NESTING:
         raise cx.error(f"pl.parallel loops are nested more than {MAX_PARALLEL_NESTING} deep", stmt)
     bounds = loop_bounds(cx, call)
-    init_node = next((kw.value for kw in call.keywords if kw.arg == "init_values"), None)
+    init_node = None
     for kw in call.keywords:
+        if kw.arg == "init_values" and init_node is None:
+            init_node = kw.value
         if kw.arg in extra:
             stage = cx.types.const_int(kw.value)
             if stage < 1:

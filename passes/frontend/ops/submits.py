@@ -14,6 +14,7 @@ from nanopass.languages import surface as S
 from nanopass.languages.terms import DType, FuncKind, ParamDir
 
 from ..limits import MAX_TASK_SCALARS, MAX_TASK_TENSORS
+from ..exprs import name as read_name
 from ..names import dsl_call, self_method
 from ..registry import ARGUMENT, BINDING, EXPRESSION, MUST_BE_ASSIGNED, OPS, STATEMENT, TARGETS, VALUE, dsl_op
 from ..source import short_source
@@ -54,7 +55,9 @@ def kernel_call(cx: FunctionContext, call: ast.Call, targets: list[ast.expr] | N
 
 def task_args(cx: FunctionContext, nodes: list[ast.expr], sig: KernelSig, attrs: CallAttrs) -> list[Any]:
     """The arguments of a task of ``sig``, with the directions ``attrs`` gives them."""
-    given = attrs.directions or [None] * len(nodes)
+    if not attrs.directions:  # (most calls: no attrs=, so no direction to apply)
+        return [task_arg(cx, node, param, sig.name) for node, param in zip(nodes, sig.params)]
+    given = attrs.directions
     return [
         apply_direction(cx, task_arg(cx, node, param, sig.name), param, hint)
         for node, param, hint in zip(nodes, sig.params, given)
@@ -194,21 +197,26 @@ def task_arg(cx: FunctionContext, node: ast.expr, param: Any, kernel: str) -> An
     ptype = param.type
     if isinstance(node, ast.Constant) and node.value is None:
         raise cx.error(f"None is not a value for parameter '{param.name}' of '{kernel}'", node)
-    expr, ty = tensor_value(cx, node) if ptype._production == "TensorType" else cx.expr(node)
-    if ptype._production == "TensorType":
+    tensor = ptype._production == "TensorType"
+    if type(node) is ast.Name and not cx.expr_level:  # (tensor_value and cx.expr of a name: exprs.name)
+        expr, ty = read_name(cx, node)
+    else:
+        expr, ty = tensor_value(cx, node) if tensor else cx.expr(node)
+    if tensor:
         if ty._production != "TensorType":
             raise cx.error(
                 f"parameter '{param.name}' of '{kernel}' is a tensor but the argument is a {type_text(ty)}", node
             )
         if expr._production != "Var":
             raise cx.error("a tensor argument must be a variable", node)
-        if ty.dtype != ptype.dtype or not shapes_match(ptype.shape, ty.shape):
+        if ty is not ptype and (ty.dtype != ptype.dtype or not shapes_match(ptype.shape, ty.shape)):
             raise cx.error(
                 f"parameter '{param.name}' of '{kernel}' is {type_text(ptype)} but the argument is "
                 f"{type_text(ty)}",
                 node,
             )
-        return L.Arg.make(expr, no_dep, None, span=cx.span(node))
+        # a name's Var is at the name (exprs.name): its span is the argument's
+        return L.Arg.make(expr, no_dep, None, span=expr.span if type(node) is ast.Name else cx.span(node))
     if no_dep:
         raise cx.error("pl.no_dep applies to tensor arguments only", node)
     if ptype._production != "ScalarType":
