@@ -24,6 +24,11 @@ SCALAR_T = {dt: L.ScalarType(dt) for dt in DType}
 INDEX_T = SCALAR_T[DType.INDEX]
 BOOL_T = SCALAR_T[DType.BOOL]
 TID_T = SCALAR_T[DType.TASK_ID]
+# For the readers' inner loops: a DType property, and an Enum member read off its class, is a
+# Python call each time; a set of members is looked up without one (Term hashes by identity).
+INDEX, BOOL, TASK_ID = DType.INDEX, DType.BOOL, DType.TASK_ID
+FLOAT_DTYPES = frozenset(d for d in DType if d.is_float)
+INT_DTYPES = frozenset(d for d in DType if d.is_int)
 
 
 def type_text(t: Any) -> str:

@@ -18,7 +18,7 @@ from ..exprs import name as read_name
 from ..names import dsl_call, self_method
 from ..registry import ARGUMENT, BINDING, EXPRESSION, MUST_BE_ASSIGNED, OPS, STATEMENT, TARGETS, VALUE, dsl_op
 from ..source import short_source
-from ..type_reader import TID_T, shapes_match, type_text
+from ..type_reader import BOOL, FLOAT_DTYPES, INT_DTYPES, TASK_ID, TID_T, shapes_match, type_text
 from .call_attrs import CallAttrs, apply_direction, read_attrs
 from .debug_tags import dump_positions
 from .nested_calls import tensor_value
@@ -221,15 +221,16 @@ def task_arg(cx: FunctionContext, node: ast.expr, param: Any, kernel: str) -> An
         raise cx.error("pl.no_dep applies to tensor arguments only", node)
     if ptype._production != "ScalarType":
         raise cx.error(f"parameter '{param.name}' of '{kernel}' cannot be passed to a task", node)
-    if ty._production != "ScalarType" or ty.dtype is DType.TASK_ID:
+    if ty._production != "ScalarType" or ty.dtype is TASK_ID:
         raise cx.error(
             f"parameter '{param.name}' of '{kernel}' is a {type_text(ptype)} but the argument is a {type_text(ty)}",
             node,
         )
     want, got = ptype.dtype, ty.dtype
-    if want.is_float and got.is_int and expr._production == "Int":
+    want_float = want in FLOAT_DTYPES
+    if want_float and got in INT_DTYPES and expr._production == "Int":
         expr = L.Float(float(expr.value), want)
-    elif want.is_float != got.is_float or (want is DType.BOOL) != (got is DType.BOOL):
+    elif want_float != (got in FLOAT_DTYPES) or (want is BOOL) != (got is BOOL):
         raise cx.error(
             f"parameter '{param.name}' of '{kernel}' is a {type_text(ptype)} but the argument is a {type_text(ty)}",
             node,
