@@ -29,6 +29,7 @@ TID_T = SCALAR_T[DType.TASK_ID]
 INDEX, BOOL, TASK_ID = DType.INDEX, DType.BOOL, DType.TASK_ID
 FLOAT_DTYPES = frozenset(d for d in DType if d.is_float)
 INT_DTYPES = frozenset(d for d in DType if d.is_int)
+_DTYPE_NAMED = dict(DType.__members__)  # pl.<name> -> its dtype (DType[name] is a call of the metaclass)
 
 
 def type_text(t: Any) -> str:
@@ -188,8 +189,9 @@ class TypeReader:
     def dtype(self, node: ast.expr) -> DType:
         path = attr_path(node)
         if path:
-            if path[-1] in DType.__members__:
-                return DType[path[-1]]
+            named = _DTYPE_NAMED.get(path[-1])
+            if named is not None:
+                return named
             if len(path) == 1 and isinstance(self.program.src.closure_get(path[0], node), DType):
                 return self.closure[path[0]]
         names = " ".join(DType.__members__)
