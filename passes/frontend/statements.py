@@ -45,8 +45,8 @@ def assign(
     cx: FunctionContext, targets: list[ast.expr], value: ast.expr, stmt: ast.stmt, annotated: Any,
     tuple_target: bool = False,
 ) -> list[Any]:
-    if isinstance(value, ast.Call) and self_method(value.func) is not None:
-        return self_call(cx, value, targets if (tuple_target or targets) else None, stmt)
+    if isinstance(value, ast.Call) and (method := self_method(value.func)) is not None:
+        return self_call(cx, value, targets if (tuple_target or targets) else None, stmt, method)
     spelled = dsl_call(value)
     op = OPS.get(spelled) if spelled is not None else None
     if op is not None and TARGETS in op.forms:
@@ -139,7 +139,7 @@ def read_expr(cx: FunctionContext, stmt: ast.Expr) -> list[Any]:
     if isinstance(value, ast.Call):
         method = self_method(value.func)
         if method is not None:
-            return self_call(cx, value, None, stmt)
+            return self_call(cx, value, None, stmt, method)
         spelled = dsl_call(value)
         op = OPS.get(spelled) if spelled is not None else None
         if op is not None:

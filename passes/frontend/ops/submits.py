@@ -30,8 +30,11 @@ if TYPE_CHECKING:
 L = S.LANGUAGE
 
 
-def kernel_call(cx: FunctionContext, call: ast.Call, targets: list[ast.expr] | None, stmt: ast.stmt) -> Any:
-    name = self_method(call.func)
+def kernel_call(cx: FunctionContext, call: ast.Call, targets: list[ast.expr] | None, stmt: ast.stmt,
+                name: str | None = None) -> Any:
+    """The task of ``self.k(...)`` (``name``: ``k`` when the caller has read it)."""
+    if name is None:
+        name = self_method(call.func)
     sig = kernel_sig(cx, name, call.func)
     attrs_node = None
     for kw in call.keywords:
