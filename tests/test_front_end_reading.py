@@ -312,3 +312,15 @@ def test_the_source_lines_are_numbered_as_ast_numbers_them(newline):
     assert len(names) == 5
     for name in names:
         assert src.lines()[name.lineno - 1][name.col_offset:name.end_col_offset] == name.id
+
+
+@pytest.mark.parametrize("text", ["pl.range(2)", "self.k(x)", "pl.tensor.read(t, [0])", "f(x)", "x", "a.b.c.d()",
+                                  "self.a.b()", "(1).real()", "pl.x.y(1)(2)", "q[0].f()", "pl.f", "self()"])
+def test_dsl_call_reads_what_the_attribute_path_spells(text):
+    # dsl_call's shortcut for pl.op(...) gives what its definition by attr_path gives
+    from nanopass.passes.frontend.names import attr_path, dsl_call
+
+    node = ast.parse(text, mode="eval").body
+    path = attr_path(node.func) if isinstance(node, ast.Call) else None
+    expected = None if path is None or len(path) < 2 or path[0] == "self" else ".".join(path[1:])
+    assert dsl_call(node) == expected

@@ -25,7 +25,10 @@ def dsl_call(node: ast.AST) -> str | None:
     """The DSL op a call spells (``pl.tensor.read(...)`` -> 'tensor.read'); None otherwise."""
     if not isinstance(node, ast.Call):
         return None
-    path = attr_path(node.func)
+    func = node.func
+    if type(func) is ast.Attribute and type(func.value) is ast.Name:  # pl.op(...), the usual spelling
+        return None if func.value.id == "self" else func.attr
+    path = attr_path(func)
     if path is None or len(path) < 2 or path[0] == "self":
         return None
     return ".".join(path[1:])
