@@ -161,3 +161,166 @@ def test_an_expression_is_refused_as_too_deep_exactly_when_it_is(tmp_path, seed)
         assert (error.message == f"expression nested more than {MAX_EXPR_DEPTH} deep") == too_deep, error.message
     else:
         assert not too_deep
+
+
+# -- the scope's map of visible names, and one object per tensor type ---------------------------------
+
+
+class _Owner:
+    """What ``Scope`` needs of a program parser: the kernels (names it refuses) and the source."""
+
+    class src:  # noqa: N801 - stands in for a ProgramSource
+        printed = False
+
+    kernels: dict = {}
+
+
+def _searched(frames, name):
+    """The binding of ``name`` as a search of the frames, innermost first, finds it (the plain definition)."""
+    for frame in reversed(frames):
+        if name in frame:
+            return frame[name]
+    return None
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_the_visible_map_answers_as_a_search_of_the_frames(seed):
+    # random pushes, definitions, pops and reads outside the innermost frame (init values):
+    # after each step every name's lookup is what a search of the frames gives
+    from nanopass.passes.frontend.scope import Scope
+
+    rng = random.Random(seed)
+    scope = Scope(_Owner(), lambda node: None)
+    names = ["a", "b", "c", "d"]
+    for step in range(60):
+        action = rng.random()
+        if action < 0.4:
+            scope.define(rng.choice(names), f"t{step}", None)
+        elif action < 0.6:
+            scope.push()
+        elif action < 0.8 and len(scope.frames) > 1:
+            frame = scope.pop()
+            assert all(scope.lookup(n) == _searched(scope.frames, n) for n in frame)
+        elif len(scope.frames) > 1:
+            seen = scope.outside(lambda: {n: (scope.lookup(n), _searched(scope.frames, n)) for n in names})
+            assert all(got == want for got, want in seen.values())
+        for n in names:
+            assert scope.lookup(n) == _searched(scope.frames, n), (seed, step, n)
+
+
+def test_equal_tensor_annotations_read_as_one_type_object(tmp_path):
+    # the kernel's parameter and the orchestration's tensors of the same annotation: one object,
+    # which the argument check compares by identity; another shape is another object
+    path = tmp_path / "types.py"
+    path.write_text(program(["o = self.k(a, n, o)"]).replace(
+        "return o\n\n    @pl.function(type=pl.FunctionType.Orchestration)",
+        "return o\n\n    @pl.function(type=pl.FunctionType.AIV)\n"
+        "    def w(self, a: pl.Tensor[[16, 8], pl.FP32]) -> None:\n        return\n\n"
+        "    @pl.function(type=pl.FunctionType.Orchestration)"))
+    tree = load_program(path).surface()
+    kernel = {k.name: k for k in tree.kernels}
+    a, s, o = kernel["k"].params
+    assert a.type is o.type is tree.orch.params[0].type is tree.orch.params[1].type
+    assert kernel["w"].params[0].type is not a.type
+    assert kernel["w"].params[0].type != a.type
+
+
+# -- the walk for check_call_receivers: arguments whose text proves them quiet are not entered ------
+
+
+def _functions_with_sources():
+    """Every function of every class in the repository's programs and the bench shapes, with a
+    ``ProgramSource`` of its file."""
+    from nanopass.tools.bench import source_of
+    from nanopass.tools.frontend_snapshot import repository_files
+
+    texts = [(str(path), path.read_text(encoding="utf-8")) for path in repository_files()]
+    texts += [(f"<{shape}>", source_of(shape, 40)) for shape in ("straight", "nested", "mixed", "scopes", "reuses")]
+    for filename, text in texts:
+        try:
+            tree = ast.parse(text, filename)
+        except SyntaxError:
+            continue
+        for cls in (node for node in ast.walk(tree) if isinstance(node, ast.ClassDef)):
+            src = source.ProgramSource(cls.name, filename, text, cls)
+            for fdef in cls.body:
+                if isinstance(fdef, ast.FunctionDef):
+                    yield src, fdef
+
+
+def test_the_walk_finds_the_same_stores_and_receivers_without_entering_quiet_arguments():
+    # the shortcut forced off (no quiet test) and on: the same names stored and the same receivers
+    from collections import Counter
+
+    from nanopass.passes.frontend.names import _stores_and_receivers, quiet_expressions
+
+    functions = list(_functions_with_sources())
+    assert len(functions) > 300
+    for src, fdef in functions:
+        plain_stores, plain_receivers = _stores_and_receivers(fdef)
+        stores, receivers = _stores_and_receivers(fdef, quiet_expressions(src))
+        assert Counter(stores) == Counter(plain_stores), (src.filename, fdef.name)
+        assert receivers == plain_receivers, (src.filename, fdef.name)
+
+
+def test_the_walk_skips_the_arithmetic_arguments_of_the_nested_shape():
+    # each of the 8 calls' arithmetic argument (a + b * k + c - d) is proved quiet by its text
+    from nanopass.passes.frontend.names import _stores_and_receivers, quiet_expressions
+    from nanopass.tools.bench import source_of
+
+    text = source_of("nested", 8)
+    cls = next(node for node in ast.parse(text).body if isinstance(node, ast.ClassDef))
+    src = source.ProgramSource(cls.name, "<nested>", text, cls)
+    quiet = quiet_expressions(src)
+    proved = []
+
+    def counting(node):
+        answer = quiet(node)
+        if answer:
+            proved.append(ast.unparse(node))
+        return answer
+
+    orch = next(f for f in cls.body if isinstance(f, ast.FunctionDef) and f.name == "orch")
+    _stores_and_receivers(orch, counting)
+    assert len([text for text in proved if text.count("+") == 2]) == 8, proved
+
+
+@pytest.mark.parametrize("text, quiet", [
+    ("a + b * 2", True), ("t", True), ("[16, 16]", True), ("pl.FP32", True), ("x[i, j]", True),
+    ("pl.f(x) + 1", False), ("(z := a) + 1", False), ("z := a", False), ("[i for i in x]", False),
+    ("lambda q: q", False), ("f'{a.b(c)}'", False), ("'é' + a", False), ("a +\n b", False),
+    ("format + 1", False),  # a false alarm ('for' in a name): entered, nothing lost
+])
+def test_an_expression_is_quiet_only_when_its_text_shows_no_call_and_no_store(text, quiet):
+    from nanopass.passes.frontend.names import quiet_expressions
+
+    line = f"v = ({text})\n"
+    tree = ast.parse(line)
+    expr = tree.body[0].value
+    src = source.ProgramSource("P", "<p>", line, ast.ClassDef("P", [], [], [ast.Pass()], []))
+    assert quiet_expressions(src)(expr) is quiet
+    if quiet:
+        assert not any(isinstance(n, ast.Call) or (isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store))
+                       for n in ast.walk(expr))
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r\n", "\r"])
+def test_the_source_lines_are_numbered_as_ast_numbers_them(newline):
+    text = newline.join(["alpha = 1", "", "beta = (gamma +", "    delta)", "epsilon = 2", ""])
+    src = source.ProgramSource("P", "<p>", text, ast.ClassDef("P", [], [], [ast.Pass()], []))
+    names = [n for n in ast.walk(ast.parse(text)) if isinstance(n, ast.Name)]
+    assert len(names) == 5
+    for name in names:
+        assert src.lines()[name.lineno - 1][name.col_offset:name.end_col_offset] == name.id
+
+
+@pytest.mark.parametrize("text", ["pl.range(2)", "self.k(x)", "pl.tensor.read(t, [0])", "f(x)", "x", "a.b.c.d()",
+                                  "self.a.b()", "(1).real()", "pl.x.y(1)(2)", "q[0].f()", "pl.f", "self()"])
+def test_dsl_call_reads_what_the_attribute_path_spells(text):
+    # dsl_call's shortcut for pl.op(...) gives what its definition by attr_path gives
+    from nanopass.passes.frontend.names import attr_path, dsl_call
+
+    node = ast.parse(text, mode="eval").body
+    path = attr_path(node.func) if isinstance(node, ast.Call) else None
+    expected = None if path is None or len(path) < 2 or path[0] == "self" else ".".join(path[1:])
+    assert dsl_call(node) == expected

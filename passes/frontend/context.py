@@ -74,7 +74,7 @@ class FunctionContext(Scope):
         dyn_dims = []
         n_tensors = n_scalars = 0
         for param in params:
-            self.frames[0][param.name] = Binding(param.type, "param", param.span)
+            self.set_binding(param.name, Binding(param.type, "param", param.span))  # (the one frame)
             if param.type._production == "TensorType":
                 n_tensors += 1
             elif param.type._production == "ScalarType":
@@ -98,7 +98,7 @@ class FunctionContext(Scope):
                 continue
             for axis, dim in enumerate(param.type.shape):
                 if dim._production == "Var" and dim.name not in self.frames[0]:
-                    self.frames[0][dim.name] = Binding(SCALAR_T[DType.INT64], "dyn", param.span)
+                    self.set_binding(dim.name, Binding(SCALAR_T[DType.INT64], "dyn", param.span))
                     dyn_dims.append(L.DynDim(dim.name, param.name, axis))
                 elif dim._production == "Var" and self.frames[0][dim.name].kind != "dyn":
                     raise UserError(f"dynamic dimension '{dim.name}' has the name of a parameter", param.span)

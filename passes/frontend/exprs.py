@@ -23,7 +23,7 @@ from .limits import MAX_EXPR_DEPTH
 from .names import dsl_call, self_method
 from .registry import EXPRESSION, MUST_BE_ASSIGNED, OPS, refusal
 from .source import short_source
-from .type_reader import BOOL_T, INDEX_T, SCALAR_T, type_text
+from .type_reader import BOOL_T, FLOAT_DTYPES, INDEX, INDEX_T, INT_DTYPES, SCALAR_T, type_text
 
 if TYPE_CHECKING:
     from .context import FunctionContext
@@ -48,9 +48,10 @@ _CMPOPS = {
     ast.Gt: CmpOp.gt,
     ast.GtE: CmpOp.ge,
 }
-_SHIFTS = (BinOp.shl, BinOp.shr)
-_INTEGER_OPS = (BinOp.floordiv, BinOp.mod, *_SHIFTS)
-_NOT_NUMBERS = (DType.TASK_ID, DType.BOOL)  # scalars no arithmetic takes
+_SHIFTS = frozenset((BinOp.shl, BinOp.shr))
+_INTEGER_OPS = frozenset((BinOp.floordiv, BinOp.mod, *_SHIFTS))
+_NOT_NUMBERS = frozenset((DType.TASK_ID, DType.BOOL))  # scalars no arithmetic takes
+_DIV = BinOp.div
 _INT_FLOAT_HINT = "write a float literal (2.0) or keep both sides integers"
 
 
@@ -183,7 +184,7 @@ def constant(cx: FunctionContext, value: Any, node: ast.expr) -> tuple[Any, Any]
     if isinstance(value, int):
         if not -(2**63) <= value < 2**64:
             raise cx.error(f"integer {value} does not fit in 64 bits", node)
-        return L.Int.make(value, DType.INDEX), INDEX_T
+        return L.Int.make(value, INDEX), INDEX_T
     if isinstance(value, float):
         if not math.isfinite(value):
             raise cx.error(f"a float constant must be finite, got {value}", node)
@@ -194,7 +195,7 @@ def constant(cx: FunctionContext, value: Any, node: ast.expr) -> tuple[Any, Any]
 
 
 def name(cx: FunctionContext, node: ast.Name) -> tuple[Any, Any]:
-    binding = cx.lookup(node.id)
+    binding = cx.visible.get(node.id)  # (cx.lookup, inlined: most nodes read are names)
     if binding is not None:
         if binding.kind == "unrolled":
             return cx.unrolled[node.id], binding.type
@@ -247,20 +248,20 @@ def binop(cx: FunctionContext, node: ast.BinOp) -> tuple[Any, Any]:
     if da in _NOT_NUMBERS or db in _NOT_NUMBERS:
         bad = aty if da in _NOT_NUMBERS else bty
         raise cx.error(f"arithmetic needs numbers, got a {type_text(bad)}", node)
-    if da is not db and da.is_float != db.is_float:
+    if da is not db and (da in FLOAT_DTYPES) != (db in FLOAT_DTYPES):
         raise cx.error(
             f"cannot mix {da.name} and {db.name} in arithmetic (int and float)", node,
             hint=_INT_FLOAT_HINT,
         )
-    if op is BinOp.div and da.is_int:
+    if op is _DIV and da in INT_DTYPES:
         raise cx.error("'/' on integers is ambiguous; use '//' for integer division", node)
-    if op in _INTEGER_OPS and da.is_float:
+    if op in _INTEGER_OPS and da in FLOAT_DTYPES:
         raise cx.error(f"'{op.value}' needs integers", node)
     mixed = unsigned_mix(a, da, b, db) if da is not db and op not in _SHIFTS else None
     if mixed:  # the unsigned type C++ computes in
         dtype, ty = mixed, SCALAR_T[mixed]
     else:  # an INDEX operand (an integer literal) takes the other one's type
-        dtype, ty = (db, bty) if da is DType.INDEX else (da, aty)
+        dtype, ty = (db, bty) if da is INDEX else (da, aty)
     if a._production == "Int" and b._production == "Int" and op in _C_FOLD:
         try:
             return L.Int(_C_FOLD[op](a.value, b.value), dtype), ty

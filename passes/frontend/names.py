@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import ast
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 if TYPE_CHECKING:
     from .program import ProgramParser
@@ -25,7 +25,10 @@ def dsl_call(node: ast.AST) -> str | None:
     """The DSL op a call spells (``pl.tensor.read(...)`` -> 'tensor.read'); None otherwise."""
     if not isinstance(node, ast.Call):
         return None
-    path = attr_path(node.func)
+    func = node.func
+    if type(func) is ast.Attribute and type(func.value) is ast.Name:  # pl.op(...), the usual spelling
+        return None if func.value.id == "self" else func.attr
+    path = attr_path(func)
     if path is None or len(path) < 2 or path[0] == "self":
         return None
     return ".".join(path[1:])
@@ -38,7 +41,7 @@ def check_call_receivers(program: ProgramParser, fdef: ast.FunctionDef) -> None:
     Of several such calls, the first in ``ast.walk`` order is reported."""
     from nanopass import dsl
 
-    stores, receivers = _stores_and_receivers(fdef)
+    stores, receivers = _stores_and_receivers(fdef, None if program.src.printed else quiet_expressions(program.src))
     local = {arg.arg for arg in fdef.args.posonlyargs + fdef.args.args + fdef.args.kwonlyargs}
     local.update(stores)
     closure = program.src.closure
@@ -64,7 +67,27 @@ def check_call_receivers(program: ProgramParser, fdef: ast.FunctionDef) -> None:
 _CHILD_FIELDS: dict[type, tuple[str, ...]] = {}  # node class -> its fields that may hold nodes
 
 
-def _stores_and_receivers(root: ast.AST) -> tuple[list[str], set[str]]:
+def quiet_expressions(src) -> Callable[[ast.expr], bool]:
+    """A test of an expression of ``src``'s file: True when its source text proves that it holds
+    no call and no store. The text is the node's own (one line of ASCII text: ``ast`` columns
+    count bytes); a call's text has a ``(``, a store in an expression is the target of ``:=`` or
+    of a comprehension's ``for``, so text without ``(``, ``:`` and ``for`` has neither (a false
+    alarm, such as ``for`` inside a name, only costs the walk). For a tree whose nodes sit at
+    their own text: not the printed form's, which makes nodes at other nodes' places; a node
+    without a position is entered."""
+    lines, wide = src.lines(), src.wide_line_numbers()
+
+    def quiet(node: ast.expr) -> bool:
+        line = getattr(node, "lineno", None)  # (a node made by the compiler may have no position)
+        if line is None or getattr(node, "end_lineno", None) != line or line in wide:
+            return False
+        text = lines[line - 1][node.col_offset:node.end_col_offset]
+        return "(" not in text and ":" not in text and "for" not in text
+
+    return quiet
+
+
+def _stores_and_receivers(root: ast.AST, quiet: Callable[[ast.expr], bool] | None = None) -> tuple[list[str], set[str]]:
     """The names stored to (``ast.Name`` in a ``Store`` context) and the receivers of the calls
     ``x.attr(...)`` (the name under the call's attributes, ``x`` of ``x.a.b(...)``) in ``root``,
     every node included as ``ast.walk`` includes it (in another order): a walk without its
@@ -72,7 +95,9 @@ def _stores_and_receivers(root: ast.AST) -> tuple[list[str], set[str]]:
     commonest nodes of a DSL body (assignments, calls, attributes, keywords, lists, arithmetic,
     loops, ifs) are entered field by field, without looking their fields up; others through
     their ``_fields``; a call's receiver name and the names and constants among its arguments
-    are looked at in place, without a trip through the stack."""
+    are looked at in place, without a trip through the stack. A call's argument (or keyword
+    value) that ``quiet`` (``quiet_expressions``) proves holds no call and no store is not
+    entered (None: every one is)."""
     stores: list[str] = []
     receivers: set[str] = set()
     stack = [root]
@@ -113,11 +138,13 @@ def _stores_and_receivers(root: ast.AST) -> tuple[list[str], set[str]]:
                 if kind is name_:
                     if isinstance(item.ctx, store):
                         stores.append(item.id)
-                elif kind is not constant:
+                elif kind is not constant and (quiet is None or not quiet(item)):
                     push(item)
             for item in node.keywords:
                 if type(item) is keyword:
-                    push(item.value)
+                    item = item.value
+                    if quiet is None or type(item) is name_ or not quiet(item):
+                        push(item)
                 else:
                     push(item)
             continue
@@ -134,9 +161,14 @@ def _stores_and_receivers(root: ast.AST) -> tuple[list[str], set[str]]:
         if kind is list_ or kind is tuple_:
             extend(node.elts)
             continue
-        if kind is binop:  # left, right (its op holds nothing)
-            push(node.left)
-            push(node.right)
+        if kind is binop:  # left, right (its op holds nothing; a name or constant among them: looked at in place)
+            for item in (node.left, node.right):
+                kind = type(item)
+                if kind is name_:
+                    if isinstance(item.ctx, store):
+                        stores.append(item.id)
+                elif kind is not constant:
+                    push(item)
             continue
         if kind is for_ or kind is if_:  # target, iter, body, orelse; test, body, orelse
             if kind is for_:

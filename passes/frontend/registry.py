@@ -46,6 +46,11 @@ if TYPE_CHECKING:
 
 
 class Position(Enum):
+    """Where a DSL operation is written (its forms are keyed by it). A member hashes as itself, so
+    that looking a form up (every statement's) makes no Python call."""
+
+    __hash__ = object.__hash__
+
     VALUE = "the value of an assignment"
     BINDING = "an assignment to one name"
     TARGETS = "an assignment"

@@ -39,24 +39,37 @@ class Scope:
     def __init__(self, program: ProgramParser, span: Callable[[ast.AST], Span]):
         self.program = program
         self.span = span
-        self.frames: list[dict[str, Binding]] = [{}]
+        self.frames: list[dict[str, Binding]] = [{}]  # written through ``set_binding`` only
+        # name -> its innermost binding (what ``lookup`` answers, without a search of the frames),
+        # and per frame the outer bindings its names hide (``pop`` puts them back)
+        self.visible: dict[str, Binding] = {}
+        self._hidden: list[dict[str, Binding]] = [{}]
         self.closed: dict[str, str] = {}  # name -> why it is no longer visible
 
     def error(self, message: str, node: ast.AST, hint: str | None = None) -> UserError:
         return UserError(message, self.span(node), hint)
 
     def lookup(self, name: str) -> Binding | None:
-        for frame in reversed(self.frames):
-            if name in frame:
-                return frame[name]
-        return None
+        """The binding of ``name`` in the innermost frame that binds it (None: not visible)."""
+        return self.visible.get(name)
+
+    def set_binding(self, name: str, binding: Binding) -> None:
+        """Bind ``name`` to ``binding`` in the innermost frame (unchecked: ``define`` checks)."""
+        frame = self.frames[-1]
+        if name not in frame:
+            outer = self.visible.get(name)
+            if outer is not None:
+                self._hidden[-1][name] = outer
+        frame[name] = binding
+        self.visible[name] = binding
 
     def define(self, name: str, ty: Any, node: ast.AST, kind: str = "local") -> Binding:
         """Bind ``name`` in the innermost frame; returns the binding (its span: ``node``'s)."""
         check_user_name(self.program, name, node)
         if name in self.program.kernels or name == "self":
             raise self.error(f"'{name}' cannot be used as a variable name", node)
-        binding = self.frames[-1][name] = Binding(ty, kind, self.span(node))
+        binding = Binding(ty, kind, self.span(node))
+        self.set_binding(name, binding)
         self.closed.pop(name, None)
         return binding
 
@@ -81,9 +94,18 @@ class Scope:
 
     def push(self) -> None:
         self.frames.append({})
+        self._hidden.append({})
 
     def pop(self) -> dict[str, Binding]:
-        return self.frames.pop()
+        """Drop the innermost frame (its names' outer bindings visible again); returns it."""
+        frame, hidden, visible = self.frames.pop(), self._hidden.pop(), self.visible
+        for name in frame:
+            outer = hidden.get(name)
+            if outer is None:
+                del visible[name]
+            else:
+                visible[name] = outer
+        return frame
 
     def close(self, frame: dict[str, Binding], reason: str) -> None:
         """The names of a popped ``frame`` that are not visible outside it are closed for ``reason``."""
@@ -93,8 +115,10 @@ class Scope:
 
     def outside(self, thunk: Callable[[], Any]) -> Any:
         """Evaluate ``thunk`` with the innermost frame hidden (init values see the outer scope)."""
-        inner = self.frames.pop()
+        inner = self.pop()
         try:
             return thunk()
         finally:
-            self.frames.append(inner)
+            self.push()
+            for name, binding in inner.items():
+                self.set_binding(name, binding)

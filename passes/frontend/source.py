@@ -40,13 +40,16 @@ class ParsedFile:
     tree: ast.Module
 
 
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")  # the line ends Python's tokenizer knows
+
+
 def wide_lines(text: str) -> dict[int, bytes]:
     """Line number -> its UTF-8 bytes, for the lines of ``text`` with non-ASCII characters (where
     ast's byte columns are not character columns)."""
     if text.isascii():
         return {}
     return {number: line.encode("utf-8")
-            for number, line in enumerate(re.split(r"\r\n|\r|\n", text), start=1) if not line.isascii()}
+            for number, line in enumerate(_LINE_BREAK.split(text), start=1) if not line.isascii()}
 
 
 def char_span(filename: str, wide: dict[int, bytes], line: int, col: int) -> Span:
@@ -68,9 +71,21 @@ class ProgramSource:
     closure: Mapping[str, Any] = field(default_factory=dict)
     printed: bool = False  # read from the existing compiler's printed IR (``printed_form``): SSA names allowed
     _wide_lines: dict[int, bytes] = field(init=False, repr=False, compare=False)  # (wide_lines)
+    _lines: list[str] | None = field(default=None, init=False, repr=False, compare=False)  # (lines, once read)
 
     def __post_init__(self) -> None:
         self._wide_lines = wide_lines(self.text)
+
+    def lines(self) -> list[str]:
+        """The lines of ``text`` as ``ast`` numbers them (from 1: ``lines()[n - 1]``)."""
+        if self._lines is None:  # (a text without "\r", the usual one, splits without the regex engine)
+            self._lines = _LINE_BREAK.split(self.text) if "\r" in self.text else self.text.split("\n")
+        return self._lines
+
+    def wide_line_numbers(self):
+        """The numbers of the lines with non-ASCII characters (where ``ast``'s byte columns are
+        not character columns)."""
+        return self._wide_lines.keys()
 
     def span(self, node: ast.AST) -> Span:
         """Where ``node`` is, its column counted in characters (ast counts UTF-8 bytes); a node

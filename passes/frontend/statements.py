@@ -45,8 +45,8 @@ def assign(
     cx: FunctionContext, targets: list[ast.expr], value: ast.expr, stmt: ast.stmt, annotated: Any,
     tuple_target: bool = False,
 ) -> list[Any]:
-    if isinstance(value, ast.Call) and self_method(value.func) is not None:
-        return self_call(cx, value, targets if (tuple_target or targets) else None, stmt)
+    if isinstance(value, ast.Call) and (method := self_method(value.func)) is not None:
+        return self_call(cx, value, targets if (tuple_target or targets) else None, stmt, method)
     spelled = dsl_call(value)
     op = OPS.get(spelled) if spelled is not None else None
     if op is not None and TARGETS in op.forms:
@@ -139,7 +139,7 @@ def read_expr(cx: FunctionContext, stmt: ast.Expr) -> list[Any]:
     if isinstance(value, ast.Call):
         method = self_method(value.func)
         if method is not None:
-            return self_call(cx, value, None, stmt)
+            return self_call(cx, value, None, stmt, method)
         spelled = dsl_call(value)
         op = OPS.get(spelled) if spelled is not None else None
         if op is not None:
@@ -202,7 +202,7 @@ def read_if(cx: FunctionContext, stmt: ast.If) -> list[Any]:
     for name, binding in then_frame.items():
         other = else_frame.get(name)
         if other is not None and compatible(binding.type, other.type):
-            cx.frames[-1][name] = binding
+            cx.set_binding(name, binding)
         elif other is not None:
             raise cx.error(
                 f"'{name}' gets different types in the two branches: {type_text(binding.type)} and "

@@ -24,6 +24,12 @@ SCALAR_T = {dt: L.ScalarType(dt) for dt in DType}
 INDEX_T = SCALAR_T[DType.INDEX]
 BOOL_T = SCALAR_T[DType.BOOL]
 TID_T = SCALAR_T[DType.TASK_ID]
+# For the readers' inner loops: a DType property, and an Enum member read off its class, is a
+# Python call each time; a set of members is looked up without one (Term hashes by identity).
+INDEX, BOOL, TASK_ID = DType.INDEX, DType.BOOL, DType.TASK_ID
+FLOAT_DTYPES = frozenset(d for d in DType if d.is_float)
+INT_DTYPES = frozenset(d for d in DType if d.is_int)
+_DTYPE_NAMED = dict(DType.__members__)  # pl.<name> -> its dtype (DType[name] is a call of the metaclass)
 
 
 def type_text(t: Any) -> str:
@@ -53,6 +59,10 @@ class TypeReader:
         self.program = program
         self.closure = program.src.closure
         self.error = program.error
+        # a tensor type -> the one object of that type the reader gives: equal annotations (a
+        # kernel's parameter and the tensor passed to it) read as the same object, which
+        # ``shapes_match`` and ``compatible`` answer by identity (types carry no span)
+        self._tensor_types: dict[Any, Any] = {}
 
     def params(self, fdef: ast.FunctionDef, kernel: bool) -> list[Any]:
         args = fdef.args
@@ -117,7 +127,8 @@ class TypeReader:
                         raise self.error(
                             f"a tensor has 1 to {MAX_TENSOR_DIMS} dimensions, got {len(shape)}", items[0]
                         )
-                    return L.TensorType(shape, dtype)
+                    tensor = L.TensorType(shape, dtype)
+                    return self._tensor_types.setdefault(tensor, tensor)
                 space = None
                 for extra in items[2:]:
                     name = (attr_path(extra) or [""])[-1]
@@ -178,8 +189,9 @@ class TypeReader:
     def dtype(self, node: ast.expr) -> DType:
         path = attr_path(node)
         if path:
-            if path[-1] in DType.__members__:
-                return DType[path[-1]]
+            named = _DTYPE_NAMED.get(path[-1])
+            if named is not None:
+                return named
             if len(path) == 1 and isinstance(self.program.src.closure_get(path[0], node), DType):
                 return self.closure[path[0]]
         names = " ".join(DType.__members__)
@@ -207,6 +219,8 @@ def shapes_match(declared: tuple, actual: tuple) -> bool:
 
 def compatible(a: Any, b: Any) -> bool:
     """Two types a variable may hold interchangeably (dynamic dims match anything)."""
+    if a is b:
+        return True
     if a._production != b._production:
         return False
     if a._production == "ScalarType":

@@ -48,10 +48,13 @@ class CallAttrs:
         self.edges = edges or []
 
 
+NO_ATTRS = CallAttrs()  # the attributes of every call without attrs= (shared: read, never changed)
+
+
 def read_attrs(cx: FunctionContext, node: ast.expr | None, n_args: int, kernel: str) -> CallAttrs:
     """``attrs=`` of a call of ``kernel`` with ``n_args`` arguments (None: the call has none)."""
     if node is None:
-        return CallAttrs()
+        return NO_ATTRS
     if not isinstance(node, ast.Dict):
         raise cx.error("attrs= must be a dict literal: attrs={'arg_directions': [...]}", node)
     attrs = CallAttrs()

@@ -34,13 +34,16 @@ _COUNTER = "_inline_count"  # FunctionContext attribute: expansions so far (the 
 INLINED_BODIES = "_inlined_bodies"
 
 
-def self_call(cx: FunctionContext, call: ast.Call, targets: list[ast.expr] | None, stmt: ast.stmt) -> list[Any]:
+def self_call(cx: FunctionContext, call: ast.Call, targets: list[ast.expr] | None, stmt: ast.stmt,
+              name: str | None = None) -> list[Any]:
     """The statements of ``self.f(...)``: its inlined body when ``f`` is an inline function, else
-    one kernel task. ``targets`` is None for a call written as a statement."""
-    name = self_method(call.func)
+    one kernel task. ``targets`` is None for a call written as a statement; ``name``: ``f`` when
+    the caller has read it (``names.self_method``)."""
+    if name is None:
+        name = self_method(call.func)
     fdef = cx.program.inlines.get(name)
     if fdef is None:
-        return [kernel_call(cx, call, targets, stmt)]
+        return [kernel_call(cx, call, targets, stmt, name)]
     return expand(cx, fdef, call, targets, stmt)
 
 

@@ -21,7 +21,7 @@ from ..exprs import unsigned_mix
 from ..limits import MAX_PARALLEL_NESTING, MAX_UNROLL
 from ..names import dsl_call
 from ..registry import ITERATOR, STATEMENT, TARGETS, dsl_op, refuse_op
-from ..type_reader import INDEX_T, compatible, type_text
+from ..type_reader import INDEX, INDEX_T, INT_DTYPES, compatible, type_text
 
 if TYPE_CHECKING:
     from ..context import FunctionContext
@@ -100,8 +100,10 @@ def counted_loop(cx: FunctionContext, stmt: ast.For, call: ast.Call, kind: LoopK
     if parallel and cx.parallel_depth >= MAX_PARALLEL_NESTING:
         raise cx.error(f"pl.parallel loops are nested more than {MAX_PARALLEL_NESTING} deep", stmt)
     bounds = loop_bounds(cx, call)
-    init_node = next((kw.value for kw in call.keywords if kw.arg == "init_values"), None)
+    init_node = None
     for kw in call.keywords:
+        if kw.arg == "init_values" and init_node is None:
+            init_node = kw.value
         if kw.arg in extra:
             stage = cx.types.const_int(kw.value)
             if stage < 1:
@@ -212,15 +214,15 @@ def loop_bounds(cx: FunctionContext, call: ast.Call) -> tuple[Any, Any, Any]:
     exprs = []
     for arg in args:
         expr, ty = cx.expr(arg)
-        if ty._production != "ScalarType" or not ty.dtype.is_int:
+        if ty._production != "ScalarType" or ty.dtype not in INT_DTYPES:
             raise cx.error(f"a loop bound must be an integer, got {type_text(ty)}", arg)
-        if arg is args[min(1, len(args) - 1)] and unsigned_mix(_COUNTER, DType.INDEX, expr, ty.dtype):
+        if arg is args[min(1, len(args) - 1)] and unsigned_mix(_COUNTER, INDEX, expr, ty.dtype):
             raise cx.error(
                 f"a loop stop cannot be a {type_text(ty)}: C++ compares the int64_t counter with it as "
                 f"{ty.dtype.c_type}, where a negative counter is a huge one", arg, hint="declare it pl.INT64",
             )
         exprs.append(expr)
-    zero, one = L.Int.make(0, DType.INDEX), L.Int.make(1, DType.INDEX)
+    zero, one = L.Int.make(0, INDEX), L.Int.make(1, INDEX)
     if len(exprs) == 1:
         return zero, exprs[0], one
     if len(exprs) == 2:

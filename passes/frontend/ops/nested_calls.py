@@ -68,5 +68,5 @@ def kernel_result(cx: FunctionContext, call: ast.Call) -> tuple[Any, Any]:
 def temporary(cx: FunctionContext, stem: str, ty: Any, node: ast.AST) -> Any:
     name = f"{stem}__call{cx.temporaries}"
     cx.temporaries += 1
-    cx.frames[-1][name] = Binding(ty, "local", cx.span(node))
+    cx.set_binding(name, Binding(ty, "local", cx.span(node)))
     return L.Binder.make(name, ty, span=cx.span(node))

@@ -15,13 +15,14 @@ if TYPE_CHECKING:
     from ..context import FunctionContext
 
 L = S.LANGUAGE
+_MANUAL, _AUTO = ScopeMode.manual, ScopeMode.auto  # (an Enum member is slow to look up on its class)
 
 
 @dsl_op("manual_scope", CONTEXT)
 def manual_scope(cx: FunctionContext, stmt: ast.With, call: ast.Call) -> list[Any]:
     if call.args or call.keywords:
         raise cx.error("pl.manual_scope() takes no arguments", call)
-    return scope_block(cx, stmt, ScopeMode.manual)
+    return scope_block(cx, stmt, _MANUAL)
 
 
 @dsl_op("scope", CONTEXT)
@@ -30,9 +31,9 @@ def scope(cx: FunctionContext, stmt: ast.With, call: ast.Call) -> list[Any]:
 
 
 def scope_block(cx: FunctionContext, stmt: ast.With, mode: ScopeMode) -> list[Any]:
-    if mode is ScopeMode.manual and cx.manual_depth:
+    if mode is _MANUAL and cx.manual_depth:
         raise cx.error("a manual scope may not be nested inside another manual scope", stmt)
-    if mode is ScopeMode.auto:
+    if mode is _AUTO:
         if cx.auto_scope:
             raise cx.error(
                 "a hand-placed AUTO 'with pl.scope()' requires @pl.function(auto_scope=False)", stmt
@@ -40,11 +41,11 @@ def scope_block(cx: FunctionContext, stmt: ast.With, mode: ScopeMode) -> list[An
         if cx.manual_depth:
             raise cx.error("an AUTO scope may not be nested inside a manual scope", stmt)
     cx.enter(stmt)
-    cx.manual_depth += mode is ScopeMode.manual
+    cx.manual_depth += mode is _MANUAL
     try:
         body = cx.block(stmt.body)
     finally:
-        cx.manual_depth -= mode is ScopeMode.manual
+        cx.manual_depth -= mode is _MANUAL
         cx.leave()
     return [L.Scope(mode, body, span=cx.span(stmt))]
 

@@ -14,10 +14,11 @@ from nanopass.languages import surface as S
 from nanopass.languages.terms import DType, FuncKind, ParamDir
 
 from ..limits import MAX_TASK_SCALARS, MAX_TASK_TENSORS
+from ..exprs import name as read_name
 from ..names import dsl_call, self_method
 from ..registry import ARGUMENT, BINDING, EXPRESSION, MUST_BE_ASSIGNED, OPS, STATEMENT, TARGETS, VALUE, dsl_op
 from ..source import short_source
-from ..type_reader import TID_T, shapes_match, type_text
+from ..type_reader import BOOL, FLOAT_DTYPES, INT_DTYPES, TASK_ID, TID_T, shapes_match, type_text
 from .call_attrs import CallAttrs, apply_direction, read_attrs
 from .debug_tags import dump_positions
 from .nested_calls import tensor_value
@@ -29,8 +30,11 @@ if TYPE_CHECKING:
 L = S.LANGUAGE
 
 
-def kernel_call(cx: FunctionContext, call: ast.Call, targets: list[ast.expr] | None, stmt: ast.stmt) -> Any:
-    name = self_method(call.func)
+def kernel_call(cx: FunctionContext, call: ast.Call, targets: list[ast.expr] | None, stmt: ast.stmt,
+                name: str | None = None) -> Any:
+    """The task of ``self.k(...)`` (``name``: ``k`` when the caller has read it)."""
+    if name is None:
+        name = self_method(call.func)
     sig = kernel_sig(cx, name, call.func)
     attrs_node = None
     for kw in call.keywords:
@@ -54,7 +58,9 @@ def kernel_call(cx: FunctionContext, call: ast.Call, targets: list[ast.expr] | N
 
 def task_args(cx: FunctionContext, nodes: list[ast.expr], sig: KernelSig, attrs: CallAttrs) -> list[Any]:
     """The arguments of a task of ``sig``, with the directions ``attrs`` gives them."""
-    given = attrs.directions or [None] * len(nodes)
+    if not attrs.directions:  # (most calls: no attrs=, so no direction to apply)
+        return [task_arg(cx, node, param, sig.name) for node, param in zip(nodes, sig.params)]
+    given = attrs.directions
     return [
         apply_direction(cx, task_arg(cx, node, param, sig.name), param, hint)
         for node, param, hint in zip(nodes, sig.params, given)
@@ -194,34 +200,40 @@ def task_arg(cx: FunctionContext, node: ast.expr, param: Any, kernel: str) -> An
     ptype = param.type
     if isinstance(node, ast.Constant) and node.value is None:
         raise cx.error(f"None is not a value for parameter '{param.name}' of '{kernel}'", node)
-    expr, ty = tensor_value(cx, node) if ptype._production == "TensorType" else cx.expr(node)
-    if ptype._production == "TensorType":
+    tensor = ptype._production == "TensorType"
+    if type(node) is ast.Name and not cx.expr_level:  # (tensor_value and cx.expr of a name: exprs.name)
+        expr, ty = read_name(cx, node)
+    else:
+        expr, ty = tensor_value(cx, node) if tensor else cx.expr(node)
+    if tensor:
         if ty._production != "TensorType":
             raise cx.error(
                 f"parameter '{param.name}' of '{kernel}' is a tensor but the argument is a {type_text(ty)}", node
             )
         if expr._production != "Var":
             raise cx.error("a tensor argument must be a variable", node)
-        if ty.dtype != ptype.dtype or not shapes_match(ptype.shape, ty.shape):
+        if ty is not ptype and (ty.dtype != ptype.dtype or not shapes_match(ptype.shape, ty.shape)):
             raise cx.error(
                 f"parameter '{param.name}' of '{kernel}' is {type_text(ptype)} but the argument is "
                 f"{type_text(ty)}",
                 node,
             )
-        return L.Arg.make(expr, no_dep, None, span=cx.span(node))
+        # a name's Var is at the name (exprs.name): its span is the argument's
+        return L.Arg.make(expr, no_dep, None, span=expr.span if type(node) is ast.Name else cx.span(node))
     if no_dep:
         raise cx.error("pl.no_dep applies to tensor arguments only", node)
     if ptype._production != "ScalarType":
         raise cx.error(f"parameter '{param.name}' of '{kernel}' cannot be passed to a task", node)
-    if ty._production != "ScalarType" or ty.dtype is DType.TASK_ID:
+    if ty._production != "ScalarType" or ty.dtype is TASK_ID:
         raise cx.error(
             f"parameter '{param.name}' of '{kernel}' is a {type_text(ptype)} but the argument is a {type_text(ty)}",
             node,
         )
     want, got = ptype.dtype, ty.dtype
-    if want.is_float and got.is_int and expr._production == "Int":
+    want_float = want in FLOAT_DTYPES
+    if want_float and got in INT_DTYPES and expr._production == "Int":
         expr = L.Float(float(expr.value), want)
-    elif want.is_float != got.is_float or (want is DType.BOOL) != (got is DType.BOOL):
+    elif want_float != (got in FLOAT_DTYPES) or (want is BOOL) != (got is BOOL):
         raise cx.error(
             f"parameter '{param.name}' of '{kernel}' is a {type_text(ptype)} but the argument is a {type_text(ty)}",
             node,
