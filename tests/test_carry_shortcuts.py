@@ -43,27 +43,20 @@ class ClassifyThroughLoops(ClassifyIterArgCarry):
         pass
 
 
-class ClassifyCounting(ClassifyIterArgCarry):
-    """The pass, recording each run that plans its carries alone."""
-
-    alone: list = []
-
-    def plan_carries_alone(self) -> None:
-        self.alone.append(self)
-        super().plan_carries_alone()
+def outputs_both_ways(path: Path, stage: str, fast: type, full: type):
+    """The outputs of two versions of a pass (``fast``, ``full``) on the tree of ``stage`` in the
+    compile of ``path``."""
+    tree = run_pipeline(load_program(path))[stage].tree
+    with reusing_walks():
+        return fast(PassContext()).run(tree), full(PassContext()).run(tree)
 
 
 def classified_both_ways(path: Path):
-    stages = run_pipeline(load_program(path))
-    scoped = stages["materialize_runtime_scopes"].tree
-    with reusing_walks():
-        return ClassifyIterArgCarry(PassContext()).run(scoped), ClassifyAlwaysLooking(PassContext()).run(scoped)
+    return outputs_both_ways(path, "materialize_runtime_scopes", ClassifyIterArgCarry, ClassifyAlwaysLooking)
 
 
 def planned_through_loops(path: Path):
-    scoped = run_pipeline(load_program(path))["materialize_runtime_scopes"].tree
-    with reusing_walks():
-        return ClassifyIterArgCarry(PassContext()).run(scoped), ClassifyThroughLoops(PassContext()).run(scoped)
+    return outputs_both_ways(path, "materialize_runtime_scopes", ClassifyIterArgCarry, ClassifyThroughLoops)
 
 
 @pytest.mark.parametrize("path", PROGRAMS, ids=[p.stem for p in PROGRAMS])
@@ -86,21 +79,18 @@ def test_planning_carries_alone_changes_no_plan_of_a_shape(tmp_path, shape):
     assert alone == through_loops
 
 
-def carries_planned_alone(path: Path) -> list:
-    ClassifyCounting.alone = []
-    scoped = run_pipeline(load_program(path))["materialize_runtime_scopes"].tree
-    ClassifyCounting(PassContext()).run(scoped)
-    return ClassifyCounting.alone
-
-
-def test_without_task_id_shapes_carries_are_planned_alone(tmp_path):
+def test_without_task_id_shapes_carries_are_planned_alone(tmp_path, monkeypatch):
+    alone = counting(monkeypatch, ClassifyIterArgCarry, "plan_carries_alone")
     path = tmp_path / "nested.py"
     path.write_text(source_of("nested", 8))
-    assert len(carries_planned_alone(path)) == 1
+    run_pipeline(load_program(path))
+    assert len(alone) == 1
 
 
-def test_task_id_shapes_plan_carries_through_their_loops():
-    assert carries_planned_alone(REPO / "tests" / "golden" / "surface_loop_tid.py") == []
+def test_task_id_shapes_plan_carries_through_their_loops(monkeypatch):
+    alone = counting(monkeypatch, ClassifyIterArgCarry, "plan_carries_alone")
+    run_pipeline(load_program(REPO / "tests" / "golden" / "surface_loop_tid.py"))
+    assert alone == []
 
 
 def test_no_task_id_carry_looks_for_no_slots_and_no_shapes(tmp_path, monkeypatch):

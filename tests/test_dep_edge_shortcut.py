@@ -13,11 +13,11 @@ from pathlib import Path
 import pytest
 
 from conftest import EXAMPLES, REPO, load_program
+from test_carry_shortcuts import outputs_both_ways
+from test_middle_pass_shortcuts import counting
 
 from nanopass.api import run_pipeline
-from nanopass.languages.statements import reusing_walks
 from nanopass.passes.resolve_dep_edges import ResolveDepEdges
-from nanopass.rewrite import PassContext
 from nanopass.tools.bench import source_of
 
 PROGRAMS = sorted(p for d in (EXAMPLES, REPO / "tests" / "golden") for p in d.glob("*.py"))
@@ -30,41 +30,21 @@ class ResolveAlwaysTracking(ResolveDepEdges):
         pass
 
 
-class ResolveCounting(ResolveDepEdges):
-    """The pass, recording each function whose blocks it leaves untracked."""
-
-    untracked: list = []
-
-    def untrack_blocks(self) -> None:
-        self.untracked.append(self)
-        super().untrack_blocks()
-
-
-def resolved_both_ways(path: Path):
-    stages = run_pipeline(load_program(path))
-    bound = stages["bind_task_ids"].tree
-    with reusing_walks():
-        return ResolveDepEdges(PassContext()).run(bound), ResolveAlwaysTracking(PassContext()).run(bound)
-
-
 @pytest.mark.parametrize("path", PROGRAMS, ids=[p.stem for p in PROGRAMS])
 def test_the_shortcut_changes_no_edge(path: Path):
-    fast, full = resolved_both_ways(path)
+    fast, full = outputs_both_ways(path, "bind_task_ids", ResolveDepEdges, ResolveAlwaysTracking)
     assert fast == full
 
 
-def untracked_in(path: Path, monkeypatch) -> list:
-    ResolveCounting.untracked = []
-    bound = run_pipeline(load_program(path))["bind_task_ids"].tree
-    ResolveCounting(PassContext()).run(bound)
-    return ResolveCounting.untracked
-
-
 def test_no_task_id_leaves_blocks_untracked(tmp_path, monkeypatch):
+    untracked = counting(monkeypatch, ResolveDepEdges, "untrack_blocks")
     path = tmp_path / "nested.py"
     path.write_text(source_of("nested", 8))
-    assert len(untracked_in(path, monkeypatch)) == 1
+    run_pipeline(load_program(path))
+    assert len(untracked) == 1
 
 
 def test_a_bound_task_id_tracks_blocks(monkeypatch):
-    assert untracked_in(REPO / "tests" / "golden" / "surface_loop_tid.py", monkeypatch) == []
+    untracked = counting(monkeypatch, ResolveDepEdges, "untrack_blocks")
+    run_pipeline(load_program(REPO / "tests" / "golden" / "surface_loop_tid.py"))
+    assert untracked == []
