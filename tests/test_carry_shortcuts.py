@@ -79,18 +79,29 @@ def test_planning_carries_alone_changes_no_plan_of_a_shape(tmp_path, shape):
     assert alone == through_loops
 
 
-def test_without_task_id_shapes_carries_are_planned_alone(tmp_path, monkeypatch):
-    alone = counting(monkeypatch, ClassifyIterArgCarry, "plan_carries_alone")
+def shortcut_calls(monkeypatch, pass_cls: type, shortcut: str, path: Path) -> list:
+    """The calls of ``pass_cls``'s method ``shortcut`` in the compile of ``path``."""
+    calls = counting(monkeypatch, pass_cls, shortcut)
+    run_pipeline(load_program(path))
+    return calls
+
+
+def small_nested(tmp_path) -> Path:
+    """A program without TaskIds: the bench's nested loops."""
     path = tmp_path / "nested.py"
     path.write_text(source_of("nested", 8))
-    run_pipeline(load_program(path))
-    assert len(alone) == 1
+    return path
+
+
+TASK_ID_CARRIES = REPO / "tests" / "golden" / "surface_loop_tid.py"
+
+
+def test_without_task_id_shapes_carries_are_planned_alone(tmp_path, monkeypatch):
+    assert len(shortcut_calls(monkeypatch, ClassifyIterArgCarry, "plan_carries_alone", small_nested(tmp_path))) == 1
 
 
 def test_task_id_shapes_plan_carries_through_their_loops(monkeypatch):
-    alone = counting(monkeypatch, ClassifyIterArgCarry, "plan_carries_alone")
-    run_pipeline(load_program(REPO / "tests" / "golden" / "surface_loop_tid.py"))
-    assert alone == []
+    assert shortcut_calls(monkeypatch, ClassifyIterArgCarry, "plan_carries_alone", TASK_ID_CARRIES) == []
 
 
 def test_no_task_id_carry_looks_for_no_slots_and_no_shapes(tmp_path, monkeypatch):

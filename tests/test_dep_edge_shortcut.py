@@ -13,12 +13,9 @@ from pathlib import Path
 import pytest
 
 from conftest import EXAMPLES, REPO, load_program
-from test_carry_shortcuts import outputs_both_ways
-from test_middle_pass_shortcuts import counting
+from test_carry_shortcuts import TASK_ID_CARRIES, outputs_both_ways, shortcut_calls, small_nested
 
-from nanopass.api import run_pipeline
 from nanopass.passes.resolve_dep_edges import ResolveDepEdges
-from nanopass.tools.bench import source_of
 
 PROGRAMS = sorted(p for d in (EXAMPLES, REPO / "tests" / "golden") for p in d.glob("*.py"))
 
@@ -37,14 +34,8 @@ def test_the_shortcut_changes_no_edge(path: Path):
 
 
 def test_no_task_id_leaves_blocks_untracked(tmp_path, monkeypatch):
-    untracked = counting(monkeypatch, ResolveDepEdges, "untrack_blocks")
-    path = tmp_path / "nested.py"
-    path.write_text(source_of("nested", 8))
-    run_pipeline(load_program(path))
-    assert len(untracked) == 1
+    assert len(shortcut_calls(monkeypatch, ResolveDepEdges, "untrack_blocks", small_nested(tmp_path))) == 1
 
 
 def test_a_bound_task_id_tracks_blocks(monkeypatch):
-    untracked = counting(monkeypatch, ResolveDepEdges, "untrack_blocks")
-    run_pipeline(load_program(REPO / "tests" / "golden" / "surface_loop_tid.py"))
-    assert untracked == []
+    assert shortcut_calls(monkeypatch, ResolveDepEdges, "untrack_blocks", TASK_ID_CARRIES) == []
