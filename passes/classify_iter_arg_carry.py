@@ -13,6 +13,7 @@ from .kernels import kernel_table
 from .util import LOOPS, iter_stmts, last_yield, static_trip_count
 
 C = CARRIED
+LOOP_CLASSES = (SCOPED.nodes["For"], SCOPED.nodes["While"])
 
 
 # (read once: an enum member read through its class costs a descriptor call)
@@ -44,6 +45,9 @@ class ClassifyIterArgCarry(Pass):
     (``body``) in a variable of its own, and the result its own shape (a fixed-trip ``pl.range``
     inside a ``pl.parallel`` branch, whose carry starts from the ids of the phase before, yields
     one TaskId per branch). Afterwards every IterArg and if result has a ``Carry`` plan.
+
+    Without TaskId shapes a carry's plan depends on the carry alone: each ``IterArg`` is planned
+    where the identity clause of its loop visits it (no handler per loop).
     """
 
     name = "classify_iter_arg_carry"
@@ -73,7 +77,15 @@ class ClassifyIterArgCarry(Pass):
         # if result every TaskId value holds one id.
         self.per_iteration = self.per_iteration_loops(func.body) if tid_loops else {}
         self.shapes = TidShapes(self.per_iteration).run(func.body) if tid_loops or tid_ifs else {}
+        if not self.shapes:
+            self.plan_carries_alone()
         return self.visit(program)
+
+    def plan_carries_alone(self) -> None:
+        """Without TaskId shapes a carry's plan depends on the carry alone (``IterArg``): loops
+        are rebuilt by their identity clauses, which visit their carries."""
+        for cls in LOOP_CLASSES:
+            del self._dispatch[cls]
 
     def carries_of(self, body) -> tuple[set[str], list, bool, bool]:
         """The carries that must be rebound whatever the roots say, the others (iter_arg, value
@@ -129,6 +141,10 @@ class ClassifyIterArgCarry(Pass):
     def While(self, loop):
         iters, body = self.carries(loop)
         return C.While.make(iters, loop.cond, body, loop.results, span=loop.span)
+
+    def IterArg(self, it):
+        """A carry's plan when no value has a TaskId shape (``plan_carries_alone``): rebound or not."""
+        return C.IterArg.make(it.var, it.init, self.plan(it.var.name in self.rebound, 0, False, 0), span=it.span)
 
     def carries(self, loop):
         """The loop's IterArgs with their plans, and its body rewritten."""

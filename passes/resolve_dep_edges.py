@@ -8,6 +8,7 @@ from nanopass.languages.terms import DepSource
 from nanopass.rewrite import Pass, register
 
 A = DEP_ANNOTATED
+BLOCKS = tuple(TID_BOUND.nodes[name] for name in ("For", "While", "If", "Scope"))  # the statements that open C++ blocks
 
 
 def base_name(name: str) -> str:
@@ -28,6 +29,9 @@ class ResolveDepEdges(Pass):
     dropped (and noted). A cell edge (``CellDep``) is always alive (cells are declared at the start
     of the function) and guarded. Edges are deduplicated by storage and slot, the first keeping its
     origin. Afterwards each task's ``capacity`` is the exact size of its dependency array.
+
+    A function that binds no TaskId has only cell edges, alive in every block: its blocks are
+    not tracked (loops, branches and scopes are rebuilt by their identity clauses).
     """
 
     name = "resolve_dep_edges"
@@ -36,6 +40,8 @@ class ResolveDepEdges(Pass):
 
     def Function(self, func):
         self.table = {t.var: t for t in func.tids}
+        if not self.table:
+            self.untrack_blocks()
         self.decl: dict[str, tuple[int, ...]] = {}
         self.where: dict[str, object] = {}
         self.path: tuple[int, ...] = ()
@@ -47,6 +53,12 @@ class ResolveDepEdges(Pass):
         )
 
     # -- blocks and declarations -----------------------------------------------------------------
+
+    def untrack_blocks(self) -> None:
+        """Visit blocks without tracking them: with no TaskId in the table, no edge asks whether
+        one is alive (the handlers below would only declare nothing and count paths)."""
+        for cls in BLOCKS:
+            del self._dispatch[cls]  # (``visit`` then takes the identity clause)
 
     def declare(self, binder) -> None:
         entry = self.table.get(binder.name)

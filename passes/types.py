@@ -50,12 +50,18 @@ def binds_a_float_scalar(func) -> bool:
     floats = _FLOAT_DTYPES
     for stmt in iter_stmts(func.body):
         kind = stmt._production
-        if kind == "Task":  # the usual statements first, their Binders read inline
-            binders = [out.var if out._production != "Binder" else out for out in stmt.outs]
-            if stmt.tid is not None:
-                binders.append(stmt.tid)
+        if kind == "Task":  # the usual statements first, their Binders' types read inline
+            for out in stmt.outs:
+                ty = (out if out._production == "Binder" else out.var).type
+                if ty._production == "ScalarType" and ty.dtype in floats:
+                    return True
+            binders = () if stmt.tid is None else (stmt.tid,)
         elif kind == "For":
-            binders = [stmt.var, *(it.var for it in stmt.iters), *stmt.results]
+            for it in stmt.iters:
+                ty = it.var.type
+                if ty._production == "ScalarType" and ty.dtype in floats:
+                    return True
+            binders = (stmt.var, *stmt.results)
         elif kind == "Declare":
             binders = (stmt.var,)
         elif kind in DEFINING:

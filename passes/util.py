@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from nanopass.languages.statements import BODY_FIELDS, LOOPS, defined_binders, iter_stmts  # noqa: F401 - re-exported
-from nanopass.languages.terms import BinOp
+from nanopass.languages.terms import BinOp, ScopeOrigin
 
 
 def binders_of(stmt) -> list[Any]:
@@ -59,11 +59,12 @@ def static_trip_count(loop) -> int | None:
     return None
 
 
+_COMPILER = ScopeOrigin.compiler  # (read once: an enum member read through its class costs a descriptor call)
+
+
 def unscoped(body):
     """A body seen through the compiler's scopes: a body that is one compiler Scope is its contents."""
-    while len(body) == 1 and body[0]._production == "Scope" and getattr(body[0], "origin", None) is not None:
-        if body[0].origin.name != "compiler":
-            break
+    while len(body) == 1 and body[0]._production == "Scope" and getattr(body[0], "origin", None) is _COMPILER:
         body = body[0].body
     return body
 

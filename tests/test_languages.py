@@ -224,6 +224,40 @@ def test_a_scalar_argument_before_a_tensor_argument_is_rejected(tmp_path):
     stage.language.verify(fine)
 
 
+def _allocs_of(tree, task, sizes):
+    """Allocs of ``sizes`` creates each (of fresh names), in place of ``task``: a tree of the
+    batched language for each size."""
+    from nanopass.languages import BATCHED as B
+
+    binder = task.outs[0] if task.outs[0]._production == "Binder" else task.outs[0].var
+    for size in sizes:
+        creates = [B.Create.make(binder.replace(name=f"fresh_{i}"), (), binder.type.dtype, False, None) for i in range(size)]
+        yield size, _with_stmt_replaced(tree, task, B.Alloc.make(tuple(creates)))
+
+
+def test_an_alloc_of_no_create_or_of_more_than_an_arg_holds_is_rejected(tmp_path):
+    stage = _stage(tmp_path, "batch_tensor_creates")
+    task = _first(stage.tree, lambda s: s._production == "Task")
+    for size, tree in _allocs_of(stage.tree, task, (0, 1, 32, 33)):
+        if size in (1, 32):
+            stage.language.verify(tree)
+        else:
+            assert "an Alloc must hold 1..32 creates" in _error_after_good(stage.language, stage.tree, tree)
+
+
+def test_a_task_beyond_the_runtime_argument_limits_is_rejected(tmp_path):
+    stage = _stage(tmp_path, "encode_scalars")
+    task = _first(stage.tree, lambda s: s._production == "Task" and any(a._production == "ScalarArg" for a in s.args))
+    scalar = next(a for a in task.args if a._production == "ScalarArg")
+    tensor = next(a for a in task.args if a._production == "TensorArg")
+    for tensors, scalars in ((32, 16), (33, 1), (1, 17)):
+        tree = _with_stmt_replaced(stage.tree, task, task.replace(args=(tensor,) * tensors + (scalar,) * scalars))
+        if (tensors, scalars) == (32, 16):
+            stage.language.verify(tree)
+        else:
+            assert "a task exceeds the runtime's argument limits" in _error_after_good(stage.language, stage.tree, tree)
+
+
 def _yield_cases(tree):
     """(message, bad tree) for each rule of check_yields, on the innermost loop of ``tree``."""
     loop = _innermost_loop(tree)
