@@ -13,7 +13,6 @@ from .kernels import kernel_table
 from .util import LOOPS, iter_stmts, last_yield, static_trip_count
 
 C = CARRIED
-LOOP_CLASSES = (SCOPED.nodes["For"], SCOPED.nodes["While"])
 
 
 # (read once: an enum member read through its class costs a descriptor call)
@@ -84,8 +83,8 @@ class ClassifyIterArgCarry(Pass):
     def plan_carries_alone(self) -> None:
         """Without TaskId shapes a carry's plan depends on the carry alone (``IterArg``): loops
         are rebuilt by their identity clauses, which visit their carries."""
-        for cls in LOOP_CLASSES:
-            del self._dispatch[cls]
+        for production in ("For", "While"):  # (of the pass's source language: a subclass may read another)
+            del self._dispatch[self.source.nodes[production]]
 
     def carries_of(self, body) -> tuple[set[str], list, bool, bool]:
         """The carries that must be rebound whatever the roots say, the others (iter_arg, value

@@ -8,7 +8,7 @@ from nanopass.languages.terms import DepSource
 from nanopass.rewrite import Pass, register
 
 A = DEP_ANNOTATED
-BLOCKS = tuple(TID_BOUND.nodes[name] for name in ("For", "While", "If", "Scope"))  # the statements that open C++ blocks
+BLOCKS = ("For", "While", "If", "Scope")  # the statements that open C++ blocks
 
 
 def base_name(name: str) -> str:
@@ -57,8 +57,8 @@ class ResolveDepEdges(Pass):
     def untrack_blocks(self) -> None:
         """Visit blocks without tracking them: with no TaskId in the table, no edge asks whether
         one is alive (the handlers below would only declare nothing and count paths)."""
-        for cls in BLOCKS:
-            del self._dispatch[cls]  # (``visit`` then takes the identity clause)
+        for production in BLOCKS:  # (of the pass's source language: a subclass may read another)
+            del self._dispatch[self.source.nodes[production]]  # (``visit`` then takes the identity clause)
 
     def declare(self, binder) -> None:
         entry = self.table.get(binder.name)

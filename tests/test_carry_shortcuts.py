@@ -118,3 +118,16 @@ def test_task_id_carries_are_looked_at(monkeypatch):
     shapes = counting(monkeypatch, classify_iter_arg_carry, "TidShapes")
     run_pipeline(load_program(REPO / "tests" / "golden" / "surface_loop_tid.py"))
     assert len(slots) == 1 and len(shapes) == 1
+
+
+def test_planning_carries_alone_in_a_pass_of_another_source_language(tmp_path):
+    # (the loops whose handlers the shortcut drops are the pass's source language's: the pass
+    # run again on its own output, tests/test_control_flow.py, reads CARRIED's, and a KeyError on
+    # SCOPED's classes followed)
+    from test_control_flow import CLASSIFY_AGAIN
+
+    carried = run_pipeline(load_program(small_nested(tmp_path)), stop_after="classify_iter_arg_carry")[-1].tree
+    from nanopass.passes.util import iter_stmts
+
+    assert any(s._production == "For" for s in iter_stmts(carried.orch.body))
+    assert CLASSIFY_AGAIN().run(carried) == carried
