@@ -89,16 +89,6 @@ def analyses(path: Path, forgetting: bool) -> list:
     return results + [stages[-1].tree]
 
 
-def without_assembles(body) -> tuple:
-    out = []
-    for stmt in body:
-        if isinstance(stmt, attack_program.Assemble):
-            continue
-        blocks = attack_program.children(stmt)
-        out.append(attack_program.with_children(stmt, [without_assembles(b) for b in blocks]) if blocks else stmt)
-    return tuple(out)
-
-
 def attack_programs() -> list:
     """Programs of the adversarial tester's generator (written apart from the analysis), without
     the assembles it would refuse at these sizes."""
@@ -106,7 +96,7 @@ def attack_programs() -> list:
     for seed in range(6):
         for size in (30, 120):
             prog = attack_generate.generate(seed, size)
-            out.append(attack_program.render(dataclasses.replace(prog, body=without_assembles(prog.body))).source)
+            out.append(attack_program.render(dataclasses.replace(prog, body=attack_program.without_assembles(prog.body))).source)
     return out
 
 

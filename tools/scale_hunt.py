@@ -45,20 +45,8 @@ def source(generator: str, seed: int, size: int, no_assembles: bool) -> str:
 
     prog = (attack if generator == "attack" else surface)(seed, size)
     if no_assembles:
-        prog = dataclasses.replace(prog, body=_without_assembles(prog.body, P))
+        prog = dataclasses.replace(prog, body=P.without_assembles(prog.body))
     return P.render(prog).source
-
-
-def _without_assembles(body, P) -> tuple:
-    out = []
-    for stmt in body:
-        if isinstance(stmt, P.Assemble):
-            continue
-        children = P.children(stmt)
-        if children:
-            stmt = P.with_children(stmt, [_without_assembles(c, P) for c in children])
-        out.append(stmt)
-    return tuple(out)
 
 
 def phase_seconds(path: str) -> dict[str, float] | None:

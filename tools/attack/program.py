@@ -219,6 +219,18 @@ def with_children(stmt, lists):
     return replace(stmt, body=tuple(lists[0]))
 
 
+def without_assembles(body) -> tuple:
+    """``body`` without its ``Assemble`` statements, wherever nested (programs the compiler would
+    refuse for an assemble it cannot place, kept for what else they exercise)."""
+    out = []
+    for stmt in body:
+        if isinstance(stmt, Assemble):
+            continue
+        blocks = children(stmt)
+        out.append(with_children(stmt, [without_assembles(b) for b in blocks]) if blocks else stmt)
+    return tuple(out)
+
+
 def count_statements(body) -> int:
     return sum(1 + sum(count_statements(c) for c in children(s)) for s in body)
 
