@@ -439,11 +439,6 @@ def children_of(node: Node) -> list:
     return node._children()
 
 
-def iter_children(node: Node) -> Iterator[Node]:
-    """Every direct child node, in field order."""
-    return iter(children_of(node))
-
-
 def walk(node: "Node | tuple") -> Iterator[Node]:
     """Pre-order iteration over a tree (or a tuple of trees), without recursion."""
     stack = list(reversed(node)) if isinstance(node, (tuple, list)) else [node]
@@ -823,12 +818,6 @@ class Language:
         if decl is None:
             raise KeyError(f"language {self.name} has no production {name}")
         return decl[1]
-
-    def production_nonterminal(self, production: str) -> str:
-        decl = self._production_decl(production)
-        if decl is None:
-            raise KeyError(production)
-        return decl[0]
 
     # -- extension ------------------------------------------------------------------------------
 

@@ -127,12 +127,6 @@ class TaskGraph:
                 cluster = source.clusters[cluster].parent
         self.clusters.update((cid, c) for cid, c in source.clusters.items() if cid in needed)
 
-    def edge_counts(self) -> dict[str, int]:
-        counts: dict[str, int] = {}
-        for edge in self.edges.values():
-            counts[edge.kind] = counts.get(edge.kind, 0) + 1
-        return counts
-
     def to_digraph(self, name: str) -> graphviz.Source:
         """The graph as a ``graphviz.Source`` (``.source`` is ``to_dot(name)``; ``.pipe`` renders it)."""
         return graphviz.Source(self.to_dot(name))

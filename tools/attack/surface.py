@@ -113,10 +113,6 @@ class While:
     def with_blocks(self, lists):
         return replace(self, body=tuple(lists[0]))
 
-    def unwrap(self):
-        pre = [P.Alias(inner, init) for inner, init in self.carries]
-        return pre + list(self.body) + [P.Alias(res, y) for res, y in zip(self.results, self.yields)]
-
     def render(self, p, d):
         rc = self.recount
         ints = [self.var] + ([rc[0]] if rc else [])
