@@ -84,11 +84,13 @@ nor inserted: it adds no fact, and a task's argument of it orders the task after
 view of it made without ``manual_dep`` is tracked, like any view, from ``NR``.)
 
 The facts table holds only what it must: a name whose facts are ``never_ran`` has no entry
-(``State.bind``, ``meet``), and the walk forgets a name after the last statement that reads it
-(``dead_after``; a stable name only once no other name is an alias of it), and a task's entry
-in ``order`` after the last statement of the function's body that sets or reads it
-(``orders_unread_after``), so that a new run of a task, which rewrites every entry naming it,
-and a meet cost the names and tasks in use, not every one so far.
+(``State.bind``, ``meet``), an entry holds a name's facts less ``never_ran`` (every fact holds
+``never_ran``: a task that has not run makes every "ordered after it, or it has not run" true),
+and the walk forgets a name after the last statement that reads it (``dead_after``; a stable
+name only once no other name is an alias of it), and a task's entry in ``order`` after the last
+statement of the function's body that sets or reads it (``orders_unread_after``), so that a new
+run of a task, which rewrites every entry naming it (none of ``facts`` on its first run), and a
+meet cost the names and tasks in use, not every one so far.
 
 The analysis gives up (``None``) on a program where the relevant tasks times the statements
 exceed its ``budget`` (``BUDGET``, or ``PER_EDGE`` per dependency entry where that is more): a
@@ -124,14 +126,17 @@ class State:
     def __init__(self, never_ran: int, facts: dict, order: dict, done: int = 0, chained: int = -1, width: int = 0,
                  alias: dict | None = None, tids: dict | None = None):
         self.never_ran = never_ran
-        self.facts = facts  # SSA name -> bitset (absent: never_ran)
+        # SSA name -> its facts less ``never_ran`` (absent: 0); ``of`` adds ``never_ran`` back
+        self.facts = facts
         # SSA name -> the stable name (``stable_names``) of the same tensor, whose facts it shares:
         # a write through either is a write of both
         self.alias = alias if alias is not None else {}
         # a TaskId name -> the relevant task whose latest run it holds; a TaskId array -> per slot,
         # that task or None (not known to hold one)
         self.tids = tids if tids is not None else {}
-        self.order = order  # task number -> bitset (absent: never_ran)
+        # task number -> what its latest run is ordered after, less ``never_ran`` (absent: never
+        # ran); ``after`` adds back ``never_ran`` but the task's own bits (its entry has none)
+        self.order = order
         self.done = done  # the tasks whose latest run a host access waited for (with never_ran)
         # the tasks each of whose runs so far is ordered before the next one (or that ran at most
         # once): waiting for the latest run waits for them all
@@ -143,21 +148,21 @@ class State:
                      dict(self.alias), dict(self.tids))
 
     def of(self, name: str) -> int:
-        return self.facts.get(self.alias.get(name, name), self.never_ran)
+        return self.facts.get(self.alias.get(name, name), 0) | self.never_ran
 
     def write(self, name: str, held: int) -> None:
         """The tensor ``name`` holds has the facts ``held`` (under every name of it)."""
-        self.facts[self.alias.get(name, name)] = held
+        self.facts[self.alias.get(name, name)] = held & ~self.never_ran
 
     def bind(self, name: str, held: int) -> None:
         """``name`` is bound to a tensor of its own with the facts ``held``. Facts equal to
         ``never_ran`` are left absent, as ``of`` reads them: a new run changes both alike (``ran``),
-        so only the names whose facts differ from it cost a new run or a meet anything."""
+        so only the names whose facts differ from it cost a meet anything."""
         self.alias.pop(name, None)
         if held == self.never_ran:
             self.facts.pop(name, None)
         else:
-            self.facts[name] = held
+            self.facts[name] = held & ~self.never_ran
 
     def bind_same(self, name: str, value: str, stable: frozenset) -> None:
         """``name`` is bound to the tensor ``value`` holds: it shares its facts when that tensor
@@ -170,7 +175,10 @@ class State:
             self.bind(name, self.of(value))
 
     def after(self, task: int) -> int:
-        return self.order.get(task, self.never_ran)
+        held = self.order.get(task)
+        if held is None:
+            return self.never_ran
+        return held | self.never_ran & ~((1 << task) | (1 << (self.width + task)))
 
     def forget(self, names, stable: frozenset) -> None:
         """``names`` are read nowhere further on (``dead_after``): their entries go, but the facts
@@ -198,13 +206,20 @@ class State:
         older runs stays where the fact held every run of it (they are the older runs now)."""
         latest, older = 1 << task, 1 << (self.width + task)
         both = latest | older
-        self.never_ran = _rerun(self.never_ran, latest, both)
+        before = self.never_ran
+        self.never_ran = after = _rerun(before, latest, both)
         self.done = _rerun(self.done, latest, both)
         kept, moved = ~both, latest ^ both  # (_rerun, inlined: called for every fact naming the task)
-        self.facts = {key: (held & kept | (moved if held & both == both else 0)) if held & both else held
-                      for key, held in self.facts.items()}
-        self.order = {key: (held & kept | (moved if held & both == both else 0)) if held & both else held
-                      for key, held in self.order.items()}
+        if before & both != both:
+            # A stored fact names the task only where it holds more than ``never_ran`` (before the
+            # task's first run, never: ``never_ran`` held both bits): those are rewritten.
+            # (A task's own bits in ``before`` are in ``after`` too: ``order`` is rewritten alike.)
+            self.facts = {key: (((held | before) & kept | (moved if (held | before) & both == both else 0)) & ~after
+                                if held & both else held)
+                          for key, held in self.facts.items()}
+            self.order = {key: (((held | before) & kept | (moved if (held | before) & both == both else 0)) & ~after
+                                if held & both else held)
+                          for key, held in self.order.items()}
         for key, held in list(self.tids.items()):  # (they hold an older run now)
             if held == task:
                 del self.tids[key]
@@ -230,23 +245,31 @@ def _rerun(held: int, latest: int, both: int) -> int:
 def meet(a: State, b: State) -> State:
     never_ran = a.never_ran & b.never_ran
     a_facts, a_alias, a_never, b_facts, b_alias, b_never = a.facts, a.alias, a.never_ran, b.facts, b.alias, b.never_ran
-    if a_facts == b_facts and a_alias == b_alias:  # (every name is stored alike: the loop below has none)
+    if a_facts == b_facts and a_alias == b_alias and a_never == b_never:  # (the loop below has nothing to do)
         facts, alias = dict(a_facts), dict(a_alias)
     else:
         alias = dict(a_alias.items() & b_alias.items())
         # A name whose facts both sides store alike keeps them (a name with facts of its own is no
-        # alias): only the names the two sides differ on are met one by one (``State.of``, inlined).
+        # alias; a stored fact shares no bit with either side's ``never_ran``, so it is its own
+        # meet less ``never_ran``): only the names the two sides differ on are met one by one
+        # (``State.of``, inlined).
         facts = dict(a_facts.items() & b_facts.items())
+        if a_never != b_never:  # (a name stored as 0 on both sides, never_ran on each, meets at never_ran)
+            facts = {n: held for n, held in facts.items() if held}
         for n in (a_facts.keys() | b_facts.keys() | a_alias.keys() | b_alias.keys()) - alias.keys() - facts.keys():
-            held = a_facts.get(a_alias.get(n, n), a_never) & b_facts.get(b_alias.get(n, n), b_never)
+            held = (a_facts.get(a_alias.get(n, n), 0) | a_never) & (b_facts.get(b_alias.get(n, n), 0) | b_never)
             if held != never_ran:  # (absent: never_ran, as ``State.bind`` leaves it)
-                facts[n] = held
+                facts[n] = held & ~never_ran
     a_order, b_order = a.order, b.order
-    if a_order == b_order:
+    if a_order == b_order and a_never == b_never:
         order = dict(a_order)
-    else:
+    else:  # (as the facts; an entry has none of its task's own bits, nor do the never_ran added to it)
         order = dict(a_order.items() & b_order.items())
-        order.update({t: a_order.get(t, a_never) & b_order.get(t, b_never) for t in (a_order.keys() | b_order.keys()) - order.keys()})
+        for t in (a_order.keys() | b_order.keys()) - order.keys():
+            own = ~((1 << t) | (1 << (a.width + t)))
+            held_a, held_b = a_order.get(t), b_order.get(t)
+            order[t] = ((a_never if held_a is None else held_a | a_never & own)
+                        & (b_never if held_b is None else held_b | b_never & own) & ~never_ran)
     tids = {}
     for name, held in a.tids.items():
         other = b.tids.get(name)
@@ -633,7 +656,7 @@ class _Walker:
                 state.chained &= ~(1 << n)
             state.ran(n)
             after &= ~own
-            state.order[n] = after
+            state.order[n] = after & ~state.never_ran
             mine = after | (1 << n)
         kernel = self.kernels[task.kernel]
         for arg in task.args:

@@ -1,6 +1,7 @@
 """``runtime_order``'s facts table, read through ``State.of``: a name with no entry has the facts
-``never_ran``. The table leaves out what equals ``never_ran`` (``State.bind``, ``meet``), so a new
-run and a meet cost only the names whose facts differ from it; what ``of`` reads must be what a
+``never_ran``, and an entry holds a name's facts less ``never_ran``. The table leaves out what
+equals ``never_ran`` (``State.bind``, ``meet``), so a meet costs only the names whose facts differ
+from it, and a task's first run none (``never_ran`` held its bits); what ``of`` reads must be what a
 table of every name would give: a meet is the intersection of the two sides' facts name by name
 (a name aliased alike on both sides keeps its alias), and a new run of a task changes every
 name's facts as it changes ``never_ran``."""
@@ -22,12 +23,18 @@ bits = st.integers(min_value=0, max_value=(1 << 2 * WIDTH) - 1)
 @st.composite
 def states(draw):
     never_ran = draw(bits)
-    facts = {n: draw(bits) for n in draw(st.sets(st.sampled_from(NAMES + ROOTS)))}
+    facts = {n: draw(bits) & ~never_ran for n in draw(st.sets(st.sampled_from(NAMES + ROOTS)))}  # (stored less never_ran)
     alias = {}
     for name in draw(st.sets(st.sampled_from(NAMES))):  # (a name with facts of its own is no alias)
         alias[name] = draw(st.sampled_from(ROOTS))
         facts.pop(name, None)
-    return State(never_ran, facts, {}, width=WIDTH, alias=alias)
+    # (a task's entry holds what its latest run is ordered after less never_ran, and none of its own bits)
+    order = {t: draw(bits) & ~never_ran & ~own(t) for t in draw(st.sets(st.integers(0, WIDTH - 1)))}
+    return State(never_ran, facts, order, width=WIDTH, alias=alias)
+
+
+def own(task: int) -> int:
+    return (1 << task) | (1 << (WIDTH + task))
 
 
 @settings(max_examples=fuzz_budget(300), deadline=None)
@@ -36,8 +43,9 @@ def test_a_meet_is_the_intersection_of_every_names_facts(a, b):
     met = meet(a, b)
     for name in NAMES + ROOTS + ("never_bound",):
         assert met.of(name) == a.of(name) & b.of(name), name
-    for name, held in met.facts.items():  # (what both sides store alike is kept as it is)
-        assert held != met.never_ran or a.facts.get(name) == b.facts.get(name) == held, name
+    for name, held in met.facts.items():  # (stored less never_ran; an entry of no fact only as both sides keep it)
+        assert held & met.never_ran == 0, name
+        assert held or a.facts.get(name) == b.facts.get(name) == 0 and a.never_ran == b.never_ran, name
 
 
 @settings(max_examples=fuzz_budget(300), deadline=None)
@@ -50,6 +58,27 @@ def test_a_new_run_changes_every_names_facts_as_it_changes_never_ran(state, task
     state.ran(task)
     for name in NAMES + ROOTS:
         assert state.of(name) == _rerun(before[name], latest, both), name
+
+
+@settings(max_examples=fuzz_budget(300), deadline=None)
+@given(states(), states())
+def test_a_meet_is_the_intersection_of_every_tasks_order(a, b):
+    met = meet(a, b)
+    for task in range(WIDTH):
+        assert met.after(task) == a.after(task) & b.after(task), task
+    for task, held in met.order.items():  # (a run is not ordered after itself)
+        assert held & (met.never_ran | own(task)) == 0 and met.after(task) & own(task) == 0, task
+
+
+@settings(max_examples=fuzz_budget(300), deadline=None)
+@given(states(), st.integers(min_value=0, max_value=WIDTH - 1))
+def test_a_new_run_changes_every_tasks_order_as_it_changes_never_ran(state, task):
+    before = {t: state.after(t) for t in range(WIDTH)}
+    state.ran(task)
+    for t in range(WIDTH):
+        assert state.after(t) == _rerun(before[t], 1 << task, own(task)), t
+        assert state.order.get(t, 0) & (state.never_ran | own(t)) == 0, t
+        assert t not in state.order or state.after(t) & own(t) == 0, t
 
 
 # -- the walk forgets the names nothing reads further on (``dead_after``) ----------------------
