@@ -28,6 +28,11 @@ ORDERS = {
 
 _NOTHING: frozenset[str] = frozenset()
 
+# For the per-argument and per-loop decisions: an Enum member read off its class is a Python call
+# each time (Python 3.11's EnumType.__getattr__), a module-level name is not.
+_SCALAR, _NO_DEP, _IN_OUT, _OUTPUT_EXISTING = ArgDir.Scalar, ArgDir.NoDep, ArgDir.InOut, ArgDir.OutputExisting
+_IN, _SEQ = ParamDir.In, LoopKind.seq
+
 
 def is_out_tensor(param) -> bool:
     return param.dir is ParamDir.Out and param.type._production == "TensorType"
@@ -157,7 +162,7 @@ class DeriveCallDirections(Pass):
         kernel = self.kernels[stmt.kernel]
         out: set[str] = set()
         for arg, param in zip(stmt.args, kernel.params):
-            if param.dir is not ParamDir.In:
+            if param.dir is not _IN:
                 out |= self.held_buffers(arg.value)
         return out
 
@@ -185,7 +190,7 @@ class DeriveCallDirections(Pass):
                 self.decided[id(stmt)] = self.directions(stmt, seq_depth)
                 written = self.written_roots(stmt)
             elif kind == "For" or kind == "While":  # the body's writes are seen after the loop as they are in it
-                written = self.analyze(stmt.body, seq_depth + (kind == "While" or stmt.kind is LoopKind.seq))
+                written = self.analyze(stmt.body, seq_depth + (kind == "While" or stmt.kind is _SEQ))
             elif kind == "If":  # each branch runs after what came before, not after the other
                 mark = len(self.added)
                 written = self.analyze(stmt.then, seq_depth)
@@ -206,17 +211,17 @@ class DeriveCallDirections(Pass):
             seen = self.seen
         dirs = []
         for arg, fixed in zip(task.args, self.fixed[task.kernel]):
-            if fixed is ArgDir.Scalar:
+            if fixed is _SCALAR:
                 dirs.append(fixed)
             elif arg.no_dep:
-                dirs.append(ArgDir.NoDep)
+                dirs.append(_NO_DEP)
             elif fixed is not None:
                 dirs.append(fixed)
             elif seq_depth > 0 or self.root(arg.value) in self.inout_params or not seen.isdisjoint(
                     self.held_buffers(arg.value)):
-                dirs.append(ArgDir.InOut)
+                dirs.append(_IN_OUT)
             else:
-                dirs.append(ArgDir.OutputExisting)
+                dirs.append(_OUTPUT_EXISTING)
         return dirs
 
     def weigh_hint(self, arg, derived: ArgDir, task) -> ArgDir:
