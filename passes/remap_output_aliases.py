@@ -61,7 +61,7 @@ class RemapOutputAliases(Pass):
         walk = walk_of(func.body)  # (one walk for the uses below; kept with the body while compiling)
         self.derived, cells = self.derived_suffixes_and_cells(walk.order)
         scalars = [p.name for p in func.params if p.type._production == "ScalarType"]
-        derived_of, free = self.derived.get, table.free
+        derived_of, take_first = self.derived.get, table.take_first
         for binder in self.binders(func):
             name = binder.name
             if binder.type._production == "ScalarType":
@@ -70,17 +70,8 @@ class RemapOutputAliases(Pass):
                 continue
             # a compiler-made buffer (role out, ret0__out) keeps its whole name, as the reference's
             base = name if "out" in name and ssa_role(name) == "out" else base_name(name)
-            derived = derived_of(name, ())
-            # the user's name if free, else the SSA name; ``reserve`` (its ``user_`` prefix for a
-            # name shaped like a generated one, its suffix search) only when ``take`` cannot
-            if base != "_" and table.take(base, derived):
-                names[name] = base
-            elif base != "_" and free(base) and table.derived_free(base, derived):  # shaped like a generated name
-                names[name] = table.reserve(base, derived=derived)
-            elif table.take(name, derived):
-                names[name] = name
-            else:
-                names[name] = table.reserve(name, derived=derived)
+            # the user's name if free, else the SSA name
+            names[name] = take_first(base if base != "_" else None, name, derived_of(name, ()))
         for cell in cells:
             names[cell] = table.reserve(base_name(cell))
         self.carry_names(walk.compound, names, roots)
@@ -163,24 +154,36 @@ class RemapOutputAliases(Pass):
         name = self.names[param.name]
         return param if name == param.name else N.Param.make(name, param.type, param.dir, span=param.span)
 
+    # (the two languages share these nodes' classes: a node whose names stay is kept as it is)
+
     def TensorSlot(self, slot):
-        return N.TensorSlot.make(self.names[slot.param], slot.index, span=slot.span)
+        name = self.names[slot.param]
+        return slot if name == slot.param else N.TensorSlot.make(name, slot.index, span=slot.span)
 
     def ScalarSlot(self, slot):
-        return N.ScalarSlot.make(self.names[slot.param], slot.index, span=slot.span)
+        name = self.names[slot.param]
+        return slot if name == slot.param else N.ScalarSlot.make(name, slot.index, span=slot.span)
 
     def DynDim(self, dyn):
-        return N.DynDim.make(dyn.name, self.names[dyn.param], dyn.axis, span=dyn.span)
+        param = self.names[dyn.param]
+        return dyn if param == dyn.param else N.DynDim.make(dyn.name, param, dyn.axis, span=dyn.span)
 
     def CellDecl(self, decl):
-        return N.CellDecl.make(self.names[decl.cell], span=decl.span)
+        cell = self.names[decl.cell]
+        return decl if cell == decl.cell else N.CellDecl.make(cell, span=decl.span)
 
     def CellSet(self, store):
-        return N.CellSet.make(self.names[store.cell], self.visit(store.value), span=store.span)
+        cell, value = self.names[store.cell], self.visit(store.value)
+        if cell == store.cell and value is store.value:
+            return store
+        return N.CellSet.make(cell, value, span=store.span)
 
     def TidSource(self, tid):
         names = self.names
-        return N.TidSource.make(names[tid.var], tid.source, names[tid.storage], tid.size, span=tid.span)
+        var, storage = names[tid.var], names[tid.storage]
+        if var == tid.var and storage == tid.storage:
+            return tid
+        return N.TidSource.make(var, tid.source, storage, tid.size, span=tid.span)
 
     def Var(self, var):
         name = self.names.get(var.name)
