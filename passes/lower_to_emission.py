@@ -104,8 +104,8 @@ class LowerToEmission(Pass):
         Read: every use except returns (which emit nothing) and None seeds read as a carry's init
         (folded into the carry). Every read field is entered (``READ_FIELDS``); the usual nodes
         are taken apart inline (a Task's arguments, a loop's bounds, a Yield's values, an
-        operation's operands), a Var or an Int met as a child is read where it is met, never
-        pushed. Bound: the names of the Binders the statements define (``defined_binders``) and
+        operation's operands, a dependency edge's TaskId and index), a Var or an Int met as a
+        child is read where it is met, never pushed. Bound: the names of the Binders the statements define (``defined_binders``) and
         of the cells they declare."""
         used: set[str] = set()
         add = used.add
@@ -116,6 +116,7 @@ class LowerToEmission(Pass):
         stack: list = []
         pop, push, extend = stack.pop, stack.append, stack.extend
         task, loop, yld, ret, iter_arg, bin_, var, int_, binder = TASK, FOR, YIELD, RETURN, ITER_ARG, BIN, VAR, INT, BINDER
+        dep_edge = DEP_EDGE
         for stmt in iter_stmts(body):
             kind = type(stmt)
             if kind is task:
@@ -170,6 +171,18 @@ class LowerToEmission(Pass):
                         add(b.name)
                     elif b_kind is not int_:
                         push(b)
+                    continue
+                if kind is dep_edge:  # its TaskId and its slot index
+                    tid, index = node.tid, node.index
+                    if type(tid) is var:
+                        add(tid.name)
+                    else:
+                        push(tid)
+                    if index is not None:
+                        if type(index) is var:
+                            add(index.name)
+                        elif type(index) is not int_:
+                            push(index)
                     continue
                 if kind is iter_arg:  # its init, unless a None seed
                     init = node.init
@@ -720,10 +733,10 @@ READ_FIELDS = ReadFields()
 
 # The classes ``survey`` takes apart inline (their read fields, as ``READ_FIELDS`` lists them:
 # a Task's args, launch and deps; a For's start, stop, step and iters; a Yield's values; an
-# IterArg's init; a Bin's a and b).
-TASK, FOR, YIELD, RETURN, ITER_ARG, BIN, VAR, INT, BINDER = (
+# IterArg's init; a Bin's a and b; a DepEdge's tid and index).
+TASK, FOR, YIELD, RETURN, ITER_ARG, BIN, VAR, INT, BINDER, DEP_EDGE = (
     ENCODED.Task, ENCODED.For, ENCODED.Yield, ENCODED.Return, ENCODED.IterArg, ENCODED.Bin, ENCODED.Var, ENCODED.Int,
-    ENCODED.Binder,
+    ENCODED.Binder, ENCODED.DepEdge,
 )
 
 BLANK = E.Blank()  # (immutable and without a span: one node for every blank line of a task)
