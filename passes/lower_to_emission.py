@@ -78,7 +78,7 @@ class LowerToEmission(Pass):
         self.loops: list[Any] = []
         self.array_sizes: dict[str, int] = {}
         self.declared: set[str] = set()  # names a (Declare var) already declared
-        self.carry_arrays = carry_arrays(func)
+        self.carry_arrays: dict[str, int] | None = None  # made when a Declare first asks (``carry_array_size``)
         externals = [
             E.External(s.param, s.index) for s in func.slots if s._production == "TensorSlot" and s.param in self.used
         ]
@@ -212,6 +212,13 @@ class LowerToEmission(Pass):
             self.types = type_env(self.func)
         return self.types[name]
 
+    def carry_array_size(self, name: str) -> int | None:
+        """The size of the TaskId array a loop or if result ``name`` holds (``carry_arrays``), or
+        None; the map is made when first asked (only a Declare asks)."""
+        if self.carry_arrays is None:
+            self.carry_arrays = carry_arrays(self.func)
+        return self.carry_arrays.get(name)
+
     def init_is_none_seed(self, it) -> bool:
         return it.init._production == "Var" and it.init.name in self.none_seeds
 
@@ -249,9 +256,10 @@ class LowerToEmission(Pass):
         var = decl.var
         ty = var.type
         self.declared.add(var.name)
-        if var.name in self.carry_arrays:
-            out.append(E.DeclTidArray(var.name, self.carry_arrays[var.name], span=decl.span))
-            self.array_sizes[var.name] = self.carry_arrays[var.name]
+        size = self.carry_array_size(var.name)
+        if size is not None:
+            out.append(E.DeclTidArray(var.name, size, span=decl.span))
+            self.array_sizes[var.name] = size
         elif ty._production == "TensorType":
             out.append(E.DeclTensor(var.name, None, span=decl.span))
         elif ty._production == "ScalarType" and ty.dtype is not DType.TASK_ID:

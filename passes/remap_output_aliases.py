@@ -75,11 +75,11 @@ class RemapOutputAliases(Pass):
         for cell in cells:
             names[cell] = table.reserve(base_name(cell))
         self.carry_names(walk.compound, names, roots)
-        for name, root in roots.items():  # (every one an alias: a buffer group's root is none of its aliases)
-            named = names.get(root)
+        for group in func.buffer_groups:  # its aliases take its root's name (a root is none of the aliases)
+            named = names.get(group.root)
             if named is None:
-                raise InternalError(f"alias root '{root}' of '{name}' has no name", pass_name=self.name)
-            names[name] = named
+                raise InternalError(f"alias root '{group.root}' of '{group.aliases[0]}' has no name", pass_name=self.name)
+            names.update(dict.fromkeys(group.aliases, named))
         self.names = names
         self.spanless_vars: dict[str, object] = {}  # C++ name -> its Var without a span (``spanless_var``)
         self.spanless_binders: dict[str, object] = {}  # C++ name -> its Binder without a span, of the type last asked for
