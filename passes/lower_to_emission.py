@@ -172,17 +172,12 @@ class LowerToEmission(Pass):
                     elif b_kind is not int_:
                         push(b)
                     continue
-                if kind is dep_edge:  # its TaskId and its slot index
-                    tid, index = node.tid, node.index
-                    if type(tid) is var:
-                        add(tid.name)
-                    else:
-                        push(tid)
-                    if index is not None:
-                        if type(index) is var:
-                            add(index.name)
-                        elif type(index) is not int_:
-                            push(index)
+                if kind is dep_edge:  # its TaskId and its slot index (None, or a scalar)
+                    for value in (node.tid, node.index):
+                        if type(value) is var:
+                            add(value.name)
+                        elif value is not None and type(value) is not int_:
+                            push(value)
                     continue
                 if kind is iter_arg:  # its init, unless a None seed
                     init = node.init

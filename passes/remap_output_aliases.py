@@ -79,7 +79,8 @@ class RemapOutputAliases(Pass):
             named = names.get(group.root)
             if named is None:
                 raise InternalError(f"alias root '{group.root}' of '{group.aliases[0]}' has no name", pass_name=self.name)
-            names.update(dict.fromkeys(group.aliases, named))
+            for alias in group.aliases:
+                names[alias] = named
         self.names = names
         self.spanless_vars: dict[str, object] = {}  # C++ name -> its Var without a span (``spanless_var``)
         self.spanless_binders: dict[str, object] = {}  # C++ name -> its Binder without a span, of the type last asked for
