@@ -194,6 +194,31 @@ class RemapOutputAliases(Pass):
             return var
         return self.spanless_var(name) if var.span is None else N.Var.make(name, span=var.span)
 
+    # A shape, an offset or a create's fill value reads scalars only: while no scalar is renamed
+    # (``scalars_renamed``) these handlers pass them on unvisited.
+
+    def SliceTensor(self, view):
+        if self.scalars_renamed:
+            return self.rebuild(view)
+        tensor = self.visit(view.tensor)
+        return view if tensor is view.tensor else N.SliceTensor.make(
+            tensor, view.shape, view.offset, view.manual_dep, view.clamp, view.placed, span=view.span
+        )
+
+    def ReshapeTensor(self, view):
+        if self.scalars_renamed:
+            return self.rebuild(view)
+        tensor = self.visit(view.tensor)
+        return view if tensor is view.tensor else N.ReshapeTensor.make(tensor, view.shape, view.manual_dep, span=view.span)
+
+    def Create(self, create):
+        if self.scalars_renamed:
+            return self.rebuild(create)
+        var = self.Binder(create.var)
+        if var is create.var:
+            return create
+        return N.Create.make(var, create.shape, create.dtype, create.manual_dep, create.init, span=create.span)
+
     def Arg(self, arg):
         value = arg.value
         if value._production == "Var":  # most arguments: their identity clause and the Var handler, inlined
