@@ -78,7 +78,7 @@ class LowerToEmission(Pass):
         self.loops: list[Any] = []
         self.array_sizes: dict[str, int] = {}
         self.declared: set[str] = set()  # names a (Declare var) already declared
-        self.carry_arrays = carry_arrays(func)
+        self.carry_arrays: dict[str, int] | None = None  # made when a Declare first asks (``carry_array_size``)
         externals = [
             E.External(s.param, s.index) for s in func.slots if s._production == "TensorSlot" and s.param in self.used
         ]
@@ -104,8 +104,8 @@ class LowerToEmission(Pass):
         Read: every use except returns (which emit nothing) and None seeds read as a carry's init
         (folded into the carry). Every read field is entered (``READ_FIELDS``); the usual nodes
         are taken apart inline (a Task's arguments, a loop's bounds, a Yield's values, an
-        operation's operands), a Var or an Int met as a child is read where it is met, never
-        pushed. Bound: the names of the Binders the statements define (``defined_binders``) and
+        operation's operands, a dependency edge's TaskId and index), a Var or an Int met as a
+        child is read where it is met, never pushed. Bound: the names of the Binders the statements define (``defined_binders``) and
         of the cells they declare."""
         used: set[str] = set()
         add = used.add
@@ -116,6 +116,7 @@ class LowerToEmission(Pass):
         stack: list = []
         pop, push, extend = stack.pop, stack.append, stack.extend
         task, loop, yld, ret, iter_arg, bin_, var, int_, binder = TASK, FOR, YIELD, RETURN, ITER_ARG, BIN, VAR, INT, BINDER
+        dep_edge = DEP_EDGE
         for stmt in iter_stmts(body):
             kind = type(stmt)
             if kind is task:
@@ -171,6 +172,13 @@ class LowerToEmission(Pass):
                     elif b_kind is not int_:
                         push(b)
                     continue
+                if kind is dep_edge:  # its TaskId and its slot index (None, or a scalar)
+                    for value in (node.tid, node.index):
+                        if type(value) is var:
+                            add(value.name)
+                        elif value is not None and type(value) is not int_:
+                            push(value)
+                    continue
                 if kind is iter_arg:  # its init, unless a None seed
                     init = node.init
                     if type(init) is not var:
@@ -198,6 +206,13 @@ class LowerToEmission(Pass):
         if self.types is None:
             self.types = type_env(self.func)
         return self.types[name]
+
+    def carry_array_size(self, name: str) -> int | None:
+        """The size of the TaskId array a loop or if result ``name`` holds (``carry_arrays``), or
+        None; the map is made when first asked (only a Declare asks)."""
+        if self.carry_arrays is None:
+            self.carry_arrays = carry_arrays(self.func)
+        return self.carry_arrays.get(name)
 
     def init_is_none_seed(self, it) -> bool:
         return it.init._production == "Var" and it.init.name in self.none_seeds
@@ -236,9 +251,10 @@ class LowerToEmission(Pass):
         var = decl.var
         ty = var.type
         self.declared.add(var.name)
-        if var.name in self.carry_arrays:
-            out.append(E.DeclTidArray(var.name, self.carry_arrays[var.name], span=decl.span))
-            self.array_sizes[var.name] = self.carry_arrays[var.name]
+        size = self.carry_array_size(var.name)
+        if size is not None:
+            out.append(E.DeclTidArray(var.name, size, span=decl.span))
+            self.array_sizes[var.name] = size
         elif ty._production == "TensorType":
             out.append(E.DeclTensor(var.name, None, span=decl.span))
         elif ty._production == "ScalarType" and ty.dtype is not DType.TASK_ID:
@@ -720,10 +736,10 @@ READ_FIELDS = ReadFields()
 
 # The classes ``survey`` takes apart inline (their read fields, as ``READ_FIELDS`` lists them:
 # a Task's args, launch and deps; a For's start, stop, step and iters; a Yield's values; an
-# IterArg's init; a Bin's a and b).
-TASK, FOR, YIELD, RETURN, ITER_ARG, BIN, VAR, INT, BINDER = (
+# IterArg's init; a Bin's a and b; a DepEdge's tid and index).
+TASK, FOR, YIELD, RETURN, ITER_ARG, BIN, VAR, INT, BINDER, DEP_EDGE = (
     ENCODED.Task, ENCODED.For, ENCODED.Yield, ENCODED.Return, ENCODED.IterArg, ENCODED.Bin, ENCODED.Var, ENCODED.Int,
-    ENCODED.Binder,
+    ENCODED.Binder, ENCODED.DepEdge,
 )
 
 BLANK = E.Blank()  # (immutable and without a span: one node for every blank line of a task)

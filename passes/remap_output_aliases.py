@@ -61,7 +61,7 @@ class RemapOutputAliases(Pass):
         walk = walk_of(func.body)  # (one walk for the uses below; kept with the body while compiling)
         self.derived, cells = self.derived_suffixes_and_cells(walk.order)
         scalars = [p.name for p in func.params if p.type._production == "ScalarType"]
-        derived_of, free = self.derived.get, table.free
+        derived_of, take_first = self.derived.get, table.take_first
         for binder in self.binders(func):
             name = binder.name
             if binder.type._production == "ScalarType":
@@ -70,25 +70,17 @@ class RemapOutputAliases(Pass):
                 continue
             # a compiler-made buffer (role out, ret0__out) keeps its whole name, as the reference's
             base = name if "out" in name and ssa_role(name) == "out" else base_name(name)
-            derived = derived_of(name, ())
-            # the user's name if free, else the SSA name; ``reserve`` (its ``user_`` prefix for a
-            # name shaped like a generated one, its suffix search) only when ``take`` cannot
-            if base != "_" and table.take(base, derived):
-                names[name] = base
-            elif base != "_" and free(base) and table.derived_free(base, derived):  # shaped like a generated name
-                names[name] = table.reserve(base, derived=derived)
-            elif table.take(name, derived):
-                names[name] = name
-            else:
-                names[name] = table.reserve(name, derived=derived)
+            # the user's name if free, else the SSA name
+            names[name] = take_first(base if base != "_" else None, name, derived_of(name, ()))
         for cell in cells:
             names[cell] = table.reserve(base_name(cell))
         self.carry_names(walk.compound, names, roots)
-        for name, root in roots.items():  # (every one an alias: a buffer group's root is none of its aliases)
-            named = names.get(root)
+        for group in func.buffer_groups:  # its aliases take its root's name (a root is none of the aliases)
+            named = names.get(group.root)
             if named is None:
-                raise InternalError(f"alias root '{root}' of '{name}' has no name", pass_name=self.name)
-            names[name] = named
+                raise InternalError(f"alias root '{group.root}' of '{group.aliases[0]}' has no name", pass_name=self.name)
+            for alias in group.aliases:
+                names[alias] = named
         self.names = names
         self.spanless_vars: dict[str, object] = {}  # C++ name -> its Var without a span (``spanless_var``)
         self.spanless_binders: dict[str, object] = {}  # C++ name -> its Binder without a span, of the type last asked for
@@ -163,24 +155,36 @@ class RemapOutputAliases(Pass):
         name = self.names[param.name]
         return param if name == param.name else N.Param.make(name, param.type, param.dir, span=param.span)
 
+    # (the two languages share these nodes' classes: a node whose names stay is kept as it is)
+
     def TensorSlot(self, slot):
-        return N.TensorSlot.make(self.names[slot.param], slot.index, span=slot.span)
+        name = self.names[slot.param]
+        return slot if name == slot.param else N.TensorSlot.make(name, slot.index, span=slot.span)
 
     def ScalarSlot(self, slot):
-        return N.ScalarSlot.make(self.names[slot.param], slot.index, span=slot.span)
+        name = self.names[slot.param]
+        return slot if name == slot.param else N.ScalarSlot.make(name, slot.index, span=slot.span)
 
     def DynDim(self, dyn):
-        return N.DynDim.make(dyn.name, self.names[dyn.param], dyn.axis, span=dyn.span)
+        param = self.names[dyn.param]
+        return dyn if param == dyn.param else N.DynDim.make(dyn.name, param, dyn.axis, span=dyn.span)
 
     def CellDecl(self, decl):
-        return N.CellDecl.make(self.names[decl.cell], span=decl.span)
+        cell = self.names[decl.cell]
+        return decl if cell == decl.cell else N.CellDecl.make(cell, span=decl.span)
 
     def CellSet(self, store):
-        return N.CellSet.make(self.names[store.cell], self.visit(store.value), span=store.span)
+        cell, value = self.names[store.cell], self.visit(store.value)
+        if cell == store.cell and value is store.value:
+            return store
+        return N.CellSet.make(cell, value, span=store.span)
 
     def TidSource(self, tid):
         names = self.names
-        return N.TidSource.make(names[tid.var], tid.source, names[tid.storage], tid.size, span=tid.span)
+        var, storage = names[tid.var], names[tid.storage]
+        if var == tid.var and storage == tid.storage:
+            return tid
+        return N.TidSource.make(var, tid.source, storage, tid.size, span=tid.span)
 
     def Var(self, var):
         name = self.names.get(var.name)
@@ -189,6 +193,31 @@ class RemapOutputAliases(Pass):
         if name == var.name:
             return var
         return self.spanless_var(name) if var.span is None else N.Var.make(name, span=var.span)
+
+    # A shape, an offset or a create's fill value reads scalars only: while no scalar is renamed
+    # (``scalars_renamed``) these handlers pass them on unvisited.
+
+    def SliceTensor(self, view):
+        if self.scalars_renamed:
+            return self.rebuild(view)
+        tensor = self.visit(view.tensor)
+        return view if tensor is view.tensor else N.SliceTensor.make(
+            tensor, view.shape, view.offset, view.manual_dep, view.clamp, view.placed, span=view.span
+        )
+
+    def ReshapeTensor(self, view):
+        if self.scalars_renamed:
+            return self.rebuild(view)
+        tensor = self.visit(view.tensor)
+        return view if tensor is view.tensor else N.ReshapeTensor.make(tensor, view.shape, view.manual_dep, span=view.span)
+
+    def Create(self, create):
+        if self.scalars_renamed:
+            return self.rebuild(create)
+        var = self.Binder(create.var)
+        if var is create.var:
+            return create
+        return N.Create.make(var, create.shape, create.dtype, create.manual_dep, create.init, span=create.span)
 
     def Arg(self, arg):
         value = arg.value

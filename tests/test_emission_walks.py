@@ -86,6 +86,7 @@ def test_survey_reads_what_every_read_field_holds_and_binds_what_the_statements_
         ("Yield", (("values", True),)),
         ("IterArg", (("init", False),)),
         ("Bin", (("a", False), ("b", False))),
+        ("DepEdge", (("tid", False), ("index", False))),
         ("Int", ()),
     ],
 )
@@ -102,3 +103,32 @@ def test_reserve_generated_hands_out_what_reserve_does():
     assert got == [plain.reserve(base, generated=True) for base in asked]
     assert got == ["params_t0", "params_t0_1", "slot", "slot_2", "slot_3", "int_1", "x_1", "task_0_outs", "x_1_1", "x_2"]
     assert fast.taken == plain.taken
+
+
+def test_carry_arrays_are_found_only_when_a_declare_asks(tmp_path, monkeypatch):
+    """lower_to_emission looks for TaskId array carries (a walk of the body) only when it lowers a
+    Declare, the one statement that asks; made at once for every program instead, the C++ is the
+    same."""
+    import nanopass
+    from nanopass.passes import lower_to_emission
+    from nanopass.passes.util import carry_arrays
+
+    calls = []
+    monkeypatch.setattr(lower_to_emission, "carry_arrays", lambda func: calls.append(func) or carry_arrays(func))
+    nested = tmp_path / "nested.py"
+    nested.write_text(source_of("nested", 40))  # no Declare
+    nanopass.generate_orchestration(load_program(nested))
+    assert calls == []
+    declaring = REPO / "tests" / "golden" / "array_carry_across_scope.py"  # a TaskId array declared ahead
+    lazy = nanopass.generate_orchestration(load_program(declaring)).code
+    assert len(calls) == 1 and "PTO2TaskId" in lazy
+
+    paths = [nested, *PROGRAMS]
+    lazily = [nanopass.generate_orchestration(load_program(path)).code for path in paths]
+
+    def eager(self, name):
+        return carry_arrays(self.func).get(name)
+
+    monkeypatch.setattr(LowerToEmission, "carry_array_size", eager)
+    for path, code in zip(paths, lazily):
+        assert nanopass.generate_orchestration(load_program(path)).code == code, path.name
