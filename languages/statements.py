@@ -223,6 +223,13 @@ def unverified_compound(stmts, rule: Hashable) -> list:
     return [stmt for stmt in walk.compound if id(stmt) not in known]
 
 
+def passed_last(stmts, rule: Hashable) -> bool:
+    """Whether the body ``stmts`` is the last body to pass ``rule`` (``mark_verified``): the same
+    object, so the same immutable statements. For a rule that depends on the body alone."""
+    passed = _reuse.verified.get(rule)
+    return passed is not None and passed.body is stmts
+
+
 def mark_verified(stmts, rule: Hashable) -> None:
     """Record that the body ``stmts`` passed ``rule`` (an invariant, or a key naming one), every
     statement under it included. Kept until the next body passes it, inside ``reusing_walks()``."""
