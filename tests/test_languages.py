@@ -364,3 +364,34 @@ return y0
         for _ in range(2):
             stage.language.verify(stage.tree)
     assert len(walks) == 2
+
+
+def test_a_parameter_named_as_a_binder_of_a_body_that_passed_is_rejected(tmp_path):
+    """The body's names are kept with its walk; the parameters are checked against them anew."""
+    stage = _stage(tmp_path, "classify_iter_arg_carry")
+    loop = _innermost_loop(stage.tree)
+    func = stage.tree.orch
+    param = func.params[0].replace(name=loop.var.name)
+    bad = stage.tree.replace(orch=func.replace(params=(param, *func.params[1:])))
+    assert bad.orch.body is stage.tree.orch.body
+    assert f"'{loop.var.name}' is defined more than once" in _error_after_good(stage.language, stage.tree, bad)
+
+
+def test_the_names_of_a_body_verified_again_are_gathered_once(tmp_path, monkeypatch):
+    from nanopass.languages import statements
+    from nanopass.languages.statements import reusing_walks
+
+    stage = _stage(tmp_path, "classify_iter_arg_carry")
+    sets: list = []
+    original = statements.Walk.binder_name_set
+
+    def counted(walk):
+        if walk._binder_name_set is None:
+            sets.append(walk)
+        return original(walk)
+
+    monkeypatch.setattr(statements.Walk, "binder_name_set", counted)
+    with reusing_walks():
+        for _ in range(3):
+            stage.language.verify(stage.tree)
+    assert len(sets) == 1
