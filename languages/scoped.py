@@ -33,7 +33,8 @@ def check_scope_placement(program) -> None:
         elif not func.auto_scope:
             continue
         elif production == "For" or production == "While":
-            if _is_scope(stmt.body) or not stmt.body:
+            body = stmt.body  # (one scope, or empty: ``_is_scope`` inlined)
+            if not body or len(body) == 1 and body[0]._production == "Scope":
                 continue
         elif production == "If":
             if (_is_scope(stmt.then) or not stmt.then) and (_is_scope(stmt.orelse) or not stmt.orelse):

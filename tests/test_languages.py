@@ -395,3 +395,25 @@ def test_the_names_of_a_body_verified_again_are_gathered_once(tmp_path, monkeypa
         for _ in range(3):
             stage.language.verify(stage.tree)
     assert len(sets) == 1
+
+
+def test_a_dependency_array_holds_one_slot_per_edge_and_n_per_whole_array_of_n():
+    from pathlib import Path
+
+    from nanopass.api import run_pipeline
+    from nanopass.errors import VerifyError
+    from nanopass.languages.statements import iter_stmts
+    from nanopass.loader import load_programs
+
+    path = Path(__file__).parent / "found" / "class4_a_parallel_loops_taskid_carry_chains_nothing_for_the_lean_passes.py"
+    stage = next(s for s in run_pipeline(load_programs(str(path))[0]) if s.name == "resolve_dep_edges")
+    task = next(s for s in iter_stmts(stage.tree.orch.body) if s._production == "Task" and len(s.deps) >= 2)
+    one, whole = task.deps[0], task.deps[1]
+    deps = (one.replace(size=0), whole.replace(size=4))
+    for capacity in (2, 4, 5, 6):
+        tree = _with_stmt_replaced(stage.tree, task, task.replace(deps=deps, capacity=capacity))
+        if capacity == 5:
+            stage.language.verify(tree)
+        else:
+            with pytest.raises(VerifyError, match=f"capacity {capacity} != 5 edges"):
+                stage.language.verify(tree)
