@@ -5,7 +5,7 @@ from __future__ import annotations
 from nanopass.languages import DIRECTED
 from nanopass.rewrite import Pass, register
 
-from .util import iter_stmts, last_yield, var_reads
+from .util import iter_stmts, last_yield, name_reads, var_reads
 
 S = DIRECTED
 
@@ -14,7 +14,6 @@ PURE = frozenset(
     {"Var", "Int", "Float", "Bool", "Bin", "Cmp", "Un", "CreateTensor", "ReadTensor", "SliceTensor",
      "TransposeTensor", "ReshapeTensor", "DimTensor", "CreateArray", "GetItem", "SetItem", "NoTask"}
 )
-_READ_BY_VALUE = frozenset({"Arg", "DepVar"})  # the roots that read their ``value`` and nothing else
 
 
 @register
@@ -81,23 +80,17 @@ class RemoveDeadValues(Pass):
                 for k, res in enumerate(stmt.results):
                     phis[res.name] = [y.values[k] for y in ylds]
         removable = lets.keys() | carries.keys() | phis.keys()
-        if enough:
-            names, others = [], []
-            for root in roots:
-                (names if root._production in _READ_BY_VALUE and root.value._production == "Var" else others).append(root)
-            batches = (names, others)
-        else:
-            batches = (roots,)
         # Flow back one level at a time: the expressions that the names found live at one level
         # read give the next level's names (one walk per level, each expression walked once).
-        # The live set is the same whatever order the roots come in (a later batch goes on from
-        # the names an earlier one found).
+        # The live set is the same whatever order the reads come in: with ``enough`` the reads
+        # that are names come first, and the others (``deferred``) only if need be.
         live: set[str] = set()
         expanded: set[int] = set()  # carries whose sources are queued (an iter_arg and its result share them)
-        for pending in batches:
-            while pending:
-                reads = var_reads(pending)
-                pending = []
+        deferred: list = []
+        reads = name_reads(roots, deferred) if enough else var_reads(roots)
+        while True:
+            while reads:
+                pending: list = []
                 for name in reads:
                     if name in live:
                         continue
@@ -113,14 +106,16 @@ class RemoveDeadValues(Pass):
                         expanded.add(id(sources))
                         pending += sources
                     pending += phis.get(name, ())
+                reads = var_reads(pending)
             # a carry is one value: its iter_arg and its result are live together (their
             # sources are one list, queued once for both)
             for it_name, result_name in pairs:
                 if it_name in live or result_name in live:
                     live.add(it_name)
                     live.add(result_name)
-            if removable <= live:
+            if not deferred or removable <= live:
                 break
+            reads, deferred = var_reads(deferred), []
         return live, removable
 
     def Let(self, let):
