@@ -15,12 +15,16 @@ from . import tid_bound
 from .statements import mark_verified, unverified_stmts
 
 
+_WITH_DEPS = frozenset({"Task", "Dummy", "HostFence"})  # the statements with a dependency array
+
+
 def check_capacity(program) -> None:
     for node in unverified_stmts(program.orch.body, check_capacity):
-        if node._production in ("Task", "Dummy", "HostFence"):
-            need = 0
+        if node._production in _WITH_DEPS:
+            need = len(node.deps)  # one slot per edge, N for an edge of a whole array of N
             for edge in node.deps:
-                need += edge.size or 1
+                if edge.size:
+                    need += edge.size - 1
             if node.capacity != need:
                 raise VerifyError(f"dependency array capacity {node.capacity} != {need} edges", node=node)
     mark_verified(program.orch.body, check_capacity)

@@ -21,11 +21,17 @@ def check_argument_order(program) -> None:
     for node in unverified_stmts(program.orch.body, check_argument_order):
         if node._production != "Task":
             continue
-        kinds = [arg._production for arg in node.args]
-        scalars = kinds.count("ScalarArg")  # they must be the tail: all from the first one on
-        if scalars and len(kinds) - kinds.index("ScalarArg") != scalars:
-            raise VerifyError("tensor arguments must precede scalar arguments", node=node)
-        if kinds.count("TensorArg") > MAX_TENSOR_ARGS or kinds.count("ScalarArg") > MAX_SCALAR_ARGS:
+        # An argument is a TensorArg or a ScalarArg: the scalars must be the tail, all from
+        # the first one on.
+        tensors = scalars = 0
+        for arg in node.args:
+            if arg._production == "TensorArg":
+                if scalars:
+                    raise VerifyError("tensor arguments must precede scalar arguments", node=node)
+                tensors += 1
+            else:
+                scalars += 1
+        if tensors > MAX_TENSOR_ARGS or scalars > MAX_SCALAR_ARGS:
             raise VerifyError("a task exceeds the runtime's argument limits", node=node)
     mark_verified(program.orch.body, check_argument_order)
 

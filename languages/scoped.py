@@ -11,7 +11,7 @@ nothing AUTO is nested inside a manual scope.
 from nanopass.errors import VerifyError
 
 from . import directed
-from .statements import mark_verified, unverified_compound
+from .statements import mark_verified, passed_last, unverified_compound
 from .terms import ScopeMode, ScopeOrigin, scope_origin
 
 
@@ -33,14 +33,22 @@ def check_scope_placement(program) -> None:
         elif not func.auto_scope:
             continue
         elif production == "For" or production == "While":
-            if _is_scope(stmt.body) or not stmt.body:
+            body = stmt.body  # (one scope, or empty: ``_is_scope`` inlined)
+            if not body or len(body) == 1 and body[0]._production == "Scope":
                 continue
         elif production == "If":
             if (_is_scope(stmt.then) or not stmt.then) and (_is_scope(stmt.orelse) or not stmt.orelse):
                 continue
         else:
             continue
-        _check_bodies(func.body, require_scopes=func.auto_scope, program=program)  # raises on a bad body
+        # The general walk's verdict depends on the body alone unless it had to ask which
+        # allocations a body yields (the program's kernels decide those): only then is it not
+        # remembered. The body that last passed it is not walked again.
+        general = (_check_bodies, func.auto_scope)
+        if not passed_last(func.body, general):
+            consulted = _check_bodies(func.body, require_scopes=func.auto_scope, program=program)  # raises on a bad body
+            if not consulted:
+                mark_verified(func.body, general)
         return
     mark_verified(func.body, rule)
 
@@ -65,7 +73,9 @@ def _keeps_its_buffers(branch, program, held: dict) -> bool:
                    for s in branch)
 
 
-def _check_bodies(body, require_scopes: bool, program=None) -> None:
+def _check_bodies(body, require_scopes: bool, program=None) -> bool:
+    """Raise on the first body in program order that breaks the scope rules. Returns whether it
+    asked which allocations a body keeps (``_keeps_its_buffers``)."""
     held: dict = {}
     stack = [(body, False)]
     while stack:
@@ -88,6 +98,7 @@ def _check_bodies(body, require_scopes: bool, program=None) -> None:
                     if program is None or not _keeps_its_buffers(branch, program, held):
                         raise VerifyError(_NOT_ONE_SCOPE, node=stmt)
                 stack.append((branch, manual))
+    return bool(held)
 
 
 LANGUAGE = directed.LANGUAGE.extend(

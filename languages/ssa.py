@@ -19,8 +19,9 @@ def check_single_definition(program) -> None:
     func = program.orch
     # A Declare announces a later definition: not one itself. (The body's names are kept with
     # its walk, which is kept while the body is the last one to pass this check.)
-    body_names = walk_of(func.body).binder_names()
-    distinct = set(body_names)
+    walk = walk_of(func.body)
+    body_names = walk.binder_names()
+    distinct = walk.binder_name_set()
     outer = [p.name for p in func.params] + [d.name for d in func.dyn_dims]
     if len(distinct) == len(body_names) and len(set(outer)) == len(outer) and distinct.isdisjoint(outer):
         mark_verified(func.body, check_single_definition)

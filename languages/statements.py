@@ -31,7 +31,8 @@ class Walk:
     asked for): the walk of a nested body, and the subtree of each compound statement.
     """
 
-    __slots__ = ("body", "order", "compound", "_spans", "_extents", "_compound_ids", "_binder_names", "_shared")
+    __slots__ = ("body", "order", "compound", "_spans", "_extents", "_compound_ids", "_binder_names", "_binder_name_set",
+                 "_shared")
 
     def __init__(self, body):
         self.body = body
@@ -41,6 +42,7 @@ class Walk:
         self._extents: list[tuple[int, int]] | None = None
         self._compound_ids: set[int] | None = None
         self._binder_names: list[str] | None = None
+        self._binder_name_set: frozenset[str] | None = None
         self._shared: tuple[Walk, bool] | None = None  # the last answer of shares_compound_with
         # One iterator per body being walked, the innermost last: a compound statement pushes
         # its bodies (the first on top) and the walk goes on in the first.
@@ -149,6 +151,12 @@ class Walk:
             self._binder_names = names
         return self._binder_names
 
+    def binder_name_set(self) -> frozenset[str]:
+        """The distinct names of ``binder_names()`` (computed once)."""
+        if self._binder_name_set is None:
+            self._binder_name_set = frozenset(self.binder_names())
+        return self._binder_name_set
+
 
 def iter_stmts(stmts) -> Iterator[Any]:
     """Every statement in a body, nested bodies included, in program order (no recursion).
@@ -221,6 +229,13 @@ def unverified_compound(stmts, rule: Hashable) -> list:
         return walk.compound
     known = passed.compound_ids()  # a compound statement known holds known ones only
     return [stmt for stmt in walk.compound if id(stmt) not in known]
+
+
+def passed_last(stmts, rule: Hashable) -> bool:
+    """Whether the body ``stmts`` is the last body to pass ``rule`` (``mark_verified``): the same
+    object, so the same immutable statements. For a rule that depends on the body alone."""
+    passed = _reuse.verified.get(rule)
+    return passed is not None and passed.body is stmts
 
 
 def mark_verified(stmts, rule: Hashable) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from nanopass.languages import DIRECTED
 from nanopass.rewrite import Pass, register
 
-from .util import iter_stmts, last_yield, var_reads
+from .util import iter_stmts, last_yield, name_reads, var_reads
 
 S = DIRECTED
 
@@ -35,16 +35,22 @@ class RemoveDeadValues(Pass):
 
     def run(self, program):
         body = program.orch.body
-        self.live, removable = self.liveness(body)
+        self.live, removable = self.liveness(body, enough=True)
         if removable <= self.live:
             return program  # every value that could go is needed
         return self.visit(program)
 
     @staticmethod
-    def liveness(body, dummies: bool = False) -> tuple[set[str], set[str]]:
+    def liveness(body, dummies: bool = False, enough: bool = False) -> tuple[set[str], set[str]]:
         """The live names, and the names of every value this pass could remove (pure lets, loop
         carries, if results). With ``dummies``, a dummy barrier is no effect but a value (its
-        TaskId, which needs its dependencies), so a barrier nothing waits for is dead too."""
+        TaskId, which needs its dependencies), so a barrier nothing waits for is dead too.
+
+        With ``enough``, the flow starts from the effects' reads that are names (a task argument
+        or dependency that is a variable): when the names live from those alone hold every removable one, the
+        flow stops there (the expressions of the other reads, scalar arithmetic mostly, are not
+        walked) and the live names returned are those, which suffice to know that nothing goes;
+        otherwise it goes on from the other reads to the whole live set."""
         lets: dict[str, object] = {}
         carries: dict[str, list] = {}  # iter or result name -> [init, yielded value] expressions
         phis: dict[str, list] = {}  # if result name -> yielded values
@@ -73,35 +79,44 @@ class RemoveDeadValues(Pass):
                 ylds = [y for y in (last_yield(stmt.then), last_yield(stmt.orelse)) if y]
                 for k, res in enumerate(stmt.results):
                     phis[res.name] = [y.values[k] for y in ylds]
+        removable = lets.keys() | carries.keys() | phis.keys()
         # Flow back one level at a time: the expressions that the names found live at one level
         # read give the next level's names (one walk per level, each expression walked once).
+        # The live set is the same whatever order the reads come in: with ``enough`` the reads
+        # that are names come first, and the others (``deferred``) only if need be.
         live: set[str] = set()
         expanded: set[int] = set()  # carries whose sources are queued (an iter_arg and its result share them)
-        pending = roots
-        while pending:
-            reads = var_reads(pending)
-            pending = []
-            for name in reads:
-                if name in live:
-                    continue
-                live.add(name)
-                if name in lets:
-                    value = lets[name]
-                    if isinstance(value, tuple):
-                        pending.extend(value)  # (a dummy's dependencies)
-                    else:
-                        pending.append(value)
-                sources = carries.get(name)
-                if sources is not None and id(sources) not in expanded:
-                    expanded.add(id(sources))
-                    pending += sources
-                pending += phis.get(name, ())
-        # a carry is one value: its iter_arg and its result are live together
-        for it_name, result_name in pairs:
-            if it_name in live or result_name in live:
-                live.add(it_name)
-                live.add(result_name)
-        return live, lets.keys() | carries.keys() | phis.keys()
+        deferred: list = []
+        reads = name_reads(roots, deferred) if enough else var_reads(roots)
+        while True:
+            while reads:
+                pending: list = []
+                for name in reads:
+                    if name in live:
+                        continue
+                    live.add(name)
+                    if name in lets:
+                        value = lets[name]
+                        if isinstance(value, tuple):
+                            pending.extend(value)  # (a dummy's dependencies)
+                        else:
+                            pending.append(value)
+                    sources = carries.get(name)
+                    if sources is not None and id(sources) not in expanded:
+                        expanded.add(id(sources))
+                        pending += sources
+                    pending += phis.get(name, ())
+                reads = var_reads(pending)
+            # a carry is one value: its iter_arg and its result are live together (their
+            # sources are one list, queued once for both)
+            for it_name, result_name in pairs:
+                if it_name in live or result_name in live:
+                    live.add(it_name)
+                    live.add(result_name)
+            if not deferred or removable <= live:
+                break
+            reads, deferred = var_reads(deferred), []
+        return live, removable
 
     def Let(self, let):
         if let.value._production in PURE and let.var.name not in self.live:

@@ -84,13 +84,13 @@ def test_named_languages_exist():
 # -- invariants remember what passed while compiling; a rebuilt subtree is still checked ------
 
 
-def _stage(tmp_path, name):
+def _stage(tmp_path, name, shape="nested"):
     from nanopass.api import run_pipeline
     from nanopass.loader import load_programs
     from nanopass.tools import bench
 
-    path = tmp_path / "nested.py"
-    path.write_text(bench.source_of("nested", 24))
+    path = tmp_path / f"{shape}.py"
+    path.write_text(bench.source_of(shape, 24))
     return next(stage for stage in run_pipeline(load_programs(str(path))[0]) if stage.name == name)
 
 
@@ -296,3 +296,124 @@ def test_a_yield_in_the_middle_of_a_loop_body_is_rejected(tmp_path):
     )
     bad = _with_stmt_replaced(stage.tree, loop, loop.replace(body=(loop.body[-1], *loop.body)))
     assert "a Yield outside the end of a loop or branch body" in _error_after_good(stage.language, stage.tree, bad)
+
+
+# -- the scope rules' general walk (a function with manual scopes) is remembered per body ---------
+
+
+def _counting_general_walks(monkeypatch) -> list:
+    from nanopass.languages import scoped
+
+    calls: list = []
+    walk = scoped._check_bodies
+
+    def counted(*args, **kwargs):
+        calls.append(args)
+        return walk(*args, **kwargs)
+
+    monkeypatch.setattr(scoped, "_check_bodies", counted)
+    return calls
+
+
+def test_a_body_with_manual_scopes_that_passed_the_scope_rules_is_not_walked_again(tmp_path, monkeypatch):
+    from nanopass.languages.statements import reusing_walks
+
+    stage = _stage(tmp_path, "classify_iter_arg_carry", "scopes")  # every loop in a manual scope
+    walks = _counting_general_walks(monkeypatch)
+    with reusing_walks():
+        for _ in range(3):
+            stage.language.verify(stage.tree)
+    assert len(walks) == 1
+
+
+def test_an_auto_scope_put_in_a_manual_scope_of_a_body_that_passed_is_rejected(tmp_path, monkeypatch):
+    from nanopass.languages.terms import ScopeMode
+
+    stage = _stage(tmp_path, "classify_iter_arg_carry", "scopes")
+    manual = _first(stage.tree, lambda s: s._production == "Scope" and s.mode is ScopeMode.manual)
+    loop = next(s for s in manual.body if s._production == "For")
+    auto = manual.replace(mode=ScopeMode.auto, body=(loop,))
+    bad = _with_stmt_replaced(stage.tree, loop, auto)
+    walks = _counting_general_walks(monkeypatch)
+    assert "AUTO scope inside a manual scope" in _error_after_good(stage.language, stage.tree, bad)
+    assert len(walks) == 3  # the good body once, the bad one in the session and again afresh
+
+
+def test_a_body_whose_scope_rules_asked_for_its_allocations_is_walked_each_time(monkeypatch):
+    """Whether a body yields an allocation of its own depends on the program's kernels, not on
+    the body alone: a general walk that asked is not remembered."""
+    from nanopass.languages.statements import reusing_walks
+    from nanopass.tools.gen_programs import header
+    from nanopass.tools.properties import compile_text
+
+    body = """
+for i0, (p1,) in pl.range(2, init_values=(y0,)):
+    g4: pl.Tensor[[32, 8], pl.FP32] = pl.create_tensor([32, 8], dtype=pl.FP32)
+    s5 = pl.tensor.slice(g4, [8, 8], [8, 0])
+    if i0 > 0:
+        s5 = self.k_acc(x0, s5)
+    o7 = pl.yield_(s5)
+y0 = self.k_add(o7, x0, y0)
+return y0
+"""
+    text = header(False, True) + "\n" + "".join(f"        {line}\n" for line in body.strip().splitlines())
+    stages, _ = compile_text(text)
+    stage = next(s for s in stages if s.name == "classify_iter_arg_carry")
+    walks = _counting_general_walks(monkeypatch)
+    with reusing_walks():
+        for _ in range(2):
+            stage.language.verify(stage.tree)
+    assert len(walks) == 2
+
+
+def test_a_parameter_named_as_a_binder_of_a_body_that_passed_is_rejected(tmp_path):
+    """The body's names are kept with its walk; the parameters are checked against them anew."""
+    stage = _stage(tmp_path, "classify_iter_arg_carry")
+    loop = _innermost_loop(stage.tree)
+    func = stage.tree.orch
+    param = func.params[0].replace(name=loop.var.name)
+    bad = stage.tree.replace(orch=func.replace(params=(param, *func.params[1:])))
+    assert bad.orch.body is stage.tree.orch.body
+    assert f"'{loop.var.name}' is defined more than once" in _error_after_good(stage.language, stage.tree, bad)
+
+
+def test_the_names_of_a_body_verified_again_are_gathered_once(tmp_path, monkeypatch):
+    from nanopass.languages import statements
+    from nanopass.languages.statements import reusing_walks
+
+    stage = _stage(tmp_path, "classify_iter_arg_carry")
+    sets: list = []
+    original = statements.Walk.binder_name_set
+
+    def counted(walk):
+        if walk._binder_name_set is None:
+            sets.append(walk)
+        return original(walk)
+
+    monkeypatch.setattr(statements.Walk, "binder_name_set", counted)
+    with reusing_walks():
+        for _ in range(3):
+            stage.language.verify(stage.tree)
+    assert len(sets) == 1
+
+
+def test_a_dependency_array_holds_one_slot_per_edge_and_n_per_whole_array_of_n():
+    from pathlib import Path
+
+    from nanopass.api import run_pipeline
+    from nanopass.errors import VerifyError
+    from nanopass.languages.statements import iter_stmts
+    from nanopass.loader import load_programs
+
+    path = Path(__file__).parent / "found" / "class4_a_parallel_loops_taskid_carry_chains_nothing_for_the_lean_passes.py"
+    stage = next(s for s in run_pipeline(load_programs(str(path))[0]) if s.name == "resolve_dep_edges")
+    task = next(s for s in iter_stmts(stage.tree.orch.body) if s._production == "Task" and len(s.deps) >= 2)
+    one, whole = task.deps[0], task.deps[1]
+    deps = (one.replace(size=0), whole.replace(size=4))
+    for capacity in (2, 4, 5, 6):
+        tree = _with_stmt_replaced(stage.tree, task, task.replace(deps=deps, capacity=capacity))
+        if capacity == 5:
+            stage.language.verify(tree)
+        else:
+            with pytest.raises(VerifyError, match=f"capacity {capacity} != 5 edges"):
+                stage.language.verify(tree)

@@ -6,7 +6,8 @@ extent; ``materialize_runtime_scopes`` finds which allocations each name holds o
 it would wrap yields a name, and not at all when the function makes no allocation, and asks which
 allocations a body's yield passes out only when some name holds one;
 ``drop_edges_after_first_run`` finds the loops around the tasks only when some task has a
-compiler edge. Each test
+compiler edge; ``remove_dead_values`` walks the expressions of the effects' other reads only
+when the names their arguments and dependencies read leave a removable value dead. Each test
 counts the skipped walk on a benchmark shape that needs none, and compares the pass's output with
 the output of the same pass made to run the full analysis, on every example and on random
 control-flow programs.
@@ -23,13 +24,19 @@ from conftest import EXAMPLES, fuzz_budget, load_program
 from program_gen import control_flow_programs
 
 from nanopass.api import run_pipeline
-from nanopass.passes import allocations, define_dynamic_dim_symbols, drop_edges_after_first_run, materialize_runtime_scopes
+from nanopass.passes import (
+    allocations,
+    define_dynamic_dim_symbols,
+    drop_edges_after_first_run,
+    materialize_runtime_scopes,
+    remove_dead_values,
+)
 from nanopass.passes.pipeline import PIPELINE
 from nanopass.rewrite import PassContext
 from nanopass.tools.bench import source_of
 
 PROPERTY = settings(max_examples=fuzz_budget(20), deadline=None, suppress_health_check=[HealthCheck.too_slow])
-SHORTCUT_PASSES = ("define_dynamic_dim_symbols", "materialize_runtime_scopes", "drop_edges_after_first_run")
+SHORTCUT_PASSES = ("define_dynamic_dim_symbols", "materialize_runtime_scopes", "drop_edges_after_first_run", "remove_dead_values")
 
 
 def counting(monkeypatch, module, name: str) -> list:
@@ -84,6 +91,22 @@ def test_no_compiler_edge_finds_no_loops_around_tasks(tmp_path, monkeypatch, sha
     assert looped == []
 
 
+@pytest.mark.parametrize("shape", ["nested", "scopes"])
+def test_dead_values_all_needed_by_named_arguments_walk_no_other_expression(tmp_path, monkeypatch, shape):
+    # every carry of these shapes (y, and the scopes' TaskIds) is read by name by a task argument
+    # or dependency: the scalar arguments' arithmetic, the loop bounds and the return are not
+    # walked
+    path = tmp_path / f"{shape}.py"
+    path.write_text(source_of(shape, 8))
+    stages = run_pipeline(load_program(path))
+    before = stages[PIPELINE.names().index("remove_dead_values")].tree  # the pass's input
+    walked = counting(monkeypatch, remove_dead_values, "var_reads")
+    assert remove_dead_values.RemoveDeadValues(PassContext()).run(before) is before
+    walked_nodes = [node for (nodes,) in walked for node in nodes]
+    # only the sources of live carries (names) and the values of live lets (the None seeds)
+    assert walked_nodes and {node._production for node in walked_nodes} <= {"Var", "NoTask"}
+
+
 def outputs_of_shortcut_passes(program) -> list[tuple[str, object, object]]:
     """For each pass of ``SHORTCUT_PASSES``: (name, its output, its output when every shortcut
     condition is forced to say the analysis is needed), on the pipeline's input to it."""
@@ -100,6 +123,9 @@ def outputs_of_shortcut_passes(program) -> list[tuple[str, object, object]]:
             patch.setattr(materialize_runtime_scopes.MaterializeRuntimeScopes, "holds_allocations", lambda self: True)
             patch.setattr(define_dynamic_dim_symbols, "_has_symbolic_extent", lambda kernel: True)
             patch.setattr(drop_edges_after_first_run, "_has_compiler_edge", lambda body: True)
+            liveness = remove_dead_values.RemoveDeadValues.liveness
+            patch.setattr(remove_dead_values.RemoveDeadValues, "liveness",
+                          staticmethod(lambda body, dummies=False, enough=False: liveness(body, dummies)))
             full = pass_cls(PassContext()).run(stage.tree)
         out.append((pass_cls.name, fast, full))
     return out
