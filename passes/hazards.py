@@ -92,6 +92,7 @@ __all__ = [
     "NONE", "READS", "WRITES", "UNROLL_LIMIT",
     "Access", "Hazards", "Site", "WalkState",
     "carried_allocations", "find_hazards", "hazard_kind", "host_accessed_roots", "is_parallel", "iteration_stores",
+    "keeps_first_pass",
     "placed_in_manual_scopes", "runtime_orders", "shared_in_loops", "storage_map", "task_accesses", "trip_count",
     "unordered_war_possible", "untracked_roots",
 ]
@@ -830,6 +831,9 @@ def find_hazards(
         new: list[Access] = []  # what the last pass added to the head
         added: set[Access] = set()  # what the passes that end the walk added and removed (set by the first pass)
         removed: list[Access] = []
+        # (``keeps_first_pass``: the live state stays where the first pass ends, and the head's
+        # facts of earlier iterations are kept apart, in ``gained``, until the loop's exit)
+        gained: set[Access] | None = None
         while True:
             since = logs()
             if new:  # (a pl.parallel loop's: the passes after the first follow what the head gained)
@@ -842,13 +846,20 @@ def find_hazards(
                 if carries:
                     carries.back_edge()
                 plus, minus = live.delta(mark)
-                live.undo(mark)
-                if par:
-                    plus = retagged(plus, key, True)
-                added, removed = set(plus), minus  # what the passes that end the walk added and removed
+                tagged = retagged(plus, key, True) if par else plus
+                if par and keeps_first_pass(runs, bool(cached) or state.following, plus, tagged):
+                    gained = set()
+                else:
+                    live.undo(mark)
+                    added, removed = set(tagged), minus  # what the passes that end the walk added and removed
+                plus = tagged
             new = []
             for e in plus:  # (a loop: no comprehension made per pass)
-                if live.add(e):
+                if gained is None:
+                    if live.add(e):
+                        new.append(e)
+                elif e not in gained:
+                    gained.add(e)
                     new.append(e)
             if not new:
                 break
@@ -859,17 +870,21 @@ def find_hazards(
                 break
         if not state.following:
             heads[key, id(outer)] = grown
-        # After a loop that certainly runs: the state some last pass ends in (the head less what
-        # that pass removed; what it added is in the head). After one that may not run, that or
-        # the state before it: the head.
-        if (runs or 0) > 0:
-            for e in removed:
-                if e not in added:  # (a retagged access the pass re-made stays, though it removed it)
-                    live.remove(e)
-        if par:
-            for e, untagged in zip(grown, retagged(grown, key, False)):
-                if untagged is not e:
-                    live.replace(e, untagged)
+        if gained is not None:  # the first pass's end, and what the other passes gained, of this iteration
+            for e in retagged(grown, key, False):
+                live.add(e)  # (the first pass's own facts are live already: nothing changes)
+        else:
+            # After a loop that certainly runs: the state some last pass ends in (the head less
+            # what that pass removed; what it added is in the head). After one that may not run,
+            # that or the state before it: the head.
+            if (runs or 0) > 0:
+                for e in removed:
+                    if e not in added:  # (a retagged access the pass re-made stays, though it removed it)
+                        live.remove(e)
+            if par:
+                for e, untagged in zip(grown, retagged(grown, key, False)):
+                    if untagged is not e:
+                        live.replace(e, untagged)
         if carries:
             carries.leave()
 
@@ -897,6 +912,29 @@ def find_hazards(
     # cell cuts every such cycle, so that they go now
     block = None
     return result
+
+
+def keeps_first_pass(runs: int | None, resumed: bool, plus: list[Access], tagged: list[Access]) -> bool:
+    """Whether ``find_hazards`` leaves the live state where the first pass over a ``pl.parallel``
+    loop's body ended (``plus``: what that pass added, ``tagged``: the same marked as from an
+    earlier iteration), instead of undoing the pass and adding its end to the head: so it may
+    when the loop certainly runs (``runs``, ``trip_count``, at least one), its head starts from
+    the state before it alone (not ``resumed`` from an earlier head, nor in a pass that follows
+    gained facts), and every fact the pass added is of an access of the body (so marked).
+
+    Then the state before the loop holds no fact of an earlier iteration of it, and the passes
+    after the first follow facts of earlier iterations alone, which no fact of the state before
+    equals: the head is that state and those facts, kept apart. A loop that certainly runs leaves
+    the state some pass ends in; the first pass ends in the state before less what it removed
+    and with what it added, and each later pass in that and its own gains (a later pass removes
+    only facts an earlier one gained, which stay): the first pass's end with the later gains of
+    this iteration, as the undone walk finds (``test_hazard_shortcuts``)."""
+    if runs is None or runs < 1 or resumed:
+        return False
+    for e, t in zip(plus, tagged):
+        if t is e:
+            return False
+    return True
 
 
 def _gen(mine: list[Access], certain: set[Access]) -> list[Access]:

@@ -5,8 +5,9 @@ finds the copies in loops in manual scopes in one walk of the function, not one 
 scope and of each loop in it; ``Access`` keeps its hash; ``LiveAccesses.replace`` swaps a fact
 in place of another of the same access. The shortcut is counted on the benchmark's ``scopes``
 shape (no allocation there) and compared with the full analysis on every example, golden and
-found program and on random control-flow programs; the others are compared with their plain
-definitions.
+found program and on random control-flow programs; so is ``keeps_first_pass`` (a ``pl.parallel``
+loop that certainly runs leaves the live state where its first pass ends, nothing undone); the
+others are compared with their plain definitions.
 """
 
 from __future__ import annotations
@@ -102,6 +103,40 @@ def test_following_allocations_changes_nothing_on_random_programs(tmp_path_facto
     (path := tmp_path_factory.mktemp("p") / "generated.py").write_text(source)
     for program in war_inputs(path):
         check_same_with_allocations_followed(program)
+
+
+def check_same_with_first_pass_undone(program) -> None:
+    """``keeps_first_pass`` forced off (every pass from a loop's whole head undone, its end added
+    to the head) gives the same walk and the same pass output."""
+    fast = (walk_result(program), war_output(program))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(hazards, "keeps_first_pass", lambda *args: False)
+        full = (walk_result(program), war_output(program))
+    assert fast == full
+
+
+@pytest.mark.parametrize("path", CORPUS, ids=lambda p: p.stem)
+def test_keeping_the_first_pass_changes_nothing(path):
+    for program in war_inputs(path):
+        check_same_with_first_pass_undone(program)
+
+
+@PROPERTY
+@given(control_flow_programs())
+def test_keeping_the_first_pass_changes_nothing_on_random_programs(tmp_path_factory, source):
+    (path := tmp_path_factory.mktemp("p") / "generated.py").write_text(source)
+    for program in war_inputs(path):
+        check_same_with_first_pass_undone(program)
+
+
+def test_the_first_pass_is_kept_on_the_scopes_shape(tmp_path, monkeypatch):
+    kept = []
+    keeps = hazards.keeps_first_pass
+    monkeypatch.setattr(hazards, "keeps_first_pass", lambda *args: (kept.append(keeps(*args)), kept[-1])[1])
+    program = scopes_input(tmp_path)  # 4 scopes, a pl.parallel loop in each
+    walk_result(program)
+    assert kept == [True] * 8  # (each loop's, writes tracked and not)
+    check_same_with_first_pass_undone(program)
 
 
 def shared_by_scope(func) -> frozenset:
