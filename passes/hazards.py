@@ -80,7 +80,7 @@ from nanopass.languages.statements import binders_in_order, kept
 from .aliases import buffer_roots
 from .allocations import allocated_by, held_allocations, made_in, makes_allocations
 from .kernels import output_param_of_result
-from .holders import Holders, dep_names, held_by, is_task_id_value
+from .holders import Holders, covers_after, dep_names, held_by, is_task_id_value
 from .host_accesses import host_accesses
 from .live_accesses import LiveAccesses, RegionIndex
 from .regions import FULL, FULL_VIEW, UNKNOWN, Box, Full, covers, overlaps
@@ -92,7 +92,7 @@ __all__ = [
     "NONE", "READS", "WRITES", "UNROLL_LIMIT",
     "Access", "Hazards", "Site", "WalkState",
     "carried_allocations", "find_hazards", "hazard_kind", "host_accessed_roots", "is_parallel", "iteration_stores",
-    "keeps_first_pass",
+    "keeps_first_pass", "replays_follow",
     "placed_in_manual_scopes", "runtime_orders", "shared_in_loops", "storage_map", "task_accesses", "trip_count",
     "unordered_war_possible", "untracked_roots",
 ]
@@ -683,8 +683,8 @@ def find_hazards(
 
     heads: dict[tuple[int, int], list[Access]] = {}  # (loop, store around it) -> what its last fixpoint added to its head
 
-    def logs() -> tuple[int, int, int, int]:
-        return len(stepped), len(holds.touched), len(renewed_roots), len(closed_scopes)
+    def logs() -> tuple[int, int, int, int, int]:
+        return len(stepped), len(holds.touched), len(renewed_roots), len(closed_scopes), len(holds.transfers)
 
     def settled(new: list[Access], loop: int, since: tuple[int, int, int, int]) -> bool:
         """Whether another pass over the body of ``pl.parallel`` loop ``loop``, from its head
@@ -788,7 +788,7 @@ def find_hazards(
         key = id(stmt)
         live = state.live  # (the same after the body: ``follow`` resumes the state it left)
         if not loops:  # (the logs ``settled`` reads: what is before an outermost loop is not)
-            del stepped[:], holds.touched[:], renewed_roots[:], closed_scopes[:]
+            del stepped[:], holds.touched[:], renewed_roots[:], closed_scopes[:], holds.transfers[:]
         inner_path, inner_loops = path + (key,), loops + (key,)
         par = is_parallel(stmt)
         inner_parallel = parallel | {key} if par else parallel
@@ -834,9 +834,14 @@ def find_hazards(
         # (``keeps_first_pass``: the live state stays where the first pass ends, and the head's
         # facts of earlier iterations are kept apart, in ``gained``, until the loop's exit)
         gained: set[Access] | None = None
+        logged = None  # (the logs of the first pass, when a pass following gained facts replays them)
         while True:
             since = logs()
-            if new:  # (a pl.parallel loop's: the passes after the first follow what the head gained)
+            if new and logged:  # (a pl.parallel loop's: the passes after the first follow what the head gained)
+                plus, minus = replay(new, *logged)
+                added.update(plus)
+                removed += minus
+            elif new:
                 plus, minus = follow(new, stmt.body, inner_path, inner_loops, scope, pos, inner_parallel, auto, carries)
                 added.update(plus)
                 removed += minus
@@ -845,6 +850,8 @@ def find_hazards(
                 block(stmt.body, inner_path, inner_loops, scope, pos, inner_parallel, auto)
                 if carries:
                     carries.back_edge()
+                if par and replays_follow(stmt.body):
+                    logged = (since, logs())
                 plus, minus = live.delta(mark)
                 tagged = retagged(plus, key, True) if par else plus
                 if par and keeps_first_pass(runs, bool(cached) or state.following, plus, tagged):
@@ -888,6 +895,47 @@ def find_hazards(
         if carries:
             carries.leave()
 
+    def replay(new, start, end) -> tuple[list[Access], list[Access]]:
+        """``follow`` on a body without branches or loops (``replays_follow``): a pass that
+        follows facts runs there the transfers the first pass logged between ``start`` and
+        ``end`` (``logs()``) that can change a fact of an earlier iteration, and only those: the
+        reruns of the sites it steps, the covering transfers, the renewals of roots and the
+        closes of manual scopes; each maps each fact on its own, the reruns, renewals and closes
+        each one field, whatever the order. They are applied to each fact of ``new``, and logged
+        again as that pass would log them; what they added and removed."""
+        sites = stepped[start[0]:end[0]]
+        transfers = holds.transfers[start[4]:end[4]]
+        roots = renewed_roots[start[2]:end[2]]
+        scopes = closed_scopes[start[3]:end[3]]
+        stepped.extend(sites)
+        holds.touched.extend(holds.touched[start[1]:end[1]])
+        renewed_roots.extend(roots)
+        closed_scopes.extend(scopes)
+        holds.transfers.extend(transfers)
+        sites, roots = set(sites), set(roots)
+        ended = set()
+        for closed in scopes:
+            ended.update(scope_sites.get(closed, ()))
+        out: dict[Access, None] = {}
+        for e in new:
+            if e.root in roots:
+                continue
+            stale = e.stale or e.site in sites
+            closed = e.closed or e.site in ended
+            covers = covers_after(e.covers, transfers)
+            if stale is not e.stale or closed is not e.closed or covers != e.covers:
+                e = e._with(e.earlier_iteration, stale, closed, covers)
+            out[e] = None
+        before = set(new)
+        plus, minus = [], []
+        for e in out:
+            if e not in before:
+                plus.append(e)
+        for e in new:
+            if e not in out:
+                minus.append(e)
+        return plus, minus
+
     def follow(new, body, path, loops, scope, pos, parallel, auto, carries) -> tuple[list[Access], list[Access]]:
         """A pass over the body of a ``pl.parallel`` loop from the facts ``new`` its head gained
         alone, in a state of their own: what it added to them and removed from them. Each transfer
@@ -912,6 +960,17 @@ def find_hazards(
     # cell cuts every such cycle, so that they go now
     block = None
     return result
+
+
+def replays_follow(body) -> bool:
+    """Whether ``find_hazards`` replays, for each pass over this ``pl.parallel`` loop body that
+    follows gained facts, the transfers its first pass logged instead of walking the body again:
+    so it may when the body has no branch and no loop (every pass runs each of its statements
+    once, in order: the same transfers)."""
+    for stmt in iter_stmts(body):
+        if stmt._production in ("If", "For", "While"):
+            return False
+    return True
 
 
 def keeps_first_pass(runs: int | None, resumed: bool, plus: list[Access], tagged: list[Access]) -> bool:
