@@ -44,7 +44,10 @@ The pairs are the solution of a forward *may* dataflow problem over the program'
   and a pass after the first follows the facts the head gained alone (``follow``): a fact of an
   earlier iteration meets and is killed by no access of the body, so the pass from the whole
   head would form the first pass's pairs again and end in the union of where the first pass
-  ended and where the gained facts alone end;
+  ended and where the gained facts alone end; over a body without branches or loops that pass
+  applies to each gained fact the transfers the first pass logged (``replays_follow``), and a
+  loop that certainly runs keeps the state its first pass ends in, the head's facts of earlier
+  iterations apart (``keeps_first_pass``);
 - a loop of a known trip count (``trip_count``) of exactly one has no back edge: its body is analysed
   once, as straight-line code; a sequential one of a few known iterations (``UNROLL_LIMIT``) whose
   tensor carries hold other places in other iterations (a carry started from one tensor and
