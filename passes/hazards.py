@@ -970,8 +970,11 @@ def replays_follow(body) -> bool:
     follows gained facts, the transfers its first pass logged instead of walking the body again:
     so it may when the body has no branch and no loop (every pass runs each of its statements
     once, in order: the same transfers)."""
-    for stmt in iter_stmts(body):
-        if stmt._production in ("If", "For", "While"):
+    for stmt in body:  # (its own walk: a ``Walk`` made per loop would cost more than the check)
+        kind = stmt._production
+        if kind == "If" or kind == "For" or kind == "While":
+            return False
+        if (kind == "Scope" or kind == "CompilerScope") and not replays_follow(stmt.body):
             return False
     return True
 
