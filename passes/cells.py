@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from nanopass.languages import DIRECTED
+from nanopass.languages.statements import kept
 
 from .util import iter_stmts, places, var_reads
 
@@ -49,7 +50,15 @@ def latest_run_cells(func, tid_task: dict) -> Cells:
 
 
 def join_cells(func) -> dict:
-    """join cell -> (the dummy barrier statements chained in it, the TaskId binder name each joins)."""
+    """join cell -> (the dummy barrier statements chained in it, the TaskId binder name each joins).
+
+    Asked of the same function by the lean passes in a row and by ``runtime_order``, each of which
+    hands its input on when it changes nothing: the result is kept (``kept``), the callers' to read,
+    not to change."""
+    return kept(join_cells, (func,), lambda: _join_cells(func))
+
+
+def _join_cells(func) -> dict:
     barriers = {}
     for stmt in iter_stmts(func.body):
         if (stmt._production == "Dummy" and len(stmt.deps) == 2 and stmt.deps[0]._production == "CellDep"

@@ -6,7 +6,8 @@ extent; ``materialize_runtime_scopes`` finds which allocations each name holds o
 it would wrap yields a name, and not at all when the function makes no allocation, and asks which
 allocations a body's yield passes out only when some name holds one;
 ``drop_edges_after_first_run`` finds the loops around the tasks only when some task has a
-compiler edge. Each test
+compiler edge; the lean passes and ``runtime_order`` find a function's join cells once while it
+is handed on unchanged (``cells.join_cells``, kept). Each test
 counts the skipped walk on a benchmark shape that needs none, and compares the pass's output with
 the output of the same pass made to run the full analysis, on every example and on random
 control-flow programs.
@@ -23,7 +24,7 @@ from conftest import EXAMPLES, fuzz_budget, load_program
 from program_gen import control_flow_programs
 
 from nanopass.api import run_pipeline
-from nanopass.passes import allocations, define_dynamic_dim_symbols, drop_edges_after_first_run, materialize_runtime_scopes
+from nanopass.passes import allocations, cells, define_dynamic_dim_symbols, drop_edges_after_first_run, materialize_runtime_scopes
 from nanopass.passes.pipeline import PIPELINE
 from nanopass.rewrite import PassContext
 from nanopass.tools.bench import source_of
@@ -56,6 +57,14 @@ def test_no_dynamic_symbol_reads_no_names_and_no_tasks(tmp_path, monkeypatch):
     walks = counting(monkeypatch, define_dynamic_dim_symbols, "iter_stmts")
     compile_bench(tmp_path, "nested", 8)
     assert reads == [] and walks == []
+
+
+def test_the_join_cells_of_a_function_handed_on_are_found_once(tmp_path, monkeypatch):
+    # scopes: each scope's loop joins its task's runs in a cell, which the lean passes and
+    # runtime_order each ask about; none of them changes the function, so one walk finds them
+    found = counting(monkeypatch, cells, "_join_cells")
+    compile_bench(tmp_path, "scopes", 16)
+    assert len(found) == 1
 
 
 @pytest.mark.parametrize("shape", ["straight", "nested"])
