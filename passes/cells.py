@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from nanopass.languages import DIRECTED
-from nanopass.languages.statements import kept
+from nanopass.languages.statements import kept, walk_of
 
 from .util import iter_stmts, places, var_reads
 
@@ -76,6 +76,16 @@ def _join_cells(func) -> dict:
                 plain.add(stmt.cell)
     return {cell: joined for cell, joined in out.items() if cell not in plain}
 
+
+
+def taken_names(func) -> set[str]:
+    """The names a new binder or cell of ``func`` may not take: its parameters', its dynamic
+    dimensions', every binder's under its body (the body's walk keeps them, ``Walk.binder_names``:
+    the single-definition check made them for the stage before) and every cell's."""
+    names = {p.name for p in func.params} | {d.name for d in func.dyn_dims}
+    names.update(walk_of(func.body).binder_names())
+    names.update(s.cell for s in iter_stmts(func.body) if s._production in ("CellDecl", "CellSet"))
+    return names
 
 
 def cell_readers(stmts) -> tuple[dict[str, list], set[str]]:

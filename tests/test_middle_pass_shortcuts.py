@@ -131,3 +131,36 @@ def test_examples(path: Path):
 def test_random_programs(tmp_path_factory, source):
     (path := tmp_path_factory.mktemp("p") / "generated.py").write_text(source)
     check_same_outputs(load_program(path))
+
+
+def names_as_first_defined(func) -> set:
+    """``cells.taken_names`` as the passes that make names each spelled it out: every Binder under
+    the body (``binders_in_order``, Declare's included), the parameters, the dynamic dimensions
+    and the cells."""
+    from nanopass.languages.statements import binders_in_order, iter_stmts
+
+    names = {p.name for p in func.params} | {d.name for d in func.dyn_dims}
+    names.update(b.name for b in binders_in_order(func.body))
+    names.update(s.cell for s in iter_stmts(func.body) if s._production in ("CellDecl", "CellSet"))
+    return names
+
+
+def check_taken_names(program) -> None:
+    """On every stage of the directed language (where the passes that make cells and barriers run)."""
+    stages = run_pipeline(program)
+    directed = [stage for stage in stages if stage.language.name == "directed"]
+    assert directed
+    for stage in directed:
+        assert cells.taken_names(stage.tree.orch) == names_as_first_defined(stage.tree.orch), stage.name
+
+
+@pytest.mark.parametrize("path", sorted(EXAMPLES.glob("*.py")), ids=lambda p: p.stem)
+def test_the_taken_names_are_the_binders_parameters_and_cells(path: Path):
+    check_taken_names(load_program(path))
+
+
+@PROPERTY
+@given(control_flow_programs())
+def test_the_taken_names_are_the_binders_parameters_and_cells_of_random_programs(tmp_path_factory, source):
+    (path := tmp_path_factory.mktemp("p") / "generated.py").write_text(source)
+    check_taken_names(load_program(path))
