@@ -7,7 +7,9 @@ it would wrap yields a name, and not at all when the function makes no allocatio
 allocations a body's yield passes out only when some name holds one;
 ``drop_edges_after_first_run`` finds the loops around the tasks only when some task has a
 compiler edge; the lean passes and ``runtime_order`` find a function's join cells once while it
-is handed on unchanged (``cells.join_cells``, kept). Each test
+is handed on unchanged (``cells.join_cells``, kept), and the names a new binder or cell may not
+take are read from the body's walk (``cells.taken_names``, compared with the definition the
+passes spelled out on every directed stage). Each test
 counts the skipped walk on a benchmark shape that needs none, and compares the pass's output with
 the output of the same pass made to run the full analysis, on every example and on random
 control-flow programs.
@@ -124,6 +126,7 @@ def check_same_outputs(program) -> None:
 @pytest.mark.parametrize("path", sorted(EXAMPLES.glob("*.py")), ids=lambda p: p.stem)
 def test_examples(path: Path):
     check_same_outputs(load_program(path))
+    check_taken_names(load_program(path))
 
 
 @PROPERTY
@@ -131,6 +134,7 @@ def test_examples(path: Path):
 def test_random_programs(tmp_path_factory, source):
     (path := tmp_path_factory.mktemp("p") / "generated.py").write_text(source)
     check_same_outputs(load_program(path))
+    check_taken_names(load_program(path))
 
 
 def names_as_first_defined(func) -> set:
@@ -152,15 +156,3 @@ def check_taken_names(program) -> None:
     assert directed
     for stage in directed:
         assert cells.taken_names(stage.tree.orch) == names_as_first_defined(stage.tree.orch), stage.name
-
-
-@pytest.mark.parametrize("path", sorted(EXAMPLES.glob("*.py")), ids=lambda p: p.stem)
-def test_the_taken_names_are_the_binders_parameters_and_cells(path: Path):
-    check_taken_names(load_program(path))
-
-
-@PROPERTY
-@given(control_flow_programs())
-def test_the_taken_names_are_the_binders_parameters_and_cells_of_random_programs(tmp_path_factory, source):
-    (path := tmp_path_factory.mktemp("p") / "generated.py").write_text(source)
-    check_taken_names(load_program(path))
