@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from nanopass.languages import DIRECTED
+from nanopass.languages.statements import kept, walk_of
 
 from .util import iter_stmts, places, var_reads
 
@@ -49,7 +50,15 @@ def latest_run_cells(func, tid_task: dict) -> Cells:
 
 
 def join_cells(func) -> dict:
-    """join cell -> (the dummy barrier statements chained in it, the TaskId binder name each joins)."""
+    """join cell -> (the dummy barrier statements chained in it, the TaskId binder name each joins).
+
+    Asked of the same function by the lean passes in a row and by ``runtime_order``, each of which
+    hands its input on when it changes nothing: the result is kept (``kept``), the callers' to read,
+    not to change."""
+    return kept(join_cells, (func,), lambda: _join_cells(func))
+
+
+def _join_cells(func) -> dict:
     barriers = {}
     for stmt in iter_stmts(func.body):
         if (stmt._production == "Dummy" and len(stmt.deps) == 2 and stmt.deps[0]._production == "CellDep"
@@ -67,6 +76,16 @@ def join_cells(func) -> dict:
                 plain.add(stmt.cell)
     return {cell: joined for cell, joined in out.items() if cell not in plain}
 
+
+
+def taken_names(func) -> set[str]:
+    """The names a new binder or cell of ``func`` may not take: its parameters', its dynamic
+    dimensions', every binder's under its body (the body's walk keeps them, ``Walk.binder_names``:
+    the single-definition check made them for the stage before) and every cell's."""
+    names = {p.name for p in func.params} | {d.name for d in func.dyn_dims}
+    names.update(walk_of(func.body).binder_names())
+    names.update(s.cell for s in iter_stmts(func.body) if s._production in ("CellDecl", "CellSet"))
+    return names
 
 
 def cell_readers(stmts) -> tuple[dict[str, list], set[str]]:

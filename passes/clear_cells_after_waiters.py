@@ -7,7 +7,7 @@ from nanopass.languages.terms import DType
 from nanopass.rewrite import register
 
 from .lean import LeanPass
-from .cells import cell_readers
+from .cells import cell_readers, taken_names
 from .runtime_order import runtime_order
 from .util import FreshVersions, iter_stmts, places
 
@@ -65,7 +65,7 @@ class ClearCellsAfterWaiters(LeanPass):
                     self.clear.setdefault(id(w), []).append(cell)
         if not self.clear:
             return program
-        self.names = FreshVersions(_names(func))
+        self.names = FreshVersions(taken_names(func))
         return self.build(program, orch=self.build(func, body=self.visit_all(func.body)))
 
     def Task(self, task):
@@ -86,11 +86,3 @@ def _may_follow(first, then, order, loops) -> bool:
     """A run of task ``then`` may come after a run of task ``first``."""
     return order.number[id(then)] > order.number[id(first)] or bool(loops[id(first)] & loops[id(then)])
 
-
-def _names(func) -> set:
-    from nanopass.languages.statements import binders_in_order
-
-    names = {p.name for p in func.params} | {d.name for d in func.dyn_dims}
-    names.update(b.name for b in binders_in_order(func.body))
-    names.update(s.cell for s in iter_stmts(func.body) if s._production in ("CellDecl", "CellSet"))
-    return names

@@ -34,6 +34,7 @@ from __future__ import annotations
 from nanopass.languages import DIRECTED
 from nanopass.languages.terms import DType, LoopKind
 
+from .cells import taken_names
 from .hazards import Hazards, Site
 from .util import FreshVersions
 
@@ -73,7 +74,7 @@ class EdgeWriter:
         self.hazards = hazards
         self.needed = needed
         self.tag = tag
-        self.names = FreshVersions(_all_names(func))
+        self.names = FreshVersions(taken_names(func))
         self.plan: dict[int, list[tuple[str, int]]] = {}  # target site -> [(mode, source site)]
         self.existing_cells, self.existing_joins = _existing_cells(func)
         self.cells: dict[int, str] = {}
@@ -212,15 +213,6 @@ def _parallel_loops(body) -> set[int]:
     from .util import iter_stmts
 
     return {id(s) for s in iter_stmts(body) if s._production == "For" and s.kind is LoopKind.parallel}
-
-
-def _all_names(func) -> set[str]:
-    from nanopass.languages.statements import binders_in_order, iter_stmts
-
-    names = {p.name for p in func.params} | {d.name for d in func.dyn_dims}
-    names.update(b.name for b in binders_in_order(func.body))
-    names.update(s.cell for s in iter_stmts(func.body) if s._production in ("CellDecl", "CellSet"))
-    return names
 
 
 def needed_edges(hazards: Hazards, keep) -> dict[int, dict[int, bool]]:

@@ -7,7 +7,7 @@ from nanopass.languages.terms import DType
 from nanopass.rewrite import register
 
 from .lean import LeanPass
-from .cells import without_unread_cells
+from .cells import taken_names, without_unread_cells
 from .runtime_order import runtime_order
 from .util import FreshVersions, iter_stmts, places
 
@@ -53,7 +53,7 @@ class DropEdgesAfterFirstRun(LeanPass):
         order = runtime_order(program, track=[t for t in waiting if t._production == "Task"])
         if order is None:
             return program
-        self.names = names = FreshVersions(_names(func))
+        self.names = names = FreshVersions(taken_names(func))
         self.by_task: dict[int, dict[int, str]] = {}  # id(T) -> {dependency position: its first-run cell}
         self.after_tid: dict[str, list[str]] = {}  # TaskId binder -> first-run cells stored after its task
         self.mirror: dict[str, list[str]] = {}  # cell -> first-run cells stored with it
@@ -147,11 +147,3 @@ def _accesses(stmt, tensor) -> bool:
 def _loops(looped: dict, task) -> frozenset:
     return looped.get(id(task), (None, frozenset()))[1]
 
-
-def _names(func) -> set:
-    from nanopass.languages.statements import binders_in_order
-
-    names = {p.name for p in func.params} | {d.name for d in func.dyn_dims}
-    names.update(b.name for b in binders_in_order(func.body))
-    names.update(s.cell for s in iter_stmts(func.body) if s._production in ("CellDecl", "CellSet"))
-    return names

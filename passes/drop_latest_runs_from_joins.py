@@ -7,7 +7,7 @@ from nanopass.languages.terms import DType
 from nanopass.rewrite import register
 
 from .lean import LeanPass
-from .cells import cell_readers, join_cells
+from .cells import cell_readers, join_cells, taken_names
 from .runtime_order import runtime_order
 from .util import FreshVersions, iter_stmts, places, var_reads
 
@@ -49,7 +49,7 @@ class DropLatestRunsFromJoins(LeanPass):
             return program
         where = places(func.body, ("Task",))
         reads = var_reads(func.body)
-        self.names = FreshVersions(_names(func))
+        self.names = FreshVersions(taken_names(func))
         self.lagged: dict[str, str] = {}  # join cell -> its latest-run cell
         self.barriers: dict[int, str] = {}  # id(the join's barrier) -> the join cell
         self.before: dict[str, str] = {}  # TaskId binder of the joined task -> the join cell
@@ -120,11 +120,3 @@ def _may_follow(first, then, order, where) -> bool:
     """A run of task ``then`` may come after a run of task ``first``."""
     return order.number[id(then)] > order.number[id(first)] or bool(where[id(first)].loops & where[id(then)].loops)
 
-
-def _names(func) -> set:
-    from nanopass.languages.statements import binders_in_order
-
-    names = {p.name for p in func.params} | {d.name for d in func.dyn_dims}
-    names.update(b.name for b in binders_in_order(func.body))
-    names.update(s.cell for s in iter_stmts(func.body) if s._production in ("CellDecl", "CellSet"))
-    return names

@@ -44,7 +44,10 @@ The pairs are the solution of a forward *may* dataflow problem over the program'
   and a pass after the first follows the facts the head gained alone (``follow``): a fact of an
   earlier iteration meets and is killed by no access of the body, so the pass from the whole
   head would form the first pass's pairs again and end in the union of where the first pass
-  ended and where the gained facts alone end;
+  ended and where the gained facts alone end; over a body without branches or loops that pass
+  applies to each gained fact the transfers the first pass logged (``replays_follow``), and a
+  loop that certainly runs keeps the state its first pass ends in, the head's facts of earlier
+  iterations apart (``keeps_first_pass``);
 - a loop of a known trip count (``trip_count``) of exactly one has no back edge: its body is analysed
   once, as straight-line code; a sequential one of a few known iterations (``UNROLL_LIMIT``) whose
   tensor carries hold other places in other iterations (a carry started from one tensor and
@@ -80,7 +83,7 @@ from nanopass.languages.statements import binders_in_order, kept
 from .aliases import buffer_roots
 from .allocations import allocated_by, held_allocations, made_in, makes_allocations
 from .kernels import output_param_of_result
-from .holders import Holders, dep_names, held_by, is_task_id_value
+from .holders import Holders, covers_after, dep_names, held_by, is_task_id_value
 from .host_accesses import host_accesses
 from .live_accesses import LiveAccesses, RegionIndex
 from .regions import FULL, FULL_VIEW, UNKNOWN, Box, Full, covers, overlaps
@@ -92,6 +95,7 @@ __all__ = [
     "NONE", "READS", "WRITES", "UNROLL_LIMIT",
     "Access", "Hazards", "Site", "WalkState",
     "carried_allocations", "find_hazards", "hazard_kind", "host_accessed_roots", "is_parallel", "iteration_stores",
+    "keeps_first_pass", "replays_follow",
     "placed_in_manual_scopes", "runtime_orders", "shared_in_loops", "storage_map", "task_accesses", "trip_count",
     "unordered_war_possible", "untracked_roots",
 ]
@@ -682,8 +686,8 @@ def find_hazards(
 
     heads: dict[tuple[int, int], list[Access]] = {}  # (loop, store around it) -> what its last fixpoint added to its head
 
-    def logs() -> tuple[int, int, int, int]:
-        return len(stepped), len(holds.touched), len(renewed_roots), len(closed_scopes)
+    def logs() -> tuple[int, int, int, int, int]:
+        return len(stepped), len(holds.touched), len(renewed_roots), len(closed_scopes), len(holds.transfers)
 
     def settled(new: list[Access], loop: int, since: tuple[int, int, int, int]) -> bool:
         """Whether another pass over the body of ``pl.parallel`` loop ``loop``, from its head
@@ -787,7 +791,7 @@ def find_hazards(
         key = id(stmt)
         live = state.live  # (the same after the body: ``follow`` resumes the state it left)
         if not loops:  # (the logs ``settled`` reads: what is before an outermost loop is not)
-            del stepped[:], holds.touched[:], renewed_roots[:], closed_scopes[:]
+            del stepped[:], holds.touched[:], renewed_roots[:], closed_scopes[:], holds.transfers[:]
         inner_path, inner_loops = path + (key,), loops + (key,)
         par = is_parallel(stmt)
         inner_parallel = parallel | {key} if par else parallel
@@ -830,9 +834,17 @@ def find_hazards(
         new: list[Access] = []  # what the last pass added to the head
         added: set[Access] = set()  # what the passes that end the walk added and removed (set by the first pass)
         removed: list[Access] = []
+        # (``keeps_first_pass``: the live state stays where the first pass ends, and the head's
+        # facts of earlier iterations are kept apart, in ``gained``, until the loop's exit)
+        gained: set[Access] | None = None
+        logged = None  # (the logs of the first pass, when a pass following gained facts replays them)
         while True:
             since = logs()
-            if new:  # (a pl.parallel loop's: the passes after the first follow what the head gained)
+            if new and logged:  # (a pl.parallel loop's: the passes after the first follow what the head gained)
+                plus, minus = replay(new, *logged)
+                added.update(plus)
+                removed += minus
+            elif new:
                 plus, minus = follow(new, stmt.body, inner_path, inner_loops, scope, pos, inner_parallel, auto, carries)
                 added.update(plus)
                 removed += minus
@@ -841,14 +853,23 @@ def find_hazards(
                 block(stmt.body, inner_path, inner_loops, scope, pos, inner_parallel, auto)
                 if carries:
                     carries.back_edge()
+                if par and replays_follow(stmt.body):
+                    logged = (since, logs())
                 plus, minus = live.delta(mark)
-                live.undo(mark)
-                if par:
-                    plus = retagged(plus, key, True)
-                added, removed = set(plus), minus  # what the passes that end the walk added and removed
+                tagged = retagged(plus, key, True) if par else plus
+                if par and keeps_first_pass(runs, bool(cached) or state.following, plus, tagged):
+                    gained = set()
+                else:
+                    live.undo(mark)
+                    added, removed = set(tagged), minus  # what the passes that end the walk added and removed
+                plus = tagged
             new = []
             for e in plus:  # (a loop: no comprehension made per pass)
-                if live.add(e):
+                if gained is None:
+                    if live.add(e):
+                        new.append(e)
+                elif e not in gained:
+                    gained.add(e)
                     new.append(e)
             if not new:
                 break
@@ -859,19 +880,64 @@ def find_hazards(
                 break
         if not state.following:
             heads[key, id(outer)] = grown
-        # After a loop that certainly runs: the state some last pass ends in (the head less what
-        # that pass removed; what it added is in the head). After one that may not run, that or
-        # the state before it: the head.
-        if (runs or 0) > 0:
-            for e in removed:
-                if e not in added:  # (a retagged access the pass re-made stays, though it removed it)
-                    live.remove(e)
-        if par:
-            for e, untagged in zip(grown, retagged(grown, key, False)):
-                if untagged is not e:
-                    live.replace(e, untagged)
+        if gained is not None:  # the first pass's end, and what the other passes gained, of this iteration
+            for e in retagged(grown, key, False):
+                live.add(e)  # (the first pass's own facts are live already: nothing changes)
+        else:
+            # After a loop that certainly runs: the state some last pass ends in (the head less
+            # what that pass removed; what it added is in the head). After one that may not run,
+            # that or the state before it: the head.
+            if (runs or 0) > 0:
+                for e in removed:
+                    if e not in added:  # (a retagged access the pass re-made stays, though it removed it)
+                        live.remove(e)
+            if par:
+                for e, untagged in zip(grown, retagged(grown, key, False)):
+                    if untagged is not e:
+                        live.replace(e, untagged)
         if carries:
             carries.leave()
+
+    def replay(new, start, end) -> tuple[list[Access], list[Access]]:
+        """``follow`` on a body without branches or loops (``replays_follow``): a pass that
+        follows facts runs there the transfers the first pass logged between ``start`` and
+        ``end`` (``logs()``) that can change a fact of an earlier iteration, and only those: the
+        reruns of the sites it steps, the covering transfers, the renewals of roots and the
+        closes of manual scopes; each maps each fact on its own, the reruns, renewals and closes
+        each one field, whatever the order. They are applied to each fact of ``new``, and logged
+        again as that pass would log them; what they added and removed."""
+        sites = stepped[start[0]:end[0]]
+        transfers = holds.transfers[start[4]:end[4]]
+        roots = renewed_roots[start[2]:end[2]]
+        scopes = closed_scopes[start[3]:end[3]]
+        stepped.extend(sites)
+        holds.touched.extend(holds.touched[start[1]:end[1]])
+        renewed_roots.extend(roots)
+        closed_scopes.extend(scopes)
+        holds.transfers.extend(transfers)
+        sites, roots = set(sites), set(roots)
+        ended = set()
+        for closed in scopes:
+            ended.update(scope_sites.get(closed, ()))
+        out: dict[Access, None] = {}
+        for e in new:
+            if e.root in roots:
+                continue
+            stale = e.stale or e.site in sites
+            closed = e.closed or e.site in ended
+            covers = covers_after(e.covers, transfers)
+            if stale is not e.stale or closed is not e.closed or covers != e.covers:
+                e = e._with(e.earlier_iteration, stale, closed, covers)
+            out[e] = None
+        before = set(new)
+        plus, minus = [], []
+        for e in out:
+            if e not in before:
+                plus.append(e)
+        for e in new:
+            if e not in out:
+                minus.append(e)
+        return plus, minus
 
     def follow(new, body, path, loops, scope, pos, parallel, auto, carries) -> tuple[list[Access], list[Access]]:
         """A pass over the body of a ``pl.parallel`` loop from the facts ``new`` its head gained
@@ -897,6 +963,43 @@ def find_hazards(
     # cell cuts every such cycle, so that they go now
     block = None
     return result
+
+
+def replays_follow(body) -> bool:
+    """Whether ``find_hazards`` replays, for each pass over this ``pl.parallel`` loop body that
+    follows gained facts, the transfers its first pass logged instead of walking the body again:
+    so it may when the body has no branch and no loop (every pass runs each of its statements
+    once, in order: the same transfers)."""
+    for stmt in body:  # (its own walk: a ``Walk`` made per loop would cost more than the check)
+        kind = stmt._production
+        if kind == "If" or kind == "For" or kind == "While":
+            return False
+        if (kind == "Scope" or kind == "CompilerScope") and not replays_follow(stmt.body):
+            return False
+    return True
+
+
+def keeps_first_pass(runs: int | None, resumed: bool, plus: list[Access], tagged: list[Access]) -> bool:
+    """Whether ``find_hazards`` leaves the live state where the first pass over a ``pl.parallel``
+    loop's body ended (``plus``: what that pass added, ``tagged``: the same marked as from an
+    earlier iteration), instead of undoing the pass and adding its end to the head: so it may
+    when the loop certainly runs (``runs``, ``trip_count``, at least one), its head starts from
+    the state before it alone (not ``resumed`` from an earlier head, nor in a pass that follows
+    gained facts), and every fact the pass added is of an access of the body (so marked).
+
+    Then the state before the loop holds no fact of an earlier iteration of it, and the passes
+    after the first follow facts of earlier iterations alone, which no fact of the state before
+    equals: the head is that state and those facts, kept apart. A loop that certainly runs leaves
+    the state some pass ends in; the first pass ends in the state before less what it removed
+    and with what it added, and each later pass in that and its own gains (a later pass removes
+    only facts an earlier one gained, which stay): the first pass's end with the later gains of
+    this iteration, as the undone walk finds (``test_hazard_shortcuts``)."""
+    if runs is None or runs < 1 or resumed:
+        return False
+    for e, t in zip(plus, tagged):
+        if t is e:
+            return False
+    return True
 
 
 def _gen(mine: list[Access], certain: set[Access]) -> list[Access]:

@@ -59,6 +59,39 @@ def held_by(rhs) -> frozenset:
     return frozenset()
 
 
+def assigned_covers(covers: frozenset, names: set, assignments) -> frozenset:
+    """A fact's covering names after the parallel assignment ``assignments`` (``names``: the names
+    it assigns, ``Holders.assign``): less those names, plus each name one of whose sources it
+    covers."""
+    out = covers - names
+    gained = []
+    for name, sources in assignments:  # (a loop: no comprehension made per fact)
+        if not covers.isdisjoint(sources):
+            gained.append(name)
+    return out | frozenset(gained) if gained else out
+
+
+def added_covers(covers: frozenset, name: str, sources) -> frozenset:
+    """A fact's covering names once ``name`` also holds what ``sources`` hold (``Holders.add``)."""
+    if name in covers or covers.isdisjoint(sources):
+        return covers
+    return covers | {name}
+
+
+def covers_after(covers: frozenset, transfers) -> frozenset:
+    """A fact's covering names after ``transfers`` (``Holders.transfers``), in order: each maps a
+    fact's covers on their own, whatever else is live."""
+    for assigns, what in transfers:
+        if assigns:
+            names = set()
+            for name, _ in what:
+                names.add(name)
+            covers = assigned_covers(covers, names, what)
+        else:
+            covers = added_covers(covers, *what)
+    return covers
+
+
 class Holders:
     """The covering transfer functions, applied to ``live`` (a ``LiveAccesses``) in place.
 
@@ -69,10 +102,14 @@ class Holders:
     def __init__(self, live):
         self.live = live
         self.touched: list[str] = []
+        # every transfer applied, in order: ``(True, assignments)`` for ``assign``, ``(False,
+        # (name, sources))`` for ``add`` (``covers_after`` replays them on one fact's covers)
+        self.transfers: list[tuple] = []
 
     def assign(self, assignments) -> None:
         """A parallel assignment: each ``(name, sources)`` now holds every run its sources all
         hold (read before any name changes: a swap of carries stays right)."""
+        self.transfers.append((True, assignments))
         note = self.touched.append
         for name, sources in assignments:
             note(name)
@@ -99,13 +136,7 @@ class Holders:
         changed = []
         # (plain loops, here and below: no comprehension made per assignment or per fact)
         for e in touched:
-            covers = e.covers - names
-            gained = []
-            for name, sources in assignments:
-                if not e.covers.isdisjoint(sources):
-                    gained.append(name)
-            if gained:
-                covers = covers | frozenset(gained)
+            covers = assigned_covers(e.covers, names, assignments)
             if covers != e.covers:
                 changed.append((e, covers))
         if len(changed) == 1:  # (no other old fact for the new one to equal)
@@ -119,12 +150,13 @@ class Holders:
 
     def add(self, name: str, sources) -> None:
         """``name`` also holds every run its sources hold (it accumulates them)."""
+        self.transfers.append((False, (name, sources)))
         self.touched += sources
         live = self.live
         for source in sources:
             for e in live.covered_by(source):
                 if name not in e.covers:
-                    live.replace(e, e.covered(e.covers | {name}))
+                    live.replace(e, e.covered(added_covers(e.covers, name, sources)))
 
     def yielded(self, binders, results, yld) -> None:
         """The end of an if branch: each TaskId result among ``binders`` holds what the branch

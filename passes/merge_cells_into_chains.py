@@ -7,7 +7,7 @@ from nanopass.languages.terms import DType
 from nanopass.rewrite import register
 
 from .lean import LeanPass
-from .cells import latest_run_cells
+from .cells import latest_run_cells, taken_names
 from .runtime_order import runtime_order
 from .util import FreshVersions, iter_stmts, places
 
@@ -66,7 +66,7 @@ class MergeCellsIntoChains(LeanPass):
         loops = {order.number[k]: p.loops for k, p in places(func.body, ("Task",)).items()}  # task number -> loops
         self.chain: dict[str, str] = {}  # merged cell -> its chain cell
         self.chained_tid: dict[str, bool] = {}  # merged cell -> its task's TaskId goes in directly
-        self.names = names = FreshVersions(_names(func))
+        self.names = names = FreshVersions(taken_names(func))
         decls = []
         for group in groups:
             plan = _plan(group, cells, order, waits, loops)
@@ -187,11 +187,3 @@ def _plan(group, cells, order, waits, loops) -> dict | None:
         new += 0 if plan[c] else 2
     return plan if new < old else None
 
-
-def _names(func) -> set:
-    from nanopass.languages.statements import binders_in_order
-
-    names = {p.name for p in func.params} | {d.name for d in func.dyn_dims}
-    names.update(b.name for b in binders_in_order(func.body))
-    names.update(s.cell for s in iter_stmts(func.body) if s._production in ("CellDecl", "CellSet"))
-    return names

@@ -5,8 +5,10 @@ finds the copies in loops in manual scopes in one walk of the function, not one 
 scope and of each loop in it; ``Access`` keeps its hash; ``LiveAccesses.replace`` swaps a fact
 in place of another of the same access. The shortcut is counted on the benchmark's ``scopes``
 shape (no allocation there) and compared with the full analysis on every example, golden and
-found program and on random control-flow programs; the others are compared with their plain
-definitions.
+found program and on random control-flow programs; so are ``keeps_first_pass`` (a
+``pl.parallel`` loop that certainly runs leaves the live state where its first pass ends, nothing
+undone) and ``replays_follow`` (a pass following gained facts over a body without branches or
+loops replays the first pass's transfers); the others are compared with their plain definitions.
 """
 
 from __future__ import annotations
@@ -102,6 +104,48 @@ def test_following_allocations_changes_nothing_on_random_programs(tmp_path_facto
     (path := tmp_path_factory.mktemp("p") / "generated.py").write_text(source)
     for program in war_inputs(path):
         check_same_with_allocations_followed(program)
+
+
+# the walk's shortcuts, each forced off: the first pass over a pl.parallel loop's body undone,
+# a pass following gained facts walked instead of replayed
+FORCED_OFF = {"keeps_first_pass": lambda *args: False, "replays_follow": lambda body: False}
+
+
+def check_same_with_walk_shortcut_off(program, shortcut: str) -> None:
+    """The walk and the pass output with ``shortcut`` (``FORCED_OFF``) forced off equal those
+    with it on."""
+    fast = (walk_result(program), war_output(program))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(hazards, shortcut, FORCED_OFF[shortcut])
+        full = (walk_result(program), war_output(program))
+    assert fast == full
+
+
+@pytest.mark.parametrize("shortcut", sorted(FORCED_OFF))
+@pytest.mark.parametrize("path", CORPUS, ids=lambda p: p.stem)
+def test_the_walk_shortcuts_change_nothing(path, shortcut):
+    for program in war_inputs(path):
+        check_same_with_walk_shortcut_off(program, shortcut)
+
+
+@PROPERTY
+@given(control_flow_programs(), st.sampled_from(sorted(FORCED_OFF)))
+def test_the_walk_shortcuts_change_nothing_on_random_programs(tmp_path_factory, source, shortcut):
+    (path := tmp_path_factory.mktemp("p") / "generated.py").write_text(source)
+    for program in war_inputs(path):
+        check_same_with_walk_shortcut_off(program, shortcut)
+
+
+def test_the_walk_shortcuts_are_taken_on_the_scopes_shape(tmp_path, monkeypatch):
+    taken = {name: [] for name in FORCED_OFF}
+    for name, calls in taken.items():
+        original = getattr(hazards, name)
+        monkeypatch.setattr(hazards, name, lambda *args, f=original, calls=calls: (calls.append(f(*args)), calls[-1])[1])
+    program = scopes_input(tmp_path)  # 4 scopes, a pl.parallel loop in each
+    walk_result(program)
+    assert taken == {name: [True] * 8 for name in FORCED_OFF}  # (each loop's, writes tracked and not)
+    for name in FORCED_OFF:
+        check_same_with_walk_shortcut_off(program, name)
 
 
 def shared_by_scope(func) -> frozenset:

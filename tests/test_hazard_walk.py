@@ -378,7 +378,12 @@ def test_a_parallel_loop_settles_without_a_confirming_pass(tmp_path, monkeypatch
     which the next run would make stale and cover otherwise; that second pass follows the gained
     fact alone (no task meets, kills or gens), and adds facts (the first run's, now stale) that
     no transfer of the body changes, so the walk ends there instead of making a third pass that
-    would add nothing; the pairs are the reference's all the same."""
+    would add nothing; the pairs are the reference's all the same. Each loop certainly runs and
+    its first pass adds only facts of the body: the live state stays where that pass ends
+    (``keeps_first_pass``), nothing is undone. The body has no branch and no loop: the pass that
+    follows the gained fact replays the transfers the first pass logged (``replays_follow``), no
+    state of its own is made, no statement walked again."""
+    from nanopass.passes import hazards
     from nanopass.passes.live_accesses import LiveAccesses
     from nanopass.tools.bench import source_of
 
@@ -387,14 +392,23 @@ def test_a_parallel_loop_settles_without_a_confirming_pass(tmp_path, monkeypatch
     stages = run_pipeline(load_program(path), stop_after="insert_parallel_carry_joins")
     program = stages[-1].tree
     func, kernels, untracked = program.orch, kernel_table(program), untracked_roots(program.orch)
-    passes, following = [], []
-    undo, init = LiveAccesses.undo, LiveAccesses.__init__
-    monkeypatch.setattr(LiveAccesses, "undo", lambda self, mark: (passes.append(mark), undo(self, mark))[1])
+    passes, following, undone, replays = [], [], [], []
+    keeps, undo, init = hazards.keeps_first_pass, LiveAccesses.undo, LiveAccesses.__init__
+    replay = hazards.replays_follow
+    monkeypatch.setattr(hazards, "keeps_first_pass", lambda *args: (passes.append(keeps(*args)), passes[-1])[1])
+    monkeypatch.setattr(hazards, "replays_follow", lambda body: (replays.append(replay(body)), replays[-1])[1])
+    monkeypatch.setattr(LiveAccesses, "undo", lambda self, mark: (undone.append(mark), undo(self, mark))[1])
     monkeypatch.setattr(
         LiveAccesses, "__init__", lambda self, filed=None: (following.append(filed is not None), init(self, filed))[1]
     )
     new = find_hazards(func, kernels, untracked, keep=needs_edge)
-    assert len(passes) == 3  # (one undo per pass from the whole head; the program has no if)
-    assert following.count(True) == 3  # (one pass per body following the gained facts alone)
+    assert passes == [True, True, True]  # (one pass per body from the whole head, its end kept)
+    assert undone == []
+    assert replays == [True, True, True]  # (one pass per body following the gained facts alone, replayed)
+    assert following.count(True) == 0
+    monkeypatch.setattr(hazards, "replays_follow", lambda body: False)
+    walked = find_hazards(func, kernels, untracked, keep=needs_edge)
+    assert following.count(True) == 3  # (walked instead: a state of its own per body)
+    assert summary(walked) == summary(new)
     assert summary(new) == summary(reference_find_hazards(func, kernels, untracked, keep=needs_edge))
     assert new.pairs  # (each scope waits for the one before)

@@ -7,7 +7,11 @@ it would wrap yields a name, and not at all when the function makes no allocatio
 allocations a body's yield passes out only when some name holds one;
 ``drop_edges_after_first_run`` finds the loops around the tasks only when some task has a
 compiler edge; ``remove_dead_values`` walks the expressions of the effects' other reads only
-when the names their arguments and dependencies read leave a removable value dead. Each test
+when the names their arguments and dependencies read leave a removable value dead; the lean
+passes and ``runtime_order`` find a function's join cells once while it is handed on unchanged
+(``cells.join_cells``, kept), and the names a new binder or cell may not take are read from the
+body's walk (``cells.taken_names``, compared with the definition the passes spelled out on every
+directed stage). Each test
 counts the skipped walk on a benchmark shape that needs none, and compares the pass's output with
 the output of the same pass made to run the full analysis, on every example and on random
 control-flow programs.
@@ -26,6 +30,7 @@ from program_gen import control_flow_programs
 from nanopass.api import run_pipeline
 from nanopass.passes import (
     allocations,
+    cells,
     define_dynamic_dim_symbols,
     drop_edges_after_first_run,
     materialize_runtime_scopes,
@@ -63,6 +68,14 @@ def test_no_dynamic_symbol_reads_no_names_and_no_tasks(tmp_path, monkeypatch):
     walks = counting(monkeypatch, define_dynamic_dim_symbols, "iter_stmts")
     compile_bench(tmp_path, "nested", 8)
     assert reads == [] and walks == []
+
+
+def test_the_join_cells_of_a_function_handed_on_are_found_once(tmp_path, monkeypatch):
+    # scopes: each scope's loop joins its task's runs in a cell, which the lean passes and
+    # runtime_order each ask about; none of them changes the function, so one walk finds them
+    found = counting(monkeypatch, cells, "_join_cells")
+    compile_bench(tmp_path, "scopes", 16)
+    assert len(found) == 1
 
 
 @pytest.mark.parametrize("shape", ["straight", "nested"])
@@ -141,6 +154,7 @@ def check_same_outputs(program) -> None:
 @pytest.mark.parametrize("path", sorted(EXAMPLES.glob("*.py")), ids=lambda p: p.stem)
 def test_examples(path: Path):
     check_same_outputs(load_program(path))
+    check_taken_names(load_program(path))
 
 
 @PROPERTY
@@ -148,3 +162,25 @@ def test_examples(path: Path):
 def test_random_programs(tmp_path_factory, source):
     (path := tmp_path_factory.mktemp("p") / "generated.py").write_text(source)
     check_same_outputs(load_program(path))
+    check_taken_names(load_program(path))
+
+
+def names_as_first_defined(func) -> set:
+    """``cells.taken_names`` as the passes that make names each spelled it out: every Binder under
+    the body (``binders_in_order``, Declare's included), the parameters, the dynamic dimensions
+    and the cells."""
+    from nanopass.languages.statements import binders_in_order, iter_stmts
+
+    names = {p.name for p in func.params} | {d.name for d in func.dyn_dims}
+    names.update(b.name for b in binders_in_order(func.body))
+    names.update(s.cell for s in iter_stmts(func.body) if s._production in ("CellDecl", "CellSet"))
+    return names
+
+
+def check_taken_names(program) -> None:
+    """On every stage of the directed language (where the passes that make cells and barriers run)."""
+    stages = run_pipeline(program)
+    directed = [stage for stage in stages if stage.language.name == "directed"]
+    assert directed
+    for stage in directed:
+        assert cells.taken_names(stage.tree.orch) == names_as_first_defined(stage.tree.orch), stage.name
