@@ -1088,6 +1088,12 @@ def implied_positions(sources: list, joins: list, strength: list, through: list,
     order after (``through``) holds the runs it waits for. Grouped by task, the groups' orders
     ORed as a prefix and a suffix: linear in the dependencies (a pairwise comparison was
     quadratic: a task with 400 compiler edges)."""
+    if len(sources) == 1:  # (one dependency: implied where what the lookups order after holds its runs)
+        s = sources[0]
+        if s is None:
+            return set()
+        need = (1 << s) | (joins[0] << (width + s))
+        return {0} if closed(lookups) & need == need else set()
     best: dict[int, int] = {}  # task -> the position of the dependency on it that stays
     group: dict[int, int] = {}  # task -> what the dependencies on it order after
     for i, s in enumerate(sources):
