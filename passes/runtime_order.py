@@ -105,7 +105,7 @@ from dataclasses import dataclass, field
 from nanopass.languages.terms import ArgDir, BinOp, CmpOp, LoopKind, ScopeMode, UnOp
 
 from .cells import join_cells, latest_run_cells
-from .kernels import kernel_table, output_param_of_result
+from .kernels import kernel_table, output_param_of_result, output_params
 from .remove_dead_values import RemoveDeadValues
 from .util import BODY_FIELDS, binders_of, iter_stmts, last_yield, static_trip_count, unscoped, var_reads
 
@@ -214,12 +214,11 @@ class State:
             # A stored fact names the task only where it holds more than ``never_ran`` (before the
             # task's first run, never: ``never_ran`` held both bits): those are rewritten.
             # (A task's own bits in ``before`` are in ``after`` too: ``order`` is rewritten alike.)
-            self.facts = {key: (((held | before) & kept | (moved if (held | before) & both == both else 0)) & ~after
-                                if held & both else held)
-                          for key, held in self.facts.items()}
-            self.order = {key: (((held | before) & kept | (moved if (held | before) & both == both else 0)) & ~after
-                                if held & both else held)
-                          for key, held in self.order.items()}
+            for table in (self.facts, self.order):  # (a value set in place: the keys stay)
+                for key, held in table.items():
+                    if held & both:
+                        held |= before
+                        table[key] = (held & kept | (moved if held & both == both else 0)) & ~after
         for key, held in list(self.tids.items()):  # (they hold an older run now)
             if held == task:
                 del self.tids[key]
@@ -245,27 +244,45 @@ def _rerun(held: int, latest: int, both: int) -> int:
 def meet(a: State, b: State) -> State:
     never_ran = a.never_ran & b.never_ran
     a_facts, a_alias, a_never, b_facts, b_alias, b_never = a.facts, a.alias, a.never_ran, b.facts, b.alias, b.never_ran
-    if a_facts == b_facts and a_alias == b_alias and a_never == b_never:  # (the loop below has nothing to do)
+    if a_facts == b_facts and a_alias == b_alias and a_never == b_never:  # (the loops below have nothing to do)
         facts, alias = dict(a_facts), dict(a_alias)
     else:
-        alias = dict(a_alias.items() & b_alias.items())
+        b_alias_get, b_facts_get = b_alias.get, b_facts.get
+        alias = {n: root for n, root in a_alias.items() if b_alias_get(n) == root}
         # A name whose facts both sides store alike keeps them (a name with facts of its own is no
         # alias; a stored fact shares no bit with either side's ``never_ran``, so it is its own
-        # meet less ``never_ran``): only the names the two sides differ on are met one by one
-        # (``State.of``, inlined).
-        facts = dict(a_facts.items() & b_facts.items())
-        if a_never != b_never:  # (a name stored as 0 on both sides, never_ran on each, meets at never_ran)
-            facts = {n: held for n, held in facts.items() if held}
-        for n in (a_facts.keys() | b_facts.keys() | a_alias.keys() | b_alias.keys()) - alias.keys() - facts.keys():
-            held = (a_facts.get(a_alias.get(n, n), 0) | a_never) & (b_facts.get(b_alias.get(n, n), 0) | b_never)
-            if held != never_ran:  # (absent: never_ran, as ``State.bind`` leaves it)
+        # meet less ``never_ran``; a name stored as 0 on both sides, never_ran on each, meets at
+        # never_ran where those differ): only the names the two sides differ on are met one by one
+        # (``State.of``, inlined; absent: never_ran, as ``State.bind`` leaves it).
+        facts = {}
+        differ = []
+        same_never = a_never == b_never
+        for n, held in a_facts.items():
+            if b_facts_get(n) == held and (held or same_never):
+                facts[n] = held
+            elif n not in alias:
+                differ.append(n)
+        differ += [n for n in b_facts if n not in a_facts and n not in alias]
+        differ += [n for n in a_alias if n not in alias and n not in a_facts and n not in b_facts]
+        differ += [n for n in b_alias if n not in alias and n not in a_facts and n not in b_facts and n not in a_alias]
+        for n in differ:
+            held = (a_facts.get(a_alias.get(n, n), 0) | a_never) & (b_facts_get(b_alias_get(n, n), 0) | b_never)
+            if held != never_ran:
                 facts[n] = held & ~never_ran
     a_order, b_order = a.order, b.order
     if a_order == b_order and a_never == b_never:
         order = dict(a_order)
     else:  # (as the facts; an entry has none of its task's own bits, nor do the never_ran added to it)
-        order = dict(a_order.items() & b_order.items())
-        for t in (a_order.keys() | b_order.keys()) - order.keys():
+        b_order_get = b_order.get
+        order = {}
+        differ = []
+        for t, held in a_order.items():
+            if b_order_get(t) == held:
+                order[t] = held
+            else:
+                differ.append(t)
+        differ += [t for t in b_order if t not in a_order]
+        for t in differ:
             own = ~((1 << t) | (1 << (a.width + t)))
             held_a, held_b = a_order.get(t), b_order.get(t)
             order[t] = ((a_never if held_a is None else held_a | a_never & own)
@@ -495,13 +512,32 @@ def dead_after(body) -> dict[int, tuple]:
                 names.append(stmt.var.name)
         return names
 
+    reads: dict[int, set] = {}  # id(statement) -> the names it reads, in its bodies too (``names_read``)
+
+    def names_read(stmt) -> set:
+        """``var_reads([stmt])``'s names, each statement of a body walked once (not once per
+        statement it is nested in)."""
+        found = reads.get(id(stmt))
+        if found is None:
+            fields = BODY_FIELDS.get(stmt._production)
+            if fields is None:
+                found = set(var_reads([stmt]))
+            else:
+                inner = [s for f in fields for s in getattr(stmt, f)]
+                nested = {id(s) for s in inner}
+                found = set(var_reads([c for c in stmt._children() if id(c) not in nested]))
+                for s in inner:
+                    found |= names_read(s)
+            reads[id(stmt)] = found
+        return found
+
     # (a block, the (last reads, position) of each enclosing block its names escape to)
     blocks: list[tuple[tuple, tuple]] = [(body, ())]
     while blocks:
         block, escapes = blocks.pop()
         last: dict[str, int] = {}  # name -> the last statement of the block reading it
         for k, stmt in enumerate(block):
-            for name in var_reads([stmt]):
+            for name in names_read(stmt):
                 last[name] = k
         dying: dict[int, list[str]] = {}
         for k, stmt in enumerate(block):
@@ -585,6 +621,7 @@ class _Walker:
         # (a loop, its entry state, the walk's scalars, unrolled and manual) -> [(the split budget
         # before its walk, the budget the walk spent, its exits)]: ``exits``
         self.walked: dict[tuple, list] = {}
+        self.plans: dict[int, tuple] = {}  # id(task statement) -> its ``plan``
 
     def run(self, body, state: State) -> State:
         for k, stmt in enumerate(body):
@@ -632,13 +669,12 @@ class _Walker:
         return state
 
     def Task(self, task, state: State) -> State:
-        n = self.out.number[id(task)]
+        n, lookup_names, write_names, outs = self.plan(task)
         auto = not self.manual
         lookups = 0
         if auto:
-            for arg in task.args:
-                if arg.dir in LOOKUPS and arg.value._production == "Var" and arg.value.name not in self.untracked:
-                    lookups |= state.of(arg.value.name)
+            for name in lookup_names:
+                lookups |= state.of(name)
         sources, through, implied = self.implied(task.deps, lookups | state.done, state)
         self._meet(self.out.runtime, n, (lookups | state.done) & self.relevant)
         self._meet(self.out.implied, n, frozenset(implied))
@@ -658,21 +694,42 @@ class _Walker:
             after &= ~own
             state.order[n] = after & ~state.never_ran
             mine = after | (1 << n)
-        kernel = self.kernels[task.kernel]
-        for arg in task.args:
-            if auto and arg.dir in WRITES and arg.value._production == "Var" and arg.value.name not in self.untracked:
-                name = arg.value.name
+        if auto:
+            for name in write_names:
                 state.write(name, state.of(name) | mine)
-        for i, out in enumerate(task.outs):
-            binder = getattr(out, "var", out)
-            p = output_param_of_result(kernel, i)
-            if p is None or p >= len(task.args):
-                state.bind(binder.name, state.never_ran | mine)  # runtime-allocated: the creator is retained
-            elif task.args[p].value._production == "Var":
-                state.bind_same(binder.name, task.args[p].value.name, self.stable)
+        for binder, same in outs:
+            if same is True:
+                state.bind(binder, state.never_ran | mine)  # runtime-allocated: the creator is retained
+            elif same:
+                state.bind_same(binder, same, self.stable)
             else:
-                state.bind(binder.name, state.never_ran)
+                state.bind(binder, state.never_ran)
         return state
+
+    def plan(self, task) -> tuple:
+        """What ``Task`` reads of a task statement, the same on every walk of it: (its number, the
+        names its AUTO lookups read, the names its AUTO writes write, and per result (its binder's
+        name, True for a runtime-allocated output, else the name of the argument it is, or None
+        for an argument that is no name))."""
+        plan = self.plans.get(id(task))
+        if plan is None:
+            untracked = self.untracked
+            tracked = [(arg.dir, arg.value.name) for arg in task.args
+                       if arg.value._production == "Var" and arg.value.name not in untracked]
+            params = output_params(self.kernels[task.kernel])
+            outs = []
+            for i, out in enumerate(task.outs):
+                p = params[i]
+                if p is None or p >= len(task.args):
+                    same = True
+                else:
+                    value = task.args[p].value
+                    same = value.name if value._production == "Var" else None
+                outs.append((getattr(out, "var", out).name, same))
+            plan = self.plans[id(task)] = (self.out.number[id(task)],
+                                           tuple(name for d, name in tracked if d in LOOKUPS),
+                                           tuple(name for d, name in tracked if d in WRITES), tuple(outs))
+        return plan
 
     def tids_of(self, value, type_, state: State):
         """What a TaskId or TaskId array value holds (``State.tids``), or None."""
@@ -719,6 +776,8 @@ class _Walker:
         A dependency on a join cell (every run of its task) is implied like one on the latest run
         where the task's runs so far are chained (``State.chained``); elsewhere only by another
         join of the same task."""
+        if not deps:  # (a task of no dependency: none is implied)
+            return [], [], set()
         sources = [self.out.source_of(dep) for dep in deps]
         for k, dep in enumerate(deps):  # a user dependency on a TaskId held by a name or an array slot
             if sources[k] is None and dep._production == "DepVar" and dep.value._production == "Var":
@@ -833,19 +892,22 @@ class _Walker:
                 header = self.enter(loop, end, end)
             self.values, self.unrolled = saved, unrolled
             return [_with_results(loop, header, self.stable)]
-        entry = header = self.enter(loop, state, None)
-        end = self.run(loop.body, entry.copy())  # the first iteration, from the state before the loop
+        runs = _runs(loop)
+        entry = self.enter(loop, state, None)
+        # the first iteration, from the state before the loop (kept for the exit where it may not run)
+        end = self.run(loop.body, entry if runs else entry.copy())
         header = self.enter(loop, end, end)  # the state before every later iteration, to a fixpoint
         while True:
             end = self.run(loop.body, header.copy())
-            again = meet(header, self.enter(loop, end, end))
+            entered = self.enter(loop, end, end)
+            again = meet(header, entered)
             if again == header:
                 break
             header = again
-        if _runs(loop):
+        if runs:
             # it leaves after a run of its body, which starts from at least the header's facts
             # (the walk is monotone): the state at the end of that run holds at least ``end``'s
-            return [_with_results(loop, self.enter(loop, end, end), self.stable)]
+            return [_with_results(loop, entered, self.stable)]
         return [_with_results(loop, entry, self.stable), _with_results(loop, header, self.stable)]  # (or before its first iteration)
 
     def iterations(self, loop) -> list | None:
@@ -1026,6 +1088,12 @@ def implied_positions(sources: list, joins: list, strength: list, through: list,
     order after (``through``) holds the runs it waits for. Grouped by task, the groups' orders
     ORed as a prefix and a suffix: linear in the dependencies (a pairwise comparison was
     quadratic: a task with 400 compiler edges)."""
+    if len(sources) == 1:  # (one dependency: implied where what the lookups order after holds its runs)
+        s = sources[0]
+        if s is None:
+            return set()
+        need = (1 << s) | (joins[0] << (width + s))
+        return {0} if closed(lookups) & need == need else set()
     best: dict[int, int] = {}  # task -> the position of the dependency on it that stays
     group: dict[int, int] = {}  # task -> what the dependencies on it order after
     for i, s in enumerate(sources):
