@@ -325,7 +325,12 @@ def _compile_clause(pass_: Pass, cls: type) -> tuple[Any, dict[str, Any]]:
         lines.append("    out = new(builder)")
         lines.append("    span = node.span")
         trusted = _proved_fields(pass_, cls) | {-1}
-        lines += construction_lines(target_cls, "out", values, "span", frozenset(trusted), env)
+        visited = [i for i, spec in enumerate(cls._field_specs) if spec.kind in touched]
+        tuples = frozenset(i for i in visited if cls._field_specs[i].many)  # (see above: always a tuple)
+        same = {i: f"v{i}" for i in visited if _proved_kind(pass_, cls._field_specs[i].kind)}
+        lines += construction_lines(
+            target_cls, "out", values, "span", frozenset(trusted), env, tuples=tuples, trusted_if_same=same
+        )
         lines.append("    return out")
     code = compile("\n".join(lines), f"<identity clause of {cls._production} in {pass_.name}>", "exec")
     return code, env
@@ -344,19 +349,20 @@ def _spliced(*results: Any) -> tuple:
 
 def _proved_fields(pass_: Pass, cls: type) -> set[int]:
     """The fields of ``cls`` that an identity clause passes on unvisited and whose values the
-    grammar proves to belong to the target's same field: a terminal the two languages share, or
-    a nonterminal every class of which (in the source) is one of the target's for that field."""
+    grammar proves to belong to the target's same field (``_proved_kind``)."""
+    return {
+        i for i, spec in enumerate(cls._field_specs) if spec.kind not in pass_._touched and _proved_kind(pass_, spec.kind)
+    }
+
+
+def _proved_kind(pass_: Pass, kind: str) -> bool:
+    """Whether the grammar proves that a value of ``kind`` in the pass's source language is one
+    of ``kind`` in its target: a terminal the two languages share, or a nonterminal every class
+    of which (in the source) is one of the target's."""
     source, target = pass_.source, pass_.target
-    proved = set()
-    for i, spec in enumerate(cls._field_specs):
-        if spec.kind in pass_._touched:
-            continue
-        if spec.kind in source.terminals:
-            if target.terminals.get(spec.kind) is source.terminals[spec.kind]:
-                proved.add(i)
-        elif spec.kind in target.nonterminals and set(source.classes(spec.kind)) <= set(target.classes(spec.kind)):
-            proved.add(i)
-    return proved
+    if kind in source.terminals:
+        return target.terminals.get(kind) is source.terminals[kind]
+    return kind in target.nonterminals and set(source.classes(kind)) <= set(target.classes(kind))
 
 
 def _same(node: Node) -> Node:

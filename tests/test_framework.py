@@ -600,6 +600,36 @@ def test_identity_clauses_check_what_the_grammar_does_not_prove():
     assert out.body[0].count == 2
 
 
+def test_a_visited_field_handed_back_as_it_was_is_not_checked_again():
+    """An identity clause sets a visited field unchecked when it comes back as the very object
+    the input node held and the grammar proves that object's kind in the target (the input node
+    was checked when it was built); a value a handler changed is checked."""
+    unchecked = object.__new__(L0.Add._builder)  # an Add no constructor would build: made by hand
+    unchecked.a, unchecked.b, unchecked.span = "not an expression", L0.Num(1), None
+    unchecked.__class__ = L0.Add
+    out = _ScaleNums().run(L0.Prog([L0.Let("x", unchecked)], None))  # Add rebuilt: its b changes
+    assert out.body[0].value.a == "not an expression" and out.body[0].value.b == L0.Num(2)
+
+    class _BadNums(Pass):
+        """Turn numbers into text. Test-only."""
+
+        name = "convert_nums_to_text"
+        source = L0
+        target = L0
+
+        def Num(self, node):
+            return "not an expression"
+
+        def Note(self, node):
+            return L0.Num(1)  # an expression where a statement belongs
+
+    with pytest.raises(GrammarError, match="Add"):
+        _BadNums().run(L0.Prog([L0.Let("x", L0.Add(L0.Var("a"), L0.Num(1)))], None))
+    for body in ([L0.Note("n", None)], [L0.Note("n", None), L0.Let("x", L0.Var("a"))]):
+        with pytest.raises(GrammarError, match="Loop"):
+            _BadNums().run(L0.Prog([L0.Loop(2, body)], None))
+
+
 def test_an_identity_clause_still_refuses_a_node_outside_the_target():
     tree = L1.Prog([L1.Let("x", L1.Num(1))], None)
     with pytest.raises(InternalError, match="no handler for production Num"):
