@@ -272,64 +272,63 @@ def test_handler_can_splice_lists():
     assert len(_Unroll().run(tree).body) == 3
 
 
+class _UnrollOrNote(Pass):
+    """Replace a loop by its body repeated, a loop run once by a note. Test-only pass; keeps
+    the tuples that ``visit_all`` was asked to visit (``generic``)."""
+
+    name = "expand_loops"
+    source = L0
+    target = L0
+
+    def __init__(self):
+        super().__init__()
+        self.generic = []
+
+    def Loop(self, node):
+        if node.count == 1:
+            return L0.Note("once", None)
+        return node if node.count < 0 else list(self.visit_all(node.body)) * node.count
+
+    def visit_all(self, items):
+        self.generic.append(items)
+        return super().visit_all(items)
+
+
+def _unrolled(tree):
+    """``tree`` run through ``_UnrollOrNote``, which must not have handed an identity clause's
+    field to ``visit_all`` (it is asked only for the bodies of the loops it unrolls)."""
+    unroll = _UnrollOrNote()
+    out = unroll.run(tree)
+    assert all(len(items) == 1 for items in unroll.generic)
+    return out
+
+
 def test_a_one_element_tuple_field_is_kept_emptied_or_spliced():
     """The identity clause visits a tuple field's only element itself (not through visit_all):
     the same tuple comes back when the element does, a handler's list replaces it (an empty
     list deletes it), a handler's node is wrapped in a new tuple."""
-
-    class _Unroll(Pass):
-        """Replace a loop by its body repeated, a loop run once by a note. Test-only pass."""
-
-        name = "expand_loops"
-        source = L0
-        target = L0
-
-        def Loop(self, node):
-            if node.count == 1:
-                return L0.Note("once", None)
-            return node if node.count < 0 else list(self.visit_all(node.body)) * node.count
-
     let = L0.Let("x", L0.Num(1))
     kept = L0.Prog([L0.Loop(-1, [let])], None)
-    assert _Unroll().run(kept) is kept
-    assert _Unroll().run(L0.Prog([L0.Loop(0, [let])], None)).body == ()
-    assert _Unroll().run(L0.Prog([L0.Loop(2, [let])], None)).body == (let, let)
-    assert _Unroll().run(L0.Prog([L0.Loop(1, [let])], None)).body == (L0.Note("once", None),)
+    assert _unrolled(kept) is kept
+    assert _unrolled(L0.Prog([L0.Loop(0, [let])], None)).body == ()
+    assert _unrolled(L0.Prog([L0.Loop(2, [let])], None)).body == (let, let)
+    assert _unrolled(L0.Prog([L0.Loop(1, [let])], None)).body == (L0.Note("once", None),)
 
 
 def test_a_two_element_tuple_field_is_kept_changed_or_spliced():
     """The identity clause visits both elements of a two-element tuple field itself (not through
     visit_all): the same tuple comes back when both elements do, a changed element (either one)
     is put in its place, and a handler's list is spliced in (an empty list deletes the element)."""
-    generic = []  # the tuples visit_all was asked to visit
-
-    class _Unroll(Pass):
-        """Replace a loop by its body repeated, a loop run once by a note. Test-only pass."""
-
-        name = "expand_loops"
-        source = L0
-        target = L0
-
-        def Loop(self, node):
-            if node.count == 1:
-                return L0.Note("once", None)
-            return node if node.count < 0 else list(self.visit_all(node.body)) * node.count
-
-        def visit_all(self, items):
-            generic.append(items)
-            return super().visit_all(items)
-
-    let, note = L0.Let("x", L0.Num(1)), L0.Note("n", None)
+    let, note, once = L0.Let("x", L0.Num(1)), L0.Note("n", None), L0.Note("once", None)
     kept = L0.Prog([L0.Loop(-1, [let]), note], None)
-    assert _Unroll().run(kept) is kept
-    assert _Unroll().run(L0.Prog([note, L0.Loop(0, [let])], None)).body == (note,)
-    assert _Unroll().run(L0.Prog([L0.Loop(2, [let]), note], None)).body == (let, let, note)
-    assert _Unroll().run(L0.Prog([note, L0.Loop(2, [let])], None)).body == (note, let, let)
-    assert _Unroll().run(L0.Prog([L0.Loop(1, [let]), L0.Loop(3, [note])], None)).body == (L0.Note("once", None), note, note, note)
-    assert _Unroll().run(L0.Prog([note, L0.Loop(1, [let])], None)).body == (note, L0.Note("once", None))
-    changed = _Unroll().run(L0.Prog([L0.Loop(1, [let]), note], None))
-    assert changed.body == (L0.Note("once", None), note) and changed.body[1] is note
-    assert all(len(items) == 1 for items in generic)  # (the loops' bodies, from the handler)
+    assert _unrolled(kept) is kept
+    assert _unrolled(L0.Prog([note, L0.Loop(0, [let])], None)).body == (note,)
+    assert _unrolled(L0.Prog([L0.Loop(2, [let]), note], None)).body == (let, let, note)
+    assert _unrolled(L0.Prog([note, L0.Loop(2, [let])], None)).body == (note, let, let)
+    assert _unrolled(L0.Prog([L0.Loop(1, [let]), L0.Loop(3, [note])], None)).body == (once, note, note, note)
+    assert _unrolled(L0.Prog([note, L0.Loop(1, [let])], None)).body == (note, once)
+    changed = _unrolled(L0.Prog([L0.Loop(1, [let]), note], None))
+    assert changed.body == (once, note) and changed.body[1] is note
 
 
 def test_pass_declarations_are_checked():
