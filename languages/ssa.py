@@ -49,7 +49,12 @@ def check_yields(program) -> None:
             _check_carry_body(node.then, arity, node)
             _check_carry_body(node.orelse, arity, node)
         elif production == "Scope":
-            _check_no_inner_yield(node.body)
+            stmts = node.body
+            if len(stmts) == 2:  # (the usual scope of a loop body: a statement and the Yield, inline)
+                if stmts[0]._production == "Yield":
+                    raise VerifyError("a Yield outside the end of a loop or branch body", node=stmts[0])
+            else:
+                _check_no_inner_yield(stmts)
     for stmt in body:
         if stmt._production == "Yield":
             raise VerifyError("a Yield outside the end of a loop or branch body", node=stmt)

@@ -509,6 +509,8 @@ def construction_lines(
     env: dict[str, Any],
     indent: str = "    ",
     klass: str | None = None,
+    tuples: frozenset = frozenset(),
+    trusted_if_same: dict[int, str] | None = None,
 ) -> list[str]:
     """Code that checks and sets the fields of ``obj``, a new object of ``cls._builder``, from
     the variables ``values`` (one per field; ``span`` the span's), then makes it a ``cls`` node
@@ -517,7 +519,10 @@ def construction_lines(
     Fields in ``trusted`` (indices) are set unchecked: for a caller that has proved their values
     belong to the field's kind (``rewrite``'s identity clauses pass on values of their input's
     fields whose kind the two languages share). The span is checked unless it is trusted too
-    (index ``-1``).
+    (index ``-1``). The values of the tuple fields in ``tuples`` are tuples already (only their
+    elements are checked); a field in ``trusted_if_same`` (index -> a variable) is set unchecked
+    when its value is the variable's object, which the caller has proved to belong to the field's
+    kind (an identity clause's visited field that comes back as it was in the input).
     """
     p = f"_{cls.__name__}_"  # a prefix per class: several constructions may share one env
     env.update({"_fail": _fail, "_Span": Span, "_tp": type, "_map": map, "_len": len, "_isinstance": isinstance})
@@ -527,7 +532,11 @@ def construction_lines(
     for i, (field, check) in enumerate(zip(cls._field_specs, cls._kind_checks)):
         v = values[i]
         if i not in trusted:
-            lines += _check_lines(cls, p, i, field, check, v, env)
+            checks = _check_lines(cls, p, i, field, check, v, env, i in tuples)
+            same = (trusted_if_same or {}).get(i)
+            if same is not None:
+                checks = [f"if {v} is not {same}:"] + ["    " + line for line in checks]
+            lines += checks
         lines.append(f"{obj}.{field.name} = {v}")
     if -1 not in trusted:
         lines.append(f"if {span} is not None and _tp({span}) is not _Span: _fail_span({p}cls, {span})")
@@ -536,8 +545,11 @@ def construction_lines(
     return [indent + line for line in lines]
 
 
-def _check_lines(cls: type, p: str, i: int, field: Field, check, v: str, env: dict[str, Any]) -> list[str]:
-    """The check of field ``i`` of a ``cls`` node, whose value is in the variable ``v``."""
+def _check_lines(
+    cls: type, p: str, i: int, field: Field, check, v: str, env: dict[str, Any], is_tuple: bool = False
+) -> list[str]:
+    """The check of field ``i`` of a ``cls`` node, whose value is in the variable ``v`` (a tuple
+    already when ``is_tuple``)."""
     lines = []
     nonterminal = isinstance(check, tuple)
     if nonterminal:  # the classes of its productions
@@ -553,8 +565,9 @@ def _check_lines(cls: type, p: str, i: int, field: Field, check, v: str, env: di
         test = f"({inline})" if inline else f"{p}c{i}({{x}})"
     fail = f"_fail({p}cls, {i}"
     if field.many:
-        lines.append(f"if _tp({v}) is not tuple:")
-        lines.append(f"    {v} = tuple({v}) if _tp({v}) is list else _as_tuple({p}cls, {i}, {v})")
+        if not is_tuple:
+            lines.append(f"if _tp({v}) is not tuple:")
+            lines.append(f"    {v} = tuple({v}) if _tp({v}) is list else _as_tuple({p}cls, {i}, {v})")
         if nonterminal:  # the usual cases cheaply: no element, one, or every element's class among them
             lines.append(f"if {v} and not (_tp({v}[0]) in {p}s{i} if _len({v}) == 1 else {p}s{i}.issuperset(_map(_tp, {v}))):")
             lines.append(f"    for _x in {v}:")

@@ -274,7 +274,9 @@ def _rebuilder(pass_: Pass, cls: type) -> Callable[[Node], Node]:
 def _compile_clause(pass_: Pass, cls: type) -> tuple[Any, dict[str, Any]]:
     touched = pass_._touched
     target_cls = cls if pass_.target.owns(cls) else pass_.target.nodes.get(cls._production)
-    env: dict[str, Any] = {"target": target_cls, "List": list, "tp": type, "len": len, "new": object.__new__}
+    env: dict[str, Any] = {
+        "target": target_cls, "List": list, "tp": type, "len": len, "new": object.__new__, "spliced": _spliced
+    }
     if target_cls is not None:
         env["builder"] = target_cls._builder
     lines = ["def rebuild(node):"]
@@ -286,7 +288,9 @@ def _compile_clause(pass_: Pass, cls: type) -> tuple[Any, dict[str, Any]]:
             continue
         compare.append(f"n{i} is v{i}")
         if spec.many:
-            # visit_all(v), with its one-element case (most tuple fields that have elements) done here
+            # visit_all(v), with its one- and two-element cases (most tuple fields that have
+            # elements: a loop's carries, a body's one scope, a body of a statement and a Yield,
+            # shapes, offsets, arguments, dependencies) done here
             lines.append(f"    if not v{i}:")
             lines.append(f"        n{i} = v{i}")
             lines.append(f"    elif len(v{i}) == 1:")
@@ -294,6 +298,15 @@ def _compile_clause(pass_: Pass, cls: type) -> tuple[Any, dict[str, Any]]:
             lines.append(f"        s{i} = step_of(tp(e{i}))")
             lines.append(f"        m{i} = s{i}(e{i}) if s{i} is not None else visit(e{i})")
             lines.append(f"        n{i} = v{i} if m{i} is e{i} else tuple(m{i}) if tp(m{i}) is List else (m{i},)")
+            lines.append(f"    elif len(v{i}) == 2:")
+            lines.append(f"        e{i}, f{i} = v{i}")
+            lines.append(f"        s{i} = step_of(tp(e{i}))")
+            lines.append(f"        m{i} = s{i}(e{i}) if s{i} is not None else visit(e{i})")
+            lines.append(f"        s{i} = step_of(tp(f{i}))")
+            lines.append(f"        k{i} = s{i}(f{i}) if s{i} is not None else visit(f{i})")
+            lines.append(f"        if m{i} is e{i} and k{i} is f{i}: n{i} = v{i}")
+            lines.append(f"        elif tp(m{i}) is List or tp(k{i}) is List: n{i} = spliced(m{i}, k{i})")
+            lines.append(f"        else: n{i} = (m{i}, k{i})")
             lines.append(f"    else:")
             lines.append(f"        n{i} = visit_all(v{i})")
         else:
@@ -312,27 +325,44 @@ def _compile_clause(pass_: Pass, cls: type) -> tuple[Any, dict[str, Any]]:
         lines.append("    out = new(builder)")
         lines.append("    span = node.span")
         trusted = _proved_fields(pass_, cls) | {-1}
-        lines += construction_lines(target_cls, "out", values, "span", frozenset(trusted), env)
+        visited = [i for i, spec in enumerate(cls._field_specs) if spec.kind in touched]
+        tuples = frozenset(i for i in visited if cls._field_specs[i].many)  # (see above: always a tuple)
+        same = {i: f"v{i}" for i in visited if _proved_kind(pass_, cls._field_specs[i].kind)}
+        lines += construction_lines(
+            target_cls, "out", values, "span", frozenset(trusted), env, tuples=tuples, trusted_if_same=same
+        )
         lines.append("    return out")
     code = compile("\n".join(lines), f"<identity clause of {cls._production} in {pass_.name}>", "exec")
     return code, env
 
 
+def _spliced(*results: Any) -> tuple:
+    """The visited elements of a tuple field as a tuple, each list a handler returned spliced in."""
+    out: list = []
+    for result in results:
+        if type(result) is list:
+            out += result
+        else:
+            out.append(result)
+    return tuple(out)
+
+
 def _proved_fields(pass_: Pass, cls: type) -> set[int]:
     """The fields of ``cls`` that an identity clause passes on unvisited and whose values the
-    grammar proves to belong to the target's same field: a terminal the two languages share, or
-    a nonterminal every class of which (in the source) is one of the target's for that field."""
+    grammar proves to belong to the target's same field (``_proved_kind``)."""
+    return {
+        i for i, spec in enumerate(cls._field_specs) if spec.kind not in pass_._touched and _proved_kind(pass_, spec.kind)
+    }
+
+
+def _proved_kind(pass_: Pass, kind: str) -> bool:
+    """Whether the grammar proves that a value of ``kind`` in the pass's source language is one
+    of ``kind`` in its target: a terminal the two languages share, or a nonterminal every class
+    of which (in the source) is one of the target's."""
     source, target = pass_.source, pass_.target
-    proved = set()
-    for i, spec in enumerate(cls._field_specs):
-        if spec.kind in pass_._touched:
-            continue
-        if spec.kind in source.terminals:
-            if target.terminals.get(spec.kind) is source.terminals[spec.kind]:
-                proved.add(i)
-        elif spec.kind in target.nonterminals and set(source.classes(spec.kind)) <= set(target.classes(spec.kind)):
-            proved.add(i)
-    return proved
+    if kind in source.terminals:
+        return target.terminals.get(kind) is source.terminals[kind]
+    return kind in target.nonterminals and set(source.classes(kind)) <= set(target.classes(kind))
 
 
 def _same(node: Node) -> Node:

@@ -272,29 +272,63 @@ def test_handler_can_splice_lists():
     assert len(_Unroll().run(tree).body) == 3
 
 
+class _UnrollOrNote(Pass):
+    """Replace a loop by its body repeated, a loop run once by a note. Test-only pass; keeps
+    the tuples that ``visit_all`` was asked to visit (``generic``)."""
+
+    name = "expand_loops"
+    source = L0
+    target = L0
+
+    def __init__(self):
+        super().__init__()
+        self.generic = []
+
+    def Loop(self, node):
+        if node.count == 1:
+            return L0.Note("once", None)
+        return node if node.count < 0 else list(self.visit_all(node.body)) * node.count
+
+    def visit_all(self, items):
+        self.generic.append(items)
+        return super().visit_all(items)
+
+
+def _unrolled(tree):
+    """``tree`` run through ``_UnrollOrNote``, which must not have handed an identity clause's
+    field to ``visit_all`` (it is asked only for the bodies of the loops it unrolls)."""
+    unroll = _UnrollOrNote()
+    out = unroll.run(tree)
+    assert all(len(items) == 1 for items in unroll.generic)
+    return out
+
+
 def test_a_one_element_tuple_field_is_kept_emptied_or_spliced():
     """The identity clause visits a tuple field's only element itself (not through visit_all):
     the same tuple comes back when the element does, a handler's list replaces it (an empty
     list deletes it), a handler's node is wrapped in a new tuple."""
-
-    class _Unroll(Pass):
-        """Replace a loop by its body repeated, a loop run once by a note. Test-only pass."""
-
-        name = "expand_loops"
-        source = L0
-        target = L0
-
-        def Loop(self, node):
-            if node.count == 1:
-                return L0.Note("once", None)
-            return node if node.count < 0 else list(self.visit_all(node.body)) * node.count
-
     let = L0.Let("x", L0.Num(1))
     kept = L0.Prog([L0.Loop(-1, [let])], None)
-    assert _Unroll().run(kept) is kept
-    assert _Unroll().run(L0.Prog([L0.Loop(0, [let])], None)).body == ()
-    assert _Unroll().run(L0.Prog([L0.Loop(2, [let])], None)).body == (let, let)
-    assert _Unroll().run(L0.Prog([L0.Loop(1, [let])], None)).body == (L0.Note("once", None),)
+    assert _unrolled(kept) is kept
+    assert _unrolled(L0.Prog([L0.Loop(0, [let])], None)).body == ()
+    assert _unrolled(L0.Prog([L0.Loop(2, [let])], None)).body == (let, let)
+    assert _unrolled(L0.Prog([L0.Loop(1, [let])], None)).body == (L0.Note("once", None),)
+
+
+def test_a_two_element_tuple_field_is_kept_changed_or_spliced():
+    """The identity clause visits both elements of a two-element tuple field itself (not through
+    visit_all): the same tuple comes back when both elements do, a changed element (either one)
+    is put in its place, and a handler's list is spliced in (an empty list deletes the element)."""
+    let, note, once = L0.Let("x", L0.Num(1)), L0.Note("n", None), L0.Note("once", None)
+    kept = L0.Prog([L0.Loop(-1, [let]), note], None)
+    assert _unrolled(kept) is kept
+    assert _unrolled(L0.Prog([note, L0.Loop(0, [let])], None)).body == (note,)
+    assert _unrolled(L0.Prog([L0.Loop(2, [let]), note], None)).body == (let, let, note)
+    assert _unrolled(L0.Prog([note, L0.Loop(2, [let])], None)).body == (note, let, let)
+    assert _unrolled(L0.Prog([L0.Loop(1, [let]), L0.Loop(3, [note])], None)).body == (once, note, note, note)
+    assert _unrolled(L0.Prog([note, L0.Loop(1, [let])], None)).body == (note, once)
+    changed = _unrolled(L0.Prog([L0.Loop(1, [let]), note], None))
+    assert changed.body == (once, note) and changed.body[1] is note
 
 
 def test_pass_declarations_are_checked():
@@ -563,6 +597,36 @@ def test_identity_clauses_check_what_the_grammar_does_not_prove():
     out = _LiteralNums().run(tree)
     assert L2.is_program(out) and out.body[0].body[0] == L2.Let("x", L2.Lit(1))
     assert out.body[0].count == 2
+
+
+def test_a_visited_field_handed_back_as_it_was_is_not_checked_again():
+    """An identity clause sets a visited field unchecked when it comes back as the very object
+    the input node held and the grammar proves that object's kind in the target (the input node
+    was checked when it was built); a value a handler changed is checked."""
+    unchecked = object.__new__(L0.Add._builder)  # an Add no constructor would build: made by hand
+    unchecked.a, unchecked.b, unchecked.span = "not an expression", L0.Num(1), None
+    unchecked.__class__ = L0.Add
+    out = _ScaleNums().run(L0.Prog([L0.Let("x", unchecked)], None))  # Add rebuilt: its b changes
+    assert out.body[0].value.a == "not an expression" and out.body[0].value.b == L0.Num(2)
+
+    class _BadNums(Pass):
+        """Turn numbers into text. Test-only."""
+
+        name = "convert_nums_to_text"
+        source = L0
+        target = L0
+
+        def Num(self, node):
+            return "not an expression"
+
+        def Note(self, node):
+            return L0.Num(1)  # an expression where a statement belongs
+
+    with pytest.raises(GrammarError, match="Add"):
+        _BadNums().run(L0.Prog([L0.Let("x", L0.Add(L0.Var("a"), L0.Num(1)))], None))
+    for body in ([L0.Note("n", None)], [L0.Note("n", None), L0.Let("x", L0.Var("a"))]):
+        with pytest.raises(GrammarError, match="Loop"):
+            _BadNums().run(L0.Prog([L0.Loop(2, body)], None))
 
 
 def test_an_identity_clause_still_refuses_a_node_outside_the_target():

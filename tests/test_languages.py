@@ -285,6 +285,17 @@ def test_each_yield_rule_rejects_a_loop_inside_a_reused_tree(tmp_path, message):
     assert message in _error_after_good(stage.language, stage.tree, bad)
 
 
+def test_a_yield_first_in_a_two_statement_scope_is_rejected(tmp_path):
+    """check_yields tests a scope of two statements inline: a Yield before the last is refused
+    there as in a longer scope."""
+    stage = _stage(tmp_path, "classify_iter_arg_carry")
+    _cases, loop, _task = _yield_cases(stage.tree)
+    scope = loop.body[0]
+    yld = scope.body[-1]
+    bad = _with_stmt_replaced(stage.tree, loop, loop.replace(body=(scope.replace(body=(yld, yld)),)))
+    assert "a Yield outside the end of a loop or branch body" in _error_after_good(stage.language, stage.tree, bad)
+
+
 def test_a_yield_in_the_middle_of_a_loop_body_is_rejected(tmp_path):
     """Before compiler scopes a loop body holds its statements directly (ssa, directed)."""
     from nanopass.languages.statements import iter_stmts
