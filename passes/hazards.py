@@ -96,7 +96,7 @@ __all__ = [
     "Access", "Hazards", "Site", "WalkState",
     "carried_allocations", "find_hazards", "hazard_kind", "host_accessed_roots", "is_parallel", "iteration_stores",
     "keeps_first_pass", "replays_follow",
-    "placed_in_manual_scopes", "runtime_orders", "shared_in_loops", "storage_map", "task_accesses", "trip_count",
+    "placed_in_manual_scopes", "roots_met_past_runtime", "runtime_orders", "shared_in_loops", "storage_map", "task_accesses", "trip_count",
     "unordered_war_possible", "untracked_roots",
 ]
 
@@ -516,6 +516,7 @@ def find_hazards(
     track_writes: bool = True,
     keep=None,
     store: dict[str, frozenset] | None = None,
+    met_after: dict[int, frozenset | None] | None = None,
 ) -> Hazards:
     """Every hazard pair of ``func`` that ``keep(earlier, later)`` accepts (all by default).
 
@@ -523,6 +524,14 @@ def find_hazards(
     write-after-read pairs are found: a caller that needs nothing else avoids following every
     writer that a maybe-skipped loop leaves possibly live. ``store`` is ``storage_map(func,
     kernels)`` when the caller has it already.
+
+    With ``met_after`` (``roots_met_past_runtime``), the write of a task outside every MANUAL
+    scope stays live only on the roots an access the runtime need not order after it may be of
+    (writes still cover): for a caller whose ``keep`` accepts a pair of such a write and a later
+    access only when the later one is a host access or in a MANUAL scope, no pair is lost, and
+    after a loop that may not run the writes of the tasks that follow in AUTO scopes do not pile
+    up in the state (each transfer maps each fact on its own, so the facts left out change
+    no other fact).
     """
     if store is None:
         store = storage_map(func, kernels)
@@ -574,7 +583,7 @@ def find_hazards(
     closed_scopes: list[int] = []
 
     def step(site: int, task, found: tuple[list[Access], set[Access], frozenset, list[Access]]) -> None:
-        mine, certain, waits, gen = found
+        mine, certain, waits, gen, untracked = found
         stepped.append(site)
         live = state.live
         if state.following:
@@ -610,7 +619,7 @@ def find_hazards(
                             for e in index.covered_by(a.region):
                                 if not (e.earlier_iteration and a.parallel and e.earlier_iteration & a.parallel):
                                     live.remove(e)  # (another iteration of a pl.parallel loop: not after it)
-                if track_writes:  # gen
+                if a not in untracked:  # gen
                     live.add(a)
             else:
                 live.add(a)
@@ -730,7 +739,9 @@ def find_hazards(
                 found = found_at.get((site, id(current[-1])))
                 if found is None:
                     mine, certain = accesses(stmt, site, scope, parallel, loops)
-                    found = found_at[site, id(current[-1])] = (mine, certain, dep_names(stmt), _gen(mine, certain))
+                    gen = _gen(mine, certain)
+                    found = found_at[site, id(current[-1])] = (
+                        mine, certain, dep_names(stmt), gen, _untracked_writes(gen, track_writes, met_after, stmt))
                 step(site, stmt, found)
             elif kind == "Let" and stmt.value._production == "ReadTensor":
                 if stmt.var.name in used and not state.following:
@@ -1023,6 +1034,20 @@ def _gen(mine: list[Access], certain: set[Access]) -> list[Access]:
             continue
         out.append(a)
     return out
+
+
+def _untracked_writes(gen: list[Access], track_writes: bool, met_after, task) -> frozenset:
+    """The writes of ``gen`` that ``find_hazards`` does not make live: all without
+    ``track_writes``; with ``met_after``, a task's outside every MANUAL scope on a root no access
+    the runtime need not order after it may be of."""
+    if not track_writes:
+        return frozenset(a for a in gen if a.write)
+    if met_after is None:
+        return NONE
+    roots = met_after.get(id(task), None)
+    if roots is None:  # (in a MANUAL scope, or a host access of any root may follow)
+        return NONE
+    return frozenset(a for a in gen if a.write and a.scope is None and a.root not in roots)
 
 
 def _prewalk(body) -> tuple[dict[str, frozenset], bool]:
@@ -1387,6 +1412,82 @@ def untracked_roots(func) -> set[str]:
         for s in iter_stmts(func.body)
         if s._production == "Let" and s.value._production == "CreateTensor" and s.value.manual_dep
     }
+
+
+def roots_met_past_runtime(func, store: dict) -> dict[int, frozenset | None]:
+    """Task outside every MANUAL scope (id) -> the roots that an access which can run after it
+    and which the runtime need not order after its writes may be of: a task's in a MANUAL scope
+    (nothing is ordered into one) or a host element access's (it waits only for its tensor's
+    creator and producers), each on any place of its tensor (``store``); None: there is a host
+    access of a tensor that is no variable after it. An access can run after a task when it
+    comes later in program order (the other branch of an if included) or when a loop holds both.
+
+    Two linear walks: one gathers what each loop's body holds; one goes over each body from its
+    end, what comes after the loop and what the loop holds being after every statement in it."""
+    nothing: frozenset = frozenset()
+
+    def join(a, b):
+        return None if a is None or b is None else (a | b if b else a)
+
+    def met(stmt, manual: bool):
+        """The roots ``stmt`` itself accesses past the runtime (a task in a manual scope, a host access)."""
+        kind = stmt._production
+        if kind == "Task":
+            if not manual:
+                return nothing
+            out = set()
+            for arg in stmt.args:
+                if arg.value._production == "Var":
+                    for root, _ in store.get(arg.value.name, ()):
+                        out.add(root)
+            return frozenset(out)
+        if kind == "WriteTensor" or (kind == "Let" and stmt.value._production == "ReadTensor"):
+            tensor = stmt.tensor if kind == "WriteTensor" else stmt.value.tensor
+            if tensor._production != "Var":
+                return None
+            return frozenset(root for root, _ in store.get(tensor.name, ()))
+        return nothing
+
+    def manual_inside(stmt, manual: bool) -> bool:
+        return manual or (stmt._production in ("Scope", "CompilerScope") and stmt.mode is ScopeMode.manual)
+
+    held: dict[int, frozenset | None] = {}  # loop (id) -> what its body accesses past the runtime
+
+    def gather(stmts, manual: bool):
+        """What ``stmts`` access past the runtime, noting what each loop's body does in ``held``."""
+        found = nothing
+        for stmt in stmts:
+            kind = stmt._production
+            inner, inside = manual_inside(stmt, manual), nothing
+            for f in BODY_FIELDS.get(kind, ()):
+                inside = join(inside, gather(getattr(stmt, f), inner))
+            if kind == "For" or kind == "While":
+                held[id(stmt)] = inside
+            found = join(join(found, met(stmt, manual)), inside)
+        return found
+
+    out: dict[int, frozenset | None] = {}
+
+    def walk(stmts, after, manual: bool):
+        """Note what can follow each task of ``stmts`` (``after``: what can follow them all);
+        what ``stmts`` access past the runtime."""
+        found = nothing
+        for stmt in reversed(stmts):
+            kind = stmt._production
+            if kind == "Task" and not manual:
+                out[id(stmt)] = after
+            inner = manual_inside(stmt, manual)
+            inside = join(after, held[id(stmt)]) if kind == "For" or kind == "While" else after
+            mine = met(stmt, manual)
+            for f in BODY_FIELDS.get(kind, ()):
+                mine = join(mine, walk(getattr(stmt, f), inside, inner))
+            after, found = join(after, mine), join(found, mine)
+        return found
+
+    gather(func.body, False)
+    walk(func.body, nothing, False)
+    gather = walk = None  # noqa: F841 - (they call themselves through this frame's cells: cut the cycles)
+    return out
 
 
 def is_parallel(loop) -> bool:

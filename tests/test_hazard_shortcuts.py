@@ -28,6 +28,7 @@ from nanopass.languages.statements import defined_binders, iter_stmts
 from nanopass.languages.terms import ArgDir, ScopeMode
 from nanopass.loader import load_programs
 from nanopass.passes import hazards
+from nanopass.passes import order_write_after_read as order_war
 from nanopass.passes.kernels import kernel_table
 from nanopass.passes.pipeline import PIPELINE
 from nanopass.rewrite import PassContext
@@ -287,3 +288,62 @@ def test_the_whole_buffer_and_an_unknown_part_overlap_every_live_region():
     for region in (hazards.FULL, hazards.FULL_VIEW, hazards.UNKNOWN):
         assert sorted(a.site for a in index.overlapping(region)) == [
             f.site for f in facts if hazards.overlaps(f.region, region)] == list(range(len(facts)))
+
+
+# -- the writes of tasks in AUTO scopes followed only where a later access may pair with them past
+# the runtime (``hazards.roots_met_past_runtime``)
+
+def nested_after_manual_scope(tmp_path, size: int):
+    """The ``nested`` shape with one task in a manual scope before its loops, each of whose
+    blocks may not run (``n`` iterations): every block's first task may follow the manual one."""
+    source = source_of("nested", size)
+    marker = "        for a0 in pl.range(2):"
+    source = source.replace(marker, "        with pl.manual_scope():\n            y = self.acc(x, 0, y)\n" + marker, 1)
+    path = tmp_path / f"nested_manual_{size}.py"
+    path.write_text(source)
+    return war_inputs(path)[0]
+
+
+def war_walk_and_output(program) -> tuple:
+    """What ``order_write_after_read`` finds (its walk's sites, chained sites and pairs) and gives."""
+    found = []
+    original = order_war.find_hazards
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(order_war, "find_hazards", lambda *a, **k: (found.append(original(*a, **k)), found[-1])[1])
+        output = war_output(program)
+    return [(len(h.sites), h.chained, h.pairs) for h in found], output
+
+
+def check_same_with_every_auto_write_followed(program) -> None:
+    fast = war_walk_and_output(program)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(order_war, "roots_met_past_runtime", lambda func, store: None)
+        full = war_walk_and_output(program)
+    assert fast == full
+
+
+@pytest.mark.parametrize("path", CORPUS, ids=lambda p: p.stem)
+def test_following_auto_writes_only_where_met_changes_nothing(path):
+    for program in war_inputs(path):
+        check_same_with_every_auto_write_followed(program)
+
+
+@PROPERTY
+@given(control_flow_programs())
+def test_following_auto_writes_only_where_met_changes_nothing_on_random_programs(tmp_path_factory, source):
+    (path := tmp_path_factory.mktemp("p") / "generated.py").write_text(source)
+    for program in war_inputs(path):
+        check_same_with_every_auto_write_followed(program)
+
+
+def test_auto_writes_after_the_last_manual_task_are_not_followed(tmp_path, monkeypatch):
+    small, large = nested_after_manual_scope(tmp_path, 32), nested_after_manual_scope(tmp_path, 128)
+    met = []
+    for program in (small, large):
+        calls = counting(monkeypatch, order_war, "needs_edge")
+        war_output(program)
+        met.append(len(calls))
+        check_same_with_every_auto_write_followed(program)
+    # (4 and 16 blocks after the manual task: the live writes no longer grow with the blocks seen,
+    # so the pairs met grow with the blocks, not with their square)
+    assert met[1] <= 4 * met[0] + 64
