@@ -321,7 +321,7 @@ def iteration_stores(
         for k, it in enumerate(loop.iters)
         if it.var.type._production == "TensorType"
     ]
-    if not carries:
+    if not carries or carries_keep_their_places(carries, store):
         return None
 
     def of(s: dict, expr) -> frozenset:
@@ -340,6 +340,25 @@ def iteration_stores(
         stores.append(s)
         held = [of(s, y) for _, y in carries]
     return stores if differs else None
+
+
+def carries_keep_their_places(carries, store: dict[str, frozenset]) -> bool:
+    """Whether each tensor carry of a loop (``(iter_arg, yielded value)``) holds its places in
+    ``store`` (``storage_map``'s, or an iteration's) in every iteration without following them:
+    so it does when its init and its yielded value have the iter_arg's places. The body's names
+    then have their places in ``store`` in every iteration: ``store`` gives each the places one
+    walk of the body gives from the iter_args' final places (every walk of ``_walk_storage`` only
+    adds places, so the last, from the final places, gives them all), and iteration by iteration
+    the iter_args start at those places and are yielded them again. ``iteration_stores`` then
+    finds no iteration that differs, without copying ``store`` once per loop."""
+    nothing: frozenset = frozenset()
+    for it, yielded in carries:
+        held = store.get(it.var.name, nothing)
+        if it.init is None or it.init._production != "Var" or store.get(it.init.name, nothing) != held:
+            return False
+        if yielded is None or yielded._production != "Var" or store.get(yielded.name, nothing) != held:
+            return False
+    return True
 
 
 # -- accesses and their ordering -------------------------------------------------------------------

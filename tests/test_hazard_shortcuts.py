@@ -108,8 +108,14 @@ def test_following_allocations_changes_nothing_on_random_programs(tmp_path_facto
 
 
 # the walk's shortcuts, each forced off: the first pass over a pl.parallel loop's body undone,
-# a pass following gained facts walked instead of replayed
-FORCED_OFF = {"keeps_first_pass": lambda *args: False, "replays_follow": lambda body: False}
+# a pass following gained facts walked instead of replayed, a sequential loop's carries followed
+# iteration by iteration though they keep their places
+FORCED_OFF = {
+    "keeps_first_pass": lambda *args: False,
+    "replays_follow": lambda body: False,
+    "carries_keep_their_places": lambda carries, store: False,
+}
+PARALLEL_LOOP_SHORTCUTS = ("keeps_first_pass", "replays_follow")
 
 
 def check_same_with_walk_shortcut_off(program, shortcut: str) -> None:
@@ -138,14 +144,14 @@ def test_the_walk_shortcuts_change_nothing_on_random_programs(tmp_path_factory, 
 
 
 def test_the_walk_shortcuts_are_taken_on_the_scopes_shape(tmp_path, monkeypatch):
-    taken = {name: [] for name in FORCED_OFF}
+    taken = {name: [] for name in PARALLEL_LOOP_SHORTCUTS}
     for name, calls in taken.items():
         original = getattr(hazards, name)
         monkeypatch.setattr(hazards, name, lambda *args, f=original, calls=calls: (calls.append(f(*args)), calls[-1])[1])
     program = scopes_input(tmp_path)  # 4 scopes, a pl.parallel loop in each
     walk_result(program)
-    assert taken == {name: [True] * 8 for name in FORCED_OFF}  # (each loop's, writes tracked and not)
-    for name in FORCED_OFF:
+    assert taken == {name: [True] * 8 for name in PARALLEL_LOOP_SHORTCUTS}  # (each loop's, writes tracked and not)
+    for name in PARALLEL_LOOP_SHORTCUTS:
         check_same_with_walk_shortcut_off(program, name)
 
 
@@ -347,3 +353,47 @@ def test_auto_writes_after_the_last_manual_task_are_not_followed(tmp_path, monke
     # (4 and 16 blocks after the manual task: the live writes no longer grow with the blocks seen,
     # so the pairs met grow with the blocks, not with their square)
     assert met[1] <= 4 * met[0] + 64
+
+
+def sequential_loops_iteration_stores(program) -> list:
+    """``iteration_stores`` of every sequential loop of ``program``'s function, from ``storage_map``'s store."""
+    func, kernels = program.orch, kernel_table(program)
+    store = hazards.storage_map(func, kernels)
+    return [
+        hazards.iteration_stores(stmt, store, kernels)
+        for stmt in iter_stmts(func.body)
+        if stmt._production in ("For", "While") and not hazards.is_parallel(stmt)
+    ]
+
+
+def check_same_iteration_stores_with_carries_followed(program) -> None:
+    fast = sequential_loops_iteration_stores(program)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(hazards, "carries_keep_their_places", FORCED_OFF["carries_keep_their_places"])
+        full = sequential_loops_iteration_stores(program)
+    assert fast == full
+
+
+@pytest.mark.parametrize("path", CORPUS, ids=lambda p: p.stem)
+def test_carries_that_keep_their_places_have_no_iteration_stores(path):
+    for program in war_inputs(path):
+        check_same_iteration_stores_with_carries_followed(program)
+
+
+@PROPERTY
+@given(control_flow_programs())
+def test_carries_that_keep_their_places_have_no_iteration_stores_in_random_programs(tmp_path_factory, source):
+    (path := tmp_path_factory.mktemp("p") / "generated.py").write_text(source)
+    for program in war_inputs(path):
+        check_same_iteration_stores_with_carries_followed(program)
+
+
+def test_the_nested_shapes_loops_follow_no_carry_iteration_by_iteration(tmp_path, monkeypatch):
+    program = nested_after_manual_scope(tmp_path, 32)
+    func, kernels = program.orch, kernel_table(program)
+    store = hazards.storage_map(func, kernels)
+    walks = counting(monkeypatch, hazards, "_walk_storage")
+    kept = counting(monkeypatch, hazards, "carries_keep_their_places")
+    hazards.find_hazards(func, kernels, hazards.untracked_roots(func), store=store)
+    assert walks == [] and len(kept) == 8 * 3  # (the a, c and d loops of each of the 8 blocks: y keeps its place)
+    check_same_iteration_stores_with_carries_followed(program)
