@@ -96,7 +96,7 @@ __all__ = [
     "Access", "Hazards", "Site", "WalkState",
     "carried_allocations", "find_hazards", "hazard_kind", "host_accessed_roots", "is_parallel", "iteration_stores",
     "keeps_first_pass", "replays_follow",
-    "placed_in_manual_scopes", "roots_met_past_runtime", "runtime_orders", "shared_in_loops", "storage_map", "task_accesses", "trip_count",
+    "MetPastRuntime", "placed_in_manual_scopes", "roots_met_past_runtime", "runtime_orders", "shared_in_loops", "storage_map", "task_accesses", "trip_count",
     "unordered_war_possible", "untracked_roots",
 ]
 
@@ -535,7 +535,7 @@ def find_hazards(
     track_writes: bool = True,
     keep=None,
     store: dict[str, frozenset] | None = None,
-    met_after: dict[int, frozenset | None] | None = None,
+    met_after: "MetPastRuntime | None" = None,
 ) -> Hazards:
     """Every hazard pair of ``func`` that ``keep(earlier, later)`` accepts (all by default).
 
@@ -1063,10 +1063,7 @@ def _untracked_writes(gen: list[Access], track_writes: bool, met_after, task) ->
         return frozenset(a for a in gen if a.write)
     if met_after is None:
         return NONE
-    roots = met_after.get(id(task), None)
-    if roots is None:  # (in a MANUAL scope, or a host access of any root may follow)
-        return NONE
-    return frozenset(a for a in gen if a.write and a.scope is None and a.root not in roots)
+    return frozenset(a for a in gen if a.write and a.scope is None and not met_after.follows(task, a.root))
 
 
 def _prewalk(body) -> tuple[dict[str, frozenset], bool]:
@@ -1433,80 +1430,80 @@ def untracked_roots(func) -> set[str]:
     }
 
 
-def roots_met_past_runtime(func, store: dict) -> dict[int, frozenset | None]:
-    """Task outside every MANUAL scope (id) -> the roots that an access which can run after it
-    and which the runtime need not order after its writes may be of: a task's in a MANUAL scope
-    (nothing is ordered into one) or a host element access's (it waits only for its tensor's
-    creator and producers), each on any place of its tensor (``store``); None: there is a host
-    access of a tensor that is no variable after it. An access can run after a task when it
-    comes later in program order (the other branch of an if included) or when a loop holds both.
+class MetPastRuntime:
+    """Where accesses the runtime need not order after a write in an AUTO scope may come
+    (``roots_met_past_runtime``): each statement numbered in program order (a body's statements
+    after the statement that holds them), a task outside every MANUAL scope by its number
+    (``positions``), and per root the number below which a task can be followed by such an access
+    of the root (``reach``; ``anywhere``: by one of any root)."""
 
-    Two linear walks: one gathers what each loop's body holds; one goes over each body from its
-    end, what comes after the loop and what the loop holds being after every statement in it."""
-    nothing: frozenset = frozenset()
+    __slots__ = ("positions", "reach", "anywhere")
 
-    def join(a, b):
-        return None if a is None or b is None else (a | b if b else a)
+    def __init__(self):
+        self.positions: dict[int, int] = {}
+        self.reach: dict[str, int] = {}
+        self.anywhere = -1
 
-    def met(stmt, manual: bool):
-        """The roots ``stmt`` itself accesses past the runtime (a task in a manual scope, a host access)."""
-        kind = stmt._production
-        if kind == "Task":
-            if not manual:
-                return nothing
-            out = set()
-            for arg in stmt.args:
-                if arg.value._production == "Var":
-                    for root, _ in store.get(arg.value.name, ()):
-                        out.add(root)
-            return frozenset(out)
-        if kind == "WriteTensor" or (kind == "Let" and stmt.value._production == "ReadTensor"):
-            tensor = stmt.tensor if kind == "WriteTensor" else stmt.value.tensor
-            if tensor._production != "Var":
-                return None
-            return frozenset(root for root, _ in store.get(tensor.name, ()))
-        return nothing
+    def follows(self, task, root: str) -> bool:
+        """Whether such an access of ``root`` can run after ``task`` (any task in a MANUAL scope: yes)."""
+        at = self.positions.get(id(task))
+        return at is None or at < self.reach.get(root, -1) or at < self.anywhere
 
-    def manual_inside(stmt, manual: bool) -> bool:
-        return manual or (stmt._production in ("Scope", "CompilerScope") and stmt.mode is ScopeMode.manual)
 
-    held: dict[int, frozenset | None] = {}  # loop (id) -> what its body accesses past the runtime
+def roots_met_past_runtime(func, store: dict) -> MetPastRuntime:
+    """Where the accesses the runtime need not order after a write in an AUTO scope may come: a
+    task's in a MANUAL scope (nothing is ordered into one) and a host element access's (it waits
+    only for its tensor's creator and producers), each on any place of its tensor (``store``; a
+    host access of a tensor that is no variable, on any root). An access ``t`` can run after a
+    statement ``s`` when it comes later in program order (the other branch of an if included) or
+    when a loop holds both: when ``s``'s number is below ``t``'s, or at most the last number in
+    ``t``'s outermost loop. One walk; per root, the greatest such bound."""
+    met = MetPastRuntime()
+    counter = [0]
 
-    def gather(stmts, manual: bool):
-        """What ``stmts`` access past the runtime, noting what each loop's body does in ``held``."""
-        found = nothing
+    def reach(roots, bound: int) -> None:
+        for root in roots:
+            if met.reach.get(root, -1) < bound:
+                met.reach[root] = bound
+
+    def walk(stmts, manual: bool, loop: list | None) -> None:
+        """``loop``: the outermost loop around, as the list of its accesses' roots (None: no loop)."""
         for stmt in stmts:
             kind = stmt._production
-            inner, inside = manual_inside(stmt, manual), nothing
-            for f in BODY_FIELDS.get(kind, ()):
-                inside = join(inside, gather(getattr(stmt, f), inner))
-            if kind == "For" or kind == "While":
-                held[id(stmt)] = inside
-            found = join(join(found, met(stmt, manual)), inside)
-        return found
+            at = counter[0]
+            counter[0] += 1
+            roots = None  # the roots this statement accesses past the runtime
+            if kind == "Task":
+                if manual:
+                    roots = [root for arg in stmt.args if arg.value._production == "Var"
+                             for root, _ in store.get(arg.value.name, ())]
+                else:
+                    met.positions[id(stmt)] = at
+            elif kind == "WriteTensor" or (kind == "Let" and stmt.value._production == "ReadTensor"):
+                tensor = stmt.tensor if kind == "WriteTensor" else stmt.value.tensor
+                if tensor._production == "Var":
+                    roots = [root for root, _ in store.get(tensor.name, ())]
+                else:
+                    roots = ["*"]
+            if roots is not None:
+                if loop is None:
+                    reach(roots, at)
+                else:
+                    loop.extend(roots)
+            fields = BODY_FIELDS.get(kind)
+            if fields:
+                inner = manual or ((kind == "Scope" or kind == "CompilerScope") and stmt.mode is ScopeMode.manual)
+                outermost = loop is None and (kind == "For" or kind == "While")
+                held = [] if outermost else loop
+                for f in fields:
+                    walk(getattr(stmt, f), inner, held)
+                if outermost and held:  # (everything in the loop can follow everything in it)
+                    reach(held, counter[0])
 
-    out: dict[int, frozenset | None] = {}
-
-    def walk(stmts, after, manual: bool):
-        """Note what can follow each task of ``stmts`` (``after``: what can follow them all);
-        what ``stmts`` access past the runtime."""
-        found = nothing
-        for stmt in reversed(stmts):
-            kind = stmt._production
-            if kind == "Task" and not manual:
-                out[id(stmt)] = after
-            inner = manual_inside(stmt, manual)
-            inside = join(after, held[id(stmt)]) if kind == "For" or kind == "While" else after
-            mine = met(stmt, manual)
-            for f in BODY_FIELDS.get(kind, ()):
-                mine = join(mine, walk(getattr(stmt, f), inside, inner))
-            after, found = join(after, mine), join(found, mine)
-        return found
-
-    gather(func.body, False)
-    walk(func.body, nothing, False)
-    gather = walk = None  # noqa: F841 - (they call themselves through this frame's cells: cut the cycles)
-    return out
+    walk(func.body, False, None)
+    walk = None  # noqa: F841 - (it calls itself through this frame's cell: cut the cycle)
+    met.anywhere = met.reach.pop("*", -1)
+    return met
 
 
 def is_parallel(loop) -> bool:
