@@ -535,7 +535,7 @@ def find_hazards(
     track_writes: bool = True,
     keep=None,
     store: dict[str, frozenset] | None = None,
-    met_after: "MetPastRuntime | None" = None,
+    met_after=None,
 ) -> Hazards:
     """Every hazard pair of ``func`` that ``keep(earlier, later)`` accepts (all by default).
 
@@ -544,7 +544,8 @@ def find_hazards(
     writer that a maybe-skipped loop leaves possibly live. ``store`` is ``storage_map(func,
     kernels)`` when the caller has it already.
 
-    With ``met_after`` (``roots_met_past_runtime``), the write of a task outside every MANUAL
+    With ``met_after`` (a function that makes ``roots_met_past_runtime``'s answer, called when a
+    task outside every MANUAL scope first writes a tracked root; None from it: no such walk), the write of a task outside every MANUAL
     scope stays live only on the roots an access the runtime need not order after it may be of
     (writes still cover): for a caller whose ``keep`` accepts a pair of such a write and a later
     access only when the later one is a host access or in a MANUAL scope, no pair is lost, and
@@ -562,6 +563,12 @@ def find_hazards(
     made_in, host_reads = _prewalk(func.body)
     used = var_reads(func.body) if host_reads else {}  # (a host read whose value is unused is dead)
     renewed = carried_allocations(func, kernels)
+    met: list = []  # (``met_after()``, once made)
+
+    def met_past_runtime():
+        if not met:
+            met.append(met_after())
+        return met[0]
     roots: list = []  # buffer_roots, made at the first host access
 
     # the store of the iteration being analysed (``iteration_stores``: a loop analysed iteration
@@ -760,7 +767,7 @@ def find_hazards(
                     mine, certain = accesses(stmt, site, scope, parallel, loops)
                     gen = _gen(mine, certain)
                     found = found_at[site, id(current[-1])] = (
-                        mine, certain, dep_names(stmt), gen, _untracked_writes(gen, track_writes, met_after, stmt))
+                        mine, certain, dep_names(stmt), gen, _untracked_writes(gen, track_writes, met_after and met_past_runtime, stmt))
                 step(site, stmt, found)
             elif kind == "Let" and stmt.value._production == "ReadTensor":
                 if stmt.var.name in used and not state.following:
@@ -1057,13 +1064,18 @@ def _gen(mine: list[Access], certain: set[Access]) -> list[Access]:
 
 def _untracked_writes(gen: list[Access], track_writes: bool, met_after, task) -> frozenset:
     """The writes of ``gen`` that ``find_hazards`` does not make live: all without
-    ``track_writes``; with ``met_after``, a task's outside every MANUAL scope on a root no access
-    the runtime need not order after it may be of."""
+    ``track_writes``; with ``met_after`` (a function that gives a ``MetPastRuntime``, or None),
+    a task's outside every MANUAL scope on a root no access the runtime need not order after it
+    may be of (asked only of a task that writes outside every MANUAL scope)."""
     if not track_writes:
         return frozenset(a for a in gen if a.write)
-    if met_after is None:
+    if not met_after:
         return NONE
-    return frozenset(a for a in gen if a.write and a.scope is None and not met_after.follows(task, a.root))
+    writes = [a for a in gen if a.write and a.scope is None]
+    met = met_after() if writes else None
+    if met is None:
+        return NONE
+    return frozenset(a for a in writes if not met.follows(task, a.root))
 
 
 def _prewalk(body) -> tuple[dict[str, frozenset], bool]:

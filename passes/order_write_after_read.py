@@ -151,8 +151,9 @@ class OrderWriteAfterRead(Pass):
                 not later.host and earlier.root in placed_roots and in_one_instance(earlier, later))
         found = find_keep if placed else keep
         # (a write in an AUTO scope pairs, as ``keep`` takes pairs, only with a later host access or
-        # task in a manual scope: it is followed only on the roots those may be of)
-        met_after = roots_met_past_runtime(func, store) if manual else None
+        # task in a manual scope: it is followed only on the roots those may be of, found once a task
+        # writes outside every manual scope)
+        met_after = (lambda: roots_met_past_runtime(func, store)) if manual else None
         hazards = find_hazards(func, kernels, untracked, track_writes=manual, keep=found, store=store, met_after=met_after)
         if placed:
             through = placed_through(func, hazards, placed, buffer_roots(func, kernels))

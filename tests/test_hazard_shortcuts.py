@@ -391,3 +391,11 @@ def test_the_nested_shapes_loops_follow_no_carry_iteration_by_iteration(tmp_path
     hazards.find_hazards(func, kernels, hazards.untracked_roots(func), store=store)
     assert walks == [] and len(kept) == 8 * 3  # (the a, c and d loops of each of the 8 blocks: y keeps its place)
     check_same_iteration_stores_with_carries_followed(program)
+
+
+def test_where_auto_writes_are_met_is_found_only_for_a_task_writing_outside_manual_scopes(tmp_path, monkeypatch):
+    walks = counting(monkeypatch, order_war, "roots_met_past_runtime")
+    war_output(scopes_input(tmp_path))  # (every task in a manual scope)
+    assert walks == []
+    war_output(nested_after_manual_scope(tmp_path, 32))
+    assert len(walks) == 1
