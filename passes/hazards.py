@@ -96,7 +96,7 @@ __all__ = [
     "Access", "Hazards", "Site", "WalkState",
     "carried_allocations", "find_hazards", "hazard_kind", "host_accessed_roots", "is_parallel", "iteration_stores",
     "keeps_first_pass", "replays_follow",
-    "placed_in_manual_scopes", "runtime_orders", "shared_in_loops", "storage_map", "task_accesses", "trip_count",
+    "MetPastRuntime", "placed_in_manual_scopes", "roots_met_past_runtime", "runtime_orders", "shared_in_loops", "storage_map", "task_accesses", "trip_count",
     "unordered_war_possible", "untracked_roots",
 ]
 
@@ -321,7 +321,7 @@ def iteration_stores(
         for k, it in enumerate(loop.iters)
         if it.var.type._production == "TensorType"
     ]
-    if not carries:
+    if not carries or carries_keep_their_places(carries, store):
         return None
 
     def of(s: dict, expr) -> frozenset:
@@ -340,6 +340,25 @@ def iteration_stores(
         stores.append(s)
         held = [of(s, y) for _, y in carries]
     return stores if differs else None
+
+
+def carries_keep_their_places(carries, store: dict[str, frozenset]) -> bool:
+    """Whether each tensor carry of a loop (``(iter_arg, yielded value)``) holds its places in
+    ``store`` (``storage_map``'s, or an iteration's) in every iteration without following them:
+    so it does when its init and its yielded value have the iter_arg's places. The body's names
+    then have their places in ``store`` in every iteration: ``store`` gives each the places one
+    walk of the body gives from the iter_args' final places (every walk of ``_walk_storage`` only
+    adds places, so the last, from the final places, gives them all), and iteration by iteration
+    the iter_args start at those places and are yielded them again. ``iteration_stores`` then
+    finds no iteration that differs, without copying ``store`` once per loop."""
+    nothing: frozenset = frozenset()
+    for it, yielded in carries:
+        held = store.get(it.var.name, nothing)
+        if it.init is None or it.init._production != "Var" or store.get(it.init.name, nothing) != held:
+            return False
+        if yielded is None or yielded._production != "Var" or store.get(yielded.name, nothing) != held:
+            return False
+    return True
 
 
 # -- accesses and their ordering -------------------------------------------------------------------
@@ -516,6 +535,7 @@ def find_hazards(
     track_writes: bool = True,
     keep=None,
     store: dict[str, frozenset] | None = None,
+    met_after=None,
 ) -> Hazards:
     """Every hazard pair of ``func`` that ``keep(earlier, later)`` accepts (all by default).
 
@@ -523,6 +543,15 @@ def find_hazards(
     write-after-read pairs are found: a caller that needs nothing else avoids following every
     writer that a maybe-skipped loop leaves possibly live. ``store`` is ``storage_map(func,
     kernels)`` when the caller has it already.
+
+    With ``met_after`` (a function that makes ``roots_met_past_runtime``'s answer, called when a
+    task outside every MANUAL scope first writes a tracked root; None from it: no such walk), the write of a task outside every MANUAL
+    scope stays live only on the roots an access the runtime need not order after it may be of
+    (writes still cover): for a caller whose ``keep`` accepts a pair of such a write and a later
+    access only when the later one is a host access or in a MANUAL scope, no pair is lost, and
+    after a loop that may not run the writes of the tasks that follow in AUTO scopes do not pile
+    up in the state (each transfer maps each fact on its own, so the facts left out change
+    no other fact).
     """
     if store is None:
         store = storage_map(func, kernels)
@@ -534,6 +563,12 @@ def find_hazards(
     made_in, host_reads = _prewalk(func.body)
     used = var_reads(func.body) if host_reads else {}  # (a host read whose value is unused is dead)
     renewed = carried_allocations(func, kernels)
+    met: list = []  # (``met_after()``, once made)
+
+    def met_past_runtime():
+        if not met:
+            met.append(met_after())
+        return met[0]
     roots: list = []  # buffer_roots, made at the first host access
 
     # the store of the iteration being analysed (``iteration_stores``: a loop analysed iteration
@@ -574,7 +609,7 @@ def find_hazards(
     closed_scopes: list[int] = []
 
     def step(site: int, task, found: tuple[list[Access], set[Access], frozenset, list[Access]]) -> None:
-        mine, certain, waits, gen = found
+        mine, certain, waits, gen, untracked = found
         stepped.append(site)
         live = state.live
         if state.following:
@@ -610,7 +645,7 @@ def find_hazards(
                             for e in index.covered_by(a.region):
                                 if not (e.earlier_iteration and a.parallel and e.earlier_iteration & a.parallel):
                                     live.remove(e)  # (another iteration of a pl.parallel loop: not after it)
-                if track_writes:  # gen
+                if a not in untracked:  # gen
                     live.add(a)
             else:
                 live.add(a)
@@ -730,7 +765,9 @@ def find_hazards(
                 found = found_at.get((site, id(current[-1])))
                 if found is None:
                     mine, certain = accesses(stmt, site, scope, parallel, loops)
-                    found = found_at[site, id(current[-1])] = (mine, certain, dep_names(stmt), _gen(mine, certain))
+                    gen = _gen(mine, certain)
+                    found = found_at[site, id(current[-1])] = (
+                        mine, certain, dep_names(stmt), gen, _untracked_writes(gen, track_writes, met_after and met_past_runtime, stmt))
                 step(site, stmt, found)
             elif kind == "Let" and stmt.value._production == "ReadTensor":
                 if stmt.var.name in used and not state.following:
@@ -1023,6 +1060,22 @@ def _gen(mine: list[Access], certain: set[Access]) -> list[Access]:
             continue
         out.append(a)
     return out
+
+
+def _untracked_writes(gen: list[Access], track_writes: bool, met_after, task) -> frozenset:
+    """The writes of ``gen`` that ``find_hazards`` does not make live: all without
+    ``track_writes``; with ``met_after`` (a function that gives a ``MetPastRuntime``, or None),
+    a task's outside every MANUAL scope on a root no access the runtime need not order after it
+    may be of (asked only of a task that writes outside every MANUAL scope)."""
+    if not track_writes:
+        return frozenset(a for a in gen if a.write)
+    if not met_after:
+        return NONE
+    writes = [a for a in gen if a.write and a.scope is None]
+    met = met_after() if writes else None
+    if met is None:
+        return NONE
+    return frozenset(a for a in writes if not met.follows(task, a.root))
 
 
 def _prewalk(body) -> tuple[dict[str, frozenset], bool]:
@@ -1387,6 +1440,82 @@ def untracked_roots(func) -> set[str]:
         for s in iter_stmts(func.body)
         if s._production == "Let" and s.value._production == "CreateTensor" and s.value.manual_dep
     }
+
+
+class MetPastRuntime:
+    """Where accesses the runtime need not order after a write in an AUTO scope may come
+    (``roots_met_past_runtime``): each statement numbered in program order (a body's statements
+    after the statement that holds them), a task outside every MANUAL scope by its number
+    (``positions``), and per root the number below which a task can be followed by such an access
+    of the root (``reach``; ``anywhere``: by one of any root)."""
+
+    __slots__ = ("positions", "reach", "anywhere")
+
+    def __init__(self):
+        self.positions: dict[int, int] = {}
+        self.reach: dict[str, int] = {}
+        self.anywhere = -1
+
+    def follows(self, task, root: str) -> bool:
+        """Whether such an access of ``root`` can run after ``task`` (any task in a MANUAL scope: yes)."""
+        at = self.positions.get(id(task))
+        return at is None or at < self.reach.get(root, -1) or at < self.anywhere
+
+
+def roots_met_past_runtime(func, store: dict) -> MetPastRuntime:
+    """Where the accesses the runtime need not order after a write in an AUTO scope may come: a
+    task's in a MANUAL scope (nothing is ordered into one) and a host element access's (it waits
+    only for its tensor's creator and producers), each on any place of its tensor (``store``; a
+    host access of a tensor that is no variable, on any root). An access ``t`` can run after a
+    statement ``s`` when it comes later in program order (the other branch of an if included) or
+    when a loop holds both: when ``s``'s number is below ``t``'s, or at most the last number in
+    ``t``'s outermost loop. One walk; per root, the greatest such bound."""
+    met = MetPastRuntime()
+    counter = [0]
+
+    def reach(roots, bound: int) -> None:
+        for root in roots:
+            if met.reach.get(root, -1) < bound:
+                met.reach[root] = bound
+
+    def walk(stmts, manual: bool, loop: list | None) -> None:
+        """``loop``: the outermost loop around, as the list of its accesses' roots (None: no loop)."""
+        for stmt in stmts:
+            kind = stmt._production
+            at = counter[0]
+            counter[0] += 1
+            roots = None  # the roots this statement accesses past the runtime
+            if kind == "Task":
+                if manual:
+                    roots = [root for arg in stmt.args if arg.value._production == "Var"
+                             for root, _ in store.get(arg.value.name, ())]
+                else:
+                    met.positions[id(stmt)] = at
+            elif kind == "WriteTensor" or (kind == "Let" and stmt.value._production == "ReadTensor"):
+                tensor = stmt.tensor if kind == "WriteTensor" else stmt.value.tensor
+                if tensor._production == "Var":
+                    roots = [root for root, _ in store.get(tensor.name, ())]
+                else:
+                    roots = ["*"]
+            if roots is not None:
+                if loop is None:
+                    reach(roots, at)
+                else:
+                    loop.extend(roots)
+            fields = BODY_FIELDS.get(kind)
+            if fields:
+                inner = manual or ((kind == "Scope" or kind == "CompilerScope") and stmt.mode is ScopeMode.manual)
+                outermost = loop is None and (kind == "For" or kind == "While")
+                held = [] if outermost else loop
+                for f in fields:
+                    walk(getattr(stmt, f), inner, held)
+                if outermost and held:  # (everything in the loop can follow everything in it)
+                    reach(held, counter[0])
+
+    walk(func.body, False, None)
+    walk = None  # noqa: F841 - (it calls itself through this frame's cell: cut the cycle)
+    met.anywhere = met.reach.pop("*", -1)
+    return met
 
 
 def is_parallel(loop) -> bool:

@@ -9,7 +9,7 @@ from nanopass.rewrite import Pass, register
 
 from .dep_edges import EdgeWriter, needed_edges
 from .aliases import buffer_roots
-from .hazards import Site, find_hazards, placed_in_manual_scopes, shared_in_loops, hazard_kind, runtime_orders, storage_map, unordered_war_possible, untracked_roots
+from .hazards import Site, find_hazards, placed_in_manual_scopes, roots_met_past_runtime, shared_in_loops, hazard_kind, runtime_orders, storage_map, unordered_war_possible, untracked_roots
 from .host_accesses import host_target, host_waits_for
 from .kernels import kernel_table
 from .util import iter_stmts
@@ -150,7 +150,11 @@ class OrderWriteAfterRead(Pass):
             find_keep = lambda earlier, later, keep=keep: keep(earlier, later) or (  # noqa: E731
                 not later.host and earlier.root in placed_roots and in_one_instance(earlier, later))
         found = find_keep if placed else keep
-        hazards = find_hazards(func, kernels, untracked, track_writes=manual, keep=found, store=store)
+        # (a write in an AUTO scope pairs, as ``keep`` takes pairs, only with a later host access or
+        # task in a manual scope: it is followed only on the roots those may be of, found once a task
+        # writes outside every manual scope)
+        met_after = (lambda: roots_met_past_runtime(func, store)) if manual else None
+        hazards = find_hazards(func, kernels, untracked, track_writes=manual, keep=found, store=store, met_after=met_after)
         if placed:
             through = placed_through(func, hazards, placed, buffer_roots(func, kernels))
             keep = lambda earlier, later, keep=keep: keep(earlier, later) or placement_pair(  # noqa: E731

@@ -28,6 +28,7 @@ from nanopass.languages.statements import defined_binders, iter_stmts
 from nanopass.languages.terms import ArgDir, ScopeMode
 from nanopass.loader import load_programs
 from nanopass.passes import hazards
+from nanopass.passes import order_write_after_read as order_war
 from nanopass.passes.kernels import kernel_table
 from nanopass.passes.pipeline import PIPELINE
 from nanopass.rewrite import PassContext
@@ -107,8 +108,14 @@ def test_following_allocations_changes_nothing_on_random_programs(tmp_path_facto
 
 
 # the walk's shortcuts, each forced off: the first pass over a pl.parallel loop's body undone,
-# a pass following gained facts walked instead of replayed
-FORCED_OFF = {"keeps_first_pass": lambda *args: False, "replays_follow": lambda body: False}
+# a pass following gained facts walked instead of replayed, a sequential loop's carries followed
+# iteration by iteration though they keep their places
+FORCED_OFF = {
+    "keeps_first_pass": lambda *args: False,
+    "replays_follow": lambda body: False,
+    "carries_keep_their_places": lambda carries, store: False,
+}
+PARALLEL_LOOP_SHORTCUTS = ("keeps_first_pass", "replays_follow")
 
 
 def check_same_with_walk_shortcut_off(program, shortcut: str) -> None:
@@ -137,14 +144,14 @@ def test_the_walk_shortcuts_change_nothing_on_random_programs(tmp_path_factory, 
 
 
 def test_the_walk_shortcuts_are_taken_on_the_scopes_shape(tmp_path, monkeypatch):
-    taken = {name: [] for name in FORCED_OFF}
+    taken = {name: [] for name in PARALLEL_LOOP_SHORTCUTS}
     for name, calls in taken.items():
         original = getattr(hazards, name)
         monkeypatch.setattr(hazards, name, lambda *args, f=original, calls=calls: (calls.append(f(*args)), calls[-1])[1])
     program = scopes_input(tmp_path)  # 4 scopes, a pl.parallel loop in each
     walk_result(program)
-    assert taken == {name: [True] * 8 for name in FORCED_OFF}  # (each loop's, writes tracked and not)
-    for name in FORCED_OFF:
+    assert taken == {name: [True] * 8 for name in PARALLEL_LOOP_SHORTCUTS}  # (each loop's, writes tracked and not)
+    for name in PARALLEL_LOOP_SHORTCUTS:
         check_same_with_walk_shortcut_off(program, name)
 
 
@@ -287,3 +294,108 @@ def test_the_whole_buffer_and_an_unknown_part_overlap_every_live_region():
     for region in (hazards.FULL, hazards.FULL_VIEW, hazards.UNKNOWN):
         assert sorted(a.site for a in index.overlapping(region)) == [
             f.site for f in facts if hazards.overlaps(f.region, region)] == list(range(len(facts)))
+
+
+# -- the writes of tasks in AUTO scopes followed only where a later access may pair with them past
+# the runtime (``hazards.roots_met_past_runtime``)
+
+def nested_after_manual_scope(tmp_path, size: int):
+    """The ``nested`` shape with one task in a manual scope before its loops, each of whose
+    blocks may not run (``n`` iterations): every block's first task may follow the manual one."""
+    source = source_of("nested", size)
+    marker = "        for a0 in pl.range(2):"
+    source = source.replace(marker, "        with pl.manual_scope():\n            y = self.acc(x, 0, y)\n" + marker, 1)
+    path = tmp_path / f"nested_manual_{size}.py"
+    path.write_text(source)
+    return war_inputs(path)[0]
+
+
+def war_walk_and_output(program) -> tuple:
+    """What ``order_write_after_read`` finds (its walk's sites, chained sites and pairs) and gives."""
+    found = []
+    original = order_war.find_hazards
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(order_war, "find_hazards", lambda *a, **k: (found.append(original(*a, **k)), found[-1])[1])
+        output = war_output(program)
+    return [(len(h.sites), h.chained, h.pairs) for h in found], output
+
+
+def check_same_with_every_auto_write_followed(program) -> None:
+    fast = war_walk_and_output(program)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(order_war, "roots_met_past_runtime", lambda func, store: None)
+        full = war_walk_and_output(program)
+    assert fast == full
+
+
+def test_auto_writes_after_the_last_manual_task_are_not_followed(tmp_path, monkeypatch):
+    small, large = nested_after_manual_scope(tmp_path, 32), nested_after_manual_scope(tmp_path, 128)
+    met = []
+    for program in (small, large):
+        calls = counting(monkeypatch, order_war, "needs_edge")
+        war_output(program)
+        met.append(len(calls))
+        check_same_with_every_auto_write_followed(program)
+    # (8 and 32 blocks after the manual task: the live writes no longer grow with the blocks seen,
+    # so the pairs met grow with the blocks, not with their square)
+    assert met[1] <= 4 * met[0] + 64
+
+
+def sequential_loops_iteration_stores(program) -> list:
+    """``iteration_stores`` of every sequential loop of ``program``'s function, from ``storage_map``'s store."""
+    func, kernels = program.orch, kernel_table(program)
+    store = hazards.storage_map(func, kernels)
+    return [
+        hazards.iteration_stores(stmt, store, kernels)
+        for stmt in iter_stmts(func.body)
+        if stmt._production in ("For", "While") and not hazards.is_parallel(stmt)
+    ]
+
+
+def check_same_iteration_stores_with_carries_followed(program) -> None:
+    fast = sequential_loops_iteration_stores(program)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(hazards, "carries_keep_their_places", FORCED_OFF["carries_keep_their_places"])
+        full = sequential_loops_iteration_stores(program)
+    assert fast == full
+
+
+# each compares what a shortcut gives with what the same analysis gives with it forced off
+SHORTCUT_CHECKS = {
+    "auto writes followed where met": check_same_with_every_auto_write_followed,
+    "carries that keep their places": check_same_iteration_stores_with_carries_followed,
+}
+
+
+@pytest.mark.parametrize("check", sorted(SHORTCUT_CHECKS))
+@pytest.mark.parametrize("path", CORPUS, ids=lambda p: p.stem)
+def test_the_storage_and_auto_write_shortcuts_change_nothing(path, check):
+    for program in war_inputs(path):
+        SHORTCUT_CHECKS[check](program)
+
+
+@PROPERTY
+@given(control_flow_programs(), st.sampled_from(sorted(SHORTCUT_CHECKS)))
+def test_the_storage_and_auto_write_shortcuts_change_nothing_on_random_programs(tmp_path_factory, source, check):
+    (path := tmp_path_factory.mktemp("p") / "generated.py").write_text(source)
+    for program in war_inputs(path):
+        SHORTCUT_CHECKS[check](program)
+
+
+def test_the_nested_shapes_loops_follow_no_carry_iteration_by_iteration(tmp_path, monkeypatch):
+    program = nested_after_manual_scope(tmp_path, 32)
+    func, kernels = program.orch, kernel_table(program)
+    store = hazards.storage_map(func, kernels)
+    walks = counting(monkeypatch, hazards, "_walk_storage")
+    kept = counting(monkeypatch, hazards, "carries_keep_their_places")
+    hazards.find_hazards(func, kernels, hazards.untracked_roots(func), store=store)
+    assert walks == [] and len(kept) == 8 * 3  # (the a, c and d loops of each of the 8 blocks: y keeps its place)
+    check_same_iteration_stores_with_carries_followed(program)
+
+
+def test_where_auto_writes_are_met_is_found_only_for_a_task_writing_outside_manual_scopes(tmp_path, monkeypatch):
+    walks = counting(monkeypatch, order_war, "roots_met_past_runtime")
+    war_output(scopes_input(tmp_path))  # (every task in a manual scope)
+    assert walks == []
+    war_output(nested_after_manual_scope(tmp_path, 32))
+    assert len(walks) == 1
