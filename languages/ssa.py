@@ -15,6 +15,9 @@ from . import surface
 from .statements import defined_binders, iter_stmts, mark_verified, unverified_compound, walk_of
 
 
+_STRAY_YIELD = "a Yield outside the end of a loop or branch body"
+
+
 def check_single_definition(program) -> None:
     func = program.orch
     # A Declare announces a later definition: not one itself. (The body's names are kept with
@@ -52,12 +55,12 @@ def check_yields(program) -> None:
             stmts = node.body
             if len(stmts) == 2:  # (the usual scope of a loop body: a statement and the Yield, inline)
                 if stmts[0]._production == "Yield":
-                    raise VerifyError("a Yield outside the end of a loop or branch body", node=stmts[0])
+                    raise VerifyError(_STRAY_YIELD, node=stmts[0])
             else:
                 _check_no_inner_yield(stmts)
     for stmt in body:
         if stmt._production == "Yield":
-            raise VerifyError("a Yield outside the end of a loop or branch body", node=stmt)
+            raise VerifyError(_STRAY_YIELD, node=stmt)
     mark_verified(body, check_yields)
 
 
@@ -82,7 +85,7 @@ def _check_carry_body(body, arity: int, owner) -> None:
 def _check_no_inner_yield(stmts) -> None:
     for i in range(len(stmts) - 1):
         if stmts[i]._production == "Yield":
-            raise VerifyError("a Yield outside the end of a loop or branch body", node=stmts[i])
+            raise VerifyError(_STRAY_YIELD, node=stmts[i])
 
 
 LANGUAGE = surface.LANGUAGE.extend(

@@ -83,10 +83,7 @@ def covers_after(covers: frozenset, transfers) -> frozenset:
     fact's covers on their own, whatever else is live."""
     for assigns, what in transfers:
         if assigns:
-            names = set()
-            for name, _ in what:
-                names.add(name)
-            covers = assigned_covers(covers, names, what)
+            covers = assigned_covers(covers, {name for name, _ in what}, what)
         else:
             covers = added_covers(covers, *what)
     return covers

@@ -112,25 +112,14 @@ class NameTable:
         """``preferred`` if ``take`` hands it out; else, when it is free with its derived names
         but shaped like a generated name, ``reserve(preferred)`` (its ``user_`` form); else
         ``fallback`` if ``take`` hands it out; else ``reserve(fallback)``. The same names as those
-        steps in that order, in one call that looks each name up once (``preferred`` None: straight
-        to ``fallback``). remap_output_aliases names each variable so: the user's name, else the
-        SSA name."""
-        taken = self.taken
-        if preferred is not None and preferred not in taken and preferred not in RESERVED:
-            for suffix in derived:
-                if preferred + suffix in taken or preferred + suffix in RESERVED:
-                    break
-            else:
-                if GENERATED.match(preferred):
-                    return self.reserve(preferred, derived=derived)
-                taken.add(preferred)
-                for suffix in derived:
-                    taken.add(preferred + suffix)
-                return preferred
-        if fallback in taken or fallback in RESERVED or GENERATED.match(fallback) or not self.derived_free(fallback, derived):
-            return self.reserve(fallback, derived=derived)
-        self.hand_out(fallback, derived)
-        return fallback
+        steps in that order, in one call (``preferred`` None: straight to ``fallback``).
+        remap_output_aliases names each variable so: the user's name, else the SSA name."""
+        if preferred is not None and self.free(preferred) and self.derived_free(preferred, derived):
+            if GENERATED.match(preferred):
+                return self.reserve(preferred, derived=derived)
+            self.hand_out(preferred, derived)
+            return preferred
+        return fallback if self.take(fallback, derived) else self.reserve(fallback, derived=derived)
 
     def take(self, name: str, derived: tuple[str, ...] = ()) -> bool:
         """Hand out ``name`` itself if it can be, with its derived names (``reserve(name,
