@@ -12,6 +12,8 @@ from nanopass.rewrite import Pass, register
 
 S = SSA
 _BINDER = S.Binder  # (the surface's Binder: the two languages share it)
+_CONSTANTS = frozenset({"Int", "Float", "Bool"})
+assert S.Arg is SURFACE.Arg  # (``ConvertToSsa.arguments`` keeps a surface Arg as it is)
 
 
 @register
@@ -101,6 +103,24 @@ class ConvertToSsa(Pass):
             raise InternalError(f"'{node.name}' is used before any definition", pass_name=self.name, node=node)
         return node if name == node.name else S.Var.make(name, span=node.span)
 
+    def arguments(self, args) -> tuple:
+        """A task's arguments with the versions in force (``visit_all``'s result). An argument
+        that is a variable whose name is its own version, or a constant, is the same node in both
+        languages (the ``Arg`` production is shared): kept without a rebuild."""
+        env, visit = self.env, self.visit
+        out = []
+        changed = False
+        for arg in args:
+            value = arg.value
+            kind = value._production
+            if (kind == "Var" and env.get(value.name) == value.name) or kind in _CONSTANTS:
+                out.append(arg)
+            else:
+                new = visit(arg)
+                changed = changed or new is not arg
+                out.append(new)
+        return tuple(out) if changed else args
+
     # -- statements --------------------------------------------------------------------------------
 
     def block(self, stmts) -> list:
@@ -110,7 +130,7 @@ class ConvertToSsa(Pass):
         """The statement in single-assignment form (one statement for one)."""
         kind = stmt._production
         if kind == "Task":
-            args = self.visit_all(stmt.args)
+            args = self.arguments(stmt.args)
             deps = self.visit_all(stmt.deps) if stmt.deps else stmt.deps
             define = self.define
             outs = list(map(define, stmt.outs))

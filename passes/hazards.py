@@ -265,13 +265,14 @@ def _walk_storage(stmts, store: dict[str, frozenset], kernels: dict[str, Any]) -
                     for k, (it, result) in enumerate(zip(stmt.iters, stmt.results))
                     if it.var.type._production == "TensorType"
                 ]
-                if trip_count(stmt) == 1:
+                runs = trip_count(stmt) or 0  # 0: unknown (or none)
+                if runs == 1:
                     flow_once(carries)
                     body(stmt.body)
                     for it, result, yielded in carries:
                         grow(result.name, of(yielded))
                     continue
-                runs = trip_count(stmt) or 0  # > 1: the results are the last iteration's yields
+                # runs > 1: the results are the last iteration's yields
                 flow(carries, results=not runs)
                 body(stmt.body)
                 while flow(carries, results=not runs):  # the body's yields reached its iter_args: walk it again
