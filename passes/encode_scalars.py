@@ -11,6 +11,7 @@ from .types import float_scalar_names, reaches_float
 E = ENCODED
 # the enum members it reads (an enum member read through its class costs a descriptor call)
 SCALAR, TO_U64, CAST_U64 = ArgDir.Scalar, Encoding.to_u64, Encoding.cast_u64
+LITERALS = frozenset({"Int", "Float", "Bool"})  # the scalar expressions that read no name
 
 
 @register
@@ -28,15 +29,28 @@ class EncodeScalars(Pass):
     target = ENCODED
 
     def Function(self, func):
-        self.floats = float_scalar_names(func)
+        self.func = func
+        self.floats: set[str] | None = None  # made when first asked (``float_scalars``)
         return self.rebuild(func)
+
+    def float_scalars(self) -> set[str]:
+        """The function's float scalar names (``float_scalar_names``, a walk of the body), made
+        when a scalar argument that is not a literal first asks: a literal's encoding is its own
+        dtype's, and a program whose scalar arguments are all literals, or that has none, needs
+        no walk."""
+        if self.floats is None:
+            self.floats = float_scalar_names(self.func)
+        return self.floats
 
     def Task(self, task):
         tensors, scalars = [], []
-        floats = self.floats
         for a in task.args:
             if a.dir is SCALAR:
-                encoding = TO_U64 if reaches_float(a.value, floats) else CAST_U64
+                value = a.value
+                floats = self.floats
+                if floats is None:
+                    floats = () if value._production in LITERALS else self.float_scalars()
+                encoding = TO_U64 if reaches_float(value, floats) else CAST_U64
                 scalars.append(E.ScalarArg.make(a.value, encoding, span=a.span))
             else:
                 tensors.append(E.TensorArg.make(a.value, a.dir, span=a.span))

@@ -73,7 +73,7 @@ class LowerToEmission(Pass):
         # A None-seeded TaskId used only to start carries is folded into them (the carries start
         # from PTO2TaskId::invalid()), and its own declaration is left out.
         self.none_seeds = {t.var for t in func.tids if t.source is DepSource.none_seed and t.storage == t.var}
-        self.used, bound = self.survey(func.body)
+        self.used, bound = self.survey(func.body, {s.param for s in func.slots})
         self.names = NameTable([*(p.name for p in func.params), *bound, *(d.name for d in func.dyn_defs)])
         self.loops: list[Any] = []
         self.array_sizes: dict[str, int] = {}
@@ -98,7 +98,7 @@ class LowerToEmission(Pass):
 
     # -- helpers ----------------------------------------------------------------------------------
 
-    def survey(self, body) -> tuple[set[str], list[str]]:
+    def survey(self, body, asked: set[str] | None = None) -> tuple[set[str], list[str]]:
         """One walk of ``body``: the names the C++ reads, and the names its statements bind.
 
         Read: every use except returns (which emit nothing) and None seeds read as a carry's init
@@ -106,24 +106,41 @@ class LowerToEmission(Pass):
         are taken apart inline (a Task's arguments, a loop's bounds, a Yield's values, an
         operation's operands, a dependency edge's TaskId and index), a Var or an Int met as a
         child is read where it is met, never pushed. Bound: the names of the Binders the statements define (``defined_binders``) and
-        of the cells they declare."""
+        of the cells they declare.
+
+        With ``asked`` (the parameters), the result is complete for the names the lowering asks
+        about: ``asked`` and the lets, dummies, TaskIds and runtime-allocated outputs the statements
+        define. The operations (``Bin``, most of a scalar expression) are read last, a level at a
+        time, and no longer once every one of those names is read: a loop variable read only in
+        a task's scalar argument is then left out, and the lowering never asks about it."""
         used: set[str] = set()
         add = used.add
         bound: list[str] = []
         bind = bound.append
+        reads_all = asked is None
+        asked = set() if asked is None else set(asked)
+        ask = asked.add
         fields_of = READ_FIELDS
         none_seeds = self.none_seeds
         stack: list = []
         pop, push, extend = stack.pop, stack.append, stack.extend
+        operations: list = []  # the Bins met: read once the rest is
+        defer = operations.append
         task, loop, yld, ret, iter_arg, bin_, var, int_, binder = TASK, FOR, YIELD, RETURN, ITER_ARG, BIN, VAR, INT, BINDER
-        dep_edge = DEP_EDGE
+        dep_edge, allocated = DEP_EDGE, ALLOCATED
         for stmt in iter_stmts(body):
             kind = type(stmt)
             if kind is task:
                 for result in stmt.outs:  # Binders, or TaskOuts holding one
-                    bind(result.name if type(result) is binder else result.var.name)
+                    if type(result) is binder:
+                        bind(result.name)
+                    else:
+                        bind(result.var.name)
+                        if type(result) is allocated:
+                            ask(result.var.name)
                 if stmt.tid is not None:
                     bind(stmt.tid.name)
+                    ask(stmt.tid.name)
                 values = stmt.args  # (their values read below)
                 if stmt.deps:
                     extend(stmt.deps)
@@ -145,32 +162,28 @@ class LowerToEmission(Pass):
                     bind(stmt.cell)
                 elif production in DEFINING:
                     bound += [b.name for b in defined_binders(stmt)]
+                    if production == "Let" or production == "Dummy":
+                        ask(stmt.var.name)
                 if kind is ret or not fields_of[kind]:  # a Scope reads nothing itself
                     continue
                 push(stmt)
-                values = ()
+                continue
             for value in values:  # a Task's argument values, a loop's bounds, a Yield's values
                 if kind is task:
                     value = value.value
                 value_kind = type(value)
                 if value_kind is var:
                     add(value.name)
+                elif value_kind is bin_:
+                    defer(value)
                 elif value_kind is not int_:
                     push(value)
+        while True:
             while stack:
                 node = pop()
                 kind = type(node)
                 if kind is bin_:
-                    a, b = node.a, node.b
-                    a_kind, b_kind = type(a), type(b)
-                    if a_kind is var:
-                        add(a.name)
-                    elif a_kind is not int_:
-                        push(a)
-                    if b_kind is var:
-                        add(b.name)
-                    elif b_kind is not int_:
-                        push(b)
+                    defer(node)
                     continue
                 if kind is dep_edge:  # its TaskId and its slot index (None, or a scalar)
                     for value in (node.tid, node.index):
@@ -199,6 +212,21 @@ class LowerToEmission(Pass):
                             add(value.name)
                         else:
                             push(value)
+            self.operations_unread = len(operations)
+            if not operations or not reads_all and asked.issubset(used):
+                break
+            for node in operations:  # their operands: the operations among them are met next round
+                a, b = node.a, node.b
+                a_kind, b_kind = type(a), type(b)
+                if a_kind is var:
+                    add(a.name)
+                elif a_kind is not int_:
+                    push(a)
+                if b_kind is var:
+                    add(b.name)
+                elif b_kind is not int_:
+                    push(b)
+            operations.clear()
         return used, bound
 
     def type_of(self, name: str):
@@ -737,9 +765,9 @@ READ_FIELDS = ReadFields()
 # The classes ``survey`` takes apart inline (their read fields, as ``READ_FIELDS`` lists them:
 # a Task's args, launch and deps; a For's start, stop, step and iters; a Yield's values; an
 # IterArg's init; a Bin's a and b; a DepEdge's tid and index).
-TASK, FOR, YIELD, RETURN, ITER_ARG, BIN, VAR, INT, BINDER, DEP_EDGE = (
+TASK, FOR, YIELD, RETURN, ITER_ARG, BIN, VAR, INT, BINDER, DEP_EDGE, ALLOCATED = (
     ENCODED.Task, ENCODED.For, ENCODED.Yield, ENCODED.Return, ENCODED.IterArg, ENCODED.Bin, ENCODED.Var, ENCODED.Int,
-    ENCODED.Binder, ENCODED.DepEdge,
+    ENCODED.Binder, ENCODED.DepEdge, ENCODED.Allocated,
 )
 
 BLANK = E.Blank()  # (immutable and without a span: one node for every blank line of a task)
