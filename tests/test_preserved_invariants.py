@@ -12,7 +12,7 @@ from conftest import EXAMPLES, REPO, load_program
 from nanopass.api import orchestration_functions, surface_of
 from nanopass.errors import VerifyError
 from nanopass.language import Language, Nonterminal, Production, integer, symbol, walk
-from nanopass.languages.statements import reusing_walks
+from nanopass.languages.statements import BODY_FIELDS, Walk, reusing_walks
 from nanopass.passes.pipeline import PASSES, PIPELINE
 from nanopass.pipeline import Pipeline, PipelineError
 from nanopass.rewrite import Pass, PassContext
@@ -174,3 +174,33 @@ def test_a_body_that_passed_single_definition_is_refused_with_a_parameter_of_a_n
         check_single_definition(program)  # the same body again
         with pytest.raises(VerifyError, match="defined more than once"):
             check_single_definition(clashing)  # the same body, another parameter name
+
+
+# -- the walk of a body ---------------------------------------------------------------------------
+
+
+def _pre_order(body, out: list) -> list:
+    for stmt in body:
+        out.append(stmt)
+        for field in BODY_FIELDS.get(stmt._production, ()):
+            _pre_order(getattr(stmt, field), out)
+    return out
+
+
+@pytest.mark.parametrize("shape", BENCH_SHAPES)
+def test_the_walk_of_a_body_is_its_pre_order_and_its_compound_statements(shape, tmp_path):
+    from nanopass.loader import load_programs
+    from nanopass.tools.bench import source_of
+
+    path = tmp_path / f"{shape}.py"
+    path.write_text(source_of(shape, 40))
+    stages = PIPELINE.run(surface_of(load_programs(str(path))[0]), PassContext())
+    compound_seen = 0
+    for stage in stages[1:-1]:  # (the emission language has no statements of these kinds)
+        body = stage.tree.orch.body
+        order = _pre_order(body, [])
+        walk = Walk(body)
+        assert walk.order == order
+        assert walk.compound == [stmt for stmt in order if stmt._production in BODY_FIELDS]
+        compound_seen += len(walk.compound)
+    assert compound_seen  # (the shape has loops, branches or scopes)
