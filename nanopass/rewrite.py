@@ -385,7 +385,7 @@ def _check_declaration(cls: type) -> None:
             raise TypeError(f"pass {name} must declare {attr} as a Language")
     if not (cls.__doc__ or "").strip():
         raise TypeError(f"pass {name} needs a docstring stating its contract")
-    for invariant in cls.__dict__.get("preserves", ()):
+    for invariant in cls.preserves:  # (inherited too: a subclass may declare other languages)
         if invariant not in cls.source.invariants or invariant not in cls.target.invariants:
             raise TypeError(
                 f"pass {name} preserves {getattr(invariant, '__name__', invariant)!r}, which is not an invariant of "

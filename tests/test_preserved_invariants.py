@@ -113,6 +113,25 @@ def test_a_pass_preserves_only_invariants_of_both_its_languages():
             target = toy
             preserves = frozenset({distinct_names})
 
+    both = TOY.extend("toy_preserved_both", invariants=[no_negative_values, distinct_names])
+
+    class _Keeps(Pass):
+        """Declares what its languages have. Test-only pass."""
+
+        name = "convert_keeps"
+        source = both
+        target = both
+        preserves = frozenset({distinct_names})
+
+    with pytest.raises(TypeError, match="distinct_names"):  # (a subclass on other languages inherits the claim)
+
+        class _KeepsOnToy(_Keeps):
+            """The same pass on a language without the invariant. Test-only pass."""
+
+            name = "convert_keeps_on_toy"
+            source = toy
+            target = toy
+
 
 def test_the_pipeline_declares_preserved_invariants():
     declared = {cls.name for cls in PASSES if cls.preserves}
