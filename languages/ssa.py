@@ -12,7 +12,7 @@ with a ``Yield`` of as many values; an ``If`` with results ends both branches wi
 from nanopass.errors import VerifyError
 
 from . import surface
-from .statements import defined_binders, iter_stmts, mark_verified, unverified_compound, walk_of
+from .statements import defined_binders, iter_stmts, mark_verified, passed_last, unverified_compound, walk_of
 
 
 _STRAY_YIELD = "a Yield outside the end of a loop or branch body"
@@ -21,13 +21,17 @@ _STRAY_YIELD = "a Yield outside the end of a loop or branch body"
 def check_single_definition(program) -> None:
     func = program.orch
     # A Declare announces a later definition: not one itself. (The body's names are kept with
-    # its walk, which is kept while the body is the last one to pass this check.)
+    # its walk, which is kept while the body is the last one to pass this check.) A body that
+    # passed last with the same parameter names passes again.
+    outer = [p.name for p in func.params] + [d.name for d in func.dyn_dims]
+    rule = _single_definition_rule(outer)
+    if passed_last(func.body, rule):
+        return
     walk = walk_of(func.body)
     body_names = walk.binder_names()
     distinct = walk.binder_name_set()
-    outer = [p.name for p in func.params] + [d.name for d in func.dyn_dims]
     if len(distinct) == len(body_names) and len(set(outer)) == len(outer) and distinct.isdisjoint(outer):
-        mark_verified(func.body, check_single_definition)
+        mark_verified(func.body, rule)
         return
     seen: set[str] = set()
     nodes = list(func.params) + list(func.dyn_dims)
@@ -36,6 +40,24 @@ def check_single_definition(program) -> None:
         if node.name in seen:
             raise VerifyError(f"'{node.name}' is defined more than once", node=node)
         seen.add(node.name)
+
+
+def _single_definition_rule(outer: list[str]) -> tuple:
+    """The key under which a body that passed ``check_single_definition`` with the parameter
+    (and dynamic dimension) names ``outer`` is remembered."""
+    return (check_single_definition, tuple(outer))
+
+
+def _record_single_definition(program) -> None:
+    func = program.orch
+    rule = _single_definition_rule([p.name for p in func.params] + [d.name for d in func.dyn_dims])
+    if not passed_last(func.body, rule):
+        mark_verified(func.body, rule)
+
+
+def _record_yields(program) -> None:
+    if not passed_last(program.orch.body, check_yields):
+        mark_verified(program.orch.body, check_yields)
 
 
 def check_yields(program) -> None:
@@ -87,6 +109,11 @@ def _check_no_inner_yield(stmts) -> None:
         if stmts[i]._production == "Yield":
             raise VerifyError(_STRAY_YIELD, node=stmts[i])
 
+
+# What the pipeline knows to hold of a tree without a check (``Language.verify``'s ``known``: a
+# pass that preserves it made the tree) is remembered as a check that passed would remember it.
+check_single_definition.record = _record_single_definition
+check_yields.record = _record_yields
 
 LANGUAGE = surface.LANGUAGE.extend(
     "ssa",

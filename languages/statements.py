@@ -18,8 +18,12 @@ from typing import Any, Hashable, Iterator
 
 LOOPS = frozenset({"For", "While"})  # the loop statements: a counted loop, and one that runs while a condition holds
 BODY_FIELDS = {"For": ("body",), "While": ("body",), "If": ("then", "orelse"), "Scope": ("body",), "CompilerScope": ("body",)}
-_FIELDS_LAST_FIRST = {production: fields[::-1] for production, fields in BODY_FIELDS.items()}
 _COMPOUND = frozenset(BODY_FIELDS)  # the statements with bodies
+# production -> the getters of its first body and of its second (None for a statement of one)
+_BODY_GETTERS = {
+    production: (attrgetter(fields[0]), attrgetter(fields[1]) if len(fields) > 1 else None)
+    for production, fields in BODY_FIELDS.items()
+}
 _production_of = attrgetter("_production")
 
 
@@ -44,24 +48,32 @@ class Walk:
         self._binder_names: list[str] | None = None
         self._binder_name_set: frozenset[str] | None = None
         self._shared: tuple[Walk, bool] | None = None  # the last answer of shares_compound_with
-        # One iterator per body being walked, the innermost last: a compound statement pushes
-        # its bodies (the first on top) and the walk goes on in the first.
+        # The iterator of the body being walked (``current``) and, on a stack, those of the bodies
+        # to go on with after it: a compound statement pushes the current one (and its second
+        # body above it, if it has one) and the walk goes on in its first body.
         if type(body) is tuple and _COMPOUND.isdisjoint(map(_production_of, body)):  # straight-line code
             self.order += body  # (its statements' kinds tested in one C-level scan)
             return
-        stack = [iter(body)]
-        push, pop, append, bodies_of = stack.append, stack.pop, self.order.append, _FIELDS_LAST_FIRST.get
-        while stack:
-            for stmt in stack[-1]:
+        stack: list = []
+        push, pop, append, add_compound = stack.append, stack.pop, self.order.append, self.compound.append
+        getters_of = _BODY_GETTERS.get
+        current = iter(body)
+        while True:
+            for stmt in current:
                 append(stmt)
-                fields = bodies_of(stmt._production)
-                if fields:
-                    self.compound.append(stmt)
-                    for field in fields:
-                        push(iter(getattr(stmt, field)))
+                getters = getters_of(stmt._production)
+                if getters is not None:
+                    add_compound(stmt)
+                    push(current)
+                    first, second = getters
+                    if second is not None:
+                        push(iter(second(stmt)))
+                    current = iter(first(stmt))
                     break
             else:  # this body is done
-                pop()
+                if not stack:
+                    break
+                current = pop()
 
     def spans(self) -> dict[int, tuple[int, int]]:
         """``id(nested body) -> (start, end)``: the walk of that body is ``order[start:end]``

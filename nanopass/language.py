@@ -806,11 +806,13 @@ class Language:
         """
         return isinstance(tree, self._nt_classes[self.entry])
 
-    def verify(self, tree: Any, known: frozenset = frozenset()) -> frozenset:
+    def verify(self, tree: Any, known: frozenset = frozenset(), inherited: frozenset = frozenset()) -> frozenset:
         """Raise VerifyError unless ``tree`` is a program of this language meeting its invariants.
 
         Invariants in ``known`` are already established for this very tree and are not run again.
-        Returns the invariants ``tree`` is now known to meet.
+        Nor are those in ``inherited``: the pass that made ``tree`` preserves them, and its input
+        met them; one that remembers the trees that passed it (its ``record`` function, if it has
+        one) is given the tree to remember. Returns the invariants ``tree`` is now known to meet.
         """
         from .errors import VerifyError
 
@@ -821,7 +823,11 @@ class Language:
                 node=tree,
             )
         for invariant in self.invariants:
-            if invariant not in known:
+            if invariant in inherited:
+                record = getattr(invariant, "record", None)
+                if record is not None:
+                    record(tree)
+            elif invariant not in known:
                 invariant(tree)
         return known.union(self.invariants)
 

@@ -3,7 +3,8 @@
 ``Pipeline(passes)`` checks that the languages chain (each pass's source is the previous pass's
 target). ``run`` applies the passes in order; after each one it verifies the output against the
 pass's target language (grammar membership of the root, then the language's invariants; a pass
-that returns its input object unchanged is not re-checked for invariants its input met), times
+that returns its input object unchanged is not re-checked for invariants its input met, nor is
+any output for those of them the pass declares it preserves, ``Pass.preserves``), times
 it, and hands the stage to an optional observer (dumps, progress). ``stop_after`` ends the run
 after a named pass; ``keep_tree`` says which stages keep their trees once the next pass has read
 them (by default all do; a compile that needs only its result lets the others go, so that the
@@ -112,6 +113,7 @@ class Pipeline:
         keep_tree: Callable[[Stage], bool] | None = None,
         input_seconds: float = 0.0,
         input_warnings: Sequence[PassWarning] = (),
+        recheck_preserved: bool = False,
     ) -> list[Stage]:
         """Run the passes on ``tree``; returns every stage. Raises PipelineError on failure.
 
@@ -121,16 +123,19 @@ class Pipeline:
 
         With ``keep_tree``, a stage for which it is false has its ``tree`` set to None as soon as
         the next pass and its verification are done with it (the observer has seen it by then);
-        the last stage keeps its tree."""
+        the last stage keeps its tree.
+
+        With ``recheck_preserved`` the invariants a pass declares it preserves are checked on
+        its output all the same (a test of the declarations)."""
         ctx = ctx or PassContext()
         # Trees are acyclic and freed by reference counting; the cyclic collector would only
         # rescan every live node again and again (superlinear on large programs).
         with collector_paused():
             return self._run(tree, ctx, input_name, verify, stop_after, observer, keep_tree, input_seconds,
-                             list(input_warnings))
+                             list(input_warnings), recheck_preserved)
 
     def _run(self, tree, ctx, input_name, verify, stop_after, observer, keep_tree, input_seconds,
-             input_warnings) -> list[Stage]:
+             input_warnings, recheck_preserved=False) -> list[Stage]:
         if stop_after is not None and stop_after not in self.names() and stop_after != input_name:
             raise ValueError(f"--stop-after: no pass named {stop_after!r} in the pipeline")
         stages = Stages([Stage(0, input_name, self.source, tree, input_seconds, warnings=input_warnings)])
@@ -153,10 +158,14 @@ class Pipeline:
                 result = pass_.run(tree)
                 if verify:
                     # a pass that returns its input unchanged, or converted (``Pass.convert``),
-                    # keeps what was checked of it
+                    # keeps what was checked of it; any other output, what the pass preserves
                     converted = pass_.converted
                     same = result is tree or (converted is not None and converted[0] is tree and converted[1] is result)
-                    known = pass_cls.target.verify(result, known if same else frozenset())
+                    if same:
+                        known = pass_cls.target.verify(result, known)
+                    else:
+                        inherited = frozenset() if recheck_preserved else known & pass_cls.preserves
+                        known = pass_cls.target.verify(result, inherited=inherited)
             except Exception as error:  # noqa: BLE001 - every failure leaves as a compiler error
                 raise PipelineError(_as_compiler_error(error, pass_cls.name, tree), stages) from error
             pass_.release()

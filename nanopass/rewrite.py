@@ -79,6 +79,10 @@ class Pass:
     name: ClassVar[str] = ""
     source: ClassVar[Language]
     target: ClassVar[Language]
+    # Invariants of both languages that the pass cannot break, by its contract (its docstring
+    # says why): the pipeline does not check them again on the output of an input that met them
+    # (``Pipeline.run``'s ``recheck_preserved`` checks them all the same).
+    preserves: ClassVar[frozenset] = frozenset()
     _handlers: ClassVar[dict[str, str]] = {}
     _touched: ClassVar[frozenset[str]] = frozenset()
     _inert: ClassVar[frozenset[type]] = frozenset()
@@ -381,6 +385,12 @@ def _check_declaration(cls: type) -> None:
             raise TypeError(f"pass {name} must declare {attr} as a Language")
     if not (cls.__doc__ or "").strip():
         raise TypeError(f"pass {name} needs a docstring stating its contract")
+    for invariant in cls.preserves:  # (inherited too: a subclass may declare other languages)
+        if invariant not in cls.source.invariants or invariant not in cls.target.invariants:
+            raise TypeError(
+                f"pass {name} preserves {getattr(invariant, '__name__', invariant)!r}, which is not an invariant of "
+                f"both {cls.source.name} and {cls.target.name}"
+            )
     for attr in cls.__dict__:
         if attr[:1].isupper() and attr not in cls.source.nodes:
             raise TypeError(

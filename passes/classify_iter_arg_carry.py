@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from nanopass.errors import UserError
 from nanopass.languages import CARRIED, SCOPED
+from nanopass.languages.ssa import check_single_definition, check_yields
 from nanopass.languages.statements import walk_of
 from nanopass.languages.terms import DType, LoopKind, ScopeMode
 from nanopass.rewrite import Pass, register
@@ -47,11 +48,16 @@ class ClassifyIterArgCarry(Pass):
 
     Without TaskId shapes a carry's plan depends on the carry alone: each ``IterArg`` is planned
     where the identity clause of its loop visits it (no handler per loop).
+
+    Preserves the single definitions and the yields (``preserves``): the statements, their
+    binders (the same objects) and the carries' counts are the input's, one plan added to each
+    IterArg and one ``Phi`` made of each if result.
     """
 
     name = "classify_iter_arg_carry"
     source = SCOPED
     target = CARRIED
+    preserves = frozenset({check_single_definition, check_yields})
 
     def run(self, program):
         func = program.orch

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from nanopass.languages import DIRECTED, SCOPED
+from nanopass.languages.ssa import check_single_definition
 from nanopass.languages.terms import ScopeMode, ScopeOrigin
 from nanopass.rewrite import Pass, register
 
@@ -28,11 +29,15 @@ class MaterializeRuntimeScopes(Pass):
     iteration, after the loop or the if); its allocation then belongs to the enclosing scope.
     Afterwards the scoped language's placement invariant holds. Scopes an earlier pass placed
     (``CompilerScope``) become ``(Scope mode compiler ...)``.
+
+    Preserves the single definitions (``preserves``): a scope defines nothing, and the pass only
+    moves statements into scopes (none is dropped, copied or renamed).
     """
 
     name = "materialize_runtime_scopes"
     source = DIRECTED
     target = SCOPED
+    preserves = frozenset({check_single_definition})
 
     def run(self, program):
         self.program = program

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from nanopass.languages import DIRECTED
+from nanopass.languages.ssa import check_single_definition
 from nanopass.rewrite import Pass, register
 
 from .util import iter_stmts, last_yield, name_reads, var_reads
@@ -27,11 +28,14 @@ class RemoveDeadValues(Pass):
     (views, element reads, arithmetic, unused creates, None seeds); a dead loop carry loses its
     iter_arg, result and yielded value; a dead if result likewise. Afterwards every remaining
     value is read by something with an effect, so the C++ declares no unused variable.
+
+    Preserves the single definitions (``preserves``): it removes definitions and adds none.
     """
 
     name = "remove_dead_values"
     source = DIRECTED
     target = DIRECTED
+    preserves = frozenset({check_single_definition})
 
     def run(self, program):
         body = program.orch.body

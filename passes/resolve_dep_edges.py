@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from nanopass.errors import InternalError, UserError
 from nanopass.languages import DEP_ANNOTATED, TID_BOUND
+from nanopass.languages.carried import check_buffer_groups, check_plans
+from nanopass.languages.scoped import check_scope_placement
+from nanopass.languages.ssa import check_single_definition, check_yields
 from nanopass.languages.terms import DepSource
 from nanopass.rewrite import Pass, register
 
@@ -32,11 +35,16 @@ class ResolveDepEdges(Pass):
 
     A function that binds no TaskId has only cell edges, alive in every block: its blocks are
     not tracked (loops, branches and scopes are rebuilt by their identity clauses).
+
+    Preserves every invariant of tid-bound (``preserves``): it changes the dependencies of the
+    statements that have some and nothing else (each statement becomes one of the same
+    production, with the same binders, bodies, carries, plans and buffer groups).
     """
 
     name = "resolve_dep_edges"
     source = TID_BOUND
     target = DEP_ANNOTATED
+    preserves = frozenset({check_single_definition, check_yields, check_scope_placement, check_plans, check_buffer_groups})
 
     def Function(self, func):
         self.table = {t.var: t for t in func.tids}

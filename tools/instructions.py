@@ -65,9 +65,9 @@ def measured_compile(path: str, helper: str, cold: bool) -> None:
     def dump(name: str) -> None:
         lib.np_dump(name.encode())
 
-    def verifying(language, tree, known=frozenset()):
+    def verifying(language, tree, known=frozenset(), inherited=frozenset()):
         dump("body:" + current[0])
-        out = verify(language, tree, known)
+        out = verify(language, tree, known, inherited)
         dump("verify:" + current[0])
         return out
 
