@@ -83,7 +83,7 @@ def read_names(stmt, kernels: dict, live: set[str]) -> set[str]:
     return set(var_reads(read))
 
 
-def dead_assembles(body, kernels: dict, roots: dict, places: dict, live: set[str]) -> set[int]:
+def dead_assembles(body, kernels: dict, roots: dict, places: dict, live: set[str], fills: dict | None = None) -> set[int]:
     """The ids of the assembles whose rows nothing reads, wherever nested. An assemble is dead when
     every buffer its target may be is made by ``pl.create_tensor`` in the body and nothing reads a
     name stored in one of them (only assembles write into them, and tasks through ``Out``
@@ -91,7 +91,9 @@ def dead_assembles(body, kernels: dict, roots: dict, places: dict, live: set[str
     same or a larger box) before anything reads a name stored in an overlapping part of them.
     Dropped (its target taken as it is), such an assemble changes no value anything reads, and its
     source's later uses are no uses after it. One walk of the body; a block with an assemble into
-    one known region indexes its statements once (``LaterFills``)."""
+    one known region indexes its statements once (``LaterFills``). With ``fills``, the ``Placement``
+    of each assemble of a created source that the walk made is entered there by the id of the
+    assemble."""
     creates = {s.var.name: s.value for s in iter_stmts(body) if s._production == "Let" and s.value._production == "CreateTensor"}
     own_reads: dict[int, list] = {}  # id(statement) -> the (root, region)s it reads itself
     for stmt in iter_stmts(body):
@@ -106,7 +108,10 @@ def dead_assembles(body, kernels: dict, roots: dict, places: dict, live: set[str
         create = creates.get(roots.get(value.source.name, value.source.name))
         if create is None:
             return None
-        return Placement.of(places.get(value.target.name), create.shape, value.offset)
+        placement = Placement.of(places.get(value.target.name), create.shape, value.offset)
+        if fills is not None:
+            fills[id(stmt)] = placement
+        return placement
 
     def walk(stmts) -> None:
         later: LaterFills | None = None  # made on the block's first assemble that may be overwritten
@@ -153,14 +158,17 @@ class LaterFills:
         self.by_rows: dict = {}     # (places, box) -> positions of fills of exactly those rows
         self.by_exprs: dict = {}    # (places, offset keys, shape keys) -> positions
         self.by_size: dict = {}     # places -> {box volume -> [(position, box)]}
+        self.keys: dict = {}        # position -> ``_exprs_key`` of its fill (one region of one buffer)
+        self.volumes: dict = {}     # position -> the volume of its fill's box
         for at, fill in enumerate(fills):
             if fill is None or fill.region() is None:
                 continue
             [(_, rows)] = fill.rows
             if isinstance(rows, Box):
+                volume = self.volumes[at] = _volume(rows)
                 self.by_rows.setdefault((fill.places, rows), []).append(at)
-                self.by_size.setdefault(fill.places, {}).setdefault(_volume(rows), []).append((at, rows))
-            key = _exprs_key(fill)
+                self.by_size.setdefault(fill.places, {}).setdefault(volume, []).append((at, rows))
+            key = self.keys[at] = _exprs_key(fill)
             if key is not None:
                 self.by_exprs.setdefault(key, []).append(at)
         self.any_reads: dict = {}   # root -> positions of the statements reading a non-box region of it
@@ -194,12 +202,13 @@ class LaterFills:
     def first_covering(self, at: int, earlier: Placement, rows) -> int | None:
         """The position of the first fill after ``at`` that overwrites ``earlier``, if any."""
         candidates = []
-        key = _exprs_key(earlier)
+        indexed = at in self.keys and self.fills[at] is earlier  # (its key and volume are known)
+        key = self.keys[at] if indexed else _exprs_key(earlier)
         if key is not None:
             candidates.append(_next(self.by_exprs.get(key, ()), at))
         if isinstance(rows, Box):
             candidates.append(_next(self.by_rows.get((earlier.places, rows), ()), at))
-            size = _volume(rows)
+            size = self.volumes[at] if indexed else _volume(rows)
             for volume, fills in self.by_size.get(earlier.places, {}).items():
                 if volume > size or size == 0:  # (an empty box is covered by unequal empty boxes too)
                     later = range(bisect_right(fills, at, key=lambda f: f[0]), len(fills))
@@ -248,11 +257,13 @@ def drop_assembles(stmts, dead: set[int]) -> tuple:
     return tuple(out)
 
 
-def live_uses(stmts, live: set[str], kept=None) -> dict[str, int]:
+def live_uses(stmts, live: set[str], kept=None, own: dict | None = None) -> dict[str, int]:
     """How often each name is read by ``stmts`` where the reading value is live
     (``RemoveDeadValues.liveness``): a pure let whose name is dead, a dead loop carry's init and
     yielded value, and a dead if result's yielded values read nothing that anything observes.
-    ``kept`` marks, for the ``Yield`` ending ``stmts``, which of its values are live."""
+    ``kept`` marks, for the ``Yield`` ending ``stmts``, which of its values are live. With
+    ``own``, each statement without bodies that is counted by ``own_live_uses`` (every one but a
+    ``Yield`` with ``kept``) is also entered there: ``own[id(stmt)]`` is its ``own_live_uses``."""
     counts: dict[str, int] = {}
     for stmt in stmts:
         kind = stmt._production
@@ -262,16 +273,19 @@ def live_uses(stmts, live: set[str], kept=None) -> dict[str, int]:
             carried = [it.var.name in live or res.name in live for it, res in zip(stmt.iters, stmt.results)]
             _merge(counts, var_reads([stmt.start, stmt.stop, stmt.step] if kind == "For" else [stmt.cond]))
             _merge(counts, var_reads([it.init for it, keep in zip(stmt.iters, carried) if keep]))
-            _merge(counts, live_uses(stmt.body, live, carried))
+            _merge(counts, live_uses(stmt.body, live, carried, own))
         elif kind == "If":
             merged = [res.name in live for res in stmt.results]
             _merge(counts, var_reads([stmt.cond]))
-            _merge(counts, live_uses(stmt.then, live, merged))
-            _merge(counts, live_uses(stmt.orelse, live, merged))
+            _merge(counts, live_uses(stmt.then, live, merged, own))
+            _merge(counts, live_uses(stmt.orelse, live, merged, own))
         elif kind in ("Scope", "CompilerScope"):
-            _merge(counts, live_uses(stmt.body, live, kept))
+            _merge(counts, live_uses(stmt.body, live, kept, own))
         else:
-            _merge(counts, own_live_uses(stmt, live))
+            uses = own_live_uses(stmt, live)
+            if own is not None:
+                own[id(stmt)] = uses
+            _merge(counts, uses)
     return counts
 
 

@@ -86,10 +86,13 @@ class FuseCreateAssembleToSlice(Pass):
             return program
         self.kernels = kernel_table(program)
         self.analyse(func)
-        dead = dead_assembles(func.body, self.kernels, self.roots, self.places, self.live)
+        # id(assemble) -> its Placement (``dead_assembles``' walk): of the function as analysed
+        self.fills: dict[int, Placement] = {}
+        dead = dead_assembles(func.body, self.kernels, self.roots, self.places, self.live, self.fills)
         if dead:
             func = func.replace(body=drop_assembles(func.body, dead))
             self.analyse(func)
+            self.fills = {}
         self.placed: dict[str, Placement] = {}  # source -> where it was placed
         self.rows_of: dict[str, frozenset] = {}  # placed source -> the (root, region)s it now is
         self.in_loop = False  # whether the block being rewritten runs more than once
@@ -104,14 +107,15 @@ class FuseCreateAssembleToSlice(Pass):
         self.roots = buffer_roots(func, self.kernels)
         self.places = storage_map(func, self.kernels)
         self.live, _ = dead_values.RemoveDeadValues.liveness(func.body)
-        self.uses = live_uses(func.body, self.live)
+        self.own_uses: dict[int, dict[str, int]] = {}  # id(statement without bodies) -> its ``own_live_uses``
+        self.uses = live_uses(func.body, self.live, own=self.own_uses)
         self.aliases_of: dict[str, set[str]] = {}  # root -> the names of it or stored in it
         for name, root in self.roots.items():
             self.aliases_of.setdefault(root, set()).add(name)
         for name, places in self.places.items():
             for root, _ in places:
                 self.aliases_of.setdefault(root, set()).add(name)
-        self.prefix = _Prefix(self.live)
+        self.prefix = _Prefix(self.live, self.own_uses)
         self.named = _names_by_root(self.roots)
         self.mentions = _Mentions()  # of the block being rewritten
         self.blocks: dict[int, tuple] | None = None  # id(stmt) -> (its block, index), made when first needed
@@ -194,7 +198,9 @@ class FuseCreateAssembleToSlice(Pass):
         aliases = self.aliases_of.get(src, set()) | {src}
         after = sum(self.uses.get(n, 0) for n in aliases) - self.prefix.uses(stmts, at + 1, aliases)
         available = self.prefix.available(stmts, create_at, self.defined_before)
-        placed = Placement.of(self.places.get(target), stmts[create_at].value.shape, value.offset)
+        placed = self.fills.get(id(let))  # (the same places, create and offset: one Placement)
+        if placed is None:
+            placed = Placement.of(self.places.get(target), stmts[create_at].value.shape, value.offset)
         if after and not self.reads_after_see_the_copy(stmts, at, aliases, after, stmts[create_at], placed):
             raise UserError(
                 f"'{_base(src)}' is used after it was assembled into '{_base(target)}'",
@@ -227,7 +233,7 @@ class FuseCreateAssembleToSlice(Pass):
                 let.span,
             )
         create = stmts[create_at]
-        self.check_placement_invisible(stmts[create_at + 1 : at], value, create, let)
+        self.check_placement_invisible(stmts[create_at + 1 : at], value, create, let, placed.rows)
         self.check_fill_overwritten(stmts[create_at + 1 : at], create, let, target)
         stmts[create_at] = S.Let(
             create.var, S.SliceTensor(base, create.value.shape, value.offset, False, False, True), span=create.span
@@ -280,7 +286,8 @@ class FuseCreateAssembleToSlice(Pass):
             outer = self.places, self.roots, self.named
             self.places, self.roots, self.named = places, roots, named
             try:
-                self.check_placement_invisible(between, value, create, let)
+                rows = assembled_rows(places.get(target), create.value.shape, value.offset)
+                self.check_placement_invisible(between, value, create, let, rows)
                 self.check_fill_overwritten(between, create, let, target)
             finally:
                 self.places, self.roots, self.named = outer
@@ -457,13 +464,15 @@ class FuseCreateAssembleToSlice(Pass):
     def accesses_in(self, block) -> "_BlockAccesses":
         found = self.block_accesses.get(id(block))
         if found is None:
-            found = self.block_accesses[id(block)] = _BlockAccesses(block)
+            found = self.block_accesses[id(block)] = _BlockAccesses(block, self.own_uses)
         return found
 
     def function_accesses(self) -> dict[str, int]:
-        """``_accesses`` of the analysed function's body."""
+        """``_accesses`` of the analysed function's body: the sums over its top block's
+        statements (``accesses_in``, each statement's count holding its bodies')."""
         if self.accesses_everywhere is None:
-            self.accesses_everywhere = _accesses(self.func.body)
+            top = self.accesses_in(self.func.body)
+            self.accesses_everywhere = {name: sums[-1] for name, sums in top.sums.items()}
         return self.accesses_everywhere
 
     def created_names(self) -> set[str]:
@@ -485,11 +494,10 @@ class FuseCreateAssembleToSlice(Pass):
             out |= self.aliases_of.get(holder, set())
         return {name for name in out if name in self.places}
 
-    def check_placement_invisible(self, between, value, create, let) -> None:
+    def check_placement_invisible(self, between, value, create, let, rows: frozenset) -> None:
         """Nothing in ``between`` (the statements from the source's create to the assemble) reads
-        or writes the rows of the target the source is placed in."""
+        or writes ``rows``, the rows of the target the source is placed in (``assembled_rows``)."""
         target, src = value.target.name, create.var.name
-        rows = assembled_rows(self.places.get(target), create.value.shape, value.offset)
 
         def touches(expr, places=None) -> bool:
             if expr._production != "Var":
@@ -587,14 +595,18 @@ def _accesses(stmts) -> dict[str, int]:
 class _BlockAccesses:
     """``_accesses`` of one block, statement by statement: the positions of the statements that
     access each name and the running sums of their counts, so that the count of a range of the
-    block is a difference of two sums; and ``made``, the position of each ``pl.create_tensor``."""
+    block is a difference of two sums; and ``made``, the position of each ``pl.create_tensor``.
+    A statement without bodies that ``own`` (``live_uses``' table) counts reads is not walked again:
+    a statement's ``own_live_uses``, when not empty, are all its reads (only a dead pure let's are
+    left out), which ``_accesses`` counts too but for a ``Yield``'s."""
 
-    def __init__(self, block):
+    def __init__(self, block, own: dict[int, dict[str, int]]):
         self.positions: dict[str, list[int]] = {}
         self.sums: dict[str, list[int]] = {}  # sums[name][i]: the accesses of name in block[: positions[name][i] + 1]
         self.made = {s.var.name: j for j, s in enumerate(block) if s._production == "Let" and s.value._production == "CreateTensor"}
         for j, stmt in enumerate(block):
-            for name, k in _accesses([stmt]).items():
+            counts = own.get(id(stmt)) if stmt._production != "Yield" else None
+            for name, k in (counts or _accesses([stmt])).items():
                 sums = self.sums.setdefault(name, [])
                 self.positions.setdefault(name, []).append(j)
                 sums.append((sums[-1] if sums else 0) + k)
@@ -689,10 +701,11 @@ class _Prefix:
     summed statement by statement as ``fuse`` walks the block left to right, so that each statement
     is counted once until ``recount(i)`` counts a statement replaced in place anew or
     ``forget(lo)`` drops the statements from ``lo`` on (``fuse`` rewrites only between a source's
-    create and its assemble, both at or before the assemble it is at)."""
+    create and its assemble, both at or before the assemble it is at). A statement of the analysed
+    function without bodies is not walked again: its reads are ``own``'s (``live_uses``' table)."""
 
-    def __init__(self, live: set[str]):
-        self.live = live
+    def __init__(self, live: set[str], own: dict[int, dict[str, int]]):
+        self.live, self.own = live, own
         self.stmts = None  # the block counted
         self.parts: list[tuple[dict, frozenset]] = []  # (uses, binders) of stmts[i]
         self.read: dict[str, int] = {}
@@ -707,7 +720,12 @@ class _Prefix:
 
     def count(self, stmts: list, i: int) -> None:
         stmt = stmts[i]
-        uses = live_uses((stmt,), self.live) if stmt._production in BODY_FIELDS else own_live_uses(stmt, self.live)
+        if stmt._production in BODY_FIELDS:
+            uses = live_uses((stmt,), self.live)
+        else:
+            uses = self.own.get(id(stmt))
+            if uses is None:  # (a statement the pass made: a placed create, an assemble made a copy)
+                uses = own_live_uses(stmt, self.live)
         part = self.parts[i] = (uses, frozenset(b.name for b in visible_binders(stmt)))
         self.bound_at.update(dict.fromkeys(part[1], i))
         for name, k in part[0].items():

@@ -1,0 +1,130 @@
+"""``fuse_create_assemble_to_slice`` reads each statement's reads once and reuses what one of its
+analyses already knows: ``live_uses``' table of each statement's own reads (``own_uses``) serves
+the block prefix (``_Prefix``) and a block's access index (``_BlockAccesses``); the function's
+accesses are the sums of its top block's index; the placements ``dead_assembles`` makes are the
+rewrite's. Each table is checked here against the walk it replaces, on every bench shape (loops,
+carries, ifs, ``with`` blocks, assembles) and every example program."""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import EXAMPLES
+from nanopass.api import run_pipeline
+from nanopass.loader import load_programs
+from nanopass.passes import fuse_create_assemble_to_slice as fuse
+from nanopass.passes.assembled_rows import Placement, dead_assembles, own_live_uses
+from nanopass.passes.kernels import kernel_table
+from nanopass.passes.util import BODY_FIELDS, iter_stmts
+from nanopass.rewrite import PassContext
+from nanopass.tools.bench import SHAPES, source_of
+
+BEFORE = "place_returned_creates_in_output_params"  # (the pass's input is this one's output)
+
+# dead pure lets (a view, a scalar, an element read nothing observes): their own reads are not
+# ``own_live_uses``' (empty) but are ``_accesses``'
+DEAD_VALUES = """
+import nanopass.dsl as pl
+
+
+@pl.program
+class Dead:
+    @pl.function(type=pl.FunctionType.AIV)
+    def step(self, src: pl.Tensor[[16, 16], pl.FP32], dst: pl.Out[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
+        return dst
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def orch(self, x: pl.Tensor[[16, 16], pl.FP32], big: pl.InOut[pl.Tensor[[32, 16], pl.FP32]], n: pl.Scalar[pl.INT64]) -> pl.Tensor[[32, 16], pl.FP32]:
+        t = pl.create_tensor([16, 16], dtype=pl.FP32)
+        t = self.step(x, t)
+        top = pl.tensor.slice(t, [8, 16], [0, 0])
+        k = n + 1
+        e: pl.Scalar[pl.FP32] = pl.tensor.read(x, [0, k])
+        big = pl.assemble(big, t, [16, 0])
+        return big
+"""
+
+
+def inputs(tmp_path) -> list:
+    paths = sorted(EXAMPLES.glob("*.py"))
+    dead = tmp_path / "dead_values.py"
+    dead.write_text(DEAD_VALUES)
+    paths.append(dead)
+    for shape in SHAPES:
+        path = tmp_path / f"{shape}.py"
+        path.write_text(source_of(shape, 12))
+        paths.append(path)
+    out = []
+    for path in paths:
+        for program in load_programs(str(path)):
+            try:
+                out.append(run_pipeline(program, stop_after=BEFORE)[-1].tree)
+            except Exception:  # noqa: BLE001 - a program the compiler refuses earlier has no input here
+                continue
+    return out
+
+
+def analysed(program):
+    pass_ = fuse.FuseCreateAssembleToSlice(PassContext())
+    pass_.kernels = kernel_table(program)
+    pass_.analyse(program.orch)
+    return pass_
+
+
+def blocks(body) -> list:
+    out, pending = [], [body]
+    while pending:
+        block = pending.pop()
+        out.append(block)
+        for stmt in block:
+            pending += [getattr(stmt, f) for f in BODY_FIELDS.get(stmt._production, ())]
+    return out
+
+
+@pytest.fixture(scope="module")
+def programs(tmp_path_factory):
+    found = inputs(tmp_path_factory.mktemp("fuse_tables"))
+    assert len(found) > len(SHAPES)
+    return found
+
+
+def test_the_own_reads_table_is_own_live_uses_of_each_statement_without_bodies(programs):
+    for program in programs:
+        pass_ = analysed(program)
+        stmts = [s for s in iter_stmts(program.orch.body) if s._production not in BODY_FIELDS]
+        entered = [s for s in stmts if id(s) in pass_.own_uses]
+        assert len(entered) >= len([s for s in stmts if s._production != "Yield"])
+        for stmt in entered:
+            assert pass_.own_uses[id(stmt)] == own_live_uses(stmt, pass_.live), stmt
+
+
+def test_a_block_index_from_the_own_reads_table_is_the_one_walked_again(programs):
+    walked_yields = dead_lets = 0
+    for program in programs:
+        pass_ = analysed(program)
+        for block in blocks(program.orch.body):
+            from_table, walked = fuse._BlockAccesses(block, pass_.own_uses), fuse._BlockAccesses(block, {})
+            assert (from_table.positions, from_table.sums, from_table.made) == (walked.positions, walked.sums, walked.made)
+            walked_yields += sum(s._production == "Yield" and bool(s.values) for s in block)
+            dead_lets += sum(id(s) in pass_.own_uses and not pass_.own_uses[id(s)] and bool(fuse._accesses([s]))
+                             for s in block)
+        assert pass_.function_accesses() == fuse._accesses(program.orch.body)
+    assert walked_yields > 0 and dead_lets > 0  # (blocks ending in a Yield, dead lets that read names)
+
+
+def test_the_placements_dead_assembles_makes_are_the_rewrites(programs):
+    checked = 0
+    for program in programs:
+        pass_ = analysed(program)
+        fills: dict = {}
+        dead_assembles(program.orch.body, pass_.kernels, pass_.roots, pass_.places, pass_.live, fills)
+        creates = {s.var.name: s.value for s in iter_stmts(program.orch.body)
+                   if s._production == "Let" and s.value._production == "CreateTensor"}
+        for stmt in iter_stmts(program.orch.body):
+            if id(stmt) not in fills:
+                continue
+            value = stmt.value
+            create = creates[pass_.roots.get(value.source.name, value.source.name)]
+            assert fills[id(stmt)] == Placement.of(pass_.places.get(value.target.name), create.shape, value.offset)
+            checked += 1
+    assert checked > 0
