@@ -75,7 +75,7 @@ class Reason(str):
     def __new__(cls, kind: str, text: str, lines=(), bufs=(), names=()) -> "Reason":
         reason = super().__new__(cls, text)
         reason.kind = kind
-        reason.lines = frozenset(lines)
+        reason.lines = frozenset(line for line in lines if line)   # (0: a statement not rendered)
         reason.bufs = frozenset(bufs)
         reason.names = frozenset(names)
         return reason
