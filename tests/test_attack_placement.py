@@ -80,9 +80,14 @@ def test_a_write_of_the_source_the_target_never_shows_is_placeable():
     assert unorderable(*into_a_dead_tensor) == []
 
 
-def _refusing(monkeypatch, message: str = "'t' is used after it was assembled into 'b'"):
-    refused = record.Compiled(error_kind="user", error=f"prog.py:20:9: error: {message}")
-    monkeypatch.setattr(record, "compile_dsl", lambda path, **options: refused)
+def _refusing(monkeypatch, message: str = "'t' is used after it was assembled into 'b'", nth: int = 0):
+    """The compiler made to refuse with `message`, located (as the compiler locates a refusal of
+    an assemble) at the `nth` `pl.assemble` of the source it is given."""
+    def compile_dsl(path, **options):
+        lines = [i for i, text in enumerate(path.read_text().splitlines(), 1) if "pl.assemble(" in text]
+        return record.Compiled(error_kind="user", error=f"prog.py:{lines[nth]}:9: error: {message}")
+
+    monkeypatch.setattr(record, "compile_dsl", compile_dsl)
 
 
 def test_a_refusal_counts_as_a_failure_only_when_a_correct_compilation_exists(monkeypatch):
@@ -180,3 +185,68 @@ def test_an_access_to_a_source_already_placed_in_the_rows_touches_them():
     other_rows = (P.Assemble("b", "t", 4), P.HostRead("v", "b", (5, 1), 0), *made_s,
                   P.Call("cb", ("t", "s"), ("s",)), P.Assemble("b", "s", 0))
     assert unorderable(*other_rows) == []
+
+
+# Two created sources: t assembled into two used regions (no correct compilation), s into rows
+# 4..7 of b, which is placeable. Only a refusal of t's assembles is right.
+MADE_S = (P.Create("s", "B"), P.Call("wb", ("x", "s"), ("s",)))
+TWO_SOURCES = P.Program(KERNELS, MADE + MADE_S + (P.Assemble("b", "s", 4), P.Assemble("b", "t", 0),
+                                                  P.Assemble("a", "t", 0)))
+
+
+def test_the_reasons_name_the_assembles_and_tensors_they_are_about():
+    rendered = P.render(TWO_SOURCES)
+    lines = [i for i, text in enumerate(rendered.source.splitlines(), 1) if "pl.assemble(" in text]
+    reasons = semantics.run(TWO_SOURCES, rendered.lines, 1, 0).unorderable
+    assert len(reasons) == 1 and "two regions" in reasons[0]
+    assert reasons[0].lines == set(lines[1:]) and {"t", "a", "b"} <= reasons[0].names
+    assert "s" not in reasons[0].names
+
+
+def test_a_refusal_is_right_only_when_it_names_the_tensor_and_the_assemble_found(monkeypatch):
+    """The same kind of refusal (an assemble the runtime cannot copy) is right for t at one of
+    t's assembles, and wrong for s (placeable), at s's assemble or at t's."""
+    for message, nth in (("'t' is used after it was assembled into 'b'", 1),
+                         ("pl.assemble cannot make 't' a view of 'a' (the runtime cannot copy): ...", 2)):
+        _refusing(monkeypatch, message, nth)
+        rep = runner.check(TWO_SOURCES, settings=((1, 0),))
+        assert rep.refusal_check() == "name" and rep.classes() == set(), message
+    for message, nth in (("'s' is used after it was assembled into 'b'", 0),      # another tensor
+                         ("'s' is used after it was assembled into 'b'", 1),      # at t's assemble
+                         ("'t' is used after it was assembled into 'b'", 0)):     # t, at s's assemble
+        _refusing(monkeypatch, message, nth)
+        rep = runner.check(TWO_SOURCES, settings=((1, 0),))
+        assert rep.unorderable_kinds == {semantics.PLACEMENT}
+        assert rep.refusal_check() is None and rep.classes() == {"refusal"}, (message, nth)
+
+
+def test_a_refusal_that_names_no_tensor_is_matched_by_its_kind_only():
+    """A located error quoting no name (or one with no location) cannot be tied to an access:
+    its kind is matched, and the check says so."""
+    reason = semantics.Reason(semantics.PLACEMENT, "two regions", {22, 23}, {"c1"}, {"t", "b"})
+    rep = runner.Report("", refusal="prog.py:22:9: error: pl.assemble cannot place this source", reasons=[reason])
+    assert rep.refusal_check() == "kind" and rep.classes() == set()
+    unlocated = runner.Report("", refusal="error: 't' is used after it was assembled into 'b'", reasons=[reason])
+    assert unlocated.refusal_check() == "kind"
+    named = runner.Report("", refusal="prog.py:22:9: error: 't' is used after it was assembled into 'b'",
+                          reasons=[reason])
+    assert named.refusal_check() == "name"
+    # another kind of message is wrong, named or not
+    race = runner.Report("", refusal="prog.py:22:9: error: the host write of 'b' races a task", reasons=[reason])
+    assert race.refusal_check() is None and race.classes() == {"refusal"}
+
+
+def test_the_compiler_refuses_the_tensor_the_tester_found():
+    rep = runner.check(TWO_SOURCES, settings=((1, 0),))
+    assert rep.refusal and rep.refusal_check() == "name", runner.describe(rep)
+
+
+def test_the_recorded_right_refusals_are_tied_by_name():
+    """tools/attack/found 09 and 10, refused rightly (test_attack.test_found_programs checks that
+    every recorded case still has no failure): each refusal names the tensors and the assemble
+    the tester found."""
+    from nanopass.tools.attack import found
+
+    for name in ("09-assemble-drops-the-source-init-value", "10-read-before-assemble-sees-assembled-rows"):
+        rep = runner.check(found.FOUND[name][2])
+        assert rep.refusal and rep.refusal_check() == "name" and rep.classes() == set(), name

@@ -69,7 +69,7 @@ def work(name: str, prog: P.Program, host_region: str) -> dict:
     return {
         "name": name, "prog": prog, "source": rep.source, "classes": sorted(rep.classes()),
         "failures": [(s, f.cls, f.detail) for s, f in rep.failures], "refusal": rep.refusal,
-        "invalid": rep.invalid, "right refusal": rep.right_refusal(),
+        "invalid": rep.invalid, "right refusal": rep.refusal_check(),
         "runs": rep.runs, "tasks": rep.tasks, "seconds": time.monotonic() - t,
         "text": runner.describe(rep),
     }
@@ -124,6 +124,7 @@ class Tally:
                 c["warnings of freed buffers"] += 1
         if r["right refusal"]:
             c["refusals of programs with no correct compilation"] += 1
+            c["right refusals tied by name" if r["right refusal"] == "name" else "right refusals tied by kind only"] += 1
         elif r["refusal"]:
             c["refusals"] += 1
             msg = re.sub(r"^prog\.py:\d+:\d+: error: ", "", r["refusal"].splitlines()[0])
@@ -292,7 +293,8 @@ def main(argv=None) -> int:
     print(f"{summary['mode']}: {fig.get('programs', 0)}{done} programs, {fig.get('tasks', 0)} tasks, "
           f"{fig.get('runs', 0)} runs in {elapsed:.0f} s")
     for key in ("hazards", "value mismatches", "g++ rejections", "crashes", "refusals",
-                "refusals of programs with no correct compilation", "runtime errors",
+                "refusals of programs with no correct compilation", "right refusals tied by name",
+                "right refusals tied by kind only", "runtime errors",
                 "trace mismatches", "warnings of freed buffers", "tester-invalid", "failing programs"):
         print(f"  {key}: {fig.get(key, 0)}")
     print("  programs per failure class:")

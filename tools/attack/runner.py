@@ -18,7 +18,9 @@ SETTINGS = tuple((n, c) for n in (0, 1, 2) for c in (0, 1))
 # (semantics.Reason.kind), matched against the error's first line: for an assemble's placement,
 # a refusal of the assemble ("pl.assemble cannot make 't' a view ...", "'t' is used after it was
 # assembled into 'b'", "pl.assemble needs a source made by pl.create_tensor ..."). A refusal for
-# any other reason (a race, a TaskId, a loop's allocation) is a failure even then.
+# any other reason (a race, a TaskId, a loop's allocation) is a failure even then. Each of these
+# messages is located at the assemble it refuses and quotes its source and target by name (and
+# nothing else), so a refusal is matched by name too (Report.refusal_check).
 RIGHT_REFUSALS = {semantics.PLACEMENT: re.compile(r"\bpl\.assemble\b|\bassembled into\b")}
 SURFACE_SETTINGS = tuple((n, c) for n in (0, 1, 2, 3) for c in (0, 1))   # trip counts 0-3
 
@@ -33,14 +35,33 @@ class Report:
     invalid: Optional[str] = None                    # the tester's own semantics could not run it
     unorderable: list = field(default_factory=list)  # why no compilation is correct (semantics.py)
     unorderable_kinds: set = field(default_factory=set)   # their kinds (semantics.Reason.kind)
+    reasons: list = field(default_factory=list)     # `unorderable` as semantics.Reason (lines, names)
+
+    def refusal_check(self) -> Optional[str]:
+        """How the refusal was found right, or None (no refusal, or a wrong one). "name": the
+        program has no correct compilation for a reason the error names by its kind
+        (RIGHT_REFUSALS), located at one of the reason's assembles (its line) and quoting only
+        names of the tensors those assemble (Reason.names), at least one. "kind": a reason of that
+        kind the error cannot be tied to (the error has no location or quotes no name, or the
+        tester knows no line or name of the reason), so only the kind is matched."""
+        if self.refusal is None:
+            return None
+        first = self.refusal.splitlines()[0]
+        located = re.match(r"^\S+:(\d+):\d+: error: ", first)
+        message = first[located.end():] if located else first
+        quoted = set(re.findall(r"'([^']*)'", message))
+        of_kind = [why for why in self.reasons if RIGHT_REFUSALS[why.kind].search(message)]
+        if not located or not quoted:
+            return "kind" if of_kind else None
+        line = int(located.group(1))
+        if any(line in why.lines and quoted <= why.names for why in of_kind):
+            return "name"
+        return "kind" if any(not why.lines or not why.names for why in of_kind) else None
 
     def right_refusal(self) -> bool:
-        """Is the refusal right: the program has no correct compilation, and the error names a
-        reason of the kind the tester found (RIGHT_REFUSALS)?"""
-        if self.refusal is None:
-            return False
-        message = re.sub(r"^\S+:\d+:\d+: error: ", "", self.refusal.splitlines()[0] if self.refusal else "")
-        return any(RIGHT_REFUSALS[kind].search(message) for kind in self.unorderable_kinds)
+        """Is the refusal right: the program has no correct compilation, and the error names the
+        reason the tester found (refusal_check)?"""
+        return self.refusal_check() is not None
 
     def classes(self) -> set:
         """The failure classes; refusing a program that has no correct compilation, for that
@@ -63,6 +84,7 @@ def check(prog: P.Program, settings=None, host_region: str = "element",
             seqs[(n, c)] = semantics.run(prog, rendered.lines, n, c)
             rep.unorderable += [f"n={n} c={c}: {why}" for why in seqs[(n, c)].unorderable]
             rep.unorderable_kinds |= {why.kind for why in seqs[(n, c)].unorderable}
+            rep.reasons += seqs[(n, c)].unorderable
         except (KeyError, AttributeError, TypeError, IndexError, ValueError) as e:
             rep.invalid = f"the tester's semantics failed at n={n} c={c}: {type(e).__name__}: {e}"
             return rep

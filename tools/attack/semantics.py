@@ -60,18 +60,28 @@ PLACEMENT = "assemble placement"    # the kind of every rule above: an assemble 
 
 
 class Reason(str):
-    """Why a program has no correct compilation (the text), and the kind of that reason, which a
-    compiler's refusal must name to be the right answer (runner.RIGHT_REFUSALS)."""
+    """Why a program has no correct compilation (the text), the kind of that reason, and what it
+    is about: the lines of the assembles involved (`lines`) and the names the program gives the
+    tensors they assemble (`names`: every name bound to a source's or a target's buffer while the
+    program ran; `run` fills them in from `bufs`). A compiler's refusal must name a reason of that
+    kind, located at one of its lines and quoting only its names, to be the right answer
+    (runner.Report.right_refusal)."""
 
     kind: str
+    lines: frozenset
+    bufs: frozenset
+    names: frozenset
 
-    def __new__(cls, kind: str, text: str) -> "Reason":
+    def __new__(cls, kind: str, text: str, lines=(), bufs=(), names=()) -> "Reason":
         reason = super().__new__(cls, text)
         reason.kind = kind
+        reason.lines = frozenset(line for line in lines if line)   # (0: a statement not rendered)
+        reason.bufs = frozenset(bufs)
+        reason.names = frozenset(names)
         return reason
 
     def __reduce__(self):
-        return Reason, (self.kind, str(self))
+        return Reason, (self.kind, str(self), self.lines, self.bufs, self.names)
 
 
 def f32_bits(v: float) -> int:
@@ -166,6 +176,7 @@ class _Runner:
         self.placement = _Placement()       # the memory an assemble's placement would share
         self.unorderable: list = []
         self.values: dict = {}              # (buf, flat) -> the value of its last host write
+        self.names: dict = {}               # buf -> every name bound to a view of it so far
         for name, shape, _ in P.TENSOR_PARAMS:
             self._param(name, P.SHAPES[shape])
         self._param("sink", (P.SINK_SIZE,))
@@ -204,6 +215,7 @@ class _Runner:
     def run(self, body):
         for s in body:
             self.stmt(s)
+            self.name_buffers()
 
     def cond(self, c) -> bool:
         lhs, op, rhs = c
@@ -329,6 +341,7 @@ class _Runner:
     def assemble_visible(self, s, src: View, region: View) -> None:
         """Would placing `src` in `region` from its creation on change what some access sees?"""
         line = self.line(s)
+        about = {"lines": (line,), "bufs": (src.buf, region.buf)}
         rows = set(region.elems())
         since = self.made_at.get(src.buf, 0)
         placed = self.placement.sharing(region.buf, rows)
@@ -336,14 +349,21 @@ class _Runner:
             if any(a.buf == region.buf and rows & set(a.elems)
                    or a.buf != src.buf and any((a.buf, x) in placed for x in a.elems) for a in e.accesses):
                 self.unorderable.append(Reason(PLACEMENT, f"{e.describe()} touches the rows the assemble "
-                                               f"(line {line}) fills, after its source was created"))
+                                               f"(line {line}) fills, after its source was created", **about))
             for a in e.accesses:
                 if a.buf == src.buf and a.read and any(st[0] == "fill" for st in e.reads.get(a.pos, ())):
                     self.unorderable.append(Reason(PLACEMENT, f"{e.describe()} reads the fill of the source of "
-                                                   f"the assemble (line {line})"))
+                                                   f"the assemble (line {line})", **about))
         if any(self.mem.get((src.buf, e), UNDEF)[0] == "fill" for e in src.elems()):
-            self.unorderable.append(Reason(PLACEMENT, f"the assemble (line {line}) copies its source's fill"))
+            self.unorderable.append(Reason(PLACEMENT, f"the assemble (line {line}) copies its source's fill",
+                                           **about))
         self.placement.assemble(src, region, line, self.mem, self.unorderable)
+
+    def name_buffers(self) -> None:
+        """Note the names the environment binds to each buffer now (Reason.names)."""
+        for name, v in self.env.items():
+            if isinstance(v, View):
+                self.names.setdefault(v.buf, set()).add(name)
 
 
 class _Placement:
@@ -360,6 +380,7 @@ class _Placement:
         self.copied: dict = {}      # (buf, flat) -> (source buf, region, line) of the assemble it holds
         self.used: dict = {}        # source buf -> {region: line} whose assembled values were used
         self.named: set = set()     # the readers already listed as unorderable (one reason each)
+        self.assembles: dict = {}   # class representative -> {(line, source buf, target buf)} placed in it
 
     def find(self, x):
         while self.parent.get(x, x) != x:
@@ -375,12 +396,19 @@ class _Placement:
         classes = {self.find((buf, r)) for r in rows if (buf, r) in self.parent}
         return {x for x in self.parent if x[0] != buf and self.find(x) in classes} if classes else set()
 
-    def read(self, x, mem, what: str, unorderable: list) -> None:
+    def about(self, x, also=()) -> dict:
+        """The lines and buffers of the assembles that made x's memory (and `also`'s): Reason's."""
+        records = self.assembles.get(self.find(x), set()) | set(also)
+        return {"lines": {line for line, _, _ in records},
+                "bufs": {buf for _, src, tgt in records for buf in (src, tgt)}}
+
+    def read(self, x, mem, what: str, unorderable: list, also=()) -> None:
         want = mem.get(x, UNDEF)
         if x in self.parent and want is not UNDEF and self.placed(x, mem) != want and what not in self.named:
             self.named.add(what)
             unorderable.append(Reason(PLACEMENT, f"{what} reads {x[0]}[{x[1]}], which the placement of an "
-                                      "assemble's source shares with memory written since the assemble"))
+                                      "assemble's source shares with memory written since the assemble",
+                                      **self.about(x, also)))
         if x in self.copied:
             src, region, line = self.copied[x]
             self.used.setdefault(src, {})[region] = line
@@ -420,12 +448,13 @@ class _Placement:
                     if x in self.parent and any(y != x and j != k for y, j in read.get(self.find(x), ())):
                         unorderable.append(Reason(PLACEMENT, f"{ev.describe()} reads and writes {x[0]}[{x[1]}] "
                                                   "through two arguments once an assemble's source is placed "
-                                                  "in its target's rows"))
+                                                  "in its target's rows", **self.about(x)))
                         return
 
     def assemble(self, src, region, line: int, mem, unorderable: list) -> None:
+        record = (line, src.buf, region.buf)
         for e in src.elems():
-            self.read((src.buf, e), mem, f"the assemble (line {line})", unorderable)
+            self.read((src.buf, e), mem, f"the assemble (line {line})", unorderable, (record,))
         cells = tuple(region.elems())
         key = (region.buf, cells)
         pairs = [((src.buf, s), (region.buf, r)) for s, r in zip(src.elems(), cells)]
@@ -439,10 +468,14 @@ class _Placement:
                 rs, rr = self.find(s), self.find(r)
                 if rs != rr:
                     self.parent[rr] = rs
+                    self.assembles.setdefault(rs, set()).update(self.assembles.pop(rr, ()))
                 self.value[rs] = v
+                self.assembles.setdefault(rs, set()).add(record)
         else:                       # a parameter, or placed elsewhere already: a copy into these rows
             for s, r in pairs:
                 self.write(r, self.placed(s, mem))
+                if r in self.parent:
+                    self.assembles.setdefault(self.find(r), set()).add(record)
         for _, r in pairs:
             self.copied[r] = (src.buf, key, line)
 
@@ -452,12 +485,13 @@ class _Placement:
             self.read(x, mem, "the end of the program", unorderable)
         for src, regions in sorted(self.used.items()):
             lines = ", ".join(str(line) for line in sorted(set(regions.values())))
+            about = {"lines": regions.values(), "bufs": {src} | {buf for buf, _ in regions}}
             if src.startswith("ext:"):
                 unorderable.append(Reason(PLACEMENT, f"the source of the assemble of line(s) {lines} is the parameter {src[4:]}, "
-                                   "whose assembled rows are used (a parameter cannot be placed in them)"))
+                                   "whose assembled rows are used (a parameter cannot be placed in them)", **about))
             elif len(regions) > 1:
                 unorderable.append(Reason(PLACEMENT, f"the source of the assembles of line(s) {lines} is used in two regions "
-                                   "(it can be placed in one only)"))
+                                   "(it can be placed in one only)", **about))
 
 
 def run(prog: P.Program, lines: dict, n: int, c: int) -> SeqResult:
@@ -466,5 +500,8 @@ def run(prog: P.Program, lines: dict, n: int, c: int) -> SeqResult:
     if prog.return_call is not None:
         r.stmt(prog.return_call)
     r.placement.finish(r.mem, r.unorderable)
+    r.unorderable = [Reason(why.kind, why, why.lines, why.bufs,
+                            {name for buf in why.bufs for name in r.names.get(buf, ())})
+                     for why in r.unorderable]
     return SeqResult(r.events, r.mem, r.manual_dep_bufs, r.buffers, r.unorderable,
                      tuple(P.tensor_slot_names(prog.surface, prog.extra)))
