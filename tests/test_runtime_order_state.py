@@ -95,6 +95,7 @@ from nanopass.api import run_pipeline  # noqa: E402
 from nanopass.passes import runtime_order  # noqa: E402
 from nanopass.tools.attack import generate as attack_generate  # noqa: E402
 from nanopass.tools.attack import program as attack_program  # noqa: E402
+from nanopass.tools.bench import source_of  # noqa: E402
 
 GOLDEN = Path(__file__).parent / "golden"
 
@@ -170,3 +171,32 @@ def test_the_walk_forgets_what_nothing_reads_further_on(tmp_path):
             run_pipeline(load_program(path))
         sizes[forgetting] = sum(seen)
     assert 0 < sizes[True] < 0.5 * sizes[False], sizes  # (2,162 against 6,207 names when written)
+
+
+def largest_state(tmp_path, size: int) -> int:
+    """The most names the state held when a task ran, in a compile of the nested shape of
+    ``size`` calls after a manual scope (which makes the lean passes ask ``runtime_order``)."""
+    source = source_of("nested", size)
+    marker = "        for a0 in pl.range(2):"
+    source = source.replace(marker, "        with pl.manual_scope():\n            y = self.acc(x, 0, y)\n" + marker, 1)
+    (path := tmp_path / f"nested_after_manual_{size}.py").write_text(source)
+    seen = []
+    original = State.ran
+
+    def counted(state, task):
+        seen.append(len(state.facts) + len(state.alias))
+        return original(state, task)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(State, "ran", counted)
+        run_pipeline(load_program(path))
+    assert len(seen) > size, len(seen)  # (the walk ran: the analysis did not give up)
+    return max(seen)
+
+
+def test_a_loop_forgets_the_names_its_body_yields(tmp_path):
+    """Each block of the nested shape yields an inner loop's result, read by the body's last
+    statement only: the walk forgets it after the loop, so the state holds as many names with
+    64 blocks as with 8 (it held one more per block before: every copy, meet and state key of
+    a loop cost every block so far, quadratic in the blocks)."""
+    assert largest_state(tmp_path, 256) == largest_state(tmp_path, 32)
