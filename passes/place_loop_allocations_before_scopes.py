@@ -101,10 +101,21 @@ class PlaceLoopAllocationsBeforeScopes(escaping.PlaceScopeEscapingOutputs):
         return super().run(program)
 
     def applies(self, func) -> bool:
-        return any(self.may_allocate(stmt) or _is_create(stmt)
-                   for scope in iter_stmts(func.body) if scope._production == "Scope"
-                   for loop in iter_stmts(scope.body) if loop._production in LOOPS
-                   for stmt in iter_stmts(loop.body))
+        """Whether an allocation is made in a loop inside a user scope (a cheap early exit): one
+        walk of the body, each statement met once, whatever the scopes and loops around it."""
+        # (the bodies still to walk, each with whether a scope, and a loop inside one, is around it)
+        stack: list = [(func.body, False, False)]
+        while stack:
+            stmts, scoped, looped = stack.pop()
+            for stmt in stmts:
+                kind = stmt._production
+                if looped and (_is_create(stmt) or self.may_allocate(stmt)):
+                    return True
+                fields = BODY_FIELDS.get(kind)
+                if fields:
+                    inner_scoped, inner_looped = scoped or kind == "Scope", looped or (scoped and kind in LOOPS)
+                    stack += [(getattr(stmt, f), inner_scoped, inner_looped) for f in fields]
+        return False
 
     def place_scope(self, scope, after: tuple) -> list:
         if not hasattr(self, "marker"):
