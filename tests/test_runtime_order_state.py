@@ -151,25 +151,29 @@ def test_forgetting_dead_names_changes_no_analysis_of_a_random_program(tmp_path_
     assert analyses(path, True) == analyses(path, False)
 
 
+def names_held_at_runs(path: Path, forgetting: bool = True) -> list[int]:
+    """The names the state held (facts and aliases) each time a task ran, in a compile of
+    ``path``; the walk forgets dead names or not."""
+    seen = []
+    original = State.ran
+
+    def counted(state, task):
+        seen.append(len(state.facts) + len(state.alias))
+        return original(state, task)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(State, "ran", counted)
+        if not forgetting:
+            patch.setattr(runtime_order, "dead_after", lambda body: {})
+        run_pipeline(load_program(path))
+    return seen
+
+
 def test_the_walk_forgets_what_nothing_reads_further_on(tmp_path):
     """On a generated program the tables a new run rewrites hold fewer names with forgetting."""
     path = tmp_path / "generated.py"
     path.write_text(attack_programs()[11])
-    sizes = {}
-    for forgetting in (True, False):
-        seen = []
-        original = State.ran
-
-        def counted(state, task):
-            seen.append(len(state.facts) + len(state.alias))
-            return original(state, task)
-
-        with pytest.MonkeyPatch.context() as patch:
-            patch.setattr(State, "ran", counted)
-            if not forgetting:
-                patch.setattr(runtime_order, "dead_after", lambda body: {})
-            run_pipeline(load_program(path))
-        sizes[forgetting] = sum(seen)
+    sizes = {forgetting: sum(names_held_at_runs(path, forgetting)) for forgetting in (True, False)}
     assert 0 < sizes[True] < 0.5 * sizes[False], sizes  # (2,162 against 6,207 names when written)
 
 
@@ -180,16 +184,7 @@ def largest_state(tmp_path, size: int) -> int:
     marker = "        for a0 in pl.range(2):"
     source = source.replace(marker, "        with pl.manual_scope():\n            y = self.acc(x, 0, y)\n" + marker, 1)
     (path := tmp_path / f"nested_after_manual_{size}.py").write_text(source)
-    seen = []
-    original = State.ran
-
-    def counted(state, task):
-        seen.append(len(state.facts) + len(state.alias))
-        return original(state, task)
-
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(State, "ran", counted)
-        run_pipeline(load_program(path))
+    seen = names_held_at_runs(path)
     assert len(seen) > size, len(seen)  # (the walk ran: the analysis did not give up)
     return max(seen)
 
