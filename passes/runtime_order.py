@@ -631,6 +631,7 @@ class _Walker:
         # before its walk, the budget the walk spent, its exits)]: ``exits``
         self.walked: dict[tuple, list] = {}
         self.plans: dict[int, tuple] = {}  # id(task statement) -> its ``plan``
+        self.varying: dict[int, bool] = {}  # id(loop) -> ``varies``
 
     def run(self, body, state: State) -> State:
         for k, stmt in enumerate(body):
@@ -928,7 +929,7 @@ class _Walker:
         room = UNROLL // self.unrolled
         if loop._production == "For":
             trips = static_trip_count(loop)
-            if trips == 1 or (trips and trips <= room and (_branches_on(loop) or _moves_carries(loop) or _sets_slots(loop))):
+            if trips == 1 or (trips and trips <= room and self.varies(loop)):
                 return [{loop.var.name: loop.start.value + k * loop.step.value} for k in range(trips)]
             return None
         yld = last_yield(loop.body)
@@ -951,6 +952,16 @@ class _Walker:
             if yld is None:
                 return None
             carried = {it.var.name: _evaluate(v, values) for it, v in zip(loop.iters, yld.values)}
+
+    def varies(self, loop) -> bool:
+        """Whether what the walk follows differs by iteration of ``loop``: an ``if`` on its
+        variable, carries swapped or rotated, a slot set at its variable (a fact of the loop
+        alone, found once: the walk asks it each time it walks the loop)."""
+        key = id(loop)
+        found = self.varying.get(key)
+        if found is None:
+            found = self.varying[key] = _branches_on(loop) or _moves_carries(loop) or _sets_slots(loop)
+        return found
 
     def enter(self, loop, state: State, end: State | None) -> State:
         """The state at the loop's header reached from ``state`` (before the loop, or the end of

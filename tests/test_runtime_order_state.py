@@ -195,3 +195,19 @@ def test_a_loop_forgets_the_names_its_body_yields(tmp_path):
     64 blocks as with 8 (it held one more per block before: every copy, meet and state key of
     a loop cost every block so far, quadratic in the blocks)."""
     assert largest_state(tmp_path, 256) == largest_state(tmp_path, 32)
+
+
+def test_whether_a_loops_iterations_differ_is_found_once_per_loop(tmp_path, monkeypatch):
+    """The nested shape's loops of constant bounds (a, c, d of each block) are walked several
+    times each (fixpoints of the loops around them); whether their iterations differ is a fact of
+    the loop alone, asked of each once."""
+    source = source_of("nested", 32)
+    marker = "        for a0 in pl.range(2):"
+    source = source.replace(marker, "        with pl.manual_scope():\n            y = self.acc(x, 0, y)\n" + marker, 1)
+    (path := tmp_path / "nested_after_manual.py").write_text(source)
+    asked, walkers = [], []
+    original, make = runtime_order._branches_on, runtime_order._Walker.__init__
+    monkeypatch.setattr(runtime_order, "_branches_on", lambda loop: (asked.append(loop), original(loop))[1])
+    monkeypatch.setattr(runtime_order._Walker, "__init__", lambda self, *a, **k: (walkers.append(self), make(self, *a, **k))[1])
+    names_held_at_runs(path)
+    assert walkers and len(asked) == len(walkers) * 8 * 3  # (8 blocks: 72 asks in 3 walks, 312 before)
