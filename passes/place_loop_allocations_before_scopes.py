@@ -101,20 +101,27 @@ class PlaceLoopAllocationsBeforeScopes(escaping.PlaceScopeEscapingOutputs):
         return super().run(program)
 
     def applies(self, func) -> bool:
-        """Whether an allocation is made in a loop inside a user scope (a cheap early exit): one
-        walk of the body, each statement met once, whatever the scopes and loops around it."""
-        # (the bodies still to walk, each with whether a scope, and a loop inside one, is around it)
-        stack: list = [(func.body, False, False)]
-        while stack:
-            stmts, scoped, looped = stack.pop()
-            for stmt in stmts:
-                kind = stmt._production
-                if looped and (_is_create(stmt) or self.may_allocate(stmt)):
-                    return True
-                fields = BODY_FIELDS.get(kind)
-                if fields:
-                    inner_scoped, inner_looped = scoped or kind == "Scope", looped or (scoped and kind in LOOPS)
-                    stack += [(getattr(stmt, f), inner_scoped, inner_looped) for f in fields]
+        """Whether an allocation is made in a loop inside a user scope (a cheap early exit): the
+        statements of each outermost scope walked once, with whether a loop is around them (not
+        each loop inside each scope again)."""
+        seen: set[int] = set()  # the scopes inside a scope walked already
+        for scope in iter_stmts(func.body):
+            if scope._production != "Scope" or id(scope) in seen:
+                continue
+            # (the bodies still to walk, each with whether a loop inside the scope is around it)
+            stack: list = [(scope.body, False)]
+            while stack:
+                stmts, looped = stack.pop()
+                for stmt in stmts:
+                    kind = stmt._production
+                    if looped and (_is_create(stmt) or self.may_allocate(stmt)):
+                        return True
+                    fields = BODY_FIELDS.get(kind)
+                    if fields:
+                        if kind == "Scope":
+                            seen.add(id(stmt))
+                        inner = looped or kind in LOOPS
+                        stack += [(getattr(stmt, f), inner) for f in fields]
         return False
 
     def place_scope(self, scope, after: tuple) -> list:
