@@ -1154,20 +1154,21 @@ def task_accesses(
 def carried_allocations(func, kernels: dict[str, Any]) -> frozenset:
     """The allocations (``passes/allocations.py``) made in a loop that its carry may hold: each
     run of their create or task makes a new buffer while the carry may still hold an earlier
-    run's. A function that makes no allocation has none (its allocations are not followed)."""
-    if not makes_allocations(func, kernels):
+    run's. A function with no loop carry, or that makes no allocation, has none (the allocations
+    its names hold are not followed)."""
+    carrying = [s for s in iter_stmts(func.body) if (s._production == "For" or s._production == "While") and s.iters]
+    if not carrying or not makes_allocations(func, kernels):
         return NONE
     held = held_allocations(func, kernels)
     out: set[str] = set()
-    for stmt in iter_stmts(func.body):
-        if stmt._production in ("For", "While") and stmt.iters:
-            inside = None  # (made when a carry holds an allocation)
-            for it in stmt.iters:
-                holds = held.get(it.var.name)
-                if holds:
-                    if inside is None:
-                        inside = made_in(stmt.body)
-                    out |= holds & inside
+    for stmt in carrying:
+        inside = None  # (made when a carry holds an allocation)
+        for it in stmt.iters:
+            holds = held.get(it.var.name)
+            if holds:
+                if inside is None:
+                    inside = made_in(stmt.body)
+                out |= holds & inside
     return frozenset(out)
 
 

@@ -101,10 +101,28 @@ class PlaceLoopAllocationsBeforeScopes(escaping.PlaceScopeEscapingOutputs):
         return super().run(program)
 
     def applies(self, func) -> bool:
-        return any(self.may_allocate(stmt) or _is_create(stmt)
-                   for scope in iter_stmts(func.body) if scope._production == "Scope"
-                   for loop in iter_stmts(scope.body) if loop._production in LOOPS
-                   for stmt in iter_stmts(loop.body))
+        """Whether an allocation is made in a loop inside a user scope (a cheap early exit): the
+        statements of each outermost scope walked once, with whether a loop is around them (not
+        each loop inside each scope again)."""
+        seen: set[int] = set()  # the scopes inside a scope walked already
+        for scope in iter_stmts(func.body):
+            if scope._production != "Scope" or id(scope) in seen:
+                continue
+            # (the bodies still to walk, each with whether a loop inside the scope is around it)
+            stack: list = [(scope.body, False)]
+            while stack:
+                stmts, looped = stack.pop()
+                for stmt in stmts:
+                    kind = stmt._production
+                    if looped and (_is_create(stmt) or self.may_allocate(stmt)):
+                        return True
+                    fields = BODY_FIELDS.get(kind)
+                    if fields:
+                        if kind == "Scope":
+                            seen.add(id(stmt))
+                        inner = looped or kind in LOOPS
+                        stack += [(getattr(stmt, f), inner) for f in fields]
+        return False
 
     def place_scope(self, scope, after: tuple) -> list:
         if not hasattr(self, "marker"):

@@ -497,8 +497,11 @@ def dead_after(body) -> dict[int, tuple]:
     as a loop's variable or carry, or in a ``with`` block at the block's level, whose names
     escape it) is forgotten after the statement of the block after which nothing reads it, but
     never after a block's last statement (the walk reads a body's ``Yield`` once the body is
-    done). In a ``with`` block's body, a name something after the block reads is left to the
-    enclosing block."""
+    done): a name of a loop's body or an if's branch that is read by its last statement is
+    forgotten after the loop or the if, which no statement after it sees (else each loop
+    would leave its body's yielded names in the state, and every later copy, meet and state
+    key would cost them). In a ``with`` block's body, a name something after the block reads
+    is left to the enclosing block."""
     out: dict[int, tuple] = {}
 
     def bound_by(stmt) -> list[str]:
@@ -531,10 +534,12 @@ def dead_after(body) -> dict[int, tuple]:
             reads[id(stmt)] = found
         return found
 
-    # (a block, the (last reads, position) of each enclosing block its names escape to)
-    blocks: list[tuple[tuple, tuple]] = [(body, ())]
+    # (a block, the (last reads, position) of each enclosing block its names escape to, the loop
+    # or if whose body or branch it is: None for the function's body and a ``with`` block's)
+    blocks: list[tuple[tuple, tuple, object]] = [(body, (), None)]
+    left: dict[int, list[str]] = {}  # id(loop or if) -> the names of its bodies no statement of theirs forgot
     while blocks:
-        block, escapes = blocks.pop()
+        block, escapes, owner = blocks.pop()
         last: dict[str, int] = {}  # name -> the last statement of the block reading it
         for k, stmt in enumerate(block):
             for name in names_read(stmt):
@@ -543,15 +548,19 @@ def dead_after(body) -> dict[int, tuple]:
         for k, stmt in enumerate(block):
             kind = stmt._production
             if kind == "Scope" or kind == "CompilerScope":
-                blocks.append((stmt.body, ((last, k), *escapes)))
+                blocks.append((stmt.body, ((last, k), *escapes), None))
             else:
-                blocks += [(getattr(stmt, f), ()) for f in BODY_FIELDS.get(kind, ())]
+                blocks += [(getattr(stmt, f), (), stmt) for f in BODY_FIELDS.get(kind, ())]
             for name in bound_by(stmt):
                 at = max(k, last.get(name, k))
                 if at < len(block) - 1 and not any(reads.get(name, -1) > j for reads, j in escapes):
                     dying.setdefault(at, []).append(name)
+                elif owner is not None:  # (read by the body's yield: no statement after the loop or if sees it)
+                    left.setdefault(id(owner), []).append(name)
         for k, names in dying.items():
             out[id(block[k])] = tuple(names)
+    for key, names in left.items():  # forgotten after the loop or if that binds them in its bodies
+        out[key] = out.get(key, ()) + tuple(names)
     return out
 
 
@@ -622,6 +631,7 @@ class _Walker:
         # before its walk, the budget the walk spent, its exits)]: ``exits``
         self.walked: dict[tuple, list] = {}
         self.plans: dict[int, tuple] = {}  # id(task statement) -> its ``plan``
+        self.varying: dict[int, bool] = {}  # id(loop) -> ``varies``
 
     def run(self, body, state: State) -> State:
         for k, stmt in enumerate(body):
@@ -919,7 +929,7 @@ class _Walker:
         room = UNROLL // self.unrolled
         if loop._production == "For":
             trips = static_trip_count(loop)
-            if trips == 1 or (trips and trips <= room and (_branches_on(loop) or _moves_carries(loop) or _sets_slots(loop))):
+            if trips == 1 or (trips and trips <= room and self.varies(loop)):
                 return [{loop.var.name: loop.start.value + k * loop.step.value} for k in range(trips)]
             return None
         yld = last_yield(loop.body)
@@ -942,6 +952,16 @@ class _Walker:
             if yld is None:
                 return None
             carried = {it.var.name: _evaluate(v, values) for it, v in zip(loop.iters, yld.values)}
+
+    def varies(self, loop) -> bool:
+        """Whether what the walk follows differs by iteration of ``loop``: an ``if`` on its
+        variable, carries swapped or rotated, a slot set at its variable (a fact of the loop
+        alone, found once: the walk asks it each time it walks the loop)."""
+        key = id(loop)
+        found = self.varying.get(key)
+        if found is None:
+            found = self.varying[key] = _branches_on(loop) or _moves_carries(loop) or _sets_slots(loop)
+        return found
 
     def enter(self, loop, state: State, end: State | None) -> State:
         """The state at the loop's header reached from ``state`` (before the loop, or the end of

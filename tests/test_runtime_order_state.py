@@ -95,6 +95,7 @@ from nanopass.api import run_pipeline  # noqa: E402
 from nanopass.passes import runtime_order  # noqa: E402
 from nanopass.tools.attack import generate as attack_generate  # noqa: E402
 from nanopass.tools.attack import program as attack_program  # noqa: E402
+from nanopass.tools.bench import source_of  # noqa: E402
 
 GOLDEN = Path(__file__).parent / "golden"
 
@@ -150,23 +151,63 @@ def test_forgetting_dead_names_changes_no_analysis_of_a_random_program(tmp_path_
     assert analyses(path, True) == analyses(path, False)
 
 
+def names_held_at_runs(path: Path, forgetting: bool = True) -> list[int]:
+    """The names the state held (facts and aliases) each time a task ran, in a compile of
+    ``path``; the walk forgets dead names or not."""
+    seen = []
+    original = State.ran
+
+    def counted(state, task):
+        seen.append(len(state.facts) + len(state.alias))
+        return original(state, task)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(State, "ran", counted)
+        if not forgetting:
+            patch.setattr(runtime_order, "dead_after", lambda body: {})
+        run_pipeline(load_program(path))
+    return seen
+
+
 def test_the_walk_forgets_what_nothing_reads_further_on(tmp_path):
     """On a generated program the tables a new run rewrites hold fewer names with forgetting."""
     path = tmp_path / "generated.py"
     path.write_text(attack_programs()[11])
-    sizes = {}
-    for forgetting in (True, False):
-        seen = []
-        original = State.ran
-
-        def counted(state, task):
-            seen.append(len(state.facts) + len(state.alias))
-            return original(state, task)
-
-        with pytest.MonkeyPatch.context() as patch:
-            patch.setattr(State, "ran", counted)
-            if not forgetting:
-                patch.setattr(runtime_order, "dead_after", lambda body: {})
-            run_pipeline(load_program(path))
-        sizes[forgetting] = sum(seen)
+    sizes = {forgetting: sum(names_held_at_runs(path, forgetting)) for forgetting in (True, False)}
     assert 0 < sizes[True] < 0.5 * sizes[False], sizes  # (2,162 against 6,207 names when written)
+
+
+def largest_state(tmp_path, size: int) -> int:
+    """The most names the state held when a task ran, in a compile of the nested shape of
+    ``size`` calls after a manual scope (which makes the lean passes ask ``runtime_order``)."""
+    source = source_of("nested", size)
+    marker = "        for a0 in pl.range(2):"
+    source = source.replace(marker, "        with pl.manual_scope():\n            y = self.acc(x, 0, y)\n" + marker, 1)
+    (path := tmp_path / f"nested_after_manual_{size}.py").write_text(source)
+    seen = names_held_at_runs(path)
+    assert len(seen) > size, len(seen)  # (the walk ran: the analysis did not give up)
+    return max(seen)
+
+
+def test_a_loop_forgets_the_names_its_body_yields(tmp_path):
+    """Each block of the nested shape yields an inner loop's result, read by the body's last
+    statement only: the walk forgets it after the loop, so the state holds as many names with
+    64 blocks as with 8 (it held one more per block before: every copy, meet and state key of
+    a loop cost every block so far, quadratic in the blocks)."""
+    assert largest_state(tmp_path, 256) == largest_state(tmp_path, 32)
+
+
+def test_whether_a_loops_iterations_differ_is_found_once_per_loop(tmp_path, monkeypatch):
+    """The nested shape's loops of constant bounds (a, c, d of each block) are walked several
+    times each (fixpoints of the loops around them); whether their iterations differ is a fact of
+    the loop alone, asked of each once."""
+    source = source_of("nested", 32)
+    marker = "        for a0 in pl.range(2):"
+    source = source.replace(marker, "        with pl.manual_scope():\n            y = self.acc(x, 0, y)\n" + marker, 1)
+    (path := tmp_path / "nested_after_manual.py").write_text(source)
+    asked, walkers = [], []
+    original, make = runtime_order._branches_on, runtime_order._Walker.__init__
+    monkeypatch.setattr(runtime_order, "_branches_on", lambda loop: (asked.append(loop), original(loop))[1])
+    monkeypatch.setattr(runtime_order._Walker, "__init__", lambda self, *a, **k: (walkers.append(self), make(self, *a, **k))[1])
+    names_held_at_runs(path)
+    assert walkers and len(asked) == len(walkers) * 8 * 3  # (8 blocks: 72 asks in 3 walks, 312 before)
