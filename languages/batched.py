@@ -10,7 +10,7 @@ from nanopass.errors import VerifyError
 from nanopass.language import Nonterminal, Production
 
 from . import dep_annotated
-from .statements import mark_verified, unverified_stmts
+from .statements import mark_verified, recorder, unverified_stmts
 
 MAX_TENSORS_PER_ARG = 32
 
@@ -20,6 +20,9 @@ def check_alloc_size(program) -> None:
         if node._production == "Alloc" and not 1 <= len(node.creates) <= MAX_TENSORS_PER_ARG:
             raise VerifyError(f"an Alloc must hold 1..{MAX_TENSORS_PER_ARG} creates", node=node)
     mark_verified(program.orch.body, check_alloc_size)
+
+
+check_alloc_size.record = recorder(check_alloc_size)  # (see ``Language.verify``)
 
 
 LANGUAGE = dep_annotated.LANGUAGE.extend(

@@ -12,7 +12,7 @@ from nanopass.errors import VerifyError
 from nanopass.language import Nonterminal, Production
 
 from . import tid_bound
-from .statements import mark_verified, unverified_stmts
+from .statements import mark_verified, recorder, unverified_stmts
 
 
 _WITH_DEPS = frozenset({"Task", "Dummy", "HostFence"})  # the statements with a dependency array
@@ -28,6 +28,9 @@ def check_capacity(program) -> None:
             if node.capacity != need:
                 raise VerifyError(f"dependency array capacity {node.capacity} != {need} edges", node=node)
     mark_verified(program.orch.body, check_capacity)
+
+
+check_capacity.record = recorder(check_capacity)  # (see ``Language.verify``)
 
 
 LANGUAGE = tid_bound.LANGUAGE.extend(

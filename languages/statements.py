@@ -257,6 +257,18 @@ def mark_verified(stmts, rule: Hashable) -> None:
         _reuse.verified[rule] = walk_of(stmts)
 
 
+def recorder(rule: Hashable):
+    """The ``record`` hook (``Language.verify``) of an invariant whose check marks the body it
+    passes under ``rule`` (``mark_verified``): the body of a tree known to meet it is marked so."""
+
+    def record(program) -> None:
+        body = program.orch.body
+        if not passed_last(body, rule):
+            mark_verified(body, rule)
+
+    return record
+
+
 def kept(analysis: Hashable, of: tuple, compute):
     """``compute()``, the result of ``analysis`` on the nodes ``of``; inside ``reusing_walks()``
     the last result of each analysis is kept and returned again while it is asked of the same

@@ -133,6 +133,7 @@ def run_pipeline(
     passes: Sequence[type[Pass]] | None = None,
     front_end_seconds: float | None = None,
     front_end_warnings: list | None = None,
+    recheck_preserved: bool = False,
 ) -> list[Stage]:
     """Front end + every pass; returns the stages (index 0 is the front end's output).
 
@@ -145,6 +146,8 @@ def run_pipeline(
 
     ``keep_tree`` is ``Pipeline.run``'s: by default every stage keeps its tree;
     ``keep_tree=needed_by_result`` keeps only what ``result_from_stages`` reads.
+    ``recheck_preserved`` is ``Pipeline.run``'s: every pass's output is checked for the
+    invariants the pass declares it preserves too (a test of the declarations, ``Pass.preserves``).
     Raises ``PipelineError`` (with the stages reached) on a compiler error in a pass, and
     ``UserError`` for a mistake the front end finds.
     """
@@ -170,6 +173,7 @@ def run_pipeline(
             return pipeline.run(
                 tree, ctx, input_name="parse_dsl", verify=verify, stop_after=stop_after, observer=observer,
                 keep_tree=keep_tree, input_seconds=seconds, input_warnings=front_end_warnings,
+                recheck_preserved=recheck_preserved,
             )
 
 
@@ -225,6 +229,7 @@ def generate_orchestration(
     lean_edges: bool = True,
     verify: bool = True,
     keep_stages: bool = True,
+    recheck_preserved: bool = False,
 ) -> OrchestrationResult:
     """Compile ``program``'s orchestration functions to C++: ``func_name``, or each of them.
 
@@ -238,6 +243,9 @@ def generate_orchestration(
     others are released as the compile goes, which is faster on large programs).
     ``backend="Ascend950"`` spells an SPMD task's block count ``launch_spec.set_core_num(N)``
     (``set_block_num(N)`` on the default, ``Ascend910B``).
+    With ``recheck_preserved`` (and ``verify``) every pass's output is checked for every invariant
+    of its language, those the pass declares it preserves included (``Pass.preserves``): the
+    testers compile so, and a wrong declaration fails as that pass's verification.
     Raises ``UserError`` for mistakes in the program and ``InternalError`` for compiler bugs.
     """
     check_backend(backend)
@@ -255,7 +263,7 @@ def generate_orchestration(
             try:
                 stages = run_pipeline(
                     program, name if len(names) > 1 else func_name, options=options, verify=verify,
-                    keep_tree=None if keep_stages else needed_by_result,
+                    keep_tree=None if keep_stages else needed_by_result, recheck_preserved=recheck_preserved,
                 )
             except PipelineError as failure:
                 raise failure.error from failure.error.__cause__

@@ -93,7 +93,11 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--time-passes", action="store_true",
                      help="print the time of loading, the front end, every pass and the printer (on stderr)")
     run.add_argument("--json", action="store_true", help="with --time-passes: one line of JSON instead of a table")
-    run.add_argument("--no-verify", action="store_true", help="skip the grammar/invariant checks between passes")
+    checks = run.add_mutually_exclusive_group()
+    checks.add_argument("--no-verify", action="store_true", help="skip the grammar/invariant checks between passes")
+    checks.add_argument("--verify-all", action="store_true",
+                        help="check every invariant on every pass's output, also those the pass declares it "
+                        "preserves (a test of the declarations; slower)")
     _option_flags(run)
     run.add_argument("-q", "--quiet", action="store_true", help="no notes, warnings or summaries on success (the C++ or IR still goes to stdout without -o)")
     run.add_argument("-v", "--verbose", action="store_true",

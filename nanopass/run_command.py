@@ -70,6 +70,7 @@ def _compile_and_write(args, out: Console, err: Console) -> int:
             with _progress(surface, args, err, passes, report_progress is not None) as progress:
                 stages = run_pipeline(
                     surface, first, options=_options(args), verify=not args.no_verify, stop_after=stop_after,
+                    recheck_preserved=args.verify_all,
                     observer=fan_out([HintChecker.of(program, first), dumps, progress,
                                       printer if printer.wanted else None]),
                     keep_tree=None if (dumps or printer.wanted or not to_emission) else needed_by_result,
@@ -97,6 +98,7 @@ def _compile_and_write(args, out: Console, err: Console) -> int:
         for name in names[1:]:
             try:
                 other = run_pipeline(program, name, options=_options(args), verify=not args.no_verify,
+                                     recheck_preserved=args.verify_all,
                                      keep_tree=needed_by_result, passes=_for_program(chosen, program, name))
             except PipelineError as failure:
                 raise failure.error from None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from nanopass.languages import DIRECTED, SSA
+from nanopass.languages.ssa import check_single_definition, check_yields
 from nanopass.languages.statements import carry_kept
 from nanopass.languages.terms import ArgDir, LoopKind, ParamDir
 from nanopass.rewrite import Pass, register
@@ -67,11 +68,15 @@ class DeriveCallDirections(Pass):
     (``Input`` for a slot the kernel writes, ``OutputExisting`` for one it reads), the argument
     gets the weakest direction that orders both, ``InOut``. A note names every slot whose
     direction the hint changed or would have weakened.
+
+    Preserves the single definitions and the yields (``preserves``): it sets the ``Arg``s'
+    directions and changes nothing else (every statement, binder, body and yield is the input's).
     """
 
     name = "derive_call_directions"
     source = SSA
     target = DIRECTED
+    preserves = frozenset({check_single_definition, check_yields})
 
     def run(self, program):
         self.kernels = kernel_table(program)

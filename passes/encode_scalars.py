@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 from nanopass.languages import DIMMED, ENCODED
+from nanopass.languages.batched import check_alloc_size
+from nanopass.languages.carried import check_plans
+from nanopass.languages.dep_annotated import check_capacity
+from nanopass.languages.ssa import check_yields
 from nanopass.languages.terms import ArgDir, Encoding
 from nanopass.rewrite import Pass, register
 
@@ -22,11 +26,17 @@ class EncodeScalars(Pass):
     become ``(ScalarArg value encoding)`` and move after all tensors (the runtime rejects a
     tensor added after a scalar). A float scalar is encoded ``to_u64`` (bit copy), any other
     ``cast_u64``. Afterwards every task lists its tensors first.
+
+    Preserves the yields, the carry plans, the dependency capacities and the allocation sizes
+    (``preserves``): only task arguments change; every statement, body, carry, dependency and
+    ``Alloc`` is the input's. (Not the scope placement: its check asks which allocations a body
+    yields, through the task arguments this pass rewrites.)
     """
 
     name = "encode_scalars"
     source = DIMMED
     target = ENCODED
+    preserves = frozenset({check_yields, check_plans, check_capacity, check_alloc_size})
 
     def Function(self, func):
         self.func = func

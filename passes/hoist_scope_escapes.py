@@ -4,6 +4,10 @@ from __future__ import annotations
 
 from nanopass.errors import UserError
 from nanopass.languages import BATCHED, HOISTED
+from nanopass.languages.batched import check_alloc_size
+from nanopass.languages.carried import check_buffer_groups, check_plans
+from nanopass.languages.dep_annotated import check_capacity
+from nanopass.languages.ssa import check_single_definition
 from nanopass.languages.terms import DType, ScopeMode, ScopeOrigin
 from nanopass.rewrite import Pass, register
 
@@ -57,11 +61,20 @@ class HoistScopeEscapes(Pass):
     seed's #1811 case); an array created in the scope and read after it is created before it. Any other TaskId read after the scope that produced it is a user error
     (D11: a binding made inside a scope does not outlive it); so is an escaping create whose
     shape is computed inside the scope. Afterwards nothing is read outside the block that declares it.
+
+    Preserves the single definitions, the carry plans, the buffer groups, the dependency capacities
+    and the allocation sizes (``preserves``): statements move, none is copied (an ``Alloc`` is split
+    into the creates that move and those that stay, each non-empty), a ``Declare`` defines nothing,
+    and carries, dependencies and buffer groups are the input's. (Not the yields: the yield check
+    sees through a compiler's scope only when it is its body's one statement, and an allocation
+    moved before a scope is not shown to keep it so; nor the scope placement, which rests on the
+    same bodies and on which allocations they yield.)
     """
 
     name = "hoist_scope_escapes"
     source = BATCHED
     target = HOISTED
+    preserves = frozenset({check_single_definition, check_plans, check_buffer_groups, check_capacity, check_alloc_size})
 
     def run(self, program):
         func = program.orch

@@ -4,6 +4,10 @@ from __future__ import annotations
 
 from nanopass.errors import InternalError
 from nanopass.languages import HOISTED, NAMED
+from nanopass.languages.batched import check_alloc_size
+from nanopass.languages.carried import check_plans
+from nanopass.languages.dep_annotated import check_capacity
+from nanopass.languages.ssa import check_yields
 from nanopass.languages.statements import walk_of
 from nanopass.languages.terms import ArgDir
 from nanopass.rewrite import Pass, register
@@ -35,11 +39,18 @@ class RemapOutputAliases(Pass):
     index array is named after the tensor's DSL name (``indices_out`` for ``ext_out``; it lives
     in a block of its own, so it needs no suffix). Afterwards every ``Var`` and ``Binder``
     carries its C++ identifier.
+
+    Preserves the yields, the carry plans, the dependency capacities and the allocation sizes
+    (``preserves``): it renames, and drops only ``Let`` statements (never a loop, branch, scope
+    or ``Yield``); every carry keeps its plan, every yield its values' count, every task its
+    dependencies and capacity, every ``Alloc`` its creates. (Not the scope placement: its check
+    asks which allocations a body yields, by name, and names now merge.)
     """
 
     name = "remap_output_aliases"
     source = HOISTED
     target = NAMED
+    preserves = frozenset({check_yields, check_plans, check_capacity, check_alloc_size})
 
     def run(self, program):
         func = program.orch

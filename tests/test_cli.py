@@ -178,6 +178,14 @@ def test_help_documents_the_exit_codes():
             assert line in result.stdout, (args, line)
 
 
+def test_run_help_documents_verify_all():
+    """``--verify-all`` (``recheck_preserved``; its effect: tests/test_preserved_invariants.py)."""
+    result = run_cli("run", "--help")
+    assert result.returncode == 0 and "--verify-all" in result.stdout and "preserves" in result.stdout
+    both = run_cli("run", str(EXAMPLES / "basic.py"), "--verify-all", "--no-verify")
+    assert both.returncode == 2 and "not allowed with" in both.stderr
+
+
 def test_usage_errors_exit_2_without_traceback():
     for args in (["run", str(EXAMPLES / "basic.py"), "--bogus"], ["run"], ["frobnicate"],
                  ["run", str(EXAMPLES / "basic.py"), "--stop-after", "no_such_pass"]):

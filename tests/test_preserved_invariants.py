@@ -135,7 +135,9 @@ def test_a_pass_preserves_only_invariants_of_both_its_languages():
 
 def test_the_pipeline_declares_preserved_invariants():
     declared = {cls.name for cls in PASSES if cls.preserves}
-    assert {"classify_iter_arg_carry", "resolve_dep_edges", "materialize_runtime_scopes", "remove_dead_values"} <= declared
+    assert {"classify_iter_arg_carry", "resolve_dep_edges", "materialize_runtime_scopes", "remove_dead_values",
+            "derive_call_directions", "batch_tensor_creates", "hoist_scope_escapes", "remap_output_aliases",
+            "encode_scalars"} <= declared
 
 
 # -- the declarations of the pipeline's passes, on every program at hand -------------------------
@@ -223,3 +225,66 @@ def test_the_walk_of_a_body_is_its_pre_order_and_its_compound_statements(shape, 
         assert walk.compound == [stmt for stmt in order if stmt._production in BODY_FIELDS]
         compound_seen += len(walk.compound)
     assert compound_seen  # (the shape has loops, branches or scopes)
+
+
+# -- a wrong declaration is caught by every compile that rechecks --------------------------------
+
+
+@pytest.fixture
+def wrong_declaration(monkeypatch):
+    """``remove_dead_values`` (which declares it preserves the single definitions) made to define
+    its output's first value twice: a declaration its output breaks. Returns the error's text."""
+    from nanopass.passes.remove_dead_values import RemoveDeadValues
+
+    run = RemoveDeadValues.run
+
+    def define_twice(self, program):
+        result = run(self, program)
+        func = result.orch
+        first = next(stmt for stmt in func.body if stmt._production == "Let")
+        return result.replace(orch=func.replace(body=(first,) + func.body))
+
+    monkeypatch.setattr(RemoveDeadValues, "run", define_twice)
+    return "defined more than once"
+
+
+def test_a_wrong_declaration_is_trusted_without_recheck_and_caught_with_it(wrong_declaration, example):
+    tree = surface_of(example("basic"))
+    with reusing_walks():
+        PIPELINE.run(tree, PassContext(), input_name="parse_dsl", stop_after="remove_dead_values")  # trusted
+    with reusing_walks(), pytest.raises(PipelineError) as info:
+        PIPELINE.run(tree, PassContext(), input_name="parse_dsl", recheck_preserved=True)
+    assert isinstance(info.value.error, VerifyError) and info.value.error.pass_name == "remove_dead_values"
+    assert wrong_declaration in str(info.value.error)
+
+
+def test_the_testers_compile_rechecking_the_declarations(wrong_declaration, tmp_path):
+    """The adversarial tester's, the dependency fuzzer's and the front-end fuzzer's compiles fail
+    on a wrong declaration, as an internal error of the pass that made it."""
+    from nanopass.tools.attack import record
+    from nanopass.tools.fuzz_deps import compile_text
+    from nanopass.tools.fuzz_frontend import Checker
+
+    text = (EXAMPLES / "basic.py").read_text()
+    path = tmp_path / "attack.py"
+    path.write_text(text.replace("class Basic", "class Attack"))
+    attacked = record.compile_dsl(path)
+    assert attacked.error_kind == "internal" and "remove_dead_values" in attacked.error, attacked
+    assert wrong_declaration in attacked.error
+    with pytest.raises(VerifyError, match=wrong_declaration) as info:
+        compile_text(text)
+    assert info.value.pass_name == "remove_dead_values"
+    outcome = Checker(tmp_path, gxx=False).check(text)
+    assert outcome.kind == "internal-error" and "remove_dead_values" in outcome.message, outcome
+
+
+def test_run_verify_all_rechecks_the_declarations(wrong_declaration, capsys):
+    from nanopass.cli import main
+
+    source = str(EXAMPLES / "basic.py")
+    # trusted: the break goes unseen, or is found where a later pass that does not declare it is checked
+    assert main(["run", source, "-q"]) in (0, 3)
+    assert "in pass 'remove_dead_values'" not in capsys.readouterr().err
+    assert main(["run", source, "-q", "--verify-all"]) == 3  # an internal compiler error, of the right pass
+    err = capsys.readouterr().err
+    assert "in pass 'remove_dead_values'" in err and wrong_declaration in err

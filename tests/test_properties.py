@@ -52,7 +52,7 @@ def program(*items):
 
 
 def test_a_refusal_of_a_valid_program_is_class_7(monkeypatch):
-    def refuse(text, options=None):
+    def refuse(text, options=None, recheck_preserved=False):
         raise UserError("nope")
 
     monkeypatch.setattr(properties, "compile_text", refuse)

@@ -166,7 +166,7 @@ def test_a_value_mismatch_or_a_refusal_fails_the_auto_property(monkeypatch):
         check_auto(program, Stats())
     monkeypatch.undo()
 
-    def refuse(text, options=None):
+    def refuse(text, options=None, recheck_preserved=False):
         raise UserError("refused")
 
     monkeypatch.setattr(properties, "compile_text", refuse)

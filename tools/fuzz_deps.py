@@ -4,7 +4,9 @@ Properties (each a function of a generated program that raises ``PropertyFailure
 program runs for every value of its parameter ``n`` (``GenProgram.value_sets``: loops over
 ``n`` run 0 to 3 times, branches on ``n`` go both ways), and each run must pass
 ``tools/properties.py``'s checks (compiles, every stage agrees with the reference, no hazard,
-no fatal error, every read observes what it observes in the program as written):
+no fatal error, every read observes what it observes in the program as written; every pass's
+output is checked for the invariants the pass declares it preserves too, ``recheck_preserved``,
+so a wrong ``Pass.preserves`` is a crash):
 
 - ``check_auto``: an AUTO program; besides, the checker's conflicting pairs are the independent
   oracle's (element sets);
@@ -85,9 +87,9 @@ class Stats:
 
 
 def compile_text(text: str):
-    """The pipeline's stages for a program's source text (every pass's output verified), compiled
-    with the options of its ``# options:`` line."""
-    return compile_with(text, options_of(text))
+    """The pipeline's stages for a program's source text (every pass's output verified, for the
+    invariants it declares it preserves too), compiled with the options of its ``# options:`` line."""
+    return compile_with(text, options_of(text), recheck_preserved=True)
 
 
 def inputs_for(program, values) -> Inputs:
@@ -294,8 +296,8 @@ def _assemble(needed, ways, barrier, places) -> dict[int, list[Dep]]:
 def auto_failures(program: GenProgram, findings: Findings, gxx: bool = False, name: str = "") -> list[Failure]:
     """The failing runs of an AUTO program."""
     text = program.render()
-    return check_text(text, program.value_sets(), findings, options=options_of(text), gxx=gxx, extra=_oracle_check,
-                      name=name)
+    return check_text(text, program.value_sets(), findings, options=options_of(text), gxx=gxx, recheck_preserved=True,
+                      extra=_oracle_check, name=name)
 
 
 def check_auto(program: GenProgram, stats: Stats, gxx: bool = False) -> None:
@@ -334,7 +336,7 @@ def compile_generated(program: GenProgram, seed: int, options: dict | None = Non
     Any other error is raised."""
     try:
         text = program.render(derive_deps(program, random.Random(seed))[0] if program.manual else None)
-        stages, dsl = compile_with(text, {**options_of(text), **(options or {})})
+        stages, dsl = compile_with(text, {**options_of(text), **(options or {})}, recheck_preserved=True)
     except UserError as error:
         if has_no_correct_compilation(error):
             return None
@@ -363,7 +365,7 @@ def manual_failures(program: GenProgram, seed: int, findings: Findings, gxx: boo
         findings.failures += 1
         return None, [failure]
     text = program.render(deps)
-    return deps, check_text(text, program.value_sets(), findings, options=options_of(text), gxx=gxx,
+    return deps, check_text(text, program.value_sets(), findings, options=options_of(text), gxx=gxx, recheck_preserved=True,
                             extra=_oracle_check, name=name)
 
 

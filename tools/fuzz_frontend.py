@@ -4,7 +4,9 @@
     python -m nanopass.tools.fuzz_frontend --refresh tests/corpus
 
 Draws programs (mutations of the example, golden and test programs, see ``fuzz_mutations``, and
-random programs of the test generators), compiles each in this process, and checks the property:
+random programs of the test generators), compiles each in this process (every pass's output
+checked for the invariants the pass declares it preserves too, ``recheck_preserved``: a wrong
+``Pass.preserves`` is an internal error), and checks the property:
 
     the compiler either returns C++ that g++ accepts against the stand-in runtime header (and,
     for a program the interpreters can run, whose traces agree: ``check_traces_agree``), or raises
@@ -167,7 +169,7 @@ class Checker:
         import nanopass
 
         try:
-            result = nanopass.generate_orchestration(load())
+            result = nanopass.generate_orchestration(load(), recheck_preserved=True)  # (declarations tested too)
         except nanopass.UserError as error:
             return _user_error(error, path)
         except nanopass.InternalError as error:

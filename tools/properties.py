@@ -151,8 +151,9 @@ class Findings:
         return paths
 
 
-def compile_text(text: str, options: dict | None = None):
-    """(stages, program) of a program's source text, every pass's output verified."""
+def compile_text(text: str, options: dict | None = None, recheck_preserved: bool = False):
+    """(stages, program) of a program's source text, every pass's output verified (with
+    ``recheck_preserved``, for the invariants the pass declares it preserves too)."""
     from nanopass.api import run_pipeline
     from nanopass.loader import load_programs
     from nanopass.pipeline import PipelineError
@@ -162,20 +163,21 @@ def compile_text(text: str, options: dict | None = None):
         path.write_text(text)
         program = load_programs(str(path))[0]
         try:
-            return run_pipeline(program, options=options), program
+            return run_pipeline(program, options=options, recheck_preserved=recheck_preserved), program
         except PipelineError as failure:
             raise failure.error from None
 
 
 def check_text(
     text: str, runs: list[dict[str, str]], findings: Findings, *, options: dict | None = None, gxx: bool = False,
-    every_stage: bool = True, extra=None, name: str = "",
+    every_stage: bool = True, extra=None, name: str = "", recheck_preserved: bool = False,
 ) -> list[Failure]:
     """Check one program on each of ``runs``; every failure is added to ``findings`` and returned.
     Every stage is interpreted on the first run (with ``every_stage``); on the others, and
     without it, only the program as written, the first and last ``directed`` stages and the
     emission program are. ``extra``
-    (result, values) -> message or None is one more check of each run (a message fails it)."""
+    (result, values) -> message or None is one more check of each run (a message fails it).
+    ``recheck_preserved`` is ``compile_text``'s (a wrong ``Pass.preserves`` is then a crash)."""
     from nanopass.api import surface_of
 
     findings.programs += 1
@@ -186,7 +188,7 @@ def check_text(
         findings.add(failures[-1])
 
     try:
-        stages, program = compile_text(text, options)
+        stages, program = compile_text(text, options, recheck_preserved)
     except UserError as error:
         if has_no_correct_compilation(error):
             findings.refused_by_design += 1

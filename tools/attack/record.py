@@ -53,7 +53,9 @@ class Compiled:
 
 def compile_dsl(path: Path, **options) -> Compiled:
     """Import the file (the decorator reads its source) and run nanopass's library entry
-    (`options`: generate_orchestration's keywords, e.g. abi="l2", backend="Ascend950")."""
+    (`options`: generate_orchestration's keywords, e.g. abi="l2", backend="Ascend950"), every
+    pass's output checked for the invariants the pass declares it preserves too
+    (`recheck_preserved`: a wrong declaration is an internal error of that pass)."""
     import nanopass
     from nanopass.errors import InternalError, UserError
 
@@ -65,7 +67,7 @@ def compile_dsl(path: Path, **options) -> Compiled:
         try:
             spec.loader.exec_module(mod)
             cls = getattr(mod, "Attack")
-            result = nanopass.generate_orchestration(cls, **options)
+            result = nanopass.generate_orchestration(cls, **{"recheck_preserved": True, **options})
         finally:
             sys.modules.pop(name, None)
     except UserError as e:
