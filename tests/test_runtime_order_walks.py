@@ -53,7 +53,7 @@ def walks(tmp_path, k: int) -> tuple[list, list]:
         return run(walker, body, state)
 
     def counted_task(walker, stmt, state):
-        visits[id(walker)] += 1
+        visits[walker] += 1  # (by the walker itself: an id may be reused once a walker is freed)
         return task(walker, stmt, state)
 
     with pytest.MonkeyPatch.context() as patch:
