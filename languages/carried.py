@@ -25,7 +25,7 @@ from nanopass.errors import VerifyError
 from nanopass.language import Nonterminal, Production
 
 from . import scoped
-from .statements import kept, mark_verified, passed_last, unverified_compound
+from .statements import kept, mark_verified, recorder, unverified_compound
 
 
 def check_plans(program) -> None:
@@ -51,12 +51,7 @@ def check_plans(program) -> None:
     mark_verified(program.orch.body, check_plans)
 
 
-def _record_plans(program) -> None:
-    if not passed_last(program.orch.body, check_plans):
-        mark_verified(program.orch.body, check_plans)
-
-
-check_plans.record = _record_plans  # (see ``Language.verify``)
+check_plans.record = recorder(check_plans)  # (see ``Language.verify``)
 
 
 def check_buffer_groups(program) -> None:

@@ -12,7 +12,7 @@ with a ``Yield`` of as many values; an ``If`` with results ends both branches wi
 from nanopass.errors import VerifyError
 
 from . import surface
-from .statements import defined_binders, iter_stmts, mark_verified, passed_last, unverified_compound, walk_of
+from .statements import defined_binders, iter_stmts, mark_verified, passed_last, recorder, unverified_compound, walk_of
 
 
 _STRAY_YIELD = "a Yield outside the end of a loop or branch body"
@@ -53,11 +53,6 @@ def _record_single_definition(program) -> None:
     rule = _single_definition_rule([p.name for p in func.params] + [d.name for d in func.dyn_dims])
     if not passed_last(func.body, rule):
         mark_verified(func.body, rule)
-
-
-def _record_yields(program) -> None:
-    if not passed_last(program.orch.body, check_yields):
-        mark_verified(program.orch.body, check_yields)
 
 
 def check_yields(program) -> None:
@@ -113,7 +108,7 @@ def _check_no_inner_yield(stmts) -> None:
 # What the pipeline knows to hold of a tree without a check (``Language.verify``'s ``known``: a
 # pass that preserves it made the tree) is remembered as a check that passed would remember it.
 check_single_definition.record = _record_single_definition
-check_yields.record = _record_yields
+check_yields.record = recorder(check_yields)
 
 LANGUAGE = surface.LANGUAGE.extend(
     "ssa",
