@@ -47,6 +47,8 @@ class ExpandManualPhaseFence(Pass):
         func = program.orch
         if not any(s._production in ("Scope", "CompilerScope") and s.mode is ScopeMode.manual for s in iter_stmts(func.body)):
             return program  # fences are for manual scopes only
+        if not makes_task_id_arrays(func):
+            return program  # (no binder can then be a TaskId array: the full search below finds none)
         binders = _binders(func)
         self.arrays = {
             b.name: b.type.size
@@ -185,6 +187,20 @@ class ExpandManualPhaseFence(Pass):
             if name not in self.taken:
                 self.taken.add(name)
                 return name
+
+
+def makes_task_id_arrays(func) -> bool:
+    """Whether ``func`` can hold a TaskId array: a parameter is one, or a ``Let`` makes one
+    (``pl.array``: ``CreateArray``). A binder of any other statement that is one (a loop carry, an
+    if result, a copy) holds a value first made so, so without them ``run`` finds no TaskId array
+    among the binders, and the pass has nothing to do (one scan of the kept statement walk, where
+    the binders' list costs a walk of its own)."""
+    if any(p.type._production == "ArrayType" and p.type.dtype is DType.TASK_ID for p in func.params):
+        return True
+    for s in iter_stmts(func.body):
+        if s._production == "Let" and s.value._production == "CreateArray" and s.value.dtype is DType.TASK_ID:
+            return True
+    return False
 
 
 def _binders(func):
