@@ -14,6 +14,30 @@ D = DIRECTED
 MAX_TRIPS = 8  # at most this many cells replace one join
 
 
+def outside_loops(body) -> set[int]:
+    """The ids of the statements of ``body`` outside every loop (through branches and scopes; a
+    loop statement itself is outside the loops it is not in)."""
+    out: set[int] = set()
+    stack = [body]
+    while stack:
+        for stmt in stack.pop():
+            out.add(id(stmt))
+            kind = stmt._production
+            if kind == "If":
+                stack += (stmt.then, stmt.orelse)
+            elif kind == "Scope" or kind == "CompilerScope":
+                stack.append(stmt.body)
+    return out
+
+
+def used_outside_loops(joined, uses, outside: set[int]) -> bool:
+    """Whether every declaration of a join cell and every statement that waits on it but its
+    barriers (``joined``: (barrier, TaskId) pairs; ``uses``: the cell's declarations and waiters)
+    is outside every loop (``outside``, ``outside_loops``): ``_loop_of`` splits no other join."""
+    barriers = {id(dummy) for dummy, _ in joined}
+    return all(id(s) in outside or id(s) in barriers for s in uses)
+
+
 @register
 class SplitJoinsByIteration(LeanPass):
     """Replace the join of a task's runs in a loop of a few constant iterations by one latest-run
@@ -44,8 +68,6 @@ class SplitJoinsByIteration(LeanPass):
         if not joins:
             return program
         stmts = list(iter_stmts(func.body))
-        where = places(func.body, ("Dummy", "Task", "HostFence", "CellDecl"))
-        loops = {id(s): s for s in stmts if s._production in ("For", "While")}
         # (what the statements read, and the names taken, are needed only once a join's barriers
         # and waiters are placed as a split needs: a program whose joins are waited on in loops
         # reads no name)
@@ -60,8 +82,20 @@ class SplitJoinsByIteration(LeanPass):
             if kind == "CellDecl":
                 uses.setdefault(s.cell, []).append(s)
             elif kind in WITH_DEPS:
-                for c in dict.fromkeys(d.cell for d in s.deps if d._production == "CellDep"):
-                    uses.setdefault(c, []).append(s)
+                for d in s.deps:
+                    if d._production == "CellDep":
+                        waiting = uses.setdefault(d.cell, [])
+                        if not waiting or waiting[-1] is not s:  # (once per statement)
+                            waiting.append(s)
+        # (the statements' places are found only for the joins whose declarations and waiters are
+        # all outside every loop, as a split needs: a program whose joins are waited on in loops
+        # places no statement)
+        outside = outside_loops(func.body)
+        joins = {cell: joined for cell, joined in joins.items() if used_outside_loops(joined, uses.get(cell, ()), outside)}
+        if not joins:
+            return program
+        where = places(func.body, ("Dummy", "Task", "HostFence", "CellDecl"))
+        loops = {id(s): s for s in stmts if s._production in ("For", "While")}
         for cell, joined in joins.items():
             loop = self._loop_of(cell, joined, uses.get(cell, ()), where, loops)
             if loop is None:

@@ -3,7 +3,8 @@ analysis gives.
 
 ``expand_manual_phase_fence`` lists the function's binders (looking for TaskId arrays, which its
 fences are for) only when a parameter is a TaskId array or a ``pl.array`` makes one
-(``makes_task_id_arrays``). Each test counts the skipped work on a benchmark shape that needs
+(``makes_task_id_arrays``); ``split_joins_by_iteration`` finds the statements' places only for the
+joins declared and waited on outside every loop (``used_outside_loops``). Each test counts the skipped work on a benchmark shape that needs
 none, checks the condition against the full search, and compares the pass's output with the
 output of the pass made to run the full analysis, on every example and golden program and on
 random control-flow programs.
@@ -18,11 +19,13 @@ from hypothesis import HealthCheck, given, settings
 
 from conftest import EXAMPLES, REPO, fuzz_budget, load_program
 from program_gen import control_flow_programs
+from test_lean_edges import JOIN_WAITERS, READERS_IN_A_LOOP_OF_THREE
 from test_middle_pass_shortcuts import compile_bench, counting
 
 from nanopass.api import run_pipeline
 from nanopass.languages.terms import DType
 from nanopass.passes import expand_manual_phase_fence as phase_fence
+from nanopass.passes import split_joins_by_iteration as split_joins
 from nanopass.passes.pipeline import PIPELINE
 from nanopass.rewrite import PassContext
 
@@ -41,6 +44,46 @@ def test_a_task_id_array_lists_the_binders(tmp_path, monkeypatch):
     listed = counting(monkeypatch, phase_fence, "_binders")
     run_pipeline(load_program(REPO / "tests" / "golden" / "phase_fence.py"))
     assert len(listed) == 1
+
+
+def test_joins_waited_on_in_loops_place_no_statement(tmp_path, monkeypatch):
+    # scopes: each scope's loop joins its task's runs in a cell the next scope's task, in a loop,
+    # waits on
+    placed = counting(monkeypatch, split_joins, "places")
+    asked = counting(monkeypatch, split_joins, "used_outside_loops")
+    compile_bench(tmp_path, "scopes", 16)
+    assert len(asked) == 3 and placed == []
+
+
+def split_join_program(tmp_path) -> Path:
+    """A join of a loop of three runs that a writer after the loop waits on (it is split)."""
+    path = tmp_path / "split.py"
+    path.write_text(JOIN_WAITERS.replace("BODY", READERS_IN_A_LOOP_OF_THREE))
+    return path
+
+
+def test_a_join_waited_on_after_its_loop_places_the_statements(tmp_path, monkeypatch):
+    placed = counting(monkeypatch, split_joins, "places")
+    stages = run_pipeline(load_program(split_join_program(tmp_path)))
+    assert len(placed) == 1
+    i = PIPELINE.names().index("split_joins_by_iteration")
+    assert stages[i + 1].tree != stages[i].tree  # (it was split)
+    check_split_joins(load_program(split_join_program(tmp_path)))
+
+
+def pass_input(program, name: str):
+    """The pipeline's input to the pass ``name``."""
+    stages = run_pipeline(program)
+    return stages[PIPELINE.names().index(name)].tree
+
+
+def check_split_joins(program) -> None:
+    before = pass_input(program, "split_joins_by_iteration")
+    fast = split_joins.SplitJoinsByIteration(PassContext()).run(before)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(split_joins, "used_outside_loops", lambda joined, uses, outside: True)
+        full = split_joins.SplitJoinsByIteration(PassContext()).run(before)
+    assert fast == full
 
 
 def fence_input(program):
@@ -65,6 +108,8 @@ def check_phase_fence(program) -> None:
 @pytest.mark.parametrize("path", PROGRAMS, ids=lambda p: p.stem)
 def test_programs(path: Path):
     check_phase_fence(load_program(path))
+    check_split_joins(load_program(path))
+    check_split_joins(load_program(path))
 
 
 @PROPERTY
@@ -72,3 +117,4 @@ def test_programs(path: Path):
 def test_random_programs(tmp_path_factory, source):
     (path := tmp_path_factory.mktemp("p") / "generated.py").write_text(source)
     check_phase_fence(load_program(path))
+    check_split_joins(load_program(path))
