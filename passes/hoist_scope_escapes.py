@@ -90,7 +90,7 @@ class HoistScopeEscapes(Pass):
         # TaskId array carries: their storage may belong to an enclosing scope (the seed's #1811)
         self.array_carries = set(carry_arrays(func))
         self.number(func.body)
-        body = self.sequence(func.body)
+        body = self.visit_all(func.body)
         return self.build(program, orch=self.build(func, body=body))
 
     def root(self, name: str) -> str:
@@ -170,23 +170,13 @@ class HoistScopeEscapes(Pass):
             and not all(c._production in READS_NOTHING for c in BATCHED.classes(kinds[name]))
         )
 
-    def sequence(self, stmts) -> tuple:
-        out: list = []
-        for stmt in stmts:
-            out.extend(self.statement(stmt))
-        return tuple(out)
-
-    def statement(self, stmt) -> list:
-        fields = BODY_FIELDS.get(stmt._production)
-        if not fields:
-            return [stmt]
-        if stmt._production == "Scope":
-            body = self.sequence(stmt.body)
-            if stmt.origin is ScopeOrigin.user or stmt.mode is ScopeMode.manual:
-                end = self.scope_end[id(stmt)]
-                return self.hoist(stmt, body, ReadAfter(self.last_read, end))
-            return [self.build(stmt, body=body)]
-        return [self.build(stmt, **{f: self.sequence(getattr(stmt, f)) for f in fields})]
+    # The statements are visited by the identity clauses (a loop's, an if's: rebuilt in the target
+    # language around their visited bodies, their other fields passed on unchecked), but for scopes.
+    def Scope(self, scope):
+        body = self.visit_all(scope.body)
+        if scope.origin is ScopeOrigin.user or scope.mode is ScopeMode.manual:
+            return self.hoist(scope, body, ReadAfter(self.last_read, self.scope_end[id(scope)]))
+        return self.build(scope, body=body)
 
     def hoist(self, scope, body, after: "ReadAfter") -> list:
         manual = scope.mode is ScopeMode.manual
