@@ -82,7 +82,7 @@ from nanopass.languages.statements import binders_in_order, kept
 
 from .aliases import buffer_roots
 from .allocations import allocated_by, held_allocations, made_in, makes_allocations
-from .kernels import output_param_of_result
+from .kernels import output_param_of_result, output_params
 from .holders import Holders, covers_after, dep_names, held_by, is_task_id_value
 from .host_accesses import host_accesses
 from .live_accesses import LiveAccesses, RegionIndex
@@ -94,9 +94,9 @@ __all__ = [
     "FULL", "FULL_VIEW", "UNKNOWN", "Box", "Full", "covers", "overlaps",
     "NONE", "READS", "WRITES", "UNROLL_LIMIT",
     "Access", "Hazards", "Site", "WalkState",
-    "carried_allocations", "find_hazards", "hazard_kind", "host_accessed_roots", "is_parallel", "iteration_stores",
+    "carried_allocations", "copies_names", "find_hazards", "hazard_kind", "host_accessed_roots", "is_parallel", "iteration_stores",
     "keeps_first_pass", "replays_follow",
-    "MetPastRuntime", "placed_in_manual_scopes", "roots_met_past_runtime", "runtime_orders", "shared_in_loops", "storage_map", "task_accesses", "trip_count",
+    "MetPastRuntime", "placed_in_manual_scopes", "places_sources", "roots_met_past_runtime", "runtime_orders", "shared_in_loops", "storage_map", "task_accesses", "trip_count",
     "unordered_war_possible", "untracked_roots",
 ]
 
@@ -1121,7 +1121,8 @@ def task_accesses(
     out, certain = [], set()
     covers = frozenset({task.tid.name}) if task.tid is not None else NONE
     for arg in task.args:
-        reads, writes = arg.dir in READS, arg.dir in WRITES
+        direction = arg.dir
+        reads, writes = direction in READS, direction in WRITES
         if not (reads or writes) or arg.value._production != "Var":
             continue
         places = store.get(arg.value.name, ())
@@ -1141,9 +1142,10 @@ def task_accesses(
                         and not (made_in and made_in.get(root, NONE).intersection(loops))
                     ):
                         chained.add(site)
-    kernel = kernels[task.kernel]
-    for i, binder in enumerate(getattr(o, "var", o) for o in task.outs):
-        p = output_param_of_result(kernel, i)
+    params = output_params(kernels[task.kernel])
+    for i, out_binder in enumerate(task.outs):
+        binder = getattr(out_binder, "var", out_binder)
+        p = params[i]
         if (p is None or p >= len(task.args)) and binder.name not in untracked_roots:
             out.append(Access(site, True, binder.name, FULL, ArgDir.Output, scope, parallel, NONE, False, False, covers))
             if binder.name not in renewed:
@@ -1178,6 +1180,8 @@ def shared_in_loops(func) -> frozenset:
     ``place_loop_allocations_before_scopes`` leaves a copy of the buffer it made for them). A
     user's own copy of such a buffer in such a loop counts too: its pairs get edges the user's
     ``deps=`` may have made needless, never fewer."""
+    if not copies_names(func.body):
+        return frozenset()  # (no copy at all: the walk would find none)
     copied: dict[int, tuple[Any, list[str]]] = {}  # id(manual scope) -> (it, the names copied in loops in it)
 
     def walk(stmts, scope, holder) -> None:
@@ -1221,6 +1225,8 @@ def placed_in_manual_scopes(func) -> dict[str, bool]:
     outermost such scope encloses the placement (its instance then runs it more than once: two
     iterations' sources share the target's rows, which the user wrote as two fresh tensors)."""
     out: dict[str, bool] = {}
+    if not places_sources(func.body):
+        return out  # (no placed source at all: the walk would find none)
 
     def walk(stmts, manual: bool, looped: bool) -> None:
         for stmt in stmts:
@@ -1233,6 +1239,25 @@ def placed_in_manual_scopes(func) -> dict[str, bool]:
 
     walk(func.body, False, False)
     return out
+
+
+def copies_names(body) -> bool:
+    """Whether a ``Let`` under ``body`` copies a name (its value is a ``Var``): one scan of the
+    kept statement walk, for the walks that look for copies in loops (``shared_in_loops``)."""
+    for stmt in iter_stmts(body):
+        if stmt._production == "Let" and stmt.value._production == "Var":
+            return True
+    return False
+
+
+def places_sources(body) -> bool:
+    """Whether a ``Let`` under ``body`` is an assemble's source placed in its target (a
+    ``SliceTensor`` marked ``placed``): one scan of the kept statement walk, for the walk that
+    looks for those in manual scopes (``placed_in_manual_scopes``)."""
+    for stmt in iter_stmts(body):
+        if stmt._production == "Let" and stmt.value._production == "SliceTensor" and stmt.value.placed:
+            return True
+    return False
 
 
 def unordered_war_possible(func, store: dict, untracked: set[str]) -> bool:

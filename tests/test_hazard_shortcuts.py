@@ -135,11 +135,14 @@ def test_following_allocations_changes_nothing_on_random_programs(tmp_path_facto
 
 # the walk's shortcuts, each forced off: the first pass over a pl.parallel loop's body undone,
 # a pass following gained facts walked instead of replayed, a sequential loop's carries followed
-# iteration by iteration though they keep their places
+# iteration by iteration though they keep their places; and the prework's: the walks for copies
+# in loops and for placed sources made though the function has none
 FORCED_OFF = {
     "keeps_first_pass": lambda *args: False,
     "replays_follow": lambda body: False,
     "carries_keep_their_places": lambda carries, store: False,
+    "copies_names": lambda body: True,
+    "places_sources": lambda body: True,
 }
 PARALLEL_LOOP_SHORTCUTS = ("keeps_first_pass", "replays_follow")
 
@@ -179,6 +182,23 @@ def test_the_walk_shortcuts_are_taken_on_the_scopes_shape(tmp_path, monkeypatch)
     assert taken == {name: [True] * 8 for name in PARALLEL_LOOP_SHORTCUTS}  # (each loop's, writes tracked and not)
     for name in PARALLEL_LOOP_SHORTCUTS:
         check_same_with_walk_shortcut_off(program, name)
+
+
+def test_a_function_without_copies_or_placed_sources_walks_for_none(tmp_path, monkeypatch):
+    # scopes: manual scopes, no copy and no placed source; a loop allocation placed before its
+    # block leaves a copy in the loop (``SHARED``); fuse_create_assemble_to_slice places the
+    # sources of assembles in their targets (the found programs of class 5)
+    asked = {name: [] for name in ("copies_names", "places_sources")}
+    for name, calls in asked.items():
+        original = getattr(hazards, name)
+        monkeypatch.setattr(hazards, name, lambda body, f=original, calls=calls: (calls.append(f(body)), calls[-1])[1])
+    war_output(scopes_input(tmp_path))
+    assert asked == {"copies_names": [False], "places_sources": [False]}
+    name, case = next(iter(SHARED.items()))
+    (path := tmp_path / f"{name}.py").write_text(shared_program(*case))
+    assert all(hazards.copies_names(program.orch.body) for program in war_inputs(path))
+    found = REPO / "tests" / "found" / "class5_assemble_source_placed_over_rows_a_manual_task_reads.py"
+    assert all(hazards.places_sources(program.orch.body) for program in war_inputs(found))
 
 
 def shared_by_scope(func) -> frozenset:
