@@ -7,7 +7,7 @@ from nanopass.languages.statements import binders_in_order
 from nanopass.languages.terms import DType
 from nanopass.rewrite import Pass, register
 
-from .classify_iter_arg_carry import TidShapes, carries_task_ids, per_iteration_loops
+from .classify_iter_arg_carry import TidShapes, carries_task_ids, is_task_id, per_iteration_loops
 from .naming import base_name
 from .util import iter_stmts, last_yield, unscoped
 
@@ -58,13 +58,15 @@ class InsertParallelCarryJoins(Pass):
         per_iteration = per_iteration_loops(body, check=False)
         if not per_iteration:
             return {}
+        loops = {id(s): s for s in iter_stmts(body) if id(s) in per_iteration}
+        if all(map(yields_fresh_ids, loops.values())):
+            return {}  # (no carry may hold several ids: what TidShapes would find)
         shapes = TidShapes(per_iteration, strict=False)
         shapes.run(body)
         if not shapes.several:
             return {}  # no carry may hold several ids
         # the results of those loops (names outlive the nodes, which a rewrite builds anew)
-        self.nested = {r.name for s in iter_stmts(body) if id(s) in per_iteration for r in s.results}
-        loops = {id(s): s for s in iter_stmts(body) if id(s) in per_iteration}
+        self.nested = {r.name for s in loops.values() for r in s.results}
         out: dict[int, set[int]] = {}
         for key, k in shapes.several:
             loop = loops[key]
@@ -197,6 +199,29 @@ def _if_result(body, value) -> tuple[int | None, int]:
                 if getattr(r, "var", r).name == value.name:
                     return at, j
     return None, -1
+
+
+def yields_fresh_ids(loop) -> bool:
+    """Whether each TaskId carry of ``loop`` is yielded the TaskId of a task or dummy of its body
+    (a statement of the body itself), or nothing: one id of this iteration, never several. A
+    TaskId carry may hold several ids only when its body yields one that does (``TidShapes``
+    gives a shape to copies, if results and loop carries and results, never to a task's or a
+    dummy's own TaskId), so for a loop of which this holds ``TidShapes`` finds none."""
+    yld = last_yield(loop.body)
+    if yld is None:
+        return True
+    fresh = set()
+    for stmt in loop.body:
+        if stmt._production == "Task" and stmt.tid is not None:
+            fresh.add(stmt.tid.name)
+        elif stmt._production == "Dummy":
+            fresh.add(stmt.var.name)
+    for k, it in enumerate(loop.iters):
+        if is_task_id(it.var):
+            value = yld.values[k]
+            if value._production == "Var" and value.name not in fresh:
+                return False
+    return True
 
 
 def _joinable(body, value, nested: set[str]) -> bool:

@@ -4,7 +4,10 @@ analysis gives.
 ``expand_manual_phase_fence`` lists the function's binders (looking for TaskId arrays, which its
 fences are for) only when a parameter is a TaskId array or a ``pl.array`` makes one
 (``makes_task_id_arrays``); ``split_joins_by_iteration`` finds the statements' places only for the
-joins declared and waited on outside every loop (``used_outside_loops``). Each test counts the skipped work on a benchmark shape that needs
+joins declared and waited on outside every loop (``used_outside_loops``);
+``insert_parallel_carry_joins`` finds how many ids each TaskId value holds (``TidShapes``) only
+when a ``pl.parallel`` loop's body yields for a TaskId carry something other than the TaskId of
+one of its own tasks or dummies (``yields_fresh_ids``). Each test counts the skipped work on a benchmark shape that needs
 none, checks the condition against the full search, and compares the pass's output with the
 output of the pass made to run the full analysis, on every example and golden program and on
 random control-flow programs.
@@ -24,13 +27,18 @@ from test_middle_pass_shortcuts import compile_bench, counting
 
 from nanopass.api import run_pipeline
 from nanopass.languages.terms import DType
+from nanopass.passes import classify_iter_arg_carry, insert_parallel_carry_joins as carry_joins
 from nanopass.passes import expand_manual_phase_fence as phase_fence
 from nanopass.passes import split_joins_by_iteration as split_joins
 from nanopass.passes.pipeline import PIPELINE
 from nanopass.rewrite import PassContext
+from nanopass.tools.bench import source_of
 
 PROPERTY = settings(max_examples=fuzz_budget(20), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 PROGRAMS = sorted(EXAMPLES.glob("*.py")) + sorted((REPO / "tests" / "golden").glob("*.py"))
+FOUND = REPO / "tests" / "found"
+CARRY_JOINS = [FOUND / "class7_parallel_iteration_yielding_a_nested_parallel_loops_ids.py",
+               FOUND / "class7_parallel_iteration_yielding_a_nested_parallel_loops_ids_through_an_if.py"]
 
 
 def test_scopes_without_task_id_arrays_list_no_binders(tmp_path, monkeypatch):
@@ -86,6 +94,35 @@ def check_split_joins(program) -> None:
     assert fast == full
 
 
+def test_loops_yielding_their_own_tasks_ids_find_no_shapes(tmp_path, monkeypatch):
+    # scopes: each pl.parallel loop yields its task's TaskId for its carry
+    path = tmp_path / "scopes.py"
+    path.write_text(source_of("scopes", 16))
+    before = pass_input(load_program(path), "insert_parallel_carry_joins")
+    shapes = counting(monkeypatch, classify_iter_arg_carry.TidShapes, "run")
+    asked = counting(monkeypatch, carry_joins, "yields_fresh_ids")
+    assert carry_joins.InsertParallelCarryJoins(PassContext()).run(before) is before
+    assert len(asked) == 4 and shapes == []
+
+
+@pytest.mark.parametrize("path", CARRY_JOINS, ids=lambda p: p.stem)
+def test_a_loop_yielding_a_nested_loops_ids_finds_the_shapes(path, monkeypatch):
+    before = pass_input(load_program(path), "insert_parallel_carry_joins")
+    shapes = counting(monkeypatch, classify_iter_arg_carry.TidShapes, "run")
+    after = carry_joins.InsertParallelCarryJoins(PassContext()).run(before)
+    assert shapes and after != before  # (a barrier joins the nested loop's ids)
+    check_carry_joins(load_program(path))
+
+
+def check_carry_joins(program) -> None:
+    before = pass_input(program, "insert_parallel_carry_joins")
+    fast = carry_joins.InsertParallelCarryJoins(PassContext()).run(before)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(carry_joins, "yields_fresh_ids", lambda loop: False)
+        full = carry_joins.InsertParallelCarryJoins(PassContext()).run(before)
+    assert fast == full
+
+
 def fence_input(program):
     """The pipeline's input to ``expand_manual_phase_fence``."""
     stages = run_pipeline(program)
@@ -109,6 +146,7 @@ def check_phase_fence(program) -> None:
 def test_programs(path: Path):
     check_phase_fence(load_program(path))
     check_split_joins(load_program(path))
+    check_carry_joins(load_program(path))
     check_split_joins(load_program(path))
 
 
@@ -118,3 +156,4 @@ def test_random_programs(tmp_path_factory, source):
     (path := tmp_path_factory.mktemp("p") / "generated.py").write_text(source)
     check_phase_fence(load_program(path))
     check_split_joins(load_program(path))
+    check_carry_joins(load_program(path))
