@@ -69,10 +69,18 @@ def waited_by_effects(stmts, dummies) -> bool:
     ``remove_dead_values``' liveness (the names they read are live whatever else is), so every
     dummy is live then, and the pass has nothing to drop: the liveness need not be made."""
     read: set[str] = set()
+    deferred: list = []  # (the dependencies that read more than one name: walked once, together)
     for s in stmts:
         kind = s._production
         if kind == "Task" or kind == "HostFence":
-            read.update(var_reads(s.deps))
+            for dep in s.deps:  # (the usual ones, a name or a cell, read without a walk)
+                dep_kind = dep._production
+                if (dep_kind == "DepVar" or dep_kind == "DerivedDep") and dep.value._production == "Var":
+                    read.add(dep.value.name)
+                elif dep_kind != "CellDep":  # (a cell's name is no name read)
+                    deferred.append(dep)
         elif kind == "CellSet" and s.value._production == "Var":
             read.add(s.value.name)
+    if deferred:
+        read.update(var_reads(deferred))
     return all(d.var.name in read for d in dummies)

@@ -7,7 +7,9 @@ fences are for) only when a parameter is a TaskId array or a ``pl.array`` makes 
 joins declared and waited on outside every loop (``used_outside_loops``);
 ``insert_parallel_carry_joins`` finds how many ids each TaskId value holds (``TidShapes``) only
 when a ``pl.parallel`` loop's body yields for a TaskId carry something other than the TaskId of
-one of its own tasks or dummies (``yields_fresh_ids``). Each test counts the skipped work on a benchmark shape that needs
+one of its own tasks or dummies (``yields_fresh_ids``); ``drop_unwaited_dummies`` reads the names
+of the effects' dependencies without a walk of each (``waited_by_effects``, compared with its plain
+definition). Each test counts the skipped work on a benchmark shape that needs
 none, checks the condition against the full search, and compares the pass's output with the
 output of the pass made to run the full analysis, on every example and golden program and on
 random control-flow programs.
@@ -28,7 +30,9 @@ from test_middle_pass_shortcuts import compile_bench, counting
 from nanopass.api import run_pipeline
 from nanopass.languages.terms import DType
 from nanopass.passes import classify_iter_arg_carry, insert_parallel_carry_joins as carry_joins
+from nanopass.passes import drop_unwaited_dummies
 from nanopass.passes import expand_manual_phase_fence as phase_fence
+from nanopass.passes.util import iter_stmts, var_reads
 from nanopass.passes import split_joins_by_iteration as split_joins
 from nanopass.passes.pipeline import PIPELINE
 from nanopass.rewrite import PassContext
@@ -112,6 +116,7 @@ def test_a_loop_yielding_a_nested_loops_ids_finds_the_shapes(path, monkeypatch):
     after = carry_joins.InsertParallelCarryJoins(PassContext()).run(before)
     assert shapes and after != before  # (a barrier joins the nested loop's ids)
     check_carry_joins(load_program(path))
+    check_waited_by_effects(load_program(path))
 
 
 def check_carry_joins(program) -> None:
@@ -121,6 +126,32 @@ def check_carry_joins(program) -> None:
         patch.setattr(carry_joins, "yields_fresh_ids", lambda loop: False)
         full = carry_joins.InsertParallelCarryJoins(PassContext()).run(before)
     assert fast == full
+
+
+def waited_by_definition(stmts, dummies) -> bool:
+    """``drop_unwaited_dummies.waited_by_effects`` as its docstring defines it: every dummy is read
+    by a task's or host fence's dependencies, or is the value a ``CellSet`` stores."""
+    read: set[str] = set()
+    for s in stmts:
+        if s._production in ("Task", "HostFence"):
+            read.update(var_reads(s.deps))
+        elif s._production == "CellSet" and s.value._production == "Var":
+            read.add(s.value.name)
+    return all(d.var.name in read for d in dummies)
+
+
+def check_waited_by_effects(program) -> None:
+    """On every stage of the directed language, with its dummies and with each dummy alone."""
+    compared = 0
+    for stage in run_pipeline(program):
+        if stage.language.name != "directed":
+            continue
+        stmts = list(iter_stmts(stage.tree.orch.body))
+        dummies = [s for s in stmts if s._production == "Dummy"]
+        for some in [dummies] + [[d] for d in dummies]:
+            assert drop_unwaited_dummies.waited_by_effects(stmts, some) == waited_by_definition(stmts, some)
+            compared += 1
+    assert compared
 
 
 def fence_input(program):
@@ -147,6 +178,7 @@ def test_programs(path: Path):
     check_phase_fence(load_program(path))
     check_split_joins(load_program(path))
     check_carry_joins(load_program(path))
+    check_waited_by_effects(load_program(path))
     check_split_joins(load_program(path))
 
 
@@ -157,3 +189,4 @@ def test_random_programs(tmp_path_factory, source):
     check_phase_fence(load_program(path))
     check_split_joins(load_program(path))
     check_carry_joins(load_program(path))
+    check_waited_by_effects(load_program(path))
