@@ -88,7 +88,8 @@ class HoistScopeEscapes(Pass):
         self.holders: dict[str, set[str]] | None = None  # allocation -> the names that may hold it
         self.roots = written_roots(func)
         # TaskId array carries: their storage may belong to an enclosing scope (the seed's #1811)
-        self.array_carries = set(carry_arrays(func))
+        # (found when a TaskId read after the scope that produces it is first met)
+        self.array_carries: set[str] | None = None
         self.number(func.body)
         body = self.visit_all(func.body)
         return self.build(program, orch=self.build(func, body=body))
@@ -221,7 +222,7 @@ class HoistScopeEscapes(Pass):
                 if (
                     binder.type._production == "ScalarType"
                     and binder.type.dtype is DType.TASK_ID
-                    and binder.name not in self.array_carries
+                    and binder.name not in self.carried_arrays()
                 ):
                     raise UserError(
                         f"TaskId '{_base(binder.name)}' is produced inside a scope and used after it; a TaskId does "
@@ -267,6 +268,12 @@ class HoistScopeEscapes(Pass):
         if then == stmt.then and orelse == stmt.orelse:
             return stmt
         return stmt.replace(then=then, orelse=orelse)
+
+    def carried_arrays(self) -> set[str]:
+        """The TaskId array carries of the function (``util.carry_arrays``), made when first asked."""
+        if self.array_carries is None:
+            self.array_carries = set(carry_arrays(self.func))
+        return self.array_carries
 
     def escapes(self, name: str, after: "ReadAfter") -> bool:
         """May a name read after the scope hold allocation ``name`` (an if result may)?"""

@@ -9,7 +9,8 @@ joins declared and waited on outside every loop (``used_outside_loops``);
 when a ``pl.parallel`` loop's body yields for a TaskId carry something other than the TaskId of
 one of its own tasks or dummies (``yields_fresh_ids``); ``drop_unwaited_dummies`` reads the names
 of the effects' dependencies without a walk of each (``waited_by_effects``, compared with its plain
-definition). Each test counts the skipped work on a benchmark shape that needs
+definition); ``hoist_scope_escapes`` finds the TaskId array carries only when a TaskId read after
+the scope that produces it is met (``carried_arrays``). Each test counts the skipped work on a benchmark shape that needs
 none, checks the condition against the full search, and compares the pass's output with the
 output of the pass made to run the full analysis, on every example and golden program and on
 random control-flow programs.
@@ -30,7 +31,7 @@ from test_middle_pass_shortcuts import compile_bench, counting
 from nanopass.api import run_pipeline
 from nanopass.languages.terms import DType
 from nanopass.passes import classify_iter_arg_carry, insert_parallel_carry_joins as carry_joins
-from nanopass.passes import drop_unwaited_dummies
+from nanopass.passes import drop_unwaited_dummies, hoist_scope_escapes
 from nanopass.passes import expand_manual_phase_fence as phase_fence
 from nanopass.passes.util import iter_stmts, var_reads
 from nanopass.passes import split_joins_by_iteration as split_joins
@@ -126,6 +127,19 @@ def check_carry_joins(program) -> None:
         patch.setattr(carry_joins, "yields_fresh_ids", lambda loop: False)
         full = carry_joins.InsertParallelCarryJoins(PassContext()).run(before)
     assert fast == full
+
+
+def test_no_task_id_read_after_its_scope_finds_no_array_carries(tmp_path, monkeypatch):
+    found = counting(monkeypatch, hoist_scope_escapes, "carry_arrays")
+    compile_bench(tmp_path, "scopes", 16)
+    assert found == []
+
+
+def test_an_array_carry_read_after_its_scope_is_found(monkeypatch):
+    # (its golden C++ declares the array before the scope: tests/golden/array_carry_across_scope)
+    found = counting(monkeypatch, hoist_scope_escapes, "carry_arrays")
+    run_pipeline(load_program(REPO / "tests" / "golden" / "array_carry_across_scope.py"))
+    assert len(found) == 1
 
 
 def waited_by_definition(stmts, dummies) -> bool:
