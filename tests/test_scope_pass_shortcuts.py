@@ -187,20 +187,18 @@ def check_phase_fence(program) -> None:
     assert fast == full
 
 
+def check_every_shortcut(path: Path) -> None:
+    for check in (check_phase_fence, check_split_joins, check_carry_joins, check_waited_by_effects):
+        check(load_program(path))
+
+
 @pytest.mark.parametrize("path", PROGRAMS, ids=lambda p: p.stem)
 def test_programs(path: Path):
-    check_phase_fence(load_program(path))
-    check_split_joins(load_program(path))
-    check_carry_joins(load_program(path))
-    check_waited_by_effects(load_program(path))
-    check_split_joins(load_program(path))
+    check_every_shortcut(path)
 
 
 @PROPERTY
 @given(control_flow_programs())
 def test_random_programs(tmp_path_factory, source):
     (path := tmp_path_factory.mktemp("p") / "generated.py").write_text(source)
-    check_phase_fence(load_program(path))
-    check_split_joins(load_program(path))
-    check_carry_joins(load_program(path))
-    check_waited_by_effects(load_program(path))
+    check_every_shortcut(path)
