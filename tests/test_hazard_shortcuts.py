@@ -23,6 +23,7 @@ from conftest import EXAMPLES, REPO, fuzz_budget, load_program
 from program_gen import control_flow_programs
 from test_loop_allocations_before_scopes import SHARED, program as shared_program
 from test_middle_pass_shortcuts import counting
+from test_runtime_order_state import attack_programs
 
 from nanopass.api import run_pipeline
 from nanopass.languages.statements import defined_binders, iter_stmts
@@ -145,6 +146,7 @@ FORCED_OFF = {
     "places_sources": lambda body: True,
 }
 PARALLEL_LOOP_SHORTCUTS = ("keeps_first_pass", "replays_follow")
+PREWORK_SHORTCUTS = ("copies_names", "places_sources")
 
 
 def check_same_with_walk_shortcut_off(program, shortcut: str) -> None:
@@ -168,6 +170,15 @@ def test_the_walk_shortcuts_change_nothing(path, shortcut):
 @given(control_flow_programs(), st.sampled_from(sorted(FORCED_OFF)))
 def test_the_walk_shortcuts_change_nothing_on_random_programs(tmp_path_factory, source, shortcut):
     (path := tmp_path_factory.mktemp("p") / "generated.py").write_text(source)
+    for program in war_inputs(path):
+        check_same_with_walk_shortcut_off(program, shortcut)
+
+
+@pytest.mark.parametrize("shortcut", PREWORK_SHORTCUTS)
+@pytest.mark.parametrize("index", range(12))
+def test_the_prework_shortcuts_change_nothing_on_the_testers_programs(index, shortcut, tmp_path):
+    # (programs of the adversarial tester's generator, written apart from the analysis)
+    (path := tmp_path / "generated.py").write_text(attack_programs()[index])
     for program in war_inputs(path):
         check_same_with_walk_shortcut_off(program, shortcut)
 
