@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from nanopass.errors import UserError
 from nanopass.languages import CARRIED, SCOPED
+from nanopass.languages.scoped import check_scope_placement
 from nanopass.languages.ssa import check_single_definition, check_yields
 from nanopass.languages.statements import walk_of
 from nanopass.languages.terms import DType, LoopKind, ScopeMode
@@ -49,15 +50,16 @@ class ClassifyIterArgCarry(Pass):
     Without TaskId shapes a carry's plan depends on the carry alone: each ``IterArg`` is planned
     where the identity clause of its loop visits it (no handler per loop).
 
-    Preserves the single definitions and the yields (``preserves``): the statements, their
-    binders (the same objects) and the carries' counts are the input's, one plan added to each
-    IterArg and one ``Phi`` made of each if result.
+    Preserves the single definitions, the yields and the scope placement (``preserves``): the
+    statements, their binders (the same objects) and the carries' counts are the input's, one
+    plan added to each IterArg and one ``Phi`` made of each if result; each statement becomes
+    one of the same production with bodies of the same statements (scopes keep their modes).
     """
 
     name = "classify_iter_arg_carry"
     source = SCOPED
     target = CARRIED
-    preserves = frozenset({check_single_definition, check_yields})
+    preserves = frozenset({check_single_definition, check_yields, check_scope_placement})
 
     def run(self, program):
         func = program.orch
