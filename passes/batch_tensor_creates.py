@@ -70,6 +70,11 @@ class BatchTensorCreates(Pass):
         return self.visit(program)
 
     def batch(self, stmts) -> tuple:
+        for stmt in stmts:
+            if stmt._production == "Let" and stmt.value._production == "CreateTensor":
+                break
+        else:  # no create of its own: its statements visited (the tuple kept if none changes)
+            return self.visit_all(stmts)
         defined = None  # names defined in this body, nested bodies included; walked only when needed
         hoisted: list = []
         rest: list = []
@@ -85,7 +90,10 @@ class BatchTensorCreates(Pass):
                     hoisted.append(create)
                 continue
             new = self.visit(stmt)
-            rest.extend(new if isinstance(new, list) else [new])
+            if type(new) is list:
+                rest += new
+            else:
+                rest.append(new)
         chunks = [
             B.Alloc(hoisted[i : i + self.chunk]) for i in range(0, len(hoisted), self.chunk)
         ]
