@@ -254,12 +254,9 @@ class TidShapes:
         self.several: set[tuple[int, int]] = set()  # (id(per-iteration loop), k): its yield k may hold several ids
         self.shape: dict[str, int] = {}
         self.yielded: dict[str, int] = {}  # iter_arg -> the shape of what its loop's body yields
-        self.changes = 0  # how many times a shape has changed (a loop's fixpoint test)
 
     def set(self, name: str, shape: int) -> None:
-        if self.shape.get(name) != shape:
-            self.shape[name] = shape
-            self.changes += 1
+        self.shape[name] = shape
 
     def run(self, body) -> dict[str, int]:
         self.block(body)
@@ -304,8 +301,8 @@ class TidShapes:
     def loop(self, loop) -> None:
         fan_in = self.per_iteration.get(id(loop), 0)
         tids = [(k, it, r) for k, (it, r) in enumerate(zip(loop.iters, loop.results)) if is_task_id(it.var)]
+        shapes = self.shape
         while True:
-            before = self.changes
             for k, it, result in tids:
                 init = self.of(it.init)
                 if fan_in:  # inside the body the carry stands for its init; the loop yields N slots
@@ -313,6 +310,7 @@ class TidShapes:
                     self.set(result.name, fan_in)
                 else:
                     self.carried(loop, it, result)
+            seen = [shapes[it.var.name] for _, it, _ in tids]  # the carries' shapes this walk of the body sees
             self.block(loop.body)
             yld = last_yield(loop.body)
             if yld is not None and fan_in:
@@ -335,7 +333,11 @@ class TidShapes:
                     shape = self.shape[it.var.name] if _same(value, it.var) else self.of(value)
                     self.yielded[it.var.name] = max(self.yielded.get(it.var.name, 0), shape)
                     self.carried(loop, it, result)
-            if self.changes == before:  # nothing changed: the fixpoint
+            # The fixpoint: the carries' shapes are what this walk saw, so another walk, seeing
+            # the same, would set every shape under the body as this one did. (Not "no shape set
+            # changed": a body's first walk sets all its names, so every loop walked its body
+            # twice, and a body nested d deep was walked d + 1 times.)
+            if [shapes[it.var.name] for _, it, _ in tids] == seen:
                 return
 
     def carried(self, loop, it, result) -> None:
