@@ -6,7 +6,7 @@ from nanopass.errors import UserError
 from nanopass.languages import CARRIED, SCOPED
 from nanopass.languages.scoped import check_scope_placement
 from nanopass.languages.ssa import check_single_definition, check_yields
-from nanopass.languages.statements import walk_of
+from nanopass.languages.statements import BODY_FIELDS, walk_of
 from nanopass.languages.terms import DType, LoopKind, ScopeMode
 from nanopass.rewrite import Pass, register
 
@@ -19,6 +19,7 @@ C = CARRIED
 
 # (read once: an enum member read through its class costs a descriptor call)
 TASK_ID, MANUAL, PARALLEL = DType.TASK_ID, ScopeMode.manual, LoopKind.parallel
+_COMPOUND = frozenset(BODY_FIELDS)  # the statements with bodies
 
 
 def is_task_id(binder) -> bool:
@@ -208,28 +209,37 @@ def per_iteration_loops(body, carries_tid=lambda it: is_task_id(it.var), check: 
     found: dict[int, int] = {}
     if not any(s._production == "Scope" and s.mode is MANUAL for s in walk_of(body).compound):
         return found  # no manual scope: nothing to look for
-    stack = [(s, False) for s in body]
+    # Each body's statements last to first, a compound statement's bodies (last to first) before
+    # the statements ahead of it: the order of the first error found. One iterator per body on
+    # the stack (with whether a manual scope encloses it): no entry per statement.
+    stack = [(reversed(body), False)]
     while stack:
-        stmt, manual = stack.pop()
-        kind = stmt._production
-        if kind in ("Scope", "CompilerScope"):
-            stack += [(s, manual or stmt.mode is MANUAL) for s in stmt.body]
-        elif kind in LOOPS:
-            if manual and kind == "For" and stmt.kind is PARALLEL and any(map(carries_tid, stmt.iters)):
-                count = static_trip_count(stmt)
-                if count is None or count <= 0:
-                    if check:
-                        raise UserError(
-                            "a pl.parallel loop that carries a TaskId in a manual scope must have a "
-                            "statically-known trip count: the runtime fence needs a PTO2TaskId[N] array of fixed N",
-                            stmt.span,
-                            hint="make the trip count a Python int, e.g. pl.parallel(4)",
-                        )
-                else:
-                    found[id(stmt)] = count
-            stack += [(s, manual) for s in stmt.body]
-        elif kind == "If":
-            stack += [(s, manual) for s in stmt.then + stmt.orelse]
+        stmts, manual = stack[-1]
+        for stmt in stmts:
+            kind = stmt._production
+            if kind not in _COMPOUND:
+                continue
+            if kind == "Scope" or kind == "CompilerScope":
+                stack.append((reversed(stmt.body), manual or stmt.mode is MANUAL))
+            elif kind == "If":
+                stack.append((reversed(stmt.then + stmt.orelse), manual))
+            else:  # a loop
+                if manual and kind == "For" and stmt.kind is PARALLEL and any(map(carries_tid, stmt.iters)):
+                    count = static_trip_count(stmt)
+                    if count is None or count <= 0:
+                        if check:
+                            raise UserError(
+                                "a pl.parallel loop that carries a TaskId in a manual scope must have a "
+                                "statically-known trip count: the runtime fence needs a PTO2TaskId[N] array of fixed N",
+                                stmt.span,
+                                hint="make the trip count a Python int, e.g. pl.parallel(4)",
+                            )
+                    else:
+                        found[id(stmt)] = count
+                stack.append((reversed(stmt.body), manual))
+            break
+        else:  # this body is done
+            stack.pop()
     return found
 
 
