@@ -19,6 +19,7 @@ from nanopass.pipeline import PipelineError
 from nanopass.rewrite import PassContext
 
 QUICK = (check_scope_placement, True)  # (the key of the quick test's marks, auto_scope on)
+GENERAL = (check_scope_placement, "general", True)  # (the general walk's, when it asked nothing of allocations)
 
 
 def _scoped(example, stem: str):
@@ -31,10 +32,12 @@ def _scoped(example, stem: str):
 def _copy(program):
     """The same program, its function body a new tuple (a pass's output that shares nothing)."""
     func = program.orch
-    return program.replace(orch=func.replace(body=tuple(func.body)))
+    copy = tuple(list(func.body))
+    assert copy is not func.body
+    return program.replace(orch=func.replace(body=copy))
 
 
-def test_the_record_marks_an_output_after_a_quick_check_and_nothing_after_the_general_walk(example):
+def test_the_record_marks_an_output_by_the_route_its_input_passed(example):
     quick = _scoped(example, "loop_scalar")  # every loop body and branch one AUTO scope
     general = _scoped(example, "manual_phases")  # a manual scope: the general walk
     assert any(s._production == "Scope" and s.mode is ScopeMode.manual for s in general.orch.body[0].body)
@@ -43,14 +46,33 @@ def test_the_record_marks_an_output_after_a_quick_check_and_nothing_after_the_ge
         output = _copy(quick)
         check_scope_placement.record(output)
         assert passed_last(output.orch.body, QUICK)  # the next check skips its statements
+        assert not passed_last(output.orch.body, GENERAL)
         check_scope_placement(general)
         output = _copy(general)
         check_scope_placement.record(output)
         assert not passed_last(output.orch.body, QUICK)  # (the general walk's verdicts are not the quick test's)
-        check_scope_placement(_copy(quick))  # a quick check again: marks again
+        assert passed_last(output.orch.body, GENERAL)  # (it asked nothing of allocations: the body decides)
+        check_scope_placement(_copy(quick))  # a quick check again: marks again, the general walk's forgotten
         output = _copy(quick)
         check_scope_placement.record(output)
-        assert passed_last(output.orch.body, QUICK)
+        assert passed_last(output.orch.body, QUICK) and not passed_last(output.orch.body, GENERAL)
+
+
+def test_the_record_marks_nothing_after_a_general_walk_that_asked_which_allocations_a_body_yields(
+    example, monkeypatch
+):
+    from nanopass.languages import scoped, statements
+
+    general = _scoped(example, "manual_phases")
+    walk = scoped._check_bodies
+    with reusing_walks():
+        check_scope_placement(_copy(general))  # (asking nothing: the body is marked)
+        assert statements._reuse.verified.get(GENERAL) is not None
+        monkeypatch.setattr(scoped, "_check_bodies", lambda body, require_scopes, program=None: walk(body, require_scopes) or True)
+        check_scope_placement(general)  # (as if it asked)
+        output = _copy(general)
+        check_scope_placement.record(output)
+        assert not passed_last(output.orch.body, QUICK) and not passed_last(output.orch.body, GENERAL)
 
 
 def test_the_pipeline_records_the_placement_of_the_passes_that_preserve_it(monkeypatch, tmp_path):
