@@ -11,7 +11,7 @@ nothing AUTO is nested inside a manual scope.
 from nanopass.errors import VerifyError
 
 from . import directed
-from .statements import mark_verified, passed_last, unverified_compound
+from .statements import forget_verified, mark_verified, passed_last, remark_verified, unverified_compound
 from .terms import ScopeMode, ScopeOrigin, scope_origin
 
 
@@ -24,7 +24,7 @@ def check_scope_placement(program) -> None:
     # that passed so (same auto_scope) are skipped (a skipped statement holds no manual scope).
     # A manual scope, or a body breaking the rule, sends the function to the general walk (which
     # meets the first error in program order).
-    rule = (check_scope_placement, func.auto_scope)
+    rule = _quick_rule(func.auto_scope)
     for stmt in unverified_compound(func.body, rule):
         production = stmt._production
         if production == "Scope":
@@ -43,14 +43,58 @@ def check_scope_placement(program) -> None:
             continue
         # The general walk's verdict depends on the body alone unless it had to ask which
         # allocations a body yields (the program's kernels decide those): only then is it not
-        # remembered. The body that last passed it is not walked again.
-        general = (_check_bodies, func.auto_scope)
+        # remembered. The body that last passed it is not walked again. Only the route this
+        # body took stays marked (the record hook marks a pass's output as its input passed).
+        _forget_routes_but(_general_rule(func.auto_scope))
+        general = _general_rule(func.auto_scope)
         if not passed_last(func.body, general):
             consulted = _check_bodies(func.body, require_scopes=func.auto_scope, program=program)  # raises on a bad body
-            if not consulted:
+            if consulted:
+                forget_verified(general)
+            else:
                 mark_verified(func.body, general)
         return
     mark_verified(func.body, rule)
+    _forget_routes_but(rule)
+
+
+def _quick_rule(auto_scope: bool) -> tuple:
+    """The key under which a body every compound statement of which passed the quick
+    per-statement test (``check_scope_placement``) with this ``auto_scope`` is remembered."""
+    return (check_scope_placement, bool(auto_scope))
+
+
+def _general_rule(auto_scope: bool) -> tuple:
+    """The key under which a body that passed the general walk (``_check_bodies``) with this
+    ``auto_scope``, without asking which allocations a body yields, is remembered."""
+    return (check_scope_placement, "general", bool(auto_scope))
+
+
+def _forget_routes_but(kept) -> None:
+    """Forget the marks of every route of the check but ``kept``: the marks say how the last
+    body checked passed (``_record_scope_placement``)."""
+    for auto_scope in (True, False):
+        for rule in (_quick_rule(auto_scope), _general_rule(auto_scope)):
+            if rule != kept:
+                forget_verified(rule)
+
+
+def _record_scope_placement(program) -> None:
+    """The record hook (``Language.verify``): ``program`` is the output of a pass that preserves
+    the placement and, by the contract its declaration states, each compound statement's verdict
+    of the quick per-statement test (its production, a scope's mode, whether a loop body or if
+    branch is one scope or empty), the body each statement is in, and the function's
+    ``auto_scope``; its input met the placement, and was the last body checked or recorded (the
+    pipeline verifies its stages in order, and the first stage of a run to have the invariant is
+    checked in full). Its body is
+    marked as passing the quick test only when that input's did, and as passing the general walk
+    without asking which allocations a body yields only when that input's did (the contract
+    keeps each statement in the body it was in, so what a manual scope encloses too); after a
+    general walk that asked, nothing is marked (those verdicts rest on which allocations a body
+    yields, which another pass may change), and the next check walks as it would have."""
+    func = program.orch
+    if not remark_verified(func.body, _quick_rule(func.auto_scope)):
+        remark_verified(func.body, _general_rule(func.auto_scope))
 
 
 _NOT_ONE_SCOPE = "a for body or if branch outside manual scopes must be one runtime scope"
@@ -100,6 +144,8 @@ def _check_bodies(body, require_scopes: bool, program=None) -> bool:
                 stack.append((branch, manual))
     return bool(held)
 
+
+check_scope_placement.record = _record_scope_placement  # (see ``Language.verify``)
 
 LANGUAGE = directed.LANGUAGE.extend(
     "scoped",

@@ -68,7 +68,7 @@ def check_yields(program) -> None:
             arity = len(node.results)
             _check_carry_body(node.then, arity, node)
             _check_carry_body(node.orelse, arity, node)
-        elif production == "Scope":
+        elif production == "Scope" or production == "CompilerScope":  # (a scope an earlier pass placed too)
             stmts = node.body
             if len(stmts) == 2:  # (the usual scope of a loop body: a statement and the Yield, inline)
                 if stmts[0]._production == "Yield":

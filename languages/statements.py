@@ -257,6 +257,23 @@ def mark_verified(stmts, rule: Hashable) -> None:
         _reuse.verified[rule] = walk_of(stmts)
 
 
+def forget_verified(rule: Hashable) -> None:
+    """Forget the body that last passed ``rule`` (``mark_verified``): for a rule whose record hook
+    marks a body only while the last body checked passed it (``remark_verified``)."""
+    _reuse.verified.pop(rule, None)
+
+
+def remark_verified(stmts, rule: Hashable) -> bool:
+    """If some body is marked as having passed ``rule`` (``mark_verified``, not forgotten since),
+    mark ``stmts`` in its place, and return True. For a record hook whose rule holds of a pass's
+    output whenever it held of the pass's input, the last body checked (see the hook's contract)."""
+    if _reuse.verified.get(rule) is None:
+        return False
+    if not passed_last(stmts, rule):
+        mark_verified(stmts, rule)
+    return True
+
+
 def recorder(rule: Hashable):
     """The ``record`` hook (``Language.verify``) of an invariant whose check marks the body it
     passes under ``rule`` (``mark_verified``): the body of a tree known to meet it is marked so."""

@@ -6,6 +6,7 @@ from nanopass.languages import BATCHED, DEP_ANNOTATED
 from nanopass.languages.batched import MAX_TENSORS_PER_ARG
 from nanopass.languages.carried import check_buffer_groups, check_plans
 from nanopass.languages.dep_annotated import check_capacity
+from nanopass.languages.scoped import check_scope_placement
 from nanopass.languages.ssa import check_single_definition, check_yields
 from nanopass.rewrite import Pass, register
 
@@ -41,18 +42,22 @@ class BatchTensorCreates(Pass):
     value defined in the body stays where it is, as an ``Alloc`` of one. Afterwards no
     ``CreateTensor`` is left.
 
-    Preserves the single definitions, the yields, the carry plans, the buffer groups and the
-    dependency capacities (``preserves``): each create's binder (the same object) is defined once,
-    in a ``Create``, in the body it was in; only create lets move, to the start of their body, so
-    each body keeps its other statements in order and ends as it did; carries, dependencies and
-    the function's buffer groups are the input's. (Not the scope placement: its check asks which
-    allocations a body yields, and sees a create let and an ``Alloc`` apart.)
+    Preserves the single definitions, the yields, the scope placement, the carry plans, the
+    buffer groups and the dependency capacities (``preserves``): each create's binder (the same
+    object) is defined once, in a ``Create``, in the body it was in; only create lets move, to
+    the start of their body, so each body keeps its other statements in order and ends as it did
+    (a body that is one scope, or empty, has no create let of its own and stays so; scopes keep
+    their modes; what a body allocates and yields is the same, a create in an ``Alloc`` being an
+    allocation as its let was, ``passes/allocations.py``); carries, dependencies and the
+    function's buffer groups are the input's.
     """
 
     name = "batch_tensor_creates"
     source = DEP_ANNOTATED
     target = BATCHED
-    preserves = frozenset({check_single_definition, check_yields, check_plans, check_buffer_groups, check_capacity})
+    preserves = frozenset(
+        {check_single_definition, check_yields, check_scope_placement, check_plans, check_buffer_groups, check_capacity}
+    )
 
     def run(self, program):
         self.chunk = self.ctx.option("max_creates_per_alloc", MAX_TENSORS_PER_ARG)
@@ -65,6 +70,11 @@ class BatchTensorCreates(Pass):
         return self.visit(program)
 
     def batch(self, stmts) -> tuple:
+        for stmt in stmts:
+            if stmt._production == "Let" and stmt.value._production == "CreateTensor":
+                break
+        else:  # no create of its own: its statements visited (the tuple kept if none changes)
+            return self.visit_all(stmts)
         defined = None  # names defined in this body, nested bodies included; walked only when needed
         hoisted: list = []
         rest: list = []
@@ -80,7 +90,10 @@ class BatchTensorCreates(Pass):
                     hoisted.append(create)
                 continue
             new = self.visit(stmt)
-            rest.extend(new if isinstance(new, list) else [new])
+            if type(new) is list:
+                rest += new
+            else:
+                rest.append(new)
         chunks = [
             B.Alloc(hoisted[i : i + self.chunk]) for i in range(0, len(hoisted), self.chunk)
         ]

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from nanopass.languages import SLOTTED, TID_BOUND
+from nanopass.languages.statements import walk_of
 from nanopass.languages.terms import DepSource, DType
 from nanopass.rewrite import Pass, register
 
 from .util import last_yield
 
 B = TID_BOUND
+TASK_ID = DType.TASK_ID  # (read once: an enum member read through its class costs a descriptor call)
+_TID_TYPES = frozenset({"ScalarType", "ArrayType"})  # the types of a TaskId and of a TaskId array
 
 
 def is_tid(ty) -> bool:
@@ -17,6 +20,34 @@ def is_tid(ty) -> bool:
 
 def is_tid_array(ty) -> bool:
     return ty._production == "ArrayType" and ty.dtype is DType.TASK_ID
+
+
+def binds_task_ids(body) -> bool:
+    """Whether a statement under ``body`` binds a TaskId or TaskId array: a task's id, a dummy
+    barrier, or a let, loop carry or if result of either type (every TaskId value is bound by
+    one of these; without one no name has a source to bind)."""
+    for stmt in walk_of(body).order:  # (the walk kept with the body: no walk of its own)
+        kind = stmt._production
+        if kind == "Task":
+            if stmt.tid is not None:
+                return True
+        elif kind == "Let":
+            ty = stmt.var.type
+            if ty._production in _TID_TYPES and ty.dtype is TASK_ID:
+                return True
+        elif kind == "Dummy":
+            return True
+        elif kind == "For" or kind == "While":
+            for it in stmt.iters:
+                ty = it.var.type
+                if ty._production in _TID_TYPES and ty.dtype is TASK_ID:
+                    return True
+        elif kind == "If":
+            for phi in stmt.results:
+                ty = phi.var.type
+                if ty._production in _TID_TYPES and ty.dtype is TASK_ID:
+                    return True
+    return False
 
 
 @register
@@ -33,6 +64,9 @@ class BindTaskIds(Pass):
     that holds more ids in the body than its result (``Carry.body``) is stored in a variable of
     its own, named after its iter_arg, apart from the result's; an if result is a ``phi``. ``storage`` names the variable whose C++ declaration holds the value.
     Copies share their source's entry. The body is unchanged.
+
+    A function none of whose statements binds a TaskId (``binds_task_ids``, one scan of the
+    body's kept walk) gets no entry, its body not walked.
     """
 
     name = "bind_task_ids"
@@ -42,7 +76,8 @@ class BindTaskIds(Pass):
     def Function(self, func):
         self.table: dict[str, tuple[DepSource, str, int]] = {}
         self.order: list[str] = []
-        self.body(func.body)
+        if binds_task_ids(func.body):
+            self.body(func.body)
         tids = [B.TidSource.make(name, *self.table[name]) for name in self.order]
         return B.Function(
             func.name, func.params, func.results, func.auto_scope, func.dyn_dims, func.buffer_groups, func.slots, func.arg_count,

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from nanopass.errors import UserError
 from nanopass.languages import CARRIED, SCOPED
+from nanopass.languages.scoped import check_scope_placement
 from nanopass.languages.ssa import check_single_definition, check_yields
-from nanopass.languages.statements import walk_of
+from nanopass.languages.statements import BODY_FIELDS, walk_of
 from nanopass.languages.terms import DType, LoopKind, ScopeMode
 from nanopass.rewrite import Pass, register
 
@@ -18,6 +19,7 @@ C = CARRIED
 
 # (read once: an enum member read through its class costs a descriptor call)
 TASK_ID, MANUAL, PARALLEL = DType.TASK_ID, ScopeMode.manual, LoopKind.parallel
+_COMPOUND = frozenset(BODY_FIELDS)  # the statements with bodies
 
 
 def is_task_id(binder) -> bool:
@@ -49,15 +51,16 @@ class ClassifyIterArgCarry(Pass):
     Without TaskId shapes a carry's plan depends on the carry alone: each ``IterArg`` is planned
     where the identity clause of its loop visits it (no handler per loop).
 
-    Preserves the single definitions and the yields (``preserves``): the statements, their
-    binders (the same objects) and the carries' counts are the input's, one plan added to each
-    IterArg and one ``Phi`` made of each if result.
+    Preserves the single definitions, the yields and the scope placement (``preserves``): the
+    statements, their binders (the same objects) and the carries' counts are the input's, one
+    plan added to each IterArg and one ``Phi`` made of each if result; each statement becomes
+    one of the same production with bodies of the same statements (scopes keep their modes).
     """
 
     name = "classify_iter_arg_carry"
     source = SCOPED
     target = CARRIED
-    preserves = frozenset({check_single_definition, check_yields})
+    preserves = frozenset({check_single_definition, check_yields, check_scope_placement})
 
     def run(self, program):
         func = program.orch
@@ -206,28 +209,37 @@ def per_iteration_loops(body, carries_tid=lambda it: is_task_id(it.var), check: 
     found: dict[int, int] = {}
     if not any(s._production == "Scope" and s.mode is MANUAL for s in walk_of(body).compound):
         return found  # no manual scope: nothing to look for
-    stack = [(s, False) for s in body]
+    # Each body's statements last to first, a compound statement's bodies (last to first) before
+    # the statements ahead of it: the order of the first error found. One iterator per body on
+    # the stack (with whether a manual scope encloses it): no entry per statement.
+    stack = [(reversed(body), False)]
     while stack:
-        stmt, manual = stack.pop()
-        kind = stmt._production
-        if kind in ("Scope", "CompilerScope"):
-            stack += [(s, manual or stmt.mode is MANUAL) for s in stmt.body]
-        elif kind in LOOPS:
-            if manual and kind == "For" and stmt.kind is PARALLEL and any(map(carries_tid, stmt.iters)):
-                count = static_trip_count(stmt)
-                if count is None or count <= 0:
-                    if check:
-                        raise UserError(
-                            "a pl.parallel loop that carries a TaskId in a manual scope must have a "
-                            "statically-known trip count: the runtime fence needs a PTO2TaskId[N] array of fixed N",
-                            stmt.span,
-                            hint="make the trip count a Python int, e.g. pl.parallel(4)",
-                        )
-                else:
-                    found[id(stmt)] = count
-            stack += [(s, manual) for s in stmt.body]
-        elif kind == "If":
-            stack += [(s, manual) for s in stmt.then + stmt.orelse]
+        stmts, manual = stack[-1]
+        for stmt in stmts:
+            kind = stmt._production
+            if kind not in _COMPOUND:
+                continue
+            if kind == "Scope" or kind == "CompilerScope":
+                stack.append((reversed(stmt.body), manual or stmt.mode is MANUAL))
+            elif kind == "If":
+                stack.append((reversed(stmt.then + stmt.orelse), manual))
+            else:  # a loop
+                if manual and kind == "For" and stmt.kind is PARALLEL and any(map(carries_tid, stmt.iters)):
+                    count = static_trip_count(stmt)
+                    if count is None or count <= 0:
+                        if check:
+                            raise UserError(
+                                "a pl.parallel loop that carries a TaskId in a manual scope must have a "
+                                "statically-known trip count: the runtime fence needs a PTO2TaskId[N] array of fixed N",
+                                stmt.span,
+                                hint="make the trip count a Python int, e.g. pl.parallel(4)",
+                            )
+                    else:
+                        found[id(stmt)] = count
+                stack.append((reversed(stmt.body), manual))
+            break
+        else:  # this body is done
+            stack.pop()
     return found
 
 
@@ -252,12 +264,9 @@ class TidShapes:
         self.several: set[tuple[int, int]] = set()  # (id(per-iteration loop), k): its yield k may hold several ids
         self.shape: dict[str, int] = {}
         self.yielded: dict[str, int] = {}  # iter_arg -> the shape of what its loop's body yields
-        self.changes = 0  # how many times a shape has changed (a loop's fixpoint test)
 
     def set(self, name: str, shape: int) -> None:
-        if self.shape.get(name) != shape:
-            self.shape[name] = shape
-            self.changes += 1
+        self.shape[name] = shape
 
     def run(self, body) -> dict[str, int]:
         self.block(body)
@@ -302,8 +311,8 @@ class TidShapes:
     def loop(self, loop) -> None:
         fan_in = self.per_iteration.get(id(loop), 0)
         tids = [(k, it, r) for k, (it, r) in enumerate(zip(loop.iters, loop.results)) if is_task_id(it.var)]
+        shapes = self.shape
         while True:
-            before = self.changes
             for k, it, result in tids:
                 init = self.of(it.init)
                 if fan_in:  # inside the body the carry stands for its init; the loop yields N slots
@@ -311,6 +320,7 @@ class TidShapes:
                     self.set(result.name, fan_in)
                 else:
                     self.carried(loop, it, result)
+            seen = [shapes[it.var.name] for _, it, _ in tids]  # the carries' shapes this walk of the body sees
             self.block(loop.body)
             yld = last_yield(loop.body)
             if yld is not None and fan_in:
@@ -333,7 +343,11 @@ class TidShapes:
                     shape = self.shape[it.var.name] if _same(value, it.var) else self.of(value)
                     self.yielded[it.var.name] = max(self.yielded.get(it.var.name, 0), shape)
                     self.carried(loop, it, result)
-            if self.changes == before:  # nothing changed: the fixpoint
+            # The fixpoint: the carries' shapes are what this walk saw, so another walk, seeing
+            # the same, would set every shape under the body as this one did. (Not "no shape set
+            # changed": a body's first walk sets all its names, so every loop walked its body
+            # twice, and a body nested d deep was walked d + 1 times.)
+            if [shapes[it.var.name] for _, it, _ in tids] == seen:
                 return
 
     def carried(self, loop, it, result) -> None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from nanopass.languages import DIRECTED, SCOPED
-from nanopass.languages.ssa import check_single_definition
+from nanopass.languages.ssa import check_single_definition, check_yields
 from nanopass.languages.terms import ScopeMode, ScopeOrigin
 from nanopass.rewrite import Pass, register
 
@@ -30,14 +30,17 @@ class MaterializeRuntimeScopes(Pass):
     Afterwards the scoped language's placement invariant holds. Scopes an earlier pass placed
     (``CompilerScope``) become ``(Scope mode compiler ...)``.
 
-    Preserves the single definitions (``preserves``): a scope defines nothing, and the pass only
-    moves statements into scopes (none is dropped, copied or renamed).
+    Preserves the single definitions and the yields (``preserves``): a scope defines nothing, and
+    the pass only moves statements into scopes (none is dropped, copied or renamed); a body it
+    wraps becomes one compiler scope holding the body as it was, which the yields' check sees
+    through (the body's final Yield is still the last statement of its loop or branch, and no
+    other Yield comes into a scope or the function's top level).
     """
 
     name = "materialize_runtime_scopes"
     source = DIRECTED
     target = SCOPED
-    preserves = frozenset({check_single_definition})
+    preserves = frozenset({check_single_definition, check_yields})
 
     def run(self, program):
         self.program = program
