@@ -225,6 +225,23 @@ def test_equal_tensor_annotations_read_as_one_type_object(tmp_path):
     assert kernel["w"].params[0].type != a.type
 
 
+def test_a_created_tensor_of_an_annotated_type_reads_as_that_type_object(tmp_path):
+    # pl.create_tensor of constant extents: the annotation's one object (the argument check and a
+    # re-assignment's compare it by identity); another shape or dtype, or a dynamic extent, is another
+    path = tmp_path / "created.py"
+    path.write_text(program([
+        "t = pl.create_tensor([16, 16], dtype=pl.FP32)", "t = self.k(a, n, t)",
+        "u = pl.create_tensor([16, 8], dtype=pl.FP32)", "v = pl.create_tensor([16, 16], dtype=pl.INT32)",
+        "w = pl.create_tensor([16, n], dtype=pl.FP32)", "x = pl.create_tensor([16, 16], dtype=pl.FP32)",
+    ]))
+    tree = load_program(path).surface()
+    annotated = tree.kernels[0].params[0].type
+    created = {s.var.name: s.var.type for s in tree.orch.body if s._production == "Let"}
+    assert created["t"] is annotated and created["x"] is annotated
+    assert all(created[name] is not annotated and created[name] != annotated for name in "uvw")
+    assert created["w"].shape[1]._production == "Var"
+
+
 # -- the walk for check_call_receivers: arguments whose text proves them quiet are not entered ------
 
 
@@ -283,6 +300,26 @@ def test_the_walk_skips_the_arithmetic_arguments_of_the_nested_shape():
     orch = next(f for f in cls.body if isinstance(f, ast.FunctionDef) and f.name == "orch")
     _stores_and_receivers(orch, counting)
     assert len([text for text in proved if text.count("+") == 2]) == 8, proved
+
+
+def test_the_walk_enters_names_attributes_and_lists_without_testing_their_text():
+    # the straight shape's arguments ([16, 16], dtype=pl.FP32, names): entered for less than the test costs
+    from nanopass.passes.frontend.names import _stores_and_receivers, quiet_expressions
+    from nanopass.tools.bench import source_of
+
+    text = source_of("straight", 8)
+    cls = next(node for node in ast.parse(text).body if isinstance(node, ast.ClassDef))
+    src = source.ProgramSource(cls.name, "<straight>", text, cls)
+    quiet = quiet_expressions(src)
+    asked = []
+
+    def counting(node):
+        asked.append(ast.unparse(node))
+        return quiet(node)
+
+    orch = next(f for f in cls.body if isinstance(f, ast.FunctionDef) and f.name == "orch")
+    stores, receivers = _stores_and_receivers(orch, counting)
+    assert asked == [] and receivers == {"pl", "self"} and len(stores) == 17  # t0..t7 twice, y
 
 
 @pytest.mark.parametrize("text, quiet", [

@@ -65,6 +65,9 @@ def check_call_receivers(program: ProgramParser, fdef: ast.FunctionDef) -> None:
 
 
 _CHILD_FIELDS: dict[type, tuple[str, ...]] = {}  # node class -> its fields that may hold nodes
+# The argument classes the walk enters without asking ``quiet``: a name (looked at in place), an
+# attribute (``pl.FP32``) or a list (``[16, 16]``) is entered for less than the test of its text costs.
+_ENTERED = frozenset((ast.Name, ast.Attribute, ast.List))
 
 
 def quiet_expressions(src) -> Callable[[ast.expr], bool]:
@@ -94,10 +97,11 @@ def _stores_and_receivers(root: ast.AST, quiet: Callable[[ast.expr], bool] | Non
     generators, which costs most of what reading a large function costs otherwise. The
     commonest nodes of a DSL body (assignments, calls, attributes, keywords, lists, arithmetic,
     loops, ifs) are entered field by field, without looking their fields up; others through
-    their ``_fields``; a call's receiver name and the names and constants among its arguments
-    are looked at in place, without a trip through the stack. A call's argument (or keyword
-    value) that ``quiet`` (``quiet_expressions``) proves holds no call and no store is not
-    entered (None: every one is)."""
+    their ``_fields``; an assignment's or expression statement's value, a call's receiver name,
+    an assignment's one name target and the names and constants among a call's arguments are
+    looked at in place, without a trip through the stack. A call's argument (or keyword value)
+    that ``quiet`` (``quiet_expressions``) proves holds no call and no store is not entered
+    (None: every one is); one of the classes of ``_ENTERED`` is entered without the test."""
     stores: list[str] = []
     receivers: set[str] = set()
     stack = [root]
@@ -107,9 +111,23 @@ def _stores_and_receivers(root: ast.AST, quiet: Callable[[ast.expr], bool] | Non
     binop, for_, if_ = ast.BinOp, ast.For, ast.If
     receiver = receivers.add
     child_fields = _CHILD_FIELDS
+    entered = _ENTERED
     while stack:
         node = pop()
         kind = type(node)
+        if kind is assign:  # targets, value (type_comment is a string); the value is read in place below
+            targets = node.targets
+            target = targets[0] if len(targets) == 1 else None
+            if type(target) is name_:
+                if isinstance(target.ctx, store):
+                    stores.append(target.id)
+            else:
+                extend(targets)
+            node = node.value
+            kind = type(node)
+        elif kind is expr:
+            node = node.value
+            kind = type(node)
         if kind is name_:
             if isinstance(node.ctx, store):
                 stores.append(node.id)
@@ -138,24 +156,17 @@ def _stores_and_receivers(root: ast.AST, quiet: Callable[[ast.expr], bool] | Non
                 if kind is name_:
                     if isinstance(item.ctx, store):
                         stores.append(item.id)
-                elif kind is not constant and (quiet is None or not quiet(item)):
+                elif kind is not constant and (quiet is None or kind in entered or not quiet(item)):
                     push(item)
             for item in node.keywords:
                 if type(item) is keyword:
                     item = item.value
-                    if quiet is None or type(item) is name_ or not quiet(item):
+                    if quiet is None or type(item) in entered or not quiet(item):
                         push(item)
                 else:
                     push(item)
             continue
         if kind is attribute:
-            push(node.value)
-            continue
-        if kind is assign:  # targets, value (type_comment is a string)
-            extend(node.targets)
-            push(node.value)
-            continue
-        if kind is expr:
             push(node.value)
             continue
         if kind is list_ or kind is tuple_:
