@@ -280,6 +280,43 @@ def test_the_walk_finds_the_same_stores_and_receivers_without_entering_quiet_arg
         assert receivers == plain_receivers, (src.filename, fdef.name)
 
 
+def _walked_stores_and_receivers(fdef):
+    """What ``_stores_and_receivers`` finds, by ``ast.walk``: the reference."""
+    stores = [n.id for n in ast.walk(fdef) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)]
+    receivers = set()
+    for node in ast.walk(fdef):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            head = node.func.value
+            while isinstance(head, ast.Attribute):
+                head = head.value
+            if isinstance(head, ast.Name):
+                receivers.add(head.id)
+    return stores, receivers
+
+
+def test_the_walk_finds_what_ast_walk_finds():
+    # the names and constants read in place (targets, arguments, lists, attributes, iterators)
+    # and the quiet arguments skipped: the same stores and receivers as a walk of every node
+    from collections import Counter
+
+    from nanopass.passes.frontend.names import _stores_and_receivers, quiet_expressions
+
+    extra = ast.parse(
+        "def f(self, a):\n"
+        "    for (i, j) in pl.range(k(q := 2)): b, c = pl.f(x=[d := 1, pl.g(e=3)], y=pl.h(z := 4).w)\n"
+        "    for m in pl.range(n): o.p.q = r(s)\n"
+        "    else: elsewhere.call(t2 := 6)\n"
+        "    pl.t([u for u in v], w.x.y, (pl := 5))\n"
+    ).body[0]
+    functions = [(None, extra)] + list(_functions_with_sources())
+    for src, fdef in functions:
+        want_stores, want_receivers = _walked_stores_and_receivers(fdef)
+        for quiet in [None] + ([quiet_expressions(src)] if src is not None else []):
+            stores, receivers = _stores_and_receivers(fdef, quiet)
+            assert Counter(stores) == Counter(want_stores), (fdef.name, sorted(stores), sorted(want_stores))
+            assert receivers == want_receivers, fdef.name
+
+
 def test_the_walk_skips_the_arithmetic_arguments_of_the_nested_shape():
     # each of the 8 calls' arithmetic argument (a + b * k + c - d) is proved quiet by its text
     from nanopass.passes.frontend.names import _stores_and_receivers, quiet_expressions

@@ -65,9 +65,6 @@ def check_call_receivers(program: ProgramParser, fdef: ast.FunctionDef) -> None:
 
 
 _CHILD_FIELDS: dict[type, tuple[str, ...]] = {}  # node class -> its fields that may hold nodes
-# The argument classes the walk enters without asking ``quiet``: a name (looked at in place), an
-# attribute (``pl.FP32``) or a list (``[16, 16]``) is entered for less than the test of its text costs.
-_ENTERED = frozenset((ast.Name, ast.Attribute, ast.List))
 
 
 def quiet_expressions(src) -> Callable[[ast.expr], bool]:
@@ -97,11 +94,12 @@ def _stores_and_receivers(root: ast.AST, quiet: Callable[[ast.expr], bool] | Non
     generators, which costs most of what reading a large function costs otherwise. The
     commonest nodes of a DSL body (assignments, calls, attributes, keywords, lists, arithmetic,
     loops, ifs) are entered field by field, without looking their fields up; others through
-    their ``_fields``; an assignment's or expression statement's value, a call's receiver name,
-    an assignment's one name target and the names and constants among a call's arguments are
-    looked at in place, without a trip through the stack. A call's argument (or keyword value)
-    that ``quiet`` (``quiet_expressions``) proves holds no call and no store is not entered
-    (None: every one is); one of the classes of ``_ENTERED`` is entered without the test."""
+    their ``_fields``; an assignment's or expression statement's value, a loop's iterator, a
+    call's receiver name, an assignment's or a loop's one name target, and the names and
+    constants among a call's arguments (or keyword values), under an argument's attributes
+    (``pl.FP32``) and in an argument's list (``[16, 16]``) are looked at in place, without a
+    trip through the stack. Another argument that ``quiet`` (``quiet_expressions``) proves
+    holds no call and no store is not entered (None: every one is)."""
     stores: list[str] = []
     receivers: set[str] = set()
     stack = [root]
@@ -111,7 +109,6 @@ def _stores_and_receivers(root: ast.AST, quiet: Callable[[ast.expr], bool] | Non
     binop, for_, if_ = ast.BinOp, ast.For, ast.If
     receiver = receivers.add
     child_fields = _CHILD_FIELDS
-    entered = _ENTERED
     while stack:
         node = pop()
         kind = type(node)
@@ -127,6 +124,17 @@ def _stores_and_receivers(root: ast.AST, quiet: Callable[[ast.expr], bool] | Non
             kind = type(node)
         elif kind is expr:
             node = node.value
+            kind = type(node)
+        elif kind is for_:  # target, iter, body, orelse (type_comment is a string); the iter is read in place below
+            target = node.target
+            if type(target) is name_:
+                if isinstance(target.ctx, store):
+                    stores.append(target.id)
+            else:
+                push(target)
+            extend(node.body)
+            extend(node.orelse)
+            node = node.iter
             kind = type(node)
         if kind is name_:
             if isinstance(node.ctx, store):
@@ -151,19 +159,28 @@ def _stores_and_receivers(root: ast.AST, quiet: Callable[[ast.expr], bool] | Non
                     push(value)
             else:
                 push(func)
-            for item in node.args:
+            for item in node.args if not node.keywords else [*node.args, *node.keywords]:
                 kind = type(item)
+                if kind is keyword:  # (its arg is a string: its value only)
+                    item = item.value
+                    kind = type(item)
+                if kind is attribute:  # pl.FP32: the name (or other node) under it, in place
+                    while type(item) is attribute:
+                        item = item.value
+                    kind = type(item)
+                elif kind is list_:  # [16, 16], [i, 0]: its names and constants in place
+                    for elt in item.elts:
+                        kind = type(elt)
+                        if kind is name_:
+                            if isinstance(elt.ctx, store):
+                                stores.append(elt.id)
+                        elif kind is not constant:
+                            push(elt)
+                    continue
                 if kind is name_:
                     if isinstance(item.ctx, store):
                         stores.append(item.id)
-                elif kind is not constant and (quiet is None or kind in entered or not quiet(item)):
-                    push(item)
-            for item in node.keywords:
-                if type(item) is keyword:
-                    item = item.value
-                    if quiet is None or type(item) in entered or not quiet(item):
-                        push(item)
-                else:
+                elif kind is not constant and (quiet is None or not quiet(item)):
                     push(item)
             continue
         if kind is attribute:
@@ -181,12 +198,8 @@ def _stores_and_receivers(root: ast.AST, quiet: Callable[[ast.expr], bool] | Non
                 elif kind is not constant:
                     push(item)
             continue
-        if kind is for_ or kind is if_:  # target, iter, body, orelse; test, body, orelse
-            if kind is for_:
-                push(node.target)
-                push(node.iter)
-            else:
-                push(node.test)
+        if kind is if_:  # test, body, orelse
+            push(node.test)
             extend(node.body)
             extend(node.orelse)
             continue
