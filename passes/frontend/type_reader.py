@@ -158,10 +158,12 @@ class TypeReader:
     def constant_tensor_type(self, shape: list[Any], dtype: DType) -> Any | None:
         """The one ``TensorType`` object of ``shape`` and ``dtype`` when every extent is a constant
         (see ``_constant_tensor_types``): an annotation's, or a created tensor's; None otherwise."""
-        key = tuple(d.value if d._production == "Int" and d.dtype is INDEX else None for d in shape)
-        if None in key:
-            return None
-        key += (dtype,)
+        extents = []
+        for dim in shape:
+            if dim._production != "Int" or dim.dtype is not INDEX:
+                return None
+            extents.append(dim.value)
+        key = (*extents, dtype)
         tensor = self._constant_tensor_types.get(key)
         if tensor is None:
             tensor = self._constant_tensor_types[key] = L.TensorType.make(shape, dtype)
