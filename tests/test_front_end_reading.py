@@ -317,45 +317,38 @@ def test_the_walk_finds_what_ast_walk_finds():
             assert receivers == want_receivers, fdef.name
 
 
-def test_the_walk_skips_the_arithmetic_arguments_of_the_nested_shape():
-    # each of the 8 calls' arithmetic argument (a + b * k + c - d) is proved quiet by its text
+def _walked_shape(shape: str) -> tuple[list[tuple[str, bool]], list[str], set[str]]:
+    """The walk of the orchestration function of the bench shape ``shape`` (N = 8): the arguments
+    it asked ``quiet`` about (their text and the answer), the stores and the receivers."""
     from nanopass.passes.frontend.names import _stores_and_receivers, quiet_expressions
     from nanopass.tools.bench import source_of
 
-    text = source_of("nested", 8)
+    text = source_of(shape, 8)
     cls = next(node for node in ast.parse(text).body if isinstance(node, ast.ClassDef))
-    src = source.ProgramSource(cls.name, "<nested>", text, cls)
-    quiet = quiet_expressions(src)
-    proved = []
-
-    def counting(node):
-        answer = quiet(node)
-        if answer:
-            proved.append(ast.unparse(node))
-        return answer
-
-    orch = next(f for f in cls.body if isinstance(f, ast.FunctionDef) and f.name == "orch")
-    _stores_and_receivers(orch, counting)
-    assert len([text for text in proved if text.count("+") == 2]) == 8, proved
-
-
-def test_the_walk_enters_names_attributes_and_lists_without_testing_their_text():
-    # the straight shape's arguments ([16, 16], dtype=pl.FP32, names): entered for less than the test costs
-    from nanopass.passes.frontend.names import _stores_and_receivers, quiet_expressions
-    from nanopass.tools.bench import source_of
-
-    text = source_of("straight", 8)
-    cls = next(node for node in ast.parse(text).body if isinstance(node, ast.ClassDef))
-    src = source.ProgramSource(cls.name, "<straight>", text, cls)
+    src = source.ProgramSource(cls.name, f"<{shape}>", text, cls)
     quiet = quiet_expressions(src)
     asked = []
 
     def counting(node):
-        asked.append(ast.unparse(node))
-        return quiet(node)
+        answer = quiet(node)
+        asked.append((ast.unparse(node), answer))
+        return answer
 
     orch = next(f for f in cls.body if isinstance(f, ast.FunctionDef) and f.name == "orch")
     stores, receivers = _stores_and_receivers(orch, counting)
+    return asked, stores, receivers
+
+
+def test_the_walk_skips_the_arithmetic_arguments_of_the_nested_shape():
+    # each of the 8 calls' arithmetic argument (a + b * k + c - d) is proved quiet by its text
+    asked, _stores, _receivers = _walked_shape("nested")
+    proved = [text for text, answer in asked if answer]
+    assert len([text for text in proved if text.count("+") == 2]) == 8, proved
+
+
+def test_the_walk_enters_names_attributes_and_lists_without_testing_their_text():
+    # the straight shape's arguments ([16, 16], dtype=pl.FP32, names): read in place, for less than the test costs
+    asked, stores, receivers = _walked_shape("straight")
     assert asked == [] and receivers == {"pl", "self"} and len(stores) == 17  # t0..t7 twice, y
 
 

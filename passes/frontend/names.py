@@ -142,24 +142,28 @@ def _stores_and_receivers(root: ast.AST, quiet: Callable[[ast.expr], bool] | Non
             continue
         if kind is constant:
             continue
-        if kind is call:  # func, args, keywords (each keyword's value: its arg is a string)
-            func = node.func
-            if isinstance(func, attribute):  # its value (its attr is a string, its ctx holds nothing)
-                value = func if type(func) is not attribute else func.value
-                if type(value) is name_:  # pl.op(...), self.k(...): the receiver itself
-                    receiver(value.id)
-                    if isinstance(value.ctx, store):
-                        stores.append(value.id)
-                else:
-                    head = value
-                    while isinstance(head, attribute):
-                        head = head.value
-                    if isinstance(head, name_):
-                        receiver(head.id)
-                    push(value)
+        if kind is call or kind is binop:  # func, args, keywords; left, right (a binop's op holds nothing)
+            if kind is binop:
+                items = (node.left, node.right)
             else:
-                push(func)
-            for item in node.args if not node.keywords else [*node.args, *node.keywords]:
+                func = node.func
+                if isinstance(func, attribute):  # its value (its attr is a string, its ctx holds nothing)
+                    value = func if type(func) is not attribute else func.value
+                    if type(value) is name_:  # pl.op(...), self.k(...): the receiver itself
+                        receiver(value.id)
+                        if isinstance(value.ctx, store):
+                            stores.append(value.id)
+                    else:
+                        head = value
+                        while isinstance(head, attribute):
+                            head = head.value
+                        if isinstance(head, name_):
+                            receiver(head.id)
+                        push(value)
+                else:
+                    push(func)
+                items = node.args if not node.keywords else [*node.args, *node.keywords]
+            for item in items:
                 kind = type(item)
                 if kind is keyword:  # (its arg is a string: its value only)
                     item = item.value
@@ -188,15 +192,6 @@ def _stores_and_receivers(root: ast.AST, quiet: Callable[[ast.expr], bool] | Non
             continue
         if kind is list_ or kind is tuple_:
             extend(node.elts)
-            continue
-        if kind is binop:  # left, right (its op holds nothing; a name or constant among them: looked at in place)
-            for item in (node.left, node.right):
-                kind = type(item)
-                if kind is name_:
-                    if isinstance(item.ctx, store):
-                        stores.append(item.id)
-                elif kind is not constant:
-                    push(item)
             continue
         if kind is if_:  # test, body, orelse
             push(node.test)
