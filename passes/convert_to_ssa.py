@@ -103,11 +103,26 @@ class ConvertToSsa(Pass):
             raise InternalError(f"'{node.name}' is used before any definition", pass_name=self.name, node=node)
         return node if name == node.name else S.Var.make(name, span=node.span)
 
+    def renamed(self, expr):
+        """``expr`` (an ``Expr``, whose productions the two languages share) with the versions in
+        force: the same node when none of its variables changes. Read by its own recursion, not
+        through ``visit``'s dispatch: task arguments, loop bounds and conditions are most of the
+        expressions of a body."""
+        kind = expr._production
+        if kind == "Var":
+            return self.Var(expr)
+        if kind == "Bin" or kind == "Cmp":
+            a, b = self.renamed(expr.a), self.renamed(expr.b)
+            return expr if a is expr.a and b is expr.b else type(expr).make(expr.op, a, b, span=expr.span)
+        if kind in _CONSTANTS:
+            return expr
+        return self.visit(expr)  # (Un, and any production added to Expr)
+
     def arguments(self, args) -> tuple:
         """A task's arguments with the versions in force (``visit_all``'s result). An argument
-        that is a variable whose name is its own version, or a constant, is the same node in both
-        languages (the ``Arg`` production is shared): kept without a rebuild."""
-        env, visit = self.env, self.visit
+        whose value does not change is the same node in both languages (the ``Arg`` production
+        is shared): kept without a rebuild."""
+        env, renamed = self.env, self.renamed
         out = []
         changed = False
         for arg in args:
@@ -115,10 +130,12 @@ class ConvertToSsa(Pass):
             kind = value._production
             if (kind == "Var" and env.get(value.name) == value.name) or kind in _CONSTANTS:
                 out.append(arg)
-            else:
-                new = visit(arg)
-                changed = changed or new is not arg
-                out.append(new)
+                continue
+            new = renamed(value)
+            if new is not value:
+                arg = S.Arg.make(new, arg.no_dep, arg.hint, span=arg.span)
+                changed = True
+            out.append(arg)
         return tuple(out) if changed else args
 
     # -- statements --------------------------------------------------------------------------------
@@ -157,10 +174,10 @@ class ConvertToSsa(Pass):
 
     def loop(self, stmt):
         counted = stmt._production == "For"
-        visit = self.visit
+        renamed = self.renamed
         if counted:
-            start, stop, step = visit(stmt.start), visit(stmt.stop), visit(stmt.step)
-        explicit = [(it, visit(it.init)) for it in stmt.iters] if stmt.iters else ()
+            start, stop, step = renamed(stmt.start), renamed(stmt.stop), renamed(stmt.step)
+        explicit = [(it, renamed(it.init)) for it in stmt.iters] if stmt.iters else ()
         env, trail, types, fresh = self.env, self.trail, self.types, self.fresh
         visible = self.assigned[id(stmt.body)] & env.keys()  # (a new set: the kept one stays as it is)
         if counted:
@@ -185,7 +202,7 @@ class ConvertToSsa(Pass):
         if counted:
             var = self.define(stmt.var, "idx")
         else:
-            cond = visit(stmt.cond)  # on the carries, at the top of each iteration
+            cond = renamed(stmt.cond)  # on the carries, at the top of each iteration
         body_stmts = stmt.body
         user_yield = None
         if explicit:
@@ -216,7 +233,7 @@ class ConvertToSsa(Pass):
         return S.For.make(var, start, stop, step, stmt.kind, iters, body, results, span=stmt.span)
 
     def branch(self, stmt):
-        cond = self.visit(stmt.cond)
+        cond = self.renamed(stmt.cond)
         mark = len(self.trail)
         then = self.block(stmt.then)
         then_changes = self.changes_since(mark)

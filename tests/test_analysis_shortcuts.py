@@ -351,3 +351,74 @@ def test_expr_is_float_is_the_float_ness_of_the_expression_type(expr):
     env = {"f": ENCODED.nodes["ScalarType"](DType.FP32), "i": ENCODED.nodes["ScalarType"](DType.INT32),
            "t": ENCODED.nodes["TensorType"]([], DType.FP16)}
     assert expr_is_float(expr, env) == _reference_dtype(expr, env).is_float
+
+
+# -- convert_to_ssa renames an expression by its own recursion: what the generic visit gives -------
+
+
+def _ssa_with_and_without_own_renaming(program):
+    """convert_to_ssa's output with ``renamed`` (its own recursion over expressions) and with the
+    generic visit in its place (the identity clauses and the Var handler), and how many
+    expressions ``renamed`` read."""
+    from nanopass.passes.convert_to_ssa import ConvertToSsa
+    from nanopass.rewrite import PassContext
+
+    surface = program.surface()
+    own = ConvertToSsa(PassContext()).run(surface)
+    read = []
+    generic = ConvertToSsa(PassContext())
+    generic.renamed = lambda expr: read.append(expr) or generic.visit(expr)
+    return own, generic.run(surface), read
+
+
+@pytest.mark.parametrize("shape", ["nested", "mixed", "branches", "scopes"])
+def test_own_renaming_gives_what_the_generic_visit_gives_on_the_bench_shapes(tmp_path, shape):
+    from nanopass.tools.bench import source_of
+
+    path = tmp_path / f"{shape}.py"
+    path.write_text(source_of(shape, 40))
+    own, plain, read = _ssa_with_and_without_own_renaming(load_program(path))
+    assert own == plain and read  # (read: loop bounds, arithmetic task arguments, conditions)
+
+
+RENAMED = """\
+import nanopass.dsl as pl
+
+
+@pl.program
+class Renamed:
+    @pl.function(type=pl.FunctionType.AIV)
+    def k(self, a: pl.Tensor[[16, 16], pl.FP32], s: pl.Scalar[pl.INT64], o: pl.InOut[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
+        return o
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def orch(self, a: pl.Tensor[[16, 16], pl.FP32], o: pl.InOut[pl.Tensor[[16, 16], pl.FP32]], n: pl.Scalar[pl.INT64]) -> pl.Tensor[[16, 16], pl.FP32]:
+        s = n + 1
+        s = s * 2
+        for i in pl.range(s + 1):
+            if s > i:
+                o = self.k(a, s - i, o)
+            if not s < i:
+                o = self.k(a, -s, o)
+            s = s + 1
+        return o
+"""
+
+
+def test_own_renaming_renames_the_reassigned_variables_of_every_kind_of_expression(tmp_path):
+    path = tmp_path / "renamed.py"
+    path.write_text(RENAMED)
+    own, plain, read = _ssa_with_and_without_own_renaming(load_program(path))
+    assert own == plain
+    assert {e._production for e in read} >= {"Bin", "Cmp", "Un", "Var"}
+    text = repr(own.orch)
+    assert "(Bin add (Var s__ssa_v1) (Int 1" in text and "(Cmp gt (Var s__iter_v2) (Var i))" in text
+
+
+@PROPERTY
+@given(control_flow_programs())
+def test_own_renaming_gives_what_the_generic_visit_gives_on_random_programs(tmp_path_factory, source):
+    path = tmp_path_factory.mktemp("p") / "generated.py"
+    path.write_text(source)
+    own, plain, _read = _ssa_with_and_without_own_renaming(load_program(path))
+    assert own == plain

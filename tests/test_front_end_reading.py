@@ -225,6 +225,23 @@ def test_equal_tensor_annotations_read_as_one_type_object(tmp_path):
     assert kernel["w"].params[0].type != a.type
 
 
+def test_a_created_tensor_of_an_annotated_type_reads_as_that_type_object(tmp_path):
+    # pl.create_tensor of constant extents: the annotation's one object (the argument check and a
+    # re-assignment's compare it by identity); another shape or dtype, or a dynamic extent, is another
+    path = tmp_path / "created.py"
+    path.write_text(program([
+        "t = pl.create_tensor([16, 16], dtype=pl.FP32)", "t = self.k(a, n, t)",
+        "u = pl.create_tensor([16, 8], dtype=pl.FP32)", "v = pl.create_tensor([16, 16], dtype=pl.INT32)",
+        "w = pl.create_tensor([16, n], dtype=pl.FP32)", "x = pl.create_tensor([16, 16], dtype=pl.FP32)",
+    ]))
+    tree = load_program(path).surface()
+    annotated = tree.kernels[0].params[0].type
+    created = {s.var.name: s.var.type for s in tree.orch.body if s._production == "Let"}
+    assert created["t"] is annotated and created["x"] is annotated
+    assert all(created[name] is not annotated and created[name] != annotated for name in "uvw")
+    assert created["w"].shape[1]._production == "Var"
+
+
 # -- the walk for check_call_receivers: arguments whose text proves them quiet are not entered ------
 
 
@@ -263,26 +280,76 @@ def test_the_walk_finds_the_same_stores_and_receivers_without_entering_quiet_arg
         assert receivers == plain_receivers, (src.filename, fdef.name)
 
 
-def test_the_walk_skips_the_arithmetic_arguments_of_the_nested_shape():
-    # each of the 8 calls' arithmetic argument (a + b * k + c - d) is proved quiet by its text
+def _walked_stores_and_receivers(fdef):
+    """What ``_stores_and_receivers`` finds, by ``ast.walk``: the reference."""
+    stores = [n.id for n in ast.walk(fdef) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)]
+    receivers = set()
+    for node in ast.walk(fdef):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            head = node.func.value
+            while isinstance(head, ast.Attribute):
+                head = head.value
+            if isinstance(head, ast.Name):
+                receivers.add(head.id)
+    return stores, receivers
+
+
+def test_the_walk_finds_what_ast_walk_finds():
+    # the names and constants read in place (targets, arguments, lists, attributes, iterators)
+    # and the quiet arguments skipped: the same stores and receivers as a walk of every node
+    from collections import Counter
+
+    from nanopass.passes.frontend.names import _stores_and_receivers, quiet_expressions
+
+    extra = ast.parse(
+        "def f(self, a):\n"
+        "    for (i, j) in pl.range(k(q := 2)): b, c = pl.f(x=[d := 1, pl.g(e=3)], y=pl.h(z := 4).w)\n"
+        "    for m in pl.range(n): o.p.q = r(s)\n"
+        "    else: elsewhere.call(t2 := 6)\n"
+        "    pl.t([u for u in v], w.x.y, (pl := 5))\n"
+    ).body[0]
+    functions = [(None, extra)] + list(_functions_with_sources())
+    for src, fdef in functions:
+        want_stores, want_receivers = _walked_stores_and_receivers(fdef)
+        for quiet in [None] + ([quiet_expressions(src)] if src is not None else []):
+            stores, receivers = _stores_and_receivers(fdef, quiet)
+            assert Counter(stores) == Counter(want_stores), (fdef.name, sorted(stores), sorted(want_stores))
+            assert receivers == want_receivers, fdef.name
+
+
+def _walked_shape(shape: str) -> tuple[list[tuple[str, bool]], list[str], set[str]]:
+    """The walk of the orchestration function of the bench shape ``shape`` (N = 8): the arguments
+    it asked ``quiet`` about (their text and the answer), the stores and the receivers."""
     from nanopass.passes.frontend.names import _stores_and_receivers, quiet_expressions
     from nanopass.tools.bench import source_of
 
-    text = source_of("nested", 8)
+    text = source_of(shape, 8)
     cls = next(node for node in ast.parse(text).body if isinstance(node, ast.ClassDef))
-    src = source.ProgramSource(cls.name, "<nested>", text, cls)
+    src = source.ProgramSource(cls.name, f"<{shape}>", text, cls)
     quiet = quiet_expressions(src)
-    proved = []
+    asked = []
 
     def counting(node):
         answer = quiet(node)
-        if answer:
-            proved.append(ast.unparse(node))
+        asked.append((ast.unparse(node), answer))
         return answer
 
     orch = next(f for f in cls.body if isinstance(f, ast.FunctionDef) and f.name == "orch")
-    _stores_and_receivers(orch, counting)
+    stores, receivers = _stores_and_receivers(orch, counting)
+    return asked, stores, receivers
+
+
+def test_the_walk_skips_the_arithmetic_arguments_of_the_nested_shape():
+    # each of the 8 calls' arithmetic argument (a + b * k + c - d) is proved quiet by its text
+    asked, _stores, _receivers = _walked_shape("nested")
+    proved = [text for text, answer in asked if answer]
     assert len([text for text in proved if text.count("+") == 2]) == 8, proved
+
+
+def test_the_walk_enters_names_attributes_and_lists_without_testing_their_text():
+    # the straight shape's arguments ([16, 16], dtype=pl.FP32, names): read in place, for less than the test costs
+    asked, stores, receivers = _walked_shape("straight")
+    assert asked == [] and receivers == {"pl", "self"} and len(stores) == 17  # t0..t7 twice, y
 
 
 @pytest.mark.parametrize("text, quiet", [

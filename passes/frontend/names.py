@@ -94,10 +94,12 @@ def _stores_and_receivers(root: ast.AST, quiet: Callable[[ast.expr], bool] | Non
     generators, which costs most of what reading a large function costs otherwise. The
     commonest nodes of a DSL body (assignments, calls, attributes, keywords, lists, arithmetic,
     loops, ifs) are entered field by field, without looking their fields up; others through
-    their ``_fields``; a call's receiver name and the names and constants among its arguments
-    are looked at in place, without a trip through the stack. A call's argument (or keyword
-    value) that ``quiet`` (``quiet_expressions``) proves holds no call and no store is not
-    entered (None: every one is)."""
+    their ``_fields``; an assignment's or expression statement's value, a loop's iterator, a
+    call's receiver name, an assignment's or a loop's one name target, and the names and
+    constants among a call's arguments (or keyword values), under an argument's attributes
+    (``pl.FP32``) and in an argument's list (``[16, 16]``) are looked at in place, without a
+    trip through the stack. Another argument that ``quiet`` (``quiet_expressions``) proves
+    holds no call and no store is not entered (None: every one is)."""
     stores: list[str] = []
     receivers: set[str] = set()
     stack = [root]
@@ -110,72 +112,89 @@ def _stores_and_receivers(root: ast.AST, quiet: Callable[[ast.expr], bool] | Non
     while stack:
         node = pop()
         kind = type(node)
+        if kind is assign:  # targets, value (type_comment is a string); the value is read in place below
+            targets = node.targets
+            target = targets[0] if len(targets) == 1 else None
+            if type(target) is name_:
+                if isinstance(target.ctx, store):
+                    stores.append(target.id)
+            else:
+                extend(targets)
+            node = node.value
+            kind = type(node)
+        elif kind is expr:
+            node = node.value
+            kind = type(node)
+        elif kind is for_:  # target, iter, body, orelse (type_comment is a string); the iter is read in place below
+            target = node.target
+            if type(target) is name_:
+                if isinstance(target.ctx, store):
+                    stores.append(target.id)
+            else:
+                push(target)
+            extend(node.body)
+            extend(node.orelse)
+            node = node.iter
+            kind = type(node)
         if kind is name_:
             if isinstance(node.ctx, store):
                 stores.append(node.id)
             continue
         if kind is constant:
             continue
-        if kind is call:  # func, args, keywords (each keyword's value: its arg is a string)
-            func = node.func
-            if isinstance(func, attribute):  # its value (its attr is a string, its ctx holds nothing)
-                value = func if type(func) is not attribute else func.value
-                if type(value) is name_:  # pl.op(...), self.k(...): the receiver itself
-                    receiver(value.id)
-                    if isinstance(value.ctx, store):
-                        stores.append(value.id)
-                else:
-                    head = value
-                    while isinstance(head, attribute):
-                        head = head.value
-                    if isinstance(head, name_):
-                        receiver(head.id)
-                    push(value)
+        if kind is call or kind is binop:  # func, args, keywords; left, right (a binop's op holds nothing)
+            if kind is binop:
+                items = (node.left, node.right)
             else:
-                push(func)
-            for item in node.args:
+                func = node.func
+                if isinstance(func, attribute):  # its value (its attr is a string, its ctx holds nothing)
+                    value = func if type(func) is not attribute else func.value
+                    if type(value) is name_:  # pl.op(...), self.k(...): the receiver itself
+                        receiver(value.id)
+                        if isinstance(value.ctx, store):
+                            stores.append(value.id)
+                    else:
+                        head = value
+                        while isinstance(head, attribute):
+                            head = head.value
+                        if isinstance(head, name_):
+                            receiver(head.id)
+                        push(value)
+                else:
+                    push(func)
+                items = node.args if not node.keywords else [*node.args, *node.keywords]
+            for item in items:
                 kind = type(item)
+                if kind is keyword:  # (its arg is a string: its value only)
+                    item = item.value
+                    kind = type(item)
+                if kind is attribute:  # pl.FP32: the name (or other node) under it, in place
+                    while type(item) is attribute:
+                        item = item.value
+                    kind = type(item)
+                elif kind is list_:  # [16, 16], [i, 0]: its names and constants in place
+                    for elt in item.elts:
+                        kind = type(elt)
+                        if kind is name_:
+                            if isinstance(elt.ctx, store):
+                                stores.append(elt.id)
+                        elif kind is not constant:
+                            push(elt)
+                    continue
                 if kind is name_:
                     if isinstance(item.ctx, store):
                         stores.append(item.id)
                 elif kind is not constant and (quiet is None or not quiet(item)):
                     push(item)
-            for item in node.keywords:
-                if type(item) is keyword:
-                    item = item.value
-                    if quiet is None or type(item) is name_ or not quiet(item):
-                        push(item)
-                else:
-                    push(item)
             continue
         if kind is attribute:
-            push(node.value)
-            continue
-        if kind is assign:  # targets, value (type_comment is a string)
-            extend(node.targets)
-            push(node.value)
-            continue
-        if kind is expr:
             push(node.value)
             continue
         if kind is list_ or kind is tuple_:
             extend(node.elts)
             continue
-        if kind is binop:  # left, right (its op holds nothing; a name or constant among them: looked at in place)
-            for item in (node.left, node.right):
-                kind = type(item)
-                if kind is name_:
-                    if isinstance(item.ctx, store):
-                        stores.append(item.id)
-                elif kind is not constant:
-                    push(item)
-            continue
-        if kind is for_ or kind is if_:  # target, iter, body, orelse; test, body, orelse
-            if kind is for_:
-                push(node.target)
-                push(node.iter)
-            else:
-                push(node.test)
+        if kind is if_:  # test, body, orelse
+            push(node.test)
             extend(node.body)
             extend(node.orelse)
             continue

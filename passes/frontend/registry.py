@@ -100,9 +100,9 @@ class Op:
             if kw.arg in bound:
                 raise cx.error(f"pl.{what} got '{kw.arg}' twice", kw.value)
             bound[kw.arg] = kw.value
-        missing = [n for n in names[: form.required] if n not in bound]
-        if missing:
-            raise cx.error(f"pl.{what} is missing argument '{missing[0]}'", call)
+        for required in names[: form.required]:  # (a loop, not a comprehension: no frame of its own)
+            if required not in bound:
+                raise cx.error(f"pl.{what} is missing argument '{required}'", call)
         return bound
 
 

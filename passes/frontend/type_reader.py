@@ -61,8 +61,10 @@ class TypeReader:
         self.error = program.error
         # a tensor type -> the one object of that type the reader gives: equal annotations (a
         # kernel's parameter and the tensor passed to it) read as the same object, which
-        # ``shapes_match`` and ``compatible`` answer by identity (types carry no span)
+        # ``shapes_match`` and ``compatible`` answer by identity (types carry no span); a type of
+        # constant extents is found by its extents and dtype (``constant_tensor_type``), without a node's hash
         self._tensor_types: dict[Any, Any] = {}
+        self._constant_tensor_types: dict[tuple, Any] = {}
 
     def params(self, fdef: ast.FunctionDef, kernel: bool) -> list[Any]:
         args = fdef.args
@@ -127,8 +129,11 @@ class TypeReader:
                         raise self.error(
                             f"a tensor has 1 to {MAX_TENSOR_DIMS} dimensions, got {len(shape)}", items[0]
                         )
-                    tensor = L.TensorType(shape, dtype)
-                    return self._tensor_types.setdefault(tensor, tensor)
+                    tensor = self.constant_tensor_type(shape, dtype)
+                    if tensor is None:  # a dynamic extent: found by the node's value
+                        tensor = L.TensorType(shape, dtype)
+                        tensor = self._tensor_types.setdefault(tensor, tensor)
+                    return tensor
                 space = None
                 for extra in items[2:]:
                     name = (attr_path(extra) or [""])[-1]
@@ -149,6 +154,20 @@ class TypeReader:
             if head in ("Out", "InOut"):
                 raise self.error(f"pl.{head}[...] is only allowed on a parameter", node)
         raise self.error(f"unsupported type annotation {quoted(ast.unparse(node))}", node)
+
+    def constant_tensor_type(self, shape: list[Any], dtype: DType) -> Any | None:
+        """The one ``TensorType`` object of ``shape`` and ``dtype`` when every extent is a constant
+        (see ``_constant_tensor_types``): an annotation's, or a created tensor's; None otherwise."""
+        extents = []
+        for dim in shape:
+            if dim._production != "Int" or dim.dtype is not INDEX:
+                return None
+            extents.append(dim.value)
+        key = (*extents, dtype)
+        tensor = self._constant_tensor_types.get(key)
+        if tensor is None:
+            tensor = self._constant_tensor_types[key] = L.TensorType.make(shape, dtype)
+        return tensor
 
     def shape(self, node: ast.expr) -> list[Any]:
         if isinstance(node, (ast.List, ast.Tuple)):

@@ -35,7 +35,8 @@ def create_tensor(cx: FunctionContext, call: ast.Call, a: dict[str, ast.expr]) -
     init = None
     if "init_value" in a and not (isinstance(a["init_value"], ast.Constant) and a["init_value"].value is None):
         init = init_value(cx, a["init_value"], dtype)
-    return L.CreateTensor.make(shape, dtype, manual_dep, init), L.TensorType.make(shape, dtype)
+    tensor_type = cx.types.constant_tensor_type(shape, dtype) or L.TensorType.make(shape, dtype)
+    return L.CreateTensor.make(shape, dtype, manual_dep, init), tensor_type
 
 
 def init_value(cx: FunctionContext, node: ast.expr, dtype: DType) -> Any:

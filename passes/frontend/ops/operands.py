@@ -9,7 +9,7 @@ from nanopass.errors import quoted
 from nanopass.languages import surface as S
 from nanopass.languages.terms import DType
 
-from ..limits import MAX_TENSOR_DIMS
+from ..limits import MAX_DIM, MAX_TENSOR_DIMS
 from ..type_reader import check_extent, type_text
 
 if TYPE_CHECKING:
@@ -51,7 +51,7 @@ def shape_list(cx: FunctionContext, node: ast.expr, what: str) -> list[Any]:
     else:
         dims = index_list(cx, node, what, shape=True)
         for dim, elt in zip(dims, node.elts):
-            if dim._production == "Int":
+            if dim._production == "Int" and not 0 < dim.value < MAX_DIM:  # (check_extent says why)
                 check_extent(cx, dim.value, elt)
     if not 1 <= len(dims) <= MAX_TENSOR_DIMS:
         raise cx.error(f"a tensor has 1 to {MAX_TENSOR_DIMS} dimensions, got {len(dims)}", node)
