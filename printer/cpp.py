@@ -1,7 +1,9 @@
 """print_cpp: the emission language -> C++ text, one node at a time.
 
-Statement handlers (``emit``) write lines through an ``Emitter``; expression handlers (``fmt``)
-return strings (``fmt`` itself writes the atoms and the binary operations, the usual ones).
+Statement handlers (``emit``) return their line, which ``emit_all`` writes at the current
+indentation (most statements are one line), or write their lines through the ``Emitter`` and
+return None (blocks, and the statements of several lines); expression handlers (``fmt``) return
+strings (``fmt`` itself writes the atoms and the binary operations, the usual ones).
 Both dispatch with multipledispatch in this module's private namespaces, on the node type and
 the emitter, so no state lives on a shared dispatch object. The ABI (D1) is a table
 of spellings carried by the emitter; no handler decides anything a pass could have decided.
@@ -163,9 +165,17 @@ def print_cpp(unit, abi: Abi | str = SEED_ABI, backend: Backend | str = DEFAULT_
 
 
 def emit_all(nodes, out: Emitter) -> None:
+    """Each statement of ``nodes`` in order: the line its handler returns, at the current
+    indentation, or the lines the handler writes itself (it returns None).
+
+    Returning the line rather than writing it through ``Emitter.line`` saves a call per line:
+    most of the printer's work is calls (a handler per statement, a formatter per operand)."""
     handlers = EMIT_HANDLERS
+    lines = out.lines
     for node in nodes:
-        handlers[type(node)](node, out)
+        text = handlers[type(node)](node, out)
+        if text is not None:
+            lines.append(out.indent + text)
 
 
 class Resolved(dict):
@@ -192,8 +202,9 @@ class Resolved(dict):
 EMIT_HANDLERS = Resolved(EMIT_NS, "emit", Emitter)
 
 
-def ctype(dtype: DType) -> str:
-    return dtype.c_type
+# The spellings of the element types, as tables: a lookup instead of a property's call per use.
+C_TYPES = {dtype: dtype.c_type for dtype in DType}  # the host C++ type of a scalar
+RUNTIME_TYPES = {dtype: dtype.runtime for dtype in DType}  # the runtime's ``DataType`` enumerator
 
 
 # -- the file ---------------------------------------------------------------------------------------
@@ -237,18 +248,18 @@ def emit(unit, out):
 
 @dispatch(E.External, Emitter, namespace=EMIT_NS)
 def emit(node, out):  # noqa: F811 - multipledispatch overloads
-    out.line(out.abi.external.format(name=node.name, slot=node.slot))
+    return out.abi.external.format(name=node.name, slot=node.slot)
 
 
 @dispatch(E.EntryScalar, Emitter, namespace=EMIT_NS)
 def emit(node, out):  # noqa: F811
     for line in out.abi.scalar_decode:
-        out.line(line.format(ctype=ctype(node.dtype), name=node.name, slot=node.slot))
+        out.line(line.format(ctype=C_TYPES[node.dtype], name=node.name, slot=node.slot))
 
 
 @dispatch(E.DynDef, Emitter, namespace=EMIT_NS)
 def emit(node, out):  # noqa: F811
-    out.line(out.abi.dyn_dim.format(name=node.name, slot=node.slot, axis=node.axis))
+    return out.abi.dyn_dim.format(name=node.name, slot=node.slot, axis=node.axis)
 
 
 # -- statements --------------------------------------------------------------------------------------
@@ -256,12 +267,12 @@ def emit(node, out):  # noqa: F811
 
 @dispatch(E.Blank, Emitter, namespace=EMIT_NS)
 def emit(node, out):  # noqa: F811
-    out.line("")
+    out.line("")  # (no indentation on an empty line)
 
 
 @dispatch(E.Comment, Emitter, namespace=EMIT_NS)
 def emit(node, out):  # noqa: F811
-    out.line(f"// {node.text}")
+    return f"// {node.text}"
 
 
 @dispatch(E.ScopeBlock, Emitter, namespace=EMIT_NS)
@@ -309,79 +320,77 @@ def emit(node, out):  # noqa: F811
 @dispatch(E.DeclScalar, Emitter, namespace=EMIT_NS)
 def emit(node, out):  # noqa: F811
     init = f" = {fmt(node.value, out.abi)}" if node.value is not None else ""
-    out.line(f"{ctype(node.dtype)} {node.name}{init};")
+    return f"{C_TYPES[node.dtype]} {node.name}{init};"
 
 
 @dispatch(E.DeclTensor, Emitter, namespace=EMIT_NS)
 def emit(node, out):  # noqa: F811
     init = f" = {fmt(node.value, out.abi)}" if node.value is not None else ""
-    out.line(f"Tensor {node.name}{init};")
+    return f"Tensor {node.name}{init};"
 
 
 @dispatch(E.AssignVar, Emitter, namespace=EMIT_NS)
 def emit(node, out):  # noqa: F811
-    out.line(f"{node.name} = {fmt(node.value, out.abi)};")
+    return f"{node.name} = {fmt(node.value, out.abi)};"
 
 
 @dispatch(E.ShapeArray, Emitter, namespace=EMIT_NS)
 def emit(node, out):  # noqa: F811
-    values = ", ".join(fmt_u32(v, out.abi) for v in node.values)
-    out.line(f"uint32_t {node.name}[{len(node.values)}] = {{{values}}};")
+    return f"uint32_t {node.name}[{len(node.values)}] = {{{', '.join(u32_texts(node.values, out.abi))}}};"
 
 
 @dispatch(E.ViewExtents, Emitter, namespace=EMIT_NS)
 def emit(node, out):  # noqa: F811
-    values = [fmt_u32(v, out.abi) for v in node.values]
+    values = u32_texts(node.values, out.abi)
     if node.clamp or out.abi.clamp_view_extents:
         t, o = node.tensor, node.offsets
         values = [
             f"({o}[{i}] >= {t}.shapes[{i}] ? 0u : std::min<uint32_t>({v}, {t}.shapes[{i}] - {o}[{i}]))"
             for i, v in enumerate(values)
         ]
-    out.line(f"uint32_t {node.name}[{len(node.values)}] = {{{', '.join(values)}}};")
+    return f"uint32_t {node.name}[{len(node.values)}] = {{{', '.join(values)}}};"
 
 
 @dispatch(E.CreateInfo, Emitter, namespace=EMIT_NS)
 def emit(node, out):  # noqa: F811
     manual = ", /*manual_dep=*/true" if node.manual_dep else ""
-    out.line(f"TensorCreateInfo {node.name}({node.shapes}, {node.ndims}, DataType::{node.dtype.runtime}{manual});")
+    return f"TensorCreateInfo {node.name}({node.shapes}, {node.ndims}, DataType::{RUNTIME_TYPES[node.dtype]}{manual});"
 
 
 @dispatch(E.SetInitial, Emitter, namespace=EMIT_NS)
 def emit(node, out):  # noqa: F811
     value = node.value
     if value._production == "Int" and value.value == 0:
-        out.line(f"{node.info}.set_initial_value(0);")
-    else:
-        out.line(f"{node.info}.set_initial_value(static_cast<{ctype(node.dtype)}>({fmt_literal(value, out.abi)}));")
+        return f"{node.info}.set_initial_value(0);"
+    return f"{node.info}.set_initial_value(static_cast<{C_TYPES[node.dtype]}>({fmt_literal(value, out.abi)}));"
 
 
 @dispatch(E.AllocTensors, Emitter, namespace=EMIT_NS)
 def emit(node, out):  # noqa: F811
-    out.line(f"TaskOutputTensors {node.name} = alloc_tensors({', '.join(node.infos)});")
+    return f"TaskOutputTensors {node.name} = alloc_tensors({', '.join(node.infos)});"
 
 
 @dispatch(E.BindRef, Emitter, namespace=EMIT_NS)
 def emit(node, out):  # noqa: F811
-    out.line(f"const Tensor& {node.name} = {node.source}.get_ref({node.index});")
+    return f"const Tensor& {node.name} = {node.source}.get_ref({node.index});"
 
 
 @dispatch(E.AssignRef, Emitter, namespace=EMIT_NS)
 def emit(node, out):  # noqa: F811
-    out.line(f"{node.name} = {node.source}.get_ref({node.index});")
+    return f"{node.name} = {node.source}.get_ref({node.index});"
 
 
 @dispatch(E.ReadElement, Emitter, namespace=EMIT_NS)
 def emit(node, out):  # noqa: F811
-    t = ctype(node.dtype)
+    t = C_TYPES[node.dtype]
     read = f"get_tensor_data<{t}>({node.tensor}, {node.ndims}, {node.indices or 'nullptr'});"
-    out.line(f"{t} {node.name} = {read}" if node.name is not None else read)  # (None: only its wait)
+    return f"{t} {node.name} = {read}" if node.name is not None else read  # (None: only its wait)
 
 
 @dispatch(E.WriteElement, Emitter, namespace=EMIT_NS)
 def emit(node, out):  # noqa: F811
-    t = ctype(node.dtype)
-    out.line(f"set_tensor_data<{t}>({node.tensor}, {node.ndims}, {node.indices or 'nullptr'}, {fmt(node.value, out.abi)});")
+    t = C_TYPES[node.dtype]
+    return f"set_tensor_data<{t}>({node.tensor}, {node.ndims}, {node.indices or 'nullptr'}, {fmt(node.value, out.abi)});"
 
 
 def _untracked(view) -> str:
@@ -391,27 +400,27 @@ def _untracked(view) -> str:
 
 @dispatch(E.ViewTensor, Emitter, namespace=EMIT_NS)
 def emit(node, out):  # noqa: F811
-    out.line(f"Tensor {node.name} = {node.tensor}.view({node.shapes}, {node.offsets}{_untracked(node)});")
+    return f"Tensor {node.name} = {node.tensor}.view({node.shapes}, {node.offsets}{_untracked(node)});"
 
 
 @dispatch(E.TransposeView, Emitter, namespace=EMIT_NS)
 def emit(node, out):  # noqa: F811
-    out.line(f"Tensor {node.name} = {node.tensor}.transpose({node.axis1}, {node.axis2}{_untracked(node)});")
+    return f"Tensor {node.name} = {node.tensor}.transpose({node.axis1}, {node.axis2}{_untracked(node)});"
 
 
 @dispatch(E.ReshapeView, Emitter, namespace=EMIT_NS)
 def emit(node, out):  # noqa: F811
-    out.line(f"Tensor {node.name} = {node.tensor}.reshape({node.shapes}, {node.ndims}{_untracked(node)});")
+    return f"Tensor {node.name} = {node.tensor}.reshape({node.shapes}, {node.ndims}{_untracked(node)});"
 
 
 @dispatch(E.ReadDim, Emitter, namespace=EMIT_NS)
 def emit(node, out):  # noqa: F811
-    out.line(f"int64_t {node.name} = (int64_t){node.tensor}.shapes[{node.axis}];")
+    return f"int64_t {node.name} = (int64_t){node.tensor}.shapes[{node.axis}];"
 
 
 @dispatch(E.DeclArgs, Emitter, namespace=EMIT_NS)
 def emit(node, out):  # noqa: F811
-    out.line(f"{out.abi.task_args_type} {node.name};")
+    return f"{out.abi.task_args_type} {node.name};"
 
 
 ADD_METHOD = {
@@ -425,12 +434,12 @@ ADD_METHOD = {
 
 @dispatch(E.AddTensor, Emitter, namespace=EMIT_NS)
 def emit(node, out):  # noqa: F811
-    out.line(f"{node.args}.{ADD_METHOD[node.dir]}({node.tensor});")
+    return f"{node.args}.{ADD_METHOD[node.dir]}({node.tensor});"
 
 
 @dispatch(E.AddScalar, Emitter, namespace=EMIT_NS)
 def emit(node, out):  # noqa: F811
-    out.line(f"{node.args}.add_scalar({fmt_scalar_arg(node.value, node.encoding, out.abi)});")
+    return f"{node.args}.add_scalar({fmt_scalar_arg(node.value, node.encoding, out.abi)});"
 
 
 def fmt_scalar_arg(value, encoding: Encoding, abi: Abi) -> str:
@@ -446,7 +455,7 @@ def fmt_scalar_arg(value, encoding: Encoding, abi: Abi) -> str:
         if kind == "Bool":
             return f"(uint64_t){int(value.value)}"
         if kind == "Int" and value.dtype not in (DType.INT64, DType.INDEX):
-            return f"(uint64_t)static_cast<{ctype(value.dtype)}>({value.value})"
+            return f"(uint64_t)static_cast<{C_TYPES[value.dtype]}>({value.value})"
     return f"(uint64_t){fmt(value, abi, PREC_UNARY)}"
 
 
@@ -460,7 +469,7 @@ def emit(node, out):  # noqa: F811
 def emit(node, out):  # noqa: F811
     tid = fmt(node.tid, out.abi) + (f"[{fmt(node.index, out.abi)}]" if node.index is not None else "")
     push = f"{node.args}_deps[{node.args}_deps_count++] = {tid};"
-    out.line(f"if ({tid}.is_valid()) {push}" if node.guarded else push)
+    return f"if ({tid}.is_valid()) {push}" if node.guarded else push
 
 
 @dispatch(E.PushDepSlots, Emitter, namespace=EMIT_NS)
@@ -472,54 +481,55 @@ def emit(node, out):  # noqa: F811
 
 @dispatch(E.SetDeps, Emitter, namespace=EMIT_NS)
 def emit(node, out):  # noqa: F811
-    out.line(f"{node.args}.set_dependencies({node.args}_deps, {node.args}_deps_count);")
+    return f"{node.args}.set_dependencies({node.args}_deps, {node.args}_deps_count);"
 
 
 @dispatch(E.DumpArgs, Emitter, namespace=EMIT_NS)
 def emit(node, out):  # noqa: F811
-    out.line(f"{node.args}.dump({', '.join(node.tensors)});")
+    return f"{node.args}.dump({', '.join(node.tensors)});"
 
 
 @dispatch(E.AllowEarlyResolve, Emitter, namespace=EMIT_NS)
 def emit(node, out):  # noqa: F811
-    out.line(f"{node.args}.set_allow_early_resolve(true);")
+    return f"{node.args}.set_allow_early_resolve(true);"
 
 
 @dispatch(E.SetBlockNum, Emitter, namespace=EMIT_NS)
 def emit(node, out):  # noqa: F811
-    out.line(f"{node.args}.launch_spec.{out.backend.block_count_setter}({fmt(node.value, out.abi)});")
+    return f"{node.args}.launch_spec.{out.backend.block_count_setter}({fmt(node.value, out.abi)});"
 
 
 @dispatch(E.SetSyncStart, Emitter, namespace=EMIT_NS)
 def emit(node, out):  # noqa: F811
-    out.line(f"{node.args}.launch_spec.set_require_sync_start(true);")
+    return f"{node.args}.launch_spec.set_require_sync_start(true);"
 
 
 @dispatch(E.DeclMixed, Emitter, namespace=EMIT_NS)
 def emit(node, out):  # noqa: F811
     aiv1 = str(node.aiv1) if node.aiv1 is not None else "INVALID_KERNEL_ID"
-    out.line(f"MixedKernels {node.name} = {{{node.aic}, {node.aiv0}, {aiv1}}};")
+    return f"MixedKernels {node.name} = {{{node.aic}, {node.aiv0}, {aiv1}}};"
 
 
 @dispatch(E.Submit, Emitter, namespace=EMIT_NS)
 def emit(node, out):  # noqa: F811
-    call = f"{launch_text(node.launch)}{node.args});"
-    out.line(f"TaskOutputTensors {node.outs} = {call}" if node.outs else call)
+    launch = node.launch
+    call = f"{FMT_LAUNCH_HANDLERS[type(launch)](launch)}{node.args});"  # (``launch_text`` without its call)
+    return f"TaskOutputTensors {node.outs} = {call}" if node.outs else call
 
 
 @dispatch(E.DeclTid, Emitter, namespace=EMIT_NS)
 def emit(node, out):  # noqa: F811
-    out.line(f"PTO2TaskId {node.name} = {tid_text(node.value, out.abi)};")
+    return f"PTO2TaskId {node.name} = {tid_text(node.value, out.abi)};"
 
 
 @dispatch(E.AssignTid, Emitter, namespace=EMIT_NS)
 def emit(node, out):  # noqa: F811
-    out.line(f"{node.name} = {tid_text(node.value, out.abi)};")
+    return f"{node.name} = {tid_text(node.value, out.abi)};"
 
 
 @dispatch(E.DeclTidArray, Emitter, namespace=EMIT_NS)
 def emit(node, out):  # noqa: F811
-    out.line(f"PTO2TaskId {node.name}[{node.size}];")
+    return f"PTO2TaskId {node.name}[{node.size}];"
 
 
 @dispatch(E.FillTidArray, Emitter, namespace=EMIT_NS)
@@ -550,12 +560,12 @@ def slot_loop(out: Emitter, k: str, size: int, body: str, before: str = "") -> N
 
 @dispatch(E.SetTidSlot, Emitter, namespace=EMIT_NS)
 def emit(node, out):  # noqa: F811
-    out.line(f"{node.array}[{fmt(node.index, out.abi)}] = {tid_text(node.value, out.abi)};")
+    return f"{node.array}[{fmt(node.index, out.abi)}] = {tid_text(node.value, out.abi)};"
 
 
 @dispatch(E.DeclArray, Emitter, namespace=EMIT_NS)
 def emit(node, out):  # noqa: F811
-    out.line(f"{ctype(node.dtype)} {node.name}[{node.size}] = {{}};")
+    return f"{C_TYPES[node.dtype]} {node.name}[{node.size}] = {{}};"
 
 
 @dispatch(E.CopyArray, Emitter, namespace=EMIT_NS)
@@ -566,12 +576,12 @@ def emit(node, out):  # noqa: F811
 
 @dispatch(E.DeclElement, Emitter, namespace=EMIT_NS)
 def emit(node, out):  # noqa: F811
-    out.line(f"{ctype(node.dtype)} {node.name} = {node.array}[{fmt(node.index, out.abi)}];")
+    return f"{C_TYPES[node.dtype]} {node.name} = {node.array}[{fmt(node.index, out.abi)}];"
 
 
 @dispatch(E.SetArrayItem, Emitter, namespace=EMIT_NS)
 def emit(node, out):  # noqa: F811
-    out.line(f"{node.array}[{fmt(node.index, out.abi)}] = {fmt(node.value, out.abi)};")
+    return f"{node.array}[{fmt(node.index, out.abi)}] = {fmt(node.value, out.abi)};"
 
 
 @dispatch(E.GuardedDummy, Emitter, namespace=EMIT_NS)
@@ -695,7 +705,12 @@ NOT_WARNED: frozenset = frozenset()
 UNARY = {UnOp.neg: "-", UnOp.not_: "!", UnOp.invert: "~"}
 OPERATIONS = frozenset({"Bin", "Cmp", "Un"})
 VAR, INT = E.Var, E.Int
-OPERATORS = {E.Bin: BINARY, E.Cmp: COMPARE}  # the binary operations ``fmt`` writes itself: operator -> (text, precedence)
+# the binary operations ``fmt`` writes itself: operator -> (text, precedence, the operands' precedences
+# parenthesized whatever they bind)
+OPERATORS = {
+    cls: {op: (text, prec, WARNED.get(prec, NOT_WARNED)) for op, (text, prec) in table.items()}
+    for cls, table in ((E.Bin, BINARY), (E.Cmp, COMPARE))
+}
 
 
 def fmt(expr, abi: Abi, min_prec: int = 0, right: bool = False, warned: frozenset = NOT_WARNED) -> str:
@@ -707,12 +722,23 @@ def fmt(expr, abi: Abi, min_prec: int = 0, right: bool = False, warned: frozense
     if cls is INT and expr.value >= 0:
         return str(expr.value)
     operators = OPERATORS.get(cls)
-    if operators is not None:  # a binary operation: written here from its table, a name operand inline
-        op, prec = operators[expr.op]
-        inner = WARNED.get(prec, NOT_WARNED)
+    if operators is not None:  # a binary operation: written here from its table, an atom operand inline
+        op, prec, inner = operators[expr.op]
         a, b = expr.a, expr.b
-        left = a.name if type(a) is VAR else fmt(a, abi, prec, False, inner)
-        text = f"{left} {op} {b.name if type(b) is VAR else fmt(b, abi, prec, True, inner)}"
+        kind = type(a)
+        if kind is VAR:
+            left = a.name
+        elif kind is INT and a.value >= 0:
+            left = str(a.value)
+        else:
+            left = fmt(a, abi, prec, False, inner)
+        kind = type(b)
+        if kind is VAR:
+            text = f"{left} {op} {b.name}"
+        elif kind is INT and b.value >= 0:
+            text = f"{left} {op} {b.value}"
+        else:
+            text = f"{left} {op} {fmt(b, abi, prec, True, inner)}"
     else:
         text, prec = FMT_EXPR_HANDLERS[cls](expr, abi)
     if abi.full_parens:
@@ -764,6 +790,15 @@ def fmt_literal(node, abi: Abi) -> str:
 
 def fmt_u32(expr, abi: Abi) -> str:
     """A value in a uint32_t context: integer literals bare, anything else cast."""
-    if expr._production == "Int" and expr.value >= 0:
+    if type(expr) is INT and expr.value >= 0:
         return str(expr.value)
     return f"static_cast<uint32_t>({fmt(expr, abi)})"
+
+
+def u32_texts(values, abi: Abi) -> list[str]:
+    """``fmt_u32`` of each of ``values`` (a shape's extents: mostly integer literals, written here
+    without a call)."""
+    texts = []
+    for value in values:
+        texts.append(str(value.value) if type(value) is INT and value.value >= 0 else fmt_u32(value, abi))
+    return texts

@@ -22,3 +22,16 @@ def test_every_phase_is_counted_and_the_ratio_reported(capsys):
         assert phase in rows, out
     ratio = float(out.strip().splitlines()[-1].split()[-1])
     assert 1 < ratio < 200
+
+
+def test_the_cache_model_reports_misses_and_estimated_cycles_per_phase(capsys):
+    if not shutil.which("valgrind"):
+        pytest.skip("valgrind is not installed (apt-get install valgrind; .ci/run installs it)")
+    assert instructions.main([str(EXAMPLES / "basic.py"), "--cache"]) == 0
+    out = capsys.readouterr().out
+    rows = {line.split()[0]: line.split()[1:] for line in out.splitlines() if line.startswith("  ")}
+    for phase in ("load", "front", "passes", "verification", "printer", "compile", "ast.parse"):
+        assert phase in rows, out
+    ir, first, last, cycles = (float(v) for v in rows["compile"][-4:])
+    assert ir > 1 and first > last >= 0 and 1 <= cycles < 100, out
+    assert "x its estimated cycles" in out.splitlines()[-1], out

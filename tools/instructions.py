@@ -1,6 +1,6 @@
 """Instructions executed by each phase of a compile, counted by valgrind's callgrind.
 
-    python -m nanopass.tools.instructions FILE.py [FILE.py ...] [--cold]
+    python -m nanopass.tools.instructions FILE.py [FILE.py ...] [--cold] [--cache]
 
 Prints, per file, the instructions (in millions) of ``ast.parse`` on the file's source (the
 floor), of loading the file, of the front end, of each pass (its body and the verification of
@@ -14,6 +14,12 @@ faster than the program. They leave out what the memory hierarchy adds (a large 
 misses and page faults), which ``tools/bench.py`` measures. The compile is warm (a first compile
 of the same file ran before, so that code generated on first use is left out); ``--cold`` counts
 the first compile instead.
+
+``--cache`` has callgrind simulate the caches as well (a first level of 48 KiB and a last level
+of 4 MiB, this host's L1d and L2 per core; a run takes about twice as long) and prints, per
+phase, the misses per thousand instructions at each level and the estimated cycles (callgrind's
+model: an instruction a cycle, 10 more per first-level miss, 100 per last-level miss) against
+``ast.parse``'s: whether a phase loses more time to memory than the floor does.
 
 Needs ``valgrind`` with its headers (``valgrind/callgrind.h``) and ``gcc``: a small helper
 library that issues callgrind's client requests is built in a temporary directory.
@@ -98,32 +104,86 @@ def measured_compile(path: str, helper: str, cold: bool) -> None:
     lib.np_stop()
 
 
-def count(path: str, helper: str, cold: bool) -> dict[str, int]:
-    """phase -> instructions, for one compile of ``path`` (run under callgrind)."""
+CACHES = ["--cache-sim=yes", "--I1=32768,8,64", "--D1=49152,12,64", "--LL=4194304,16,64"]
+
+
+def count(path: str, helper: str, cold: bool, cache: bool = False) -> dict[str, int]:
+    """phase -> instructions, for one compile of ``path`` (run under callgrind); with ``cache``,
+    phase -> {event: count} for every event of callgrind's cache model (``Ir``, ``D1mr``, ...)."""
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "callgrind.out")
         code = f"from nanopass.tools.instructions import measured_compile; measured_compile({path!r}, {helper!r}, {cold!r})"
         done = subprocess.run(
-            ["valgrind", "--tool=callgrind", "--instr-atstart=no", f"--callgrind-out-file={out}", sys.executable, "-c", code],
+            ["valgrind", "--tool=callgrind", "--instr-atstart=no", *(CACHES if cache else []),
+             f"--callgrind-out-file={out}", sys.executable, "-c", code],
             capture_output=True, text=True,
             env={**os.environ, "PYTHONHASHSEED": "0"},  # (string hashes decide set and dict orders, so counts)
         )
         if done.returncode != 0:
             raise RuntimeError(f"the measured compile of {path} failed:\n{done.stderr[-2000:]}")
-        counts: dict[str, int] = {}
+        counts: dict = {}
         for name in os.listdir(tmp):
             if not name.startswith("callgrind.out."):
                 continue
-            phase = total = None
+            phase = events = totals = None
             with open(os.path.join(tmp, name)) as handle:
                 for line in handle:
                     if line.startswith("desc: Trigger: Client Request: "):
                         phase = line.split("Client Request: ", 1)[1].strip()
+                    elif line.startswith("events:"):
+                        events = line.split()[1:]
                     elif line.startswith("summary:"):
-                        total = int(line.split()[1])
-            if phase is not None and total is not None:
-                counts[phase] = counts.get(phase, 0) + total
+                        totals = [int(v) for v in line.split()[1:]]
+            if phase is None or totals is None:
+                continue
+            if cache:
+                phase_counts = counts.setdefault(phase, {})
+                for event, total in zip(events, totals):
+                    phase_counts[event] = phase_counts.get(event, 0) + total
+            else:
+                counts[phase] = counts.get(phase, 0) + totals[0]
         return counts
+
+
+def cache_report(files: list[str], results: list[dict[str, dict[str, int]]]) -> str:
+    """Per file, the compile's phases by cache behaviour: misses per thousand instructions at
+    the first level (data reads and writes, and instruction fetches) and at the last level, and
+    estimated cycles per instruction; then the compile's estimated cycles against the floor's."""
+
+    def figures(events: dict[str, int]) -> tuple[int, float, float, float, float]:
+        ir = events.get("Ir", 0)
+        first = sum(events.get(e, 0) for e in ("I1mr", "D1mr", "D1mw"))
+        last = sum(events.get(e, 0) for e in ("ILmr", "DLmr", "DLmw"))
+        cycles = ir + 10 * first + 100 * last
+        per_k = 1000 / ir if ir else 0.0
+        return ir, first * per_k, last * per_k, cycles / ir if ir else 0.0, cycles
+
+    lines = []
+    for path, counts in zip(files, results):
+        lines.append(f"{os.path.basename(path)}")
+        lines.append(f"  {'phase':<24}{'Ir (M)':>10}{'L1 miss/kIr':>13}{'LL miss/kIr':>13}{'cycles/Ir':>11}")
+        compile_events: dict[str, int] = {}
+        for phase in ("load", "front end", "passes", "verification", "printer"):
+            if phase == "passes":
+                parts = [v for k, v in counts.items() if k.startswith("body:")]
+            elif phase == "verification":
+                parts = [v for k, v in counts.items() if k.startswith("verify:")]
+            else:
+                parts = [counts.get(phase, {})]
+            events: dict[str, int] = {}
+            for part in parts:
+                for event, value in part.items():
+                    events[event] = events.get(event, 0) + value
+                    compile_events[event] = compile_events.get(event, 0) + value
+            ir, first, last, cpi, _ = figures(events)
+            lines.append(f"  {phase:<24}{ir / 1e6:>10.1f}{first:>13.2f}{last:>13.3f}{cpi:>11.3f}")
+        for phase, events in (("compile", compile_events), ("ast.parse (the floor)", counts["floor"])):
+            ir, first, last, cpi, _ = figures(events)
+            lines.append(f"  {phase:<24}{ir / 1e6:>10.1f}{first:>13.2f}{last:>13.3f}{cpi:>11.3f}")
+        compiled, floor = figures(compile_events), figures(counts["floor"])
+        lines.append(f"{os.path.basename(path)}: the compile takes {compiled[0] / floor[0]:.2f}x the floor's instructions, "
+                     f"{compiled[4] / floor[4]:.2f}x its estimated cycles")
+    return "\n".join(lines)
 
 
 def report(files: list[str], results: list[dict[str, int]]) -> str:
@@ -161,6 +221,7 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("files", nargs="+")
     parser.add_argument("--cold", action="store_true", help="count the first compile in the process")
+    parser.add_argument("--cache", action="store_true", help="simulate the caches too and print the misses per phase")
     args = parser.parse_args(argv)
     missing = [tool for tool in ("valgrind", "gcc") if shutil.which(tool) is None]
     if missing:
@@ -174,8 +235,12 @@ def main(argv=None) -> int:
         if built.returncode != 0:
             print(f"instructions: cannot build the callgrind helper (valgrind's headers?):\n{built.stderr}", file=sys.stderr)
             return 2
-        results = [count(os.path.abspath(f), helper, args.cold) for f in args.files]
-    print(report(args.files, results))
+        results = [count(os.path.abspath(f), helper, args.cold, args.cache) for f in args.files]
+    if args.cache:
+        print(report(args.files, [{phase: events["Ir"] for phase, events in r.items()} for r in results]))
+        print(cache_report(args.files, results))
+    else:
+        print(report(args.files, results))
     return 0
 
 
