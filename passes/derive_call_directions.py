@@ -8,7 +8,7 @@ from nanopass.languages.statements import carry_kept
 from nanopass.languages.terms import ArgDir, LoopKind, ParamDir
 from nanopass.rewrite import Pass, register
 
-from .hazards import storage_map
+from .hazards import FULL, storage_map
 from .kernels import kernel_table
 from .naming import base_name
 from .util import iter_stmts
@@ -59,7 +59,7 @@ class DeriveCallDirections(Pass):
     only when this task is the first writer of that buffer; it is ``InOut`` (so the runtime
     orders it after earlier writers) inside a sequential loop, when an earlier task may have
     written a buffer the argument may be, or when it may be an InOut parameter of the
-    orchestration function (the caller's writes come before). Which buffers a name may be is
+    orchestration function, all of it (not a view of one). Which buffers a name may be is
     ``storage_map``'s answer (through copies, views, kernel results, loop carries and if
     results; the result of a loop of constant bounds holds its last iteration's), asked of the
     same function by the passes around this one. Afterwards every ``Arg`` carries its direction.
@@ -119,6 +119,13 @@ class DeriveCallDirections(Pass):
         if held is None:
             held = self.held[expr.name] = {root for root, _ in self.store.get(expr.name, ())} or {expr.name}
         return held
+
+    def may_be_inout_param(self, expr) -> bool:
+        """Whether ``expr`` may be an InOut parameter of the function itself (through copies,
+        kernel results, carries and if results: storage_map's whole buffer), not a view of one."""
+        if expr._production != "Var" or not self.inout_params:
+            return False
+        return any(region is FULL and root in self.inout_params for root, region in self.store.get(expr.name, ()))
 
     def written_roots(self, stmt) -> set[str]:
         kernel = self.kernels[stmt.kernel]
@@ -181,10 +188,10 @@ class DeriveCallDirections(Pass):
                 dirs.append(fixed)
             elif seq_depth > 0:
                 dirs.append(_IN_OUT)
+            elif not seen.isdisjoint(self.held_buffers(arg.value)) or self.may_be_inout_param(arg.value):
+                dirs.append(_IN_OUT)
             else:
-                held = self.held_buffers(arg.value)
-                written_before = not seen.isdisjoint(held) or not self.inout_params.isdisjoint(held)
-                dirs.append(_IN_OUT if written_before else _OUTPUT_EXISTING)
+                dirs.append(_OUTPUT_EXISTING)
         return dirs
 
     def weigh_hint(self, arg, derived: ArgDir, task) -> ArgDir:

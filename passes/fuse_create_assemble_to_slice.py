@@ -88,7 +88,7 @@ class FuseCreateAssembleToSlice(Pass):
         self.analyse(func)
         # id(assemble) -> its Placement (``dead_assembles``' walk): of the function as analysed
         self.fills: dict[int, Placement] = {}
-        dead = dead_assembles(func.body, self.kernels, self.roots, self.places, self.live, self.fills)
+        dead = dead_assembles(func.body, self.kernels, self.roots, self.places, self.live, self.fills, self.own_uses)
         if dead:
             func = func.replace(body=drop_assembles(func.body, dead))
             self.analyse(func)
@@ -117,7 +117,7 @@ class FuseCreateAssembleToSlice(Pass):
                 self.aliases_of.setdefault(root, set()).add(name)
         self.prefix = _Prefix(self.live, self.own_uses)
         self.named = _names_by_root(self.roots)
-        self.mentions = _Mentions()  # of the block being rewritten
+        self.mentions = _Mentions(self.own_uses)  # of the block being rewritten
         self.blocks: dict[int, tuple] | None = None  # id(stmt) -> (its block, index), made when first needed
         self.block_accesses: dict[int, _BlockAccesses] = {}  # id(block) -> its accesses, made when first needed
         self.created: set[str] | None = None  # the names bound to a CreateTensor, made when first needed
@@ -626,9 +626,11 @@ class _Mentions:
     in the statement, its bodies included), indexed when ``fuse`` first scans the block. ``fuse``
     rewrites, inserts and moves statements only at or before the assemble it is at, and goes
     left to right: the statements after it are the ones indexed, each ``len(stmts) - length``
-    further on than when indexed."""
+    further on than when indexed. A statement without bodies that ``own`` (``live_uses``' table)
+    counts reads is not walked again: its ``own_live_uses``, when not empty, are all its reads."""
 
-    def __init__(self):
+    def __init__(self, own: dict[int, dict[str, int]]):
+        self.own = own
         self.stmts = None
         self.length = 0
         self.positions: dict[str, list[int]] = {}
@@ -637,8 +639,9 @@ class _Mentions:
         """The positions after ``at`` of the statements of ``stmts`` mentioning ``names``."""
         if self.stmts is not stmts:
             self.stmts, self.length, self.positions = stmts, len(stmts), {}
+            own = self.own
             for j, stmt in enumerate(stmts):
-                for name in var_reads([stmt]):
+                for name in own.get(id(stmt)) or var_reads([stmt]):
                     self.positions.setdefault(name, []).append(j)
         return _Pending(self.positions, len(stmts) - self.length, at, names)
 
