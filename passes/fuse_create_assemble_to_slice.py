@@ -149,9 +149,13 @@ class FuseCreateAssembleToSlice(Pass):
                 i = self.fuse(stmts, i)
             i += 1
         out = []
-        for stmt in stmts:
+        unbound = 0  # the statements from here on have not entered their names in defined_before
+        for j, stmt in enumerate(stmts):
             fields = BODY_FIELDS.get(stmt._production)
             if fields:
+                for before in stmts[unbound:j]:  # (read only inside a body: those of the statements before it)
+                    self.defined_before.update(dict.fromkeys(b.name for b in visible_binders(before)))
+                unbound = j
                 outer, in_loop = len(self.defined_before), self.in_loop
                 self.defined_before.update(dict.fromkeys(it.var.name for it in getattr(stmt, "iters", ())))
                 if stmt._production == "For":  # (a While has no loop variable)
@@ -161,7 +165,7 @@ class FuseCreateAssembleToSlice(Pass):
                 while len(self.defined_before) > outer:  # (SSA: each name bound once, so added last)
                     self.defined_before.popitem()
                 self.in_loop = in_loop
-            self.defined_before.update(dict.fromkeys(b.name for b in visible_binders(stmt)))
+                stmts[j] = stmt  # (its names are entered with the next statement with bodies)
             out.append(stmt)
         return tuple(out)
 
@@ -368,7 +372,7 @@ class FuseCreateAssembleToSlice(Pass):
         seen, last, diverged = 0, None, None
         pending = self.mentions.after(stmts, at, names)  # (the other statements mention none of names)
         for j in pending:
-            for stmt in iter_stmts([stmts[j]]):
+            for stmt in _statements_in([stmts[j]]):
                 kind = stmt._production
                 uses = var_reads([stmt] if kind not in BODY_FIELDS else _heads(stmt))
                 if not names & uses.keys():
@@ -410,7 +414,7 @@ class FuseCreateAssembleToSlice(Pass):
                 for root, placed_region in rows
             )
 
-        for stmt in iter_stmts(stmts[at + 1 : end]):
+        for stmt in _statements_in(stmts[at + 1 : end]):
             kind = stmt._production
             if kind == "Task":
                 written = [self.places.get(e.name, ()) for e in _written(stmt, self.kernels[stmt.kernel])]
@@ -508,7 +512,7 @@ class FuseCreateAssembleToSlice(Pass):
                 for r, placed in rows
             )
 
-        for stmt in iter_stmts(between):
+        for stmt in _statements_in(between):
             kind = stmt._production
             if kind == "Task":
                 kernel = self.kernels[stmt.kernel]
@@ -570,6 +574,15 @@ class FuseCreateAssembleToSlice(Pass):
             let.span,
             hint=f"move that use of '{target}' before the creation of '{src}', or after the assemble",
         )
+
+
+def _statements_in(stmts: list):
+    """``iter_stmts`` of a few statements of a block: the list itself when none has bodies (as
+    between a source's create and its assemble, mostly), without making a walk of it."""
+    for stmt in stmts:
+        if stmt._production in BODY_FIELDS:
+            return iter_stmts(stmts)
+    return stmts
 
 
 def _accesses(stmts) -> dict[str, int]:
