@@ -369,12 +369,16 @@ class FuseCreateAssembleToSlice(Pass):
         nothing reads or writes those rows from there on (``rows_unused_from``)."""
         src = create.var.name
         names = set(aliases)
+        own = self.own_uses
         seen, last, diverged = 0, None, None
         pending = self.mentions.after(stmts, at, names)  # (the other statements mention none of names)
         for j in pending:
             for stmt in _statements_in([stmts[j]]):
                 kind = stmt._production
-                uses = var_reads([stmt] if kind not in BODY_FIELDS else _heads(stmt))
+                if kind in BODY_FIELDS:
+                    uses = var_reads(_heads(stmt))
+                else:  # (live_uses' table: a statement's own_live_uses, when not empty, are all its reads)
+                    uses = own.get(id(stmt)) or var_reads([stmt])
                 if not names & uses.keys():
                     continue
                 if kind == "Let" and stmt.value._production in dead_values.PURE and stmt.var.name not in self.live:
