@@ -38,11 +38,15 @@ class CheckOutputParamsWritten(Pass):
         if not outputs and not func.results:
             return program
         store = storage_map(func, kernels)
+        roots_of: dict[str, frozenset] = {}  # name -> its roots (a name is read by many tasks)
 
-        def roots(expr) -> set[str]:
+        def roots(expr) -> frozenset:
             if expr is None or expr._production != "Var":
-                return set()
-            return {root for root, _ in store.get(expr.name, ())}
+                return _NONE
+            found = roots_of.get(expr.name)
+            if found is None:
+                found = roots_of[expr.name] = frozenset(root for root, _ in store.get(expr.name, ()))
+            return found
 
         written: set[str] = set()
         reads: dict[str, object] = {}  # param -> the first task that reads it without writing it
@@ -100,6 +104,9 @@ class CheckOutputParamsWritten(Pass):
             text += (f"; that call gives {len(given)} of the kernel's {len(tensors)} tensor arguments: those after a "
                      "missing one shift left, and the runtime allocates the output left out")
         return text
+
+
+_NONE: frozenset = frozenset()
 
 
 def _is_tensor_arg(arg) -> bool:
