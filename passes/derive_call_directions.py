@@ -120,12 +120,14 @@ class DeriveCallDirections(Pass):
             held = self.held[expr.name] = {root for root, _ in self.store.get(expr.name, ())} or {expr.name}
         return held
 
-    def may_be_inout_param(self, expr) -> bool:
-        """Whether ``expr`` may be an InOut parameter of the function itself (through copies,
-        kernel results, carries and if results: storage_map's whole buffer), not a view of one."""
-        if expr._production != "Var" or not self.inout_params:
+    def may_be_inout_param(self, expr, held: set[str]) -> bool:
+        """Whether ``expr``, which may be the buffers ``held``, may be an InOut parameter of the
+        function itself (through copies, kernel results, carries and if results: storage_map's
+        whole buffer), not a view of one."""
+        inout = self.inout_params
+        if inout.isdisjoint(held):  # (no InOut parameter's buffer at all: most arguments)
             return False
-        return any(region is FULL and root in self.inout_params for root, region in self.store.get(expr.name, ()))
+        return any(region is FULL and root in inout for root, region in self.store.get(expr.name, ()))
 
     def written_roots(self, stmt) -> set[str]:
         kernel = self.kernels[stmt.kernel]
@@ -188,7 +190,7 @@ class DeriveCallDirections(Pass):
                 dirs.append(fixed)
             elif seq_depth > 0:
                 dirs.append(_IN_OUT)
-            elif not seen.isdisjoint(self.held_buffers(arg.value)) or self.may_be_inout_param(arg.value):
+            elif not seen.isdisjoint(held := self.held_buffers(arg.value)) or self.may_be_inout_param(arg.value, held):
                 dirs.append(_IN_OUT)
             else:
                 dirs.append(_OUTPUT_EXISTING)
