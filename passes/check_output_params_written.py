@@ -38,15 +38,11 @@ class CheckOutputParamsWritten(Pass):
         if not outputs and not func.results:
             return program
         store = storage_map(func, kernels)
-        roots_of: dict[str, frozenset] = {}  # name -> its roots (a name is read by many tasks)
 
-        def roots(expr) -> frozenset:
+        def roots(expr) -> set[str]:
             if expr is None or expr._production != "Var":
-                return _NONE
-            found = roots_of.get(expr.name)
-            if found is None:
-                found = roots_of[expr.name] = frozenset(root for root, _ in store.get(expr.name, ()))
-            return found
+                return set()
+            return {root for root, _ in store.get(expr.name, ())}
 
         written: set[str] = set()
         reads: dict[str, object] = {}  # param -> the first task that reads it without writing it
@@ -104,9 +100,6 @@ class CheckOutputParamsWritten(Pass):
             text += (f"; that call gives {len(given)} of the kernel's {len(tensors)} tensor arguments: those after a "
                      "missing one shift left, and the runtime allocates the output left out")
         return text
-
-
-_NONE: frozenset = frozenset()
 
 
 def _is_tensor_arg(arg) -> bool:
