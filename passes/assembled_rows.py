@@ -83,7 +83,16 @@ def read_names(stmt, kernels: dict, live: set[str]) -> set[str]:
     return set(var_reads(read))
 
 
-def dead_assembles(body, kernels: dict, roots: dict, places: dict, live: set[str], fills: dict | None = None) -> set[int]:
+def _reads_all_it_mentions(stmt) -> bool:
+    """Whether ``read_names`` of ``stmt`` (a statement without bodies) are the names of its
+    ``own_live_uses``: all but a task's, an assemble's and a ``Yield``'s (which reads nothing here)."""
+    kind = stmt._production
+    return kind != "Task" and kind != "Yield" and not (kind == "Let" and stmt.value._production == "AssembleTensor")
+
+
+def dead_assembles(
+    body, kernels: dict, roots: dict, places: dict, live: set[str], fills: dict | None = None, own: dict | None = None
+) -> set[int]:
     """The ids of the assembles whose rows nothing reads, wherever nested. An assemble is dead when
     every buffer its target may be is made by ``pl.create_tensor`` in the body and nothing reads a
     name stored in one of them (only assembles write into them, and tasks through ``Out``
@@ -91,15 +100,34 @@ def dead_assembles(body, kernels: dict, roots: dict, places: dict, live: set[str
     same or a larger box) before anything reads a name stored in an overlapping part of them.
     Dropped (its target taken as it is), such an assemble changes no value anything reads, and its
     source's later uses are no uses after it. One walk of the body; a block with an assemble into
-    one known region indexes its statements once (``LaterFills``). With ``fills``, the ``Placement``
+    one known region indexes its statements once (``LaterFills``). What a statement reads is found
+    only where a read can decide: for the whole body when a target is only created buffers, for a
+    block when a later fill there covers an earlier one. With ``fills``, the ``Placement``
     of each assemble of a created source that the walk made is entered there by the id of the
-    assemble."""
+    assemble. With ``own`` (``live_uses``' table of each statement's ``own_live_uses``), the
+    reads of a statement there that reads all it mentions (not a task, which does not read its
+    ``Out`` arguments, nor an assemble, which does not read its target) are its entry's names."""
     creates = {s.var.name: s.value for s in iter_stmts(body) if s._production == "Let" and s.value._production == "CreateTensor"}
-    own_reads: dict[int, list] = {}  # id(statement) -> the (root, region)s it reads itself
-    for stmt in iter_stmts(body):
-        own_reads[id(stmt)] = [where for name in read_names(stmt, kernels, live) for where in places.get(name, ())]
-    read_roots = {root for where in own_reads.values() for root, _ in where}
+    # What statements read is asked only where it can decide: of the whole body, when a target
+    # is only created buffers; of a block, when a later fill covers an earlier one (``LaterFills``).
+    own_reads: dict[int, list] = {}  # id(statement) -> the (root, region)s it reads itself, when asked
+    read_roots: set[str] | None = None  # the roots any statement reads, when asked
     dead: set[int] = set()
+
+    def reads_itself(stmt) -> list:
+        found = own_reads.get(id(stmt))
+        if found is None:
+            names = own.get(id(stmt)) if own is not None and _reads_all_it_mentions(stmt) else None
+            if names is None:
+                names = read_names(stmt, kernels, live)
+            found = own_reads[id(stmt)] = [where for name in names for where in places.get(name, ())]
+        return found
+
+    def roots_read() -> set[str]:
+        nonlocal read_roots
+        if read_roots is None:
+            read_roots = {root for stmt in iter_stmts(body) for root, _ in reads_itself(stmt)}
+        return read_roots
 
     def filled(stmt) -> Placement | None:
         if stmt._production != "Let" or stmt.value._production != "AssembleTensor":
@@ -121,7 +149,7 @@ def dead_assembles(body, kernels: dict, roots: dict, places: dict, live: set[str
             if stmt._production != "Let" or stmt.value._production != "AssembleTensor":
                 continue
             target_roots = {root for root, _ in places.get(stmt.value.target.name, ())}
-            if target_roots and target_roots <= creates.keys() and not target_roots & read_roots:
+            if target_roots and target_roots <= creates.keys() and not target_roots & roots_read():
                 dead.add(id(stmt))
                 continue
             placement = later.fills[at] if later is not None else filled(stmt)
@@ -129,15 +157,15 @@ def dead_assembles(body, kernels: dict, roots: dict, places: dict, live: set[str
                 continue
             if later is None:
                 later = LaterFills([placement if i == at else filled(s) for i, s in enumerate(stmts)],
-                                   [reads_of(s) for s in stmts])
+                                   lambda stmts=stmts: [reads_of(s) for s in stmts])
             if later.overwritten(at, placement):
                 dead.add(id(stmt))
 
     def reads_of(stmt) -> list:
         """The (root, region)s of the names ``stmt`` and the statements in its bodies read."""
         if stmt._production not in BODY_FIELDS:
-            return own_reads[id(stmt)]
-        return [where for inner in iter_stmts([stmt]) for where in own_reads[id(inner)]]
+            return reads_itself(stmt)
+        return [where for inner in iter_stmts([stmt]) for where in reads_itself(inner)]
 
     walk(body)
     return dead
@@ -149,12 +177,15 @@ class LaterFills:
 
     ``fills[i]`` is the ``Placement`` of statement ``i`` when it is an assemble of a created
     source, else None; ``reads[i]`` the ``(root, region)``s statement ``i`` (with its bodies)
-    reads. A later fill overwrites an earlier one when it has the same places and its rows cover
-    the earlier's (a box of equal size is the same box; only a larger box can cover otherwise) or
+    reads (``reads`` may be a function that makes that list: it is called, and the reads
+    indexed, only when a later fill covers an earlier one, the only case a read decides). A
+    later fill overwrites an earlier one when it has the same places and its rows cover the
+    earlier's (a box of equal size is the same box; only a larger box can cover otherwise) or
     are the same expressions."""
 
-    def __init__(self, fills: list, reads: list):
+    def __init__(self, fills: list, reads):
         self.fills = fills
+        self.reads = reads
         self.by_rows: dict = {}     # (places, box) -> positions of fills of exactly those rows
         self.by_exprs: dict = {}    # (places, offset keys, shape keys) -> positions
         self.by_size: dict = {}     # places -> {box volume -> [(position, box)]}
@@ -171,8 +202,12 @@ class LaterFills:
             key = self.keys[at] = _exprs_key(fill)
             if key is not None:
                 self.by_exprs.setdefault(key, []).append(at)
-        self.any_reads: dict = {}   # root -> positions of the statements reading a non-box region of it
-        self.box_reads: dict = {}   # root -> [(position, box)] read, in order
+        self.any_reads: dict | None = None  # root -> positions of the statements reading a non-box region of it
+        self.box_reads: dict | None = None  # root -> [(position, box)] read, in order
+
+    def index_reads(self) -> None:
+        reads = self.reads() if callable(self.reads) else self.reads
+        self.any_reads, self.box_reads = {}, {}
         for at, where in enumerate(reads):
             for root, region in where:
                 if isinstance(region, Box):
@@ -187,6 +222,8 @@ class LaterFills:
         by = self.first_covering(at, earlier, rows)
         if by is None:
             return False
+        if self.any_reads is None:
+            self.index_reads()
         read_at = _next(self.any_reads.get(root, ()), at)
         if read_at is not None and read_at < by:
             return False

@@ -8,14 +8,12 @@ from nanopass.languages.statements import carry_kept
 from nanopass.languages.terms import ArgDir, LoopKind, ParamDir
 from nanopass.rewrite import Pass, register
 
-from .aliases import buffer_roots
-from .hazards import storage_map
+from .hazards import FULL, storage_map
 from .kernels import kernel_table
 from .naming import base_name
-from .util import iter_stmts, last_yield
+from .util import iter_stmts
 
 D = DIRECTED
-VIEWS = ("SliceTensor", "TransposeTensor", "ReshapeTensor")
 
 
 # what each direction orders: after the slot's last writer (a read or an InOut write), and
@@ -60,8 +58,11 @@ class DeriveCallDirections(Pass):
     ``OutputExisting`` (the runtime registers the writer without waiting for earlier writers)
     only when this task is the first writer of that buffer; it is ``InOut`` (so the runtime
     orders it after earlier writers) inside a sequential loop, when an earlier task may have
-    written the same buffer, or when the buffer is an InOut parameter of the orchestration
-    function. Afterwards every ``Arg`` carries its direction.
+    written a buffer the argument may be, or when it may be an InOut parameter of the
+    orchestration function, all of it (not a view of one). Which buffers a name may be is
+    ``storage_map``'s answer (through copies, views, kernel results, loop carries and if
+    results; the result of a loop of constant bounds holds its last iteration's), asked of the
+    same function by the passes around this one. Afterwards every ``Arg`` carries its direction.
 
     A call site's direction hint (``attrs={"arg_directions": [...]}``) is kept where it orders
     at least what the derived direction orders (``InOut`` for a read, say); where it orders less
@@ -97,14 +98,11 @@ class DeriveCallDirections(Pass):
     def analyze_writers(self, func) -> None:
         """Decide every task's directions from the buffers written before it (only an Out
         parameter's direction depends on them: without one, ``Task`` decides alone)."""
-        self.roots = buffer_roots(func, self.kernels)
-        self.views = {
-            stmt.var.name: stmt.value.tensor.name
-            for stmt in iter_stmts(func.body)
-            if stmt._production == "Let" and stmt.value._production in VIEWS and stmt.value.tensor._production == "Var"
-        }
-        self.may = self.may_hold(func)
-        self.held: dict[str, set[str]] = {}  # name -> held_buffers of a Var of it (may is complete)
+        # the buffers each name may be: storage_map's roots (through copies, views, kernel results,
+        # loop carries and if results), the walk the passes before and after this one ask of the
+        # same function (``kept``)
+        self.store = storage_map(func, self.kernels)
+        self.held: dict[str, set[str]] = {}  # name -> held_buffers of a Var of it
         self.inout_params = {p.name for p in func.params if p.dir is ParamDir.InOut}
         # the buffers written before the statement being decided; each addition is logged, so
         # that a branch's additions are undone in time proportional to them
@@ -112,56 +110,24 @@ class DeriveCallDirections(Pass):
         self.added: list[str] = []
         self.analyze(func.body, 0)
 
-    def root(self, expr) -> str | None:
-        return self.roots.get(expr.name, expr.name) if expr._production == "Var" else None
-
-    def storage(self, expr) -> str | None:
-        """The root of the buffer ``expr`` is (a view's is the viewed buffer's)."""
-        return self.storage_of(self.root(expr)) if expr._production == "Var" else None
-
-    def storage_of(self, name: str) -> str:
-        while name in self.views:
-            name = self.roots.get(self.views[name], self.views[name])
-        return name
-
-    def buffers(self, expr) -> set[str]:
-        """Every buffer root ``expr`` may be (a rebound carry or if result: each value it takes)."""
-        name = self.storage(expr)
-        if name is None:
-            return set()
-        return self.may.get(name, set()) | {name}
-
     def held_buffers(self, expr) -> set[str]:
-        """``buffers(expr)``, computed once per name: only once ``self.may`` is complete (the
-        fixpoint of ``may_hold`` asks ``buffers`` while it grows). Callers do not change it."""
+        """The buffers ``expr`` may be (``storage_map``'s roots; a name it has no places for is its
+        own buffer), computed once per name. Callers do not change it."""
         if expr._production != "Var":
             return _NOTHING
         held = self.held.get(expr.name)
         if held is None:
-            held = self.held[expr.name] = self.buffers(expr)
+            held = self.held[expr.name] = {root for root, _ in self.store.get(expr.name, ())} or {expr.name}
         return held
 
-    def may_hold(self, func) -> dict[str, set[str]]:
-        """Carry / if-result root -> the buffer roots of the values it may take (a fixpoint)."""
-        # An edge (root, storage): the carry or if result ``root`` may take a value stored in
-        # ``storage``, so it may hold that buffer and whatever that buffer may hold.
-        edges: dict[str, dict[str, None]] = {}  # root -> its storages, in the order found
-
-        def join(names, values) -> None:
-            for storage in map(self.storage, values):
-                if storage is not None:
-                    for name in names:
-                        edges.setdefault(self.storage_of(self.roots.get(name, name)), {})[storage] = None
-
-        for stmt in iter_stmts(func.body):
-            if stmt._production in ("For", "While"):
-                yld = last_yield(stmt.body)
-                for k, (it, result) in enumerate(zip(stmt.iters, stmt.results)):
-                    join([it.var.name, result.name], [it.init] + ([yld.values[k]] if yld is not None else []))
-            elif stmt._production == "If":
-                for k, result in enumerate(stmt.results):
-                    join([result.name], [y.values[k] for y in (last_yield(stmt.then), last_yield(stmt.orelse)) if y is not None])
-        return reachable(edges)
+    def may_be_inout_param(self, expr, held: set[str]) -> bool:
+        """Whether ``expr``, which may be the buffers ``held``, may be an InOut parameter of the
+        function itself (through copies, kernel results, carries and if results: storage_map's
+        whole buffer), not a view of one."""
+        inout = self.inout_params
+        if inout.isdisjoint(held):  # (no InOut parameter's buffer at all: most arguments)
+            return False
+        return any(region is FULL and root in inout for root, region in self.store.get(expr.name, ()))
 
     def written_roots(self, stmt) -> set[str]:
         kernel = self.kernels[stmt.kernel]
@@ -222,8 +188,9 @@ class DeriveCallDirections(Pass):
                 dirs.append(_NO_DEP)
             elif fixed is not None:
                 dirs.append(fixed)
-            elif seq_depth > 0 or self.root(arg.value) in self.inout_params or not seen.isdisjoint(
-                    self.held_buffers(arg.value)):
+            elif seq_depth > 0:
+                dirs.append(_IN_OUT)
+            elif not seen.isdisjoint(held := self.held_buffers(arg.value)) or self.may_be_inout_param(arg.value, held):
                 dirs.append(_IN_OUT)
             else:
                 dirs.append(_OUTPUT_EXISTING)
@@ -253,60 +220,3 @@ class DeriveCallDirections(Pass):
         return D.Task.make(task.outs, task.tid, task.kernel, args, task.dumps, task.early_resolve, task.deps, task.launch,
                            span=task.span)
 
-
-def reachable(edges: dict[str, dict]) -> dict[str, set[str]]:
-    """Each node with edges -> the nodes it reaches by one edge or more: the least fixpoint of
-    ``may[a] >= {b} | may[b]`` for each edge ``a -> b``. The strongly connected components
-    (Tarjan's, without recursion) come sinks first, so each component's set is made once, from
-    its members' edges and the sets of the components they lead to: time linear in the edges
-    plus the sets' sizes, where iterating the edges to the fixpoint took a pass per link of the
-    longest chain (a chain of ifs that swap two buffers: quadratic passes)."""
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    stack: list[str] = []
-    on_stack: set[str] = set()
-    out: dict[str, set[str]] = {}
-    nothing: dict = {}
-    for start in edges:
-        if start in index:
-            continue
-        index[start] = low[start] = len(index)
-        stack.append(start)
-        on_stack.add(start)
-        work = [(start, iter(edges[start]))]
-        while work:
-            node, successors = work[-1]
-            for succ in successors:
-                if succ not in index:
-                    index[succ] = low[succ] = len(index)
-                    stack.append(succ)
-                    on_stack.add(succ)
-                    work.append((succ, iter(edges.get(succ, nothing))))
-                    break
-                if succ in on_stack:
-                    low[node] = min(low[node], index[succ])
-            else:
-                work.pop()
-                if work:
-                    parent = work[-1][0]
-                    low[parent] = min(low[parent], low[node])
-                if low[node] == index[node]:
-                    component = []
-                    while True:
-                        member = stack.pop()
-                        on_stack.discard(member)
-                        component.append(member)
-                        if member == node:
-                            break
-                    # (in a cycle every member is another's successor: each reaches every member)
-                    members = set(component)
-                    reach: set[str] = set()
-                    for member in component:
-                        for succ in edges.get(member, nothing):
-                            reach.add(succ)
-                            if succ not in members:
-                                reach.update(out.get(succ, ()))
-                    for member in component:
-                        if member in edges:
-                            out[member] = set(reach) if len(component) > 1 else reach
-    return out

@@ -88,7 +88,7 @@ class FuseCreateAssembleToSlice(Pass):
         self.analyse(func)
         # id(assemble) -> its Placement (``dead_assembles``' walk): of the function as analysed
         self.fills: dict[int, Placement] = {}
-        dead = dead_assembles(func.body, self.kernels, self.roots, self.places, self.live, self.fills)
+        dead = dead_assembles(func.body, self.kernels, self.roots, self.places, self.live, self.fills, self.own_uses)
         if dead:
             func = func.replace(body=drop_assembles(func.body, dead))
             self.analyse(func)
@@ -117,7 +117,7 @@ class FuseCreateAssembleToSlice(Pass):
                 self.aliases_of.setdefault(root, set()).add(name)
         self.prefix = _Prefix(self.live, self.own_uses)
         self.named = _names_by_root(self.roots)
-        self.mentions = _Mentions()  # of the block being rewritten
+        self.mentions = _Mentions(self.own_uses)  # of the block being rewritten
         self.blocks: dict[int, tuple] | None = None  # id(stmt) -> (its block, index), made when first needed
         self.block_accesses: dict[int, _BlockAccesses] = {}  # id(block) -> its accesses, made when first needed
         self.created: set[str] | None = None  # the names bound to a CreateTensor, made when first needed
@@ -149,9 +149,13 @@ class FuseCreateAssembleToSlice(Pass):
                 i = self.fuse(stmts, i)
             i += 1
         out = []
-        for stmt in stmts:
+        unbound = 0  # the statements from here on have not entered their names in defined_before
+        for j, stmt in enumerate(stmts):
             fields = BODY_FIELDS.get(stmt._production)
             if fields:
+                for before in stmts[unbound:j]:  # (read only inside a body: those of the statements before it)
+                    self.defined_before.update(dict.fromkeys(b.name for b in visible_binders(before)))
+                unbound = j
                 outer, in_loop = len(self.defined_before), self.in_loop
                 self.defined_before.update(dict.fromkeys(it.var.name for it in getattr(stmt, "iters", ())))
                 if stmt._production == "For":  # (a While has no loop variable)
@@ -161,7 +165,7 @@ class FuseCreateAssembleToSlice(Pass):
                 while len(self.defined_before) > outer:  # (SSA: each name bound once, so added last)
                     self.defined_before.popitem()
                 self.in_loop = in_loop
-            self.defined_before.update(dict.fromkeys(b.name for b in visible_binders(stmt)))
+                stmts[j] = stmt  # (its names are entered with the next statement with bodies)
             out.append(stmt)
         return tuple(out)
 
@@ -365,12 +369,16 @@ class FuseCreateAssembleToSlice(Pass):
         nothing reads or writes those rows from there on (``rows_unused_from``)."""
         src = create.var.name
         names = set(aliases)
+        own = self.own_uses
         seen, last, diverged = 0, None, None
         pending = self.mentions.after(stmts, at, names)  # (the other statements mention none of names)
         for j in pending:
-            for stmt in iter_stmts([stmts[j]]):
+            for stmt in _statements_in([stmts[j]]):
                 kind = stmt._production
-                uses = var_reads([stmt] if kind not in BODY_FIELDS else _heads(stmt))
+                if kind in BODY_FIELDS:
+                    uses = var_reads(_heads(stmt))
+                else:  # (live_uses' table: a statement's own_live_uses, when not empty, are all its reads)
+                    uses = own.get(id(stmt)) or var_reads([stmt])
                 if not names & uses.keys():
                     continue
                 if kind == "Let" and stmt.value._production in dead_values.PURE and stmt.var.name not in self.live:
@@ -410,7 +418,7 @@ class FuseCreateAssembleToSlice(Pass):
                 for root, placed_region in rows
             )
 
-        for stmt in iter_stmts(stmts[at + 1 : end]):
+        for stmt in _statements_in(stmts[at + 1 : end]):
             kind = stmt._production
             if kind == "Task":
                 written = [self.places.get(e.name, ()) for e in _written(stmt, self.kernels[stmt.kernel])]
@@ -508,7 +516,7 @@ class FuseCreateAssembleToSlice(Pass):
                 for r, placed in rows
             )
 
-        for stmt in iter_stmts(between):
+        for stmt in _statements_in(between):
             kind = stmt._production
             if kind == "Task":
                 kernel = self.kernels[stmt.kernel]
@@ -572,6 +580,15 @@ class FuseCreateAssembleToSlice(Pass):
         )
 
 
+def _statements_in(stmts: list):
+    """``iter_stmts`` of a few statements of a block: the list itself when none has bodies (as
+    between a source's create and its assemble, mostly), without making a walk of it."""
+    for stmt in stmts:
+        if stmt._production in BODY_FIELDS:
+            return iter_stmts(stmts)
+    return stmts
+
+
 def _accesses(stmts) -> dict[str, int]:
     """How often each name occurs in ``stmts`` (wherever nested) where it may be read or written:
     not in a ``Yield`` nor as a loop carry's init (the carry is stored where its init is, and
@@ -626,9 +643,11 @@ class _Mentions:
     in the statement, its bodies included), indexed when ``fuse`` first scans the block. ``fuse``
     rewrites, inserts and moves statements only at or before the assemble it is at, and goes
     left to right: the statements after it are the ones indexed, each ``len(stmts) - length``
-    further on than when indexed."""
+    further on than when indexed. A statement without bodies that ``own`` (``live_uses``' table)
+    counts reads is not walked again: its ``own_live_uses``, when not empty, are all its reads."""
 
-    def __init__(self):
+    def __init__(self, own: dict[int, dict[str, int]]):
+        self.own = own
         self.stmts = None
         self.length = 0
         self.positions: dict[str, list[int]] = {}
@@ -637,8 +656,9 @@ class _Mentions:
         """The positions after ``at`` of the statements of ``stmts`` mentioning ``names``."""
         if self.stmts is not stmts:
             self.stmts, self.length, self.positions = stmts, len(stmts), {}
+            own = self.own
             for j, stmt in enumerate(stmts):
-                for name in var_reads([stmt]):
+                for name in own.get(id(stmt)) or var_reads([stmt]):
                     self.positions.setdefault(name, []).append(j)
         return _Pending(self.positions, len(stmts) - self.length, at, names)
 

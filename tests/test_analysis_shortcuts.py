@@ -18,7 +18,7 @@ from program_gen import control_flow_programs
 from nanopass.api import run_pipeline
 from nanopass.language import children_of
 from nanopass.languages import ENCODED
-from nanopass.languages.terms import LoopKind
+from nanopass.languages.terms import LoopKind, ParamDir
 from nanopass.passes.convert_to_ssa import definitions
 from nanopass.passes.derive_call_directions import DeriveCallDirections
 from nanopass.passes.hazards import storage_map
@@ -134,32 +134,14 @@ def reference_storage_map(func, kernels) -> dict[str, frozenset]:
 
 
 class ReferenceCallDirections(DeriveCallDirections):
-    """derive_call_directions with a whole-list fixpoint of joins and a walk per loop for its writes."""
+    """derive_call_directions with the buffers each name may be from whole-function sweeps
+    (``reference_storage_map``) and a walk per loop for its writes."""
 
-    def may_hold(self, func):
-        may: dict[str, set[str]] = {}
-        self.may = may
-        joins = []
-        for stmt in iter_stmts(func.body):
-            if stmt._production == "For":
-                yld = last_yield(stmt.body)
-                for k, (it, result) in enumerate(zip(stmt.iters, stmt.results)):
-                    joins.append(([it.var.name, result.name], [it.init] + ([yld.values[k]] if yld is not None else [])))
-            elif stmt._production == "If":
-                for k, result in enumerate(stmt.results):
-                    yields = (last_yield(stmt.then), last_yield(stmt.orelse))
-                    joins.append(([result.name], [y.values[k] for y in yields if y is not None]))
-        changed = True
-        while changed:
-            changed = False
-            for names, values in joins:
-                held = set().union(*(self.buffers(v) for v in values))
-                for name in names:
-                    key = self.roots.get(name, name)
-                    if not held <= may.get(key, set()):
-                        may[key] = may.get(key, set()) | held
-                        changed = True
-        return may
+    def analyze_writers(self, func):
+        self.store = reference_storage_map(func, self.kernels)
+        self.held = {}
+        self.inout_params = {p.name for p in func.params if p.dir is ParamDir.InOut}
+        self.analyze(func.body, 0)
 
     def analyze(self, stmts, seq_depth, seen=None):
         seen = set() if seen is None else seen

@@ -23,18 +23,21 @@ from nanopass.tools.bench import SHAPES, source_of
 
 BEFORE = "place_returned_creates_in_output_params"  # (the pass's input is this one's output)
 
-# dead pure lets (a view, a scalar, an element read nothing observes): their own reads are not
-# ``own_live_uses``' (empty) but are ``_accesses``'
-DEAD_VALUES = """
+# a program of one kernel, ``step``, that writes its Out argument; the orchestration follows
+WITH_STEP = """
 import nanopass.dsl as pl
 
 
 @pl.program
-class Dead:
+class {name}:
     @pl.function(type=pl.FunctionType.AIV)
     def step(self, src: pl.Tensor[[16, 16], pl.FP32], dst: pl.Out[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
         return dst
+"""
 
+# dead pure lets (a view, a scalar, an element read nothing observes): their own reads are not
+# ``own_live_uses``' (empty) but are ``_accesses``'
+DEAD_VALUES = WITH_STEP.format(name="Dead") + """
     @pl.function(type=pl.FunctionType.Orchestration)
     def orch(self, x: pl.Tensor[[16, 16], pl.FP32], big: pl.InOut[pl.Tensor[[32, 16], pl.FP32]], n: pl.Scalar[pl.INT64]) -> pl.Tensor[[32, 16], pl.FP32]:
         t = pl.create_tensor([16, 16], dtype=pl.FP32)
@@ -130,3 +133,108 @@ def test_the_placements_dead_assembles_makes_are_the_rewrites(programs):
             assert fills[id(stmt)] == Placement.of(pass_.places.get(value.target.name), create.shape, value.offset)
             checked += 1
     assert checked > 0
+
+
+# one assemble into a created buffer nothing reads (dead: the body's reads decide), then two into
+# the same rows of a parameter, the first overwritten before anything reads them (dead: the
+# block's reads decide), then one of other rows that a read keeps
+OVERWRITTEN = WITH_STEP.format(name="Overwritten") + """
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def orch(self, x: pl.Tensor[[16, 16], pl.FP32], big: pl.InOut[pl.Tensor[[48, 16], pl.FP32]]) -> pl.Tensor[[48, 16], pl.FP32]:
+        scratch = pl.create_tensor([48, 16], dtype=pl.FP32)
+        s = pl.create_tensor([16, 16], dtype=pl.FP32)
+        s = self.step(x, s)
+        scratch = pl.assemble(scratch, s, [0, 0])
+        a = pl.create_tensor([16, 16], dtype=pl.FP32)
+        a = self.step(x, a)
+        big = pl.assemble(big, a, [0, 0])
+        b = pl.create_tensor([16, 16], dtype=pl.FP32)
+        b = self.step(x, b)
+        big = pl.assemble(big, b, [0, 0])
+        c = pl.create_tensor([16, 16], dtype=pl.FP32)
+        c = self.step(x, c)
+        big = pl.assemble(big, c, [16, 0])
+        top = pl.tensor.slice(big, [16, 16], [16, 0])
+        d = pl.create_tensor([16, 16], dtype=pl.FP32)
+        d = self.step(top, d)
+        big = pl.assemble(big, d, [32, 0])
+        return big
+"""
+
+
+@pytest.fixture
+def overwritten(tmp_path):
+    path = tmp_path / "overwritten.py"
+    path.write_text(OVERWRITTEN)
+    return run_pipeline(load_programs(str(path))[0], stop_after=BEFORE)[-1].tree
+
+
+@pytest.fixture
+def read_names_walked(monkeypatch) -> list[int]:
+    """How often ``assembled_rows.read_names`` walks a statement (reset it to count anew)."""
+    from nanopass.passes import assembled_rows
+
+    walked = [0]
+    read_names = assembled_rows.read_names
+
+    def counting(*args):
+        walked[0] += 1
+        return read_names(*args)
+
+    monkeypatch.setattr(assembled_rows, "read_names", counting)
+    return walked
+
+
+def test_dead_assembles_finds_what_statements_read_only_where_a_read_decides(programs, overwritten, read_names_walked,
+                                                                                monkeypatch):
+    # Forced off (every block's reads indexed when its fills are, and so every statement's reads
+    # found), the same assembles are dead; and where no target is only created buffers and no
+    # fill covers another (the assembles shape), no statement's reads are found at all.
+    from nanopass.passes import assembled_rows
+
+    class Eager(assembled_rows.LaterFills):
+        def __init__(self, fills, reads):
+            super().__init__(fills, reads)
+            self.index_reads()
+
+    found = shortcut = 0
+    for program in [*programs, overwritten]:
+        pass_ = analysed(program)
+        args = (program.orch.body, pass_.kernels, pass_.roots, pass_.places, pass_.live)
+        read_names_walked[0] = 0
+        lazy = dead_assembles(*args)
+        if program.name == "Bench" and any(stmt.var.name.startswith("big") for stmt in iter_stmts(program.orch.body)
+                                           if stmt._production == "Let" and stmt.value._production == "AssembleTensor"):
+            assert read_names_walked[0] == 0, program.name  # (the assembles shape: its target is a parameter)
+            shortcut += 1
+        with monkeypatch.context() as forced:
+            forced.setattr(assembled_rows, "LaterFills", Eager)
+            assert dead_assembles(*args) == lazy
+        found += len(lazy)
+        if program is overwritten:
+            assert len(lazy) == 2  # (the created buffer's assemble and the first of the parameter's two)
+    assert shortcut == 1
+
+
+def test_the_own_reads_table_serves_dead_assembles_and_the_mentions_as_their_walks(programs, overwritten,
+                                                                                    read_names_walked):
+    # dead_assembles' reads of a statement and _Mentions' names of one from live_uses' table are
+    # those read_names and var_reads walk (the table forced off: None, {}); the statements the
+    # table serves are not walked again
+    served = 0
+    for program in [*programs, overwritten]:
+        pass_ = analysed(program)
+        args = (program.orch.body, pass_.kernels, pass_.roots, pass_.places, pass_.live)
+        read_names_walked[0] = 0
+        without_table = dead_assembles(*args)
+        alone = read_names_walked[0]
+        read_names_walked[0] = 0
+        fills: dict = {}
+        assert dead_assembles(*args, fills, pass_.own_uses) == without_table
+        served += alone - read_names_walked[0]
+        for block in blocks(program.orch.body):
+            stmts = list(block)
+            from_table, walked_again = fuse._Mentions(pass_.own_uses), fuse._Mentions({})
+            from_table.after(stmts, 0, ()), walked_again.after(stmts, 0, ())
+            assert from_table.positions == walked_again.positions
+    assert served > 0
