@@ -62,6 +62,16 @@ def bench_programs(tmp_path: Path):
         yield shape, next(s.tree for s in reversed(stages) if s.language is ENCODED)  # lower_to_emission's input
 
 
+def programs_and_shapes(tmp_path: Path) -> list[Path]:
+    """Every example and golden program, and a file of each bench shape (N = 40) in ``tmp_path``."""
+    paths = list(PROGRAMS)
+    for shape in SHAPES:
+        path = tmp_path / f"{shape}.py"
+        path.write_text(source_of(shape, 40))
+        paths.append(path)
+    return paths
+
+
 def test_survey_reads_what_every_read_field_holds_and_binds_what_the_statements_define(tmp_path):
     seen = cells = renamed = 0
     for name, program in [*encoded_programs(), *bench_programs(tmp_path)]:
@@ -119,11 +129,7 @@ def test_the_cpp_is_the_same_when_survey_reads_every_operation(tmp_path, monkeyp
     and bench shape is the same."""
     import nanopass
 
-    paths = list(PROGRAMS)
-    for shape in SHAPES:
-        path = tmp_path / f"{shape}.py"
-        path.write_text(source_of(shape, 40))
-        paths.append(path)
+    paths = programs_and_shapes(tmp_path)
     shortcut = [nanopass.generate_orchestration(load_program(path)).code for path in paths]
     survey = LowerToEmission.survey
     monkeypatch.setattr(LowerToEmission, "survey", lambda self, body, asked=None: survey(self, body))
@@ -197,11 +203,7 @@ def test_scalar_expressions_pass_on_as_they_are_while_no_data_scalar_is_renamed(
     taken on most of them."""
     import nanopass
 
-    paths = list(PROGRAMS)
-    for shape in SHAPES:
-        path = tmp_path / f"{shape}.py"
-        path.write_text(source_of(shape, 40))
-        paths.append(path)
+    paths = programs_and_shapes(tmp_path)
     taken = []
     take_names = LowerToEmission.take_names
 
