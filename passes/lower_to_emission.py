@@ -47,10 +47,8 @@ class LowerToEmission(Pass):
     statement and assign them at the yield (through temporaries when a yield permutes carries,
     D16; an array carry or if result, TaskIds or data, is copied element by element); a data
     array declared ahead of its value (a ``Declare``) is a zeroed ``T name[size]``; a tensor if result is declared with the first external tensor as its placeholder value
-    (reference-behaviour.md section 7.4; uninitialised when no external tensor is declared). Every
-    name is spelled as its C++ identifier (the function's map, ``names``), in the statements and in
-    the expressions they hold; a let that gives a tensor or an array another name of one
-    identifier (a tensor copy, an assemble's result) emits nothing. Task numbers count dispatches in program order; helper names are fresh. Afterwards
+    (reference-behaviour.md section 7.4; uninitialised when no external tensor is declared). Names
+    are spelled through the function's map; a let of one identifier to itself emits nothing. Task numbers count dispatches in program order; helper names are fresh. Afterwards
     the program is a list of C++ statements.
     """
 

@@ -30,24 +30,18 @@ class RemapOutputAliases(Pass):
 
     A kernel's result is the Out/InOut argument it writes, an assemble's result its target, a
     tensor copy its source, a carry or if result that is not rebound its init or the common
-    branch value: all of these take the name of their root, and no ``const Tensor& r = src;``
-    rename is ever emitted (the seed's output-alias rule). Tensor parameters are ``ext_<p>``;
-    every other root gets its user name (``c``), or its SSA name (``acc__rv_v2``) when that is
-    taken or when its role is ``out`` (a compiler-made result buffer, ``ret0__out``), made
+    branch value: all of these take the name of their root (the seed's output-alias rule).
+    Tensor parameters are ``ext_<p>``; every other root gets its user name (``c``), or its SSA
+    name (``acc__rv_v2``) when that is taken or when its role is ``out`` (``ret0__out``), made
     unique against C++ keywords, runtime names and the names the emission generates. The names
-    go into the function's map (one ``(CName var cpp)`` per name whose identifier is not the name
-    itself: a data scalar's in ``scalar_names``, any other in ``names``); the tree keeps its names, and a statement is rebuilt only where the
-    language changes it. Task results become ``(Alias var)``; an assemble's result is its target
-    (``(Let r (Var target))``, a copy within one storage, as a tensor copy is: one identifier,
-    so the C++ copies nothing). A host write's index array is named after the tensor's DSL name (``indices_out``
-    for ``ext_out``; it lives in a block of its own, so it needs no suffix). Afterwards every
-    name the tree reads or binds has its C++ identifier in the map or is one.
+    go into the function's map (``names``; a data scalar's in ``scalar_names``), not into the
+    tree: only the statements the language changes are rebuilt. Task results become ``(Alias
+    var)``; an assemble's result is its target (``(Let r (Var target))``). A host write's index
+    array is named after the tensor's DSL name (``indices_out`` for ``ext_out``).
 
     Preserves the yields, the carry plans, the dependency capacities and the allocation sizes
-    (``preserves``): it rewrites only assemble lets and task results (never a loop, branch,
-    scope or ``Yield``); every carry keeps its plan, every yield its values, every task its
-    dependencies and capacity, every ``Alloc`` its creates. (Not the scope placement: its check
-    follows a yielded name to the allocation it holds, through the lets this pass rewrites.)
+    (``preserves``): it rewrites only assemble lets and task results. (Not the scope placement:
+    its check follows a yielded name to its allocation through the lets this pass rewrites.)
     """
 
     name = "remap_output_aliases"
