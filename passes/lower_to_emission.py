@@ -180,7 +180,7 @@ class LowerToEmission(Pass):
                     bind(stmt.cell)
                 elif production in DEFINING:
                     bound += [b.name for b in defined_binders(stmt)]
-                    if production == "Let" and cpp and self.names_one_storage(stmt):
+                    if production == "Let" and type(stmt.value) is var and self.names_one_storage(stmt):
                         continue  # (it emits nothing, so reads nothing)
                     if production == "Let" or production == "Dummy":
                         ask(stmt.var.name)
@@ -407,7 +407,10 @@ class LowerToEmission(Pass):
             out.append(E.BindRef.make(cpp.get(name, name), batch, i))
 
     def lower_Let(self, let, out) -> None:
-        self.lower_let_as(self.cn(let.var.name), let, out)
+        if type(let.value) is VAR and self.names_one_storage(let):
+            return
+        name = let.var.name
+        self.lower_let_as(self.cpp.get(name, name), let, out)
 
     def lower_let_as(self, name: str, let, out) -> None:
         """The C++ of ``let``, its variable spelled ``name``."""
@@ -449,8 +452,11 @@ class LowerToEmission(Pass):
         elif kind == "SliceTensor":
             shapes, offsets = name + "_shapes", name + "_offsets"
             tensor = cn(value.tensor.name)
-            out.append(E.ShapeArray.make(offsets, self.scalar_exprs(value.offset), span=span))
-            out.append(E.ViewExtents.make(shapes, self.scalar_exprs(value.shape), tensor, offsets, value.clamp))
+            offset, shape = value.offset, value.shape
+            if self.scalars_renamed:
+                offset, shape = self.exprs(offset), self.exprs(shape)
+            out.append(E.ShapeArray.make(offsets, offset, span=span))
+            out.append(E.ViewExtents.make(shapes, shape, tensor, offsets, value.clamp))
             out.append(E.ViewTensor.make(name, tensor, shapes, offsets, value.manual_dep))
         elif kind == "TransposeTensor":
             out.append(E.TransposeView(name, cn(value.tensor.name), value.axis1, value.axis2, value.manual_dep, span=span))
@@ -460,8 +466,6 @@ class LowerToEmission(Pass):
             out.append(E.ReshapeView(name, cn(value.tensor.name), shapes, len(value.shape), value.manual_dep))
         elif kind == "DimTensor":
             out.append(E.ReadDim(name, cn(value.tensor.name), value.axis, span=span))
-        elif kind == "Var" and self.names_one_storage(let):
-            pass
         elif kind == "Var" and is_tid(var.type) and self.array_sizes.get(cn(value.name)) and name not in self.declared:
             self.declare_tids(name, self.array_sizes[cn(value.name)], expr(value), out)  # a copy of a TaskId array
         elif var.type._production in ("TensorType", "ScalarType"):
