@@ -18,7 +18,7 @@ LANGUAGE = encoded.LANGUAGE.extend(
     inherit_invariants=False,
     remove_nonterminals=[
         "Program", "Kernel", "KStmt", "KArg", "Param", "Function", "Binder", "IterArg", "Arg",
-        "DepEdge", "Stmt", "Rhs", "Type", "Carry", "Phi", "Slot", "TidSource", "Create", "TaskOut",
+        "DepEdge", "Stmt", "Rhs", "Type", "Carry", "Phi", "Slot", "TidSource", "Create", "TaskOut", "CName",
     ],
     add_nonterminals=[
         Nonterminal(

@@ -40,7 +40,7 @@ class DefineDynamicDimSymbols(Pass):
         defs = [M.DynDef(d.name, slots[d.param], d.axis) for d in func.dyn_dims if d.name in used]
         return M.Function(
             func.name, func.params, func.results, func.auto_scope, defs, func.slots, func.arg_count, func.tids,
-            func.body, span=func.span,
+            func.names, func.scalar_names, func.body, span=func.span,
         )
 
     def allocated_extents(self, func) -> set[str]:

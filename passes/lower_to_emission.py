@@ -47,7 +47,8 @@ class LowerToEmission(Pass):
     statement and assign them at the yield (through temporaries when a yield permutes carries,
     D16; an array carry or if result, TaskIds or data, is copied element by element); a data
     array declared ahead of its value (a ``Declare``) is a zeroed ``T name[size]``; a tensor if result is declared with the first external tensor as its placeholder value
-    (reference-behaviour.md section 7.4; uninitialised when no external tensor is declared). Task numbers count dispatches in program order; helper names are fresh. Afterwards
+    (reference-behaviour.md section 7.4; uninitialised when no external tensor is declared). Names
+    are spelled through the function's map; a let of one identifier to itself emits nothing. Task numbers count dispatches in program order; helper names are fresh. Afterwards
     the program is a list of C++ statements.
     """
 
@@ -60,6 +61,7 @@ class LowerToEmission(Pass):
         self.kernels = kernel_table(program)
         self.launches: dict[str, Any] = {}  # kernel name -> the launch of its tasks (not a MixedKernels')
         self.func = func
+        self.take_names(func)
         self.types: dict[str, Any] | None = None  # name -> type, made when first asked (``type_of``)
         # node class (of the input language) -> its lower_<production> method
         self.lowerings = {
@@ -70,26 +72,25 @@ class LowerToEmission(Pass):
         self.task_count = 0
         self.alloc_count = 0
         self.barrier_count = 0
-        # A None-seeded TaskId used only to start carries is folded into them (the carries start
-        # from PTO2TaskId::invalid()), and its own declaration is left out.
-        self.none_seeds = {t.var for t in func.tids if t.source is DepSource.none_seed and t.storage == t.var}
         self.used, bound = self.survey(func.body, {s.param for s in func.slots})
-        self.names = NameTable([*(p.name for p in func.params), *bound, *(d.name for d in func.dyn_defs)])
+        self.names = NameTable([*(self.cn(p.name) for p in func.params), *bound, *(d.name for d in func.dyn_defs)])
         self.loops: list[Any] = []
         self.array_sizes: dict[str, int] = {}
         self.declared: set[str] = set()  # names a (Declare var) already declared
         self.carry_arrays: dict[str, int] | None = None  # made when a Declare first asks (``carry_array_size``)
         externals = [
-            E.External(s.param, s.index) for s in func.slots if s._production == "TensorSlot" and s.param in self.used
+            E.External(self.cn(s.param), s.index)
+            for s in func.slots
+            if s._production == "TensorSlot" and self.cn(s.param) in self.used
         ]
         # a tensor if result starts as the first external tensor, as the reference's does (its
         # section 7.4); with none declared, it is declared uninitialised
         self.phi_placeholder = E.Var(min(externals, key=lambda e: e.slot).name) if externals else None
         params = {p.name: p for p in func.params}
         scalars = [
-            E.EntryScalar(s.param, params[s.param].type.dtype, s.index)
+            E.EntryScalar(self.cn(s.param), params[s.param].type.dtype, s.index)
             for s in func.slots
-            if s._production == "ScalarSlot" and s.param in self.used
+            if s._production == "ScalarSlot" and self.cn(s.param) in self.used
         ]
         body = self.block(func.body)
         if body and body[0]._production == "Blank":
@@ -98,8 +99,25 @@ class LowerToEmission(Pass):
 
     # -- helpers ----------------------------------------------------------------------------------
 
+    def take_names(self, func) -> None:
+        """Read the function's map of C++ identifiers (``cpp``: the tree's name -> its identifier;
+        a name not in it is its own; ``scalars_renamed``: whether a data scalar is in it) and the
+        None seeds folded into carries (``none_seeds``)."""
+        self.cpp = cpp = {c.var: c.cpp for c in func.names}
+        self.scalars_renamed = bool(func.scalar_names)
+        cpp.update((c.var, c.cpp) for c in func.scalar_names)
+        self.renamed_vars: dict[str, Any] = {}  # C++ identifier -> its Var without a span (``expr``)
+        # A None-seeded TaskId used only to start carries is folded into them (the carries start
+        # from PTO2TaskId::invalid()), and its own declaration is left out. (C++ identifiers)
+        self.none_seeds = {
+            cpp.get(t.var, t.var)
+            for t in func.tids
+            if t.source is DepSource.none_seed and cpp.get(t.storage, t.storage) == cpp.get(t.var, t.var)
+        }
+
     def survey(self, body, asked: set[str] | None = None) -> tuple[set[str], list[str]]:
-        """One walk of ``body``: the names the C++ reads, and the names its statements bind.
+        """One walk of ``body``: the names the C++ reads, and the names its statements bind, both
+        as C++ identifiers (the function's map, ``cpp``; ``asked`` names the tree's names).
 
         Read: every use except returns (which emit nothing) and None seeds read as a carry's init
         (folded into the carry). Every read field is entered (``READ_FIELDS``); the usual nodes
@@ -121,7 +139,7 @@ class LowerToEmission(Pass):
         asked = set() if asked is None else set(asked)
         ask = asked.add
         fields_of = READ_FIELDS
-        none_seeds = self.none_seeds
+        none_seeds, cpp = self.none_seeds, self.cpp
         stack: list = []
         pop, push, extend = stack.pop, stack.append, stack.extend
         operations: list = []  # the Bins met: read once the rest is
@@ -162,6 +180,8 @@ class LowerToEmission(Pass):
                     bind(stmt.cell)
                 elif production in DEFINING:
                     bound += [b.name for b in defined_binders(stmt)]
+                    if production == "Let" and type(stmt.value) is var and self.names_one_storage(stmt):
+                        continue  # (it emits nothing, so reads nothing)
                     if production == "Let" or production == "Dummy":
                         ask(stmt.var.name)
                 if kind is ret or not fields_of[kind]:  # a Scope reads nothing itself
@@ -196,7 +216,7 @@ class LowerToEmission(Pass):
                     init = node.init
                     if type(init) is not var:
                         push(init)
-                    elif init.name not in none_seeds:
+                    elif cpp.get(init.name, init.name) not in none_seeds:
                         add(init.name)
                     continue
                 for name, many in fields_of[kind]:
@@ -227,26 +247,91 @@ class LowerToEmission(Pass):
                 elif b_kind is not int_:
                     push(b)
             operations.clear()
+        if cpp:  # (set and map operations: no Python loop)
+            renamed = used.intersection(cpp)
+            used.difference_update(renamed)
+            used.update(map(cpp.__getitem__, renamed))
+            bound = list(map(cpp.get, bound, bound))
         return used, bound
 
+    def names_one_storage(self, let) -> bool:
+        """Whether ``let`` gives a tensor or an array another name of the storage it holds (a
+        tensor copy, an assemble's result): both names have one identifier, and the C++ has
+        nothing to copy."""
+        value, cpp = let.value, self.cpp
+        return (
+            value._production == "Var"
+            and let.var.type._production in ("TensorType", "ArrayType")
+            and cpp.get(value.name, value.name) == cpp.get(let.var.name, let.var.name)
+        )
+
+    def cn(self, name: str) -> str:
+        """The C++ identifier of the tree's name ``name`` (the function's map)."""
+        return self.cpp.get(name, name)
+
+    def expr(self, expr):
+        """``expr`` with every name it reads spelled as its C++ identifier: the expression an
+        emission node holds (an unchanged expression is the same node)."""
+        kind = type(expr)
+        if kind is VAR:
+            cpp = self.cpp.get(expr.name)
+            if cpp is None:
+                return expr
+            if expr.span is not None:
+                return E.Var.make(cpp, span=expr.span)
+            var = self.renamed_vars.get(cpp)  # (immutable: one spanless Var per identifier)
+            if var is None:
+                var = self.renamed_vars[cpp] = E.Var.make(cpp)
+            return var
+        if kind is INT or not self.cpp:
+            return expr
+        if kind is BIN:  # (most operations; an operand that is a number or a name kept is not visited)
+            cpp, a, b = self.cpp, expr.a, expr.b
+            a_kind, b_kind = type(a), type(b)
+            new_a = a if a_kind is INT or a_kind is VAR and a.name not in cpp else self.expr(a)
+            new_b = b if b_kind is INT or b_kind is VAR and b.name not in cpp else self.expr(b)
+            return expr if new_a is a and new_b is b else E.Bin.make(expr.op, new_a, new_b, span=expr.span)
+        changed = {}
+        for name, many in READ_FIELDS[kind]:
+            value = getattr(expr, name)
+            if many:
+                new = tuple(map(self.expr, value))
+                if any(a is not b for a, b in zip(new, value)):
+                    changed[name] = new
+            elif value is not None:
+                new = self.expr(value)
+                if new is not value:
+                    changed[name] = new
+        return expr.replace(**changed) if changed else expr
+
+    def exprs(self, exprs) -> tuple:
+        """``expr`` of each of ``exprs``."""
+        return tuple(map(self.expr, exprs)) if self.cpp else exprs
+
+    def scalar_exprs(self, exprs) -> tuple:
+        """``exprs`` (that read data scalars only) spelled in C++ identifiers: as they are while no
+        data scalar has another identifier (``scalars_renamed``)."""
+        return tuple(map(self.expr, exprs)) if self.scalars_renamed else exprs
+
     def type_of(self, name: str):
-        """The type of a parameter or of a variable a statement defines (``type_env``)."""
+        """The type of a parameter or of a variable a statement defines (``type_env``), by the
+        tree's name."""
         if self.types is None:
             self.types = type_env(self.func)
         return self.types[name]
 
     def carry_array_size(self, name: str) -> int | None:
-        """The size of the TaskId array a loop or if result ``name`` holds (``carry_arrays``), or
-        None; the map is made when first asked (only a Declare asks)."""
+        """The size of the TaskId array a loop or if result of C++ identifier ``name`` holds
+        (``carry_arrays``), or None; the map is made when first asked (only a Declare asks)."""
         if self.carry_arrays is None:
-            self.carry_arrays = carry_arrays(self.func)
+            self.carry_arrays = {self.cn(result): size for result, size in carry_arrays(self.func).items()}
         return self.carry_arrays.get(name)
 
     def init_is_none_seed(self, it) -> bool:
-        return it.init._production == "Var" and it.init.name in self.none_seeds
+        return it.init._production == "Var" and self.cn(it.init.name) in self.none_seeds
 
     def tid_init(self, it):
-        return E.TidInvalid() if self.init_is_none_seed(it) else E.TidCopy(it.init)
+        return E.TidInvalid() if self.init_is_none_seed(it) else E.TidCopy(self.expr(it.init))
 
     def fresh(self, base: str) -> str:
         return self.names.reserve_generated(base)
@@ -270,30 +355,32 @@ class LowerToEmission(Pass):
         pass
 
     def lower_CellDecl(self, decl, out) -> None:
-        out.append(E.DeclTid(decl.cell, E.TidInvalid(), span=decl.span))
+        out.append(E.DeclTid(self.cn(decl.cell), E.TidInvalid(), span=decl.span))
 
     def lower_CellSet(self, store, out) -> None:
-        out.append(E.AssignTid(store.cell, E.TidCopy(store.value), span=store.span))
+        out.append(E.AssignTid(self.cn(store.cell), E.TidCopy(self.expr(store.value)), span=store.span))
 
     def lower_Declare(self, decl, out) -> None:
         var = decl.var
         ty = var.type
-        self.declared.add(var.name)
-        size = self.carry_array_size(var.name)
+        name = self.cn(var.name)
+        self.declared.add(name)
+        size = self.carry_array_size(name)
         if size is not None:
-            out.append(E.DeclTidArray(var.name, size, span=decl.span))
-            self.array_sizes[var.name] = size
+            out.append(E.DeclTidArray(name, size, span=decl.span))
+            self.array_sizes[name] = size
         elif ty._production == "TensorType":
-            out.append(E.DeclTensor(var.name, None, span=decl.span))
+            out.append(E.DeclTensor(name, None, span=decl.span))
         elif ty._production == "ScalarType" and ty.dtype is not DType.TASK_ID:
-            out.append(E.DeclScalar(var.name, ty.dtype, None, span=decl.span))
+            out.append(E.DeclScalar(name, ty.dtype, None, span=decl.span))
         elif _is_data_array(ty):
-            out.append(E.DeclArray(var.name, ty.dtype, ty.size, span=decl.span))
+            out.append(E.DeclArray(name, ty.dtype, ty.size, span=decl.span))
         else:
-            raise InternalError(f"cannot declare '{var.name}' ahead of its value", pass_name=self.name, node=decl)
+            raise InternalError(f"cannot declare '{name}' ahead of its value", pass_name=self.name, node=decl)
 
     def define(self, name: str, ty, value, out, span=None) -> None:
-        """``T name = value;``, or ``name = value;`` when a Declare already declared ``name``."""
+        """``T name = value;``, or ``name = value;`` when a Declare already declared ``name``
+        (``value`` spelled in C++ identifiers already)."""
         if name in self.declared:
             out.append(self.assign(name, ty, value))
         else:
@@ -302,33 +389,43 @@ class LowerToEmission(Pass):
 
     def lower_Alloc(self, alloc, out) -> None:
         infos = []
+        cpp = self.cpp
         for create in alloc.creates:
             name = create.var.name
+            name = cpp.get(name, name)
             shapes, info = name + "_ci_shapes", name + "_ci"
-            out.append(E.ShapeArray.make(shapes, create.shape, span=create.span))
+            out.append(E.ShapeArray.make(shapes, self.scalar_exprs(create.shape), span=create.span))
             out.append(E.CreateInfo.make(info, shapes, len(create.shape), create.dtype, create.manual_dep))
             if create.init is not None:
-                out.append(E.SetInitial(info, create.dtype, create.init))
+                out.append(E.SetInitial(info, create.dtype, (self.expr(create.init) if self.scalars_renamed else create.init)))
             infos.append(info)
         batch = self.fresh(f"alloc_{self.alloc_count}")
         self.alloc_count += 1
         out.append(E.AllocTensors(batch, infos))
         for i, create in enumerate(alloc.creates):
-            out.append(E.BindRef.make(create.var.name, batch, i))
+            name = create.var.name
+            out.append(E.BindRef.make(cpp.get(name, name), batch, i))
 
     def lower_Let(self, let, out) -> None:
+        if type(let.value) is VAR and self.names_one_storage(let):
+            return
+        name = let.var.name
+        self.lower_let_as(self.cpp.get(name, name), let, out)
+
+    def lower_let_as(self, name: str, let, out) -> None:
+        """The C++ of ``let``, its variable spelled ``name``."""
         var, value = let.var, let.value
-        name = var.name
         if name not in self.used and value._production in PURE_LETS:
             return  # e.g. a TaskId copy whose readers now read its source directly
         if name in self.declared and value._production in ("SliceTensor", "TransposeTensor", "ReshapeTensor", "DimTensor", "ReadTensor", "GetItem"):
             temp = self.fresh(name + "_value")
             self.used.add(temp)  # read by the assignment below
-            self.lower_Let(let.replace(var=var.replace(name=temp)), out)
+            self.lower_let_as(temp, let, out)
             out.append(E.AssignVar(name, E.Var(temp)))
             return
         kind = value._production
         span = let.span
+        cn, expr = self.cn, self.expr
         if kind == "NoTask":
             if name in self.used:
                 out.append(E.DeclTid(name, E.TidInvalid(), span=span))
@@ -339,60 +436,69 @@ class LowerToEmission(Pass):
                 out.append(E.DeclArray(name, value.dtype, value.size, span=span))
         elif kind == "GetItem":
             if is_tid(var.type):
-                out.append(E.DeclTid(name, E.TidSlot(value.array.name, value.index), span=span))
+                out.append(E.DeclTid(name, E.TidSlot(cn(value.array.name), expr(value.index)), span=span))
             else:
-                out.append(E.DeclElement(name, var.type.dtype, value.array.name, value.index, span=span))
+                out.append(E.DeclElement(name, var.type.dtype, cn(value.array.name), expr(value.index), span=span))
         elif kind == "SetItem":
+            array = cn(value.array.name)
             if _elem_tid(self.type_of(value.array.name)):
-                out.append(E.SetTidSlot(value.array.name, value.index, E.TidCopy(value.value), span=span))
+                out.append(E.SetTidSlot(array, expr(value.index), E.TidCopy(expr(value.value)), span=span))
             else:
-                out.append(E.SetArrayItem(value.array.name, value.index, value.value, span=span))
+                out.append(E.SetArrayItem(array, expr(value.index), expr(value.value), span=span))
         elif kind == "ReadTensor":
             indices = self.fresh("indices_" + name)
-            out.append(E.ShapeArray(indices, value.index, span=span))
-            out.append(E.ReadElement(name, var.type.dtype, value.tensor.name, indices, len(value.index)))
+            out.append(E.ShapeArray(indices, self.exprs(value.index), span=span))
+            out.append(E.ReadElement(name, var.type.dtype, cn(value.tensor.name), indices, len(value.index)))
         elif kind == "SliceTensor":
             shapes, offsets = name + "_shapes", name + "_offsets"
-            out.append(E.ShapeArray.make(offsets, value.offset, span=span))
-            out.append(E.ViewExtents.make(shapes, value.shape, value.tensor.name, offsets, value.clamp))
-            out.append(E.ViewTensor.make(name, value.tensor.name, shapes, offsets, value.manual_dep))
+            tensor = cn(value.tensor.name)
+            offset, shape = value.offset, value.shape
+            if self.scalars_renamed:
+                offset, shape = self.exprs(offset), self.exprs(shape)
+            out.append(E.ShapeArray.make(offsets, offset, span=span))
+            out.append(E.ViewExtents.make(shapes, shape, tensor, offsets, value.clamp))
+            out.append(E.ViewTensor.make(name, tensor, shapes, offsets, value.manual_dep))
         elif kind == "TransposeTensor":
-            out.append(E.TransposeView(name, value.tensor.name, value.axis1, value.axis2, value.manual_dep, span=span))
+            out.append(E.TransposeView(name, cn(value.tensor.name), value.axis1, value.axis2, value.manual_dep, span=span))
         elif kind == "ReshapeTensor":
             shapes = name + "_shapes"
-            out.append(E.ShapeArray(shapes, value.shape, span=span))
-            out.append(E.ReshapeView(name, value.tensor.name, shapes, len(value.shape), value.manual_dep))
+            out.append(E.ShapeArray(shapes, self.scalar_exprs(value.shape), span=span))
+            out.append(E.ReshapeView(name, cn(value.tensor.name), shapes, len(value.shape), value.manual_dep))
         elif kind == "DimTensor":
-            out.append(E.ReadDim(name, value.tensor.name, value.axis, span=span))
-        elif kind == "Var" and is_tid(var.type) and self.array_sizes.get(value.name) and name not in self.declared:
-            self.declare_tids(name, self.array_sizes[value.name], value, out)  # a copy of a TaskId array
+            out.append(E.ReadDim(name, cn(value.tensor.name), value.axis, span=span))
+        elif kind == "Var" and is_tid(var.type) and self.array_sizes.get(cn(value.name)) and name not in self.declared:
+            self.declare_tids(name, self.array_sizes[cn(value.name)], expr(value), out)  # a copy of a TaskId array
         elif var.type._production in ("TensorType", "ScalarType"):
-            self.define(name, var.type, value, out, span)
+            self.define(name, var.type, expr(value), out, span)
         else:
             raise InternalError(f"cannot lower a let of {kind}", pass_name=self.name, node=let)
 
     def lower_WriteTensor(self, write, out) -> None:
-        tensor = write.tensor.name
-        dtype = self.type_of(tensor).dtype
+        tensor = self.cn(write.tensor.name)
+        dtype = self.type_of(write.tensor.name).dtype
+        value = self.expr(write.value)
         if not write.index:
-            out.append(E.WriteElement(tensor, dtype, None, 0, write.value, span=write.span))
+            out.append(E.WriteElement(tensor, dtype, None, 0, value, span=write.span))
             return
         indices = write.indices  # named by remap_output_aliases; local to the block
-        array = E.ShapeArray(indices, write.index, span=write.span)
-        out.append(E.Block([array, E.WriteElement(tensor, dtype, indices, len(write.index), write.value)], span=write.span))
+        array = E.ShapeArray(indices, self.exprs(write.index), span=write.span)
+        out.append(E.Block([array, E.WriteElement(tensor, dtype, indices, len(write.index), value)], span=write.span))
 
     def lower_Task(self, task, out) -> None:
         n = self.task_count
         self.task_count += 1
         kernel = self.kernels[task.kernel]
         args = self.fresh(f"params_t{n}")
-        used, declared = self.used, self.declared
+        used, declared, cpp = self.used, self.declared, self.cpp
         tid = task.tid
-        allocated = []  # runtime-allocated outputs that are read (an unread C++ reference would not compile)
+        allocated = []  # (C++ identifier, index) of the runtime-allocated outputs that are read (an unread C++ reference would not compile)
         for o in task.outs:
-            if o._production == "Allocated" and (o.var.name in used or o.var.name in declared):
-                allocated.append(o)
-        tid_used = tid is not None and tid.name in used
+            if o._production == "Allocated":
+                name = cpp.get(o.var.name, o.var.name)
+                if name in used or name in declared:
+                    allocated.append((name, o.index))
+        tid_name = None if tid is None else cpp.get(tid.name, tid.name)
+        tid_used = tid_name is not None and tid_name in used
         outs_name = self.fresh(f"task_{n}_outs") if allocated or tid_used else None
         append = out.append
         if len(kernel.params) > len(task.args):
@@ -403,20 +509,23 @@ class LowerToEmission(Pass):
         append(BLANK)
         append(E.Comment.make(task_comment(n, kernel, spec), task.span))
         append(E.DeclArgs.make(args))
-        tensors = []
+        tensors = []  # their C++ identifiers
         scalars = []
         for arg in task.args:
             if arg._production == "TensorArg":
-                tensors.append(arg)
-                append(E.AddTensor.make(args, arg.dir, arg.value.name, arg.span))
+                name = arg.value.name
+                name = cpp.get(name, name)
+                tensors.append(name)
+                append(E.AddTensor.make(args, arg.dir, name, arg.span))
             else:
                 scalars.append(arg)
         for info in synth:
             append(E.AddTensor(args, ArgDir.Output, info))
+        rename = self.scalars_renamed  # (a scalar argument reads data scalars only)
         for arg in scalars:
-            append(E.AddScalar.make(args, arg.value, arg.encoding, arg.span))
+            append(E.AddScalar.make(args, self.expr(arg.value) if rename else arg.value, arg.encoding, arg.span))
         if task.dumps:
-            append(E.DumpArgs.make(args, list(dict.fromkeys(tensors[i].value.name for i in task.dumps))))
+            append(E.DumpArgs.make(args, list(dict.fromkeys(tensors[i] for i in task.dumps))))
         # (a Group's MixedKernels, written by ``launch``, before the dependencies, as the reference)
         launch = self.launches.get(kernel.name) or self.launch(kernel, n, out)
         # reference-behaviour.md 10.5: a direct call sets its dependencies, launch spec, then early
@@ -426,7 +535,7 @@ class LowerToEmission(Pass):
         if not through_launch_function and task.deps:
             self.deps(args, task.deps, task.capacity, out)
         if spec is not None:
-            append(E.SetBlockNum.make(args, spec.blocks, spec.span))
+            append(E.SetBlockNum.make(args, self.expr(spec.blocks), spec.span))
             if spec.sync_start:
                 append(E.SetSyncStart.make(args))
         if task.early_resolve:
@@ -435,10 +544,10 @@ class LowerToEmission(Pass):
             self.deps(args, task.deps, task.capacity, out)
         append(E.Submit.make(args, launch, outs_name))
         if tid_used:
-            append(E.DeclTid(tid.name, E.TidOfOuts(outs_name)))
-        for o in allocated:
-            bind = E.AssignRef if o.var.name in declared else E.BindRef
-            append(bind(o.var.name, outs_name, o.index))
+            append(E.DeclTid(tid_name, E.TidOfOuts(outs_name)))
+        for name, index in allocated:
+            bind = E.AssignRef if name in declared else E.BindRef
+            append(bind(name, outs_name, index))
 
     def synthesized_outputs(self, task, kernel, args: str, out) -> list[str]:
         infos = []
@@ -480,9 +589,10 @@ class LowerToEmission(Pass):
         out.append(E.DeclDeps.make(args, capacity))
         for edge in deps:
             if edge.size:
-                out.append(E.PushDepSlots(args, edge.tid.name, edge.size, self.fresh("slot"), span=edge.span))
+                out.append(E.PushDepSlots(args, self.cn(edge.tid.name), edge.size, self.fresh("slot"), span=edge.span))
             else:
-                out.append(E.PushDep.make(args, edge.tid, edge.index, edge.guarded, span=edge.span))
+                index = None if edge.index is None else self.expr(edge.index)
+                out.append(E.PushDep.make(args, self.expr(edge.tid), index, edge.guarded, span=edge.span))
         out.append(E.SetDeps.make(args))
 
     def lower_Dummy(self, dummy, out) -> None:
@@ -493,14 +603,15 @@ class LowerToEmission(Pass):
         out.append(E.Blank())
         out.append(E.Comment(f"Phase-fence barrier {b}: dependency-only dummy task", span=dummy.span))
         out.append(E.DeclArgs(args))
-        used = dummy.var.name in self.used
+        name = self.cn(dummy.var.name)
+        used = name in self.used
         if dummy.deps:
             self.deps(args, dummy.deps, dummy.capacity, out)
-            out.append(E.GuardedDummy(args, outs if used else None, dummy.var.name if used else None))
+            out.append(E.GuardedDummy(args, outs if used else None, name if used else None))
         else:
             out.append(E.Submit(args, E.DummyLaunch(), outs if used else None))
             if used:
-                out.append(E.DeclTid(dummy.var.name, E.TidOfOuts(outs)))
+                out.append(E.DeclTid(name, E.TidOfOuts(outs)))
 
     def lower_HostFence(self, fence, out) -> None:
         b = self.barrier_count
@@ -509,10 +620,11 @@ class LowerToEmission(Pass):
             self.lower_host_wait(fence, b, out)
             return
         args = self.fresh(f"params_host_fence_{b}")
+        tensor = self.cn(fence.tensor.name)
         out.append(E.Blank())
-        out.append(E.Comment(f"Barrier {b}: a producer of {fence.tensor.name} for the host access below", span=fence.span))
+        out.append(E.Comment(f"Barrier {b}: a producer of {tensor} for the host access below", span=fence.span))
         out.append(E.DeclArgs(args))
-        out.append(E.AddTensor(args, ArgDir.InOut, fence.tensor.name))
+        out.append(E.AddTensor(args, ArgDir.InOut, tensor))
         self.deps(args, fence.deps, fence.capacity, out)
         out.append(E.GuardedDummy(args, None, None))
 
@@ -526,7 +638,7 @@ class LowerToEmission(Pass):
         done, index = self.fresh(f"host_wait_{b}"), self.fresh(f"host_wait_{b}_index")
         out.append(E.Blank())
         out.append(E.Comment(
-            f"Barrier {b}: the host access of {fence.tensor.name} below waits, through this dummy's element, "
+            f"Barrier {b}: the host access of {self.cn(fence.tensor.name)} below waits, through this dummy's element, "
             "for the tasks of the manual scope it follows", span=fence.span))
         body = [
             E.ShapeArray(shapes, [E.Int(1, DType.INDEX)]),
@@ -552,7 +664,11 @@ class LowerToEmission(Pass):
         self.loops.append(loop)
         body = self.block(loop.body)
         self.loops.pop()
-        out.append(E.ForBlock.make(loop.var.name, loop.start, loop.stop, loop.step, body, span=loop.span))
+        start, stop, step, var = loop.start, loop.stop, loop.step, loop.var.name
+        cpp = self.cpp
+        if cpp and not (type(start) is INT and type(step) is INT and (type(stop) is INT or type(stop) is VAR and stop.name not in cpp)):
+            start, stop, step = self.expr(start), self.expr(stop), self.expr(step)  # (bounds are most often numbers)
+        out.append(E.ForBlock.make(cpp.get(var, var), start, stop, step, body, span=loop.span))
 
     def lower_While(self, loop, out) -> None:
         for it, result in zip(loop.iters, loop.results):
@@ -561,17 +677,17 @@ class LowerToEmission(Pass):
         self.loops.append(loop)
         body = self.block(loop.body)
         self.loops.pop()
-        out.append(E.WhileBlock.make(loop.cond, body, span=loop.span))
+        out.append(E.WhileBlock.make(self.expr(loop.cond), body, span=loop.span))
 
     def declare_carry(self, it, result, loop, out) -> None:
         """Declare a rebound carry ahead of its loop, holding its init."""
         plan = it.plan
-        name = result.name
-        init = it.init
+        name = self.cn(result.name)
+        init = self.expr(it.init)
         ty = it.var.type
         if is_tid(ty) and plan.body != plan.array and not plan.per_iteration:
             # the carry's variable holds the init, the result's the value the last iteration yields
-            self.declare_tids(it.var.name, plan.body, None if self.init_is_none_seed(it) else init, out)
+            self.declare_tids(self.cn(it.var.name), plan.body, None if self.init_is_none_seed(it) else init, out)
             if name not in self.declared:
                 self.declare_tids(name, plan.array, None, out)
         elif plan.array > 0:
@@ -619,28 +735,29 @@ class LowerToEmission(Pass):
 
     def lower_If(self, branch, out) -> None:
         for phi in branch.results:
-            if not phi.plan.rebind or phi.var.name in self.declared:
+            name = self.cn(phi.var.name)
+            if not phi.plan.rebind or name in self.declared:
                 continue
             ty = phi.var.type
             if phi.plan.array > 0:
-                out.append(E.DeclTidArray(phi.var.name, phi.plan.array))
-                out.append(E.FillTidArray(phi.var.name, phi.plan.array, E.TidInvalid(), INIT_LOOP, False))
-                self.array_sizes[phi.var.name] = phi.plan.array
+                out.append(E.DeclTidArray(name, phi.plan.array))
+                out.append(E.FillTidArray(name, phi.plan.array, E.TidInvalid(), INIT_LOOP, False))
+                self.array_sizes[name] = phi.plan.array
             elif is_tid(ty):
-                out.append(E.DeclTid(phi.var.name, E.TidInvalid()))
+                out.append(E.DeclTid(name, E.TidInvalid()))
             elif ty._production == "TensorType":
-                out.append(E.DeclTensor(phi.var.name, self.phi_placeholder))
+                out.append(E.DeclTensor(name, self.phi_placeholder))
             elif _is_data_array(ty):
-                out.append(E.DeclArray(phi.var.name, ty.dtype, ty.size))
+                out.append(E.DeclArray(name, ty.dtype, ty.size))
             else:
-                out.append(E.DeclScalar(phi.var.name, ty.dtype, None))
+                out.append(E.DeclScalar(name, ty.dtype, None))
         self.loops.append(branch)
         then = self.block(branch.then)
         orelse = self.block(branch.orelse)
         self.loops.pop()
         if all(_is_empty_scope(s) for s in orelse):
             orelse = []  # a branch that only yielded values already in place emits nothing
-        out.append(E.IfBlock.make(branch.cond, then, orelse, span=branch.span))
+        out.append(E.IfBlock.make(self.expr(branch.cond), then, orelse, span=branch.span))
 
     def lower_Yield(self, yld, out) -> None:
         owner = self.loops[-1]
@@ -648,15 +765,17 @@ class LowerToEmission(Pass):
         carries = owner.results if is_if else owner.iters  # Phis, or IterArgs (their plans)
         assigns = []
         copies: list[tuple[str, Any, str]] = []
+        cn = self.cn
         for i, value in enumerate(yld.values):
             it = carries[i]
             plan = it.plan
             if not plan.rebind:
                 continue
-            name = it.var.name if is_if else owner.results[i].name
+            value = self.expr(value)
+            name = cn(it.var.name) if is_if else cn(owner.results[i].name)
             ty = it.var.type
             if not is_if and plan.body != plan.array and not plan.per_iteration:
-                carry = it.var.name  # the carry's own variable, and the result's
+                carry = cn(it.var.name)  # the carry's own variable, and the result's
                 if not (value._production == "Var" and value.name == carry):
                     self.store_tids(carry, plan.body, value, out, span=yld.span)
                 if plan.array > 0:
@@ -682,12 +801,12 @@ class LowerToEmission(Pass):
             self.parallel_copy(copies, yld.span, out)
 
     def slot_expr(self, loop):
-        var = E.Var(loop.var.name)
+        var = E.Var(self.cn(loop.var.name))
         if loop.start._production == "Int" and loop.start.value == 0 and loop.step._production == "Int" and loop.step.value == 1:
             return var
         from nanopass.languages.terms import BinOp
 
-        return E.Bin(BinOp.floordiv, E.Bin(BinOp.sub, var, loop.start), loop.step)
+        return E.Bin(BinOp.floordiv, E.Bin(BinOp.sub, var, self.expr(loop.start)), self.expr(loop.step))
 
     def parallel_assign(self, assigns, out) -> None:
         """Assign carries as one parallel assignment (D16): read every value before any write."""

@@ -9,7 +9,7 @@ from nanopass.languages.carried import check_plans
 from nanopass.languages.dep_annotated import check_capacity
 from nanopass.languages.ssa import check_yields
 from nanopass.languages.statements import walk_of
-from nanopass.languages.terms import ArgDir
+from nanopass.languages.terms import DType
 from nanopass.rewrite import Pass, register
 
 from .aliases import written_roots
@@ -21,7 +21,7 @@ N = NAMED
 # Suffixes lower_to_emission derives from a created tensor's name.
 CREATE_DERIVED = ("_ci", "_ci_shapes")
 VIEW_DERIVED = ("_shapes", "_offsets")
-SCALAR = ArgDir.Scalar  # (read once: an enum member read through its class costs a descriptor call)
+TASK_ID = DType.TASK_ID  # (read once: an enum member read through its class costs a descriptor call)
 
 
 @register
@@ -30,21 +30,18 @@ class RemapOutputAliases(Pass):
 
     A kernel's result is the Out/InOut argument it writes, an assemble's result its target, a
     tensor copy its source, a carry or if result that is not rebound its init or the common
-    branch value: all of these take the name of their root, and no ``const Tensor& r = src;``
-    rename is ever emitted (the seed's output-alias rule). Tensor parameters are ``ext_<p>``;
-    every other root gets its user name (``c``), or its SSA name (``acc__rv_v2``) when that is
-    taken or when its role is ``out`` (a compiler-made result buffer, ``ret0__out``), made
-    unique against C++ keywords, runtime names and the names the emission generates. Task
-    results become ``(Alias var)``; assemble lets and tensor copies disappear. A host write's
-    index array is named after the tensor's DSL name (``indices_out`` for ``ext_out``; it lives
-    in a block of its own, so it needs no suffix). Afterwards every ``Var`` and ``Binder``
-    carries its C++ identifier.
+    branch value: all of these take the name of their root (the seed's output-alias rule).
+    Tensor parameters are ``ext_<p>``; every other root gets its user name (``c``), or its SSA
+    name (``acc__rv_v2``) when that is taken or when its role is ``out`` (``ret0__out``), made
+    unique against C++ keywords, runtime names and the names the emission generates. The names
+    go into the function's map (``names``; a data scalar's in ``scalar_names``), not into the
+    tree: only the statements the language changes are rebuilt. Task results become ``(Alias
+    var)``; an assemble's result is its target (``(Let r (Var target))``). A host write's index
+    array is named after the tensor's DSL name (``indices_out`` for ``ext_out``).
 
     Preserves the yields, the carry plans, the dependency capacities and the allocation sizes
-    (``preserves``): it renames, and drops only ``Let`` statements (never a loop, branch, scope
-    or ``Yield``); every carry keeps its plan, every yield its values' count, every task its
-    dependencies and capacity, every ``Alloc`` its creates. (Not the scope placement: its check
-    asks which allocations a body yields, by name, and names now merge.)
+    (``preserves``): it rewrites only assemble lets and task results. (Not the scope placement:
+    its check follows a yielded name to its allocation through the lets this pass rewrites.)
     """
 
     name = "remap_output_aliases"
@@ -71,12 +68,13 @@ class RemapOutputAliases(Pass):
             table.claim(dyn.name)
         walk = walk_of(func.body)  # (one walk for the uses below; kept with the body while compiling)
         self.derived, cells = self.derived_suffixes_and_cells(walk.order)
-        scalars = [p.name for p in func.params if p.type._production == "ScalarType"]
         derived_of, take_first = self.derived.get, table.take_first
+        self.data_scalars = data_scalars = set()  # (``scalar_names``)
         for binder in self.binders(func):
             name = binder.name
-            if binder.type._production == "ScalarType":
-                scalars.append(name)
+            ty = binder.type
+            if ty._production == "ScalarType" and ty.dtype is not TASK_ID:
+                data_scalars.add(name)
             if name in roots or name in names:  # an alias, or already named (Declare)
                 continue
             # a compiler-made buffer (role out, ret0__out) keeps its whole name, as the reference's
@@ -93,16 +91,7 @@ class RemapOutputAliases(Pass):
             for alias in group.aliases:
                 names[alias] = named
         self.names = names
-        self.spanless_vars: dict[str, object] = {}  # C++ name -> its Var without a span (``spanless_var``)
-        self.spanless_binders: dict[str, object] = {}  # C++ name -> its Binder without a span, of the type last asked for
-        self.roots = roots
         self.param_of = {names[p.name]: p.name for p in func.params}  # ext_<p> -> p
-        # a scalar argument reads scalars only (parameters, loop variables, scalar lets, dims)
-        self.scalars_renamed = False
-        for name in scalars:  # (a loop, not ``any`` over a generator: there is one a loop variable)
-            if names.get(name, name) != name:
-                self.scalars_renamed = True
-                break
         return self.visit(program)
 
     def carry_names(self, compound, names: dict[str, str], roots: dict[str, str]) -> None:
@@ -148,161 +137,44 @@ class RemapOutputAliases(Pass):
 
         return binder_list(func.body, if_results_first=True)
 
-    # -- rewriting ----------------------------------------------------------------------------------
+    # -- rewriting: the statements the language changes (the map is the function's) -----------------
 
     def Program(self, program):
         return N.Program(program.name, program.kernels, self.visit(program.orch), span=program.span)
 
-    # (``make`` with every field, not ``replace``: a handler runs once per node)
-
     def Function(self, func):
-        visit_all = self.visit_all  # (its buffer groups are left behind: aliases now share their root's name)
+        # (its buffer groups are left behind: aliases now share their root's identifier)
+        names, scalar_names, data_scalars = [], [], self.data_scalars
+        for var, cpp in self.names.items():
+            if cpp != var:
+                (scalar_names if var in data_scalars else names).append(N.CName.make(var, cpp))
         return N.Function.make(
-            func.name, visit_all(func.params), visit_all(func.results), func.auto_scope, visit_all(func.dyn_dims),
-            visit_all(func.slots), func.arg_count, visit_all(func.tids), visit_all(func.body), span=func.span,
+            func.name, func.params, func.results, func.auto_scope, func.dyn_dims, func.slots, func.arg_count, func.tids,
+            names, scalar_names, self.visit_all(func.body), span=func.span,
         )
-
-    def Param(self, param):
-        name = self.names[param.name]
-        return param if name == param.name else N.Param.make(name, param.type, param.dir, span=param.span)
-
-    # (the two languages share these nodes' classes: a node whose names stay is kept as it is)
-
-    def TensorSlot(self, slot):
-        name = self.names[slot.param]
-        return slot if name == slot.param else N.TensorSlot.make(name, slot.index, span=slot.span)
-
-    def ScalarSlot(self, slot):
-        name = self.names[slot.param]
-        return slot if name == slot.param else N.ScalarSlot.make(name, slot.index, span=slot.span)
-
-    def DynDim(self, dyn):
-        param = self.names[dyn.param]
-        return dyn if param == dyn.param else N.DynDim.make(dyn.name, param, dyn.axis, span=dyn.span)
-
-    def CellDecl(self, decl):
-        cell = self.names[decl.cell]
-        return decl if cell == decl.cell else N.CellDecl.make(cell, span=decl.span)
-
-    def CellSet(self, store):
-        cell, value = self.names[store.cell], self.visit(store.value)
-        if cell == store.cell and value is store.value:
-            return store
-        return N.CellSet.make(cell, value, span=store.span)
-
-    def TidSource(self, tid):
-        names = self.names
-        var, storage = names[tid.var], names[tid.storage]
-        if var == tid.var and storage == tid.storage:
-            return tid
-        return N.TidSource.make(var, tid.source, storage, tid.size, span=tid.span)
-
-    def Var(self, var):
-        name = self.names.get(var.name)
-        if name is None:
-            raise InternalError(f"no C++ name for '{var.name}'", pass_name=self.name, node=var)
-        if name == var.name:
-            return var
-        return self.spanless_var(name) if var.span is None else N.Var.make(name, span=var.span)
-
-    # A shape, an offset or a create's fill value reads scalars only: while no scalar is renamed
-    # (``scalars_renamed``) these handlers pass them on unvisited.
-
-    def SliceTensor(self, view):
-        if self.scalars_renamed:
-            return self.rebuild(view)
-        tensor = self.visit(view.tensor)
-        return view if tensor is view.tensor else N.SliceTensor.make(
-            tensor, view.shape, view.offset, view.manual_dep, view.clamp, view.placed, span=view.span
-        )
-
-    def ReshapeTensor(self, view):
-        if self.scalars_renamed:
-            return self.rebuild(view)
-        tensor = self.visit(view.tensor)
-        return view if tensor is view.tensor else N.ReshapeTensor.make(tensor, view.shape, view.manual_dep, span=view.span)
-
-    def Create(self, create):
-        if self.scalars_renamed:
-            return self.rebuild(create)
-        var = self.Binder(create.var)
-        if var is create.var:
-            return create
-        return N.Create.make(var, create.shape, create.dtype, create.manual_dep, create.init, span=create.span)
-
-    def Arg(self, arg):
-        value = arg.value
-        if value._production == "Var":  # most arguments: their identity clause and the Var handler, inlined
-            name = self.names.get(value.name)
-            if name is None:
-                return self.Var(value)  # (which reports it)
-            return arg if name == value.name else N.Arg.make(N.Var.make(name, span=value.span), arg.dir, span=arg.span)
-        if not self.scalars_renamed and arg.dir is SCALAR:
-            return arg  # its expression keeps every name
-        return self.rebuild(arg)
-
-    def Binder(self, binder):
-        name = self.names[binder.name]
-        if name == binder.name:
-            return binder
-        if binder.span is None:
-            return self.spanless_binder(name, binder.type)
-        return N.Binder.make(name, binder.type, span=binder.span)
-
-    # A renamed Var or Binder without a span (a compiler-made one: a carry's init, a yield, an
-    # iter_arg, a loop's result) is one node per C++ name, shared by every place that names it:
-    # nodes are immutable values, and most of a big body's renamed nodes are these.
-
-    def spanless_var(self, name: str):
-        """``(Var name)`` without a span."""
-        var = self.spanless_vars.get(name)
-        if var is None:
-            var = self.spanless_vars[name] = N.Var.make(name)
-        return var
-
-    def spanless_binder(self, name: str, type_):
-        """``(Binder name type_)`` without a span."""
-        binder = self.spanless_binders.get(name)
-        if binder is None or binder.type is not type_:
-            binder = self.spanless_binders[name] = N.Binder.make(name, type_)
-        return binder
 
     def Let(self, let):
         value = let.value
-        if value._production == "AssembleTensor":
-            return []
-        if (
-            value._production == "Var"
-            and let.var.type._production in ("TensorType", "ArrayType")
-            and self.roots.get(let.var.name, let.var.name) != let.var.name
-        ):
-            return []
-        return self.rebuild(let)
+        if value._production != "AssembleTensor":
+            return self.rebuild(let)
+        if value.target._production != "Var":
+            raise InternalError("an assemble whose target is not a variable", pass_name=self.name, node=let)
+        return N.Let.make(let.var, value.target, span=let.span)  # its result is its target
 
     def WriteTensor(self, write):
-        tensor = self.visit(write.tensor)
-        label = self.param_of.get(tensor.name, tensor.name)
-        return N.WriteTensor.make(
-            tensor, self.visit_all(write.index), self.visit(write.value), "indices_" + label, span=write.span
-        )
+        cpp = self.names[write.tensor.name]
+        label = self.param_of.get(cpp, cpp)
+        return N.WriteTensor.make(write.tensor, write.index, write.value, "indices_" + label, span=write.span)
 
     def Task(self, task):
         params = self.outputs.get(task.kernel)
         if params is None:
             params = self.outputs[task.kernel] = output_params(self.kernels[task.kernel])
-        args = task.args
-        nargs = len(args)
-        names = self.names
+        nargs = len(task.args)
         outs = []
         for i, binder in enumerate(task.outs):
             p = params[i]
-            name = names[binder.name]  # (the Binder handler, inlined)
-            new = binder if name == binder.name else N.Binder.make(name, binder.type, span=binder.span)
             # a parameter past the arguments is one the call omits: the runtime allocates it
-            outs.append(N.Allocated.make(new, p - nargs) if p is not None and p >= nargs else N.Alias.make(new))
-        tid = self.Binder(task.tid) if task.tid is not None else None
-        launch = self.visit(task.launch) if task.launch is not None else None
-        new_args = tuple(map(self.Arg, args))  # (every element is an Arg: visit_all's dispatch, inlined)
-        deps = self.visit_all(task.deps) if task.deps else task.deps
-        return N.Task.make(outs, tid, task.kernel, new_args, task.dumps, task.early_resolve, launch, deps,
+            outs.append(N.Allocated.make(binder, p - nargs) if p is not None and p >= nargs else N.Alias.make(binder))
+        return N.Task.make(outs, task.tid, task.kernel, task.args, task.dumps, task.early_resolve, task.launch, task.deps,
                            task.capacity, span=task.span)

@@ -7,7 +7,7 @@ from nanopass.languages.terms import BinOp, DType, UnOp
 
 
 def type_env(func) -> dict[str, object]:
-    """name -> Type for every parameter and Binder of a function (its C++ names, once named)."""
+    """name -> Type for every parameter and Binder of a function (by the names the tree spells)."""
     env: dict[str, object] = {p.name: p.type for p in func.params}
     for binder in binder_list(func.body):
         env[binder.name] = binder.type

@@ -13,7 +13,6 @@ from conftest import EXAMPLES, REPO, load_program
 from nanopass.api import run_pipeline
 from nanopass.languages import ENCODED
 from nanopass.languages.statements import defined_binders, iter_stmts
-from nanopass.languages.terms import DepSource
 from nanopass.passes.lower_to_emission import READ_FIELDS, LowerToEmission
 from nanopass.passes.naming import NameTable
 from nanopass.rewrite import PassContext
@@ -23,16 +22,17 @@ PROGRAMS = sorted([*EXAMPLES.glob("*.py"), *(REPO / "tests" / "golden").glob("*.
 SHAPES = ["straight", "nested", "mixed", "scopes", "branches", "tiles", "assembles"]
 
 
-def plain_used_names(body, none_seeds) -> set[str]:
+def plain_used_names(body, none_seeds, cpp) -> set[str]:
     """The names ``survey`` reads, as its contract says them, through READ_FIELDS alone: every Var under a read
-    field of a statement but a Return, and no None seed read as a carry's init."""
+    field of a statement but a Return or a let that names one storage again, and no None seed read as a
+    carry's init; as C++ identifiers (``cpp``, the function's map)."""
     used: set[str] = set()
 
     def read(node) -> None:
         if node._production == "Var":
-            used.add(node.name)
+            used.add(cpp.get(node.name, node.name))
             return
-        if node._production == "IterArg" and node.init._production == "Var" and node.init.name in none_seeds:
+        if node._production == "IterArg" and node.init._production == "Var" and cpp.get(node.init.name, node.init.name) in none_seeds:
             return
         for name, many in READ_FIELDS[type(node)]:
             value = getattr(node, name)
@@ -40,6 +40,8 @@ def plain_used_names(body, none_seeds) -> set[str]:
                 read(item)
 
     for stmt in iter_stmts(body):
+        if stmt._production == "Let" and stmt.value._production == "Var" and cpp.get(stmt.value.name, stmt.value.name) == cpp.get(stmt.var.name, stmt.var.name):
+            continue  # (its two names are one identifier: it emits nothing)
         if stmt._production != "Return":
             read(stmt)
     return used
@@ -60,20 +62,32 @@ def bench_programs(tmp_path: Path):
         yield shape, next(s.tree for s in reversed(stages) if s.language is ENCODED)  # lower_to_emission's input
 
 
+def programs_and_shapes(tmp_path: Path) -> list[Path]:
+    """Every example and golden program, and a file of each bench shape (N = 40) in ``tmp_path``."""
+    paths = list(PROGRAMS)
+    for shape in SHAPES:
+        path = tmp_path / f"{shape}.py"
+        path.write_text(source_of(shape, 40))
+        paths.append(path)
+    return paths
+
+
 def test_survey_reads_what_every_read_field_holds_and_binds_what_the_statements_define(tmp_path):
-    seen = cells = 0
+    seen = cells = renamed = 0
     for name, program in [*encoded_programs(), *bench_programs(tmp_path)]:
         lowering = LowerToEmission(PassContext(options={}))
         func = program.orch
-        lowering.none_seeds = {t.var for t in func.tids if t.source is DepSource.none_seed and t.storage == t.var}
+        lowering.take_names(func)
+        cpp = lowering.cpp
         used, bound = lowering.survey(func.body)
-        assert used == plain_used_names(func.body, lowering.none_seeds), name
+        assert used == plain_used_names(func.body, lowering.none_seeds, cpp), name
         declared = [s.cell for s in iter_stmts(func.body) if s._production == "CellDecl"]
         expected = [b.name for s in iter_stmts(func.body) for b in defined_binders(s)] + declared
-        assert sorted(bound) == sorted(expected), name
+        assert sorted(bound) == sorted(cpp.get(n, n) for n in expected), name
         seen += 1
         cells += bool(declared)
-    assert seen > len(SHAPES) and cells  # (cells are declared in some)
+        renamed += bool(cpp)
+    assert seen > len(SHAPES) and cells and renamed  # (cells are declared in some; most have a map)
 
 
 def asked_names(func, body) -> set[str]:
@@ -98,11 +112,11 @@ def test_survey_told_the_parameters_reads_every_name_the_lowering_asks_about(tmp
     for name, program in [*encoded_programs(), *bench_programs(tmp_path)]:
         func = program.orch
         lowering = LowerToEmission(PassContext(options={}))
-        lowering.none_seeds = {t.var for t in func.tids if t.source is DepSource.none_seed and t.storage == t.var}
+        lowering.take_names(func)
         full, bound = lowering.survey(func.body)
         assert lowering.operations_unread == 0, name
         used, bound_asked = lowering.survey(func.body, {s.param for s in func.slots})
-        asked = asked_names(func, func.body)
+        asked = {lowering.cn(n) for n in asked_names(func, func.body)}
         assert used <= full and used & asked == full & asked, name
         assert bound_asked == bound, name
         if lowering.operations_unread:
@@ -115,11 +129,7 @@ def test_the_cpp_is_the_same_when_survey_reads_every_operation(tmp_path, monkeyp
     and bench shape is the same."""
     import nanopass
 
-    paths = list(PROGRAMS)
-    for shape in SHAPES:
-        path = tmp_path / f"{shape}.py"
-        path.write_text(source_of(shape, 40))
-        paths.append(path)
+    paths = programs_and_shapes(tmp_path)
     shortcut = [nanopass.generate_orchestration(load_program(path)).code for path in paths]
     survey = LowerToEmission.survey
     monkeypatch.setattr(LowerToEmission, "survey", lambda self, body, asked=None: survey(self, body))
@@ -182,4 +192,33 @@ def test_carry_arrays_are_found_only_when_a_declare_asks(tmp_path, monkeypatch):
 
     monkeypatch.setattr(LowerToEmission, "carry_array_size", eager)
     for path, code in zip(paths, lazily):
+        assert nanopass.generate_orchestration(load_program(path)).code == code, path.name
+
+
+def test_scalar_expressions_pass_on_as_they_are_while_no_data_scalar_is_renamed(tmp_path, monkeypatch):
+    """While the map renames no data scalar (``scalar_names`` empty), lower_to_emission hands a
+    task's scalar arguments and the shapes, offsets and fill values of creates and views to the
+    emission as they are; with that shortcut forced off (each of them spelled through the map),
+    the C++ of every example, golden program and bench shape is the same, and the shortcut is
+    taken on most of them."""
+    import nanopass
+
+    paths = programs_and_shapes(tmp_path)
+    taken = []
+    take_names = LowerToEmission.take_names
+
+    def counting(self, func):
+        take_names(self, func)
+        taken.append(not self.scalars_renamed)
+
+    monkeypatch.setattr(LowerToEmission, "take_names", counting)
+    shortcut = [nanopass.generate_orchestration(load_program(path)).code for path in paths]
+    assert sum(taken) > len(paths) // 2 and not all(taken), taken
+
+    def forced_off(self, func):
+        take_names(self, func)
+        self.scalars_renamed = True
+
+    monkeypatch.setattr(LowerToEmission, "take_names", forced_off)
+    for path, code in zip(paths, shortcut):
         assert nanopass.generate_orchestration(load_program(path)).code == code, path.name

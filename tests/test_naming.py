@@ -126,33 +126,40 @@ def test_a_name_defined_once_keeps_it_in_ssa_and_cpp(tmp_path):
     compile_check(result.code, tmp_path)
 
 
-def test_remap_makes_one_node_per_renamed_spanless_var_and_binder(tmp_path, monkeypatch):
-    """remap_output_aliases renames a Var or Binder without a span (a carry's init, a yield, an
-    iter_arg, a loop's result) into one node per C++ name; made afresh at each place instead,
-    the named tree and the C++ are the same."""
+def test_remap_writes_the_identifiers_into_the_map_and_keeps_every_node_it_does_not_change(tmp_path):
+    """remap_output_aliases names by a map on the function, not by a rename of the tree: every
+    version of y (carried through every loop) has the identifier ext_y and x has ext_x, a name that
+    is its own identifier (n, the loop variables) is not in the map, and the nodes the named
+    language shares with hoisted (parameters, slots, carries, yields, task arguments) are the
+    input's; the C++ spells the identifiers."""
     from conftest import load_program
 
     from nanopass.api import result_from_stages, run_pipeline
-    from nanopass.language import walk
-    from nanopass.languages import NAMED
-    from nanopass.passes.remap_output_aliases import RemapOutputAliases
+    from nanopass.languages.statements import iter_stmts
     from nanopass.tools.bench import source_of
 
     path = tmp_path / "nested.py"
-    path.write_text(source_of("nested", 8))  # y carried through every loop: ext_y everywhere
-    shared = run_pipeline(load_program(path))
-    spanless = [n for n in walk(shared["remap_output_aliases"].tree.orch)
-                if n._production in ("Var", "Binder") and n.span is None and n.name == "ext_y"]
-    assert len(spanless) > 20 and len({id(n) for n in spanless}) == 2  # one Var, one Binder
-
-    monkeypatch.setattr(RemapOutputAliases, "spanless_var", lambda self, name: NAMED.Var.make(name))
-    monkeypatch.setattr(RemapOutputAliases, "spanless_binder", lambda self, name, ty: NAMED.Binder.make(name, ty))
-    fresh = run_pipeline(load_program(path))
-    made = [n for n in walk(fresh["remap_output_aliases"].tree.orch)
-            if n._production in ("Var", "Binder") and n.span is None and n.name == "ext_y"]
-    assert len({id(n) for n in made}) == len(made) == len(spanless)
-    assert fresh["remap_output_aliases"].tree == shared["remap_output_aliases"].tree
-    assert result_from_stages(fresh).code == result_from_stages(shared).code
+    path.write_text(source_of("nested", 8))
+    stages = run_pipeline(load_program(path))
+    before = stages["hoist_scope_escapes"].tree.orch
+    after = stages["remap_output_aliases"].tree.orch
+    cpp = {c.var: c.cpp for c in (*after.names, *after.scalar_names)}
+    assert len(after.names) + len(after.scalar_names) == len(cpp)  # (one entry per name)
+    assert not after.scalar_names  # (no data scalar has another identifier: the loop variables keep theirs)
+    assert cpp["x"] == "ext_x" and cpp["y"] == "ext_y" and "n" not in cpp
+    versions = {n for n in cpp if n.startswith("y__")}
+    assert len(versions) > 20 and {cpp[n] for n in versions} == {"ext_y"}
+    assert all(var != ident for var, ident in cpp.items())
+    assert after.params is before.params and after.slots is before.slots
+    old = {id(s): s for s in iter_stmts(before.body)}
+    kept = [s for s in iter_stmts(after.body) if s._production == "Yield"]
+    assert kept and all(id(s) in old for s in kept)
+    loops = [(s, t) for s, t in zip(iter_stmts(before.body), iter_stmts(after.body)) if s._production == "For"]
+    assert loops and all(t.iters is s.iters and t.var is s.var for s, t in loops)
+    tasks = [(s, t) for s, t in zip(iter_stmts(before.body), iter_stmts(after.body)) if s._production == "Task"]
+    assert tasks and all(t.args is s.args and t.outs[0].var is s.outs[0] for s, t in tasks)
+    code = result_from_stages(stages).code
+    assert "ext_y" in code and "y__" not in code
 
 
 def test_take_first_hands_out_what_take_and_reserve_do_in_turn():
@@ -189,75 +196,29 @@ def test_take_first_hands_out_what_take_and_reserve_do_in_turn():
         assert fast.next_suffix == steps.next_suffix, (preferred, fallback, derived)
 
 
-def test_remap_keeps_the_function_level_nodes_whose_names_stay(tmp_path, monkeypatch):
-    """A TaskId source, a slot, a cell declaration or store whose names remap_output_aliases
-    leaves as they are is its input node (the two languages share their classes); rebuilt
-    instead, the named tree and the C++ are the same."""
-    from conftest import load_program
-
-    from nanopass.api import result_from_stages, run_pipeline
-    from nanopass.languages import NAMED
-    from nanopass.passes.remap_output_aliases import RemapOutputAliases
-    from nanopass.tools.bench import source_of
-
-    path = tmp_path / "scopes.py"
-    path.write_text(source_of("scopes", 24))  # TaskId carries (prev__...) that keep their SSA names
-    kept = run_pipeline(load_program(path))
-    before = kept["hoist_scope_escapes"].tree.orch
-    after = kept["remap_output_aliases"].tree.orch
-    same_tids = [t for t in after.tids if any(t is u for u in before.tids)]
-    renamed = {t.var for t in before.tids} - {t.var for t in after.tids}
-    assert renamed and len(same_tids) == len(after.tids) - len(renamed) > 10
-    slots_before = {id(s) for s in before.slots}
-    assert any(id(s) in slots_before for s in after.slots)  # n: a scalar parameter keeps its name
-
-    def rebuilt(production, fields):
-        return lambda self, node: NAMED.nodes[production].make(
-            *(self.names[getattr(node, f)] if f in fields else getattr(node, f) for f in node._fields), span=node.span)
-
-    monkeypatch.setattr(RemapOutputAliases, "TidSource", rebuilt("TidSource", ("var", "storage")))
-    monkeypatch.setattr(RemapOutputAliases, "TensorSlot", rebuilt("TensorSlot", ("param",)))
-    monkeypatch.setattr(RemapOutputAliases, "ScalarSlot", rebuilt("ScalarSlot", ("param",)))
-    monkeypatch.setattr(RemapOutputAliases, "CellDecl", rebuilt("CellDecl", ("cell",)))
-    fresh = run_pipeline(load_program(path))
-    fresh_after = fresh["remap_output_aliases"].tree.orch
-    assert not any(t is u for t in fresh_after.tids for u in before.tids)
-    assert fresh["remap_output_aliases"].tree == kept["remap_output_aliases"].tree
-    assert result_from_stages(fresh).code == result_from_stages(kept).code
-
-
-def test_remap_passes_shapes_and_offsets_on_unvisited_while_no_scalar_is_renamed(tmp_path, monkeypatch):
-    """While no scalar is renamed, remap_output_aliases does not visit the shapes and offsets of
-    creates and views (they read scalars only); with that shortcut forced off (every create and
-    view rebuilt through its identity clause), the named tree and the C++ of every example, golden
-    program and the straight and assembles shapes are the same."""
+def test_scalar_names_holds_the_data_scalars_of_the_map_and_names_every_other(tmp_path):
+    """remap_output_aliases lists a data scalar's identifier in ``scalar_names`` and any other
+    name's in ``names``, on every example, golden program and bench shape."""
     from conftest import EXAMPLES, REPO, load_program
 
-    from nanopass.api import result_from_stages, run_pipeline
-    from nanopass.passes.remap_output_aliases import RemapOutputAliases
-    from nanopass.rewrite import Pass
+    from nanopass.api import run_pipeline
+    from nanopass.languages.terms import DType
+    from nanopass.passes.types import type_env
     from nanopass.tools.bench import source_of
 
     paths = sorted([*EXAMPLES.glob("*.py"), *(REPO / "tests" / "golden").glob("*.py")])
-    for shape in ("straight", "assembles"):
+    for shape in ("straight", "nested", "mixed", "scopes", "branches"):
         paths.append(tmp_path / f"{shape}.py")
-        paths[-1].write_text(source_of(shape, 40))
-    rebuilt: list[str] = []
-
-    def counting_rebuild(self, node):
-        if isinstance(self, RemapOutputAliases):
-            rebuilt.append(node._production)
-        return Pass.rebuild(self, node)
-
-    monkeypatch.setattr(RemapOutputAliases, "rebuild", counting_rebuild)
-    shortcut = [run_pipeline(load_program(path)) for path in paths]
-    taken = len([p for p in rebuilt if p in ("SliceTensor", "ReshapeTensor", "Create")])
-    for production in ("SliceTensor", "ReshapeTensor", "Create"):
-        monkeypatch.setattr(RemapOutputAliases, production, lambda self, node: self.rebuild(node))
-    rebuilt.clear()
-    plain = [run_pipeline(load_program(path)) for path in paths]
-    forced = len([p for p in rebuilt if p in ("SliceTensor", "ReshapeTensor", "Create")])
-    assert forced - taken >= 80, (taken, forced)  # at least the 40 creates of straight and the 40 views of assembles
-    for path, short, full in zip(paths, shortcut, plain):
-        assert short["remap_output_aliases"].tree == full["remap_output_aliases"].tree, path.name
-        assert result_from_stages(short).code == result_from_stages(full).code, path.name
+        paths[-1].write_text(source_of(shape, 12))
+    seen = {True: 0, False: 0}
+    for path in paths:
+        stages = run_pipeline(load_program(path), stop_after="remap_output_aliases")
+        types = type_env(stages["hoist_scope_escapes"].tree.orch)
+        func = stages["remap_output_aliases"].tree.orch
+        for entries, scalar in ((func.names, False), (func.scalar_names, True)):
+            for entry in entries:
+                ty = types.get(entry.var)  # (None: a cell, a TaskId storage)
+                data_scalar = ty is not None and ty._production == "ScalarType" and ty.dtype is not DType.TASK_ID
+                assert data_scalar == scalar, (path.name, entry)
+                seen[scalar] += 1
+    assert seen[True] and seen[False]
