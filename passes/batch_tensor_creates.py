@@ -46,10 +46,9 @@ class BatchTensorCreates(Pass):
     buffer groups and the dependency capacities (``preserves``): each create's binder (the same
     object) is defined once, in a ``Create``, in the body it was in; only create lets move, to
     the start of their body, so each body keeps its other statements in order and ends as it did
-    (a body that is one scope, or empty, has no create let of its own and stays so; scopes keep
-    their modes; what a body allocates and yields is the same, a create in an ``Alloc`` being an
-    allocation as its let was, ``passes/allocations.py``); carries, dependencies and the
-    function's buffer groups are the input's.
+    (a body that is one scope or empty stays so; what a body allocates and yields is the same:
+    a create in an ``Alloc`` is an allocation as its let was); carries, dependencies and buffer
+    groups are the input's.
     """
 
     name = "batch_tensor_creates"

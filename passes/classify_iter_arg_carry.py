@@ -48,9 +48,6 @@ class ClassifyIterArgCarry(Pass):
     inside a ``pl.parallel`` branch, whose carry starts from the ids of the phase before, yields
     one TaskId per branch). Afterwards every IterArg and if result has a ``Carry`` plan.
 
-    Without TaskId shapes a carry's plan depends on the carry alone: each ``IterArg`` is planned
-    where the identity clause of its loop visits it (no handler per loop).
-
     Preserves the single definitions, the yields and the scope placement (``preserves``): the
     statements, their binders (the same objects) and the carries' counts are the input's, one
     plan added to each IterArg and one ``Phi`` made of each if result; each statement becomes

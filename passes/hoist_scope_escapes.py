@@ -65,10 +65,9 @@ class HoistScopeEscapes(Pass):
     Preserves the single definitions, the carry plans, the buffer groups, the dependency capacities
     and the allocation sizes (``preserves``): statements move, none is copied (an ``Alloc`` is split
     into the creates that move and those that stay, each non-empty), a ``Declare`` defines nothing,
-    and carries, dependencies and buffer groups are the input's. (Not the yields: the yield check
-    sees through a compiler's scope only when it is its body's one statement, and an allocation
-    moved before a scope is not shown to keep it so; nor the scope placement, which rests on the
-    same bodies and on which allocations they yield.)
+    and carries, dependencies and buffer groups are the input's. (Not the yields nor the scope
+    placement: an allocation moved before a compiler's scope changes which bodies are one scope
+    and what they allocate.)
     """
 
     name = "hoist_scope_escapes"

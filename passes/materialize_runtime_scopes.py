@@ -32,9 +32,7 @@ class MaterializeRuntimeScopes(Pass):
 
     Preserves the single definitions and the yields (``preserves``): a scope defines nothing, and
     the pass only moves statements into scopes (none is dropped, copied or renamed); a body it
-    wraps becomes one compiler scope holding the body as it was, which the yields' check sees
-    through (the body's final Yield is still the last statement of its loop or branch, and no
-    other Yield comes into a scope or the function's top level).
+    wraps becomes one compiler scope holding it as it was, which the yields' check sees through.
     """
 
     name = "materialize_runtime_scopes"

@@ -60,22 +60,15 @@ class PlaceLoopAllocationsBeforeScopes(escaping.PlaceScopeEscapingOutputs):
     type there as its ``Out`` argument. One buffer serves every iteration when no name bound
     before the allocation that may hold an earlier run's buffer is read when or after it runs
     (not in the other branch of an ``if`` around it: no run reaches both).
-    When one is, and the allocation runs once in every iteration of a ``pl.range`` loop directly
-    in the block, the buffer has ``k`` times the rows (``k - 1``: the oldest run such a name may
-    hold, ``passes/loop_generations.py``) and run ``j`` takes row block ``j % k``; a
-    ``pl.parallel`` loop of constant trip count ``T > 1`` directly in the block whose iterations
-    read no earlier run's buffer gets ``T`` blocks, iteration ``j`` block ``j``, and loops of a
-    trip count known only at run time, a loop or a rectangular nest of bounds read before the
-    block, a block for each run (``run_time_blocks``: their number counted by scalar lets put
-    before the block). Else, for an allocation run at most once in every iteration
-    of a nest, a ``pl.range`` loop outermost and loops of constant trip counts inside (``P`` runs
-    in an outer iteration): ``k * P`` blocks, ``k - 1`` the oldest outer iteration such a name may
-    hold, run ``q`` of outer iteration ``i`` taking block ``(i % k) * P + q``; else, in loops of
-    constant trip counts only, a block for each run (as many buffers as the program makes: a scope
-    frees its buffers only when it ends), or, for loops of bounds read before the block, a block
-    for each run (``run_time_blocks``). A create with an initial value (the runtime fills a
-    buffer only when it allocates it: a buffer made before the block is filled once) gets one
-    buffer when nothing in the function may write it (every run's buffer holds the value), the
+    When one is, the buffer has a row block for each run that may be live at once: ``k`` rotating
+    blocks for a ``pl.range`` loop directly in the block (``k - 1`` the oldest run such a name may
+    hold, ``passes/loop_generations.py``), ``T`` for a ``pl.parallel`` loop of constant trip count
+    ``T > 1`` whose iterations read no earlier run's buffer, ``k * P`` for a nest of a ``pl.range``
+    loop outermost and loops of constant trip counts inside (``P`` runs in an outer iteration),
+    else a block for each run, counted before the block when the bounds are read there
+    (``run_time_blocks``); docs/semantics.md (issue 21 sections) gives each layout. A create with
+    an initial value (the runtime fills a buffer only when it allocates it: a buffer made before
+    the block is filled once) gets one buffer when nothing in the function may write it (every run's buffer holds the value), the
     placements above when only code after the block may, a block for each run when the block may
     (``_each_run`` or ``run_time_blocks``). Any allocation that none of these places (no count of
     its runs before the block where they need buffers of their own: a triangular nest, a
