@@ -89,3 +89,19 @@ def test_each_reused_tile_is_a_view_of_the_tensor_made_for_it(tmp_path):
     code = generate_orchestration(load_programs(str(path))[0]).code
     assert [f"Tensor t{i} = u{i}.view(t{i}_shapes, t{i}_offsets);" in code for i in range(10)] == [True] * 10
     assert code.count("rt_submit_aiv_task") == 40
+
+
+def test_smaller_sizes_run_more_often_in_the_same_rounds(monkeypatch):
+    """Growth divides the largest size's mean by the smallest's, the noisier one: a smaller size
+    runs largest // size times a round (at most SMALL_RUNS_FACTOR), in the rounds the largest runs in."""
+    order = []
+
+    def fake_child(path):
+        order.append(path.rsplit("_", 1)[1])
+        return {"total": 1.0, "peak_mib": 1.0, "ast_parse": 0.5}
+
+    monkeypatch.setattr(bench, "_in_child", fake_child)
+    results = bench.measure_all([("straight", 10), ("straight", 40), ("straight", 160)], repeat=2)
+    assert bench.SMALL_RUNS_FACTOR == 5  # 160 // 10 = 16 is capped
+    assert order == (["10.py"] * 5 + ["40.py"] * 4 + ["160.py"]) * 2
+    assert [r["size"] for r in results] == [10, 40, 160]

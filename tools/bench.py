@@ -5,7 +5,7 @@
                                    [--repeat 5] [--per-pass] [--json FILE]
 
 For each shape and size it prints the end-to-end compile time (front end + passes + printer,
-the best and the mean of ``--repeat`` runs, each in a fresh process with the compiler's modules
+the best and the mean of ``--repeat`` rounds of runs (a smaller size runs more often a round: ``runs_per_round``), each in a fresh process with the compiler's modules
 already imported; the runs go in rounds over every shape and size, so that a slow spell of the host spoils one run of
 each rather than every run of one),
 the time Python's ``ast.parse`` takes on the same source in the same process just before and after
@@ -244,8 +244,20 @@ def measure(shape: str, size: int, repeat: int, phases_shape=None) -> dict:
     return measure_all([(shape, size)], repeat, phases_shape)[0]
 
 
+def runs_per_round(size: int, largest: int) -> int:
+    """How many runs a size gets in each round: one for the largest, more for a smaller one
+    (``largest // size``, at most ``SMALL_RUNS_FACTOR``): a short compile's time swings most with
+    the host's speed (N = 1000's mean moved by a third between sessions), and growth divides the
+    largest size's mean by it, so it rests on more samples, taken in the same rounds."""
+    return max(1, min(SMALL_RUNS_FACTOR, largest // max(size, 1)))
+
+
+SMALL_RUNS_FACTOR = 5
+
+
 def measure_all(configs: list[tuple[str, int]], repeat: int, phases_shape=None, done=None) -> list[dict]:
-    """``repeat`` rounds, each compiling every (shape, size) once, each compile in a fresh process.
+    """``repeat`` rounds, each compiling every (shape, size) ``runs_per_round`` times, each compile
+    in a fresh process.
 
     Rounds rather than one configuration's runs back to back: this host's speed drifts for tens
     of seconds at a time, and a slow spell then spoils one run of many configurations instead of
@@ -260,11 +272,13 @@ def measure_all(configs: list[tuple[str, int]], repeat: int, phases_shape=None, 
                 handle.write(source)
             paths.append(path)
             sources.append(source)
+        largest = max(size for _shape, size in configs)
+        per_round = [runs_per_round(size, largest) for _shape, size in configs]
         runs: list[list[dict]] = [[] for _ in configs]
         results: list[dict] = [{} for _ in configs]
         for round_ in range(repeat):
             for i, path in enumerate(paths):
-                runs[i].append(_in_child(path))
+                runs[i].extend(_in_child(path) for _ in range(per_round[i]))
                 if round_ == repeat - 1:
                     shape, size = configs[i]
                     results[i] = summarize(runs[i], shape, size, len(sources[i]))
@@ -363,7 +377,8 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--shapes", default=",".join(ALL_SHAPES))
     parser.add_argument("--sizes", default="1000,4000,16000")
-    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--repeat", type=int, default=5, help="rounds; a round runs the largest size once and a "
+                        f"smaller one largest // size times (at most {SMALL_RUNS_FACTOR})")
     parser.add_argument("--phases", help="PxB for the phases shape (overrides the size)")
     parser.add_argument("--per-pass", action="store_true")
     parser.add_argument("--json", help="also write the results as JSON to this file")

@@ -3,7 +3,7 @@
 It reads the ``directed`` language (the SSA language plus each task argument's call-site
 direction, which is the runtime tag the trace records) and every language after it up to
 ``encoded``: the productions those languages add or change (scopes with an origin, carry plans,
-resolved dependency edges, ``Alloc`` batches, C++ names, encoded arguments) each have a handler,
+resolved dependency edges, ``Alloc`` batches, task outputs as ``TaskOut``, encoded arguments) each have a handler,
 so the trace of every stage of the pipeline can be compared with the one before. A production
 without a handler is an ``InterpretError`` naming it.
 
