@@ -8,7 +8,7 @@ from nanopass.rewrite import register
 
 from .lean import LeanPass
 from .cells import taken_names, without_unread_cells
-from .runtime_order import runtime_order
+from .runtime_order import gives_up, runtime_order
 from .util import FreshVersions, iter_stmts, places
 
 D = DIRECTED
@@ -46,6 +46,8 @@ class DropEdgesAfterFirstRun(LeanPass):
         func = program.orch
         if not _has_compiler_edge(func.body):
             return program  # (so no task in a loop has one)
+        if gives_up(program):  # (``runtime_order`` would give up whatever it tracks)
+            return program
         looped = _tasks_in_loops(func.body)
         waiting = [t for t, _ in looped.values() if any(_compiler_edge(d) for d in t.deps)]
         if not waiting:

@@ -8,7 +8,7 @@ from nanopass.rewrite import register
 
 from .lean import LeanPass
 from .cells import cell_readers, join_cells, taken_names
-from .runtime_order import runtime_order
+from .runtime_order import gives_up, runtime_order
 from .util import FreshVersions, iter_stmts, places, var_reads
 
 D = DIRECTED
@@ -36,7 +36,7 @@ class DropLatestRunsFromJoins(LeanPass):
     def lean(self, program):
         func = program.orch
         joins = join_cells(func)
-        if not joins:
+        if not joins or gives_up(program):  # (``runtime_order`` would give up whatever it tracks)
             return program
         stmts = list(iter_stmts(func.body))
         waiters, others = cell_readers(stmts)

@@ -9,7 +9,7 @@ from nanopass.rewrite import Pass, register
 from .aliases import buffer_roots
 from .kernels import kernel_table
 from .naming import base_name
-from .util import assigned_names, iter_stmts, static_trip_count
+from .util import assigned_names, has_let, iter_stmts, static_trip_count
 
 D = DIRECTED
 TID_TYPE = D.ScalarType(DType.TASK_ID)
@@ -197,10 +197,11 @@ def makes_task_id_arrays(func) -> bool:
     the binders' list costs a walk of its own)."""
     if any(p.type._production == "ArrayType" and p.type.dtype is DType.TASK_ID for p in func.params):
         return True
-    for s in iter_stmts(func.body):
-        if s._production == "Let" and s.value._production == "CreateArray" and s.value.dtype is DType.TASK_ID:
-            return True
-    return False
+    return has_let(func.body, _makes_task_id_array)
+
+
+def _makes_task_id_array(value) -> bool:
+    return value._production == "CreateArray" and value.dtype is DType.TASK_ID
 
 
 def _binders(func):

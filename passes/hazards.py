@@ -87,7 +87,7 @@ from .holders import Holders, covers_after, dep_names, held_by, is_task_id_value
 from .host_accesses import host_accesses
 from .live_accesses import LiveAccesses, RegionIndex
 from .regions import FULL, FULL_VIEW, UNKNOWN, Box, Full, covers, overlaps
-from .util import BODY_FIELDS, defined_binders, iter_stmts, last_yield, static_trip_count, var_reads
+from .util import BODY_FIELDS, defined_binders, has_let, iter_stmts, last_yield, static_trip_count, var_reads
 
 __all__ = [
     # the regions, re-exported: callers take them from here with the accesses
@@ -1244,20 +1244,22 @@ def placed_in_manual_scopes(func) -> dict[str, bool]:
 def copies_names(body) -> bool:
     """Whether a ``Let`` under ``body`` copies a name (its value is a ``Var``): one scan of the
     kept statement walk, for the walks that look for copies in loops (``shared_in_loops``)."""
-    for stmt in iter_stmts(body):
-        if stmt._production == "Let" and stmt.value._production == "Var":
-            return True
-    return False
+    return has_let(body, _copies)
+
+
+def _copies(value) -> bool:
+    return value._production == "Var"
 
 
 def places_sources(body) -> bool:
     """Whether a ``Let`` under ``body`` is an assemble's source placed in its target (a
     ``SliceTensor`` marked ``placed``): one scan of the kept statement walk, for the walk that
     looks for those in manual scopes (``placed_in_manual_scopes``)."""
-    for stmt in iter_stmts(body):
-        if stmt._production == "Let" and stmt.value._production == "SliceTensor" and stmt.value.placed:
-            return True
-    return False
+    return has_let(body, _placed)
+
+
+def _placed(value) -> bool:
+    return value._production == "SliceTensor" and value.placed
 
 
 def unordered_war_possible(func, store: dict, untracked: set[str]) -> bool:

@@ -354,33 +354,10 @@ def runtime_order(program, track=()) -> RuntimeOrder | None:
 
 def _runtime_order(program, track: tuple) -> RuntimeOrder | None:
     func = program.orch
-    stmts = list(iter_stmts(func.body))
     kernels = kernel_table(program)
-    tasks = [s for s in stmts if s._production == "Task"]
-    tid_task = {t.tid.name: i for i, t in enumerate(tasks) if t.tid is not None}
-    number = {id(t): i for i, t in enumerate(tasks)}
-    # The relevant tasks that no cell names: those asked for, those a dependency names by their
-    # TaskId binder, those an array slot holds. Where they alone exceed the budget, so do all of
-    # them: the analysis gives up before the cells are found.
-    relevant = 0
+    stmts, tasks, tid_task, number, relevant, cell_deps, limit = _prelude(program)
     for task in track:
         relevant |= 1 << number[id(task)]
-    cell_deps = []
-    edges = 0
-    for s in stmts:
-        kind = s._production
-        if kind == "Task" or kind == "Dummy" or kind == "HostFence":
-            edges += len(s.deps)
-            for dep in s.deps:
-                if dep._production == "CellDep":
-                    cell_deps.append(dep)
-                else:
-                    n = _binder_source(dep, tid_task)
-                    relevant |= 0 if n is None else 1 << n
-        elif kind == "Let" and s.value._production == "SetItem" and s.value.value._production == "Var":
-            n = tid_task.get(s.value.value.name)  # (a task whose TaskId an array slot holds)
-            relevant |= 0 if n is None else 1 << n
-    limit = budget(edges)
     if gives_up_before_cells(relevant, stmts, limit):
         return None
     joins = {}
@@ -400,6 +377,53 @@ def _runtime_order(program, track: tuple) -> RuntimeOrder | None:
                      dead_after(func.body), orders_unread_after(func.body, stmts, out))
     walker.run(func.body, State(walker.both, {}, {}, width=width))
     return out
+
+
+def _prelude(program) -> tuple:
+    """What ``runtime_order`` reads of ``program`` whatever it tracks: the statements, the tasks
+    (program order), TaskId binder -> task number, id(task) -> number, the relevant tasks no cell
+    names (those a dependency names by their TaskId binder, those an array slot holds), the cell
+    dependencies, and the budget. Kept (``kept``) for the callers that ask of the same program
+    with other tasks to track; theirs to read, not to change."""
+    from nanopass.languages.statements import kept
+
+    return kept(_prelude, (program,), lambda: _read_prelude(program))
+
+
+def _read_prelude(program) -> tuple:
+    func = program.orch
+    stmts = list(iter_stmts(func.body))
+    tasks = [s for s in stmts if s._production == "Task"]
+    tid_task = {t.tid.name: i for i, t in enumerate(tasks) if t.tid is not None}
+    number = {id(t): i for i, t in enumerate(tasks)}
+    # The relevant tasks that no cell names: those a dependency names by their TaskId binder,
+    # those an array slot holds (and those a caller asks for, ``_runtime_order``). Where they
+    # alone exceed the budget, so do all of them: the analysis gives up before the cells are found.
+    relevant = 0
+    cell_deps = []
+    edges = 0
+    for s in stmts:
+        kind = s._production
+        if kind == "Task" or kind == "Dummy" or kind == "HostFence":
+            edges += len(s.deps)
+            for dep in s.deps:
+                if dep._production == "CellDep":
+                    cell_deps.append(dep)
+                else:
+                    n = _binder_source(dep, tid_task)
+                    relevant |= 0 if n is None else 1 << n
+        elif kind == "Let" and s.value._production == "SetItem" and s.value.value._production == "Var":
+            n = tid_task.get(s.value.value.name)  # (a task whose TaskId an array slot holds)
+            relevant |= 0 if n is None else 1 << n
+    return stmts, tasks, tid_task, number, relevant, cell_deps, budget(edges)
+
+
+def gives_up(program) -> bool:
+    """Whether ``runtime_order(program, track)`` is None whatever ``track`` is: the relevant tasks
+    no cell names alone exceed the budget (tracking more only adds to them). A pass that has
+    nothing to do without the analysis asks it before looking for the tasks it would track."""
+    stmts, _, _, _, relevant, _, limit = _prelude(program)
+    return gives_up_before_cells(relevant, stmts, limit)
 
 
 def budget(edges: int) -> int:

@@ -222,3 +222,12 @@ def renamed(expr, names: dict[str, str]):
         elif value is not None:
             changes[name] = renamed(value, names)
     return expr.replace(**changes) if changes else expr
+
+
+def has_let(body, value) -> bool:
+    """Whether a ``Let`` under ``body`` has a value ``value(expr)`` accepts: one scan of the kept
+    statement walk (``iter_stmts``), for the shortcuts that tell a pass it has nothing to look for."""
+    for stmt in iter_stmts(body):
+        if stmt._production == "Let" and value(stmt.value):
+            return True
+    return False

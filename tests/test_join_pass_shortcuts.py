@@ -7,7 +7,9 @@ statements' names only once a join's barriers and waiters are placed as a split 
 ``insert_parallel_carry_joins`` collects the names a barrier may not take only when it makes a
 barrier, and the loops' results only when a carry may hold several ids; ``hoist_scope_escapes``
 numbers the statements without entering nodes that read no name; ``runtime_order`` gives up
-before it finds the cells when the tasks no cell names already exceed its budget. Each test counts the
+before it finds the cells when the tasks no cell names already exceed its budget, and
+``drop_latest_runs_from_joins`` and ``drop_edges_after_first_run`` then look for no task to track
+(``gives_up``). Each test counts the
 skipped walk on the benchmark's ``scopes`` shape (every dummy there is a join barrier stored in
 its cell, and every join is waited on in a loop); every stage of the pipeline is the same with
 each shortcut forced off, and the numbering the same entering every node, on every example, the
@@ -27,6 +29,8 @@ from test_middle_pass_shortcuts import counting
 
 from nanopass.api import run_pipeline
 from nanopass.passes import (
+    drop_edges_after_first_run,
+    drop_latest_runs_from_joins,
     drop_unwaited_dummies,
     hoist_scope_escapes,
     insert_parallel_carry_joins,
@@ -118,6 +122,27 @@ def test_too_many_tasks_named_by_their_binders_give_up_before_the_cells_are_foun
     assert cells == [] and walks == []
 
 
+def test_lean_passes_whose_analysis_gives_up_whatever_it_tracks_look_for_no_task_to_track(tmp_path, monkeypatch):
+    # at N = 1000 the tasks the scopes shape names by their binders alone exceed the budget
+    # (``runtime_order.gives_up``): drop_latest_runs_from_joins reads no cell's waiters and
+    # drop_edges_after_first_run finds no task in a loop, and what the analysis reads whatever it
+    # tracks is read once per program it is asked of (``_prelude``)
+    readers = counting(monkeypatch, drop_latest_runs_from_joins, "cell_readers")
+    looped = counting(monkeypatch, drop_edges_after_first_run, "_tasks_in_loops")
+    preludes = counting(monkeypatch, runtime_order, "_read_prelude")
+    stages = compile_scopes(tmp_path, 1000)
+    assert readers == [] and looped == []
+    assert preludes and len({id(args[0]) for args in preludes}) == len(preludes)
+    assert runtime_order.gives_up(stage_before(stages, "drop_latest_runs_from_joins"))
+
+
+def test_a_lean_pass_whose_analysis_does_not_give_up_looks_for_tasks_to_track(tmp_path, monkeypatch):
+    readers = counting(monkeypatch, drop_latest_runs_from_joins, "cell_readers")
+    stages = compile_scopes(tmp_path, 16)
+    assert len(readers) == 1
+    assert not runtime_order.gives_up(stage_before(stages, "drop_latest_runs_from_joins"))
+
+
 def stage_trees(path: Path, patches) -> list:
     """Every stage's tree of the pipeline on ``path`` with ``patches`` ((module, name, value)) made."""
     with pytest.MonkeyPatch.context() as patch:
@@ -128,8 +153,9 @@ def stage_trees(path: Path, patches) -> list:
 
 def check_same_stages_with_shortcuts_off(path: Path) -> None:
     """Every stage is the same with each shortcut forced off: ``drop_unwaited_dummies`` makes the
-    liveness, ``runtime_order`` finds the cells before it gives up (at budgets that make it give
-    up on some programs and on none)."""
+    liveness, ``runtime_order`` finds the cells before it gives up and the lean passes look for
+    the tasks they would track before they ask it (``gives_up``; at budgets that make it give up
+    on some programs and on none)."""
     assert stage_trees(path, []) == stage_trees(path, [(drop_unwaited_dummies, "waited_by_effects", lambda s, d: False)])
     for budget, per_edge in ((20, 0), (200, 0), (runtime_order.BUDGET, runtime_order.PER_EDGE)):
         limits = [(runtime_order, "BUDGET", budget), (runtime_order, "PER_EDGE", per_edge)]
