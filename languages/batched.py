@@ -4,6 +4,10 @@ Removes ``CreateTensor`` from ``Rhs``; adds the statement ``(Alloc creates)`` wi
 ``Create`` = ``(Create var shape dtype manual_dep init)``. Each ``Alloc`` becomes one
 ``alloc_tensors(...)`` call. Invariant: no ``Alloc`` holds more creates than one runtime ``Arg``
 holds tensors (32).
+
+The grammar also has hoisted's ``(Declare var)``, which no batched program holds (invariant
+``check_no_declare``, dropped by hoisted): with it, hoisted shares batched's node classes, so
+``hoist_scope_escapes`` rebuilds only the statements it changes (none when nothing escapes).
 """
 
 from nanopass.errors import VerifyError
@@ -25,16 +29,28 @@ def check_alloc_size(program) -> None:
 check_alloc_size.record = recorder(check_alloc_size)  # (see ``Language.verify``)
 
 
+def check_no_declare(program) -> None:
+    """No ``Declare`` before ``hoist_scope_escapes`` makes them (batched's grammar has it only
+    to share its classes with hoisted)."""
+    for node in unverified_stmts(program.orch.body, check_no_declare):
+        if node._production == "Declare":
+            raise VerifyError("a Declare before hoist_scope_escapes", node=node)
+    mark_verified(program.orch.body, check_no_declare)
+
+
+check_no_declare.record = recorder(check_no_declare)  # (see ``Language.verify``)
+
+
 LANGUAGE = dep_annotated.LANGUAGE.extend(
     "batched",
     doc="tensor creates batched per statement sequence into alloc_tensors calls",
     remove={"Rhs": ["CreateTensor"]},
-    add={"Stmt": [Production("Alloc", "creates:Create*")]},
+    add={"Stmt": [Production("Alloc", "creates:Create*"), Production("Declare", "var:Binder")]},
     add_nonterminals=[
         Nonterminal(
             "Create",
             Production("Create", "var:Binder", "shape:Expr*", "dtype:dtype", "manual_dep:boolean", "init:Expr?"),
         )
     ],
-    invariants=[check_alloc_size],
+    invariants=[check_alloc_size, check_no_declare],
 )
