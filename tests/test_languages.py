@@ -81,6 +81,23 @@ def test_each_language_is_a_delta_of_the_one_before():
             assert set(after.nodes.values()) != set(before.nodes.values())
 
 
+def test_an_alloc_before_batching_is_rejected(tmp_path):
+    stage = _stage(tmp_path, "resolve_dep_edges")
+    assert stage.language.name == "dep-annotated"
+    task = _first(stage.tree, lambda s: s._production == "Task")
+    _, tree = next(_allocs_of(stage.tree, task, (1,)))
+    assert "an Alloc before batch_tensor_creates" in _error_after_good(stage.language, stage.tree, tree)
+
+
+def test_a_create_let_left_unbatched_is_rejected(tmp_path):
+    from nanopass.languages import BATCHED
+
+    stage = _stage(tmp_path, "resolve_dep_edges", shape="mixed")  # (its creates not yet batched)
+    assert _first(stage.tree, lambda s: s._production == "Let" and s.value._production == "CreateTensor")
+    batched = _stage(tmp_path, "batch_tensor_creates", shape="mixed")
+    assert "a create_tensor let left unbatched" in _error_after_good(BATCHED, batched.tree, stage.tree)
+
+
 def test_a_declare_before_hoisting_is_rejected(tmp_path):
     from nanopass.languages import BATCHED as B, HOISTED
 
