@@ -12,6 +12,8 @@ program holds before the pass that makes them (``check_no_alloc``, ``check_no_de
 three languages then share their node classes, and those passes rebuild only what they change.
 """
 
+from operator import attrgetter
+
 from nanopass.errors import VerifyError
 from nanopass.language import Nonterminal, Production
 
@@ -40,21 +42,24 @@ check_capacity.record = recorder(check_capacity)  # (see ``Language.verify``)
 def check_no_alloc(program) -> None:
     """No ``Alloc`` before ``batch_tensor_creates`` makes them (the grammar has it only to share
     its classes with batched)."""
-    for node in unverified_stmts(program.orch.body, check_no_alloc):
-        if node._production == "Alloc":
-            raise VerifyError("an Alloc before batch_tensor_creates", node=node)
-    mark_verified(program.orch.body, check_no_alloc)
+    _refuse(program.orch.body, check_no_alloc, "Alloc", "an Alloc before batch_tensor_creates")
 
 
 def check_no_declare(program) -> None:
     """No ``Declare`` before ``hoist_scope_escapes`` makes them (the grammar has it only to share
     its classes with batched and hoisted)."""
-    for node in unverified_stmts(program.orch.body, check_no_declare):
-        if node._production == "Declare":
-            raise VerifyError("a Declare before hoist_scope_escapes", node=node)
-    mark_verified(program.orch.body, check_no_declare)
+    _refuse(program.orch.body, check_no_declare, "Declare", "a Declare before hoist_scope_escapes")
 
 
+def _refuse(body, rule, production: str, message: str) -> None:
+    """No statement of ``production`` under ``body`` (the statements' kinds compared in C)."""
+    stmts = unverified_stmts(body, rule)
+    if production in map(_production_of, stmts):
+        raise VerifyError(message, node=next(s for s in stmts if s._production == production))
+    mark_verified(body, rule)
+
+
+_production_of = attrgetter("_production")
 check_no_alloc.record = recorder(check_no_alloc)  # (see ``Language.verify``)
 check_no_declare.record = recorder(check_no_declare)
 
