@@ -1,15 +1,20 @@
 """batched: tensor creation is batched into ``alloc_tensors`` calls (D8).
 
-Removes ``CreateTensor`` from ``Rhs``; adds the statement ``(Alloc creates)`` with
-``Create`` = ``(Create var shape dtype manual_dep init)``. Each ``Alloc`` becomes one
-``alloc_tensors(...)`` call. Invariant: no ``Alloc`` holds more creates than one runtime ``Arg``
-holds tensors (32).
+Admits the statement ``(Alloc creates)`` with ``Create`` = ``(Create var shape dtype manual_dep
+init)`` (in dep-annotated's grammar already, kept out of its programs by ``check_no_alloc``, which
+batched drops). Each ``Alloc`` becomes one ``alloc_tensors(...)`` call. Invariant
+(``check_alloc_size``): no ``CreateTensor`` let is left (the grammar keeps ``CreateTensor`` in
+``Rhs``), and no ``Alloc`` holds more creates than one runtime ``Arg`` holds tensors (32).
+
+The grammar is dep-annotated's, so the two share their node classes: ``batch_tensor_creates``
+rebuilds only the bodies it batches (none when nothing is created); hoisted's ``Declare`` stays
+kept out by ``check_no_declare`` until hoisted drops it.
 """
 
 from nanopass.errors import VerifyError
-from nanopass.language import Nonterminal, Production
 
 from . import dep_annotated
+from .dep_annotated import check_no_declare  # noqa: F401 - (of batched too, dropped by hoisted)
 from .statements import mark_verified, recorder, unverified_stmts
 
 MAX_TENSORS_PER_ARG = 32
@@ -17,8 +22,12 @@ MAX_TENSORS_PER_ARG = 32
 
 def check_alloc_size(program) -> None:
     for node in unverified_stmts(program.orch.body, check_alloc_size):
-        if node._production == "Alloc" and not 1 <= len(node.creates) <= MAX_TENSORS_PER_ARG:
-            raise VerifyError(f"an Alloc must hold 1..{MAX_TENSORS_PER_ARG} creates", node=node)
+        kind = node._production
+        if kind == "Alloc":
+            if not 1 <= len(node.creates) <= MAX_TENSORS_PER_ARG:
+                raise VerifyError(f"an Alloc must hold 1..{MAX_TENSORS_PER_ARG} creates", node=node)
+        elif kind == "Let" and node.value._production == "CreateTensor":
+            raise VerifyError("a create_tensor let left unbatched", node=node)
     mark_verified(program.orch.body, check_alloc_size)
 
 
@@ -28,13 +37,6 @@ check_alloc_size.record = recorder(check_alloc_size)  # (see ``Language.verify``
 LANGUAGE = dep_annotated.LANGUAGE.extend(
     "batched",
     doc="tensor creates batched per statement sequence into alloc_tensors calls",
-    remove={"Rhs": ["CreateTensor"]},
-    add={"Stmt": [Production("Alloc", "creates:Create*")]},
-    add_nonterminals=[
-        Nonterminal(
-            "Create",
-            Production("Create", "var:Binder", "shape:Expr*", "dtype:dtype", "manual_dep:boolean", "init:Expr?"),
-        )
-    ],
+    drop_invariants=[dep_annotated.check_no_alloc],
     invariants=[check_alloc_size],
 )

@@ -6,7 +6,13 @@ element ``arr[i]`` of an array (else ``_``), ``source`` its kind, ``guarded`` wh
 needs an ``is_valid()`` test, ``user`` whether the user wrote the edge (else the compiler derived
 it), ``size`` 0 for one id or N for the N slots of a whole array. ``Task``, ``Dummy`` and
 ``HostFence`` carry ``DepEdge*`` plus ``capacity``, the exact size of the dependency array.
+
+The grammar also has batched's ``Alloc`` and ``Create`` and hoisted's ``Declare``, which no
+program holds before the pass that makes them (``check_no_alloc``, ``check_no_declare``): the
+three languages then share their node classes, and those passes rebuild only what they change.
 """
+
+from operator import attrgetter
 
 from nanopass.errors import VerifyError
 from nanopass.language import Nonterminal, Production
@@ -33,6 +39,31 @@ def check_capacity(program) -> None:
 check_capacity.record = recorder(check_capacity)  # (see ``Language.verify``)
 
 
+def check_no_alloc(program) -> None:
+    """No ``Alloc`` before ``batch_tensor_creates`` makes them (the grammar has it only to share
+    its classes with batched)."""
+    _refuse(program.orch.body, check_no_alloc, "Alloc", "an Alloc before batch_tensor_creates")
+
+
+def check_no_declare(program) -> None:
+    """No ``Declare`` before ``hoist_scope_escapes`` makes them (the grammar has it only to share
+    its classes with batched and hoisted)."""
+    _refuse(program.orch.body, check_no_declare, "Declare", "a Declare before hoist_scope_escapes")
+
+
+def _refuse(body, rule, production: str, message: str) -> None:
+    """No statement of ``production`` under ``body`` (the statements' kinds compared in C)."""
+    stmts = unverified_stmts(body, rule)
+    if production in map(_production_of, stmts):
+        raise VerifyError(message, node=next(s for s in stmts if s._production == production))
+    mark_verified(body, rule)
+
+
+_production_of = attrgetter("_production")
+check_no_alloc.record = recorder(check_no_alloc)  # (see ``Language.verify``)
+check_no_declare.record = recorder(check_no_declare)
+
+
 LANGUAGE = tid_bound.LANGUAGE.extend(
     "dep-annotated",
     doc="dependency edges resolved to sources, guards and exact array sizes",
@@ -42,13 +73,18 @@ LANGUAGE = tid_bound.LANGUAGE.extend(
         Nonterminal(
             "DepEdge",
             Production("DepEdge", "tid:Expr", "index:Expr?", "source:dep_source", "guarded:boolean", "user:boolean", "size:integer"),
-        )
+        ),
+        Nonterminal(
+            "Create",
+            Production("Create", "var:Binder", "shape:Expr*", "dtype:dtype", "manual_dep:boolean", "init:Expr?"),
+        ),
     ],
     add={
         "Stmt": [
             tid_bound.LANGUAGE.production(name).without_fields("deps").with_fields("deps:DepEdge*", "capacity:integer")
             for name in ("Task", "Dummy", "HostFence")
         ]
+        + [Production("Alloc", "creates:Create*"), Production("Declare", "var:Binder")]
     },
-    invariants=[check_capacity],
+    invariants=[check_capacity, check_no_alloc, check_no_declare],
 )

@@ -5,7 +5,7 @@ from __future__ import annotations
 from nanopass.languages import BATCHED, DEP_ANNOTATED
 from nanopass.languages.batched import MAX_TENSORS_PER_ARG
 from nanopass.languages.carried import check_buffer_groups, check_plans
-from nanopass.languages.dep_annotated import check_capacity
+from nanopass.languages.dep_annotated import check_capacity, check_no_declare
 from nanopass.languages.scoped import check_scope_placement
 from nanopass.languages.ssa import check_single_definition, check_yields
 from nanopass.rewrite import Pass, register
@@ -43,19 +43,21 @@ class BatchTensorCreates(Pass):
     ``CreateTensor`` is left.
 
     Preserves the single definitions, the yields, the scope placement, the carry plans, the
-    buffer groups and the dependency capacities (``preserves``): each create's binder (the same
+    buffer groups, the dependency capacities and the absence of ``Declare`` (``preserves``; it
+    makes none): each create's binder (the same
     object) is defined once, in a ``Create``, in the body it was in; only create lets move, to
     the start of their body, so each body keeps its other statements in order and ends as it did
     (a body that is one scope or empty stays so; what a body allocates and yields is the same:
     a create in an ``Alloc`` is an allocation as its let was); carries, dependencies and buffer
-    groups are the input's.
+    groups are the input's. A statement whose bodies hold no create is kept as it was.
     """
 
     name = "batch_tensor_creates"
     source = DEP_ANNOTATED
     target = BATCHED
     preserves = frozenset(
-        {check_single_definition, check_yields, check_scope_placement, check_plans, check_buffer_groups, check_capacity}
+        {check_single_definition, check_yields, check_scope_placement, check_plans, check_buffer_groups, check_capacity,
+         check_no_declare}
     )
 
     def run(self, program):
@@ -103,22 +105,17 @@ class BatchTensorCreates(Pass):
         return B.Create.make(let.var, value.shape, value.dtype, value.manual_dep, value.init, span=let.span)
 
     def Function(self, func):
-        return B.Function(
-            func.name, func.params, func.results, func.auto_scope, func.dyn_dims, func.buffer_groups, func.slots, func.arg_count,
-            func.tids, self.batch(func.body), span=func.span,
-        )
+        body = self.batch(func.body)
+        return func if body is func.body else self.build(func, body=body)
 
     def Scope(self, scope):
-        return B.Scope.make(scope.mode, scope.origin, self.batch(scope.body), span=scope.span)
+        body = self.batch(scope.body)
+        return scope if body is scope.body else self.build(scope, body=body)
 
-    def For(self, loop):
-        return B.For(
-            loop.var, loop.start, loop.stop, loop.step, loop.kind, loop.iters, self.batch(loop.body), loop.results,
-            span=loop.span,
-        )
-
-    def While(self, loop):
-        return B.While(loop.iters, loop.cond, self.batch(loop.body), loop.results, span=loop.span)
+    For = While = Scope  # (a body with no create comes back as it was: the statement is kept)
 
     def If(self, branch):
-        return B.If(branch.cond, self.batch(branch.then), self.batch(branch.orelse), branch.results, span=branch.span)
+        then, orelse = self.batch(branch.then), self.batch(branch.orelse)
+        if then is branch.then and orelse is branch.orelse:
+            return branch
+        return self.build(branch, then=then, orelse=orelse)

@@ -8,6 +8,7 @@ from nanopass.languages.batched import check_alloc_size
 from nanopass.languages.carried import check_buffer_groups, check_plans
 from nanopass.languages.dep_annotated import check_capacity
 from nanopass.languages.ssa import check_single_definition
+from nanopass.languages.statements import walk_of
 from nanopass.languages.terms import DType, ScopeMode, ScopeOrigin
 from nanopass.rewrite import Pass, register
 
@@ -79,7 +80,7 @@ class HoistScopeEscapes(Pass):
         func = program.orch
         if not any(
             s._production == "Scope" and (s.origin is ScopeOrigin.user or s.mode is ScopeMode.manual)
-            for s in iter_stmts(func.body)
+            for s in walk_of(func.body).compound  # (a scope is a compound statement)
         ):
             return self.convert(program)  # nothing to hoist
         self.kernels = kernel_table(program)

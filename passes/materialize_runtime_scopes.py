@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 from nanopass.languages import DIRECTED, SCOPED
 from nanopass.languages.ssa import check_single_definition, check_yields
 from nanopass.languages.terms import ScopeMode, ScopeOrigin
@@ -43,6 +45,7 @@ class MaterializeRuntimeScopes(Pass):
     def run(self, program):
         self.program = program
         self.held = None  # held_allocations of the function, walked when a body first yields a name
+        self.kernels = None  # the kernel table, made when first needed
         return super().run(program)
 
     def Function(self, func):
@@ -61,8 +64,11 @@ class MaterializeRuntimeScopes(Pass):
     def wrap_here(self, body, source_body=()):
         if not (self.auto and not self.manual and body):
             return body
-        if self.yields_names(source_body) and self.holds_allocations() and escaping_allocations(
-            source_body, self.allocations()
+        if (
+            self.yields_names(source_body)
+            and self.allocates_in(source_body)
+            and self.holds_allocations()
+            and escaping_allocations(source_body, self.allocations())
         ):
             return body  # a yielded tensor allocated here must outlive the body (docstring)
         return self.wrap(body)
@@ -77,13 +83,24 @@ class MaterializeRuntimeScopes(Pass):
                     return True
         return False
 
+    def allocates_in(self, body) -> bool:
+        """Whether a statement of ``body`` (at any depth) makes an allocation: else its yield
+        passes none out that it made (``held_allocations`` names allocations only), and the
+        function's allocations need not be found for it. The function is asked first, once."""
+        if self.kernels is None:
+            self.kernels = kernel_table(self.program)
+            self.anywhere = makes_allocations(self.program.orch, self.kernels)
+        return self.anywhere and makes_allocations(SimpleNamespace(body=body), self.kernels)  # (reads ``body`` only)
+
     def holds_allocations(self) -> bool:
         """Whether some name of the function holds an allocation (else no yield passes one out)."""
         return bool(self.allocations())
 
     def allocations(self) -> dict[str, frozenset]:
         if self.held is None:
-            func, kernels = self.program.orch, kernel_table(self.program)
+            if self.kernels is None:
+                self.kernels = kernel_table(self.program)
+            func, kernels = self.program.orch, self.kernels
             self.held = held_allocations(func, kernels) if makes_allocations(func, kernels) else {}
         return self.held
 

@@ -60,29 +60,44 @@ class RemoveDeadValues(Pass):
         phis: dict[str, list] = {}  # if result name -> yielded values
         pairs: list[tuple[str, str]] = []  # (iter_arg, result) of every carry
         roots: list = []  # the expressions read by effects
+        add_root, add_roots = roots.append, roots.extend
         for stmt in iter_stmts(body):
             kind = stmt._production
-            if kind == "Let":
-                if stmt.value._production in PURE:
-                    lets[stmt.var.name] = stmt.value
+            if kind == "Task":  # (the usual statements first; ``_reads_of`` inlined)
+                add_roots(stmt.args)
+                add_roots(stmt.deps)
+                if stmt.launch is not None:
+                    add_root(stmt.launch)
+            elif kind == "Let":
+                value = stmt.value
+                if value._production in PURE:
+                    lets[stmt.var.name] = value
                 else:
-                    roots.append(stmt.value)
-            elif kind == "Dummy" and dummies:
-                lets[stmt.var.name] = tuple(stmt.deps)
-            elif kind in ("Task", "Dummy", "HostFence", "WriteTensor", "Return", "CellSet"):
-                roots.extend(_reads_of(stmt))
+                    add_root(value)
+            elif kind == "Yield":
+                continue  # (read through its loop's or if's carries)
             elif kind == "For" or kind == "While":
-                roots += [stmt.start, stmt.stop, stmt.step] if kind == "For" else [stmt.cond]
+                if kind == "For":
+                    add_root(stmt.start)
+                    add_root(stmt.stop)
+                    add_root(stmt.step)
+                else:
+                    add_root(stmt.cond)
                 yld = last_yield(stmt.body)
+                values = yld.values if yld is not None else ()
                 for k, (it, result) in enumerate(zip(stmt.iters, stmt.results)):
-                    sources = [it.init] + ([yld.values[k]] if yld is not None else [])
+                    sources = [it.init, values[k]] if values else [it.init]
                     carries[it.var.name] = carries[result.name] = sources
                     pairs.append((it.var.name, result.name))
             elif kind == "If":
-                roots.append(stmt.cond)
+                add_root(stmt.cond)
                 ylds = [y for y in (last_yield(stmt.then), last_yield(stmt.orelse)) if y]
                 for k, res in enumerate(stmt.results):
                     phis[res.name] = [y.values[k] for y in ylds]
+            elif kind == "Dummy" and dummies:
+                lets[stmt.var.name] = tuple(stmt.deps)
+            elif kind in _EFFECTS:
+                add_roots(_reads_of(stmt))
         removable = lets.keys() | carries.keys() | phis.keys()
         # Flow back one level at a time: the expressions that the names found live at one level
         # read give the next level's names (one walk per level, each expression walked once).
@@ -150,6 +165,9 @@ class RemoveDeadValues(Pass):
         if len(keep) != len(branch.results):
             then, orelse = _drop_yield_values(then, keep), _drop_yield_values(orelse, keep)
         return self.build(branch, then=then, orelse=orelse, results=[branch.results[k] for k in keep])
+
+
+_EFFECTS = frozenset({"Dummy", "HostFence", "WriteTensor", "Return", "CellSet"})  # (besides tasks)
 
 
 def _reads_of(node):

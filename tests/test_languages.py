@@ -69,11 +69,44 @@ def test_ill_formed_nodes_raise_grammar_error(language, cls):
 
 
 def test_each_language_is_a_delta_of_the_one_before():
+    # a language whose grammar is the one before's admits what that one's invariants kept out
+    # (hoisted: the Declare that batched's grammar has so that the two share their node classes)
     for before, after in zip(ALL, ALL[1:]):
         assert after.parent is before
         diff = before.diff(after)
-        assert "(no differences)" not in diff, f"{after.name} adds nothing to {before.name}"
-        assert set(after.nodes.values()) != set(before.nodes.values())
+        if "(no differences)" in diff:
+            assert set(before.invariants) - set(after.invariants), f"{after.name} adds nothing to {before.name}"
+            assert set(after.nodes.values()) == set(before.nodes.values())
+        else:
+            assert set(after.nodes.values()) != set(before.nodes.values())
+
+
+def test_an_alloc_before_batching_is_rejected(tmp_path):
+    stage = _stage(tmp_path, "resolve_dep_edges")
+    assert stage.language.name == "dep-annotated"
+    task = _first(stage.tree, lambda s: s._production == "Task")
+    _, tree = next(_allocs_of(stage.tree, task, (1,)))
+    assert "an Alloc before batch_tensor_creates" in _error_after_good(stage.language, stage.tree, tree)
+
+
+def test_a_create_let_left_unbatched_is_rejected(tmp_path):
+    from nanopass.languages import BATCHED
+
+    stage = _stage(tmp_path, "resolve_dep_edges", shape="mixed")  # (its creates not yet batched)
+    assert _first(stage.tree, lambda s: s._production == "Let" and s.value._production == "CreateTensor")
+    batched = _stage(tmp_path, "batch_tensor_creates", shape="mixed")
+    assert "a create_tensor let left unbatched" in _error_after_good(BATCHED, batched.tree, stage.tree)
+
+
+def test_a_declare_before_hoisting_is_rejected(tmp_path):
+    from nanopass.languages import BATCHED as B, HOISTED
+
+    stage = _stage(tmp_path, "batch_tensor_creates")
+    task = _first(stage.tree, lambda s: s._production == "Task")
+    binder = task.outs[0] if task.outs[0]._production == "Binder" else task.outs[0].var
+    tree = _with_stmt_replaced(stage.tree, task, B.Declare.make(binder))
+    assert "a Declare before hoist_scope_escapes" in _error_after_good(stage.language, stage.tree, tree)
+    HOISTED.verify(tree)  # (hoisted admits it)
 
 
 def test_named_languages_exist():

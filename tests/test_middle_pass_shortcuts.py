@@ -3,7 +3,8 @@
 ``define_dynamic_dim_symbols`` reads the body's names only when the function declares a
 ``pl.dynamic`` symbol, and looks at its tasks only when a kernel's parameter has a symbolic
 extent; ``materialize_runtime_scopes`` finds which allocations each name holds only when a body
-it would wrap yields a name, and not at all when the function makes no allocation, and asks which
+it would wrap yields a name and makes an allocation (``allocates_in``), and not at all when the
+function makes none, and asks which
 allocations a body's yield passes out only when some name holds one;
 ``drop_edges_after_first_run`` finds the loops around the tasks only when some task has a
 compiler edge; ``remove_dead_values`` walks the expressions of the effects' other reads only
@@ -78,10 +79,11 @@ def test_the_join_cells_of_a_function_handed_on_are_found_once(tmp_path, monkeyp
     assert len(found) == 1
 
 
-@pytest.mark.parametrize("shape", ["straight", "nested"])
+@pytest.mark.parametrize("shape", ["straight", "nested", "mixed"])
 def test_scopes_without_a_yielded_allocation_walk_no_allocations(tmp_path, monkeypatch, shape):
     # straight: no loop or if, so no body that yields; nested: the loops yield y, a parameter's
-    # buffer, and no statement allocates
+    # buffer, and no statement allocates; mixed: the creates are at the top level, and no loop
+    # body or branch that yields allocates
     held = counting(monkeypatch, materialize_runtime_scopes, "held_allocations")
     compile_bench(tmp_path, shape, 8)
     assert held == []
@@ -134,6 +136,7 @@ def outputs_of_shortcut_passes(program) -> list[tuple[str, object, object]]:
             patch.setattr(materialize_runtime_scopes, "makes_allocations", lambda func, kernels: True)
             patch.setattr(materialize_runtime_scopes.MaterializeRuntimeScopes, "yields_names", staticmethod(lambda body: True))
             patch.setattr(materialize_runtime_scopes.MaterializeRuntimeScopes, "holds_allocations", lambda self: True)
+            patch.setattr(materialize_runtime_scopes.MaterializeRuntimeScopes, "allocates_in", lambda self, body: True)
             patch.setattr(define_dynamic_dim_symbols, "_has_symbolic_extent", lambda kernel: True)
             patch.setattr(drop_edges_after_first_run, "_has_compiler_edge", lambda body: True)
             liveness = remove_dead_values.RemoveDeadValues.liveness
