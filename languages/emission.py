@@ -10,15 +10,17 @@ decide except the ABI spelling (D1).
 from nanopass.language import Nonterminal, Production
 
 from . import encoded
+from .terms import encoding
 
 LANGUAGE = encoded.LANGUAGE.extend(
     "emission",
     doc="C++ statements of the orchestration entry",
     entry="Unit",
     inherit_invariants=False,
+    add_terminals=[encoding],
     remove_nonterminals=[
         "Program", "Kernel", "KStmt", "KArg", "Param", "Function", "Binder", "IterArg", "Arg",
-        "DepEdge", "Stmt", "Rhs", "Type", "Carry", "Phi", "Slot", "TidSource", "Create", "TaskOut", "CName",
+        "DepEdge", "Stmt", "Rhs", "Type", "Carry", "Phi", "Slot", "TidSource", "Create", "CName",
     ],
     add_nonterminals=[
         Nonterminal(

@@ -1,51 +1,49 @@
-"""encoded: task arguments are split into tensor slots and encoded scalar slots.
+"""encoded: the float scalars are known, so every scalar argument's encoding is.
 
-Replaces ``(Arg value dir)`` by ``(TensorArg value dir)`` and ``(ScalarArg value encoding)``
-(D4: ``to_u64`` for floats, ``(uint64_t)`` otherwise). Invariant: in every task, all tensor
-arguments come before all scalar arguments, and no task exceeds the runtime's limits (32
-tensors, 16 scalars).
+Adds ``float_scalars`` to ``Function``: the names of the data scalars of a float dtype (by the
+tree's names; a name bound again takes its last binding's type). A task's scalar argument that
+a float reaches through arithmetic (one of these names, or a float literal, not through
+``and``/``or``, a comparison or ``not``: ``types.reaches_float``) is encoded ``to_u64`` (D4: a
+bit copy), any other ``(uint64_t)``; tensor arguments come before scalar arguments in the C++
+(the runtime rejects a tensor added after a scalar). Only ``Function`` changes: every statement
+is the input's. Invariant: no task exceeds the runtime's limits (32 tensor arguments, 16 scalar
+arguments).
 """
 
 from nanopass.errors import VerifyError
-from nanopass.language import Production
 
 from . import dimmed
-from .statements import mark_verified, unverified_stmts
-from .terms import encoding
+from .statements import mark_verified, recorder, unverified_stmts
+from .terms import ArgDir
 
 MAX_TENSOR_ARGS = 32
 MAX_SCALAR_ARGS = 16
+SCALAR = ArgDir.Scalar  # (read once: an enum member read through its class costs a descriptor call)
 
 
-def check_argument_order(program) -> None:
-    for node in unverified_stmts(program.orch.body, check_argument_order):
+def check_argument_limits(program) -> None:
+    for node in unverified_stmts(program.orch.body, check_argument_limits):
         if node._production != "Task":
             continue
-        # An argument is a TensorArg or a ScalarArg: the scalars must be the tail, all from
-        # the first one on.
-        tensors = scalars = 0
-        for arg in node.args:
-            if arg._production == "TensorArg":
-                if scalars:
-                    raise VerifyError("tensor arguments must precede scalar arguments", node=node)
-                tensors += 1
-            else:
+        args = node.args
+        if len(args) <= MAX_SCALAR_ARGS:
+            continue  # (within both limits whatever their kinds)
+        scalars = 0
+        for arg in args:
+            if arg.dir is SCALAR:
                 scalars += 1
-        if tensors > MAX_TENSOR_ARGS or scalars > MAX_SCALAR_ARGS:
+        if len(args) - scalars > MAX_TENSOR_ARGS or scalars > MAX_SCALAR_ARGS:
             raise VerifyError("a task exceeds the runtime's argument limits", node=node)
-    mark_verified(program.orch.body, check_argument_order)
+    mark_verified(program.orch.body, check_argument_limits)
+
+
+check_argument_limits.record = recorder(check_argument_limits)  # (see ``Language.verify``)
 
 
 LANGUAGE = dimmed.LANGUAGE.extend(
     "encoded",
-    doc="tensor arguments first, scalar arguments encoded",
-    add_terminals=[encoding],
-    remove={"Arg": ["Arg"]},
-    add={
-        "Arg": [
-            Production("TensorArg", "value:Expr", "dir:arg_dir"),
-            Production("ScalarArg", "value:Expr", "encoding:encoding"),
-        ]
-    },
-    invariants=[check_argument_order],
+    doc="float scalars named: each scalar argument's encoding known",
+    remove={"Function": ["Function"]},
+    add={"Function": [dimmed.LANGUAGE.production("Function").with_fields("float_scalars:symbol*", before="body")]},
+    invariants=[check_argument_limits],
 )

@@ -46,7 +46,7 @@ def kernel_metadata(program) -> dict[str, Any]:
         launched = list(kernel.members) or [kernel.name]
         if all(name in signatures for name in launched):
             continue
-        directions = [ARG_DIRECTION[a.dir] for a in stmt.args if a._production == "TensorArg"]
+        directions = [ARG_DIRECTION[a.dir] for a in stmt.args if a.dir is not ArgDir.Scalar]
         directions += ["OUT"] * (len(kernel.params) - len(stmt.args))  # the runtime allocates them
         for name in launched:
             signatures.setdefault(name, directions)

@@ -35,12 +35,12 @@ class DefineDynamicDimSymbols(Pass):
 
     def Function(self, func):
         extents = self.allocated_extents(func)
-        used = set(var_reads(func.body)) | extents if func.dyn_dims else extents  # (no symbol: nothing to read)
+        used = _emitted_reads(func.body) | extents if func.dyn_dims else extents  # (no symbol: nothing to read)
         slots = {s.param: s.index for s in func.slots if s._production == "TensorSlot"}
         defs = [M.DynDef(d.name, slots[d.param], d.axis) for d in func.dyn_dims if d.name in used]
         return M.Function(
             func.name, func.params, func.results, func.auto_scope, defs, func.slots, func.arg_count, func.tids,
-            func.names, func.scalar_names, func.body, span=func.span,
+            func.names, func.scalars_renamed, func.body, span=func.span,
         )
 
     def allocated_extents(self, func) -> set[str]:
@@ -72,3 +72,15 @@ class DefineDynamicDimSymbols(Pass):
 def _has_symbolic_extent(kernel) -> bool:
     """Whether a parameter of ``kernel`` has a shape that reads a symbol."""
     return any(d._production == "Var" for param in kernel.params for d in getattr(param.type, "shape", ()))
+
+
+def _emitted_reads(body) -> set[str]:
+    """The names ``body`` reads in the C++: an assemble's result is its target (``named``), so
+    its source and offsets are not read."""
+    counts = var_reads(body)
+    for stmt in iter_stmts(body):
+        if stmt._production == "Let" and stmt.value._production == "AssembleTensor":
+            value = stmt.value
+            for name, n in var_reads([value.source, *value.offset]).items():
+                counts[name] -= n
+    return {name for name, n in counts.items() if n}

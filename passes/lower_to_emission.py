@@ -8,12 +8,12 @@ from nanopass.errors import InternalError
 from nanopass.language import walk
 from nanopass.languages.statements import DEFINING, defined_binders
 from nanopass.languages import EMISSION, ENCODED
-from nanopass.languages.terms import ArgDir, CoreType, DepSource, DType, ParamDir
+from nanopass.languages.terms import ArgDir, CoreType, DepSource, DType, Encoding, ParamDir
 from nanopass.rewrite import Pass, register
 
-from .kernels import kernel_table
+from .kernels import kernel_table, output_params
 from .naming import NameTable
-from .types import type_env
+from .types import reaches_float, type_env
 from .util import carry_arrays, iter_stmts
 
 E = EMISSION
@@ -35,8 +35,9 @@ class LowerToEmission(Pass):
     Scopes become ``PTO2_SCOPE`` blocks; an ``Alloc`` becomes its create-infos, one
     ``alloc_tensors`` call and one ``get_ref`` binding per tensor; a task becomes a blank line,
     ``// Task <n>: <kernel>`` (a Group's ``// Group <g>: ...``, a ``with pl.spmd`` block's ``// Spmd
-    <region>: <kernel>``), its ``Arg`` with one add call per argument (tensors, then scalars;
-    the create-infos of runtime-allocated outputs come before the blank line), one ``dump(...)``
+    <region>: <kernel>``), its ``Arg`` with one add call per argument (tensors, then scalars, each
+    ``to_u64`` when a float scalar or literal reaches it, else cast; the create-infos of the
+    outputs the call omits, which the runtime allocates, come before the blank line), one ``dump(...)``
     of the tensors it marks, its dependency array when it has edges (fresh ids unguarded, others
     guarded, arrays as a loop over their slots, D10), its launch spec (an SPMD task's block
     count, and the sync-start flag when it is true), ``set_allow_early_resolve(true)`` when asked
@@ -48,7 +49,8 @@ class LowerToEmission(Pass):
     D16; an array carry or if result, TaskIds or data, is copied element by element); a data
     array declared ahead of its value (a ``Declare``) is a zeroed ``T name[size]``; a tensor if result is declared with the first external tensor as its placeholder value
     (reference-behaviour.md section 7.4; uninitialised when no external tensor is declared). Names
-    are spelled through the function's map; a let of one identifier to itself emits nothing. Task numbers count dispatches in program order; helper names are fresh. Afterwards
+    are spelled through the function's map; a let of one identifier to itself (an assemble's result
+    is its target) emits nothing; a host write's index array is ``indices_<the tensor's DSL name>``. Task numbers count dispatches in program order; helper names are fresh. Afterwards
     the program is a list of C++ statements.
     """
 
@@ -58,10 +60,10 @@ class LowerToEmission(Pass):
 
     def run(self, program):
         func = program.orch
-        self.kernels = kernel_table(program)
+        self.prepare(program)
         self.launches: dict[str, Any] = {}  # kernel name -> the launch of its tasks (not a MixedKernels')
-        self.func = func
-        self.take_names(func)
+        self.floats = frozenset(func.float_scalars)
+        self.param_of: dict[str, str] | None = None  # made when a host write first asks (``index_array``)
         self.types: dict[str, Any] | None = None  # name -> type, made when first asked (``type_of``)
         # node class (of the input language) -> its lower_<production> method
         self.lowerings = {
@@ -99,13 +101,23 @@ class LowerToEmission(Pass):
 
     # -- helpers ----------------------------------------------------------------------------------
 
+    def prepare(self, program) -> None:
+        """What ``survey`` reads: the kernels, which outputs of their tasks the runtime allocates
+        (``allocated_outs``), and the function's names (``take_names``)."""
+        self.func = program.orch
+        self.kernels = kernel_table(program)
+        self.allocations: dict[tuple[str, int], tuple] = {}  # (kernel, argument count) -> ``allocated_outs``
+        # kernel name -> the last parameter a result of it writes (-1: none): a task given more
+        # arguments than that has no output the runtime allocates
+        self.last_output = {name: last_output_param(kernel) for name, kernel in self.kernels.items()}
+        self.take_names(program.orch)
+
     def take_names(self, func) -> None:
         """Read the function's map of C++ identifiers (``cpp``: the tree's name -> its identifier;
         a name not in it is its own; ``scalars_renamed``: whether a data scalar is in it) and the
         None seeds folded into carries (``none_seeds``)."""
         self.cpp = cpp = {c.var: c.cpp for c in func.names}
-        self.scalars_renamed = bool(func.scalar_names)
-        cpp.update((c.var, c.cpp) for c in func.scalar_names)
+        self.scalars_renamed = func.scalars_renamed
         self.renamed_vars: dict[str, Any] = {}  # C++ identifier -> its Var without a span (``expr``)
         # A None-seeded TaskId used only to start carries is folded into them (the carries start
         # from PTO2TaskId::invalid()), and its own declaration is left out. (C++ identifiers)
@@ -144,18 +156,17 @@ class LowerToEmission(Pass):
         pop, push, extend = stack.pop, stack.append, stack.extend
         operations: list = []  # the Bins met: read once the rest is
         defer = operations.append
-        task, loop, yld, ret, iter_arg, bin_, var, int_, binder = TASK, FOR, YIELD, RETURN, ITER_ARG, BIN, VAR, INT, BINDER
-        dep_edge, allocated = DEP_EDGE, ALLOCATED
+        task, loop, yld, ret, iter_arg, bin_, var, int_ = TASK, FOR, YIELD, RETURN, ITER_ARG, BIN, VAR, INT
+        dep_edge, assemble, last_output = DEP_EDGE, ASSEMBLE, self.last_output
         for stmt in iter_stmts(body):
             kind = type(stmt)
             if kind is task:
-                for result in stmt.outs:  # Binders, or TaskOuts holding one
-                    if type(result) is binder:
-                        bind(result.name)
-                    else:
-                        bind(result.var.name)
-                        if type(result) is allocated:
-                            ask(result.var.name)
+                outs = stmt.outs
+                for result in outs:
+                    bind(result.name)
+                if last_output[stmt.kernel] >= len(stmt.args):
+                    for i, _ in self.allocated_outs(stmt):
+                        ask(outs[i].name)
                 if stmt.tid is not None:
                     bind(stmt.tid.name)
                     ask(stmt.tid.name)
@@ -180,6 +191,8 @@ class LowerToEmission(Pass):
                     bind(stmt.cell)
                 elif production in DEFINING:
                     bound += [b.name for b in defined_binders(stmt)]
+                    if production == "Let" and type(stmt.value) is assemble:
+                        stmt = self.as_let_of_target(stmt)
                     if production == "Let" and type(stmt.value) is var and self.names_one_storage(stmt):
                         continue  # (it emits nothing, so reads nothing)
                     if production == "Let" or production == "Dummy":
@@ -253,6 +266,26 @@ class LowerToEmission(Pass):
             used.update(map(cpp.__getitem__, renamed))
             bound = list(map(cpp.get, bound, bound))
         return used, bound
+
+    def allocated_outs(self, task) -> tuple:
+        """``(i, index)`` for each output ``i`` of ``task`` that the runtime allocates, as
+        ``task_<n>_outs.get_ref(index)``: one whose parameter is past the arguments (the call
+        omits it). Made once per kernel and argument count."""
+        key = (task.kernel, len(task.args))
+        found = self.allocations.get(key)
+        if found is None:
+            nargs = key[1]
+            found = self.allocations[key] = tuple(
+                (i, p - nargs) for i, p in enumerate(output_params(self.kernels[task.kernel])) if p is not None and p >= nargs
+            )
+        return found
+
+    def as_let_of_target(self, let):
+        """An assemble's let as what it is in the C++ (``named``): its result is its target."""
+        target = let.value.target
+        if target._production != "Var":
+            raise InternalError("an assemble whose target is not a variable", pass_name=self.name, node=let)
+        return ENCODED.Let.make(let.var, target, span=let.span)
 
     def names_one_storage(self, let) -> bool:
         """Whether ``let`` gives a tensor or an array another name of the storage it holds (a
@@ -407,6 +440,8 @@ class LowerToEmission(Pass):
             out.append(E.BindRef.make(cpp.get(name, name), batch, i))
 
     def lower_Let(self, let, out) -> None:
+        if type(let.value) is ASSEMBLE:
+            let = self.as_let_of_target(let)
         if type(let.value) is VAR and self.names_one_storage(let):
             return
         name = let.var.name
@@ -480,9 +515,17 @@ class LowerToEmission(Pass):
         if not write.index:
             out.append(E.WriteElement(tensor, dtype, None, 0, value, span=write.span))
             return
-        indices = write.indices  # named by remap_output_aliases; local to the block
+        indices = self.index_array(write.tensor.name)  # local to the block
         array = E.ShapeArray(indices, self.exprs(write.index), span=write.span)
         out.append(E.Block([array, E.WriteElement(tensor, dtype, indices, len(write.index), value)], span=write.span))
+
+    def index_array(self, tensor: str) -> str:
+        """The name of a host write's index array: ``indices_`` and the tensor's DSL name (a
+        parameter's, not its ``ext_`` identifier)."""
+        if self.param_of is None:
+            self.param_of = {self.cn(p.name): p.name for p in self.func.params}  # ext_<p> -> p
+        cpp = self.cn(tensor)
+        return "indices_" + self.param_of.get(cpp, cpp)
 
     def lower_Task(self, task, out) -> None:
         n = self.task_count
@@ -492,11 +535,12 @@ class LowerToEmission(Pass):
         used, declared, cpp = self.used, self.declared, self.cpp
         tid = task.tid
         allocated = []  # (C++ identifier, index) of the runtime-allocated outputs that are read (an unread C++ reference would not compile)
-        for o in task.outs:
-            if o._production == "Allocated":
-                name = cpp.get(o.var.name, o.var.name)
+        if self.last_output[task.kernel] >= len(task.args):
+            for i, index in self.allocated_outs(task):
+                name = task.outs[i].name
+                name = cpp.get(name, name)
                 if name in used or name in declared:
-                    allocated.append((name, o.index))
+                    allocated.append((name, index))
         tid_name = None if tid is None else cpp.get(tid.name, tid.name)
         tid_used = tid_name is not None and tid_name in used
         outs_name = self.fresh(f"task_{n}_outs") if allocated or tid_used else None
@@ -511,8 +555,8 @@ class LowerToEmission(Pass):
         append(E.DeclArgs.make(args))
         tensors = []  # their C++ identifiers
         scalars = []
-        for arg in task.args:
-            if arg._production == "TensorArg":
+        for arg in task.args:  # the tensors first, in order; then the scalars, in order
+            if arg.dir is not SCALAR:
                 name = arg.value.name
                 name = cpp.get(name, name)
                 tensors.append(name)
@@ -522,8 +566,11 @@ class LowerToEmission(Pass):
         for info in synth:
             append(E.AddTensor(args, ArgDir.Output, info))
         rename = self.scalars_renamed  # (a scalar argument reads data scalars only)
+        floats = self.floats
         for arg in scalars:
-            append(E.AddScalar.make(args, self.expr(arg.value) if rename else arg.value, arg.encoding, arg.span))
+            value = arg.value
+            encoding = TO_U64 if reaches_float(value, floats) else CAST_U64  # (D4)
+            append(E.AddScalar.make(args, self.expr(value) if rename else value, encoding, arg.span))
         if task.dumps:
             append(E.DumpArgs.make(args, list(dict.fromkeys(tensors[i] for i in task.dumps))))
         # (a Group's MixedKernels, written by ``launch``, before the dependencies, as the reference)
@@ -884,10 +931,12 @@ READ_FIELDS = ReadFields()
 # The classes ``survey`` takes apart inline (their read fields, as ``READ_FIELDS`` lists them:
 # a Task's args, launch and deps; a For's start, stop, step and iters; a Yield's values; an
 # IterArg's init; a Bin's a and b; a DepEdge's tid and index).
-TASK, FOR, YIELD, RETURN, ITER_ARG, BIN, VAR, INT, BINDER, DEP_EDGE, ALLOCATED = (
+TASK, FOR, YIELD, RETURN, ITER_ARG, BIN, VAR, INT, DEP_EDGE, ASSEMBLE = (
     ENCODED.Task, ENCODED.For, ENCODED.Yield, ENCODED.Return, ENCODED.IterArg, ENCODED.Bin, ENCODED.Var, ENCODED.Int,
-    ENCODED.Binder, ENCODED.DepEdge, ENCODED.Allocated,
+    ENCODED.DepEdge, ENCODED.AssembleTensor,
 )
+# the enum members it reads (an enum member read through its class costs a descriptor call)
+SCALAR, TO_U64, CAST_U64 = ArgDir.Scalar, Encoding.to_u64, Encoding.cast_u64
 
 BLANK = E.Blank()  # (immutable and without a span: one node for every blank line of a task)
 
@@ -896,6 +945,12 @@ PURE_LETS = frozenset(
     {"Var", "Int", "Float", "Bool", "Bin", "Cmp", "Un", "NoTask", "GetItem", "SliceTensor", "TransposeTensor",
      "ReshapeTensor", "DimTensor", "ReadTensor", "CreateArray"}
 )
+
+
+def last_output_param(kernel) -> int:
+    """The last parameter a result of ``kernel`` writes (-1: none): a task giving more arguments
+    than that has no output the runtime allocates (``allocated_outs`` need not be asked)."""
+    return max((p for p in output_params(kernel) if p is not None), default=-1)
 
 
 def task_comment(n: int, kernel, launch=None) -> str:

@@ -7,13 +7,13 @@ from nanopass.languages import HOISTED, NAMED
 from nanopass.languages.batched import check_alloc_size
 from nanopass.languages.carried import check_plans
 from nanopass.languages.dep_annotated import check_capacity
+from nanopass.languages.scoped import check_scope_placement
 from nanopass.languages.ssa import check_yields
 from nanopass.languages.statements import walk_of
 from nanopass.languages.terms import DType
 from nanopass.rewrite import Pass, register
 
 from .aliases import written_roots
-from .kernels import kernel_table, output_params
 from .naming import NameTable, base_name, ssa_role
 
 N = NAMED
@@ -34,25 +34,21 @@ class RemapOutputAliases(Pass):
     Tensor parameters are ``ext_<p>``; every other root gets its user name (``c``), or its SSA
     name (``acc__rv_v2``) when that is taken or when its role is ``out`` (``ret0__out``), made
     unique against C++ keywords, runtime names and the names the emission generates. The names
-    go into the function's map (``names``; a data scalar's in ``scalar_names``), not into the
-    tree: only the statements the language changes are rebuilt. Task results become ``(Alias
-    var)``; an assemble's result is its target (``(Let r (Var target))``). A host write's index
-    array is named after the tensor's DSL name (``indices_out`` for ``ext_out``).
+    go into the function's map (``names``; ``scalars_renamed`` when a data scalar's is there),
+    not into the tree: the body is the input's, every statement of it the same node.
 
-    Preserves the yields, the carry plans, the dependency capacities and the allocation sizes
-    (``preserves``): it rewrites only assemble lets and task results. (Not the scope placement:
-    its check follows a yielded name to its allocation through the lets this pass rewrites.)
+    Preserves every invariant of the body (``preserves``): the yields, the scope placement (the
+    record hook's contract: the same statements, ``auto_scope`` kept), the carry plans, the
+    dependency capacities and the allocation sizes.
     """
 
     name = "remap_output_aliases"
     source = HOISTED
     target = NAMED
-    preserves = frozenset({check_yields, check_plans, check_capacity, check_alloc_size})
+    preserves = frozenset({check_yields, check_scope_placement, check_plans, check_capacity, check_alloc_size})
 
     def run(self, program):
         func = program.orch
-        self.kernels = kernel_table(program)
-        self.outputs: dict[str, tuple] = {}  # kernel name -> ``output_params``
         roots = written_roots(func)  # (aliases only: a name not in it is its own root)
         table = NameTable()
         names: dict[str, str] = {}
@@ -69,7 +65,7 @@ class RemapOutputAliases(Pass):
         walk = walk_of(func.body)  # (one walk for the uses below; kept with the body while compiling)
         self.derived, cells = self.derived_suffixes_and_cells(walk.order)
         derived_of, take_first = self.derived.get, table.take_first
-        self.data_scalars = data_scalars = set()  # (``scalar_names``)
+        self.data_scalars = data_scalars = set()  # (``scalars_renamed``)
         for binder in self.binders(func):
             name = binder.name
             ty = binder.type
@@ -91,7 +87,6 @@ class RemapOutputAliases(Pass):
             for alias in group.aliases:
                 names[alias] = named
         self.names = names
-        self.param_of = {names[p.name]: p.name for p in func.params}  # ext_<p> -> p
         return self.visit(program)
 
     def carry_names(self, compound, names: dict[str, str], roots: dict[str, str]) -> None:
@@ -137,44 +132,21 @@ class RemapOutputAliases(Pass):
 
         return binder_list(func.body, if_results_first=True)
 
-    # -- rewriting: the statements the language changes (the map is the function's) -----------------
+    # -- the output: the input's body under a function that holds the map ---------------------------
 
     def Program(self, program):
         return N.Program(program.name, program.kernels, self.visit(program.orch), span=program.span)
 
     def Function(self, func):
         # (its buffer groups are left behind: aliases now share their root's identifier)
-        names, scalar_names, data_scalars = [], [], self.data_scalars
+        names, data_scalars = [], self.data_scalars
+        scalars_renamed = False
         for var, cpp in self.names.items():
             if cpp != var:
-                (scalar_names if var in data_scalars else names).append(N.CName.make(var, cpp))
+                names.append(N.CName.make(var, cpp))
+                if not scalars_renamed and var in data_scalars:
+                    scalars_renamed = True
         return N.Function.make(
             func.name, func.params, func.results, func.auto_scope, func.dyn_dims, func.slots, func.arg_count, func.tids,
-            names, scalar_names, self.visit_all(func.body), span=func.span,
+            names, scalars_renamed, func.body, span=func.span,
         )
-
-    def Let(self, let):
-        value = let.value
-        if value._production != "AssembleTensor":
-            return self.rebuild(let)
-        if value.target._production != "Var":
-            raise InternalError("an assemble whose target is not a variable", pass_name=self.name, node=let)
-        return N.Let.make(let.var, value.target, span=let.span)  # its result is its target
-
-    def WriteTensor(self, write):
-        cpp = self.names[write.tensor.name]
-        label = self.param_of.get(cpp, cpp)
-        return N.WriteTensor.make(write.tensor, write.index, write.value, "indices_" + label, span=write.span)
-
-    def Task(self, task):
-        params = self.outputs.get(task.kernel)
-        if params is None:
-            params = self.outputs[task.kernel] = output_params(self.kernels[task.kernel])
-        nargs = len(task.args)
-        outs = []
-        for i, binder in enumerate(task.outs):
-            p = params[i]
-            # a parameter past the arguments is one the call omits: the runtime allocates it
-            outs.append(N.Allocated.make(binder, p - nargs) if p is not None and p >= nargs else N.Alias.make(binder))
-        return N.Task.make(outs, task.tid, task.kernel, task.args, task.dumps, task.early_resolve, task.launch, task.deps,
-                           task.capacity, span=task.span)

@@ -269,13 +269,6 @@ class _ProgramWalker(_Walker):
 
     def outputs(self, node: str, stmt, kernel) -> None:
         for i, out in enumerate(stmt.outs):
-            kind = out._production
-            if kind == "Alias":
-                continue  # named on: the output *is* the argument, already a root
-            if kind == "Allocated":
-                self.new_buffer(out.var.name)
-                self.flow.writers[out.var.name] = frozenset([node])
-                continue
             arg = _written_arg(stmt, kernel, i)
             if arg is not None:
                 self.flow.roots[out.name] = self.root(arg)
@@ -418,7 +411,7 @@ def _accesses(stmt, kernel) -> list[tuple[str, ArgDir]]:
     """The tensor arguments of a task with the direction the runtime sees."""
     out = []
     for i, arg in enumerate(stmt.args):
-        if arg._production == "ScalarArg" or arg.value._production != "Var":
+        if arg.value._production != "Var":
             continue
         direction = getattr(arg, "dir", None)
         if direction is None:  # surface / ssa: the kernel's declared direction

@@ -1,5 +1,6 @@
-"""encode_scalars' float names: ``float_scalar_names`` is ``float_names(type_env(func))``, and a
-program that binds no float scalar gets its empty set without the ordered walk of every Binder."""
+"""encode_scalars' float names: ``float_scalar_names`` is ``float_names(type_env(func))``, the
+encoded function lists them, and a program that binds no float scalar gets its empty set without
+the ordered walk of every Binder."""
 
 from __future__ import annotations
 
@@ -55,39 +56,25 @@ def test_no_float_binding_skips_the_ordered_walk(tmp_path, monkeypatch):
     assert type_env(func) and walks  # (the counting sees the walk where one is made)
 
 
-def test_encode_scalars_walks_for_float_names_only_when_a_scalar_argument_reads_a_name(tmp_path, monkeypatch):
-    """A program whose scalar arguments are all literals, or that has none (the straight shape),
-    gets its encodings without the walk; made at once for every program instead, the C++ of every
-    example, golden program and bench shape is the same."""
-    import nanopass
-    import nanopass.passes.encode_scalars as encode_scalars
-    from nanopass.passes.encode_scalars import EncodeScalars
+def test_encode_scalars_lists_the_float_names_of_the_type_map_sorted(tmp_path):
+    """``float_scalars`` of the encoded function is its input's ``float_names(type_env(func))``,
+    sorted, on every example, golden program and bench shape; the body is the input's."""
+    with_floats = 0
+    for path in [*PROGRAMS, *_shape_paths(tmp_path)]:
+        stages = run_pipeline(load_program(path), stop_after="encode_scalars")
+        before, after = stages["define_dynamic_dim_symbols"].tree.orch, stages["encode_scalars"].tree.orch
+        expected = sorted(float_names(type_env(before)))
+        assert list(after.float_scalars) == expected, path.name
+        assert after.body is before.body, path.name
+        with_floats += bool(expected)
+    assert with_floats >= 2  # (both ways are exercised: scalars.py, loop_scalar.py ...)
 
-    calls = []
-    monkeypatch.setattr(encode_scalars, "float_scalar_names", lambda func: calls.append(func) or float_scalar_names(func))
-    paths = list(PROGRAMS)
+
+def _shape_paths(tmp_path):
     for shape in SHAPES:
         path = tmp_path / f"{shape}.py"
         path.write_text(source_of(shape, 40))
-        paths.append(path)
-    lazily = []
-    for path in paths:
-        calls.clear()
-        lazily.append(nanopass.generate_orchestration(load_program(path)).code)
-        if path.stem in ("straight", "assembles"):  # (no scalar argument)
-            assert calls == [], path.stem
-        elif path.stem in ("nested", "mixed"):  # (a loop variable)
-            assert len(calls) == 1, path.stem
-
-    rebuild = EncodeScalars.rebuild
-
-    def eager(self, func):
-        self.floats = float_scalar_names(func)
-        return rebuild(self, func)
-
-    monkeypatch.setattr(EncodeScalars, "Function", eager)
-    for path, code in zip(paths, lazily):
-        assert nanopass.generate_orchestration(load_program(path)).code == code, path.name
+        yield path
 
 
 def test_a_name_bound_again_to_another_type_is_not_a_float():

@@ -244,17 +244,29 @@ def test_a_loop_body_without_its_scope_inside_a_manual_scope_is_accepted(tmp_pat
     stage.language.verify(good)
 
 
-def test_a_scalar_argument_before_a_tensor_argument_is_rejected(tmp_path):
-    stage = _stage(tmp_path, "encode_scalars")
-    task = _first(stage.tree, lambda s: s._production == "Task" and any(a._production == "ScalarArg" for a in s.args))
-    scalar = next(a for a in task.args if a._production == "ScalarArg")
-    tensors = [a for a in task.args if a._production == "TensorArg"]
-    assert tensors
-    for args in ([scalar, *tensors], [*tensors[:1], scalar, *tensors[1:], scalar]):
-        bad = _with_stmt_replaced(stage.tree, task, task.replace(args=tuple(args)))
-        assert "tensor arguments must precede scalar arguments" in _error_after_good(stage.language, stage.tree, bad)
-    fine = _with_stmt_replaced(stage.tree, task, task.replace(args=(*tensors, scalar, scalar)))
-    stage.language.verify(fine)
+def _scalar_and_tensor_args(task):
+    from nanopass.languages.terms import ArgDir
+
+    return [a for a in task.args if a.dir is ArgDir.Scalar], [a for a in task.args if a.dir is not ArgDir.Scalar]
+
+
+def test_a_scalar_argument_is_added_after_every_tensor_argument(tmp_path):
+    """The encoded tree keeps a task's arguments in the kernel's order (``acc(src, k, y)``: a
+    scalar between two tensors); the C++ adds the tensors first, in order, then the scalars."""
+    stage = _stage(tmp_path, "lower_to_emission")
+    from test_emission_shortcuts import emission_stmts
+
+    body = emission_stmts(stage.tree.body)
+    adds = [s for s in body if s._production in ("AddTensor", "AddScalar")]
+    encoded = _stage(tmp_path, "encode_scalars")
+    task = _first(encoded.tree, lambda s: s._production == "Task" and _scalar_and_tensor_args(s)[0])
+    scalars, tensors = _scalar_and_tensor_args(task)
+    assert tensors and task.args.index(scalars[0]) < task.args.index(tensors[-1])  # (a scalar before a tensor)
+    per_task: dict[str, list[str]] = {}
+    for add in adds:
+        per_task.setdefault(add.args, []).append(add._production)
+    assert per_task and all(kinds == sorted(kinds, key=lambda k: k == "AddScalar") for kinds in per_task.values())
+    assert any(kinds[0] == "AddTensor" and kinds[-1] == "AddScalar" for kinds in per_task.values())
 
 
 def _allocs_of(tree, task, sizes):
@@ -280,9 +292,8 @@ def test_an_alloc_of_no_create_or_of_more_than_an_arg_holds_is_rejected(tmp_path
 
 def test_a_task_beyond_the_runtime_argument_limits_is_rejected(tmp_path):
     stage = _stage(tmp_path, "encode_scalars")
-    task = _first(stage.tree, lambda s: s._production == "Task" and any(a._production == "ScalarArg" for a in s.args))
-    scalar = next(a for a in task.args if a._production == "ScalarArg")
-    tensor = next(a for a in task.args if a._production == "TensorArg")
+    task = _first(stage.tree, lambda s: s._production == "Task" and _scalar_and_tensor_args(s)[0])
+    scalar, tensor = (found[0] for found in _scalar_and_tensor_args(task))
     for tensors, scalars in ((32, 16), (33, 1), (1, 17)):
         tree = _with_stmt_replaced(stage.tree, task, task.replace(args=(tensor,) * tensors + (scalar,) * scalars))
         if (tensors, scalars) == (32, 16):
