@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from operator import is_ as _is
 from typing import Any
 
 from nanopass.errors import InternalError
@@ -14,6 +15,12 @@ S = SSA
 _BINDER = S.Binder  # (the surface's Binder: the two languages share it)
 _CONSTANTS = frozenset({"Int", "Float", "Bool"})
 assert S.Arg is SURFACE.Arg  # (``ConvertToSsa.arguments`` keeps a surface Arg as it is)
+assert S.Let is SURFACE.Let and S.Task is SURFACE.Task  # (``stmt`` keeps a statement whose names keep)
+_VAR, _INT, _BIN, _CMP = S.Var, S.Int, S.Bin, S.Cmp
+_CONSTANT_CLASSES = frozenset(S.nodes[name] for name in _CONSTANTS)
+_EXPRS = frozenset(S.classes("Expr"))
+_CREATE = S.CreateTensor
+assert _CREATE is SURFACE.CreateTensor  # (``ConvertToSsa.rhs`` keeps a surface create as it is)
 
 
 @register
@@ -107,16 +114,44 @@ class ConvertToSsa(Pass):
         """``expr`` (an ``Expr``, whose productions the two languages share) with the versions in
         force: the same node when none of its variables changes. Read by its own recursion, not
         through ``visit``'s dispatch: task arguments, loop bounds and conditions are most of the
-        expressions of a body."""
-        kind = expr._production
-        if kind == "Var":
+        expressions of a body; an operand that is a constant or a name that keeps is looked at
+        in place."""
+        kind = type(expr)
+        if kind is _VAR:
             return self.Var(expr)
-        if kind == "Bin" or kind == "Cmp":
-            a, b = self.renamed(expr.a), self.renamed(expr.b)
-            return expr if a is expr.a and b is expr.b else type(expr).make(expr.op, a, b, span=expr.span)
-        if kind in _CONSTANTS:
+        if kind is _BIN or kind is _CMP:
+            env, a, b = self.env, expr.a, expr.b
+            a_kind, b_kind = type(a), type(b)
+            if a_kind is _INT or (a_kind is _VAR and env.get(a.name) == a.name):
+                new_a = a
+            else:
+                new_a = self.renamed(a)
+            if b_kind is _INT or (b_kind is _VAR and env.get(b.name) == b.name):
+                new_b = b
+            else:
+                new_b = self.renamed(b)
+            return expr if new_a is a and new_b is b else kind.make(expr.op, new_a, new_b, span=expr.span)
+        if kind in _CONSTANT_CLASSES:
             return expr
         return self.visit(expr)  # (Un, and any production added to Expr)
+
+    def rhs(self, value):
+        """A ``Let``'s value with the versions in force: ``renamed`` for an expression; a
+        ``CreateTensor`` whose extents are numbers or names that keep, and whose fill is a
+        number or none, is the same node (looked at in place: most creates); any other value
+        goes through ``visit``."""
+        kind = type(value)
+        if kind in _EXPRS:
+            return self.renamed(value)
+        if kind is _CREATE:
+            env = self.env
+            for expr in value.shape:
+                expr_kind = type(expr)
+                if not (expr_kind is _INT or (expr_kind is _VAR and env.get(expr.name) == expr.name)):
+                    return self.visit(value)
+            if value.init is None or type(value.init) in _CONSTANT_CLASSES:
+                return value
+        return self.visit(value)
 
     def arguments(self, args) -> tuple:
         """A task's arguments with the versions in force (``visit_all``'s result). An argument
@@ -153,12 +188,18 @@ class ConvertToSsa(Pass):
             outs = list(map(define, stmt.outs))
             tid = define(stmt.tid) if stmt.tid is not None else None
             launch = self.visit(stmt.launch) if stmt.launch is not None else None
+            if (
+                args is stmt.args and deps is stmt.deps and launch is stmt.launch and tid is stmt.tid
+                and all(map(_is, outs, stmt.outs))
+            ):
+                return stmt  # (every name keeps: the same statement in both languages)
             return S.Task.make(outs, tid, stmt.kernel, args, stmt.dumps, stmt.early_resolve, deps, launch, span=stmt.span)
         if kind == "For" or kind == "While":
             return self.loop(stmt)
         if kind == "Let":
-            value = self.visit(stmt.value)
-            return S.Let.make(self.define(stmt.var), value, span=stmt.span)
+            value = self.rhs(stmt.value)
+            var = self.define(stmt.var)
+            return stmt if var is stmt.var and value is stmt.value else S.Let.make(var, value, span=stmt.span)
         if kind == "Dummy":
             deps = self.visit_all(stmt.deps)
             return S.Dummy(self.define(stmt.var), deps, span=stmt.span)

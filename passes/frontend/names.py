@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import ast
+import operator
+import re
+from collections import Counter
+from itertools import compress, repeat
 from typing import TYPE_CHECKING, Callable
 
 if TYPE_CHECKING:
@@ -41,10 +45,12 @@ def check_call_receivers(program: ProgramParser, fdef: ast.FunctionDef) -> None:
     Of several such calls, the first in ``ast.walk`` order is reported."""
     from nanopass import dsl
 
-    stores, receivers = _stores_and_receivers(fdef, None if program.src.printed else quiet_expressions(program.src))
     local = {arg.arg for arg in fdef.args.posonlyargs + fdef.args.args + fdef.args.kwonlyargs}
-    local.update(stores)
     closure = program.src.closure
+    if not program.src.printed and receivers_proved_by_text(program.src, fdef, local, dsl):
+        return
+    stores, receivers = _stores_and_receivers(fdef, None if program.src.printed else quiet_expressions(program.src))
+    local.update(stores)
 
     def wrong(node: ast.Call) -> list[str] | None:
         path = attr_path(node.func)
@@ -62,6 +68,48 @@ def check_call_receivers(program: ProgramParser, fdef: ast.FunctionDef) -> None:
             raise program.error(
                 f"'{'.'.join(path)}' is not an operation of the DSL: '{path[0]}' is not the DSL module (nanopass.dsl)",
                 node, hint=f"DSL operations are called on the imported module: pl.{'.'.join(path[1:])}(...)")
+
+
+# Every ASCII character but a word character or a dot, made a blank (``receivers_proved_by_text``).
+_BLANKS = {c: " " for c in range(128) if not (chr(c).isalnum() or chr(c) in "_.")}
+_LAST_WORD = operator.methodcaller("rsplit", " ", 1)
+_LAST = operator.itemgetter(-1)
+
+
+def receivers_proved_by_text(src, fdef: ast.FunctionDef, params: set[str], dsl) -> bool:
+    """True when the text of ``fdef`` (its lines, decorators included) proves what
+    ``check_call_receivers`` checks, without a walk of its tree; False (the walk decides) when
+    any step of the proof fails. The text is ASCII (``ast`` normalizes other identifiers), its
+    other characters than word characters and dots read as blanks. Each dot must follow a word
+    character (not ``(pl).op``, ``pl .op``, ``f(x).op``): a call's receiver is then a *head*, the
+    word before a dot that follows a blank (strings and comments only add heads). Each head that
+    is a name and not ``self`` must be ``dsl`` in the closure, no parameter (``params``) and
+    never stored: it occurs in the text as a head only (a stored name is followed by ``=``,
+    ``in``, ``:``, ``,`` or a bracket, never by a dot). For a tree whose nodes sit at their own
+    text (not the printed form's)."""
+    first = min([fdef.lineno, *(d.lineno for d in fdef.decorator_list)])
+    text = "\n".join(src.lines()[first - 1:fdef.end_lineno])
+    if not text.isascii():
+        return False
+    blanked = text.translate(_BLANKS)
+    # the text before each dot, split at its last blank: [before, word] for a head, [word] for
+    # a word after another dot (``tensor`` of ``pl.tensor.read``); the text begins with a blank
+    pieces = list(map(_LAST_WORD, (" " + blanked).split(".")))
+    pieces.pop()
+    heads = Counter(compress(map(_LAST, pieces), map(operator.sub, map(len, pieces), repeat(1))))
+    closure = src.closure
+    words = None
+    for name, count in heads.items():
+        if name == "self" or name[:1].isdigit():  # (a number's dot: 0.5)
+            continue
+        if not name or name in params or closure.get(name) is not dsl:
+            return False  # (a dot after a blank, or another receiver)
+        if text.count(name) != count:  # (occurrences inside other words, or not as a head)
+            if words is None:
+                words = blanked.replace(".", " ").split()
+            if words.count(name) != count:
+                return False
+    return True
 
 
 _CHILD_FIELDS: dict[type, tuple[str, ...]] = {}  # node class -> its fields that may hold nodes
