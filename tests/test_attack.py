@@ -228,9 +228,12 @@ def run_hand(tmp_path, target="ext_a", deps="", second="rt_submit_aiv_task(0, p1
 
 
 def test_oracle_flags_a_missing_dependency(tmp_path):
+    """As a hazard, and as a value: run latest first (the model lets the writer start first), the
+    reader observes the later write."""
     fails = run_hand(tmp_path)
-    assert [f.cls for f in fails] == ["hazard WAR task>task AA"]
+    assert [f.cls for f in fails] == ["hazard WAR task>task AA", "value task latest-first"]
     assert "line" in fails[0].detail
+    assert "observes the write of task cp (line 13, #1), the program means the initial a[0]" in fails[1].detail
 
 
 def test_oracle_accepts_the_dependency_written_out(tmp_path):

@@ -96,7 +96,7 @@ def test_the_tester_finds_a_dead_read_taken_for_a_wait(monkeypatch):
     assert runner.check(prog, settings=((1, 0),)).classes() == set()
 
     monkeypatch.setattr(runtime_order, "live_names", lambda body: EveryName())
-    assert runner.check(prog, settings=((1, 0),)).classes() == {"hazard WAR task>task AA"}
+    assert runner.check(prog, settings=((1, 0),)).classes() == {"hazard WAR task>task AA", "value task latest-first"}
 
 
 # ---- shape patterns -----------------------------------------------------------------------------

@@ -8,6 +8,10 @@
   --exhaustive --grammar scopes --size K [--max-atoms A] --out DIR
                                       the same over scopes.py's grammar (buffers made and replaced in
                                       scopes, manual scopes, loops and carries; runs for n in 0..3)
+  --exhaustive --grammar directions ...
+                                      the same over directions.py's grammar (two pl.Out parameters
+                                      reached through if results, carries and copies; host reads of
+                                      both at the end; runs for n in 0..3)
   --exhaustive ... --shapes PATTERN   only the programs of the shapes PATTERN matches (repeatable),
                                       e.g. --grammar scopes --shapes 'with(loop(atom)),atom': a
                                       manual or AUTO scope around a loop around an atom, then an atom
@@ -33,11 +37,11 @@ from collections import Counter, defaultdict
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from pathlib import Path
 
-from . import exhaustive, generate, grammar, record, rows, runner, scopes, shrink, surface_generate
+from . import directions, exhaustive, generate, grammar, record, rows, runner, scopes, shrink, surface_generate
 from . import program as P
 
 COMPILE_TIMEOUT_S = 60
-GRAMMARS = {"rows": rows, "scopes": scopes}     # the exhaustive grammars besides exhaustive.py's
+GRAMMARS = {"rows": rows, "scopes": scopes, "directions": directions}   # the exhaustive grammars besides exhaustive.py's
 
 
 class _Timeout(Exception):

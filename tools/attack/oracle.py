@@ -10,12 +10,16 @@ with the recorded calls (recorder.cpp) under the runtime model (rtmodel.py):
   elements conflict; pairs the program declares independent are waived (different iterations of
   one pl.parallel loop, a pl.no_dep argument, a manual_dep tensor);
 - VALUES: executing the recorded nodes in submission order on element memory, every read observes
-  the same write as in the sequential semantics, and the parameters end with the same writes;
+  the same write as in the sequential semantics, and the parameters end with the same writes; and
+  the same in the order `latest_first` gives (of the nodes the model lets start, the one submitted
+  last first), where a dependency the emitted code lacks (e.g. an OUTPUT_EXISTING argument that
+  should have been INOUT: it does not wait for the earlier writer) changes what is read or left;
 - RUNTIME: no fatal error, no buffer used after the scope that allocated it.
 """
 
 from __future__ import annotations
 
+import heapq
 from collections import defaultdict
 from dataclasses import dataclass
 
@@ -85,25 +89,11 @@ def _pair_kinds(a1, a2) -> set:
 def sequential_conflicts(seq: SeqResult) -> dict:
     """(e1, e2) -> set of conflict kinds, e1 < e2, over sequential element accesses, plus the
     (writer, reader) pairs of every read's observed write; waived pairs are left out."""
-    by_loc = defaultdict(list)
-    for ev in seq.events:
-        for acc in ev.accesses:
-            for e in acc.elems:
-                by_loc[(acc.buf, e)].append((ev.idx, acc))
     out = defaultdict(set)
     events = seq.events
-    for accs in by_loc.values():
-        for j in range(len(accs)):
-            e2, a2 = accs[j]
-            for i in range(j):
-                e1, a1 = accs[i]
-                if e1 == e2 or not (a1.write or a2.write):
-                    continue
-                if a1.nodep or a2.nodep or a1.manual_dep or a2.manual_dep:
-                    continue
-                if independent(events[e1], events[e2]):
-                    continue
-                out[(e1, e2)] |= _pair_kinds(a1, a2)
+    for e1, e2, a1, a2, waived in _pairs(seq, _sequential_locations(seq)):
+        if not waived:
+            out[(e1, e2)] |= _pair_kinds(a1, a2)
     for ev in events:
         for pos, stamps in ev.reads.items():
             acc = ev.accesses[pos]
@@ -118,13 +108,38 @@ def sequential_conflicts(seq: SeqResult) -> dict:
 
 def recorded_conflicts(seq: SeqResult, model: R.Model, nodes_of: list) -> dict:
     """(e1, e2) -> kinds for the recorded nodes' actual buffer elements (same waivers)."""
+    out = defaultdict(set)
+    for e1, e2, a1, a2, waived in _pairs(seq, _recorded_locations(seq, model, nodes_of)):
+        if not waived:
+            out[(e1, e2)] |= _pair_kinds(a1, a2)
+    return out
+
+
+def _sequential_locations(seq: SeqResult) -> dict:
+    """(buffer, element) of the sequential semantics -> [(event, access)] in program order."""
+    by_loc = defaultdict(list)
+    for ev in seq.events:
+        for acc in ev.accesses:
+            for e in acc.elems:
+                by_loc[(acc.buf, e)].append((ev.idx, acc))
+    return by_loc
+
+
+def _recorded_locations(seq: SeqResult, model: R.Model, nodes_of: list) -> dict:
+    """(address, element) the recorded nodes actually access -> [(event, access)] in order."""
     by_loc = defaultdict(list)
     for ev in seq.events:
         node = model.nodes[nodes_of[ev.idx]]
         for acc, arg in zip(ev.accesses, node.args):
             for flat in arg.elems:
                 by_loc[(arg.addr, flat)].append((ev.idx, acc))
-    out = defaultdict(set)
+    return by_loc
+
+
+def _pairs(seq: SeqResult, by_loc: dict):
+    """(e1, e2, access1, access2, waived) for every two events e1 < e2 that access one location,
+    one of them writing; waived: the program declares the pair unordered (a pl.no_dep argument, a
+    manual_dep tensor, two iterations of one pl.parallel loop)."""
     for accs in by_loc.values():
         for j in range(len(accs)):
             e2, a2 = accs[j]
@@ -132,12 +147,40 @@ def recorded_conflicts(seq: SeqResult, model: R.Model, nodes_of: list) -> dict:
                 e1, a1 = accs[i]
                 if e1 == e2 or not (a1.write or a2.write):
                     continue
-                if a1.nodep or a2.nodep or a1.manual_dep or a2.manual_dep:
-                    continue
-                if independent(seq.events[e1], seq.events[e2]):
-                    continue
-                out[(e1, e2)] |= _pair_kinds(a1, a2)
-    return out
+                waived = (a1.nodep or a2.nodep or a1.manual_dep or a2.manual_dep
+                          or independent(seq.events[e1], seq.events[e2]))
+                yield e1, e2, a1, a2, waived
+
+
+def latest_first(seq: SeqResult, model: R.Model, nodes_of: list) -> list:
+    """A run order of the recorded nodes the runtime model allows (each node after its `preds`)
+    that, of the nodes ready, runs the one submitted last first: a pair the model leaves unordered
+    runs against program order. The pairs the program itself declares unordered keep their
+    submission order, so the values this order gives differ from the program's only through a
+    pair the program orders and the emitted code does not (a hazard, seen as a value)."""
+    keep = defaultdict(set)
+    for locations in (_sequential_locations(seq), _recorded_locations(seq, model, nodes_of)):
+        for e1, e2, _, _, waived in _pairs(seq, locations):
+            if waived:
+                keep[nodes_of[e2]].add(nodes_of[e1])
+    succ = defaultdict(list)
+    waiting = []
+    for node in model.nodes:
+        before = node.preds | keep[node.i]
+        waiting.append(len(before))
+        for p in before:
+            succ[p].append(node.i)
+    ready = [-i for i, k in enumerate(waiting) if k == 0]
+    heapq.heapify(ready)
+    order = []
+    while ready:
+        i = -heapq.heappop(ready)
+        order.append(i)
+        for s in succ[i]:
+            waiting[s] -= 1
+            if waiting[s] == 0:
+                heapq.heappush(ready, -s)
+    return order
 
 
 def check_order(seq: SeqResult, model: R.Model, nodes_of: list) -> list:
@@ -172,8 +215,9 @@ def _init_stamp(model: R.Model, slot_of_addr: dict, addr: int, flat: int):
     return UNDEF
 
 
-def check_values(seq: SeqResult, model: R.Model, nodes_of: list) -> list:
-    """Run the recorded nodes in submission order on element memory; compare what reads see."""
+def check_values(seq: SeqResult, model: R.Model, nodes_of: list, order=None, tag: str = "") -> list:
+    """Run the recorded nodes in submission order (or `order`, node indices) on element memory;
+    compare what reads see (failure classes `value WHERE` + `tag`)."""
     names = list(seq.slot_names) or P.tensor_slot_names()
     slot_of_addr = {addr: names[slot] for slot, addr in model.arg_addrs.items()}
     mem: dict = {}
@@ -184,7 +228,7 @@ def check_values(seq: SeqResult, model: R.Model, nodes_of: list) -> list:
         st = mem.get((addr, flat))
         return st if st is not None else _init_stamp(model, slot_of_addr, addr, flat)
 
-    for node in model.nodes:
+    for node in model.nodes if order is None else (model.nodes[i] for i in order):
         e = event_of.get(node.i)
         if e is None:
             continue
@@ -197,7 +241,7 @@ def check_values(seq: SeqResult, model: R.Model, nodes_of: list) -> list:
             bad = [k for k, (w, g) in enumerate(zip(want, got)) if w is not UNDEF and w != g]
             if bad and len(fails) < MAX_DETAILS:
                 k = bad[0]
-                fails.append(Failure(f"value {ev.kind}",
+                fails.append(Failure(f"value {ev.kind}{tag}",
                                      f"{ev.describe()} argument {acc.pos} element {k} observes "
                                      f"{_stamp(seq, got[k])}, the program means {_stamp(seq, want[k])}"))
         for acc, arg in zip(ev.accesses, node.args):
@@ -211,7 +255,7 @@ def check_values(seq: SeqResult, model: R.Model, nodes_of: list) -> list:
                 continue
             got = load(addr, flat)
             if got != want:
-                fails.append(Failure("value final", f"parameter {name} element {flat} ends with "
+                fails.append(Failure(f"value final{tag}", f"parameter {name} element {flat} ends with "
                                                     f"{_stamp(seq, got)}, the program means {_stamp(seq, want)}"))
                 break
     return fails
@@ -239,6 +283,7 @@ def check_run(seq: SeqResult, log: list, kernel_ids: dict, host_region: str = "e
         return fails + [bad]
     fails += check_order(seq, model, nodes_of)
     fails += check_values(seq, model, nodes_of)
+    fails += check_values(seq, model, nodes_of, latest_first(seq, model, nodes_of), " latest-first")
     return fails
 
 

@@ -191,6 +191,7 @@ class Program:
     plain_orch: bool = False      # the orchestration function written as a plain `@pl.function`
     return_call: Optional[Call] = None   # `return self.k(...)` (its first result is returned)
     extra: tuple = ()             # names of more InOut [4, 4] parameters, after sink (and cnt)
+    outs: tuple = ()              # those of `extra` declared `pl.Out` instead (same slots and contents)
     settings: tuple = ()          # the (n, c) values it runs for (none: runner.py's default)
 
     def kernel(self, name: str) -> Kernel:
@@ -391,7 +392,7 @@ def orch_params(prog: Program) -> str:
     tensor_params.append(f"sink: pl.InOut[pl.Tensor[[{SINK_SIZE}], pl.FP32]]")
     if prog.surface:
         tensor_params.append(f"cnt: pl.InOut[pl.Tensor[[{COUNT_SIZE}], pl.INT64]]")
-    tensor_params += [f"{name}: pl.InOut[{_ty('B')}]" for name in prog.extra]
+    tensor_params += [f"{name}: pl.{'Out' if name in prog.outs else 'InOut'}[{_ty('B')}]" for name in prog.extra]
     return ", ".join(tensor_params + [f"{s}: pl.Scalar[pl.INT64]" for s in SCALAR_PARAMS])
 
 

@@ -64,6 +64,8 @@ def _has_scope(shape) -> bool:
 class _Builder:
     """Renders atoms; in a manual scope every task waits for the one before it (`m`)."""
 
+    NAMES = NAMES          # the two names a swap loop carries (and swaps)
+
     def __init__(self, fill: tuple):
         self.atoms = iter(ATOMS[i] for i in fill)
         self.k = 0
@@ -91,8 +93,9 @@ class _Builder:
                 trip = "n" if trip == "n" else int(trip)
                 body = tuple(self.items(inner, manual))
                 if kind == "swap":
-                    out.append(P.Loop("range", var, trip, body, carries=(("w", "w"), ("v", "v")),
-                                      yields=("v", "w"), results=("w", "v")))
+                    one, two = self.NAMES
+                    out.append(P.Loop("range", var, trip, body, carries=((one, one), (two, two)),
+                                      yields=(two, one), results=(one, two)))
                 else:
                     out.append(P.Loop(kind, var, trip, body))
         return out
