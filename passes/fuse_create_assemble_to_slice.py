@@ -11,7 +11,9 @@ from nanopass.languages.terms import ParamDir
 from nanopass.rewrite import Pass, register
 
 from .aliases import buffer_roots, extend_buffer_roots
-from .assembled_rows import Placement, assembled_rows, dead_assembles, drop_assembles, live_uses, own_live_uses, same_exprs
+from .assembled_rows import (
+    Placement, assembled_rows, dead_assembles, drop_assembles, live_uses, own_live_uses, same_exprs, value_reads,
+)
 from .hazards import _walk_storage, storage_map
 from .host_accesses import element_places, host_target
 from .regions import UNKNOWN, overlaps
@@ -239,12 +241,13 @@ class FuseCreateAssembleToSlice(Pass):
         create = stmts[create_at]
         self.check_placement_invisible(stmts[create_at + 1 : at], value, create, let, placed.rows)
         self.check_fill_overwritten(stmts[create_at + 1 : at], create, let, target)
-        stmts[create_at] = S.Let(
-            create.var, S.SliceTensor(base, create.value.shape, value.offset, False, False, True), span=create.span
-        )
+        view = S.SliceTensor(base, create.value.shape, value.offset, False, False, True)
+        stmts[create_at] = S.Let(create.var, view, span=create.span)
         stmts[at] = S.Let(let.var, value.target, span=let.span)
-        self.prefix.recount(stmts, create_at)
-        self.prefix.recount(stmts, at)
+        # (their own_live_uses: pure lets, reading their value where their name is live)
+        live = self.live
+        self.prefix.recount(stmts, create_at, value_reads(view) if create.var.name in live else {})
+        self.prefix.recount(stmts, at, {target: 1} if let.var.name in live else {})
         self.placed[src] = placed
         self.place_rows(src, placed.rows)
         return at
@@ -341,10 +344,15 @@ class FuseCreateAssembleToSlice(Pass):
     def storage(self, places) -> set:
         """``places`` (``storage_map``'s, made before any placement) with, for a source placed
         since, the rows of its target it now is: an access to it is an access to them."""
-        out = set(places)
+        rows_of = self.rows_of
+        out = None
         for root, _ in places:
-            out |= self.rows_of.get(root, set())
-        return out
+            rows = rows_of.get(root)
+            if rows:
+                if out is None:
+                    out = set(places)
+                out |= rows
+        return places if out is None else out
 
     def hoist_target_create(self, stmts: list, create_at: int, at: int, target: str, available: _Available) -> int:
         """Move ``target``'s create (between create_at and at) to create_at; 0 if impossible."""
@@ -507,23 +515,24 @@ class FuseCreateAssembleToSlice(Pass):
         or writes ``rows``, the rows of the target the source is placed in (``assembled_rows``)."""
         target, src = value.target.name, create.var.name
 
+        row_roots = {r for r, _ in rows}
+
         def touches(expr, places=None) -> bool:
             if expr._production != "Var":
                 return False
-            return any(
-                root == r and overlaps(region, placed)
-                for root, region in self.storage(places if places is not None else self.places.get(expr.name, ()))
-                for r, placed in rows
-            )
+            for root, region in self.storage(places if places is not None else self.places.get(expr.name, ())):
+                if root in row_roots and any(root == r and overlaps(region, placed) for r, placed in rows):
+                    return True
+            return False
 
         for stmt in _statements_in(between):
             kind = stmt._production
             if kind == "Task":
                 kernel = self.kernels[stmt.kernel]
-                task = f"task {stmt.kernel} (line {_line(stmt)})"
                 for arg, param in zip(stmt.args, kernel.params):
                     if not touches(arg.value):
                         continue
+                    task = f"task {stmt.kernel} (line {_line(stmt)})"
                     if param.dir is not ParamDir.In:
                         self.refuse(let, target, src, f"{task} writes", "write")
                     if any(self.roots.get(o.name, o.name) == src for o in _written(stmt, kernel)):
@@ -738,26 +747,39 @@ class _Prefix:
             self.parts.append(None)
             self.count(stmts, len(self.parts) - 1)
 
-    def count(self, stmts: list, i: int) -> None:
+    def count(self, stmts: list, i: int, uses: dict | None = None) -> None:
+        """Count ``stmts[i]``; ``uses``, when given, are its ``own_live_uses`` (a statement
+        without bodies the pass made, whose reads it knows)."""
         stmt = stmts[i]
-        if stmt._production in BODY_FIELDS:
+        kind = stmt._production
+        if kind == "Let":  # (most statements: visible_binders is the one binder)
+            binders = (stmt.var.name,)
+        else:
+            binders = tuple(b.name for b in visible_binders(stmt))
+        if uses is not None:
+            pass
+        elif kind in BODY_FIELDS:
             uses = live_uses((stmt,), self.live)
         else:
             uses = self.own.get(id(stmt))
             if uses is None:  # (a statement the pass made: a placed create, an assemble made a copy)
                 uses = own_live_uses(stmt, self.live)
-        part = self.parts[i] = (uses, frozenset(b.name for b in visible_binders(stmt)))
-        self.bound_at.update(dict.fromkeys(part[1], i))
-        for name, k in part[0].items():
-            self.read[name] = self.read.get(name, 0) + k
+        self.parts[i] = (uses, binders)
+        bound_at = self.bound_at
+        for name in binders:
+            bound_at[name] = i
+        if uses:
+            read = self.read
+            for name, k in uses.items():
+                read[name] = read.get(name, 0) + k
 
-    def recount(self, stmts: list, i: int) -> None:
+    def recount(self, stmts: list, i: int, uses: dict | None = None) -> None:
         """Count ``stmts[i]`` anew after it was replaced in place (nothing to do beyond the
-        extent counted)."""
+        extent counted); ``uses`` as ``count``'s."""
         if i >= len(self.parts):
             return
         self.uncount(i)
-        self.count(stmts, i)
+        self.count(stmts, i, uses)
 
     def uses(self, stmts: list, end: int, names: set[str]) -> int:
         """How often ``stmts[:end]`` read ``names`` where the reading value is live."""

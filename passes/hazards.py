@@ -130,15 +130,16 @@ def trip_count(loop) -> int | None:
 # -- storage -----------------------------------------------------------------------------------------
 
 
-def _const(expr) -> int | None:
-    return expr.value if expr._production == "Int" else None
-
-
 def _sub_region(parent, shape, offset):
-    offs = [_const(e) for e in offset]
-    dims = [_const(e) for e in shape]
-    if None in offs or None in dims:
-        return UNKNOWN
+    offs, dims = [], []
+    for e in offset:
+        if e._production != "Int":
+            return UNKNOWN
+        offs.append(e.value)
+    for e in shape:
+        if e._production != "Int":
+            return UNKNOWN
+        dims.append(e.value)
     if parent is FULL:
         base = (0,) * len(offs)
     elif isinstance(parent, Box) and len(parent.lo) == len(offs):
