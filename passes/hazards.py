@@ -212,6 +212,8 @@ def _walk_storage(stmts, store: dict[str, frozenset], kernels: dict[str, Any]) -
         iteration before, from the inits on; any other value, its places in every iteration."""
         index = {it.var.name: k for k, (it, _, _) in enumerate(carries)}
         source = [index.get(y.name) if y is not None and y._production == "Var" else None for _, _, y in carries]
+        if source.count(None) == len(source):  # (no carry yields a carry: each holds its yielded value's places)
+            return [of(y) for _, _, y in carries]
         held = tuple(of(it.init) for it, _, _ in carries)  # each iter_arg's places in iteration t
         seen: dict[tuple, int] = {}
         t = 0
@@ -266,6 +268,9 @@ def _walk_storage(stmts, store: dict[str, frozenset], kernels: dict[str, Any]) -
                     for k, (it, result) in enumerate(zip(stmt.iters, stmt.results))
                     if it.var.type._production == "TensorType"
                 ]
+                if not carries:  # (nothing flows around the loop: its body once, whatever it runs)
+                    body(stmt.body)
+                    continue
                 runs = trip_count(stmt) or 0  # 0: unknown (or none)
                 if runs == 1:
                     flow_once(carries)
