@@ -180,9 +180,15 @@ def _storage_map(func, kernels: dict[str, Any]) -> dict[str, frozenset]:
     return store
 
 
+# Whether ``_walk_storage`` takes its loop shortcuts (a loop without tensor carries, a loop none of
+# whose carries yields a carry); off only in the tests that compare the two.
+LOOP_SHORTCUTS = True
+
+
 def _walk_storage(stmts, store: dict[str, frozenset], kernels: dict[str, Any]) -> None:
     """``storage_map``'s walk of ``stmts``, adding to ``store`` the places of what they define."""
     nothing: frozenset = frozenset()
+    shortcuts = LOOP_SHORTCUTS
 
     def of(expr) -> frozenset:
         return store.get(expr.name, nothing) if expr is not None and expr._production == "Var" else nothing
@@ -212,7 +218,7 @@ def _walk_storage(stmts, store: dict[str, frozenset], kernels: dict[str, Any]) -
         iteration before, from the inits on; any other value, its places in every iteration."""
         index = {it.var.name: k for k, (it, _, _) in enumerate(carries)}
         source = [index.get(y.name) if y is not None and y._production == "Var" else None for _, _, y in carries]
-        if source.count(None) == len(source):  # (no carry yields a carry: each holds its yielded value's places)
+        if shortcuts and source.count(None) == len(source):  # (no carry yields a carry: each holds its yielded value's places)
             return [of(y) for _, _, y in carries]
         held = tuple(of(it.init) for it, _, _ in carries)  # each iter_arg's places in iteration t
         seen: dict[tuple, int] = {}
@@ -268,7 +274,7 @@ def _walk_storage(stmts, store: dict[str, frozenset], kernels: dict[str, Any]) -
                     for k, (it, result) in enumerate(zip(stmt.iters, stmt.results))
                     if it.var.type._production == "TensorType"
                 ]
-                if not carries:  # (nothing flows around the loop: its body once, whatever it runs)
+                if shortcuts and not carries:  # (nothing flows around the loop: its body once, whatever it runs)
                     body(stmt.body)
                     continue
                 runs = trip_count(stmt) or 0  # 0: unknown (or none)
