@@ -23,6 +23,8 @@ from .hazards import _sub_region
 from .regions import FULL, Box, covers, overlaps
 from .util import BODY_FIELDS, iter_stmts, var_reads
 
+_OUT = ParamDir.Out  # (an Enum member read off its class is a Python call each time in Python 3.11)
+
 
 class Placement(NamedTuple):
     """Where an assemble puts its source: the target's places (``storage_map``'s), the offset and
@@ -74,7 +76,7 @@ def read_names(stmt, kernels: dict, live: set[str]) -> set[str]:
         read = [value.source, *value.offset] if value._production == "AssembleTensor" else [value]
     elif kind == "Task":
         params = kernels[stmt.kernel].params
-        read = [a.value for a, p in zip(stmt.args, params) if p.dir is not ParamDir.Out]
+        read = [a.value for a, p in zip(stmt.args, params) if p.dir is not _OUT]
     elif kind in BODY_FIELDS or kind == "Yield":
         return set()
     else:

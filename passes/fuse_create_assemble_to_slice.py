@@ -12,7 +12,8 @@ from nanopass.rewrite import Pass, register
 
 from .aliases import buffer_roots, extend_buffer_roots
 from .assembled_rows import (
-    Placement, assembled_rows, dead_assembles, drop_assembles, live_uses, own_live_uses, same_exprs, value_reads,
+    Placement, assembled_rows, dead_assembles, drop_assembles, live_uses, own_live_uses, same_exprs, stmt_reads,
+    value_reads,
 )
 from .hazards import _walk_storage, storage_map
 from .host_accesses import element_places, host_target
@@ -22,6 +23,8 @@ from . import remove_dead_values as dead_values
 from .util import BODY_FIELDS, assigned_names, binders_of, iter_stmts, var_reads
 
 S = SSA
+# (an Enum member read off its class is a Python call each time in Python 3.11: read once)
+_IN, _OUT = ParamDir.In, ParamDir.Out
 
 
 def _vars_in(exprs) -> set[str]:
@@ -399,7 +402,7 @@ class FuseCreateAssembleToSlice(Pass):
                 elif self.same_rows(stmt, src, placed):
                     pass
                 elif kind == "Task" and not any(
-                    param.dir is not ParamDir.In and a.value._production == "Var" and a.value.name in names
+                    param.dir is not _IN and a.value._production == "Var" and a.value.name in names
                     for a, param in zip(stmt.args, self.kernels[stmt.kernel].params)
                 ):
                     pass
@@ -533,7 +536,7 @@ class FuseCreateAssembleToSlice(Pass):
                     if not touches(arg.value):
                         continue
                     task = f"task {stmt.kernel} (line {_line(stmt)})"
-                    if param.dir is not ParamDir.In:
+                    if param.dir is not _IN:
                         self.refuse(let, target, src, f"{task} writes", "write")
                     if any(self.roots.get(o.name, o.name) == src for o in _written(stmt, kernel)):
                         self.refuse(let, target, src, f"{task}, which writes '{_base(src)}', reads", "same")
@@ -562,7 +565,7 @@ class FuseCreateAssembleToSlice(Pass):
                 kernel = self.kernels[stmt.kernel]
                 uses = [(a.value, p) for a, p in zip(stmt.args, kernel.params)
                         if a.value._production == "Var" and a.value.name in aliases]
-                if uses and all(v.name == src and p.dir is ParamDir.Out for v, p in uses):
+                if uses and all(v.name == src and p.dir is _OUT for v, p in uses):
                     return
             break
         src_name, target = _base(src), _base(target)
@@ -631,8 +634,11 @@ class _BlockAccesses:
         self.sums: dict[str, list[int]] = {}  # sums[name][i]: the accesses of name in block[: positions[name][i] + 1]
         self.made = {s.var.name: j for j, s in enumerate(block) if s._production == "Let" and s.value._production == "CreateTensor"}
         for j, stmt in enumerate(block):
-            counts = own.get(id(stmt)) if stmt._production != "Yield" else None
-            for name, k in (counts or _accesses([stmt])).items():
+            kind = stmt._production
+            counts = own.get(id(stmt)) if kind != "Yield" else None
+            if not counts:  # (_accesses([stmt]): a statement without bodies but a Yield reads what it mentions)
+                counts = _accesses([stmt]) if kind in BODY_FIELDS or kind == "Yield" else stmt_reads(stmt)
+            for name, k in counts.items():
                 sums = self.sums.setdefault(name, [])
                 self.positions.setdefault(name, []).append(j)
                 sums.append((sums[-1] if sums else 0) + k)
@@ -665,10 +671,17 @@ class _Mentions:
         """The positions after ``at`` of the statements of ``stmts`` mentioning ``names``."""
         if self.stmts is not stmts:
             self.stmts, self.length, self.positions = stmts, len(stmts), {}
-            own = self.own
+            own, positions = self.own, self.positions
             for j, stmt in enumerate(stmts):
-                for name in own.get(id(stmt)) or var_reads([stmt]):
-                    self.positions.setdefault(name, []).append(j)
+                read = own.get(id(stmt))
+                if not read:
+                    read = var_reads([stmt]) if stmt._production in BODY_FIELDS else stmt_reads(stmt)
+                for name in read:
+                    found = positions.get(name)
+                    if found is None:
+                        positions[name] = [j]
+                    else:
+                        found.append(j)
         return _Pending(self.positions, len(stmts) - self.length, at, names)
 
 
@@ -879,7 +892,11 @@ def _names_by_root(roots: dict[str, str]) -> dict[str, set[str]]:
     return named
 
 
-def _vars_in_stmt(stmt) -> set[str]:
+def _vars_in_stmt(stmt):
+    """The names of the ``Var``s in ``stmt``, its bodies included (for a statement without bodies
+    its reads, ``stmt_reads``: a binder's type names only dimension symbols, never a tensor)."""
+    if stmt._production not in BODY_FIELDS:
+        return stmt_reads(stmt).keys()
     from nanopass.language import walk
 
     return {node.name for node in walk(stmt) if node._production == "Var"}
@@ -898,7 +915,7 @@ def visible_binders(stmt) -> list:
 
 def _written(task, kernel) -> list:
     """The arguments a task writes (its Out and InOut parameters)."""
-    return [a.value for a, p in zip(task.args, kernel.params) if p.dir is not ParamDir.In and a.value._production == "Var"]
+    return [a.value for a, p in zip(task.args, kernel.params) if p.dir is not _IN and a.value._production == "Var"]
 
 
 def _line(node) -> str:
