@@ -14,7 +14,6 @@ answer, on the SSA function as it is, which reads there are:
 from __future__ import annotations
 
 from bisect import bisect_right
-from math import prod
 from typing import NamedTuple
 
 from nanopass.languages.terms import ParamDir
@@ -23,6 +22,8 @@ from . import remove_dead_values as dead_values
 from .hazards import _sub_region
 from .regions import FULL, Box, covers, overlaps
 from .util import BODY_FIELDS, iter_stmts, var_reads
+
+_OUT = ParamDir.Out  # (an Enum member read off its class is a Python call each time in Python 3.11)
 
 
 class Placement(NamedTuple):
@@ -75,7 +76,7 @@ def read_names(stmt, kernels: dict, live: set[str]) -> set[str]:
         read = [value.source, *value.offset] if value._production == "AssembleTensor" else [value]
     elif kind == "Task":
         params = kernels[stmt.kernel].params
-        read = [a.value for a, p in zip(stmt.args, params) if p.dir is not ParamDir.Out]
+        read = [a.value for a, p in zip(stmt.args, params) if p.dir is not _OUT]
     elif kind in BODY_FIELDS or kind == "Yield":
         return set()
     else:
@@ -259,14 +260,31 @@ def _next(positions, at: int) -> int | None:
 
 
 def _volume(box: Box) -> int:
-    return prod(hi - lo for lo, hi in zip(box.lo, box.hi))
+    volume = 1
+    for lo, hi in zip(box.lo, box.hi):
+        volume *= hi - lo
+    return volume
 
 
 def _exprs_key(fill: Placement):
-    offset, shape = [_expr_key(e) for e in fill.offset], [_expr_key(e) for e in fill.shape]
-    if None in offset or None in shape:
+    offset, shape = _exprs_keys(fill.offset), _exprs_keys(fill.shape)
+    if offset is None or shape is None:
         return None
-    return fill.places, tuple(offset), tuple(shape)
+    return fill.places, offset, shape
+
+
+def _exprs_keys(exprs) -> tuple | None:
+    """The ``_expr_key``s of ``exprs``, or None when one has none."""
+    keys = []
+    for e in exprs:
+        production = e._production
+        if production == "Int":
+            keys.append(("int", e.value))
+        elif production == "Var":
+            keys.append(("var", e.name))
+        else:
+            return None
+    return tuple(keys)
 
 
 def _expr_key(e):
@@ -332,8 +350,56 @@ def own_live_uses(stmt, live: set[str]) -> dict[str, int]:
         value = stmt.value
         if value._production in dead_values.PURE and stmt.var.name not in live:
             return {}
-        return var_reads(value)
+        return value_reads(value)
+    return stmt_reads(stmt)
+
+
+def stmt_reads(stmt) -> dict[str, int]:
+    """``var_reads`` of a statement without bodies; a let, and a task whose arguments are names
+    and constants (no dependency, no launch spec), read without a walk (a binder's type is
+    never read)."""
+    kind = stmt._production
+    if kind == "Let":
+        return value_reads(stmt.value)
+    if kind == "Task" and not stmt.deps and stmt.launch is None:
+        counts: dict[str, int] = {}
+        for arg in stmt.args:
+            value = arg.value
+            production = value._production
+            if production == "Var":
+                counts[value.name] = counts.get(value.name, 0) + 1
+            elif production != "Int":
+                return var_reads(stmt)
+        return counts
     return var_reads(stmt)
+
+
+def value_reads(value) -> dict[str, int]:
+    """``var_reads`` of a let's value; a name, a create, an assemble or a slice whose other
+    operands are names and constants read without a walk."""
+    production = value._production
+    if production == "Var":
+        return {value.name: 1}
+    if production == "CreateTensor":
+        if value.init is None and _constants(value.shape):
+            return {}
+    elif production == "AssembleTensor":
+        target, source = value.target, value.source
+        if target._production == "Var" and source._production == "Var" and _constants(value.offset):
+            if target.name == source.name:
+                return {target.name: 2}
+            return {target.name: 1, source.name: 1}
+    elif production == "SliceTensor":
+        if value.tensor._production == "Var" and _constants(value.shape) and _constants(value.offset):
+            return {value.tensor.name: 1}
+    return var_reads(value)
+
+
+def _constants(exprs) -> bool:
+    for e in exprs:
+        if e._production != "Int":
+            return False
+    return True
 
 
 def _merge(counts: dict[str, int], more: dict[str, int]) -> None:

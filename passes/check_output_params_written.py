@@ -49,13 +49,21 @@ class CheckOutputParamsWritten(Pass):
         returns = []
         for stmt in iter_stmts(func.body):
             kind = stmt._production
-            if kind == "Task":
+            if kind == "Task":  # (roots(arg.value), inlined: the usual statement)
                 for arg in stmt.args:
+                    value = arg.value
+                    if value._production != "Var":
+                        continue
+                    places = store.get(value.name)
+                    if not places:
+                        continue
                     if arg.dir in WRITES:
-                        written |= roots(arg.value)
+                        for root, _ in places:
+                            written.add(root)
                     else:
-                        for root in roots(arg.value):
-                            reads.setdefault(root, (stmt, arg))
+                        for root, _ in places:
+                            if root not in reads:
+                                reads[root] = (stmt, arg)
             elif kind == "WriteTensor":
                 written |= roots(stmt.tensor)
             elif kind == "Let" and stmt.value._production == "AssembleTensor":

@@ -11,7 +11,10 @@ from nanopass.languages.terms import ParamDir
 from nanopass.rewrite import Pass, register
 
 from .aliases import buffer_roots, extend_buffer_roots
-from .assembled_rows import Placement, assembled_rows, dead_assembles, drop_assembles, live_uses, own_live_uses, same_exprs
+from .assembled_rows import (
+    Placement, assembled_rows, dead_assembles, drop_assembles, live_uses, own_live_uses, same_exprs, stmt_reads,
+    value_reads,
+)
 from .hazards import _walk_storage, storage_map
 from .host_accesses import element_places, host_target
 from .regions import UNKNOWN, overlaps
@@ -20,6 +23,8 @@ from . import remove_dead_values as dead_values
 from .util import BODY_FIELDS, assigned_names, binders_of, iter_stmts, var_reads
 
 S = SSA
+# (an Enum member read off its class is a Python call each time in Python 3.11: read once)
+_IN, _OUT = ParamDir.In, ParamDir.Out
 
 
 def _vars_in(exprs) -> set[str]:
@@ -239,12 +244,13 @@ class FuseCreateAssembleToSlice(Pass):
         create = stmts[create_at]
         self.check_placement_invisible(stmts[create_at + 1 : at], value, create, let, placed.rows)
         self.check_fill_overwritten(stmts[create_at + 1 : at], create, let, target)
-        stmts[create_at] = S.Let(
-            create.var, S.SliceTensor(base, create.value.shape, value.offset, False, False, True), span=create.span
-        )
+        view = S.SliceTensor(base, create.value.shape, value.offset, False, False, True)
+        stmts[create_at] = S.Let(create.var, view, span=create.span)
         stmts[at] = S.Let(let.var, value.target, span=let.span)
-        self.prefix.recount(stmts, create_at)
-        self.prefix.recount(stmts, at)
+        # (their own_live_uses: pure lets, reading their value where their name is live)
+        live = self.live
+        self.prefix.recount(stmts, create_at, value_reads(view) if create.var.name in live else {})
+        self.prefix.recount(stmts, at, {target: 1} if let.var.name in live else {})
         self.placed[src] = placed
         self.place_rows(src, placed.rows)
         return at
@@ -341,10 +347,15 @@ class FuseCreateAssembleToSlice(Pass):
     def storage(self, places) -> set:
         """``places`` (``storage_map``'s, made before any placement) with, for a source placed
         since, the rows of its target it now is: an access to it is an access to them."""
-        out = set(places)
+        rows_of = self.rows_of
+        out = None
         for root, _ in places:
-            out |= self.rows_of.get(root, set())
-        return out
+            rows = rows_of.get(root)
+            if rows:
+                if out is None:
+                    out = set(places)
+                out |= rows
+        return places if out is None else out
 
     def hoist_target_create(self, stmts: list, create_at: int, at: int, target: str, available: _Available) -> int:
         """Move ``target``'s create (between create_at and at) to create_at; 0 if impossible."""
@@ -391,7 +402,7 @@ class FuseCreateAssembleToSlice(Pass):
                 elif self.same_rows(stmt, src, placed):
                     pass
                 elif kind == "Task" and not any(
-                    param.dir is not ParamDir.In and a.value._production == "Var" and a.value.name in names
+                    param.dir is not _IN and a.value._production == "Var" and a.value.name in names
                     for a, param in zip(stmt.args, self.kernels[stmt.kernel].params)
                 ):
                     pass
@@ -507,24 +518,25 @@ class FuseCreateAssembleToSlice(Pass):
         or writes ``rows``, the rows of the target the source is placed in (``assembled_rows``)."""
         target, src = value.target.name, create.var.name
 
+        row_roots = {r for r, _ in rows}
+
         def touches(expr, places=None) -> bool:
             if expr._production != "Var":
                 return False
-            return any(
-                root == r and overlaps(region, placed)
-                for root, region in self.storage(places if places is not None else self.places.get(expr.name, ()))
-                for r, placed in rows
-            )
+            for root, region in self.storage(places if places is not None else self.places.get(expr.name, ())):
+                if root in row_roots and any(root == r and overlaps(region, placed) for r, placed in rows):
+                    return True
+            return False
 
         for stmt in _statements_in(between):
             kind = stmt._production
             if kind == "Task":
                 kernel = self.kernels[stmt.kernel]
-                task = f"task {stmt.kernel} (line {_line(stmt)})"
                 for arg, param in zip(stmt.args, kernel.params):
                     if not touches(arg.value):
                         continue
-                    if param.dir is not ParamDir.In:
+                    task = f"task {stmt.kernel} (line {_line(stmt)})"
+                    if param.dir is not _IN:
                         self.refuse(let, target, src, f"{task} writes", "write")
                     if any(self.roots.get(o.name, o.name) == src for o in _written(stmt, kernel)):
                         self.refuse(let, target, src, f"{task}, which writes '{_base(src)}', reads", "same")
@@ -553,7 +565,7 @@ class FuseCreateAssembleToSlice(Pass):
                 kernel = self.kernels[stmt.kernel]
                 uses = [(a.value, p) for a, p in zip(stmt.args, kernel.params)
                         if a.value._production == "Var" and a.value.name in aliases]
-                if uses and all(v.name == src and p.dir is ParamDir.Out for v, p in uses):
+                if uses and all(v.name == src and p.dir is _OUT for v, p in uses):
                     return
             break
         src_name, target = _base(src), _base(target)
@@ -622,8 +634,11 @@ class _BlockAccesses:
         self.sums: dict[str, list[int]] = {}  # sums[name][i]: the accesses of name in block[: positions[name][i] + 1]
         self.made = {s.var.name: j for j, s in enumerate(block) if s._production == "Let" and s.value._production == "CreateTensor"}
         for j, stmt in enumerate(block):
-            counts = own.get(id(stmt)) if stmt._production != "Yield" else None
-            for name, k in (counts or _accesses([stmt])).items():
+            kind = stmt._production
+            counts = own.get(id(stmt)) if kind != "Yield" else None
+            if not counts:  # (_accesses([stmt]): a statement without bodies but a Yield reads what it mentions)
+                counts = _accesses([stmt]) if kind in BODY_FIELDS or kind == "Yield" else stmt_reads(stmt)
+            for name, k in counts.items():
                 sums = self.sums.setdefault(name, [])
                 self.positions.setdefault(name, []).append(j)
                 sums.append((sums[-1] if sums else 0) + k)
@@ -656,10 +671,17 @@ class _Mentions:
         """The positions after ``at`` of the statements of ``stmts`` mentioning ``names``."""
         if self.stmts is not stmts:
             self.stmts, self.length, self.positions = stmts, len(stmts), {}
-            own = self.own
+            own, positions = self.own, self.positions
             for j, stmt in enumerate(stmts):
-                for name in own.get(id(stmt)) or var_reads([stmt]):
-                    self.positions.setdefault(name, []).append(j)
+                read = own.get(id(stmt))
+                if not read:
+                    read = var_reads([stmt]) if stmt._production in BODY_FIELDS else stmt_reads(stmt)
+                for name in read:
+                    found = positions.get(name)
+                    if found is None:
+                        positions[name] = [j]
+                    else:
+                        found.append(j)
         return _Pending(self.positions, len(stmts) - self.length, at, names)
 
 
@@ -738,26 +760,39 @@ class _Prefix:
             self.parts.append(None)
             self.count(stmts, len(self.parts) - 1)
 
-    def count(self, stmts: list, i: int) -> None:
+    def count(self, stmts: list, i: int, uses: dict | None = None) -> None:
+        """Count ``stmts[i]``; ``uses``, when given, are its ``own_live_uses`` (a statement
+        without bodies the pass made, whose reads it knows)."""
         stmt = stmts[i]
-        if stmt._production in BODY_FIELDS:
+        kind = stmt._production
+        if kind == "Let":  # (most statements: visible_binders is the one binder)
+            binders = (stmt.var.name,)
+        else:
+            binders = tuple(b.name for b in visible_binders(stmt))
+        if uses is not None:
+            pass
+        elif kind in BODY_FIELDS:
             uses = live_uses((stmt,), self.live)
         else:
             uses = self.own.get(id(stmt))
             if uses is None:  # (a statement the pass made: a placed create, an assemble made a copy)
                 uses = own_live_uses(stmt, self.live)
-        part = self.parts[i] = (uses, frozenset(b.name for b in visible_binders(stmt)))
-        self.bound_at.update(dict.fromkeys(part[1], i))
-        for name, k in part[0].items():
-            self.read[name] = self.read.get(name, 0) + k
+        self.parts[i] = (uses, binders)
+        bound_at = self.bound_at
+        for name in binders:
+            bound_at[name] = i
+        if uses:
+            read = self.read
+            for name, k in uses.items():
+                read[name] = read.get(name, 0) + k
 
-    def recount(self, stmts: list, i: int) -> None:
+    def recount(self, stmts: list, i: int, uses: dict | None = None) -> None:
         """Count ``stmts[i]`` anew after it was replaced in place (nothing to do beyond the
-        extent counted)."""
+        extent counted); ``uses`` as ``count``'s."""
         if i >= len(self.parts):
             return
         self.uncount(i)
-        self.count(stmts, i)
+        self.count(stmts, i, uses)
 
     def uses(self, stmts: list, end: int, names: set[str]) -> int:
         """How often ``stmts[:end]`` read ``names`` where the reading value is live."""
@@ -857,7 +892,11 @@ def _names_by_root(roots: dict[str, str]) -> dict[str, set[str]]:
     return named
 
 
-def _vars_in_stmt(stmt) -> set[str]:
+def _vars_in_stmt(stmt):
+    """The names of the ``Var``s in ``stmt``, its bodies included (for a statement without bodies
+    its reads, ``stmt_reads``: a binder's type names only dimension symbols, never a tensor)."""
+    if stmt._production not in BODY_FIELDS:
+        return stmt_reads(stmt).keys()
     from nanopass.language import walk
 
     return {node.name for node in walk(stmt) if node._production == "Var"}
@@ -876,7 +915,7 @@ def visible_binders(stmt) -> list:
 
 def _written(task, kernel) -> list:
     """The arguments a task writes (its Out and InOut parameters)."""
-    return [a.value for a, p in zip(task.args, kernel.params) if p.dir is not ParamDir.In and a.value._production == "Var"]
+    return [a.value for a, p in zip(task.args, kernel.params) if p.dir is not _IN and a.value._production == "Var"]
 
 
 def _line(node) -> str:

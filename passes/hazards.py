@@ -130,15 +130,16 @@ def trip_count(loop) -> int | None:
 # -- storage -----------------------------------------------------------------------------------------
 
 
-def _const(expr) -> int | None:
-    return expr.value if expr._production == "Int" else None
-
-
 def _sub_region(parent, shape, offset):
-    offs = [_const(e) for e in offset]
-    dims = [_const(e) for e in shape]
-    if None in offs or None in dims:
-        return UNKNOWN
+    offs, dims = [], []
+    for e in offset:
+        if e._production != "Int":
+            return UNKNOWN
+        offs.append(e.value)
+    for e in shape:
+        if e._production != "Int":
+            return UNKNOWN
+        dims.append(e.value)
     if parent is FULL:
         base = (0,) * len(offs)
     elif isinstance(parent, Box) and len(parent.lo) == len(offs):
@@ -179,9 +180,15 @@ def _storage_map(func, kernels: dict[str, Any]) -> dict[str, frozenset]:
     return store
 
 
+# Whether ``_walk_storage`` takes its loop shortcuts (a loop without tensor carries, a loop none of
+# whose carries yields a carry); off only in the tests that compare the two.
+LOOP_SHORTCUTS = True
+
+
 def _walk_storage(stmts, store: dict[str, frozenset], kernels: dict[str, Any]) -> None:
     """``storage_map``'s walk of ``stmts``, adding to ``store`` the places of what they define."""
     nothing: frozenset = frozenset()
+    shortcuts = LOOP_SHORTCUTS
 
     def of(expr) -> frozenset:
         return store.get(expr.name, nothing) if expr is not None and expr._production == "Var" else nothing
@@ -211,6 +218,8 @@ def _walk_storage(stmts, store: dict[str, frozenset], kernels: dict[str, Any]) -
         iteration before, from the inits on; any other value, its places in every iteration."""
         index = {it.var.name: k for k, (it, _, _) in enumerate(carries)}
         source = [index.get(y.name) if y is not None and y._production == "Var" else None for _, _, y in carries]
+        if shortcuts and source.count(None) == len(source):  # (no carry yields a carry: each holds its yielded value's places)
+            return [of(y) for _, _, y in carries]
         held = tuple(of(it.init) for it, _, _ in carries)  # each iter_arg's places in iteration t
         seen: dict[tuple, int] = {}
         t = 0
@@ -265,6 +274,9 @@ def _walk_storage(stmts, store: dict[str, frozenset], kernels: dict[str, Any]) -
                     for k, (it, result) in enumerate(zip(stmt.iters, stmt.results))
                     if it.var.type._production == "TensorType"
                 ]
+                if shortcuts and not carries:  # (nothing flows around the loop: its body once, whatever it runs)
+                    body(stmt.body)
+                    continue
                 runs = trip_count(stmt) or 0  # 0: unknown (or none)
                 if runs == 1:
                     flow_once(carries)

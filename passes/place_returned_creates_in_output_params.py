@@ -11,7 +11,7 @@ from nanopass.rewrite import Pass, register
 from .hazards import FULL, storage_map
 from .kernels import kernel_table
 from .naming import base_name
-from .util import BODY_FIELDS, LOOPS
+from .util import BODY_FIELDS, LOOPS, iter_stmts
 
 S = SSA
 
@@ -52,15 +52,19 @@ class PlaceReturnedCreatesInOutputParams(Pass):
         ]
         if not candidates:
             return program
-        creates: dict[str, tuple] = {}  # name -> (its Let, whether a loop runs it)
-        self.find_creates(func.body, False, creates)
+        # the names bound to a create (``iter_stmts``: the walk the verifier kept, mostly); where
+        # each is and whether a loop runs it is found only when a candidate is such creates
+        created = {s.var.name for s in iter_stmts(func.body) if s._production == "Let" and s.value._production == "CreateTensor"}
+        creates: dict[str, tuple] = {}  # name -> (its Let, whether a loop runs it), when needed
         store = storage_map(func, kernel_table(program))
         placed: dict[str, object] = {}  # create name -> the parameter it becomes
         for value in candidates:
             places = store.get(value.name, frozenset())
             roots = {root for root, _ in places}
-            if not roots or not roots <= creates.keys():
+            if not roots or not roots <= created:
                 continue  # an allocation of the runtime, or a parameter's buffer after all
+            if not creates:
+                self.find_creates(func.body, False, creates)
             param = outputs[base_name(value.name)]
             if any(base_name(root) != param.name for root in roots):
                 continue  # a tensor the program made under another name: check_output_params_written warns
