@@ -14,7 +14,6 @@ kept out by ``check_no_declare`` until hoisted drops it.
 from nanopass.errors import VerifyError
 
 from . import dep_annotated
-from .dep_annotated import check_no_declare  # noqa: F401 - (of batched too, dropped by hoisted)
 from .statements import mark_verified, recorder, unverified_stmts
 
 MAX_TENSORS_PER_ARG = 32

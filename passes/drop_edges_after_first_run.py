@@ -55,7 +55,7 @@ class DropEdgesAfterFirstRun(LeanPass):
         order = runtime_order(program, track=[t for t in waiting if t._production == "Task"])
         if order is None:
             return program
-        self.names = names = FreshVersions(taken_names(func))
+        self.names = FreshVersions(taken_names(func))
         self.by_task: dict[int, dict[int, str]] = {}  # id(T) -> {dependency position: its first-run cell}
         self.after_tid: dict[str, list[str]] = {}  # TaskId binder -> first-run cells stored after its task
         self.mirror: dict[str, list[str]] = {}  # cell -> first-run cells stored with it

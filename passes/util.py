@@ -105,7 +105,7 @@ def var_reads(nodes) -> dict[str, int]:
         production = node._production
         if production == "Var":
             counts[node.name] = counts.get(node.name, 0) + 1
-        elif production == "Arg" or production == "TensorArg" or production == "ScalarArg":
+        elif production == "Arg":
             push(node.value)  # (the usual nodes, with one child: their _children() inlined)
         elif production == "Bin":
             push(node.a)

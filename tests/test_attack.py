@@ -10,8 +10,6 @@ of each failure class found (tools/attack/found.py) is run too: every failure cl
 from __future__ import annotations
 
 import ast
-import itertools
-import random
 
 import pytest
 

@@ -3,7 +3,8 @@
 It reads the ``directed`` language (the SSA language plus each task argument's call-site
 direction, which is the runtime tag the trace records) and every language after it up to
 ``encoded``: the productions those languages add or change (scopes with an origin, carry plans,
-resolved dependency edges, ``Alloc`` batches, task outputs as ``TaskOut``, encoded arguments) each have a handler,
+resolved dependency edges, ``Alloc`` batches, ``Declare``s; the named..encoded languages change
+only the function's tables, which the trace does not read) each have a handler,
 so the trace of every stage of the pipeline can be compared with the one before. A production
 without a handler is an ``InterpretError`` naming it.
 
@@ -36,7 +37,7 @@ from typing import Any
 
 from nanopass.errors import InternalError, UserError
 from nanopass.language import walk
-from nanopass.languages.terms import ArgDir, CoreType, DType, Encoding, LoopKind, ScopeMode
+from nanopass.languages.terms import ArgDir, CoreType, DType, LoopKind, ScopeMode
 from nanopass.passes.kernels import output_param_of_result
 from nanopass.passes.util import var_reads
 
@@ -286,9 +287,9 @@ class Interpreter:
         by_param = self.arguments(task, kernel)
         tensors: list[tuple[Any, str]] = []
         scalars: list[int] = []
-        for param, (arg, value, direction, encoding) in zip(kernel.params, by_param):
+        for param, (arg, value, direction) in zip(kernel.params, by_param):
             if direction is ArgDir.Scalar:
-                scalars.append(self.encode(arg, value, encoding))
+                scalars.append(self.encode(arg, value))
             else:
                 if not isinstance(value, Tensor):
                     raise InterpretError(f"tensor argument '{param.name}' is not a tensor", node=arg)
@@ -316,23 +317,8 @@ class Interpreter:
             self.bind(task.tid, frozenset({task_id}))
 
     def arguments(self, task, kernel) -> list[tuple]:
-        """Each given argument in kernel parameter order: (node, value, direction, encoding)."""
-        args = list(task.args)
-        if any(a._production in ("TensorArg", "ScalarArg") for a in args):
-            tensors = [a for a in args if a._production == "TensorArg"]
-            scalars = [a for a in args if a._production == "ScalarArg"]
-            ordered = []
-            for param in kernel.params[: len(args)]:
-                queue = tensors if param.type._production == "TensorType" else scalars
-                if not queue:
-                    raise InterpretError(f"no argument for parameter '{param.name}'", node=task)
-                arg = queue.pop(0)
-                if arg._production == "TensorArg":
-                    ordered.append((arg, self.value(arg.value), arg.dir, None))
-                else:
-                    ordered.append((arg, self.value(arg.value), ArgDir.Scalar, arg.encoding))
-            return ordered
-        return [(a, self.value(a.value), a.dir, None) for a in args]
+        """Each given argument in kernel parameter order: (node, value, direction)."""
+        return [(a, self.value(a.value), a.dir) for a in task.args]
 
     def bind_outs(self, task, kernel, by_param, outputs) -> None:
         for i, out in enumerate(task.outs):
@@ -590,12 +576,12 @@ class Interpreter:
             raise InterpretError(f"no type for '{expr.name}'", node=expr)
         return ty.dtype
 
-    def encode(self, arg, value, encoding) -> int:
+    def encode(self, arg, value) -> int:
+        """A scalar argument's u64 slot: a float's bits, an integer cast (the value's own type;
+        the emission's encodings are checked by interpret_emission)."""
         dtype = self.eval(arg.value)[1]
         ctype = ctype_of(dtype)
-        if encoding is None:
-            encoding = Encoding.to_u64 if dtype.is_float else Encoding.cast_u64
-        if encoding is Encoding.to_u64:
+        if dtype.is_float:
             return to_u64(value, ctype)
         return cast_u64(value, ctype)
 

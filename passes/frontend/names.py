@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import ast
 import operator
-import re
 from collections import Counter
 from itertools import compress, repeat
 from typing import TYPE_CHECKING, Callable
