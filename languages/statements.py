@@ -352,10 +352,8 @@ def defined_binders(stmt) -> list:
     """Every Binder a statement itself defines (loop variables and carries included)."""
     # (Plain loops: a comprehension costs a call of its own, and these lists are short.)
     kind = stmt._production
-    if kind == "Task":  # outs: Binders, or TaskOuts holding one
-        binders = []
-        for out in stmt.outs:
-            binders.append(out.var if "var" in out._fields else out)
+    if kind == "Task":
+        binders = list(stmt.outs)
         if stmt.tid is not None:
             binders.append(stmt.tid)
         return binders

@@ -769,11 +769,9 @@ class _Prefix:
             binders = (stmt.var.name,)
         else:
             binders = tuple(b.name for b in visible_binders(stmt))
-        if uses is not None:
-            pass
-        elif kind in BODY_FIELDS:
+        if uses is None and kind in BODY_FIELDS:
             uses = live_uses((stmt,), self.live)
-        else:
+        elif uses is None:
             uses = self.own.get(id(stmt))
             if uses is None:  # (a statement the pass made: a placed create, an assemble made a copy)
                 uses = own_live_uses(stmt, self.live)

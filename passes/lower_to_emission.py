@@ -915,7 +915,7 @@ class ReadFields(dict):
     statement walk meets them), nor definitions and types (a Binder is a name and its type; types
     are never printed), nor a carry's plan (terminals only)."""
 
-    SKIPPED_KINDS = frozenset({"Stmt", "Binder", "TaskOut", "Phi", "Type", "Carry"})
+    SKIPPED_KINDS = frozenset({"Stmt", "Binder", "Phi", "Type", "Carry"})
 
     def __missing__(self, cls):
         skipped = self.SKIPPED_KINDS
