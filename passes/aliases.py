@@ -54,7 +54,7 @@ def extend_buffer_roots(
                     params = outputs[stmt.kernel] = output_params(kernels[stmt.kernel])
                 args = stmt.args
                 for i, out in enumerate(stmt.outs):
-                    name = getattr(out, "var", out).name
+                    name = out.name
                     p = params[i]
                     src = root(args[p].value) if p is not None and p < len(args) else None
                     roots[name] = src or name

@@ -70,7 +70,7 @@ class CheckReshapeSourcesContiguous(Pass):
                     for i, out in enumerate(stmt.outs):
                         p = output_param_of_result(kernel, i)
                         if p is not None and p < len(stmt.args):
-                            changed |= mark(getattr(out, "var", out).name, of(stmt.args[p].value))
+                            changed |= mark(out.name, of(stmt.args[p].value))
                 elif kind in ("For", "While"):
                     yld = last_yield(stmt.body)
                     for k, (it, result) in enumerate(zip(stmt.iters, stmt.results)):

@@ -260,8 +260,7 @@ def _walk_storage(stmts, store: dict[str, frozenset], kernels: dict[str, Any]) -
                     grow(stmt.var.name, of(v))
             elif kind == "Task":
                 kernel = kernels[stmt.kernel]
-                for i, out in enumerate(stmt.outs):
-                    binder = getattr(out, "var", out)
+                for i, binder in enumerate(stmt.outs):
                     p = output_param_of_result(kernel, i)
                     if p is not None and p < len(stmt.args):
                         grow(binder.name, of(stmt.args[p].value))
