@@ -35,7 +35,7 @@ class DefineDynamicDimSymbols(Pass):
 
     def Function(self, func):
         extents = self.allocated_extents(func)
-        used = _emitted_reads(func.body) | extents if func.dyn_dims else extents  # (no symbol: nothing to read)
+        used = set(var_reads(func.body)) | extents if func.dyn_dims else extents  # (no symbol: nothing to read)
         slots = {s.param: s.index for s in func.slots if s._production == "TensorSlot"}
         defs = [M.DynDef(d.name, slots[d.param], d.axis) for d in func.dyn_dims if d.name in used]
         return M.Function(
@@ -73,14 +73,3 @@ def _has_symbolic_extent(kernel) -> bool:
     """Whether a parameter of ``kernel`` has a shape that reads a symbol."""
     return any(d._production == "Var" for param in kernel.params for d in getattr(param.type, "shape", ()))
 
-
-def _emitted_reads(body) -> set[str]:
-    """The names ``body`` reads in the C++: an assemble's result is its target (``named``), so
-    its source and offsets are not read."""
-    counts = var_reads(body)
-    for stmt in iter_stmts(body):
-        if stmt._production == "Let" and stmt.value._production == "AssembleTensor":
-            value = stmt.value
-            for name, n in var_reads([value.source, *value.offset]).items():
-                counts[name] -= n
-    return {name for name, n in counts.items() if n}

@@ -49,8 +49,7 @@ class LowerToEmission(Pass):
     D16; an array carry or if result, TaskIds or data, is copied element by element); a data
     array declared ahead of its value (a ``Declare``) is a zeroed ``T name[size]``; a tensor if result is declared with the first external tensor as its placeholder value
     (reference-behaviour.md section 7.4; uninitialised when no external tensor is declared). Names
-    are spelled through the function's map; a let of one identifier to itself (an assemble's result
-    is its target) emits nothing; a host write's index array is ``indices_<the tensor's DSL name>``. Task numbers count dispatches in program order; helper names are fresh. Afterwards
+    are spelled through the function's map; a let of one identifier to itself emits nothing; a host write's index array is ``indices_<the tensor's DSL name>``. Task numbers count dispatches in program order; helper names are fresh. Afterwards
     the program is a list of C++ statements.
     """
 
@@ -157,7 +156,7 @@ class LowerToEmission(Pass):
         operations: list = []  # the Bins met: read once the rest is
         defer = operations.append
         task, loop, yld, ret, iter_arg, bin_, var, int_ = TASK, FOR, YIELD, RETURN, ITER_ARG, BIN, VAR, INT
-        dep_edge, assemble, last_output = DEP_EDGE, ASSEMBLE, self.last_output
+        dep_edge, last_output = DEP_EDGE, self.last_output
         for stmt in iter_stmts(body):
             kind = type(stmt)
             if kind is task:
@@ -191,8 +190,6 @@ class LowerToEmission(Pass):
                     bind(stmt.cell)
                 elif production in DEFINING:
                     bound += [b.name for b in defined_binders(stmt)]
-                    if production == "Let" and type(stmt.value) is assemble:
-                        stmt = self.as_let_of_target(stmt)
                     if production == "Let" and type(stmt.value) is var and self.names_one_storage(stmt):
                         continue  # (it emits nothing, so reads nothing)
                     if production == "Let" or production == "Dummy":
@@ -279,13 +276,6 @@ class LowerToEmission(Pass):
                 (i, p - nargs) for i, p in enumerate(output_params(self.kernels[task.kernel])) if p is not None and p >= nargs
             )
         return found
-
-    def as_let_of_target(self, let):
-        """An assemble's let as what it is in the C++ (``named``): its result is its target."""
-        target = let.value.target
-        if target._production != "Var":
-            raise InternalError("an assemble whose target is not a variable", pass_name=self.name, node=let)
-        return ENCODED.Let.make(let.var, target, span=let.span)
 
     def names_one_storage(self, let) -> bool:
         """Whether ``let`` gives a tensor or an array another name of the storage it holds (a
@@ -440,8 +430,8 @@ class LowerToEmission(Pass):
             out.append(E.BindRef.make(cpp.get(name, name), batch, i))
 
     def lower_Let(self, let, out) -> None:
-        if type(let.value) is ASSEMBLE:
-            let = self.as_let_of_target(let)
+        if type(let.value) is ASSEMBLE:  # (the grammar has it; fuse_create_assemble_to_slice leaves none)
+            raise InternalError("an assemble reached emission", pass_name=self.name, node=let)
         if type(let.value) is VAR and self.names_one_storage(let):
             return
         name = let.var.name

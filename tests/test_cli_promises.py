@@ -119,6 +119,15 @@ def test_skip_runs_the_pipeline_without_a_pass(tmp_path):
     assert "order_write_after_read" not in times and f"{len(PASSES) - 1} │ lower_to_emission" in times
 
 
+def test_an_assemble_left_unfused_is_an_internal_error_of_the_emission_not_an_alias():
+    """fuse_create_assemble_to_slice leaves no assemble; with it skipped, lowering names itself and
+    the assemble instead of emitting the copy as a second name of the target."""
+    result = run_cli("run", str(EXAMPLES / "tensor_ops.py"), "--skip", "fuse_create_assemble_to_slice")
+    assert result.returncode == 3 and "Traceback" not in result.stderr
+    assert "internal error: in pass 'lower_to_emission': an assemble reached emission" in result.stderr
+    assert "(AssembleTensor" in result.stderr
+
+
 def test_passes_that_do_not_connect_are_refused_clearly():
     result = run_cli("run", str(BASIC), "--skip", "derive_call_directions")
     assert result.returncode == 2 and "usage:" in result.stderr
