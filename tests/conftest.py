@@ -81,3 +81,169 @@ def fuzz_budget(examples: int) -> int:
     if not scale.isdigit() or int(scale) < 1:
         raise ValueError(f"NANOPASS_FUZZ_SCALE must be a positive integer, not {scale!r}")
     return examples * int(scale)
+
+
+# -- a pass's shortcut tested both ways -------------------------------------------------------------
+#
+# A shortcut test compiles programs up to a pass's input, runs the pass with its shortcut and with
+# the shortcut forced off (a monkeypatch), and compares. The programs: every example and golden
+# program (``EXAMPLES_AND_GOLDEN``; ``CORPUS`` adds the found ones), the benchmark's shapes and
+# random programs (``sample_paths``). A compile may be refused only with a located UserError
+# (``check_refusal``, the one rule for every such test).
+
+GOLDEN = REPO / "tests" / "golden"
+FOUND = REPO / "tests" / "found"
+EXAMPLES_AND_GOLDEN = sorted([*EXAMPLES.glob("*.py"), *GOLDEN.glob("*.py")])
+CORPUS = sorted([*EXAMPLES_AND_GOLDEN, *FOUND.glob("*.py")])
+SHAPES = ("straight", "nested", "mixed", "scopes", "branches", "tiles", "assembles", "reuses")  # the bench's
+
+
+def counting(monkeypatch, owner, name: str) -> list:
+    """Replace ``owner.name`` (a module's function, a class's method) by a wrapper that records
+    each call's arguments; returns the record."""
+    calls: list = []
+    original = getattr(owner, name)
+
+    def counted(*args, **kwargs):
+        calls.append(args)
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(owner, name, counted)
+    return calls
+
+
+def bench_file(tmp_path: Path, shape: str, size: int) -> Path:
+    """The benchmark's ``shape`` at ``size`` (``nanopass.tools.bench.source_of``), written in ``tmp_path``."""
+    from nanopass.tools.bench import source_of
+
+    path = tmp_path / f"{shape}.py"
+    path.write_text(source_of(shape, size))
+    return path
+
+
+def random_file(tmp_path: Path, seed: int, manual: bool = False, **options) -> Path:
+    """The random program of ``seed`` (``nanopass.tools.gen_programs.generate``), written in ``tmp_path``."""
+    from nanopass.tools.gen_programs import RandomChooser, generate
+
+    path = tmp_path / f"random_{seed}.py"
+    path.write_text(generate(RandomChooser(seed), manual=manual, **options).render())
+    return path
+
+
+def sample_paths(tmp_path: Path, shapes=SHAPES, size: int = 24, seeds=(), manual=lambda seed: False) -> list[Path]:
+    """A file of each bench shape of ``shapes`` at ``size``, then one random program of each seed of
+    ``seeds`` (manual scopes where ``manual(seed)``), all in ``tmp_path``."""
+    paths = [bench_file(tmp_path, shape, size) for shape in shapes]
+    return paths + [random_file(tmp_path, seed, manual(seed)) for seed in seeds]
+
+
+def check_refusal(error: Exception, path: Path) -> None:
+    """The one refusal a shortcut test accepts: a UserError located in the program's source, raised
+    by the front end or around a pass (``PipelineError``). Anything else is re-raised."""
+    from nanopass.errors import UserError
+    from nanopass.pipeline import PipelineError
+
+    cause = error.error if isinstance(error, PipelineError) else error
+    if not isinstance(cause, UserError) or cause.span is None:
+        raise AssertionError(f"{path.name}: refused without a located UserError: {cause!r}") from error
+
+
+_COMPILED: dict[tuple[str, str], list] = {}
+
+
+def _compile_outcomes(path: Path, cache: bool) -> list:
+    """(stages reached, the refusal or None) for each program of ``path``; kept per test process for
+    a file of the repository (not a test's temporary one) with ``cache``. (Never for a compile a
+    test has patched: a test that counts a pass's calls compiles by itself.)"""
+    from nanopass.api import run_pipeline
+    from nanopass.errors import UserError
+    from nanopass.loader import load_programs
+    from nanopass.pipeline import PipelineError
+
+    key = (str(path), path.read_text())
+    cache = cache and path.resolve().is_relative_to(REPO)
+    if cache and key in _COMPILED:
+        return _COMPILED[key]
+    try:
+        programs = load_programs(str(path))
+    except UserError as error:
+        outcomes = [([], error)]
+    else:
+        outcomes = []
+        for program in programs:
+            try:
+                outcomes.append((run_pipeline(program), None))
+            except PipelineError as error:
+                outcomes.append((error.stages, error))
+            except UserError as error:
+                outcomes.append(([], error))
+    if cache:
+        _COMPILED[key] = outcomes
+    return outcomes
+
+
+def stage_input(stages, pass_name: str):
+    """The tree the pass ``pass_name`` was given in ``stages`` (a whole pipeline's, or a prefix)."""
+    from nanopass.passes.pipeline import PIPELINE
+
+    return stages[PIPELINE.names().index(pass_name)].tree
+
+
+def pass_runs(path: Path, pass_name: str, *, refusals: bool = True, cache: bool = True) -> list[tuple]:
+    """(input, output) of the pass ``pass_name`` for each program in ``path`` that compiles that
+    far (the output None where the compile stopped in the pass); a program refused before
+    (``check_refusal``; none, without ``refusals``) gives none."""
+    from nanopass.passes.pipeline import PIPELINE
+
+    index = PIPELINE.names().index(pass_name)
+    out = []
+    for stages, error in _compile_outcomes(path, cache):
+        if len(stages) > index:
+            out.append((stages[index].tree, stages[index + 1].tree if len(stages) > index + 1 else None))
+        else:
+            assert refusals, f"{path.name} refused before {pass_name}: {error}"
+            check_refusal(error, path)
+    return out
+
+
+def pass_inputs(path: Path, pass_name: str, *, refusals: bool = True, cache: bool = True) -> list:
+    """The input of the pass ``pass_name`` for each program in ``path`` that compiles that far
+    (``pass_runs``)."""
+    return [given for given, _ in pass_runs(path, pass_name, refusals=refusals, cache=cache)]
+
+
+def pass_input(path: Path, pass_name: str):
+    """The input of the pass ``pass_name`` in the compile of the one program of ``path`` (kept for
+    the test process: served to every test that asks again)."""
+    (tree,) = pass_inputs(path, pass_name, refusals=False)
+    return tree
+
+
+def compiled_stages(path: Path) -> list:
+    """Every stage of the compile of the one program of ``path`` (kept like ``pass_input``'s)."""
+    ((stages, error),) = _compile_outcomes(path, True)
+    if error is not None:
+        raise error
+    return stages
+
+
+def run_both_ways(run, tree, patches):
+    """``(run(tree), run(tree) with patches made)``: a pass's output with its shortcut and with it
+    forced off, ``patches`` a list of (module or class, attribute, value). Each run keeps its walks
+    as a compile does (``reusing_walks``), apart from the other's."""
+    from nanopass.languages.statements import reusing_walks
+
+    with reusing_walks():
+        fast = run(tree)
+    with pytest.MonkeyPatch.context() as patch, reusing_walks():
+        for owner, name, value in patches:
+            patch.setattr(owner, name, value)
+        full = run(tree)
+    return fast, full
+
+
+def running(pass_cls):
+    """A ``run`` for ``run_both_ways``: a fresh instance of ``pass_cls`` run on the tree."""
+    from nanopass.rewrite import PassContext
+
+    return lambda tree: pass_cls(PassContext()).run(tree)

@@ -9,35 +9,23 @@ from pathlib import Path
 
 import pytest
 
-from conftest import EXAMPLES, REPO, load_program
-from test_middle_pass_shortcuts import counting
+from conftest import EXAMPLES_AND_GOLDEN, SHAPES, bench_file, counting, load_program, pass_runs, run_both_ways, running
 
 from nanopass.api import run_pipeline
-from nanopass.languages.statements import reusing_walks
 from nanopass.passes import bind_task_ids
 from nanopass.passes.bind_task_ids import BindTaskIds
-from nanopass.rewrite import PassContext
-from nanopass.tools.bench import source_of
-
-PROGRAMS = sorted(p for d in (EXAMPLES, REPO / "tests" / "golden") for p in d.glob("*.py"))
-SHAPES = ["straight", "nested", "mixed", "scopes", "branches", "tiles", "assembles", "reuses"]
 
 
 def bound_both_ways(path: Path):
     """The pass's output on its input in the compile of ``path``, with the shortcut and with the
     body walked always."""
-    stages = run_pipeline(load_program(path))
-    tree = stages["classify_tensors"].tree
-    with reusing_walks():
-        fast = BindTaskIds(PassContext()).run(tree)
-    with pytest.MonkeyPatch.context() as patch, reusing_walks():
-        patch.setattr(bind_task_ids, "binds_task_ids", lambda body: True)
-        full = BindTaskIds(PassContext()).run(tree)
-    assert fast == stages["bind_task_ids"].tree
+    ((given, compiled),) = pass_runs(path, "bind_task_ids", refusals=False)
+    fast, full = run_both_ways(running(BindTaskIds), given, [(bind_task_ids, "binds_task_ids", lambda body: True)])
+    assert fast == compiled
     return fast, full
 
 
-@pytest.mark.parametrize("path", PROGRAMS, ids=[p.stem for p in PROGRAMS])
+@pytest.mark.parametrize("path", EXAMPLES_AND_GOLDEN, ids=[p.stem for p in EXAMPLES_AND_GOLDEN])
 def test_the_shortcut_changes_no_binding(path: Path):
     fast, full = bound_both_ways(path)
     assert fast == full
@@ -45,9 +33,7 @@ def test_the_shortcut_changes_no_binding(path: Path):
 
 @pytest.mark.parametrize("shape", SHAPES)
 def test_the_shortcut_changes_no_binding_of_a_shape(tmp_path, shape):
-    path = tmp_path / f"{shape}.py"
-    path.write_text(source_of(shape, 24))
-    fast, full = bound_both_ways(path)
+    fast, full = bound_both_ways(bench_file(tmp_path, shape, 24))
     assert fast == full
 
 
@@ -56,8 +42,6 @@ def test_a_body_without_task_ids_is_not_walked(tmp_path, monkeypatch, shape, wal
     # straight and nested submit tasks that no dependency names (no TaskId is bound); the scopes
     # shape orders its loops' tasks through TaskIds
     bodies = counting(monkeypatch, BindTaskIds, "body")
-    path = tmp_path / f"{shape}.py"
-    path.write_text(source_of(shape, 8))
-    stages = run_pipeline(load_program(path))
+    stages = run_pipeline(load_program(bench_file(tmp_path, shape, 8)))
     assert bool(bodies) is walked
     assert bool(stages["bind_task_ids"].tree.orch.tids) is walked

@@ -15,67 +15,45 @@ from pathlib import Path
 
 import pytest
 
-from conftest import EXAMPLES, REPO, load_program
-from test_middle_pass_shortcuts import counting
+from conftest import GOLDEN, EXAMPLES_AND_GOLDEN, bench_file, counting, load_program, pass_runs, run_both_ways, running
 
 from nanopass.api import run_pipeline
-from nanopass.languages.statements import reusing_walks
 from nanopass.passes import classify_iter_arg_carry
 from nanopass.passes.classify_iter_arg_carry import ClassifyIterArgCarry
-from nanopass.rewrite import PassContext
-from nanopass.tools.bench import source_of
 
-PROGRAMS = sorted(p for d in (EXAMPLES, REPO / "tests" / "golden") for p in d.glob("*.py"))
+CLASSIFY = "classify_iter_arg_carry"
+carries_of = ClassifyIterArgCarry.carries_of
 
-
-class ClassifyAlwaysLooking(ClassifyIterArgCarry):
-    """The pass with the shortcut forced off: as if some carry were a TaskId."""
-
-    def carries_of(self, body):
-        rebound, candidates, _, _ = super().carries_of(body)
-        return rebound, candidates, True, True
+# the shortcut forced off: as if some carry were a TaskId
+ALWAYS_LOOKING = [(ClassifyIterArgCarry, "carries_of", lambda self, body: (*carries_of(self, body)[:2], True, True))]
+# the second shortcut forced off: carries planned by their loops' handlers
+THROUGH_LOOPS = [(ClassifyIterArgCarry, "plan_carries_alone", lambda self: None)]
 
 
-class ClassifyThroughLoops(ClassifyIterArgCarry):
-    """The pass with the second shortcut forced off: carries planned by their loops' handlers."""
-
-    def plan_carries_alone(self) -> None:
-        pass
-
-
-def outputs_both_ways(path: Path, stage: str, fast: type, full: type):
-    """The outputs of two versions of a pass (``fast``, ``full``) on the tree of ``stage`` in the
-    compile of ``path``."""
-    tree = run_pipeline(load_program(path))[stage].tree
-    with reusing_walks():
-        return fast(PassContext()).run(tree), full(PassContext()).run(tree)
+def outputs_both_ways(path: Path, pass_name: str, pass_cls: type, forced_off: list):
+    """The outputs of ``pass_cls`` on its input in the compile of ``path``, with its shortcut and
+    with it ``forced_off`` (patches); the first is the compile's."""
+    ((given, compiled),) = pass_runs(path, pass_name, refusals=False)
+    fast, full = run_both_ways(running(pass_cls), given, forced_off)
+    assert fast == compiled
+    return fast, full
 
 
-def classified_both_ways(path: Path):
-    return outputs_both_ways(path, "materialize_runtime_scopes", ClassifyIterArgCarry, ClassifyAlwaysLooking)
-
-
-def planned_through_loops(path: Path):
-    return outputs_both_ways(path, "materialize_runtime_scopes", ClassifyIterArgCarry, ClassifyThroughLoops)
-
-
-@pytest.mark.parametrize("path", PROGRAMS, ids=[p.stem for p in PROGRAMS])
+@pytest.mark.parametrize("path", EXAMPLES_AND_GOLDEN, ids=[p.stem for p in EXAMPLES_AND_GOLDEN])
 def test_the_shortcut_changes_no_plan(path: Path):
-    fast, full = classified_both_ways(path)
+    fast, full = outputs_both_ways(path, CLASSIFY, ClassifyIterArgCarry, ALWAYS_LOOKING)
     assert fast == full
 
 
-@pytest.mark.parametrize("path", PROGRAMS, ids=[p.stem for p in PROGRAMS])
+@pytest.mark.parametrize("path", EXAMPLES_AND_GOLDEN, ids=[p.stem for p in EXAMPLES_AND_GOLDEN])
 def test_planning_carries_alone_changes_no_plan(path: Path):
-    alone, through_loops = planned_through_loops(path)
+    alone, through_loops = outputs_both_ways(path, CLASSIFY, ClassifyIterArgCarry, THROUGH_LOOPS)
     assert alone == through_loops
 
 
 @pytest.mark.parametrize("shape", ["nested", "scopes", "branches", "mixed"])
 def test_planning_carries_alone_changes_no_plan_of_a_shape(tmp_path, shape):
-    path = tmp_path / f"{shape}.py"
-    path.write_text(source_of(shape, 24))
-    alone, through_loops = planned_through_loops(path)
+    alone, through_loops = outputs_both_ways(bench_file(tmp_path, shape, 24), CLASSIFY, ClassifyIterArgCarry, THROUGH_LOOPS)
     assert alone == through_loops
 
 
@@ -88,12 +66,10 @@ def shortcut_calls(monkeypatch, pass_cls: type, shortcut: str, path: Path) -> li
 
 def small_nested(tmp_path) -> Path:
     """A program without TaskIds: the bench's nested loops."""
-    path = tmp_path / "nested.py"
-    path.write_text(source_of("nested", 8))
-    return path
+    return bench_file(tmp_path, "nested", 8)
 
 
-TASK_ID_CARRIES = REPO / "tests" / "golden" / "surface_loop_tid.py"
+TASK_ID_CARRIES = GOLDEN / "surface_loop_tid.py"
 
 
 def test_without_task_id_shapes_carries_are_planned_alone(tmp_path, monkeypatch):
@@ -107,16 +83,14 @@ def test_task_id_shapes_plan_carries_through_their_loops(monkeypatch):
 def test_no_task_id_carry_looks_for_no_slots_and_no_shapes(tmp_path, monkeypatch):
     slots = counting(monkeypatch, classify_iter_arg_carry, "per_iteration_loops")
     shapes = counting(monkeypatch, classify_iter_arg_carry, "TidShapes")
-    path = tmp_path / "nested.py"
-    path.write_text(source_of("nested", 8))
-    run_pipeline(load_program(path))
+    run_pipeline(load_program(small_nested(tmp_path)))
     assert slots == [] and shapes == []
 
 
 def test_task_id_carries_are_looked_at(monkeypatch):
     slots = counting(monkeypatch, classify_iter_arg_carry, "per_iteration_loops")
     shapes = counting(monkeypatch, classify_iter_arg_carry, "TidShapes")
-    run_pipeline(load_program(REPO / "tests" / "golden" / "surface_loop_tid.py"))
+    run_pipeline(load_program(TASK_ID_CARRIES))
     assert len(slots) == 1 and len(shapes) == 1
 
 
@@ -126,8 +100,8 @@ def test_planning_carries_alone_in_a_pass_of_another_source_language(tmp_path):
     # SCOPED's classes followed)
     from test_control_flow import CLASSIFY_AGAIN
 
-    carried = run_pipeline(load_program(small_nested(tmp_path)), stop_after="classify_iter_arg_carry")[-1].tree
     from nanopass.passes.util import iter_stmts
 
+    carried = run_pipeline(load_program(small_nested(tmp_path)), stop_after=CLASSIFY)[-1].tree
     assert any(s._production == "For" for s in iter_stmts(carried.orch.body))
     assert CLASSIFY_AGAIN().run(carried) == carried

@@ -12,24 +12,18 @@ from pathlib import Path
 
 import pytest
 
-from conftest import EXAMPLES, REPO, load_program
+from conftest import EXAMPLES_AND_GOLDEN
 from test_carry_shortcuts import TASK_ID_CARRIES, outputs_both_ways, shortcut_calls, small_nested
 
 from nanopass.passes.resolve_dep_edges import ResolveDepEdges
 
-PROGRAMS = sorted(p for d in (EXAMPLES, REPO / "tests" / "golden") for p in d.glob("*.py"))
+# the shortcut forced off: blocks tracked even when no TaskId is bound
+ALWAYS_TRACKING = [(ResolveDepEdges, "untrack_blocks", lambda self: None)]
 
 
-class ResolveAlwaysTracking(ResolveDepEdges):
-    """The pass with the shortcut forced off: blocks tracked even when no TaskId is bound."""
-
-    def untrack_blocks(self) -> None:
-        pass
-
-
-@pytest.mark.parametrize("path", PROGRAMS, ids=[p.stem for p in PROGRAMS])
+@pytest.mark.parametrize("path", EXAMPLES_AND_GOLDEN, ids=[p.stem for p in EXAMPLES_AND_GOLDEN])
 def test_the_shortcut_changes_no_edge(path: Path):
-    fast, full = outputs_both_ways(path, "bind_task_ids", ResolveDepEdges, ResolveAlwaysTracking)
+    fast, full = outputs_both_ways(path, "resolve_dep_edges", ResolveDepEdges, ALWAYS_TRACKING)
     assert fast == full
 
 

@@ -10,59 +10,37 @@ from pathlib import Path
 
 import pytest
 
-from conftest import EXAMPLES, REPO, load_program
+from conftest import EXAMPLES, EXAMPLES_AND_GOLDEN, SHAPES, bench_file, load_program, pass_runs, run_both_ways, running, sample_paths
 
 from nanopass.api import run_pipeline
-from nanopass.errors import UserError
-from nanopass.pipeline import PipelineError
-from nanopass.languages.statements import reusing_walks
 from nanopass.passes import lower_to_emission
 from nanopass.passes.lower_to_emission import LowerToEmission
-from nanopass.rewrite import PassContext
-from nanopass.tools.bench import source_of
-from nanopass.tools.gen_programs import RandomChooser, generate
-
-PROGRAMS = sorted(p for d in (EXAMPLES, REPO / "tests" / "golden") for p in d.glob("*.py"))
-SHAPES = ["straight", "nested", "mixed", "scopes", "branches", "tiles", "assembles", "reuses"]
 
 
-def lowered_both_ways(path: Path):
+def lowered_both_ways(path: Path, refusals: bool = False) -> list[tuple]:
     """The pass's output on its input in the compile of ``path``, with the shortcut and with
-    every task asked."""
-    stages = run_pipeline(load_program(path))
-    tree = stages["encode_scalars"].tree
-    with reusing_walks():
-        fast = LowerToEmission(PassContext()).run(tree)
-    with pytest.MonkeyPatch.context() as patch, reusing_walks():
-        patch.setattr(lower_to_emission, "last_output_param", lambda kernel: 1 << 30)
-        full = LowerToEmission(PassContext()).run(tree)
-    assert fast == stages["lower_to_emission"].tree
-    return fast, full
+    every task asked (none for a program refused, located, where ``refusals``)."""
+    out = []
+    for given, compiled in pass_runs(path, "lower_to_emission", refusals=refusals):
+        fast, full = run_both_ways(running(LowerToEmission), given,
+                                   [(lower_to_emission, "last_output_param", lambda kernel: 1 << 30)])
+        assert fast == compiled
+        out.append((fast, full))
+    return out
 
 
-@pytest.mark.parametrize("path", PROGRAMS, ids=[p.stem for p in PROGRAMS])
+@pytest.mark.parametrize("path", EXAMPLES_AND_GOLDEN, ids=[p.stem for p in EXAMPLES_AND_GOLDEN])
 def test_the_shortcut_changes_no_emission(path: Path):
-    fast, full = lowered_both_ways(path)
+    ((fast, full),) = lowered_both_ways(path)
     assert fast == full
 
 
 def test_the_shortcut_changes_no_emission_of_a_shape_or_random_program(tmp_path):
-    paths = []
-    for shape in SHAPES:
-        paths.append(tmp_path / f"{shape}.py")
-        paths[-1].write_text(source_of(shape, 24))
-    for seed in range(24):
-        paths.append(tmp_path / f"random_{seed}.py")
-        paths[-1].write_text(generate(RandomChooser(3600 + seed), manual=seed % 3 == 1).render())
     compiled = 0
-    for path in paths:
-        try:
-            fast, full = lowered_both_ways(path)
-        except PipelineError as error:  # (a random program the front end refuses, located)
-            assert path.name.startswith("random_") and isinstance(error.__cause__, UserError), path.name
-            continue
-        assert fast == full, path.name
-        compiled += 1
+    for path in sample_paths(tmp_path, SHAPES, 24, range(3600, 3624), manual=lambda seed: seed % 3 == 1):
+        for fast, full in lowered_both_ways(path, refusals=path.name.startswith("random_")):
+            assert fast == full, path.name
+            compiled += 1
     assert compiled >= len(SHAPES) + 12
 
 
@@ -71,11 +49,7 @@ def test_allocated_outputs_are_asked_only_of_kernels_that_may_have_them(tmp_path
     calls = []
     original = LowerToEmission.allocated_outs
     monkeypatch.setattr(LowerToEmission, "allocated_outs", lambda self, task: calls.append(task) or original(self, task))
-    if name in SHAPES:
-        path = tmp_path / f"{name}.py"
-        path.write_text(source_of(name, 8))
-    else:
-        path = EXAMPLES / f"{name}.py"
+    path = bench_file(tmp_path, name, 8) if name in SHAPES else EXAMPLES / f"{name}.py"
     stages = run_pipeline(load_program(path))
     assert bool(calls) is asked
     assert any(s._production == "BindRef" and "_outs" in s.source for s in emission_stmts(stages[-1].tree.body)) is asked

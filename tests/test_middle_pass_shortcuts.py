@@ -25,7 +25,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from conftest import EXAMPLES, fuzz_budget, load_program
+from conftest import EXAMPLES, bench_file, compiled_stages, counting, fuzz_budget, load_program, run_both_ways, running, stage_input
 from program_gen import control_flow_programs
 
 from nanopass.api import run_pipeline
@@ -39,29 +39,13 @@ from nanopass.passes import (
 )
 from nanopass.passes.pipeline import PIPELINE
 from nanopass.rewrite import PassContext
-from nanopass.tools.bench import source_of
 
 PROPERTY = settings(max_examples=fuzz_budget(20), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 SHORTCUT_PASSES = ("define_dynamic_dim_symbols", "materialize_runtime_scopes", "drop_edges_after_first_run", "remove_dead_values")
 
 
-def counting(monkeypatch, module, name: str) -> list:
-    """Replace ``module.name`` by a wrapper that records each call; returns the record."""
-    calls: list = []
-    original = getattr(module, name)
-
-    def counted(*args, **kwargs):
-        calls.append(args)
-        return original(*args, **kwargs)
-
-    monkeypatch.setattr(module, name, counted)
-    return calls
-
-
 def compile_bench(tmp_path, shape: str, size: int) -> None:
-    path = tmp_path / f"{shape}.py"
-    path.write_text(source_of(shape, size))
-    run_pipeline(load_program(path))
+    run_pipeline(load_program(bench_file(tmp_path, shape, size)))
 
 
 def test_no_dynamic_symbol_reads_no_names_and_no_tasks(tmp_path, monkeypatch):
@@ -111,10 +95,8 @@ def test_dead_values_all_needed_by_named_arguments_walk_no_other_expression(tmp_
     # every carry of these shapes (y, and the scopes' TaskIds) is read by name by a task argument
     # or dependency: the scalar arguments' arithmetic, the loop bounds and the return are not
     # walked
-    path = tmp_path / f"{shape}.py"
-    path.write_text(source_of(shape, 8))
-    stages = run_pipeline(load_program(path))
-    before = stages[PIPELINE.names().index("remove_dead_values")].tree  # the pass's input
+    stages = run_pipeline(load_program(bench_file(tmp_path, shape, 8)))
+    before = stage_input(stages, "remove_dead_values")
     walked = counting(monkeypatch, remove_dead_values, "var_reads")
     assert remove_dead_values.RemoveDeadValues(PassContext()).run(before) is before
     walked_nodes = [node for (nodes,) in walked for node in nodes]
@@ -122,33 +104,31 @@ def test_dead_values_all_needed_by_named_arguments_walk_no_other_expression(tmp_
     assert walked_nodes and {node._production for node in walked_nodes} <= {"Var", "NoTask"}
 
 
-def outputs_of_shortcut_passes(program) -> list[tuple[str, object, object]]:
+LIVENESS = remove_dead_values.RemoveDeadValues.liveness
+
+# every shortcut condition forced to say the analysis is needed
+FORCED_OFF = [
+    (allocations, "makes_allocations", lambda func, kernels: True),
+    (materialize_runtime_scopes, "makes_allocations", lambda func, kernels: True),
+    (materialize_runtime_scopes.MaterializeRuntimeScopes, "yields_names", staticmethod(lambda body: True)),
+    (materialize_runtime_scopes.MaterializeRuntimeScopes, "holds_allocations", lambda self: True),
+    (materialize_runtime_scopes.MaterializeRuntimeScopes, "allocates_in", lambda self, body: True),
+    (define_dynamic_dim_symbols, "_has_symbolic_extent", lambda kernel: True),
+    (drop_edges_after_first_run, "_has_compiler_edge", lambda body: True),
+    (remove_dead_values.RemoveDeadValues, "liveness",
+     staticmethod(lambda body, dummies=False, enough=False: LIVENESS(body, dummies))),
+]
+
+
+def outputs_of_shortcut_passes(stages) -> list[tuple[str, object, object]]:
     """For each pass of ``SHORTCUT_PASSES``: (name, its output, its output when every shortcut
     condition is forced to say the analysis is needed), on the pipeline's input to it."""
-    stages = run_pipeline(program)
-    out = []
-    for stage, pass_cls in zip(stages, PIPELINE.passes):
-        if pass_cls.name not in SHORTCUT_PASSES:
-            continue
-        fast = pass_cls(PassContext()).run(stage.tree)
-        with pytest.MonkeyPatch.context() as patch:
-            patch.setattr(allocations, "makes_allocations", lambda func, kernels: True)
-            patch.setattr(materialize_runtime_scopes, "makes_allocations", lambda func, kernels: True)
-            patch.setattr(materialize_runtime_scopes.MaterializeRuntimeScopes, "yields_names", staticmethod(lambda body: True))
-            patch.setattr(materialize_runtime_scopes.MaterializeRuntimeScopes, "holds_allocations", lambda self: True)
-            patch.setattr(materialize_runtime_scopes.MaterializeRuntimeScopes, "allocates_in", lambda self, body: True)
-            patch.setattr(define_dynamic_dim_symbols, "_has_symbolic_extent", lambda kernel: True)
-            patch.setattr(drop_edges_after_first_run, "_has_compiler_edge", lambda body: True)
-            liveness = remove_dead_values.RemoveDeadValues.liveness
-            patch.setattr(remove_dead_values.RemoveDeadValues, "liveness",
-                          staticmethod(lambda body, dummies=False, enough=False: liveness(body, dummies)))
-            full = pass_cls(PassContext()).run(stage.tree)
-        out.append((pass_cls.name, fast, full))
-    return out
+    return [(name, *run_both_ways(running(PIPELINE.passes[PIPELINE.names().index(name)]), stage_input(stages, name), FORCED_OFF))
+            for name in SHORTCUT_PASSES]
 
 
-def check_same_outputs(program) -> None:
-    compared = outputs_of_shortcut_passes(program)
+def check_same_outputs(stages) -> None:
+    compared = outputs_of_shortcut_passes(stages)
     assert sorted(name for name, _, _ in compared) == sorted(SHORTCUT_PASSES)
     for name, fast, full in compared:
         assert fast == full, name
@@ -156,16 +136,18 @@ def check_same_outputs(program) -> None:
 
 @pytest.mark.parametrize("path", sorted(EXAMPLES.glob("*.py")), ids=lambda p: p.stem)
 def test_examples(path: Path):
-    check_same_outputs(load_program(path))
-    check_taken_names(load_program(path))
+    stages = compiled_stages(path)
+    check_same_outputs(stages)
+    check_taken_names(stages)
 
 
 @PROPERTY
 @given(control_flow_programs())
 def test_random_programs(tmp_path_factory, source):
     (path := tmp_path_factory.mktemp("p") / "generated.py").write_text(source)
-    check_same_outputs(load_program(path))
-    check_taken_names(load_program(path))
+    stages = compiled_stages(path)
+    check_same_outputs(stages)
+    check_taken_names(stages)
 
 
 def names_as_first_defined(func) -> set:
@@ -180,9 +162,8 @@ def names_as_first_defined(func) -> set:
     return names
 
 
-def check_taken_names(program) -> None:
+def check_taken_names(stages) -> None:
     """On every stage of the directed language (where the passes that make cells and barriers run)."""
-    stages = run_pipeline(program)
     directed = [stage for stage in stages if stage.language.name == "directed"]
     assert directed
     for stage in directed:
