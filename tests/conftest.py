@@ -151,19 +151,26 @@ def check_refusal(error: Exception, path: Path) -> None:
 _COMPILED: dict[tuple[str, str], list] = {}
 
 
-def _compile_outcomes(path: Path, cache: bool) -> list:
-    """(stages reached, the refusal or None) for each program of ``path``; kept per test process for
-    a file of the repository (not a test's temporary one) with ``cache``. (Never for a compile a
-    test has patched: a test that counts a pass's calls compiles by itself.)"""
+_KEPT = 400  # (compiles kept at most: the corpus and a test's own files; the oldest go first)
+
+
+def _compile_outcomes(path: Path, cache: bool, through: str | None = None) -> list:
+    """(stages reached, the refusal or None) for each program of ``path``, compiled through the pass
+    ``through`` at least (None: every pass); with ``cache``, kept per test process by the file's
+    path and text. (Never for a compile a test has patched: a test that counts a pass's calls
+    compiles by itself.)"""
     from nanopass.api import run_pipeline
     from nanopass.errors import UserError
     from nanopass.loader import load_programs
+    from nanopass.passes.pipeline import PIPELINE
     from nanopass.pipeline import PipelineError
 
+    names = PIPELINE.names()
+    needed = len(names) + 1 if through is None else names.index(through) + 2  # (stage 0: the front end's)
     key = (str(path), path.read_text())
-    cache = cache and path.resolve().is_relative_to(REPO)
-    if cache and key in _COMPILED:
-        return _COMPILED[key]
+    kept = _COMPILED.get(key) if cache else None
+    if kept is not None and all(error is not None or len(stages) >= needed for stages, error in kept):
+        return kept
     try:
         programs = load_programs(str(path))
     except UserError as error:
@@ -172,13 +179,16 @@ def _compile_outcomes(path: Path, cache: bool) -> list:
         outcomes = []
         for program in programs:
             try:
-                outcomes.append((run_pipeline(program), None))
+                outcomes.append((run_pipeline(program, stop_after=through), None))
             except PipelineError as error:
                 outcomes.append((error.stages, error))
             except UserError as error:
                 outcomes.append(([], error))
     if cache:
+        _COMPILED.pop(key, None)
         _COMPILED[key] = outcomes
+        while len(_COMPILED) > _KEPT:
+            del _COMPILED[next(iter(_COMPILED))]
     return outcomes
 
 
@@ -197,7 +207,7 @@ def pass_runs(path: Path, pass_name: str, *, refusals: bool = True, cache: bool 
 
     index = PIPELINE.names().index(pass_name)
     out = []
-    for stages, error in _compile_outcomes(path, cache):
+    for stages, error in _compile_outcomes(path, cache, pass_name):
         if len(stages) > index:
             out.append((stages[index].tree, stages[index + 1].tree if len(stages) > index + 1 else None))
         else:

@@ -19,48 +19,30 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from conftest import EXAMPLES, REPO, fuzz_budget, load_program
+from conftest import CORPUS, FOUND, bench_file, counting, fuzz_budget, pass_inputs, running
 from program_gen import control_flow_programs
 from test_loop_allocations_before_scopes import SHARED, program as shared_program
-from test_middle_pass_shortcuts import counting
 from test_runtime_order_state import attack_programs
 
-from nanopass.api import run_pipeline
 from nanopass.languages.statements import defined_binders, iter_stmts
 from nanopass.languages.terms import ArgDir, ScopeMode
-from nanopass.loader import load_programs
 from nanopass.passes import hazards
 from nanopass.passes import order_write_after_read as order_war
 from nanopass.passes.kernels import kernel_table
-from nanopass.passes.pipeline import PIPELINE
-from nanopass.rewrite import PassContext
 from nanopass.tools.bench import source_of
 
 PROPERTY = settings(max_examples=fuzz_budget(20), deadline=None, suppress_health_check=[HealthCheck.too_slow])
-CORPUS = sorted(
-    [*EXAMPLES.glob("*.py"), *(REPO / "tests" / "golden").glob("*.py"), *(REPO / "tests" / "found").glob("*.py")]
-)
+WAR = "order_write_after_read"
 
 
 def war_inputs(path: Path) -> list:
     """The programs ``order_write_after_read`` is given for each program in ``path`` that compiles
     that far."""
-    names = [p.name for p in PIPELINE.passes]
-    before = names[names.index("order_write_after_read") - 1]
-    out = []
-    for program in load_programs(str(path)):
-        try:
-            stages = run_pipeline(program, stop_after=before)
-        except Exception:  # noqa: BLE001 - (a found program the compiler refuses: nothing to compare)
-            continue
-        out.append(stages[-1].tree)
-    return out
+    return pass_inputs(path, WAR)
 
 
 def scopes_input(tmp_path, size: int = 16):
-    path = tmp_path / "scopes.py"
-    path.write_text(source_of("scopes", size))
-    return war_inputs(path)[0]
+    return war_inputs(bench_file(tmp_path, "scopes", size))[0]
 
 
 def walk_result(program) -> tuple:
@@ -75,22 +57,19 @@ def walk_result(program) -> tuple:
 
 
 def war_output(program):
-    pass_cls = PIPELINE.passes[[p.name for p in PIPELINE.passes].index("order_write_after_read")]
-    return pass_cls(PassContext()).run(program)
+    return running(order_war.OrderWriteAfterRead)(program)
 
 
 def test_a_function_without_allocations_follows_none(tmp_path, monkeypatch):
-    held = counting(monkeypatch, hazards, "held_allocations")
     program = scopes_input(tmp_path)
+    held = counting(monkeypatch, hazards, "held_allocations")
     war_output(program)
     assert held == []
     assert hazards.carried_allocations(program.orch, kernel_table(program)) == frozenset()
 
 
 def test_a_function_without_loop_carries_follows_no_allocation(tmp_path, monkeypatch):
-    path = tmp_path / "reuses.py"
-    path.write_text(source_of("reuses", 16))  # (creates, no loop)
-    (program,) = war_inputs(path)
+    (program,) = war_inputs(bench_file(tmp_path, "reuses", 16))  # (creates, no loop)
     held = counting(monkeypatch, hazards, "held_allocations")
     war_output(program)
     assert held == []
@@ -184,11 +163,11 @@ def test_the_prework_shortcuts_change_nothing_on_the_testers_programs(index, sho
 
 
 def test_the_walk_shortcuts_are_taken_on_the_scopes_shape(tmp_path, monkeypatch):
+    program = scopes_input(tmp_path)  # 4 scopes, a pl.parallel loop in each
     taken = {name: [] for name in PARALLEL_LOOP_SHORTCUTS}
     for name, calls in taken.items():
         original = getattr(hazards, name)
         monkeypatch.setattr(hazards, name, lambda *args, f=original, calls=calls: (calls.append(f(*args)), calls[-1])[1])
-    program = scopes_input(tmp_path)  # 4 scopes, a pl.parallel loop in each
     walk_result(program)
     assert taken == {name: [True] * 8 for name in PARALLEL_LOOP_SHORTCUTS}  # (each loop's, writes tracked and not)
     for name in PARALLEL_LOOP_SHORTCUTS:
@@ -199,16 +178,17 @@ def test_a_function_without_copies_or_placed_sources_walks_for_none(tmp_path, mo
     # scopes: manual scopes, no copy and no placed source; a loop allocation placed before its
     # block leaves a copy in the loop (``SHARED``); fuse_create_assemble_to_slice places the
     # sources of assembles in their targets (the found programs of class 5)
+    program = scopes_input(tmp_path)
     asked = {name: [] for name in ("copies_names", "places_sources")}
     for name, calls in asked.items():
         original = getattr(hazards, name)
         monkeypatch.setattr(hazards, name, lambda body, f=original, calls=calls: (calls.append(f(body)), calls[-1])[1])
-    war_output(scopes_input(tmp_path))
+    war_output(program)
     assert asked == {"copies_names": [False], "places_sources": [False]}
     name, case = next(iter(SHARED.items()))
     (path := tmp_path / f"{name}.py").write_text(shared_program(*case))
     assert all(hazards.copies_names(program.orch.body) for program in war_inputs(path))
-    found = REPO / "tests" / "found" / "class5_assemble_source_placed_over_rows_a_manual_task_reads.py"
+    found = FOUND / "class5_assemble_source_placed_over_rows_a_manual_task_reads.py"
     assert all(hazards.places_sources(program.orch.body) for program in war_inputs(found))
 
 
@@ -451,8 +431,9 @@ def test_the_nested_shapes_loops_follow_no_carry_iteration_by_iteration(tmp_path
 
 
 def test_where_auto_writes_are_met_is_found_only_for_a_task_writing_outside_manual_scopes(tmp_path, monkeypatch):
+    scopes, nested = scopes_input(tmp_path), nested_after_manual_scope(tmp_path, 32)
     walks = counting(monkeypatch, order_war, "roots_met_past_runtime")
-    war_output(scopes_input(tmp_path))  # (every task in a manual scope)
+    war_output(scopes)  # (every task in a manual scope)
     assert walks == []
-    war_output(nested_after_manual_scope(tmp_path, 32))
+    war_output(nested)
     assert len(walks) == 1

@@ -23,9 +23,8 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from conftest import EXAMPLES, fuzz_budget, load_program
+from conftest import EXAMPLES, bench_file, counting, fuzz_budget, load_program, running, stage_input
 from program_gen import control_flow_programs
-from test_middle_pass_shortcuts import counting
 
 from nanopass.api import run_pipeline
 from nanopass.passes import (
@@ -38,30 +37,18 @@ from nanopass.passes import (
     runtime_order,
     split_joins_by_iteration,
 )
-from nanopass.passes.pipeline import PIPELINE
 from nanopass.rewrite import PassContext
-from nanopass.tools.bench import source_of
 
 PROPERTY = settings(max_examples=fuzz_budget(20), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def compile_scopes(tmp_path, size: int = 16):
-    path = tmp_path / "scopes.py"
-    path.write_text(source_of("scopes", size))
-    return run_pipeline(load_program(path))
-
-
-def stage_before(stages, name: str):
-    """The tree the pass ``name`` was given in ``stages``."""
-    for stage, pass_cls in zip(stages, PIPELINE.passes):
-        if pass_cls.name == name:
-            return stage.tree
-    raise AssertionError(f"no pass {name}")
+    return run_pipeline(load_program(bench_file(tmp_path, "scopes", size)))
 
 
 def test_dummies_every_effect_reads_make_no_liveness(tmp_path, monkeypatch):
     stages = compile_scopes(tmp_path)
-    given_tree = stage_before(stages, "drop_unwaited_dummies")
+    given_tree = stage_input(stages, "drop_unwaited_dummies")
     assert any(s._production == "Dummy" for s in _stmts(given_tree))  # (the joins' barriers)
     calls: list = []
     liveness = remove_dead_values.RemoveDeadValues.liveness
@@ -71,7 +58,7 @@ def test_dummies_every_effect_reads_make_no_liveness(tmp_path, monkeypatch):
         return liveness(body, dummies)
 
     monkeypatch.setattr(remove_dead_values.RemoveDeadValues, "liveness", staticmethod(counted))
-    out = PIPELINE.passes[[p.name for p in PIPELINE.passes].index("drop_unwaited_dummies")](PassContext()).run(given_tree)
+    out = running(drop_unwaited_dummies.DropUnwaitedDummies)(given_tree)
     assert out is given_tree
     assert True not in calls
 
@@ -79,7 +66,7 @@ def test_dummies_every_effect_reads_make_no_liveness(tmp_path, monkeypatch):
 def test_joins_waited_on_in_loops_read_no_names(tmp_path, monkeypatch):
     reads = counting(monkeypatch, split_joins_by_iteration, "var_reads")
     stages = compile_scopes(tmp_path)
-    assert any(s._production == "CellSet" for s in _stmts(stage_before(stages, "split_joins_by_iteration")))
+    assert any(s._production == "CellSet" for s in _stmts(stage_input(stages, "split_joins_by_iteration")))
     assert reads == []
 
 
@@ -105,10 +92,9 @@ def test_the_numbering_skips_only_nodes_that_read_no_name(path, tmp_path):
     # binders, carry plans and TaskId sources hold no name a statement reads: the numbering that
     # enters them finds the same last reads
     if path == "scopes":
-        path = tmp_path / "scopes.py"
-        path.write_text(source_of("scopes", 16))
+        path = bench_file(tmp_path, "scopes", 16)
     stages = run_pipeline(load_program(path))
-    tree = stage_before(stages, "hoist_scope_escapes")
+    tree = stage_input(stages, "hoist_scope_escapes")
     entering = hoist_scope_escapes.TYPE_PRODUCTIONS | {"Int"}
     assert numbering(tree, hoist_scope_escapes.READS_NOTHING) == numbering(tree, entering)
 
@@ -133,14 +119,14 @@ def test_lean_passes_whose_analysis_gives_up_whatever_it_tracks_look_for_no_task
     stages = compile_scopes(tmp_path, 1000)
     assert readers == [] and looped == []
     assert preludes and len({id(args[0]) for args in preludes}) == len(preludes)
-    assert runtime_order.gives_up(stage_before(stages, "drop_latest_runs_from_joins"))
+    assert runtime_order.gives_up(stage_input(stages, "drop_latest_runs_from_joins"))
 
 
 def test_a_lean_pass_whose_analysis_does_not_give_up_looks_for_tasks_to_track(tmp_path, monkeypatch):
     readers = counting(monkeypatch, drop_latest_runs_from_joins, "cell_readers")
     stages = compile_scopes(tmp_path, 16)
     assert len(readers) == 1
-    assert not runtime_order.gives_up(stage_before(stages, "drop_latest_runs_from_joins"))
+    assert not runtime_order.gives_up(stage_input(stages, "drop_latest_runs_from_joins"))
 
 
 def stage_trees(path: Path, patches) -> list:
@@ -167,8 +153,7 @@ def check_same_stages_with_shortcuts_off(path: Path) -> None:
 @pytest.mark.parametrize("path", sorted(EXAMPLES.glob("*.py")) + ["scopes"], ids=lambda p: getattr(p, "stem", p))
 def test_examples_with_shortcuts_off(path, tmp_path):
     if path == "scopes":
-        path = tmp_path / "scopes.py"
-        path.write_text(source_of("scopes", 16))
+        path = bench_file(tmp_path, "scopes", 16)
     check_same_stages_with_shortcuts_off(path)
 
 

@@ -23,10 +23,11 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from conftest import EXAMPLES, REPO, fuzz_budget, load_program
+from conftest import (EXAMPLES_AND_GOLDEN, FOUND, GOLDEN, bench_file, compiled_stages, counting, fuzz_budget, load_program,
+                      pass_input, run_both_ways, running)
 from program_gen import control_flow_programs
 from test_lean_edges import JOIN_WAITERS, READERS_IN_A_LOOP_OF_THREE
-from test_middle_pass_shortcuts import compile_bench, counting
+from test_middle_pass_shortcuts import compile_bench
 
 from nanopass.api import run_pipeline
 from nanopass.languages.terms import DType
@@ -37,11 +38,8 @@ from nanopass.passes.util import iter_stmts, var_reads
 from nanopass.passes import split_joins_by_iteration as split_joins
 from nanopass.passes.pipeline import PIPELINE
 from nanopass.rewrite import PassContext
-from nanopass.tools.bench import source_of
 
 PROPERTY = settings(max_examples=fuzz_budget(20), deadline=None, suppress_health_check=[HealthCheck.too_slow])
-PROGRAMS = sorted(EXAMPLES.glob("*.py")) + sorted((REPO / "tests" / "golden").glob("*.py"))
-FOUND = REPO / "tests" / "found"
 CARRY_JOINS = [FOUND / "class7_parallel_iteration_yielding_a_nested_parallel_loops_ids.py",
                FOUND / "class7_parallel_iteration_yielding_a_nested_parallel_loops_ids_through_an_if.py"]
 
@@ -55,7 +53,7 @@ def test_scopes_without_task_id_arrays_list_no_binders(tmp_path, monkeypatch):
 
 def test_a_task_id_array_lists_the_binders(tmp_path, monkeypatch):
     listed = counting(monkeypatch, phase_fence, "_binders")
-    run_pipeline(load_program(REPO / "tests" / "golden" / "phase_fence.py"))
+    run_pipeline(load_program(GOLDEN / "phase_fence.py"))
     assert len(listed) == 1
 
 
@@ -81,29 +79,25 @@ def test_a_join_waited_on_after_its_loop_places_the_statements(tmp_path, monkeyp
     assert len(placed) == 1
     i = PIPELINE.names().index("split_joins_by_iteration")
     assert stages[i + 1].tree != stages[i].tree  # (it was split)
-    check_split_joins(load_program(split_join_program(tmp_path)))
+    monkeypatch.undo()
+    check_split_joins(split_join_program(tmp_path))
 
 
-def pass_input(program, name: str):
-    """The pipeline's input to the pass ``name``."""
-    stages = run_pipeline(program)
-    return stages[PIPELINE.names().index(name)].tree
-
-
-def check_split_joins(program) -> None:
-    before = pass_input(program, "split_joins_by_iteration")
-    fast = split_joins.SplitJoinsByIteration(PassContext()).run(before)
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(split_joins, "used_outside_loops", lambda joined, uses, outside: True)
-        full = split_joins.SplitJoinsByIteration(PassContext()).run(before)
+def check_both_ways(path: Path, pass_cls: type, forced_off: list) -> None:
+    """``pass_cls`` gives the same output on its input in the compile of ``path`` with its shortcut
+    and with it ``forced_off`` (patches)."""
+    fast, full = run_both_ways(running(pass_cls), pass_input(path, pass_cls.name), forced_off)
     assert fast == full
+
+
+def check_split_joins(path: Path) -> None:
+    check_both_ways(path, split_joins.SplitJoinsByIteration,
+                    [(split_joins, "used_outside_loops", lambda joined, uses, outside: True)])
 
 
 def test_loops_yielding_their_own_tasks_ids_find_no_shapes(tmp_path, monkeypatch):
     # scopes: each pl.parallel loop yields its task's TaskId for its carry
-    path = tmp_path / "scopes.py"
-    path.write_text(source_of("scopes", 16))
-    before = pass_input(load_program(path), "insert_parallel_carry_joins")
+    before = pass_input(bench_file(tmp_path, "scopes", 16), "insert_parallel_carry_joins")
     shapes = counting(monkeypatch, classify_iter_arg_carry.TidShapes, "run")
     asked = counting(monkeypatch, carry_joins, "yields_fresh_ids")
     assert carry_joins.InsertParallelCarryJoins(PassContext()).run(before) is before
@@ -112,21 +106,17 @@ def test_loops_yielding_their_own_tasks_ids_find_no_shapes(tmp_path, monkeypatch
 
 @pytest.mark.parametrize("path", CARRY_JOINS, ids=lambda p: p.stem)
 def test_a_loop_yielding_a_nested_loops_ids_finds_the_shapes(path, monkeypatch):
-    before = pass_input(load_program(path), "insert_parallel_carry_joins")
+    before = pass_input(path, "insert_parallel_carry_joins")
     shapes = counting(monkeypatch, classify_iter_arg_carry.TidShapes, "run")
     after = carry_joins.InsertParallelCarryJoins(PassContext()).run(before)
     assert shapes and after != before  # (a barrier joins the nested loop's ids)
-    check_carry_joins(load_program(path))
-    check_waited_by_effects(load_program(path))
+    monkeypatch.undo()
+    check_carry_joins(path)
+    check_waited_by_effects(path)
 
 
-def check_carry_joins(program) -> None:
-    before = pass_input(program, "insert_parallel_carry_joins")
-    fast = carry_joins.InsertParallelCarryJoins(PassContext()).run(before)
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(carry_joins, "yields_fresh_ids", lambda loop: False)
-        full = carry_joins.InsertParallelCarryJoins(PassContext()).run(before)
-    assert fast == full
+def check_carry_joins(path: Path) -> None:
+    check_both_ways(path, carry_joins.InsertParallelCarryJoins, [(carry_joins, "yields_fresh_ids", lambda loop: False)])
 
 
 def test_no_task_id_read_after_its_scope_finds_no_array_carries(tmp_path, monkeypatch):
@@ -138,7 +128,7 @@ def test_no_task_id_read_after_its_scope_finds_no_array_carries(tmp_path, monkey
 def test_an_array_carry_read_after_its_scope_is_found(monkeypatch):
     # (its golden C++ declares the array before the scope: tests/golden/array_carry_across_scope)
     found = counting(monkeypatch, hoist_scope_escapes, "carry_arrays")
-    run_pipeline(load_program(REPO / "tests" / "golden" / "array_carry_across_scope.py"))
+    run_pipeline(load_program(GOLDEN / "array_carry_across_scope.py"))
     assert len(found) == 1
 
 
@@ -154,10 +144,10 @@ def waited_by_definition(stmts, dummies) -> bool:
     return all(d.var.name in read for d in dummies)
 
 
-def check_waited_by_effects(program) -> None:
+def check_waited_by_effects(path: Path) -> None:
     """On every stage of the directed language, with its dummies and with each dummy alone."""
     compared = 0
-    for stage in run_pipeline(program):
+    for stage in compiled_stages(path):
         if stage.language.name != "directed":
             continue
         stmts = list(iter_stmts(stage.tree.orch.body))
@@ -168,31 +158,20 @@ def check_waited_by_effects(program) -> None:
     assert compared
 
 
-def fence_input(program):
-    """The pipeline's input to ``expand_manual_phase_fence``."""
-    stages = run_pipeline(program)
-    return stages[PIPELINE.names().index("expand_manual_phase_fence")].tree
-
-
-def check_phase_fence(program) -> None:
-    before = fence_input(program)
-    func = before.orch
+def check_phase_fence(path: Path) -> None:
+    func = pass_input(path, "expand_manual_phase_fence").orch
     arrays = [b for b in phase_fence._binders(func)
               if b.type._production == "ArrayType" and b.type.dtype is DType.TASK_ID]
     assert not arrays or phase_fence.makes_task_id_arrays(func)  # the condition misses no array
-    fast = phase_fence.ExpandManualPhaseFence(PassContext()).run(before)
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(phase_fence, "makes_task_id_arrays", lambda func: True)
-        full = phase_fence.ExpandManualPhaseFence(PassContext()).run(before)
-    assert fast == full
+    check_both_ways(path, phase_fence.ExpandManualPhaseFence, [(phase_fence, "makes_task_id_arrays", lambda func: True)])
 
 
 def check_every_shortcut(path: Path) -> None:
     for check in (check_phase_fence, check_split_joins, check_carry_joins, check_waited_by_effects):
-        check(load_program(path))
+        check(path)
 
 
-@pytest.mark.parametrize("path", PROGRAMS, ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", EXAMPLES_AND_GOLDEN, ids=lambda p: p.stem)
 def test_programs(path: Path):
     check_every_shortcut(path)
 
