@@ -7,45 +7,22 @@ three loops in a scope."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
-import pytest
 from hypothesis import HealthCheck, given, settings
 
-from conftest import EXAMPLES, REPO, fuzz_budget, load_program
+from conftest import CORPUS, fuzz_budget, pass_inputs
 from program_gen import control_flow_programs
 
-from nanopass.api import run_pipeline
 from nanopass.languages.statements import iter_stmts
-from nanopass.loader import load_programs
 from nanopass.passes import place_loop_allocations_before_scopes as placing
 from nanopass.passes.kernels import kernel_table
-from nanopass.passes.pipeline import PIPELINE
 from nanopass.rewrite import PassContext
 
 PROPERTY = settings(max_examples=fuzz_budget(20), deadline=None, suppress_health_check=[HealthCheck.too_slow])
-CORPUS = sorted(
-    [*EXAMPLES.glob("*.py"), *(REPO / "tests" / "golden").glob("*.py"), *(REPO / "tests" / "found").glob("*.py")]
-)
 NAME = "place_loop_allocations_before_scopes"
 
 
-def pass_inputs(path: Path) -> list:
-    """The programs the pass is given, for each program in ``path`` that compiles that far."""
-    names = [p.name for p in PIPELINE.passes]
-    before = names[names.index(NAME) - 1]
-    out = []
-    for program in load_programs(str(path)):
-        try:
-            out.append(run_pipeline(program, stop_after=before)[-1].tree)
-        except Exception:  # noqa: BLE001 - (a found program the compiler refuses: nothing to compare)
-            continue
-    return out
-
-
 def placer(program):
-    pass_cls = PIPELINE.passes[[p.name for p in PIPELINE.passes].index(NAME)]
-    out = pass_cls(PassContext())
+    out = placing.PlaceLoopAllocationsBeforeScopes(PassContext())
     out.kernels = kernel_table(program)
     return out
 
@@ -67,7 +44,7 @@ def check_same(program) -> bool:
 
 
 def test_applies_as_defined_on_every_program_of_the_corpus():
-    found = [check_same(program) for path in CORPUS for program in pass_inputs(path)]
+    found = [check_same(program) for path in CORPUS for program in pass_inputs(path, NAME)]
     assert any(found) and not all(found)  # (both answers are compared)
 
 
@@ -75,7 +52,7 @@ def test_applies_as_defined_on_every_program_of_the_corpus():
 @given(control_flow_programs())
 def test_applies_as_defined_on_random_programs(tmp_path_factory, source):
     (path := tmp_path_factory.mktemp("p") / "generated.py").write_text(source)
-    for program in pass_inputs(path):
+    for program in pass_inputs(path, NAME):
         check_same(program)
 
 
@@ -101,7 +78,7 @@ class P:
 
 def test_each_statement_in_loops_in_scopes_is_asked_once(tmp_path, monkeypatch):
     (path := tmp_path / "nest.py").write_text(NEST_IN_A_SCOPE)
-    (program,) = pass_inputs(path)
+    (program,) = pass_inputs(path, NAME)
     asked = []
     original = placing.PlaceLoopAllocationsBeforeScopes.may_allocate
     monkeypatch.setattr(placing.PlaceLoopAllocationsBeforeScopes, "may_allocate",

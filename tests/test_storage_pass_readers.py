@@ -9,9 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import EXAMPLES, REPO
-from nanopass.api import run_pipeline
-from nanopass.loader import load_programs
+from conftest import EXAMPLES, GOLDEN, pass_inputs, run_both_ways
 from nanopass.passes import hazards
 from nanopass.passes.assembled_rows import stmt_reads, value_reads
 from nanopass.passes.kernels import kernel_table
@@ -20,8 +18,7 @@ from nanopass.tools.attack import generate as attack_generate, program as attack
 from nanopass.tools.bench import source_of
 from nanopass.tools.gen_programs import RandomChooser, generate as fuzz_generate
 
-FUSE_INPUT = "place_returned_creates_in_output_params"  # (fuse_create_assemble_to_slice's input)
-GOLDEN = REPO / "tests" / "golden"
+FUSE = "fuse_create_assemble_to_slice"
 
 
 def sources() -> list[tuple[str, str]]:
@@ -43,21 +40,23 @@ def sources() -> list[tuple[str, str]]:
 SOURCES = sources()
 
 
-def inputs(tmp_path, name: str, source: str) -> list:
-    """The fuse pass's input for each program in ``source`` that compiles that far."""
-    (path := tmp_path / f"{name}.py").write_text(source)
-    out = []
-    for program in load_programs(str(path)):
-        try:
-            out.append(run_pipeline(program, stop_after=FUSE_INPUT)[-1].tree)
-        except Exception:  # noqa: BLE001 - (a program the front end refuses: nothing to compare)
-            continue
-    return out
+@pytest.fixture(scope="module")
+def written(tmp_path_factory):
+    """Each source in a file of one folder, kept for the module (its compiles kept too)."""
+    folder = tmp_path_factory.mktemp("storage_sources")
+    for name, source in SOURCES:
+        (folder / f"{name}.py").write_text(source)
+    return folder
+
+
+def inputs(written, name: str) -> list:
+    """The fuse pass's input for each program in the source ``name`` that compiles that far."""
+    return pass_inputs(written / f"{name}.py", FUSE)
 
 
 @pytest.mark.parametrize("name,source", SOURCES, ids=[n for n, _ in SOURCES])
-def test_the_readers_without_a_walk_count_what_var_reads_counts(tmp_path, name, source):
-    for program in inputs(tmp_path, name, source):
+def test_the_readers_without_a_walk_count_what_var_reads_counts(written, name, source):
+    for program in inputs(written, name):
         for stmt in iter_stmts(program.orch.body):
             if stmt._production in BODY_FIELDS:
                 continue
@@ -67,20 +66,18 @@ def test_the_readers_without_a_walk_count_what_var_reads_counts(tmp_path, name, 
 
 
 @pytest.mark.parametrize("name,source", SOURCES, ids=[n for n, _ in SOURCES])
-def test_the_storage_loop_shortcuts_change_no_place(tmp_path, monkeypatch, name, source):
-    for program in inputs(tmp_path, name, source):
-        kernels = kernel_table(program)
-        taken = hazards._storage_map(program.orch, kernels)
-        with monkeypatch.context() as patch:
-            patch.setattr(hazards, "LOOP_SHORTCUTS", False)
-            assert hazards._storage_map(program.orch, kernels) == taken
+def test_the_storage_loop_shortcuts_change_no_place(written, name, source):
+    for program in inputs(written, name):
+        taken, full = run_both_ways(lambda p: hazards._storage_map(p.orch, kernel_table(p)), program,
+                                    [(hazards, "LOOP_SHORTCUTS", False)])
+        assert taken == full
 
 
-def test_the_corpus_takes_both_loop_shortcuts(tmp_path):
+def test_the_corpus_takes_both_loop_shortcuts(written):
     # a loop without tensor carries; a loop of constant bounds whose tensor carries yield no carry
     uncarried = carried = 0
-    for name, source in SOURCES:
-        for program in inputs(tmp_path, name, source):
+    for name, _ in SOURCES:
+        for program in inputs(written, name):
             for stmt in iter_stmts(program.orch.body):
                 if stmt._production not in ("For", "While"):
                     continue
