@@ -15,8 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import EXAMPLES, REPO, load_program
-from test_middle_pass_shortcuts import counting
+from conftest import EXAMPLES, EXAMPLES_AND_GOLDEN, bench_file, compiled_stages, counting, load_program
 
 from nanopass.api import run_pipeline
 from nanopass.errors import VerifyError
@@ -24,9 +23,7 @@ from nanopass.languages import CARRIED, HOISTED, NAMED
 from nanopass.passes import aliases, hoist_scope_escapes, remap_output_aliases
 from nanopass.passes.aliases import buffer_roots, written_roots
 from nanopass.passes.kernels import kernel_table
-from nanopass.tools.bench import source_of
 
-PROGRAMS = sorted(p for d in (EXAMPLES, REPO / "tests" / "golden") for p in d.glob("*.py"))
 CARRYING = ("classify_iter_arg_carry", "infer_core_types", "assign_kernel_ids", "classify_tensors",
             "bind_task_ids", "resolve_dep_edges", "batch_tensor_creates", "hoist_scope_escapes")
 
@@ -37,9 +34,9 @@ def aliases_of(tree) -> dict[str, str]:
     return {name: root for name, root in roots.items() if name != root}
 
 
-@pytest.mark.parametrize("path", PROGRAMS, ids=[p.stem for p in PROGRAMS])
+@pytest.mark.parametrize("path", EXAMPLES_AND_GOLDEN, ids=[p.stem for p in EXAMPLES_AND_GOLDEN])
 def test_written_roots_are_the_roots_of_every_stage_that_carries_them(path: Path):
-    stages = run_pipeline(load_program(path))
+    stages = compiled_stages(path)
     for name in CARRYING:
         tree = stages[name].tree
         assert written_roots(tree.orch) == aliases_of(tree), name
@@ -48,7 +45,7 @@ def test_written_roots_are_the_roots_of_every_stage_that_carries_them(path: Path
 
 def test_some_program_has_aliases():
     # (the test above would hold trivially if no program had an alias)
-    stages = run_pipeline(load_program(EXAMPLES / "basic.py"))
+    stages = compiled_stages(EXAMPLES / "basic.py")
     assert written_roots(stages["classify_iter_arg_carry"].tree.orch)
 
 
@@ -58,9 +55,7 @@ def test_passes_after_classify_compute_no_roots(tmp_path, monkeypatch):
     for module in (hoist_scope_escapes, remap_output_aliases):
         if hasattr(module, "buffer_roots"):
             records.append(counting(monkeypatch, module, "buffer_roots"))
-    path = tmp_path / "scopes.py"
-    path.write_text(source_of("scopes", 8))  # user scopes: hoist_scope_escapes does its work
-    stages = run_pipeline(load_program(path))
+    stages = run_pipeline(load_program(bench_file(tmp_path, "scopes", 8)))  # user scopes: hoist_scope_escapes does its work
     assert all(calls == [] for calls in records)
     hoisted = stages["hoist_scope_escapes"].tree
     assert hoisted.orch.buffer_groups and written_roots(hoisted.orch) == aliases_of(hoisted)
@@ -82,7 +77,7 @@ def with_groups(tree, groups):
     ],
 )
 def test_carried_rejects_groups_whose_roots_are_not_final(groups):
-    stages = run_pipeline(load_program(EXAMPLES / "basic.py"))
+    stages = compiled_stages(EXAMPLES / "basic.py")
     for name, language in (("classify_iter_arg_carry", CARRIED), ("hoist_scope_escapes", HOISTED)):
         tree = stages[name].tree
         language.verify(tree)

@@ -11,8 +11,7 @@ from __future__ import annotations
 from test_analysis_shortcuts import ReferenceCallDirections
 from test_place_by_branch import swaps
 
-from conftest import load_program
-from nanopass.api import run_pipeline
+from conftest import pass_runs
 from nanopass.languages.terms import ArgDir
 from nanopass.passes.util import iter_stmts
 
@@ -39,22 +38,25 @@ class Carry:
 """
 
 
-def directions(stage) -> list[tuple]:
-    return [tuple(a.dir for a in s.args) for s in iter_stmts(stage.tree.orch.body) if s._production == "Task"]
+def directions(tree) -> list[tuple]:
+    return [tuple(a.dir for a in s.args) for s in iter_stmts(tree.orch.body) if s._production == "Task"]
+
+
+def derived(tmp_path, name: str, source: str) -> tuple:
+    """(input, output) of derive_call_directions on ``source``."""
+    (path := tmp_path / name).write_text(source)
+    ((given, output),) = pass_runs(path, "derive_call_directions", refusals=False)
+    return given, output
 
 
 def test_a_write_before_a_loop_that_carries_the_buffer_orders_after_no_write_of_the_yielded_one(tmp_path):
-    path = tmp_path / "carry.py"
-    path.write_text(CARRY_FROM_A_WRITTEN_BUFFER)
-    stages = run_pipeline(load_program(path), stop_after="derive_call_directions")
+    given, output = derived(tmp_path, "carry.py", CARRY_FROM_A_WRITTEN_BUFFER)
     # b's and a's first writers (a is b only after the loop), then out's first
-    assert directions(stages[-1]) == [(ArgDir.Input, ArgDir.OutputExisting)] * 3
-    assert ReferenceCallDirections().run(stages[-2].tree) == stages[-1].tree
+    assert directions(output) == [(ArgDir.Input, ArgDir.OutputExisting)] * 3
+    assert ReferenceCallDirections().run(given) == output
 
 
 def test_a_chain_of_swaps_gets_the_directions_of_the_whole_function_sweeps(tmp_path):
-    path = tmp_path / "swaps.py"
-    path.write_text(swaps(12))
-    stages = run_pipeline(load_program(path), stop_after="derive_call_directions")
-    assert ReferenceCallDirections().run(stages[-2].tree) == stages[-1].tree
-    assert ArgDir.InOut in {d for dirs in directions(stages[-1]) for d in dirs}  # (the swapped buffers are written again)
+    given, output = derived(tmp_path, "swaps.py", swaps(12))
+    assert ReferenceCallDirections().run(given) == output
+    assert ArgDir.InOut in {d for dirs in directions(output) for d in dirs}  # (the swapped buffers are written again)

@@ -12,18 +12,13 @@ program, not faster. Quadratic before: 40 -> 80 calls grew the reads 3.96x (1,43
 
 from __future__ import annotations
 
-from test_middle_pass_shortcuts import counting
-
-from conftest import load_program
+from conftest import bench_file, counting, load_program
 from nanopass.api import run_pipeline
 from nanopass.passes import fuse_create_assemble_to_slice
-from nanopass.tools.bench import source_of
 
 
 def reads_of(tmp_path, monkeypatch, size: int) -> int:
-    path = tmp_path / f"reuses{size}.py"
-    path.write_text(source_of("reuses", size))
-    program = load_program(path)
+    program = load_program(bench_file(tmp_path, "reuses", size))
     with monkeypatch.context() as patch:
         reads = counting(patch, fuse_create_assemble_to_slice, "var_reads")
         lets_and_tasks = counting(patch, fuse_create_assemble_to_slice, "stmt_reads")  # (the same reads, without a walk)

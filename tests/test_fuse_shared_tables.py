@@ -9,19 +9,15 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import EXAMPLES
-from nanopass.api import run_pipeline
-from nanopass.errors import UserError
-from nanopass.loader import load_programs
-from nanopass.pipeline import PipelineError
+from conftest import EXAMPLES, pass_input, pass_inputs, sample_paths
 from nanopass.passes import fuse_create_assemble_to_slice as fuse
 from nanopass.passes.assembled_rows import Placement, dead_assembles, own_live_uses
 from nanopass.passes.kernels import kernel_table
 from nanopass.passes.util import BODY_FIELDS, iter_stmts
 from nanopass.rewrite import PassContext
-from nanopass.tools.bench import SHAPES, source_of
+from nanopass.tools.bench import SHAPES
 
-BEFORE = "place_returned_creates_in_output_params"  # (the pass's input is this one's output)
+FUSE = "fuse_create_assemble_to_slice"
 
 # a program of one kernel, ``step``, that writes its Out argument; the orchestration follows
 WITH_STEP = """
@@ -51,22 +47,12 @@ DEAD_VALUES = WITH_STEP.format(name="Dead") + """
 
 
 def inputs(tmp_path) -> list:
-    paths = sorted(EXAMPLES.glob("*.py"))
+    """The pass's input for each program of the examples, ``DEAD_VALUES`` and the bench shapes that
+    compiles that far."""
     dead = tmp_path / "dead_values.py"
     dead.write_text(DEAD_VALUES)
-    paths.append(dead)
-    for shape in SHAPES:
-        path = tmp_path / f"{shape}.py"
-        path.write_text(source_of(shape, 12))
-        paths.append(path)
-    out = []
-    for path in paths:
-        for program in load_programs(str(path)):
-            try:
-                out.append(run_pipeline(program, stop_after=BEFORE)[-1].tree)
-            except (UserError, PipelineError):  # (a program the compiler refuses earlier has no input here)
-                continue
-    return out
+    paths = [*sorted(EXAMPLES.glob("*.py")), dead, *sample_paths(tmp_path, SHAPES, 12)]
+    return [program for path in paths for program in pass_inputs(path, FUSE)]
 
 
 def analysed(program):
@@ -166,7 +152,7 @@ OVERWRITTEN = WITH_STEP.format(name="Overwritten") + """
 def overwritten(tmp_path):
     path = tmp_path / "overwritten.py"
     path.write_text(OVERWRITTEN)
-    return run_pipeline(load_programs(str(path))[0], stop_after=BEFORE)[-1].tree
+    return pass_input(path, FUSE)
 
 
 @pytest.fixture
