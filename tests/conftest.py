@@ -237,23 +237,33 @@ def compiled_stages(path: Path) -> list:
     return stages
 
 
-def run_both_ways(run, tree, patches):
-    """``(run(tree), run(tree) with patches made)``: a pass's output with its shortcut and with it
-    forced off, ``patches`` a list of (module or class, attribute, value). Each run keeps its walks
-    as a compile does (``reusing_walks``), apart from the other's."""
-    from nanopass.languages.statements import reusing_walks
-
-    with reusing_walks():
-        fast = run(tree)
-    with pytest.MonkeyPatch.context() as patch, reusing_walks():
+def run_both_ways(run, given, patches):
+    """``(run(given), run(given) with patches made)``: what a pass (an analysis, a compile) gives
+    with its shortcut and with it forced off, ``patches`` a list of (module or class, attribute,
+    value)."""
+    fast = run(given)
+    with pytest.MonkeyPatch.context() as patch:
         for owner, name, value in patches:
             patch.setattr(owner, name, value)
-        full = run(tree)
+        full = run(given)
     return fast, full
 
 
 def running(pass_cls):
-    """A ``run`` for ``run_both_ways``: a fresh instance of ``pass_cls`` run on the tree."""
+    """A ``run`` for ``run_both_ways``: a fresh instance of ``pass_cls`` run on a tree, keeping its
+    walks as a compile does (``reusing_walks``; each run apart from the others)."""
+    from nanopass.languages.statements import reusing_walks
     from nanopass.rewrite import PassContext
 
-    return lambda tree: pass_cls(PassContext()).run(tree)
+    def run(tree):
+        with reusing_walks():
+            return pass_cls(PassContext()).run(tree)
+
+    return run
+
+
+def cpp_of(paths) -> list[str]:
+    """The C++ of the one program of each file of ``paths`` (``nanopass.generate_orchestration``)."""
+    import nanopass
+
+    return [nanopass.generate_orchestration(load_program(path)).code for path in paths]

@@ -8,18 +8,16 @@ from pathlib import Path
 
 import pytest
 
-from conftest import EXAMPLES, REPO, load_program
+from conftest import EXAMPLES_AND_GOLDEN, GOLDEN, bench_file, cpp_of, load_program, pass_input, run_both_ways, sample_paths
 
-from nanopass.api import run_pipeline
 from nanopass.languages import ENCODED
 from nanopass.languages.statements import defined_binders, iter_stmts
 from nanopass.passes.kernels import output_params
 from nanopass.passes.lower_to_emission import READ_FIELDS, LowerToEmission
 from nanopass.passes.naming import NameTable
 from nanopass.rewrite import PassContext
-from nanopass.tools.bench import source_of
 
-PROGRAMS = sorted([*EXAMPLES.glob("*.py"), *(REPO / "tests" / "golden").glob("*.py")])
+PROGRAMS = EXAMPLES_AND_GOLDEN
 SHAPES = ["straight", "nested", "mixed", "scopes", "branches", "tiles", "assembles"]
 
 
@@ -49,28 +47,20 @@ def plain_used_names(body, none_seeds, cpp) -> set[str]:
 
 
 def encoded_programs():
-    """(name, encoded program) of every example, golden program and bench shape (N = 40)."""
+    """(name, encoded program: lower_to_emission's input) of every example and golden program."""
     for path in PROGRAMS:
-        stages = run_pipeline(load_program(path), stop_after="lower_to_emission")
-        yield path.stem, next(s.tree for s in reversed(stages) if s.language is ENCODED)  # lower_to_emission's input
+        yield path.stem, pass_input(path, "lower_to_emission")
 
 
 def bench_programs(tmp_path: Path):
-    for shape in SHAPES:
-        path = tmp_path / f"{shape}.py"
-        path.write_text(source_of(shape, 40))
-        stages = run_pipeline(load_program(path), stop_after="lower_to_emission")
-        yield shape, next(s.tree for s in reversed(stages) if s.language is ENCODED)  # lower_to_emission's input
+    """(shape, encoded program) of each bench shape (N = 40)."""
+    for path in sample_paths(tmp_path, SHAPES, 40):
+        yield path.stem, pass_input(path, "lower_to_emission")
 
 
 def programs_and_shapes(tmp_path: Path) -> list[Path]:
     """Every example and golden program, and a file of each bench shape (N = 40) in ``tmp_path``."""
-    paths = list(PROGRAMS)
-    for shape in SHAPES:
-        path = tmp_path / f"{shape}.py"
-        path.write_text(source_of(shape, 40))
-        paths.append(path)
-    return paths
+    return [*PROGRAMS, *sample_paths(tmp_path, SHAPES, 40)]
 
 
 def test_survey_reads_what_every_read_field_holds_and_binds_what_the_statements_define(tmp_path):
@@ -128,17 +118,14 @@ def test_survey_told_the_parameters_reads_every_name_the_lowering_asks_about(tmp
     assert "nested" in skipped
 
 
-def test_the_cpp_is_the_same_when_survey_reads_every_operation(tmp_path, monkeypatch):
+def test_the_cpp_is_the_same_when_survey_reads_every_operation(tmp_path):
     """The shortcut forced off (survey reads every name), the C++ of every example, golden program
     and bench shape is the same."""
-    import nanopass
-
     paths = programs_and_shapes(tmp_path)
-    shortcut = [nanopass.generate_orchestration(load_program(path)).code for path in paths]
     survey = LowerToEmission.survey
-    monkeypatch.setattr(LowerToEmission, "survey", lambda self, body, asked=None: survey(self, body))
-    for path, code in zip(paths, shortcut):
-        assert nanopass.generate_orchestration(load_program(path)).code == code, path.name
+    shortcut, forced_off = run_both_ways(cpp_of, paths, [(LowerToEmission, "survey", lambda self, body, asked=None: survey(self, body))])
+    for path, fast, full in zip(paths, shortcut, forced_off):
+        assert full == fast, path.name
 
 
 @pytest.mark.parametrize(
@@ -179,23 +166,21 @@ def test_carry_arrays_are_found_only_when_a_declare_asks(tmp_path, monkeypatch):
 
     calls = []
     monkeypatch.setattr(lower_to_emission, "carry_arrays", lambda func: calls.append(func) or carry_arrays(func))
-    nested = tmp_path / "nested.py"
-    nested.write_text(source_of("nested", 40))  # no Declare
+    nested = bench_file(tmp_path, "nested", 40)  # no Declare
     nanopass.generate_orchestration(load_program(nested))
     assert calls == []
-    declaring = REPO / "tests" / "golden" / "array_carry_across_scope.py"  # a TaskId array declared ahead
+    declaring = GOLDEN / "array_carry_across_scope.py"  # a TaskId array declared ahead
     lazy = nanopass.generate_orchestration(load_program(declaring)).code
     assert len(calls) == 1 and "PTO2TaskId" in lazy
 
     paths = [nested, *PROGRAMS]
-    lazily = [nanopass.generate_orchestration(load_program(path)).code for path in paths]
 
     def eager(self, name):
         return carry_arrays(self.func).get(name)
 
-    monkeypatch.setattr(LowerToEmission, "carry_array_size", eager)
-    for path, code in zip(paths, lazily):
-        assert nanopass.generate_orchestration(load_program(path)).code == code, path.name
+    lazily, eagerly = run_both_ways(cpp_of, paths, [(LowerToEmission, "carry_array_size", eager)])
+    for path, lazy, eager_code in zip(paths, lazily, eagerly):
+        assert eager_code == lazy, path.name
 
 
 def test_scalar_expressions_pass_on_as_they_are_while_no_data_scalar_is_renamed(tmp_path, monkeypatch):
@@ -204,8 +189,6 @@ def test_scalar_expressions_pass_on_as_they_are_while_no_data_scalar_is_renamed(
     emission as they are; with that shortcut forced off (each of them spelled through the map),
     the C++ of every example, golden program and bench shape is the same, and the shortcut is
     taken on most of them."""
-    import nanopass
-
     paths = programs_and_shapes(tmp_path)
     taken = []
     take_names = LowerToEmission.take_names
@@ -214,14 +197,12 @@ def test_scalar_expressions_pass_on_as_they_are_while_no_data_scalar_is_renamed(
         take_names(self, func)
         taken.append(not self.scalars_renamed)
 
-    monkeypatch.setattr(LowerToEmission, "take_names", counting)
-    shortcut = [nanopass.generate_orchestration(load_program(path)).code for path in paths]
-    assert sum(taken) > len(paths) // 2 and not all(taken), taken
-
     def forced_off(self, func):
         take_names(self, func)
         self.scalars_renamed = True
 
-    monkeypatch.setattr(LowerToEmission, "take_names", forced_off)
-    for path, code in zip(paths, shortcut):
-        assert nanopass.generate_orchestration(load_program(path)).code == code, path.name
+    monkeypatch.setattr(LowerToEmission, "take_names", counting)
+    shortcut, full = run_both_ways(cpp_of, paths, [(LowerToEmission, "take_names", forced_off)])
+    assert sum(taken) > len(paths) // 2 and not all(taken), taken
+    for path, fast, forced in zip(paths, shortcut, full):
+        assert forced == fast, path.name
