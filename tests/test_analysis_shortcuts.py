@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from conftest import EXAMPLES, fuzz_budget, load_program
+from conftest import EXAMPLES, bench_file, compiled_stages, fuzz_budget, load_program
 from program_gen import control_flow_programs
 
 from nanopass.api import run_pipeline
@@ -229,11 +229,7 @@ def check_war_prefilter(program) -> None:
 
 @pytest.mark.parametrize("path", sorted(EXAMPLES.glob("*.py")), ids=lambda p: p.stem)
 def test_examples(path: Path):
-    try:
-        program = load_program(path)
-    except Exception:  # noqa: BLE001 - examples with several programs or none: not this test's subject
-        pytest.skip("not a single-program example")
-    check_stages(run_pipeline(program))
+    check_stages(compiled_stages(path))
 
 
 @PROPERTY
@@ -280,11 +276,7 @@ def test_the_storage_walk_of_the_ssa_program_serves_the_passes_after_derive_call
     # y is an InOut parameter and returned: place_returned_creates_in_output_params asks for the
     # storage map; check_output_params_written and order_write_after_read ask again after
     # derive_call_directions, which changes the arguments' directions only
-    from nanopass.tools.bench import source_of
-
-    path = tmp_path / "nested.py"
-    path.write_text(source_of("nested", 8))
-    walks, answers = storage_walks_while_compiling(load_program(path), monkeypatch)
+    walks, answers = storage_walks_while_compiling(load_program(bench_file(tmp_path, "nested", 8)), monkeypatch)
     assert walks == ["place_returned_creates_in_output_params"]
     assert [stage for stage, _, _ in answers] == ["derive_call_directions", "check_output_params_written",
                                                   "order_write_after_read"]
@@ -355,11 +347,7 @@ def _ssa_with_and_without_own_renaming(program):
 
 @pytest.mark.parametrize("shape", ["nested", "mixed", "branches", "scopes"])
 def test_own_renaming_gives_what_the_generic_visit_gives_on_the_bench_shapes(tmp_path, shape):
-    from nanopass.tools.bench import source_of
-
-    path = tmp_path / f"{shape}.py"
-    path.write_text(source_of(shape, 40))
-    own, plain, read = _ssa_with_and_without_own_renaming(load_program(path))
+    own, plain, read = _ssa_with_and_without_own_renaming(load_program(bench_file(tmp_path, shape, 40)))
     assert own == plain and read  # (read: loop bounds, arithmetic task arguments, conditions)
 
 

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 
-from conftest import EXAMPLES, REPO, fuzz_budget, load_program
+from conftest import EXAMPLES_AND_GOLDEN, bench_file, compiled_stages, fuzz_budget, load_program
 
 from nanopass.api import run_pipeline
 from nanopass.languages.terms import ArgDir, ScopeMode
@@ -336,17 +336,14 @@ def check_directed_stages(stages) -> int:
     return covered
 
 
-SOURCES = sorted(EXAMPLES.glob("*.py")) + sorted((REPO / "tests" / "golden").glob("*.py"))
-
-
-@pytest.mark.parametrize("path", SOURCES, ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", EXAMPLES_AND_GOLDEN, ids=lambda p: p.stem)
 def test_examples_and_goldens(path: Path):
-    check_directed_stages(run_pipeline(load_program(path)))
+    check_directed_stages(compiled_stages(path))
 
 
 def test_the_comparison_meets_pairs():
     """The programs above are not all pair-free (else the comparison would prove little)."""
-    assert sum(check_directed_stages(run_pipeline(load_program(p))) for p in SOURCES) > 20
+    assert sum(check_directed_stages(compiled_stages(p)) for p in EXAMPLES_AND_GOLDEN) > 20
 
 
 def check_generated(tmp_path_factory, program) -> None:
@@ -385,11 +382,7 @@ def test_a_parallel_loop_settles_without_a_confirming_pass(tmp_path, monkeypatch
     state of its own is made, no statement walked again."""
     from nanopass.passes import hazards
     from nanopass.passes.live_accesses import LiveAccesses
-    from nanopass.tools.bench import source_of
-
-    path = tmp_path / "scopes.py"
-    path.write_text(source_of("scopes", 12))  # 3 scopes
-    stages = run_pipeline(load_program(path), stop_after="insert_parallel_carry_joins")
+    stages = run_pipeline(load_program(bench_file(tmp_path, "scopes", 12)), stop_after="insert_parallel_carry_joins")  # 3 scopes
     program = stages[-1].tree
     func, kernels, untracked = program.orch, kernel_table(program), untracked_roots(program.orch)
     passes, following, undone, replays = [], [], [], []

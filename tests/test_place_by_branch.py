@@ -8,11 +8,7 @@ per doubling of k before, 62 ms -> 5.1 s from k = 25 to 200)."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
-from test_middle_pass_shortcuts import counting
-
-from conftest import load_program
+from conftest import FOUND, counting, load_program
 from nanopass.api import run_pipeline
 from nanopass.errors import UserError
 from nanopass.pipeline import PipelineError
@@ -22,8 +18,8 @@ from nanopass.passes.fuse_create_assemble_to_slice import FuseCreateAssembleToSl
 from nanopass.passes.hazards import _walk_storage
 from nanopass.passes.util import BODY_FIELDS, iter_stmts
 
-FOUND = Path(__file__).parent / "found" / "class7_assemble_target_an_if_after_the_source_swaps.py"
-HEAD, FIRST = FOUND.read_text().split("        part: pl.Tensor")
+SWAPS = FOUND / "class7_assemble_target_an_if_after_the_source_swaps.py"
+HEAD, FIRST = SWAPS.read_text().split("        part: pl.Tensor")
 
 
 def swaps(k: int, between: str = "") -> str:
@@ -120,7 +116,7 @@ def compile_source(tmp_path, source: str, name: str = "p.py"):
 
 def test_the_region_tables_equal_a_walk_of_the_whole_function(tmp_path, monkeypatch):
     calls = compared(monkeypatch)
-    compile_source(tmp_path, FOUND.read_text(), "found.py")
+    compile_source(tmp_path, SWAPS.read_text(), "found.py")
     compile_source(tmp_path, swaps(4), "swaps.py")
     assert len(calls) == 2 * (1 + 4)  # (each branch of each placement)
 
