@@ -121,6 +121,19 @@ def bench_file(tmp_path: Path, shape: str, size: int) -> Path:
     return path
 
 
+def nested_after_manual_file(tmp_path: Path, size: int) -> Path:
+    """The bench's ``nested`` shape at ``size`` with one task in a manual scope before its loops
+    (so the lean passes ask ``runtime_order``, and each block's first task may follow that one),
+    written in ``tmp_path``."""
+    from nanopass.tools.bench import source_of
+
+    marker = "        for a0 in pl.range(2):"
+    path = tmp_path / f"nested_after_manual_{size}.py"
+    path.write_text(source_of("nested", size).replace(
+        marker, "        with pl.manual_scope():\n            y = self.acc(x, 0, y)\n" + marker, 1))
+    return path
+
+
 def random_file(tmp_path: Path, seed: int, manual: bool = False, **options) -> Path:
     """The random program of ``seed`` (``nanopass.tools.gen_programs.generate``), written in ``tmp_path``."""
     from nanopass.tools.gen_programs import RandomChooser, generate

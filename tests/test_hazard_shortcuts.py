@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from conftest import CORPUS, FOUND, bench_file, counting, fuzz_budget, pass_inputs, running
+from conftest import CORPUS, FOUND, bench_file, counting, fuzz_budget, nested_after_manual_file, pass_inputs, running
 from program_gen import control_flow_programs
 from test_loop_allocations_before_scopes import SHARED, program as shared_program
 from test_runtime_order_state import attack_programs
@@ -29,7 +29,6 @@ from nanopass.languages.terms import ArgDir, ScopeMode
 from nanopass.passes import hazards
 from nanopass.passes import order_write_after_read as order_war
 from nanopass.passes.kernels import kernel_table
-from nanopass.tools.bench import source_of
 
 PROPERTY = settings(max_examples=fuzz_budget(20), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 WAR = "order_write_after_read"
@@ -339,12 +338,7 @@ def test_the_whole_buffer_and_an_unknown_part_overlap_every_live_region():
 def nested_after_manual_scope(tmp_path, size: int):
     """The ``nested`` shape with one task in a manual scope before its loops, each of whose
     blocks may not run (``n`` iterations): every block's first task may follow the manual one."""
-    source = source_of("nested", size)
-    marker = "        for a0 in pl.range(2):"
-    source = source.replace(marker, "        with pl.manual_scope():\n            y = self.acc(x, 0, y)\n" + marker, 1)
-    path = tmp_path / f"nested_manual_{size}.py"
-    path.write_text(source)
-    return war_inputs(path)[0]
+    return war_inputs(nested_after_manual_file(tmp_path, size))[0]
 
 
 def war_walk_and_output(program) -> tuple:

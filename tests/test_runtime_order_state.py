@@ -89,15 +89,12 @@ from pathlib import Path  # noqa: E402
 import pytest  # noqa: E402
 from hypothesis import HealthCheck  # noqa: E402
 
-from conftest import EXAMPLES, load_program  # noqa: E402
+from conftest import EXAMPLES_AND_GOLDEN, load_program, nested_after_manual_file  # noqa: E402
 from program_gen import control_flow_programs  # noqa: E402
 from nanopass.api import run_pipeline  # noqa: E402
 from nanopass.passes import runtime_order  # noqa: E402
 from nanopass.tools.attack import generate as attack_generate  # noqa: E402
 from nanopass.tools.attack import program as attack_program  # noqa: E402
-from nanopass.tools.bench import source_of  # noqa: E402
-
-GOLDEN = Path(__file__).parent / "golden"
 
 
 def analyses(path: Path, forgetting: bool) -> list:
@@ -130,7 +127,7 @@ def attack_programs() -> list:
     return out
 
 
-@pytest.mark.parametrize("path", sorted(EXAMPLES.glob("*.py")) + sorted(GOLDEN.glob("*.py")), ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", EXAMPLES_AND_GOLDEN, ids=lambda p: p.stem)
 def test_forgetting_dead_names_changes_no_analysis_of_an_example(path):
     assert analyses(path, True) == analyses(path, False)
 
@@ -180,11 +177,7 @@ def test_the_walk_forgets_what_nothing_reads_further_on(tmp_path):
 def largest_state(tmp_path, size: int) -> int:
     """The most names the state held when a task ran, in a compile of the nested shape of
     ``size`` calls after a manual scope (which makes the lean passes ask ``runtime_order``)."""
-    source = source_of("nested", size)
-    marker = "        for a0 in pl.range(2):"
-    source = source.replace(marker, "        with pl.manual_scope():\n            y = self.acc(x, 0, y)\n" + marker, 1)
-    (path := tmp_path / f"nested_after_manual_{size}.py").write_text(source)
-    seen = names_held_at_runs(path)
+    seen = names_held_at_runs(nested_after_manual_file(tmp_path, size))
     assert len(seen) > size, len(seen)  # (the walk ran: the analysis did not give up)
     return max(seen)
 
@@ -201,10 +194,7 @@ def test_whether_a_loops_iterations_differ_is_found_once_per_loop(tmp_path, monk
     """The nested shape's loops of constant bounds (a, c, d of each block) are walked several
     times each (fixpoints of the loops around them); whether their iterations differ is a fact of
     the loop alone, asked of each once."""
-    source = source_of("nested", 32)
-    marker = "        for a0 in pl.range(2):"
-    source = source.replace(marker, "        with pl.manual_scope():\n            y = self.acc(x, 0, y)\n" + marker, 1)
-    (path := tmp_path / "nested_after_manual.py").write_text(source)
+    path = nested_after_manual_file(tmp_path, 32)
     asked, walkers = [], []
     original, make = runtime_order._branches_on, runtime_order._Walker.__init__
     monkeypatch.setattr(runtime_order, "_branches_on", lambda loop: (asked.append(loop), original(loop))[1])

@@ -5,24 +5,18 @@ to batch or hoist, their output is their input."""
 
 from __future__ import annotations
 
-from conftest import load_program
+from conftest import bench_file, compiled_stages, stage_input
 
-from nanopass.api import run_pipeline
 from nanopass.languages import BATCHED, DEP_ANNOTATED, HOISTED
 from nanopass.languages.statements import iter_stmts
 from nanopass.passes.batch_tensor_creates import BatchTensorCreates
 from nanopass.passes.hoist_scope_escapes import HoistScopeEscapes
-from nanopass.passes.pipeline import PIPELINE
 from nanopass.rewrite import PassContext
-from nanopass.tools.bench import source_of
 
 
 def inputs(tmp_path, shape: str):
-    path = tmp_path / f"{shape}.py"
-    path.write_text(source_of(shape, 8))
-    stages = run_pipeline(load_program(path))
-    names = PIPELINE.names()
-    return stages[names.index("batch_tensor_creates")].tree, stages[names.index("hoist_scope_escapes")].tree
+    stages = compiled_stages(bench_file(tmp_path, shape, 8))
+    return stage_input(stages, "batch_tensor_creates"), stage_input(stages, "hoist_scope_escapes")
 
 
 def test_the_three_languages_share_every_node_class():
