@@ -162,16 +162,13 @@ def check_refusal(error: Exception, path: Path) -> None:
 
 
 _COMPILED: dict[tuple[str, str], list] = {}
-
-
 _KEPT = 400  # (compiles kept at most: the corpus and a test's own files; the oldest go first)
 
 
-def _compile_outcomes(path: Path, cache: bool, through: str | None = None) -> list:
+def _compile_outcomes(path: Path, through: str | None = None) -> list:
     """(stages reached, the refusal or None) for each program of ``path``, compiled through the pass
-    ``through`` at least (None: every pass); with ``cache``, kept per test process by the file's
-    path and text. (Never for a compile a test has patched: a test that counts a pass's calls
-    compiles by itself.)"""
+    ``through`` at least (None: every pass); kept per test process by the file's path and text.
+    (Never for a compile a test has patched: a test that counts a pass's calls compiles by itself.)"""
     from nanopass.api import run_pipeline
     from nanopass.errors import UserError
     from nanopass.loader import load_programs
@@ -181,7 +178,7 @@ def _compile_outcomes(path: Path, cache: bool, through: str | None = None) -> li
     names = PIPELINE.names()
     needed = len(names) + 1 if through is None else names.index(through) + 2  # (stage 0: the front end's)
     key = (str(path), path.read_text())
-    kept = _COMPILED.get(key) if cache else None
+    kept = _COMPILED.get(key)
     if kept is not None and all(error is not None or len(stages) >= needed for stages, error in kept):
         return kept
     try:
@@ -197,11 +194,10 @@ def _compile_outcomes(path: Path, cache: bool, through: str | None = None) -> li
                 outcomes.append((error.stages, error))
             except UserError as error:
                 outcomes.append(([], error))
-    if cache:
-        _COMPILED.pop(key, None)
-        _COMPILED[key] = outcomes
-        while len(_COMPILED) > _KEPT:
-            del _COMPILED[next(iter(_COMPILED))]
+    _COMPILED.pop(key, None)
+    _COMPILED[key] = outcomes
+    while len(_COMPILED) > _KEPT:
+        del _COMPILED[next(iter(_COMPILED))]
     return outcomes
 
 
@@ -212,15 +208,16 @@ def stage_input(stages, pass_name: str):
     return stages[PIPELINE.names().index(pass_name)].tree
 
 
-def pass_runs(path: Path, pass_name: str, *, refusals: bool = True, cache: bool = True) -> list[tuple]:
+def pass_runs(path: Path, pass_name: str, *, refusals: bool = True) -> list[tuple]:
     """(input, output) of the pass ``pass_name`` for each program in ``path`` that compiles that
     far (the output None where the compile stopped in the pass); a program refused before
-    (``check_refusal``; none, without ``refusals``) gives none."""
+    (``check_refusal``; none, without ``refusals``) gives none. The compile is kept for the test
+    process and served to every test that asks again: ask before patching what a compile runs."""
     from nanopass.passes.pipeline import PIPELINE
 
     index = PIPELINE.names().index(pass_name)
     out = []
-    for stages, error in _compile_outcomes(path, cache, pass_name):
+    for stages, error in _compile_outcomes(path, pass_name):
         if len(stages) > index:
             out.append((stages[index].tree, stages[index + 1].tree if len(stages) > index + 1 else None))
         else:
@@ -229,22 +226,22 @@ def pass_runs(path: Path, pass_name: str, *, refusals: bool = True, cache: bool 
     return out
 
 
-def pass_inputs(path: Path, pass_name: str, *, refusals: bool = True, cache: bool = True) -> list:
+def pass_inputs(path: Path, pass_name: str, *, refusals: bool = True) -> list:
     """The input of the pass ``pass_name`` for each program in ``path`` that compiles that far
     (``pass_runs``)."""
-    return [given for given, _ in pass_runs(path, pass_name, refusals=refusals, cache=cache)]
+    return [given for given, _ in pass_runs(path, pass_name, refusals=refusals)]
 
 
 def pass_input(path: Path, pass_name: str):
-    """The input of the pass ``pass_name`` in the compile of the one program of ``path`` (kept for
-    the test process: served to every test that asks again)."""
+    """The input of the pass ``pass_name`` in the compile of the one program of ``path`` (kept
+    like ``pass_runs``')."""
     (tree,) = pass_inputs(path, pass_name, refusals=False)
     return tree
 
 
 def compiled_stages(path: Path) -> list:
     """Every stage of the compile of the one program of ``path`` (kept like ``pass_input``'s)."""
-    ((stages, error),) = _compile_outcomes(path, True)
+    ((stages, error),) = _compile_outcomes(path)
     if error is not None:
         raise error
     return stages
