@@ -8,31 +8,22 @@ from types import SimpleNamespace
 
 import pytest
 
-from conftest import EXAMPLES, REPO, load_program
+from conftest import EXAMPLES_AND_GOLDEN, bench_file, pass_input, pass_runs, sample_paths
 
 import nanopass.passes.types as types
-from nanopass.api import run_pipeline
-from nanopass.languages import DIMMED
 from nanopass.languages.terms import DType
 from nanopass.passes.types import binds_a_float_scalar, float_names, float_scalar_names, reaches_float, type_env
-from nanopass.tools.bench import source_of
 
-PROGRAMS = sorted([*EXAMPLES.glob("*.py"), *(REPO / "tests" / "golden").glob("*.py")])
 SHAPES = ["straight", "nested", "mixed", "scopes", "branches", "tiles", "assembles"]
 
 
 def encode_scalars_input(path):
-    stages = run_pipeline(load_program(path), stop_after="encode_scalars")
-    return next(s.tree for s in reversed(stages) if s.language is DIMMED).orch
+    return pass_input(path, "encode_scalars").orch
 
 
 def functions(tmp_path):
-    for path in PROGRAMS:
+    for path in [*EXAMPLES_AND_GOLDEN, *sample_paths(tmp_path, SHAPES, 40)]:
         yield path.stem, encode_scalars_input(path)
-    for shape in SHAPES:
-        path = tmp_path / f"{shape}.py"
-        path.write_text(source_of(shape, 40))
-        yield shape, encode_scalars_input(path)
 
 
 def test_float_scalar_names_are_the_float_names_of_the_type_map(tmp_path):
@@ -46,9 +37,7 @@ def test_float_scalar_names_are_the_float_names_of_the_type_map(tmp_path):
 
 
 def test_no_float_binding_skips_the_ordered_walk(tmp_path, monkeypatch):
-    path = tmp_path / "nested.py"
-    path.write_text(source_of("nested", 40))
-    func = encode_scalars_input(path)
+    func = encode_scalars_input(bench_file(tmp_path, "nested", 40))
     walks = []
     original = types.binder_list
     monkeypatch.setattr(types, "binder_list", lambda *args: walks.append(args) or original(*args))
@@ -60,21 +49,14 @@ def test_encode_scalars_lists_the_float_names_of_the_type_map_sorted(tmp_path):
     """``float_scalars`` of the encoded function is its input's ``float_names(type_env(func))``,
     sorted, on every example, golden program and bench shape; the body is the input's."""
     with_floats = 0
-    for path in [*PROGRAMS, *_shape_paths(tmp_path)]:
-        stages = run_pipeline(load_program(path), stop_after="encode_scalars")
-        before, after = stages["define_dynamic_dim_symbols"].tree.orch, stages["encode_scalars"].tree.orch
+    for path in [*EXAMPLES_AND_GOLDEN, *sample_paths(tmp_path, SHAPES, 40)]:
+        ((given, encoded),) = pass_runs(path, "encode_scalars", refusals=False)
+        before, after = given.orch, encoded.orch
         expected = sorted(float_names(type_env(before)))
         assert list(after.float_scalars) == expected, path.name
         assert after.body is before.body, path.name
         with_floats += bool(expected)
     assert with_floats >= 2  # (both ways are exercised: scalars.py, loop_scalar.py ...)
-
-
-def _shape_paths(tmp_path):
-    for shape in SHAPES:
-        path = tmp_path / f"{shape}.py"
-        path.write_text(source_of(shape, 40))
-        yield path
 
 
 def test_a_name_bound_again_to_another_type_is_not_a_float():
