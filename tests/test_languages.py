@@ -118,13 +118,9 @@ def test_named_languages_exist():
 
 
 def _stage(tmp_path, name, shape="nested"):
-    from nanopass.api import run_pipeline
-    from nanopass.loader import load_programs
-    from nanopass.tools import bench
+    from conftest import bench_file, compiled_stages
 
-    path = tmp_path / f"{shape}.py"
-    path.write_text(bench.source_of(shape, 24))
-    return next(stage for stage in run_pipeline(load_programs(str(path))[0]) if stage.name == name)
+    return next(stage for stage in compiled_stages(bench_file(tmp_path, shape, 24)) if stage.name == name)
 
 
 def _with_stmt_replaced(tree, target, new):

@@ -145,10 +145,9 @@ def test_no_object_of_the_compile_waits_for_the_collector(tmp_path):
 
     from nanopass.collector import collector_paused
     from nanopass.rewrite import Pass
-    from nanopass.tools.bench import source_of
+    from conftest import bench_file
 
-    path = tmp_path / "nested.py"
-    path.write_text(source_of("nested", 8))
+    path = bench_file(tmp_path, "nested", 8)
     gc.collect()
     syntax_trees_before = sum(isinstance(o, ast.AST) for o in gc.get_objects())
     with collector_paused():

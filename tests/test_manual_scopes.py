@@ -9,14 +9,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import EXAMPLES, REPO, compile_check, fuzz_budget, load_program, run_cli
+from conftest import EXAMPLES_AND_GOLDEN, REPO, compile_check, fuzz_budget, load_program, run_cli
 from cpp_scopes import scope_violations
 
 import nanopass
 from nanopass.languages import DEP_ANNOTATED
 from nanopass.text import parse, unparse
 
-GOLDEN_SOURCES = sorted(list(EXAMPLES.glob("*.py")) + list((REPO / "tests" / "golden").glob("*.py")))
+GOLDEN_SOURCES = EXAMPLES_AND_GOLDEN
 
 
 @pytest.mark.parametrize("source", GOLDEN_SOURCES, ids=[p.stem for p in GOLDEN_SOURCES])

@@ -132,15 +132,12 @@ def test_remap_writes_the_identifiers_into_the_map_and_keeps_every_node_it_does_
     is its own identifier (n, the loop variables) is not in the map, and the nodes the named
     language shares with hoisted (parameters, slots, the whole body) are the input's; the C++
     spells the identifiers."""
-    from conftest import load_program
+    from conftest import bench_file, compiled_stages
 
-    from nanopass.api import result_from_stages, run_pipeline
+    from nanopass.api import result_from_stages
     from nanopass.languages.statements import iter_stmts
-    from nanopass.tools.bench import source_of
 
-    path = tmp_path / "nested.py"
-    path.write_text(source_of("nested", 8))
-    stages = run_pipeline(load_program(path))
+    stages = compiled_stages(bench_file(tmp_path, "nested", 8))
     before = stages["hoist_scope_escapes"].tree.orch
     after = stages["remap_output_aliases"].tree.orch
     cpp = {c.var: c.cpp for c in after.names}
@@ -194,22 +191,16 @@ def test_take_first_hands_out_what_take_and_reserve_do_in_turn():
 def test_scalars_renamed_says_whether_a_data_scalar_has_another_identifier(tmp_path):
     """remap_output_aliases sets ``scalars_renamed`` exactly when a data scalar (a ScalarType
     other than TASK_ID) is in the map, on every example, golden program and bench shape."""
-    from conftest import EXAMPLES, REPO, load_program
+    from conftest import EXAMPLES_AND_GOLDEN, pass_runs, sample_paths
 
-    from nanopass.api import run_pipeline
     from nanopass.languages.terms import DType
     from nanopass.passes.types import type_env
-    from nanopass.tools.bench import source_of
 
-    paths = sorted([*EXAMPLES.glob("*.py"), *(REPO / "tests" / "golden").glob("*.py")])
-    for shape in ("straight", "nested", "mixed", "scopes", "branches"):
-        paths.append(tmp_path / f"{shape}.py")
-        paths[-1].write_text(source_of(shape, 12))
     seen = {True: 0, False: 0}
-    for path in paths:
-        stages = run_pipeline(load_program(path), stop_after="remap_output_aliases")
-        types = type_env(stages["hoist_scope_escapes"].tree.orch)
-        func = stages["remap_output_aliases"].tree.orch
+    for path in [*EXAMPLES_AND_GOLDEN, *sample_paths(tmp_path, ("straight", "nested", "mixed", "scopes", "branches"), 12)]:
+        ((given, named),) = pass_runs(path, "remap_output_aliases", refusals=False)
+        types = type_env(given.orch)
+        func = named.orch
         renamed = False
         for entry in func.names:
             ty = types.get(entry.var)  # (None: a cell, a TaskId storage)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import EXAMPLES, REPO, load_program
+from conftest import EXAMPLES, REPO, bench_file, load_program
 
 from nanopass.api import orchestration_functions, surface_of
 from nanopass.errors import VerifyError
@@ -168,12 +168,7 @@ def test_preserved_invariants_hold_on_golden_programs(source: Path):
 
 @pytest.mark.parametrize("shape", BENCH_SHAPES)
 def test_preserved_invariants_hold_on_bench_shapes(shape, tmp_path):
-    from nanopass.loader import load_programs
-    from nanopass.tools.bench import source_of
-
-    path = tmp_path / f"{shape}.py"
-    path.write_text(source_of(shape, 40))
-    _run_rechecking(load_programs(str(path))[0], {})
+    _run_rechecking(load_program(bench_file(tmp_path, shape, 40)), {})
 
 
 # -- check_single_definition remembers a body with its parameters' names --------------------------
@@ -210,12 +205,7 @@ def _pre_order(body, out: list) -> list:
 
 @pytest.mark.parametrize("shape", BENCH_SHAPES)
 def test_the_walk_of_a_body_is_its_pre_order_and_its_compound_statements(shape, tmp_path):
-    from nanopass.loader import load_programs
-    from nanopass.tools.bench import source_of
-
-    path = tmp_path / f"{shape}.py"
-    path.write_text(source_of(shape, 40))
-    stages = PIPELINE.run(surface_of(load_programs(str(path))[0]), PassContext())
+    stages = PIPELINE.run(surface_of(load_program(bench_file(tmp_path, shape, 40))), PassContext())
     compound_seen = 0
     for stage in stages[1:-1]:  # (the emission language has no statements of these kinds)
         body = stage.tree.orch.body

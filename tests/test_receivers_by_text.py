@@ -13,17 +13,15 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from conftest import EXAMPLES, REPO, fuzz_budget, load_program
+from conftest import EXAMPLES_AND_GOLDEN, SHAPES, bench_file, fuzz_budget, load_program
 from program_gen import control_flow_programs
 
 from nanopass import dsl
 from nanopass.errors import UserError
 from nanopass.passes.frontend import names, source
-from nanopass.tools.bench import source_of
 
 PROPERTY = settings(max_examples=fuzz_budget(20), deadline=None, suppress_health_check=[HealthCheck.too_slow])
-PROGRAMS = sorted(p for d in (EXAMPLES, REPO / "tests" / "golden") for p in d.glob("*.py"))
-SHAPES = ["straight", "nested", "mixed", "scopes", "branches", "tiles", "assembles", "reuses"]
+PROGRAMS = EXAMPLES_AND_GOLDEN
 CLOSURE = {"pl": dsl, "dsl": dsl, "np": ast, "os": ast}
 
 
@@ -134,8 +132,7 @@ def test_the_bench_shapes_are_proved_without_a_walk(tmp_path, monkeypatch, shape
     walks = []
     walk = names._stores_and_receivers
     monkeypatch.setattr(names, "_stores_and_receivers", lambda *args: walks.append(1) or walk(*args))
-    path = tmp_path / f"{shape}.py"
-    path.write_text(source_of(shape, 16))
+    path = bench_file(tmp_path, shape, 16)
     fast = load_program(path).surface()
     assert walks == []
     assert fast == surface_or_error(path, False)

@@ -79,7 +79,7 @@ def test_the_pipeline_records_the_placement_of_the_passes_that_preserve_it(monke
     """On a bench shape with loops and creates, the outputs of classify_iter_arg_carry,
     resolve_dep_edges and batch_tensor_creates are recorded, not checked, and marked."""
     from nanopass.loader import load_programs
-    from nanopass.tools.bench import source_of
+    from conftest import bench_file
 
     record = check_scope_placement.record
     recorded: list[int] = []  # the recorded trees' ids (a node's class, shared by languages, does not name its stage)
@@ -90,8 +90,7 @@ def test_the_pipeline_records_the_placement_of_the_passes_that_preserve_it(monke
         recorded.append(id(program))
 
     monkeypatch.setattr(check_scope_placement, "record", counting)
-    path = tmp_path / "mixed.py"
-    path.write_text(source_of("mixed", 30))
+    path = bench_file(tmp_path, "mixed", 30)
     with reusing_walks():
         stages = PIPELINE.run(surface_of(load_programs(str(path))[0]), PassContext(), input_name="parse_dsl")
         made = {stage.name: id(stage.tree) for stage in stages}
