@@ -95,7 +95,7 @@ __all__ = [
     "NONE", "READS", "WRITES", "UNROLL_LIMIT",
     "Access", "Hazards", "Site", "WalkState",
     "carried_allocations", "copies_names", "find_hazards", "hazard_kind", "host_accessed_roots", "is_parallel", "iteration_stores",
-    "keeps_first_pass", "replays_follow",
+    "keeps_first_pass", "prework", "Prework", "replays_follow",
     "MetPastRuntime", "placed_in_manual_scopes", "places_sources", "roots_met_past_runtime", "runtime_orders", "shared_in_loops", "storage_map", "task_accesses", "trip_count",
     "unordered_war_possible", "untracked_roots",
 ]
@@ -548,13 +548,14 @@ def find_hazards(
     keep=None,
     store: dict[str, frozenset] | None = None,
     met_after=None,
+    scan: "Prework | None" = None,
 ) -> Hazards:
     """Every hazard pair of ``func`` that ``keep(earlier, later)`` accepts (all by default).
 
     With ``track_writes=False`` only reads stay live (writes still cover them), so only
     write-after-read pairs are found: a caller that needs nothing else avoids following every
     writer that a maybe-skipped loop leaves possibly live. ``store`` is ``storage_map(func,
-    kernels)`` when the caller has it already.
+    kernels)`` when the caller has it already, ``scan`` ``prework(func, store, untracked_roots)``.
 
     With ``met_after`` (a function that makes ``roots_met_past_runtime``'s answer, called when a
     task outside every MANUAL scope first writes a tracked root; None from it: no such walk), the write of a task outside every MANUAL
@@ -571,10 +572,11 @@ def find_hazards(
     site_of: dict[int, int] = {}
     # Reads of a root nobody writes can never be part of a hazard and are not tracked (read-only
     # inputs would otherwise pile up one entry per task).
-    written = _written_roots(func, store, untracked_roots)
-    made_in, host_reads = _prewalk(func.body)
-    used = var_reads(func.body) if host_reads else {}  # (a host read whose value is unused is dead)
-    renewed = carried_allocations(func, kernels)
+    if scan is None:
+        scan = prework(func, store, untracked_roots)
+    written, made_in = scan.written, scan.made_in
+    used = var_reads(func.body) if scan.host_reads else {}  # (a host read whose value is unused is dead)
+    renewed = carried_allocations(func, kernels) if scan.carrying else NONE
     met: list = []  # (``met_after()``, once made)
 
     def met_past_runtime():
@@ -1093,28 +1095,90 @@ def _untracked_writes(gen: list[Access], track_writes: bool, met_after, task) ->
 def _prewalk(body) -> tuple[dict[str, frozenset], bool]:
     """Allocation -> the loops around the statement that makes it (``allocations.allocated_by``:
     a create, or a task's runtime output; a new buffer each iteration either way); and whether
-    the body reads a tensor element."""
-    out: dict[str, frozenset] = {}
-    reads = False
+    the body reads a tensor element (``prework``'s)."""
+    found = _prework(body, None, NONE)
+    return found.made_in, found.host_reads
+
+
+class Prework:
+    """What ``find_hazards`` reads off a function before its walk, in one walk of it
+    (``prework``): the roots some task or host element access writes (``written``: the only ones
+    whose accesses can form a hazard), allocation -> the loops around the statement that makes it
+    (``made_in``), whether it reads a tensor element (``host_reads``), has a user MANUAL scope
+    (``manual``) or a loop with carries (``carrying``: else no allocation is ``carried``), and the
+    buffers created with ``manual_dep=True`` (``untracked``: ``untracked_roots``)."""
+
+    __slots__ = ("written", "made_in", "host_reads", "manual", "carrying", "untracked")
+
+
+def prework(func, store: dict, untracked: set[str] | None = None) -> Prework:
+    """``Prework`` of ``func`` (``store``: its ``storage_map``); ``untracked``: the untracked roots
+    ``written`` leaves out (default: the function's own, ``Prework.untracked``)."""
+    return _prework(func.body, store, untracked)
+
+
+def _prework(body, store: dict | None, untracked) -> Prework:
+    """``prework``'s walk (without ``store``: ``written`` is not made)."""
+    out = Prework()
+    written: set[str] = set()  # (roots of written arguments, before the untracked are left out)
+    allocated: set[str] = set()  # runtime-allocated outputs (a write of a new root)
+    made: dict[str, frozenset] = {}
+    manual_dep: set[str] = set()
+    flags = [False, False, False]  # host reads, a manual scope, a loop with carries
+    add = written.add
+    nothing: tuple = ()
+    manual_mode = ScopeMode.manual
 
     def walk(stmts, loops: frozenset) -> None:
-        nonlocal reads
-        for stmt in stmts:
+        for stmt in stmts:  # (plain loops: no comprehension made per statement or argument)
             kind = stmt._production
-            if loops and (kind == "Task" or kind == "Let" or kind == "Alloc"):  # (no other statement allocates)
-                out.update(dict.fromkeys(allocated_by(stmt), loops))
-            if kind == "Let" and stmt.value._production == "ReadTensor":
-                reads = True
+            if kind == "Task":
+                if loops:
+                    made.update(dict.fromkeys(allocated_by(stmt), loops))
+                if store is None:
+                    continue
+                for arg in stmt.args:
+                    if arg.dir in WRITES and arg.value._production == "Var":
+                        for r, _ in store.get(arg.value.name, nothing):
+                            add(r)
+                for out_binder in stmt.outs:
+                    binder = getattr(out_binder, "var", out_binder)
+                    for r, _ in store.get(binder.name, nothing):
+                        if r == binder.name:
+                            allocated.add(r)
+            elif kind == "Let":
+                vk = stmt.value._production
+                if vk == "ReadTensor":
+                    flags[0] = True
+                elif vk == "CreateTensor":
+                    if loops:
+                        made[stmt.var.name] = loops
+                    if stmt.value.manual_dep:
+                        manual_dep.add(stmt.var.name)
+            elif kind == "WriteTensor":
+                if store is not None and stmt.tensor._production == "Var":
+                    for r, _ in store.get(stmt.tensor.name, nothing):
+                        add(r)
             elif kind == "For" or kind == "While":
+                if stmt.iters:
+                    flags[2] = True
                 walk(stmt.body, loops | {id(stmt)})
             elif kind == "If":
                 walk(stmt.then, loops)
                 walk(stmt.orelse, loops)
-            elif kind in ("Scope", "CompilerScope"):
+            elif kind == "Scope" or kind == "CompilerScope":
+                if kind == "Scope" and stmt.mode is manual_mode:
+                    flags[1] = True
                 walk(stmt.body, loops)
+            elif kind == "Alloc" and loops:
+                made.update(dict.fromkeys(allocated_by(stmt), loops))
 
     walk(body, frozenset())
-    return out, reads
+    walk = None  # noqa: F841 - (it calls itself through this frame's cell: cut the cycle)
+    out.untracked = manual_dep
+    out.written = (written - (manual_dep if untracked is None else untracked)) | allocated
+    out.made_in, (out.host_reads, out.manual, out.carrying) = made, flags
+    return out
 
 
 def task_accesses(
@@ -1449,28 +1513,8 @@ def _write_after_read(func, store: dict, untracked: set[str], reads_class) -> bo
 
 def _written_roots(func, store: dict, untracked: set[str]) -> set[str]:
     """Roots some task or host element access writes (the only ones whose accesses can form a
-    hazard)."""
-    out: set[str] = set()
-    add = out.add
-    for stmt in iter_stmts(func.body):  # (plain loops: no comprehension made per argument)
-        kind = stmt._production
-        if kind == "WriteTensor" and stmt.tensor._production == "Var":
-            for r, _ in store.get(stmt.tensor.name, ()):
-                if r not in untracked:
-                    add(r)
-        if kind != "Task":
-            continue
-        for arg in stmt.args:
-            if arg.dir in WRITES and arg.value._production == "Var":
-                for r, _ in store.get(arg.value.name, ()):
-                    if r not in untracked:
-                        add(r)
-        for out_binder in stmt.outs:  # a runtime-allocated output is a write of a new root
-            binder = getattr(out_binder, "var", out_binder)
-            for r, _ in store.get(binder.name, ()):
-                if r == binder.name:
-                    add(r)
-    return out
+    hazard: ``prework``'s)."""
+    return prework(func, store, untracked).written
 
 
 def untracked_roots(func) -> set[str]:
