@@ -95,7 +95,7 @@ __all__ = [
     "NONE", "READS", "WRITES", "UNROLL_LIMIT",
     "Access", "Hazards", "Site", "WalkState",
     "carried_allocations", "copies_names", "find_hazards", "hazard_kind", "host_accessed_roots", "is_parallel", "iteration_stores",
-    "keeps_first_pass", "prework", "Prework", "replays_follow",
+    "keeps_first_pass", "prework", "Prework", "replays_follow", "war_roots", "WAR_ROOTS",
     "MetPastRuntime", "placed_in_manual_scopes", "places_sources", "roots_met_past_runtime", "runtime_orders", "shared_in_loops", "storage_map", "task_accesses", "trip_count",
     "unordered_war_possible", "untracked_roots",
 ]
@@ -549,6 +549,7 @@ def find_hazards(
     store: dict[str, frozenset] | None = None,
     met_after=None,
     scan: "Prework | None" = None,
+    followed: frozenset | None = None,
 ) -> Hazards:
     """Every hazard pair of ``func`` that ``keep(earlier, later)`` accepts (all by default).
 
@@ -556,6 +557,8 @@ def find_hazards(
     write-after-read pairs are found: a caller that needs nothing else avoids following every
     writer that a maybe-skipped loop leaves possibly live. ``store`` is ``storage_map(func,
     kernels)`` when the caller has it already, ``scan`` ``prework(func, store, untracked_roots)``.
+    With ``followed`` only the accesses of those roots are followed (``Hazards.chained`` is the
+    same): for a caller whose ``keep`` accepts no pair of another root (``war_roots``).
 
     With ``met_after`` (a function that makes ``roots_met_past_runtime``'s answer, called when a
     task outside every MANUAL scope first writes a tracked root; None from it: no such walk), the write of a task outside every MANUAL
@@ -595,13 +598,13 @@ def find_hazards(
         # whether its runs are chained depends on every run's places: ``store``'s
         found = task_accesses(
             task, site, scope, parallel, store, written, kernels, untracked_roots, result.chained, loops, made_in,
-            renewed,
+            renewed, followed,
         )
         if current[-1] is store:
             return found
         return task_accesses(
             task, site, scope, parallel, current[-1], written, kernels, untracked_roots, set(), loops, made_in,
-            renewed,
+            renewed, followed,
         )
 
     # The live facts, changed in place: a branch or a pass over a loop body starts from the state
@@ -1105,26 +1108,49 @@ class Prework:
     (``prework``): the roots some task or host element access writes (``written``: the only ones
     whose accesses can form a hazard), allocation -> the loops around the statement that makes it
     (``made_in``), whether it reads a tensor element (``host_reads``), has a user MANUAL scope
-    (``manual``) or a loop with carries (``carrying``: else no allocation is ``carried``), and the
-    buffers created with ``manual_dep=True`` (``untracked``: ``untracked_roots``)."""
+    (``manual``) or any MANUAL scope (``any_manual``: a compiler's too) or a loop with carries (``carrying``: else no allocation is ``carried``), and the
+    buffers created with ``manual_dep=True`` (``untracked``: ``untracked_roots``); asked for, the
+    roots an unordered write-after-read may be of (``war``: ``war_roots``)."""
 
-    __slots__ = ("written", "made_in", "host_reads", "manual", "carrying", "untracked")
+    __slots__ = ("written", "made_in", "host_reads", "manual", "any_manual", "carrying", "untracked", "war")
 
 
-def prework(func, store: dict, untracked: set[str] | None = None) -> Prework:
+def prework(func, store: dict, untracked: set[str] | None = None, war: bool = False) -> Prework:
     """``Prework`` of ``func`` (``store``: its ``storage_map``); ``untracked``: the untracked roots
-    ``written`` leaves out (default: the function's own, ``Prework.untracked``)."""
-    return _prework(func.body, store, untracked)
+    ``written`` leaves out (default: the function's own, ``Prework.untracked``); with ``war``, its
+    ``war`` too."""
+    return _prework(func.body, store, untracked, war)
 
 
-def _prework(body, store: dict | None, untracked) -> Prework:
+# Whether order_write_after_read follows only the roots of ``war_roots`` outside MANUAL scopes;
+# off only in the tests that compare the two.
+WAR_ROOTS = True
+
+
+def war_roots(input_read: set, inout: set, existing: set, host_written: set) -> set[str]:
+    """The roots of a function without MANUAL scopes whose accesses can form a write-after-read
+    pair the runtime does not order (the only pairs ``order_write_after_read`` keeps there): a root
+    some Input argument reads that an InOut or OutputExisting argument writes, one some InOut
+    argument reads that an OutputExisting argument writes, and one a host element write writes
+    (roots by ``storage_map``; program order not looked at). Outside MANUAL scopes the runtime
+    orders a write after a read only between two InOut tasks; a runtime-allocated output or an
+    Output argument follows no read (a fresh buffer); a host read waits for no read."""
+    return (input_read & (inout | existing)) | (inout & existing) | host_written
+
+
+def _prework(body, store: dict | None, untracked, war: bool = False) -> Prework:
     """``prework``'s walk (without ``store``: ``written`` is not made)."""
     out = Prework()
     written: set[str] = set()  # (roots of written arguments, before the untracked are left out)
     allocated: set[str] = set()  # runtime-allocated outputs (a write of a new root)
     made: dict[str, frozenset] = {}
     manual_dep: set[str] = set()
-    flags = [False, False, False]  # host reads, a manual scope, a loop with carries
+    flags = [False, False, False, False]  # host reads, a user manual scope, a loop with carries, any manual scope
+    input_read: set[str] = set()  # (with ``war``: the roots of Input, InOut and OutputExisting arguments, of host writes)
+    inout: set[str] = set()
+    existing: set[str] = set()
+    host_written: set[str] = set()
+    by_dir = {ArgDir.Input: input_read, ArgDir.InOut: inout, ArgDir.OutputExisting: existing} if war else {}
     add = written.add
     nothing: tuple = ()
     manual_mode = ScopeMode.manual
@@ -1138,9 +1164,16 @@ def _prework(body, store: dict | None, untracked) -> Prework:
                 if store is None:
                     continue
                 for arg in stmt.args:
-                    if arg.dir in WRITES and arg.value._production == "Var":
+                    if arg.value._production != "Var":
+                        continue
+                    if arg.dir in WRITES:
                         for r, _ in store.get(arg.value.name, nothing):
                             add(r)
+                    if war:
+                        roots = by_dir.get(arg.dir)
+                        if roots is not None:
+                            for r, _ in store.get(arg.value.name, nothing):
+                                roots.add(r)
                 for out_binder in stmt.outs:
                     binder = getattr(out_binder, "var", out_binder)
                     for r, _ in store.get(binder.name, nothing):
@@ -1159,6 +1192,7 @@ def _prework(body, store: dict | None, untracked) -> Prework:
                 if store is not None and stmt.tensor._production == "Var":
                     for r, _ in store.get(stmt.tensor.name, nothing):
                         add(r)
+                        host_written.add(r)
             elif kind == "For" or kind == "While":
                 if stmt.iters:
                     flags[2] = True
@@ -1167,8 +1201,10 @@ def _prework(body, store: dict | None, untracked) -> Prework:
                 walk(stmt.then, loops)
                 walk(stmt.orelse, loops)
             elif kind == "Scope" or kind == "CompilerScope":
-                if kind == "Scope" and stmt.mode is manual_mode:
-                    flags[1] = True
+                if stmt.mode is manual_mode:
+                    flags[3] = True
+                    if kind == "Scope":
+                        flags[1] = True
                 walk(stmt.body, loops)
             elif kind == "Alloc" and loops:
                 made.update(dict.fromkeys(allocated_by(stmt), loops))
@@ -1177,16 +1213,17 @@ def _prework(body, store: dict | None, untracked) -> Prework:
     walk = None  # noqa: F841 - (it calls itself through this frame's cell: cut the cycle)
     out.untracked = manual_dep
     out.written = (written - (manual_dep if untracked is None else untracked)) | allocated
-    out.made_in, (out.host_reads, out.manual, out.carrying) = made, flags
+    out.made_in, (out.host_reads, out.manual, out.carrying, out.any_manual) = made, flags
+    out.war = war_roots(input_read, inout, existing, host_written) if war else None
     return out
 
 
 def task_accesses(
     task, site: int, scope: int | None, parallel: frozenset, store: dict, written: set[str], kernels: dict[str, Any],
     untracked_roots: set[str], chained: set[int], loops: tuple = (), made_in: dict | None = None,
-    renewed: frozenset = frozenset(),
+    renewed: frozenset = frozenset(), followed: frozenset | None = None,
 ) -> tuple[list[Access], set[Access]]:
-    """The task's accesses of ``written`` roots, and those of its writes that are certain (the
+    """The task's accesses of ``written`` roots (of those in ``followed`` too, if given), and those of its writes that are certain (the
     argument is one region of one root; a carry or branch result that may be one of several is
     not; nor is a write of a root in ``renewed``, an allocation a loop carry may hold: the root
     names a new buffer on every run, and the one an earlier run made stays reachable through the
@@ -1204,12 +1241,16 @@ def task_accesses(
         for root, region in places:
             if root not in written:  # untracked, or only ever read
                 continue
-            if reads:
-                out.append(Access(site, False, root, region, arg.dir, scope, parallel, NONE, False, False, covers))
-            if writes:
-                out.append(Access(site, True, root, region, arg.dir, scope, parallel, NONE, False, False, covers))
+            follow = followed is None or root in followed
+            if follow:
+                if reads:
+                    out.append(Access(site, False, root, region, arg.dir, scope, parallel, NONE, False, False, covers))
+                if writes:
+                    out.append(Access(site, True, root, region, arg.dir, scope, parallel, NONE, False, False, covers))
+            if writes:  # (chained or not whatever is followed)
                 if len(places) == 1 and root not in renewed:
-                    certain.add(out[-1])
+                    if follow:
+                        certain.add(out[-1])
                     if (
                         arg.dir is ArgDir.InOut
                         and scope is None
@@ -1221,7 +1262,9 @@ def task_accesses(
     for i, out_binder in enumerate(task.outs):
         binder = getattr(out_binder, "var", out_binder)
         p = params[i]
-        if (p is None or p >= len(task.args)) and binder.name not in untracked_roots:
+        if (p is None or p >= len(task.args)) and binder.name not in untracked_roots and (
+            followed is None or binder.name in followed
+        ):
             out.append(Access(site, True, binder.name, FULL, ArgDir.Output, scope, parallel, NONE, False, False, covers))
             if binder.name not in renewed:
                 certain.add(out[-1])

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from nanopass.languages import DIRECTED
 from nanopass.languages.statements import binders_in_order
+from nanopass.languages.terms import ScopeMode
 from nanopass.rewrite import Pass, register
 
 from .dep_edges import EdgeWriter, needed_edges
 from .aliases import buffer_roots
-from .hazards import Site, find_hazards, placed_in_manual_scopes, prework, roots_met_past_runtime, shared_in_loops, hazard_kind, runtime_orders, storage_map, unordered_war_possible
+from . import hazards as hazard_module
+from .hazards import Site, find_hazards, placed_in_manual_scopes, prework, roots_met_past_runtime, shared_in_loops, hazard_kind, runtime_orders, storage_map, unordered_war_possible, untracked_roots
 from .host_accesses import host_target, host_waits_for
 from .kernels import kernel_table
 from .util import iter_stmts
@@ -132,15 +134,20 @@ class OrderWriteAfterRead(Pass):
         if not self.ctx.option("order_war", True):
             return program
         func = program.orch
+        manual = any(s._production == "Scope" and s.mode is ScopeMode.manual for s in iter_stmts(func.body))
         kernels = kernel_table(program)
         store = storage_map(func, kernels)
-        scan = prework(func, store)
-        manual, untracked = scan.manual, scan.untracked
         # without manual scopes only write-after-read pairs the runtime leaves unordered can need
         # an edge (a host write after a task read among them): writers need no tracking, and no
         # pair at all needs one if no root can form one
-        if not manual and not unordered_war_possible(func, store, untracked):
-            return program
+        if not manual:
+            untracked = untracked_roots(func)
+            if not unordered_war_possible(func, store, untracked):
+                return program
+            scan = prework(func, store, untracked, war=hazard_module.WAR_ROOTS)
+        else:
+            scan = prework(func, store)
+            untracked = scan.untracked
         shared = shared_in_loops(func)
         keep = needs_edge if not shared else (
             lambda earlier, later: needs_edge(earlier, later) or shared_buffer_pair(earlier, later, shared))
@@ -154,8 +161,10 @@ class OrderWriteAfterRead(Pass):
         # task in a manual scope: it is followed only on the roots those may be of, found once a task
         # writes outside every manual scope)
         met_after = (lambda: roots_met_past_runtime(func, store)) if manual else None
+        # (without MANUAL scopes ``keep`` takes no pair of a root outside ``war_roots``: only those are followed)
+        followed = scan.war if not scan.any_manual else None
         hazards = find_hazards(func, kernels, untracked, track_writes=manual, keep=found, store=store, met_after=met_after,
-                               scan=scan)
+                               scan=scan, followed=followed)
         if placed:
             through = placed_through(func, hazards, placed, buffer_roots(func, kernels))
             keep = lambda earlier, later, keep=keep: keep(earlier, later) or placement_pair(  # noqa: E731
