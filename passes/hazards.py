@@ -87,7 +87,7 @@ from .holders import Holders, covers_after, dep_names, held_by, is_task_id_value
 from .host_accesses import host_accesses
 from .live_accesses import LiveAccesses, RegionIndex
 from .regions import FULL, FULL_VIEW, UNKNOWN, Box, Full, covers, overlaps
-from .util import BODY_FIELDS, defined_binders, has_let, iter_stmts, last_yield, static_trip_count, var_reads
+from .util import BODY_FIELDS, defined_binders, has_let, iter_stmts, last_yield, var_reads
 
 __all__ = [
     # the regions, re-exported: callers take them from here with the accesses
@@ -106,7 +106,12 @@ def trip_count(loop) -> int | None:
     constant step while it is below (or at most) a constant (``pl.while_(init_values=(0, ...))``,
     ``pl.cond(i < 2)``, yielding ``i + 1``: nothing else changes the carry)."""
     if loop._production != "While":
-        return static_trip_count(loop)
+        if loop._production != "For":
+            return None
+        start, stop, step = loop.start, loop.stop, loop.step  # (``static_trip_count``, without its generator)
+        if start._production != "Int" or stop._production != "Int" or step._production != "Int" or step.value <= 0:
+            return None
+        return max(0, (stop.value - start.value + step.value - 1) // step.value)
     cond, yld = loop.cond, last_yield(loop.body)
     if yld is None or cond._production != "Cmp" or cond.op.name not in ("lt", "le"):
         return None
@@ -380,6 +385,8 @@ NONE: frozenset = frozenset()
 # (tuples: a membership test compares members by identity, where a set would hash the enum in Python)
 READS = (ArgDir.Input, ArgDir.InOut)
 WRITES = (ArgDir.InOut, ArgDir.OutputExisting, ArgDir.Output)
+# (enum members read once: a member read through its class costs a descriptor call)
+_INOUT, _OUTPUT, _MANUAL, _AUTO, _PARALLEL = ArgDir.InOut, ArgDir.Output, ScopeMode.manual, ScopeMode.auto, LoopKind.parallel
 
 
 class Access:
@@ -477,9 +484,9 @@ def runtime_orders(earlier: Access, later: Access) -> bool:
     if kind == "RAW":
         return earlier.published and later.dir in READS
     if kind == "WAW":
-        return earlier.published and later.dir is ArgDir.InOut
+        return earlier.published and later.dir is _INOUT
     if kind == "WAR":
-        return earlier.dir is ArgDir.InOut and later.dir is ArgDir.InOut
+        return earlier.dir is _INOUT and later.dir is _INOUT
     return True
 
 
@@ -631,24 +638,32 @@ def find_hazards(
         live = state.live
         if state.following:
             mine = gen = ()
+        indexes = live.indexes  # (root, is a write) -> its RegionIndex
         for a in mine:  # meet
-            if a.dir is ArgDir.Output:  # a fresh buffer follows no earlier access
+            if a.dir is _OUTPUT:  # a fresh buffer follows no earlier access
                 continue
-            writes = live.of(a.root, True)
-            met = writes.overlapping(a.region) if writes else []
+            index = indexes.get((a.root, True))
+            met = index.overlapping(a.region) if index is not None and index.by_region else None
             if a.write:
-                reads = live.of(a.root, False)
-                if reads:
-                    met += reads.overlapping(a.region)
+                index = indexes.get((a.root, False))
+                if index is not None and index.by_region:
+                    if met:
+                        met += index.overlapping(a.region)
+                    else:
+                        met = index.overlapping(a.region)
+            if not met:
+                continue
+            parallel = a.parallel
             for e in met:
-                if e.earlier_iteration and a.parallel and e.earlier_iteration & a.parallel:
+                if e.earlier_iteration and parallel and not e.earlier_iteration.isdisjoint(parallel):
                     continue  # two iterations of one pl.parallel loop: independent by the user's word
                 if e.covers and not e.covers.isdisjoint(waits):
                     continue  # the task's own dependencies wait for every run the fact stands for
                 if keep is None or keep(e, a):
                     pairs.add((e, a))
-        if live.sites.get(site):  # rerun: the facts of this site's earlier runs (a filed site's, if any)
-            for e in live.of_site(site):
+        earlier = live.sites.get(site)
+        if earlier:  # rerun: the facts of this site's earlier runs (a filed site's, if any)
+            for e in list(earlier):
                 if not e.stale:
                     live.replace(e, e.older())
         if task.tid is not None:  # its TaskId now holds this run, which waits for what its deps hold
@@ -657,8 +672,8 @@ def find_hazards(
             if a.write:
                 if a in certain:  # kill: a write that may not happen to this root supersedes nothing
                     for write in (False, True):
-                        index = live.of(a.root, write)
-                        if index:
+                        index = indexes.get((a.root, write))
+                        if index is not None and index.by_region:
                             for e in index.covered_by(a.region):
                                 if not (e.earlier_iteration and a.parallel and e.earlier_iteration & a.parallel):
                                     live.remove(e)  # (another iteration of a pl.parallel loop: not after it)
@@ -814,11 +829,11 @@ def find_hazards(
                     live.undo(mark)
                 branch_join(deltas)
             elif kind in ("Scope", "CompilerScope"):
-                opens = stmt.mode is ScopeMode.manual and scope is None
+                opens = stmt.mode is _MANUAL and scope is None
                 if opens and id(stmt) not in scope_at:
                     scope_at[id(stmt)] = Site(-1, stmt, path, loops, None, pos, auto)
                 inner_scope = id(stmt) if opens else scope
-                inner_auto = id(stmt) if stmt.mode is ScopeMode.auto else auto
+                inner_auto = id(stmt) if stmt.mode is _AUTO else auto
                 block(stmt.body, path + (id(stmt),), loops, inner_scope, pos, parallel, inner_auto)
                 if opens:
                     close(id(stmt))
@@ -1252,7 +1267,7 @@ def task_accesses(
                     if follow:
                         certain.add(out[-1])
                     if (
-                        arg.dir is ArgDir.InOut
+                        arg.dir is _INOUT
                         and scope is None
                         and region is not UNKNOWN
                         and not (made_in and made_in.get(root, NONE).intersection(loops))
@@ -1265,7 +1280,7 @@ def task_accesses(
         if (p is None or p >= len(task.args)) and binder.name not in untracked_roots and (
             followed is None or binder.name in followed
         ):
-            out.append(Access(site, True, binder.name, FULL, ArgDir.Output, scope, parallel, NONE, False, False, covers))
+            out.append(Access(site, True, binder.name, FULL, _OUTPUT, scope, parallel, NONE, False, False, covers))
             if binder.name not in renewed:
                 certain.add(out[-1])
     return out, certain
@@ -1646,7 +1661,7 @@ def roots_met_past_runtime(func, store: dict) -> MetPastRuntime:
 
 
 def is_parallel(loop) -> bool:
-    return loop._production == "For" and loop.kind is LoopKind.parallel
+    return loop._production == "For" and loop.kind is _PARALLEL
 
 
 def host_accessed_roots(func, kernels: dict[str, Any]) -> set[str]:
