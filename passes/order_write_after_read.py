@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from nanopass.languages import DIRECTED
+from nanopass.languages.ssa import check_single_definition, check_yields
 from nanopass.languages.statements import binders_in_order
 from nanopass.languages.terms import ScopeMode
 from nanopass.rewrite import Pass, register
@@ -124,11 +125,14 @@ class OrderWriteAfterRead(Pass):
     tensors, or edges the user already wrote. Off with the option ``order_war=False``
     (``--no-war-ordering``).
     Afterwards every write-after-read, every manual-boundary and every task/host hazard is ordered.
+    Preserves the single definitions (new TaskIds and barriers take fresh names) and the yields
+    (statements go only before a let, write or scope, or after a task).
     """
 
     name = "order_write_after_read"
     source = DIRECTED
     target = DIRECTED
+    preserves = frozenset({check_single_definition, check_yields})
 
     def run(self, program):
         if not self.ctx.option("order_war", True):
