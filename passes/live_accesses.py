@@ -208,15 +208,7 @@ class LiveAccesses:
         if index is None:
             index = self.indexes[key] = RegionIndex()
         if index.add(access):
-            site = access.site  # (``_file_site``, inlined)
-            if site in self.filed:
-                found = self.sites.get(site)
-                if found is None:
-                    self.sites[site] = {access}
-                else:
-                    found.add(access)
-            if access.covers:
-                self._file_covers(access)
+            self._file_site(access)
             self.trail.append((True, access))
             return True
         return False
