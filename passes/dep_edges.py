@@ -31,6 +31,8 @@ wrote are not added again.
 
 from __future__ import annotations
 
+from operator import attrgetter
+
 from nanopass.languages import DIRECTED
 from nanopass.languages.terms import DType, LoopKind
 
@@ -172,7 +174,7 @@ class EdgeWriter:
         tid = task.tid
         if tid is None and site in self.tids:
             tid = D.Binder(self.tids[site], TID_TYPE, span=task.span)
-        out = [task.replace(tid=tid, deps=deps)] if (tid is not task.tid or len(deps) != len(task.deps)) else [task]
+        out = [_with_tid_deps(task, tid, deps)] if (tid is not task.tid or len(deps) != len(task.deps)) else [task]
         if site in self.cells and self.cells[site] not in self.existing_cells.values():
             out.append(D.CellSet(self.cells[site], D.Var(tid.name), span=task.span))
         if site in self.joins and self.joins[site] not in self.existing_joins.values():
@@ -187,6 +189,17 @@ class EdgeWriter:
             )
             out.append(D.CellSet(join, D.Var(barrier), span=task.span))
         return out
+
+
+_TASK_FIELDS = attrgetter(*D.Task._fields)
+_TID_AT, _DEPS_AT = D.Task._fields.index("tid"), D.Task._fields.index("deps")
+
+
+def _with_tid_deps(task, tid, deps):
+    """``task.replace(tid=tid, deps=deps)`` (checked the same), its fields read in one call."""
+    values = list(_TASK_FIELDS(task))
+    values[_TID_AT], values[_DEPS_AT] = tid, deps
+    return type(task).make(*values, span=task.span)
 
 
 def _existing_cells(func) -> tuple[dict[str, str], dict[str, str]]:

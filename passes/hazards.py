@@ -87,7 +87,7 @@ from .holders import Holders, covers_after, dep_names, held_by, is_task_id_value
 from .host_accesses import host_accesses
 from .live_accesses import LiveAccesses, RegionIndex
 from .regions import FULL, FULL_VIEW, UNKNOWN, Box, Full, covers, overlaps
-from .util import BODY_FIELDS, defined_binders, has_let, iter_stmts, last_yield, static_trip_count, var_reads
+from .util import BODY_FIELDS, defined_binders, has_let, iter_stmts, last_yield, var_reads
 
 __all__ = [
     # the regions, re-exported: callers take them from here with the accesses
@@ -95,7 +95,7 @@ __all__ = [
     "NONE", "READS", "WRITES", "UNROLL_LIMIT",
     "Access", "Hazards", "Site", "WalkState",
     "carried_allocations", "copies_names", "find_hazards", "hazard_kind", "host_accessed_roots", "is_parallel", "iteration_stores",
-    "keeps_first_pass", "replays_follow",
+    "keeps_first_pass", "prework", "Prework", "replays_follow", "war_roots", "WAR_ROOTS",
     "MetPastRuntime", "placed_in_manual_scopes", "places_sources", "roots_met_past_runtime", "runtime_orders", "shared_in_loops", "storage_map", "task_accesses", "trip_count",
     "unordered_war_possible", "untracked_roots",
 ]
@@ -106,7 +106,12 @@ def trip_count(loop) -> int | None:
     constant step while it is below (or at most) a constant (``pl.while_(init_values=(0, ...))``,
     ``pl.cond(i < 2)``, yielding ``i + 1``: nothing else changes the carry)."""
     if loop._production != "While":
-        return static_trip_count(loop)
+        if loop._production != "For":
+            return None
+        start, stop, step = loop.start, loop.stop, loop.step  # (``static_trip_count``, without its generator)
+        if start._production != "Int" or stop._production != "Int" or step._production != "Int" or step.value <= 0:
+            return None
+        return max(0, (stop.value - start.value + step.value - 1) // step.value)
     cond, yld = loop.cond, last_yield(loop.body)
     if yld is None or cond._production != "Cmp" or cond.op.name not in ("lt", "le"):
         return None
@@ -380,6 +385,8 @@ NONE: frozenset = frozenset()
 # (tuples: a membership test compares members by identity, where a set would hash the enum in Python)
 READS = (ArgDir.Input, ArgDir.InOut)
 WRITES = (ArgDir.InOut, ArgDir.OutputExisting, ArgDir.Output)
+# (enum members read once: a member read through its class costs a descriptor call)
+_INOUT, _OUTPUT, _MANUAL, _AUTO, _PARALLEL = ArgDir.InOut, ArgDir.Output, ScopeMode.manual, ScopeMode.auto, LoopKind.parallel
 
 
 class Access:
@@ -477,9 +484,9 @@ def runtime_orders(earlier: Access, later: Access) -> bool:
     if kind == "RAW":
         return earlier.published and later.dir in READS
     if kind == "WAW":
-        return earlier.published and later.dir is ArgDir.InOut
+        return earlier.published and later.dir is _INOUT
     if kind == "WAR":
-        return earlier.dir is ArgDir.InOut and later.dir is ArgDir.InOut
+        return earlier.dir is _INOUT and later.dir is _INOUT
     return True
 
 
@@ -548,13 +555,17 @@ def find_hazards(
     keep=None,
     store: dict[str, frozenset] | None = None,
     met_after=None,
+    scan: "Prework | None" = None,
+    followed: frozenset | None = None,
 ) -> Hazards:
     """Every hazard pair of ``func`` that ``keep(earlier, later)`` accepts (all by default).
 
     With ``track_writes=False`` only reads stay live (writes still cover them), so only
     write-after-read pairs are found: a caller that needs nothing else avoids following every
     writer that a maybe-skipped loop leaves possibly live. ``store`` is ``storage_map(func,
-    kernels)`` when the caller has it already.
+    kernels)`` when the caller has it already, ``scan`` ``prework(func, store, untracked_roots)``.
+    With ``followed`` only the accesses of those roots are followed (``Hazards.chained`` is the
+    same): for a caller whose ``keep`` accepts no pair of another root (``war_roots``).
 
     With ``met_after`` (a function that makes ``roots_met_past_runtime``'s answer, called when a
     task outside every MANUAL scope first writes a tracked root; None from it: no such walk), the write of a task outside every MANUAL
@@ -571,10 +582,11 @@ def find_hazards(
     site_of: dict[int, int] = {}
     # Reads of a root nobody writes can never be part of a hazard and are not tracked (read-only
     # inputs would otherwise pile up one entry per task).
-    written = _written_roots(func, store, untracked_roots)
-    made_in, host_reads = _prewalk(func.body)
-    used = var_reads(func.body) if host_reads else {}  # (a host read whose value is unused is dead)
-    renewed = carried_allocations(func, kernels)
+    if scan is None:
+        scan = prework(func, store, untracked_roots)
+    written, made_in = scan.written, scan.made_in
+    used = var_reads(func.body) if scan.host_reads else {}  # (a host read whose value is unused is dead)
+    renewed = carried_allocations(func, kernels) if scan.carrying else NONE
     met: list = []  # (``met_after()``, once made)
 
     def met_past_runtime():
@@ -593,13 +605,13 @@ def find_hazards(
         # whether its runs are chained depends on every run's places: ``store``'s
         found = task_accesses(
             task, site, scope, parallel, store, written, kernels, untracked_roots, result.chained, loops, made_in,
-            renewed,
+            renewed, followed,
         )
         if current[-1] is store:
             return found
         return task_accesses(
             task, site, scope, parallel, current[-1], written, kernels, untracked_roots, set(), loops, made_in,
-            renewed,
+            renewed, followed,
         )
 
     # The live facts, changed in place: a branch or a pass over a loop body starts from the state
@@ -626,24 +638,32 @@ def find_hazards(
         live = state.live
         if state.following:
             mine = gen = ()
+        indexes = live.indexes  # (root, is a write) -> its RegionIndex
         for a in mine:  # meet
-            if a.dir is ArgDir.Output:  # a fresh buffer follows no earlier access
+            if a.dir is _OUTPUT:  # a fresh buffer follows no earlier access
                 continue
-            writes = live.of(a.root, True)
-            met = writes.overlapping(a.region) if writes else []
+            index = indexes.get((a.root, True))
+            met = index.overlapping(a.region) if index is not None and index.by_region else None
             if a.write:
-                reads = live.of(a.root, False)
-                if reads:
-                    met += reads.overlapping(a.region)
+                index = indexes.get((a.root, False))
+                if index is not None and index.by_region:
+                    if met:
+                        met += index.overlapping(a.region)
+                    else:
+                        met = index.overlapping(a.region)
+            if not met:
+                continue
+            parallel = a.parallel
             for e in met:
-                if e.earlier_iteration and a.parallel and e.earlier_iteration & a.parallel:
+                if e.earlier_iteration and parallel and not e.earlier_iteration.isdisjoint(parallel):
                     continue  # two iterations of one pl.parallel loop: independent by the user's word
                 if e.covers and not e.covers.isdisjoint(waits):
                     continue  # the task's own dependencies wait for every run the fact stands for
                 if keep is None or keep(e, a):
                     pairs.add((e, a))
-        if live.sites.get(site):  # rerun: the facts of this site's earlier runs (a filed site's, if any)
-            for e in live.of_site(site):
+        earlier = live.sites.get(site)
+        if earlier:  # rerun: the facts of this site's earlier runs (a filed site's, if any)
+            for e in list(earlier):
                 if not e.stale:
                     live.replace(e, e.older())
         if task.tid is not None:  # its TaskId now holds this run, which waits for what its deps hold
@@ -652,8 +672,8 @@ def find_hazards(
             if a.write:
                 if a in certain:  # kill: a write that may not happen to this root supersedes nothing
                     for write in (False, True):
-                        index = live.of(a.root, write)
-                        if index:
+                        index = indexes.get((a.root, write))
+                        if index is not None and index.by_region:
                             for e in index.covered_by(a.region):
                                 if not (e.earlier_iteration and a.parallel and e.earlier_iteration & a.parallel):
                                     live.remove(e)  # (another iteration of a pl.parallel loop: not after it)
@@ -809,11 +829,11 @@ def find_hazards(
                     live.undo(mark)
                 branch_join(deltas)
             elif kind in ("Scope", "CompilerScope"):
-                opens = stmt.mode is ScopeMode.manual and scope is None
+                opens = stmt.mode is _MANUAL and scope is None
                 if opens and id(stmt) not in scope_at:
                     scope_at[id(stmt)] = Site(-1, stmt, path, loops, None, pos, auto)
                 inner_scope = id(stmt) if opens else scope
-                inner_auto = id(stmt) if stmt.mode is ScopeMode.auto else auto
+                inner_auto = id(stmt) if stmt.mode is _AUTO else auto
                 block(stmt.body, path + (id(stmt),), loops, inner_scope, pos, parallel, inner_auto)
                 if opens:
                     close(id(stmt))
@@ -1093,36 +1113,132 @@ def _untracked_writes(gen: list[Access], track_writes: bool, met_after, task) ->
 def _prewalk(body) -> tuple[dict[str, frozenset], bool]:
     """Allocation -> the loops around the statement that makes it (``allocations.allocated_by``:
     a create, or a task's runtime output; a new buffer each iteration either way); and whether
-    the body reads a tensor element."""
-    out: dict[str, frozenset] = {}
-    reads = False
+    the body reads a tensor element (``prework``'s)."""
+    found = _prework(body, None, NONE)
+    return found.made_in, found.host_reads
+
+
+class Prework:
+    """What ``find_hazards`` reads off a function before its walk, in one walk of it
+    (``prework``): the roots some task or host element access writes (``written``: the only ones
+    whose accesses can form a hazard), allocation -> the loops around the statement that makes it
+    (``made_in``), whether it reads a tensor element (``host_reads``), has a user MANUAL scope
+    (``manual``) or any MANUAL scope (``any_manual``: a compiler's too) or a loop with carries (``carrying``: else no allocation is ``carried``), and the
+    buffers created with ``manual_dep=True`` (``untracked``: ``untracked_roots``); asked for, the
+    roots an unordered write-after-read may be of (``war``: ``war_roots``)."""
+
+    __slots__ = ("written", "made_in", "host_reads", "manual", "any_manual", "carrying", "untracked", "war")
+
+
+def prework(func, store: dict, untracked: set[str] | None = None, war: bool = False) -> Prework:
+    """``Prework`` of ``func`` (``store``: its ``storage_map``); ``untracked``: the untracked roots
+    ``written`` leaves out (default: the function's own, ``Prework.untracked``); with ``war``, its
+    ``war`` too."""
+    return _prework(func.body, store, untracked, war)
+
+
+# Whether order_write_after_read follows only the roots of ``war_roots`` outside MANUAL scopes;
+# off only in the tests that compare the two.
+WAR_ROOTS = True
+
+
+def war_roots(input_read: set, inout: set, existing: set, host_written: set) -> set[str]:
+    """The roots of a function without MANUAL scopes whose accesses can form a write-after-read
+    pair the runtime does not order (the only pairs ``order_write_after_read`` keeps there): a root
+    some Input argument reads that an InOut or OutputExisting argument writes, one some InOut
+    argument reads that an OutputExisting argument writes, and one a host element write writes
+    (roots by ``storage_map``; program order not looked at). Outside MANUAL scopes the runtime
+    orders a write after a read only between two InOut tasks; a runtime-allocated output or an
+    Output argument follows no read (a fresh buffer); a host read waits for no read."""
+    return (input_read & (inout | existing)) | (inout & existing) | host_written
+
+
+def _prework(body, store: dict | None, untracked, war: bool = False) -> Prework:
+    """``prework``'s walk (without ``store``: ``written`` is not made)."""
+    out = Prework()
+    written: set[str] = set()  # (roots of written arguments, before the untracked are left out)
+    allocated: set[str] = set()  # runtime-allocated outputs (a write of a new root)
+    made: dict[str, frozenset] = {}
+    manual_dep: set[str] = set()
+    flags = [False, False, False, False]  # host reads, a user manual scope, a loop with carries, any manual scope
+    input_read: set[str] = set()  # (with ``war``: the roots of Input, InOut and OutputExisting arguments, of host writes)
+    inout: set[str] = set()
+    existing: set[str] = set()
+    host_written: set[str] = set()
+    by_dir = {ArgDir.Input: input_read, ArgDir.InOut: inout, ArgDir.OutputExisting: existing} if war else {}
+    add = written.add
+    nothing: tuple = ()
+    manual_mode = ScopeMode.manual
 
     def walk(stmts, loops: frozenset) -> None:
-        nonlocal reads
-        for stmt in stmts:
+        for stmt in stmts:  # (plain loops: no comprehension made per statement or argument)
             kind = stmt._production
-            if loops and (kind == "Task" or kind == "Let" or kind == "Alloc"):  # (no other statement allocates)
-                out.update(dict.fromkeys(allocated_by(stmt), loops))
-            if kind == "Let" and stmt.value._production == "ReadTensor":
-                reads = True
+            if kind == "Task":
+                if loops:
+                    made.update(dict.fromkeys(allocated_by(stmt), loops))
+                if store is None:
+                    continue
+                for arg in stmt.args:
+                    if arg.value._production != "Var":
+                        continue
+                    if arg.dir in WRITES:
+                        for r, _ in store.get(arg.value.name, nothing):
+                            add(r)
+                    if war:
+                        roots = by_dir.get(arg.dir)
+                        if roots is not None:
+                            for r, _ in store.get(arg.value.name, nothing):
+                                roots.add(r)
+                for out_binder in stmt.outs:
+                    binder = getattr(out_binder, "var", out_binder)
+                    for r, _ in store.get(binder.name, nothing):
+                        if r == binder.name:
+                            allocated.add(r)
+            elif kind == "Let":
+                vk = stmt.value._production
+                if vk == "ReadTensor":
+                    flags[0] = True
+                elif vk == "CreateTensor":
+                    if loops:
+                        made[stmt.var.name] = loops
+                    if stmt.value.manual_dep:
+                        manual_dep.add(stmt.var.name)
+            elif kind == "WriteTensor":
+                if store is not None and stmt.tensor._production == "Var":
+                    for r, _ in store.get(stmt.tensor.name, nothing):
+                        add(r)
+                        host_written.add(r)
             elif kind == "For" or kind == "While":
+                if stmt.iters:
+                    flags[2] = True
                 walk(stmt.body, loops | {id(stmt)})
             elif kind == "If":
                 walk(stmt.then, loops)
                 walk(stmt.orelse, loops)
-            elif kind in ("Scope", "CompilerScope"):
+            elif kind == "Scope" or kind == "CompilerScope":
+                if stmt.mode is manual_mode:
+                    flags[3] = True
+                    if kind == "Scope":
+                        flags[1] = True
                 walk(stmt.body, loops)
+            elif kind == "Alloc" and loops:
+                made.update(dict.fromkeys(allocated_by(stmt), loops))
 
     walk(body, frozenset())
-    return out, reads
+    walk = None  # noqa: F841 - (it calls itself through this frame's cell: cut the cycle)
+    out.untracked = manual_dep
+    out.written = (written - (manual_dep if untracked is None else untracked)) | allocated
+    out.made_in, (out.host_reads, out.manual, out.carrying, out.any_manual) = made, flags
+    out.war = war_roots(input_read, inout, existing, host_written) if war else None
+    return out
 
 
 def task_accesses(
     task, site: int, scope: int | None, parallel: frozenset, store: dict, written: set[str], kernels: dict[str, Any],
     untracked_roots: set[str], chained: set[int], loops: tuple = (), made_in: dict | None = None,
-    renewed: frozenset = frozenset(),
+    renewed: frozenset = frozenset(), followed: frozenset | None = None,
 ) -> tuple[list[Access], set[Access]]:
-    """The task's accesses of ``written`` roots, and those of its writes that are certain (the
+    """The task's accesses of ``written`` roots (of those in ``followed`` too, if given), and those of its writes that are certain (the
     argument is one region of one root; a carry or branch result that may be one of several is
     not; nor is a write of a root in ``renewed``, an allocation a loop carry may hold: the root
     names a new buffer on every run, and the one an earlier run made stays reachable through the
@@ -1140,14 +1256,18 @@ def task_accesses(
         for root, region in places:
             if root not in written:  # untracked, or only ever read
                 continue
-            if reads:
-                out.append(Access(site, False, root, region, arg.dir, scope, parallel, NONE, False, False, covers))
-            if writes:
-                out.append(Access(site, True, root, region, arg.dir, scope, parallel, NONE, False, False, covers))
+            follow = followed is None or root in followed
+            if follow:
+                if reads:
+                    out.append(Access(site, False, root, region, arg.dir, scope, parallel, NONE, False, False, covers))
+                if writes:
+                    out.append(Access(site, True, root, region, arg.dir, scope, parallel, NONE, False, False, covers))
+            if writes:  # (chained or not whatever is followed)
                 if len(places) == 1 and root not in renewed:
-                    certain.add(out[-1])
+                    if follow:
+                        certain.add(out[-1])
                     if (
-                        arg.dir is ArgDir.InOut
+                        arg.dir is _INOUT
                         and scope is None
                         and region is not UNKNOWN
                         and not (made_in and made_in.get(root, NONE).intersection(loops))
@@ -1157,8 +1277,10 @@ def task_accesses(
     for i, out_binder in enumerate(task.outs):
         binder = getattr(out_binder, "var", out_binder)
         p = params[i]
-        if (p is None or p >= len(task.args)) and binder.name not in untracked_roots:
-            out.append(Access(site, True, binder.name, FULL, ArgDir.Output, scope, parallel, NONE, False, False, covers))
+        if (p is None or p >= len(task.args)) and binder.name not in untracked_roots and (
+            followed is None or binder.name in followed
+        ):
+            out.append(Access(site, True, binder.name, FULL, _OUTPUT, scope, parallel, NONE, False, False, covers))
             if binder.name not in renewed:
                 certain.add(out[-1])
     return out, certain
@@ -1449,28 +1571,8 @@ def _write_after_read(func, store: dict, untracked: set[str], reads_class) -> bo
 
 def _written_roots(func, store: dict, untracked: set[str]) -> set[str]:
     """Roots some task or host element access writes (the only ones whose accesses can form a
-    hazard)."""
-    out: set[str] = set()
-    add = out.add
-    for stmt in iter_stmts(func.body):  # (plain loops: no comprehension made per argument)
-        kind = stmt._production
-        if kind == "WriteTensor" and stmt.tensor._production == "Var":
-            for r, _ in store.get(stmt.tensor.name, ()):
-                if r not in untracked:
-                    add(r)
-        if kind != "Task":
-            continue
-        for arg in stmt.args:
-            if arg.dir in WRITES and arg.value._production == "Var":
-                for r, _ in store.get(arg.value.name, ()):
-                    if r not in untracked:
-                        add(r)
-        for out_binder in stmt.outs:  # a runtime-allocated output is a write of a new root
-            binder = getattr(out_binder, "var", out_binder)
-            for r, _ in store.get(binder.name, ()):
-                if r == binder.name:
-                    add(r)
-    return out
+    hazard: ``prework``'s)."""
+    return prework(func, store, untracked).written
 
 
 def untracked_roots(func) -> set[str]:
@@ -1559,7 +1661,7 @@ def roots_met_past_runtime(func, store: dict) -> MetPastRuntime:
 
 
 def is_parallel(loop) -> bool:
-    return loop._production == "For" and loop.kind is LoopKind.parallel
+    return loop._production == "For" and loop.kind is _PARALLEL
 
 
 def host_accessed_roots(func, kernels: dict[str, Any]) -> set[str]:

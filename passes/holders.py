@@ -28,12 +28,13 @@ from .util import last_yield
 
 
 NONE: frozenset = frozenset()
+_TASK_ID, _PARALLEL = DType.TASK_ID, LoopKind.parallel  # (read once: a member read through its class costs a descriptor call)
 
 
 def is_task_id_value(binder) -> bool:
     """A TaskId or a TaskId array."""
     ty = binder.type
-    return ty._production in ("ScalarType", "ArrayType") and ty.dtype is DType.TASK_ID
+    return ty._production in ("ScalarType", "ArrayType") and ty.dtype is _TASK_ID
 
 
 def dep_names(stmt) -> frozenset:
@@ -168,27 +169,30 @@ class Holders:
 
     def carries(self, loop, scope) -> LoopCarries | None:
         """The TaskId carries of ``loop`` (in manual scope ``scope``, None for AUTO), or None."""
-        tids = []
-        for it, result in zip(loop.iters, loop.results):
-            if is_task_id_value(it.var):
-                tids.append((it, result))
+        tids, at = [], []
+        for k, it in enumerate(loop.iters):
+            ty = it.var.type  # (``is_task_id_value``, inlined)
+            if ty._production in ("ScalarType", "ArrayType") and ty.dtype is _TASK_ID:
+                tids.append((it, loop.results[k]))
+                at.append(k)
         if not tids:
             return None
-        return LoopCarries(self, loop, tids, scope)
+        return LoopCarries(self, loop, tids, scope, at)
 
 
 class LoopCarries:
     """What a loop's TaskId carries hold at its entry, at its back edge and after it."""
 
-    def __init__(self, holders: Holders, loop, tids, scope):
+    def __init__(self, holders: Holders, loop, tids, scope, at):
+        """``tids``: (iter_arg, result) of each TaskId carry, ``at`` the index of each among the loop's carries."""
         self.holders = holders
         self.tids = tids
-        parallel = loop._production == "For" and loop.kind is LoopKind.parallel
+        parallel = loop._production == "For" and loop.kind is _PARALLEL
         self.per_iteration = parallel and scope is not None
         self.opaque = parallel and scope is None
         yld = last_yield(loop.body)
-        self.yielded = {}  # iter_arg -> the value the body yields for it (None: no yield)
-        for k, it in enumerate(loop.iters):
+        self.yielded = {}  # TaskId iter_arg -> the value the body yields for it (None: no yield)
+        for k, (it, _) in zip(at, tids):
             self.yielded[it.var.name] = yld.values[k] if yld is not None else None
 
     def _names(self, value) -> frozenset:

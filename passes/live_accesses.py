@@ -203,9 +203,10 @@ class LiveAccesses:
         return index is not None and access in index
 
     def add(self, access) -> bool:
-        index = self.indexes.get((access.root, access.write))
+        key = (access.root, access.write)
+        index = self.indexes.get(key)
         if index is None:
-            index = self.indexes[(access.root, access.write)] = RegionIndex()
+            index = self.indexes[key] = RegionIndex()
         if index.add(access):
             self._file_site(access)
             self.trail.append((True, access))
@@ -215,7 +216,10 @@ class LiveAccesses:
     def remove(self, access) -> bool:
         index = self.indexes.get((access.root, access.write))
         if index is not None and index.discard(access):
-            self._unfile_site(access)
+            if access.site in self.filed:  # (``_unfile_site``, inlined)
+                self.sites[access.site].discard(access)
+            if access.covers:
+                self._unfile_covers(access)
             self.trail.append((False, access))
             return True
         return False

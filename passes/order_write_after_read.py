@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 from nanopass.languages import DIRECTED
+from nanopass.languages.ssa import check_single_definition, check_yields
 from nanopass.languages.statements import binders_in_order
 from nanopass.languages.terms import ScopeMode
 from nanopass.rewrite import Pass, register
 
 from .dep_edges import EdgeWriter, needed_edges
 from .aliases import buffer_roots
-from .hazards import Site, find_hazards, placed_in_manual_scopes, roots_met_past_runtime, shared_in_loops, hazard_kind, runtime_orders, storage_map, unordered_war_possible, untracked_roots
+from . import hazards as hazard_module
+from .hazards import Site, find_hazards, placed_in_manual_scopes, prework, roots_met_past_runtime, shared_in_loops, hazard_kind, runtime_orders, storage_map, unordered_war_possible, untracked_roots
 from .host_accesses import host_target, host_waits_for
 from .kernels import kernel_table
 from .util import iter_stmts
@@ -123,24 +125,33 @@ class OrderWriteAfterRead(Pass):
     tensors, or edges the user already wrote. Off with the option ``order_war=False``
     (``--no-war-ordering``).
     Afterwards every write-after-read, every manual-boundary and every task/host hazard is ordered.
+    Preserves the single definitions (new TaskIds and barriers take fresh names) and the yields
+    (statements go only before a let, write or scope, or after a task).
     """
 
     name = "order_write_after_read"
     source = DIRECTED
     target = DIRECTED
+    preserves = frozenset({check_single_definition, check_yields})
 
     def run(self, program):
         if not self.ctx.option("order_war", True):
             return program
         func = program.orch
         manual = any(s._production == "Scope" and s.mode is ScopeMode.manual for s in iter_stmts(func.body))
-        kernels, untracked = kernel_table(program), untracked_roots(func)
+        kernels = kernel_table(program)
         store = storage_map(func, kernels)
         # without manual scopes only write-after-read pairs the runtime leaves unordered can need
         # an edge (a host write after a task read among them): writers need no tracking, and no
         # pair at all needs one if no root can form one
-        if not manual and not unordered_war_possible(func, store, untracked):
-            return program
+        if not manual:
+            untracked = untracked_roots(func)
+            if not unordered_war_possible(func, store, untracked):
+                return program
+            scan = prework(func, store, untracked, war=hazard_module.WAR_ROOTS)
+        else:
+            scan = prework(func, store)
+            untracked = scan.untracked
         shared = shared_in_loops(func)
         keep = needs_edge if not shared else (
             lambda earlier, later: needs_edge(earlier, later) or shared_buffer_pair(earlier, later, shared))
@@ -154,7 +165,10 @@ class OrderWriteAfterRead(Pass):
         # task in a manual scope: it is followed only on the roots those may be of, found once a task
         # writes outside every manual scope)
         met_after = (lambda: roots_met_past_runtime(func, store)) if manual else None
-        hazards = find_hazards(func, kernels, untracked, track_writes=manual, keep=found, store=store, met_after=met_after)
+        # (without MANUAL scopes ``keep`` takes no pair of a root outside ``war_roots``: only those are followed)
+        followed = scan.war if not scan.any_manual else None
+        hazards = find_hazards(func, kernels, untracked, track_writes=manual, keep=found, store=store, met_after=met_after,
+                               scan=scan, followed=followed)
         if placed:
             through = placed_through(func, hazards, placed, buffer_roots(func, kernels))
             keep = lambda earlier, later, keep=keep: keep(earlier, later) or placement_pair(  # noqa: E731
@@ -167,14 +181,16 @@ class OrderWriteAfterRead(Pass):
             if later.host and waited(earlier, later):
                 sources = by_access.setdefault(later.site, {})
                 sources[earlier.site] = sources.get(earlier.site, False) or earlier.stale
-        for access in self.fence_operands(hazards, needed, store)[1]:  # (before the scope, nothing can stand for it)
+        operands, failed = self.fence_operands(hazards, needed, store)
+        for access in failed:  # (before the scope, nothing can stand for it)
             for source, older in needed.pop(access).items():
                 sources = by_access.setdefault(access, {})
                 sources[source] = sources.get(source, False) or older
         waits = self.wait_sites(hazards, needed, by_access)
         if not needed:
             return program
-        operands = self.fence_operands(hazards, needed, store)[0]
+        for site in waits:  # (a wait site's fence takes the tensor accessed after it)
+            operands[site] = host_target(hazards.sites[site].task)[0].name
         self.writer = EdgeWriter(func, hazards, needed, "war", operands=operands, waits=frozenset(waits))
         for target, sources in sorted(needed.items()):
             t = hazards.sites[target]
@@ -204,8 +220,7 @@ class OrderWriteAfterRead(Pass):
         return waits
 
     def fence_operands(self, hazards, needed, store) -> tuple[dict[int, str], list[int]]:
-        """Host access site -> the tensor its fence takes as INOUT (a wait site's: the tensor
-        accessed after it); and the sites whose fence, before the manual scope, no tensor can
+        """Host access site -> the tensor its fence takes as INOUT; and the sites whose fence, before the manual scope, no tensor can
         stand for (their tensor is made inside the scope and what they wait for is not one root
         made before it: they wait through a host wait instead)."""
         operands: dict[int, str] = {}
@@ -238,7 +253,8 @@ class OrderWriteAfterRead(Pass):
         return operands, failed
 
     def Task(self, task):
-        return self.writer.rewrite_task(task)
+        out = self.writer.rewrite_task(task)
+        return out[0] if len(out) == 1 else out  # (a task left as it is keeps its body as it is)
 
     def Let(self, let):
         fences = self.writer.fences(let)
