@@ -311,7 +311,9 @@ class Nonterminal:
 class _Layout:
     """The slots every node has. Each node class has a *builder* twin: a class with the same
     slots and the default ``__setattr__``, derived from this one and not from ``Node``.
-    Construction fills a builder object through plain attribute stores (which the interpreter
+    Construction makes a builder object by calling its class (the default ``__new__`` and
+    ``__init__``: less than half the cost of ``object.__new__(builder)``, whose checks of the
+    class walk its bases), fills it through plain attribute stores (which the interpreter
     specializes), then turns it into the node class by ``__class__`` assignment (the two
     classes have one layout); nothing else ever holds a builder object."""
 
@@ -485,13 +487,13 @@ def _install_checks(cls: type, kind_check: Callable[[Field], Any], terminals) ->
     specs = cls._field_specs
     args = ", ".join(f.name for f in specs)
     env: dict[str, Any] = {}
-    lines = [f"def __new__(_cls{', ' if args else ''}{args}, *, span=None):", "    self = _new(_builder)"]
+    lines = [f"def __new__(_cls{', ' if args else ''}{args}, *, span=None):", "    self = _builder()"]
     lines += construction_lines(cls, "self", [f.name for f in specs], "span", frozenset(), env, klass="_cls")
     lines += ["    return self", ""]
-    lines += [f"def make({args}{', ' if args else ''}span=None):", "    self = _new(_builder)"]
+    lines += [f"def make({args}{', ' if args else ''}span=None):", "    self = _builder()"]
     lines += construction_lines(cls, "self", [f.name for f in specs], "span", frozenset(), env)
     lines += ["    return self"]
-    env.update({"_new": object.__new__, "_builder": cls._builder, "_node_cls": cls})
+    env.update({"_builder": cls._builder, "_node_cls": cls})
     exec("\n".join(lines), env)  # noqa: S102 - generated constructors, built from the grammar only
     cls.__new__ = env["__new__"]
     cls.make = env["make"]
