@@ -21,6 +21,9 @@ _CONSTANT_CLASSES = frozenset(S.nodes[name] for name in _CONSTANTS)
 _EXPRS = frozenset(S.classes("Expr"))
 _CREATE = S.CreateTensor
 assert _CREATE is SURFACE.CreateTensor  # (``ConvertToSsa.rhs`` keeps a surface create as it is)
+# The nodes the pass builds take the fields of its input's (checked) nodes, names it versions
+# from checked names, and nodes it built: made by ``make_trusted`` but for an If's (few), whose
+# trust tests/test_trusted_construction.py checks on every program it converts.
 
 
 @register
@@ -87,7 +90,7 @@ class ConvertToSsa(Pass):
         self.types[new] = binder.type
         if new == name and type(binder) is _BINDER:  # a name defined once keeps its binder
             return binder
-        return S.Binder.make(new, binder.type, span=binder.span)
+        return S.Binder.make_trusted(new, binder.type, span=binder.span)
 
     def changes_since(self, mark: int) -> dict[str, str]:
         """The versions in force of the names assigned since the trail was ``mark`` long."""
@@ -108,7 +111,7 @@ class ConvertToSsa(Pass):
         name = self.env.get(node.name)
         if name is None:
             raise InternalError(f"'{node.name}' is used before any definition", pass_name=self.name, node=node)
-        return node if name == node.name else S.Var.make(name, span=node.span)
+        return node if name == node.name else S.Var.make_trusted(name, span=node.span)
 
     def renamed(self, expr):
         """``expr`` (an ``Expr``, whose productions the two languages share) with the versions in
@@ -130,7 +133,7 @@ class ConvertToSsa(Pass):
                 new_b = b
             else:
                 new_b = self.renamed(b)
-            return expr if new_a is a and new_b is b else kind.make(expr.op, new_a, new_b, span=expr.span)
+            return expr if new_a is a and new_b is b else kind.make_trusted(expr.op, new_a, new_b, span=expr.span)
         if kind in _CONSTANT_CLASSES:
             return expr
         return self.visit(expr)  # (Un, and any production added to Expr)
@@ -168,7 +171,7 @@ class ConvertToSsa(Pass):
                 continue
             new = renamed(value)
             if new is not value:
-                arg = S.Arg.make(new, arg.no_dep, arg.hint, span=arg.span)
+                arg = S.Arg.make_trusted(new, arg.no_dep, arg.hint, span=arg.span)
                 changed = True
             out.append(arg)
         return tuple(out) if changed else args
@@ -193,13 +196,15 @@ class ConvertToSsa(Pass):
                 and all(map(_is, outs, stmt.outs))
             ):
                 return stmt  # (every name keeps: the same statement in both languages)
-            return S.Task.make(outs, tid, stmt.kernel, args, stmt.dumps, stmt.early_resolve, deps, launch, span=stmt.span)
+            return S.Task.make_trusted(
+                outs, tid, stmt.kernel, args, stmt.dumps, stmt.early_resolve, deps, launch, span=stmt.span
+            )
         if kind == "For" or kind == "While":
             return self.loop(stmt)
         if kind == "Let":
             value = self.rhs(stmt.value)
             var = self.define(stmt.var)
-            return stmt if var is stmt.var and value is stmt.value else S.Let.make(var, value, span=stmt.span)
+            return stmt if var is stmt.var and value is stmt.value else S.Let.make_trusted(var, value, span=stmt.span)
         if kind == "Dummy":
             deps = self.visit_all(stmt.deps)
             return S.Dummy(self.define(stmt.var), deps, span=stmt.span)
@@ -233,7 +238,7 @@ class ConvertToSsa(Pass):
             ty = types[old]
             iter_name = fresh(name, "iter")
             types[iter_name] = ty
-            iters.append(S.IterArg.make(S.Binder.make(iter_name, ty), S.Var.make(old)))
+            iters.append(S.IterArg.make_trusted(S.Binder.make_trusted(iter_name, ty), S.Var.make_trusted(old)))
             trail.append((name, old))
             env[name] = iter_name
         version = self.version
@@ -256,11 +261,11 @@ class ConvertToSsa(Pass):
         result_types = []
         for name, old in zip(carried, before):
             last = env[name]  # the version the body ends with: yielded, and its type the result's
-            values.append(S.Var.make(last))
+            values.append(S.Var.make_trusted(last))
             ty = types.get(last)
             result_types.append(ty if ty is not None else types[old])
         if values:
-            body.append(S.Yield.make(values, span=user_yield.span if user_yield is not None else None))
+            body.append(S.Yield.make_trusted(values, span=user_yield.span if user_yield is not None else None))
         self.undo(mark)  # the body's names end with it; the results follow (explicit ones first)
         explicit_count = len(stmt.results)
         results = [self.define(binder, new=new) for binder, new in zip(stmt.results, result_names)] if explicit_count else []
@@ -268,10 +273,10 @@ class ConvertToSsa(Pass):
             trail.append((name, env.get(name)))
             env[name] = new
             types[new] = ty
-            results.append(S.Binder.make(new, ty))
+            results.append(S.Binder.make_trusted(new, ty))
         if not counted:
-            return S.While.make(iters, cond, body, results, span=stmt.span)
-        return S.For.make(var, start, stop, step, stmt.kind, iters, body, results, span=stmt.span)
+            return S.While.make_trusted(iters, cond, body, results, span=stmt.span)
+        return S.For.make_trusted(var, start, stop, step, stmt.kind, iters, body, results, span=stmt.span)
 
     def branch(self, stmt):
         cond = self.renamed(stmt.cond)

@@ -89,7 +89,8 @@ class Scope:
                     node,
                     hint="use a new name for a value of another type",
                 )
-            return L.Binder.make(name, existing.type, span=self.span(node))
+            # (trusted: the name and type of a binding, whose Binder was built checked with them)
+            return L.Binder.make_trusted(name, existing.type, span=self.span(node))
         return L.Binder.make(name, ty, span=self.define(name, ty, node).span)
 
     def push(self) -> None:

@@ -218,8 +218,9 @@ def task_arg(cx: FunctionContext, node: ast.expr, param: Any, kernel: str) -> An
                 f"{type_text(ty)}",
                 node,
             )
-        # a name's Var is at the name (exprs.name): its span is the argument's
-        return L.Arg.make(expr, no_dep, None, span=expr.span if type(node) is ast.Name else cx.span(node))
+        # a name's Var is at the name (exprs.name): its span is the argument's (trusted: a Var,
+        # a bool, no hint, a Span)
+        return L.Arg.make_trusted(expr, no_dep, None, span=expr.span if type(node) is ast.Name else cx.span(node))
     if no_dep:
         raise cx.error("pl.no_dep applies to tensor arguments only", node)
     if ptype._production != "ScalarType":
