@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from collections import Counter
-from operator import is_ as _is
+from collections import Counter, defaultdict
 from typing import Any
 
 from nanopass.errors import InternalError
@@ -20,6 +19,8 @@ _VAR, _INT, _BIN, _CMP = S.Var, S.Int, S.Bin, S.Cmp
 _CONSTANT_CLASSES = frozenset(S.nodes[name] for name in _CONSTANTS)
 _EXPRS = frozenset(S.classes("Expr"))
 _CREATE = S.CreateTensor
+# role -> ``f"__{role}_v{k}"`` for k = 0, 1, ... (as far as a compile has asked: ``fresh``)
+_SUFFIXES: defaultdict[str, list[str]] = defaultdict(list)
 assert _CREATE is SURFACE.CreateTensor  # (``ConvertToSsa.rhs`` keeps a surface create as it is)
 # The nodes the pass builds take the fields of its input's (checked) nodes, names it versions
 # from checked names, and nodes it built: made by ``make_trusted`` but for an If's (few), whose
@@ -75,7 +76,10 @@ class ConvertToSsa(Pass):
     def fresh(self, base: str, role: str) -> str:
         k = self.counters.get(base, 0)
         self.counters[base] = k + 1
-        return f"{base}__{role}_v{k}"
+        suffixes = _SUFFIXES[role]  # (``f"__{role}_v{k}"`` made once for each role and k)
+        while len(suffixes) <= k:
+            suffixes.append(f"__{role}_v{len(suffixes)}")
+        return base + suffixes[k]
 
     def version(self, name: str, role: str) -> str:
         """The name of a new definition of ``name`` (itself when it is defined once)."""
@@ -179,7 +183,10 @@ class ConvertToSsa(Pass):
     # -- statements --------------------------------------------------------------------------------
 
     def block(self, stmts) -> list:
-        return list(map(self.stmt, stmts))
+        out, stmt = [], self.stmt  # (a loop: calls from Python code cost less than map's)
+        for each in stmts:
+            out.append(stmt(each))
+        return out
 
     def stmt(self, stmt):
         """The statement in single-assignment form (one statement for one)."""
@@ -188,13 +195,14 @@ class ConvertToSsa(Pass):
             args = self.arguments(stmt.args)
             deps = self.visit_all(stmt.deps) if stmt.deps else stmt.deps
             define = self.define
-            outs = list(map(define, stmt.outs))
+            outs, kept = [], True
+            for out in stmt.outs:
+                new = define(out)
+                outs.append(new)
+                kept = kept and new is out
             tid = define(stmt.tid) if stmt.tid is not None else None
             launch = self.visit(stmt.launch) if stmt.launch is not None else None
-            if (
-                args is stmt.args and deps is stmt.deps and launch is stmt.launch and tid is stmt.tid
-                and all(map(_is, outs, stmt.outs))
-            ):
+            if kept and args is stmt.args and deps is stmt.deps and launch is stmt.launch and tid is stmt.tid:
                 return stmt  # (every name keeps: the same statement in both languages)
             return S.Task.make_trusted(
                 outs, tid, stmt.kernel, args, stmt.dumps, stmt.early_resolve, deps, launch, span=stmt.span
@@ -230,11 +238,15 @@ class ConvertToSsa(Pass):
             visible.discard(stmt.var.name)  # (a counted loop's variable is no carry)
         if explicit:
             visible.difference_update([it.var.name for it, _ in explicit])
-        carried = sorted(visible)
-        before = list(map(env.__getitem__, carried))  # the versions the carries start from
+        carried = sorted(visible) if len(visible) > 1 else [*visible]  # (most loops carry one name or none)
+        before = []  # the versions the carries start from
         mark = len(trail)
         iters = [S.IterArg(self.define(it.var, "iter"), init, span=it.span) for it, init in explicit] if explicit else []
-        for name, old in zip(carried, before):
+        # (the carries' loops read their lists in step by index, not through zip: most loops
+        # carry one name or none, where a zip object costs more than the loop)
+        for name in carried:
+            old = env[name]  # (read before its own change: the names are distinct)
+            before.append(old)
             ty = types[old]
             iter_name = fresh(name, "iter")
             types[iter_name] = ty
@@ -259,17 +271,22 @@ class ConvertToSsa(Pass):
         body = self.block(body_stmts)
         values = list(self.visit_all(user_yield.values)) if user_yield is not None else []
         result_types = []
-        for name, old in zip(carried, before):
+        k = 0
+        for name in carried:
             last = env[name]  # the version the body ends with: yielded, and its type the result's
             values.append(S.Var.make_trusted(last))
             ty = types.get(last)
-            result_types.append(ty if ty is not None else types[old])
+            result_types.append(ty if ty is not None else types[before[k]])
+            k += 1
         if values:
             body.append(S.Yield.make_trusted(values, span=user_yield.span if user_yield is not None else None))
         self.undo(mark)  # the body's names end with it; the results follow (explicit ones first)
         explicit_count = len(stmt.results)
         results = [self.define(binder, new=new) for binder, new in zip(stmt.results, result_names)] if explicit_count else []
-        for name, new, ty in zip(carried, result_names[explicit_count:], result_types):
+        k = 0
+        for name in carried:
+            new, ty = result_names[explicit_count + k], result_types[k]
+            k += 1
             trail.append((name, env.get(name)))
             env[name] = new
             types[new] = ty
