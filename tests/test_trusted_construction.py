@@ -2,7 +2,7 @@
 proved their values (language.py). It builds the node ``make`` builds; ``make`` still refuses a bad
 field; inside ``trusted_checked()`` ``make_trusted`` refuses it too, and the front end and
 convert_to_ssa (the trusted callers) make the same trees with their trust checked, on every
-example and golden program, the bench shapes and random programs."""
+example and golden program, the printed-IR samples, the bench shapes and random programs."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from nanopass.errors import GrammarError, Span, UserError
 from nanopass.language import Production, trusted_checked
 from nanopass.languages import SSA, SURFACE
 from nanopass.languages.terms import DType, LoopKind
+from nanopass.printed_ir import load_printed_text
 from nanopass.passes.convert_to_ssa import ConvertToSsa
 from nanopass.rewrite import PassContext
 from nanopass.tools.bench import source_of
@@ -24,6 +25,7 @@ from nanopass.tools.gen_programs import RandomChooser, generate
 
 L = SURFACE
 PROGRAMS = sorted(p for d in (EXAMPLES, REPO / "tests" / "golden") for p in d.glob("*.py"))
+PRINTED = sorted((REPO / "tests" / "printed_ir").glob("*/*.py"))
 SHAPES = ["straight", "nested", "mixed", "scopes", "branches", "tiles", "assembles", "reuses"]
 SPAN = Span("f.py", 3, 4)
 
@@ -97,6 +99,18 @@ def _both_ways(path: Path):
 @pytest.mark.parametrize("path", PROGRAMS, ids=[p.stem for p in PROGRAMS])
 def test_trusted_construction_makes_the_trees_checked_construction_makes(path: Path):
     fast, checked = _both_ways(path)
+    assert fast == checked
+
+
+@pytest.mark.parametrize("path", PRINTED, ids=[f"{p.parent.name}-{p.stem}" for p in PRINTED])
+def test_trusted_construction_on_the_printed_ir_samples(path: Path):
+    def trees():
+        surface = surface_of(load_printed_text(path.read_text(), str(path))[0])
+        return surface, ConvertToSsa(PassContext()).run(surface)
+
+    fast = trees()
+    with trusted_checked():
+        checked = trees()
     assert fast == checked
 
 
