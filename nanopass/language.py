@@ -20,6 +20,7 @@ from __future__ import annotations
 import pickle
 import re
 import weakref
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Iterator
 
@@ -270,8 +271,10 @@ class Production:
         names = [f.name for f in self.fields]
         if len(set(names)) != len(names):
             raise ValueError(f"production {name} repeats a field name: {names}")
-        if {"span", "self", "make"} & set(names) or any(n.startswith("_") for n in names):
-            raise ValueError(f"production {name}: field names 'span', 'self', 'make' and '_...' are reserved")
+        if {"span", "self", "make", "make_trusted"} & set(names) or any(n.startswith("_") for n in names):
+            raise ValueError(
+                f"production {name}: field names 'span', 'self', 'make', 'make_trusted' and '_...' are reserved"
+            )
 
     def signature(self) -> tuple:
         return (self.name, tuple(self.fields))
@@ -311,7 +314,9 @@ class Nonterminal:
 class _Layout:
     """The slots every node has. Each node class has a *builder* twin: a class with the same
     slots and the default ``__setattr__``, derived from this one and not from ``Node``.
-    Construction fills a builder object through plain attribute stores (which the interpreter
+    Construction makes a builder object by calling its class (the default ``__new__`` and
+    ``__init__``: less than half the cost of ``object.__new__(builder)``, whose checks of the
+    class walk its bases), fills it through plain attribute stores (which the interpreter
     specializes), then turns it into the node class by ``__class__`` assignment (the two
     classes have one layout); nothing else ever holds a builder object."""
 
@@ -473,7 +478,12 @@ def _make_node_class(language_name: str, nonterminal: str, production: Productio
 def _install_checks(cls: type, kind_check: Callable[[Field], Any], terminals) -> None:
     """Generate ``cls.__new__``: convert list fields to tuples, check each field, set it; and
     ``cls.make``, the same with the span positional too (``L.Var.make(name, span)``): a plain
-    function call, without the class call's packing of arguments, for a pass's inner loops.
+    function call, without the class call's packing of arguments, for a pass's inner loops; and
+    ``cls.make_trusted``, ``make`` without the checks (a list field still becomes a tuple), for a
+    caller that has proved every value belongs to its field's kind: each is a field of a checked
+    node of the same kind (in a language that shares its classes) or a node built by a
+    constructor of that kind. Inside ``trusted_checked()`` it is ``make`` (the tests' way to
+    prove a caller's claim on every program they compile).
 
     The checks are written out (``construction_lines``): a terminal's predicate inlined where
     the terminal gives it as an expression; a nonterminal's value looked up by its exact class
@@ -485,19 +495,45 @@ def _install_checks(cls: type, kind_check: Callable[[Field], Any], terminals) ->
     specs = cls._field_specs
     args = ", ".join(f.name for f in specs)
     env: dict[str, Any] = {}
-    lines = [f"def __new__(_cls{', ' if args else ''}{args}, *, span=None):", "    self = _new(_builder)"]
+    lines = [f"def __new__(_cls{', ' if args else ''}{args}, *, span=None):", "    self = _builder()"]
     lines += construction_lines(cls, "self", [f.name for f in specs], "span", frozenset(), env, klass="_cls")
     lines += ["    return self", ""]
-    lines += [f"def make({args}{', ' if args else ''}span=None):", "    self = _new(_builder)"]
+    lines += [f"def make({args}{', ' if args else ''}span=None):", "    self = _builder()"]
     lines += construction_lines(cls, "self", [f.name for f in specs], "span", frozenset(), env)
+    lines += ["    return self", ""]
+    lines += [f"def make_trusted({args}{', ' if args else ''}span=None):", "    self = _builder()"]
+    lines += [f"    if _tp({f.name}) is not tuple: {f.name} = tuple({f.name})" for f in specs if f.many]
+    lines += construction_lines(cls, "self", [f.name for f in specs], "span", frozenset(range(-1, len(specs))), env)
     lines += ["    return self"]
-    env.update({"_new": object.__new__, "_builder": cls._builder, "_node_cls": cls})
+    env.update({"_builder": cls._builder, "_node_cls": cls})
     exec("\n".join(lines), env)  # noqa: S102 - generated constructors, built from the grammar only
     cls.__new__ = env["__new__"]
     cls.make = env["make"]
+    cls.make_trusted = cls._make_trusted = env["make_trusted"]
     cls._child_fields = tuple((f.name, f.many) for f in specs if f.kind not in terminals)
     if cls._child_fields:
         cls._children = _children_method(cls)
+
+
+_TRUSTED_CHECKED = [0]  # how many trusted_checked() blocks are open
+
+
+@contextmanager
+def trusted_checked() -> Iterator[None]:
+    """Within the block every node class's ``make_trusted`` is its checked ``make`` (of the
+    classes of the languages defined so far): a value a caller of ``make_trusted`` wrongly
+    trusts raises ``GrammarError`` as it would from ``make``."""
+    classes = {cls for language in list(_LANGUAGES.values()) for cls in language.nodes.values()}
+    _TRUSTED_CHECKED[0] += 1
+    for cls in classes:
+        cls.make_trusted = cls.make
+    try:
+        yield
+    finally:
+        _TRUSTED_CHECKED[0] -= 1
+        if not _TRUSTED_CHECKED[0]:
+            for cls in classes:
+                cls.make_trusted = cls._make_trusted
 
 
 def construction_lines(

@@ -279,7 +279,7 @@ def _compile_clause(pass_: Pass, cls: type) -> tuple[Any, dict[str, Any]]:
     touched = pass_._touched
     target_cls = cls if pass_.target.owns(cls) else pass_.target.nodes.get(cls._production)
     env: dict[str, Any] = {
-        "target": target_cls, "List": list, "tp": type, "len": len, "new": object.__new__, "spliced": _spliced
+        "target": target_cls, "List": list, "tp": type, "len": len, "spliced": _spliced
     }
     if target_cls is not None:
         env["builder"] = target_cls._builder
@@ -326,7 +326,7 @@ def _compile_clause(pass_: Pass, cls: type) -> tuple[Any, dict[str, Any]]:
     else:
         if target_cls is cls:
             lines.append(f"    if {' and '.join(compare) or 'True'}: return node")
-        lines.append("    out = new(builder)")
+        lines.append("    out = builder()")
         lines.append("    span = node.span")
         trusted = _proved_fields(pass_, cls) | {-1}
         visited = [i for i, spec in enumerate(cls._field_specs) if spec.kind in touched]

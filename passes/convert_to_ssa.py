@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from collections import Counter
-from operator import is_ as _is
+from collections import Counter, defaultdict
 from typing import Any
 
 from nanopass.errors import InternalError
@@ -20,7 +19,12 @@ _VAR, _INT, _BIN, _CMP = S.Var, S.Int, S.Bin, S.Cmp
 _CONSTANT_CLASSES = frozenset(S.nodes[name] for name in _CONSTANTS)
 _EXPRS = frozenset(S.classes("Expr"))
 _CREATE = S.CreateTensor
+# role -> ``f"__{role}_v{k}"`` for k = 0, 1, ... (as far as a compile has asked: ``fresh``)
+_SUFFIXES: defaultdict[str, list[str]] = defaultdict(list)
 assert _CREATE is SURFACE.CreateTensor  # (``ConvertToSsa.rhs`` keeps a surface create as it is)
+# The nodes the pass builds take the fields of its input's (checked) nodes, names it versions
+# from checked names, and nodes it built: made by ``make_trusted`` but for an If's (few), whose
+# trust tests/test_trusted_construction.py checks on every program it converts.
 
 
 @register
@@ -72,7 +76,10 @@ class ConvertToSsa(Pass):
     def fresh(self, base: str, role: str) -> str:
         k = self.counters.get(base, 0)
         self.counters[base] = k + 1
-        return f"{base}__{role}_v{k}"
+        suffixes = _SUFFIXES[role]  # (``f"__{role}_v{k}"`` made once for each role and k)
+        while len(suffixes) <= k:
+            suffixes.append(f"__{role}_v{len(suffixes)}")
+        return base + suffixes[k]
 
     def version(self, name: str, role: str) -> str:
         """The name of a new definition of ``name`` (itself when it is defined once)."""
@@ -87,7 +94,7 @@ class ConvertToSsa(Pass):
         self.types[new] = binder.type
         if new == name and type(binder) is _BINDER:  # a name defined once keeps its binder
             return binder
-        return S.Binder.make(new, binder.type, span=binder.span)
+        return S.Binder.make_trusted(new, binder.type, span=binder.span)
 
     def changes_since(self, mark: int) -> dict[str, str]:
         """The versions in force of the names assigned since the trail was ``mark`` long."""
@@ -108,7 +115,7 @@ class ConvertToSsa(Pass):
         name = self.env.get(node.name)
         if name is None:
             raise InternalError(f"'{node.name}' is used before any definition", pass_name=self.name, node=node)
-        return node if name == node.name else S.Var.make(name, span=node.span)
+        return node if name == node.name else S.Var.make_trusted(name, span=node.span)
 
     def renamed(self, expr):
         """``expr`` (an ``Expr``, whose productions the two languages share) with the versions in
@@ -130,7 +137,7 @@ class ConvertToSsa(Pass):
                 new_b = b
             else:
                 new_b = self.renamed(b)
-            return expr if new_a is a and new_b is b else kind.make(expr.op, new_a, new_b, span=expr.span)
+            return expr if new_a is a and new_b is b else kind.make_trusted(expr.op, new_a, new_b, span=expr.span)
         if kind in _CONSTANT_CLASSES:
             return expr
         return self.visit(expr)  # (Un, and any production added to Expr)
@@ -168,7 +175,7 @@ class ConvertToSsa(Pass):
                 continue
             new = renamed(value)
             if new is not value:
-                arg = S.Arg.make(new, arg.no_dep, arg.hint, span=arg.span)
+                arg = S.Arg.make_trusted(new, arg.no_dep, arg.hint, span=arg.span)
                 changed = True
             out.append(arg)
         return tuple(out) if changed else args
@@ -176,7 +183,10 @@ class ConvertToSsa(Pass):
     # -- statements --------------------------------------------------------------------------------
 
     def block(self, stmts) -> list:
-        return list(map(self.stmt, stmts))
+        out, stmt = [], self.stmt  # (a loop: calls from Python code cost less than map's)
+        for each in stmts:
+            out.append(stmt(each))
+        return out
 
     def stmt(self, stmt):
         """The statement in single-assignment form (one statement for one)."""
@@ -185,21 +195,24 @@ class ConvertToSsa(Pass):
             args = self.arguments(stmt.args)
             deps = self.visit_all(stmt.deps) if stmt.deps else stmt.deps
             define = self.define
-            outs = list(map(define, stmt.outs))
+            outs, kept = [], True
+            for out in stmt.outs:
+                new = define(out)
+                outs.append(new)
+                kept = kept and new is out
             tid = define(stmt.tid) if stmt.tid is not None else None
             launch = self.visit(stmt.launch) if stmt.launch is not None else None
-            if (
-                args is stmt.args and deps is stmt.deps and launch is stmt.launch and tid is stmt.tid
-                and all(map(_is, outs, stmt.outs))
-            ):
+            if kept and args is stmt.args and deps is stmt.deps and launch is stmt.launch and tid is stmt.tid:
                 return stmt  # (every name keeps: the same statement in both languages)
-            return S.Task.make(outs, tid, stmt.kernel, args, stmt.dumps, stmt.early_resolve, deps, launch, span=stmt.span)
+            return S.Task.make_trusted(
+                outs, tid, stmt.kernel, args, stmt.dumps, stmt.early_resolve, deps, launch, span=stmt.span
+            )
         if kind == "For" or kind == "While":
             return self.loop(stmt)
         if kind == "Let":
             value = self.rhs(stmt.value)
             var = self.define(stmt.var)
-            return stmt if var is stmt.var and value is stmt.value else S.Let.make(var, value, span=stmt.span)
+            return stmt if var is stmt.var and value is stmt.value else S.Let.make_trusted(var, value, span=stmt.span)
         if kind == "Dummy":
             deps = self.visit_all(stmt.deps)
             return S.Dummy(self.define(stmt.var), deps, span=stmt.span)
@@ -225,15 +238,19 @@ class ConvertToSsa(Pass):
             visible.discard(stmt.var.name)  # (a counted loop's variable is no carry)
         if explicit:
             visible.difference_update([it.var.name for it, _ in explicit])
-        carried = sorted(visible)
-        before = list(map(env.__getitem__, carried))  # the versions the carries start from
+        carried = sorted(visible) if len(visible) > 1 else [*visible]  # (most loops carry one name or none)
+        before = []  # the versions the carries start from
         mark = len(trail)
         iters = [S.IterArg(self.define(it.var, "iter"), init, span=it.span) for it, init in explicit] if explicit else []
-        for name, old in zip(carried, before):
+        # (the carries' loops read their lists in step by index, not through zip: most loops
+        # carry one name or none, where a zip object costs more than the loop)
+        for name in carried:
+            old = env[name]  # (read before its own change: the names are distinct)
+            before.append(old)
             ty = types[old]
             iter_name = fresh(name, "iter")
             types[iter_name] = ty
-            iters.append(S.IterArg.make(S.Binder.make(iter_name, ty), S.Var.make(old)))
+            iters.append(S.IterArg.make_trusted(S.Binder.make_trusted(iter_name, ty), S.Var.make_trusted(old)))
             trail.append((name, old))
             env[name] = iter_name
         version = self.version
@@ -254,24 +271,29 @@ class ConvertToSsa(Pass):
         body = self.block(body_stmts)
         values = list(self.visit_all(user_yield.values)) if user_yield is not None else []
         result_types = []
-        for name, old in zip(carried, before):
+        k = 0
+        for name in carried:
             last = env[name]  # the version the body ends with: yielded, and its type the result's
-            values.append(S.Var.make(last))
+            values.append(S.Var.make_trusted(last))
             ty = types.get(last)
-            result_types.append(ty if ty is not None else types[old])
+            result_types.append(ty if ty is not None else types[before[k]])
+            k += 1
         if values:
-            body.append(S.Yield.make(values, span=user_yield.span if user_yield is not None else None))
+            body.append(S.Yield.make_trusted(values, span=user_yield.span if user_yield is not None else None))
         self.undo(mark)  # the body's names end with it; the results follow (explicit ones first)
         explicit_count = len(stmt.results)
         results = [self.define(binder, new=new) for binder, new in zip(stmt.results, result_names)] if explicit_count else []
-        for name, new, ty in zip(carried, result_names[explicit_count:], result_types):
+        k = 0
+        for name in carried:
+            new, ty = result_names[explicit_count + k], result_types[k]
+            k += 1
             trail.append((name, env.get(name)))
             env[name] = new
             types[new] = ty
-            results.append(S.Binder.make(new, ty))
+            results.append(S.Binder.make_trusted(new, ty))
         if not counted:
-            return S.While.make(iters, cond, body, results, span=stmt.span)
-        return S.For.make(var, start, stop, step, stmt.kind, iters, body, results, span=stmt.span)
+            return S.While.make_trusted(iters, cond, body, results, span=stmt.span)
+        return S.For.make_trusted(var, start, stop, step, stmt.kind, iters, body, results, span=stmt.span)
 
     def branch(self, stmt):
         cond = self.renamed(stmt.cond)

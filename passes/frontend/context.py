@@ -21,7 +21,7 @@ from nanopass.languages.terms import DType
 from . import exprs, ops, statements  # noqa: F401 - importing ops and statements registers their readers
 from .limits import MAX_ENTRY_SCALARS, MAX_ENTRY_TENSORS, MAX_NESTING
 from .registry import STATEMENTS
-from .scope import Binding, Scope
+from .scope import Scope, new_binding
 from .statements import unsupported_statement
 from .type_reader import SCALAR_T, TypeReader
 
@@ -74,7 +74,7 @@ class FunctionContext(Scope):
         dyn_dims = []
         n_tensors = n_scalars = 0
         for param in params:
-            self.set_binding(param.name, Binding(param.type, "param", param.span))  # (the one frame)
+            self.set_binding(param.name, new_binding(param.type, "param", param.span))  # (the one frame)
             if param.type._production == "TensorType":
                 n_tensors += 1
             elif param.type._production == "ScalarType":
@@ -98,7 +98,7 @@ class FunctionContext(Scope):
                 continue
             for axis, dim in enumerate(param.type.shape):
                 if dim._production == "Var" and dim.name not in self.frames[0]:
-                    self.set_binding(dim.name, Binding(SCALAR_T[DType.INT64], "dyn", param.span))
+                    self.set_binding(dim.name, new_binding(SCALAR_T[DType.INT64], "dyn", param.span))
                     dyn_dims.append(L.DynDim(dim.name, param.name, axis))
                 elif dim._production == "Var" and self.frames[0][dim.name].kind != "dyn":
                     raise UserError(f"dynamic dimension '{dim.name}' has the name of a parameter", param.span)
@@ -128,9 +128,9 @@ class FunctionContext(Scope):
 
     def block(self, stmts: list[ast.stmt]) -> list[Any]:
         out: list[Any] = []
-        for index, stmt in enumerate(stmts):
+        for stmt in stmts:  # (no enumerate: the first is the one at index 0, an ast node is in one place)
             if (
-                index == 0
+                stmt is stmts[0]
                 and isinstance(stmt, ast.Expr)
                 and isinstance(stmt.value, ast.Constant)
                 and isinstance(stmt.value.value, str)

@@ -199,7 +199,9 @@ def name(cx: FunctionContext, node: ast.Name) -> tuple[Any, Any]:
     if binding is not None:
         if binding.kind == "unrolled":
             return cx.unrolled[node.id], binding.type
-        return L.Var.make(node.id, span=cx.span(node)), binding.type
+        # (a bound name is a symbol: its binding's Binder, parameter or dynamic dimension was
+        # built checked with it; a Span is a Span)
+        return L.Var.make_trusted(node.id, span=cx.span(node)), binding.type
     if node.id in cx.closed:
         raise cx.error(
             f"'{node.id}' is not visible here: it was {cx.closed[node.id]}",

@@ -212,11 +212,12 @@ def loop_bounds(cx: FunctionContext, call: ast.Call) -> tuple[Any, Any, Any]:
     if not 1 <= len(args) <= 3:
         raise cx.error("pl.range takes 1 to 3 arguments: (stop), (start, stop) or (start, stop, step)", call)
     exprs = []
+    stop = args[1] if len(args) > 1 else args[0]
     for arg in args:
         expr, ty = cx.expr(arg)
         if ty._production != "ScalarType" or ty.dtype not in INT_DTYPES:
             raise cx.error(f"a loop bound must be an integer, got {type_text(ty)}", arg)
-        if arg is args[min(1, len(args) - 1)] and unsigned_mix(_COUNTER, INDEX, expr, ty.dtype):
+        if arg is stop and unsigned_mix(_COUNTER, INDEX, expr, ty.dtype):
             raise cx.error(
                 f"a loop stop cannot be a {type_text(ty)}: C++ compares the int64_t counter with it as "
                 f"{ty.dtype.c_type}, where a negative counter is a huge one", arg, hint="declare it pl.INT64",

@@ -20,7 +20,7 @@ from nanopass.languages import surface as S
 from ..names import dsl_call, self_method
 from ..registry import OPS, VALUE
 
-from ..scope import Binding
+from ..scope import new_binding
 
 VIEWS = ("tensor.slice", "tensor.reshape", "tensor.transpose", "tensor.view")  # the operations flattened here
 
@@ -68,5 +68,5 @@ def kernel_result(cx: FunctionContext, call: ast.Call) -> tuple[Any, Any]:
 def temporary(cx: FunctionContext, stem: str, ty: Any, node: ast.AST) -> Any:
     name = f"{stem}__call{cx.temporaries}"
     cx.temporaries += 1
-    cx.set_binding(name, Binding(ty, "local", cx.span(node)))
+    cx.set_binding(name, new_binding(ty, "local", cx.span(node)))
     return L.Binder.make(name, ty, span=cx.span(node))

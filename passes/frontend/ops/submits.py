@@ -59,7 +59,13 @@ def kernel_call(cx: FunctionContext, call: ast.Call, targets: list[ast.expr] | N
 def task_args(cx: FunctionContext, nodes: list[ast.expr], sig: KernelSig, attrs: CallAttrs) -> list[Any]:
     """The arguments of a task of ``sig``, with the directions ``attrs`` gives them."""
     if not attrs.directions:  # (most calls: no attrs=, so no direction to apply)
-        return [task_arg(cx, node, param, sig.name) for node, param in zip(nodes, sig.params)]
+        # (a loop by index, not a comprehension over a zip: each is an object, and a frame, per
+        # call; the callers have checked that no more nodes than parameters are given)
+        out, params, kernel, k = [], sig.params, sig.name, 0
+        for node in nodes:
+            out.append(task_arg(cx, node, params[k], kernel))
+            k += 1
+        return out
     given = attrs.directions
     return [
         apply_direction(cx, task_arg(cx, node, param, sig.name), param, hint)
@@ -182,8 +188,10 @@ def task_outs(
             f"kernel '{sig.name}' returns {len(sig.results)} value(s) but {len(targets)} name(s) receive them",
             stmt,
         )
-    outs = []
-    for target, rtype in zip(targets, sig.results):
+    outs, results, k = [], sig.results, 0
+    for target in targets:  # (as many as results: checked above)
+        rtype = results[k]
+        k += 1
         if not isinstance(target, ast.Name):
             raise cx.error("results must be received by plain variable names", target)
         if rtype._production != "TensorType":
@@ -218,8 +226,9 @@ def task_arg(cx: FunctionContext, node: ast.expr, param: Any, kernel: str) -> An
                 f"{type_text(ty)}",
                 node,
             )
-        # a name's Var is at the name (exprs.name): its span is the argument's
-        return L.Arg.make(expr, no_dep, None, span=expr.span if type(node) is ast.Name else cx.span(node))
+        # a name's Var is at the name (exprs.name): its span is the argument's (trusted: a Var,
+        # a bool, no hint, a Span)
+        return L.Arg.make_trusted(expr, no_dep, None, span=expr.span if type(node) is ast.Name else cx.span(node))
     if no_dep:
         raise cx.error("pl.no_dep applies to tensor arguments only", node)
     if ptype._production != "ScalarType":
