@@ -8,7 +8,7 @@ from nanopass.errors import InternalError
 from nanopass.language import walk
 from nanopass.languages.statements import DEFINING, defined_binders
 from nanopass.languages import EMISSION, ENCODED
-from nanopass.languages.terms import ArgDir, CoreType, DepSource, DType, Encoding, ParamDir
+from nanopass.languages.terms import ArgDir, BinOp, CoreType, DepSource, DType, Encoding, ParamDir
 from nanopass.rewrite import Pass, register
 
 from .kernels import kernel_table, output_params
@@ -71,6 +71,7 @@ class LowerToEmission(Pass):
             if name.startswith("lower_") and name[len("lower_") :] in ENCODED.nodes
         }
         self.task_count = 0
+        self.kernel_facts: dict[str, tuple] = {}  # kernel name -> ``facts_of`` it
         self.alloc_count = 0
         self.barrier_count = 0
         self.used, bound = self.survey(func.body, {s.param for s in func.slots})
@@ -527,12 +528,16 @@ class LowerToEmission(Pass):
     def lower_Task(self, task, out) -> None:
         n = self.task_count
         self.task_count += 1
-        kernel = self.kernels[task.kernel]
-        args = self.fresh(f"params_t{n}")
+        facts = self.kernel_facts.get(task.kernel)
+        if facts is None:
+            facts = self.kernel_facts[task.kernel] = self.facts_of(task.kernel)
+        kernel, last_output, param_count, grouped = facts
+        args = self.names.reserve_generated(f"params_t{n}")
         used, declared, cpp = self.used, self.declared, self.cpp
         tid = task.tid
+        nargs = len(task.args)
         allocated = []  # (C++ identifier, index) of the runtime-allocated outputs that are read (an unread C++ reference would not compile)
-        if self.last_output[task.kernel] >= len(task.args):
+        if last_output >= nargs:
             for i, index in self.allocated_outs(task):
                 name = task.outs[i].name
                 name = cpp.get(name, name)
@@ -542,7 +547,7 @@ class LowerToEmission(Pass):
         tid_used = tid_name is not None and tid_name in used
         outs_name = self.fresh(f"task_{n}_outs") if allocated or tid_used else None
         append = out.append
-        if len(kernel.params) > len(task.args):
+        if param_count > nargs:
             synth = self.synthesized_outputs(task, kernel, args, out)  # before the task's block, as the reference
         else:
             synth = ()
@@ -566,7 +571,7 @@ class LowerToEmission(Pass):
         floats = self.floats
         for arg in scalars:
             value = arg.value
-            encoding = TO_U64 if reaches_float(value, floats) else CAST_U64  # (D4)
+            encoding = TO_U64 if float_reaches(value, floats) else CAST_U64  # (D4)
             append(E.AddScalar.make(args, self.expr(value) if rename else value, encoding, arg.span))
         if task.dumps:
             append(E.DumpArgs.make(args, list(dict.fromkeys(tensors[i] for i in task.dumps))))
@@ -575,7 +580,7 @@ class LowerToEmission(Pass):
         # reference-behaviour.md 10.5: a direct call sets its dependencies, launch spec, then early
         # resolve; a call through a launch function (a Group, a ``with pl.spmd`` region: 10.1) sets
         # its launch spec and early resolve before its dependencies.
-        through_launch_function = bool(kernel.members) or (spec is not None and spec.region is not None)
+        through_launch_function = grouped or (spec is not None and spec.region is not None)
         if not through_launch_function and task.deps:
             self.deps(args, task.deps, task.capacity, out)
         if spec is not None:
@@ -592,6 +597,13 @@ class LowerToEmission(Pass):
         for name, index in allocated:
             bind = E.AssignRef if name in declared else E.BindRef
             append(bind(name, outs_name, index))
+
+    def facts_of(self, name: str) -> tuple:
+        """What lowering a task of kernel ``name`` reads of the kernel, once per kernel: the
+        kernel, the last parameter a result of it writes (``last_output``), its parameter count,
+        and whether it is a Group (its tasks go through a launch function)."""
+        kernel = self.kernels[name]
+        return kernel, self.last_output[name], len(kernel.params), bool(kernel.members)
 
     def synthesized_outputs(self, task, kernel, args: str, out) -> list[str]:
         infos = []
@@ -848,8 +860,6 @@ class LowerToEmission(Pass):
         var = E.Var.make(self.cn(loop.var.name))
         if loop.start._production == "Int" and loop.start.value == 0 and loop.step._production == "Int" and loop.step.value == 1:
             return var
-        from nanopass.languages.terms import BinOp
-
         return E.Bin.make(BinOp.floordiv, E.Bin.make(BinOp.sub, var, self.expr(loop.start)), self.expr(loop.step))
 
     def parallel_assign(self, assigns, out) -> None:
@@ -947,6 +957,45 @@ PURE_LETS = frozenset(
     {"Var", "Int", "Float", "Bool", "Bin", "Cmp", "Un", "NoTask", "GetItem", "SliceTensor", "TransposeTensor",
      "ReshapeTensor", "DimTensor", "ReadTensor", "CreateArray"}
 )
+
+
+FLOAT_DTYPES = frozenset(d for d in DType if d.is_float)
+AND_OP, OR_OP = BinOp.and_, BinOp.or_
+FLOAT = ENCODED.Float
+
+
+def float_reaches(expr, floats) -> bool:
+    """``reaches_float(expr, floats)`` (types.py) for this pass's input, by node class: an
+    operation's name and number operands looked at where it is met; a node of any other class
+    (a negation, a comparison, a bool) handed to ``reaches_float`` itself."""
+    stack = [expr]
+    pop, push = stack.pop, stack.append
+    while stack:
+        node = pop()
+        cls = type(node)
+        if cls is BIN:
+            op = node.op
+            if op is AND_OP or op is OR_OP:
+                continue  # (a bool)
+            for operand in (node.a, node.b):
+                kind = type(operand)
+                if kind is VAR:
+                    if operand.name in floats:
+                        return True
+                elif kind is INT:
+                    if operand.dtype in FLOAT_DTYPES:
+                        return True
+                else:
+                    push(operand)
+        elif cls is VAR:
+            if node.name in floats:
+                return True
+        elif cls is INT or cls is FLOAT:
+            if node.dtype in FLOAT_DTYPES:
+                return True
+        elif reaches_float(node, floats):
+            return True
+    return False
 
 
 def last_output_param(kernel) -> int:
