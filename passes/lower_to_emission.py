@@ -157,7 +157,7 @@ class LowerToEmission(Pass):
         operations: list = []  # the Bins met: read once the rest is
         defer = operations.append
         task, loop, yld, ret, iter_arg, bin_, var, int_ = TASK, FOR, YIELD, RETURN, ITER_ARG, BIN, VAR, INT
-        dep_edge, alloc, last_output = DEP_EDGE, ALLOC, self.last_output
+        dep_edge, alloc, let_, last_output = DEP_EDGE, ALLOC, LET, self.last_output
         for stmt in iter_stmts(body):
             kind = type(stmt)
             if kind is task:
@@ -192,6 +192,18 @@ class LowerToEmission(Pass):
                     values += create.shape
                     if create.init is not None:
                         values.append(create.init)
+            elif kind is let_:
+                name = stmt.var.name
+                bind(name)
+                value = stmt.value
+                if type(value) is var:
+                    if self.names_one_storage(stmt):
+                        continue  # (it emits nothing, so reads nothing)
+                    add(value.name)
+                elif type(value) is not int_:
+                    push(value)
+                ask(name)
+                continue
             else:
                 production = stmt._production
                 if production == "CellDecl":
@@ -241,14 +253,16 @@ class LowerToEmission(Pass):
                     value = getattr(node, name)
                     if many:
                         for item in value:
-                            if type(item) is var:
+                            item_kind = type(item)
+                            if item_kind is var:
                                 add(item.name)
-                            else:
+                            elif item_kind is not int_:  # (a number reads nothing)
                                 push(item)
                     elif value is not None:
-                        if type(value) is var:
+                        value_kind = type(value)
+                        if value_kind is var:
                             add(value.name)
-                        else:
+                        elif value_kind is not int_:
                             push(value)
             self.operations_unread = len(operations)
             if not operations or not reads_all and asked.issubset(used):
@@ -938,10 +952,10 @@ READ_FIELDS = ReadFields()
 # The classes ``survey`` takes apart inline (their read fields, as ``READ_FIELDS`` lists them:
 # a Task's args, launch and deps; a For's start, stop, step and iters; a Yield's values; an
 # IterArg's init; a Bin's a and b; a DepEdge's tid and index; an Alloc's creates, a Create's shape
-# and init).
-TASK, FOR, YIELD, RETURN, ITER_ARG, BIN, VAR, INT, DEP_EDGE, ASSEMBLE, ALLOC = (
+# and init; a Let's value).
+TASK, FOR, YIELD, RETURN, ITER_ARG, BIN, VAR, INT, DEP_EDGE, ASSEMBLE, ALLOC, LET = (
     ENCODED.Task, ENCODED.For, ENCODED.Yield, ENCODED.Return, ENCODED.IterArg, ENCODED.Bin, ENCODED.Var, ENCODED.Int,
-    ENCODED.DepEdge, ENCODED.AssembleTensor, ENCODED.Alloc,
+    ENCODED.DepEdge, ENCODED.AssembleTensor, ENCODED.Alloc, ENCODED.Let,
 )
 # ``READ_FIELDS`` of every class of the input language, as a plain dict (a dict subclass's ``[]``
 # goes through a method call): what ``survey`` and ``expr`` look up per node.

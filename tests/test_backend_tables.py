@@ -20,11 +20,11 @@ def test_read_is_read_fields_for_every_class_of_the_input_language():
 
 @pytest.mark.parametrize(
     "production, fields",
-    [("Alloc", (("creates", True),)), ("Create", (("shape", True), ("init", False)))],
+    [("Alloc", (("creates", True),)), ("Create", (("shape", True), ("init", False))), ("Let", (("value", False),))],
 )
-def test_the_fields_survey_reads_of_an_alloc_inline_are_its_read_fields(production, fields):
-    """survey reads an Alloc's creates' extents and initial values inline: a field the grammar
-    adds to either must be added there too."""
+def test_the_fields_survey_reads_inline_are_their_read_fields(production, fields):
+    """survey reads an Alloc's creates' extents and initial values, and a Let's value, inline: a
+    field the grammar adds to one of them must be added there too."""
     assert READ_FIELDS[ENCODED.nodes[production]] == fields
 
 
