@@ -297,7 +297,11 @@ def emit(node, out):  # noqa: F811
 @dispatch(E.ForBlock, Emitter, namespace=EMIT_NS)
 def emit(node, out):  # noqa: F811
     v, abi = node.var, out.abi
-    out.open(f"for (int64_t {v} = {fmt(node.start, abi)}; {v} < {fmt(node.stop, abi)}; {v} += {fmt(node.step, abi)}) {{")
+    start, stop, step = node.start, node.stop, node.step  # (most often a number, a name and a number)
+    start = SMALL_INTS[start.value] if type(start) is INT and 0 <= start.value < SMALL else fmt(start, abi)
+    stop = stop.name if type(stop) is VAR else fmt(stop, abi)
+    step = SMALL_INTS[step.value] if type(step) is INT and 0 <= step.value < SMALL else fmt(step, abi)
+    out.open(f"for (int64_t {v} = {start}; {v} < {stop}; {v} += {step}) {{")
     emit_all(node.body, out)
     out.close()
 
