@@ -8,7 +8,7 @@ from nanopass.errors import InternalError
 from nanopass.language import walk
 from nanopass.languages.statements import DEFINING, defined_binders
 from nanopass.languages import EMISSION, ENCODED
-from nanopass.languages.terms import ArgDir, CoreType, DepSource, DType, Encoding, ParamDir
+from nanopass.languages.terms import ArgDir, BinOp, CoreType, DepSource, DType, Encoding, ParamDir
 from nanopass.rewrite import Pass, register
 
 from .kernels import kernel_table, output_params
@@ -71,6 +71,7 @@ class LowerToEmission(Pass):
             if name.startswith("lower_") and name[len("lower_") :] in ENCODED.nodes
         }
         self.task_count = 0
+        self.kernel_facts: dict[str, tuple] = {}  # kernel name -> ``facts_of`` it
         self.alloc_count = 0
         self.barrier_count = 0
         self.used, bound = self.survey(func.body, {s.param for s in func.slots})
@@ -80,23 +81,23 @@ class LowerToEmission(Pass):
         self.declared: set[str] = set()  # names a (Declare var) already declared
         self.carry_arrays: dict[str, int] | None = None  # made when a Declare first asks (``carry_array_size``)
         externals = [
-            E.External(self.cn(s.param), s.index)
+            E.External.make(self.cn(s.param), s.index)
             for s in func.slots
             if s._production == "TensorSlot" and self.cn(s.param) in self.used
         ]
         # a tensor if result starts as the first external tensor, as the reference's does (its
         # section 7.4); with none declared, it is declared uninitialised
-        self.phi_placeholder = E.Var(min(externals, key=lambda e: e.slot).name) if externals else None
+        self.phi_placeholder = E.Var.make(min(externals, key=lambda e: e.slot).name) if externals else None
         params = {p.name: p for p in func.params}
         scalars = [
-            E.EntryScalar(self.cn(s.param), params[s.param].type.dtype, s.index)
+            E.EntryScalar.make(self.cn(s.param), params[s.param].type.dtype, s.index)
             for s in func.slots
             if s._production == "ScalarSlot" and self.cn(s.param) in self.used
         ]
         body = self.block(func.body)
         if body and body[0]._production == "Blank":
             body = body[1:]  # the entry already leaves a blank line before the body
-        return E.Unit(func.name, func.arg_count, externals, scalars, func.dyn_defs, body, span=func.span)
+        return E.Unit.make(func.name, func.arg_count, externals, scalars, func.dyn_defs, body, span=func.span)
 
     # -- helpers ----------------------------------------------------------------------------------
 
@@ -123,7 +124,7 @@ class LowerToEmission(Pass):
         self.none_seeds = {
             cpp.get(t.var, t.var)
             for t in func.tids
-            if t.source is DepSource.none_seed and cpp.get(t.storage, t.storage) == cpp.get(t.var, t.var)
+            if t.source is NONE_SEED and cpp.get(t.storage, t.storage) == cpp.get(t.var, t.var)
         }
 
     def survey(self, body, asked: set[str] | None = None) -> tuple[set[str], list[str]]:
@@ -149,14 +150,14 @@ class LowerToEmission(Pass):
         reads_all = asked is None
         asked = set() if asked is None else set(asked)
         ask = asked.add
-        fields_of = READ_FIELDS
+        fields_of = READ
         none_seeds, cpp = self.none_seeds, self.cpp
         stack: list = []
         pop, push, extend = stack.pop, stack.append, stack.extend
         operations: list = []  # the Bins met: read once the rest is
         defer = operations.append
         task, loop, yld, ret, iter_arg, bin_, var, int_ = TASK, FOR, YIELD, RETURN, ITER_ARG, BIN, VAR, INT
-        dep_edge, last_output = DEP_EDGE, self.last_output
+        dep_edge, alloc, let_, last_output = DEP_EDGE, ALLOC, LET, self.last_output
         for stmt in iter_stmts(body):
             kind = type(stmt)
             if kind is task:
@@ -184,6 +185,25 @@ class LowerToEmission(Pass):
                 extend(stmt.iters)
             elif kind is yld:
                 values = stmt.values
+            elif kind is alloc:
+                values = []  # every create's extents and initial value
+                for create in stmt.creates:
+                    bind(create.var.name)
+                    values += create.shape
+                    if create.init is not None:
+                        values.append(create.init)
+            elif kind is let_:
+                name = stmt.var.name
+                bind(name)
+                value = stmt.value
+                if type(value) is var:
+                    if self.names_one_storage(stmt):
+                        continue  # (it emits nothing, so reads nothing)
+                    add(value.name)
+                elif type(value) is not int_:
+                    push(value)
+                ask(name)
+                continue
             else:
                 production = stmt._production
                 if production == "CellDecl":
@@ -233,14 +253,16 @@ class LowerToEmission(Pass):
                     value = getattr(node, name)
                     if many:
                         for item in value:
-                            if type(item) is var:
+                            item_kind = type(item)
+                            if item_kind is var:
                                 add(item.name)
-                            else:
+                            elif item_kind is not int_:  # (a number reads nothing)
                                 push(item)
                     elif value is not None:
-                        if type(value) is var:
+                        value_kind = type(value)
+                        if value_kind is var:
                             add(value.name)
-                        else:
+                        elif value_kind is not int_:
                             push(value)
             self.operations_unread = len(operations)
             if not operations or not reads_all and asked.issubset(used):
@@ -315,7 +337,7 @@ class LowerToEmission(Pass):
             new_b = b if b_kind is INT or b_kind is VAR and b.name not in cpp else self.expr(b)
             return expr if new_a is a and new_b is b else E.Bin.make(expr.op, new_a, new_b, span=expr.span)
         changed = {}
-        for name, many in READ_FIELDS[kind]:
+        for name, many in READ[kind]:
             value = getattr(expr, name)
             if many:
                 new = tuple(map(self.expr, value))
@@ -354,7 +376,7 @@ class LowerToEmission(Pass):
         return it.init._production == "Var" and self.cn(it.init.name) in self.none_seeds
 
     def tid_init(self, it):
-        return E.TidInvalid() if self.init_is_none_seed(it) else E.TidCopy(self.expr(it.init))
+        return TID_INVALID if self.init_is_none_seed(it) else E.TidCopy.make(self.expr(it.init))
 
     def fresh(self, base: str) -> str:
         return self.names.reserve_generated(base)
@@ -378,10 +400,10 @@ class LowerToEmission(Pass):
         pass
 
     def lower_CellDecl(self, decl, out) -> None:
-        out.append(E.DeclTid(self.cn(decl.cell), E.TidInvalid(), span=decl.span))
+        out.append(E.DeclTid.make(self.cn(decl.cell), TID_INVALID, span=decl.span))
 
     def lower_CellSet(self, store, out) -> None:
-        out.append(E.AssignTid(self.cn(store.cell), E.TidCopy(self.expr(store.value)), span=store.span))
+        out.append(E.AssignTid.make(self.cn(store.cell), E.TidCopy.make(self.expr(store.value)), span=store.span))
 
     def lower_Declare(self, decl, out) -> None:
         var = decl.var
@@ -390,14 +412,14 @@ class LowerToEmission(Pass):
         self.declared.add(name)
         size = self.carry_array_size(name)
         if size is not None:
-            out.append(E.DeclTidArray(name, size, span=decl.span))
+            out.append(E.DeclTidArray.make(name, size, span=decl.span))
             self.array_sizes[name] = size
         elif ty._production == "TensorType":
-            out.append(E.DeclTensor(name, None, span=decl.span))
+            out.append(E.DeclTensor.make(name, None, span=decl.span))
         elif ty._production == "ScalarType" and ty.dtype is not DType.TASK_ID:
-            out.append(E.DeclScalar(name, ty.dtype, None, span=decl.span))
+            out.append(E.DeclScalar.make(name, ty.dtype, None, span=decl.span))
         elif _is_data_array(ty):
-            out.append(E.DeclArray(name, ty.dtype, ty.size, span=decl.span))
+            out.append(E.DeclArray.make(name, ty.dtype, ty.size, span=decl.span))
         else:
             raise InternalError(f"cannot declare '{name}' ahead of its value", pass_name=self.name, node=decl)
 
@@ -420,11 +442,11 @@ class LowerToEmission(Pass):
             out.append(E.ShapeArray.make(shapes, self.scalar_exprs(create.shape), span=create.span))
             out.append(E.CreateInfo.make(info, shapes, len(create.shape), create.dtype, create.manual_dep))
             if create.init is not None:
-                out.append(E.SetInitial(info, create.dtype, (self.expr(create.init) if self.scalars_renamed else create.init)))
+                out.append(E.SetInitial.make(info, create.dtype, (self.expr(create.init) if self.scalars_renamed else create.init)))
             infos.append(info)
         batch = self.fresh(f"alloc_{self.alloc_count}")
         self.alloc_count += 1
-        out.append(E.AllocTensors(batch, infos))
+        out.append(E.AllocTensors.make(batch, infos))
         for i, create in enumerate(alloc.creates):
             name = create.var.name
             out.append(E.BindRef.make(cpp.get(name, name), batch, i))
@@ -446,34 +468,34 @@ class LowerToEmission(Pass):
             temp = self.fresh(name + "_value")
             self.used.add(temp)  # read by the assignment below
             self.lower_let_as(temp, let, out)
-            out.append(E.AssignVar(name, E.Var(temp)))
+            out.append(E.AssignVar.make(name, E.Var.make(temp)))
             return
         kind = value._production
         span = let.span
         cn, expr = self.cn, self.expr
         if kind == "NoTask":
             if name in self.used:
-                out.append(E.DeclTid(name, E.TidInvalid(), span=span))
+                out.append(E.DeclTid.make(name, TID_INVALID, span=span))
         elif kind == "CreateArray":
             if value.dtype is DType.TASK_ID:
-                out.append(E.FillTidArray(name, value.size, E.TidInvalid(), INIT_LOOP, True, span=span))
+                out.append(E.FillTidArray.make(name, value.size, TID_INVALID, INIT_LOOP, True, span=span))
             else:
-                out.append(E.DeclArray(name, value.dtype, value.size, span=span))
+                out.append(E.DeclArray.make(name, value.dtype, value.size, span=span))
         elif kind == "GetItem":
             if is_tid(var.type):
-                out.append(E.DeclTid(name, E.TidSlot(cn(value.array.name), expr(value.index)), span=span))
+                out.append(E.DeclTid.make(name, E.TidSlot.make(cn(value.array.name), expr(value.index)), span=span))
             else:
-                out.append(E.DeclElement(name, var.type.dtype, cn(value.array.name), expr(value.index), span=span))
+                out.append(E.DeclElement.make(name, var.type.dtype, cn(value.array.name), expr(value.index), span=span))
         elif kind == "SetItem":
             array = cn(value.array.name)
             if _elem_tid(self.type_of(value.array.name)):
-                out.append(E.SetTidSlot(array, expr(value.index), E.TidCopy(expr(value.value)), span=span))
+                out.append(E.SetTidSlot.make(array, expr(value.index), E.TidCopy.make(expr(value.value)), span=span))
             else:
-                out.append(E.SetArrayItem(array, expr(value.index), expr(value.value), span=span))
+                out.append(E.SetArrayItem.make(array, expr(value.index), expr(value.value), span=span))
         elif kind == "ReadTensor":
             indices = self.fresh("indices_" + name)
-            out.append(E.ShapeArray(indices, self.exprs(value.index), span=span))
-            out.append(E.ReadElement(name, var.type.dtype, cn(value.tensor.name), indices, len(value.index)))
+            out.append(E.ShapeArray.make(indices, self.exprs(value.index), span=span))
+            out.append(E.ReadElement.make(name, var.type.dtype, cn(value.tensor.name), indices, len(value.index)))
         elif kind == "SliceTensor":
             shapes, offsets = name + "_shapes", name + "_offsets"
             tensor = cn(value.tensor.name)
@@ -484,13 +506,13 @@ class LowerToEmission(Pass):
             out.append(E.ViewExtents.make(shapes, shape, tensor, offsets, value.clamp))
             out.append(E.ViewTensor.make(name, tensor, shapes, offsets, value.manual_dep))
         elif kind == "TransposeTensor":
-            out.append(E.TransposeView(name, cn(value.tensor.name), value.axis1, value.axis2, value.manual_dep, span=span))
+            out.append(E.TransposeView.make(name, cn(value.tensor.name), value.axis1, value.axis2, value.manual_dep, span=span))
         elif kind == "ReshapeTensor":
             shapes = name + "_shapes"
-            out.append(E.ShapeArray(shapes, self.scalar_exprs(value.shape), span=span))
-            out.append(E.ReshapeView(name, cn(value.tensor.name), shapes, len(value.shape), value.manual_dep))
+            out.append(E.ShapeArray.make(shapes, self.scalar_exprs(value.shape), span=span))
+            out.append(E.ReshapeView.make(name, cn(value.tensor.name), shapes, len(value.shape), value.manual_dep))
         elif kind == "DimTensor":
-            out.append(E.ReadDim(name, cn(value.tensor.name), value.axis, span=span))
+            out.append(E.ReadDim.make(name, cn(value.tensor.name), value.axis, span=span))
         elif kind == "Var" and is_tid(var.type) and self.array_sizes.get(cn(value.name)) and name not in self.declared:
             self.declare_tids(name, self.array_sizes[cn(value.name)], expr(value), out)  # a copy of a TaskId array
         elif var.type._production in ("TensorType", "ScalarType"):
@@ -503,11 +525,11 @@ class LowerToEmission(Pass):
         dtype = self.type_of(write.tensor.name).dtype
         value = self.expr(write.value)
         if not write.index:
-            out.append(E.WriteElement(tensor, dtype, None, 0, value, span=write.span))
+            out.append(E.WriteElement.make(tensor, dtype, None, 0, value, span=write.span))
             return
         indices = self.index_array(write.tensor.name)  # local to the block
-        array = E.ShapeArray(indices, self.exprs(write.index), span=write.span)
-        out.append(E.Block([array, E.WriteElement(tensor, dtype, indices, len(write.index), value)], span=write.span))
+        array = E.ShapeArray.make(indices, self.exprs(write.index), span=write.span)
+        out.append(E.Block.make([array, E.WriteElement.make(tensor, dtype, indices, len(write.index), value)], span=write.span))
 
     def index_array(self, tensor: str) -> str:
         """The name of a host write's index array: ``indices_`` and the tensor's DSL name (a
@@ -520,12 +542,16 @@ class LowerToEmission(Pass):
     def lower_Task(self, task, out) -> None:
         n = self.task_count
         self.task_count += 1
-        kernel = self.kernels[task.kernel]
-        args = self.fresh(f"params_t{n}")
+        facts = self.kernel_facts.get(task.kernel)
+        if facts is None:
+            facts = self.kernel_facts[task.kernel] = self.facts_of(task.kernel)
+        kernel, last_output, param_count, grouped = facts
+        args = self.names.reserve_generated(f"params_t{n}")
         used, declared, cpp = self.used, self.declared, self.cpp
         tid = task.tid
+        nargs = len(task.args)
         allocated = []  # (C++ identifier, index) of the runtime-allocated outputs that are read (an unread C++ reference would not compile)
-        if self.last_output[task.kernel] >= len(task.args):
+        if last_output >= nargs:
             for i, index in self.allocated_outs(task):
                 name = task.outs[i].name
                 name = cpp.get(name, name)
@@ -535,7 +561,7 @@ class LowerToEmission(Pass):
         tid_used = tid_name is not None and tid_name in used
         outs_name = self.fresh(f"task_{n}_outs") if allocated or tid_used else None
         append = out.append
-        if len(kernel.params) > len(task.args):
+        if param_count > nargs:
             synth = self.synthesized_outputs(task, kernel, args, out)  # before the task's block, as the reference
         else:
             synth = ()
@@ -554,12 +580,12 @@ class LowerToEmission(Pass):
             else:
                 scalars.append(arg)
         for info in synth:
-            append(E.AddTensor(args, ArgDir.Output, info))
+            append(E.AddTensor.make(args, ArgDir.Output, info))
         rename = self.scalars_renamed  # (a scalar argument reads data scalars only)
         floats = self.floats
         for arg in scalars:
             value = arg.value
-            encoding = TO_U64 if reaches_float(value, floats) else CAST_U64  # (D4)
+            encoding = TO_U64 if float_reaches(value, floats) else CAST_U64  # (D4)
             append(E.AddScalar.make(args, self.expr(value) if rename else value, encoding, arg.span))
         if task.dumps:
             append(E.DumpArgs.make(args, list(dict.fromkeys(tensors[i] for i in task.dumps))))
@@ -568,7 +594,7 @@ class LowerToEmission(Pass):
         # reference-behaviour.md 10.5: a direct call sets its dependencies, launch spec, then early
         # resolve; a call through a launch function (a Group, a ``with pl.spmd`` region: 10.1) sets
         # its launch spec and early resolve before its dependencies.
-        through_launch_function = bool(kernel.members) or (spec is not None and spec.region is not None)
+        through_launch_function = grouped or (spec is not None and spec.region is not None)
         if not through_launch_function and task.deps:
             self.deps(args, task.deps, task.capacity, out)
         if spec is not None:
@@ -581,10 +607,17 @@ class LowerToEmission(Pass):
             self.deps(args, task.deps, task.capacity, out)
         append(E.Submit.make(args, launch, outs_name))
         if tid_used:
-            append(E.DeclTid(tid_name, E.TidOfOuts(outs_name)))
+            append(E.DeclTid.make(tid_name, E.TidOfOuts.make(outs_name)))
         for name, index in allocated:
             bind = E.AssignRef if name in declared else E.BindRef
             append(bind(name, outs_name, index))
+
+    def facts_of(self, name: str) -> tuple:
+        """What lowering a task of kernel ``name`` reads of the kernel, once per kernel: the
+        kernel, the last parameter a result of it writes (``last_output``), its parameter count,
+        and whether it is a Group (its tasks go through a launch function)."""
+        kernel = self.kernels[name]
+        return kernel, self.last_output[name], len(kernel.params), bool(kernel.members)
 
     def synthesized_outputs(self, task, kernel, args: str, out) -> list[str]:
         infos = []
@@ -598,8 +631,8 @@ class LowerToEmission(Pass):
                 )
             info = self.fresh(f"{args}_synth_out_{p}")
             shapes = self.fresh(info + "_shapes")
-            out.append(E.ShapeArray(shapes, param.type.shape))
-            out.append(E.CreateInfo(info, shapes, len(param.type.shape), param.type.dtype, False))
+            out.append(E.ShapeArray.make(shapes, param.type.shape))
+            out.append(E.CreateInfo.make(info, shapes, len(param.type.shape), param.type.dtype, False))
             infos.append(info)
         return infos
 
@@ -609,8 +642,8 @@ class LowerToEmission(Pass):
             aic, aiv = (members[m] for m in kernel.members)
             mixed = self.fresh(f"mixed_{n}")
             aiv1 = aiv.id if kernel.dual_dispatch or aiv.dual_dispatch else None
-            out.append(E.DeclMixed(mixed, aic.id, aiv.id, aiv1))
-            return E.MixedLaunch(mixed)
+            out.append(E.DeclMixed.make(mixed, aic.id, aiv.id, aiv1))
+            return E.MixedLaunch.make(mixed)
         launch = self.launches.get(kernel.name)
         if launch is None:  # one (immutable) launch node per kernel, shared by its tasks
             target = self.kernels[kernel.members[0]] if kernel.members else kernel
@@ -626,7 +659,7 @@ class LowerToEmission(Pass):
         out.append(E.DeclDeps.make(args, capacity))
         for edge in deps:
             if edge.size:
-                out.append(E.PushDepSlots(args, self.cn(edge.tid.name), edge.size, self.fresh("slot"), span=edge.span))
+                out.append(E.PushDepSlots.make(args, self.cn(edge.tid.name), edge.size, self.fresh("slot"), span=edge.span))
             else:
                 index = None if edge.index is None else self.expr(edge.index)
                 out.append(E.PushDep.make(args, self.expr(edge.tid), index, edge.guarded, span=edge.span))
@@ -637,18 +670,18 @@ class LowerToEmission(Pass):
         self.barrier_count += 1
         args = self.fresh(f"params_phase_fence_barrier_{b}")
         outs = self.fresh(f"phase_fence_barrier_{b}_outs")
-        out.append(E.Blank())
-        out.append(E.Comment(f"Phase-fence barrier {b}: dependency-only dummy task", span=dummy.span))
-        out.append(E.DeclArgs(args))
+        out.append(BLANK)
+        out.append(E.Comment.make(f"Phase-fence barrier {b}: dependency-only dummy task", span=dummy.span))
+        out.append(E.DeclArgs.make(args))
         name = self.cn(dummy.var.name)
         used = name in self.used
         if dummy.deps:
             self.deps(args, dummy.deps, dummy.capacity, out)
-            out.append(E.GuardedDummy(args, outs if used else None, name if used else None))
+            out.append(E.GuardedDummy.make(args, outs if used else None, name if used else None))
         else:
-            out.append(E.Submit(args, E.DummyLaunch(), outs if used else None))
+            out.append(E.Submit.make(args, DUMMY_LAUNCH, outs if used else None))
             if used:
-                out.append(E.DeclTid(name, E.TidOfOuts(outs)))
+                out.append(E.DeclTid.make(name, E.TidOfOuts.make(outs)))
 
     def lower_HostFence(self, fence, out) -> None:
         b = self.barrier_count
@@ -658,12 +691,12 @@ class LowerToEmission(Pass):
             return
         args = self.fresh(f"params_host_fence_{b}")
         tensor = self.cn(fence.tensor.name)
-        out.append(E.Blank())
-        out.append(E.Comment(f"Barrier {b}: a producer of {tensor} for the host access below", span=fence.span))
-        out.append(E.DeclArgs(args))
-        out.append(E.AddTensor(args, ArgDir.InOut, tensor))
+        out.append(BLANK)
+        out.append(E.Comment.make(f"Barrier {b}: a producer of {tensor} for the host access below", span=fence.span))
+        out.append(E.DeclArgs.make(args))
+        out.append(E.AddTensor.make(args, ArgDir.InOut, tensor))
         self.deps(args, fence.deps, fence.capacity, out)
-        out.append(E.GuardedDummy(args, None, None))
+        out.append(E.GuardedDummy.make(args, None, None))
 
     def lower_host_wait(self, fence, b: int, out) -> None:
         """A dummy task creating one element after the fence's edges, and a host read of that
@@ -673,24 +706,24 @@ class LowerToEmission(Pass):
         outs = self.fresh(f"host_wait_{b}_outs")
         info, shapes = self.fresh(f"host_wait_{b}_info"), self.fresh(f"host_wait_{b}_shapes")
         done, index = self.fresh(f"host_wait_{b}"), self.fresh(f"host_wait_{b}_index")
-        out.append(E.Blank())
-        out.append(E.Comment(
+        out.append(BLANK)
+        out.append(E.Comment.make(
             f"Barrier {b}: the host access of {self.cn(fence.tensor.name)} below waits, through this dummy's element, "
             "for the tasks of the manual scope it follows", span=fence.span))
         body = [
-            E.ShapeArray(shapes, [E.Int(1, DType.INDEX)]),
-            E.CreateInfo(info, shapes, 1, DType.INT32, False),
-            E.DeclArgs(args),
-            E.AddTensor(args, ArgDir.Output, info),
+            E.ShapeArray.make(shapes, [E.Int.make(1, DType.INDEX)]),
+            E.CreateInfo.make(info, shapes, 1, DType.INT32, False),
+            E.DeclArgs.make(args),
+            E.AddTensor.make(args, ArgDir.Output, info),
         ]
         self.deps(args, fence.deps, fence.capacity, body)
         body += [
-            E.Submit(args, E.DummyLaunch(), outs),
-            E.BindRef(done, outs, 0),
-            E.ShapeArray(index, [E.Int(0, DType.INDEX)]),
-            E.ReadElement(None, DType.INT32, done, index, 1),
+            E.Submit.make(args, DUMMY_LAUNCH, outs),
+            E.BindRef.make(done, outs, 0),
+            E.ShapeArray.make(index, [E.Int.make(0, DType.INDEX)]),
+            E.ReadElement.make(None, DType.INT32, done, index, 1),
         ]
-        out.append(E.Block(body))
+        out.append(E.Block.make(body))
 
     # -- control flow ------------------------------------------------------------------------------
 
@@ -729,30 +762,30 @@ class LowerToEmission(Pass):
                 self.declare_tids(name, plan.array, None, out)
         elif plan.array > 0:
             if name not in self.declared:
-                out.append(E.DeclTidArray(name, plan.array))
+                out.append(E.DeclTidArray.make(name, plan.array))
             if plan.per_iteration and plan.body not in (0, plan.array):
                 init = None  # (every iteration writes its own slot: an array init of another size is not copied)
             self.array_sizes[name] = plan.array
             self.store_tids(name, plan.array, None if init is None or self.init_is_none_seed(it) else init, out)
         elif ty._production == "ArrayType":
             if ty.dtype is DType.TASK_ID:
-                out.append(E.DeclTidArray(name, ty.size))
-                out.append(E.CopyTidArray(name, init.name, ty.size, INIT_LOOP))
+                out.append(E.DeclTidArray.make(name, ty.size))
+                out.append(E.CopyTidArray.make(name, init.name, ty.size, INIT_LOOP))
             else:
                 if name not in self.declared:
-                    out.append(E.DeclArray(name, ty.dtype, ty.size))
-                out.append(E.CopyArray(name, init.name, ty.size, INIT_LOOP))
+                    out.append(E.DeclArray.make(name, ty.dtype, ty.size))
+                out.append(E.CopyArray.make(name, init.name, ty.size, INIT_LOOP))
         elif is_tid(ty):
-            out.append(E.DeclTid(name, self.tid_init(it)))
+            out.append(E.DeclTid.make(name, self.tid_init(it)))
         else:
             self.define(name, ty, init, out)
 
     def declare_tids(self, name: str, size: int, value, out) -> None:
         """``PTO2TaskId name`` (or ``name[size]``) holding ``value`` (None: invalid)."""
         if size == 0:
-            out.append(E.DeclTid(name, E.TidInvalid() if value is None else E.TidCopy(value)))
+            out.append(E.DeclTid.make(name, TID_INVALID if value is None else E.TidCopy.make(value)))
             return
-        out.append(E.DeclTidArray(name, size))
+        out.append(E.DeclTidArray.make(name, size))
         self.array_sizes[name] = size
         self.store_tids(name, size, value, out)
 
@@ -762,13 +795,13 @@ class LowerToEmission(Pass):
         leaves the others invalid. ``loop`` names the copy loops' variable."""
         held = self.array_sizes.get(value.name, 0) if value is not None and value._production == "Var" else 0
         if value is not None and held == size:
-            out.append(E.CopyTidArray(name, value.name, size, loop, span=span))
+            out.append(E.CopyTidArray.make(name, value.name, size, loop, span=span))
         elif value is None or held:
-            out.append(E.FillTidArray(name, size, E.TidInvalid(), loop, False, span=span))
+            out.append(E.FillTidArray.make(name, size, TID_INVALID, loop, False, span=span))
             if value is not None:
-                out.append(E.CopyTidArray(name, value.name, held, loop))
+                out.append(E.CopyTidArray.make(name, value.name, held, loop))
         else:
-            out.append(E.FillTidArray(name, size, E.TidCopy(value), loop, False, span=span))
+            out.append(E.FillTidArray.make(name, size, E.TidCopy.make(value), loop, False, span=span))
 
     def lower_If(self, branch, out) -> None:
         for phi in branch.results:
@@ -777,17 +810,17 @@ class LowerToEmission(Pass):
                 continue
             ty = phi.var.type
             if phi.plan.array > 0:
-                out.append(E.DeclTidArray(name, phi.plan.array))
-                out.append(E.FillTidArray(name, phi.plan.array, E.TidInvalid(), INIT_LOOP, False))
+                out.append(E.DeclTidArray.make(name, phi.plan.array))
+                out.append(E.FillTidArray.make(name, phi.plan.array, TID_INVALID, INIT_LOOP, False))
                 self.array_sizes[name] = phi.plan.array
             elif is_tid(ty):
-                out.append(E.DeclTid(name, E.TidInvalid()))
+                out.append(E.DeclTid.make(name, TID_INVALID))
             elif ty._production == "TensorType":
-                out.append(E.DeclTensor(name, self.phi_placeholder))
+                out.append(E.DeclTensor.make(name, self.phi_placeholder))
             elif _is_data_array(ty):
-                out.append(E.DeclArray(name, ty.dtype, ty.size))
+                out.append(E.DeclArray.make(name, ty.dtype, ty.size))
             else:
-                out.append(E.DeclScalar(name, ty.dtype, None))
+                out.append(E.DeclScalar.make(name, ty.dtype, None))
         self.loops.append(branch)
         then = self.block(branch.then)
         orelse = self.block(branch.orelse)
@@ -818,11 +851,11 @@ class LowerToEmission(Pass):
                 if plan.array > 0:
                     self.store_tids(name, plan.array, value, out)
                 else:
-                    out.append(E.AssignTid(name, E.TidCopy(value)))
+                    out.append(E.AssignTid.make(name, E.TidCopy.make(value)))
                 continue
             if plan.array > 0:
                 if plan.per_iteration:
-                    out.append(E.SetTidSlot(name, self.slot_expr(owner), E.TidCopy(value), span=yld.span))
+                    out.append(E.SetTidSlot.make(name, self.slot_expr(owner), E.TidCopy.make(value), span=yld.span))
                 else:
                     self.store_tids(name, plan.array, value, out, YIELD_LOOP, span=yld.span)
                 continue
@@ -838,12 +871,10 @@ class LowerToEmission(Pass):
             self.parallel_copy(copies, yld.span, out)
 
     def slot_expr(self, loop):
-        var = E.Var(self.cn(loop.var.name))
+        var = E.Var.make(self.cn(loop.var.name))
         if loop.start._production == "Int" and loop.start.value == 0 and loop.step._production == "Int" and loop.step.value == 1:
             return var
-        from nanopass.languages.terms import BinOp
-
-        return E.Bin(BinOp.floordiv, E.Bin(BinOp.sub, var, self.expr(loop.start)), self.expr(loop.step))
+        return E.Bin.make(BinOp.floordiv, E.Bin.make(BinOp.sub, var, self.expr(loop.start)), self.expr(loop.step))
 
     def parallel_assign(self, assigns, out) -> None:
         """Assign carries as one parallel assignment (D16): read every value before any write."""
@@ -864,7 +895,7 @@ class LowerToEmission(Pass):
             out.append(self.declare(temp, ty, value))
             temps.append((name, ty, temp))
         for name, ty, temp in temps:
-            out.append(self.assign(name, ty, E.Var(temp)))
+            out.append(self.assign(name, ty, E.Var.make(temp)))
 
     def parallel_copy(self, copies, span, out) -> None:
         """Copy arrays carried by value element by element, as one parallel assignment: an array
@@ -874,7 +905,7 @@ class LowerToEmission(Pass):
         for name, ty, source in copies:
             if source in targets - {name}:
                 temp = self.fresh(name + "_next")
-                out.append(E.DeclTidArray(temp, ty.size) if ty.dtype is DType.TASK_ID else E.DeclArray(temp, ty.dtype, ty.size))
+                out.append(E.DeclTidArray.make(temp, ty.size) if ty.dtype is DType.TASK_ID else E.DeclArray.make(temp, ty.dtype, ty.size))
                 self.copy_array(temp, ty, source, span, out)
                 source = temp
             staged.append((name, ty, source))
@@ -883,21 +914,21 @@ class LowerToEmission(Pass):
 
     def copy_array(self, dst: str, ty, src: str, span, out) -> None:
         if ty.dtype is DType.TASK_ID:
-            out.append(E.CopyTidArray(dst, src, ty.size, YIELD_LOOP, span=span))
+            out.append(E.CopyTidArray.make(dst, src, ty.size, YIELD_LOOP, span=span))
         else:
-            out.append(E.CopyArray(dst, src, ty.size, YIELD_LOOP, span=span))
+            out.append(E.CopyArray.make(dst, src, ty.size, YIELD_LOOP, span=span))
 
     def assign(self, name: str, ty, value):
         if is_tid(ty):
-            return E.AssignTid(name, E.TidCopy(value))
-        return E.AssignVar(name, value)
+            return E.AssignTid.make(name, E.TidCopy.make(value))
+        return E.AssignVar.make(name, value)
 
     def declare(self, name: str, ty, value):
         if is_tid(ty):
-            return E.DeclTid(name, E.TidCopy(value))
+            return E.DeclTid.make(name, E.TidCopy.make(value))
         if ty._production == "TensorType":
-            return E.DeclTensor(name, value)
-        return E.DeclScalar(name, ty.dtype, value)
+            return E.DeclTensor.make(name, value)
+        return E.DeclScalar.make(name, ty.dtype, value)
 
 
 class ReadFields(dict):
@@ -920,21 +951,65 @@ READ_FIELDS = ReadFields()
 
 # The classes ``survey`` takes apart inline (their read fields, as ``READ_FIELDS`` lists them:
 # a Task's args, launch and deps; a For's start, stop, step and iters; a Yield's values; an
-# IterArg's init; a Bin's a and b; a DepEdge's tid and index).
-TASK, FOR, YIELD, RETURN, ITER_ARG, BIN, VAR, INT, DEP_EDGE, ASSEMBLE = (
+# IterArg's init; a Bin's a and b; a DepEdge's tid and index; an Alloc's creates, a Create's shape
+# and init; a Let's value).
+TASK, FOR, YIELD, RETURN, ITER_ARG, BIN, VAR, INT, DEP_EDGE, ASSEMBLE, ALLOC, LET = (
     ENCODED.Task, ENCODED.For, ENCODED.Yield, ENCODED.Return, ENCODED.IterArg, ENCODED.Bin, ENCODED.Var, ENCODED.Int,
-    ENCODED.DepEdge, ENCODED.AssembleTensor,
+    ENCODED.DepEdge, ENCODED.AssembleTensor, ENCODED.Alloc, ENCODED.Let,
 )
+# ``READ_FIELDS`` of every class of the input language, as a plain dict (a dict subclass's ``[]``
+# goes through a method call): what ``survey`` and ``expr`` look up per node.
+READ = {cls: READ_FIELDS[cls] for cls in ENCODED.nodes.values()}
 # the enum members it reads (an enum member read through its class costs a descriptor call)
-SCALAR, TO_U64, CAST_U64 = ArgDir.Scalar, Encoding.to_u64, Encoding.cast_u64
+SCALAR, TO_U64, CAST_U64, NONE_SEED = ArgDir.Scalar, Encoding.to_u64, Encoding.cast_u64, DepSource.none_seed
 
-BLANK = E.Blank()  # (immutable and without a span: one node for every blank line of a task)
+# (immutable and without a span: one node for every use)
+BLANK, TID_INVALID, DUMMY_LAUNCH = E.Blank.make(), E.TidInvalid.make(), E.DummyLaunch.make()
 
 # Lets without effects (a value the C++ never reads need not be computed).
 PURE_LETS = frozenset(
     {"Var", "Int", "Float", "Bool", "Bin", "Cmp", "Un", "NoTask", "GetItem", "SliceTensor", "TransposeTensor",
      "ReshapeTensor", "DimTensor", "ReadTensor", "CreateArray"}
 )
+
+
+FLOAT_DTYPES = frozenset(d for d in DType if d.is_float)
+AND_OP, OR_OP = BinOp.and_, BinOp.or_
+FLOAT = ENCODED.Float
+
+
+def float_reaches(expr, floats) -> bool:
+    """``reaches_float(expr, floats)`` (types.py) for this pass's input, by node class: an
+    operation's name and number operands looked at where it is met; a node of any other class
+    (a negation, a comparison, a bool) handed to ``reaches_float`` itself."""
+    stack = [expr]
+    pop, push = stack.pop, stack.append
+    while stack:
+        node = pop()
+        cls = type(node)
+        if cls is BIN:
+            op = node.op
+            if op is AND_OP or op is OR_OP:
+                continue  # (a bool)
+            for operand in (node.a, node.b):
+                kind = type(operand)
+                if kind is VAR:
+                    if operand.name in floats:
+                        return True
+                elif kind is INT:
+                    if operand.dtype in FLOAT_DTYPES:
+                        return True
+                else:
+                    push(operand)
+        elif cls is VAR:
+            if node.name in floats:
+                return True
+        elif cls is INT or cls is FLOAT:
+            if node.dtype in FLOAT_DTYPES:
+                return True
+        elif reaches_float(node, floats):
+            return True
+    return False
 
 
 def last_output_param(kernel) -> int:

@@ -35,6 +35,16 @@ GENERATED = re.compile(
     r"|phase_fence_barrier_\d+_outs|ext_.*|indices_.*)\Z"
 )
 
+# The literal starts of GENERATED's alternatives: a name that starts with none of them is not
+# shaped like a generated name (one C-level test before the pattern's).
+GENERATED_STARTS = ("params_", "task_", "alloc_", "mixed_", "phase_fence_barrier_", "ext_", "indices_")
+
+
+def generated_shape(name: str) -> bool:
+    """Whether ``name`` is shaped like a name lower_to_emission generates (``GENERATED``)."""
+    return name.startswith(GENERATED_STARTS) and GENERATED.match(name) is not None
+
+
 # What a user name shaped like a generated one becomes before it is made unique (no suffix can
 # take ``ext_a`` or ``params_t0`` out of that shape).
 USER_PREFIX = "user_"
@@ -61,7 +71,7 @@ class NameTable:
     def reserve(self, base: str, *, generated: bool = False, derived: tuple[str, ...] = ()) -> str:
         """A free name from ``base``; with ``derived`` suffixes, those must be free as well. A base
         shaped like a generated name is not handed out unless ``generated``: it gets ``user_`` first."""
-        if not generated and GENERATED.match(base):
+        if not generated and generated_shape(base):
             base = USER_PREFIX + base
         request = (base, generated, tuple(derived))
         k = self.next_suffix.get(request, 0)
@@ -94,7 +104,7 @@ class NameTable:
         one, and with every derived name free."""
         if not self.free(name):
             return False
-        if not generated and GENERATED.match(name):
+        if not generated and generated_shape(name):
             return False
         return self.derived_free(name, derived)
 
@@ -114,11 +124,19 @@ class NameTable:
         ``fallback`` if ``take`` hands it out; else ``reserve(fallback)``. The same names as those
         steps in that order, in one call (``preferred`` None: straight to ``fallback``).
         remap_output_aliases names each variable so: the user's name, else the SSA name."""
-        if preferred is not None and self.free(preferred) and self.derived_free(preferred, derived):
-            if GENERATED.match(preferred):
-                return self.reserve(preferred, derived=derived)
-            self.hand_out(preferred, derived)
-            return preferred
+        taken = self.taken  # (``free``, ``derived_free`` and ``hand_out`` written out: a call per name each)
+        if preferred is not None and preferred not in taken and preferred not in RESERVED:
+            for suffix in derived:
+                name = preferred + suffix
+                if name in taken or name in RESERVED:
+                    break
+            else:
+                if generated_shape(preferred):
+                    return self.reserve(preferred, derived=derived)
+                taken.add(preferred)
+                for suffix in derived:
+                    taken.add(preferred + suffix)
+                return preferred
         return fallback if self.take(fallback, derived) else self.reserve(fallback, derived=derived)
 
     def take(self, name: str, derived: tuple[str, ...] = ()) -> bool:

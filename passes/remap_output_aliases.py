@@ -22,6 +22,8 @@ N = NAMED
 CREATE_DERIVED = ("_ci", "_ci_shapes")
 VIEW_DERIVED = ("_shapes", "_offsets")
 TASK_ID = DType.TASK_ID  # (read once: an enum member read through its class costs a descriptor call)
+LET, ALLOC, CELL_DECL = HOISTED.Let, HOISTED.Alloc, HOISTED.CellDecl
+VIEWS = frozenset({HOISTED.SliceTensor, HOISTED.ReshapeTensor})  # the lets whose names lower_to_emission derives from
 
 
 @register
@@ -114,13 +116,14 @@ class RemapOutputAliases(Pass):
         out: dict[str, tuple[str, ...]] = {}
         cells: list[str] = []
         for stmt in stmts:
-            kind = stmt._production
-            if kind == "Alloc":
+            kind = type(stmt)  # (by class: a string comparison per statement and kind costs more)
+            if kind is LET:
+                if type(stmt.value) in VIEWS:
+                    out[stmt.var.name] = VIEW_DERIVED
+            elif kind is ALLOC:
                 for c in stmt.creates:
                     out[c.var.name] = CREATE_DERIVED
-            elif kind == "Let" and stmt.value._production in ("SliceTensor", "ReshapeTensor"):
-                out[stmt.var.name] = VIEW_DERIVED
-            elif kind == "CellDecl":
+            elif kind is CELL_DECL:
                 cells.append(stmt.cell)
         return out, cells
 
@@ -139,13 +142,9 @@ class RemapOutputAliases(Pass):
 
     def Function(self, func):
         # (its buffer groups are left behind: aliases now share their root's identifier)
-        names, data_scalars = [], self.data_scalars
-        scalars_renamed = False
-        for var, cpp in self.names.items():
-            if cpp != var:
-                names.append(N.CName.make(var, cpp))
-                if not scalars_renamed and var in data_scalars:
-                    scalars_renamed = True
+        make, named = N.CName.make, self.names
+        names = [make(var, cpp) for var, cpp in named.items() if cpp != var]
+        scalars_renamed = any(named[var] != var for var in self.data_scalars.intersection(named))
         return N.Function.make(
             func.name, func.params, func.results, func.auto_scope, func.dyn_dims, func.slots, func.arg_count, func.tids,
             names, scalars_renamed, func.body, span=func.span,

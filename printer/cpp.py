@@ -115,6 +115,7 @@ class Emitter:
         self.indent = ""  # the current indentation, written before each line
         self.outer: list[str] = []  # the indentations of the enclosing levels, innermost last
         self.footers: list[str] = []  # the line closing each open block, innermost last
+        self.launch_texts: dict[int, str] = {}  # id of a launch node -> its text (the unit keeps the nodes alive)
 
     def line(self, text: str) -> None:
         self.lines.append(self.indent + text if text else "")
@@ -173,38 +174,40 @@ def emit_all(nodes, out: Emitter) -> None:
     handlers = EMIT_HANDLERS
     lines = out.lines
     for node in nodes:
-        text = handlers[type(node)](node, out)
+        try:
+            handler = handlers[type(node)]
+        except KeyError:
+            raise NotImplementedError(f"Could not find signature for emit: <{type(node).__name__}>") from None
+        text = handler(node, out)
         if text is not None:
             lines.append(out.indent + text)
 
 
-class Resolved(dict):
-    """node class -> the handler a dispatcher picks for it (with the other argument types fixed).
+def resolved(namespace: dict, name: str, *rest: type) -> dict:
+    """node class -> the handler the dispatcher ``name`` picks for it (with the other argument
+    types fixed), for every class of the emission language it has one for.
 
     multipledispatch resolves by argument types alone, so the handler of a class is resolved once;
     the statement and expression walks look it up here instead of going through the dispatcher's
-    general call path for every node.
-    """
-
-    def __init__(self, namespace: dict, name: str, *rest: type):
-        super().__init__()
-        self.namespace, self.name, self.rest = namespace, name, rest
-
-    def __missing__(self, cls: type):
-        dispatcher = self.namespace[self.name]
-        handler = dispatcher.dispatch(cls, *self.rest)
-        if handler is None:
-            raise NotImplementedError(f"Could not find signature for {self.name}: <{cls.__name__}>")
-        self[cls] = handler
-        return handler
-
-
-EMIT_HANDLERS = Resolved(EMIT_NS, "emit", Emitter)
+    general call path for every node. (A plain dict: a subclass's ``[]`` goes through a method
+    call.)"""
+    dispatcher = namespace[name]
+    table = {}
+    for cls in E.nodes.values():
+        handler = dispatcher.dispatch(cls, *rest)
+        if handler is not None:
+            table[cls] = handler
+    return table
 
 
 # The spellings of the element types, as tables: a lookup instead of a property's call per use.
 C_TYPES = {dtype: dtype.c_type for dtype in DType}  # the host C++ type of a scalar
 RUNTIME_TYPES = {dtype: dtype.runtime for dtype in DType}  # the runtime's ``DataType`` enumerator
+# The text of each small non-negative integer (extents, counts, indices, kernel ids): a tuple
+# index instead of a conversion (``str`` of an int costs several times more). Read as
+# ``SMALL_INTS[v] if 0 <= v < SMALL else str(v)``.
+SMALL = 4096
+SMALL_INTS = tuple(str(i) for i in range(SMALL))
 
 
 # -- the file ---------------------------------------------------------------------------------------
@@ -294,7 +297,11 @@ def emit(node, out):  # noqa: F811
 @dispatch(E.ForBlock, Emitter, namespace=EMIT_NS)
 def emit(node, out):  # noqa: F811
     v, abi = node.var, out.abi
-    out.open(f"for (int64_t {v} = {fmt(node.start, abi)}; {v} < {fmt(node.stop, abi)}; {v} += {fmt(node.step, abi)}) {{")
+    start, stop, step = node.start, node.stop, node.step  # (most often a number, a name and a number)
+    start = SMALL_INTS[start.value] if type(start) is INT and 0 <= start.value < SMALL else fmt(start, abi)
+    stop = stop.name if type(stop) is VAR else fmt(stop, abi)
+    step = SMALL_INTS[step.value] if type(step) is INT and 0 <= step.value < SMALL else fmt(step, abi)
+    out.open(f"for (int64_t {v} = {start}; {v} < {stop}; {v} += {step}) {{")
     emit_all(node.body, out)
     out.close()
 
@@ -336,7 +343,9 @@ def emit(node, out):  # noqa: F811
 
 @dispatch(E.ShapeArray, Emitter, namespace=EMIT_NS)
 def emit(node, out):  # noqa: F811
-    return f"uint32_t {node.name}[{len(node.values)}] = {{{', '.join(u32_texts(node.values, out.abi))}}};"
+    values = node.values
+    n = len(values)
+    return f"uint32_t {node.name}[{SMALL_INTS[n] if n < SMALL else n}] = {{{', '.join(u32_texts(values, out.abi))}}};"
 
 
 @dispatch(E.ViewExtents, Emitter, namespace=EMIT_NS)
@@ -354,7 +363,8 @@ def emit(node, out):  # noqa: F811
 @dispatch(E.CreateInfo, Emitter, namespace=EMIT_NS)
 def emit(node, out):  # noqa: F811
     manual = ", /*manual_dep=*/true" if node.manual_dep else ""
-    return f"TensorCreateInfo {node.name}({node.shapes}, {node.ndims}, DataType::{RUNTIME_TYPES[node.dtype]}{manual});"
+    n = node.ndims
+    return f"TensorCreateInfo {node.name}({node.shapes}, {SMALL_INTS[n] if 0 <= n < SMALL else n}, DataType::{RUNTIME_TYPES[node.dtype]}{manual});"
 
 
 @dispatch(E.SetInitial, Emitter, namespace=EMIT_NS)
@@ -372,7 +382,8 @@ def emit(node, out):  # noqa: F811
 
 @dispatch(E.BindRef, Emitter, namespace=EMIT_NS)
 def emit(node, out):  # noqa: F811
-    return f"const Tensor& {node.name} = {node.source}.get_ref({node.index});"
+    i = node.index
+    return f"const Tensor& {node.name} = {node.source}.get_ref({SMALL_INTS[i] if 0 <= i < SMALL else i});"
 
 
 @dispatch(E.AssignRef, Emitter, namespace=EMIT_NS)
@@ -513,7 +524,10 @@ def emit(node, out):  # noqa: F811
 @dispatch(E.Submit, Emitter, namespace=EMIT_NS)
 def emit(node, out):  # noqa: F811
     launch = node.launch
-    call = f"{FMT_LAUNCH_HANDLERS[type(launch)](launch)}{node.args});"  # (``launch_text`` without its call)
+    head = out.launch_texts.get(id(launch))  # (a kernel's tasks share its launch node)
+    if head is None:
+        head = out.launch_texts[id(launch)] = FMT_LAUNCH_HANDLERS[type(launch)](launch)  # (``launch_text``)
+    call = f"{head}{node.args});"
     return f"TaskOutputTensors {node.outs} = {call}" if node.outs else call
 
 
@@ -610,12 +624,14 @@ def emit(node, out):  # noqa: F811
 
 @dispatch(E.AicLaunch, namespace=FMT_NS)
 def fmt_launch(node):
-    return f"rt_submit_aic_task({node.id}, "
+    i = node.id
+    return f"rt_submit_aic_task({SMALL_INTS[i] if 0 <= i < SMALL else i}, "
 
 
 @dispatch(E.AivLaunch, namespace=FMT_NS)
 def fmt_launch(node):  # noqa: F811
-    return f"rt_submit_aiv_task({node.id}, "
+    i = node.id
+    return f"rt_submit_aiv_task({SMALL_INTS[i] if 0 <= i < SMALL else i}, "
 
 
 @dispatch(E.MixedLaunch, namespace=FMT_NS)
@@ -650,8 +666,8 @@ def fmt_tid(node, abi):  # noqa: F811
 
 # The handler of each launch and TaskId class, resolved once (as ``EMIT_HANDLERS``): a Submit and
 # most TaskId statements format one of each, without the dispatcher's general call path.
-FMT_LAUNCH_HANDLERS = Resolved(FMT_NS, "fmt_launch")
-FMT_TID_HANDLERS = Resolved(FMT_NS, "fmt_tid", Abi)
+FMT_LAUNCH_HANDLERS = resolved(FMT_NS, "fmt_launch")
+FMT_TID_HANDLERS = resolved(FMT_NS, "fmt_tid", Abi)
 
 
 def launch_text(node) -> str:
@@ -719,8 +735,12 @@ def fmt(expr, abi: Abi, min_prec: int = 0, right: bool = False, warned: frozense
     cls = type(expr)
     if cls is VAR:  # the atoms, never parenthesized, written here without their handlers' call
         return expr.name
-    if cls is INT and expr.value >= 0:
-        return str(expr.value)
+    if cls is INT:
+        v = expr.value
+        if 0 <= v < SMALL:
+            return SMALL_INTS[v]
+        if v >= 0:
+            return str(v)
     operators = OPERATORS.get(cls)
     if operators is not None:  # a binary operation: written here from its table, an atom operand inline
         op, prec, inner = operators[expr.op]
@@ -729,14 +749,16 @@ def fmt(expr, abi: Abi, min_prec: int = 0, right: bool = False, warned: frozense
         if kind is VAR:
             left = a.name
         elif kind is INT and a.value >= 0:
-            left = str(a.value)
+            v = a.value
+            left = SMALL_INTS[v] if v < SMALL else str(v)
         else:
             left = fmt(a, abi, prec, False, inner)
         kind = type(b)
         if kind is VAR:
             text = f"{left} {op} {b.name}"
         elif kind is INT and b.value >= 0:
-            text = f"{left} {op} {b.value}"
+            v = b.value
+            text = f"{left} {op} {SMALL_INTS[v] if v < SMALL else v}"
         else:
             text = f"{left} {op} {fmt(b, abi, prec, True, inner)}"
     else:
@@ -773,7 +795,7 @@ def fmt_expr(node, abi):  # noqa: F811
     return f"{UNARY[node.op]}{fmt(node.a, abi, PREC_UNARY)}", PREC_UNARY
 
 
-FMT_EXPR_HANDLERS = Resolved(FMT_NS, "fmt_expr", Abi)
+FMT_EXPR_HANDLERS = resolved(FMT_NS, "fmt_expr", Abi)
 
 
 def fmt_literal(node, abi: Abi) -> str:
@@ -796,9 +818,13 @@ def fmt_u32(expr, abi: Abi) -> str:
 
 
 def u32_texts(values, abi: Abi) -> list[str]:
-    """``fmt_u32`` of each of ``values`` (a shape's extents: mostly integer literals, written here
-    without a call)."""
+    """``fmt_u32`` of each of ``values`` (a shape's extents: mostly small integer literals, written
+    here without a call)."""
     texts = []
     for value in values:
-        texts.append(str(value.value) if type(value) is INT and value.value >= 0 else fmt_u32(value, abi))
+        texts.append(SMALL_INTS[value.value] if type(value) is INT and 0 <= value.value < SMALL else fmt_u32(value, abi))
     return texts
+
+
+# The handler of each statement class (every ``emit`` is defined by now).
+EMIT_HANDLERS = resolved(EMIT_NS, "emit", Emitter)
