@@ -131,7 +131,22 @@ def dead_assembles(
     def roots_read() -> set[str]:
         nonlocal read_roots
         if read_roots is None:
-            read_roots = {root for stmt in iter_stmts(body) for root, _ in reads_itself(stmt)}
+            # (``reads_itself`` of every statement written out, its roots kept and not its list:
+            # a call and a comprehension per statement were most of the walk)
+            read_roots = set()
+            add = read_roots.add
+            for stmt in iter_stmts(body):
+                kind = stmt._production
+                names = None
+                if own is not None and kind != "Task" and kind != "Yield" and not (
+                    kind == "Let" and stmt.value._production == "AssembleTensor"
+                ):  # (_reads_all_it_mentions)
+                    names = own.get(id(stmt))
+                if names is None:
+                    names = read_names(stmt, kernels, live)
+                for name in names:
+                    for root, _ in places.get(name, ()):
+                        add(root)
         return read_roots
 
     def filled(stmt) -> Placement | None:

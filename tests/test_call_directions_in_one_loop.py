@@ -81,19 +81,26 @@ def test_one_loop_decides_as_task_by_task_on_examples_and_golden_programs(path: 
     assert fast == slow
 
 
-def test_one_loop_decides_as_task_by_task_on_shapes_random_and_directions_programs(tmp_path):
+def corpus(tmp_path: Path, seed: int, grammar, sizes, count: int) -> list[Path]:
+    """The bench shapes (N = 24), 24 random programs (seeds from ``seed`` on) and ``count``
+    programs of an attack grammar (``grammar.programs`` of ``sizes``, shuffled by ``seed``)."""
     paths = []
     for shape in SHAPES:
         paths.append(tmp_path / f"{shape}.py")
         paths[-1].write_text(source_of(shape, 24))
-    for seed in range(24):
-        paths.append(tmp_path / f"random_{seed}.py")
-        paths[-1].write_text(generate(RandomChooser(3700 + seed), manual=seed % 3 == 1).render())
-    chosen = list(directions_grammar.programs(3, max_atoms=None, patterns=[]))
-    random.Random(37).shuffle(chosen)
-    for k, prog in enumerate(chosen[:40]):
-        paths.append(tmp_path / f"directions_{k}.py")
+    for k in range(24):
+        paths.append(tmp_path / f"random_{k}.py")
+        paths[-1].write_text(generate(RandomChooser(seed + k), manual=k % 3 == 1).render())
+    chosen = [prog for size in sizes for prog in grammar.programs(size, max_atoms=None, patterns=[])]
+    random.Random(seed).shuffle(chosen)
+    for k, prog in enumerate(chosen[:count]):
+        paths.append(tmp_path / f"grammar_{k}.py")
         paths[-1].write_text(attack_program.render(prog).source)
+    return paths
+
+
+def test_one_loop_decides_as_task_by_task_on_shapes_random_and_directions_programs(tmp_path):
+    paths = corpus(tmp_path, 3700, directions_grammar, (3,), 40)
     found = set()
     for path in paths:
         try:

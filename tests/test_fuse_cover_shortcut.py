@@ -8,12 +8,12 @@ not where a later fill covers an earlier one."""
 
 from __future__ import annotations
 
-import random
 from pathlib import Path
 
 import pytest
 
 from conftest import EXAMPLES, REPO, load_program
+from test_call_directions_in_one_loop import corpus
 
 from nanopass.api import run_pipeline
 from nanopass.errors import UserError
@@ -22,13 +22,10 @@ from nanopass.passes import assembled_rows
 from nanopass.passes.fuse_create_assemble_to_slice import FuseCreateAssembleToSlice
 from nanopass.pipeline import PipelineError
 from nanopass.rewrite import PassContext
-from nanopass.tools.attack import program as attack_program
 from nanopass.tools.attack import rows as rows_grammar
 from nanopass.tools.bench import source_of
-from nanopass.tools.gen_programs import RandomChooser, generate
 
 PROGRAMS = sorted(p for d in (EXAMPLES, REPO / "tests" / "golden") for p in d.glob("*.py"))
-SHAPES = ["straight", "nested", "mixed", "scopes", "branches", "tiles", "assembles", "reuses"]
 
 
 def fused(tree):
@@ -63,18 +60,7 @@ def test_the_shortcut_changes_no_fusion_of_examples_and_golden_programs(path: Pa
 
 
 def test_the_shortcut_changes_no_fusion_of_shapes_random_and_rows_programs(tmp_path, monkeypatch):
-    paths = []
-    for shape in SHAPES:
-        paths.append(tmp_path / f"{shape}.py")
-        paths[-1].write_text(source_of(shape, 24))
-    for seed in range(24):
-        paths.append(tmp_path / f"random_{seed}.py")
-        paths[-1].write_text(generate(RandomChooser(3710 + seed), manual=seed % 3 == 1).render())
-    chosen = [prog for size in (2, 3) for prog in rows_grammar.programs(size, max_atoms=None, patterns=[])]
-    random.Random(371).shuffle(chosen)
-    for k, prog in enumerate(chosen[:80]):
-        paths.append(tmp_path / f"rows_{k}.py")
-        paths[-1].write_text(attack_program.render(prog).source)
+    paths = corpus(tmp_path, 3710, rows_grammar, (2, 3), 80)
     compared = refused = 0
     for path in paths:
         got = both_ways(path, monkeypatch)
