@@ -38,7 +38,8 @@ class Placement(NamedTuple):
 
     @classmethod
     def of(cls, places, shape, offset) -> "Placement":
-        return cls(places, tuple(offset), tuple(shape), assembled_rows(places, shape, offset))
+        # (tuple.__new__: a NamedTuple's own __new__ is a Python call)
+        return _tuple_new(cls, (places, tuple(offset), tuple(shape), assembled_rows(places, shape, offset)))
 
     def region(self):
         """The one region of the one buffer the target is, when it is known (the whole buffer or
@@ -52,7 +53,10 @@ class Placement(NamedTuple):
 def assembled_rows(places, shape, offset) -> frozenset:
     """The ``(root, region)`` pairs a source of ``shape`` assembled at ``offset`` into a target
     stored in ``places`` fills."""
-    return frozenset((root, _sub_region(region, shape, offset)) for root, region in places or ())
+    return frozenset([(root, _sub_region(region, shape, offset)) for root, region in places or ()])
+
+
+_tuple_new = tuple.__new__
 
 
 def same_exprs(a, b) -> bool:
@@ -127,7 +131,22 @@ def dead_assembles(
     def roots_read() -> set[str]:
         nonlocal read_roots
         if read_roots is None:
-            read_roots = {root for stmt in iter_stmts(body) for root, _ in reads_itself(stmt)}
+            # (``reads_itself`` of every statement written out, its roots kept and not its list:
+            # a call and a comprehension per statement were most of the walk)
+            read_roots = set()
+            add = read_roots.add
+            for stmt in iter_stmts(body):
+                kind = stmt._production
+                names = None
+                if own is not None and kind != "Task" and kind != "Yield" and not (
+                    kind == "Let" and stmt.value._production == "AssembleTensor"
+                ):  # (_reads_all_it_mentions)
+                    names = own.get(id(stmt))
+                if names is None:
+                    names = read_names(stmt, kernels, live)
+                for name in names:
+                    for root, _ in places.get(name, ()):
+                        add(root)
         return read_roots
 
     def filled(stmt) -> Placement | None:
@@ -172,6 +191,11 @@ def dead_assembles(
     return dead
 
 
+# Whether ``LaterFills`` answers that no fill is overwritten without a search when no two fills of
+# a block can cover one another (``none_covered``); off only in the tests that compare the two.
+COVER_SHORTCUT = True
+
+
 class LaterFills:
     """The fills and reads of one block's statements, indexed so that whether a later assemble of
     the block overwrites an earlier one before anything reads its rows costs a few lookups.
@@ -205,6 +229,14 @@ class LaterFills:
                 self.by_exprs.setdefault(key, []).append(at)
         self.any_reads: dict | None = None  # root -> positions of the statements reading a non-box region of it
         self.box_reads: dict | None = None  # root -> [(position, box)] read, in order
+        # Whether no fill can overwrite another (``first_covering`` finds none for every indexed
+        # fill): no two have the same rows or the same expressions, and each buffer's boxes
+        # are of one volume, not 0 (only a larger box covers an unequal one otherwise)
+        self.none_covered = COVER_SHORTCUT and (
+            all(len(at) == 1 for at in self.by_rows.values())
+            and all(len(at) == 1 for at in self.by_exprs.values())
+            and all(len(sizes) == 1 and 0 not in sizes for sizes in self.by_size.values())
+        )
 
     def index_reads(self) -> None:
         reads = self.reads() if callable(self.reads) else self.reads
@@ -219,6 +251,8 @@ class LaterFills:
     def overwritten(self, at: int, earlier: Placement) -> bool:
         """Whether a fill after statement ``at`` overwrites ``earlier`` (one region of one buffer)
         before a statement reads a name stored in an overlapping part of that buffer."""
+        if self.none_covered and self.fills[at] is earlier:
+            return False
         [(root, rows)] = earlier.rows
         by = self.first_covering(at, earlier, rows)
         if by is None:
@@ -320,6 +354,7 @@ def live_uses(stmts, live: set[str], kept=None, own: dict | None = None) -> dict
     ``own``, each statement without bodies that is counted by ``own_live_uses`` (every one but a
     ``Yield`` with ``kept``) is also entered there: ``own[id(stmt)]`` is its ``own_live_uses``."""
     counts: dict[str, int] = {}
+    pure = dead_values.PURE
     for stmt in stmts:
         kind = stmt._production
         if kind == "Yield" and kept is not None:
@@ -336,11 +371,16 @@ def live_uses(stmts, live: set[str], kept=None, own: dict | None = None) -> dict
             _merge(counts, live_uses(stmt.orelse, live, merged, own))
         elif kind in ("Scope", "CompilerScope"):
             _merge(counts, live_uses(stmt.body, live, kept, own))
-        else:
-            uses = own_live_uses(stmt, live)
+        else:  # (own_live_uses and _merge written out: most statements are these)
+            if kind == "Let":
+                value = stmt.value
+                uses = {} if value._production in pure and stmt.var.name not in live else value_reads(value)
+            else:
+                uses = stmt_reads(stmt)
             if own is not None:
                 own[id(stmt)] = uses
-            _merge(counts, uses)
+            for name, k in uses.items():
+                counts[name] = counts.get(name, 0) + k
     return counts
 
 

@@ -31,10 +31,7 @@ _NOTHING: frozenset[str] = frozenset()
 # each time (Python 3.11's EnumType.__getattr__), a module-level name is not.
 _SCALAR, _NO_DEP, _IN_OUT, _OUTPUT_EXISTING = ArgDir.Scalar, ArgDir.NoDep, ArgDir.InOut, ArgDir.OutputExisting
 _IN, _SEQ = ParamDir.In, LoopKind.seq
-
-
-def is_out_tensor(param) -> bool:
-    return param.dir is ParamDir.Out and param.type._production == "TensorType"
+_ARG, _TASK = D.Arg.make, D.Task.make
 
 
 def fixed_direction(param) -> ArgDir | None:
@@ -84,11 +81,10 @@ class DeriveCallDirections(Pass):
         # kernel -> each parameter's direction where the parameter alone decides it (None: an Out
         # tensor, decided by the writes before the task, or by pl.no_dep)
         self.fixed = {name: [fixed_direction(p) for p in kernel.params] for name, kernel in self.kernels.items()}
-        self.decided: dict[int, list[ArgDir]] = {}  # id(task) -> its directions, when analysed
+        self.built: dict[int, object] = {}  # id(task) -> the task with its directions (``analyze``)
+        self.decided: dict[int, list[ArgDir]] = {}  # id(task) -> its directions, by a subclass's analysis
         func = program.orch
-        called = {stmt.kernel for stmt in iter_stmts(func.body) if stmt._production == "Task"}
-        if any(is_out_tensor(p) for name in called for p in self.kernels[name].params):
-            self.analyze_writers(func)
+        self.analyze_writers(func)
         result = self.visit(program)
         # storage_map reads names, values, kernels and loops, none of which this pass changes
         # (it sets the Args' directions only): its result for the input holds for the output
@@ -96,18 +92,26 @@ class DeriveCallDirections(Pass):
         return result
 
     def analyze_writers(self, func) -> None:
-        """Decide every task's directions from the buffers written before it (only an Out
-        parameter's direction depends on them: without one, ``Task`` decides alone)."""
+        """Decide every task's directions from the buffers written before it (only an Out tensor
+        parameter's direction depends on them: without one in a kernel called, no write is followed)."""
+        called = {stmt.kernel for stmt in iter_stmts(func.body) if stmt._production == "Task"}
+        if not called:  # (no task to decide)
+            return
+        follow = any(d is None for name in called for d in self.fixed[name])
+        # kernel -> (fixed direction, whether the buffers of its argument are written) per parameter
+        self.params = {name: [(fixed, follow and p.dir is not _IN) for fixed, p in zip(self.fixed[name], kernel.params)]
+                       for name, kernel in self.kernels.items()}
         # the buffers each name may be: storage_map's roots (through copies, views, kernel results,
         # loop carries and if results), the walk the passes before and after this one ask of the
         # same function (``kept``)
-        self.store = storage_map(func, self.kernels)
+        self.store = storage_map(func, self.kernels) if follow else {}
         self.held: dict[str, set[str]] = {}  # name -> held_buffers of a Var of it
         self.inout_params = {p.name for p in func.params if p.dir is ParamDir.InOut}
         # the buffers written before the statement being decided; each addition is logged, so
         # that a branch's additions are undone in time proportional to them
         self.seen: set[str] = set()
         self.added: list[str] = []
+        self.tables = (self.built, self.seen, self.added, self.inout_params, self.params, self.held_buffers)
         self.analyze(func.body, 0)
 
     def held_buffers(self, expr) -> set[str]:
@@ -130,14 +134,14 @@ class DeriveCallDirections(Pass):
         return any(region is FULL and root in inout for root, region in self.store.get(expr.name, ()))
 
     def written_roots(self, stmt) -> set[str]:
-        kernel = self.kernels[stmt.kernel]
+        """The buffers ``stmt`` (a task) may write: ``analyze``'s, task by task."""
         out: set[str] = set()
-        for arg, param in zip(stmt.args, kernel.params):
+        for arg, param in zip(stmt.args, self.kernels[stmt.kernel].params):
             if param.dir is not _IN:
                 out |= self.held_buffers(arg.value)
         return out
 
-    def see(self, written: set[str]) -> None:
+    def see(self, written) -> None:
         seen, added = self.seen, self.added
         for name in written:
             if name not in seen:
@@ -150,34 +154,59 @@ class DeriveCallDirections(Pass):
         while len(added) > mark:
             seen.discard(added.pop())
 
-    def analyze(self, stmts, seq_depth: int) -> set[str]:
+    def analyze(self, stmts, seq_depth: int) -> None:
         """Decide the directions of the tasks in ``stmts``, which run after the writes of the
-        buffers in ``self.seen`` (the writes of ``stmts`` are added); returns the buffers
-        ``stmts`` may write."""
-        writes: set[str] = set()
+        buffers in ``self.seen``, and add the buffers ``stmts`` may write to ``self.seen``."""
+        # (the buffers a body adds to ``self.seen`` are those it may write and that were not seen
+        # before it: ``self.added`` past its mark, which is all an If needs of a branch)
+        built, seen, added, inout, params, held_buffers = self.tables  # (one attribute: a loop's body is a call)
         for stmt in stmts:
             kind = stmt._production
             if kind == "Task":
-                self.decided[id(stmt)] = self.directions(stmt, seq_depth)
-                written = self.written_roots(stmt)
+                # ``directions``, ``with_directions`` and ``written_roots`` in one loop: a method
+                # call costs about what an argument's decision does
+                args, written = [], []
+                for arg, (fixed, writes) in zip(stmt.args, params[stmt.kernel]):
+                    value = arg.value
+                    if fixed is _SCALAR:
+                        d = fixed
+                    elif arg.no_dep:
+                        d = _NO_DEP
+                    elif fixed is not None:
+                        d = fixed
+                    elif seq_depth:
+                        d = _IN_OUT
+                    else:
+                        held = held_buffers(value)
+                        if not seen.isdisjoint(held) or (not inout.isdisjoint(held) and self.may_be_inout_param(value, held)):
+                            d = _IN_OUT
+                        else:
+                            d = _OUTPUT_EXISTING
+                    args.append(_ARG(value, d if arg.hint is None else self.weigh_hint(arg, d, stmt), span=arg.span))
+                    if writes:
+                        written.append(value)
+                built[id(stmt)] = _TASK(stmt.outs, stmt.tid, stmt.kernel, args, stmt.dumps, stmt.early_resolve, stmt.deps,
+                                        stmt.launch, span=stmt.span)
+                for value in written:  # (seen from the next statement on)
+                    for name in held_buffers(value):
+                        if name not in seen:
+                            seen.add(name)
+                            added.append(name)
             elif kind == "For" or kind == "While":  # the body's writes are seen after the loop as they are in it
-                written = self.analyze(stmt.body, seq_depth + (kind == "While" or stmt.kind is _SEQ))
+                self.analyze(stmt.body, seq_depth + (kind == "While" or stmt.kind is _SEQ))
             elif kind == "If":  # each branch runs after what came before, not after the other
-                mark = len(self.added)
-                written = self.analyze(stmt.then, seq_depth)
+                mark = len(added)
+                self.analyze(stmt.then, seq_depth)
+                written = added[mark:]
                 self.unsee(mark)
-                written |= self.analyze(stmt.orelse, seq_depth)
-                self.unsee(mark)
+                self.analyze(stmt.orelse, seq_depth)
+                self.see(written)  # (after the If: what either branch may write)
             elif kind in ("Scope", "CompilerScope"):
-                written = self.analyze(stmt.body, seq_depth)
-            else:
-                continue
-            self.see(written)
-            writes |= written
-        return writes
+                self.analyze(stmt.body, seq_depth)
 
     def directions(self, task, seq_depth: int, seen: set[str] | None = None) -> list[ArgDir]:
-        """The task's argument directions, after the writes of ``seen`` (default ``self.seen``)."""
+        """The task's argument directions, after the writes of ``seen`` (default ``self.seen``):
+        ``analyze``'s decision, task by task (for a subclass's analysis)."""
         if seen is None:
             seen = self.seen
         dirs = []
@@ -210,13 +239,16 @@ class DeriveCallDirections(Pass):
                       f"orders less than the derived {derived.name}; passed as InOut", arg.span)
         return ArgDir.InOut
 
-    def Task(self, task):
-        dirs = self.decided.get(id(task))
-        if dirs is None:  # no kernel has an Out tensor parameter: nothing depends on earlier writers
-            dirs = self.directions(task, 0, set())
-        make = D.Arg.make
+    def with_directions(self, task, dirs: list[ArgDir]):
+        """``task`` in the output, its arguments given ``dirs`` (or their hints, ``weigh_hint``)."""
+        make = _ARG
         args = [make(arg.value, d if arg.hint is None else self.weigh_hint(arg, d, task), span=arg.span)
                 for arg, d in zip(task.args, dirs)]
-        return D.Task.make(task.outs, task.tid, task.kernel, args, task.dumps, task.early_resolve, task.deps, task.launch,
-                           span=task.span)
+        return _TASK(task.outs, task.tid, task.kernel, args, task.dumps, task.early_resolve, task.deps, task.launch,
+                     span=task.span)
 
+    def Task(self, task):
+        new = self.built.get(id(task))
+        if new is None:  # (a subclass's analysis decided the directions)
+            new = self.with_directions(task, self.decided[id(task)])
+        return new

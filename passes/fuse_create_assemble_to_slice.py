@@ -184,7 +184,7 @@ class FuseCreateAssembleToSlice(Pass):
             # (the placement's check accepted this assemble as a read: no write of the rows or the
             # source comes between the two)
             self.prefix.forget(at)
-            stmts[at] = S.Let(let.var, value.target, span=let.span)
+            stmts[at] = S.Let.make(let.var, value.target, let.span)
             return at
         create_at = next(
             (
@@ -244,9 +244,10 @@ class FuseCreateAssembleToSlice(Pass):
         create = stmts[create_at]
         self.check_placement_invisible(stmts[create_at + 1 : at], value, create, let, placed.rows)
         self.check_fill_overwritten(stmts[create_at + 1 : at], create, let, target)
-        view = S.SliceTensor(base, create.value.shape, value.offset, False, False, True)
-        stmts[create_at] = S.Let(create.var, view, span=create.span)
-        stmts[at] = S.Let(let.var, value.target, span=let.span)
+        # (make: the class's constructor without the class call's packing of arguments)
+        view = S.SliceTensor.make(base, create.value.shape, value.offset, False, False, True, None)
+        stmts[create_at] = S.Let.make(create.var, view, create.span)
+        stmts[at] = S.Let.make(let.var, value.target, let.span)
         # (their own_live_uses: pure lets, reading their value where their name is live)
         live = self.live
         self.prefix.recount(stmts, create_at, value_reads(view) if create.var.name in live else {})
@@ -756,9 +757,23 @@ class _Prefix:
     def extend(self, stmts: list, end: int) -> None:
         if self.stmts is not stmts:
             self.stmts, self.parts, self.read, self.bound_at = stmts, [], {}, {}
-        while len(self.parts) < end:
-            self.parts.append(None)
-            self.count(stmts, len(self.parts) - 1)
+        parts = self.parts
+        if len(parts) >= end:
+            return
+        own, read, bound_at = self.own, self.read, self.bound_at
+        for i in range(len(parts), end):
+            stmt = stmts[i]
+            uses = own.get(id(stmt)) if stmt._production == "Let" else None
+            if uses is None:
+                parts.append(None)
+                self.count(stmts, i)
+                continue
+            # (``count`` of a let of the analysed function written out: most statements)
+            name = stmt.var.name
+            parts.append((uses, (name,)))
+            bound_at[name] = i
+            for used, k in uses.items():
+                read[used] = read.get(used, 0) + k
 
     def count(self, stmts: list, i: int, uses: dict | None = None) -> None:
         """Count ``stmts[i]``; ``uses``, when given, are its ``own_live_uses`` (a statement

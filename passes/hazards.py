@@ -73,6 +73,7 @@ tasks; nothing is ordered inside, into or out of a MANUAL scope.
 
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -136,23 +137,30 @@ def trip_count(loop) -> int | None:
 
 
 def _sub_region(parent, shape, offset):
-    offs, dims = [], []
+    """The region of ``parent`` a slice of constant ``shape`` at constant ``offset`` takes (relative
+    to ``parent``: a box of it, or the whole buffer's box); UNKNOWN when either is not constant or
+    ``parent`` is no box of as many dimensions."""
+    offs = []
     for e in offset:
         if e._production != "Int":
             return UNKNOWN
         offs.append(e.value)
+    dims = []
     for e in shape:
         if e._production != "Int":
             return UNKNOWN
         dims.append(e.value)
+    # (C-level maps and the tuple constructor, not generators and Box's Python-level __new__)
     if parent is FULL:
-        base = (0,) * len(offs)
+        lo = tuple(offs)  # (0 + o: an Int's value is an int)
     elif isinstance(parent, Box) and len(parent.lo) == len(offs):
-        base = parent.lo
+        lo = tuple(map(_add, parent.lo, offs))
     else:
         return UNKNOWN
-    lo = tuple(b + o for b, o in zip(base, offs))
-    return Box(lo, tuple(l + d for l, d in zip(lo, dims)))
+    return _tuple_new(Box, (lo, tuple(map(_add, lo, dims))))
+
+
+_add, _tuple_new = operator.add, tuple.__new__
 
 
 def storage_map(func, kernels: dict[str, Any]) -> dict[str, frozenset]:
@@ -247,30 +255,44 @@ def _walk_storage(stmts, store: dict[str, frozenset], kernels: dict[str, Any]) -
             grow(it.var.name, of(it.init))
 
     def body(stmts) -> None:
+        # (a let's and a task's ``grow`` and ``of`` written out: most statements are those)
+        get = store.get
         for stmt in stmts:
             kind = stmt._production
-            if kind == "Let" and stmt.var.type._production == "TensorType":
+            if kind == "Let":
+                var = stmt.var
+                if var.type._production != "TensorType":
+                    continue
                 v = stmt.value
                 vk = v._production
-                if vk == "CreateTensor":
-                    grow(stmt.var.name, frozenset({(stmt.var.name, FULL)}))
+                if vk == "Var":
+                    value = get(v.name, nothing)
+                elif vk == "CreateTensor":
+                    value = frozenset({(var.name, FULL)})
                 elif vk == "SliceTensor":
-                    grow(stmt.var.name, frozenset((r, _sub_region(g, v.shape, v.offset)) for r, g in of(v.tensor)))
+                    value = frozenset([(r, _sub_region(g, v.shape, v.offset)) for r, g in of(v.tensor)])
                 elif vk in ("TransposeTensor", "ReshapeTensor"):  # the whole buffer, indexed otherwise
-                    view = frozenset((r, FULL_VIEW if isinstance(g, Full) else UNKNOWN) for r, g in of(v.tensor))
-                    grow(stmt.var.name, view)
+                    value = frozenset([(r, FULL_VIEW if isinstance(g, Full) else UNKNOWN) for r, g in of(v.tensor)])
                 elif vk == "AssembleTensor":
-                    grow(stmt.var.name, of(v.target))
-                elif vk == "Var":
-                    grow(stmt.var.name, of(v))
+                    value = of(v.target)
+                else:
+                    continue
+                old = get(var.name, nothing)
+                if not value <= old:
+                    store[var.name] = old | value
             elif kind == "Task":
-                kernel = kernels[stmt.kernel]
+                outs = output_params(kernels[stmt.kernel])
+                args = stmt.args
                 for i, binder in enumerate(stmt.outs):
-                    p = output_param_of_result(kernel, i)
-                    if p is not None and p < len(stmt.args):
-                        grow(binder.name, of(stmt.args[p].value))
+                    p = outs[i]
+                    if p is not None and p < len(args):
+                        arg = args[p].value
+                        value = get(arg.name, nothing) if arg._production == "Var" else nothing
                     else:  # a runtime-allocated output: a new buffer
-                        grow(binder.name, frozenset({(binder.name, FULL)}))
+                        value = frozenset({(binder.name, FULL)})
+                    old = get(binder.name, nothing)
+                    if not value <= old:
+                        store[binder.name] = old | value
             elif kind == "For" or kind == "While":
                 yld = last_yield(stmt.body)
                 carries = [
