@@ -21,6 +21,8 @@ H = HOISTED
 # Nodes that read no name (a type's extents are never printed as reads): ``number`` goes
 # no further into them. A binder is a name and its type; a carry plan and a TaskId's source
 # are terminals only.
+# (read once: an enum member read through its class costs a descriptor call)
+USER, MANUAL, TASK_ID = ScopeOrigin.user, ScopeMode.manual, DType.TASK_ID
 READS_NOTHING = TYPE_PRODUCTIONS | {"Int", "Binder", "Carry", "TidSource"}
 
 
@@ -79,7 +81,7 @@ class HoistScopeEscapes(Pass):
     def run(self, program):
         func = program.orch
         if not any(
-            s._production == "Scope" and (s.origin is ScopeOrigin.user or s.mode is ScopeMode.manual)
+            s._production == "Scope" and (s.origin is USER or s.mode is MANUAL)
             for s in walk_of(func.body).compound  # (a scope is a compound statement)
         ):
             return self.convert(program)  # nothing to hoist
@@ -175,12 +177,12 @@ class HoistScopeEscapes(Pass):
     # language around their visited bodies, their other fields passed on unchecked), but for scopes.
     def Scope(self, scope):
         body = self.visit_all(scope.body)
-        if scope.origin is ScopeOrigin.user or scope.mode is ScopeMode.manual:
+        if scope.origin is USER or scope.mode is MANUAL:
             return self.hoist(scope, body, ReadAfter(self.last_read, self.scope_end[id(scope)]))
         return self.build(scope, body=body)
 
     def hoist(self, scope, body, after: "ReadAfter") -> list:
-        manual = scope.mode is ScopeMode.manual
+        manual = scope.mode is MANUAL
         inside_defs = None  # the names the body defines (made when an if or a moving create needs them)
         before: list = []
         kept: list = []
@@ -221,7 +223,7 @@ class HoistScopeEscapes(Pass):
                     continue
                 if (
                     binder.type._production == "ScalarType"
-                    and binder.type.dtype is DType.TASK_ID
+                    and binder.type.dtype is TASK_ID
                     and binder.name not in self.carried_arrays()
                 ):
                     raise UserError(

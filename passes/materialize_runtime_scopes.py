@@ -14,6 +14,9 @@ from .kernels import kernel_table
 from .util import last_yield
 
 S = SCOPED
+# (read once: an enum member read through its class costs a descriptor call)
+AUTO, MANUAL = ScopeMode.auto, ScopeMode.manual
+COMPILER, USER = ScopeOrigin.compiler, ScopeOrigin.user
 
 
 @register
@@ -57,9 +60,9 @@ class MaterializeRuntimeScopes(Pass):
         return S.Function(func.name, func.params, func.results, func.auto_scope, func.dyn_dims, body, span=func.span)
 
     def wrap(self, body):
-        if len(body) == 1 and body[0]._production == "Scope" and body[0].mode is ScopeMode.auto:
+        if len(body) == 1 and body[0]._production == "Scope" and body[0].mode is AUTO:
             return body
-        return (S.Scope.make(ScopeMode.auto, ScopeOrigin.compiler, body),)
+        return (S.Scope.make(AUTO, COMPILER, body),)
 
     def wrap_here(self, body, source_body=()):
         if not (self.auto and not self.manual and body):
@@ -105,18 +108,18 @@ class MaterializeRuntimeScopes(Pass):
         return self.held
 
     def Scope(self, scope):
-        manual = scope.mode is ScopeMode.manual
+        manual = scope.mode is MANUAL
         self.manual += manual
         body = self.visit_all(scope.body)
         self.manual -= manual
-        return S.Scope(scope.mode, getattr(scope, "origin", ScopeOrigin.user), body, span=scope.span)
+        return S.Scope(scope.mode, getattr(scope, "origin", USER), body, span=scope.span)
 
     def CompilerScope(self, scope):
-        manual = scope.mode is ScopeMode.manual
+        manual = scope.mode is MANUAL
         self.manual += manual
         body = self.visit_all(scope.body)
         self.manual -= manual
-        return S.Scope(scope.mode, ScopeOrigin.compiler, body, span=scope.span)
+        return S.Scope(scope.mode, COMPILER, body, span=scope.span)
 
     def For(self, loop):
         body = self.wrap_here(self.visit_all(loop.body), loop.body)

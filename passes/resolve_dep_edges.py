@@ -11,6 +11,7 @@ from nanopass.languages.terms import DepSource
 from nanopass.rewrite import Pass, register
 
 A = DEP_ANNOTATED
+FRESH, CELL = DepSource.fresh, DepSource.cell  # (read once: an enum member read through its class costs a descriptor call)
 BLOCKS = ("For", "While", "If", "Scope")  # the statements that open C++ blocks
 
 
@@ -137,7 +138,7 @@ class ResolveDepEdges(Pass):
                 key = (dep.cell, None)
                 if key not in seen:
                     seen.add(key)
-                    out.append(A.DepEdge.make(A.Var.make(dep.cell), None, DepSource.cell, True, False, 0, span=dep.span))
+                    out.append(A.DepEdge.make(A.Var.make(dep.cell), None, CELL, True, False, 0, span=dep.span))
                 continue
             user = dep._production not in ("DerivedDep",)
             ref = dep.array if dep._production == "DepItem" else dep.value
@@ -155,7 +156,7 @@ class ResolveDepEdges(Pass):
                 continue
             seen.add(key)
             size = entry.size if index is None else 0
-            guarded = entry.source is not DepSource.fresh or index is not None
+            guarded = entry.source is not FRESH or index is not None
             out.append(A.DepEdge.make(A.Var.make(storage), index, entry.source, guarded, user, size, span=dep.span))
         return out, sum(edge.size or 1 for edge in out)
 
