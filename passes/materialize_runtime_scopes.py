@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-from types import SimpleNamespace
-
 from nanopass.languages import DIRECTED, SCOPED
 from nanopass.languages.ssa import check_single_definition, check_yields
 from nanopass.languages.terms import ScopeMode, ScopeOrigin
 from nanopass.rewrite import Pass, register
 
 from .allocations import escaping_allocations, held_allocations, makes_allocations
-from .kernels import kernel_table
+from .kernels import kernel_table, output_param_of_result
 from .util import last_yield
 
 S = SCOPED
@@ -49,6 +47,9 @@ class MaterializeRuntimeScopes(Pass):
         self.program = program
         self.held = None  # held_allocations of the function, walked when a body first yields a name
         self.kernels = None  # the kernel table, made when first needed
+        self.made = 0  # the allocations the visit has met so far (``Let``, ``Task``)
+        self.allocating: set[int] = set()  # ids of the input's loop bodies and branches that make one
+        self.task_allocates: dict[tuple, bool] = {}  # (kernel, outs, args) -> whether such a task allocates
         return super().run(program)
 
     def Function(self, func):
@@ -87,13 +88,39 @@ class MaterializeRuntimeScopes(Pass):
         return False
 
     def allocates_in(self, body) -> bool:
-        """Whether a statement of ``body`` (at any depth) makes an allocation: else its yield
-        passes none out that it made (``held_allocations`` names allocations only), and the
-        function's allocations need not be found for it. The function is asked first, once."""
-        if self.kernels is None:
-            self.kernels = kernel_table(self.program)
-            self.anywhere = makes_allocations(self.program.orch, self.kernels)
-        return self.anywhere and makes_allocations(SimpleNamespace(body=body), self.kernels)  # (reads ``body`` only)
+        """Whether a statement of ``body`` (an input loop body or branch, at any depth) makes an
+        allocation (``makes_allocations``' test): else its yield passes none out that it made
+        (``held_allocations`` names allocations only), and the function's allocations need not
+        be found for it. Counted as the visit meets them (``Let``, ``Task``): no walk of its own."""
+        return id(body) in self.allocating
+
+    def visit_body(self, body):
+        """``visit_all(body)``, noting whether the statements under ``body`` make an allocation."""
+        made = self.made
+        new = self.visit_all(body)
+        if self.made != made:
+            self.allocating.add(id(body))
+        return new
+
+    def Let(self, let):
+        if let.value._production == "CreateTensor":
+            self.made += 1
+        return let  # (the class both languages share)
+
+    def Task(self, task):
+        """A task allocates when a result has no output argument (``makes_allocations``)."""
+        key = (task.kernel, len(task.outs), len(task.args))
+        allocates = self.task_allocates.get(key)
+        if allocates is None:
+            if self.kernels is None:
+                self.kernels = kernel_table(self.program)
+            kernel, args = self.kernels[task.kernel], len(task.args)
+            allocates = self.task_allocates[key] = any(
+                p is None or p >= args for p in (output_param_of_result(kernel, i) for i in range(len(task.outs)))
+            )
+        if allocates:
+            self.made += 1
+        return task  # (the class both languages share)
 
     def holds_allocations(self) -> bool:
         """Whether some name of the function holds an allocation (else no yield passes one out)."""
@@ -122,16 +149,16 @@ class MaterializeRuntimeScopes(Pass):
         return S.Scope(scope.mode, COMPILER, body, span=scope.span)
 
     def For(self, loop):
-        body = self.wrap_here(self.visit_all(loop.body), loop.body)
+        body = self.wrap_here(self.visit_body(loop.body), loop.body)
         return S.For.make(
             loop.var, loop.start, loop.stop, loop.step, loop.kind, loop.iters, body, loop.results, span=loop.span
         )
 
     def While(self, loop):
-        body = self.wrap_here(self.visit_all(loop.body), loop.body)
+        body = self.wrap_here(self.visit_body(loop.body), loop.body)
         return S.While.make(loop.iters, loop.cond, body, loop.results, span=loop.span)
 
     def If(self, branch):
-        then = self.wrap_here(self.visit_all(branch.then), branch.then)
-        orelse = self.wrap_here(self.visit_all(branch.orelse), branch.orelse)
+        then = self.wrap_here(self.visit_body(branch.then), branch.then)
+        orelse = self.wrap_here(self.visit_body(branch.orelse), branch.orelse)
         return S.If.make(branch.cond, then, orelse, branch.results, span=branch.span)
