@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from nanopass.languages import DIRECTED
-from nanopass.languages.ssa import check_single_definition
+from nanopass.languages.ssa import check_single_definition, check_yields
 from nanopass.rewrite import Pass, register
 
 from .util import iter_stmts, last_yield, name_reads, var_reads
@@ -29,13 +29,16 @@ class RemoveDeadValues(Pass):
     iter_arg, result and yielded value; a dead if result likewise. Afterwards every remaining
     value is read by something with an effect, so the C++ declares no unused variable.
 
-    Preserves the single definitions (``preserves``): it removes definitions and adds none.
+    Preserves the single definitions and the yields (``preserves``): it removes definitions and
+    adds none; a carry or if result goes with its value in the final yield of each body that has
+    one (a yield left empty goes too), and only lets are removed besides, so every loop and if
+    keeps as many yielded values as carries or results, and no yield moves from the end.
     """
 
     name = "remove_dead_values"
     source = DIRECTED
     target = DIRECTED
-    preserves = frozenset({check_single_definition})
+    preserves = frozenset({check_single_definition, check_yields})
 
     def run(self, program):
         body = program.orch.body
