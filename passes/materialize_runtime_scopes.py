@@ -9,7 +9,7 @@ from nanopass.rewrite import Pass, register
 
 from .allocations import escaping_allocations, held_allocations, makes_allocations
 from .kernels import kernel_table, output_param_of_result
-from .util import last_yield
+from .util import last_yield, trusted_maker
 
 S = SCOPED
 # (read once: an enum member read through its class costs a descriptor call)
@@ -139,7 +139,7 @@ class MaterializeRuntimeScopes(Pass):
         self.manual += manual
         body = self.visit_all(scope.body)
         self.manual -= manual
-        return S.Scope(scope.mode, getattr(scope, "origin", USER), body, span=scope.span)
+        return _make_scope(scope.mode, getattr(scope, "origin", USER), body, scope.span)
 
     def CompilerScope(self, scope):
         manual = scope.mode is MANUAL
@@ -150,15 +150,21 @@ class MaterializeRuntimeScopes(Pass):
 
     def For(self, loop):
         body = self.wrap_here(self.visit_body(loop.body), loop.body)
-        return S.For.make(
-            loop.var, loop.start, loop.stop, loop.step, loop.kind, loop.iters, body, loop.results, span=loop.span
-        )
+        return _make_for(loop.var, loop.start, loop.stop, loop.step, loop.kind, loop.iters, body, loop.results, loop.span)
 
     def While(self, loop):
         body = self.wrap_here(self.visit_body(loop.body), loop.body)
-        return S.While.make(loop.iters, loop.cond, body, loop.results, span=loop.span)
+        return _make_while(loop.iters, loop.cond, body, loop.results, loop.span)
 
     def If(self, branch):
         then = self.wrap_here(self.visit_body(branch.then), branch.then)
         orelse = self.wrap_here(self.visit_body(branch.orelse), branch.orelse)
-        return S.If.make(branch.cond, then, orelse, branch.results, span=branch.span)
+        return _make_if(branch.cond, then, orelse, branch.results, branch.span)
+
+
+# The statements' fields but their bodies (and a scope's origin) are their input's: set unchecked
+# (proved by the grammar)
+_make_for = trusted_maker(MaterializeRuntimeScopes, "For", ("body",))
+_make_while = trusted_maker(MaterializeRuntimeScopes, "While", ("body",))
+_make_if = trusted_maker(MaterializeRuntimeScopes, "If", ("then", "orelse"))
+_make_scope = trusted_maker(MaterializeRuntimeScopes, "Scope", ("origin", "body"))
