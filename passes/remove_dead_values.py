@@ -6,7 +6,7 @@ from nanopass.languages import DIRECTED
 from nanopass.languages.ssa import check_single_definition, check_yields
 from nanopass.rewrite import Pass, register
 
-from .util import iter_stmts, last_yield, name_reads, var_reads
+from .util import iter_stmts, last_yield, name_reads, trusted_maker, var_reads
 
 S = DIRECTED
 
@@ -146,28 +146,44 @@ class RemoveDeadValues(Pass):
         return let
 
     def For(self, loop):
-        keep = [k for k, it in enumerate(loop.iters) if it.var.name in self.live]
+        keep, iters, results = self.kept_carries(loop)
         body = self.visit_all(loop.body)
-        if len(keep) == len(loop.iters):
-            return loop if body is loop.body else self.build(loop, body=body)
-        body = _drop_yield_values(body, keep)
-        return self.build(
-            loop,
-            iters=[loop.iters[k] for k in keep],
-            results=[loop.results[k] for k in keep],
-            body=body,
-        )
+        if iters is loop.iters:
+            if body is loop.body:
+                return loop
+        else:
+            body = _drop_yield_values(body, keep)
+        return _make_for(loop.var, loop.start, loop.stop, loop.step, loop.kind, iters, body, results, loop.span)
 
-    While = For  # (a carry the condition reads is live: the condition is a root)
+    def While(self, loop):  # (a carry the condition reads is live: the condition is a root)
+        keep, iters, results = self.kept_carries(loop)
+        body = self.visit_all(loop.body)
+        if iters is loop.iters:
+            if body is loop.body:
+                return loop
+        else:
+            body = _drop_yield_values(body, keep)
+        return _make_while(iters, loop.cond, body, results, loop.span)
+
+    def kept_carries(self, loop) -> tuple[list[int], tuple, tuple]:
+        """The positions of the loop's live carries, their iter_args and their results (the loop's
+        own tuples when every carry lives)."""
+        live = self.live
+        keep = [k for k, it in enumerate(loop.iters) if it.var.name in live]
+        if len(keep) == len(loop.iters):
+            return keep, loop.iters, loop.results
+        return keep, tuple(loop.iters[k] for k in keep), tuple(loop.results[k] for k in keep)
 
     def If(self, branch):
         keep = [k for k, res in enumerate(branch.results) if res.name in self.live]
         then, orelse = self.visit_all(branch.then), self.visit_all(branch.orelse)
         if len(keep) == len(branch.results) and then is branch.then and orelse is branch.orelse:
             return branch
-        if len(keep) != len(branch.results):
+        results = branch.results
+        if len(keep) != len(results):
             then, orelse = _drop_yield_values(then, keep), _drop_yield_values(orelse, keep)
-        return self.build(branch, then=then, orelse=orelse, results=[branch.results[k] for k in keep])
+            results = tuple(results[k] for k in keep)
+        return _make_if(branch.cond, then, orelse, results, branch.span)
 
 
 _EFFECTS = frozenset({"Dummy", "HostFence", "WriteTensor", "Return", "CellSet"})  # (besides tasks)
@@ -191,3 +207,10 @@ def _drop_yield_values(body, keep: list[int]) -> tuple:
     values = [last.values[k] for k in keep]
     body[-1] = S.Yield.make(values, span=last.span) if values else None
     return tuple(b for b in body if b is not None)
+
+
+# A statement's fields but its bodies are its input's, its carries and results some of them: set
+# unchecked (proved by the grammar)
+_make_for = trusted_maker(RemoveDeadValues, "For", ("body",))
+_make_while = trusted_maker(RemoveDeadValues, "While", ("body",))
+_make_if = trusted_maker(RemoveDeadValues, "If", ("then", "orelse"))
