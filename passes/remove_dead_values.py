@@ -110,24 +110,27 @@ class RemoveDeadValues(Pass):
         expanded: set[int] = set()  # carries whose sources are queued (an iter_arg and its result share them)
         deferred: list = []
         reads = name_reads(roots, deferred) if enough else var_reads(roots)
+        lets_names, carry_names, phi_names = lets.keys(), carries.keys(), phis.keys()
         while True:
             while reads:
+                new = reads.keys() - live  # (the names met for the first time, found with set operations in C)
+                if not new:
+                    break
+                live |= new
                 pending: list = []
-                for name in reads:
-                    if name in live:
-                        continue
-                    live.add(name)
-                    if name in lets:
-                        value = lets[name]
-                        if isinstance(value, tuple):
-                            pending.extend(value)  # (a dummy's dependencies)
-                        else:
-                            pending.append(value)
-                    sources = carries.get(name)
-                    if sources is not None and id(sources) not in expanded:
+                for name in lets_names & new:
+                    value = lets[name]
+                    if isinstance(value, tuple):
+                        pending.extend(value)  # (a dummy's dependencies)
+                    else:
+                        pending.append(value)
+                for name in carry_names & new:
+                    sources = carries[name]
+                    if id(sources) not in expanded:
                         expanded.add(id(sources))
                         pending += sources
-                    pending += phis.get(name, ())
+                for name in phi_names & new:
+                    pending += phis[name]
                 reads = var_reads(pending)
             # a carry is one value: its iter_arg and its result are live together (their
             # sources are one list, queued once for both)
