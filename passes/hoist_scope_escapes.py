@@ -15,7 +15,7 @@ from nanopass.rewrite import Pass, register
 from .aliases import written_roots
 from .allocations import held_allocations
 from .kernels import kernel_table
-from .util import BODY_FIELDS, TYPE_PRODUCTIONS, carry_arrays, defined_binders, iter_stmts, var_reads
+from .util import BODY_FIELDS, TYPE_PRODUCTIONS, carry_arrays, defined_binders, iter_stmts, trusted_maker, var_reads
 
 H = HOISTED
 # Nodes that read no name (a type's extents are never printed as reads): ``number`` goes
@@ -179,7 +179,7 @@ class HoistScopeEscapes(Pass):
         body = self.visit_all(scope.body)
         if scope.origin is USER or scope.mode is MANUAL:
             return self.hoist(scope, body, ReadAfter(self.last_read, self.scope_end[id(scope)]))
-        return self.build(scope, body=body)
+        return _make_scope(scope.mode, scope.origin, body, scope.span)
 
     def hoist(self, scope, body, after: "ReadAfter") -> list:
         manual = scope.mode is MANUAL
@@ -232,9 +232,9 @@ class HoistScopeEscapes(Pass):
                         binder.span or stmt.span,
                         hint="use it inside the scope, or produce it before the scope",
                     )
-                before.append(H.Declare(binder, span=stmt.span))
+                before.append(H.Declare.make(binder, stmt.span))
             kept.append(stmt)
-        return before + [self.build(scope, body=tuple(kept))]
+        return before + [_make_scope(scope.mode, scope.origin, tuple(kept), scope.span)]
 
     def hoist_from_branches(self, stmt, after: "ReadAfter", before: list, inside_defs: set[str]):
         """Move the allocations of an ``if`` directly in a scope (at any depth of ``if``s) whose
@@ -304,3 +304,7 @@ class HoistScopeEscapes(Pass):
         if kind == "If":
             return [phi.var for phi in stmt.results if phi.plan.rebind]
         return []
+
+
+# A scope's mode and origin are its input's: set unchecked (proved by the grammar); its body checked
+_make_scope = trusted_maker(HoistScopeEscapes, "Scope", ("body",))

@@ -18,7 +18,13 @@ from program_gen import control_flow_programs
 from nanopass.api import run_pipeline
 from nanopass.errors import GrammarError
 from nanopass.languages.terms import DType
-from nanopass.passes import classify_iter_arg_carry, materialize_runtime_scopes, remove_dead_values, resolve_dep_edges
+from nanopass.passes import (
+    classify_iter_arg_carry,
+    hoist_scope_escapes,
+    materialize_runtime_scopes,
+    remove_dead_values,
+    resolve_dep_edges,
+)
 from nanopass.passes.pipeline import PIPELINE
 from nanopass.passes.util import trusted_maker
 from nanopass.rewrite import PassContext
@@ -30,12 +36,14 @@ MAKERS = {  # module -> its trusted makers: (name, production)
     materialize_runtime_scopes: [("_make_for", "For"), ("_make_while", "While"), ("_make_if", "If"), ("_make_scope", "Scope")],
     classify_iter_arg_carry: [("_make_for", "For"), ("_make_while", "While"), ("_make_iter_arg", "IterArg")],
     resolve_dep_edges: [("_make_task", "Task")],
+    hoist_scope_escapes: [("_make_scope", "Scope")],
 }
 PASSES = {module: cls for module, cls in [
     (remove_dead_values, remove_dead_values.RemoveDeadValues),
     (materialize_runtime_scopes, materialize_runtime_scopes.MaterializeRuntimeScopes),
     (classify_iter_arg_carry, classify_iter_arg_carry.ClassifyIterArgCarry),
     (resolve_dep_edges, resolve_dep_edges.ResolveDepEdges),
+    (hoist_scope_escapes, hoist_scope_escapes.HoistScopeEscapes),
 ]}
 
 
