@@ -7,7 +7,7 @@ from nanopass.languages import CARRIED, SCOPED
 from nanopass.languages.scoped import check_scope_placement
 from nanopass.languages.ssa import check_single_definition, check_yields
 from nanopass.languages.statements import BODY_FIELDS, walk_of
-from nanopass.languages.terms import DType, LoopKind, ScopeMode
+from nanopass.languages.terms import DType, LoopKind, ScopeMode, ScopeOrigin
 from nanopass.rewrite import Pass, register
 
 from .aliases import buffer_groups, buffer_roots
@@ -19,6 +19,7 @@ C = CARRIED
 
 # (read once: an enum member read through its class costs a descriptor call)
 TASK_ID, MANUAL, PARALLEL = DType.TASK_ID, ScopeMode.manual, LoopKind.parallel
+COMPILER = ScopeOrigin.compiler
 _COMPOUND = frozenset(BODY_FIELDS)  # the statements with bodies
 
 
@@ -110,7 +111,10 @@ class ClassifyIterArgCarry(Pass):
                 continue
             if kind not in LOOPS:
                 continue
-            yld = last_yield(stmt.body)
+            body = stmt.body  # (last_yield, inlined: seen through the compiler's scopes)
+            while len(body) == 1 and body[0]._production == "Scope" and body[0].origin is COMPILER:
+                body = body[0].body
+            yld = body[-1] if body and body[-1]._production == "Yield" else None
             for i, it in enumerate(stmt.iters):
                 value = yld.values[i] if yld is not None else None
                 var = it.var
