@@ -149,33 +149,27 @@ class RemoveDeadValues(Pass):
         return let
 
     def For(self, loop):
-        keep, iters, results = self.kept_carries(loop)
-        body = self.visit_all(loop.body)
-        if iters is loop.iters:
-            if body is loop.body:
-                return loop
-        else:
-            body = _drop_yield_values(body, keep)
+        iters, body, results = self.carries_and_body(loop)
+        if body is None:
+            return loop
         return _make_for(loop.var, loop.start, loop.stop, loop.step, loop.kind, iters, body, results, loop.span)
 
     def While(self, loop):  # (a carry the condition reads is live: the condition is a root)
-        keep, iters, results = self.kept_carries(loop)
-        body = self.visit_all(loop.body)
-        if iters is loop.iters:
-            if body is loop.body:
-                return loop
-        else:
-            body = _drop_yield_values(body, keep)
+        iters, body, results = self.carries_and_body(loop)
+        if body is None:
+            return loop
         return _make_while(iters, loop.cond, body, results, loop.span)
 
-    def kept_carries(self, loop) -> tuple[list[int], tuple, tuple]:
-        """The positions of the loop's live carries, their iter_args and their results (the loop's
-        own tuples when every carry lives)."""
+    def carries_and_body(self, loop) -> tuple:
+        """The loop's live iter_args, its visited body (its final yield without the dead carries'
+        values) and the live carries' results; the body None when nothing changed."""
         live = self.live
         keep = [k for k, it in enumerate(loop.iters) if it.var.name in live]
+        body = self.visit_all(loop.body)
         if len(keep) == len(loop.iters):
-            return keep, loop.iters, loop.results
-        return keep, tuple(loop.iters[k] for k in keep), tuple(loop.results[k] for k in keep)
+            return loop.iters, (None if body is loop.body else body), loop.results
+        iters = tuple(loop.iters[k] for k in keep)
+        return iters, _drop_yield_values(body, keep), tuple(loop.results[k] for k in keep)
 
     def If(self, branch):
         keep = [k for k, res in enumerate(branch.results) if res.name in self.live]
