@@ -7,11 +7,12 @@ from __future__ import annotations
 import pytest
 
 from conftest import load_program
+from test_dep_annotated_statement_kinds import replaced
 
 from nanopass.api import run_pipeline
 from nanopass.errors import VerifyError
 from nanopass.languages import CARRIED as C
-from nanopass.languages.statements import BODY_FIELDS, iter_stmts, reusing_walks
+from nanopass.languages.statements import iter_stmts, reusing_walks
 from nanopass.tools.bench import source_of
 
 
@@ -24,19 +25,7 @@ def carried_tree(tmp_path):
 def with_plan(tree, loop, plan):
     """``tree`` with the first carry of the loop ``loop`` given ``plan``."""
     it = loop.iters[0]
-    new_loop = loop.replace(iters=(it.replace(plan=plan),) + loop.iters[1:])
-
-    def rebuild(stmts):
-        out = []
-        for stmt in stmts:
-            if stmt is loop:
-                stmt = new_loop
-            elif stmt._production in BODY_FIELDS:
-                stmt = stmt.replace(**{f: rebuild(getattr(stmt, f)) for f in BODY_FIELDS[stmt._production]})
-            out.append(stmt)
-        return tuple(out)
-
-    return tree.replace(orch=tree.orch.replace(body=rebuild(tree.orch.body)))
+    return replaced(tree, loop, [loop.replace(iters=(it.replace(plan=plan),) + loop.iters[1:])])
 
 
 BAD = [
