@@ -47,7 +47,8 @@ class MaterializeRuntimeScopes(Pass):
         self.program = program
         self.held = None  # held_allocations of the function, walked when a body first yields a name
         self.kernels = None  # the kernel table, made when first needed
-        self.made = 0  # the allocations the visit has met so far (``Let``, ``Task``)
+        self.made = 0  # the allocations the visit has met so far in loop bodies and branches (``Let``, ``Task``)
+        self.depth = 0  # the loop bodies and branches the visit is in (``visit_body``): none, nothing to count
         self.allocating: set[int] = set()  # ids of the input's loop bodies and branches that make one
         self.task_allocates: dict[tuple, bool] = {}  # (kernel, outs, args) -> whether such a task allocates
         return super().run(program)
@@ -97,18 +98,22 @@ class MaterializeRuntimeScopes(Pass):
     def visit_body(self, body):
         """``visit_all(body)``, noting whether the statements under ``body`` make an allocation."""
         made = self.made
+        self.depth += 1
         new = self.visit_all(body)
+        self.depth -= 1
         if self.made != made:
             self.allocating.add(id(body))
         return new
 
     def Let(self, let):
-        if let.value._production == "CreateTensor":
+        if self.depth and let.value._production == "CreateTensor":
             self.made += 1
         return let  # (the class both languages share)
 
     def Task(self, task):
         """A task allocates when a result has no output argument (``makes_allocations``)."""
+        if not self.depth:
+            return task  # (outside every loop body and branch: no body asks)
         key = (task.kernel, len(task.outs), len(task.args))
         allocates = self.task_allocates.get(key)
         if allocates is None:
