@@ -11,16 +11,23 @@ rebuilds only the bodies it batches (none when nothing is created); hoisted's ``
 kept out by ``check_no_declare`` until hoisted drops it.
 """
 
+from itertools import compress
+
 from nanopass.errors import VerifyError
 
 from . import dep_annotated
+from .dep_annotated import statement_kinds
 from .statements import mark_verified, recorder, unverified_stmts
 
 MAX_TENSORS_PER_ARG = 32
 
 
+_ALLOC_OR_LET = frozenset({"Alloc", "Let"})
+
+
 def check_alloc_size(program) -> None:
-    for node in unverified_stmts(program.orch.body, check_alloc_size):
+    stmts = unverified_stmts(program.orch.body, check_alloc_size)
+    for node in compress(stmts, map(_ALLOC_OR_LET.__contains__, statement_kinds(stmts))):  # (the others skipped in C)
         kind = node._production
         if kind == "Alloc":
             if not 1 <= len(node.creates) <= MAX_TENSORS_PER_ARG:

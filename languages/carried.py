@@ -29,15 +29,20 @@ from .statements import kept, mark_verified, recorder, unverified_compound
 
 
 def check_plans(program) -> None:
+    seen: set[int] = set()  # the plans checked (carries with the same plan share one node)
     for stmt in unverified_compound(program.orch.body, check_plans):
-        if stmt._production == "For" or stmt._production == "While":
+        production = stmt._production
+        if production == "For" or production == "While":
             carries = stmt.iters
-        elif stmt._production == "If":
+        elif production == "If":
             carries = stmt.results
         else:
             continue
         for carry in carries:
             node = carry.plan
+            if id(node) in seen:
+                continue
+            seen.add(id(node))
             if node.array < 0:
                 raise VerifyError("a carry's array size cannot be negative", node=node)
             if node.array > 0 and not node.rebind:

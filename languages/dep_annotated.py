@@ -12,27 +12,36 @@ program holds before the pass that makes them (``check_no_alloc``, ``check_no_de
 three languages then share their node classes, and those passes rebuild only what they change.
 """
 
+from itertools import compress
 from operator import attrgetter
 
 from nanopass.errors import VerifyError
 from nanopass.language import Nonterminal, Production
 
 from . import tid_bound
-from .statements import mark_verified, recorder, unverified_stmts
+from .statements import kept, mark_verified, recorder, unverified_stmts
 
 
 _WITH_DEPS = frozenset({"Task", "Dummy", "HostFence"})  # the statements with a dependency array
+_production_of = attrgetter("_production")
+
+
+def statement_kinds(stmts: list) -> list:
+    """The productions of ``stmts`` (a list ``unverified_stmts`` returned), in order: read in C,
+    and kept while the same list is asked again (``kept``: the invariants of a stage that no
+    earlier one checked get the same list, the body's walk)."""
+    return kept(statement_kinds, (stmts,), lambda: list(map(_production_of, stmts)))
 
 
 def check_capacity(program) -> None:
-    for node in unverified_stmts(program.orch.body, check_capacity):
-        if node._production in _WITH_DEPS:
-            need = len(node.deps)  # one slot per edge, N for an edge of a whole array of N
-            for edge in node.deps:
-                if edge.size:
-                    need += edge.size - 1
-            if node.capacity != need:
-                raise VerifyError(f"dependency array capacity {node.capacity} != {need} edges", node=node)
+    stmts = unverified_stmts(program.orch.body, check_capacity)
+    for node in compress(stmts, map(_WITH_DEPS.__contains__, statement_kinds(stmts))):  # (the others skipped in C)
+        need = len(node.deps)  # one slot per edge, N for an edge of a whole array of N
+        for edge in node.deps:
+            if edge.size:
+                need += edge.size - 1
+        if node.capacity != need:
+            raise VerifyError(f"dependency array capacity {node.capacity} != {need} edges", node=node)
     mark_verified(program.orch.body, check_capacity)
 
 
@@ -54,12 +63,11 @@ def check_no_declare(program) -> None:
 def _refuse(body, rule, production: str, message: str) -> None:
     """No statement of ``production`` under ``body`` (the statements' kinds compared in C)."""
     stmts = unverified_stmts(body, rule)
-    if production in map(_production_of, stmts):
+    if production in statement_kinds(stmts):
         raise VerifyError(message, node=next(s for s in stmts if s._production == production))
     mark_verified(body, rule)
 
 
-_production_of = attrgetter("_production")
 check_no_alloc.record = recorder(check_no_alloc)  # (see ``Language.verify``)
 check_no_declare.record = recorder(check_no_declare)
 

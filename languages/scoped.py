@@ -15,6 +15,10 @@ from .statements import forget_verified, mark_verified, passed_last, remark_veri
 from .terms import ScopeMode, ScopeOrigin, scope_origin
 
 
+# (read once: an enum member read through its class costs a descriptor call)
+_AUTO, _MANUAL, _COMPILER = ScopeMode.auto, ScopeMode.manual, ScopeOrigin.compiler
+
+
 def check_scope_placement(program) -> None:
     func = program.orch
     if func.auto_scope and not _is_scope(func.body):
@@ -28,7 +32,7 @@ def check_scope_placement(program) -> None:
     for stmt in unverified_compound(func.body, rule):
         production = stmt._production
         if production == "Scope":
-            if stmt.mode is not ScopeMode.manual:
+            if stmt.mode is not _MANUAL:
                 continue
         elif not func.auto_scope:
             continue
@@ -113,7 +117,7 @@ def _keeps_its_buffers(branch, program, held: dict) -> bool:
         held["facts"] = held_allocations(program.orch, kernel_table(program))
     if not escaping_allocations(branch, held["facts"]):
         return False
-    return not any(s._production == "Scope" and s.mode is ScopeMode.auto and s.origin is ScopeOrigin.compiler
+    return not any(s._production == "Scope" and s.mode is _AUTO and s.origin is _COMPILER
                    for s in branch)
 
 
@@ -127,9 +131,9 @@ def _check_bodies(body, require_scopes: bool, program=None) -> bool:
         for stmt in stmts:
             production = stmt._production
             if production == "Scope":
-                if manual and stmt.mode is ScopeMode.auto:
+                if manual and stmt.mode is _AUTO:
                     raise VerifyError("an AUTO scope inside a manual scope", node=stmt)
-                stack.append((stmt.body, manual or stmt.mode is ScopeMode.manual))
+                stack.append((stmt.body, manual or stmt.mode is _MANUAL))
                 continue
             if production == "For" or production == "While":
                 bodies = (stmt.body,)

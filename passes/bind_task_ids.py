@@ -11,15 +11,17 @@ from .util import last_yield
 
 B = TID_BOUND
 TASK_ID = DType.TASK_ID  # (read once: an enum member read through its class costs a descriptor call)
+FRESH, BARRIER, NONE_SEED, SLOT_SNAPSHOT = DepSource.fresh, DepSource.barrier, DepSource.none_seed, DepSource.slot_snapshot
+ARRAY, ARRAY_CARRY, SCALAR_CARRY, PHI = DepSource.array, DepSource.array_carry, DepSource.scalar_carry, DepSource.phi
 _TID_TYPES = frozenset({"ScalarType", "ArrayType"})  # the types of a TaskId and of a TaskId array
 
 
 def is_tid(ty) -> bool:
-    return ty._production == "ScalarType" and ty.dtype is DType.TASK_ID
+    return ty._production == "ScalarType" and ty.dtype is TASK_ID
 
 
 def is_tid_array(ty) -> bool:
-    return ty._production == "ArrayType" and ty.dtype is DType.TASK_ID
+    return ty._production == "ArrayType" and ty.dtype is TASK_ID
 
 
 def binds_task_ids(body) -> bool:
@@ -99,9 +101,9 @@ class BindTaskIds(Pass):
             if kind == "Let":
                 self.let(stmt)
             elif kind == "Task" and stmt.tid is not None:
-                self.bind(stmt.tid.name, DepSource.fresh, stmt.tid.name)
+                self.bind(stmt.tid.name, FRESH, stmt.tid.name)
             elif kind == "Dummy":
-                self.bind(stmt.var.name, DepSource.barrier, stmt.var.name)
+                self.bind(stmt.var.name, BARRIER, stmt.var.name)
             elif kind == "For" or kind == "While":
                 self.loop(stmt)
             elif kind == "If":
@@ -116,14 +118,14 @@ class BindTaskIds(Pass):
         vk = value._production
         if is_tid(var.type):
             if vk == "NoTask":
-                self.bind(var.name, DepSource.none_seed, var.name)
+                self.bind(var.name, NONE_SEED, var.name)
             elif vk == "GetItem":
-                self.bind(var.name, DepSource.slot_snapshot, var.name)
+                self.bind(var.name, SLOT_SNAPSHOT, var.name)
             elif vk == "Var":
                 self.alias(var.name, value.name)
         elif is_tid_array(var.type):
             if vk == "CreateArray":
-                self.bind(var.name, DepSource.array, var.name, value.size)
+                self.bind(var.name, ARRAY, var.name, value.size)
             elif vk == "SetItem":
                 self.alias(var.name, value.array.name)
             elif vk == "Var":
@@ -142,21 +144,21 @@ class BindTaskIds(Pass):
                     self.alias(result.name, init)
                 continue
             if is_tid_array(ty):
-                self.bind(it.var.name, DepSource.array, result.name, ty.size)
-                self.bind(result.name, DepSource.array, result.name, ty.size)
+                self.bind(it.var.name, ARRAY, result.name, ty.size)
+                self.bind(result.name, ARRAY, result.name, ty.size)
             elif plan.per_iteration:  # inside the body the carry stands for its init
-                self.bind(result.name, DepSource.array_carry, result.name, plan.array)
+                self.bind(result.name, ARRAY_CARRY, result.name, plan.array)
                 if init is not None:
                     self.alias(it.var.name, init)
             elif plan.body != plan.array:  # the carry has a variable of its own, the result another
                 self.bind(it.var.name, _carry_source(plan.body), it.var.name, plan.body)
                 self.bind(result.name, _carry_source(plan.array), result.name, plan.array)
             elif plan.array > 0:
-                self.bind(result.name, DepSource.array_carry, result.name, plan.array)
-                self.bind(it.var.name, DepSource.array_carry, result.name, plan.array)
+                self.bind(result.name, ARRAY_CARRY, result.name, plan.array)
+                self.bind(it.var.name, ARRAY_CARRY, result.name, plan.array)
             else:
-                self.bind(it.var.name, DepSource.scalar_carry, result.name)
-                self.bind(result.name, DepSource.scalar_carry, result.name)
+                self.bind(it.var.name, SCALAR_CARRY, result.name)
+                self.bind(result.name, SCALAR_CARRY, result.name)
         self.body(loop.body)
 
     def branch(self, branch) -> None:
@@ -164,17 +166,17 @@ class BindTaskIds(Pass):
         for i, phi in enumerate(branch.results):
             var = phi.var
             if is_tid(var.type) and phi.plan.array > 0:
-                self.bind(var.name, DepSource.array_carry, var.name, phi.plan.array)
+                self.bind(var.name, ARRAY_CARRY, var.name, phi.plan.array)
             elif is_tid(var.type):
-                self.bind(var.name, DepSource.phi, var.name)
+                self.bind(var.name, PHI, var.name)
             elif is_tid_array(var.type) and not phi.plan.rebind and then_y is not None:
                 value = then_y.values[i]
                 if value._production == "Var":
                     self.alias(var.name, value.name)
             elif is_tid_array(var.type):
-                self.bind(var.name, DepSource.array, var.name, var.type.size)
+                self.bind(var.name, ARRAY, var.name, var.type.size)
         del else_y
 
 
 def _carry_source(size: int) -> DepSource:
-    return DepSource.array_carry if size > 0 else DepSource.scalar_carry
+    return ARRAY_CARRY if size > 0 else SCALAR_CARRY

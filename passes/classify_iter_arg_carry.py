@@ -7,18 +7,19 @@ from nanopass.languages import CARRIED, SCOPED
 from nanopass.languages.scoped import check_scope_placement
 from nanopass.languages.ssa import check_single_definition, check_yields
 from nanopass.languages.statements import BODY_FIELDS, walk_of
-from nanopass.languages.terms import DType, LoopKind, ScopeMode
+from nanopass.languages.terms import DType, LoopKind, ScopeMode, ScopeOrigin
 from nanopass.rewrite import Pass, register
 
 from .aliases import buffer_groups, buffer_roots
 from .kernels import kernel_table
-from .util import LOOPS, iter_stmts, last_yield, static_trip_count
+from .util import LOOPS, iter_stmts, last_yield, static_trip_count, trusted_maker
 
 C = CARRIED
 
 
 # (read once: an enum member read through its class costs a descriptor call)
 TASK_ID, MANUAL, PARALLEL = DType.TASK_ID, ScopeMode.manual, LoopKind.parallel
+COMPILER = ScopeOrigin.compiler
 _COMPOUND = frozenset(BODY_FIELDS)  # the statements with bodies
 
 
@@ -110,7 +111,10 @@ class ClassifyIterArgCarry(Pass):
                 continue
             if kind not in LOOPS:
                 continue
-            yld = last_yield(stmt.body)
+            body = stmt.body  # (last_yield, inlined: seen through the compiler's scopes)
+            while len(body) == 1 and body[0]._production == "Scope" and body[0].origin is COMPILER:
+                body = body[0].body
+            yld = body[-1] if body and body[-1]._production == "Yield" else None
             for i, it in enumerate(stmt.iters):
                 value = yld.values[i] if yld is not None else None
                 var = it.var
@@ -141,15 +145,15 @@ class ClassifyIterArgCarry(Pass):
 
     def For(self, loop):
         iters, body = self.carries(loop)
-        return C.For.make(loop.var, loop.start, loop.stop, loop.step, loop.kind, iters, body, loop.results, span=loop.span)
+        return _make_for(loop.var, loop.start, loop.stop, loop.step, loop.kind, iters, body, loop.results, loop.span)
 
     def While(self, loop):
         iters, body = self.carries(loop)
-        return C.While.make(iters, loop.cond, body, loop.results, span=loop.span)
+        return _make_while(iters, loop.cond, body, loop.results, loop.span)
 
     def IterArg(self, it):
         """A carry's plan when no value has a TaskId shape (``plan_carries_alone``): rebound or not."""
-        return C.IterArg.make(it.var, it.init, self.plan(it.var.name in self.rebound, 0, False, 0), span=it.span)
+        return _make_iter_arg(it.var, it.init, self.plan(it.var.name in self.rebound, 0, False, 0), it.span)
 
     def carries(self, loop):
         """The loop's IterArgs with their plans, and its body rewritten."""
@@ -165,7 +169,7 @@ class ClassifyIterArgCarry(Pass):
                 array = body = 0
             each = per_iteration and array > 0  # (a shape only a TaskId has)
             plan = self.plan(rebind, array, each, body if each or body > array else array)
-            iters.append(C.IterArg.make(it.var, it.init, plan, span=it.span))
+            iters.append(_make_iter_arg(it.var, it.init, plan, it.span))
         return iters, self.visit_all(loop.body)
 
     def plan(self, rebind: bool, array: int, per_iteration: bool, body: int):
@@ -197,6 +201,13 @@ class ClassifyIterArgCarry(Pass):
             array = self.shapes.get(res.name, 0) if is_task_id(res) else 0
             phis.append(C.Phi.make(res, self.plan(not same, array, False, array)))
         return C.If.make(branch.cond, then, orelse, phis, span=branch.span)
+
+
+# A loop's fields but its carries and body, and a carry's but its plan, are their input's: set
+# unchecked (proved by the grammar)
+_make_for = trusted_maker(ClassifyIterArgCarry, "For", ("iters", "body"))
+_make_while = trusted_maker(ClassifyIterArgCarry, "While", ("iters", "body"))
+_make_iter_arg = trusted_maker(ClassifyIterArgCarry, "IterArg", ("plan",))
 
 
 def per_iteration_loops(body, carries_tid=lambda it: is_task_id(it.var), check: bool = True) -> dict[int, int]:

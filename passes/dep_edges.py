@@ -42,6 +42,7 @@ from .util import FreshVersions
 
 D = DIRECTED
 TID_TYPE = D.ScalarType(DType.TASK_ID)
+_PARALLEL = LoopKind.parallel  # (read once: an enum member read through its class costs a descriptor call)
 
 
 def dominates(source: Site, target: Site) -> bool:
@@ -225,7 +226,7 @@ def _existing_cells(func) -> tuple[dict[str, str], dict[str, str]]:
 def _parallel_loops(body) -> set[int]:
     from .util import iter_stmts
 
-    return {id(s) for s in iter_stmts(body) if s._production == "For" and s.kind is LoopKind.parallel}
+    return {id(s) for s in iter_stmts(body) if s._production == "For" and s.kind is _PARALLEL}
 
 
 def needed_edges(hazards: Hazards, keep) -> dict[int, dict[int, bool]]:

@@ -15,12 +15,14 @@ from nanopass.rewrite import Pass, register
 from .aliases import written_roots
 from .allocations import held_allocations
 from .kernels import kernel_table
-from .util import BODY_FIELDS, TYPE_PRODUCTIONS, carry_arrays, defined_binders, iter_stmts, var_reads
+from .util import BODY_FIELDS, TYPE_PRODUCTIONS, carry_arrays, defined_binders, iter_stmts, trusted_maker, var_reads
 
 H = HOISTED
 # Nodes that read no name (a type's extents are never printed as reads): ``number`` goes
 # no further into them. A binder is a name and its type; a carry plan and a TaskId's source
 # are terminals only.
+# (read once: an enum member read through its class costs a descriptor call)
+USER, MANUAL, TASK_ID = ScopeOrigin.user, ScopeMode.manual, DType.TASK_ID
 READS_NOTHING = TYPE_PRODUCTIONS | {"Int", "Binder", "Carry", "TidSource"}
 
 
@@ -79,7 +81,7 @@ class HoistScopeEscapes(Pass):
     def run(self, program):
         func = program.orch
         if not any(
-            s._production == "Scope" and (s.origin is ScopeOrigin.user or s.mode is ScopeMode.manual)
+            s._production == "Scope" and (s.origin is USER or s.mode is MANUAL)
             for s in walk_of(func.body).compound  # (a scope is a compound statement)
         ):
             return self.convert(program)  # nothing to hoist
@@ -175,12 +177,12 @@ class HoistScopeEscapes(Pass):
     # language around their visited bodies, their other fields passed on unchecked), but for scopes.
     def Scope(self, scope):
         body = self.visit_all(scope.body)
-        if scope.origin is ScopeOrigin.user or scope.mode is ScopeMode.manual:
+        if scope.origin is USER or scope.mode is MANUAL:
             return self.hoist(scope, body, ReadAfter(self.last_read, self.scope_end[id(scope)]))
-        return self.build(scope, body=body)
+        return _make_scope(scope.mode, scope.origin, body, scope.span)
 
     def hoist(self, scope, body, after: "ReadAfter") -> list:
-        manual = scope.mode is ScopeMode.manual
+        manual = scope.mode is MANUAL
         inside_defs = None  # the names the body defines (made when an if or a moving create needs them)
         before: list = []
         kept: list = []
@@ -221,7 +223,7 @@ class HoistScopeEscapes(Pass):
                     continue
                 if (
                     binder.type._production == "ScalarType"
-                    and binder.type.dtype is DType.TASK_ID
+                    and binder.type.dtype is TASK_ID
                     and binder.name not in self.carried_arrays()
                 ):
                     raise UserError(
@@ -230,9 +232,9 @@ class HoistScopeEscapes(Pass):
                         binder.span or stmt.span,
                         hint="use it inside the scope, or produce it before the scope",
                     )
-                before.append(H.Declare(binder, span=stmt.span))
+                before.append(H.Declare.make(binder, stmt.span))
             kept.append(stmt)
-        return before + [self.build(scope, body=tuple(kept))]
+        return before + [_make_scope(scope.mode, scope.origin, tuple(kept), scope.span)]
 
     def hoist_from_branches(self, stmt, after: "ReadAfter", before: list, inside_defs: set[str]):
         """Move the allocations of an ``if`` directly in a scope (at any depth of ``if``s) whose
@@ -302,3 +304,7 @@ class HoistScopeEscapes(Pass):
         if kind == "If":
             return [phi.var for phi in stmt.results if phi.plan.rebind]
         return []
+
+
+# A scope's mode and origin are its input's: set unchecked (proved by the grammar); its body checked
+_make_scope = trusted_maker(HoistScopeEscapes, "Scope", ("body",))

@@ -2,18 +2,19 @@
 
 from __future__ import annotations
 
-from types import SimpleNamespace
-
 from nanopass.languages import DIRECTED, SCOPED
 from nanopass.languages.ssa import check_single_definition, check_yields
 from nanopass.languages.terms import ScopeMode, ScopeOrigin
 from nanopass.rewrite import Pass, register
 
 from .allocations import escaping_allocations, held_allocations, makes_allocations
-from .kernels import kernel_table
-from .util import last_yield
+from .kernels import kernel_table, output_param_of_result
+from .util import last_yield, trusted_maker
 
 S = SCOPED
+# (read once: an enum member read through its class costs a descriptor call)
+AUTO, MANUAL = ScopeMode.auto, ScopeMode.manual
+COMPILER, USER = ScopeOrigin.compiler, ScopeOrigin.user
 
 
 @register
@@ -46,6 +47,10 @@ class MaterializeRuntimeScopes(Pass):
         self.program = program
         self.held = None  # held_allocations of the function, walked when a body first yields a name
         self.kernels = None  # the kernel table, made when first needed
+        self.made = 0  # the allocations the visit has met so far in loop bodies and branches (``Let``, ``Task``)
+        self.depth = 0  # the loop bodies and branches the visit is in (``visit_body``): none, nothing to count
+        self.allocating: set[int] = set()  # ids of the input's loop bodies and branches that make one
+        self.task_allocates: dict[tuple, bool] = {}  # (kernel, outs, args) -> whether such a task allocates
         return super().run(program)
 
     def Function(self, func):
@@ -57,9 +62,9 @@ class MaterializeRuntimeScopes(Pass):
         return S.Function(func.name, func.params, func.results, func.auto_scope, func.dyn_dims, body, span=func.span)
 
     def wrap(self, body):
-        if len(body) == 1 and body[0]._production == "Scope" and body[0].mode is ScopeMode.auto:
+        if len(body) == 1 and body[0]._production == "Scope" and body[0].mode is AUTO:
             return body
-        return (S.Scope.make(ScopeMode.auto, ScopeOrigin.compiler, body),)
+        return (S.Scope.make(AUTO, COMPILER, body),)
 
     def wrap_here(self, body, source_body=()):
         if not (self.auto and not self.manual and body):
@@ -84,13 +89,43 @@ class MaterializeRuntimeScopes(Pass):
         return False
 
     def allocates_in(self, body) -> bool:
-        """Whether a statement of ``body`` (at any depth) makes an allocation: else its yield
-        passes none out that it made (``held_allocations`` names allocations only), and the
-        function's allocations need not be found for it. The function is asked first, once."""
-        if self.kernels is None:
-            self.kernels = kernel_table(self.program)
-            self.anywhere = makes_allocations(self.program.orch, self.kernels)
-        return self.anywhere and makes_allocations(SimpleNamespace(body=body), self.kernels)  # (reads ``body`` only)
+        """Whether a statement of ``body`` (an input loop body or branch, at any depth) makes an
+        allocation (``makes_allocations``' test): else its yield passes none out that it made
+        (``held_allocations`` names allocations only), and the function's allocations need not
+        be found for it. Counted as the visit meets them (``Let``, ``Task``): no walk of its own."""
+        return id(body) in self.allocating
+
+    def visit_body(self, body):
+        """``visit_all(body)``, noting whether the statements under ``body`` make an allocation."""
+        made = self.made
+        self.depth += 1
+        new = self.visit_all(body)
+        self.depth -= 1
+        if self.made != made:
+            self.allocating.add(id(body))
+        return new
+
+    def Let(self, let):
+        if self.depth and let.value._production == "CreateTensor":
+            self.made += 1
+        return let  # (the class both languages share)
+
+    def Task(self, task):
+        """A task allocates when a result has no output argument (``makes_allocations``)."""
+        if not self.depth:
+            return task  # (outside every loop body and branch: no body asks)
+        key = (task.kernel, len(task.outs), len(task.args))
+        allocates = self.task_allocates.get(key)
+        if allocates is None:
+            if self.kernels is None:
+                self.kernels = kernel_table(self.program)
+            kernel, args = self.kernels[task.kernel], len(task.args)
+            allocates = self.task_allocates[key] = any(
+                p is None or p >= args for p in (output_param_of_result(kernel, i) for i in range(len(task.outs)))
+            )
+        if allocates:
+            self.made += 1
+        return task  # (the class both languages share)
 
     def holds_allocations(self) -> bool:
         """Whether some name of the function holds an allocation (else no yield passes one out)."""
@@ -105,30 +140,36 @@ class MaterializeRuntimeScopes(Pass):
         return self.held
 
     def Scope(self, scope):
-        manual = scope.mode is ScopeMode.manual
+        manual = scope.mode is MANUAL
         self.manual += manual
         body = self.visit_all(scope.body)
         self.manual -= manual
-        return S.Scope(scope.mode, getattr(scope, "origin", ScopeOrigin.user), body, span=scope.span)
+        return _make_scope(scope.mode, getattr(scope, "origin", USER), body, scope.span)
 
     def CompilerScope(self, scope):
-        manual = scope.mode is ScopeMode.manual
+        manual = scope.mode is MANUAL
         self.manual += manual
         body = self.visit_all(scope.body)
         self.manual -= manual
-        return S.Scope(scope.mode, ScopeOrigin.compiler, body, span=scope.span)
+        return S.Scope(scope.mode, COMPILER, body, span=scope.span)
 
     def For(self, loop):
-        body = self.wrap_here(self.visit_all(loop.body), loop.body)
-        return S.For.make(
-            loop.var, loop.start, loop.stop, loop.step, loop.kind, loop.iters, body, loop.results, span=loop.span
-        )
+        body = self.wrap_here(self.visit_body(loop.body), loop.body)
+        return _make_for(loop.var, loop.start, loop.stop, loop.step, loop.kind, loop.iters, body, loop.results, loop.span)
 
     def While(self, loop):
-        body = self.wrap_here(self.visit_all(loop.body), loop.body)
-        return S.While.make(loop.iters, loop.cond, body, loop.results, span=loop.span)
+        body = self.wrap_here(self.visit_body(loop.body), loop.body)
+        return _make_while(loop.iters, loop.cond, body, loop.results, loop.span)
 
     def If(self, branch):
-        then = self.wrap_here(self.visit_all(branch.then), branch.then)
-        orelse = self.wrap_here(self.visit_all(branch.orelse), branch.orelse)
-        return S.If.make(branch.cond, then, orelse, branch.results, span=branch.span)
+        then = self.wrap_here(self.visit_body(branch.then), branch.then)
+        orelse = self.wrap_here(self.visit_body(branch.orelse), branch.orelse)
+        return _make_if(branch.cond, then, orelse, branch.results, branch.span)
+
+
+# The statements' fields but their bodies (and a scope's origin) are their input's: set unchecked
+# (proved by the grammar)
+_make_for = trusted_maker(MaterializeRuntimeScopes, "For", ("body",))
+_make_while = trusted_maker(MaterializeRuntimeScopes, "While", ("body",))
+_make_if = trusted_maker(MaterializeRuntimeScopes, "If", ("then", "orelse"))
+_make_scope = trusted_maker(MaterializeRuntimeScopes, "Scope", ("origin", "body"))

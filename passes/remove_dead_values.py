@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from nanopass.languages import DIRECTED
-from nanopass.languages.ssa import check_single_definition
+from nanopass.languages.ssa import check_single_definition, check_yields
 from nanopass.rewrite import Pass, register
 
-from .util import iter_stmts, last_yield, name_reads, var_reads
+from .util import iter_stmts, last_yield, name_reads, trusted_maker, var_reads
 
 S = DIRECTED
 
@@ -29,13 +29,16 @@ class RemoveDeadValues(Pass):
     iter_arg, result and yielded value; a dead if result likewise. Afterwards every remaining
     value is read by something with an effect, so the C++ declares no unused variable.
 
-    Preserves the single definitions (``preserves``): it removes definitions and adds none.
+    Preserves the single definitions and the yields (``preserves``): it removes definitions and
+    adds none; a carry or if result goes with its value in the final yield of each body that has
+    one (a yield left empty goes too), and only lets are removed besides, so every loop and if
+    keeps as many yielded values as carries or results, and no yield moves from the end.
     """
 
     name = "remove_dead_values"
     source = DIRECTED
     target = DIRECTED
-    preserves = frozenset({check_single_definition})
+    preserves = frozenset({check_single_definition, check_yields})
 
     def run(self, program):
         body = program.orch.body
@@ -107,24 +110,27 @@ class RemoveDeadValues(Pass):
         expanded: set[int] = set()  # carries whose sources are queued (an iter_arg and its result share them)
         deferred: list = []
         reads = name_reads(roots, deferred) if enough else var_reads(roots)
+        lets_names, carry_names, phi_names = lets.keys(), carries.keys(), phis.keys()
         while True:
             while reads:
+                new = reads.keys() - live  # (the names met for the first time, found with set operations in C)
+                if not new:
+                    break
+                live |= new
                 pending: list = []
-                for name in reads:
-                    if name in live:
-                        continue
-                    live.add(name)
-                    if name in lets:
-                        value = lets[name]
-                        if isinstance(value, tuple):
-                            pending.extend(value)  # (a dummy's dependencies)
-                        else:
-                            pending.append(value)
-                    sources = carries.get(name)
-                    if sources is not None and id(sources) not in expanded:
+                for name in lets_names & new:
+                    value = lets[name]
+                    if isinstance(value, tuple):
+                        pending.extend(value)  # (a dummy's dependencies)
+                    else:
+                        pending.append(value)
+                for name in carry_names & new:
+                    sources = carries[name]
+                    if id(sources) not in expanded:
                         expanded.add(id(sources))
                         pending += sources
-                    pending += phis.get(name, ())
+                for name in phi_names & new:
+                    pending += phis[name]
                 reads = var_reads(pending)
             # a carry is one value: its iter_arg and its result are live together (their
             # sources are one list, queued once for both)
@@ -143,28 +149,38 @@ class RemoveDeadValues(Pass):
         return let
 
     def For(self, loop):
-        keep = [k for k, it in enumerate(loop.iters) if it.var.name in self.live]
+        iters, body, results = self.carries_and_body(loop)
+        if body is None:
+            return loop
+        return _make_for(loop.var, loop.start, loop.stop, loop.step, loop.kind, iters, body, results, loop.span)
+
+    def While(self, loop):  # (a carry the condition reads is live: the condition is a root)
+        iters, body, results = self.carries_and_body(loop)
+        if body is None:
+            return loop
+        return _make_while(iters, loop.cond, body, results, loop.span)
+
+    def carries_and_body(self, loop) -> tuple:
+        """The loop's live iter_args, its visited body (its final yield without the dead carries'
+        values) and the live carries' results; the body None when nothing changed."""
+        live = self.live
+        keep = [k for k, it in enumerate(loop.iters) if it.var.name in live]
         body = self.visit_all(loop.body)
         if len(keep) == len(loop.iters):
-            return loop if body is loop.body else self.build(loop, body=body)
-        body = _drop_yield_values(body, keep)
-        return self.build(
-            loop,
-            iters=[loop.iters[k] for k in keep],
-            results=[loop.results[k] for k in keep],
-            body=body,
-        )
-
-    While = For  # (a carry the condition reads is live: the condition is a root)
+            return loop.iters, (None if body is loop.body else body), loop.results
+        iters = tuple(loop.iters[k] for k in keep)
+        return iters, _drop_yield_values(body, keep), tuple(loop.results[k] for k in keep)
 
     def If(self, branch):
         keep = [k for k, res in enumerate(branch.results) if res.name in self.live]
         then, orelse = self.visit_all(branch.then), self.visit_all(branch.orelse)
         if len(keep) == len(branch.results) and then is branch.then and orelse is branch.orelse:
             return branch
-        if len(keep) != len(branch.results):
+        results = branch.results
+        if len(keep) != len(results):
             then, orelse = _drop_yield_values(then, keep), _drop_yield_values(orelse, keep)
-        return self.build(branch, then=then, orelse=orelse, results=[branch.results[k] for k in keep])
+            results = tuple(results[k] for k in keep)
+        return _make_if(branch.cond, then, orelse, results, branch.span)
 
 
 _EFFECTS = frozenset({"Dummy", "HostFence", "WriteTensor", "Return", "CellSet"})  # (besides tasks)
@@ -188,3 +204,10 @@ def _drop_yield_values(body, keep: list[int]) -> tuple:
     values = [last.values[k] for k in keep]
     body[-1] = S.Yield.make(values, span=last.span) if values else None
     return tuple(b for b in body if b is not None)
+
+
+# A statement's fields but its bodies are its input's, its carries and results some of them: set
+# unchecked (proved by the grammar)
+_make_for = trusted_maker(RemoveDeadValues, "For", ("body",))
+_make_while = trusted_maker(RemoveDeadValues, "While", ("body",))
+_make_if = trusted_maker(RemoveDeadValues, "If", ("then", "orelse"))

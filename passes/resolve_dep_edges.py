@@ -10,7 +10,10 @@ from nanopass.languages.ssa import check_single_definition, check_yields
 from nanopass.languages.terms import DepSource
 from nanopass.rewrite import Pass, register
 
+from .util import trusted_maker
+
 A = DEP_ANNOTATED
+FRESH, CELL = DepSource.fresh, DepSource.cell  # (read once: an enum member read through its class costs a descriptor call)
 BLOCKS = ("For", "While", "If", "Scope")  # the statements that open C++ blocks
 
 
@@ -114,8 +117,8 @@ class ResolveDepEdges(Pass):
         deps, capacity = self.edges(task.deps, task)
         if task.tid is not None:
             self.declare(task.tid)
-        return A.Task.make(task.outs, task.tid, task.kernel, task.args, task.dumps, task.early_resolve, task.launch, deps,
-                           capacity, span=task.span)
+        return _make_task(task.outs, task.tid, task.kernel, task.args, task.dumps, task.early_resolve, task.launch, deps,
+                          capacity, task.span)
 
     def Dummy(self, dummy):
         deps, capacity = self.edges(dummy.deps, dummy)
@@ -137,7 +140,7 @@ class ResolveDepEdges(Pass):
                 key = (dep.cell, None)
                 if key not in seen:
                     seen.add(key)
-                    out.append(A.DepEdge.make(A.Var.make(dep.cell), None, DepSource.cell, True, False, 0, span=dep.span))
+                    out.append(A.DepEdge.make(A.Var.make(dep.cell), None, CELL, True, False, 0, span=dep.span))
                 continue
             user = dep._production not in ("DerivedDep",)
             ref = dep.array if dep._production == "DepItem" else dep.value
@@ -155,7 +158,7 @@ class ResolveDepEdges(Pass):
                 continue
             seen.add(key)
             size = entry.size if index is None else 0
-            guarded = entry.source is not DepSource.fresh or index is not None
+            guarded = entry.source is not FRESH or index is not None
             out.append(A.DepEdge.make(A.Var.make(storage), index, entry.source, guarded, user, size, span=dep.span))
         return out, sum(edge.size or 1 for edge in out)
 
@@ -173,3 +176,7 @@ class ResolveDepEdges(Pass):
             dep.span or self.owner_span,
             hint="consume the TaskId inside the scope that produces it, or produce it before that scope",
         )
+
+
+# A task's fields but its dependencies and capacity are its input's: set unchecked (proved by the grammar)
+_make_task = trusted_maker(ResolveDepEdges, "Task", ("deps", "capacity"))

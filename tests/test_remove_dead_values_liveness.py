@@ -1,0 +1,92 @@
+"""remove_dead_values' liveness flows back one level at a time with set operations (the names
+met for the first time: ``reads - live``; those that are lets, carries or if results: the
+intersections with their tables). Its live set is the plain fixpoint's, computed here name by
+name until nothing changes, on every example and golden program, the bench shapes and random
+control-flow programs, with and without dummies as values."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+from conftest import EXAMPLES, REPO, fuzz_budget, load_program
+from program_gen import control_flow_programs
+
+from nanopass.api import run_pipeline
+from nanopass.languages.statements import iter_stmts
+from nanopass.passes.remove_dead_values import PURE, RemoveDeadValues, _EFFECTS, _reads_of
+from nanopass.passes.util import last_yield, var_reads
+from nanopass.tools.bench import source_of
+
+PROPERTY = settings(max_examples=fuzz_budget(20), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+PROGRAMS = sorted(p for d in (EXAMPLES, REPO / "tests" / "golden") for p in d.glob("*.py"))
+
+
+def plain_liveness(body, dummies: bool) -> set[str]:
+    """Every name an effect reads, and every name a live name's value, carry or if result reads,
+    until no name is added (a carry's iter_arg and result live together)."""
+    needs: dict[str, list] = {}  # name -> the expressions its value reads
+    roots: list = []
+    pairs = []
+    for stmt in iter_stmts(body):
+        kind = stmt._production
+        if kind == "Let":
+            if stmt.value._production in PURE:
+                needs[stmt.var.name] = [stmt.value]
+            else:
+                roots.append(stmt.value)
+        elif kind in ("For", "While"):
+            roots += [stmt.start, stmt.stop, stmt.step] if kind == "For" else [stmt.cond]
+            yld = last_yield(stmt.body)
+            for k, (it, result) in enumerate(zip(stmt.iters, stmt.results)):
+                sources = [it.init] + ([yld.values[k]] if yld is not None else [])
+                needs[it.var.name] = needs[result.name] = sources
+                pairs.append((it.var.name, result.name))
+        elif kind == "If":
+            roots.append(stmt.cond)
+            ylds = [y for y in (last_yield(stmt.then), last_yield(stmt.orelse)) if y]
+            for k, res in enumerate(stmt.results):
+                needs[res.name] = [y.values[k] for y in ylds]
+        elif kind == "Dummy" and dummies:
+            needs[stmt.var.name] = list(stmt.deps)
+        elif kind == "Task" or kind in _EFFECTS:
+            roots += list(_reads_of(stmt))
+    live = set(var_reads(roots))
+    while True:
+        more = set(live)
+        for name in live:
+            more |= set(var_reads(needs.get(name, [])))
+        for a, b in pairs:
+            if a in more or b in more:
+                more |= {a, b}
+        if more == live:
+            return live
+        live = more
+
+
+def check(program) -> None:
+    stages = run_pipeline(program)
+    body = stages["split_joins_by_iteration"].tree.orch.body  # remove_dead_values' input
+    for dummies in (False, True):
+        live, _ = RemoveDeadValues.liveness(body, dummies=dummies)
+        assert live == plain_liveness(body, dummies)
+
+
+@pytest.mark.parametrize("path", PROGRAMS, ids=lambda p: p.stem)
+def test_programs(path: Path):
+    check(load_program(path))
+
+
+@pytest.mark.parametrize("shape", ["straight", "nested", "mixed", "scopes", "branches", "reuses"])
+def test_shapes(tmp_path, shape):
+    (path := tmp_path / f"{shape}.py").write_text(source_of(shape, 6))
+    check(load_program(path))
+
+
+@PROPERTY
+@given(control_flow_programs())
+def test_random_programs(tmp_path_factory, source):
+    (path := tmp_path_factory.mktemp("p") / "generated.py").write_text(source)
+    check(load_program(path))
