@@ -256,9 +256,9 @@ def trusted_maker(pass_cls, production: str, checked: tuple[str, ...]):
             raise TypeError(f"{pass_cls.name}: field {spec.name} of {production} is not proved by the grammar")
         trusted.add(i)
     env: dict = {}
-    lines = [f"def make({', '.join(names)}, span):", "    self = _new(_builder)"]
+    lines = [f"def make({', '.join(names)}, span):", "    self = _builder()"]
     lines += construction_lines(cls, "self", names, "span", frozenset(trusted), env)
     lines.append("    return self")
-    env.update({"_new": object.__new__, "_builder": cls._builder})
+    env.update({"_builder": cls._builder})
     exec(compile("\n".join(lines), f"<trusted make of {production} in {pass_cls.name}>", "exec"), env)  # noqa: S102 - from the grammar only
     return env["make"]
