@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from nanopass.languages import DIRECTED
+from nanopass.languages.statements import LOOPS, walk_of
 from nanopass.languages.terms import CmpOp
 from nanopass.rewrite import register
 
@@ -28,6 +29,33 @@ def outside_loops(body) -> set[int]:
             elif kind == "Scope" or kind == "CompilerScope":
                 stack.append(stmt.body)
     return out
+
+
+def waited_in_loops(body, joins: dict) -> bool:
+    """Whether every join cell of ``joins`` (``join_cells``) is waited on in a loop by a statement
+    other than its barriers: then ``used_outside_loops`` holds of none, and no join is split. Each
+    statement in a loop is read once, under its innermost loop; the scan stops at the last join."""
+    pending = set(joins)
+    barriers = {id(dummy) for joined in joins.values() for dummy, _ in joined}
+    for loop in walk_of(body).compound:
+        if loop._production not in LOOPS:
+            continue
+        stack = [loop.body]
+        while stack:
+            for stmt in stack.pop():
+                kind = stmt._production
+                if kind in WITH_DEPS:
+                    if id(stmt) not in barriers:
+                        for d in stmt.deps:
+                            if d._production == "CellDep":
+                                pending.discard(d.cell)
+                elif kind == "If":
+                    stack += (stmt.then, stmt.orelse)
+                elif kind == "Scope" or kind == "CompilerScope":
+                    stack.append(stmt.body)
+        if not pending:
+            return True
+    return False
 
 
 def used_outside_loops(joined, uses, outside: set[int]) -> bool:
@@ -65,7 +93,7 @@ class SplitJoinsByIteration(LeanPass):
     def lean(self, program):
         func = program.orch
         joins = join_cells(func)
-        if not joins:
+        if not joins or waited_in_loops(func.body, joins):
             return program
         stmts = list(iter_stmts(func.body))
         # (what the statements read, and the names taken, are needed only once a join's barriers
