@@ -80,8 +80,8 @@ class BindTaskIds(Pass):
         self.order: list[str] = []
         if binds_task_ids(func.body):
             self.body(func.body)
-        tids = [B.TidSource.make(name, *self.table[name]) for name in self.order]
-        return B.Function(
+        tids = [B.TidSource.make_trusted(name, *self.table[name]) for name in self.order]
+        return B.Function.make_trusted(
             func.name, func.params, func.results, func.auto_scope, func.dyn_dims, func.buffer_groups, func.slots, func.arg_count,
             tids, func.body, span=func.span,
         )
@@ -96,21 +96,25 @@ class BindTaskIds(Pass):
             self.bind(name, *self.table[other])
 
     def body(self, stmts) -> None:
+        table, order = self.table, self.order
         for stmt in stmts:
             kind = stmt._production
-            if kind == "Let":
+            if kind == "Task" or kind == "Dummy":  # (``bind``, inlined: the usual statements)
+                var = stmt.tid if kind == "Task" else stmt.var
+                if var is not None:
+                    name = var.name
+                    if name not in table:
+                        order.append(name)
+                    table[name] = (FRESH if kind == "Task" else BARRIER, name, 0)
+            elif kind == "Let":
                 self.let(stmt)
-            elif kind == "Task" and stmt.tid is not None:
-                self.bind(stmt.tid.name, FRESH, stmt.tid.name)
-            elif kind == "Dummy":
-                self.bind(stmt.var.name, BARRIER, stmt.var.name)
             elif kind == "For" or kind == "While":
                 self.loop(stmt)
             elif kind == "If":
                 self.body(stmt.then)
                 self.body(stmt.orelse)
                 self.branch(stmt)
-            elif kind in ("Scope", "CompilerScope"):
+            elif kind == "Scope" or kind == "CompilerScope":
                 self.body(stmt.body)
 
     def let(self, stmt) -> None:
