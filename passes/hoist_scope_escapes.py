@@ -100,65 +100,59 @@ class HoistScopeEscapes(Pass):
         return self.roots.get(name, name)
 
     def number(self, body) -> None:
-        """Number statements in program order; note where each scope ends and when each root is
-        last read (by a statement's own expressions; returns emit nothing and read nothing)."""
+        """Number statements in program order (their places in the body's walk); note where each
+        scope ends and when each root is last read (by a statement's own expressions; returns
+        emit nothing and read nothing)."""
         self.last_read: dict[str, int] = {}
         self.scope_end: dict[int, int] = {}
-        last_read, roots = self.last_read, self.roots
-        position = 0
-        # The statements, on a stack of what is left to do; a statement's own expressions are
-        # walked as it is met (their reads recorded at its position), before its bodies.
-        stack: list = list(reversed(body))
-        pop, push, extend = stack.pop, stack.append, stack.extend
+        last_read, roots, scope_end = self.last_read, self.roots, self.scope_end
+        walk = walk_of(body)
+        ends: dict[int, list] = {}  # id of the last statement of a scope's subtree -> the ids of the scopes it ends
+        for stmt in walk.compound:
+            if stmt._production == "Scope":
+                ends.setdefault(id(_last_of(stmt)), []).append(id(stmt))
         nodes: list = []  # the expressions of the statement met last, to walk
-        take, more = nodes.pop, nodes.extend
         reading: dict[type, tuple] = {}  # statement class -> its fields that may read a name
-        while stack:
-            stmt = pop()
-            if type(stmt) is int:  # the end of the scope whose id it is
-                self.scope_end[stmt] = position - 1
-                continue
-            production = stmt._production
-            here = position
-            position += 1
-            fields = BODY_FIELDS.get(production, ())
-            if production == "Scope":
-                push(id(stmt))
-            for field in reversed(fields):
-                extend(reversed(getattr(stmt, field)))
-            if production == "Return":
-                continue
+        for here, stmt in enumerate(walk.order):
+            if id(stmt) in ends:
+                for scope in ends[id(stmt)]:
+                    scope_end[scope] = here
             read_fields = reading.get(type(stmt))
             if read_fields is None:
-                read_fields = reading[type(stmt)] = self.reading_fields(type(stmt), fields)
+                production = stmt._production
+                read_fields = reading[type(stmt)] = (
+                    () if production == "Return" else self.reading_fields(type(stmt), BODY_FIELDS.get(production, ())))
             for name, many in read_fields:
                 value = getattr(stmt, name)
                 if many:
-                    more(value)
+                    nodes += value
                 elif value is not None:
                     nodes.append(value)
             while nodes:
-                node = take()
+                node = nodes.pop()
                 kind = node._production
                 if kind == "Var":
                     name = node.name
                     last_read[roots.get(name, name)] = here
-                elif kind == "Arg" or kind == "DepEdge" or kind == "IterArg":  # (the usual ones: inlined)
-                    if kind == "Arg":
-                        value = node.value
-                    elif kind == "IterArg":
-                        value = node.init
-                    else:
-                        value = node.tid
-                        if node.index is not None:
-                            nodes.append(node.index)
-                    if value._production == "Var":
-                        name = value.name
-                        last_read[roots.get(name, name)] = here
-                    else:
-                        nodes.append(value)
-                elif kind not in READS_NOTHING:
-                    more(node._children())
+                    continue
+                if kind in READS_NOTHING:
+                    continue
+                if kind == "Arg":  # (the usual ones, with one child that may read a name: inlined)
+                    node = node.value
+                elif kind == "DepEdge":
+                    if node.index is not None:
+                        nodes.append(node.index)
+                    node = node.tid
+                elif kind == "IterArg":
+                    node = node.init
+                else:
+                    nodes += node._children()
+                    continue
+                if node._production == "Var":
+                    name = node.name
+                    last_read[roots.get(name, name)] = here
+                else:
+                    nodes.append(node)
 
     @staticmethod
     def reading_fields(cls: type, bodies: tuple) -> tuple:
@@ -304,6 +298,18 @@ class HoistScopeEscapes(Pass):
         if kind == "If":
             return [phi.var for phi in stmt.results if phi.plan.rebind]
         return []
+
+
+def _last_of(stmt):
+    """The last statement of ``stmt``'s subtree in program order (``stmt`` when its bodies are empty)."""
+    while True:
+        for field in reversed(BODY_FIELDS.get(stmt._production, ())):
+            body = getattr(stmt, field)
+            if body:
+                stmt = body[-1]
+                break
+        else:
+            return stmt
 
 
 # A scope's mode and origin are its input's: set unchecked (proved by the grammar); its body checked
