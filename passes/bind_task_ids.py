@@ -138,16 +138,17 @@ class BindTaskIds(Pass):
     def loop(self, loop) -> None:
         for it, result in zip(loop.iters, loop.results):
             ty = it.var.type
-            if not (is_tid(ty) or is_tid_array(ty)):
+            if ty._production not in _TID_TYPES or ty.dtype is not TASK_ID:
                 continue
+            array = ty._production == "ArrayType"  # (a TaskId array; else a TaskId)
             plan = it.plan
             init = it.init.name if it.init._production == "Var" else None
-            if is_tid_array(ty) and not plan.rebind:
+            if array and not plan.rebind:
                 if init is not None:
                     self.alias(it.var.name, init)
                     self.alias(result.name, init)
                 continue
-            if is_tid_array(ty):
+            if array:
                 self.bind(it.var.name, ARRAY, result.name, ty.size)
                 self.bind(result.name, ARRAY, result.name, ty.size)
             elif plan.per_iteration:  # inside the body the carry stands for its init
