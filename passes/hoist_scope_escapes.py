@@ -177,6 +177,7 @@ class HoistScopeEscapes(Pass):
 
     def hoist(self, scope, body, after: "ReadAfter") -> list:
         manual = scope.mode is MANUAL
+        roots, last_read, end = self.roots, after.last_read, after.end
         inside_defs = None  # the names the body defines (made when an if or a moving create needs them)
         before: list = []
         kept: list = []
@@ -213,7 +214,8 @@ class HoistScopeEscapes(Pass):
                 before.append(stmt)  # an array is storage of a constant size, like an allocation
                 continue
             for binder in self.declared_by(stmt):
-                if self.root(binder.name) != binder.name or binder.name not in after:
+                name = binder.name
+                if roots.get(name, name) != name or last_read.get(name, -1) <= end:  # (not its own root, or not read after the scope)
                     continue
                 if (
                     binder.type._production == "ScalarType"
