@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from conftest import EXAMPLES_AND_GOLDEN, SHAPES, bench_file, pass_inputs, random_file, running
+from conftest import bench_file, pass_inputs, random_file, running
+from pass_cases import corpus_tests
 
 from nanopass.errors import GrammarError
 from nanopass.language import trusted_checked
@@ -32,14 +33,7 @@ def check(path: Path) -> None:
         assert len(trusted.orch.tids) == len(checked.orch.tids)
 
 
-@pytest.mark.parametrize("path", EXAMPLES_AND_GOLDEN, ids=lambda p: p.stem)
-def test_programs(path: Path):
-    check(path)
-
-
-@pytest.mark.parametrize("shape", SHAPES)
-def test_shapes(tmp_path, shape):
-    check(bench_file(tmp_path, shape, 24))
+test_programs, test_shapes = corpus_tests(check)
 
 
 @pytest.mark.parametrize("manual", [False, True])

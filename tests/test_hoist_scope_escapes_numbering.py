@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from conftest import EXAMPLES_AND_GOLDEN, GOLDEN, SHAPES, bench_file, pass_inputs, random_file, run_both_ways, running
+from conftest import GOLDEN, bench_file, pass_inputs, random_file, run_both_ways, running
+from pass_cases import corpus_tests
 
 from nanopass.languages.statements import BODY_FIELDS, iter_stmts
 from nanopass.passes import hoist_scope_escapes as hoist
@@ -73,14 +74,7 @@ def check(path: Path) -> int:
     return scopes
 
 
-@pytest.mark.parametrize("path", EXAMPLES_AND_GOLDEN, ids=lambda p: p.stem)
-def test_programs(path: Path):
-    check(path)
-
-
-@pytest.mark.parametrize("shape", SHAPES)
-def test_shapes(tmp_path, shape):
-    check(bench_file(tmp_path, shape, 24))
+test_programs, test_shapes = corpus_tests(check)
 
 
 @pytest.mark.parametrize("manual", [False, True])

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from conftest import (EXAMPLES_AND_GOLDEN, SHAPES, bench_file, counting, pass_input, pass_inputs, random_file, run_both_ways,
-                      running)
+from conftest import counting, pass_input, pass_inputs, random_file, run_both_ways, running
+from pass_cases import corpus_tests
 from test_scope_pass_shortcuts import split_join_program
 from test_middle_pass_shortcuts import compile_bench
 
@@ -79,14 +79,7 @@ def test_random_programs_with_a_split_join(tmp_path, seed):
     assert check(random_file(tmp_path, seed, manual=True))
 
 
-@pytest.mark.parametrize("path", EXAMPLES_AND_GOLDEN, ids=lambda p: p.stem)
-def test_programs(path: Path):
-    check(path)
-
-
-@pytest.mark.parametrize("shape", SHAPES)
-def test_shapes(tmp_path, shape):
-    check(bench_file(tmp_path, shape, 24))
+test_programs, test_shapes = corpus_tests(check)
 
 
 def test_random_manual_programs(tmp_path):
