@@ -277,3 +277,19 @@ def cpp_of(paths) -> list[str]:
     import nanopass
 
     return [nanopass.generate_orchestration(load_program(path)).code for path in paths]
+
+
+def corpus_tests(check):
+    """The cases a both-ways test of a pass runs on every program: (a test of every example and
+    golden program, a test of every bench shape at 24), each running ``check`` on a file's path.
+    Bind them to ``test_`` names in the test module."""
+
+    @pytest.mark.parametrize("path", EXAMPLES_AND_GOLDEN, ids=lambda p: p.stem)
+    def programs(path: Path):
+        check(path)
+
+    @pytest.mark.parametrize("shape", SHAPES)
+    def shapes(tmp_path, shape):
+        check(bench_file(tmp_path, shape, 24))
+
+    return programs, shapes

@@ -12,8 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import bench_file, pass_inputs, random_file, running
-from pass_cases import corpus_tests
+from conftest import corpus_tests, bench_file, pass_inputs, random_file, running
 
 from nanopass.errors import GrammarError
 from nanopass.language import trusted_checked

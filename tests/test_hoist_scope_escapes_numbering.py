@@ -12,8 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import GOLDEN, bench_file, pass_inputs, random_file, run_both_ways, running
-from pass_cases import corpus_tests
+from conftest import corpus_tests, GOLDEN, bench_file, pass_inputs, random_file, run_both_ways, running
 
 from nanopass.languages.statements import BODY_FIELDS, iter_stmts
 from nanopass.passes import hoist_scope_escapes as hoist

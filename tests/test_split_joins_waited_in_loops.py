@@ -14,8 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import counting, pass_input, pass_inputs, random_file, run_both_ways, running
-from pass_cases import corpus_tests
+from conftest import corpus_tests, counting, pass_input, pass_inputs, random_file, run_both_ways, running
 from test_scope_pass_shortcuts import split_join_program
 from test_middle_pass_shortcuts import compile_bench
 
