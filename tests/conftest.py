@@ -184,21 +184,36 @@ def _compile_outcomes(path: Path, through: str | None = None) -> list:
     try:
         programs = load_programs(str(path))
     except UserError as error:
-        outcomes = [([], error)]
+        outcomes = [([], _without_frames(error))]
     else:
         outcomes = []
         for program in programs:
             try:
                 outcomes.append((run_pipeline(program, stop_after=through), None))
             except PipelineError as error:
-                outcomes.append((error.stages, error))
+                outcomes.append((error.stages, _without_frames(error)))
             except UserError as error:
-                outcomes.append(([], error))
+                outcomes.append(([], _without_frames(error)))
     _COMPILED.pop(key, None)
     _COMPILED[key] = outcomes
     while len(_COMPILED) > _KEPT:
         del _COMPILED[next(iter(_COMPILED))]
     return outcomes
+
+
+def _without_frames(error: Exception) -> Exception:
+    """``error`` (kept by ``_compile_outcomes``) and the errors it wraps, their tracebacks dropped:
+    a kept traceback keeps the frames of the compile alive, the pass objects in them with all they
+    hold (test_library's check that no object of a compile outlives it would see them)."""
+    pending, done = [error], set()
+    while pending:
+        e = pending.pop()
+        if e is None or id(e) in done:
+            continue
+        done.add(id(e))
+        e.__traceback__ = None
+        pending += (getattr(e, "error", None), e.__cause__, e.__context__)
+    return error
 
 
 def stage_input(stages, pass_name: str):
