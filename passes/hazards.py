@@ -1132,14 +1132,6 @@ def _untracked_writes(gen: list[Access], track_writes: bool, met_after, task) ->
     return frozenset(a for a in writes if not met.follows(task, a.root))
 
 
-def _prewalk(body) -> tuple[dict[str, frozenset], bool]:
-    """Allocation -> the loops around the statement that makes it (``allocations.allocated_by``:
-    a create, or a task's runtime output; a new buffer each iteration either way); and whether
-    the body reads a tensor element (``prework``'s)."""
-    found = _prework(body, None, NONE)
-    return found.made_in, found.host_reads
-
-
 class Prework:
     """What ``find_hazards`` reads off a function before its walk, in one walk of it
     (``prework``): the roots some task or host element access writes (``written``: the only ones
@@ -1589,12 +1581,6 @@ def _write_after_read(func, store: dict, untracked: set[str], reads_class) -> bo
     found = block(func.body)
     block = None  # noqa: F841 - (it calls itself through this frame's cell: cut the cycle)
     return found
-
-
-def _written_roots(func, store: dict, untracked: set[str]) -> set[str]:
-    """Roots some task or host element access writes (the only ones whose accesses can form a
-    hazard: ``prework``'s)."""
-    return prework(func, store, untracked).written
 
 
 def untracked_roots(func) -> set[str]:

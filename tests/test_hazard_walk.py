@@ -22,11 +22,10 @@ from nanopass.passes.hazards import (
     Access,
     Hazards,
     Site,
-    _prewalk,
-    _written_roots,
     carried_allocations,
     covers,
     find_hazards,
+    prework,
     task_accesses,
     is_parallel,
     iteration_stores,
@@ -66,9 +65,8 @@ def reference_find_hazards(
     site_of: dict[int, int] = {}
     # Reads of a root nobody writes can never be part of a hazard and are not tracked (read-only
     # inputs would otherwise pile up one entry per task).
-    written = _written_roots(func, store, untracked_roots)
-
-    made_in, host_reads = _prewalk(func.body)
+    scan = prework(func, store, untracked_roots)
+    written, made_in, host_reads = scan.written, scan.made_in, scan.host_reads
     renewed = carried_allocations(func, kernels)
     used = var_reads(func.body) if host_reads else {}
     scope_at: dict[int, Site] = {}
