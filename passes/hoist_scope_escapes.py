@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from operator import is_
+
 from nanopass.errors import UserError
 from nanopass.languages import BATCHED, HOISTED
 from nanopass.languages.batched import check_alloc_size
@@ -23,7 +25,10 @@ H = HOISTED
 # are terminals only.
 # (read once: an enum member read through its class costs a descriptor call)
 USER, MANUAL, TASK_ID = ScopeOrigin.user, ScopeMode.manual, DType.TASK_ID
-READS_NOTHING = TYPE_PRODUCTIONS | {"Int", "Binder", "Carry", "TidSource"}
+READS_NOTHING = TYPE_PRODUCTIONS | {"Int", "Binder", "Carry", "TidSource", "NoTask"}
+# Statements none of whose fields reads a name (returns emit nothing and read nothing)
+_MAY_MOVE = frozenset({"If", "Alloc", "Declare"})  # statements that may move out of a scope whatever is read
+_READ_NONE = frozenset({"Scope", "CellDecl", "Declare", "Return"})
 
 
 def _as_list(value) -> list:
@@ -93,7 +98,11 @@ class HoistScopeEscapes(Pass):
         # (found when a TaskId read after the scope that produces it is first met)
         self.array_carries: set[str] | None = None
         self.number(func.body)
+        if self.nothing_to_hoist(func.body):
+            return self.convert(program)
         body = self.visit_all(func.body)
+        if body is func.body:  # nothing moved: the input as it is (its invariants known to hold)
+            return self.convert(program)
         return self.build(program, orch=self.build(func, body=body))
 
     def root(self, name: str) -> str:
@@ -112,47 +121,99 @@ class HoistScopeEscapes(Pass):
             if stmt._production == "Scope":
                 ends.setdefault(id(_last_of(stmt)), []).append(id(stmt))
         nodes: list = []  # the expressions of the statement met last, to walk
+        push = nodes.append
         reading: dict[type, tuple] = {}  # statement class -> its fields that may read a name
-        for here, stmt in enumerate(walk.order):
+        here = -1
+        for stmt in walk.order:
+            here += 1
             if id(stmt) in ends:
                 for scope in ends[id(stmt)]:
                     scope_end[scope] = here
-            read_fields = reading.get(type(stmt))
-            if read_fields is None:
-                production = stmt._production
-                read_fields = reading[type(stmt)] = (
-                    () if production == "Return" else self.reading_fields(type(stmt), BODY_FIELDS.get(production, ())))
-            for name, many in read_fields:
-                value = getattr(stmt, name)
-                if many:
-                    nodes += value
-                elif value is not None:
-                    nodes.append(value)
+            production = stmt._production
+            # The usual statements' reads taken apart here: a Var met as a child is read where it
+            # is met, an Int skipped, a Bin's operands looked at, any other expression pushed
+            # (walked below); a statement that reads nothing is passed over.
+            if production in _READ_NONE:
+                continue
+            if production == "Task":
+                for arg in stmt.args:
+                    node = arg.value
+                    kind = node._production
+                    if kind == "Var":
+                        name = node.name
+                        last_read[roots.get(name, name)] = here
+                    elif kind == "Bin":
+                        nodes += (node.a, node.b)
+                    elif kind != "Int":
+                        push(node)
+                if stmt.launch is not None:
+                    push(stmt.launch)
+                deps = stmt.deps
+            elif production == "Dummy":
+                deps = stmt.deps
+            elif production == "Yield":
+                nodes += stmt.values
+                deps = ()
+            elif production == "For":
+                nodes += (stmt.start, stmt.stop, stmt.step)
+                for it in stmt.iters:
+                    push(it.init)
+                deps = ()
+            elif production == "Let" or production == "CellSet":
+                push(stmt.value)
+                deps = ()
+            else:
+                read_fields = reading.get(type(stmt))
+                if read_fields is None:
+                    read_fields = reading[type(stmt)] = self.reading_fields(type(stmt), BODY_FIELDS.get(production, ()))
+                for name, many in read_fields:
+                    value = getattr(stmt, name)
+                    if many:
+                        nodes += value
+                    elif value is not None:
+                        push(value)
+                deps = ()
+            for edge in deps:  # (DepEdge: its TaskId and its slot)
+                push(edge.tid)
+                if edge.index is not None:
+                    push(edge.index)
             while nodes:
                 node = nodes.pop()
                 kind = node._production
                 if kind == "Var":
                     name = node.name
                     last_read[roots.get(name, name)] = here
+                elif kind in READS_NOTHING:
                     continue
-                if kind in READS_NOTHING:
-                    continue
-                if kind == "Arg":  # (the usual ones, with one child that may read a name: inlined)
-                    node = node.value
+                elif kind == "Arg":  # (the usual ones, with one child that may read a name: inlined)
+                    push(node.value)
                 elif kind == "DepEdge":
+                    push(node.tid)
                     if node.index is not None:
-                        nodes.append(node.index)
-                    node = node.tid
+                        push(node.index)
                 elif kind == "IterArg":
-                    node = node.init
+                    push(node.init)
                 else:
                     nodes += node._children()
-                    continue
-                if node._production == "Var":
-                    name = node.name
-                    last_read[roots.get(name, name)] = here
-                else:
-                    nodes.append(node)
+
+    def nothing_to_hoist(self, body) -> bool:
+        """Whether no scope has anything to move or declare, so that the visit would hand back
+        every scope as it is: no user or manual scope holds an ``if``, an allocation or a
+        ``Declare`` directly (they may move), nor defines directly a value that is its own root
+        and is read after the scope (an array create too). One look at each such scope's body."""
+        last_read, roots, scope_end = self.last_read, self.roots, self.scope_end
+        for scope in walk_of(body).compound:
+            if scope._production != "Scope" or not (scope.origin is USER or scope.mode is MANUAL):
+                continue
+            end = scope_end[id(scope)]
+            for stmt in scope.body:
+                if stmt._production in _MAY_MOVE:
+                    return False
+                for binder in self.declared_by(stmt):
+                    name = binder.name
+                    if last_read.get(roots.get(name, name), -1) > end:
+                        return False
+        return True
 
     @staticmethod
     def reading_fields(cls: type, bodies: tuple) -> tuple:
@@ -173,7 +234,7 @@ class HoistScopeEscapes(Pass):
         body = self.visit_all(scope.body)
         if scope.origin is USER or scope.mode is MANUAL:
             return self.hoist(scope, body, ReadAfter(self.last_read, self.scope_end[id(scope)]))
-        return _make_scope(scope.mode, scope.origin, body, scope.span)
+        return scope if body is scope.body else _make_scope(scope.mode, scope.origin, body, scope.span)
 
     def hoist(self, scope, body, after: "ReadAfter") -> list:
         manual = scope.mode is MANUAL
@@ -230,6 +291,8 @@ class HoistScopeEscapes(Pass):
                     )
                 before.append(H.Declare.make(binder, stmt.span))
             kept.append(stmt)
+        if not before and body is scope.body and len(kept) == len(body) and all(map(is_, kept, body)):
+            return scope  # nothing moved or declared: the scope as it was
         return before + [_make_scope(scope.mode, scope.origin, tuple(kept), scope.span)]
 
     def hoist_from_branches(self, stmt, after: "ReadAfter", before: list, inside_defs: set[str]):
@@ -304,14 +367,17 @@ class HoistScopeEscapes(Pass):
 
 def _last_of(stmt):
     """The last statement of ``stmt``'s subtree in program order (``stmt`` when its bodies are empty)."""
+    fields_of = BODY_FIELDS.get
     while True:
-        for field in reversed(BODY_FIELDS.get(stmt._production, ())):
-            body = getattr(stmt, field)
-            if body:
-                stmt = body[-1]
-                break
-        else:
+        fields = fields_of(stmt._production)
+        if fields is None:
             return stmt
+        body = getattr(stmt, fields[-1])  # (the last body that has a statement)
+        if not body and len(fields) > 1:
+            body = getattr(stmt, fields[0])
+        if not body:
+            return stmt
+        stmt = body[-1]
 
 
 # A scope's mode and origin are its input's: set unchecked (proved by the grammar); its body checked

@@ -1,0 +1,79 @@
+"""``hoist_scope_escapes`` hands its input back converted, without visiting it, when no user or
+manual scope has anything to move or declare (``nothing_to_hoist``: no ``if``, allocation or
+``Declare`` directly in such a scope, no value defined directly in one read after it). With the
+shortcut forced off the pass must give the same output (or refuse the program the same way) on
+every example and golden program, the bench shapes and random programs (manual scopes too); the
+shortcut must be taken on the scopes shape and not where something moves.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from conftest import GOLDEN, bench_file, corpus_tests, pass_inputs, random_file, run_both_ways
+
+from nanopass.errors import UserError
+from nanopass.languages.statements import reusing_walks
+from nanopass.passes.hoist_scope_escapes import HoistScopeEscapes
+from nanopass.rewrite import PassContext
+
+SEEDS = range(40)
+
+
+def outcome(tree):
+    """The pass's output on ``tree``, or the message of the error it refuses it with."""
+    with reusing_walks():
+        try:
+            return HoistScopeEscapes(PassContext()).run(tree)
+        except UserError as error:
+            return ("refused", str(error))
+
+
+def check(path: Path) -> int:
+    """Both ways on each program of ``path``; how many took the shortcut."""
+    taken = 0
+    for given in pass_inputs(path, "hoist_scope_escapes"):
+        fast, full = run_both_ways(outcome, given, [(HoistScopeEscapes, "nothing_to_hoist", lambda self, body: False)])
+        assert fast == full, path.name
+        if not isinstance(fast, tuple):
+            taken += _shortcut_taken(given)
+    return taken
+
+
+def _shortcut_taken(given) -> int:
+    calls = []
+    original = HoistScopeEscapes.nothing_to_hoist
+
+    def spy(self, body):
+        calls.append(original(self, body))
+        return calls[-1]
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(HoistScopeEscapes, "nothing_to_hoist", spy)
+        outcome(given)
+    return int(any(calls))
+
+
+test_programs, test_shapes = corpus_tests(check)
+
+
+@pytest.mark.parametrize("manual", [False, True])
+def test_random_programs(tmp_path, manual):
+    for seed in SEEDS:
+        check(random_file(tmp_path, seed, manual=manual))
+
+
+def test_the_shortcut_is_taken_on_scopes_and_not_where_something_moves(tmp_path):
+    assert check(bench_file(tmp_path, "scopes", 24)) == 1
+    (given,) = pass_inputs(GOLDEN / "array_carry_across_scope.py", "hoist_scope_escapes")
+    assert _shortcut_taken(given) == 0
+    assert outcome(given) is not given  # (it hoists: the shortcut would have been wrong)
+
+
+def test_a_wrong_shortcut_changes_the_output():
+    # (so the comparisons above can fail: the input handed back where something moves)
+    (given,) = pass_inputs(GOLDEN / "array_carry_across_scope.py", "hoist_scope_escapes")
+    fast, wrong = run_both_ways(outcome, given, [(HoistScopeEscapes, "nothing_to_hoist", lambda self, body: True)])
+    assert fast != wrong
