@@ -14,7 +14,7 @@ from .util import trusted_maker
 
 A = DEP_ANNOTATED
 FRESH, CELL = DepSource.fresh, DepSource.cell  # (read once: an enum member read through its class costs a descriptor call)
-BLOCKS = ("For", "While", "If", "Scope")  # the statements that open C++ blocks
+UNTRACKED = ("For", "While", "If", "Scope", "Let")  # the handlers of the statements that open C++ blocks or declare
 
 
 def base_name(name: str) -> str:
@@ -51,11 +51,17 @@ class ResolveDepEdges(Pass):
 
     def Function(self, func):
         self.table = {t.var: t for t in func.tids}
+        # the names whose binder declares a TaskId storage (``declare``)
+        self.storages = {t.var for t in func.tids if t.storage == t.var}
         if not self.table:
             self.untrack_blocks()
-        self.decl: dict[str, tuple[int, ...]] = {}
+        self.decl: dict[str, int] = {}  # TaskId storage -> the block that declares it
         self.where: dict[str, object] = {}
-        self.path: tuple[int, ...] = ()
+        # The blocks open where the walk is (0: the function's), and the innermost of them. A
+        # storage is alive where the block declaring it is open (blocks are numbered as met, so
+        # an open block's number is on the path from the function to here, and only then).
+        self.open: set[int] = {0}
+        self.block = 0
         self.blocks = 0
         body = self.visit_all(func.body)
         return A.Function(
@@ -67,55 +73,61 @@ class ResolveDepEdges(Pass):
 
     def untrack_blocks(self) -> None:
         """Visit blocks without tracking them: with no TaskId in the table, no edge asks whether
-        one is alive (the handlers below would only declare nothing and count paths)."""
-        for production in BLOCKS:  # (of the pass's source language: a subclass may read another)
+        one is alive (the handlers below would only declare nothing and count blocks)."""
+        for production in UNTRACKED:  # (of the pass's source language: a subclass may read another)
             del self._dispatch[self.source.nodes[production]]  # (``visit`` then takes the identity clause)
 
     def declare(self, binder) -> None:
-        entry = self.table.get(binder.name)
-        if entry is not None and entry.storage == binder.name and binder.name not in self.decl:
-            self.decl[binder.name] = self.path
-            self.where[binder.name] = binder.span
+        """A binder of a TaskId storage declares it in the current block (the first one only)."""
+        name = binder.name
+        if name in self.storages and name not in self.decl:
+            self.decl[name] = self.block
+            self.where[name] = binder.span
 
     def inside(self, visit, node):
         """``visit(node)`` in a new C++ block (nested in the current one)."""
         self.blocks += 1
-        saved = self.path
-        self.path = saved + (self.blocks,)
-        try:
-            return visit(node)
-        finally:
-            self.path = saved
+        saved = self.block
+        self.block = block = self.blocks
+        self.open.add(block)
+        out = visit(node)
+        self.open.discard(block)
+        self.block = saved
+        return out
 
     def Scope(self, scope):
         return self.inside(self.rebuild, scope)
 
     def For(self, loop):
-        declare = self.declare
+        storages = self.storages
         for result in loop.results:
-            declare(result)
+            if result.name in storages:
+                self.declare(result)
         for it in loop.iters:
-            declare(it.var)
+            if it.var.name in storages:
+                self.declare(it.var)
         return self.inside(self.rebuild, loop)
 
     While = For
 
     def If(self, branch):
         for phi in branch.results:
-            self.declare(phi.var)
+            if phi.var.name in self.storages:
+                self.declare(phi.var)
         then = self.inside(self.visit_all, branch.then)
         orelse = self.inside(self.visit_all, branch.orelse)
-        return A.If.make(branch.cond, then, orelse, branch.results, span=branch.span)
+        return _make_if(branch.cond, then, orelse, branch.results, branch.span)
 
     def Let(self, let):
-        self.declare(let.var)
+        if let.var.name in self.storages:
+            self.declare(let.var)
         return let
 
     # -- edges --------------------------------------------------------------------------------------
 
     def Task(self, task):
         deps, capacity = self.edges(task.deps, task)
-        if task.tid is not None:
+        if task.tid is not None and task.tid.name in self.storages:
             self.declare(task.tid)
         return _make_task(task.outs, task.tid, task.kernel, task.args, task.dumps, task.early_resolve, task.launch, deps,
                           capacity, task.span)
@@ -123,7 +135,7 @@ class ResolveDepEdges(Pass):
     def Dummy(self, dummy):
         deps, capacity = self.edges(dummy.deps, dummy)
         self.declare(dummy.var)
-        return A.Dummy(dummy.var, deps, capacity, span=dummy.span)
+        return _make_dummy(dummy.var, deps, capacity, dummy.span)
 
     def HostFence(self, fence):
         deps, capacity = self.edges(fence.deps, fence)
@@ -132,35 +144,55 @@ class ResolveDepEdges(Pass):
     def edges(self, deps, owner):
         if not deps:
             return deps, 0
-        self.owner_span = owner.span  # where a dependency the compiler wrote is reported
         out = []
-        seen = set()
+        seen = None  # the (storage, slot) keys of the edges made (made at the second dependency)
+        capacity = 0  # one slot per edge, N for an edge of a whole array of N
+        table, decl, open_blocks = self.table, self.decl, self.open
+        # (DepEdge and Var made unchecked: a cell and a storage are symbols, the index the input's
+        # expression, the source, size and flags those of a TidSource, the span the dependency's)
+        make_edge, make_var = A.DepEdge.make_trusted, A.Var.make_trusted
         for dep in deps:
-            if dep._production == "CellDep":
+            kind = dep._production
+            if kind == "CellDep":
                 key = (dep.cell, None)
-                if key not in seen:
+                if seen is None:
+                    seen = {key}
+                elif key in seen:
+                    continue
+                else:
                     seen.add(key)
-                    out.append(A.DepEdge.make(A.Var.make(dep.cell), None, CELL, True, False, 0, span=dep.span))
+                out.append(make_edge(make_var(dep.cell), None, CELL, True, False, 0, span=dep.span))
+                capacity += 1
                 continue
-            user = dep._production not in ("DerivedDep",)
-            ref = dep.array if dep._production == "DepItem" else dep.value
-            index = dep.index if dep._production == "DepItem" else None
-            entry = self.table.get(ref.name)
+            if kind == "DepItem":
+                ref, index = dep.array, dep.index
+            else:
+                ref, index = dep.value, None
+            entry = table.get(ref.name)
             if entry is None:
                 raise InternalError(f"dependency on '{ref.name}', which is not a bound TaskId", pass_name=self.name, node=dep)
             storage = entry.storage
-            alive = storage in self.decl and self.path[: len(self.decl[storage])] == self.decl[storage]
-            if not alive:
-                self.unresolvable(dep, ref.name, storage, user)
+            if decl.get(storage, -1) not in open_blocks:
+                self.owner_span = owner.span  # where a dependency the compiler wrote is reported
+                self.unresolvable(dep, ref.name, storage, kind != "DerivedDep")
                 continue
-            key = (storage, repr(index))
-            if key in seen:
+            key = (storage, "None" if index is None else repr(index))
+            if seen is None:
+                seen = {key}
+            elif key in seen:
                 continue
-            seen.add(key)
-            size = entry.size if index is None else 0
-            guarded = entry.source is not FRESH or index is not None
-            out.append(A.DepEdge.make(A.Var.make(storage), index, entry.source, guarded, user, size, span=dep.span))
-        return out, sum(edge.size or 1 for edge in out)
+            else:
+                seen.add(key)
+            if index is None:
+                size = entry.size
+                guarded = entry.source is not FRESH
+            else:
+                size = 0
+                guarded = True
+            tid = ref if ref.name == storage and ref.span is None else make_var(storage)  # (a Var as make_var's)
+            out.append(make_edge(tid, index, entry.source, guarded, kind != "DerivedDep", size, span=dep.span))
+            capacity += size or 1
+        return out, capacity
 
     def unresolvable(self, dep, name: str, storage: str, user: bool) -> None:
         shown = base_name(name)
@@ -178,5 +210,8 @@ class ResolveDepEdges(Pass):
         )
 
 
-# A task's fields but its dependencies and capacity are its input's: set unchecked (proved by the grammar)
+# A task's fields but its dependencies and capacity are its input's: set unchecked (proved by the grammar);
+# so are a dummy's but those two, and an if's but its branches
 _make_task = trusted_maker(ResolveDepEdges, "Task", ("deps", "capacity"))
+_make_dummy = trusted_maker(ResolveDepEdges, "Dummy", ("deps", "capacity"))
+_make_if = trusted_maker(ResolveDepEdges, "If", ("then", "orelse"))
