@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from itertools import compress
+from operator import attrgetter
+
 from nanopass.languages import BATCHED, DEP_ANNOTATED
 from nanopass.languages.batched import MAX_TENSORS_PER_ARG
 from nanopass.languages.carried import check_buffer_groups, check_plans
@@ -10,9 +13,14 @@ from nanopass.languages.scoped import check_scope_placement
 from nanopass.languages.ssa import check_single_definition, check_yields
 from nanopass.rewrite import Pass, register
 
+from nanopass.languages.dep_annotated import statement_kinds
+from nanopass.languages.statements import BODY_FIELDS, walk_of
+
 from .util import assigned_names, iter_stmts
 
 B = BATCHED
+_LET, _CREATE = "Let", "CreateTensor"
+_production_of, _value_of = attrgetter("_production"), attrgetter("value")
 
 
 def _names_in(exprs) -> set[str]:
@@ -68,9 +76,23 @@ class BatchTensorCreates(Pass):
             s._production == "Let" and s.value._production == "CreateTensor" for s in iter_stmts(program.orch.body)
         ):
             return self.convert(program)  # nothing to batch
+        self.body = program.orch.body
+        self.total = None  # how many creates the function has (counted when first asked)
+        self.batched = 0  # how many of them are batched
         return self.visit(program)
 
+    def nothing_left(self) -> bool:
+        """Whether every create has been batched: the statements left to visit hold none, and are
+        kept as they are without a visit."""
+        if self.total is None:
+            walk = walk_of(self.body)
+            lets = compress(walk.order, map(_LET.__eq__, statement_kinds(walk.order)))  # (the kinds kept from the verification)
+            self.total = sum(map(_CREATE.__eq__, map(_production_of, map(_value_of, lets))))
+        return self.batched == self.total
+
     def batch(self, stmts) -> tuple:
+        if self.total is not None and self.nothing_left():
+            return stmts
         for stmt in stmts:
             if stmt._production == "Let" and stmt.value._production == "CreateTensor":
                 break
@@ -79,10 +101,20 @@ class BatchTensorCreates(Pass):
         defined = None  # names defined in this body, nested bodies included; walked only when needed
         hoisted: list = []
         rest: list = []
+        step_of = self._dispatch.get
+        make_create = B.Create.make_trusted
         for stmt in stmts:
-            if stmt._production == "Let" and stmt.value._production == "CreateTensor":
-                create = self.create(stmt)
-                names = _names_in(stmt.value.shape)
+            kind = stmt._production
+            if kind == "Let" and stmt.value._production == "CreateTensor":
+                self.batched += 1
+                value = stmt.value
+                # (``create``, inlined: the let's binder and its CreateTensor's fields, unchecked)
+                create = make_create(stmt.var, value.shape, value.dtype, value.manual_dep, value.init, span=stmt.span)
+                names = None
+                for extent in value.shape:  # (a constant shape reads no name)
+                    if extent._production != "Int":
+                        names = _names_in(value.shape)
+                        break
                 if names and defined is None:
                     defined = assigned_names(stmts)  # nested bodies too: a value computed in a scope outlives it
                 if names and names & defined:
@@ -90,7 +122,11 @@ class BatchTensorCreates(Pass):
                 else:
                     hoisted.append(create)
                 continue
-            new = self.visit(stmt)
+            if kind not in BODY_FIELDS or self.nothing_left():  # (no body, or no create left in any: kept)
+                rest.append(stmt)
+                continue
+            step = step_of(type(stmt))
+            new = step(stmt) if step is not None else self.visit(stmt)
             if type(new) is list:
                 rest += new
             else:
@@ -102,7 +138,9 @@ class BatchTensorCreates(Pass):
 
     def create(self, let):
         value = let.value
-        return B.Create.make(let.var, value.shape, value.dtype, value.manual_dep, value.init, span=let.span)
+        # (unchecked: each field is the same field of a checked node, the let's binder or its
+        # CreateTensor's shape, dtype, flag and init, of the same kind in the one shared grammar)
+        return B.Create.make_trusted(let.var, value.shape, value.dtype, value.manual_dep, value.init, span=let.span)
 
     def Function(self, func):
         body = self.batch(func.body)
