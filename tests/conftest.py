@@ -308,3 +308,19 @@ def corpus_tests(check):
         check(bench_file(tmp_path, shape, 24))
 
     return programs, shapes
+
+
+def outcome_running(pass_cls):
+    """Like ``running``, but a program the pass refuses (a ``UserError``) gives ("refused",
+    message): for a both-ways test on programs some of which the pass refuses."""
+    from nanopass.errors import UserError
+
+    run = running(pass_cls)
+
+    def outcome(tree):
+        try:
+            return run(tree)
+        except UserError as error:
+            return ("refused", str(error))
+
+    return outcome

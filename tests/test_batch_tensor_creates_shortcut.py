@@ -12,19 +12,15 @@ from pathlib import Path
 
 import pytest
 
-from conftest import GOLDEN, bench_file, corpus_tests, pass_inputs, random_file, run_both_ways
+from conftest import GOLDEN, bench_file, corpus_tests, pass_inputs, random_file, run_both_ways, running
 
 from nanopass.language import trusted_checked
-from nanopass.languages.statements import reusing_walks
 from nanopass.passes.batch_tensor_creates import BatchTensorCreates
-from nanopass.rewrite import PassContext
 
 NEVER = [(BatchTensorCreates, "nothing_left", lambda self: False)]
 
 
-def run(tree):
-    with reusing_walks():
-        return BatchTensorCreates(PassContext()).run(tree)
+run = running(BatchTensorCreates)
 
 
 def checked_run(tree):

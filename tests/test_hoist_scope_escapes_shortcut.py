@@ -12,23 +12,14 @@ from pathlib import Path
 
 import pytest
 
-from conftest import GOLDEN, bench_file, corpus_tests, pass_inputs, random_file, run_both_ways
+from conftest import GOLDEN, bench_file, corpus_tests, outcome_running, pass_inputs, random_file, run_both_ways
 
-from nanopass.errors import UserError
-from nanopass.languages.statements import reusing_walks
 from nanopass.passes.hoist_scope_escapes import HoistScopeEscapes
-from nanopass.rewrite import PassContext
 
 SEEDS = range(40)
 
 
-def outcome(tree):
-    """The pass's output on ``tree``, or the message of the error it refuses it with."""
-    with reusing_walks():
-        try:
-            return HoistScopeEscapes(PassContext()).run(tree)
-        except UserError as error:
-            return ("refused", str(error))
+outcome = outcome_running(HoistScopeEscapes)  # the output, or the message of the error it refuses a program with
 
 
 def check(path: Path) -> int:

@@ -11,14 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from conftest import corpus_tests, pass_inputs, random_file, run_both_ways
+from conftest import corpus_tests, outcome_running, pass_inputs, random_file, run_both_ways
 
-from nanopass.errors import GrammarError, UserError
+from nanopass.errors import GrammarError
 from nanopass.language import trusted_checked
-from nanopass.languages.statements import reusing_walks
 from nanopass.passes import resolve_dep_edges
 from nanopass.passes.resolve_dep_edges import ResolveDepEdges
-from nanopass.rewrite import PassContext
 
 A = ResolveDepEdges.target
 MAKERS = [("_make_task", "Task"), ("_make_dummy", "Dummy"), ("_make_if", "If")]
@@ -29,12 +27,7 @@ def checked(cls):
     return lambda *fields: cls.make(*fields[:-1], span=fields[-1])
 
 
-def outcome(tree):
-    with reusing_walks():
-        try:
-            return ResolveDepEdges(PassContext()).run(tree)
-        except UserError as error:
-            return ("refused", str(error))
+outcome = outcome_running(ResolveDepEdges)
 
 
 def all_checked(tree):
