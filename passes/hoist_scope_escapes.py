@@ -152,15 +152,33 @@ class HoistScopeEscapes(Pass):
             elif production == "Dummy":
                 deps = stmt.deps
             elif production == "Yield":
-                nodes += stmt.values
+                for node in stmt.values:
+                    if node._production == "Var":
+                        name = node.name
+                        last_read[roots.get(name, name)] = here
+                    else:
+                        push(node)
                 deps = ()
             elif production == "For":
-                nodes += (stmt.start, stmt.stop, stmt.step)
+                for node in (stmt.start, stmt.stop, stmt.step):
+                    if node._production != "Int":
+                        push(node)
                 for it in stmt.iters:
-                    push(it.init)
+                    node = it.init
+                    if node._production == "Var":
+                        name = node.name
+                        last_read[roots.get(name, name)] = here
+                    else:
+                        push(node)
                 deps = ()
             elif production == "Let" or production == "CellSet":
-                push(stmt.value)
+                node = stmt.value
+                kind = node._production
+                if kind == "Var":
+                    name = node.name
+                    last_read[roots.get(name, name)] = here
+                elif kind not in READS_NOTHING:
+                    push(node)
                 deps = ()
             else:
                 read_fields = reading.get(type(stmt))
@@ -174,7 +192,12 @@ class HoistScopeEscapes(Pass):
                         push(value)
                 deps = ()
             for edge in deps:  # (DepEdge: its TaskId and its slot)
-                push(edge.tid)
+                node = edge.tid
+                if node._production == "Var":
+                    name = node.name
+                    last_read[roots.get(name, name)] = here
+                else:
+                    push(node)
                 if edge.index is not None:
                     push(edge.index)
             while nodes:
