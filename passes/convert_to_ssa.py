@@ -33,8 +33,9 @@ def _suffix(role: str, k: int) -> str:
 
 assert _CREATE is SURFACE.CreateTensor  # (``ConvertToSsa.rhs`` keeps a surface create as it is)
 # The nodes the pass builds take the fields of its input's (checked) nodes, names it versions
-# from checked names, and nodes it built: made by ``make_trusted`` but for an If's (few), whose
-# trust tests/test_trusted_construction.py checks on every program it converts.
+# from checked names, and nodes it built: made by ``make_trusted`` (but for the few a Dummy, a
+# Return or a WriteTensor makes), whose trust tests/test_trusted_construction.py checks on every
+# program it converts.
 
 
 @register
@@ -236,7 +237,7 @@ class ConvertToSsa(Pass):
         if kind == "WriteTensor":
             return self.visit(stmt)
         if kind == "Scope":
-            return S.Scope(stmt.mode, self.block(stmt.body), span=stmt.span)
+            return S.Scope.make_trusted(stmt.mode, self.block(stmt.body), span=stmt.span)
         if kind == "Return":
             return S.Return(self.visit_all(stmt.values), span=stmt.span)
         if kind == "If":
@@ -340,13 +341,21 @@ class ConvertToSsa(Pass):
 
         merged = sorted(name for name in then_changes.keys() | else_changes.keys() if changed(name))
         if not merged:
-            return S.If(cond, then, orelse, [], span=stmt.span)
+            return S.If.make_trusted(cond, then, orelse, (), span=stmt.span)
         then_versions = [then_changes.get(n) or env[n] for n in merged]
         else_versions = [else_changes.get(n) or env[n] for n in merged]
-        then = then + [S.Yield.make([S.Var.make(v) for v in then_versions])]
-        orelse = orelse + [S.Yield.make([S.Var.make(v) for v in else_versions])]
-        results = [self.define(S.Binder.make(n, self.types[v]), "phi") for n, v in zip(merged, then_versions)]
-        return S.If.make(cond, then, orelse, results, span=stmt.span)
+        make_var = S.Var.make_trusted
+        then.append(S.Yield.make_trusted([make_var(v) for v in then_versions]))  # (the lists ``block`` made)
+        orelse.append(S.Yield.make_trusted([make_var(v) for v in else_versions]))
+        results = []
+        trail, types, version = self.trail, self.types, self.version
+        for name, then_version in zip(merged, then_versions):  # (``define`` of a new binder, inlined)
+            new, ty = version(name, "phi"), types[then_version]
+            trail.append((name, env.get(name)))
+            env[name] = new
+            types[new] = ty
+            results.append(S.Binder.make_trusted(new, ty))
+        return S.If.make_trusted(cond, then, orelse, results, span=stmt.span)
 
 
 def definitions(func) -> tuple[set[str], dict[int, set[str]]]:
