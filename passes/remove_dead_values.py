@@ -242,13 +242,14 @@ def plain_names_read(nodes: list, deferred: list) -> set[str]:
 
 
 def _drop_yield_values(body, keep: list[int]) -> tuple:
-    body = list(body)
     last = body[-1] if body else None
     if last is None or last._production != "Yield":
         return tuple(body)
-    values = [last.values[k] for k in keep]
-    body[-1] = S.Yield.make(values, span=last.span) if values else None
-    return tuple(b for b in body if b is not None)
+    values = last.values
+    kept = tuple([values[k] for k in keep])
+    if not kept:
+        return tuple(body[:-1])  # (a yield left empty goes)
+    return (*body[:-1], _make_yield(kept, last.span))
 
 
 # A statement's fields but its bodies are its input's, its carries and results some of them: set
@@ -256,3 +257,4 @@ def _drop_yield_values(body, keep: list[int]) -> tuple:
 _make_for = trusted_maker(RemoveDeadValues, "For", ("body",))
 _make_while = trusted_maker(RemoveDeadValues, "While", ("body",))
 _make_if = trusted_maker(RemoveDeadValues, "If", ("then", "orelse"))
+_make_yield = trusted_maker(RemoveDeadValues, "Yield", ())  # (values: some of the input Yield's)
