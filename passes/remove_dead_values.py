@@ -200,8 +200,8 @@ def _reads_of(node):
 
 
 def names_read(nodes: list) -> set[str]:
-    """The names ``nodes`` read (``var_reads``' keys: how often each is read does not matter
-    here)."""
+    """The names ``nodes`` read (types excluded): ``var_reads`` without the counts, which
+    liveness never needed."""
     names: set[str] = set()
     add = names.add
     stack = list(nodes)
@@ -212,29 +212,28 @@ def names_read(nodes: list) -> set[str]:
         if production == "Var":
             add(node.name)
         elif production == "Arg":
-            push(node.value)  # (the usual nodes, with one child: their _children() inlined)
+            push(node.value)  # (the usual nodes, with one or two children: _children() inlined)
         elif production == "Bin":
             push(node.a)
             push(node.b)
-        elif production == "Int":
-            continue
-        elif production not in TYPE_PRODUCTIONS:
+        elif production != "Int" and production not in TYPE_PRODUCTIONS:
             extend(node._children())
     return names
+
+
+_WRAPPERS = frozenset({"Arg", "DepVar"})  # (reads whose value is an expression of its own)
 
 
 def plain_names_read(nodes: list, deferred: list) -> set[str]:
     """``names_read`` of those of ``nodes`` that read one name and nothing else (a Var, or an
     Arg or DepVar whose value is one), entering no expression; each of the others is appended
-    to ``deferred`` unread (``name_reads``' keys)."""
+    to ``deferred`` unread (for ``names_read`` to walk if need be)."""
     names: set[str] = set()
     add, defer = names.add, deferred.append
     for node in nodes:
-        production = node._production
-        if production == "Arg" or production == "DepVar":
+        if node._production in _WRAPPERS:
             node = node.value
-            production = node._production
-        if production == "Var":
+        if node._production == "Var":
             add(node.name)
         else:
             defer(node)
