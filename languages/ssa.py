@@ -63,7 +63,18 @@ def check_yields(program) -> None:
             arity = len(node.iters)
             if len(node.results) != arity:
                 raise VerifyError("a loop needs one result per iter_arg", node=node)
-            _check_carry_body(node.body, arity, node)
+            stmts = node.body
+            last = stmts[-1] if stmts else None
+            # (the usual loop that carries: its body ends with its Yield, no scope to see through;
+            # ``_check_carry_body``'s verdict on it, inline)
+            if arity and last is not None and last._production == "Yield" and len(last.values) == arity:
+                if len(stmts) == 2:
+                    if stmts[0]._production == "Yield":
+                        raise VerifyError(_STRAY_YIELD, node=stmts[0])
+                elif len(stmts) > 2:
+                    _check_no_inner_yield(stmts)
+                continue
+            _check_carry_body(stmts, arity, node)
         elif production == "If":
             arity = len(node.results)
             _check_carry_body(node.then, arity, node)

@@ -88,10 +88,33 @@ class ClassifyIterArgCarry(Pass):
         return self.visit(program)
 
     def plan_carries_alone(self) -> None:
-        """Without TaskId shapes a carry's plan depends on the carry alone (``IterArg``): loops
-        are rebuilt by their identity clauses, which visit their carries."""
-        for production in ("For", "While"):  # (of the pass's source language: a subclass may read another)
-            del self._dispatch[self.source.nodes[production]]
+        """Without TaskId shapes a carry's plan depends on the carry alone (rebound or not): loops
+        are rebuilt by ``loop_alone``, which gives each carry one of two plans."""
+        self.alone = (self.plan(False, 0, False, 0), self.plan(True, 0, False, 0))  # (not rebound, rebound)
+        dispatch, nodes = self._dispatch, self.source.nodes  # (of the pass's source language: a subclass may read another)
+        dispatch[nodes["For"]] = dispatch[nodes["While"]] = self.loop_alone
+
+    def loop_alone(self, loop):
+        """A loop rebuilt with each carry planned alone (``plan_carries_alone``) and its body visited."""
+        iters = loop.iters
+        if len(iters) == 1:  # (most loops that carry carry one name)
+            it = iters[0]
+            iters = (_make_iter_arg(it.var, it.init, self.alone[it.var.name in self.rebound], it.span),)
+        elif iters:
+            rebound, alone = self.rebound, self.alone
+            iters = tuple([_make_iter_arg(it.var, it.init, alone[it.var.name in rebound], it.span) for it in iters])
+        body = loop.body
+        if len(body) == 1:  # (``visit_all``'s case of one statement, inlined: a body that is one scope)
+            stmt = body[0]
+            step = self._dispatch.get(type(stmt))
+            new = step(stmt) if step is not None else self.visit(stmt)
+            if new is not stmt:
+                body = tuple(new) if type(new) is list else (new,)
+        else:
+            body = self.visit_all(body)
+        if loop._production == "For":
+            return _make_for(loop.var, loop.start, loop.stop, loop.step, loop.kind, iters, body, loop.results, loop.span)
+        return _make_while(iters, loop.cond, body, loop.results, loop.span)
 
     def carries_of(self, body) -> tuple[set[str], list, bool, bool]:
         """The carries that must be rebound whatever the roots say, the others (iter_arg, value
@@ -112,8 +135,11 @@ class ClassifyIterArgCarry(Pass):
             if kind not in LOOPS:
                 continue
             body = stmt.body  # (last_yield, inlined: seen through the compiler's scopes)
-            while len(body) == 1 and body[0]._production == "Scope" and body[0].origin is COMPILER:
-                body = body[0].body
+            while len(body) == 1:
+                inner = body[0]
+                if inner._production != "Scope" or inner.origin is not COMPILER:
+                    break
+                body = inner.body
             yld = body[-1] if body and body[-1]._production == "Yield" else None
             for i, it in enumerate(stmt.iters):
                 value = yld.values[i] if yld is not None else None
@@ -150,10 +176,6 @@ class ClassifyIterArgCarry(Pass):
     def While(self, loop):
         iters, body = self.carries(loop)
         return _make_while(iters, loop.cond, body, loop.results, loop.span)
-
-    def IterArg(self, it):
-        """A carry's plan when no value has a TaskId shape (``plan_carries_alone``): rebound or not."""
-        return _make_iter_arg(it.var, it.init, self.plan(it.var.name in self.rebound, 0, False, 0), it.span)
 
     def carries(self, loop):
         """The loop's IterArgs with their plans, and its body rewritten."""

@@ -21,10 +21,21 @@ _EXPRS = frozenset(S.classes("Expr"))
 _CREATE = S.CreateTensor
 # role -> ``f"__{role}_v{k}"`` for k = 0, 1, ... (as far as a compile has asked: ``fresh``)
 _SUFFIXES: defaultdict[str, list[str]] = defaultdict(list)
+
+
+def _suffix(role: str, k: int) -> str:
+    """``f"__{role}_v{k}"``, kept in ``_SUFFIXES`` (with every suffix of ``role`` before it)."""
+    suffixes = _SUFFIXES[role]
+    while len(suffixes) <= k:
+        suffixes.append(f"__{role}_v{len(suffixes)}")
+    return suffixes[k]
+
+
 assert _CREATE is SURFACE.CreateTensor  # (``ConvertToSsa.rhs`` keeps a surface create as it is)
 # The nodes the pass builds take the fields of its input's (checked) nodes, names it versions
-# from checked names, and nodes it built: made by ``make_trusted`` but for an If's (few), whose
-# trust tests/test_trusted_construction.py checks on every program it converts.
+# from checked names, and nodes it built: made by ``make_trusted`` (but for the few a Dummy, a
+# Return or a WriteTensor makes), whose trust tests/test_trusted_construction.py checks on every
+# program it converts.
 
 
 @register
@@ -74,12 +85,13 @@ class ConvertToSsa(Pass):
     # -- names -------------------------------------------------------------------------------------
 
     def fresh(self, base: str, role: str) -> str:
-        k = self.counters.get(base, 0)
-        self.counters[base] = k + 1
-        suffixes = _SUFFIXES[role]  # (``f"__{role}_v{k}"`` made once for each role and k)
-        while len(suffixes) <= k:
-            suffixes.append(f"__{role}_v{len(suffixes)}")
-        return base + suffixes[k]
+        counters = self.counters
+        k = counters.get(base, 0)
+        counters[base] = k + 1
+        try:
+            return base + _SUFFIXES[role][k]  # (``f"__{role}_v{k}"`` made once for each role and k)
+        except IndexError:
+            return base + _suffix(role, k)
 
     def version(self, name: str, role: str) -> str:
         """The name of a new definition of ``name`` (itself when it is defined once)."""
@@ -194,13 +206,19 @@ class ConvertToSsa(Pass):
         if kind == "Task":
             args = self.arguments(stmt.args)
             deps = self.visit_all(stmt.deps) if stmt.deps else stmt.deps
-            define = self.define
             outs, kept = [], True
-            for out in stmt.outs:
-                new = define(out)
-                outs.append(new)
-                kept = kept and new is out
-            tid = define(stmt.tid) if stmt.tid is not None else None
+            env, once = self.env, self.once
+            for out in stmt.outs:  # (``define``, inlined: a task's outputs are most definitions)
+                name = out.name
+                new = name if name in once else self.fresh(name, "ssa")
+                self.trail.append((name, env.get(name)))
+                env[name] = new
+                self.types[new] = out.type
+                if new != name or type(out) is not _BINDER:
+                    out = S.Binder.make_trusted(new, out.type, span=out.span)
+                    kept = False
+                outs.append(out)
+            tid = self.define(stmt.tid) if stmt.tid is not None else None
             launch = self.visit(stmt.launch) if stmt.launch is not None else None
             if kept and args is stmt.args and deps is stmt.deps and launch is stmt.launch and tid is stmt.tid:
                 return stmt  # (every name keeps: the same statement in both languages)
@@ -219,7 +237,7 @@ class ConvertToSsa(Pass):
         if kind == "WriteTensor":
             return self.visit(stmt)
         if kind == "Scope":
-            return S.Scope(stmt.mode, self.block(stmt.body), span=stmt.span)
+            return S.Scope.make_trusted(stmt.mode, self.block(stmt.body), span=stmt.span)
         if kind == "Return":
             return S.Return(self.visit_all(stmt.values), span=stmt.span)
         if kind == "If":
@@ -229,10 +247,19 @@ class ConvertToSsa(Pass):
     def loop(self, stmt):
         counted = stmt._production == "For"
         renamed = self.renamed
-        if counted:
-            start, stop, step = renamed(stmt.start), renamed(stmt.stop), renamed(stmt.step)
-        explicit = [(it, renamed(it.init)) for it in stmt.iters] if stmt.iters else ()
         env, trail, types, fresh = self.env, self.trail, self.types, self.fresh
+        if counted:  # (a bound that is a number or a name that keeps is looked at in place)
+            start, stop, step = stmt.start, stmt.stop, stmt.step
+            kind = type(start)
+            if not (kind is _INT or (kind is _VAR and env.get(start.name) == start.name)):
+                start = renamed(start)
+            kind = type(stop)
+            if not (kind is _INT or (kind is _VAR and env.get(stop.name) == stop.name)):
+                stop = renamed(stop)
+            kind = type(step)
+            if not (kind is _INT or (kind is _VAR and env.get(step.name) == step.name)):
+                step = renamed(step)
+        explicit = [(it, renamed(it.init)) for it in stmt.iters] if stmt.iters else ()
         visible = self.assigned[id(stmt.body)] & env.keys()  # (a new set: the kept one stays as it is)
         if counted:
             visible.discard(stmt.var.name)  # (a counted loop's variable is no carry)
@@ -244,19 +271,20 @@ class ConvertToSsa(Pass):
         iters = [S.IterArg(self.define(it.var, "iter"), init, span=it.span) for it, init in explicit] if explicit else []
         # (the carries' loops read their lists in step by index, not through zip: most loops
         # carry one name or none, where a zip object costs more than the loop)
+        make_iter_arg, make_binder, make_var = S.IterArg.make_trusted, S.Binder.make_trusted, S.Var.make_trusted
         for name in carried:
             old = env[name]  # (read before its own change: the names are distinct)
             before.append(old)
             ty = types[old]
             iter_name = fresh(name, "iter")
             types[iter_name] = ty
-            iters.append(S.IterArg.make_trusted(S.Binder.make_trusted(iter_name, ty), S.Var.make_trusted(old)))
+            iters.append(make_iter_arg(make_binder(iter_name, ty), make_var(old)))
             trail.append((name, old))
             env[name] = iter_name
-        version = self.version
-        result_names = [version(b.name, "rv") for b in stmt.results] if stmt.results else []
+        # (a carried name is defined more than once, or a parameter's: never in ``once``)
+        result_names = [self.version(b.name, "rv") for b in stmt.results] if stmt.results else []
         for name in carried:
-            result_names.append(version(name, "rv"))
+            result_names.append(fresh(name, "rv"))
         if counted:
             var = self.define(stmt.var, "idx")
         else:
@@ -274,7 +302,7 @@ class ConvertToSsa(Pass):
         k = 0
         for name in carried:
             last = env[name]  # the version the body ends with: yielded, and its type the result's
-            values.append(S.Var.make_trusted(last))
+            values.append(make_var(last))
             ty = types.get(last)
             result_types.append(ty if ty is not None else types[before[k]])
             k += 1
@@ -290,7 +318,7 @@ class ConvertToSsa(Pass):
             trail.append((name, env.get(name)))
             env[name] = new
             types[new] = ty
-            results.append(S.Binder.make_trusted(new, ty))
+            results.append(make_binder(new, ty))
         if not counted:
             return S.While.make_trusted(iters, cond, body, results, span=stmt.span)
         return S.For.make_trusted(var, start, stop, step, stmt.kind, iters, body, results, span=stmt.span)
@@ -313,13 +341,21 @@ class ConvertToSsa(Pass):
 
         merged = sorted(name for name in then_changes.keys() | else_changes.keys() if changed(name))
         if not merged:
-            return S.If(cond, then, orelse, [], span=stmt.span)
+            return S.If.make_trusted(cond, then, orelse, (), span=stmt.span)
         then_versions = [then_changes.get(n) or env[n] for n in merged]
         else_versions = [else_changes.get(n) or env[n] for n in merged]
-        then = then + [S.Yield.make([S.Var.make(v) for v in then_versions])]
-        orelse = orelse + [S.Yield.make([S.Var.make(v) for v in else_versions])]
-        results = [self.define(S.Binder.make(n, self.types[v]), "phi") for n, v in zip(merged, then_versions)]
-        return S.If.make(cond, then, orelse, results, span=stmt.span)
+        make_var = S.Var.make_trusted
+        then.append(S.Yield.make_trusted([make_var(v) for v in then_versions]))  # (the lists ``block`` made)
+        orelse.append(S.Yield.make_trusted([make_var(v) for v in else_versions]))
+        results = []
+        trail, types, version = self.trail, self.types, self.version
+        for name, then_version in zip(merged, then_versions):  # (``define`` of a new binder, inlined)
+            new, ty = version(name, "phi"), types[then_version]
+            trail.append((name, env.get(name)))
+            env[name] = new
+            types[new] = ty
+            results.append(S.Binder.make_trusted(new, ty))
+        return S.If.make_trusted(cond, then, orelse, results, span=stmt.span)
 
 
 def definitions(func) -> tuple[set[str], dict[int, set[str]]]:

@@ -70,8 +70,8 @@ class MaterializeRuntimeScopes(Pass):
         if not (self.auto and not self.manual and body):
             return body
         if (
-            self.yields_names(source_body)
-            and self.allocates_in(source_body)
+            self.allocates_in(source_body)  # (first: a set's test)
+            and self.yields_names(source_body)
             and self.holds_allocations()
             and escaping_allocations(source_body, self.allocations())
         ):
@@ -154,7 +154,13 @@ class MaterializeRuntimeScopes(Pass):
         return S.Scope(scope.mode, COMPILER, body, span=scope.span)
 
     def For(self, loop):
-        body = self.wrap_here(self.visit_body(loop.body), loop.body)
+        made = self.made  # (``visit_body``, inlined: most bodies are loops')
+        self.depth += 1
+        body = self.visit_all(loop.body)
+        self.depth -= 1
+        if self.made != made:
+            self.allocating.add(id(loop.body))
+        body = self.wrap_here(body, loop.body)
         return _make_for(loop.var, loop.start, loop.stop, loop.step, loop.kind, loop.iters, body, loop.results, loop.span)
 
     def While(self, loop):

@@ -6,7 +6,7 @@ from nanopass.languages import DIRECTED
 from nanopass.languages.ssa import check_single_definition, check_yields
 from nanopass.rewrite import Pass, register
 
-from .util import iter_stmts, last_yield, name_reads, trusted_maker, var_reads
+from .util import TYPE_PRODUCTIONS, iter_stmts, last_yield, trusted_maker
 
 S = DIRECTED
 
@@ -81,17 +81,20 @@ class RemoveDeadValues(Pass):
                 continue  # (read through its loop's or if's carries)
             elif kind == "For" or kind == "While":
                 if kind == "For":
-                    add_root(stmt.start)
-                    add_root(stmt.stop)
-                    add_root(stmt.step)
+                    add_roots((stmt.start, stmt.stop, stmt.step))
                 else:
                     add_root(stmt.cond)
+                if not stmt.iters:
+                    continue
                 yld = last_yield(stmt.body)
                 values = yld.values if yld is not None else ()
-                for k, (it, result) in enumerate(zip(stmt.iters, stmt.results)):
+                k = 0
+                for it in stmt.iters:
                     sources = [it.init, values[k]] if values else [it.init]
-                    carries[it.var.name] = carries[result.name] = sources
-                    pairs.append((it.var.name, result.name))
+                    carry, result = it.var.name, stmt.results[k].name
+                    carries[carry] = carries[result] = sources
+                    pairs.append((carry, result))
+                    k += 1
             elif kind == "If":
                 add_root(stmt.cond)
                 ylds = [y for y in (last_yield(stmt.then), last_yield(stmt.orelse)) if y]
@@ -109,11 +112,11 @@ class RemoveDeadValues(Pass):
         live: set[str] = set()
         expanded: set[int] = set()  # carries whose sources are queued (an iter_arg and its result share them)
         deferred: list = []
-        reads = name_reads(roots, deferred) if enough else var_reads(roots)
+        reads = plain_names_read(roots, deferred) if enough else names_read(roots)
         lets_names, carry_names, phi_names = lets.keys(), carries.keys(), phis.keys()
         while True:
             while reads:
-                new = reads.keys() - live  # (the names met for the first time, found with set operations in C)
+                new = reads - live  # (the names met for the first time, found with set operations in C)
                 if not new:
                     break
                 live |= new
@@ -131,7 +134,7 @@ class RemoveDeadValues(Pass):
                         pending += sources
                 for name in phi_names & new:
                     pending += phis[name]
-                reads = var_reads(pending)
+                reads = names_read(pending)
             # a carry is one value: its iter_arg and its result are live together (their
             # sources are one list, queued once for both)
             for it_name, result_name in pairs:
@@ -140,7 +143,7 @@ class RemoveDeadValues(Pass):
                     live.add(result_name)
             if not deferred or removable <= live:
                 break
-            reads, deferred = var_reads(deferred), []
+            reads, deferred = names_read(deferred), []
         return live, removable
 
     def Let(self, let):
@@ -196,14 +199,56 @@ def _reads_of(node):
     return (node,)
 
 
+def names_read(nodes: list) -> set[str]:
+    """The names ``nodes`` read (types excluded): ``var_reads`` without the counts, which
+    liveness never needed."""
+    names: set[str] = set()
+    add = names.add
+    stack = list(nodes)
+    pop, push, extend = stack.pop, stack.append, stack.extend
+    while stack:
+        node = pop()
+        production = node._production
+        if production == "Var":
+            add(node.name)
+        elif production == "Arg":
+            push(node.value)  # (the usual nodes, with one or two children: _children() inlined)
+        elif production == "Bin":
+            push(node.a)
+            push(node.b)
+        elif production != "Int" and production not in TYPE_PRODUCTIONS:
+            extend(node._children())
+    return names
+
+
+_WRAPPERS = frozenset({"Arg", "DepVar"})  # (reads whose value is an expression of its own)
+
+
+def plain_names_read(nodes: list, deferred: list) -> set[str]:
+    """``names_read`` of those of ``nodes`` that read one name and nothing else (a Var, or an
+    Arg or DepVar whose value is one), entering no expression; each of the others is appended
+    to ``deferred`` unread (for ``names_read`` to walk if need be)."""
+    names: set[str] = set()
+    add, defer = names.add, deferred.append
+    for node in nodes:
+        if node._production in _WRAPPERS:
+            node = node.value
+        if node._production == "Var":
+            add(node.name)
+        else:
+            defer(node)
+    return names
+
+
 def _drop_yield_values(body, keep: list[int]) -> tuple:
-    body = list(body)
     last = body[-1] if body else None
     if last is None or last._production != "Yield":
         return tuple(body)
-    values = [last.values[k] for k in keep]
-    body[-1] = S.Yield.make(values, span=last.span) if values else None
-    return tuple(b for b in body if b is not None)
+    values = last.values
+    kept = tuple([values[k] for k in keep])
+    if not kept:
+        return tuple(body[:-1])  # (a yield left empty goes)
+    return (*body[:-1], _make_yield(kept, last.span))
 
 
 # A statement's fields but its bodies are its input's, its carries and results some of them: set
@@ -211,3 +256,4 @@ def _drop_yield_values(body, keep: list[int]) -> tuple:
 _make_for = trusted_maker(RemoveDeadValues, "For", ("body",))
 _make_while = trusted_maker(RemoveDeadValues, "While", ("body",))
 _make_if = trusted_maker(RemoveDeadValues, "If", ("then", "orelse"))
+_make_yield = trusted_maker(RemoveDeadValues, "Yield", ())  # (values: some of the input Yield's)

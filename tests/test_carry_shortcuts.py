@@ -1,7 +1,7 @@
 """classify_iter_arg_carry looks for per-iteration TaskId slots and TaskId array shapes only
 when a loop carry (an if result) is a TaskId, found in the walk that classifies the carries; and
-without TaskId shapes it plans each carry alone (``IterArg``), the loops rebuilt by their
-identity clauses.
+without TaskId shapes it plans each carry alone (rebound or not: ``loop_alone``), the loops rebuilt by
+that handler.
 
 On every example and golden program the pass's output equals the output of the same pass made
 to look always (and to plan carries through their loops always); on a shape without TaskId

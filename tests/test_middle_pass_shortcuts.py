@@ -97,7 +97,7 @@ def test_dead_values_all_needed_by_named_arguments_walk_no_other_expression(tmp_
     # walked
     stages = run_pipeline(load_program(bench_file(tmp_path, shape, 8)))
     before = stage_input(stages, "remove_dead_values")
-    walked = counting(monkeypatch, remove_dead_values, "var_reads")
+    walked = counting(monkeypatch, remove_dead_values, "names_read")
     assert remove_dead_values.RemoveDeadValues(PassContext()).run(before) is before
     walked_nodes = [node for (nodes,) in walked for node in nodes]
     # only the sources of live carries (names) and the values of live lets (the None seeds)
