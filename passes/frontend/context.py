@@ -128,15 +128,28 @@ class FunctionContext(Scope):
 
     def block(self, stmts: list[ast.stmt]) -> list[Any]:
         out: list[Any] = []
+        first = stmts[0] if stmts else None
+        readers = STATEMENTS
         for stmt in stmts:  # (no enumerate: the first is the one at index 0, an ast node is in one place)
             if (
-                stmt is stmts[0]
+                stmt is first
                 and isinstance(stmt, ast.Expr)
                 and isinstance(stmt.value, ast.Constant)
                 and isinstance(stmt.value.value, str)
             ):
                 continue  # docstring
-            out.extend(self.stmt(stmt))
+            # (self.stmt(stmt), inlined: a call less per statement)
+            method = readers.get(type(stmt))
+            if method is None:
+                raise self.error(unsupported_statement(stmt), stmt)
+            outer, self.hoisted = self.hoisted, None
+            try:
+                read = method(self, stmt)
+            finally:
+                hoisted, self.hoisted = self.hoisted, outer
+            if hoisted:
+                out += hoisted
+            out += read
         return out
 
     def stmt(self, stmt: ast.stmt) -> list[Any]:

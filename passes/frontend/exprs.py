@@ -195,13 +195,14 @@ def constant(cx: FunctionContext, value: Any, node: ast.expr) -> tuple[Any, Any]
 
 
 def name(cx: FunctionContext, node: ast.Name) -> tuple[Any, Any]:
-    binding = cx.visible.get(node.id)  # (cx.lookup, inlined: most nodes read are names)
+    ident = node.id
+    binding = cx.visible.get(ident)  # (cx.lookup, inlined: most nodes read are names)
     if binding is not None:
         if binding.kind == "unrolled":
-            return cx.unrolled[node.id], binding.type
+            return cx.unrolled[ident], binding.type
         # (a bound name is a symbol: its binding's Binder, parameter or dynamic dimension was
         # built checked with it; a Span is a Span)
-        return L.Var.make_trusted(node.id, span=cx.span(node)), binding.type
+        return L.Var.make_trusted(ident, cx.span(node)), binding.type
     if node.id in cx.closed:
         raise cx.error(
             f"'{node.id}' is not visible here: it was {cx.closed[node.id]}",
@@ -240,12 +241,23 @@ def binop(cx: FunctionContext, node: ast.BinOp) -> tuple[Any, Any]:
     if cx.expr_level > MAX_EXPR_DEPTH:
         raise too_deep(cx.program, cx.expr_root)
     a, aty = _expr(cx, node.left)
-    if aty._production != "ScalarType":
+    if type(aty) is not _SCALAR:
         raise cx.error(f"expected a scalar, got a {type_text(aty)}", node.left)
     b, bty = _expr(cx, node.right)
-    if bty._production != "ScalarType":
+    if type(bty) is not _SCALAR:
         raise cx.error(f"expected a scalar, got a {type_text(bty)}", node.right)
     cx.expr_level -= 1
+    da = aty.dtype
+    if da is bty.dtype and op in _SAME_DTYPE_OPS.get(da, ()):  # (the checks of _mixed_binop pass)
+        ty = bty if da is INDEX else aty
+        if type(a) is _INT and type(b) is _INT and op in _C_FOLD:
+            return _folded(cx, node, op, a, b, da), ty
+        return _make_bin(op, a, b), ty
+    return _mixed_binop(cx, node, op, a, aty, b, bty)
+
+
+def _mixed_binop(cx: FunctionContext, node: ast.BinOp, op: BinOp, a: Any, aty: Any, b: Any, bty: Any) -> tuple[Any, Any]:
+    """``binop`` of two scalar operands of different dtypes (or of an operator their dtype does not take)."""
     da, db = aty.dtype, bty.dtype
     if da in _NOT_NUMBERS or db in _NOT_NUMBERS:
         bad = aty if da in _NOT_NUMBERS else bty
@@ -265,11 +277,25 @@ def binop(cx: FunctionContext, node: ast.BinOp) -> tuple[Any, Any]:
     else:  # an INDEX operand (an integer literal) takes the other one's type
         dtype, ty = (db, bty) if da is INDEX else (da, aty)
     if a._production == "Int" and b._production == "Int" and op in _C_FOLD:
-        try:
-            return L.Int(_C_FOLD[op](a.value, b.value), dtype), ty
-        except (ZeroDivisionError, ValueError):
-            raise cx.error("division by zero in a constant expression", node) from None
-    return L.Bin.make(op, a, b), ty
+        return _folded(cx, node, op, a, b, dtype), ty
+    return _make_bin(op, a, b), ty
+
+
+def _folded(cx: FunctionContext, node: ast.BinOp, op: BinOp, a: Any, b: Any, dtype: DType) -> Any:
+    try:
+        return L.Int(_C_FOLD[op](a.value, b.value), dtype)
+    except (ZeroDivisionError, ValueError):
+        raise cx.error("division by zero in a constant expression", node) from None
+
+
+_SCALAR, _INT, _make_bin = L.ScalarType, L.Int, L.Bin.make
+# Per dtype, the operators that take two operands of that dtype: those _mixed_binop's checks let
+# pass for such a pair (none for the dtypes that are not numbers).
+_SAME_DTYPE_OPS = {
+    d: frozenset(op for op in _BINOPS.values()
+                 if not (op is _DIV and d in INT_DTYPES) and not (op in _INTEGER_OPS and d in FLOAT_DTYPES))
+    for d in DType if d not in _NOT_NUMBERS
+}
 
 
 def unop(cx: FunctionContext, node: ast.UnaryOp) -> tuple[Any, Any]:
