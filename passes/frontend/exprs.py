@@ -14,6 +14,7 @@ import ast
 import math
 from typing import TYPE_CHECKING, Any, Callable
 
+from nanopass.errors import Span as _Span
 from nanopass.errors import UserError, quoted
 from nanopass.languages import surface as S
 from nanopass.languages.terms import BinOp, CmpOp, DType, UnOp
@@ -179,6 +180,8 @@ def _expr(cx: FunctionContext, node: ast.expr) -> tuple[Any, Any]:
 
 
 def constant(cx: FunctionContext, value: Any, node: ast.expr) -> tuple[Any, Any]:
+    if type(value) is int and -(2**63) <= value < 2**64:  # (the usual constant first)
+        return _make_int(value, INDEX), INDEX_T
     if isinstance(value, bool):
         return L.Bool(value), BOOL_T
     if isinstance(value, int):
@@ -201,8 +204,16 @@ def name(cx: FunctionContext, node: ast.Name) -> tuple[Any, Any]:
         if binding.kind == "unrolled":
             return cx.unrolled[ident], binding.type
         # (a bound name is a symbol: its binding's Binder, parameter or dynamic dimension was
-        # built checked with it; a Span is a Span)
-        return L.Var.make_trusted(ident, cx.span(node)), binding.type
+        # built checked with it; a Span is a Span: cx.span(node), inlined for a file of ASCII text)
+        span = None
+        if cx.ascii_columns:
+            try:
+                span = _new_tuple(_Span, (cx.filename, node.lineno, node.col_offset))
+            except AttributeError:  # (a node the compiler made without a position)
+                pass
+        if span is None:
+            span = cx.span(node)
+        return L.Var.make_trusted(ident, span), binding.type
     if node.id in cx.closed:
         raise cx.error(
             f"'{node.id}' is not visible here: it was {cx.closed[node.id]}",
@@ -288,7 +299,8 @@ def _folded(cx: FunctionContext, node: ast.BinOp, op: BinOp, a: Any, b: Any, dty
         raise cx.error("division by zero in a constant expression", node) from None
 
 
-_SCALAR, _INT, _make_bin = L.ScalarType, L.Int, L.Bin.make
+_SCALAR, _INT, _make_bin, _make_int = L.ScalarType, L.Int, L.Bin.make, L.Int.make
+_new_tuple = tuple.__new__
 # Per dtype, the operators that take two operands of that dtype: those _mixed_binop's checks let
 # pass for such a pair (none for the dtypes that are not numbers).
 _SAME_DTYPE_OPS = {

@@ -157,7 +157,9 @@ def counted_loop(cx: FunctionContext, stmt: ast.For, call: ast.Call, kind: LoopK
         for name_node, it in zip(result_names, iters):
             results.append(cx.bind(name_node.id, it.var.type, name_node))
     start, stop, step = bounds
-    return [L.For.make(var, start, stop, step, kind, iters, body, results, span=cx.span(stmt))]
+    # (trusted: a Binder, the bounds' expressions, a LoopKind, IterArgs, the statements the readers
+    # built, Binders, a Span: each made by a constructor of its kind)
+    return [L.For.make_trusted(var, start, stop, step, kind, iters, body, results, cx.span(stmt))]
 
 
 def explicit_loop_target(cx: FunctionContext, target: ast.expr, init_node: ast.expr) -> tuple[ast.Name, list[ast.Name]]:
