@@ -29,6 +29,7 @@ TID_T = SCALAR_T[DType.TASK_ID]
 INDEX, BOOL, TASK_ID = DType.INDEX, DType.BOOL, DType.TASK_ID
 FLOAT_DTYPES = frozenset(d for d in DType if d.is_float)
 INT_DTYPES = frozenset(d for d in DType if d.is_int)
+_INT = L.Int
 _DTYPE_NAMED = dict(DType.__members__)  # pl.<name> -> its dtype (DType[name] is a call of the metaclass)
 
 
@@ -160,7 +161,7 @@ class TypeReader:
         (see ``_constant_tensor_types``): an annotation's, or a created tensor's; None otherwise."""
         extents = []
         for dim in shape:
-            if dim._production != "Int" or dim.dtype is not INDEX:
+            if type(dim) is not _INT or dim.dtype is not INDEX:
                 return None
             extents.append(dim.value)
         key = (*extents, dtype)
@@ -206,6 +207,10 @@ class TypeReader:
         return value
 
     def dtype(self, node: ast.expr) -> DType:
+        if type(node) is ast.Attribute and type(node.value) is ast.Name:  # pl.FP32, the usual spelling
+            named = _DTYPE_NAMED.get(node.attr)
+            if named is not None:
+                return named
         path = attr_path(node)
         if path:
             named = _DTYPE_NAMED.get(path[-1])

@@ -27,7 +27,7 @@ def create_tensor(cx: FunctionContext, call: ast.Call, a: dict[str, ast.expr]) -
     what = "create_tensor"
     shape = shape_list(cx, a["shape"], what)
     dtype = cx.types.dtype(a["dtype"])
-    if dtype.runtime is None:
+    if dtype not in _TENSOR_DTYPES:
         raise cx.error(f"the runtime has no tensor dtype for {dtype.name}", a["dtype"])
     manual_dep = False
     if "manual_dep" in a:
@@ -37,6 +37,9 @@ def create_tensor(cx: FunctionContext, call: ast.Call, a: dict[str, ast.expr]) -
         init = init_value(cx, a["init_value"], dtype)
     tensor_type = cx.types.constant_tensor_type(shape, dtype) or L.TensorType.make(shape, dtype)
     return L.CreateTensor.make(shape, dtype, manual_dep, init), tensor_type
+
+
+_TENSOR_DTYPES = frozenset(d for d in DType if d.runtime is not None)  # (dtype.runtime is a property: a call)
 
 
 def init_value(cx: FunctionContext, node: ast.expr, dtype: DType) -> Any:

@@ -15,7 +15,7 @@ from ..type_reader import check_extent, type_text
 if TYPE_CHECKING:
     from ..context import FunctionContext
 
-Int, INDEX = S.LANGUAGE.Int.make, DType.INDEX
+Int, INDEX, _INT = S.LANGUAGE.Int.make, DType.INDEX, S.LANGUAGE.Int
 
 
 def tensor_operand(cx: FunctionContext, node: ast.expr, what: str) -> tuple[Any, Any]:
@@ -33,9 +33,11 @@ def index_list(cx: FunctionContext, node: ast.expr, what: str, shape: bool = Fal
         raise cx.error(f"pl.{what}: {example}", node)
     out = []
     for elt in node.elts:
-        if type(elt) is ast.Constant and type(elt.value) is int and 0 <= elt.value < 2**63:
-            out.append(Int(elt.value, INDEX))  # (what cx.expr reads of a constant index, without its checks)
-            continue
+        if type(elt) is ast.Constant:
+            value = elt.value
+            if type(value) is int and 0 <= value < 2**63:
+                out.append(Int(value, INDEX))  # (what cx.expr reads of a constant index, without its checks)
+                continue
         expr, ty = cx.expr(elt)
         if ty._production != "ScalarType" or not ty.dtype.is_int:
             raise cx.error(f"{'a dimension' if shape else 'an index'} must be an integer, got {type_text(ty)}", elt)
@@ -51,7 +53,7 @@ def shape_list(cx: FunctionContext, node: ast.expr, what: str) -> list[Any]:
     else:
         dims = index_list(cx, node, what, shape=True)
         for dim, elt in zip(dims, node.elts):
-            if dim._production == "Int" and not 0 < dim.value < MAX_DIM:  # (check_extent says why)
+            if type(dim) is _INT and not 0 < dim.value < MAX_DIM:  # (check_extent says why)
                 check_extent(cx, dim.value, elt)
     if not 1 <= len(dims) <= MAX_TENSOR_DIMS:
         raise cx.error(f"a tensor has 1 to {MAX_TENSOR_DIMS} dimensions, got {len(dims)}", node)
