@@ -251,12 +251,27 @@ def binop(cx: FunctionContext, node: ast.BinOp) -> tuple[Any, Any]:
     cx.expr_level += 1  # descend(cx, 1) and cx.scalar_operand, inlined: most expressions are these
     if cx.expr_level > MAX_EXPR_DEPTH:
         raise too_deep(cx.program, cx.expr_root)
-    a, aty = _expr(cx, node.left)
+    # (each operand read as _expr reads it, its two usual kinds without the call of _expr)
+    left = node.left
+    kind = type(left)
+    if kind is _NAME and cx.expr_level < MAX_EXPR_DEPTH:
+        a, aty = name(cx, left)
+    elif kind is _BINOP:
+        a, aty = binop(cx, left)
+    else:
+        a, aty = _expr(cx, left)
     if type(aty) is not _SCALAR:
-        raise cx.error(f"expected a scalar, got a {type_text(aty)}", node.left)
-    b, bty = _expr(cx, node.right)
+        raise cx.error(f"expected a scalar, got a {type_text(aty)}", left)
+    right = node.right
+    kind = type(right)
+    if kind is _NAME and cx.expr_level < MAX_EXPR_DEPTH:
+        b, bty = name(cx, right)
+    elif kind is _BINOP:
+        b, bty = binop(cx, right)
+    else:
+        b, bty = _expr(cx, right)
     if type(bty) is not _SCALAR:
-        raise cx.error(f"expected a scalar, got a {type_text(bty)}", node.right)
+        raise cx.error(f"expected a scalar, got a {type_text(bty)}", right)
     cx.expr_level -= 1
     da = aty.dtype
     if da is bty.dtype and op in _SAME_DTYPE_OPS.get(da, ()):  # (the checks of _mixed_binop pass)
@@ -301,6 +316,7 @@ def _folded(cx: FunctionContext, node: ast.BinOp, op: BinOp, a: Any, b: Any, dty
 
 _SCALAR, _INT, _make_bin, _make_int = L.ScalarType, L.Int, L.Bin.make, L.Int.make
 _new_tuple = tuple.__new__
+_NAME, _BINOP = ast.Name, ast.BinOp
 # Per dtype, the operators that take two operands of that dtype: those _mixed_binop's checks let
 # pass for such a pair (none for the dtypes that are not numbers).
 _SAME_DTYPE_OPS = {

@@ -35,7 +35,7 @@ def kernel_call(cx: FunctionContext, call: ast.Call, targets: list[ast.expr] | N
     """The task of ``self.k(...)`` (``name``: ``k`` when the caller has read it)."""
     if name is None:
         name = self_method(call.func)
-    sig = kernel_sig(cx, name, call.func)
+    sig = cx.program.kernels[name] if name in cx.dispatchable else kernel_sig(cx, name, call.func)
     attrs_node = None
     for kw in call.keywords:
         if kw.arg == "attrs":
@@ -50,8 +50,14 @@ def kernel_call(cx: FunctionContext, call: ast.Call, targets: list[ast.expr] | N
             call,
             hint=_signature_hint(sig),
         )
-    attrs = read_attrs(cx, attrs_node, len(nodes), name) if attrs_node is not None else NO_ATTRS
-    args = task_args(cx, nodes, sig, attrs)
+    if attrs_node is None:  # (task_args without attrs=, inlined: most calls)
+        attrs, args, params, k = NO_ATTRS, [], sig.params, 0
+        for node in nodes:
+            args.append(task_arg(cx, node, params[k], name))
+            k += 1
+    else:
+        attrs = read_attrs(cx, attrs_node, len(nodes), name)
+        args = task_args(cx, nodes, sig, attrs)
     outs = task_outs(cx, targets, sig, call, stmt, statement=False) if targets is not None else []
     dumps = dump_positions(cx, args, None, f"kernel '{name}'") if cx.dump_tags else []
     # (trusted: Binders and Args their constructors built, the name of a kernel whose Kernel node was
