@@ -103,7 +103,7 @@ class FunctionContext(Scope):
             for axis, dim in enumerate(param.type.shape):
                 if dim._production == "Var" and dim.name not in self.frames[0]:
                     self.set_binding(dim.name, new_binding(SCALAR_T[DType.INT64], "dyn", param.span))
-                    dyn_dims.append(L.DynDim(dim.name, param.name, axis))
+                    dyn_dims.append(L.DynDim.make(dim.name, param.name, axis))
                 elif dim._production == "Var" and self.frames[0][dim.name].kind != "dyn":
                     raise UserError(f"dynamic dimension '{dim.name}' has the name of a parameter", param.span)
         self.check_result_dims(fdef)
@@ -112,7 +112,7 @@ class FunctionContext(Scope):
             raise self.error(
                 f"'{fdef.name}' declares a return type but does not end with a return statement", fdef
             )
-        return L.Function(
+        return L.Function.make(
             fdef.name, params, self.results, self.auto_scope, dyn_dims, body, span=self.span(fdef)
         )
 

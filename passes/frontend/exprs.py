@@ -183,7 +183,7 @@ def constant(cx: FunctionContext, value: Any, node: ast.expr) -> tuple[Any, Any]
     if type(value) is int and -(2**63) <= value < 2**64:  # (the usual constant first)
         return _make_int(value, INDEX), INDEX_T
     if isinstance(value, bool):
-        return L.Bool(value), BOOL_T
+        return L.Bool.make(value), BOOL_T
     if isinstance(value, int):
         if not -(2**63) <= value < 2**64:
             raise cx.error(f"integer {value} does not fit in 64 bits", node)
@@ -191,7 +191,7 @@ def constant(cx: FunctionContext, value: Any, node: ast.expr) -> tuple[Any, Any]
     if isinstance(value, float):
         if not math.isfinite(value):
             raise cx.error(f"a float constant must be finite, got {value}", node)
-        return L.Float(value, DType.FP32), SCALAR_T[DType.FP32]
+        return L.Float.make(value, DType.FP32), SCALAR_T[DType.FP32]
     if value is None:
         raise cx.error("None is only allowed as a TaskId value (x = None, deps=[None])", node)
     raise cx.error(f"{describe(value)} cannot be used as a value here", node)
@@ -229,13 +229,13 @@ def closure_value(cx: FunctionContext, value: Any, node: ast.expr) -> tuple[Any,
     from nanopass.dsl import DynamicDim
 
     if isinstance(value, bool):
-        return L.Bool(value), BOOL_T
+        return L.Bool.make(value), BOOL_T
     if isinstance(value, (int, float)):
         return constant(cx, value, node)
     if isinstance(value, DynamicDim):
         binding = cx.lookup(value.name)
         if binding is not None and binding.kind == "dyn":
-            return L.Var(value.name), binding.type
+            return L.Var.make(value.name), binding.type
         raise cx.error(
             f"dynamic dimension '{value.name}' is not the extent of any tensor parameter", node
         )
@@ -309,7 +309,7 @@ def _mixed_binop(cx: FunctionContext, node: ast.BinOp, op: BinOp, a: Any, aty: A
 
 def _folded(cx: FunctionContext, node: ast.BinOp, op: BinOp, a: Any, b: Any, dtype: DType) -> Any:
     try:
-        return L.Int(_C_FOLD[op](a.value, b.value), dtype)
+        return L.Int.make(_C_FOLD[op](a.value, b.value), dtype)
     except (ZeroDivisionError, ValueError):
         raise cx.error("division by zero in a constant expression", node) from None
 
@@ -335,15 +335,15 @@ def unop(cx: FunctionContext, node: ast.UnaryOp) -> tuple[Any, Any]:
             return a.replace(value=-a.value), ty
         if ty.dtype is DType.BOOL or ty.dtype is DType.TASK_ID:
             raise cx.error("unary minus needs a number", node)
-        return L.Un(UnOp.neg, a), ty
+        return L.Un.make(UnOp.neg, a), ty
     if isinstance(node.op, ast.Not):
         if ty != BOOL_T:
             raise cx.error("'not' needs a bool (a comparison)", node)
-        return L.Un(UnOp.not_, a), BOOL_T
+        return L.Un.make(UnOp.not_, a), BOOL_T
     if isinstance(node.op, ast.Invert):
         if not ty.dtype.is_int:
             raise cx.error("'~' needs an integer", node)
-        return L.Un(UnOp.invert, a), ty
+        return L.Un.make(UnOp.invert, a), ty
     if isinstance(node.op, ast.UAdd):
         return a, ty
     raise cx.error("unsupported unary operator", node)
@@ -372,7 +372,7 @@ def compare(cx: FunctionContext, node: ast.Compare) -> tuple[Any, Any]:
         )
     if a == b and not aty.dtype.is_float:
         # an integer compared with itself has a known result (and C++ warns about it)
-        return L.Bool(op in (CmpOp.eq, CmpOp.le, CmpOp.ge)), BOOL_T
+        return L.Bool.make(op in (CmpOp.eq, CmpOp.le, CmpOp.ge)), BOOL_T
     return L.Cmp.make(op, a, b), BOOL_T
 
 
@@ -388,7 +388,7 @@ def boolop(cx: FunctionContext, node: ast.BoolOp) -> tuple[Any, Any]:
     cx.expr_level -= len(node.values) - 1
     result = exprs[0]
     for expr in exprs[1:]:
-        result = L.Bin(op, result, expr)
+        result = L.Bin.make(op, result, expr)
     return result, BOOL_T
 
 

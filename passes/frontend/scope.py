@@ -96,7 +96,7 @@ class Scope:
     def bind(self, name: str, ty: Any, node: ast.AST) -> Any:
         """Assign ``name``: re-assign a visible variable (same type) or define a new one."""
         if name == "_":
-            return L.Binder("_", ty)
+            return L.Binder.make("_", ty)
         existing = self.visible.get(name)  # (self.lookup, inlined)
         if existing is not None:
             if existing.kind in ("loopvar", "dyn", "unrolled"):

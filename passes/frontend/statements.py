@@ -85,7 +85,7 @@ def assign(
     if annotated is not None:
         ty = check_annotation(cx, annotated, ty, stmt, name)
         if expr._production == "Int" and ty._production == "ScalarType":
-            expr = L.Int(expr.value, ty.dtype)
+            expr = L.Int.make(expr.value, ty.dtype)
     if cx.dump_tags:
         untag(cx, name)
     return [L.Let.make(cx.bind(name, ty, target), expr, cx.span(stmt))]
@@ -97,7 +97,7 @@ _CALL, _ATTRIBUTE, _NAME = ast.Call, ast.Attribute, ast.Name
 def value_of(cx: FunctionContext, node: ast.expr, spelled: str | None, op: Any) -> tuple[Any, Any]:
     """``rhs`` once the callee is known: ``pl.<spelled>``, ``op`` when it is registered."""
     if isinstance(node, ast.Constant) and node.value is None:
-        return L.NoTask(), TID_T
+        return L.NoTask.make(), TID_T
     if spelled is not None:
         form = op.forms.get(VALUE) if op is not None else None
         if form is not None:
@@ -152,7 +152,7 @@ def read_aug_assign(cx: FunctionContext, stmt: ast.AugAssign) -> list[Any]:
     ast.copy_location(expr, stmt)
     ast.copy_location(expr.left, stmt.target)
     value, ty = cx.scalar_expr(expr)
-    return [L.Let(cx.bind(stmt.target.id, ty, stmt), value, span=cx.span(stmt))]
+    return [L.Let.make(cx.bind(stmt.target.id, ty, stmt), value, span=cx.span(stmt))]
 
 
 @statement(ast.Expr)
@@ -201,7 +201,7 @@ def read_return(cx: FunctionContext, stmt: ast.Return) -> list[Any]:
             raise cx.error(f"'{cx.fdef.name}' returns a {type_text(ty)} where its return type declares "
                            f"{type_text(declared)}", elt)
     values = [expr for expr, _ty, _elt in values]
-    return [L.Return(values, span=cx.span(stmt))]
+    return [L.Return.make(values, span=cx.span(stmt))]
 
 
 @statement(ast.If)

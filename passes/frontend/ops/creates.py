@@ -49,7 +49,7 @@ def init_value(cx: FunctionContext, node: ast.expr, dtype: DType) -> Any:
     if isinstance(value, float) and not math.isfinite(value):
         raise cx.error(f"init_value must be finite, got {value}", node)
     if value == 0:
-        return L.Int(0, DType.INDEX)
+        return L.Int.make(0, DType.INDEX)
     if dtype in (DType.FP16, DType.BF16):
         raise cx.error(
             f"a non-zero init_value is not supported for {dtype.name} (a sub-32-bit float); "
@@ -58,7 +58,7 @@ def init_value(cx: FunctionContext, node: ast.expr, dtype: DType) -> Any:
             hint="use a 32-bit dtype or init_value=0",
         )
     if dtype.is_float:
-        return L.Float(float(value), dtype)
+        return L.Float.make(float(value), dtype)
     if isinstance(value, float) and not value.is_integer():
         raise cx.error(
             f"init_value {value} is not an integer but the tensor dtype is {dtype.name}", node
@@ -68,7 +68,7 @@ def init_value(cx: FunctionContext, node: ast.expr, dtype: DType) -> Any:
         raise cx.error(f"init_value {ivalue} exceeds the exactly-representable integer range (+/-2^53)", node)
     if not fits(ivalue, dtype):
         raise cx.error(f"init_value {ivalue} does not fit in {dtype.name}", node)
-    return L.Int(ivalue, dtype)
+    return L.Int.make(ivalue, dtype)
 
 
 def fits(value: int, dtype: DType) -> bool:

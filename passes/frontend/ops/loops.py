@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 
 L = S.LANGUAGE
 _SEQ, _PARALLEL = LoopKind.seq, LoopKind.parallel  # (an Enum member is slow to look up on its class)
-_COUNTER = L.Var("i")  # a loop's counter (an int64_t), compared with the loop's stop
+_COUNTER = L.Var.make("i")  # a loop's counter (an int64_t), compared with the loop's stop
 
 
 SPLIT_AIV_REFUSED = (
@@ -124,7 +124,7 @@ def counted_loop(cx: FunctionContext, stmt: ast.For, call: ast.Call, kind: LoopK
                 if init_ty._production not in ("TensorType", "ScalarType", "ArrayType"):
                     raise cx.error("an init value must be a tensor, a scalar or an array", init)
                 binding = cx.define(name_node.id, init_ty, name_node, "iter")
-                iters.append(L.IterArg(L.Binder(name_node.id, init_ty, span=binding.span), init_expr))
+                iters.append(L.IterArg.make(L.Binder.make(name_node.id, init_ty, span=binding.span), init_expr))
         else:
             var_node = stmt.target
             if not isinstance(var_node, ast.Name):
@@ -145,7 +145,7 @@ def counted_loop(cx: FunctionContext, stmt: ast.For, call: ast.Call, kind: LoopK
                 )
             body = cx.block(body_nodes[:-1])
             yield_values, result_names = loop_yield(cx, last, iters)
-            body.append(L.Yield(yield_values, span=cx.span(last)))
+            body.append(L.Yield.make(yield_values, span=cx.span(last)))
         else:
             body = cx.block(body_nodes)
     finally:
@@ -247,7 +247,7 @@ def yield_(cx: FunctionContext, call: ast.Call, targets: list[ast.expr], unpacke
         if not isinstance(target, ast.Name):
             raise cx.error("pl.yield_ results must be plain names", target)
         expr, ty = cx.rhs(arg)
-        out.append(L.Let(cx.bind(target.id, ty, target), expr, span=cx.span(stmt)))
+        out.append(L.Let.make(cx.bind(target.id, ty, target), expr, span=cx.span(stmt)))
     return out
 
 

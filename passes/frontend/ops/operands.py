@@ -9,6 +9,7 @@ from nanopass.errors import quoted
 from nanopass.languages import surface as S
 from nanopass.languages.terms import DType
 
+from ..exprs import name as read_name
 from ..limits import MAX_DIM, MAX_TENSOR_DIMS
 from ..type_reader import check_extent, type_text
 
@@ -19,9 +20,12 @@ Int, INDEX, _INT = S.LANGUAGE.Int.make, DType.INDEX, S.LANGUAGE.Int
 
 
 def tensor_operand(cx: FunctionContext, node: ast.expr, what: str) -> tuple[Any, Any]:
-    from .nested_calls import tensor_value
+    if type(node) is ast.Name and not cx.expr_level:  # (what tensor_value reads of a name: exprs.name)
+        expr, ty = read_name(cx, node)
+    else:
+        from .nested_calls import tensor_value
 
-    expr, ty = tensor_value(cx, node)
+        expr, ty = tensor_value(cx, node)
     if ty._production != "TensorType" or expr._production != "Var":
         raise cx.error(f"pl.{what} needs a tensor variable, got {quoted(ast.unparse(node))}", node)
     return expr, ty

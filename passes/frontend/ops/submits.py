@@ -153,7 +153,7 @@ def submit(
     outs = task_outs(cx, result_targets, sig, call, stmt, statement=not result_targets)
     tid = cx.bind(tid_node.id, TID_T, tid_node)
     dumps = dump_positions(cx, args, dumps_node, what)
-    return [L.Task(outs, tid, name, args, dumps, early_resolve, deps, None, span=cx.span(call))]
+    return [L.Task.make(outs, tid, name, args, dumps, early_resolve, deps, None, span=cx.span(call))]
 
 
 def kernel_sig(cx: FunctionContext, name: str, node: ast.AST) -> KernelSig:
@@ -252,20 +252,22 @@ def task_arg(cx: FunctionContext, node: ast.expr, param: Any, kernel: str) -> An
     want, got = ptype.dtype, ty.dtype
     want_float = want in FLOAT_DTYPES
     if want_float and got in INT_DTYPES and type(expr) is _INT:
-        expr = L.Float(float(expr.value), want)
+        expr = L.Float.make(float(expr.value), want)
     elif want_float != (got in FLOAT_DTYPES) or (want is BOOL) != (got is BOOL):
         raise cx.error(
             f"parameter '{param.name}' of '{kernel}' is a {type_text(ptype)} but the argument is a {type_text(ty)}",
             node,
         )
-    elif type(expr) is _INT or type(expr) is _FLOAT:
+    elif type(expr) is _INT:  # (expr.replace(dtype=want), without its generic copy)
+        expr = _make_int(expr.value, want, expr.span)
+    elif type(expr) is _FLOAT:
         expr = expr.replace(dtype=want)
     return _make_arg(expr, False, None, cx.span(node))
 
 
 _CALL, _CONSTANT, _NAME = ast.Call, ast.Constant, ast.Name
-_TENSOR_TYPE, _SCALAR_TYPE, _VAR, _INT, _FLOAT, _make_arg = (
-    L.TensorType, L.ScalarType, L.Var, L.Int, L.Float, L.Arg.make)
+_TENSOR_TYPE, _SCALAR_TYPE, _VAR, _INT, _FLOAT, _make_arg, _make_int = (
+    L.TensorType, L.ScalarType, L.Var, L.Int, L.Float, L.Arg.make, L.Int.make)
 
 
 @dsl_op("no_dep", ARGUMENT)
@@ -290,12 +292,12 @@ def dep_list(cx: FunctionContext, node: ast.expr, what: str) -> list[Any]:
             index, ity = cx.expr(entry.slice)
             if ity._production != "ScalarType" or not ity.dtype.is_int:
                 raise cx.error("an array index must be an integer", entry.slice)
-            out.append(L.DepItem(arr, index, span=cx.span(entry)))
+            out.append(L.DepItem.make(arr, index, span=cx.span(entry)))
             continue
         if isinstance(entry, ast.Name):
             expr, ty = cx.expr(entry)
             if ty == TID_T or (ty._production == "ArrayType" and ty.dtype is DType.TASK_ID):
-                out.append(L.DepVar(expr, span=cx.span(entry)))
+                out.append(L.DepVar.make(expr, span=cx.span(entry)))
                 continue
         raise cx.error(
             f"'{what}' deps= entries must be a TaskId variable, a TaskId array, arr[i] or None; "
@@ -311,7 +313,7 @@ def dep_list(cx: FunctionContext, node: ast.expr, what: str) -> list[Any]:
 def task_dummy(cx: FunctionContext, call: ast.Call, target: ast.Name, stmt: ast.stmt) -> list[Any]:
     """``b = pl.system.task_dummy(deps=[...])``: a barrier task."""
     deps = dummy_deps(cx, call)
-    return [L.Dummy(cx.bind(target.id, TID_T, target), deps, span=cx.span(call))]
+    return [L.Dummy.make(cx.bind(target.id, TID_T, target), deps, span=cx.span(call))]
 
 
 def dummy_deps(cx: FunctionContext, call: ast.Call) -> list[Any]:
@@ -331,7 +333,7 @@ def dummy_deps(cx: FunctionContext, call: ast.Call) -> list[Any]:
 def task_invalid(cx: FunctionContext, call: ast.Call, _args: None) -> tuple[Any, Any]:
     if call.args or call.keywords:
         raise cx.error("pl.system.task_invalid() takes no arguments", call)
-    return L.NoTask(), TID_T
+    return L.NoTask.make(), TID_T
 
 
 def _argument_form(call: ast.Call) -> Any:
