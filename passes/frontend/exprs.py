@@ -83,14 +83,14 @@ def unsigned_mix(a: Any, da: DType, b: Any, db: DType) -> DType | None:
     is wider (UINT32 with INT64 stays signed). A constant that is not negative keeps its value
     either way (None); a negative one (a C++ int) would wrap.
     """
-    if da is db or not (da.is_int and db.is_int) or da.is_signed == db.is_signed:
-        return None
-    (s, ds), du = ((a, da), db) if da.is_signed else ((b, db), da)
-    if s._production == "Int":
+    if da is db or da not in INT_DTYPES or db not in INT_DTYPES or (da in _SIGNED) == (db in _SIGNED):
+        return None  # (the dtype's properties read from tables: each is a call)
+    (s, ds), du = ((a, da), db) if da in _SIGNED else ((b, db), da)
+    if type(s) is _INT:
         if s.value >= 0:
             return None
         ds = DType.INT32
-    return du if du.bits >= max(ds.bits, 32) else None
+    return du if _BITS[du] >= max(_BITS[ds], 32) else None
 
 
 def expr(cx: FunctionContext, node: ast.expr) -> tuple[Any, Any]:
@@ -111,7 +111,7 @@ def expr(cx: FunctionContext, node: ast.expr) -> tuple[Any, Any]:
         return constant(cx, node.value, node)
     cx.expr_root, cx.expr_level = node, 1
     try:
-        return _expr(cx, node)
+        return binop(cx, node) if kind is ast.BinOp else _expr(cx, node)
     except UserError:
         check_expr_depth(cx.program, node)
         raise
@@ -278,7 +278,9 @@ def binop(cx: FunctionContext, node: ast.BinOp) -> tuple[Any, Any]:
         ty = bty if da is INDEX else aty
         if type(a) is _INT and type(b) is _INT and op in _C_FOLD:
             return _folded(cx, node, op, a, b, da), ty
-        return _make_bin(op, a, b), ty
+        # (trusted: an operator of _BINOPS, and two Exprs: what _expr reads is a name's Var, a
+        # constant, or a Bin, Un, Cmp or literal the readers of operators and pl.const build)
+        return L.Bin.make_trusted(op, a, b), ty
     return _mixed_binop(cx, node, op, a, aty, b, bty)
 
 
@@ -317,6 +319,8 @@ def _folded(cx: FunctionContext, node: ast.BinOp, op: BinOp, a: Any, b: Any, dty
 _SCALAR, _INT, _make_bin, _make_int = L.ScalarType, L.Int, L.Bin.make, L.Int.make
 _new_tuple = tuple.__new__
 _NAME, _BINOP = ast.Name, ast.BinOp
+_SIGNED = frozenset(d for d in INT_DTYPES if d.is_signed)
+_BITS = {d: d.bits for d in INT_DTYPES}
 # Per dtype, the operators that take two operands of that dtype: those _mixed_binop's checks let
 # pass for such a pair (none for the dtypes that are not numbers).
 _SAME_DTYPE_OPS = {

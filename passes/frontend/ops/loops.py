@@ -28,6 +28,7 @@ if TYPE_CHECKING:
 
 L = S.LANGUAGE
 _SEQ, _PARALLEL = LoopKind.seq, LoopKind.parallel  # (an Enum member is slow to look up on its class)
+_SCALAR, _INT = L.ScalarType, L.Int
 _COUNTER = L.Var.make("i")  # a loop's counter (an int64_t), compared with the loop's stop
 
 
@@ -131,7 +132,8 @@ def counted_loop(cx: FunctionContext, stmt: ast.For, call: ast.Call, kind: LoopK
                 raise cx.error(
                     "the loop target must be a name (or i, (a, b) with init_values=...)", var_node
                 )
-        var = L.Binder.make(var_node.id, INDEX_T, span=cx.define(var_node.id, INDEX_T, var_node, "loopvar").span)
+        var_name = var_node.id
+        var = L.Binder.make(var_name, INDEX_T, cx.define(var_name, INDEX_T, var_node, "loopvar").span)
         body_nodes = stmt.body
         results: list[Any] = []
         yield_values: list[Any] = []
@@ -217,7 +219,7 @@ def loop_bounds(cx: FunctionContext, call: ast.Call) -> tuple[Any, Any, Any]:
     stop = args[1] if len(args) > 1 else args[0]
     for arg in args:
         expr, ty = cx.expr(arg)
-        if ty._production != "ScalarType" or ty.dtype not in INT_DTYPES:
+        if type(ty) is not _SCALAR or ty.dtype not in INT_DTYPES:
             raise cx.error(f"a loop bound must be an integer, got {type_text(ty)}", arg)
         if arg is stop and unsigned_mix(_COUNTER, INDEX, expr, ty.dtype):
             raise cx.error(
@@ -225,12 +227,11 @@ def loop_bounds(cx: FunctionContext, call: ast.Call) -> tuple[Any, Any, Any]:
                 f"{ty.dtype.c_type}, where a negative counter is a huge one", arg, hint="declare it pl.INT64",
             )
         exprs.append(expr)
-    zero, one = L.Int.make(0, INDEX), L.Int.make(1, INDEX)
     if len(exprs) == 1:
-        return zero, exprs[0], one
+        return L.Int.make(0, INDEX), exprs[0], L.Int.make(1, INDEX)
     if len(exprs) == 2:
-        return exprs[0], exprs[1], one
-    if exprs[2]._production == "Int" and exprs[2].value <= 0:
+        return exprs[0], exprs[1], L.Int.make(1, INDEX)
+    if type(exprs[2]) is _INT and exprs[2].value <= 0:
         raise cx.error("a loop step must be positive", args[2])
     return exprs[0], exprs[1], exprs[2]
 
