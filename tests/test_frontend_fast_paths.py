@@ -82,3 +82,30 @@ class _NameCx:
         self.span = source.span
         self.filename = source.filename
         self.ascii_columns = not source.wide_line_numbers()
+
+
+@pytest.mark.parametrize("shape", ["[16, 16]", "(4,)", "[0, 16]", "[16, 2**32]", "[4294967295]", "[True, 2]",
+                                   "[1.0]", "[]", "[1, 1, 1, 1, 1, 1, 1, 1, 1]", "[-1]", "[16, 'a']"])
+def test_a_constant_shape_reads_as_index_list_and_the_extent_checks_read_it(shape):
+    from nanopass.passes.frontend.ops import operands
+
+    node = ast.parse(shape.replace("2**32", str(2**32))).body[0].value
+
+    def general():  # shape_list's reading of a list, without its fast path
+        dims = operands.index_list(_Cx(), node, "create_tensor", shape=True)
+        for dim, elt in zip(dims, node.elts):
+            if type(dim) is L.Int and not 0 < dim.value < operands.MAX_DIM:
+                operands.check_extent(_Cx(), dim.value, elt)
+        if not 1 <= len(dims) <= operands.MAX_TENSOR_DIMS:
+            raise _Cx().error(f"a tensor has 1 to {operands.MAX_TENSOR_DIMS} dimensions, got {len(dims)}", node)
+        return dims
+
+    outcomes = []
+    for read in (lambda: operands.shape_list(_Cx(), node, "create_tensor"), general):
+        try:
+            outcomes.append(read())
+        except UserError as error:
+            outcomes.append(error.message)
+        except Exception as error:  # (cx.expr of a non-constant: the stub has none)
+            outcomes.append(type(error))
+    assert outcomes[0] == outcomes[1]

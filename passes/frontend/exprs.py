@@ -320,6 +320,7 @@ _SCALAR, _INT, _make_bin, _make_int = L.ScalarType, L.Int, L.Bin.make, L.Int.mak
 _new_tuple = tuple.__new__
 _NAME, _BINOP = ast.Name, ast.BinOp
 _SIGNED = frozenset(d for d in INT_DTYPES if d.is_signed)
+_TASK_ID = DType.TASK_ID
 _BITS = {d: d.bits for d in INT_DTYPES}
 # Per dtype, the operators that take two operands of that dtype: those _mixed_binop's checks let
 # pass for such a pair (none for the dtypes that are not numbers).
@@ -363,9 +364,10 @@ def compare(cx: FunctionContext, node: ast.Compare) -> tuple[Any, Any]:
     a, aty = scalar_operand(cx, node.left)
     b, bty = scalar_operand(cx, node.comparators[0])
     cx.expr_level -= 1
-    if DType.TASK_ID in (aty.dtype, bty.dtype):
+    da, db = aty.dtype, bty.dtype
+    if da is _TASK_ID or db is _TASK_ID:
         raise cx.error("TaskIds cannot be compared", node)
-    if aty.dtype.is_float != bty.dtype.is_float:
+    if (da in FLOAT_DTYPES) != (db in FLOAT_DTYPES):
         raise cx.error(f"cannot compare {aty.dtype.name} with {bty.dtype.name}", node, hint=_INT_FLOAT_HINT)
     unsigned = unsigned_mix(a, aty.dtype, b, bty.dtype)
     if unsigned is not None:
@@ -374,10 +376,11 @@ def compare(cx: FunctionContext, node: ast.Compare) -> tuple[Any, Any]:
             f"cannot compare {left} with {right}: C++ compares them as {unsigned.c_type}, where a "
             "negative value is a huge one", node, hint="give both sides the same signedness",
         )
-    if a == b and not aty.dtype.is_float:
+    if type(a) is type(b) and a == b and da not in FLOAT_DTYPES:  # (nodes of two classes are not equal)
         # an integer compared with itself has a known result (and C++ warns about it)
         return L.Bool.make(op in (CmpOp.eq, CmpOp.le, CmpOp.ge)), BOOL_T
-    return L.Cmp.make(op, a, b), BOOL_T
+    # (trusted: an operator of _CMPOPS and two Exprs, as binop's)
+    return L.Cmp.make_trusted(op, a, b), BOOL_T
 
 
 def boolop(cx: FunctionContext, node: ast.BoolOp) -> tuple[Any, Any]:

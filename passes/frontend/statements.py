@@ -207,7 +207,7 @@ def read_return(cx: FunctionContext, stmt: ast.Return) -> list[Any]:
 @statement(ast.If)
 def read_if(cx: FunctionContext, stmt: ast.If) -> list[Any]:
     cond, ty = cx.expr(stmt.test)
-    if ty != BOOL_T:
+    if ty is not BOOL_T and ty != BOOL_T:
         raise cx.error(
             f"an if condition must be a comparison or another bool expression, got {type_text(ty)}",
             stmt.test,

@@ -11,12 +11,12 @@ from nanopass.languages.terms import DType
 
 from ..exprs import name as read_name
 from ..limits import MAX_DIM, MAX_TENSOR_DIMS
-from ..type_reader import check_extent, type_text
+from ..type_reader import INT_DTYPES, check_extent, type_text
 
 if TYPE_CHECKING:
     from ..context import FunctionContext
 
-Int, INDEX, _INT = S.LANGUAGE.Int.make, DType.INDEX, S.LANGUAGE.Int
+Int, INDEX, _INT, _SCALAR = S.LANGUAGE.Int.make, DType.INDEX, S.LANGUAGE.Int, S.LANGUAGE.ScalarType
 
 
 def tensor_operand(cx: FunctionContext, node: ast.expr, what: str) -> tuple[Any, Any]:
@@ -43,13 +43,27 @@ def index_list(cx: FunctionContext, node: ast.expr, what: str, shape: bool = Fal
                 out.append(Int(value, INDEX))  # (what cx.expr reads of a constant index, without its checks)
                 continue
         expr, ty = cx.expr(elt)
-        if ty._production != "ScalarType" or not ty.dtype.is_int:
+        if type(ty) is not _SCALAR or ty.dtype not in INT_DTYPES:
             raise cx.error(f"{'a dimension' if shape else 'an index'} must be an integer, got {type_text(ty)}", elt)
         out.append(expr)
     return out
 
 
 def shape_list(cx: FunctionContext, node: ast.expr, what: str) -> list[Any]:
+    kind = type(node)
+    if kind is ast.List or kind is ast.Tuple:  # the usual shape, constant extents: without index_list's calls
+        dims = []
+        for elt in node.elts:
+            if type(elt) is not ast.Constant:
+                break
+            value = elt.value
+            if type(value) is not int or not 0 < value < MAX_DIM:
+                break
+            dims.append(Int(value, INDEX))
+        else:
+            if 1 <= len(dims) <= MAX_TENSOR_DIMS:
+                return dims
+        # (any other: read again below, where each error is found)
     if isinstance(node, ast.Name) and cx.lookup(node.id) is None and isinstance(
         cx.src.closure_get(node.id, node), (list, tuple)
     ):
