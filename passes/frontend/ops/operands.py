@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from ..context import FunctionContext
 
 Int, INDEX, _INT, _SCALAR = S.LANGUAGE.Int.make, DType.INDEX, S.LANGUAGE.Int, S.LANGUAGE.ScalarType
+_TENSOR, _VAR = S.LANGUAGE.TensorType, S.LANGUAGE.Var
 
 
 def tensor_operand(cx: FunctionContext, node: ast.expr, what: str) -> tuple[Any, Any]:
@@ -26,7 +27,7 @@ def tensor_operand(cx: FunctionContext, node: ast.expr, what: str) -> tuple[Any,
         from .nested_calls import tensor_value
 
         expr, ty = tensor_value(cx, node)
-    if ty._production != "TensorType" or expr._production != "Var":
+    if type(ty) is not _TENSOR or type(expr) is not _VAR:
         raise cx.error(f"pl.{what} needs a tensor variable, got {quoted(ast.unparse(node))}", node)
     return expr, ty
 

@@ -59,10 +59,10 @@ def kernel_call(cx: FunctionContext, call: ast.Call, targets: list[ast.expr] | N
         attrs = read_attrs(cx, attrs_node, len(nodes), name)
         args = task_args(cx, nodes, sig, attrs)
     outs = task_outs(cx, targets, sig, call, stmt, statement=False) if targets is not None else []
-    dumps = dump_positions(cx, args, None, f"kernel '{name}'") if cx.dump_tags else []
+    dumps = dump_positions(cx, args, None, f"kernel '{name}'") if cx.dump_tags else ()
     # (trusted: Binders and Args their constructors built, the name of a kernel whose Kernel node was
     # built checked with it, the Deps of attrs=, a list of ints, a Span)
-    return L.Task.make_trusted(outs, None, name, args, dumps, False, attrs.edges, None, span=cx.span(call))
+    return L.Task.make_trusted(outs, None, name, args, dumps, False, attrs.edges or (), None, cx.span(call))
 
 
 def task_args(cx: FunctionContext, nodes: list[ast.expr], sig: KernelSig, attrs: CallAttrs) -> list[Any]:
