@@ -483,7 +483,8 @@ def _install_checks(cls: type, kind_check: Callable[[Field], Any], terminals) ->
     caller that has proved every value belongs to its field's kind: each is a field of a checked
     node of the same kind (in a language that shares its classes) or a node built by a
     constructor of that kind. Inside ``trusted_checked()`` it is ``make`` (the tests' way to
-    prove a caller's claim on every program they compile).
+    prove a caller's claim on every program they compile). The other unchecked constructor,
+    ``rewrite.trusted_maker``, trusts by the grammar's proof instead (its docstring compares them).
 
     The checks are written out (``construction_lines``): a terminal's predicate inlined where
     the terminal gives it as an expression; a nonterminal's value looked up by its exact class

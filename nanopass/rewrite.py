@@ -369,6 +369,40 @@ def _proved_kind(pass_: Pass, kind: str) -> bool:
     return kind in target.nonterminals and set(source.classes(kind)) <= set(target.classes(kind))
 
 
+def trusted_maker(pass_cls: type[Pass], production: str, checked: tuple[str, ...]) -> Callable[..., Node]:
+    """``pass_cls.target.nodes[production].make`` (the span positional) that sets the span and
+    every field but those in ``checked`` unchecked.
+
+    The framework's two unchecked constructors differ in who proves the values. ``make_trusted``
+    (``nanopass.language``, every node class has one) checks no field: its caller claims every
+    value belongs to its field's kind, a claim the tests check by compiling under
+    ``trusted_checked()``. This one checks the fields named in ``checked`` and trusts the others
+    only where the grammar proves them: a pass that gives them the values of the same fields of
+    its input's node of the same production, of a kind the two languages share (``_proved_kind``,
+    the rule the generated identity clauses trust fields by). Raises TypeError where a trusted
+    field is not so proved."""
+    cls = pass_cls.target.nodes[production]
+    source = {spec.name: spec for spec in pass_cls.source.nodes[production]._field_specs}
+    names = [spec.name for spec in cls._field_specs]
+    trusted = {-1}
+    for i, spec in enumerate(cls._field_specs):
+        if spec.name in checked:
+            continue
+        mine = source.get(spec.name)
+        if mine is None or (mine.kind, mine.many, mine.optional) != (spec.kind, spec.many, spec.optional) or not _proved_kind(
+            pass_cls, spec.kind
+        ):
+            raise TypeError(f"{pass_cls.name}: field {spec.name} of {production} is not proved by the grammar")
+        trusted.add(i)
+    env: dict = {}
+    lines = [f"def make({', '.join(names)}, span):", "    self = _builder()"]
+    lines += construction_lines(cls, "self", names, "span", frozenset(trusted), env)
+    lines.append("    return self")
+    env.update({"_builder": cls._builder})
+    exec(compile("\n".join(lines), f"<trusted make of {production} in {pass_cls.name}>", "exec"), env)  # noqa: S102 - from the grammar only
+    return env["make"]
+
+
 def _same(node: Node) -> Node:
     return node
 

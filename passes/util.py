@@ -233,32 +233,4 @@ def has_let(body, value) -> bool:
     return False
 
 
-def trusted_maker(pass_cls, production: str, checked: tuple[str, ...]):
-    """``pass_cls.target.nodes[production].make`` (the span positional) that sets the span and
-    every field but those in ``checked`` unchecked: for a pass that gives those fields the values
-    of the same fields of its input's node of the same production, whose kinds the grammar proves
-    belong to the target's fields (``rewrite._proved_kind``: the identity clauses trust them so).
-    Raises TypeError where a trusted field is not so proved."""
-    from nanopass.language import construction_lines
-    from nanopass.rewrite import _proved_kind
-
-    cls = pass_cls.target.nodes[production]
-    source = {spec.name: spec for spec in pass_cls.source.nodes[production]._field_specs}
-    names = [spec.name for spec in cls._field_specs]
-    trusted = {-1}
-    for i, spec in enumerate(cls._field_specs):
-        if spec.name in checked:
-            continue
-        mine = source.get(spec.name)
-        if mine is None or (mine.kind, mine.many, mine.optional) != (spec.kind, spec.many, spec.optional) or not _proved_kind(
-            pass_cls, spec.kind
-        ):
-            raise TypeError(f"{pass_cls.name}: field {spec.name} of {production} is not proved by the grammar")
-        trusted.add(i)
-    env: dict = {}
-    lines = [f"def make({', '.join(names)}, span):", "    self = _builder()"]
-    lines += construction_lines(cls, "self", names, "span", frozenset(trusted), env)
-    lines.append("    return self")
-    env.update({"_builder": cls._builder})
-    exec(compile("\n".join(lines), f"<trusted make of {production} in {pass_cls.name}>", "exec"), env)  # noqa: S102 - from the grammar only
-    return env["make"]
+from nanopass.rewrite import trusted_maker  # noqa: E402, F401 - its callers' old home (the explanation is there)

@@ -53,6 +53,10 @@ class FunctionContext(Scope):
         self.dump_tags: set[str] = set()  # tensors pl.dump_tag marked for every later task (ops/debug_tags.py)
         self.unrolled: dict[str, Any] = {}  # a pl.unroll variable -> its value in the copy being read
         self.span: Callable[[ast.AST], Span] = self.src.span  # a node's position (called for most nodes built)
+        # (what exprs.name builds a name's span from itself: a name has a position of its own, and in
+        # a file of ASCII text its column is ast's)
+        self.filename = self.src.filename
+        self.ascii_columns = not self.src.wide_line_numbers()
         Scope.__init__(self, program, self.span)
 
     # -- services ----------------------------------------------------------------------------------
@@ -99,7 +103,7 @@ class FunctionContext(Scope):
             for axis, dim in enumerate(param.type.shape):
                 if dim._production == "Var" and dim.name not in self.frames[0]:
                     self.set_binding(dim.name, new_binding(SCALAR_T[DType.INT64], "dyn", param.span))
-                    dyn_dims.append(L.DynDim(dim.name, param.name, axis))
+                    dyn_dims.append(L.DynDim.make(dim.name, param.name, axis))
                 elif dim._production == "Var" and self.frames[0][dim.name].kind != "dyn":
                     raise UserError(f"dynamic dimension '{dim.name}' has the name of a parameter", param.span)
         self.check_result_dims(fdef)
@@ -108,7 +112,7 @@ class FunctionContext(Scope):
             raise self.error(
                 f"'{fdef.name}' declares a return type but does not end with a return statement", fdef
             )
-        return L.Function(
+        return L.Function.make(
             fdef.name, params, self.results, self.auto_scope, dyn_dims, body, span=self.span(fdef)
         )
 
@@ -128,15 +132,28 @@ class FunctionContext(Scope):
 
     def block(self, stmts: list[ast.stmt]) -> list[Any]:
         out: list[Any] = []
+        first = stmts[0] if stmts else None
+        readers = STATEMENTS
         for stmt in stmts:  # (no enumerate: the first is the one at index 0, an ast node is in one place)
             if (
-                stmt is stmts[0]
+                stmt is first
                 and isinstance(stmt, ast.Expr)
                 and isinstance(stmt.value, ast.Constant)
                 and isinstance(stmt.value.value, str)
             ):
                 continue  # docstring
-            out.extend(self.stmt(stmt))
+            # (self.stmt(stmt), inlined: a call less per statement)
+            method = readers.get(type(stmt))
+            if method is None:
+                raise self.error(unsupported_statement(stmt), stmt)
+            outer, self.hoisted = self.hoisted, None
+            try:
+                read = method(self, stmt)
+            finally:
+                hoisted, self.hoisted = self.hoisted, outer
+            if hoisted:
+                out += hoisted
+            out += read
         return out
 
     def stmt(self, stmt: ast.stmt) -> list[Any]:

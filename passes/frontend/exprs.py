@@ -14,6 +14,7 @@ import ast
 import math
 from typing import TYPE_CHECKING, Any, Callable
 
+from nanopass.errors import Span as _Span
 from nanopass.errors import UserError, quoted
 from nanopass.languages import surface as S
 from nanopass.languages.terms import BinOp, CmpOp, DType, UnOp
@@ -82,14 +83,14 @@ def unsigned_mix(a: Any, da: DType, b: Any, db: DType) -> DType | None:
     is wider (UINT32 with INT64 stays signed). A constant that is not negative keeps its value
     either way (None); a negative one (a C++ int) would wrap.
     """
-    if da is db or not (da.is_int and db.is_int) or da.is_signed == db.is_signed:
-        return None
-    (s, ds), du = ((a, da), db) if da.is_signed else ((b, db), da)
-    if s._production == "Int":
+    if da is db or da not in INT_DTYPES or db not in INT_DTYPES or (da in _SIGNED) == (db in _SIGNED):
+        return None  # (the dtype's properties read from tables: each is a call)
+    (s, ds), du = ((a, da), db) if da in _SIGNED else ((b, db), da)
+    if type(s) is _INT:
         if s.value >= 0:
             return None
         ds = DType.INT32
-    return du if du.bits >= max(ds.bits, 32) else None
+    return du if _BITS[du] >= max(_BITS[ds], 32) else None
 
 
 def expr(cx: FunctionContext, node: ast.expr) -> tuple[Any, Any]:
@@ -110,7 +111,7 @@ def expr(cx: FunctionContext, node: ast.expr) -> tuple[Any, Any]:
         return constant(cx, node.value, node)
     cx.expr_root, cx.expr_level = node, 1
     try:
-        return _expr(cx, node)
+        return binop(cx, node) if kind is ast.BinOp else _expr(cx, node)
     except UserError:
         check_expr_depth(cx.program, node)
         raise
@@ -179,8 +180,10 @@ def _expr(cx: FunctionContext, node: ast.expr) -> tuple[Any, Any]:
 
 
 def constant(cx: FunctionContext, value: Any, node: ast.expr) -> tuple[Any, Any]:
+    if type(value) is int and -(2**63) <= value < 2**64:  # (the usual constant first)
+        return _make_int(value, INDEX), INDEX_T
     if isinstance(value, bool):
-        return L.Bool(value), BOOL_T
+        return L.Bool.make(value), BOOL_T
     if isinstance(value, int):
         if not -(2**63) <= value < 2**64:
             raise cx.error(f"integer {value} does not fit in 64 bits", node)
@@ -188,20 +191,29 @@ def constant(cx: FunctionContext, value: Any, node: ast.expr) -> tuple[Any, Any]
     if isinstance(value, float):
         if not math.isfinite(value):
             raise cx.error(f"a float constant must be finite, got {value}", node)
-        return L.Float(value, DType.FP32), SCALAR_T[DType.FP32]
+        return L.Float.make(value, DType.FP32), SCALAR_T[DType.FP32]
     if value is None:
         raise cx.error("None is only allowed as a TaskId value (x = None, deps=[None])", node)
     raise cx.error(f"{describe(value)} cannot be used as a value here", node)
 
 
 def name(cx: FunctionContext, node: ast.Name) -> tuple[Any, Any]:
-    binding = cx.visible.get(node.id)  # (cx.lookup, inlined: most nodes read are names)
+    ident = node.id
+    binding = cx.visible.get(ident)  # (cx.lookup, inlined: most nodes read are names)
     if binding is not None:
         if binding.kind == "unrolled":
-            return cx.unrolled[node.id], binding.type
+            return cx.unrolled[ident], binding.type
         # (a bound name is a symbol: its binding's Binder, parameter or dynamic dimension was
-        # built checked with it; a Span is a Span)
-        return L.Var.make_trusted(node.id, span=cx.span(node)), binding.type
+        # built checked with it; a Span is a Span: cx.span(node), inlined for a file of ASCII text)
+        span = None
+        if cx.ascii_columns:
+            try:
+                span = _new_tuple(_Span, (cx.filename, node.lineno, node.col_offset))
+            except AttributeError:  # (a node the compiler made without a position)
+                pass
+        if span is None:
+            span = cx.span(node)
+        return L.Var.make_trusted(ident, span), binding.type
     if node.id in cx.closed:
         raise cx.error(
             f"'{node.id}' is not visible here: it was {cx.closed[node.id]}",
@@ -217,13 +229,13 @@ def closure_value(cx: FunctionContext, value: Any, node: ast.expr) -> tuple[Any,
     from nanopass.dsl import DynamicDim
 
     if isinstance(value, bool):
-        return L.Bool(value), BOOL_T
+        return L.Bool.make(value), BOOL_T
     if isinstance(value, (int, float)):
         return constant(cx, value, node)
     if isinstance(value, DynamicDim):
         binding = cx.lookup(value.name)
         if binding is not None and binding.kind == "dyn":
-            return L.Var(value.name), binding.type
+            return L.Var.make(value.name), binding.type
         raise cx.error(
             f"dynamic dimension '{value.name}' is not the extent of any tensor parameter", node
         )
@@ -239,13 +251,42 @@ def binop(cx: FunctionContext, node: ast.BinOp) -> tuple[Any, Any]:
     cx.expr_level += 1  # descend(cx, 1) and cx.scalar_operand, inlined: most expressions are these
     if cx.expr_level > MAX_EXPR_DEPTH:
         raise too_deep(cx.program, cx.expr_root)
-    a, aty = _expr(cx, node.left)
-    if aty._production != "ScalarType":
-        raise cx.error(f"expected a scalar, got a {type_text(aty)}", node.left)
-    b, bty = _expr(cx, node.right)
-    if bty._production != "ScalarType":
-        raise cx.error(f"expected a scalar, got a {type_text(bty)}", node.right)
+    # (each operand read as _expr reads it, its two usual kinds without the call of _expr; written
+    # out twice: a loop over the two, or a helper called for each, costs 2 % of nested's front end)
+    left = node.left
+    kind = type(left)
+    if kind is _NAME and cx.expr_level < MAX_EXPR_DEPTH:
+        a, aty = name(cx, left)
+    elif kind is _BINOP:
+        a, aty = binop(cx, left)
+    else:
+        a, aty = _expr(cx, left)
+    if type(aty) is not _SCALAR:
+        raise cx.error(f"expected a scalar, got a {type_text(aty)}", left)
+    right = node.right
+    kind = type(right)
+    if kind is _NAME and cx.expr_level < MAX_EXPR_DEPTH:
+        b, bty = name(cx, right)
+    elif kind is _BINOP:
+        b, bty = binop(cx, right)
+    else:
+        b, bty = _expr(cx, right)
+    if type(bty) is not _SCALAR:
+        raise cx.error(f"expected a scalar, got a {type_text(bty)}", right)
     cx.expr_level -= 1
+    da = aty.dtype
+    if da is bty.dtype and op in _SAME_DTYPE_OPS.get(da, ()):  # (the checks of _mixed_binop pass)
+        ty = bty if da is INDEX else aty
+        if type(a) is _INT and type(b) is _INT and op in _C_FOLD:
+            return _folded(cx, node, op, a, b, da), ty
+        # (trusted: an operator of _BINOPS, and two Exprs: what _expr reads is a name's Var, a
+        # constant, or a Bin, Un, Cmp or literal the readers of operators and pl.const build)
+        return L.Bin.make_trusted(op, a, b), ty
+    return _mixed_binop(cx, node, op, a, aty, b, bty)
+
+
+def _mixed_binop(cx: FunctionContext, node: ast.BinOp, op: BinOp, a: Any, aty: Any, b: Any, bty: Any) -> tuple[Any, Any]:
+    """``binop`` of two scalar operands of different dtypes (or of an operator their dtype does not take)."""
     da, db = aty.dtype, bty.dtype
     if da in _NOT_NUMBERS or db in _NOT_NUMBERS:
         bad = aty if da in _NOT_NUMBERS else bty
@@ -265,11 +306,30 @@ def binop(cx: FunctionContext, node: ast.BinOp) -> tuple[Any, Any]:
     else:  # an INDEX operand (an integer literal) takes the other one's type
         dtype, ty = (db, bty) if da is INDEX else (da, aty)
     if a._production == "Int" and b._production == "Int" and op in _C_FOLD:
-        try:
-            return L.Int(_C_FOLD[op](a.value, b.value), dtype), ty
-        except (ZeroDivisionError, ValueError):
-            raise cx.error("division by zero in a constant expression", node) from None
-    return L.Bin.make(op, a, b), ty
+        return _folded(cx, node, op, a, b, dtype), ty
+    return _make_bin(op, a, b), ty
+
+
+def _folded(cx: FunctionContext, node: ast.BinOp, op: BinOp, a: Any, b: Any, dtype: DType) -> Any:
+    try:
+        return L.Int.make(_C_FOLD[op](a.value, b.value), dtype)
+    except (ZeroDivisionError, ValueError):
+        raise cx.error("division by zero in a constant expression", node) from None
+
+
+_SCALAR, _INT, _make_bin, _make_int = L.ScalarType, L.Int, L.Bin.make, L.Int.make
+_new_tuple = tuple.__new__
+_NAME, _BINOP = ast.Name, ast.BinOp
+_SIGNED = frozenset(d for d in INT_DTYPES if d.is_signed)
+_TASK_ID = DType.TASK_ID
+_BITS = {d: d.bits for d in INT_DTYPES}
+# Per dtype, the operators that take two operands of that dtype: those _mixed_binop's checks let
+# pass for such a pair (none for the dtypes that are not numbers).
+_SAME_DTYPE_OPS = {
+    d: frozenset(op for op in _BINOPS.values()
+                 if not (op is _DIV and d in INT_DTYPES) and not (op in _INTEGER_OPS and d in FLOAT_DTYPES))
+    for d in DType if d not in _NOT_NUMBERS
+}
 
 
 def unop(cx: FunctionContext, node: ast.UnaryOp) -> tuple[Any, Any]:
@@ -281,15 +341,15 @@ def unop(cx: FunctionContext, node: ast.UnaryOp) -> tuple[Any, Any]:
             return a.replace(value=-a.value), ty
         if ty.dtype is DType.BOOL or ty.dtype is DType.TASK_ID:
             raise cx.error("unary minus needs a number", node)
-        return L.Un(UnOp.neg, a), ty
+        return L.Un.make(UnOp.neg, a), ty
     if isinstance(node.op, ast.Not):
         if ty != BOOL_T:
             raise cx.error("'not' needs a bool (a comparison)", node)
-        return L.Un(UnOp.not_, a), BOOL_T
+        return L.Un.make(UnOp.not_, a), BOOL_T
     if isinstance(node.op, ast.Invert):
         if not ty.dtype.is_int:
             raise cx.error("'~' needs an integer", node)
-        return L.Un(UnOp.invert, a), ty
+        return L.Un.make(UnOp.invert, a), ty
     if isinstance(node.op, ast.UAdd):
         return a, ty
     raise cx.error("unsupported unary operator", node)
@@ -305,9 +365,10 @@ def compare(cx: FunctionContext, node: ast.Compare) -> tuple[Any, Any]:
     a, aty = scalar_operand(cx, node.left)
     b, bty = scalar_operand(cx, node.comparators[0])
     cx.expr_level -= 1
-    if DType.TASK_ID in (aty.dtype, bty.dtype):
+    da, db = aty.dtype, bty.dtype
+    if da is _TASK_ID or db is _TASK_ID:
         raise cx.error("TaskIds cannot be compared", node)
-    if aty.dtype.is_float != bty.dtype.is_float:
+    if (da in FLOAT_DTYPES) != (db in FLOAT_DTYPES):
         raise cx.error(f"cannot compare {aty.dtype.name} with {bty.dtype.name}", node, hint=_INT_FLOAT_HINT)
     unsigned = unsigned_mix(a, aty.dtype, b, bty.dtype)
     if unsigned is not None:
@@ -316,10 +377,11 @@ def compare(cx: FunctionContext, node: ast.Compare) -> tuple[Any, Any]:
             f"cannot compare {left} with {right}: C++ compares them as {unsigned.c_type}, where a "
             "negative value is a huge one", node, hint="give both sides the same signedness",
         )
-    if a == b and not aty.dtype.is_float:
+    if type(a) is type(b) and a == b and da not in FLOAT_DTYPES:  # (nodes of two classes are not equal)
         # an integer compared with itself has a known result (and C++ warns about it)
-        return L.Bool(op in (CmpOp.eq, CmpOp.le, CmpOp.ge)), BOOL_T
-    return L.Cmp.make(op, a, b), BOOL_T
+        return L.Bool.make(op in (CmpOp.eq, CmpOp.le, CmpOp.ge)), BOOL_T
+    # (trusted: an operator of _CMPOPS and two Exprs, as binop's)
+    return L.Cmp.make_trusted(op, a, b), BOOL_T
 
 
 def boolop(cx: FunctionContext, node: ast.BoolOp) -> tuple[Any, Any]:
@@ -334,7 +396,7 @@ def boolop(cx: FunctionContext, node: ast.BoolOp) -> tuple[Any, Any]:
     cx.expr_level -= len(node.values) - 1
     result = exprs[0]
     for expr in exprs[1:]:
-        result = L.Bin(op, result, expr)
+        result = L.Bin.make(op, result, expr)
     return result, BOOL_T
 
 

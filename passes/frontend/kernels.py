@@ -40,7 +40,7 @@ class KernelSummary:
             if stmt.value is not None:
                 elts = stmt.value.elts if isinstance(stmt.value, ast.Tuple) else [stmt.value]
                 values = [self.arg(e) for e in elts]
-            out.append(L.KReturn(values, span=self.program.src.span(stmt)))
+            out.append(L.KReturn.make(values, span=self.program.src.span(stmt)))
         elif isinstance(stmt, (ast.Assign, ast.AnnAssign)):
             targets = self.targets(stmt.targets[0] if isinstance(stmt, ast.Assign) else stmt.target)
             spaces = self.spaces(stmt.annotation) if isinstance(stmt, ast.AnnAssign) else []
@@ -64,12 +64,12 @@ class KernelSummary:
             path = attr_path(value.func)
             op = f"self.{method}" if method else ".".join(path[1:] if path and len(path) > 1 else (path or ["?"]))
             if op == "yield_":
-                return L.KAssign(targets, "yield_", [self.arg(a) for a in value.args], spaces, span=span)
+                return L.KAssign.make(targets, "yield_", [self.arg(a) for a in value.args], spaces, span=span)
             args = [self.arg(a) for a in value.args]
             for kw in value.keywords:
                 spaces += [s for s in self.spaces(kw.value) if s not in spaces]
-            return L.KAssign(targets, op, args, spaces, span=span)
-        return L.KAssign(targets, "=", [self.arg(value)], spaces, span=span)
+            return L.KAssign.make(targets, op, args, spaces, span=span)
+        return L.KAssign.make(targets, "=", [self.arg(value)], spaces, span=span)
 
     def targets(self, node: ast.expr) -> list[str]:
         if isinstance(node, ast.Name):
@@ -80,14 +80,14 @@ class KernelSummary:
 
     def arg(self, node: ast.expr) -> Any:
         if isinstance(node, ast.Name):
-            return L.Var(node.id)
+            return L.Var.make(node.id)
         if isinstance(node, ast.Constant) and isinstance(node.value, bool):
-            return L.Bool(node.value)
+            return L.Bool.make(node.value)
         if isinstance(node, ast.Constant) and isinstance(node.value, int):
-            return L.Int(node.value, DType.INDEX)
+            return L.Int.make(node.value, DType.INDEX)
         if isinstance(node, ast.Constant) and isinstance(node.value, float):
-            return L.Float(node.value, DType.FP32)
-        return L.KOther(ast.unparse(node))
+            return L.Float.make(node.value, DType.FP32)
+        return L.KOther.make(ast.unparse(node))
 
     def spaces(self, node: ast.expr | None) -> list[str]:
         if node is None:

@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import ast
-import operator
 from collections import Counter
-from itertools import compress, repeat
 from typing import TYPE_CHECKING, Callable
 
 if TYPE_CHECKING:
@@ -71,8 +69,6 @@ def check_call_receivers(program: ProgramParser, fdef: ast.FunctionDef) -> None:
 
 # Every ASCII character but a word character or a dot, made a blank (``receivers_proved_by_text``).
 _BLANKS = {c: " " for c in range(128) if not (chr(c).isalnum() or chr(c) in "_.")}
-_LAST_WORD = operator.methodcaller("rsplit", " ", 1)
-_LAST = operator.itemgetter(-1)
 
 
 def receivers_proved_by_text(src, fdef: ast.FunctionDef, params: set[str], dsl) -> bool:
@@ -91,11 +87,11 @@ def receivers_proved_by_text(src, fdef: ast.FunctionDef, params: set[str], dsl) 
     if not text.isascii():
         return False
     blanked = text.translate(_BLANKS)
-    # the text before each dot, split at its last blank: [before, word] for a head, [word] for
-    # a word after another dot (``tensor`` of ``pl.tensor.read``); the text begins with a blank
-    pieces = list(map(_LAST_WORD, (" " + blanked).split(".")))
+    # the text before each dot: its word after its last blank is a head; a piece without a blank
+    # is a word after another dot (``tensor`` of ``pl.tensor.read``); the text begins with a blank
+    pieces = (" " + blanked).split(".")
     pieces.pop()
-    heads = Counter(compress(map(_LAST, pieces), map(operator.sub, map(len, pieces), repeat(1))))
+    heads = Counter([piece.rpartition(" ")[2] for piece in pieces if " " in piece])
     closure = src.closure
     words = None
     for name, count in heads.items():

@@ -98,21 +98,21 @@ class ProgramParser:
             body = KernelSummary(self, types).summarize(fdef)
             self._check_returned_params(fdef.name, params, results, body)
             kernel_nodes.append(
-                L.Kernel(fdef.name, kind, params, results, body, dual, span=self.src.span(fdef))
+                L.Kernel.make(fdef.name, kind, params, results, body, dual, span=self.src.span(fdef))
             )
             self.kernel_nodes[fdef.name] = kernel_nodes[-1]
         fdef, _kind, auto_scope, _dual = orch
         for read in [fdef, *self.inlines.values()]:  # the functions whose bodies are elaborated
             check_call_receivers(self, read)
         func = FunctionContext(self, types, fdef, auto_scope).parse()
-        return L.Program(self.src.name, kernel_nodes + self.outlined, func, span=self.src.span(self.src.classdef))
+        return L.Program.make(self.src.name, kernel_nodes + self.outlined, func, span=self.src.span(self.src.classdef))
 
     def add_outlined(self, name: str, kind: FuncKind, params: list[Any], results: list[Any], body: list[Any],
                      node: ast.AST) -> None:
         """A kernel made of a block of the orchestration function (``ops/outlining.py``)."""
         span = self.src.span(node)
         self.kernels[name] = KernelSig(name, kind, params, results, span)
-        self.outlined.append(L.Kernel(name, kind, params, results, body, False, span=span))
+        self.outlined.append(L.Kernel.make(name, kind, params, results, body, False, span=span))
 
     def inline_params(self, fdef: ast.FunctionDef) -> list[Any]:
         """The parameters of inline function ``fdef`` (read once)."""

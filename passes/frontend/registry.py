@@ -91,15 +91,17 @@ class Op:
         if names is None:
             return None
         what = self.name
-        if len(call.args) > len(names):
+        args = call.args
+        if len(args) > len(names):
             raise cx.error(f"pl.{what} takes at most {len(names)} positional argument(s)", call)
-        bound = dict(zip(names, call.args))
+        bound = dict(zip(names, args))
         for kw in call.keywords:
-            if kw.arg not in names:
-                raise cx.error(f"pl.{what} has no keyword argument '{kw.arg}'", kw.value)
-            if kw.arg in bound:
-                raise cx.error(f"pl.{what} got '{kw.arg}' twice", kw.value)
-            bound[kw.arg] = kw.value
+            key = kw.arg
+            if key not in names:
+                raise cx.error(f"pl.{what} has no keyword argument '{key}'", kw.value)
+            if key in bound:
+                raise cx.error(f"pl.{what} got '{key}' twice", kw.value)
+            bound[key] = kw.value
         for required in names[: form.required]:  # (a loop, not a comprehension: no frame of its own)
             if required not in bound:
                 raise cx.error(f"pl.{what} is missing argument '{required}'", call)

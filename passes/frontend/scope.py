@@ -75,19 +75,29 @@ class Scope:
 
     def define(self, name: str, ty: Any, node: ast.AST, kind: str = "local") -> Binding:
         """Bind ``name`` in the innermost frame; returns the binding (its span: ``node``'s)."""
-        check_user_name(self.program, name, node)
-        if name in self.program.kernels or name == "self":
+        program = self.program
+        if "__" in name:
+            check_user_name(program, name, node)
+        if name in program.kernels or name == "self":
             raise self.error(f"'{name}' cannot be used as a variable name", node)
-        binding = new_binding(ty, kind, self.span(node))
-        self.set_binding(name, binding)
-        self.closed.pop(name, None)
+        binding = Binding()  # (new_binding and set_binding, inlined: a name is defined per statement)
+        binding.type, binding.kind, binding.span = ty, kind, self.span(node)
+        frame, visible = self.frames[-1], self.visible
+        if name not in frame:
+            outer = visible.get(name)
+            if outer is not None:
+                self._hidden[-1][name] = outer
+        frame[name] = binding
+        visible[name] = binding
+        if name in self.closed:
+            del self.closed[name]
         return binding
 
     def bind(self, name: str, ty: Any, node: ast.AST) -> Any:
         """Assign ``name``: re-assign a visible variable (same type) or define a new one."""
         if name == "_":
-            return L.Binder("_", ty)
-        existing = self.lookup(name)
+            return L.Binder.make("_", ty)
+        existing = self.visible.get(name)  # (self.lookup, inlined)
         if existing is not None:
             if existing.kind in ("loopvar", "dyn", "unrolled"):
                 what = "dynamic dimension" if existing.kind == "dyn" else "loop variable"
@@ -100,8 +110,8 @@ class Scope:
                     hint="use a new name for a value of another type",
                 )
             # (trusted: the name and type of a binding, whose Binder was built checked with them)
-            return L.Binder.make_trusted(name, existing.type, span=self.span(node))
-        return L.Binder.make(name, ty, span=self.define(name, ty, node).span)
+            return L.Binder.make_trusted(name, existing.type, self.span(node))
+        return L.Binder.make(name, ty, self.define(name, ty, node).span)
 
     def push(self) -> None:
         self.frames.append({})

@@ -31,9 +31,13 @@ L = S.LANGUAGE
 
 @statement(ast.Assign)
 def read_assign(cx: FunctionContext, stmt: ast.Assign) -> list[Any]:
-    if len(stmt.targets) != 1:
+    targets = stmt.targets
+    if len(targets) != 1:
         raise cx.error("chained assignment (a = b = ...) is not supported", stmt)
-    target = stmt.targets[0]
+    target = targets[0]
+    kind = type(target)
+    if kind is _NAME:  # (the usual target first: isinstance below for the others)
+        return assign(cx, [target], stmt.value, stmt, None)
     if isinstance(target, ast.Subscript):
         return [array_write(cx, target, stmt.value, stmt)]
     if isinstance(target, (ast.Tuple, ast.List)):
@@ -45,9 +49,17 @@ def assign(
     cx: FunctionContext, targets: list[ast.expr], value: ast.expr, stmt: ast.stmt, annotated: Any,
     tuple_target: bool = False,
 ) -> list[Any]:
-    if isinstance(value, ast.Call) and (method := self_method(value.func)) is not None:
-        return self_call(cx, value, targets if (tuple_target or targets) else None, stmt, method)
-    spelled = dsl_call(value)
+    spelled = None
+    if type(value) is _CALL:
+        func = value.func
+        if type(func) is _ATTRIBUTE and type(func.value) is _NAME:  # self.k(...) or pl.op(...), the usual spellings
+            spelled = func.attr
+            if func.value.id == "self":
+                return self_call(cx, value, targets if (tuple_target or targets) else None, stmt, spelled)
+        else:
+            if (method := self_method(func)) is not None:
+                return self_call(cx, value, targets if (tuple_target or targets) else None, stmt, method)
+            spelled = dsl_call(value)
     op = OPS.get(spelled) if spelled is not None else None
     if op is not None and TARGETS in op.forms:
         return op.forms[TARGETS].handler(cx, value, targets, tuple_target, stmt)
@@ -57,23 +69,35 @@ def assign(
     if tuple_target:
         unpacked = spelled_list(names_in(TARGETS), "", "and")
         raise cx.error(f"only kernel calls, {unpacked} can be unpacked into several names", stmt)
-    name = targets[0].id
-    if op is not None and BINDING in op.forms:
-        return op.forms[BINDING].handler(cx, value, targets[0], stmt)
-    expr, ty = value_of(cx, value, spelled, op)
+    target = targets[0]
+    name = target.id
+    if op is not None:
+        forms = op.forms
+        if BINDING in forms:
+            return forms[BINDING].handler(cx, value, target, stmt)
+        form = forms.get(VALUE)  # (value_of's first case, inlined: most values are DSL operations')
+        if form is not None:
+            expr, ty = form.handler(cx, value, op.bind(cx, value, form))
+        else:
+            expr, ty = value_of(cx, value, spelled, op)
+    else:
+        expr, ty = value_of(cx, value, spelled, op)
     if annotated is not None:
         ty = check_annotation(cx, annotated, ty, stmt, name)
         if expr._production == "Int" and ty._production == "ScalarType":
-            expr = L.Int(expr.value, ty.dtype)
+            expr = L.Int.make(expr.value, ty.dtype)
     if cx.dump_tags:
         untag(cx, name)
-    return [L.Let.make(cx.bind(name, ty, targets[0]), expr, span=cx.span(stmt))]
+    return [L.Let.make(cx.bind(name, ty, target), expr, cx.span(stmt))]
+
+
+_CALL, _ATTRIBUTE, _NAME = ast.Call, ast.Attribute, ast.Name
 
 
 def value_of(cx: FunctionContext, node: ast.expr, spelled: str | None, op: Any) -> tuple[Any, Any]:
     """``rhs`` once the callee is known: ``pl.<spelled>``, ``op`` when it is registered."""
     if isinstance(node, ast.Constant) and node.value is None:
-        return L.NoTask(), TID_T
+        return L.NoTask.make(), TID_T
     if spelled is not None:
         form = op.forms.get(VALUE) if op is not None else None
         if form is not None:
@@ -128,7 +152,7 @@ def read_aug_assign(cx: FunctionContext, stmt: ast.AugAssign) -> list[Any]:
     ast.copy_location(expr, stmt)
     ast.copy_location(expr.left, stmt.target)
     value, ty = cx.scalar_expr(expr)
-    return [L.Let(cx.bind(stmt.target.id, ty, stmt), value, span=cx.span(stmt))]
+    return [L.Let.make(cx.bind(stmt.target.id, ty, stmt), value, span=cx.span(stmt))]
 
 
 @statement(ast.Expr)
@@ -177,13 +201,13 @@ def read_return(cx: FunctionContext, stmt: ast.Return) -> list[Any]:
             raise cx.error(f"'{cx.fdef.name}' returns a {type_text(ty)} where its return type declares "
                            f"{type_text(declared)}", elt)
     values = [expr for expr, _ty, _elt in values]
-    return [L.Return(values, span=cx.span(stmt))]
+    return [L.Return.make(values, span=cx.span(stmt))]
 
 
 @statement(ast.If)
 def read_if(cx: FunctionContext, stmt: ast.If) -> list[Any]:
     cond, ty = cx.expr(stmt.test)
-    if ty != BOOL_T:
+    if ty is not BOOL_T and ty != BOOL_T:
         raise cx.error(
             f"an if condition must be a comparison or another bool expression, got {type_text(ty)}",
             stmt.test,

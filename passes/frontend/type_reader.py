@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 L = S.LANGUAGE
 
 MEMORY_SPACES = {"Vec", "Left", "Right", "Acc", "Mat"}
-SCALAR_T = {dt: L.ScalarType(dt) for dt in DType}
+SCALAR_T = {dt: L.ScalarType.make(dt) for dt in DType}
 INDEX_T = SCALAR_T[DType.INDEX]
 BOOL_T = SCALAR_T[DType.BOOL]
 TID_T = SCALAR_T[DType.TASK_ID]
@@ -29,6 +29,7 @@ TID_T = SCALAR_T[DType.TASK_ID]
 INDEX, BOOL, TASK_ID = DType.INDEX, DType.BOOL, DType.TASK_ID
 FLOAT_DTYPES = frozenset(d for d in DType if d.is_float)
 INT_DTYPES = frozenset(d for d in DType if d.is_int)
+_INT = L.Int
 _DTYPE_NAMED = dict(DType.__members__)  # pl.<name> -> its dtype (DType[name] is a call of the metaclass)
 
 
@@ -89,7 +90,7 @@ class TypeReader:
                 raise self.error("an orchestration parameter cannot be a pl.Tile", arg.annotation)
             if ptype._production != "TensorType" and direction is not ParamDir.In:
                 raise self.error(f"only tensor parameters can be pl.{direction.name}", arg.annotation)
-            params.append(L.Param(arg.arg, ptype, direction, span=self.program.src.span(arg)))
+            params.append(L.Param.make(arg.arg, ptype, direction, span=self.program.src.span(arg)))
         return params
 
     def results(self, fdef: ast.FunctionDef) -> list[Any]:
@@ -131,7 +132,7 @@ class TypeReader:
                         )
                     tensor = self.constant_tensor_type(shape, dtype)
                     if tensor is None:  # a dynamic extent: found by the node's value
-                        tensor = L.TensorType(shape, dtype)
+                        tensor = L.TensorType.make(shape, dtype)
                         tensor = self._tensor_types.setdefault(tensor, tensor)
                     return tensor
                 space = None
@@ -139,7 +140,7 @@ class TypeReader:
                     name = (attr_path(extra) or [""])[-1]
                     if name in MEMORY_SPACES:
                         space = name
-                return L.TileType(shape, dtype, space)
+                return L.TileType.make(shape, dtype, space)
             if head == "Scalar":
                 if len(items) != 1:
                     raise self.error("pl.Scalar takes one dtype: pl.Scalar[pl.INT64]", node)
@@ -150,7 +151,7 @@ class TypeReader:
                 size = self.const_int(items[0])
                 if not 0 < size <= MAX_ARRAY_SIZE:
                     raise self.error(f"an array size must be a constant from 1 to {MAX_ARRAY_SIZE}, got {size}", items[0])
-                return L.ArrayType(size, self.dtype(items[1]))
+                return L.ArrayType.make(size, self.dtype(items[1]))
             if head in ("Out", "InOut"):
                 raise self.error(f"pl.{head}[...] is only allowed on a parameter", node)
         raise self.error(f"unsupported type annotation {quoted(ast.unparse(node))}", node)
@@ -160,7 +161,7 @@ class TypeReader:
         (see ``_constant_tensor_types``): an annotation's, or a created tensor's; None otherwise."""
         extents = []
         for dim in shape:
-            if dim._production != "Int" or dim.dtype is not INDEX:
+            if type(dim) is not _INT or dim.dtype is not INDEX:
                 return None
             extents.append(dim.value)
         key = (*extents, dtype)
@@ -184,7 +185,7 @@ class TypeReader:
                 raise self.error('pl.dynamic takes one name: pl.dynamic("M")', node)
             name = node.args[0].value
             check_user_name(self.program, name, node)
-            return L.Var(name)
+            return L.Var.make(name)
         if isinstance(node, ast.Name) and node.id in self.closure:
             return self.dim_value(self.program.src.closure_get(node.id, node), node)
         return self.dim_value(self.const_int(node), node)
@@ -193,10 +194,10 @@ class TypeReader:
         from nanopass.dsl import DynamicDim
 
         if isinstance(value, DynamicDim):
-            return L.Var(value.name)
+            return L.Var.make(value.name)
         if isinstance(value, int) and not isinstance(value, bool):
             check_extent(self.program, value, node)
-            return L.Int(value, DType.INDEX)
+            return L.Int.make(value, DType.INDEX)
         raise self.error(f"a dimension must be an int or pl.dynamic(...), got {describe(value)}", node)
 
     def const_int(self, node: ast.expr) -> int:
@@ -206,6 +207,10 @@ class TypeReader:
         return value
 
     def dtype(self, node: ast.expr) -> DType:
+        if type(node) is ast.Attribute and type(node.value) is ast.Name:  # pl.FP32, the usual spelling
+            named = _DTYPE_NAMED.get(node.attr)
+            if named is not None:
+                return named
         path = attr_path(node)
         if path:
             named = _DTYPE_NAMED.get(path[-1])

@@ -262,7 +262,7 @@ def _type_of(cx: FunctionContext, value: ast.expr, out: Outline) -> Any:
                 dtype = node.args[1]
             if dtype is None:
                 return None
-            return L.TensorType(cx.types.shape(node.args[0]), cx.types.dtype(dtype))
+            return L.TensorType.make(cx.types.shape(node.args[0]), cx.types.dtype(dtype))
         return None
 
     return of(value)

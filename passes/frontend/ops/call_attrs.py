@@ -91,7 +91,7 @@ def edge(cx: FunctionContext, node: ast.expr) -> Any:
     if isinstance(node, ast.Name):
         expr, ty = cx.expr(node)
         if ty == TID_T or (ty._production == "ArrayType" and ty.dtype is DType.TASK_ID):
-            return L.DerivedDep(expr, span=cx.span(node))
+            return L.DerivedDep.make(expr, span=cx.span(node))
     raise cx.error(
         f"attrs['compiler_manual_dep_edges'] entries must be TaskId variables; got {quoted(ast.unparse(node))}", node
     )

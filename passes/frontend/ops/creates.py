@@ -27,7 +27,7 @@ def create_tensor(cx: FunctionContext, call: ast.Call, a: dict[str, ast.expr]) -
     what = "create_tensor"
     shape = shape_list(cx, a["shape"], what)
     dtype = cx.types.dtype(a["dtype"])
-    if dtype.runtime is None:
+    if dtype not in _TENSOR_DTYPES:
         raise cx.error(f"the runtime has no tensor dtype for {dtype.name}", a["dtype"])
     manual_dep = False
     if "manual_dep" in a:
@@ -39,6 +39,9 @@ def create_tensor(cx: FunctionContext, call: ast.Call, a: dict[str, ast.expr]) -
     return L.CreateTensor.make(shape, dtype, manual_dep, init), tensor_type
 
 
+_TENSOR_DTYPES = frozenset(d for d in DType if d.runtime is not None)  # (dtype.runtime is a property: a call)
+
+
 def init_value(cx: FunctionContext, node: ast.expr, dtype: DType) -> Any:
     value = constant_value(cx.program, node)
     if isinstance(value, bool):
@@ -46,7 +49,7 @@ def init_value(cx: FunctionContext, node: ast.expr, dtype: DType) -> Any:
     if isinstance(value, float) and not math.isfinite(value):
         raise cx.error(f"init_value must be finite, got {value}", node)
     if value == 0:
-        return L.Int(0, DType.INDEX)
+        return L.Int.make(0, DType.INDEX)
     if dtype in (DType.FP16, DType.BF16):
         raise cx.error(
             f"a non-zero init_value is not supported for {dtype.name} (a sub-32-bit float); "
@@ -55,7 +58,7 @@ def init_value(cx: FunctionContext, node: ast.expr, dtype: DType) -> Any:
             hint="use a 32-bit dtype or init_value=0",
         )
     if dtype.is_float:
-        return L.Float(float(value), dtype)
+        return L.Float.make(float(value), dtype)
     if isinstance(value, float) and not value.is_integer():
         raise cx.error(
             f"init_value {value} is not an integer but the tensor dtype is {dtype.name}", node
@@ -65,7 +68,7 @@ def init_value(cx: FunctionContext, node: ast.expr, dtype: DType) -> Any:
         raise cx.error(f"init_value {ivalue} exceeds the exactly-representable integer range (+/-2^53)", node)
     if not fits(ivalue, dtype):
         raise cx.error(f"init_value {ivalue} does not fit in {dtype.name}", node)
-    return L.Int(ivalue, dtype)
+    return L.Int.make(ivalue, dtype)
 
 
 def fits(value: int, dtype: DType) -> bool:

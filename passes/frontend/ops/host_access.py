@@ -32,7 +32,7 @@ def read(cx: FunctionContext, call: ast.Call, a: dict[str, ast.expr]) -> tuple[A
         )
     if ty.dtype.c_type is None:
         raise cx.error(f"elements of a {ty.dtype.name} tensor cannot be read on the host", call)
-    return L.ReadTensor(tensor, index), SCALAR_T[ty.dtype]
+    return L.ReadTensor.make(tensor, index), SCALAR_T[ty.dtype]
 
 
 @dsl_op("tensor.write", STATEMENT, params=("tensor", "indices", "value"))
@@ -51,14 +51,14 @@ def write(cx: FunctionContext, call: ast.Call, a: dict[str, ast.expr]) -> Any:
         raise cx.error(f"elements of a {ty.dtype.name} tensor cannot be written on the host", call)
     if value._production in ("Int", "Float"):
         if ty.dtype.is_float:
-            value = L.Float(float(value.value), ty.dtype)
+            value = L.Float.make(float(value.value), ty.dtype)
         elif value._production == "Float":
             raise cx.error(f"cannot write a float into a {ty.dtype.name} tensor", a["value"])
         else:
-            value = L.Int(value.value, ty.dtype)
+            value = L.Int.make(value.value, ty.dtype)
     elif vty.dtype.is_float != ty.dtype.is_float:
         raise cx.error(f"cannot write a {vty.dtype.name} value into a {ty.dtype.name} tensor", a["value"])
-    return L.WriteTensor(tensor, index, value, span=cx.span(call))
+    return L.WriteTensor.make(tensor, index, value, span=cx.span(call))
 
 
 def element_index(cx: FunctionContext, node: ast.expr, what: str) -> list[Any]:
@@ -78,7 +78,7 @@ def subscript(cx: FunctionContext, node: ast.Subscript) -> tuple[Any, Any]:
         index, ity = cx.expr(node.slice)
         if ity._production != "ScalarType" or not ity.dtype.is_int:
             raise cx.error("an array index must be an integer", node.slice)
-        return L.GetItem(base, index), SCALAR_T[ty.dtype]
+        return L.GetItem.make(base, index), SCALAR_T[ty.dtype]
     if ty._production == "TensorType":
         elts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
         if any(isinstance(e, ast.Slice) for e in elts):
@@ -92,7 +92,7 @@ def subscript(cx: FunctionContext, node: ast.Subscript) -> tuple[Any, Any]:
             )
         if base._production != "Var":
             raise cx.error("only a tensor variable can be subscripted", node.value)
-        return L.ReadTensor(base, index), SCALAR_T[ty.dtype]
+        return L.ReadTensor.make(base, index), SCALAR_T[ty.dtype]
     raise cx.error(f"a {type_text(ty)} cannot be subscripted", node)
 
 
@@ -140,6 +140,6 @@ def _array_store(cx: FunctionContext, array: ast.Name, target: ast.Name, index_n
     if vty._production != "ScalarType" or (vty.dtype is DType.TASK_ID) != (aty.dtype is DType.TASK_ID):
         raise cx.error(f"cannot store a {type_text(vty)} in a {type_text(aty)}", value)
     if val._production == "Int":
-        val = L.Int(val.value, aty.dtype)
+        val = L.Int.make(val.value, aty.dtype)
     binder = cx.bind(target.id, aty, target)
-    return L.Let(binder, L.SetItem(arr, index, val), span=cx.span(stmt))
+    return L.Let.make(binder, L.SetItem.make(arr, index, val), span=cx.span(stmt))

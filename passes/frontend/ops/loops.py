@@ -28,7 +28,8 @@ if TYPE_CHECKING:
 
 L = S.LANGUAGE
 _SEQ, _PARALLEL = LoopKind.seq, LoopKind.parallel  # (an Enum member is slow to look up on its class)
-_COUNTER = L.Var("i")  # a loop's counter (an int64_t), compared with the loop's stop
+_SCALAR, _INT = L.ScalarType, L.Int
+_COUNTER = L.Var.make("i")  # a loop's counter (an int64_t), compared with the loop's stop
 
 
 SPLIT_AIV_REFUSED = (
@@ -124,14 +125,15 @@ def counted_loop(cx: FunctionContext, stmt: ast.For, call: ast.Call, kind: LoopK
                 if init_ty._production not in ("TensorType", "ScalarType", "ArrayType"):
                     raise cx.error("an init value must be a tensor, a scalar or an array", init)
                 binding = cx.define(name_node.id, init_ty, name_node, "iter")
-                iters.append(L.IterArg(L.Binder(name_node.id, init_ty, span=binding.span), init_expr))
+                iters.append(L.IterArg.make(L.Binder.make(name_node.id, init_ty, span=binding.span), init_expr))
         else:
             var_node = stmt.target
             if not isinstance(var_node, ast.Name):
                 raise cx.error(
                     "the loop target must be a name (or i, (a, b) with init_values=...)", var_node
                 )
-        var = L.Binder.make(var_node.id, INDEX_T, span=cx.define(var_node.id, INDEX_T, var_node, "loopvar").span)
+        var_name = var_node.id
+        var = L.Binder.make(var_name, INDEX_T, cx.define(var_name, INDEX_T, var_node, "loopvar").span)
         body_nodes = stmt.body
         results: list[Any] = []
         yield_values: list[Any] = []
@@ -145,7 +147,7 @@ def counted_loop(cx: FunctionContext, stmt: ast.For, call: ast.Call, kind: LoopK
                 )
             body = cx.block(body_nodes[:-1])
             yield_values, result_names = loop_yield(cx, last, iters)
-            body.append(L.Yield(yield_values, span=cx.span(last)))
+            body.append(L.Yield.make(yield_values, span=cx.span(last)))
         else:
             body = cx.block(body_nodes)
     finally:
@@ -157,7 +159,9 @@ def counted_loop(cx: FunctionContext, stmt: ast.For, call: ast.Call, kind: LoopK
         for name_node, it in zip(result_names, iters):
             results.append(cx.bind(name_node.id, it.var.type, name_node))
     start, stop, step = bounds
-    return [L.For.make(var, start, stop, step, kind, iters, body, results, span=cx.span(stmt))]
+    # (trusted: a Binder, the bounds' expressions, a LoopKind, IterArgs, the statements the readers
+    # built, Binders, a Span: each made by a constructor of its kind)
+    return [L.For.make_trusted(var, start, stop, step, kind, iters, body, results, cx.span(stmt))]
 
 
 def explicit_loop_target(cx: FunctionContext, target: ast.expr, init_node: ast.expr) -> tuple[ast.Name, list[ast.Name]]:
@@ -215,7 +219,7 @@ def loop_bounds(cx: FunctionContext, call: ast.Call) -> tuple[Any, Any, Any]:
     stop = args[1] if len(args) > 1 else args[0]
     for arg in args:
         expr, ty = cx.expr(arg)
-        if ty._production != "ScalarType" or ty.dtype not in INT_DTYPES:
+        if type(ty) is not _SCALAR or ty.dtype not in INT_DTYPES:
             raise cx.error(f"a loop bound must be an integer, got {type_text(ty)}", arg)
         if arg is stop and unsigned_mix(_COUNTER, INDEX, expr, ty.dtype):
             raise cx.error(
@@ -223,12 +227,11 @@ def loop_bounds(cx: FunctionContext, call: ast.Call) -> tuple[Any, Any, Any]:
                 f"{ty.dtype.c_type}, where a negative counter is a huge one", arg, hint="declare it pl.INT64",
             )
         exprs.append(expr)
-    zero, one = L.Int.make(0, INDEX), L.Int.make(1, INDEX)
     if len(exprs) == 1:
-        return zero, exprs[0], one
+        return L.Int.make(0, INDEX), exprs[0], L.Int.make(1, INDEX)
     if len(exprs) == 2:
-        return exprs[0], exprs[1], one
-    if exprs[2]._production == "Int" and exprs[2].value <= 0:
+        return exprs[0], exprs[1], L.Int.make(1, INDEX)
+    if type(exprs[2]) is _INT and exprs[2].value <= 0:
         raise cx.error("a loop step must be positive", args[2])
     return exprs[0], exprs[1], exprs[2]
 
@@ -245,7 +248,7 @@ def yield_(cx: FunctionContext, call: ast.Call, targets: list[ast.expr], unpacke
         if not isinstance(target, ast.Name):
             raise cx.error("pl.yield_ results must be plain names", target)
         expr, ty = cx.rhs(arg)
-        out.append(L.Let(cx.bind(target.id, ty, target), expr, span=cx.span(stmt)))
+        out.append(L.Let.make(cx.bind(target.id, ty, target), expr, span=cx.span(stmt)))
     return out
 
 

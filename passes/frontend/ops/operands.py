@@ -9,20 +9,25 @@ from nanopass.errors import quoted
 from nanopass.languages import surface as S
 from nanopass.languages.terms import DType
 
+from ..exprs import name as read_name
 from ..limits import MAX_DIM, MAX_TENSOR_DIMS
-from ..type_reader import check_extent, type_text
+from ..type_reader import INT_DTYPES, check_extent, type_text
 
 if TYPE_CHECKING:
     from ..context import FunctionContext
 
-Int, INDEX = S.LANGUAGE.Int.make, DType.INDEX
+Int, INDEX, _INT, _SCALAR = S.LANGUAGE.Int.make, DType.INDEX, S.LANGUAGE.Int, S.LANGUAGE.ScalarType
+_TENSOR, _VAR = S.LANGUAGE.TensorType, S.LANGUAGE.Var
 
 
 def tensor_operand(cx: FunctionContext, node: ast.expr, what: str) -> tuple[Any, Any]:
-    from .nested_calls import tensor_value
+    if type(node) is ast.Name and not cx.expr_level:  # (what tensor_value reads of a name: exprs.name)
+        expr, ty = read_name(cx, node)
+    else:
+        from .nested_calls import tensor_value
 
-    expr, ty = tensor_value(cx, node)
-    if ty._production != "TensorType" or expr._production != "Var":
+        expr, ty = tensor_value(cx, node)
+    if type(ty) is not _TENSOR or type(expr) is not _VAR:
         raise cx.error(f"pl.{what} needs a tensor variable, got {quoted(ast.unparse(node))}", node)
     return expr, ty
 
@@ -33,17 +38,33 @@ def index_list(cx: FunctionContext, node: ast.expr, what: str, shape: bool = Fal
         raise cx.error(f"pl.{what}: {example}", node)
     out = []
     for elt in node.elts:
-        if type(elt) is ast.Constant and type(elt.value) is int and 0 <= elt.value < 2**63:
-            out.append(Int(elt.value, INDEX))  # (what cx.expr reads of a constant index, without its checks)
-            continue
+        if type(elt) is ast.Constant:
+            value = elt.value
+            if type(value) is int and 0 <= value < 2**63:
+                out.append(Int(value, INDEX))  # (what cx.expr reads of a constant index, without its checks)
+                continue
         expr, ty = cx.expr(elt)
-        if ty._production != "ScalarType" or not ty.dtype.is_int:
+        if type(ty) is not _SCALAR or ty.dtype not in INT_DTYPES:
             raise cx.error(f"{'a dimension' if shape else 'an index'} must be an integer, got {type_text(ty)}", elt)
         out.append(expr)
     return out
 
 
 def shape_list(cx: FunctionContext, node: ast.expr, what: str) -> list[Any]:
+    kind = type(node)
+    if kind is ast.List or kind is ast.Tuple:  # the usual shape, constant extents: without index_list's calls
+        dims = []
+        for elt in node.elts:
+            if type(elt) is not ast.Constant:
+                break
+            value = elt.value
+            if type(value) is not int or not 0 < value < MAX_DIM:
+                break
+            dims.append(Int(value, INDEX))
+        else:
+            if 1 <= len(dims) <= MAX_TENSOR_DIMS:
+                return dims
+        # (any other: read again below, where each error is found)
     if isinstance(node, ast.Name) and cx.lookup(node.id) is None and isinstance(
         cx.src.closure_get(node.id, node), (list, tuple)
     ):
@@ -51,7 +72,7 @@ def shape_list(cx: FunctionContext, node: ast.expr, what: str) -> list[Any]:
     else:
         dims = index_list(cx, node, what, shape=True)
         for dim, elt in zip(dims, node.elts):
-            if dim._production == "Int" and not 0 < dim.value < MAX_DIM:  # (check_extent says why)
+            if type(dim) is _INT and not 0 < dim.value < MAX_DIM:  # (check_extent says why)
                 check_extent(cx, dim.value, elt)
     if not 1 <= len(dims) <= MAX_TENSOR_DIMS:
         raise cx.error(f"a tensor has 1 to {MAX_TENSOR_DIMS} dimensions, got {len(dims)}", node)

@@ -82,7 +82,7 @@ def outline_block(cx: FunctionContext, stmt: ast.With, call: ast.Call, args: dic
         else:
             raise cx.error(f"{what} block uses '{var}', a {'TaskId' if ty == TID_T else 'TaskId array'}: a kernel "
                            "cannot take it", first_use(stmt, var))
-        params.append(L.Param(var, ty, direction, span=cx.span(stmt)))
+        params.append(L.Param.make(var, ty, direction, span=cx.span(stmt)))
     aliases = []  # block names used after it that are an outer tensor: bound to it after the task
     for var in escaping:
         ty = outline.types.get(var)
@@ -105,7 +105,7 @@ def outline_block(cx: FunctionContext, stmt: ast.With, call: ast.Call, args: dic
     summary = KernelSummary(cx.program, cx.types)
     body: list[Any] = []
     summary.block(stmt.body, body)
-    body.append(L.KReturn([L.Var(var) for var, _ty, _node in results], span=cx.span(stmt)))
+    body.append(L.KReturn.make([L.Var.make(var) for var, _ty, _node in results], span=cx.span(stmt)))
     shape = _kernel_shape(stmt, kind, params, results, local)
     name, made = _named_kernel(cx, name, hint, stmt, shape)
     if not made:
@@ -126,7 +126,7 @@ def outline_block(cx: FunctionContext, stmt: ast.With, call: ast.Call, args: dic
         tid = cx.bind(target.id, TID_T, target)
     elif deps or early_resolve:
         tid = cx.bind("_", TID_T, stmt)  # dependencies or early resolve make the block a submit (its TaskId unused)
-    bound = [L.Let(cx.bind(var, cx.lookup(outer).type, node), L.Var(outer, span=cx.span(node)), span=cx.span(node))
+    bound = [L.Let.make(cx.bind(var, cx.lookup(outer).type, node), L.Var.make(outer, span=cx.span(node)), span=cx.span(node))
              for var, outer, node in aliases]
     for var in outline.defined:
         if var not in escaping and cx.lookup(var) is None:
@@ -313,7 +313,7 @@ def _argument(cx: FunctionContext, var: str, stmt: ast.With) -> Any:
     binding = cx.lookup(var)
     if binding is not None and binding.kind == "unrolled":
         return cx.unrolled[var]
-    return L.Var(var, span=cx.span(stmt))
+    return L.Var.make(var, span=cx.span(stmt))
 
 
 def _no_dep_args(cx: FunctionContext, node: ast.expr | None, outline: Outline, what: str) -> set[str]:

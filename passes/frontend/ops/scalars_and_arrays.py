@@ -36,7 +36,7 @@ def array_create(cx: FunctionContext, call: ast.Call, a: dict[str, ast.expr]) ->
     dtype = cx.types.dtype(a["dtype"])
     if dtype.c_type is None:
         raise cx.error(f"an array of {dtype.name} has no host C++ type", a["dtype"])
-    return L.CreateArray(size, dtype), L.ArrayType(size, dtype)
+    return L.CreateArray.make(size, dtype), L.ArrayType.make(size, dtype)
 
 
 @dsl_op("const", EXPRESSION, params=("value", "dtype"))
@@ -49,17 +49,17 @@ def const(cx: FunctionContext, call: ast.Call, a: dict[str, ast.expr]) -> tuple[
     if isinstance(value, bool) or dtype is DType.BOOL:
         if dtype is not DType.BOOL or not isinstance(value, bool):
             raise cx.error(f"pl.const({value!r}, {dtype.name}): a bool constant needs True or False and pl.BOOL", call)
-        return L.Bool(value), SCALAR_T[dtype]
+        return L.Bool.make(value), SCALAR_T[dtype]
     if not isinstance(value, (int, float)):
         raise cx.error(f"pl.const needs an int or float constant, got {value!r}", a["value"])
     if dtype.is_float:
         if not math.isfinite(value):
             raise cx.error(f"pl.const needs a finite value, got {value}", a["value"])
-        return L.Float(float(value), dtype), SCALAR_T[dtype]
+        return L.Float.make(float(value), dtype), SCALAR_T[dtype]
     if isinstance(value, float):
         if not value.is_integer():
             raise cx.error(f"pl.const({value}, {dtype.name}): {value} is not an integer", a["value"])
         value = int(value)
     if not fits(value, dtype):
         raise cx.error(f"pl.const: {value} does not fit in {dtype.name}", a["value"])
-    return L.Int(value, dtype), SCALAR_T[dtype]
+    return L.Int.make(value, dtype), SCALAR_T[dtype]

@@ -47,7 +47,7 @@ def scope_block(cx: FunctionContext, stmt: ast.With, mode: ScopeMode) -> list[An
     finally:
         cx.manual_depth -= mode is _MANUAL
         cx.leave()
-    return [L.Scope(mode, body, span=cx.span(stmt))]
+    return [L.Scope.make(mode, body, span=cx.span(stmt))]
 
 
 def scope_mode(cx: FunctionContext, call: ast.Call) -> ScopeMode:

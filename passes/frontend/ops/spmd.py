@@ -108,7 +108,7 @@ def launch_spec(cx: FunctionContext, core_num: ast.expr, sync_start: ast.expr | 
         if not (isinstance(sync_start, ast.Constant) and isinstance(sync_start.value, bool)):
             raise cx.error("sync_start= must be True or False", sync_start)
         sync = sync_start.value
-    return L.LaunchSpec(blocks, sync, region, span=cx.span(core_num))
+    return L.LaunchSpec.make(blocks, sync, region, span=cx.span(core_num))
 
 
 def _refuse(cx: FunctionContext, args: dict[str, ast.expr], what: str) -> None:

@@ -19,7 +19,7 @@ from ..names import dsl_call, self_method
 from ..registry import ARGUMENT, BINDING, EXPRESSION, MUST_BE_ASSIGNED, OPS, STATEMENT, TARGETS, VALUE, dsl_op
 from ..source import short_source
 from ..type_reader import BOOL, FLOAT_DTYPES, INT_DTYPES, TASK_ID, TID_T, shapes_match, type_text
-from .call_attrs import CallAttrs, apply_direction, read_attrs
+from .call_attrs import NO_ATTRS, CallAttrs, apply_direction, read_attrs
 from .debug_tags import dump_positions
 from .nested_calls import tensor_value
 
@@ -35,7 +35,7 @@ def kernel_call(cx: FunctionContext, call: ast.Call, targets: list[ast.expr] | N
     """The task of ``self.k(...)`` (``name``: ``k`` when the caller has read it)."""
     if name is None:
         name = self_method(call.func)
-    sig = kernel_sig(cx, name, call.func)
+    sig = cx.program.kernels[name] if name in cx.dispatchable else kernel_sig(cx, name, call.func)
     attrs_node = None
     for kw in call.keywords:
         if kw.arg == "attrs":
@@ -43,17 +43,26 @@ def kernel_call(cx: FunctionContext, call: ast.Call, targets: list[ast.expr] | N
             continue
         hint = "use pl.submit(self.k, ..., deps=[...]) for explicit dependencies" if kw.arg == "deps" else None
         raise cx.error(f"kernel '{name}' does not accept keyword argument '{kw.arg}'", kw.value, hint)
-    if len(call.args) != len(sig.params):
+    nodes = call.args
+    if len(nodes) != len(sig.params):
         raise cx.error(
-            f"kernel '{name}' expects {len(sig.params)} argument(s), got {len(call.args)}",
+            f"kernel '{name}' expects {len(sig.params)} argument(s), got {len(nodes)}",
             call,
             hint=_signature_hint(sig),
         )
-    attrs = read_attrs(cx, attrs_node, len(call.args), name)
-    args = task_args(cx, call.args, sig, attrs)
-    outs = task_outs(cx, targets or [], sig, call, stmt, statement=targets is None)
-    dumps = dump_positions(cx, args, None, f"kernel '{name}'") if cx.dump_tags else []
-    return L.Task.make(outs, None, name, args, dumps, False, attrs.edges, None, span=cx.span(call))
+    if attrs_node is None:  # (task_args without attrs=, inlined: most calls)
+        attrs, args, params, k = NO_ATTRS, [], sig.params, 0
+        for node in nodes:
+            args.append(task_arg(cx, node, params[k], name))
+            k += 1
+    else:
+        attrs = read_attrs(cx, attrs_node, len(nodes), name)
+        args = task_args(cx, nodes, sig, attrs)
+    outs = task_outs(cx, targets, sig, call, stmt, statement=False) if targets is not None else []
+    dumps = dump_positions(cx, args, None, f"kernel '{name}'") if cx.dump_tags else ()
+    # (trusted: Binders and Args their constructors built, the name of a kernel whose Kernel node was
+    # built checked with it, the Deps of attrs=, a list of ints, a Span)
+    return L.Task.make_trusted(outs, None, name, args, dumps, False, attrs.edges or (), None, cx.span(call))
 
 
 def task_args(cx: FunctionContext, nodes: list[ast.expr], sig: KernelSig, attrs: CallAttrs) -> list[Any]:
@@ -144,7 +153,7 @@ def submit(
     outs = task_outs(cx, result_targets, sig, call, stmt, statement=not result_targets)
     tid = cx.bind(tid_node.id, TID_T, tid_node)
     dumps = dump_positions(cx, args, dumps_node, what)
-    return [L.Task(outs, tid, name, args, dumps, early_resolve, deps, None, span=cx.span(call))]
+    return [L.Task.make(outs, tid, name, args, dumps, early_resolve, deps, None, span=cx.span(call))]
 
 
 def kernel_sig(cx: FunctionContext, name: str, node: ast.AST) -> KernelSig:
@@ -202,23 +211,25 @@ def task_outs(
 
 def task_arg(cx: FunctionContext, node: ast.expr, param: Any, kernel: str) -> Any:
     no_dep = False
-    while type(node) is ast.Call and (form := _argument_form(node)) is not None:
+    kind = type(node)
+    while kind is _CALL and (form := _argument_form(node)) is not None:
         node = form.handler(cx, node)
+        kind = type(node)
         no_dep = True
     ptype = param.type
-    if isinstance(node, ast.Constant) and node.value is None:
+    if kind is _CONSTANT and node.value is None:
         raise cx.error(f"None is not a value for parameter '{param.name}' of '{kernel}'", node)
-    tensor = ptype._production == "TensorType"
-    if type(node) is ast.Name and not cx.expr_level:  # (tensor_value and cx.expr of a name: exprs.name)
+    tensor = type(ptype) is _TENSOR_TYPE
+    if kind is _NAME and not cx.expr_level:  # (tensor_value and cx.expr of a name: exprs.name)
         expr, ty = read_name(cx, node)
     else:
         expr, ty = tensor_value(cx, node) if tensor else cx.expr(node)
     if tensor:
-        if ty._production != "TensorType":
+        if type(ty) is not _TENSOR_TYPE:
             raise cx.error(
                 f"parameter '{param.name}' of '{kernel}' is a tensor but the argument is a {type_text(ty)}", node
             )
-        if expr._production != "Var":
+        if type(expr) is not _VAR:
             raise cx.error("a tensor argument must be a variable", node)
         if ty is not ptype and (ty.dtype != ptype.dtype or not shapes_match(ptype.shape, ty.shape)):
             raise cx.error(
@@ -228,28 +239,35 @@ def task_arg(cx: FunctionContext, node: ast.expr, param: Any, kernel: str) -> An
             )
         # a name's Var is at the name (exprs.name): its span is the argument's (trusted: a Var,
         # a bool, no hint, a Span)
-        return L.Arg.make_trusted(expr, no_dep, None, span=expr.span if type(node) is ast.Name else cx.span(node))
+        return L.Arg.make_trusted(expr, no_dep, None, expr.span if kind is _NAME else cx.span(node))
     if no_dep:
         raise cx.error("pl.no_dep applies to tensor arguments only", node)
-    if ptype._production != "ScalarType":
+    if type(ptype) is not _SCALAR_TYPE:
         raise cx.error(f"parameter '{param.name}' of '{kernel}' cannot be passed to a task", node)
-    if ty._production != "ScalarType" or ty.dtype is TASK_ID:
+    if type(ty) is not _SCALAR_TYPE or ty.dtype is TASK_ID:
         raise cx.error(
             f"parameter '{param.name}' of '{kernel}' is a {type_text(ptype)} but the argument is a {type_text(ty)}",
             node,
         )
     want, got = ptype.dtype, ty.dtype
     want_float = want in FLOAT_DTYPES
-    if want_float and got in INT_DTYPES and expr._production == "Int":
-        expr = L.Float(float(expr.value), want)
+    if want_float and got in INT_DTYPES and type(expr) is _INT:
+        expr = L.Float.make(float(expr.value), want)
     elif want_float != (got in FLOAT_DTYPES) or (want is BOOL) != (got is BOOL):
         raise cx.error(
             f"parameter '{param.name}' of '{kernel}' is a {type_text(ptype)} but the argument is a {type_text(ty)}",
             node,
         )
-    elif expr._production in ("Int", "Float"):
+    elif type(expr) is _INT:  # (expr.replace(dtype=want), without its generic copy)
+        expr = _make_int(expr.value, want, expr.span)
+    elif type(expr) is _FLOAT:
         expr = expr.replace(dtype=want)
-    return L.Arg.make(expr, False, None, span=cx.span(node))
+    return _make_arg(expr, False, None, cx.span(node))
+
+
+_CALL, _CONSTANT, _NAME = ast.Call, ast.Constant, ast.Name
+_TENSOR_TYPE, _SCALAR_TYPE, _VAR, _INT, _FLOAT, _make_arg, _make_int = (
+    L.TensorType, L.ScalarType, L.Var, L.Int, L.Float, L.Arg.make, L.Int.make)
 
 
 @dsl_op("no_dep", ARGUMENT)
@@ -274,12 +292,12 @@ def dep_list(cx: FunctionContext, node: ast.expr, what: str) -> list[Any]:
             index, ity = cx.expr(entry.slice)
             if ity._production != "ScalarType" or not ity.dtype.is_int:
                 raise cx.error("an array index must be an integer", entry.slice)
-            out.append(L.DepItem(arr, index, span=cx.span(entry)))
+            out.append(L.DepItem.make(arr, index, span=cx.span(entry)))
             continue
         if isinstance(entry, ast.Name):
             expr, ty = cx.expr(entry)
             if ty == TID_T or (ty._production == "ArrayType" and ty.dtype is DType.TASK_ID):
-                out.append(L.DepVar(expr, span=cx.span(entry)))
+                out.append(L.DepVar.make(expr, span=cx.span(entry)))
                 continue
         raise cx.error(
             f"'{what}' deps= entries must be a TaskId variable, a TaskId array, arr[i] or None; "
@@ -295,7 +313,7 @@ def dep_list(cx: FunctionContext, node: ast.expr, what: str) -> list[Any]:
 def task_dummy(cx: FunctionContext, call: ast.Call, target: ast.Name, stmt: ast.stmt) -> list[Any]:
     """``b = pl.system.task_dummy(deps=[...])``: a barrier task."""
     deps = dummy_deps(cx, call)
-    return [L.Dummy(cx.bind(target.id, TID_T, target), deps, span=cx.span(call))]
+    return [L.Dummy.make(cx.bind(target.id, TID_T, target), deps, span=cx.span(call))]
 
 
 def dummy_deps(cx: FunctionContext, call: ast.Call) -> list[Any]:
@@ -315,7 +333,7 @@ def dummy_deps(cx: FunctionContext, call: ast.Call) -> list[Any]:
 def task_invalid(cx: FunctionContext, call: ast.Call, _args: None) -> tuple[Any, Any]:
     if call.args or call.keywords:
         raise cx.error("pl.system.task_invalid() takes no arguments", call)
-    return L.NoTask(), TID_T
+    return L.NoTask.make(), TID_T
 
 
 def _argument_form(call: ast.Call) -> Any:

@@ -84,7 +84,7 @@ def _reshape(cx: FunctionContext, tensor_node: ast.expr, shape_node: ast.expr, w
     old, new = _static_numel(ty.shape), _static_numel(shape)
     if old is not None and new is not None and old != new:
         raise cx.error(f"pl.{what} cannot change the element count ({old} to {new})", shape_node)
-    return L.ReshapeTensor(tensor, shape, False), L.TensorType(shape, ty.dtype)
+    return L.ReshapeTensor.make(tensor, shape, False), L.TensorType.make(shape, ty.dtype)
 
 
 @dsl_op("tensor.view", VALUE, params=("tensor", "shape", "valid_shape", "layout"), required=1)
@@ -121,7 +121,7 @@ def transpose(cx: FunctionContext, call: ast.Call, a: dict[str, ast.expr]) -> tu
         raise cx.error("pl.tensor.transpose needs two different axes", call)
     shape = list(ty.shape)
     shape[axes[0]], shape[axes[1]] = shape[axes[1]], shape[axes[0]]
-    return L.TransposeTensor(tensor, axes[0], axes[1], False), L.TensorType(shape, ty.dtype)
+    return L.TransposeTensor.make(tensor, axes[0], axes[1], False), L.TensorType.make(shape, ty.dtype)
 
 
 @dsl_op("tensor.dim", VALUE, params=("tensor", "axis"))
@@ -136,10 +136,10 @@ def dim(cx: FunctionContext, call: ast.Call, a: dict[str, ast.expr]) -> tuple[An
     dim = ty.shape[axis]
     int64 = SCALAR_T[DType.INT64]
     if dim._production == "Int":
-        return L.Int(dim.value, DType.INT64), int64
+        return L.Int.make(dim.value, DType.INT64), int64
     if dim._production == "Var" and cx.lookup(dim.name) is not None and cx.lookup(dim.name).kind == "dyn":
-        return L.Var(dim.name), int64
-    return L.DimTensor(tensor, axis), int64
+        return L.Var.make(dim.name), int64
+    return L.DimTensor.make(tensor, axis), int64
 
 
 @dsl_op("assemble", VALUE, aliases=("tensor.assemble",), params=("target", "source", "offset"))
@@ -151,7 +151,7 @@ def assemble(cx: FunctionContext, call: ast.Call, a: dict[str, ast.expr]) -> tup
         raise cx.error("pl.assemble needs a source and an offset of the target's rank", call)
     if sty.dtype != tty.dtype:
         raise cx.error("pl.assemble needs a source of the target's dtype", a["source"])
-    return L.AssembleTensor(target, source, offset), tty
+    return L.AssembleTensor.make(target, source, offset), tty
 
 
 def _is_none(node: ast.expr) -> bool:

@@ -69,7 +69,7 @@ def while_(cx: FunctionContext, stmt: ast.For, call: ast.Call) -> list[Any]:
             if init_ty._production not in ("TensorType", "ScalarType", "ArrayType"):
                 raise cx.error("an init value must be a tensor, a scalar or an array", init)
             binding = cx.define(name_node.id, init_ty, name_node, "iter")
-            iters.append(L.IterArg(L.Binder(name_node.id, init_ty, span=binding.span), init_expr))
+            iters.append(L.IterArg.make(L.Binder.make(name_node.id, init_ty, span=binding.span), init_expr))
         cond_call = first.value
         if len(cond_call.args) != 1 or cond_call.keywords:
             raise cx.error("pl.cond takes one argument: the loop's condition", cond_call)
@@ -79,7 +79,7 @@ def while_(cx: FunctionContext, stmt: ast.For, call: ast.Call) -> list[Any]:
                            cond_call.args[0], hint="write n != 0 for an integer")
         body = cx.block(body_nodes[1:-1])
         yield_values, result_names = loop_yield(cx, last, iters)
-        body.append(L.Yield(yield_values, span=cx.span(last)))
+        body.append(L.Yield.make(yield_values, span=cx.span(last)))
     finally:
         frame = cx.pop()
         cx.leave()
