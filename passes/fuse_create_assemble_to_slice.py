@@ -7,6 +7,7 @@ from heapq import heappop, heappush
 
 from nanopass.errors import UserError
 from nanopass.languages import SSA
+from nanopass.languages.statements import kept
 from nanopass.languages.terms import ParamDir
 from nanopass.rewrite import Pass, register
 
@@ -15,7 +16,7 @@ from .assembled_rows import (
     Placement, assembled_rows, dead_assembles, drop_assembles, live_uses, own_live_uses, same_exprs, stmt_reads,
     value_reads,
 )
-from .hazards import _walk_storage, storage_map
+from .hazards import _walk_storage, storage_map, storage_with_slices
 from .host_accesses import element_places, host_target
 from .regions import UNKNOWN, overlaps
 from .kernels import kernel_table
@@ -23,6 +24,9 @@ from . import remove_dead_values as dead_values
 from .util import BODY_FIELDS, assigned_names, binders_of, iter_stmts, var_reads
 
 S = SSA
+# Whether the pass hands ``storage_map`` of its output to the passes after it (``kept``), made from
+# its input's (``storage_with_slices``) instead of a walk; off only in the tests that compare the two.
+FORWARD_STORAGE = True
 # (an Enum member read off its class is a Python call each time in Python 3.11: read once)
 _IN, _OUT = ParamDir.In, ParamDir.Out
 
@@ -99,13 +103,19 @@ class FuseCreateAssembleToSlice(Pass):
             self.analyse(func)
             self.fills = {}
         self.placed: dict[str, Placement] = {}  # source -> where it was placed
+        self.sliced: dict[str, tuple] = {}  # source -> (base, shape, offset) of the slice its create became
+        self.by_branch = False  # whether a source was placed by an ``if`` (``place_by_branch``)
         self.rows_of: dict[str, frozenset] = {}  # placed source -> the (root, region)s it now is
         self.in_loop = False  # whether the block being rewritten runs more than once
         # the names bound before the statement being rewritten, in binding order (a body's own
         # names are popped off the end when it is done)
         self.defined_before: dict[str, None] = dict.fromkeys([p.name for p in func.params] + [d.name for d in func.dyn_dims])
         body = self.sequence(func.body)
-        return S.Program(program.name, program.kernels, func.replace(body=body), span=program.span)
+        out = S.Program(program.name, program.kernels, func.replace(body=body), span=program.span)
+        if FORWARD_STORAGE and not self.by_branch:  # (the If it inserts binds a name: walked as usual)
+            places, sliced, holders = self.places, self.sliced, self.aliases_of
+            kept(storage_map, (out.orch, *self.kernels.values()), lambda: storage_with_slices(places, sliced, holders))
+        return out
 
     def analyse(self, func) -> None:
         self.func = func
@@ -253,6 +263,9 @@ class FuseCreateAssembleToSlice(Pass):
         self.prefix.recount(stmts, create_at, value_reads(view) if create.var.name in live else {})
         self.prefix.recount(stmts, at, {target: 1} if let.var.name in live else {})
         self.placed[src] = placed
+        # (the slice's places are its rows when the base's places are the target's)
+        made = placed.rows if self.places.get(base.name) == placed.places else None
+        self.sliced[src] = (base.name, create.value.shape, value.offset, made)
         self.place_rows(src, placed.rows)
         return at
 
@@ -318,6 +331,7 @@ class FuseCreateAssembleToSlice(Pass):
             span=create.span,
         )
         stmts.insert(create_at, select)
+        self.by_branch = True
         stmts[at + 1] = S.Let(let.var, value.target, span=let.span)
         self.place_rows(create.var.name, frozenset((root, UNKNOWN) for base in bases for root, _ in self.places.get(base, ())))
         return at + 1
@@ -763,15 +777,23 @@ class _Prefix:
         own, read, bound_at = self.own, self.read, self.bound_at
         for i in range(len(parts), end):
             stmt = stmts[i]
-            uses = own.get(id(stmt)) if stmt._production == "Let" else None
+            kind = stmt._production
+            uses = own.get(id(stmt)) if kind == "Let" or kind == "Task" else None
             if uses is None:
                 parts.append(None)
                 self.count(stmts, i)
                 continue
-            # (``count`` of a let of the analysed function written out: most statements)
-            name = stmt.var.name
-            parts.append((uses, (name,)))
-            bound_at[name] = i
+            # (``count`` of a let or task of the analysed function written out: most statements;
+            # a task's visible binders are its outs and task id, ``defined_binders``')
+            if kind == "Let":
+                name = stmt.var.name
+                parts.append((uses, (name,)))
+                bound_at[name] = i
+            else:
+                names = tuple([out.name for out in stmt.outs] + ([stmt.tid.name] if stmt.tid is not None else []))
+                parts.append((uses, names))
+                for name in names:
+                    bound_at[name] = i
             for used, k in uses.items():
                 read[used] = read.get(used, 0) + k
 

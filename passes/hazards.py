@@ -193,6 +193,79 @@ def _storage_map(func, kernels: dict[str, Any]) -> dict[str, frozenset]:
     return store
 
 
+def storage_with_slices(store: dict[str, frozenset], sliced: dict[str, tuple], holders: dict[str, set]) -> dict[str, frozenset]:
+    """``storage_map`` of the function whose map is ``store`` with the create of each name of
+    ``sliced`` made ``pl.tensor.slice(base, shape, offset)`` (``sliced[name] = (base, shape,
+    offset, rows)``, a base defined before the create; ``rows``, if not None, the places of the
+    slice when no place of the base is another such name's), nothing else changed: without a walk.
+    ``holders[name]`` holds (at least) every name with a place of the buffer ``name``. A place
+    ``(name, region)`` becomes ``(root, region within it)`` for each place ``(root, rows)`` the
+    slice is: the walk reaches it through the same copies, results, carries and views, and every
+    step of it maps each place on its own (a view's region is the same box shifted by ``rows``'
+    corner, or UNKNOWN where ``_sub_region`` would give it)."""
+    nothing: frozenset = frozenset()
+    rows_of: dict[str, frozenset] = {}
+
+    def rows(name: str) -> frozenset:  # the places of the slice ``name`` is
+        got = rows_of.get(name)
+        if got is None:
+            base, shape, offset, made = sliced[name]
+            rows_of[name] = nothing  # (a base is defined before the slice: never asked again here)
+            places = store.get(base, nothing)
+            moved = mapped(places)
+            if made is not None and moved is places:  # (the slice's places, as the caller made them)
+                got = rows_of[name] = made
+            else:
+                got = rows_of[name] = frozenset([(r, _sub_region(g, shape, offset)) for r, g in moved])
+        return got
+
+    def mapped(places: frozenset) -> frozenset:
+        if len(places) == 1:  # (mostly: one place, a source's whole buffer or none)
+            for root, region in places:
+                if root not in sliced:
+                    return places
+                if region is FULL:
+                    return rows(root)
+        out = None
+        for root, region in places:
+            if root in sliced:
+                out = []
+                break
+        if out is None:
+            return places
+        for root, region in places:
+            if root not in sliced:
+                out.append((root, region))
+            elif region is FULL:
+                out += rows(root)
+            else:
+                for r, g in rows(root):  # (g: a box or UNKNOWN, never the whole buffer)
+                    if isinstance(region, Box) and isinstance(g, Box) and len(g.lo) == len(region.lo):
+                        out.append((r, _tuple_new(Box, (tuple(map(_add, g.lo, region.lo)), tuple(map(_add, g.lo, region.hi))))))
+                    else:
+                        out.append((r, UNKNOWN))
+        return frozenset(out)
+
+    out = dict(store)
+    get = store.get
+    for src, (base, _, _, made) in sliced.items():
+        whole = rows_of.get(src)
+        if whole is None:
+            if made is not None and sliced.keys().isdisjoint([root for root, _ in get(base, nothing)]):
+                whole = rows_of[src] = made  # (``rows``' answer: the base's places are no slice's)
+            else:
+                whole = rows(src)
+        for name in holders.get(src, ()):
+            places = get(name)
+            if places is None:
+                continue
+            if len(places) == 1 and (src, FULL) in places:  # (``mapped``'s answer)
+                out[name] = whole
+            else:
+                out[name] = mapped(places)
+    return out
+
+
 # Whether ``_walk_storage`` takes its loop shortcuts (a loop without tensor carries, a loop none of
 # whose carries yields a carry); off only in the tests that compare the two.
 LOOP_SHORTCUTS = True
@@ -294,30 +367,59 @@ def _walk_storage(stmts, store: dict[str, frozenset], kernels: dict[str, Any]) -
                     if not value <= old:
                         store[binder.name] = old | value
             elif kind == "For" or kind == "While":
-                yld = last_yield(stmt.body)
+                inner = stmt.body
+                iters = stmt.iters
+                if shortcuts and not iters:  # (no carry: its body once, whatever it runs)
+                    body(inner)
+                    continue
+                yld = last_yield(inner)
+                yielded = yld.values if yld is not None else None
+                results = stmt.results
                 carries = [
-                    (it, result, yld.values[k] if yld is not None else None)
-                    for k, (it, result) in enumerate(zip(stmt.iters, stmt.results))
+                    (it, result, yielded[k] if yielded is not None else None)
+                    for k, (it, result) in enumerate(zip(iters, results))
                     if it.var.type._production == "TensorType"
                 ]
                 if shortcuts and not carries:  # (nothing flows around the loop: its body once, whatever it runs)
-                    body(stmt.body)
+                    body(inner)
                     continue
                 runs = trip_count(stmt) or 0  # 0: unknown (or none)
                 if runs == 1:
                     flow_once(carries)
-                    body(stmt.body)
-                    for it, result, yielded in carries:
-                        grow(result.name, of(yielded))
+                    body(inner)
+                    for it, result, y in carries:
+                        grow(result.name, of(y))
                     continue
-                # runs > 1: the results are the last iteration's yields
-                flow(carries, results=not runs)
-                body(stmt.body)
-                while flow(carries, results=not runs):  # the body's yields reached its iter_args: walk it again
-                    body(stmt.body)
-                if runs:
-                    for (it, result, yielded), places in zip(carries, last_yields(carries, runs)):
-                        grow(result.name, places)
+                # ``flow`` (its results too where runs is unknown); the body; ``flow`` again, and the
+                # body again while that grew an iter_arg (the body's yields reached it). Written
+                # out, an init's places read once: they are final before the loop.
+                inits = [of(it.init) for it, _, _ in carries]
+                unknown, walked = not runs, False
+                while True:
+                    grew = False
+                    for (it, result, y), init in zip(carries, inits):
+                        merged = init | (get(y.name, nothing) if y is not None and y._production == "Var" else nothing)
+                        name = it.var.name
+                        old = get(name, nothing)
+                        if not merged <= old:
+                            store[name] = old | merged
+                            grew = True
+                        if unknown:
+                            old = get(result.name, nothing)
+                            if not merged <= old:
+                                store[result.name] = old | merged
+                    if walked and not grew:
+                        break
+                    body(inner)
+                    walked = True
+                if runs:  # runs > 1: the results are the last iteration's yields
+                    names = {it.var.name for it, _, _ in carries}
+                    if shortcuts and not any(y is not None and y._production == "Var" and y.name in names for _, _, y in carries):
+                        for it, result, y in carries:  # (no carry yields a carry: ``last_yields``' first answer)
+                            grow(result.name, of(y))
+                    else:
+                        for (it, result, y), places in zip(carries, last_yields(carries, runs)):
+                            grow(result.name, places)
             elif kind == "If":
                 body(stmt.then)
                 body(stmt.orelse)
