@@ -88,7 +88,7 @@ from .holders import Holders, covers_after, dep_names, held_by, is_task_id_value
 from .host_accesses import host_accesses
 from .live_accesses import LiveAccesses, RegionIndex
 from .regions import FULL, FULL_VIEW, UNKNOWN, Box, Full, covers, overlaps
-from .util import BODY_FIELDS, defined_binders, has_let, iter_stmts, last_yield, var_reads
+from .util import BODY_FIELDS, defined_binders, has_let, iter_stmts, last_yield, unscoped, var_reads
 
 __all__ = [
     # the regions, re-exported: callers take them from here with the accesses
@@ -327,6 +327,8 @@ def _walk_storage(stmts, store: dict[str, frozenset], kernels: dict[str, Any]) -
         for it, _, _ in carries:
             grow(it.var.name, of(it.init))
 
+    outs_of: dict[str, tuple] = {}  # kernel -> output_params, read once
+
     def body(stmts) -> None:
         # (a let's and a task's ``grow`` and ``of`` written out: most statements are those)
         get = store.get
@@ -354,7 +356,9 @@ def _walk_storage(stmts, store: dict[str, frozenset], kernels: dict[str, Any]) -
                 if not value <= old:
                     store[var.name] = old | value
             elif kind == "Task":
-                outs = output_params(kernels[stmt.kernel])
+                outs = outs_of.get(stmt.kernel)
+                if outs is None:
+                    outs = outs_of[stmt.kernel] = output_params(kernels[stmt.kernel])
                 args = stmt.args
                 for i, binder in enumerate(stmt.outs):
                     p = outs[i]
@@ -372,18 +376,28 @@ def _walk_storage(stmts, store: dict[str, frozenset], kernels: dict[str, Any]) -
                 if shortcuts and not iters:  # (no carry: its body once, whatever it runs)
                     body(inner)
                     continue
-                yld = last_yield(inner)
+                # (plain loops, not comprehensions: each of those is a function call of its own)
+                last = unscoped(inner) if len(inner) == 1 else inner  # (``last_yield`` written out)
+                yld = last[-1] if last and last[-1]._production == "Yield" else None
                 yielded = yld.values if yld is not None else None
-                results = stmt.results
-                carries = [
-                    (it, result, yielded[k] if yielded is not None else None)
-                    for k, (it, result) in enumerate(zip(iters, results))
-                    if it.var.type._production == "TensorType"
-                ]
+                carries = []
+                k = 0
+                for it, result in zip(iters, stmt.results):
+                    if it.var.type._production == "TensorType":
+                        carries.append((it, result, yielded[k] if yielded is not None else None))
+                    k += 1
                 if shortcuts and not carries:  # (nothing flows around the loop: its body once, whatever it runs)
                     body(inner)
                     continue
-                runs = trip_count(stmt) or 0  # 0: unknown (or none)
+                if kind == "For":  # (``trip_count`` of a For written out)
+                    start, stop, step = stmt.start, stmt.stop, stmt.step
+                    if start._production == "Int" and stop._production == "Int" and step._production == "Int" and step.value > 0:
+                        runs = (stop.value - start.value + step.value - 1) // step.value
+                        runs = runs if runs > 0 else 0
+                    else:
+                        runs = 0  # 0: unknown (or none)
+                else:
+                    runs = trip_count(stmt) or 0
                 if runs == 1:
                     flow_once(carries)
                     body(inner)
@@ -393,12 +407,17 @@ def _walk_storage(stmts, store: dict[str, frozenset], kernels: dict[str, Any]) -
                 # ``flow`` (its results too where runs is unknown); the body; ``flow`` again, and the
                 # body again while that grew an iter_arg (the body's yields reached it). Written
                 # out, an init's places read once: they are final before the loop.
-                inits = [of(it.init) for it, _, _ in carries]
+                inits = []
+                for it, _, _ in carries:
+                    init = it.init
+                    inits.append(get(init.name, nothing) if init is not None and init._production == "Var" else nothing)
                 unknown, walked = not runs, False
                 while True:
                     grew = False
-                    for (it, result, y), init in zip(carries, inits):
-                        merged = init | (get(y.name, nothing) if y is not None and y._production == "Var" else nothing)
+                    k = 0
+                    for it, result, y in carries:
+                        merged = inits[k] | (get(y.name, nothing) if y is not None and y._production == "Var" else nothing)
+                        k += 1
                         name = it.var.name
                         old = get(name, nothing)
                         if not merged <= old:
@@ -413,10 +432,18 @@ def _walk_storage(stmts, store: dict[str, frozenset], kernels: dict[str, Any]) -
                     body(inner)
                     walked = True
                 if runs:  # runs > 1: the results are the last iteration's yields
-                    names = {it.var.name for it, _, _ in carries}
-                    if shortcuts and not any(y is not None and y._production == "Var" and y.name in names for _, _, y in carries):
-                        for it, result, y in carries:  # (no carry yields a carry: ``last_yields``' first answer)
-                            grow(result.name, of(y))
+                    carried = False  # whether a carry yields a carry of the loop (a swap or rotation)
+                    for _, _, y in carries:
+                        if y is not None and y._production == "Var":
+                            for it, _, _ in carries:
+                                if it.var.name == y.name:
+                                    carried = True
+                    if shortcuts and not carried:  # (``last_yields``' first answer: each its yielded value's places)
+                        for it, result, y in carries:
+                            value = get(y.name, nothing) if y is not None and y._production == "Var" else nothing
+                            old = get(result.name, nothing)
+                            if not value <= old:
+                                store[result.name] = old | value
                     else:
                         for (it, result, y), places in zip(carries, last_yields(carries, runs)):
                             grow(result.name, places)
