@@ -196,16 +196,13 @@ class FuseCreateAssembleToSlice(Pass):
             self.prefix.forget(at)
             stmts[at] = S.Let.make(let.var, value.target, let.span)
             return at
-        create_at = next(
-            (
-                j
-                for j in range(at - 1, -1, -1)  # (SSA: src is bound once)
-                if stmts[j]._production == "Let"
-                and stmts[j].var.name == src
-                and stmts[j].value._production == "CreateTensor"
-            ),
-            None,
-        )
+        # (plain loops in what runs per assemble: a comprehension or generator is a call of its own)
+        create_at = None
+        for j in range(at - 1, -1, -1):  # (SSA: src is bound once)
+            stmt = stmts[j]
+            if stmt._production == "Let" and stmt.var.name == src and stmt.value._production == "CreateTensor":
+                create_at = j
+                break
         if create_at is None:
             raise UserError(
                 f"pl.assemble needs a source made by pl.create_tensor in the same block; '{_base(src)}' is not",
@@ -215,7 +212,10 @@ class FuseCreateAssembleToSlice(Pass):
         # (a view of the source shares its bytes too: a write through one after the assemble
         # would go to the target's rows once the source is placed)
         aliases = self.aliases_of.get(src, set()) | {src}
-        after = sum(self.uses.get(n, 0) for n in aliases) - self.prefix.uses(stmts, at + 1, aliases)
+        after = -self.prefix.uses(stmts, at + 1, aliases)
+        uses = self.uses
+        for n in aliases:
+            after += uses.get(n, 0)
         available = self.prefix.available(stmts, create_at, self.defined_before)
         placed = self.fills.get(id(let))  # (the same places, create and offset: one Placement)
         if placed is None:
@@ -404,7 +404,7 @@ class FuseCreateAssembleToSlice(Pass):
                 if kind in BODY_FIELDS:
                     uses = var_reads(_heads(stmt))
                 else:  # (live_uses' table: a statement's own_live_uses, when not empty, are all its reads)
-                    uses = own.get(id(stmt)) or var_reads([stmt])
+                    uses = own.get(id(stmt)) or stmt_reads(stmt)
                 if not names & uses.keys():
                     continue
                 if kind == "Let" and stmt.value._production in dead_values.PURE and stmt.var.name not in self.live:
@@ -425,7 +425,9 @@ class FuseCreateAssembleToSlice(Pass):
                     diverged = j
                 elif diverged is None:
                     return False
-                seen += sum(k for n, k in uses.items() if n in aliases)
+                for n, k in uses.items():
+                    if n in aliases:
+                        seen += k
                 last = j if diverged is None else last
         if seen != count:
             return False  # (a use outside the block: after a with block the assemble is in)
@@ -533,14 +535,19 @@ class FuseCreateAssembleToSlice(Pass):
         or writes ``rows``, the rows of the target the source is placed in (``assembled_rows``)."""
         target, src = value.target.name, create.var.name
 
-        row_roots = {r for r, _ in rows}
+        row_roots = set()
+        for r, _ in rows:
+            row_roots.add(r)
+        storage, places_of = self.storage, self.places
 
         def touches(expr, places=None) -> bool:
             if expr._production != "Var":
                 return False
-            for root, region in self.storage(places if places is not None else self.places.get(expr.name, ())):
-                if root in row_roots and any(root == r and overlaps(region, placed) for r, placed in rows):
-                    return True
+            for root, region in storage(places if places is not None else places_of.get(expr.name, ())):
+                if root in row_roots:
+                    for r, placed in rows:
+                        if root == r and overlaps(region, placed):
+                            return True
             return False
 
         for stmt in _statements_in(between):
@@ -832,7 +839,10 @@ class _Prefix:
     def uses(self, stmts: list, end: int, names: set[str]) -> int:
         """How often ``stmts[:end]`` read ``names`` where the reading value is live."""
         self.extend(stmts, end)
-        return sum(self.read.get(n, 0) for n in names)
+        read, count = self.read, 0
+        for n in names:
+            count += read.get(n, 0)
+        return count
 
     def available(self, stmts: list, end: int, before) -> "_Available":
         """The names visible after ``stmts[:end]`` and the names in ``before``, as they are now
@@ -868,7 +878,11 @@ class _Available:
         self.added.add(name)
 
     def __rsub__(self, names: set[str]) -> set[str]:
-        return {name for name in names if name not in self}
+        out = set()
+        for name in names:
+            if name not in self:
+                out.add(name)
+        return out
 
 
 class _Shadowed:

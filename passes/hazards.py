@@ -251,10 +251,13 @@ def storage_with_slices(store: dict[str, frozenset], sliced: dict[str, tuple], h
     for src, (base, _, _, made) in sliced.items():
         whole = rows_of.get(src)
         if whole is None:
-            if made is not None and sliced.keys().isdisjoint([root for root, _ in get(base, nothing)]):
-                whole = rows_of[src] = made  # (``rows``' answer: the base's places are no slice's)
-            else:
-                whole = rows(src)
+            clean = made is not None  # (``rows``' answer, when the base's places are no slice's)
+            if clean:
+                for root, _ in get(base, nothing):
+                    if root in sliced:
+                        clean = False
+                        break
+            whole = rows_of[src] = made if clean else rows(src)
         for name in holders.get(src, ()):
             places = get(name)
             if places is None:
