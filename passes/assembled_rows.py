@@ -53,7 +53,10 @@ class Placement(NamedTuple):
 def assembled_rows(places, shape, offset) -> frozenset:
     """The ``(root, region)`` pairs a source of ``shape`` assembled at ``offset`` into a target
     stored in ``places`` fills."""
-    return frozenset([(root, _sub_region(region, shape, offset)) for root, region in places or ()])
+    rows = []  # (a plain loop: a comprehension is a call of its own)
+    for root, region in places or ():
+        rows.append((root, _sub_region(region, shape, offset)))
+    return frozenset(rows)
 
 
 _tuple_new = tuple.__new__
@@ -77,10 +80,20 @@ def read_names(stmt, kernels: dict, live: set[str]) -> set[str]:
         value = stmt.value
         if value._production in dead_values.PURE and stmt.var.name not in live:
             return set()
-        read = [value.source, *value.offset] if value._production == "AssembleTensor" else [value]
-    elif kind == "Task":
-        params = kernels[stmt.kernel].params
-        read = [a.value for a, p in zip(stmt.args, params) if p.dir is not _OUT]
+        if value._production != "AssembleTensor":
+            return set(value_reads(value))
+        read = [value.source, *value.offset]
+    elif kind == "Task":  # (a name or a constant argument read without a walk)
+        names = set()
+        for a, p in zip(stmt.args, kernels[stmt.kernel].params):
+            if p.dir is not _OUT:
+                value = a.value
+                production = value._production
+                if production == "Var":
+                    names.add(value.name)
+                elif production != "Int":
+                    names.update(var_reads([value]))
+        return names
     elif kind in BODY_FIELDS or kind == "Yield":
         return set()
     else:
@@ -168,7 +181,9 @@ def dead_assembles(
                 walk(getattr(stmt, field))
             if stmt._production != "Let" or stmt.value._production != "AssembleTensor":
                 continue
-            target_roots = {root for root, _ in places.get(stmt.value.target.name, ())}
+            target_roots = set()  # (a plain loop: a comprehension is a call of its own)
+            for root, _ in places.get(stmt.value.target.name, ()):
+                target_roots.add(root)
             if target_roots and target_roots <= creates.keys() and not target_roots & roots_read():
                 dead.add(id(stmt))
                 continue

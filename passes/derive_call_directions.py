@@ -82,7 +82,6 @@ class DeriveCallDirections(Pass):
         # tensor, decided by the writes before the task, or by pl.no_dep)
         self.fixed = {name: [fixed_direction(p) for p in kernel.params] for name, kernel in self.kernels.items()}
         self.built: dict[int, object] = {}  # id(task) -> the task with its directions (``analyze``)
-        self.decided: dict[int, list[ArgDir]] = {}  # id(task) -> its directions, by a subclass's analysis
         func = program.orch
         self.analyze_writers(func)
         result = self.visit(program)
@@ -133,14 +132,6 @@ class DeriveCallDirections(Pass):
             return False
         return any(region is FULL and root in inout for root, region in self.store.get(expr.name, ()))
 
-    def written_roots(self, stmt) -> set[str]:
-        """The buffers ``stmt`` (a task) may write: ``analyze``'s, task by task."""
-        out: set[str] = set()
-        for arg, param in zip(stmt.args, self.kernels[stmt.kernel].params):
-            if param.dir is not _IN:
-                out |= self.held_buffers(arg.value)
-        return out
-
     def see(self, written) -> None:
         seen, added = self.seen, self.added
         for name in written:
@@ -163,8 +154,8 @@ class DeriveCallDirections(Pass):
         for stmt in stmts:
             kind = stmt._production
             if kind == "Task":
-                # ``directions``, ``with_directions`` and ``written_roots`` in one loop: a method
-                # call costs about what an argument's decision does
+                # the task's directions decided, its arguments built and its writes listed in one
+                # loop (a method call per task costs about what an argument's decision does)
                 args, written = [], []
                 for arg, (fixed, writes) in zip(stmt.args, params[stmt.kernel]):
                     value = arg.value
@@ -204,27 +195,6 @@ class DeriveCallDirections(Pass):
             elif kind in ("Scope", "CompilerScope"):
                 self.analyze(stmt.body, seq_depth)
 
-    def directions(self, task, seq_depth: int, seen: set[str] | None = None) -> list[ArgDir]:
-        """The task's argument directions, after the writes of ``seen`` (default ``self.seen``):
-        ``analyze``'s decision, task by task (for a subclass's analysis)."""
-        if seen is None:
-            seen = self.seen
-        dirs = []
-        for arg, fixed in zip(task.args, self.fixed[task.kernel]):
-            if fixed is _SCALAR:
-                dirs.append(fixed)
-            elif arg.no_dep:
-                dirs.append(_NO_DEP)
-            elif fixed is not None:
-                dirs.append(fixed)
-            elif seq_depth > 0:
-                dirs.append(_IN_OUT)
-            elif not seen.isdisjoint(held := self.held_buffers(arg.value)) or self.may_be_inout_param(arg.value, held):
-                dirs.append(_IN_OUT)
-            else:
-                dirs.append(_OUTPUT_EXISTING)
-        return dirs
-
     def weigh_hint(self, arg, derived: ArgDir, task) -> ArgDir:
         """The direction of a slot whose call site asks for ``arg.hint``; ``derived`` is this pass's."""
         hint = arg.hint
@@ -239,16 +209,5 @@ class DeriveCallDirections(Pass):
                       f"orders less than the derived {derived.name}; passed as InOut", arg.span)
         return ArgDir.InOut
 
-    def with_directions(self, task, dirs: list[ArgDir]):
-        """``task`` in the output, its arguments given ``dirs`` (or their hints, ``weigh_hint``)."""
-        make = _ARG
-        args = [make(arg.value, d if arg.hint is None else self.weigh_hint(arg, d, task), span=arg.span)
-                for arg, d in zip(task.args, dirs)]
-        return _TASK(task.outs, task.tid, task.kernel, args, task.dumps, task.early_resolve, task.deps, task.launch,
-                     span=task.span)
-
     def Task(self, task):
-        new = self.built.get(id(task))
-        if new is None:  # (a subclass's analysis decided the directions)
-            new = self.with_directions(task, self.decided[id(task)])
-        return new
+        return self.built[id(task)]

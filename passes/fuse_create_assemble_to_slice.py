@@ -7,6 +7,7 @@ from heapq import heappop, heappush
 
 from nanopass.errors import UserError
 from nanopass.languages import SSA
+from nanopass.languages.statements import kept
 from nanopass.languages.terms import ParamDir
 from nanopass.rewrite import Pass, register
 
@@ -15,7 +16,7 @@ from .assembled_rows import (
     Placement, assembled_rows, dead_assembles, drop_assembles, live_uses, own_live_uses, same_exprs, stmt_reads,
     value_reads,
 )
-from .hazards import _walk_storage, storage_map
+from .hazards import _walk_storage, storage_map, storage_with_slices
 from .host_accesses import element_places, host_target
 from .regions import UNKNOWN, overlaps
 from .kernels import kernel_table
@@ -23,6 +24,9 @@ from . import remove_dead_values as dead_values
 from .util import BODY_FIELDS, assigned_names, binders_of, iter_stmts, var_reads
 
 S = SSA
+# Whether the pass hands ``storage_map`` of its output to the passes after it (``kept``), made from
+# its input's (``storage_with_slices``) instead of a walk; off only in the tests that compare the two.
+FORWARD_STORAGE = True
 # (an Enum member read off its class is a Python call each time in Python 3.11: read once)
 _IN, _OUT = ParamDir.In, ParamDir.Out
 
@@ -99,13 +103,19 @@ class FuseCreateAssembleToSlice(Pass):
             self.analyse(func)
             self.fills = {}
         self.placed: dict[str, Placement] = {}  # source -> where it was placed
+        self.sliced: dict[str, tuple] = {}  # source -> (base, shape, offset) of the slice its create became
+        self.by_branch = False  # whether a source was placed by an ``if`` (``place_by_branch``)
         self.rows_of: dict[str, frozenset] = {}  # placed source -> the (root, region)s it now is
         self.in_loop = False  # whether the block being rewritten runs more than once
         # the names bound before the statement being rewritten, in binding order (a body's own
         # names are popped off the end when it is done)
         self.defined_before: dict[str, None] = dict.fromkeys([p.name for p in func.params] + [d.name for d in func.dyn_dims])
         body = self.sequence(func.body)
-        return S.Program(program.name, program.kernels, func.replace(body=body), span=program.span)
+        out = S.Program(program.name, program.kernels, func.replace(body=body), span=program.span)
+        if FORWARD_STORAGE and not self.by_branch:  # (the If it inserts binds a name: walked as usual)
+            places, sliced, holders = self.places, self.sliced, self.aliases_of
+            kept(storage_map, (out.orch, *self.kernels.values()), lambda: storage_with_slices(places, sliced, holders))
+        return out
 
     def analyse(self, func) -> None:
         self.func = func
@@ -186,16 +196,13 @@ class FuseCreateAssembleToSlice(Pass):
             self.prefix.forget(at)
             stmts[at] = S.Let.make(let.var, value.target, let.span)
             return at
-        create_at = next(
-            (
-                j
-                for j in range(at - 1, -1, -1)  # (SSA: src is bound once)
-                if stmts[j]._production == "Let"
-                and stmts[j].var.name == src
-                and stmts[j].value._production == "CreateTensor"
-            ),
-            None,
-        )
+        # (plain loops in what runs per assemble: a comprehension or generator is a call of its own)
+        create_at = None
+        for j in range(at - 1, -1, -1):  # (SSA: src is bound once)
+            stmt = stmts[j]
+            if stmt._production == "Let" and stmt.var.name == src and stmt.value._production == "CreateTensor":
+                create_at = j
+                break
         if create_at is None:
             raise UserError(
                 f"pl.assemble needs a source made by pl.create_tensor in the same block; '{_base(src)}' is not",
@@ -205,7 +212,10 @@ class FuseCreateAssembleToSlice(Pass):
         # (a view of the source shares its bytes too: a write through one after the assemble
         # would go to the target's rows once the source is placed)
         aliases = self.aliases_of.get(src, set()) | {src}
-        after = sum(self.uses.get(n, 0) for n in aliases) - self.prefix.uses(stmts, at + 1, aliases)
+        after = -self.prefix.uses(stmts, at + 1, aliases)
+        uses = self.uses
+        for n in aliases:
+            after += uses.get(n, 0)
         available = self.prefix.available(stmts, create_at, self.defined_before)
         placed = self.fills.get(id(let))  # (the same places, create and offset: one Placement)
         if placed is None:
@@ -253,6 +263,9 @@ class FuseCreateAssembleToSlice(Pass):
         self.prefix.recount(stmts, create_at, value_reads(view) if create.var.name in live else {})
         self.prefix.recount(stmts, at, {target: 1} if let.var.name in live else {})
         self.placed[src] = placed
+        # (the slice's places are its rows when the base's places are the target's)
+        made = placed.rows if self.places.get(base.name) == placed.places else None
+        self.sliced[src] = (base.name, create.value.shape, value.offset, made)
         self.place_rows(src, placed.rows)
         return at
 
@@ -318,6 +331,7 @@ class FuseCreateAssembleToSlice(Pass):
             span=create.span,
         )
         stmts.insert(create_at, select)
+        self.by_branch = True
         stmts[at + 1] = S.Let(let.var, value.target, span=let.span)
         self.place_rows(create.var.name, frozenset((root, UNKNOWN) for base in bases for root, _ in self.places.get(base, ())))
         return at + 1
@@ -390,7 +404,7 @@ class FuseCreateAssembleToSlice(Pass):
                 if kind in BODY_FIELDS:
                     uses = var_reads(_heads(stmt))
                 else:  # (live_uses' table: a statement's own_live_uses, when not empty, are all its reads)
-                    uses = own.get(id(stmt)) or var_reads([stmt])
+                    uses = own.get(id(stmt)) or stmt_reads(stmt)
                 if not names & uses.keys():
                     continue
                 if kind == "Let" and stmt.value._production in dead_values.PURE and stmt.var.name not in self.live:
@@ -411,7 +425,9 @@ class FuseCreateAssembleToSlice(Pass):
                     diverged = j
                 elif diverged is None:
                     return False
-                seen += sum(k for n, k in uses.items() if n in aliases)
+                for n, k in uses.items():
+                    if n in aliases:
+                        seen += k
                 last = j if diverged is None else last
         if seen != count:
             return False  # (a use outside the block: after a with block the assemble is in)
@@ -519,14 +535,19 @@ class FuseCreateAssembleToSlice(Pass):
         or writes ``rows``, the rows of the target the source is placed in (``assembled_rows``)."""
         target, src = value.target.name, create.var.name
 
-        row_roots = {r for r, _ in rows}
+        row_roots = set()
+        for r, _ in rows:
+            row_roots.add(r)
+        storage, places_of = self.storage, self.places
 
         def touches(expr, places=None) -> bool:
             if expr._production != "Var":
                 return False
-            for root, region in self.storage(places if places is not None else self.places.get(expr.name, ())):
-                if root in row_roots and any(root == r and overlaps(region, placed) for r, placed in rows):
-                    return True
+            for root, region in storage(places if places is not None else places_of.get(expr.name, ())):
+                if root in row_roots:
+                    for r, placed in rows:
+                        if root == r and overlaps(region, placed):
+                            return True
             return False
 
         for stmt in _statements_in(between):
@@ -763,15 +784,23 @@ class _Prefix:
         own, read, bound_at = self.own, self.read, self.bound_at
         for i in range(len(parts), end):
             stmt = stmts[i]
-            uses = own.get(id(stmt)) if stmt._production == "Let" else None
+            kind = stmt._production
+            uses = own.get(id(stmt)) if kind == "Let" or kind == "Task" else None
             if uses is None:
                 parts.append(None)
                 self.count(stmts, i)
                 continue
-            # (``count`` of a let of the analysed function written out: most statements)
-            name = stmt.var.name
-            parts.append((uses, (name,)))
-            bound_at[name] = i
+            # (``count`` of a let or task of the analysed function written out: most statements;
+            # a task's visible binders are its outs and task id, ``defined_binders``')
+            if kind == "Let":
+                name = stmt.var.name
+                parts.append((uses, (name,)))
+                bound_at[name] = i
+            else:
+                names = tuple([out.name for out in stmt.outs] + ([stmt.tid.name] if stmt.tid is not None else []))
+                parts.append((uses, names))
+                for name in names:
+                    bound_at[name] = i
             for used, k in uses.items():
                 read[used] = read.get(used, 0) + k
 
@@ -810,7 +839,10 @@ class _Prefix:
     def uses(self, stmts: list, end: int, names: set[str]) -> int:
         """How often ``stmts[:end]`` read ``names`` where the reading value is live."""
         self.extend(stmts, end)
-        return sum(self.read.get(n, 0) for n in names)
+        read, count = self.read, 0
+        for n in names:
+            count += read.get(n, 0)
+        return count
 
     def available(self, stmts: list, end: int, before) -> "_Available":
         """The names visible after ``stmts[:end]`` and the names in ``before``, as they are now
@@ -846,7 +878,11 @@ class _Available:
         self.added.add(name)
 
     def __rsub__(self, names: set[str]) -> set[str]:
-        return {name for name in names if name not in self}
+        out = set()
+        for name in names:
+            if name not in self:
+                out.add(name)
+        return out
 
 
 class _Shadowed:

@@ -88,7 +88,7 @@ from .holders import Holders, covers_after, dep_names, held_by, is_task_id_value
 from .host_accesses import host_accesses
 from .live_accesses import LiveAccesses, RegionIndex
 from .regions import FULL, FULL_VIEW, UNKNOWN, Box, Full, covers, overlaps
-from .util import BODY_FIELDS, defined_binders, has_let, iter_stmts, last_yield, var_reads
+from .util import BODY_FIELDS, defined_binders, has_let, iter_stmts, last_yield, unscoped, var_reads
 
 __all__ = [
     # the regions, re-exported: callers take them from here with the accesses
@@ -193,6 +193,82 @@ def _storage_map(func, kernels: dict[str, Any]) -> dict[str, frozenset]:
     return store
 
 
+def storage_with_slices(store: dict[str, frozenset], sliced: dict[str, tuple], holders: dict[str, set]) -> dict[str, frozenset]:
+    """``storage_map`` of the function whose map is ``store`` with the create of each name of
+    ``sliced`` made ``pl.tensor.slice(base, shape, offset)`` (``sliced[name] = (base, shape,
+    offset, rows)``, a base defined before the create; ``rows``, if not None, the places of the
+    slice when no place of the base is another such name's), nothing else changed: without a walk.
+    ``holders[name]`` holds (at least) every name with a place of the buffer ``name``. A place
+    ``(name, region)`` becomes ``(root, region within it)`` for each place ``(root, rows)`` the
+    slice is: the walk reaches it through the same copies, results, carries and views, and every
+    step of it maps each place on its own (a view's region is the same box shifted by ``rows``'
+    corner, or UNKNOWN where ``_sub_region`` would give it)."""
+    nothing: frozenset = frozenset()
+    rows_of: dict[str, frozenset] = {}
+
+    def rows(name: str) -> frozenset:  # the places of the slice ``name`` is
+        got = rows_of.get(name)
+        if got is None:
+            base, shape, offset, made = sliced[name]
+            rows_of[name] = nothing  # (a base is defined before the slice: never asked again here)
+            places = store.get(base, nothing)
+            moved = mapped(places)
+            if made is not None and moved is places:  # (the slice's places, as the caller made them)
+                got = rows_of[name] = made
+            else:
+                got = rows_of[name] = frozenset([(r, _sub_region(g, shape, offset)) for r, g in moved])
+        return got
+
+    def mapped(places: frozenset) -> frozenset:
+        if len(places) == 1:  # (mostly: one place, a source's whole buffer or none)
+            for root, region in places:
+                if root not in sliced:
+                    return places
+                if region is FULL:
+                    return rows(root)
+        out = None
+        for root, region in places:
+            if root in sliced:
+                out = []
+                break
+        if out is None:
+            return places
+        for root, region in places:
+            if root not in sliced:
+                out.append((root, region))
+            elif region is FULL:
+                out += rows(root)
+            else:
+                for r, g in rows(root):  # (g: a box or UNKNOWN, never the whole buffer)
+                    if isinstance(region, Box) and isinstance(g, Box) and len(g.lo) == len(region.lo):
+                        out.append((r, _tuple_new(Box, (tuple(map(_add, g.lo, region.lo)), tuple(map(_add, g.lo, region.hi))))))
+                    else:
+                        out.append((r, UNKNOWN))
+        return frozenset(out)
+
+    out = dict(store)
+    get = store.get
+    for src, (base, _, _, made) in sliced.items():
+        whole = rows_of.get(src)
+        if whole is None:
+            clean = made is not None  # (``rows``' answer, when the base's places are no slice's)
+            if clean:
+                for root, _ in get(base, nothing):
+                    if root in sliced:
+                        clean = False
+                        break
+            whole = rows_of[src] = made if clean else rows(src)
+        for name in holders.get(src, ()):
+            places = get(name)
+            if places is None:
+                continue
+            if len(places) == 1 and (src, FULL) in places:  # (``mapped``'s answer)
+                out[name] = whole
+            else:
+                out[name] = mapped(places)
+    return out
+
+
 # Whether ``_walk_storage`` takes its loop shortcuts (a loop without tensor carries, a loop none of
 # whose carries yields a carry); off only in the tests that compare the two.
 LOOP_SHORTCUTS = True
@@ -254,6 +330,8 @@ def _walk_storage(stmts, store: dict[str, frozenset], kernels: dict[str, Any]) -
         for it, _, _ in carries:
             grow(it.var.name, of(it.init))
 
+    outs_of: dict[str, tuple] = {}  # kernel -> output_params, read once
+
     def body(stmts) -> None:
         # (a let's and a task's ``grow`` and ``of`` written out: most statements are those)
         get = store.get
@@ -281,7 +359,9 @@ def _walk_storage(stmts, store: dict[str, frozenset], kernels: dict[str, Any]) -
                 if not value <= old:
                     store[var.name] = old | value
             elif kind == "Task":
-                outs = output_params(kernels[stmt.kernel])
+                outs = outs_of.get(stmt.kernel)
+                if outs is None:
+                    outs = outs_of[stmt.kernel] = output_params(kernels[stmt.kernel])
                 args = stmt.args
                 for i, binder in enumerate(stmt.outs):
                     p = outs[i]
@@ -294,30 +374,82 @@ def _walk_storage(stmts, store: dict[str, frozenset], kernels: dict[str, Any]) -
                     if not value <= old:
                         store[binder.name] = old | value
             elif kind == "For" or kind == "While":
-                yld = last_yield(stmt.body)
-                carries = [
-                    (it, result, yld.values[k] if yld is not None else None)
-                    for k, (it, result) in enumerate(zip(stmt.iters, stmt.results))
-                    if it.var.type._production == "TensorType"
-                ]
-                if shortcuts and not carries:  # (nothing flows around the loop: its body once, whatever it runs)
-                    body(stmt.body)
+                inner = stmt.body
+                iters = stmt.iters
+                if shortcuts and not iters:  # (no carry: its body once, whatever it runs)
+                    body(inner)
                     continue
-                runs = trip_count(stmt) or 0  # 0: unknown (or none)
+                # (plain loops, not comprehensions: each of those is a function call of its own)
+                last = unscoped(inner) if len(inner) == 1 else inner  # (``last_yield`` written out)
+                yld = last[-1] if last and last[-1]._production == "Yield" else None
+                yielded = yld.values if yld is not None else None
+                carries = []
+                k = 0
+                for it, result in zip(iters, stmt.results):
+                    if it.var.type._production == "TensorType":
+                        carries.append((it, result, yielded[k] if yielded is not None else None))
+                    k += 1
+                if shortcuts and not carries:  # (nothing flows around the loop: its body once, whatever it runs)
+                    body(inner)
+                    continue
+                if kind == "For":  # (``trip_count`` of a For written out)
+                    start, stop, step = stmt.start, stmt.stop, stmt.step
+                    if start._production == "Int" and stop._production == "Int" and step._production == "Int" and step.value > 0:
+                        runs = (stop.value - start.value + step.value - 1) // step.value
+                        runs = runs if runs > 0 else 0
+                    else:
+                        runs = 0  # 0: unknown (or none)
+                else:
+                    runs = trip_count(stmt) or 0
                 if runs == 1:
                     flow_once(carries)
-                    body(stmt.body)
-                    for it, result, yielded in carries:
-                        grow(result.name, of(yielded))
+                    body(inner)
+                    for it, result, y in carries:
+                        grow(result.name, of(y))
                     continue
-                # runs > 1: the results are the last iteration's yields
-                flow(carries, results=not runs)
-                body(stmt.body)
-                while flow(carries, results=not runs):  # the body's yields reached its iter_args: walk it again
-                    body(stmt.body)
-                if runs:
-                    for (it, result, yielded), places in zip(carries, last_yields(carries, runs)):
-                        grow(result.name, places)
+                # ``flow`` (its results too where runs is unknown); the body; ``flow`` again, and the
+                # body again while that grew an iter_arg (the body's yields reached it). Written
+                # out, an init's places read once: they are final before the loop.
+                inits = []
+                for it, _, _ in carries:
+                    init = it.init
+                    inits.append(get(init.name, nothing) if init is not None and init._production == "Var" else nothing)
+                unknown, walked = not runs, False
+                while True:
+                    grew = False
+                    k = 0
+                    for it, result, y in carries:
+                        merged = inits[k] | (get(y.name, nothing) if y is not None and y._production == "Var" else nothing)
+                        k += 1
+                        name = it.var.name
+                        old = get(name, nothing)
+                        if not merged <= old:
+                            store[name] = old | merged
+                            grew = True
+                        if unknown:
+                            old = get(result.name, nothing)
+                            if not merged <= old:
+                                store[result.name] = old | merged
+                    if walked and not grew:
+                        break
+                    body(inner)
+                    walked = True
+                if runs:  # runs > 1: the results are the last iteration's yields
+                    carried = False  # whether a carry yields a carry of the loop (a swap or rotation)
+                    for _, _, y in carries:
+                        if y is not None and y._production == "Var":
+                            for it, _, _ in carries:
+                                if it.var.name == y.name:
+                                    carried = True
+                    if shortcuts and not carried:  # (``last_yields``' first answer: each its yielded value's places)
+                        for it, result, y in carries:
+                            value = get(y.name, nothing) if y is not None and y._production == "Var" else nothing
+                            old = get(result.name, nothing)
+                            if not value <= old:
+                                store[result.name] = old | value
+                    else:
+                        for (it, result, y), places in zip(carries, last_yields(carries, runs)):
+                            grow(result.name, places)
             elif kind == "If":
                 body(stmt.then)
                 body(stmt.orelse)

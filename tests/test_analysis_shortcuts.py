@@ -17,8 +17,9 @@ from program_gen import control_flow_programs
 
 from nanopass.api import run_pipeline
 from nanopass.language import children_of
+from nanopass.languages import DIRECTED as D
 from nanopass.languages import ENCODED
-from nanopass.languages.terms import LoopKind, ParamDir
+from nanopass.languages.terms import ArgDir, LoopKind, ParamDir
 from nanopass.passes.convert_to_ssa import definitions
 from nanopass.passes.derive_call_directions import DeriveCallDirections
 from nanopass.passes.hazards import storage_map
@@ -133,7 +134,50 @@ def reference_storage_map(func, kernels) -> dict[str, frozenset]:
     return store
 
 
-class ReferenceCallDirections(DeriveCallDirections):
+class TaskByTaskDirections(DeriveCallDirections):
+    """derive_call_directions with each task's directions decided by ``directions`` (the rule
+    ``analyze`` applies inline, written apart) into ``decided``, and its writes by ``written_roots``:
+    for an analysis of a subclass."""
+
+    def run(self, program):
+        self.decided = {}  # id(task) -> its directions
+        return super().run(program)
+
+    def directions(self, task, seq_depth: int, seen: set[str] | None = None) -> list[ArgDir]:
+        """The task's argument directions, after the writes of ``seen`` (default ``self.seen``)."""
+        seen = self.seen if seen is None else seen
+        dirs = []
+        for arg, param in zip(task.args, self.kernels[task.kernel].params):
+            if param.type._production != "TensorType":
+                dirs.append(ArgDir.Scalar)
+            elif arg.no_dep:
+                dirs.append(ArgDir.NoDep)
+            elif param.dir is ParamDir.In:
+                dirs.append(ArgDir.Input)
+            elif param.dir is ParamDir.InOut or seq_depth > 0:
+                dirs.append(ArgDir.InOut)
+            elif not seen.isdisjoint(held := self.held_buffers(arg.value)) or self.may_be_inout_param(arg.value, held):
+                dirs.append(ArgDir.InOut)
+            else:
+                dirs.append(ArgDir.OutputExisting)
+        return dirs
+
+    def written_roots(self, task) -> set[str]:
+        """The buffers ``task`` may write."""
+        out: set[str] = set()
+        for arg, param in zip(task.args, self.kernels[task.kernel].params):
+            if param.dir is not ParamDir.In:
+                out |= self.held_buffers(arg.value)
+        return out
+
+    def Task(self, task):
+        args = [D.Arg.make(arg.value, d if arg.hint is None else self.weigh_hint(arg, d, task), span=arg.span)
+                for arg, d in zip(task.args, self.decided[id(task)])]
+        return D.Task.make(task.outs, task.tid, task.kernel, args, task.dumps, task.early_resolve, task.deps,
+                           task.launch, span=task.span)
+
+
+class ReferenceCallDirections(TaskByTaskDirections):
     """derive_call_directions with the buffers each name may be from whole-function sweeps
     (``reference_storage_map``) and a walk per loop for its writes."""
 

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from conftest import EXAMPLES, REPO, load_program
+from test_analysis_shortcuts import TaskByTaskDirections
 
 from nanopass.api import run_pipeline
 from nanopass.errors import UserError
@@ -30,7 +31,7 @@ PROGRAMS = sorted(p for d in (EXAMPLES, REPO / "tests" / "golden") for p in d.gl
 SHAPES = ["straight", "nested", "mixed", "scopes", "branches", "tiles", "assembles", "reuses"]
 
 
-class TaskByTask(DeriveCallDirections):
+class TaskByTask(TaskByTaskDirections):
     """The pass with each task decided by ``directions`` and each body's writes a set of its own."""
 
     def analyze(self, stmts, seq_depth):
