@@ -116,7 +116,7 @@ class LowerToEmission(Pass):
         """Read the function's map of C++ identifiers (``cpp``: the tree's name -> its identifier;
         a name not in it is its own; ``scalars_renamed``: whether a data scalar is in it) and the
         None seeds folded into carries (``none_seeds``)."""
-        self.cpp = cpp = {c.var: c.cpp for c in func.names}
+        self.cpp = cpp = dict(zip(func.renamed, func.identifiers))
         self.scalars_renamed = func.scalars_renamed
         self.renamed_vars: dict[str, Any] = {}  # C++ identifier -> its Var without a span (``expr``)
         # A None-seeded TaskId used only to start carries is folded into them (the carries start

@@ -36,7 +36,7 @@ class RemapOutputAliases(Pass):
     Tensor parameters are ``ext_<p>``; every other root gets its user name (``c``), or its SSA
     name (``acc__rv_v2``) when that is taken or when its role is ``out`` (``ret0__out``), made
     unique against C++ keywords, runtime names and the names the emission generates. The names
-    go into the function's map (``names``; ``scalars_renamed`` when a data scalar's is there),
+    go into the function's map (``renamed`` and ``identifiers``; ``scalars_renamed`` when a data scalar's is there),
     not into the tree: the body is the input's, every statement of it the same node.
 
     Preserves every invariant of the body (``preserves``): the yields, the scope placement (the
@@ -142,10 +142,10 @@ class RemapOutputAliases(Pass):
 
     def Function(self, func):
         # (its buffer groups are left behind: aliases now share their root's identifier)
-        make, named = N.CName.make, self.names
-        names = [make(var, cpp) for var, cpp in named.items() if cpp != var]
+        named = self.names
+        renamed = [var for var, cpp in named.items() if cpp != var]
         scalars_renamed = any(named[var] != var for var in self.data_scalars.intersection(named))
         return N.Function.make(
             func.name, func.params, func.results, func.auto_scope, func.dyn_dims, func.slots, func.arg_count, func.tids,
-            names, scalars_renamed, func.body, span=func.span,
+            renamed, list(map(named.__getitem__, renamed)), scalars_renamed, func.body, span=func.span,
         )
