@@ -30,8 +30,11 @@ INIT_LOOP = "__init_i"
 YIELD_LOOP = "__yield_i"
 
 
+TASK_ID = DType.TASK_ID  # (read once: an enum member read through its class costs a descriptor call)
+
+
 def is_tid(ty) -> bool:
-    return ty._production == "ScalarType" and ty.dtype is DType.TASK_ID
+    return ty._production == "ScalarType" and ty.dtype is TASK_ID
 
 
 @register
@@ -422,7 +425,7 @@ class LowerToEmission(Pass):
             self.array_sizes[name] = size
         elif ty._production == "TensorType":
             out.append(E.DeclTensor.make_trusted(name, None, span=decl.span))
-        elif ty._production == "ScalarType" and ty.dtype is not DType.TASK_ID:
+        elif ty._production == "ScalarType" and ty.dtype is not TASK_ID:
             out.append(E.DeclScalar.make_trusted(name, ty.dtype, None, span=decl.span))
         elif _is_data_array(ty):
             out.append(E.DeclArray.make_trusted(name, ty.dtype, ty.size, span=decl.span))
@@ -483,7 +486,7 @@ class LowerToEmission(Pass):
             if name in self.used:
                 out.append(E.DeclTid.make_trusted(name, TID_INVALID, span=span))
         elif kind == "CreateArray":
-            if value.dtype is DType.TASK_ID:
+            if value.dtype is TASK_ID:
                 out.append(E.FillTidArray.make_trusted(name, value.size, TID_INVALID, INIT_LOOP, True, span=span))
             else:
                 out.append(E.DeclArray.make_trusted(name, value.dtype, value.size, span=span))
@@ -774,7 +777,7 @@ class LowerToEmission(Pass):
             self.array_sizes[name] = plan.array
             self.store_tids(name, plan.array, None if init is None or self.init_is_none_seed(it) else init, out)
         elif ty._production == "ArrayType":
-            if ty.dtype is DType.TASK_ID:
+            if ty.dtype is TASK_ID:
                 out.append(E.DeclTidArray.make_trusted(name, ty.size))
                 out.append(E.CopyTidArray.make_trusted(name, init.name, ty.size, INIT_LOOP))
             else:
@@ -911,7 +914,7 @@ class LowerToEmission(Pass):
         for name, ty, source in copies:
             if source in targets - {name}:
                 temp = self.fresh(name + "_next")
-                out.append(E.DeclTidArray.make_trusted(temp, ty.size) if ty.dtype is DType.TASK_ID else E.DeclArray.make_trusted(temp, ty.dtype, ty.size))
+                out.append(E.DeclTidArray.make_trusted(temp, ty.size) if ty.dtype is TASK_ID else E.DeclArray.make_trusted(temp, ty.dtype, ty.size))
                 self.copy_array(temp, ty, source, span, out)
                 source = temp
             staged.append((name, ty, source))
@@ -919,7 +922,7 @@ class LowerToEmission(Pass):
             self.copy_array(name, ty, source, span, out)
 
     def copy_array(self, dst: str, ty, src: str, span, out) -> None:
-        if ty.dtype is DType.TASK_ID:
+        if ty.dtype is TASK_ID:
             out.append(E.CopyTidArray.make_trusted(dst, src, ty.size, YIELD_LOOP, span=span))
         else:
             out.append(E.CopyArray.make_trusted(dst, src, ty.size, YIELD_LOOP, span=span))
@@ -997,16 +1000,25 @@ def float_reaches(expr, floats) -> bool:
             op = node.op
             if op is AND_OP or op is OR_OP:
                 continue  # (a bool)
-            for operand in (node.a, node.b):
-                kind = type(operand)
-                if kind is VAR:
-                    if operand.name in floats:
-                        return True
-                elif kind is INT:
-                    if operand.dtype in FLOAT_DTYPES:
-                        return True
-                else:
-                    push(operand)
+            a, b = node.a, node.b  # (the two operands written out: no tuple and loop per operation)
+            kind = type(a)
+            if kind is VAR:
+                if a.name in floats:
+                    return True
+            elif kind is INT:
+                if a.dtype in FLOAT_DTYPES:
+                    return True
+            else:
+                push(a)
+            kind = type(b)
+            if kind is VAR:
+                if b.name in floats:
+                    return True
+            elif kind is INT:
+                if b.dtype in FLOAT_DTYPES:
+                    return True
+            else:
+                push(b)
         elif cls is VAR:
             if node.name in floats:
                 return True
@@ -1036,11 +1048,11 @@ def task_comment(n: int, kernel, launch=None) -> str:
 
 
 def _is_data_array(ty) -> bool:
-    return ty._production == "ArrayType" and ty.dtype is not DType.TASK_ID
+    return ty._production == "ArrayType" and ty.dtype is not TASK_ID
 
 
 def _elem_tid(array_type) -> bool:
-    return array_type._production == "ArrayType" and array_type.dtype is DType.TASK_ID
+    return array_type._production == "ArrayType" and array_type.dtype is TASK_ID
 
 
 def _is_empty_scope(stmt) -> bool:
