@@ -40,7 +40,8 @@ class DefineDynamicDimSymbols(Pass):
         used = set(var_reads(func.body)) | extents if func.dyn_dims else extents  # (no symbol: nothing to read)
         slots = {s.param: s.index for s in func.slots if s._production == "TensorSlot"}
         defs = [M.DynDef(d.name, slots[d.param], d.axis) for d in func.dyn_dims if d.name in used]
-        return M.Function(
+        # (unchecked: every field is the input's, of the same kind, but the defs, made checked above)
+        return M.Function.make_trusted(
             func.name, func.params, func.results, func.auto_scope, defs, func.slots, func.arg_count, func.tids,
             func.renamed, func.identifiers, func.scalars_renamed, func.body, span=func.span,
         )

@@ -40,7 +40,8 @@ class EncodeScalars(Pass):
 
     def Function(self, func):
         floats = float_scalar_names(func)
-        return E.Function.make(
+        # (unchecked: every field is the input's, of the same kind, but ``float_scalars``, names of its binders)
+        return E.Function.make_trusted(
             func.name, func.params, func.results, func.auto_scope, func.dyn_defs, func.slots, func.arg_count, func.tids,
             func.renamed, func.identifiers, func.scalars_renamed, sorted(floats) if floats else (), func.body, span=func.span,
         )

@@ -189,7 +189,9 @@ class RemapOutputAliases(Pass):
         named = self.names
         renamed = [var for var, cpp in named.items() if cpp != var]
         scalars_renamed = any(named[var] != var for var in self.data_scalars.intersection(named))
-        return N.Function.make(
+        # (unchecked: the fields are the input's, of the same kinds, but the map, whose names are
+        # the input's and whose identifiers the NameTable made of identifiers)
+        return N.Function.make_trusted(
             func.name, func.params, func.results, func.auto_scope, func.dyn_dims, func.slots, func.arg_count, func.tids,
             renamed, list(map(named.__getitem__, renamed)), scalars_renamed, func.body, span=func.span,
         )

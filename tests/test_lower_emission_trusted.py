@@ -44,3 +44,24 @@ def test_the_trusted_lowering_is_the_checked_one_on_the_shapes_and_random_progra
 def test_a_wrong_value_is_refused_with_the_checks_on():
     with trusted_checked(), pytest.raises(GrammarError):
         EMISSION.AddTensor.make_trusted("params_t0", None, "x")
+
+
+@pytest.mark.parametrize("pass_name", ["remap_output_aliases", "define_dynamic_dim_symbols", "encode_scalars"])
+def test_the_trusted_functions_of_the_naming_passes_are_the_checked_ones(tmp_path, pass_name):
+    """remap_output_aliases, define_dynamic_dim_symbols and encode_scalars build their Function
+    unchecked (``make_trusted``): with the checks on they make the same trees."""
+    from nanopass.passes.pipeline import PASSES
+
+    (pass_cls,) = [p for p in PASSES if p.name == pass_name]
+    run = running(pass_cls)
+    paths = [*EXAMPLES_AND_GOLDEN, *(bench_file(tmp_path, shape, 24) for shape in SHAPES)]
+    paths += [random_file(tmp_path, 3900 + seed, manual=seed % 3 == 1) for seed in range(20)]
+    compared = 0
+    for path in paths:
+        for given in pass_inputs(path, pass_name):
+            fast = run(given)
+            with trusted_checked():
+                checked = run(given)
+            assert fast == checked, path.name
+            compared += 1
+    assert compared >= len(paths) - 10
