@@ -1,9 +1,10 @@
 """named: every variable has the C++ identifier the emission will give it.
 
 The identifiers are a map on the function, not a rename of the tree: ``Function`` gains
-``names``, one ``(CName var cpp)`` for every variable, parameter, cell or TaskId storage whose
-C++ identifier ``cpp`` is not its own name ``var`` (a name not listed is its own identifier), in
-the order remap_output_aliases named them, and ``scalars_renamed``: whether a data scalar (a
+``renamed``, every variable, parameter, cell or TaskId storage whose C++ identifier is not its
+own name (a name not listed is its own identifier), in the order remap_output_aliases named
+them, and ``identifiers``, their identifiers, index for index (two tuples of symbols rather than
+a node per name: most variables are in the map), and ``scalars_renamed``: whether a data scalar (a
 variable of a ScalarType other than TASK_ID) is among them (a task's scalar argument and the
 shapes, offsets and fill values of creates and views read data scalars only: while it is false,
 they read no name that has another identifier). Only ``Function`` changes: every statement is
@@ -14,11 +15,20 @@ are the same storage (a kernel's output *is* the Out/InOut argument it writes, a
 result *is* its target, a carry that is not rebound *is* its init), and unique identifiers
 elsewhere. A let of one identifier to another name of it (a tensor copy) copies nothing.
 ``Function`` loses ``buffer_groups``: the variables of one storage now share an identifier.
+Invariant: the map is one: as many identifiers as renamed names, no name renamed twice.
 """
 
-from nanopass.language import Nonterminal, Production
+from nanopass.errors import VerifyError
 
 from . import carried, hoisted, ssa
+
+
+def check_name_map(program) -> None:
+    func = program.orch
+    renamed = func.renamed
+    if len(renamed) != len(func.identifiers) or len(set(renamed)) != len(renamed):
+        raise VerifyError("the name map is not one identifier per renamed name", node=func)
+
 
 LANGUAGE = hoisted.LANGUAGE.extend(
     "named",
@@ -29,11 +39,9 @@ LANGUAGE = hoisted.LANGUAGE.extend(
         "Function": [
             hoisted.LANGUAGE.production("Function")
             .without_fields("buffer_groups")
-            .with_fields("names:CName*", "scalars_renamed:boolean", before="body")
+            .with_fields("renamed:symbol*", "identifiers:symbol*", "scalars_renamed:boolean", before="body")
         ],
     },
-    add_nonterminals=[
-        Nonterminal("CName", Production("CName", "var:symbol", "cpp:symbol", doc="the C++ identifier of `var`")),
-    ],
     drop_invariants=[ssa.check_single_definition, carried.check_buffer_groups],
+    invariants=[check_name_map],
 )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from nanopass.errors import UserError
 from nanopass.languages import DIMMED, NAMED
+from nanopass.languages.named import check_name_map
 from nanopass.rewrite import Pass, register
 
 from .kernels import kernel_table
@@ -28,6 +29,7 @@ class DefineDynamicDimSymbols(Pass):
     name = "define_dynamic_dim_symbols"
     source = NAMED
     target = DIMMED
+    preserves = frozenset({check_name_map})  # (the map is the input's)
 
     def run(self, program):
         self.kernels = kernel_table(program)
@@ -38,9 +40,10 @@ class DefineDynamicDimSymbols(Pass):
         used = set(var_reads(func.body)) | extents if func.dyn_dims else extents  # (no symbol: nothing to read)
         slots = {s.param: s.index for s in func.slots if s._production == "TensorSlot"}
         defs = [M.DynDef(d.name, slots[d.param], d.axis) for d in func.dyn_dims if d.name in used]
-        return M.Function(
+        # (unchecked: every field is the input's, of the same kind, but the defs, made checked above)
+        return M.Function.make_trusted(
             func.name, func.params, func.results, func.auto_scope, defs, func.slots, func.arg_count, func.tids,
-            func.names, func.scalars_renamed, func.body, span=func.span,
+            func.renamed, func.identifiers, func.scalars_renamed, func.body, span=func.span,
         )
 
     def allocated_extents(self, func) -> set[str]:

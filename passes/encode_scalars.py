@@ -6,6 +6,7 @@ from nanopass.languages import DIMMED, ENCODED
 from nanopass.languages.batched import check_alloc_size
 from nanopass.languages.carried import check_plans
 from nanopass.languages.dep_annotated import check_capacity
+from nanopass.languages.named import check_name_map
 from nanopass.languages.scoped import check_scope_placement
 from nanopass.languages.ssa import check_yields
 from nanopass.rewrite import Pass, register
@@ -26,20 +27,21 @@ class EncodeScalars(Pass):
 
     Preserves every invariant of the body (``preserves``): the yields, the scope placement (the
     record hook's contract: the same statements, ``auto_scope`` kept), the carry plans, the
-    dependency capacities and the allocation sizes.
+    dependency capacities, the allocation sizes and the name map.
     """
 
     name = "encode_scalars"
     source = DIMMED
     target = ENCODED
-    preserves = frozenset({check_yields, check_scope_placement, check_plans, check_capacity, check_alloc_size})
+    preserves = frozenset({check_yields, check_scope_placement, check_plans, check_capacity, check_alloc_size, check_name_map})
 
     def Program(self, program):
         return E.Program(program.name, program.kernels, self.visit(program.orch), span=program.span)
 
     def Function(self, func):
         floats = float_scalar_names(func)
-        return E.Function.make(
+        # (unchecked: every field is the input's, of the same kind, but ``float_scalars``, names of its binders)
+        return E.Function.make_trusted(
             func.name, func.params, func.results, func.auto_scope, func.dyn_defs, func.slots, func.arg_count, func.tids,
-            func.names, func.scalars_renamed, sorted(floats) if floats else (), func.body, span=func.span,
+            func.renamed, func.identifiers, func.scalars_renamed, sorted(floats) if floats else (), func.body, span=func.span,
         )

@@ -17,6 +17,12 @@ from .types import reaches_float, type_env
 from .util import carry_arrays, iter_stmts
 
 E = EMISSION
+# Every emission node but the Unit is built unchecked (``make_trusted``): its symbols are the
+# function's identifiers (symbols of the encoded grammar), names the NameTable hands out (made of
+# identifiers and digits) or the input's; its numbers, element types and directions are the
+# input's terminals of the same kinds or Python ints; its expressions are the input's (emission
+# shares their classes) or built here. tests/test_lower_emission_trusted.py lowers every example,
+# golden program, bench shape and random program with the checks on, to the same tree.
 
 # The loop variables of TaskId array fills and copies (reference-behaviour.md section 5): one
 # statement each, so nothing they shadow is read in them.
@@ -24,8 +30,11 @@ INIT_LOOP = "__init_i"
 YIELD_LOOP = "__yield_i"
 
 
+TASK_ID = DType.TASK_ID  # (read once: an enum member read through its class costs a descriptor call)
+
+
 def is_tid(ty) -> bool:
-    return ty._production == "ScalarType" and ty.dtype is DType.TASK_ID
+    return ty._production == "ScalarType" and ty.dtype is TASK_ID
 
 
 @register
@@ -81,16 +90,16 @@ class LowerToEmission(Pass):
         self.declared: set[str] = set()  # names a (Declare var) already declared
         self.carry_arrays: dict[str, int] | None = None  # made when a Declare first asks (``carry_array_size``)
         externals = [
-            E.External.make(self.cn(s.param), s.index)
+            E.External.make_trusted(self.cn(s.param), s.index)
             for s in func.slots
             if s._production == "TensorSlot" and self.cn(s.param) in self.used
         ]
         # a tensor if result starts as the first external tensor, as the reference's does (its
         # section 7.4); with none declared, it is declared uninitialised
-        self.phi_placeholder = E.Var.make(min(externals, key=lambda e: e.slot).name) if externals else None
+        self.phi_placeholder = E.Var.make_trusted(min(externals, key=lambda e: e.slot).name) if externals else None
         params = {p.name: p for p in func.params}
         scalars = [
-            E.EntryScalar.make(self.cn(s.param), params[s.param].type.dtype, s.index)
+            E.EntryScalar.make_trusted(self.cn(s.param), params[s.param].type.dtype, s.index)
             for s in func.slots
             if s._production == "ScalarSlot" and self.cn(s.param) in self.used
         ]
@@ -116,7 +125,7 @@ class LowerToEmission(Pass):
         """Read the function's map of C++ identifiers (``cpp``: the tree's name -> its identifier;
         a name not in it is its own; ``scalars_renamed``: whether a data scalar is in it) and the
         None seeds folded into carries (``none_seeds``)."""
-        self.cpp = cpp = {c.var: c.cpp for c in func.names}
+        self.cpp = cpp = dict(zip(func.renamed, func.identifiers))
         self.scalars_renamed = func.scalars_renamed
         self.renamed_vars: dict[str, Any] = {}  # C++ identifier -> its Var without a span (``expr``)
         # A None-seeded TaskId used only to start carries is folded into them (the carries start
@@ -323,10 +332,10 @@ class LowerToEmission(Pass):
             if cpp is None:
                 return expr
             if expr.span is not None:
-                return E.Var.make(cpp, span=expr.span)
+                return E.Var.make_trusted(cpp, span=expr.span)
             var = self.renamed_vars.get(cpp)  # (immutable: one spanless Var per identifier)
             if var is None:
-                var = self.renamed_vars[cpp] = E.Var.make(cpp)
+                var = self.renamed_vars[cpp] = E.Var.make_trusted(cpp)
             return var
         if kind is INT or not self.cpp:
             return expr
@@ -335,7 +344,7 @@ class LowerToEmission(Pass):
             a_kind, b_kind = type(a), type(b)
             new_a = a if a_kind is INT or a_kind is VAR and a.name not in cpp else self.expr(a)
             new_b = b if b_kind is INT or b_kind is VAR and b.name not in cpp else self.expr(b)
-            return expr if new_a is a and new_b is b else E.Bin.make(expr.op, new_a, new_b, span=expr.span)
+            return expr if new_a is a and new_b is b else E.Bin.make_trusted(expr.op, new_a, new_b, span=expr.span)
         changed = {}
         for name, many in READ[kind]:
             value = getattr(expr, name)
@@ -376,7 +385,7 @@ class LowerToEmission(Pass):
         return it.init._production == "Var" and self.cn(it.init.name) in self.none_seeds
 
     def tid_init(self, it):
-        return TID_INVALID if self.init_is_none_seed(it) else E.TidCopy.make(self.expr(it.init))
+        return TID_INVALID if self.init_is_none_seed(it) else E.TidCopy.make_trusted(self.expr(it.init))
 
     def fresh(self, base: str) -> str:
         return self.names.reserve_generated(base)
@@ -394,16 +403,16 @@ class LowerToEmission(Pass):
     # -- statements --------------------------------------------------------------------------------
 
     def lower_Scope(self, scope, out) -> None:
-        out.append(E.ScopeBlock.make(scope.mode, self.block(scope.body), span=scope.span))
+        out.append(E.ScopeBlock.make_trusted(scope.mode, self.block(scope.body), span=scope.span))
 
     def lower_Return(self, ret, out) -> None:
         pass
 
     def lower_CellDecl(self, decl, out) -> None:
-        out.append(E.DeclTid.make(self.cn(decl.cell), TID_INVALID, span=decl.span))
+        out.append(E.DeclTid.make_trusted(self.cn(decl.cell), TID_INVALID, span=decl.span))
 
     def lower_CellSet(self, store, out) -> None:
-        out.append(E.AssignTid.make(self.cn(store.cell), E.TidCopy.make(self.expr(store.value)), span=store.span))
+        out.append(E.AssignTid.make_trusted(self.cn(store.cell), E.TidCopy.make_trusted(self.expr(store.value)), span=store.span))
 
     def lower_Declare(self, decl, out) -> None:
         var = decl.var
@@ -412,14 +421,14 @@ class LowerToEmission(Pass):
         self.declared.add(name)
         size = self.carry_array_size(name)
         if size is not None:
-            out.append(E.DeclTidArray.make(name, size, span=decl.span))
+            out.append(E.DeclTidArray.make_trusted(name, size, span=decl.span))
             self.array_sizes[name] = size
         elif ty._production == "TensorType":
-            out.append(E.DeclTensor.make(name, None, span=decl.span))
-        elif ty._production == "ScalarType" and ty.dtype is not DType.TASK_ID:
-            out.append(E.DeclScalar.make(name, ty.dtype, None, span=decl.span))
+            out.append(E.DeclTensor.make_trusted(name, None, span=decl.span))
+        elif ty._production == "ScalarType" and ty.dtype is not TASK_ID:
+            out.append(E.DeclScalar.make_trusted(name, ty.dtype, None, span=decl.span))
         elif _is_data_array(ty):
-            out.append(E.DeclArray.make(name, ty.dtype, ty.size, span=decl.span))
+            out.append(E.DeclArray.make_trusted(name, ty.dtype, ty.size, span=decl.span))
         else:
             raise InternalError(f"cannot declare '{name}' ahead of its value", pass_name=self.name, node=decl)
 
@@ -439,17 +448,17 @@ class LowerToEmission(Pass):
             name = create.var.name
             name = cpp.get(name, name)
             shapes, info = name + "_ci_shapes", name + "_ci"
-            out.append(E.ShapeArray.make(shapes, self.scalar_exprs(create.shape), span=create.span))
-            out.append(E.CreateInfo.make(info, shapes, len(create.shape), create.dtype, create.manual_dep))
+            out.append(E.ShapeArray.make_trusted(shapes, self.scalar_exprs(create.shape), span=create.span))
+            out.append(E.CreateInfo.make_trusted(info, shapes, len(create.shape), create.dtype, create.manual_dep))
             if create.init is not None:
-                out.append(E.SetInitial.make(info, create.dtype, (self.expr(create.init) if self.scalars_renamed else create.init)))
+                out.append(E.SetInitial.make_trusted(info, create.dtype, (self.expr(create.init) if self.scalars_renamed else create.init)))
             infos.append(info)
         batch = self.fresh(f"alloc_{self.alloc_count}")
         self.alloc_count += 1
-        out.append(E.AllocTensors.make(batch, infos))
+        out.append(E.AllocTensors.make_trusted(batch, infos))
         for i, create in enumerate(alloc.creates):
             name = create.var.name
-            out.append(E.BindRef.make(cpp.get(name, name), batch, i))
+            out.append(E.BindRef.make_trusted(cpp.get(name, name), batch, i))
 
     def lower_Let(self, let, out) -> None:
         if type(let.value) is ASSEMBLE:  # (the grammar has it; fuse_create_assemble_to_slice leaves none)
@@ -468,51 +477,51 @@ class LowerToEmission(Pass):
             temp = self.fresh(name + "_value")
             self.used.add(temp)  # read by the assignment below
             self.lower_let_as(temp, let, out)
-            out.append(E.AssignVar.make(name, E.Var.make(temp)))
+            out.append(E.AssignVar.make_trusted(name, E.Var.make_trusted(temp)))
             return
         kind = value._production
         span = let.span
         cn, expr = self.cn, self.expr
         if kind == "NoTask":
             if name in self.used:
-                out.append(E.DeclTid.make(name, TID_INVALID, span=span))
+                out.append(E.DeclTid.make_trusted(name, TID_INVALID, span=span))
         elif kind == "CreateArray":
-            if value.dtype is DType.TASK_ID:
-                out.append(E.FillTidArray.make(name, value.size, TID_INVALID, INIT_LOOP, True, span=span))
+            if value.dtype is TASK_ID:
+                out.append(E.FillTidArray.make_trusted(name, value.size, TID_INVALID, INIT_LOOP, True, span=span))
             else:
-                out.append(E.DeclArray.make(name, value.dtype, value.size, span=span))
+                out.append(E.DeclArray.make_trusted(name, value.dtype, value.size, span=span))
         elif kind == "GetItem":
             if is_tid(var.type):
-                out.append(E.DeclTid.make(name, E.TidSlot.make(cn(value.array.name), expr(value.index)), span=span))
+                out.append(E.DeclTid.make_trusted(name, E.TidSlot.make_trusted(cn(value.array.name), expr(value.index)), span=span))
             else:
-                out.append(E.DeclElement.make(name, var.type.dtype, cn(value.array.name), expr(value.index), span=span))
+                out.append(E.DeclElement.make_trusted(name, var.type.dtype, cn(value.array.name), expr(value.index), span=span))
         elif kind == "SetItem":
             array = cn(value.array.name)
             if _elem_tid(self.type_of(value.array.name)):
-                out.append(E.SetTidSlot.make(array, expr(value.index), E.TidCopy.make(expr(value.value)), span=span))
+                out.append(E.SetTidSlot.make_trusted(array, expr(value.index), E.TidCopy.make_trusted(expr(value.value)), span=span))
             else:
-                out.append(E.SetArrayItem.make(array, expr(value.index), expr(value.value), span=span))
+                out.append(E.SetArrayItem.make_trusted(array, expr(value.index), expr(value.value), span=span))
         elif kind == "ReadTensor":
             indices = self.fresh("indices_" + name)
-            out.append(E.ShapeArray.make(indices, self.exprs(value.index), span=span))
-            out.append(E.ReadElement.make(name, var.type.dtype, cn(value.tensor.name), indices, len(value.index)))
+            out.append(E.ShapeArray.make_trusted(indices, self.exprs(value.index), span=span))
+            out.append(E.ReadElement.make_trusted(name, var.type.dtype, cn(value.tensor.name), indices, len(value.index)))
         elif kind == "SliceTensor":
             shapes, offsets = name + "_shapes", name + "_offsets"
             tensor = cn(value.tensor.name)
             offset, shape = value.offset, value.shape
             if self.scalars_renamed:
                 offset, shape = self.exprs(offset), self.exprs(shape)
-            out.append(E.ShapeArray.make(offsets, offset, span=span))
-            out.append(E.ViewExtents.make(shapes, shape, tensor, offsets, value.clamp))
-            out.append(E.ViewTensor.make(name, tensor, shapes, offsets, value.manual_dep))
+            out.append(E.ShapeArray.make_trusted(offsets, offset, span=span))
+            out.append(E.ViewExtents.make_trusted(shapes, shape, tensor, offsets, value.clamp))
+            out.append(E.ViewTensor.make_trusted(name, tensor, shapes, offsets, value.manual_dep))
         elif kind == "TransposeTensor":
-            out.append(E.TransposeView.make(name, cn(value.tensor.name), value.axis1, value.axis2, value.manual_dep, span=span))
+            out.append(E.TransposeView.make_trusted(name, cn(value.tensor.name), value.axis1, value.axis2, value.manual_dep, span=span))
         elif kind == "ReshapeTensor":
             shapes = name + "_shapes"
-            out.append(E.ShapeArray.make(shapes, self.scalar_exprs(value.shape), span=span))
-            out.append(E.ReshapeView.make(name, cn(value.tensor.name), shapes, len(value.shape), value.manual_dep))
+            out.append(E.ShapeArray.make_trusted(shapes, self.scalar_exprs(value.shape), span=span))
+            out.append(E.ReshapeView.make_trusted(name, cn(value.tensor.name), shapes, len(value.shape), value.manual_dep))
         elif kind == "DimTensor":
-            out.append(E.ReadDim.make(name, cn(value.tensor.name), value.axis, span=span))
+            out.append(E.ReadDim.make_trusted(name, cn(value.tensor.name), value.axis, span=span))
         elif kind == "Var" and is_tid(var.type) and self.array_sizes.get(cn(value.name)) and name not in self.declared:
             self.declare_tids(name, self.array_sizes[cn(value.name)], expr(value), out)  # a copy of a TaskId array
         elif var.type._production in ("TensorType", "ScalarType"):
@@ -525,11 +534,11 @@ class LowerToEmission(Pass):
         dtype = self.type_of(write.tensor.name).dtype
         value = self.expr(write.value)
         if not write.index:
-            out.append(E.WriteElement.make(tensor, dtype, None, 0, value, span=write.span))
+            out.append(E.WriteElement.make_trusted(tensor, dtype, None, 0, value, span=write.span))
             return
         indices = self.index_array(write.tensor.name)  # local to the block
-        array = E.ShapeArray.make(indices, self.exprs(write.index), span=write.span)
-        out.append(E.Block.make([array, E.WriteElement.make(tensor, dtype, indices, len(write.index), value)], span=write.span))
+        array = E.ShapeArray.make_trusted(indices, self.exprs(write.index), span=write.span)
+        out.append(E.Block.make_trusted([array, E.WriteElement.make_trusted(tensor, dtype, indices, len(write.index), value)], span=write.span))
 
     def index_array(self, tensor: str) -> str:
         """The name of a host write's index array: ``indices_`` and the tensor's DSL name (a
@@ -567,8 +576,8 @@ class LowerToEmission(Pass):
             synth = ()
         spec = task.launch
         append(BLANK)
-        append(E.Comment.make(task_comment(n, kernel, spec), task.span))
-        append(E.DeclArgs.make(args))
+        append(E.Comment.make_trusted(task_comment(n, kernel, spec), task.span))
+        append(E.DeclArgs.make_trusted(args))
         tensors = []  # their C++ identifiers
         scalars = []
         for arg in task.args:  # the tensors first, in order; then the scalars, in order
@@ -576,19 +585,19 @@ class LowerToEmission(Pass):
                 name = arg.value.name
                 name = cpp.get(name, name)
                 tensors.append(name)
-                append(E.AddTensor.make(args, arg.dir, name, arg.span))
+                append(E.AddTensor.make_trusted(args, arg.dir, name, arg.span))
             else:
                 scalars.append(arg)
         for info in synth:
-            append(E.AddTensor.make(args, ArgDir.Output, info))
+            append(E.AddTensor.make_trusted(args, ArgDir.Output, info))
         rename = self.scalars_renamed  # (a scalar argument reads data scalars only)
         floats = self.floats
         for arg in scalars:
             value = arg.value
             encoding = TO_U64 if float_reaches(value, floats) else CAST_U64  # (D4)
-            append(E.AddScalar.make(args, self.expr(value) if rename else value, encoding, arg.span))
+            append(E.AddScalar.make_trusted(args, self.expr(value) if rename else value, encoding, arg.span))
         if task.dumps:
-            append(E.DumpArgs.make(args, list(dict.fromkeys(tensors[i] for i in task.dumps))))
+            append(E.DumpArgs.make_trusted(args, list(dict.fromkeys(tensors[i] for i in task.dumps))))
         # (a Group's MixedKernels, written by ``launch``, before the dependencies, as the reference)
         launch = self.launches.get(kernel.name) or self.launch(kernel, n, out)
         # reference-behaviour.md 10.5: a direct call sets its dependencies, launch spec, then early
@@ -598,19 +607,19 @@ class LowerToEmission(Pass):
         if not through_launch_function and task.deps:
             self.deps(args, task.deps, task.capacity, out)
         if spec is not None:
-            append(E.SetBlockNum.make(args, self.expr(spec.blocks), spec.span))
+            append(E.SetBlockNum.make_trusted(args, self.expr(spec.blocks), spec.span))
             if spec.sync_start:
-                append(E.SetSyncStart.make(args))
+                append(E.SetSyncStart.make_trusted(args))
         if task.early_resolve:
-            append(E.AllowEarlyResolve.make(args))
+            append(E.AllowEarlyResolve.make_trusted(args))
         if through_launch_function and task.deps:
             self.deps(args, task.deps, task.capacity, out)
-        append(E.Submit.make(args, launch, outs_name))
+        append(E.Submit.make_trusted(args, launch, outs_name))
         if tid_used:
-            append(E.DeclTid.make(tid_name, E.TidOfOuts.make(outs_name)))
+            append(E.DeclTid.make_trusted(tid_name, E.TidOfOuts.make_trusted(outs_name)))
         for name, index in allocated:
             bind = E.AssignRef if name in declared else E.BindRef
-            append(bind(name, outs_name, index))
+            append(bind.make_trusted(name, outs_name, index))
 
     def facts_of(self, name: str) -> tuple:
         """What lowering a task of kernel ``name`` reads of the kernel, once per kernel: the
@@ -631,8 +640,8 @@ class LowerToEmission(Pass):
                 )
             info = self.fresh(f"{args}_synth_out_{p}")
             shapes = self.fresh(info + "_shapes")
-            out.append(E.ShapeArray.make(shapes, param.type.shape))
-            out.append(E.CreateInfo.make(info, shapes, len(param.type.shape), param.type.dtype, False))
+            out.append(E.ShapeArray.make_trusted(shapes, param.type.shape))
+            out.append(E.CreateInfo.make_trusted(info, shapes, len(param.type.shape), param.type.dtype, False))
             infos.append(info)
         return infos
 
@@ -642,28 +651,28 @@ class LowerToEmission(Pass):
             aic, aiv = (members[m] for m in kernel.members)
             mixed = self.fresh(f"mixed_{n}")
             aiv1 = aiv.id if kernel.dual_dispatch or aiv.dual_dispatch else None
-            out.append(E.DeclMixed.make(mixed, aic.id, aiv.id, aiv1))
-            return E.MixedLaunch.make(mixed)
+            out.append(E.DeclMixed.make_trusted(mixed, aic.id, aiv.id, aiv1))
+            return E.MixedLaunch.make_trusted(mixed)
         launch = self.launches.get(kernel.name)
         if launch is None:  # one (immutable) launch node per kernel, shared by its tasks
             target = self.kernels[kernel.members[0]] if kernel.members else kernel
             if target.id is None:
                 raise InternalError(f"kernel '{target.name}' has no id", pass_name=self.name)
-            launch = E.AicLaunch.make(target.id) if target.core is CoreType.AIC else E.AivLaunch.make(target.id)
+            launch = E.AicLaunch.make_trusted(target.id) if target.core is CoreType.AIC else E.AivLaunch.make_trusted(target.id)
             self.launches[kernel.name] = launch
         return launch
 
     def deps(self, args: str, deps, capacity: int, out) -> None:
         if not deps:
             return
-        out.append(E.DeclDeps.make(args, capacity))
+        out.append(E.DeclDeps.make_trusted(args, capacity))
         for edge in deps:
             if edge.size:
-                out.append(E.PushDepSlots.make(args, self.cn(edge.tid.name), edge.size, self.fresh("slot"), span=edge.span))
+                out.append(E.PushDepSlots.make_trusted(args, self.cn(edge.tid.name), edge.size, self.fresh("slot"), span=edge.span))
             else:
                 index = None if edge.index is None else self.expr(edge.index)
-                out.append(E.PushDep.make(args, self.expr(edge.tid), index, edge.guarded, span=edge.span))
-        out.append(E.SetDeps.make(args))
+                out.append(E.PushDep.make_trusted(args, self.expr(edge.tid), index, edge.guarded, span=edge.span))
+        out.append(E.SetDeps.make_trusted(args))
 
     def lower_Dummy(self, dummy, out) -> None:
         b = self.barrier_count
@@ -671,17 +680,17 @@ class LowerToEmission(Pass):
         args = self.fresh(f"params_phase_fence_barrier_{b}")
         outs = self.fresh(f"phase_fence_barrier_{b}_outs")
         out.append(BLANK)
-        out.append(E.Comment.make(f"Phase-fence barrier {b}: dependency-only dummy task", span=dummy.span))
-        out.append(E.DeclArgs.make(args))
+        out.append(E.Comment.make_trusted(f"Phase-fence barrier {b}: dependency-only dummy task", span=dummy.span))
+        out.append(E.DeclArgs.make_trusted(args))
         name = self.cn(dummy.var.name)
         used = name in self.used
         if dummy.deps:
             self.deps(args, dummy.deps, dummy.capacity, out)
-            out.append(E.GuardedDummy.make(args, outs if used else None, name if used else None))
+            out.append(E.GuardedDummy.make_trusted(args, outs if used else None, name if used else None))
         else:
-            out.append(E.Submit.make(args, DUMMY_LAUNCH, outs if used else None))
+            out.append(E.Submit.make_trusted(args, DUMMY_LAUNCH, outs if used else None))
             if used:
-                out.append(E.DeclTid.make(name, E.TidOfOuts.make(outs)))
+                out.append(E.DeclTid.make_trusted(name, E.TidOfOuts.make_trusted(outs)))
 
     def lower_HostFence(self, fence, out) -> None:
         b = self.barrier_count
@@ -692,11 +701,11 @@ class LowerToEmission(Pass):
         args = self.fresh(f"params_host_fence_{b}")
         tensor = self.cn(fence.tensor.name)
         out.append(BLANK)
-        out.append(E.Comment.make(f"Barrier {b}: a producer of {tensor} for the host access below", span=fence.span))
-        out.append(E.DeclArgs.make(args))
-        out.append(E.AddTensor.make(args, ArgDir.InOut, tensor))
+        out.append(E.Comment.make_trusted(f"Barrier {b}: a producer of {tensor} for the host access below", span=fence.span))
+        out.append(E.DeclArgs.make_trusted(args))
+        out.append(E.AddTensor.make_trusted(args, ArgDir.InOut, tensor))
         self.deps(args, fence.deps, fence.capacity, out)
-        out.append(E.GuardedDummy.make(args, None, None))
+        out.append(E.GuardedDummy.make_trusted(args, None, None))
 
     def lower_host_wait(self, fence, b: int, out) -> None:
         """A dummy task creating one element after the fence's edges, and a host read of that
@@ -707,23 +716,23 @@ class LowerToEmission(Pass):
         info, shapes = self.fresh(f"host_wait_{b}_info"), self.fresh(f"host_wait_{b}_shapes")
         done, index = self.fresh(f"host_wait_{b}"), self.fresh(f"host_wait_{b}_index")
         out.append(BLANK)
-        out.append(E.Comment.make(
+        out.append(E.Comment.make_trusted(
             f"Barrier {b}: the host access of {self.cn(fence.tensor.name)} below waits, through this dummy's element, "
             "for the tasks of the manual scope it follows", span=fence.span))
         body = [
-            E.ShapeArray.make(shapes, [E.Int.make(1, DType.INDEX)]),
-            E.CreateInfo.make(info, shapes, 1, DType.INT32, False),
-            E.DeclArgs.make(args),
-            E.AddTensor.make(args, ArgDir.Output, info),
+            E.ShapeArray.make_trusted(shapes, [E.Int.make_trusted(1, DType.INDEX)]),
+            E.CreateInfo.make_trusted(info, shapes, 1, DType.INT32, False),
+            E.DeclArgs.make_trusted(args),
+            E.AddTensor.make_trusted(args, ArgDir.Output, info),
         ]
         self.deps(args, fence.deps, fence.capacity, body)
         body += [
-            E.Submit.make(args, DUMMY_LAUNCH, outs),
-            E.BindRef.make(done, outs, 0),
-            E.ShapeArray.make(index, [E.Int.make(0, DType.INDEX)]),
-            E.ReadElement.make(None, DType.INT32, done, index, 1),
+            E.Submit.make_trusted(args, DUMMY_LAUNCH, outs),
+            E.BindRef.make_trusted(done, outs, 0),
+            E.ShapeArray.make_trusted(index, [E.Int.make_trusted(0, DType.INDEX)]),
+            E.ReadElement.make_trusted(None, DType.INT32, done, index, 1),
         ]
-        out.append(E.Block.make(body))
+        out.append(E.Block.make_trusted(body))
 
     # -- control flow ------------------------------------------------------------------------------
 
@@ -738,7 +747,7 @@ class LowerToEmission(Pass):
         cpp = self.cpp
         if cpp and not (type(start) is INT and type(step) is INT and (type(stop) is INT or type(stop) is VAR and stop.name not in cpp)):
             start, stop, step = self.expr(start), self.expr(stop), self.expr(step)  # (bounds are most often numbers)
-        out.append(E.ForBlock.make(cpp.get(var, var), start, stop, step, body, span=loop.span))
+        out.append(E.ForBlock.make_trusted(cpp.get(var, var), start, stop, step, body, span=loop.span))
 
     def lower_While(self, loop, out) -> None:
         for it, result in zip(loop.iters, loop.results):
@@ -747,7 +756,7 @@ class LowerToEmission(Pass):
         self.loops.append(loop)
         body = self.block(loop.body)
         self.loops.pop()
-        out.append(E.WhileBlock.make(self.expr(loop.cond), body, span=loop.span))
+        out.append(E.WhileBlock.make_trusted(self.expr(loop.cond), body, span=loop.span))
 
     def declare_carry(self, it, result, loop, out) -> None:
         """Declare a rebound carry ahead of its loop, holding its init."""
@@ -762,30 +771,30 @@ class LowerToEmission(Pass):
                 self.declare_tids(name, plan.array, None, out)
         elif plan.array > 0:
             if name not in self.declared:
-                out.append(E.DeclTidArray.make(name, plan.array))
+                out.append(E.DeclTidArray.make_trusted(name, plan.array))
             if plan.per_iteration and plan.body not in (0, plan.array):
                 init = None  # (every iteration writes its own slot: an array init of another size is not copied)
             self.array_sizes[name] = plan.array
             self.store_tids(name, plan.array, None if init is None or self.init_is_none_seed(it) else init, out)
         elif ty._production == "ArrayType":
-            if ty.dtype is DType.TASK_ID:
-                out.append(E.DeclTidArray.make(name, ty.size))
-                out.append(E.CopyTidArray.make(name, init.name, ty.size, INIT_LOOP))
+            if ty.dtype is TASK_ID:
+                out.append(E.DeclTidArray.make_trusted(name, ty.size))
+                out.append(E.CopyTidArray.make_trusted(name, init.name, ty.size, INIT_LOOP))
             else:
                 if name not in self.declared:
-                    out.append(E.DeclArray.make(name, ty.dtype, ty.size))
-                out.append(E.CopyArray.make(name, init.name, ty.size, INIT_LOOP))
+                    out.append(E.DeclArray.make_trusted(name, ty.dtype, ty.size))
+                out.append(E.CopyArray.make_trusted(name, init.name, ty.size, INIT_LOOP))
         elif is_tid(ty):
-            out.append(E.DeclTid.make(name, self.tid_init(it)))
+            out.append(E.DeclTid.make_trusted(name, self.tid_init(it)))
         else:
             self.define(name, ty, init, out)
 
     def declare_tids(self, name: str, size: int, value, out) -> None:
         """``PTO2TaskId name`` (or ``name[size]``) holding ``value`` (None: invalid)."""
         if size == 0:
-            out.append(E.DeclTid.make(name, TID_INVALID if value is None else E.TidCopy.make(value)))
+            out.append(E.DeclTid.make_trusted(name, TID_INVALID if value is None else E.TidCopy.make_trusted(value)))
             return
-        out.append(E.DeclTidArray.make(name, size))
+        out.append(E.DeclTidArray.make_trusted(name, size))
         self.array_sizes[name] = size
         self.store_tids(name, size, value, out)
 
@@ -795,13 +804,13 @@ class LowerToEmission(Pass):
         leaves the others invalid. ``loop`` names the copy loops' variable."""
         held = self.array_sizes.get(value.name, 0) if value is not None and value._production == "Var" else 0
         if value is not None and held == size:
-            out.append(E.CopyTidArray.make(name, value.name, size, loop, span=span))
+            out.append(E.CopyTidArray.make_trusted(name, value.name, size, loop, span=span))
         elif value is None or held:
-            out.append(E.FillTidArray.make(name, size, TID_INVALID, loop, False, span=span))
+            out.append(E.FillTidArray.make_trusted(name, size, TID_INVALID, loop, False, span=span))
             if value is not None:
-                out.append(E.CopyTidArray.make(name, value.name, held, loop))
+                out.append(E.CopyTidArray.make_trusted(name, value.name, held, loop))
         else:
-            out.append(E.FillTidArray.make(name, size, E.TidCopy.make(value), loop, False, span=span))
+            out.append(E.FillTidArray.make_trusted(name, size, E.TidCopy.make_trusted(value), loop, False, span=span))
 
     def lower_If(self, branch, out) -> None:
         for phi in branch.results:
@@ -810,24 +819,24 @@ class LowerToEmission(Pass):
                 continue
             ty = phi.var.type
             if phi.plan.array > 0:
-                out.append(E.DeclTidArray.make(name, phi.plan.array))
-                out.append(E.FillTidArray.make(name, phi.plan.array, TID_INVALID, INIT_LOOP, False))
+                out.append(E.DeclTidArray.make_trusted(name, phi.plan.array))
+                out.append(E.FillTidArray.make_trusted(name, phi.plan.array, TID_INVALID, INIT_LOOP, False))
                 self.array_sizes[name] = phi.plan.array
             elif is_tid(ty):
-                out.append(E.DeclTid.make(name, TID_INVALID))
+                out.append(E.DeclTid.make_trusted(name, TID_INVALID))
             elif ty._production == "TensorType":
-                out.append(E.DeclTensor.make(name, self.phi_placeholder))
+                out.append(E.DeclTensor.make_trusted(name, self.phi_placeholder))
             elif _is_data_array(ty):
-                out.append(E.DeclArray.make(name, ty.dtype, ty.size))
+                out.append(E.DeclArray.make_trusted(name, ty.dtype, ty.size))
             else:
-                out.append(E.DeclScalar.make(name, ty.dtype, None))
+                out.append(E.DeclScalar.make_trusted(name, ty.dtype, None))
         self.loops.append(branch)
         then = self.block(branch.then)
         orelse = self.block(branch.orelse)
         self.loops.pop()
         if all(_is_empty_scope(s) for s in orelse):
             orelse = []  # a branch that only yielded values already in place emits nothing
-        out.append(E.IfBlock.make(self.expr(branch.cond), then, orelse, span=branch.span))
+        out.append(E.IfBlock.make_trusted(self.expr(branch.cond), then, orelse, span=branch.span))
 
     def lower_Yield(self, yld, out) -> None:
         owner = self.loops[-1]
@@ -851,11 +860,11 @@ class LowerToEmission(Pass):
                 if plan.array > 0:
                     self.store_tids(name, plan.array, value, out)
                 else:
-                    out.append(E.AssignTid.make(name, E.TidCopy.make(value)))
+                    out.append(E.AssignTid.make_trusted(name, E.TidCopy.make_trusted(value)))
                 continue
             if plan.array > 0:
                 if plan.per_iteration:
-                    out.append(E.SetTidSlot.make(name, self.slot_expr(owner), E.TidCopy.make(value), span=yld.span))
+                    out.append(E.SetTidSlot.make_trusted(name, self.slot_expr(owner), E.TidCopy.make_trusted(value), span=yld.span))
                 else:
                     self.store_tids(name, plan.array, value, out, YIELD_LOOP, span=yld.span)
                 continue
@@ -871,10 +880,10 @@ class LowerToEmission(Pass):
             self.parallel_copy(copies, yld.span, out)
 
     def slot_expr(self, loop):
-        var = E.Var.make(self.cn(loop.var.name))
+        var = E.Var.make_trusted(self.cn(loop.var.name))
         if loop.start._production == "Int" and loop.start.value == 0 and loop.step._production == "Int" and loop.step.value == 1:
             return var
-        return E.Bin.make(BinOp.floordiv, E.Bin.make(BinOp.sub, var, self.expr(loop.start)), self.expr(loop.step))
+        return E.Bin.make_trusted(BinOp.floordiv, E.Bin.make_trusted(BinOp.sub, var, self.expr(loop.start)), self.expr(loop.step))
 
     def parallel_assign(self, assigns, out) -> None:
         """Assign carries as one parallel assignment (D16): read every value before any write."""
@@ -895,7 +904,7 @@ class LowerToEmission(Pass):
             out.append(self.declare(temp, ty, value))
             temps.append((name, ty, temp))
         for name, ty, temp in temps:
-            out.append(self.assign(name, ty, E.Var.make(temp)))
+            out.append(self.assign(name, ty, E.Var.make_trusted(temp)))
 
     def parallel_copy(self, copies, span, out) -> None:
         """Copy arrays carried by value element by element, as one parallel assignment: an array
@@ -905,7 +914,7 @@ class LowerToEmission(Pass):
         for name, ty, source in copies:
             if source in targets - {name}:
                 temp = self.fresh(name + "_next")
-                out.append(E.DeclTidArray.make(temp, ty.size) if ty.dtype is DType.TASK_ID else E.DeclArray.make(temp, ty.dtype, ty.size))
+                out.append(E.DeclTidArray.make_trusted(temp, ty.size) if ty.dtype is TASK_ID else E.DeclArray.make_trusted(temp, ty.dtype, ty.size))
                 self.copy_array(temp, ty, source, span, out)
                 source = temp
             staged.append((name, ty, source))
@@ -913,22 +922,22 @@ class LowerToEmission(Pass):
             self.copy_array(name, ty, source, span, out)
 
     def copy_array(self, dst: str, ty, src: str, span, out) -> None:
-        if ty.dtype is DType.TASK_ID:
-            out.append(E.CopyTidArray.make(dst, src, ty.size, YIELD_LOOP, span=span))
+        if ty.dtype is TASK_ID:
+            out.append(E.CopyTidArray.make_trusted(dst, src, ty.size, YIELD_LOOP, span=span))
         else:
-            out.append(E.CopyArray.make(dst, src, ty.size, YIELD_LOOP, span=span))
+            out.append(E.CopyArray.make_trusted(dst, src, ty.size, YIELD_LOOP, span=span))
 
     def assign(self, name: str, ty, value):
         if is_tid(ty):
-            return E.AssignTid.make(name, E.TidCopy.make(value))
-        return E.AssignVar.make(name, value)
+            return E.AssignTid.make_trusted(name, E.TidCopy.make_trusted(value))
+        return E.AssignVar.make_trusted(name, value)
 
     def declare(self, name: str, ty, value):
         if is_tid(ty):
-            return E.DeclTid.make(name, E.TidCopy.make(value))
+            return E.DeclTid.make_trusted(name, E.TidCopy.make_trusted(value))
         if ty._production == "TensorType":
-            return E.DeclTensor.make(name, value)
-        return E.DeclScalar.make(name, ty.dtype, value)
+            return E.DeclTensor.make_trusted(name, value)
+        return E.DeclScalar.make_trusted(name, ty.dtype, value)
 
 
 class ReadFields(dict):
@@ -964,7 +973,7 @@ READ = {cls: READ_FIELDS[cls] for cls in ENCODED.nodes.values()}
 SCALAR, TO_U64, CAST_U64, NONE_SEED = ArgDir.Scalar, Encoding.to_u64, Encoding.cast_u64, DepSource.none_seed
 
 # (immutable and without a span: one node for every use)
-BLANK, TID_INVALID, DUMMY_LAUNCH = E.Blank.make(), E.TidInvalid.make(), E.DummyLaunch.make()
+BLANK, TID_INVALID, DUMMY_LAUNCH = E.Blank.make_trusted(), E.TidInvalid.make_trusted(), E.DummyLaunch.make_trusted()
 
 # Lets without effects (a value the C++ never reads need not be computed).
 PURE_LETS = frozenset(
@@ -991,16 +1000,25 @@ def float_reaches(expr, floats) -> bool:
             op = node.op
             if op is AND_OP or op is OR_OP:
                 continue  # (a bool)
-            for operand in (node.a, node.b):
-                kind = type(operand)
-                if kind is VAR:
-                    if operand.name in floats:
-                        return True
-                elif kind is INT:
-                    if operand.dtype in FLOAT_DTYPES:
-                        return True
-                else:
-                    push(operand)
+            a, b = node.a, node.b  # (the two operands written out: no tuple and loop per operation)
+            kind = type(a)
+            if kind is VAR:
+                if a.name in floats:
+                    return True
+            elif kind is INT:
+                if a.dtype in FLOAT_DTYPES:
+                    return True
+            else:
+                push(a)
+            kind = type(b)
+            if kind is VAR:
+                if b.name in floats:
+                    return True
+            elif kind is INT:
+                if b.dtype in FLOAT_DTYPES:
+                    return True
+            else:
+                push(b)
         elif cls is VAR:
             if node.name in floats:
                 return True
@@ -1030,11 +1048,11 @@ def task_comment(n: int, kernel, launch=None) -> str:
 
 
 def _is_data_array(ty) -> bool:
-    return ty._production == "ArrayType" and ty.dtype is not DType.TASK_ID
+    return ty._production == "ArrayType" and ty.dtype is not TASK_ID
 
 
 def _elem_tid(array_type) -> bool:
-    return array_type._production == "ArrayType" and array_type.dtype is DType.TASK_ID
+    return array_type._production == "ArrayType" and array_type.dtype is TASK_ID
 
 
 def _is_empty_scope(stmt) -> bool:

@@ -23,6 +23,9 @@ CREATE_DERIVED = ("_ci", "_ci_shapes")
 VIEW_DERIVED = ("_shapes", "_offsets")
 TASK_ID = DType.TASK_ID  # (read once: an enum member read through its class costs a descriptor call)
 LET, ALLOC, CELL_DECL = HOISTED.Let, HOISTED.Alloc, HOISTED.CellDecl
+TASK, FOR, WHILE, IF, YIELD, SCOPE = HOISTED.Task, HOISTED.For, HOISTED.While, HOISTED.If, HOISTED.Yield, HOISTED.Scope
+VAR_STMTS = frozenset({HOISTED.Dummy, HOISTED.Declare})  # (with Let: the statements that define their one ``var``)
+SCALAR_TYPE = HOISTED.ScalarType
 VIEWS = frozenset({HOISTED.SliceTensor, HOISTED.ReshapeTensor})  # the lets whose names lower_to_emission derives from
 
 
@@ -36,7 +39,7 @@ class RemapOutputAliases(Pass):
     Tensor parameters are ``ext_<p>``; every other root gets its user name (``c``), or its SSA
     name (``acc__rv_v2``) when that is taken or when its role is ``out`` (``ret0__out``), made
     unique against C++ keywords, runtime names and the names the emission generates. The names
-    go into the function's map (``names``; ``scalars_renamed`` when a data scalar's is there),
+    go into the function's map (``renamed`` and ``identifiers``; ``scalars_renamed`` when a data scalar's is there),
     not into the tree: the body is the input's, every statement of it the same node.
 
     Preserves every invariant of the body (``preserves``): the yields, the scope placement (the
@@ -68,15 +71,19 @@ class RemapOutputAliases(Pass):
         self.derived, cells = self.derived_suffixes_and_cells(walk.order)
         derived_of, take_first = self.derived.get, table.take_first
         self.data_scalars = data_scalars = set()  # (``scalars_renamed``)
+        scalar_type = SCALAR_TYPE
         for binder in self.binders(func):
             name = binder.name
             ty = binder.type
-            if ty._production == "ScalarType" and ty.dtype is not TASK_ID:
+            if type(ty) is scalar_type and ty.dtype is not TASK_ID:
                 data_scalars.add(name)
             if name in roots or name in names:  # an alias, or already named (Declare)
                 continue
             # a compiler-made buffer (role out, ret0__out) keeps its whole name, as the reference's
-            base = name if "out" in name and ssa_role(name) == "out" else base_name(name)
+            if "out" in name and ssa_role(name) == "out":
+                base = name
+            else:  # (``base_name``, written out)
+                base = name.split("__", 1)[0] or name
             # the user's name if free, else the SSA name
             names[name] = take_first(base if base != "_" else None, name, derived_of(name, ()))
         for cell in cells:
@@ -127,13 +134,50 @@ class RemapOutputAliases(Pass):
                 cells.append(stmt.cell)
         return out, cells
 
-    def binders(self, func):
+    def binders(self, func) -> list:
         """Every Binder of the body in program order (loop variables and carries included), an
         if's results before its branches: the reference names them at the if, so a result takes
-        the user's name and a branch's value the SSA name (``m`` and ``m__ssa_v0``, section 7.4)."""
-        from nanopass.languages.statements import binder_list
-
-        return binder_list(func.body, if_results_first=True)
+        the user's name and a branch's value the SSA name (``m`` and ``m__ssa_v0``, section 7.4).
+        (``statements.binder_list(body, if_results_first=True)``, by node class: this language's
+        outs and loop results are Binders, an if's results Phis; tested against it.)"""
+        out: list = []
+        add, more = out.append, out.extend
+        stack: list = list(func.body)
+        stack.reverse()
+        pop, push, extend = stack.pop, stack.append, stack.extend
+        task, for_, yield_, scope, let, if_, while_ = TASK, FOR, YIELD, SCOPE, LET, IF, WHILE
+        while stack:
+            item = pop()
+            kind = type(item)
+            if kind is task:
+                more(item.outs)
+                if item.tid is not None:
+                    add(item.tid)
+            elif kind is yield_:
+                continue
+            elif kind is for_ or kind is while_:
+                if kind is for_:
+                    add(item.var)
+                for it in item.iters:
+                    add(it.var)
+                if item.results:
+                    push(item.results)  # (a tuple: met after the body)
+                extend(reversed(item.body))
+            elif kind is scope:
+                extend(reversed(item.body))
+            elif kind is let or kind in VAR_STMTS:
+                add(item.var)
+            elif kind is tuple:  # a loop's results
+                more(item)
+            elif kind is if_:
+                for phi in item.results:
+                    add(phi.var)
+                extend(reversed(item.orelse))
+                extend(reversed(item.then))
+            elif kind is ALLOC:
+                for create in item.creates:
+                    add(create.var)
+        return out
 
     # -- the output: the input's body under a function that holds the map ---------------------------
 
@@ -142,10 +186,12 @@ class RemapOutputAliases(Pass):
 
     def Function(self, func):
         # (its buffer groups are left behind: aliases now share their root's identifier)
-        make, named = N.CName.make, self.names
-        names = [make(var, cpp) for var, cpp in named.items() if cpp != var]
+        named = self.names
+        renamed = [var for var, cpp in named.items() if cpp != var]
         scalars_renamed = any(named[var] != var for var in self.data_scalars.intersection(named))
-        return N.Function.make(
+        # (unchecked: the fields are the input's, of the same kinds, but the map, whose names are
+        # the input's and whose identifiers the NameTable made of identifiers)
+        return N.Function.make_trusted(
             func.name, func.params, func.results, func.auto_scope, func.dyn_dims, func.slots, func.arg_count, func.tids,
-            names, scalars_renamed, func.body, span=func.span,
+            renamed, list(map(named.__getitem__, renamed)), scalars_renamed, func.body, span=func.span,
         )

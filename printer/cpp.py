@@ -208,6 +208,9 @@ RUNTIME_TYPES = {dtype: dtype.runtime for dtype in DType}  # the runtime's ``Dat
 # ``SMALL_INTS[v] if 0 <= v < SMALL else str(v)``.
 SMALL = 4096
 SMALL_INTS = tuple(str(i) for i in range(SMALL))
+# The enum members the handlers compare against, read once (one read through the class costs a
+# descriptor call).
+MANUAL, TO_U64 = ScopeMode.manual, Encoding.to_u64
 
 
 # -- the file ---------------------------------------------------------------------------------------
@@ -280,7 +283,7 @@ def emit(node, out):  # noqa: F811
 
 @dispatch(E.ScopeBlock, Emitter, namespace=EMIT_NS)
 def emit(node, out):  # noqa: F811
-    out.open("PTO2_SCOPE(PTO2ScopeMode::MANUAL) {" if node.mode is ScopeMode.manual else "PTO2_SCOPE() {")
+    out.open("PTO2_SCOPE(PTO2ScopeMode::MANUAL) {" if node.mode is MANUAL else "PTO2_SCOPE() {")
     emit_all(node.body, out)
     out.close()
 
@@ -457,7 +460,7 @@ def fmt_scalar_arg(value, encoding: Encoding, abi: Abi) -> str:
     """A task's scalar argument as its uint64 slot (D4): floats by ``to_u64``, others cast. The l2
     spelling (the reference's) passes an integer variable bare and casts a literal to its own type
     first, ``(uint64_t)static_cast<int32_t>(7)`` (``(uint64_t)7`` for 64-bit and index literals)."""
-    if encoding is Encoding.to_u64:
+    if encoding is TO_U64:
         return f"to_u64({fmt(value, abi)})"
     if abi.bare_scalar_vars:
         kind = value._production

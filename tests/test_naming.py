@@ -140,8 +140,8 @@ def test_remap_writes_the_identifiers_into_the_map_and_keeps_every_node_it_does_
     stages = compiled_stages(bench_file(tmp_path, "nested", 8))
     before = stages["hoist_scope_escapes"].tree.orch
     after = stages["remap_output_aliases"].tree.orch
-    cpp = {c.var: c.cpp for c in after.names}
-    assert len(after.names) == len(cpp)  # (one entry per name)
+    cpp = dict(zip(after.renamed, after.identifiers))
+    assert len(after.renamed) == len(cpp)  # (one entry per name)
     assert not after.scalars_renamed  # (no data scalar has another identifier: the loop variables keep theirs)
     assert cpp["x"] == "ext_x" and cpp["y"] == "ext_y" and "n" not in cpp
     versions = {n for n in cpp if n.startswith("y__")}
@@ -202,8 +202,8 @@ def test_scalars_renamed_says_whether_a_data_scalar_has_another_identifier(tmp_p
         types = type_env(given.orch)
         func = named.orch
         renamed = False
-        for entry in func.names:
-            ty = types.get(entry.var)  # (None: a cell, a TaskId storage)
+        for var in func.renamed:
+            ty = types.get(var)  # (None: a cell, a TaskId storage)
             renamed |= ty is not None and ty._production == "ScalarType" and ty.dtype is not DType.TASK_ID
         assert func.scalars_renamed == renamed, path.name
         seen[renamed] += 1
