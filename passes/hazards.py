@@ -409,6 +409,7 @@ READS = (ArgDir.Input, ArgDir.InOut)
 WRITES = (ArgDir.InOut, ArgDir.OutputExisting, ArgDir.Output)
 # (enum members read once: a member read through its class costs a descriptor call)
 _INOUT, _OUTPUT, _MANUAL, _AUTO, _PARALLEL = ArgDir.InOut, ArgDir.Output, ScopeMode.manual, ScopeMode.auto, LoopKind.parallel
+_INPUT, _OUTPUT_EXISTING = ArgDir.Input, ArgDir.OutputExisting
 
 
 class Access:
@@ -486,6 +487,18 @@ class Access:
 
 
 _new_access = object.__new__
+
+
+def _fresh_access(site: int, write: bool, root: str, region, dir: ArgDir, scope, parallel: frozenset, covers: frozenset) -> Access:  # noqa: A002
+    """``Access(site, write, root, region, dir, scope, parallel, NONE, False, False, covers)``,
+    without the call of ``__init__`` through the type (``task_accesses`` makes one per argument)."""
+    new = _new_access(Access)
+    new.site, new.write, new.root, new.region = site, write, root, region
+    new.dir, new.scope, new.parallel = dir, scope, parallel
+    new.earlier_iteration, new.stale, new.closed, new.covers = NONE, False, False, covers
+    new._key = (site, write, root, region, dir._value_, scope, parallel, NONE, False, False, covers)
+    new.__hash__ = hash(new._key).__index__
+    return new
 
 
 def hazard_kind(earlier: Access, later: Access) -> str | None:
@@ -804,14 +817,13 @@ def find_hazards(
     def block(stmts, path, loops, scope, position, parallel=frozenset(), auto=None) -> None:
         """Analyse ``stmts`` from the live state, leaving the state after them."""
         for i, stmt in enumerate(stmts):
-            pos = position + (i,)
             kind = stmt._production
             if kind == "Task":
                 key = id(stmt)
                 site = site_of.get(key)
                 if site is None:
                     site = site_of[key] = len(result.sites)
-                    result.sites.append(Site(site, stmt, path, loops, scope, pos, auto))
+                    result.sites.append(Site(site, stmt, path, loops, scope, position + (i,), auto))
                     if scope is not None:
                         scope_sites.setdefault(scope, []).append(site)
                     if loops or scope is not None:  # it may run again, or its scope close
@@ -825,10 +837,10 @@ def find_hazards(
                 step(site, stmt, found)
             elif kind == "Let" and stmt.value._production == "ReadTensor":
                 if stmt.var.name in used and not state.following:
-                    host_site(stmt, path, loops, scope, pos, parallel, auto)
+                    host_site(stmt, path, loops, scope, position + (i,), parallel, auto)
             elif kind == "WriteTensor":
                 if not state.following:
-                    host_site(stmt, path, loops, scope, pos, parallel, auto)
+                    host_site(stmt, path, loops, scope, position + (i,), parallel, auto)
             elif kind == "Let":
                 if is_task_id_value(stmt.var):
                     holds.assign([(stmt.var.name, held_by(stmt.value))])
@@ -837,11 +849,12 @@ def find_hazards(
             elif kind == "Dummy":
                 holds.assign([(stmt.var.name, dep_names(stmt))])
             elif kind == "For" or kind == "While":
-                loop(stmt, path, loops, scope, pos, parallel, auto)
+                loop(stmt, path, loops, scope, position + (i,), parallel, auto)
             elif kind == "If":
                 deltas = []
                 results = [r for r in stmt.results if is_task_id_value(r)]
                 live = state.live
+                pos = position + (i,)
                 for k, branch in enumerate((stmt.then, stmt.orelse)):
                     mark = live.mark()
                     block(branch, path + (id(stmt), k), loops, scope, pos + (k,), parallel, auto)
@@ -852,6 +865,7 @@ def find_hazards(
                 branch_join(deltas)
             elif kind in ("Scope", "CompilerScope"):
                 opens = stmt.mode is _MANUAL and scope is None
+                pos = position + (i,)
                 if opens and id(stmt) not in scope_at:
                     scope_at[id(stmt)] = Site(-1, stmt, path, loops, None, pos, auto)
                 inner_scope = id(stmt) if opens else scope
@@ -1179,7 +1193,6 @@ def _prework(body, store: dict | None, untracked, war: bool = False) -> Prework:
     inout: set[str] = set()
     existing: set[str] = set()
     host_written: set[str] = set()
-    by_dir = {ArgDir.Input: input_read, ArgDir.InOut: inout, ArgDir.OutputExisting: existing} if war else {}
     add = written.add
     nothing: tuple = ()
     manual_mode = ScopeMode.manual
@@ -1193,18 +1206,29 @@ def _prework(body, store: dict | None, untracked, war: bool = False) -> Prework:
                 if store is None:
                     continue
                 for arg in stmt.args:
-                    if arg.value._production != "Var":
+                    value = arg.value
+                    if value._production != "Var":
                         continue
-                    if arg.dir in WRITES:
-                        for r, _ in store.get(arg.value.name, nothing):
-                            add(r)
+                    direction = arg.dir
+                    # (members compared by identity: a dict keyed by them would hash each in Python)
+                    roots = None
                     if war:
-                        roots = by_dir.get(arg.dir)
-                        if roots is not None:
-                            for r, _ in store.get(arg.value.name, nothing):
-                                roots.add(r)
-                for out_binder in stmt.outs:
-                    binder = getattr(out_binder, "var", out_binder)
+                        if direction is _INPUT:
+                            roots = input_read
+                        elif direction is _INOUT:
+                            roots = inout
+                        elif direction is _OUTPUT_EXISTING:
+                            roots = existing
+                    if roots is None and direction not in WRITES:
+                        continue
+                    places = store.get(value.name, nothing)
+                    if direction in WRITES:
+                        for r, _ in places:
+                            add(r)
+                    if roots is not None:
+                        for r, _ in places:
+                            roots.add(r)
+                for binder in stmt.outs:  # (a task's outputs are Binders)
                     for r, _ in store.get(binder.name, nothing):
                         if r == binder.name:
                             allocated.add(r)
@@ -1273,9 +1297,9 @@ def task_accesses(
             follow = followed is None or root in followed
             if follow:
                 if reads:
-                    out.append(Access(site, False, root, region, arg.dir, scope, parallel, NONE, False, False, covers))
+                    out.append(_fresh_access(site, False, root, region, direction, scope, parallel, covers))
                 if writes:
-                    out.append(Access(site, True, root, region, arg.dir, scope, parallel, NONE, False, False, covers))
+                    out.append(_fresh_access(site, True, root, region, direction, scope, parallel, covers))
             if writes:  # (chained or not whatever is followed)
                 if len(places) == 1 and root not in renewed:
                     if follow:
@@ -1287,14 +1311,15 @@ def task_accesses(
                         and not (made_in and made_in.get(root, NONE).intersection(loops))
                     ):
                         chained.add(site)
+    if not task.outs:
+        return out, certain
     params = output_params(kernels[task.kernel])
-    for i, out_binder in enumerate(task.outs):
-        binder = getattr(out_binder, "var", out_binder)
+    for i, binder in enumerate(task.outs):  # (a task's outputs are Binders)
         p = params[i]
         if (p is None or p >= len(task.args)) and binder.name not in untracked_roots and (
             followed is None or binder.name in followed
         ):
-            out.append(Access(site, True, binder.name, FULL, _OUTPUT, scope, parallel, NONE, False, False, covers))
+            out.append(_fresh_access(site, True, binder.name, FULL, _OUTPUT, scope, parallel, covers))
             if binder.name not in renewed:
                 certain.add(out[-1])
     return out, certain
