@@ -621,7 +621,7 @@ def find_hazards(
         scan = prework(func, store, untracked_roots)
     written, made_in = scan.written, scan.made_in
     used = var_reads(func.body) if scan.host_reads else {}  # (a host read whose value is unused is dead)
-    renewed = carried_allocations(func, kernels) if scan.carrying else NONE
+    renewed = carried_allocations(func, kernels) if scan.carrying and scan.allocates else NONE
     met: list = []  # (``met_after()``, once made)
 
     def met_past_runtime():
@@ -1111,6 +1111,8 @@ def _gen(mine: list[Access], certain: set[Access]) -> list[Access]:
     """The accesses of one task that ``find_hazards`` makes live, in order: ``mine`` less each
     read that a later certain write of the same task supersedes (an InOut argument's own read):
     added, it would only be killed again, to the same live state."""
+    if not certain:
+        return mine
     kills = []
     for i, w in enumerate(mine):
         if w.write and w in certain:
@@ -1135,11 +1137,23 @@ def _untracked_writes(gen: list[Access], track_writes: bool, met_after, task) ->
     ``track_writes``; with ``met_after`` (a function that gives a ``MetPastRuntime``, or None),
     a task's outside every MANUAL scope on a root no access the runtime need not order after it
     may be of (asked only of a task that writes outside every MANUAL scope)."""
+    writes = None  # (plain loops: no comprehension or generator made per task)
     if not track_writes:
-        return frozenset(a for a in gen if a.write)
+        for a in gen:
+            if a.write:
+                if writes is None:
+                    writes = [a]
+                else:
+                    writes.append(a)
+        return frozenset(writes) if writes else NONE
     if not met_after:
         return NONE
-    writes = [a for a in gen if a.write and a.scope is None]
+    for a in gen:
+        if a.write and a.scope is None:
+            if writes is None:
+                writes = [a]
+            else:
+                writes.append(a)
     met = met_after() if writes else None
     if met is None:
         return NONE
@@ -1151,11 +1165,13 @@ class Prework:
     (``prework``): the roots some task or host element access writes (``written``: the only ones
     whose accesses can form a hazard), allocation -> the loops around the statement that makes it
     (``made_in``), whether it reads a tensor element (``host_reads``), has a user MANUAL scope
-    (``manual``) or any MANUAL scope (``any_manual``: a compiler's too) or a loop with carries (``carrying``: else no allocation is ``carried``), and the
+    (``manual``) or any MANUAL scope (``any_manual``: a compiler's too) or a loop with carries (``carrying``: else no allocation is ``carried``),
+    whether a statement makes an allocation (``allocates``: a create, an ``Alloc``, a task's output
+    the runtime allocates; True where ``store`` was not given: not known; else none is ``carried``), and the
     buffers created with ``manual_dep=True`` (``untracked``: ``untracked_roots``); asked for, the
     roots an unordered write-after-read may be of (``war``: ``war_roots``)."""
 
-    __slots__ = ("written", "made_in", "host_reads", "manual", "any_manual", "carrying", "untracked", "war")
+    __slots__ = ("written", "made_in", "host_reads", "manual", "any_manual", "carrying", "untracked", "war", "allocates")
 
 
 def prework(func, store: dict, untracked: set[str] | None = None, war: bool = False) -> Prework:
@@ -1188,7 +1204,8 @@ def _prework(body, store: dict | None, untracked, war: bool = False) -> Prework:
     allocated: set[str] = set()  # runtime-allocated outputs (a write of a new root)
     made: dict[str, frozenset] = {}
     manual_dep: set[str] = set()
-    flags = [False, False, False, False]  # host reads, a user manual scope, a loop with carries, any manual scope
+    # host reads, a user manual scope, a loop with carries, any manual scope, a create or an Alloc
+    flags = [False, False, False, False, False]
     input_read: set[str] = set()  # (with ``war``: the roots of Input, InOut and OutputExisting arguments, of host writes)
     inout: set[str] = set()
     existing: set[str] = set()
@@ -1237,6 +1254,7 @@ def _prework(body, store: dict | None, untracked, war: bool = False) -> Prework:
                 if vk == "ReadTensor":
                     flags[0] = True
                 elif vk == "CreateTensor":
+                    flags[4] = True
                     if loops:
                         made[stmt.var.name] = loops
                     if stmt.value.manual_dep:
@@ -1259,14 +1277,18 @@ def _prework(body, store: dict | None, untracked, war: bool = False) -> Prework:
                     if kind == "Scope":
                         flags[1] = True
                 walk(stmt.body, loops)
-            elif kind == "Alloc" and loops:
-                made.update(dict.fromkeys(allocated_by(stmt), loops))
+            elif kind == "Alloc":
+                flags[4] = True
+                if loops:
+                    made.update(dict.fromkeys(allocated_by(stmt), loops))
 
     walk(body, frozenset())
     walk = None  # noqa: F841 - (it calls itself through this frame's cell: cut the cycle)
     out.untracked = manual_dep
     out.written = (written - (manual_dep if untracked is None else untracked)) | allocated
-    out.made_in, (out.host_reads, out.manual, out.carrying, out.any_manual) = made, flags
+    out.made_in, (out.host_reads, out.manual, out.carrying, out.any_manual, creates) = made, flags
+    # (a task's output the runtime allocates is a root named for itself in ``store``: ``allocated``)
+    out.allocates = creates or bool(allocated) or store is None
     out.war = war_roots(input_read, inout, existing, host_written) if war else None
     return out
 
