@@ -541,6 +541,7 @@ READS = (ArgDir.Input, ArgDir.InOut)
 WRITES = (ArgDir.InOut, ArgDir.OutputExisting, ArgDir.Output)
 # (enum members read once: a member read through its class costs a descriptor call)
 _INOUT, _OUTPUT, _MANUAL, _AUTO, _PARALLEL = ArgDir.InOut, ArgDir.Output, ScopeMode.manual, ScopeMode.auto, LoopKind.parallel
+_INPUT, _OUTPUT_EXISTING = ArgDir.Input, ArgDir.OutputExisting
 
 
 class Access:
@@ -618,6 +619,18 @@ class Access:
 
 
 _new_access = object.__new__
+
+
+def _fresh_access(site: int, write: bool, root: str, region, dir: ArgDir, scope, parallel: frozenset, covers: frozenset) -> Access:  # noqa: A002
+    """``Access(site, write, root, region, dir, scope, parallel, NONE, False, False, covers)``,
+    without the call of ``__init__`` through the type (``task_accesses`` makes one per argument)."""
+    new = _new_access(Access)
+    new.site, new.write, new.root, new.region = site, write, root, region
+    new.dir, new.scope, new.parallel = dir, scope, parallel
+    new.earlier_iteration, new.stale, new.closed, new.covers = NONE, False, False, covers
+    new._key = (site, write, root, region, dir._value_, scope, parallel, NONE, False, False, covers)
+    new.__hash__ = hash(new._key).__index__
+    return new
 
 
 def hazard_kind(earlier: Access, later: Access) -> str | None:
@@ -740,7 +753,7 @@ def find_hazards(
         scan = prework(func, store, untracked_roots)
     written, made_in = scan.written, scan.made_in
     used = var_reads(func.body) if scan.host_reads else {}  # (a host read whose value is unused is dead)
-    renewed = carried_allocations(func, kernels) if scan.carrying else NONE
+    renewed = carried_allocations(func, kernels) if scan.carrying and scan.allocates else NONE
     met: list = []  # (``met_after()``, once made)
 
     def met_past_runtime():
@@ -936,14 +949,13 @@ def find_hazards(
     def block(stmts, path, loops, scope, position, parallel=frozenset(), auto=None) -> None:
         """Analyse ``stmts`` from the live state, leaving the state after them."""
         for i, stmt in enumerate(stmts):
-            pos = position + (i,)
             kind = stmt._production
             if kind == "Task":
                 key = id(stmt)
                 site = site_of.get(key)
                 if site is None:
                     site = site_of[key] = len(result.sites)
-                    result.sites.append(Site(site, stmt, path, loops, scope, pos, auto))
+                    result.sites.append(Site(site, stmt, path, loops, scope, position + (i,), auto))
                     if scope is not None:
                         scope_sites.setdefault(scope, []).append(site)
                     if loops or scope is not None:  # it may run again, or its scope close
@@ -957,10 +969,10 @@ def find_hazards(
                 step(site, stmt, found)
             elif kind == "Let" and stmt.value._production == "ReadTensor":
                 if stmt.var.name in used and not state.following:
-                    host_site(stmt, path, loops, scope, pos, parallel, auto)
+                    host_site(stmt, path, loops, scope, position + (i,), parallel, auto)
             elif kind == "WriteTensor":
                 if not state.following:
-                    host_site(stmt, path, loops, scope, pos, parallel, auto)
+                    host_site(stmt, path, loops, scope, position + (i,), parallel, auto)
             elif kind == "Let":
                 if is_task_id_value(stmt.var):
                     holds.assign([(stmt.var.name, held_by(stmt.value))])
@@ -969,11 +981,12 @@ def find_hazards(
             elif kind == "Dummy":
                 holds.assign([(stmt.var.name, dep_names(stmt))])
             elif kind == "For" or kind == "While":
-                loop(stmt, path, loops, scope, pos, parallel, auto)
+                loop(stmt, path, loops, scope, position + (i,), parallel, auto)
             elif kind == "If":
                 deltas = []
                 results = [r for r in stmt.results if is_task_id_value(r)]
                 live = state.live
+                pos = position + (i,)
                 for k, branch in enumerate((stmt.then, stmt.orelse)):
                     mark = live.mark()
                     block(branch, path + (id(stmt), k), loops, scope, pos + (k,), parallel, auto)
@@ -984,6 +997,7 @@ def find_hazards(
                 branch_join(deltas)
             elif kind in ("Scope", "CompilerScope"):
                 opens = stmt.mode is _MANUAL and scope is None
+                pos = position + (i,)
                 if opens and id(stmt) not in scope_at:
                     scope_at[id(stmt)] = Site(-1, stmt, path, loops, None, pos, auto)
                 inner_scope = id(stmt) if opens else scope
@@ -1229,6 +1243,8 @@ def _gen(mine: list[Access], certain: set[Access]) -> list[Access]:
     """The accesses of one task that ``find_hazards`` makes live, in order: ``mine`` less each
     read that a later certain write of the same task supersedes (an InOut argument's own read):
     added, it would only be killed again, to the same live state."""
+    if not certain:
+        return mine
     kills = []
     for i, w in enumerate(mine):
         if w.write and w in certain:
@@ -1253,11 +1269,23 @@ def _untracked_writes(gen: list[Access], track_writes: bool, met_after, task) ->
     ``track_writes``; with ``met_after`` (a function that gives a ``MetPastRuntime``, or None),
     a task's outside every MANUAL scope on a root no access the runtime need not order after it
     may be of (asked only of a task that writes outside every MANUAL scope)."""
+    writes = None  # (plain loops: no comprehension or generator made per task)
     if not track_writes:
-        return frozenset(a for a in gen if a.write)
+        for a in gen:
+            if a.write:
+                if writes is None:
+                    writes = [a]
+                else:
+                    writes.append(a)
+        return frozenset(writes) if writes else NONE
     if not met_after:
         return NONE
-    writes = [a for a in gen if a.write and a.scope is None]
+    for a in gen:
+        if a.write and a.scope is None:
+            if writes is None:
+                writes = [a]
+            else:
+                writes.append(a)
     met = met_after() if writes else None
     if met is None:
         return NONE
@@ -1269,11 +1297,13 @@ class Prework:
     (``prework``): the roots some task or host element access writes (``written``: the only ones
     whose accesses can form a hazard), allocation -> the loops around the statement that makes it
     (``made_in``), whether it reads a tensor element (``host_reads``), has a user MANUAL scope
-    (``manual``) or any MANUAL scope (``any_manual``: a compiler's too) or a loop with carries (``carrying``: else no allocation is ``carried``), and the
+    (``manual``) or any MANUAL scope (``any_manual``: a compiler's too) or a loop with carries (``carrying``: else no allocation is ``carried``),
+    whether a statement makes an allocation (``allocates``: a create, an ``Alloc``, a task's output
+    the runtime allocates; True where ``store`` was not given: not known; else none is ``carried``), and the
     buffers created with ``manual_dep=True`` (``untracked``: ``untracked_roots``); asked for, the
     roots an unordered write-after-read may be of (``war``: ``war_roots``)."""
 
-    __slots__ = ("written", "made_in", "host_reads", "manual", "any_manual", "carrying", "untracked", "war")
+    __slots__ = ("written", "made_in", "host_reads", "manual", "any_manual", "carrying", "untracked", "war", "allocates")
 
 
 def prework(func, store: dict, untracked: set[str] | None = None, war: bool = False) -> Prework:
@@ -1306,12 +1336,12 @@ def _prework(body, store: dict | None, untracked, war: bool = False) -> Prework:
     allocated: set[str] = set()  # runtime-allocated outputs (a write of a new root)
     made: dict[str, frozenset] = {}
     manual_dep: set[str] = set()
-    flags = [False, False, False, False]  # host reads, a user manual scope, a loop with carries, any manual scope
+    # host reads, a user manual scope, a loop with carries, any manual scope, a create or an Alloc
+    flags = [False, False, False, False, False]
     input_read: set[str] = set()  # (with ``war``: the roots of Input, InOut and OutputExisting arguments, of host writes)
     inout: set[str] = set()
     existing: set[str] = set()
     host_written: set[str] = set()
-    by_dir = {ArgDir.Input: input_read, ArgDir.InOut: inout, ArgDir.OutputExisting: existing} if war else {}
     add = written.add
     nothing: tuple = ()
     manual_mode = ScopeMode.manual
@@ -1325,18 +1355,29 @@ def _prework(body, store: dict | None, untracked, war: bool = False) -> Prework:
                 if store is None:
                     continue
                 for arg in stmt.args:
-                    if arg.value._production != "Var":
+                    value = arg.value
+                    if value._production != "Var":
                         continue
-                    if arg.dir in WRITES:
-                        for r, _ in store.get(arg.value.name, nothing):
-                            add(r)
+                    direction = arg.dir
+                    # (members compared by identity: a dict keyed by them would hash each in Python)
+                    roots = None
                     if war:
-                        roots = by_dir.get(arg.dir)
-                        if roots is not None:
-                            for r, _ in store.get(arg.value.name, nothing):
-                                roots.add(r)
-                for out_binder in stmt.outs:
-                    binder = getattr(out_binder, "var", out_binder)
+                        if direction is _INPUT:
+                            roots = input_read
+                        elif direction is _INOUT:
+                            roots = inout
+                        elif direction is _OUTPUT_EXISTING:
+                            roots = existing
+                    if roots is None and direction not in WRITES:
+                        continue
+                    places = store.get(value.name, nothing)
+                    if direction in WRITES:
+                        for r, _ in places:
+                            add(r)
+                    if roots is not None:
+                        for r, _ in places:
+                            roots.add(r)
+                for binder in stmt.outs:  # (a task's outputs are Binders)
                     for r, _ in store.get(binder.name, nothing):
                         if r == binder.name:
                             allocated.add(r)
@@ -1345,6 +1386,7 @@ def _prework(body, store: dict | None, untracked, war: bool = False) -> Prework:
                 if vk == "ReadTensor":
                     flags[0] = True
                 elif vk == "CreateTensor":
+                    flags[4] = True
                     if loops:
                         made[stmt.var.name] = loops
                     if stmt.value.manual_dep:
@@ -1367,14 +1409,18 @@ def _prework(body, store: dict | None, untracked, war: bool = False) -> Prework:
                     if kind == "Scope":
                         flags[1] = True
                 walk(stmt.body, loops)
-            elif kind == "Alloc" and loops:
-                made.update(dict.fromkeys(allocated_by(stmt), loops))
+            elif kind == "Alloc":
+                flags[4] = True
+                if loops:
+                    made.update(dict.fromkeys(allocated_by(stmt), loops))
 
     walk(body, frozenset())
     walk = None  # noqa: F841 - (it calls itself through this frame's cell: cut the cycle)
     out.untracked = manual_dep
     out.written = (written - (manual_dep if untracked is None else untracked)) | allocated
-    out.made_in, (out.host_reads, out.manual, out.carrying, out.any_manual) = made, flags
+    out.made_in, (out.host_reads, out.manual, out.carrying, out.any_manual, creates) = made, flags
+    # (a task's output the runtime allocates is a root named for itself in ``store``: ``allocated``)
+    out.allocates = creates or bool(allocated) or store is None
     out.war = war_roots(input_read, inout, existing, host_written) if war else None
     return out
 
@@ -1405,9 +1451,9 @@ def task_accesses(
             follow = followed is None or root in followed
             if follow:
                 if reads:
-                    out.append(Access(site, False, root, region, arg.dir, scope, parallel, NONE, False, False, covers))
+                    out.append(_fresh_access(site, False, root, region, direction, scope, parallel, covers))
                 if writes:
-                    out.append(Access(site, True, root, region, arg.dir, scope, parallel, NONE, False, False, covers))
+                    out.append(_fresh_access(site, True, root, region, direction, scope, parallel, covers))
             if writes:  # (chained or not whatever is followed)
                 if len(places) == 1 and root not in renewed:
                     if follow:
@@ -1419,14 +1465,15 @@ def task_accesses(
                         and not (made_in and made_in.get(root, NONE).intersection(loops))
                     ):
                         chained.add(site)
+    if not task.outs:
+        return out, certain
     params = output_params(kernels[task.kernel])
-    for i, out_binder in enumerate(task.outs):
-        binder = getattr(out_binder, "var", out_binder)
+    for i, binder in enumerate(task.outs):  # (a task's outputs are Binders)
         p = params[i]
         if (p is None or p >= len(task.args)) and binder.name not in untracked_roots and (
             followed is None or binder.name in followed
         ):
-            out.append(Access(site, True, binder.name, FULL, _OUTPUT, scope, parallel, NONE, False, False, covers))
+            out.append(_fresh_access(site, True, binder.name, FULL, _OUTPUT, scope, parallel, covers))
             if binder.name not in renewed:
                 certain.add(out[-1])
     return out, certain

@@ -5,18 +5,19 @@ from __future__ import annotations
 from nanopass.languages import DIRECTED
 from nanopass.languages.ssa import check_single_definition, check_yields
 from nanopass.languages.statements import binders_in_order
-from nanopass.languages.terms import ScopeMode
+from nanopass.languages.terms import ArgDir, ScopeMode
 from nanopass.rewrite import Pass, register
 
 from .dep_edges import EdgeWriter, needed_edges
 from .aliases import buffer_roots
 from . import hazards as hazard_module
-from .hazards import Site, find_hazards, placed_in_manual_scopes, prework, roots_met_past_runtime, shared_in_loops, hazard_kind, runtime_orders, storage_map, unordered_war_possible, untracked_roots
+from .hazards import Site, find_hazards, placed_in_manual_scopes, prework, roots_met_past_runtime, shared_in_loops, storage_map, unordered_war_possible, untracked_roots
 from .host_accesses import host_target, host_waits_for
 from .kernels import kernel_table
 from .util import iter_stmts
 
 D = DIRECTED
+_INOUT = ArgDir.InOut
 VIEWS = ("SliceTensor", "TransposeTensor", "ReshapeTensor")
 
 
@@ -25,20 +26,20 @@ def in_one_instance(earlier, later) -> bool:
     return earlier.scope is not None and earlier.scope == later.scope and not earlier.closed
 
 
-def crosses_manual_boundary(earlier, later) -> bool:
-    """The pair straddles a MANUAL scope boundary (the scopes differ, or it is the same static
-    scope in two of its instances): the runtime orders none of it."""
-    return (earlier.scope is not None or later.scope is not None) and not in_one_instance(earlier, later)
-
-
 def needs_edge(earlier, later) -> bool:
     if later.host:  # a host element access waits only for what the runtime makes it wait for
         return not host_waits_for(earlier, later)
-    if in_one_instance(earlier, later):
-        return False
-    if crosses_manual_boundary(earlier, later):
+    # (``in_one_instance``, ``hazards.hazard_kind`` and ``hazards.runtime_orders`` written out:
+    # the walk asks this of every pair it meets)
+    scope = earlier.scope
+    if scope is not None and scope == later.scope and not earlier.closed:
+        return False  # in one instance: the user's
+    if scope is not None or later.scope is not None:
+        # across a MANUAL scope boundary (the scopes differ, or it is the same static scope in
+        # two of its instances): the runtime orders none of it
         return True
-    return hazard_kind(earlier, later) == "WAR" and not runtime_orders(earlier, later)
+    # AUTO on both sides: an unordered write-after-read (the runtime orders one only between InOut tasks)
+    return not earlier.write and later.write and not (earlier.dir is _INOUT and later.dir is _INOUT)
 
 
 def waited(earlier, later) -> bool:
