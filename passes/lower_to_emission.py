@@ -165,7 +165,7 @@ class LowerToEmission(Pass):
         pop, push, extend = stack.pop, stack.append, stack.extend
         operations: list = []  # the Bins met: read once the rest is
         defer = operations.append
-        task, loop, yld, ret, iter_arg, bin_, var, int_ = TASK, FOR, YIELD, RETURN, ITER_ARG, BIN, VAR, INT
+        task, loop, yld, ret, iter_arg, bin_, var, int_, scope = TASK, FOR, YIELD, RETURN, ITER_ARG, BIN, VAR, INT, SCOPE
         dep_edge, alloc, let_, last_output = DEP_EDGE, ALLOC, LET, self.last_output
         for stmt in iter_stmts(body):
             kind = type(stmt)
@@ -173,27 +173,44 @@ class LowerToEmission(Pass):
                 outs = stmt.outs
                 for result in outs:
                     bind(result.name)
-                if last_output[stmt.kernel] >= len(stmt.args):
+                args = stmt.args
+                if last_output[stmt.kernel] >= len(args):
                     for i, _ in self.allocated_outs(stmt):
                         ask(outs[i].name)
-                if stmt.tid is not None:
-                    bind(stmt.tid.name)
-                    ask(stmt.tid.name)
-                values = stmt.args  # (their values read below)
+                tid = stmt.tid
+                if tid is not None:
+                    bind(tid.name)
+                    ask(tid.name)
+                for arg in args:  # (their values read in place)
+                    value = arg.value
+                    value_kind = type(value)
+                    if value_kind is var:
+                        add(value.name)
+                    elif value_kind is bin_:
+                        defer(value)
+                    elif value_kind is not int_:
+                        push(value)
                 if stmt.deps:
                     extend(stmt.deps)
                 if stmt.launch is not None:
                     push(stmt.launch)
+                continue
+            elif kind is yld:
+                values = stmt.values
+            elif kind is scope:  # (it reads nothing itself)
+                continue
             elif kind is loop:
                 bind(stmt.var.name)
-                for it in stmt.iters:
+                for it in stmt.iters:  # (an IterArg read in place: its init, unless a None seed)
                     bind(it.var.name)
+                    init = it.init
+                    if type(init) is not var:
+                        push(init)
+                    elif cpp.get(init.name, init.name) not in none_seeds:
+                        add(init.name)
                 for result in stmt.results:
                     bind(result.name)
                 values = (stmt.start, stmt.stop, stmt.step)
-                extend(stmt.iters)
-            elif kind is yld:
-                values = stmt.values
             elif kind is alloc:
                 values = []  # every create's extents and initial value
                 for create in stmt.creates:
@@ -227,9 +244,7 @@ class LowerToEmission(Pass):
                     continue
                 push(stmt)
                 continue
-            for value in values:  # a Task's argument values, a loop's bounds, a Yield's values
-                if kind is task:
-                    value = value.value
+            for value in values:  # a loop's bounds, a Yield's values, an Alloc's extents and inits
                 value_kind = type(value)
                 if value_kind is var:
                     add(value.name)
@@ -962,9 +977,9 @@ READ_FIELDS = ReadFields()
 # a Task's args, launch and deps; a For's start, stop, step and iters; a Yield's values; an
 # IterArg's init; a Bin's a and b; a DepEdge's tid and index; an Alloc's creates, a Create's shape
 # and init; a Let's value).
-TASK, FOR, YIELD, RETURN, ITER_ARG, BIN, VAR, INT, DEP_EDGE, ASSEMBLE, ALLOC, LET = (
+TASK, FOR, YIELD, RETURN, ITER_ARG, BIN, VAR, INT, DEP_EDGE, ASSEMBLE, ALLOC, LET, SCOPE = (
     ENCODED.Task, ENCODED.For, ENCODED.Yield, ENCODED.Return, ENCODED.IterArg, ENCODED.Bin, ENCODED.Var, ENCODED.Int,
-    ENCODED.DepEdge, ENCODED.AssembleTensor, ENCODED.Alloc, ENCODED.Let,
+    ENCODED.DepEdge, ENCODED.AssembleTensor, ENCODED.Alloc, ENCODED.Let, ENCODED.Scope,
 )
 # ``READ_FIELDS`` of every class of the input language, as a plain dict (a dict subclass's ``[]``
 # goes through a method call): what ``survey`` and ``expr`` look up per node.
@@ -989,36 +1004,39 @@ FLOAT = ENCODED.Float
 
 def float_reaches(expr, floats) -> bool:
     """``reaches_float(expr, floats)`` (types.py) for this pass's input, by node class: an
-    operation's name and number operands looked at where it is met; a node of any other class
-    (a negation, a comparison, a bool) handed to ``reaches_float`` itself."""
-    stack = [expr]
-    pop, push = stack.pop, stack.append
-    while stack:
-        node = pop()
+    operation's name and number operands looked at where it is met, its other left operand
+    visited next without a push (most operations nest on the left), its other right operand
+    pushed; a node of any other class (a negation, a comparison, a bool) handed to
+    ``reaches_float`` itself."""
+    node = expr
+    stack = None  # (made when an operation first has an operation on its right)
+    while True:
         cls = type(node)
         if cls is BIN:
             op = node.op
-            if op is AND_OP or op is OR_OP:
-                continue  # (a bool)
-            a, b = node.a, node.b  # (the two operands written out: no tuple and loop per operation)
-            kind = type(a)
-            if kind is VAR:
-                if a.name in floats:
-                    return True
-            elif kind is INT:
-                if a.dtype in FLOAT_DTYPES:
-                    return True
-            else:
-                push(a)
-            kind = type(b)
-            if kind is VAR:
-                if b.name in floats:
-                    return True
-            elif kind is INT:
-                if b.dtype in FLOAT_DTYPES:
-                    return True
-            else:
-                push(b)
+            if op is not AND_OP and op is not OR_OP:  # (else a bool)
+                a, b = node.a, node.b  # (the two operands written out: no tuple and loop per operation)
+                kind = type(b)
+                if kind is VAR:
+                    if b.name in floats:
+                        return True
+                elif kind is INT:
+                    if b.dtype in FLOAT_DTYPES:
+                        return True
+                elif stack is None:
+                    stack = [b]
+                else:
+                    stack.append(b)
+                kind = type(a)
+                if kind is VAR:
+                    if a.name in floats:
+                        return True
+                elif kind is INT:
+                    if a.dtype in FLOAT_DTYPES:
+                        return True
+                else:
+                    node = a
+                    continue
         elif cls is VAR:
             if node.name in floats:
                 return True
@@ -1027,7 +1045,9 @@ def float_reaches(expr, floats) -> bool:
                 return True
         elif reaches_float(node, floats):
             return True
-    return False
+        if not stack:
+            return False
+        node = stack.pop()
 
 
 def last_output_param(kernel) -> int:
