@@ -6,7 +6,7 @@ from typing import Any
 
 from nanopass.errors import InternalError
 from nanopass.language import walk
-from nanopass.languages.statements import DEFINING, defined_binders
+from nanopass.languages.statements import DEFINING, walk_of
 from nanopass.languages import EMISSION, ENCODED
 from nanopass.languages.terms import ArgDir, BinOp, CoreType, DepSource, DType, Encoding, ParamDir
 from nanopass.rewrite import Pass, register
@@ -144,8 +144,8 @@ class LowerToEmission(Pass):
         (folded into the carry). Every read field is entered (``READ_FIELDS``); the usual nodes
         are taken apart inline (a Task's arguments, a loop's bounds, a Yield's values, an
         operation's operands, a dependency edge's TaskId and index), a Var or an Int met as a
-        child is read where it is met, never pushed. Bound: the names of the Binders the statements define (``defined_binders``) and
-        of the cells they declare.
+        child is read where it is met, never pushed. Bound: the names of the Binders the statements define (the walk's
+        ``binder_names``, made once per body and kept with it) and of the cells they declare.
 
         With ``asked`` (the parameters), the result is complete for the names the lowering asks
         about: ``asked`` and the lets, dummies, TaskIds and runtime-allocated outputs the statements
@@ -154,8 +154,7 @@ class LowerToEmission(Pass):
         a task's scalar argument is then left out, and the lowering never asks about it."""
         used: set[str] = set()
         add = used.add
-        bound: list[str] = []
-        bind = bound.append
+        cells: list[str] = []  # (the Binders' names are the walk's, ``binder_names``)
         reads_all = asked is None
         asked = set() if asked is None else set(asked)
         ask = asked.add
@@ -170,16 +169,13 @@ class LowerToEmission(Pass):
         for stmt in iter_stmts(body):
             kind = type(stmt)
             if kind is task:
-                outs = stmt.outs
-                for result in outs:
-                    bind(result.name)
                 args = stmt.args
                 if last_output[stmt.kernel] >= len(args):
+                    outs = stmt.outs
                     for i, _ in self.allocated_outs(stmt):
                         ask(outs[i].name)
                 tid = stmt.tid
                 if tid is not None:
-                    bind(tid.name)
                     ask(tid.name)
                 for arg in args:  # (their values read in place)
                     value = arg.value
@@ -200,27 +196,21 @@ class LowerToEmission(Pass):
             elif kind is scope:  # (it reads nothing itself)
                 continue
             elif kind is loop:
-                bind(stmt.var.name)
                 for it in stmt.iters:  # (an IterArg read in place: its init, unless a None seed)
-                    bind(it.var.name)
                     init = it.init
                     if type(init) is not var:
                         push(init)
                     elif cpp.get(init.name, init.name) not in none_seeds:
                         add(init.name)
-                for result in stmt.results:
-                    bind(result.name)
                 values = (stmt.start, stmt.stop, stmt.step)
             elif kind is alloc:
                 values = []  # every create's extents and initial value
                 for create in stmt.creates:
-                    bind(create.var.name)
                     values += create.shape
                     if create.init is not None:
                         values.append(create.init)
             elif kind is let_:
                 name = stmt.var.name
-                bind(name)
                 value = stmt.value
                 if type(value) is var:
                     if self.names_one_storage(stmt):
@@ -233,9 +223,8 @@ class LowerToEmission(Pass):
             else:
                 production = stmt._production
                 if production == "CellDecl":
-                    bind(stmt.cell)
+                    cells.append(stmt.cell)
                 elif production in DEFINING:
-                    bound += [b.name for b in defined_binders(stmt)]
                     if production == "Let" and type(stmt.value) is var and self.names_one_storage(stmt):
                         continue  # (it emits nothing, so reads nothing)
                     if production == "Let" or production == "Dummy":
@@ -303,6 +292,7 @@ class LowerToEmission(Pass):
                 elif b_kind is not int_:
                     push(b)
             operations.clear()
+        bound = walk_of(body).binder_names() + cells  # (a new list: the walk keeps its own)
         if cpp:  # (set and map operations: no Python loop)
             renamed = used.intersection(cpp)
             used.difference_update(renamed)
@@ -591,7 +581,10 @@ class LowerToEmission(Pass):
             synth = ()
         spec = task.launch
         append(BLANK)
-        append(E.Comment.make_trusted(task_comment(n, kernel, spec), task.span))
+        if spec is None and not grouped:  # (``task_comment``'s usual case, written out)
+            append(E.Comment.make_trusted(f"Task {n}: {kernel.name}", task.span))
+        else:
+            append(E.Comment.make_trusted(task_comment(n, kernel, spec), task.span))
         append(E.DeclArgs.make_trusted(args))
         tensors = []  # their C++ identifiers
         scalars = []
@@ -609,7 +602,10 @@ class LowerToEmission(Pass):
         floats = self.floats
         for arg in scalars:
             value = arg.value
-            encoding = TO_U64 if float_reaches(value, floats) else CAST_U64  # (D4)
+            if type(value) is VAR:  # (``float_reaches`` of a name, written out)
+                encoding = TO_U64 if value.name in floats else CAST_U64  # (D4)
+            else:
+                encoding = TO_U64 if float_reaches(value, floats) else CAST_U64
             append(E.AddScalar.make_trusted(args, self.expr(value) if rename else value, encoding, arg.span))
         if task.dumps:
             append(E.DumpArgs.make_trusted(args, list(dict.fromkeys(tensors[i] for i in task.dumps))))
@@ -752,12 +748,15 @@ class LowerToEmission(Pass):
     # -- control flow ------------------------------------------------------------------------------
 
     def lower_For(self, loop, out) -> None:
+        owner = None  # (stands for a loop none of whose carries is rebound: its Yield emits nothing)
         for it, result in zip(loop.iters, loop.results):
             if it.plan.rebind:  # (a carry not rebound is its init's variable: nothing to declare)
+                owner = loop
                 self.declare_carry(it, result, loop, out)
-        self.loops.append(loop)
+        loops = self.loops
+        loops.append(owner)
         body = self.block(loop.body)
-        self.loops.pop()
+        loops.pop()
         start, stop, step, var = loop.start, loop.stop, loop.step, loop.var.name
         cpp = self.cpp
         if cpp and not (type(start) is INT and type(step) is INT and (type(stop) is INT or type(stop) is VAR and stop.name not in cpp)):
@@ -855,6 +854,8 @@ class LowerToEmission(Pass):
 
     def lower_Yield(self, yld, out) -> None:
         owner = self.loops[-1]
+        if owner is None:  # a loop none of whose carries is rebound (``lower_For``): nothing to assign
+            return
         is_if = owner._production == "If"
         carries = owner.results if is_if else owner.iters  # Phis, or IterArgs (their plans)
         assigns = []
