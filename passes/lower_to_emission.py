@@ -6,7 +6,7 @@ from typing import Any
 
 from nanopass.errors import InternalError
 from nanopass.language import walk
-from nanopass.languages.statements import DEFINING, walk_of
+from nanopass.languages.statements import DEFINING, defined_binders
 from nanopass.languages import EMISSION, ENCODED
 from nanopass.languages.terms import ArgDir, BinOp, CoreType, DepSource, DType, Encoding, ParamDir
 from nanopass.rewrite import Pass, register
@@ -29,6 +29,11 @@ E = EMISSION
 INIT_LOOP = "__init_i"
 YIELD_LOOP = "__yield_i"
 
+
+# A loop or if none of whose carries is rebound stands as None on the stack of open loops
+# (``loops``): its Yields assign nothing and return at once (tests/test_emission_unrebound_yields.py
+# sets this False, every loop and if then stacked and each of its Yields' values looked at).
+UNREBOUND_YIELDS_SKIPPED = True
 
 TASK_ID = DType.TASK_ID  # (read once: an enum member read through its class costs a descriptor call)
 
@@ -144,8 +149,8 @@ class LowerToEmission(Pass):
         (folded into the carry). Every read field is entered (``READ_FIELDS``); the usual nodes
         are taken apart inline (a Task's arguments, a loop's bounds, a Yield's values, an
         operation's operands, a dependency edge's TaskId and index), a Var or an Int met as a
-        child is read where it is met, never pushed. Bound: the names of the Binders the statements define (the walk's
-        ``binder_names``, made once per body and kept with it) and of the cells they declare.
+        child is read where it is met, never pushed. Bound: the names of the Binders the statements define (``defined_binders``) and
+        of the cells they declare.
 
         With ``asked`` (the parameters), the result is complete for the names the lowering asks
         about: ``asked`` and the lets, dummies, TaskIds and runtime-allocated outputs the statements
@@ -154,7 +159,8 @@ class LowerToEmission(Pass):
         a task's scalar argument is then left out, and the lowering never asks about it."""
         used: set[str] = set()
         add = used.add
-        cells: list[str] = []  # (the Binders' names are the walk's, ``binder_names``)
+        bound: list[str] = []
+        bind = bound.append
         reads_all = asked is None
         asked = set() if asked is None else set(asked)
         ask = asked.add
@@ -169,13 +175,16 @@ class LowerToEmission(Pass):
         for stmt in iter_stmts(body):
             kind = type(stmt)
             if kind is task:
+                outs = stmt.outs
+                for result in outs:
+                    bind(result.name)
                 args = stmt.args
                 if last_output[stmt.kernel] >= len(args):
-                    outs = stmt.outs
                     for i, _ in self.allocated_outs(stmt):
                         ask(outs[i].name)
                 tid = stmt.tid
                 if tid is not None:
+                    bind(tid.name)
                     ask(tid.name)
                 for arg in args:  # (their values read in place)
                     value = arg.value
@@ -196,21 +205,27 @@ class LowerToEmission(Pass):
             elif kind is scope:  # (it reads nothing itself)
                 continue
             elif kind is loop:
+                bind(stmt.var.name)
                 for it in stmt.iters:  # (an IterArg read in place: its init, unless a None seed)
+                    bind(it.var.name)
                     init = it.init
                     if type(init) is not var:
                         push(init)
                     elif cpp.get(init.name, init.name) not in none_seeds:
                         add(init.name)
+                for result in stmt.results:
+                    bind(result.name)
                 values = (stmt.start, stmt.stop, stmt.step)
             elif kind is alloc:
                 values = []  # every create's extents and initial value
                 for create in stmt.creates:
+                    bind(create.var.name)
                     values += create.shape
                     if create.init is not None:
                         values.append(create.init)
             elif kind is let_:
                 name = stmt.var.name
+                bind(name)
                 value = stmt.value
                 if type(value) is var:
                     if self.names_one_storage(stmt):
@@ -223,8 +238,9 @@ class LowerToEmission(Pass):
             else:
                 production = stmt._production
                 if production == "CellDecl":
-                    cells.append(stmt.cell)
+                    bind(stmt.cell)
                 elif production in DEFINING:
+                    bound += [b.name for b in defined_binders(stmt)]
                     if production == "Let" and type(stmt.value) is var and self.names_one_storage(stmt):
                         continue  # (it emits nothing, so reads nothing)
                     if production == "Let" or production == "Dummy":
@@ -292,7 +308,6 @@ class LowerToEmission(Pass):
                 elif b_kind is not int_:
                     push(b)
             operations.clear()
-        bound = walk_of(body).binder_names() + cells  # (a new list: the walk keeps its own)
         if cpp:  # (set and map operations: no Python loop)
             renamed = used.intersection(cpp)
             used.difference_update(renamed)
@@ -754,7 +769,7 @@ class LowerToEmission(Pass):
                 owner = loop
                 self.declare_carry(it, result, loop, out)
         loops = self.loops
-        loops.append(owner)
+        loops.append(owner if UNREBOUND_YIELDS_SKIPPED else loop)
         body = self.block(loop.body)
         loops.pop()
         start, stop, step, var = loop.start, loop.stop, loop.step, loop.var.name
@@ -764,10 +779,12 @@ class LowerToEmission(Pass):
         out.append(E.ForBlock.make_trusted(cpp.get(var, var), start, stop, step, body, span=loop.span))
 
     def lower_While(self, loop, out) -> None:
+        owner = None  # (as ``lower_For``'s)
         for it, result in zip(loop.iters, loop.results):
             if it.plan.rebind:  # (a carry not rebound is its init's variable: nothing to declare)
+                owner = loop
                 self.declare_carry(it, result, loop, out)
-        self.loops.append(loop)
+        self.loops.append(owner if UNREBOUND_YIELDS_SKIPPED else loop)
         body = self.block(loop.body)
         self.loops.pop()
         out.append(E.WhileBlock.make_trusted(self.expr(loop.cond), body, span=loop.span))
@@ -827,9 +844,13 @@ class LowerToEmission(Pass):
             out.append(E.FillTidArray.make_trusted(name, size, E.TidCopy.make_trusted(value), loop, False, span=span))
 
     def lower_If(self, branch, out) -> None:
+        owner = None  # (stands for an if none of whose results is rebound: its Yields emit nothing)
         for phi in branch.results:
+            if not phi.plan.rebind:
+                continue
+            owner = branch
             name = self.cn(phi.var.name)
-            if not phi.plan.rebind or name in self.declared:
+            if name in self.declared:
                 continue
             ty = phi.var.type
             if phi.plan.array > 0:
@@ -844,7 +865,7 @@ class LowerToEmission(Pass):
                 out.append(E.DeclArray.make_trusted(name, ty.dtype, ty.size))
             else:
                 out.append(E.DeclScalar.make_trusted(name, ty.dtype, None))
-        self.loops.append(branch)
+        self.loops.append(owner if UNREBOUND_YIELDS_SKIPPED else branch)
         then = self.block(branch.then)
         orelse = self.block(branch.orelse)
         self.loops.pop()
@@ -854,7 +875,7 @@ class LowerToEmission(Pass):
 
     def lower_Yield(self, yld, out) -> None:
         owner = self.loops[-1]
-        if owner is None:  # a loop none of whose carries is rebound (``lower_For``): nothing to assign
+        if owner is None:  # a loop or if none of whose carries is rebound (``lower_For``): nothing to assign
             return
         is_if = owner._production == "If"
         carries = owner.results if is_if else owner.iters  # Phis, or IterArgs (their plans)
