@@ -186,20 +186,11 @@ class LowerToEmission(Pass):
                 if tid is not None:
                     bind(tid.name)
                     ask(tid.name)
-                for arg in args:  # (their values read in place)
-                    value = arg.value
-                    value_kind = type(value)
-                    if value_kind is var:
-                        add(value.name)
-                    elif value_kind is bin_:
-                        defer(value)
-                    elif value_kind is not int_:
-                        push(value)
+                values = args  # (their values read below)
                 if stmt.deps:
                     extend(stmt.deps)
                 if stmt.launch is not None:
                     push(stmt.launch)
-                continue
             elif kind is yld:
                 values = stmt.values
             elif kind is scope:  # (it reads nothing itself)
@@ -249,7 +240,9 @@ class LowerToEmission(Pass):
                     continue
                 push(stmt)
                 continue
-            for value in values:  # a loop's bounds, a Yield's values, an Alloc's extents and inits
+            for value in values:  # a Task's argument values, a loop's bounds, a Yield's values, an Alloc's extents and inits
+                if kind is task:
+                    value = value.value
                 value_kind = type(value)
                 if value_kind is var:
                     add(value.name)

@@ -8,8 +8,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
 from conftest import bench_file, corpus_tests, pass_runs, random_file, run_both_ways, running
 
 from nanopass.passes import lower_to_emission
@@ -32,9 +30,9 @@ def check(path: Path, refusals: bool = False) -> int:
 test_programs, test_shapes = corpus_tests(check)
 
 
-@pytest.mark.parametrize("manual", [False, True])
-def test_random_programs(tmp_path, manual):
-    assert sum(check(random_file(tmp_path, seed, manual=manual), refusals=True) for seed in range(30))
+def test_random_programs(tmp_path):
+    checked = [check(random_file(tmp_path, seed, manual=seed % 2 == 1), refusals=True) for seed in range(60)]
+    assert sum(checked) >= 40
 
 
 def yields_met(tree, monkeypatch) -> list:
