@@ -30,6 +30,11 @@ INIT_LOOP = "__init_i"
 YIELD_LOOP = "__yield_i"
 
 
+# A loop or if none of whose carries is rebound stands as None on the stack of open loops
+# (``loops``): its Yields assign nothing and return at once (tests/test_emission_unrebound_yields.py
+# sets this False, every loop and if then stacked and each of its Yields' values looked at).
+UNREBOUND_YIELDS_SKIPPED = True
+
 TASK_ID = DType.TASK_ID  # (read once: an enum member read through its class costs a descriptor call)
 
 
@@ -165,7 +170,7 @@ class LowerToEmission(Pass):
         pop, push, extend = stack.pop, stack.append, stack.extend
         operations: list = []  # the Bins met: read once the rest is
         defer = operations.append
-        task, loop, yld, ret, iter_arg, bin_, var, int_ = TASK, FOR, YIELD, RETURN, ITER_ARG, BIN, VAR, INT
+        task, loop, yld, ret, iter_arg, bin_, var, int_, scope = TASK, FOR, YIELD, RETURN, ITER_ARG, BIN, VAR, INT, SCOPE
         dep_edge, alloc, let_, last_output = DEP_EDGE, ALLOC, LET, self.last_output
         for stmt in iter_stmts(body):
             kind = type(stmt)
@@ -173,27 +178,35 @@ class LowerToEmission(Pass):
                 outs = stmt.outs
                 for result in outs:
                     bind(result.name)
-                if last_output[stmt.kernel] >= len(stmt.args):
+                args = stmt.args
+                if last_output[stmt.kernel] >= len(args):
                     for i, _ in self.allocated_outs(stmt):
                         ask(outs[i].name)
-                if stmt.tid is not None:
-                    bind(stmt.tid.name)
-                    ask(stmt.tid.name)
-                values = stmt.args  # (their values read below)
+                tid = stmt.tid
+                if tid is not None:
+                    bind(tid.name)
+                    ask(tid.name)
+                values = args  # (their values read below)
                 if stmt.deps:
                     extend(stmt.deps)
                 if stmt.launch is not None:
                     push(stmt.launch)
+            elif kind is yld:
+                values = stmt.values
+            elif kind is scope:  # (it reads nothing itself)
+                continue
             elif kind is loop:
                 bind(stmt.var.name)
-                for it in stmt.iters:
+                for it in stmt.iters:  # (an IterArg read in place: its init, unless a None seed)
                     bind(it.var.name)
+                    init = it.init
+                    if type(init) is not var:
+                        push(init)
+                    elif cpp.get(init.name, init.name) not in none_seeds:
+                        add(init.name)
                 for result in stmt.results:
                     bind(result.name)
                 values = (stmt.start, stmt.stop, stmt.step)
-                extend(stmt.iters)
-            elif kind is yld:
-                values = stmt.values
             elif kind is alloc:
                 values = []  # every create's extents and initial value
                 for create in stmt.creates:
@@ -227,7 +240,7 @@ class LowerToEmission(Pass):
                     continue
                 push(stmt)
                 continue
-            for value in values:  # a Task's argument values, a loop's bounds, a Yield's values
+            for value in values:  # a Task's argument values, a loop's bounds, a Yield's values, an Alloc's extents and inits
                 if kind is task:
                     value = value.value
                 value_kind = type(value)
@@ -576,7 +589,10 @@ class LowerToEmission(Pass):
             synth = ()
         spec = task.launch
         append(BLANK)
-        append(E.Comment.make_trusted(task_comment(n, kernel, spec), task.span))
+        if spec is None and not grouped:  # (``task_comment``'s usual case, written out)
+            append(E.Comment.make_trusted(f"Task {n}: {kernel.name}", task.span))
+        else:
+            append(E.Comment.make_trusted(task_comment(n, kernel, spec), task.span))
         append(E.DeclArgs.make_trusted(args))
         tensors = []  # their C++ identifiers
         scalars = []
@@ -594,7 +610,10 @@ class LowerToEmission(Pass):
         floats = self.floats
         for arg in scalars:
             value = arg.value
-            encoding = TO_U64 if float_reaches(value, floats) else CAST_U64  # (D4)
+            if type(value) is VAR:  # (``float_reaches`` of a name, written out)
+                encoding = TO_U64 if value.name in floats else CAST_U64  # (D4)
+            else:
+                encoding = TO_U64 if float_reaches(value, floats) else CAST_U64
             append(E.AddScalar.make_trusted(args, self.expr(value) if rename else value, encoding, arg.span))
         if task.dumps:
             append(E.DumpArgs.make_trusted(args, list(dict.fromkeys(tensors[i] for i in task.dumps))))
@@ -737,12 +756,15 @@ class LowerToEmission(Pass):
     # -- control flow ------------------------------------------------------------------------------
 
     def lower_For(self, loop, out) -> None:
+        owner = None  # (stands for a loop none of whose carries is rebound: its Yield emits nothing)
         for it, result in zip(loop.iters, loop.results):
             if it.plan.rebind:  # (a carry not rebound is its init's variable: nothing to declare)
+                owner = loop
                 self.declare_carry(it, result, loop, out)
-        self.loops.append(loop)
+        loops = self.loops
+        loops.append(owner if UNREBOUND_YIELDS_SKIPPED else loop)
         body = self.block(loop.body)
-        self.loops.pop()
+        loops.pop()
         start, stop, step, var = loop.start, loop.stop, loop.step, loop.var.name
         cpp = self.cpp
         if cpp and not (type(start) is INT and type(step) is INT and (type(stop) is INT or type(stop) is VAR and stop.name not in cpp)):
@@ -750,10 +772,12 @@ class LowerToEmission(Pass):
         out.append(E.ForBlock.make_trusted(cpp.get(var, var), start, stop, step, body, span=loop.span))
 
     def lower_While(self, loop, out) -> None:
+        owner = None  # (as ``lower_For``'s)
         for it, result in zip(loop.iters, loop.results):
             if it.plan.rebind:  # (a carry not rebound is its init's variable: nothing to declare)
+                owner = loop
                 self.declare_carry(it, result, loop, out)
-        self.loops.append(loop)
+        self.loops.append(owner if UNREBOUND_YIELDS_SKIPPED else loop)
         body = self.block(loop.body)
         self.loops.pop()
         out.append(E.WhileBlock.make_trusted(self.expr(loop.cond), body, span=loop.span))
@@ -813,9 +837,13 @@ class LowerToEmission(Pass):
             out.append(E.FillTidArray.make_trusted(name, size, E.TidCopy.make_trusted(value), loop, False, span=span))
 
     def lower_If(self, branch, out) -> None:
+        owner = None  # (stands for an if none of whose results is rebound: its Yields emit nothing)
         for phi in branch.results:
+            if not phi.plan.rebind:
+                continue
+            owner = branch
             name = self.cn(phi.var.name)
-            if not phi.plan.rebind or name in self.declared:
+            if name in self.declared:
                 continue
             ty = phi.var.type
             if phi.plan.array > 0:
@@ -830,7 +858,7 @@ class LowerToEmission(Pass):
                 out.append(E.DeclArray.make_trusted(name, ty.dtype, ty.size))
             else:
                 out.append(E.DeclScalar.make_trusted(name, ty.dtype, None))
-        self.loops.append(branch)
+        self.loops.append(owner if UNREBOUND_YIELDS_SKIPPED else branch)
         then = self.block(branch.then)
         orelse = self.block(branch.orelse)
         self.loops.pop()
@@ -840,6 +868,8 @@ class LowerToEmission(Pass):
 
     def lower_Yield(self, yld, out) -> None:
         owner = self.loops[-1]
+        if owner is None:  # a loop or if none of whose carries is rebound (``lower_For``): nothing to assign
+            return
         is_if = owner._production == "If"
         carries = owner.results if is_if else owner.iters  # Phis, or IterArgs (their plans)
         assigns = []
@@ -962,9 +992,9 @@ READ_FIELDS = ReadFields()
 # a Task's args, launch and deps; a For's start, stop, step and iters; a Yield's values; an
 # IterArg's init; a Bin's a and b; a DepEdge's tid and index; an Alloc's creates, a Create's shape
 # and init; a Let's value).
-TASK, FOR, YIELD, RETURN, ITER_ARG, BIN, VAR, INT, DEP_EDGE, ASSEMBLE, ALLOC, LET = (
+TASK, FOR, YIELD, RETURN, ITER_ARG, BIN, VAR, INT, DEP_EDGE, ASSEMBLE, ALLOC, LET, SCOPE = (
     ENCODED.Task, ENCODED.For, ENCODED.Yield, ENCODED.Return, ENCODED.IterArg, ENCODED.Bin, ENCODED.Var, ENCODED.Int,
-    ENCODED.DepEdge, ENCODED.AssembleTensor, ENCODED.Alloc, ENCODED.Let,
+    ENCODED.DepEdge, ENCODED.AssembleTensor, ENCODED.Alloc, ENCODED.Let, ENCODED.Scope,
 )
 # ``READ_FIELDS`` of every class of the input language, as a plain dict (a dict subclass's ``[]``
 # goes through a method call): what ``survey`` and ``expr`` look up per node.
@@ -989,36 +1019,39 @@ FLOAT = ENCODED.Float
 
 def float_reaches(expr, floats) -> bool:
     """``reaches_float(expr, floats)`` (types.py) for this pass's input, by node class: an
-    operation's name and number operands looked at where it is met; a node of any other class
-    (a negation, a comparison, a bool) handed to ``reaches_float`` itself."""
-    stack = [expr]
-    pop, push = stack.pop, stack.append
-    while stack:
-        node = pop()
+    operation's name and number operands looked at where it is met, its other left operand
+    visited next without a push (most operations nest on the left), its other right operand
+    pushed; a node of any other class (a negation, a comparison, a bool) handed to
+    ``reaches_float`` itself."""
+    node = expr
+    stack = None  # (made when an operation first has an operation on its right)
+    while True:
         cls = type(node)
         if cls is BIN:
             op = node.op
-            if op is AND_OP or op is OR_OP:
-                continue  # (a bool)
-            a, b = node.a, node.b  # (the two operands written out: no tuple and loop per operation)
-            kind = type(a)
-            if kind is VAR:
-                if a.name in floats:
-                    return True
-            elif kind is INT:
-                if a.dtype in FLOAT_DTYPES:
-                    return True
-            else:
-                push(a)
-            kind = type(b)
-            if kind is VAR:
-                if b.name in floats:
-                    return True
-            elif kind is INT:
-                if b.dtype in FLOAT_DTYPES:
-                    return True
-            else:
-                push(b)
+            if op is not AND_OP and op is not OR_OP:  # (else a bool)
+                a, b = node.a, node.b  # (the two operands written out: no tuple and loop per operation)
+                kind = type(b)
+                if kind is VAR:
+                    if b.name in floats:
+                        return True
+                elif kind is INT:
+                    if b.dtype in FLOAT_DTYPES:
+                        return True
+                elif stack is None:
+                    stack = [b]
+                else:
+                    stack.append(b)
+                kind = type(a)
+                if kind is VAR:
+                    if a.name in floats:
+                        return True
+                elif kind is INT:
+                    if a.dtype in FLOAT_DTYPES:
+                        return True
+                else:
+                    node = a
+                    continue
         elif cls is VAR:
             if node.name in floats:
                 return True
@@ -1027,7 +1060,9 @@ def float_reaches(expr, floats) -> bool:
                 return True
         elif reaches_float(node, floats):
             return True
-    return False
+        if not stack:
+            return False
+        node = stack.pop()
 
 
 def last_output_param(kernel) -> int:
