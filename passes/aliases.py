@@ -78,7 +78,10 @@ def extend_buffer_roots(
                         if init is not None and init._production == "Var":
                             src = get(init.name, init.name)
                     roots[name] = src or name
-                body(stmt.body)
+                inner = stmt.body
+                while len(inner) == 1 and (inner[0]._production == "Scope" or inner[0]._production == "CompilerScope"):
+                    inner = inner[0].body  # (a body that is one scope: the scope's, without a call for it)
+                body(inner)
                 for it, result in zip(iters, stmt.results):
                     name = it.var.name
                     src = roots[name]

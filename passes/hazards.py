@@ -346,7 +346,7 @@ def _walk_storage(stmts, store: dict[str, frozenset], kernels: dict[str, Any]) -
                 if vk == "Var":
                     value = get(v.name, nothing)
                 elif vk == "CreateTensor":
-                    value = frozenset({(var.name, FULL)})
+                    value = frozenset(((var.name, FULL),))
                 elif vk == "SliceTensor":
                     value = frozenset([(r, _sub_region(g, v.shape, v.offset)) for r, g in of(v.tensor)])
                 elif vk in ("TransposeTensor", "ReshapeTensor"):  # the whole buffer, indexed otherwise
@@ -372,7 +372,7 @@ def _walk_storage(stmts, store: dict[str, frozenset], kernels: dict[str, Any]) -
                         arg = args[p].value
                         value = get(arg.name, nothing) if arg._production == "Var" else nothing
                     else:  # a runtime-allocated output: a new buffer
-                        value = frozenset({(binder.name, FULL)})
+                        value = frozenset(((binder.name, FULL),))
                     old = get(binder.name)
                     if old is None:  # (as a let's)
                         if value:
@@ -521,11 +521,19 @@ def _walk_storage(stmts, store: dict[str, frozenset], kernels: dict[str, Any]) -
             elif kind == "If":
                 body(stmt.then)
                 body(stmt.orelse)
-                yields = [y for y in (last_yield(stmt.then), last_yield(stmt.orelse)) if y is not None]
-                for k, res in enumerate(getattr(stmt, "results", ())):
+                results = getattr(stmt, "results", ())
+                if not results:
+                    continue
+                # (each result the union of what the branches yield, made only when it is new)
+                then_y, else_y = last_yield(stmt.then), last_yield(stmt.orelse)
+                k = 0
+                for res in results:
                     binder = getattr(res, "var", res)
                     if binder.type._production == "TensorType":
-                        grow(binder.name, frozenset().union(*(of(y.values[k]) for y in yields)))
+                        a = of(then_y.values[k]) if then_y is not None else nothing
+                        b = of(else_y.values[k]) if else_y is not None else nothing
+                        grow(binder.name, a if b is a or b <= a else b if a <= b else a | b)
+                    k += 1
             elif kind in ("Scope", "CompilerScope"):
                 body(stmt.body)
 
