@@ -28,21 +28,24 @@ def extend_buffer_roots(
     """Add to ``roots`` (``buffer_roots``' table of what is bound before ``stmts``, or any mapping
     with its ``get`` and item assignment) the names ``stmts`` bind, as ``buffer_roots`` would."""
     outputs: dict[str, tuple] = {}  # kernel name -> ``output_params``
+    get = roots.get
 
     def root(expr) -> str | None:
         if expr is None or expr._production != "Var":
             return None
-        return roots.get(expr.name, expr.name)
+        return get(expr.name, expr.name)
 
     def body(stmts) -> None:
+        # (``root`` written out where most statements ask it: a let's, a task's, a carry's)
         for stmt in stmts:
             kind = stmt._production
             if kind == "Let":
                 value = stmt.value
                 vk = value._production
                 src = None
-                if vk == "Var" and stmt.var.type._production in ("TensorType", "ArrayType"):
-                    src = root(value)
+                if vk == "Var":
+                    if stmt.var.type._production in ("TensorType", "ArrayType"):
+                        src = get(value.name, value.name)
                 elif vk == "AssembleTensor":
                     src = root(value.target)
                 elif vk == "SetItem":
@@ -53,17 +56,36 @@ def extend_buffer_roots(
                 if params is None:
                     params = outputs[stmt.kernel] = output_params(kernels[stmt.kernel])
                 args = stmt.args
-                for i, out in enumerate(stmt.outs):
+                count = len(args)
+                i = 0
+                for out in stmt.outs:
                     name = out.name
                     p = params[i]
-                    src = root(args[p].value) if p is not None and p < len(args) else None
+                    i += 1
+                    src = None
+                    if p is not None and p < count:
+                        arg = args[p].value
+                        if arg is not None and arg._production == "Var":
+                            src = get(arg.name, arg.name)
                     roots[name] = src or name
             elif kind == "For" or kind == "While":
-                for it in stmt.iters:
-                    roots[it.var.name] = (root(it.init) if trivial_carry(it) else None) or it.var.name
-                body(stmt.body)
-                for it, result in zip(stmt.iters, stmt.results):
-                    roots[result.name] = roots[it.var.name] if roots[it.var.name] != it.var.name else result.name
+                iters = stmt.iters
+                for it in iters:
+                    name = it.var.name
+                    src = None
+                    if trivial_carry(it):
+                        init = it.init
+                        if init is not None and init._production == "Var":
+                            src = get(init.name, init.name)
+                    roots[name] = src or name
+                inner = stmt.body
+                while len(inner) == 1 and (inner[0]._production == "Scope" or inner[0]._production == "CompilerScope"):
+                    inner = inner[0].body  # (a body that is one scope: the scope's, without a call for it)
+                body(inner)
+                for it, result in zip(iters, stmt.results):
+                    name = it.var.name
+                    src = roots[name]
+                    roots[result.name] = src if src != name else result.name
             elif kind == "If":
                 body(stmt.then)
                 body(stmt.orelse)
@@ -73,7 +95,7 @@ def extend_buffer_roots(
                     a = root(then_y.values[i]) if then_y else None
                     b = root(else_y.values[i]) if else_y else None
                     roots[binder.name] = a if a is not None and a == b else binder.name
-            elif kind in ("Scope", "CompilerScope"):
+            elif kind == "Scope" or kind == "CompilerScope":
                 body(stmt.body)
 
     body(stmts)

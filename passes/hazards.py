@@ -346,7 +346,7 @@ def _walk_storage(stmts, store: dict[str, frozenset], kernels: dict[str, Any]) -
                 if vk == "Var":
                     value = get(v.name, nothing)
                 elif vk == "CreateTensor":
-                    value = frozenset({(var.name, FULL)})
+                    value = frozenset(((var.name, FULL),))
                 elif vk == "SliceTensor":
                     value = frozenset([(r, _sub_region(g, v.shape, v.offset)) for r, g in of(v.tensor)])
                 elif vk in ("TransposeTensor", "ReshapeTensor"):  # the whole buffer, indexed otherwise
@@ -355,8 +355,11 @@ def _walk_storage(stmts, store: dict[str, frozenset], kernels: dict[str, Any]) -
                     value = of(v.target)
                 else:
                     continue
-                old = get(var.name, nothing)
-                if not value <= old:
+                old = get(var.name)
+                if old is None:  # (mostly: a name defined once; its places are the value's own set)
+                    if value:
+                        store[var.name] = value
+                elif not (value is old or value <= old):
                     store[var.name] = old | value
             elif kind == "Task":
                 outs = outs_of.get(stmt.kernel)
@@ -369,27 +372,17 @@ def _walk_storage(stmts, store: dict[str, frozenset], kernels: dict[str, Any]) -
                         arg = args[p].value
                         value = get(arg.name, nothing) if arg._production == "Var" else nothing
                     else:  # a runtime-allocated output: a new buffer
-                        value = frozenset({(binder.name, FULL)})
-                    old = get(binder.name, nothing)
-                    if not value <= old:
+                        value = frozenset(((binder.name, FULL),))
+                    old = get(binder.name)
+                    if old is None:  # (as a let's)
+                        if value:
+                            store[binder.name] = value
+                    elif not (value is old or value <= old):
                         store[binder.name] = old | value
             elif kind == "For" or kind == "While":
                 inner = stmt.body
                 iters = stmt.iters
                 if shortcuts and not iters:  # (no carry: its body once, whatever it runs)
-                    body(inner)
-                    continue
-                # (plain loops, not comprehensions: each of those is a function call of its own)
-                last = unscoped(inner) if len(inner) == 1 else inner  # (``last_yield`` written out)
-                yld = last[-1] if last and last[-1]._production == "Yield" else None
-                yielded = yld.values if yld is not None else None
-                carries = []
-                k = 0
-                for it, result in zip(iters, stmt.results):
-                    if it.var.type._production == "TensorType":
-                        carries.append((it, result, yielded[k] if yielded is not None else None))
-                    k += 1
-                if shortcuts and not carries:  # (nothing flows around the loop: its body once, whatever it runs)
                     body(inner)
                     continue
                 if kind == "For":  # (``trip_count`` of a For written out)
@@ -401,6 +394,65 @@ def _walk_storage(stmts, store: dict[str, frozenset], kernels: dict[str, Any]) -
                         runs = 0  # 0: unknown (or none)
                 else:
                     runs = trip_count(stmt) or 0
+                # (plain loops, not comprehensions: each of those is a function call of its own)
+                last = unscoped(inner) if len(inner) == 1 else inner  # (``last_yield`` written out)
+                yld = last[-1] if last and last[-1]._production == "Yield" else None
+                yielded = yld.values if yld is not None else None
+                results = stmt.results
+                alone = shortcuts and runs != 1 and len(iters) == 1 and len(results) == 1
+                if alone:  # (one carry, mostly, that does not yield itself: the path below for it
+                    # alone, without its lists and loops)
+                    it = iters[0]
+                    y = yielded[0] if yielded is not None else None
+                    yname = y.name if y is not None and y._production == "Var" else None
+                    alone = not runs or yname != it.var.name
+                if alone:
+                    if it.var.type._production != "TensorType":
+                        body(inner)
+                        continue
+                    name, rname = it.var.name, results[0].name
+                    init = it.init
+                    first = get(init.name, nothing) if init is not None and init._production == "Var" else nothing
+                    unknown, walked = not runs, False
+                    while True:
+                        merged = first
+                        if yname is not None:
+                            more = get(yname)
+                            if more is not None and more is not merged and not more <= merged:
+                                merged = more if merged <= more else merged | more
+                        old = get(name)
+                        if old is None:
+                            grew = bool(merged)
+                            if grew:
+                                store[name] = merged
+                        elif merged is old or merged <= old:
+                            grew = False
+                        else:
+                            store[name] = old | merged
+                            grew = True
+                        if unknown:
+                            old = get(rname)
+                            if old is None:
+                                if merged:
+                                    store[rname] = merged
+                            elif not (merged is old or merged <= old):
+                                store[rname] = old | merged
+                        if walked and not grew:
+                            break
+                        body(inner)
+                        walked = True
+                    if runs:  # (runs > 1: the result is the last iteration's yield)
+                        grow(rname, get(yname, nothing) if yname is not None else nothing)
+                    continue
+                carries = []
+                k = 0
+                for it, result in zip(iters, results):
+                    if it.var.type._production == "TensorType":
+                        carries.append((it, result, yielded[k] if yielded is not None else None))
+                    k += 1
+                if shortcuts and not carries:  # (nothing flows around the loop: its body once, whatever it runs)
+                    body(inner)
+                    continue
                 if runs == 1:
                     flow_once(carries)
                     body(inner)
@@ -419,16 +471,29 @@ def _walk_storage(stmts, store: dict[str, frozenset], kernels: dict[str, Any]) -
                     grew = False
                     k = 0
                     for it, result, y in carries:
-                        merged = inits[k] | (get(y.name, nothing) if y is not None and y._production == "Var" else nothing)
+                        # (a union made only when it is new: the yielded value mostly holds the
+                        # init's own set, or nothing yet, or the iter_arg's, and sets are shared)
+                        merged = inits[k]
                         k += 1
+                        if y is not None and y._production == "Var":
+                            more = get(y.name)
+                            if more is not None and more is not merged and not more <= merged:
+                                merged = more if merged <= more else merged | more
                         name = it.var.name
-                        old = get(name, nothing)
-                        if not merged <= old:
+                        old = get(name)
+                        if old is None:
+                            if merged:
+                                store[name] = merged
+                                grew = True
+                        elif not (merged is old or merged <= old):
                             store[name] = old | merged
                             grew = True
                         if unknown:
-                            old = get(result.name, nothing)
-                            if not merged <= old:
+                            old = get(result.name)
+                            if old is None:
+                                if merged:
+                                    store[result.name] = merged
+                            elif not (merged is old or merged <= old):
                                 store[result.name] = old | merged
                     if walked and not grew:
                         break
@@ -444,8 +509,11 @@ def _walk_storage(stmts, store: dict[str, frozenset], kernels: dict[str, Any]) -
                     if shortcuts and not carried:  # (``last_yields``' first answer: each its yielded value's places)
                         for it, result, y in carries:
                             value = get(y.name, nothing) if y is not None and y._production == "Var" else nothing
-                            old = get(result.name, nothing)
-                            if not value <= old:
+                            old = get(result.name)
+                            if old is None:
+                                if value:
+                                    store[result.name] = value
+                            elif not (value is old or value <= old):
                                 store[result.name] = old | value
                     else:
                         for (it, result, y), places in zip(carries, last_yields(carries, runs)):
@@ -453,11 +521,19 @@ def _walk_storage(stmts, store: dict[str, frozenset], kernels: dict[str, Any]) -
             elif kind == "If":
                 body(stmt.then)
                 body(stmt.orelse)
-                yields = [y for y in (last_yield(stmt.then), last_yield(stmt.orelse)) if y is not None]
-                for k, res in enumerate(getattr(stmt, "results", ())):
+                results = getattr(stmt, "results", ())
+                if not results:
+                    continue
+                # (each result the union of what the branches yield, made only when it is new)
+                then_y, else_y = last_yield(stmt.then), last_yield(stmt.orelse)
+                k = 0
+                for res in results:
                     binder = getattr(res, "var", res)
                     if binder.type._production == "TensorType":
-                        grow(binder.name, frozenset().union(*(of(y.values[k]) for y in yields)))
+                        a = of(then_y.values[k]) if then_y is not None else nothing
+                        b = of(else_y.values[k]) if else_y is not None else nothing
+                        grow(binder.name, a if b is a or b <= a else b if a <= b else a | b)
+                    k += 1
             elif kind in ("Scope", "CompilerScope"):
                 body(stmt.body)
 

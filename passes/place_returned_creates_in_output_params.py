@@ -52,17 +52,23 @@ class PlaceReturnedCreatesInOutputParams(Pass):
         ]
         if not candidates:
             return program
-        # the names bound to a create (``iter_stmts``: the walk the verifier kept, mostly); where
+        # the names bound to a create (``iter_stmts``), found only when a candidate may be creates
+        # alone: one of a parameter's buffer is not (a parameter is never a Let's binder); where
         # each is and whether a loop runs it is found only when a candidate is such creates
-        created = {s.var.name for s in iter_stmts(func.body) if s._production == "Let" and s.value._production == "CreateTensor"}
+        params = {p.name for p in func.params}
+        created = None
         creates: dict[str, tuple] = {}  # name -> (its Let, whether a loop runs it), when needed
         store = storage_map(func, kernel_table(program))
         placed: dict[str, object] = {}  # create name -> the parameter it becomes
         for value in candidates:
             places = store.get(value.name, frozenset())
             roots = {root for root, _ in places}
-            if not roots or not roots <= created:
+            if not roots or not roots.isdisjoint(params):
                 continue  # an allocation of the runtime, or a parameter's buffer after all
+            if created is None:
+                created = {s.var.name for s in iter_stmts(func.body) if s._production == "Let" and s.value._production == "CreateTensor"}
+            if not roots <= created:
+                continue  # (as above)
             if not creates:
                 self.find_creates(func.body, False, creates)
             param = outputs[base_name(value.name)]
