@@ -290,17 +290,6 @@ def _walk_storage(stmts, store: dict[str, frozenset], kernels: dict[str, Any]) -
         store[name] = old | value
         return True
 
-    def flow(carries, results: bool = True) -> bool:
-        """Each carry (iter_arg, and with ``results`` its result) holds its init's and its yielded
-        value's places; whether an iter_arg grew."""
-        grew = False
-        for it, result, yielded in carries:
-            merged = of(it.init) | of(yielded)
-            grew |= grow(it.var.name, merged)
-            if results:
-                grow(result.name, merged)
-        return grew
-
     def last_yields(carries, runs: int) -> list[frozenset]:
         """The places each carry's yielded value may have in the last of ``runs`` iterations: a
         yielded iter_arg of the loop (a swap or rotation of carries) holds what its carry held one
@@ -459,9 +448,10 @@ def _walk_storage(stmts, store: dict[str, frozenset], kernels: dict[str, Any]) -
                     for it, result, y in carries:
                         grow(result.name, of(y))
                     continue
-                # ``flow`` (its results too where runs is unknown); the body; ``flow`` again, and the
-                # body again while that grew an iter_arg (the body's yields reached it). Written
-                # out, an init's places read once: they are final before the loop.
+                # Each carry (iter_arg, and its result too where runs is unknown) takes its init's
+                # and its yielded value's places; then the body; again, and the body again while
+                # that grew an iter_arg (the body's yields reached it). An init's places are read
+                # once: they are final before the loop.
                 inits = []
                 for it, _, _ in carries:
                     init = it.init
