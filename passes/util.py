@@ -117,24 +117,6 @@ def var_reads(nodes) -> dict[str, int]:
     return counts
 
 
-def name_reads(nodes, deferred: list) -> dict[str, int]:
-    """``var_reads`` of those of ``nodes`` that read one name and nothing else (a Var, or an Arg
-    or DepVar whose value is one), in one loop over ``nodes`` that enters no expression; each of
-    the others is appended to ``deferred`` unread (for ``var_reads`` to walk if need be)."""
-    counts: dict[str, int] = {}
-    defer = deferred.append
-    for node in nodes:
-        production = node._production
-        if production == "Arg" or production == "DepVar":
-            node = node.value
-            production = node._production
-        if production == "Var":
-            counts[node.name] = counts.get(node.name, 0) + 1
-        else:
-            defer(node)
-    return counts
-
-
 class FreshVersions:
     """Fresh IR names of the form ``base__role_vK`` that no name in ``taken`` (nor an earlier
     ``fresh``) has. The search for a base resumes where the last one stopped: names are only
