@@ -31,12 +31,6 @@ _MAY_MOVE = frozenset({"If", "Alloc", "Declare"})  # statements that may move ou
 _READ_NONE = frozenset({"Scope", "CellDecl", "Declare", "Return"})
 
 
-def _as_list(value) -> list:
-    if value is None:
-        return []
-    return list(value) if isinstance(value, tuple) else [value]
-
-
 def _base(name: str) -> str:
     return name.split("__", 1)[0]
 
