@@ -26,8 +26,8 @@ H = HOISTED
 # (read once: an enum member read through its class costs a descriptor call)
 USER, MANUAL, TASK_ID = ScopeOrigin.user, ScopeMode.manual, DType.TASK_ID
 READS_NOTHING = TYPE_PRODUCTIONS | {"Int", "Binder", "Carry", "TidSource", "NoTask"}
-# Statements none of whose fields reads a name (returns emit nothing and read nothing)
 _MAY_MOVE = frozenset({"If", "Alloc", "Declare"})  # statements that may move out of a scope whatever is read
+# Statements none of whose fields reads a name (a scope's body is walked on its own; a return emits nothing)
 _READ_NONE = frozenset({"Scope", "CellDecl", "Declare", "Return"})
 
 
