@@ -83,7 +83,7 @@ from nanopass.languages.statements import binders_in_order, kept
 
 from .aliases import buffer_roots
 from .allocations import allocated_by, held_allocations, made_in, makes_allocations
-from .kernels import output_param_of_result, output_params
+from .kernels import output_params
 from .holders import Holders, covers_after, dep_names, held_by, is_task_id_value
 from .host_accesses import host_accesses
 from .live_accesses import LiveAccesses, RegionIndex

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import EXAMPLES_AND_GOLDEN, bench_file, cpp_of, load_program, pass_runs
+from conftest import EXAMPLES_AND_GOLDEN, bench_file, cpp_of, pass_runs
 from test_call_directions_in_one_loop import corpus
 from test_place_by_branch import SWAPS
 
