@@ -589,10 +589,7 @@ class LowerToEmission(Pass):
             synth = ()
         spec = task.launch
         append(BLANK)
-        if spec is None and not grouped:  # (``task_comment``'s usual case, written out)
-            append(E.Comment.make_trusted(f"Task {n}: {kernel.name}", task.span))
-        else:
-            append(E.Comment.make_trusted(task_comment(n, kernel, spec), task.span))
+        append(E.Comment.make_trusted(task_comment(n, kernel, spec), task.span))
         append(E.DeclArgs.make_trusted(args))
         tensors = []  # their C++ identifiers
         scalars = []
