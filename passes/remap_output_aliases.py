@@ -80,10 +80,7 @@ class RemapOutputAliases(Pass):
             if name in roots or name in names:  # an alias, or already named (Declare)
                 continue
             # a compiler-made buffer (role out, ret0__out) keeps its whole name, as the reference's
-            if "out" in name and ssa_role(name) == "out":
-                base = name
-            else:  # (``base_name``, written out)
-                base = name.split("__", 1)[0] or name
+            base = name if "out" in name and ssa_role(name) == "out" else base_name(name)
             # the user's name if free, else the SSA name
             names[name] = take_first(base if base != "_" else None, name, derived_of(name, ()))
         for cell in cells:

@@ -10,16 +10,12 @@ from nanopass.languages.ssa import check_single_definition, check_yields
 from nanopass.languages.terms import DepSource
 from nanopass.rewrite import Pass, register
 
+from .naming import base_name
 from .util import trusted_maker
 
 A = DEP_ANNOTATED
 FRESH, CELL = DepSource.fresh, DepSource.cell  # (read once: an enum member read through its class costs a descriptor call)
 UNTRACKED = ("For", "While", "If", "Scope", "Let")  # the handlers of the statements that open C++ blocks or declare
-
-
-def base_name(name: str) -> str:
-    """The user's name of an SSA version: ``x__ssa_v3`` -> ``x``."""
-    return name.split("__", 1)[0] or name
 
 
 @register
