@@ -30,7 +30,19 @@ def statement_kinds(stmts: list) -> list:
     """The productions of ``stmts`` (a list ``unverified_stmts`` returned), in order: read in C,
     and kept while the same list is asked again (``kept``: the invariants of a stage that no
     earlier one checked get the same list, the body's walk)."""
-    return kept(statement_kinds, (stmts,), lambda: list(map(_production_of, stmts)))
+    return kept(_kinds, (stmts,), lambda: _kinds(stmts))[0]
+
+
+def statement_kind_set(stmts: list) -> frozenset:
+    """The distinct productions of ``stmts`` (``statement_kinds``, kept with them): whether a
+    kind is among them asked in one lookup."""
+    return kept(_kinds, (stmts,), lambda: _kinds(stmts))[1]
+
+
+def _kinds(stmts: list) -> tuple[list, frozenset]:
+    """``statement_kinds`` and ``statement_kind_set`` of ``stmts``, read in C."""
+    kinds = list(map(_production_of, stmts))
+    return kinds, frozenset(kinds)
 
 
 def check_capacity(program) -> None:
@@ -63,7 +75,7 @@ def check_no_declare(program) -> None:
 def _refuse(body, rule, production: str, message: str) -> None:
     """No statement of ``production`` under ``body`` (the statements' kinds compared in C)."""
     stmts = unverified_stmts(body, rule)
-    if production in statement_kinds(stmts):
+    if production in statement_kind_set(stmts):
         raise VerifyError(message, node=next(s for s in stmts if s._production == production))
     mark_verified(body, rule)
 
