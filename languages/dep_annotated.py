@@ -30,19 +30,13 @@ def statement_kinds(stmts: list) -> list:
     """The productions of ``stmts`` (a list ``unverified_stmts`` returned), in order: read in C,
     and kept while the same list is asked again (``kept``: the invariants of a stage that no
     earlier one checked get the same list, the body's walk)."""
-    return kept(_kinds, (stmts,), lambda: _kinds(stmts))[0]
+    return kept(statement_kinds, (stmts,), lambda: list(map(_production_of, stmts)))
 
 
 def statement_kind_set(stmts: list) -> frozenset:
-    """The distinct productions of ``stmts`` (``statement_kinds``, kept with them): whether a
-    kind is among them asked in one lookup."""
-    return kept(_kinds, (stmts,), lambda: _kinds(stmts))[1]
-
-
-def _kinds(stmts: list) -> tuple[list, frozenset]:
-    """``statement_kinds`` and ``statement_kind_set`` of ``stmts``, read in C."""
-    kinds = list(map(_production_of, stmts))
-    return kinds, frozenset(kinds)
+    """The distinct productions of ``stmts`` (``statement_kinds``), kept as they are: whether a
+    kind is among them asked in one lookup (made when first asked)."""
+    return kept(statement_kind_set, (stmts,), lambda: frozenset(statement_kinds(stmts)))
 
 
 def check_capacity(program) -> None:
