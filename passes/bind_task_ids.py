@@ -76,36 +76,36 @@ class BindTaskIds(Pass):
     target = TID_BOUND
 
     def Function(self, func):
-        self.table: dict[str, tuple[DepSource, str, int]] = {}
-        self.order: list[str] = []
+        # name -> its entry, in the order the names were first bound (a rebinding keeps the place)
+        self.table: dict[str, object] = {}
+        # (read when the pass runs: inside ``trusted_checked()`` it is the checked ``make``)
+        self.make_tid = B.TidSource.make_trusted
         if binds_task_ids(func.body):
             self.body(func.body)
-        tids = [B.TidSource.make_trusted(name, *self.table[name]) for name in self.order]
+        tids = list(self.table.values())
         return B.Function.make_trusted(
             func.name, func.params, func.results, func.auto_scope, func.dyn_dims, func.buffer_groups, func.slots, func.arg_count,
             tids, func.body, span=func.span,
         )
 
     def bind(self, name: str, source: DepSource, storage: str, size: int = 0) -> None:
-        if name not in self.table:
-            self.order.append(name)
-        self.table[name] = (source, storage, size)
+        # (unchecked: a symbol, a dep_source and a size, each of the kind of its field)
+        self.table[name] = self.make_tid(name, source, storage, size)
 
     def alias(self, name: str, other: str) -> None:
-        if other in self.table:
-            self.bind(name, *self.table[other])
+        entry = self.table.get(other)
+        if entry is not None:
+            self.table[name] = self.make_tid(name, entry.source, entry.storage, entry.size)
 
     def body(self, stmts) -> None:
-        table, order = self.table, self.order
+        table, make_tid = self.table, self.make_tid
         for stmt in stmts:
             kind = stmt._production
             if kind == "Task" or kind == "Dummy":  # (``bind``, inlined: the usual statements)
                 var = stmt.tid if kind == "Task" else stmt.var
                 if var is not None:
                     name = var.name
-                    if name not in table:
-                        order.append(name)
-                    table[name] = (FRESH if kind == "Task" else BARRIER, name, 0)
+                    table[name] = make_tid(name, FRESH if kind == "Task" else BARRIER, name, 0)
             elif kind == "Let":
                 self.let(stmt)
             elif kind == "For" or kind == "While":
