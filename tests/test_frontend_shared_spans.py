@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import EXAMPLES_AND_GOLDEN, SHAPES, bench_file, load_program, random_file
+from conftest import corpus_tests, load_program, random_file
 
 from nanopass.errors import UserError
 from nanopass.language import walk
@@ -31,14 +31,7 @@ def _same_both_ways(path: Path) -> None:
     assert _read(path, True) == _read(path, False)
 
 
-@pytest.mark.parametrize("path", EXAMPLES_AND_GOLDEN, ids=lambda p: p.stem)
-def test_programs(path: Path):
-    _same_both_ways(path)
-
-
-@pytest.mark.parametrize("shape", SHAPES)
-def test_bench_shapes(tmp_path, shape):
-    _same_both_ways(bench_file(tmp_path, shape, 24))
+test_programs, test_bench_shapes = corpus_tests(_same_both_ways)
 
 
 @pytest.mark.parametrize("seed", range(3930, 3960))
