@@ -8,11 +8,11 @@ from nanopass.languages.scoped import check_scope_placement
 from nanopass.languages.ssa import check_single_definition, check_yields
 from nanopass.languages.statements import BODY_FIELDS, walk_of
 from nanopass.languages.terms import DType, LoopKind, ScopeMode, ScopeOrigin
-from nanopass.rewrite import Pass, register
+from nanopass.rewrite import Pass, register, trusted_maker
 
 from .aliases import buffer_groups, buffer_roots
 from .kernels import kernel_table
-from .util import LOOPS, iter_stmts, last_yield, static_trip_count, trusted_maker
+from .util import LOOPS, iter_stmts, last_yield, static_trip_count
 
 C = CARRIED
 

@@ -12,12 +12,12 @@ from nanopass.languages.dep_annotated import check_capacity
 from nanopass.languages.ssa import check_single_definition
 from nanopass.languages.statements import walk_of
 from nanopass.languages.terms import DType, ScopeMode, ScopeOrigin
-from nanopass.rewrite import Pass, register
+from nanopass.rewrite import Pass, register, trusted_maker
 
 from .aliases import written_roots
 from .allocations import held_allocations
 from .kernels import kernel_table
-from .util import BODY_FIELDS, TYPE_PRODUCTIONS, carry_arrays, defined_binders, iter_stmts, trusted_maker, var_reads
+from .util import BODY_FIELDS, TYPE_PRODUCTIONS, carry_arrays, defined_binders, iter_stmts, var_reads
 
 H = HOISTED
 # Nodes that read no name (a type's extents are never printed as reads): ``number`` goes

@@ -5,11 +5,11 @@ from __future__ import annotations
 from nanopass.languages import DIRECTED, SCOPED
 from nanopass.languages.ssa import check_single_definition, check_yields
 from nanopass.languages.terms import ScopeMode, ScopeOrigin
-from nanopass.rewrite import Pass, register
+from nanopass.rewrite import Pass, register, trusted_maker
 
 from .allocations import escaping_allocations, held_allocations, makes_allocations
 from .kernels import kernel_table, output_param_of_result
-from .util import last_yield, trusted_maker
+from .util import last_yield
 
 S = SCOPED
 # (read once: an enum member read through its class costs a descriptor call)

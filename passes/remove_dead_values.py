@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from nanopass.languages import DIRECTED
 from nanopass.languages.ssa import check_single_definition, check_yields
-from nanopass.rewrite import Pass, register
+from nanopass.rewrite import Pass, register, trusted_maker
 
-from .util import TYPE_PRODUCTIONS, iter_stmts, last_yield, trusted_maker
+from .util import TYPE_PRODUCTIONS, iter_stmts, last_yield
 
 S = DIRECTED
 

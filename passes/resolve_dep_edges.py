@@ -8,10 +8,9 @@ from nanopass.languages.carried import check_buffer_groups, check_plans
 from nanopass.languages.scoped import check_scope_placement
 from nanopass.languages.ssa import check_single_definition, check_yields
 from nanopass.languages.terms import DepSource
-from nanopass.rewrite import Pass, register
+from nanopass.rewrite import Pass, register, trusted_maker
 
 from .naming import base_name
-from .util import trusted_maker
 
 A = DEP_ANNOTATED
 FRESH, CELL = DepSource.fresh, DepSource.cell  # (read once: an enum member read through its class costs a descriptor call)

@@ -214,5 +214,3 @@ def has_let(body, value) -> bool:
             return True
     return False
 
-
-from nanopass.rewrite import trusted_maker  # noqa: E402, F401 - its callers' old home (the explanation is there)

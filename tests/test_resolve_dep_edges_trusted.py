@@ -1,4 +1,4 @@
-"""resolve_dep_edges builds its dummies and ifs with ``util.trusted_maker`` and its dependency edges
+"""resolve_dep_edges builds its dummies and ifs with ``rewrite.trusted_maker`` and its dependency edges
 (and their TaskId ``Var``s) with ``make_trusted``: on every example and golden program, the bench
 shapes and random programs (manual scopes too), its output equals the output with every one of
 them checked (``make``, and ``trusted_checked()``, where a wrong trust raises), and a checked

@@ -1,4 +1,4 @@
-"""The middle passes build the statements they rebuild with ``util.trusted_maker``: the fields a
+"""The middle passes build the statements they rebuild with ``rewrite.trusted_maker``: the fields a
 pass passes on from its input node (the same field of the same production, of a kind the grammar
 proves the target has) are set unchecked, the others checked as ``make`` checks them. The output
 is the one the checked constructors give, on every example and on random control-flow programs;
@@ -26,8 +26,7 @@ from nanopass.passes import (
     resolve_dep_edges,
 )
 from nanopass.passes.pipeline import PIPELINE
-from nanopass.passes.util import trusted_maker
-from nanopass.rewrite import PassContext
+from nanopass.rewrite import PassContext, trusted_maker
 
 PROPERTY = settings(max_examples=fuzz_budget(20), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

@@ -134,26 +134,29 @@ class FunctionContext(Scope):
         out: list[Any] = []
         first = stmts[0] if stmts else None
         readers = STATEMENTS
-        for stmt in stmts:  # (no enumerate: the first is the one at index 0, an ast node is in one place)
-            if (
-                stmt is first
-                and isinstance(stmt, ast.Expr)
-                and isinstance(stmt.value, ast.Constant)
-                and isinstance(stmt.value.value, str)
-            ):
-                continue  # docstring
-            # (self.stmt(stmt), inlined: a call less per statement)
-            method = readers.get(type(stmt))
-            if method is None:
-                raise self.error(unsupported_statement(stmt), stmt)
-            outer, self.hoisted = self.hoisted, None
-            try:
+        # (self.stmt(stmt) per statement, inlined: a call less per statement; what a statement
+        # hoists goes before it, and the block keeps the hoisted list of the statement reading it)
+        outer, self.hoisted = self.hoisted, None
+        try:
+            for stmt in stmts:  # (no enumerate: the first is the one at index 0, an ast node is in one place)
+                if (
+                    stmt is first
+                    and isinstance(stmt, ast.Expr)
+                    and isinstance(stmt.value, ast.Constant)
+                    and isinstance(stmt.value.value, str)
+                ):
+                    continue  # docstring
+                method = readers.get(type(stmt))
+                if method is None:
+                    raise self.error(unsupported_statement(stmt), stmt)
                 read = method(self, stmt)
-            finally:
-                hoisted, self.hoisted = self.hoisted, outer
-            if hoisted:
-                out += hoisted
-            out += read
+                hoisted = self.hoisted
+                if hoisted:
+                    out += hoisted
+                    self.hoisted = None
+                out += read
+        finally:
+            self.hoisted = outer
         return out
 
     def stmt(self, stmt: ast.stmt) -> list[Any]:

@@ -179,9 +179,26 @@ def _expr(cx: FunctionContext, node: ast.expr) -> tuple[Any, Any]:
     raise cx.error(f"unsupported expression {quoted(short_source(node))}", node)
 
 
+# An index constant is one node per value, shared by every place it is read at (a node is
+# immutable and an Int has no span: the trees are the same, with fewer nodes built). Bounded:
+# emptied when full.
+_INDEX_INTS: dict[int, Any] = {}
+_INDEX_INTS_MAX = 1 << 12
+
+
+def index_int(value: int) -> Any:
+    """``Int(value, INDEX)``, of a Python ``int`` an INDEX holds (-2**63 <= value < 2**64)."""
+    node = _INDEX_INTS.get(value)
+    if node is None:
+        if len(_INDEX_INTS) >= _INDEX_INTS_MAX:
+            _INDEX_INTS.clear()
+        node = _INDEX_INTS[value] = L.Int.make(value, INDEX)
+    return node
+
+
 def constant(cx: FunctionContext, value: Any, node: ast.expr) -> tuple[Any, Any]:
     if type(value) is int and -(2**63) <= value < 2**64:  # (the usual constant first)
-        return _make_int(value, INDEX), INDEX_T
+        return index_int(value), INDEX_T
     if isinstance(value, bool):
         return L.Bool.make(value), BOOL_T
     if isinstance(value, int):
@@ -317,7 +334,7 @@ def _folded(cx: FunctionContext, node: ast.BinOp, op: BinOp, a: Any, b: Any, dty
         raise cx.error("division by zero in a constant expression", node) from None
 
 
-_SCALAR, _INT, _make_bin, _make_int = L.ScalarType, L.Int, L.Bin.make, L.Int.make
+_SCALAR, _INT, _make_bin = L.ScalarType, L.Int, L.Bin.make
 _new_tuple = tuple.__new__
 _NAME, _BINOP = ast.Name, ast.BinOp
 _SIGNED = frozenset(d for d in INT_DTYPES if d.is_signed)

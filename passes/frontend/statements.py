@@ -88,7 +88,19 @@ def assign(
             expr = L.Int.make(expr.value, ty.dtype)
     if cx.dump_tags:
         untag(cx, name)
-    return [L.Let.make(cx.bind(name, ty, target), expr, cx.span(stmt))]
+    binder = cx.bind(name, ty, target)
+    return [L.Let.make(binder, expr, _statement_span(cx, stmt, target, binder.span))]
+
+
+def _statement_span(cx: FunctionContext, stmt: ast.stmt, target: ast.expr, span: Any) -> Any:
+    """``cx.span(stmt)``: ``span``, the span of ``target``, when the statement begins at its target
+    (``x = ...``, the usual assignment): one Span for both (None: no span made at the target)."""
+    try:
+        if span is not None and target.col_offset == stmt.col_offset and target.lineno == stmt.lineno:
+            return span
+    except AttributeError:  # (a node the compiler made without a position)
+        pass
+    return cx.span(stmt)
 
 
 _CALL, _ATTRIBUTE, _NAME = ast.Call, ast.Attribute, ast.Name

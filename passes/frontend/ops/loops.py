@@ -15,9 +15,9 @@ import ast
 from typing import TYPE_CHECKING, Any
 
 from nanopass.languages import surface as S
-from nanopass.languages.terms import DType, LoopKind
+from nanopass.languages.terms import LoopKind
 
-from ..exprs import unsigned_mix
+from ..exprs import index_int, unsigned_mix
 from ..limits import MAX_PARALLEL_NESTING, MAX_UNROLL
 from ..names import dsl_call
 from ..registry import ITERATOR, STATEMENT, TARGETS, dsl_op, refuse_op
@@ -86,7 +86,7 @@ def unroll(cx: FunctionContext, stmt: ast.For, call: ast.Call) -> list[Any]:
         cx.push()
         try:
             cx.define(name, INDEX_T, stmt.target, "unrolled")
-            cx.unrolled[name] = L.Int.make(value, DType.INDEX)
+            cx.unrolled[name] = index_int(value)
             out.extend(cx.block(stmt.body))
         finally:
             frame = cx.pop()
@@ -228,9 +228,9 @@ def loop_bounds(cx: FunctionContext, call: ast.Call) -> tuple[Any, Any, Any]:
             )
         exprs.append(expr)
     if len(exprs) == 1:
-        return L.Int.make(0, INDEX), exprs[0], L.Int.make(1, INDEX)
+        return index_int(0), exprs[0], index_int(1)
     if len(exprs) == 2:
-        return exprs[0], exprs[1], L.Int.make(1, INDEX)
+        return exprs[0], exprs[1], index_int(1)
     if type(exprs[2]) is _INT and exprs[2].value <= 0:
         raise cx.error("a loop step must be positive", args[2])
     return exprs[0], exprs[1], exprs[2]

@@ -7,8 +7,8 @@ from typing import TYPE_CHECKING, Any
 
 from nanopass.errors import quoted
 from nanopass.languages import surface as S
-from nanopass.languages.terms import DType
 
+from ..exprs import index_int
 from ..exprs import name as read_name
 from ..limits import MAX_DIM, MAX_TENSOR_DIMS
 from ..type_reader import INT_DTYPES, check_extent, type_text
@@ -16,7 +16,7 @@ from ..type_reader import INT_DTYPES, check_extent, type_text
 if TYPE_CHECKING:
     from ..context import FunctionContext
 
-Int, INDEX, _INT, _SCALAR = S.LANGUAGE.Int.make, DType.INDEX, S.LANGUAGE.Int, S.LANGUAGE.ScalarType
+_INT, _SCALAR = S.LANGUAGE.Int, S.LANGUAGE.ScalarType
 _TENSOR, _VAR = S.LANGUAGE.TensorType, S.LANGUAGE.Var
 
 
@@ -41,7 +41,7 @@ def index_list(cx: FunctionContext, node: ast.expr, what: str, shape: bool = Fal
         if type(elt) is ast.Constant:
             value = elt.value
             if type(value) is int and 0 <= value < 2**63:
-                out.append(Int(value, INDEX))  # (what cx.expr reads of a constant index, without its checks)
+                out.append(index_int(value))  # (what cx.expr reads of a constant index, without its checks)
                 continue
         expr, ty = cx.expr(elt)
         if type(ty) is not _SCALAR or ty.dtype not in INT_DTYPES:
@@ -60,7 +60,7 @@ def shape_list(cx: FunctionContext, node: ast.expr, what: str) -> list[Any]:
             value = elt.value
             if type(value) is not int or not 0 < value < MAX_DIM:
                 break
-            dims.append(Int(value, INDEX))
+            dims.append(index_int(value))
         else:
             if 1 <= len(dims) <= MAX_TENSOR_DIMS:
                 return dims
