@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from operator import is_not
 from typing import Any, NamedTuple
 
 from nanopass.languages.statements import BODY_FIELDS, LOOPS, defined_binders, iter_stmts  # noqa: F401 - re-exported
@@ -193,16 +194,23 @@ def _children(expr) -> list:
 
 
 def renamed(expr, names: dict[str, str]):
-    """``expr`` reading ``names[n]`` for each name ``n`` of ``names`` it reads."""
+    """``expr`` (an expression or a statement) reading ``names[n]`` for each name ``n`` of
+    ``names`` it reads; a subtree that reads none of them is returned as it is (binders, types
+    and numbers are not entered: ``names`` holds no dimension)."""
     if expr._production == "Var":
-        return expr.replace(name=names[expr.name]) if expr.name in names else expr
+        new = names.get(expr.name)
+        return expr if new is None else expr.replace(name=new)
     changes = {}
     for name, many in expr._child_fields:
         value = getattr(expr, name)
         if many:
-            changes[name] = tuple(renamed(v, names) for v in value)
-        elif value is not None:
-            changes[name] = renamed(value, names)
+            new = tuple([v if v._production in _NAMELESS else renamed(v, names) for v in value])
+            if any(map(is_not, new, value)):  # (by identity: equality would compare the trees)
+                changes[name] = new
+        elif value is not None and value._production not in _NAMELESS:
+            new = renamed(value, names)
+            if new is not value:
+                changes[name] = new
     return expr.replace(**changes) if changes else expr
 
 
@@ -216,3 +224,5 @@ def has_let(body, value) -> bool:
 
 
 from nanopass.rewrite import trusted_maker  # noqa: E402, F401 - its callers' old home (the explanation is there)
+
+_NAMELESS = TYPE_PRODUCTIONS | {"Binder", "Int", "Float", "Bool"}  # (nodes that read no name: ``renamed`` does not enter them)
