@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from operator import is_not
 from typing import Any, NamedTuple
 
 from nanopass.languages.statements import BODY_FIELDS, LOOPS, defined_binders, iter_stmts  # noqa: F401 - re-exported
@@ -200,16 +199,27 @@ def renamed(expr, names: dict[str, str]):
     if expr._production == "Var":
         new = names.get(expr.name)
         return expr if new is None else expr.replace(name=new)
-    changes = {}
+    changes = None
     for name, many in expr._child_fields:
         value = getattr(expr, name)
         if many:
-            new = tuple([v if v._production in _NAMELESS else renamed(v, names) for v in value])
-            if any(map(is_not, new, value)):  # (by identity: equality would compare the trees)
-                changes[name] = new
+            out = None  # (a list only once an element changes)
+            i = 0
+            for v in value:
+                if v._production not in _NAMELESS:
+                    new = renamed(v, names)
+                    if new is not v:
+                        if out is None:
+                            out = list(value)
+                        out[i] = new
+                i += 1
+            if out is not None:
+                changes = changes or {}
+                changes[name] = tuple(out)
         elif value is not None and value._production not in _NAMELESS:
             new = renamed(value, names)
             if new is not value:
+                changes = changes or {}
                 changes[name] = new
     return expr.replace(**changes) if changes else expr
 
