@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from nanopass.languages import DIRECTED
+from nanopass.languages.terms import DType, LoopKind
 from nanopass.languages.ssa import check_single_definition, check_yields
 from nanopass.rewrite import Pass, register, trusted_maker
 
-from .util import TYPE_PRODUCTIONS, iter_stmts, last_yield
+from .classify_iter_arg_carry import per_iteration_loops
+from .util import TYPE_PRODUCTIONS, iter_stmts, last_yield, renamed
 
 S = DIRECTED
+TASK_ID, PARALLEL = DType.TASK_ID, LoopKind.parallel
 
 # Right-hand sides without effects: computing one whose value nobody needs can be skipped.
 PURE = frozenset(
@@ -29,6 +32,9 @@ class RemoveDeadValues(Pass):
     iter_arg, result and yielded value; a dead if result likewise. Afterwards every remaining
     value is read by something with an effect, so the C++ declares no unused variable.
 
+    A TaskId ``pl.parallel`` carry in a manual scope (``per_iteration_loops``) is two values,
+    the iter_arg (the init) and the result (an array of the yields), which may go alone.
+
     Preserves the single definitions and the yields (``preserves``): it removes definitions and
     adds none; a carry or if result goes with its value in the final yield of each body that has
     one (a yield left empty goes too), and only lets are removed besides, so every loop and if
@@ -42,13 +48,13 @@ class RemoveDeadValues(Pass):
 
     def run(self, program):
         body = program.orch.body
-        self.live, removable = self.liveness(body, enough=True)
+        self.live, removable = self.liveness(body, enough=True, apart=True)
         if removable <= self.live:
             return program  # every value that could go is needed
         return self.visit(program)
 
     @staticmethod
-    def liveness(body, dummies: bool = False, enough: bool = False) -> tuple[set[str], set[str]]:
+    def liveness(body, dummies: bool = False, enough: bool = False, apart: bool = False) -> tuple[set[str], set[str]]:
         """The live names, and the names of every value this pass could remove (pure lets, loop
         carries, if results). With ``dummies``, a dummy barrier is no effect but a value (its
         TaskId, which needs its dependencies), so a barrier nothing waits for is dead too.
@@ -57,11 +63,15 @@ class RemoveDeadValues(Pass):
         or dependency that is a variable): when the names live from those alone hold every removable one, the
         flow stops there (the expressions of the other reads, scalar arithmetic mostly, are not
         walked) and the live names returned are those, which suffice to know that nothing goes;
-        otherwise it goes on from the other reads to the whole live set."""
+        otherwise it goes on from the other reads to the whole live set.
+
+        With ``apart``, a TaskId carry with a name for init of a per-iteration loop is two values
+        (the class docstring): the iter_arg needs the init, the result both."""
         lets: dict[str, object] = {}
         carries: dict[str, list] = {}  # iter or result name -> [init, yielded value] expressions
         phis: dict[str, list] = {}  # if result name -> yielded values
         pairs: list[tuple[str, str]] = []  # (iter_arg, result) of every carry
+        per_iteration = None  # (with ``apart``: the per-iteration loops, found at the first pl.parallel loop)
         roots: list = []  # the expressions read by effects
         add_root, add_roots = roots.append, roots.extend
         for stmt in iter_stmts(body):
@@ -88,12 +98,20 @@ class RemoveDeadValues(Pass):
                     continue
                 yld = last_yield(stmt.body)
                 values = yld.values if yld is not None else ()
+                split = False
+                if apart and kind == "For" and stmt.kind is PARALLEL:
+                    if per_iteration is None:
+                        per_iteration = per_iteration_loops(body, check=False)
+                    split = id(stmt) in per_iteration
                 k = 0
                 for it in stmt.iters:
                     sources = [it.init, values[k]] if values else [it.init]
                     carry, result = it.var.name, stmt.results[k].name
-                    carries[carry] = carries[result] = sources
-                    pairs.append((carry, result))
+                    if split and _split_carry(it):
+                        carries[carry], carries[result] = [it.init], sources
+                    else:
+                        carries[carry] = carries[result] = sources
+                        pairs.append((carry, result))
                     k += 1
             elif kind == "If":
                 add_root(stmt.cond)
@@ -164,15 +182,21 @@ class RemoveDeadValues(Pass):
         return _make_while(iters, loop.cond, body, results, loop.span)
 
     def carries_and_body(self, loop) -> tuple:
-        """The loop's live iter_args, its visited body (its final yield without the dead carries'
-        values) and the live carries' results; the body None when nothing changed."""
+        """The loop's live carries (those whose result is live), its visited body (its final
+        yield without the dead carries' values; reading the init for a per-iteration iter_arg
+        still live) and the live carries' results; the body None when nothing changed."""
         live = self.live
-        keep = [k for k, it in enumerate(loop.iters) if it.var.name in live]
+        keep = [k for k, res in enumerate(loop.results) if res.name in live]
         body = self.visit_all(loop.body)
         if len(keep) == len(loop.iters):
             return loop.iters, (None if body is loop.body else body), loop.results
         iters = tuple(loop.iters[k] for k in keep)
-        return iters, _drop_yield_values(body, keep), tuple(loop.results[k] for k in keep)
+        body = _drop_yield_values(body, keep)
+        kept = set(keep)
+        inits = {it.var.name: it.init.name for k, it in enumerate(loop.iters) if k not in kept and it.var.name in live}
+        if inits:
+            body = tuple([renamed(stmt, inits) for stmt in body])
+        return iters, body, tuple(loop.results[k] for k in keep)
 
     def If(self, branch):
         keep = [k for k, res in enumerate(branch.results) if res.name in self.live]
@@ -184,6 +208,12 @@ class RemoveDeadValues(Pass):
             then, orelse = _drop_yield_values(then, keep), _drop_yield_values(orelse, keep)
             results = tuple(results[k] for k in keep)
         return _make_if(branch.cond, then, orelse, results, branch.span)
+
+
+def _split_carry(it) -> bool:
+    """Whether a carry of a per-iteration loop is two values (a TaskId with a name for init)."""
+    var = it.var
+    return var.type._production == "ScalarType" and var.type.dtype is TASK_ID and it.init._production == "Var"
 
 
 _EFFECTS = frozenset({"Dummy", "HostFence", "WriteTensor", "Return", "CellSet"})  # (besides tasks)

@@ -193,16 +193,34 @@ def _children(expr) -> list:
 
 
 def renamed(expr, names: dict[str, str]):
-    """``expr`` reading ``names[n]`` for each name ``n`` of ``names`` it reads."""
+    """``expr`` (an expression or a statement) reading ``names[n]`` for each name ``n`` of
+    ``names`` it reads; a subtree that reads none of them is returned as it is (binders, types
+    and numbers are not entered: ``names`` holds no dimension)."""
     if expr._production == "Var":
-        return expr.replace(name=names[expr.name]) if expr.name in names else expr
-    changes = {}
+        new = names.get(expr.name)
+        return expr if new is None else expr.replace(name=new)
+    changes = None
     for name, many in expr._child_fields:
         value = getattr(expr, name)
         if many:
-            changes[name] = tuple(renamed(v, names) for v in value)
-        elif value is not None:
-            changes[name] = renamed(value, names)
+            out = None  # (a list only once an element changes)
+            i = 0
+            for v in value:
+                if v._production not in _NAMELESS:
+                    new = renamed(v, names)
+                    if new is not v:
+                        if out is None:
+                            out = list(value)
+                        out[i] = new
+                i += 1
+            if out is not None:
+                changes = changes or {}
+                changes[name] = tuple(out)
+        elif value is not None and value._production not in _NAMELESS:
+            new = renamed(value, names)
+            if new is not value:
+                changes = changes or {}
+                changes[name] = new
     return expr.replace(**changes) if changes else expr
 
 
@@ -214,3 +232,5 @@ def has_let(body, value) -> bool:
             return True
     return False
 
+
+_NAMELESS = TYPE_PRODUCTIONS | {"Binder", "Int", "Float", "Bool"}  # (nodes that read no name: ``renamed`` does not enter them)
