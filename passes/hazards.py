@@ -790,6 +790,7 @@ def find_hazards(
     met_after=None,
     scan: "Prework | None" = None,
     followed: frozenset | None = None,
+    close_run_once: bool = True,
 ) -> Hazards:
     """Every hazard pair of ``func`` that ``keep(earlier, later)`` accepts (all by default).
 
@@ -799,6 +800,9 @@ def find_hazards(
     kernels)`` when the caller has it already, ``scan`` ``prework(func, store, untracked_roots)``.
     With ``followed`` only the accesses of those roots are followed (``Hazards.chained`` is the
     same): for a caller whose ``keep`` accepts no pair of another root (``war_roots``).
+    With ``close_run_once=False`` the facts of a manual scope with no loop around it are never
+    marked ``closed`` (nor filed by site): no later access is in that scope, so a caller that
+    tells one instance from another only between accesses of one scope loses nothing.
 
     With ``met_after`` (a function that makes ``roots_met_past_runtime``'s answer, called when a
     task outside every MANUAL scope first writes a tracked root; None from it: no such walk), the write of a task outside every MANUAL
@@ -1024,7 +1028,7 @@ def find_hazards(
                     result.sites.append(Site(site, stmt, path, loops, scope, position + (i,), auto))
                     if scope is not None:
                         scope_sites.setdefault(scope, []).append(site)
-                    if loops or scope is not None:  # it may run again, or its scope close
+                    if loops or (scope is not None and close_run_once):  # it may run again, or its scope close
                         state.live.file_site(site)
                 found = found_at.get((site, id(current[-1])))
                 if found is None:
@@ -1069,7 +1073,7 @@ def find_hazards(
                 inner_scope = id(stmt) if opens else scope
                 inner_auto = id(stmt) if stmt.mode is _AUTO else auto
                 block(stmt.body, path + (id(stmt),), loops, inner_scope, pos, parallel, inner_auto)
-                if opens:
+                if opens and (loops or close_run_once):
                     close(id(stmt))
 
     def host_site(stmt, path, loops, scope, pos, parallel, auto) -> None:
