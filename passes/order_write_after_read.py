@@ -23,6 +23,10 @@ VIEWS = ("SliceTensor", "TransposeTensor", "ReshapeTensor")
 # ends (``find_hazards``'s ``close_run_once``: every question asked here of ``closed`` is asked
 # of two accesses of one scope); off only in the tests that compare the two.
 SCOPE_END_SHORTCUT = True
+# Whether, in a function with MANUAL scopes, the facts' covers hold only the names a dependency
+# or a covering transfer may read (``find_hazards``'s ``forget_unread``); off only in the tests
+# that compare the two.
+UNREAD_NAMES_SHORTCUT = True
 
 
 def in_one_instance(earlier, later) -> bool:
@@ -155,7 +159,7 @@ class OrderWriteAfterRead(Pass):
                 return program
             scan = prework(func, store, untracked, war=hazard_module.WAR_ROOTS)
         else:
-            scan = prework(func, store)
+            scan = prework(func, store, sources=UNREAD_NAMES_SHORTCUT)
             untracked = scan.untracked
         shared = shared_in_loops(func)
         keep = needs_edge if not shared else (
@@ -173,7 +177,8 @@ class OrderWriteAfterRead(Pass):
         # (without MANUAL scopes ``keep`` takes no pair of a root outside ``war_roots``: only those are followed)
         followed = scan.war if not scan.any_manual else None
         hazards = find_hazards(func, kernels, untracked, track_writes=manual, keep=found, store=store, met_after=met_after,
-                               scan=scan, followed=followed, close_run_once=not SCOPE_END_SHORTCUT)
+                               scan=scan, followed=followed, close_run_once=not SCOPE_END_SHORTCUT,
+                               forget_unread=True)
         if placed:
             through = placed_through(func, hazards, placed, buffer_roots(func, kernels))
             keep = lambda earlier, later, keep=keep: keep(earlier, later) or placement_pair(  # noqa: E731

@@ -29,17 +29,17 @@ from nanopass.tools.gen_programs import RandomChooser, generate
 SHAPES = ("straight", "nested", "branches", "tiles", "scopes", "mixed", "assembles", "reuses")
 
 
-def outputs(tree, monkeypatch, on: bool):
-    """The pass's output and notes on ``tree`` with the shortcut on or off."""
-    monkeypatch.setattr(war, "SCOPE_END_SHORTCUT", on)
+def outputs(tree, monkeypatch, on: bool, flag: str = "SCOPE_END_SHORTCUT"):
+    """The pass's output and notes on ``tree`` with the shortcut ``flag`` on or off."""
+    monkeypatch.setattr(war, flag, on)
     ctx = PassContext()
     return WAR(ctx).run(tree), [(n.kind, n.message) for n in ctx.notes]
 
 
-def same_both_ways(path, monkeypatch) -> int:
+def same_both_ways(path, monkeypatch, flag: str = "SCOPE_END_SHORTCUT") -> int:
     trees = war_inputs(path)
     for tree in trees:
-        assert outputs(tree, monkeypatch, True) == outputs(tree, monkeypatch, False)
+        assert outputs(tree, monkeypatch, True, flag) == outputs(tree, monkeypatch, False, flag)
     return len(trees)
 
 
