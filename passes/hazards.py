@@ -792,6 +792,7 @@ def find_hazards(
     followed: frozenset | None = None,
     close_run_once: bool = True,
     forget_unread: bool = False,
+    inout_reads_meet: bool = True,
 ) -> Hazards:
     """Every hazard pair of ``func`` that ``keep(earlier, later)`` accepts (all by default).
 
@@ -807,6 +808,9 @@ def find_hazards(
     With ``forget_unread`` (and ``scan.dep_sources``) a fact's ``covers`` hold only those names (the
     transfers of other names are not made): no task waits for another name, nor does one reach
     another name, so every pair is found as without it (only facts that differ in those names merge).
+    With ``inout_reads_meet=False`` the read of an InOut argument meets nothing (it is still made
+    live): the argument's write meets every fact it would, so a caller whose ``keep`` takes the
+    pair of a write and the write wherever it takes that of the write and the read loses nothing.
 
     With ``met_after`` (a function that makes ``roots_met_past_runtime``'s answer, called when a
     task outside every MANUAL scope first writes a tracked root; None from it: no such walk), the write of a task outside every MANUAL
@@ -875,7 +879,7 @@ def find_hazards(
     closed_scopes: list[int] = []
 
     def step(site: int, task, found: tuple[list[Access], set[Access], frozenset, list[Access]]) -> None:
-        mine, certain, waits, gen, untracked = found
+        mine, certain, waits, gen, untracked = found  # (``mine``: the accesses that meet facts)
         stepped.append(site)
         live = state.live
         if state.following:
@@ -1040,7 +1044,8 @@ def find_hazards(
                     mine, certain = accesses(stmt, site, scope, parallel, loops)
                     gen = _gen(mine, certain)
                     found = found_at[site, id(current[-1])] = (
-                        mine, certain, dep_names(stmt), gen, _untracked_writes(gen, track_writes, met_after and met_past_runtime, stmt))
+                        mine if inout_reads_meet else _meeting(mine), certain, dep_names(stmt), gen,
+                        _untracked_writes(gen, track_writes, met_after and met_past_runtime, stmt))
                 step(site, stmt, found)
             elif kind == "Let" and stmt.value._production == "ReadTensor":
                 if stmt.var.name in used and not state.following:
@@ -1312,6 +1317,17 @@ def keeps_first_pass(runs: int | None, resumed: bool, plus: list[Access], tagged
         if t is e:
             return False
     return True
+
+
+def _meeting(mine: list[Access]) -> list[Access]:
+    """``mine`` less the reads of InOut arguments (``task_accesses`` makes such a read only with
+    the argument's write, of the same root and region: that write meets every fact the read
+    does, the writes, and the reads too)."""
+    out = []
+    for a in mine:
+        if a.write or a.dir is not _INOUT:
+            out.append(a)
+    return out if len(out) != len(mine) else mine
 
 
 def _gen(mine: list[Access], certain: set[Access]) -> list[Access]:

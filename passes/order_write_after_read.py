@@ -27,6 +27,12 @@ SCOPE_END_SHORTCUT = True
 # or a covering transfer may read (``find_hazards``'s ``forget_unread``); off only in the tests
 # that compare the two.
 UNREAD_NAMES_SHORTCUT = True
+# Whether, in a function with MANUAL scopes, an InOut argument's read meets no fact in the walk
+# (``find_hazards``'s ``inout_reads_meet=False``: ``needs_edge`` and every other pair the pass
+# keeps take the pair of a write and the argument's write wherever they take that of the write
+# and its read; without MANUAL scopes no write is live to meet); off only in the tests that
+# compare the two.
+INOUT_WRITES_MEET = True
 # Whether the rewrite returns the tasks no edge changes as they are (``rewrite_task`` is asked
 # only of a target or source of an edge); off only in the tests that compare the two.
 UNCHANGED_AS_THEY_ARE = True
@@ -181,7 +187,7 @@ class OrderWriteAfterRead(Pass):
         followed = scan.war if not scan.any_manual else None
         hazards = find_hazards(func, kernels, untracked, track_writes=manual, keep=found, store=store, met_after=met_after,
                                scan=scan, followed=followed, close_run_once=not SCOPE_END_SHORTCUT,
-                               forget_unread=True)
+                               forget_unread=True, inout_reads_meet=not (manual and INOUT_WRITES_MEET))
         if placed:
             through = placed_through(func, hazards, placed, buffer_roots(func, kernels))
             keep = lambda earlier, later, keep=keep: keep(earlier, later) or placement_pair(  # noqa: E731
