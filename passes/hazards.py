@@ -790,6 +790,9 @@ def find_hazards(
     met_after=None,
     scan: "Prework | None" = None,
     followed: frozenset | None = None,
+    close_run_once: bool = True,
+    forget_unread: bool = False,
+    inout_reads_meet: bool = True,
 ) -> Hazards:
     """Every hazard pair of ``func`` that ``keep(earlier, later)`` accepts (all by default).
 
@@ -799,6 +802,15 @@ def find_hazards(
     kernels)`` when the caller has it already, ``scan`` ``prework(func, store, untracked_roots)``.
     With ``followed`` only the accesses of those roots are followed (``Hazards.chained`` is the
     same): for a caller whose ``keep`` accepts no pair of another root (``war_roots``).
+    With ``close_run_once=False`` the facts of a manual scope with no loop around it are never
+    marked ``closed`` (nor filed by site): no later access is in that scope, so a caller that
+    tells one instance from another only between accesses of one scope loses nothing.
+    With ``forget_unread`` (and ``scan.dep_sources``) a fact's ``covers`` hold only those names (the
+    transfers of other names are not made): no task waits for another name, nor does one reach
+    another name, so every pair is found as without it (only facts that differ in those names merge).
+    With ``inout_reads_meet=False`` the read of an InOut argument meets nothing (it is still made
+    live): the argument's write meets every fact it would, so a caller whose ``keep`` takes the
+    pair of a write and the write wherever it takes that of the write and the read loses nothing.
 
     With ``met_after`` (a function that makes ``roots_met_past_runtime``'s answer, called when a
     task outside every MANUAL scope first writes a tracked root; None from it: no such walk), the write of a task outside every MANUAL
@@ -838,19 +850,20 @@ def find_hazards(
         # whether its runs are chained depends on every run's places: ``store``'s
         found = task_accesses(
             task, site, scope, parallel, store, written, kernels, untracked_roots, result.chained, loops, made_in,
-            renewed, followed,
+            renewed, followed, read,
         )
         if current[-1] is store:
             return found
         return task_accesses(
             task, site, scope, parallel, current[-1], written, kernels, untracked_roots, set(), loops, made_in,
-            renewed, followed,
+            renewed, followed, read,
         )
 
     # The live facts, changed in place: a branch or a pass over a loop body starts from the state
     # before it and is undone after (see live_accesses), so none of them costs more than its own
     # accesses.
-    holds = Holders(LiveAccesses())
+    holds = Holders(LiveAccesses(), scan.dep_sources if forget_unread else None)
+    read = holds.read
     state = WalkState(holds.live, holds)
     pairs = result.pairs
     # (site, id of the current store) -> accesses(...) (the same each visit with that store)
@@ -866,7 +879,7 @@ def find_hazards(
     closed_scopes: list[int] = []
 
     def step(site: int, task, found: tuple[list[Access], set[Access], frozenset, list[Access]]) -> None:
-        mine, certain, waits, gen, untracked = found
+        mine, certain, waits, gen, untracked = found  # (``mine``: the accesses that meet facts)
         stepped.append(site)
         live = state.live
         if state.following:
@@ -1024,14 +1037,15 @@ def find_hazards(
                     result.sites.append(Site(site, stmt, path, loops, scope, position + (i,), auto))
                     if scope is not None:
                         scope_sites.setdefault(scope, []).append(site)
-                    if loops or scope is not None:  # it may run again, or its scope close
+                    if loops or (scope is not None and close_run_once):  # it may run again, or its scope close
                         state.live.file_site(site)
                 found = found_at.get((site, id(current[-1])))
                 if found is None:
                     mine, certain = accesses(stmt, site, scope, parallel, loops)
                     gen = _gen(mine, certain)
                     found = found_at[site, id(current[-1])] = (
-                        mine, certain, dep_names(stmt), gen, _untracked_writes(gen, track_writes, met_after and met_past_runtime, stmt))
+                        mine if inout_reads_meet else _meeting(mine), certain, dep_names(stmt), gen,
+                        _untracked_writes(gen, track_writes, met_after and met_past_runtime, stmt))
                 step(site, stmt, found)
             elif kind == "Let" and stmt.value._production == "ReadTensor":
                 if stmt.var.name in used and not state.following:
@@ -1069,7 +1083,7 @@ def find_hazards(
                 inner_scope = id(stmt) if opens else scope
                 inner_auto = id(stmt) if stmt.mode is _AUTO else auto
                 block(stmt.body, path + (id(stmt),), loops, inner_scope, pos, parallel, inner_auto)
-                if opens:
+                if opens and (loops or close_run_once):
                     close(id(stmt))
 
     def host_site(stmt, path, loops, scope, pos, parallel, auto) -> None:
@@ -1305,6 +1319,17 @@ def keeps_first_pass(runs: int | None, resumed: bool, plus: list[Access], tagged
     return True
 
 
+def _meeting(mine: list[Access]) -> list[Access]:
+    """``mine`` less the reads of InOut arguments (``task_accesses`` makes such a read only with
+    the argument's write, of the same root and region: that write meets every fact the read
+    does, the writes, and the reads too)."""
+    out = []
+    for a in mine:
+        if a.write or a.dir is not _INOUT:
+            out.append(a)
+    return out if len(out) != len(mine) else mine
+
+
 def _gen(mine: list[Access], certain: set[Access]) -> list[Access]:
     """The accesses of one task that ``find_hazards`` makes live, in order: ``mine`` less each
     read that a later certain write of the same task supersedes (an InOut argument's own read):
@@ -1367,16 +1392,21 @@ class Prework:
     whether a statement makes an allocation (``allocates``: a create, an ``Alloc``, a task's output
     the runtime allocates; True where ``store`` was not given: not known; else none is ``carried``), and the
     buffers created with ``manual_dep=True`` (``untracked``: ``untracked_roots``); asked for, the
-    roots an unordered write-after-read may be of (``war``: ``war_roots``)."""
+    roots an unordered write-after-read may be of (``war``: ``war_roots``). ``dep_sources``: every
+    name a dependency, a let's copied or stored value, a yield, a loop carry or its init names (a
+    superset of the TaskId values a task waits for and of the sources of ``Holders``' transfers; None
+    where not asked for)."""
 
-    __slots__ = ("written", "made_in", "host_reads", "manual", "any_manual", "carrying", "untracked", "war", "allocates")
+    __slots__ = (
+        "written", "made_in", "host_reads", "manual", "any_manual", "carrying", "untracked", "war", "allocates", "dep_sources",
+    )
 
 
-def prework(func, store: dict, untracked: set[str] | None = None, war: bool = False) -> Prework:
+def prework(func, store: dict, untracked: set[str] | None = None, war: bool = False, sources: bool = False) -> Prework:
     """``Prework`` of ``func`` (``store``: its ``storage_map``); ``untracked``: the untracked roots
     ``written`` leaves out (default: the function's own, ``Prework.untracked``); with ``war``, its
-    ``war`` too."""
-    return _prework(func.body, store, untracked, war)
+    ``war`` too; with ``sources``, its ``dep_sources`` (else None)."""
+    return _prework(func.body, store, untracked, war, sources)
 
 
 # Whether order_write_after_read follows only the roots of ``war_roots`` outside MANUAL scopes;
@@ -1395,7 +1425,7 @@ def war_roots(input_read: set, inout: set, existing: set, host_written: set) -> 
     return (input_read & (inout | existing)) | (inout & existing) | host_written
 
 
-def _prework(body, store: dict | None, untracked, war: bool = False) -> Prework:
+def _prework(body, store: dict | None, untracked, war: bool = False, wanted: bool = False) -> Prework:
     """``prework``'s walk (without ``store``: ``written`` is not made)."""
     out = Prework()
     written: set[str] = set()  # (roots of written arguments, before the untracked are left out)
@@ -1408,7 +1438,8 @@ def _prework(body, store: dict | None, untracked, war: bool = False) -> Prework:
     inout: set[str] = set()
     existing: set[str] = set()
     host_written: set[str] = set()
-    add = written.add
+    sources: set[str] = set()  # (``dep_sources``)
+    add, source = written.add, sources.add
     nothing: tuple = ()
     manual_mode = ScopeMode.manual
 
@@ -1418,6 +1449,8 @@ def _prework(body, store: dict | None, untracked, war: bool = False) -> Prework:
             if kind == "Task":
                 if loops:
                     made.update(dict.fromkeys(allocated_by(stmt), loops))
+                if wanted and stmt.deps:
+                    sources.update(dep_names(stmt))
                 if store is None:
                     continue
                 for arg in stmt.args:
@@ -1457,6 +1490,12 @@ def _prework(body, store: dict | None, untracked, war: bool = False) -> Prework:
                         made[stmt.var.name] = loops
                     if stmt.value.manual_dep:
                         manual_dep.add(stmt.var.name)
+                elif not wanted:
+                    pass
+                elif vk == "Var":
+                    source(stmt.value.name)
+                elif vk == "SetItem" and stmt.value.value._production == "Var":
+                    source(stmt.value.value.name)
             elif kind == "WriteTensor":
                 if store is not None and stmt.tensor._production == "Var":
                     for r, _ in store.get(stmt.tensor.name, nothing):
@@ -1465,6 +1504,10 @@ def _prework(body, store: dict | None, untracked, war: bool = False) -> Prework:
             elif kind == "For" or kind == "While":
                 if stmt.iters:
                     flags[2] = True
+                    for it in stmt.iters if wanted else nothing:
+                        source(it.var.name)
+                        if it.init._production == "Var":
+                            source(it.init.name)
                 walk(stmt.body, loops | {id(stmt)})
             elif kind == "If":
                 walk(stmt.then, loops)
@@ -1479,10 +1522,16 @@ def _prework(body, store: dict | None, untracked, war: bool = False) -> Prework:
                 flags[4] = True
                 if loops:
                     made.update(dict.fromkeys(allocated_by(stmt), loops))
+            elif kind == "Yield":
+                for value in stmt.values if wanted else nothing:
+                    if value._production == "Var":
+                        source(value.name)
+            elif kind == "Dummy" and wanted:
+                sources.update(dep_names(stmt))
 
     walk(body, frozenset())
     walk = None  # noqa: F841 - (it calls itself through this frame's cell: cut the cycle)
-    out.untracked = manual_dep
+    out.untracked, out.dep_sources = manual_dep, sources if wanted else None
     out.written = (written - (manual_dep if untracked is None else untracked)) | allocated
     out.made_in, (out.host_reads, out.manual, out.carrying, out.any_manual, creates) = made, flags
     # (a task's output the runtime allocates is a root named for itself in ``store``: ``allocated``)
@@ -1494,7 +1543,7 @@ def _prework(body, store: dict | None, untracked, war: bool = False) -> Prework:
 def task_accesses(
     task, site: int, scope: int | None, parallel: frozenset, store: dict, written: set[str], kernels: dict[str, Any],
     untracked_roots: set[str], chained: set[int], loops: tuple = (), made_in: dict | None = None,
-    renewed: frozenset = frozenset(), followed: frozenset | None = None,
+    renewed: frozenset = frozenset(), followed: frozenset | None = None, read: set[str] | None = None,
 ) -> tuple[list[Access], set[Access]]:
     """The task's accesses of ``written`` roots (of those in ``followed`` too, if given), and those of its writes that are certain (the
     argument is one region of one root; a carry or branch result that may be one of several is
@@ -1502,9 +1551,10 @@ def task_accesses(
     names a new buffer on every run, and the one an earlier run made stays reachable through the
     carry, so a write of this run's buffer supersedes none of the earlier one's accesses). A site in an AUTO scope whose InOut argument is certainly one known region of one root,
     a buffer not created anew in a loop around the task (``made_in``: buffer -> the loops around
-    its create), is added to ``chained`` (``Hazards.chained``)."""
+    its create), is added to ``chained`` (``Hazards.chained``). With ``read``, the task's TaskId
+    covers its accesses only if it is among those names (``Holders.read``)."""
     out, certain = [], set()
-    covers = frozenset({task.tid.name}) if task.tid is not None else NONE
+    covers = frozenset({task.tid.name}) if task.tid is not None and (read is None or task.tid.name in read) else NONE
     for arg in task.args:
         direction = arg.dir
         reads, writes = direction in READS, direction in WRITES

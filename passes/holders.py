@@ -97,8 +97,11 @@ class Holders:
     assignment assigns, and the sources of either transfer), in the order met: a fact none of
     whose ``covers`` is among them is left as it is by all of them."""
 
-    def __init__(self, live):
+    def __init__(self, live, read: set[str] | None = None):
         self.live = live
+        # the only names a fact's covers hold (None: every name): with every name a task waits
+        # for and every source of a transfer among them, a transfer to another name is not made
+        self.read = read
         self.touched: list[str] = []
         # every transfer applied, in order: ``(True, assignments)`` for ``assign``, ``(False,
         # (name, sources))`` for ``add`` (``covers_after`` replays them on one fact's covers)
@@ -107,6 +110,14 @@ class Holders:
     def assign(self, assignments) -> None:
         """A parallel assignment: each ``(name, sources)`` now holds every run its sources all
         hold (read before any name changes: a swap of carries stays right)."""
+        read = self.read
+        if read is not None:
+            for name, _ in assignments:
+                if name not in read:
+                    assignments = [a for a in assignments if a[0] in read]
+                    if not assignments:
+                        return
+                    break
         self.transfers.append((True, assignments))
         note = self.touched.append
         for name, sources in assignments:
@@ -148,6 +159,8 @@ class Holders:
 
     def add(self, name: str, sources) -> None:
         """``name`` also holds every run its sources hold (it accumulates them)."""
+        if self.read is not None and name not in self.read:
+            return
         self.transfers.append((False, (name, sources)))
         self.touched += sources
         live = self.live
