@@ -2,8 +2,9 @@
 
 Keeps only scalar expressions (``Expr``) and the dynamic-dim definitions from the languages
 before; everything else is a statement of the generated C++ (``EStmt``) that the printer writes
-one to one: a comment, a blank line, a runtime scope, a loop, an ``alloc_tensors`` batch, one
-``add_input`` call, one dependency insertion, one submit. Nothing is left for the printer to
+one to one: a comment, a blank line, a runtime scope, a loop, an ``alloc_tensors`` batch, a
+task's head (its comment, its argument object and every add call: ``TaskArgs``), one
+dependency insertion, one submit. Nothing is left for the printer to
 decide except the ABI spelling (D1).
 """
 
@@ -69,6 +70,12 @@ LANGUAGE = encoded.LANGUAGE.extend(
             Production("ReshapeView", "name:symbol", "tensor:symbol", "shapes:symbol", "ndims:integer", "manual_dep:boolean"),
             Production("ReadDim", "name:symbol", "tensor:symbol", "axis:integer"),
             Production("DeclArgs", "name:symbol"),
+            Production(
+                "TaskArgs", "blank:boolean", "comment:text", "name:symbol", "dirs:arg_dir*", "tensors:symbol*",
+                "scalars:Expr*", "encodings:encoding*",
+                doc="a task's head, written whole: a blank line (when blank), // comment, the argument object name "
+                "declared, an add call per tensor (of dirs[i]), then an add_scalar per scalar (encoded encodings[i])",
+            ),
             Production("AddTensor", "args:symbol", "dir:arg_dir", "tensor:symbol"),
             Production("AddScalar", "args:symbol", "value:Expr", "encoding:encoding"),
             Production("DeclDeps", "args:symbol", "size:integer"),

@@ -111,6 +111,8 @@ class LowerToEmission(Pass):
         body = self.block(func.body)
         if body and body[0]._production == "Blank":
             body = body[1:]  # the entry already leaves a blank line before the body
+        elif body and body[0]._production == "TaskArgs":
+            body[0] = body[0].replace(blank=False)
         return E.Unit.make(func.name, func.arg_count, externals, scalars, func.dyn_defs, body, span=func.span)
 
     # -- helpers ----------------------------------------------------------------------------------
@@ -588,32 +590,32 @@ class LowerToEmission(Pass):
         else:
             synth = ()
         spec = task.launch
-        append(BLANK)
-        append(E.Comment.make_trusted(task_comment(n, kernel, spec), task.span))
-        append(E.DeclArgs.make_trusted(args))
         tensors = []  # their C++ identifiers
+        dirs = []
         scalars = []
         for arg in task.args:  # the tensors first, in order; then the scalars, in order
             if arg.dir is not SCALAR:
                 name = arg.value.name
-                name = cpp.get(name, name)
-                tensors.append(name)
-                append(E.AddTensor.make_trusted(args, arg.dir, name, arg.span))
+                tensors.append(cpp.get(name, name))
+                dirs.append(arg.dir)
             else:
-                scalars.append(arg)
-        for info in synth:
-            append(E.AddTensor.make_trusted(args, ArgDir.Output, info))
-        rename = self.scalars_renamed  # (a scalar argument reads data scalars only)
+                scalars.append(arg.value)
+        dumped = [tensors[i] for i in task.dumps] if task.dumps else None
+        if synth:
+            tensors += synth
+            dirs += [OUTPUT] * len(synth)
+        encodings = []
         floats = self.floats
-        for arg in scalars:
-            value = arg.value
+        for value in scalars:
             if type(value) is VAR:  # (``float_reaches`` of a name, written out)
-                encoding = TO_U64 if value.name in floats else CAST_U64  # (D4)
+                encodings.append(TO_U64 if value.name in floats else CAST_U64)  # (D4)
             else:
-                encoding = TO_U64 if float_reaches(value, floats) else CAST_U64
-            append(E.AddScalar.make_trusted(args, self.expr(value) if rename else value, encoding, arg.span))
-        if task.dumps:
-            append(E.DumpArgs.make_trusted(args, list(dict.fromkeys(tensors[i] for i in task.dumps))))
+                encodings.append(TO_U64 if float_reaches(value, floats) else CAST_U64)
+        if self.scalars_renamed:  # (a scalar argument reads data scalars only)
+            scalars = list(map(self.expr, scalars))
+        append(E.TaskArgs.make_trusted(True, task_comment(n, kernel, spec), args, dirs, tensors, scalars, encodings, task.span))
+        if dumped:
+            append(E.DumpArgs.make_trusted(args, list(dict.fromkeys(dumped))))
         # (a Group's MixedKernels, written by ``launch``, before the dependencies, as the reference)
         launch = self.launches.get(kernel.name) or self.launch(kernel, n, out)
         # reference-behaviour.md 10.5: a direct call sets its dependencies, launch spec, then early
@@ -695,9 +697,7 @@ class LowerToEmission(Pass):
         self.barrier_count += 1
         args = self.fresh(f"params_phase_fence_barrier_{b}")
         outs = self.fresh(f"phase_fence_barrier_{b}_outs")
-        out.append(BLANK)
-        out.append(E.Comment.make_trusted(f"Phase-fence barrier {b}: dependency-only dummy task", span=dummy.span))
-        out.append(E.DeclArgs.make_trusted(args))
+        out.append(E.TaskArgs.make_trusted(True, f"Phase-fence barrier {b}: dependency-only dummy task", args, (), (), (), (), dummy.span))
         name = self.cn(dummy.var.name)
         used = name in self.used
         if dummy.deps:
@@ -716,10 +716,8 @@ class LowerToEmission(Pass):
             return
         args = self.fresh(f"params_host_fence_{b}")
         tensor = self.cn(fence.tensor.name)
-        out.append(BLANK)
-        out.append(E.Comment.make_trusted(f"Barrier {b}: a producer of {tensor} for the host access below", span=fence.span))
-        out.append(E.DeclArgs.make_trusted(args))
-        out.append(E.AddTensor.make_trusted(args, ArgDir.InOut, tensor))
+        comment = f"Barrier {b}: a producer of {tensor} for the host access below"
+        out.append(E.TaskArgs.make_trusted(True, comment, args, (ArgDir.InOut,), (tensor,), (), (), fence.span))
         self.deps(args, fence.deps, fence.capacity, out)
         out.append(E.GuardedDummy.make_trusted(args, None, None))
 
@@ -997,7 +995,7 @@ TASK, FOR, YIELD, RETURN, ITER_ARG, BIN, VAR, INT, DEP_EDGE, ASSEMBLE, ALLOC, LE
 # goes through a method call): what ``survey`` and ``expr`` look up per node.
 READ = {cls: READ_FIELDS[cls] for cls in ENCODED.nodes.values()}
 # the enum members it reads (an enum member read through its class costs a descriptor call)
-SCALAR, TO_U64, CAST_U64, NONE_SEED = ArgDir.Scalar, Encoding.to_u64, Encoding.cast_u64, DepSource.none_seed
+SCALAR, OUTPUT, TO_U64, CAST_U64, NONE_SEED = ArgDir.Scalar, ArgDir.Output, Encoding.to_u64, Encoding.cast_u64, DepSource.none_seed
 
 # (immutable and without a span: one node for every use)
 BLANK, TID_INVALID, DUMMY_LAUNCH = E.Blank.make_trusted(), E.TidInvalid.make_trusted(), E.DummyLaunch.make_trusted()

@@ -6,6 +6,7 @@ from nanopass.errors import InternalError
 from nanopass.languages import HOISTED, NAMED
 from nanopass.languages.batched import check_alloc_size
 from nanopass.languages.carried import check_plans
+from nanopass.languages.named import binder_list
 from nanopass.languages.dep_annotated import check_capacity
 from nanopass.languages.scoped import check_scope_placement
 from nanopass.languages.ssa import check_yields
@@ -23,8 +24,6 @@ CREATE_DERIVED = ("_ci", "_ci_shapes")
 VIEW_DERIVED = ("_shapes", "_offsets")
 TASK_ID = DType.TASK_ID  # (read once: an enum member read through its class costs a descriptor call)
 LET, ALLOC, CELL_DECL = HOISTED.Let, HOISTED.Alloc, HOISTED.CellDecl
-TASK, FOR, WHILE, IF, YIELD, SCOPE = HOISTED.Task, HOISTED.For, HOISTED.While, HOISTED.If, HOISTED.Yield, HOISTED.Scope
-VAR_STMTS = frozenset({HOISTED.Dummy, HOISTED.Declare})  # (with Let: the statements that define their one ``var``)
 SCALAR_TYPE = HOISTED.ScalarType
 VIEWS = frozenset({HOISTED.SliceTensor, HOISTED.ReshapeTensor})  # the lets whose names lower_to_emission derives from
 
@@ -72,7 +71,10 @@ class RemapOutputAliases(Pass):
         derived_of, take_first = self.derived.get, table.take_first
         self.data_scalars = data_scalars = set()  # (``scalars_renamed``)
         scalar_type = SCALAR_TYPE
-        for binder in self.binders(func):
+        # every Binder in program order, an if's results before its branches: the reference names
+        # them at the if, so a result takes the user's name and a branch's value the SSA name
+        # (``m`` and ``m__ssa_v0``, section 7.4)
+        for binder in binder_list(func.body, if_results_first=True):
             name = binder.name
             ty = binder.type
             if type(ty) is scalar_type and ty.dtype is not TASK_ID:
@@ -130,51 +132,6 @@ class RemapOutputAliases(Pass):
             elif kind is CELL_DECL:
                 cells.append(stmt.cell)
         return out, cells
-
-    def binders(self, func) -> list:
-        """Every Binder of the body in program order (loop variables and carries included), an
-        if's results before its branches: the reference names them at the if, so a result takes
-        the user's name and a branch's value the SSA name (``m`` and ``m__ssa_v0``, section 7.4).
-        (``statements.binder_list(body, if_results_first=True)``, by node class: this language's
-        outs and loop results are Binders, an if's results Phis; tested against it.)"""
-        out: list = []
-        add, more = out.append, out.extend
-        stack: list = list(func.body)
-        stack.reverse()
-        pop, push, extend = stack.pop, stack.append, stack.extend
-        task, for_, yield_, scope, let, if_, while_ = TASK, FOR, YIELD, SCOPE, LET, IF, WHILE
-        while stack:
-            item = pop()
-            kind = type(item)
-            if kind is task:
-                more(item.outs)
-                if item.tid is not None:
-                    add(item.tid)
-            elif kind is yield_:
-                continue
-            elif kind is for_ or kind is while_:
-                if kind is for_:
-                    add(item.var)
-                for it in item.iters:
-                    add(it.var)
-                if item.results:
-                    push(item.results)  # (a tuple: met after the body)
-                extend(reversed(item.body))
-            elif kind is scope:
-                extend(reversed(item.body))
-            elif kind is let or kind in VAR_STMTS:
-                add(item.var)
-            elif kind is tuple:  # a loop's results
-                more(item)
-            elif kind is if_:
-                for phi in item.results:
-                    add(phi.var)
-                extend(reversed(item.orelse))
-                extend(reversed(item.then))
-            elif kind is ALLOC:
-                for create in item.creates:
-                    add(create.var)
-        return out
 
     # -- the output: the input's body under a function that holds the map ---------------------------
 

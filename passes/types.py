@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from nanopass.languages.statements import DEFINING, binder_list, defined_binders, iter_stmts
+from nanopass.languages.named import LANGUAGE as _NAMED, binder_list
+from nanopass.languages.statements import DEFINING, defined_binders, iter_stmts
 from nanopass.languages.terms import BinOp, DType, UnOp
 
 
 def type_env(func) -> dict[str, object]:
-    """name -> Type for every parameter and Binder of a function (by the names the tree spells)."""
+    """name -> Type for every parameter and Binder of a function of the languages from hoisted to
+    encoded (by the names the tree spells)."""
     env: dict[str, object] = {p.name: p.type for p in func.params}
     for binder in binder_list(func.body):
         env[binder.name] = binder.type
@@ -15,6 +17,9 @@ def type_env(func) -> dict[str, object]:
 
 
 _FLOAT_DTYPES = frozenset(d for d in DType if d.is_float)
+# named's classes (hoisted's, dimmed's and encoded's too: ``named.binder_list``)
+_SCALAR_TYPE, _TASK, _FOR, _YIELD, _SCOPE = (_NAMED.nodes[n] for n in ("ScalarType", "Task", "For", "Yield", "Scope"))
+_VAR_STMTS = frozenset(_NAMED.nodes[n] for n in ("Let", "Dummy", "Declare"))
 # (read once: an enum member read through its class costs a descriptor call, and these are read
 # for every operator of every scalar argument)
 _AND, _OR, _NOT = BinOp.and_, BinOp.or_, UnOp.not_
@@ -42,36 +47,49 @@ def float_scalar_names(func) -> set[str]:
 
 
 def binds_a_float_scalar(func) -> bool:
-    """Whether a parameter of ``func`` or a Binder in its body has a float scalar type."""
+    """Whether a parameter of ``func`` or a Binder in its body has a float scalar type (a function
+    of the languages from hoisted to encoded: their statements are read by node class)."""
+    floats, scalar_type = _FLOAT_DTYPES, _SCALAR_TYPE
     for param in func.params:
         ty = param.type
-        if ty._production == "ScalarType" and ty.dtype in _FLOAT_DTYPES:
+        if type(ty) is scalar_type and ty.dtype in floats:
             return True
-    floats = _FLOAT_DTYPES
+    task, for_, yield_, scope, var_stmts = _TASK, _FOR, _YIELD, _SCOPE, _VAR_STMTS
     for stmt in iter_stmts(func.body):
-        kind = stmt._production
-        if kind == "Task":  # the usual statements first, their Binders' types read inline
+        kind = type(stmt)
+        if kind is task:  # (its outs are Binders in these languages)
             for out in stmt.outs:
-                ty = (out if out._production == "Binder" else out.var).type
-                if ty._production == "ScalarType" and ty.dtype in floats:
+                ty = out.type
+                if type(ty) is scalar_type and ty.dtype in floats:
                     return True
-            binders = () if stmt.tid is None else (stmt.tid,)
-        elif kind == "For":
+            tid = stmt.tid
+            if tid is not None:
+                ty = tid.type
+                if type(ty) is scalar_type and ty.dtype in floats:
+                    return True
+        elif kind is yield_ or kind is scope:
+            continue
+        elif kind is for_:
+            ty = stmt.var.type
+            if type(ty) is scalar_type and ty.dtype in floats:
+                return True
             for it in stmt.iters:
                 ty = it.var.type
-                if ty._production == "ScalarType" and ty.dtype in floats:
+                if type(ty) is scalar_type and ty.dtype in floats:
                     return True
-            binders = (stmt.var, *stmt.results)
-        elif kind == "Declare":
-            binders = (stmt.var,)
-        elif kind in DEFINING:
-            binders = defined_binders(stmt)
-        else:
-            continue
-        for binder in binders:
-            ty = binder.type
-            if ty._production == "ScalarType" and ty.dtype in floats:
+            for result in stmt.results:
+                ty = result.type
+                if type(ty) is scalar_type and ty.dtype in floats:
+                    return True
+        elif kind in var_stmts:
+            ty = stmt.var.type
+            if type(ty) is scalar_type and ty.dtype in floats:
                 return True
+        elif stmt._production in DEFINING:
+            for binder in defined_binders(stmt):
+                ty = binder.type
+                if type(ty) is scalar_type and ty.dtype in floats:
+                    return True
     return False
 
 

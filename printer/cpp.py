@@ -456,6 +456,28 @@ def emit(node, out):  # noqa: F811
     return f"{node.args}.add_scalar({fmt_scalar_arg(node.value, node.encoding, out.abi)});"
 
 
+@dispatch(E.TaskArgs, Emitter, namespace=EMIT_NS)
+def emit(node, out):  # noqa: F811
+    # (its lines appended here, the lists read by index: one call for the whole head)
+    indent, name, abi = out.indent, node.name, out.abi
+    lines = out.lines
+    if node.blank:
+        lines.append("")
+    lines.append(f"{indent}// {node.comment}")
+    lines.append(f"{indent}{abi.task_args_type} {name};")
+    call = indent + name
+    dirs = node.dirs
+    i = 0
+    for tensor in node.tensors:
+        lines.append(f"{call}.{ADD_METHOD[dirs[i]]}({tensor});")
+        i += 1
+    encodings = node.encodings
+    i = 0
+    for value in node.scalars:
+        lines.append(f"{call}.add_scalar({fmt_scalar_arg(value, encodings[i], abi)});")
+        i += 1
+
+
 def fmt_scalar_arg(value, encoding: Encoding, abi: Abi) -> str:
     """A task's scalar argument as its uint64 slot (D4): floats by ``to_u64``, others cast. The l2
     spelling (the reference's) passes an integer variable bare and casts a literal to its own type

@@ -448,7 +448,8 @@ _LAUNCH_CORE = {"AicLaunch": "AIC", "AivLaunch": "AIV", "MixedLaunch": "MIX"}
 
 
 class _EmissionWalker(_Walker):
-    """The emission language: tasks are ``Submit`` statements, built up by ``Add*``/``Push*``."""
+    """The emission language: tasks are ``Submit`` statements, built up by ``TaskArgs``, ``Add*``
+    and ``Push*``."""
 
     def __init__(self):
         super().__init__()
@@ -456,7 +457,7 @@ class _EmissionWalker(_Walker):
         self.outs_node: dict[str, str] = {}
         self.comment = ""
         self.handlers: dict[str, Callable] = {
-            "Comment": self.note_comment, "DeclArgs": self.decl_args, "AddTensor": self.add_tensor,
+            "Comment": self.note_comment, "DeclArgs": self.decl_args, "AddTensor": self.add_tensor, "TaskArgs": self.task_args,
             "PushDep": self.push_dep, "PushDepSlots": self.push_dep_slots, "Submit": self.submit,
             "GuardedDummy": self.guarded_dummy, "BindRef": self.bind_ref, "ViewTensor": self.view,
             "TransposeView": self.view, "ReshapeView": self.view, "DeclTensor": self.decl_tensor,
@@ -489,6 +490,10 @@ class _EmissionWalker(_Walker):
 
     def decl_args(self, stmt, path, cluster, manual) -> None:
         self.pending[stmt.name] = ([], [])
+
+    def task_args(self, stmt, path, cluster, manual) -> None:
+        self.comment = stmt.comment
+        self.pending[stmt.name] = (list(zip(stmt.tensors, stmt.dirs)), [])
 
     def add_tensor(self, stmt, path, cluster, manual) -> None:
         self.pending.setdefault(stmt.args, ([], []))[0].append((stmt.tensor, stmt.dir))

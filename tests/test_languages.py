@@ -252,8 +252,19 @@ def test_a_scalar_argument_is_added_after_every_tensor_argument(tmp_path):
     stage = _stage(tmp_path, "lower_to_emission")
     from test_emission_shortcuts import emission_stmts
 
+    from nanopass.languages import EMISSION as E
+
     body = emission_stmts(stage.tree.body)
     adds = [s for s in body if s._production in ("AddTensor", "AddScalar")]
+    adds += [  # (a task's head holds its add calls: each as the node it stands for)
+        add
+        for head in body
+        if head._production == "TaskArgs"
+        for add in [
+            *(E.AddTensor(head.name, d, t) for d, t in zip(head.dirs, head.tensors)),
+            *(E.AddScalar(head.name, v, e) for v, e in zip(head.scalars, head.encodings)),
+        ]
+    ]
     encoded = _stage(tmp_path, "encode_scalars")
     task = _first(encoded.tree, lambda s: s._production == "Task" and _scalar_and_tensor_args(s)[0])
     scalars, tensors = _scalar_and_tensor_args(task)

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from nanopass.errors import InternalError
+from nanopass.languages import EMISSION
 from nanopass.languages.terms import ArgDir, DType, Encoding
 
 from .cvalues import (
@@ -351,6 +352,15 @@ class EmissionInterpreter:
 
     def exec_DeclArgs(self, node) -> None:
         self.declare(node.name, Cell("args", ArgBuilder()), node)
+
+    def exec_TaskArgs(self, node) -> None:
+        """Its comment, its DeclArgs, then an AddTensor per tensor and an AddScalar per scalar."""
+        self.exec_Comment(EMISSION.Comment(node.comment))
+        self.exec_DeclArgs(EMISSION.DeclArgs(node.name))
+        for d, tensor in zip(node.dirs, node.tensors):
+            self.exec_AddTensor(EMISSION.AddTensor(node.name, d, tensor))
+        for value, encoding in zip(node.scalars, node.encodings):
+            self.exec_AddScalar(EMISSION.AddScalar(node.name, value, encoding))
 
     def exec_AddTensor(self, node) -> None:
         args = self.cell(node.args, node, "args").value
