@@ -24,21 +24,17 @@ PURE = frozenset(
 class RemoveDeadValues(Pass):
     """Remove values nothing observable needs: pure lets, loop carries and if results.
 
-    Liveness starts from what has an effect — task arguments and dependencies, tensor element
-    writes, dummy barriers and host fences, loop bounds, if conditions, returns — and flows back through the
-    lets, carries (a live carry needs its init and the value yielded for it) and if results
-    (a live result needs the value each branch yields for it). A let whose value is dead goes
-    (views, element reads, arithmetic, unused creates, None seeds); a dead loop carry loses its
-    iter_arg, result and yielded value; a dead if result likewise. Afterwards every remaining
-    value is read by something with an effect, so the C++ declares no unused variable.
+    Liveness starts from what has an effect (task arguments and dependencies, element writes,
+    dummies, host fences, loop bounds, if conditions, returns) and flows back through lets,
+    carries (a live carry needs its init and its yielded value) and if results (each branch's
+    yielded value). A dead let goes; a dead carry or if result goes with its yielded values. A
+    manual scope's TaskId ``pl.parallel`` carry is two values, the iter_arg (the init) and the
+    result (an array of the yields): either may go alone. Afterwards every value left is read
+    by something with an effect.
 
-    A TaskId ``pl.parallel`` carry in a manual scope (``per_iteration_loops``) is two values,
-    the iter_arg (the init) and the result (an array of the yields), which may go alone.
-
-    Preserves the single definitions and the yields (``preserves``): it removes definitions and
-    adds none; a carry or if result goes with its value in the final yield of each body that has
-    one (a yield left empty goes too), and only lets are removed besides, so every loop and if
-    keeps as many yielded values as carries or results, and no yield moves from the end.
+    Preserves the single definitions and the yields (``preserves``): only definitions go, each
+    carry or if result with its value in the final yield of each body (an empty yield too), so
+    every loop and if keeps one yielded value per carry or result, at the end.
     """
 
     name = "remove_dead_values"
