@@ -8,16 +8,41 @@ dependency insertion, one submit. Nothing is left for the printer to
 decide except the ABI spelling (D1).
 """
 
+from nanopass.errors import VerifyError
 from nanopass.language import Nonterminal, Production
 
 from . import encoded
 from .terms import encoding
+
+# the emission statements with bodies, and their body fields
+_BODIES = {"ScopeBlock": ("body",), "Block": ("body",), "ForBlock": ("body",), "WhileBlock": ("body",),
+           "IfBlock": ("then", "orelse")}
+
+
+def check_task_heads(unit) -> None:
+    """Every ``TaskArgs`` pairs its lists: a direction per tensor, an encoding per scalar."""
+    bodies = [unit.body]
+    while bodies:
+        for node in bodies.pop():
+            kind = node._production
+            if kind != "TaskArgs":
+                fields = _BODIES.get(kind)
+                if fields is not None:
+                    bodies.extend(getattr(node, field) for field in fields)
+            elif len(node.dirs) != len(node.tensors) or len(node.scalars) != len(node.encodings):
+                raise VerifyError(
+                    f"task head {node.name}: {len(node.dirs)} directions for {len(node.tensors)} tensors, "
+                    f"{len(node.encodings)} encodings for {len(node.scalars)} scalars",
+                    node=node,
+                )
+
 
 LANGUAGE = encoded.LANGUAGE.extend(
     "emission",
     doc="C++ statements of the orchestration entry",
     entry="Unit",
     inherit_invariants=False,
+    invariants=[check_task_heads],
     add_terminals=[encoding],
     remove_nonterminals=[
         "Program", "Kernel", "KStmt", "KArg", "Param", "Function", "Binder", "IterArg", "Arg",
