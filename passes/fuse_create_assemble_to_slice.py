@@ -131,13 +131,25 @@ class FuseCreateAssembleToSlice(Pass):
             for root, _ in places:
                 self.aliases_of.setdefault(root, set()).add(name)
         self.prefix = _Prefix(self.live, self.own_uses)
-        self.named = _names_by_root(self.roots)
+        self._named: dict[str, set[str]] | None = None  # ``named``, made when first asked
         self.block = func.body  # the block being rewritten, as analysed (``sequence``'s)
         self.indexes: dict[int, _BlockIndex] = {}  # id(block) -> its index, made when first needed
         self.created: set[str] | None = None  # the names bound to a CreateTensor, made when first needed
         self.accesses_everywhere: dict[str, int] | None = None  # ``_accesses(func.body)``, made when first needed
         self.roots_of_buffers: dict[str, str] | None = None  # ``buffer_roots`` with every carry its own, when first needed
         self.placed_in: dict[str, set[str]] = {}  # root -> the placed sources whose rows are in it
+
+    @property
+    def named(self):
+        """``buffer_roots``' table the other way round (``_names_by_root``), made when first asked: only
+        a source made with an ``init_value`` and a target chosen by an ``if`` need it."""
+        if self._named is None:
+            self._named = _names_by_root(self.roots)
+        return self._named
+
+    @named.setter
+    def named(self, value) -> None:
+        self._named = value
 
     def same_rows(self, stmt, src: str, placed: Placement) -> bool:
         """Whether ``stmt`` assembles ``src`` (all of its buffer) into the rows it was placed in:
