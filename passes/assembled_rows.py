@@ -221,15 +221,17 @@ class LaterFills:
     indexed, only when a later fill covers an earlier one, the only case a read decides). A
     later fill overwrites an earlier one when it has the same places and its rows cover the
     earlier's (a box of equal size is the same box; only a larger box can cover otherwise) or
-    are the same expressions."""
+    are the same expressions. A box is made only of constant offsets and shapes, which it
+    determines (its corner the offset within the one region of the places, its size the shape):
+    fills of boxes are indexed by their rows, the others by their expressions."""
 
     def __init__(self, fills: list, reads):
         self.fills = fills
         self.reads = reads
         self.by_rows: dict = {}     # (places, box) -> positions of fills of exactly those rows
-        self.by_exprs: dict = {}    # (places, offset keys, shape keys) -> positions
+        self.by_exprs: dict = {}    # (places, offset keys, shape keys) -> positions of fills not of a box
         self.by_size: dict = {}     # places -> {box volume -> [(position, box)]}
-        self.keys: dict = {}        # position -> ``_exprs_key`` of its fill (one region of one buffer)
+        self.keys: dict = {}        # position -> ``_exprs_key`` of its fill (one region of one buffer, not a box)
         self.volumes: dict = {}     # position -> the volume of its fill's box
         for at, fill in enumerate(fills):
             if fill is None or fill.region() is None:
@@ -239,6 +241,7 @@ class LaterFills:
                 volume = self.volumes[at] = _volume(rows)
                 self.by_rows.setdefault((fill.places, rows), []).append(at)
                 self.by_size.setdefault(fill.places, {}).setdefault(volume, []).append((at, rows))
+                continue
             key = self.keys[at] = _exprs_key(fill)
             if key is not None:
                 self.by_exprs.setdefault(key, []).append(at)
@@ -289,13 +292,13 @@ class LaterFills:
     def first_covering(self, at: int, earlier: Placement, rows) -> int | None:
         """The position of the first fill after ``at`` that overwrites ``earlier``, if any."""
         candidates = []
-        indexed = at in self.keys and self.fills[at] is earlier  # (its key and volume are known)
-        key = self.keys[at] if indexed else _exprs_key(earlier)
-        if key is not None:
-            candidates.append(_next(self.by_exprs.get(key, ()), at))
-        if isinstance(rows, Box):
+        if not isinstance(rows, Box):  # (the same expressions make the same box: a box is found by its rows)
+            key = self.keys[at] if at in self.keys and self.fills[at] is earlier else _exprs_key(earlier)
+            if key is not None:
+                candidates.append(_next(self.by_exprs.get(key, ()), at))
+        else:
             candidates.append(_next(self.by_rows.get((earlier.places, rows), ()), at))
-            size = self.volumes[at] if indexed else _volume(rows)
+            size = self.volumes[at] if at in self.volumes and self.fills[at] is earlier else _volume(rows)
             for volume, fills in self.by_size.get(earlier.places, {}).items():
                 if volume > size or size == 0:  # (an empty box is covered by unequal empty boxes too)
                     later = range(bisect_right(fills, at, key=lambda f: f[0]), len(fills))

@@ -131,14 +131,25 @@ class FuseCreateAssembleToSlice(Pass):
             for root, _ in places:
                 self.aliases_of.setdefault(root, set()).add(name)
         self.prefix = _Prefix(self.live, self.own_uses)
-        self.named = _names_by_root(self.roots)
-        self.mentions = _Mentions(self.own_uses)  # of the block being rewritten
-        self.blocks: dict[int, tuple] | None = None  # id(stmt) -> (its block, index), made when first needed
-        self.block_accesses: dict[int, _BlockAccesses] = {}  # id(block) -> its accesses, made when first needed
+        self._named: dict[str, set[str]] | None = None  # ``named``, made when first asked
+        self.block = func.body  # the block being rewritten, as analysed (``sequence``'s)
+        self.indexes: dict[int, _BlockIndex] = {}  # id(block) -> its index, made when first needed
         self.created: set[str] | None = None  # the names bound to a CreateTensor, made when first needed
         self.accesses_everywhere: dict[str, int] | None = None  # ``_accesses(func.body)``, made when first needed
         self.roots_of_buffers: dict[str, str] | None = None  # ``buffer_roots`` with every carry its own, when first needed
         self.placed_in: dict[str, set[str]] = {}  # root -> the placed sources whose rows are in it
+
+    @property
+    def named(self):
+        """``buffer_roots``' table the other way round (``_names_by_root``), made when first asked: only
+        a source made with an ``init_value`` and a target chosen by an ``if`` need it."""
+        if self._named is None:
+            self._named = _names_by_root(self.roots)
+        return self._named
+
+    @named.setter
+    def named(self, value) -> None:
+        self._named = value
 
     def same_rows(self, stmt, src: str, placed: Placement) -> bool:
         """Whether ``stmt`` assembles ``src`` (all of its buffer) into the rows it was placed in:
@@ -156,6 +167,10 @@ class FuseCreateAssembleToSlice(Pass):
         )
 
     def sequence(self, stmts) -> tuple:
+        # (the block as analysed: ``fuse`` rewrites, inserts and moves statements only at or before
+        # the assemble it is at, so the statements from there on are the block's, shifted by
+        # ``len(stmts) - len(self.block)``; the bodies are walked after the block's assembles)
+        self.block = stmts
         stmts = list(stmts)
         i = 0
         while i < len(stmts):
@@ -397,7 +412,9 @@ class FuseCreateAssembleToSlice(Pass):
         names = set(aliases)
         own = self.own_uses
         seen, last, diverged = 0, None, None
-        pending = self.mentions.after(stmts, at, names)  # (the other statements mention none of names)
+        index = self.index_of(self.block)
+        # (the other statements mention none of names)
+        pending = _Pending((index.positions, index.mentioned), len(stmts) - len(self.block), at, names)
         for j in pending:
             for stmt in _statements_in([stmts[j]]):
                 kind = stmt._production
@@ -471,9 +488,8 @@ class FuseCreateAssembleToSlice(Pass):
         roots = {root for root, _ in placed.rows}
         if not roots or not roots <= self.created_names():
             return False
-        block, index = self.block_of(stmts[at])  # (as analysed: stmts before at may be rewritten)
-        shift = index - at
-        accesses = self.accesses_in(block)
+        shift = len(self.block) - len(stmts)  # (as analysed: stmts before at may be rewritten)
+        accesses = self.index_of(self.block)
         names = {
             name for name in self.stored_in(roots)
             if any(r == root and overlaps(region, rows) for r, region in self.storage(self.places[name]) for root, rows in placed.rows)
@@ -484,30 +500,17 @@ class FuseCreateAssembleToSlice(Pass):
         everywhere = self.function_accesses()
         return all(everywhere.get(name, 0) == accesses.between(name, lo, hi) for name in names)
 
-    def block_of(self, stmt) -> tuple:
-        """The block of the analysed function that holds the assemble ``stmt`` (by identity), and its
-        index there."""
-        if self.blocks is None:
-            self.blocks = {}
-            bodies = [self.func.body]
-            while bodies:
-                block = bodies.pop()
-                for j, inner in enumerate(block):
-                    self.blocks[id(inner)] = (block, j)  # (asked of assembles only: SSA binds their names once)
-                    bodies += [getattr(inner, f) for f in BODY_FIELDS.get(inner._production, ())]
-        return self.blocks[id(stmt)]
-
-    def accesses_in(self, block) -> "_BlockAccesses":
-        found = self.block_accesses.get(id(block))
+    def index_of(self, block) -> "_BlockIndex":
+        found = self.indexes.get(id(block))
         if found is None:
-            found = self.block_accesses[id(block)] = _BlockAccesses(block, self.own_uses)
+            found = self.indexes[id(block)] = _BlockIndex(block, self.own_uses)
         return found
 
     def function_accesses(self) -> dict[str, int]:
         """``_accesses`` of the analysed function's body: the sums over its top block's
-        statements (``accesses_in``, each statement's count holding its bodies')."""
+        statements (``index_of``, each statement's count holding its bodies')."""
         if self.accesses_everywhere is None:
-            top = self.accesses_in(self.func.body)
+            top = self.index_of(self.func.body)
             self.accesses_everywhere = {name: sums[-1] for name, sums in top.sums.items()}
         return self.accesses_everywhere
 
@@ -643,27 +646,41 @@ def _accesses(stmts) -> dict[str, int]:
     return counts
 
 
-class _BlockAccesses:
-    """``_accesses`` of one block, statement by statement: the positions of the statements that
-    access each name and the running sums of their counts, so that the count of a range of the
-    block is a difference of two sums; and ``made``, the position of each ``pl.create_tensor``.
-    A statement without bodies that ``own`` (``live_uses``' table) counts reads is not walked again:
-    a statement's ``own_live_uses``, when not empty, are all its reads (only a dead pure let's are
-    left out), which ``_accesses`` counts too but for a ``Yield``'s."""
+class _BlockIndex:
+    """One block of the analysed function, indexed in one pass over its statements: for each name
+    the positions of the statements that access it (``_accesses``) and the running sums of their
+    counts, so that the count of a range of the block is a difference of two sums; the positions
+    of those that mention it (a ``Var`` of it anywhere in the statement, its bodies included)
+    without accessing it (``mentioned``: in a ``Yield`` or as a loop carry's init); and ``made``,
+    the position of each ``pl.create_tensor``. A statement without bodies but a ``Yield`` accesses
+    what it mentions, its reads: those that ``own`` (``live_uses``' table) counts are not walked
+    again (a statement's ``own_live_uses``, when not empty, are all its reads; only a dead pure
+    let's are left out)."""
 
     def __init__(self, block, own: dict[int, dict[str, int]]):
         self.positions: dict[str, list[int]] = {}
         self.sums: dict[str, list[int]] = {}  # sums[name][i]: the accesses of name in block[: positions[name][i] + 1]
-        self.made = {s.var.name: j for j, s in enumerate(block) if s._production == "Let" and s.value._production == "CreateTensor"}
+        self.mentioned: dict[str, list[int]] = {}
+        self.made: dict[str, int] = {}
+        positions, sums, made = self.positions, self.sums, self.made
         for j, stmt in enumerate(block):
             kind = stmt._production
-            counts = own.get(id(stmt)) if kind != "Yield" else None
-            if not counts:  # (_accesses([stmt]): a statement without bodies but a Yield reads what it mentions)
-                counts = _accesses([stmt]) if kind in BODY_FIELDS or kind == "Yield" else stmt_reads(stmt)
+            if kind in BODY_FIELDS or kind == "Yield":
+                counts = _accesses([stmt])
+                for name in var_reads([stmt]):
+                    if name not in counts:
+                        self.mentioned.setdefault(name, []).append(j)
+            else:
+                counts = own.get(id(stmt)) or stmt_reads(stmt)
+                if kind == "Let" and stmt.value._production == "CreateTensor":
+                    made[stmt.var.name] = j
             for name, k in counts.items():
-                sums = self.sums.setdefault(name, [])
-                self.positions.setdefault(name, []).append(j)
-                sums.append((sums[-1] if sums else 0) + k)
+                found = sums.get(name)
+                if found is None:
+                    sums[name], positions[name] = [k], [j]
+                else:
+                    found.append(found[-1] + k)
+                    positions[name].append(j)
 
     def between(self, name: str, lo: int, hi: int) -> int:
         """How often ``block[lo:hi]`` accesses ``name`` (``_accesses``)."""
@@ -675,55 +692,26 @@ class _BlockAccesses:
         return (sums[b - 1] if b else 0) - (sums[a - 1] if a else 0)
 
 
-class _Mentions:
-    """The positions of one block's statements that mention each name (a ``Var`` of it anywhere
-    in the statement, its bodies included), indexed when ``fuse`` first scans the block. ``fuse``
-    rewrites, inserts and moves statements only at or before the assemble it is at, and goes
-    left to right: the statements after it are the ones indexed, each ``len(stmts) - length``
-    further on than when indexed. A statement without bodies that ``own`` (``live_uses``' table)
-    counts reads is not walked again: its ``own_live_uses``, when not empty, are all its reads."""
-
-    def __init__(self, own: dict[int, dict[str, int]]):
-        self.own = own
-        self.stmts = None
-        self.length = 0
-        self.positions: dict[str, list[int]] = {}
-
-    def after(self, stmts: list, at: int, names) -> "_Pending":
-        """The positions after ``at`` of the statements of ``stmts`` mentioning ``names``."""
-        if self.stmts is not stmts:
-            self.stmts, self.length, self.positions = stmts, len(stmts), {}
-            own, positions = self.own, self.positions
-            for j, stmt in enumerate(stmts):
-                read = own.get(id(stmt))
-                if not read:
-                    read = var_reads([stmt]) if stmt._production in BODY_FIELDS else stmt_reads(stmt)
-                for name in read:
-                    found = positions.get(name)
-                    if found is None:
-                        positions[name] = [j]
-                    else:
-                        found.append(j)
-        return _Pending(self.positions, len(stmts) - self.length, at, names)
-
-
 class _Pending:
     """An iterator over the positions after ``at`` (increasing, each once) of the statements that
-    mention a name of ``names`` or one ``add``-ed since (its positions after the last one given)."""
+    mention a name of ``names`` or one ``add``-ed since (its positions after the last one given),
+    from ``tables`` of the positions of a block's statements (each table some of them), the
+    statements from ``at`` on ``shift`` further on than there."""
 
-    def __init__(self, positions: dict[str, list[int]], shift: int, at: int, names):
-        self.positions, self.shift, self.current = positions, shift, at
+    def __init__(self, tables: tuple, shift: int, at: int, names):
+        self.tables, self.shift, self.current = tables, shift, at
         self.heap: list[int] = []
         self.queued: set[int] = set()
         for name in names:
             self.add(name)
 
     def add(self, name: str) -> None:
-        positions = self.positions.get(name, ())
-        for p in positions[bisect_right(positions, self.current - self.shift):]:
-            if p not in self.queued:
-                self.queued.add(p)
-                heappush(self.heap, p)
+        for table in self.tables:
+            positions = table.get(name, ())
+            for p in positions[bisect_right(positions, self.current - self.shift):]:
+                if p not in self.queued:
+                    self.queued.add(p)
+                    heappush(self.heap, p)
 
     def __iter__(self) -> "_Pending":
         return self

@@ -1,6 +1,6 @@
 """``fuse_create_assemble_to_slice`` reads each statement's reads once and reuses what one of its
 analyses already knows: ``live_uses``' table of each statement's own reads (``own_uses``) serves
-the block prefix (``_Prefix``) and a block's access index (``_BlockAccesses``); the function's
+the block prefix (``_Prefix``) and a block's index (``_BlockIndex``); the function's
 accesses are the sums of its top block's index; the placements ``dead_assembles`` makes are the
 rewrite's. Each table is checked here against the walk it replaces, on every bench shape (loops,
 carries, ifs, ``with`` blocks, assembles) and every example program."""
@@ -11,9 +11,9 @@ import pytest
 
 from conftest import EXAMPLES, pass_input, pass_inputs, sample_paths
 from nanopass.passes import fuse_create_assemble_to_slice as fuse
-from nanopass.passes.assembled_rows import Placement, dead_assembles, own_live_uses
+from nanopass.passes.assembled_rows import Placement, dead_assembles, own_live_uses, stmt_reads
 from nanopass.passes.kernels import kernel_table
-from nanopass.passes.util import BODY_FIELDS, iter_stmts
+from nanopass.passes.util import BODY_FIELDS, iter_stmts, var_reads
 from nanopass.rewrite import PassContext
 from nanopass.tools.bench import SHAPES
 
@@ -94,8 +94,9 @@ def test_a_block_index_from_the_own_reads_table_is_the_one_walked_again(programs
     for program in programs:
         pass_ = analysed(program)
         for block in blocks(program.orch.body):
-            from_table, walked = fuse._BlockAccesses(block, pass_.own_uses), fuse._BlockAccesses(block, {})
+            from_table, walked = fuse._BlockIndex(block, pass_.own_uses), fuse._BlockIndex(block, {})
             assert (from_table.positions, from_table.sums, from_table.made) == (walked.positions, walked.sums, walked.made)
+            assert from_table.mentioned == walked.mentioned
             walked_yields += sum(s._production == "Yield" and bool(s.values) for s in block)
             dead_lets += sum(id(s) in pass_.own_uses and not pass_.own_uses[id(s)] and bool(fuse._accesses([s]))
                              for s in block)
@@ -204,8 +205,8 @@ def test_dead_assembles_finds_what_statements_read_only_where_a_read_decides(pro
 
 def test_the_own_reads_table_serves_dead_assembles_and_the_mentions_as_their_walks(programs, overwritten,
                                                                                     read_names_walked):
-    # dead_assembles' reads of a statement and _Mentions' names of one from live_uses' table are
-    # those read_names and var_reads walk (the table forced off: None, {}); the statements the
+    # dead_assembles' reads of a statement and a block index's names of one from live_uses' table
+    # are those read_names and var_reads walk (the table forced off: None, {}); the statements the
     # table serves are not walked again
     served = 0
     for program in [*programs, overwritten]:
@@ -219,8 +220,9 @@ def test_the_own_reads_table_serves_dead_assembles_and_the_mentions_as_their_wal
         assert dead_assembles(*args, fills, pass_.own_uses) == without_table
         served += alone - read_names_walked[0]
         for block in blocks(program.orch.body):
-            stmts = list(block)
-            from_table, walked_again = fuse._Mentions(pass_.own_uses), fuse._Mentions({})
-            from_table.after(stmts, 0, ()), walked_again.after(stmts, 0, ())
-            assert from_table.positions == walked_again.positions
+            index = fuse._BlockIndex(block, pass_.own_uses)
+            for j, stmt in enumerate(block):  # (what a statement mentions: all its Vars, its bodies' too)
+                walked_again = var_reads([stmt]) if stmt._production in BODY_FIELDS else stmt_reads(stmt)
+                found = {n for table in (index.positions, index.mentioned) for n, at in table.items() if j in at}
+                assert found == walked_again.keys(), stmt
     assert served > 0
