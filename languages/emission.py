@@ -8,6 +8,8 @@ dependency insertion, one submit. Nothing is left for the printer to
 decide except the ABI spelling (D1).
 """
 
+from operator import attrgetter
+
 from nanopass.errors import VerifyError
 from nanopass.language import Nonterminal, Production
 
@@ -21,14 +23,15 @@ _BODIES = {"ScopeBlock": ("body",), "Block": ("body",), "ForBlock": ("body",), "
 
 def check_task_heads(unit) -> None:
     """Every ``TaskArgs`` pairs its lists: a direction per tensor, an encoding per scalar."""
+    head, bodies_of = _HEAD_CLASS, _BODIES_OF_CLASS  # (by class: a statement's kind read in one lookup)
     bodies = [unit.body]
     while bodies:
         for node in bodies.pop():
-            kind = node._production
-            if kind != "TaskArgs":
-                fields = _BODIES.get(kind)
+            cls = type(node)
+            if cls is not head:
+                fields = bodies_of.get(cls)
                 if fields is not None:
-                    bodies.extend(getattr(node, field) for field in fields)
+                    bodies += fields(node)
             elif len(node.dirs) != len(node.tensors) or len(node.scalars) != len(node.encodings):
                 raise VerifyError(
                     f"task head {node.name}: {len(node.dirs)} directions for {len(node.tensors)} tensors, "
@@ -147,3 +150,7 @@ LANGUAGE = encoded.LANGUAGE.extend(
         ),
     ],
 )
+
+_HEAD_CLASS = LANGUAGE.nodes["TaskArgs"]
+_BODIES_OF_CLASS = {LANGUAGE.nodes[kind]: attrgetter(*fields) if len(fields) > 1 else (lambda node, f=fields[0]: (getattr(node, f),))
+                    for kind, fields in _BODIES.items()}
