@@ -14,7 +14,6 @@ from nanopass.rewrite import Pass, register
 from .aliases import buffer_roots, extend_buffer_roots
 from .assembled_rows import (
     Placement, assembled_rows, dead_assembles, drop_assembles, live_uses, own_live_uses, same_exprs, stmt_reads,
-    value_reads,
 )
 from .hazards import _walk_storage, storage_map, storage_with_slices
 from .host_accesses import element_places, host_target
@@ -64,7 +63,8 @@ class FuseCreateAssembleToSlice(Pass):
     access to a source placed before counting as one to the rows it was placed in (the
     read would see the rows before the assemble, and a task that reads them while writing the
     source would read and write the same bytes). A source that is not such a create, one still
-    used after the assemble (itself or a view of it, made before the assemble too) by a live value (one something observable needs:
+    used after the assemble (itself, a view of it, made before the assemble too, or a source
+    placed in it) by a live value (one something observable needs:
     ``RemoveDeadValues.liveness``; a view, copy, element read or loop carry of the source that
     nothing reads observes nothing) other than a read (a task's ``In`` argument, a host element
     read, through views; an assemble of the source into the rows it is placed in, which becomes
@@ -209,7 +209,7 @@ class FuseCreateAssembleToSlice(Pass):
             # (the placement's check accepted this assemble as a read: no write of the rows or the
             # source comes between the two)
             self.prefix.forget(at)
-            stmts[at] = S.Let.make(let.var, value.target, let.span)
+            self.prefix.replace(stmts, at, S.Let.make(let.var, value.target, let.span))
             return at
         # (plain loops in what runs per assemble: a comprehension or generator is a call of its own)
         create_at = None
@@ -225,8 +225,16 @@ class FuseCreateAssembleToSlice(Pass):
                 hint="the runtime cannot copy tensors: create the source, let its tasks write it, then assemble",
             )
         # (a view of the source shares its bytes too: a write through one after the assemble
-        # would go to the target's rows once the source is placed)
+        # would go to the target's rows once the source is placed; so does a source placed in
+        # the source, a use of it after the assemble being one of the source's rows)
         aliases = self.aliases_of.get(src, set()) | {src}
+        inner = list(self.placed_in.get(src, ()))
+        while inner:
+            held = inner.pop()
+            aliases |= self.aliases_of.get(held, set())
+            inner += self.placed_in.get(held, ())
+        # (the uses in the function as analysed less those in the block up to the assemble as
+        # analysed: the placements before it read the targets they were made views of)
         after = -self.prefix.uses(stmts, at + 1, aliases)
         uses = self.uses
         for n in aliases:
@@ -271,12 +279,8 @@ class FuseCreateAssembleToSlice(Pass):
         self.check_fill_overwritten(stmts[create_at + 1 : at], create, let, target)
         # (make: the class's constructor without the class call's packing of arguments)
         view = S.SliceTensor.make(base, create.value.shape, value.offset, False, False, True, None)
-        stmts[create_at] = S.Let.make(create.var, view, create.span)
-        stmts[at] = S.Let.make(let.var, value.target, let.span)
-        # (their own_live_uses: pure lets, reading their value where their name is live)
-        live = self.live
-        self.prefix.recount(stmts, create_at, value_reads(view) if create.var.name in live else {})
-        self.prefix.recount(stmts, at, {target: 1} if let.var.name in live else {})
+        self.prefix.replace(stmts, create_at, S.Let.make(create.var, view, create.span))
+        self.prefix.replace(stmts, at, S.Let.make(let.var, value.target, let.span))
         self.placed[src] = placed
         # (the slice's places are its rows when the base's places are the target's)
         made = placed.rows if self.places.get(base.name) == placed.places else None
@@ -340,14 +344,12 @@ class FuseCreateAssembleToSlice(Pass):
             [chosen],
             span=let.span,
         )
-        stmts[create_at] = S.Let(
-            create.var,
-            S.SliceTensor(S.Var(chosen.name, span=value.target.span), create.value.shape, value.offset, False, False, True),
-            span=create.span,
-        )
-        stmts.insert(create_at, select)
+        chosen_var = S.Var(chosen.name, span=value.target.span)
+        slice_ = S.SliceTensor(chosen_var, create.value.shape, value.offset, False, False, True)
+        self.prefix.replace(stmts, create_at, S.Let(create.var, slice_, span=create.span))
+        self.prefix.insert(stmts, create_at, select)
         self.by_branch = True
-        stmts[at + 1] = S.Let(let.var, value.target, span=let.span)
+        self.prefix.replace(stmts, at + 1, S.Let(let.var, value.target, span=let.span))
         self.place_rows(create.var.name, frozenset((root, UNKNOWN) for base in bases for root, _ in self.places.get(base, ())))
         return at + 1
 
@@ -749,15 +751,20 @@ def _heads(stmt) -> list:
 
 
 class _Prefix:
-    """What a prefix of one block's statements reads (``live_uses``) and binds (``visible_binders``),
-    summed statement by statement as ``fuse`` walks the block left to right, so that each statement
-    is counted once until ``recount(i)`` counts a statement replaced in place anew or
-    ``forget(lo)`` drops the statements from ``lo`` on (``fuse`` rewrites only between a source's
-    create and its assemble, both at or before the assemble it is at). A statement of the analysed
-    function without bodies is not walked again: its reads are ``own``'s (``live_uses``' table)."""
+    """What a prefix of one block's statements read as analysed (``live_uses``) and bind as
+    rewritten (``visible_binders``), summed statement by statement as ``fuse`` walks the block left
+    to right, so that each statement is counted once until ``forget(lo)`` drops the statements from
+    ``lo`` on (``fuse`` rewrites only between a source's create and its assemble, both at or before
+    the assemble it is at). A statement the pass made (``replace``, ``insert``) reads what the
+    analysed statement it stands for read (a slice made of a create, the create's: none of the
+    target it is a view of), so that the reads of a prefix are those of the block as analysed up to
+    the same statement. A statement of the analysed function without bodies is not walked again:
+    its reads are ``own``'s (``live_uses``' table)."""
 
     def __init__(self, live: set[str], own: dict[int, dict[str, int]]):
         self.live, self.own = live, own
+        # id(statement the pass made) -> (it, the reads of the analysed statement it stands for)
+        self.made: dict[int, tuple] = {}
         self.stmts = None  # the block counted
         self.parts: list[tuple[dict, frozenset]] = []  # (uses, binders) of stmts[i]
         self.read: dict[str, int] = {}
@@ -792,21 +799,15 @@ class _Prefix:
             for used, k in uses.items():
                 read[used] = read.get(used, 0) + k
 
-    def count(self, stmts: list, i: int, uses: dict | None = None) -> None:
-        """Count ``stmts[i]``; ``uses``, when given, are its ``own_live_uses`` (a statement
-        without bodies the pass made, whose reads it knows)."""
+    def count(self, stmts: list, i: int) -> None:
+        """Count ``stmts[i]``."""
         stmt = stmts[i]
         kind = stmt._production
         if kind == "Let":  # (most statements: visible_binders is the one binder)
             binders = (stmt.var.name,)
         else:
             binders = tuple(b.name for b in visible_binders(stmt))
-        if uses is None and kind in BODY_FIELDS:
-            uses = live_uses((stmt,), self.live)
-        elif uses is None:
-            uses = self.own.get(id(stmt))
-            if uses is None:  # (a statement the pass made: a placed create, an assemble made a copy)
-                uses = own_live_uses(stmt, self.live)
+        uses = self.reads(stmt)
         self.parts[i] = (uses, binders)
         bound_at = self.bound_at
         for name in binders:
@@ -816,16 +817,30 @@ class _Prefix:
             for name, k in uses.items():
                 read[name] = read.get(name, 0) + k
 
-    def recount(self, stmts: list, i: int, uses: dict | None = None) -> None:
-        """Count ``stmts[i]`` anew after it was replaced in place (nothing to do beyond the
-        extent counted); ``uses`` as ``count``'s."""
-        if i >= len(self.parts):
-            return
-        self.uncount(i)
-        self.count(stmts, i, uses)
+    def reads(self, stmt) -> dict[str, int]:
+        """What ``stmt`` reads as analysed (``live_uses``)."""
+        made = self.made.get(id(stmt))
+        if made is not None:
+            return made[1]
+        uses = self.own.get(id(stmt))
+        if uses is None:
+            uses = live_uses((stmt,), self.live) if stmt._production in BODY_FIELDS else own_live_uses(stmt, self.live)
+        return uses
+
+    def replace(self, stmts: list, i: int, stmt) -> None:
+        """Put ``stmt``, made by the pass, at ``stmts[i]`` in place of a statement without bodies
+        that binds the same names: counted, ``stmts[i]`` stays so."""
+        self.made[id(stmt)] = (stmt, self.reads(stmts[i]))
+        stmts[i] = stmt
+
+    def insert(self, stmts: list, i: int, stmt) -> None:
+        """Insert ``stmt``, made by the pass and standing for no analysed statement (it reads
+        nothing), at ``stmts[i]``, ``i`` beyond the extent counted (``forget``)."""
+        self.made[id(stmt)] = (stmt, {})
+        stmts.insert(i, stmt)
 
     def uses(self, stmts: list, end: int, names: set[str]) -> int:
-        """How often ``stmts[:end]`` read ``names`` where the reading value is live."""
+        """How often ``stmts[:end]``, as analysed, read ``names`` where the reading value is live."""
         self.extend(stmts, end)
         read, count = self.read, 0
         for n in names:
