@@ -226,6 +226,8 @@ def _reads_of(node):
         return node.args + node.deps + ((node.launch,) if node.launch is not None else ())
     if kind == "Dummy":
         return node.deps
+    if kind == "CellSet":
+        return (node.value,)  # (a Var mostly: read as one name)
     return (node,)
 
 
@@ -251,21 +253,25 @@ def names_read(nodes: list) -> set[str]:
     return names
 
 
-_WRAPPERS = frozenset({"Arg", "DepVar"})  # (reads whose value is an expression of its own)
+_WRAPPERS = frozenset({"Arg", "DepVar", "DerivedDep"})  # (reads whose value is an expression of its own)
+_NO_NAME = frozenset({"Int", "CellDep"})  # (reads of no name: a loop's constant bounds, a cell's dependency)
 
 
 def plain_names_read(nodes: list, deferred: list) -> set[str]:
     """``names_read`` of those of ``nodes`` that read one name and nothing else (a Var, or an
-    Arg or DepVar whose value is one), entering no expression; each of the others is appended
-    to ``deferred`` unread (for ``names_read`` to walk if need be)."""
+    Arg, DepVar or DerivedDep whose value is one), entering no expression; those that read no
+    name (an Int, a CellDep) are dropped, and each of the others is appended to ``deferred``
+    unread (for ``names_read`` to walk if need be)."""
     names: set[str] = set()
     add, defer = names.add, deferred.append
     for node in nodes:
-        if node._production in _WRAPPERS:
+        kind = node._production
+        if kind in _WRAPPERS:
             node = node.value
-        if node._production == "Var":
+            kind = node._production
+        if kind == "Var":
             add(node.name)
-        else:
+        elif kind not in _NO_NAME:
             defer(node)
     return names
 
