@@ -186,17 +186,23 @@ class RemoveDeadValues(Pass):
         yield without the dead carries' values; reading the init for a per-iteration iter_arg
         still live) and the live carries' results; the body None when nothing changed."""
         live = self.live
-        keep = [k for k, res in enumerate(loop.results) if res.name in live]
+        keep, iters, results, inits = [], [], [], {}  # (plain loops: a comprehension costs a call)
+        k = 0
+        for it, res in zip(loop.iters, loop.results):
+            if res.name in live:
+                keep.append(k)
+                iters.append(it)
+                results.append(res)
+            elif it.var.name in live:  # (a per-iteration iter_arg: its reads read the init)
+                inits[it.var.name] = it.init.name
+            k += 1
         body = self.visit_all(loop.body)
         if len(keep) == len(loop.iters):
             return loop.iters, (None if body is loop.body else body), loop.results
-        iters = tuple(loop.iters[k] for k in keep)
         body = _drop_yield_values(body, keep)
-        kept = set(keep)
-        inits = {it.var.name: it.init.name for k, it in enumerate(loop.iters) if k not in kept and it.var.name in live}
         if inits:
             body = tuple([renamed(stmt, inits) for stmt in body])
-        return iters, body, tuple(loop.results[k] for k in keep)
+        return tuple(iters), body, tuple(results)
 
     def If(self, branch):
         keep = [k for k, res in enumerate(branch.results) if res.name in self.live]

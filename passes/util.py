@@ -254,4 +254,4 @@ def has_let(body, value) -> bool:
     return False
 
 
-_NAMELESS = TYPE_PRODUCTIONS | {"Binder", "Int", "Float", "Bool"}  # (nodes that read no name: ``renamed`` does not enter them)
+_NAMELESS = TYPE_PRODUCTIONS | {"Binder", "Int", "Float", "Bool", "CellDep", "NoTask"}  # (nodes that read no name: ``renamed`` does not enter them)
