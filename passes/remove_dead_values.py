@@ -182,17 +182,23 @@ class RemoveDeadValues(Pass):
         yield without the dead carries' values; reading the init for a per-iteration iter_arg
         still live) and the live carries' results; the body None when nothing changed."""
         live = self.live
-        keep = [k for k, res in enumerate(loop.results) if res.name in live]
+        keep, iters, results, inits = [], [], [], {}  # (plain loops: a comprehension costs a call)
+        k = 0
+        for it, res in zip(loop.iters, loop.results):
+            if res.name in live:
+                keep.append(k)
+                iters.append(it)
+                results.append(res)
+            elif it.var.name in live:  # (a per-iteration iter_arg: its reads read the init)
+                inits[it.var.name] = it.init.name
+            k += 1
         body = self.visit_all(loop.body)
         if len(keep) == len(loop.iters):
             return loop.iters, (None if body is loop.body else body), loop.results
-        iters = tuple(loop.iters[k] for k in keep)
         body = _drop_yield_values(body, keep)
-        kept = set(keep)
-        inits = {it.var.name: it.init.name for k, it in enumerate(loop.iters) if k not in kept and it.var.name in live}
         if inits:
             body = tuple([renamed(stmt, inits) for stmt in body])
-        return iters, body, tuple(loop.results[k] for k in keep)
+        return tuple(iters), body, tuple(results)
 
     def If(self, branch):
         keep = [k for k, res in enumerate(branch.results) if res.name in self.live]
@@ -222,6 +228,8 @@ def _reads_of(node):
         return node.args + node.deps + ((node.launch,) if node.launch is not None else ())
     if kind == "Dummy":
         return node.deps
+    if kind == "CellSet":
+        return (node.value,)  # (a Var mostly: read as one name)
     return (node,)
 
 
@@ -247,21 +255,25 @@ def names_read(nodes: list) -> set[str]:
     return names
 
 
-_WRAPPERS = frozenset({"Arg", "DepVar"})  # (reads whose value is an expression of its own)
+_WRAPPERS = frozenset({"Arg", "DepVar", "DerivedDep"})  # (reads whose value is an expression of its own)
+_NO_NAME = frozenset({"Int", "CellDep"})  # (reads of no name: a loop's constant bounds, a cell's dependency)
 
 
 def plain_names_read(nodes: list, deferred: list) -> set[str]:
     """``names_read`` of those of ``nodes`` that read one name and nothing else (a Var, or an
-    Arg or DepVar whose value is one), entering no expression; each of the others is appended
-    to ``deferred`` unread (for ``names_read`` to walk if need be)."""
+    Arg, DepVar or DerivedDep whose value is one), entering no expression; those that read no
+    name (an Int, a CellDep) are dropped, and each of the others is appended to ``deferred``
+    unread (for ``names_read`` to walk if need be)."""
     names: set[str] = set()
     add, defer = names.add, deferred.append
     for node in nodes:
-        if node._production in _WRAPPERS:
+        kind = node._production
+        if kind in _WRAPPERS:
             node = node.value
-        if node._production == "Var":
+            kind = node._production
+        if kind == "Var":
             add(node.name)
-        else:
+        elif kind not in _NO_NAME:
             defer(node)
     return names
 

@@ -195,10 +195,12 @@ def _children(expr) -> list:
 def renamed(expr, names: dict[str, str]):
     """``expr`` (an expression or a statement) reading ``names[n]`` for each name ``n`` of
     ``names`` it reads; a subtree that reads none of them is returned as it is (binders, types
-    and numbers are not entered: ``names`` holds no dimension)."""
+    and numbers are not entered: ``names`` holds no dimension). A node is rebuilt unchecked
+    (``make_trusted``): its new fields are a name of ``names`` for a Var's, else nodes of the
+    same productions as the fields' (a renamed node is of its input's production)."""
     if expr._production == "Var":
         new = names.get(expr.name)
-        return expr if new is None else expr.replace(name=new)
+        return expr if new is None else type(expr).make_trusted(new, span=expr.span)
     changes = None
     for name, many in expr._child_fields:
         value = getattr(expr, name)
@@ -206,7 +208,14 @@ def renamed(expr, names: dict[str, str]):
             out = None  # (a list only once an element changes)
             i = 0
             for v in value:
-                if v._production not in _NAMELESS:
+                kind = v._production
+                if kind == "Var":  # (a name read: no call)
+                    to = names.get(v.name)
+                    if to is not None:
+                        if out is None:
+                            out = list(value)
+                        out[i] = type(v).make_trusted(to, span=v.span)
+                elif kind not in _NAMELESS:
                     new = renamed(v, names)
                     if new is not v:
                         if out is None:
@@ -216,12 +225,24 @@ def renamed(expr, names: dict[str, str]):
             if out is not None:
                 changes = changes or {}
                 changes[name] = tuple(out)
-        elif value is not None and value._production not in _NAMELESS:
-            new = renamed(value, names)
+        elif value is not None:
+            kind = value._production
+            if kind in _NAMELESS:
+                continue
+            if kind == "Var":  # (a name read: no call)
+                to = names.get(value.name)
+                new = value if to is None else type(value).make_trusted(to, span=value.span)
+            else:
+                new = renamed(value, names)
             if new is not value:
                 changes = changes or {}
                 changes[name] = new
-    return expr.replace(**changes) if changes else expr
+    if changes is None:
+        return expr
+    values = []
+    for name in expr._fields:
+        values.append(changes[name] if name in changes else getattr(expr, name))
+    return type(expr).make_trusted(*values, span=expr.span)
 
 
 def has_let(body, value) -> bool:
@@ -233,4 +254,4 @@ def has_let(body, value) -> bool:
     return False
 
 
-_NAMELESS = TYPE_PRODUCTIONS | {"Binder", "Int", "Float", "Bool"}  # (nodes that read no name: ``renamed`` does not enter them)
+_NAMELESS = TYPE_PRODUCTIONS | {"Binder", "Int", "Float", "Bool", "CellDep", "NoTask"}  # (nodes that read no name: ``renamed`` does not enter them)
