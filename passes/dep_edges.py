@@ -144,15 +144,18 @@ class EdgeWriter:
     def edges(self, site: int, span, user=frozenset()) -> list:
         """The dependencies target ``site`` gets (none on a TaskId in ``user``: already there)."""
         deps = []
+        # (made unchecked: a TaskId's binder name, a cell's name, a span; ``trusted_checked()``
+        # checks them in the tests)
+        make_cell_dep = D.CellDep.make_trusted
         for mode, source in self.plan.get(site, ()):
             if mode == "direct":
                 tid = self.tid_of(source)
                 if tid not in user:
-                    deps.append(D.DerivedDep(D.Var(tid), span=span))
+                    deps.append(D.DerivedDep.make_trusted(D.Var.make_trusted(tid), span=span))
             elif mode == "cell":
-                deps.append(D.CellDep(self.cells[source], span=span))
+                deps.append(make_cell_dep(self.cells[source], span=span))
             else:
-                deps.append(D.CellDep(self.joins[source], span=span))
+                deps.append(make_cell_dep(self.joins[source], span=span))
         return deps
 
     def fences(self, stmt) -> list:
@@ -176,19 +179,21 @@ class EdgeWriter:
         if tid is None and site in self.tids:
             tid = D.Binder(self.tids[site], TID_TYPE, span=task.span)
         out = [_with_tid_deps(task, tid, deps)] if (tid is not task.tid or len(deps) != len(task.deps)) else [task]
+        # (the nodes after the task made unchecked, as ``edges``': fresh and cell names, the task's TaskId)
+        make_cell_set, make_var = D.CellSet.make_trusted, D.Var.make_trusted
         if site in self.cells and self.cells[site] not in self.existing_cells.values():
-            out.append(D.CellSet(self.cells[site], D.Var(tid.name), span=task.span))
+            out.append(make_cell_set(self.cells[site], make_var(tid.name), span=task.span))
         if site in self.joins and self.joins[site] not in self.existing_joins.values():
             barrier = self.fresh(f"{task.kernel}_done", "join")
             join = self.joins[site]
             out.append(
-                D.Dummy(
-                    D.Binder(barrier, TID_TYPE, span=task.span),
-                    [D.CellDep(join), D.DerivedDep(D.Var(tid.name))],
+                D.Dummy.make_trusted(
+                    D.Binder.make_trusted(barrier, TID_TYPE, span=task.span),
+                    (D.CellDep.make_trusted(join), D.DerivedDep.make_trusted(make_var(tid.name))),
                     span=task.span,
                 )
             )
-            out.append(D.CellSet(join, D.Var(barrier), span=task.span))
+            out.append(make_cell_set(join, make_var(barrier), span=task.span))
         return out
 
 
@@ -197,10 +202,12 @@ _TID_AT, _DEPS_AT = D.Task._fields.index("tid"), D.Task._fields.index("deps")
 
 
 def _with_tid_deps(task, tid, deps):
-    """``task.replace(tid=tid, deps=deps)`` (checked the same), its fields read in one call."""
+    """``task.replace(tid=tid, deps=deps)``, its fields read in one call, made unchecked: the
+    others are the input task's, ``tid`` is its own or a checked Binder, and ``deps`` its own and
+    those ``edges`` made (``trusted_checked()`` checks them in the tests)."""
     values = list(_TASK_FIELDS(task))
-    values[_TID_AT], values[_DEPS_AT] = tid, deps
-    return type(task).make(*values, span=task.span)
+    values[_TID_AT], values[_DEPS_AT] = tid, tuple(deps)
+    return type(task).make_trusted(*values, span=task.span)
 
 
 def _existing_cells(func) -> tuple[dict[str, str], dict[str, str]]:
