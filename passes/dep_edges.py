@@ -50,13 +50,13 @@ def dominates(source: Site, target: Site) -> bool:
     return target.path[: len(source.path)] == source.path and source.position < target.position
 
 
-def runs_ordered(site: Site, chained: bool, self_edge: bool, parallel: set[int]) -> bool:
+def runs_ordered(site: Site, chained: bool, self_edge: bool, parallel: set[int] | None) -> bool:
     """Are the runs of a task ordered among themselves, so that waiting for the latest run waits
     for all of them? By the runtime when the region stays tracked and one InOut argument of the
     task rewrites, every run, one known region of one buffer (``chained``: ``Hazards.chained``,
     and not turned MANUAL: each run then waits for the one before); else by a compiler edge
     from each run to the latest before it (``self_edge``), which no two iterations of a
-    ``pl.parallel`` loop (``parallel``: the ids of those loops) get."""
+    ``pl.parallel`` loop (``parallel``: the ids of those loops, read only with ``self_edge``) get."""
     if chained:
         return True
     return self_edge and not any(loop in parallel for loop in site.loops)
@@ -79,11 +79,10 @@ class EdgeWriter:
         self.tag = tag
         self.names = FreshVersions(taken_names(func))
         self.plan: dict[int, list[tuple[str, int]]] = {}  # target site -> [(mode, source site)]
-        self.existing_cells, self.existing_joins = _existing_cells(func)
         self.cells: dict[int, str] = {}
         self.joins: dict[int, str] = {}
         self.tids: dict[int, str] = {}
-        parallel = _parallel_loops(func.body)
+        parallel = None  # (the pl.parallel loops, found when ``runs_ordered`` first reads them)
         self.operands = operands or {}
         self.waits = waits  # host sites waited for by a dummy's created element (``HostFence.wait``)
         self.fences_at: dict[int, list[int]] = {}  # id(statement) -> the host sites fenced just before it
@@ -95,9 +94,10 @@ class EdgeWriter:
             modes = []
             for source, older in sorted(sources.items()):
                 s = hazards.sites[source]
-                if older and not runs_ordered(
-                    s, tracked and source in hazards.chained, source in needed.get(source, ()), parallel
-                ):
+                chained, self_edge = tracked and source in hazards.chained, source in needed.get(source, ())
+                if older and not chained and self_edge and parallel is None:
+                    parallel = _parallel_loops(func.body)
+                if older and not runs_ordered(s, chained, self_edge, parallel):
                     modes.append(("join", source))
                 elif source != target and dominates(s, t):
                     modes.append(("direct", source))
@@ -109,6 +109,9 @@ class EdgeWriter:
         for modes in self.plan.values():
             for mode, src in modes:
                 used_as.setdefault(src, set()).add(mode)
+        # (the cells an earlier pass made are looked for only where a cell or a join is used)
+        celled = any("cell" in used or "join" in used for used in used_as.values())
+        self.existing_cells, self.existing_joins = _existing_cells(func) if celled else ({}, {})
         for source in sorted(used_as):
             s = hazards.sites[source]
             used = used_as[source]
