@@ -50,13 +50,13 @@ def dominates(source: Site, target: Site) -> bool:
     return target.path[: len(source.path)] == source.path and source.position < target.position
 
 
-def runs_ordered(site: Site, chained: bool, self_edge: bool, parallel: set[int]) -> bool:
+def runs_ordered(site: Site, chained: bool, self_edge: bool, parallel: set[int] | None) -> bool:
     """Are the runs of a task ordered among themselves, so that waiting for the latest run waits
     for all of them? By the runtime when the region stays tracked and one InOut argument of the
     task rewrites, every run, one known region of one buffer (``chained``: ``Hazards.chained``,
     and not turned MANUAL: each run then waits for the one before); else by a compiler edge
     from each run to the latest before it (``self_edge``), which no two iterations of a
-    ``pl.parallel`` loop (``parallel``: the ids of those loops) get."""
+    ``pl.parallel`` loop (``parallel``: the ids of those loops, read only with ``self_edge``) get."""
     if chained:
         return True
     return self_edge and not any(loop in parallel for loop in site.loops)
@@ -79,11 +79,10 @@ class EdgeWriter:
         self.tag = tag
         self.names = FreshVersions(taken_names(func))
         self.plan: dict[int, list[tuple[str, int]]] = {}  # target site -> [(mode, source site)]
-        self.existing_cells, self.existing_joins = _existing_cells(func)
         self.cells: dict[int, str] = {}
         self.joins: dict[int, str] = {}
         self.tids: dict[int, str] = {}
-        parallel = _parallel_loops(func.body)
+        parallel = None  # (the pl.parallel loops, found when ``runs_ordered`` first reads them)
         self.operands = operands or {}
         self.waits = waits  # host sites waited for by a dummy's created element (``HostFence.wait``)
         self.fences_at: dict[int, list[int]] = {}  # id(statement) -> the host sites fenced just before it
@@ -95,9 +94,10 @@ class EdgeWriter:
             modes = []
             for source, older in sorted(sources.items()):
                 s = hazards.sites[source]
-                if older and not runs_ordered(
-                    s, tracked and source in hazards.chained, source in needed.get(source, ()), parallel
-                ):
+                chained, self_edge = tracked and source in hazards.chained, source in needed.get(source, ())
+                if older and not chained and self_edge and parallel is None:
+                    parallel = _parallel_loops(func.body)
+                if older and not runs_ordered(s, chained, self_edge, parallel):
                     modes.append(("join", source))
                 elif source != target and dominates(s, t):
                     modes.append(("direct", source))
@@ -109,6 +109,9 @@ class EdgeWriter:
         for modes in self.plan.values():
             for mode, src in modes:
                 used_as.setdefault(src, set()).add(mode)
+        # (the cells an earlier pass made are looked for only where a cell or a join is used)
+        celled = any("cell" in used or "join" in used for used in used_as.values())
+        self.existing_cells, self.existing_joins = _existing_cells(func) if celled else ({}, {})
         for source in sorted(used_as):
             s = hazards.sites[source]
             used = used_as[source]
@@ -144,15 +147,18 @@ class EdgeWriter:
     def edges(self, site: int, span, user=frozenset()) -> list:
         """The dependencies target ``site`` gets (none on a TaskId in ``user``: already there)."""
         deps = []
+        # (made unchecked: a TaskId's binder name, a cell's name, a span; ``trusted_checked()``
+        # checks them in the tests)
+        make_cell_dep = D.CellDep.make_trusted
         for mode, source in self.plan.get(site, ()):
             if mode == "direct":
                 tid = self.tid_of(source)
                 if tid not in user:
-                    deps.append(D.DerivedDep(D.Var(tid), span=span))
+                    deps.append(D.DerivedDep.make_trusted(D.Var.make_trusted(tid), span=span))
             elif mode == "cell":
-                deps.append(D.CellDep(self.cells[source], span=span))
+                deps.append(make_cell_dep(self.cells[source], span=span))
             else:
-                deps.append(D.CellDep(self.joins[source], span=span))
+                deps.append(make_cell_dep(self.joins[source], span=span))
         return deps
 
     def fences(self, stmt) -> list:
@@ -176,19 +182,21 @@ class EdgeWriter:
         if tid is None and site in self.tids:
             tid = D.Binder(self.tids[site], TID_TYPE, span=task.span)
         out = [_with_tid_deps(task, tid, deps)] if (tid is not task.tid or len(deps) != len(task.deps)) else [task]
+        # (the nodes after the task made unchecked, as ``edges``': fresh and cell names, the task's TaskId)
+        make_cell_set, make_var = D.CellSet.make_trusted, D.Var.make_trusted
         if site in self.cells and self.cells[site] not in self.existing_cells.values():
-            out.append(D.CellSet(self.cells[site], D.Var(tid.name), span=task.span))
+            out.append(make_cell_set(self.cells[site], make_var(tid.name), span=task.span))
         if site in self.joins and self.joins[site] not in self.existing_joins.values():
             barrier = self.fresh(f"{task.kernel}_done", "join")
             join = self.joins[site]
             out.append(
-                D.Dummy(
-                    D.Binder(barrier, TID_TYPE, span=task.span),
-                    [D.CellDep(join), D.DerivedDep(D.Var(tid.name))],
+                D.Dummy.make_trusted(
+                    D.Binder.make_trusted(barrier, TID_TYPE, span=task.span),
+                    (D.CellDep.make_trusted(join), D.DerivedDep.make_trusted(make_var(tid.name))),
                     span=task.span,
                 )
             )
-            out.append(D.CellSet(join, D.Var(barrier), span=task.span))
+            out.append(make_cell_set(join, make_var(barrier), span=task.span))
         return out
 
 
@@ -197,10 +205,12 @@ _TID_AT, _DEPS_AT = D.Task._fields.index("tid"), D.Task._fields.index("deps")
 
 
 def _with_tid_deps(task, tid, deps):
-    """``task.replace(tid=tid, deps=deps)`` (checked the same), its fields read in one call."""
+    """``task.replace(tid=tid, deps=deps)``, its fields read in one call, made unchecked: the
+    others are the input task's, ``tid`` is its own or a checked Binder, and ``deps`` its own and
+    those ``edges`` made (``trusted_checked()`` checks them in the tests)."""
     values = list(_TASK_FIELDS(task))
-    values[_TID_AT], values[_DEPS_AT] = tid, deps
-    return type(task).make(*values, span=task.span)
+    values[_TID_AT], values[_DEPS_AT] = tid, tuple(deps)
+    return type(task).make_trusted(*values, span=task.span)
 
 
 def _existing_cells(func) -> tuple[dict[str, str], dict[str, str]]:
