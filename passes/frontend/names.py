@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import ast
-from collections import Counter
+import re
 from typing import TYPE_CHECKING, Callable
 
 if TYPE_CHECKING:
@@ -67,8 +67,10 @@ def check_call_receivers(program: ProgramParser, fdef: ast.FunctionDef) -> None:
                 node, hint=f"DSL operations are called on the imported module: pl.{'.'.join(path[1:])}(...)")
 
 
-# Every ASCII character but a word character or a dot, made a blank (``receivers_proved_by_text``).
-_BLANKS = {c: " " for c in range(128) if not (chr(c).isalnum() or chr(c) in "_.")}
+# The ASCII word characters, and a table that makes every other byte but a dot a blank.
+_WORD_BYTES = bytes(c for c in range(128) if chr(c).isalnum() or chr(c) == "_")
+_BLANK_TABLE = bytes(c if c in _WORD_BYTES or c == ord(".") else ord(" ") for c in range(256))
+_NUMBER_HEAD = re.compile(rb"\.[0-9A-Za-z_]*[0-9] ")  # a number's head (0 of 0.5), in the reversed blanked text
 
 
 def receivers_proved_by_text(src, fdef: ast.FunctionDef, params: set[str], dsl) -> bool:
@@ -81,27 +83,31 @@ def receivers_proved_by_text(src, fdef: ast.FunctionDef, params: set[str], dsl) 
     is a name and not ``self`` must be ``dsl`` in the closure, no parameter (``params``) and
     never stored: it occurs in the text as a head only (a stored name is followed by ``=``,
     ``in``, ``:``, ``,`` or a bracket, never by a dot). For a tree whose nodes sit at their own
-    text (not the printed form's)."""
+    text (not the printed form's).
+
+    Counted, without a string per dot: the heads that are a name ``h`` are the occurrences of
+    blank, ``h``, dot in the blanked text; those that are a number's (``0`` of ``0.5``) are
+    found in the reversed text; all heads are the blank-dot pairs once the word characters are
+    deleted (each head's word with them). The heads of ``self``, of the names bound to ``dsl``
+    and of numbers must add up to all of them."""
     first = min([fdef.lineno, *(d.lineno for d in fdef.decorator_list)])
     text = "\n".join(src.lines()[first - 1:fdef.end_lineno])
     if not text.isascii():
         return False
-    blanked = text.translate(_BLANKS)
-    # the text before each dot: its word after its last blank is a head; a piece without a blank
-    # is a word after another dot (``tensor`` of ``pl.tensor.read``); the text begins with a blank
-    pieces = (" " + blanked).split(".")
-    pieces.pop()
-    heads = Counter([piece.rpartition(" ")[2] for piece in pieces if " " in piece])
-    closure = src.closure
+    data = text.encode()
+    blanked = b" " + data.translate(_BLANK_TABLE)  # (the text begins with a blank)
+    names = [name.encode() for name, value in src.closure.items()  # (a head is an ASCII identifier)
+             if value is dsl and isinstance(name, str) and name.isascii() and name.isidentifier()
+             and name != "self" and name not in params]
+    counts = [blanked.count(b" " + name + b".") for name in names]
+    found, heads = blanked.count(b" self.") + sum(counts), blanked.translate(None, _WORD_BYTES).count(b" .")
+    if found != heads and found + len(_NUMBER_HEAD.findall(blanked[::-1])) != heads:
+        return False  # (a dot after a blank, or another receiver)
     words = None
-    for name, count in heads.items():
-        if name == "self" or name[:1].isdigit():  # (a number's dot: 0.5)
-            continue
-        if not name or name in params or closure.get(name) is not dsl:
-            return False  # (a dot after a blank, or another receiver)
-        if text.count(name) != count:  # (occurrences inside other words, or not as a head)
+    for name, count in zip(names, counts):
+        if count and data.count(name) != count:  # (occurrences inside other words, or not as a head)
             if words is None:
-                words = blanked.replace(".", " ").split()
+                words = blanked.replace(b".", b" ").split()
             if words.count(name) != count:
                 return False
     return True
