@@ -143,9 +143,13 @@ class ConvertToSsa(Pass):
             a_kind, b_kind = type(a), type(b)
             if a_kind is _INT or (a_kind is _VAR and env.get(a.name) == a.name):
                 new_a = a
+            elif (a_kind is _BIN or a_kind is _CMP) and _keeps(a, env):
+                new_a = a
             else:
                 new_a = self.renamed(a)
             if b_kind is _INT or (b_kind is _VAR and env.get(b.name) == b.name):
+                new_b = b
+            elif (b_kind is _BIN or b_kind is _CMP) and _keeps(b, env):
                 new_b = b
             else:
                 new_b = self.renamed(b)
@@ -181,9 +185,13 @@ class ConvertToSsa(Pass):
         changed = False
         for arg in args:
             value = arg.value
-            kind = value._production
-            if (kind == "Var" and env.get(value.name) == value.name) or kind in _CONSTANTS:
-                out.append(arg)
+            kind = type(value)
+            if kind is _VAR:
+                if env.get(value.name) == value.name:
+                    out.append(arg)
+                    continue
+            elif kind in _CONSTANT_CLASSES or ((kind is _BIN or kind is _CMP) and _keeps(value, env)):
+                out.append(arg)  # (an index expression mostly)
                 continue
             new = renamed(value)
             if new is not value:
@@ -356,6 +364,41 @@ class ConvertToSsa(Pass):
             types[new] = ty
             results.append(S.Binder.make_trusted(new, ty))
         return S.If.make_trusted(cond, then, orelse, results, span=stmt.span)
+
+
+def _keeps(expr, env: dict[str, str]) -> bool:
+    """Whether ``expr`` (a Bin or a Cmp) is all Bin, Cmp, constants and names whose version in
+    force is themselves (``env``): renamed, it is itself. One loop down the left operands (the
+    front end's chains ``a + b * 1 + c - d`` lean left), the right operands that are operations
+    kept for later: no call per node, and most expressions (task arguments, bounds) keep."""
+    later = None
+    node = expr
+    while True:
+        b = node.b
+        kind = type(b)
+        if kind is _VAR:
+            if env.get(b.name) != b.name:
+                return False
+        elif kind is _BIN or kind is _CMP:
+            if later is None:
+                later = [b]
+            else:
+                later.append(b)
+        elif kind is not _INT and kind not in _CONSTANT_CLASSES:
+            return False
+        a = node.a
+        kind = type(a)
+        if kind is _BIN or kind is _CMP:
+            node = a
+            continue
+        if kind is _VAR:
+            if env.get(a.name) != a.name:
+                return False
+        elif kind is not _INT and kind not in _CONSTANT_CLASSES:
+            return False
+        if not later:
+            return True
+        node = later.pop()
 
 
 def definitions(func) -> tuple[set[str], dict[int, set[str]]]:
