@@ -110,8 +110,10 @@ class ConvertToSsa(Pass):
 
     def changes_since(self, mark: int) -> dict[str, str]:
         """The versions in force of the names assigned since the trail was ``mark`` long."""
-        env = self.env
-        return {name: env[name] for name, _ in self.trail[mark:]}
+        env, changes = self.env, {}
+        for name, _ in self.trail[mark:]:  # (a plain loop: a comprehension costs a call)
+            changes[name] = env[name]
+        return changes
 
     def undo(self, mark: int) -> None:
         """Back to the names in force when the trail was ``mark`` long."""
@@ -342,19 +344,27 @@ class ConvertToSsa(Pass):
         self.undo(mark)
         env = self.env
 
-        def changed(name: str) -> bool:
-            if name in env:
-                return then_changes.get(name, env[name]) != env[name] or else_changes.get(name, env[name]) != env[name]
-            return name in then_changes and name in else_changes  # defined in both branches
-
-        merged = sorted(name for name in then_changes.keys() | else_changes.keys() if changed(name))
+        merged = []  # the names changed in a branch, or defined in both (plain loops: no closure, no generator)
+        for name in then_changes.keys() | else_changes.keys():
+            current = env.get(name)
+            if current is None:
+                if name in then_changes and name in else_changes:  # defined in both branches
+                    merged.append(name)
+            elif then_changes.get(name, current) != current or else_changes.get(name, current) != current:
+                merged.append(name)
         if not merged:
             return S.If.make_trusted(cond, then, orelse, (), span=stmt.span)
-        then_versions = [then_changes.get(n) or env[n] for n in merged]
-        else_versions = [else_changes.get(n) or env[n] for n in merged]
+        if len(merged) > 1:
+            merged.sort()
         make_var = S.Var.make_trusted
-        then.append(S.Yield.make_trusted([make_var(v) for v in then_versions]))  # (the lists ``block`` made)
-        orelse.append(S.Yield.make_trusted([make_var(v) for v in else_versions]))
+        then_versions, then_values, else_values = [], [], []
+        for name in merged:
+            version = then_changes.get(name) or env[name]
+            then_versions.append(version)
+            then_values.append(make_var(version))
+            else_values.append(make_var(else_changes.get(name) or env[name]))
+        then.append(S.Yield.make_trusted(then_values))  # (the lists ``block`` made)
+        orelse.append(S.Yield.make_trusted(else_values))
         results = []
         trail, types, version = self.trail, self.types, self.version
         for name, then_version in zip(merged, then_versions):  # (``define`` of a new binder, inlined)
