@@ -111,9 +111,15 @@ class RemoveDeadValues(Pass):
                     k += 1
             elif kind == "If":
                 add_root(stmt.cond)
-                ylds = [y for y in (last_yield(stmt.then), last_yield(stmt.orelse)) if y]
-                for k, res in enumerate(stmt.results):
-                    phis[res.name] = [y.values[k] for y in ylds]
+                if stmt.results:  # (each result's yielded values, by plain loops)
+                    then_yield, else_yield = last_yield(stmt.then), last_yield(stmt.orelse)
+                    k = 0
+                    for res in stmt.results:
+                        values = [then_yield.values[k]] if then_yield else []
+                        if else_yield:
+                            values.append(else_yield.values[k])
+                        phis[res.name] = values
+                        k += 1
             elif kind == "Dummy" and dummies:
                 lets[stmt.var.name] = tuple(stmt.deps)
             elif kind in _EFFECTS:
