@@ -136,7 +136,7 @@ class ConvertToSsa(Pass):
         force: the same node when none of its variables changes. Read by its own recursion, not
         through ``visit``'s dispatch: task arguments, loop bounds and conditions are most of the
         expressions of a body; an operand that is a constant or a name that keeps is looked at
-        in place."""
+        in place, one that is an operation proved to keep by ``_keeps``."""
         kind = type(expr)
         if kind is _VAR:
             return self.Var(expr)
@@ -359,9 +359,9 @@ class ConvertToSsa(Pass):
         make_var = S.Var.make_trusted
         then_versions, then_values, else_values = [], [], []
         for name in merged:
-            version = then_changes.get(name) or env[name]
-            then_versions.append(version)
-            then_values.append(make_var(version))
+            then_version = then_changes.get(name) or env[name]
+            then_versions.append(then_version)
+            then_values.append(make_var(then_version))
             else_values.append(make_var(else_changes.get(name) or env[name]))
         then.append(S.Yield.make_trusted(then_values))  # (the lists ``block`` made)
         orelse.append(S.Yield.make_trusted(else_values))
