@@ -110,8 +110,10 @@ class ConvertToSsa(Pass):
 
     def changes_since(self, mark: int) -> dict[str, str]:
         """The versions in force of the names assigned since the trail was ``mark`` long."""
-        env = self.env
-        return {name: env[name] for name, _ in self.trail[mark:]}
+        env, changes = self.env, {}
+        for name, _ in self.trail[mark:]:  # (a plain loop: a comprehension costs a call)
+            changes[name] = env[name]
+        return changes
 
     def undo(self, mark: int) -> None:
         """Back to the names in force when the trail was ``mark`` long."""
@@ -134,7 +136,7 @@ class ConvertToSsa(Pass):
         force: the same node when none of its variables changes. Read by its own recursion, not
         through ``visit``'s dispatch: task arguments, loop bounds and conditions are most of the
         expressions of a body; an operand that is a constant or a name that keeps is looked at
-        in place."""
+        in place, one that is an operation proved to keep by ``_keeps``."""
         kind = type(expr)
         if kind is _VAR:
             return self.Var(expr)
@@ -143,9 +145,13 @@ class ConvertToSsa(Pass):
             a_kind, b_kind = type(a), type(b)
             if a_kind is _INT or (a_kind is _VAR and env.get(a.name) == a.name):
                 new_a = a
+            elif (a_kind is _BIN or a_kind is _CMP) and _keeps(a, env):
+                new_a = a
             else:
                 new_a = self.renamed(a)
             if b_kind is _INT or (b_kind is _VAR and env.get(b.name) == b.name):
+                new_b = b
+            elif (b_kind is _BIN or b_kind is _CMP) and _keeps(b, env):
                 new_b = b
             else:
                 new_b = self.renamed(b)
@@ -181,9 +187,13 @@ class ConvertToSsa(Pass):
         changed = False
         for arg in args:
             value = arg.value
-            kind = value._production
-            if (kind == "Var" and env.get(value.name) == value.name) or kind in _CONSTANTS:
-                out.append(arg)
+            kind = type(value)
+            if kind is _VAR:
+                if env.get(value.name) == value.name:
+                    out.append(arg)
+                    continue
+            elif kind in _CONSTANT_CLASSES or ((kind is _BIN or kind is _CMP) and _keeps(value, env)):
+                out.append(arg)  # (an index expression mostly)
                 continue
             new = renamed(value)
             if new is not value:
@@ -334,19 +344,27 @@ class ConvertToSsa(Pass):
         self.undo(mark)
         env = self.env
 
-        def changed(name: str) -> bool:
-            if name in env:
-                return then_changes.get(name, env[name]) != env[name] or else_changes.get(name, env[name]) != env[name]
-            return name in then_changes and name in else_changes  # defined in both branches
-
-        merged = sorted(name for name in then_changes.keys() | else_changes.keys() if changed(name))
+        merged = []  # the names changed in a branch, or defined in both (plain loops: no closure, no generator)
+        for name in then_changes.keys() | else_changes.keys():
+            current = env.get(name)
+            if current is None:
+                if name in then_changes and name in else_changes:  # defined in both branches
+                    merged.append(name)
+            elif then_changes.get(name, current) != current or else_changes.get(name, current) != current:
+                merged.append(name)
         if not merged:
             return S.If.make_trusted(cond, then, orelse, (), span=stmt.span)
-        then_versions = [then_changes.get(n) or env[n] for n in merged]
-        else_versions = [else_changes.get(n) or env[n] for n in merged]
+        if len(merged) > 1:
+            merged.sort()
         make_var = S.Var.make_trusted
-        then.append(S.Yield.make_trusted([make_var(v) for v in then_versions]))  # (the lists ``block`` made)
-        orelse.append(S.Yield.make_trusted([make_var(v) for v in else_versions]))
+        then_versions, then_values, else_values = [], [], []
+        for name in merged:
+            then_version = then_changes.get(name) or env[name]
+            then_versions.append(then_version)
+            then_values.append(make_var(then_version))
+            else_values.append(make_var(else_changes.get(name) or env[name]))
+        then.append(S.Yield.make_trusted(then_values))  # (the lists ``block`` made)
+        orelse.append(S.Yield.make_trusted(else_values))
         results = []
         trail, types, version = self.trail, self.types, self.version
         for name, then_version in zip(merged, then_versions):  # (``define`` of a new binder, inlined)
@@ -356,6 +374,41 @@ class ConvertToSsa(Pass):
             types[new] = ty
             results.append(S.Binder.make_trusted(new, ty))
         return S.If.make_trusted(cond, then, orelse, results, span=stmt.span)
+
+
+def _keeps(expr, env: dict[str, str]) -> bool:
+    """Whether ``expr`` (a Bin or a Cmp) is all Bin, Cmp, constants and names whose version in
+    force is themselves (``env``): renamed, it is itself. One loop down the left operands (the
+    front end's chains ``a + b * 1 + c - d`` lean left), the right operands that are operations
+    kept for later: no call per node, and most expressions (task arguments, bounds) keep."""
+    later = None
+    node = expr
+    while True:
+        b = node.b
+        kind = type(b)
+        if kind is _VAR:
+            if env.get(b.name) != b.name:
+                return False
+        elif kind is _BIN or kind is _CMP:
+            if later is None:
+                later = [b]
+            else:
+                later.append(b)
+        elif kind is not _INT and kind not in _CONSTANT_CLASSES:
+            return False
+        a = node.a
+        kind = type(a)
+        if kind is _BIN or kind is _CMP:
+            node = a
+            continue
+        if kind is _VAR:
+            if env.get(a.name) != a.name:
+                return False
+        elif kind is not _INT and kind not in _CONSTANT_CLASSES:
+            return False
+        if not later:
+            return True
+        node = later.pop()
 
 
 def definitions(func) -> tuple[set[str], dict[int, set[str]]]:

@@ -111,9 +111,15 @@ class RemoveDeadValues(Pass):
                     k += 1
             elif kind == "If":
                 add_root(stmt.cond)
-                ylds = [y for y in (last_yield(stmt.then), last_yield(stmt.orelse)) if y]
-                for k, res in enumerate(stmt.results):
-                    phis[res.name] = [y.values[k] for y in ylds]
+                if stmt.results:  # (each result's yielded values, by plain loops)
+                    then_yield, else_yield = last_yield(stmt.then), last_yield(stmt.orelse)
+                    k = 0
+                    for res in stmt.results:
+                        values = [then_yield.values[k]] if then_yield else []
+                        if else_yield:
+                            values.append(else_yield.values[k])
+                        phis[res.name] = values
+                        k += 1
             elif kind == "Dummy" and dummies:
                 lets[stmt.var.name] = tuple(stmt.deps)
             elif kind in _EFFECTS:
@@ -201,14 +207,20 @@ class RemoveDeadValues(Pass):
         return tuple(iters), body, tuple(results)
 
     def If(self, branch):
-        keep = [k for k, res in enumerate(branch.results) if res.name in self.live]
+        live, results = self.live, branch.results
+        keep, kept = [], []  # (the live results and their positions, in one plain loop)
+        k = 0
+        for res in results:
+            if res.name in live:
+                keep.append(k)
+                kept.append(res)
+            k += 1
         then, orelse = self.visit_all(branch.then), self.visit_all(branch.orelse)
-        if len(keep) == len(branch.results) and then is branch.then and orelse is branch.orelse:
+        if len(keep) == len(results) and then is branch.then and orelse is branch.orelse:
             return branch
-        results = branch.results
         if len(keep) != len(results):
             then, orelse = _drop_yield_values(then, keep), _drop_yield_values(orelse, keep)
-            results = tuple(results[k] for k in keep)
+            results = tuple(kept)
         return _make_if(branch.cond, then, orelse, results, branch.span)
 
 
@@ -282,11 +294,13 @@ def _drop_yield_values(body, keep: list[int]) -> tuple:
     last = body[-1] if body else None
     if last is None or last._production != "Yield":
         return tuple(body)
-    values = last.values
-    kept = tuple([values[k] for k in keep])
-    if not kept:
+    if not keep:
         return tuple(body[:-1])  # (a yield left empty goes)
-    return (*body[:-1], _make_yield(kept, last.span))
+    values = last.values
+    kept = []
+    for k in keep:
+        kept.append(values[k])
+    return (*body[:-1], _make_yield(tuple(kept), last.span))
 
 
 # A statement's fields but its bodies are its input's, its carries and results some of them: set

@@ -197,12 +197,17 @@ def renamed(expr, names: dict[str, str]):
     ``names`` it reads; a subtree that reads none of them is returned as it is (binders, types
     and numbers are not entered: ``names`` holds no dimension). A node is rebuilt unchecked
     (``make_trusted``): its new fields are a name of ``names`` for a Var's, else nodes of the
-    same productions as the fields' (a renamed node is of its input's production)."""
+    same productions as the fields' (a renamed node is of its input's production). Only the
+    fields that may read a name are looked at (``_reading_fields``); a name, and an argument
+    or dependency whose value is a name that stays, without a call."""
     if expr._production == "Var":
         new = names.get(expr.name)
         return expr if new is None else type(expr).make_trusted(new, span=expr.span)
     changes = None
-    for name, many in expr._child_fields:
+    fields = _READING.get(type(expr))
+    if fields is None:
+        fields = _reading_fields(type(expr))
+    for name, many in fields:
         value = getattr(expr, name)
         if many:
             out = None  # (a list only once an element changes)
@@ -211,16 +216,15 @@ def renamed(expr, names: dict[str, str]):
                 kind = v._production
                 if kind == "Var":  # (a name read: no call)
                     to = names.get(v.name)
-                    if to is not None:
-                        if out is None:
-                            out = list(value)
-                        out[i] = type(v).make_trusted(to, span=v.span)
-                elif kind not in _NAMELESS:
+                    new = v if to is None else type(v).make_trusted(to, span=v.span)
+                elif kind in _NAMELESS or (kind in _WRAPPERS and v.value._production == "Var" and v.value.name not in names):
+                    new = v
+                else:
                     new = renamed(v, names)
-                    if new is not v:
-                        if out is None:
-                            out = list(value)
-                        out[i] = new
+                if new is not v:
+                    if out is None:
+                        out = list(value)
+                    out[i] = new
                 i += 1
             if out is not None:
                 changes = changes or {}
@@ -255,3 +259,19 @@ def has_let(body, value) -> bool:
 
 
 _NAMELESS = TYPE_PRODUCTIONS | {"Binder", "Int", "Float", "Bool", "CellDep", "NoTask"}  # (nodes that read no name: ``renamed`` does not enter them)
+
+
+# (``renamed``'s facts: the kinds of field that read no name, the wrappers of one value it looks
+# into in place, and per node class the fields it looks at, found once)
+_NAMELESS_KINDS = frozenset({"Binder", "Type"})  # (every production of these is in _NAMELESS: tests/test_renamed_fields.py)
+_WRAPPERS = frozenset({"Arg", "DepVar", "DerivedDep"})  # (a ``value`` field and no other that reads a name)
+_READING: dict[type, tuple[tuple[str, bool], ...]] = {}
+
+
+def _reading_fields(cls) -> tuple[tuple[str, bool], ...]:
+    """The child fields of node class ``cls`` that may read a name (``_child_fields`` but those
+    of a nameless kind), kept in ``_READING``."""
+    kinds = {spec.name: spec.kind for spec in cls._field_specs}
+    fields = tuple((name, many) for name, many in cls._child_fields if kinds[name] not in _NAMELESS_KINDS)
+    _READING[cls] = fields
+    return fields
