@@ -163,7 +163,10 @@ class ClassifyIterArgCarry(Pass):
         return per_iteration_loops(body, lambda it: is_task_id(it.var) and it.var.name in self.rebound)
 
     def Function(self, func):
-        groups = [C.BufferGroup.make(root, aliases) for root, aliases in buffer_groups(self.roots).items()]
+        # (unchecked: a root and its aliases are names of the function's params and binders, symbols
+        # checked where those were made; ``trusted_checked`` tests the claim)
+        make_group = C.BufferGroup.make_trusted
+        groups = [make_group(root, aliases) for root, aliases in buffer_groups(self.roots).items()]
         return C.Function.make(
             func.name, func.params, func.results, func.auto_scope, func.dyn_dims, groups, self.visit_all(func.body),
             span=func.span,

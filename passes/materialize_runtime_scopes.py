@@ -64,7 +64,9 @@ class MaterializeRuntimeScopes(Pass):
     def wrap(self, body):
         if len(body) == 1 and body[0]._production == "Scope" and body[0].mode is AUTO:
             return body
-        return (S.Scope.make(AUTO, COMPILER, body),)
+        # (unchecked: the mode and origin are members of their terminals, the body the visited
+        # statements of a checked body; ``trusted_checked`` tests the claim)
+        return (S.Scope.make_trusted(AUTO, COMPILER, body),)
 
     def wrap_here(self, body, source_body=()):
         if not (self.auto and not self.manual and body):

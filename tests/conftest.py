@@ -324,3 +324,17 @@ def outcome_running(pass_cls):
             return ("refused", str(error))
 
     return outcome
+
+
+def trusted_both_ways(pass_cls, path: Path) -> None:
+    """``pass_cls`` gives, on each of its inputs from ``path`` (``pass_inputs``), the same output as
+    built (``make_trusted`` unchecked) and with every construction checked (``trusted_checked()``,
+    where a wrong value would raise), or the same refusal both ways (``outcome_running``)."""
+    from nanopass.language import trusted_checked
+
+    run = outcome_running(pass_cls)
+    for given in pass_inputs(path, pass_cls.name):
+        trusted = run(given)
+        with trusted_checked():
+            checked = run(given)
+        assert trusted == checked

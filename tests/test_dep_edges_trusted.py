@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import FOUND, corpus_tests, bench_file, pass_inputs, random_file, running
+from conftest import FOUND, corpus_tests, bench_file, pass_inputs, random_file, running, trusted_both_ways
 
 from nanopass.errors import GrammarError
 from nanopass.language import trusted_checked
@@ -27,12 +27,7 @@ PASSES = (OrderWriteAfterRead, DeriveAutoScopeDependencies)
 
 def check(path: Path) -> None:
     for pass_cls in PASSES:
-        run = running(pass_cls)
-        for given in pass_inputs(path, pass_cls.name):
-            trusted = run(given)
-            with trusted_checked():
-                checked = run(given)
-            assert trusted == checked
+        trusted_both_ways(pass_cls, path)
 
 
 test_programs, test_shapes = corpus_tests(check)
