@@ -411,6 +411,17 @@ OPEN.update({
         "runs (c is known at the create), the program is unchanged; neither the spec nor "
         "docs/semantics.md rules the assemble out",
         P.Program((), (P.Create("t", "B"), P.If(("c", ">", 0), (P.Assemble("a", "t", 4),))))),
+    "44-assemble-source-read-in-a-block-before-a-write-of-its-rows-there-refused": (
+        "refusal",
+        "random nested programs (`--grammar nested --seed 2`, nested20000240), shrunk: u assembled "
+        "into t, then a manual scope reads u and then the host writes t[3, 1], a row u is placed in. "
+        "Refused (\"'u' is used after it was assembled into 't'\"), though the write comes after the "
+        "read: placed, the read sees what the copy holds. The same in `if c > 0`, and with t then "
+        "assembled into a; the same read and write with no block around them compile (in a "
+        "`pl.range` loop the refusal is right: the next iteration reads after the write)",
+        P.Program((_RDD,), (P.Create("t", "B"), P.Create("u", "D"), P.Assemble("t", "u", 2),
+                            P.Manual((P.TidNone("tu"), P.Call("rdd", ("u", None), ("f1",), (), True, "tu", ("tu",)),
+                                      P.HostWrite("t", (3, 1), 1.0)))))),
 })
 
 

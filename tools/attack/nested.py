@@ -133,9 +133,12 @@ class Levels:
 
     def generate(self, seed: int, max_size=None) -> P.Program:
         """A random program of up to `max_size` items (default 10): a random shape of that size
-        with enough atoms, random skeleton positions and uses, retried until valid."""
+        with enough atoms, random skeleton positions and uses, retried until valid; for an odd seed
+        the skeleton in one block (each assemble in the block of its source's maker: the compiler
+        places only those, found/43)."""
         rnd = random.Random(seed)
         top = max(max_size or 10, len(self.skeleton) + 1)
+        one_block = seed % 2 == 1
         while True:
             shape = _random_shape(rnd, rnd.randint(len(self.skeleton), top), False)
             k = grammar.n_atoms(shape)
@@ -145,7 +148,8 @@ class Levels:
             fill = [rnd.choice(self.uses) for _ in range(k)]
             for i, sk in zip(pos, self.skeleton):
                 fill[i] = sk
-            if self.valid(fill, _atom_paths(shape)):
+            paths = _atom_paths(shape)
+            if self.valid(fill, paths) and not (one_block and len({paths[i] for i in pos}) > 1):
                 return self.build(shape, tuple(fill), rnd.choice(TARGETS))
 
     # ---- building ------------------------------------------------------------------------------
