@@ -85,10 +85,10 @@ SAMPLE = [
     ("T", "M", "A1", "hw t", "A2"),                 # no correct compilation: refused, rightly
     (("manual", ["T", "M", "A1", "A2", "rd u"]),),
     (("manual", ["rd a", "T", "M", "A1", "A2"]),),  # a placed pair the user cannot see (found/31)
-    (("range", ["T", "M", "A1", "A2", "rd u"]),),
-    ("T", ("range", ["M", "A1", "rd u"]), "A2", "rd t"),
+    (("range_n", ["T", "M", "A1", "A2", "rd u"]),),
+    ("T", ("range_n", ["M", "A1", "rd u"]), "A2", "rd t"),
     (("if", ["T", "M", "A1", "A2", "hr u"]),),
-    (("range", [("manual", ["T", "M", "A1", "A2", "rd t"])]),),
+    (("range_n", [("manual", ["T", "M", "A1", "A2", "rd t"])]),),
 ]
 
 
@@ -164,3 +164,16 @@ def test_the_refusals_found_are_of_placeable_programs(name):
     assert cls == "refusal"
     for n, c in runner.SETTINGS:
         assert semantics.run(program, rendered.lines, n, c).unorderable == []
+
+
+def test_the_inner_sources_writer_is_no_access_to_the_outer_rows_at_a_second_assemble():
+    """`t` (u placed in it) assembled into rows 4..7 of a in each iteration of a loop: at the second
+    assemble, the write of u before the inner assemble is t's own (u is t's memory), not an access to
+    a's rows between t's creation and the assemble (the tester counted it one, and so the
+    compiler's refusal of the program right). A host write of u after the outer assemble is still a
+    difference the placement makes (a's final rows)."""
+    looped = prog("T", "M", "A1", ("range_n", ["A2"]))
+    written = prog("T", "M", "A1", ("range_n", ["A2", "hw u"]))
+    for n in (1, 2):
+        assert semantics.run(looped, P.render(looped).lines, n, 0).unorderable == []
+        assert semantics.run(written, P.render(written).lines, n, 0).unorderable != []

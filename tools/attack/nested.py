@@ -21,7 +21,7 @@ target's rows 4..7 (`s = pl.tensor.slice(a, [4, 4], [4, 0])` first):
   hr(O)  a host read of the element every level shares      `pl.tensor.read(O, [i, 1])`
   hw(O)  a host write of it                                 `pl.tensor.write(O, [i, 1], 1.0)`
 (v[0, 1], u[1, 1], t[3, 1] and a[7, 1] are one element once every source is placed in its target.)
-Blocks as in rows.py: `with pl.manual_scope()` (not nested), `for i in pl.range(n)`, and `if i > 0`
+Blocks as in rows.py: `with pl.manual_scope()` (not nested), `for i in pl.range(n)` (range_n), and `if i > 0`
 inside a loop, `if c > 0` elsewhere. In a manual scope the deps are a careful user's for the program
 as written (copy semantics): a task on a level waits for the last task on it and on every level
 assembled into it (`tv`, `tu`, `tt`, `ta`); the maker's writer waits for nothing (a fresh tensor).
@@ -37,10 +37,10 @@ import itertools
 import random
 from typing import Iterator
 
-from . import grammar
+from . import grammar, rows
 from . import program as P
 
-BLOCKS = ("manual", "range", "if")
+BLOCKS = ("manual", "range_n", "if")
 TARGETS = ("a", "o")
 OPS = ("rd", "up", "hr", "hw")
 
@@ -188,36 +188,15 @@ def _random_shape(rnd, size: int, in_manual: bool) -> tuple:
     return tuple(items)
 
 
-class _Builder:
+class _Builder(rows._Builder):
+    """rows.py's blocks; this grammar's atoms and a careful user's deps (module doc)."""
+
     def __init__(self, g: Levels, atoms, target: str):
         self.g = g
         self.atoms = atoms
         self.target = target
         self.k = 0
         self.tids: set = set()
-
-    def fresh(self, p: str) -> str:
-        self.k += 1
-        return f"{p}{self.k}"
-
-    def items(self, shape, manual, loop_var) -> list:
-        out = []
-        for item in shape:
-            if item == "atom":
-                out += self.atom(next(self.atoms), manual)
-                continue
-            block, inner = item
-            if block == "range":
-                var = self.fresh("i")
-                out.append(P.Loop("range", var, "n", tuple(self.items(inner, manual, var))))
-            elif block == "if":
-                cond = (loop_var, ">", 0) if loop_var else ("c", ">", 0)
-                out.append(P.If(cond, tuple(self.items(inner, manual, loop_var))))
-            else:
-                self.tids = set()
-                body = tuple(self.items(inner, True, loop_var))
-                out.append(P.Manual(tuple(P.TidNone(t) for t in sorted(self.tids)) + body))
-        return out
 
     def call(self, kernel, args, results, level, manual, deps=None) -> P.Call:
         if not manual:
