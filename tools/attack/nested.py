@@ -44,7 +44,7 @@ BLOCKS = ("manual", "range_n", "if")
 TARGETS = ("a", "o")
 OPS = ("rd", "up", "hr", "hw")
 
-# per level: (name, shape key, host index, slice row in the outer target or None)
+# per level: (its shape key, the element the host reads and writes; "a" the outer target's rows 4..7)
 _LEVELS = {"v": ("E", (0, 1)), "u": ("D", (1, 1)), "t": ("B", (3, 1)), "a": ("B", (7, 1))}
 _FEEDS = {"v": (), "u": ("v",), "t": ("u", "v"), "a": ("t", "u", "v")}   # levels assembled into each
 _SUFFIX = {"B": "", "D": "d", "E": "e"}
