@@ -16,6 +16,11 @@
                                       e.g. --grammar scopes --shapes 'with(loop(atom)),atom': a
                                       manual or AUTO scope around a loop around an atom, then an atom
                                       (grammar.py: atom, block names, with, loop, block)
+  --exhaustive --grammar nested|nested3 --size K ...
+                                      the same over nested.py's grammar (an assemble of an assemble,
+                                      two or three levels, uses of each level around each assemble)
+  --grammar nested|nested3 --seconds N --seed S ...
+                                      random programs of that grammar (up to --max-size items)
   --surface --seconds N --seed S ...  random programs over issue 22's DSL surface (surface_generate.py)
 
 Each failing program is saved as DIR/<class>/<name>.py with its failures in a header comment;
@@ -37,11 +42,12 @@ from collections import Counter, defaultdict
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from pathlib import Path
 
-from . import directions, exhaustive, generate, grammar, record, rows, runner, scopes, shrink, surface_generate
+from . import directions, exhaustive, generate, grammar, nested, record, rows, runner, scopes, shrink, surface_generate
 from . import program as P
 
 COMPILE_TIMEOUT_S = 60
-GRAMMARS = {"rows": rows, "scopes": scopes, "directions": directions}   # the exhaustive grammars besides exhaustive.py's
+GRAMMARS = {"rows": rows, "scopes": scopes, "directions": directions,    # the exhaustive grammars besides exhaustive.py's
+            "nested": nested.TWO, "nested3": nested.THREE}
 
 
 class _Timeout(Exception):
@@ -175,10 +181,12 @@ def _programs(args):
                 yield f"ex{args.alphabet}{size}{_tag(args)}-{i:05d}", prog
         return
     i = 0
-    gen = surface_generate.generate if args.surface else generate.generate
+    gen, tag = surface_generate.generate if args.surface else generate.generate, "s" if args.surface else "r"
+    if not args.surface and hasattr(GRAMMARS.get(args.grammar), "generate"):
+        gen, tag = GRAMMARS[args.grammar].generate, args.grammar     # a grammar's own random programs
     while True:
         seed = args.seed * 10_000_000 + i
-        yield f"{'s' if args.surface else 'r'}{seed}", gen(seed, None if args.max_size is None else
+        yield f"{tag}{seed}", gen(seed, None if args.max_size is None else
                                             min(args.max_size, 2 + seed % (args.max_size - 1)))
         i += 1
 
@@ -192,7 +200,8 @@ def _write_summary(args, tally: Tally, elapsed: float, partial: bool) -> dict:
                        + ("" if args.max_atoms is None else f" at most {args.max_atoms} atoms") + shapes
                        if args.exhaustive and args.grammar in GRAMMARS else
                        f"exhaustive size {sizes.stop - 1} ({args.alphabet} alphabet){shapes}" if args.exhaustive
-                       else f"random{' surface' if args.surface else ''} seed {args.seed}")
+                       else f"random{' surface' if args.surface else ''}"
+                       f"{' ' + args.grammar if hasattr(GRAMMARS.get(args.grammar), 'generate') else ''} seed {args.seed}")
     if args.exhaustive and args.grammar in GRAMMARS:
         summary["programs in the grammar"] = sum(
             GRAMMARS[args.grammar].count(k, max_atoms=args.max_atoms, patterns=args.shapes) for k in sizes)

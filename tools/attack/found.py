@@ -386,6 +386,44 @@ FOUND.update({
 })
 OPEN: dict = {}
 
+# Refusals of placeable programs the nested-assembles grammar found (tools/attack/nested.py, branch
+# rows40 = land40 6c0160b; RUNS.md "Nested assembles (session 21)"), shrunk (tools/attack/shrink.py).
+_RDD = P.Kernel("rdd", (("in", "D"), ("out", "D")))   # reads a [2, 4] tensor into a runtime-allocated output
+OPEN.update({
+    "42-assemble-source-read-after-the-manual-scope-of-its-assembles-refused": (
+        "refusal",
+        "nested grammar, size 6 (`manual { T M A1 A2 }; rd(u)`), shrunk: u is assembled into t and t "
+        "into rows 4..7 of a, both in a manual scope; a task after the scope reads u. Refused "
+        "(\"'u' is used after it was assembled into 't'\"), though nothing writes u or the rows it is "
+        "placed in after the assembles: placed, the read sees what the copies hold. The same read "
+        "inside the scope, or with no scope, compiles; one level (t assembled into a in the scope, "
+        "read after it) is refused alike",
+        P.Program((_RDD,), (P.Manual((P.Create("t", "B"), P.Create("u", "D"), P.Assemble("t", "u", 2),
+                                      P.Assemble("a", "t", 4))),
+                            P.Call("rdd", ("u", None), ("f",), (), True, "q")))),
+    "43-assemble-in-another-block-than-its-sources-create-refused": (
+        "refusal",
+        "nested grammar, size 5 (`T M A1 if(A2)`; also a loop or a manual scope around the outer "
+        "assemble, or around the create and write of the inner source with its assemble after the "
+        "scope), shrunk to one level: t made at the top and assembled into a in `if c > 0`. Refused "
+        "(\"pl.assemble needs a source made by pl.create_tensor in the same block; 't' is not\"), "
+        "though nothing between the create and the assemble touches the rows: placed when the branch "
+        "runs (c is known at the create), the program is unchanged; neither the spec nor "
+        "docs/semantics.md rules the assemble out",
+        P.Program((), (P.Create("t", "B"), P.If(("c", ">", 0), (P.Assemble("a", "t", 4),))))),
+    "44-assemble-source-read-in-a-block-before-a-write-of-its-rows-there-refused": (
+        "refusal",
+        "random nested programs (`--grammar nested --seed 2`, nested20000240), shrunk: u assembled "
+        "into t, then a manual scope reads u and then the host writes t[3, 1], a row u is placed in. "
+        "Refused (\"'u' is used after it was assembled into 't'\"), though the write comes after the "
+        "read: placed, the read sees what the copy holds. The same in `if c > 0`, and with t then "
+        "assembled into a; the same read and write with no block around them compile (in a "
+        "`pl.range` loop the refusal is right: the next iteration reads after the write)",
+        P.Program((_RDD,), (P.Create("t", "B"), P.Create("u", "D"), P.Assemble("t", "u", 2),
+                            P.Manual((P.TidNone("tu"), P.Call("rdd", ("u", None), ("f1",), (), True, "tu", ("tu",)),
+                                      P.HostWrite("t", (3, 1), 1.0)))))),
+})
+
 
 def write_one(out: Path, name: str, cls: str, what: str, prog: P.Program, where: str) -> None:
     from . import runner
@@ -400,7 +438,7 @@ def write(out: Path, open_only: bool = False) -> None:
     for name, (cls, what, prog) in {} if open_only else FOUND.items():
         write_one(out, name, cls, what, prog, "found on branch attack")
     for name, (cls, what, prog) in OPEN.items():
-        write_one(out, name, cls, what, prog, "still open on branch tester23 (land21 ca70605)")
+        write_one(out, name, cls, what, prog, "still open on land40 (6c0160b)")
 
 
 if __name__ == "__main__":

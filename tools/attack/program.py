@@ -11,7 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Optional, Union
 
-SHAPES = {"A": (8, 4), "B": (4, 4), "C": (4, 8)}   # C: an A reshaped (surface programs)
+SHAPES = {"A": (8, 4), "B": (4, 4), "C": (4, 8),    # C: an A reshaped (surface programs)
+          "D": (2, 4), "E": (1, 4)}                 # D, E: inner sources of nested assembles (nested.py)
 SINK_SIZE = 16
 COUNT_SIZE = 4     # `cnt`, an INT64 tensor of surface programs: host-written counts a while loop reads
 TENSOR_PARAMS = (("x", "A", "in"), ("a", "A", "inout"), ("b", "A", "inout"), ("w", "B", "inout"))

@@ -345,9 +345,10 @@ class _Runner:
         rows = set(region.elems())
         since = self.made_at.get(src.buf, 0)
         placed = self.placement.sharing(region.buf, rows)
+        own = {src.buf} | self.placement.inner(src.buf)     # an access to a source placed in src is src's
         for e in self.events[since:]:
             if any(a.buf == region.buf and rows & set(a.elems)
-                   or a.buf != src.buf and any((a.buf, x) in placed for x in a.elems) for a in e.accesses):
+                   or a.buf not in own and any((a.buf, x) in placed for x in a.elems) for a in e.accesses):
                 self.unorderable.append(Reason(PLACEMENT, f"{e.describe()} touches the rows the assemble "
                                                f"(line {line}) fills, after its source was created", **about))
             for a in e.accesses:
@@ -395,6 +396,15 @@ class _Placement:
         there (a placed source is those rows from its creation on)."""
         classes = {self.find((buf, r)) for r in rows if (buf, r) in self.parent}
         return {x for x in self.parent if x[0] != buf and self.find(x) in classes} if classes else set()
+
+    def inner(self, buf: str) -> set:
+        """The buffers placed in ``buf``, and those placed in them (each is ``buf``'s memory)."""
+        out, todo = set(), [buf]
+        while todo:
+            b = todo.pop()
+            todo += [s for s, (tgt, _) in self.region.items() if tgt == b and s not in out]
+            out |= {s for s, (tgt, _) in self.region.items() if tgt == b}
+        return out
 
     def about(self, x, also=()) -> dict:
         """The lines and buffers of the assembles that made x's memory (and `also`'s): Reason's."""
