@@ -8,6 +8,10 @@ on the shapes it is for.
 
 - ``live_accesses.GRID_FROM``: a ``RegionIndex`` files its boxes in a grid only once it holds more
   than that many regions (forced off: a grid from the first box, as before).
+- ``hazards.OUTERMOST_REPLAYED``: after the first pass over the straight body of an outermost
+  ``pl.parallel`` loop that certainly runs, the walk replays its end to the fixpoint without
+  marking facts as of an earlier iteration, keeping logs or the loop's head
+  (``replayed_to_fixpoint``; forced off: the general fixpoint, ``settled`` and all).
 """
 
 from __future__ import annotations
@@ -21,11 +25,12 @@ from conftest import CORPUS, SHAPES, bench_file, random_file
 from program_gen import control_flow_programs
 from test_hazard_shortcuts import PROPERTY, walk_result, war_inputs, war_output
 
-from nanopass.passes import live_accesses
+from nanopass.passes import hazards, live_accesses
 
 # name -> (owner, attribute, the value that forces the plain way)
 SWITCHES = {
     "grid": (live_accesses, "GRID_FROM", -1),
+    "outermost": (hazards, "OUTERMOST_REPLAYED", False),
 }
 
 
@@ -74,3 +79,15 @@ def test_small_indexes_make_no_grid_and_large_ones_do(tmp_path, monkeypatch):
     assert made == []
     war_output(war_inputs(bench_file(tmp_path, "tiles", 24))[0])  # (many tiles of one buffer)
     assert made
+
+
+def test_outermost_parallel_loops_are_replayed_to_the_fixpoint_on_the_scopes_shape(tmp_path, monkeypatch):
+    program = war_inputs(bench_file(tmp_path, "scopes", 16))[0]  # (4 scopes, a pl.parallel(4) loop in each)
+    kept, marked = [], []
+    monkeypatch.setattr(hazards, "keeps_first_pass", lambda *args, f=hazards.keeps_first_pass: (kept.append(f(*args)), kept[-1])[1])
+    monkeypatch.setattr(hazards.Access, "retagged", lambda self, tags, f=hazards.Access.retagged: (marked.append(tags), f(self, tags))[1])
+    war_output(program)
+    assert kept == [True] * 4 and marked == []  # (each loop's fixpoint replayed, no fact marked)
+    monkeypatch.setattr(hazards, "OUTERMOST_REPLAYED", False)
+    war_output(program)
+    assert kept == [True] * 8 and marked  # (the general fixpoint marks the facts of earlier iterations)
