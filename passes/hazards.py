@@ -1173,10 +1173,18 @@ def find_hazards(
                 if par and replays_follow(stmt.body):
                     logged = (since, logs())
                 plus, minus = live.delta(mark)
-                tagged = retagged(plus, key, True) if par else plus
-                if par and keeps_first_pass(runs, bool(cached) or state.following, plus, tagged):
+                if par and keeps_first_pass(runs, bool(cached) or state.following, plus, key):
+                    if logged and not loops and OUTERMOST_REPLAYED:
+                        # (an outermost loop: no enclosing pass reads the logs or the head; the
+                        # first pass's end and the later passes' gains, untagged, without them)
+                        replayed_to_fixpoint(plus, *logged)
+                        if carries:
+                            carries.leave()
+                        return
                     gained = set()
+                    tagged = retagged(plus, key, True)
                 else:
+                    tagged = retagged(plus, key, True) if par else plus
                     live.undo(mark)
                     added, removed = set(tagged), minus  # what the passes that end the walk added and removed
                 plus = tagged
@@ -1223,19 +1231,26 @@ def find_hazards(
         closes of manual scopes; each maps each fact on its own, the reruns, renewals and closes
         each one field, whatever the order. They are applied to each fact of ``new``, and logged
         again as that pass would log them; what they added and removed."""
-        sites = stepped[start[0]:end[0]]
-        transfers = holds.transfers[start[4]:end[4]]
-        roots = renewed_roots[start[2]:end[2]]
-        scopes = closed_scopes[start[3]:end[3]]
-        stepped.extend(sites)
+        stepped.extend(stepped[start[0]:end[0]])
         holds.touched.extend(holds.touched[start[1]:end[1]])
-        renewed_roots.extend(roots)
-        closed_scopes.extend(scopes)
-        holds.transfers.extend(transfers)
-        sites, roots = set(sites), set(roots)
+        renewed_roots.extend(renewed_roots[start[2]:end[2]])
+        closed_scopes.extend(closed_scopes[start[3]:end[3]])
+        holds.transfers.extend(holds.transfers[start[4]:end[4]])
+        return replayed(new, transfers_between(start, end))
+
+    def transfers_between(start, end) -> tuple:
+        """What ``replayed`` applies of the transfers logged between ``start`` and ``end``: the
+        sites stepped, the names' transfers, the roots renewed, the sites of the scopes closed."""
         ended = set()
-        for closed in scopes:
+        for closed in closed_scopes[start[3]:end[3]]:
             ended.update(scope_sites.get(closed, ()))
+        return (set(stepped[start[0]:end[0]]), holds.transfers[start[4]:end[4]],
+                set(renewed_roots[start[2]:end[2]]), ended)
+
+    def replayed(new, logged) -> tuple[list[Access], list[Access]]:
+        """Each fact of ``new`` through the transfers ``logged`` (``transfers_between``): what that
+        added and removed."""
+        sites, transfers, roots, ended = logged
         out: dict[Access, None] = {}
         for e in new:
             if e.root in roots:
@@ -1255,6 +1270,25 @@ def find_hazards(
             if e not in out:
                 minus.append(e)
         return plus, minus
+
+    def replayed_to_fixpoint(plus, start, end) -> None:
+        """After the first pass over the straight body of an outermost ``pl.parallel`` loop that
+        certainly runs, every fact of whose end is of an access of the body (``keeps_first_pass``):
+        the state the passes that replay it (``replay``) end in, made live. Each pass replays the
+        facts the one before gained, as ``loop`` does, with no fact marked as of an earlier
+        iteration (which only the passes' meets, none here, and the logs read) and no log kept
+        (no enclosing loop reads them, nor the head: the loop is met once)."""
+        logged = transfers_between(start, end)
+        seen = set(plus)
+        live = state.live
+        while plus:
+            gains, _ = replayed(plus, logged)
+            plus = []
+            for e in gains:
+                if e not in seen:
+                    seen.add(e)
+                    plus.append(e)
+                    live.add(e)
 
     def follow(new, body, path, loops, scope, pos, parallel, auto, carries) -> tuple[list[Access], list[Access]]:
         """A pass over the body of a ``pl.parallel`` loop from the facts ``new`` its head gained
@@ -1296,13 +1330,14 @@ def replays_follow(body) -> bool:
     return True
 
 
-def keeps_first_pass(runs: int | None, resumed: bool, plus: list[Access], tagged: list[Access]) -> bool:
-    """Whether ``find_hazards`` leaves the live state where the first pass over a ``pl.parallel``
-    loop's body ended (``plus``: what that pass added, ``tagged``: the same marked as from an
-    earlier iteration), instead of undoing the pass and adding its end to the head: so it may
-    when the loop certainly runs (``runs``, ``trip_count``, at least one), its head starts from
-    the state before it alone (not ``resumed`` from an earlier head, nor in a pass that follows
-    gained facts), and every fact the pass added is of an access of the body (so marked).
+def keeps_first_pass(runs: int | None, resumed: bool, plus: list[Access], loop: int) -> bool:
+    """Whether ``find_hazards`` leaves the live state where the first pass over the body of
+    ``pl.parallel`` loop ``loop`` ended (``plus``: what that pass added), instead of undoing the
+    pass and adding its end to the head: so it may when the loop certainly runs (``runs``,
+    ``trip_count``, at least one), its head starts from the state before it alone (not
+    ``resumed`` from an earlier head, nor in a pass that follows gained facts), and every fact
+    the pass added is of an access of the body (one the back edge marks as of an earlier
+    iteration).
 
     Then the state before the loop holds no fact of an earlier iteration of it, and the passes
     after the first follow facts of earlier iterations alone, which no fact of the state before
@@ -1313,8 +1348,8 @@ def keeps_first_pass(runs: int | None, resumed: bool, plus: list[Access], tagged
     this iteration, as the undone walk finds (``test_hazard_shortcuts``)."""
     if runs is None or runs < 1 or resumed:
         return False
-    for e, t in zip(plus, tagged):
-        if t is e:
+    for e in plus:
+        if loop not in e.parallel:
             return False
     return True
 
@@ -1408,6 +1443,11 @@ def prework(func, store: dict, untracked: set[str] | None = None, war: bool = Fa
     ``war`` too; with ``sources``, its ``dep_sources`` (else None)."""
     return _prework(func.body, store, untracked, war, sources)
 
+
+# Whether ``find_hazards`` replays the first pass over an outermost ``pl.parallel`` loop's straight
+# body to its fixpoint without marking facts or keeping logs (``replayed_to_fixpoint``); off only
+# in the tests that compare the two.
+OUTERMOST_REPLAYED = True
 
 # Whether order_write_after_read follows only the roots of ``war_roots`` outside MANUAL scopes;
 # off only in the tests that compare the two.

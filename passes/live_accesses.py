@@ -6,10 +6,11 @@ own; a certain write removes the ones its region covers. A branch or a loop body
 from the state before it and its changes are then undone, so the cost of a branch or of one
 pass over a loop body is that of its own accesses, whatever else is live.
 
-- ``RegionIndex`` holds the live reads (or writes) of one root, grouped by region. Boxes of the
-  root's first box's rank are also filed in a grid whose cells are that box's size, so that a
-  query meets the boxes near it, not every box (a program that writes N tiles of one buffer
-  meets O(1) boxes per task, not N).
+- ``RegionIndex`` holds the live reads (or writes) of one root, grouped by region. Once it holds
+  more than ``GRID_FROM`` regions, boxes of the rank of its first box are also filed in a grid
+  whose cells are that box's size, so that a query meets the boxes near it, not every box (a
+  program that writes N tiles of one buffer meets O(1) boxes per task, not N); an index of
+  fewer regions (mostly one or two: a buffer and a tile of it) is searched through, no grid made.
 - ``LiveAccesses`` is the state of the walk: an index per root and kind, the live accesses of
   each site (to retag them when the site runs again or its manual scope closes) and of each
   TaskId value that covers them, and a trail of every change. ``delta(mark)`` gives the net change since a mark, ``undo(mark)`` reverts it.
@@ -23,16 +24,19 @@ from typing import Iterator
 from .regions import Box, Full, covers, overlaps
 
 MAX_CELLS = 16  # a box spanning more grid cells than this is met by every query instead
+GRID_FROM = 8  # an index files its boxes in a grid once it holds more regions than this
 
 
 class RegionIndex:
     """Accesses grouped by region, with a grid of boxes for overlap and cover queries."""
 
-    __slots__ = ("by_region", "rank", "cell", "grid", "unfiled", "cells_of")
+    __slots__ = ("by_region", "rank", "cell", "grid", "unfiled", "cells_of", "gridded")
 
     def __init__(self):
         self.by_region: dict = {}  # region -> set of accesses
-        self.rank: int | None = None  # the rank of the boxes in the grid (fixed by the first box)
+        # (the grid, made when the index first holds more than ``GRID_FROM`` regions: ``gridded``)
+        self.gridded = False
+        self.rank: int | None = None  # the rank of the boxes in the grid (fixed by the first box filed)
         self.cell: tuple[int, ...] = ()
         self.grid: dict[tuple[int, ...], set] = {}  # cell -> boxes that intersect it
         self.unfiled: set = set()  # regions every query meets: FULL, UNKNOWN, other boxes
@@ -51,7 +55,12 @@ class RegionIndex:
         group = self.by_region.get(region)
         if group is None:
             self.by_region[region] = {access}
-            self._file(region)
+            if self.gridded:
+                self._file(region)
+            elif len(self.by_region) > GRID_FROM:
+                self.gridded = True
+                for filed in self.by_region:
+                    self._file(filed)
             return True
         size = len(group)
         group.add(access)  # (one hash of the access: its size tells whether it was there)
@@ -82,7 +91,8 @@ class RegionIndex:
             return False
         if not group:
             del self.by_region[region]
-            self._unfile(region)
+            if self.gridded:
+                self._unfile(region)
         return True
 
     def all(self) -> Iterator:
@@ -107,9 +117,9 @@ class RegionIndex:
 
     def _near(self, region):
         """Regions that may overlap or be covered by ``region`` (a superset of those that are)."""
-        cells = self._cells(region) if isinstance(region, Box) else None
+        cells = self._cells(region) if self.gridded and isinstance(region, Box) else None
         if cells is None:
-            return list(self.by_region)
+            return self.by_region  # (its regions: the callers read it, they do not change it)
         grid = self.grid
         near = set(self.unfiled)
         for cell in cells:
