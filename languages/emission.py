@@ -25,16 +25,12 @@ def statements(body) -> list:
     statements, then the bodies of each of them that has some (``BODIES``), in turn (breadth
     first: a body's statements come before those nested in them, not in program order)."""
     out = list(body)
-    plain, fields_of = _BODY_CLASSES, _OTHER_BODIES  # (by class: a statement's kind read in one lookup)
+    bodies_of = _BODIES_OF_CLASS  # (by class: a statement's kind read in one lookup)
     for node in out:  # (``out`` grows as it is read: each nested body is appended, then read in turn)
-        cls = type(node)
-        if cls in plain:
-            out += node.body
-        else:
-            fields = fields_of.get(cls)
-            if fields is not None:
-                for field in fields:
-                    out += getattr(node, field)
+        fields = bodies_of.get(type(node))
+        if fields is not None:
+            for field in fields:
+                out += getattr(node, field)
     return out
 
 
@@ -169,5 +165,4 @@ LANGUAGE = encoded.LANGUAGE.extend(
 )
 
 _HEAD_CLASS = LANGUAGE.nodes["TaskArgs"]
-_BODY_CLASSES = frozenset(LANGUAGE.nodes[kind] for kind, fields in BODIES.items() if fields == ("body",))  # (one body, ``body``)
-_OTHER_BODIES = {LANGUAGE.nodes[kind]: fields for kind, fields in BODIES.items() if fields != ("body",)}
+_BODIES_OF_CLASS = {LANGUAGE.nodes[kind]: fields for kind, fields in BODIES.items()}
