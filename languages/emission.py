@@ -8,6 +8,8 @@ dependency array (declared, filled and set: ``Deps``; a barrier's is its ``Guard
 one submit. Nothing is left for the printer to decide except the ABI spelling (D1).
 """
 
+from operator import attrgetter
+
 from nanopass.errors import VerifyError
 from nanopass.language import Nonterminal, Production
 
@@ -25,12 +27,11 @@ def statements(body) -> list:
     statements, then the bodies of each of them that has some (``BODIES``), in turn (breadth
     first: a body's statements come before those nested in them, not in program order)."""
     out = list(body)
-    bodies_of = _BODIES_OF_CLASS  # (by class: a statement's kind read in one lookup)
+    body_of = _BODY_OF_CLASS  # (by class: a statement's kind read in one lookup)
     for node in out:  # (``out`` grows as it is read: each nested body is appended, then read in turn)
-        fields = bodies_of.get(type(node))
-        if fields is not None:
-            for field in fields:
-                out += getattr(node, field)
+        nested = body_of.get(type(node))
+        if nested is not None:
+            out += nested(node)
     return out
 
 
@@ -165,4 +166,8 @@ LANGUAGE = encoded.LANGUAGE.extend(
 )
 
 _HEAD_CLASS = LANGUAGE.nodes["TaskArgs"]
-_BODIES_OF_CLASS = {LANGUAGE.nodes[kind]: fields for kind, fields in BODIES.items()}
+# class -> its bodies, as one sequence (a statement of one body: that body's getter)
+_BODY_OF_CLASS = {
+    LANGUAGE.nodes[kind]: attrgetter(fields[0]) if len(fields) == 1 else (lambda node, get=attrgetter(*fields): sum(get(node), ()))
+    for kind, fields in BODIES.items()
+}
