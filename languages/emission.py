@@ -3,9 +3,9 @@
 Keeps only scalar expressions (``Expr``) and the dynamic-dim definitions from the languages
 before; everything else is a statement of the generated C++ (``EStmt``) that the printer writes
 one to one: a comment, a blank line, a runtime scope, a loop, an ``alloc_tensors`` batch, a
-task's head (its comment, its argument object and every add call: ``TaskArgs``), one
-dependency insertion, one submit. Nothing is left for the printer to
-decide except the ABI spelling (D1).
+task's head (its comment, its argument object and every add call: ``TaskArgs``), a task's
+dependency array (declared, filled and set: ``Deps``; a barrier's is its ``GuardedDummy``'s),
+one submit. Nothing is left for the printer to decide except the ABI spelling (D1).
 """
 
 from operator import attrgetter
@@ -16,28 +16,35 @@ from nanopass.language import Nonterminal, Production
 from . import encoded
 from .terms import encoding
 
-# the emission statements with bodies, and their body fields
-_BODIES = {"ScopeBlock": ("body",), "Block": ("body",), "ForBlock": ("body",), "WhileBlock": ("body",),
-           "IfBlock": ("then", "orelse")}
+# The emission statements with bodies, and their body fields: the one table of them, which
+# ``statements`` walks (the printer and the interpreters enter each body in their handlers).
+BODIES = {"ScopeBlock": ("body",), "Block": ("body",), "ForBlock": ("body",), "WhileBlock": ("body",),
+          "IfBlock": ("then", "orelse")}
+
+
+def statements(body) -> list:
+    """Every statement under ``body`` (a list of ``EStmt``), nested ones included: ``body``'s
+    statements, then the bodies of each of them that has some (``BODIES``), in turn (breadth
+    first: a body's statements come before those nested in them, not in program order)."""
+    out = list(body)
+    body_of = _BODY_OF_CLASS  # (by class: a statement's kind read in one lookup)
+    for node in out:  # (``out`` grows as it is read: each nested body is appended, then read in turn)
+        nested = body_of.get(type(node))
+        if nested is not None:
+            out += nested(node)
+    return out
 
 
 def check_task_heads(unit) -> None:
     """Every ``TaskArgs`` pairs its lists: a direction per tensor, an encoding per scalar."""
-    head, bodies_of = _HEAD_CLASS, _BODIES_OF_CLASS  # (by class: a statement's kind read in one lookup)
-    bodies = [unit.body]
-    while bodies:
-        for node in bodies.pop():
-            cls = type(node)
-            if cls is not head:
-                fields = bodies_of.get(cls)
-                if fields is not None:
-                    bodies += fields(node)
-            elif len(node.dirs) != len(node.tensors) or len(node.scalars) != len(node.encodings):
-                raise VerifyError(
-                    f"task head {node.name}: {len(node.dirs)} directions for {len(node.tensors)} tensors, "
-                    f"{len(node.encodings)} encodings for {len(node.scalars)} scalars",
-                    node=node,
-                )
+    head = _HEAD_CLASS
+    for node in statements(unit.body):
+        if type(node) is head and (len(node.dirs) != len(node.tensors) or len(node.scalars) != len(node.encodings)):
+            raise VerifyError(
+                f"task head {node.name}: {len(node.dirs)} directions for {len(node.tensors)} tensors, "
+                f"{len(node.encodings)} encodings for {len(node.scalars)} scalars",
+                node=node,
+            )
 
 
 LANGUAGE = encoded.LANGUAGE.extend(
@@ -97,19 +104,17 @@ LANGUAGE = encoded.LANGUAGE.extend(
             Production("TransposeView", "name:symbol", "tensor:symbol", "axis1:integer", "axis2:integer", "manual_dep:boolean"),
             Production("ReshapeView", "name:symbol", "tensor:symbol", "shapes:symbol", "ndims:integer", "manual_dep:boolean"),
             Production("ReadDim", "name:symbol", "tensor:symbol", "axis:integer"),
-            Production("DeclArgs", "name:symbol"),
             Production(
-                "TaskArgs", "blank:boolean", "comment:text", "name:symbol", "dirs:arg_dir*", "tensors:symbol*",
+                "TaskArgs", "blank:boolean", "comment:text?", "name:symbol", "dirs:arg_dir*", "tensors:symbol*",
                 "scalars:Expr*", "encodings:encoding*",
-                doc="a task's head, written whole: a blank line (when blank), // comment, the argument object name "
-                "declared, an add call per tensor (of dirs[i]), then an add_scalar per scalar (encoded encodings[i])",
+                doc="a task's head, written whole: a blank line (when blank), // comment (when one), the argument "
+                "object name declared, an add call per tensor (of dirs[i]), then an add_scalar per scalar (encoded "
+                "encodings[i])",
             ),
-            Production("AddTensor", "args:symbol", "dir:arg_dir", "tensor:symbol"),
-            Production("AddScalar", "args:symbol", "value:Expr", "encoding:encoding"),
-            Production("DeclDeps", "args:symbol", "size:integer"),
-            Production("PushDep", "args:symbol", "tid:Expr", "index:Expr?", "guarded:boolean"),
-            Production("PushDepSlots", "args:symbol", "array:symbol", "size:integer", "loop:symbol"),
-            Production("SetDeps", "args:symbol"),
+            Production(
+                "Deps", "args:symbol", "size:integer", "pushes:DepPush*",
+                doc="PTO2TaskId args_deps[size] and its count declared, each push, then args.set_dependencies(...)",
+            ),
             Production("DumpArgs", "args:symbol", "tensors:symbol*", doc="args.dump(t, ...): tensors to dump"),
             Production("AllowEarlyResolve", "args:symbol", doc="args.set_allow_early_resolve(true);"),
             Production("SetBlockNum", "args:symbol", "value:Expr", doc="args.launch_spec.set_block_num(value);"),
@@ -132,7 +137,16 @@ LANGUAGE = encoded.LANGUAGE.extend(
             ),
             Production("DeclElement", "name:symbol", "dtype:dtype", "array:symbol", "index:Expr"),
             Production("SetArrayItem", "array:symbol", "index:Expr", "value:Expr"),
-            Production("GuardedDummy", "args:symbol", "outs:symbol?", "tid:symbol?"),
+            Production(
+                "GuardedDummy", "args:symbol", "size:integer", "pushes:DepPush*", "outs:symbol?", "tid:symbol?",
+                doc="a barrier's dependency array (as Deps'), then its dummy submitted when it has entries (with tid: "
+                "tid declared, the one entry itself when it has one)",
+            ),
+        ),
+        Nonterminal(
+            "DepPush",
+            Production("PushDep", "tid:Expr", "index:Expr?", "guarded:boolean", doc="one entry: tid (or tid[index])"),
+            Production("PushDepSlots", "array:symbol", "size:integer", "loop:symbol", doc="the valid slots of array[size]"),
         ),
         Nonterminal(
             "Launch",
@@ -152,5 +166,8 @@ LANGUAGE = encoded.LANGUAGE.extend(
 )
 
 _HEAD_CLASS = LANGUAGE.nodes["TaskArgs"]
-_BODIES_OF_CLASS = {LANGUAGE.nodes[kind]: attrgetter(*fields) if len(fields) > 1 else (lambda node, f=fields[0]: (getattr(node, f),))
-                    for kind, fields in _BODIES.items()}
+# class -> its bodies, as one sequence (a statement of one body: that body's getter)
+_BODY_OF_CLASS = {
+    LANGUAGE.nodes[kind]: attrgetter(fields[0]) if len(fields) == 1 else (lambda node, get=attrgetter(*fields): sum(get(node), ()))
+    for kind, fields in BODIES.items()
+}

@@ -15,6 +15,10 @@ from .types import float_scalar_names
 
 E = ENCODED
 
+# Whether ``Function.binds_float_scalars`` false is taken as "no float scalar" without a walk
+# (tests/test_encode_scalars_handed.py sets it False: the same trees on every program).
+FLOATS_HANDED_FORWARD = True
+
 
 @register
 class EncodeScalars(Pass):
@@ -39,10 +43,12 @@ class EncodeScalars(Pass):
         return E.Program(program.name, program.kernels, self.visit(program.orch), span=program.span)
 
     def Function(self, func):
-        floats = float_scalar_names(func)
+        # (none bound, as remap_output_aliases found: none to find)
+        floats = float_scalar_names(func) if func.binds_float_scalars or not FLOATS_HANDED_FORWARD else None
         # (unchecked: every field is the input's, of the same kind, but ``float_scalars``, names of its binders)
         return E.Function.make_trusted(
             func.name, func.params, func.results, func.auto_scope, func.dyn_defs, func.slots, func.arg_count, func.tids,
-            func.renamed, func.identifiers, func.scalars_renamed, sorted(floats) if floats else (), func.body, span=func.span,
+            func.renamed, func.identifiers, func.scalars_renamed, func.binds_float_scalars, sorted(floats) if floats else (),
+            func.body, span=func.span,
         )
 

@@ -622,16 +622,17 @@ class LowerToEmission(Pass):
         # resolve; a call through a launch function (a Group, a ``with pl.spmd`` region: 10.1) sets
         # its launch spec and early resolve before its dependencies.
         through_launch_function = grouped or (spec is not None and spec.region is not None)
-        if not through_launch_function and task.deps:
-            self.deps(args, task.deps, task.capacity, out)
+        deps = E.Deps.make_trusted(args, task.capacity, self.pushes(task.deps)) if task.deps else None
+        if deps is not None and not through_launch_function:
+            append(deps)
         if spec is not None:
             append(E.SetBlockNum.make_trusted(args, self.expr(spec.blocks), spec.span))
             if spec.sync_start:
                 append(E.SetSyncStart.make_trusted(args))
         if task.early_resolve:
             append(E.AllowEarlyResolve.make_trusted(args))
-        if through_launch_function and task.deps:
-            self.deps(args, task.deps, task.capacity, out)
+        if deps is not None and through_launch_function:
+            append(deps)
         append(E.Submit.make_trusted(args, launch, outs_name))
         if tid_used:
             append(E.DeclTid.make_trusted(tid_name, E.TidOfOuts.make_trusted(outs_name)))
@@ -680,17 +681,18 @@ class LowerToEmission(Pass):
             self.launches[kernel.name] = launch
         return launch
 
-    def deps(self, args: str, deps, capacity: int, out) -> None:
-        if not deps:
-            return
-        out.append(E.DeclDeps.make_trusted(args, capacity))
+    def pushes(self, deps) -> list:
+        """The entries of a dependency array, one per edge (fresh ids unguarded, others guarded, an
+        array's valid slots in a loop: D10)."""
+        pushes = []
+        push, expr = pushes.append, self.expr
         for edge in deps:
             if edge.size:
-                out.append(E.PushDepSlots.make_trusted(args, self.cn(edge.tid.name), edge.size, self.fresh("slot"), span=edge.span))
+                push(E.PushDepSlots.make_trusted(self.cn(edge.tid.name), edge.size, self.fresh("slot"), span=edge.span))
             else:
-                index = None if edge.index is None else self.expr(edge.index)
-                out.append(E.PushDep.make_trusted(args, self.expr(edge.tid), index, edge.guarded, span=edge.span))
-        out.append(E.SetDeps.make_trusted(args))
+                index = edge.index
+                push(E.PushDep.make_trusted(expr(edge.tid), None if index is None else expr(index), edge.guarded, span=edge.span))
+        return pushes
 
     def lower_Dummy(self, dummy, out) -> None:
         b = self.barrier_count
@@ -701,8 +703,8 @@ class LowerToEmission(Pass):
         name = self.cn(dummy.var.name)
         used = name in self.used
         if dummy.deps:
-            self.deps(args, dummy.deps, dummy.capacity, out)
-            out.append(E.GuardedDummy.make_trusted(args, outs if used else None, name if used else None))
+            out.append(E.GuardedDummy.make_trusted(
+                args, dummy.capacity, self.pushes(dummy.deps), outs if used else None, name if used else None))
         else:
             out.append(E.Submit.make_trusted(args, DUMMY_LAUNCH, outs if used else None))
             if used:
@@ -718,8 +720,7 @@ class LowerToEmission(Pass):
         tensor = self.cn(fence.tensor.name)
         comment = f"Barrier {b}: a producer of {tensor} for the host access below"
         out.append(E.TaskArgs.make_trusted(True, comment, args, (ArgDir.InOut,), (tensor,), (), (), fence.span))
-        self.deps(args, fence.deps, fence.capacity, out)
-        out.append(E.GuardedDummy.make_trusted(args, None, None))
+        out.append(E.GuardedDummy.make_trusted(args, fence.capacity, self.pushes(fence.deps), None, None))
 
     def lower_host_wait(self, fence, b: int, out) -> None:
         """A dummy task creating one element after the fence's edges, and a host read of that
@@ -736,10 +737,10 @@ class LowerToEmission(Pass):
         body = [
             E.ShapeArray.make_trusted(shapes, [E.Int.make_trusted(1, DType.INDEX)]),
             E.CreateInfo.make_trusted(info, shapes, 1, DType.INT32, False),
-            E.DeclArgs.make_trusted(args),
-            E.AddTensor.make_trusted(args, ArgDir.Output, info),
+            E.TaskArgs.make_trusted(False, None, args, (ArgDir.Output,), (info,), (), ()),
         ]
-        self.deps(args, fence.deps, fence.capacity, body)
+        if fence.deps:
+            body.append(E.Deps.make_trusted(args, fence.capacity, self.pushes(fence.deps)))
         body += [
             E.Submit.make_trusted(args, DUMMY_LAUNCH, outs),
             E.BindRef.make_trusted(done, outs, 0),

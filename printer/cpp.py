@@ -432,11 +432,6 @@ def emit(node, out):  # noqa: F811
     return f"int64_t {node.name} = (int64_t){node.tensor}.shapes[{node.axis}];"
 
 
-@dispatch(E.DeclArgs, Emitter, namespace=EMIT_NS)
-def emit(node, out):  # noqa: F811
-    return f"{out.abi.task_args_type} {node.name};"
-
-
 ADD_METHOD = {
     ArgDir.Input: "add_input",
     ArgDir.Output: "add_output",
@@ -446,16 +441,6 @@ ADD_METHOD = {
 }
 
 
-@dispatch(E.AddTensor, Emitter, namespace=EMIT_NS)
-def emit(node, out):  # noqa: F811
-    return f"{node.args}.{ADD_METHOD[node.dir]}({node.tensor});"
-
-
-@dispatch(E.AddScalar, Emitter, namespace=EMIT_NS)
-def emit(node, out):  # noqa: F811
-    return f"{node.args}.add_scalar({fmt_scalar_arg(node.value, node.encoding, out.abi)});"
-
-
 @dispatch(E.TaskArgs, Emitter, namespace=EMIT_NS)
 def emit(node, out):  # noqa: F811
     # (its lines appended here, the lists read by index: one call for the whole head)
@@ -463,7 +448,8 @@ def emit(node, out):  # noqa: F811
     lines = out.lines
     if node.blank:
         lines.append("")
-    lines.append(f"{indent}// {node.comment}")
+    if node.comment is not None:
+        lines.append(f"{indent}// {node.comment}")
     lines.append(f"{indent}{abi.task_args_type} {name};")
     call = indent + name
     dirs = node.dirs
@@ -495,29 +481,32 @@ def fmt_scalar_arg(value, encoding: Encoding, abi: Abi) -> str:
     return f"(uint64_t){fmt(value, abi, PREC_UNARY)}"
 
 
-@dispatch(E.DeclDeps, Emitter, namespace=EMIT_NS)
+@dispatch(E.Deps, Emitter, namespace=EMIT_NS)
 def emit(node, out):  # noqa: F811
-    out.line(f"PTO2TaskId {node.args}_deps[{node.size}];")
-    out.line(f"uint32_t {node.args}_deps_count = 0;")
+    dep_lines(node.args, node.size, node.pushes, out)
 
 
-@dispatch(E.PushDep, Emitter, namespace=EMIT_NS)
-def emit(node, out):  # noqa: F811
-    tid = fmt(node.tid, out.abi) + (f"[{fmt(node.index, out.abi)}]" if node.index is not None else "")
-    push = f"{node.args}_deps[{node.args}_deps_count++] = {tid};"
-    return f"if ({tid}.is_valid()) {push}" if node.guarded else push
-
-
-@dispatch(E.PushDepSlots, Emitter, namespace=EMIT_NS)
-def emit(node, out):  # noqa: F811
-    k, a = node.loop, node.array
-    with out.block(f"for (int64_t {k} = 0; {k} < {node.size}; ++{k}) {{"):
-        out.line(f"if ({a}[{k}].is_valid()) {node.args}_deps[{node.args}_deps_count++] = {a}[{k}];")
-
-
-@dispatch(E.SetDeps, Emitter, namespace=EMIT_NS)
-def emit(node, out):  # noqa: F811
-    return f"{node.args}.set_dependencies({node.args}_deps, {node.args}_deps_count);"
+def dep_lines(args: str, size: int, pushes, out: Emitter) -> None:
+    """A dependency array: declared, an entry per push (a loop over an array's slots), then set."""
+    indent, abi = out.indent, out.abi
+    lines = out.lines
+    deps = f"{args}_deps"
+    lines.append(f"{indent}PTO2TaskId {deps}[{size}];")
+    lines.append(f"{indent}uint32_t {deps}_count = 0;")
+    push = f"{deps}[{deps}_count++] = "
+    for node in pushes:
+        if type(node) is PUSH_DEP:
+            tid, index = node.tid, node.index
+            tid = tid.name if type(tid) is VAR else fmt(tid, abi)
+            if index is not None:
+                tid = f"{tid}[{fmt(index, abi)}]"
+            lines.append(f"{indent}if ({tid}.is_valid()) {push}{tid};" if node.guarded else f"{indent}{push}{tid};")
+        else:
+            k, a = node.loop, node.array
+            lines.append(f"{indent}for (int64_t {k} = 0; {k} < {node.size}; ++{k}) {{")
+            lines.append(f"{indent}    if ({a}[{k}].is_valid()) {push}{a}[{k}];")
+            lines.append(f"{indent}}}")
+    lines.append(f"{indent}{args}.set_dependencies({deps}, {deps}_count);")
 
 
 @dispatch(E.DumpArgs, Emitter, namespace=EMIT_NS)
@@ -625,6 +614,8 @@ def emit(node, out):  # noqa: F811
 
 @dispatch(E.GuardedDummy, Emitter, namespace=EMIT_NS)
 def emit(node, out):  # noqa: F811
+    if node.pushes:
+        dep_lines(node.args, node.size, node.pushes, out)
     if node.tid is not None:
         out.line(f"PTO2TaskId {node.tid} = PTO2TaskId::invalid();")
     if node.tid is None:
@@ -745,7 +736,7 @@ WARNED = {  # an operation's precedence -> the operands' precedences parenthesiz
 NOT_WARNED: frozenset = frozenset()
 UNARY = {UnOp.neg: "-", UnOp.not_: "!", UnOp.invert: "~"}
 OPERATIONS = frozenset({"Bin", "Cmp", "Un"})
-VAR, INT = E.Var, E.Int
+VAR, INT, PUSH_DEP = E.Var, E.Int, E.PushDep
 # the binary operations ``fmt`` writes itself: operator -> (text, precedence, the operands' precedences
 # parenthesized whatever they bind)
 OPERATORS = {

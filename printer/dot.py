@@ -448,8 +448,8 @@ _LAUNCH_CORE = {"AicLaunch": "AIC", "AivLaunch": "AIV", "MixedLaunch": "MIX"}
 
 
 class _EmissionWalker(_Walker):
-    """The emission language: tasks are ``Submit`` statements, built up by ``TaskArgs``, ``Add*``
-    and ``Push*``."""
+    """The emission language: tasks are ``Submit`` statements (barriers ``GuardedDummy`` too), built
+    up by ``TaskArgs`` and ``Deps``."""
 
     def __init__(self):
         super().__init__()
@@ -457,8 +457,7 @@ class _EmissionWalker(_Walker):
         self.outs_node: dict[str, str] = {}
         self.comment = ""
         self.handlers: dict[str, Callable] = {
-            "Comment": self.note_comment, "DeclArgs": self.decl_args, "AddTensor": self.add_tensor, "TaskArgs": self.task_args,
-            "PushDep": self.push_dep, "PushDepSlots": self.push_dep_slots, "Submit": self.submit,
+            "Comment": self.note_comment, "TaskArgs": self.task_args, "Deps": self.deps, "Submit": self.submit,
             "GuardedDummy": self.guarded_dummy, "BindRef": self.bind_ref, "ViewTensor": self.view,
             "TransposeView": self.view, "ReshapeView": self.view, "DeclTensor": self.decl_tensor,
             "AssignVar": self.decl_tensor, "DeclTid": self.set_tid, "AssignTid": self.set_tid,
@@ -488,30 +487,25 @@ class _EmissionWalker(_Walker):
     def note_comment(self, stmt, path, cluster, manual) -> None:
         self.comment = stmt.text
 
-    def decl_args(self, stmt, path, cluster, manual) -> None:
-        self.pending[stmt.name] = ([], [])
-
     def task_args(self, stmt, path, cluster, manual) -> None:
-        self.comment = stmt.comment
+        if stmt.comment is not None:
+            self.comment = stmt.comment
         self.pending[stmt.name] = (list(zip(stmt.tensors, stmt.dirs)), [])
 
-    def add_tensor(self, stmt, path, cluster, manual) -> None:
-        self.pending.setdefault(stmt.args, ([], []))[0].append((stmt.tensor, stmt.dir))
+    def deps(self, stmt, path, cluster, manual) -> None:
+        self.dep_edges(stmt.args, stmt.pushes)
 
-    def push_dep(self, stmt, path, cluster, manual) -> None:
-        if stmt.tid._production != "Var":
-            return
-        name = stmt.tid.name
-        label = base_name(name) + (f"[{_expr_text(stmt.index)}]" if stmt.index is not None else "")
-        self.pending.setdefault(stmt.args, ([], []))[1].append(
-            (self.flow.tids.get(name, _NONE), label, stmt.guarded, f"deps on {name}")
-        )
-
-    def push_dep_slots(self, stmt, path, cluster, manual) -> None:
-        label = f"{base_name(stmt.array)}[{stmt.size}]"
-        self.pending.setdefault(stmt.args, ([], []))[1].append(
-            (self.flow.tids.get(stmt.array, _NONE), label, True, f"deps on the {stmt.size} slots of {stmt.array}")
-        )
+    def dep_edges(self, args: str, pushes) -> None:
+        """The dependencies the entries of ``args``' array add to its task."""
+        edges = self.pending.setdefault(args, ([], []))[1]
+        for push in pushes:
+            if push._production == "PushDepSlots":
+                label = f"{base_name(push.array)}[{push.size}]"
+                edges.append((self.flow.tids.get(push.array, _NONE), label, True, f"deps on the {push.size} slots of {push.array}"))
+            elif push.tid._production == "Var":
+                name = push.tid.name
+                label = base_name(name) + (f"[{_expr_text(push.index)}]" if push.index is not None else "")
+                edges.append((self.flow.tids.get(name, _NONE), label, push.guarded, f"deps on {name}"))
 
     def submit(self, stmt, path, cluster, manual) -> None:
         launch = stmt.launch._production
@@ -523,6 +517,7 @@ class _EmissionWalker(_Walker):
         self.finish_task(node, stmt.args, stmt.outs)
 
     def guarded_dummy(self, stmt, path, cluster, manual) -> None:
+        self.dep_edges(stmt.args, stmt.pushes)
         node = self.site(path, "barrier", None, cluster, manual, barrier=True)
         self.finish_task(node, stmt.args, stmt.outs)
         self.flow.tids[stmt.tid] = frozenset([node])

@@ -33,6 +33,8 @@ def dependency_insertions(unit) -> int:
                 total += times
             elif kind == "PushDepSlots":
                 total += times * stmt.size
+            elif kind == "Deps" or kind == "GuardedDummy":  # (a dependency array: its pushes)
+                total += count(stmt.pushes, times)
             elif kind == "ForBlock":
                 total += count(stmt.body, times * _trips(stmt))
             elif kind == "ScopeBlock":

@@ -43,7 +43,7 @@ def test_the_trusted_lowering_is_the_checked_one_on_the_shapes_and_random_progra
 
 def test_a_wrong_value_is_refused_with_the_checks_on():
     with trusted_checked(), pytest.raises(GrammarError):
-        EMISSION.AddTensor.make_trusted("params_t0", None, "x")
+        EMISSION.TaskArgs.make_trusted(True, "Task 0: k", "params_t0", [None], ["x"], [], [])
 
 
 @pytest.mark.parametrize("pass_name", ["remap_output_aliases", "define_dynamic_dim_symbols", "encode_scalars"])

@@ -350,42 +350,60 @@ class EmissionInterpreter:
 
     # -- task arguments and submits --------------------------------------------------------------------------
 
-    def exec_DeclArgs(self, node) -> None:
-        self.declare(node.name, Cell("args", ArgBuilder()), node)
-
     def exec_TaskArgs(self, node) -> None:
-        """Its comment, its DeclArgs, then an AddTensor per tensor and an AddScalar per scalar."""
-        self.exec_Comment(EMISSION.Comment(node.comment))
-        self.exec_DeclArgs(EMISSION.DeclArgs(node.name))
+        """Its comment (when it has one), its argument object, then an add call per tensor and an
+        add_scalar per scalar."""
+        if node.comment is not None:
+            self.exec_Comment(EMISSION.Comment(node.comment))
+        self.declare(node.name, Cell("args", ArgBuilder()), node)
         for d, tensor in zip(node.dirs, node.tensors):
-            self.exec_AddTensor(EMISSION.AddTensor(node.name, d, tensor))
+            self.add_tensor(node.name, d, tensor, node)
         for value, encoding in zip(node.scalars, node.encodings):
-            self.exec_AddScalar(EMISSION.AddScalar(node.name, value, encoding))
+            self.add_scalar(node.name, value, encoding, node)
 
-    def exec_AddTensor(self, node) -> None:
-        args = self.cell(node.args, node, "args").value
-        target = self.cell(node.tensor, node, "info" if node.dir is ArgDir.Output else "tensor")
+    def add_tensor(self, args_name: str, direction, tensor: str, node) -> None:
+        args = self.cell(args_name, node, "args").value
+        target = self.cell(tensor, node, "info" if direction is ArgDir.Output else "tensor")
         if args.scalars:
             args.set_error("tensor added after add_scalar")
         elif len(args.tensors) >= MAX_TENSOR_ARGS:
             args.set_error("too many tensors")
         else:
-            args.tensors.append((target, TAG[node.dir]))
+            args.tensors.append((target, TAG[direction]))
 
-    def exec_AddScalar(self, node) -> None:
-        args = self.cell(node.args, node, "args").value
-        value, ctype = self.eval(node.value)
+    def add_scalar(self, args_name: str, expr, encoding, node) -> None:
+        args = self.cell(args_name, node, "args").value
+        value, ctype = self.eval(expr)
         if ctype is None:
             raise EmissionError("add_scalar of a value that is not a scalar", node=node)
-        bits = to_u64(value, ctype) if node.encoding is Encoding.to_u64 else cast_u64(value, ctype)
+        bits = to_u64(value, ctype) if encoding is Encoding.to_u64 else cast_u64(value, ctype)
         if len(args.scalars) >= MAX_SCALAR_ARGS:
             args.set_error("too many scalars")
         else:
             args.scalars.append(bits)
 
-    def exec_DeclDeps(self, node) -> None:
-        self.declare(f"{node.args}_deps", Cell("tid_array", [UNINIT] * node.size), node)
-        self.declare(f"{node.args}_deps_count", Cell("scalar", 0, "uint32_t"), node)
+    def exec_Deps(self, node) -> None:
+        """The dependency array declared, each push, then set on the argument object."""
+        self.dep_array(node.args, node.size, node.pushes, node)
+        args = self.cell(node.args, node, "args").value
+        deps = self.cell(f"{node.args}_deps", node, "tid_array")
+        count = self.cell(f"{node.args}_deps_count", node, "scalar").value
+        if count == 0:
+            args.deps = None
+        elif args.deps is not None:
+            args.set_error("set_dependencies called twice")
+        else:
+            args.deps = (deps, count)
+
+    def dep_array(self, args_name: str, size: int, pushes, node) -> None:
+        """``args_name``'s dependency array and its count declared, and each of ``pushes`` made."""
+        self.declare(f"{args_name}_deps", Cell("tid_array", [UNINIT] * size), node)
+        self.declare(f"{args_name}_deps_count", Cell("scalar", 0, "uint32_t"), node)
+        for push in pushes:
+            if push._production == "PushDep":
+                self.push_dep(args_name, push)
+            else:
+                self.push_dep_slots(args_name, push)
 
     def push(self, args_name: str, value, node) -> None:
         deps = self.cell(f"{args_name}_deps", node, "tid_array")
@@ -395,7 +413,7 @@ class EmissionInterpreter:
         deps.value[count.value] = value
         count.value += 1
 
-    def exec_PushDep(self, node) -> None:
+    def push_dep(self, args_name: str, node) -> None:
         tid = node.tid
         if tid._production != "Var":
             raise EmissionError("a dependency is not a variable", node=node)
@@ -408,9 +426,9 @@ class EmissionInterpreter:
             raise EmissionError(f"reads '{tid.name}' before it is initialised", node=node)
         if node.guarded and value is None:
             return
-        self.push(node.args, value, node)
+        self.push(args_name, value, node)
 
-    def exec_PushDepSlots(self, node) -> None:
+    def push_dep_slots(self, args_name: str, node) -> None:
         array = self.cell(node.array, node, "tid_array")
         if len(array.value) < node.size:
             raise EmissionError(f"reads {node.size} slots of '{node.array}[{len(array.value)}]'", node=node)
@@ -419,24 +437,13 @@ class EmissionInterpreter:
             if value is UNINIT:
                 raise EmissionError(f"reads '{node.array}[{k}]' before it is initialised", node=node)
             if value is not None:
-                self.push(node.args, value, node)
+                self.push(args_name, value, node)
 
     def exec_DumpArgs(self, node) -> None:  # a debugging mark: no effect on what the tasks do
         self.cell(node.args, node, "args")
 
     def exec_AllowEarlyResolve(self, node) -> None:  # a scheduling hint: no effect on the order the runtime enforces
         self.cell(node.args, node, "args")
-
-    def exec_SetDeps(self, node) -> None:
-        args = self.cell(node.args, node, "args").value
-        deps = self.cell(f"{node.args}_deps", node, "tid_array")
-        count = self.cell(f"{node.args}_deps_count", node, "scalar").value
-        if count == 0:
-            args.deps = None
-        elif args.deps is not None:
-            args.set_error("set_dependencies called twice")
-        else:
-            args.deps = (deps, count)
 
     def exec_SetBlockNum(self, node) -> None:
         args = self.cell(node.args, node, "args").value
@@ -495,6 +502,8 @@ class EmissionInterpreter:
         return Outs(task_id, tuple(outputs))
 
     def exec_GuardedDummy(self, node) -> None:
+        if node.pushes:
+            self.exec_Deps(node)  # (its array, set on its argument object)
         tid = Cell("tid", None)
         if node.tid is not None:
             self.declare(node.tid, tid, node)
