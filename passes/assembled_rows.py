@@ -364,32 +364,44 @@ def drop_assembles(stmts, dead: set[int]) -> tuple:
     return tuple(out)
 
 
-def live_uses(stmts, live: set[str], kept=None, own: dict | None = None) -> dict[str, int]:
+def live_uses(stmts, live: set[str], kept=None, own: dict | None = None, parts: dict | None = None) -> dict[str, int]:
     """How often each name is read by ``stmts`` where the reading value is live
     (``RemoveDeadValues.liveness``): a pure let whose name is dead, a dead loop carry's init and
     yielded value, and a dead if result's yielded values read nothing that anything observes.
     ``kept`` marks, for the ``Yield`` ending ``stmts``, which of its values are live. With
     ``own``, each statement without bodies that is counted by ``own_live_uses`` (every one but a
-    ``Yield`` with ``kept``) is also entered there: ``own[id(stmt)]`` is its ``own_live_uses``."""
+    ``Yield`` with ``kept``) is also entered there: ``own[id(stmt)]`` is its ``own_live_uses``.
+    With ``parts``, each block walked (``stmts`` and every body in it) is entered there by its id:
+    ``parts[id(block)][i]`` is how often ``block[i]`` (its bodies included) reads each name so."""
     counts: dict[str, int] = {}
+    mine: list | None = None
+    if parts is not None:
+        mine = parts[id(stmts)] = []
     pure = dead_values.PURE
     for stmt in stmts:
         kind = stmt._production
-        if kind == "Yield" and kept is not None:
-            _merge(counts, var_reads([v for v, keep in zip(stmt.values, kept) if keep]))
-        elif kind in ("For", "While"):
-            carried = [it.var.name in live or res.name in live for it, res in zip(stmt.iters, stmt.results)]
-            _merge(counts, var_reads([stmt.start, stmt.stop, stmt.step] if kind == "For" else [stmt.cond]))
-            _merge(counts, var_reads([it.init for it, keep in zip(stmt.iters, carried) if keep]))
-            _merge(counts, live_uses(stmt.body, live, carried, own))
-        elif kind == "If":
-            merged = [res.name in live for res in stmt.results]
-            _merge(counts, var_reads([stmt.cond]))
-            _merge(counts, live_uses(stmt.then, live, merged, own))
-            _merge(counts, live_uses(stmt.orelse, live, merged, own))
-        elif kind in ("Scope", "CompilerScope"):
-            _merge(counts, live_uses(stmt.body, live, kept, own))
-        else:  # (own_live_uses and _merge written out: most statements are these)
+        if kind in BODY_FIELDS or kind == "Yield":
+            uses: dict[str, int] = {}
+            if kind == "Yield":
+                if kept is not None:
+                    _merge(uses, var_reads([v for v, keep in zip(stmt.values, kept) if keep]))
+                else:
+                    uses = stmt_reads(stmt)
+                    if own is not None:
+                        own[id(stmt)] = uses
+            elif kind in ("For", "While"):
+                carried = [it.var.name in live or res.name in live for it, res in zip(stmt.iters, stmt.results)]
+                _merge(uses, var_reads([stmt.start, stmt.stop, stmt.step] if kind == "For" else [stmt.cond]))
+                _merge(uses, var_reads([it.init for it, keep in zip(stmt.iters, carried) if keep]))
+                _merge(uses, live_uses(stmt.body, live, carried, own, parts))
+            elif kind == "If":
+                merged = [res.name in live for res in stmt.results]
+                _merge(uses, var_reads([stmt.cond]))
+                _merge(uses, live_uses(stmt.then, live, merged, own, parts))
+                _merge(uses, live_uses(stmt.orelse, live, merged, own, parts))
+            else:  # (a with block)
+                uses = live_uses(stmt.body, live, kept, own, parts)
+        else:  # (own_live_uses written out: most statements are these)
             if kind == "Let":
                 value = stmt.value
                 uses = {} if value._production in pure and stmt.var.name not in live else value_reads(value)
@@ -397,8 +409,10 @@ def live_uses(stmts, live: set[str], kept=None, own: dict | None = None) -> dict
                 uses = stmt_reads(stmt)
             if own is not None:
                 own[id(stmt)] = uses
-            for name, k in uses.items():
-                counts[name] = counts.get(name, 0) + k
+        if mine is not None:
+            mine.append(uses)
+        for name, k in uses.items():
+            counts[name] = counts.get(name, 0) + k
     return counts
 
 
