@@ -175,24 +175,36 @@ def dead_assembles(
         return placement
 
     def walk(stmts) -> None:
+        assembles = []  # the positions of the block's assembles
+        at = 0
+        for stmt in stmts:
+            kind = stmt._production
+            if kind == "Let":
+                if stmt.value._production == "AssembleTensor":
+                    assembles.append(at)
+            elif kind in BODY_FIELDS:
+                for field in BODY_FIELDS[kind]:
+                    walk(getattr(stmt, field))
+            at += 1
         later: LaterFills | None = None  # made on the block's first assemble that may be overwritten
-        for at, stmt in enumerate(stmts):
-            for field in BODY_FIELDS.get(stmt._production, ()):
-                walk(getattr(stmt, field))
-            if stmt._production != "Let" or stmt.value._production != "AssembleTensor":
-                continue
+        for at in assembles:
+            stmt = stmts[at]
             target_roots = set()  # (a plain loop: a comprehension is a call of its own)
             for root, _ in places.get(stmt.value.target.name, ()):
                 target_roots.add(root)
             if target_roots and target_roots <= creates.keys() and not target_roots & roots_read():
                 dead.add(id(stmt))
                 continue
-            placement = later.fills[at] if later is not None else filled(stmt)
+            placement = later.fills.get(at) if later is not None else filled(stmt)
             if placement is None or placement.region() is None:
                 continue
             if later is None:
-                later = LaterFills([placement if i == at else filled(s) for i, s in enumerate(stmts)],
-                                   lambda stmts=stmts: [reads_of(s) for s in stmts])
+                block_fills = {}  # (only an assemble is one)
+                for i in assembles:
+                    fill = placement if i == at else filled(stmts[i])
+                    if fill is not None:
+                        block_fills[i] = fill
+                later = LaterFills(block_fills, lambda stmts=stmts: [reads_of(s) for s in stmts])
             if later.overwritten(at, placement):
                 dead.add(id(stmt))
 
@@ -216,7 +228,7 @@ class LaterFills:
     the block overwrites an earlier one before anything reads its rows costs a few lookups.
 
     ``fills[i]`` is the ``Placement`` of statement ``i`` when it is an assemble of a created
-    source, else None; ``reads[i]`` the ``(root, region)``s statement ``i`` (with its bodies)
+    source (``fills`` a dict of those, or a list with None for the other statements); ``reads[i]`` the ``(root, region)``s statement ``i`` (with its bodies)
     reads (``reads`` may be a function that makes that list: it is called, and the reads
     indexed, only when a later fill covers an earlier one, the only case a read decides). A
     later fill overwrites an earlier one when it has the same places and its rows cover the
@@ -225,16 +237,18 @@ class LaterFills:
     determines (its corner the offset within the one region of the places, its size the shape):
     fills of boxes are indexed by their rows, the others by their expressions."""
 
-    def __init__(self, fills: list, reads):
-        self.fills = fills
+    def __init__(self, fills, reads):
+        if isinstance(fills, list):
+            fills = {at: fill for at, fill in enumerate(fills) if fill is not None}
+        self.fills: dict = fills
         self.reads = reads
         self.by_rows: dict = {}     # (places, box) -> positions of fills of exactly those rows
         self.by_exprs: dict = {}    # (places, offset keys, shape keys) -> positions of fills not of a box
         self.by_size: dict = {}     # places -> {box volume -> [(position, box)]}
         self.keys: dict = {}        # position -> ``_exprs_key`` of its fill (one region of one buffer, not a box)
         self.volumes: dict = {}     # position -> the volume of its fill's box
-        for at, fill in enumerate(fills):
-            if fill is None or fill.region() is None:
+        for at, fill in fills.items():
+            if fill.region() is None:
                 continue
             [(_, rows)] = fill.rows
             if isinstance(rows, Box):
@@ -269,7 +283,7 @@ class LaterFills:
     def overwritten(self, at: int, earlier: Placement) -> bool:
         """Whether a fill after statement ``at`` overwrites ``earlier`` (one region of one buffer)
         before a statement reads a name stored in an overlapping part of that buffer."""
-        if self.none_covered and self.fills[at] is earlier:
+        if self.none_covered and self.fills.get(at) is earlier:
             return False
         [(root, rows)] = earlier.rows
         by = self.first_covering(at, earlier, rows)
@@ -293,12 +307,12 @@ class LaterFills:
         """The position of the first fill after ``at`` that overwrites ``earlier``, if any."""
         candidates = []
         if not isinstance(rows, Box):  # (the same expressions make the same box: a box is found by its rows)
-            key = self.keys[at] if at in self.keys and self.fills[at] is earlier else _exprs_key(earlier)
+            key = self.keys[at] if at in self.keys and self.fills.get(at) is earlier else _exprs_key(earlier)
             if key is not None:
                 candidates.append(_next(self.by_exprs.get(key, ()), at))
         else:
             candidates.append(_next(self.by_rows.get((earlier.places, rows), ()), at))
-            size = self.volumes[at] if at in self.volumes and self.fills[at] is earlier else _volume(rows)
+            size = self.volumes[at] if at in self.volumes and self.fills.get(at) is earlier else _volume(rows)
             for volume, fills in self.by_size.get(earlier.places, {}).items():
                 if volume > size or size == 0:  # (an empty box is covered by unequal empty boxes too)
                     later = range(bisect_right(fills, at, key=lambda f: f[0]), len(fills))
