@@ -109,7 +109,8 @@ def _reads_all_it_mentions(stmt) -> bool:
 
 
 def dead_assembles(
-    body, kernels: dict, roots: dict, places: dict, live: set[str], fills: dict | None = None, own: dict | None = None
+    body, kernels: dict, roots: dict, places: dict, live: set[str], fills: dict | None = None, own: dict | None = None,
+    creates: dict | None = None,
 ) -> set[int]:
     """The ids of the assembles whose rows nothing reads, wherever nested. An assemble is dead when
     every buffer its target may be is made by ``pl.create_tensor`` in the body and nothing reads a
@@ -124,8 +125,30 @@ def dead_assembles(
     of each assemble of a created source that the walk made is entered there by the id of the
     assemble. With ``own`` (``live_uses``' table of each statement's ``own_live_uses``), the
     reads of a statement there that reads all it mentions (not a task, which does not read its
-    ``Out`` arguments, nor an assemble, which does not read its target) are its entry's names."""
-    creates = {s.var.name: s.value for s in iter_stmts(body) if s._production == "Let" and s.value._production == "CreateTensor"}
+    ``Out`` arguments, nor an assemble, which does not read its target) are its entry's names.
+    With ``creates``, the function's ``pl.create_tensor`` values are entered there by name (the
+    walk finds them with the assembles)."""
+    creates = {} if creates is None else creates
+    blocks: list[tuple] = []  # (a block, the positions of its assembles), for each block with one
+
+    def collect(stmts) -> None:
+        assembles = []
+        at = 0
+        for stmt in stmts:
+            kind = stmt._production
+            if kind == "Let":
+                production = stmt.value._production
+                if production == "AssembleTensor":
+                    assembles.append(at)
+                elif production == "CreateTensor":
+                    creates[stmt.var.name] = stmt.value
+            elif kind in BODY_FIELDS:
+                for field in BODY_FIELDS[kind]:
+                    collect(getattr(stmt, field))
+            at += 1
+        if assembles:
+            blocks.append((stmts, assembles))
+
     # What statements read is asked only where it can decide: of the whole body, when a target
     # is only created buffers; of a block, when a later fill covers an earlier one (``LaterFills``).
     own_reads: dict[int, list] = {}  # id(statement) -> the (root, region)s it reads itself, when asked
@@ -174,18 +197,7 @@ def dead_assembles(
             fills[id(stmt)] = placement
         return placement
 
-    def walk(stmts) -> None:
-        assembles = []  # the positions of the block's assembles
-        at = 0
-        for stmt in stmts:
-            kind = stmt._production
-            if kind == "Let":
-                if stmt.value._production == "AssembleTensor":
-                    assembles.append(at)
-            elif kind in BODY_FIELDS:
-                for field in BODY_FIELDS[kind]:
-                    walk(getattr(stmt, field))
-            at += 1
+    def decide(stmts, assembles: list[int]) -> None:
         later: LaterFills | None = None  # made on the block's first assemble that may be overwritten
         for at in assembles:
             stmt = stmts[at]
@@ -214,7 +226,9 @@ def dead_assembles(
             return reads_itself(stmt)
         return [where for inner in iter_stmts([stmt]) for where in reads_itself(inner)]
 
-    walk(body)
+    collect(body)  # (every create first: a loop carry's target may be made later in the loop)
+    for stmts, assembles in blocks:
+        decide(stmts, assembles)
     return dead
 
 

@@ -98,7 +98,10 @@ class FuseCreateAssembleToSlice(Pass):
         self.analyse(func)
         # id(assemble) -> its Placement (``dead_assembles``' walk): of the function as analysed
         self.fills: dict[int, Placement] = {}
-        dead = dead_assembles(func.body, self.kernels, self.roots, self.places, self.live, self.fills, self.own_uses)
+        self.creates: dict = {}  # the names bound to a CreateTensor -> its value (dropping assembles keeps them)
+        dead = dead_assembles(
+            func.body, self.kernels, self.roots, self.places, self.live, self.fills, self.own_uses, self.creates,
+        )
         if dead:
             func = func.replace(body=drop_assembles(func.body, dead))
             self.analyse(func)
@@ -139,7 +142,6 @@ class FuseCreateAssembleToSlice(Pass):
         self._named: dict[str, set[str]] | None = None  # ``named``, made when first asked
         self.block = func.body  # the block being rewritten, as analysed (``sequence``'s)
         self.indexes: dict[int, _BlockIndex] = {}  # id(block) -> its index, made when first needed
-        self.created: set[str] | None = None  # the names bound to a CreateTensor, made when first needed
         self.accesses_everywhere: dict[str, int] | None = None  # ``_accesses(func.body)``, made when first needed
         self.roots_of_buffers: dict[str, str] | None = None  # ``buffer_roots`` with every carry its own, when first needed
         self.placed_in: dict[str, set[str]] = {}  # root -> the placed sources whose rows are in it
@@ -494,7 +496,7 @@ class FuseCreateAssembleToSlice(Pass):
         buffer is made in ``stmts[:at]`` (anew each iteration). A write of the source there then
         changes no value that anything reads in those rows."""
         roots = {root for root, _ in placed.rows}
-        if not roots or not roots <= self.created_names():
+        if not roots or not roots <= self.creates.keys():
             return False
         shift = len(self.block) - len(stmts)  # (as analysed: stmts before at may be rewritten)
         accesses = self.index_of(self.block)
@@ -527,14 +529,6 @@ class FuseCreateAssembleToSlice(Pass):
             top = self.index_of(self.func.body)
             self.accesses_everywhere = {name: sums[-1] for name, sums in top.sums.items()}
         return self.accesses_everywhere
-
-    def created_names(self) -> set[str]:
-        """The names the analysed function binds to a ``pl.create_tensor``."""
-        if self.created is None:
-            self.created = {
-                s.var.name for s in iter_stmts(self.func.body) if s._production == "Let" and s.value._production == "CreateTensor"
-            }
-        return self.created
 
     def stored_in(self, roots: set[str]) -> set[str]:
         """Every name with places (``storage_map``'s) whose storage (``storage``) may be in a buffer
