@@ -27,6 +27,9 @@ S = SSA
 # Whether the pass hands ``storage_map`` of its output to the passes after it (``kept``), made from
 # its input's (``storage_with_slices``) instead of a walk; off only in the tests that compare the two.
 FORWARD_STORAGE = True
+# Whether the analysis asks ``RemoveDeadValues.liveness`` for ``enough`` (the live names that show
+# every removable value live, when they do); off only in the tests that compare the two.
+LIVENESS_ENOUGH = True
 # (an Enum member read off its class is a Python call each time in Python 3.11: read once)
 _IN, _OUT = ParamDir.In, ParamDir.Out
 
@@ -125,7 +128,9 @@ class FuseCreateAssembleToSlice(Pass):
         self.func = func
         self.roots = buffer_roots(func, self.kernels)
         self.places = storage_map(func, self.kernels)
-        self.live, _ = dead_values.RemoveDeadValues.liveness(func.body)
+        # (every question asked of it is whether a removable value is live: ``enough`` answers
+        # them all when every one is, without walking the expressions no effect reads by name)
+        self.live, _ = dead_values.RemoveDeadValues.liveness(func.body, enough=LIVENESS_ENOUGH)
         self.own_uses: dict[int, dict[str, int]] = {}  # id(statement without bodies) -> its ``own_live_uses``
         # id(analysed block) -> the live uses of each of its statements (``live_uses``' parts)
         self.parts: dict[int, list] = {}
