@@ -13,7 +13,7 @@ answer, on the SSA function as it is, which reads there are:
 
 from __future__ import annotations
 
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from typing import NamedTuple
 
 from nanopass.languages.terms import ParamDir
@@ -392,6 +392,36 @@ def drop_assembles(stmts, dead: set[int]) -> tuple:
     return tuple(out)
 
 
+class Counts:
+    """How often each statement of one block reads each name (``parts``, one dict a statement),
+    indexed: for each name the positions of the statements that read it and the running sums of
+    their counts, so that the count of a range of the block is a difference of two sums."""
+
+    def __init__(self, parts: list = ()):
+        self.positions: dict[str, list[int]] = {}
+        self.sums: dict[str, list[int]] = {}  # sums[name][i]: the reads of name in block[: positions[name][i] + 1]
+        positions, sums = self.positions, self.sums
+        j = 0
+        for counts in parts:
+            for name, k in counts.items():
+                found = sums.get(name)
+                if found is None:
+                    sums[name], positions[name] = [k], [j]
+                else:
+                    found.append(found[-1] + k)
+                    positions[name].append(j)
+            j += 1
+
+    def between(self, name: str, lo: int, hi: int) -> int:
+        """How often ``block[lo:hi]`` reads ``name``."""
+        positions = self.positions.get(name)
+        if not positions:
+            return 0
+        sums = self.sums[name]
+        a, b = bisect_left(positions, lo), bisect_left(positions, hi)
+        return (sums[b - 1] if b else 0) - (sums[a - 1] if a else 0)
+
+
 def live_uses(stmts, live: set[str], kept=None, own: dict | None = None, parts: dict | None = None) -> dict[str, int]:
     """How often each name is read by ``stmts`` where the reading value is live
     (``RemoveDeadValues.liveness``): a pure let whose name is dead, a dead loop carry's init and
@@ -400,11 +430,14 @@ def live_uses(stmts, live: set[str], kept=None, own: dict | None = None, parts: 
     ``own``, each statement without bodies that is counted by ``own_live_uses`` (every one but a
     ``Yield`` with ``kept``) is also entered there: ``own[id(stmt)]`` is its ``own_live_uses``.
     With ``parts``, each block walked (``stmts`` and every body in it) is entered there by its id:
-    ``parts[id(block)][i]`` is how often ``block[i]`` (its bodies included) reads each name so."""
+    ``parts[id(block)]`` is how often each of its statements (its bodies included) reads each name
+    so, indexed (``Counts``; the block's counts are its last sums)."""
     counts: dict[str, int] = {}
-    mine: list | None = None
+    positions = sums = None
     if parts is not None:
-        mine = parts[id(stmts)] = []
+        index = parts[id(stmts)] = Counts()
+        positions, sums = index.positions, index.sums
+    j = 0
     pure = dead_values.PURE
     for stmt in stmts:
         kind = stmt._production
@@ -437,10 +470,21 @@ def live_uses(stmts, live: set[str], kept=None, own: dict | None = None, parts: 
                 uses = stmt_reads(stmt)
             if own is not None:
                 own[id(stmt)] = uses
-        if mine is not None:
-            mine.append(uses)
-        for name, k in uses.items():
-            counts[name] = counts.get(name, 0) + k
+        if sums is None:
+            for name, k in uses.items():
+                counts[name] = counts.get(name, 0) + k
+        else:  # (Counts' loop: the running sums are the counts)
+            for name, k in uses.items():
+                found = sums.get(name)
+                if found is None:
+                    sums[name], positions[name] = [k], [j]
+                else:
+                    found.append(found[-1] + k)
+                    positions[name].append(j)
+            j += 1
+    if sums is not None:
+        for name, found in sums.items():
+            counts[name] = found[-1]
     return counts
 
 

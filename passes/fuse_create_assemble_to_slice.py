@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bisect import bisect_left, bisect_right
+from bisect import bisect_right
 from fractions import Fraction
 from heapq import heappop, heappush
 
@@ -14,7 +14,7 @@ from nanopass.rewrite import Pass, register
 
 from .aliases import buffer_roots, extend_buffer_roots
 from .assembled_rows import (
-    Placement, assembled_rows, dead_assembles, drop_assembles, live_uses, same_exprs, stmt_reads,
+    Counts, Placement, assembled_rows, dead_assembles, drop_assembles, live_uses, same_exprs, stmt_reads,
 )
 from .hazards import _walk_storage, storage_map, storage_with_slices
 from .host_accesses import element_places, host_target
@@ -132,8 +132,8 @@ class FuseCreateAssembleToSlice(Pass):
         # them all when every one is, without walking the expressions no effect reads by name)
         self.live, _ = dead_values.RemoveDeadValues.liveness(func.body, enough=LIVENESS_ENOUGH)
         self.own_uses: dict[int, dict[str, int]] = {}  # id(statement without bodies) -> its ``own_live_uses``
-        # id(analysed block) -> the live uses of each of its statements (``live_uses``' parts)
-        self.parts: dict[int, list] = {}
+        # id(analysed block) -> the live uses of each of its statements, indexed (``live_uses``' parts)
+        self.parts: dict[int, Counts] = {}
         self.uses = live_uses(func.body, self.live, own=self.own_uses, parts=self.parts)
         self.aliases_of: dict[str, set[str]] = {}  # root -> the names of it or stored in it
         for name, root in self.roots.items():
@@ -659,43 +659,13 @@ def _accesses(stmts) -> dict[str, int]:
     return counts
 
 
-class _Counts:
-    """How often each statement of one block reads each name (``parts``, one dict a statement),
-    indexed: for each name the positions of the statements that read it and the running sums of
-    their counts, so that the count of a range of the block is a difference of two sums."""
-
-    def __init__(self, parts: list):
-        self.positions: dict[str, list[int]] = {}
-        self.sums: dict[str, list[int]] = {}  # sums[name][i]: the reads of name in block[: positions[name][i] + 1]
-        positions, sums = self.positions, self.sums
-        j = 0
-        for counts in parts:
-            for name, k in counts.items():
-                found = sums.get(name)
-                if found is None:
-                    sums[name], positions[name] = [k], [j]
-                else:
-                    found.append(found[-1] + k)
-                    positions[name].append(j)
-            j += 1
-
-    def between(self, name: str, lo: int, hi: int) -> int:
-        """How often ``block[lo:hi]`` reads ``name``."""
-        positions = self.positions.get(name)
-        if not positions:
-            return 0
-        sums = self.sums[name]
-        a, b = bisect_left(positions, lo), bisect_left(positions, hi)
-        return (sums[b - 1] if b else 0) - (sums[a - 1] if a else 0)
-
-
-class _BlockUses(_Counts):
+class _BlockUses(Counts):
     """One block of the analysed function: its statements' live uses (``live_uses``' ``parts``),
-    indexed, and ``bound``, the position of the statement that makes each name visible
+    and ``bound``, the position of the statement that makes each name visible
     (``visible_binders``; SSA: one)."""
 
-    def __init__(self, block, parts: list):
-        super().__init__(parts)
+    def __init__(self, block, uses: Counts):
+        self.positions, self.sums = uses.positions, uses.sums
         self.bound: dict[str, int] = {}
         bound = self.bound
         for j, stmt in enumerate(block):
@@ -712,9 +682,9 @@ class _BlockUses(_Counts):
                     bound[b.name] = j
 
 
-class _BlockIndex(_Counts):
+class _BlockIndex(Counts):
     """One block of the analysed function, indexed in one pass over its statements: how often each
-    statement accesses each name (``_accesses``, indexed as ``_Counts``); the positions of those
+    statement accesses each name (``_accesses``, indexed as ``Counts``); the positions of those
     that mention a name (a ``Var`` of it anywhere in the statement, its bodies included) without
     accessing it (``mentioned``: in a ``Yield`` or as a loop carry's init); and ``made``, the
     position of each ``pl.create_tensor``. A statement without bodies but a ``Yield`` accesses
