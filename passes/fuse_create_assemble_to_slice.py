@@ -524,7 +524,7 @@ class FuseCreateAssembleToSlice(Pass):
     def index_of(self, block) -> "_BlockIndex":
         found = self.indexes.get(id(block))
         if found is None:
-            found = self.indexes[id(block)] = _BlockIndex(block, self.own_uses)
+            found = self.indexes[id(block)] = _BlockIndex(block, self.own_uses, self.parts.get(id(block)))
         return found
 
     def function_accesses(self) -> dict[str, int]:
@@ -690,25 +690,36 @@ class _BlockIndex(Counts):
     position of each ``pl.create_tensor``. A statement without bodies but a ``Yield`` accesses
     what it mentions, its reads: those that ``own`` (``live_uses``' table) counts are not walked
     again (a statement's ``own_live_uses``, when not empty, are all its reads; only a dead pure
-    let's are left out)."""
+    let's are left out). When every statement's accesses are its ``own`` entry (none has bodies
+    or is a ``Yield``, none is a dead let reading something), the block's live uses (``uses``,
+    ``live_uses``' index of them, when given) are its accesses: their index is shared."""
 
-    def __init__(self, block, own: dict[int, dict[str, int]]):
+    def __init__(self, block, own: dict[int, dict[str, int]], uses: Counts | None = None):
         self.mentioned: dict[str, list[int]] = {}
         self.made: dict[str, int] = {}
         made, parts = self.made, []
+        shared = uses is not None
         for j, stmt in enumerate(block):
             kind = stmt._production
             if kind in BODY_FIELDS or kind == "Yield":
+                shared = False
                 counts = _accesses([stmt])
                 for name in var_reads([stmt]):
                     if name not in counts:
                         self.mentioned.setdefault(name, []).append(j)
             else:
-                counts = own.get(id(stmt)) or stmt_reads(stmt)
+                counts = own.get(id(stmt))
+                if not counts:
+                    shared = shared and counts is not None
+                    counts = stmt_reads(stmt)
+                    shared = shared and not counts
                 if kind == "Let" and stmt.value._production == "CreateTensor":
                     made[stmt.var.name] = j
             parts.append(counts)
-        super().__init__(parts)
+        if shared:
+            self.positions, self.sums = uses.positions, uses.sums
+        else:
+            super().__init__(parts)
 
 
 class _Pending:
