@@ -400,17 +400,21 @@ class Counts:
     def __init__(self, parts: list = ()):
         self.positions: dict[str, list[int]] = {}
         self.sums: dict[str, list[int]] = {}  # sums[name][i]: the reads of name in block[: positions[name][i] + 1]
-        positions, sums = self.positions, self.sums
         j = 0
         for counts in parts:
-            for name, k in counts.items():
-                found = sums.get(name)
-                if found is None:
-                    sums[name], positions[name] = [k], [j]
-                else:
-                    found.append(found[-1] + k)
-                    positions[name].append(j)
+            self.add(j, counts)
             j += 1
+
+    def add(self, j: int, counts: dict[str, int]) -> None:
+        """Count ``counts``, the reads of ``block[j]`` (``j`` past every position counted)."""
+        positions, sums = self.positions, self.sums
+        for name, k in counts.items():
+            found = sums.get(name)
+            if found is None:
+                sums[name], positions[name] = [k], [j]
+            else:
+                found.append(found[-1] + k)
+                positions[name].append(j)
 
     def between(self, name: str, lo: int, hi: int) -> int:
         """How often ``block[lo:hi]`` reads ``name``."""
@@ -433,10 +437,9 @@ def live_uses(stmts, live: set[str], kept=None, own: dict | None = None, parts: 
     ``parts[id(block)]`` is how often each of its statements (its bodies included) reads each name
     so, indexed (``Counts``; the block's counts are its last sums)."""
     counts: dict[str, int] = {}
-    positions = sums = None
+    index = None
     if parts is not None:
         index = parts[id(stmts)] = Counts()
-        positions, sums = index.positions, index.sums
     j = 0
     pure = dead_values.PURE
     for stmt in stmts:
@@ -470,20 +473,14 @@ def live_uses(stmts, live: set[str], kept=None, own: dict | None = None, parts: 
                 uses = stmt_reads(stmt)
             if own is not None:
                 own[id(stmt)] = uses
-        if sums is None:
+        if index is None:
             for name, k in uses.items():
                 counts[name] = counts.get(name, 0) + k
-        else:  # (Counts' loop: the running sums are the counts)
-            for name, k in uses.items():
-                found = sums.get(name)
-                if found is None:
-                    sums[name], positions[name] = [k], [j]
-                else:
-                    found.append(found[-1] + k)
-                    positions[name].append(j)
+        else:  # (the running sums are the counts)
+            index.add(j, uses)
             j += 1
-    if sums is not None:
-        for name, found in sums.items():
+    if index is not None:
+        for name, found in index.sums.items():
             counts[name] = found[-1]
     return counts
 

@@ -10,9 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
-from conftest import EXAMPLES_AND_GOLDEN, bench_file, load_program
+from conftest import bench_file, corpus_tests, load_program, run_both_ways
 from test_call_directions_in_one_loop import corpus
 from test_fuse_cover_shortcut import fused
 
@@ -34,30 +32,27 @@ def fuse_input(path: Path):
     return stages[-1].tree
 
 
-def both_ways(path: Path, monkeypatch):
+def both_ways(path: Path):
     """The pass's output (or refusal) on its input in the compile of ``path``, with the shortcut
     and without; None when the compile stops before the pass."""
     tree = fuse_input(path)
     if tree is None:
         return None
-    fast = fused(tree)
-    with monkeypatch.context() as patch:
-        patch.setattr(fuse, "LIVENESS_ENOUGH", False)
-        slow = fused(tree)
-    return fast, slow
+    return run_both_ways(fused, tree, [(fuse, "LIVENESS_ENOUGH", False)])
 
 
-@pytest.mark.parametrize("path", EXAMPLES_AND_GOLDEN, ids=[p.stem for p in EXAMPLES_AND_GOLDEN])
-def test_the_shortcut_changes_no_fusion_of_examples_and_golden_programs(path: Path, monkeypatch):
-    got = both_ways(path, monkeypatch)
-    assert got is not None
-    assert got[0] == got[1]
+def same_both_ways(path: Path) -> None:
+    fast, slow = both_ways(path)
+    assert fast == slow
 
 
-def test_the_shortcut_changes_no_fusion_of_shapes_random_and_rows_programs(tmp_path, monkeypatch):
+test_examples_and_golden_programs, test_shapes = corpus_tests(same_both_ways)
+
+
+def test_the_shortcut_changes_no_fusion_of_random_and_rows_programs(tmp_path):
     compared = refused = 0
     for path in corpus(tmp_path, 4020, rows_grammar, (2, 3), 120):
-        got = both_ways(path, monkeypatch)
+        got = both_ways(path)
         if got is None:
             continue
         assert got[0] == got[1], path.name
