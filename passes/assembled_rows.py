@@ -13,7 +13,7 @@ answer, on the SSA function as it is, which reads there are:
 
 from __future__ import annotations
 
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from typing import NamedTuple
 
 from nanopass.languages.terms import ParamDir
@@ -109,7 +109,8 @@ def _reads_all_it_mentions(stmt) -> bool:
 
 
 def dead_assembles(
-    body, kernels: dict, roots: dict, places: dict, live: set[str], fills: dict | None = None, own: dict | None = None
+    body, kernels: dict, roots: dict, places: dict, live: set[str], fills: dict | None = None, own: dict | None = None,
+    creates: dict | None = None,
 ) -> set[int]:
     """The ids of the assembles whose rows nothing reads, wherever nested. An assemble is dead when
     every buffer its target may be is made by ``pl.create_tensor`` in the body and nothing reads a
@@ -124,8 +125,30 @@ def dead_assembles(
     of each assemble of a created source that the walk made is entered there by the id of the
     assemble. With ``own`` (``live_uses``' table of each statement's ``own_live_uses``), the
     reads of a statement there that reads all it mentions (not a task, which does not read its
-    ``Out`` arguments, nor an assemble, which does not read its target) are its entry's names."""
-    creates = {s.var.name: s.value for s in iter_stmts(body) if s._production == "Let" and s.value._production == "CreateTensor"}
+    ``Out`` arguments, nor an assemble, which does not read its target) are its entry's names.
+    With ``creates``, the function's ``pl.create_tensor`` values are entered there by name (the
+    walk finds them with the assembles)."""
+    creates = {} if creates is None else creates
+    blocks: list[tuple] = []  # (a block, the positions of its assembles), for each block with one
+
+    def collect(stmts) -> None:
+        assembles = []
+        at = 0
+        for stmt in stmts:
+            kind = stmt._production
+            if kind == "Let":
+                production = stmt.value._production
+                if production == "AssembleTensor":
+                    assembles.append(at)
+                elif production == "CreateTensor":
+                    creates[stmt.var.name] = stmt.value
+            elif kind in BODY_FIELDS:
+                for field in BODY_FIELDS[kind]:
+                    collect(getattr(stmt, field))
+            at += 1
+        if assembles:
+            blocks.append((stmts, assembles))
+
     # What statements read is asked only where it can decide: of the whole body, when a target
     # is only created buffers; of a block, when a later fill covers an earlier one (``LaterFills``).
     own_reads: dict[int, list] = {}  # id(statement) -> the (root, region)s it reads itself, when asked
@@ -174,25 +197,26 @@ def dead_assembles(
             fills[id(stmt)] = placement
         return placement
 
-    def walk(stmts) -> None:
+    def decide(stmts, assembles: list[int]) -> None:
         later: LaterFills | None = None  # made on the block's first assemble that may be overwritten
-        for at, stmt in enumerate(stmts):
-            for field in BODY_FIELDS.get(stmt._production, ()):
-                walk(getattr(stmt, field))
-            if stmt._production != "Let" or stmt.value._production != "AssembleTensor":
-                continue
+        for at in assembles:
+            stmt = stmts[at]
             target_roots = set()  # (a plain loop: a comprehension is a call of its own)
             for root, _ in places.get(stmt.value.target.name, ()):
                 target_roots.add(root)
             if target_roots and target_roots <= creates.keys() and not target_roots & roots_read():
                 dead.add(id(stmt))
                 continue
-            placement = later.fills[at] if later is not None else filled(stmt)
+            placement = later.fills.get(at) if later is not None else filled(stmt)
             if placement is None or placement.region() is None:
                 continue
             if later is None:
-                later = LaterFills([placement if i == at else filled(s) for i, s in enumerate(stmts)],
-                                   lambda stmts=stmts: [reads_of(s) for s in stmts])
+                block_fills = {}  # (only an assemble is one)
+                for i in assembles:
+                    fill = placement if i == at else filled(stmts[i])
+                    if fill is not None:
+                        block_fills[i] = fill
+                later = LaterFills(block_fills, lambda stmts=stmts: [reads_of(s) for s in stmts])
             if later.overwritten(at, placement):
                 dead.add(id(stmt))
 
@@ -202,7 +226,9 @@ def dead_assembles(
             return reads_itself(stmt)
         return [where for inner in iter_stmts([stmt]) for where in reads_itself(inner)]
 
-    walk(body)
+    collect(body)  # (every create first: a loop carry's target may be made later in the loop)
+    for stmts, assembles in blocks:
+        decide(stmts, assembles)
     return dead
 
 
@@ -216,7 +242,7 @@ class LaterFills:
     the block overwrites an earlier one before anything reads its rows costs a few lookups.
 
     ``fills[i]`` is the ``Placement`` of statement ``i`` when it is an assemble of a created
-    source, else None; ``reads[i]`` the ``(root, region)``s statement ``i`` (with its bodies)
+    source (``fills`` a dict of those, or a list with None for the other statements); ``reads[i]`` the ``(root, region)``s statement ``i`` (with its bodies)
     reads (``reads`` may be a function that makes that list: it is called, and the reads
     indexed, only when a later fill covers an earlier one, the only case a read decides). A
     later fill overwrites an earlier one when it has the same places and its rows cover the
@@ -225,16 +251,18 @@ class LaterFills:
     determines (its corner the offset within the one region of the places, its size the shape):
     fills of boxes are indexed by their rows, the others by their expressions."""
 
-    def __init__(self, fills: list, reads):
-        self.fills = fills
+    def __init__(self, fills, reads):
+        if isinstance(fills, list):
+            fills = {at: fill for at, fill in enumerate(fills) if fill is not None}
+        self.fills: dict = fills
         self.reads = reads
         self.by_rows: dict = {}     # (places, box) -> positions of fills of exactly those rows
         self.by_exprs: dict = {}    # (places, offset keys, shape keys) -> positions of fills not of a box
         self.by_size: dict = {}     # places -> {box volume -> [(position, box)]}
         self.keys: dict = {}        # position -> ``_exprs_key`` of its fill (one region of one buffer, not a box)
         self.volumes: dict = {}     # position -> the volume of its fill's box
-        for at, fill in enumerate(fills):
-            if fill is None or fill.region() is None:
+        for at, fill in fills.items():
+            if fill.region() is None:
                 continue
             [(_, rows)] = fill.rows
             if isinstance(rows, Box):
@@ -269,7 +297,7 @@ class LaterFills:
     def overwritten(self, at: int, earlier: Placement) -> bool:
         """Whether a fill after statement ``at`` overwrites ``earlier`` (one region of one buffer)
         before a statement reads a name stored in an overlapping part of that buffer."""
-        if self.none_covered and self.fills[at] is earlier:
+        if self.none_covered and self.fills.get(at) is earlier:
             return False
         [(root, rows)] = earlier.rows
         by = self.first_covering(at, earlier, rows)
@@ -293,12 +321,12 @@ class LaterFills:
         """The position of the first fill after ``at`` that overwrites ``earlier``, if any."""
         candidates = []
         if not isinstance(rows, Box):  # (the same expressions make the same box: a box is found by its rows)
-            key = self.keys[at] if at in self.keys and self.fills[at] is earlier else _exprs_key(earlier)
+            key = self.keys[at] if at in self.keys and self.fills.get(at) is earlier else _exprs_key(earlier)
             if key is not None:
                 candidates.append(_next(self.by_exprs.get(key, ()), at))
         else:
             candidates.append(_next(self.by_rows.get((earlier.places, rows), ()), at))
-            size = self.volumes[at] if at in self.volumes and self.fills[at] is earlier else _volume(rows)
+            size = self.volumes[at] if at in self.volumes and self.fills.get(at) is earlier else _volume(rows)
             for volume, fills in self.by_size.get(earlier.places, {}).items():
                 if volume > size or size == 0:  # (an empty box is covered by unequal empty boxes too)
                     later = range(bisect_right(fills, at, key=lambda f: f[0]), len(fills))
@@ -364,32 +392,80 @@ def drop_assembles(stmts, dead: set[int]) -> tuple:
     return tuple(out)
 
 
-def live_uses(stmts, live: set[str], kept=None, own: dict | None = None) -> dict[str, int]:
+class Counts:
+    """How often each statement of one block reads each name (``parts``, one dict a statement),
+    indexed: for each name the positions of the statements that read it and the running sums of
+    their counts, so that the count of a range of the block is a difference of two sums."""
+
+    def __init__(self, parts: list = ()):
+        self.positions: dict[str, list[int]] = {}
+        self.sums: dict[str, list[int]] = {}  # sums[name][i]: the reads of name in block[: positions[name][i] + 1]
+        j = 0
+        for counts in parts:
+            self.add(j, counts)
+            j += 1
+
+    def add(self, j: int, counts: dict[str, int]) -> None:
+        """Count ``counts``, the reads of ``block[j]`` (``j`` past every position counted)."""
+        positions, sums = self.positions, self.sums
+        for name, k in counts.items():
+            found = sums.get(name)
+            if found is None:
+                sums[name], positions[name] = [k], [j]
+            else:
+                found.append(found[-1] + k)
+                positions[name].append(j)
+
+    def between(self, name: str, lo: int, hi: int) -> int:
+        """How often ``block[lo:hi]`` reads ``name``."""
+        positions = self.positions.get(name)
+        if not positions:
+            return 0
+        sums = self.sums[name]
+        a, b = bisect_left(positions, lo), bisect_left(positions, hi)
+        return (sums[b - 1] if b else 0) - (sums[a - 1] if a else 0)
+
+
+def live_uses(stmts, live: set[str], kept=None, own: dict | None = None, parts: dict | None = None) -> dict[str, int]:
     """How often each name is read by ``stmts`` where the reading value is live
     (``RemoveDeadValues.liveness``): a pure let whose name is dead, a dead loop carry's init and
     yielded value, and a dead if result's yielded values read nothing that anything observes.
     ``kept`` marks, for the ``Yield`` ending ``stmts``, which of its values are live. With
     ``own``, each statement without bodies that is counted by ``own_live_uses`` (every one but a
-    ``Yield`` with ``kept``) is also entered there: ``own[id(stmt)]`` is its ``own_live_uses``."""
+    ``Yield`` with ``kept``) is also entered there: ``own[id(stmt)]`` is its ``own_live_uses``.
+    With ``parts``, each block walked (``stmts`` and every body in it) is entered there by its id:
+    ``parts[id(block)]`` is how often each of its statements (its bodies included) reads each name
+    so, indexed (``Counts``; the block's counts are its last sums)."""
     counts: dict[str, int] = {}
+    index = None
+    if parts is not None:
+        index = parts[id(stmts)] = Counts()
+    j = 0
     pure = dead_values.PURE
     for stmt in stmts:
         kind = stmt._production
-        if kind == "Yield" and kept is not None:
-            _merge(counts, var_reads([v for v, keep in zip(stmt.values, kept) if keep]))
-        elif kind in ("For", "While"):
-            carried = [it.var.name in live or res.name in live for it, res in zip(stmt.iters, stmt.results)]
-            _merge(counts, var_reads([stmt.start, stmt.stop, stmt.step] if kind == "For" else [stmt.cond]))
-            _merge(counts, var_reads([it.init for it, keep in zip(stmt.iters, carried) if keep]))
-            _merge(counts, live_uses(stmt.body, live, carried, own))
-        elif kind == "If":
-            merged = [res.name in live for res in stmt.results]
-            _merge(counts, var_reads([stmt.cond]))
-            _merge(counts, live_uses(stmt.then, live, merged, own))
-            _merge(counts, live_uses(stmt.orelse, live, merged, own))
-        elif kind in ("Scope", "CompilerScope"):
-            _merge(counts, live_uses(stmt.body, live, kept, own))
-        else:  # (own_live_uses and _merge written out: most statements are these)
+        if kind in BODY_FIELDS or kind == "Yield":
+            uses: dict[str, int] = {}
+            if kind == "Yield":
+                if kept is not None:
+                    _merge(uses, var_reads([v for v, keep in zip(stmt.values, kept) if keep]))
+                else:
+                    uses = stmt_reads(stmt)
+                    if own is not None:
+                        own[id(stmt)] = uses
+            elif kind in ("For", "While"):
+                carried = [it.var.name in live or res.name in live for it, res in zip(stmt.iters, stmt.results)]
+                _merge(uses, var_reads([stmt.start, stmt.stop, stmt.step] if kind == "For" else [stmt.cond]))
+                _merge(uses, var_reads([it.init for it, keep in zip(stmt.iters, carried) if keep]))
+                _merge(uses, live_uses(stmt.body, live, carried, own, parts))
+            elif kind == "If":
+                merged = [res.name in live for res in stmt.results]
+                _merge(uses, var_reads([stmt.cond]))
+                _merge(uses, live_uses(stmt.then, live, merged, own, parts))
+                _merge(uses, live_uses(stmt.orelse, live, merged, own, parts))
+            else:  # (a with block)
+                uses = live_uses(stmt.body, live, kept, own, parts)
+        else:  # (own_live_uses written out: most statements are these)
             if kind == "Let":
                 value = stmt.value
                 uses = {} if value._production in pure and stmt.var.name not in live else value_reads(value)
@@ -397,8 +473,15 @@ def live_uses(stmts, live: set[str], kept=None, own: dict | None = None) -> dict
                 uses = stmt_reads(stmt)
             if own is not None:
                 own[id(stmt)] = uses
+        if index is None:
             for name, k in uses.items():
                 counts[name] = counts.get(name, 0) + k
+        else:  # (the running sums are the counts)
+            index.add(j, uses)
+            j += 1
+    if index is not None:
+        for name, found in index.sums.items():
+            counts[name] = found[-1]
     return counts
 
 

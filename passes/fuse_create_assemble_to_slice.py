@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from bisect import bisect_left, bisect_right
+from bisect import bisect_right
+from fractions import Fraction
 from heapq import heappop, heappush
 
 from nanopass.errors import UserError
@@ -13,7 +14,7 @@ from nanopass.rewrite import Pass, register
 
 from .aliases import buffer_roots, extend_buffer_roots
 from .assembled_rows import (
-    Placement, assembled_rows, dead_assembles, drop_assembles, live_uses, own_live_uses, same_exprs, stmt_reads,
+    Counts, Placement, assembled_rows, dead_assembles, drop_assembles, live_uses, same_exprs, stmt_reads,
 )
 from .hazards import _walk_storage, storage_map, storage_with_slices
 from .host_accesses import element_places, host_target
@@ -26,6 +27,9 @@ S = SSA
 # Whether the pass hands ``storage_map`` of its output to the passes after it (``kept``), made from
 # its input's (``storage_with_slices``) instead of a walk; off only in the tests that compare the two.
 FORWARD_STORAGE = True
+# Whether the analysis asks ``RemoveDeadValues.liveness`` for ``enough`` (the live names that show
+# every removable value live, when they do); off only in the tests that compare the two.
+LIVENESS_ENOUGH = True
 # (an Enum member read off its class is a Python call each time in Python 3.11: read once)
 _IN, _OUT = ParamDir.In, ParamDir.Out
 
@@ -97,7 +101,10 @@ class FuseCreateAssembleToSlice(Pass):
         self.analyse(func)
         # id(assemble) -> its Placement (``dead_assembles``' walk): of the function as analysed
         self.fills: dict[int, Placement] = {}
-        dead = dead_assembles(func.body, self.kernels, self.roots, self.places, self.live, self.fills, self.own_uses)
+        self.creates: dict = {}  # the names bound to a CreateTensor -> its value (dropping assembles keeps them)
+        dead = dead_assembles(
+            func.body, self.kernels, self.roots, self.places, self.live, self.fills, self.own_uses, self.creates,
+        )
         if dead:
             func = func.replace(body=drop_assembles(func.body, dead))
             self.analyse(func)
@@ -121,20 +128,25 @@ class FuseCreateAssembleToSlice(Pass):
         self.func = func
         self.roots = buffer_roots(func, self.kernels)
         self.places = storage_map(func, self.kernels)
-        self.live, _ = dead_values.RemoveDeadValues.liveness(func.body)
+        # (every question asked of it is whether a removable value is live: ``enough`` answers
+        # them all when every one is, without walking the expressions no effect reads by name)
+        self.live, _ = dead_values.RemoveDeadValues.liveness(func.body, enough=LIVENESS_ENOUGH)
         self.own_uses: dict[int, dict[str, int]] = {}  # id(statement without bodies) -> its ``own_live_uses``
-        self.uses = live_uses(func.body, self.live, own=self.own_uses)
+        # id(analysed block) -> the live uses of each of its statements, indexed (``live_uses``' parts)
+        self.parts: dict[int, Counts] = {}
+        self.uses = live_uses(func.body, self.live, own=self.own_uses, parts=self.parts)
         self.aliases_of: dict[str, set[str]] = {}  # root -> the names of it or stored in it
         for name, root in self.roots.items():
             self.aliases_of.setdefault(root, set()).add(name)
         for name, places in self.places.items():
             for root, _ in places:
                 self.aliases_of.setdefault(root, set()).add(name)
-        self.prefix = _Prefix(self.live, self.own_uses)
+        self.block_uses: dict[int, _BlockUses] = {}  # id(analysed block) -> its uses and binders, when first needed
+        # a create ``hoist_target_create`` moved -> its place in the block (``_Available``)
+        self.moved: dict[str, Fraction] = {}
         self._named: dict[str, set[str]] | None = None  # ``named``, made when first asked
         self.block = func.body  # the block being rewritten, as analysed (``sequence``'s)
         self.indexes: dict[int, _BlockIndex] = {}  # id(block) -> its index, made when first needed
-        self.created: set[str] | None = None  # the names bound to a CreateTensor, made when first needed
         self.accesses_everywhere: dict[str, int] | None = None  # ``_accesses(func.body)``, made when first needed
         self.roots_of_buffers: dict[str, str] | None = None  # ``buffer_roots`` with every carry its own, when first needed
         self.placed_in: dict[str, set[str]] = {}  # root -> the placed sources whose rows are in it
@@ -208,8 +220,7 @@ class FuseCreateAssembleToSlice(Pass):
         if src in self.placed and self.same_rows(let, src, self.placed[src]):
             # (the placement's check accepted this assemble as a read: no write of the rows or the
             # source comes between the two)
-            self.prefix.forget(at)
-            self.prefix.replace(stmts, at, S.Let.make(let.var, value.target, let.span))
+            stmts[at] = S.Let.make(let.var, value.target, let.span)
             return at
         # (plain loops in what runs per assemble: a comprehension or generator is a call of its own)
         create_at = None
@@ -234,12 +245,14 @@ class FuseCreateAssembleToSlice(Pass):
             aliases |= self.aliases_of.get(held, set())
             inner += self.placed_in.get(held, ())
         # (the uses in the function as analysed less those in the block up to the assemble as
-        # analysed: the placements before it read the targets they were made views of)
-        after = -self.prefix.uses(stmts, at + 1, aliases)
-        uses = self.uses
+        # analysed, the statements from the assemble on being the analysed block's shifted: the
+        # placements before it read the targets they were made views of)
+        block = self.uses_of(self.block)
+        end = at + 1 - (len(stmts) - len(self.block))
+        uses, after = self.uses, 0
         for n in aliases:
-            after += uses.get(n, 0)
-        available = self.prefix.available(stmts, create_at, self.defined_before)
+            after += uses.get(n, 0) - block.between(n, 0, end)
+        available = _Available(self.defined_before, block.bound, self.moved, src)
         placed = self.fills.get(id(let))  # (the same places, create and offset: one Placement)
         if placed is None:
             placed = Placement.of(self.places.get(target), stmts[create_at].value.shape, value.offset)
@@ -255,7 +268,6 @@ class FuseCreateAssembleToSlice(Pass):
         if target not in available and root in available and {r for r, _ in self.places.get(target, ())} == {root}:
             base = S.Var(root, span=value.target.span)  # a copy or result of it: the same buffer
         elif target not in available:
-            self.prefix.forget(create_at)  # (what follows moves or inserts statements in stmts[create_at : at + 1])
             moved = self.hoist_target_create(stmts, create_at, at, target, available)
             if not moved:
                 placed = self.place_by_branch(stmts, create_at, at, available)
@@ -279,8 +291,8 @@ class FuseCreateAssembleToSlice(Pass):
         self.check_fill_overwritten(stmts[create_at + 1 : at], create, let, target)
         # (make: the class's constructor without the class call's packing of arguments)
         view = S.SliceTensor.make(base, create.value.shape, value.offset, False, False, True, None)
-        self.prefix.replace(stmts, create_at, S.Let.make(create.var, view, create.span))
-        self.prefix.replace(stmts, at, S.Let.make(let.var, value.target, let.span))
+        stmts[create_at] = S.Let.make(create.var, view, create.span)
+        stmts[at] = S.Let.make(let.var, value.target, let.span)
         self.placed[src] = placed
         # (the slice's places are its rows when the base's places are the target's)
         made = placed.rows if self.places.get(base.name) == placed.places else None
@@ -346,10 +358,10 @@ class FuseCreateAssembleToSlice(Pass):
         )
         chosen_var = S.Var(chosen.name, span=value.target.span)
         slice_ = S.SliceTensor(chosen_var, create.value.shape, value.offset, False, False, True)
-        self.prefix.replace(stmts, create_at, S.Let(create.var, slice_, span=create.span))
-        self.prefix.insert(stmts, create_at, select)
+        stmts[create_at] = S.Let(create.var, slice_, span=create.span)
+        stmts.insert(create_at, select)  # (it binds a name of its own, never asked for: not in ``_Available``)
         self.by_branch = True
-        self.prefix.replace(stmts, at + 1, S.Let(let.var, value.target, span=let.span))
+        stmts[at + 1] = S.Let(let.var, value.target, span=let.span)
         self.place_rows(create.var.name, frozenset((root, UNKNOWN) for base in bases for root, _ in self.places.get(base, ())))
         return at + 1
 
@@ -397,6 +409,7 @@ class FuseCreateAssembleToSlice(Pass):
                 if _vars_in(stmt.value.shape) - available:
                     return 0
                 stmts.insert(create_at, stmts.pop(j))
+                available.move(target)
                 return j
         return 0
 
@@ -488,7 +501,7 @@ class FuseCreateAssembleToSlice(Pass):
         buffer is made in ``stmts[:at]`` (anew each iteration). A write of the source there then
         changes no value that anything reads in those rows."""
         roots = {root for root, _ in placed.rows}
-        if not roots or not roots <= self.created_names():
+        if not roots or not roots <= self.creates.keys():
             return False
         shift = len(self.block) - len(stmts)  # (as analysed: stmts before at may be rewritten)
         accesses = self.index_of(self.block)
@@ -502,10 +515,16 @@ class FuseCreateAssembleToSlice(Pass):
         everywhere = self.function_accesses()
         return all(everywhere.get(name, 0) == accesses.between(name, lo, hi) for name in names)
 
+    def uses_of(self, block) -> "_BlockUses":
+        found = self.block_uses.get(id(block))
+        if found is None:
+            found = self.block_uses[id(block)] = _BlockUses(block, self.parts[id(block)])
+        return found
+
     def index_of(self, block) -> "_BlockIndex":
         found = self.indexes.get(id(block))
         if found is None:
-            found = self.indexes[id(block)] = _BlockIndex(block, self.own_uses)
+            found = self.indexes[id(block)] = _BlockIndex(block, self.own_uses, self.parts.get(id(block)))
         return found
 
     def function_accesses(self) -> dict[str, int]:
@@ -515,14 +534,6 @@ class FuseCreateAssembleToSlice(Pass):
             top = self.index_of(self.func.body)
             self.accesses_everywhere = {name: sums[-1] for name, sums in top.sums.items()}
         return self.accesses_everywhere
-
-    def created_names(self) -> set[str]:
-        """The names the analysed function binds to a ``pl.create_tensor``."""
-        if self.created is None:
-            self.created = {
-                s.var.name for s in iter_stmts(self.func.body) if s._production == "Let" and s.value._production == "CreateTensor"
-            }
-        return self.created
 
     def stored_in(self, roots: set[str]) -> set[str]:
         """Every name with places (``storage_map``'s) whose storage (``storage``) may be in a buffer
@@ -648,50 +659,67 @@ def _accesses(stmts) -> dict[str, int]:
     return counts
 
 
-class _BlockIndex:
-    """One block of the analysed function, indexed in one pass over its statements: for each name
-    the positions of the statements that access it (``_accesses``) and the running sums of their
-    counts, so that the count of a range of the block is a difference of two sums; the positions
-    of those that mention it (a ``Var`` of it anywhere in the statement, its bodies included)
-    without accessing it (``mentioned``: in a ``Yield`` or as a loop carry's init); and ``made``,
-    the position of each ``pl.create_tensor``. A statement without bodies but a ``Yield`` accesses
+class _BlockUses(Counts):
+    """One block of the analysed function: its statements' live uses (``live_uses``' ``parts``),
+    and ``bound``, the position of the statement that makes each name visible
+    (``visible_binders``; SSA: one)."""
+
+    def __init__(self, block, uses: Counts):
+        self.positions, self.sums = uses.positions, uses.sums
+        self.bound: dict[str, int] = {}
+        bound = self.bound
+        for j, stmt in enumerate(block):
+            kind = stmt._production
+            if kind == "Let":  # (most statements: the one binder)
+                bound[stmt.var.name] = j
+            elif kind == "Task":  # (its outs and task id, ``defined_binders``')
+                for out in stmt.outs:
+                    bound[out.name] = j
+                if stmt.tid is not None:
+                    bound[stmt.tid.name] = j
+            else:
+                for b in visible_binders(stmt):
+                    bound[b.name] = j
+
+
+class _BlockIndex(Counts):
+    """One block of the analysed function, indexed in one pass over its statements: how often each
+    statement accesses each name (``_accesses``, indexed as ``Counts``); the positions of those
+    that mention a name (a ``Var`` of it anywhere in the statement, its bodies included) without
+    accessing it (``mentioned``: in a ``Yield`` or as a loop carry's init); and ``made``, the
+    position of each ``pl.create_tensor``. A statement without bodies but a ``Yield`` accesses
     what it mentions, its reads: those that ``own`` (``live_uses``' table) counts are not walked
     again (a statement's ``own_live_uses``, when not empty, are all its reads; only a dead pure
-    let's are left out)."""
+    let's are left out). When every statement's accesses are its ``own`` entry (none has bodies
+    or is a ``Yield``, none is a dead let reading something), the block's live uses (``uses``,
+    ``live_uses``' index of them, when given) are its accesses: their index is shared."""
 
-    def __init__(self, block, own: dict[int, dict[str, int]]):
-        self.positions: dict[str, list[int]] = {}
-        self.sums: dict[str, list[int]] = {}  # sums[name][i]: the accesses of name in block[: positions[name][i] + 1]
+    def __init__(self, block, own: dict[int, dict[str, int]], uses: Counts | None = None):
         self.mentioned: dict[str, list[int]] = {}
         self.made: dict[str, int] = {}
-        positions, sums, made = self.positions, self.sums, self.made
+        made, parts = self.made, []
+        shared = uses is not None
         for j, stmt in enumerate(block):
             kind = stmt._production
             if kind in BODY_FIELDS or kind == "Yield":
+                shared = False
                 counts = _accesses([stmt])
                 for name in var_reads([stmt]):
                     if name not in counts:
                         self.mentioned.setdefault(name, []).append(j)
             else:
-                counts = own.get(id(stmt)) or stmt_reads(stmt)
+                counts = own.get(id(stmt))
+                if not counts:
+                    shared = shared and counts is not None
+                    counts = stmt_reads(stmt)
+                    shared = shared and not counts
                 if kind == "Let" and stmt.value._production == "CreateTensor":
                     made[stmt.var.name] = j
-            for name, k in counts.items():
-                found = sums.get(name)
-                if found is None:
-                    sums[name], positions[name] = [k], [j]
-                else:
-                    found.append(found[-1] + k)
-                    positions[name].append(j)
-
-    def between(self, name: str, lo: int, hi: int) -> int:
-        """How often ``block[lo:hi]`` accesses ``name`` (``_accesses``)."""
-        positions = self.positions.get(name)
-        if not positions:
-            return 0
-        sums = self.sums[name]
-        a, b = bisect_left(positions, lo), bisect_left(positions, hi)
-        return (sums[b - 1] if b else 0) - (sums[a - 1] if a else 0)
+            parts.append(counts)
+        if shared:
+            self.positions, self.sums = uses.positions, uses.sums
+        else:
+            super().__init__(parts)
 
 
 class _Pending:
@@ -750,132 +778,30 @@ def _heads(stmt) -> list:
     return []
 
 
-class _Prefix:
-    """What a prefix of one block's statements read as analysed (``live_uses``) and bind as
-    rewritten (``visible_binders``), summed statement by statement as ``fuse`` walks the block left
-    to right, so that each statement is counted once until ``forget(lo)`` drops the statements from
-    ``lo`` on (``fuse`` rewrites only between a source's create and its assemble, both at or before
-    the assemble it is at). A statement the pass made (``replace``, ``insert``) reads what the
-    analysed statement it stands for read (a slice made of a create, the create's: none of the
-    target it is a view of), so that the reads of a prefix are those of the block as analysed up to
-    the same statement. A statement of the analysed function without bodies is not walked again:
-    its reads are ``own``'s (``live_uses``' table)."""
-
-    def __init__(self, live: set[str], own: dict[int, dict[str, int]]):
-        self.live, self.own = live, own
-        # id(statement the pass made) -> (it, the reads of the analysed statement it stands for)
-        self.made: dict[int, tuple] = {}
-        self.stmts = None  # the block counted
-        self.parts: list[tuple[dict, frozenset]] = []  # (uses, binders) of stmts[i]
-        self.read: dict[str, int] = {}
-        self.bound_at: dict[str, int] = {}  # name -> the statement binding it (SSA: one)
-
-    def extend(self, stmts: list, end: int) -> None:
-        if self.stmts is not stmts:
-            self.stmts, self.parts, self.read, self.bound_at = stmts, [], {}, {}
-        parts = self.parts
-        if len(parts) >= end:
-            return
-        own, read, bound_at = self.own, self.read, self.bound_at
-        for i in range(len(parts), end):
-            stmt = stmts[i]
-            kind = stmt._production
-            uses = own.get(id(stmt)) if kind == "Let" or kind == "Task" else None
-            if uses is None:
-                parts.append(None)
-                self.count(stmts, i)
-                continue
-            # (``count`` of a let or task of the analysed function written out: most statements;
-            # a task's visible binders are its outs and task id, ``defined_binders``')
-            if kind == "Let":
-                name = stmt.var.name
-                parts.append((uses, (name,)))
-                bound_at[name] = i
-            else:
-                names = tuple([out.name for out in stmt.outs] + ([stmt.tid.name] if stmt.tid is not None else []))
-                parts.append((uses, names))
-                for name in names:
-                    bound_at[name] = i
-            for used, k in uses.items():
-                read[used] = read.get(used, 0) + k
-
-    def count(self, stmts: list, i: int) -> None:
-        """Count ``stmts[i]``."""
-        stmt = stmts[i]
-        kind = stmt._production
-        if kind == "Let":  # (most statements: visible_binders is the one binder)
-            binders = (stmt.var.name,)
-        else:
-            binders = tuple(b.name for b in visible_binders(stmt))
-        uses = self.reads(stmt)
-        self.parts[i] = (uses, binders)
-        bound_at = self.bound_at
-        for name in binders:
-            bound_at[name] = i
-        if uses:
-            read = self.read
-            for name, k in uses.items():
-                read[name] = read.get(name, 0) + k
-
-    def reads(self, stmt) -> dict[str, int]:
-        """What ``stmt`` reads as analysed (``live_uses``)."""
-        made = self.made.get(id(stmt))
-        if made is not None:
-            return made[1]
-        uses = self.own.get(id(stmt))
-        if uses is None:
-            uses = live_uses((stmt,), self.live) if stmt._production in BODY_FIELDS else own_live_uses(stmt, self.live)
-        return uses
-
-    def replace(self, stmts: list, i: int, stmt) -> None:
-        """Put ``stmt``, made by the pass, at ``stmts[i]`` in place of a statement without bodies
-        that binds the same names: counted, ``stmts[i]`` stays so."""
-        self.made[id(stmt)] = (stmt, self.reads(stmts[i]))
-        stmts[i] = stmt
-
-    def insert(self, stmts: list, i: int, stmt) -> None:
-        """Insert ``stmt``, made by the pass and standing for no analysed statement (it reads
-        nothing), at ``stmts[i]``, ``i`` beyond the extent counted (``forget``)."""
-        self.made[id(stmt)] = (stmt, {})
-        stmts.insert(i, stmt)
-
-    def uses(self, stmts: list, end: int, names: set[str]) -> int:
-        """How often ``stmts[:end]``, as analysed, read ``names`` where the reading value is live."""
-        self.extend(stmts, end)
-        read, count = self.read, 0
-        for n in names:
-            count += read.get(n, 0)
-        return count
-
-    def available(self, stmts: list, end: int, before) -> "_Available":
-        """The names visible after ``stmts[:end]`` and the names in ``before``, as they are now
-        (``end`` at most the extent counted; SSA: a name bound in ``stmts[end:]`` is bound nowhere
-        before)."""
-        self.extend(stmts, end)
-        return _Available(before, self.bound_at, end)
-
-    def forget(self, lo: int) -> None:
-        for i in range(lo, len(self.parts)):
-            self.uncount(i)
-        del self.parts[lo:]
-
-    def uncount(self, i: int) -> None:
-        read, binders = self.parts[i]
-        for name, k in read.items():
-            self.read[name] -= k
-        for name in binders:
-            self.bound_at.pop(name, None)
-
-
 class _Available:
-    """A set of names without the copy: ``before``, the names ``bound_at`` a statement before
-    ``end``, and the names ``add``-ed. ``names - available`` is the names not in it."""
+    """The names visible where the source ``src`` is created: ``before`` (bound before the block),
+    those the block (``bound``: ``_BlockUses``', as analysed) binds before it, and those ``add``-ed.
+    A create ``hoist_target_create`` moved (``move``: just before the source's create) stands at
+    its place in ``moved``, a fraction between its neighbours' (SSA: the statements of the block
+    are ordered by their names' places). ``names - available`` is the names not in it."""
 
-    def __init__(self, before, bound_at: dict[str, int], end: int):
-        self.before, self.bound_at, self.end, self.added = before, bound_at, end, set()
+    def __init__(self, before, bound: dict[str, int], moved: dict, src: str):
+        self.before, self.bound, self.moved, self.added = before, bound, moved, set()
+        self.src, self.at = src, moved.get(src, bound.get(src))
+
+    def place(self, name: str):
+        found = self.moved.get(name)
+        return found if found is not None else self.bound.get(name)
 
     def __contains__(self, name: str) -> bool:
-        return name in self.before or name in self.added or self.bound_at.get(name, self.end) < self.end
+        if name in self.before or name in self.added:
+            return True
+        place = self.place(name)
+        return place is not None and place < self.at
+
+    def move(self, name: str) -> None:
+        """``name``'s create now stands just before the source's (after every statement before it)."""
+        self.moved[name] = self.at - Fraction(1, 2 ** (len(self.moved) + 1))
 
     def add(self, name: str) -> None:
         self.added.add(name)
