@@ -6,7 +6,7 @@ from nanopass.languages import DIRECTED, SSA
 from nanopass.languages.ssa import check_single_definition, check_yields
 from nanopass.languages.statements import carry_kept
 from nanopass.languages.terms import ArgDir, LoopKind, ParamDir
-from nanopass.rewrite import Pass, register
+from nanopass.rewrite import Pass, register, trusted_maker
 
 from .hazards import FULL, storage_map
 from .kernels import kernel_table
@@ -31,7 +31,6 @@ _NOTHING: frozenset[str] = frozenset()
 # each time (Python 3.11's EnumType.__getattr__), a module-level name is not.
 _SCALAR, _NO_DEP, _IN_OUT, _OUTPUT_EXISTING = ArgDir.Scalar, ArgDir.NoDep, ArgDir.InOut, ArgDir.OutputExisting
 _IN, _SEQ = ParamDir.In, LoopKind.seq
-_ARG, _TASK = D.Arg.make, D.Task.make
 
 
 def fixed_direction(param) -> ArgDir | None:
@@ -211,3 +210,9 @@ class DeriveCallDirections(Pass):
 
     def Task(self, task):
         return self.built[id(task)]
+
+
+# the output's Arg and Task: the fields this pass decides (an Arg's direction, a Task's arguments)
+# checked, the others the input's (the grammar proves them: ``trusted_maker``)
+_ARG = trusted_maker(DeriveCallDirections, "Arg", ("dir",))
+_TASK = trusted_maker(DeriveCallDirections, "Task", ("args",))
