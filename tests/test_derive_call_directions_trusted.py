@@ -1,6 +1,6 @@
-"""derive_call_directions builds its output's Args and Tasks with ``rewrite.trusted_maker``: an
-Arg's direction and a Task's arguments checked, the fields passed on from the input's node
-trusted (the grammar proves them). The output is the one the checked constructors give, on
+"""derive_call_directions builds its output's Args, Tasks and compound statements with
+``rewrite.trusted_maker``: an Arg's direction, a Task's arguments and a body checked, the fields
+passed on from the input's node trusted (the grammar proves them). The output is the one the checked constructors give, on
 every example and golden program, every bench shape and random programs; a checked field still
 refuses a bad value."""
 
@@ -17,16 +17,19 @@ from nanopass.passes.derive_call_directions import DeriveCallDirections
 D = DeriveCallDirections.target
 
 
+MAKERS = {"_ARG": "Arg", "_TASK": "Task", "_FOR": "For", "_WHILE": "While", "_IF": "If", "_SCOPE": "Scope"}
+
+
 def checked(cls):
-    """The target class's own ``make`` (every field checked), the span positional or named."""
-    return lambda *fields, span=None: cls.make(*fields, span=span)
+    """The target class's own ``make`` (every field checked), the span positional as the trusted
+    makers take it."""
+    return lambda *fields: cls.make(*fields[:-1], span=fields[-1])
 
 
 def check(path) -> None:
     for given in pass_inputs(path, DeriveCallDirections.name):
-        fast, full = run_both_ways(running(DeriveCallDirections), given, [
-            (module, "_ARG", checked(D.nodes["Arg"])), (module, "_TASK", checked(D.nodes["Task"])),
-        ])
+        fast, full = run_both_ways(running(DeriveCallDirections), given,
+                                   [(module, name, checked(D.nodes[production])) for name, production in MAKERS.items()])
         assert fast == full
 
 
@@ -44,3 +47,5 @@ def test_a_checked_field_still_refuses_a_bad_value():
         module._ARG(value, "Input", None)
     with pytest.raises(GrammarError, match="field 'args'"):
         module._TASK((), None, "k", (value,), (), False, (), None, None)
+    with pytest.raises(GrammarError, match="field 'body'"):
+        module._SCOPE(None, (value,), None)
