@@ -6,7 +6,7 @@ from nanopass.languages import DIRECTED, SSA
 from nanopass.languages.ssa import check_single_definition, check_yields
 from nanopass.languages.statements import carry_kept
 from nanopass.languages.terms import ArgDir, LoopKind, ParamDir
-from nanopass.rewrite import Pass, register
+from nanopass.rewrite import Pass, register, trusted_maker
 
 from .hazards import FULL, storage_map
 from .kernels import kernel_table
@@ -31,7 +31,6 @@ _NOTHING: frozenset[str] = frozenset()
 # each time (Python 3.11's EnumType.__getattr__), a module-level name is not.
 _SCALAR, _NO_DEP, _IN_OUT, _OUTPUT_EXISTING = ArgDir.Scalar, ArgDir.NoDep, ArgDir.InOut, ArgDir.OutputExisting
 _IN, _SEQ = ParamDir.In, LoopKind.seq
-_ARG, _TASK = D.Arg.make, D.Task.make
 
 
 def fixed_direction(param) -> ArgDir | None:
@@ -81,21 +80,24 @@ class DeriveCallDirections(Pass):
         # kernel -> each parameter's direction where the parameter alone decides it (None: an Out
         # tensor, decided by the writes before the task, or by pl.no_dep)
         self.fixed = {name: [fixed_direction(p) for p in kernel.params] for name, kernel in self.kernels.items()}
-        self.built: dict[int, object] = {}  # id(task) -> the task with its directions (``analyze``)
         func = program.orch
-        self.analyze_writers(func)
-        result = self.visit(program)
+        body = self.analyze_writers(func)
+        if body is None:  # (no task: the input in the target language's classes)
+            result = self.visit(program)
+        else:
+            result = self.build(program, orch=self.build(func, body=body))
         # storage_map reads names, values, kernels and loops, none of which this pass changes
         # (it sets the Args' directions only): its result for the input holds for the output
         carry_kept(storage_map, func, result.orch)
         return result
 
-    def analyze_writers(self, func) -> None:
+    def analyze_writers(self, func) -> tuple | None:
         """Decide every task's directions from the buffers written before it (only an Out tensor
-        parameter's direction depends on them: without one in a kernel called, no write is followed)."""
+        parameter's direction depends on them: without one in a kernel called, no write is
+        followed); the function's body with them (None: it calls no kernel)."""
         called = {stmt.kernel for stmt in iter_stmts(func.body) if stmt._production == "Task"}
         if not called:  # (no task to decide)
-            return
+            return None
         follow = any(d is None for name in called for d in self.fixed[name])
         # kernel -> (fixed direction, whether the buffers of its argument are written) per parameter
         self.params = {name: [(fixed, follow and p.dir is not _IN) for fixed, p in zip(self.fixed[name], kernel.params)]
@@ -110,8 +112,8 @@ class DeriveCallDirections(Pass):
         # that a branch's additions are undone in time proportional to them
         self.seen: set[str] = set()
         self.added: list[str] = []
-        self.tables = (self.built, self.seen, self.added, self.inout_params, self.params, self.held_buffers)
-        self.analyze(func.body, 0)
+        self.tables = (self.seen, self.added, self.inout_params, self.params, self.held_buffers, _SHARED, self.visit)
+        return self.analyze(func.body, 0)
 
     def held_buffers(self, expr) -> set[str]:
         """The buffers ``expr`` may be (``storage_map``'s roots; a name it has no places for is its
@@ -145,14 +147,22 @@ class DeriveCallDirections(Pass):
         while len(added) > mark:
             seen.discard(added.pop())
 
-    def analyze(self, stmts, seq_depth: int) -> None:
+    def analyze(self, stmts: tuple, seq_depth: int) -> tuple:
         """Decide the directions of the tasks in ``stmts``, which run after the writes of the
-        buffers in ``self.seen``, and add the buffers ``stmts`` may write to ``self.seen``."""
+        buffers in ``self.seen``, and add the buffers ``stmts`` may write to ``self.seen``;
+        ``stmts`` in the target language (the tuple itself when every statement is the input's:
+        a statement of a class both languages share is returned as it is)."""
         # (the buffers a body adds to ``self.seen`` are those it may write and that were not seen
         # before it: ``self.added`` past its mark, which is all an If needs of a branch)
-        built, seen, added, inout, params, held_buffers = self.tables  # (one attribute: a loop's body is a call)
+        seen, added, inout, params, held_buffers, shared, visit = self.tables  # (one attribute: a loop's body is a call)
+        out = []
+        changed = False
         for stmt in stmts:
             kind = stmt._production
+            if type(stmt) in shared:
+                out.append(stmt)
+                continue
+            changed = True
             if kind == "Task":
                 # the task's directions decided, its arguments built and its writes listed in one
                 # loop (a method call per task costs about what an argument's decision does)
@@ -173,27 +183,35 @@ class DeriveCallDirections(Pass):
                             d = _IN_OUT
                         else:
                             d = _OUTPUT_EXISTING
-                    args.append(_ARG(value, d if arg.hint is None else self.weigh_hint(arg, d, stmt), span=arg.span))
+                    args.append(_ARG(value, d if arg.hint is None else self.weigh_hint(arg, d, stmt), arg.span))
                     if writes:
                         written.append(value)
-                built[id(stmt)] = _TASK(stmt.outs, stmt.tid, stmt.kernel, args, stmt.dumps, stmt.early_resolve, stmt.deps,
-                                        stmt.launch, span=stmt.span)
+                out.append(_TASK(stmt.outs, stmt.tid, stmt.kernel, args, stmt.dumps, stmt.early_resolve, stmt.deps,
+                                 stmt.launch, stmt.span))
                 for value in written:  # (seen from the next statement on)
                     for name in held_buffers(value):
                         if name not in seen:
                             seen.add(name)
                             added.append(name)
-            elif kind == "For" or kind == "While":  # the body's writes are seen after the loop as they are in it
-                self.analyze(stmt.body, seq_depth + (kind == "While" or stmt.kind is _SEQ))
+            elif kind == "For":  # the body's writes are seen after the loop as they are in it
+                body = self.analyze(stmt.body, seq_depth + (stmt.kind is _SEQ))
+                out.append(_FOR(stmt.var, stmt.start, stmt.stop, stmt.step, stmt.kind, stmt.iters, body, stmt.results, stmt.span))
+            elif kind == "While":
+                body = self.analyze(stmt.body, seq_depth + 1)
+                out.append(_WHILE(stmt.iters, stmt.cond, body, stmt.results, stmt.span))
             elif kind == "If":  # each branch runs after what came before, not after the other
                 mark = len(added)
-                self.analyze(stmt.then, seq_depth)
+                then = self.analyze(stmt.then, seq_depth)
                 written = added[mark:]
                 self.unsee(mark)
-                self.analyze(stmt.orelse, seq_depth)
+                orelse = self.analyze(stmt.orelse, seq_depth)
                 self.see(written)  # (after the If: what either branch may write)
-            elif kind in ("Scope", "CompilerScope"):
-                self.analyze(stmt.body, seq_depth)
+                out.append(_IF(stmt.cond, then, orelse, stmt.results, stmt.span))
+            elif kind == "Scope":
+                out.append(_SCOPE(stmt.mode, self.analyze(stmt.body, seq_depth), stmt.span))
+            else:  # (a statement holding no statement, of a class the languages do not share: a Dummy)
+                out.append(visit(stmt))
+        return tuple(out) if changed else stmts
 
     def weigh_hint(self, arg, derived: ArgDir, task) -> ArgDir:
         """The direction of a slot whose call site asks for ``arg.hint``; ``derived`` is this pass's."""
@@ -209,5 +227,15 @@ class DeriveCallDirections(Pass):
                       f"orders less than the derived {derived.name}; passed as InOut", arg.span)
         return ArgDir.InOut
 
-    def Task(self, task):
-        return self.built[id(task)]
+
+# the output's Arg and Task: the fields this pass decides (an Arg's direction, a Task's arguments)
+# checked, the others the input's (the grammar proves them: ``trusted_maker``)
+_ARG = trusted_maker(DeriveCallDirections, "Arg", ("dir",))
+_TASK = trusted_maker(DeriveCallDirections, "Task", ("args",))
+_FOR = trusted_maker(DeriveCallDirections, "For", ("body",))
+_WHILE = trusted_maker(DeriveCallDirections, "While", ("body",))
+_IF = trusted_maker(DeriveCallDirections, "If", ("then", "orelse"))
+_SCOPE = trusted_maker(DeriveCallDirections, "Scope", ("body",))
+# the classes the output keeps as they are (the framework's proof: the target language has the
+# class, and nothing inside it is of a kind this pass changes): such a statement is the output's
+_SHARED = DeriveCallDirections._inert

@@ -139,9 +139,15 @@ class TaskByTaskDirections(DeriveCallDirections):
     ``analyze`` applies inline, written apart) into ``decided``, and its writes by ``written_roots``:
     for an analysis of a subclass."""
 
+    name = DeriveCallDirections.name  # (a class of its own handlers: its ``Task``)
+
     def run(self, program):
         self.decided = {}  # id(task) -> its directions
         return super().run(program)
+
+    def analyze_writers(self, func):
+        super().analyze_writers(func)  # (decided into ``decided``: the output is built by ``Task``)
+        return None
 
     def directions(self, task, seq_depth: int, seen: set[str] | None = None) -> list[ArgDir]:
         """The task's argument directions, after the writes of ``seen`` (default ``self.seen``)."""
