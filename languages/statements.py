@@ -33,21 +33,37 @@ class Walk:
 
     ``spans()`` and ``extents()`` locate the parts of the walk in ``order`` (computed when first
     asked for): the walk of a nested body, and the subtree of each compound statement.
+
+    A ``deferred`` walk is made when first asked for (``made``; ``order`` is None until then):
+    a body marked as passing a rule without a check (``mark_verified``) is walked only if some
+    check or pass asks for its walk.
     """
 
     __slots__ = ("body", "order", "compound", "_spans", "_extents", "_compound_ids", "_binder_names", "_binder_name_set",
                  "_shared")
 
-    def __init__(self, body):
+    def __init__(self, body, deferred: bool = False):
         self.body = body
-        self.order: list = []
-        self.compound: list = []
+        self.order: list | None = None
+        self.compound: list | None = None
         self._spans: dict[int, tuple[int, int]] | None = None
         self._extents: list[tuple[int, int]] | None = None
         self._compound_ids: set[int] | None = None
         self._binder_names: list[str] | None = None
         self._binder_name_set: frozenset[str] | None = None
         self._shared: tuple[Walk, bool] | None = None  # the last answer of shares_compound_with
+        if not deferred:
+            self._make()
+
+    def made(self) -> "Walk":
+        """This walk, made if it was deferred."""
+        if self.order is None:
+            self._make()
+        return self
+
+    def _make(self) -> None:
+        body = self.body
+        self.order, self.compound = [], []
         # The iterator of the body being walked (``current``) and, on a stack, those of the bodies
         # to go on with after it: a compound statement pushes the current one (and its second
         # body above it, if it has one) and the walk goes on in its first body.
@@ -126,7 +142,7 @@ class Walk:
     def compound_ids(self) -> set[int]:
         """The ids of the compound statements (computed once)."""
         if self._compound_ids is None:
-            self._compound_ids = set(map(id, self.compound))
+            self._compound_ids = set(map(id, self.made().compound))
         return self._compound_ids
 
     def shares_compound_with(self, other: "Walk") -> bool:
@@ -183,6 +199,8 @@ def iter_stmts(stmts) -> Iterator[Any]:
     if not stmts:
         return iter(())
     if type(stmts) is tuple and last is not _NO_WALK:
+        if _marked_walk(stmts) is not None:  # (a marked body: not looked for in the last walk)
+            return iter(walk_of(stmts).order)
         span = last.spans().get(id(stmts))
         if span is not None:  # a body nested in the last one walked
             return iter(last.order[span[0] : span[1]])
@@ -196,13 +214,24 @@ def walk_of(stmts) -> Walk:
     reuse = _reuse
     if reuse.last_walk.body is stmts:
         return reuse.last_walk
-    for walk in reuse.verified.values():
-        if walk.body is stmts:
-            return walk
+    walk = _marked_walk(stmts)
+    if walk is not None:
+        if walk.order is None:  # deferred: made now, and the last walk made
+            walk.made()
+            reuse.last_walk = walk
+        return walk
     walk = Walk(stmts)
     if reuse.depth and type(stmts) is tuple:
         reuse.last_walk = walk
     return walk
+
+
+def _marked_walk(stmts) -> Walk | None:
+    """The walk, made or deferred, of ``stmts`` if it is marked as passing some rule."""
+    for walk in _reuse.verified.values():
+        if walk.body is stmts:
+            return walk
+    return None
 
 
 def unverified_stmts(stmts, rule: Hashable) -> list:
@@ -252,9 +281,15 @@ def passed_last(stmts, rule: Hashable) -> bool:
 
 def mark_verified(stmts, rule: Hashable) -> None:
     """Record that the body ``stmts`` passed ``rule`` (an invariant, or a key naming one), every
-    statement under it included. Kept until the next body passes it, inside ``reusing_walks()``."""
-    if _reuse.depth and type(stmts) is tuple:
-        _reuse.verified[rule] = walk_of(stmts)
+    statement under it included. Kept until the next body passes it, inside ``reusing_walks()``.
+    The body's walk is not made for the mark (deferred, ``Walk``): a pass's output known to meet
+    a rule it preserves is marked so, and no one may ask for its walk."""
+    reuse = _reuse
+    if reuse.depth and type(stmts) is tuple:
+        walk = reuse.last_walk
+        if walk.body is not stmts:
+            walk = _marked_walk(stmts) or Walk(stmts, deferred=True)
+        reuse.verified[rule] = walk
 
 
 def forget_verified(rule: Hashable) -> None:
