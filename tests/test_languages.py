@@ -252,8 +252,6 @@ def test_a_scalar_argument_is_added_after_every_tensor_argument(tmp_path):
     stage = _stage(tmp_path, "lower_to_emission")
     from test_emission_shortcuts import emission_stmts
 
-    from nanopass.languages import EMISSION as E
-
     body = emission_stmts(stage.tree.body)
     adds = [  # (a task's head holds its add calls: each as (its argument object, its kind))
         add
