@@ -249,25 +249,20 @@ def _scalar_and_tensor_args(task):
 def test_a_scalar_argument_is_added_after_every_tensor_argument(tmp_path):
     """The encoded tree keeps a task's arguments in the kernel's order (``acc(src, k, y)``: a
     scalar between two tensors); the C++ adds the tensors first, in order, then the scalars."""
-    stage = _stage(tmp_path, "lower_to_emission")
-    from test_emission_shortcuts import emission_stmts
+    import re
 
-    body = emission_stmts(stage.tree.body)
-    adds = [  # (a task's head holds its add calls: each as (its argument object, its kind))
-        add
-        for head in body
-        if head._production == "TaskArgs"
-        for add in [*((head.name, "AddTensor") for _ in head.tensors), *((head.name, "AddScalar") for _ in head.scalars)]
-    ]
+    from conftest import bench_file, cpp_of
+
     encoded = _stage(tmp_path, "encode_scalars")
     task = _first(encoded.tree, lambda s: s._production == "Task" and _scalar_and_tensor_args(s)[0])
     scalars, tensors = _scalar_and_tensor_args(task)
     assert tensors and task.args.index(scalars[0]) < task.args.index(tensors[-1])  # (a scalar before a tensor)
-    per_task: dict[str, list[str]] = {}
-    for args, kind in adds:
-        per_task.setdefault(args, []).append(kind)
-    assert per_task and all(kinds == sorted(kinds, key=lambda k: k == "AddScalar") for kinds in per_task.values())
-    assert any(kinds[0] == "AddTensor" and kinds[-1] == "AddScalar" for kinds in per_task.values())
+    (code,) = cpp_of([bench_file(tmp_path, "nested", 24)])
+    per_task: dict[str, list[str]] = {}  # argument object -> its add calls' kinds, in the C++'s order
+    for args, call in re.findall(r"^\s*(\w+)\.add_(input|output|inout|scalar)\w*\(", code, re.M):
+        per_task.setdefault(args, []).append("scalar" if call == "scalar" else "tensor")
+    assert per_task and all(kinds == sorted(kinds, key=lambda k: k == "scalar") for kinds in per_task.values())
+    assert any(kinds[0] == "tensor" and kinds[-1] == "scalar" for kinds in per_task.values())
 
 
 def _allocs_of(tree, task, sizes):
