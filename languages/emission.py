@@ -36,15 +36,19 @@ def statements(body) -> list:
 
 
 def check_task_heads(unit) -> None:
-    """Every ``TaskArgs`` pairs its lists: a direction per tensor, an encoding per scalar."""
-    head = _HEAD_CLASS
+    """Every ``TaskArgs`` pairs its lists: a direction per tensor, an encoding per scalar; every
+    ``GuardedDummy`` has a push (its guard reads the count its dependency array declares)."""
+    head, dummy = _HEAD_CLASS, _DUMMY_CLASS
     for node in statements(unit.body):
-        if type(node) is head and (len(node.dirs) != len(node.tensors) or len(node.scalars) != len(node.encodings)):
+        cls = type(node)
+        if cls is head and (len(node.dirs) != len(node.tensors) or len(node.scalars) != len(node.encodings)):
             raise VerifyError(
                 f"task head {node.name}: {len(node.dirs)} directions for {len(node.tensors)} tensors, "
                 f"{len(node.encodings)} encodings for {len(node.scalars)} scalars",
                 node=node,
             )
+        if cls is dummy and not node.pushes:
+            raise VerifyError(f"guarded dummy {node.args}: no dependency to wait for", node=node)
 
 
 LANGUAGE = encoded.LANGUAGE.extend(
@@ -165,7 +169,7 @@ LANGUAGE = encoded.LANGUAGE.extend(
     ],
 )
 
-_HEAD_CLASS = LANGUAGE.nodes["TaskArgs"]
+_HEAD_CLASS, _DUMMY_CLASS = LANGUAGE.nodes["TaskArgs"], LANGUAGE.nodes["GuardedDummy"]
 # class -> its bodies, as one sequence (a statement of one body: that body's getter)
 _BODY_OF_CLASS = {
     LANGUAGE.nodes[kind]: attrgetter(fields[0]) if len(fields) == 1 else (lambda node, get=attrgetter(*fields): sum(get(node), ()))

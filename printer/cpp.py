@@ -614,8 +614,7 @@ def emit(node, out):  # noqa: F811
 
 @dispatch(E.GuardedDummy, Emitter, namespace=EMIT_NS)
 def emit(node, out):  # noqa: F811
-    if node.pushes:
-        dep_lines(node.args, node.size, node.pushes, out)
+    dep_lines(node.args, node.size, node.pushes, out)  # (never empty: emission.check_task_heads)
     if node.tid is not None:
         out.line(f"PTO2TaskId {node.tid} = PTO2TaskId::invalid();")
     if node.tid is None:

@@ -44,3 +44,17 @@ def test_an_unpaired_head_is_refused_wherever_it_is(cut):
         broken = type(unit)(unit.func, unit.arg_count, unit.externals, unit.scalars, unit.dyn_defs, body)
         with pytest.raises(VerifyError, match="task head"):
             emission.check_task_heads(broken)
+
+
+def test_a_guarded_dummy_without_a_push_is_refused_wherever_it_is():
+    """Its guard reads the count its dependency array declares: with no push the printer would
+    write a guard of an undeclared count."""
+    unit = compiled_stages(next(p for p in CORPUS if p.stem == "loop_scalar"))[-1].tree
+    E = emission.LANGUAGE
+    bad = E.GuardedDummy("params_barrier", 1, (), None, None)
+    for body in ((bad,), (_nested(bad),)):
+        broken = type(unit)(unit.func, unit.arg_count, unit.externals, unit.scalars, unit.dyn_defs, body)
+        with pytest.raises(VerifyError, match="guarded dummy params_barrier"):
+            emission.check_task_heads(broken)
+    good = E.GuardedDummy("params_barrier", 1, (E.PushDep(E.Var("t"), None, True),), None, None)
+    emission.check_task_heads(type(unit)(unit.func, unit.arg_count, unit.externals, unit.scalars, unit.dyn_defs, (good,)))
