@@ -183,13 +183,16 @@ class DeriveCallDirections(Pass):
                             d = _IN_OUT
                         else:
                             d = _OUTPUT_EXISTING
+                        if writes:  # (the buffers it may write: those just read)
+                            written.append(held)
+                            writes = False
                     args.append(_ARG(value, d if arg.hint is None else self.weigh_hint(arg, d, stmt), arg.span))
                     if writes:
-                        written.append(value)
+                        written.append(held_buffers(value))
                 out.append(_TASK(stmt.outs, stmt.tid, stmt.kernel, args, stmt.dumps, stmt.early_resolve, stmt.deps,
                                  stmt.launch, stmt.span))
-                for value in written:  # (seen from the next statement on)
-                    for name in held_buffers(value):
+                for held in written:  # (seen from the next statement on)
+                    for name in held:
                         if name not in seen:
                             seen.add(name)
                             added.append(name)
@@ -228,14 +231,17 @@ class DeriveCallDirections(Pass):
         return ArgDir.InOut
 
 
-# the output's Arg and Task: the fields this pass decides (an Arg's direction, a Task's arguments)
-# checked, the others the input's (the grammar proves them: ``trusted_maker``)
+# the output's Arg: its direction checked, its value and span the input's (the grammar proves
+# them: ``trusted_maker``). A Task and a compound statement built trusted (``make_trusted``): their
+# arguments are Args ``_ARG`` built, their bodies the statements ``analyze`` returns (the input's,
+# of a class the output keeps, or built by these makers), every other field the input's node's of
+# a kind the two languages share
 _ARG = trusted_maker(DeriveCallDirections, "Arg", ("dir",))
-_TASK = trusted_maker(DeriveCallDirections, "Task", ("args",))
-_FOR = trusted_maker(DeriveCallDirections, "For", ("body",))
-_WHILE = trusted_maker(DeriveCallDirections, "While", ("body",))
-_IF = trusted_maker(DeriveCallDirections, "If", ("then", "orelse"))
-_SCOPE = trusted_maker(DeriveCallDirections, "Scope", ("body",))
+_TASK = D.Task.make_trusted
+_FOR = D.For.make_trusted
+_WHILE = D.While.make_trusted
+_IF = D.If.make_trusted
+_SCOPE = D.Scope.make_trusted
 # the classes the output keeps as they are (the framework's proof: the target language has the
 # class, and nothing inside it is of a kind this pass changes): such a statement is the output's
 _SHARED = DeriveCallDirections._inert
