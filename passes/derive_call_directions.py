@@ -235,13 +235,16 @@ class DeriveCallDirections(Pass):
 # them: ``trusted_maker``). A Task and a compound statement built trusted (``make_trusted``): their
 # arguments are Args ``_ARG`` built, their bodies the statements ``analyze`` returns (the input's,
 # of a class the output keeps, or built by these makers), every other field the input's node's of
-# a kind the two languages share
+# a kind the two languages share (the grammar's proof, ``trusted_maker``'s, checked below at import)
 _ARG = trusted_maker(DeriveCallDirections, "Arg", ("dir",))
 _TASK = D.Task.make_trusted
 _FOR = D.For.make_trusted
 _WHILE = D.While.make_trusted
 _IF = D.If.make_trusted
 _SCOPE = D.Scope.make_trusted
+for _production, _built in (("Task", ("args",)), ("For", ("body",)), ("While", ("body",)), ("If", ("then", "orelse")),
+                            ("Scope", ("body",))):
+    trusted_maker(DeriveCallDirections, _production, _built)  # (raises unless the grammar proves the fields passed on)
 # the classes the output keeps as they are (the framework's proof: the target language has the
 # class, and nothing inside it is of a kind this pass changes): such a statement is the output's
 _SHARED = DeriveCallDirections._inert
