@@ -9,6 +9,8 @@ with a ``Yield`` of as many values; an ``If`` with results ends both branches wi
 ``Yield``; no other ``Yield`` appears.
 """
 
+import threading
+
 from nanopass.errors import VerifyError
 
 from . import surface
@@ -18,18 +20,44 @@ from .statements import defined_binders, iter_stmts, mark_verified, passed_last,
 _STRAY_YIELD = "a Yield outside the end of a loop or branch body"
 
 
+class _Handed(threading.local):
+    """The names of the Binders of a body, as the pass that built it defined them
+    (``hand_binder_names``): one body at a time, per thread."""
+
+    body: tuple | None = None
+    names: list[str] = []
+
+
+_handed = _Handed()
+
+
+def hand_binder_names(body, names: list[str]) -> None:
+    """A pass's word that ``names`` lists the name of every Binder under ``body`` (its
+    ``Walk.binder_names()``, in any order), each once per definition: the pass recorded each
+    name as it made the binder. ``check_single_definition`` of that body reads them instead of
+    walking its binders (once: the word is dropped when read; tests check it on every program)."""
+    _handed.body, _handed.names = body, names
+
+
 def check_single_definition(program) -> None:
     func = program.orch
     # A Declare announces a later definition: not one itself. (The body's names are kept with
-    # its walk, which is kept while the body is the last one to pass this check.) A body that
-    # passed last with the same parameter names passes again.
+    # its walk, which is kept while the body is the last one to pass this check; or handed by
+    # the pass that built it.) A body that passed last with the same parameter names passes again.
     outer = [p.name for p in func.params] + [d.name for d in func.dyn_dims]
     rule = _single_definition_rule(outer)
+    handed = _handed.body is func.body
+    if handed:
+        body_names = _handed.names
+        _handed.body, _handed.names = None, []
     if passed_last(func.body, rule):
         return
-    walk = walk_of(func.body)
-    body_names = walk.binder_names()
-    distinct = walk.binder_name_set()
+    if handed:
+        distinct = set(body_names)
+    else:
+        walk = walk_of(func.body)
+        body_names = walk.binder_names()
+        distinct = walk.binder_name_set()
     if len(distinct) == len(body_names) and len(set(outer)) == len(outer) and distinct.isdisjoint(outer):
         mark_verified(func.body, rule)
         return

@@ -25,12 +25,15 @@ class CheckManualDepsOnSubmitOnly(Pass):
 
     def run(self, program):
         for stmt in iter_stmts(program.orch.body):
-            if stmt._production == "Task" and stmt.tid is None:
-                user = [d for d in stmt.deps if d._production in ("DepVar", "DepItem")]
-                if user:
-                    raise InternalError(
-                        "a plain kernel call carries user-written dependency edges (only pl.submit may)",
-                        pass_name=self.name,
-                        node=stmt,
-                    )
+            if stmt._production == "Task" and stmt.tid is None and stmt.deps:  # (most tasks have no edge)
+                for dep in stmt.deps:  # (a plain loop: a comprehension costs a call per task)
+                    if dep._production in _USER_EDGES:
+                        raise InternalError(
+                            "a plain kernel call carries user-written dependency edges (only pl.submit may)",
+                            pass_name=self.name,
+                            node=stmt,
+                        )
         return program
+
+
+_USER_EDGES = frozenset({"DepVar", "DepItem"})  # the edges a user writes (``DerivedDep``: the compiler's)

@@ -7,6 +7,7 @@ from typing import Any
 
 from nanopass.errors import InternalError
 from nanopass.languages import SSA, SURFACE
+from nanopass.languages.ssa import hand_binder_names
 from nanopass.languages.statements import BODY_FIELDS, DEFINING, defined_binders
 from nanopass.rewrite import Pass, register
 
@@ -68,6 +69,7 @@ class ConvertToSsa(Pass):
         self.env: dict[str, str] = {}
         self.trail: list[tuple[str, str | None]] = []  # (name, version before the change; None: unbound)
         self.types: dict[str, Any] = {}
+        self.names: list[str] = []  # the name of every Binder of the output body, once per definition
         func = program.orch
         for param in func.params:
             self.env[param.name] = param.name
@@ -80,6 +82,7 @@ class ConvertToSsa(Pass):
         new_func = S.Function(
             func.name, func.params, func.results, func.auto_scope, func.dyn_dims, body, span=func.span
         )
+        hand_binder_names(new_func.body, self.names)  # (read by check_single_definition)
         return S.Program(program.name, program.kernels, new_func, span=program.span)
 
     # -- names -------------------------------------------------------------------------------------
@@ -104,6 +107,7 @@ class ConvertToSsa(Pass):
         self.trail.append((name, env.get(name)))  # (every change of env is logged on the trail)
         env[name] = new
         self.types[new] = binder.type
+        self.names.append(new)
         if new == name and type(binder) is _BINDER:  # a name defined once keeps its binder
             return binder
         return S.Binder.make_trusted(new, binder.type, span=binder.span)
@@ -217,13 +221,14 @@ class ConvertToSsa(Pass):
             args = self.arguments(stmt.args)
             deps = self.visit_all(stmt.deps) if stmt.deps else stmt.deps
             outs, kept = [], True
-            env, once = self.env, self.once
+            env, once, names = self.env, self.once, self.names
             for out in stmt.outs:  # (``define``, inlined: a task's outputs are most definitions)
                 name = out.name
                 new = name if name in once else self.fresh(name, "ssa")
                 self.trail.append((name, env.get(name)))
                 env[name] = new
                 self.types[new] = out.type
+                names.append(new)
                 if new != name or type(out) is not _BINDER:
                     out = S.Binder.make_trusted(new, out.type, span=out.span)
                     kept = False
@@ -257,7 +262,7 @@ class ConvertToSsa(Pass):
     def loop(self, stmt):
         counted = stmt._production == "For"
         renamed = self.renamed
-        env, trail, types, fresh = self.env, self.trail, self.types, self.fresh
+        env, trail, types, fresh, names = self.env, self.trail, self.types, self.fresh, self.names
         if counted:  # (a bound that is a number or a name that keeps is looked at in place)
             start, stop, step = stmt.start, stmt.stop, stmt.step
             kind = type(start)
@@ -288,6 +293,7 @@ class ConvertToSsa(Pass):
             ty = types[old]
             iter_name = fresh(name, "iter")
             types[iter_name] = ty
+            names.append(iter_name)
             iters.append(make_iter_arg(make_binder(iter_name, ty), make_var(old)))
             trail.append((name, old))
             env[name] = iter_name
@@ -328,6 +334,7 @@ class ConvertToSsa(Pass):
             trail.append((name, env.get(name)))
             env[name] = new
             types[new] = ty
+            names.append(new)
             results.append(make_binder(new, ty))
         if not counted:
             return S.While.make_trusted(iters, cond, body, results, span=stmt.span)
@@ -366,12 +373,13 @@ class ConvertToSsa(Pass):
         then.append(S.Yield.make_trusted(then_values))  # (the lists ``block`` made)
         orelse.append(S.Yield.make_trusted(else_values))
         results = []
-        trail, types, version = self.trail, self.types, self.version
+        trail, types, version, names = self.trail, self.types, self.version, self.names
         for name, then_version in zip(merged, then_versions):  # (``define`` of a new binder, inlined)
             new, ty = version(name, "phi"), types[then_version]
             trail.append((name, env.get(name)))
             env[name] = new
             types[new] = ty
+            names.append(new)
             results.append(S.Binder.make_trusted(new, ty))
         return S.If.make_trusted(cond, then, orelse, results, span=stmt.span)
 

@@ -17,7 +17,7 @@ from nanopass.rewrite import Pass, register, trusted_maker
 from .aliases import written_roots
 from .allocations import held_allocations
 from .kernels import kernel_table
-from .util import BODY_FIELDS, TYPE_PRODUCTIONS, carry_arrays, defined_binders, iter_stmts, var_reads
+from .util import BODY_FIELDS, TYPE_PRODUCTIONS, carry_arrays, defined_binders, iter_stmts, last_of_subtree, var_reads
 
 H = HOISTED
 # Nodes that read no name (a type's extents are never printed as reads): ``number`` goes
@@ -113,7 +113,7 @@ class HoistScopeEscapes(Pass):
         ends: dict[int, list] = {}  # id of the last statement of a scope's subtree -> the ids of the scopes it ends
         for stmt in walk.compound:
             if stmt._production == "Scope":
-                ends.setdefault(id(_last_of(stmt)), []).append(id(stmt))
+                ends.setdefault(id(last_of_subtree(stmt)), []).append(id(stmt))
         nodes: list = []  # the expressions of the statement met last, to walk
         push = nodes.append
         reading: dict[type, tuple] = {}  # statement class -> its fields that may read a name
@@ -380,21 +380,6 @@ class HoistScopeEscapes(Pass):
         if kind == "If":
             return [phi.var for phi in stmt.results if phi.plan.rebind]
         return []
-
-
-def _last_of(stmt):
-    """The last statement of ``stmt``'s subtree in program order (``stmt`` when its bodies are empty)."""
-    fields_of = BODY_FIELDS.get
-    while True:
-        fields = fields_of(stmt._production)
-        if fields is None:
-            return stmt
-        body = getattr(stmt, fields[-1])  # (the last body that has a statement)
-        if not body and len(fields) > 1:
-            body = getattr(stmt, fields[0])
-        if not body:
-            return stmt
-        stmt = body[-1]
 
 
 # A scope's mode and origin are its input's: set unchecked (proved by the grammar); its body checked

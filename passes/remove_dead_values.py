@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 from nanopass.languages import DIRECTED
-from nanopass.languages.terms import DType, LoopKind
+from nanopass.languages.terms import DType, LoopKind, ScopeMode
 from nanopass.languages.ssa import check_single_definition, check_yields
 from nanopass.rewrite import Pass, register, trusted_maker
 
-from .classify_iter_arg_carry import per_iteration_loops
-from .util import TYPE_PRODUCTIONS, iter_stmts, last_yield, renamed
+from .util import TYPE_PRODUCTIONS, iter_stmts, last_of_subtree, last_yield, renamed, static_trip_count
 
 S = DIRECTED
-TASK_ID, PARALLEL = DType.TASK_ID, LoopKind.parallel
+TASK_ID, PARALLEL, MANUAL = DType.TASK_ID, LoopKind.parallel, ScopeMode.manual
 
 # Right-hand sides without effects: computing one whose value nobody needs can be skipped.
 PURE = frozenset(
@@ -67,10 +66,17 @@ class RemoveDeadValues(Pass):
         carries: dict[str, list] = {}  # iter or result name -> [init, yielded value] expressions
         phis: dict[str, list] = {}  # if result name -> yielded values
         pairs: list[tuple[str, str]] = []  # (iter_arg, result) of every carry
-        per_iteration = None  # (with ``apart``: the per-iteration loops, found at the first pl.parallel loop)
+        # (with ``apart``: the last statement of the outermost manual scope being walked, None
+        # outside any, and the statement met before; the walk is in program order, so the
+        # statements up to that last one are inside)
+        manual_last = previous = None
         roots: list = []  # the expressions read by effects
         add_root, add_roots = roots.append, roots.extend
         for stmt in iter_stmts(body):
+            if manual_last is not None:
+                if previous is manual_last:  # (the walk left the scope)
+                    manual_last = None
+                previous = stmt
             kind = stmt._production
             if kind == "Task":  # (the usual statements first; ``_reads_of`` inlined)
                 add_roots(stmt.args)
@@ -94,11 +100,10 @@ class RemoveDeadValues(Pass):
                     continue
                 yld = last_yield(stmt.body)
                 values = yld.values if yld is not None else ()
-                split = False
-                if apart and kind == "For" and stmt.kind is PARALLEL:
-                    if per_iteration is None:
-                        per_iteration = per_iteration_loops(body, check=False)
-                    split = id(stmt) in per_iteration
+                # a per-iteration loop (``per_iteration_loops``): a pl.parallel loop in a manual
+                # scope with a static trip count; its carries that ``_split_carry`` accepts are TaskIds
+                split = apart and manual_last is not None and kind == "For" and stmt.kind is PARALLEL and (
+                    static_trip_count(stmt) or 0) > 0
                 k = 0
                 for it in stmt.iters:
                     sources = [it.init, values[k]] if values else [it.init]
@@ -124,6 +129,8 @@ class RemoveDeadValues(Pass):
                 lets[stmt.var.name] = tuple(stmt.deps)
             elif kind in _EFFECTS:
                 add_roots(_reads_of(stmt))
+            elif (kind == "Scope" or kind == "CompilerScope") and apart and manual_last is None and stmt.mode is MANUAL:
+                manual_last, previous = last_of_subtree(stmt), stmt
         removable = lets.keys() | carries.keys() | phis.keys()
         # Flow back one level at a time: the expressions that the names found live at one level
         # read give the next level's names (one walk per level, each expression walked once).

@@ -275,3 +275,18 @@ def _reading_fields(cls) -> tuple[tuple[str, bool], ...]:
     fields = tuple((name, many) for name, many in cls._child_fields if kinds[name] not in _NAMELESS_KINDS)
     _READING[cls] = fields
     return fields
+
+
+def last_of_subtree(stmt):
+    """The last statement of ``stmt``'s subtree in program order (``stmt`` when its bodies are empty)."""
+    fields_of = BODY_FIELDS.get
+    while True:
+        fields = fields_of(stmt._production)
+        if fields is None:
+            return stmt
+        body = getattr(stmt, fields[-1])  # (the last body that has a statement)
+        if not body and len(fields) > 1:
+            body = getattr(stmt, fields[0])
+        if not body:
+            return stmt
+        stmt = body[-1]
