@@ -752,13 +752,8 @@ class LowerToEmission(Pass):
     # -- control flow ------------------------------------------------------------------------------
 
     def lower_For(self, loop, out) -> None:
-        owner = None  # (stands for a loop none of whose carries is rebound: its Yield emits nothing)
-        for it, result in zip(loop.iters, loop.results):
-            if it.plan.rebind:  # (a carry not rebound is its init's variable: nothing to declare)
-                owner = loop
-                self.declare_carry(it, result, loop, out)
         loops = self.loops
-        loops.append(owner if UNREBOUND_YIELDS_SKIPPED else loop)
+        loops.append(self.declare_carries(loop, out))
         body = self.block(loop.body)
         loops.pop()
         start, stop, step, var = loop.start, loop.stop, loop.step, loop.var.name
@@ -768,15 +763,23 @@ class LowerToEmission(Pass):
         out.append(E.ForBlock.make_trusted(cpp.get(var, var), start, stop, step, body, span=loop.span))
 
     def lower_While(self, loop, out) -> None:
-        owner = None  # (as ``lower_For``'s)
-        for it, result in zip(loop.iters, loop.results):
-            if it.plan.rebind:  # (a carry not rebound is its init's variable: nothing to declare)
-                owner = loop
-                self.declare_carry(it, result, loop, out)
-        self.loops.append(owner if UNREBOUND_YIELDS_SKIPPED else loop)
+        self.loops.append(self.declare_carries(loop, out))
         body = self.block(loop.body)
         self.loops.pop()
         out.append(E.WhileBlock.make_trusted(self.expr(loop.cond), body, span=loop.span))
+
+    def declare_carries(self, loop, out):
+        """Declare the rebound carries of ``loop`` ahead of it; what stands for it on the stack of
+        open loops: ``loop``, or None when none of its carries is rebound (its Yield emits nothing)."""
+        for it in loop.iters:  # (most carries are not rebound: such a loop is passed without a zip)
+            if it.plan.rebind:
+                break
+        else:
+            return None if UNREBOUND_YIELDS_SKIPPED else loop
+        for it, result in zip(loop.iters, loop.results):
+            if it.plan.rebind:  # (a carry not rebound is its init's variable: nothing to declare)
+                self.declare_carry(it, result, loop, out)
+        return loop
 
     def declare_carry(self, it, result, loop, out) -> None:
         """Declare a rebound carry ahead of its loop, holding its init."""
