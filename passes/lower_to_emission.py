@@ -35,6 +35,12 @@ YIELD_LOOP = "__yield_i"
 # sets this False, every loop and if then stacked and each of its Yields' values looked at).
 UNREBOUND_YIELDS_SKIPPED = True
 
+# A kernel without a float scalar parameter has no float argument (the front end refuses a float
+# argument for an integer parameter, and the reverse): its tasks' scalars are each cast without
+# a look at their values (tests/test_lower_emission_float_params.py sets this False, every value
+# then looked at by ``float_reaches``: the same emission on every program).
+FLOAT_PARAMS_DECIDE = True
+
 TASK_ID = DType.TASK_ID  # (read once: an enum member read through its class costs a descriptor call)
 
 
@@ -569,7 +575,7 @@ class LowerToEmission(Pass):
         facts = self.kernel_facts.get(task.kernel)
         if facts is None:
             facts = self.kernel_facts[task.kernel] = self.facts_of(task.kernel)
-        kernel, last_output, param_count, grouped = facts
+        kernel, last_output, param_count, grouped, takes_floats = facts
         args = self.names.reserve_generated(f"params_t{n}")
         used, declared, cpp = self.used, self.declared, self.cpp
         tid = task.tid
@@ -604,13 +610,16 @@ class LowerToEmission(Pass):
         if synth:
             tensors += synth
             dirs += [OUTPUT] * len(synth)
-        encodings = []
-        floats = self.floats
-        for value in scalars:
-            if type(value) is VAR:  # (``float_reaches`` of a name, written out)
-                encodings.append(TO_U64 if value.name in floats else CAST_U64)  # (D4)
-            else:
-                encodings.append(TO_U64 if float_reaches(value, floats) else CAST_U64)
+        if takes_floats:
+            encodings = []
+            floats = self.floats
+            for value in scalars:
+                if type(value) is VAR:  # (``float_reaches`` of a name, written out)
+                    encodings.append(TO_U64 if value.name in floats else CAST_U64)  # (D4)
+                else:
+                    encodings.append(TO_U64 if float_reaches(value, floats) else CAST_U64)
+        else:  # (no scalar argument of the kernel is a float: each cast)
+            encodings = [CAST_U64] * len(scalars)
         if self.scalars_renamed:  # (a scalar argument reads data scalars only)
             scalars = list(map(self.expr, scalars))
         append(E.TaskArgs.make_trusted(True, task_comment(n, kernel, spec), args, dirs, tensors, scalars, encodings, task.span))
@@ -643,9 +652,14 @@ class LowerToEmission(Pass):
     def facts_of(self, name: str) -> tuple:
         """What lowering a task of kernel ``name`` reads of the kernel, once per kernel: the
         kernel, the last parameter a result of it writes (``last_output``), its parameter count,
-        and whether it is a Group (its tasks go through a launch function)."""
+        whether it is a Group (its tasks go through a launch function), and whether it has a float
+        scalar parameter (``takes_floats``: else no scalar argument of its tasks is a float, as the
+        front end checks each argument's type against its parameter's, and each is cast, D4)."""
         kernel = self.kernels[name]
-        return kernel, self.last_output[name], len(kernel.params), bool(kernel.members)
+        takes_floats = not FLOAT_PARAMS_DECIDE or any(
+            p.type._production == "ScalarType" and p.type.dtype in FLOAT_DTYPES for p in kernel.params
+        )
+        return kernel, self.last_output[name], len(kernel.params), bool(kernel.members), takes_floats
 
     def synthesized_outputs(self, task, kernel, args: str, out) -> list[str]:
         infos = []
