@@ -156,7 +156,8 @@ class LowerToEmission(Pass):
         Read: every use except returns (which emit nothing) and None seeds read as a carry's init
         (folded into the carry). Every read field is entered (``READ_FIELDS``); the usual nodes
         are taken apart inline (a Task's arguments, a loop's bounds, a Yield's values, an
-        operation's operands, a dependency edge's TaskId and index), a Var or an Int met as a
+        operation's operands, a dependency edge's TaskId and index, a barrier's edges, a cell's
+        store), a Var or an Int met as a
         child is read where it is met, never pushed. Bound: the names of the Binders the statements define (``defined_binders``) and
         of the cells they declare.
 
@@ -180,6 +181,7 @@ class LowerToEmission(Pass):
         defer = operations.append
         task, loop, yld, ret, iter_arg, bin_, var, int_, scope = TASK, FOR, YIELD, RETURN, ITER_ARG, BIN, VAR, INT, SCOPE
         dep_edge, alloc, let_, last_output = DEP_EDGE, ALLOC, LET, self.last_output
+        dummy, cell_decl, cell_set = DUMMY, CELL_DECL, CELL_SET
         for stmt in iter_stmts(body):
             kind = type(stmt)
             if kind is task:
@@ -233,6 +235,23 @@ class LowerToEmission(Pass):
                 elif type(value) is not int_:
                     push(value)
                 ask(name)
+                continue
+            elif kind is dummy:  # (its TaskId defined and asked about, its edges read)
+                name = stmt.var.name
+                bind(name)
+                ask(name)
+                if stmt.deps:
+                    extend(stmt.deps)
+                continue
+            elif kind is cell_decl:  # (it reads nothing)
+                bind(stmt.cell)
+                continue
+            elif kind is cell_set:
+                value = stmt.value
+                if type(value) is var:
+                    add(value.name)
+                elif type(value) is not int_:
+                    push(value)
                 continue
             else:
                 production = stmt._production
@@ -1004,11 +1023,12 @@ READ_FIELDS = ReadFields()
 # The classes ``survey`` takes apart inline (their read fields, as ``READ_FIELDS`` lists them:
 # a Task's args, launch and deps; a For's start, stop, step and iters; a Yield's values; an
 # IterArg's init; a Bin's a and b; a DepEdge's tid and index; an Alloc's creates, a Create's shape
-# and init; a Let's value).
+# and init; a Let's value; a Dummy's deps; a CellSet's value).
 TASK, FOR, YIELD, RETURN, ITER_ARG, BIN, VAR, INT, DEP_EDGE, ASSEMBLE, ALLOC, LET, SCOPE = (
     ENCODED.Task, ENCODED.For, ENCODED.Yield, ENCODED.Return, ENCODED.IterArg, ENCODED.Bin, ENCODED.Var, ENCODED.Int,
     ENCODED.DepEdge, ENCODED.AssembleTensor, ENCODED.Alloc, ENCODED.Let, ENCODED.Scope,
 )
+DUMMY, CELL_DECL, CELL_SET = ENCODED.Dummy, ENCODED.CellDecl, ENCODED.CellSet  # (a barrier's statements, also inline)
 # ``READ_FIELDS`` of every class of the input language, as a plain dict (a dict subclass's ``[]``
 # goes through a method call): what ``survey`` and ``expr`` look up per node.
 READ = {cls: READ_FIELDS[cls] for cls in ENCODED.nodes.values()}
