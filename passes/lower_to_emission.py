@@ -35,6 +35,12 @@ YIELD_LOOP = "__yield_i"
 # sets this False, every loop and if then stacked and each of its Yields' values looked at).
 UNREBOUND_YIELDS_SKIPPED = True
 
+# A kernel without a float scalar parameter has no float argument (the front end refuses a float
+# argument for an integer parameter, and the reverse): its tasks' scalars are each cast without
+# a look at their values (tests/test_lower_emission_float_params.py sets this False, every value
+# then looked at by ``float_reaches``: the same emission on every program).
+FLOAT_PARAMS_DECIDE = True
+
 TASK_ID = DType.TASK_ID  # (read once: an enum member read through its class costs a descriptor call)
 
 
@@ -150,7 +156,8 @@ class LowerToEmission(Pass):
         Read: every use except returns (which emit nothing) and None seeds read as a carry's init
         (folded into the carry). Every read field is entered (``READ_FIELDS``); the usual nodes
         are taken apart inline (a Task's arguments, a loop's bounds, a Yield's values, an
-        operation's operands, a dependency edge's TaskId and index), a Var or an Int met as a
+        operation's operands, a dependency edge's TaskId and index, a barrier's edges, a cell's
+        store), a Var or an Int met as a
         child is read where it is met, never pushed. Bound: the names of the Binders the statements define (``defined_binders``) and
         of the cells they declare.
 
@@ -174,6 +181,7 @@ class LowerToEmission(Pass):
         defer = operations.append
         task, loop, yld, ret, iter_arg, bin_, var, int_, scope = TASK, FOR, YIELD, RETURN, ITER_ARG, BIN, VAR, INT, SCOPE
         dep_edge, alloc, let_, last_output = DEP_EDGE, ALLOC, LET, self.last_output
+        dummy, cell_decl, cell_set = DUMMY, CELL_DECL, CELL_SET
         for stmt in iter_stmts(body):
             kind = type(stmt)
             if kind is task:
@@ -227,6 +235,23 @@ class LowerToEmission(Pass):
                 elif type(value) is not int_:
                     push(value)
                 ask(name)
+                continue
+            elif kind is dummy:  # (its TaskId defined and asked about, its edges read)
+                name = stmt.var.name
+                bind(name)
+                ask(name)
+                if stmt.deps:
+                    extend(stmt.deps)
+                continue
+            elif kind is cell_decl:  # (it reads nothing)
+                bind(stmt.cell)
+                continue
+            elif kind is cell_set:
+                value = stmt.value
+                if type(value) is var:
+                    add(value.name)
+                elif type(value) is not int_:
+                    push(value)
                 continue
             else:
                 production = stmt._production
@@ -569,7 +594,7 @@ class LowerToEmission(Pass):
         facts = self.kernel_facts.get(task.kernel)
         if facts is None:
             facts = self.kernel_facts[task.kernel] = self.facts_of(task.kernel)
-        kernel, last_output, param_count, grouped = facts
+        kernel, last_output, param_count, grouped, takes_floats = facts
         args = self.names.reserve_generated(f"params_t{n}")
         used, declared, cpp = self.used, self.declared, self.cpp
         tid = task.tid
@@ -604,13 +629,16 @@ class LowerToEmission(Pass):
         if synth:
             tensors += synth
             dirs += [OUTPUT] * len(synth)
-        encodings = []
-        floats = self.floats
-        for value in scalars:
-            if type(value) is VAR:  # (``float_reaches`` of a name, written out)
-                encodings.append(TO_U64 if value.name in floats else CAST_U64)  # (D4)
-            else:
-                encodings.append(TO_U64 if float_reaches(value, floats) else CAST_U64)
+        if takes_floats:
+            encodings = []
+            floats = self.floats
+            for value in scalars:
+                if type(value) is VAR:  # (``float_reaches`` of a name, written out)
+                    encodings.append(TO_U64 if value.name in floats else CAST_U64)  # (D4)
+                else:
+                    encodings.append(TO_U64 if float_reaches(value, floats) else CAST_U64)
+        else:  # (no scalar argument of the kernel is a float: each cast)
+            encodings = [CAST_U64] * len(scalars)
         if self.scalars_renamed:  # (a scalar argument reads data scalars only)
             scalars = list(map(self.expr, scalars))
         append(E.TaskArgs.make_trusted(True, task_comment(n, kernel, spec), args, dirs, tensors, scalars, encodings, task.span))
@@ -643,9 +671,14 @@ class LowerToEmission(Pass):
     def facts_of(self, name: str) -> tuple:
         """What lowering a task of kernel ``name`` reads of the kernel, once per kernel: the
         kernel, the last parameter a result of it writes (``last_output``), its parameter count,
-        and whether it is a Group (its tasks go through a launch function)."""
+        whether it is a Group (its tasks go through a launch function), and whether it has a float
+        scalar parameter (``takes_floats``: else no scalar argument of its tasks is a float, as the
+        front end checks each argument's type against its parameter's, and each is cast, D4)."""
         kernel = self.kernels[name]
-        return kernel, self.last_output[name], len(kernel.params), bool(kernel.members)
+        takes_floats = not FLOAT_PARAMS_DECIDE or any(
+            p.type._production == "ScalarType" and p.type.dtype in FLOAT_DTYPES for p in kernel.params
+        )
+        return kernel, self.last_output[name], len(kernel.params), bool(kernel.members), takes_floats
 
     def synthesized_outputs(self, task, kernel, args: str, out) -> list[str]:
         infos = []
@@ -752,13 +785,8 @@ class LowerToEmission(Pass):
     # -- control flow ------------------------------------------------------------------------------
 
     def lower_For(self, loop, out) -> None:
-        owner = None  # (stands for a loop none of whose carries is rebound: its Yield emits nothing)
-        for it, result in zip(loop.iters, loop.results):
-            if it.plan.rebind:  # (a carry not rebound is its init's variable: nothing to declare)
-                owner = loop
-                self.declare_carry(it, result, loop, out)
         loops = self.loops
-        loops.append(owner if UNREBOUND_YIELDS_SKIPPED else loop)
+        loops.append(self.declare_carries(loop, out))
         body = self.block(loop.body)
         loops.pop()
         start, stop, step, var = loop.start, loop.stop, loop.step, loop.var.name
@@ -768,15 +796,23 @@ class LowerToEmission(Pass):
         out.append(E.ForBlock.make_trusted(cpp.get(var, var), start, stop, step, body, span=loop.span))
 
     def lower_While(self, loop, out) -> None:
-        owner = None  # (as ``lower_For``'s)
-        for it, result in zip(loop.iters, loop.results):
-            if it.plan.rebind:  # (a carry not rebound is its init's variable: nothing to declare)
-                owner = loop
-                self.declare_carry(it, result, loop, out)
-        self.loops.append(owner if UNREBOUND_YIELDS_SKIPPED else loop)
+        self.loops.append(self.declare_carries(loop, out))
         body = self.block(loop.body)
         self.loops.pop()
         out.append(E.WhileBlock.make_trusted(self.expr(loop.cond), body, span=loop.span))
+
+    def declare_carries(self, loop, out):
+        """Declare the rebound carries of ``loop`` ahead of it; what stands for it on the stack of
+        open loops: ``loop``, or None when none of its carries is rebound (its Yield emits nothing)."""
+        for it in loop.iters:  # (most carries are not rebound: such a loop is passed without a zip)
+            if it.plan.rebind:
+                break
+        else:
+            return None if UNREBOUND_YIELDS_SKIPPED else loop
+        for it, result in zip(loop.iters, loop.results):
+            if it.plan.rebind:  # (a carry not rebound is its init's variable: nothing to declare)
+                self.declare_carry(it, result, loop, out)
+        return loop
 
     def declare_carry(self, it, result, loop, out) -> None:
         """Declare a rebound carry ahead of its loop, holding its init."""
@@ -987,11 +1023,12 @@ READ_FIELDS = ReadFields()
 # The classes ``survey`` takes apart inline (their read fields, as ``READ_FIELDS`` lists them:
 # a Task's args, launch and deps; a For's start, stop, step and iters; a Yield's values; an
 # IterArg's init; a Bin's a and b; a DepEdge's tid and index; an Alloc's creates, a Create's shape
-# and init; a Let's value).
+# and init; a Let's value; a Dummy's deps; a CellSet's value).
 TASK, FOR, YIELD, RETURN, ITER_ARG, BIN, VAR, INT, DEP_EDGE, ASSEMBLE, ALLOC, LET, SCOPE = (
     ENCODED.Task, ENCODED.For, ENCODED.Yield, ENCODED.Return, ENCODED.IterArg, ENCODED.Bin, ENCODED.Var, ENCODED.Int,
     ENCODED.DepEdge, ENCODED.AssembleTensor, ENCODED.Alloc, ENCODED.Let, ENCODED.Scope,
 )
+DUMMY, CELL_DECL, CELL_SET = ENCODED.Dummy, ENCODED.CellDecl, ENCODED.CellSet  # (a barrier's statements, also inline)
 # ``READ_FIELDS`` of every class of the input language, as a plain dict (a dict subclass's ``[]``
 # goes through a method call): what ``survey`` and ``expr`` look up per node.
 READ = {cls: READ_FIELDS[cls] for cls in ENCODED.nodes.values()}

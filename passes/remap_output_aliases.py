@@ -23,7 +23,7 @@ N = NAMED
 CREATE_DERIVED = ("_ci", "_ci_shapes")
 VIEW_DERIVED = ("_shapes", "_offsets")
 TASK_ID = DType.TASK_ID  # (read once: an enum member read through its class costs a descriptor call)
-LET, ALLOC, CELL_DECL = HOISTED.Let, HOISTED.Alloc, HOISTED.CellDecl
+LET, ALLOC, CELL_DECL, FOR, WHILE = HOISTED.Let, HOISTED.Alloc, HOISTED.CellDecl, HOISTED.For, HOISTED.While
 SCALAR_TYPE = HOISTED.ScalarType
 FLOAT_DTYPES = frozenset(d for d in DType if d.is_float)
 VIEWS = frozenset({HOISTED.SliceTensor, HOISTED.ReshapeTensor})  # the lets whose names lower_to_emission derives from
@@ -108,7 +108,13 @@ class RemapOutputAliases(Pass):
         a TaskId carry that holds more ids in the body than its result has a variable of its own.
         ``compound``: every statement of the function that has a body (``Walk.compound``)."""
         for stmt in compound:
-            if stmt._production not in ("For", "While"):
+            kind = type(stmt)  # (by class: a string comparison per statement costs more)
+            if kind is not FOR and kind is not WHILE:
+                continue
+            for it in stmt.iters:  # (most carries are not rebound: their loop is passed without a zip)
+                if it.plan.rebind:
+                    break
+            else:
                 continue
             for it, result in zip(stmt.iters, stmt.results):
                 if not it.plan.rebind:
