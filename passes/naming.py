@@ -104,8 +104,9 @@ class NameTable:
 
     def reserve(self, base: str, *, generated: bool = False, derived: tuple[str, ...] = ()) -> str:
         """A free name from ``base``; with ``derived`` suffixes, those must be free as well. A base
-        shaped like a generated name is not handed out unless ``generated``: it gets ``user_`` first."""
-        if not generated and generated_shape(base):
+        shaped like a generated name is not handed out unless ``generated``: it gets ``user_`` first,
+        as does a taken base whose suffixed names are so shaped (``alloc``: every ``alloc_k`` is)."""
+        if not generated and (generated_shape(base) or (not self.free(base) and generated_shape(base + "_1"))):
             base = USER_PREFIX + base
         request = (base, generated, tuple(derived))
         k = self.next_suffix.get(request, 0)
