@@ -28,6 +28,40 @@ RUNTIME_NAMES = frozenset(
     """.split()
 )
 
+# Macros the generated file's headers define (<stddef.h>, <stdint.h>, <stdio.h>, the runtime header
+# and what its C++ headers bring in: <errno.h>, <limits.h>, <assert.h>): a variable so named would be
+# replaced by the preprocessor (tools/attack/found/53: `int32_t errno = a + 1;`).
+_WIDTHS = ("8", "16", "32", "64")
+HEADER_MACROS = frozenset(
+    """
+    NULL offsetof errno assert EOF BUFSIZ FILENAME_MAX FOPEN_MAX TMP_MAX L_tmpnam P_tmpdir SEEK_SET
+    SEEK_CUR SEEK_END stdin stdout stderr _IOFBF _IOLBF _IONBF SIZE_MAX PTRDIFF_MIN PTRDIFF_MAX
+    SIG_ATOMIC_MIN SIG_ATOMIC_MAX WCHAR_MIN WCHAR_MAX WINT_MIN WINT_MAX INTMAX_MIN INTMAX_MAX
+    UINTMAX_MAX INTPTR_MIN INTPTR_MAX UINTPTR_MAX INTMAX_C UINTMAX_C CHAR_BIT SCHAR_MIN SCHAR_MAX
+    UCHAR_MAX CHAR_MIN CHAR_MAX MB_LEN_MAX SHRT_MIN SHRT_MAX USHRT_MAX INT_MIN INT_MAX UINT_MAX
+    LONG_MIN LONG_MAX ULONG_MAX LLONG_MIN LLONG_MAX ULLONG_MAX
+    E2BIG EACCES EADDRINUSE EADDRNOTAVAIL EAFNOSUPPORT EAGAIN EALREADY EBADF EBADMSG EBUSY ECANCELED
+    ECHILD ECONNABORTED ECONNREFUSED ECONNRESET EDEADLK EDESTADDRREQ EDOM EEXIST EFAULT EFBIG
+    EHOSTUNREACH EIDRM EILSEQ EINPROGRESS EINTR EINVAL EIO EISCONN EISDIR ELOOP EMFILE EMLINK
+    EMSGSIZE ENAMETOOLONG ENETDOWN ENETRESET ENETUNREACH ENFILE ENOBUFS ENODATA ENODEV ENOENT
+    ENOEXEC ENOLCK ENOLINK ENOMEM ENOMSG ENOPROTOOPT ENOSPC ENOSR ENOSTR ENOSYS ENOTCONN ENOTDIR
+    ENOTEMPTY ENOTRECOVERABLE ENOTSOCK ENOTSUP ENOTTY ENXIO EOPNOTSUPP EOVERFLOW EOWNERDEAD EPERM
+    EPIPE EPROTO EPROTONOSUPPORT EPROTOTYPE ERANGE EROFS ESPIPE ESRCH ETIME ETIMEDOUT ETXTBSY
+    EWOULDBLOCK EXDEV
+    PTO_DEVICE_FUNC PTO2_SCOPE PTO2_SCOPE_GUARD PTO2_SCOPE_CAT PTO2_SCOPE_CAT2
+    PTO2_ORCHESTRATION_CONFIG_DEFINED rt_report_fatal LOG_ERROR LOG_WARN LOG_DEBUG
+    PTO2_ERROR_NONE PTO2_ERROR_SCOPE_DEADLOCK PTO2_ERROR_HEAP_RING_DEADLOCK
+    PTO2_ERROR_FLOW_CONTROL_DEADLOCK PTO2_ERROR_DEP_POOL_OVERFLOW PTO2_ERROR_INVALID_ARGS
+    PTO2_ERROR_DEPENDENCY_OVERFLOW PTO2_ERROR_REQUIRE_SYNC_START_INVALID PTO2_ERROR_TENSOR_WAIT_TIMEOUT
+    PTO2_ERROR_EXPLICIT_ORCH_FATAL PTO2_ERROR_SCOPE_TASKS_OVERFLOW
+    """.split()
+    + [f"LOG_INFO_V{v}" for v in range(10)]
+    + [f"{kind}{w}_{end}" for w in _WIDTHS for kind, end in (("INT", "MIN"), ("INT", "MAX"), ("UINT", "MAX"),
+                                                             ("INT", "C"), ("UINT", "C"))]
+    + [f"{kind}_{speed}{w}_{end}" for w in _WIDTHS for speed in ("LEAST", "FAST")
+       for kind, end in (("INT", "MIN"), ("INT", "MAX"), ("UINT", "MAX"))]
+)
+
 # Shapes of the names lower_to_emission generates: user variables never take them. (A pass-made
 # barrier TaskId, ``phase_fence_barrier_<k>_tid``, is an ordinary variable name: no lowering makes it.)
 GENERATED = re.compile(
@@ -51,7 +85,7 @@ USER_PREFIX = "user_"
 
 
 # Names a table never hands out.
-RESERVED = CPP_KEYWORDS | RUNTIME_NAMES
+RESERVED = CPP_KEYWORDS | RUNTIME_NAMES | HEADER_MACROS
 
 
 class NameTable:
@@ -70,8 +104,9 @@ class NameTable:
 
     def reserve(self, base: str, *, generated: bool = False, derived: tuple[str, ...] = ()) -> str:
         """A free name from ``base``; with ``derived`` suffixes, those must be free as well. A base
-        shaped like a generated name is not handed out unless ``generated``: it gets ``user_`` first."""
-        if not generated and generated_shape(base):
+        shaped like a generated name is not handed out unless ``generated``: it gets ``user_`` first,
+        as does a taken base whose suffixed names are so shaped (``alloc``: every ``alloc_k`` is)."""
+        if not generated and (generated_shape(base) or (not self.free(base) and generated_shape(base + "_1"))):
             base = USER_PREFIX + base
         request = (base, generated, tuple(derived))
         k = self.next_suffix.get(request, 0)

@@ -15,7 +15,7 @@ from nanopass.languages.terms import DType
 from nanopass.rewrite import Pass, register
 
 from .aliases import written_roots
-from .naming import NameTable, base_name, ssa_role
+from .naming import RESERVED, NameTable, base_name, ssa_role
 
 N = NAMED
 
@@ -62,11 +62,12 @@ class RemapOutputAliases(Pass):
         for param in func.params:
             if param.type._production == "TensorType":
                 names[param.name] = table.reserve("ext_" + base_name(param.name), generated=True)
-            else:
-                names[param.name] = param.name
+            else:  # (a scalar keeps its name unless C++ or a header has it: ``errno``, ``new``)
+                names[param.name] = param.name if param.name not in RESERVED else table.reserve(param.name)
         for dyn in func.dyn_dims:
-            names[dyn.name] = dyn.name
             table.claim(dyn.name)
+        for dyn in func.dyn_dims:
+            names[dyn.name] = dyn.name if dyn.name not in RESERVED else table.reserve(dyn.name)
         walk = walk_of(func.body)  # (one walk for the uses below; kept with the body while compiling)
         self.derived, cells = self.derived_suffixes_and_cells(walk.order)
         derived_of, take_first = self.derived.get, table.take_first

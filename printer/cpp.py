@@ -807,7 +807,10 @@ def fmt_expr(node, abi):  # noqa: F811
 
 @dispatch(E.Un, Abi, namespace=FMT_NS)
 def fmt_expr(node, abi):  # noqa: F811
-    return f"{UNARY[node.op]}{fmt(node.a, abi, PREC_UNARY)}", PREC_UNARY
+    op, operand = UNARY[node.op], fmt(node.a, abi, PREC_UNARY)
+    if operand[0] == op == "-":  # a negation of a negation or of a negative literal: `--x` is a decrement
+        operand = f"({operand})"
+    return f"{op}{operand}", PREC_UNARY
 
 
 FMT_EXPR_HANDLERS = resolved(FMT_NS, "fmt_expr", Abi)

@@ -4,7 +4,7 @@ from nanopass.passes.naming import GENERATED, RESERVED, USER_PREFIX, NameTable
 
 
 def naive_reserve(taken: set, base: str, generated: bool = False, derived: tuple = ()) -> str:
-    if not generated and GENERATED.match(base):
+    if not generated and (GENERATED.match(base) or ((base in taken or base in RESERVED) and GENERATED.match(base + "_1"))):
         base = USER_PREFIX + base
 
     def fits(name):

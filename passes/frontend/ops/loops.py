@@ -232,7 +232,8 @@ def loop_bounds(cx: FunctionContext, call: ast.Call) -> tuple[Any, Any, Any]:
     if len(exprs) == 2:
         return exprs[0], exprs[1], index_int(1)
     if type(exprs[2]) is _INT and exprs[2].value <= 0:
-        raise cx.error("a loop step must be positive", args[2])
+        raise cx.error("a loop step must be positive", args[2],
+                       hint="count up and compute the index: for j in pl.range(n): i = n - 1 - j")
     return exprs[0], exprs[1], exprs[2]
 
 

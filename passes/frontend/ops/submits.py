@@ -250,6 +250,11 @@ def task_arg(cx: FunctionContext, node: ast.expr, param: Any, kernel: str) -> An
             node,
         )
     want, got = ptype.dtype, ty.dtype
+    if want.c_type is None:  # FP16, BF16: a value the host computed has no bits to give in that dtype
+        raise cx.error(
+            f"parameter '{param.name}' of '{kernel}' is a {type_text(ptype)}: the host C++ has no "
+            f"{want.name} type to pass a scalar in", node, hint="declare the kernel parameter pl.Scalar[pl.FP32]",
+        )
     want_float = want in FLOAT_DTYPES
     if want_float and got in INT_DTYPES and type(expr) is _INT:
         expr = L.Float.make(float(expr.value), want)
