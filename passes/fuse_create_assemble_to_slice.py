@@ -5,11 +5,12 @@ from __future__ import annotations
 from bisect import bisect_right
 from fractions import Fraction
 from heapq import heappop, heappush
+from typing import NamedTuple
 
 from nanopass.errors import UserError
 from nanopass.languages import SSA
 from nanopass.languages.statements import kept
-from nanopass.languages.terms import ParamDir
+from nanopass.languages.terms import CmpOp, LoopKind, ParamDir, UnOp
 from nanopass.rewrite import Pass, register
 
 from .aliases import buffer_roots, extend_buffer_roots
@@ -32,6 +33,7 @@ FORWARD_STORAGE = True
 LIVENESS_ENOUGH = True
 # (an Enum member read off its class is a Python call each time in Python 3.11: read once)
 _IN, _OUT = ParamDir.In, ParamDir.Out
+_SEQ, _NOT, _LT = LoopKind.seq, UnOp.not_, CmpOp.lt
 
 
 def _vars_in(exprs) -> set[str]:
@@ -53,7 +55,8 @@ class FuseCreateAssembleToSlice(Pass):
     """Make ``pl.assemble(target, src, offset)`` a view instead of a copy.
 
     The orchestration runtime has no copy primitive: ``src`` must be a tensor made by
-    ``pl.create_tensor`` in the same body, whose tasks then write straight into ``target``.
+    ``pl.create_tensor`` (in the same body, an enclosing one or a ``with`` block before it:
+    ``fuse_across``), whose tasks then write straight into ``target``.
     The create of ``src`` becomes ``pl.tensor.slice(target, shape, offset)`` marked ``placed``, and the assemble's
     result becomes ``target`` itself (a copy the naming pass folds away). When ``target`` is
     itself created later in the same body, its create moves up to just before ``src``'s; when it
@@ -150,6 +153,10 @@ class FuseCreateAssembleToSlice(Pass):
         self.accesses_everywhere: dict[str, int] | None = None  # ``_accesses(func.body)``, made when first needed
         self.roots_of_buffers: dict[str, str] | None = None  # ``buffer_roots`` with every carry its own, when first needed
         self.placed_in: dict[str, set[str]] = {}  # root -> the placed sources whose rows are in it
+        self.frames: list[_Frame] = []  # the blocks around the one being rewritten, outermost first
+        self.analysed: dict[int, tuple] = {}  # id(a body fuse_across rewrote) -> the body as analysed
+        self.was: dict[int, object] = {}  # id(a with block fuse_across rewrote) -> the block as analysed
+        self.kept_bodies: list = []  # (what those tables' ids are of)
 
     @property
     def named(self):
@@ -182,7 +189,9 @@ class FuseCreateAssembleToSlice(Pass):
         # (the block as analysed: ``fuse`` rewrites, inserts and moves statements only at or before
         # the assemble it is at, so the statements from there on are the block's, shifted by
         # ``len(stmts) - len(self.block)``; the bodies are walked after the block's assembles)
-        self.block = stmts
+        # (a body ``fuse_across`` rewrote before it was walked stands for the body it analysed)
+        self.block = analysed = self.analysed.get(id(stmts), stmts)
+        self.block_start = start = len(self.defined_before)  # (the names bound before the block: the first ``start``)
         stmts = list(stmts)
         i = 0
         while i < len(stmts):
@@ -190,7 +199,6 @@ class FuseCreateAssembleToSlice(Pass):
             if stmt._production == "Let" and stmt.value._production == "AssembleTensor":
                 i = self.fuse(stmts, i)
             i += 1
-        out = []
         unbound = 0  # the statements from here on have not entered their names in defined_before
         for j, stmt in enumerate(stmts):
             fields = BODY_FIELDS.get(stmt._production)
@@ -203,13 +211,17 @@ class FuseCreateAssembleToSlice(Pass):
                 if stmt._production == "For":  # (a While has no loop variable)
                     self.defined_before[stmt.var.name] = None
                 self.in_loop = in_loop or stmt._production in ("For", "While")
-                stmt = stmt.replace(**{f: self.sequence(getattr(stmt, f)) for f in fields})
+                bodies = {}
+                for field in fields:
+                    self.frames.append(_Frame(stmts, analysed, j, stmt, field, start))
+                    bodies[field] = self.sequence(getattr(stmt, field))
+                    self.frames.pop()
+                stmt = stmt.replace(**bodies)
                 while len(self.defined_before) > outer:  # (SSA: each name bound once, so added last)
                     self.defined_before.popitem()
                 self.in_loop = in_loop
                 stmts[j] = stmt  # (its names are entered with the next statement with bodies)
-            out.append(stmt)
-        return tuple(out)
+        return tuple(stmts)
 
     def fuse(self, stmts: list, at: int) -> int:
         """Rewrite the assemble at ``stmts[at]``; returns the index of the rewritten assemble."""
@@ -230,11 +242,7 @@ class FuseCreateAssembleToSlice(Pass):
                 create_at = j
                 break
         if create_at is None:
-            raise UserError(
-                f"pl.assemble needs a source made by pl.create_tensor in the same block; '{_base(src)}' is not",
-                let.span,
-                hint="the runtime cannot copy tensors: create the source, let its tasks write it, then assemble",
-            )
+            return self.fuse_across(stmts, at, src)
         # (a view of the source shares its bytes too: a write through one after the assemble
         # would go to the target's rows once the source is placed; so does a source placed in
         # the source, a use of it after the assemble being one of the source's rows)
@@ -299,6 +307,200 @@ class FuseCreateAssembleToSlice(Pass):
         self.sliced[src] = (base.name, create.value.shape, value.offset, made)
         self.place_rows(src, placed.rows)
         return at
+
+    def fuse_across(self, stmts: list, at: int, src: str) -> int:
+        """Rewrite the assemble at ``stmts[at]`` whose source ``src`` is created in another block:
+        an enclosing one, or a ``with`` block before the assemble (in its block or an enclosing
+        one: names escape a scope), the rule of docs/semantics.md's assemble placement. The blocks
+        from the create's down to the assemble's are ``with`` blocks (each runs once) and at most
+        one ``if`` or sequential ``pl.range`` loop whose condition (its start below its stop) is
+        known at the create: the create becomes an ``if`` over it that yields the slice of the
+        target when the assemble will run, a fresh buffer of its own otherwise. Checked as in the
+        block: between the create and the assemble (for a loop, the whole body but the assemble:
+        each iteration's assemble follows the iterations before), nothing touches the rows; a
+        fill is overwritten before the (first) assemble; the uses after it are reads in its block
+        (``reads_after_see_the_copy``). The index of the rewritten assemble."""
+        let = stmts[at]
+        value = let.value
+        target = value.target.name
+        levels = [*self.frames, _Frame(stmts, self.block, at, let, None, self.block_start)]
+        found = None
+        for k in range(len(levels) - 1, -1, -1):
+            block, q = levels[k].stmts, levels[k].at
+            for p in range(q - 1, -1, -1):
+                chain = _create_chain(block[p], src)
+                if chain is not None:
+                    found = k, p, chain
+                    break
+            if found is not None:
+                break
+        if found is None:
+            raise UserError(
+                f"pl.assemble needs a source made by pl.create_tensor; '{_base(src)}' is not",
+                let.span,
+                hint="the runtime cannot copy tensors: create the source, let its tasks write it, then assemble",
+            )
+        k, p, chain = found
+        create = chain[-1]
+        guard, loop = None, None  # (the condition the assemble runs on; the level of a loop around it)
+        for m in range(k, len(levels) - 1):
+            frame = levels[m]
+            stmt, kind = frame.stmt, frame.stmt._production
+            if kind == "Scope":
+                continue
+            if guard is not None or kind == "While" or (kind == "For" and stmt.kind is not _SEQ):
+                what = {"While": "pl.while_ loop", "For": "pl.parallel loop", "If": "if"}[kind]
+                self.refuse_across(let, target, src, what if guard is None else "blocks",
+                                   "one if or pl.range loop between them at most" if guard is not None else
+                                   f"a {what} between them, whose iterations the one source cannot serve")
+            if kind == "If":
+                guard = stmt.cond if frame.field == "then" else S.Un(_NOT, stmt.cond, span=stmt.cond.span)
+            else:
+                if stmt.step._production != "Int" or stmt.step.value <= 0:
+                    self.refuse_across(let, target, src, "pl.range loop", "a loop of a step not a positive constant")
+                guard, loop = S.Cmp(_LT, stmt.start, stmt.stop, span=stmt.span), m
+        # the names bound where the create is: before its block, in it before the create
+        available = set(list(self.defined_before)[: levels[k].start])
+        block = levels[k].stmts
+        for before in block[:p]:
+            available.update(b.name for b in visible_binders(before))
+        body = block
+        for stmt in chain[:-1]:  # (the with blocks around the create, its binders before it in each)
+            inner = stmt.body
+            for before in inner[: _position(inner, chain, stmt)]:
+                available.update(b.name for b in visible_binders(before))
+            body = inner
+        root = self.roots.get(target, target)
+        base = value.target
+        if target not in available:
+            if root in available and {r for r, _ in self.places.get(target, ())} == {root}:
+                base = S.Var(root, span=value.target.span)  # a copy or result of it: the same buffer
+            else:
+                raise UserError(
+                    f"the target '{_base(target)}' of pl.assemble must exist before its source '{_base(src)}' is created",
+                    let.span,
+                )
+        missing = _vars_in(value.offset) - available
+        if missing:
+            raise UserError(
+                f"the assemble offset uses '{_base(sorted(missing)[0])}', which is not known where "
+                f"'{_base(src)}' is created",
+                let.span,
+            )
+        if guard is not None and _vars_in([guard]) - available:
+            what = "pl.range loop" if loop is not None else "if"
+            self.refuse_across(let, target, src, what, f"whether the {what} runs the assemble is not known where "
+                               f"'{_base(src)}' is created")
+        # between the create and the assemble: the rest of the with blocks around the create, the
+        # create's block up to the statement holding the assemble, and each block down to it up to
+        # it; in a loop, also the rest of each block in the loop (the next iteration's prefix)
+        between, again = [], []
+        for stmt in reversed(chain[:-1]):
+            inner = stmt.body
+            between += inner[_position(inner, chain, stmt) + 1:]
+        between += block[p + 1 : levels[k].at]
+        for m in range(k + 1, len(levels)):
+            inner, pos = levels[m].stmts, levels[m].at
+            between += inner[:pos]
+            if loop is not None and m > loop:
+                again += inner[pos + 1:]
+        aliases = self.aliases_of.get(src, set()) | {src}
+        held = list(self.placed_in.get(src, ()))
+        while held:
+            h = held.pop()
+            aliases |= self.aliases_of.get(h, set())
+            held += self.placed_in.get(h, ())
+        after = 0
+        for n in aliases:
+            after += self.uses.get(n, 0) - self.uses_before(levels[k:], n)
+        if loop is not None:  # (a carry of the source is the same buffer: the loop's Yield is no use)
+            body = levels[loop + 1].analysed
+            if body and body[-1]._production == "Yield":
+                uses = self.uses_of(body)
+                for n in aliases:
+                    after -= uses.between(n, len(body) - 1, len(body))
+        placed = self.fills.get(id(let))
+        if placed is None:
+            placed = Placement.of(self.places.get(target), create.value.shape, value.offset)
+        if after and not self.reads_after_see_the_copy(stmts, at, aliases, after, create, placed, loop is not None):
+            raise UserError(
+                f"'{_base(src)}' is used after it was assembled into '{_base(target)}'",
+                let.span,
+                hint=f"the runtime cannot copy: '{_base(src)}' becomes the rows of '{_base(target)}' it is assembled "
+                "into, so only reads of it in the assemble's block that nothing writes either of before them see "
+                "what the copy holds",
+            )
+        self.check_placement_invisible(between + again, value, create, let, placed.rows)
+        self.check_fill_overwritten(between, create, let, target)
+        view = S.SliceTensor.make(base, create.value.shape, value.offset, False, False, True, None)
+        if guard is None:
+            made = S.Let.make(create.var, view, create.span)
+            rows = placed.rows if self.places.get(base.name) == placed.places else None
+            self.sliced[src] = (base.name, create.value.shape, value.offset, rows)
+        else:  # (the view when the assemble will run, the source's own buffer otherwise)
+            span = create.span
+            view_b, own_b = S.Binder(f"{src}__placed", create.var.type), S.Binder(f"{src}__own", create.var.type)
+            made = S.If(
+                guard,
+                [S.Let(view_b, view, span=span), S.Yield([S.Var(view_b.name, span=span)], span=span)],
+                [S.Let(own_b, create.value, span=span), S.Yield([S.Var(own_b.name, span=span)], span=span)],
+                [create.var],
+                span=span,
+            )
+            self.by_branch = True  # (a walk of the output finds its storage: no slice to forward)
+        block[p] = self.with_create(block[p], chain, made)
+        stmts[at] = S.Let.make(let.var, value.target, let.span)
+        self.placed[src] = placed
+        self.place_rows(src, placed.rows)
+        return at
+
+    def with_create(self, stmt, chain: list, made):
+        """``stmt`` (``chain[0]``) with the create at the end of ``chain`` (the with blocks around
+        it, ``_create_chain``'s) replaced by ``made``; a rewritten body stands for the body as
+        analysed (``sequence`` walks it later when it is in the block being rewritten)."""
+        if len(chain) == 1:
+            return made
+        body = stmt.body
+        pos = _position(body, chain, stmt)
+        new = body[:pos] + (self.with_create(body[pos], chain[1:], made),) + body[pos + 1:]
+        self.analysed[id(new)] = self.analysed.get(id(body), body)
+        out = stmt.replace(body=new)
+        self.was[id(out)] = self.was.get(id(stmt), stmt)
+        self.kept_bodies += [new, out]  # (their ids must not be reused while the tables hold them)
+        return out
+
+    def uses_before(self, levels: list, name: str) -> int:
+        """The live uses of ``name`` that come before the assemble at the end of ``levels`` (the
+        blocks from the create's down to the assemble's, ``_Frame``s) or beside it: in each block
+        up to the statement holding it, and that statement's own (a loop carry's init) and its
+        other bodies' (an ``if``'s other branch)."""
+        count = 0
+        for frame in levels:
+            analysed = frame.analysed
+            if frame.field is None:  # (the assemble's block: up to it, as analysed)
+                end = frame.at + 1 - (len(frame.stmts) - len(analysed))
+            else:
+                original = self.was.get(id(frame.stmt), frame.stmt)
+                end = next((j for j, s in enumerate(analysed) if s is original), None)
+                if end is None:
+                    return -1  # (not found: no count, so no use after is taken for seen)
+                # (the statement's own, a loop carry's init the same buffer, and its other
+                # bodies', an if's other branch, that run instead of the assemble's)
+                body = getattr(original, frame.field)
+                count += self.uses_of(analysed).between(name, end, end + 1)
+                count -= self.uses_of(body).between(name, 0, len(body))
+            count += self.uses_of(analysed).between(name, 0, end)
+        return count
+
+    def refuse_across(self, let, target: str, src: str, what: str, why: str) -> None:
+        src, target = _base(src), _base(target)
+        raise UserError(
+            f"pl.assemble cannot make '{src}' a view of '{target}' (the runtime cannot copy): '{src}' is created "
+            f"outside the {what} that holds the assemble, and a view made at the create must be one on the paths "
+            f"the assemble runs on and not on the others ({why})",
+            let.span,
+            hint=f"create '{src}' in the block of the assemble (inside the {what}), or assemble it outside",
+        )
 
     def place_by_branch(self, stmts: list, create_at: int, at: int, available: _Available) -> int | None:
         """Place the source when the assemble's target is, on each path, one buffer that exists
@@ -413,7 +615,9 @@ class FuseCreateAssembleToSlice(Pass):
                 return j
         return 0
 
-    def reads_after_see_the_copy(self, stmts, at: int, aliases: set[str], count: int, create, placed: Placement) -> bool:
+    def reads_after_see_the_copy(
+        self, stmts, at: int, aliases: set[str], count: int, create, placed: Placement, carried: bool = False,
+    ) -> bool:
         """Whether the ``count`` live uses of the source after the assemble at ``stmts[at]`` are
         all in ``stmts`` and, up to the first statement that may write the source (a task's
         ``Out`` or ``InOut`` argument, a host element write), all reads (a task's ``In`` argument,
@@ -422,7 +626,9 @@ class FuseCreateAssembleToSlice(Pass):
         the source, between the assemble and them: placed, such a read sees the rows the assemble
         copied, which hold what the source holds. From a write of the source on, the source and
         the rows it is placed in may differ as written: the uses after it are invisible when
-        nothing reads or writes those rows from there on (``rows_unused_from``)."""
+        nothing reads or writes those rows from there on (``rows_unused_from``). With ``carried``
+        (the block is a loop's body around which the source is made), the body's ``Yield`` is no
+        use: it carries the one buffer."""
         src = create.var.name
         names = set(aliases)
         own = self.own_uses
@@ -437,7 +643,7 @@ class FuseCreateAssembleToSlice(Pass):
                     uses = var_reads(_heads(stmt))
                 else:  # (live_uses' table: a statement's own_live_uses, when not empty, are all its reads)
                     uses = own.get(id(stmt)) or stmt_reads(stmt)
-                if not names & uses.keys():
+                if not names & uses.keys() or (carried and kind == "Yield"):
                     continue
                 if kind == "Let" and stmt.value._production in dead_values.PURE and stmt.var.name not in self.live:
                     continue
@@ -628,6 +834,40 @@ class FuseCreateAssembleToSlice(Pass):
             let.span,
             hint=f"move that use of '{target}' before the creation of '{src}', or after the assemble",
         )
+
+
+class _Frame(NamedTuple):
+    """A block around the one being rewritten (``sequence``'s): its statements (as rewritten so
+    far), the block as analysed, the position of the statement whose body is walked, that
+    statement, which of its bodies, and how many names ``defined_before`` held before the block."""
+
+    stmts: list
+    analysed: tuple
+    at: int
+    stmt: object
+    field: str | None
+    start: int
+
+
+def _create_chain(stmt, src: str) -> list | None:
+    """``[stmt]`` when it is the ``pl.create_tensor`` of ``src``; the with blocks from ``stmt`` in
+    which it is made (names escape a scope), then the create, when it is made in one; else None."""
+    kind = stmt._production
+    if kind == "Let":
+        return [stmt] if stmt.var.name == src and stmt.value._production == "CreateTensor" else None
+    if kind != "Scope":
+        return None
+    for inner in stmt.body:
+        chain = _create_chain(inner, src)
+        if chain is not None:
+            return [stmt, *chain]
+    return None
+
+
+def _position(body, chain: list, stmt) -> int:
+    """The position in ``body`` (of ``stmt``, a with block of ``chain``) of the chain's next link."""
+    following = chain[chain.index(stmt) + 1]
+    return next(j for j, s in enumerate(body) if s is following)
 
 
 def _statements_in(stmts: list):
