@@ -10,7 +10,7 @@ from typing import NamedTuple
 from nanopass.errors import UserError
 from nanopass.languages import SSA
 from nanopass.languages.statements import kept
-from nanopass.languages.terms import CmpOp, LoopKind, ParamDir, UnOp
+from nanopass.languages.terms import BinOp, CmpOp, LoopKind, ParamDir, UnOp
 from nanopass.rewrite import Pass, register
 
 from .aliases import buffer_roots, extend_buffer_roots
@@ -33,7 +33,7 @@ FORWARD_STORAGE = True
 LIVENESS_ENOUGH = True
 # (an Enum member read off its class is a Python call each time in Python 3.11: read once)
 _IN, _OUT = ParamDir.In, ParamDir.Out
-_SEQ, _NOT, _LT = LoopKind.seq, UnOp.not_, CmpOp.lt
+_SEQ, _LT, _NOT, _AND = LoopKind.seq, CmpOp.lt, UnOp.not_, BinOp.and_
 
 
 def _vars_in(exprs) -> set[str]:
@@ -264,13 +264,8 @@ class FuseCreateAssembleToSlice(Pass):
         placed = self.fills.get(id(let))  # (the same places, create and offset: one Placement)
         if placed is None:
             placed = Placement.of(self.places.get(target), stmts[create_at].value.shape, value.offset)
-        if after and not self.reads_after_see_the_copy(stmts, at, aliases, after, stmts[create_at], placed):
-            raise UserError(
-                f"'{_base(src)}' is used after it was assembled into '{_base(target)}'",
-                let.span,
-                hint=f"the runtime cannot copy: '{_base(src)}' becomes the rows of '{_base(target)}' it is assembled "
-                "into, so only reads of it that nothing writes either of before them see what the copy holds",
-            )
+        if after:
+            self.check_uses_after(stmts, at, aliases, after, stmts[create_at], placed, len(self.frames), [])
         base = value.target
         root = self.roots.get(target, target)
         if target not in available and root in available and {r for r, _ in self.places.get(target, ())} == {root}:
@@ -312,14 +307,15 @@ class FuseCreateAssembleToSlice(Pass):
         """Rewrite the assemble at ``stmts[at]`` whose source ``src`` is created in another block:
         an enclosing one, or a ``with`` block before the assemble (in its block or an enclosing
         one: names escape a scope), the rule of docs/semantics.md's assemble placement. The blocks
-        from the create's down to the assemble's are ``with`` blocks (each runs once) and at most
-        one ``if`` or sequential ``pl.range`` loop whose condition (its start below its stop) is
-        known at the create: the create becomes an ``if`` over it that yields the slice of the
-        target when the assemble will run, a fresh buffer of its own otherwise. Checked as in the
-        block: between the create and the assemble (for a loop, the whole body but the assemble:
-        each iteration's assemble follows the iterations before), nothing touches the rows; a
-        fill is overwritten before the (first) assemble; the uses after it are reads in its block
-        (``reads_after_see_the_copy``). The index of the rewritten assemble."""
+        from the create's down to the assemble's are ``with`` blocks (each runs once), ``if``s and
+        sequential ``pl.range`` loops (a positive constant step) whose conditions (a loop's: its
+        start below its stop) are known at the create: the create becomes an ``if`` over their
+        conjunction that yields the slice of the target when the assemble will run, a fresh
+        buffer of its own otherwise. Checked as in the block: between the create and the
+        assemble (in a loop, the whole body but the assemble: each iteration's assemble follows
+        the iterations before), nothing touches the rows; a fill is overwritten before the
+        (first) assemble; the uses after it are reads (``check_uses_after``). The index of the
+        rewritten assemble."""
         let = stmts[at]
         value = let.value
         target = value.target.name
@@ -342,23 +338,30 @@ class FuseCreateAssembleToSlice(Pass):
             )
         k, p, chain = found
         create = chain[-1]
-        guard, loop = None, None  # (the condition the assemble runs on; the level of a loop around it)
+        conds, loops = [], []  # (each block's condition for the assemble to run; the levels of the loops)
         for m in range(k, len(levels) - 1):
             frame = levels[m]
             stmt, kind = frame.stmt, frame.stmt._production
-            if kind == "Scope":
-                continue
-            if guard is not None or kind == "While" or (kind == "For" and stmt.kind is not _SEQ):
-                what = {"While": "pl.while_ loop", "For": "pl.parallel loop", "If": "if"}[kind]
-                self.refuse_across(let, target, src, what if guard is None else "blocks",
-                                   "one if or pl.range loop between them at most" if guard is not None else
-                                   f"a {what} between them, whose iterations the one source cannot serve")
             if kind == "If":
-                guard = stmt.cond if frame.field == "then" else S.Un(_NOT, stmt.cond, span=stmt.cond.span)
-            else:
-                if stmt.step._production != "Int" or stmt.step.value <= 0:
-                    self.refuse_across(let, target, src, "pl.range loop", "a loop of a step not a positive constant")
-                guard, loop = S.Cmp(_LT, stmt.start, stmt.stop, span=stmt.span), m
+                conds.append(stmt.cond if frame.field == "then" else S.Un(_NOT, stmt.cond, span=stmt.cond.span))
+            elif kind == "While" or (kind == "For" and (stmt.kind is not _SEQ or stmt.step._production != "Int"
+                                                        or stmt.step.value <= 0)):
+                what = "pl.while_ loop" if kind == "While" else "pl.parallel loop" if stmt.kind is not _SEQ else "loop"
+                self.refuse_across(let, target, src, what, (
+                    f"whether a pl.while_ loop runs the assemble is not known where '{_base(src)}' is created"
+                    if kind == "While" else "the iterations of a pl.parallel loop are not ordered: none is known to "
+                    "assemble first" if stmt.kind is not _SEQ else
+                    f"its step is not a positive constant: whether it runs is not known where '{_base(src)}' is created"))
+            elif kind == "For":
+                conds.append(S.Cmp(_LT, stmt.start, stmt.stop, span=stmt.span))
+                loops.append(m)
+        loop = loops[0] if loops else None  # (the outermost: its body runs again after the assemble)
+        guard = None
+        for cond in conds:
+            guard = cond if guard is None else S.Bin(_AND, guard, cond, span=cond.span)
+        in_then = True
+        if len(conds) == 1 and conds[0]._production == "Un":  # (an if's else branch alone: the if swapped)
+            guard, in_then = guard.a, False
         # the names bound where the create is: before its block, in it before the create
         available = set(list(self.defined_before)[: levels[k].start])
         block = levels[k].stmts
@@ -388,8 +391,9 @@ class FuseCreateAssembleToSlice(Pass):
                 let.span,
             )
         if guard is not None and _vars_in([guard]) - available:
-            what = "pl.range loop" if loop is not None else "if"
-            self.refuse_across(let, target, src, what, f"whether the {what} runs the assemble is not known where "
+            missing = sorted(_vars_in([guard]) - available)[0]
+            self.refuse_across(let, target, src, " and the ".join(_kind_names(levels[k:-1])),
+                               f"whether the assemble runs is decided by '{_base(missing)}', which is not known where "
                                f"'{_base(src)}' is created")
         # between the create and the assemble: the rest of the with blocks around the create, the
         # create's block up to the statement holding the assemble, and each block down to it up to
@@ -410,26 +414,12 @@ class FuseCreateAssembleToSlice(Pass):
             h = held.pop()
             aliases |= self.aliases_of.get(h, set())
             held += self.placed_in.get(h, ())
-        after = 0
-        for n in aliases:
-            after += self.uses.get(n, 0) - self.uses_before(levels[k:], n)
-        if loop is not None:  # (a carry of the source is the same buffer: the loop's Yield is no use)
-            body = levels[loop + 1].analysed
-            if body and body[-1]._production == "Yield":
-                uses = self.uses_of(body)
-                for n in aliases:
-                    after -= uses.between(n, len(body) - 1, len(body))
+        after = self.uses_after(levels, k, loops, aliases)
         placed = self.fills.get(id(let))
         if placed is None:
             placed = Placement.of(self.places.get(target), create.value.shape, value.offset)
-        if after and not self.reads_after_see_the_copy(stmts, at, aliases, after, create, placed, loop is not None):
-            raise UserError(
-                f"'{_base(src)}' is used after it was assembled into '{_base(target)}'",
-                let.span,
-                hint=f"the runtime cannot copy: '{_base(src)}' becomes the rows of '{_base(target)}' it is assembled "
-                "into, so only reads of it in the assemble's block that nothing writes either of before them see "
-                "what the copy holds",
-            )
+        if after:
+            self.check_uses_after(stmts, at, aliases, after, create, placed, k, loops)
         self.check_placement_invisible(between + again, value, create, let, placed.rows)
         self.check_fill_overwritten(between, create, let, target)
         view = S.SliceTensor.make(base, create.value.shape, value.offset, False, False, True, None)
@@ -440,19 +430,67 @@ class FuseCreateAssembleToSlice(Pass):
         else:  # (the view when the assemble will run, the source's own buffer otherwise)
             span = create.span
             view_b, own_b = S.Binder(f"{src}__placed", create.var.type), S.Binder(f"{src}__own", create.var.type)
-            made = S.If(
-                guard,
+            branches = [
                 [S.Let(view_b, view, span=span), S.Yield([S.Var(view_b.name, span=span)], span=span)],
                 [S.Let(own_b, create.value, span=span), S.Yield([S.Var(own_b.name, span=span)], span=span)],
-                [create.var],
-                span=span,
-            )
+            ]
+            if not in_then:
+                branches.reverse()
+            made = S.If(guard, *branches, [create.var], span=span)
             self.by_branch = True  # (a walk of the output finds its storage: no slice to forward)
         block[p] = self.with_create(block[p], chain, made)
         stmts[at] = S.Let.make(let.var, value.target, let.span)
         self.placed[src] = placed
         self.place_rows(src, placed.rows)
         return at
+
+    def uses_after(self, levels: list, k: int, loops: list, aliases: set[str]) -> int:
+        """The live uses of ``aliases`` after the assemble at the end of ``levels`` (``_Frame``s; the
+        source made in block ``k``; ``loops``: the levels of the loops around the assemble, whose
+        ``Yield``s carry the one buffer and are no use), ``uses_before`` the others."""
+        after = 0
+        for n in aliases:
+            after += self.uses.get(n, 0) - self.uses_before(levels[k:], n)
+        for loop in loops:
+            body = levels[loop + 1].analysed
+            if body and body[-1]._production == "Yield":
+                uses = self.uses_of(body)
+                for n in aliases:
+                    after -= uses.between(n, len(body) - 1, len(body))
+        return after
+
+    def check_uses_after(self, stmts, at: int, aliases, after: int, create, placed, k: int, loops: list) -> None:
+        """The ``after`` live uses of the source (``aliases``) after the assemble at ``stmts[at]``
+        are reads that see what the copy holds (``reads_after_see_the_copy``): in its block, or in
+        it and after the ``with`` blocks, ``if``s and ``pl.range`` loops around it, in program
+        order (with blocks flattened): on a path where the assemble ran, each comes after it (the
+        statements of a loop's body before the assemble run only before another assemble); on
+        another, the source is not placed (``fuse_across``' condition) or not made. Else a user
+        error. ``k`` and ``loops`` as ``uses_after``'s."""
+        carried = bool(loops)
+        if self.reads_after_see_the_copy(stmts, at, aliases, after, create, placed, carried):
+            return
+        levels = [*self.frames, _Frame(stmts, self.block, at, stmts[at], None, self.block_start)]
+        top = len(levels) - 1
+        # (the blocks from the create's down are with blocks, ifs and loops ``fuse_across`` placed
+        # through; above it, only a with block's names are seen after it)
+        while top > 0 and (top - 1 >= k or levels[top - 1].stmt._production == "Scope"):
+            top -= 1
+        flat = [stmts[at]]
+        for m in range(len(levels) - 1, top - 1, -1):
+            flat += _flatten(levels[m].stmts[levels[m].at + 1 :])
+        if top < len(levels) - 1 or len(flat) > len(stmts) - at:
+            after = self.uses_after(levels, min(top, k), loops, aliases)
+            index = _BlockIndex(flat, self.own_uses)
+            if self.reads_after_see_the_copy(flat, 0, aliases, after, create, placed, carried, index):
+                return
+        src, target = _base(create.var.name), _base(stmts[at].value.target.name)
+        raise UserError(
+            f"'{src}' is used after it was assembled into '{target}'",
+            stmts[at].span,
+            hint=f"the runtime cannot copy: '{src}' becomes the rows of '{target}' it is assembled into, so only "
+            "reads of it that nothing writes either of before them see what the copy holds",
+        )
 
     def with_create(self, stmt, chain: list, made):
         """``stmt`` (``chain[0]``) with the create at the end of ``chain`` (the with blocks around
@@ -496,10 +534,10 @@ class FuseCreateAssembleToSlice(Pass):
         src, target = _base(src), _base(target)
         raise UserError(
             f"pl.assemble cannot make '{src}' a view of '{target}' (the runtime cannot copy): '{src}' is created "
-            f"outside the {what} that holds the assemble, and a view made at the create must be one on the paths "
-            f"the assemble runs on and not on the others ({why})",
+            f"outside the {what} around the assemble, and {why}",
             let.span,
-            hint=f"create '{src}' in the block of the assemble (inside the {what}), or assemble it outside",
+            hint=f"create '{src}' inside the {what}, in the block of the assemble (a view of '{target}' only where "
+            "the assemble runs)",
         )
 
     def place_by_branch(self, stmts: list, create_at: int, at: int, available: _Available) -> int | None:
@@ -617,6 +655,7 @@ class FuseCreateAssembleToSlice(Pass):
 
     def reads_after_see_the_copy(
         self, stmts, at: int, aliases: set[str], count: int, create, placed: Placement, carried: bool = False,
+        index: "_BlockIndex | None" = None,
     ) -> bool:
         """Whether the ``count`` live uses of the source after the assemble at ``stmts[at]`` are
         all in ``stmts`` and, up to the first statement that may write the source (a task's
@@ -628,14 +667,17 @@ class FuseCreateAssembleToSlice(Pass):
         the rows it is placed in may differ as written: the uses after it are invisible when
         nothing reads or writes those rows from there on (``rows_unused_from``). With ``carried``
         (the block is a loop's body around which the source is made), the body's ``Yield`` is no
-        use: it carries the one buffer."""
+        use: it carries the one buffer. With ``index`` (of ``stmts`` as they are, not a block as
+        analysed), a write of the source after the assemble is no read."""
         src = create.var.name
         names = set(aliases)
         own = self.own_uses
         seen, last, diverged = 0, None, None
-        index = self.index_of(self.block)
+        shift, analysed = 0, index is None  # (``rows_unused_from`` reads the block as analysed)
+        if analysed:
+            index, shift = self.index_of(self.block), len(stmts) - len(self.block)
         # (the other statements mention none of names)
-        pending = _Pending((index.positions, index.mentioned), len(stmts) - len(self.block), at, names)
+        pending = _Pending((index.positions, index.mentioned), shift, at, names)
         for j in pending:
             for stmt in _statements_in([stmts[j]]):
                 kind = stmt._production
@@ -659,7 +701,7 @@ class FuseCreateAssembleToSlice(Pass):
                     for a, param in zip(stmt.args, self.kernels[stmt.kernel].params)
                 ):
                     pass
-                elif diverged is None and kind in ("Task", "WriteTensor"):
+                elif diverged is None and analysed and kind in ("Task", "WriteTensor"):
                     diverged = j
                 elif diverged is None:
                     return False
@@ -849,6 +891,11 @@ class _Frame(NamedTuple):
     start: int
 
 
+def _kind_names(levels: list) -> list[str]:
+    """What the user calls the ``if``s and loops among the statements of ``levels`` (``_Frame``s)."""
+    return ["if" if f.stmt._production == "If" else "pl.range loop" for f in levels if f.stmt._production != "Scope"]
+
+
 def _create_chain(stmt, src: str) -> list | None:
     """``[stmt]`` when it is the ``pl.create_tensor`` of ``src``; the with blocks from ``stmt`` in
     which it is made (names escape a scope), then the create, when it is made in one; else None."""
@@ -868,6 +915,17 @@ def _position(body, chain: list, stmt) -> int:
     """The position in ``body`` (of ``stmt``, a with block of ``chain``) of the chain's next link."""
     following = chain[chain.index(stmt) + 1]
     return next(j for j, s in enumerate(body) if s is following)
+
+
+def _flatten(stmts) -> list:
+    """``stmts`` with each with block replaced by its statements, wherever it is nested in them."""
+    out = []
+    for stmt in stmts:
+        if stmt._production == "Scope":
+            out += _flatten(stmt.body)
+        else:
+            out.append(stmt)
+    return out
 
 
 def _statements_in(stmts: list):
