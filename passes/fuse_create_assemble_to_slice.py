@@ -15,7 +15,7 @@ from nanopass.rewrite import Pass, register
 
 from .aliases import buffer_roots, extend_buffer_roots
 from .assembled_rows import (
-    Counts, Placement, assembled_rows, dead_assembles, drop_assembles, live_uses, same_exprs, stmt_reads,
+    Counts, Placement, _tuple_new, assembled_rows, dead_assembles, drop_assembles, live_uses, same_exprs, stmt_reads,
 )
 from .hazards import _walk_storage, storage_map, storage_with_slices
 from .host_accesses import element_places, host_target
@@ -190,7 +190,7 @@ class FuseCreateAssembleToSlice(Pass):
         # the assemble it is at, so the statements from there on are the block's, shifted by
         # ``len(stmts) - len(self.block)``; the bodies are walked after the block's assembles)
         # (a body ``fuse_across`` rewrote before it was walked stands for the body it analysed)
-        self.block = analysed = self.analysed.get(id(stmts), stmts)
+        self.block = analysed = self.analysed.get(id(stmts), stmts) if self.analysed else stmts
         self.block_start = start = len(self.defined_before)  # (the names bound before the block: the first ``start``)
         stmts = list(stmts)
         i = 0
@@ -213,7 +213,8 @@ class FuseCreateAssembleToSlice(Pass):
                 self.in_loop = in_loop or stmt._production in ("For", "While")
                 bodies = {}
                 for field in fields:
-                    self.frames.append(_Frame(stmts, analysed, j, stmt, field, start))
+                    # (tuple.__new__: a NamedTuple's own __new__ is a Python call)
+                    self.frames.append(_tuple_new(_Frame, (stmts, analysed, j, stmt, field, start)))
                     bodies[field] = self.sequence(getattr(stmt, field))
                     self.frames.pop()
                 stmt = stmt.replace(**bodies)
@@ -243,15 +244,7 @@ class FuseCreateAssembleToSlice(Pass):
                 break
         if create_at is None:
             return self.fuse_across(stmts, at, src)
-        # (a view of the source shares its bytes too: a write through one after the assemble
-        # would go to the target's rows once the source is placed; so does a source placed in
-        # the source, a use of it after the assemble being one of the source's rows)
-        aliases = self.aliases_of.get(src, set()) | {src}
-        inner = list(self.placed_in.get(src, ()))
-        while inner:
-            held = inner.pop()
-            aliases |= self.aliases_of.get(held, set())
-            inner += self.placed_in.get(held, ())
+        aliases = self.source_aliases(src)
         # (the uses in the function as analysed less those in the block up to the assemble as
         # analysed, the statements from the assemble on being the analysed block's shifted: the
         # placements before it read the targets they were made views of)
@@ -276,19 +269,10 @@ class FuseCreateAssembleToSlice(Pass):
                 placed = self.place_by_branch(stmts, create_at, at, available)
                 if placed is not None:
                     return placed
-                raise UserError(
-                    f"the target '{_base(target)}' of pl.assemble must exist before its source '{_base(src)}' is created",
-                    let.span,
-                )
+                raise _target_missing(target, src, let)
             create_at += 1  # the target's create now stands before the source's; the assemble has not moved
             available.add(target)
-        missing = _vars_in(value.offset) - available
-        if missing:
-            raise UserError(
-                f"the assemble offset uses '{_base(sorted(missing)[0])}', which is not known where "
-                f"'{_base(src)}' is created",
-                let.span,
-            )
+        _check_offset_known(value, src, available, let)
         create = stmts[create_at]
         self.check_placement_invisible(stmts[create_at + 1 : at], value, create, let, placed.rows)
         self.check_fill_overwritten(stmts[create_at + 1 : at], create, let, target)
@@ -302,6 +286,19 @@ class FuseCreateAssembleToSlice(Pass):
         self.sliced[src] = (base.name, create.value.shape, value.offset, made)
         self.place_rows(src, placed.rows)
         return at
+
+    def source_aliases(self, src: str) -> set[str]:
+        """The names whose uses after an assemble of ``src`` are uses of it: a view of the source
+        shares its bytes too (a write through one after the assemble would go to the target's
+        rows once the source is placed), and so does a source placed in the source (a use of it
+        is one of the source's rows)."""
+        aliases = self.aliases_of.get(src, set()) | {src}
+        inner = list(self.placed_in.get(src, ()))
+        while inner:
+            held = inner.pop()
+            aliases |= self.aliases_of.get(held, set())
+            inner += self.placed_in.get(held, ())
+        return aliases
 
     def fuse_across(self, stmts: list, at: int, src: str) -> int:
         """Rewrite the assemble at ``stmts[at]`` whose source ``src`` is created in another block:
@@ -367,29 +364,18 @@ class FuseCreateAssembleToSlice(Pass):
         block = levels[k].stmts
         for before in block[:p]:
             available.update(b.name for b in visible_binders(before))
-        body = block
         for stmt in chain[:-1]:  # (the with blocks around the create, its binders before it in each)
             inner = stmt.body
             for before in inner[: _position(inner, chain, stmt)]:
                 available.update(b.name for b in visible_binders(before))
-            body = inner
         root = self.roots.get(target, target)
         base = value.target
         if target not in available:
             if root in available and {r for r, _ in self.places.get(target, ())} == {root}:
                 base = S.Var(root, span=value.target.span)  # a copy or result of it: the same buffer
             else:
-                raise UserError(
-                    f"the target '{_base(target)}' of pl.assemble must exist before its source '{_base(src)}' is created",
-                    let.span,
-                )
-        missing = _vars_in(value.offset) - available
-        if missing:
-            raise UserError(
-                f"the assemble offset uses '{_base(sorted(missing)[0])}', which is not known where "
-                f"'{_base(src)}' is created",
-                let.span,
-            )
+                raise _target_missing(target, src, let)
+        _check_offset_known(value, src, available, let)
         if guard is not None and _vars_in([guard]) - available:
             missing = sorted(_vars_in([guard]) - available)[0]
             self.refuse_across(let, target, src, " and the ".join(_kind_names(levels[k:-1])),
@@ -408,12 +394,7 @@ class FuseCreateAssembleToSlice(Pass):
             between += inner[:pos]
             if loop is not None and m > loop:
                 again += inner[pos + 1:]
-        aliases = self.aliases_of.get(src, set()) | {src}
-        held = list(self.placed_in.get(src, ()))
-        while held:
-            h = held.pop()
-            aliases |= self.aliases_of.get(h, set())
-            held += self.placed_in.get(h, ())
+        aliases = self.source_aliases(src)
         after = self.uses_after(levels, k, loops, aliases)
         placed = self.fills.get(id(let))
         if placed is None:
@@ -889,6 +870,22 @@ class _Frame(NamedTuple):
     stmt: object
     field: str | None
     start: int
+
+
+def _check_offset_known(value, src: str, available, let) -> None:
+    """The assemble's offset reads only names ``available`` where its source ``src`` is created."""
+    missing = _vars_in(value.offset) - available
+    if missing:
+        raise UserError(
+            f"the assemble offset uses '{_base(sorted(missing)[0])}', which is not known where '{_base(src)}' is created",
+            let.span,
+        )
+
+
+def _target_missing(target: str, src: str, let) -> UserError:
+    return UserError(
+        f"the target '{_base(target)}' of pl.assemble must exist before its source '{_base(src)}' is created", let.span,
+    )
 
 
 def _kind_names(levels: list) -> list[str]:

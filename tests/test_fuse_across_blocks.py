@@ -23,38 +23,17 @@ import pytest
 from nanopass.errors import UserError
 from nanopass.pipeline import PipelineError
 from nanopass.tools.properties import Findings, check_text
+from test_fuse_nested_assembles import HEAD as NESTED_HEAD
 
-HEAD = """import nanopass.dsl as pl
-
-
-@pl.program
-class Across:
-    @pl.function(type=pl.FunctionType.AIV)
-    def wr(self, a: pl.Tensor[[16, 16], pl.FP32], out: pl.Out[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
-        t: pl.Tile[[16, 16], pl.FP32] = pl.load(a, [0, 0], [16, 16])
-        o: pl.Tensor[[16, 16], pl.FP32] = pl.store(t, [0, 0], out)
-        return o
-
-    @pl.function(type=pl.FunctionType.AIV)
-    def bump(self, a: pl.Tensor[[16, 16], pl.FP32], acc: pl.InOut[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
-        t: pl.Tile[[16, 16], pl.FP32] = pl.load(a, [0, 0], [16, 16])
-        u: pl.Tile[[16, 16], pl.FP32] = pl.load(acc, [0, 0], [16, 16])
-        o: pl.Tensor[[16, 16], pl.FP32] = pl.store(pl.add(t, u), [0, 0], acc)
-        return o
-
-    @pl.function(type=pl.FunctionType.Orchestration)
-    def orch(
-        self,
-        x: pl.Tensor[[16, 16], pl.FP32],
-        big: pl.InOut[pl.Tensor[[64, 16], pl.FP32]],
-        y: pl.InOut[pl.Tensor[[16, 16], pl.FP32]],
-        n: pl.Scalar[pl.INT64],
-        c: pl.Scalar[pl.INT64],
-    ) -> pl.Tensor[[64, 16], pl.FP32]:
-"""
+# (test_fuse_nested_assembles' program head: kernels wr-like ``step`` and ``bump``, with the
+# scalars n and c added to the orchestration's parameters)
+HEAD = NESTED_HEAD.replace(
+    "        y: pl.InOut[pl.Tensor[[16, 16], pl.FP32]],\n",
+    "        y: pl.InOut[pl.Tensor[[16, 16], pl.FP32]],\n        n: pl.Scalar[pl.INT64],\n        c: pl.Scalar[pl.INT64],\n",
+)
 LINE = HEAD.count("\n")  # (the line before the body's first)
 MADE = """        p = pl.create_tensor([16, 16], dtype=pl.FP32)
-        p = self.wr(x, p)
+        p = self.step(x, p)
 """
 RUNS = [{"n": str(n), "c": str(c)} for n in (0, 2) for c in (0, 1)]
 
@@ -91,14 +70,14 @@ PLACEABLE = {
     # the create and writer in a manual scope, the assemble after it
     "create_in_a_with_block": ("""        with pl.manual_scope():
             p = pl.create_tensor([16, 16], dtype=pl.FP32)
-            p, tp = pl.submit(self.wr, x, p)
+            p, tp = pl.submit(self.step, x, p)
         big = pl.assemble(big, p, [16, 0])
         return big
 """, r"^(?!.*alloc_tensors).*PTO2ScopeMode::MANUAL.*ext_big\.view\("),
     # found/42: the source read after the manual scope of its assemble
     "read_after_the_with_block": ("""        with pl.manual_scope():
             p = pl.create_tensor([16, 16], dtype=pl.FP32)
-            p, tp = pl.submit(self.wr, x, p)
+            p, tp = pl.submit(self.step, x, p)
             big = pl.assemble(big, p, [16, 0])
         y = self.bump(p, y)
         return big
@@ -155,7 +134,7 @@ REFUSED = {
     # a use after the with block that a write of the source's rows in it comes before
     "read_after_a_write_in_the_with_block": ("""        with pl.manual_scope():
             p = pl.create_tensor([16, 16], dtype=pl.FP32)
-            p, tp = pl.submit(self.wr, x, p)
+            p, tp = pl.submit(self.step, x, p)
             big = pl.assemble(big, p, [16, 0])
             pl.tensor.write(big, [17, 1], 1.0)
         y = self.bump(p, y)
