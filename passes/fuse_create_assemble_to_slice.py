@@ -309,10 +309,11 @@ class FuseCreateAssembleToSlice(Pass):
         start below its stop) are known at the create: the create becomes an ``if`` over their
         conjunction that yields the slice of the target when the assemble will run, a fresh
         buffer of its own otherwise. Checked as in the block: between the create and the
-        assemble (in a loop, the whole body but the assemble: each iteration's assemble follows
-        the iterations before), nothing touches the rows; a fill is overwritten before the
-        (first) assemble; the uses after it are reads (``check_uses_after``). The index of the
-        rewritten assemble."""
+        assemble nothing touches the rows (in a loop, the body after the assemble comes before
+        the next one too: there nothing writes them, nor reads them after a write of the
+        source, the rows holding the source since the assemble); a fill is overwritten before
+        the (first) assemble; the uses after it are reads (``check_uses_after``). The index of
+        the rewritten assemble."""
         let = stmts[at]
         value = let.value
         target = value.target.name
@@ -401,7 +402,9 @@ class FuseCreateAssembleToSlice(Pass):
             placed = Placement.of(self.places.get(target), create.value.shape, value.offset)
         if after:
             self.check_uses_after(stmts, at, aliases, after, create, placed, k, loops)
-        self.check_placement_invisible(between + again, value, create, let, placed.rows)
+        self.check_placement_invisible(between, value, create, let, placed.rows)
+        if again:  # (after an assemble the rows hold the source: a read sees it until one is written)
+            self.check_placement_invisible(again, value, create, let, placed.rows, self.writes_any(again, aliases))
         self.check_fill_overwritten(between, create, let, target)
         view = S.SliceTensor.make(base, create.value.shape, value.offset, False, False, True, None)
         if guard is None:
@@ -472,6 +475,18 @@ class FuseCreateAssembleToSlice(Pass):
             hint=f"the runtime cannot copy: '{src}' becomes the rows of '{target}' it is assembled into, so only "
             "reads of it that nothing writes either of before them see what the copy holds",
         )
+
+    def writes_any(self, stmts: list, names: set[str]) -> bool:
+        """Whether a statement in ``stmts`` (or their bodies) may write a name of ``names``: a task's
+        ``Out`` or ``InOut`` argument, a host element write."""
+        for stmt in _statements_in(stmts):
+            kind = stmt._production
+            if kind == "Task":
+                if any(v.name in names for v in _written(stmt, self.kernels[stmt.kernel])):
+                    return True
+            elif kind == "WriteTensor" and stmt.tensor._production == "Var" and stmt.tensor.name in names:
+                return True
+        return False
 
     def with_create(self, stmt, chain: list, made):
         """``stmt`` (``chain[0]``) with the create at the end of ``chain`` (the with blocks around
@@ -775,9 +790,11 @@ class FuseCreateAssembleToSlice(Pass):
             out |= self.aliases_of.get(holder, set())
         return {name for name in out if name in self.places}
 
-    def check_placement_invisible(self, between, value, create, let, rows: frozenset) -> None:
+    def check_placement_invisible(self, between, value, create, let, rows: frozenset, reads: bool = True) -> None:
         """Nothing in ``between`` (the statements from the source's create to the assemble) reads
-        or writes ``rows``, the rows of the target the source is placed in (``assembled_rows``)."""
+        or writes ``rows``, the rows of the target the source is placed in (``assembled_rows``);
+        without ``reads``, nothing writes them (a read is checked only with a write of the
+        source)."""
         target, src = value.target.name, create.var.name
 
         row_roots = set()
@@ -807,10 +824,13 @@ class FuseCreateAssembleToSlice(Pass):
                         self.refuse(let, target, src, f"{task} writes", "write")
                     if any(self.roots.get(o.name, o.name) == src for o in _written(stmt, kernel)):
                         self.refuse(let, target, src, f"{task}, which writes '{_base(src)}', reads", "same")
-                    self.refuse(let, target, src, f"{task} reads", "read")
+                    if reads:
+                        self.refuse(let, target, src, f"{task} reads", "read")
             elif host_target(stmt) is not None:
                 tensor, write = host_target(stmt)
-                if touches(tensor, element_places(stmt, self.places, self.roots) if tensor._production == "Var" else None):
+                if (reads or write) and touches(
+                    tensor, element_places(stmt, self.places, self.roots) if tensor._production == "Var" else None,
+                ):
                     self.refuse(
                         let, target, src, f"the host (line {_line(stmt)}) {'writes' if write else 'reads'}",
                         "write" if write else "read",

@@ -62,6 +62,13 @@ PLACEABLE = {
                 big = pl.assemble(big, p, [16, 0])
         return big
 """, r"if \(0 < n && c > 0\) \{.*ext_big\.view\(.*\} else \{.*alloc_tensors"),
+    # the rows read after the assemble in the loop: they hold the source until one is written
+    "loop_reads_the_rows_after_the_assemble": (MADE + """        for i in pl.range(n):
+            big = pl.assemble(big, p, [16, 0])
+            r = pl.tensor.slice(big, [16, 16], [16, 0])
+            y = self.bump(r, y)
+        return big
+""", r"if \(0 < n\) \{.*ext_big\.view\("),
     # a manual scope around the assemble: it runs once, the create is the view
     "with_around_the_assemble": (MADE + """        with pl.manual_scope():
             big = pl.assemble(big, p, [16, 0])
@@ -129,6 +136,21 @@ REFUSED = {
             big = pl.assemble(big, p, [16, 0])
             p = self.bump(x, p)
         y = self.bump(p, y)
+        return big
+""", 4, "'p' is used after it was assembled into 'big'"),
+    # the rows written after the assemble in the loop: the next iteration's copy would restore them
+    "loop_writes_the_rows_after_the_assemble": (MADE + """        for i in pl.range(n):
+            big = pl.assemble(big, p, [16, 0])
+            r = pl.tensor.slice(big, [16, 16], [16, 0])
+            r = self.bump(x, r)
+        return big
+""", 4, "pl.assemble cannot make 'p' a view of 'big' (the runtime cannot copy): task bump (line "),
+    # the rows read after a write of the source after the assemble in the loop
+    "loop_reads_the_rows_after_a_write_of_the_source": (MADE + """        for i in pl.range(n):
+            big = pl.assemble(big, p, [16, 0])
+            p = self.bump(x, p)
+            r = pl.tensor.slice(big, [16, 16], [16, 0])
+            y = self.bump(r, y)
         return big
 """, 4, "'p' is used after it was assembled into 'big'"),
     # a use after the with block that a write of the source's rows in it comes before
