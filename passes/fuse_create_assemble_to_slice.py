@@ -5,16 +5,17 @@ from __future__ import annotations
 from bisect import bisect_right
 from fractions import Fraction
 from heapq import heappop, heappush
+from typing import NamedTuple
 
 from nanopass.errors import UserError
 from nanopass.languages import SSA
 from nanopass.languages.statements import kept
-from nanopass.languages.terms import ParamDir
+from nanopass.languages.terms import BinOp, CmpOp, LoopKind, ParamDir, UnOp
 from nanopass.rewrite import Pass, register
 
 from .aliases import buffer_roots, extend_buffer_roots
 from .assembled_rows import (
-    Counts, Placement, assembled_rows, dead_assembles, drop_assembles, live_uses, same_exprs, stmt_reads,
+    Counts, Placement, _tuple_new, assembled_rows, dead_assembles, drop_assembles, live_uses, same_exprs, stmt_reads,
 )
 from .hazards import _walk_storage, storage_map, storage_with_slices
 from .host_accesses import element_places, host_target
@@ -32,6 +33,7 @@ FORWARD_STORAGE = True
 LIVENESS_ENOUGH = True
 # (an Enum member read off its class is a Python call each time in Python 3.11: read once)
 _IN, _OUT = ParamDir.In, ParamDir.Out
+_SEQ, _LT, _NOT, _AND = LoopKind.seq, CmpOp.lt, UnOp.not_, BinOp.and_
 
 
 def _vars_in(exprs) -> set[str]:
@@ -53,7 +55,8 @@ class FuseCreateAssembleToSlice(Pass):
     """Make ``pl.assemble(target, src, offset)`` a view instead of a copy.
 
     The orchestration runtime has no copy primitive: ``src`` must be a tensor made by
-    ``pl.create_tensor`` in the same body, whose tasks then write straight into ``target``.
+    ``pl.create_tensor`` (in the same body, an enclosing one or a ``with`` block before it:
+    ``fuse_across``), whose tasks then write straight into ``target``.
     The create of ``src`` becomes ``pl.tensor.slice(target, shape, offset)`` marked ``placed``, and the assemble's
     result becomes ``target`` itself (a copy the naming pass folds away). When ``target`` is
     itself created later in the same body, its create moves up to just before ``src``'s; when it
@@ -150,6 +153,10 @@ class FuseCreateAssembleToSlice(Pass):
         self.accesses_everywhere: dict[str, int] | None = None  # ``_accesses(func.body)``, made when first needed
         self.roots_of_buffers: dict[str, str] | None = None  # ``buffer_roots`` with every carry its own, when first needed
         self.placed_in: dict[str, set[str]] = {}  # root -> the placed sources whose rows are in it
+        self.frames: list[_Frame] = []  # the blocks around the one being rewritten, outermost first
+        self.analysed: dict[int, tuple] = {}  # id(a body fuse_across rewrote) -> the body as analysed
+        self.was: dict[int, object] = {}  # id(a with block fuse_across rewrote) -> the block as analysed
+        self.kept_bodies: list = []  # (what those tables' ids are of)
 
     @property
     def named(self):
@@ -182,7 +189,9 @@ class FuseCreateAssembleToSlice(Pass):
         # (the block as analysed: ``fuse`` rewrites, inserts and moves statements only at or before
         # the assemble it is at, so the statements from there on are the block's, shifted by
         # ``len(stmts) - len(self.block)``; the bodies are walked after the block's assembles)
-        self.block = stmts
+        # (a body ``fuse_across`` rewrote before it was walked stands for the body it analysed)
+        self.block = analysed = self.analysed.get(id(stmts), stmts) if self.analysed else stmts
+        self.block_start = start = len(self.defined_before)  # (the names bound before the block: the first ``start``)
         stmts = list(stmts)
         i = 0
         while i < len(stmts):
@@ -190,7 +199,6 @@ class FuseCreateAssembleToSlice(Pass):
             if stmt._production == "Let" and stmt.value._production == "AssembleTensor":
                 i = self.fuse(stmts, i)
             i += 1
-        out = []
         unbound = 0  # the statements from here on have not entered their names in defined_before
         for j, stmt in enumerate(stmts):
             fields = BODY_FIELDS.get(stmt._production)
@@ -203,13 +211,18 @@ class FuseCreateAssembleToSlice(Pass):
                 if stmt._production == "For":  # (a While has no loop variable)
                     self.defined_before[stmt.var.name] = None
                 self.in_loop = in_loop or stmt._production in ("For", "While")
-                stmt = stmt.replace(**{f: self.sequence(getattr(stmt, f)) for f in fields})
+                bodies = {}
+                for field in fields:
+                    # (tuple.__new__: a NamedTuple's own __new__ is a Python call)
+                    self.frames.append(_tuple_new(_Frame, (stmts, analysed, j, stmt, field, start)))
+                    bodies[field] = self.sequence(getattr(stmt, field))
+                    self.frames.pop()
+                stmt = stmt.replace(**bodies)
                 while len(self.defined_before) > outer:  # (SSA: each name bound once, so added last)
                     self.defined_before.popitem()
                 self.in_loop = in_loop
                 stmts[j] = stmt  # (its names are entered with the next statement with bodies)
-            out.append(stmt)
-        return tuple(out)
+        return tuple(stmts)
 
     def fuse(self, stmts: list, at: int) -> int:
         """Rewrite the assemble at ``stmts[at]``; returns the index of the rewritten assemble."""
@@ -230,20 +243,8 @@ class FuseCreateAssembleToSlice(Pass):
                 create_at = j
                 break
         if create_at is None:
-            raise UserError(
-                f"pl.assemble needs a source made by pl.create_tensor in the same block; '{_base(src)}' is not",
-                let.span,
-                hint="the runtime cannot copy tensors: create the source, let its tasks write it, then assemble",
-            )
-        # (a view of the source shares its bytes too: a write through one after the assemble
-        # would go to the target's rows once the source is placed; so does a source placed in
-        # the source, a use of it after the assemble being one of the source's rows)
-        aliases = self.aliases_of.get(src, set()) | {src}
-        inner = list(self.placed_in.get(src, ()))
-        while inner:
-            held = inner.pop()
-            aliases |= self.aliases_of.get(held, set())
-            inner += self.placed_in.get(held, ())
+            return self.fuse_across(stmts, at, src)
+        aliases = self.source_aliases(src)
         # (the uses in the function as analysed less those in the block up to the assemble as
         # analysed, the statements from the assemble on being the analysed block's shifted: the
         # placements before it read the targets they were made views of)
@@ -256,13 +257,8 @@ class FuseCreateAssembleToSlice(Pass):
         placed = self.fills.get(id(let))  # (the same places, create and offset: one Placement)
         if placed is None:
             placed = Placement.of(self.places.get(target), stmts[create_at].value.shape, value.offset)
-        if after and not self.reads_after_see_the_copy(stmts, at, aliases, after, stmts[create_at], placed):
-            raise UserError(
-                f"'{_base(src)}' is used after it was assembled into '{_base(target)}'",
-                let.span,
-                hint=f"the runtime cannot copy: '{_base(src)}' becomes the rows of '{_base(target)}' it is assembled "
-                "into, so only reads of it that nothing writes either of before them see what the copy holds",
-            )
+        if after:
+            self.check_uses_after(stmts, at, aliases, after, stmts[create_at], placed, len(self.frames), [])
         base = value.target
         root = self.roots.get(target, target)
         if target not in available and root in available and {r for r, _ in self.places.get(target, ())} == {root}:
@@ -273,19 +269,10 @@ class FuseCreateAssembleToSlice(Pass):
                 placed = self.place_by_branch(stmts, create_at, at, available)
                 if placed is not None:
                     return placed
-                raise UserError(
-                    f"the target '{_base(target)}' of pl.assemble must exist before its source '{_base(src)}' is created",
-                    let.span,
-                )
+                raise _target_missing(target, src, let)
             create_at += 1  # the target's create now stands before the source's; the assemble has not moved
             available.add(target)
-        missing = _vars_in(value.offset) - available
-        if missing:
-            raise UserError(
-                f"the assemble offset uses '{_base(sorted(missing)[0])}', which is not known where "
-                f"'{_base(src)}' is created",
-                let.span,
-            )
+        _check_offset_known(value, src, available, let)
         create = stmts[create_at]
         self.check_placement_invisible(stmts[create_at + 1 : at], value, create, let, placed.rows)
         self.check_fill_overwritten(stmts[create_at + 1 : at], create, let, target)
@@ -299,6 +286,255 @@ class FuseCreateAssembleToSlice(Pass):
         self.sliced[src] = (base.name, create.value.shape, value.offset, made)
         self.place_rows(src, placed.rows)
         return at
+
+    def source_aliases(self, src: str) -> set[str]:
+        """The names whose uses after an assemble of ``src`` are uses of it: a view of the source
+        shares its bytes too (a write through one after the assemble would go to the target's
+        rows once the source is placed), and so does a source placed in the source (a use of it
+        is one of the source's rows)."""
+        aliases = self.aliases_of.get(src, set()) | {src}
+        inner = list(self.placed_in.get(src, ()))
+        while inner:
+            held = inner.pop()
+            aliases |= self.aliases_of.get(held, set())
+            inner += self.placed_in.get(held, ())
+        return aliases
+
+    def fuse_across(self, stmts: list, at: int, src: str) -> int:
+        """Rewrite the assemble at ``stmts[at]`` whose source ``src`` is created in another block:
+        an enclosing one, or a ``with`` block before the assemble (in its block or an enclosing
+        one: names escape a scope), the rule of docs/semantics.md's assemble placement. The blocks
+        from the create's down to the assemble's are ``with`` blocks (each runs once), ``if``s and
+        sequential ``pl.range`` loops (a positive constant step) whose conditions (a loop's: its
+        start below its stop) are known at the create: the create becomes an ``if`` over their
+        conjunction that yields the slice of the target when the assemble will run, a fresh
+        buffer of its own otherwise. Checked as in the block: between the create and the
+        assemble nothing touches the rows (in a loop, the body after the assemble comes before
+        the next one too: there nothing writes them, nor reads them after a write of the
+        source, the rows holding the source since the assemble); a fill is overwritten before
+        the (first) assemble; the uses after it are reads (``check_uses_after``). The index of
+        the rewritten assemble."""
+        let = stmts[at]
+        value = let.value
+        target = value.target.name
+        levels = [*self.frames, _Frame(stmts, self.block, at, let, None, self.block_start)]
+        found = None
+        for k in range(len(levels) - 1, -1, -1):
+            block, q = levels[k].stmts, levels[k].at
+            for p in range(q - 1, -1, -1):
+                chain = _create_chain(block[p], src)
+                if chain is not None:
+                    found = k, p, chain
+                    break
+            if found is not None:
+                break
+        if found is None:
+            raise UserError(
+                f"pl.assemble needs a source made by pl.create_tensor; '{_base(src)}' is not",
+                let.span,
+                hint="the runtime cannot copy tensors: create the source, let its tasks write it, then assemble",
+            )
+        k, p, chain = found
+        create = chain[-1]
+        conds, loops = [], []  # (each block's condition for the assemble to run; the levels of the loops)
+        for m in range(k, len(levels) - 1):
+            frame = levels[m]
+            stmt, kind = frame.stmt, frame.stmt._production
+            if kind == "If":
+                conds.append(stmt.cond if frame.field == "then" else S.Un(_NOT, stmt.cond, span=stmt.cond.span))
+            elif kind == "While" or (kind == "For" and (stmt.kind is not _SEQ or stmt.step._production != "Int"
+                                                        or stmt.step.value <= 0)):
+                what = "pl.while_ loop" if kind == "While" else "pl.parallel loop" if stmt.kind is not _SEQ else "loop"
+                self.refuse_across(let, target, src, what, (
+                    f"whether a pl.while_ loop runs the assemble is not known where '{_base(src)}' is created"
+                    if kind == "While" else "the iterations of a pl.parallel loop are not ordered: none is known to "
+                    "assemble first" if stmt.kind is not _SEQ else
+                    f"its step is not a positive constant: whether it runs is not known where '{_base(src)}' is created"))
+            elif kind == "For":
+                conds.append(S.Cmp(_LT, stmt.start, stmt.stop, span=stmt.span))
+                loops.append(m)
+        loop = loops[0] if loops else None  # (the outermost: its body runs again after the assemble)
+        guard = None
+        for cond in conds:
+            guard = cond if guard is None else S.Bin(_AND, guard, cond, span=cond.span)
+        in_then = True
+        if len(conds) == 1 and conds[0]._production == "Un":  # (an if's else branch alone: the if swapped)
+            guard, in_then = guard.a, False
+        # the names bound where the create is: before its block, in it before the create
+        available = set(list(self.defined_before)[: levels[k].start])
+        block = levels[k].stmts
+        for before in block[:p]:
+            available.update(b.name for b in visible_binders(before))
+        for stmt in chain[:-1]:  # (the with blocks around the create, its binders before it in each)
+            inner = stmt.body
+            for before in inner[: _position(inner, chain, stmt)]:
+                available.update(b.name for b in visible_binders(before))
+        root = self.roots.get(target, target)
+        base = value.target
+        if target not in available:
+            if root in available and {r for r, _ in self.places.get(target, ())} == {root}:
+                base = S.Var(root, span=value.target.span)  # a copy or result of it: the same buffer
+            else:
+                raise _target_missing(target, src, let)
+        _check_offset_known(value, src, available, let)
+        if guard is not None and _vars_in([guard]) - available:
+            missing = sorted(_vars_in([guard]) - available)[0]
+            self.refuse_across(let, target, src, " and the ".join(_kind_names(levels[k:-1])),
+                               f"whether the assemble runs is decided by '{_base(missing)}', which is not known where "
+                               f"'{_base(src)}' is created")
+        # between the create and the assemble: the rest of the with blocks around the create, the
+        # create's block up to the statement holding the assemble, and each block down to it up to
+        # it; in a loop, also the rest of each block in the loop (the next iteration's prefix)
+        between, again = [], []
+        for stmt in reversed(chain[:-1]):
+            inner = stmt.body
+            between += inner[_position(inner, chain, stmt) + 1:]
+        between += block[p + 1 : levels[k].at]
+        for m in range(k + 1, len(levels)):
+            inner, pos = levels[m].stmts, levels[m].at
+            between += inner[:pos]
+            if loop is not None and m > loop:
+                again += inner[pos + 1:]
+        aliases = self.source_aliases(src)
+        after = self.uses_after(levels, k, loops, aliases)
+        placed = self.fills.get(id(let))
+        if placed is None:
+            placed = Placement.of(self.places.get(target), create.value.shape, value.offset)
+        if after:
+            self.check_uses_after(stmts, at, aliases, after, create, placed, k, loops)
+        self.check_placement_invisible(between, value, create, let, placed.rows)
+        if again:  # (after an assemble the rows hold the source: a read sees it until one is written)
+            self.check_placement_invisible(again, value, create, let, placed.rows, self.writes_any(again, aliases))
+        self.check_fill_overwritten(between, create, let, target)
+        view = S.SliceTensor.make(base, create.value.shape, value.offset, False, False, True, None)
+        if guard is None:
+            made = S.Let.make(create.var, view, create.span)
+            rows = placed.rows if self.places.get(base.name) == placed.places else None
+            self.sliced[src] = (base.name, create.value.shape, value.offset, rows)
+        else:  # (the view when the assemble will run, the source's own buffer otherwise)
+            span = create.span
+            view_b, own_b = S.Binder(f"{src}__placed", create.var.type), S.Binder(f"{src}__own", create.var.type)
+            branches = [
+                [S.Let(view_b, view, span=span), S.Yield([S.Var(view_b.name, span=span)], span=span)],
+                [S.Let(own_b, create.value, span=span), S.Yield([S.Var(own_b.name, span=span)], span=span)],
+            ]
+            if not in_then:
+                branches.reverse()
+            made = S.If(guard, *branches, [create.var], span=span)
+            self.by_branch = True  # (a walk of the output finds its storage: no slice to forward)
+        block[p] = self.with_create(block[p], chain, made)
+        stmts[at] = S.Let.make(let.var, value.target, let.span)
+        self.placed[src] = placed
+        self.place_rows(src, placed.rows)
+        return at
+
+    def uses_after(self, levels: list, k: int, loops: list, aliases: set[str]) -> int:
+        """The live uses of ``aliases`` after the assemble at the end of ``levels`` (``_Frame``s; the
+        source made in block ``k``; ``loops``: the levels of the loops around the assemble, whose
+        ``Yield``s carry the one buffer and are no use), ``uses_before`` the others."""
+        after = 0
+        for n in aliases:
+            after += self.uses.get(n, 0) - self.uses_before(levels[k:], n)
+        for loop in loops:
+            body = levels[loop + 1].analysed
+            if body and body[-1]._production == "Yield":
+                uses = self.uses_of(body)
+                for n in aliases:
+                    after -= uses.between(n, len(body) - 1, len(body))
+        return after
+
+    def check_uses_after(self, stmts, at: int, aliases, after: int, create, placed, k: int, loops: list) -> None:
+        """The ``after`` live uses of the source (``aliases``) after the assemble at ``stmts[at]``
+        are reads that see what the copy holds (``reads_after_see_the_copy``): in its block, or in
+        it and after the ``with`` blocks, ``if``s and ``pl.range`` loops around it, in program
+        order (with blocks flattened): on a path where the assemble ran, each comes after it (the
+        statements of a loop's body before the assemble run only before another assemble); on
+        another, the source is not placed (``fuse_across``' condition) or not made. Else a user
+        error. ``k`` and ``loops`` as ``uses_after``'s."""
+        carried = bool(loops)
+        if self.reads_after_see_the_copy(stmts, at, aliases, after, create, placed, carried):
+            return
+        levels = [*self.frames, _Frame(stmts, self.block, at, stmts[at], None, self.block_start)]
+        top = len(levels) - 1
+        # (the blocks from the create's down are with blocks, ifs and loops ``fuse_across`` placed
+        # through; above it, only a with block's names are seen after it)
+        while top > 0 and (top - 1 >= k or levels[top - 1].stmt._production == "Scope"):
+            top -= 1
+        flat = [stmts[at]]
+        for m in range(len(levels) - 1, top - 1, -1):
+            flat += _flatten(levels[m].stmts[levels[m].at + 1 :])
+        if top < len(levels) - 1 or len(flat) > len(stmts) - at:
+            after = self.uses_after(levels, min(top, k), loops, aliases)
+            index = _BlockIndex(flat, self.own_uses)
+            if self.reads_after_see_the_copy(flat, 0, aliases, after, create, placed, carried, index):
+                return
+        src, target = _base(create.var.name), _base(stmts[at].value.target.name)
+        raise UserError(
+            f"'{src}' is used after it was assembled into '{target}'",
+            stmts[at].span,
+            hint=f"the runtime cannot copy: '{src}' becomes the rows of '{target}' it is assembled into, so only "
+            "reads of it that nothing writes either of before them see what the copy holds",
+        )
+
+    def writes_any(self, stmts: list, names: set[str]) -> bool:
+        """Whether a statement in ``stmts`` (or their bodies) may write a name of ``names``: a task's
+        ``Out`` or ``InOut`` argument, a host element write."""
+        for stmt in _statements_in(stmts):
+            kind = stmt._production
+            if kind == "Task":
+                if any(v.name in names for v in _written(stmt, self.kernels[stmt.kernel])):
+                    return True
+            elif kind == "WriteTensor" and stmt.tensor._production == "Var" and stmt.tensor.name in names:
+                return True
+        return False
+
+    def with_create(self, stmt, chain: list, made):
+        """``stmt`` (``chain[0]``) with the create at the end of ``chain`` (the with blocks around
+        it, ``_create_chain``'s) replaced by ``made``; a rewritten body stands for the body as
+        analysed (``sequence`` walks it later when it is in the block being rewritten)."""
+        if len(chain) == 1:
+            return made
+        body = stmt.body
+        pos = _position(body, chain, stmt)
+        new = body[:pos] + (self.with_create(body[pos], chain[1:], made),) + body[pos + 1:]
+        self.analysed[id(new)] = self.analysed.get(id(body), body)
+        out = stmt.replace(body=new)
+        self.was[id(out)] = self.was.get(id(stmt), stmt)
+        self.kept_bodies += [new, out]  # (their ids must not be reused while the tables hold them)
+        return out
+
+    def uses_before(self, levels: list, name: str) -> int:
+        """The live uses of ``name`` that come before the assemble at the end of ``levels`` (the
+        blocks from the create's down to the assemble's, ``_Frame``s) or beside it: in each block
+        up to the statement holding it, and that statement's own (a loop carry's init) and its
+        other bodies' (an ``if``'s other branch)."""
+        count = 0
+        for frame in levels:
+            analysed = frame.analysed
+            if frame.field is None:  # (the assemble's block: up to it, as analysed)
+                end = frame.at + 1 - (len(frame.stmts) - len(analysed))
+            else:
+                original = self.was.get(id(frame.stmt), frame.stmt)
+                end = next((j for j, s in enumerate(analysed) if s is original), None)
+                if end is None:
+                    return -1  # (not found: no count, so no use after is taken for seen)
+                # (the statement's own, a loop carry's init the same buffer, and its other
+                # bodies', an if's other branch, that run instead of the assemble's)
+                body = getattr(original, frame.field)
+                count += self.uses_of(analysed).between(name, end, end + 1)
+                count -= self.uses_of(body).between(name, 0, len(body))
+            count += self.uses_of(analysed).between(name, 0, end)
+        return count
+
+    def refuse_across(self, let, target: str, src: str, what: str, why: str) -> None:
+        src, target = _base(src), _base(target)
+        raise UserError(
+            f"pl.assemble cannot make '{src}' a view of '{target}' (the runtime cannot copy): '{src}' is created "
+            f"outside the {what} around the assemble, and {why}",
+            let.span,
+            hint=f"create '{src}' inside the {what}, in the block of the assemble (a view of '{target}' only where "
+            "the assemble runs)",
+        )
 
     def place_by_branch(self, stmts: list, create_at: int, at: int, available: _Available) -> int | None:
         """Place the source when the assemble's target is, on each path, one buffer that exists
@@ -413,7 +649,10 @@ class FuseCreateAssembleToSlice(Pass):
                 return j
         return 0
 
-    def reads_after_see_the_copy(self, stmts, at: int, aliases: set[str], count: int, create, placed: Placement) -> bool:
+    def reads_after_see_the_copy(
+        self, stmts, at: int, aliases: set[str], count: int, create, placed: Placement, carried: bool = False,
+        index: "_BlockIndex | None" = None,
+    ) -> bool:
         """Whether the ``count`` live uses of the source after the assemble at ``stmts[at]`` are
         all in ``stmts`` and, up to the first statement that may write the source (a task's
         ``Out`` or ``InOut`` argument, a host element write), all reads (a task's ``In`` argument,
@@ -422,14 +661,19 @@ class FuseCreateAssembleToSlice(Pass):
         the source, between the assemble and them: placed, such a read sees the rows the assemble
         copied, which hold what the source holds. From a write of the source on, the source and
         the rows it is placed in may differ as written: the uses after it are invisible when
-        nothing reads or writes those rows from there on (``rows_unused_from``)."""
+        nothing reads or writes those rows from there on (``rows_unused_from``). With ``carried``
+        (the block is a loop's body around which the source is made), the body's ``Yield`` is no
+        use: it carries the one buffer. With ``index`` (of ``stmts`` as they are, not a block as
+        analysed), a write of the source after the assemble is no read."""
         src = create.var.name
         names = set(aliases)
         own = self.own_uses
         seen, last, diverged = 0, None, None
-        index = self.index_of(self.block)
+        shift, analysed = 0, index is None  # (``rows_unused_from`` reads the block as analysed)
+        if analysed:
+            index, shift = self.index_of(self.block), len(stmts) - len(self.block)
         # (the other statements mention none of names)
-        pending = _Pending((index.positions, index.mentioned), len(stmts) - len(self.block), at, names)
+        pending = _Pending((index.positions, index.mentioned), shift, at, names)
         for j in pending:
             for stmt in _statements_in([stmts[j]]):
                 kind = stmt._production
@@ -437,7 +681,7 @@ class FuseCreateAssembleToSlice(Pass):
                     uses = var_reads(_heads(stmt))
                 else:  # (live_uses' table: a statement's own_live_uses, when not empty, are all its reads)
                     uses = own.get(id(stmt)) or stmt_reads(stmt)
-                if not names & uses.keys():
+                if not names & uses.keys() or (carried and kind == "Yield"):
                     continue
                 if kind == "Let" and stmt.value._production in dead_values.PURE and stmt.var.name not in self.live:
                     continue
@@ -453,7 +697,7 @@ class FuseCreateAssembleToSlice(Pass):
                     for a, param in zip(stmt.args, self.kernels[stmt.kernel].params)
                 ):
                     pass
-                elif diverged is None and kind in ("Task", "WriteTensor"):
+                elif diverged is None and analysed and kind in ("Task", "WriteTensor"):
                     diverged = j
                 elif diverged is None:
                     return False
@@ -546,9 +790,11 @@ class FuseCreateAssembleToSlice(Pass):
             out |= self.aliases_of.get(holder, set())
         return {name for name in out if name in self.places}
 
-    def check_placement_invisible(self, between, value, create, let, rows: frozenset) -> None:
+    def check_placement_invisible(self, between, value, create, let, rows: frozenset, reads: bool = True) -> None:
         """Nothing in ``between`` (the statements from the source's create to the assemble) reads
-        or writes ``rows``, the rows of the target the source is placed in (``assembled_rows``)."""
+        or writes ``rows``, the rows of the target the source is placed in (``assembled_rows``);
+        without ``reads``, nothing writes them (a read is checked only with a write of the
+        source)."""
         target, src = value.target.name, create.var.name
 
         row_roots = set()
@@ -578,10 +824,13 @@ class FuseCreateAssembleToSlice(Pass):
                         self.refuse(let, target, src, f"{task} writes", "write")
                     if any(self.roots.get(o.name, o.name) == src for o in _written(stmt, kernel)):
                         self.refuse(let, target, src, f"{task}, which writes '{_base(src)}', reads", "same")
-                    self.refuse(let, target, src, f"{task} reads", "read")
+                    if reads:
+                        self.refuse(let, target, src, f"{task} reads", "read")
             elif host_target(stmt) is not None:
                 tensor, write = host_target(stmt)
-                if touches(tensor, element_places(stmt, self.places, self.roots) if tensor._production == "Var" else None):
+                if (reads or write) and touches(
+                    tensor, element_places(stmt, self.places, self.roots) if tensor._production == "Var" else None,
+                ):
                     self.refuse(
                         let, target, src, f"the host (line {_line(stmt)}) {'writes' if write else 'reads'}",
                         "write" if write else "read",
@@ -628,6 +877,72 @@ class FuseCreateAssembleToSlice(Pass):
             let.span,
             hint=f"move that use of '{target}' before the creation of '{src}', or after the assemble",
         )
+
+
+class _Frame(NamedTuple):
+    """A block around the one being rewritten (``sequence``'s): its statements (as rewritten so
+    far), the block as analysed, the position of the statement whose body is walked, that
+    statement, which of its bodies, and how many names ``defined_before`` held before the block."""
+
+    stmts: list
+    analysed: tuple
+    at: int
+    stmt: object
+    field: str | None
+    start: int
+
+
+def _check_offset_known(value, src: str, available, let) -> None:
+    """The assemble's offset reads only names ``available`` where its source ``src`` is created."""
+    missing = _vars_in(value.offset) - available
+    if missing:
+        raise UserError(
+            f"the assemble offset uses '{_base(sorted(missing)[0])}', which is not known where '{_base(src)}' is created",
+            let.span,
+        )
+
+
+def _target_missing(target: str, src: str, let) -> UserError:
+    return UserError(
+        f"the target '{_base(target)}' of pl.assemble must exist before its source '{_base(src)}' is created", let.span,
+    )
+
+
+def _kind_names(levels: list) -> list[str]:
+    """What the user calls the ``if``s and loops among the statements of ``levels`` (``_Frame``s)."""
+    return ["if" if f.stmt._production == "If" else "pl.range loop" for f in levels if f.stmt._production != "Scope"]
+
+
+def _create_chain(stmt, src: str) -> list | None:
+    """``[stmt]`` when it is the ``pl.create_tensor`` of ``src``; the with blocks from ``stmt`` in
+    which it is made (names escape a scope), then the create, when it is made in one; else None."""
+    kind = stmt._production
+    if kind == "Let":
+        return [stmt] if stmt.var.name == src and stmt.value._production == "CreateTensor" else None
+    if kind != "Scope":
+        return None
+    for inner in stmt.body:
+        chain = _create_chain(inner, src)
+        if chain is not None:
+            return [stmt, *chain]
+    return None
+
+
+def _position(body, chain: list, stmt) -> int:
+    """The position in ``body`` (of ``stmt``, a with block of ``chain``) of the chain's next link."""
+    following = chain[chain.index(stmt) + 1]
+    return next(j for j, s in enumerate(body) if s is following)
+
+
+def _flatten(stmts) -> list:
+    """``stmts`` with each with block replaced by its statements, wherever it is nested in them."""
+    out = []
+    for stmt in stmts:
+        if stmt._production == "Scope":
+            out += _flatten(stmt.body)
+        else:
+            out.append(stmt)
+    return out
 
 
 def _statements_in(stmts: list):

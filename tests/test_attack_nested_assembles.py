@@ -155,11 +155,11 @@ def test_a_refusal_of_a_placeable_nest_is_caught_and_of_an_unplaceable_one_is_ri
     assert unplaceable.right_refusal() and unplaceable.classes() == set(), runner.describe(unplaceable)
 
 
-@pytest.mark.parametrize("name", [n for n in found.OPEN if n.startswith(("42-", "43-", "44-"))])
+@pytest.mark.parametrize("name", [n for n in found.FOUND if n.startswith(("42-", "43-", "44-"))])
 def test_the_refusals_found_are_of_placeable_programs(name):
     """found/42-44, the refusals this grammar found: the tester's semantics finds every run
     placeable (no reason a refusal could name), so a refusal of them is a failure."""
-    cls, _, program = found.OPEN[name]
+    cls, _, program = found.FOUND[name]
     rendered = P.render(program)
     assert cls == "refusal"
     for n, c in runner.SETTINGS:

@@ -1,7 +1,7 @@
 # class: refusal
-# nested grammar, size 6 (`manual { T M A1 A2 }; rd(u)`), shrunk: u is assembled into t and t into rows 4..7 of a, both in a manual scope; a task after the scope reads u. Refused ("'u' is used after it was assembled into 't'"), though nothing writes u or the rows it is placed in after the assembles: placed, the read sees what the copies hold. The same read inside the scope, or with no scope, compiles; one level (t assembled into a in the scope, read after it) is refused alike
+# nested grammar, size 6 (`manual { T M A1 A2 }; rd(u)`), shrunk: u is assembled into t and t into rows 4..7 of a, both in a manual scope; a task after the scope reads u. Refused until branch place41 ("'u' is used after it was assembled into 't'"), though nothing writes u or the rows it is placed in after the assembles: placed, the read sees what the copies hold. The uses after an assemble are now read on past the with blocks, ifs and loops around it
 #
-# still open on land40 (6c0160b):
+# found on land40 (6c0160b), fixed since by branch place41 (fuse_across, check_uses_after):
 # refused: prog.py:15:13: error: 'u' is used after it was assembled into 't'
 import nanopass.dsl as pl
 

@@ -1,7 +1,7 @@
 # class: refusal
-# nested grammar, size 5 (`T M A1 if(A2)`; also a loop or a manual scope around the outer assemble, or around the create and write of the inner source with its assemble after the scope), shrunk to one level: t made at the top and assembled into a in `if c > 0`. Refused ("pl.assemble needs a source made by pl.create_tensor in the same block; 't' is not"), though nothing between the create and the assemble touches the rows: placed when the branch runs (c is known at the create), the program is unchanged; neither the spec nor docs/semantics.md rules the assemble out
+# nested grammar, size 5 (`T M A1 if(A2)`; also a loop or a manual scope around the outer assemble, or around the create and write of the inner source with its assemble after the scope), shrunk to one level: t made at the top and assembled into a in `if c > 0`. Refused until branch place41 ("pl.assemble needs a source made by pl.create_tensor in the same block; 't' is not"), though nothing between the create and the assemble touches the rows. Now placed when the branch will run (c is known at the create): the create is an if over c > 0 yielding the view of a, or a fresh buffer
 #
-# still open on land40 (6c0160b):
+# found on land40 (6c0160b), fixed since by branch place41 (fuse_across, check_uses_after):
 # refused: prog.py:10:13: error: pl.assemble needs a source made by pl.create_tensor in the same block; 't' is not
 import nanopass.dsl as pl
 

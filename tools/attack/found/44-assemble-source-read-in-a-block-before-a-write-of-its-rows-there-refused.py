@@ -1,7 +1,7 @@
 # class: refusal
-# random nested programs (`--grammar nested --seed 2`, nested20000240), shrunk: u assembled into t, then a manual scope reads u and then the host writes t[3, 1], a row u is placed in. Refused ("'u' is used after it was assembled into 't'"), though the write comes after the read: placed, the read sees what the copy holds. The same in `if c > 0`, and with t then assembled into a; the same read and write with no block around them compile (in a `pl.range` loop the refusal is right: the next iteration reads after the write)
+# random nested programs (`--grammar nested --seed 2`, nested20000240), shrunk: u assembled into t, then a manual scope reads u and then the host writes t[3, 1], a row u is placed in. Refused until branch place41 ("'u' is used after it was assembled into 't'"), though the write comes after the read: placed, the read sees what the copy holds. The with block is now read through (in a `pl.range` loop the refusal is right: the next iteration reads after the write)
 #
-# still open on land40 (6c0160b):
+# found on land40 (6c0160b), fixed since by branch place41 (fuse_across, check_uses_after):
 # refused: prog.py:14:9: error: 'u' is used after it was assembled into 't'
 import nanopass.dsl as pl
 
