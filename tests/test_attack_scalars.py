@@ -170,3 +170,24 @@ def _write(tmp_path: Path, prog) -> Path:
     src = tmp_path / "prog.py"
     src.write_text(S.render(prog))
     return src
+
+
+@pytest.mark.parametrize("name", sorted(S.FOUND))
+def test_the_classes_found_are_listed_with_programs_the_tester_runs(name):
+    """found/45-51, open on land41: each is in found.OPEN, its rendered copy is the program, and the
+    tester's own semantics runs it (so a failure there is the compiler's, not the tester's)."""
+    from nanopass.tools.attack import found
+    cls, _, prog = found.OPEN[name]
+    assert (cls, prog) == (S.FOUND[name][0], S.FOUND[name][2])
+    text = (Path(found.__file__).parent / "found" / f"{name}.py").read_text()
+    assert text.endswith(S.render(prog))
+    for setting in prog.settings:
+        S.run(prog, dict(setting))
+
+
+def test_a_narrow_sum_compared_means_its_wrapped_value():
+    """found/47: INT16 a + 1 with a = 32767 is -32768 (the DSL dtype's width), not C's int 32768."""
+    _, _, prog = S.FOUND["47-narrow-int-overflow-in-an-expression-computed-in-int"]
+    setting = dict(prog.settings[0])
+    assert S.run(prog, setting)[0].scalars == [("BOOL", False)]
+    assert S.run(prog, setting, promote=True)[0].scalars == [("BOOL", True)]

@@ -336,6 +336,8 @@ def wrap(v: int, bits: int, signed: bool) -> int:
 
 
 def wrap_dt(v, dt: str):
+    if dt == LIT:
+        return int(v)           # literals fold exactly (Python ints); the context converts them
     kind, bits, signed = DTYPES[dt]
     if kind == "int":
         return wrap(int(v), bits, signed)
@@ -387,6 +389,8 @@ def type_of(e, env: dict) -> str:
         return a
     if a in WIDE and b in WIDE:
         return "INDEX" if "INDEX" in (a, b) else "INT64"
+    if "FP32" in (a, b) and DTYPES[a][0] in ("int", "float") and DTYPES[b][0] in ("int", "float"):
+        return "FP32"           # int/float mixing: C converts the int operand
     raise Invalid(f"mixed dtypes {a} {b}")
 
 
@@ -403,6 +407,8 @@ class Eval:
         return wrap_dt(v, ctype_of(want or dt))
 
     def _arith_dt(self, dt: str) -> str:
+        if dt == LIT:
+            return LIT
         if self.promote and dt in ("INT8", "INT16", "UINT8", "UINT16"):
             return "INT32"
         return ctype_of(dt)
@@ -424,12 +430,13 @@ class Eval:
         dt = type_of(e, self.types)
         if tag == "neg":
             v = -self.ev(e[1])
-            return f32(v) if DTYPES[ctype_of(dt)][0] == "float" else wrap_dt(v, self._arith_dt(dt))
+            return f32(v) if dt != LIT and DTYPES[dt][0] == "float" else wrap_dt(v, self._arith_dt(dt))
         a, b = self.ev(e[2]), self.ev(e[3])
         op = e[1]
         if tag == "cmp":
             return {"<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b, "==": a == b, "!=": a != b}[op]
-        if DTYPES[ctype_of(dt)][0] == "float":
+        if dt != LIT and DTYPES[dt][0] == "float":
+            a, b = f32(float(a)), f32(float(b))      # an int operand converts (C's usual conversions)
             if op == "/":
                 if b == 0:
                     raise Invalid("float division by zero")
@@ -442,7 +449,7 @@ class Eval:
                 raise Invalid("division by zero")
             q = abs(a) // abs(b)
             q = q if (a >= 0) == (b >= 0) else -q
-            if DTYPES[adt][2] and q == 2 ** (DTYPES[adt][1] - 1):
+            if adt != LIT and DTYPES[adt][2] and q == 2 ** (DTYPES[adt][1] - 1):
                 raise Invalid("signed division overflow")
             v = q if op == "//" else a - b * q
         else:
@@ -467,6 +474,8 @@ class Expected:
     kernel: str = ""
     tensor: Optional[TView] = None
     scalars: list = field(default_factory=list)    # [(dtype, value)]
+    unconverted: list = field(default_factory=list)   # per scalar: the bits of an argument of another
+    #   dtype (a literal, an INDEX) before its conversion to the parameter's dtype, or None
     flat: int = 0
     value_bits: int = 0
 
@@ -560,12 +569,16 @@ def run(prog: Program, setting: dict, promote: bool = False) -> list:
             if len(dts) != len(s.args):
                 raise Invalid("arity")
             scal = [(dt, ev(a, dt)) for dt, a in zip(dts, s.args)]
+            raw = []
             for (dt, _), a in zip(scal, s.args):
-                t = ctype_of(type_of(a, types))
+                t = type_of(a, types)
+                raw.append(ev(a, "INDEX") & (2**64 - 1) if t in (LIT, "INDEX") and DTYPES[dt][0] == "int" else None)
+                t = ctype_of(t)
                 if t != LIT and t != "INDEX" and t != dt and not (t in WIDE and dt in WIDE):
                     if not (t == "FP32" and dt in ("FP16", "BF16")):
                         raise Invalid("argument dtype")
-            events.append(Expected("task", line, kernel=s.kernel, tensor=tensors[s.tensor], scalars=scal))
+            events.append(Expected("task", line, kernel=s.kernel, tensor=tensors[s.tensor], scalars=scal,
+                                   unconverted=raw))
         elif isinstance(s, HWrite):
             dt = RESULT_DTYPE[s.tensor]
             if ctype_of(type_of(s.value, types)) not in ((dt,) if dt == "FP32" else WIDE + (LIT, "INDEX")):
@@ -693,7 +706,7 @@ def compare(exp: list, log: list, kernel_ids: dict) -> list:
                 if visible(bits, dt) != visible(want_bits, dt):
                     add("value scalar", f"{e.describe()} scalar {k} ({dt}) is {bits:#x}, the program means "
                                         f"{v!r} ({want_bits:#x})")
-                elif bits != want_bits:
+                elif bits != want_bits and bits != (e.unconverted[k] if e.unconverted else None):
                     add("value scalar-encoding", f"{e.describe()} scalar {k} ({dt}) is {bits:#x}, D4 encodes "
                                                  f"{v!r} as {want_bits:#x}")
         else:
@@ -807,7 +820,7 @@ class Gen:
         self.r = rnd
         self.size = size
         self.left = size
-        dts = list(INTS) + ["BOOL", "FP32"] + (["FP16", "BF16"] if fp16 else [])
+        dts = list(INTS) + ["BOOL", "FP32"] + (["FP16", "BF16"] if fp16 or rnd.random() < 0.04 else [])
         wild = [(f"a{i}", rnd.choice(dts)) for i in range(rnd.randint(2, 4))]
         # n: a small INT32 (loop bounds), s: a small INT64 (offsets), g: an FP32, f: a BOOL
         self.params = tuple([("n", "INT32"), ("s", "INT64"), ("g", "FP32"), ("f", "BOOL")] + wild)
@@ -855,6 +868,10 @@ class Gen:
                 return ("neg", self.expr(dt, scope, depth - 1))
             if op == "/":
                 return ("bin", "/", self.expr(dt, scope, depth - 1), ("lit", r.choice((2.0, -0.5, 4.0, 3.0))))
+            if r.random() < 0.05:       # int/float mixing: an int parameter, loop variable or literal
+                ints = [n for n, t in scope.items() if t in ("INT32", "INT64", "INDEX")]
+                return ("bin", op, self.expr(dt, scope, depth - 1),
+                        ("var", r.choice(ints)) if ints and r.random() < 0.7 else ("lit", r.choice((2, -3))))
             return ("bin", op, self.expr(dt, scope, depth - 1), self.expr(dt, scope, depth - 1))
         signed = DTYPES[dt][2]
         ops = ["+", "-", "*", "//", "%"] + (["neg"] if signed else [])
@@ -1004,9 +1021,9 @@ class Gen:
         var = self.fresh("i")
         x = r.random()
         bound = r.choice((("var", "n"), ("var", "s"), ("sym", "M"), ("lit", 3)))
-        if x < 0.5:
+        if x < 0.55:
             bounds = (("lit", 0), bound, ("lit", 1))
-        elif x < 0.8:
+        elif x < 0.95:
             bounds = (("bin", "-", bound, ("lit", 2)), ("bin", "+", bound, ("lit", 1)), ("lit", r.choice((1, 2))))
         else:
             bounds = (bound, ("lit", r.choice((-1, -2, 0))), ("lit", r.choice((-1, -2))))
@@ -1268,3 +1285,79 @@ def programs(size: int, max_atoms=None, patterns=()):
 
 def count(size: int, max_atoms=None, patterns=()) -> int:
     return sum(1 for _ in programs(size, max_atoms, patterns))
+
+
+# ---- the smallest program of each class found on land41 (found.py lists them in OPEN) ----------
+
+def _one(params, kernels, body, **setting) -> Program:
+    return Program(tuple(params), tuple(kernels), tuple(body), ((("M", 2), ("N", 3)) + tuple(setting.items()),))
+
+
+def _neg2(e):
+    return ("neg", ("neg", e))
+
+
+FOUND = {
+    "45-double-negation-printed-as-a-decrement": (
+        "value scalar",
+        "scalars grammar (--seed 41, scalars410000022, shrunk by hand): `-(-s)` passed to a kernel is printed `--s`, a C++ "
+        "pre-decrement: the task gets s - 1 and s itself is decremented for the rest of the program "
+        "(46: the same of an expression is no lvalue and g++ rejects it; 51: a later slice offset "
+        "read from s is off by one row)",
+        _one([("s", "INT64")], [("k0", ("INT64",))], [Call("k0", "y", (_neg2(("var", "s")),))], s=5)),
+    "46-double-negation-of-an-expression-rejected-by-gxx": (
+        "g++ rejects",
+        "scalars grammar (--seed 41, scalars410000008, shrunk by hand): `-(-(s + 1))` is printed `--(s + 1)`: 'lvalue "
+        "required as decrement operand' (45's printer slip on an expression)",
+        _one([("s", "INT64")], [("k0", ("INT64",))],
+             [Call("k0", "y", (_neg2(("bin", "+", ("var", "s"), ("lit", 1))),))], s=5)),
+    "47-narrow-int-overflow-in-an-expression-computed-in-int": (
+        "value scalar (narrow ints promoted)",
+        "scalars grammar (--seed 41, scalars410000079, shrunk by hand): a: INT16 = 32767; `a + 1 > 0` has INT16 operands, so "
+        "a + 1 is the INT16 -32768 (docs/semantics.md: scalars follow C's integer widths) and the "
+        "comparison is False; the C++ computes a + 1 in int and passes True. Naming the sum first "
+        "(`t = a + 1` then `t > 0`) makes an int16_t t and passes False: the meaning depends on "
+        "whether an intermediate is named (also // and % of an INT8/INT16/UINT8/UINT16 sum)",
+        _one([("a", "INT16")], [("k0", ("BOOL",))],
+             [Call("k0", "y", (("cmp", ">", ("bin", "+", ("var", "a"), ("lit", 1)), ("lit", 0)),))], a=32767)),
+    "48-narrow-unsigned-argument-passed-with-high-bits": (
+        "value scalar-encoding",
+        "scalars grammar (exhaustive size 2, shrunk): p: UINT8 = 0; `p - 1` is the UINT8 255, which D4 "
+        "passes as (uint64_t)255 = 0xff; the C++ passes (uint64_t)(p - 1) computed in int, "
+        "0xffffffffffffffff. A kernel reading its UINT8 parameter sees 255 either way (the same with "
+        "INT8/INT16 values that wrap: 127 + 1 arrives as 0x80, D4 says 0xffffffffffffff80)",
+        _one([("p", "UINT8")], [("k0", ("UINT8",))], [Call("k0", "y", (("bin", "-", ("var", "p"), ("lit", 1)),))],
+             p=0)),
+    "49-negative-loop-step-refused": (
+        "refusal",
+        "scalars grammar (--seed 41): `for i in pl.range(3, 0, -1)` is refused ('a loop step must be "
+        "positive'); dsl.md allows `pl.range(start, stop, step)` and says nothing of the step's sign "
+        "(Python's range counts down). The reference's `i < stop` loop form could not run it; a "
+        "refusal is better than its zero trips, but the spec does not rule the program out",
+        _one([], [("k0", ("INT64",))], [Loop("i", (("lit", 3), ("lit", 0), ("lit", -1)),
+                                             (Call("k0", "y", (("var", "i"),)),))])),
+    "50-fp16-scalar-parameter-refused": (
+        "refusal",
+        "scalars grammar (--seed 42): an orchestration parameter `h: pl.Scalar[pl.FP16]` is refused "
+        "('... cannot be passed to an orchestration function (no host C++ type)'; BF16 alike). dsl.md "
+        "lists FP16 and BF16 among `pl.Scalar` dtypes; the runtime has DataType FLOAT16/BFLOAT16 and "
+        "to_u64 takes any 2-byte trivially copyable type, so the bits could pass through unchanged",
+        _one([("h", "FP16")], [("k0", ("FP16",))], [Call("k0", "y", (("var", "h"),))], h=0.5)),
+    "51-double-negation-decrements-a-slice-offset": (
+        "wrong offset",
+        "45's decrement seen in a shape: `t = -(-s)` is printed `int64_t t = --s;`, so the slice "
+        "`pl.tensor.slice(y, [1, 1], [s, 0])` after it starts one row early",
+        _one([("s", "INT64")], [("k0", ("INT64",))],
+             [Let("t", _neg2(("var", "s"))), Slice("w", "y", (("lit", 1), ("lit", 1)), (("var", "s"), ("lit", 0))),
+              Call("k0", "w", (("var", "t"),))], s=1)),
+    "52-double-negation-of-a-dynamic-dim-shrinks-a-shape": (
+        "wrong shape",
+        "scalars grammar (--seed 42, scalars420000074, shrunk by hand): `-(-N)` of the pl.dynamic symbol N is "
+        "printed `--N`, which decrements N: the task gets N - 1, and the slice `[M, N]` after it is "
+        "one column narrower than y (in a loop, one narrower each iteration, down to 0 and "
+        "4294967294)",
+        _one([], [("k0", ("INT64",))],
+             [Call("k0", "y", (_neg2(("sym", "N")),)),
+              Slice("w", "y", (("sym", "M"), ("sym", "N")), (("lit", 0), ("lit", 0))),
+              Call("k0", "w", (("lit", 1),))])),
+}
