@@ -41,6 +41,7 @@ from pathlib import Path
 from typing import Optional
 
 from . import oracle, record, runner
+from .program import children
 
 # dtype -> (kind, bits, signed, C type)
 DTYPES = {
@@ -56,6 +57,11 @@ LIT = "LIT"                        # an int literal's weak type
 BLOCKS = ("range", "if")
 RESULT_SIZE = 16
 MAX_TRIP = 6
+# Python names the C++ may not take as they are: keywords, the runtime's and the entry's names,
+# macros of the headers the C++ includes (<stdio.h>, <stdint.h>, the API header)
+RISKY_NAMES = ("errno", "EOF", "BUFSIZ", "INT32_MAX", "SIZE_MAX", "FOPEN_MAX", "TMP_MAX", "P_tmpdir",
+               "PTO_DEVICE_FUNC", "stdout", "true", "union", "new", "a0_conv", "ext_y", "params_t0",
+               "orch_args", "Tensor", "alloc_0")
 
 
 class Invalid(Exception):
@@ -175,12 +181,24 @@ class Loop:
     yields: tuple = ()   # expressions yielded (explicit carries)
     results: tuple = ()  # names bound after the loop (explicit carries)
 
+    def blocks(self) -> list:            # program.children / with_children, shrink.py's paths
+        return [self.body]
+
+    def with_blocks(self, lists) -> "Loop":
+        return replace(self, body=tuple(lists[0]))
+
 
 @dataclass(frozen=True)
 class If:
     cond: tuple
     then: tuple
     orelse: tuple = ()
+
+    def blocks(self) -> list:
+        return [self.then, self.orelse]
+
+    def with_blocks(self, lists) -> "If":
+        return replace(self, then=tuple(lists[0]), orelse=tuple(lists[1]))
 
 
 TENSOR_PARAMS = (("x", "In", ("M", 4)), ("y", "InOut", ("M", "N")),
@@ -220,20 +238,6 @@ class Program:
                     walk(ch)
         walk(self.body)
         return replace(self, kernels=tuple(k for k in self.kernels if k[0] in used))
-
-
-def children(s) -> list:
-    if isinstance(s, Loop):
-        return [s.body]
-    if isinstance(s, If):
-        return [s.then, s.orelse]
-    return []
-
-
-def with_children(s, lists):
-    if isinstance(s, Loop):
-        return replace(s, body=tuple(lists[0]))
-    return replace(s, then=tuple(lists[0]), orelse=tuple(lists[1]))
 
 
 # ---- rendering -----------------------------------------------------------------------------------
@@ -822,12 +826,17 @@ class Gen:
         self.left = size
         dts = list(INTS) + ["BOOL", "FP32"] + (["FP16", "BF16"] if fp16 or rnd.random() < 0.04 else [])
         wild = [(f"a{i}", rnd.choice(dts)) for i in range(rnd.randint(2, 4))]
+        self.risky = [n for n in RISKY_NAMES if rnd.random() < 0.08]
+        if self.risky and rnd.random() < 0.3:
+            wild[0] = (self.risky.pop(), wild[0][1])
         # n: a small INT32 (loop bounds), s: a small INT64 (offsets), g: an FP32, f: a BOOL
         self.params = tuple([("n", "INT32"), ("s", "INT64"), ("g", "FP32"), ("f", "BOOL")] + wild)
         self.kernels: list = []
         self.fresh_i = 0
 
     def fresh(self, p: str) -> str:
+        if p == "v" and self.risky and self.r.random() < 0.3:
+            return self.risky.pop()
         self.fresh_i += 1
         return f"{p}{self.fresh_i}"
 
@@ -1128,28 +1137,6 @@ def _simpler(e):
                 yield e[:i] + (y,) + e[i + 1:]
 
 
-def _paths(body, prefix=()):
-    for i, s in enumerate(body):
-        yield prefix + (i,)
-        for j, ch in enumerate(children(s)):
-            yield from _paths(ch, prefix + (i, j))
-
-
-def _get(body, path):
-    s = body[path[0]]
-    return s if len(path) == 1 else _get(children(s)[path[1]], path[2:])
-
-
-def _replace_at(body, path, new) -> tuple:
-    i = path[0]
-    if len(path) == 1:
-        return body[:i] + tuple(new) + body[i + 1:]
-    s = body[i]
-    lists = [list(c) for c in children(s)]
-    lists[path[1]] = list(_replace_at(tuple(lists[path[1]]), path[2:], new))
-    return body[:i] + (with_children(s, lists),) + body[i + 1:]
-
-
 def _unwrap(s) -> list:
     if isinstance(s, Loop):
         pre = [Let(s.var, s.bounds[0])] + [Let(inner, init) for inner, init in s.carries]
@@ -1158,6 +1145,7 @@ def _unwrap(s) -> list:
 
 
 def candidates(prog: Program):
+    from .shrink import _get, _paths, _replace_at
     body = prog.body
     paths = list(_paths(body))
     if len(prog.settings) > 1:
@@ -1350,6 +1338,16 @@ FOUND = {
         _one([("s", "INT64")], [("k0", ("INT64",))],
              [Let("t", _neg2(("var", "s"))), Slice("w", "y", (("lit", 1), ("lit", 1)), (("var", "s"), ("lit", 0))),
               Call("k0", "w", (("var", "t"),))], s=1)),
+    "53-scalar-named-like-a-header-macro-rejected-by-gxx": (
+        "g++ rejects",
+        "found by hand with the scalars grammar's model (now in its names): a scalar named `errno` "
+        "is printed `int32_t errno = a + 1;`, and errno is a macro of the included headers. The same "
+        "for EOF, BUFSIZ, SEEK_SET, FILENAME_MAX, FOPEN_MAX, TMP_MAX, L_tmpnam, P_tmpdir (<stdio.h>), "
+        "INT32_MAX, UINT64_MAX, SIZE_MAX (<stdint.h>), PTO_DEVICE_FUNC, PTO2_ERROR_NONE (the API "
+        "header), for a scalar parameter named errno and a pl.dynamic(\"EOF\"); keywords (new, union, "
+        "true), stdout, NULL, offsetof, LOG_ERROR, PTO2_SCOPE and the C++'s own names are renamed",
+        _one([("a", "INT32")], [("k0", ("INT32",))],
+             [Let("errno", ("bin", "+", ("var", "a"), ("lit", 1))), Call("k0", "y", (("var", "errno"),))], a=5)),
     "52-double-negation-of-a-dynamic-dim-shrinks-a-shape": (
         "wrong shape",
         "scalars grammar (--seed 42, scalars420000074, shrunk by hand): `-(-N)` of the pl.dynamic symbol N is "
