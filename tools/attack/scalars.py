@@ -1291,7 +1291,8 @@ FOUND = {
         "scalars grammar (--seed 41, scalars410000022, shrunk by hand): `-(-s)` passed to a kernel is printed `--s`, a C++ "
         "pre-decrement: the task gets s - 1 and s itself is decremented for the rest of the program "
         "(46: the same of an expression is no lvalue and g++ rejects it; 51: a later slice offset "
-        "read from s is off by one row)",
+        "read from s is off by one row; 52: of N, a shape; `-(-i)` of a loop variable never ends "
+        "the loop: the run times out, class 'compiler timeout', scalars420000139)",
         _one([("s", "INT64")], [("k0", ("INT64",))], [Call("k0", "y", (_neg2(("var", "s")),))], s=5)),
     "46-double-negation-of-an-expression-rejected-by-gxx": (
         "g++ rejects",
@@ -1348,6 +1349,16 @@ FOUND = {
         "true), stdout, NULL, offsetof, LOG_ERROR, PTO2_SCOPE and the C++'s own names are renamed",
         _one([("a", "INT32")], [("k0", ("INT32",))],
              [Let("errno", ("bin", "+", ("var", "a"), ("lit", 1))), Call("k0", "y", (("var", "errno"),))], a=5)),
+    "54-signed-overflow-in-a-condition-is-undefined-in-the-cpp": (
+        "trace-mismatch",
+        "scalars grammar (--seed 42, scalars420000137, shrunk by hand): a: INT32 = -2147483648; `-a` "
+        "is the INT32 -2147483648 (C's widths wrap), so `if -a == a:` takes the then branch (task "
+        "k0); the C++ compares `-a == a` in int32_t, a signed overflow, which g++ folds to `a == 0` "
+        "(undefined behaviour) even at -O0, and submits k1. INT64 alike; `a + 1 < a` with a = "
+        "INT32_MAX passes False where the program means True (a value scalar)",
+        _one([("a", "INT32")], [("k0", ("INT64",)), ("k1", ("INT64",))],
+             [If(("cmp", "==", ("neg", ("var", "a")), ("var", "a")), (Call("k0", "y", (("lit", 1),)),),
+                 (Call("k1", "y", (("lit", 2),)),))], a=-2**31)),
     "52-double-negation-of-a-dynamic-dim-shrinks-a-shape": (
         "wrong shape",
         "scalars grammar (--seed 42, scalars420000074, shrunk by hand): `-(-N)` of the pl.dynamic symbol N is "
