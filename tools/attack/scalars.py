@@ -1359,6 +1359,21 @@ FOUND = {
         _one([("a", "INT32")], [("k0", ("INT64",)), ("k1", ("INT64",))],
              [If(("cmp", "==", ("neg", ("var", "a")), ("var", "a")), (Call("k0", "y", (("lit", 1),)),),
                  (Call("k1", "y", (("lit", 2),)),))], a=-2**31)),
+    "55-double-negation-of-a-float-written-by-the-host": (
+        "value host write",
+        "scalars grammar (--seed 42, scalars420000539, shrunk by shrink.py): `pl.tensor.write(rf, [1], "
+        "-(-g))` with g: FP32 = 0.001 writes g - 1.0 (`--g`, 45's decrement of a float), and g stays "
+        "decremented for the task after it",
+        _one([("g", "FP32")], [], [HWrite("rf", ("lit", 1), _neg2(("var", "g")))], g=0.001)),
+    "56-comparison-of-an-unsigned-with-a-negative-literal-refused": (
+        "refusal",
+        "scalars grammar (--seed 42, 1 program; shrunk by hand): u: UINT32; `u < -2` (or `u < 1 - 3`) is "
+        "refused ('cannot compare UINT32 with -2: C++ compares them as uint32_t, where a negative "
+        "value is a huge one'; UINT64 alike). The program has a meaning: the literal takes u's dtype "
+        "(4294967294), which is also what C++ computes (docs/semantics.md: scalars follow C); the same "
+        "comparison of a UINT8 compiles and runs right",
+        _one([("u", "UINT32")], [("k0", ("BOOL",))],
+             [Call("k0", "y", (("cmp", "<", ("var", "u"), ("lit", -2)),))], u=5)),
     "52-double-negation-of-a-dynamic-dim-shrinks-a-shape": (
         "wrong shape",
         "scalars grammar (--seed 42, scalars420000074, shrunk by hand): `-(-N)` of the pl.dynamic symbol N is "
