@@ -1374,6 +1374,16 @@ FOUND = {
         "comparison of a UINT8 compiles and runs right",
         _one([("u", "UINT32")], [("k0", ("BOOL",))],
              [Call("k0", "y", (("cmp", "<", ("var", "u"), ("lit", -2)),))], u=5)),
+    "57-scalar-parameter-named-like-a-cpp-keyword-rejected-by-gxx": (
+        "g++ rejects",
+        "scalars grammar (--seed 43, e.g. scalars430000199 and 234, shrunk by hand): a scalar "
+        "PARAMETER keeps its name in the C++ (a variable is renamed): `union: pl.Scalar[pl.INT32]` is "
+        "printed `union { uint64_t u64; int32_t val; } union_conv; ... int32_t union = ...`. The same "
+        "for new, true (keywords), orch_args (shadows the entry's parameter, then "
+        "`orch_args.tensor(0)` fails), Arg and Tensor (the API's types: a later `Tensor v = ...` "
+        "fails) and 53's macros",
+        _one([("union", "INT32")], [("k0", ("INT32",))],
+             [Call("k0", "y", (("bin", "+", ("var", "union"), ("lit", 1)),))], union=5)),
     "52-double-negation-of-a-dynamic-dim-shrinks-a-shape": (
         "wrong shape",
         "scalars grammar (--seed 42, scalars420000074, shrunk by hand): `-(-N)` of the pl.dynamic symbol N is "
