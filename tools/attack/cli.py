@@ -22,6 +22,9 @@
   --grammar nested|nested3 --seconds N --seed S ...
                                       random programs of that grammar (up to --max-size items)
   --surface --seconds N --seed S ...  random programs over issue 22's DSL surface (surface_generate.py)
+  --grammar scalars [--exhaustive --size K | --seconds N --seed S] ...
+                                      scalars and dynamic shapes checked by value (scalars.py): task
+                                      scalar arguments, tensor shapes and offsets, host writes
 
 Each failing program is saved as DIR/<class>/<name>.py with its failures in a header comment;
 the first few of each class are minimised into DIR/minimal/. The figures (programs, tasks, runs,
