@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 from . import program as P
+from . import scalars as SC
 from . import surface as S
 
 KA = P.Kernel("k0", (("in", "A"), ("inout", "A")))     # reads p0, updates p1
@@ -443,10 +444,13 @@ OPEN.update({
 
 def write_one(out: Path, name: str, cls: str, what: str, prog: P.Program, where: str) -> None:
     from . import runner
-    rep = runner.check(prog)
+    rep = prog.check() if hasattr(prog, "check") else runner.check(prog)     # scalars.Program: its own
     head = f"class: {cls}\n{what}\n\n{where}:\n{runner.describe(rep) or 'nothing (fixed)'}"
     text = "".join(f"# {line}\n".replace("# \n", "#\n") for line in head.splitlines())
-    (out / f"{name}.py").write_text(text + P.render(prog).source)
+    (out / f"{name}.py").write_text(text + (prog.source if hasattr(prog, "check") else P.render(prog).source))
+
+
+OPEN.update(SC.FOUND)      # the scalars grammar's (tools/attack/scalars.py; RUNS.md, session 22)
 
 
 def write(out: Path, open_only: bool = False) -> None:
@@ -454,7 +458,8 @@ def write(out: Path, open_only: bool = False) -> None:
     for name, (cls, what, prog) in {} if open_only else FOUND.items():
         write_one(out, name, cls, what, prog, "found on branch attack")
     for name, (cls, what, prog) in OPEN.items():
-        write_one(out, name, cls, what, prog, "still open on land40 (6c0160b)")
+        write_one(out, name, cls, what, prog, "still open on land41 (2ba6cdd)" if name in SC.FOUND
+                  else "still open on land40 (6c0160b)")
 
 
 if __name__ == "__main__":

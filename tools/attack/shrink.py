@@ -53,7 +53,11 @@ def _unwrap(s) -> list:
 
 def candidates(prog: P.Program) -> Iterator[P.Program]:
     """The programs one step smaller than ``prog``; a plain ``@pl.function`` orchestration keeps an
-    outlined block (without one it is no orchestration function: another failure)."""
+    outlined block (without one it is no orchestration function: another failure). A program of a
+    model of its own (scalars.py) names its own candidates and measure."""
+    if hasattr(prog, "shrink_candidates"):
+        yield from prog.shrink_candidates()
+        return
     for cand in _candidates(prog):
         if not cand.plain_orch or holds_block(cand.body, cand.functions):
             yield cand
@@ -88,11 +92,15 @@ def _candidates(prog: P.Program) -> Iterator[P.Program]:
 
 
 def used_kernels(prog: P.Program) -> P.Program:
+    if hasattr(prog, "without_unused_kernels"):
+        return prog.without_unused_kernels()
     return replace(prog, kernels=P.kernels_used(prog.kernels, prog.body))
 
 
 def measure(prog: P.Program) -> tuple:
     """What shrinking decreases: statements other than aliases, their complexity, then aliases."""
+    if hasattr(prog, "shrink_measure"):
+        return prog.shrink_measure()
     stmts = extra = aliases = 0
 
     def walk(body):
