@@ -62,16 +62,19 @@ class RemapOutputAliases(Pass):
         for param in func.params:
             if param.type._production == "TensorType":
                 names[param.name] = table.reserve("ext_" + base_name(param.name), generated=True)
-            else:  # (a scalar keeps its name unless C++ or a header has it: ``errno``, ``new``)
-                names[param.name] = param.name if param.name not in RESERVED else table.reserve(param.name)
+            else:
+                names[param.name] = param.name
         for dyn in func.dyn_dims:
+            names[dyn.name] = dyn.name
             table.claim(dyn.name)
-        for dyn in func.dyn_dims:
-            names[dyn.name] = dyn.name if dyn.name not in RESERVED else table.reserve(dyn.name)
+        # a scalar or dim symbol keeps its name unless C++ or a header has it (``new``, ``errno``)
+        reserved_outer = [name for name, c_name in names.items() if c_name in RESERVED]
+        for name in reserved_outer:
+            names[name] = table.reserve(name)
         walk = walk_of(func.body)  # (one walk for the uses below; kept with the body while compiling)
         self.derived, cells = self.derived_suffixes_and_cells(walk.order)
         derived_of, take_first = self.derived.get, table.take_first
-        self.data_scalars = data_scalars = set()  # (``scalars_renamed``)
+        self.data_scalars = data_scalars = set(reserved_outer)  # (``scalars_renamed``)
         scalar_type, float_dtypes = SCALAR_TYPE, FLOAT_DTYPES
         # (``binds_float_scalars``: a parameter's type, then each binder's, looked at below)
         self.binds_floats = any(type(p.type) is scalar_type and p.type.dtype in float_dtypes for p in func.params)

@@ -64,3 +64,15 @@ def test_the_scalar_named_like_a_macro_is_renamed(tmp_path):
 def test_every_header_macro_is_reserved():
     assert HEADER_MACROS <= RESERVED
     assert {"errno", "EOF", "INT64_MIN", "UINT_LEAST16_MAX", "INT_FAST8_MIN", "LOG_INFO_V9"} <= HEADER_MACROS
+
+
+@pytest.mark.parametrize("name", ["union", "errno", "orch_args", "Tensor"])
+def test_a_scalar_parameter_so_named_is_renamed_where_an_expression_reads_it(tmp_path, name):
+    """tools/attack/found/57: only the parameter's declaration was renamed, not its reads."""
+    source = textwrap.dedent(SOURCE).format(name="N").replace("N_p", name)
+    source = source.replace(f"N_l = {name} + 1\n        y = self.k(y, N_l)", f"y = self.k(y, {name} + 1)")
+    path = tmp_path / "prog.py"
+    path.write_text(source)
+    code = result_from_stages(run_pipeline(load_program(path))).code
+    assert f"add_scalar((uint64_t)({name}_1 + 1));" in code, code
+    compile_check(code, tmp_path)

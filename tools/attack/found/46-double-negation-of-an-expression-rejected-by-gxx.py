@@ -1,11 +1,8 @@
 # class: g++ rejects
-# scalars grammar (--seed 41, shrunk): `-(-(s + 1))` is printed `--(s + 1)`: 'lvalue required as decrement operand' (45's printer slip on an expression)
+# scalars grammar (--seed 41, scalars410000008, shrunk by hand): `-(-(s + 1))` is printed `--(s + 1)`: 'lvalue required as decrement operand' (45's printer slip on an expression)
 #
-# still open on land41 (2ba6cdd):
-# [g++ rejects] /tmp/attack-scalars-cu9g2sda/orch.cpp: In function ‘void aicpu_orchestration_entry(const ChipStorageTaskArgs&)’:
-# /tmp/attack-scalars-cu9g2sda/orch.cpp:31:45: error: lvalue required as decrement operand
-#    31 |         params_t0.add_scalar((uint64_t)--(s + 1));
-#       |                                          ~~~^~~~
+# found on land41 (2ba6cdd), fixed in session 22:
+# nothing (fixed)
 import nanopass.dsl as pl
 
 M = pl.dynamic("M")

@@ -1,8 +1,8 @@
 # class: value scalar (narrow ints promoted)
-# scalars grammar (--seed 41, shrunk): a: INT16 = 32767; `a + 1 > 0` has INT16 operands, so a + 1 is the INT16 -32768 (docs/semantics.md: scalars follow C's integer widths) and the comparison is False; the C++ computes a + 1 in int and passes True. Naming the sum first (`t = a + 1` then `t > 0`) makes an int16_t t and passes False: the meaning depends on whether an intermediate is named (also // and % of an INT8/INT16/UINT8/UINT16 sum)
+# settled: docs/semantics.md states C's promotion (`a + 1 > 0` is true), the tester follows it. scalars grammar (--seed 41, scalars410000079, shrunk by hand): a: INT16 = 32767; `a + 1 > 0` has INT16 operands, so a + 1 is the INT16 -32768 (docs/semantics.md: scalars follow C's integer widths) and the comparison is False; the C++ computes a + 1 in int and passes True. Naming the sum first (`t = a + 1` then `t > 0`) makes an int16_t t and passes False: the meaning depends on whether an intermediate is named (also // and % of an INT8/INT16/UINT8/UINT16 sum)
 #
-# still open on land41 (2ba6cdd):
-# [value scalar (narrow ints promoted)] M=2 N=3 a=32767: task k0 (line 17) scalar 0 (BOOL) is 0x1, the program means False (0x0); C's promotion of INT8/INT16/UINT8/UINT16 inside the expression gives every recorded value
+# found on land41 (2ba6cdd), fixed in session 22:
+# nothing (fixed)
 import nanopass.dsl as pl
 
 M = pl.dynamic("M")

@@ -1,8 +1,8 @@
 # class: value scalar-encoding
-# scalars grammar (exhaustive size 2, shrunk): p: UINT8 = 0; `p - 1` is the UINT8 255, which D4 passes as (uint64_t)255 = 0xff; the C++ passes (uint64_t)(p - 1) computed in int, 0xffffffffffffffff. A kernel reading its UINT8 parameter sees 255 either way (the same with INT8/INT16 values that wrap: 127 + 1 arrives as 0x80, D4 says 0xffffffffffffff80)
+# settled: docs/semantics.md says the slot is `(uint64_t)` of the argument's C value (the int -1), the tester follows it. scalars grammar (exhaustive size 2, shrunk): p: UINT8 = 0; `p - 1` is the UINT8 255, which D4 passes as (uint64_t)255 = 0xff; the C++ passes (uint64_t)(p - 1) computed in int, 0xffffffffffffffff. A kernel reading its UINT8 parameter sees 255 either way (the same with INT8/INT16 values that wrap: 127 + 1 arrives as 0x80, D4 says 0xffffffffffffff80)
 #
-# still open on land41 (2ba6cdd):
-# [value scalar-encoding] M=2 N=3 p=0: task k0 (line 17) scalar 0 (UINT8) is 0xffffffffffffffff, D4 encodes 255 as 0xff
+# found on land41 (2ba6cdd), fixed in session 22:
+# nothing (fixed)
 import nanopass.dsl as pl
 
 M = pl.dynamic("M")

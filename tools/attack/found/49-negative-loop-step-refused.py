@@ -1,8 +1,8 @@
 # class: refusal
 # scalars grammar (--seed 41): `for i in pl.range(3, 0, -1)` is refused ('a loop step must be positive'); dsl.md allows `pl.range(start, stop, step)` and says nothing of the step's sign (Python's range counts down). The reference's `i < stop` loop form could not run it; a refusal is better than its zero trips, but the spec does not rule the program out
 #
-# still open on land41 (2ba6cdd):
-# refused: prog.py:17:33: error: a loop step must be positive
+# found on land41 (2ba6cdd), ruled out by docs/semantics.md in session 22:
+# invalid: Invalid: a loop step not positive
 import nanopass.dsl as pl
 
 M = pl.dynamic("M")

@@ -1,8 +1,8 @@
 # class: refusal
 # scalars grammar (--seed 42): an orchestration parameter `h: pl.Scalar[pl.FP16]` is refused ('... cannot be passed to an orchestration function (no host C++ type)'; BF16 alike). dsl.md lists FP16 and BF16 among `pl.Scalar` dtypes; the runtime has DataType FLOAT16/BFLOAT16 and to_u64 takes any 2-byte trivially copyable type, so the bits could pass through unchanged
 #
-# still open on land41 (2ba6cdd):
-# refused: prog.py:16:173: error: scalar parameter 'h' of dtype FP16 cannot be passed to an orchestration function (no host C++ type)
+# found on land41 (2ba6cdd), ruled out by docs/semantics.md in session 22:
+# invalid: Invalid: an FP16 / BF16 orchestration scalar
 import nanopass.dsl as pl
 
 M = pl.dynamic("M")

@@ -1,20 +1,8 @@
 # class: g++ rejects
 # found by hand with the scalars grammar's model (now in its names): a scalar named `errno` is printed `int32_t errno = a + 1;`, and errno is a macro of the included headers. The same for EOF, BUFSIZ, SEEK_SET, FILENAME_MAX, FOPEN_MAX, TMP_MAX, L_tmpnam, P_tmpdir (<stdio.h>), INT32_MAX, UINT64_MAX, SIZE_MAX (<stdint.h>), PTO_DEVICE_FUNC, PTO2_ERROR_NONE (the API header), for a scalar parameter named errno and a pl.dynamic("EOF"); keywords (new, union, true), stdout, NULL, offsetof, LOG_ERROR, PTO2_SCOPE and the C++'s own names are renamed
 #
-# still open on land41 (2ba6cdd):
-# [g++ rejects] /tmp/attack-scalars-wu2_as_0/orch.cpp: In function ‘void aicpu_orchestration_entry(const ChipStorageTaskArgs&)’:
-# /tmp/attack-scalars-wu2_as_0/orch.cpp:27:27: error: invalid pure specifier (only ‘= 0’ is allowed) before ‘+’ token
-#    27 |         int32_t errno = a + 1;
-#       |                           ^
-# In file included from /usr/include/c++/12/cerrno:42,
-#                  from /usr/include/c++/12/ext/string_conversions.h:44,
-#                  from /usr/include/c++/12/bits/basic_string.h:3960,
-#                  from /usr/include/c++/12/string:53,
-#                  from /work/wt/scalars41/tools/pto_orchestration_api.h:14,
-#                  from /tmp/attack-scalars-wu2_as_0/orch.cpp:6:
-# /tmp/attack-scalars-wu2_as_0/orch.cpp:27:17: error: function ‘int32_t* __errno_location()’ is initialized like a variable
-#    27 |         int32_t errno = a + 1;
-#       |                 ^~~~~
+# found on land41 (2ba6cdd), fixed in session 22:
+# nothing (fixed)
 import nanopass.dsl as pl
 
 M = pl.dynamic("M")

@@ -1,8 +1,8 @@
 # class: trace-mismatch
 # scalars grammar (--seed 42, scalars420000137, shrunk by hand): a: INT32 = -2147483648; `-a` is the INT32 -2147483648 (C's widths wrap), so `if -a == a:` takes the then branch (task k0); the C++ compares `-a == a` in int32_t, a signed overflow, which g++ folds to `a == 0` (undefined behaviour) even at -O0, and submits k1. INT64 alike; `a + 1 < a` with a = INT32_MAX passes False where the program means True (a value scalar)
 #
-# still open on land41 (2ba6cdd):
-# [trace-mismatch] M=2 N=3 a=-2147483648: task k0 (line 22) recorded as kernel k1
+# found on land41 (2ba6cdd), ruled out by docs/semantics.md in session 22:
+# invalid: Invalid: signed overflow
 import nanopass.dsl as pl
 
 M = pl.dynamic("M")

@@ -1,8 +1,8 @@
 # class: refusal
 # scalars grammar (--seed 42, 1 program; shrunk by hand): u: UINT32; `u < -2` (or `u < 1 - 3`) is refused ('cannot compare UINT32 with -2: C++ compares them as uint32_t, where a negative value is a huge one'; UINT64 alike). The program has a meaning: the literal takes u's dtype (4294967294), which is also what C++ computes (docs/semantics.md: scalars follow C); the same comparison of a UINT8 compiles and runs right
 #
-# still open on land41 (2ba6cdd):
-# refused: prog.py:17:24: error: cannot compare UINT32 with -2: C++ compares them as uint32_t, where a negative value is a huge one
+# found on land41 (2ba6cdd), ruled out by docs/semantics.md in session 22:
+# invalid: Invalid: a UINT32 / UINT64 compared with a negative value
 import nanopass.dsl as pl
 
 M = pl.dynamic("M")

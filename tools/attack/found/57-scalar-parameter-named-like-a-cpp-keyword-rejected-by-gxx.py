@@ -1,18 +1,8 @@
 # class: g++ rejects
 # scalars grammar (--seed 43, e.g. scalars430000199 and 234, shrunk by hand): a scalar PARAMETER keeps its name in the C++ (a variable is renamed): `union: pl.Scalar[pl.INT32]` is printed `union { uint64_t u64; int32_t val; } union_conv; ... int32_t union = ...`. The same for new, true (keywords), orch_args (shadows the entry's parameter, then `orch_args.tensor(0)` fails), Arg and Tensor (the API's types: a later `Tensor v = ...` fails) and 53's macros
 #
-# still open on land41 (2ba6cdd):
-# [g++ rejects] /tmp/attack-scalars-qpdntb6o/orch.cpp: In function ‘void aicpu_orchestration_entry(const ChipStorageTaskArgs&)’:
-# /tmp/attack-scalars-qpdntb6o/orch.cpp:24:13: error: expected primary-expression before ‘union’
-#    24 |     int32_t union = union_conv.val;
-#       |             ^~~~~
-# /tmp/attack-scalars-qpdntb6o/orch.cpp:31:41: error: expected primary-expression before ‘union’
-#    31 |         params_t0.add_scalar((uint64_t)(union + 1));
-#       |                                         ^~~~~
-# /tmp/attack-scalars-qpdntb6o/orch.cpp:31:41: error: expected ‘)’ before ‘union’
-#    31 |         params_t0.add_scalar((uint64_t)(union + 1));
-#       |                                        ~^~~~~
-#       |                                         )
+# found on land41 (2ba6cdd), fixed in session 22:
+# nothing (fixed)
 import nanopass.dsl as pl
 
 M = pl.dynamic("M")
