@@ -98,7 +98,7 @@ __all__ = [
     "carried_allocations", "copies_names", "find_hazards", "hazard_kind", "host_accessed_roots", "is_parallel", "iteration_stores",
     "keeps_first_pass", "prework", "Prework", "replays_follow", "war_roots", "WAR_ROOTS",
     "MetPastRuntime", "placed_in_manual_scopes", "places_sources", "roots_met_past_runtime", "runtime_orders", "shared_in_loops", "storage_map", "task_accesses", "trip_count",
-    "unordered_war_possible", "untracked_roots",
+    "unordered_war_possible", "untracked_roots", "manual_and_untracked",
 ]
 
 def trip_count(loop) -> int | None:
@@ -1942,6 +1942,20 @@ def untracked_roots(func) -> set[str]:
         for s in iter_stmts(func.body)
         if s._production == "Let" and s.value._production == "CreateTensor" and s.value.manual_dep
     }
+
+
+def manual_and_untracked(func) -> tuple[bool, set[str]]:
+    """(whether ``func`` has a user MANUAL scope, ``untracked_roots(func)``), in one walk (for a
+    caller that asks both; ``untracked_roots`` alone is cheaper by a test per statement)."""
+    manual, untracked = False, set()
+    for s in iter_stmts(func.body):
+        kind = s._production
+        if kind == "Let":
+            if s.value._production == "CreateTensor" and s.value.manual_dep:
+                untracked.add(s.var.name)
+        elif kind == "Scope" and s.mode is _MANUAL:
+            manual = True
+    return manual, untracked
 
 
 class MetPastRuntime:

@@ -5,13 +5,13 @@ from __future__ import annotations
 from nanopass.languages import DIRECTED
 from nanopass.languages.ssa import check_single_definition, check_yields
 from nanopass.languages.statements import binders_in_order
-from nanopass.languages.terms import ArgDir, ScopeMode
+from nanopass.languages.terms import ArgDir
 from nanopass.rewrite import Pass, register
 
 from .dep_edges import EdgeWriter, needed_edges
 from .aliases import buffer_roots
 from . import hazards as hazard_module
-from .hazards import Site, find_hazards, placed_in_manual_scopes, prework, roots_met_past_runtime, shared_in_loops, storage_map, unordered_war_possible, untracked_roots
+from .hazards import Site, find_hazards, manual_and_untracked, placed_in_manual_scopes, prework, roots_met_past_runtime, shared_in_loops, storage_map, unordered_war_possible
 from .host_accesses import host_target, host_waits_for
 from .kernels import kernel_table
 from .util import iter_stmts
@@ -156,14 +156,13 @@ class OrderWriteAfterRead(Pass):
         if not self.ctx.option("order_war", True):
             return program
         func = program.orch
-        manual = any(s._production == "Scope" and s.mode is ScopeMode.manual for s in iter_stmts(func.body))
+        manual, untracked = manual_and_untracked(func)
         kernels = kernel_table(program)
         store = storage_map(func, kernels)
         # without manual scopes only write-after-read pairs the runtime leaves unordered can need
         # an edge (a host write after a task read among them): writers need no tracking, and no
         # pair at all needs one if no root can form one
         if not manual:
-            untracked = untracked_roots(func)
             if not unordered_war_possible(func, store, untracked):
                 return program
             scan = prework(func, store, untracked, war=hazard_module.WAR_ROOTS)

@@ -91,6 +91,10 @@ def check_necessary(path: Path) -> int:
 @pytest.mark.parametrize("path", CORPUS, ids=lambda p: p.stem)
 def test_a_necessary_condition_on_the_corpus(path: Path):
     check_necessary(path)
+    for program in pass_inputs(path, WAR):  # (and the pass's one walk for its scopes and untracked roots)
+        func = program.orch
+        manual = any(s._production == "Scope" and s.mode is ScopeMode.manual for s in iter_stmts(func.body))
+        assert hazards.manual_and_untracked(func) == (manual, hazards.untracked_roots(func))
 
 
 def test_a_necessary_condition_on_shapes_and_random_programs(tmp_path):
