@@ -98,7 +98,7 @@ __all__ = [
     "carried_allocations", "copies_names", "find_hazards", "hazard_kind", "host_accessed_roots", "is_parallel", "iteration_stores",
     "keeps_first_pass", "prework", "Prework", "replays_follow", "war_roots", "WAR_ROOTS",
     "MetPastRuntime", "placed_in_manual_scopes", "places_sources", "roots_met_past_runtime", "runtime_orders", "shared_in_loops", "storage_map", "task_accesses", "trip_count",
-    "unordered_war_possible", "untracked_roots", "manual_and_untracked",
+    "unordered_war_possible", "untracked_roots", "untracked_unless_manual",
 ]
 
 def trip_count(loop) -> int | None:
@@ -1944,18 +1944,19 @@ def untracked_roots(func) -> set[str]:
     }
 
 
-def manual_and_untracked(func) -> tuple[bool, set[str]]:
-    """(whether ``func`` has a user MANUAL scope, ``untracked_roots(func)``), in one walk (for a
-    caller that asks both; ``untracked_roots`` alone is cheaper by a test per statement)."""
-    manual, untracked = False, set()
+def untracked_unless_manual(func) -> set[str] | None:
+    """None if ``func`` has a user MANUAL scope, else ``untracked_roots(func)``, in one walk that
+    stops at the first such scope (for a caller that asks the roots only without one;
+    ``untracked_roots`` alone is cheaper by a test per statement)."""
+    untracked = set()
     for s in iter_stmts(func.body):
         kind = s._production
         if kind == "Let":
             if s.value._production == "CreateTensor" and s.value.manual_dep:
                 untracked.add(s.var.name)
         elif kind == "Scope" and s.mode is _MANUAL:
-            manual = True
-    return manual, untracked
+            return None
+    return untracked
 
 
 class MetPastRuntime:

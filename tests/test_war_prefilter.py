@@ -94,7 +94,7 @@ def test_a_necessary_condition_on_the_corpus(path: Path):
     for program in pass_inputs(path, WAR):  # (and the pass's one walk for its scopes and untracked roots)
         func = program.orch
         manual = any(s._production == "Scope" and s.mode is ScopeMode.manual for s in iter_stmts(func.body))
-        assert hazards.manual_and_untracked(func) == (manual, hazards.untracked_roots(func))
+        assert hazards.untracked_unless_manual(func) == (None if manual else hazards.untracked_roots(func))
 
 
 def test_a_necessary_condition_on_shapes_and_random_programs(tmp_path):
