@@ -98,7 +98,7 @@ __all__ = [
     "carried_allocations", "copies_names", "find_hazards", "hazard_kind", "host_accessed_roots", "is_parallel", "iteration_stores",
     "keeps_first_pass", "prework", "Prework", "replays_follow", "war_roots", "WAR_ROOTS",
     "MetPastRuntime", "placed_in_manual_scopes", "places_sources", "roots_met_past_runtime", "runtime_orders", "shared_in_loops", "storage_map", "task_accesses", "trip_count",
-    "unordered_war_possible", "untracked_roots",
+    "unordered_war_possible", "untracked_roots", "untracked_unless_manual",
 ]
 
 def trip_count(loop) -> int | None:
@@ -1762,23 +1762,38 @@ def unordered_war_possible(func, store: dict, untracked: set[str]) -> bool:
 
 
 class _ReadRoots:
-    """The roots some reads may have read (regions not looked at)."""
+    """The roots some reads may have read (regions not looked at), and whether an Input argument
+    may have read each."""
 
     def __init__(self):
-        self.roots: set[str] = set()
+        self.roots: dict[str, bool] = {}  # root -> whether an Input argument (else only InOut ones) may have read it
 
-    def add(self, root: str, region):
-        """Note a read; what ``remove`` takes to take it back (None: nothing new)."""
-        if root in self.roots:
-            return None
-        self.roots.add(root)
-        return root
+    def note(self, places, by_input: bool, trail: list) -> None:
+        """Note a read of each of ``places`` ((root, region) pairs), by an Input argument or not;
+        what it changes goes on ``trail`` as (self, what ``remove`` takes to take it back, root,
+        region, by_input)."""
+        roots = self.roots
+        for root, region in places:
+            was = roots.get(root)
+            if was is None or (by_input and not was):
+                roots[root] = by_input
+                trail.append((self, (root, was), root, region, by_input))
 
     def remove(self, token) -> None:
-        self.roots.discard(token)
+        root, was = token
+        if was is None:
+            del self.roots[root]
+        else:
+            self.roots[root] = was
 
-    def met(self, root: str, region) -> bool:
-        return root in self.roots
+    def met(self, places, by_input: bool) -> bool:
+        """Whether a read noted (by an Input argument, with ``by_input``) may overlap one of ``places``."""
+        roots = self.roots
+        for root, _ in places:
+            was = roots.get(root)
+            if was is not None and (was or not by_input):
+                return True
+        return False
 
 
 class _Read(tuple):
@@ -1792,70 +1807,61 @@ class _Read(tuple):
 
 
 class _ReadRegions:
-    """The regions of each root some reads may have read."""
+    """The regions of each root some reads may have read (all, and those an Input argument may have)."""
 
     def __init__(self):
-        self.indexes: dict[str, RegionIndex] = {}
+        self.indexes: dict[tuple[str, bool], RegionIndex] = {}  # (root, read by an Input argument) -> its reads
 
-    def add(self, root: str, region):
-        index = self.indexes.get(root)
-        if index is None:
-            index = self.indexes[root] = RegionIndex()
-        read = _Read((region,))
-        return (index, read) if index.add(read) else None
+    def note(self, places, by_input: bool, trail: list) -> None:
+        """``_ReadRoots.note``'s, by region."""
+        for root, region in places:
+            for key in ((root, True), (root, False)) if by_input else ((root, False),):
+                index = self.indexes.get(key)
+                if index is None:
+                    index = self.indexes[key] = RegionIndex()
+                read = _Read((region,))
+                if index.add(read):
+                    trail.append((self, (index, read), root, region, by_input))
 
     def remove(self, token) -> None:
         index, read = token
         index.discard(read)
 
-    def met(self, root: str, region) -> bool:
-        index = self.indexes.get(root)
-        return bool(index) and bool(index.overlapping(region))
+    def met(self, places, by_input: bool) -> bool:
+        for root, region in places:
+            index = self.indexes.get((root, by_input))
+            if index and index.overlapping(region):
+                return True
+        return False
 
 
 def _write_after_read(func, store: dict, untracked: set[str], reads_class) -> bool:
-    """``unordered_war_possible`` with the reads noted in ``reads_class`` objects."""
-    read_input = reads_class()  # what an Input argument may have read before this point
-    read_any = reads_class()  # what an Input or InOut argument may have read before it
-    trail: list = []  # (reads, token, root, region) of what was noted, oldest first (to undo a branch)
+    """``unordered_war_possible`` with the reads noted in a ``reads_class`` object."""
+    reads = reads_class()  # what an Input or InOut argument may have read before this point
+    note, met = reads.note, reads.met
+    trail: list = []  # (reads, token, root, region, by_input) of what was noted, oldest first (to undo a branch)
     nothing: tuple = ()
-    tracked: dict[str, tuple] = {}  # variable -> the places of tracked roots it may be
-
-    def places(value) -> tuple:
-        if value._production != "Var":
-            return nothing
-        found = tracked.get(value.name)
-        if found is None:
-            found = tracked[value.name] = tuple(p for p in store.get(value.name, nothing) if p[0] not in untracked)
-        return found
-
-    def note(reads, root: str, region) -> None:
-        token = reads.add(root, region)
-        if token is not None:
-            trail.append((reads, token, root, region))
+    # variable -> the places of tracked roots it may be (``store`` itself where every root is tracked)
+    places_of = (store if not untracked else _tracked_places(store, untracked)).get
 
     def note_reads(task) -> None:
         for arg in task.args:
             direction = arg.dir
-            if direction is ArgDir.Input or direction is ArgDir.InOut:
-                for root, region in places(arg.value):
-                    if direction is ArgDir.Input:
-                        note(read_input, root, region)
-                    note(read_any, root, region)
+            if direction is _INPUT or direction is _INOUT:
+                value = arg.value
+                if value._production == "Var":
+                    note(places_of(value.name, nothing), direction is _INPUT, trail)
 
     def writes_after_read(stmt) -> bool:
+        """An InOut write after an Input read, an OutputExisting or host write after any read."""
         if stmt._production == "WriteTensor":
-            return any(read_any.met(root, region) for root, region in places(stmt.tensor))
+            value = stmt.tensor
+            return value._production == "Var" and met(places_of(value.name, nothing), False)
         for arg in stmt.args:
             direction = arg.dir
-            if direction is ArgDir.InOut:
-                reads = read_input
-            elif direction is ArgDir.OutputExisting:
-                reads = read_any
-            else:
-                continue
-            for root, region in places(arg.value):
-                if reads.met(root, region):
+            if direction is _INOUT or direction is _OUTPUT_EXISTING:
+                value = arg.value
+                if value._production == "Var" and met(places_of(value.name, nothing), direction is _INOUT):
                     return True
         return False
 
@@ -1863,8 +1869,8 @@ def _write_after_read(func, store: dict, untracked: set[str], reads_class) -> bo
         """Take back what was noted since ``mark``; returns it."""
         undone = trail[mark:]
         del trail[mark:]
-        for reads, token, _, _ in reversed(undone):
-            reads.remove(token)
+        for noted, token, _, _, _ in reversed(undone):
+            noted.remove(token)
         return undone
 
     def loop_body(body) -> bool:
@@ -1884,7 +1890,10 @@ def _write_after_read(func, store: dict, untracked: set[str], reads_class) -> bo
                     stack += (stmt.then, stmt.orelse)
                 elif kind in ("For", "While", "Scope", "CompilerScope"):
                     stack.append(stmt.body)
-        return any(writes_after_read(stmt) for stmt in writes)
+        for stmt in writes:
+            if writes_after_read(stmt):
+                return True
+        return False
 
     def block(stmts) -> bool:
         for stmt in stmts:
@@ -1906,8 +1915,8 @@ def _write_after_read(func, store: dict, untracked: set[str], reads_class) -> bo
                 then_reads = undo(mark)
                 if block(stmt.orelse):
                     return True
-                for reads, _, root, region in then_reads:  # after the if: what either branch read
-                    note(reads, root, region)
+                for _, _, root, region, by_input in then_reads:  # after the if: what either branch read
+                    note(((root, region),), by_input, trail)
             elif kind in ("Scope", "CompilerScope"):
                 if block(stmt.body):
                     return True
@@ -1918,6 +1927,14 @@ def _write_after_read(func, store: dict, untracked: set[str], reads_class) -> bo
     return found
 
 
+def _tracked_places(store: dict, untracked: set[str]) -> dict[str, tuple]:
+    """``store`` without the places of ``untracked`` roots."""
+    out = {}
+    for name, places in store.items():
+        out[name] = tuple(p for p in places if p[0] not in untracked)
+    return out
+
+
 def untracked_roots(func) -> set[str]:
     """Buffers created with manual_dep=True: the runtime does not track them, nor do we."""
     return {
@@ -1925,6 +1942,21 @@ def untracked_roots(func) -> set[str]:
         for s in iter_stmts(func.body)
         if s._production == "Let" and s.value._production == "CreateTensor" and s.value.manual_dep
     }
+
+
+def untracked_unless_manual(func) -> set[str] | None:
+    """None if ``func`` has a user MANUAL scope, else ``untracked_roots(func)``, in one walk that
+    stops at the first such scope (for a caller that asks the roots only without one;
+    ``untracked_roots`` alone is cheaper by a test per statement)."""
+    untracked = set()
+    for s in iter_stmts(func.body):
+        kind = s._production
+        if kind == "Let":
+            if s.value._production == "CreateTensor" and s.value.manual_dep:
+                untracked.add(s.var.name)
+        elif kind == "Scope" and s.mode is _MANUAL:
+            return None
+    return untracked
 
 
 class MetPastRuntime:

@@ -5,13 +5,13 @@ from __future__ import annotations
 from nanopass.languages import DIRECTED
 from nanopass.languages.ssa import check_single_definition, check_yields
 from nanopass.languages.statements import binders_in_order
-from nanopass.languages.terms import ArgDir, ScopeMode
+from nanopass.languages.terms import ArgDir
 from nanopass.rewrite import Pass, register
 
 from .dep_edges import EdgeWriter, needed_edges
 from .aliases import buffer_roots
 from . import hazards as hazard_module
-from .hazards import Site, find_hazards, placed_in_manual_scopes, prework, roots_met_past_runtime, shared_in_loops, storage_map, unordered_war_possible, untracked_roots
+from .hazards import Site, find_hazards, placed_in_manual_scopes, prework, roots_met_past_runtime, shared_in_loops, storage_map, unordered_war_possible, untracked_unless_manual
 from .host_accesses import host_target, host_waits_for
 from .kernels import kernel_table
 from .util import iter_stmts
@@ -36,6 +36,10 @@ INOUT_WRITES_MEET = True
 # Whether the rewrite returns the tasks no edge changes as they are (``rewrite_task`` is asked
 # only of a target or source of an edge); off only in the tests that compare the two.
 UNCHANGED_AS_THEY_ARE = True
+# Whether the rewrite visits only the statements of the function's body that hold a statement it
+# changes (found by the sites' positions; the others are kept as they are, unvisited: with
+# ``UNCHANGED_AS_THEY_ARE``, no task they hold is changed); off only in the tests that compare the two.
+UNVISITED_AS_THEY_ARE = True
 
 
 def in_one_instance(earlier, later) -> bool:
@@ -156,14 +160,14 @@ class OrderWriteAfterRead(Pass):
         if not self.ctx.option("order_war", True):
             return program
         func = program.orch
-        manual = any(s._production == "Scope" and s.mode is ScopeMode.manual for s in iter_stmts(func.body))
+        untracked = untracked_unless_manual(func)
+        manual = untracked is None
         kernels = kernel_table(program)
         store = storage_map(func, kernels)
         # without manual scopes only write-after-read pairs the runtime leaves unordered can need
         # an edge (a host write after a task read among them): writers need no tracking, and no
         # pair at all needs one if no root can form one
         if not manual:
-            untracked = untracked_roots(func)
             if not unordered_war_possible(func, store, untracked):
                 return program
             scan = prework(func, store, untracked, war=hazard_module.WAR_ROOTS)
@@ -211,20 +215,55 @@ class OrderWriteAfterRead(Pass):
         for site in waits:  # (a wait site's fence takes the tensor accessed after it)
             operands[site] = host_target(hazards.sites[site].task)[0].name
         self.writer = EdgeWriter(func, hazards, needed, "war", operands=operands, waits=frozenset(waits))
-        # the tasks ``rewrite_task`` may change: each target and each source (it changes no other)
+        # the tasks ``rewrite_task`` may change: each target and each source (it changes no other);
+        # and the indices of the function body's statements that hold a statement the rewrite may
+        # change (as ``EdgeWriter`` places them): those tasks, and the statement each host fence
+        # goes before (the access, or the manual scope around it)
         self.tasks = tasks = set()
+        # (with few edges for the body; else a visit of each statement costs less)
+        changed = set() if UNVISITED_AS_THEY_ARE and UNCHANGED_AS_THEY_ARE and 2 * len(needed) < len(func.body) else None
         for target, sources in sorted(needed.items()):
             t = hazards.sites[target]
             tasks.add(id(t.task))
+            if changed is not None:
+                changed.add((t.fence or t).position[0] if t.host else t.position[0])
             for source in sorted(sources):
                 s = hazards.sites[source]
                 tasks.add(id(s.task))
+                if changed is not None:
+                    changed.add(s.position[0])
                 self.ctx.note(
                     "added-edge", f"{_what(t)} now waits for {s.task.kernel} (line {_line(s.task)})", t.task.span
                 )
-        body = self.visit_all(func.body)
+        if changed is not None:
+            body = self.visit_at(func.body, changed)
+        else:
+            body = self.visit_all(func.body)
         body = tuple(self.writer.declarations()) + body
         return self.build(program, orch=self.build(func, body=body))
+
+    def visit_at(self, body: tuple, changed: set[int]) -> tuple:
+        """``visit_all(body)``, but for the statements whose index is not in ``changed``: those are
+        kept as they are, unvisited (no statement they hold is rewritten)."""
+        out = None
+        start = 0
+        for i in sorted(changed):
+            stmt = body[i]
+            new = self.visit(stmt)
+            if new is stmt:
+                continue
+            if out is None:
+                out = []
+            out += body[start:i]
+            start = i + 1
+            if type(new) is list:
+                out += new
+            else:
+                out.append(new)
+        if out is None:
+            return body
+        out += body[start:]
+        return tuple(out)
 
     def wait_sites(self, hazards, needed, by_access) -> set[int]:
         """For each host access in a manual scope that must wait for tasks through a host wait
