@@ -5,8 +5,9 @@ from __future__ import annotations
 from nanopass.errors import InternalError, UserError
 from nanopass.languages import DEP_ANNOTATED, TID_BOUND
 from nanopass.languages.carried import check_buffer_groups, check_plans
-from nanopass.languages.scoped import check_no_alloc, check_no_declare, check_scope_placement
+from nanopass.languages.scoped import check_no_alloc, check_no_declare, check_scope_placement, dependencies
 from nanopass.languages.ssa import check_single_definition, check_yields
+from nanopass.languages.statements import walk_of
 from nanopass.languages.terms import DepSource
 from nanopass.rewrite import Pass, register, trusted_maker
 
@@ -32,7 +33,8 @@ class ResolveDepEdges(Pass):
     origin.
 
     A function that binds no TaskId has only cell edges, alive in every block: its blocks are
-    not tracked (loops, branches and scopes are rebuilt by their identity clauses). The two
+    not tracked (loops, branches and scopes are rebuilt by their identity clauses), and one
+    without dependencies is returned as it is (``nothing_to_resolve``). The two
     languages share their node classes: a statement without dependencies, and a body or function
     none of whose statements has one, is returned as it is.
 
@@ -52,6 +54,8 @@ class ResolveDepEdges(Pass):
         # the names whose binder declares a TaskId storage (``declare``)
         self.storages = {t.var for t in func.tids if t.storage == t.var}
         if not self.table:
+            if self.nothing_to_resolve(func):
+                return func
             self.untrack_blocks()
         self.decl: dict[str, int] = {}  # TaskId storage -> the block that declares it
         self.where: dict[str, object] = {}
@@ -66,6 +70,13 @@ class ResolveDepEdges(Pass):
             return func
         return _make_function(func.name, func.params, func.results, func.auto_scope, func.dyn_dims, func.buffer_groups,
                               func.slots, func.arg_count, func.tids, body, func.span)
+
+    def nothing_to_resolve(self, func) -> bool:
+        """No statement of ``func`` has a dependency: the function is its own output. Asked only
+        of a function that binds no TaskId (one that binds some has edges to them, or dropped
+        ones); read from the body's walk (``dependencies``, kept: the output's check of the
+        resolved edges, ``check_capacity``, asks it of the same walk)."""
+        return not dependencies(walk_of(func.body).order)[0]
 
     # -- blocks and declarations -----------------------------------------------------------------
 
