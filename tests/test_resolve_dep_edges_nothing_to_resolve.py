@@ -13,10 +13,11 @@ from pathlib import Path
 import pytest
 from conftest import EXAMPLES_AND_GOLDEN, SHAPES, bench_file, counting, load_program, random_file, run_both_ways, running
 from test_carry_shortcuts import outputs_both_ways
+from test_dep_annotated_statement_kinds import replaced
 
 from nanopass.api import run_pipeline
 from nanopass.languages import TID_BOUND
-from nanopass.languages.statements import BODY_FIELDS, iter_stmts
+from nanopass.languages.statements import iter_stmts
 from nanopass.passes.resolve_dep_edges import ResolveDepEdges
 
 FORCED_OFF = [(ResolveDepEdges, "nothing_to_resolve", lambda self, func: False)]
@@ -61,19 +62,7 @@ def test_a_function_without_dependencies_is_its_own_output(tmp_path, monkeypatch
 def with_a_cell_dependency(tree):
     """``tree`` (tid-bound, no TaskId bound) with its first task waiting on a cell."""
     task = next(s for s in iter_stmts(tree.orch.body) if s._production == "Task")
-    new = task.replace(deps=(TID_BOUND.CellDep("cell0"),))
-
-    def rebuild(stmts):
-        out = []
-        for stmt in stmts:
-            if stmt is task:
-                stmt = new
-            elif stmt._production in BODY_FIELDS:
-                stmt = stmt.replace(**{f: rebuild(getattr(stmt, f)) for f in BODY_FIELDS[stmt._production]})
-            out.append(stmt)
-        return tuple(out)
-
-    return tree.replace(orch=tree.orch.replace(body=rebuild(tree.orch.body)))
+    return replaced(tree, task, [task.replace(deps=(TID_BOUND.CellDep("cell0"),))])
 
 
 def test_a_function_without_task_ids_but_with_a_cell_dependency_is_resolved(tmp_path, monkeypatch):

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import pytest
 from conftest import load_program
+from test_dep_annotated_statement_kinds import replaced
 
 from nanopass.api import run_pipeline
 from nanopass.errors import GrammarError, InternalError, VerifyError
 from nanopass.languages import BATCHED, CARRIED, DEP_ANNOTATED, DIRECTED, HOISTED, SCOPED, TID_BOUND
 from nanopass.languages.dep_annotated import capacity
-from nanopass.languages.statements import BODY_FIELDS, iter_stmts, reusing_walks
+from nanopass.languages.statements import iter_stmts, reusing_walks
 from nanopass.languages.terms import DepSource
 from nanopass.passes.resolve_dep_edges import ResolveDepEdges
 from nanopass.pipeline import PipelineError
@@ -25,23 +26,6 @@ def stages_of(tmp_path, shape: str):
     path = tmp_path / f"{shape}.py"
     path.write_text(source_of(shape, 4))
     return run_pipeline(load_program(path))
-
-
-def replaced(tree, target, new):
-    """``tree`` with the statement ``target`` replaced by ``new`` (its bodies' classes kept)."""
-
-    def rebuild(stmts):
-        out = []
-        for stmt in stmts:
-            if stmt is target:
-                out.append(new)
-                continue
-            if stmt._production in BODY_FIELDS:
-                stmt = stmt.replace(**{f: rebuild(getattr(stmt, f)) for f in BODY_FIELDS[stmt._production]})
-            out.append(stmt)
-        return tuple(out)
-
-    return tree.replace(orch=tree.orch.replace(body=rebuild(tree.orch.body)))
 
 
 def an_edge(language):
@@ -75,7 +59,7 @@ def test_a_resolved_edge_before_resolve_dep_edges_is_refused(tmp_path, stage):
     with_deps = {s._production: s for s in reversed(list(iter_stmts(tree.orch.body))) if s._production in ("Task", "Dummy")}
     assert "Task" in with_deps
     for node in with_deps.values():
-        bad = replaced(tree, node, node.replace(deps=(*node.deps, an_edge(language))))
+        bad = replaced(tree, node, [node.replace(deps=(*node.deps, an_edge(language)))])
         with reusing_walks():
             language.verify(tree)  # (the good tree first: the bad one's unchanged statements are skipped)
             with pytest.raises(VerifyError, match="resolved dependency edge"):
@@ -91,7 +75,7 @@ def test_an_unresolved_dependency_after_resolve_dep_edges_is_refused(tmp_path):
         with reusing_walks():
             language.verify(after)
             with pytest.raises(VerifyError, match=r"unresolved dependency \(DepVar\)"):
-                language.verify(replaced(after, task, task.replace(deps=unresolved.deps)))
+                language.verify(replaced(after, task, [task.replace(deps=unresolved.deps)]))
 
 
 def test_a_pass_that_leaves_an_edge_unresolved_is_caught(tmp_path, monkeypatch):
