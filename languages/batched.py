@@ -1,8 +1,8 @@
 """batched: tensor creation is batched into ``alloc_tensors`` calls (D8).
 
 Admits the statement ``(Alloc creates)`` with ``Create`` = ``(Create var shape dtype manual_dep
-init)`` (in dep-annotated's grammar already, kept out of its programs by ``check_no_alloc``, which
-batched drops). Each ``Alloc`` becomes one ``alloc_tensors(...)`` call. Invariant
+init)`` (in the grammar from scoped on, kept out of the programs before batched by ``check_no_alloc``,
+which batched drops). Each ``Alloc`` becomes one ``alloc_tensors(...)`` call. Invariant
 (``check_alloc_size``): no ``CreateTensor`` let is left (the grammar keeps ``CreateTensor`` in
 ``Rhs``), and no ``Alloc`` holds more creates than one runtime ``Arg`` holds tensors (32).
 

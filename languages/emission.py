@@ -60,7 +60,7 @@ LANGUAGE = encoded.LANGUAGE.extend(
     add_terminals=[encoding],
     remove_nonterminals=[
         "Program", "Kernel", "KStmt", "KArg", "Param", "Function", "Binder", "IterArg", "Arg",
-        "DepEdge", "Stmt", "Rhs", "Type", "Carry", "Phi", "Slot", "TidSource", "Create",
+        "Dep", "DepEdge", "Stmt", "Rhs", "Type", "Carry", "Phi", "Slot", "TidSource", "Create",
     ],
     add_nonterminals=[
         Nonterminal(

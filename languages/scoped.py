@@ -6,13 +6,37 @@ scope is one scope, except one that yields a tensor it allocated, which has no A
 compiler's at its top level (the runtime frees a scope's buffers when it ends, and the yielded
 buffer is used after the body; ``passes/allocations.py`` says what a body allocates and yields);
 nothing AUTO is nested inside a manual scope.
+
+The grammar also has the later languages' statements and edges, kept out of scoped programs by
+invariants until the pass that makes them (then the languages up to hoisted share their node
+classes, and a pass rebuilds only what it changes): dep-annotated's resolved edge ``(DepEdge tid
+index source guarded user size)``, one more alternative of ``Dep`` (``check_no_dep_edge``);
+batched's ``(Alloc creates)`` of ``(Create var shape dtype manual_dep init)`` (``check_no_alloc``)
+and hoisted's ``(Declare var)`` (``check_no_declare``).
 """
 
+from itertools import chain, compress
+from operator import attrgetter
+
 from nanopass.errors import VerifyError
+from nanopass.language import Nonterminal, Production
 
 from . import directed
-from .statements import forget_verified, mark_verified, passed_last, remark_verified, unverified_compound
-from .terms import ScopeMode, ScopeOrigin, scope_origin
+from .statements import (
+    forget_verified,
+    kept,
+    mark_verified,
+    passed_last,
+    recorder,
+    remark_verified,
+    statement_kind_set,
+    statement_kinds,
+    unverified_compound,
+    unverified_stmts,
+)
+from .terms import ScopeMode, ScopeOrigin, dep_source, scope_origin
+
+_production_of = attrgetter("_production")
 
 
 # (read once: an enum member read through its class costs a descriptor call)
@@ -151,11 +175,77 @@ def _check_bodies(body, require_scopes: bool, program=None) -> bool:
 
 check_scope_placement.record = _record_scope_placement  # (see ``Language.verify``)
 
+
+WITH_DEPS = frozenset({"Task", "Dummy", "HostFence"})  # the statements with a dependency array
+_deps_of = attrgetter("deps")
+
+
+def dependencies(stmts: list) -> list:
+    """The dependencies of the statements ``stmts`` (a list ``unverified_stmts`` returned) in
+    order, and their productions: read in C, and kept while the same list is asked again."""
+
+    def compute():
+        deps = list(chain.from_iterable(map(_deps_of, compress(stmts, map(WITH_DEPS.__contains__, statement_kinds(stmts))))))
+        return deps, set(map(_production_of, deps))
+
+    return kept(dependencies, (stmts,), compute)
+
+
+def check_no_dep_edge(program) -> None:
+    """No resolved edge (``DepEdge``) before ``resolve_dep_edges`` makes them."""
+    stmts = unverified_stmts(program.orch.body, check_no_dep_edge)
+    deps, kinds = dependencies(stmts)
+    if "DepEdge" in kinds:
+        edge = next(dep for dep in deps if dep._production == "DepEdge")
+        raise VerifyError("a resolved dependency edge (DepEdge) before resolve_dep_edges", node=edge)
+    mark_verified(program.orch.body, check_no_dep_edge)
+
+
+def check_no_alloc(program) -> None:
+    """No ``Alloc`` before ``batch_tensor_creates`` makes them."""
+    _refuse(program.orch.body, check_no_alloc, "Alloc", "an Alloc before batch_tensor_creates")
+
+
+def check_no_declare(program) -> None:
+    """No ``Declare`` before ``hoist_scope_escapes`` makes them."""
+    _refuse(program.orch.body, check_no_declare, "Declare", "a Declare before hoist_scope_escapes")
+
+
+def _refuse(body, rule, production: str, message: str) -> None:
+    """No statement of ``production`` under ``body`` (the statements' kinds compared in C)."""
+    stmts = unverified_stmts(body, rule)
+    if production in statement_kind_set(stmts):
+        raise VerifyError(message, node=next(s for s in stmts if s._production == production))
+    mark_verified(body, rule)
+
+
+check_no_dep_edge.record = recorder(check_no_dep_edge)  # (see ``Language.verify``)
+check_no_alloc.record = recorder(check_no_alloc)
+check_no_declare.record = recorder(check_no_declare)
+
+
 LANGUAGE = directed.LANGUAGE.extend(
     "scoped",
     doc="runtime scopes explicit: the function body and every for/if body outside manual scopes",
-    add_terminals=[scope_origin],
+    add_terminals=[scope_origin, dep_source],
     remove={"Stmt": ["Scope", "CompilerScope"]},
-    add={"Stmt": [directed.LANGUAGE.production("Scope").with_fields("origin:scope_origin", before="body")]},
-    invariants=[check_scope_placement],
+    add_nonterminals=[
+        Nonterminal(
+            "DepEdge",
+            Production("DepEdge", "tid:Expr", "index:Expr?", "source:dep_source", "guarded:boolean", "user:boolean", "size:integer"),
+        ),
+        Nonterminal(
+            "Create",
+            Production("Create", "var:Binder", "shape:Expr*", "dtype:dtype", "manual_dep:boolean", "init:Expr?"),
+        ),
+    ],
+    add={
+        "Dep": ["DepEdge"],
+        "Stmt": [
+            directed.LANGUAGE.production("Scope").with_fields("origin:scope_origin", before="body"),
+            Production("Alloc", "creates:Create*"),
+            Production("Declare", "var:Binder"),
+        ],
+    },
+    invariants=[check_scope_placement, check_no_dep_edge, check_no_alloc, check_no_declare],
 )

@@ -458,3 +458,16 @@ def binder_list(stmts, if_results_first: bool = False) -> list:
         elif kind in DEFINING:  # (the others, a Yield, a Return..., define nothing)
             more(defined_binders(item))
     return out
+
+
+def statement_kinds(stmts: list) -> list:
+    """The productions of ``stmts`` (a list ``unverified_stmts`` returned), in order: read in C,
+    and kept while the same list is asked again (``kept``: the invariants of a stage that no
+    earlier one checked get the same list, the body's walk)."""
+    return kept(statement_kinds, (stmts,), lambda: list(map(_production_of, stmts)))
+
+
+def statement_kind_set(stmts: list) -> frozenset:
+    """The distinct productions of ``stmts`` (``statement_kinds``), kept as they are: whether a
+    kind is among them asked in one lookup (made when first asked)."""
+    return kept(statement_kind_set, (stmts,), lambda: frozenset(statement_kinds(stmts)))

@@ -9,14 +9,12 @@ has (0: a single ``PTO2TaskId``; N: ``PTO2TaskId[N]``).
 from nanopass.language import Nonterminal, Production
 
 from . import slotted
-from .terms import dep_source
 
 BEFORE = slotted.LANGUAGE
 
 LANGUAGE = BEFORE.extend(
     "tid-bound",
     doc="TaskId variables bound to their sources",
-    add_terminals=[dep_source],
     remove={"Function": ["Function"]},
     add={"Function": [BEFORE.production("Function").with_fields("tids:TidSource*", before="body")]},
     add_nonterminals=[

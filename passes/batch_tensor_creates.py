@@ -51,7 +51,7 @@ class BatchTensorCreates(Pass):
     ``CreateTensor`` is left.
 
     Preserves the single definitions, the yields, the scope placement, the carry plans, the
-    buffer groups, the dependency capacities and the absence of ``Declare`` (``preserves``; it
+    buffer groups, the resolved dependencies and the absence of ``Declare`` (``preserves``; it
     makes none): each create's binder (the same
     object) is defined once, in a ``Create``, in the body it was in; only create lets move, to
     the start of their body, so each body keeps its other statements in order and ends as it did

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from nanopass.errors import UserError
 from nanopass.languages import CARRIED, SCOPED
-from nanopass.languages.scoped import check_scope_placement
+from nanopass.languages.scoped import check_no_alloc, check_no_declare, check_no_dep_edge, check_scope_placement
 from nanopass.languages.ssa import check_single_definition, check_yields
 from nanopass.languages.statements import BODY_FIELDS, walk_of
 from nanopass.languages.terms import DType, LoopKind, ScopeMode, ScopeOrigin
@@ -49,8 +49,8 @@ class ClassifyIterArgCarry(Pass):
     inside a ``pl.parallel`` branch, whose carry starts from the ids of the phase before, yields
     one TaskId per branch). Afterwards every IterArg and if result has a ``Carry`` plan.
 
-    Preserves the single definitions, the yields and the scope placement (``preserves``): the
-    statements, their binders (the same objects) and the carries' counts are the input's, one
+    Preserves the single definitions, the yields, the scope placement and the absence of later
+    languages' statements and edges (``preserves``): the statements, their binders (the same objects) and the carries' counts are the input's, one
     plan added to each IterArg and one ``Phi`` made of each if result; each statement becomes
     one of the same production with bodies of the same statements (scopes keep their modes).
     """
@@ -58,7 +58,8 @@ class ClassifyIterArgCarry(Pass):
     name = "classify_iter_arg_carry"
     source = SCOPED
     target = CARRIED
-    preserves = frozenset({check_single_definition, check_yields, check_scope_placement})
+    preserves = frozenset({check_single_definition, check_yields, check_scope_placement, check_no_dep_edge, check_no_alloc,
+                           check_no_declare})
 
     def run(self, program):
         func = program.orch

@@ -8,6 +8,7 @@ from nanopass.errors import InternalError
 from nanopass.language import walk
 from nanopass.languages.statements import DEFINING, defined_binders
 from nanopass.languages import EMISSION, ENCODED
+from nanopass.languages.dep_annotated import capacity
 from nanopass.languages.terms import ArgDir, BinOp, CoreType, DepSource, DType, Encoding, ParamDir
 from nanopass.rewrite import Pass, register
 
@@ -650,7 +651,7 @@ class LowerToEmission(Pass):
         # resolve; a call through a launch function (a Group, a ``with pl.spmd`` region: 10.1) sets
         # its launch spec and early resolve before its dependencies.
         through_launch_function = grouped or (spec is not None and spec.region is not None)
-        deps = E.Deps.make_trusted(args, task.capacity, self.pushes(task.deps)) if task.deps else None
+        deps = E.Deps.make_trusted(args, capacity(task.deps), self.pushes(task.deps)) if task.deps else None
         if deps is not None and not through_launch_function:
             append(deps)
         if spec is not None:
@@ -737,7 +738,7 @@ class LowerToEmission(Pass):
         used = name in self.used
         if dummy.deps:
             out.append(E.GuardedDummy.make_trusted(
-                args, dummy.capacity, self.pushes(dummy.deps), outs if used else None, name if used else None))
+                args, capacity(dummy.deps), self.pushes(dummy.deps), outs if used else None, name if used else None))
         else:
             out.append(E.Submit.make_trusted(args, DUMMY_LAUNCH, outs if used else None))
             if used:
@@ -753,7 +754,7 @@ class LowerToEmission(Pass):
         tensor = self.cn(fence.tensor.name)
         comment = f"Barrier {b}: a producer of {tensor} for the host access below"
         out.append(E.TaskArgs.make_trusted(True, comment, args, (ArgDir.InOut,), (tensor,), (), (), fence.span))
-        out.append(E.GuardedDummy.make_trusted(args, fence.capacity, self.pushes(fence.deps), None, None))
+        out.append(E.GuardedDummy.make_trusted(args, capacity(fence.deps), self.pushes(fence.deps), None, None))
 
     def lower_host_wait(self, fence, b: int, out) -> None:
         """A dummy task creating one element after the fence's edges, and a host read of that
@@ -773,7 +774,7 @@ class LowerToEmission(Pass):
             E.TaskArgs.make_trusted(False, None, args, (ArgDir.Output,), (info,), (), ()),
         ]
         if fence.deps:
-            body.append(E.Deps.make_trusted(args, fence.capacity, self.pushes(fence.deps)))
+            body.append(E.Deps.make_trusted(args, capacity(fence.deps), self.pushes(fence.deps)))
         body += [
             E.Submit.make_trusted(args, DUMMY_LAUNCH, outs),
             E.BindRef.make_trusted(done, outs, 0),

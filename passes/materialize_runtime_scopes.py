@@ -51,6 +51,8 @@ class MaterializeRuntimeScopes(Pass):
         self.depth = 0  # the loop bodies and branches the visit is in (``visit_body``): none, nothing to count
         self.allocating: set[int] = set()  # ids of the input's loop bodies and branches that make one
         self.task_allocates: dict[tuple, bool] = {}  # (kernel, outs, args) -> whether such a task allocates
+        # a task as scoped's (its dependencies may be resolved edges there): its identity clause
+        self.rebuild_task = self._clause(self.source.nodes["Task"])
         return super().run(program)
 
     def Function(self, func):
@@ -115,7 +117,7 @@ class MaterializeRuntimeScopes(Pass):
     def Task(self, task):
         """A task allocates when a result has no output argument (``makes_allocations``)."""
         if not self.depth:
-            return task  # (outside every loop body and branch: no body asks)
+            return self.rebuild_task(task)  # (outside every loop body and branch: no body asks)
         key = (task.kernel, len(task.outs), len(task.args))
         allocates = self.task_allocates.get(key)
         if allocates is None:
@@ -127,7 +129,7 @@ class MaterializeRuntimeScopes(Pass):
             )
         if allocates:
             self.made += 1
-        return task  # (the class both languages share)
+        return self.rebuild_task(task)
 
     def holds_allocations(self) -> bool:
         """Whether some name of the function holds an allocation (else no yield passes one out)."""

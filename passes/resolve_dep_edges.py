@@ -5,8 +5,9 @@ from __future__ import annotations
 from nanopass.errors import InternalError, UserError
 from nanopass.languages import DEP_ANNOTATED, TID_BOUND
 from nanopass.languages.carried import check_buffer_groups, check_plans
-from nanopass.languages.scoped import check_scope_placement
+from nanopass.languages.scoped import check_no_alloc, check_no_declare, check_scope_placement, dependencies
 from nanopass.languages.ssa import check_single_definition, check_yields
+from nanopass.languages.statements import walk_of
 from nanopass.languages.terms import DepSource
 from nanopass.rewrite import Pass, register, trusted_maker
 
@@ -29,10 +30,13 @@ class ResolveDepEdges(Pass):
     alive is a user error naming it and where it was produced (D11); a compiler-derived one is
     dropped (and noted). A cell edge (``CellDep``) is always alive (cells are declared at the start
     of the function) and guarded. Edges are deduplicated by storage and slot, the first keeping its
-    origin. Afterwards each task's ``capacity`` is the exact size of its dependency array.
+    origin.
 
     A function that binds no TaskId has only cell edges, alive in every block: its blocks are
-    not tracked (loops, branches and scopes are rebuilt by their identity clauses).
+    not tracked (loops, branches and scopes are rebuilt by their identity clauses), and one
+    without dependencies is returned as it is (``nothing_to_resolve``). The two
+    languages share their node classes: a statement without dependencies, and a body or function
+    none of whose statements has one, is returned as it is.
 
     Preserves every invariant of tid-bound (``preserves``): it changes the dependencies of the
     statements that have some and nothing else (each statement becomes one of the same
@@ -42,13 +46,16 @@ class ResolveDepEdges(Pass):
     name = "resolve_dep_edges"
     source = TID_BOUND
     target = DEP_ANNOTATED
-    preserves = frozenset({check_single_definition, check_yields, check_scope_placement, check_plans, check_buffer_groups})
+    preserves = frozenset({check_single_definition, check_yields, check_scope_placement, check_plans, check_buffer_groups,
+                           check_no_alloc, check_no_declare})
 
     def Function(self, func):
         self.table = {t.var: t for t in func.tids}
         # the names whose binder declares a TaskId storage (``declare``)
         self.storages = {t.var for t in func.tids if t.storage == t.var}
         if not self.table:
+            if self.nothing_to_resolve(func):
+                return func
             self.untrack_blocks()
         self.decl: dict[str, int] = {}  # TaskId storage -> the block that declares it
         self.where: dict[str, object] = {}
@@ -59,10 +66,17 @@ class ResolveDepEdges(Pass):
         self.block = 0
         self.blocks = 0
         body = self.visit_all(func.body)
-        return A.Function(
-            func.name, func.params, func.results, func.auto_scope, func.dyn_dims, func.buffer_groups, func.slots, func.arg_count,
-            func.tids, body, span=func.span,
-        )
+        if body is func.body:
+            return func
+        return _make_function(func.name, func.params, func.results, func.auto_scope, func.dyn_dims, func.buffer_groups,
+                              func.slots, func.arg_count, func.tids, body, func.span)
+
+    def nothing_to_resolve(self, func) -> bool:
+        """No statement of ``func`` has a dependency: the function is its own output. Asked only
+        of a function that binds no TaskId (one that binds some has edges to them, or dropped
+        ones); read from the body's walk (``dependencies``, kept: the output's check of the
+        resolved edges, ``check_capacity``, asks it of the same walk)."""
+        return not dependencies(walk_of(func.body).order)[0]
 
     # -- blocks and declarations -----------------------------------------------------------------
 
@@ -111,6 +125,8 @@ class ResolveDepEdges(Pass):
                 self.declare(phi.var)
         then = self.inside(self.visit_all, branch.then)
         orelse = self.inside(self.visit_all, branch.orelse)
+        if then is branch.then and orelse is branch.orelse:
+            return branch
         return _make_if(branch.cond, then, orelse, branch.results, branch.span)
 
     def Let(self, let):
@@ -121,27 +137,31 @@ class ResolveDepEdges(Pass):
     # -- edges --------------------------------------------------------------------------------------
 
     def Task(self, task):
-        deps, capacity = self.edges(task.deps, task)
+        deps = task.deps and self.edges(task.deps, task)  # (none: the input's, and the input's task)
         if task.tid is not None and task.tid.name in self.storages:
             self.declare(task.tid)
-        return _make_task(task.outs, task.tid, task.kernel, task.args, task.dumps, task.early_resolve, task.launch, deps,
-                          capacity, task.span)
+        if deps is task.deps:
+            return task
+        return _make_task(task.outs, task.tid, task.kernel, task.args, task.dumps, task.early_resolve, deps, task.launch,
+                          task.span)
 
     def Dummy(self, dummy):
-        deps, capacity = self.edges(dummy.deps, dummy)
+        deps = dummy.deps and self.edges(dummy.deps, dummy)
         self.declare(dummy.var)
-        return _make_dummy(dummy.var, deps, capacity, dummy.span)
+        if deps is dummy.deps:
+            return dummy
+        return _make_dummy(dummy.var, deps, dummy.span)
 
     def HostFence(self, fence):
-        deps, capacity = self.edges(fence.deps, fence)
-        return A.HostFence(tensor=fence.tensor, deps=deps, capacity=capacity, wait=fence.wait, span=fence.span)
+        if not fence.deps:
+            return fence
+        deps = self.edges(fence.deps, fence)
+        return A.HostFence(tensor=fence.tensor, deps=deps, wait=fence.wait, span=fence.span)
 
-    def edges(self, deps, owner):
-        if not deps:
-            return deps, 0
+    def edges(self, deps, owner) -> list:
+        """The resolved edges of ``owner``'s dependencies ``deps`` (not empty)."""
         out = []
         seen = None  # the (storage, slot) keys of the edges made (made at the second dependency)
-        capacity = 0  # one slot per edge, N for an edge of a whole array of N
         table, decl, open_blocks = self.table, self.decl, self.open
         # (DepEdge and Var made unchecked: a cell and a storage are symbols, the index the input's
         # expression, the source, size and flags those of a TidSource, the span the dependency's)
@@ -157,7 +177,6 @@ class ResolveDepEdges(Pass):
                 else:
                     seen.add(key)
                 out.append(make_edge(make_var(dep.cell), None, CELL, True, False, 0, span=dep.span))
-                capacity += 1
                 continue
             if kind == "DepItem":
                 ref, index = dep.array, dep.index
@@ -186,8 +205,7 @@ class ResolveDepEdges(Pass):
                 guarded = True
             tid = ref if ref.name == storage and ref.span is None else make_var(storage)  # (a Var as make_var's)
             out.append(make_edge(tid, index, entry.source, guarded, kind != "DerivedDep", size, span=dep.span))
-            capacity += size or 1
-        return out, capacity
+        return out
 
     def unresolvable(self, dep, name: str, storage: str, user: bool) -> None:
         shown = base_name(name)
@@ -205,8 +223,9 @@ class ResolveDepEdges(Pass):
         )
 
 
-# A task's fields but its dependencies and capacity are its input's: set unchecked (proved by the grammar);
-# so are a dummy's but those two, and an if's but its branches
-_make_task = trusted_maker(ResolveDepEdges, "Task", ("deps", "capacity"))
-_make_dummy = trusted_maker(ResolveDepEdges, "Dummy", ("deps", "capacity"))
+# A task's fields but its dependencies are its input's: set unchecked (proved by the grammar); so are
+# a dummy's but those, an if's but its branches and a function's but its body
+_make_task = trusted_maker(ResolveDepEdges, "Task", ("deps",))
+_make_dummy = trusted_maker(ResolveDepEdges, "Dummy", ("deps",))
 _make_if = trusted_maker(ResolveDepEdges, "If", ("then", "orelse"))
+_make_function = trusted_maker(ResolveDepEdges, "Function", ("body",))

@@ -75,10 +75,10 @@ def test_the_first_error_is_unchanged(tmp_path):
     binder = task.outs[0] if task.outs[0]._production == "Binder" else task.outs[0].var
     alloc = A.Alloc.make([A.Create.make(A.Binder.make("fresh_t", binder.type), (), binder.type.dtype, False, None)])
     declare = A.Declare.make(A.Binder.make("fresh_d", binder.type))
-    bad_capacity = task.replace(capacity=task.capacity + 1)
-    # a wrong capacity after an Alloc and a Declare: the capacity's check runs first
-    tree = replaced(good, task, [alloc, declare, bad_capacity])
-    assert all("capacity" in e for e in errors(A, good, tree))
+    unresolved = task.replace(deps=(*task.deps, A.DepVar.make(A.Var.make(binder.name))))
+    # an unresolved dependency after an Alloc and a Declare: the dependencies' check runs first
+    tree = replaced(good, task, [alloc, declare, unresolved])
+    assert all("unresolved dependency" in e for e in errors(A, good, tree))
     # an Alloc and a Declare: the Alloc's check runs before the Declare's
     tree = replaced(good, task, [declare, alloc, task])
     assert all("an Alloc before batch_tensor_creates" in e for e in errors(A, good, tree))

@@ -131,7 +131,7 @@ def test_the_cpp_is_the_same_when_survey_reads_every_operation(tmp_path):
 @pytest.mark.parametrize(
     "production, fields",
     [
-        ("Task", (("args", True), ("launch", False), ("deps", True))),
+        ("Task", (("args", True), ("deps", True), ("launch", False))),
         ("Arg", (("value", False),)),
         ("For", (("start", False), ("stop", False), ("step", False), ("iters", True))),
         ("Yield", (("values", True),)),

@@ -69,14 +69,14 @@ def test_each_binding_place_is_seen(where):
     plan = L.Carry(True, 0, False, 0)
     one = L.Int(1, DType.INDEX)
     task = L.Task([binder("o", "task out")], binder("t", "task id"), "k", [L.Arg(L.Var("a"), ArgDir.Scalar)], [], False,
-                  None, [], 0)
+                  [], None)
     branch = L.If(L.Bool(True), [L.Yield([L.Var("a")])], [L.Yield([L.Var("a")])], [L.Phi(binder("p", "if result"), plan)])
     loop = L.For(binder("i", "loop var"), one, one, one, LoopKind.seq, [L.IterArg(binder("c", "carry"), L.Var("a"), plan)],
                  [task, branch, L.Yield([L.Var("c")])], [binder("r", "loop result")])
     body = [
         L.Let(binder("a", "let"), L.Int(1, DType.INT64)),
         L.Declare(binder("d", "declare")),
-        L.Dummy(binder("m", "dummy"), [], 0),
+        L.Dummy(binder("m", "dummy"), []),
         L.Scope(ScopeMode.auto, ScopeOrigin.user, [loop]),
     ]
     func = SimpleNamespace(params=[L.Param("n", binder("n", "param").type, ParamDir.In)], body=body)

@@ -195,8 +195,9 @@ def test_a_bad_task_inside_a_reused_tree_is_rejected(tmp_path):
     stage = _stage(tmp_path, "resolve_dep_edges")
     tasks = [s for s in iter_stmts(stage.tree.orch.body) if s._production == "Task"]
     task = tasks[len(tasks) // 2]  # deep inside, between reused loops
-    bad = _with_stmt_replaced(stage.tree, task, task.replace(capacity=task.capacity + 1))
-    assert "capacity" in _error_after_good(stage.language, stage.tree, bad)
+    unresolved = stage.language.DepVar(stage.language.Var(task.outs[0].name))  # (tid-bound's edge, shared class)
+    bad = _with_stmt_replaced(stage.tree, task, task.replace(deps=(*task.deps, unresolved)))
+    assert "unresolved dependency" in _error_after_good(stage.language, stage.tree, bad)
 
 
 def test_a_duplicate_name_inside_a_reused_tree_is_rejected(tmp_path):
@@ -453,6 +454,7 @@ def test_a_dependency_array_holds_one_slot_per_edge_and_n_per_whole_array_of_n()
 
     from nanopass.api import run_pipeline
     from nanopass.errors import VerifyError
+    from nanopass.languages.dep_annotated import capacity
     from nanopass.languages.statements import iter_stmts
     from nanopass.loader import load_programs
 
@@ -461,10 +463,7 @@ def test_a_dependency_array_holds_one_slot_per_edge_and_n_per_whole_array_of_n()
     task = next(s for s in iter_stmts(stage.tree.orch.body) if s._production == "Task" and len(s.deps) >= 2)
     one, whole = task.deps[0], task.deps[1]
     deps = (one.replace(size=0), whole.replace(size=4))
-    for capacity in (2, 4, 5, 6):
-        tree = _with_stmt_replaced(stage.tree, task, task.replace(deps=deps, capacity=capacity))
-        if capacity == 5:
-            stage.language.verify(tree)
-        else:
-            with pytest.raises(VerifyError, match=f"capacity {capacity} != 5 edges"):
-                stage.language.verify(tree)
+    assert capacity(deps) == 5 and capacity(deps[:1]) == 1 and capacity(deps[1:]) == 4
+    stage.language.verify(_with_stmt_replaced(stage.tree, task, task.replace(deps=deps)))
+    with pytest.raises(VerifyError, match="unresolved dependency"):  # (no other kind of edge: its size is the edges')
+        stage.language.verify(_with_stmt_replaced(stage.tree, task, task.replace(deps=(one, stage.language.CellDep("c")))))

@@ -94,8 +94,10 @@ def test_the_pipeline_records_the_placement_of_the_passes_that_preserve_it(monke
     with reusing_walks():
         stages = PIPELINE.run(surface_of(load_programs(str(path))[0]), PassContext(), input_name="parse_dsl")
         made = {stage.name: id(stage.tree) for stage in stages}
+        # (an output that is its input is known to meet what its input met: neither checked nor recorded)
+        unchanged = {after.name for before, after in zip(stages, stages[1:]) if after.tree is before.tree}
     passes = ["classify_iter_arg_carry", "resolve_dep_edges", "batch_tensor_creates"]
-    assert [name for name in passes if made[name] in recorded] == passes
+    assert [name for name in passes if made[name] in recorded or name in unchanged] == passes
 
 
 @pytest.fixture

@@ -77,9 +77,9 @@ def test_random_programs(tmp_path_factory, source):
 
 
 def test_a_field_the_grammar_does_not_prove_is_not_trusted():
-    # tid-bound's Task has Dep dependencies, dep-annotated's DepEdge ones
-    with pytest.raises(TypeError, match="field deps of Task is not proved"):
-        trusted_maker(resolve_dep_edges.ResolveDepEdges, "Task", ("capacity",))
+    # directed's Scope has no origin
+    with pytest.raises(TypeError, match="field origin of Scope is not proved"):
+        trusted_maker(materialize_runtime_scopes.MaterializeRuntimeScopes, "Scope", ("body",))
     # scoped's IterArg has no plan: carried's For holds another IterArg
     with pytest.raises(TypeError, match="field iters of For"):
         trusted_maker(classify_iter_arg_carry.ClassifyIterArgCarry, "For", ("body",))
@@ -89,9 +89,7 @@ def test_a_checked_field_still_refuses_a_bad_value():
     A = resolve_dep_edges.ResolveDepEdges.target
     binder = A.Binder.make("t", A.ScalarType.make(DType.TASK_ID))  # (no dependency edge, no statement)
     with pytest.raises(GrammarError, match="field 'deps'"):
-        resolve_dep_edges._make_task((), None, "k", (), 0, False, None, (binder,), 0, None)
-    with pytest.raises(GrammarError, match="field 'capacity'"):
-        resolve_dep_edges._make_task((), None, "k", (), 0, False, None, (), "1", None)
+        resolve_dep_edges._make_task((), None, "k", (), (), False, (binder,), None, None)
     C = classify_iter_arg_carry.ClassifyIterArgCarry.target
     with pytest.raises(GrammarError, match="field 'body'"):
         classify_iter_arg_carry._make_while((), C.Bool.make(True), (binder,), (), None)
