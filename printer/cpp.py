@@ -208,6 +208,12 @@ RUNTIME_TYPES = {dtype: dtype.runtime for dtype in DType}  # the runtime's ``Dat
 # ``SMALL_INTS[v] if 0 <= v < SMALL else str(v)``.
 SMALL = 4096
 SMALL_INTS = tuple(str(i) for i in range(SMALL))
+
+
+def int_text(v: int) -> str:
+    """An integer literal: one past ``long``'s range carries ``UL`` (bare, g++ types it
+    ``__int128`` with a warning; tools/cvalues.py reads it as ``uint64_t``)."""
+    return str(v) if v <= 9223372036854775807 else f"{v}UL"
 # The enum members the handlers compare against, read once (one read through the class costs a
 # descriptor call).
 MANUAL, TO_U64 = ScopeMode.manual, Encoding.to_u64
@@ -755,7 +761,7 @@ def fmt(expr, abi: Abi, min_prec: int = 0, right: bool = False, warned: frozense
         if 0 <= v < SMALL:
             return SMALL_INTS[v]
         if v >= 0:
-            return str(v)
+            return int_text(v)
     operators = OPERATORS.get(cls)
     if operators is not None:  # a binary operation: written here from its table, an atom operand inline
         op, prec, inner = operators[expr.op]
@@ -765,7 +771,7 @@ def fmt(expr, abi: Abi, min_prec: int = 0, right: bool = False, warned: frozense
             left = a.name
         elif kind is INT and a.value >= 0:
             v = a.value
-            left = SMALL_INTS[v] if v < SMALL else str(v)
+            left = SMALL_INTS[v] if v < SMALL else int_text(v)
         else:
             left = fmt(a, abi, prec, False, inner)
         kind = type(b)
@@ -773,7 +779,7 @@ def fmt(expr, abi: Abi, min_prec: int = 0, right: bool = False, warned: frozense
             text = f"{left} {op} {b.name}"
         elif kind is INT and b.value >= 0:
             v = b.value
-            text = f"{left} {op} {SMALL_INTS[v] if v < SMALL else v}"
+            text = f"{left} {op} {SMALL_INTS[v] if v < SMALL else int_text(v)}"
         else:
             text = f"{left} {op} {fmt(b, abi, prec, True, inner)}"
     else:
@@ -820,7 +826,7 @@ def fmt_literal(node, abi: Abi) -> str:
     """A number: an FP32 float carries ``f``; ``fixed_floats`` writes six decimals (``2.500000f``)
     when they hold the whole value (``1e-07f`` stays as it is)."""
     if node._production == "Int":
-        return str(node.value)
+        return int_text(node.value)
     value = float(node.value)
     text = repr(value)
     if abi.fixed_floats and math.isfinite(value) and float(f"{value:f}") == value:  # only if nothing is lost

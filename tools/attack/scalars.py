@@ -384,20 +384,29 @@ def type_of(e, env: dict) -> str:
         return env[e[1]]
     if tag == "sym":
         return "INT64"
-    if tag in ("cmp", "and", "or", "not"):
+    if tag == "cmp":   # an int compared with a float: rejected as arithmetic is (frontend-behaviour.md 3.9)
+        kinds = {"int" if t == LIT else DTYPES[t][0] for t in (type_of(e[2], env), type_of(e[3], env))}
+        if kinds == {"int", "float"}:
+            raise Invalid("an int compared with a float")
+        return "BOOL"
+    if tag in ("and", "or", "not"):
         return "BOOL"
     if tag == "neg":
         return type_of(e[1], env)
     a, b = type_of(e[2], env), type_of(e[3], env)
+    for x, other in ((e[2], b), (e[3], a)):   # C types a literal past int32 `long`: C's conversions,
+        if x[0] == "lit" and not isinstance(x[1], (bool, float)) and not -2**31 <= x[1] < 2**31 and (
+                other != LIT and DTYPES[other][0] == "int" and DTYPES[other][1] < 64):  # not the tester's
+            raise Invalid("a literal C types long against a narrower operand")
+    if a != b and LIT in (a, b) and DTYPES[b if a == LIT else a][0] == "float":
+        raise Invalid("an int literal in float arithmetic")   # (the compiler's INDEX and FP32)
     if a == LIT:
         return b
     if b == LIT or a == b:
         return a
     if a in WIDE and b in WIDE:
         return "INDEX" if "INDEX" in (a, b) else "INT64"
-    if "FP32" in (a, b) and DTYPES[a][0] in ("int", "float") and DTYPES[b][0] in ("int", "float"):
-        return "FP32"           # int/float mixing: C converts the int operand
-    raise Invalid(f"mixed dtypes {a} {b}")
+    raise Invalid(f"mixed dtypes {a} {b}")  # int and float too: frontend-behaviour.md 3.9 rejects it
 
 
 class Eval:
@@ -534,6 +543,9 @@ def run(prog: Program, setting: dict, promote: bool = True) -> list:
     types = {n: dt for n, dt in prog.params}
     if any(dt in ("FP16", "BF16") for _, dt in prog.params):
         raise Invalid("an FP16 / BF16 orchestration scalar")
+    for s in _walk(prog.body):   # (a loop never run is refused too)
+        if isinstance(s, Loop) and s.bounds[2][0] == "lit" and s.bounds[2][1] <= 0:
+            raise Invalid("a loop step not positive")
     env = {n: wrap_dt(setting[n], dt) for n, dt in prog.params}
     tensors = {"x": TView("slot:x", 0, (dims["M"], 4), (4, 1)),
                "y": TView("slot:y", 0, (dims["M"], dims["N"]), (dims["N"], 1)),
@@ -1099,11 +1111,10 @@ def generate(seed: int, max_size=None, fp16: bool = False) -> Program:
         scope = dict(g.params)
         tensors = {"y": 2, "x": 2}
         body = []
-        while g.left > 0:
-            body += g.body(scope, tensors, 0, {})
-        prog = Program(g.params, tuple(g.kernels), tuple(body), g.settings())
-        prog = _prune(prog)
-        try:
+        try:   # (the generator asks type_of, which may find the program ruled out)
+            while g.left > 0:
+                body += g.body(scope, tensors, 0, {})
+            prog = _prune(Program(g.params, tuple(g.kernels), tuple(body), g.settings()))
             for s in prog.settings:
                 run(prog, dict(s))
         except (Invalid, KeyError):
