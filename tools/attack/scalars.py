@@ -543,9 +543,7 @@ def run(prog: Program, setting: dict, promote: bool = True) -> list:
     types = {n: dt for n, dt in prog.params}
     if any(dt in ("FP16", "BF16") for _, dt in prog.params):
         raise Invalid("an FP16 / BF16 orchestration scalar")
-    for s in _walk(prog.body):   # (a loop never run is refused too)
-        if isinstance(s, Loop) and s.bounds[2][0] == "lit" and s.bounds[2][1] <= 0:
-            raise Invalid("a loop step not positive")
+    _static_types(prog)
     env = {n: wrap_dt(setting[n], dt) for n, dt in prog.params}
     tensors = {"x": TView("slot:x", 0, (dims["M"], 4), (4, 1)),
                "y": TView("slot:y", 0, (dims["M"], dims["N"]), (dims["N"], 1)),
@@ -669,6 +667,39 @@ def run(prog: Program, setting: dict, promote: bool = True) -> list:
     except KeyError as e:
         raise Invalid(f"unbound {e}") from None
     return events
+
+
+def _static_types(prog: Program) -> None:
+    """type_of of every expression in program order, in branches and loops no setting runs too
+    (the compiler refuses what it rules out wherever it is); a literal loop step not positive."""
+    types = dict(prog.params)
+
+    def block(body):
+        for s in body:
+            for e in _exprs(s) if not isinstance(s, Loop) else s.bounds:
+                type_of(e, types)
+            if isinstance(s, Let):
+                types.setdefault(s.name, ctype_of(type_of(s.expr, types)))
+            elif isinstance(s, Dim):
+                types.setdefault(s.name, "INT64")
+            elif isinstance(s, HRead):
+                types.setdefault(s.name, RESULT_DTYPE[s.tensor])
+            elif isinstance(s, If):
+                block(s.then)
+                block(s.orelse)
+            elif isinstance(s, Loop):
+                if s.bounds[2][0] == "lit" and s.bounds[2][1] <= 0:
+                    raise Invalid("a loop step not positive")
+                for inner, init in s.carries:
+                    types.setdefault(inner, ctype_of(type_of(init, types)))
+                types[s.var] = "INDEX"
+                block(s.body)
+                for y in s.yields:
+                    type_of(y, types)
+                for res, (inner, _) in zip(s.results, s.carries):
+                    types.setdefault(res, types[inner])
+
+    block(prog.body)
 
 
 # ---- checking a recorded run ---------------------------------------------------------------------
@@ -1287,11 +1318,23 @@ def programs(size: int, max_atoms=None, patterns=()):
     if patterns:
         raise ValueError("the scalars grammar has no shapes")
     for dt in ENUM_DTYPES:
-        es = _exprs_of(dt, size - 1)
+        es = [e for e in _exprs_of(dt, size - 1) if _defined(e, dt)]
         for k in range(0, len(es), TASKS_PER_PROGRAM):
             calls = tuple(Call("k0", "y", (e,)) for e in es[k:k + TASKS_PER_PROGRAM])
             prog = Program((("p", dt), ("q", dt)), (("k0", (dt,)),), calls, _enum_settings(dt))
             yield prog
+
+
+def _defined(e, dt: str) -> bool:
+    """Whether C defines ``e`` on every setting of the enumeration (no signed overflow: a program
+    holding one has no meaning, docs/semantics.md)."""
+    prog = Program((("p", dt), ("q", dt)), (("k0", (dt,)),), (Call("k0", "y", (e,)),), _enum_settings(dt))
+    try:
+        for setting in prog.settings:
+            run(prog, dict(setting))
+    except Invalid:
+        return False
+    return True
 
 
 def count(size: int, max_atoms=None, patterns=()) -> int:
