@@ -394,10 +394,12 @@ def type_of(e, env: dict) -> str:
     if tag == "neg":
         return type_of(e[1], env)
     a, b = type_of(e[2], env), type_of(e[3], env)
-    for x, other in ((e[2], b), (e[3], a)):   # C types a literal past int32 `long`: C's conversions,
-        if x[0] == "lit" and not isinstance(x[1], (bool, float)) and not -2**31 <= x[1] < 2**31 and (
-                other != LIT and DTYPES[other][0] == "int" and DTYPES[other][1] < 64):  # not the tester's
-            raise Invalid("a literal C types long against a narrower operand")
+    for x, t, other in ((e[2], a, b), (e[3], b, a)):   # C types a literal past int32 `long` (one the
+        # front end folds too): C's conversions, not the tester's
+        if t == LIT and other != LIT and DTYPES[other][0] == "int" and DTYPES[other][1] < 64:
+            v = Eval({}, {}, {}).ev(x)
+            if not isinstance(v, (bool, float)) and not -2**31 <= v < 2**31:
+                raise Invalid("a literal C types long against a narrower operand")
     if a != b and LIT in (a, b) and DTYPES[b if a == LIT else a][0] == "float":
         raise Invalid("an int literal in float arithmetic")   # (the compiler's INDEX and FP32)
     if a == LIT:
