@@ -33,7 +33,6 @@ element and value bits; each host read's element. Runs use several settings of t
 
 from __future__ import annotations
 
-import itertools
 import random
 import shutil
 import struct
