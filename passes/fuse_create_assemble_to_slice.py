@@ -351,7 +351,10 @@ class FuseCreateAssembleToSlice(Pass):
                     "assemble first" if stmt.kind is not _SEQ else
                     f"its step is not a positive constant: whether it runs is not known where '{_base(src)}' is created"))
             elif kind == "For":
-                conds.append(S.Cmp(_LT, stmt.start, stmt.stop, span=stmt.span))
+                start, stop = stmt.start, stmt.stop
+                # (a loop of constant bounds known to run adds no condition)
+                if not (start._production == stop._production == "Int" and start.value < stop.value):
+                    conds.append(S.Cmp(_LT, start, stop, span=stmt.span))
                 loops.append(m)
         loop = loops[0] if loops else None  # (the outermost: its body runs again after the assemble)
         guard = None

@@ -56,6 +56,16 @@ PLACEABLE = {
             big = pl.assemble(big, p, [16, 0])
         return big
 """, r"if \(0 < n\) \{.*ext_big\.view\(.*\} else \{.*alloc_tensors"),
+    # a loop of constant bounds known to run: the view itself, no if around it
+    "loop_known_to_run": (MADE + """        for i in pl.range(2):
+            big = pl.assemble(big, p, [16, 0])
+        return big
+""", r"^(?!.*\bif \().*Tensor p = ext_big\.view\("),
+    # one known not to run keeps its (false) condition: the source its own buffer
+    "loop_known_not_to_run": (MADE + """        for i in pl.range(2, 2):
+            big = pl.assemble(big, p, [16, 0])
+        return big
+""", r"if \(2 < 2\) \{.*ext_big\.view\(.*\} else \{.*alloc_tensors"),
     # an if in a loop, both conditions known at the create: the view when both hold
     "if_in_a_loop": (MADE + """        for i in pl.range(n):
             if c > 0:
