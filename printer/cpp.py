@@ -205,7 +205,7 @@ C_TYPES = {dtype: dtype.c_type for dtype in DType}  # the host C++ type of a sca
 RUNTIME_TYPES = {dtype: dtype.runtime for dtype in DType}  # the runtime's ``DataType`` enumerator
 # The text of each small non-negative integer (extents, counts, indices, kernel ids): a tuple
 # index instead of a conversion (``str`` of an int costs several times more). Read as
-# ``SMALL_INTS[v] if 0 <= v < SMALL else str(v)``.
+# ``SMALL_INTS[v] if 0 <= v < SMALL else int_text(v)``.
 SMALL = 4096
 SMALL_INTS = tuple(str(i) for i in range(SMALL))
 
@@ -214,6 +214,8 @@ def int_text(v: int) -> str:
     """An integer literal: one past ``long``'s range carries ``UL`` (bare, g++ types it
     ``__int128`` with a warning; tools/cvalues.py reads it as ``uint64_t``)."""
     return str(v) if v <= 9223372036854775807 else f"{v}UL"
+
+
 # The enum members the handlers compare against, read once (one read through the class costs a
 # descriptor call).
 MANUAL, TO_U64 = ScopeMode.manual, Encoding.to_u64
