@@ -72,6 +72,28 @@ class Report:
         return out
 
 
+def compile_noting(rep: Report, src: Path) -> Optional[record.Compiled]:
+    """Compile `src` with nanopass; None when no C++ came out, with the refusal (a user error, its
+    path spelled prog.py) or the compiler's failure noted on `rep`."""
+    comp = record.compile_dsl(src)
+    if comp.code is not None:
+        return comp
+    if comp.error_kind == "user":
+        rep.refusal = comp.error.replace(str(src), "prog.py")
+    else:
+        rep.failures.append((None, oracle.Failure(f"compiler {comp.error_kind}", comp.error)))
+    return None
+
+
+def build_noting(rep: Report, code: str, wd: Path) -> Optional[record.Built]:
+    """Build `code` with the recorder in `wd`; None, with g++'s rejection noted on `rep`, when it fails."""
+    built = record.build(code, wd)
+    if built.binary is not None:
+        return built
+    rep.failures.append((None, oracle.Failure("g++ rejects", built.gxx_error)))
+    return None
+
+
 def check(prog: P.Program, settings=None, host_region: str = "element",
           workdir: Optional[Path] = None) -> Report:
     if settings is None:
@@ -93,12 +115,8 @@ def check(prog: P.Program, settings=None, host_region: str = "element",
     try:
         src = wd / "prog.py"
         src.write_text(rendered.source)
-        comp = record.compile_dsl(src)
-        if comp.code is None:
-            if comp.error_kind == "user":
-                rep.refusal = comp.error.replace(str(src), "prog.py")
-            else:
-                rep.failures.append((None, oracle.Failure(f"compiler {comp.error_kind}", comp.error)))
+        comp = compile_noting(rep, src)
+        if comp is None:
             return rep
         for text in comp.warnings:
             if "free" in text.lower():
@@ -109,9 +127,8 @@ def check(prog: P.Program, settings=None, host_region: str = "element",
                 rep.failures.append((None, oracle.Failure("g++ rejects", f"function {name}: {err}")))
         if prog.surface:
             _check_other_spellings(rep, src, comp, wd)
-        built = record.build(comp.code, wd)
-        if built.binary is None:
-            rep.failures.append((None, oracle.Failure("g++ rejects", built.gxx_error)))
+        built = build_noting(rep, comp.code, wd)
+        if built is None:
             return rep
         for setting, seq in seqs.items():
             log, err = record.run(built.binary, P.entry_arguments(*setting, surface=prog.surface, extra=prog.extra))

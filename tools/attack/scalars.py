@@ -823,16 +823,11 @@ def check(prog: Program, workdir: Optional[Path] = None, edit=None) -> runner.Re
     try:
         src = wd / "prog.py"
         src.write_text(source)
-        comp = record.compile_dsl(src)
-        if comp.code is None:
-            if comp.error_kind == "user":
-                rep.refusal = comp.error.replace(str(src), "prog.py")
-            else:
-                rep.failures.append((None, oracle.Failure(f"compiler {comp.error_kind}", comp.error)))
+        comp = runner.compile_noting(rep, src)
+        if comp is None:
             return rep
-        built = record.build(comp.code if edit is None else edit(comp.code), wd)
-        if built.binary is None:
-            rep.failures.append((None, oracle.Failure("g++ rejects", built.gxx_error)))
+        built = runner.build_noting(rep, comp.code if edit is None else edit(comp.code), wd)
+        if built is None:
             return rep
         for setting, exp in expected:
             log, err = record.run(built.binary, entry_arguments(prog, setting))
