@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from operator import itemgetter
+
 from nanopass.languages import DIRECTED, SSA
 from nanopass.languages.ssa import check_single_definition, check_yields
 from nanopass.languages.statements import carry_kept
@@ -31,6 +33,7 @@ _NOTHING: frozenset[str] = frozenset()
 # each time (Python 3.11's EnumType.__getattr__), a module-level name is not.
 _SCALAR, _NO_DEP, _IN_OUT, _OUTPUT_EXISTING = ArgDir.Scalar, ArgDir.NoDep, ArgDir.InOut, ArgDir.OutputExisting
 _IN, _SEQ = ParamDir.In, LoopKind.seq
+_ROOT = itemgetter(0)  # (a place's root: places are (root, region) pairs)
 
 
 def fixed_direction(param) -> ArgDir | None:
@@ -122,7 +125,8 @@ class DeriveCallDirections(Pass):
             return _NOTHING
         held = self.held.get(expr.name)
         if held is None:
-            held = self.held[expr.name] = {root for root, _ in self.store.get(expr.name, ())} or {expr.name}
+            places = self.store.get(expr.name)  # (the roots taken by C-level calls, not a comprehension's frame)
+            held = self.held[expr.name] = set(map(_ROOT, places)) if places else {expr.name}
         return held
 
     def may_be_inout_param(self, expr, held: set[str]) -> bool:
