@@ -42,8 +42,10 @@ SSA_SUFFIX = re.compile(r"__(?:ssa|iter|rv|phi|idx|tmp)_v\d+\b")
 TASK_ID = "pl.Scalar[pl.TASK_ID]"
 # `arith`'s rewrites of a condition `lhs op rhs` (rhs an int literal) into one of the same truth
 # for every integer lhs, by host scalar arithmetic; the variant is picked by `arith`
-ARITH_CONDS_OPS = 2
+ARITH_CONDS_OPS = 3
 ARITH_CONDS = {
+    (">", 2): lambda l, r: (l, f"pl.const({r}, pl.INT64)"),
+    ("==", 2): lambda l, r: (l, f"pl.const({r}, pl.INT64)"),
     (">", 0): lambda l, r: (f"({l} + 1) * 2", f"{2 * (r + 1)}"),
     (">", 1): lambda l, r: (f"{l} - {r}", "0"),
     ("==", 0): lambda l, r: (f"{l} * 3", f"{3 * r}"),
@@ -618,7 +620,7 @@ def generate(seed: int, max_size=None) -> Program:
     prog = plain.generate(seed, max_size)
     style = STYLES[seed % 2]
     lie = rng.randrange(1 << 30) if style == "pipeline" and rng.random() < 0.33 else None
-    return Program(prog, style, lie, arith=rng.choice((0, 1, 2)))
+    return Program(prog, style, lie, arith=rng.choice((0, 1, 2, 3)))
 
 
 def programs(size: int, max_atoms=None, patterns=()):
