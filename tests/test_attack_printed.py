@@ -87,10 +87,11 @@ from nanopass.tools.attack import printed_scalars  # noqa: E402
 from nanopass.tools.attack import scalars as SC  # noqa: E402
 
 
-@pytest.mark.parametrize("seed", (0, 2))
+@pytest.mark.parametrize("seed", (0, 11))
 def test_scalars_sample_printed(seed):
     pp = printed_scalars.generate(seed, None)
     rep = pp.check()
+    assert pp.style == printed.STYLES[seed % 2] and ("__ssa_v" in rep.source) == (pp.style == "pipeline")
     assert "level=pl.Level.CHIP" in rep.source and ": pl.Scalar[pl." in rep.source
     assert rep.invalid is None and rep.runs == len(pp.prog.settings) and rep.tasks > 0
     assert not rep.classes(), (rep.source, rep.failures, rep.refusal)
@@ -108,8 +109,9 @@ def _bump_first_scalar(expected):
     return out
 
 
-def test_scalars_printed_tester_can_fail():
-    rep = printed_scalars.generate(0, None).check(edit=_bump_first_scalar)
+@pytest.mark.parametrize("seed", (0, 11))
+def test_scalars_printed_tester_can_fail(seed):
+    rep = printed_scalars.generate(seed, None).check(edit=_bump_first_scalar)
     assert any(c.startswith("value") for c in rep.classes()), rep.failures
 
 

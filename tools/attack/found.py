@@ -466,6 +466,16 @@ PRINTED_OPEN = {
         "every assignment with its type: \"'d' is not a constant defined at module level\". The spec's "
         "examples show no such shape; without the annotation the program compiles and its values match",
         PS.Program(_SC_SLICE, computed_types=True)),
+    "61-printed-pipeline-result-of-a-kernel-with-symbolic-dims-returned-refused": (
+        "refusal",
+        "printed-scalars grammar, after the pipeline (printed_scalars.py), random seeds 3, 5, 7, 9, shrunk: "
+        "`y__ssa_v1: pl.Tensor[[M, N], pl.FP32] = self.k0(y__ssa_v0, s__ssa_v0, ...)` with the kernel "
+        "declared over `pl.Tensor[[P, Q], pl.FP32]`, then `return y__ssa_v1`: \"'orch' returns a "
+        "pl.Tensor[[P, Q], pl.FP32] where its return type declares pl.Tensor[[M, N], pl.FP32]\". The "
+        "result keeps the callee's symbols where the DSL form and the printed form as written bind P, Q "
+        "to the argument's M, N (both compile); `return y__ssa_v0`, the same buffer, compiles too",
+        PS.Program(SC.Program((("s", "INT64"),), (("k0", ("INT64",)),), (SC.Call("k0", "y", (("var", "s"),)),),
+                              ((("M", 2), ("N", 3), ("s", 1)),)), style="pipeline")),
 }
 OPEN.update(PRINTED_OPEN)
 

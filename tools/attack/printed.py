@@ -148,6 +148,8 @@ class _Renderer:
 
     def type_text(self, base: str) -> str:
         t = self.ty[base]
+        if t is None or (isinstance(t, str) and t.startswith("pl.")):   # as written (printed_scalars.py)
+            return t
         if t == "tid":
             return TASK_ID
         if t == "f32":
@@ -160,10 +162,15 @@ class _Renderer:
             self.mems += 1
         return _tensor(t, mem)
 
+    def annotated(self, name: str, base: str) -> str:
+        """`name: <type>`, or the name alone for a value whose type is not printed (None)."""
+        t = self.type_text(base)
+        return name if t is None else f"{name}: {t}"
+
     def bind(self, d: int, base: str, ty, rhs: str, stmt=None, kind: str = "ssa") -> None:
         self.ty[base] = ty
         name = self.new(base, kind)
-        self.o.emit(d, f"{name}: {self.type_text(base)} = {rhs}", stmt)
+        self.o.emit(d, f"{self.annotated(name, base)} = {rhs}", stmt)
 
     def tmp(self) -> str:
         self.tmps += 1
@@ -325,50 +332,67 @@ class _Renderer:
         else:
             raise TypeError(f"the printed form has no rendering of {type(s).__name__}")
 
-    def loop(self, d: int, s: P.Loop, manual: bool) -> None:
-        o = self.o
+    # the parts of a loop and an if another program model (printed_scalars.py) gives its own way
+    def loop_range(self, d: int, s: P.Loop) -> str:
+        """`pl.range(<trip>` (without its closing parenthesis), its host computation emitted first."""
         trip = self.use(s.trip) if isinstance(s.trip, str) else s.trip
         if self.arith and isinstance(s.trip, str):
             # the trip computed on the host first: ((n + 3) * 2) // 2 - 3 is n for every n
             self.ty["trip"] = "i64"
             name = self.new("trip")
-            o.emit(d, f"{name}: pl.Scalar[pl.INDEX] = (pl.cast({trip}, pl.INDEX) + 3) * 2 // 2 - 3")
+            self.o.emit(d, f"{name}: pl.Scalar[pl.INDEX] = (pl.cast({trip}, pl.INDEX) + 3) * 2 // 2 - 3")
             trip = name
-        rng = f"pl.{s.kind}({trip}"
-        implicit = [n for n in _assigned(s.body) if n in self.env] if self.ssa else []
-        implicit = [n for n in implicit if n not in {inner for inner, _ in s.carries}]
-        inits = [self.use(init) for _, init in s.carries] + [self.use(n) for n in implicit]
+        return f"pl.{s.kind}({trip}"
+
+    def loop_carries(self, s: P.Loop) -> list:
+        """The explicit carries as (inner name, init text, type)."""
+        return [(inner, self.use(init), self.ty[init]) for inner, init in s.carries]
+
+    def loop_yields(self, s: P.Loop) -> list:
+        return [self.use(y) for y in s.yields]
+
+    def assigned(self, body) -> list:
+        return _assigned(body)
+
+    def loop(self, d: int, s, manual: bool) -> None:
+        o = self.o
+        rng = self.loop_range(d, s)
+        explicit = self.loop_carries(s)
+        implicit = [n for n in self.assigned(s.body) if n in self.env] if self.ssa else []
+        implicit = [n for n in implicit if n not in {inner for inner, _, _ in explicit}]
+        inits = [init for _, init, _ in explicit] + [self.use(n) for n in implicit]
         outer_env = dict(self.env)
-        carry_ty = {inner: self.ty[init] for inner, init in s.carries}
-        for inner, t in carry_ty.items():
+        for inner, _, t in explicit:
             self.ty[inner] = t
         var = self.new(s.var, "idx")
-        inners = [self.new(inner, "iter") for inner, _ in s.carries] + [self.new(n, "iter") for n in implicit]
+        inners = [self.new(inner, "iter") for inner, _, _ in explicit] + [self.new(n, "iter") for n in implicit]
         if inners:
             comma = "," if len(inners) == 1 else ""
             attrs = ""
             if self.ssa:
-                hints = ", ".join(f"\"iter_arg_rebind_{i}\": "
-                                  f"{self.rng.random() < 0.5 if self.rng else self.ty[n] == 'tid'}"
-                                  for i, n in enumerate([c for c, _ in s.carries] + implicit))
-                attrs = f", attrs={{{hints}}}"
+                hints = []
+                for i, n in enumerate([c for c, _, _ in explicit] + implicit):
+                    hints.append(f"\"iter_arg_rebind_{i}\": {self.rng.random() < 0.5 if self.rng else self.ty[n] == 'tid'}")
+                    if self.ty[n] == "tid":
+                        hints.append(f"\"iter_arg_array_size_{i}\": 4")
+                attrs = f", attrs={{{', '.join(hints)}}}"
             o.emit(d, f"for {var}, ({', '.join(inners)}{comma}) in {rng}, init_values=({', '.join(inits)}{comma}){attrs}):", s)
         else:
             o.emit(d, f"for {var} in {rng}):", s)
         b = self.scoped(d + 1, manual)
         self.body(b, s.body, manual)
-        yields = [self.use(y) for y in s.yields] + [self.use(n) for n in implicit]
+        yields = self.loop_yields(s) + [self.use(n) for n in implicit]
         inner_ty = dict(self.ty)
         self.env = outer_env
         if yields:
             bases = list(s.results) + implicit
-            for res, (_, init) in zip(s.results, s.carries):
-                self.ty[res] = inner_ty[init]
+            for res, (inner, _, _) in zip(s.results, explicit):
+                self.ty[res] = inner_ty[inner]
             for n in implicit:
                 self.ty[n] = inner_ty[n]
             names = [self.new(n, "rv") for n in bases]
             if len(names) == 1:
-                o.emit(b, f"{names[0]}: {self.type_text(bases[0])} = pl.yield_({yields[0]})")
+                o.emit(b, f"{self.annotated(names[0], bases[0])} = pl.yield_({yields[0]})")
             else:
                 o.emit(b, f"{', '.join(names)} = pl.yield_({', '.join(yields)})")
 
@@ -383,7 +407,7 @@ class _Renderer:
                 o.emit(d, "else:")
                 self.body(d + 1, s.orelse, manual)
             return
-        then_names, else_names = _assigned(s.then), _assigned(s.orelse)
+        then_names, else_names = self.assigned(s.then), self.assigned(s.orelse)
         joined = [n for n in then_names + [m for m in else_names if m not in then_names]
                   if n in before or (n in then_names and n in else_names)]
         results = {}
@@ -428,7 +452,7 @@ class _Renderer:
         vals = [env[n] for n in keep]
         if len(keep) == 1:
             n = keep[0]
-            self.o.emit(b, f"{phis[n]}: {self.type_text(n)} = pl.yield_({vals[0]})")
+            self.o.emit(b, f"{self.annotated(phis[n], n)} = pl.yield_({vals[0]})")
         else:
             self.o.emit(b, f"{', '.join(phis[n] for n in keep)} = pl.yield_({', '.join(vals)})")
 
