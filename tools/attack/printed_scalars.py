@@ -187,6 +187,8 @@ def check(prog: SC.Program, edit=None, computed_types: bool = False, style: str 
             else:
                 rep.failures.append((None, oracle.Failure(f"compiler {comp.error_kind}", comp.error)))
             return rep
+        if edit is None and style == "written":
+            printed.same_code_as_the_dsl_form(rep, SC.render(prog), comp.code, wd)
         built = record.build(comp.code, wd)
         if built.binary is None:
             rep.failures.append((None, oracle.Failure("g++ rejects", built.gxx_error)))
