@@ -63,7 +63,7 @@ def test_the_tester_can_fail(style, edit):
 def test_the_cpp_is_compared_with_the_dsl_forms(tmp_path):
     """A written program compiles to the DSL form's C++ (README: both forms compile to the C++ of
     the program they were printed from); a difference is a failure."""
-    from nanopass.tools.attack import record, runner
+    from nanopass.tools.attack import runner
     rendered = printed.render(FIXED, "written")
     assert not rendered.rewritten and printed.render(FIXED, "written", arith=1).rewritten
     code = printed.compile_text(rendered.source, tmp_path / "p.py").code
@@ -174,3 +174,10 @@ def test_scalars_printed_annotation_of_a_computed_shape():
     assert rep.runs == 1 and not rep.classes(), (rep.failures, rep.refusal)
     typed = printed_scalars.Program(prog, computed_types=True)
     assert "v: pl.Tensor[[1, d], pl.FP32] = pl.tensor.slice(" in typed.source
+
+
+def test_the_grammars_are_in_the_cli():
+    from nanopass.tools.attack import cli
+    assert cli.GRAMMARS["printed"] is printed and cli.GRAMMARS["printed-scalars"] is printed_scalars
+    assert "--grammar printed" in cli.__doc__ and "--grammar printed-scalars" in cli.__doc__
+    assert printed_scalars.count(2) == 2 * SC.count(2)

@@ -600,28 +600,13 @@ def check(pp: Program, host_region: str = "element", workdir: Optional[Path] = N
     own = workdir is None
     wd = Path(tempfile.mkdtemp(prefix="attack-printed-")) if own else workdir
     try:
-        src = wd / "prog.py"
-        src.write_text(source)
-        comp = compile_text(source, src)
-        if comp.code is None:
-            if comp.error_kind == "user":
-                # the compiler may quote SSA names: the tester's reasons know the base names
-                rep.refusal = SSA_SUFFIX.sub("", comp.error.replace(str(src), "prog.py"))
-            else:
-                rep.failures.append((None, oracle.Failure(f"compiler {comp.error_kind}", comp.error)))
-            return rep
-        for text in comp.warnings:
-            if "free" in text.lower():
-                rep.failures.append((None, oracle.Failure("warning buffer freed", f"line {text}")))
-        if pp.style == "written" and not rendered.rewritten and pp.edit is None:   # (the pipeline's C++
-            # keeps SSA suffixes where stripping them would clash: this tester's numbering, not the DSL's)
-            same_code_as_the_dsl_form(rep, P.render(prog).source, comp.code, wd)
-        built = record.build(comp.code, wd)
-        if built.binary is None:
-            rep.failures.append((None, oracle.Failure("g++ rejects", built.gxx_error)))
+        faithful = pp.style == "written" and not rendered.rewritten and pp.edit is None   # (the pipeline's
+        # C++ keeps SSA suffixes where stripping them would clash: this tester's numbering, not the DSL's)
+        comp, binary = compiled_binary(rep, source, wd, P.render(prog).source if faithful else None)
+        if binary is None:
             return rep
         for setting, seq in seqs.items():
-            log, err = record.run(built.binary, P.entry_arguments(*setting, extra=prog.extra))
+            log, err = record.run(binary, P.entry_arguments(*setting, extra=prog.extra))
             rep.runs += 1
             rep.tasks += sum(1 for e in seq.events if e.kind == "task")
             if err:
@@ -635,6 +620,32 @@ def check(pp: Program, host_region: str = "element", workdir: Optional[Path] = N
     finally:
         if own:
             shutil.rmtree(wd, ignore_errors=True)
+
+
+def compiled_binary(rep: runner.Report, source: str, wd: Path, dsl_source: Optional[str] = None) -> tuple:
+    """Compile the printed text (`nanopass.compile_text`) and build it with the recorder: (the
+    compile, the binary), or (None, None) with the refusal, the compiler's failure or g++'s
+    rejection in `rep`. With `dsl_source`, the C++ must be that DSL text's too."""
+    src = wd / "prog.py"
+    src.write_text(source)
+    comp = compile_text(source, src)
+    if comp.code is None:
+        if comp.error_kind == "user":
+            # the compiler may quote SSA names: the tester's reasons know the base names
+            rep.refusal = SSA_SUFFIX.sub("", comp.error.replace(str(src), "prog.py"))
+        else:
+            rep.failures.append((None, oracle.Failure(f"compiler {comp.error_kind}", comp.error)))
+        return None, None
+    for text in comp.warnings:
+        if "free" in text.lower():
+            rep.failures.append((None, oracle.Failure("warning buffer freed", f"line {text}")))
+    if dsl_source is not None:
+        same_code_as_the_dsl_form(rep, dsl_source, comp.code, wd)
+    built = record.build(comp.code, wd)
+    if built.binary is None:
+        rep.failures.append((None, oracle.Failure("g++ rejects", built.gxx_error)))
+        return None, None
+    return comp, built.binary
 
 
 def same_code_as_the_dsl_form(rep: runner.Report, dsl_source: str, code: str, wd: Path) -> None:

@@ -17,7 +17,6 @@ import shutil
 import tempfile
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Optional
 
 from . import oracle, printed, record, runner
 from . import scalars as SC
@@ -178,23 +177,12 @@ def check(prog: SC.Program, edit=None, computed_types: bool = False, style: str 
         return rep
     wd = Path(tempfile.mkdtemp(prefix="attack-printed-scalars-"))
     try:
-        src = wd / "prog.py"
-        src.write_text(source)
-        comp = printed.compile_text(source, src)
-        if comp.code is None:
-            if comp.error_kind == "user":
-                rep.refusal = comp.error.replace(str(src), "prog.py")
-            else:
-                rep.failures.append((None, oracle.Failure(f"compiler {comp.error_kind}", comp.error)))
-            return rep
-        if edit is None and style == "written":
-            printed.same_code_as_the_dsl_form(rep, SC.render(prog), comp.code, wd)
-        built = record.build(comp.code, wd)
-        if built.binary is None:
-            rep.failures.append((None, oracle.Failure("g++ rejects", built.gxx_error)))
+        faithful = edit is None and style == "written"
+        comp, binary = printed.compiled_binary(rep, source, wd, SC.render(prog) if faithful else None)
+        if binary is None:
             return rep
         for setting, exp in expected:
-            log, err = record.run(built.binary, SC.entry_arguments(prog, setting))
+            log, err = record.run(binary, SC.entry_arguments(prog, setting))
             rep.runs += 1
             rep.tasks += sum(1 for e in exp if e.kind == "task")
             where = " ".join(f"{k}={v}" for k, v in setting.items())
