@@ -414,7 +414,6 @@ class _Renderer:
         then_names, else_names = self.assigned(s.then), self.assigned(s.orelse)
         joined = [n for n in then_names + [m for m in else_names if m not in then_names]
                   if n in before or (n in then_names and n in else_names)]
-        results = {}
 
         def branch(stmts):
             self.env = dict(before)
@@ -439,6 +438,10 @@ class _Renderer:
         else_lines = o.lines[tail:]
         del o.lines[tail:]
         self._yield(b1, keep, env1, phis)
+        moved = len(o.lines) - tail           # the else branch's statements move down by the yield
+        for key, line in o.ids.items():
+            if line > tail:
+                o.ids[key] = line + moved
         o.lines.extend(else_lines)
         if not s.orelse and not keep:
             del o.lines[tail:]
@@ -448,7 +451,6 @@ class _Renderer:
         self.ty = {**before_ty, **{n: ty1[n] for n in keep}}
         for n in keep:
             self.env[n] = phis[n]
-        del results
 
     def _yield(self, b: int, keep: list, env: dict, phis: dict) -> None:
         if not keep:
