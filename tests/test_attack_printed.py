@@ -74,7 +74,7 @@ def test_the_cpp_is_compared_with_the_dsl_forms(tmp_path):
     assert [f.cls for _, f in rep.failures] == ["C++ differs from the DSL form's"]
 
 
-SAMPLE_SEEDS = (4, 5, 15)   # a pl.const in an if (written; pipeline with wrong hints), a trip by host arithmetic
+SAMPLE_SEEDS = (4, 15)   # a pl.const in an if (written), a trip by host arithmetic (pipeline, wrong hints)
 
 
 @pytest.mark.parametrize("seed", SAMPLE_SEEDS)
@@ -87,7 +87,7 @@ def test_random_sample(seed):
 
 def test_exhaustive_sample_both_styles():
     """The first programs of the scopes grammar at size 2 (a block around an atom), each style."""
-    progs = [p for p, _ in zip(printed.programs(2), range(4))]
+    progs = [p for p, _ in zip(printed.programs(2), range(2))]
     assert {p.style for p in progs} == set(printed.STYLES)
     assert printed.count(2) == 2 * scopes.count(2)
     for pp in progs:
