@@ -25,6 +25,10 @@
   --grammar scalars [--exhaustive --size K | --seconds N --seed S] ...
                                       scalars and dynamic shapes checked by value (scalars.py): task
                                       scalar arguments, tensor shapes and offsets, host writes
+  --grammar printed [--exhaustive --size K | --seconds N --seed S] ...
+                                      programs rendered in the existing compiler's printed IR (printed.py),
+                                      as written and after its pipeline, compiled by nanopass.compile_text
+  --grammar printed-scalars [...]     the scalars grammar's programs printed as written (printed_scalars.py)
 
 Each failing program is saved as DIR/<class>/<name>.py with its failures in a header comment;
 the first few of each class are minimised into DIR/minimal/. The figures (programs, tasks, runs,
@@ -45,12 +49,13 @@ from collections import Counter, defaultdict
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from pathlib import Path
 
-from . import directions, exhaustive, generate, grammar, nested, record, rows, runner, scalars, scopes, shrink, surface_generate
+from . import directions, exhaustive, generate, grammar, nested, printed, printed_scalars, record, rows, runner, scalars, scopes, shrink, surface_generate
 from . import program as P
 
 COMPILE_TIMEOUT_S = 60
 GRAMMARS = {"rows": rows, "scopes": scopes, "directions": directions,    # the exhaustive grammars besides exhaustive.py's
-            "nested": nested.TWO, "nested3": nested.THREE, "scalars": scalars}
+            "nested": nested.TWO, "nested3": nested.THREE, "scalars": scalars, "printed": printed,
+            "printed-scalars": printed_scalars}
 
 
 class _Timeout(Exception):

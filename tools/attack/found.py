@@ -8,6 +8,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from . import printed as PR
+from . import printed_scalars as PS
 from . import program as P
 from . import scalars as SC
 from . import surface as S
@@ -441,6 +443,42 @@ OPEN.update({
                           P.Loop("range", "i", "n", (P.If(("i", ">", 0), (P.Assemble("a", "t", 4),)),))))),
 })
 
+# The printed-IR grammars' (tools/attack/printed.py, printed_scalars.py; RUNS.md "Printed IR
+# (session 23)"), on land42 (d191156), shrunk: refusals, open.
+_SC_SLICE = SC.Program((("s", "INT64"),), (("k0", ("INT64",)),),
+                       (SC.Dim("d", "y", 1), SC.Slice("v", "y", (("lit", 1), ("var", "d")), (("lit", 0), ("lit", 0))),
+                        SC.Call("k0", "v", (("var", "s"),))), ((("M", 2), ("N", 3), ("s", 1)),))
+PRINTED_OPEN = {
+    "59-dead-host-read-of-the-rows-an-assemble-fills-refused": (
+        "refusal",
+        "printed grammar, random seed 42 (printed420000110, as written), shrunk; the DSL form is refused "
+        "alike: a host read of b[0, 1] whose value nothing uses, between the create of t7 and its "
+        "assemble into rows 0..3 of b. The placement rule (docs/semantics.md) refuses any read of those "
+        "rows there, a dead one too, though a dead read observes nothing (the tester's semantics: a "
+        "correct compilation exists; a live read is a right refusal, tied by name)",
+        PR.Program(P.Program((), (P.Create("t7", "B"), P.HostRead("v8", "b", (0, 1), 2, live=False),
+                                  P.Assemble("b", "t7", 0))))),
+    "60-printed-annotation-of-a-shape-computed-on-the-host-refused": (
+        "refusal",
+        "printed-scalars grammar (printed_scalars.py, `computed_types`), shrunk by hand: a slice whose "
+        "shape is computed on the host (`d = pl.tensor.dim(y, 1)`) annotated with that shape, "
+        "`v: pl.Tensor[[1, d], pl.FP32] = pl.tensor.slice(y, [1, d], [0, 0])`, as python_print annotates "
+        "every assignment with its type: \"'d' is not a constant defined at module level\". The spec's "
+        "examples show no such shape; without the annotation the program compiles and its values match",
+        PS.Program(_SC_SLICE, computed_types=True)),
+    "61-printed-pipeline-result-of-a-kernel-with-symbolic-dims-returned-refused": (
+        "refusal",
+        "printed-scalars grammar, after the pipeline (printed_scalars.py), random seeds 3, 5, 7, 9, shrunk: "
+        "`y__ssa_v1: pl.Tensor[[M, N], pl.FP32] = self.k0(y__ssa_v0, s__ssa_v0, ...)` with the kernel "
+        "declared over `pl.Tensor[[P, Q], pl.FP32]`, then `return y__ssa_v1`: \"'orch' returns a "
+        "pl.Tensor[[P, Q], pl.FP32] where its return type declares pl.Tensor[[M, N], pl.FP32]\". The "
+        "result keeps the callee's symbols where the DSL form and the printed form as written bind P, Q "
+        "to the argument's M, N (both compile); `return y__ssa_v0`, the same buffer, compiles too",
+        PS.Program(SC.Program((("s", "INT64"),), (("k0", ("INT64",)),), (SC.Call("k0", "y", (("var", "s"),)),),
+                              ((("M", 2), ("N", 3), ("s", 1)),)), style="pipeline")),
+}
+OPEN.update(PRINTED_OPEN)
+
 
 def write_one(out: Path, name: str, cls: str, what: str, prog: P.Program, where: str) -> None:
     from . import runner
@@ -462,6 +500,8 @@ def where_found(name: str) -> str:
         return "found on land41 (2ba6cdd), fixed in session 22"
     if name in RULED_OUT:
         return "found on land41 (2ba6cdd), ruled out by docs/semantics.md in session 22"
+    if name in PRINTED_OPEN:
+        return "still open on land42 (d191156)"
     return "still open on land40 (6c0160b)" if name in OPEN else "found on branch attack"
 
 
