@@ -30,6 +30,11 @@ class KernelSig:
     results: list[Any]  # surface Type nodes
     span: Span
 
+    def __post_init__(self) -> None:
+        # a result's shape names a dimension symbol (submits.result_types binds it call by call)
+        self.symbolic_results = any(r._production == "TensorType" and any(d._production != "Int" for d in r.shape)
+                                    for r in self.results)
+
 
 class ProgramParser:
     def __init__(self, src: ProgramSource):

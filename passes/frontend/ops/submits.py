@@ -58,7 +58,7 @@ def kernel_call(cx: FunctionContext, call: ast.Call, targets: list[ast.expr] | N
     else:
         attrs = read_attrs(cx, attrs_node, len(nodes), name)
         args = task_args(cx, nodes, sig, attrs)
-    outs = task_outs(cx, targets, sig, call, stmt, statement=False) if targets is not None else []
+    outs = task_outs(cx, targets, sig, call, stmt, statement=False, args=args) if targets is not None else []
     dumps = dump_positions(cx, args, None, f"kernel '{name}'") if cx.dump_tags else ()
     # (trusted: Binders and Args their constructors built, the name of a kernel whose Kernel node was
     # built checked with it, the Deps of attrs=, a list of ints, a Span)
@@ -150,7 +150,7 @@ def submit(
         result_targets = []
     if not isinstance(tid_node, ast.Name):
         raise cx.error("the task_id target must be a plain variable name", tid_node)
-    outs = task_outs(cx, result_targets, sig, call, stmt, statement=not result_targets)
+    outs = task_outs(cx, result_targets, sig, call, stmt, statement=not result_targets, args=args)
     tid = cx.bind(tid_node.id, TID_T, tid_node)
     dumps = dump_positions(cx, args, dumps_node, what)
     return [L.Task.make(outs, tid, name, args, dumps, early_resolve, deps, None, span=cx.span(call))]
@@ -188,8 +188,11 @@ def kernel_sig(cx: FunctionContext, name: str, node: ast.AST) -> KernelSig:
 
 
 def task_outs(
-    cx: FunctionContext, targets: list[ast.expr], sig: KernelSig, call: ast.Call, stmt: ast.stmt, statement: bool
+    cx: FunctionContext, targets: list[ast.expr], sig: KernelSig, call: ast.Call, stmt: ast.stmt, statement: bool,
+    args: list[Any] = (),
 ) -> list[Any]:
+    """The binders of a call's results (``args``: the call's Args, whose tensors bind the kernel's
+    dimension symbols: ``result_types``)."""
     if statement:
         return []
     if len(targets) != len(sig.results):
@@ -197,7 +200,7 @@ def task_outs(
             f"kernel '{sig.name}' returns {len(sig.results)} value(s) but {len(targets)} name(s) receive them",
             stmt,
         )
-    outs, results, k = [], sig.results, 0
+    outs, results, k = [], result_types(cx, sig, args) if sig.symbolic_results else sig.results, 0
     for target in targets:  # (as many as results: checked above)
         rtype = results[k]
         k += 1
@@ -207,6 +210,26 @@ def task_outs(
             raise cx.error(f"kernel '{sig.name}' returns a {type_text(rtype)}; kernels return tensors", call)
         outs.append(cx.bind(target.id, rtype, target))
     return outs
+
+
+def result_types(cx: FunctionContext, sig: KernelSig, args: list[Any]) -> list[Any]:
+    """The types of a call's results: a kernel's dimension symbols name its arguments' dimensions,
+    call by call, so each symbol of a declared result type that a tensor parameter's shape binds is
+    the argument's dimension there (the first parameter binding it decides); the other dimensions
+    are as declared."""
+    bound: dict[str, Any] = {}
+    visible = cx.visible
+    for param, arg in zip(sig.params, args):
+        ptype, expr = param.type, arg.value
+        binding = visible.get(expr.name) if ptype._production == "TensorType" and expr._production == "Var" else None
+        if binding is None or binding.type._production != "TensorType":
+            continue
+        for declared, actual in zip(ptype.shape, binding.type.shape):
+            if declared._production == "Var":
+                bound.setdefault(declared.name, actual)
+    return [r if r._production != "TensorType" else
+            r.replace(shape=tuple(bound.get(d.name, d) if d._production == "Var" else d for d in r.shape))
+            for r in sig.results]
 
 
 def task_arg(cx: FunctionContext, node: ast.expr, param: Any, kernel: str) -> Any:

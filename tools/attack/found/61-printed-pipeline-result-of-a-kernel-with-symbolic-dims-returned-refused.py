@@ -1,8 +1,8 @@
 # class: refusal
 # printed-scalars grammar, after the pipeline (printed_scalars.py), random seeds 3, 5, 7, 9, shrunk: `y__ssa_v1: pl.Tensor[[M, N], pl.FP32] = self.k0(y__ssa_v0, s__ssa_v0, ...)` with the kernel declared over `pl.Tensor[[P, Q], pl.FP32]`, then `return y__ssa_v1`: "'orch' returns a pl.Tensor[[P, Q], pl.FP32] where its return type declares pl.Tensor[[M, N], pl.FP32]". The result keeps the callee's symbols where the DSL form and the printed form as written bind P, Q to the argument's M, N (both compile); `return y__ssa_v0`, the same buffer, compiles too
 #
-# still open on land42 (d191156):
-# refused: prog.py:18:20: error: 'orch' returns a pl.Tensor[[P, Q], pl.FP32] where its return type declares pl.Tensor[[M, N], pl.FP32]
+# found on land42 (d191156), fixed in session 23:
+# nothing (fixed)
 # pypto.program: Attack
 import pypto.language as pl
 
