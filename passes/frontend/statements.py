@@ -47,8 +47,11 @@ def read_assign(cx: FunctionContext, stmt: ast.Assign) -> list[Any]:
 
 def assign(
     cx: FunctionContext, targets: list[ast.expr], value: ast.expr, stmt: ast.stmt, annotated: Any,
-    tuple_target: bool = False,
+    tuple_target: bool = False, exact: bool = False,
 ) -> list[Any]:
+    """The statements of an assignment (``annotated``: its annotation's type, None without one;
+    ``exact``: the annotation names a variable of the function as a dimension, and must then be
+    the value's type itself)."""
     spelled = None
     if type(value) is _CALL:
         func = value.func
@@ -83,7 +86,7 @@ def assign(
     else:
         expr, ty = value_of(cx, value, spelled, op)
     if annotated is not None:
-        ty = check_annotation(cx, annotated, ty, stmt, name)
+        ty = check_annotation(cx, annotated, ty, stmt, name, exact)
         if expr._production == "Int" and ty._production == "ScalarType":
             expr = L.Int.make(expr.value, ty.dtype)
     if cx.dump_tags:
@@ -127,7 +130,8 @@ def rhs(cx: FunctionContext, node: ast.expr) -> tuple[Any, Any]:
     return value_of(cx, node, spelled, OPS.get(spelled) if spelled is not None else None)
 
 
-def check_annotation(cx: FunctionContext, annotated: Any, inferred: Any, stmt: ast.stmt, name: str) -> Any:
+def check_annotation(cx: FunctionContext, annotated: Any, inferred: Any, stmt: ast.stmt, name: str,
+                     exact: bool = False) -> Any:
     if annotated._production != inferred._production:
         raise cx.error(
             f"type annotation of '{name}' is {type_text(annotated)} but the value is {type_text(inferred)}", stmt
@@ -139,7 +143,7 @@ def check_annotation(cx: FunctionContext, annotated: Any, inferred: Any, stmt: a
         if cx.src.printed and a is DType.INDEX and b.is_int:  # the printed IR's index-typed variables
             return annotated
         raise cx.error(f"type annotation of '{name}' has dtype {a.name} but the value has {b.name}", stmt)
-    if not compatible(annotated, inferred):
+    if not (annotated == inferred if exact else compatible(annotated, inferred)):
         raise cx.error(
             f"type annotation of '{name}' is {type_text(annotated)} but the value is {type_text(inferred)}", stmt
         )
@@ -152,8 +156,9 @@ def read_ann_assign(cx: FunctionContext, stmt: ast.AnnAssign) -> list[Any]:
         raise cx.error("a declaration needs a value: x: T = ...", stmt)
     if not isinstance(stmt.target, ast.Name):
         raise cx.error("only a variable can be annotated", stmt.target)
-    annotated = cx.types.value_type(stmt.annotation)
-    return assign(cx, [stmt.target], stmt.value, stmt, annotated)
+    with cx.types.local_dims(cx) as local:
+        annotated = cx.types.value_type(stmt.annotation)
+    return assign(cx, [stmt.target], stmt.value, stmt, annotated, exact=local.used)
 
 
 @statement(ast.AugAssign)

@@ -4,7 +4,7 @@ a type; which types a variable may hold interchangeably."""
 from __future__ import annotations
 
 import ast
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 from nanopass.errors import quoted
 from nanopass.languages import surface as S
@@ -66,6 +66,15 @@ class TypeReader:
         # constant extents is found by its extents and dtype (``constant_tensor_type``), without a node's hash
         self._tensor_types: dict[Any, Any] = {}
         self._constant_tensor_types: dict[tuple, Any] = {}
+        # while an assignment's annotation is read: a dimension computed on the host, which the
+        # printed IR annotates by the expression over the function's variables (``local_dims``)
+        self.local_dim: Callable[[ast.expr], Any] | None = None
+
+    def local_dims(self, cx: Any) -> "_LocalDims":
+        """A context in which a dimension that names a variable visible in ``cx`` (a function's
+        reading) is read as ``cx`` reads an integer expression, as the value's shape holds it;
+        the context's ``used`` is whether one was."""
+        return _LocalDims(self, cx)
 
     def params(self, fdef: ast.FunctionDef, kernel: bool) -> list[Any]:
         args = fdef.args
@@ -188,6 +197,8 @@ class TypeReader:
             return L.Var.make(name)
         if isinstance(node, ast.Name) and node.id in self.closure:
             return self.dim_value(self.program.src.closure_get(node.id, node), node)
+        if self.local_dim is not None and (computed := self.local_dim(node)) is not None:
+            return computed
         return self.dim_value(self.const_int(node), node)
 
     def dim_value(self, value: Any, node: ast.expr) -> Any:
@@ -252,3 +263,27 @@ def compatible(a: Any, b: Any) -> bool:
     if a._production == "ArrayType":
         return a == b
     return a.dtype == b.dtype and shapes_match(a.shape, b.shape)
+
+
+class _LocalDims:
+    def __init__(self, reader: TypeReader, cx: Any):
+        self.reader, self.cx, self.used = reader, cx, False
+
+    def read(self, node: ast.expr) -> Any:
+        """The dimension ``node`` computes from the function's variables, None when it names none
+        of them (or is no integer)."""
+        closure, lookup = self.reader.closure, self.cx.lookup
+        if not any(type(n) is ast.Name and n.id not in closure and lookup(n.id) is not None for n in ast.walk(node)):
+            return None
+        expr, ty = self.cx.scalar_expr(node)
+        if ty._production != "ScalarType" or not ty.dtype.is_int:
+            return None
+        self.used = True
+        return expr
+
+    def __enter__(self) -> "_LocalDims":
+        self.reader.local_dim = self.read
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.reader.local_dim = None

@@ -458,6 +458,12 @@ PRINTED_OPEN = {
         "correct compilation exists; a live read is a right refusal, tied by name)",
         PR.Program(P.Program((), (P.Create("t7", "B"), P.HostRead("v8", "b", (0, 1), 2, live=False),
                                   P.Assemble("b", "t7", 0))))),
+}
+OPEN.update(PRINTED_OPEN)
+# ... and fixed in session 23: an annotation's dimension may be computed from the function's
+# variables (passes/frontend/type_reader.py, local_dims); a call's result types bind the kernel's
+# dimension symbols to its arguments' dimensions (passes/frontend/ops/submits.py, result_types).
+PRINTED_FOUND = {
     "60-printed-annotation-of-a-shape-computed-on-the-host-refused": (
         "refusal",
         "printed-scalars grammar (printed_scalars.py, `computed_types`), shrunk by hand: a slice whose "
@@ -466,11 +472,6 @@ PRINTED_OPEN = {
         "every assignment with its type: \"'d' is not a constant defined at module level\". The spec's "
         "examples show no such shape; without the annotation the program compiles and its values match",
         PS.Program(_SC_SLICE, computed_types=True)),
-}
-OPEN.update(PRINTED_OPEN)
-# ... and fixed in session 23 (a call's result types bind the kernel's dimension symbols to its
-# arguments' dimensions: passes/frontend/ops/submits.py, result_types).
-PRINTED_FOUND = {
     "61-printed-pipeline-result-of-a-kernel-with-symbolic-dims-returned-refused": (
         "refusal",
         "printed-scalars grammar, after the pipeline (printed_scalars.py), random seeds 3, 5, 7, 9, shrunk: "

@@ -80,7 +80,8 @@ class _Body:
             out.append(f"{ind}{self.scalar(s.name, 'INT64')} = pl.tensor.dim({s.tensor}, {s.axis})")
         elif isinstance(s, (SC.Slice, SC.Create)):
             shape = f"[{', '.join(map(_r, s.shape))}]"
-            # a shape computed on the host is annotated only with `computed_types` (refused: RUNS.md)
+            # a shape computed on the host is annotated only with `computed_types` (refused until
+            # session 23: found 60)
             fixed = self.computed_types or all(e[0] in ("lit", "sym") for e in s.shape)
             self.tensors[s.name] = _tensor(shape) if fixed else None
             rhs = (f"pl.tensor.slice({s.src}, {shape}, [{', '.join(map(_r, s.offset))}])" if isinstance(s, SC.Slice)
@@ -130,7 +131,7 @@ class Program:
     """A scalars.py program checked in its printed form."""
 
     prog: SC.Program
-    computed_types: bool = False     # annotate tensors of computed shapes too
+    computed_types: bool = True      # annotate tensors of computed shapes too
     style: str = "written"           # or "pipeline" (printed.py's styles)
     return_param: bool = False       # pipeline: `return y__ssa_v0`, the parameter's first name (the
     #   same buffer; the last name was refused after a kernel call until session 23: found 61)

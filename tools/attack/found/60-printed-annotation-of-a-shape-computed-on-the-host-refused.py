@@ -1,8 +1,8 @@
 # class: refusal
 # printed-scalars grammar (printed_scalars.py, `computed_types`), shrunk by hand: a slice whose shape is computed on the host (`d = pl.tensor.dim(y, 1)`) annotated with that shape, `v: pl.Tensor[[1, d], pl.FP32] = pl.tensor.slice(y, [1, d], [0, 0])`, as python_print annotates every assignment with its type: "'d' is not a constant defined at module level". The spec's examples show no such shape; without the annotation the program compiles and its values match
 #
-# still open on land42 (d191156):
-# refused: prog.py:17:26: error: 'd' is not a constant defined at module level
+# found on land42 (d191156), fixed in session 23:
+# nothing (fixed)
 # pypto.program: Attack
 import pypto.language as pl
 
