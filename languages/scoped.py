@@ -222,6 +222,10 @@ def _refuse(body, rule, production: str, message: str) -> None:
 check_no_dep_edge.record = recorder(check_no_dep_edge)  # (see ``Language.verify``)
 check_no_alloc.record = recorder(check_no_alloc)
 check_no_declare.record = recorder(check_no_declare)
+# (what each refuses: a tree of a language without it meets it, ``Language.proves``)
+check_no_dep_edge.excludes = ("DepEdge",)
+check_no_alloc.excludes = ("Alloc", "Create")
+check_no_declare.excludes = ("Declare",)
 
 
 LANGUAGE = directed.LANGUAGE.extend(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from nanopass.languages import DIRECTED, SCOPED
+from nanopass.languages.scoped import check_no_alloc, check_no_declare, check_no_dep_edge
 from nanopass.languages.ssa import check_single_definition, check_yields
 from nanopass.languages.terms import ScopeMode, ScopeOrigin
 from nanopass.rewrite import Pass, register, trusted_maker
@@ -35,13 +36,15 @@ class MaterializeRuntimeScopes(Pass):
 
     Preserves the single definitions and the yields (``preserves``): a scope defines nothing, and
     the pass only moves statements into scopes (none is dropped, copied or renamed); a body it
-    wraps becomes one compiler scope holding it as it was, which the yields' check sees through.
+    wraps becomes one compiler scope holding it as it was, which the yields' check sees through;
+    and the absence of later languages' statements and edges, which directed's grammar lacks and
+    the pass does not make.
     """
 
     name = "materialize_runtime_scopes"
     source = DIRECTED
     target = SCOPED
-    preserves = frozenset({check_single_definition, check_yields})
+    preserves = frozenset({check_single_definition, check_yields, check_no_dep_edge, check_no_alloc, check_no_declare})
 
     def run(self, program):
         self.program = program
