@@ -42,12 +42,14 @@ def _languages(checked: list):
     return no_drop, wide
 
 
-def test_the_scoped_exclusions_are_proved_by_directed_grammar_only():
-    for invariant in (check_no_dep_edge, check_no_alloc, check_no_declare):
+def test_the_scoped_statement_exclusions_are_proved_by_directed_grammar_only():
+    for invariant in (check_no_alloc, check_no_declare):
         assert DIRECTED.proves(invariant)
         assert not SCOPED.proves(invariant)  # (scoped's grammar has them: its invariants keep them out)
+    assert {check_no_alloc, check_no_declare} <= MaterializeRuntimeScopes.preserves
+    # directed's grammar has the resolved edge (its tasks' classes are scoped's): checked
+    assert not DIRECTED.proves(check_no_dep_edge) and check_no_dep_edge not in MaterializeRuntimeScopes.preserves
     assert not DIRECTED.proves(lambda program: None)  # (refuses no production: not proved)
-    assert {check_no_dep_edge, check_no_alloc, check_no_declare} <= MaterializeRuntimeScopes.preserves
 
 
 def test_a_proved_invariant_is_not_checked_on_the_output_and_is_with_recheck():
