@@ -6,24 +6,17 @@ does not check it on the pass's output; ``recheck_preserved`` checks it all the 
 from __future__ import annotations
 
 import pytest
+from test_preserved_invariants import TOY
 
 from nanopass.errors import VerifyError
-from nanopass.language import Language, Nonterminal, Production, integer, symbol, walk
+from nanopass.language import Production, walk
 from nanopass.languages import DIRECTED, SCOPED
 from nanopass.languages.scoped import check_no_alloc, check_no_declare, check_no_dep_edge
 from nanopass.passes.materialize_runtime_scopes import MaterializeRuntimeScopes
 from nanopass.pipeline import Pipeline, PipelineError
 from nanopass.rewrite import Pass
 
-PLAIN = Language(
-    "toy_grammar_plain",
-    terminals=[symbol, integer],
-    entry="Prog",
-    nonterminals=[
-        Nonterminal("Stmt", Production("Let", "name:symbol", "value:integer")),
-        Nonterminal("Prog", Production("Prog", "body:Stmt*")),
-    ],
-)
+PLAIN = TOY  # (a language without the production the invariant below refuses)
 
 
 def _no_drop(checked: list):
