@@ -17,19 +17,32 @@ derive dependencies need (``(DerivedDep value)``, an edge the compiler derived, 
   published) it is instead a dummy task creating a one-element OUTPUT and waiting for ``deps``,
   followed by a host read of that element, which waits for its creator: the orchestration
   thread goes on, to the access of ``tensor``, only once ``deps`` have completed.
+
+The grammar also has dep-annotated's resolved edge ``(DepEdge tid index source guarded user size)``
+as an alternative of ``Dep``, so that the languages from directed to hoisted share the classes of
+the statements with dependencies; no pass makes one before resolve_dep_edges, and scoped's
+invariant ``check_no_dep_edge`` keeps it out of the programs of the languages before dep-annotated.
 """
 
-from nanopass.language import Production
+from nanopass.language import Nonterminal, Production
 
 from . import ssa
+from .terms import dep_source
 
 LANGUAGE = ssa.LANGUAGE.extend(
     "directed",
     doc="call-site argument directions; compiler-derived dependency edges",
     remove={"Arg": ["Arg"]},
+    add_terminals=[dep_source],
+    add_nonterminals=[
+        Nonterminal(
+            "DepEdge",
+            Production("DepEdge", "tid:Expr", "index:Expr?", "source:dep_source", "guarded:boolean", "user:boolean", "size:integer"),
+        ),
+    ],
     add={
         "Arg": [Production("Arg", "value:Expr", "dir:arg_dir")],
-        "Dep": [Production("CellDep", "cell:symbol", doc="a compiler edge on the TaskId a cell holds")],
+        "Dep": [Production("CellDep", "cell:symbol", doc="a compiler edge on the TaskId a cell holds"), "DepEdge"],
         "Stmt": [
             Production("CellDecl", "cell:symbol", doc="PTO2TaskId cell = PTO2TaskId::invalid();"),
             Production("CellSet", "cell:symbol", "value:Expr", doc="cell = <TaskId>;"),

@@ -10,9 +10,10 @@ nothing AUTO is nested inside a manual scope.
 The grammar also has the later languages' statements and edges, kept out of scoped programs by
 invariants until the pass that makes them (then the languages up to hoisted share their node
 classes, and a pass rebuilds only what it changes): dep-annotated's resolved edge ``(DepEdge tid
-index source guarded user size)``, one more alternative of ``Dep`` (``check_no_dep_edge``);
-batched's ``(Alloc creates)`` of ``(Create var shape dtype manual_dep init)`` (``check_no_alloc``)
-and hoisted's ``(Declare var)`` (``check_no_declare``).
+index source guarded user size)``, one more alternative of ``Dep`` from directed on (so the
+statements with dependencies are directed's too: ``check_no_dep_edge``); batched's ``(Alloc
+creates)`` of ``(Create var shape dtype manual_dep init)`` (``check_no_alloc``) and hoisted's
+``(Declare var)`` (``check_no_declare``), which directed's grammar lacks (``Language.proves``).
 """
 
 from itertools import chain, compress
@@ -34,7 +35,7 @@ from .statements import (
     unverified_compound,
     unverified_stmts,
 )
-from .terms import ScopeMode, ScopeOrigin, dep_source, scope_origin
+from .terms import ScopeMode, ScopeOrigin, scope_origin
 
 _production_of = attrgetter("_production")
 
@@ -222,25 +223,24 @@ def _refuse(body, rule, production: str, message: str) -> None:
 check_no_dep_edge.record = recorder(check_no_dep_edge)  # (see ``Language.verify``)
 check_no_alloc.record = recorder(check_no_alloc)
 check_no_declare.record = recorder(check_no_declare)
+# (what each refuses: a tree of a language without it meets it, ``Language.proves``)
+check_no_dep_edge.excludes = ("DepEdge",)
+check_no_alloc.excludes = ("Alloc", "Create")
+check_no_declare.excludes = ("Declare",)
 
 
 LANGUAGE = directed.LANGUAGE.extend(
     "scoped",
     doc="runtime scopes explicit: the function body and every for/if body outside manual scopes",
-    add_terminals=[scope_origin, dep_source],
+    add_terminals=[scope_origin],
     remove={"Stmt": ["Scope", "CompilerScope"]},
     add_nonterminals=[
-        Nonterminal(
-            "DepEdge",
-            Production("DepEdge", "tid:Expr", "index:Expr?", "source:dep_source", "guarded:boolean", "user:boolean", "size:integer"),
-        ),
         Nonterminal(
             "Create",
             Production("Create", "var:Binder", "shape:Expr*", "dtype:dtype", "manual_dep:boolean", "init:Expr?"),
         ),
     ],
     add={
-        "Dep": ["DepEdge"],
         "Stmt": [
             directed.LANGUAGE.production("Scope").with_fields("origin:scope_origin", before="body"),
             Production("Alloc", "creates:Create*"),

@@ -868,6 +868,13 @@ class Language:
                 invariant(tree)
         return known.union(self.invariants)
 
+    def proves(self, invariant: Callable[[Node], None]) -> bool:
+        """Whether the grammar alone makes every tree of this language meet ``invariant``: one
+        that refuses the productions it names in ``excludes`` (an attribute of the function), of
+        which this language has none."""
+        excludes = getattr(invariant, "excludes", None)
+        return excludes is not None and self.nodes.keys().isdisjoint(excludes)
+
     def production(self, name: str) -> Production:
         """The declaration of production ``name`` (to derive a changed one in an extension)."""
         decl = self._production_decl(name)

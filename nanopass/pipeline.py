@@ -4,7 +4,8 @@
 target). ``run`` applies the passes in order; after each one it verifies the output against the
 pass's target language (grammar membership of the root, then the language's invariants; a pass
 that returns its input object unchanged is not re-checked for invariants its input met, nor is
-any output for those of them the pass declares it preserves, ``Pass.preserves``), times
+any output for those of them the pass declares it preserves, ``Pass.preserves``, among those
+the input met or its grammar proves, ``Language.proves``), times
 it, and hands the stage to an optional observer (dumps, progress). ``stop_after`` ends the run
 after a named pass; ``keep_tree`` says which stages keep their trees once the next pass has read
 them (by default all do; a compile that needs only its result lets the others go, so that the
@@ -164,7 +165,11 @@ class Pipeline:
                     if same:
                         known = pass_cls.target.verify(result, known)
                     else:
-                        inherited = frozenset() if recheck_preserved else known & pass_cls.preserves
+                        # (met by the input: checked, or proved by its grammar, ``Language.proves``)
+                        source = pass_cls.source
+                        inherited = frozenset() if recheck_preserved else frozenset(
+                            i for i in pass_cls.preserves if i in known or source.proves(i)
+                        )
                         known = pass_cls.target.verify(result, inherited=inherited)
             except Exception as error:  # noqa: BLE001 - every failure leaves as a compiler error
                 raise PipelineError(_as_compiler_error(error, pass_cls.name, tree), stages) from error

@@ -81,7 +81,9 @@ class Pass:
     target: ClassVar[Language]
     # Invariants of both languages that the pass cannot break, by its contract (its docstring
     # says why): the pipeline does not check them again on the output of an input that met them
-    # (``Pipeline.run``'s ``recheck_preserved`` checks them all the same).
+    # (``Pipeline.run``'s ``recheck_preserved`` checks them all the same). One of the target's
+    # alone may be declared when the source's grammar proves it (``Language.proves``): the pass
+    # builds none of the productions it refuses.
     preserves: ClassVar[frozenset] = frozenset()
     _handlers: ClassVar[dict[str, str]] = {}
     _touched: ClassVar[frozenset[str]] = frozenset()
@@ -420,10 +422,13 @@ def _check_declaration(cls: type) -> None:
     if not (cls.__doc__ or "").strip():
         raise TypeError(f"pass {name} needs a docstring stating its contract")
     for invariant in cls.preserves:  # (inherited too: a subclass may declare other languages)
-        if invariant not in cls.source.invariants or invariant not in cls.target.invariants:
+        if invariant not in cls.target.invariants or not (
+            invariant in cls.source.invariants or cls.source.proves(invariant)
+        ):
             raise TypeError(
                 f"pass {name} preserves {getattr(invariant, '__name__', invariant)!r}, which is not an invariant of "
-                f"both {cls.source.name} and {cls.target.name}"
+                f"both {cls.source.name} and {cls.target.name} (nor one of {cls.target.name}'s that "
+                f"{cls.source.name}'s grammar proves)"
             )
     for attr in cls.__dict__:
         if attr[:1].isupper() and attr not in cls.source.nodes:

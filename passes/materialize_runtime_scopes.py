@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from nanopass.languages import DIRECTED, SCOPED
+from nanopass.languages.scoped import check_no_alloc, check_no_declare
 from nanopass.languages.ssa import check_single_definition, check_yields
 from nanopass.languages.terms import ScopeMode, ScopeOrigin
 from nanopass.rewrite import Pass, register, trusted_maker
@@ -35,13 +36,15 @@ class MaterializeRuntimeScopes(Pass):
 
     Preserves the single definitions and the yields (``preserves``): a scope defines nothing, and
     the pass only moves statements into scopes (none is dropped, copied or renamed); a body it
-    wraps becomes one compiler scope holding it as it was, which the yields' check sees through.
+    wraps becomes one compiler scope holding it as it was, which the yields' check sees through;
+    and the absence of later languages' statements, which directed's grammar lacks and the pass
+    does not make.
     """
 
     name = "materialize_runtime_scopes"
     source = DIRECTED
     target = SCOPED
-    preserves = frozenset({check_single_definition, check_yields})
+    preserves = frozenset({check_single_definition, check_yields, check_no_alloc, check_no_declare})
 
     def run(self, program):
         self.program = program
@@ -51,8 +54,6 @@ class MaterializeRuntimeScopes(Pass):
         self.depth = 0  # the loop bodies and branches the visit is in (``visit_body``): none, nothing to count
         self.allocating: set[int] = set()  # ids of the input's loop bodies and branches that make one
         self.task_allocates: dict[tuple, bool] = {}  # (kernel, outs, args) -> whether such a task allocates
-        # a task as scoped's (its dependencies may be resolved edges there): its identity clause
-        self.rebuild_task = self._clause(self.source.nodes["Task"])
         return super().run(program)
 
     def Function(self, func):
@@ -115,9 +116,10 @@ class MaterializeRuntimeScopes(Pass):
         return let  # (the class both languages share)
 
     def Task(self, task):
-        """A task allocates when a result has no output argument (``makes_allocations``)."""
+        """A task allocates when a result has no output argument (``makes_allocations``). The
+        task is returned as it is (the two languages share its class)."""
         if not self.depth:
-            return self.rebuild_task(task)  # (outside every loop body and branch: no body asks)
+            return task  # (outside every loop body and branch: no body asks)
         key = (task.kernel, len(task.outs), len(task.args))
         allocates = self.task_allocates.get(key)
         if allocates is None:
@@ -129,7 +131,7 @@ class MaterializeRuntimeScopes(Pass):
             )
         if allocates:
             self.made += 1
-        return self.rebuild_task(task)
+        return task
 
     def holds_allocations(self) -> bool:
         """Whether some name of the function holds an allocation (else no yield passes one out)."""

@@ -3,7 +3,8 @@ Declare are in scoped's grammar already, kept out of each program until the pass
 by invariants (``check_no_dep_edge``, ``check_no_alloc``, ``check_no_declare``), and
 dep-annotated's ``check_capacity`` refuses an edge left unresolved. ``resolve_dep_edges`` returns
 what has no dependency as it is. The grammar stays checked: a statement of a language before
-scoped is refused at construction; an edge of the wrong stage, by the verification."""
+directed (whose tasks are scoped's too) is refused at construction; an edge of the wrong stage,
+by the verification."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from test_dep_annotated_statement_kinds import replaced
 
 from nanopass.api import run_pipeline
 from nanopass.errors import GrammarError, InternalError, VerifyError
-from nanopass.languages import BATCHED, CARRIED, DEP_ANNOTATED, DIRECTED, HOISTED, SCOPED, TID_BOUND
+from nanopass.languages import BATCHED, CARRIED, DEP_ANNOTATED, DIRECTED, HOISTED, SCOPED, SSA, TID_BOUND
 from nanopass.languages.dep_annotated import capacity
 from nanopass.languages.statements import iter_stmts, reusing_walks
 from nanopass.languages.terms import DepSource
@@ -36,14 +37,15 @@ def test_the_languages_from_tid_bound_to_hoisted_share_every_node_class():
     assert DEP_ANNOTATED.nodes == TID_BOUND.nodes == BATCHED.nodes == HOISTED.nodes
     for production in ("Task", "Dummy", "HostFence", "Alloc", "Declare", "DepEdge"):
         assert SCOPED.nodes[production] is HOISTED.nodes[production]
-    assert DIRECTED.nodes["Task"] is not SCOPED.nodes["Task"]  # (scoped's Dep has DepEdge)
+    assert DIRECTED.nodes["Task"] is SCOPED.nodes["Task"]  # (directed's Dep has DepEdge too)
+    assert SSA.nodes["Task"] is not DIRECTED.nodes["Task"]
 
 
 def test_an_earlier_languages_statement_is_refused_at_construction(tmp_path):
     stages = stages_of(tmp_path, "nested")
-    directed_task = next(s for s in iter_stmts(stages["check_output_params_written"].tree.orch.body)
+    directed_task = next(s for s in iter_stmts(stages["decide_view_tracking"].tree.orch.body)  # (ssa's)
                          if s._production == "Task")
-    assert type(directed_task) is DIRECTED.Task
+    assert type(directed_task) is SSA.Task
     loop = next(s for s in iter_stmts(stages["resolve_dep_edges"].tree.orch.body) if s._production == "For")
     for language in (CARRIED, DEP_ANNOTATED, HOISTED):
         with pytest.raises(GrammarError, match="field 'body'"):
