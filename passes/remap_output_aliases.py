@@ -152,7 +152,7 @@ class RemapOutputAliases(Pass):
         # (its buffer groups are left behind: aliases now share their root's identifier)
         named = self.names
         renamed = [var for var, cpp in named.items() if cpp != var]
-        scalars_renamed = any(named[var] != var for var in self.data_scalars.intersection(named))
+        scalars_renamed = not self.data_scalars.isdisjoint(renamed)  # (a data scalar renamed: in ``renamed``)
         # (unchecked: the fields are the input's, of the same kinds, but the map, whose names are
         # the input's and whose identifiers the NameTable made of identifiers)
         return N.Function.make_trusted(
