@@ -1,24 +1,41 @@
-"""encoded: the float scalars are known, so every scalar argument's encoding is.
+"""encoded: every scalar argument's encoding is decided, by its kernel parameter.
 
-Adds ``float_scalars`` to ``Function``: the names of the data scalars of a float dtype (by the
-tree's names; a name bound again takes its last binding's type). A task's scalar argument that
-a float reaches through arithmetic (one of these names, or a float literal, not through
-``and``/``or``, a comparison or ``not``: ``types.reaches_float``) is encoded ``to_u64`` (D4: a
-bit copy), any other ``(uint64_t)``; tensor arguments come before scalar arguments in the C++
-(the runtime rejects a tensor added after a scalar). Only ``Function`` changes: every statement
-is the input's. Invariant: no task exceeds the runtime's limits (32 tensor arguments, 16 scalar
-arguments).
+Adds ``encodings`` to ``Kernel``: one per scalar parameter, in order, ``to_u64`` (D4: a bit
+copy) for a float dtype, ``cast_u64`` (``(uint64_t)``) for any other. A task's scalar arguments
+are its kernel's scalar parameters' (a task omits only trailing Out tensors), so the encodings
+are its scalar arguments' too: the front end refuses a float argument for an integer parameter
+and the reverse. Tensor arguments come before scalar arguments in the C++ (the runtime rejects
+a tensor added after a scalar). Only the kernels change: the function is the input's.
+Invariants: a kernel has one encoding per scalar parameter, by its dtype; no task exceeds the
+runtime's limits (32 tensor arguments, 16 scalar arguments).
 """
 
 from nanopass.errors import VerifyError
 
 from . import dimmed
 from .statements import mark_verified, recorder, unverified_stmts
-from .terms import ArgDir
+from .terms import ArgDir, DType, Encoding, encoding
 
 MAX_TENSOR_ARGS = 32
 MAX_SCALAR_ARGS = 16
 SCALAR = ArgDir.Scalar  # (read once: an enum member read through its class costs a descriptor call)
+FLOAT_DTYPES = frozenset(d for d in DType if d.is_float)
+
+
+def parameter_encodings(params) -> tuple:
+    """The encoding of each scalar parameter of ``params``, in order (D4): ``to_u64`` for a float
+    dtype, else ``cast_u64``."""
+    return tuple(
+        Encoding.to_u64 if p.type.dtype in FLOAT_DTYPES else Encoding.cast_u64
+        for p in params
+        if p.type._production == "ScalarType"
+    )
+
+
+def check_encodings(program) -> None:
+    for kernel in program.kernels:
+        if kernel.encodings != parameter_encodings(kernel.params):
+            raise VerifyError(f"kernel {kernel.name}: its encodings are not its scalar parameters'", node=kernel)
 
 
 def check_argument_limits(program) -> None:
@@ -42,8 +59,9 @@ check_argument_limits.record = recorder(check_argument_limits)  # (see ``Languag
 
 LANGUAGE = dimmed.LANGUAGE.extend(
     "encoded",
-    doc="float scalars named: each scalar argument's encoding known",
-    remove={"Function": ["Function"]},
-    add={"Function": [dimmed.LANGUAGE.production("Function").with_fields("float_scalars:symbol*", before="body")]},
-    invariants=[check_argument_limits],
+    doc="each kernel's scalar parameters' encodings decided, so every scalar argument's",
+    add_terminals=[encoding],
+    remove={"Kernel": ["Kernel"]},
+    add={"Kernel": [dimmed.LANGUAGE.production("Kernel").with_fields("encodings:encoding*")]},
+    invariants=[check_encodings, check_argument_limits],
 )

@@ -7,9 +7,7 @@ them, and ``identifiers``, their identifiers, index for index (two tuples of sym
 a node per name: most variables are in the map), and ``scalars_renamed``: whether a data scalar (a
 variable of a ScalarType other than TASK_ID) is among them (a task's scalar argument and the
 shapes, offsets and fill values of creates and views read data scalars only: while it is false,
-they read no name that has another identifier), and ``binds_float_scalars``: whether a parameter
-or a Binder has a float scalar type (while it is false no name is a float scalar: encode_scalars
-need not look). Only ``Function`` changes: every statement is
+they read no name that has another identifier). Only ``Function`` changes: every statement is
 the input's, with its SSA names (and its meaning: every name read is defined); the pass that
 spells C++ (lower_to_emission) looks each name up in the map. One physical tensor has one
 identifier: ``ext_<p>`` for tensor parameters, one shared identifier for all SSA versions that
@@ -41,7 +39,7 @@ LANGUAGE = hoisted.LANGUAGE.extend(
         "Function": [
             hoisted.LANGUAGE.production("Function")
             .without_fields("buffer_groups")
-            .with_fields("renamed:symbol*", "identifiers:symbol*", "scalars_renamed:boolean", "binds_float_scalars:boolean", before="body")
+            .with_fields("renamed:symbol*", "identifiers:symbol*", "scalars_renamed:boolean", before="body")
         ],
     },
     drop_invariants=[ssa.check_single_definition, carried.check_buffer_groups],

@@ -43,7 +43,7 @@ class DefineDynamicDimSymbols(Pass):
         # (unchecked: every field is the input's, of the same kind, but the defs, made checked above)
         return M.Function.make_trusted(
             func.name, func.params, func.results, func.auto_scope, defs, func.slots, func.arg_count, func.tids,
-            func.renamed, func.identifiers, func.scalars_renamed, func.binds_float_scalars, func.body, span=func.span,
+            func.renamed, func.identifiers, func.scalars_renamed, func.body, span=func.span,
         )
 
     def allocated_extents(self, func) -> set[str]:

@@ -9,12 +9,12 @@ from nanopass.language import walk
 from nanopass.languages.statements import DEFINING, defined_binders
 from nanopass.languages import EMISSION, ENCODED
 from nanopass.languages.dep_annotated import capacity
-from nanopass.languages.terms import ArgDir, BinOp, CoreType, DepSource, DType, Encoding, ParamDir
+from nanopass.languages.terms import ArgDir, BinOp, CoreType, DepSource, DType, ParamDir
 from nanopass.rewrite import Pass, register
 
 from .kernels import kernel_table, output_params
 from .naming import NameTable
-from .types import reaches_float, type_env
+from .types import type_env
 from .util import carry_arrays, iter_stmts
 
 E = EMISSION
@@ -36,12 +36,6 @@ YIELD_LOOP = "__yield_i"
 # sets this False, every loop and if then stacked and each of its Yields' values looked at).
 UNREBOUND_YIELDS_SKIPPED = True
 
-# A kernel without a float scalar parameter has no float argument (the front end refuses a float
-# argument for an integer parameter, and the reverse): its tasks' scalars are each cast without
-# a look at their values (tests/test_lower_emission_float_params.py sets this False, every value
-# then looked at by ``float_reaches``: the same emission on every program).
-FLOAT_PARAMS_DECIDE = True
-
 TASK_ID = DType.TASK_ID  # (read once: an enum member read through its class costs a descriptor call)
 
 
@@ -57,7 +51,7 @@ class LowerToEmission(Pass):
     ``alloc_tensors`` call and one ``get_ref`` binding per tensor; a task becomes a blank line,
     ``// Task <n>: <kernel>`` (a Group's ``// Group <g>: ...``, a ``with pl.spmd`` block's ``// Spmd
     <region>: <kernel>``), its ``Arg`` with one add call per argument (tensors, then scalars, each
-    ``to_u64`` when a float scalar or literal reaches it, else cast; the create-infos of the
+    encoded as its kernel says; the create-infos of the
     outputs the call omits, which the runtime allocates, come before the blank line), one ``dump(...)``
     of the tensors it marks, its dependency array when it has edges (fresh ids unguarded, others
     guarded, arrays as a loop over their slots, D10), its launch spec (an SPMD task's block
@@ -82,7 +76,6 @@ class LowerToEmission(Pass):
         func = program.orch
         self.prepare(program)
         self.launches: dict[str, Any] = {}  # kernel name -> the launch of its tasks (not a MixedKernels')
-        self.floats = frozenset(func.float_scalars)
         self.param_of: dict[str, str] | None = None  # made when a host write first asks (``index_array``)
         self.types: dict[str, Any] | None = None  # name -> type, made when first asked (``type_of``)
         # node class (of the input language) -> its lower_<production> method
@@ -595,7 +588,7 @@ class LowerToEmission(Pass):
         facts = self.kernel_facts.get(task.kernel)
         if facts is None:
             facts = self.kernel_facts[task.kernel] = self.facts_of(task.kernel)
-        kernel, last_output, param_count, grouped, takes_floats = facts
+        kernel, last_output, param_count, grouped = facts
         args = self.names.reserve_generated(f"params_t{n}")
         used, declared, cpp = self.used, self.declared, self.cpp
         tid = task.tid
@@ -630,19 +623,9 @@ class LowerToEmission(Pass):
         if synth:
             tensors += synth
             dirs += [OUTPUT] * len(synth)
-        if takes_floats:
-            encodings = []
-            floats = self.floats
-            for value in scalars:
-                if type(value) is VAR:  # (``float_reaches`` of a name, written out)
-                    encodings.append(TO_U64 if value.name in floats else CAST_U64)  # (D4)
-                else:
-                    encodings.append(TO_U64 if float_reaches(value, floats) else CAST_U64)
-        else:  # (no scalar argument of the kernel is a float: each cast)
-            encodings = [CAST_U64] * len(scalars)
         if self.scalars_renamed:  # (a scalar argument reads data scalars only)
             scalars = list(map(self.expr, scalars))
-        append(E.TaskArgs.make_trusted(True, task_comment(n, kernel, spec), args, dirs, tensors, scalars, encodings, task.span))
+        append(E.TaskArgs.make_trusted(True, task_comment(n, kernel, spec), args, dirs, tensors, scalars, kernel.encodings, task.span))
         if dumped:
             append(E.DumpArgs.make_trusted(args, list(dict.fromkeys(dumped))))
         # (a Group's MixedKernels, written by ``launch``, before the dependencies, as the reference)
@@ -671,15 +654,11 @@ class LowerToEmission(Pass):
 
     def facts_of(self, name: str) -> tuple:
         """What lowering a task of kernel ``name`` reads of the kernel, once per kernel: the
-        kernel, the last parameter a result of it writes (``last_output``), its parameter count,
-        whether it is a Group (its tasks go through a launch function), and whether it has a float
-        scalar parameter (``takes_floats``: else no scalar argument of its tasks is a float, as the
-        front end checks each argument's type against its parameter's, and each is cast, D4)."""
+        kernel (its ``encodings`` are its tasks' scalar arguments', D4), the last parameter a
+        result of it writes (``last_output``), its parameter count, and whether it is a Group (its
+        tasks go through a launch function)."""
         kernel = self.kernels[name]
-        takes_floats = not FLOAT_PARAMS_DECIDE or any(
-            p.type._production == "ScalarType" and p.type.dtype in FLOAT_DTYPES for p in kernel.params
-        )
-        return kernel, self.last_output[name], len(kernel.params), bool(kernel.members), takes_floats
+        return kernel, self.last_output[name], len(kernel.params), bool(kernel.members)
 
     def synthesized_outputs(self, task, kernel, args: str, out) -> list[str]:
         infos = []
@@ -1034,7 +1013,7 @@ DUMMY, CELL_DECL, CELL_SET = ENCODED.Dummy, ENCODED.CellDecl, ENCODED.CellSet  #
 # goes through a method call): what ``survey`` and ``expr`` look up per node.
 READ = {cls: READ_FIELDS[cls] for cls in ENCODED.nodes.values()}
 # the enum members it reads (an enum member read through its class costs a descriptor call)
-SCALAR, OUTPUT, TO_U64, CAST_U64, NONE_SEED = ArgDir.Scalar, ArgDir.Output, Encoding.to_u64, Encoding.cast_u64, DepSource.none_seed
+SCALAR, OUTPUT, NONE_SEED = ArgDir.Scalar, ArgDir.Output, DepSource.none_seed
 
 # (immutable and without a span: one node for every use)
 BLANK, TID_INVALID, DUMMY_LAUNCH = E.Blank.make_trusted(), E.TidInvalid.make_trusted(), E.DummyLaunch.make_trusted()
@@ -1044,59 +1023,6 @@ PURE_LETS = frozenset(
     {"Var", "Int", "Float", "Bool", "Bin", "Cmp", "Un", "NoTask", "GetItem", "SliceTensor", "TransposeTensor",
      "ReshapeTensor", "DimTensor", "ReadTensor", "CreateArray"}
 )
-
-
-FLOAT_DTYPES = frozenset(d for d in DType if d.is_float)
-AND_OP, OR_OP = BinOp.and_, BinOp.or_
-FLOAT = ENCODED.Float
-
-
-def float_reaches(expr, floats) -> bool:
-    """``reaches_float(expr, floats)`` (types.py) for this pass's input, by node class: an
-    operation's name and number operands looked at where it is met, its other left operand
-    visited next without a push (most operations nest on the left), its other right operand
-    pushed; a node of any other class (a negation, a comparison, a bool) handed to
-    ``reaches_float`` itself."""
-    node = expr
-    stack = None  # (made when an operation first has an operation on its right)
-    while True:
-        cls = type(node)
-        if cls is BIN:
-            op = node.op
-            if op is not AND_OP and op is not OR_OP:  # (else a bool)
-                a, b = node.a, node.b  # (the two operands written out: no tuple and loop per operation)
-                kind = type(b)
-                if kind is VAR:
-                    if b.name in floats:
-                        return True
-                elif kind is INT:
-                    if b.dtype in FLOAT_DTYPES:
-                        return True
-                elif stack is None:
-                    stack = [b]
-                else:
-                    stack.append(b)
-                kind = type(a)
-                if kind is VAR:
-                    if a.name in floats:
-                        return True
-                elif kind is INT:
-                    if a.dtype in FLOAT_DTYPES:
-                        return True
-                else:
-                    node = a
-                    continue
-        elif cls is VAR:
-            if node.name in floats:
-                return True
-        elif cls is INT or cls is FLOAT:
-            if node.dtype in FLOAT_DTYPES:
-                return True
-        elif reaches_float(node, floats):
-            return True
-        if not stack:
-            return False
-        node = stack.pop()
 
 
 def last_output_param(kernel) -> int:

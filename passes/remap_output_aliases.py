@@ -25,7 +25,6 @@ VIEW_DERIVED = ("_shapes", "_offsets")
 TASK_ID = DType.TASK_ID  # (read once: an enum member read through its class costs a descriptor call)
 LET, ALLOC, CELL_DECL, FOR, WHILE = HOISTED.Let, HOISTED.Alloc, HOISTED.CellDecl, HOISTED.For, HOISTED.While
 SCALAR_TYPE = HOISTED.ScalarType
-FLOAT_DTYPES = frozenset(d for d in DType if d.is_float)
 VIEWS = frozenset({HOISTED.SliceTensor, HOISTED.ReshapeTensor})  # the lets whose names lower_to_emission derives from
 
 
@@ -39,8 +38,8 @@ class RemapOutputAliases(Pass):
     Tensor parameters are ``ext_<p>``; every other root gets its user name (``c``), or its SSA
     name (``acc__rv_v2``) when that is taken or when its role is ``out`` (``ret0__out``), made
     unique against C++ keywords, runtime names and the names the emission generates. The names
-    go into the function's map (``renamed`` and ``identifiers``; ``scalars_renamed`` when a data scalar's is there;
-    ``binds_float_scalars`` when a parameter or a binder is a float scalar), not into the tree: the body is the input's, every statement of it the same node.
+    go into the function's map (``renamed`` and ``identifiers``; ``scalars_renamed`` when a data scalar's is there),
+    not into the tree: the body is the input's, every statement of it the same node.
 
     Preserves every invariant of the body (``preserves``): the yields, the scope placement (the
     record hook's contract: the same statements, ``auto_scope`` kept), the carry plans, the
@@ -75,9 +74,7 @@ class RemapOutputAliases(Pass):
         self.derived, cells = self.derived_suffixes_and_cells(walk.order)
         derived_of, take_first = self.derived.get, table.take_first
         self.data_scalars = data_scalars = set(reserved_outer)  # (``scalars_renamed``)
-        scalar_type, float_dtypes = SCALAR_TYPE, FLOAT_DTYPES
-        # (``binds_float_scalars``: a parameter's type, then each binder's, looked at below)
-        self.binds_floats = any(type(p.type) is scalar_type and p.type.dtype in float_dtypes for p in func.params)
+        scalar_type = SCALAR_TYPE
         # every Binder in program order, an if's results before its branches: the reference names
         # them at the if, so a result takes the user's name and a branch's value the SSA name
         # (``m`` and ``m__ssa_v0``, section 7.4)
@@ -86,8 +83,6 @@ class RemapOutputAliases(Pass):
             ty = binder.type
             if type(ty) is scalar_type and ty.dtype is not TASK_ID:
                 data_scalars.add(name)
-                if ty.dtype in float_dtypes:
-                    self.binds_floats = True
             if name in roots or name in names:  # an alias, or already named (Declare)
                 continue
             # a compiler-made buffer (role out, ret0__out) keeps its whole name, as the reference's
@@ -157,10 +152,10 @@ class RemapOutputAliases(Pass):
         # (its buffer groups are left behind: aliases now share their root's identifier)
         named = self.names
         renamed = [var for var, cpp in named.items() if cpp != var]
-        scalars_renamed = any(named[var] != var for var in self.data_scalars.intersection(named))
+        scalars_renamed = not self.data_scalars.isdisjoint(renamed)  # (a data scalar renamed: in ``renamed``)
         # (unchecked: the fields are the input's, of the same kinds, but the map, whose names are
         # the input's and whose identifiers the NameTable made of identifiers)
         return N.Function.make_trusted(
             func.name, func.params, func.results, func.auto_scope, func.dyn_dims, func.slots, func.arg_count, func.tids,
-            renamed, list(map(named.__getitem__, renamed)), scalars_renamed, self.binds_floats, func.body, span=func.span,
+            renamed, list(map(named.__getitem__, renamed)), scalars_renamed, func.body, span=func.span,
         )

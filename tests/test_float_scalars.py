@@ -1,6 +1,5 @@
-"""encode_scalars' float names: ``float_scalar_names`` is ``float_names(type_env(func))``, the
-encoded function lists them, and a program that binds no float scalar gets its empty set without
-the ordered walk of every Binder."""
+"""The float names: ``float_scalar_names`` is ``float_names(type_env(func))``, and a program that
+binds no float scalar gets its empty set without the ordered walk of every Binder."""
 
 from __future__ import annotations
 
@@ -8,7 +7,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from conftest import EXAMPLES_AND_GOLDEN, bench_file, pass_input, pass_runs, sample_paths
+from conftest import EXAMPLES_AND_GOLDEN, bench_file, pass_input, sample_paths
 
 import nanopass.passes.types as types
 from nanopass.languages.terms import DType
@@ -43,20 +42,6 @@ def test_no_float_binding_skips_the_ordered_walk(tmp_path, monkeypatch):
     monkeypatch.setattr(types, "binder_list", lambda *args: walks.append(args) or original(*args))
     assert float_scalar_names(func) == set() and walks == []
     assert type_env(func) and walks  # (the counting sees the walk where one is made)
-
-
-def test_encode_scalars_lists_the_float_names_of_the_type_map_sorted(tmp_path):
-    """``float_scalars`` of the encoded function is its input's ``float_names(type_env(func))``,
-    sorted, on every example, golden program and bench shape; the body is the input's."""
-    with_floats = 0
-    for path in [*EXAMPLES_AND_GOLDEN, *sample_paths(tmp_path, SHAPES, 40)]:
-        ((given, encoded),) = pass_runs(path, "encode_scalars", refusals=False)
-        before, after = given.orch, encoded.orch
-        expected = sorted(float_names(type_env(before)))
-        assert list(after.float_scalars) == expected, path.name
-        assert after.body is before.body, path.name
-        with_floats += bool(expected)
-    assert with_floats >= 2  # (both ways are exercised: scalars.py, loop_scalar.py ...)
 
 
 def test_a_name_bound_again_to_another_type_is_not_a_float():
