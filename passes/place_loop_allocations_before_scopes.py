@@ -6,6 +6,7 @@ from typing import NamedTuple
 
 from nanopass.errors import UserError
 from nanopass.languages import SSA
+from nanopass.languages.statements import walk_of
 from nanopass.languages.terms import BinOp, DType, LoopKind, ParamDir
 from nanopass.rewrite import register
 
@@ -95,10 +96,12 @@ class PlaceLoopAllocationsBeforeScopes(escaping.PlaceScopeEscapingOutputs):
 
     def applies(self, func) -> bool:
         """Whether an allocation is made in a loop inside a user scope (a cheap early exit): the
-        statements of each outermost scope walked once, with whether a loop is around them (not
-        each loop inside each scope again)."""
+        outermost scopes found among the compound statements of the body's kept walk, the
+        statements of each walked once with whether a loop is around them (not each loop inside
+        each scope again); in a loop only a create's ``Let`` and a task (``may_allocate``) are
+        asked about."""
         seen: set[int] = set()  # the scopes inside a scope walked already
-        for scope in iter_stmts(func.body):
+        for scope in walk_of(func.body).compound:
             if scope._production != "Scope" or id(scope) in seen:
                 continue
             # (the bodies still to walk, each with whether a loop inside the scope is around it)
@@ -107,14 +110,22 @@ class PlaceLoopAllocationsBeforeScopes(escaping.PlaceScopeEscapingOutputs):
                 stmts, looped = stack.pop()
                 for stmt in stmts:
                     kind = stmt._production
-                    if looped and (_is_create(stmt) or self.may_allocate(stmt)):
-                        return True
+                    if looped:
+                        if kind == "Task":
+                            if self.may_allocate(stmt):
+                                return True
+                            continue
+                        if kind == "Let":
+                            if stmt.value._production == "CreateTensor":  # (``_is_create``)
+                                return True
+                            continue
                     fields = BODY_FIELDS.get(kind)
                     if fields:
                         if kind == "Scope":
                             seen.add(id(stmt))
                         inner = looped or kind in LOOPS
-                        stack += [(getattr(stmt, f), inner) for f in fields]
+                        for field in fields:
+                            stack.append((getattr(stmt, field), inner))
         return False
 
     def place_scope(self, scope, after: tuple) -> list:

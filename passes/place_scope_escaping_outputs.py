@@ -39,6 +39,12 @@ class PlaceScopeEscapingOutputs(Pass):
     source = SSA
     target = SSA
 
+    def __init__(self, ctx=None):
+        super().__init__(ctx)
+        # (kernel, number of arguments, number of outputs) -> whether such a task has an output
+        # the runtime allocates (``may_allocate``)
+        self.allocating: dict[tuple, bool] = {}
+
     def run(self, program):
         func = program.orch
         self.kernels = kernel_table(program)
@@ -134,12 +140,17 @@ class PlaceScopeEscapingOutputs(Pass):
 
     def may_allocate(self, stmt) -> bool:
         """Whether ``stmt`` is a task with an output the runtime allocates (``allocate`` changes
-        no other statement)."""
+        no other statement): a fact of its kernel and how many arguments and outputs it has,
+        found once for each (``allocating``)."""
         if stmt._production != "Task":
             return False
-        kernel = self.kernels[stmt.kernel]
-        return any((p := output_param_of_result(kernel, i)) is not None and p >= len(stmt.args)
-                   for i in range(len(stmt.outs)))
+        key = (stmt.kernel, len(stmt.args), len(stmt.outs))
+        known = self.allocating.get(key)
+        if known is None:
+            kernel = self.kernels[stmt.kernel]
+            known = self.allocating[key] = any(
+                (p := output_param_of_result(kernel, i)) is not None and p >= key[1] for i in range(key[2]))
+        return known
 
     def allocate(self, task, after) -> list:
         kernel = self.kernels[task.kernel]

@@ -195,6 +195,12 @@ class RemoveDeadValues(Pass):
         yield without the dead carries' values; reading the init for a per-iteration iter_arg
         still live) and the live carries' results; the body None when nothing changed."""
         live = self.live
+        for res in loop.results:  # (most loops: every carry live, the body visited only)
+            if res.name not in live:
+                break
+        else:
+            body = self.visit_all(loop.body)
+            return loop.iters, (None if body is loop.body else body), loop.results
         keep, iters, results, inits = [], [], [], {}  # (plain loops: a comprehension costs a call)
         k = 0
         for it, res in zip(loop.iters, loop.results):

@@ -54,8 +54,9 @@ def static_trip_count(loop) -> int | None:
     ``While``: its trip count is known only at run time)."""
     if loop._production != "For":
         return None
-    if all(e._production == "Int" for e in (loop.start, loop.stop, loop.step)) and loop.step.value > 0:
-        return max(0, (loop.stop.value - loop.start.value + loop.step.value - 1) // loop.step.value)
+    start, stop, step = loop.start, loop.stop, loop.step  # (tested in line: a generator costs a call per loop)
+    if start._production == "Int" and stop._production == "Int" and step._production == "Int" and step.value > 0:
+        return max(0, (stop.value - start.value + step.value - 1) // step.value)
     return None
 
 
