@@ -571,13 +571,14 @@ def stmt_reads(stmt) -> dict[str, int]:
 
 
 def value_reads(value) -> dict[str, int]:
-    """``var_reads`` of a let's value; a name, a create, an assemble or a slice whose other
-    operands are names and constants read without a walk."""
+    """``var_reads`` of a let's value; a name, a create (its fill a constant or none), an assemble
+    or a slice whose other operands are names and constants read without a walk."""
     production = value._production
     if production == "Var":
         return {value.name: 1}
     if production == "CreateTensor":
-        if value.init is None and _constants(value.shape):
+        init = value.init
+        if (init is None or init._production == "Float" or init._production == "Int") and _constants(value.shape):
             return {}
     elif production == "AssembleTensor":
         target, source = value.target, value.source
