@@ -906,7 +906,8 @@ class _Frame(NamedTuple):
 
 def _check_offset_known(value, src: str, available, let) -> None:
     """The assemble's offset reads only names ``available`` where its source ``src`` is created."""
-    missing = _vars_in(value.offset) - available
+    names = _vars_in(value.offset)
+    missing = names - available if names else names  # (mostly constants: nothing to look up)
     if missing:
         raise UserError(
             f"the assemble offset uses '{_base(sorted(missing)[0])}', which is not known where '{_base(src)}' is created",
