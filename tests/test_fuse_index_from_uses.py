@@ -14,15 +14,13 @@ from pathlib import Path
 
 import pytest
 
-from conftest import bench_file, corpus_tests, run_both_ways
-from test_call_directions_in_one_loop import corpus
+from conftest import bench_file, corpus_tests, run_both_ways, same_fusion_on_random_and_rows
 from test_fuse_cover_shortcut import fused
 from test_fuse_liveness_enough import fuse_input
 from test_fuse_shared_tables import analysed, blocks, inputs
 
 from nanopass.passes import fuse_create_assemble_to_slice as fuse
 from nanopass.passes.assembled_rows import visible_binders
-from nanopass.tools.attack import rows as rows_grammar
 
 
 @pytest.fixture(scope="module")
@@ -82,15 +80,7 @@ test_examples_and_golden_programs, test_shapes = corpus_tests(same_both_ways)
 
 
 def test_the_shortcut_changes_no_fusion_of_random_and_rows_programs(tmp_path):
-    compared = refused = 0
-    for path in corpus(tmp_path, 4220, rows_grammar, (2, 3), 120):
-        got = both_ways(path)
-        if got is None:
-            continue
-        assert got[0] == got[1], path.name
-        compared += 1
-        refused += isinstance(got[0], str)
-    assert compared >= 140 and refused < compared
+    same_fusion_on_random_and_rows(both_ways, tmp_path, 4220)
 
 
 def test_the_shortcut_is_taken_on_the_reuses_shape(tmp_path, monkeypatch):
