@@ -21,7 +21,7 @@ from nanopass.languages.terms import ParamDir
 from . import remove_dead_values as dead_values
 from .hazards import _sub_region
 from .regions import FULL, Box, covers, overlaps
-from .util import BODY_FIELDS, iter_stmts, var_reads
+from .util import BODY_FIELDS, binders_of, iter_stmts, var_reads
 
 _OUT = ParamDir.Out  # (an Enum member read off its class is a Python call each time in Python 3.11)
 
@@ -426,6 +426,34 @@ class Counts:
         return (sums[b - 1] if b else 0) - (sums[a - 1] if a else 0)
 
 
+class BlockUses(Counts):
+    """``live_uses``' index of one block (``Counts``) and what its walk sees of the block's
+    statements besides: ``bound``, the position of the statement that makes each name visible
+    after it (``visible_binders``; SSA: one); ``made``, the position of each ``pl.create_tensor``;
+    ``plain``, whether every statement's accesses (a ``Var`` of a name where it may be read or
+    written) are its live uses: none has bodies or is a ``Yield``, and no let is a dead pure
+    value (whose reads are no uses). A plain block mentions no name it does not access."""
+
+    mentioned: dict = {}  # (a plain block's: none; never written)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.bound: dict[str, int] = {}
+        self.made: dict[str, int] = {}
+        self.plain = True
+
+
+def visible_binders(stmt) -> list:
+    """The Binders a statement makes visible after it: its own (``binders_of``), and for a
+    ``with`` block every one bound in it at its level (names escape a scope, not a loop or if)."""
+    if stmt._production != "Scope":
+        return binders_of(stmt)
+    out = []
+    for inner in stmt.body:
+        out += visible_binders(inner)
+    return out
+
+
 def live_uses(stmts, live: set[str], kept=None, own: dict | None = None, parts: dict | None = None) -> dict[str, int]:
     """How often each name is read by ``stmts`` where the reading value is live
     (``RemoveDeadValues.liveness``): a pure let whose name is dead, a dead loop carry's init and
@@ -435,16 +463,20 @@ def live_uses(stmts, live: set[str], kept=None, own: dict | None = None, parts: 
     ``Yield`` with ``kept``) is also entered there: ``own[id(stmt)]`` is its ``own_live_uses``.
     With ``parts``, each block walked (``stmts`` and every body in it) is entered there by its id:
     ``parts[id(block)]`` is how often each of its statements (its bodies included) reads each name
-    so, indexed (``Counts``; the block's counts are its last sums)."""
+    so, indexed, with the block's binders and creates (``BlockUses``; the block's counts are its
+    last sums)."""
     counts: dict[str, int] = {}
-    index = None
+    index = bound = None
     if parts is not None:
-        index = parts[id(stmts)] = Counts()
+        index = parts[id(stmts)] = BlockUses()
+        bound, made = index.bound, index.made
+    plain = True
     j = 0
     pure = dead_values.PURE
     for stmt in stmts:
         kind = stmt._production
         if kind in BODY_FIELDS or kind == "Yield":
+            plain = False
             uses: dict[str, int] = {}
             if kind == "Yield":
                 if kept is not None:
@@ -465,12 +497,34 @@ def live_uses(stmts, live: set[str], kept=None, own: dict | None = None, parts: 
                 _merge(uses, live_uses(stmt.orelse, live, merged, own, parts))
             else:  # (a with block)
                 uses = live_uses(stmt.body, live, kept, own, parts)
+            if bound is not None:
+                for b in visible_binders(stmt):
+                    bound[b.name] = j
         else:  # (own_live_uses written out: most statements are these)
             if kind == "Let":
                 value = stmt.value
-                uses = {} if value._production in pure and stmt.var.name not in live else value_reads(value)
+                name = stmt.var.name
+                if value._production in pure and name not in live:
+                    uses = {}
+                    plain = False  # (its reads are accesses, not uses)
+                else:
+                    uses = value_reads(value)
+                if bound is not None:
+                    bound[name] = j
+                    if value._production == "CreateTensor":
+                        made[name] = j
             else:
                 uses = stmt_reads(stmt)
+                if bound is None:
+                    pass
+                elif kind == "Task":  # (its outs and task id, ``defined_binders``')
+                    for out in stmt.outs:
+                        bound[out.name] = j
+                    if stmt.tid is not None:
+                        bound[stmt.tid.name] = j
+                else:
+                    for b in binders_of(stmt):
+                        bound[b.name] = j
             if own is not None:
                 own[id(stmt)] = uses
         if index is None:
@@ -480,6 +534,7 @@ def live_uses(stmts, live: set[str], kept=None, own: dict | None = None, parts: 
             index.add(j, uses)
             j += 1
     if index is not None:
+        index.plain = plain
         for name, found in index.sums.items():
             counts[name] = found[-1]
     return counts
@@ -516,13 +571,14 @@ def stmt_reads(stmt) -> dict[str, int]:
 
 
 def value_reads(value) -> dict[str, int]:
-    """``var_reads`` of a let's value; a name, a create, an assemble or a slice whose other
-    operands are names and constants read without a walk."""
+    """``var_reads`` of a let's value; a name, a create (its fill a constant or none), an assemble
+    or a slice whose other operands are names and constants read without a walk."""
     production = value._production
     if production == "Var":
         return {value.name: 1}
     if production == "CreateTensor":
-        if value.init is None and _constants(value.shape):
+        init = value.init
+        if (init is None or init._production == "Float" or init._production == "Int") and _constants(value.shape):
             return {}
     elif production == "AssembleTensor":
         target, source = value.target, value.source

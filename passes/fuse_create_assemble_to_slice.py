@@ -15,7 +15,8 @@ from nanopass.rewrite import Pass, register
 
 from .aliases import buffer_roots, extend_buffer_roots
 from .assembled_rows import (
-    Counts, Placement, _tuple_new, assembled_rows, dead_assembles, drop_assembles, live_uses, same_exprs, stmt_reads,
+    BlockUses, Counts, Placement, _tuple_new, assembled_rows, dead_assembles, drop_assembles, live_uses, same_exprs,
+    stmt_reads, visible_binders,
 )
 from .hazards import _walk_storage, storage_map, storage_with_slices
 from .host_accesses import element_places, host_target
@@ -31,6 +32,9 @@ FORWARD_STORAGE = True
 # Whether the analysis asks ``RemoveDeadValues.liveness`` for ``enough`` (the live names that show
 # every removable value live, when they do); off only in the tests that compare the two.
 LIVENESS_ENOUGH = True
+# Whether a plain block's index of accesses is its index of live uses (``BlockUses.plain``: the
+# same), without a walk of the block; off only in the tests that compare the two.
+INDEX_FROM_USES = True
 # (an Enum member read off its class is a Python call each time in Python 3.11: read once)
 _IN, _OUT = ParamDir.In, ParamDir.Out
 _SEQ, _LT, _NOT, _AND = LoopKind.seq, CmpOp.lt, UnOp.not_, BinOp.and_
@@ -135,8 +139,9 @@ class FuseCreateAssembleToSlice(Pass):
         # them all when every one is, without walking the expressions no effect reads by name)
         self.live, _ = dead_values.RemoveDeadValues.liveness(func.body, enough=LIVENESS_ENOUGH)
         self.own_uses: dict[int, dict[str, int]] = {}  # id(statement without bodies) -> its ``own_live_uses``
-        # id(analysed block) -> the live uses of each of its statements, indexed (``live_uses``' parts)
-        self.parts: dict[int, Counts] = {}
+        # id(analysed block) -> the live uses of each of its statements, indexed, with its binders
+        # and creates (``live_uses``' parts)
+        self.parts: dict[int, BlockUses] = {}
         self.uses = live_uses(func.body, self.live, own=self.own_uses, parts=self.parts)
         self.aliases_of: dict[str, set[str]] = {}  # root -> the names of it or stored in it
         for name, root in self.roots.items():
@@ -144,7 +149,6 @@ class FuseCreateAssembleToSlice(Pass):
         for name, places in self.places.items():
             for root, _ in places:
                 self.aliases_of.setdefault(root, set()).add(name)
-        self.block_uses: dict[int, _BlockUses] = {}  # id(analysed block) -> its uses and binders, when first needed
         # a create ``hoist_target_create`` moved -> its place in the block (``_Available``)
         self.moved: dict[str, Fraction] = {}
         self._named: dict[str, set[str]] | None = None  # ``named``, made when first asked
@@ -762,16 +766,21 @@ class FuseCreateAssembleToSlice(Pass):
         everywhere = self.function_accesses()
         return all(everywhere.get(name, 0) == accesses.between(name, lo, hi) for name in names)
 
-    def uses_of(self, block) -> "_BlockUses":
-        found = self.block_uses.get(id(block))
-        if found is None:
-            found = self.block_uses[id(block)] = _BlockUses(block, self.parts[id(block)])
-        return found
+    def uses_of(self, block) -> BlockUses:
+        """The live uses of ``block`` (of the function as analysed), indexed, with its binders."""
+        return self.parts[id(block)]
 
-    def index_of(self, block) -> "_BlockIndex":
+    def index_of(self, block) -> "_BlockIndex | BlockUses":
+        """The accesses of ``block`` (of the function as analysed), indexed (``_BlockIndex``): the
+        index of its live uses when the block is plain (its accesses are its uses)."""
         found = self.indexes.get(id(block))
         if found is None:
-            found = self.indexes[id(block)] = _BlockIndex(block, self.own_uses, self.parts.get(id(block)))
+            uses = self.parts.get(id(block))
+            if INDEX_FROM_USES and uses is not None and uses.plain:
+                found = uses
+            else:
+                found = _BlockIndex(block, self.own_uses, uses)
+            self.indexes[id(block)] = found
         return found
 
     def function_accesses(self) -> dict[str, int]:
@@ -897,7 +906,8 @@ class _Frame(NamedTuple):
 
 def _check_offset_known(value, src: str, available, let) -> None:
     """The assemble's offset reads only names ``available`` where its source ``src`` is created."""
-    missing = _vars_in(value.offset) - available
+    names = _vars_in(value.offset)
+    missing = names - available if names else names  # (mostly constants: nothing to look up)
     if missing:
         raise UserError(
             f"the assemble offset uses '{_base(sorted(missing)[0])}', which is not known where '{_base(src)}' is created",
@@ -975,29 +985,6 @@ def _accesses(stmts) -> dict[str, int]:
         for name, k in var_reads(nodes).items():
             counts[name] = counts.get(name, 0) + k
     return counts
-
-
-class _BlockUses(Counts):
-    """One block of the analysed function: its statements' live uses (``live_uses``' ``parts``),
-    and ``bound``, the position of the statement that makes each name visible
-    (``visible_binders``; SSA: one)."""
-
-    def __init__(self, block, uses: Counts):
-        self.positions, self.sums = uses.positions, uses.sums
-        self.bound: dict[str, int] = {}
-        bound = self.bound
-        for j, stmt in enumerate(block):
-            kind = stmt._production
-            if kind == "Let":  # (most statements: the one binder)
-                bound[stmt.var.name] = j
-            elif kind == "Task":  # (its outs and task id, ``defined_binders``')
-                for out in stmt.outs:
-                    bound[out.name] = j
-                if stmt.tid is not None:
-                    bound[stmt.tid.name] = j
-            else:
-                for b in visible_binders(stmt):
-                    bound[b.name] = j
 
 
 class _BlockIndex(Counts):
@@ -1098,7 +1085,7 @@ def _heads(stmt) -> list:
 
 class _Available:
     """The names visible where the source ``src`` is created: ``before`` (bound before the block),
-    those the block (``bound``: ``_BlockUses``', as analysed) binds before it, and those ``add``-ed.
+    those the block (``bound``: ``BlockUses``', as analysed) binds before it, and those ``add``-ed.
     A create ``hoist_target_create`` moved (``move``: just before the source's create) stands at
     its place in ``moved``, a fraction between its neighbours' (SSA: the statements of the block
     are ordered by their names' places). ``names - available`` is the names not in it."""
@@ -1196,17 +1183,6 @@ def _vars_in_stmt(stmt):
     from nanopass.language import walk
 
     return {node.name for node in walk(stmt) if node._production == "Var"}
-
-
-def visible_binders(stmt) -> list:
-    """The Binders a statement makes visible after it: its own (``binders_of``), and for a
-    ``with`` block every one bound in it at its level (names escape a scope, not a loop or if)."""
-    if stmt._production != "Scope":
-        return binders_of(stmt)
-    out = []
-    for inner in stmt.body:
-        out += visible_binders(inner)
-    return out
 
 
 def _written(task, kernel) -> list:

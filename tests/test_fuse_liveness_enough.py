@@ -10,8 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from conftest import bench_file, corpus_tests, load_program, run_both_ways
-from test_call_directions_in_one_loop import corpus
+from conftest import bench_file, corpus_tests, load_program, run_both_ways, same_fusion_on_random_and_rows
 from test_fuse_cover_shortcut import fused
 
 from nanopass.api import run_pipeline
@@ -21,7 +20,6 @@ from nanopass.passes import fuse_create_assemble_to_slice as fuse
 from nanopass.passes.remove_dead_values import RemoveDeadValues
 from nanopass.pipeline import PipelineError
 from nanopass.rewrite import PassContext
-from nanopass.tools.attack import rows as rows_grammar
 
 
 def fuse_input(path: Path):
@@ -50,15 +48,7 @@ test_examples_and_golden_programs, test_shapes = corpus_tests(same_both_ways)
 
 
 def test_the_shortcut_changes_no_fusion_of_random_and_rows_programs(tmp_path):
-    compared = refused = 0
-    for path in corpus(tmp_path, 4020, rows_grammar, (2, 3), 120):
-        got = both_ways(path)
-        if got is None:
-            continue
-        assert got[0] == got[1], path.name
-        compared += 1
-        refused += isinstance(got[0], str)
-    assert compared >= 140 and refused < compared
+    same_fusion_on_random_and_rows(both_ways, tmp_path, 4020)
 
 
 def test_the_live_set_is_smaller_with_it_and_answers_every_removable_value_the_same(tmp_path, monkeypatch):
