@@ -194,47 +194,53 @@ class Holders:
 
 
 class LoopCarries:
-    """What a loop's TaskId carries hold at its entry, at its back edge and after it."""
+    """What a loop's TaskId carries hold at its entry, at its back edge and after it: the
+    transfers of each, made once (those of the names ``Holders.read`` keeps, as ``Holders.assign``
+    and ``Holders.add`` would keep them)."""
 
     def __init__(self, holders: Holders, loop, tids, scope, at):
         """``tids``: (iter_arg, result) of each TaskId carry, ``at`` the index of each among the loop's carries."""
         self.holders = holders
-        self.tids = tids
         parallel = loop._production == "For" and loop.kind is _PARALLEL
-        self.per_iteration = parallel and scope is not None
-        self.opaque = parallel and scope is None
+        self.per_iteration = per_iteration = parallel and scope is not None
+        opaque = parallel and scope is None
         yld = last_yield(loop.body)
-        self.yielded = {}  # TaskId iter_arg -> the value the body yields for it (None: no yield)
-        for k, (it, _) in zip(at, tids):
-            self.yielded[it.var.name] = yld.values[k] if yld is not None else None
-
-    def _names(self, value) -> frozenset:
-        return frozenset({value.name}) if value is not None and value._production == "Var" else frozenset()
+        read = holders.read
+        results, inits, back, leave = [], [], [], []
+        for k, (it, result) in zip(at, tids):
+            name, result_name = it.var.name, result.name
+            yielded = _names(yld.values[k] if yld is not None else None)
+            if read is None or result_name in read:
+                if per_iteration:
+                    results.append((result_name, NONE))
+                    back.append((result_name, yielded))
+                else:
+                    leave.append((result_name, NONE if opaque else frozenset({name})))
+            if (read is None or name in read):
+                inits.append((name, NONE if opaque else _names(it.init)))
+                if not per_iteration:
+                    back.append((name, NONE if opaque else yielded))
+        # (each a list of assignments, or of adds for ``back`` of a per-iteration loop; empty: none made)
+        self.entering = [assigned for assigned in (results, inits) if assigned]
+        self.back, self.leaving = back, leave
 
     def enter(self) -> None:
-        holders = self.holders
-        results, inits = [], []
-        for it, result in self.tids:
-            results.append((result.name, NONE))
-            inits.append((it.var.name, NONE if self.opaque else self._names(it.init)))
-        if self.per_iteration:
-            holders.assign(results)
-        holders.assign(inits)
+        for assignments in self.entering:
+            self.holders.assign(assignments)
 
     def back_edge(self) -> None:
         """The end of a pass over the body (before the back edge or the exit)."""
         holders = self.holders
         if self.per_iteration:
-            for it, result in self.tids:
-                holders.add(result.name, self._names(self.yielded[it.var.name]))
-        elif self.opaque:
-            holders.assign([(it.var.name, frozenset()) for it, _ in self.tids])
-        else:
-            holders.assign([(it.var.name, self._names(self.yielded[it.var.name])) for it, _ in self.tids])
+            for name, sources in self.back:
+                holders.add(name, sources)
+        elif self.back:
+            holders.assign(self.back)
 
     def leave(self) -> None:
-        if self.per_iteration:
-            return
-        self.holders.assign(
-            [(result.name, frozenset() if self.opaque else frozenset({it.var.name})) for it, result in self.tids]
-        )
+        if self.leaving:
+            self.holders.assign(self.leaving)
+
+
+def _names(value) -> frozenset:
+    return frozenset({value.name}) if value is not None and value._production == "Var" else NONE
