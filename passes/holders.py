@@ -81,7 +81,10 @@ def added_covers(covers: frozenset, name: str, sources) -> frozenset:
 
 def covers_after(covers: frozenset, transfers) -> frozenset:
     """A fact's covering names after ``transfers`` (``Holders.transfers``), in order: each maps a
-    fact's covers on their own, whatever else is live."""
+    fact's covers on their own, whatever else is live. A fact no value covers stays so: each
+    transfer gives a fact a name only for a name it covers already (none is looked at)."""
+    if not covers:
+        return covers
     for assigns, what in transfers:
         if assigns:
             covers = assigned_covers(covers, {name for name, _ in what}, what)
