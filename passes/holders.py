@@ -93,19 +93,31 @@ def covers_after(covers: frozenset, transfers) -> frozenset:
     return covers
 
 
+def touched_names(transfers) -> set[str]:
+    """The names whose covering facts ``transfers`` (``Holders.transfers``) may change: the names
+    an assignment assigns, and the sources of either transfer."""
+    names: set[str] = set()
+    for assigns, what in transfers:
+        if assigns:
+            for name, sources in what:
+                names.add(name)
+                names.update(sources)
+        else:
+            names.update(what[1])
+    return names
+
+
 class Holders:
     """The covering transfer functions, applied to ``live`` (a ``LiveAccesses``) in place.
 
-    ``touched`` lists every name whose covering facts a transfer may change (the names an
-    assignment assigns, and the sources of either transfer), in the order met: a fact none of
-    whose ``covers`` is among them is left as it is by all of them."""
+    ``transfers`` logs every transfer applied: a fact none of whose ``covers`` is among the
+    names they may change it by (``touched_names``) is left as it is by all of them."""
 
     def __init__(self, live, read: set[str] | None = None):
         self.live = live
         # the only names a fact's covers hold (None: every name): with every name a task waits
         # for and every source of a transfer among them, a transfer to another name is not made
         self.read = read
-        self.touched: list[str] = []
         # every transfer applied, in order: ``(True, assignments)`` for ``assign``, ``(False,
         # (name, sources))`` for ``add`` (``covers_after`` replays them on one fact's covers)
         self.transfers: list[tuple] = []
@@ -122,10 +134,6 @@ class Holders:
                         return
                     break
         self.transfers.append((True, assignments))
-        note = self.touched.append
-        for name, sources in assignments:
-            note(name)
-            self.touched += sources
         # Each fact a name or a source covers is replaced once, by the fact with its covers less
         # the names, plus each name one of whose sources it covers. Every old fact goes before
         # any new one comes: a new fact may equal another old one that changes too.
@@ -165,7 +173,6 @@ class Holders:
         if self.read is not None and name not in self.read:
             return
         self.transfers.append((False, (name, sources)))
-        self.touched += sources
         live = self.live
         for source in sources:
             for e in live.covered_by(source):
