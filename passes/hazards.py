@@ -84,7 +84,7 @@ from nanopass.languages.statements import binders_in_order, kept
 from .aliases import buffer_roots
 from .allocations import allocated_by, held_allocations, made_in, makes_allocations
 from .kernels import output_params
-from .holders import Holders, covers_after, dep_names, held_by, is_task_id_value
+from .holders import Holders, covers_after, dep_names, held_by, is_task_id_value, touched_names
 from .host_accesses import host_accesses
 from .live_accesses import LiveAccesses, RegionIndex
 from .regions import FULL, FULL_VIEW, UNKNOWN, Box, Full, covers, overlaps
@@ -872,8 +872,8 @@ def find_hazards(
     scope_at: dict[int, Site] = {}  # outermost manual scope -> where it stands (a site of its own)
     # What the walk did besides meeting and killing facts by their regions, in order (for
     # ``settled``; emptied as an outermost loop begins): the task sites stepped (their live facts
-    # become stale), the roots renewed, the manual scopes closed; ``holds.touched`` is the names
-    # whose covering facts a transfer changed.
+    # become stale), the roots renewed, the manual scopes closed; ``holds.transfers`` logs the
+    # covering transfers (``touched_names``: the names whose covering facts they may change).
     stepped: list[int] = []
     renewed_roots: list[str] = []
     closed_scopes: list[int] = []
@@ -999,8 +999,8 @@ def find_hazards(
 
     heads: dict[tuple[int, int], list[Access]] = {}  # (loop, store around it) -> what its last fixpoint added to its head
 
-    def logs() -> tuple[int, int, int, int, int]:
-        return len(stepped), len(holds.touched), len(renewed_roots), len(closed_scopes), len(holds.transfers)
+    def logs() -> tuple[int, int, int, int]:
+        return len(stepped), len(renewed_roots), len(closed_scopes), len(holds.transfers)
 
     def settled(new: list[Access], loop: int, since: tuple[int, int, int, int]) -> bool:
         """Whether another pass over the body of ``pl.parallel`` loop ``loop``, from its head
@@ -1012,8 +1012,8 @@ def find_hazards(
         of its covering names is touched, its root is not renewed, and its scope (if not closed
         already) not closed. Each transfer maps every fact on its own, so that pass would end
         in the state this one did, with ``new`` in it unchanged."""
-        sites, names = set(stepped[since[0]:]), set(holds.touched[since[1]:])
-        roots, scopes = set(renewed_roots[since[2]:]), set(closed_scopes[since[3]:])
+        sites, names = set(stepped[since[0]:]), touched_names(holds.transfers[since[3]:])
+        roots, scopes = set(renewed_roots[since[1]:]), set(closed_scopes[since[2]:])
         for e in new:
             if (
                 loop not in e.earlier_iteration
@@ -1108,7 +1108,7 @@ def find_hazards(
         key = id(stmt)
         live = state.live  # (the same after the body: ``follow`` resumes the state it left)
         if not loops:  # (the logs ``settled`` reads: what is before an outermost loop is not)
-            del stepped[:], holds.touched[:], renewed_roots[:], closed_scopes[:], holds.transfers[:]
+            del stepped[:], renewed_roots[:], closed_scopes[:], holds.transfers[:]
         inner_path, inner_loops = path + (key,), loops + (key,)
         par = is_parallel(stmt)
         inner_parallel = parallel | {key} if par else parallel
@@ -1232,20 +1232,19 @@ def find_hazards(
         each one field, whatever the order. They are applied to each fact of ``new``, and logged
         again as that pass would log them; what they added and removed."""
         stepped.extend(stepped[start[0]:end[0]])
-        holds.touched.extend(holds.touched[start[1]:end[1]])
-        renewed_roots.extend(renewed_roots[start[2]:end[2]])
-        closed_scopes.extend(closed_scopes[start[3]:end[3]])
-        holds.transfers.extend(holds.transfers[start[4]:end[4]])
+        renewed_roots.extend(renewed_roots[start[1]:end[1]])
+        closed_scopes.extend(closed_scopes[start[2]:end[2]])
+        holds.transfers.extend(holds.transfers[start[3]:end[3]])
         return replayed(new, transfers_between(start, end))
 
     def transfers_between(start, end) -> tuple:
         """What ``replayed`` applies of the transfers logged between ``start`` and ``end``: the
         sites stepped, the names' transfers, the roots renewed, the sites of the scopes closed."""
         ended = set()
-        for closed in closed_scopes[start[3]:end[3]]:
+        for closed in closed_scopes[start[2]:end[2]]:
             ended.update(scope_sites.get(closed, ()))
-        return (set(stepped[start[0]:end[0]]), holds.transfers[start[4]:end[4]],
-                set(renewed_roots[start[2]:end[2]]), ended)
+        return (set(stepped[start[0]:end[0]]), holds.transfers[start[3]:end[3]],
+                set(renewed_roots[start[1]:end[1]]), ended)
 
     def replayed(new, logged) -> tuple[list[Access], list[Access]]:
         """Each fact of ``new`` through the transfers ``logged`` (``transfers_between``): what that

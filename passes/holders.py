@@ -81,7 +81,10 @@ def added_covers(covers: frozenset, name: str, sources) -> frozenset:
 
 def covers_after(covers: frozenset, transfers) -> frozenset:
     """A fact's covering names after ``transfers`` (``Holders.transfers``), in order: each maps a
-    fact's covers on their own, whatever else is live."""
+    fact's covers on their own, whatever else is live. A fact no value covers stays so: each
+    transfer gives a fact a name only for a name it covers already (none is looked at)."""
+    if not covers:
+        return covers
     for assigns, what in transfers:
         if assigns:
             covers = assigned_covers(covers, {name for name, _ in what}, what)
@@ -90,19 +93,31 @@ def covers_after(covers: frozenset, transfers) -> frozenset:
     return covers
 
 
+def touched_names(transfers) -> set[str]:
+    """The names whose covering facts ``transfers`` (``Holders.transfers``) may change: the names
+    an assignment assigns, and the sources of either transfer."""
+    names: set[str] = set()
+    for assigns, what in transfers:
+        if assigns:
+            for name, sources in what:
+                names.add(name)
+                names.update(sources)
+        else:
+            names.update(what[1])
+    return names
+
+
 class Holders:
     """The covering transfer functions, applied to ``live`` (a ``LiveAccesses``) in place.
 
-    ``touched`` lists every name whose covering facts a transfer may change (the names an
-    assignment assigns, and the sources of either transfer), in the order met: a fact none of
-    whose ``covers`` is among them is left as it is by all of them."""
+    ``transfers`` logs every transfer applied: a fact none of whose ``covers`` is among the
+    names they may change it by (``touched_names``) is left as it is by all of them."""
 
     def __init__(self, live, read: set[str] | None = None):
         self.live = live
         # the only names a fact's covers hold (None: every name): with every name a task waits
         # for and every source of a transfer among them, a transfer to another name is not made
         self.read = read
-        self.touched: list[str] = []
         # every transfer applied, in order: ``(True, assignments)`` for ``assign``, ``(False,
         # (name, sources))`` for ``add`` (``covers_after`` replays them on one fact's covers)
         self.transfers: list[tuple] = []
@@ -119,10 +134,6 @@ class Holders:
                         return
                     break
         self.transfers.append((True, assignments))
-        note = self.touched.append
-        for name, sources in assignments:
-            note(name)
-            self.touched += sources
         # Each fact a name or a source covers is replaced once, by the fact with its covers less
         # the names, plus each name one of whose sources it covers. Every old fact goes before
         # any new one comes: a new fact may equal another old one that changes too.
@@ -162,7 +173,6 @@ class Holders:
         if self.read is not None and name not in self.read:
             return
         self.transfers.append((False, (name, sources)))
-        self.touched += sources
         live = self.live
         for source in sources:
             for e in live.covered_by(source):
@@ -194,47 +204,53 @@ class Holders:
 
 
 class LoopCarries:
-    """What a loop's TaskId carries hold at its entry, at its back edge and after it."""
+    """What a loop's TaskId carries hold at its entry, at its back edge and after it: the
+    transfers of each, made once (those of the names ``Holders.read`` keeps, as ``Holders.assign``
+    and ``Holders.add`` would keep them)."""
 
     def __init__(self, holders: Holders, loop, tids, scope, at):
         """``tids``: (iter_arg, result) of each TaskId carry, ``at`` the index of each among the loop's carries."""
         self.holders = holders
-        self.tids = tids
         parallel = loop._production == "For" and loop.kind is _PARALLEL
-        self.per_iteration = parallel and scope is not None
-        self.opaque = parallel and scope is None
+        self.per_iteration = per_iteration = parallel and scope is not None
+        opaque = parallel and scope is None
         yld = last_yield(loop.body)
-        self.yielded = {}  # TaskId iter_arg -> the value the body yields for it (None: no yield)
-        for k, (it, _) in zip(at, tids):
-            self.yielded[it.var.name] = yld.values[k] if yld is not None else None
-
-    def _names(self, value) -> frozenset:
-        return frozenset({value.name}) if value is not None and value._production == "Var" else frozenset()
+        read = holders.read
+        results, inits, back, leave = [], [], [], []
+        for k, (it, result) in zip(at, tids):
+            name, result_name = it.var.name, result.name
+            yielded = _names(yld.values[k] if yld is not None else None)
+            if read is None or result_name in read:
+                if per_iteration:
+                    results.append((result_name, NONE))
+                    back.append((result_name, yielded))
+                else:
+                    leave.append((result_name, NONE if opaque else frozenset({name})))
+            if (read is None or name in read):
+                inits.append((name, NONE if opaque else _names(it.init)))
+                if not per_iteration:
+                    back.append((name, NONE if opaque else yielded))
+        # (each a list of assignments, or of adds for ``back`` of a per-iteration loop; empty: none made)
+        self.entering = [assigned for assigned in (results, inits) if assigned]
+        self.back, self.leaving = back, leave
 
     def enter(self) -> None:
-        holders = self.holders
-        results, inits = [], []
-        for it, result in self.tids:
-            results.append((result.name, NONE))
-            inits.append((it.var.name, NONE if self.opaque else self._names(it.init)))
-        if self.per_iteration:
-            holders.assign(results)
-        holders.assign(inits)
+        for assignments in self.entering:
+            self.holders.assign(assignments)
 
     def back_edge(self) -> None:
         """The end of a pass over the body (before the back edge or the exit)."""
         holders = self.holders
         if self.per_iteration:
-            for it, result in self.tids:
-                holders.add(result.name, self._names(self.yielded[it.var.name]))
-        elif self.opaque:
-            holders.assign([(it.var.name, frozenset()) for it, _ in self.tids])
-        else:
-            holders.assign([(it.var.name, self._names(self.yielded[it.var.name])) for it, _ in self.tids])
+            for name, sources in self.back:
+                holders.add(name, sources)
+        elif self.back:
+            holders.assign(self.back)
 
     def leave(self) -> None:
-        if self.per_iteration:
-            return
-        self.holders.assign(
-            [(result.name, frozenset() if self.opaque else frozenset({it.var.name})) for it, result in self.tids]
-        )
+        if self.leaving:
+            self.holders.assign(self.leaving)
+
+
+def _names(value) -> frozenset:
+    return frozenset({value.name}) if value is not None and value._production == "Var" else NONE
