@@ -1,6 +1,6 @@
-"""An assignment's annotation may name an integer variable of the function as a dimension, as the
-printed IR annotates a shape computed on the host (tools/attack/found/60); such an annotation
-must then be the value's type itself (passes/frontend/type_reader.py, ``local_dims``)."""
+"""An assignment's annotation may compute a dimension from the function's variables or dynamic
+dimensions, as the printed IR annotates a shape computed on the host (tools/attack/found/60); such
+an annotation must then be the value's type itself (passes/frontend/type_reader.py, ``local_dims``)."""
 
 from __future__ import annotations
 
@@ -38,10 +38,10 @@ def compiled(dim: str, tmp_path, sliced: str = "d") -> str:
     return generate_orchestration(load_program(path)).code
 
 
-@pytest.mark.parametrize("dim", ["d", "d - 1", "2 * e + 1"])
+@pytest.mark.parametrize("dim", ["d", "d - 1", "2 * e + 1", "(N + 1) // 2"])
 def test_the_expression_that_computes_the_dimension_is_accepted(dim, tmp_path):
     code = compiled(dim, tmp_path, sliced=dim)
-    assert "rt_submit_aiv_task" in code and "int64_t d = " in code
+    assert "rt_submit_aiv_task" in code and "params_t0.add_inout(v);" in code
 
 
 @pytest.mark.parametrize("dim, message", [

@@ -72,8 +72,8 @@ class TypeReader:
 
     def local_dims(self, cx: Any) -> "_LocalDims":
         """A context in which a dimension that names a variable visible in ``cx`` (a function's
-        reading) is read as ``cx`` reads an integer expression, as the value's shape holds it;
-        the context's ``used`` is whether one was."""
+        reading), or an expression over dynamic dimensions, is read as ``cx`` reads an integer
+        expression, as the value's shape holds it; the context's ``used`` is whether one was."""
         return _LocalDims(self, cx)
 
     def params(self, fdef: ast.FunctionDef, kernel: bool) -> list[Any]:
@@ -270,16 +270,22 @@ class _LocalDims:
         self.reader, self.cx, self.used = reader, cx, False
 
     def read(self, node: ast.expr) -> Any:
-        """The dimension ``node`` computes from the function's variables, None when it names none
-        of them (or is no integer)."""
-        closure, lookup = self.reader.closure, self.cx.lookup
-        if not any(type(n) is ast.Name and n.id not in closure and lookup(n.id) is not None for n in ast.walk(node)):
+        """The dimension ``node`` computes from the function's variables or, in an expression,
+        from dynamic dimensions; None when it names none of them (or is no integer)."""
+        if not any(type(n) is ast.Name and self.computes(n.id, node) for n in ast.walk(node)):
             return None
         expr, ty = self.cx.scalar_expr(node)
         if ty._production != "ScalarType" or not ty.dtype.is_int:
             return None
         self.used = True
         return expr
+
+    def computes(self, name: str, node: ast.expr) -> bool:
+        if name not in self.reader.closure:
+            return self.cx.lookup(name) is not None
+        from nanopass.dsl import DynamicDim
+
+        return type(node) is not ast.Name and isinstance(self.reader.closure[name], DynamicDim)
 
     def __enter__(self) -> "_LocalDims":
         self.reader.local_dim = self.read
