@@ -956,7 +956,7 @@ class Gen:
         bools = [n for n, t in scope.items() if t == "BOOL"]
         if bools and x < 0.4:
             return ("var", r.choice(bools))
-        dt = r.choice([t for t in set(scope.values()) if DTYPES[ctype_of(t)][0] in ("int", "float")
+        dt = r.choice([t for t in sorted(set(scope.values())) if DTYPES[ctype_of(t)][0] in ("int", "float")
                        and t not in ("FP16", "BF16")] or ["INT64"])
         op = r.choice(("<", "<=", ">", ">=", "==", "!="))
         return ("cmp", op, self.expr(dt, scope, max(depth - 1, 0)), self.expr(dt, scope, max(depth - 1, 0)))
