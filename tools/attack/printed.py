@@ -33,7 +33,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Optional
 
-from . import generate as plain, oracle, record, runner, scopes, semantics
+from . import generate as plain, oracle, record, runner, scopes
 from . import program as P
 from . import shrink as S
 
@@ -589,16 +589,9 @@ def check(pp: Program, host_region: str = "element", workdir: Optional[Path] = N
     rendered = render(prog, pp.style, pp.lie, pp.arith)
     source = _edited(rendered.source, pp.edit)
     rep = runner.Report(source)
-    seqs = {}
-    for n, c in settings:
-        try:
-            seqs[(n, c)] = semantics.run(prog, rendered.lines, n, c)
-            rep.unorderable += [f"n={n} c={c}: {why}" for why in seqs[(n, c)].unorderable]
-            rep.unorderable_kinds |= {why.kind for why in seqs[(n, c)].unorderable}
-            rep.reasons += seqs[(n, c)].unorderable
-        except (KeyError, AttributeError, TypeError, IndexError, ValueError) as e:
-            rep.invalid = f"the tester's semantics failed at n={n} c={c}: {type(e).__name__}: {e}"
-            return rep
+    seqs = runner.semantics_noting(rep, prog, rendered.lines, settings)
+    if seqs is None:
+        return rep
     own = workdir is None
     wd = Path(tempfile.mkdtemp(prefix="attack-printed-")) if own else workdir
     try:

@@ -18,7 +18,7 @@ import tempfile
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from . import oracle, printed, record, runner
+from . import printed, runner
 from . import scalars as SC
 
 _r = SC.render_expr
@@ -180,18 +180,9 @@ def check(prog: SC.Program, edit=None, computed_types: bool = False, style: str 
     try:
         faithful = edit is None and style == "written"
         comp, binary = printed.compiled_binary(rep, source, wd, SC.render(prog) if faithful else None)
-        if binary is None:
-            return rep
-        for setting, exp in expected:
-            log, err = record.run(binary, SC.entry_arguments(prog, setting))
-            rep.runs += 1
-            rep.tasks += sum(1 for e in exp if e.kind == "task")
-            where = " ".join(f"{k}={v}" for k, v in setting.items())
-            if err:
-                rep.failures.append((None, oracle.Failure("recorder", f"{where}: {err}")))
-                continue
-            fails = SC.compare(exp if edit is None else edit(exp), log, comp.kernel_ids)
-            rep.failures += [(None, replace(f, detail=f"{where}: {f.detail}")) for f in fails]
+        if binary is not None:
+            SC.run_noting(rep, prog, binary, [(setting, exp if edit is None else edit(exp)) for setting, exp in expected],
+                          comp.kernel_ids)
         return rep
     finally:
         shutil.rmtree(wd, ignore_errors=True)

@@ -72,6 +72,22 @@ class Report:
         return out
 
 
+def semantics_noting(rep: Report, prog: P.Program, lines, settings) -> Optional[dict]:
+    """The tester's semantics of `prog` (rendered at `lines`) under each setting (n, c), what it
+    cannot order noted on `rep`; None, with `rep.invalid` set, when the semantics fails."""
+    seqs = {}
+    for n, c in settings:
+        try:
+            seqs[(n, c)] = seq = semantics.run(prog, lines, n, c)
+        except (KeyError, AttributeError, TypeError, IndexError, ValueError) as e:
+            rep.invalid = f"the tester's semantics failed at n={n} c={c}: {type(e).__name__}: {e}"
+            return None
+        rep.unorderable += [f"n={n} c={c}: {why}" for why in seq.unorderable]
+        rep.unorderable_kinds |= {why.kind for why in seq.unorderable}
+        rep.reasons += seq.unorderable
+    return seqs
+
+
 def compile_noting(rep: Report, src: Path) -> Optional[record.Compiled]:
     """Compile `src` with nanopass; None when no C++ came out, with the refusal (a user error, its
     path spelled prog.py) or the compiler's failure noted on `rep`."""
@@ -100,16 +116,9 @@ def check(prog: P.Program, settings=None, host_region: str = "element",
         settings = prog.settings or (SURFACE_SETTINGS if prog.surface else SETTINGS)
     rendered = P.render(prog)
     rep = Report(rendered.source)
-    seqs = {}
-    for n, c in settings:
-        try:
-            seqs[(n, c)] = semantics.run(prog, rendered.lines, n, c)
-            rep.unorderable += [f"n={n} c={c}: {why}" for why in seqs[(n, c)].unorderable]
-            rep.unorderable_kinds |= {why.kind for why in seqs[(n, c)].unorderable}
-            rep.reasons += seqs[(n, c)].unorderable
-        except (KeyError, AttributeError, TypeError, IndexError, ValueError) as e:
-            rep.invalid = f"the tester's semantics failed at n={n} c={c}: {type(e).__name__}: {e}"
-            return rep
+    seqs = semantics_noting(rep, prog, rendered.lines, settings)
+    if seqs is None:
+        return rep
     own = workdir is None
     wd = Path(tempfile.mkdtemp(prefix="attack-")) if own else workdir
     try:

@@ -827,22 +827,27 @@ def check(prog: Program, workdir: Optional[Path] = None, edit=None) -> runner.Re
         if comp is None:
             return rep
         built = runner.build_noting(rep, comp.code if edit is None else edit(comp.code), wd)
-        if built is None:
-            return rep
-        for setting, exp in expected:
-            log, err = record.run(built.binary, entry_arguments(prog, setting))
-            rep.runs += 1
-            rep.tasks += sum(1 for e in exp if e.kind == "task")
-            where = " ".join(f"{k}={v}" for k, v in setting.items())
-            if err:
-                rep.failures.append((None, oracle.Failure("recorder", f"{where}: {err}")))
-                continue
-            fails = compare(exp, log, comp.kernel_ids)
-            rep.failures += [(None, replace(f, detail=f"{where}: {f.detail}")) for f in fails]
+        if built is not None:
+            run_noting(rep, prog, built.binary, expected, comp.kernel_ids)
         return rep
     finally:
         if own:
             shutil.rmtree(wd, ignore_errors=True)
+
+
+def run_noting(rep: runner.Report, prog: Program, binary: Path, expected: list, kernel_ids: dict) -> None:
+    """Run `binary` on each (setting, expected events) of `expected` and note on `rep` the runs,
+    the tasks and each difference of the recorded run from the events."""
+    for setting, exp in expected:
+        log, err = record.run(binary, entry_arguments(prog, setting))
+        rep.runs += 1
+        rep.tasks += sum(1 for e in exp if e.kind == "task")
+        where = " ".join(f"{k}={v}" for k, v in setting.items())
+        if err:
+            rep.failures.append((None, oracle.Failure("recorder", f"{where}: {err}")))
+            continue
+        fails = compare(exp, log, kernel_ids)
+        rep.failures += [(None, replace(f, detail=f"{where}: {f.detail}")) for f in fails]
 
 
 # ---- random programs -----------------------------------------------------------------------------
