@@ -48,7 +48,9 @@ def test_the_expression_that_computes_the_dimension_is_accepted(dim, tmp_path):
     ("e", r"type annotation of 'v' is pl.Tensor\[\[1, e\], pl.FP32\] but the value is pl.Tensor\[\[1, d\], pl.FP32\]"),
     ("g", "'g' is not a constant defined at module level"),
     ("h", "'h' is not a constant defined at module level"),
-    ("d + 0", r"type annotation of 'v' is pl.Tensor\[\[1, \?\], pl.FP32\] but the value is pl.Tensor\[\[1, d\]"),
+    ("d + 0", r"type annotation of 'v' is pl.Tensor\[\[1, d \+ 0\], pl.FP32\] but the value is pl.Tensor\[\[1, d\]"),
+    ("(N + 1) // 2 - 1", r"type annotation of 'v' is pl.Tensor\[\[1, \(\(N \+ 1\) // 2\) - 1\], pl.FP32\] but the value is "
+                         r"pl.Tensor\[\[1, d\], pl.FP32\]"),
 ])
 def test_another_name_is_refused(dim, message, tmp_path):
     with pytest.raises(UserError, match=message) as e:

@@ -46,11 +46,23 @@ def type_text(t: Any) -> str:
 
 
 def _dim_text(d: Any) -> str:
-    if d._production == "Int":
+    """A dimension as the DSL spells it: a constant, a name, or host arithmetic over them (each
+    operand of an operation that is itself one in parentheses); any other expression ``?``."""
+    kind = d._production
+    if kind == "Int":
         return str(d.value)
-    if d._production == "Var":
+    if kind == "Var":
         return d.name
+    if kind == "Bin":
+        return f"{_operand_text(d.a)} {d.op.value} {_operand_text(d.b)}"
+    if kind == "Un" and d.op.value in ("-", "~"):
+        return f"{d.op.value}{_operand_text(d.a)}"
     return "?"
+
+
+def _operand_text(d: Any) -> str:
+    text = _dim_text(d)
+    return f"({text})" if d._production in ("Bin", "Un") else text
 
 
 class TypeReader:
