@@ -598,19 +598,9 @@ def check(pp: Program, host_region: str = "element", workdir: Optional[Path] = N
         faithful = pp.style == "written" and not rendered.rewritten and pp.edit is None   # (the pipeline's
         # C++ keeps SSA suffixes where stripping them would clash: this tester's numbering, not the DSL's)
         comp, binary = compiled_binary(rep, source, wd, P.render(prog).source if faithful else None)
-        if binary is None:
-            return rep
-        for setting, seq in seqs.items():
-            log, err = record.run(binary, P.entry_arguments(*setting, extra=prog.extra))
-            rep.runs += 1
-            rep.tasks += sum(1 for e in seq.events if e.kind == "task")
-            if err:
-                rep.failures.append((setting, oracle.Failure("recorder", err)))
-                continue
-            if pp.edit == "oracle":
-                seq = _perturbed(seq)
-            for f in oracle.check_run(seq, log, comp.kernel_ids, host_region):
-                rep.failures.append((setting, f))
+        if binary is not None:
+            runner.runs_noting(rep, prog, binary, seqs, comp.kernel_ids, host_region, False,
+                               _perturbed if pp.edit == "oracle" else None)
         return rep
     finally:
         if own:

@@ -88,6 +88,22 @@ def semantics_noting(rep: Report, prog: P.Program, lines, settings) -> Optional[
     return seqs
 
 
+def runs_noting(rep: Report, prog: P.Program, binary: Path, seqs: dict, kernel_ids: dict, host_region: str,
+                surface: bool, expected=None) -> None:
+    """Run `binary` under each setting of `seqs` and note on `rep` the runs, the tasks and each
+    way the recorded run differs from the setting's semantics (`expected`: a function applied
+    to each sequence before the check, the tests' perturbed oracle)."""
+    for setting, seq in seqs.items():
+        log, err = record.run(binary, P.entry_arguments(*setting, surface=surface, extra=prog.extra))
+        rep.runs += 1
+        rep.tasks += sum(1 for e in seq.events if e.kind == "task")
+        if err:
+            rep.failures.append((setting, oracle.Failure("recorder", err)))
+            continue
+        for f in oracle.check_run(seq if expected is None else expected(seq), log, kernel_ids, host_region):
+            rep.failures.append((setting, f))
+
+
 def compile_noting(rep: Report, src: Path) -> Optional[record.Compiled]:
     """Compile `src` with nanopass; None when no C++ came out, with the refusal (a user error, its
     path spelled prog.py) or the compiler's failure noted on `rep`."""
@@ -139,15 +155,7 @@ def check(prog: P.Program, settings=None, host_region: str = "element",
         built = build_noting(rep, comp.code, wd)
         if built is None:
             return rep
-        for setting, seq in seqs.items():
-            log, err = record.run(built.binary, P.entry_arguments(*setting, surface=prog.surface, extra=prog.extra))
-            rep.runs += 1
-            rep.tasks += sum(1 for e in seq.events if e.kind == "task")
-            if err:
-                rep.failures.append((setting, oracle.Failure("recorder", err)))
-                continue
-            for f in oracle.check_run(seq, log, comp.kernel_ids, host_region):
-                rep.failures.append((setting, f))
+        runs_noting(rep, prog, built.binary, seqs, comp.kernel_ids, host_region, prog.surface)
         return rep
     finally:
         if own:
