@@ -18,14 +18,11 @@ from program_gen import control_flow_programs
 from nanopass.api import run_pipeline
 from nanopass.language import children_of
 from nanopass.languages import DIRECTED as D
-from nanopass.languages import ENCODED
 from nanopass.languages.terms import ArgDir, LoopKind, ParamDir
 from nanopass.passes.convert_to_ssa import definitions
 from nanopass.passes.derive_call_directions import DeriveCallDirections
 from nanopass.passes.hazards import storage_map
 from nanopass.passes.kernels import kernel_table, output_param_of_result
-from nanopass.passes.types import expr_is_float
-from nanopass.strategies import trees
 from nanopass.passes.util import (
     BODY_FIELDS,
     assigned_names,
@@ -343,38 +340,6 @@ def test_carried_storage_maps_are_fresh_walks_of_random_programs(tmp_path_factor
         _, answers = storage_walks_while_compiling(load_program(path), monkeypatch)
     for stage, kept_answer, fresh_answer in answers:
         assert kept_answer == fresh_answer, stage
-
-
-# -- expr_is_float against the type of every sub-expression -----------------------------------------
-
-def _reference_dtype(expr, env):
-    """The dtype of a scalar expression, computed for every sub-expression (the C++ rules)."""
-    from nanopass.languages.terms import BinOp, DType, UnOp
-
-    kind = expr._production
-    if kind == "Var":
-        ty = env.get(expr.name)
-        return ty.dtype if ty is not None and ty._production == "ScalarType" else DType.INT64
-    if kind == "Bin":
-        if expr.op in (BinOp.and_, BinOp.or_):
-            return DType.BOOL
-        a, b = _reference_dtype(expr.a, env), _reference_dtype(expr.b, env)
-        return a if a.is_float else b if b.is_float else (b if a is DType.INDEX else a)
-    if kind in ("Int", "Float"):
-        return expr.dtype
-    if kind in ("Bool", "Cmp"):
-        return DType.BOOL
-    return DType.BOOL if expr.op is UnOp.not_ else _reference_dtype(expr.a, env)
-
-
-@settings(max_examples=fuzz_budget(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(expr=trees(ENCODED, "Expr", depth=5))
-def test_expr_is_float_is_the_float_ness_of_the_expression_type(expr):
-    from nanopass.languages.terms import DType
-
-    env = {"f": ENCODED.nodes["ScalarType"](DType.FP32), "i": ENCODED.nodes["ScalarType"](DType.INT32),
-           "t": ENCODED.nodes["TensorType"]([], DType.FP16)}
-    assert expr_is_float(expr, env) == _reference_dtype(expr, env).is_float
 
 
 # -- convert_to_ssa renames an expression by its own recursion: what the generic visit gives -------

@@ -1,8 +1,8 @@
 """encode_scalars decides each scalar argument's encoding (D4) by its kernel parameter alone
 (``Kernel.encodings``, one per scalar parameter): the front end refuses a float argument for an
 integer parameter and the reverse, so the parameter's encoding must be what the argument's value
-says (``to_u64`` exactly when a float scalar or literal reaches it through arithmetic:
-``types.reaches_float`` over ``types.float_scalar_names``, the rule by values) for every scalar
+says (``to_u64`` exactly when its value's dtype is a float: ``scalar_dtype.expr_dtype``, the C++
+rule by values, computed here for every sub-expression) for every scalar
 argument of every task of every example, golden program, bench shape and random program (manual
 scopes too), with float arguments and without; the function is the input's node; and the
 emission's task heads carry their kernel's encodings. A kernel whose encodings are not its
@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from conftest import EXAMPLES_AND_GOLDEN, corpus_tests, pass_runs, random_file
+from scalar_dtype import expr_dtype
 
 from nanopass.errors import VerifyError
 from nanopass.languages import ENCODED
@@ -22,7 +23,7 @@ from nanopass.languages.emission import statements
 from nanopass.languages.statements import iter_stmts
 from nanopass.languages.terms import ArgDir, Encoding
 from nanopass.passes.kernels import kernel_table
-from nanopass.passes.types import float_scalar_names, reaches_float
+from nanopass.passes.types import type_env
 
 
 def check(path: Path, refusals: bool = False) -> list[bool]:
@@ -32,7 +33,7 @@ def check(path: Path, refusals: bool = False) -> list[bool]:
         if encoded is None:
             continue
         assert encoded.orch is given.orch, path.name
-        floats = float_scalar_names(given.orch)
+        env = type_env(given.orch)
         kernels = kernel_table(encoded)
         float_args = False
         for task in iter_stmts(given.orch.body):
@@ -42,7 +43,7 @@ def check(path: Path, refusals: bool = False) -> list[bool]:
             encodings = kernels[task.kernel].encodings
             assert len(values) == len(encodings), (path.name, task.kernel)
             for value, encoding in zip(values, encodings):
-                by_value = Encoding.to_u64 if reaches_float(value, floats) else Encoding.cast_u64
+                by_value = Encoding.to_u64 if expr_dtype(value, env).is_float else Encoding.cast_u64
                 assert encoding is by_value, (path.name, task.kernel, value)
                 float_args = float_args or encoding is Encoding.to_u64
         met.append(float_args)

@@ -1,5 +1,5 @@
 """``named.binder_list``, the one binder walk of the languages from hoisted to encoded (read by
-remap_output_aliases, ``types.type_env`` and ``types.float_scalar_names``), lists the same
+remap_output_aliases and ``types.type_env``), lists the same
 Binders in the same order as a plain recursive walk written here (``reference``), both with an
 if's results first and last, on the inputs of remap_output_aliases, encode_scalars and
 lower_to_emission of every example, golden program, bench shape and random program; and those
