@@ -1,0 +1,340 @@
+"""`python -m nanopass.tools.attack.lean_run`: lean.py's figures on the examples, the golden
+programs and the tester's grammars (random and exhaustive).
+
+  lean_run files [PATH ...]             every examples/*.py and tests/golden/*.py (or the PATHs):
+                                        compiled as the goldens are (their `# options:` line), run
+                                        once on the recorder with tools/check.sample_values
+  lean_run ifchain [--k K ...]          docs/semantics.md gap 4's chain of K ifs (if_chain_source)
+  lean_run grammar NAME --seconds N --seed S [--out DIR]
+  lean_run grammar NAME --exhaustive --size K [--max-atoms A] [--out DIR]
+                                        NAME: tensors (generate.py / exhaustive.py) or one of
+                                        cli.GRAMMARS' abstract ones (rows, scopes, directions,
+                                        nested, nested3); each program run at its settings
+
+Prints one line a program with a figure that is not zero (and a total line): programs,
+insertions (of which in MANUAL scopes), redundant (of which implied), minimum, dummies,
+insertions/minimum, unordered needed pairs. With --out, each program with a redundant insertion
+or an unordered needed pair is shrunk (shrink.py, while it keeps that) and written to
+DIR/<redundant|unordered>/<name>.py, and the figures to DIR/summary.json.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import shutil
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Optional
+
+from . import cli, exhaustive, generate, lean, oracle, record, runner, shrink
+from . import program as P
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+# ---------------------------------------------------------------- the examples and the goldens
+
+
+def golden_options(source: Path) -> dict:
+    """The compiler options a golden program asks for on a `# options: name=True, ...` line."""
+    options = {}
+    for line in source.read_text().splitlines():
+        if line.startswith("# options:"):
+            for item in line.split(":", 1)[1].split(","):
+                key, value = (part.strip() for part in item.split("="))
+                options[key] = value == "True"
+    return options
+
+
+def recorder_arguments(program) -> list:
+    """The recorder's arguments for `program`'s entry at tools/check.sample_values."""
+    from nanopass.api import surface_of
+    from nanopass.tools.check import program_inputs, sample_values
+
+    surface = surface_of(program)
+    inputs = program_inputs(surface, sample_values(surface))
+    return ([f"T:{'x'.join(str(d) for d in t.shape)}" for t in inputs.tensors]
+            + [f"S:{s}" for s in inputs.scalars])
+
+
+def file_log(path: Path) -> tuple:
+    """(the recorder's log of one run of a DSL file, None), or (None, why it could not run)."""
+    import nanopass
+    from nanopass.loader import load_programs, pick_program
+
+    try:
+        program = pick_program(load_programs(str(path)), None, str(path))
+        result = nanopass.generate_orchestration(program, **golden_options(path))
+        args = recorder_arguments(program)
+    except Exception as e:  # noqa: BLE001 - a file the tool cannot measure is reported, not fatal
+        return None, f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"
+    wd = Path(tempfile.mkdtemp(prefix="attack-lean-"))
+    try:
+        built = record.build(result.code, wd)
+        if built.binary is None:
+            return None, f"g++: {built.gxx_error[:200]}"
+        log, err = record.run(built.binary, args)
+        return (None, f"recorder: {err[:200]}") if err else (log, None)
+    finally:
+        shutil.rmtree(wd, ignore_errors=True)
+
+
+def file_figures(path: Path) -> tuple:
+    """(lean.Lean, None) of one DSL file, or (None, why it could not be measured)."""
+    log, why = file_log(path)
+    return (None, why) if log is None else (lean.analyse(log), None)
+
+
+def corpus() -> list:
+    """Every example and golden program (a .py with an .expected.cpp beside it)."""
+    out = []
+    for d in (REPO / "examples", REPO / "tests" / "golden"):
+        out += sorted(p.with_name(p.name.replace(".expected.cpp", ".py")) for p in d.glob("*.expected.cpp"))
+    return out
+
+
+# ---------------------------------------------------------------- the tester's programs
+
+
+def program_figures(prog: P.Program) -> tuple:
+    """(lean.Lean summed over the program's settings, None), or (None, why not measured: a
+    refusal, a compiler failure, the tester's semantics failing, a failing run)."""
+    rendered = P.render(prog)
+    rep = runner.Report(rendered.source)
+    settings = prog.settings or (runner.SURFACE_SETTINGS if prog.surface else runner.SETTINGS)
+    seqs = runner.semantics_noting(rep, prog, rendered.lines, settings)
+    if seqs is None:
+        return None, rep.invalid
+    wd = Path(tempfile.mkdtemp(prefix="attack-lean-"))
+    try:
+        src = wd / "prog.py"
+        src.write_text(rendered.source)
+        comp = runner.compile_noting(rep, src)
+        built = comp and runner.build_noting(rep, comp.code, wd)
+        if not built:
+            return None, runner.describe(rep).splitlines()[0][:200]
+        total = lean.Lean()
+        for setting, seq in seqs.items():
+            log, err = record.run(built.binary, P.entry_arguments(*setting, surface=prog.surface, extra=prog.extra))
+            if err:
+                return None, f"recorder: {err[:200]}"
+            model = lean.R.build(log)
+            if model.errors:
+                return None, f"runtime: {model.errors[0][1][:200]}"
+            nodes_of, bad = oracle.match(seq, model, comp.kernel_ids)
+            if bad:
+                return None, str(bad)[:200]
+            total = total.add(lean.analyse(log, lean.oracle_needed(seq, model, nodes_of)))
+        return total, None
+    finally:
+        shutil.rmtree(wd, ignore_errors=True)
+
+
+def programs(args):
+    """(name, program) of the grammar `args` names, as `python -m nanopass.tools.attack` makes them."""
+    if args.grammar == "tensors":
+        if args.exhaustive:
+            for size in range(1, args.size + 1):
+                for i, prog in enumerate(exhaustive.programs(size)):
+                    yield f"ex{size}-{i:05d}", prog
+            return
+        gen = generate.generate
+    else:
+        grammar = cli.GRAMMARS[args.grammar]
+        if args.exhaustive:
+            for size in range(1, args.size + 1):
+                for i, prog in enumerate(grammar.programs(size, max_atoms=args.max_atoms)):
+                    yield f"{args.grammar}{size}-{i:05d}", prog
+            return
+        gen = grammar.generate
+    i = 0
+    while True:
+        seed = args.seed * 10_000_000 + i
+        yield f"{args.grammar}{seed}", gen(seed, None)
+        i += 1
+
+
+# ---------------------------------------------------------------- docs/semantics.md gap 4
+
+
+def if_chain_source(k: int, readers: str = "independent", split: bool = True) -> str:
+    """A chain of `k` ifs, each writing `y` in one branch (`acc`, y InOut) and reading it in the
+    other (`step`, y In), docs/semantics.md gap 4. `split`: `if n > i` picks the read, so a run
+    reads y in the first n ifs and writes it in the others (every write after every read);
+    else `if (n + i) % 2 == 0` picks the write (a run alternates). `readers`: "independent" (each
+    read writes a tensor of its own) or "chained" (each read is an InOut writer of one tensor
+    `t`, which the runtime chains)."""
+    lines = ["import nanopass.dsl as pl", "", "", "@pl.program", "class IfChain:",
+             "    @pl.function(type=pl.FunctionType.AIV)",
+             "    def acc(self, x: pl.Tensor[[16, 16], pl.FP32], i: pl.Scalar[pl.INT64],",
+             "            y: pl.InOut[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:",
+             "        return y", "",
+             "    @pl.function(type=pl.FunctionType.AIV)",
+             "    def step(self, y: pl.Tensor[[16, 16], pl.FP32],",
+             f"             t: pl.{'InOut' if readers == 'chained' else 'Out'}[pl.Tensor[[16, 16], pl.FP32]])"
+             " -> pl.Tensor[[16, 16], pl.FP32]:",
+             "        return t", "",
+             "    @pl.function(type=pl.FunctionType.Orchestration)",
+             "    def orch(self, x: pl.Tensor[[16, 16], pl.FP32], y: pl.InOut[pl.Tensor[[16, 16], pl.FP32]],",
+             "             t: pl.InOut[pl.Tensor[[16, 16], pl.FP32]], sink: pl.InOut[pl.Tensor[[16, 16], pl.FP32]],",
+             "             n: pl.Scalar[pl.INT64]) -> pl.Tensor[[16, 16], pl.FP32]:"]
+    for i in range(k):
+        write = [f"            y = self.acc(x, {i}, y)"]
+        read = (["            t = self.step(y, t)"] if readers == "chained" else
+                [f"            o{i} = pl.create_tensor([16, 16], dtype=pl.FP32)",
+                 f"            o{i} = self.step(y, o{i})",
+                 f"            sink = self.acc(o{i}, {i}, sink)"])
+        first, second = (read, write) if split else (write, read)
+        lines += [f"        if n > {i}:" if split else f"        if (n + {i}) % 2 == 0:", *first,
+                  "        else:", *second]
+    lines.append("        return y")
+    return "\n".join(lines) + "\n"
+
+
+def if_chain_figures(k: int, readers: str, n: int, split: bool = True) -> tuple:
+    """(lean.Lean, None) of the gap-4 chain of `k` ifs run at `n`, or (None, why)."""
+    import nanopass
+    from nanopass.loader import load_programs, pick_program
+
+    wd = Path(tempfile.mkdtemp(prefix="attack-lean-"))
+    try:
+        src = wd / "chain.py"
+        src.write_text(if_chain_source(k, readers, split))
+        try:
+            result = nanopass.generate_orchestration(pick_program(load_programs(str(src)), None, str(src)))
+        except Exception as e:  # noqa: BLE001 - reported
+            return None, f"{type(e).__name__}: {e}"
+        built = record.build(result.code, wd)
+        if built.binary is None:
+            return None, f"g++: {built.gxx_error[:300]}"
+        log, err = record.run(built.binary, ["T:16x16"] * 4 + [f"S:{n}"])
+        return (None, f"recorder: {err}") if err else (lean.analyse(log), None)
+    finally:
+        shutil.rmtree(wd, ignore_errors=True)
+
+
+# ---------------------------------------------------------------- reporting
+
+
+def line(name: str, fig: lean.Lean) -> str:
+    f = figures_json(fig)
+    ratio = f"{fig.insertions / fig.minimum:.2f}" if fig.minimum else ("-" if not fig.insertions else "inf")
+    return (f"{name}: insertions {f['insertions']} (inside {f['inside']}), redundant {f['redundant']} "
+            f"(inside {f['redundant inside']}, implied {f['implied']}), minimum {f['minimum']}, dummies "
+            f"{f['dummies']}, ratio {ratio}, unordered {f['unordered']} (inside {f['unordered inside']})")
+
+
+def figures_json(fig: lean.Lean) -> dict:
+    """The figures; "inside": between two nodes of one manual scope instance (the user's)."""
+    return {"insertions": fig.insertions, "inside": fig.inside,
+            "redundant": len(fig.redundant), "redundant inside": sum(1 for r in fig.redundant if r[3]),
+            "implied": sum(1 for r in fig.redundant if r[2]), "minimum": fig.minimum,
+            "dummies": fig.dummies, "unordered": len(fig.unordered),
+            "unordered inside": sum(1 for u in fig.unordered if u[2]), "needed": fig.needed}
+
+
+def compilers(fig: lean.Lean) -> bool:
+    """Has the run a redundant insertion or an unordered needed pair that is not the user's?"""
+    return any(not r[3] for r in fig.redundant) or any(not u[2] for u in fig.unordered)
+
+
+def _keeps(kind: str):
+    def still(cand: P.Program) -> bool:
+        fig, _ = program_figures(cand)
+        return fig is not None and (any(not r[3] for r in fig.redundant) if kind == "redundant"
+                                    else any(not u[2] for u in fig.unordered))
+    return still
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(prog="lean_run", description=__doc__.splitlines()[0])
+    sub = ap.add_subparsers(dest="what", required=True)
+    f = sub.add_parser("files")
+    f.add_argument("paths", nargs="*", type=Path)
+    c = sub.add_parser("ifchain")
+    c.add_argument("--k", type=int, nargs="+", default=[2, 4, 8, 16])
+    g = sub.add_parser("grammar")
+    g.add_argument("grammar", choices=("tensors",) + tuple(k for k in cli.GRAMMARS
+                                                           if k not in ("scalars", "printed", "printed-scalars")))
+    g.add_argument("--seconds", type=float, default=60.0)
+    g.add_argument("--seed", type=int, default=1)
+    g.add_argument("--exhaustive", action="store_true")
+    g.add_argument("--size", type=int, default=2)
+    g.add_argument("--max-atoms", type=int, default=None)
+    g.add_argument("--max-programs", type=int, default=None)
+    g.add_argument("--shrink-seconds", type=float, default=60.0)
+    g.add_argument("--max-shrink", type=int, default=4, help="programs shrunk per kind (the first ones)")
+    ap.add_argument("--out", type=Path, default=None)
+    args = ap.parse_args(argv)
+    total, measured, skipped, flagged = lean.Lean(), 0, [], []
+    per_program = {}
+    if args.what == "ifchain":
+        for split in (True, False):
+            for readers in ("independent", "chained"):
+                for k in args.k:
+                    for n in ((k // 2, k) if split else (0, 1)):
+                        fig, why = if_chain_figures(k, readers, n, split)
+                        name = f"if chain k={k} {readers} {'split' if split else 'alternating'} n={n}"
+                        print(line(name, fig) if fig else f"{name}: {why}")
+        return 0
+    if args.what == "files":
+        for path in args.paths or corpus():
+            fig, why = file_figures(path)
+            name = str(path.relative_to(REPO)) if path.is_absolute() and REPO in path.parents else str(path)
+            if fig is None:
+                skipped.append((name, why))
+                print(f"{name}: not measured: {why}")
+                continue
+            measured += 1
+            total = total.add(fig)
+            per_program[name] = figures_json(fig)
+            print(line(name, fig))
+            for r in fig.redundant:
+                print(f"    redundant{' (inside)' if r[3] else ''}: {r[4]}")
+            if compilers(fig):
+                flagged.append((name, None, fig))
+    else:
+        deadline = time.monotonic() + args.seconds
+        for name, prog in programs(args):
+            if (not args.exhaustive and time.monotonic() > deadline) or (
+                    args.max_programs is not None and measured + len(skipped) >= args.max_programs):
+                break
+            fig, why = program_figures(prog)
+            if fig is None:
+                skipped.append((name, why))
+                continue
+            measured += 1
+            total = total.add(fig)
+            per_program[name] = figures_json(fig)
+            if fig.redundant or fig.unordered or fig.insertions:
+                print(line(name, fig))
+            if compilers(fig):
+                flagged.append((name, prog, fig))
+    print(line(f"TOTAL of {measured} programs ({len(skipped)} not measured)", total))
+    if args.out is not None:
+        args.out.mkdir(parents=True, exist_ok=True)
+        shrunk = {"unordered": 0, "redundant": 0}
+        for name, prog, fig in flagged:
+            if prog is None:
+                continue
+            for kind in ("unordered", "redundant"):
+                if shrunk[kind] < args.max_shrink and _keeps(kind)(prog):
+                    shrunk[kind] += 1
+                    small = shrink.shrink(prog, _keeps(kind), args.shrink_seconds)
+                    small_fig, _ = program_figures(small)
+                    d = args.out / kind
+                    d.mkdir(exist_ok=True)
+                    head = "".join(f"# {t}\n" for t in (line(name, fig), "shrunk: " + line(name, small_fig)))
+                    (d / f"{name}.py").write_text(head + P.render(small).source)
+        (args.out / "summary.json").write_text(json.dumps(
+            {"total": figures_json(total), "programs": measured, "not measured": skipped,
+             "flagged": [n for n, _, _ in flagged], "per program": per_program}, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
