@@ -185,7 +185,23 @@ def test_pairs_inside_one_manual_scope_are_the_users():
 
     assert run(False).unordered == [(0, 1, True)]
     fig = run(True)
-    assert (fig.insertions, fig.inside, fig.minimum, fig.unordered) == (1, 1, 1, [])
+    assert (fig.insertions, fig.inside, fig.minimum, fig.minimum_outside, fig.unordered) == (1, 1, 1, 0, [])
+
+
+def test_a_pair_across_a_manual_boundary_is_the_compilers():
+    # Node 0 writes x in the AUTO scope; node 1 reads x inside a MANUAL scope (no lookup there):
+    # the runtime leaves the pair unordered, and it is not inside one manual instance, so it
+    # counts in minimum_outside; node 2, after node 1 in the scope, reads y and writes x
+    # (OUTPUT_EXISTING) with the user's dep on node 1: (1, 2) is inside, and (0, 2) follows
+    # from (0, 1) and (1, 2), so the compiler's part of the minimum is the one edge 0 -> 1.
+    log = Log()
+    w = log.submit((R.OUTPUT_EXISTING, tensor(X)))
+    log.manual()
+    r = log.submit((R.INPUT, tensor(X)), deps=[w])
+    log.submit((R.INPUT, tensor(Y)), (R.OUTPUT_EXISTING, tensor(X)), deps=[r])
+    fig = lean.analyse(log.done())
+    assert (fig.needed, fig.insertions, fig.inside, fig.minimum, fig.minimum_outside) == (3, 2, 1, 2, 1)
+    assert fig.redundant == [] and fig.unordered == []
 
 
 def test_no_dep_and_manual_dep_accesses_are_waived():

@@ -32,6 +32,9 @@ runtime model's graph (rtmodel.py):
   order is in every graph of that order). It is no lower bound for every compilation: a dummy
   task joining P writers for C readers does with P + C insertions where this counts P * C, and
   an insertion may order a pair nothing needs if that orders two needed pairs at once.
+  `minimum_outside` is the same for the pairs not inside one manual scope instance, those inside
+  taken as ordered already (the user's `deps=`): the part the compiler's insertions (those not
+  inside, `insertions - inside`) are to be compared with.
 """
 
 from __future__ import annotations
@@ -56,6 +59,7 @@ class Lean:
     redundant: list = field(default_factory=list)    # (from node, to node, implied?, inside?, text)
     unordered: list = field(default_factory=list)    # needed (node, node, inside?) left unordered
     minimum: int = 0
+    minimum_outside: int = 0          # the same with the pairs inside a manual instance as given
     needed: int = 0
     errors: list = field(default_factory=list)       # the runtime model's (fatal, use after scope)
 
@@ -63,6 +67,7 @@ class Lean:
         return Lean(self.insertions + other.insertions, self.inside + other.inside,
                     self.dummies + other.dummies, self.redundant + other.redundant,
                     self.unordered + other.unordered, self.minimum + other.minimum,
+                    self.minimum_outside + other.minimum_outside,
                     self.needed + other.needed, self.errors + other.errors)
 
 
@@ -150,29 +155,41 @@ def _bits(bits: int) -> list:
     return out
 
 
-def minimum(runtime: R.Model, nodes: list, needed: set) -> int:
-    """`minimum` of the module doc: the reduction edges of (R + needed) among `nodes` not in R."""
+def _closure(runtime: R.Model, nodes: list, mask: int, extra: dict) -> dict:
+    """Node -> bits of its predecessors among `nodes` in R (restricted to `mask`) plus `extra`
+    (node -> bits of direct predecessors), transitively."""
+    closure: dict = {}
+    for b in nodes:
+        c = 0
+        for a in _bits((runtime.anc[b] & mask) | extra.get(b, 0)):
+            c |= closure[a] | (1 << a)
+        closure[b] = c
+    return closure
+
+
+def minimum(runtime: R.Model, nodes: list, needed, given=()) -> int:
+    """`minimum` of the module doc: the edges of the transitive reduction of (R + `given` +
+    `needed`) among `nodes` that (R + `given`) does not give (`given`: pairs taken as ordered
+    already, e.g. the user's inside a manual scope)."""
     mask = 0
     for i in nodes:
         mask |= 1 << i
-    missing: dict = {}
+    extra: dict = {}
+    for a, b in given:
+        extra[b] = extra.get(b, 0) | (1 << a)
+    base = _closure(runtime, nodes, mask, extra)
     for a, b in needed:
-        if not runtime.ordered(a, b):
-            missing[b] = missing.get(b, 0) | (1 << a)
-    closure: dict = {}
+        if not (base[b] >> a) & 1:
+            extra[b] = extra.get(b, 0) | (1 << a)
+    closure = _closure(runtime, nodes, mask, extra)
     count = 0
     for b in nodes:
-        r = runtime.anc[b] & mask
-        direct = r | missing.get(b, 0)
-        c = 0
-        for a in _bits(direct):
-            c |= closure[a] | (1 << a)
-        closure[b] = c
-        if b in missing:
+        c = closure[b]
+        if c != base[b]:
             covered = 0
             for a in _bits(c):
                 covered |= closure[a]
-            count += bin(c & ~covered & ~r).count("1")
+            count += bin(c & ~covered & ~base[b]).count("1")
     return count
 
 
@@ -197,6 +214,8 @@ def analyse(log: list, needed: Optional[set] = None, host_region: str = "element
     kept = [p for p in needed if full.ordered(*p)]
     runtime = R.build(without_deps(log), host_region)
     lean.minimum = minimum(runtime, nodes, kept)
+    lean.minimum_outside = minimum(runtime, nodes, [p for p in kept if not inside(*p)],
+                                   [p for p in kept if inside(*p)])
     mask = 0
     for i in nodes:
         mask |= 1 << i

@@ -224,7 +224,8 @@ def line(name: str, fig: lean.Lean) -> str:
     f = figures_json(fig)
     ratio = f"{fig.insertions / fig.minimum:.2f}" if fig.minimum else ("-" if not fig.insertions else "inf")
     return (f"{name}: insertions {f['insertions']} (inside {f['inside']}), redundant {f['redundant']} "
-            f"(inside {f['redundant inside']}, implied {f['implied']}), minimum {f['minimum']}, dummies "
+            f"(inside {f['redundant inside']}, implied {f['implied']}), minimum {f['minimum']} "
+            f"(outside {f['minimum outside']}), dummies "
             f"{f['dummies']}, ratio {ratio}, unordered {f['unordered']} (inside {f['unordered inside']})")
 
 
@@ -233,6 +234,7 @@ def figures_json(fig: lean.Lean) -> dict:
     return {"insertions": fig.insertions, "inside": fig.inside,
             "redundant": len(fig.redundant), "redundant inside": sum(1 for r in fig.redundant if r[3]),
             "implied": sum(1 for r in fig.redundant if r[2]), "minimum": fig.minimum,
+            "minimum outside": fig.minimum_outside,
             "dummies": fig.dummies, "unordered": len(fig.unordered),
             "unordered inside": sum(1 for u in fig.unordered if u[2]), "needed": fig.needed}
 
