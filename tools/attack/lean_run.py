@@ -134,6 +134,19 @@ def program_figures(prog: P.Program) -> tuple:
         shutil.rmtree(wd, ignore_errors=True)
 
 
+def users_outside_manual(prog: P.Program) -> bool:
+    """Does the program write a dependency (`deps=`, a `task_dummy`) outside every manual scope?
+    Where it does not, every insertion not inside a manual scope instance is the compiler's."""
+    def walk(body, manual: bool) -> bool:
+        for s in body:
+            if not manual and (isinstance(s, P.Barrier) or (isinstance(s, P.Call) and s.deps)):
+                return True
+            if any(walk(ch, manual or isinstance(s, P.Manual)) for ch in P.children(s)):
+                return True
+        return False
+    return walk(prog.body, False)
+
+
 def programs(args):
     """(name, program) of the grammar `args` names, as `python -m nanopass.tools.attack` makes them."""
     if args.grammar == "tensors":
@@ -222,7 +235,12 @@ def if_chain_figures(k: int, readers: str, n: int, split: bool = True) -> tuple:
 
 def line(name: str, fig: lean.Lean) -> str:
     f = figures_json(fig)
-    ratio = f"{fig.insertions / fig.minimum:.2f}" if fig.minimum else ("-" if not fig.insertions else "inf")
+
+    def ratio_of(made, least):
+        return f"{made / least:.2f}" if least else ("-" if not made else "inf")
+
+    ratio = (f"{ratio_of(fig.insertions, fig.minimum)} (outside "
+             f"{ratio_of(fig.insertions - fig.inside, fig.minimum_outside)})")
     return (f"{name}: insertions {f['insertions']} (inside {f['inside']}), redundant {f['redundant']} "
             f"(inside {f['redundant inside']}, implied {f['implied']}), minimum {f['minimum']} "
             f"(outside {f['minimum outside']}), dummies "
@@ -246,6 +264,8 @@ def compilers(fig: lean.Lean) -> bool:
 
 def _keeps(kind: str):
     def still(cand: P.Program) -> bool:
+        if users_outside_manual(cand):
+            return False
         fig, _ = program_figures(cand)
         return fig is not None and (any(not r[3] for r in fig.redundant) if kind == "redundant"
                                     else any(not u[2] for u in fig.unordered))
@@ -273,6 +293,8 @@ def main(argv=None) -> int:
     ap.add_argument("--out", type=Path, default=None)
     args = ap.parse_args(argv)
     total, measured, skipped, flagged = lean.Lean(), 0, [], []
+    own = lean.Lean()             # the programs whose every dependency outside a manual scope is the compiler's
+    owns = 0
     per_program = {}
     if args.what == "ifchain":
         for split in (True, False):
@@ -312,11 +334,16 @@ def main(argv=None) -> int:
             measured += 1
             total = total.add(fig)
             per_program[name] = figures_json(fig)
+            users = users_outside_manual(prog)
+            if not users:
+                own, owns = own.add(fig), owns + 1
             if fig.redundant or fig.unordered or fig.insertions:
-                print(line(name, fig))
-            if compilers(fig):
+                print(line(name, fig) + (" (deps= outside manual scopes)" if users else ""))
+            if compilers(fig) and not users:
                 flagged.append((name, prog, fig))
     print(line(f"TOTAL of {measured} programs ({len(skipped)} not measured)", total))
+    if args.what == "grammar":
+        print(line(f"TOTAL of the {owns} programs with no deps= outside manual scopes", own))
     if args.out is not None:
         args.out.mkdir(parents=True, exist_ok=True)
         shrunk = {"unordered": 0, "redundant": 0}
@@ -333,7 +360,8 @@ def main(argv=None) -> int:
                     head = "".join(f"# {t}\n" for t in (line(name, fig), "shrunk: " + line(name, small_fig)))
                     (d / f"{name}.py").write_text(head + P.render(small).source)
         (args.out / "summary.json").write_text(json.dumps(
-            {"total": figures_json(total), "programs": measured, "not measured": skipped,
+            {"total": figures_json(total), "programs": measured,
+             "compiler's": {"programs": owns, **figures_json(own)}, "not measured": skipped,
              "flagged": [n for n, _, _ in flagged], "per program": per_program}, indent=1))
     return 0
 
