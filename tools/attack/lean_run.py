@@ -13,15 +13,15 @@ programs and the tester's grammars (random and exhaustive).
 
 Prints one line a program with a figure that is not zero (and a total line): programs,
 insertions (of which in MANUAL scopes), redundant (of which implied), minimum, dummies,
-insertions/minimum, unordered needed pairs. With --out, each program with a redundant insertion
-or an unordered needed pair is shrunk (shrink.py, while it keeps that) and written to
+insertions/minimum, unordered needed pairs. With --out, each program that writes no dependency
+(every insertion the compiler's) with a redundant insertion or an unordered needed pair not
+inside one manual scope instance is shrunk (shrink.py, while it keeps that) and written to
 DIR/<redundant|unordered>/<name>.py, and the figures to DIR/summary.json.
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import shutil
 import sys
@@ -134,17 +134,18 @@ def program_figures(prog: P.Program) -> tuple:
         shutil.rmtree(wd, ignore_errors=True)
 
 
-def users_outside_manual(prog: P.Program) -> bool:
-    """Does the program write a dependency (`deps=`, a `task_dummy`) outside every manual scope?
-    Where it does not, every insertion not inside a manual scope instance is the compiler's."""
-    def walk(body, manual: bool) -> bool:
+def writes_dependencies(prog: P.Program) -> bool:
+    """Does the program write a dependency (`deps=`, a `task_dummy`) anywhere? Where it does not,
+    every insertion is the compiler's (a user's dependency between two instances of a manual
+    scope, or in an AUTO scope, cannot be told from the compiler's in a log)."""
+    def walk(body) -> bool:
         for s in body:
-            if not manual and (isinstance(s, P.Barrier) or (isinstance(s, P.Call) and s.deps)):
+            if isinstance(s, P.Barrier) or (isinstance(s, P.Call) and s.deps):
                 return True
-            if any(walk(ch, manual or isinstance(s, P.Manual)) for ch in P.children(s)):
+            if any(walk(ch) for ch in P.children(s)):
                 return True
         return False
-    return walk(prog.body, False)
+    return walk(prog.body)
 
 
 def programs(args):
@@ -264,11 +265,11 @@ def compilers(fig: lean.Lean) -> bool:
 
 def _keeps(kind: str):
     def still(cand: P.Program) -> bool:
-        if users_outside_manual(cand):
+        if writes_dependencies(cand):
             return False
         fig, _ = program_figures(cand)
-        return fig is not None and (any(not r[3] for r in fig.redundant) if kind == "redundant"
-                                    else any(not u[2] for u in fig.unordered))
+        return fig is not None and bool(fig.redundant if kind == "redundant"
+                                        else any(not u[2] for u in fig.unordered))
     return still
 
 
@@ -292,8 +293,11 @@ def main(argv=None) -> int:
     g.add_argument("--max-shrink", type=int, default=4, help="programs shrunk per kind (the first ones)")
     ap.add_argument("--out", type=Path, default=None)
     args = ap.parse_args(argv)
+    if args.what == "grammar" and not args.exhaustive and args.grammar != "tensors" \
+            and not hasattr(cli.GRAMMARS[args.grammar], "generate"):
+        ap.error(f"the {args.grammar} grammar has no random programs: give --exhaustive --size K")
     total, measured, skipped, flagged = lean.Lean(), 0, [], []
-    own = lean.Lean()             # the programs whose every dependency outside a manual scope is the compiler's
+    own = lean.Lean()             # the programs whose every insertion is the compiler's
     owns = 0
     per_program = {}
     if args.what == "ifchain":
@@ -334,16 +338,16 @@ def main(argv=None) -> int:
             measured += 1
             total = total.add(fig)
             per_program[name] = figures_json(fig)
-            users = users_outside_manual(prog)
+            users = writes_dependencies(prog)
             if not users:
                 own, owns = own.add(fig), owns + 1
             if fig.redundant or fig.unordered or fig.insertions:
-                print(line(name, fig) + (" (deps= outside manual scopes)" if users else ""))
-            if compilers(fig) and not users:
+                print(line(name, fig) + (" (the user's deps= too)" if users else ""))
+            if not users and (fig.redundant or any(not u[2] for u in fig.unordered)):
                 flagged.append((name, prog, fig))
     print(line(f"TOTAL of {measured} programs ({len(skipped)} not measured)", total))
     if args.what == "grammar":
-        print(line(f"TOTAL of the {owns} programs with no deps= outside manual scopes", own))
+        print(line(f"TOTAL of the {owns} programs with no deps= (every insertion the compiler's)", own))
     if args.out is not None:
         args.out.mkdir(parents=True, exist_ok=True)
         shrunk = {"unordered": 0, "redundant": 0}
