@@ -5,6 +5,8 @@ programs and the tester's grammars (random and exhaustive).
                                         compiled as the goldens are (their `# options:` line), run
                                         once on the recorder with tools/check.sample_values
   lean_run ifchain [--k K ...]          docs/semantics.md gap 4's chain of K ifs (if_chain_source)
+  lean_run gen --seed S --count C       tools/gen_programs.py's AUTO programs, run as `files` (no
+                                        pl.parallel waivers: a pair they waive shows as unordered)
   lean_run grammar NAME --seconds N --seed S [--out DIR]
   lean_run grammar NAME --exhaustive --size K [--max-atoms A] [--out DIR]
                                         NAME: tensors (generate.py / exhaustive.py) or one of
@@ -231,6 +233,21 @@ def if_chain_figures(k: int, readers: str, n: int, split: bool = True) -> tuple:
         shutil.rmtree(wd, ignore_errors=True)
 
 
+# ---------------------------------------------------------------- tools/gen_programs.py's programs
+
+
+def gen_sources(seed: int, count: int):
+    """(name, DSL source, writes a dependency?) of `count` AUTO programs of tools/gen_programs.py
+    (every deps list the generator leaves open empty)."""
+    import re
+
+    from nanopass.tools import gen_programs
+
+    for i in range(count):
+        src = gen_programs.generate(gen_programs.RandomChooser(seed + i)).render()
+        yield f"gen{seed + i}", src, bool(re.search(r"deps=\[[^\]]", src)) or "task_dummy" in src
+
+
 # ---------------------------------------------------------------- reporting
 
 
@@ -280,6 +297,9 @@ def main(argv=None) -> int:
     f.add_argument("paths", nargs="*", type=Path)
     c = sub.add_parser("ifchain")
     c.add_argument("--k", type=int, nargs="+", default=[2, 4, 8, 16])
+    gp = sub.add_parser("gen")
+    gp.add_argument("--seed", type=int, default=1)
+    gp.add_argument("--count", type=int, default=100)
     g = sub.add_parser("grammar")
     g.add_argument("grammar", choices=("tensors",) + tuple(k for k in cli.GRAMMARS
                                                            if k not in ("scalars", "printed", "printed-scalars")))
@@ -309,7 +329,32 @@ def main(argv=None) -> int:
                         name = f"if chain k={k} {readers} {'split' if split else 'alternating'} n={n}"
                         print(line(name, fig) if fig else f"{name}: {why}")
         return 0
-    if args.what == "files":
+    if args.what == "gen":
+        wd = Path(tempfile.mkdtemp(prefix="attack-lean-gen-"))
+        try:
+            for name, src, users in gen_sources(args.seed, args.count):
+                path = wd / f"{name}.py"
+                path.write_text(src)
+                fig, why = file_figures(path)
+                if fig is None:
+                    skipped.append((name, why))
+                    continue
+                measured += 1
+                total = total.add(fig)
+                if not users:
+                    own, owns = own.add(fig), owns + 1
+                per_program[name] = figures_json(fig)
+                if fig.redundant or fig.unordered or fig.insertions:
+                    print(line(name, fig) + (" (the user's deps= too)" if users else ""))
+                if not users and fig.redundant:
+                    for r in fig.redundant:
+                        print(f"    redundant: {r[4]}")
+                    if args.out is not None:
+                        (args.out / "gen").mkdir(parents=True, exist_ok=True)
+                        (args.out / "gen" / f"{name}.py").write_text(f"# {line(name, fig)}\n" + src)
+        finally:
+            shutil.rmtree(wd, ignore_errors=True)
+    elif args.what == "files":
         for path in args.paths or corpus():
             fig, why = file_figures(path)
             name = str(path.relative_to(REPO)) if path.is_absolute() and REPO in path.parents else str(path)
@@ -346,7 +391,7 @@ def main(argv=None) -> int:
             if not users and (fig.redundant or any(not u[2] for u in fig.unordered)):
                 flagged.append((name, prog, fig))
     print(line(f"TOTAL of {measured} programs ({len(skipped)} not measured)", total))
-    if args.what == "grammar":
+    if args.what in ("grammar", "gen"):
         print(line(f"TOTAL of the {owns} programs with no deps= (every insertion the compiler's)", own))
     if args.out is not None:
         args.out.mkdir(parents=True, exist_ok=True)
