@@ -54,7 +54,7 @@ class Lean:
     """The figures of one recorded run."""
 
     insertions: int = 0
-    inside: int = 0                   # of which between two nodes of one manual scope instance
+    inside: int = 0                   # of which between two nodes of one manual scope instance (manual_instances)
     dummies: int = 0
     redundant: list = field(default_factory=list)    # (from node, to node, implied?, inside?, text)
     unordered: list = field(default_factory=list)    # needed (node, node, inside?) left unordered
@@ -85,7 +85,9 @@ def without_deps(log: list, drop=None) -> list:
 
 def manual_instances(log: list) -> list:
     """Node -> the uid of the outermost MANUAL scope it is in (None: none). Pairs of nodes in one
-    instance are the user's to order (docs/semantics.md, "The user's"), with the user's `deps=`."""
+    instance are the user's to order (docs/semantics.md, "The user's"), with the user's `deps=`;
+    but a scope the compiler made MANUAL (analyze_auto_scopes_for_deps) is the compiler's, and so
+    are its host waits and fences there: a log does not tell them apart."""
     parent: dict = {}
     out = []
     for ev in log:

@@ -2,7 +2,7 @@
 programs and the tester's grammars (random and exhaustive).
 
   lean_run files [PATH ...]             every examples/*.py and tests/golden/*.py (or the PATHs):
-                                        compiled as the goldens are (their `# options:` line), run
+                                        compiled with the options of their `# options:` line (as the goldens are), run
                                         once on the recorder with tools/check.sample_values
   lean_run ifchain [--k K ...]          docs/semantics.md gap 4's chain of K ifs (if_chain_source)
   lean_run gen --seed S --count C       tools/gen_programs.py's AUTO programs, run as `files` (no
@@ -41,17 +41,6 @@ REPO = Path(__file__).resolve().parents[2]
 # ---------------------------------------------------------------- the examples and the goldens
 
 
-def golden_options(source: Path) -> dict:
-    """The compiler options a golden program asks for on a `# options: name=True, ...` line."""
-    options = {}
-    for line in source.read_text().splitlines():
-        if line.startswith("# options:"):
-            for item in line.split(":", 1)[1].split(","):
-                key, value = (part.strip() for part in item.split("="))
-                options[key] = value == "True"
-    return options
-
-
 def recorder_arguments(program) -> list:
     """The recorder's arguments for `program`'s entry at tools/check.sample_values."""
     from nanopass.api import surface_of
@@ -67,10 +56,11 @@ def file_log(path: Path) -> tuple:
     """(the recorder's log of one run of a DSL file, None), or (None, why it could not run)."""
     import nanopass
     from nanopass.loader import load_programs, pick_program
+    from nanopass.tools.gen_programs import options_of
 
     try:
         program = pick_program(load_programs(str(path)), None, str(path))
-        result = nanopass.generate_orchestration(program, **golden_options(path))
+        result = nanopass.generate_orchestration(program, **options_of(path.read_text()))
         args = recorder_arguments(program)
     except Exception as e:  # noqa: BLE001 - a file the tool cannot measure is reported, not fatal
         return None, f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"
@@ -275,9 +265,29 @@ def figures_json(fig: lean.Lean) -> dict:
             "unordered inside": sum(1 for u in fig.unordered if u[2]), "needed": fig.needed}
 
 
-def compilers(fig: lean.Lean) -> bool:
-    """Has the run a redundant insertion or an unordered needed pair that is not the user's?"""
-    return any(not r[3] for r in fig.redundant) or any(not u[2] for u in fig.unordered)
+class Tally:
+    """The figures of the programs measured so far: all, and those that write no dependency."""
+
+    def __init__(self):
+        self.total, self.own = lean.Lean(), lean.Lean()
+        self.measured = self.owns = 0
+        self.skipped, self.flagged, self.per_program = [], [], {}
+
+    def add(self, name: str, fig: Optional[lean.Lean], why: str = "", users: bool = False, quiet: bool = True):
+        """Note one program's figures (`fig` None: not measured, for `why`); print its line
+        unless `quiet` and every figure is 0; `users`: it writes a dependency of its own."""
+        if fig is None:
+            self.skipped.append((name, why))
+            if not quiet:
+                print(f"{name}: not measured: {why}")
+            return
+        self.measured += 1
+        self.total = self.total.add(fig)
+        if not users:
+            self.own, self.owns = self.own.add(fig), self.owns + 1
+        self.per_program[name] = figures_json(fig)
+        if not quiet or fig.redundant or fig.unordered or fig.insertions:
+            print(line(name, fig) + (" (the user's deps= too)" if users else ""))
 
 
 def _keeps(kind: str):
@@ -316,10 +326,7 @@ def main(argv=None) -> int:
     if args.what == "grammar" and not args.exhaustive and args.grammar != "tensors" \
             and not hasattr(cli.GRAMMARS[args.grammar], "generate"):
         ap.error(f"the {args.grammar} grammar has no random programs: give --exhaustive --size K")
-    total, measured, skipped, flagged = lean.Lean(), 0, [], []
-    own = lean.Lean()             # the programs whose every insertion is the compiler's
-    owns = 0
-    per_program = {}
+    tally = Tally()
     if args.what == "ifchain":
         for split in (True, False):
             for readers in ("independent", "chained"):
@@ -327,7 +334,7 @@ def main(argv=None) -> int:
                     for n in ((k // 2, k) if split else (0, 1)):
                         fig, why = if_chain_figures(k, readers, n, split)
                         name = f"if chain k={k} {readers} {'split' if split else 'alternating'} n={n}"
-                        print(line(name, fig) if fig else f"{name}: {why}")
+                        tally.add(name, fig, why, quiet=False)
         return 0
     if args.what == "gen":
         wd = Path(tempfile.mkdtemp(prefix="attack-lean-gen-"))
@@ -336,17 +343,8 @@ def main(argv=None) -> int:
                 path = wd / f"{name}.py"
                 path.write_text(src)
                 fig, why = file_figures(path)
-                if fig is None:
-                    skipped.append((name, why))
-                    continue
-                measured += 1
-                total = total.add(fig)
-                if not users:
-                    own, owns = own.add(fig), owns + 1
-                per_program[name] = figures_json(fig)
-                if fig.redundant or fig.unordered or fig.insertions:
-                    print(line(name, fig) + (" (the user's deps= too)" if users else ""))
-                if not users and fig.redundant:
+                tally.add(name, fig, why, users)
+                if fig is not None and not users and fig.redundant:
                     for r in fig.redundant:
                         print(f"    redundant: {r[4]}")
                     if args.out is not None:
@@ -358,47 +356,27 @@ def main(argv=None) -> int:
         for path in args.paths or corpus():
             fig, why = file_figures(path)
             name = str(path.relative_to(REPO)) if path.is_absolute() and REPO in path.parents else str(path)
-            if fig is None:
-                skipped.append((name, why))
-                print(f"{name}: not measured: {why}")
-                continue
-            measured += 1
-            total = total.add(fig)
-            per_program[name] = figures_json(fig)
-            print(line(name, fig))
-            for r in fig.redundant:
+            tally.add(name, fig, why, quiet=False)
+            for r in fig.redundant if fig is not None else ():
                 print(f"    redundant{' (inside)' if r[3] else ''}: {r[4]}")
-            if compilers(fig):
-                flagged.append((name, None, fig))
     else:
         deadline = time.monotonic() + args.seconds
         for name, prog in programs(args):
             if (not args.exhaustive and time.monotonic() > deadline) or (
-                    args.max_programs is not None and measured + len(skipped) >= args.max_programs):
+                    args.max_programs is not None and tally.measured + len(tally.skipped) >= args.max_programs):
                 break
             fig, why = program_figures(prog)
-            if fig is None:
-                skipped.append((name, why))
-                continue
-            measured += 1
-            total = total.add(fig)
-            per_program[name] = figures_json(fig)
             users = writes_dependencies(prog)
-            if not users:
-                own, owns = own.add(fig), owns + 1
-            if fig.redundant or fig.unordered or fig.insertions:
-                print(line(name, fig) + (" (the user's deps= too)" if users else ""))
-            if not users and (fig.redundant or any(not u[2] for u in fig.unordered)):
-                flagged.append((name, prog, fig))
-    print(line(f"TOTAL of {measured} programs ({len(skipped)} not measured)", total))
+            tally.add(name, fig, why, users)
+            if fig is not None and not users and (fig.redundant or any(not u[2] for u in fig.unordered)):
+                tally.flagged.append((name, prog, fig))
+    print(line(f"TOTAL of {tally.measured} programs ({len(tally.skipped)} not measured)", tally.total))
     if args.what in ("grammar", "gen"):
-        print(line(f"TOTAL of the {owns} programs with no deps= (every insertion the compiler's)", own))
+        print(line(f"TOTAL of the {tally.owns} programs with no deps= (every insertion the compiler's)", tally.own))
     if args.out is not None:
         args.out.mkdir(parents=True, exist_ok=True)
         shrunk = {"unordered": 0, "redundant": 0}
-        for name, prog, fig in flagged:
-            if prog is None:
-                continue
+        for name, prog, fig in tally.flagged:
             for kind in ("unordered", "redundant"):
                 if shrunk[kind] < args.max_shrink and _keeps(kind)(prog):
                     shrunk[kind] += 1
@@ -409,9 +387,9 @@ def main(argv=None) -> int:
                     head = "".join(f"# {t}\n" for t in (line(name, fig), "shrunk: " + line(name, small_fig)))
                     (d / f"{name}.py").write_text(head + P.render(small).source)
         (args.out / "summary.json").write_text(json.dumps(
-            {"total": figures_json(total), "programs": measured,
-             "compiler's": {"programs": owns, **figures_json(own)}, "not measured": skipped,
-             "flagged": [n for n, _, _ in flagged], "per program": per_program}, indent=1))
+            {"total": figures_json(tally.total), "programs": tally.measured,
+             "compiler's": {"programs": tally.owns, **figures_json(tally.own)}, "not measured": tally.skipped,
+             "flagged": [n for n, _, _ in tally.flagged], "per program": tally.per_program}, indent=1))
     return 0
 
 
