@@ -9,7 +9,8 @@ programs and the tester's grammars (random and exhaustive).
                                         pl.parallel waivers: a pair they waive shows as unordered)
   lean_run grammar NAME --seconds N --seed S [--out DIR]
   lean_run grammar NAME --exhaustive --size K [--max-atoms A] [--out DIR]
-                                        NAME: tensors (generate.py / exhaustive.py) or one of
+                                        NAME: tensors (generate.py / exhaustive.py), surface
+                                        (surface_generate.py, random only) or one of
                                         cli.GRAMMARS' abstract ones (rows, scopes, directions,
                                         nested, nested3); each program run at its settings
 
@@ -32,7 +33,7 @@ import time
 from pathlib import Path
 from typing import Optional
 
-from . import cli, exhaustive, generate, lean, oracle, record, runner, shrink
+from . import cli, exhaustive, generate, lean, oracle, record, runner, shrink, surface_generate
 from . import program as P
 
 REPO = Path(__file__).resolve().parents[2]
@@ -142,7 +143,9 @@ def writes_dependencies(prog: P.Program) -> bool:
 
 def programs(args):
     """(name, program) of the grammar `args` names, as `python -m nanopass.tools.attack` makes them."""
-    if args.grammar == "tensors":
+    if args.grammar == "surface":
+        gen = surface_generate.generate
+    elif args.grammar == "tensors":
         if args.exhaustive:
             for size in range(1, args.size + 1):
                 for i, prog in enumerate(exhaustive.programs(size)):
@@ -311,7 +314,7 @@ def main(argv=None) -> int:
     gp.add_argument("--seed", type=int, default=1)
     gp.add_argument("--count", type=int, default=100)
     g = sub.add_parser("grammar")
-    g.add_argument("grammar", choices=("tensors",) + tuple(k for k in cli.GRAMMARS
+    g.add_argument("grammar", choices=("tensors", "surface") + tuple(k for k in cli.GRAMMARS
                                                            if k not in ("scalars", "printed", "printed-scalars")))
     g.add_argument("--seconds", type=float, default=60.0)
     g.add_argument("--seed", type=int, default=1)
@@ -323,7 +326,7 @@ def main(argv=None) -> int:
     g.add_argument("--max-shrink", type=int, default=4, help="programs shrunk per kind (the first ones)")
     ap.add_argument("--out", type=Path, default=None)
     args = ap.parse_args(argv)
-    if args.what == "grammar" and not args.exhaustive and args.grammar != "tensors" \
+    if args.what == "grammar" and not args.exhaustive and args.grammar not in ("tensors", "surface") \
             and not hasattr(cli.GRAMMARS[args.grammar], "generate"):
         ap.error(f"the {args.grammar} grammar has no random programs: give --exhaustive --size K")
     tally = Tally()
