@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import shutil
 import sys
 import tempfile
@@ -128,17 +129,15 @@ def program_figures(prog: P.Program) -> tuple:
 
 
 def writes_dependencies(prog: P.Program) -> bool:
-    """Does the program write a dependency (`deps=`, a `task_dummy`) anywhere? Where it does not,
-    every insertion is the compiler's (a user's dependency between two instances of a manual
-    scope, or in an AUTO scope, cannot be told from the compiler's in a log)."""
-    def walk(body) -> bool:
-        for s in body:
-            if isinstance(s, P.Barrier) or (isinstance(s, P.Call) and s.deps):
-                return True
-            if any(walk(ch) for ch in P.children(s)):
-                return True
-        return False
-    return walk(prog.body)
+    """Does the program write a dependency (a non-empty `deps=`, a `task_dummy`) anywhere, as
+    rendered? Where it does not, every insertion is the compiler's (a user's dependency between
+    two instances of a manual scope, or in an AUTO scope, cannot be told from the compiler's in
+    a log)."""
+    return _writes_dependencies(P.render(prog).source)
+
+
+def _writes_dependencies(source: str) -> bool:
+    return bool(re.search(r"deps=\[[^\]]", source)) or "task_dummy" in source
 
 
 def programs(args):
@@ -232,13 +231,11 @@ def if_chain_figures(k: int, readers: str, n: int, split: bool = True) -> tuple:
 def gen_sources(seed: int, count: int):
     """(name, DSL source, writes a dependency?) of `count` AUTO programs of tools/gen_programs.py
     (every deps list the generator leaves open empty)."""
-    import re
-
     from nanopass.tools import gen_programs
 
     for i in range(count):
         src = gen_programs.generate(gen_programs.RandomChooser(seed + i)).render()
-        yield f"gen{seed + i}", src, bool(re.search(r"deps=\[[^\]]", src)) or "task_dummy" in src
+        yield f"gen{seed + i}", src, _writes_dependencies(src)
 
 
 # ---------------------------------------------------------------- reporting
@@ -387,7 +384,8 @@ def main(argv=None) -> int:
                     small_fig, _ = program_figures(small)
                     d = args.out / kind
                     d.mkdir(exist_ok=True)
-                    head = "".join(f"# {t}\n" for t in (line(name, fig), "shrunk: " + line(name, small_fig)))
+                    shrunk_line = line(name, small_fig) if small_fig is not None else "not measured"
+                    head = "".join(f"# {t}\n" for t in (line(name, fig), "shrunk: " + shrunk_line))
                     (d / f"{name}.py").write_text(head + P.render(small).source)
         (args.out / "summary.json").write_text(json.dumps(
             {"total": figures_json(tally.total), "programs": tally.measured,
