@@ -384,8 +384,9 @@ def main(argv=None) -> int:
                     small_fig, _ = program_figures(small)
                     d = args.out / kind
                     d.mkdir(exist_ok=True)
-                    shrunk_line = line(name, small_fig) if small_fig is not None else "not measured"
-                    head = "".join(f"# {t}\n" for t in (line(name, fig), "shrunk: " + shrunk_line))
+                    if small_fig is None:        # (a shrink the tester cannot run: the program as found)
+                        small, small_fig = prog, fig
+                    head = "".join(f"# {t}\n" for t in (line(name, fig), "shrunk: " + line(name, small_fig)))
                     (d / f"{name}.py").write_text(head + P.render(small).source)
         (args.out / "summary.json").write_text(json.dumps(
             {"total": figures_json(tally.total), "programs": tally.measured,
