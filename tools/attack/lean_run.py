@@ -2,7 +2,7 @@
 programs and the tester's grammars (random and exhaustive).
 
   lean_run files [PATH ...]             every examples/*.py and tests/golden/*.py (or the PATHs):
-                                        compiled with the options of their `# options:` line (as the goldens are), run
+                                        compiled with their `# options:` line's options, run
                                         once on the recorder with tools/check.sample_values
   lean_run ifchain [--k K ...]          docs/semantics.md gap 4's chain of K ifs (if_chain_source)
   lean_run gen --seed S --count C       tools/gen_programs.py's AUTO programs, run as `files` (no
@@ -14,9 +14,11 @@ programs and the tester's grammars (random and exhaustive).
                                         cli.GRAMMARS' abstract ones (rows, scopes, directions,
                                         nested, nested3); each program run at its settings
 
-Prints one line a program with a figure that is not zero (and a total line): programs,
-insertions (of which in MANUAL scopes), redundant (of which implied), minimum, dummies,
-insertions/minimum, unordered needed pairs. With --out, each program that writes no dependency
+Prints one line a program with a figure that is not zero (and total lines: all programs, and
+those that write no dependency, where every insertion is the compiler's): insertions (of which
+inside one manual scope instance), redundant (of which inside, and implied), minimum (outside:
+lean.py's minimum_outside), dummies, insertions/minimum (outside: the insertions not inside over
+minimum_outside), unordered needed pairs (of which inside). With --out, each program that writes no dependency
 (every insertion the compiler's) with a redundant insertion or an unordered needed pair not
 inside one manual scope instance is shrunk (shrink.py, while it keeps that) and written to
 DIR/<redundant|unordered>/<name>.py, and the figures to DIR/summary.json.
