@@ -7,23 +7,15 @@ from __future__ import annotations
 
 import pytest
 from conftest import load_program
+from test_annotation_local_dims import SOURCE as FUNCTION_SOURCE
 
 from nanopass.api import generate_orchestration
 from nanopass.errors import UserError
 
-SOURCE = """import nanopass.dsl as pl
-
-M = pl.dynamic("M")
-N = pl.dynamic("N")
-
-
-@pl.program
-class BlockDims:
-    @pl.function(type=pl.FunctionType.AIV)
-    def k(self, t: pl.InOut[pl.Tensor[[1, N], pl.FP32]]) -> pl.Tensor[[1, N], pl.FP32]:
-        return t
-
-    @pl.function
+# the program of test_annotation_local_dims up to its orchestration function (its kernel k), then one
+# whose annotations are inside a pl.at block
+HEADER = FUNCTION_SOURCE[:FUNCTION_SOURCE.index("    @pl.function(type=pl.FunctionType.Orchestration)")]
+SOURCE = HEADER + """    @pl.function
     def orch(self, y: pl.InOut[pl.Tensor[[M, N], pl.FP32]], g: pl.Scalar[pl.FP32]) -> pl.Tensor[[M, N], pl.FP32]:
         d: pl.Scalar[pl.INT64] = pl.tensor.dim(y, 1)
         e: pl.Scalar[pl.INT64] = d - 1
