@@ -79,7 +79,7 @@ class TypeReader:
         self._tensor_types: dict[Any, Any] = {}
         self._constant_tensor_types: dict[tuple, Any] = {}
         # while an assignment's annotation is read: a dimension computed on the host, which the
-        # printed IR annotates by the expression over the function's variables (``local_dims``)
+        # printed IR annotates by the expression over the function's variables (``annotation``)
         self.local_dim: Callable[[ast.expr], Any] | None = None
 
     def annotation(self, cx: Any, node: ast.expr) -> tuple[Any, bool]:
@@ -281,6 +281,9 @@ def compatible(a: Any, b: Any) -> bool:
 
 def check_annotation(cx: Any, annotated: Any, inferred: Any, stmt: ast.stmt, name: str,
                      exact: bool = False) -> Any:
+    """The type of ``name``, annotated ``annotated`` (``TypeReader.annotation``; ``exact``: it must
+    be ``inferred`` itself) and assigned a value of type ``inferred``, in ``cx`` (a function's
+    reading); a user error at ``stmt`` when the value cannot have that type."""
     if annotated._production != inferred._production:
         raise cx.error(
             f"type annotation of '{name}' is {type_text(annotated)} but the value is {type_text(inferred)}", stmt
