@@ -11,7 +11,6 @@ from typing import TYPE_CHECKING, Any
 
 from nanopass.errors import quoted
 from nanopass.languages import surface as S
-from nanopass.languages.terms import DType
 
 from .names import dsl_call, self_method
 from .ops.host_access import array_write, subscript
@@ -21,7 +20,7 @@ from .ops.nested_calls import tensor_value
 from .registry import (BINDING, CONTEXT, EXPRESSION, ITERATOR, OPS, REFUSED, STATEMENT, TARGETS, VALUE, names_in,
                        refusal, spelled_list, statement)
 from .source import short_source
-from .type_reader import BOOL_T, TID_T, compatible, type_text
+from .type_reader import BOOL_T, TID_T, check_annotation, compatible, type_text
 
 if TYPE_CHECKING:
     from .context import FunctionContext
@@ -130,35 +129,14 @@ def rhs(cx: FunctionContext, node: ast.expr) -> tuple[Any, Any]:
     return value_of(cx, node, spelled, OPS.get(spelled) if spelled is not None else None)
 
 
-def check_annotation(cx: FunctionContext, annotated: Any, inferred: Any, stmt: ast.stmt, name: str,
-                     exact: bool = False) -> Any:
-    if annotated._production != inferred._production:
-        raise cx.error(
-            f"type annotation of '{name}' is {type_text(annotated)} but the value is {type_text(inferred)}", stmt
-        )
-    if annotated._production == "ScalarType":
-        a, b = annotated.dtype, inferred.dtype
-        if a == b or (b is DType.INDEX and a.is_int):
-            return annotated
-        if cx.src.printed and a is DType.INDEX and b.is_int:  # the printed IR's index-typed variables
-            return annotated
-        raise cx.error(f"type annotation of '{name}' has dtype {a.name} but the value has {b.name}", stmt)
-    if not (annotated == inferred if exact else compatible(annotated, inferred)):
-        raise cx.error(
-            f"type annotation of '{name}' is {type_text(annotated)} but the value is {type_text(inferred)}", stmt
-        )
-    return annotated
-
-
 @statement(ast.AnnAssign)
 def read_ann_assign(cx: FunctionContext, stmt: ast.AnnAssign) -> list[Any]:
     if stmt.value is None:
         raise cx.error("a declaration needs a value: x: T = ...", stmt)
     if not isinstance(stmt.target, ast.Name):
         raise cx.error("only a variable can be annotated", stmt.target)
-    with cx.types.local_dims(cx) as local:
-        annotated = cx.types.value_type(stmt.annotation)
-    return assign(cx, [stmt.target], stmt.value, stmt, annotated, exact=local.used)
+    annotated, exact = cx.types.annotation(cx, stmt.annotation)
+    return assign(cx, [stmt.target], stmt.value, stmt, annotated, exact=exact)
 
 
 @statement(ast.AugAssign)

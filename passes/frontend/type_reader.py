@@ -79,14 +79,16 @@ class TypeReader:
         self._tensor_types: dict[Any, Any] = {}
         self._constant_tensor_types: dict[tuple, Any] = {}
         # while an assignment's annotation is read: a dimension computed on the host, which the
-        # printed IR annotates by the expression over the function's variables (``local_dims``)
+        # printed IR annotates by the expression over the function's variables (``annotation``)
         self.local_dim: Callable[[ast.expr], Any] | None = None
 
-    def local_dims(self, cx: Any) -> "_LocalDims":
-        """A context in which a dimension that names a variable visible in ``cx`` (a function's
-        reading), or an expression over dynamic dimensions, is read as ``cx`` reads an integer
-        expression, as the value's shape holds it; the context's ``used`` is whether one was."""
-        return _LocalDims(self, cx)
+    def annotation(self, cx: Any, node: ast.expr) -> tuple[Any, bool]:
+        """An assignment's annotation read in ``cx`` (a function's reading, or a block of it outlined
+        into a kernel), and whether it is exact: a dimension that names a variable visible in ``cx``,
+        or an expression over dynamic dimensions, is read as ``cx`` reads an integer expression, as
+        the value's shape holds it; the annotation must then be the value's type itself."""
+        with _LocalDims(self, cx) as local:
+            return self.value_type(node), local.used
 
     def params(self, fdef: ast.FunctionDef, kernel: bool) -> list[Any]:
         args = fdef.args
@@ -275,6 +277,29 @@ def compatible(a: Any, b: Any) -> bool:
     if a._production == "ArrayType":
         return a == b
     return a.dtype == b.dtype and shapes_match(a.shape, b.shape)
+
+
+def check_annotation(cx: Any, annotated: Any, inferred: Any, stmt: ast.stmt, name: str,
+                     exact: bool = False) -> Any:
+    """The type of ``name``, annotated ``annotated`` (``TypeReader.annotation``; ``exact``: it must
+    be ``inferred`` itself) and assigned a value of type ``inferred``, in ``cx`` (a function's
+    reading); a user error at ``stmt`` when the value cannot have that type."""
+    if annotated._production != inferred._production:
+        raise cx.error(
+            f"type annotation of '{name}' is {type_text(annotated)} but the value is {type_text(inferred)}", stmt
+        )
+    if annotated._production == "ScalarType":
+        a, b = annotated.dtype, inferred.dtype
+        if a == b or (b is DType.INDEX and a.is_int):
+            return annotated
+        if cx.src.printed and a is DType.INDEX and b.is_int:  # the printed IR's index-typed variables
+            return annotated
+        raise cx.error(f"type annotation of '{name}' has dtype {a.name} but the value has {b.name}", stmt)
+    if not (annotated == inferred if exact else compatible(annotated, inferred)):
+        raise cx.error(
+            f"type annotation of '{name}' is {type_text(annotated)} but the value is {type_text(inferred)}", stmt
+        )
+    return annotated
 
 
 class _LocalDims:

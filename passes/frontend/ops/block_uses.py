@@ -25,6 +25,7 @@ from nanopass.languages.terms import ParamDir
 
 from ..names import dsl_call, self_method
 from ..source import short_source
+from ..type_reader import check_annotation
 
 if TYPE_CHECKING:
     from ..context import FunctionContext
@@ -138,8 +139,24 @@ def analyze(cx: FunctionContext, stmt: ast.With, local: tuple[str, ...] = (), ca
         for target in targets:
             if isinstance(target, ast.Name) and target.id == written:
                 continue  # x = pl.assemble(x, ...): x is the written tensor itself
-            ty = cx.types.value_type(s.annotation) if isinstance(s, ast.AnnAssign) else _type_of(cx, value, out)
+            ty = annotated(s) if isinstance(s, ast.AnnAssign) else _type_of(cx, value, out)
             define(target, ty, root(value) if isinstance(target, ast.Name) else None)
+
+    def annotated(s: ast.AnnAssign) -> Any:
+        """The type ``s`` declares, read as the function reads an annotation; one that computes a
+        dimension names only variables from outside the block and is the value's type, where the
+        block tells it."""
+        ty, exact = cx.types.annotation(cx, s.annotation)
+        if exact:
+            inner = next((n for n in _loads(s.annotation) if n.id in out.defined), None)
+            if inner is not None:
+                raise cx.error(f"the annotation of {quoted(short_source(s.target))} computes a dimension from "
+                               f"'{inner.id}', which this {what} block defines: the kernel's value would have a "
+                               "shape the caller cannot compute", inner)
+            inferred = _type_of(cx, s.value, out)
+            if inferred is not None:
+                ty = check_annotation(cx, ty, inferred, s, short_source(s.target), exact)
+        return ty
 
     def loop(s: ast.For) -> None:
         read(s.iter)
