@@ -645,9 +645,7 @@ class LowerToEmission(Pass):
             append(E.AllowEarlyResolve.make_trusted(args))
         if deps is not None and through_launch_function:
             append(deps)
-        append(E.Submit.make_trusted(args, launch, outs_name))
-        if tid_used:
-            append(E.DeclTid.make_trusted(tid_name, E.TidOfOuts.make_trusted(outs_name)))
+        append(E.Submit.make_trusted(args, launch, outs_name, tid_name if tid_used else None))
         for name, index in allocated:
             bind = E.AssignRef if name in declared else E.BindRef
             append(bind.make_trusted(name, outs_name, index))
@@ -698,13 +696,17 @@ class LowerToEmission(Pass):
         """The entries of a dependency array, one per edge (fresh ids unguarded, others guarded, an
         array's valid slots in a loop: D10)."""
         pushes = []
-        push, expr = pushes.append, self.expr
+        push, cpp = pushes.append, self.cpp
         for edge in deps:
+            tid = edge.tid
+            if type(tid) is not VAR:  # (resolve_dep_edges makes every edge's TaskId a Var)
+                raise InternalError(f"a dependency on {tid._production}, not a TaskId variable", pass_name=self.name, node=edge)
+            name = cpp.get(tid.name, tid.name)
             if edge.size:
-                push(E.PushDepSlots.make_trusted(self.cn(edge.tid.name), edge.size, self.fresh("slot"), span=edge.span))
+                push(E.PushDepSlots.make_trusted(name, edge.size, self.fresh("slot"), span=edge.span))
             else:
                 index = edge.index
-                push(E.PushDep.make_trusted(expr(edge.tid), None if index is None else expr(index), edge.guarded, span=edge.span))
+                push(E.PushDep.make_trusted(name, None if index is None else self.expr(index), edge.guarded, span=edge.span))
         return pushes
 
     def lower_Dummy(self, dummy, out) -> None:
@@ -719,9 +721,7 @@ class LowerToEmission(Pass):
             out.append(E.GuardedDummy.make_trusted(
                 args, capacity(dummy.deps), self.pushes(dummy.deps), outs if used else None, name if used else None))
         else:
-            out.append(E.Submit.make_trusted(args, DUMMY_LAUNCH, outs if used else None))
-            if used:
-                out.append(E.DeclTid.make_trusted(name, E.TidOfOuts.make_trusted(outs)))
+            out.append(E.Submit.make_trusted(args, DUMMY_LAUNCH, outs if used else None, name if used else None))
 
     def lower_HostFence(self, fence, out) -> None:
         b = self.barrier_count
@@ -755,7 +755,7 @@ class LowerToEmission(Pass):
         if fence.deps:
             body.append(E.Deps.make_trusted(args, capacity(fence.deps), self.pushes(fence.deps)))
         body += [
-            E.Submit.make_trusted(args, DUMMY_LAUNCH, outs),
+            E.Submit.make_trusted(args, DUMMY_LAUNCH, outs, None),
             E.BindRef.make_trusted(done, outs, 0),
             E.ShapeArray.make_trusted(index, [E.Int.make_trusted(0, DType.INDEX)]),
             E.ReadElement.make_trusted(None, DType.INT32, done, index, 1),
