@@ -37,8 +37,9 @@ def statements(body) -> list:
 
 def check_task_heads(unit) -> None:
     """Every ``TaskArgs`` pairs its lists: a direction per tensor, an encoding per scalar; every
-    ``GuardedDummy`` has a push (its guard reads the count its dependency array declares)."""
-    head, dummy = _HEAD_CLASS, _DUMMY_CLASS
+    ``GuardedDummy`` has a push (its guard reads the count its dependency array declares); a
+    ``Submit`` that declares its TaskId captures its outputs (the TaskId is read from them)."""
+    head, dummy, submit = _HEAD_CLASS, _DUMMY_CLASS, _SUBMIT_CLASS
     for node in statements(unit.body):
         cls = type(node)
         if cls is head and (len(node.dirs) != len(node.tensors) or len(node.scalars) != len(node.encodings)):
@@ -49,6 +50,8 @@ def check_task_heads(unit) -> None:
             )
         if cls is dummy and not node.pushes:
             raise VerifyError(f"guarded dummy {node.args}: no dependency to wait for", node=node)
+        if cls is submit and node.tid is not None and node.outs is None:
+            raise VerifyError(f"submit of {node.args}: TaskId {node.tid} declared without its outputs", node=node)
 
 
 LANGUAGE = encoded.LANGUAGE.extend(
@@ -124,7 +127,11 @@ LANGUAGE = encoded.LANGUAGE.extend(
             Production("SetBlockNum", "args:symbol", "value:Expr", doc="args.launch_spec.set_block_num(value);"),
             Production("SetSyncStart", "args:symbol", doc="args.launch_spec.set_require_sync_start(true);"),
             Production("DeclMixed", "name:symbol", "aic:integer", "aiv0:integer", "aiv1:integer?"),
-            Production("Submit", "args:symbol", "launch:Launch", "outs:symbol?"),
+            Production(
+                "Submit", "args:symbol", "launch:Launch", "outs:symbol?", "tid:symbol?",
+                doc="the submit (its TaskOutputTensors captured as outs when outs), then the task's TaskId declared "
+                "as tid, outs.task_id(), when tid",
+            ),
             Production("DeclTid", "name:symbol", "value:TidValue"),
             Production("AssignTid", "name:symbol", "value:TidValue"),
             Production("DeclTidArray", "name:symbol", "size:integer"),
@@ -149,7 +156,10 @@ LANGUAGE = encoded.LANGUAGE.extend(
         ),
         Nonterminal(
             "DepPush",
-            Production("PushDep", "tid:Expr", "index:Expr?", "guarded:boolean", doc="one entry: tid (or tid[index])"),
+            Production(
+                "PushDep", "tid:symbol", "index:Expr?", "guarded:boolean",
+                doc="one entry: the TaskId variable tid (or tid[index]), by its identifier",
+            ),
             Production("PushDepSlots", "array:symbol", "size:integer", "loop:symbol", doc="the valid slots of array[size]"),
         ),
         Nonterminal(
@@ -161,7 +171,6 @@ LANGUAGE = encoded.LANGUAGE.extend(
         ),
         Nonterminal(
             "TidValue",
-            Production("TidOfOuts", "outs:symbol", doc="task_<n>_outs.task_id()"),
             Production("TidInvalid", doc="PTO2TaskId::invalid()"),
             Production("TidCopy", "value:Expr", doc="another TaskId (a variable or arr[i])"),
             Production("TidSlot", "array:symbol", "index:Expr"),
@@ -169,7 +178,7 @@ LANGUAGE = encoded.LANGUAGE.extend(
     ],
 )
 
-_HEAD_CLASS, _DUMMY_CLASS = LANGUAGE.nodes["TaskArgs"], LANGUAGE.nodes["GuardedDummy"]
+_HEAD_CLASS, _DUMMY_CLASS, _SUBMIT_CLASS = LANGUAGE.nodes["TaskArgs"], LANGUAGE.nodes["GuardedDummy"], LANGUAGE.nodes["Submit"]
 # class -> its bodies, as one sequence (a statement of one body: that body's getter)
 _BODY_OF_CLASS = {
     LANGUAGE.nodes[kind]: attrgetter(fields[0]) if len(fields) == 1 else (lambda node, get=attrgetter(*fields): sum(get(node), ()))

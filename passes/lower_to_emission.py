@@ -36,6 +36,10 @@ YIELD_LOOP = "__yield_i"
 # sets this False, every loop and if then stacked and each of its Yields' values looked at).
 UNREBOUND_YIELDS_SKIPPED = True
 
+# ``survey`` leaves unread the reads of a statement met while every name asked so far is known
+# read (tests/test_lower_emission_idle_reads.py sets this False: every statement's reads read).
+IDLE_READS_SKIPPED = True
+
 TASK_ID = DType.TASK_ID  # (read once: an enum member read through its class costs a descriptor call)
 
 
@@ -159,14 +163,20 @@ class LowerToEmission(Pass):
         about: ``asked`` and the lets, dummies, TaskIds and runtime-allocated outputs the statements
         define. The operations (``Bin``, most of a scalar expression) are read last, a level at a
         time, and no longer once every one of those names is read: a loop variable read only in
-        a task's scalar argument is then left out, and the lowering never asks about it."""
+        a task's scalar argument is then left out, and the lowering never asks about it. A
+        statement met while every name asked so far is known read has its reads left unread
+        (``IDLE_READS_SKIPPED``): it reads only names defined before it, each asked about there
+        if ever, so its reads answer nothing (and the names it defines are asked from then on)."""
         used: set[str] = set()
         add = used.add
         bound: list[str] = []
         bind = bound.append
         reads_all = asked is None
-        asked = set() if asked is None else set(asked)
-        ask = asked.add
+        # the names asked about, less those known read: a stack whose top is popped once read (a
+        # name never read stays in it, and the names under it with it)
+        pending = [] if reads_all else list(asked)
+        ask, unask = pending.append, pending.pop
+        skipping = not reads_all and IDLE_READS_SKIPPED
         fields_of = READ
         none_seeds, cpp = self.none_seeds, self.cpp
         stack: list = []
@@ -176,6 +186,11 @@ class LowerToEmission(Pass):
         task, loop, yld, ret, iter_arg, bin_, var, int_, scope = TASK, FOR, YIELD, RETURN, ITER_ARG, BIN, VAR, INT, SCOPE
         dep_edge, alloc, let_, last_output = DEP_EDGE, ALLOC, LET, self.last_output
         dummy, cell_decl, cell_set = DUMMY, CELL_DECL, CELL_SET
+        # Idle: every name asked so far is known read, so a statement's reads answer nothing. Looked
+        # at where a scope begins (each loop body is one, and a look per statement costs more than
+        # the reads it saves where few statements are idle); a statement that asks ends it after
+        # its own reads.
+        idle = False
         for stmt in iter_stmts(body):
             kind = type(stmt)
             if kind is task:
@@ -183,38 +198,54 @@ class LowerToEmission(Pass):
                 for result in outs:
                     bind(result.name)
                 args = stmt.args
-                if last_output[stmt.kernel] >= len(args):
+                allocates = last_output[stmt.kernel] >= len(args)
+                if allocates:
                     for i, _ in self.allocated_outs(stmt):
                         ask(outs[i].name)
                 tid = stmt.tid
                 if tid is not None:
                     bind(tid.name)
                     ask(tid.name)
+                if idle:
+                    idle = tid is None and not allocates
+                    continue
                 values = args  # (their values read below)
                 if stmt.deps:
                     extend(stmt.deps)
                 if stmt.launch is not None:
                     push(stmt.launch)
             elif kind is yld:
+                if idle:
+                    continue
                 values = stmt.values
             elif kind is scope:  # (it reads nothing itself)
+                if skipping:
+                    while pending and pending[-1] in used:
+                        unask()
+                    idle = not pending
                 continue
             elif kind is loop:
                 bind(stmt.var.name)
                 for it in stmt.iters:  # (an IterArg read in place: its init, unless a None seed)
                     bind(it.var.name)
                     init = it.init
+                    if idle:
+                        continue
                     if type(init) is not var:
                         push(init)
                     elif cpp.get(init.name, init.name) not in none_seeds:
                         add(init.name)
                 for result in stmt.results:
                     bind(result.name)
+                if idle:
+                    continue
                 values = (stmt.start, stmt.stop, stmt.step)
             elif kind is alloc:
                 values = []  # every create's extents and initial value
                 for create in stmt.creates:
                     bind(create.var.name)
+                    if idle:
+                        continue
                     values += create.shape
                     if create.init is not None:
                         values.append(create.init)
@@ -225,22 +256,28 @@ class LowerToEmission(Pass):
                 if type(value) is var:
                     if self.names_one_storage(stmt):
                         continue  # (it emits nothing, so reads nothing)
-                    add(value.name)
-                elif type(value) is not int_:
+                    if not idle:
+                        add(value.name)
+                elif type(value) is not int_ and not idle:
                     push(value)
                 ask(name)
+                idle = False
                 continue
             elif kind is dummy:  # (its TaskId defined and asked about, its edges read)
                 name = stmt.var.name
                 bind(name)
                 ask(name)
-                if stmt.deps:
+                if idle:
+                    idle = False
+                elif stmt.deps:
                     extend(stmt.deps)
                 continue
             elif kind is cell_decl:  # (it reads nothing)
                 bind(stmt.cell)
                 continue
             elif kind is cell_set:
+                if idle:
+                    continue
                 value = stmt.value
                 if type(value) is var:
                     add(value.name)
@@ -257,7 +294,10 @@ class LowerToEmission(Pass):
                         continue  # (it emits nothing, so reads nothing)
                     if production == "Let" or production == "Dummy":
                         ask(stmt.var.name)
-                if kind is ret or not fields_of[kind]:  # a Scope reads nothing itself
+                        if idle:
+                            idle = False
+                            continue
+                if kind is ret or idle or not fields_of[kind]:  # a Scope reads nothing itself
                     continue
                 push(stmt)
                 continue
@@ -308,7 +348,7 @@ class LowerToEmission(Pass):
                         elif value_kind is not int_:
                             push(value)
             self.operations_unread = len(operations)
-            if not operations or not reads_all and asked.issubset(used):
+            if not operations or not reads_all and used.issuperset(pending):
                 break
             for node in operations:  # their operands: the operations among them are met next round
                 a, b = node.a, node.b
@@ -645,9 +685,7 @@ class LowerToEmission(Pass):
             append(E.AllowEarlyResolve.make_trusted(args))
         if deps is not None and through_launch_function:
             append(deps)
-        append(E.Submit.make_trusted(args, launch, outs_name))
-        if tid_used:
-            append(E.DeclTid.make_trusted(tid_name, E.TidOfOuts.make_trusted(outs_name)))
+        append(E.Submit.make_trusted(args, launch, outs_name, tid_name if tid_used else None))
         for name, index in allocated:
             bind = E.AssignRef if name in declared else E.BindRef
             append(bind.make_trusted(name, outs_name, index))
@@ -698,13 +736,17 @@ class LowerToEmission(Pass):
         """The entries of a dependency array, one per edge (fresh ids unguarded, others guarded, an
         array's valid slots in a loop: D10)."""
         pushes = []
-        push, expr = pushes.append, self.expr
+        push, cpp = pushes.append, self.cpp
         for edge in deps:
+            tid = edge.tid
+            if type(tid) is not VAR:  # (resolve_dep_edges makes every edge's TaskId a Var)
+                raise InternalError(f"a dependency on {tid._production}, not a TaskId variable", pass_name=self.name, node=edge)
+            name = cpp.get(tid.name, tid.name)
             if edge.size:
-                push(E.PushDepSlots.make_trusted(self.cn(edge.tid.name), edge.size, self.fresh("slot"), span=edge.span))
+                push(E.PushDepSlots.make_trusted(name, edge.size, self.fresh("slot"), span=edge.span))
             else:
                 index = edge.index
-                push(E.PushDep.make_trusted(expr(edge.tid), None if index is None else expr(index), edge.guarded, span=edge.span))
+                push(E.PushDep.make_trusted(name, None if index is None else self.expr(index), edge.guarded, span=edge.span))
         return pushes
 
     def lower_Dummy(self, dummy, out) -> None:
@@ -719,9 +761,7 @@ class LowerToEmission(Pass):
             out.append(E.GuardedDummy.make_trusted(
                 args, capacity(dummy.deps), self.pushes(dummy.deps), outs if used else None, name if used else None))
         else:
-            out.append(E.Submit.make_trusted(args, DUMMY_LAUNCH, outs if used else None))
-            if used:
-                out.append(E.DeclTid.make_trusted(name, E.TidOfOuts.make_trusted(outs)))
+            out.append(E.Submit.make_trusted(args, DUMMY_LAUNCH, outs if used else None, name if used else None))
 
     def lower_HostFence(self, fence, out) -> None:
         b = self.barrier_count
@@ -755,7 +795,7 @@ class LowerToEmission(Pass):
         if fence.deps:
             body.append(E.Deps.make_trusted(args, capacity(fence.deps), self.pushes(fence.deps)))
         body += [
-            E.Submit.make_trusted(args, DUMMY_LAUNCH, outs),
+            E.Submit.make_trusted(args, DUMMY_LAUNCH, outs, None),
             E.BindRef.make_trusted(done, outs, 0),
             E.ShapeArray.make_trusted(index, [E.Int.make_trusted(0, DType.INDEX)]),
             E.ReadElement.make_trusted(None, DType.INT32, done, index, 1),

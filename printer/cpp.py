@@ -505,7 +505,6 @@ def dep_lines(args: str, size: int, pushes, out: Emitter) -> None:
     for node in pushes:
         if type(node) is PUSH_DEP:
             tid, index = node.tid, node.index
-            tid = tid.name if type(tid) is VAR else fmt(tid, abi)
             if index is not None:
                 tid = f"{tid}[{fmt(index, abi)}]"
             lines.append(f"{indent}if ({tid}.is_valid()) {push}{tid};" if node.guarded else f"{indent}{push}{tid};")
@@ -550,7 +549,13 @@ def emit(node, out):  # noqa: F811
     if head is None:
         head = out.launch_texts[id(launch)] = FMT_LAUNCH_HANDLERS[type(launch)](launch)  # (``launch_text``)
     call = f"{head}{node.args});"
-    return f"TaskOutputTensors {node.outs} = {call}" if node.outs else call
+    if node.outs is None:
+        return call
+    if node.tid is None:
+        return f"TaskOutputTensors {node.outs} = {call}"
+    indent = out.indent
+    out.lines.append(f"{indent}TaskOutputTensors {node.outs} = {call}")
+    return f"PTO2TaskId {node.tid} = {node.outs}.task_id();"
 
 
 @dispatch(E.DeclTid, Emitter, namespace=EMIT_NS)
@@ -667,13 +672,8 @@ def fmt_launch(node):  # noqa: F811
     return "rt_submit_dummy_task("
 
 
-@dispatch(E.TidOfOuts, Abi, namespace=FMT_NS)
-def fmt_tid(node, abi):
-    return f"{node.outs}.task_id()"
-
-
 @dispatch(E.TidInvalid, Abi, namespace=FMT_NS)
-def fmt_tid(node, abi):  # noqa: F811
+def fmt_tid(node, abi):
     return "PTO2TaskId::invalid()"
 
 

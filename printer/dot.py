@@ -473,9 +473,6 @@ class _EmissionWalker(_Walker):
 
     def tid_value(self, value) -> frozenset[str]:
         kind = value._production
-        if kind == "TidOfOuts":
-            node = self.outs_node.get(value.outs)
-            return frozenset([node]) if node else _NONE
         if kind == "TidCopy" and value.value._production == "Var":
             return self.flow.tids.get(value.value.name, _NONE)
         if kind == "TidSlot":
@@ -502,8 +499,8 @@ class _EmissionWalker(_Walker):
             if push._production == "PushDepSlots":
                 label = f"{base_name(push.array)}[{push.size}]"
                 edges.append((self.flow.tids.get(push.array, _NONE), label, True, f"deps on the {push.size} slots of {push.array}"))
-            elif push.tid._production == "Var":
-                name = push.tid.name
+            else:
+                name = push.tid
                 label = base_name(name) + (f"[{_expr_text(push.index)}]" if push.index is not None else "")
                 edges.append((self.flow.tids.get(name, _NONE), label, push.guarded, f"deps on {name}"))
 
@@ -515,6 +512,8 @@ class _EmissionWalker(_Walker):
             kernel = self.comment[len("Group "):].split(": ", 1)[0]
         node = self.site(path, kernel, _LAUNCH_CORE.get(launch), cluster, manual, barrier=barrier)
         self.finish_task(node, stmt.args, stmt.outs)
+        if stmt.tid is not None:  # (its TaskId declared: outs.task_id())
+            self.flow.tids[stmt.tid] = frozenset([node])
 
     def guarded_dummy(self, stmt, path, cluster, manual) -> None:
         self.dep_edges(stmt.args, stmt.pushes)

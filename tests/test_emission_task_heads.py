@@ -56,5 +56,5 @@ def test_a_guarded_dummy_without_a_push_is_refused_wherever_it_is():
         broken = type(unit)(unit.func, unit.arg_count, unit.externals, unit.scalars, unit.dyn_defs, body)
         with pytest.raises(VerifyError, match="guarded dummy params_barrier"):
             emission.check_task_heads(broken)
-    good = E.GuardedDummy("params_barrier", 1, (E.PushDep(E.Var("t"), None, True),), None, None)
+    good = E.GuardedDummy("params_barrier", 1, (E.PushDep("t", None, True),), None, None)
     emission.check_task_heads(type(unit)(unit.func, unit.arg_count, unit.externals, unit.scalars, unit.dyn_defs, (good,)))

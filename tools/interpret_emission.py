@@ -414,16 +414,14 @@ class EmissionInterpreter:
         count.value += 1
 
     def push_dep(self, args_name: str, node) -> None:
-        tid = node.tid
-        if tid._production != "Var":
-            raise EmissionError("a dependency is not a variable", node=node)
+        tid = node.tid  # (an identifier)
         if node.index is not None:
-            array = self.cell(tid.name, node, "tid_array")
+            array = self.cell(tid, node, "tid_array")
             value = array.value[self.slot(array, node.index, node)]
         else:
-            value = self.cell(tid.name, node, "tid").value
+            value = self.cell(tid, node, "tid").value
         if value is UNINIT:
-            raise EmissionError(f"reads '{tid.name}' before it is initialised", node=node)
+            raise EmissionError(f"reads '{tid}' before it is initialised", node=node)
         if node.guarded and value is None:
             return
         self.push(args_name, value, node)
@@ -475,6 +473,8 @@ class EmissionInterpreter:
         outs = self.submit(args, triple, node)
         if node.outs is not None:
             self.declare(node.outs, Cell("outs", outs), node)
+        if node.tid is not None:  # the TaskId declared with the submit (outs.task_id())
+            self.declare(node.tid, Cell("tid", outs.task_id), node)
 
     def submit(self, args: ArgBuilder, launch, node) -> Outs:
         if args.error is not None:
@@ -521,8 +521,6 @@ class EmissionInterpreter:
 
     def tid_value(self, value, node):
         kind = value._production
-        if kind == "TidOfOuts":
-            return self.cell(value.outs, node, "outs").value.task_id
         if kind == "TidInvalid":
             return None
         if kind == "TidCopy":
