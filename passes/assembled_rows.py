@@ -394,12 +394,12 @@ def drop_assembles(stmts, dead: set[int]) -> tuple:
 
 class Counts:
     """How often each statement of one block reads each name (``parts``, one dict a statement),
-    indexed: for each name the positions of the statements that read it and the running sums of
-    their counts, so that the count of a range of the block is a difference of two sums."""
+    indexed: for each name the positions of the statements that read it, a position once per
+    read (in order), so that the count of a range of the block is a difference of two bisections
+    and the block's count the list's length."""
 
     def __init__(self, parts: list = ()):
         self.positions: dict[str, list[int]] = {}
-        self.sums: dict[str, list[int]] = {}  # sums[name][i]: the reads of name in block[: positions[name][i] + 1]
         j = 0
         for counts in parts:
             self.add(j, counts)
@@ -407,23 +407,22 @@ class Counts:
 
     def add(self, j: int, counts: dict[str, int]) -> None:
         """Count ``counts``, the reads of ``block[j]`` (``j`` past every position counted)."""
-        positions, sums = self.positions, self.sums
+        positions = self.positions
         for name, k in counts.items():
-            found = sums.get(name)
+            found = positions.get(name)
             if found is None:
-                sums[name], positions[name] = [k], [j]
+                positions[name] = [j] if k == 1 else [j] * k
+            elif k == 1:
+                found.append(j)
             else:
-                found.append(found[-1] + k)
-                positions[name].append(j)
+                found += [j] * k
 
     def between(self, name: str, lo: int, hi: int) -> int:
         """How often ``block[lo:hi]`` reads ``name``."""
         positions = self.positions.get(name)
         if not positions:
             return 0
-        sums = self.sums[name]
-        a, b = bisect_left(positions, lo), bisect_left(positions, hi)
-        return (sums[b - 1] if b else 0) - (sums[a - 1] if a else 0)
+        return bisect_left(positions, hi) - bisect_left(positions, lo)
 
 
 class BlockUses(Counts):
@@ -464,7 +463,7 @@ def live_uses(stmts, live: set[str], kept=None, own: dict | None = None, parts: 
     With ``parts``, each block walked (``stmts`` and every body in it) is entered there by its id:
     ``parts[id(block)]`` is how often each of its statements (its bodies included) reads each name
     so, indexed, with the block's binders and creates (``BlockUses``; the block's counts are its
-    last sums)."""
+    positions' lengths)."""
     counts: dict[str, int] = {}
     index = bound = None
     if parts is not None:
@@ -530,13 +529,13 @@ def live_uses(stmts, live: set[str], kept=None, own: dict | None = None, parts: 
         if index is None:
             for name, k in uses.items():
                 counts[name] = counts.get(name, 0) + k
-        else:  # (the running sums are the counts)
+        else:  # (the positions, once per read, are the counts)
             index.add(j, uses)
             j += 1
     if index is not None:
         index.plain = plain
-        for name, found in index.sums.items():
-            counts[name] = found[-1]
+        for name, found in index.positions.items():
+            counts[name] = len(found)
     return counts
 
 

@@ -784,11 +784,11 @@ class FuseCreateAssembleToSlice(Pass):
         return found
 
     def function_accesses(self) -> dict[str, int]:
-        """``_accesses`` of the analysed function's body: the sums over its top block's
+        """``_accesses`` of the analysed function's body: the counts of its top block's
         statements (``index_of``, each statement's count holding its bodies')."""
         if self.accesses_everywhere is None:
             top = self.index_of(self.func.body)
-            self.accesses_everywhere = {name: sums[-1] for name, sums in top.sums.items()}
+            self.accesses_everywhere = {name: len(at) for name, at in top.positions.items()}
         return self.accesses_everywhere
 
     def stored_in(self, roots: set[str]) -> set[str]:
@@ -1022,7 +1022,7 @@ class _BlockIndex(Counts):
                     made[stmt.var.name] = j
             parts.append(counts)
         if shared:
-            self.positions, self.sums = uses.positions, uses.sums
+            self.positions = uses.positions
         else:
             super().__init__(parts)
 
