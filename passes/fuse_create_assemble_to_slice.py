@@ -70,7 +70,8 @@ class FuseCreateAssembleToSlice(Pass):
     over the same condition placed before it, yielding the buffer that branch chooses (each
     branch checked on its own). The placement must be invisible: from the source's creation to the assemble, the rows it takes
     in ``target`` are neither written (their old content would be lost, or a host write would
-    land before the assembled rows instead of under them) nor read, by a task or the host, an
+    land before the assembled rows instead of under them) nor read, by a task or the host (a
+    host read whose value nothing uses reads nothing), an
     access to a source placed before counting as one to the rows it was placed in (the
     read would see the rows before the assemble, and a task that reads them while writing the
     source would read and write the same bytes). A source that is not such a create, one still
@@ -806,7 +807,7 @@ class FuseCreateAssembleToSlice(Pass):
         """Nothing in ``between`` (the statements from the source's create to the assemble) reads
         or writes ``rows``, the rows of the target the source is placed in (``assembled_rows``);
         without ``reads``, nothing writes them (a read is checked only with a write of the
-        source)."""
+        source). A host read whose value is dead (``self.live``) reads nothing observable."""
         target, src = value.target.name, create.var.name
 
         row_roots = set()
@@ -840,6 +841,8 @@ class FuseCreateAssembleToSlice(Pass):
                         self.refuse(let, target, src, f"{task} reads", "read")
             elif host_target(stmt) is not None:
                 tensor, write = host_target(stmt)
+                if not write and stmt.var.name not in self.live:
+                    continue  # (a host read whose value nothing uses observes nothing: found/59)
                 if (reads or write) and touches(
                     tensor, element_places(stmt, self.places, self.roots) if tensor._production == "Var" else None,
                 ):
