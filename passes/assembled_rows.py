@@ -110,7 +110,7 @@ def _reads_all_it_mentions(stmt) -> bool:
 
 def dead_assembles(
     body, kernels: dict, roots: dict, places: dict, live: set[str], fills: dict | None = None, own: dict | None = None,
-    creates: dict | None = None,
+    creates: dict | None = None, root_read=None,
 ) -> set[int]:
     """The ids of the assembles whose rows nothing reads, wherever nested. An assemble is dead when
     every buffer its target may be is made by ``pl.create_tensor`` in the body and nothing reads a
@@ -127,7 +127,9 @@ def dead_assembles(
     reads of a statement there that reads all it mentions (not a task, which does not read its
     ``Out`` arguments, nor an assemble, which does not read its target) are its entry's names.
     With ``creates``, the function's ``pl.create_tensor`` values are entered there by name (the
-    walk finds them with the assembles)."""
+    walk finds them with the assembles). With ``root_read`` (a root -> whether a statement reads
+    a name stored in it), that question is asked of a target's roots instead of a walk of the
+    body for the roots every statement reads."""
     creates = {} if creates is None else creates
     blocks: list[tuple] = []  # (a block, the positions of its assembles), for each block with one
 
@@ -204,7 +206,9 @@ def dead_assembles(
             target_roots = set()  # (a plain loop: a comprehension is a call of its own)
             for root, _ in places.get(stmt.value.target.name, ()):
                 target_roots.add(root)
-            if target_roots and target_roots <= creates.keys() and not target_roots & roots_read():
+            if target_roots and target_roots <= creates.keys() and not (
+                any(root_read(root) for root in target_roots) if root_read is not None else target_roots & roots_read()
+            ):
                 dead.add(id(stmt))
                 continue
             placement = later.fills.get(at) if later is not None else filled(stmt)

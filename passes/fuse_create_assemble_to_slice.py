@@ -15,8 +15,8 @@ from nanopass.rewrite import Pass, register
 
 from .aliases import buffer_roots, extend_buffer_roots
 from .assembled_rows import (
-    BlockUses, Counts, Placement, _tuple_new, assembled_rows, dead_assembles, drop_assembles, live_uses, same_exprs,
-    stmt_reads, visible_binders,
+    BlockUses, Counts, Placement, _tuple_new, assembled_rows, dead_assembles, drop_assembles, live_uses, read_names,
+    same_exprs, stmt_reads, visible_binders,
 )
 from .hazards import _walk_storage, storage_map, storage_with_slices
 from .host_accesses import element_places, host_target
@@ -35,6 +35,10 @@ LIVENESS_ENOUGH = True
 # Whether a plain block's index of accesses is its index of live uses (``BlockUses.plain``: the
 # same), without a walk of the block; off only in the tests that compare the two.
 INDEX_FROM_USES = True
+# Whether ``dead_assembles`` asks whether a target's root is read of the statements at the live uses
+# of its names (``root_read``) instead of walking the function for every root read; off only in
+# the tests that compare the two.
+ROOT_READ_FROM_USES = True
 # (an Enum member read off its class is a Python call each time in Python 3.11: read once)
 _IN, _OUT = ParamDir.In, ParamDir.Out
 _SEQ, _LT, _NOT, _AND = LoopKind.seq, CmpOp.lt, UnOp.not_, BinOp.and_
@@ -112,6 +116,7 @@ class FuseCreateAssembleToSlice(Pass):
         self.creates: dict = {}  # the names bound to a CreateTensor -> its value (dropping assembles keeps them)
         dead = dead_assembles(
             func.body, self.kernels, self.roots, self.places, self.live, self.fills, self.own_uses, self.creates,
+            self.root_read if ROOT_READ_FROM_USES else None,
         )
         if dead:
             func = func.replace(body=drop_assembles(func.body, dead))
@@ -174,6 +179,24 @@ class FuseCreateAssembleToSlice(Pass):
     @named.setter
     def named(self, value) -> None:
         self._named = value
+
+    def root_read(self, root: str) -> bool:
+        """Whether a statement of the function as analysed reads (``read_names``) a name stored in
+        the buffer ``root``: a name it reads is one of its live uses, so only the statements at
+        the positions of those names' live uses in the top block's index (there or in their
+        bodies) may."""
+        body = self.func.body
+        positions = self.parts[id(body)].positions
+        kernels, live = self.kernels, self.live
+        for name in self.aliases_of.get(root, ()):
+            at = positions.get(name)
+            if not at or all(r != root for r, _ in self.places.get(name, ())):
+                continue
+            for j in at:
+                for stmt in _statements_in([body[j]]):
+                    if name in read_names(stmt, kernels, live):
+                        return True
+        return False
 
     def same_rows(self, stmt, src: str, placed: Placement) -> bool:
         """Whether ``stmt`` assembles ``src`` (all of its buffer) into the rows it was placed in:
