@@ -15,8 +15,8 @@ from nanopass.rewrite import Pass, register
 
 from .aliases import buffer_roots, extend_buffer_roots
 from .assembled_rows import (
-    BlockUses, Counts, Placement, _tuple_new, assembled_rows, dead_assembles, drop_assembles, live_uses, read_names,
-    same_exprs, stmt_reads, visible_binders,
+    BlockUses, Counts, Placement, _constants, _tuple_new, assembled_rows, dead_assembles, drop_assembles, live_uses,
+    read_names, same_exprs, stmt_reads, visible_binders,
 )
 from .hazards import _walk_storage, storage_map, storage_with_slices
 from .host_accesses import element_places, host_target
@@ -932,8 +932,9 @@ class _Frame(NamedTuple):
 
 def _check_offset_known(value, src: str, available, let) -> None:
     """The assemble's offset reads only names ``available`` where its source ``src`` is created."""
-    names = _vars_in(value.offset)
-    missing = names - available if names else names  # (mostly constants: nothing to look up)
+    if _constants(value.offset):  # (mostly: it reads no name)
+        return
+    missing = _vars_in(value.offset) - available
     if missing:
         raise UserError(
             f"the assemble offset uses '{_base(sorted(missing)[0])}', which is not known where '{_base(src)}' is created",
