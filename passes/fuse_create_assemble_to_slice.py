@@ -304,10 +304,11 @@ class FuseCreateAssembleToSlice(Pass):
         create = stmts[create_at]
         self.check_placement_invisible(stmts[create_at + 1 : at], value, create, let, placed.rows)
         self.check_fill_overwritten(stmts[create_at + 1 : at], create, let, target)
-        # (make: the class's constructor without the class call's packing of arguments)
-        view = S.SliceTensor.make(base, create.value.shape, value.offset, False, False, True, None)
-        stmts[create_at] = S.Let.make(create.var, view, create.span)
-        stmts[at] = S.Let.make(let.var, value.target, let.span)
+        # (make_trusted: fields of checked nodes of the same kinds, and a node just made; the
+        # class's constructor without the class call's packing of arguments nor the checks)
+        view = S.SliceTensor.make_trusted(base, create.value.shape, value.offset, False, False, True, None)
+        stmts[create_at] = S.Let.make_trusted(create.var, view, create.span)
+        stmts[at] = S.Let.make_trusted(let.var, value.target, let.span)
         self.placed[src] = placed
         # (the slice's places are its rows when the base's places are the target's)
         made = placed.rows if self.places.get(base.name) == placed.places else None
