@@ -28,26 +28,25 @@ _OUT = ParamDir.Out  # (an Enum member read off its class is a Python call each 
 
 class Placement(NamedTuple):
     """Where an assemble puts its source: the target's places (``storage_map``'s), the offset and
-    the source's shape (expressions), and the rows of the target the source is (``(root, region)``
-    pairs)."""
+    the source's shape (expressions), the rows of the target the source is (``(root, region)``
+    pairs), and ``region``: the one region of the one buffer the target is, when it is known
+    (the whole buffer or a box), else None (found once, as the placement is made)."""
 
     places: frozenset | None
     offset: tuple
     shape: tuple
     rows: frozenset
+    region: object = None
 
     @classmethod
     def of(cls, places, shape, offset) -> "Placement":
+        one = None
+        if places is not None and len(places) == 1:
+            for _, region in places:
+                if region is FULL or isinstance(region, Box):
+                    one = region
         # (tuple.__new__: a NamedTuple's own __new__ is a Python call)
-        return _tuple_new(cls, (places, tuple(offset), tuple(shape), assembled_rows(places, shape, offset)))
-
-    def region(self):
-        """The one region of the one buffer the target is, when it is known (the whole buffer or
-        a box); else None."""
-        if self.places is None or len(self.places) != 1:
-            return None
-        [(_, region)] = self.places
-        return region if region is FULL or isinstance(region, Box) else None
+        return _tuple_new(cls, (places, tuple(offset), tuple(shape), assembled_rows(places, shape, offset), one))
 
 
 def assembled_rows(places, shape, offset) -> frozenset:
@@ -212,7 +211,7 @@ def dead_assembles(
                 dead.add(id(stmt))
                 continue
             placement = later.fills.get(at) if later is not None else filled(stmt)
-            if placement is None or placement.region() is None:
+            if placement is None or placement.region is None:
                 continue
             if later is None:
                 block_fills = {}  # (only an assemble is one)
@@ -266,7 +265,7 @@ class LaterFills:
         self.keys: dict = {}        # position -> ``_exprs_key`` of its fill (one region of one buffer, not a box)
         self.volumes: dict = {}     # position -> the volume of its fill's box
         for at, fill in fills.items():
-            if fill.region() is None:
+            if fill.region is None:
                 continue
             [(_, rows)] = fill.rows
             if isinstance(rows, Box):

@@ -206,7 +206,7 @@ class FuseCreateAssembleToSlice(Pass):
         value = stmt.value
         source = value.source.name
         return (
-            placed.region() is not None  # (one buffer, rows known: the same rows at both)
+            placed.region is not None  # (one buffer, rows known: the same rows at both)
             and self.roots.get(source, source) == src
             and self.places.get(source) == self.places.get(src)
             and self.places.get(value.target.name) == placed.places
