@@ -28,26 +28,25 @@ _OUT = ParamDir.Out  # (an Enum member read off its class is a Python call each 
 
 class Placement(NamedTuple):
     """Where an assemble puts its source: the target's places (``storage_map``'s), the offset and
-    the source's shape (expressions), and the rows of the target the source is (``(root, region)``
-    pairs)."""
+    the source's shape (expressions), the rows of the target the source is (``(root, region)``
+    pairs), and ``region``: the one region of the one buffer the target is, when it is known
+    (the whole buffer or a box), else None (found once, as the placement is made)."""
 
     places: frozenset | None
     offset: tuple
     shape: tuple
     rows: frozenset
+    region: object = None
 
     @classmethod
     def of(cls, places, shape, offset) -> "Placement":
+        one = None
+        if places is not None and len(places) == 1:
+            for _, region in places:
+                if region is FULL or isinstance(region, Box):
+                    one = region
         # (tuple.__new__: a NamedTuple's own __new__ is a Python call)
-        return _tuple_new(cls, (places, tuple(offset), tuple(shape), assembled_rows(places, shape, offset)))
-
-    def region(self):
-        """The one region of the one buffer the target is, when it is known (the whole buffer or
-        a box); else None."""
-        if self.places is None or len(self.places) != 1:
-            return None
-        [(_, region)] = self.places
-        return region if region is FULL or isinstance(region, Box) else None
+        return _tuple_new(cls, (places, tuple(offset), tuple(shape), assembled_rows(places, shape, offset), one))
 
 
 def assembled_rows(places, shape, offset) -> frozenset:
@@ -110,7 +109,7 @@ def _reads_all_it_mentions(stmt) -> bool:
 
 def dead_assembles(
     body, kernels: dict, roots: dict, places: dict, live: set[str], fills: dict | None = None, own: dict | None = None,
-    creates: dict | None = None,
+    creates: dict | None = None, root_read=None,
 ) -> set[int]:
     """The ids of the assembles whose rows nothing reads, wherever nested. An assemble is dead when
     every buffer its target may be is made by ``pl.create_tensor`` in the body and nothing reads a
@@ -127,7 +126,9 @@ def dead_assembles(
     reads of a statement there that reads all it mentions (not a task, which does not read its
     ``Out`` arguments, nor an assemble, which does not read its target) are its entry's names.
     With ``creates``, the function's ``pl.create_tensor`` values are entered there by name (the
-    walk finds them with the assembles)."""
+    walk finds them with the assembles). With ``root_read`` (a root -> whether a statement reads
+    a name stored in it), that question is asked of a target's roots instead of a walk of the
+    body for the roots every statement reads."""
     creates = {} if creates is None else creates
     blocks: list[tuple] = []  # (a block, the positions of its assembles), for each block with one
 
@@ -204,11 +205,13 @@ def dead_assembles(
             target_roots = set()  # (a plain loop: a comprehension is a call of its own)
             for root, _ in places.get(stmt.value.target.name, ()):
                 target_roots.add(root)
-            if target_roots and target_roots <= creates.keys() and not target_roots & roots_read():
+            if target_roots and target_roots <= creates.keys() and not (
+                any(root_read(root) for root in target_roots) if root_read is not None else target_roots & roots_read()
+            ):
                 dead.add(id(stmt))
                 continue
             placement = later.fills.get(at) if later is not None else filled(stmt)
-            if placement is None or placement.region() is None:
+            if placement is None or placement.region is None:
                 continue
             if later is None:
                 block_fills = {}  # (only an assemble is one)
@@ -262,7 +265,7 @@ class LaterFills:
         self.keys: dict = {}        # position -> ``_exprs_key`` of its fill (one region of one buffer, not a box)
         self.volumes: dict = {}     # position -> the volume of its fill's box
         for at, fill in fills.items():
-            if fill.region() is None:
+            if fill.region is None:
                 continue
             [(_, rows)] = fill.rows
             if isinstance(rows, Box):
@@ -394,12 +397,12 @@ def drop_assembles(stmts, dead: set[int]) -> tuple:
 
 class Counts:
     """How often each statement of one block reads each name (``parts``, one dict a statement),
-    indexed: for each name the positions of the statements that read it and the running sums of
-    their counts, so that the count of a range of the block is a difference of two sums."""
+    indexed: for each name the positions of the statements that read it, a position once per
+    read (in order), so that the count of a range of the block is a difference of two bisections
+    and the block's count the list's length."""
 
     def __init__(self, parts: list = ()):
         self.positions: dict[str, list[int]] = {}
-        self.sums: dict[str, list[int]] = {}  # sums[name][i]: the reads of name in block[: positions[name][i] + 1]
         j = 0
         for counts in parts:
             self.add(j, counts)
@@ -407,23 +410,22 @@ class Counts:
 
     def add(self, j: int, counts: dict[str, int]) -> None:
         """Count ``counts``, the reads of ``block[j]`` (``j`` past every position counted)."""
-        positions, sums = self.positions, self.sums
+        positions = self.positions
         for name, k in counts.items():
-            found = sums.get(name)
+            found = positions.get(name)
             if found is None:
-                sums[name], positions[name] = [k], [j]
+                positions[name] = [j] if k == 1 else [j] * k
+            elif k == 1:
+                found.append(j)
             else:
-                found.append(found[-1] + k)
-                positions[name].append(j)
+                found += [j] * k
 
     def between(self, name: str, lo: int, hi: int) -> int:
         """How often ``block[lo:hi]`` reads ``name``."""
         positions = self.positions.get(name)
         if not positions:
             return 0
-        sums = self.sums[name]
-        a, b = bisect_left(positions, lo), bisect_left(positions, hi)
-        return (sums[b - 1] if b else 0) - (sums[a - 1] if a else 0)
+        return bisect_left(positions, hi) - bisect_left(positions, lo)
 
 
 class BlockUses(Counts):
@@ -464,7 +466,7 @@ def live_uses(stmts, live: set[str], kept=None, own: dict | None = None, parts: 
     With ``parts``, each block walked (``stmts`` and every body in it) is entered there by its id:
     ``parts[id(block)]`` is how often each of its statements (its bodies included) reads each name
     so, indexed, with the block's binders and creates (``BlockUses``; the block's counts are its
-    last sums)."""
+    positions' lengths)."""
     counts: dict[str, int] = {}
     index = bound = None
     if parts is not None:
@@ -530,13 +532,13 @@ def live_uses(stmts, live: set[str], kept=None, own: dict | None = None, parts: 
         if index is None:
             for name, k in uses.items():
                 counts[name] = counts.get(name, 0) + k
-        else:  # (the running sums are the counts)
+        else:  # (the positions, once per read, are the counts)
             index.add(j, uses)
             j += 1
     if index is not None:
         index.plain = plain
-        for name, found in index.sums.items():
-            counts[name] = found[-1]
+        for name, found in index.positions.items():
+            counts[name] = len(found)
     return counts
 
 

@@ -15,8 +15,8 @@ from nanopass.rewrite import Pass, register
 
 from .aliases import buffer_roots, extend_buffer_roots
 from .assembled_rows import (
-    BlockUses, Counts, Placement, _tuple_new, assembled_rows, dead_assembles, drop_assembles, live_uses, same_exprs,
-    stmt_reads, visible_binders,
+    BlockUses, Counts, Placement, _constants, _tuple_new, assembled_rows, dead_assembles, drop_assembles, live_uses,
+    read_names, same_exprs, stmt_reads, visible_binders,
 )
 from .hazards import _walk_storage, storage_map, storage_with_slices
 from .host_accesses import element_places, host_target
@@ -35,6 +35,10 @@ LIVENESS_ENOUGH = True
 # Whether a plain block's index of accesses is its index of live uses (``BlockUses.plain``: the
 # same), without a walk of the block; off only in the tests that compare the two.
 INDEX_FROM_USES = True
+# Whether ``dead_assembles`` asks whether a target's root is read of the statements at the live uses
+# of its names (``root_read``) instead of walking the function for every root read; off only in
+# the tests that compare the two.
+ROOT_READ_FROM_USES = True
 # (an Enum member read off its class is a Python call each time in Python 3.11: read once)
 _IN, _OUT = ParamDir.In, ParamDir.Out
 _SEQ, _LT, _NOT, _AND = LoopKind.seq, CmpOp.lt, UnOp.not_, BinOp.and_
@@ -70,7 +74,8 @@ class FuseCreateAssembleToSlice(Pass):
     over the same condition placed before it, yielding the buffer that branch chooses (each
     branch checked on its own). The placement must be invisible: from the source's creation to the assemble, the rows it takes
     in ``target`` are neither written (their old content would be lost, or a host write would
-    land before the assembled rows instead of under them) nor read, by a task or the host, an
+    land before the assembled rows instead of under them) nor read, by a task or the host (a
+    host read whose value nothing uses reads nothing), an
     access to a source placed before counting as one to the rows it was placed in (the
     read would see the rows before the assemble, and a task that reads them while writing the
     source would read and write the same bytes). A source that is not such a create, one still
@@ -111,6 +116,7 @@ class FuseCreateAssembleToSlice(Pass):
         self.creates: dict = {}  # the names bound to a CreateTensor -> its value (dropping assembles keeps them)
         dead = dead_assembles(
             func.body, self.kernels, self.roots, self.places, self.live, self.fills, self.own_uses, self.creates,
+            self.root_read if ROOT_READ_FROM_USES else None,
         )
         if dead:
             func = func.replace(body=drop_assembles(func.body, dead))
@@ -174,6 +180,24 @@ class FuseCreateAssembleToSlice(Pass):
     def named(self, value) -> None:
         self._named = value
 
+    def root_read(self, root: str) -> bool:
+        """Whether a statement of the function as analysed reads (``read_names``) a name stored in
+        the buffer ``root``: a name it reads is one of its live uses, so only the statements at
+        the positions of those names' live uses in the top block's index (there or in their
+        bodies) may."""
+        body = self.func.body
+        positions = self.parts[id(body)].positions
+        kernels, live = self.kernels, self.live
+        for name in self.aliases_of.get(root, ()):
+            at = positions.get(name)
+            if not at or all(r != root for r, _ in self.places.get(name, ())):
+                continue
+            for j in at:
+                for stmt in _statements_in([body[j]]):
+                    if name in read_names(stmt, kernels, live):
+                        return True
+        return False
+
     def same_rows(self, stmt, src: str, placed: Placement) -> bool:
         """Whether ``stmt`` assembles ``src`` (all of its buffer) into the rows it was placed in:
         a copy of the rows onto themselves."""
@@ -182,7 +206,7 @@ class FuseCreateAssembleToSlice(Pass):
         value = stmt.value
         source = value.source.name
         return (
-            placed.region() is not None  # (one buffer, rows known: the same rows at both)
+            placed.region is not None  # (one buffer, rows known: the same rows at both)
             and self.roots.get(source, source) == src
             and self.places.get(source) == self.places.get(src)
             and self.places.get(value.target.name) == placed.places
@@ -280,10 +304,11 @@ class FuseCreateAssembleToSlice(Pass):
         create = stmts[create_at]
         self.check_placement_invisible(stmts[create_at + 1 : at], value, create, let, placed.rows)
         self.check_fill_overwritten(stmts[create_at + 1 : at], create, let, target)
-        # (make: the class's constructor without the class call's packing of arguments)
-        view = S.SliceTensor.make(base, create.value.shape, value.offset, False, False, True, None)
-        stmts[create_at] = S.Let.make(create.var, view, create.span)
-        stmts[at] = S.Let.make(let.var, value.target, let.span)
+        # (make_trusted: fields of checked nodes of the same kinds, and a node just made; the
+        # class's constructor without the class call's packing of arguments nor the checks)
+        view = S.SliceTensor.make_trusted(base, create.value.shape, value.offset, False, False, True, None)
+        stmts[create_at] = S.Let.make_trusted(create.var, view, create.span)
+        stmts[at] = S.Let.make_trusted(let.var, value.target, let.span)
         self.placed[src] = placed
         # (the slice's places are its rows when the base's places are the target's)
         made = placed.rows if self.places.get(base.name) == placed.places else None
@@ -784,11 +809,11 @@ class FuseCreateAssembleToSlice(Pass):
         return found
 
     def function_accesses(self) -> dict[str, int]:
-        """``_accesses`` of the analysed function's body: the sums over its top block's
+        """``_accesses`` of the analysed function's body: the counts of its top block's
         statements (``index_of``, each statement's count holding its bodies')."""
         if self.accesses_everywhere is None:
             top = self.index_of(self.func.body)
-            self.accesses_everywhere = {name: sums[-1] for name, sums in top.sums.items()}
+            self.accesses_everywhere = {name: len(at) for name, at in top.positions.items()}
         return self.accesses_everywhere
 
     def stored_in(self, roots: set[str]) -> set[str]:
@@ -806,7 +831,7 @@ class FuseCreateAssembleToSlice(Pass):
         """Nothing in ``between`` (the statements from the source's create to the assemble) reads
         or writes ``rows``, the rows of the target the source is placed in (``assembled_rows``);
         without ``reads``, nothing writes them (a read is checked only with a write of the
-        source)."""
+        source). A host read whose value is dead (``self.live``) reads nothing observable."""
         target, src = value.target.name, create.var.name
 
         row_roots = set()
@@ -840,6 +865,8 @@ class FuseCreateAssembleToSlice(Pass):
                         self.refuse(let, target, src, f"{task} reads", "read")
             elif host_target(stmt) is not None:
                 tensor, write = host_target(stmt)
+                if not write and stmt.var.name not in self.live:
+                    continue  # (a host read whose value nothing uses observes nothing: found/59)
                 if (reads or write) and touches(
                     tensor, element_places(stmt, self.places, self.roots) if tensor._production == "Var" else None,
                 ):
@@ -906,8 +933,9 @@ class _Frame(NamedTuple):
 
 def _check_offset_known(value, src: str, available, let) -> None:
     """The assemble's offset reads only names ``available`` where its source ``src`` is created."""
-    names = _vars_in(value.offset)
-    missing = names - available if names else names  # (mostly constants: nothing to look up)
+    if _constants(value.offset):  # (mostly: it reads no name)
+        return
+    missing = _vars_in(value.offset) - available
     if missing:
         raise UserError(
             f"the assemble offset uses '{_base(sorted(missing)[0])}', which is not known where '{_base(src)}' is created",
@@ -1022,7 +1050,7 @@ class _BlockIndex(Counts):
                     made[stmt.var.name] = j
             parts.append(counts)
         if shared:
-            self.positions, self.sums = uses.positions, uses.sums
+            self.positions = uses.positions
         else:
             super().__init__(parts)
 

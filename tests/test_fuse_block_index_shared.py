@@ -1,7 +1,7 @@
 """A block's index of accesses (``_BlockIndex``) shares the index of its live uses (``live_uses``'
 parts) when every statement's accesses are its live uses (no statement with bodies, no Yield, no
 dead let that reads a name): on every example, the dead values program and the bench shapes its
-positions, sums, mentions and creates are those of the index built from the accesses, it is
+positions, mentions and creates are those of the index built from the accesses, it is
 shared on the reuses shape, and a block with a dead let that reads a name is not shared."""
 
 from __future__ import annotations
@@ -25,8 +25,8 @@ def test_a_shared_index_is_the_one_built_from_the_accesses(programs):
         for block in blocks(program.orch.body):
             uses = pass_.parts[id(block)]
             got, built = fuse._BlockIndex(block, pass_.own_uses, uses), fuse._BlockIndex(block, pass_.own_uses)
-            assert (got.positions, got.sums, got.made, got.mentioned) == (built.positions, built.sums, built.made, built.mentioned)
-            if got.sums is uses.sums:
+            assert (got.positions, got.made, got.mentioned) == (built.positions, built.made, built.mentioned)
+            if got.positions is uses.positions:
                 shared += 1
                 assert all(s._production != "Yield" and s._production not in fuse.BODY_FIELDS for s in block)
             else:
@@ -44,6 +44,6 @@ def test_a_dead_let_that_reads_a_name_is_not_shared(programs):
         if dead and all(s._production not in fuse.BODY_FIELDS and s._production != "Yield" for s in block):
             found += 1
             index = fuse._BlockIndex(block, pass_.own_uses, pass_.parts[id(block)])
-            assert index.sums is not pass_.parts[id(block)].sums
-            assert index.sums != pass_.parts[id(block)].sums  # (the dead let's reads are accesses, not uses)
+            assert index.positions is not pass_.parts[id(block)].positions
+            assert index.positions != pass_.parts[id(block)].positions  # (the dead let's reads are accesses, not uses)
     assert found > 0

@@ -1,7 +1,7 @@
 """``fuse_create_assemble_to_slice`` reads each statement's reads once and reuses what one of its
 analyses already knows: ``live_uses``' table of each statement's own reads (``own_uses``) serves
 the block prefix (``_Prefix``) and a block's index (``_BlockIndex``); the function's
-accesses are the sums of its top block's index; the placements ``dead_assembles`` makes are the
+accesses are the counts of its top block's index; the placements ``dead_assembles`` makes are the
 rewrite's. Each table is checked here against the walk it replaces, on every bench shape (loops,
 carries, ifs, ``with`` blocks, assembles) and every example program."""
 
@@ -95,7 +95,7 @@ def test_a_block_index_from_the_own_reads_table_is_the_one_walked_again(programs
         pass_ = analysed(program)
         for block in blocks(program.orch.body):
             from_table, walked = fuse._BlockIndex(block, pass_.own_uses), fuse._BlockIndex(block, {})
-            assert (from_table.positions, from_table.sums, from_table.made) == (walked.positions, walked.sums, walked.made)
+            assert (from_table.positions, from_table.made) == (walked.positions, walked.made)
             assert from_table.mentioned == walked.mentioned
             walked_yields += sum(s._production == "Yield" and bool(s.values) for s in block)
             dead_lets += sum(id(s) in pass_.own_uses and not pass_.own_uses[id(s)] and bool(fuse._accesses([s]))

@@ -1,8 +1,8 @@
 # class: refusal
 # printed grammar, random seed 42 (printed420000110, as written), shrunk; the DSL form is refused alike: a host read of b[0, 1] whose value nothing uses, between the create of t7 and its assemble into rows 0..3 of b. The placement rule (docs/semantics.md) refuses any read of those rows there, a dead one too, though a dead read observes nothing (the tester's semantics: a correct compilation exists; a live read is a right refusal, tied by name)
 #
-# still open on land42 (d191156):
-# refused: prog.py:10:9: error: pl.assemble cannot make 't7' a view of 'b' (the runtime cannot copy): the host (line 9) reads the rows of 'b' that 't7' would share, between the creation of 't7' and the assemble; as a view, the read would see 't7' there before the assemble
+# found on land42 (d191156), fixed in session 24:
+# nothing (fixed)
 # pypto.program: Attack
 import pypto.language as pl
 
