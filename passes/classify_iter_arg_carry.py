@@ -57,6 +57,8 @@ class ClassifyIterArgCarry(Pass):
     languages' statements and edges (``preserves``): the statements, their binders (the same objects) and the carries' counts are the input's, one
     plan added to each IterArg and one ``Phi`` made of each if result; each statement becomes
     one of the same production with bodies of the same statements (scopes keep their modes).
+    For the same reason it reflects the placement and the absence of resolved edges
+    (``reflects``: the output meets them only if the input does).
     """
 
     name = "classify_iter_arg_carry"
@@ -64,6 +66,7 @@ class ClassifyIterArgCarry(Pass):
     target = CARRIED
     preserves = frozenset({check_single_definition, check_yields, check_scope_placement, check_no_dep_edge, check_no_alloc,
                            check_no_declare})
+    reflects = frozenset({check_scope_placement, check_no_dep_edge})
 
     def run(self, program):
         func = program.orch
