@@ -5,7 +5,8 @@ target). ``run`` applies the passes in order; after each one it verifies the out
 pass's target language (grammar membership of the root, then the language's invariants; a pass
 that returns its input object unchanged is not re-checked for invariants its input met, nor is
 any output for those of them the pass declares it preserves, ``Pass.preserves``, among those
-the input met or its grammar proves, ``Language.proves``), times
+the input met or its grammar proves, ``Language.proves``; nor for those the next pass reflects,
+``Pass.reflects``, which are checked on that pass's output instead), times
 it, and hands the stage to an optional observer (dumps, progress). ``stop_after`` ends the run
 after a named pass; ``keep_tree`` says which stages keep their trees once the next pass has read
 them (by default all do; a compile that needs only its result lets the others go, so that the
@@ -150,6 +151,11 @@ class Pipeline:
             observer(stages[0])
         if stop_after == input_name:
             return stages
+        # The invariants the pass after a stage reflects (``Pass.reflects``) are checked on that
+        # pass's output in place of the stage's own; ``deferred`` holds them and the stage's
+        # tree and pass name until then: a failure there (or of the pass) that the stage's tree
+        # fails too is the stage's pass's.
+        deferred: tuple | None = None
         for index, pass_cls in enumerate(self.passes, start=1):
             ctx.current_pass = pass_cls.name
             notes_before, warnings_before = len(ctx.notes), len(ctx.warnings)
@@ -162,17 +168,21 @@ class Pipeline:
                     # keeps what was checked of it; any other output, what the pass preserves
                     converted = pass_.converted
                     same = result is tree or (converted is not None and converted[0] is tree and converted[1] is result)
-                    if same:
-                        known = pass_cls.target.verify(result, known)
-                    else:
+                    inherited = frozenset()
+                    if not same and not recheck_preserved:
                         # (met by the input: checked, or proved by its grammar, ``Language.proves``)
                         source = pass_cls.source
-                        inherited = frozenset() if recheck_preserved else frozenset(
-                            i for i in pass_cls.preserves if i in known or source.proves(i)
-                        )
-                        known = pass_cls.target.verify(result, inherited=inherited)
+                        inherited = frozenset(i for i in pass_cls.preserves if i in known or source.proves(i))
+                    # (not of what the output is known or told to meet)
+                    skip = self._deferrable(index, stop_after, recheck_preserved, deferred) - (known if same else inherited)
+                    if same:
+                        known = pass_cls.target.verify(result, known | skip) - skip
+                    else:
+                        known = pass_cls.target.verify(result, skip, inherited=inherited) - skip
             except Exception as error:  # noqa: BLE001 - every failure leaves as a compiler error
-                raise PipelineError(_as_compiler_error(error, pass_cls.name, tree), stages) from error
+                error, name, node = _blamed(deferred, error, pass_cls.name, tree)
+                raise PipelineError(_as_compiler_error(error, name, node), stages) from error
+            deferred = (skip, result, pass_cls.name) if verify and skip else None
             pass_.release()
             stage = Stage(
                 index,
@@ -193,6 +203,29 @@ class Pipeline:
             if pass_cls.name == stop_after:
                 break
         return stages
+
+    def _deferrable(self, index: int, stop_after, recheck_preserved: bool, deferred) -> frozenset:
+        """The invariants of the output of pass ``index`` (from 1) that the pass after it
+        reflects (``Pass.reflects``) and will check on its own output: none at the end of the
+        run, with ``recheck_preserved`` (every stage checked in full), or while this stage's
+        input has invariants deferred to it (they are checked here)."""
+        if index >= len(self.passes) or recheck_preserved or deferred is not None or self.passes[index - 1].name == stop_after:
+            return frozenset()
+        return self.passes[index].reflects
+
+
+def _blamed(deferred: "tuple | None", error: Exception, pass_name: str, tree: Any) -> tuple:
+    """(error, pass name, node) to report a failure of the pass ``pass_name`` (or of the check of
+    its output) as: the first invariant ``deferred`` to it that its input ``tree`` fails, the
+    failure of the pass that made that input; else ``error`` itself."""
+    if deferred is not None:
+        invariants, given, maker = deferred
+        for invariant in invariants:
+            try:
+                invariant(given)
+            except Exception as earlier:  # noqa: BLE001 - the input's own failure
+                return earlier, maker, given
+    return error, pass_name, tree
 
 
 def _as_compiler_error(error: Exception, pass_name: str, node: Any) -> Exception:

@@ -85,6 +85,11 @@ class Pass:
     # alone may be declared when the source's grammar proves it (``Language.proves``): the pass
     # builds none of the productions it refuses.
     preserves: ClassVar[frozenset] = frozenset()
+    # Invariants of both languages that the pass reflects, by its contract (its docstring says
+    # why): its output meets one only if its input does (what the invariant reads of a tree
+    # the pass keeps). The pipeline checks them on the pass's output in place of its input, the
+    # output of the pass before (``Pipeline.run``; ``recheck_preserved`` checks both).
+    reflects: ClassVar[frozenset] = frozenset()
     _handlers: ClassVar[dict[str, str]] = {}
     _touched: ClassVar[frozenset[str]] = frozenset()
     _inert: ClassVar[frozenset[type]] = frozenset()
@@ -429,6 +434,12 @@ def _check_declaration(cls: type) -> None:
                 f"pass {name} preserves {getattr(invariant, '__name__', invariant)!r}, which is not an invariant of "
                 f"both {cls.source.name} and {cls.target.name} (nor one of {cls.target.name}'s that "
                 f"{cls.source.name}'s grammar proves)"
+            )
+    for invariant in cls.reflects:
+        if invariant not in cls.target.invariants or invariant not in cls.source.invariants:
+            raise TypeError(
+                f"pass {name} reflects {getattr(invariant, '__name__', invariant)!r}, which is not an invariant of "
+                f"both {cls.source.name} and {cls.target.name}"
             )
     for attr in cls.__dict__:
         if attr[:1].isupper() and attr not in cls.source.nodes:

@@ -20,6 +20,10 @@ C = CARRIED
 # (read once: an enum member read through its class costs a descriptor call)
 TASK_ID, MANUAL, PARALLEL = DType.TASK_ID, ScopeMode.manual, LoopKind.parallel
 COMPILER = ScopeOrigin.compiler
+# The roots walked once and the carries checked by the visit (``run_in_one_walk``); off, the
+# carries are read in a walk of their own and the roots found to their fixpoint (the tests
+# compare the two)
+ONE_WALK = True
 _COMPOUND = frozenset(BODY_FIELDS)  # the statements with bodies
 
 
@@ -53,6 +57,8 @@ class ClassifyIterArgCarry(Pass):
     languages' statements and edges (``preserves``): the statements, their binders (the same objects) and the carries' counts are the input's, one
     plan added to each IterArg and one ``Phi`` made of each if result; each statement becomes
     one of the same production with bodies of the same statements (scopes keep their modes).
+    For the same reason it reflects the placement and the absence of resolved edges
+    (``reflects``: the output meets them only if the input does).
     """
 
     name = "classify_iter_arg_carry"
@@ -60,10 +66,18 @@ class ClassifyIterArgCarry(Pass):
     target = CARRIED
     preserves = frozenset({check_single_definition, check_yields, check_scope_placement, check_no_dep_edge, check_no_alloc,
                            check_no_declare})
+    reflects = frozenset({check_scope_placement, check_no_dep_edge})
 
     def run(self, program):
         func = program.orch
         kernels = kernel_table(program)
+        self.plans: dict[tuple, object] = {}  # (rebind, array, per_iteration, body) -> its Carry (``plan``)
+        if ONE_WALK:
+            try:
+                return self.run_in_one_walk(program, func, kernels)
+            except _Rebinds:  # a guess proved wrong: the carries are classified to their fixpoint
+                self.release_handlers()
+        self.deciding = False
         rebound, candidates, tid_loops, tid_ifs = self.carries_of(func.body)
         while True:  # loop carries inside other loops decide the roots outer carries see
             roots = buffer_roots(func, kernels, lambda it: it.var.name not in rebound)
@@ -79,14 +93,64 @@ class ClassifyIterArgCarry(Pass):
                 break
         self.rebound = rebound
         self.roots = roots
-        self.plans: dict[tuple, object] = {}  # (rebind, array, per_iteration, body) -> its Carry (``plan``)
+        self.plan_task_ids(func.body, tid_loops, tid_ifs)
+        return self.visit(program)
+
+    def run_in_one_walk(self, program, func, kernels):
+        """The pass with the roots walked once, the carries read by the visit: the roots are
+        found as if every tensor or array carry whose init is a variable were its init
+        (``trivial``), which the fixpoint of ``run`` finds when each such carry yields a
+        variable of the same root as its init; the visit checks that of each loop it rebuilds
+        (``decide``) and raises ``_Rebinds`` where it does not hold (the guess was wrong: ``run``
+        starts again). A TaskId if result is met only in the visit: it raises too (its shapes
+        are found before the visit)."""
+        tid_loops = []
+
+        def trivial(it) -> bool:
+            kind = it.var.type._production
+            if kind == "TensorType" or kind == "ArrayType":
+                return it.init._production == "Var"
+            if kind == "ScalarType" and it.var.type.dtype is TASK_ID:
+                tid_loops.append(it)
+            return False
+
+        self.roots = buffer_roots(func, kernels, trivial)
+        self.rebound = set()  # the carries not ``trivial``, added by ``decide`` as the visit meets them
+        self.deciding = True
+        if tid_loops:  # (a TaskId carry is never trivial, and always rebound)
+            self.rebound.update(it.var.name for it in tid_loops)
+        self.plan_task_ids(func.body, bool(tid_loops), False)
+        return self.visit(program)
+
+    def plan_task_ids(self, body, tid_loops: bool, tid_ifs: bool) -> None:
+        """The per-iteration loops and TaskId shapes, looked for only with a TaskId carry (if
+        result); without shapes the carries are planned alone."""
         # Without a TaskId loop carry no loop has a slot per iteration; without one or a TaskId
         # if result every TaskId value holds one id.
-        self.per_iteration = self.per_iteration_loops(func.body) if tid_loops else {}
-        self.shapes = TidShapes(self.per_iteration).run(func.body) if tid_loops or tid_ifs else {}
+        self.per_iteration = self.per_iteration_loops(body) if tid_loops else {}
+        self.shapes = TidShapes(self.per_iteration).run(body) if tid_loops or tid_ifs else {}
         if not self.shapes:
             self.plan_carries_alone()
-        return self.visit(program)
+
+    def decide(self, loop) -> None:
+        """``run_in_one_walk``'s check of a loop's carries (``carries_of``'s rule): a carry that is
+        not ``trivial`` is rebound; a trivial one must yield a variable of its init's root."""
+        yld = final_yield(loop.body)
+        roots, rebound = self.roots, self.rebound
+        for i, it in enumerate(loop.iters):
+            kind = it.var.type._production
+            if (kind == "TensorType" or kind == "ArrayType") and it.init._production == "Var":
+                value = yld.values[i] if yld is not None else None
+                init = it.init.name
+                if value is None or value._production != "Var" or roots.get(value.name, value.name) != roots.get(init, init):
+                    raise _Rebinds
+            else:
+                rebound.add(it.var.name)
+
+    def release_handlers(self) -> None:
+        """The loops' handlers back to ``For`` and ``While`` (``plan_carries_alone`` replaced them)."""
+        dispatch, nodes = self._dispatch, self.source.nodes
+        dispatch[nodes["For"]], dispatch[nodes["While"]] = self.For, self.While
 
     def plan_carries_alone(self) -> None:
         """Without TaskId shapes a carry's plan depends on the carry alone (rebound or not): loops
@@ -98,6 +162,8 @@ class ClassifyIterArgCarry(Pass):
     def loop_alone(self, loop):
         """A loop rebuilt with each carry planned alone (``plan_carries_alone``) and its body visited."""
         iters = loop.iters
+        if self.deciding and iters:
+            self.decide(loop)
         if len(iters) == 1:  # (most loops that carry carry one name)
             it = iters[0]
             iters = (_make_iter_arg(it.var, it.init, self.alone[it.var.name in self.rebound], it.span),)
@@ -135,13 +201,7 @@ class ClassifyIterArgCarry(Pass):
                 continue
             if kind not in LOOPS:
                 continue
-            body = stmt.body  # (last_yield, inlined: seen through the compiler's scopes)
-            while len(body) == 1:
-                inner = body[0]
-                if inner._production != "Scope" or inner.origin is not COMPILER:
-                    break
-                body = inner.body
-            yld = body[-1] if body and body[-1]._production == "Yield" else None
+            yld = final_yield(stmt.body)
             for i, it in enumerate(stmt.iters):
                 value = yld.values[i] if yld is not None else None
                 var = it.var
@@ -183,6 +243,8 @@ class ClassifyIterArgCarry(Pass):
 
     def carries(self, loop):
         """The loop's IterArgs with their plans, and its body rewritten."""
+        if self.deciding:
+            self.decide(loop)
         per_iteration = id(loop) in self.per_iteration
         shapes, rebound = self.shapes, self.rebound  # (no shapes: every TaskId holds one id)
         iters = []
@@ -224,7 +286,12 @@ class ClassifyIterArgCarry(Pass):
                 and res.type._production in ("TensorType", "ArrayType")
                 and self.roots.get(res.name) == ra
             )
-            array = self.shapes.get(res.name, 0) if is_task_id(res) else 0
+            if is_task_id(res):
+                if self.deciding and not self.shapes:
+                    raise _Rebinds  # (its shape is found before the visit: ``run`` looks for it)
+                array = self.shapes.get(res.name, 0)
+            else:
+                array = 0
             phis.append(C.Phi.make(res, self.plan(not same, array, False, array)))
         return C.If.make(branch.cond, then, orelse, phis, span=branch.span)
 
@@ -234,6 +301,21 @@ class ClassifyIterArgCarry(Pass):
 _make_for = trusted_maker(ClassifyIterArgCarry, "For", ("iters", "body"))
 _make_while = trusted_maker(ClassifyIterArgCarry, "While", ("iters", "body"))
 _make_iter_arg = trusted_maker(ClassifyIterArgCarry, "IterArg", ("plan",))
+
+
+class _Rebinds(Exception):
+    """``run_in_one_walk``'s guess of the roots was wrong: a carry it took for its init is rebound."""
+
+
+def final_yield(body):
+    """The ``Yield`` ending a loop's body, seen through the compiler's scopes (``last_yield``'s
+    answer for a loop body), or None."""
+    while len(body) == 1:
+        inner = body[0]
+        if inner._production != "Scope" or inner.origin is not COMPILER:
+            break
+        body = inner.body
+    return body[-1] if body and body[-1]._production == "Yield" else None
 
 
 def per_iteration_loops(body, carries_tid=lambda it: is_task_id(it.var), check: bool = True) -> dict[int, int]:

@@ -25,7 +25,8 @@ CLASSIFY = "classify_iter_arg_carry"
 carries_of = ClassifyIterArgCarry.carries_of
 
 # the shortcut forced off: as if some carry were a TaskId
-ALWAYS_LOOKING = [(ClassifyIterArgCarry, "carries_of", lambda self, body: (*carries_of(self, body)[:2], True, True))]
+ALWAYS_LOOKING = [(ClassifyIterArgCarry, "carries_of", lambda self, body: (*carries_of(self, body)[:2], True, True)),
+                  (classify_iter_arg_carry, "ONE_WALK", False)]
 # the second shortcut forced off: carries planned by their loops' handlers
 THROUGH_LOOPS = [(ClassifyIterArgCarry, "plan_carries_alone", lambda self: None)]
 

@@ -13,7 +13,7 @@ from nanopass.languages import SCOPED
 from nanopass.languages.scoped import check_scope_placement
 from nanopass.languages.statements import passed_last, reusing_walks
 from nanopass.languages.terms import ScopeMode
-from nanopass.passes.classify_iter_arg_carry import ClassifyIterArgCarry
+from nanopass.passes.resolve_dep_edges import ResolveDepEdges
 from nanopass.passes.pipeline import PIPELINE
 from nanopass.pipeline import PipelineError
 from nanopass.rewrite import PassContext
@@ -76,8 +76,9 @@ def test_the_record_marks_nothing_after_a_general_walk_that_asked_which_allocati
 
 
 def test_the_pipeline_records_the_placement_of_the_passes_that_preserve_it(monkeypatch, tmp_path):
-    """On a bench shape with loops and creates, the outputs of classify_iter_arg_carry,
-    resolve_dep_edges and batch_tensor_creates are recorded, not checked, and marked."""
+    """On a bench shape with loops and creates, the outputs of resolve_dep_edges and
+    batch_tensor_creates are recorded, not checked, and marked (classify_iter_arg_carry's is
+    checked: it reflects the placement, which its input is not checked for)."""
     from nanopass.loader import load_programs
     from conftest import bench_file
 
@@ -96,15 +97,15 @@ def test_the_pipeline_records_the_placement_of_the_passes_that_preserve_it(monke
         made = {stage.name: id(stage.tree) for stage in stages}
         # (an output that is its input is known to meet what its input met: neither checked nor recorded)
         unchanged = {after.name for before, after in zip(stages, stages[1:]) if after.tree is before.tree}
-    passes = ["classify_iter_arg_carry", "resolve_dep_edges", "batch_tensor_creates"]
+    passes = ["resolve_dep_edges", "batch_tensor_creates"]
     assert [name for name in passes if made[name] in recorded or name in unchanged] == passes
 
 
 @pytest.fixture
 def unscoped_loop_body(monkeypatch):
-    """``classify_iter_arg_carry`` (which declares it preserves the scope placement) made to
+    """``resolve_dep_edges`` (which declares it preserves the scope placement) made to
     unwrap its output's first loop body from its AUTO scope: a declaration its output breaks."""
-    run = ClassifyIterArgCarry.run
+    run = ResolveDepEdges.run
 
     def unwrap(self, program):
         result = run(self, program)
@@ -116,7 +117,7 @@ def unscoped_loop_body(monkeypatch):
         stmts = scope.body[:loop_at] + (loop.replace(body=inner.body),) + scope.body[loop_at + 1:]
         return result.replace(orch=func.replace(body=(scope.replace(body=stmts),)))
 
-    monkeypatch.setattr(ClassifyIterArgCarry, "run", unwrap)
+    monkeypatch.setattr(ResolveDepEdges, "run", unwrap)
 
 
 def test_a_pass_that_breaks_the_placement_it_declares_is_caught_with_recheck(unscoped_loop_body, example):
@@ -125,8 +126,8 @@ def test_a_pass_that_breaks_the_placement_it_declares_is_caught_with_recheck(uns
         try:
             PIPELINE.run(tree, PassContext(), input_name="parse_dsl")
         except PipelineError as error:  # (a later pass that checks the placement may find it)
-            assert error.error.pass_name != "classify_iter_arg_carry"
+            assert error.error.pass_name != "resolve_dep_edges"
     with reusing_walks(), pytest.raises(PipelineError) as info:
         PIPELINE.run(tree, PassContext(), input_name="parse_dsl", recheck_preserved=True)
-    assert isinstance(info.value.error, VerifyError) and info.value.error.pass_name == "classify_iter_arg_carry"
+    assert isinstance(info.value.error, VerifyError) and info.value.error.pass_name == "resolve_dep_edges"
     assert "must be one runtime scope" in str(info.value.error)
