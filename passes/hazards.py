@@ -723,7 +723,7 @@ def runtime_orders(earlier: Access, later: Access) -> bool:
     return True
 
 
-@dataclass
+@dataclass(slots=True)
 class Site:
     """One task (a submit site), or one host element access, with where it stands in the program."""
 
@@ -846,18 +846,6 @@ def find_hazards(
     product = [1]  # the product of the trip counts of the loops around analysed iteration by iteration
     stores_met: dict[tuple[int, int], list[dict] | None] = {}  # (loop, store around it) -> iteration_stores
 
-    def accesses(task, site: int, scope: int | None, parallel: frozenset, loops: tuple):
-        # whether its runs are chained depends on every run's places: ``store``'s
-        found = task_accesses(
-            task, site, scope, parallel, store, written, kernels, untracked_roots, result.chained, loops, made_in,
-            renewed, followed, read,
-        )
-        if current[-1] is store:
-            return found
-        return task_accesses(
-            task, site, scope, parallel, current[-1], written, kernels, untracked_roots, set(), loops, made_in,
-            renewed, followed, read,
-        )
 
     # The live facts, changed in place: a branch or a pass over a loop body starts from the state
     # before it and is undone after (see live_accesses), so none of them costs more than its own
@@ -866,7 +854,7 @@ def find_hazards(
     read = holds.read
     state = WalkState(holds.live, holds)
     pairs = result.pairs
-    # (site, id of the current store) -> accesses(...) (the same each visit with that store)
+    # (site, id of the current store) -> task_facts(...) (the same each visit with that store)
     found_at: dict[tuple[int, int], tuple[list[Access], set[Access]]] = {}
     scope_sites: dict[int, list[int]] = {}  # manual scope -> the sites in it
     scope_at: dict[int, Site] = {}  # outermost manual scope -> where it stands (a site of its own)
@@ -1025,27 +1013,51 @@ def find_hazards(
                 return False
         return True
 
+    once = ONCE_OUTSIDE_LOOPS
+
+    def task_site(task, path, loops, scope, position, auto) -> int:
+        """A new site for ``task``, filed where the walk looks for it."""
+        site = len(result.sites)
+        result.sites.append(Site(site, task, path, loops, scope, position, auto))
+        if scope is not None:
+            scope_sites.setdefault(scope, []).append(site)
+        if loops or (scope is not None and close_run_once):  # it may run again, or its scope close
+            state.live.file_site(site)
+        return site
+
+    def task_facts(task, site: int, scope, parallel, loops) -> tuple:
+        """What ``step`` takes of ``task`` at ``site`` (the same on every visit with the current store):
+        its accesses, which of them are certain, its dependencies, what it makes live and what not."""
+        # whether its runs are chained depends on every run's places: ``store``'s
+        mine, certain = task_accesses(
+            task, site, scope, parallel, store, written, kernels, untracked_roots, result.chained, loops, made_in,
+            renewed, followed, read,
+        )
+        if current[-1] is not store:
+            mine, certain = task_accesses(
+                task, site, scope, parallel, current[-1], written, kernels, untracked_roots, set(), loops, made_in,
+                renewed, followed, read,
+            )
+        gen = _gen(mine, certain)
+        return (mine if inout_reads_meet else _meeting(mine), certain, dep_names(task), gen,
+                _untracked_writes(gen, track_writes, met_after and met_past_runtime, task))
+
     def block(stmts, path, loops, scope, position, parallel=frozenset(), auto=None) -> None:
         """Analyse ``stmts`` from the live state, leaving the state after them."""
         for i, stmt in enumerate(stmts):
             kind = stmt._production
             if kind == "Task":
-                key = id(stmt)
-                site = site_of.get(key)
-                if site is None:
-                    site = site_of[key] = len(result.sites)
-                    result.sites.append(Site(site, stmt, path, loops, scope, position + (i,), auto))
-                    if scope is not None:
-                        scope_sites.setdefault(scope, []).append(site)
-                    if loops or (scope is not None and close_run_once):  # it may run again, or its scope close
-                        state.live.file_site(site)
-                found = found_at.get((site, id(current[-1])))
-                if found is None:
-                    mine, certain = accesses(stmt, site, scope, parallel, loops)
-                    gen = _gen(mine, certain)
-                    found = found_at[site, id(current[-1])] = (
-                        mine if inout_reads_meet else _meeting(mine), certain, dep_names(stmt), gen,
-                        _untracked_writes(gen, track_writes, met_after and met_past_runtime, stmt))
+                if loops or not once:  # (a task in a loop is met again: its site and its facts are kept for that)
+                    key = id(stmt)
+                    site = site_of.get(key)
+                    if site is None:
+                        site = site_of[key] = task_site(stmt, path, loops, scope, position + (i,), auto)
+                    found = found_at.get((site, id(current[-1])))
+                    if found is None:
+                        found = found_at[site, id(current[-1])] = task_facts(stmt, site, scope, parallel, loops)
+                else:  # (outside every loop a task is met once: nothing kept)
+                    site = task_site(stmt, path, loops, scope, position + (i,), auto)
+                    found = task_facts(stmt, site, scope, parallel, loops)
                 step(site, stmt, found)
             elif kind == "Let" and stmt.value._production == "ReadTensor":
                 if stmt.var.name in used and not state.following:
@@ -1056,7 +1068,9 @@ def find_hazards(
             elif kind == "Let":
                 if is_task_id_value(stmt.var):
                     holds.assign([(stmt.var.name, held_by(stmt.value))])
-                elif stmt.value._production == "CreateTensor" and stmt.var.name not in renewed:
+                elif (loops or not once) and stmt.value._production == "CreateTensor" and stmt.var.name not in renewed:
+                    # (outside every loop a create runs once, before every access of its root: no
+                    # fact of the root is live to remove)
                     renew(stmt.var.name)
             elif kind == "Dummy":
                 holds.assign([(stmt.var.name, dep_names(stmt))])
@@ -1442,6 +1456,11 @@ def prework(func, store: dict, untracked: set[str] | None = None, war: bool = Fa
     ``war`` too; with ``sources``, its ``dep_sources`` (else None)."""
     return _prework(func.body, store, untracked, war, sources)
 
+
+# Whether ``find_hazards`` keeps no site or facts for another visit of a task outside every loop,
+# nor renews the root of a create outside every loop (each runs once there, and a create before
+# every access of its root: no fact of it is live); off only in the tests that compare the two.
+ONCE_OUTSIDE_LOOPS = True
 
 # Whether ``find_hazards`` replays the first pass over an outermost ``pl.parallel`` loop's straight
 # body to its fixpoint without marking facts or keeping logs (``replayed_to_fixpoint``); off only
