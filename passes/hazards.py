@@ -1263,17 +1263,11 @@ def find_hazards(
     def replayed(new, logged) -> tuple[list[Access], list[Access]]:
         """Each fact of ``new`` through the transfers ``logged`` (``transfers_between``): what that
         added and removed."""
-        sites, transfers, roots, ended = logged
         out: dict[Access, None] = {}
         for e in new:
-            if e.root in roots:
-                continue
-            stale = e.stale or e.site in sites
-            closed = e.closed or e.site in ended
-            covers = covers_after(e.covers, transfers)
-            if stale is not e.stale or closed is not e.closed or covers != e.covers:
-                e = e._with(e.earlier_iteration, stale, closed, covers)
-            out[e] = None
+            e = replayed_one(e, logged)
+            if e is not None:
+                out[e] = None
         before = set(new)
         plus, minus = [], []
         for e in out:
@@ -1283,6 +1277,19 @@ def find_hazards(
             if e not in out:
                 minus.append(e)
         return plus, minus
+
+    def replayed_one(e, logged) -> Access | None:
+        """Fact ``e`` through the transfers ``logged`` (``transfers_between``); None where it
+        does not come through (its root is renewed)."""
+        sites, transfers, roots, ended = logged
+        if e.root in roots:
+            return None
+        stale = e.stale or e.site in sites
+        closed = e.closed or e.site in ended
+        covers = covers_after(e.covers, transfers)
+        if stale is not e.stale or closed is not e.closed or covers != e.covers:
+            e = e._with(e.earlier_iteration, stale, closed, covers)
+        return e
 
     def replayed_to_fixpoint(plus, start, end) -> None:
         """After the first pass over the straight body of an outermost ``pl.parallel`` loop that
@@ -1294,14 +1301,15 @@ def find_hazards(
         logged = transfers_between(start, end)
         seen = set(plus)
         live = state.live
-        while plus:
-            gains, _ = replayed(plus, logged)
-            plus = []
-            for e in gains:
-                if e not in seen:
+        while plus:  # (each fact replayed on its own: no pass's sets of what it added and removed made)
+            gains = []
+            for e in plus:
+                e = replayed_one(e, logged)
+                if e is not None and e not in seen:
                     seen.add(e)
-                    plus.append(e)
+                    gains.append(e)
                     live.add(e)
+            plus = gains
 
     def follow(new, body, path, loops, scope, pos, parallel, auto, carries) -> tuple[list[Access], list[Access]]:
         """A pass over the body of a ``pl.parallel`` loop from the facts ``new`` its head gained
