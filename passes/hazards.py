@@ -723,7 +723,7 @@ def runtime_orders(earlier: Access, later: Access) -> bool:
     return True
 
 
-@dataclass
+@dataclass(slots=True)
 class Site:
     """One task (a submit site), or one host element access, with where it stands in the program."""
 
@@ -846,18 +846,6 @@ def find_hazards(
     product = [1]  # the product of the trip counts of the loops around analysed iteration by iteration
     stores_met: dict[tuple[int, int], list[dict] | None] = {}  # (loop, store around it) -> iteration_stores
 
-    def accesses(task, site: int, scope: int | None, parallel: frozenset, loops: tuple):
-        # whether its runs are chained depends on every run's places: ``store``'s
-        found = task_accesses(
-            task, site, scope, parallel, store, written, kernels, untracked_roots, result.chained, loops, made_in,
-            renewed, followed, read,
-        )
-        if current[-1] is store:
-            return found
-        return task_accesses(
-            task, site, scope, parallel, current[-1], written, kernels, untracked_roots, set(), loops, made_in,
-            renewed, followed, read,
-        )
 
     # The live facts, changed in place: a branch or a pass over a loop body starts from the state
     # before it and is undone after (see live_accesses), so none of them costs more than its own
@@ -866,7 +854,7 @@ def find_hazards(
     read = holds.read
     state = WalkState(holds.live, holds)
     pairs = result.pairs
-    # (site, id of the current store) -> accesses(...) (the same each visit with that store)
+    # (site, id of the current store) -> task_facts(...) (the same each visit with that store)
     found_at: dict[tuple[int, int], tuple[list[Access], set[Access]]] = {}
     scope_sites: dict[int, list[int]] = {}  # manual scope -> the sites in it
     scope_at: dict[int, Site] = {}  # outermost manual scope -> where it stands (a site of its own)
@@ -1025,27 +1013,51 @@ def find_hazards(
                 return False
         return True
 
+    once = ONCE_OUTSIDE_LOOPS
+
+    def task_site(task, path, loops, scope, position, auto) -> int:
+        """A new site for ``task``, filed where the walk looks for it."""
+        site = len(result.sites)
+        result.sites.append(Site(site, task, path, loops, scope, position, auto))
+        if scope is not None:
+            scope_sites.setdefault(scope, []).append(site)
+        if loops or (scope is not None and close_run_once):  # it may run again, or its scope close
+            state.live.file_site(site)
+        return site
+
+    def task_facts(task, site: int, scope, parallel, loops) -> tuple:
+        """What ``step`` takes of ``task`` at ``site`` (the same on every visit with the current store):
+        its accesses, which of them are certain, its dependencies, what it makes live and what not."""
+        # whether its runs are chained depends on every run's places: ``store``'s
+        mine, certain = task_accesses(
+            task, site, scope, parallel, store, written, kernels, untracked_roots, result.chained, loops, made_in,
+            renewed, followed, read,
+        )
+        if current[-1] is not store:
+            mine, certain = task_accesses(
+                task, site, scope, parallel, current[-1], written, kernels, untracked_roots, set(), loops, made_in,
+                renewed, followed, read,
+            )
+        gen = _gen(mine, certain)
+        return (mine if inout_reads_meet else _meeting(mine), certain, dep_names(task), gen,
+                _untracked_writes(gen, track_writes, met_after and met_past_runtime, task))
+
     def block(stmts, path, loops, scope, position, parallel=frozenset(), auto=None) -> None:
         """Analyse ``stmts`` from the live state, leaving the state after them."""
         for i, stmt in enumerate(stmts):
             kind = stmt._production
             if kind == "Task":
-                key = id(stmt)
-                site = site_of.get(key)
-                if site is None:
-                    site = site_of[key] = len(result.sites)
-                    result.sites.append(Site(site, stmt, path, loops, scope, position + (i,), auto))
-                    if scope is not None:
-                        scope_sites.setdefault(scope, []).append(site)
-                    if loops or (scope is not None and close_run_once):  # it may run again, or its scope close
-                        state.live.file_site(site)
-                found = found_at.get((site, id(current[-1])))
-                if found is None:
-                    mine, certain = accesses(stmt, site, scope, parallel, loops)
-                    gen = _gen(mine, certain)
-                    found = found_at[site, id(current[-1])] = (
-                        mine if inout_reads_meet else _meeting(mine), certain, dep_names(stmt), gen,
-                        _untracked_writes(gen, track_writes, met_after and met_past_runtime, stmt))
+                if loops or not once:  # (a task in a loop is met again: its site and its facts are kept for that)
+                    key = id(stmt)
+                    site = site_of.get(key)
+                    if site is None:
+                        site = site_of[key] = task_site(stmt, path, loops, scope, position + (i,), auto)
+                    found = found_at.get((site, id(current[-1])))
+                    if found is None:
+                        found = found_at[site, id(current[-1])] = task_facts(stmt, site, scope, parallel, loops)
+                else:  # (outside every loop a task is met once: nothing kept)
+                    site = task_site(stmt, path, loops, scope, position + (i,), auto)
+                    found = task_facts(stmt, site, scope, parallel, loops)
                 step(site, stmt, found)
             elif kind == "Let" and stmt.value._production == "ReadTensor":
                 if stmt.var.name in used and not state.following:
@@ -1056,7 +1068,9 @@ def find_hazards(
             elif kind == "Let":
                 if is_task_id_value(stmt.var):
                     holds.assign([(stmt.var.name, held_by(stmt.value))])
-                elif stmt.value._production == "CreateTensor" and stmt.var.name not in renewed:
+                elif (loops or not once) and stmt.value._production == "CreateTensor" and stmt.var.name not in renewed:
+                    # (outside every loop a create runs once, before every access of its root: no
+                    # fact of the root is live to remove)
                     renew(stmt.var.name)
             elif kind == "Dummy":
                 holds.assign([(stmt.var.name, dep_names(stmt))])
@@ -1249,17 +1263,11 @@ def find_hazards(
     def replayed(new, logged) -> tuple[list[Access], list[Access]]:
         """Each fact of ``new`` through the transfers ``logged`` (``transfers_between``): what that
         added and removed."""
-        sites, transfers, roots, ended = logged
         out: dict[Access, None] = {}
         for e in new:
-            if e.root in roots:
-                continue
-            stale = e.stale or e.site in sites
-            closed = e.closed or e.site in ended
-            covers = covers_after(e.covers, transfers)
-            if stale is not e.stale or closed is not e.closed or covers != e.covers:
-                e = e._with(e.earlier_iteration, stale, closed, covers)
-            out[e] = None
+            e = replayed_one(e, logged)
+            if e is not None:
+                out[e] = None
         before = set(new)
         plus, minus = [], []
         for e in out:
@@ -1269,6 +1277,19 @@ def find_hazards(
             if e not in out:
                 minus.append(e)
         return plus, minus
+
+    def replayed_one(e, logged) -> Access | None:
+        """Fact ``e`` through the transfers ``logged`` (``transfers_between``); None where it
+        does not come through (its root is renewed)."""
+        sites, transfers, roots, ended = logged
+        if e.root in roots:
+            return None
+        stale = e.stale or e.site in sites
+        closed = e.closed or e.site in ended
+        covers = covers_after(e.covers, transfers)
+        if stale is not e.stale or closed is not e.closed or covers != e.covers:
+            e = e._with(e.earlier_iteration, stale, closed, covers)
+        return e
 
     def replayed_to_fixpoint(plus, start, end) -> None:
         """After the first pass over the straight body of an outermost ``pl.parallel`` loop that
@@ -1280,14 +1301,15 @@ def find_hazards(
         logged = transfers_between(start, end)
         seen = set(plus)
         live = state.live
-        while plus:
-            gains, _ = replayed(plus, logged)
-            plus = []
-            for e in gains:
-                if e not in seen:
+        while plus:  # (each fact replayed on its own: no pass's sets of what it added and removed made)
+            gains = []
+            for e in plus:
+                e = replayed_one(e, logged)
+                if e is not None and e not in seen:
                     seen.add(e)
-                    plus.append(e)
+                    gains.append(e)
                     live.add(e)
+            plus = gains
 
     def follow(new, body, path, loops, scope, pos, parallel, auto, carries) -> tuple[list[Access], list[Access]]:
         """A pass over the body of a ``pl.parallel`` loop from the facts ``new`` its head gained
@@ -1442,6 +1464,11 @@ def prework(func, store: dict, untracked: set[str] | None = None, war: bool = Fa
     ``war`` too; with ``sources``, its ``dep_sources`` (else None)."""
     return _prework(func.body, store, untracked, war, sources)
 
+
+# Whether ``find_hazards`` keeps no site or facts for another visit of a task outside every loop,
+# nor renews the root of a create outside every loop (each runs once there, and a create before
+# every access of its root: no fact of it is live); off only in the tests that compare the two.
+ONCE_OUTSIDE_LOOPS = True
 
 # Whether ``find_hazards`` replays the first pass over an outermost ``pl.parallel`` loop's straight
 # body to its fixpoint without marking facts or keeping logs (``replayed_to_fixpoint``); off only

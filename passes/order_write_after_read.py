@@ -174,7 +174,8 @@ class OrderWriteAfterRead(Pass):
         else:
             scan = prework(func, store, sources=UNREAD_NAMES_SHORTCUT)
             untracked = scan.untracked
-        shared = shared_in_loops(func)
+        # (outside every MANUAL scope, a compiler's too, no loop's buffer is shared: no walk for one)
+        shared = shared_in_loops(func) if scan.any_manual else frozenset()
         keep = needs_edge if not shared else (
             lambda earlier, later: needs_edge(earlier, later) or shared_buffer_pair(earlier, later, shared))
         placed = placed_in_manual_scopes(func) if manual else {}
