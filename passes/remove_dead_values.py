@@ -62,10 +62,11 @@ class RemoveDeadValues(Pass):
 
         With ``apart``, a TaskId carry with a name for init of a per-iteration loop is two values
         (the class docstring): the iter_arg needs the init, the result both."""
-        lets: dict[str, object] = {}
-        carries: dict[str, list] = {}  # iter or result name -> [init, yielded value] expressions
-        phis: dict[str, list] = {}  # if result name -> yielded values
-        pairs: list[tuple[str, str]] = []  # (iter_arg, result) of every carry
+        # name -> what its value reads: a pure let's value (an expression), a dummy's
+        # dependencies (a tuple), a carry's [init, yielded value] (one list for its iter_arg and
+        # its result, read once for both), an if result's yielded values (a list)
+        feeds: dict[str, object] = {}
+        partner: dict[str, str] = {}  # the iter_arg of every carry -> its result, and back
         # (with ``apart``: the last statement of the outermost manual scope being walked, None
         # outside any, and the statement met before; the walk is in program order, so the
         # statements up to that last one are inside)
@@ -86,7 +87,7 @@ class RemoveDeadValues(Pass):
             elif kind == "Let":
                 value = stmt.value
                 if value._production in PURE:
-                    lets[stmt.var.name] = value
+                    feeds[stmt.var.name] = value
                 else:
                     add_root(value)
             elif kind == "Yield":
@@ -109,10 +110,10 @@ class RemoveDeadValues(Pass):
                     sources = [it.init, values[k]] if values else [it.init]
                     carry, result = it.var.name, stmt.results[k].name
                     if split and _split_carry(it):
-                        carries[carry], carries[result] = [it.init], sources
+                        feeds[carry], feeds[result] = [it.init], sources
                     else:
-                        carries[carry] = carries[result] = sources
-                        pairs.append((carry, result))
+                        feeds[carry] = feeds[result] = sources
+                        partner[carry], partner[result] = result, carry
                     k += 1
             elif kind == "If":
                 add_root(stmt.cond)
@@ -123,51 +124,57 @@ class RemoveDeadValues(Pass):
                         values = [then_yield.values[k]] if then_yield else []
                         if else_yield:
                             values.append(else_yield.values[k])
-                        phis[res.name] = values
+                        feeds[res.name] = values
                         k += 1
             elif kind == "Dummy" and dummies:
-                lets[stmt.var.name] = tuple(stmt.deps)
+                feeds[stmt.var.name] = tuple(stmt.deps)
             elif kind in _EFFECTS:
                 add_roots(_reads_of(stmt))
             elif (kind == "Scope" or kind == "CompilerScope") and apart and manual_last is None and stmt.mode is MANUAL:
                 manual_last, previous = last_of_subtree(stmt), stmt
-        removable = lets.keys() | carries.keys() | phis.keys()
-        # Flow back one level at a time: the expressions that the names found live at one level
-        # read give the next level's names (one walk per level, each expression walked once).
-        # The live set is the same whatever order the reads come in: with ``enough`` the reads
-        # that are names come first, and the others (``deferred``) only if need be.
+        removable = set(feeds)
+        # Flow back one level at a time: the names found live at one level (``reads - live``,
+        # with set operations in C) that this pass could remove are fed by the next level's
+        # reads (a name at once, the other expressions through ``names_read``). The live set is
+        # the same whatever order the reads come in: with ``enough`` the reads that are names
+        # come first, and the others (``deferred``) only if need be. A carry is one value: its
+        # iter_arg and its result are live together (their sources, one list, read once).
         live: set[str] = set()
-        expanded: set[int] = set()  # carries whose sources are queued (an iter_arg and its result share them)
         deferred: list = []
         reads = plain_names_read(roots, deferred) if enough else names_read(roots)
-        lets_names, carry_names, phi_names = lets.keys(), carries.keys(), phis.keys()
+        fed, partner_get = feeds.keys(), partner.get
         while True:
             while reads:
-                new = reads - live  # (the names met for the first time, found with set operations in C)
+                new = reads - live
                 if not new:
                     break
                 live |= new
-                pending: list = []
-                for name in lets_names & new:
-                    value = lets[name]
-                    if isinstance(value, tuple):
-                        pending.extend(value)  # (a dummy's dependencies)
+                reads = set()
+                read = reads.add
+                pending: list = []  # (the expressions read that are no name)
+                for name in fed & new:
+                    sources = feeds[name]
+                    kind = type(sources)
+                    if kind is list:
+                        other = partner_get(name)
+                        if other is not None:
+                            if other in live and other not in new:
+                                continue  # (its sources read already)
+                            live.add(other)
+                            new.discard(other)  # (a set that ``fed & new`` copied: read once for both)
+                        for value in sources:
+                            if value._production == "Var":
+                                read(value.name)
+                            else:
+                                pending.append(value)
+                    elif kind is tuple:
+                        pending += sources  # (a dummy's dependencies)
+                    elif sources._production == "Var":
+                        read(sources.name)
                     else:
-                        pending.append(value)
-                for name in carry_names & new:
-                    sources = carries[name]
-                    if id(sources) not in expanded:
-                        expanded.add(id(sources))
-                        pending += sources
-                for name in phi_names & new:
-                    pending += phis[name]
-                reads = names_read(pending)
-            # a carry is one value: its iter_arg and its result are live together (their
-            # sources are one list, queued once for both)
-            for it_name, result_name in pairs:
-                if it_name in live or result_name in live:
-                    live.add(it_name)
-                    live.add(result_name)
+                        pending.append(sources)
+                if pending:
+                    reads |= names_read(pending)
             if not deferred or removable <= live:
                 break
             reads, deferred = names_read(deferred), []
