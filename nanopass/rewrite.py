@@ -318,7 +318,7 @@ def _compile_clause(pass_: Pass, cls: type) -> tuple[Any, dict[str, Any]]:
             lines.append(f"        if m{i} is e{i} and k{i} is f{i}: n{i} = v{i}")
             lines.append(f"        elif tp(m{i}) is List or tp(k{i}) is List: n{i} = spliced(m{i}, k{i})")
             lines.append(f"        else: n{i} = (m{i}, k{i})")
-            lines.append(f"    else:")
+            lines.append("    else:")
             lines.append(f"        n{i} = visit_all(v{i})")
         else:
             # visit(v), with visit's dispatch lookup done here

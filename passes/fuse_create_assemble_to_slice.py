@@ -23,7 +23,7 @@ from .host_accesses import element_places, host_target
 from .regions import UNKNOWN, overlaps
 from .kernels import kernel_table
 from . import remove_dead_values as dead_values
-from .util import BODY_FIELDS, assigned_names, binders_of, iter_stmts, var_reads
+from .util import BODY_FIELDS, assigned_names, iter_stmts, var_reads
 
 S = SSA
 # Whether the pass hands ``storage_map`` of its output to the passes after it (``kept``), made from
