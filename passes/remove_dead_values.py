@@ -156,10 +156,12 @@ class RemoveDeadValues(Pass):
                     sources = feeds[name]
                     kind = type(sources)
                     if kind is list:
+                        if name not in new:
+                            continue  # (read with its carry's other half, met first at this level)
                         other = partner_get(name)
                         if other is not None:
                             if other in live and other not in new:
-                                continue  # (its sources read already)
+                                continue  # (its sources read at an earlier level)
                             live.add(other)
                             new.discard(other)  # (a set that ``fed & new`` copied: read once for both)
                         for value in sources:
