@@ -225,7 +225,7 @@ class RemoveDeadValues(Pass):
             return loop.iters, (None if body is loop.body else body), loop.results
         body = _drop_yield_values(body, keep)
         if inits:
-            body = tuple([renamed(stmt, inits) for stmt in body])
+            body = _renamed_tids(body, inits)
         return tuple(iters), body, tuple(results)
 
     def If(self, branch):
@@ -250,6 +250,83 @@ def _split_carry(it) -> bool:
     """Whether a carry of a per-iteration loop is two values (a TaskId with a name for init)."""
     var = it.var
     return var.type._production == "ScalarType" and var.type.dtype is TASK_ID and it.init._production == "Var"
+
+
+def _renamed_tids(body, inits: dict[str, str]) -> tuple:
+    """``renamed(stmt, inits)`` of each statement of ``body``, the body of a per-iteration loop whose
+    split carries' iter_args went (``inits``: each to its init, a TaskId). Where a TaskId is read
+    by a name (a task's or a dummy's dependency, a task argument, a let's, a cell write's or a
+    yield's value, an operand of a binary expression) the name is looked at in place and only a
+    statement that reads one is rebuilt, its other fields the input's; any other read goes
+    through ``renamed``."""
+    out = []
+    for stmt in body:
+        kind = stmt._production
+        if kind == "Task":
+            new = stmt if stmt.launch is None and _reads_none(stmt.args, inits) else None
+            if new is not None:
+                deps = _renamed_deps(stmt.deps, inits)
+                if deps is None:
+                    new = None
+                elif deps is not stmt.deps:
+                    new = _make_task(stmt.outs, stmt.tid, stmt.kernel, stmt.args, stmt.dumps, stmt.early_resolve, deps,
+                                     stmt.launch, stmt.span)
+        elif kind == "Dummy":
+            deps = _renamed_deps(stmt.deps, inits)
+            new = None if deps is None else stmt if deps is stmt.deps else _make_dummy(stmt.var, deps, stmt.span)
+        elif kind == "Yield" or kind == "CellSet" or kind == "Let":
+            values = stmt.values if kind == "Yield" else (stmt.value,)
+            new = stmt
+            for value in values:
+                if value._production != "Var" or value.name in inits:
+                    new = None
+                    break
+        else:
+            new = None
+        out.append(renamed(stmt, inits) if new is None else new)
+    return tuple(out)
+
+
+def _reads_none(args, inits: dict[str, str]) -> bool:
+    """Whether no argument of ``args`` reads a name of ``inits``, known without a walk: each a
+    name not in it, a number, or a binary expression of those."""
+    for arg in args:
+        value = arg.value
+        kind = value._production
+        if kind == "Bin":
+            a, b = value.a, value.b
+            if (a._production != "Var" or a.name in inits) and a._production != "Int":
+                return False
+            if (b._production != "Var" or b.name in inits) and b._production != "Int":
+                return False
+        elif kind == "Var":
+            if value.name in inits:
+                return False
+        elif kind != "Int":
+            return False
+    return True
+
+
+def _renamed_deps(deps, inits: dict[str, str]):
+    """``deps`` with each dependency on a name of ``inits`` made one on its init (the tuple itself
+    when none is); None when a dependency reads a name other than as its whole value (an index)."""
+    out = None
+    i = 0
+    for dep in deps:
+        kind = dep._production
+        if kind == "DepVar" or kind == "DerivedDep":
+            value = dep.value
+            if value._production != "Var":
+                return None
+            to = inits.get(value.name)
+            if to is not None:
+                if out is None:
+                    out = list(deps)
+                out[i] = type(dep).make_trusted(type(value).make_trusted(to, span=value.span), span=dep.span)
+        elif kind != "CellDep":
+            return None
+        i += 1
+    return deps if out is None else tuple(out)
 
 
 _EFFECTS = frozenset({"Dummy", "HostFence", "WriteTensor", "Return", "CellSet"})  # (besides tasks)
@@ -331,3 +408,6 @@ _make_for = trusted_maker(RemoveDeadValues, "For", ("body",))
 _make_while = trusted_maker(RemoveDeadValues, "While", ("body",))
 _make_if = trusted_maker(RemoveDeadValues, "If", ("then", "orelse"))
 _make_yield = trusted_maker(RemoveDeadValues, "Yield", ())  # (values: some of the input Yield's)
+# (a task's and a dummy's dependencies: the input's, some of them of the same productions reading a name instead of another)
+_make_task = trusted_maker(RemoveDeadValues, "Task", ())
+_make_dummy = trusted_maker(RemoveDeadValues, "Dummy", ())
