@@ -47,11 +47,18 @@ def split_loops(given) -> list:
     return out
 
 
+def spans(node) -> list:
+    """The spans of ``node`` and of every node under it, in order (``==`` of nodes leaves them out)."""
+    children = getattr(node, "_children", None)
+    return [node.span] + [span for child in (children() if children else ()) for span in spans(child)]
+
+
 def check(path: Path) -> int:
     loops = 0
     for given in pass_inputs(path, "remove_dead_values"):
         for body, inits in split_loops(given):
-            assert _renamed_tids(body, inits) == tuple(renamed(stmt, inits) for stmt in body), path.name
+            fast, full = _renamed_tids(body, inits), tuple(renamed(stmt, inits) for stmt in body)
+            assert fast == full and [spans(s) for s in fast] == [spans(s) for s in full], path.name
             loops += 1
     return loops
 
