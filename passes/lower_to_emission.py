@@ -185,7 +185,7 @@ class LowerToEmission(Pass):
         defer = operations.append
         task, loop, yld, ret, iter_arg, bin_, var, int_, scope = TASK, FOR, YIELD, RETURN, ITER_ARG, BIN, VAR, INT, SCOPE
         dep_edge, alloc, let_, last_output = DEP_EDGE, ALLOC, LET, self.last_output
-        dummy, cell_decl, cell_set = DUMMY, CELL_DECL, CELL_SET
+        dummy, cell_decl, cell_set, if_ = DUMMY, CELL_DECL, CELL_SET, IF
         # Idle: every name asked so far is known read, so a statement's reads answer nothing. Looked
         # at where a scope begins (each loop body is one, and a look per statement costs more than
         # the reads it saves where few statements are idle); a statement that asks ends it after
@@ -274,6 +274,12 @@ class LowerToEmission(Pass):
                 continue
             elif kind is cell_decl:  # (it reads nothing)
                 bind(stmt.cell)
+                continue
+            elif kind is if_:  # (its results' names bound in place: Phis; its reads, the condition, walked below)
+                for phi in stmt.results:
+                    bind(phi.var.name)
+                if not idle and fields_of[kind]:
+                    push(stmt)
                 continue
             elif kind is cell_set:
                 if idle:
@@ -1049,6 +1055,7 @@ TASK, FOR, YIELD, RETURN, ITER_ARG, BIN, VAR, INT, DEP_EDGE, ASSEMBLE, ALLOC, LE
     ENCODED.DepEdge, ENCODED.AssembleTensor, ENCODED.Alloc, ENCODED.Let, ENCODED.Scope,
 )
 DUMMY, CELL_DECL, CELL_SET = ENCODED.Dummy, ENCODED.CellDecl, ENCODED.CellSet  # (a barrier's statements, also inline)
+IF = ENCODED.If  # (its results bound inline: one per merged name)
 # ``READ_FIELDS`` of every class of the input language, as a plain dict (a dict subclass's ``[]``
 # goes through a method call): what ``survey`` and ``expr`` look up per node.
 READ = {cls: READ_FIELDS[cls] for cls in ENCODED.nodes.values()}
