@@ -423,17 +423,19 @@ def definitions(func) -> tuple[set[str], dict[int, set[str]]]:
     """In one walk of the body: the user names the function defines exactly once (parameters and
     dynamic dims count as definitions; every Binder of the body does, ``Walk.binder_names``):
     in single-assignment form already, they keep their names; and ``id(body) -> the names
-    assigned in it`` for the body and every body nested in it (``assigned_names_by_body``: a
-    loop's results, not its variable or iter_args). A name with ``__`` (the shape of a version;
+    assigned in it`` for the body of every loop (``assigned_names_by_body``'s entries for those
+    bodies: a loop's results, not its variable or iter_args), the only bodies whose names
+    ``ConvertToSsa.loop`` asks. A name with ``__`` (the shape of a version;
     the front end refuses it, a surface tree built by hand may not) is versioned whatever it is,
     so that it cannot meet a version of another name."""
     defined: list[str] = []  # the name of every Binder of the body, once per definition
     define = defined.append
-    by_body: dict[int, set[str]] = {}
+    by_loop_body: dict[int, set[str]] = {}
 
-    def body_names(body) -> set[str]:
-        """The names assigned in ``body`` (each of its binders also put on ``defined``)."""
-        assigned: set[str] = set()
+    def body_names(body, assigned: set[str]) -> None:
+        """Add the names assigned in ``body`` to ``assigned`` (each of its binders also put on
+        ``defined``); a loop's body gets a set of its own (``by_loop_body``), an if's branches and a
+        with block's body add to ``assigned`` directly (no set made and merged per branch)."""
         assign = assigned.add
         for stmt in body:
             kind = stmt._production
@@ -456,18 +458,25 @@ def definitions(func) -> tuple[set[str], dict[int, set[str]]]:
                 for result in stmt.results:
                     define(result.name)
                     assign(result.name)
-                assigned |= body_names(stmt.body)
+                inner: set[str] = set()
+                body_names(stmt.body, inner)
+                by_loop_body[id(stmt.body)] = inner
+                assigned |= inner
+            elif kind == "If":
+                for binder in defined_binders(stmt):  # (its results: none in surface)
+                    define(binder.name)
+                    assign(binder.name)
+                body_names(stmt.then, assigned)
+                body_names(stmt.orelse, assigned)
             else:
                 if kind in DEFINING:
                     for binder in defined_binders(stmt):
                         define(binder.name)
                         assign(binder.name)
                 for field in BODY_FIELDS.get(kind, ()):
-                    assigned |= body_names(getattr(stmt, field))
-        by_body[id(body)] = assigned
-        return assigned
+                    body_names(getattr(stmt, field), assigned)
 
-    body_names(func.body)
+    body_names(func.body, set())
     outer = {p.name for p in func.params} | {d.name for d in func.dyn_dims}
     once = {name for name, count in Counter(defined).items() if count == 1 and name not in outer and "__" not in name}
-    return once, by_body
+    return once, by_loop_body

@@ -781,15 +781,19 @@ class FuseCreateAssembleToSlice(Pass):
             return False
         shift = len(self.block) - len(stmts)  # (as analysed: stmts before at may be rewritten)
         accesses = self.index_of(self.block)
-        names = {
-            name for name in self.stored_in(roots)
-            if any(r == root and overlaps(region, rows) for r, region in self.storage(self.places[name]) for root, rows in placed.rows)
-        }
         made = accesses.made
         first = at if self.in_loop and not all(made.get(root, at + shift) < at + shift for root in roots) else 0
         lo, hi = (first + shift if first else 0), start + shift
         everywhere = self.function_accesses()
-        return all(everywhere.get(name, 0) == accesses.between(name, lo, hi) for name in names)
+        # (a name accessed only in ``stmts[lo:hi]`` passes whatever its storage: whether it is in
+        # the rows is asked only of a name accessed elsewhere too)
+        storage, places = self.storage, self.places
+        for name in self.stored_in(roots):
+            if everywhere.get(name, 0) != accesses.between(name, lo, hi) and any(
+                r == root and overlaps(region, rows) for r, region in storage(places[name]) for root, rows in placed.rows
+            ):
+                return False
+        return True
 
     def uses_of(self, block) -> BlockUses:
         """The live uses of ``block`` (of the function as analysed), indexed, with its binders."""

@@ -153,7 +153,7 @@ class LowerToEmission(Pass):
 
         Read: every use except returns (which emit nothing) and None seeds read as a carry's init
         (folded into the carry). Every read field is entered (``READ_FIELDS``); the usual nodes
-        are taken apart inline (a Task's arguments, a loop's bounds, a Yield's values, an
+        are taken apart inline (a Task's arguments, a loop's bounds, an if's condition, a Yield's values, an
         operation's operands, a dependency edge's TaskId and index, a barrier's edges, a cell's
         store), a Var or an Int met as a
         child is read where it is met, never pushed. Bound: the names of the Binders the statements define (``defined_binders``) and
@@ -185,7 +185,7 @@ class LowerToEmission(Pass):
         defer = operations.append
         task, loop, yld, ret, iter_arg, bin_, var, int_, scope = TASK, FOR, YIELD, RETURN, ITER_ARG, BIN, VAR, INT, SCOPE
         dep_edge, alloc, let_, last_output = DEP_EDGE, ALLOC, LET, self.last_output
-        dummy, cell_decl, cell_set = DUMMY, CELL_DECL, CELL_SET
+        dummy, cell_decl, cell_set, if_, cmp_ = DUMMY, CELL_DECL, CELL_SET, IF, CMP
         # Idle: every name asked so far is known read, so a statement's reads answer nothing. Looked
         # at where a scope begins (each loop body is one, and a look per statement costs more than
         # the reads it saves where few statements are idle); a statement that asks ends it after
@@ -275,6 +275,15 @@ class LowerToEmission(Pass):
             elif kind is cell_decl:  # (it reads nothing)
                 bind(stmt.cell)
                 continue
+            elif kind is if_:  # (its results' names bound in place: Phis)
+                for phi in stmt.results:
+                    bind(phi.var.name)
+                if idle:
+                    continue
+                # its condition read here, a comparison's operands as a loop's bounds: a name read
+                # there is known read from the next scope on (``idle``), not after the walk
+                cond = stmt.cond
+                values = (cond.a, cond.b) if type(cond) is cmp_ else (cond,)
             elif kind is cell_set:
                 if idle:
                     continue
@@ -1049,6 +1058,7 @@ TASK, FOR, YIELD, RETURN, ITER_ARG, BIN, VAR, INT, DEP_EDGE, ASSEMBLE, ALLOC, LE
     ENCODED.DepEdge, ENCODED.AssembleTensor, ENCODED.Alloc, ENCODED.Let, ENCODED.Scope,
 )
 DUMMY, CELL_DECL, CELL_SET = ENCODED.Dummy, ENCODED.CellDecl, ENCODED.CellSet  # (a barrier's statements, also inline)
+IF, CMP = ENCODED.If, ENCODED.Cmp  # (an if's results bound and its condition read inline)
 # ``READ_FIELDS`` of every class of the input language, as a plain dict (a dict subclass's ``[]``
 # goes through a method call): what ``survey`` and ``expr`` look up per node.
 READ = {cls: READ_FIELDS[cls] for cls in ENCODED.nodes.values()}

@@ -167,7 +167,8 @@ def print_cpp(unit, abi: Abi | str = SEED_ABI, backend: Backend | str = DEFAULT_
 
 def emit_all(nodes, out: Emitter) -> None:
     """Each statement of ``nodes`` in order: the line its handler returns, at the current
-    indentation, or the lines the handler writes itself (it returns None).
+    indentation (or several, joined by a newline and that indentation: a ``Submit`` that names
+    its TaskId), or the lines the handler writes itself (it returns None).
 
     Returning the line rather than writing it through ``Emitter.line`` saves a call per line:
     most of the printer's work is calls (a handler per statement, a formatter per operand)."""
@@ -553,9 +554,8 @@ def emit(node, out):  # noqa: F811
         return call
     if node.tid is None:
         return f"TaskOutputTensors {node.outs} = {call}"
-    indent = out.indent
-    out.lines.append(f"{indent}TaskOutputTensors {node.outs} = {call}")
-    return f"PTO2TaskId {node.tid} = {node.outs}.task_id();"
+    # (two lines in one text, the second at the same indentation as the first: ``emit_all``'s)
+    return f"TaskOutputTensors {node.outs} = {call}\n{out.indent}PTO2TaskId {node.tid} = {node.outs}.task_id();"
 
 
 @dispatch(E.DeclTid, Emitter, namespace=EMIT_NS)

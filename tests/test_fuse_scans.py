@@ -30,3 +30,33 @@ def test_the_pass_reads_a_program_twice_as_long_at_most_about_twice_as_often(tmp
     small, large = reads_of(tmp_path, monkeypatch, 40), reads_of(tmp_path, monkeypatch, 80)
     assert small > 0
     assert large <= 2.2 * small, (small, large)
+
+
+def test_rows_unused_from_asks_the_storage_only_of_a_name_accessed_outside_its_range(tmp_path, monkeypatch):
+    """On the ``reuses`` shape every name stored in an assemble's target is accessed before the
+    source's write only: ``rows_unused_from`` answers from the access counts, without asking
+    whether any of those names' storage overlaps the rows (``overlaps``)."""
+    program = load_program(bench_file(tmp_path, "reuses", 40))
+    pass_class = fuse_create_assemble_to_slice.FuseCreateAssembleToSlice
+    inside, asked, calls = [False], [], []
+    original_rows_unused_from, original_overlaps = pass_class.rows_unused_from, fuse_create_assemble_to_slice.overlaps
+
+    def rows_unused_from(self, *args):
+        inside[0] = True
+        try:
+            calls.append(args)
+            return original_rows_unused_from(self, *args)
+        finally:
+            inside[0] = False
+
+    def overlaps(a, b):
+        if inside[0]:
+            asked.append((a, b))
+        return original_overlaps(a, b)
+
+    with monkeypatch.context() as patch:
+        patch.setattr(pass_class, "rows_unused_from", rows_unused_from)
+        patch.setattr(fuse_create_assemble_to_slice, "overlaps", overlaps)
+        run_pipeline(program, stop_after="fuse_create_assemble_to_slice")
+    assert len(calls) == 10  # (one per assemble: each tile is written again after it)
+    assert asked == []

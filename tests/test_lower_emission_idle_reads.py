@@ -12,6 +12,7 @@ import pytest
 
 from conftest import bench_file, corpus_tests, pass_inputs, pass_runs, random_file, run_both_ways, running
 
+from nanopass.languages.statements import iter_stmts
 from nanopass.passes import lower_to_emission
 from nanopass.passes.lower_to_emission import LowerToEmission
 from nanopass.rewrite import PassContext
@@ -50,3 +51,48 @@ def test_the_mixed_shape_leaves_the_reads_of_its_idle_statements_unread(tmp_path
 
     fast, full = used(True), used(False)
     assert fast < full  # (loop variables, read by idle statements only)
+
+
+IF_BEFORE_LOOP = '''import nanopass.dsl as pl
+
+
+@pl.program
+class IfBeforeLoop:
+    @pl.function(type=pl.FunctionType.AIV)
+    def acc(self, src: pl.Tensor[[16, 16], pl.FP32], k: pl.Scalar[pl.INT64], y: pl.InOut[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
+        return y
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def orch(self, x: pl.Tensor[[16, 16], pl.FP32], y: pl.InOut[pl.Tensor[[16, 16], pl.FP32]], n: pl.Scalar[pl.INT64]) -> pl.Tensor[[16, 16], pl.FP32]:
+        if n > 0:
+            y = self.acc(x, 0, y)
+        else:
+            y = self.acc(x, 1, y)
+        for i in pl.range(4):
+            y = self.acc(x, i, y)
+        return y
+'''
+
+
+def test_an_if_condition_is_read_where_the_if_is_met(tmp_path):
+    """The parameter ``n``, read only by the if's condition, is known read from the if on: the
+    loop's task after it is idle, and its loop variable, read by that task only, is left out."""
+    path = tmp_path / "if_before_loop.py"
+    path.write_text(IF_BEFORE_LOOP)
+    ((given, _),) = pass_runs(path, "lower_to_emission")
+    func = given.orch
+    asked = {s.param for s in func.slots}
+    loop_vars = {s.var.name for s in iter_stmts(func.body) if s._production == "For"}
+    assert len(loop_vars) == 1 and asked >= {"n"}
+
+    def used(skipped: bool) -> set[str]:
+        lowering = LowerToEmission(PassContext())
+        lowering.prepare(given)
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(lower_to_emission, "IDLE_READS_SKIPPED", skipped)
+            return lowering.survey(func.body, asked)[0]
+
+    fast, full = used(True), used(False)
+    assert "n" in fast and not loop_vars & fast
+    assert loop_vars <= full
+    assert check(path) == 1
