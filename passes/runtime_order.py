@@ -65,7 +65,8 @@ results are the intersection over every walk of it. A ``Let`` copy keeps its val
 entries of its base).
 
 Names of one tensor share its facts (``State.alias``): a copy, a task's result on its Out or
-InOut argument, a loop carry or result that holds a tensor with a *stable* name (a parameter, or
+InOut argument, a loop carry or result, an if's result (both branches yield that tensor, or the
+branch the walk takes does) that holds a tensor with a *stable* name (a parameter, or
 a name bound outside every loop body: ``stable_names``, never bound again on a path, so nothing
 parts them) is an alias of that name, and a write through either adds to both; a merge keeps an
 alias both sides have (else the name gets the intersection of the two sides' facts). A loop of
@@ -873,16 +874,24 @@ class _Walker:
         if taken is not None:  # (in a loop walked iteration by iteration: one branch runs)
             body = branch.then if taken else branch.orelse
             out = self.run(body, state)
-            results = [_yielded(body, k, out) for k in range(len(branch.results))]
-            for result, held in zip(branch.results, results):
-                out.bind(result.name, held)
+            for k, result in enumerate(branch.results):
+                name = _yielded_name(body, k)
+                if name is not None:  # (the tensor that name holds: shared where it has a stable name)
+                    out.bind_same(result.name, name, self.stable)
+                else:
+                    out.bind(result.name, out.never_ran)
                 out.tids.pop(result.name, None)
             return out
         then = self.run(branch.then, state.copy())
         orelse = self.run(branch.orelse, state)
         merged = meet(then, orelse)
         for k, result in enumerate(branch.results):
-            merged.bind(result.name, _yielded(branch.then, k, then) & _yielded(branch.orelse, k, orelse))
+            root = _root(_yielded_name(branch.then, k), then, self.stable)
+            if root is not None and root == _root(_yielded_name(branch.orelse, k), orelse, self.stable):
+                merged.alias[result.name] = root  # (both branches yield that tensor: the result shares its facts)
+                merged.facts.pop(result.name, None)
+            else:
+                merged.bind(result.name, _yielded(branch.then, k, then) & _yielded(branch.orelse, k, orelse))
             merged.tids.pop(result.name, None)
         return merged
 
@@ -1117,6 +1126,21 @@ def _runs(loop) -> bool:
 
 def _value(expr, state: State) -> int:
     return state.of(expr.name) if expr is not None and expr._production == "Var" else state.never_ran
+
+
+def _yielded_name(body, k: int) -> str | None:
+    """The name ``body``'s yield gives as its ``k``-th value, if it gives a name."""
+    yld = last_yield(body)
+    value = yld.values[k] if yld is not None and k < len(yld.values) else None
+    return value.name if value is not None and value._production == "Var" else None
+
+
+def _root(name: str | None, state: State, stable: frozenset) -> str | None:
+    """The stable name of the tensor ``name`` holds in ``state`` (``State.alias``), if it has one."""
+    if name is None:
+        return None
+    root = state.alias.get(name, name)
+    return root if root in stable else None
 
 
 def _yielded(body, k: int, state: State) -> int:
