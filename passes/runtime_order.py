@@ -61,8 +61,10 @@ iteration; one of at most ``UNROLL`` iterations (with the loops so walked around
 ``if`` on its variable, swaps or rotates its carries, or sets an array slot at its variable; a
 ``while`` whose carries, computed from constants, end it within ``UNROLL`` iterations. A task's
 results are the intersection over every walk of it. A ``Let`` copy keeps its value's facts
-(shares them, below); every other value starts from ``NR`` (a view's lookups may miss the
-entries of its base).
+(shares them, below), and so do the slices of one region (constant offsets and extents, not
+clamped) of a tensor with a stable name (``_Walker.region``: a lookup of either finds the entries
+a write through the other inserts); every other value starts from ``NR`` (a view's lookups may
+miss the entries of its base).
 
 Names of one tensor share its facts (``State.alias``): a copy, a task's result on its Out or
 InOut argument, a loop carry or result, an if's result (both branches yield that tensor, or the
@@ -648,7 +650,8 @@ class _Walker:
         self.splits = SPLITS  # the rests of blocks still to walk once per exit of a loop before them
         self.manual = 0
         self.untracked = untracked  # manual_dep tensors: no lookup, no insert
-        self.stable = stable  # the names bound at most once in a walk (``stable_names``)
+        # the names bound at most once in a walk (``stable_names``), and the regions of views (``region``)
+        self.stable = set(stable)
         self.live_reads = live_reads  # the host element reads remove_dead_values keeps
         self.dead = dead or {}  # ``dead_after``: the names to forget after a statement
         self.unread_orders = unread_orders or {}  # ``orders_unread_after``: the tasks whose order to forget
@@ -699,9 +702,29 @@ class _Walker:
             self.wait(value.tensor, state)
         if value._production == "Var":
             state.bind_same(name, value.name, self.stable)
+            return state
+        region = self.region(value, state)
+        if region is not None:
+            self.stable.add(region)
+            state.alias[name] = region
+            state.facts.pop(name, None)
         else:
             state.bind(name, state.never_ran)
         return state
+
+    def region(self, value, state: State) -> str | None:
+        """The name of the region a view ``value`` covers, shared by the views of that region
+        (``State.alias``): a slice, at constant offsets and of constant extents (not clamped), of a
+        tensor with a stable name. A lookup of either finds the same TensorMap entries (those
+        whose region overlaps it), and a write through either inserts an entry of that region."""
+        if value._production != "SliceTensor" or value.manual_dep or value.clamp or value.tensor._production != "Var":
+            return None
+        if not all(e._production == "Int" for e in (*value.shape, *value.offset)):
+            return None
+        root = state.alias.get(value.tensor.name, value.tensor.name)
+        if root not in self.stable:
+            return None
+        return f"{root}[{','.join(str(e.value) for e in value.shape)} at {','.join(str(e.value) for e in value.offset)}]"
 
     def Task(self, task, state: State) -> State:
         n, lookup_names, write_names, outs = self.plan(task)

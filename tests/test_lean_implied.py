@@ -1,0 +1,81 @@
+"""Edges the runtime or other edges imply (issue 24, the straight half): each rule of
+``runtime_order`` or ``drop_implied_dependencies`` on a small program whose figures
+(tools/measure_edges.py: insertions, redundant, minimum, dummies) are computed by hand, before
+and after the lean passes, and checked by the hazard checker."""
+
+from __future__ import annotations
+
+from test_lean_edges import OFF, chain_program, checked_clean, insertions
+
+# u is y's... t's tensor on both branches (acc's result on its InOut t, or t itself); step then
+# writes t and reads y; the last acc reads u and writes y after step's read of y (a
+# write-after-read edge on step)
+IF_RESULT_THEN_WRITER = """        if n >= 1:
+            u = self.acc(x, t)
+        else:
+            u = t
+        t = self.step(y, t)
+        y = self.acc(u, y)"""
+
+
+def test_an_if_result_shares_the_facts_of_the_tensor_both_branches_yield():  # (runtime_order)
+    """The if's result ``u`` is ``t`` on both branches, so the last acc's lookup of ``u`` finds
+    step's entry on ``t`` (step wrote ``t`` after the if): the write-after-read edge step -> acc
+    is the runtime's. While an if's result had a copy of its facts, taken at the if, step's
+    write after it was not in them and the edge stayed (seed 24082 of measure_generated, where
+    the if is in a swap loop of constant bounds and the result is a loop result after it).
+    Figures by hand, for n = 0 and 1: 2 or 3 tasks, one derived edge step -> acc, which the
+    runtime orders (redundant 1, minimum 0); after: none."""
+    text = chain_program(IF_RESULT_THEN_WRITER)
+    for n in (0, 1):
+        before, after = insertions(text, n, OFF), insertions(text, n)
+        assert (before.insertions, before.redundant, before.minimum, before.dummies) == (1, 1, 0, 0)
+        assert (after.insertions, after.redundant, after.minimum, after.dummies) == (0, 0, 0, 0)
+    checked_clean(text, trips=(0, 1))
+
+
+# half writes rows 8-15 of t through the view v (after a read of y); fold reads the same rows
+# through another view w of t, and writes y
+VIEWS_OF_ONE_REGION = """        v = pl.tensor.slice(t, [8, 16], [8, 0])
+        v = self.half(y, v)
+        w = pl.tensor.slice(t, [8, 16], [8, 0])
+        y = self.fold(w, y)"""
+
+HALF_KERNELS = """    @pl.function(type=pl.FunctionType.AIV)
+    def half(self, y: pl.Tensor[[16, 16], pl.FP32], h: pl.InOut[pl.Tensor[[8, 16], pl.FP32]]) -> pl.Tensor[[8, 16], pl.FP32]:
+        return h
+
+    @pl.function(type=pl.FunctionType.AIV)
+    def fold(self, h: pl.Tensor[[8, 16], pl.FP32], y: pl.InOut[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
+        return y
+
+"""
+
+
+def with_half_kernels(body: str) -> str:
+    orch = "    @pl.function(type=pl.FunctionType.Orchestration)"
+    return chain_program(body).replace(orch, HALF_KERNELS + orch)
+
+
+def test_views_of_one_region_share_their_facts():  # (runtime_order)
+    """``w`` and ``v`` are slices of ``t`` at the same constant offsets and extents: fold's
+    lookup of ``w`` finds the TensorMap entry half inserted for ``v``, so the write-after-read
+    edge half -> fold (half reads ``y``, fold writes it) is the runtime's. While every view
+    started from no facts, the edge stayed (seeds 24044, 24110, 24121 of measure_generated: an
+    assemble's placed source, then a slice of the same rows). Figures by hand: 2 tasks, one
+    derived edge, redundant (runtime), minimum 0; after: none."""
+    text = with_half_kernels(VIEWS_OF_ONE_REGION)
+    before, after = insertions(text, 0, OFF), insertions(text, 0)
+    assert (before.insertions, before.redundant, before.minimum, before.dummies) == (1, 1, 0, 0)
+    assert (after.insertions, after.redundant, after.minimum, after.dummies) == (0, 0, 0, 0)
+    checked_clean(text, trips=(0,))
+
+
+def test_views_of_other_regions_keep_the_edge():  # (runtime_order)
+    """The same with ``w`` at rows 0-7: fold's lookup of ``w`` misses half's entry (a disjoint
+    region of ``t``), so the edge half -> fold is needed and stays (redundant 0, minimum 1)."""
+    text = with_half_kernels(VIEWS_OF_ONE_REGION.replace("w = pl.tensor.slice(t, [8, 16], [8, 0])",
+                                                         "w = pl.tensor.slice(t, [8, 16], [0, 0])"))
+    after = insertions(text, 0)
+    assert (after.insertions, after.redundant, after.minimum, after.dummies) == (1, 0, 1, 0)
+    checked_clean(text, trips=(0,))
