@@ -58,11 +58,11 @@ again: its exits are those of the first walk (``_Walker.exits``). Some loops are
 iteration by iteration instead, with no back edge and their scalars known in each iteration, so
 that an ``if`` on them takes one branch (``iterations``): a loop of constant bounds with one
 iteration; one of at most ``UNROLL`` iterations (with the loops so walked around it) that has an
-``if`` on its variable, swaps or rotates its carries, or sets an array slot at its variable; a
-``while`` whose carries, computed from constants, end it within ``UNROLL`` iterations. A task's
+``if`` on its variable, swaps or rotates its carries, sets an array slot at its variable, or
+slices a tensor at an offset computed from it; a ``while`` whose carries, computed from constants, end it within ``UNROLL`` iterations. A task's
 results are the intersection over every walk of it. A ``Let`` copy keeps its value's facts
-(shares them, below), and so do the slices of one region (constant offsets and extents, not
-clamped) of a tensor with a stable name (``_Walker.region``: a lookup of either finds the entries
+(shares them, below), and so do the slices of one region (offsets and extents the walk knows,
+not clamped) of a tensor with a stable name (``_Walker.region``: a lookup of either finds the entries
 a write through the other inserts); every other value starts from ``NR`` (a view's lookups may
 miss the entries of its base).
 
@@ -714,17 +714,20 @@ class _Walker:
 
     def region(self, value, state: State) -> str | None:
         """The name of the region a view ``value`` covers, shared by the views of that region
-        (``State.alias``): a slice, at constant offsets and of constant extents (not clamped), of a
-        tensor with a stable name. A lookup of either finds the same TensorMap entries (those
+        (``State.alias``): a slice, at offsets and of extents the walk knows (constants, or computed
+        from the scalars of the loops walked iteration by iteration; not clamped), of a tensor
+        with a stable name. A lookup of either finds the same TensorMap entries (those
         whose region overlaps it), and a write through either inserts an entry of that region."""
         if value._production != "SliceTensor" or value.manual_dep or value.clamp or value.tensor._production != "Var":
             return None
-        if not all(e._production == "Int" for e in (*value.shape, *value.offset)):
+        shape = [_evaluate(e, self.values) for e in value.shape]
+        offset = [_evaluate(e, self.values) for e in value.offset]
+        if None in shape or None in offset:
             return None
         root = state.alias.get(value.tensor.name, value.tensor.name)
         if root not in self.stable:
             return None
-        return f"{root}[{','.join(str(e.value) for e in value.shape)} at {','.join(str(e.value) for e in value.offset)}]"
+        return f"{root}[{','.join(map(str, shape))} at {','.join(map(str, offset))}]"
 
     def Task(self, task, state: State) -> State:
         n, lookup_names, write_names, outs = self.plan(task)
@@ -979,9 +982,9 @@ class _Walker:
     def iterations(self, loop) -> list | None:
         """The values of the loop's scalars in each of its iterations, when it is walked iteration
         by iteration: a loop of constant bounds that runs once, or runs at most ``UNROLL`` times
-        (with the loops it is in) and has an ``if`` on its variable, swaps or rotates its carries
-        or sets an array slot at its variable; a ``while`` whose carries'
-        values, computed from constants, end it within ``UNROLL`` iterations. Else None."""
+        (with the loops it is in) and has an ``if`` on its variable, swaps or rotates its carries,
+        sets an array slot at its variable or slices a tensor at an offset computed from it; a
+        ``while`` whose carries' values, computed from constants, end it within ``UNROLL`` iterations. Else None."""
         room = UNROLL // self.unrolled
         if loop._production == "For":
             trips = static_trip_count(loop)
@@ -1011,12 +1014,13 @@ class _Walker:
 
     def varies(self, loop) -> bool:
         """Whether what the walk follows differs by iteration of ``loop``: an ``if`` on its
-        variable, carries swapped or rotated, a slot set at its variable (a fact of the loop
+        variable, carries swapped or rotated, a slot set or a slice taken at its variable (a fact of the loop
         alone, found once: the walk asks it each time it walks the loop)."""
         key = id(loop)
         found = self.varying.get(key)
         if found is None:
-            found = self.varying[key] = _branches_on(loop) or _moves_carries(loop) or _sets_slots(loop)
+            found = self.varying[key] = (_branches_on(loop) or _moves_carries(loop) or _sets_slots(loop)
+                                         or _slices_at(loop))
         return found
 
     def enter(self, loop, state: State, end: State | None) -> State:
@@ -1087,6 +1091,14 @@ def _sets_slots(loop) -> bool:
     name = loop.var.name
     return any(s._production == "Let" and s.value._production == "SetItem" and name in _names_in(s.value.index)
                for s in iter_stmts(loop.body))
+
+
+def _slices_at(loop) -> bool:
+    """``loop``'s body slices a tensor at an offset computed from the loop variable (each
+    iteration's view is a region of its own: ``_Walker.region``)."""
+    name = loop.var.name
+    return any(s._production == "Let" and s.value._production == "SliceTensor"
+               and any(name in _names_in(e) for e in s.value.offset) for s in iter_stmts(loop.body))
 
 
 def _names_in(expr) -> set:

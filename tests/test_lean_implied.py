@@ -79,3 +79,31 @@ def test_views_of_other_regions_keep_the_edge():  # (runtime_order)
     after = insertions(text, 0)
     assert (after.insertions, after.redundant, after.minimum, after.dummies) == (1, 0, 1, 0)
     checked_clean(text, trips=(0,))
+
+
+# fold reads rows 8-15 of t and writes y; half's runs in the loop read y (fold's) and write rows
+# 0-7, then 8-15; the last half writes rows 8-15 again
+SLICES_AT_THE_LOOP_VARIABLE = """        w = pl.tensor.slice(t, [8, 16], [8, 0])
+        y = self.fold(w, y)
+        for i in pl.range(2):
+            v = pl.tensor.slice(t, [8, 16], [i * 8, 0])
+            v = self.half(y, v)
+        u = pl.tensor.slice(t, [8, 16], [8, 0])
+        u = self.half(x, u)"""
+
+
+def test_a_loop_that_slices_at_its_variable_is_walked_iteration_by_iteration():  # (runtime_order)
+    """The loop of two slices ``t`` at ``i * 8``: walked iteration by iteration, its second
+    run's view is the region of ``u``, so the last half's InOut lookup of ``u`` finds that run,
+    which the runtime ordered after fold (its lookup of ``y``): the last half's write-after-read
+    edge on fold (fold read rows 8-15) is implied (seed 24056 of measure_generated). Figures by
+    hand: 4 tasks; 3 derived edges on fold (each run of the loop's half, and the last half), the
+    first two the runtime's (half reads ``y``), the third implied through the second run;
+    minimum 0. While the loop was walked to a fixpoint its view had no region, and the last
+    edge stayed."""
+    text = with_half_kernels(SLICES_AT_THE_LOOP_VARIABLE)
+    before, after = insertions(text, 0, OFF), insertions(text, 0)
+    assert (before.insertions, before.redundant, before.minimum, before.dummies) == (3, 3, 0, 0)
+    assert before.by_kind["derived"] == 3
+    assert (after.insertions, after.redundant, after.minimum, after.dummies) == (0, 0, 0, 0)
+    checked_clean(text, trips=(0,))
