@@ -316,6 +316,7 @@ class RuntimeOrder:
     # task number -> bitset of the relevant tasks whose latest run it is ordered after, by its
     # lookups or its edges (its own number: every run is ordered after the one before)
     ordered: dict = field(default_factory=dict)
+    manual: set = field(default_factory=set)  # the numbers of the tasks in a MANUAL scope
 
     def is_ordered(self, task: int, before: int) -> bool:
         """Every run of ``task`` is ordered after the latest run of ``before`` (or none ran)."""
@@ -732,6 +733,8 @@ class _Walker:
     def Task(self, task, state: State) -> State:
         n, lookup_names, write_names, outs = self.plan(task)
         auto = not self.manual
+        if not auto:
+            self.out.manual.add(n)
         lookups = 0
         if auto:
             for name in lookup_names:
