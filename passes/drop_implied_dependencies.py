@@ -16,7 +16,7 @@ D = DIRECTED
 @register
 class DropImpliedDependencies(LeanPass):
     """Drop the dependency edges that the runtime or the task's other edges imply: the
-    compiler's, and the user's of a task in an AUTO scope.
+    compiler's, and the user's of a task outside the user's MANUAL scopes.
 
     Host fences too: a fence's edge goes when its lookup of the tensor (which the host access
     after it makes as well) or its other edges imply it, and a fence left with no edge goes.
@@ -28,14 +28,15 @@ class DropImpliedDependencies(LeanPass):
     step reads, is the runtime's own edge. A compiler edge on a join cell of ``S`` (every run of
     ``S``) goes when the task is ordered after every run of ``S`` anyway: after the latest run
     of a task that came after them all, or after the latest run of ``S`` where that run came
-    after every earlier one. A user dependency (``deps=``) of a task in an AUTO scope goes too
-    where it names a task's TaskId and is implied so, or names a dummy that waits for nothing
-    (docs/semantics.md, "The user's dependencies the compiler drops"); in a MANUAL scope the
-    user's dependencies stay, and so do those on a TaskId array, an array slot or a copy. Cells no edge
+    after every earlier one. A user dependency (``deps=``) of a task outside the MANUAL scopes
+    the user wrote goes too where it names a task's TaskId and is implied so, or names a dummy
+    that waits for nothing (docs/semantics.md, "The user's dependencies the compiler drops"); in
+    a user's MANUAL scope the user's dependencies stay, and so do those on a TaskId array, an
+    array slot or a copy. Cells no edge
     reads any more lose their declaration and stores (and so do join barriers only they held),
     and a TaskId binder this pass left unread goes. Off with the option ``lean_edges=False``.
     Afterwards no compiler edge on a task's latest run, or on every run of it, and no user
-    dependency of a task in an AUTO scope on a task's TaskId, is implied in every run of the
+    dependency of a task outside the user's MANUAL scopes on a task's TaskId, is implied in every run of the
     program point that inserts it; every order the edges made still holds.
     """
 
@@ -86,8 +87,8 @@ class DropImpliedDependencies(LeanPass):
         return fence.replace(deps=deps) if deps else []  # (a fence with no dependency is never submitted)
 
     def kept(self, deps, implied, what: str, why, span, auto: bool = False) -> list:
-        """``deps`` without the implied compiler edges, and, of a task in an AUTO scope
-        (``auto``), without the implied user dependencies on a task's TaskId and those on a dummy
+        """``deps`` without the implied compiler edges, and, of a task outside the user's MANUAL
+        scopes (``auto``), without the implied user dependencies on a task's TaskId and those on a dummy
         that waits for nothing (noted)."""
         out = []
         for k, dep in enumerate(deps):

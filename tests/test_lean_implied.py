@@ -154,3 +154,25 @@ def test_a_user_dependency_on_a_dummy_that_waits_for_nothing_goes():  # (drop_im
     assert (before.insertions, before.redundant, before.minimum, before.dummies) == (1, 1, 0, 1)
     assert (after.insertions, after.redundant, after.minimum, after.dummies) == (0, 0, 0, 0)
     checked_clean(text, trips=(0,))
+
+
+# with analyze_auto_scopes_for_deps the function's AUTO code becomes a MANUAL scope of the
+# compiler's, whose derived edges order step after acc and the last acc after step
+USER_DEP_IN_ANALYSED_AUTO_CODE = """        y, p = pl.submit(self.acc, x, y)
+        t, q = pl.submit(self.step, y, t)
+        y, r = pl.submit(self.acc, x, y, deps=[p])"""
+
+
+def test_a_user_dependency_in_auto_code_the_compiler_made_manual_goes():  # (drop_implied_dependencies)
+    """The user wrote ``deps=[p]`` in AUTO code; ``analyze_auto_scopes_for_deps`` placed that
+    code in a MANUAL scope of its own and derived the last acc's edge on step, which waited for
+    acc: the user's entry is implied and goes, as in AUTO code (seed 24105 of measure_generated:
+    ``t0 -> t8 (user, implied)``). Figures by hand: 3 insertions (2 derived, the user's),
+    redundant 1 (implied), minimum 2 (acc -> step -> acc); after: the 2 derived ones."""
+    text = "# options: analyze_auto_scopes_for_deps=True\n" + chain_program(USER_DEP_IN_ANALYSED_AUTO_CODE)
+    before, after = insertions(text, 0, OFF), insertions(text, 0)
+    assert (before.insertions, before.redundant, before.minimum, before.dummies) == (3, 1, 2, 0)
+    assert (before.by_kind["derived"], before.by_kind["user"]) == (2, 1)
+    assert (after.insertions, after.redundant, after.minimum, after.dummies) == (2, 0, 2, 0)
+    assert (after.by_kind["derived"], after.by_kind["user"]) == (2, 0)
+    checked_clean(text, trips=(0,))
