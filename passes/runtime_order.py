@@ -30,8 +30,9 @@ through a join cell), and those a caller asks for. For such a task ``S``:
   their older-runs bits while they have run at most once).
 - ``done``: the relevant tasks whose latest run a host element access outside a MANUAL scope
   waited for (the tensor's ``facts``: its creator and TensorMap producers, which cover the whole
-  tensor); the access blocks the orchestration thread until they complete, so every task
-  submitted after it is ordered after them. A host read whose value nothing needs is no such
+  tensor, and those of the slices of it that hold the element); the access blocks the
+  orchestration thread until they complete, so every task submitted after it is ordered after
+  them. A host read whose value nothing needs is no such
   access: ``remove_dead_values`` removes it (``live_reads``: that pass's liveness).
 
 A dependency of a task on the latest run of ``S`` (on every run of ``S``, for a join cell) is
@@ -59,12 +60,18 @@ iteration by iteration instead, with no back edge and their scalars known in eac
 that an ``if`` on them takes one branch (``iterations``): a loop of constant bounds with one
 iteration; one of at most ``UNROLL`` iterations (with the loops so walked around it) that has an
 ``if`` on its variable, swaps or rotates its carries, sets an array slot at its variable, or
-slices a tensor at an offset computed from it; a ``while`` whose carries, computed from constants, end it within ``UNROLL`` iterations. A task's
-results are the intersection over every walk of it. A ``Let`` copy keeps its value's facts
-(shares them, below), and so do the slices of one region (offsets and extents the walk knows,
-not clamped) of a tensor with a stable name (``_Walker.region``: a lookup of either finds the entries
-a write through the other inserts); every other value starts from ``NR`` (a view's lookups may
-miss the entries of its base).
+slices a tensor at an offset computed from it; a ``while`` whose carries, computed from
+constants, end it within ``UNROLL`` iterations. A task's results are the intersection over every
+walk of it. A ``Let`` copy keeps its value's facts
+(shares them, below), and so do the views of one region of a tensor with a stable name: slices
+of offsets and extents the walk knows (not clamped), transposes, reshapes (``_Walker.region``: a
+lookup of either finds the entries a write through the other inserts); every other value starts
+from ``NR`` (a view's lookups may miss the entries of its base). A write through such a view
+gives its facts to the tensor it views (``publish``: a lookup of the tensor overlaps every entry
+a lookup of the view finds): as the tensor's own through a transpose or a reshape, which cover
+all of it (and a covering view gets its tensor's facts likewise), else as *partial* facts, which
+a task's lookup of the tensor counts (``looked_up``) and a host element access does not (it
+counts those of the slices that hold the element, where the walk knows its index: ``wait``).
 
 Names of one tensor share its facts (``State.alias``): a copy, a task's result on its Out or
 InOut argument, a loop carry or result, an if's result (both branches yield that tensor, or the
@@ -117,6 +124,7 @@ PER_EDGE = 100  # and the walk may cost this much per dependency entry of the pr
 UNROLL = 8  # at most this many iterations of loops of constant bounds walked one by one, nested
 SPLITS = 16  # at most this many loops whose exits are walked apart (see ``_Walker.run``)
 WRITES = (ArgDir.InOut, ArgDir.OutputExisting)
+VIEWS = ("SliceTensor", "TransposeTensor", "ReshapeTensor")  # (the views ``_Walker.region`` names)
 LOOKUPS = (ArgDir.Input, ArgDir.InOut)
 
 
@@ -654,6 +662,10 @@ class _Walker:
         self.untracked = untracked  # manual_dep tensors: no lookup, no insert
         # the names bound at most once in a walk (``stable_names``), and the regions of views (``region``)
         self.stable = set(stable)
+        self.region_base: dict[str, str] = {}  # a region (``region``) -> the stable name of the tensor it is of
+        self.slices: dict[str, dict] = {}  # a stable name -> its slices' regions -> (offsets, extents)
+        self.covering: set[str] = set()  # the regions that cover all of their tensor (``region``)
+        self.covering_views: dict[str, list] = {}  # a stable name -> those regions of it
         self.live_reads = live_reads  # the host element reads remove_dead_values keeps
         self.dead = dead or {}  # ``dead_after``: the names to forget after a statement
         self.unread_orders = unread_orders or {}  # ``orders_unread_after``: the tasks whose order to forget
@@ -701,7 +713,7 @@ class _Walker:
         else:
             state.tids[name] = held
         if value._production == "ReadTensor" and name in self.live_reads:
-            self.wait(value.tensor, state)
+            self.wait(value.tensor, value.index, state)
         if value._production == "Var":
             state.bind_same(name, value.name, self.stable)
             return state
@@ -710,6 +722,9 @@ class _Walker:
             self.stable.add(region)
             state.alias[name] = region
             state.facts.pop(name, None)
+            if region in self.covering:  # (a lookup of it finds every entry of its tensor)
+                base = self.region_base[region]
+                state.write(region, state.of(region) | state.of(base))
         else:
             state.bind(name, state.never_ran)
         return state
@@ -717,19 +732,74 @@ class _Walker:
     def region(self, value, state: State) -> str | None:
         """The name of the region a view ``value`` covers, shared by the views of that region
         (``State.alias``): a slice, at offsets and of extents the walk knows (constants, or computed
-        from the scalars of the loops walked iteration by iteration; not clamped), of a tensor
-        with a stable name. A lookup of either finds the same TensorMap entries (those
-        whose region overlaps it), and a write through either inserts an entry of that region."""
-        if value._production != "SliceTensor" or value.manual_dep or value.clamp or value.tensor._production != "Var":
-            return None
-        shape = [_evaluate(e, self.values) for e in value.shape]
-        offset = [_evaluate(e, self.values) for e in value.offset]
-        if None in shape or None in offset:
+        from the scalars of the loops walked iteration by iteration; not clamped), a transpose or
+        a reshape (to extents the walk knows) of a tensor with a stable name. A lookup of either
+        finds the same TensorMap entries (those whose region overlaps it), and a write through
+        either inserts an entry of that region. A slice's offsets and extents are noted
+        (``slices``: ``wait`` finds the slices that hold an element)."""
+        kind = value._production
+        if kind not in VIEWS or value.manual_dep or value.tensor._production != "Var":
             return None
         root = state.alias.get(value.tensor.name, value.tensor.name)
         if root not in self.stable:
             return None
-        return f"{root}[{','.join(map(str, shape))} at {','.join(map(str, offset))}]"
+        if kind == "TransposeTensor":
+            region = f"{root}^{value.axis1},{value.axis2}"
+        else:
+            shape = tuple(_evaluate(e, self.values) for e in value.shape)
+            if None in shape:
+                return None
+            if kind == "ReshapeTensor":
+                region = f"{root} as {','.join(map(str, shape))}"
+            else:
+                offset = tuple(_evaluate(e, self.values) for e in value.offset)
+                if value.clamp or None in offset:
+                    return None
+                region = f"{root}[{','.join(map(str, shape))} at {','.join(map(str, offset))}]"
+                self.slices.setdefault(root, {})[region] = (offset, shape)
+        if kind != "SliceTensor" and region not in self.covering:
+            self.covering.add(region)
+            self.covering_views.setdefault(root, []).append(region)
+        self.region_base[region] = root
+        return region
+
+    def publish(self, name: str, state: State) -> None:
+        """After a write through ``name``, the tensors it is a view of get its facts (a lookup of
+        a tensor overlaps every entry a lookup of a view of it finds): as their own where each view
+        on the way covers all of its tensor (a transpose or a reshape: ``covering``), else as
+        *partial* facts (under ``partial``), which a host element access may not wait for
+        (``wait`` reads the facts of the whole tensor and of the slices that hold the element).
+        And the covering views of a tensor that got them get the tensor's facts (a lookup of such
+        a view overlaps every entry of the tensor)."""
+        root = state.alias.get(name, name)
+        if root not in self.region_base and root not in self.covering_views:
+            return
+        whole = state.of(root)
+        part = state.facts.get(partial(root), 0)
+        reached = [root]  # (the tensors that got ``whole`` as their own facts)
+        view, base = root, self.region_base.get(root)
+        while base is not None:
+            if whole and view in self.covering:
+                state.write(base, state.of(base) | whole)
+                reached.append(base)
+            else:
+                part |= whole & ~state.never_ran
+                whole = 0
+            if part:
+                state.facts[partial(base)] = state.facts.get(partial(base), 0) | part
+            view, base = base, self.region_base.get(base)
+        for tensor in reached:
+            for view in self.covering_views.get(tensor, ()):
+                if view not in reached:
+                    state.write(view, state.of(view) | state.of(tensor))
+
+    def looked_up(self, name: str, state: State) -> int:
+        """What a task's lookup of the tensor ``name`` (all of it) is ordered after: its facts and
+        the partial facts of the views of its regions written (``publish``)."""
+        held = state.of(name)
+        if self.region_base:
+            held |= state.facts.get(partial(state.alias.get(name, name)), 0)
+        return held
 
     def Task(self, task, state: State) -> State:
         n, lookup_names, write_names, outs = self.plan(task)
@@ -739,7 +809,7 @@ class _Walker:
         lookups = 0
         if auto:
             for name in lookup_names:
-                lookups |= state.of(name)
+                lookups |= self.looked_up(name, state)
         sources, through, implied = self.implied(task.deps, lookups | state.done, state)
         self._meet(self.out.runtime, n, (lookups | state.done) & self.relevant)
         self._meet(self.out.implied, n, frozenset(implied))
@@ -762,6 +832,7 @@ class _Walker:
         if auto:
             for name in write_names:
                 state.write(name, state.of(name) | mine)
+                self.publish(name, state)
         for binder, same in outs:
             if same is True:
                 state.bind(binder, state.never_ran | mine)  # runtime-allocated: the creator is retained
@@ -824,16 +895,26 @@ class _Walker:
         return task if task is not None and self.relevant >> task & 1 else None
 
     def WriteTensor(self, write, state: State) -> State:
-        self.wait(write.tensor, state)
+        self.wait(write.tensor, write.index, state)
         return state
 
-    def wait(self, tensor, state: State) -> None:
-        """A host element access of ``tensor`` outside a MANUAL scope waits for the tensor's
-        creator and TensorMap producers, which cover the whole tensor (``facts``: a task that
-        wrote it all, or one ordered before such a task), and blocks the orchestration thread
-        until they complete: every later task and host fence is submitted after their latest runs."""
+    def wait(self, tensor, index, state: State) -> None:
+        """A host element access of ``tensor`` (at ``index``) outside a MANUAL scope waits for the
+        tensor's creator and TensorMap producers, which cover the whole tensor (``facts``: a task
+        that wrote it all, or one ordered before such a task), and those of the slices of it
+        (``region``) that hold the element, where the walk knows its index; it blocks the
+        orchestration thread until they complete: every later task and host fence is submitted
+        after their latest runs."""
         if not self.manual and tensor._production == "Var" and tensor.name not in self.untracked:
-            state.done |= state.of(tensor.name) & self.both
+            held = state.of(tensor.name)
+            slices = self.slices.get(state.alias.get(tensor.name, tensor.name))
+            if slices:
+                at = [_evaluate(e, self.values) for e in index]
+                if None not in at:
+                    for region, (offset, shape) in slices.items():
+                        if len(offset) == len(at) and all(o <= i < o + n for o, i, n in zip(offset, at, shape)):
+                            held |= state.of(region)
+            state.done |= held & self.both
 
     def implied(self, deps, lookups: int, state: State) -> tuple[list, list, set]:
         """(the task each dependency names or None, what each orders after, the positions of the
@@ -882,6 +963,7 @@ class _Walker:
             for t in through:
                 after |= t
             state.write(fence.tensor.name, self.closed(after, state) & self.both)
+            self.publish(fence.tensor.name, state)
         return state
 
     @staticmethod
@@ -1168,6 +1250,12 @@ def _runs(loop) -> bool:
 
 def _value(expr, state: State) -> int:
     return state.of(expr.name) if expr is not None and expr._production == "Var" else state.never_ran
+
+
+def partial(root: str) -> str:
+    """The facts entry of the partial facts of ``root``'s tensor (``_Walker.publish``), named
+    apart from every SSA name and region."""
+    return root + "+"
 
 
 def _yielded_name(body, k: int) -> str | None:

@@ -5,9 +5,11 @@ and after the lean passes, and checked by the hazard checker."""
 
 from __future__ import annotations
 
+import pytest
+
 from test_lean_edges import OFF, chain_program, checked_clean, insertions
 
-# u is y's... t's tensor on both branches (acc's result on its InOut t, or t itself); step then
+# u is t's tensor on both branches (acc's result on its InOut t, or t itself); step then
 # writes t and reads y; the last acc reads u and writes y after step's read of y (a
 # write-after-read edge on step)
 IF_RESULT_THEN_WRITER = """        if n >= 1:
@@ -175,4 +177,61 @@ def test_a_user_dependency_in_auto_code_the_compiler_made_manual_goes():  # (dro
     assert (before.by_kind["derived"], before.by_kind["user"]) == (2, 1)
     assert (after.insertions, after.redundant, after.minimum, after.dummies) == (2, 0, 2, 0)
     assert (after.by_kind["derived"], after.by_kind["user"]) == (2, 0)
+    checked_clean(text, trips=(0,))
+
+
+def figures(text: str, n: int = 0, options=None) -> tuple:
+    found = insertions(text, n, options)
+    return found.insertions, found.redundant, found.minimum, found.dummies
+
+
+# half reads y and writes t through a view (a transpose of all of t, or its rows 8-15); acc reads
+# all of t and writes y (a write-after-read edge on half)
+WRITE_THROUGH_A_TRANSPOSE = """        s = pl.tensor.transpose(t, 0, 1)
+        s = self.step(y, s)
+        y = self.acc(t, y)"""
+WRITE_THROUGH_A_SLICE = """        v = pl.tensor.slice(t, [8, 16], [8, 0])
+        v = self.half(y, v)
+        y = self.acc(t, y)"""
+
+
+@pytest.mark.parametrize("body", [WRITE_THROUGH_A_TRANSPOSE, WRITE_THROUGH_A_SLICE], ids=["transpose", "slice"])
+def test_a_lookup_of_a_tensor_finds_what_a_view_of_it_wrote(body):  # (runtime_order)
+    """acc's lookup of ``t`` overlaps the TensorMap entry the view's writer inserted, so the
+    write-after-read edge half -> acc (step -> acc) is the runtime's (the outside checker's
+    ``tensors4470000013``: a transpose's InOut; seed 24010 of measure_generated). While a view's
+    facts stayed the view's, the edge stayed. Figures by hand: 2 tasks, 1 derived edge, redundant
+    (runtime), minimum 0; after: none."""
+    text = with_half_kernels(body)
+    assert figures(text, options=OFF) == (1, 1, 0, 0)
+    assert figures(text) == (0, 0, 0, 0)
+    checked_clean(text, trips=(0,))
+
+
+# half writes rows 8-15 of t after reading y; the host reads one element of t (row ROW) and
+# writes another of row 1; acc writes y
+HOST_READ_AFTER_A_SLICE_WRITE = """        v = pl.tensor.slice(t, [8, 16], [8, 0])
+        v = self.half(y, v)
+        h = pl.tensor.read(t, [ROW, 0])
+        pl.tensor.write(t, [1, 1], h)
+        y = self.acc(x, y)"""
+
+
+def test_a_host_read_of_an_element_a_slice_holds_waits_for_its_writer():  # (runtime_order)
+    """The host read of ``t[9, 0]`` waits for half (a TensorMap producer of rows 8-15), and
+    blocks the orchestration thread until half completes: acc, submitted after it, needs no
+    edge on half (the outside checker's ``surface4470000070``). Figures by hand: 2 tasks, 2 host
+    accesses, 1 derived edge, redundant (runtime: the host read's wait), minimum 0; after: none."""
+    text = with_half_kernels(HOST_READ_AFTER_A_SLICE_WRITE.replace("ROW", "9"))
+    assert figures(text, options=OFF) == (1, 1, 0, 0)
+    assert figures(text) == (0, 0, 0, 0)
+    checked_clean(text, trips=(0,))
+
+
+def test_a_host_read_of_an_element_no_written_slice_holds_waits_for_no_writer():  # (runtime_order)
+    """The host read of ``t[0, 0]`` overlaps no entry of half's (rows 8-15): it waits for
+    nothing, and acc's edge on half is needed and stays (minimum 1). A view's facts given to its
+    tensor as its own (not partial) would make the read wait for half, and drop the edge."""
+    text = with_half_kernels(HOST_READ_AFTER_A_SLICE_WRITE.replace("ROW", "0"))
+    assert figures(text) == (1, 0, 1, 0)
     checked_clean(text, trips=(0,))
