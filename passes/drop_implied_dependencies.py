@@ -15,8 +15,7 @@ D = DIRECTED
 
 @register
 class DropImpliedDependencies(LeanPass):
-    """Drop the dependency edges that the runtime or the task's other edges imply: the
-    compiler's, and the user's of a task outside the user's MANUAL scopes.
+    """Drop the compiler's dependency edges that the runtime or the task's other edges imply.
 
     Host fences too: a fence's edge goes when its lookup of the tensor (which the host access
     after it makes as well) or its other edges imply it, and a fence left with no edge goes.
@@ -28,16 +27,11 @@ class DropImpliedDependencies(LeanPass):
     step reads, is the runtime's own edge. A compiler edge on a join cell of ``S`` (every run of
     ``S``) goes when the task is ordered after every run of ``S`` anyway: after the latest run
     of a task that came after them all, or after the latest run of ``S`` where that run came
-    after every earlier one. A user dependency (``deps=``) of a task outside the MANUAL scopes
-    the user wrote goes too where it names a task's TaskId and is implied so, or names a dummy
-    that waits for nothing (docs/semantics.md, "The user's dependencies the compiler drops"); in
-    a user's MANUAL scope the user's dependencies stay, and so do those on a TaskId array, an
-    array slot or a copy. Cells no edge
+    after every earlier one. User edges stay. Cells no edge
     reads any more lose their declaration and stores (and so do join barriers only they held),
     and a TaskId binder this pass left unread goes. Off with the option ``lean_edges=False``.
-    Afterwards no compiler edge on a task's latest run, or on every run of it, and no user
-    dependency of a task outside the user's MANUAL scopes on a task's TaskId, is implied in every run of the
-    program point that inserts it; every order the edges made still holds.
+    Afterwards no compiler edge on a task's latest run, or on every run of it, is implied in
+    every run of the program point that inserts it; every order the edges made still holds.
     """
 
     name = "drop_implied_dependencies"
@@ -53,8 +47,6 @@ class DropImpliedDependencies(LeanPass):
         if order is None:
             return program
         self.order = order
-        # the TaskIds of dummies that wait for nothing: a dependency on one orders nothing
-        self.empty = {s.var.name for s in iter_stmts(func.body) if s._production == "Dummy" and not s.deps}
         self.dropped: set[str] = set()  # TaskId binders a dropped edge named
         self.unread: set[str] | None = None  # set: the second walk unbinds these TaskIds
         body = self.visit_all(func.body)
@@ -70,11 +62,10 @@ class DropImpliedDependencies(LeanPass):
     def Task(self, task):
         if self.unread is not None:
             return task.replace(tid=None) if task.tid is not None and task.tid.name in self.unread else task
-        n = self.order.number[id(task)]
-        implied = self.order.implied.get(n, frozenset())
+        n = self.order.number.get(id(task))
+        implied = self.order.implied.get(n, frozenset()) if n is not None else frozenset()
         deps = self.kept(task.deps, implied, f"task {task.kernel}",
-                         lambda s: "the runtime" if self.order.by_runtime(n, s) else "its other edges", task.span,
-                         auto=n not in self.order.manual)
+                         lambda s: "the runtime" if self.order.by_runtime(n, s) else "its other edges", task.span)
         return task if len(deps) == len(task.deps) else task.replace(deps=deps)
 
     def HostFence(self, fence):
@@ -86,22 +77,10 @@ class DropImpliedDependencies(LeanPass):
             return fence
         return fence.replace(deps=deps) if deps else []  # (a fence with no dependency is never submitted)
 
-    def kept(self, deps, implied, what: str, why, span, auto: bool = False) -> list:
-        """``deps`` without the implied compiler edges, and, of a task outside the user's MANUAL
-        scopes (``auto``), without the implied user dependencies on a task's TaskId and those on a dummy
-        that waits for nothing (noted)."""
+    def kept(self, deps, implied, what: str, why, span) -> list:
+        """``deps`` without the implied compiler edges (noted)."""
         out = []
         for k, dep in enumerate(deps):
-            user = auto and dep._production == "DepVar" and dep.value._production == "Var"
-            if user and dep.value.name in self.empty:
-                self.ctx.note("dropped-edge", f"{what} waits for {dep.value.name}, a dummy that waits for nothing: "
-                              "the user's dependency goes", span)
-                continue
-            if k in implied and user and dep.value.name in self.order.tid_task:
-                source = self.order.source_of(dep)
-                self.ctx.note("dropped-edge", f"{what} waits for {self.order.tasks[source].kernel} through "
-                              f"{why(source)}: the user's dependency goes", span)
-                continue
             if k in implied and self.removable(dep):
                 source = self.order.source_of(dep)
                 self.ctx.note("dropped-edge", f"{what} waits for {self.order.tasks[source].kernel} through "
@@ -124,4 +103,4 @@ class DropImpliedDependencies(LeanPass):
 
 
 def _removable_kind(dep) -> bool:
-    return dep._production in ("DerivedDep", "CellDep", "DepVar")
+    return dep._production in ("DerivedDep", "CellDep")

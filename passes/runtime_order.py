@@ -324,7 +324,6 @@ class RuntimeOrder:
     # task number -> bitset of the relevant tasks whose latest run it is ordered after, by its
     # lookups or its edges (its own number: every run is ordered after the one before)
     ordered: dict = field(default_factory=dict)
-    manual: set = field(default_factory=set)  # the numbers of the tasks in a MANUAL scope the user wrote
 
     def is_ordered(self, task: int, before: int) -> bool:
         """Every run of ``task`` is ordered after the latest run of ``before`` (or none ran)."""
@@ -658,7 +657,6 @@ class _Walker:
         self.unrolled = 1  # the iterations of those loops around the walk, multiplied
         self.splits = SPLITS  # the rests of blocks still to walk once per exit of a loop before them
         self.manual = 0
-        self.user_manual = 0  # (the MANUAL scopes the user wrote, not those a pass placed)
         self.untracked = untracked  # manual_dep tensors: no lookup, no insert
         # the names bound at most once in a walk (``stable_names``), and the regions of views (``region``)
         self.stable = set(stable)
@@ -804,8 +802,6 @@ class _Walker:
     def Task(self, task, state: State) -> State:
         n, lookup_names, write_names, outs = self.plan(task)
         auto = not self.manual
-        if self.user_manual:
-            self.out.manual.add(n)
         lookups = 0
         if auto:
             for name in lookup_names:
@@ -973,14 +969,11 @@ class _Walker:
 
     def Scope(self, scope, state: State) -> State:
         manual = scope.mode is ScopeMode.manual
-        user = manual and scope._production == "Scope"
         self.manual += manual
-        self.user_manual += user
         try:
             return self.run(scope.body, state)
         finally:
             self.manual -= manual
-            self.user_manual -= user
 
     CompilerScope = Scope
 

@@ -42,13 +42,18 @@ void aicpu_orchestration_entry(const ChipStorageTaskArgs& orch_args) {
         params_t2.add_output(ext_last);
         params_t2.dump(ext_fin);
         params_t2.set_allow_early_resolve(true);
-        rt_submit_aiv_task(0, params_t2);
+        TaskOutputTensors task_2_outs = rt_submit_aiv_task(0, params_t2);
+        PTO2TaskId t = task_2_outs.task_id();
 
         // Task 3: bump
         Arg params_t3;
         params_t3.add_input(ext_mid);
         params_t3.add_inout(ext_last);
         params_t3.dump(ext_mid);
+        PTO2TaskId params_t3_deps[1];
+        uint32_t params_t3_deps_count = 0;
+        params_t3_deps[params_t3_deps_count++] = t;
+        params_t3.set_dependencies(params_t3_deps, params_t3_deps_count);
         params_t3.set_allow_early_resolve(true);
         rt_submit_aiv_task(0, params_t3);
     }
