@@ -184,3 +184,29 @@ def test_a_host_read_of_an_element_no_written_slice_holds_waits_for_no_writer():
     text = with_half_kernels(HOST_READ_AFTER_A_SLICE_WRITE.replace("ROW", "0"))
     assert figures(text) == (1, 0, 1, 0)
     checked_clean(text, trips=(0,))
+
+
+# step reads y before the loop and, where n >= 1, in each iteration after acc, the loop's InOut
+# writer of y (each run of acc looks up y, so the runs are chained)
+CHAIN_STORED_BEFORE_AND_IN_A_LOOP = """        t = self.step(y, t)
+        for i in pl.range(3):
+            y = self.acc(x, y)
+            if n >= 1:
+                t = self.step(y, t)"""
+
+
+def test_a_loop_task_waits_on_a_chain_cell_on_its_first_run_after_each_store_only():  # (drop_edges_after_first_run)
+    """acc's write-after-read edges on the step before the loop and on the step of the previous
+    iteration become one chain cell (merge_cells_into_chains), stored before the loop and in the
+    loop's ``if``; acc's runs are chained (each looks up ``y``), so each waits on the cell's
+    value only on its first run after a store of it (seed 24085 of measure_generated, n = 0).
+    Figures by hand, n = 0: 4 tasks, acc's 3 edges on the first step, 2 of them implied through
+    acc's previous run (minimum 1): after, 1. n = 1: 7 tasks, 5 edges (3 on the first step, 2 on
+    the previous step), 2 implied (minimum 3): after, 3. While such a cell was left alone, n = 0
+    kept its 3."""
+    text = chain_program(CHAIN_STORED_BEFORE_AND_IN_A_LOOP)
+    assert figures(text, 0, OFF) == (3, 2, 1, 0)
+    assert figures(text, 1, OFF) == (5, 2, 3, 0)
+    assert figures(text, 0) == (1, 0, 1, 0)
+    assert figures(text, 1) == (3, 0, 3, 0)
+    checked_clean(text, trips=(0, 1, 2))
