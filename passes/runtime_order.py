@@ -59,8 +59,9 @@ again: its exits are those of the first walk (``_Walker.exits``). Some loops are
 iteration by iteration instead, with no back edge and their scalars known in each iteration, so
 that an ``if`` on them takes one branch (``iterations``): a loop of constant bounds with one
 iteration; one of at most ``UNROLL`` iterations (with the loops so walked around it) that has an
-``if`` on its variable, swaps or rotates its carries, sets an array slot at its variable, or
-slices a tensor at an offset computed from it; a ``while`` whose carries, computed from
+``if`` on its variable, swaps or rotates its carries, yields a carry a tensor named before it,
+sets an array slot at its variable, or slices a tensor at an offset computed from it; a ``while``
+whose carries, computed from
 constants, end it within ``UNROLL`` iterations. A task's results are the intersection over every
 walk of it. A ``Let`` copy keeps its value's facts
 (shares them, below), and so do the views of one region of a tensor with a stable name: slices
@@ -117,7 +118,8 @@ from nanopass.languages.terms import ArgDir, BinOp, CmpOp, LoopKind, ScopeMode, 
 from .cells import join_cells, latest_run_cells
 from .kernels import kernel_table, output_param_of_result, output_params
 from .remove_dead_values import RemoveDeadValues
-from .util import BODY_FIELDS, binders_of, iter_stmts, last_yield, static_trip_count, unscoped, var_reads
+from .util import (BODY_FIELDS, assigned_names, binders_of, iter_stmts, last_yield, static_trip_count, unscoped,
+                   var_reads)
 
 BUDGET = 300_000
 PER_EDGE = 100  # and the walk may cost this much per dependency entry of the program (``budget``)
@@ -1065,7 +1067,8 @@ class _Walker:
         """The values of the loop's scalars in each of its iterations, when it is walked iteration
         by iteration: a loop of constant bounds that runs once, or runs at most ``UNROLL`` times
         (with the loops it is in) and has an ``if`` on its variable, swaps or rotates its carries,
-        sets an array slot at its variable or slices a tensor at an offset computed from it; a
+        yields a carry a tensor named before it, sets an array slot at its variable or slices a
+        tensor at an offset computed from it; a
         ``while`` whose carries' values, computed from constants, end it within ``UNROLL`` iterations. Else None."""
         room = UNROLL // self.unrolled
         if loop._production == "For":
@@ -1096,13 +1099,14 @@ class _Walker:
 
     def varies(self, loop) -> bool:
         """Whether what the walk follows differs by iteration of ``loop``: an ``if`` on its
-        variable, carries swapped or rotated, a slot set or a slice taken at its variable (a fact of the loop
+        variable, carries swapped, rotated or given a tensor named before the loop, a slot set or
+        a slice taken at its variable (a fact of the loop
         alone, found once: the walk asks it each time it walks the loop)."""
         key = id(loop)
         found = self.varying.get(key)
         if found is None:
             found = self.varying[key] = (_branches_on(loop) or _moves_carries(loop) or _sets_slots(loop)
-                                         or _slices_at(loop))
+                                         or _slices_at(loop) or _replaces_carries(loop))
         return found
 
     def enter(self, loop, state: State, end: State | None) -> State:
@@ -1166,6 +1170,25 @@ def _moves_carries(loop) -> bool:
         return False
     names = [it.var.name for it in loop.iters]
     return any(v._production == "Var" and v.name in names and v.name != names[k] for k, v in enumerate(yld.values))
+
+
+def _replaces_carries(loop) -> bool:
+    """``loop`` yields a carry a name bound before it that is not its init: the carry holds
+    another tensor from the second iteration on."""
+    yld = last_yield(loop.body)
+    if yld is None:
+        return False
+    inner = None
+    for it, value in zip(loop.iters, yld.values):
+        if value._production != "Var" or value.name == it.var.name:
+            continue
+        if it.init._production == "Var" and it.init.name == value.name:
+            continue
+        if inner is None:
+            inner = assigned_names(loop.body) | {i.var.name for i in loop.iters}
+        if value.name not in inner:
+            return True
+    return False
 
 
 def _sets_slots(loop) -> bool:
