@@ -61,9 +61,8 @@ that an ``if`` on them takes one branch (``iterations``): a loop of constant bou
 iteration; one of at most ``UNROLL`` iterations (with the loops so walked around it) that has an
 ``if`` on its variable, swaps or rotates its carries, yields a carry a tensor named before it,
 sets an array slot at its variable, or slices a tensor at an offset computed from it; a ``while``
-whose carries, computed from
-constants, end it within ``UNROLL`` iterations. A task's results are the intersection over every
-walk of it. A ``Let`` copy keeps its value's facts
+whose carries, computed from constants, end it within ``UNROLL`` iterations. A task's results are
+the intersection over every walk of it. A ``Let`` copy keeps its value's facts
 (shares them, below), and so do the views of one region of a tensor with a stable name: slices
 of offsets and extents the walk knows (not clamped), transposes, reshapes (``_Walker.region``: a
 lookup of either finds the entries a write through the other inserts); every other value starts
