@@ -32,8 +32,8 @@ through a join cell), and those a caller asks for. For such a task ``S``:
   waited for (the tensor's ``facts``: its creator and TensorMap producers, which cover the whole
   tensor, and those of the slices of it that hold the element); the access blocks the
   orchestration thread until they complete, so every task submitted after it is ordered after
-  them. A host read whose value nothing needs is no such
-  access: ``remove_dead_values`` removes it (``live_reads``: that pass's liveness).
+  them. A host read whose value nothing needs is no such access: ``remove_dead_values`` removes
+  it (``live_reads``: that pass's liveness).
 
 A dependency of a task on the latest run of ``S`` (on every run of ``S``, for a join cell) is
 *implied* when another of its dependencies waits for the same runs or more, or the task's lookups
@@ -62,8 +62,8 @@ iteration; one of at most ``UNROLL`` iterations (with the loops so walked around
 ``if`` on its variable, swaps or rotates its carries, yields a carry a tensor named before it,
 sets an array slot at its variable, or slices a tensor at an offset computed from it; a ``while``
 whose carries, computed from constants, end it within ``UNROLL`` iterations. A task's results are
-the intersection over every walk of it. A ``Let`` copy keeps its value's facts
-(shares them, below), and so do the views of one region of a tensor with a stable name: slices
+the intersection over every walk of it. A ``Let`` copy keeps its value's facts (shares them,
+below), and so do the views of one region of a tensor with a stable name: slices
 of offsets and extents the walk knows (not clamped), transposes, reshapes (``_Walker.region``: a
 lookup of either finds the entries a write through the other inserts); every other value starts
 from ``NR`` (a view's lookups may miss the entries of its base). A write through such a view
@@ -1067,8 +1067,8 @@ class _Walker:
         by iteration: a loop of constant bounds that runs once, or runs at most ``UNROLL`` times
         (with the loops it is in) and has an ``if`` on its variable, swaps or rotates its carries,
         yields a carry a tensor named before it, sets an array slot at its variable or slices a
-        tensor at an offset computed from it; a
-        ``while`` whose carries' values, computed from constants, end it within ``UNROLL`` iterations. Else None."""
+        tensor at an offset computed from it; a ``while`` whose carries' values, computed from
+        constants, end it within ``UNROLL`` iterations. Else None."""
         room = UNROLL // self.unrolled
         if loop._production == "For":
             trips = static_trip_count(loop)
@@ -1099,8 +1099,8 @@ class _Walker:
     def varies(self, loop) -> bool:
         """Whether what the walk follows differs by iteration of ``loop``: an ``if`` on its
         variable, carries swapped, rotated or given a tensor named before the loop, a slot set or
-        a slice taken at its variable (a fact of the loop
-        alone, found once: the walk asks it each time it walks the loop)."""
+        a slice taken at its variable (a fact of the loop alone, found once: the walk asks it each
+        time it walks the loop)."""
         key = id(loop)
         found = self.varying.get(key)
         if found is None:
