@@ -29,9 +29,14 @@ class DropEdgesAfterFirstRun(LeanPass):
     the cell's value) is stored, and ``c = None`` after ``T`` (a ``NoTask`` let). Every order
     stays: by induction on ``T``'s runs since ``S``'s latest run, the first waits for ``S`` and
     each later one for the run before it (``T``'s other edges and lookups cannot order it after ``S`` through ``S``
-    itself, which ran before that earlier run). User edges stay. Off with the option
-    ``lean_edges=False``. Afterwards no compiler edge of a task in a loop on a task outside it is
-    inserted again on a run ordered after the task's previous run since the source ran.
+    itself, which ran before that earlier run). So for an edge on a cell that stores several
+    tasks' TaskIds (a chain ``merge_cells_into_chains`` made), where a loop around ``T`` leaves
+    out a store of it: ``T`` waits on the cell's value on its first run after each store only
+    (``c`` mirrors every store of the cell; the induction is the same, the value's task ran
+    before ``T``'s previous run where no store came between). User edges stay. Off with the
+    option ``lean_edges=False``. Afterwards no compiler edge of a task in a loop on a task outside
+    it (or on a cell stored outside it) is inserted again on a run ordered after the task's
+    previous run since the source ran (since the cell was stored).
 
     So for a host fence in a loop that its host access follows directly: the access waits for
     the fence, so that each later run of the fence comes after the earlier one has completed
@@ -49,6 +54,9 @@ class DropEdgesAfterFirstRun(LeanPass):
         if gives_up(program):  # (``runtime_order`` would give up whatever it tracks)
             return program
         looped = _tasks_in_loops(func.body)
+        self.set_in: dict[str, list] = {}  # cell -> the loops around each of its sets
+        for place in places(func.body, ("CellSet",)).values():
+            self.set_in.setdefault(place.stmt.cell, []).append(place.loops)
         waiting = [t for t, _ in looped.values() if any(_compiler_edge(d) for d in t.deps)]
         if not waiting:
             return program
@@ -74,19 +82,26 @@ class DropEdgesAfterFirstRun(LeanPass):
 
     def plan(self, task, t, order, looped, what: str) -> None:
         """A first-run cell for each compiler edge of ``task`` (number ``t``) on a task outside one
-        of its loops."""
+        of its loops, or on a cell of several tasks stored outside one of its loops."""
+        loops = looped[id(task)][1]
         for k, dep in enumerate(task.deps):
-            s = order.source_of(dep) if _compiler_edge(dep) else None
-            if s is None or s == t or not (looped[id(task)][1] - _loops(looped, order.tasks[s])):
+            if not _compiler_edge(dep):
                 continue
-            cell = self.names.fresh(f"{order.tasks[s].kernel}_once", "once")
+            s = order.source_of(dep)
+            if s is None:  # (a cell of several tasks' TaskIds: a loop around the task leaves out a set of it)
+                if dep._production != "CellDep" or not any(loops - around for around in self.set_in.get(dep.cell, ())):
+                    continue
+            elif s == t or not (loops - _loops(looped, order.tasks[s])):
+                continue
+            source = order.tasks[s].kernel if s is not None else dep.cell.split("__")[0]
+            cell = self.names.fresh(f"{source}_once", "once")
             self.decls.append(D.CellDecl(cell))
             self.by_task.setdefault(id(task), {})[k] = cell
             if dep._production == "DerivedDep":
                 self.after_tid.setdefault(dep.value.name, []).append(cell)
             else:
                 self.mirror.setdefault(dep.cell, []).append(cell)
-            self.ctx.note("first-run-edge", f"{what} waits for {order.tasks[s].kernel} on its first run after it "
+            self.ctx.note("first-run-edge", f"{what} waits for {source} on its first run after it is set "
                           "only: its later runs come after the run before", task.span)
 
     def Task(self, task):

@@ -30,9 +30,10 @@ through a join cell), and those a caller asks for. For such a task ``S``:
   their older-runs bits while they have run at most once).
 - ``done``: the relevant tasks whose latest run a host element access outside a MANUAL scope
   waited for (the tensor's ``facts``: its creator and TensorMap producers, which cover the whole
-  tensor); the access blocks the orchestration thread until they complete, so every task
-  submitted after it is ordered after them. A host read whose value nothing needs is no such
-  access: ``remove_dead_values`` removes it (``live_reads``: that pass's liveness).
+  tensor, and those of the slices of it that hold the element); the access blocks the
+  orchestration thread until they complete, so every task submitted after it is ordered after
+  them. A host read whose value nothing needs is no such access: ``remove_dead_values`` removes
+  it (``live_reads``: that pass's liveness).
 
 A dependency of a task on the latest run of ``S`` (on every run of ``S``, for a join cell) is
 *implied* when another of its dependencies waits for the same runs or more, or the task's lookups
@@ -58,14 +59,23 @@ again: its exits are those of the first walk (``_Walker.exits``). Some loops are
 iteration by iteration instead, with no back edge and their scalars known in each iteration, so
 that an ``if`` on them takes one branch (``iterations``): a loop of constant bounds with one
 iteration; one of at most ``UNROLL`` iterations (with the loops so walked around it) that has an
-``if`` on its variable, swaps or rotates its carries, or sets an array slot at its variable; a
-``while`` whose carries, computed from constants, end it within ``UNROLL`` iterations. A task's
-results are the intersection over every walk of it. A ``Let`` copy keeps its value's facts
-(shares them, below); every other value starts from ``NR`` (a view's lookups may miss the
-entries of its base).
+``if`` on its variable, swaps or rotates its carries, yields a carry a tensor named before it,
+sets an array slot at its variable, or slices a tensor at an offset computed from it; a ``while``
+whose carries, computed from constants, end it within ``UNROLL`` iterations. A task's results are
+the intersection over every walk of it. A ``Let`` copy keeps its value's facts (shares them,
+below), and so do the views of one region of a tensor with a stable name: slices
+of offsets and extents the walk knows (not clamped), transposes, reshapes (``_Walker.region``: a
+lookup of either finds the entries a write through the other inserts); every other value starts
+from ``NR`` (a view's lookups may miss the entries of its base). A write through such a view
+gives its facts to the tensor it views (``publish``: a lookup of the tensor overlaps every entry
+a lookup of the view finds): as the tensor's own through a transpose or a reshape, which cover
+all of it (and a covering view gets its tensor's facts likewise), else as *partial* facts, which
+a task's lookup of the tensor counts (``looked_up``) and a host element access does not (it
+counts those of the slices that hold the element, where the walk knows its index: ``wait``).
 
 Names of one tensor share its facts (``State.alias``): a copy, a task's result on its Out or
-InOut argument, a loop carry or result that holds a tensor with a *stable* name (a parameter, or
+InOut argument, a loop carry or result, an if's result (both branches yield that tensor, or the
+branch the walk takes does) that holds a tensor with a *stable* name (a parameter, or
 a name bound outside every loop body: ``stable_names``, never bound again on a path, so nothing
 parts them) is an alias of that name, and a write through either adds to both; a merge keeps an
 alias both sides have (else the name gets the intersection of the two sides' facts). A loop of
@@ -107,13 +117,15 @@ from nanopass.languages.terms import ArgDir, BinOp, CmpOp, LoopKind, ScopeMode, 
 from .cells import join_cells, latest_run_cells
 from .kernels import kernel_table, output_param_of_result, output_params
 from .remove_dead_values import RemoveDeadValues
-from .util import BODY_FIELDS, binders_of, iter_stmts, last_yield, static_trip_count, unscoped, var_reads
+from .util import (BODY_FIELDS, assigned_names, binders_of, iter_stmts, last_yield, static_trip_count, unscoped,
+                   var_reads)
 
 BUDGET = 300_000
 PER_EDGE = 100  # and the walk may cost this much per dependency entry of the program (``budget``)
 UNROLL = 8  # at most this many iterations of loops of constant bounds walked one by one, nested
 SPLITS = 16  # at most this many loops whose exits are walked apart (see ``_Walker.run``)
 WRITES = (ArgDir.InOut, ArgDir.OutputExisting)
+VIEWS = ("SliceTensor", "TransposeTensor", "ReshapeTensor")  # (the views ``_Walker.region`` names)
 LOOKUPS = (ArgDir.Input, ArgDir.InOut)
 
 
@@ -647,7 +659,12 @@ class _Walker:
         self.splits = SPLITS  # the rests of blocks still to walk once per exit of a loop before them
         self.manual = 0
         self.untracked = untracked  # manual_dep tensors: no lookup, no insert
-        self.stable = stable  # the names bound at most once in a walk (``stable_names``)
+        # the names bound at most once in a walk (``stable_names``), and the regions of views (``region``)
+        self.stable = set(stable)
+        self.region_base: dict[str, str] = {}  # a region (``region``) -> the stable name of the tensor it is of
+        self.slices: dict[str, dict] = {}  # a stable name -> its slices' regions -> (offsets, extents)
+        self.covering: set[str] = set()  # the regions that cover all of their tensor (``region``)
+        self.covering_views: dict[str, list] = {}  # a stable name -> those regions of it
         self.live_reads = live_reads  # the host element reads remove_dead_values keeps
         self.dead = dead or {}  # ``dead_after``: the names to forget after a statement
         self.unread_orders = unread_orders or {}  # ``orders_unread_after``: the tasks whose order to forget
@@ -695,12 +712,93 @@ class _Walker:
         else:
             state.tids[name] = held
         if value._production == "ReadTensor" and name in self.live_reads:
-            self.wait(value.tensor, state)
+            self.wait(value.tensor, value.index, state)
         if value._production == "Var":
             state.bind_same(name, value.name, self.stable)
+            return state
+        region = self.region(value, state)
+        if region is not None:
+            self.stable.add(region)
+            state.alias[name] = region
+            state.facts.pop(name, None)
+            if region in self.covering:  # (a lookup of it finds every entry of its tensor)
+                base = self.region_base[region]
+                state.write(region, state.of(region) | state.of(base))
         else:
             state.bind(name, state.never_ran)
         return state
+
+    def region(self, value, state: State) -> str | None:
+        """The name of the region a view ``value`` covers, shared by the views of that region
+        (``State.alias``): a slice, at offsets and of extents the walk knows (constants, or computed
+        from the scalars of the loops walked iteration by iteration; not clamped), a transpose or
+        a reshape (to extents the walk knows) of a tensor with a stable name. A lookup of either
+        finds the same TensorMap entries (those whose region overlaps it), and a write through
+        either inserts an entry of that region. A slice's offsets and extents are noted
+        (``slices``: ``wait`` finds the slices that hold an element)."""
+        kind = value._production
+        if kind not in VIEWS or value.manual_dep or value.tensor._production != "Var":
+            return None
+        root = state.alias.get(value.tensor.name, value.tensor.name)
+        if root not in self.stable:
+            return None
+        if kind == "TransposeTensor":
+            region = f"{root}^{value.axis1},{value.axis2}"
+        else:
+            shape = tuple(_evaluate(e, self.values) for e in value.shape)
+            if None in shape:
+                return None
+            if kind == "ReshapeTensor":
+                region = f"{root} as {','.join(map(str, shape))}"
+            else:
+                offset = tuple(_evaluate(e, self.values) for e in value.offset)
+                if value.clamp or None in offset:
+                    return None
+                region = f"{root}[{','.join(map(str, shape))} at {','.join(map(str, offset))}]"
+                self.slices.setdefault(root, {})[region] = (offset, shape)
+        if kind != "SliceTensor" and region not in self.covering:
+            self.covering.add(region)
+            self.covering_views.setdefault(root, []).append(region)
+        self.region_base[region] = root
+        return region
+
+    def publish(self, name: str, state: State) -> None:
+        """After a write through ``name``, the tensors it is a view of get its facts (a lookup of
+        a tensor overlaps every entry a lookup of a view of it finds): as their own where each view
+        on the way covers all of its tensor (a transpose or a reshape: ``covering``), else as
+        *partial* facts (under ``partial``), which a host element access may not wait for
+        (``wait`` reads the facts of the whole tensor and of the slices that hold the element).
+        And the covering views of a tensor that got them get the tensor's facts (a lookup of such
+        a view overlaps every entry of the tensor)."""
+        root = state.alias.get(name, name)
+        if root not in self.region_base and root not in self.covering_views:
+            return
+        whole = state.of(root)
+        part = state.facts.get(partial(root), 0)
+        reached = [root]  # (the tensors that got ``whole`` as their own facts)
+        view, base = root, self.region_base.get(root)
+        while base is not None:
+            if whole and view in self.covering:
+                state.write(base, state.of(base) | whole)
+                reached.append(base)
+            else:
+                part |= whole & ~state.never_ran
+                whole = 0
+            if part:
+                state.facts[partial(base)] = state.facts.get(partial(base), 0) | part
+            view, base = base, self.region_base.get(base)
+        for tensor in reached:
+            for view in self.covering_views.get(tensor, ()):
+                if view not in reached:
+                    state.write(view, state.of(view) | state.of(tensor))
+
+    def looked_up(self, name: str, state: State) -> int:
+        """What a task's lookup of the tensor ``name`` (all of it) is ordered after: its facts and
+        the partial facts of the views of its regions written (``publish``)."""
+        held = state.of(name)
+        if self.region_base:
+            held |= state.facts.get(partial(state.alias.get(name, name)), 0)
+        return held
 
     def Task(self, task, state: State) -> State:
         n, lookup_names, write_names, outs = self.plan(task)
@@ -708,7 +806,7 @@ class _Walker:
         lookups = 0
         if auto:
             for name in lookup_names:
-                lookups |= state.of(name)
+                lookups |= self.looked_up(name, state)
         sources, through, implied = self.implied(task.deps, lookups | state.done, state)
         self._meet(self.out.runtime, n, (lookups | state.done) & self.relevant)
         self._meet(self.out.implied, n, frozenset(implied))
@@ -731,6 +829,7 @@ class _Walker:
         if auto:
             for name in write_names:
                 state.write(name, state.of(name) | mine)
+                self.publish(name, state)
         for binder, same in outs:
             if same is True:
                 state.bind(binder, state.never_ran | mine)  # runtime-allocated: the creator is retained
@@ -793,16 +892,26 @@ class _Walker:
         return task if task is not None and self.relevant >> task & 1 else None
 
     def WriteTensor(self, write, state: State) -> State:
-        self.wait(write.tensor, state)
+        self.wait(write.tensor, write.index, state)
         return state
 
-    def wait(self, tensor, state: State) -> None:
-        """A host element access of ``tensor`` outside a MANUAL scope waits for the tensor's
-        creator and TensorMap producers, which cover the whole tensor (``facts``: a task that
-        wrote it all, or one ordered before such a task), and blocks the orchestration thread
-        until they complete: every later task and host fence is submitted after their latest runs."""
+    def wait(self, tensor, index, state: State) -> None:
+        """A host element access of ``tensor`` (at ``index``) outside a MANUAL scope waits for the
+        tensor's creator and TensorMap producers, which cover the whole tensor (``facts``: a task
+        that wrote it all, or one ordered before such a task), and those of the slices of it
+        (``region``) that hold the element, where the walk knows its index; it blocks the
+        orchestration thread until they complete: every later task and host fence is submitted
+        after their latest runs."""
         if not self.manual and tensor._production == "Var" and tensor.name not in self.untracked:
-            state.done |= state.of(tensor.name) & self.both
+            held = state.of(tensor.name)
+            slices = self.slices.get(state.alias.get(tensor.name, tensor.name))
+            if slices:
+                at = [_evaluate(e, self.values) for e in index]
+                if None not in at:
+                    for region, (offset, shape) in slices.items():
+                        if len(offset) == len(at) and all(o <= i < o + n for o, i, n in zip(offset, at, shape)):
+                            held |= state.of(region)
+            state.done |= held & self.both
 
     def implied(self, deps, lookups: int, state: State) -> tuple[list, list, set]:
         """(the task each dependency names or None, what each orders after, the positions of the
@@ -851,6 +960,7 @@ class _Walker:
             for t in through:
                 after |= t
             state.write(fence.tensor.name, self.closed(after, state) & self.both)
+            self.publish(fence.tensor.name, state)
         return state
 
     @staticmethod
@@ -873,16 +983,24 @@ class _Walker:
         if taken is not None:  # (in a loop walked iteration by iteration: one branch runs)
             body = branch.then if taken else branch.orelse
             out = self.run(body, state)
-            results = [_yielded(body, k, out) for k in range(len(branch.results))]
-            for result, held in zip(branch.results, results):
-                out.bind(result.name, held)
+            for k, result in enumerate(branch.results):
+                name = _yielded_name(body, k)
+                if name is not None:  # (the tensor that name holds: shared where it has a stable name)
+                    out.bind_same(result.name, name, self.stable)
+                else:
+                    out.bind(result.name, out.never_ran)
                 out.tids.pop(result.name, None)
             return out
         then = self.run(branch.then, state.copy())
         orelse = self.run(branch.orelse, state)
         merged = meet(then, orelse)
         for k, result in enumerate(branch.results):
-            merged.bind(result.name, _yielded(branch.then, k, then) & _yielded(branch.orelse, k, orelse))
+            root = _root(_yielded_name(branch.then, k), then, self.stable)
+            if root is not None and root == _root(_yielded_name(branch.orelse, k), orelse, self.stable):
+                merged.alias[result.name] = root  # (both branches yield that tensor: the result shares its facts)
+                merged.facts.pop(result.name, None)
+            else:
+                merged.bind(result.name, _yielded(branch.then, k, then) & _yielded(branch.orelse, k, orelse))
             merged.tids.pop(result.name, None)
         return merged
 
@@ -947,9 +1065,10 @@ class _Walker:
     def iterations(self, loop) -> list | None:
         """The values of the loop's scalars in each of its iterations, when it is walked iteration
         by iteration: a loop of constant bounds that runs once, or runs at most ``UNROLL`` times
-        (with the loops it is in) and has an ``if`` on its variable, swaps or rotates its carries
-        or sets an array slot at its variable; a ``while`` whose carries'
-        values, computed from constants, end it within ``UNROLL`` iterations. Else None."""
+        (with the loops it is in) and has an ``if`` on its variable, swaps or rotates its carries,
+        yields a carry a tensor named before it, sets an array slot at its variable or slices a
+        tensor at an offset computed from it; a ``while`` whose carries' values, computed from
+        constants, end it within ``UNROLL`` iterations. Else None."""
         room = UNROLL // self.unrolled
         if loop._production == "For":
             trips = static_trip_count(loop)
@@ -979,12 +1098,14 @@ class _Walker:
 
     def varies(self, loop) -> bool:
         """Whether what the walk follows differs by iteration of ``loop``: an ``if`` on its
-        variable, carries swapped or rotated, a slot set at its variable (a fact of the loop
-        alone, found once: the walk asks it each time it walks the loop)."""
+        variable, carries swapped, rotated or given a tensor named before the loop, a slot set or
+        a slice taken at its variable (a fact of the loop alone, found once: the walk asks it each
+        time it walks the loop)."""
         key = id(loop)
         found = self.varying.get(key)
         if found is None:
-            found = self.varying[key] = _branches_on(loop) or _moves_carries(loop) or _sets_slots(loop)
+            found = self.varying[key] = (_branches_on(loop) or _moves_carries(loop) or _sets_slots(loop)
+                                         or _slices_at(loop) or _replaces_carries(loop))
         return found
 
     def enter(self, loop, state: State, end: State | None) -> State:
@@ -1050,11 +1171,38 @@ def _moves_carries(loop) -> bool:
     return any(v._production == "Var" and v.name in names and v.name != names[k] for k, v in enumerate(yld.values))
 
 
+def _replaces_carries(loop) -> bool:
+    """``loop`` yields a carry a name bound before it that is not its init: the carry holds
+    another tensor from the second iteration on."""
+    yld = last_yield(loop.body)
+    if yld is None:
+        return False
+    inner = None
+    for it, value in zip(loop.iters, yld.values):
+        if value._production != "Var" or value.name == it.var.name:
+            continue
+        if it.init._production == "Var" and it.init.name == value.name:
+            continue
+        if inner is None:
+            inner = assigned_names(loop.body) | {i.var.name for i in loop.iters}
+        if value.name not in inner:
+            return True
+    return False
+
+
 def _sets_slots(loop) -> bool:
     """``loop``'s body sets an array slot at an index computed from the loop variable."""
     name = loop.var.name
     return any(s._production == "Let" and s.value._production == "SetItem" and name in _names_in(s.value.index)
                for s in iter_stmts(loop.body))
+
+
+def _slices_at(loop) -> bool:
+    """``loop``'s body slices a tensor at an offset computed from the loop variable (each
+    iteration's view is a region of its own: ``_Walker.region``)."""
+    name = loop.var.name
+    return any(s._production == "Let" and s.value._production == "SliceTensor"
+               and any(name in _names_in(e) for e in s.value.offset) for s in iter_stmts(loop.body))
 
 
 def _names_in(expr) -> set:
@@ -1117,6 +1265,27 @@ def _runs(loop) -> bool:
 
 def _value(expr, state: State) -> int:
     return state.of(expr.name) if expr is not None and expr._production == "Var" else state.never_ran
+
+
+def partial(root: str) -> str:
+    """The facts entry of the partial facts of ``root``'s tensor (``_Walker.publish``), named
+    apart from every SSA name and region."""
+    return root + "+"
+
+
+def _yielded_name(body, k: int) -> str | None:
+    """The name ``body``'s yield gives as its ``k``-th value, if it gives a name."""
+    yld = last_yield(body)
+    value = yld.values[k] if yld is not None and k < len(yld.values) else None
+    return value.name if value is not None and value._production == "Var" else None
+
+
+def _root(name: str | None, state: State, stable: frozenset) -> str | None:
+    """The stable name of the tensor ``name`` holds in ``state`` (``State.alias``), if it has one."""
+    if name is None:
+        return None
+    root = state.alias.get(name, name)
+    return root if root in stable else None
 
 
 def _yielded(body, k: int, state: State) -> int:

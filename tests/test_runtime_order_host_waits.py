@@ -5,12 +5,12 @@ section 11, where the lean passes drop an edge on the strength of it.
 Tensor passed complete; `set_tensor_data` also waits for each producer's consumers. The hazard
 checker (`tools/properties`, `nanopass check`) takes the weaker reading: the producers whose
 entry overlaps the element. runtime_order assumes only what that reading gives: the facts of the
-name accessed (its creator and the producers whose entries cover the whole tensor), outside a
-MANUAL scope. Each program below has a task `step(x, y)` reading `x` before the host access and
+name accessed (its creator and the producers whose entries cover the whole tensor) and those of
+the slices of it (at offsets the analysis knows) that hold the element, outside a MANUAL scope. Each program below has a task `step(x, y)` reading `x` before the host access and
 a writer of `x` after it: the write-after-read edge is implied exactly when the access waited
 for the reader. The counts pin where the lean passes drop it (the access waits for that task
 under the weaker reading) and where they keep it (a view, rows a task wrote through another
-name, a rebound name, a MANUAL scope, a host write's wait on consumers, a read nothing uses,
+name that do not hold the element, a rebound name, a MANUAL scope, a host write's wait on consumers, a read nothing uses,
 which remove_dead_values removes); the checker runs on both compilations for trip counts 0 to 3."""
 
 from __future__ import annotations
@@ -63,18 +63,18 @@ CASES = {
     "a view of the tensor step wrote": (
         "y = self.step(x, y)\nv = pl.slice(y, [8, 16], [8, 0])\n" + READ.format("v", 0) + "x = self.step(z, x)",
         (1, 1), (1, 1)),
-    # half wrote rows 0-7 through a view: no entry of the name y's own covers row 12 (nor, to
-    # runtime_order, row 2)
+    # half wrote rows 0-7 through a view: its entry does not overlap row 12, and overlaps row 2
+    # (runtime_order: the slice of those rows holds the element read)
     "rows a task wrote through a view, read outside them": (
         "s = pl.slice(y, [8, 16], [0, 0])\ns = self.half(x, s)\n" + READ.format("y", 12) + "x = self.step(z, x)",
         (1, 1), (1, 1)),
     "rows a task wrote through a view, read inside them": (
         "s = pl.slice(y, [8, 16], [0, 0])\ns = self.half(x, s)\n" + READ.format("y", 2) + "x = self.step(z, x)",
-        (1, 1), (1, 1)),
+        (1, 1), (0, 0)),
     # an assemble's source placed in rows 0-7 of y: half writes them through a view of y
     "the assembled rows read through the target": (
         "t = pl.create_tensor([8, 16], dtype=pl.FP32)\nt = self.half(x, t)\ny = pl.assemble(y, t, [0, 0])\n"
-        + READ.format("y", 2) + "x = self.step(z, x)", (1, 1), (1, 1)),
+        + READ.format("y", 2) + "x = self.step(z, x)", (1, 1), (0, 0)),
     "the assembled rows read through the source": (
         "t = pl.create_tensor([8, 16], dtype=pl.FP32)\nt = self.half(x, t)\ny = pl.assemble(y, t, [0, 0])\n"
         + READ.format("t", 2) + "x = self.step(z, x)", (1, 1), (0, 0)),
