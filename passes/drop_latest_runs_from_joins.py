@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 from nanopass.languages import DIRECTED
+from nanopass.languages.statements import LOOPS
 from nanopass.languages.terms import DType
 from nanopass.rewrite import register
 
 from .lean import LeanPass
 from .cells import cell_readers, join_cells, taken_names
 from .runtime_order import gives_up, runtime_order
-from .util import FreshVersions, iter_stmts, places, var_reads
+from .split_joins_by_iteration import MAX_TRIPS
+from .util import FreshVersions, iter_stmts, places, static_trip_count, var_reads
 
 D = DIRECTED
 TID_TYPE = D.ScalarType(DType.TASK_ID)
@@ -19,14 +21,33 @@ TID_TYPE = D.ScalarType(DType.TASK_ID)
 class DropLatestRunsFromJoins(LeanPass):
     """Leave a task's latest run out of its join cell when the runtime orders the waiters after it.
 
-    A join cell ``J`` of a task ``S`` chains a barrier after every run of ``S``. When every task
+    A join cell ``J`` of a task ``S`` chains a barrier after every run of ``S``. When a task
     waiting on ``J`` is ordered after the latest run of ``S`` by the runtime (``runtime_order``),
-    ``J`` need only hold the earlier runs: a latest-run cell ``c`` takes ``S``'s TaskId after
+    it need only wait for the earlier runs: a latest-run cell ``c`` takes ``S``'s TaskId after
     ``S``, and ``J`` chains ``c`` just before ``S`` runs again (``b = task_dummy(deps=[J, c]); J =
-    b``), one barrier fewer per chain. Both cells are cleared after a waiter that every later
-    waiter is ordered after. Cells a host fence or another dummy reads are left alone. Off with
-    the option ``lean_edges=False``. Afterwards no join holds a latest run its waiters are
-    ordered after by the runtime; every order stays.
+    b``), one barrier fewer per chain. A waiter the runtime does not order after the latest run
+    waits on both cells, one entry more; that is done only where such a waiter waits at most
+    once a chain, so that the barrier saved pays for it: it is in no loop, or both cells are
+    cleared after it. Both cells are cleared after a waiter that every later waiter is ordered
+    after (the chain restarts). A join whose waiters are all in no loop, of a task in one loop of
+    a few constant iterations, is left to ``split_joins_by_iteration`` (a cell per iteration: no
+    barrier at all) unless every waiter is ordered after the latest run. Cells a host fence or
+    another dummy reads are left alone. Off with the option ``lean_edges=False``. Afterwards no
+    join holds a latest run of its task that all its waiters in loops are ordered after by the
+    runtime or wait on through the latest-run cell; every order stays (a waiter waits for the
+    older runs through ``J`` and for the latest one through ``c`` or by the runtime).
+
+    The loop joins this is for (issue 24, seeds 24000-24199): a reader ``R`` of a tensor in a
+    loop of unknown trip count, writing a tensor of its own, and an InOut writer ``W`` of the read
+    tensor that reads ``R``'s output on some iterations (``if i >= 1``, ``if i % 2 == 1``), often
+    with swapped carries (``pl.yield_(q, p)``): ``W`` waits for the join of ``R``'s runs and is
+    ordered after ``R``'s latest run by the runtime; a task after the loop waits for the join too
+    and is not. With ``runtime_order`` knowing that ``i >= 1`` holds after the first iteration,
+    ``W``'s runs are chained and the tasks after the loop are ordered after ``W``: the cells are
+    cleared after ``W``, and ``W`` waits for run 0 of ``R`` once, the minimum (gen24034, gen24010,
+    gen24178, gen24045). With ``analyze_auto_scopes_for_deps`` (a MANUAL function: the runtime
+    orders nothing) ``W`` waits on both cells, cleared after it: one entry a read, the minimum,
+    where the join cost two and a barrier a read (gen24153, gen24188, gen24062, gen24185).
     """
 
     name = "drop_latest_runs_from_joins"
@@ -48,12 +69,14 @@ class DropLatestRunsFromJoins(LeanPass):
         if order is None:
             return program
         where = places(func.body, ("Task",))
+        loops = {id(s): s for s in stmts if s._production in LOOPS}
         reads = var_reads(func.body)
         self.names = FreshVersions(taken_names(func))
         self.lagged: dict[str, str] = {}  # join cell -> its latest-run cell
         self.barriers: dict[int, str] = {}  # id(the join's barrier) -> the join cell
         self.before: dict[str, str] = {}  # TaskId binder of the joined task -> the join cell
         self.clear: dict[int, list[str]] = {}  # id(waiter) -> the cells cleared after it
+        self.both: set[tuple[int, str]] = set()  # (id(waiter), join cell): it waits on the latest-run cell too
         for cell, [(barrier, tid)] in sorted(candidates.items()):
             source = order.joins.get(cell)
             if source is None or order.tasks[source].tid is None or order.tasks[source].tid.name != tid:
@@ -61,17 +84,25 @@ class DropLatestRunsFromJoins(LeanPass):
             if reads.get(barrier.var.name, 0) != 1:  # (its TaskId is read elsewhere than by the join)
                 continue
             tasks = waiters[cell]
-            if not all(order.by_runtime(order.number[id(w)], source) for w in tasks):
-                continue
-            latest = self.names.fresh(cell, "latest")
-            self.lagged[cell] = latest
-            self.barriers[id(barrier)] = cell
-            self.before[tid] = cell
+            cleared = set()  # ids of the waiters every later waiter is ordered after
             for w in tasks:
                 n = order.number[id(w)]
                 later = [order.number[id(t)] for t in tasks
                          if (t is w and where[id(w)].loops) or (t is not w and _may_follow(w, t, order, where))]
                 if later and all(order.is_ordered(m, n) for m in later):
+                    cleared.add(id(w))
+            unordered = [w for w in tasks if not order.by_runtime(order.number[id(w)], source)]
+            if any(where[id(w)].loops and id(w) not in cleared for w in unordered):
+                continue  # (it may wait on the latest run again before the next run of the source)
+            if unordered and _split_later(order.tasks[source], tasks, where, loops):
+                continue
+            latest = self.names.fresh(cell, "latest")
+            self.lagged[cell] = latest
+            self.barriers[id(barrier)] = cell
+            self.before[tid] = cell
+            self.both.update((id(w), cell) for w in unordered)
+            for w in tasks:
+                if id(w) in cleared:
                     self.clear.setdefault(id(w), []).append(cell)
         if not self.lagged:
             return program
@@ -95,6 +126,11 @@ class DropLatestRunsFromJoins(LeanPass):
         return cell_set
 
     def Task(self, task):
+        key = id(task)
+        if task.deps and any((key, d.cell) in self.both for d in task.deps if d._production == "CellDep"):
+            task = task.replace(deps=[x for d in task.deps for x in (
+                [d, D.CellDep(self.lagged[d.cell], span=d.span)]
+                if d._production == "CellDep" and (key, d.cell) in self.both else [d])])
         out = []
         cell = self.before.get(task.tid.name) if task.tid is not None else None
         if cell is not None:
@@ -108,12 +144,23 @@ class DropLatestRunsFromJoins(LeanPass):
         out.append(task)
         if cell is not None:
             out.append(D.CellSet(self.lagged[cell], D.Var(task.tid.name), span=task.span))
-        for cleared in self.clear.get(id(task), ()):
+        for cleared in self.clear.get(key, ()):
             none = self.names.fresh("no_task", "none")
             out += [D.Let(D.Binder(none, TID_TYPE, span=task.span), D.NoTask(), span=task.span),
                     D.CellSet(cleared, D.Var(none), span=task.span),
                     D.CellSet(self.lagged[cleared], D.Var(none), span=task.span)]
         return out if len(out) > 1 else task
+
+
+def _split_later(source, tasks, where, loops: dict) -> bool:
+    """Whether ``split_joins_by_iteration`` may replace the join of ``source`` by a cell per
+    iteration, which costs its waiters no barrier: every waiter is outside every loop, and
+    ``source`` is in one loop of ``2 .. MAX_TRIPS`` constant iterations."""
+    if any(where[id(w)].loops for w in tasks) or len(where[id(source)].loops) != 1:
+        return False
+    (loop,) = where[id(source)].loops
+    trips = static_trip_count(loops[loop])
+    return trips is not None and 2 <= trips <= MAX_TRIPS
 
 
 def _may_follow(first, then, order, where) -> bool:
