@@ -75,6 +75,21 @@ SWAPPED_CARRIES = HEADER + f"""    @pl.function(type=pl.FunctionType.Orchestrati
 """
 
 
+# As above, in a ``while`` that counts a carry from 0 by 1.
+COUNTED_WHILE = HEADER + f"""    @pl.function(type=pl.FunctionType.Orchestration)
+    def orch(self, x: {TILE}, y: pl.InOut[{TILE}], z: pl.InOut[{TILE}], n: pl.Scalar[pl.INT64]) -> {TILE}:
+        for (i, p, q) in pl.while_(init_values=(0, y, z)):
+            pl.cond(i < n)
+            t = pl.create_tensor([16, 16], dtype=pl.FP32)
+            t = self.copy(p, t)
+            if i > 0:
+                q = self.acc(t, q)
+            (j, o, e) = pl.yield_(i + 1, q, p)
+        y = self.acc(o, y)
+        return y
+"""
+
+
 def _order_after_hazards(text: str, tmp_path):
     """``runtime_order`` of the program as order_write_after_read leaves it, and its tasks'
     numbers by kernel and place among the tasks (``copy0``)."""
@@ -125,8 +140,10 @@ def test_the_reads_of_a_loop_whose_writer_skips_the_first_iteration_cost_the_min
     carries, its read of the other buffer did): the loop's writer waits for read 0 once (run 1)
     and for nothing after; the writer after the loop waits for read 0 when the loop ran once.
     One entry for every n >= 1, the minimum; before, a barrier per read after the first (with
-    swapped carries and the join's latest run left out, but no clear: 3, 6 and 9 for n = 2, 3, 4)."""
-    for text in (LATER_WRITER_LOOKS_UP, SWAPPED_CARRIES):
+    swapped carries and the join's latest run left out, but no clear: 3, 6 and 9 for n = 2, 3, 4;
+    so too in a ``while`` whose counter runtime_order does not know is past 0 after the first
+    iteration)."""
+    for text in (LATER_WRITER_LOOKS_UP, SWAPPED_CARRIES, COUNTED_WHILE):
         for n in range(5):
             after = insertions(text, n)
             assert (after.insertions, after.redundant, after.dummies, after.minimum) == ((1, 0, 0, 1) if n else (0, 0, 0, 0))
