@@ -43,7 +43,8 @@ not run, which insert nothing.
 
 A host fence in an AUTO scope (a dummy task taking the tensor as INOUT, submitted when one of
 its dependencies holds a run) is a producer of its tensor: a lookup of the tensor is ordered
-after what the fence waits for.
+after what the fence waits for, and so is the host access after it (``fence_ordered``; by its
+lookup alone: ``fence_runtime``).
 
 Merges (if results, loop headers, the state after an ``if`` or a loop) intersect; a loop's first
 iteration is walked from the state before the loop, and the later ones from a header state
@@ -316,6 +317,11 @@ class RuntimeOrder:
     runtime: dict = field(default_factory=dict)  # task number -> bitset of tasks its lookups order it after
     implied: dict = field(default_factory=dict)  # task number -> positions of its implied dependencies
     fence_implied: dict = field(default_factory=dict)  # id(HostFence) -> positions of its implied dependencies
+    # id(HostFence in an AUTO scope) -> bitset of the relevant tasks whose latest run the host
+    # access after it is ordered after: by the fence's lookup and edges (``fence_ordered``), by
+    # its lookup alone (``fence_runtime``)
+    fence_ordered: dict = field(default_factory=dict)
+    fence_runtime: dict = field(default_factory=dict)
     # task number -> bitset of the relevant tasks whose latest run it is ordered after, by its
     # lookups or its edges (its own number: every run is ordered after the one before)
     ordered: dict = field(default_factory=dict)
@@ -856,7 +862,10 @@ class _Walker:
             after = lookups | state.never_ran | state.done
             for t in through:
                 after |= t
-            state.write(fence.tensor.name, self.closed(after, state) & self.both)
+            after = self.closed(after, state) & self.both
+            self._meet(self.out.fence_ordered, id(fence), after & self.relevant)
+            self._meet(self.out.fence_runtime, id(fence), (lookups | state.done) & self.relevant)
+            state.write(fence.tensor.name, after)
         return state
 
     @staticmethod

@@ -168,3 +168,38 @@ def test_a_waiter_in_the_loop_the_runtime_does_not_order_waits_on_both_cells_whe
         after = insertions(text, n)
         assert (after.insertions, after.redundant, after.dummies, after.minimum) == (2 * n - 1, 0, 0, 2 * n - 1)
     checked_clean(text, (0, 1, 2, 3, 4))
+
+
+# The loop's writer of y runs on odd iterations only; a host write of y after the loop waits
+# through a host fence.
+HOST_WRITE_AFTER = HEADER + f"""    @pl.function(type=pl.FunctionType.Orchestration)
+    def orch(self, x: {TILE}, y: pl.InOut[{TILE}], n: pl.Scalar[pl.INT64]) -> {TILE}:
+        for i in pl.range(n):
+            t = pl.create_tensor([16, 16], dtype=pl.FP32)
+            t = self.copy(y, t)
+            if i % 2 == 1:
+                y = self.acc(t, y)
+        pl.tensor.write(y, [0, 0], 1.5)
+        return y
+"""
+
+
+def test_a_host_fence_waits_on_both_cells_and_a_writer_it_looks_up_clears_them():
+    """drop_latest_runs_from_joins with a host fence among the join's waiters: the fence (not
+    ordered after the latest read by the runtime, in no loop) waits on the join and the
+    latest-read cell; the loop's writer, which reads the latest read's output, waits on the join
+    alone, and both cells are cleared after it: every later waiter (the writer again, which looks
+    up its previous run; the fence, which looks the writer up: runtime_order's ``fence_ordered``)
+    is ordered after it. A fence with no run to wait for is not submitted (its host write waits
+    for the writer, a producer of y, by itself).
+
+    n = 1: the fence waits for read 0 (1 entry, the fence). n = 2: the join is read 0 (no
+    barrier), the writer's edge on it, cleared; the fence waits for nothing: 1. n = 3: read 2,
+    the fence waits for it: 2, one fence. n = 4: read 3's join is read 2, the writer's edge on
+    it: 2, no dummy. Each is the minimum. Before (the fence read the join, so the join was left
+    as it was): a barrier per read after the first, 1, 4, 6 and 9."""
+    expected = {1: (1, 1), 2: (1, 0), 3: (2, 1), 4: (2, 0)}
+    for n, (entries, dummies) in expected.items():
+        after = insertions(HOST_WRITE_AFTER, n)
+        assert (after.insertions, after.redundant, after.dummies, after.minimum) == (entries, 0, dummies, entries)
+    checked_clean(HOST_WRITE_AFTER, (0, 1, 2, 3, 4))
