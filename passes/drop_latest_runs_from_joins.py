@@ -33,10 +33,11 @@ class DropLatestRunsFromJoins(LeanPass):
     a few constant iterations, is left to ``split_joins_by_iteration`` (a cell per iteration: no
     barrier at all) unless every waiter is ordered after the latest run. A host fence waits like
     a task (for the host access after it: ``runtime_order``'s ``fence_ordered``), but nothing is
-    cleared after it; cells another dummy reads are left alone. Off with the option ``lean_edges=False``. Afterwards no
-    join holds a latest run of its task that all its waiters in loops are ordered after by the
-    runtime or wait on through the latest-run cell; every order stays (a waiter waits for the
-    older runs through ``J`` and for the latest one through ``c`` or by the runtime).
+    cleared after it; cells another dummy reads are left alone. Off with the option
+    ``lean_edges=False``. Afterwards no join holds a latest run of its task that all its waiters
+    in loops are ordered after by the runtime or wait on through the latest-run cell; every
+    order stays (a waiter waits for the older runs through ``J`` and for the latest one through
+    ``c`` or by the runtime).
 
     The loop joins this is for (issue 24, seeds 24000-24199): a reader ``R`` of a tensor in a
     loop of unknown trip count, writing a tensor of its own, and an InOut writer ``W`` of the read
