@@ -95,7 +95,8 @@ def _order_after_hazards(text: str, tmp_path):
     numbers by kernel and place among the tasks (``copy0``)."""
     path = tmp_path / "loop_joins.py"
     path.write_text(text)
-    stages = run_pipeline(load_programs(str(path))[0], stop_after="order_write_after_read", keep_tree=lambda stage: True)
+    stages = run_pipeline(load_programs(str(path))[0], stop_after="order_write_after_read",
+                          keep_tree=lambda stage: True)
     tree = stages[-1].tree
     tasks = [s for s in iter_stmts(tree.orch.body) if s._production == "Task"]
     order = runtime_order(tree, track=tasks)
@@ -146,7 +147,8 @@ def test_the_reads_of_a_loop_whose_writer_skips_the_first_iteration_cost_the_min
     for text in (LATER_WRITER_LOOKS_UP, SWAPPED_CARRIES, COUNTED_WHILE):
         for n in range(5):
             after = insertions(text, n)
-            assert (after.insertions, after.redundant, after.dummies, after.minimum) == ((1, 0, 0, 1) if n else (0, 0, 0, 0))
+            figures = (after.insertions, after.redundant, after.dummies, after.minimum)
+            assert figures == ((1, 0, 0, 1) if n else (0, 0, 0, 0))
             assert insertions(text, n, OFF).insertions == (3 * n - 2 if n else 0)
         checked_clean(text, (0, 1, 2, 3, 4))
 
