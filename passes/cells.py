@@ -88,11 +88,12 @@ def taken_names(func) -> set[str]:
     return names
 
 
-def cell_readers(stmts) -> tuple[dict[str, list], set[str]]:
-    """(cell -> the tasks that wait on it, in program order; the cells something else reads: a host
-    fence, or a dummy other than a join barrier, whose first dependency is its join)."""
+def cell_readers(stmts) -> tuple[dict[str, list], dict[str, list]]:
+    """(cell -> the tasks that wait on it, in program order; cell -> the other statements that
+    read it, in program order: host fences, and dummies other than a join barrier, whose first
+    dependency is its join)."""
     waiters: dict[str, list] = {}
-    others: set[str] = set()
+    others: dict[str, list] = {}
     for s in stmts:
         if s._production not in WITH_DEPS:
             continue
@@ -102,7 +103,7 @@ def cell_readers(stmts) -> tuple[dict[str, list], set[str]]:
             if s._production == "Task":
                 waiters.setdefault(dep.cell, []).append(s)
             elif not (s._production == "Dummy" and k == 0):
-                others.add(dep.cell)
+                others.setdefault(dep.cell, []).append(s)
     return waiters, others
 
 def without_unread_cells(body) -> tuple:

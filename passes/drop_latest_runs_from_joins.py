@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 from nanopass.languages import DIRECTED
+from nanopass.languages.statements import LOOPS
 from nanopass.languages.terms import DType
 from nanopass.rewrite import register
 
 from .lean import LeanPass
 from .cells import cell_readers, join_cells, taken_names
 from .runtime_order import gives_up, runtime_order
-from .util import FreshVersions, iter_stmts, places, var_reads
+from .split_joins_by_iteration import MAX_TRIPS
+from .util import FreshVersions, iter_stmts, places, static_trip_count, var_reads
 
 D = DIRECTED
 TID_TYPE = D.ScalarType(DType.TASK_ID)
@@ -19,14 +21,37 @@ TID_TYPE = D.ScalarType(DType.TASK_ID)
 class DropLatestRunsFromJoins(LeanPass):
     """Leave a task's latest run out of its join cell when the runtime orders the waiters after it.
 
-    A join cell ``J`` of a task ``S`` chains a barrier after every run of ``S``. When every task
+    A join cell ``J`` of a task ``S`` chains a barrier after every run of ``S``. When a task
     waiting on ``J`` is ordered after the latest run of ``S`` by the runtime (``runtime_order``),
-    ``J`` need only hold the earlier runs: a latest-run cell ``c`` takes ``S``'s TaskId after
+    it need only wait for the earlier runs: a latest-run cell ``c`` takes ``S``'s TaskId after
     ``S``, and ``J`` chains ``c`` just before ``S`` runs again (``b = task_dummy(deps=[J, c]); J =
-    b``), one barrier fewer per chain. Both cells are cleared after a waiter that every later
-    waiter is ordered after. Cells a host fence or another dummy reads are left alone. Off with
-    the option ``lean_edges=False``. Afterwards no join holds a latest run its waiters are
-    ordered after by the runtime; every order stays.
+    b``), one barrier fewer per chain. A waiter the runtime does not order after the latest run
+    waits on both cells, one entry more; that is done only where such a waiter waits at most
+    once a chain, so that the barrier saved pays for it: it is in no loop, or both cells are
+    cleared after it. Both cells are cleared after a waiter that every later waiter is ordered
+    after (the chain restarts). A join whose waiters are all in no loop, of a task in one loop of
+    a few constant iterations, is left to ``split_joins_by_iteration`` (a cell per iteration: no
+    barrier at all) unless every waiter is ordered after the latest run. A host fence waits like
+    a task (for the host access after it: ``runtime_order``'s ``fence_ordered``), but nothing is
+    cleared after it; cells another dummy reads are left alone. Off with the option
+    ``lean_edges=False``. Afterwards no join holds a latest run of its task that all its waiters
+    in loops are ordered after by the runtime or wait on through the latest-run cell; every
+    order stays (a waiter waits for the older runs through ``J`` and for the latest one through
+    ``c`` or by the runtime).
+
+    The loop joins this is for (issue 24, seeds 24000-24199): a reader ``R`` of a tensor in a
+    loop of unknown trip count, writing a tensor of its own, and an InOut writer ``W`` of the read
+    tensor that reads ``R``'s output on some iterations (``if i >= 1``, ``if i % 2 == 1``), often
+    with swapped carries (``pl.yield_(q, p)``): ``W`` waits for the join of ``R``'s runs and is
+    ordered after ``R``'s latest run by the runtime; a task after the loop waits for the join too
+    and is not. With ``runtime_order`` knowing that ``i >= 1`` holds after the first iteration,
+    ``W``'s runs are chained and the tasks after the loop are ordered after ``W``: the cells are
+    cleared after ``W``, and ``W`` waits for run 0 of ``R`` once, the minimum (gen24034, gen24010,
+    gen24178, gen24045). With ``analyze_auto_scopes_for_deps`` (a MANUAL function: the runtime
+    orders nothing) ``W`` waits on both cells, cleared after it: one entry a read, the minimum,
+    where the join cost two and a barrier a read (gen24153, gen24188, gen24062, gen24185). A
+    host write after the loop waits through a host fence on both cells, cleared after ``W``,
+    which it looks up (gen24048: ``if i % 2 == 1``).
     """
 
     name = "drop_latest_runs_from_joins"
@@ -39,39 +64,59 @@ class DropLatestRunsFromJoins(LeanPass):
         if not joins or gives_up(program):  # (``runtime_order`` would give up whatever it tracks)
             return program
         stmts = list(iter_stmts(func.body))
-        waiters, others = cell_readers(stmts)
+        tasks_of, others = cell_readers(stmts)
         candidates = {cell: joined for cell, joined in joins.items()
-                      if len(joined) == 1 and cell not in others and waiters.get(cell)}
+                      if len(joined) == 1 and tasks_of.get(cell)
+                      and all(s._production == "HostFence" for s in others.get(cell, ()))}
         if not candidates:
             return program
-        order = runtime_order(program, track=[t for cell in candidates for t in waiters[cell]])
+        order = runtime_order(program, track=[t for cell in candidates for t in tasks_of[cell]])
         if order is None:
             return program
-        where = places(func.body, ("Task",))
+        where = places(func.body, ("Task", "HostFence"))
+        position = {id(s): k for k, s in enumerate(stmts)}
+        loops = {id(s): s for s in stmts if s._production in LOOPS}
         reads = var_reads(func.body)
         self.names = FreshVersions(taken_names(func))
         self.lagged: dict[str, str] = {}  # join cell -> its latest-run cell
         self.barriers: dict[int, str] = {}  # id(the join's barrier) -> the join cell
         self.before: dict[str, str] = {}  # TaskId binder of the joined task -> the join cell
         self.clear: dict[int, list[str]] = {}  # id(waiter) -> the cells cleared after it
+        self.both: set[tuple[int, str]] = set()  # (id(waiter), join cell): it waits on the latest-run cell too
+
+        def ordered_after(waiter, task: int, fences: dict, tasks: dict) -> bool:
+            """Every run of ``waiter`` (a task, or the host access after a fence) is ordered
+            after the latest run of ``task``."""
+            if waiter._production == "HostFence":
+                return bool(fences.get(id(waiter), 0) >> task & 1)
+            return bool(tasks.get(order.number[id(waiter)], 0) >> task & 1)
+
         for cell, [(barrier, tid)] in sorted(candidates.items()):
             source = order.joins.get(cell)
             if source is None or order.tasks[source].tid is None or order.tasks[source].tid.name != tid:
                 continue
             if reads.get(barrier.var.name, 0) != 1:  # (its TaskId is read elsewhere than by the join)
                 continue
-            tasks = waiters[cell]
-            if not all(order.by_runtime(order.number[id(w)], source) for w in tasks):
+            waiting = sorted(tasks_of[cell] + others.get(cell, []), key=lambda s: position[id(s)])
+            cleared = set()  # ids of the waiting tasks every later waiter is ordered after
+            for w in tasks_of[cell]:
+                n = order.number[id(w)]
+                later = [t for t in waiting if (t is w and where[id(w)].loops)
+                         or (t is not w and _may_follow(w, t, position, where))]
+                if later and all(ordered_after(t, n, order.fence_ordered, order.ordered) for t in later):
+                    cleared.add(id(w))
+            unordered = [w for w in waiting if not ordered_after(w, source, order.fence_runtime, order.runtime)]
+            if any(where[id(w)].loops and id(w) not in cleared for w in unordered):
+                continue  # (it may wait on the latest run again before the next run of the source)
+            if unordered and _split_later(order.tasks[source], waiting, where, loops):
                 continue
             latest = self.names.fresh(cell, "latest")
             self.lagged[cell] = latest
             self.barriers[id(barrier)] = cell
             self.before[tid] = cell
-            for w in tasks:
-                n = order.number[id(w)]
-                later = [order.number[id(t)] for t in tasks
-                         if (t is w and where[id(w)].loops) or (t is not w and _may_follow(w, t, order, where))]
-                if later and all(order.is_ordered(m, n) for m in later):
+            self.both.update((id(w), cell) for w in unordered)
+            for w in tasks_of[cell]:
+                if id(w) in cleared:
                     self.clear.setdefault(id(w), []).append(cell)
         if not self.lagged:
             return program
@@ -94,7 +139,21 @@ class DropLatestRunsFromJoins(LeanPass):
             return []
         return cell_set
 
+    def HostFence(self, fence):
+        return self.with_latest(fence)
+
+    def with_latest(self, stmt):
+        """``stmt`` waiting on the latest-run cell of each join it waits on that it must (``both``)."""
+        key = id(stmt)
+        if not any((key, d.cell) in self.both for d in stmt.deps if d._production == "CellDep"):
+            return stmt
+        return stmt.replace(deps=[x for d in stmt.deps for x in (
+            [d, D.CellDep(self.lagged[d.cell], span=d.span)]
+            if d._production == "CellDep" and (key, d.cell) in self.both else [d])])
+
     def Task(self, task):
+        key = id(task)
+        task = self.with_latest(task)
         out = []
         cell = self.before.get(task.tid.name) if task.tid is not None else None
         if cell is not None:
@@ -108,7 +167,7 @@ class DropLatestRunsFromJoins(LeanPass):
         out.append(task)
         if cell is not None:
             out.append(D.CellSet(self.lagged[cell], D.Var(task.tid.name), span=task.span))
-        for cleared in self.clear.get(id(task), ()):
+        for cleared in self.clear.get(key, ()):
             none = self.names.fresh("no_task", "none")
             out += [D.Let(D.Binder(none, TID_TYPE, span=task.span), D.NoTask(), span=task.span),
                     D.CellSet(cleared, D.Var(none), span=task.span),
@@ -116,7 +175,18 @@ class DropLatestRunsFromJoins(LeanPass):
         return out if len(out) > 1 else task
 
 
-def _may_follow(first, then, order, where) -> bool:
-    """A run of task ``then`` may come after a run of task ``first``."""
-    return order.number[id(then)] > order.number[id(first)] or bool(where[id(first)].loops & where[id(then)].loops)
+def _split_later(source, tasks, where, loops: dict) -> bool:
+    """Whether ``split_joins_by_iteration`` may replace the join of ``source`` by a cell per
+    iteration, which costs its waiters no barrier: every waiter is outside every loop, and
+    ``source`` is in one loop of ``2 .. MAX_TRIPS`` constant iterations."""
+    if any(where[id(w)].loops for w in tasks) or len(where[id(source)].loops) != 1:
+        return False
+    (loop,) = where[id(source)].loops
+    trips = static_trip_count(loops[loop])
+    return trips is not None and 2 <= trips <= MAX_TRIPS
+
+
+def _may_follow(first, then, position: dict, where) -> bool:
+    """A run of ``then`` may come after a run of ``first``."""
+    return position[id(then)] > position[id(first)] or bool(where[id(first)].loops & where[id(then)].loops)
 

@@ -44,7 +44,8 @@ not run, which insert nothing.
 
 A host fence in an AUTO scope (a dummy task taking the tensor as INOUT, submitted when one of
 its dependencies holds a run) is a producer of its tensor: a lookup of the tensor is ordered
-after what the fence waits for.
+after what the fence waits for, and so is the host access after it (``fence_ordered``; by its
+lookup alone: ``fence_runtime``).
 
 Merges (if results, loop headers, the state after an ``if`` or a loop) intersect; a loop's first
 iteration is walked from the state before the loop, and the later ones from a header state
@@ -57,7 +58,11 @@ budget: the rest is then walked once, from the meet of its exits). A loop the wa
 from an equal state, in the same context, with a budget that makes the same walk, is not walked
 again: its exits are those of the first walk (``_Walker.exits``). Some loops are walked
 iteration by iteration instead, with no back edge and their scalars known in each iteration, so
-that an ``if`` on them takes one branch (``iterations``): a loop of constant bounds with one
+that an ``if`` on them takes one branch (``iterations``; in the other loops that count, by a
+sequential ``For``'s variable or a ``while``'s carry, from a known start by a positive constant
+step, the first iteration's walk knows the counter is the start, and the later ones' that it
+is at least the start plus the step, which decides a comparison of it with a known value, ``if
+i >= 1``: ``_first_and_later``): a loop of constant bounds with one
 iteration; one of at most ``UNROLL`` iterations (with the loops so walked around it) that has an
 ``if`` on its variable, swaps or rotates its carries, yields a carry a tensor named before it,
 sets an array slot at its variable, or slices a tensor at an offset computed from it; a ``while``
@@ -122,6 +127,8 @@ from .util import (BODY_FIELDS, assigned_names, binders_of, iter_stmts, last_yie
 
 BUDGET = 300_000
 PER_EDGE = 100  # and the walk may cost this much per dependency entry of the program (``budget``)
+MIN = "at least"  # ``(name, MIN)`` in the walk's scalars: a lower bound of a loop's counter ``name``
+_FLIPPED = {CmpOp.lt: CmpOp.gt, CmpOp.gt: CmpOp.lt, CmpOp.le: CmpOp.ge, CmpOp.ge: CmpOp.le}
 UNROLL = 8  # at most this many iterations of loops of constant bounds walked one by one, nested
 SPLITS = 16  # at most this many loops whose exits are walked apart (see ``_Walker.run``)
 WRITES = (ArgDir.InOut, ArgDir.OutputExisting)
@@ -322,6 +329,11 @@ class RuntimeOrder:
     runtime: dict = field(default_factory=dict)  # task number -> bitset of tasks its lookups order it after
     implied: dict = field(default_factory=dict)  # task number -> positions of its implied dependencies
     fence_implied: dict = field(default_factory=dict)  # id(HostFence) -> positions of its implied dependencies
+    # id(HostFence in an AUTO scope) -> bitset of the relevant tasks whose latest run the host
+    # access after it is ordered after: by the fence's lookup and edges (``fence_ordered``), by
+    # its lookup alone (``fence_runtime``)
+    fence_ordered: dict = field(default_factory=dict)
+    fence_runtime: dict = field(default_factory=dict)
     # task number -> bitset of the relevant tasks whose latest run it is ordered after, by its
     # lookups or its edges (its own number: every run is ordered after the one before)
     ordered: dict = field(default_factory=dict)
@@ -959,7 +971,10 @@ class _Walker:
             after = lookups | state.never_ran | state.done
             for t in through:
                 after |= t
-            state.write(fence.tensor.name, self.closed(after, state) & self.both)
+            after = self.closed(after, state) & self.both
+            self._meet(self.out.fence_ordered, id(fence), after & self.relevant)
+            self._meet(self.out.fence_runtime, id(fence), (lookups | state.done) & self.relevant)
+            state.write(fence.tensor.name, after)
             self.publish(fence.tensor.name, state)
         return state
 
@@ -1046,9 +1061,13 @@ class _Walker:
             return [_with_results(loop, header, self.stable)]
         runs = _runs(loop)
         entry = self.enter(loop, state, None)
+        saved = self.values
+        first, later = _first_and_later(loop, saved)
         # the first iteration, from the state before the loop (kept for the exit where it may not run)
+        self.values = first
         end = self.run(loop.body, entry if runs else entry.copy())
         header = self.enter(loop, end, end)  # the state before every later iteration, to a fixpoint
+        self.values = later
         while True:
             end = self.run(loop.body, header.copy())
             entered = self.enter(loop, end, end)
@@ -1056,6 +1075,7 @@ class _Walker:
             if again == header:
                 break
             header = again
+        self.values = saved
         if runs:
             # it leaves after a run of its body, which starts from at least the header's facts
             # (the walk is monotone): the state at the end of that run holds at least ``end``'s
@@ -1134,6 +1154,43 @@ class _Walker:
         if loop._production == "For":
             out.bind(loop.var.name, out.never_ran)
         return out
+
+
+def _first_and_later(loop, values: dict) -> tuple[dict, dict]:
+    """The scalars of the walk of a loop's first iteration and of its later ones, where the loop
+    counts: a sequential ``For`` of a known start and a positive constant step (its variable), or
+    a ``while`` with a carry started from a known value and yielded plus a positive constant
+    (``pl.while_(init_values=(0, ...))`` ... ``i + 1``). The counter is its start in the first
+    iteration and at least the start plus the step in the later ones (the key ``(name, MIN)``,
+    read by ``_evaluate``'s comparisons). Else ``values`` for both."""
+    counter = _counter(loop)
+    if counter is None:
+        return values, values
+    name, start, step = counter
+    start = _evaluate(start, values)
+    if start is None:
+        return values, values
+    return {**values, name: start}, {**values, (name, MIN): start + step}
+
+
+def _counter(loop) -> tuple | None:
+    """(the counter's name, its start expression, its positive constant step) of a counting loop
+    (``_first_and_later``), or None."""
+    if loop._production == "For":
+        if loop.kind is not LoopKind.seq or loop.step._production != "Int" or loop.step.value <= 0:
+            return None
+        return loop.var.name, loop.start, loop.step.value
+    yld = last_yield(loop.body)
+    if yld is None:
+        return None
+    for it, value in zip(loop.iters, yld.values):
+        if value._production != "Bin" or value.op is not BinOp.add:
+            continue
+        operands = (value.a, value.b) if value.a._production == "Var" else (value.b, value.a)
+        if (operands[0]._production == "Var" and operands[0].name == it.var.name
+                and operands[1]._production == "Int" and operands[1].value > 0):
+            return it.var.name, it.init, operands[1].value
+    return None
 
 
 def _with_results(loop, state: State, stable: frozenset) -> State:
@@ -1235,7 +1292,7 @@ def _evaluate(expr, values: dict):
         return None
     a, b = _evaluate(expr.a, values), _evaluate(expr.b, values)
     if a is None or b is None:
-        return None
+        return _compare_at_least(expr, a, b, values) if kind == "Cmp" else None
     op = expr.op
     if kind == "Cmp":
         return {CmpOp.eq: a == b, CmpOp.ne: a != b, CmpOp.lt: a < b, CmpOp.le: a <= b, CmpOp.gt: a > b,
@@ -1251,6 +1308,24 @@ def _evaluate(expr, values: dict):
         return quotient if op is BinOp.floordiv else a - b * quotient
     arithmetic = {BinOp.add: lambda: a + b, BinOp.sub: lambda: a - b, BinOp.mul: lambda: a * b}
     return arithmetic[op]() if op in arithmetic else None
+
+
+def _compare_at_least(cmp, a, b, values: dict):
+    """The value of the comparison ``cmp`` of a variable ``v`` known to be at least ``low``
+    (``values[(v, MIN)]``) with a known ``c`` (``a`` or ``b``, the other None), when that decides it."""
+    if a is None and b is not None and cmp.a._production == "Var":
+        low, c, op = values.get((cmp.a.name, MIN)), b, cmp.op
+    elif b is None and a is not None and cmp.b._production == "Var":
+        low, c, op = values.get((cmp.b.name, MIN)), a, _FLIPPED.get(cmp.op, cmp.op)
+    else:
+        return None
+    if low is None:
+        return None
+    if op is CmpOp.ge and low >= c or op is CmpOp.gt and low > c or op is CmpOp.ne and low > c:
+        return True
+    if op is CmpOp.lt and low >= c or op is CmpOp.le and low > c or op is CmpOp.eq and low > c:
+        return False
+    return None
 
 
 def _runs(loop) -> bool:

@@ -408,12 +408,14 @@ class P:
         # loop's writer (n - 1 runs) and the last on the join (each run's copy writes a new t: no
         # edge on the earlier run's reader of the old one)
         assert before.insertions == (3 * n - 2 if n else 0)
-        # run 0: the join is the read's TaskId; run 1: a barrier of 2 entries, and the writer's
-        # edge; each later run: the join (cleared) is the read's TaskId, and the writer's edge on
-        # it (which the TensorMap implies: the writer reads the read's output); the writer after
-        # the loop waits for the cleared join (n >= 2) or the first read (n = 1)
-        assert (after.insertions, after.redundant, after.dummies) == (
-            {0: 0, 1: 1}.get(n, n + 1), max(n - 2, 0), min(n - 1, 1) if n else 0)
+        # the join leaves each run's read out until the next run starts (the loop's writer reads
+        # the read's output: the TensorMap orders it after the latest run), the writer after the
+        # loop waits for the join and the latest read; run 1: the join is run 0's TaskId (no
+        # barrier), the writer's one edge on it, and both cells are cleared (every later writer
+        # looks the loop's writer up); each later run: an empty join, no edge; after the loop:
+        # the first read (n = 1) or nothing (n >= 2): the minimum, one edge
+        assert (after.insertions, after.redundant, after.dummies) == ((1, 0, 0) if n else (0, 0, 0))
+        assert after.minimum == (1 if n else 0)
     checked_clean(text, (0, 1, 2, 3))
 
 
@@ -449,8 +451,12 @@ class P:
         return y
 """
     before, after = insertions(text, 2, OFF), insertions(text, 2)
-    # a barrier of 2 entries (the first read's one entry is its own TaskId), an edge each writer
-    assert after.insertions == before.insertions == 4
+    # before: a barrier of 2 entries (the first read's one entry is its own TaskId), an edge each
+    # writer; after: the join holds the older reads only (the loop's writer reads the latest
+    # read's output), so the loop's writer waits for run 0 alone (no barrier) and the writer of z
+    # for the join (run 0) and the latest read (run 1), uncleared
+    assert before.insertions == 4
+    assert (after.insertions, after.dummies) == (3, 0)
     checked_clean(text, (0, 1, 2, 3))
 
 
@@ -633,13 +639,14 @@ JOIN_THEN_WRITER = """        for i, (u,) in pl.range(n, init_values=(x,)):
 def test_a_join_leaves_out_the_latest_run_only_where_the_runtime_orders_its_waiters_after_it(later, lagged):
     """drop_latest_runs_from_joins: a waiter that reads copy's last tensor is ordered after the
     latest copy by the runtime, so the join chains each run of copy only when the next one
-    starts (one barrier fewer); one that is not keeps the join as it was."""
+    starts (one barrier fewer); one that is not (outside every loop: it runs once a chain) waits
+    on that join and on a cell of the latest run, one entry more for the barrier saved."""
     text = JOIN_WAITERS.replace("BODY", JOIN_THEN_WRITER.replace("LATER", later))
     for n in (1, 2, 3):
         before, after = insertions(text, n, OFF), insertions(text, n)
         assert (before.insertions, before.dummies) == (2 * n - 1, n - 1)
         assert (after.insertions, after.dummies) == ((2 * n - 3, max(n - 2, 0)) if lagged and n > 1 else
-                                                     (0, 0) if lagged else (2 * n - 1, n - 1))
+                                                     (0, 0) if lagged else (max(2 * n - 2, 1), max(n - 2, 0)))
     checked_clean(text, trips=(0, 1, 2, 3))
 
 

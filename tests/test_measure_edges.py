@@ -221,13 +221,15 @@ def test_kinds_come_from_the_ir_user_derived_cell_and_barrier(tmp_path):
     assert figures.by_kind == {"user": 1, "derived": 2, "cell": 1}
     (tmp_path / "joined.py").write_text(JOINED_READERS)
     figures, _ = measure_file(str(tmp_path / "joined.py"), {"n": "5"})
-    # (the first read's barrier has one entry: the read's own TaskId, no dummy)
-    assert figures.by_kind == {"cell": 1, "barrier": 8} and figures.dummies == 4
+    # (the join takes each read when the next one starts, drop_latest_runs_from_joins: its first
+    # barrier has one entry, read 0's own TaskId, no dummy; the writer waits on the join and on
+    # the latest read)
+    assert figures.by_kind == {"cell": 2, "barrier": 6} and figures.dummies == 3
 
 
 # Readers of x unordered among themselves (each writes a tensor of its own), a writer of x after
-# the loop: the writer waits for every run through a join cell of dummy barriers, one per run
-# (the first has no cell to wait on: 1 + 2 * 4 barrier insertions for n = 5).
+# the loop: the writer waits for every run through a join cell of dummy barriers, one per run but
+# the latest, and a cell of the latest run.
 JOINED_READERS = """import nanopass.dsl as pl
 
 
