@@ -20,27 +20,18 @@ class DropEdgesAfterFirstRun(LeanPass):
     """Insert a compiler edge of a task in a loop only on its first run after the source's run.
 
     A task ``T`` in a loop that waits for the latest run of a task ``S`` outside that loop (a
-    ``DerivedDep`` on ``S``'s TaskId, a ``CellDep`` on a cell that stores only ``S``'s TaskId, or
-    on ``S``'s join cell) inserts the edge on every run, although, when every run of ``T`` is
-    ordered after its previous run (by the runtime or its other edges, ``runtime_order``), only
-    the first run after ``S``'s latest run needs it: the later ones come after that one
-    (scope_escape: the loop's InOut writer of ``b`` waits for the manual scope's task on each
-    run). The edge then goes through a cell of its own: ``c = tid`` wherever ``S``'s TaskId (or
-    the cell's value) is stored, and ``c = None`` after ``T`` (a ``NoTask`` let). Every order
-    stays: by induction on ``T``'s runs since ``S``'s latest run, the first waits for ``S`` and
-    each later one for the run before it (``T``'s other edges and lookups cannot order it after ``S`` through ``S``
-    itself, which ran before that earlier run). So for an edge on a cell that stores several
-    tasks' TaskIds (a chain ``merge_cells_into_chains`` made), where a loop around ``T`` leaves
-    out a store of it: ``T`` waits on the cell's value on its first run after each store only
-    (``c`` mirrors every store of the cell; the induction is the same, the value's task ran
-    before ``T``'s previous run where no store came between). User edges stay. Off with the
-    option ``lean_edges=False``. Afterwards no compiler edge of a task in a loop on a task outside
-    it (or on a cell stored outside it) is inserted again on a run ordered after the task's
-    previous run since the source ran (since the cell was stored).
-
-    So for a host fence in a loop that its host access follows directly: the access waits for
-    the fence, so that each later run of the fence comes after the earlier one has completed
-    (the orchestration thread waits), with its edges (gap 6 of docs/semantics.md).
+    ``DerivedDep`` on ``S``'s TaskId, a ``CellDep`` on a cell storing only ``S``'s TaskId or on
+    ``S``'s join cell) needs the edge only on its first run after ``S``'s latest run when every
+    run of ``T`` is ordered after its previous run (``runtime_order``; scope_escape). The edge
+    then goes through a cell of its own: ``c = tid`` wherever ``S``'s TaskId (or the cell's
+    value) is stored, ``c = None`` after ``T``. Likewise an edge on a cell of several tasks'
+    TaskIds (a chain of ``merge_cells_into_chains``) stored outside a loop around ``T``: ``c``
+    mirrors every store. Every order stays, by induction on ``T``'s runs since the store: the
+    first waits for it, each later one for the run before. User edges stay. Off with
+    ``lean_edges=False``. Afterwards no compiler edge of a task in a loop on a task (a cell)
+    outside it is inserted again on a run ordered after the previous run since the store. A host
+    fence in a loop that its host access follows directly counts as chained: the access waits
+    for it (gap 6 of docs/semantics.md).
     """
 
     name = "drop_edges_after_first_run"

@@ -21,37 +21,19 @@ TID_TYPE = D.ScalarType(DType.TASK_ID)
 class DropLatestRunsFromJoins(LeanPass):
     """Leave a task's latest run out of its join cell when the runtime orders the waiters after it.
 
-    A join cell ``J`` of a task ``S`` chains a barrier after every run of ``S``. When a task
-    waiting on ``J`` is ordered after the latest run of ``S`` by the runtime (``runtime_order``),
-    it need only wait for the earlier runs: a latest-run cell ``c`` takes ``S``'s TaskId after
-    ``S``, and ``J`` chains ``c`` just before ``S`` runs again (``b = task_dummy(deps=[J, c]); J =
-    b``), one barrier fewer per chain. A waiter the runtime does not order after the latest run
-    waits on both cells, one entry more; that is done only where such a waiter waits at most
-    once a chain, so that the barrier saved pays for it: it is in no loop, or both cells are
-    cleared after it. Both cells are cleared after a waiter that every later waiter is ordered
-    after (the chain restarts). A join whose waiters are all in no loop, of a task in one loop of
-    a few constant iterations, is left to ``split_joins_by_iteration`` (a cell per iteration: no
-    barrier at all) unless every waiter is ordered after the latest run. A host fence waits like
-    a task (for the host access after it: ``runtime_order``'s ``fence_ordered``), but nothing is
-    cleared after it; cells another dummy reads are left alone. Off with the option
-    ``lean_edges=False``. Afterwards no join holds a latest run of its task that all its waiters
-    in loops are ordered after by the runtime or wait on through the latest-run cell; every
-    order stays (a waiter waits for the older runs through ``J`` and for the latest one through
-    ``c`` or by the runtime).
-
-    The loop joins this is for (issue 24, seeds 24000-24199): a reader ``R`` of a tensor in a
-    loop of unknown trip count, writing a tensor of its own, and an InOut writer ``W`` of the read
-    tensor that reads ``R``'s output on some iterations (``if i >= 1``, ``if i % 2 == 1``), often
-    with swapped carries (``pl.yield_(q, p)``): ``W`` waits for the join of ``R``'s runs and is
-    ordered after ``R``'s latest run by the runtime; a task after the loop waits for the join too
-    and is not. With ``runtime_order`` knowing that ``i >= 1`` holds after the first iteration,
-    ``W``'s runs are chained and the tasks after the loop are ordered after ``W``: the cells are
-    cleared after ``W``, and ``W`` waits for run 0 of ``R`` once, the minimum (gen24034, gen24010,
-    gen24178, gen24045). With ``analyze_auto_scopes_for_deps`` (a MANUAL function: the runtime
-    orders nothing) ``W`` waits on both cells, cleared after it: one entry a read, the minimum,
-    where the join cost two and a barrier a read (gen24153, gen24188, gen24062, gen24185). A
-    host write after the loop waits through a host fence on both cells, cleared after ``W``,
-    which it looks up (gen24048: ``if i % 2 == 1``).
+    A join cell ``J`` of a task ``S`` chains a barrier after every run of ``S``. A waiter that
+    the runtime orders after the latest run of ``S`` (``runtime_order``) needs the earlier runs
+    only: a latest-run cell ``c`` takes ``S``'s TaskId after ``S``, and ``J`` chains ``c`` just
+    before ``S`` runs again (``b = task_dummy(deps=[J, c]); J = b``), one barrier fewer a chain.
+    A waiter the runtime does not so order waits on both cells (one entry more), only where it
+    waits at most once a chain (in no loop, or both cells cleared after it). Both cells are
+    cleared after a waiter every later waiter is ordered after. A host fence waits like a task
+    (``fence_ordered``); nothing is cleared after it; cells another dummy reads are left alone. A
+    join of a task in a loop of a few constant iterations whose waiters are in no loop is left
+    to ``split_joins_by_iteration`` unless every waiter is ordered after the latest run. Off with
+    ``lean_edges=False``. Afterwards every order stays: a waiter waits for the older runs through
+    ``J`` and for the latest through ``c`` or by the runtime (tests/test_lean_loop_joins.py: a
+    loop's reader and an InOut writer of what it reads under ``if i >= 1``).
     """
 
     name = "drop_latest_runs_from_joins"
