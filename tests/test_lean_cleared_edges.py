@@ -44,3 +44,25 @@ def test_an_edge_no_task_between_implies_stays():
             f = insertions(text, n, options)
             assert (f.insertions, f.redundant, f.minimum, f.dummies) == (1, 0, 1, 0)
     checked_clean(text, trips=(0, 1))
+
+
+# the host write of y in the inner loop waits (a host fence) for step's latest read of y; acc,
+# after the inner loop, writes y after step's reads (a write-after-read edge on step)
+FENCE_IN_A_LOOP_AFTER_A_WRITER = """        for i in pl.range(2):
+            for j in pl.range(2):
+                pl.tensor.write(y, [0, 0], 1.0)
+                t = self.step(y, t)
+            y = self.acc(x, y)"""
+
+
+def test_a_fence_edge_a_task_later_in_an_outer_loop_implies_goes_through_a_cell_cleared_after_it():
+    """By hand: 4 steps, 2 accs. The fence before the host write waits for step's latest run:
+    none at (i, j) = (0, 0), else one insertion and one dummy each, 3; each acc waits for the
+    last step, 2 insertions (5, dummies 3). At (1, 0) the fence's lookup of y finds acc, which
+    waited for that step (redundant 1, minimum 4). After: the fence's cell is cleared after acc,
+    so at (1, 0) it is invalid and the fence is not submitted: 4 insertions, 2 dummies."""
+    text = chain_program(FENCE_IN_A_LOOP_AFTER_A_WRITER)
+    before, after = insertions(text, 0, OFF), insertions(text, 0)
+    assert (before.insertions, before.redundant, before.minimum, before.dummies) == (5, 1, 4, 3)
+    assert (after.insertions, after.redundant, after.minimum, after.dummies) == (4, 0, 4, 2)
+    checked_clean(text, trips=(0,))
