@@ -16,6 +16,7 @@ from .check_reshape_sources_contiguous import CheckReshapeSourcesContiguous
 from .classify_iter_arg_carry import ClassifyIterArgCarry
 from .classify_tensors import ClassifyTensors
 from .clear_cells_after_waiters import ClearCellsAfterWaiters
+from .clear_edges_where_implied import ClearEdgesWhereImplied
 from .convert_printed_ssa import ConvertPrintedSsa
 from .convert_to_ssa import ConvertToSsa
 from .materialize_result_buffers import MaterializeResultBuffers
@@ -67,6 +68,7 @@ PASSES = [
     MergeCellsIntoChains,  # directed
     DropEdgesAfterFirstRun,  # directed
     ClearCellsAfterWaiters,  # directed
+    ClearEdgesWhereImplied,  # directed
     DropUnwaitedDummies,  # directed
     SplitJoinsByIteration,  # directed
     RemoveDeadValues,  # directed

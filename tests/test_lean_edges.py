@@ -776,7 +776,7 @@ def test_the_lean_passes_are_the_ones_the_option_turns_off():
 
     names = {"drop_chained_join_barriers", "drop_implied_dependencies", "drop_latest_runs_from_joins",
              "merge_cells_into_chains", "drop_edges_after_first_run", "clear_cells_after_waiters",
-             "drop_unwaited_dummies", "split_joins_by_iteration"}
+             "drop_unwaited_dummies", "split_joins_by_iteration", "clear_edges_where_implied"}
     lean = {cls.name: cls for cls in PASSES if isinstance(cls, type) and issubclass(cls, LeanPass)}
     assert set(lean) == names
     path = str(ROOT / "tests/golden/ping_pong.py")
