@@ -25,9 +25,7 @@ class ClearEdgesWhereImplied(LeanPass):
     that ``drop_implied_dependencies`` kept, because some path from ``U`` to ``T`` leaves it
     needed, inserts it on the other paths too, where a task ``X`` runs after ``U``, with every run
     of ``X`` ordered after the latest run of ``U`` and every run of ``T`` ordered after the latest
-    run of ``X`` (by the runtime or their edges, ``runtime_order``): gen24105's ``t7 -> t9``,
-    implied by the user's ``t8`` in one branch of an ``if``; gen24130's host fence in an inner
-    loop, whose lookup finds a writer after that loop on the outer loop's later iterations. Only
+    run of ``X`` (by the runtime or their edges, ``runtime_order``; tests/test_lean_cleared_edges.py). Only
     an ``X`` that may run between them counts: after ``U`` and before ``T`` in program order, or
     after ``T`` in a loop around both that leads back to ``T`` with no run of ``U`` between. The
     edge then goes through a cell of its own: ``c = tid`` wherever ``U``'s TaskId (or the cell's
