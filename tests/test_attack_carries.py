@@ -123,4 +123,4 @@ def test_random_programs_are_reproducible_and_within_the_grammar():
     for prog in progs:
         loop = prog.body[0]
         assert isinstance(loop, P.Loop) and len(loop.carries) in (2, 3)
-        assert 1 <= P.count_statements(loop.body) <= 6
+        assert 3 <= P.count_statements(loop.body) <= 6

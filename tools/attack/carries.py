@@ -39,6 +39,7 @@ fixed order, so an index names one program for good.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import random
 from dataclasses import dataclass
@@ -189,15 +190,22 @@ def build(frame: Frame, shape: tuple, fill: tuple) -> "Program":
 
 
 def generate(seed: int, max_size: Optional[int] = None) -> "Program":
-    """A random program of the grammar: any frame, a body of 1 to 4 atoms and up to 2 guards
-    (`max_size` bounds the body's item size)."""
+    """A random program of the grammar: any frame, a body of 3 or 4 atoms (the exhaustive sizes
+    1 and 2 hold every body of fewer) and up to 2 guards (`max_size` bounds the body's item size)."""
     rnd = random.Random(seed)
     frame = rnd.choice(FRAMES)
-    size = rnd.randint(1, min(max_size or 6, 6))
-    choices = [s for s in shapes(size) if grammar.n_atoms(s) <= 4]
-    shape = rnd.choice(choices)
-    fill = tuple(rnd.randrange(len(atoms(frame.carries))) for _ in range(grammar.n_atoms(shape)))
+    n_atoms = rnd.choice((3, 4))
+    guards = rnd.randint(0, 2)
+    if max_size is not None:
+        guards = max(0, min(guards, max_size - n_atoms))
+    shape = rnd.choice([s for s in _shapes_cached(n_atoms + guards) if grammar.n_atoms(s) == n_atoms])
+    fill = tuple(rnd.randrange(len(atoms(frame.carries))) for _ in range(n_atoms))
     return build(frame, shape, fill)
+
+
+@functools.lru_cache(maxsize=None)
+def _shapes_cached(size: int) -> tuple:
+    return tuple(ordered_shapes(size))
 
 
 def lean_figures(fig: lean.Lean) -> dict:
