@@ -29,6 +29,10 @@
                                       programs rendered in the existing compiler's printed IR (printed.py),
                                       as written and after its pipeline, compiled by nanopass.compile_text
   --grammar printed-scalars [...]     the scalars grammar's programs printed as written (printed_scalars.py)
+  --grammar carries [--exhaustive --size K | --seconds N --seed S] ...
+                                      one loop with two or three tensor carries kept, swapped or
+                                      rotated (carries.py); lean.py's figures of each program too
+                                      (summed in the summary, per program in DIR/lean.txt)
 
 Each failing program is saved as DIR/<class>/<name>.py with its failures in a header comment;
 the first few of each class are minimised into DIR/minimal/. The figures (programs, tasks, runs,
@@ -49,13 +53,13 @@ from collections import Counter, defaultdict
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from pathlib import Path
 
-from . import directions, exhaustive, generate, grammar, nested, printed, printed_scalars, record, rows, runner, scalars, scopes, shrink, surface_generate
+from . import carries, directions, exhaustive, generate, grammar, nested, printed, printed_scalars, record, rows, runner, scalars, scopes, shrink, surface_generate
 from . import program as P
 
 COMPILE_TIMEOUT_S = 60
 GRAMMARS = {"rows": rows, "scopes": scopes, "directions": directions,    # the exhaustive grammars besides exhaustive.py's
             "nested": nested.TWO, "nested3": nested.THREE, "scalars": scalars, "printed": printed,
-            "printed-scalars": printed_scalars}
+            "printed-scalars": printed_scalars, "carries": carries}
 
 
 class _Timeout(Exception):
@@ -91,7 +95,7 @@ def work(name: str, prog: P.Program, host_region: str) -> dict:
         "failures": [(s, f.cls, f.detail) for s, f in rep.failures], "refusal": rep.refusal,
         "invalid": rep.invalid, "right refusal": rep.refusal_check(),
         "runs": rep.runs, "tasks": rep.tasks, "seconds": time.monotonic() - t,
-        "text": runner.describe(rep),
+        "text": runner.describe(rep), "lean": getattr(rep, "lean", None),
     }
 
 
@@ -118,9 +122,16 @@ class Tally:
         self.per_class = Counter()
         self.examples = defaultdict(list)        # class -> [(source size, name, prog)]
         self.refusals = Counter()
+        self.lean = Counter()                    # lean.py's figures summed (grammars that measure them)
+        (out / "lean.txt").unlink(missing_ok=True)
 
     def add(self, r: dict) -> None:
         c = self.c
+        if r.get("lean") is not None:
+            self.lean.update(r["lean"])
+            self.lean["programs measured"] += 1
+            with open(self.out / "lean.txt", "a") as f:
+                f.write(f"{r['name']}: " + ", ".join(f"{k} {v}" for k, v in r["lean"].items()) + "\n")
         c["programs"] += 1
         c["runs"] += r["runs"]
         c["tasks"] += r["tasks"]
@@ -161,8 +172,11 @@ class Tally:
             self.examples[cls].append((len(r["source"]), r["name"], r["prog"]))
 
     def summary(self) -> dict:
-        return {"figures": dict(self.c), "classes": dict(self.per_class.most_common()),
-                "refusals": dict(self.refusals.most_common())}
+        out = {"figures": dict(self.c), "classes": dict(self.per_class.most_common()),
+               "refusals": dict(self.refusals.most_common())}
+        if self.lean:
+            out["lean"] = dict(self.lean)
+        return out
 
 
 def _sizes(args) -> range:
@@ -320,6 +334,9 @@ def main(argv=None) -> int:
                 "right refusals tied by kind only", "runtime errors",
                 "trace mismatches", "warnings of freed buffers", "tester-invalid", "failing programs"):
         print(f"  {key}: {fig.get(key, 0)}")
+    if "lean" in summary:
+        print("  lean figures (tools/attack/lean.py, summed; per program in DIR/lean.txt): "
+              + ", ".join(f"{k} {v}" for k, v in summary["lean"].items()))
     print("  programs per failure class:")
     for cls, n in summary["classes"].items():
         print(f"    {n:6d}  {cls}")

@@ -89,10 +89,11 @@ def semantics_noting(rep: Report, prog: P.Program, lines, settings) -> Optional[
 
 
 def runs_noting(rep: Report, prog: P.Program, binary: Path, seqs: dict, kernel_ids: dict, host_region: str,
-                surface: bool, expected=None) -> None:
+                surface: bool, expected=None, observe=None) -> None:
     """Run `binary` under each setting of `seqs` and note on `rep` the runs, the tasks and each
     way the recorded run differs from the setting's semantics (`expected`: a function applied
-    to each sequence before the check, the tests' perturbed oracle)."""
+    to each sequence before the check, the tests' perturbed oracle; `observe(seq, log,
+    kernel_ids)`: called with each completed run's log, for figures of the same runs)."""
     for setting, seq in seqs.items():
         log, err = record.run(binary, P.entry_arguments(*setting, surface=surface, extra=prog.extra))
         rep.runs += 1
@@ -100,6 +101,8 @@ def runs_noting(rep: Report, prog: P.Program, binary: Path, seqs: dict, kernel_i
         if err:
             rep.failures.append((setting, oracle.Failure("recorder", err)))
             continue
+        if observe is not None:
+            observe(seq, log, kernel_ids)
         for f in oracle.check_run(seq if expected is None else expected(seq), log, kernel_ids, host_region):
             rep.failures.append((setting, f))
 
@@ -127,7 +130,7 @@ def build_noting(rep: Report, code: str, wd: Path) -> Optional[record.Built]:
 
 
 def check(prog: P.Program, settings=None, host_region: str = "element",
-          workdir: Optional[Path] = None) -> Report:
+          workdir: Optional[Path] = None, observe=None) -> Report:
     if settings is None:
         settings = prog.settings or (SURFACE_SETTINGS if prog.surface else SETTINGS)
     rendered = P.render(prog)
@@ -155,7 +158,7 @@ def check(prog: P.Program, settings=None, host_region: str = "element",
         built = build_noting(rep, comp.code, wd)
         if built is None:
             return rep
-        runs_noting(rep, prog, built.binary, seqs, comp.kernel_ids, host_region, prog.surface)
+        runs_noting(rep, prog, built.binary, seqs, comp.kernel_ids, host_region, prog.surface, observe=observe)
         return rep
     finally:
         if own:
