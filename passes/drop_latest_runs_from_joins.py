@@ -15,6 +15,7 @@ from .util import FreshVersions, iter_stmts, places, static_trip_count, var_read
 
 D = DIRECTED
 TID_TYPE = D.ScalarType(DType.TASK_ID)
+SAVED_ENTRIES = 2  # the entries of the barrier a chain saves: the join cell and the latest run
 
 
 @register
@@ -26,8 +27,10 @@ class DropLatestRunsFromJoins(LeanPass):
     only: a latest-run cell ``c`` takes ``S``'s TaskId after ``S``, and ``J`` chains ``c`` just
     before ``S`` runs again (``b = task_dummy(deps=[J, c]); J = b``), one barrier fewer a chain.
     A waiter the runtime does not so order waits on both cells (one entry more), only where it
-    waits at most once a chain (in no loop, or both cells cleared after it). Both cells are
-    cleared after a waiter every later waiter is ordered after. A host fence waits like a task
+    waits at most once a chain (in no loop, or both cells cleared after it); where no waiter
+    clears the cells (each chain runs from the program's start), only if there are at most two
+    such waiters (the entries of the barrier saved). Both cells are cleared after a waiter every
+    later waiter is ordered after. A host fence waits like a task
     (``fence_ordered``); nothing is cleared after it; cells another dummy reads are left alone. A
     join of a task in a loop of a few constant iterations whose waiters are in no loop is left
     to ``split_joins_by_iteration`` unless every waiter is ordered after the latest run. Off with
@@ -92,6 +95,8 @@ class DropLatestRunsFromJoins(LeanPass):
                 continue  # (it may wait on the latest run again before the next run of the source)
             if unordered and _split_later(order.tasks[source], waiting, where, loops):
                 continue
+            if len(unordered) > SAVED_ENTRIES and not any(id(w) in cleared for w in tasks_of[cell]):
+                continue  # (each waits on the latest-run cell too: more entries a chain than the barrier saves)
             latest = self.names.fresh(cell, "latest")
             self.lagged[cell] = latest
             self.barriers[id(barrier)] = cell

@@ -31,8 +31,11 @@ class MergeCellsIntoChains(LeanPass):
     ``S`` is ordered after every group task that may have run before it (by the runtime or its
     edges, ``runtime_order``), else a dummy barrier after both (``b = task_dummy(deps=[chain,
     S])``); each waiting task has one edge on the chain. The order is the same: a waiting task
-    waited for every group task that may have run before it, and now waits for a node after all
-    of them and nothing else (each task of the group runs once per program run, or its runs are
+    waited for every group task that may have run before it, or (waiting for two of the group
+    or more) is ordered after its latest run already (``drop_implied_dependencies`` took that
+    edge away; one that waits for one keeps the cells apart, for ``clear_edges_where_implied``
+    to clear), and now waits for a node after
+    all of them and nothing else (each task of the group runs once per program run, or its runs are
     ordered among themselves, so its latest run stands for all of them). The pass applies only
     where the new insertions (one per waiting task, two per barrier) are fewer than the old ones,
     counted in the program text; cells a dummy or a host fence reads are left alone, and so are
@@ -175,8 +178,10 @@ def _plan(group, cells, order, waits, loops) -> dict | None:
         if not mine:
             continue
         t = order.number[task_id]
-        if {c for c in group if may_precede(source[c], t)} != mine:
-            return None  # the chain would make it wait for a task it did not wait for
+        missing = {c for c in group if may_precede(source[c], t)} - mine
+        if any(not may_precede(source[c], t) for c in mine) or missing and (
+                len(mine) < 2 or not all(order.is_ordered(t, source[c]) for c in missing)):
+            return None  # the chain would make it wait for a task it was not ordered after
         old += len(mine)
         new += 1
     plan = {}
