@@ -205,3 +205,23 @@ def test_a_host_fence_waits_on_both_cells_and_a_writer_it_looks_up_clears_them()
         after = insertions(HOST_WRITE_AFTER, n)
         assert (after.insertions, after.redundant, after.dummies, after.minimum) == (entries, 0, dummies, entries)
     checked_clean(HOST_WRITE_AFTER, (0, 1, 2, 3, 4))
+
+
+def test_three_waiters_the_runtime_does_not_order_wait_on_both_cells_where_one_clears_them():
+    """drop_latest_runs_from_joins, as in the test above with a second writer after the loop
+    (of z): three waiters the runtime does not order after the latest read, more than the two
+    entries of the barrier a chain saves, but the loop's writer clears both cells, so every
+    chain is a read or two, not every read since the start.
+
+    n = 1: read 0, each writer after the loop waits for it (the latest-read cell): 2. n = 2:
+    the join is read 0 (no barrier), the loop's writer waits for reads 0 and 1 (2), then
+    clears; each writer after the loop waits for the loop's writer (1 each): 4. n = 3: read 2
+    waits for the loop's writer before it (1), the next writer for read 2 (the join empty, 1),
+    each writer after the loop for it: 6, the minimum each time. Keeping the latest read in the
+    join (no clear): a barrier of 2 entries after each read from the second: 5 and 7 for n = 2, 3."""
+    text = "# options: analyze_auto_scopes_for_deps=True\n" + SWAPPED_CARRIES.replace(
+        "        y = self.acc(o, y)\n", "        y = self.acc(x, y)\n        z = self.acc(x, z)\n")
+    for n in range(4):
+        after = insertions(text, n)
+        assert (after.insertions, after.redundant, after.dummies, after.minimum) == (2 * n, 0, 0, 2 * n)
+    checked_clean(text, (0, 1, 2, 3))
