@@ -1,6 +1,6 @@
-"""Three carries rotated over ``n`` iterations, read after the loop and then written through the
-parameters (the adversarial tester's carries family, tools/attack/carries.py, frame ``rotate``,
-``rw``): each writer of ``p``, ``q``, ``r`` after the loop waits for the three reads after it
+"""Three carries rotated (or two of them swapped) over ``n`` iterations, read after the loop and
+then written through the parameters (the adversarial tester's carries family,
+tools/attack/carries.py, frame ``rotate``, ``rw``): each writer of ``p``, ``q``, ``r`` after the loop waits for the three reads after it
 (which buffer each reads depends on ``n``). The figures are the emitted program's
 (tools/measure_edges.py), computed by hand in each test; every program also passes the hazard
 checker on every trip count tried."""
@@ -10,7 +10,7 @@ from __future__ import annotations
 from test_lean_edges import TILE, checked_clean, insertions
 
 
-def rotated(body: str) -> str:
+def program(loop: str) -> str:
     return f"""import nanopass.dsl as pl
 
 
@@ -28,16 +28,20 @@ class P:
     def orch(self, p: pl.InOut[{TILE}], q: pl.InOut[{TILE}], r: pl.InOut[{TILE}],
              n: pl.Scalar[pl.INT64]) -> {TILE}:
         for i, (c0, c1, c2) in pl.range(n, init_values=(p, q, r)):
-{body}
+{loop}
+        return p
+"""
+
+
+def rotated(body: str) -> str:
+    return program(body + """
             d0, d1, d2 = pl.yield_(c1, c2, c0)
         f0, k0 = pl.submit(self.rd, d0)
         f1, k1 = pl.submit(self.rd, d1)
         f2, k2 = pl.submit(self.rd, d2)
         p = self.wr(p)
         q = self.wr(q)
-        r = self.wr(r)
-        return p
-"""
+        r = self.wr(r)""")
 
 
 # The first iteration reads c0 (p) and writes c1 (q).
@@ -85,3 +89,28 @@ def test_a_join_with_three_waiters_the_runtime_does_not_order_keeps_its_latest_r
     after = {n: figures(EVERY_ITERATION_READS, n) for n in range(4)}
     assert after == {0: (7, 2), 1: (10, 2), 2: (12, 3), 3: (14, 4)}
     checked_clean(EVERY_ITERATION_READS, (0, 1, 2, 3))
+
+
+# c0 and c1 swapped: A reads c1 into r every iteration, B (from the second) reads c1 into c0;
+# after the loop d0 (the last c1) and d1 (the last c0, B's output if it ran) are written.
+SWAPPED_MOVE = program("""            c2 = self.rd(c1, c2)
+            if i >= 1:
+                c0 = self.rd(c1, c0)
+            d0, d1, d2 = pl.yield_(c1, c0, c2)
+        d0 = self.wr(d0)
+        d1 = self.wr(d1)""")
+
+
+def test_a_writer_waiting_for_one_of_a_group_keeps_its_cell_for_clear_edges_where_implied():
+    """merge_cells_into_chains leaves A's and B's latest-run cells apart: ``wr(d1)`` waits for
+    A only (the runtime orders it after B, whose output it writes), one cell: merging saves it
+    nothing, and its own cell of A is cleared after B (clear_edges_where_implied: B waits for
+    A's latest run and ``wr(d1)`` is ordered after B), as is ``wr(d0)``'s; ``wr(d0)`` waits
+    for B's cell too. A runs each iteration (its runs ordered by the runtime: each writes r),
+    B waits for the latest A (1 entry a run).
+
+    n = 1: each writer waits for A 0: 2. n = 2: B 1 waits for A 1 (1), then clears; ``wr(d0)``
+    waits for B 1 (1), ``wr(d1)`` for nothing: 2. n = 3: B 2 one more: 3. With one chain for
+    A and B (``wr(d1)`` on it too): 2, 3 and 4, each writer 1 entry on the chain."""
+    assert {n: figures(SWAPPED_MOVE, n) for n in range(4)} == {0: (0, 0), 1: (2, 0), 2: (2, 0), 3: (3, 0)}
+    checked_clean(SWAPPED_MOVE, (0, 1, 2, 3))
