@@ -202,11 +202,15 @@ class OrderWriteAfterRead(Pass):
         else:  # (the walk kept only the pairs ``keep`` accepts)
             needed = needed_edges(hazards, lambda earlier, later: not waited(earlier, later))
         by_access: dict[int, dict[int, bool]] = {}  # host access -> what it waits for through a host wait
-        for earlier, later in hazards.pairs:
-            if later.host and waited(earlier, later):
-                sources = by_access.setdefault(later.site, {})
-                sources[earlier.site] = sources.get(earlier.site, False) or earlier.stale
-        operands, failed = self.fence_operands(hazards, needed, store)
+        operands: dict[int, str] = {}
+        failed: list[int] = []
+        # (the fences and host waits are of host accesses: without one, no pair looked at for them)
+        if any(site.host for site in hazards.sites):
+            for earlier, later in hazards.pairs:
+                if later.host and waited(earlier, later):
+                    sources = by_access.setdefault(later.site, {})
+                    sources[earlier.site] = sources.get(earlier.site, False) or earlier.stale
+            operands, failed = self.fence_operands(hazards, needed, store)
         for access in failed:  # (before the scope, nothing can stand for it)
             for source, older in needed.pop(access).items():
                 sources = by_access.setdefault(access, {})

@@ -447,3 +447,11 @@ def test_where_auto_writes_are_met_is_found_only_for_a_task_writing_outside_manu
     assert walks == []
     war_output(nested)
     assert len(walks) == 1
+
+
+def test_a_function_without_host_accesses_looks_for_no_fence(tmp_path, monkeypatch):
+    # scopes: edges between tasks only (a host access would need a fence or a host wait)
+    program = scopes_input(tmp_path)
+    fenced = counting(monkeypatch, order_war.OrderWriteAfterRead, "fence_operands")
+    assert war_output(program) is not program  # (edges were added)
+    assert fenced == []
