@@ -750,6 +750,7 @@ class Hazards:
     # known region of one root whose buffer is the same every run (not created in a loop around the
     # task): each run then waits for the one before
     chained: set[int] = field(default_factory=set)
+    hosts: bool = False  # whether a site is a host element access
 
 
 class WalkState:
@@ -1105,6 +1106,7 @@ def find_hazards(
         site = site_of.get(key)
         if site is None:
             site = site_of[key] = len(result.sites)
+            result.hosts = True
             fence = scope_at[scope] if scope is not None else None
             result.sites.append(Site(site, stmt, path, loops, scope, pos, auto, True, fence))
         found = found_at.get((site, id(current[-1])))

@@ -205,7 +205,7 @@ class OrderWriteAfterRead(Pass):
         operands: dict[int, str] = {}
         failed: list[int] = []
         # (the fences and host waits are of host accesses: without one, no pair looked at for them)
-        if any(site.host for site in hazards.sites):
+        if hazards.hosts:
             for earlier, later in hazards.pairs:
                 if later.host and waited(earlier, later):
                     sources = by_access.setdefault(later.site, {})

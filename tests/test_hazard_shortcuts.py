@@ -455,3 +455,7 @@ def test_a_function_without_host_accesses_looks_for_no_fence(tmp_path, monkeypat
     fenced = counting(monkeypatch, order_war.OrderWriteAfterRead, "fence_operands")
     assert war_output(program) is not program  # (edges were added)
     assert fenced == []
+    found = FOUND / "class1_host_read_after_manual_write.py"
+    for program in war_inputs(found):
+        war_output(program)
+    assert fenced  # (a host read: the fences looked for)
