@@ -122,7 +122,9 @@ class EdgeWriter:
                 self.cells[source] = self.existing_cells.get(existing_tid) or self.fresh_cell(s, "last")
             if "join" in used:
                 self.joins[source] = self.existing_joins.get(existing_tid) or self.fresh_cell(s, "all")
-        self.site_index = {id(site.task): site.index for site in hazards.sites if not site.host}
+        # (the tasks ``rewrite_task`` changes: each target and each source; it leaves any other as it is)
+        sites = hazards.sites
+        self.site_index = {id(sites[i].task): i for i in (*self.plan, *used_as) if not sites[i].host}
 
     # -- names -----------------------------------------------------------------------------------
 
@@ -142,7 +144,8 @@ class EdgeWriter:
         """CellDecls for the cells this writer made (not those an earlier pass declared)."""
         reused = set(self.existing_cells.values()) | set(self.existing_joins.values())
         cells = sorted((set(self.cells.values()) | set(self.joins.values())) - reused)
-        return [D.CellDecl(c) for c in cells]
+        make_decl = D.CellDecl.make_trusted  # (fresh cell names: ``edges``' note)
+        return [make_decl(c) for c in cells]
 
     def edges(self, site: int, span, user=frozenset()) -> list:
         """The dependencies target ``site`` gets (none on a TaskId in ``user``: already there)."""
@@ -180,7 +183,7 @@ class EdgeWriter:
         deps += self.edges(site, task.span, user)
         tid = task.tid
         if tid is None and site in self.tids:
-            tid = D.Binder(self.tids[site], TID_TYPE, span=task.span)
+            tid = D.Binder.make_trusted(self.tids[site], TID_TYPE, span=task.span)  # (a fresh name: ``edges``' note)
         out = [_with_tid_deps(task, tid, deps)] if (tid is not task.tid or len(deps) != len(task.deps)) else [task]
         # (the nodes after the task made unchecked, as ``edges``': fresh and cell names, the task's TaskId)
         make_cell_set, make_var = D.CellSet.make_trusted, D.Var.make_trusted

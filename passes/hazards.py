@@ -88,16 +88,16 @@ from .holders import Holders, covers_after, dep_names, held_by, is_task_id_value
 from .host_accesses import host_accesses
 from .live_accesses import LiveAccesses, RegionIndex
 from .regions import FULL, FULL_VIEW, UNKNOWN, Box, Full, covers, overlaps
-from .util import BODY_FIELDS, defined_binders, has_let, iter_stmts, last_yield, unscoped, var_reads
+from .util import BODY_FIELDS, defined_binders, iter_stmts, last_yield, unscoped, var_reads
 
 __all__ = [
     # the regions, re-exported: callers take them from here with the accesses
     "FULL", "FULL_VIEW", "UNKNOWN", "Box", "Full", "covers", "overlaps",
     "NONE", "READS", "WRITES", "UNROLL_LIMIT",
     "Access", "Hazards", "Site", "WalkState",
-    "carried_allocations", "copies_names", "find_hazards", "hazard_kind", "host_accessed_roots", "is_parallel", "iteration_stores",
+    "carried_allocations", "find_hazards", "hazard_kind", "host_accessed_roots", "is_parallel", "iteration_stores",
     "keeps_first_pass", "prework", "Prework", "replays_follow", "war_roots", "WAR_ROOTS",
-    "MetPastRuntime", "placed_in_manual_scopes", "places_sources", "roots_met_past_runtime", "runtime_orders", "shared_in_loops", "storage_map", "task_accesses", "trip_count",
+    "MetPastRuntime", "placed_in_manual_scopes", "roots_met_past_runtime", "runtime_orders", "shared_in_loops", "storage_map", "task_accesses", "trip_count",
     "unordered_war_possible", "untracked_roots", "untracked_unless_manual",
 ]
 
@@ -750,6 +750,7 @@ class Hazards:
     # known region of one root whose buffer is the same every run (not created in a loop around the
     # task): each run then waits for the one before
     chained: set[int] = field(default_factory=set)
+    hosts: bool = False  # whether a site is a host element access
 
 
 class WalkState:
@@ -1105,6 +1106,7 @@ def find_hazards(
         site = site_of.get(key)
         if site is None:
             site = site_of[key] = len(result.sites)
+            result.hosts = True
             fence = scope_at[scope] if scope is not None else None
             result.sites.append(Site(site, stmt, path, loops, scope, pos, auto, True, fence))
         found = found_at.get((site, id(current[-1])))
@@ -1447,7 +1449,9 @@ class Prework:
     (``manual``) or any MANUAL scope (``any_manual``: a compiler's too) or a loop with carries (``carrying``: else no allocation is ``carried``),
     whether a statement makes an allocation (``allocates``: a create, an ``Alloc``, a task's output
     the runtime allocates; True where ``store`` was not given: not known; else none is ``carried``), and the
-    buffers created with ``manual_dep=True`` (``untracked``: ``untracked_roots``); asked for, the
+    buffers created with ``manual_dep=True`` (``untracked``: ``untracked_roots``); whether a ``Let``
+    copies a name (``copies``: else ``shared_in_loops`` finds none) or is an assemble's source placed
+    in its target (``places``: else ``placed_in_manual_scopes`` finds none); asked for, the
     roots an unordered write-after-read may be of (``war``: ``war_roots``). ``dep_sources``: every
     name a dependency, a let's copied or stored value, a yield, a loop carry or its init names (a
     superset of the TaskId values a task waits for and of the sources of ``Holders``' transfers; None
@@ -1455,6 +1459,7 @@ class Prework:
 
     __slots__ = (
         "written", "made_in", "host_reads", "manual", "any_manual", "carrying", "untracked", "war", "allocates", "dep_sources",
+        "copies", "places",
     )
 
 
@@ -1498,8 +1503,9 @@ def _prework(body, store: dict | None, untracked, war: bool = False, wanted: boo
     allocated: set[str] = set()  # runtime-allocated outputs (a write of a new root)
     made: dict[str, frozenset] = {}
     manual_dep: set[str] = set()
-    # host reads, a user manual scope, a loop with carries, any manual scope, a create or an Alloc
-    flags = [False, False, False, False, False]
+    # host reads, a user manual scope, a loop with carries, any manual scope, a create or an Alloc,
+    # a copy of a name, a placed assemble source
+    flags = [False, False, False, False, False, False, False]
     input_read: set[str] = set()  # (with ``war``: the roots of Input, InOut and OutputExisting arguments, of host writes)
     inout: set[str] = set()
     existing: set[str] = set()
@@ -1556,11 +1562,14 @@ def _prework(body, store: dict | None, untracked, war: bool = False, wanted: boo
                         made[stmt.var.name] = loops
                     if stmt.value.manual_dep:
                         manual_dep.add(stmt.var.name)
-                elif not wanted:
-                    pass
                 elif vk == "Var":
-                    source(stmt.value.name)
-                elif vk == "SetItem" and stmt.value.value._production == "Var":
+                    flags[5] = True
+                    if wanted:
+                        source(stmt.value.name)
+                elif vk == "SliceTensor":
+                    if stmt.value.placed:
+                        flags[6] = True
+                elif wanted and vk == "SetItem" and stmt.value.value._production == "Var":
                     source(stmt.value.value.name)
             elif kind == "WriteTensor":
                 if store is not None and stmt.tensor._production == "Var":
@@ -1599,7 +1608,7 @@ def _prework(body, store: dict | None, untracked, war: bool = False, wanted: boo
     walk = None  # noqa: F841 - (it calls itself through this frame's cell: cut the cycle)
     out.untracked, out.dep_sources = manual_dep, sources if wanted else None
     out.written = (written - (manual_dep if untracked is None else untracked)) | allocated
-    out.made_in, (out.host_reads, out.manual, out.carrying, out.any_manual, creates) = made, flags
+    out.made_in, (out.host_reads, out.manual, out.carrying, out.any_manual, creates, out.copies, out.places) = made, flags
     # (a task's output the runtime allocates is a root named for itself in ``store``: ``allocated``)
     out.allocates = creates or bool(allocated) or store is None
     out.war = war_roots(input_read, inout, existing, host_written) if war else None
@@ -1687,9 +1696,8 @@ def shared_in_loops(func) -> frozenset:
     allocated one per iteration: created before the scope, and copied in a loop inside it (where
     ``place_loop_allocations_before_scopes`` leaves a copy of the buffer it made for them). A
     user's own copy of such a buffer in such a loop counts too: its pairs get edges the user's
-    ``deps=`` may have made needless, never fewer."""
-    if not copies_names(func.body):
-        return frozenset()  # (no copy at all: the walk would find none)
+    ``deps=`` may have made needless, never fewer. (A function whose ``Prework.copies`` is
+    False has none: no walk is needed to know.)"""
     copied: dict[int, tuple[Any, list[str]]] = {}  # id(manual scope) -> (it, the names copied in loops in it)
 
     def walk(stmts, scope, holder) -> None:
@@ -1731,10 +1739,9 @@ def placed_in_manual_scopes(func) -> dict[str, bool]:
     """The assemble sources ``fuse_create_assemble_to_slice`` placed in their targets (a
     ``SliceTensor`` marked ``placed``) inside a MANUAL scope -> whether a loop inside the
     outermost such scope encloses the placement (its instance then runs it more than once: two
-    iterations' sources share the target's rows, which the user wrote as two fresh tensors)."""
+    iterations' sources share the target's rows, which the user wrote as two fresh tensors).
+    (A function whose ``Prework.places`` is False has none: no walk is needed to know.)"""
     out: dict[str, bool] = {}
-    if not places_sources(func.body):
-        return out  # (no placed source at all: the walk would find none)
 
     def walk(stmts, manual: bool, looped: bool) -> None:
         for stmt in stmts:
@@ -1747,27 +1754,6 @@ def placed_in_manual_scopes(func) -> dict[str, bool]:
 
     walk(func.body, False, False)
     return out
-
-
-def copies_names(body) -> bool:
-    """Whether a ``Let`` under ``body`` copies a name (its value is a ``Var``): one scan of the
-    kept statement walk, for the walks that look for copies in loops (``shared_in_loops``)."""
-    return has_let(body, _copies)
-
-
-def _copies(value) -> bool:
-    return value._production == "Var"
-
-
-def places_sources(body) -> bool:
-    """Whether a ``Let`` under ``body`` is an assemble's source placed in its target (a
-    ``SliceTensor`` marked ``placed``): one scan of the kept statement walk, for the walk that
-    looks for those in manual scopes (``placed_in_manual_scopes``)."""
-    return has_let(body, _placed)
-
-
-def _placed(value) -> bool:
-    return value._production == "SliceTensor" and value.placed
 
 
 def unordered_war_possible(func, store: dict, untracked: set[str]) -> bool:

@@ -174,11 +174,12 @@ class OrderWriteAfterRead(Pass):
         else:
             scan = prework(func, store, sources=UNREAD_NAMES_SHORTCUT)
             untracked = scan.untracked
-        # (outside every MANUAL scope, a compiler's too, no loop's buffer is shared: no walk for one)
-        shared = shared_in_loops(func) if scan.any_manual else frozenset()
+        # (outside every MANUAL scope, a compiler's too, or without a copy of a name, no loop's
+        # buffer is shared; without a placed source none is placed: no walk for either)
+        shared = shared_in_loops(func) if scan.any_manual and scan.copies else frozenset()
         keep = needs_edge if not shared else (
             lambda earlier, later: needs_edge(earlier, later) or shared_buffer_pair(earlier, later, shared))
-        placed = placed_in_manual_scopes(func) if manual else {}
+        placed = placed_in_manual_scopes(func) if manual and scan.places else {}
         if placed:  # (the pairs with a placed source's accesses are told apart once the sites are known)
             placed_roots = {root for name in placed for root, _ in store.get(name, ())}
             find_keep = lambda earlier, later, keep=keep: keep(earlier, later) or (  # noqa: E731
@@ -201,11 +202,15 @@ class OrderWriteAfterRead(Pass):
         else:  # (the walk kept only the pairs ``keep`` accepts)
             needed = needed_edges(hazards, lambda earlier, later: not waited(earlier, later))
         by_access: dict[int, dict[int, bool]] = {}  # host access -> what it waits for through a host wait
-        for earlier, later in hazards.pairs:
-            if later.host and waited(earlier, later):
-                sources = by_access.setdefault(later.site, {})
-                sources[earlier.site] = sources.get(earlier.site, False) or earlier.stale
-        operands, failed = self.fence_operands(hazards, needed, store)
+        operands: dict[int, str] = {}
+        failed: list[int] = []
+        # (the fences and host waits are of host accesses: without one, no pair looked at for them)
+        if hazards.hosts:
+            for earlier, later in hazards.pairs:
+                if later.host and waited(earlier, later):
+                    sources = by_access.setdefault(later.site, {})
+                    sources[earlier.site] = sources.get(earlier.site, False) or earlier.stale
+            operands, failed = self.fence_operands(hazards, needed, store)
         for access in failed:  # (before the scope, nothing can stand for it)
             for source, older in needed.pop(access).items():
                 sources = by_access.setdefault(access, {})

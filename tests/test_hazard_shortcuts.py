@@ -115,16 +115,26 @@ def test_following_allocations_changes_nothing_on_random_programs(tmp_path_facto
 # the walk's shortcuts, each forced off: the first pass over a pl.parallel loop's body undone,
 # a pass following gained facts walked instead of replayed, a sequential loop's carries followed
 # iteration by iteration though they keep their places; and the prework's: the walks for copies
-# in loops and for placed sources made though the function has none
+# in loops and for placed sources made though the prework found none (its ``copies``, ``places``)
 FORCED_OFF = {
     "keeps_first_pass": lambda *args: False,
     "replays_follow": lambda body: False,
     "carries_keep_their_places": lambda carries, store: False,
-    "copies_names": lambda body: True,
-    "places_sources": lambda body: True,
+    "copies": True,
+    "places": True,
 }
 PARALLEL_LOOP_SHORTCUTS = ("keeps_first_pass", "replays_follow")
-PREWORK_SHORTCUTS = ("copies_names", "places_sources")
+PREWORK_SHORTCUTS = ("copies", "places")
+
+
+def prework_claiming(flag: str):
+    """``hazards.prework``, its ``Prework`` claiming ``flag`` (``copies`` or ``places``) whatever
+    the function holds."""
+    def claiming(*args, **kwargs):
+        scan = hazards.prework(*args, **kwargs)
+        setattr(scan, flag, True)
+        return scan
+    return claiming
 
 
 def check_same_with_walk_shortcut_off(program, shortcut: str) -> None:
@@ -132,7 +142,10 @@ def check_same_with_walk_shortcut_off(program, shortcut: str) -> None:
     with it on."""
     fast = (walk_result(program), war_output(program))
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(hazards, shortcut, FORCED_OFF[shortcut])
+        if shortcut in PREWORK_SHORTCUTS:
+            patch.setattr(order_war, "prework", prework_claiming(shortcut))
+        else:
+            patch.setattr(hazards, shortcut, FORCED_OFF[shortcut])
         full = (walk_result(program), war_output(program))
     assert fast == full
 
@@ -177,18 +190,21 @@ def test_a_function_without_copies_or_placed_sources_walks_for_none(tmp_path, mo
     # scopes: manual scopes, no copy and no placed source; a loop allocation placed before its
     # block leaves a copy in the loop (``SHARED``); fuse_create_assemble_to_slice places the
     # sources of assembles in their targets (the found programs of class 5)
+    def flags(program) -> tuple[bool, bool]:
+        func = program.orch
+        scan = hazards.prework(func, hazards.storage_map(func, kernel_table(program)))
+        return scan.copies, scan.places
+
     program = scopes_input(tmp_path)
-    asked = {name: [] for name in ("copies_names", "places_sources")}
-    for name, calls in asked.items():
-        original = getattr(hazards, name)
-        monkeypatch.setattr(hazards, name, lambda body, f=original, calls=calls: (calls.append(f(body)), calls[-1])[1])
+    walked = {name: counting(monkeypatch, order_war, name) for name in ("shared_in_loops", "placed_in_manual_scopes")}
     war_output(program)
-    assert asked == {"copies_names": [False], "places_sources": [False]}
+    assert walked == {"shared_in_loops": [], "placed_in_manual_scopes": []}
+    assert flags(program) == (False, False)
     name, case = next(iter(SHARED.items()))
     (path := tmp_path / f"{name}.py").write_text(shared_program(*case))
-    assert all(hazards.copies_names(program.orch.body) for program in war_inputs(path))
+    assert all(flags(program)[0] for program in war_inputs(path))
     found = FOUND / "class5_assemble_source_placed_over_rows_a_manual_task_reads.py"
-    assert all(hazards.places_sources(program.orch.body) for program in war_inputs(found))
+    assert all(flags(program)[1] for program in war_inputs(found))
 
 
 def shared_by_scope(func) -> frozenset:
@@ -431,3 +447,15 @@ def test_where_auto_writes_are_met_is_found_only_for_a_task_writing_outside_manu
     assert walks == []
     war_output(nested)
     assert len(walks) == 1
+
+
+def test_a_function_without_host_accesses_looks_for_no_fence(tmp_path, monkeypatch):
+    # scopes: edges between tasks only (a host access would need a fence or a host wait)
+    program = scopes_input(tmp_path)
+    fenced = counting(monkeypatch, order_war.OrderWriteAfterRead, "fence_operands")
+    assert war_output(program) is not program  # (edges were added)
+    assert fenced == []
+    found = FOUND / "class1_host_read_after_manual_write.py"
+    for program in war_inputs(found):
+        war_output(program)
+    assert fenced  # (a host read: the fences looked for)
