@@ -27,10 +27,9 @@ class DropLatestRunsFromJoins(LeanPass):
     only: a latest-run cell ``c`` takes ``S``'s TaskId after ``S``, and ``J`` chains ``c`` just
     before ``S`` runs again (``b = task_dummy(deps=[J, c]); J = b``), one barrier fewer a chain.
     A waiter the runtime does not so order waits on both cells (one entry more), only where it
-    waits at most once a chain (in no loop, or both cells cleared after it); where no waiter
-    clears the cells (each chain runs from the program's start), only if there are at most two
-    such waiters (the entries of the barrier saved). Both cells are cleared after a waiter every
-    later waiter is ordered after. A host fence waits like a task
+    waits at most once a chain (in no loop, or both cells cleared after it), and, where no
+    waiter clears them, at most two such waiters (the barrier's entries saved). Both cells are
+    cleared after a waiter every later waiter is ordered after. A host fence waits like a task
     (``fence_ordered``); nothing is cleared after it; cells another dummy reads are left alone. A
     join of a task in a loop of a few constant iterations whose waiters are in no loop is left
     to ``split_joins_by_iteration`` unless every waiter is ordered after the latest run. Off with

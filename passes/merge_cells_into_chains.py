@@ -32,10 +32,8 @@ class MergeCellsIntoChains(LeanPass):
     edges, ``runtime_order``), else a dummy barrier after both (``b = task_dummy(deps=[chain,
     S])``); each waiting task has one edge on the chain. The order is the same: a waiting task
     waited for every group task that may have run before it, or (waiting for two of the group
-    or more) is ordered after its latest run already (``drop_implied_dependencies`` took that
-    edge away; one that waits for one keeps the cells apart, for ``clear_edges_where_implied``
-    to clear), and now waits for a node after
-    all of them and nothing else (each task of the group runs once per program run, or its runs are
+    or more; one waiting for one keeps the cells apart, for ``clear_edges_where_implied``) is
+    ordered after its latest run already, and now waits for a node after all of them and nothing else (each task of the group runs once per program run, or its runs are
     ordered among themselves, so its latest run stands for all of them). The pass applies only
     where the new insertions (one per waiting task, two per barrier) are fewer than the old ones,
     counted in the program text; cells a dummy or a host fence reads are left alone, and so are
