@@ -1,9 +1,9 @@
 """The dependency figures (tools/measure_edges.py) summed over generated programs.
 
-    python -m nanopass.tools.measure_generated [--seeds 200] [--manual] [--before]
+    python -m nanopass.tools.measure_generated [--seeds 200] [--first 0] [--manual] [--before]
 
-Programs come from ``gen_programs.generate(RandomChooser(seed))`` for each seed below
-``--seeds``: AUTO programs (every insertion is the compiler's), or with ``--manual`` the manual
+Programs come from ``gen_programs.generate(RandomChooser(seed))`` for each of the ``--seeds``
+seeds from ``--first`` on: AUTO programs (every insertion is the compiler's), or with ``--manual`` the manual
 ones (seed % 4 == 3 in the CI samples, with the dependencies ``fuzz_deps.derive_deps`` writes for
 the user, so most of their insertions are the user's). Each program runs on each of its value
 sets. ``--before`` also sums the compile without the passes that drop and merge insertions
@@ -59,11 +59,12 @@ def line(total: Counter) -> str:
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seeds", type=int, default=200)
+    parser.add_argument("--first", type=int, default=0)
     parser.add_argument("--manual", action="store_true")
     parser.add_argument("--before", action="store_true")
     args = parser.parse_args(argv)
-    seeds = [s for s in range(args.seeds) if (s % 4 == 3) == args.manual]
-    print(f"{len(seeds)} {'manual' if args.manual else 'AUTO'} programs (seeds below {args.seeds})")
+    seeds = [s for s in range(args.first, args.first + args.seeds) if (s % 4 == 3) == args.manual]
+    print(f"{len(seeds)} {'manual' if args.manual else 'AUTO'} programs (seeds {args.first}-{args.first + args.seeds - 1})")
     print("with the lean passes:    " + line(generated_totals(seeds, args.manual)), flush=True)
     if args.before:
         print("without (lean_edges off): " + line(generated_totals(seeds, args.manual, {"lean_edges": False})))
