@@ -6,7 +6,7 @@ from nanopass.languages import DIRECTED
 from nanopass.languages.terms import DType
 from nanopass.rewrite import register
 
-from .lean import LeanPass
+from .lean import LeanPass, compiler_edge
 from .cells import taken_names
 from .runtime_order import gives_up, runtime_order
 from .util import FreshVersions, iter_stmts, places
@@ -47,7 +47,7 @@ class ClearEdgesWhereImplied(LeanPass):
     def lean(self, program):
         func = program.orch
         stmts = list(iter_stmts(func.body))
-        waiters = [s for s in stmts if s._production in ("Task", "HostFence") and any(map(_compiler_edge, s.deps))]
+        waiters = [s for s in stmts if s._production in ("Task", "HostFence") and any(map(compiler_edge, s.deps))]
         if not waiters or gives_up(program):
             return program
         tasks = [s for s in stmts if s._production == "Task"]
@@ -73,7 +73,7 @@ class ClearEdgesWhereImplied(LeanPass):
                 after = order.fence_ordered.get(id(waiter), 0)
                 what = "the host fence"
             for k, dep in enumerate(waiter.deps):
-                if k in implied or not _compiler_edge(dep) or (
+                if k in implied or not compiler_edge(dep) or (
                         dep._production == "CellDep" and dep.cell not in order.cells.task):
                     continue
                 u = order.source_of(dep)
@@ -142,8 +142,3 @@ class ClearEdgesWhereImplied(LeanPass):
         if not cells:
             return cell_set
         return [cell_set] + [cell_set.replace(cell=c) for c in cells]
-
-
-def _compiler_edge(dep) -> bool:
-    """A compiler edge on a TaskId binder or a cell."""
-    return dep._production == "CellDep" or (dep._production == "DerivedDep" and dep.value._production == "Var")

@@ -6,7 +6,7 @@ from nanopass.languages import DIRECTED
 from nanopass.languages.terms import DType
 from nanopass.rewrite import register
 
-from .lean import LeanPass
+from .lean import LeanPass, compiler_edge
 from .cells import taken_names, without_unread_cells
 from .runtime_order import gives_up, runtime_order
 from .util import FreshVersions, iter_stmts, places
@@ -48,7 +48,7 @@ class DropEdgesAfterFirstRun(LeanPass):
         self.set_in: dict[str, list] = {}  # cell -> the loops around each of its sets
         for place in places(func.body, ("CellSet",)).values():
             self.set_in.setdefault(place.stmt.cell, []).append(place.loops)
-        waiting = [t for t, _ in looped.values() if any(_compiler_edge(d) for d in t.deps)]
+        waiting = [t for t, _ in looped.values() if any(compiler_edge(d) for d in t.deps)]
         if not waiting:
             return program
         order = runtime_order(program, track=[t for t in waiting if t._production == "Task"])
@@ -76,7 +76,7 @@ class DropEdgesAfterFirstRun(LeanPass):
         of its loops, or on a cell of several tasks stored outside one of its loops."""
         loops = looped[id(task)][1]
         for k, dep in enumerate(task.deps):
-            if not _compiler_edge(dep):
+            if not compiler_edge(dep):
                 continue
             s = order.source_of(dep)
             if s is None:  # (a cell of several tasks' TaskIds: a loop around the task leaves out a set of it)
@@ -119,15 +119,11 @@ class DropEdgesAfterFirstRun(LeanPass):
         return [cell_set] + [cell_set.replace(cell=c) for c in cells]
 
 
-def _compiler_edge(dep) -> bool:
-    return dep._production == "CellDep" or (dep._production == "DerivedDep" and dep.value._production == "Var")
-
-
 def _has_compiler_edge(body) -> bool:
     """Whether a task or host fence anywhere in ``body`` has a compiler edge (one walk of the
     statements, which the pipeline keeps: cheaper than finding the loops around each task)."""
     return any(
-        (s._production == "Task" or s._production == "HostFence") and any(map(_compiler_edge, s.deps))
+        (s._production == "Task" or s._production == "HostFence") and any(map(compiler_edge, s.deps))
         for s in iter_stmts(body)
     )
 

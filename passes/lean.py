@@ -16,3 +16,9 @@ class LeanPass(Pass):
 
     def lean(self, program):
         raise NotImplementedError
+
+
+def compiler_edge(dep) -> bool:
+    """Whether a dependency is a compiler edge on a TaskId binder or a cell (not a user's ``deps=``
+    entry, which is a ``DepVar``)."""
+    return dep._production == "CellDep" or (dep._production == "DerivedDep" and dep.value._production == "Var")
