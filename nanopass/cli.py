@@ -374,7 +374,8 @@ def cmd_passes(out: Console) -> int:
 
     for index, pass_cls in enumerate(PASSES, start=1):
         out.print(f"{index:2d}. {pass_cls.name}: {pass_cls.source.name} -> {pass_cls.target.name}", markup=False)
-        out.print(f"    {pass_cls.contract()}", markup=False)
+        for paragraph in pass_cls.contract().split("\n\n"):
+            out.print(f"    {paragraph}", markup=False)
     return EXIT_OK
 
 

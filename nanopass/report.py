@@ -281,7 +281,7 @@ def _stage_section(stage: ReportStage, previous: ReportStage | None) -> str:
         f'<h2>{esc(head)} <span class="lang">{esc(arrow)}</span> <span class="time">{_ms(stage)} ms</span></h2>',
     ]
     if stage.contract:
-        parts.append(f'<p class="contract">{prose(stage.contract)}</p>')
+        parts.append(f'<p class="contract">{prose(contract_summary(stage.contract))}</p>')
     about = f" — {esc(stage.language_doc)}" if stage.language_doc else ""
     if stage.language_delta:
         what = "what it adds and removes" if previous else "its grammar"
@@ -294,6 +294,18 @@ def _stage_section(stage: ReportStage, previous: ReportStage | None) -> str:
                  '<div class="content"></div></details>')
     parts.append("</section>")
     return "\n".join(parts)
+
+
+def contract_summary(contract: str) -> str:
+    """The first paragraph of a contract: what the page shows of it (the stage's body, loaded on
+    demand, has the rest: ``contract_rest``)."""
+    return contract.partition("\n\n")[0]
+
+
+def contract_rest(contract: str) -> list[str]:
+    """The paragraphs of a contract after its first."""
+    rest = contract.partition("\n\n")[2]
+    return rest.split("\n\n") if rest else []
 
 
 def _glance(stage: ReportStage) -> str:

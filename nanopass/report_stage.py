@@ -1,5 +1,6 @@
-"""The body of one stage of the report, loaded when the stage is opened (``report.py``): its
-graphs, what its pass changed, its notes and hazards, its IR text, and links to its files.
+"""The body of one stage of the report, loaded when the stage is opened (``report.py``): the
+rest of its pass's contract (the page shows the first paragraph), its graphs, what its pass
+changed, its notes and hazards, its IR text, and links to its files.
 
 A graph with a picture gets a frame ``<div class="viewport" data-svg="NAME.svg">`` that the
 page's script fills; one without shows why, and its DOT source when small. What the pass
@@ -12,7 +13,7 @@ from __future__ import annotations
 
 import html
 
-from .report import GraphSection, ReportNote, ReportStage, prose  # noqa: F401 - prose for callers
+from .report import GraphSection, ReportNote, ReportStage, contract_rest, prose  # noqa: F401 - prose for callers
 from .stage_diff import PairedDiff, StageDiff
 
 INLINE_TEXT_LIMIT = 300_000  # characters of IR text, DOT or diff shown in the page
@@ -25,6 +26,10 @@ def stage_body(stage: ReportStage, previous: ReportStage | None) -> tuple[str, l
     esc = html.escape
     parts: list[str] = []
     svgs: list[str] = []
+    rest = contract_rest(stage.contract)
+    if rest:
+        paragraphs = "".join(f"<p>{prose(p)}</p>" for p in rest)
+        parts.append(f'<div class="contract-rest">{paragraphs}</div>')
     for graph in stage.graphs:
         parts.append(_graph_block(graph))
         if graph.svg_file:

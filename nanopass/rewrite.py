@@ -141,8 +141,10 @@ class Pass:
 
     @classmethod
     def contract(cls) -> str:
-        """The pass's docstring, as one paragraph of text."""
-        return " ".join((cls.__doc__ or "").split())
+        """The pass's docstring as text: its paragraphs apart (a blank line between), each on one
+        line. The first paragraph is the summary the report's page shows."""
+        paragraphs = re.split(r"\n\s*\n", (cls.__doc__ or "").strip())
+        return "\n\n".join(" ".join(p.split()) for p in paragraphs if p.strip())
 
     # -- running ------------------------------------------------------------------------------
 
