@@ -3,16 +3,12 @@
 from __future__ import annotations
 
 from nanopass.languages import DIRECTED
-from nanopass.languages.terms import DType
 from nanopass.rewrite import register
 
 from .lean import LeanPass, compiler_edge
-from .cells import taken_names, without_unread_cells
+from .cells import MirroredCells, without_unread_cells
 from .runtime_order import gives_up, runtime_order
-from .util import FreshVersions, iter_stmts, places
-
-D = DIRECTED
-TID_TYPE = D.ScalarType(DType.TASK_ID)
+from .util import iter_stmts, places
 
 
 @register
@@ -54,11 +50,7 @@ class DropEdgesAfterFirstRun(LeanPass):
         order = runtime_order(program, track=[t for t in waiting if t._production == "Task"])
         if order is None:
             return program
-        self.names = FreshVersions(taken_names(func))
-        self.by_task: dict[int, dict[int, str]] = {}  # id(T) -> {dependency position: its first-run cell}
-        self.after_tid: dict[str, list[str]] = {}  # TaskId binder -> first-run cells stored after its task
-        self.mirror: dict[str, list[str]] = {}  # cell -> first-run cells stored with it
-        self.decls = []
+        self.cells = MirroredCells(func)
         for task in waiting:
             if task._production == "Task":
                 t = order.number[id(task)]
@@ -66,9 +58,9 @@ class DropEdgesAfterFirstRun(LeanPass):
                     self.plan(task, t, order, looped, f"task {task.kernel}")
             else:  # a host fence just before its access: each later run comes after that access
                 self.plan(task, None, order, looped, "the host fence")
-        if not self.decls:
+        if not self.cells.decls:
             return program
-        body = without_unread_cells(tuple(self.decls) + self.visit_all(func.body))
+        body = without_unread_cells(tuple(self.cells.decls) + self.visit_all(func.body))
         return self.build(program, orch=self.build(func, body=body))
 
     def plan(self, task, t, order, looped, what: str) -> None:
@@ -85,38 +77,21 @@ class DropEdgesAfterFirstRun(LeanPass):
             elif s == t or not (loops - _loops(looped, order.tasks[s])):
                 continue
             source = order.tasks[s].kernel if s is not None else dep.cell.split("__")[0]
-            cell = self.names.fresh(f"{source}_once", "once")
-            self.decls.append(D.CellDecl(cell))
-            self.by_task.setdefault(id(task), {})[k] = cell
-            if dep._production == "DerivedDep":
-                self.after_tid.setdefault(dep.value.name, []).append(cell)
-            else:
-                self.mirror.setdefault(dep.cell, []).append(cell)
+            self.cells.route(task, k, f"{source}_once", "once")
             self.ctx.note("first-run-edge", f"{what} waits for {source} on its first run after it is set "
                           "only: its later runs come after the run before", task.span)
 
     def Task(self, task):
-        cells = self.by_task.get(id(task), {})
-        out = task
-        if cells:
-            deps = [D.CellDep(cells[k], span=d.span) if k in cells else d for k, d in enumerate(task.deps)]
-            out = task.replace(deps=deps)
-        after = []
-        for _, c in sorted(cells.items()):
-            none = self.names.fresh("no_task", "none")
-            after += [D.Let(D.Binder(none, TID_TYPE, span=task.span), D.NoTask(), span=task.span),
-                      D.CellSet(c, D.Var(none), span=task.span)]
-        if getattr(task, "tid", None) is not None:
-            after += [D.CellSet(c, D.Var(task.tid.name), span=task.span) for c in self.after_tid.get(task.tid.name, ())]
+        cells = self.cells
+        after = [s for _, c in sorted(cells.routed.get(id(task), {}).items()) for s in cells.cleared([c], task.span)]
+        after += cells.sets(task)
+        out = cells.waiting(task)
         return [out] + after if after else out
 
     HostFence = Task
 
     def CellSet(self, cell_set):
-        cells = self.mirror.get(cell_set.cell)
-        if not cells:
-            return cell_set
-        return [cell_set] + [cell_set.replace(cell=c) for c in cells]
+        return self.cells.mirrored(cell_set)
 
 
 def _has_compiler_edge(body) -> bool:
