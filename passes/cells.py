@@ -105,15 +105,16 @@ class MirroredCells:
         self.set_after: dict[str, list[str]] = {}  # TaskId binder -> cells set after its task
         self.mirror: dict[str, list[str]] = {}  # cell -> cells set with it
 
-    def route(self, waiter, k: int, base: str, role: str) -> str:
-        """A fresh cell ``base__role_vN`` that dependency ``k`` of ``waiter`` waits on instead."""
+    def route(self, waiter, k: int, base: str, role: str, mirrored: bool = True) -> str:
+        """A fresh cell ``base__role_vN`` that dependency ``k`` of ``waiter`` waits on instead
+        (set by the caller alone where not ``mirrored``)."""
         dep = waiter.deps[k]
         cell = self.names.fresh(base, role)
         self.decls.append(D.CellDecl(cell))
         self.routed.setdefault(id(waiter), {})[k] = cell
-        if dep._production == "DerivedDep":
+        if mirrored and dep._production == "DerivedDep":
             self.set_after.setdefault(dep.value.name, []).append(cell)
-        else:
+        elif mirrored:
             self.mirror.setdefault(dep.cell, []).append(cell)
         return cell
 
@@ -148,7 +149,7 @@ class MirroredCells:
 def cell_readers(stmts) -> tuple[dict[str, list], dict[str, list]]:
     """(cell -> the tasks that wait on it, in program order; cell -> the other statements that
     read it, in program order: host fences, and dummies other than a join barrier, whose first
-    dependency is its join)."""
+    dependency of two or more is its join)."""
     waiters: dict[str, list] = {}
     others: dict[str, list] = {}
     for s in stmts:
@@ -159,7 +160,7 @@ def cell_readers(stmts) -> tuple[dict[str, list], dict[str, list]]:
                 continue
             if s._production == "Task":
                 waiters.setdefault(dep.cell, []).append(s)
-            elif not (s._production == "Dummy" and k == 0):
+            elif not (s._production == "Dummy" and k == 0 and len(s.deps) > 1):
                 others.setdefault(dep.cell, []).append(s)
     return waiters, others
 

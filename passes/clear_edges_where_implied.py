@@ -68,6 +68,8 @@ class ClearEdgesWhereImplied(LeanPass):
                 u = order.source_of(dep)
                 if u is not None:
                     edges.append((waiter, k, u, after))
+        if not edges:
+            return program
         later = _ordered_after(order, {u for _, _, u, _ in edges})
         self.cells = MirroredCells(func)
         self.clear_after: dict[int, list[str]] = {}  # id(X) -> cells cleared after it

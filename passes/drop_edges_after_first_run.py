@@ -6,9 +6,11 @@ from nanopass.languages import DIRECTED
 from nanopass.rewrite import register
 
 from .lean import LeanPass, compiler_edge
-from .cells import MirroredCells, without_unread_cells
+from .cells import TID_TYPE, MirroredCells, without_unread_cells
 from .runtime_order import gives_up, runtime_order
 from .util import iter_stmts, places
+
+D = DIRECTED
 
 
 @register
@@ -27,7 +29,10 @@ class DropEdgesAfterFirstRun(LeanPass):
     ``lean_edges=False``. Afterwards no compiler edge of a task in a loop on a task (a cell)
     outside it is inserted again on a run ordered after the previous run since the store. A host
     fence in a loop that its host access follows directly counts as chained: the access waits
-    for it (gap 6 of docs/semantics.md).
+    for it (gap 6 of docs/semantics.md). An edge of ``T`` on its own latest-run cell, where its
+    lookups order each run but the first of a run of its innermost loop after the run before
+    (``RuntimeOrder.later``), goes through a cell copied from that cell before the loop (a
+    dummy of that one dependency, which submits nothing) and cleared after ``T``.
     """
 
     name = "drop_edges_after_first_run"
@@ -51,15 +56,19 @@ class DropEdgesAfterFirstRun(LeanPass):
         if order is None:
             return program
         self.cells = MirroredCells(func)
+        self.own: dict[int, list] = {}  # id(T) -> (its own latest-run cell, the cell T waits on instead)
         for task in waiting:
             if task._production == "Task":
                 t = order.number[id(task)]
                 if order.is_ordered(t, t):
                     self.plan(task, t, order, looped, f"task {task.kernel}")
+                if order.later.get(t, 0) >> t & 1:
+                    self.plan_own(task, t, order)
             else:  # a host fence just before its access: each later run comes after that access
                 self.plan(task, None, order, looped, "the host fence")
         if not self.cells.decls:
             return program
+        self.entries: list[list] = []  # per loop being rewritten, innermost last: the copies before it
         body = without_unread_cells(tuple(self.cells.decls) + self.visit_all(func.body))
         return self.build(program, orch=self.build(func, body=body))
 
@@ -81,8 +90,32 @@ class DropEdgesAfterFirstRun(LeanPass):
             self.ctx.note("first-run-edge", f"{what} waits for {source} on its first run after it is set "
                           "only: its later runs come after the run before", task.span)
 
+    def plan_own(self, task, t: int, order) -> None:
+        """For each dependency of ``task`` (number ``t``) on its own latest-run cell, where its
+        lookups order every run after the first of each run of its innermost loop after its
+        previous run: a cell copied from that cell before the loop (a dummy of one dependency,
+        which submits nothing) and cleared after the task."""
+        for k, dep in enumerate(task.deps):
+            if dep._production == "CellDep" and order.cells.task.get(dep.cell) == t:
+                cell = self.cells.route(task, k, f"{task.kernel}_entry", "entry", mirrored=False)
+                self.own.setdefault(id(task), []).append((dep.cell, cell))
+                self.ctx.note("first-run-edge", f"task {task.kernel} waits for its previous run on the first "
+                              "iteration of its loop only: the runtime orders the later ones", task.span)
+
+    def For(self, loop):
+        self.entries.append([])
+        out = self.build(loop, body=self.visit_all(loop.body))
+        copies = self.entries.pop()
+        return copies + [out] if copies else out
+
+    While = For
+
     def Task(self, task):
         cells = self.cells
+        for own, cell in self.own.get(id(task), ()):
+            relay = cells.names.fresh(cell, "copy")
+            self.entries[-1] += [D.Dummy(D.Binder(relay, TID_TYPE, span=task.span), [D.CellDep(own)], span=task.span),
+                                 D.CellSet(cell, D.Var(relay), span=task.span)]
         after = [s for _, c in sorted(cells.routed.get(id(task), {}).items()) for s in cells.cleared([c], task.span)]
         after += cells.sets(task)
         out = cells.waiting(task)
