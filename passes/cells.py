@@ -12,9 +12,12 @@ from dataclasses import dataclass, field
 
 from nanopass.languages import DIRECTED
 from nanopass.languages.statements import kept, walk_of
+from nanopass.languages.terms import DType
 
-from .util import iter_stmts, places, var_reads
+from .util import FreshVersions, iter_stmts, places, var_reads
 
+D = DIRECTED
+TID_TYPE = D.ScalarType(DType.TASK_ID)
 # the statements of the directed language with dependencies (Task, Dummy, HostFence)
 WITH_DEPS = frozenset(cls._production for cls in DIRECTED.classes("Stmt") if "deps" in dict(cls._child_fields))
 
@@ -88,10 +91,65 @@ def taken_names(func) -> set[str]:
     return names
 
 
+class MirroredCells:
+    """Compiler edges routed through cells of their own (``drop_edges_after_first_run``,
+    ``clear_edges_where_implied``): dependency ``k`` of a waiter becomes a ``CellDep`` on a fresh
+    cell, set wherever what the dependency named is: after the source's TaskId binder (a
+    ``DerivedDep``), or with every ``CellSet`` of the cell it named (a ``CellDep``). The passes
+    clear the cells where the edge is not needed."""
+
+    def __init__(self, func):
+        self.names = FreshVersions(taken_names(func))
+        self.decls: list = []  # a CellDecl per routed dependency, for the top of the body
+        self.routed: dict[int, dict[int, str]] = {}  # id(waiter) -> {dependency position: its cell}
+        self.set_after: dict[str, list[str]] = {}  # TaskId binder -> cells set after its task
+        self.mirror: dict[str, list[str]] = {}  # cell -> cells set with it
+
+    def route(self, waiter, k: int, base: str, role: str, mirrored: bool = True) -> str:
+        """A fresh cell ``base__role_vN`` that dependency ``k`` of ``waiter`` waits on instead
+        (set by the caller alone where not ``mirrored``)."""
+        dep = waiter.deps[k]
+        cell = self.names.fresh(base, role)
+        self.decls.append(D.CellDecl(cell))
+        self.routed.setdefault(id(waiter), {})[k] = cell
+        if mirrored and dep._production == "DerivedDep":
+            self.set_after.setdefault(dep.value.name, []).append(cell)
+        elif mirrored:
+            self.mirror.setdefault(dep.cell, []).append(cell)
+        return cell
+
+    def waiting(self, stmt):
+        """``stmt`` (a task or host fence) with its routed dependencies on their cells."""
+        cells = self.routed.get(id(stmt))
+        if not cells:
+            return stmt
+        return stmt.replace(deps=[D.CellDep(cells[k], span=d.span) if k in cells else d for k, d in enumerate(stmt.deps)])
+
+    def sets(self, stmt) -> list:
+        """The sets of the cells stored after ``stmt``'s TaskId binder."""
+        tid = getattr(stmt, "tid", None)
+        if tid is None:
+            return []
+        return [D.CellSet(c, D.Var(tid.name), span=stmt.span) for c in self.set_after.get(tid.name, ())]
+
+    def cleared(self, cells, span) -> list:
+        """A ``NoTask`` let and the sets of ``cells`` to it."""
+        none = self.names.fresh("no_task", "none")
+        return [D.Let(D.Binder(none, TID_TYPE, span=span), D.NoTask(), span=span)] + [
+            D.CellSet(c, D.Var(none), span=span) for c in cells]
+
+    def mirrored(self, cell_set):
+        """``cell_set``, and after it the same set of each cell mirroring its cell."""
+        cells = self.mirror.get(cell_set.cell)
+        if not cells:
+            return cell_set
+        return [cell_set] + [cell_set.replace(cell=c) for c in cells]
+
+
 def cell_readers(stmts) -> tuple[dict[str, list], dict[str, list]]:
     """(cell -> the tasks that wait on it, in program order; cell -> the other statements that
     read it, in program order: host fences, and dummies other than a join barrier, whose first
-    dependency is its join)."""
+    dependency of two or more is its join)."""
     waiters: dict[str, list] = {}
     others: dict[str, list] = {}
     for s in stmts:
@@ -102,7 +160,7 @@ def cell_readers(stmts) -> tuple[dict[str, list], dict[str, list]]:
                 continue
             if s._production == "Task":
                 waiters.setdefault(dep.cell, []).append(s)
-            elif not (s._production == "Dummy" and k == 0):
+            elif not (s._production == "Dummy" and k == 0 and len(s.deps) > 1):
                 others.setdefault(dep.cell, []).append(s)
     return waiters, others
 

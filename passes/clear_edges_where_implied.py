@@ -3,16 +3,12 @@
 from __future__ import annotations
 
 from nanopass.languages import DIRECTED
-from nanopass.languages.terms import DType
 from nanopass.rewrite import register
 
 from .lean import LeanPass, compiler_edge
-from .cells import taken_names
+from .cells import MirroredCells
 from .runtime_order import gives_up, runtime_order
-from .util import FreshVersions, iter_stmts, places
-
-D = DIRECTED
-TID_TYPE = D.ScalarType(DType.TASK_ID)
+from .util import iter_stmts, places
 
 
 @register
@@ -56,36 +52,35 @@ class ClearEdgesWhereImplied(LeanPass):
             return program
         self.pos = {id(s): i for i, s in enumerate(stmts)}
         self.loops = {k: p.loops for k, p in places(func.body, ("Task", "HostFence")).items()}
-        self.names = FreshVersions(taken_names(func))
-        self.waits: dict[int, dict[int, str]] = {}  # id(T) -> {dependency position: its cell}
-        self.set_after: dict[str, list[str]] = {}  # TaskId binder -> cells set after its task
-        self.mirror: dict[str, list[str]] = {}  # latest-run cell -> cells stored with it
-        self.clear_after: dict[int, list[str]] = {}  # id(X) -> cells cleared after it
-        self.decls = []
+        edges = []  # (waiter, dependency position, its source, the tasks the waiter is ordered after)
         for waiter in waiters:
             if waiter._production == "Task":
                 t = order.number[id(waiter)]
                 implied = order.implied.get(t, frozenset())
                 after = order.ordered.get(t, 0) & ~(1 << t)
-                what = f"task {waiter.kernel}"
             else:
                 implied = order.fence_implied.get(id(waiter), frozenset())
                 after = order.fence_ordered.get(id(waiter), 0)
-                what = "the host fence"
             for k, dep in enumerate(waiter.deps):
                 if k in implied or not compiler_edge(dep) or (
                         dep._production == "CellDep" and dep.cell not in order.cells.task):
                     continue
                 u = order.source_of(dep)
-                if u is None:
-                    continue
-                implying = [x for x in range(len(order.tasks)) if x != u and after >> x & 1
-                            and order.is_ordered(x, u) and self.between(order.tasks[u], order.tasks[x], waiter)]
-                if implying:
-                    self.plan(waiter, k, dep, order.tasks[u], [order.tasks[x] for x in implying], what)
-        if not self.decls:
+                if u is not None:
+                    edges.append((waiter, k, u, after))
+        if not edges:
             return program
-        body = tuple(self.decls) + self.visit_all(func.body)
+        later = _ordered_after(order, {u for _, _, u, _ in edges})
+        self.cells = MirroredCells(func)
+        self.clear_after: dict[int, list[str]] = {}  # id(X) -> cells cleared after it
+        for waiter, k, u, after in edges:
+            source = order.tasks[u]
+            implying = [order.tasks[x] for x in later[u] if after >> x & 1 and self.between(source, order.tasks[x], waiter)]
+            if implying:
+                self.plan(waiter, k, source, implying)
+        if not self.cells.decls:
+            return program
+        body = tuple(self.cells.decls) + self.visit_all(func.body)
         return self.build(program, orch=self.build(func, body=body))
 
     def between(self, source, x, waiter) -> bool:
@@ -99,46 +94,40 @@ class ClearEdgesWhereImplied(LeanPass):
         return at > w and any(loop not in loops[id(source)] or w < s < at
                               for loop in loops[id(x)] & loops[id(waiter)])
 
-    def plan(self, waiter, k: int, dep, source, implying: list, what: str) -> None:
+    def plan(self, waiter, k: int, source, implying: list) -> None:
         """``waiter``'s dependency ``k`` waits on a cell of its own: stored with ``source``'s
         TaskId, cleared after each task of ``implying``."""
-        cell = self.names.fresh(f"{source.kernel}_unless_implied", "cell")
-        self.decls.append(D.CellDecl(cell))
-        self.waits.setdefault(id(waiter), {})[k] = cell
-        if dep._production == "DerivedDep":
-            self.set_after.setdefault(dep.value.name, []).append(cell)
-        else:
-            self.mirror.setdefault(dep.cell, []).append(cell)
+        cell = self.cells.route(waiter, k, f"{source.kernel}_unless_implied", "cell")
         for x in implying:
             self.clear_after.setdefault(id(x), []).append(cell)
+        what = f"task {waiter.kernel}" if waiter._production == "Task" else "the host fence"
         self.ctx.note("cleared-edge", f"{what} waits for {source.kernel} through a cell cleared after "
                       f"{', '.join(x.kernel for x in implying)}, which imply it", waiter.span)
 
     def Task(self, task):
-        cells = self.waits.get(id(task), {})
-        out = task
-        if cells:
-            deps = [D.CellDep(cells[k], span=d.span) if k in cells else d for k, d in enumerate(task.deps)]
-            out = task.replace(deps=deps)
-        after = []
-        if task.tid is not None:
-            after += [D.CellSet(c, D.Var(task.tid.name), span=task.span) for c in self.set_after.get(task.tid.name, ())]
-        cleared = self.clear_after.get(id(task), ())
+        cells = self.cells
+        after = cells.sets(task)
+        cleared = self.clear_after.get(id(task))
         if cleared:
-            none = self.names.fresh("no_task", "none")
-            after.append(D.Let(D.Binder(none, TID_TYPE, span=task.span), D.NoTask(), span=task.span))
-            after += [D.CellSet(c, D.Var(none), span=task.span) for c in cleared]
+            after += cells.cleared(cleared, task.span)
+        out = cells.waiting(task)
         return [out] + after if after else out
 
-    def HostFence(self, fence):
-        cells = self.waits.get(id(fence))
-        if not cells:
-            return fence
-        return fence.replace(deps=[D.CellDep(cells[k], span=d.span) if k in cells else d
-                                   for k, d in enumerate(fence.deps)])
+    HostFence = Task
 
     def CellSet(self, cell_set):
-        cells = self.mirror.get(cell_set.cell)
-        if not cells:
-            return cell_set
-        return [cell_set] + [cell_set.replace(cell=c) for c in cells]
+        return self.cells.mirrored(cell_set)
+
+
+def _ordered_after(order, sources: set) -> dict[int, list[int]]:
+    """source -> the other tasks ordered after its latest run (``order.is_ordered``), in program
+    order, for each of ``sources``: each task's bits read once."""
+    mask = sum(1 << u for u in sources)
+    out: dict[int, list[int]] = {u: [] for u in sources}
+    for x in range(len(order.tasks)):
+        bits = order.ordered.get(x, 0) & mask & ~(1 << x)
+        while bits:
+            low = bits & -bits
+            out[low.bit_length() - 1].append(x)
+            bits ^= low
+    return out

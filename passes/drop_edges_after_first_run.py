@@ -3,16 +3,14 @@
 from __future__ import annotations
 
 from nanopass.languages import DIRECTED
-from nanopass.languages.terms import DType
 from nanopass.rewrite import register
 
 from .lean import LeanPass, compiler_edge
-from .cells import taken_names, without_unread_cells
+from .cells import TID_TYPE, MirroredCells, without_unread_cells
 from .runtime_order import gives_up, runtime_order
-from .util import FreshVersions, iter_stmts, places
+from .util import iter_stmts, places
 
 D = DIRECTED
-TID_TYPE = D.ScalarType(DType.TASK_ID)
 
 
 @register
@@ -31,7 +29,10 @@ class DropEdgesAfterFirstRun(LeanPass):
     ``lean_edges=False``. Afterwards no compiler edge of a task in a loop on a task (a cell)
     outside it is inserted again on a run ordered after the previous run since the store. A host
     fence in a loop that its host access follows directly counts as chained: the access waits
-    for it (gap 6 of docs/semantics.md).
+    for it (gap 6 of docs/semantics.md). An edge of ``T`` on its own latest-run cell, where its
+    lookups order each run but the first of a run of its innermost loop after the run before
+    (``RuntimeOrder.later``), goes through a cell copied from that cell before the loop (a
+    dummy of that one dependency, which submits nothing) and cleared after ``T``.
     """
 
     name = "drop_edges_after_first_run"
@@ -54,21 +55,21 @@ class DropEdgesAfterFirstRun(LeanPass):
         order = runtime_order(program, track=[t for t in waiting if t._production == "Task"])
         if order is None:
             return program
-        self.names = FreshVersions(taken_names(func))
-        self.by_task: dict[int, dict[int, str]] = {}  # id(T) -> {dependency position: its first-run cell}
-        self.after_tid: dict[str, list[str]] = {}  # TaskId binder -> first-run cells stored after its task
-        self.mirror: dict[str, list[str]] = {}  # cell -> first-run cells stored with it
-        self.decls = []
+        self.cells = MirroredCells(func)
+        self.own: dict[int, list] = {}  # id(T) -> (its own latest-run cell, the cell T waits on instead)
         for task in waiting:
             if task._production == "Task":
                 t = order.number[id(task)]
                 if order.is_ordered(t, t):
                     self.plan(task, t, order, looped, f"task {task.kernel}")
+                if order.later.get(t, 0) >> t & 1:
+                    self.plan_own(task, t, order)
             else:  # a host fence just before its access: each later run comes after that access
                 self.plan(task, None, order, looped, "the host fence")
-        if not self.decls:
+        if not self.cells.decls:
             return program
-        body = without_unread_cells(tuple(self.decls) + self.visit_all(func.body))
+        self.entries: list[list] = []  # per loop being rewritten, innermost last: the copies before it
+        body = without_unread_cells(tuple(self.cells.decls) + self.visit_all(func.body))
         return self.build(program, orch=self.build(func, body=body))
 
     def plan(self, task, t, order, looped, what: str) -> None:
@@ -85,38 +86,45 @@ class DropEdgesAfterFirstRun(LeanPass):
             elif s == t or not (loops - _loops(looped, order.tasks[s])):
                 continue
             source = order.tasks[s].kernel if s is not None else dep.cell.split("__")[0]
-            cell = self.names.fresh(f"{source}_once", "once")
-            self.decls.append(D.CellDecl(cell))
-            self.by_task.setdefault(id(task), {})[k] = cell
-            if dep._production == "DerivedDep":
-                self.after_tid.setdefault(dep.value.name, []).append(cell)
-            else:
-                self.mirror.setdefault(dep.cell, []).append(cell)
+            self.cells.route(task, k, f"{source}_once", "once")
             self.ctx.note("first-run-edge", f"{what} waits for {source} on its first run after it is set "
                           "only: its later runs come after the run before", task.span)
 
+    def plan_own(self, task, t: int, order) -> None:
+        """For each dependency of ``task`` (number ``t``) on its own latest-run cell, where its
+        lookups order every run after the first of each run of its innermost loop after its
+        previous run: a cell copied from that cell before the loop (a dummy of one dependency,
+        which submits nothing) and cleared after the task."""
+        for k, dep in enumerate(task.deps):
+            if dep._production == "CellDep" and order.cells.task.get(dep.cell) == t:
+                cell = self.cells.route(task, k, f"{task.kernel}_entry", "entry", mirrored=False)
+                self.own.setdefault(id(task), []).append((dep.cell, cell))
+                self.ctx.note("first-run-edge", f"task {task.kernel} waits for its previous run on the first "
+                              "iteration of its loop only: the runtime orders the later ones", task.span)
+
+    def For(self, loop):
+        self.entries.append([])
+        out = self.build(loop, body=self.visit_all(loop.body))
+        copies = self.entries.pop()
+        return copies + [out] if copies else out
+
+    While = For
+
     def Task(self, task):
-        cells = self.by_task.get(id(task), {})
-        out = task
-        if cells:
-            deps = [D.CellDep(cells[k], span=d.span) if k in cells else d for k, d in enumerate(task.deps)]
-            out = task.replace(deps=deps)
-        after = []
-        for _, c in sorted(cells.items()):
-            none = self.names.fresh("no_task", "none")
-            after += [D.Let(D.Binder(none, TID_TYPE, span=task.span), D.NoTask(), span=task.span),
-                      D.CellSet(c, D.Var(none), span=task.span)]
-        if getattr(task, "tid", None) is not None:
-            after += [D.CellSet(c, D.Var(task.tid.name), span=task.span) for c in self.after_tid.get(task.tid.name, ())]
+        cells = self.cells
+        for own, cell in self.own.get(id(task), ()):
+            relay = cells.names.fresh(cell, "copy")
+            self.entries[-1] += [D.Dummy(D.Binder(relay, TID_TYPE, span=task.span), [D.CellDep(own)], span=task.span),
+                                 D.CellSet(cell, D.Var(relay), span=task.span)]
+        after = [s for _, c in sorted(cells.routed.get(id(task), {}).items()) for s in cells.cleared([c], task.span)]
+        after += cells.sets(task)
+        out = cells.waiting(task)
         return [out] + after if after else out
 
     HostFence = Task
 
     def CellSet(self, cell_set):
-        cells = self.mirror.get(cell_set.cell)
-        if not cells:
-            return cell_set
-        return [cell_set] + [cell_set.replace(cell=c) for c in cells]
+        return self.cells.mirrored(cell_set)
 
 
 def _has_compiler_edge(body) -> bool:

@@ -337,6 +337,8 @@ class RuntimeOrder:
     # task number -> bitset of the relevant tasks whose latest run it is ordered after, by its
     # lookups or its edges (its own number: every run is ordered after the one before)
     ordered: dict = field(default_factory=dict)
+    # task number -> as ``runtime``, on the iterations after the first of each run of its innermost loop
+    later: dict = field(default_factory=dict)
 
     def is_ordered(self, task: int, before: int) -> bool:
         """Every run of ``task`` is ordered after the latest run of ``before`` (or none ran)."""
@@ -685,6 +687,7 @@ class _Walker:
         self.walked: dict[tuple, list] = {}
         self.plans: dict[int, tuple] = {}  # id(task statement) -> its ``plan``
         self.varying: dict[int, bool] = {}  # id(loop) -> ``varies``
+        self.later = [False]  # per loop being walked, innermost last: the walk is of an iteration after its first
 
     def run(self, body, state: State) -> State:
         for k, stmt in enumerate(body):
@@ -821,6 +824,8 @@ class _Walker:
                 lookups |= self.looked_up(name, state)
         sources, through, implied = self.implied(task.deps, lookups | state.done, state)
         self._meet(self.out.runtime, n, (lookups | state.done) & self.relevant)
+        if self.later[-1]:
+            self._meet(self.out.later, n, (lookups | state.done) & self.relevant)
         self._meet(self.out.implied, n, frozenset(implied))
         after = lookups | state.never_ran | state.done
         for t in through:
@@ -1053,9 +1058,11 @@ class _Walker:
             header = self.enter(loop, state, None)
             saved, unrolled = self.values, self.unrolled
             self.unrolled *= max(1, len(iterations))
-            for values in iterations:
+            for k, values in enumerate(iterations):
                 self.values = {**saved, **values}
+                self.later.append(k > 0)
                 end = self.run(loop.body, header)
+                self.later.pop()
                 header = self.enter(loop, end, end)
             self.values, self.unrolled = saved, unrolled
             return [_with_results(loop, header, self.stable)]
@@ -1065,9 +1072,11 @@ class _Walker:
         first, later = _first_and_later(loop, saved)
         # the first iteration, from the state before the loop (kept for the exit where it may not run)
         self.values = first
+        self.later.append(False)
         end = self.run(loop.body, entry if runs else entry.copy())
         header = self.enter(loop, end, end)  # the state before every later iteration, to a fixpoint
         self.values = later
+        self.later[-1] = True
         while True:
             end = self.run(loop.body, header.copy())
             entered = self.enter(loop, end, end)
@@ -1075,6 +1084,7 @@ class _Walker:
             if again == header:
                 break
             header = again
+        self.later.pop()
         self.values = saved
         if runs:
             # it leaves after a run of its body, which starts from at least the header's facts
