@@ -337,6 +337,9 @@ class RuntimeOrder:
     # task number -> bitset of the relevant tasks whose latest run it is ordered after, by its
     # lookups or its edges (its own number: every run is ordered after the one before)
     ordered: dict = field(default_factory=dict)
+    # task number -> {the scalars of a walk (``_Walker.values``) -> the positions of its
+    # dependencies implied in every walk with those scalars}
+    implied_at: dict = field(default_factory=dict)
 
     def is_ordered(self, task: int, before: int) -> bool:
         """Every run of ``task`` is ordered after the latest run of ``before`` (or none ran)."""
@@ -356,6 +359,30 @@ class RuntimeOrder:
             found = self.cells.task.get(dep.cell)
             return found if found is not None else self.joins.get(dep.cell)
         return _binder_source(dep, self.tid_task)
+
+    def implied_where(self, task: int, position: int) -> tuple | None:
+        """(a loop counter ``v``, the values ``K`` of it) where dependency ``position`` of
+        ``task`` is implied in every run in which ``v`` is in ``K`` (every walk of those runs knows
+        ``v``, and no walk that leaves it needed may have ``v`` in ``K``), the largest ``K``; or None."""
+        walks = self.implied_at.get(task, {})
+        best = None
+        for v in sorted({name for key in walks for name, _ in key if isinstance(name, str)}):
+            values = {dict(key).get(v) for key, implied in walks.items() if position in implied} - {None}
+            for key, implied in walks.items():
+                if position in implied:
+                    continue
+                known = dict(key)
+                if v in known:
+                    values.discard(known[v])
+                elif (v, MIN) in known:
+                    values = {k for k in values if k < known[(v, MIN)]}
+                else:
+                    values = set()
+                if not values:
+                    break
+            if values and (best is None or len(values) > len(best[1])):
+                best = (v, tuple(sorted(values)))
+        return best
 
 
 def _binder_source(dep, tid_task: dict) -> int | None:
@@ -822,6 +849,8 @@ class _Walker:
         sources, through, implied = self.implied(task.deps, lookups | state.done, state)
         self._meet(self.out.runtime, n, (lookups | state.done) & self.relevant)
         self._meet(self.out.implied, n, frozenset(implied))
+        if task.deps:
+            self._meet(self.out.implied_at.setdefault(n, {}), frozenset(self.values.items()), frozenset(implied))
         after = lookups | state.never_ran | state.done
         for t in through:
             after |= t
