@@ -80,21 +80,25 @@ class DropImpliedDependencies(LeanPass):
         for k, dep in enumerate(task.deps):
             if k not in implied and n is not None and dep._production == "DerivedDep" and self.removable(dep):
                 where = self.order.implied_where(n, k)
-                if where is not None and self.in_own_iteration(task, where[0]):
+                if where is not None and self.guardable(task, dep, where[0]):
                     guards.append(self.guarded(task, dep, *where))
         if guards:
             swap = {id(old): new for old, new, _ in guards}
             return [g for _, _, g in guards] + [task.replace(deps=[swap.get(id(d), d) for d in deps])]
         return task if len(deps) == len(task.deps) else task.replace(deps=deps)
 
-    def in_own_iteration(self, task, counter: str) -> bool:
-        """``counter`` counts the innermost loop around ``task`` (a guard on an outer loop's would
-        insert the edge on every run of the inner loop, where ``drop_edges_after_first_run``
-        inserts it on the first)."""
+    def guardable(self, task, dep, counter) -> bool:
+        """A guard on ``counter`` inserts no more than ``drop_edges_after_first_run`` would: it
+        counts the innermost loop around ``task`` (a guard on an outer loop's would insert the
+        edge on every run of the inner loop, where that pass inserts it on the first), or it is
+        the trips' parity of a loop before ``task`` and every loop around ``task`` is around
+        the task ``dep`` names too."""
+        loops = self.where[id(task)].loops
+        if not isinstance(counter, str):
+            return loops <= self.where[id(self.order.tasks[self.order.source_of(dep)])].loops
         if counter not in self.counters:
             return False
         loop = self.counters[counter][1]
-        loops = self.where[id(task)].loops
         return loop in loops and self.where[loop].loops == loops - {loop}
 
     def guarded(self, task, dep, counter: str, values: tuple) -> tuple:
@@ -104,16 +108,17 @@ class DropImpliedDependencies(LeanPass):
         cell = self.names.fresh(f"{source.kernel}_unless_implied", "cell")
         none = self.names.fresh("no_task", "none")
         self.decls.append(D.CellDecl(cell, span=task.span))
-        binder = self.counters[counter][0]
         cond = None
         for value in values:
-            test = D.Cmp(CmpOp.eq, D.Var(counter), D.Int(value, binder.type.dtype))
+            test = (D.Cmp(CmpOp.eq, D.Var(counter), D.Int(value, self.counters[counter][0].type.dtype))
+                    if isinstance(counter, str) else _trips_parity_is(self.order.parity_loops[counter[1]], value))
             cond = test if cond is None else D.Bin(BinOp.or_, cond, test)
         guard = D.If(cond, (D.Let(D.Binder(none, TID_TYPE), D.NoTask()), D.CellSet(cell, D.Var(none))),
                      (D.CellSet(cell, dep.value),), (), span=task.span)
+        where = (f"{counter} is {', '.join(map(str, values))}" if isinstance(counter, str) else
+                 f"the loop at line {self.order.parity_loops[counter[1]].span.line} ran an {'odd' if values == (1,) else 'even'} number of times")
         self.ctx.note("dropped-edge", f"task {task.kernel} waits for {source.kernel} through the runtime or its "
-                      f"other edges where {counter} is {', '.join(map(str, values))}: its compiler edge goes there",
-                      task.span)
+                      f"other edges where {where}: its compiler edge goes there", task.span)
         return dep, D.CellDep(cell, span=dep.span), guard
 
     def HostFence(self, fence):
@@ -161,3 +166,17 @@ def _counters(body):
             yield stmt.var.name, (stmt.var, id(stmt))
         if stmt._production in ("For", "While"):
             yield from ((it.var.name, (it.var, id(stmt))) for it in stmt.iters if it.var.type._production == "ScalarType")
+
+
+def _trips_parity_is(loop, parity: int):
+    """Whether ``loop`` (a sequential ``For`` of a positive constant step) ran an odd (``parity``
+    1) or even number of times, as an expression of its bounds (``//`` and ``%`` of a positive
+    length)."""
+    dtype, step = loop.var.type.dtype, loop.step.value
+    start_zero = loop.start._production == "Int" and loop.start.value == 0
+    length = loop.stop if start_zero else D.Bin(BinOp.sub, loop.stop, loop.start)
+    trips = length if step == 1 else D.Bin(BinOp.floordiv, D.Bin(BinOp.add, length, D.Int(step - 1, dtype)), D.Int(step, dtype))
+    rest = D.Bin(BinOp.mod, trips, D.Int(2, dtype))
+    if parity:
+        return D.Bin(BinOp.and_, D.Cmp(CmpOp.gt, loop.stop, loop.start), D.Cmp(CmpOp.ne, rest, D.Int(0, dtype)))
+    return D.Bin(BinOp.or_, D.Cmp(CmpOp.le, loop.stop, loop.start), D.Cmp(CmpOp.eq, rest, D.Int(0, dtype)))

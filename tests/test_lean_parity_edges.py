@@ -1,8 +1,9 @@
-"""Edges implied in some iterations of a loop only (issue 24, loops that swap or rotate their
-carries): ``drop_implied_dependencies`` inserts such an edge through a cell set before the task
-to no task where the innermost loop's counter has a value at which every walk of
-``runtime_order`` finds it implied (``RuntimeOrder.implied_where``), else to the TaskId. Figures
-(tools/measure_edges.py) by hand, before and after, and the hazard checker on each program."""
+"""Edges implied in some runs only of a loop that swaps or rotates its carries (issue 24):
+``drop_implied_dependencies`` inserts such an edge through a cell set before the task to no
+task where every walk of ``runtime_order`` finds it implied (``RuntimeOrder.implied_where``):
+at given values of the counter of the innermost loop around the task, or after a loop of a
+given trips' parity (``walk_by_parity``), else to the TaskId. Figures (tools/measure_edges.py)
+by hand, before and after, and the hazard checker on each program."""
 
 from __future__ import annotations
 
@@ -61,8 +62,33 @@ def test_an_edge_implied_in_the_first_iteration_of_a_loop_of_unknown_trips_is_le
     checked_clean(text, trips=(0, 1, 2, 3))
 
 
-def test_the_guard_is_the_rule_s(monkeypatch):
+# a swap loop of n trips (step reads p, writes q); after it q2 is t after an even number of
+# trips (none included) and y after an odd one; acc reads q2 and writes y; a step writes q2
+AFTER_A_SWAP_LOOP = """        for i, (p, q) in pl.range(n, init_values=(y, t)):
+            q = self.step(p, q)
+            p2, q2 = pl.yield_(q, p)
+        y = self.acc(q2, y)
+        q2 = self.step(x, q2)"""
+
+
+def test_an_edge_after_a_swap_loop_is_inserted_after_the_trips_of_the_parity_that_needs_it():
+    """The last step's derived write-after-read edge on acc (acc read ``q2``) is needed where
+    ``q2`` is ``t`` (n even: acc wrote ``y``) and the runtime's where it is ``y`` (n odd: the
+    step's lookup of ``y`` finds acc): after the loop the walk splits the trips' parity (seeds
+    25165, 25109, 24045 of measure_generated). acc's cell edge on the loop's last step (which
+    read ``p``) is needed for odd n (that step read ``y`` and wrote ``t``), the runtime's for
+    even n >= 2 (it wrote ``y``): a cell's edge, not this rule's. By hand, after, per n = 0..4:
+    n = 0 the derived edge (needed): (1, 0, 1, 0); n odd the cell edge (needed): (1, 0, 1, 0);
+    n = 2, 4 both, the cell edge redundant: (2, 1, 1, 0). Without the guard the derived edge
+    stays for odd n too, redundant: (2, 1, 1, 0)."""
+    text = chain_program(AFTER_A_SWAP_LOOP)
+    assert [figures(text, n) for n in range(5)] == [(1, 0, 1, 0), (1, 0, 1, 0), (2, 1, 1, 0), (1, 0, 1, 0), (2, 1, 1, 0)]
+    checked_clean(text, trips=(0, 1, 2, 3, 4))
+
+
+def test_the_guards_are_the_rule_s(monkeypatch):
     """Without ``implied_where`` (no guard), the figures above are the ones before the rule."""
     monkeypatch.setattr(runtime_order.RuntimeOrder, "implied_where", lambda self, task, position: None)
     assert figures(chain_program(SWAP_LOOP)) == (4, 2, 2, 0)
     assert [figures(chain_program(FIRST_ITERATION_ALIAS), n) for n in (1, 2, 3)] == [(1, 1, 0, 0), (3, 2, 1, 0), (5, 3, 2, 0)]
+    assert [figures(chain_program(AFTER_A_SWAP_LOOP), n) for n in (1, 3)] == [(2, 1, 1, 0), (2, 1, 1, 0)]
