@@ -115,8 +115,11 @@ class DropImpliedDependencies(LeanPass):
             cond = test if cond is None else D.Bin(BinOp.or_, cond, test)
         guard = D.If(cond, (D.Let(D.Binder(none, TID_TYPE), D.NoTask()), D.CellSet(cell, D.Var(none))),
                      (D.CellSet(cell, dep.value),), (), span=task.span)
-        where = (f"{counter} is {', '.join(map(str, values))}" if isinstance(counter, str) else
-                 f"the loop at line {self.order.parity_loops[counter[1]].span.line} ran an {'odd' if values == (1,) else 'even'} number of times")
+        if isinstance(counter, str):
+            where = f"{counter} is {', '.join(map(str, values))}"
+        else:
+            parity = " or ".join("odd" if value else "even" for value in values)
+            where = f"the loop over {self.order.parity_loops[counter[1]].var.name} ran an {parity} number of times"
         self.ctx.note("dropped-edge", f"task {task.kernel} waits for {source.kernel} through the runtime or its "
                       f"other edges where {where}: its compiler edge goes there", task.span)
         return dep, D.CellDep(cell, span=dep.span), guard
@@ -165,7 +168,8 @@ def _counters(body):
         if stmt._production == "For":
             yield stmt.var.name, (stmt.var, id(stmt))
         if stmt._production in ("For", "While"):
-            yield from ((it.var.name, (it.var, id(stmt))) for it in stmt.iters if it.var.type._production == "ScalarType")
+            yield from ((it.var.name, (it.var, id(stmt))) for it in stmt.iters
+                        if it.var.type._production == "ScalarType")
 
 
 def _trips_parity_is(loop, parity: int):
@@ -175,8 +179,9 @@ def _trips_parity_is(loop, parity: int):
     dtype, step = loop.var.type.dtype, loop.step.value
     start_zero = loop.start._production == "Int" and loop.start.value == 0
     length = loop.stop if start_zero else D.Bin(BinOp.sub, loop.stop, loop.start)
-    trips = length if step == 1 else D.Bin(BinOp.floordiv, D.Bin(BinOp.add, length, D.Int(step - 1, dtype)), D.Int(step, dtype))
-    rest = D.Bin(BinOp.mod, trips, D.Int(2, dtype))
+    if step != 1:
+        length = D.Bin(BinOp.floordiv, D.Bin(BinOp.add, length, D.Int(step - 1, dtype)), D.Int(step, dtype))
+    rest = D.Bin(BinOp.mod, length, D.Int(2, dtype))  # (the trips)
     if parity:
         return D.Bin(BinOp.and_, D.Cmp(CmpOp.gt, loop.stop, loop.start), D.Cmp(CmpOp.ne, rest, D.Int(0, dtype)))
     return D.Bin(BinOp.or_, D.Cmp(CmpOp.le, loop.stop, loop.start), D.Cmp(CmpOp.eq, rest, D.Int(0, dtype)))

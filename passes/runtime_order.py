@@ -129,7 +129,8 @@ from .util import (BODY_FIELDS, assigned_names, binders_of, iter_stmts, last_yie
 
 BUDGET = 300_000
 PER_EDGE = 100  # and the walk may cost this much per dependency entry of the program (``budget``)
-PARITY = "trips odd"  # ``((PARITY, k), 0 or 1)`` in the walk's scalars: after loop k (``parity_loops``), its trips' parity
+# ``((PARITY, k), 0 or 1)`` in the walk's scalars: after loop k (``parity_loops``), its trips' parity
+PARITY = "trips odd"
 MIN = "at least"  # ``(name, MIN)`` in the walk's scalars: a lower bound of a loop's counter ``name``
 _FLIPPED = {CmpOp.lt: CmpOp.gt, CmpOp.gt: CmpOp.lt, CmpOp.le: CmpOp.ge, CmpOp.ge: CmpOp.le}
 UNROLL = 8  # at most this many iterations of loops of constant bounds walked one by one, nested

@@ -82,7 +82,8 @@ def test_an_edge_after_a_swap_loop_is_inserted_after_the_trips_of_the_parity_tha
     n = 2, 4 both, the cell edge redundant: (2, 1, 1, 0). Without the guard the derived edge
     stays for odd n too, redundant: (2, 1, 1, 0)."""
     text = chain_program(AFTER_A_SWAP_LOOP)
-    assert [figures(text, n) for n in range(5)] == [(1, 0, 1, 0), (1, 0, 1, 0), (2, 1, 1, 0), (1, 0, 1, 0), (2, 1, 1, 0)]
+    assert [figures(text, n) for n in range(5)] == [(1, 0, 1, 0), (1, 0, 1, 0), (2, 1, 1, 0), (1, 0, 1, 0),
+                                                    (2, 1, 1, 0)]
     checked_clean(text, trips=(0, 1, 2, 3, 4))
 
 
@@ -90,5 +91,6 @@ def test_the_guards_are_the_rule_s(monkeypatch):
     """Without ``implied_where`` (no guard), the figures above are the ones before the rule."""
     monkeypatch.setattr(runtime_order.RuntimeOrder, "implied_where", lambda self, task, position: None)
     assert figures(chain_program(SWAP_LOOP)) == (4, 2, 2, 0)
-    assert [figures(chain_program(FIRST_ITERATION_ALIAS), n) for n in (1, 2, 3)] == [(1, 1, 0, 0), (3, 2, 1, 0), (5, 3, 2, 0)]
+    assert [figures(chain_program(FIRST_ITERATION_ALIAS), n) for n in (1, 2, 3)] == [(1, 1, 0, 0), (3, 2, 1, 0),
+                                                                                    (5, 3, 2, 0)]
     assert [figures(chain_program(AFTER_A_SWAP_LOOP), n) for n in (1, 3)] == [(2, 1, 1, 0), (2, 1, 1, 0)]
