@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 from nanopass.languages import DIRECTED
+from nanopass.languages.terms import BinOp, CmpOp, DType
 from nanopass.rewrite import register
 
 from .lean import LeanPass
-from .cells import without_unread_cells
+from .cells import taken_names, without_unread_cells
 from .runtime_order import runtime_order
-from .util import iter_stmts, var_reads
+from .util import FreshVersions, iter_stmts, places, var_reads
 
 D = DIRECTED
+TID_TYPE = D.ScalarType(DType.TASK_ID)
 
 
 @register
@@ -27,11 +29,15 @@ class DropImpliedDependencies(LeanPass):
     step reads, is the runtime's own edge. A compiler edge on a join cell of ``S`` (every run of
     ``S``) goes when the task is ordered after every run of ``S`` anyway: after the latest run
     of a task that came after them all, or after the latest run of ``S`` where that run came
-    after every earlier one. User edges stay. Cells no edge
+    after every earlier one. A derived edge implied in the iterations where the counter of the
+    innermost loop around the task has given values (every walk of them implies it,
+    ``RuntimeOrder.implied_where``: a loop that swaps its carries, say) waits on a cell of its own,
+    set before the task to no task there, else to the TaskId. User edges stay. Cells no edge
     reads any more lose their declaration and stores (and so do join barriers only they held),
     and a TaskId binder this pass left unread goes. Off with the option ``lean_edges=False``.
     Afterwards no compiler edge on a task's latest run, or on every run of it, is implied in
-    every run of the program point that inserts it; every order the edges made still holds.
+    every run of the program point that inserts it, nor in the iterations of its innermost loop
+    where each walk implies it; every order the edges made still holds.
     """
 
     name = "drop_implied_dependencies"
@@ -49,10 +55,14 @@ class DropImpliedDependencies(LeanPass):
         self.order = order
         self.dropped: set[str] = set()  # TaskId binders a dropped edge named
         self.unread: set[str] | None = None  # set: the second walk unbinds these TaskIds
+        self.names = FreshVersions(taken_names(func))
+        self.counters = dict(_counters(func.body))  # counter name -> (its binder, id(its loop))
+        self.where = places(func.body, ("Task", "For", "While"))
+        self.decls: list = []  # the cells of the edges inserted only where a counter says
         body = self.visit_all(func.body)
         if body is func.body:
             return program
-        body = without_unread_cells(body)
+        body = tuple(self.decls) + tuple(without_unread_cells(body))
         reads = var_reads(body)
         self.unread = {name for name in self.dropped if not reads.get(name)}
         if self.unread:
@@ -66,7 +76,53 @@ class DropImpliedDependencies(LeanPass):
         implied = self.order.implied.get(n, frozenset()) if n is not None else frozenset()
         deps = self.kept(task.deps, implied, f"task {task.kernel}",
                          lambda s: "the runtime" if self.order.by_runtime(n, s) else "its other edges", task.span)
+        guards = []
+        for k, dep in enumerate(task.deps):
+            if k not in implied and n is not None and dep._production == "DerivedDep" and self.removable(dep):
+                where = self.order.implied_where(n, k)
+                if where is not None and self.guardable(task, dep, where[0]):
+                    guards.append(self.guarded(task, dep, *where))
+        if guards:
+            swap = {id(old): new for old, new, _ in guards}
+            return [g for _, _, g in guards] + [task.replace(deps=[swap.get(id(d), d) for d in deps])]
         return task if len(deps) == len(task.deps) else task.replace(deps=deps)
+
+    def guardable(self, task, dep, counter) -> bool:
+        """A guard on ``counter`` inserts no more than ``drop_edges_after_first_run`` would: it
+        counts the innermost loop around ``task`` (a guard on an outer loop's would insert the
+        edge on every run of the inner loop, where that pass inserts it on the first), or it is
+        the trips' parity of a loop before ``task`` and every loop around ``task`` is around
+        the task ``dep`` names too."""
+        loops = self.where[id(task)].loops
+        if not isinstance(counter, str):
+            return loops <= self.where[id(self.order.tasks[self.order.source_of(dep)])].loops
+        if counter not in self.counters:
+            return False
+        loop = self.counters[counter][1]
+        return loop in loops and self.where[loop].loops == loops - {loop}
+
+    def guarded(self, task, dep, counter: str, values: tuple) -> tuple:
+        """(``dep``, a dependency on a cell of its own, the ``if`` that sets the cell before
+        ``task``: no task where ``counter`` is one of ``values``, else ``dep``'s TaskId)."""
+        source = self.order.tasks[self.order.source_of(dep)]
+        cell = self.names.fresh(f"{source.kernel}_unless_implied", "cell")
+        none = self.names.fresh("no_task", "none")
+        self.decls.append(D.CellDecl(cell, span=task.span))
+        cond = None
+        for value in values:
+            test = (D.Cmp(CmpOp.eq, D.Var(counter), D.Int(value, self.counters[counter][0].type.dtype))
+                    if isinstance(counter, str) else _trips_parity_is(self.order.parity_loops[counter[1]], value))
+            cond = test if cond is None else D.Bin(BinOp.or_, cond, test)
+        guard = D.If(cond, (D.Let(D.Binder(none, TID_TYPE), D.NoTask()), D.CellSet(cell, D.Var(none))),
+                     (D.CellSet(cell, dep.value),), (), span=task.span)
+        if isinstance(counter, str):
+            where = f"{counter} is {', '.join(map(str, values))}"
+        else:
+            parity = " or ".join("odd" if value else "even" for value in values)
+            where = f"the loop over {self.order.parity_loops[counter[1]].var.name} ran an {parity} number of times"
+        self.ctx.note("dropped-edge", f"task {task.kernel} waits for {source.kernel} through the runtime or its "
+                      f"other edges where {where}: its compiler edge goes there", task.span)
+        return dep, D.CellDep(cell, span=dep.span), guard
 
     def HostFence(self, fence):
         if self.unread is not None:
@@ -104,3 +160,28 @@ class DropImpliedDependencies(LeanPass):
 
 def _removable_kind(dep) -> bool:
     return dep._production in ("DerivedDep", "CellDep")
+
+
+def _counters(body):
+    """(name, (binder, id(loop))) of the loop variables and scalar loop carries under ``body``."""
+    for stmt in iter_stmts(body):
+        if stmt._production == "For":
+            yield stmt.var.name, (stmt.var, id(stmt))
+        if stmt._production in ("For", "While"):
+            yield from ((it.var.name, (it.var, id(stmt))) for it in stmt.iters
+                        if it.var.type._production == "ScalarType")
+
+
+def _trips_parity_is(loop, parity: int):
+    """Whether ``loop`` (a sequential ``For`` of a positive constant step) ran an odd (``parity``
+    1) or even number of times, as an expression of its bounds (``//`` and ``%`` of a positive
+    length)."""
+    dtype, step = loop.var.type.dtype, loop.step.value
+    start_zero = loop.start._production == "Int" and loop.start.value == 0
+    length = loop.stop if start_zero else D.Bin(BinOp.sub, loop.stop, loop.start)
+    if step != 1:
+        length = D.Bin(BinOp.floordiv, D.Bin(BinOp.add, length, D.Int(step - 1, dtype)), D.Int(step, dtype))
+    rest = D.Bin(BinOp.mod, length, D.Int(2, dtype))  # (the trips)
+    if parity:
+        return D.Bin(BinOp.and_, D.Cmp(CmpOp.gt, loop.stop, loop.start), D.Cmp(CmpOp.ne, rest, D.Int(0, dtype)))
+    return D.Bin(BinOp.or_, D.Cmp(CmpOp.le, loop.stop, loop.start), D.Cmp(CmpOp.eq, rest, D.Int(0, dtype)))

@@ -54,7 +54,9 @@ before it meets that header, unless the loop certainly runs. Where such a loop i
 statement of its block, the rest of the block is walked from each of the two states and the ends
 meet instead (at most ``SPLITS`` times a walk): a task after the loop is ordered after what each
 path orders it after, through whichever values (a loop's own walk may spend the last of the
-budget: the rest is then walked once, from the meet of its exits). A loop the walk reaches again
+budget: the rest is then walked once, from the meet of its exits). A loop of unknown trips that
+swaps its carries has three exits, the header split by the trips' parity (``walk_by_parity``),
+and the rest's walks know that parity (``implied_at``, ``implied_where``). A loop the walk reaches again
 from an equal state, in the same context, with a budget that makes the same walk, is not walked
 again: its exits are those of the first walk (``_Walker.exits``). Some loops are walked
 iteration by iteration instead, with no back edge and their scalars known in each iteration, so
@@ -127,6 +129,8 @@ from .util import (BODY_FIELDS, assigned_names, binders_of, iter_stmts, last_yie
 
 BUDGET = 300_000
 PER_EDGE = 100  # and the walk may cost this much per dependency entry of the program (``budget``)
+# ``((PARITY, k), 0 or 1)`` in the walk's scalars: after loop k (``parity_loops``), its trips' parity
+PARITY = "trips odd"
 MIN = "at least"  # ``(name, MIN)`` in the walk's scalars: a lower bound of a loop's counter ``name``
 _FLIPPED = {CmpOp.lt: CmpOp.gt, CmpOp.gt: CmpOp.lt, CmpOp.le: CmpOp.ge, CmpOp.ge: CmpOp.le}
 UNROLL = 8  # at most this many iterations of loops of constant bounds walked one by one, nested
@@ -339,6 +343,10 @@ class RuntimeOrder:
     ordered: dict = field(default_factory=dict)
     # task number -> as ``runtime``, on the iterations after the first of each run of its innermost loop
     later: dict = field(default_factory=dict)
+    # task number -> {the scalars of a walk (``_Walker.values``) -> the positions of its
+    # dependencies implied in every walk with those scalars}
+    implied_at: dict = field(default_factory=dict)
+    parity_loops: list = field(default_factory=list)  # the loops of ``(PARITY, k)``, k their index
 
     def is_ordered(self, task: int, before: int) -> bool:
         """Every run of ``task`` is ordered after the latest run of ``before`` (or none ran)."""
@@ -358,6 +366,32 @@ class RuntimeOrder:
             found = self.cells.task.get(dep.cell)
             return found if found is not None else self.joins.get(dep.cell)
         return _binder_source(dep, self.tid_task)
+
+    def implied_where(self, task: int, position: int) -> tuple | None:
+        """(a loop counter ``v``, or ``(PARITY, k)`` for the trips' parity of a loop
+        before the task, the values ``K`` of it) where dependency ``position`` of
+        ``task`` is implied in every run in which ``v`` is in ``K`` (every walk of those runs knows
+        ``v``, and no walk that leaves it needed may have ``v`` in ``K``), the largest ``K``; or None."""
+        walks = self.implied_at.get(task, {})
+        best = None
+        counters = {name for key in walks for name, _ in key if isinstance(name, str) or name[0] == PARITY}
+        for v in sorted(counters, key=lambda c: (0, c) if isinstance(c, str) else (1, "", c[1])):
+            values = {dict(key).get(v) for key, implied in walks.items() if position in implied} - {None}
+            for key, implied in walks.items():
+                if position in implied:
+                    continue
+                known = dict(key)
+                if v in known:
+                    values.discard(known[v])
+                elif (v, MIN) in known:
+                    values = {k for k in values if k < known[(v, MIN)]}
+                else:
+                    values = set()
+                if not values:
+                    break
+            if values and (best is None or len(values) > len(best[1])):
+                best = (v, tuple(sorted(values)))
+        return best
 
 
 def _binder_source(dep, tid_task: dict) -> int | None:
@@ -705,9 +739,13 @@ class _Walker:
                 # some of the budget (else the exits meet)
                 if len(paths) > 1 and self.splits:
                     self.splits -= 1
-                    ends = [self.run(body[k + 1:], path) for path in paths]
-                    return meet(ends[0], ends[1])
-                state = paths[0] if len(paths) == 1 else meet(paths[0], paths[1])
+                    ends, saved = [], self.values
+                    for path, parity in zip(paths, self.parities(stmt, len(paths))):
+                        self.values = saved if parity is None else {**saved, (PARITY, self.parity_loop(stmt)): parity}
+                        ends.append(self.run(body[k + 1:], path))
+                    self.values = saved
+                    return _meet_all(ends)
+                state = _meet_all(paths)
                 continue
             handler = getattr(self, kind, None)
             if handler is not None:
@@ -827,6 +865,8 @@ class _Walker:
         if self.later[-1]:
             self._meet(self.out.later, n, (lookups | state.done) & self.relevant)
         self._meet(self.out.implied, n, frozenset(implied))
+        if task.deps:
+            self._meet(self.out.implied_at.setdefault(n, {}), frozenset(self.values.items()), frozenset(implied))
         after = lookups | state.never_ran | state.done
         for t in through:
             after |= t
@@ -1025,14 +1065,14 @@ class _Walker:
         return merged
 
     def For(self, loop, state: State) -> State:
-        paths = self.exits(loop, state)
-        return paths[0] if len(paths) == 1 else meet(paths[0], paths[1])
+        return _meet_all(self.exits(loop, state))
 
     While = For
 
     def exits(self, loop, state: State) -> list:
         """The state after the loop: one, or two for a loop that may not run (the state before
-        it, and the state after one or more iterations), each with the loop's results.
+        it, and the state after one or more iterations), or three (``walk_by_parity``), each with
+        the loop's results.
 
         A walk depends on the loop, the state before it, the walk's scalars, the loops unrolled
         and the MANUAL scopes around it, and on the split budget only through whether it is
@@ -1070,6 +1110,8 @@ class _Walker:
         entry = self.enter(loop, state, None)
         saved = self.values
         first, later = _first_and_later(loop, saved)
+        if not runs and self.parities(loop, 3)[0] is not None:
+            return self.walk_by_parity(loop, entry, first, later)
         # the first iteration, from the state before the loop (kept for the exit where it may not run)
         self.values = first
         self.later.append(False)
@@ -1091,6 +1133,50 @@ class _Walker:
             # (the walk is monotone): the state at the end of that run holds at least ``end``'s
             return [_with_results(loop, entered, self.stable)]
         return [_with_results(loop, entry, self.stable), _with_results(loop, header, self.stable)]  # (or before its first iteration)
+
+    def parities(self, loop, paths: int) -> list:
+        """The trips' parity of each of ``paths`` exits of ``loop`` (``walk_by_parity``: a
+        sequential ``For`` of a positive constant step and bounds not both constant that swaps
+        or rotates its carries, not walked iteration by iteration), else None each."""
+        if (paths == 3 and loop._production == "For" and loop.kind is LoopKind.seq
+                and loop.step._production == "Int" and loop.step.value > 0
+                and not (loop.start._production == "Int" and loop.stop._production == "Int")
+                and _moves_carries(loop)):
+            return [0, 0, 1]
+        return [None] * paths
+
+    def parity_loop(self, loop) -> int:
+        """The index of ``loop`` in ``RuntimeOrder.parity_loops`` (added on its first walk)."""
+        loops = self.out.parity_loops
+        for k, other in enumerate(loops):
+            if other is loop:
+                return k
+        loops.append(loop)
+        return len(loops) - 1
+
+    def walk_by_parity(self, loop, entry: State, first: dict, later: dict) -> list:
+        """``exits`` of a loop ``parities`` splits: the state before it (no trip), after an even
+        number of trips (the header before an odd iteration after the first) and after an odd
+        number (the header before an even iteration), the last two to a fixpoint from each other."""
+        saved = self.values
+        self.values = first
+        odd = self.after_iteration(loop, entry.copy())
+        self.values = later
+        even = None
+        while True:
+            reached = self.after_iteration(loop, odd.copy())
+            even_next = reached if even is None else meet(even, reached)
+            odd_next = meet(odd, self.after_iteration(loop, even_next.copy()))
+            if even is not None and even_next == even and odd_next == odd:
+                break
+            even, odd = even_next, odd_next
+        self.values = saved
+        return [_with_results(loop, entry, self.stable), _with_results(loop, even, self.stable),
+                _with_results(loop, odd, self.stable)]
+
+    def after_iteration(self, loop, header: State) -> State:
+        end = self.run(loop.body, header)
+        return self.enter(loop, end, end)
 
     def iterations(self, loop) -> list | None:
         """The values of the loop's scalars in each of its iterations, when it is walked iteration
@@ -1164,6 +1250,13 @@ class _Walker:
         if loop._production == "For":
             out.bind(loop.var.name, out.never_ran)
         return out
+
+
+def _meet_all(states: list) -> State:
+    out = states[0]
+    for other in states[1:]:
+        out = meet(out, other)
+    return out
 
 
 def _first_and_later(loop, values: dict) -> tuple[dict, dict]:
