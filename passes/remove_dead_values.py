@@ -73,6 +73,11 @@ class RemoveDeadValues(Pass):
         manual_last = previous = None
         roots: list = []  # the expressions read by effects
         add_root, add_roots = roots.append, roots.extend
+        # (with ``enough``: the names a task's arguments and dependencies read as their whole value,
+        # and the other expressions they read, unread: ``plain_names_read`` of them, written out)
+        plain: set[str] = set()
+        deferred: list = []
+        named, defer = plain.add, deferred.append
         for stmt in iter_stmts(body):
             if manual_last is not None:
                 if previous is manual_last:  # (the walk left the scope)
@@ -80,8 +85,23 @@ class RemoveDeadValues(Pass):
                 previous = stmt
             kind = stmt._production
             if kind == "Task":  # (the usual statements first; ``_reads_of`` inlined)
-                add_roots(stmt.args)
-                add_roots(stmt.deps)
+                if enough:
+                    for arg in stmt.args:
+                        node = arg.value
+                        if node._production == "Var":
+                            named(node.name)
+                        elif node._production not in _NO_NAME:
+                            defer(node)
+                    for node in stmt.deps:
+                        if node._production in _WRAPPERS:
+                            node = node.value
+                        if node._production == "Var":
+                            named(node.name)
+                        elif node._production not in _NO_NAME:
+                            defer(node)
+                else:
+                    add_roots(stmt.args)
+                    add_roots(stmt.deps)
                 if stmt.launch is not None:
                     add_root(stmt.launch)
             elif kind == "Let":
@@ -140,8 +160,11 @@ class RemoveDeadValues(Pass):
         # come first, and the others (``deferred``) only if need be. A carry is one value: its
         # iter_arg and its result are live together (their sources, one list, read once).
         live: set[str] = set()
-        deferred: list = []
-        reads = plain_names_read(roots, deferred) if enough else names_read(roots)
+        if enough:
+            reads = plain_names_read(roots, deferred)
+            reads |= plain
+        else:
+            reads = names_read(roots)
         fed, partner_get = feeds.keys(), partner.get
         while True:
             while reads:
