@@ -106,7 +106,10 @@ class RemoveDeadValues(Pass):
                     add_root(stmt.launch)
             elif kind == "Let":
                 value = stmt.value
-                if value._production in PURE:
+                vk = value._production
+                if vk == "CreateTensor" and _constant_create(value):
+                    feeds[stmt.var.name] = ()  # (it reads no name: nothing to walk when it is live)
+                elif vk in PURE:
                     feeds[stmt.var.name] = value
                 else:
                     add_root(value)
@@ -267,6 +270,21 @@ class RemoveDeadValues(Pass):
             then, orelse = _drop_yield_values(then, keep), _drop_yield_values(orelse, keep)
             results = tuple(kept)
         return _make_if(branch.cond, then, orelse, results, branch.span)
+
+
+_CONSTANTS = frozenset({"Int", "Float", "Bool"})
+
+
+def _constant_create(value) -> bool:
+    """Whether a ``CreateTensor`` reads no name: constant extents, and no initial value or a
+    constant one (the usual create)."""
+    init = value.init
+    if init is not None and init._production not in _CONSTANTS:
+        return False
+    for extent in value.shape:
+        if extent._production != "Int":
+            return False
+    return True
 
 
 def _split_carry(it) -> bool:

@@ -90,3 +90,35 @@ def test_shapes(tmp_path, shape):
 def test_random_programs(tmp_path_factory, source):
     (path := tmp_path_factory.mktemp("p") / "generated.py").write_text(source)
     check(load_program(path))
+
+
+def _create_body(extent, init):
+    """``m = n + 1; t = create([extent, 16], init); return t``, in remove_dead_values' language."""
+    from nanopass.languages import DIRECTED as D
+    from nanopass.languages.terms import BinOp, DType
+
+    index = D.ScalarType(DType.INDEX)
+    m = D.Let(var=D.Binder(name="m", type=index), value=D.Bin(op=BinOp.add, a=D.Var(name="n"), b=D.Int(value=1, dtype=DType.INDEX)))
+    shape = (extent, D.Int(value=16, dtype=DType.INDEX))
+    t = D.Let(var=D.Binder(name="t", type=D.TensorType(shape=shape, dtype=DType.FP32)),
+              value=D.CreateTensor(shape=shape, dtype=DType.FP32, manual_dep=False, init=init))
+    return (m, t, D.Return(values=(D.Var(name="t"),)))
+
+
+@pytest.mark.parametrize("where", ["extent", "init", "neither"])
+@pytest.mark.parametrize("enough", [False, True])
+def test_a_create_whose_extent_or_init_reads_a_name_keeps_it_live(where, enough):
+    """The liveness walk takes a create with constant extents and a constant initial value (or
+    none) as reading no name (``_constant_create``): one whose extent or initial value is a
+    name keeps that name, and what it reads, live."""
+    from nanopass.languages import DIRECTED as D
+    from nanopass.languages.terms import DType
+
+    m = D.Var(name="m")
+    extent = m if where == "extent" else D.Int(value=8, dtype=DType.INDEX)
+    init = m if where == "init" else D.Float(value=0.5, dtype=DType.FP32)
+    body = _create_body(extent, init)
+    live, removable = RemoveDeadValues.liveness(body, enough=enough)
+    assert removable == {"m", "t"}
+    assert live == ({"t", "m", "n"} if where != "neither" else {"t"})
+    assert live == plain_liveness(body, dummies=False)
