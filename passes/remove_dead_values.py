@@ -109,6 +109,8 @@ class RemoveDeadValues(Pass):
                 vk = value._production
                 if vk == "CreateTensor" and _constant_create(value):
                     feeds[stmt.var.name] = ()  # (it reads no name: nothing to walk when it is live)
+                elif vk == "SliceTensor" and _constant_box(value):
+                    feeds[stmt.var.name] = value.tensor  # (it reads what its source does, mostly a name)
                 elif vk in PURE:
                     feeds[stmt.var.name] = value
                 else:
@@ -283,6 +285,17 @@ def _constant_create(value) -> bool:
         return False
     for extent in value.shape:
         if extent._production != "Int":
+            return False
+    return True
+
+
+def _constant_box(view) -> bool:
+    """Whether a ``SliceTensor``'s extents and offsets are constants (it reads its source alone)."""
+    for extent in view.shape:
+        if extent._production != "Int":
+            return False
+    for offset in view.offset:
+        if offset._production != "Int":
             return False
     return True
 

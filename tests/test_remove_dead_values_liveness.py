@@ -122,3 +122,25 @@ def test_a_create_whose_extent_or_init_reads_a_name_keeps_it_live(where, enough)
     assert removable == {"m", "t"}
     assert live == ({"t", "m", "n"} if where != "neither" else {"t"})
     assert live == plain_liveness(body, dummies=False)
+
+
+@pytest.mark.parametrize("where", ["offset", "extent", "neither"])
+@pytest.mark.parametrize("enough", [False, True])
+def test_a_slice_whose_box_reads_a_name_keeps_it_live(where, enough):
+    """The liveness walk takes a slice of constant extents and offsets as reading its source
+    alone (``_constant_box``): one whose offset or extent is a name keeps that name live too."""
+    from nanopass.languages import DIRECTED as D
+    from nanopass.languages.terms import DType
+
+    m, t, ret = _create_body(D.Int(value=8, dtype=DType.INDEX), None)
+    const = D.Int(value=0, dtype=DType.INDEX)
+    offset = (D.Var(name="m") if where == "offset" else const, const)
+    shape = (D.Var(name="m") if where == "extent" else D.Int(value=4, dtype=DType.INDEX), D.Int(value=16, dtype=DType.INDEX))
+    view = D.Let(var=D.Binder(name="v", type=t.var.type),
+                 value=D.SliceTensor(tensor=D.Var(name="t"), shape=shape, offset=offset, manual_dep=False, clamp=False,
+                                     placed=False))
+    body = (m, t, view, D.Return(values=(D.Var(name="v"),)))
+    live, removable = RemoveDeadValues.liveness(body, enough=enough)
+    assert removable == {"m", "t", "v"}
+    assert live == ({"v", "t", "m", "n"} if where != "neither" else {"v", "t"})
+    assert live == plain_liveness(body, dummies=False)
