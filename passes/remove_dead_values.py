@@ -62,8 +62,9 @@ class RemoveDeadValues(Pass):
 
         With ``apart``, a TaskId carry with a name for init of a per-iteration loop is two values
         (the class docstring): the iter_arg needs the init, the result both."""
-        # name -> what its value reads: a pure let's value (an expression), a dummy's
-        # dependencies (a tuple), a carry's [init, yielded value] (one list for its iter_arg and
+        # name -> what its value reads: a pure let's value (an expression; a slice of a constant box:
+        # its source), a dummy's dependencies (a tuple; a create of constant extents and initial
+        # value: an empty one), a carry's [init, yielded value] (one list for its iter_arg and
         # its result, read once for both), an if result's yielded values (a list)
         feeds: dict[str, object] = {}
         partner: dict[str, str] = {}  # the iter_arg of every carry -> its result, and back
@@ -113,6 +114,9 @@ class RemoveDeadValues(Pass):
                     feeds[stmt.var.name] = value.tensor  # (it reads what its source does, mostly a name)
                 elif vk in PURE:
                     feeds[stmt.var.name] = value
+                elif vk == "AssembleTensor" and _constants(value.offset):
+                    add_root(value.target)  # (an effect: it reads its target and source, mostly names)
+                    add_root(value.source)
                 else:
                     add_root(value)
             elif kind == "Yield":
@@ -281,21 +285,18 @@ def _constant_create(value) -> bool:
     """Whether a ``CreateTensor`` reads no name: constant extents, and no initial value or a
     constant one (the usual create)."""
     init = value.init
-    if init is not None and init._production not in _CONSTANTS:
-        return False
-    for extent in value.shape:
-        if extent._production != "Int":
-            return False
-    return True
+    return (init is None or init._production in _CONSTANTS) and _constants(value.shape)
 
 
 def _constant_box(view) -> bool:
     """Whether a ``SliceTensor``'s extents and offsets are constants (it reads its source alone)."""
-    for extent in view.shape:
-        if extent._production != "Int":
-            return False
-    for offset in view.offset:
-        if offset._production != "Int":
+    return _constants(view.shape) and _constants(view.offset)
+
+
+def _constants(exprs) -> bool:
+    """Whether each of ``exprs`` is an integer constant."""
+    for expr in exprs:
+        if expr._production != "Int":
             return False
     return True
 

@@ -144,3 +144,23 @@ def test_a_slice_whose_box_reads_a_name_keeps_it_live(where, enough):
     assert removable == {"m", "t", "v"}
     assert live == ({"v", "t", "m", "n"} if where != "neither" else {"v", "t"})
     assert live == plain_liveness(body, dummies=False)
+
+
+@pytest.mark.parametrize("where", ["offset", "neither"])
+@pytest.mark.parametrize("enough", [False, True])
+def test_an_assemble_whose_offset_reads_a_name_keeps_it_live(where, enough):
+    """The liveness walk takes an assemble of constant offsets as reading its target and source
+    alone (``_constants``): one whose offset is a name keeps that name live too."""
+    from nanopass.languages import DIRECTED as D
+    from nanopass.languages.terms import DType
+
+    m, t, _ = _create_body(D.Int(value=8, dtype=DType.INDEX), None)
+    const = D.Int(value=0, dtype=DType.INDEX)
+    offset = (D.Var(name="m") if where == "offset" else const, const)
+    assemble = D.Let(var=D.Binder(name="u", type=t.var.type),
+                     value=D.AssembleTensor(target=D.Var(name="x"), source=D.Var(name="t"), offset=offset))
+    body = (m, t, assemble)
+    live, removable = RemoveDeadValues.liveness(body, enough=enough)
+    assert removable == {"m", "t"}
+    assert live == ({"x", "t", "m", "n"} if where != "neither" else {"x", "t"})
+    assert live == plain_liveness(body, dummies=False)
