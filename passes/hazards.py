@@ -608,6 +608,7 @@ WRITES = (ArgDir.InOut, ArgDir.OutputExisting, ArgDir.Output)
 # (enum members read once: a member read through its class costs a descriptor call)
 _INOUT, _OUTPUT, _MANUAL, _AUTO, _PARALLEL = ArgDir.InOut, ArgDir.Output, ScopeMode.manual, ScopeMode.auto, LoopKind.parallel
 _INPUT, _OUTPUT_EXISTING = ArgDir.Input, ArgDir.OutputExisting
+_READ, _WRITE, _READ_WRITE = (False,), (True,), (False, True)  # (``task_accesses``: the kinds of access an argument makes, a write last)
 
 
 class Access:
@@ -1642,40 +1643,32 @@ def task_accesses(
     covers = frozenset({task.tid.name}) if task.tid is not None and (read is None or task.tid.name in read) else NONE
     for arg in task.args:
         direction = arg.dir
-        # (members compared by identity: READS and WRITES written out)
+        # what the argument does: a read, a write or both (members compared by identity)
         if direction is _INPUT:
-            reads, writes = True, False
+            kinds = _READ
         elif direction is _INOUT:
-            reads = writes = True
+            kinds = _READ_WRITE
         elif direction is _OUTPUT_EXISTING or direction is _OUTPUT:
-            reads, writes = False, True
+            kinds = _WRITE
         else:
             continue
         value = arg.value
         if value._production != "Var":
             continue
+        writes = kinds[-1]
         places = store.get(value.name, ())
         for root, region in places:
             if root not in written:  # untracked, or only ever read
                 continue
             follow = followed is None or root in followed
             if follow:
-                # (``_fresh_access`` written out: one per argument and root)
                 dv = direction._value_
-                if reads:
+                for write in kinds:  # (``_fresh_access`` written out: one per argument, root and kind)
                     new = _new_access(Access)
-                    new.site, new.write, new.root, new.region = site, False, root, region
+                    new.site, new.write, new.root, new.region = site, write, root, region
                     new.dir, new.scope, new.parallel = direction, scope, parallel
                     new.earlier_iteration, new.stale, new.closed, new.covers = NONE, False, False, covers
-                    new._key = (site, False, root, region, dv, scope, parallel, NONE, False, False, covers)
-                    new.__hash__ = hash(new._key).__index__
-                    out.append(new)
-                if writes:
-                    new = _new_access(Access)
-                    new.site, new.write, new.root, new.region = site, True, root, region
-                    new.dir, new.scope, new.parallel = direction, scope, parallel
-                    new.earlier_iteration, new.stale, new.closed, new.covers = NONE, False, False, covers
-                    new._key = (site, True, root, region, dv, scope, parallel, NONE, False, False, covers)
+                    new._key = (site, write, root, region, dv, scope, parallel, NONE, False, False, covers)
                     new.__hash__ = hash(new._key).__index__
                     out.append(new)
             if writes:  # (chained or not whatever is followed)
