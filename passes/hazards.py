@@ -608,6 +608,7 @@ WRITES = (ArgDir.InOut, ArgDir.OutputExisting, ArgDir.Output)
 # (enum members read once: a member read through its class costs a descriptor call)
 _INOUT, _OUTPUT, _MANUAL, _AUTO, _PARALLEL = ArgDir.InOut, ArgDir.Output, ScopeMode.manual, ScopeMode.auto, LoopKind.parallel
 _INPUT, _OUTPUT_EXISTING = ArgDir.Input, ArgDir.OutputExisting
+_READ, _WRITE, _READ_WRITE = (False,), (True,), (False, True)  # (``task_accesses``: the kinds of access an argument makes, a write last)
 
 
 class Access:
@@ -858,7 +859,8 @@ def find_hazards(
     # (site, id of the current store) -> task_facts(...) (the same each visit with that store)
     found_at: dict[tuple[int, int], tuple[list[Access], set[Access]]] = {}
     scope_sites: dict[int, list[int]] = {}  # manual scope -> the sites in it
-    scope_at: dict[int, Site] = {}  # outermost manual scope -> where it stands (a site of its own)
+    # outermost manual scope -> where it stands (a site of its own; a tuple of its fields until a host access asks)
+    scope_at: dict[int, Site | tuple] = {}
     # What the walk did besides meeting and killing facts by their regions, in order (for
     # ``settled``; emptied as an outermost loop begins): the task sites stepped (their live facts
     # become stale), the roots renewed, the manual scopes closed; ``holds.transfers`` logs the
@@ -1060,23 +1062,34 @@ def find_hazards(
                     site = task_site(stmt, path, loops, scope, position + (i,), auto)
                     found = task_facts(stmt, site, scope, parallel, loops)
                 step(site, stmt, found)
-            elif kind == "Let" and stmt.value._production == "ReadTensor":
-                if stmt.var.name in used and not state.following:
-                    host_site(stmt, path, loops, scope, position + (i,), parallel, auto)
-            elif kind == "WriteTensor":
-                if not state.following:
-                    host_site(stmt, path, loops, scope, position + (i,), parallel, auto)
             elif kind == "Let":
-                if is_task_id_value(stmt.var):
-                    holds.assign([(stmt.var.name, held_by(stmt.value))])
-                elif (loops or not once) and stmt.value._production == "CreateTensor" and stmt.var.name not in renewed:
+                value = stmt.value
+                if value._production == "ReadTensor":
+                    if stmt.var.name in used and not state.following:
+                        host_site(stmt, path, loops, scope, position + (i,), parallel, auto)
+                elif is_task_id_value(stmt.var):
+                    holds.assign([(stmt.var.name, held_by(value))])
+                elif (loops or not once) and value._production == "CreateTensor" and stmt.var.name not in renewed:
                     # (outside every loop a create runs once, before every access of its root: no
                     # fact of the root is live to remove)
                     renew(stmt.var.name)
-            elif kind == "Dummy":
-                holds.assign([(stmt.var.name, dep_names(stmt))])
             elif kind == "For" or kind == "While":
                 loop(stmt, path, loops, scope, position + (i,), parallel, auto)
+            elif kind == "Scope" or kind == "CompilerScope":
+                opens = stmt.mode is _MANUAL and scope is None
+                pos = position + (i,)
+                if opens and id(stmt) not in scope_at:
+                    scope_at[id(stmt)] = (stmt, path, loops, pos, auto)  # (a ``Site`` made when a host access asks)
+                inner_scope = id(stmt) if opens else scope
+                inner_auto = id(stmt) if stmt.mode is _AUTO else auto
+                block(stmt.body, path + (id(stmt),), loops, inner_scope, pos, parallel, inner_auto)
+                if opens and (loops or close_run_once):
+                    close(id(stmt))
+            elif kind == "Dummy":
+                holds.assign([(stmt.var.name, dep_names(stmt))])
+            elif kind == "WriteTensor":
+                if not state.following:
+                    host_site(stmt, path, loops, scope, position + (i,), parallel, auto)
             elif kind == "If":
                 deltas = []
                 results = [r for r in stmt.results if is_task_id_value(r)]
@@ -1090,16 +1103,6 @@ def find_hazards(
                     deltas.append(live.delta(mark))
                     live.undo(mark)
                 branch_join(deltas)
-            elif kind in ("Scope", "CompilerScope"):
-                opens = stmt.mode is _MANUAL and scope is None
-                pos = position + (i,)
-                if opens and id(stmt) not in scope_at:
-                    scope_at[id(stmt)] = Site(-1, stmt, path, loops, None, pos, auto)
-                inner_scope = id(stmt) if opens else scope
-                inner_auto = id(stmt) if stmt.mode is _AUTO else auto
-                block(stmt.body, path + (id(stmt),), loops, inner_scope, pos, parallel, inner_auto)
-                if opens and (loops or close_run_once):
-                    close(id(stmt))
 
     def host_site(stmt, path, loops, scope, pos, parallel, auto) -> None:
         key = id(stmt)
@@ -1107,7 +1110,12 @@ def find_hazards(
         if site is None:
             site = site_of[key] = len(result.sites)
             result.hosts = True
-            fence = scope_at[scope] if scope is not None else None
+            fence = None
+            if scope is not None:
+                fence = scope_at[scope]
+                if type(fence) is tuple:  # (its first host access: the scope's ``Site`` made now)
+                    stmt_of, path_of, loops_of, pos_of, auto_of = fence
+                    fence = scope_at[scope] = Site(-1, stmt_of, path_of, loops_of, None, pos_of, auto_of)
             result.sites.append(Site(site, stmt, path, loops, scope, pos, auto, True, fence))
         found = found_at.get((site, id(current[-1])))
         if found is None:
@@ -1519,38 +1527,41 @@ def _prework(body, store: dict | None, untracked, war: bool = False, wanted: boo
         for stmt in stmts:  # (plain loops: no comprehension made per statement or argument)
             kind = stmt._production
             if kind == "Task":
+                outs = stmt.outs  # (a task's outputs are Binders)
                 if loops:
-                    made.update(dict.fromkeys(allocated_by(stmt), loops))
-                if wanted and stmt.deps:
-                    sources.update(dep_names(stmt))
+                    for binder in outs:  # (``allocated_by``, written out)
+                        made[binder.name] = loops
+                if wanted:
+                    for dep in stmt.deps:  # (``dep_names``, written out)
+                        dk = dep._production
+                        if (dk == "DepVar" or dk == "DerivedDep") and dep.value._production == "Var":
+                            source(dep.value.name)
                 if store is None:
                     continue
                 for arg in stmt.args:
-                    value = arg.value
-                    if value._production != "Var":
-                        continue
                     direction = arg.dir
                     # (members compared by identity: a dict keyed by them would hash each in Python)
-                    roots = None
-                    if war:
-                        if direction is _INPUT:
-                            roots = input_read
-                        elif direction is _INOUT:
-                            roots = inout
-                        elif direction is _OUTPUT_EXISTING:
-                            roots = existing
-                    if roots is None and direction not in WRITES:
-                        continue
-                    places = store.get(value.name, nothing)
                     if direction in WRITES:
+                        value = arg.value
+                        if value._production != "Var":
+                            continue
+                        places = store.get(value.name, nothing)
                         for r, _ in places:
                             add(r)
-                    if roots is not None:
-                        for r, _ in places:
-                            roots.add(r)
-                for binder in stmt.outs:  # (a task's outputs are Binders)
-                    for r, _ in store.get(binder.name, nothing):
-                        if r == binder.name:
+                        if war and places:
+                            roots = inout if direction is _INOUT else existing if direction is _OUTPUT_EXISTING else None
+                            if roots is not None:
+                                for r, _ in places:
+                                    roots.add(r)
+                    elif war and direction is _INPUT:
+                        value = arg.value
+                        if value._production == "Var":
+                            for r, _ in store.get(value.name, nothing):
+                                input_read.add(r)
+                for binder in outs:
+                    name = binder.name
+                    for r, _ in store.get(name, nothing):
+                        if r == name:
                             allocated.add(r)
             elif kind == "Let":
                 vk = stmt.value._production
@@ -1632,25 +1643,40 @@ def task_accesses(
     covers = frozenset({task.tid.name}) if task.tid is not None and (read is None or task.tid.name in read) else NONE
     for arg in task.args:
         direction = arg.dir
-        reads, writes = direction in READS, direction in WRITES
-        if not (reads or writes) or arg.value._production != "Var":
+        # what the argument does: a read, a write or both (members compared by identity)
+        if direction is _INPUT:
+            kinds = _READ
+        elif direction is _INOUT:
+            kinds = _READ_WRITE
+        elif direction is _OUTPUT_EXISTING or direction is _OUTPUT:
+            kinds = _WRITE
+        else:
             continue
-        places = store.get(arg.value.name, ())
+        value = arg.value
+        if value._production != "Var":
+            continue
+        writes = kinds[-1]
+        places = store.get(value.name, ())
         for root, region in places:
             if root not in written:  # untracked, or only ever read
                 continue
             follow = followed is None or root in followed
             if follow:
-                if reads:
-                    out.append(_fresh_access(site, False, root, region, direction, scope, parallel, covers))
-                if writes:
-                    out.append(_fresh_access(site, True, root, region, direction, scope, parallel, covers))
+                dv = direction._value_
+                for write in kinds:  # (``_fresh_access`` written out: one per argument, root and kind)
+                    new = _new_access(Access)
+                    new.site, new.write, new.root, new.region = site, write, root, region
+                    new.dir, new.scope, new.parallel = direction, scope, parallel
+                    new.earlier_iteration, new.stale, new.closed, new.covers = NONE, False, False, covers
+                    new._key = (site, write, root, region, dv, scope, parallel, NONE, False, False, covers)
+                    new.__hash__ = hash(new._key).__index__
+                    out.append(new)
             if writes:  # (chained or not whatever is followed)
                 if len(places) == 1 and root not in renewed:
                     if follow:
-                        certain.add(out[-1])
+                        certain.add(new)
                     if (
-                        arg.dir is _INOUT
+                        direction is _INOUT
                         and scope is None
                         and region is not UNKNOWN
                         and not (made_in and made_in.get(root, NONE).intersection(loops))

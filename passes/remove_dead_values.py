@@ -62,8 +62,9 @@ class RemoveDeadValues(Pass):
 
         With ``apart``, a TaskId carry with a name for init of a per-iteration loop is two values
         (the class docstring): the iter_arg needs the init, the result both."""
-        # name -> what its value reads: a pure let's value (an expression), a dummy's
-        # dependencies (a tuple), a carry's [init, yielded value] (one list for its iter_arg and
+        # name -> what its value reads: a pure let's value (an expression; a slice of a constant box:
+        # its source), a dummy's dependencies (a tuple; a create of constant extents and initial
+        # value: an empty one), a carry's [init, yielded value] (one list for its iter_arg and
         # its result, read once for both), an if result's yielded values (a list)
         feeds: dict[str, object] = {}
         partner: dict[str, str] = {}  # the iter_arg of every carry -> its result, and back
@@ -73,6 +74,11 @@ class RemoveDeadValues(Pass):
         manual_last = previous = None
         roots: list = []  # the expressions read by effects
         add_root, add_roots = roots.append, roots.extend
+        # (with ``enough``: the names a task's arguments and dependencies read as their whole value,
+        # and the other expressions they read, unread: ``plain_names_read`` of them, written out)
+        plain: set[str] = set()
+        deferred: list = []
+        named, defer = plain.add, deferred.append
         for stmt in iter_stmts(body):
             if manual_last is not None:
                 if previous is manual_last:  # (the walk left the scope)
@@ -80,14 +86,37 @@ class RemoveDeadValues(Pass):
                 previous = stmt
             kind = stmt._production
             if kind == "Task":  # (the usual statements first; ``_reads_of`` inlined)
-                add_roots(stmt.args)
-                add_roots(stmt.deps)
+                if enough:
+                    for arg in stmt.args:
+                        node = arg.value
+                        if node._production == "Var":
+                            named(node.name)
+                        elif node._production not in _NO_NAME:
+                            defer(node)
+                    for node in stmt.deps:
+                        if node._production in _WRAPPERS:
+                            node = node.value
+                        if node._production == "Var":
+                            named(node.name)
+                        elif node._production not in _NO_NAME:
+                            defer(node)
+                else:
+                    add_roots(stmt.args)
+                    add_roots(stmt.deps)
                 if stmt.launch is not None:
                     add_root(stmt.launch)
             elif kind == "Let":
                 value = stmt.value
-                if value._production in PURE:
+                vk = value._production
+                if vk == "CreateTensor" and _constant_create(value):
+                    feeds[stmt.var.name] = ()  # (it reads no name: nothing to walk when it is live)
+                elif vk == "SliceTensor" and _constant_box(value):
+                    feeds[stmt.var.name] = value.tensor  # (it reads what its source does, mostly a name)
+                elif vk in PURE:
                     feeds[stmt.var.name] = value
+                elif vk == "AssembleTensor" and _constants(value.offset):
+                    add_root(value.target)  # (an effect: it reads its target and source, mostly names)
+                    add_root(value.source)
                 else:
                     add_root(value)
             elif kind == "Yield":
@@ -140,8 +169,11 @@ class RemoveDeadValues(Pass):
         # come first, and the others (``deferred``) only if need be. A carry is one value: its
         # iter_arg and its result are live together (their sources, one list, read once).
         live: set[str] = set()
-        deferred: list = []
-        reads = plain_names_read(roots, deferred) if enough else names_read(roots)
+        if enough:
+            reads = plain_names_read(roots, deferred)
+            reads |= plain
+        else:
+            reads = names_read(roots)
         fed, partner_get = feeds.keys(), partner.get
         while True:
             while reads:
@@ -244,6 +276,29 @@ class RemoveDeadValues(Pass):
             then, orelse = _drop_yield_values(then, keep), _drop_yield_values(orelse, keep)
             results = tuple(kept)
         return _make_if(branch.cond, then, orelse, results, branch.span)
+
+
+_CONSTANTS = frozenset({"Int", "Float", "Bool"})
+
+
+def _constant_create(value) -> bool:
+    """Whether a ``CreateTensor`` reads no name: constant extents, and no initial value or a
+    constant one (the usual create)."""
+    init = value.init
+    return (init is None or init._production in _CONSTANTS) and _constants(value.shape)
+
+
+def _constant_box(view) -> bool:
+    """Whether a ``SliceTensor``'s extents and offsets are constants (it reads its source alone)."""
+    return _constants(view.shape) and _constants(view.offset)
+
+
+def _constants(exprs) -> bool:
+    """Whether each of ``exprs`` is an integer constant."""
+    for expr in exprs:
+        if expr._production != "Int":
+            return False
+    return True
 
 
 def _split_carry(it) -> bool:

@@ -90,3 +90,77 @@ def test_shapes(tmp_path, shape):
 def test_random_programs(tmp_path_factory, source):
     (path := tmp_path_factory.mktemp("p") / "generated.py").write_text(source)
     check(load_program(path))
+
+
+def _create_body(extent, init):
+    """``m = n + 1; t = create([extent, 16], init); return t``, in remove_dead_values' language."""
+    from nanopass.languages import DIRECTED as D
+    from nanopass.languages.terms import BinOp, DType
+
+    index = D.ScalarType(DType.INDEX)
+    m = D.Let(var=D.Binder(name="m", type=index), value=D.Bin(op=BinOp.add, a=D.Var(name="n"), b=D.Int(value=1, dtype=DType.INDEX)))
+    shape = (extent, D.Int(value=16, dtype=DType.INDEX))
+    t = D.Let(var=D.Binder(name="t", type=D.TensorType(shape=shape, dtype=DType.FP32)),
+              value=D.CreateTensor(shape=shape, dtype=DType.FP32, manual_dep=False, init=init))
+    return (m, t, D.Return(values=(D.Var(name="t"),)))
+
+
+@pytest.mark.parametrize("where", ["extent", "init", "neither"])
+@pytest.mark.parametrize("enough", [False, True])
+def test_a_create_whose_extent_or_init_reads_a_name_keeps_it_live(where, enough):
+    """The liveness walk takes a create with constant extents and a constant initial value (or
+    none) as reading no name (``_constant_create``): one whose extent or initial value is a
+    name keeps that name, and what it reads, live."""
+    from nanopass.languages import DIRECTED as D
+    from nanopass.languages.terms import DType
+
+    m = D.Var(name="m")
+    extent = m if where == "extent" else D.Int(value=8, dtype=DType.INDEX)
+    init = m if where == "init" else D.Float(value=0.5, dtype=DType.FP32)
+    body = _create_body(extent, init)
+    live, removable = RemoveDeadValues.liveness(body, enough=enough)
+    assert removable == {"m", "t"}
+    assert live == ({"t", "m", "n"} if where != "neither" else {"t"})
+    assert live == plain_liveness(body, dummies=False)
+
+
+@pytest.mark.parametrize("where", ["offset", "extent", "neither"])
+@pytest.mark.parametrize("enough", [False, True])
+def test_a_slice_whose_box_reads_a_name_keeps_it_live(where, enough):
+    """The liveness walk takes a slice of constant extents and offsets as reading its source
+    alone (``_constant_box``): one whose offset or extent is a name keeps that name live too."""
+    from nanopass.languages import DIRECTED as D
+    from nanopass.languages.terms import DType
+
+    m, t, ret = _create_body(D.Int(value=8, dtype=DType.INDEX), None)
+    const = D.Int(value=0, dtype=DType.INDEX)
+    offset = (D.Var(name="m") if where == "offset" else const, const)
+    shape = (D.Var(name="m") if where == "extent" else D.Int(value=4, dtype=DType.INDEX), D.Int(value=16, dtype=DType.INDEX))
+    view = D.Let(var=D.Binder(name="v", type=t.var.type),
+                 value=D.SliceTensor(tensor=D.Var(name="t"), shape=shape, offset=offset, manual_dep=False, clamp=False,
+                                     placed=False))
+    body = (m, t, view, D.Return(values=(D.Var(name="v"),)))
+    live, removable = RemoveDeadValues.liveness(body, enough=enough)
+    assert removable == {"m", "t", "v"}
+    assert live == ({"v", "t", "m", "n"} if where != "neither" else {"v", "t"})
+    assert live == plain_liveness(body, dummies=False)
+
+
+@pytest.mark.parametrize("where", ["offset", "neither"])
+@pytest.mark.parametrize("enough", [False, True])
+def test_an_assemble_whose_offset_reads_a_name_keeps_it_live(where, enough):
+    """The liveness walk takes an assemble of constant offsets as reading its target and source
+    alone (``_constants``): one whose offset is a name keeps that name live too."""
+    from nanopass.languages import DIRECTED as D
+    from nanopass.languages.terms import DType
+
+    m, t, _ = _create_body(D.Int(value=8, dtype=DType.INDEX), None)
+    const = D.Int(value=0, dtype=DType.INDEX)
+    offset = (D.Var(name="m") if where == "offset" else const, const)
+    assemble = D.Let(var=D.Binder(name="u", type=t.var.type),
+                     value=D.AssembleTensor(target=D.Var(name="x"), source=D.Var(name="t"), offset=offset))
+    body = (m, t, assemble)
+    live, removable = RemoveDeadValues.liveness(body, enough=enough)
+    assert removable == {"m", "t"}
+    assert live == ({"x", "t", "m", "n"} if where != "neither" else {"x", "t"})
+    assert live == plain_liveness(body, dummies=False)
