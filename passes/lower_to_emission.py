@@ -923,7 +923,7 @@ class LowerToEmission(Pass):
         then = self.block(branch.then)
         orelse = self.block(branch.orelse)
         self.loops.pop()
-        if all(_is_empty_scope(s) for s in orelse):
+        if _only_empty_scopes(orelse):
             orelse = []  # a branch that only yielded values already in place emits nothing
         out.append(E.IfBlock.make_trusted(self.expr(branch.cond), then, orelse, span=branch.span))
 
@@ -1100,5 +1100,10 @@ def _elem_tid(array_type) -> bool:
     return array_type._production == "ArrayType" and array_type.dtype is TASK_ID
 
 
-def _is_empty_scope(stmt) -> bool:
-    return stmt._production == "ScopeBlock" and all(_is_empty_scope(s) for s in stmt.body)
+def _only_empty_scopes(stmts) -> bool:
+    """Whether every statement of ``stmts`` is a scope holding only such scopes (plain loops: no
+    generator per body)."""
+    for stmt in stmts:
+        if stmt._production != "ScopeBlock" or not _only_empty_scopes(stmt.body):
+            return False
+    return True
