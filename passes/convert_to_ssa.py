@@ -122,12 +122,12 @@ class ConvertToSsa(Pass):
     def undo(self, mark: int) -> None:
         """Back to the names in force when the trail was ``mark`` long."""
         trail, env = self.trail, self.env
-        for name, before in reversed(trail[mark:]):  # (latest first: a name's earliest change is undone last)
+        while len(trail) > mark:
+            name, before = trail.pop()
             if before is None:
                 del env[name]
             else:
                 env[name] = before
-        del trail[mark:]
 
     def Var(self, node):
         name = self.env.get(node.name)
