@@ -422,12 +422,13 @@ class LowerToEmission(Pass):
             return var
         if kind is INT or not self.cpp:
             return expr
-        if kind is BIN:  # (most operations; an operand that is a number or a name kept is not visited)
+        if kind is BIN or kind is CMP:  # (most operations and conditions; an operand that is a number or a kept name is not visited)
             cpp, a, b = self.cpp, expr.a, expr.b
             a_kind, b_kind = type(a), type(b)
             new_a = a if a_kind is INT or a_kind is VAR and a.name not in cpp else self.expr(a)
             new_b = b if b_kind is INT or b_kind is VAR and b.name not in cpp else self.expr(b)
-            return expr if new_a is a and new_b is b else E.Bin.make_trusted(expr.op, new_a, new_b, span=expr.span)
+            # (the emission's Bin and Cmp are the input's classes)
+            return expr if new_a is a and new_b is b else kind.make_trusted(expr.op, new_a, new_b, span=expr.span)
         changed = {}
         for name, many in READ[kind]:
             value = getattr(expr, name)
