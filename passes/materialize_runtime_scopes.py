@@ -104,23 +104,11 @@ class MaterializeRuntimeScopes(Pass):
         """``visit_all(body)``, noting whether the statements under ``body`` make an allocation."""
         made = self.made
         self.depth += 1
-        new = self.visit_simple(body) if self._kept.issuperset(map(type, body)) else self.visit_all(body)
+        new = self.visit_all(body)
         self.depth -= 1
         if self.made != made:
             self.allocating.add(id(body))
         return new
-
-    def visit_simple(self, body):
-        """``visit_all(body)`` for a body of statements each of which is its own output (``_kept``'s
-        classes: most branches): the body itself, its tasks and lets counted (``Task``, ``Let``)."""
-        task, let = self.Task, self.Let
-        for stmt in body:
-            kind = stmt._production
-            if kind == "Task":
-                task(stmt)
-            elif kind == "Let":
-                let(stmt)
-        return body
 
     def Let(self, let):
         if self.depth and let.value._production == "CreateTensor":
@@ -174,7 +162,7 @@ class MaterializeRuntimeScopes(Pass):
     def For(self, loop):
         made = self.made  # (``visit_body``, inlined: most bodies are loops')
         self.depth += 1
-        body = self.visit_simple(loop.body) if self._kept.issuperset(map(type, loop.body)) else self.visit_all(loop.body)
+        body = self.visit_all(loop.body)
         self.depth -= 1
         if self.made != made:
             self.allocating.add(id(loop.body))
@@ -198,7 +186,3 @@ class MaterializeRuntimeScopes(Pass):
 # (proved by the grammar)
 _make_while = trusted_maker(MaterializeRuntimeScopes, "While", ("body",))
 _make_scope = trusted_maker(MaterializeRuntimeScopes, "Scope", ("origin", "body"))
-# the statement classes the visit returns as they are: those it keeps without a look (``_inert``),
-# and tasks and lets, which its handlers count and return (the classes both languages share)
-MaterializeRuntimeScopes._kept = MaterializeRuntimeScopes._inert | {DIRECTED.Task, DIRECTED.Let}
-assert DIRECTED.Task is SCOPED.Task and DIRECTED.Let is SCOPED.Let

@@ -16,7 +16,7 @@ from types import SimpleNamespace
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from conftest import EXAMPLES, bench_file, counting, fuzz_budget, load_program, pass_inputs, run_both_ways, running
+from conftest import EXAMPLES, fuzz_budget, load_program
 from program_gen import control_flow_programs
 
 from nanopass.api import run_pipeline
@@ -101,35 +101,3 @@ def test_the_function_is_not_walked_for_allocations(tmp_path, monkeypatch):
     path.write_text(source_of("nested", 8))
     run_pipeline(load_program(path))
     assert walked == []
-
-
-# the shortcut forced off: every body through ``visit_all`` (no class read in place)
-SIMPLE_BODIES_VISITED = [(materialize_runtime_scopes.MaterializeRuntimeScopes, "_kept", frozenset())]
-
-
-@pytest.mark.parametrize("path", sorted(EXAMPLES.glob("*.py")), ids=lambda p: p.stem)
-def test_bodies_read_in_place_give_the_visits_output(path: Path):
-    for given_tree in pass_inputs(path, "materialize_runtime_scopes"):
-        fast, full = run_both_ways(running(materialize_runtime_scopes.MaterializeRuntimeScopes), given_tree,
-                                   SIMPLE_BODIES_VISITED)
-        assert fast == full
-
-
-@pytest.mark.parametrize("shape", ["branches", "nested", "mixed", "scopes"])
-def test_bodies_read_in_place_give_the_visits_output_in_a_shape(tmp_path, shape):
-    (given_tree,) = pass_inputs(bench_file(tmp_path, shape, 24), "materialize_runtime_scopes")
-    fast, full = run_both_ways(running(materialize_runtime_scopes.MaterializeRuntimeScopes), given_tree,
-                               SIMPLE_BODIES_VISITED)
-    assert fast == full
-
-
-def test_a_branch_of_tasks_is_read_in_place(tmp_path, monkeypatch):
-    # the branches shape: each branch a task and a yield; the bodies visited (the function's) are
-    # as many for 12 ifs as for 24
-    visits = counting(monkeypatch, materialize_runtime_scopes.MaterializeRuntimeScopes, "visit_all")
-    counts = []
-    for size in (24, 48):
-        run_pipeline(load_program(bench_file(tmp_path, "branches", size)))
-        counts.append(len(visits))
-        visits.clear()
-    assert counts[0] == counts[1] <= 2
