@@ -40,18 +40,27 @@ def check_task_heads(unit) -> None:
     ``GuardedDummy`` has a push (its guard reads the count its dependency array declares); a
     ``Submit`` that declares its TaskId captures its outputs (the TaskId is read from them)."""
     head, dummy, submit = _HEAD_CLASS, _DUMMY_CLASS, _SUBMIT_CLASS
-    for node in statements(unit.body):
+    body_of = _BODY_OF_CLASS
+    nodes = list(unit.body)  # (``statements``' walk, checked as it goes: a statement with bodies is none of the three)
+    for node in nodes:
         cls = type(node)
-        if cls is head and (len(node.dirs) != len(node.tensors) or len(node.scalars) != len(node.encodings)):
-            raise VerifyError(
-                f"task head {node.name}: {len(node.dirs)} directions for {len(node.tensors)} tensors, "
-                f"{len(node.encodings)} encodings for {len(node.scalars)} scalars",
-                node=node,
-            )
-        if cls is dummy and not node.pushes:
-            raise VerifyError(f"guarded dummy {node.args}: no dependency to wait for", node=node)
-        if cls is submit and node.tid is not None and node.outs is None:
-            raise VerifyError(f"submit of {node.args}: TaskId {node.tid} declared without its outputs", node=node)
+        if cls is head:
+            if len(node.dirs) != len(node.tensors) or len(node.scalars) != len(node.encodings):
+                raise VerifyError(
+                    f"task head {node.name}: {len(node.dirs)} directions for {len(node.tensors)} tensors, "
+                    f"{len(node.encodings)} encodings for {len(node.scalars)} scalars",
+                    node=node,
+                )
+        elif cls is submit:
+            if node.tid is not None and node.outs is None:
+                raise VerifyError(f"submit of {node.args}: TaskId {node.tid} declared without its outputs", node=node)
+        elif cls is dummy:
+            if not node.pushes:
+                raise VerifyError(f"guarded dummy {node.args}: no dependency to wait for", node=node)
+        else:
+            nested = body_of.get(cls)
+            if nested is not None:
+                nodes += nested(node)
 
 
 LANGUAGE = encoded.LANGUAGE.extend(

@@ -66,7 +66,10 @@ def check_scope_placement(program) -> None:
             if not body or len(body) == 1 and body[0]._production == "Scope":
                 continue
         elif production == "If":
-            if (_is_scope(stmt.then) or not stmt.then) and (_is_scope(stmt.orelse) or not stmt.orelse):
+            then, orelse = stmt.then, stmt.orelse  # (each one scope, or empty: ``_is_scope`` inlined)
+            if (not then or len(then) == 1 and then[0]._production == "Scope") and (
+                not orelse or len(orelse) == 1 and orelse[0]._production == "Scope"
+            ):
                 continue
         else:
             continue

@@ -94,7 +94,7 @@ def check_yields(program) -> None:
             stmts = node.body
             last = stmts[-1] if stmts else None
             # (the usual loop that carries: its body ends with its Yield, no scope to see through;
-            # ``_check_carry_body``'s verdict on it, inline)
+            # ``_check_carry_body``'s verdict on it, inline; an if's branch that merges too)
             if arity and last is not None and last._production == "Yield" and len(last.values) == arity:
                 if len(stmts) == 2:
                     if stmts[0]._production == "Yield":
@@ -105,8 +105,16 @@ def check_yields(program) -> None:
             _check_carry_body(stmts, arity, node)
         elif production == "If":
             arity = len(node.results)
-            _check_carry_body(node.then, arity, node)
-            _check_carry_body(node.orelse, arity, node)
+            for stmts in (node.then, node.orelse):  # (each branch as the usual loop body above, inline)
+                last = stmts[-1] if stmts else None
+                if arity and last is not None and last._production == "Yield" and len(last.values) == arity:
+                    if len(stmts) == 2:
+                        if stmts[0]._production == "Yield":
+                            raise VerifyError(_STRAY_YIELD, node=stmts[0])
+                    elif len(stmts) > 2:
+                        _check_no_inner_yield(stmts)
+                    continue
+                _check_carry_body(stmts, arity, node)
         elif production == "Scope" or production == "CompilerScope":  # (a scope an earlier pass placed too)
             stmts = node.body
             if len(stmts) == 2:  # (the usual scope of a loop body: a statement and the Yield, inline)

@@ -70,6 +70,7 @@ class ClassifyIterArgCarry(Pass):
 
     def run(self, program):
         func = program.orch
+        self._target_scope = self.target.nodes["Scope"]
         kernels = kernel_table(program)
         self.plans: dict[tuple, object] = {}  # (rebind, array, per_iteration, body) -> its Carry (``plan``)
         if ONE_WALK:
@@ -170,15 +171,7 @@ class ClassifyIterArgCarry(Pass):
         elif iters:
             rebound, alone = self.rebound, self.alone
             iters = tuple([_make_iter_arg(it.var, it.init, alone[it.var.name in rebound], it.span) for it in iters])
-        body = loop.body
-        if len(body) == 1:  # (``visit_all``'s case of one statement, inlined: a body that is one scope)
-            stmt = body[0]
-            step = self._dispatch.get(type(stmt))
-            new = step(stmt) if step is not None else self.visit(stmt)
-            if new is not stmt:
-                body = tuple(new) if type(new) is list else (new,)
-        else:
-            body = self.visit_all(body)
+        body = self.visit_body(loop.body)
         if loop._production == "For":
             return _make_for(loop.var, loop.start, loop.stop, loop.step, loop.kind, iters, body, loop.results, loop.span)
         return _make_while(iters, loop.cond, body, loop.results, loop.span)
@@ -258,7 +251,7 @@ class ClassifyIterArgCarry(Pass):
             each = per_iteration and array > 0  # (a shape only a TaskId has)
             plan = self.plan(rebind, array, each, body if each or body > array else array)
             iters.append(_make_iter_arg(it.var, it.init, plan, it.span))
-        return iters, self.visit_all(loop.body)
+        return iters, self.visit_body(loop.body)
 
     def plan(self, rebind: bool, array: int, per_iteration: bool, body: int):
         """The Carry of these fields: one node for every carry with the same plan (plans are
@@ -270,9 +263,8 @@ class ClassifyIterArgCarry(Pass):
         return plan
 
     def If(self, branch):
-        then = self.visit_all(branch.then)
-        orelse = self.visit_all(branch.orelse)
-        then_y, else_y = last_yield(branch.then), last_yield(branch.orelse)
+        then, orelse = self.visit_body(branch.then), self.visit_body(branch.orelse)
+        then_y, else_y = final_yield(branch.then), final_yield(branch.orelse)
         phis = []
         for i, res in enumerate(branch.results):
             res = getattr(res, "var", res)  # a Phi when this pass runs again on its own output
@@ -292,8 +284,28 @@ class ClassifyIterArgCarry(Pass):
                 array = self.shapes.get(res.name, 0)
             else:
                 array = 0
-            phis.append(C.Phi.make(res, self.plan(not same, array, False, array)))
-        return C.If.make(branch.cond, then, orelse, phis, span=branch.span)
+            phis.append(C.Phi.make_trusted(res, self.plan(not same, array, False, array)))
+        # (the condition and each Phi's binder are the input's; the bodies ``visit_body``'s, the plans ``plan``'s)
+        return C.If.make_trusted(branch.cond, then, orelse, phis, span=branch.span)
+
+    def visit_body(self, body) -> tuple:
+        """``visit_all(body)`` (a loop's or a branch's). A body that is one scope of statements of the
+        pass's ``_inert`` classes (no loop, no if: each its own output) is that scope in the target's
+        class, looked at in place without a visit: most branches and innermost loop bodies."""
+        if len(body) != 1:
+            return self.visit_all(body)
+        stmt = body[0]  # (``visit_all``'s case of one statement, inlined)
+        if stmt._production == "Scope" and self._inert.issuperset(map(type, stmt.body)):
+            scope = self._target_scope
+            if type(stmt) is scope:
+                return body
+            # (its fields the input's: a mode, an origin, and statements of classes the target keeps)
+            return (scope.make_trusted(stmt.mode, stmt.origin, stmt.body, span=stmt.span),)
+        step = self._dispatch.get(type(stmt))
+        new = step(stmt) if step is not None else self.visit(stmt)
+        if new is stmt:
+            return body
+        return tuple(new) if type(new) is list else (new,)
 
 
 # A loop's fields but its carries and body, and a carry's but its plan, are their input's: set

@@ -422,12 +422,13 @@ class LowerToEmission(Pass):
             return var
         if kind is INT or not self.cpp:
             return expr
-        if kind is BIN:  # (most operations; an operand that is a number or a name kept is not visited)
+        if kind is BIN or kind is CMP:  # (most operations and conditions; an operand that is a number or a kept name is not visited)
             cpp, a, b = self.cpp, expr.a, expr.b
             a_kind, b_kind = type(a), type(b)
             new_a = a if a_kind is INT or a_kind is VAR and a.name not in cpp else self.expr(a)
             new_b = b if b_kind is INT or b_kind is VAR and b.name not in cpp else self.expr(b)
-            return expr if new_a is a and new_b is b else E.Bin.make_trusted(expr.op, new_a, new_b, span=expr.span)
+            # (the emission's Bin and Cmp are the input's classes)
+            return expr if new_a is a and new_b is b else kind.make_trusted(expr.op, new_a, new_b, span=expr.span)
         changed = {}
         for name, many in READ[kind]:
             value = getattr(expr, name)
@@ -923,7 +924,7 @@ class LowerToEmission(Pass):
         then = self.block(branch.then)
         orelse = self.block(branch.orelse)
         self.loops.pop()
-        if all(_is_empty_scope(s) for s in orelse):
+        if _only_empty_scopes(orelse):
             orelse = []  # a branch that only yielded values already in place emits nothing
         out.append(E.IfBlock.make_trusted(self.expr(branch.cond), then, orelse, span=branch.span))
 
@@ -1100,5 +1101,10 @@ def _elem_tid(array_type) -> bool:
     return array_type._production == "ArrayType" and array_type.dtype is TASK_ID
 
 
-def _is_empty_scope(stmt) -> bool:
-    return stmt._production == "ScopeBlock" and all(_is_empty_scope(s) for s in stmt.body)
+def _only_empty_scopes(stmts) -> bool:
+    """Whether every statement of ``stmts`` is a scope holding only such scopes (plain loops: no
+    generator per body)."""
+    for stmt in stmts:
+        if stmt._production != "ScopeBlock" or not _only_empty_scopes(stmt.body):
+            return False
+    return True

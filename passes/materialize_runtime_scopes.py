@@ -167,7 +167,9 @@ class MaterializeRuntimeScopes(Pass):
         if self.made != made:
             self.allocating.add(id(loop.body))
         body = self.wrap_here(body, loop.body)
-        return _make_for(loop.var, loop.start, loop.stop, loop.step, loop.kind, loop.iters, body, loop.results, loop.span)
+        # (unchecked: every field but the body the input's, the body the visit's statements, wrapped or not)
+        return S.For.make_trusted(loop.var, loop.start, loop.stop, loop.step, loop.kind, loop.iters, body, loop.results,
+                                  span=loop.span)
 
     def While(self, loop):
         body = self.wrap_here(self.visit_body(loop.body), loop.body)
@@ -176,12 +178,11 @@ class MaterializeRuntimeScopes(Pass):
     def If(self, branch):
         then = self.wrap_here(self.visit_body(branch.then), branch.then)
         orelse = self.wrap_here(self.visit_body(branch.orelse), branch.orelse)
-        return _make_if(branch.cond, then, orelse, branch.results, branch.span)
+        # (unchecked: the condition and results the input's, the bodies the visit's statements, wrapped or not)
+        return S.If.make_trusted(branch.cond, then, orelse, branch.results, span=branch.span)
 
 
 # The statements' fields but their bodies (and a scope's origin) are their input's: set unchecked
 # (proved by the grammar)
-_make_for = trusted_maker(MaterializeRuntimeScopes, "For", ("body",))
 _make_while = trusted_maker(MaterializeRuntimeScopes, "While", ("body",))
-_make_if = trusted_maker(MaterializeRuntimeScopes, "If", ("then", "orelse"))
 _make_scope = trusted_maker(MaterializeRuntimeScopes, "Scope", ("origin", "body"))

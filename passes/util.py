@@ -71,7 +71,8 @@ def unscoped(body):
 
 
 def last_yield(body):
-    body = unscoped(body)
+    while len(body) == 1 and body[0]._production == "Scope" and getattr(body[0], "origin", None) is _COMPILER:
+        body = body[0].body  # (``unscoped``, inlined: a call per body asked)
     if body and body[-1]._production == "Yield":
         return body[-1]
     return None

@@ -106,3 +106,31 @@ def test_planning_carries_alone_in_a_pass_of_another_source_language(tmp_path):
     carried = run_pipeline(load_program(small_nested(tmp_path)), stop_after=CLASSIFY)[-1].tree
     assert any(s._production == "For" for s in iter_stmts(carried.orch.body))
     assert CLASSIFY_AGAIN().run(carried) == carried
+
+
+# the third shortcut forced off: every loop and branch body visited
+BODIES_VISITED = [(ClassifyIterArgCarry, "visit_body", lambda self, body: self.visit_all(body))]
+
+
+@pytest.mark.parametrize("path", EXAMPLES_AND_GOLDEN, ids=[p.stem for p in EXAMPLES_AND_GOLDEN])
+def test_keeping_bodies_without_loops_or_ifs_changes_nothing(path: Path):
+    kept, visited = outputs_both_ways(path, CLASSIFY, ClassifyIterArgCarry, BODIES_VISITED)
+    assert kept == visited
+
+
+@pytest.mark.parametrize("shape", ["nested", "scopes", "branches", "mixed"])
+def test_keeping_bodies_without_loops_or_ifs_changes_nothing_in_a_shape(tmp_path, shape):
+    kept, visited = outputs_both_ways(bench_file(tmp_path, shape, 24), CLASSIFY, ClassifyIterArgCarry, BODIES_VISITED)
+    assert kept == visited
+
+
+def test_a_branch_of_one_scope_of_tasks_is_not_visited(tmp_path, monkeypatch):
+    # the branches shape: each branch is one compiler scope holding a task and a yield, looked at
+    # in place; the bodies visited (the function's, its scope's) are as many for 12 ifs as for 24
+    visits = counting(monkeypatch, ClassifyIterArgCarry, "visit_all")
+    counts = []
+    for size in (24, 48):
+        run_pipeline(load_program(bench_file(tmp_path, "branches", size)))
+        counts.append(len(visits))
+        visits.clear()
+    assert counts[0] == counts[1] <= 2
