@@ -799,3 +799,17 @@ def test_the_lean_passes_are_the_ones_the_option_turns_off():
             assert cls(PassContext(options=OFF)).run(before.tree) is before.tree
             changed += cls(PassContext()).run(before.tree) is not before.tree
     assert changed
+
+
+def test_the_lean_page_lists_every_lean_pass_in_pipeline_order():
+    """docs/lean-edges.md's table of the passes matches the pipeline."""
+    import re
+
+    from conftest import REPO
+
+    from nanopass.passes.lean import LeanPass
+    from nanopass.passes.pipeline import PASSES
+
+    page = (REPO / "docs" / "lean-edges.md").read_text()
+    rows = re.findall(r"^\| `(\w+)` \|", page, re.M)
+    assert rows == [p.name for p in PASSES if issubclass(p, LeanPass)]
