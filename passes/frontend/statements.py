@@ -15,8 +15,9 @@ from nanopass.languages import surface as S
 from .names import dsl_call, self_method
 from .ops.host_access import array_write, subscript
 from .ops.debug_tags import untag
-from .ops.inlining import self_call
+from .ops.inlining import expand, self_call
 from .ops.nested_calls import tensor_value
+from .ops.submits import kernel_call
 from .registry import (BINDING, CONTEXT, EXPRESSION, ITERATOR, OPS, REFUSED, STATEMENT, TARGETS, VALUE, names_in,
                        refusal, spelled_list, statement)
 from .source import short_source
@@ -56,8 +57,11 @@ def assign(
         func = value.func
         if type(func) is _ATTRIBUTE and type(func.value) is _NAME:  # self.k(...) or pl.op(...), the usual spellings
             spelled = func.attr
-            if func.value.id == "self":
-                return self_call(cx, value, targets if (tuple_target or targets) else None, stmt, spelled)
+            if func.value.id == "self":  # (self_call, inlined: most statements call a kernel)
+                fdef = cx.program.inlines.get(spelled)
+                if fdef is None:
+                    return [kernel_call(cx, value, targets if (tuple_target or targets) else None, stmt, spelled)]
+                return expand(cx, fdef, value, targets if (tuple_target or targets) else None, stmt)
         else:
             if (method := self_method(func)) is not None:
                 return self_call(cx, value, targets if (tuple_target or targets) else None, stmt, method)
