@@ -95,7 +95,9 @@ def assign(
     if cx.dump_tags:
         untag(cx, name)
     binder = cx.bind(name, ty, target)
-    return [L.Let.make(binder, expr, _statement_span(cx, stmt, target, binder.span))]
+    # (trusted: the Binder cx.bind built, and the value a reader of a right-hand side built: each
+    # reader's value is an Rhs, made by that kind's constructors)
+    return [L.Let.make_trusted(binder, expr, _statement_span(cx, stmt, target, binder.span))]
 
 
 def _statement_span(cx: FunctionContext, stmt: ast.stmt, target: ast.expr, span: Any) -> Any:
@@ -237,7 +239,7 @@ def read_if(cx: FunctionContext, stmt: ast.If) -> list[Any]:
     for name in else_frame:
         if name not in then_frame and cx.lookup(name) is None:
             cx.closed[name] = f"defined only in the else-branch of the if at line {stmt.lineno}"
-    return [L.If.make(cond, then, orelse, span=cx.span(stmt))]
+    return [L.If.make_trusted(cond, then, orelse, cx.span(stmt))]  # (trusted: an Expr, the statements the readers built)
 
 
 @statement(ast.For)
