@@ -269,6 +269,12 @@ def self_method(node: ast.AST) -> str | None:
 
 
 def check_user_name(program: ProgramParser, name: str, node: ast.AST) -> None:
+    """A name the program gives a variable, a parameter or a dimension: an ASCII identifier (the
+    C++ declares it; ``Binder`` and ``Var`` take ``symbol``s), without the ``__`` of the compiler's
+    variable versions (allowed in the printed form, whose variables are those versions)."""
+    if not (name.isascii() and name.isidentifier()):
+        raise program.error(f"'{name}' is not a name the C++ can declare: a variable, parameter or dimension "
+                            "name is letters, digits and '_' of ASCII", node, hint="rename it")
     if "__" in name and not program.src.printed:
         raise program.error(
             f"'{name}': names containing '__' are reserved for the compiler's variable versions", node
