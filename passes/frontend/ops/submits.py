@@ -327,7 +327,7 @@ def dep_list(cx: FunctionContext, node: ast.expr, what: str) -> list[Any]:
         if isinstance(entry, ast.Name):
             expr, ty = cx.expr(entry)
             if ty == TID_T or (ty._production == "ArrayType" and ty.dtype is DType.TASK_ID):
-                out.append(L.DepVar.make(expr, span=cx.span(entry)))
+                out.append(L.DepVar.make_trusted(expr, cx.span(entry)))  # (trusted: the Expr cx.expr read)
                 continue
         raise cx.error(
             f"'{what}' deps= entries must be a TaskId variable, a TaskId array, arr[i] or None; "
