@@ -88,10 +88,12 @@ def receivers_proved_by_text(src, fdef: ast.FunctionDef, params: set[str], dsl) 
     Counted, without a string per dot: the heads that are a name ``h`` are the occurrences of
     blank, ``h``, dot in the blanked text; those that are a number's (``0`` of ``0.5``) are
     found in the reversed text; all heads are the blank-dot pairs once the word characters are
-    deleted (each head's word with them). The heads of ``self``, of the names bound to ``dsl``
+    deleted (each head's word with them): the runs of dots left, each after a blank (the text
+    begins with one), which ``split`` counts in fewer instructions than ``count`` counts the
+    pairs. The heads of ``self``, of the names bound to ``dsl``
     and of numbers must add up to all of them."""
     first = min([fdef.lineno, *(d.lineno for d in fdef.decorator_list)])
-    text = "\n".join(src.lines()[first - 1:fdef.end_lineno])
+    text = src.lines_text(first, fdef.end_lineno)
     if not text.isascii():
         return False
     data = text.encode()
@@ -100,7 +102,7 @@ def receivers_proved_by_text(src, fdef: ast.FunctionDef, params: set[str], dsl) 
              if value is dsl and isinstance(name, str) and name.isascii() and name.isidentifier()
              and name != "self" and name not in params]
     counts = [blanked.count(b" " + name + b".") for name in names]
-    found, heads = blanked.count(b" self.") + sum(counts), blanked.translate(None, _WORD_BYTES).count(b" .")
+    found, heads = blanked.count(b" self.") + sum(counts), len(blanked.translate(None, _WORD_BYTES).split())
     if found != heads and found + len(_NUMBER_HEAD.findall(blanked[::-1])) != heads:
         return False  # (a dot after a blank, or another receiver)
     words = None
@@ -267,6 +269,12 @@ def self_method(node: ast.AST) -> str | None:
 
 
 def check_user_name(program: ProgramParser, name: str, node: ast.AST) -> None:
+    """A name the program gives a variable, a parameter or a dimension: an ASCII identifier (the
+    C++ declares it; ``Binder`` and ``Var`` take ``symbol``s), without the ``__`` of the compiler's
+    variable versions (allowed in the printed form, whose variables are those versions)."""
+    if not (name.isascii() and name.isidentifier()):
+        raise program.error(f"'{name}' is not a name the C++ can declare: a variable, parameter or dimension "
+                            "name is letters, digits and '_' of ASCII", node, hint="rename it")
     if "__" in name and not program.src.printed:
         raise program.error(
             f"'{name}': names containing '__' are reserved for the compiler's variable versions", node

@@ -76,7 +76,7 @@ class Scope:
     def define(self, name: str, ty: Any, node: ast.AST, kind: str = "local") -> Binding:
         """Bind ``name`` in the innermost frame; returns the binding (its span: ``node``'s)."""
         program = self.program
-        if "__" in name:
+        if "__" in name or not name.isascii():
             check_user_name(program, name, node)
         if name in program.kernels or name == "self":
             raise self.error(f"'{name}' cannot be used as a variable name", node)
@@ -111,7 +111,8 @@ class Scope:
                 )
             # (trusted: the name and type of a binding, whose Binder was built checked with them)
             return L.Binder.make_trusted(name, existing.type, self.span(node))
-        return L.Binder.make(name, ty, self.define(name, ty, node).span)
+        # (trusted: a name define has checked (an identifier of ast's, ASCII: check_user_name), a Type)
+        return L.Binder.make_trusted(name, ty, self.define(name, ty, node).span)
 
     def push(self) -> None:
         self.frames.append({})

@@ -82,6 +82,25 @@ class ProgramSource:
             self._lines = _LINE_BREAK.split(self.text) if "\r" in self.text else self.text.split("\n")
         return self._lines
 
+    def lines_text(self, first: int, last: int) -> str:
+        """Lines ``first`` to ``last`` (from 1, both included) joined by "\n", as
+        ``"\n".join(lines()[first - 1:last])`` gives them; cut out of ``text`` when its lines end
+        in "\n" alone and ``lines`` has not split it: no string per line of the file is made."""
+        text = self.text
+        if self._lines is not None or "\r" in text:
+            return "\n".join(self.lines()[first - 1:last])
+        if last < first:
+            return ""
+        start = 0
+        for _ in range(first - 1):
+            start = text.find("\n", start) + 1
+            if not start:  # (the text has fewer lines)
+                return ""
+        end = len(text)
+        for _ in range(text.count("\n", start) - (last - first)):  # the lines after ``last``
+            end = text.rfind("\n", start, end)
+        return text[start:end]
+
     def wide_line_numbers(self):
         """The numbers of the lines with non-ASCII characters (where ``ast``'s byte columns are
         not character columns)."""

@@ -15,8 +15,9 @@ from nanopass.languages import surface as S
 from .names import dsl_call, self_method
 from .ops.host_access import array_write, subscript
 from .ops.debug_tags import untag
-from .ops.inlining import self_call
+from .ops.inlining import expand, self_call
 from .ops.nested_calls import tensor_value
+from .ops.submits import kernel_call
 from .registry import (BINDING, CONTEXT, EXPRESSION, ITERATOR, OPS, REFUSED, STATEMENT, TARGETS, VALUE, names_in,
                        refusal, spelled_list, statement)
 from .source import short_source
@@ -56,8 +57,11 @@ def assign(
         func = value.func
         if type(func) is _ATTRIBUTE and type(func.value) is _NAME:  # self.k(...) or pl.op(...), the usual spellings
             spelled = func.attr
-            if func.value.id == "self":
-                return self_call(cx, value, targets if (tuple_target or targets) else None, stmt, spelled)
+            if func.value.id == "self":  # (self_call, inlined: most statements call a kernel)
+                fdef = cx.program.inlines.get(spelled)
+                if fdef is None:
+                    return [kernel_call(cx, value, targets if (tuple_target or targets) else None, stmt, spelled)]
+                return expand(cx, fdef, value, targets if (tuple_target or targets) else None, stmt)
         else:
             if (method := self_method(func)) is not None:
                 return self_call(cx, value, targets if (tuple_target or targets) else None, stmt, method)
@@ -91,7 +95,9 @@ def assign(
     if cx.dump_tags:
         untag(cx, name)
     binder = cx.bind(name, ty, target)
-    return [L.Let.make(binder, expr, _statement_span(cx, stmt, target, binder.span))]
+    # (trusted: the Binder cx.bind built, and the value a reader of a right-hand side built: each
+    # reader's value is an Rhs, made by that kind's constructors)
+    return [L.Let.make_trusted(binder, expr, _statement_span(cx, stmt, target, binder.span))]
 
 
 def _statement_span(cx: FunctionContext, stmt: ast.stmt, target: ast.expr, span: Any) -> Any:
@@ -233,7 +239,7 @@ def read_if(cx: FunctionContext, stmt: ast.If) -> list[Any]:
     for name in else_frame:
         if name not in then_frame and cx.lookup(name) is None:
             cx.closed[name] = f"defined only in the else-branch of the if at line {stmt.lineno}"
-    return [L.If.make(cond, then, orelse, span=cx.span(stmt))]
+    return [L.If.make_trusted(cond, then, orelse, cx.span(stmt))]  # (trusted: an Expr, the statements the readers built)
 
 
 @statement(ast.For)

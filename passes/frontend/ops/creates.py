@@ -36,7 +36,9 @@ def create_tensor(cx: FunctionContext, call: ast.Call, a: dict[str, ast.expr]) -
     if "init_value" in a and not (isinstance(a["init_value"], ast.Constant) and a["init_value"].value is None):
         init = init_value(cx, a["init_value"], dtype)
     tensor_type = cx.types.constant_tensor_type(shape, dtype) or L.TensorType.make(shape, dtype)
-    return L.CreateTensor.make(shape, dtype, manual_dep, init), tensor_type
+    # (trusted: the Exprs shape_list read, a dtype type_reader.dtype read, a bool, the Int or Float
+    # init_value made or None)
+    return L.CreateTensor.make_trusted(shape, dtype, manual_dep, init), tensor_type
 
 
 _TENSOR_DTYPES = frozenset(d for d in DType if d.runtime is not None)  # (dtype.runtime is a property: a call)

@@ -133,7 +133,8 @@ def counted_loop(cx: FunctionContext, stmt: ast.For, call: ast.Call, kind: LoopK
                     "the loop target must be a name (or i, (a, b) with init_values=...)", var_node
                 )
         var_name = var_node.id
-        var = L.Binder.make(var_name, INDEX_T, cx.define(var_name, INDEX_T, var_node, "loopvar").span)
+        # (trusted: a name cx.define has checked, as Scope.bind's Binder)
+        var = L.Binder.make_trusted(var_name, INDEX_T, cx.define(var_name, INDEX_T, var_node, "loopvar").span)
         body_nodes = stmt.body
         results: list[Any] = []
         yield_values: list[Any] = []

@@ -47,7 +47,7 @@ def scope_block(cx: FunctionContext, stmt: ast.With, mode: ScopeMode) -> list[An
     finally:
         cx.manual_depth -= mode is _MANUAL
         cx.leave()
-    return [L.Scope.make(mode, body, span=cx.span(stmt))]
+    return [L.Scope.make_trusted(mode, body, cx.span(stmt))]  # (trusted: a ScopeMode, the statements cx.block built)
 
 
 def scope_mode(cx: FunctionContext, call: ast.Call) -> ScopeMode:

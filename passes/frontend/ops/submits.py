@@ -153,7 +153,9 @@ def submit(
     outs = task_outs(cx, result_targets, sig, call, stmt, statement=not result_targets, args=args)
     tid = cx.bind(tid_node.id, TID_T, tid_node)
     dumps = dump_positions(cx, args, dumps_node, what)
-    return [L.Task.make(outs, tid, name, args, dumps, early_resolve, deps, None, span=cx.span(call))]
+    # (trusted: as kernel_call's Task, with the Binder cx.bind built, the Deps of deps= and attrs=
+    # and a bool _bool_literal read)
+    return [L.Task.make_trusted(outs, tid, name, args, dumps, early_resolve, deps, None, cx.span(call))]
 
 
 def kernel_sig(cx: FunctionContext, name: str, node: ast.AST) -> KernelSig:
@@ -286,16 +288,16 @@ def task_arg(cx: FunctionContext, node: ast.expr, param: Any, kernel: str) -> An
             f"parameter '{param.name}' of '{kernel}' is a {type_text(ptype)} but the argument is a {type_text(ty)}",
             node,
         )
-    elif type(expr) is _INT:  # (expr.replace(dtype=want), without its generic copy)
-        expr = _make_int(expr.value, want, expr.span)
+    elif type(expr) is _INT:  # (expr.replace(dtype=want), without its generic copy; trusted: an
+        # Int's value, the dtype of a ScalarType, the Int's Span)
+        expr = L.Int.make_trusted(expr.value, want, expr.span)
     elif type(expr) is _FLOAT:
         expr = expr.replace(dtype=want)
-    return _make_arg(expr, False, None, cx.span(node))
+    return L.Arg.make_trusted(expr, False, None, cx.span(node))  # (trusted: an Expr cx.expr read or made above)
 
 
 _CALL, _CONSTANT, _NAME = ast.Call, ast.Constant, ast.Name
-_TENSOR_TYPE, _SCALAR_TYPE, _VAR, _INT, _FLOAT, _make_arg, _make_int = (
-    L.TensorType, L.ScalarType, L.Var, L.Int, L.Float, L.Arg.make, L.Int.make)
+_TENSOR_TYPE, _SCALAR_TYPE, _VAR, _INT, _FLOAT = L.TensorType, L.ScalarType, L.Var, L.Int, L.Float
 
 
 @dsl_op("no_dep", ARGUMENT)
@@ -325,7 +327,7 @@ def dep_list(cx: FunctionContext, node: ast.expr, what: str) -> list[Any]:
         if isinstance(entry, ast.Name):
             expr, ty = cx.expr(entry)
             if ty == TID_T or (ty._production == "ArrayType" and ty.dtype is DType.TASK_ID):
-                out.append(L.DepVar.make(expr, span=cx.span(entry)))
+                out.append(L.DepVar.make_trusted(expr, cx.span(entry)))  # (trusted: the Expr cx.expr read)
                 continue
         raise cx.error(
             f"'{what}' deps= entries must be a TaskId variable, a TaskId array, arr[i] or None; "
