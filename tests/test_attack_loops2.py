@@ -19,24 +19,26 @@ A1, A2, A3 = L.atoms(1), L.atoms(2), L.atoms(3)
 
 
 def test_the_counts_by_hand():
-    # Atoms: one carry 4 (rd, wr, up, hr), two 10, three 18. A renaming class count per yield
-    # (carries.py's test): k = 2, any yields: the swap of c0, c1 commutes, 5 classes; k = 3: keep
-    # alone 5 (all six renamings), with a swap 11 (that swap), with a rotation 6 (the rotations),
-    # a swap and a rotation 18 (the identity alone).
-    # Size 1, while (one atom; 6 yields x 2 posts): 2 * (4 + 5 + 5 + 5 + 11 + 6) = 72. Nest (the
+    # Atoms: carries.py's (one carry 4: rd, wr, up, hr; two 10; three 18) and pr, pw, pu of each
+    # parameter: 7, 16, 27. Renaming classes per yield: k = 2, any yields: the swap of c0, c1
+    # (with p, q) commutes and fixes no atom: 8 classes. k = 3: keep alone: all six renamings, one
+    # class per operation: 8; with a swap, that swap: each one-index operation's 3 atoms in 2
+    # classes, mv's 6 in 3: 7 * 2 + 3 = 17; with a rotation, the rotations: 7 + 2 = 9; a swap
+    # and a rotation: the identity alone, 27.
+    # Size 1, while (one atom; 6 yields x 2 posts): 2 * (7 + 8 + 8 + 8 + 17 + 9) = 114. Nest (the
     # inner loop with an empty body, size 1; no atom: one program a frame): k = 1: 1, k = 2: 4,
     # k = 3: 9 yield pairs, x 2 posts = 28.
-    assert (len(A1), len(A2), len(A3)) == (4, 10, 18)
+    assert (len(A1), len(A2), len(A3)) == (7, 16, 27)
     assert len(L.frames("while")) == 12 and len(L.frames("nest")) == 28
-    assert L.count(1) == 72 + 28 == 100
-    # Size 2, the nest `inner(atom)`: per post k = 1: 4; k = 2: 4 pairs x 5; k = 3: keep/keep 5,
-    # the three pairs of keep and swap 11 each, the three of keep and rotate 6 each, swap/rotate
-    # and rotate/swap 18 each: 5 + 33 + 18 + 36 = 92; (4 + 20 + 92) * 2 = 232. The while's four
-    # guards of one atom: 4 * 72.
-    assert L.count(2, patterns=["inner(atom)"]) == 232
-    assert L.count(2, patterns=["if_0(atom)", "if_1(atom)", "if_ev(atom)", "if_od(atom)"]) == 4 * 72
+    assert L.count(1) == 114 + 28 == 142
+    # Size 2, the nest `inner(atom)`: per post k = 1: 7; k = 2: 4 pairs x 8; k = 3: keep/keep 8,
+    # the three pairs of keep and swap 17 each, the three of keep and rotate 9 each, swap/rotate
+    # and rotate/swap 27 each: 8 + 51 + 27 + 54 = 140; (7 + 32 + 140) * 2 = 358. The while's four
+    # guards of one atom: 4 * 114.
+    assert L.count(2, patterns=["inner(atom)"]) == 358
+    assert L.count(2, patterns=["if_0(atom)", "if_1(atom)", "if_ev(atom)", "if_od(atom)"]) == 4 * 114
     names = [P.render(p).source for p in L.programs(1)]
-    assert len(names) == len(set(names)) == 100
+    assert len(names) == len(set(names)) == 142
 
 
 def _tail(prog) -> list:
@@ -76,6 +78,17 @@ def test_a_while_renders_its_condition_and_counter():
     assert prog.settings == tuple((n, 0) for n in range(5))
 
 
+def test_the_parameter_atoms_name_the_parameters_in_every_body():
+    prog = L.build(L.Frame("nest", 2, "swap", "swap", "wr"), ("atom", ("inner", ("atom",)), "atom"),
+                   (A2.index(("pr", 1)), A2.index(("pu", 0)), A2.index(("pw", 1))))
+    assert _tail(prog)[1:6] == [
+        "            f1, k2 = pl.submit(self.rd, q)",
+        "            for j, (e0, e1) in pl.range(c, init_values=(c0, c1)):",
+        "                p = self.up(p)",
+        "                c0, c1 = pl.yield_(e1, e0)",
+        "            q = self.wr(q)"]
+
+
 def _pairs(prog, n, c=0):
     rendered = P.render(prog)
     seq = semantics.run(prog, rendered.lines, n, c)
@@ -94,6 +107,23 @@ def test_the_pairs_of_a_parity_guard_under_a_swap_by_hand():
     # n = 2: 0 wr(p); d0 = p: 1 rd(p), 2 rd(q), 3 wr(p), 4 wr(q). n = 0: no write in the loop.
     assert _pairs(EVEN_WRITER, 2) == {(0, 1): ["RAW"], (0, 3): ["WAW"], (1, 3): ["WAR"], (2, 4): ["WAR"]}
     assert _pairs(EVEN_WRITER, 0) == {(0, 2): ["WAR"], (1, 3): ["WAR"]}
+
+
+def test_the_pairs_of_a_parameter_a_swapped_carry_names_every_other_iteration_by_hand():
+    # mv(0, 1) (c1 = rd(c0, c1)) and pu(0) (p = up(p)) in a while that swaps: c0 is p in the even
+    # iterations, q in the odd ones. n = 2: 0 rd(p -> q), 1 up(p) | 2 rd(q -> p), 3 up(p); two
+    # swaps, d0 = p: 4 rd(p), 5 rd(q), 6 wr(p), 7 wr(q). On p: 0 R, 1 RW, 2 W, 3 RW, 4 R, 6 W;
+    # on q: 0 W, 2 R, 5 R, 7 W.
+    prog = L.build(L.Frame("while", 2, "swap", None, "rw"), ("atom", "atom"),
+                   (A2.index(("mv", 0, 1)), A2.index(("pu", 0))))
+    assert _pairs(prog, 2) == {
+        (0, 1): ["WAR"], (0, 2): ["RAW", "WAR"], (0, 3): ["WAR"], (0, 5): ["RAW"], (0, 6): ["WAR"],
+        (0, 7): ["WAW"], (1, 2): ["WAR", "WAW"], (1, 3): ["RAW", "WAR", "WAW"], (1, 4): ["RAW"],
+        (1, 6): ["WAR", "WAW"], (2, 3): ["RAW", "WAW"], (2, 4): ["RAW"], (2, 6): ["WAW"], (2, 7): ["WAR"],
+        (3, 4): ["RAW"], (3, 6): ["WAR", "WAW"], (4, 6): ["WAR"], (5, 7): ["WAR"]}
+    # n = 1: 0 rd(p -> q), 1 up(p); one swap, d0 = q: 2 rd(q), 3 rd(p), 4 wr(p), 5 wr(q).
+    assert _pairs(prog, 1) == {(0, 1): ["WAR"], (0, 4): ["WAR"], (1, 3): ["RAW"], (1, 4): ["WAR", "WAW"],
+                               (3, 4): ["WAR"], (0, 2): ["RAW"], (0, 5): ["WAW"], (2, 5): ["WAR"]}
 
 
 def test_the_pairs_of_an_inner_swap_by_the_parity_of_its_trip_count_by_hand():

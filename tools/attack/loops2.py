@@ -27,7 +27,12 @@ empty, a loop that only permutes) is a sequence of items over the atoms of carri
     up(j)     a task updating carry j (InOut)                          `cj = self.up(cj)`
     mv(j, k)  a task reading carry j and writing carry k (Out)         `ck = self.rd(cj, ck)`
     hr(j)     a host read of carry j's [1, 1] (kept live in `sink`)    `h = pl.tensor.read(cj, [1, 1])`
-(in INNER the carries are the inner loop's, e0..e2) and guard blocks around a non-empty item
+and three atoms on the loop's original parameters, which the carries name in some iterations only
+(the orders whose need depends on the parity of the trip count):
+    pr(j)     a task reading parameter j (p, q, r) into a runtime-allocated output
+    pw(j)     a task writing parameter j (Out)                         `p = self.wr(p)`
+    pu(j)     a task updating parameter j (InOut)                      `p = self.up(p)`
+(in INNER the carries are the inner loop's, e0..e2; the parameters are the same) and guard blocks around a non-empty item
 sequence, testing the innermost loop's variable v (`i` or, in INNER, `j`):
     if_0 `if v == 0`, if_1 `if v >= 1`, if_ev `if v % 2 == 0`, if_od `if v % 2 == 1`,
 and, in INNER only, the outer loop's `i`: outer_0 `if i == 0`, outer_ev `if i % 2 == 0` (the DSL's
@@ -121,7 +126,8 @@ class Parity:
 
 
 def atoms(k: int) -> tuple:
-    return carries.atoms(k)
+    """carries.py's atoms over k carries, then the parameter atoms, in a fixed order."""
+    return carries.atoms(k) + tuple((op, j) for op in ("pr", "pw", "pu") for j in range(k))
 
 
 def symmetries(frame: Frame) -> tuple:
@@ -187,10 +193,12 @@ def count(size: int, max_atoms=None, patterns=()) -> int:
 
 
 class _Builder(carries._Builder):
-    """carries.py's atoms over the carry names of the body being built (`names`)."""
+    """carries.py's atoms over the carry names of the body being built (`names`), and the
+    parameter atoms."""
 
     def __init__(self, frame: Frame, fill: tuple):
         super().__init__(frame, fill)
+        self.atom_list = atoms(frame.carries)
         self.names = CARRIES
 
     def items(self, shape, var: str = "i") -> list:
@@ -213,6 +221,11 @@ class _Builder(carries._Builder):
         return Parity(var, 0 if block == "if_ev" else 1, then)
 
     def atom(self, atom: tuple) -> list:
+        op = atom[0]
+        if op == "pr":
+            return [self.read(PARAMS[atom[1]])]
+        if op in ("pw", "pu"):
+            return [P.Call("wr" if op == "pw" else "up", (PARAMS[atom[1]],), (PARAMS[atom[1]],))]
         stmts = super().atom(atom)
         if self.names is CARRIES:
             return stmts
