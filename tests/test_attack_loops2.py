@@ -204,3 +204,20 @@ def test_random_programs_are_reproducible_and_within_the_grammar():
             inner = [s for s in loop.body if isinstance(s, P.Loop)]
             assert len(inner) == 1 and inner[0].trip == "c"
     assert kinds == {"While", "Loop"}
+
+
+def test_constant_trips_render_and_leave_only_the_scalars_settings():
+    frame = L.Frame("nest", 1, "keep", "keep", "rw", trips=(3, "c"))
+    prog = L.build(frame, (("inner", ("atom",)),), (A1.index(("up", 0)),))
+    assert _tail(prog)[:2] == ["        for i, (c0,) in pl.range(3, init_values=(p,)):",
+                               "            for j, (e0,) in pl.range(c, init_values=(c0,)):"]
+    assert prog.settings == tuple((0, c) for c in range(4))
+    loop = L.build(L.Frame("while", 1, "keep", None, "rw", trips=(2, "c")), ("atom",), (0,))
+    assert _tail(loop)[:2] == ["        for (i, c0) in pl.while_(init_values=(0, p)):", "            pl.cond(i < 2)"]
+    assert loop.settings == ((0, 0),)
+    # n = 3 trips of `up(p)`, whatever the settings' n: three updates of p, then rd(p), wr(p)
+    assert sorted(_pairs(prog, 0, 1)) == [(0, 1), (0, 2), (0, 3), (0, 4), (1, 2), (1, 3), (1, 4),
+                                          (2, 3), (2, 4), (3, 4)]
+    loops = [L.generate_constant_trips(4660 + k).body[0] for k in range(60)]
+    trips = {loop.bound if isinstance(loop, L.While) else loop.trip for loop in loops}
+    assert trips == {"n", 2, 3, 4}

@@ -37,6 +37,8 @@
                                       a pl.while_ loop or two nested pl.range loops over one to
                                       three tensor carries, bodies guarded by first-iteration and
                                       parity tests (loops2.py); lean.py's figures as carries'
+  --grammar loops2-const --seconds N --seed S ...
+                                      the same with constant trip counts too (random programs)
 
 Each failing program is saved as DIR/<class>/<name>.py with its failures in a header comment;
 the first few of each class are minimised into DIR/minimal/. The figures (programs, tasks, runs,
@@ -63,7 +65,8 @@ from . import program as P
 COMPILE_TIMEOUT_S = 60
 GRAMMARS = {"rows": rows, "scopes": scopes, "directions": directions,    # the exhaustive grammars besides exhaustive.py's
             "nested": nested.TWO, "nested3": nested.THREE, "scalars": scalars, "printed": printed,
-            "printed-scalars": printed_scalars, "carries": carries, "loops2": loops2}
+            "printed-scalars": printed_scalars, "carries": carries, "loops2": loops2,
+            "loops2-const": loops2.CONSTANT_TRIPS}
 
 
 class _Timeout(Exception):

@@ -51,7 +51,9 @@ frame is fixed overhead. A nest's shape is `PRE + (("inner", INNER),) + POST`. S
 renaming of the carries (with their parameters and results) that commutes with every yield of the
 frame maps a program to one with the same meaning; one program per class is enumerated (the
 smallest atom sequence). Programs come by size, while before nest, fewer atoms first, in a fixed
-order, so an index names one program for good.
+order, so an index names one program for good. `--grammar loops2-const` draws random programs
+whose loops may have constant trip counts (generate_constant_trips; the exhaustive grammar is
+loops2's).
 """
 
 from __future__ import annotations
@@ -59,6 +61,7 @@ from __future__ import annotations
 import itertools
 import random
 from dataclasses import dataclass, replace
+from types import SimpleNamespace
 from typing import Iterator, Optional
 
 from . import carries, grammar
@@ -88,6 +91,7 @@ class Frame:
     outer: str
     inner: Optional[str]
     post: str
+    trips: tuple = ("n", "c")     # the outer (or while) and inner loops' trip counts: a scalar or a constant
 
 
 def frames(kind: str) -> tuple:
@@ -249,9 +253,9 @@ def build(frame: Frame, shape: tuple, fill: tuple) -> "Program":
     k = frame.carries
     outer = YIELDS[k][frame.outer]
     if frame.kind == "while":
-        loop = While("i", "n", tuple(b.items(shape)), carries=tuple(zip(CARRIES[:k], PARAMS[:k])),
+        loop = While("i", frame.trips[0], tuple(b.items(shape)), carries=tuple(zip(CARRIES[:k], PARAMS[:k])),
                      yields=_permuted(CARRIES[:k], outer), results=RESULTS[:k])
-        settings = WHILE_SETTINGS
+        settings = WHILE_SETTINGS if frame.trips[0] == "n" else ((0, 0),)
     else:
         at = next(pos for pos, item in enumerate(shape) if item != "atom" and item[0] == "inner")
         pre = b.items(shape[:at])
@@ -259,12 +263,13 @@ def build(frame: Frame, shape: tuple, fill: tuple) -> "Program":
         inner_body = b.items(shape[at][1], "j")
         b.names = CARRIES
         post = b.items(shape[at + 1:])
-        inner = P.Loop("range", "j", "c", tuple(inner_body), carries=tuple(zip(INNER_CARRIES[:k], CARRIES[:k])),
+        inner = P.Loop("range", "j", frame.trips[1], tuple(inner_body), carries=tuple(zip(INNER_CARRIES[:k], CARRIES[:k])),
                        yields=_permuted(INNER_CARRIES[:k], YIELDS[k][frame.inner]), results=CARRIES[:k])
-        loop = P.Loop("range", "i", "n", tuple(pre) + (inner,) + tuple(post),
+        loop = P.Loop("range", "i", frame.trips[0], tuple(pre) + (inner,) + tuple(post),
                       carries=tuple(zip(CARRIES[:k], PARAMS[:k])),
                       yields=_permuted(CARRIES[:k], outer), results=RESULTS[:k])
-        settings = NEST_SETTINGS
+        settings = tuple((n, c) for n, c in NEST_SETTINGS if (n == 0 or frame.trips[0] == "n")
+                         and (c == 0 or frame.trips[1] == "c"))
     body = (loop,) + tuple(b.post(frame))
     return Program(P.kernels_used(KERNELS, body), body, extra=PARAMS[:k], settings=settings)
 
@@ -280,11 +285,15 @@ def _random_items(rnd: random.Random, n_atoms: int, n_guards: int, blocks: tuple
     return tuple(items)
 
 
-def generate(seed: int, max_size: Optional[int] = None) -> "Program":
+def generate(seed: int, max_size: Optional[int] = None, constant_trips: bool = False) -> "Program":
     """A random program: any frame, a body of 2 to 4 atoms and up to 3 guards (`max_size` bounds
-    the size); a nest's atoms fall in PRE, INNER or POST at random (INNER twice as likely)."""
+    the size); a nest's atoms fall in PRE, INNER or POST at random (INNER twice as likely). With
+    `constant_trips` each loop's trip count is its scalar or a constant (2, 3, 4; inner 1, 2, 3)
+    at random, the settings those of the scalars left."""
     rnd = random.Random(seed)
     frame = rnd.choice(FRAMES)
+    if constant_trips:
+        frame = replace(frame, trips=(rnd.choice(("n", 2, 3, 4)), rnd.choice(("c", 1, 2, 3))))
     n_atoms = rnd.randint(2, 4)
     guards = rnd.randint(0, 3)
     if max_size is not None:
@@ -304,3 +313,11 @@ def generate(seed: int, max_size: Optional[int] = None) -> "Program":
         shape = pre + (("inner", inner),) + post
     fill = tuple(rnd.randrange(len(atoms(frame.carries))) for _ in range(grammar.n_atoms(shape)))
     return build(frame, shape, fill)
+
+
+def generate_constant_trips(seed: int, max_size: Optional[int] = None) -> "Program":
+    return generate(seed, max_size, constant_trips=True)
+
+
+# `--grammar loops2-const`: loops2's exhaustive grammar, random programs with constant trips too
+CONSTANT_TRIPS = SimpleNamespace(programs=programs, count=count, BLOCKS=BLOCKS, generate=generate_constant_trips)
