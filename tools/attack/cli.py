@@ -33,6 +33,12 @@
                                       one loop with two or three tensor carries kept, swapped or
                                       rotated (carries.py); lean.py's figures of each program too
                                       (summed in the summary, per program in DIR/lean.txt)
+  --grammar loops2 [--exhaustive --size K | --seconds N --seed S] ...
+                                      a pl.while_ loop or two nested pl.range loops over one to
+                                      three tensor carries, bodies guarded by first-iteration and
+                                      parity tests (loops2.py); lean.py's figures as carries'
+  --grammar loops2-const --seconds N --seed S ...
+                                      the same with constant trip counts too (random programs)
 
 Each failing program is saved as DIR/<class>/<name>.py with its failures in a header comment;
 the first few of each class are minimised into DIR/minimal/. The figures (programs, tasks, runs,
@@ -53,13 +59,14 @@ from collections import Counter, defaultdict
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from pathlib import Path
 
-from . import carries, directions, exhaustive, generate, grammar, nested, printed, printed_scalars, record, rows, runner, scalars, scopes, shrink, surface_generate
+from . import carries, directions, exhaustive, generate, grammar, loops2, nested, printed, printed_scalars, record, rows, runner, scalars, scopes, shrink, surface_generate
 from . import program as P
 
 COMPILE_TIMEOUT_S = 60
 GRAMMARS = {"rows": rows, "scopes": scopes, "directions": directions,    # the exhaustive grammars besides exhaustive.py's
             "nested": nested.TWO, "nested3": nested.THREE, "scalars": scalars, "printed": printed,
-            "printed-scalars": printed_scalars, "carries": carries}
+            "printed-scalars": printed_scalars, "carries": carries, "loops2": loops2,
+            "loops2-const": loops2.CONSTANT_TRIPS}
 
 
 class _Timeout(Exception):
