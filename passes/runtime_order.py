@@ -121,7 +121,7 @@ from dataclasses import dataclass, field
 
 from nanopass.languages.terms import ArgDir, BinOp, CmpOp, LoopKind, ScopeMode, UnOp
 
-from .cells import join_cells, latest_run_cells
+from .cells import D, copied_cell, declared_cells, join_cells, latest_run_cells
 from .kernels import kernel_table, output_param_of_result, output_params
 from .remove_dead_values import RemoveDeadValues
 from .util import (BODY_FIELDS, assigned_names, binders_of, iter_stmts, last_yield, static_trip_count, unscoped,
@@ -462,9 +462,13 @@ def _read_prelude(program) -> tuple:
     relevant = 0
     cell_deps = []
     edges = 0
+    cells = declared_cells(stmts)
     for s in stmts:
         kind = s._production
-        if kind == "Task" or kind == "Dummy" or kind == "HostFence":
+        if kind == "CellSet" and s.value._production == "Var" and s.value.name in cells:
+            edges += 1  # (a copy of a cell reads it as a dependency on it would: ``cells.copied_cell``)
+            cell_deps.append(D.CellDep(copied_cell(s, cells)))
+        elif kind == "Task" or kind == "Dummy" or kind == "HostFence":
             edges += len(s.deps)
             for dep in s.deps:
                 if dep._production == "CellDep":
