@@ -443,7 +443,7 @@ def _prelude(program) -> tuple:
     """What ``runtime_order`` reads of ``program`` whatever it tracks: the statements, the tasks
     (program order), TaskId binder -> task number, id(task) -> number, the relevant tasks no cell
     names (those a dependency names by their TaskId binder, those an array slot holds), the cell
-    dependencies, and the budget. Kept (``kept``) for the callers that ask of the same program
+    dependencies (one per copy of a cell, ``cells.copied_cell``), and the budget. Kept (``kept``) for the callers that ask of the same program
     with other tasks to track; theirs to read, not to change."""
     from nanopass.languages.statements import kept
 
@@ -465,9 +465,11 @@ def _read_prelude(program) -> tuple:
     cells = declared_cells(stmts)
     for s in stmts:
         kind = s._production
-        if kind == "CellSet" and s.value._production == "Var" and s.value.name in cells:
-            edges += 1  # (a copy of a cell reads it as a dependency on it would: ``cells.copied_cell``)
-            cell_deps.append(D.CellDep(copied_cell(s, cells)))
+        if kind == "CellSet":
+            copied = copied_cell(s, cells)
+            if copied is not None:  # (a copy reads its cell as a dependency on it would)
+                edges += 1
+                cell_deps.append(D.CellDep(copied))
         elif kind == "Task" or kind == "Dummy" or kind == "HostFence":
             edges += len(s.deps)
             for dep in s.deps:
