@@ -5,9 +5,10 @@ OutputExisting, NoDep, Scalar (how the runtime will track the slot). Adds what p
 derive dependencies need (``(DerivedDep value)``, an edge the compiler derived, is surface's):
 
 - TaskId *cells*: ``(CellDecl cell)`` declares a TaskId holder initialised to invalid at the
-  start of the function; ``(CellSet cell value)`` stores a task's TaskId in it after the task;
-  ``(CellDep cell)`` is a compiler edge on the latest TaskId stored (possibly none, so always
-  guarded). A cell outlives every scope, so such an edge is always resolvable;
+  start of the function; ``(CellSet cell value)`` stores a task's TaskId in it after the task
+  (or, a ``Var`` naming another cell, the TaskId that cell holds: a copy); ``(CellDep cell)``
+  is a compiler edge on the latest TaskId stored (possibly none, so always guarded). A cell
+  outlives every scope, so such an edge is always resolvable;
 - ``(CompilerScope mode body)``: a runtime scope the compiler placed;
 - ``(HostFence tensor deps wait)``: a dummy task taking ``tensor`` as INOUT and waiting for
   ``deps`` (submitted only when one of them stands for a task): in an AUTO scope it becomes a

@@ -3,7 +3,9 @@
 A *latest-run cell* is one whose every ``CellSet`` stores the TaskId binder of one task: it holds
 that task's latest run (or invalid). A *join cell* is set to a dummy barrier whose dependencies
 are the join cell itself and one task's TaskId (``dep_edges.EdgeWriter``): it holds a barrier
-after every run of that task.
+after every run of that task. A *copy* ``CellSet(c, Var(d))``, ``d`` a cell (``copied_cell``),
+stores the TaskId ``d`` holds then: it reads ``d`` as a waiter would, and makes ``c`` no
+latest-run cell (``c`` keeps that run when ``d``'s task runs again).
 """
 
 from __future__ import annotations
@@ -35,12 +37,13 @@ def latest_run_cells(func, tid_task: dict) -> Cells:
     cell."""
     out = Cells()
     sources: dict[str, set] = {}
-    where = places(func.body, ("Task", "CellSet"))
+    where = places(func.body, ("Task", "CellSet", "CellDecl"))
     blocks = {p.stmt.tid.name: p.block for p in where.values() if p.stmt._production == "Task" and p.stmt.tid is not None}
+    cells = {p.stmt.cell for p in where.values() if p.stmt._production == "CellDecl"}
     for stmt in iter_stmts(func.body):
         if stmt._production == "CellSet":
             value = stmt.value
-            name = value.name if value._production == "Var" else None
+            name = value.name if value._production == "Var" and value.name not in cells else None
             out.tids.setdefault(stmt.cell, set()).add(name)
             task = tid_task.get(name) if name is not None else None
             if task is not None and blocks.get(name) != where[id(stmt)].block:
@@ -146,14 +149,30 @@ class MirroredCells:
         return [cell_set] + [cell_set.replace(cell=c) for c in cells]
 
 
+def declared_cells(stmts) -> set[str]:
+    """The cells ``stmts`` declare."""
+    return {s.cell for s in stmts if s._production == "CellDecl"}
+
+
+def copied_cell(stmt, cells) -> str | None:
+    """The cell of ``cells`` whose TaskId ``stmt`` copies (``CellSet(c, Var(d))``, ``d`` in ``cells``), or None."""
+    if stmt._production == "CellSet" and stmt.value._production == "Var" and stmt.value.name in cells:
+        return stmt.value.name
+    return None
+
+
 def cell_readers(stmts) -> tuple[dict[str, list], dict[str, list]]:
     """(cell -> the tasks that wait on it, in program order; cell -> the other statements that
-    read it, in program order: host fences, and dummies other than a join barrier, whose first
-    dependency of two or more is its join)."""
+    read it, in program order: host fences, dummies other than a join barrier, whose first
+    dependency of two or more is its join, and copies of it)."""
     waiters: dict[str, list] = {}
     others: dict[str, list] = {}
+    cells = declared_cells(stmts)
     for s in stmts:
         if s._production not in WITH_DEPS:
+            copied = copied_cell(s, cells)
+            if copied is not None:
+                others.setdefault(copied, []).append(s)
             continue
         for k, dep in enumerate(s.deps):
             if dep._production != "CellDep":
@@ -166,8 +185,11 @@ def cell_readers(stmts) -> tuple[dict[str, list], dict[str, list]]:
 
 def without_unread_cells(body) -> tuple:
     """``body`` without the cells no task or host fence reads: their ``CellDecl`` and ``CellSet`` go, and so do
-    compiler barriers (dummies with a ``CellDep``) whose TaskId only such cells store."""
+    compiler barriers (dummies with a ``CellDep``) whose TaskId only such cells store, and cells only such
+    barriers or the copies (``copied_cell``) in such cells read."""
     stmts = list(iter_stmts(body))
+    declared = {s.cell for s in stmts if s._production in ("CellDecl", "CellSet")}
+    copies = [(s.cell, copied) for s in stmts if (copied := copied_cell(s, declared)) is not None]
     barriers = {s.var.name: s for s in stmts
                 if s._production == "Dummy" and any(d._production == "CellDep" for d in s.deps)}
     stored_in: dict[str, set] = {}  # barrier name -> the cells storing it
@@ -190,9 +212,12 @@ def without_unread_cells(body) -> tuple:
                     if d._production == "CellDep" and d.cell not in live_cells:
                         live_cells.add(d.cell)
                         grown = True
+        for cell, copied in copies:
+            if cell in live_cells and copied not in live_cells:
+                live_cells.add(copied)
+                grown = True
         if not grown:
             break
-    declared = {s.cell for s in stmts if s._production in ("CellDecl", "CellSet")}
     dead_cells = declared - live_cells
     dead_barriers = set(barriers) - live_barriers
     if not dead_cells and not dead_barriers:

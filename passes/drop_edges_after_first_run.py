@@ -6,7 +6,7 @@ from nanopass.languages import DIRECTED
 from nanopass.rewrite import register
 
 from .lean import LeanPass, compiler_edge
-from .cells import TID_TYPE, MirroredCells, without_unread_cells
+from .cells import MirroredCells, without_unread_cells
 from .runtime_order import gives_up, runtime_order
 from .util import iter_stmts, places
 
@@ -31,8 +31,8 @@ class DropEdgesAfterFirstRun(LeanPass):
     fence in a loop that its host access follows directly counts as chained: the access waits
     for it (gap 6 of docs/semantics.md). An edge of ``T`` on its own latest-run cell, where its
     lookups order each run but the first of a run of its innermost loop after the run before
-    (``RuntimeOrder.later``), goes through a cell copied from that cell before the loop (a
-    dummy of that one dependency, which submits nothing) and cleared after ``T``.
+    (``RuntimeOrder.later``), goes through a cell copied from that cell before the loop (``c =
+    cell``, ``cells.copied_cell``) and cleared after ``T``.
     """
 
     name = "drop_edges_after_first_run"
@@ -93,8 +93,7 @@ class DropEdgesAfterFirstRun(LeanPass):
     def plan_own(self, task, t: int, order) -> None:
         """For each dependency of ``task`` (number ``t``) on its own latest-run cell, where its
         lookups order every run after the first of each run of its innermost loop after its
-        previous run: a cell copied from that cell before the loop (a dummy of one dependency,
-        which submits nothing) and cleared after the task."""
+        previous run: a cell copied from that cell before the loop and cleared after the task."""
         for k, dep in enumerate(task.deps):
             if dep._production == "CellDep" and order.cells.task.get(dep.cell) == t:
                 cell = self.cells.route(task, k, f"{task.kernel}_entry", "entry", mirrored=False)
@@ -113,9 +112,7 @@ class DropEdgesAfterFirstRun(LeanPass):
     def Task(self, task):
         cells = self.cells
         for own, cell in self.own.get(id(task), ()):
-            relay = cells.names.fresh(cell, "copy")
-            self.entries[-1] += [D.Dummy(D.Binder(relay, TID_TYPE, span=task.span), [D.CellDep(own)], span=task.span),
-                                 D.CellSet(cell, D.Var(relay), span=task.span)]
+            self.entries[-1].append(D.CellSet(cell, D.Var(own, span=task.span), span=task.span))
         after = [s for _, c in sorted(cells.routed.get(id(task), {}).items()) for s in cells.cleared([c], task.span)]
         after += cells.sets(task)
         out = cells.waiting(task)

@@ -121,7 +121,7 @@ from dataclasses import dataclass, field
 
 from nanopass.languages.terms import ArgDir, BinOp, CmpOp, LoopKind, ScopeMode, UnOp
 
-from .cells import join_cells, latest_run_cells
+from .cells import D, copied_cell, declared_cells, join_cells, latest_run_cells
 from .kernels import kernel_table, output_param_of_result, output_params
 from .remove_dead_values import RemoveDeadValues
 from .util import (BODY_FIELDS, assigned_names, binders_of, iter_stmts, last_yield, static_trip_count, unscoped,
@@ -443,7 +443,7 @@ def _prelude(program) -> tuple:
     """What ``runtime_order`` reads of ``program`` whatever it tracks: the statements, the tasks
     (program order), TaskId binder -> task number, id(task) -> number, the relevant tasks no cell
     names (those a dependency names by their TaskId binder, those an array slot holds), the cell
-    dependencies, and the budget. Kept (``kept``) for the callers that ask of the same program
+    dependencies (one per copy of a cell, ``cells.copied_cell``), and the budget. Kept (``kept``) for the callers that ask of the same program
     with other tasks to track; theirs to read, not to change."""
     from nanopass.languages.statements import kept
 
@@ -462,9 +462,15 @@ def _read_prelude(program) -> tuple:
     relevant = 0
     cell_deps = []
     edges = 0
+    cells = declared_cells(stmts)
     for s in stmts:
         kind = s._production
-        if kind == "Task" or kind == "Dummy" or kind == "HostFence":
+        if kind == "CellSet":
+            copied = copied_cell(s, cells)
+            if copied is not None:  # (a copy reads its cell as a dependency on it would)
+                edges += 1
+                cell_deps.append(D.CellDep(copied))
+        elif kind == "Task" or kind == "Dummy" or kind == "HostFence":
             edges += len(s.deps)
             for dep in s.deps:
                 if dep._production == "CellDep":

@@ -48,3 +48,46 @@ def test_an_edge_on_the_own_previous_run_is_inserted_on_the_first_iteration_of_e
         after = insertions(COPY_IN_A_WHILE, n)
         assert (after.insertions, after.redundant, after.minimum, after.dummies) == (min(n, 1), 0, min(n, 1), 0)
     checked_clean(COPY_IN_A_WHILE, trips=(0, 1, 2, 3))
+
+
+def test_the_copied_cell_is_one_assignment_in_the_cpp(tmp_path):
+    """The copy before the while is ``copy_entry = copy_all;`` (read from the program: copy's
+    latest-run cell is ``copy_all``, the cell its first run in each while waits on is
+    ``copy_entry``), the one statement between the allocation of q and the while's counter; no
+    dummy task is declared or submitted anywhere (the program has no dummy)."""
+    from conftest import load_program
+    from nanopass.api import generate_orchestration
+
+    path = tmp_path / "copy_in_a_while.py"
+    path.write_text(COPY_IN_A_WHILE)
+    lines = [line.strip() for line in generate_orchestration(load_program(path)).code.splitlines()]
+    start = lines.index("const Tensor& q__ssa_v3 = alloc_0.get_ref(0);")
+    assert lines[start + 1:start + 3] == ["copy_entry = copy_all;", "int64_t w = 0;"]
+    assert lines.count("copy_entry = copy_all;") == 1
+    assert not any("dummy" in line or "barrier" in line for line in lines)
+
+
+def test_the_copy_reads_the_copied_cell_for_the_passes_after_it():
+    """After drop_edges_after_first_run, copy's latest-run cell (``copy_all__war_v0``) is read by
+    the copy alone (the task waits on ``copy_entry__entry_v0``): ``cell_readers`` counts the copy as
+    a reader other than a task (so clear_cells_after_waiters leaves the cell alone, as it left it
+    for the dummy the copy was), and ``runtime_order``'s prelude as a cell dependency (so copy's
+    task stays relevant, and the budget counts it as it counted the dummy's dependency). The
+    copied cell is cleared after the task: no latest-run cell, and no TaskId binder is stored in it
+    but ``no_task``'s (the copy stores none: ``None``, not the copied cell's name)."""
+    from nanopass.passes.cells import cell_readers, latest_run_cells
+    from nanopass.passes.runtime_order import _prelude
+    from nanopass.passes.util import iter_stmts
+    from nanopass.tools.properties import compile_text
+
+    stages, _ = compile_text(COPY_IN_A_WHILE, {})
+    program = stages["drop_edges_after_first_run"].tree
+    waiters, others = cell_readers(list(iter_stmts(program.orch.body)))
+    assert {cell: [s._production for s in tasks] for cell, tasks in waiters.items()} == {"copy_entry__entry_v0": ["Task"]}
+    assert {cell: [(s._production, s.cell) for s in stmts] for cell, stmts in others.items()} == {
+        "copy_all__war_v0": [("CellSet", "copy_entry__entry_v0")]}
+    cell_deps = _prelude(program)[5]
+    assert [dep.cell for dep in cell_deps] == ["copy_all__war_v0", "copy_entry__entry_v0"]
+    cells = latest_run_cells(program.orch, _prelude(program)[2])
+    assert cells.task == {"copy_all__war_v0": 0}
+    assert cells.tids["copy_entry__entry_v0"] == {None, "no_task__none_v0"}
