@@ -1,7 +1,8 @@
 """The middle passes build the statements they rebuild with ``rewrite.trusted_maker``: the fields a
 pass passes on from its input node (the same field of the same production, of a kind the grammar
-proves the target has) are set unchecked, the others checked as ``make`` checks them. The output
-is the one the checked constructors give, on every example and on random control-flow programs;
+proves the target has) are set unchecked, the others checked as ``make`` checks them; or with
+``make_trusted`` where the pass proves every field. The output is the one the checked
+constructors give, on every example and on random control-flow programs;
 a field the grammar does not prove cannot be trusted, and a checked field still refuses a bad
 value."""
 
@@ -17,6 +18,7 @@ from program_gen import control_flow_programs
 
 from nanopass.api import run_pipeline
 from nanopass.errors import GrammarError
+from nanopass.language import trusted_checked
 from nanopass.languages.terms import DType
 from nanopass.passes import (
     classify_iter_arg_carry,
@@ -32,7 +34,7 @@ PROPERTY = settings(max_examples=fuzz_budget(20), deadline=None, suppress_health
 
 MAKERS = {  # module -> its trusted makers: (name, production)
     remove_dead_values: [("_make_for", "For"), ("_make_while", "While"), ("_make_if", "If")],
-    materialize_runtime_scopes: [("_make_for", "For"), ("_make_while", "While"), ("_make_if", "If"), ("_make_scope", "Scope")],
+    materialize_runtime_scopes: [("_make_while", "While"), ("_make_scope", "Scope")],
     classify_iter_arg_carry: [("_make_for", "For"), ("_make_while", "While"), ("_make_iter_arg", "IterArg")],
     resolve_dep_edges: [("_make_task", "Task")],
     hoist_scope_escapes: [("_make_scope", "Scope")],
@@ -57,7 +59,9 @@ def both_ways(program) -> None:
     for module, pass_cls in PASSES.items():
         source = stages[names.index(pass_cls.name)].tree  # the pass's input
         fast = pass_cls(PassContext()).run(source)
-        with pytest.MonkeyPatch.context() as patch:
+        # the checked run: the trusted makers replaced by ``make``, and every ``make_trusted`` the
+        # passes call inline checked too (``trusted_checked``)
+        with pytest.MonkeyPatch.context() as patch, trusted_checked():
             for name, production in MAKERS[module]:
                 patch.setattr(module, name, checked(pass_cls.target.nodes[production]))
             slow = pass_cls(PassContext()).run(source)
