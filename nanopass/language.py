@@ -325,7 +325,11 @@ class Node:
     through plain attribute stores (which the interpreter specializes), then turns it into the
     node class by ``__class__`` assignment (the two classes have one layout); nothing else ever
     holds a builder object. Every slot is the builder's, none a common base's: one class of
-    slots to clear when a node is freed.
+    slots to clear when a node is freed. The assignment is about a third of a node's cost (490
+    of 1,480 instructions, a three-field node built and freed, CPython 3.11), and each way
+    without it costs more: ``object.__new__(cls)`` filled through the builder's member
+    descriptors (``__set__``) 3,760, through ``object.__setattr__`` 5,680, a ``__setattr__``
+    written in Python that lets the constructor's stores through at least 7,690.
     """
 
     __slots__ = ()
