@@ -21,7 +21,10 @@ class Span(NamedTuple):
     shows; ``col`` is what code computes with (a caret is ``col`` characters in).
 
     A named tuple: immutable, compared and hashed by value, and about twice as cheap to build as
-    a frozen dataclass (the front end builds one per name, binder and task)."""
+    a frozen dataclass (the front end builds one per name, binder and task, as
+    ``tuple.__new__(Span, (file, line, col))``: 1,630 instructions built and freed, a plain
+    tuple 300; a slots class built as nodes are would take 1,410 and need equality, hashing,
+    ordering and unpacking of its own)."""
 
     file: str
     line: int

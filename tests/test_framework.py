@@ -179,7 +179,7 @@ def test_pass_into_extended_language_rebuilds_changed_classes():
 
 def test_every_way_of_building_a_node_leaves_a_frozen_node_of_its_class():
     """Constructors, ``replace`` and identity clauses fill a builder object and turn it into the
-    node class (``nanopass.language._Layout``): no builder object may come out of any of them."""
+    node class (``nanopass.language.Node``): no builder object may come out of any of them."""
     from nanopass.language import Node
 
     tree = L0.Prog([L0.Loop(2, [L0.Let("x", L0.Num(1)), L0.Note("n", 0.5)])], None)
@@ -190,9 +190,13 @@ def test_every_way_of_building_a_node_leaves_a_frozen_node_of_its_class():
     assert L1.Loop is not L0.Loop and lowered.body[0].body[0] is tree.body[0].body[0]
     for node, cls in zip(built, expected):
         assert type(node) is cls and isinstance(node, Node)
-        assert not issubclass(cls._builder, Node) and cls._builder.__slots__ == cls._fields
-        with pytest.raises(AttributeError):
-            node.span = None
+        assert not issubclass(cls._builder, Node) and cls._builder.__slots__ == cls._fields + ("span", "_hash")
+        assert cls.__slots__ == () and cls.__mro__ == (cls, cls._builder, Node, object)
+        for name in cls._fields + ("span",):
+            with pytest.raises(AttributeError, match="immutable"):
+                setattr(node, name, None)
+            with pytest.raises(AttributeError, match="immutable"):
+                delattr(node, name)
     assert lowered.body[0].count == 2 and lowered.body[0].body[1] == L1.Print(L1.Num(0))
     assert made == L0.Loop(2, [L0.Let("x", L0.Num(1))]) and isinstance(made.body, tuple)
 
