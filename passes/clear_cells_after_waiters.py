@@ -6,7 +6,7 @@ from nanopass.languages import DIRECTED
 from nanopass.languages.terms import DType
 from nanopass.rewrite import register
 
-from .lean import LeanPass
+from .lean import LeanPass, waiters_on_held_runs
 from .cells import cell_readers, taken_names
 from .runtime_order import runtime_order
 from .util import FreshVersions, iter_stmts, places
@@ -41,6 +41,9 @@ class ClearCellsAfterWaiters(LeanPass):
         func = program.orch
         stmts = list(iter_stmts(func.body))
         waiters, others = cell_readers(stmts)
+        for cell, direct in waiters_on_held_runs(func.body).items():
+            if cell in waiters:
+                waiters[cell] = waiters[cell] + direct
         if not waiters:
             return program
         order = runtime_order(program, track=[t for ts in waiters.values() for t in ts])
