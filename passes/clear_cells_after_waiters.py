@@ -19,8 +19,9 @@ TID_TYPE = D.ScalarType(DType.TASK_ID)
 class ClearCellsAfterWaiters(LeanPass):
     """Clear a cell after a task that every later task waiting on the cell is ordered after.
 
-    A task ``W`` that waits on a latest-run cell or a join cell (``cells``) of a task ``S`` is
-    ordered after every run of ``S`` the cell stands for. When every task that waits on the cell
+    A task ``W`` that waits on a latest-run cell or a join cell (``cells``) of a task ``S``, or
+    on the run such a cell holds through its TaskId (``lean.waiters_on_held_runs``), is ordered
+    after every run of ``S`` the cell stands for. When every task that waits on the cell
     and may run after ``W`` (``W`` itself again, in a loop) is ordered after ``W``'s latest run
     (by the runtime or its edges, ``runtime_order``), the runs of ``S`` before ``W`` need no edge
     of theirs any more: the cell is cleared after ``W`` (``c = None``, a ``NoTask`` let), so a
