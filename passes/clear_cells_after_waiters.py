@@ -6,7 +6,7 @@ from nanopass.languages import DIRECTED
 from nanopass.languages.terms import DType
 from nanopass.rewrite import register
 
-from .lean import LeanPass
+from .lean import LeanPass, waiters_on_held_runs
 from .cells import cell_readers, taken_names
 from .runtime_order import runtime_order
 from .util import FreshVersions, iter_stmts, places
@@ -19,8 +19,9 @@ TID_TYPE = D.ScalarType(DType.TASK_ID)
 class ClearCellsAfterWaiters(LeanPass):
     """Clear a cell after a task that every later task waiting on the cell is ordered after.
 
-    A task ``W`` that waits on a latest-run cell or a join cell (``cells``) of a task ``S`` is
-    ordered after every run of ``S`` the cell stands for. When every task that waits on the cell
+    A task ``W`` that waits on a latest-run cell or a join cell (``cells``) of a task ``S``, or
+    on the run such a cell holds through its TaskId (``lean.waiters_on_held_runs``), is ordered
+    after every run of ``S`` the cell stands for. When every task that waits on the cell
     and may run after ``W`` (``W`` itself again, in a loop) is ordered after ``W``'s latest run
     (by the runtime or its edges, ``runtime_order``), the runs of ``S`` before ``W`` need no edge
     of theirs any more: the cell is cleared after ``W`` (``c = None``, a ``NoTask`` let), so a
@@ -41,6 +42,9 @@ class ClearCellsAfterWaiters(LeanPass):
         func = program.orch
         stmts = list(iter_stmts(func.body))
         waiters, others = cell_readers(stmts)
+        for cell, direct in waiters_on_held_runs(func.body).items():
+            if cell in waiters:
+                waiters[cell] = waiters[cell] + direct
         if not waiters:
             return program
         order = runtime_order(program, track=[t for ts in waiters.values() for t in ts])

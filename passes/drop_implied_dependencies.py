@@ -29,10 +29,10 @@ class DropImpliedDependencies(LeanPass):
     step reads, is the runtime's own edge. A compiler edge on a join cell of ``S`` (every run of
     ``S``) goes when the task is ordered after every run of ``S`` anyway: after the latest run
     of a task that came after them all, or after the latest run of ``S`` where that run came
-    after every earlier one. A derived edge implied in the iterations where the counter of the
-    innermost loop around the task has given values (every walk of them implies it,
+    after every earlier one. A derived edge of a task or a fence implied in the iterations where
+    the counter of the innermost loop around it has given values (every walk of them implies it,
     ``RuntimeOrder.implied_where``: a loop that swaps its carries, say) waits on a cell of its own,
-    set before the task to no task there, else to the TaskId. User edges stay. Cells no edge
+    set before it to no task there, else to the TaskId. User edges stay. Cells no edge
     reads any more lose their declaration and stores (and so do join barriers only they held),
     and a TaskId binder this pass left unread goes. Off with the option ``lean_edges=False``.
     Afterwards no compiler edge on a task's latest run, or on every run of it, is implied in
@@ -57,7 +57,7 @@ class DropImpliedDependencies(LeanPass):
         self.unread: set[str] | None = None  # set: the second walk unbinds these TaskIds
         self.names = FreshVersions(taken_names(func))
         self.counters = dict(_counters(func.body))  # counter name -> (its binder, id(its loop))
-        self.where = places(func.body, ("Task", "For", "While"))
+        self.where = places(func.body, ("Task", "HostFence", "For", "While"))
         self.decls: list = []  # the cells of the edges inserted only where a counter says
         body = self.visit_all(func.body)
         if body is func.body:
@@ -76,16 +76,25 @@ class DropImpliedDependencies(LeanPass):
         implied = self.order.implied.get(n, frozenset()) if n is not None else frozenset()
         deps = self.kept(task.deps, implied, f"task {task.kernel}",
                          lambda s: "the runtime" if self.order.by_runtime(n, s) else "its other edges", task.span)
-        guards = []
-        for k, dep in enumerate(task.deps):
-            if k not in implied and n is not None and dep._production == "DerivedDep" and self.removable(dep):
-                where = self.order.implied_where(n, k)
-                if where is not None and self.guardable(task, dep, where[0]):
-                    guards.append(self.guarded(task, dep, *where))
-        if guards:
-            swap = {id(old): new for old, new, _ in guards}
-            return [g for _, _, g in guards] + [task.replace(deps=[swap.get(id(d), d) for d in deps])]
+        if n is not None:
+            guarded = self.with_guards(task, deps, implied, lambda k: self.order.implied_where(n, k), f"task {task.kernel}")
+            if guarded is not None:
+                return guarded
         return task if len(deps) == len(task.deps) else task.replace(deps=deps)
+
+    def with_guards(self, stmt, deps, implied, where_of, what: str) -> list | None:
+        """The guards and ``stmt`` with ``deps`` whose derived edges implied where a counter
+        says (``where_of(position)``) wait on cells of their own; None if there are none."""
+        guards = []
+        for k, dep in enumerate(stmt.deps):
+            if k not in implied and dep._production == "DerivedDep" and self.removable(dep):
+                where = where_of(k)
+                if where is not None and self.guardable(stmt, dep, where[0]):
+                    guards.append(self.guarded(stmt, dep, *where, what))
+        if not guards:
+            return None
+        swap = {id(old): new for old, new, _ in guards}
+        return [g for _, _, g in guards] + [stmt.replace(deps=[swap.get(id(d), d) for d in deps])]
 
     def guardable(self, task, dep, counter) -> bool:
         """A guard on ``counter`` inserts no more than ``drop_edges_after_first_run`` would: it
@@ -101,7 +110,7 @@ class DropImpliedDependencies(LeanPass):
         loop = self.counters[counter][1]
         return loop in loops and self.where[loop].loops == loops - {loop}
 
-    def guarded(self, task, dep, counter: str, values: tuple) -> tuple:
+    def guarded(self, task, dep, counter: str, values: tuple, what: str) -> tuple:
         """(``dep``, a dependency on a cell of its own, the ``if`` that sets the cell before
         ``task``: no task where ``counter`` is one of ``values``, else ``dep``'s TaskId)."""
         source = self.order.tasks[self.order.source_of(dep)]
@@ -120,7 +129,7 @@ class DropImpliedDependencies(LeanPass):
         else:
             parity = " or ".join("odd" if value else "even" for value in values)
             where = f"the loop over {self.order.parity_loops[counter[1]].var.name} ran an {parity} number of times"
-        self.ctx.note("dropped-edge", f"task {task.kernel} waits for {source.kernel} through the runtime or its "
+        self.ctx.note("dropped-edge", f"{what} waits for {source.kernel} through the runtime or its "
                       f"other edges where {where}: its compiler edge goes there", task.span)
         return dep, D.CellDep(cell, span=dep.span), guard
 
@@ -129,6 +138,9 @@ class DropImpliedDependencies(LeanPass):
             return fence
         implied = self.order.fence_implied.get(id(fence), frozenset())
         deps = self.kept(fence.deps, implied, "the host fence", lambda s: "the tensor or its other edges", fence.span)
+        guarded = self.with_guards(fence, deps, implied, lambda k: self.order.implied_where(None, k, fence), "the host fence")
+        if guarded is not None:
+            return guarded
         if len(deps) == len(fence.deps):
             return fence
         return fence.replace(deps=deps) if deps else []  # (a fence with no dependency is never submitted)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from nanopass.languages.statements import LOOPS
 from nanopass.rewrite import Pass
 
 
@@ -22,3 +23,34 @@ def compiler_edge(dep) -> bool:
     """Whether a dependency is a compiler edge on a TaskId binder or a cell (not a user's ``deps=``
     entry, which is a ``DepVar``)."""
     return dep._production == "CellDep" or (dep._production == "DerivedDep" and dep.value._production == "Var")
+
+
+def waiters_on_held_runs(body) -> dict[str, list]:
+    """cell -> the tasks that wait through a ``DerivedDep`` on the TaskId the cell holds whenever
+    they run: a ``CellSet`` of the cell to that TaskId comes before them in the same loop
+    iteration, in their block or one around it, with no other ``CellSet`` of the cell between."""
+    out: dict[str, list] = {}
+    held: dict[str, tuple] = {}  # cell -> (TaskId name or None, blocks around, loops) of its last CellSet
+
+    def walk(stmts, loops, blocks):
+        for stmt in stmts:
+            kind = stmt._production
+            if kind == "CellSet":
+                name = stmt.value.name if stmt.value._production == "Var" else None
+                held[stmt.cell] = (name, blocks, loops)
+            elif kind == "Task":
+                waited = {dep.value.name for dep in stmt.deps
+                          if dep._production == "DerivedDep" and dep.value._production == "Var"}
+                for cell, (name, around, at) in held.items():
+                    if name in waited and at == loops and blocks[:len(around)] == around:
+                        out.setdefault(cell, []).append(stmt)
+            if kind in LOOPS:
+                walk(stmt.body, loops | {id(stmt)}, blocks + (id(stmt.body),))
+            elif kind == "If":
+                walk(stmt.then, loops, blocks + (id(stmt.then),))
+                walk(stmt.orelse, loops, blocks + (id(stmt.orelse),))
+            elif kind in ("Scope", "CompilerScope"):
+                walk(stmt.body, loops, blocks)
+
+    walk(tuple(body), frozenset(), (id(body),))
+    return out

@@ -346,6 +346,7 @@ class RuntimeOrder:
     # task number -> {the scalars of a walk (``_Walker.values``) -> the positions of its
     # dependencies implied in every walk with those scalars}
     implied_at: dict = field(default_factory=dict)
+    fence_implied_at: dict = field(default_factory=dict)  # id(HostFence) -> as ``implied_at``
     parity_loops: list = field(default_factory=list)  # the loops of ``(PARITY, k)``, k their index
 
     def is_ordered(self, task: int, before: int) -> bool:
@@ -367,12 +368,13 @@ class RuntimeOrder:
             return found if found is not None else self.joins.get(dep.cell)
         return _binder_source(dep, self.tid_task)
 
-    def implied_where(self, task: int, position: int) -> tuple | None:
+    def implied_where(self, task: int, position: int, fence=None) -> tuple | None:
         """(a loop counter ``v``, or ``(PARITY, k)`` for the trips' parity of a loop
         before the task, the values ``K`` of it) where dependency ``position`` of
-        ``task`` is implied in every run in which ``v`` is in ``K`` (every walk of those runs knows
-        ``v``, and no walk that leaves it needed may have ``v`` in ``K``), the largest ``K``; or None."""
-        walks = self.implied_at.get(task, {})
+        ``task`` (of the host fence ``fence`` if given) is implied in every run in which ``v`` is
+        in ``K`` (every walk of those runs knows ``v``, and no walk that leaves it needed may have
+        ``v`` in ``K``), the largest ``K``; or None."""
+        walks = self.implied_at.get(task, {}) if fence is None else self.fence_implied_at.get(id(fence), {})
         best = None
         counters = {name for key in walks for name, _ in key if isinstance(name, str) or name[0] == PARITY}
         for v in sorted(counters, key=lambda c: (0, c) if isinstance(c, str) else (1, "", c[1])):
@@ -1018,6 +1020,9 @@ class _Walker:
             lookups = state.of(fence.tensor.name)
         _, through, implied = self.implied(fence.deps, lookups | state.done, state)
         self._meet(self.out.fence_implied, id(fence), frozenset(implied))
+        if fence.deps:
+            self._meet(self.out.fence_implied_at.setdefault(id(fence), {}), frozenset(self.values.items()),
+                       frozenset(implied))
         if tracked:
             after = lookups | state.never_ran | state.done
             for t in through:
