@@ -87,8 +87,11 @@ def extend_buffer_roots(
                     src = roots[name]
                     roots[result.name] = src if src != name else result.name
             elif kind == "If":
-                body(stmt.then)
-                body(stmt.orelse)
+                for inner in (stmt.then, stmt.orelse):
+                    # (a branch that is one scope: the scope's body, without a call for the scope)
+                    while len(inner) == 1 and (inner[0]._production == "Scope" or inner[0]._production == "CompilerScope"):
+                        inner = inner[0].body
+                    body(inner)
                 then_y, else_y = last_yield(stmt.then), last_yield(stmt.orelse)
                 for i, res in enumerate(getattr(stmt, "results", ())):
                     binder = getattr(res, "var", res)

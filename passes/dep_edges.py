@@ -112,6 +112,8 @@ class EdgeWriter:
         # (the cells an earlier pass made are looked for only where a cell or a join is used)
         celled = any("cell" in used or "join" in used for used in used_as.values())
         self.existing_cells, self.existing_joins = _existing_cells(func) if celled else ({}, {})
+        # (the cells and joins an earlier pass made, as sets: ``rewrite_task`` asks once per task)
+        self.reused_cells, self.reused_joins = set(self.existing_cells.values()), set(self.existing_joins.values())
         for source in sorted(used_as):
             s = hazards.sites[source]
             used = used_as[source]
@@ -142,7 +144,7 @@ class EdgeWriter:
 
     def declarations(self) -> list:
         """CellDecls for the cells this writer made (not those an earlier pass declared)."""
-        reused = set(self.existing_cells.values()) | set(self.existing_joins.values())
+        reused = self.reused_cells | self.reused_joins
         cells = sorted((set(self.cells.values()) | set(self.joins.values())) - reused)
         make_decl = D.CellDecl.make_trusted  # (fresh cell names: ``edges``' note)
         return [make_decl(c) for c in cells]
@@ -187,9 +189,9 @@ class EdgeWriter:
         out = [_with_tid_deps(task, tid, deps)] if (tid is not task.tid or len(deps) != len(task.deps)) else [task]
         # (the nodes after the task made unchecked, as ``edges``': fresh and cell names, the task's TaskId)
         make_cell_set, make_var = D.CellSet.make_trusted, D.Var.make_trusted
-        if site in self.cells and self.cells[site] not in self.existing_cells.values():
+        if site in self.cells and self.cells[site] not in self.reused_cells:
             out.append(make_cell_set(self.cells[site], make_var(tid.name), span=task.span))
-        if site in self.joins and self.joins[site] not in self.existing_joins.values():
+        if site in self.joins and self.joins[site] not in self.reused_joins:
             barrier = self.fresh(f"{task.kernel}_done", "join")
             join = self.joins[site]
             out.append(

@@ -11,11 +11,12 @@ carried language rejects groups whose roots are not final.
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
 
-from conftest import EXAMPLES, EXAMPLES_AND_GOLDEN, bench_file, compiled_stages, counting, load_program
+from conftest import EXAMPLES, EXAMPLES_AND_GOLDEN, bench_file, compiled_stages, counting, load_program, pass_input
 
 from nanopass.api import run_pipeline
 from nanopass.errors import VerifyError
@@ -23,6 +24,7 @@ from nanopass.languages import CARRIED, HOISTED, NAMED
 from nanopass.passes import aliases, hoist_scope_escapes, remap_output_aliases
 from nanopass.passes.aliases import buffer_roots, written_roots
 from nanopass.passes.kernels import kernel_table
+from nanopass.passes.util import iter_stmts
 
 CARRYING = ("classify_iter_arg_carry", "infer_core_types", "assign_kernel_ids", "classify_tensors",
             "bind_task_ids", "resolve_dep_edges", "batch_tensor_creates", "hoist_scope_escapes")
@@ -83,3 +85,25 @@ def test_carried_rejects_groups_whose_roots_are_not_final(groups):
         language.verify(tree)
         with pytest.raises(VerifyError, match="buffer group"):
             language.verify(with_groups(tree, groups))
+
+
+def test_the_roots_walk_enters_each_branch_once_not_once_more_for_its_scope(tmp_path):
+    # (the walk calls itself for each body it walks: a branch that is one scope is walked as the
+    # scope's body, without a call for the scope; counted on the bench's branches shape, whose
+    # branches are each one compiler scope)
+    tree = pass_input(bench_file(tmp_path, "branches", 40), "classify_iter_arg_carry")
+    ifs = [s for s in iter_stmts(tree.orch.body) if s._production == "If"]
+    assert ifs and all(len(s.then) == 1 and s.then[0]._production == "Scope" for s in ifs)
+    calls = []
+
+    def profile(frame, event, arg):
+        if event == "call" and frame.f_code.co_name == "body" and frame.f_code.co_filename == aliases.__file__:
+            calls.append(frame)
+
+    sys.setprofile(profile)
+    try:
+        roots = buffer_roots(tree.orch, kernel_table(tree))
+    finally:
+        sys.setprofile(None)
+    assert len(roots) > len(ifs)
+    assert len(calls) <= 2 * len(ifs) + 2, (len(calls), len(ifs))  # (the function's body, its scope, two per if)
