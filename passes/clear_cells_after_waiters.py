@@ -42,11 +42,11 @@ class ClearCellsAfterWaiters(LeanPass):
         func = program.orch
         stmts = list(iter_stmts(func.body))
         waiters, others = cell_readers(stmts)
+        if not waiters:
+            return program
         for cell, direct in waiters_on_held_runs(func.body).items():
             if cell in waiters:
                 waiters[cell] = waiters[cell] + direct
-        if not waiters:
-            return program
         order = runtime_order(program, track=[t for ts in waiters.values() for t in ts])
         if order is None:
             return program

@@ -31,19 +31,27 @@ def waiters_on_held_runs(body) -> dict[str, list]:
     iteration, in their block or one around it, with no other ``CellSet`` of the cell between."""
     out: dict[str, list] = {}
     held: dict[str, tuple] = {}  # cell -> (TaskId name or None, blocks around, loops) of its last CellSet
+    holding: dict[str, dict] = {}  # TaskId name -> the cells whose last CellSet stores it (as keys)
 
     def walk(stmts, loops, blocks):
         for stmt in stmts:
             kind = stmt._production
             if kind == "CellSet":
                 name = stmt.value.name if stmt.value._production == "Var" else None
+                before = held.get(stmt.cell)
+                if before is not None and before[0] is not None:
+                    del holding[before[0]][stmt.cell]
                 held[stmt.cell] = (name, blocks, loops)
+                if name is not None:
+                    holding.setdefault(name, {})[stmt.cell] = None
             elif kind == "Task":
                 waited = {dep.value.name for dep in stmt.deps
                           if dep._production == "DerivedDep" and dep.value._production == "Var"}
-                for cell, (name, around, at) in held.items():
-                    if name in waited and at == loops and blocks[:len(around)] == around:
-                        out.setdefault(cell, []).append(stmt)
+                for name in waited:
+                    for cell in holding.get(name, ()):
+                        _, around, at = held[cell]
+                        if at == loops and blocks[:len(around)] == around:
+                            out.setdefault(cell, []).append(stmt)
             if kind in LOOPS:
                 walk(stmt.body, loops | {id(stmt)}, blocks + (id(stmt.body),))
             elif kind == "If":
