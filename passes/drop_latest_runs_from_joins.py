@@ -146,7 +146,7 @@ class DropLatestRunsFromJoins(LeanPass):
             span = task.span
             barrier = self.names.fresh(cell, "older")
             out += [D.Dummy(D.Binder(barrier, TID_TYPE, span=span), [D.CellDep(cell), D.CellDep(self.lagged[cell])],
-                            span=span),
+                            f"joins every run of {task.kernel} so far, before its next run", span=span),
                     D.CellSet(cell, D.Var(barrier), span=span)]
             self.ctx.note("lagged-join", f"the waiters of {task.kernel}'s join are ordered after its latest run by the "
                           "runtime: the join takes each run when the next one starts", span)
