@@ -30,8 +30,8 @@ class InsertParallelCarryJoins(Pass):
     yields it, waits for what the init holds. An iteration yielding a nested ``pl.parallel``
     loop's ids yields one barrier over them (``yield_join_<k>_tid``); when they reach the yield
     through an ``if``, the barrier is in the branch that yields them, before its yield, so the
-    ``if`` result holds one id on every path. Left alone: a body that may index the carry, an
-    init of one id.
+    ``if`` result holds one id on every path. Each barrier's purpose names the carry it joins.
+    Left alone: a body that may index the carry, an init of one id.
     """
 
     name = "insert_parallel_carry_joins"

@@ -760,6 +760,8 @@ class LowerToEmission(Pass):
         return pushes
 
     def lower_Dummy(self, dummy, out) -> None:
+        """A dummy task under its comment: ``Barrier <b>: <purpose>`` for a barrier a pass made,
+        the reference's phase-fence comment for the user's dummy and a phase fence (no purpose)."""
         b = self.barrier_count
         self.barrier_count += 1
         args = self.fresh(f"params_phase_fence_barrier_{b}")

@@ -30,7 +30,7 @@ class MergeCellsIntoChains(LeanPass):
     loop's task runs): after each of the group's tasks ``S`` the chain stores ``S``'s TaskId when
     ``S`` is ordered after every group task that may have run before it (by the runtime or its
     edges, ``runtime_order``), else a dummy barrier after both (``b = task_dummy(deps=[chain,
-    S])``); each waiting task has one edge on the chain. The order is the same: a waiting task
+    S])``, whose purpose names the group's kernels); each waiting task has one edge on the chain. The order is the same: a waiting task
     waited for every group task that may have run before it, or (waiting for two of the group
     or more; one waiting for one keeps the cells apart, for ``clear_edges_where_implied``) is
     ordered after its latest run already, and now waits for a node after all of them and nothing else (each task of the group runs once per program run, or its runs are
