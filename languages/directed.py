@@ -9,6 +9,9 @@ derive dependencies need (``(DerivedDep value)``, an edge the compiler derived, 
   (or, a ``Var`` naming another cell, the TaskId that cell holds: a copy); ``(CellDep cell)``
   is a compiler edge on the latest TaskId stored (possibly none, so always guarded). A cell
   outlives every scope, so such an edge is always resolvable;
+- ``(Dummy var deps purpose)``: surface's dummy with what the barrier joins, when a pass made it
+  (``purpose``, the words its C++ comment says after ``Barrier <b>:``); none for the user's
+  ``pl.system.task_dummy`` and a phase fence, a dependency-only dummy task;
 - ``(CompilerScope mode body)``: a runtime scope the compiler placed;
 - ``(HostFence tensor deps wait)``: a dummy task taking ``tensor`` as INOUT and waiting for
   ``deps`` (submitted only when one of them stands for a task): in an AUTO scope it becomes a
@@ -33,7 +36,7 @@ from .terms import dep_source
 LANGUAGE = ssa.LANGUAGE.extend(
     "directed",
     doc="call-site argument directions; compiler-derived dependency edges",
-    remove={"Arg": ["Arg"]},
+    remove={"Arg": ["Arg"], "Stmt": ["Dummy"]},
     add_terminals=[dep_source],
     add_nonterminals=[
         Nonterminal(
@@ -45,6 +48,15 @@ LANGUAGE = ssa.LANGUAGE.extend(
         "Arg": [Production("Arg", "value:Expr", "dir:arg_dir")],
         "Dep": [Production("CellDep", "cell:symbol", doc="a compiler edge on the TaskId a cell holds"), "DepEdge"],
         "Stmt": [
+            Production(
+                "Dummy",
+                "var:Binder",
+                "deps:Dep*",
+                "purpose:text?",
+                doc="a dummy task after deps; purpose: what the barrier a pass made joins, the words of its "
+                "C++ comment after 'Barrier <b>: ' (none: the user's task_dummy or a phase fence, a "
+                "'dependency-only dummy task')",
+            ),
             Production("CellDecl", "cell:symbol", doc="PTO2TaskId cell = PTO2TaskId::invalid();"),
             Production("CellSet", "cell:symbol", "value:Expr", doc="cell = <TaskId>;"),
             Production("CompilerScope", "mode:scope_mode", "body:Stmt*", doc="a scope the compiler placed"),

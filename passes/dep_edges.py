@@ -198,6 +198,7 @@ class EdgeWriter:
                 D.Dummy.make_trusted(
                     D.Binder.make_trusted(barrier, TID_TYPE, span=task.span),
                     (D.CellDep.make_trusted(join), D.DerivedDep.make_trusted(make_var(tid.name))),
+                    f"joins every run of {task.kernel} so far",
                     span=task.span,
                 )
             )

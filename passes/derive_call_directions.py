@@ -220,6 +220,10 @@ class DeriveCallDirections(Pass):
                 out.append(visit(stmt))
         return tuple(out) if changed else stmts
 
+    def Dummy(self, dummy):
+        """The user's ``pl.system.task_dummy``, of no purpose: a dependency-only dummy task."""
+        return _DUMMY(dummy.var, self.visit_all(dummy.deps), None, dummy.span)
+
     def weigh_hint(self, arg, derived: ArgDir, task) -> ArgDir:
         """The direction of a slot whose call site asks for ``arg.hint``; ``derived`` is this pass's."""
         hint = arg.hint
@@ -241,6 +245,7 @@ class DeriveCallDirections(Pass):
 # of a class the output keeps, or built by these makers), every other field the input's node's of
 # a kind the two languages share (the grammar's proof, ``trusted_maker``'s, checked below at import)
 _ARG = trusted_maker(DeriveCallDirections, "Arg", ("dir",))
+_DUMMY = trusted_maker(DeriveCallDirections, "Dummy", ("deps", "purpose"))
 _TASK = D.Task.make_trusted
 _FOR = D.For.make_trusted
 _WHILE = D.While.make_trusted

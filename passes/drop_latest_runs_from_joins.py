@@ -25,7 +25,8 @@ class DropLatestRunsFromJoins(LeanPass):
     A join cell ``J`` of a task ``S`` chains a barrier after every run of ``S``. A waiter that
     the runtime orders after the latest run of ``S`` (``runtime_order``) needs the earlier runs
     only: a latest-run cell ``c`` takes ``S``'s TaskId after ``S``, and ``J`` chains ``c`` just
-    before ``S`` runs again (``b = task_dummy(deps=[J, c]); J = b``), one barrier fewer a chain.
+    before ``S`` runs again (``b = task_dummy(deps=[J, c]); J = b``, its purpose saying so), one
+    barrier fewer a chain.
     A waiter the runtime does not so order waits on both cells (one entry more), only where it
     waits at most once a chain (in no loop, or both cells cleared after it), and, where no
     waiter clears them, at most two such waiters (the barrier's entries saved). Both cells are
@@ -146,7 +147,7 @@ class DropLatestRunsFromJoins(LeanPass):
             span = task.span
             barrier = self.names.fresh(cell, "older")
             out += [D.Dummy(D.Binder(barrier, TID_TYPE, span=span), [D.CellDep(cell), D.CellDep(self.lagged[cell])],
-                            span=span),
+                            f"joins every run of {task.kernel} so far, before its next run", span=span),
                     D.CellSet(cell, D.Var(barrier), span=span)]
             self.ctx.note("lagged-join", f"the waiters of {task.kernel}'s join are ordered after its latest run by the "
                           "runtime: the join takes each run when the next one starts", span)

@@ -141,7 +141,7 @@ class ExpandManualPhaseFence(Pass):
                 continue
             barrier = self.fresh()
             barriers.append(
-                D.Dummy(D.Binder(barrier, TID_TYPE), [D.DepVar(D.Var(array))], span=tasks[0][0].span)
+                D.Dummy(D.Binder(barrier, TID_TYPE), [D.DepVar(D.Var(array))], None, span=tasks[0][0].span)
             )
             for task, _ in tasks:
                 self.rewrite[id(task)] = barrier

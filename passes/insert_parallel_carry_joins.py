@@ -30,8 +30,8 @@ class InsertParallelCarryJoins(Pass):
     yields it, waits for what the init holds. An iteration yielding a nested ``pl.parallel``
     loop's ids yields one barrier over them (``yield_join_<k>_tid``); when they reach the yield
     through an ``if``, the barrier is in the branch that yields them, before its yield, so the
-    ``if`` result holds one id on every path. Left alone: a body that may index the carry, an
-    init of one id.
+    ``if`` result holds one id on every path. Each barrier's purpose names the carry it joins.
+    Left alone: a body that may index the carry, an init of one id.
     """
 
     name = "insert_parallel_carry_joins"
@@ -113,7 +113,9 @@ class InsertParallelCarryJoins(Pass):
                 for k in sorted(k for k in self.joins[id(stmt)] if k >= 0):
                     it = iters[k]
                     barrier = self.fresh()
-                    out.append(D.Dummy(D.Binder(barrier, TID_TYPE), [D.DepVar(D.Var(it.init.name))], span=loop.span))
+                    joined = D.DepVar(D.Var(it.init.name))
+                    purpose = f"joins the TaskIds {base_name(it.init.name)} holds before the pl.parallel loop"
+                    out.append(D.Dummy(D.Binder(barrier, TID_TYPE), [joined], purpose, span=loop.span))
                     iters[k] = it.replace(init=D.Var(barrier))
                     self.ctx.note(
                         "carry-join",
@@ -153,7 +155,8 @@ class InsertParallelCarryJoins(Pass):
                     stmts[at] = branch.replace(**arms)
                     continue
                 barrier = self.fresh("yield_join")
-                stmts.insert(len(stmts) - 1, D.Dummy(D.Binder(barrier, TID_TYPE), [D.DepVar(values[k])], span=loop.span))
+                purpose = f"joins the TaskIds a pl.parallel iteration yields as {base_name(values[k].name)}"
+                stmts.insert(len(stmts) - 1, D.Dummy(D.Binder(barrier, TID_TYPE), [D.DepVar(values[k])], purpose, span=loop.span))
                 self.ctx.note(
                     "carry-join",
                     f"an iteration of the pl.parallel loop at line {loop.span.line if loop.span else '?'} may yield "

@@ -760,11 +760,15 @@ class LowerToEmission(Pass):
         return pushes
 
     def lower_Dummy(self, dummy, out) -> None:
+        """A dummy task under its comment: ``Barrier <b>: <purpose>`` for a barrier a pass made,
+        the reference's phase-fence comment for the user's dummy and a phase fence (no purpose)."""
         b = self.barrier_count
         self.barrier_count += 1
         args = self.fresh(f"params_phase_fence_barrier_{b}")
         outs = self.fresh(f"phase_fence_barrier_{b}_outs")
-        out.append(E.TaskArgs.make_trusted(True, f"Phase-fence barrier {b}: dependency-only dummy task", args, (), (), (), (), dummy.span))
+        purpose = dummy.purpose
+        comment = f"Phase-fence barrier {b}: dependency-only dummy task" if purpose is None else f"Barrier {b}: {purpose}"
+        out.append(E.TaskArgs.make_trusted(True, comment, args, (), (), (), (), dummy.span))
         name = self.cn(dummy.var.name)
         used = name in self.used
         if dummy.deps:

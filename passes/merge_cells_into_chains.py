@@ -30,7 +30,7 @@ class MergeCellsIntoChains(LeanPass):
     loop's task runs): after each of the group's tasks ``S`` the chain stores ``S``'s TaskId when
     ``S`` is ordered after every group task that may have run before it (by the runtime or its
     edges, ``runtime_order``), else a dummy barrier after both (``b = task_dummy(deps=[chain,
-    S])``); each waiting task has one edge on the chain. The order is the same: a waiting task
+    S])``, whose purpose names the group's kernels); each waiting task has one edge on the chain. The order is the same: a waiting task
     waited for every group task that may have run before it, or (waiting for two of the group
     or more; one waiting for one keeps the cells apart, for ``clear_edges_where_implied``) is
     ordered after its latest run already, and now waits for a node after all of them and nothing else (each task of the group runs once per program run, or its runs are
@@ -67,6 +67,7 @@ class MergeCellsIntoChains(LeanPass):
         loops = {order.number[k]: p.loops for k, p in places(func.body, ("Task",)).items()}  # task number -> loops
         self.chain: dict[str, str] = {}  # merged cell -> its chain cell
         self.chained_tid: dict[str, bool] = {}  # merged cell -> its task's TaskId goes in directly
+        self.purpose: dict[str, str] = {}  # chain cell -> what its barriers join
         self.names = names = FreshVersions(taken_names(func))
         decls = []
         for group in groups:
@@ -76,6 +77,8 @@ class MergeCellsIntoChains(LeanPass):
             # (the hazard passes' cells hold write-after-read readers; TaskIds, derived edges' sources)
             chain = names.fresh("chain" if any(c.startswith(TID) for c in group) else "readers", "chain")
             decls.append(D.CellDecl(chain))
+            kernels = sorted({order.tasks[cells.task[c]].kernel for c in group})
+            self.purpose[chain] = f"chains the latest runs of {', '.join(kernels)} so far"
             for cell in group:
                 self.chain[cell] = chain
                 self.chained_tid[cell] = plan[cell]
@@ -114,7 +117,8 @@ class MergeCellsIntoChains(LeanPass):
             return [D.CellSet(chain, tid, span=span)]
         barrier = self.names.fresh("readers", "join")
         return [
-            D.Dummy(D.Binder(barrier, TID_TYPE, span=span), [D.CellDep(chain), D.DerivedDep(tid)], span=span),
+            D.Dummy(D.Binder(barrier, TID_TYPE, span=span), [D.CellDep(chain), D.DerivedDep(tid)], self.purpose[chain],
+                    span=span),
             D.CellSet(chain, D.Var(barrier), span=span),
         ]
 

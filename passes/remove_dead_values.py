@@ -328,7 +328,7 @@ def _renamed_tids(body, inits: dict[str, str]) -> tuple:
                                      stmt.launch, stmt.span)
         elif kind == "Dummy":
             deps = _renamed_deps(stmt.deps, inits)
-            new = None if deps is None else stmt if deps is stmt.deps else _make_dummy(stmt.var, deps, stmt.span)
+            new = None if deps is None else stmt if deps is stmt.deps else _make_dummy(stmt.var, deps, stmt.purpose, stmt.span)
         elif kind == "Yield" or kind == "CellSet" or kind == "Let":
             values = stmt.values if kind == "Yield" else (stmt.value,)
             new = stmt

@@ -150,7 +150,7 @@ class ResolveDepEdges(Pass):
         self.declare(dummy.var)
         if deps is dummy.deps:
             return dummy
-        return _make_dummy(dummy.var, deps, dummy.span)
+        return _make_dummy(dummy.var, deps, dummy.purpose, dummy.span)
 
     def HostFence(self, fence):
         if not fence.deps:

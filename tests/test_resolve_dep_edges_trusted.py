@@ -57,7 +57,7 @@ def test_random_programs(tmp_path, manual):
 def test_a_checked_field_still_refuses_a_bad_value():
     binder = A.Binder.make("t", A.ScalarType.make(_task_id()))
     with pytest.raises(GrammarError, match="field 'deps'"):
-        resolve_dep_edges._make_dummy(binder, (binder,), None)
+        resolve_dep_edges._make_dummy(binder, (binder,), None, None)
     with pytest.raises(GrammarError, match="field 'then'"):
         resolve_dep_edges._make_if(A.Bool.make(True), (binder,), (), (), None)
 
