@@ -292,13 +292,9 @@ def emit(node, out):  # noqa: F811
 
 @dispatch(E.ScopeBlock, Emitter, namespace=EMIT_NS)
 def emit(node, out):  # noqa: F811
-    # (``open`` and ``close`` written out, the level kept here: the handlers inside leave it as they found it)
-    indent = out.indent
-    out.lines.append(indent + ("PTO2_SCOPE(PTO2ScopeMode::MANUAL) {" if node.mode is MANUAL else "PTO2_SCOPE() {"))
-    out.indent = indent + "    "
+    out.open("PTO2_SCOPE(PTO2ScopeMode::MANUAL) {" if node.mode is MANUAL else "PTO2_SCOPE() {")
     emit_all(node.body, out)
-    out.indent = indent
-    out.lines.append(indent + "}")
+    out.close()
 
 
 @dispatch(E.Block, Emitter, namespace=EMIT_NS)
@@ -317,12 +313,9 @@ def emit(node, out):  # noqa: F811
     start = SMALL_INTS[start.value] if type(start) is INT and 0 <= start.value < SMALL else fmt(start, abi)
     stop = stop.name if type(stop) is VAR else fmt(stop, abi)
     step = SMALL_INTS[step.value] if type(step) is INT and 0 <= step.value < SMALL else fmt(step, abi)
-    indent = out.indent  # (``open`` and ``close`` written out, as a scope's)
-    out.lines.append(f"{indent}for (int64_t {v} = {start}; {v} < {stop}; {v} += {step}) {{")
-    out.indent = indent + "    "
+    out.open(f"for (int64_t {v} = {start}; {v} < {stop}; {v} += {step}) {{")
     emit_all(node.body, out)
-    out.indent = indent
-    out.lines.append(indent + "}")
+    out.close()
 
 
 @dispatch(E.WhileBlock, Emitter, namespace=EMIT_NS)
@@ -334,15 +327,13 @@ def emit(node, out):  # noqa: F811
 
 @dispatch(E.IfBlock, Emitter, namespace=EMIT_NS)
 def emit(node, out):  # noqa: F811
-    indent, lines = out.indent, out.lines  # (``open``, ``deeper`` and ``close`` written out, as a scope's)
-    lines.append(f"{indent}if ({fmt(node.cond, out.abi)}) {{")
-    out.indent = indent + "    "
+    out.open(f"if ({fmt(node.cond, out.abi)}) {{")
     emit_all(node.then, out)
     if node.orelse:
-        lines.append(indent + "} else {")
+        out.close("} else {")
+        out.deeper()
         emit_all(node.orelse, out)
-    out.indent = indent
-    lines.append(indent + "}")
+    out.close()
 
 
 @dispatch(E.DeclScalar, Emitter, namespace=EMIT_NS)
