@@ -79,20 +79,13 @@ def test_the_pairs_of_a_rotation_with_a_guarded_update_and_host_reads_by_hand():
         (1, 5): ["WAR"], (5, 10): ["RAW"], (7, 9): ["RAW"], (2, 4): ["WAW"]}
 
 
-def _recorded(prog):
-    """(report, [(seq, log, kernel ids)] of each run) of the compiled program."""
-    runs = []
-    rep = runner.check(prog, observe=lambda seq, log, ids: runs.append((seq, log, ids)))
-    return rep, runs
-
-
 @needs_gxx
 def test_the_oracle_fails_when_a_recorded_ordering_is_removed():
     # The swap loop's wr(p) of the second iteration (event 3) writes p Out: the runtime orders it
     # after nothing but its creator (OUTPUT_EXISTING: no lookup, and readers are never recorded),
     # so its order after event 0, rd(p), is the compiler's explicit dependency. The recorded run
     # passes; with that submit's dependencies removed from the log, the pair is a hazard.
-    rep, runs = _recorded(SWAP_READ_WRITE)
+    rep, runs = runner.recorded(SWAP_READ_WRITE)
     assert not rep.classes() and rep.runs == 1
     seq, log, ids = runs[0]
     assert oracle.check_run(seq, log, ids) == []

@@ -151,13 +151,6 @@ def test_a_first_iteration_guard_of_the_outer_loop_inside_the_inner_one_by_hand(
     assert _pairs(prog, 2, 2) == {**on_p, **on_q}
 
 
-def _recorded(prog):
-    """(report, [(seq, log, kernel ids)] of each run) of the compiled program."""
-    runs = []
-    rep = runner.check(prog, observe=lambda seq, log, ids: runs.append((seq, log, ids)))
-    return rep, runs
-
-
 @needs_gxx
 def test_the_oracle_fails_when_a_recorded_ordering_is_removed():
     # EVEN_WRITER at n = 3 (the fourth run): after the loop `p = self.wr(p)` (event 4) writes p
@@ -165,7 +158,7 @@ def test_the_oracle_fails_when_a_recorded_ordering_is_removed():
     # that order is the compiler's explicit dependency. The recorded run passes; with that
     # submit's dependencies removed from the log, the pair is a hazard, and the latest-first
     # order runs the write before the read, which then observes it.
-    rep, runs = _recorded(EVEN_WRITER)
+    rep, runs = runner.recorded(EVEN_WRITER)
     assert not rep.classes() and rep.runs == 5
     seq, log, ids = runs[3]
     assert oracle.check_run(seq, log, ids) == []

@@ -129,6 +129,13 @@ def build_noting(rep: Report, code: str, wd: Path) -> Optional[record.Built]:
     return None
 
 
+def recorded(prog: P.Program) -> tuple:
+    """(``check``'s report, [(seq, log, kernel ids)] of each of its recorded runs)."""
+    runs = []
+    report = check(prog, observe=lambda seq, log, ids: runs.append((seq, log, ids)))
+    return report, runs
+
+
 def check(prog: P.Program, settings=None, host_region: str = "element",
           workdir: Optional[Path] = None, observe=None) -> Report:
     if settings is None:
