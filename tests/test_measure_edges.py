@@ -12,7 +12,7 @@ from test_runtime_model import Builder
 
 from nanopass.tools.measure_edges import main, measure_file, measure_trace
 from nanopass.tools.runtime_model import model
-from nanopass.tools.trace import Buffer, HostRead, HostWrite, Task, TensorArg, Trace, View, row_major_strides
+from nanopass.tools.trace import Alloc, Buffer, HostRead, HostWrite, Task, TensorArg, Trace, View, row_major_strides
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = 60  # generated programs (the CI test stays well under a minute)
@@ -292,8 +292,9 @@ def without_entries(trace: Trace, keep) -> Trace:
 def test_generated_programs_meet_the_definitions(tmp_path):
     """On a sample of generated programs (AUTO and manual, dependencies derived from their true
     hazards): the minimum is the number of covering pairs of the order that the runtime alone does
-    not order, removing every redundant entry at once keeps the order, and without dummies every
-    needed entry is one of those pairs."""
+    not order, the compiler minimum those that the runtime and the user's entries do not order,
+    removing every redundant entry at once keeps the order, and without dummies every needed entry
+    is one of those pairs (so the compiler minimum is the minimum less the user's needed entries)."""
     from nanopass.tools.check import program_inputs
     from nanopass.tools.fuzz_deps import compile_generated
     from nanopass.tools.gen_programs import RandomChooser, generate
@@ -323,9 +324,42 @@ def test_generated_programs_meet_the_definitions(tmp_path):
             measured = measure_stages(stages, program_inputs(surface_of(dsl), values))
             assert (measured.insertions, measured.redundant, measured.minimum) == (
                 figures.insertions, figures.redundant, figures.minimum)
+            by_user = users_order(figures_trace, full, measured.kinds)
+            assert measured.compiler_minimum == len({p for p in covering(order) if p[0] not in by_user[p[1]]}), text
+            if measured.dummies == 0:
+                assert measured.compiler_minimum == measured.minimum - (
+                    measured.by_kind["user"] - measured.redundant_by_kind["user"]), text
             checked += 1
             entries += figures.insertions
     assert checked == 4 * (SAMPLE - refused) and refused <= SAMPLE // 3 and entries > 0
+
+
+def users_order(trace: Trace, full, kinds: dict[int, list[str]]) -> dict[int, set[int]]:
+    """Node -> the nodes ordered before it by the runtime's own edges, the ``user`` entries and
+    the host accesses (each before every later node), by a search over those edges."""
+    preds: dict[int, set[int]] = {}
+    for edge in full.edges + full.shadowed:
+        if edge.reason != "explicit":
+            preds.setdefault(edge.dst, set()).add(edge.src)
+    index_of = {e.id: i for i, e in enumerate(trace.events) if isinstance(e, (Task, Alloc))}
+    for i, event in enumerate(trace.events):
+        if isinstance(event, Task):
+            for k, dep in enumerate(event.deps):
+                if kinds[event.id][k] == "user":
+                    preds.setdefault(i, set()).add(index_of[dep])
+    hosts = [i for i in full.nodes if isinstance(trace.events[i], (HostRead, HostWrite))]
+    for v in full.nodes:
+        preds.setdefault(v, set()).update(h for h in hosts if h < v)
+    out = {}
+    for v in full.nodes:
+        seen, stack = set(), list(preds[v])
+        while stack:
+            u = stack.pop()
+            if u not in seen:
+                seen.add(u)
+                stack.extend(preds.get(u, ()))
+        out[v] = seen
+    return out
 
 
 def _emission_trace(stages, inputs) -> Trace:

@@ -12,12 +12,20 @@ who wrote them. The runtime model (``runtime_model``, runtime-api.md section 11)
 order the runtime makes by itself. The figures of the run:
 
 - **insertions**: the explicit dependency entries the tasks are submitted with, per kind: ``user``
-  (the program's ``deps=``), ``derived`` (an edge the compiler derived on a TaskId), ``cell``
-  (a compiler edge through a cell or a join cell), ``barrier`` (an entry of a dummy task's
-  array, the user's ``task_dummy`` or the compiler's join and phase-fence barriers);
+  (what the program's own dependencies put in a task's or a dummy's array, however the compiler
+  lowers them: a ``deps=`` entry, each valid slot of a TaskId array named whole, the entries of
+  the user's ``task_dummy`` and of the barriers the compiler builds from the user's entries, a
+  phase fence over a TaskId array or the join of a TaskId carried through a ``pl.parallel``
+  loop: the stage before the emission marks them ``user``), ``derived`` (an edge the compiler
+  derived on a TaskId), ``cell`` (a compiler edge through a cell or a join cell), ``barrier``
+  (an entry of the compiler's own dummies: the joins of a loop's runs and the chains' barriers;
+  a host fence's entries count as ``derived`` or ``cell``);
 - **dummies**: the dummy tasks submitted;
 - **redundant**: the entries implied by the other orderings (definition below);
-- **minimum**: the fewest direct task-to-task insertions that keep the same order (below).
+- **minimum**: the fewest direct task-to-task insertions that keep the same order (below);
+- **compiler minimum**: the fewest direct insertions a compiler must add to the user's entries,
+  submitted as written, for the same order (below). The fewest entries a compiler that keeps the
+  user's can reach is the user's insertions plus it (``tools/measure_generated.py``'s last figure).
 
 Definitions. The *nodes* are the trace's tasks, dummies, allocs and host element accesses, in
 submission order. ``R`` is the runtime's own order: creator retention and TensorMap edges,
@@ -30,7 +38,9 @@ the run has.
 
 An entry ``u -> t`` is *redundant* when ``O`` stays the same without it, for one of these
 reasons (``why``): ``duplicate``, an earlier entry of ``t`` names ``u`` too; ``runtime``, ``R``
-orders the pair by an edge of its own (or ``u`` is an alloc); ``implied``, ``u`` reaches ``t``
+orders the pair by an edge of its own (or ``u`` is an alloc; a ``user`` entry comes first
+among the entries that name one node, so a compiler entry naming what the user's names is the
+duplicate); ``implied``, ``u`` reaches ``t``
 through another predecessor of ``t`` in ``R | E``; ``empty``, ``u`` is a dummy that no real node
 comes before; ``dead``, ``t`` is a dummy that no real node comes after. All of them can be removed
 at once: the graph is acyclic, so an implied entry has a path whose edges each span a shorter
@@ -43,14 +53,23 @@ that ``R`` does not order: every covering pair must be an edge of any relation w
 by direct entries needs exactly that many and no more. Barriers are not counted in it: a dummy
 that joins ``P`` tasks before ``C`` tasks carries ``P * C`` covering pairs with ``P + C``
 entries, so a program with phase fences may insert fewer entries than the minimum (finding the
-fewest entries with barriers allowed is a covering problem that is NP-hard in general).
+fewest entries with barriers allowed is a covering problem that is NP-hard in general). The
+*compiler minimum* counts the covering pairs of ``O`` that ``U = (R | E_user)+`` does not order,
+``E_user`` being the ``user`` entries: a covering pair is ordered by a path of ``R | E`` through
+non-real nodes only, so each one ``U`` leaves needs an entry of the compiler's of its own (or a
+barrier of the compiler's), and those pairs as direct entries with ``R`` and ``E_user`` give
+``O``. Without dummies the user's needed entries are covering pairs, so the user's insertions
+plus the compiler minimum is the minimum plus the user's redundant entries; with the user's
+barriers (``P + C`` entries for ``P * C`` pairs) it is fewer.
 
 Algorithm: one pass over the nodes in submission order with bitsets over event indices (the
 runtime model's ``reach``: node -> the nodes ordered before it). A real node ``v``'s covering
 predecessors lie on paths that reach ``v`` through non-real nodes only: with ``F(v)`` the real
 nodes that reach ``v`` that way and ``S(v)`` the union of their ``reach``, the covers are
 ``F(v) - S(v)``; ``RF(v)`` is ``F(v)`` along ``R`` edges alone (an ``R`` path from a cover
-cannot pass a real node either), so the minimum counts ``F(v) - S(v) - RF(v)``. ``F``, ``S``,
+cannot pass a real node either), so the minimum counts ``F(v) - S(v) - RF(v)``, and the
+compiler minimum those of them not in ``U(v)``, the nodes ``U`` orders before ``v`` (one more
+bitset a node: the union over its ``R`` and ``user`` predecessors of theirs and themselves). ``F``, ``S``,
 ``RF`` of a non-real node are kept for its successors. A redundant entry ``u -> t`` is a bit of
 the union of ``t``'s other predecessors' ``reach`` (plus themselves for ``R`` predecessors). Each
 edge costs a constant number of unions of bitsets of ``n`` bits: ``O((n + e) * n / w)`` word
@@ -92,12 +111,14 @@ class EdgeMeasure:
     insertions: int = 0
     redundant: int = 0
     minimum: int = 0
+    compiler_minimum: int = 0  # the covering pairs the runtime and the user's entries leave (docstring)
     by_kind: Counter = field(default_factory=Counter)  # kind -> insertions
     redundant_by_kind: Counter = field(default_factory=Counter)
     # (source site, target site, kind, why) -> redundant entries (why: see ``measure_trace``)
     redundant_sites: Counter = field(default_factory=Counter)
     needed_sites: Counter = field(default_factory=Counter)  # (site, site) -> covering pairs R leaves to E
     verdicts: dict = field(default_factory=dict)  # task id -> per entry, why it is redundant (None: needed)
+    kinds: dict = field(default_factory=dict)  # task id -> per entry, its kind (``measure_trace``'s ``kinds``)
     fatal: str | None = None
 
     def to_json(self) -> dict:
@@ -105,7 +126,7 @@ class EdgeMeasure:
             "tasks": self.tasks, "dummies": self.dummies, "host": self.host, "insertions": self.insertions,
             "by_kind": {k: self.by_kind[k] for k in KINDS if self.by_kind[k]}, "redundant": self.redundant,
             "redundant_by_kind": {k: self.redundant_by_kind[k] for k in KINDS if self.redundant_by_kind[k]},
-            "minimum": self.minimum, "fatal": self.fatal,
+            "minimum": self.minimum, "compiler_minimum": self.compiler_minimum, "fatal": self.fatal,
             "redundant_sites": [list(key) + [n] for key, n in sorted(self.redundant_sites.items())],
             "needed_sites": [list(key) + [n] for key, n in sorted(self.needed_sites.items())],
         }
@@ -118,7 +139,8 @@ class EdgeMeasure:
             f"redundant  {self.redundant}"
             + (f" ({', '.join(f'{k} {self.redundant_by_kind[k]}' for k in KINDS if self.redundant_by_kind[k])})"
                if self.redundant else ""),
-            f"minimum    {self.minimum}",
+            f"minimum    {self.minimum}" + (f" (beyond the user's entries {self.compiler_minimum})"
+                                            if self.by_kind["user"] else ""),
         ]
         if self.fatal:
             out.insert(0, f"fatal: the runtime stops the program: {self.fatal} (measured up to there)")
@@ -144,7 +166,8 @@ def _label(event) -> str:
 
 def default_kinds(trace: Trace) -> dict[int, list[str]]:
     """Entry kinds as a trace alone tells them: a dummy's entries are ``barrier``, a task's
-    ``derived`` when listed in ``Task.derived`` (reference traces), else ``user``."""
+    ``derived`` when listed in ``Task.derived`` (reference traces), else ``user`` (a trace does
+    not tell who wrote a dummy: ``measure_stages`` reads that from the IR)."""
     return {
         e.id: ["barrier" if e.kind == "dummy" else "derived" if d in e.derived else "user" for d in e.deps]
         for e in trace.events if isinstance(e, Task)
@@ -161,7 +184,7 @@ def measure_trace(trace: Trace, kinds: dict[int, list[str]] | None = None) -> Ed
     for edge in runtime.edges + runtime.shadowed:
         if edge.reason != "explicit":
             own.setdefault(edge.dst, []).append(edge.src)
-    out = EdgeMeasure()
+    out = EdgeMeasure(kinds=kinds)
     fatal = trace.fatal()
     out.fatal = fatal.message if fatal is not None else None
     by_id: dict[int, int] = {}
@@ -169,6 +192,7 @@ def measure_trace(trace: Trace, kinds: dict[int, list[str]] | None = None) -> Ed
     relay: dict[int, tuple[int, int, int]] = {}  # non-real node -> (F, S, RF)
     pending: dict[int, list[tuple[int, int, str]]] = {}  # dummy -> its entries not yet found redundant
     host = None  # the latest host access: every later node comes after it
+    users: dict[int, int] = {}  # node -> U(node): the nodes R and the user's entries order before it
     events = trace.events
     for index in runtime.nodes:
         event = events[index]
@@ -176,10 +200,16 @@ def measure_trace(trace: Trace, kinds: dict[int, list[str]] | None = None) -> Ed
         if host is not None:
             rpreds = rpreds + [host]
         epreds = [by_id[d] for d in event.deps] if isinstance(event, Task) else []
+        entry_kinds = kinds.get(event.id) if isinstance(event, Task) else None
+        by_user = 0
+        for k, pred in [(None, p) for p in rpreds] + list(enumerate(epreds)):
+            if k is None or _kind_at(entry_kinds, k) == "user":
+                by_user |= users[pred] | (1 << pred)
+        users[index] = by_user
         if isinstance(event, Task):
             out.tasks += event.kind == "kernel"
             out.dummies += event.kind == "dummy"
-            kept = _entries(out, event, epreds, rpreds, reach, allocs, relay, kinds.get(event.id), events)
+            kept = _entries(out, event, epreds, rpreds, reach, allocs, relay, entry_kinds, events)
             if event.kind == "dummy":
                 pending[index] = kept
         out.host += isinstance(event, (HostRead, HostWrite))
@@ -197,6 +227,7 @@ def measure_trace(trace: Trace, kinds: dict[int, list[str]] | None = None) -> Ed
         if _real(event):
             needed = covers_from & ~reached & ~runtime_from
             out.minimum += needed.bit_count()
+            out.compiler_minimum += (needed & ~by_user).bit_count()
             while needed:
                 low = needed & -needed
                 out.needed_sites[(_label(events[low.bit_length() - 1]), _label(event))] += 1
@@ -221,9 +252,10 @@ def _entries(out, task, epreds, rpreds, reach, allocs, relay, kinds, events) -> 
     own = set(rpreds)
     seen: set[int] = set()
     kept = []
-    verdicts = out.verdicts[task.id] = []
-    for k, pred in enumerate(epreds):
-        kind = kinds[k] if kinds is not None and k < len(kinds) else "user"
+    verdicts = out.verdicts[task.id] = [None] * len(epreds)
+    # (the user's entries first: of two entries naming one node, the compiler's is the duplicate)
+    for k, pred in sorted(enumerate(epreds), key=lambda entry: _kind_at(kinds, entry[0]) != "user"):
+        kind = _kind_at(kinds, k)
         out.insertions += 1
         out.by_kind[kind] += 1
         if pred in seen:
@@ -237,11 +269,16 @@ def _entries(out, task, epreds, rpreds, reach, allocs, relay, kinds, events) -> 
         else:
             why = None
             kept.append((k, pred, kind))
-        verdicts.append(why)
+        verdicts[k] = why
         seen.add(pred)
         if why is not None:
             _redundant(out, events[pred], task, kind, why)
     return kept
+
+
+def _kind_at(kinds: list[str] | None, k: int) -> str:
+    """The kind of entry ``k`` (``user`` where ``kinds`` does not say)."""
+    return kinds[k] if kinds is not None and k < len(kinds) else "user"
 
 
 def _redundant(out, source, target, kind: str, why: str) -> None:
@@ -315,7 +352,8 @@ class _KindInterpreter(Interpreter):
         self.pending = []
         for dep in deps:
             ids, _ = super().dep_ids([dep])
-            kind = "barrier" if self.barrier else _kind(dep)
+            kind = _kind(dep)
+            kind = "barrier" if self.barrier and kind != "user" else kind
             self.pending += [(tid, kind) for tid in sorted(ids)]
         return super().dep_ids(deps)
 
