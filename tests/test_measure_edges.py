@@ -326,6 +326,10 @@ def test_generated_programs_meet_the_definitions(tmp_path):
                 figures.insertions, figures.redundant, figures.minimum)
             by_user = users_order(figures_trace, full, measured.kinds)
             assert measured.compiler_minimum == len({p for p in covering(order) if p[0] not in by_user[p[1]]}), text
+            index_of = {e.id: i for i, e in enumerate(figures_trace.events) if isinstance(e, (Task, Alloc))}
+            assert measured.implied_by_user == sum(
+                index_of[dep] in by_user[i] for i, e in enumerate(figures_trace.events) if isinstance(e, Task)
+                for k, dep in enumerate(e.deps) if measured.kinds[e.id][k] != "user"), text
             if measured.dummies == 0:
                 assert measured.compiler_minimum == measured.minimum - (
                     measured.by_kind["user"] - measured.redundant_by_kind["user"]), text

@@ -24,8 +24,9 @@ def test_of_a_users_entry_and_a_compilers_naming_one_task_the_compilers_is_the_d
     assert verdicts(b.trace, figures)[writer] == ["duplicate", None]
     assert figures.by_kind == {"cell": 1, "user": 1}
     assert figures.redundant_by_kind == {"cell": 1}
-    # one covering pair (reader, writer), which the user's entry orders
-    assert (figures.minimum, figures.compiler_minimum) == (1, 0)
+    # one covering pair (reader, writer), which the user's entry orders: the compiler's entry is
+    # implied by the runtime and the user's
+    assert (figures.minimum, figures.compiler_minimum, figures.implied_by_user) == (1, 0, 1)
 
 
 def test_the_compiler_minimum_leaves_out_the_pairs_a_users_barrier_orders():
@@ -46,7 +47,29 @@ def test_the_compiler_minimum_leaves_out_the_pairs_a_users_barrier_orders():
     # so the compiler minimum is 3, which the compiler's join carries with 4 entries
     assert figures.by_kind == {"user": 5, "barrier": 3, "cell": 1}
     assert (figures.insertions, figures.redundant, figures.dummies) == (9, 0, 2)
-    assert (figures.minimum, figures.compiler_minimum) == (9, 3)
+    assert (figures.minimum, figures.compiler_minimum, figures.implied_by_user) == (9, 3, 0)
+
+
+def test_a_compiler_entry_the_users_chain_implies_is_implied_by_the_users_and_one_another_implies_is_not():
+    b = Traces("x", "y", "z")
+    b.scope("manual")
+    first = b.task(("x", "INOUT"), mode="manual")
+    second = b.task(("y", "INOUT"), deps=[first], mode="manual")
+    third = b.task(("z", "INOUT"), deps=[second], mode="manual")
+    last = b.task(("x", "INOUT"), deps=[first, third, first, second], mode="manual")
+    kinds = {b.trace.events[second].id: ["user"], b.trace.events[third].id: ["cell"],
+             b.trace.events[last].id: ["cell", "cell", "derived", "user"]}
+    figures = measure_trace(b.trace, kinds)
+    # last's entries: the cell on first is implied (first -> second -> last), and the user's chain
+    # first -> second -> last orders it; the cell on third is needed; the derived entry on first
+    # duplicates the cell's; the user's on second is implied through third (a compiler's cell).
+    # Implied by the runtime and the user's: the two entries on first (first is in U(last),
+    # through second), not the one on third (neither third -> last nor second -> third is the
+    # user's).
+    assert verdicts(b.trace, figures)[last] == ["implied", None, "duplicate", "implied"]
+    assert figures.implied_by_user == 2
+    # covering pairs: (first, second), (second, third), (third, last); the user's order the first
+    assert (figures.minimum, figures.compiler_minimum) == (3, 2)
 
 
 # -- a compiled program, read by hand -----------------------------------------------------------------
@@ -118,6 +141,7 @@ def test_the_users_array_and_task_dummy_entries_are_the_users_and_the_join_the_c
         assert figures.by_kind == kinds, n
         assert (figures.redundant, figures.minimum, figures.compiler_minimum, figures.dummies) == (
             redundant, minimum, compiler_minimum, dummies), n
+        assert figures.implied_by_user == 0, n  # (nothing of the compiler's is redundant)
 
 
 def test_the_command_prints_the_compiler_minimum(tmp_path, capsys):

@@ -25,7 +25,10 @@ order the runtime makes by itself. The figures of the run:
 - **minimum**: the fewest direct task-to-task insertions that keep the same order (below);
 - **compiler minimum**: the fewest direct insertions a compiler must add to the user's entries,
   submitted as written, for the same order (below). The fewest entries a compiler that keeps the
-  user's can reach is the user's insertions plus it (``tools/measure_generated.py``'s last figure).
+  user's can reach is the user's insertions plus it (``tools/measure_generated.py``'s last figure);
+  **implied by the runtime and the user's**: the compiler's entries ``u -> t`` where ``u`` is in
+  ``U(t)`` (below): redundant without any other entry of the compiler's, for a compiler that
+  read the user's entries as it reads the runtime's order.
 
 Definitions. The *nodes* are the trace's tasks, dummies, allocs and host element accesses, in
 submission order. ``R`` is the runtime's own order: creator retention and TensorMap edges,
@@ -112,6 +115,7 @@ class EdgeMeasure:
     redundant: int = 0
     minimum: int = 0
     compiler_minimum: int = 0  # the covering pairs the runtime and the user's entries leave (docstring)
+    implied_by_user: int = 0  # the compiler's entries on a node the runtime and the user's entries order before
     by_kind: Counter = field(default_factory=Counter)  # kind -> insertions
     redundant_by_kind: Counter = field(default_factory=Counter)
     # (source site, target site, kind, why) -> redundant entries (why: see ``measure_trace``)
@@ -126,7 +130,8 @@ class EdgeMeasure:
             "tasks": self.tasks, "dummies": self.dummies, "host": self.host, "insertions": self.insertions,
             "by_kind": {k: self.by_kind[k] for k in KINDS if self.by_kind[k]}, "redundant": self.redundant,
             "redundant_by_kind": {k: self.redundant_by_kind[k] for k in KINDS if self.redundant_by_kind[k]},
-            "minimum": self.minimum, "compiler_minimum": self.compiler_minimum, "fatal": self.fatal,
+            "minimum": self.minimum, "compiler_minimum": self.compiler_minimum,
+            "implied_by_user": self.implied_by_user, "fatal": self.fatal,
             "redundant_sites": [list(key) + [n] for key, n in sorted(self.redundant_sites.items())],
             "needed_sites": [list(key) + [n] for key, n in sorted(self.needed_sites.items())],
         }
@@ -138,7 +143,9 @@ class EdgeMeasure:
             f"insertions {self.insertions} ({kinds})",
             f"redundant  {self.redundant}"
             + (f" ({', '.join(f'{k} {self.redundant_by_kind[k]}' for k in KINDS if self.redundant_by_kind[k])})"
-               if self.redundant else ""),
+               if self.redundant else "")
+            + (f"; of the compiler's, implied by the runtime and the user's {self.implied_by_user}"
+               if self.implied_by_user else ""),
             f"minimum    {self.minimum}" + (f" (beyond the user's entries {self.compiler_minimum})"
                                             if self.by_kind["user"] else ""),
         ]
@@ -209,6 +216,8 @@ def measure_trace(trace: Trace, kinds: dict[int, list[str]] | None = None) -> Ed
         if isinstance(event, Task):
             out.tasks += event.kind == "kernel"
             out.dummies += event.kind == "dummy"
+            out.implied_by_user += sum(by_user >> pred & 1 for k, pred in enumerate(epreds)
+                                       if _kind_at(entry_kinds, k) != "user")
             kept = _entries(out, event, epreds, rpreds, reach, allocs, relay, entry_kinds, events)
             if event.kind == "dummy":
                 pending[index] = kept

@@ -22,7 +22,7 @@ import argparse
 import sys
 from collections import Counter
 
-FIGURES = ("runs", "tasks", "insertions", "redundant", "minimum", "compiler_minimum", "dummies")
+FIGURES = ("runs", "tasks", "insertions", "redundant", "minimum", "compiler_minimum", "implied_by_user", "dummies")
 
 
 def generated_totals(seeds, manual: bool = False, options: dict | None = None) -> Counter:
@@ -74,7 +74,8 @@ def line(total: Counter) -> str:
     kept = total["by_kind user"] + total["compiler_minimum"]
     over_kept = (total["insertions"] / kept - 1) * 100 if kept else 0.0
     return (f"{total['runs']} runs, {total['tasks']} tasks ({total['refused']} programs refused): insertions {total['insertions']} ({kinds}), "
-            f"redundant {total['redundant']} (user {total['redundant user']}), minimum {total['minimum']} "
+            f"redundant {total['redundant']} (user {total['redundant user']}; of the compiler's, implied by the "
+            f"runtime and the user's {total['implied_by_user']}), minimum {total['minimum']} "
             f"(beyond the user's entries {total['compiler_minimum']}), dummies {total['dummies']}; "
             f"insertions {over:+.1f}% against the minimum, {over_kept:+.1f}% against the user's entries plus the "
             f"compiler minimum")
@@ -99,7 +100,8 @@ def main(argv=None) -> int:
     for seed in sorted(each, key=lambda s: (-excess(each[s]), s))[:args.worst]:
         total = each[seed]
         print(f"  seed {seed}: {excess(total)} over; insertions {total['insertions']} (user {total['by_kind user']}), "
-              f"redundant {total['redundant']} (user {total['redundant user']}), compiler minimum {total['compiler_minimum']}")
+              f"redundant {total['redundant']} (user {total['redundant user']}; of the compiler's, implied by the "
+              f"runtime and the user's {total['implied_by_user']}), compiler minimum {total['compiler_minimum']}")
     return 0
 
 
