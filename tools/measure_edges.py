@@ -25,10 +25,10 @@ order the runtime makes by itself. The figures of the run:
 - **minimum**: the fewest direct task-to-task insertions that keep the same order (below);
 - **compiler minimum**: the fewest direct insertions a compiler must add to the user's entries,
   submitted as written, for the same order (below). The fewest entries a compiler that keeps the
-  user's can reach is the user's insertions plus it (``tools/measure_generated.py``'s last
-  figure); **implied by the runtime and the user's**: the compiler's entries ``u -> t`` where ``u`` is in
-  ``U(t)`` (below): redundant without any other entry of the compiler's, for a compiler that
-  read the user's entries as it reads the runtime's order.
+  user's can reach is the user's insertions plus it (``tools/measure_generated.py``'s last figure);
+  **implied by the runtime and the user's**: the compiler's entries ``u -> t`` where ``u`` is in
+  ``U(t)`` (below): redundant without any other entry of the compiler's, for a compiler that read
+  the user's entries as it reads the runtime's order.
 
 Definitions. The *nodes* are the trace's tasks, dummies, allocs and host element accesses, in
 submission order. ``R`` is the runtime's own order: creator retention and TensorMap edges,
@@ -39,15 +39,15 @@ task it is submitted with. ``O = (R | E)+`` restricted to the *real* nodes (kern
 host accesses; the program's dummies carry no tensors, so they only relay order) is the order
 the run has.
 
-An entry ``u -> t`` is *redundant* when ``O`` stays the same without it, for one of these
-reasons (``why``): ``duplicate``, an earlier entry of ``t`` names ``u`` too (the ``user``
-entries count as earlier than the compiler's: of a user's entry and a compiler's naming one
-node, the compiler's is the duplicate); ``runtime``, ``R`` orders the pair by an edge of its own
-(or ``u`` is an alloc); ``implied``, ``u`` reaches ``t`` through another predecessor of ``t`` in
-``R | E``; ``empty``, ``u`` is a dummy that no real node comes before; ``dead``, ``t`` is a dummy
-that no real node comes after. All of them can be removed at once: the graph is acyclic, so an implied entry has a path whose edges each span a shorter
-stretch of the submission order (induction on that length), and a path between real nodes never
-passes an empty or a dead dummy.
+An entry ``u -> t`` is *redundant* when ``O`` stays the same without it, for one of these reasons
+(``why``): ``duplicate``, an earlier entry of ``t`` names ``u`` too (the ``user`` entries count as
+earlier than the compiler's: of a user's entry and a compiler's naming one node, the compiler's is
+the duplicate); ``runtime``, ``R`` orders the pair by an edge of its own (or ``u`` is an alloc);
+``implied``, ``u`` reaches ``t`` through another predecessor of ``t`` in ``R | E``; ``empty``, ``u``
+is a dummy that no real node comes before; ``dead``, ``t`` is a dummy that no real node comes after.
+All of them can be removed at once: the graph is acyclic, so an implied entry has a path whose edges
+each span a shorter stretch of the submission order (induction on that length), and a path between
+real nodes never passes an empty or a dead dummy.
 
 The *minimum* is the number of covering pairs of ``O`` (``u < v`` with no real node between)
 that ``R`` does not order: every covering pair must be an edge of any relation whose closure is
@@ -64,20 +64,20 @@ barrier of the compiler's), and those pairs as direct entries with ``R`` and ``E
 plus the compiler minimum is the minimum plus the user's redundant entries; with the user's
 barriers (``P + C`` entries for ``P * C`` pairs) it is fewer.
 
-Algorithm: one pass over the nodes in submission order with bitsets over event indices (the
-runtime model's ``reach``: node -> the nodes ordered before it). A real node ``v``'s covering
-predecessors lie on paths that reach ``v`` through non-real nodes only: with ``F(v)`` the real
-nodes that reach ``v`` that way and ``S(v)`` the union of their ``reach``, the covers are
-``F(v) - S(v)``; ``RF(v)`` is ``F(v)`` along ``R`` edges alone (an ``R`` path from a cover
-cannot pass a real node either), so the minimum counts ``F(v) - S(v) - RF(v)``, and the
-compiler minimum those of them not in ``U(v)``, the nodes ``U`` orders before ``v`` (one more
-bitset a node: the union over its ``R`` and ``user`` predecessors of theirs and themselves).
-``F``, ``S``, ``RF`` of a non-real node are kept for its successors. A redundant entry ``u -> t`` is a bit of
-the union of ``t``'s other predecessors' ``reach`` (plus themselves for ``R`` predecessors). Each
-edge costs a constant number of unions of bitsets of ``n`` bits: ``O((n + e) * n / w)`` word
-operations for ``n`` nodes, ``e`` edges and words of ``w`` bits, and ``O(n^2)`` bits of memory
-(the model's ``reach``: 32 MB at 16,000 nodes in a chain). ``--max-tasks`` stops a run that
-submits more than that many tasks and allocs before it is measured.
+Algorithm: one pass over the nodes in submission order with bitsets over event indices (the runtime
+model's ``reach``: node -> the nodes ordered before it). A real node ``v``'s covering predecessors
+lie on paths that reach ``v`` through non-real nodes only: with ``F(v)`` the real nodes that reach
+``v`` that way and ``S(v)`` the union of their ``reach``, the covers are ``F(v) - S(v)``; ``RF(v)``
+is ``F(v)`` along ``R`` edges alone (an ``R`` path from a cover cannot pass a real node either), so
+the minimum counts ``F(v) - S(v) - RF(v)``, and the compiler minimum those of them not in ``U(v)``,
+the nodes ``U`` orders before ``v`` (one more bitset a node: the union over its ``R`` and ``user``
+predecessors of theirs and themselves). ``F``, ``S``, ``RF`` of a non-real node are kept for its
+successors. A redundant entry ``u -> t`` is a bit of the union of ``t``'s other predecessors'
+``reach`` (plus themselves for ``R`` predecessors). Each edge costs a constant number of unions of
+bitsets of ``n`` bits: ``O((n + e) * n / w)`` word operations for ``n`` nodes, ``e`` edges and words
+of ``w`` bits, and ``O(n^2)`` bits of memory (the model's ``reach``: 32 MB at 16,000 nodes in a
+chain; ``U`` as much again). ``--max-tasks`` stops a run that submits more than that many tasks and
+allocs before it is measured.
 """
 
 from __future__ import annotations
