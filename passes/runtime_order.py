@@ -1443,8 +1443,9 @@ def _compare_at_least(cmp, a, b, values: dict):
 
 
 def _runs(loop) -> bool:
-    """A sequential counted loop whose constant bounds run its body at least once."""
-    if loop._production != "For" or loop.kind is not LoopKind.seq:
+    """A counted loop (sequential or ``pl.parallel``: the orchestration thread submits a
+    parallel loop's iterations in order as well) whose constant bounds run its body at least once."""
+    if loop._production != "For":
         return False
     start, stop, step = loop.start, loop.stop, loop.step
     if not all(e._production == "Int" for e in (start, stop, step)):
