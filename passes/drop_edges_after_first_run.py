@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from nanopass.languages import DIRECTED
+from nanopass.languages.terms import BinOp, CmpOp
 from nanopass.rewrite import register
 
 from .lean import LeanPass, compiler_edge
 from .cells import MirroredCells, without_unread_cells
+from .drop_implied_dependencies import _counters
 from .runtime_order import gives_up, runtime_order
 from .util import iter_stmts, places
 
@@ -32,7 +34,11 @@ class DropEdgesAfterFirstRun(LeanPass):
     for it (gap 6 of docs/semantics.md). An edge of ``T`` on its own latest-run cell, where its
     lookups order each run but the first of a run of its innermost loop after the run before
     (``RuntimeOrder.later``), goes through a cell copied from that cell before the loop (``c =
-    cell``, ``cells.copied_cell``) and cleared after ``T``.
+    cell``, ``cells.copied_cell``) and cleared after ``T``. Where such an edge is implied in
+    every run of ``T`` in which the counter of a loop around ``T``'s innermost loop has given
+    values (``RuntimeOrder.implied_where``: ``if i > 0`` in the outer loop, say), its cell is
+    cleared before the innermost loop when the counter has them: ``T``'s first run there needs
+    no edge, and each later one comes after the run before.
     """
 
     name = "drop_edges_after_first_run"
@@ -57,6 +63,8 @@ class DropEdgesAfterFirstRun(LeanPass):
             return program
         self.cells = MirroredCells(func)
         self.own: dict[int, list] = {}  # id(T) -> (its own latest-run cell, the cell T waits on instead)
+        self.clears: dict[int, list] = {}  # id(T) -> (a routed cell, a counter, the values it is cleared at)
+        self.counters = None  # ``_counters`` of the body, and ``places`` of its tasks and loops (once asked)
         for task in waiting:
             if task._production == "Task":
                 t = order.number[id(task)]
@@ -64,6 +72,8 @@ class DropEdgesAfterFirstRun(LeanPass):
                     self.plan(task, t, order, looped, f"task {task.kernel}")
                 if order.later.get(t, 0) >> t & 1:
                     self.plan_own(task, t, order)
+                if id(task) in self.cells.routed:
+                    self.plan_clears(func, task, t, order)
             else:  # a host fence just before its access: each later run comes after that access
                 self.plan(task, None, order, looped, "the host fence")
         if not self.cells.decls:
@@ -101,6 +111,35 @@ class DropEdgesAfterFirstRun(LeanPass):
                 self.ctx.note("first-run-edge", f"task {task.kernel} waits for its previous run on the first "
                               "iteration of its loop only: the runtime orders the later ones", task.span)
 
+    def plan_clears(self, func, task, t: int, order) -> None:
+        """For each dependency of ``task`` (number ``t``) routed through a cell of its own that
+        is implied in every run of ``task`` in which the counter of a loop around its innermost
+        loop has given values: that clear, before the innermost loop."""
+        for k, cell in sorted(self.cells.routed[id(task)].items()):
+            where = order.implied_where(t, k)
+            if where is None or not isinstance(where[0], str):
+                continue
+            if self.counters is None:
+                self.counters = (dict(_counters(func.body)), places(func.body, ("Task", "For", "While")))
+            counters, where_of = self.counters
+            if where[0] not in counters:
+                continue
+            loop = counters[where[0]][1]
+            loops = where_of[id(task)].loops
+            if loop not in loops or where_of[loop].loops == loops - {loop}:  # (the innermost: not before it)
+                continue
+            self.clears.setdefault(id(task), []).append((cell, counters[where[0]][0], where[1]))
+            self.ctx.note("first-run-edge", f"task {task.kernel} needs its edge through {cell} nowhere where "
+                          f"{where[0]} is {', '.join(map(str, where[1]))}: the cell is cleared there", task.span)
+
+    def clear_where(self, cell: str, counter, values: tuple, span):
+        """``if counter in values: cell = no task``."""
+        cond = None
+        for value in values:
+            test = D.Cmp(CmpOp.eq, D.Var(counter.name), D.Int(value, counter.type.dtype))
+            cond = test if cond is None else D.Bin(BinOp.or_, cond, test)
+        return D.If(cond, tuple(self.cells.cleared([cell], span)), (), (), span=span)
+
     def For(self, loop):
         self.entries.append([])
         out = self.build(loop, body=self.visit_all(loop.body))
@@ -113,6 +152,8 @@ class DropEdgesAfterFirstRun(LeanPass):
         cells = self.cells
         for own, cell in self.own.get(id(task), ()):
             self.entries[-1].append(D.CellSet(cell, D.Var(own, span=task.span), span=task.span))
+        for cell, counter, values in self.clears.get(id(task), ()):
+            self.entries[-1].append(self.clear_where(cell, counter, values, task.span))
         after = [s for _, c in sorted(cells.routed.get(id(task), {}).items()) for s in cells.cleared([c], task.span)]
         after += cells.sets(task)
         out = cells.waiting(task)

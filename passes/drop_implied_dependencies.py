@@ -37,7 +37,9 @@ class DropImpliedDependencies(LeanPass):
     and a TaskId binder this pass left unread goes. Off with the option ``lean_edges=False``.
     Afterwards no compiler edge on a task's latest run, or on every run of it, is implied in
     every run of the program point that inserts it, nor in the iterations of its innermost loop
-    where each walk implies it; every order the edges made still holds.
+    where each walk implies it; a task no walk reaches (in a branch no iteration of the loops
+    around it takes, their bounds and the branch's condition known) has no compiler edge. Every
+    order the edges made still holds.
     """
 
     name = "drop_implied_dependencies"
@@ -74,6 +76,9 @@ class DropImpliedDependencies(LeanPass):
             return task.replace(tid=None) if task.tid is not None and task.tid.name in self.unread else task
         n = self.order.number.get(id(task))
         implied = self.order.implied.get(n, frozenset()) if n is not None else frozenset()
+        if n is not None and n not in self.order.ordered and task.deps:  # (no walk reaches it: it never runs)
+            deps = self.kept(task.deps, frozenset(range(len(task.deps))), f"task {task.kernel}", None, task.span)
+            return task if len(deps) == len(task.deps) else task.replace(deps=deps)
         deps = self.kept(task.deps, implied, f"task {task.kernel}",
                          lambda s: "the runtime" if self.order.by_runtime(n, s) else "its other edges", task.span)
         if n is not None:
@@ -146,13 +151,17 @@ class DropImpliedDependencies(LeanPass):
         return fence.replace(deps=deps) if deps else []  # (a fence with no dependency is never submitted)
 
     def kept(self, deps, implied, what: str, why, span) -> list:
-        """``deps`` without the implied compiler edges (noted)."""
+        """``deps`` without the implied compiler edges (noted; ``why`` None: the node never runs)."""
         out = []
         for k, dep in enumerate(deps):
             if k in implied and self.removable(dep):
                 source = self.order.source_of(dep)
-                self.ctx.note("dropped-edge", f"{what} waits for {self.order.tasks[source].kernel} through "
-                              f"{why(source)}: its compiler edge goes", span)
+                if why is None:
+                    self.ctx.note("dropped-edge", f"{what} never runs (no iteration takes the branch it is in): "
+                                  f"its compiler edge on {self.order.tasks[source].kernel} goes", span)
+                else:
+                    self.ctx.note("dropped-edge", f"{what} waits for {self.order.tasks[source].kernel} through "
+                                  f"{why(source)}: its compiler edge goes", span)
                 if dep._production == "DerivedDep":
                     self.dropped.add(dep.value.name)
                 else:

@@ -97,8 +97,11 @@ constant bounds that sets a slot at an index computed from its variable is walke
 iteration.
 
 A ``manual_dep`` tensor (``manual_dep_names``: any value that may hold one) is neither looked up
-nor inserted: it adds no fact, and a task's argument of it orders the task after nothing. (A
-view of it made without ``manual_dep`` is tracked, like any view, from ``NR``.)
+nor inserted: it adds no fact, and a task's argument of it orders the task after nothing, but
+where the walk knows the name holds a tracked tensor (an alias of a stable name that is no
+``manual_dep`` tensor: a carry swapped with one, in the iterations it holds the other;
+``tracked_here``). (A view of it made without ``manual_dep`` is tracked, like any view, from
+``NR``.)
 
 The facts table holds only what it must: a name whose facts are ``never_ran`` has no entry
 (``State.bind``, ``meet``), an entry holds a name's facts less ``never_ran`` (every fact holds
@@ -862,8 +865,12 @@ class _Walker:
         return held
 
     def Task(self, task, state: State) -> State:
-        n, lookup_names, write_names, outs = self.plan(task)
+        n, lookup_names, write_names, outs, maybe_manual = self.plan(task)
         auto = not self.manual
+        if maybe_manual and auto:  # (those the walk knows hold a tracked tensor here count)
+            held = [(d, name) for d, name in maybe_manual if self.tracked_here(name, state)]
+            lookup_names += tuple(name for d, name in held if d in LOOKUPS)
+            write_names += tuple(name for d, name in held if d in WRITES)
         lookups = 0
         if auto:
             for name in lookup_names:
@@ -908,12 +915,16 @@ class _Walker:
         """What ``Task`` reads of a task statement, the same on every walk of it: (its number, the
         names its AUTO lookups read, the names its AUTO writes write, and per result (its binder's
         name, True for a runtime-allocated output, else the name of the argument it is, or None
-        for an argument that is no name))."""
+        for an argument that is no name), and the (direction, name) of its arguments that may hold
+        a ``manual_dep`` tensor (``tracked_here`` decides them on each walk))."""
         plan = self.plans.get(id(task))
         if plan is None:
             untracked = self.untracked
             tracked = [(arg.dir, arg.value.name) for arg in task.args
                        if arg.value._production == "Var" and arg.value.name not in untracked]
+            maybe_manual = tuple((arg.dir, arg.value.name) for arg in task.args
+                                 if arg.value._production == "Var" and arg.value.name in untracked
+                                 and arg.dir in LOOKUPS + WRITES)
             params = output_params(self.kernels[task.kernel])
             outs = []
             for i, out in enumerate(task.outs):
@@ -926,8 +937,18 @@ class _Walker:
                 outs.append((getattr(out, "var", out).name, same))
             plan = self.plans[id(task)] = (self.out.number[id(task)],
                                            tuple(name for d, name in tracked if d in LOOKUPS),
-                                           tuple(name for d, name in tracked if d in WRITES), tuple(outs))
+                                           tuple(name for d, name in tracked if d in WRITES), tuple(outs),
+                                           maybe_manual)
         return plan
+
+    def tracked_here(self, name: str, state: State) -> bool:
+        """Whether ``name``, which may hold a ``manual_dep`` tensor on some path (``untracked``),
+        holds a tensor the runtime tracks at this point of the walk: an alias (``State.alias``:
+        it holds that tensor on every path here) of a stable name or region that is no
+        ``manual_dep`` tensor (a carry swapped with a ``manual_dep`` one holds the other tensor
+        in every other iteration)."""
+        root = state.alias.get(name)
+        return root is not None and root not in self.untracked
 
     def tids_of(self, value, type_, state: State):
         """What a TaskId or TaskId array value holds (``State.tids``), or None."""
@@ -1443,8 +1464,9 @@ def _compare_at_least(cmp, a, b, values: dict):
 
 
 def _runs(loop) -> bool:
-    """A sequential counted loop whose constant bounds run its body at least once."""
-    if loop._production != "For" or loop.kind is not LoopKind.seq:
+    """A counted loop (sequential or ``pl.parallel``: the orchestration thread submits a
+    parallel loop's iterations in order as well) whose constant bounds run its body at least once."""
+    if loop._production != "For":
         return False
     start, stop, step = loop.start, loop.stop, loop.step
     if not all(e._production == "Int" for e in (start, stop, step)):
