@@ -1,7 +1,8 @@
-"""Lean edges in loops whose iterations are known before they run (issue 24): a ``while`` whose
-counter, started from a constant and stepped by a constant, alone decides its condition. The
-figures are the emitted program's (tools/measure_edges.py), computed by hand in each test; every
-program also passes the hazard checker."""
+"""Lean edges in loops (issue 24): a ``while`` whose counter, started from a constant and stepped
+by a constant, alone decides its condition (its iterations are known before it runs), and a
+tensor made in a loop body that the runs of an inner loop update. The figures are the emitted
+program's (tools/measure_edges.py), computed by hand in each test; every program also passes the
+hazard checker."""
 
 from __future__ import annotations
 
@@ -40,3 +41,53 @@ def test_a_while_its_counter_does_not_decide_keeps_its_join():
     after = insertions(text, 3)
     assert (after.insertions, after.minimum, after.dummies) == (4, 3, 1)
     checked_clean(text, trips=(0, 1, 3))
+
+
+T8 = "pl.Tensor[[8, 8], pl.FP32]"
+
+# A tensor created in an inner loop of a scope (hoisted before the scope, so made once per run of
+# the outer loop: place_loop_allocations_before_scopes) that every run of ``two`` in the inner
+# loop updates, with a slice of ``big``; ``add`` reads one slice after the inner loop.
+HOISTED_IN_AN_OUTER_LOOP = f"""# options: analyze_auto_scopes_for_deps=True
+import nanopass.dsl as pl
+
+
+@pl.program
+class Hoisted:
+    @pl.function(type=pl.FunctionType.AIV)
+    def two(self, a: {T8}, o1: pl.Out[{T8}], o2: pl.Out[{T8}]) -> tuple[{T8}, {T8}]:
+        return o1, o2
+
+    @pl.function(type=pl.FunctionType.AIV)
+    def add(self, a: {T8}, b: {T8}, out: pl.Out[{T8}]) -> {T8}:
+        return out
+
+    @pl.function(type=pl.FunctionType.Orchestration, auto_scope=False)
+    def orch(self, x: {T8}, y: pl.InOut[{T8}], big: pl.InOut[pl.Tensor[[32, 8], pl.FP32]],
+             n: pl.Scalar[pl.INT64]) -> {T8}:
+        for i in pl.range(2):
+            with pl.scope():
+                for j in pl.range(4):
+                    s = pl.tensor.slice(big, [8, 8], [(j % 4) * 8, 0])
+                    t: {T8} = pl.create_tensor([8, 8], dtype=pl.FP32)
+                    s, t = self.two(x, s, t)
+                r = pl.tensor.slice(big, [8, 8], [(i % 4) * 8, 0])
+                y = self.add(r, x, y)
+        return y
+"""
+
+
+def test_a_tensor_made_in_an_outer_loop_orders_the_runs_of_an_inner_loop_that_update_it():
+    """runtime_order shares the facts of a tensor bound in a loop body with its copies too
+    (``rebound_names``; each new binding parts them, ``_Walker.detach``): the runs of ``two`` in
+    one run of the scope all update the tensor made before the scope (``t``, hoisted), so the
+    runtime orders each after the one before, and the compiler's chain of ``two``'s runs (a
+    latest-run cell each run waits on: 3 entries a scope, 6) is the runtime's own. Needed: in
+    each of the 2 runs of the outer loop, ``add`` after the run of ``two`` that wrote its slice
+    of ``big`` (2), and the first run of ``two`` in the second after the ``add`` of the first,
+    which read the slice it writes (1): 3, the minimum. Before: those 3, the 6 the runtime
+    makes, and the first run of ``two`` in the second waits for the last of the first too
+    (implied by its wait for ``add``): 10."""
+    after = insertions(HOISTED_IN_AN_OUTER_LOOP, 0)
+    assert (after.insertions, after.redundant, after.minimum, after.dummies) == (3, 0, 3, 0)
+    checked_clean(HOISTED_IN_AN_OUTER_LOOP, trips=(0,))
