@@ -136,6 +136,8 @@ PER_EDGE = 100  # and the walk may cost this much per dependency entry of the pr
 PARITY = "trips odd"
 MIN = "at least"  # ``(name, MIN)`` in the walk's scalars: a lower bound of a loop's counter ``name``
 _FLIPPED = {CmpOp.lt: CmpOp.gt, CmpOp.gt: CmpOp.lt, CmpOp.le: CmpOp.ge, CmpOp.ge: CmpOp.le}
+ASSUME = "assumed"  # ``((ASSUME, key), bool)`` in the walk's scalars: the value of an invariant condition (``invariant_conditions``)
+ASSUMED = 2  # at most this many invariant conditions split the walk (``_runtime_order``)
 UNROLL = 8  # at most this many iterations of loops of constant bounds walked one by one, nested
 SPLITS = 16  # at most this many loops whose exits are walked apart (see ``_Walker.run``)
 WRITES = (ArgDir.InOut, ArgDir.OutputExisting)
@@ -441,8 +443,53 @@ def _runtime_order(program, track: tuple) -> RuntimeOrder | None:
     rebound = rebound_names(func)
     walker = _Walker(kernels, out, relevant, manual_dep_names(stmts, kernels), width, stable_names(func) | rebound,
                      live_reads, dead_after(func.body), orders_unread_after(func.body, stmts, out), rebound)
-    walker.run(func.body, State(walker.both, {}, {}, width=width))
+    cases = [{}]
+    assumed = invariant_conditions(func, stmts)
+    keys = sorted(set(assumed.values()), key=repr)
+    if keys and len(keys) <= ASSUMED and relevant.bit_count() * len(stmts) << len(keys) <= limit:
+        walker.assumed = assumed
+        cases = [{(ASSUME, key): bool(bits >> k & 1) for k, key in enumerate(keys)} for bits in range(1 << len(keys))]
+    for case in cases:
+        walker.values, walker.splits = dict(case), SPLITS
+        walker.run(func.body, State(walker.both, {}, {}, width=width))
     return out
+
+
+def invariant_conditions(func, stmts: list) -> dict[int, tuple]:
+    """``id(if) -> a key of its condition`` for the ``if``s in a loop whose condition reads only
+    the function's scalar parameters: it has the same value wherever and whenever it is tested
+    in one run of the function. The walk is made once per value of each such condition (at most
+    ``ASSUMED`` of them, equal conditions counted once; ``(ASSUME, key)`` in its scalars), each
+    ``if`` on it taking one branch, and the results meet: an edge is implied where every walk of
+    its task implies it (an ``if n > 1`` in a loop runs the same branch in every iteration, so
+    an edge on a task of the other branch waits for a task that never ran there)."""
+    params = {p.name for p in func.params if p.type._production == "ScalarType"}
+    out = {}
+    for loop in stmts:
+        if loop._production in ("For", "While"):
+            for stmt in iter_stmts(loop.body):
+                if stmt._production == "If" and id(stmt) not in out:
+                    key = _condition_key(stmt.cond, params)
+                    if key is not None:
+                        out[id(stmt)] = key
+    return out
+
+
+def _condition_key(expr, params: set):
+    """A hashable key of ``expr``, equal for equal expressions, when it reads only ``params``;
+    else None."""
+    kind = expr._production
+    if kind == "Int" or kind == "Bool":
+        return kind, expr.value
+    if kind == "Var":
+        return (kind, expr.name) if expr.name in params else None
+    if kind == "Un":
+        a = _condition_key(expr.a, params)
+        return None if a is None else (kind, expr.op, a)
+    if kind == "Bin" or kind == "Cmp":
+        a, b = _condition_key(expr.a, params), _condition_key(expr.b, params)
+        return None if a is None or b is None else (kind, expr.op, a, b)
+    return None
 
 
 def _prelude(program) -> tuple:
@@ -755,6 +802,7 @@ class _Walker:
         self.plans: dict[int, tuple] = {}  # id(task statement) -> its ``plan``
         self.varying: dict[int, bool] = {}  # id(loop) -> ``varies``
         self.later = [False]  # per loop being walked, innermost last: the walk is of an iteration after its first
+        self.assumed: dict[int, tuple] = {}  # ``invariant_conditions``, where the walk is split by them
 
     def run(self, body, state: State) -> State:
         for k, stmt in enumerate(body):
@@ -1109,6 +1157,10 @@ class _Walker:
 
     def If(self, branch, state: State) -> State:
         taken = _evaluate(branch.cond, self.values) if self.values else None
+        if taken is None and self.assumed:
+            key = self.assumed.get(id(branch))
+            if key is not None:
+                taken = self.values.get((ASSUME, key))
         if taken is not None:  # (in a loop walked iteration by iteration: one branch runs)
             body = branch.then if taken else branch.orelse
             out = self.run(body, state)

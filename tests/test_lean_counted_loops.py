@@ -6,7 +6,7 @@ hazard checker."""
 
 from __future__ import annotations
 
-from test_lean_edges import JOIN_WAITERS, OFF, checked_clean, insertions
+from test_lean_edges import JOIN_WAITERS, OFF, TILE, checked_clean, insertions
 
 # copy's runs read w into tensors of their own in a while of three iterations (0, 1, 2); a writer
 # of w after it
@@ -91,3 +91,52 @@ def test_a_tensor_made_in_an_outer_loop_orders_the_runs_of_an_inner_loop_that_up
     after = insertions(HOISTED_IN_AN_OUTER_LOOP, 0)
     assert (after.insertions, after.redundant, after.minimum, after.dummies) == (3, 0, 3, 0)
     checked_clean(HOISTED_IN_AN_OUTER_LOOP, trips=(0,))
+
+
+# copy reads w into a tensor of its own in each iteration; an ``if n > 1`` (the same branch in
+# every iteration) gives it to an InOut writer of y, else of z; a writer of w after the loop reads
+# y and z
+BRANCH_ON_A_PARAMETER = f"""import nanopass.dsl as pl
+
+
+@pl.program
+class Invariant:
+    @pl.function(type=pl.FunctionType.AIV)
+    def add(self, a: {TILE}, b: {TILE}, out: pl.Out[{TILE}]) -> {TILE}:
+        return out
+
+    @pl.function(type=pl.FunctionType.AIV)
+    def copy(self, a: {TILE}, out: pl.Out[{TILE}]) -> {TILE}:
+        return out
+
+    @pl.function(type=pl.FunctionType.AIV)
+    def acc(self, a: {TILE}, y: pl.InOut[{TILE}]) -> {TILE}:
+        return y
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def orch(self, w: pl.InOut[{TILE}], y: pl.InOut[{TILE}], z: pl.InOut[{TILE}], n: pl.Scalar[pl.INT64]) -> {TILE}:
+        for i in pl.range(n):
+            t = pl.create_tensor([16, 16], dtype=pl.FP32)
+            t = self.copy(w, t)
+            if n > 1:
+                y = self.acc(t, y)
+            else:
+                z = self.acc(t, z)
+        w = self.add(y, z, w)
+        return w
+"""
+
+
+def test_an_if_on_a_parameter_in_a_loop_takes_one_branch_in_every_iteration():
+    """runtime_order walks the function once per value of ``n > 1`` (``invariant_conditions``):
+    where it holds, each run of copy is read by the acc of y after it, whose runs the runtime
+    chains (InOut y), and the writer of w reads y: it is ordered after every run of copy; where
+    it does not, likewise through z. The write-after-read join of copy's runs before the writer
+    is the runtime's own order (minimum 0). One walk of both branches, met at the loop's header,
+    knows only copy's older runs after the last acc of either (its latest run may have been
+    read by the other's acc): with n = 2 the writer waits for copy's latest run (1 insertion, the
+    join's older runs implied), with n = 3 for its join besides (3 insertions, a dummy)."""
+    for n in (2, 3):
+        after = insertions(BRANCH_ON_A_PARAMETER, n)
+        assert (after.insertions, after.redundant, after.minimum, after.dummies) == (0, 0, 0, 0)
+    checked_clean(BRANCH_ON_A_PARAMETER, trips=(0, 1, 2, 3))
