@@ -10,8 +10,8 @@ from nanopass.rewrite import register
 from .lean import LeanPass
 from .cells import cell_readers, join_cells, taken_names
 from .runtime_order import gives_up, runtime_order
-from .split_joins_by_iteration import MAX_TRIPS
-from .util import FreshVersions, iter_stmts, places, static_trip_count, var_reads
+from .split_joins_by_iteration import MAX_TRIPS, counted_iterations
+from .util import FreshVersions, iter_stmts, places, var_reads
 
 D = DIRECTED
 TID_TYPE = D.ScalarType(DType.TASK_ID)
@@ -32,7 +32,7 @@ class DropLatestRunsFromJoins(LeanPass):
     waiter clears them, at most two such waiters (the barrier's entries saved). Both cells are
     cleared after a waiter every later waiter is ordered after. A host fence waits like a task
     (``fence_ordered``); nothing is cleared after it; cells another dummy reads are left alone. A
-    join of a task in a loop of a few constant iterations whose waiters are in no loop is left
+    join of a task in a loop of a few iterations known before it runs whose waiters are in no loop is left
     to ``split_joins_by_iteration`` unless every waiter is ordered after the latest run. Off with
     ``lean_edges=False``. Afterwards every order stays: a waiter waits for the older runs through
     ``J`` and for the latest through ``c`` or by the runtime (tests/test_lean_loop_joins.py: a
@@ -165,12 +165,13 @@ class DropLatestRunsFromJoins(LeanPass):
 def _split_later(source, tasks, where, loops: dict) -> bool:
     """Whether ``split_joins_by_iteration`` may replace the join of ``source`` by a cell per
     iteration, which costs its waiters no barrier: every waiter is outside every loop, and
-    ``source`` is in one loop of ``2 .. MAX_TRIPS`` constant iterations."""
+    ``source`` is in one loop of ``2 .. MAX_TRIPS`` iterations known before it runs
+    (``counted_iterations``)."""
     if any(where[id(w)].loops for w in tasks) or len(where[id(source)].loops) != 1:
         return False
     (loop,) = where[id(source)].loops
-    trips = static_trip_count(loops[loop])
-    return trips is not None and 2 <= trips <= MAX_TRIPS
+    counted = counted_iterations(loops[loop])
+    return counted is not None and 2 <= len(counted[1]) <= MAX_TRIPS
 
 
 def _may_follow(first, then, position: dict, where) -> bool:

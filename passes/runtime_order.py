@@ -84,8 +84,11 @@ Names of one tensor share its facts (``State.alias``): a copy, a task's result o
 InOut argument, a loop carry or result, an if's result (both branches yield that tensor, or the
 branch the walk takes does) that holds a tensor with a *stable* name (a parameter, or
 a name bound outside every loop body: ``stable_names``, never bound again on a path, so nothing
-parts them) is an alias of that name, and a write through either adds to both; a merge keeps an
-alias both sides have (else the name gets the intersection of the two sides' facts). A loop of
+parts them; or a name a loop body binds, ``rebound_names``, whose binding in a later iteration
+first gives each name that shares its facts, or those of a view of it, a copy of them as its
+own: ``_Walker.detach``) is an alias of that name, and a write through either adds to both; a
+merge keeps an alias both sides have (else the name gets the intersection of the two sides'
+facts). A loop of
 constant bounds whose carries swap or rotate (``pl.yield_(q, p)``) is walked iteration by
 iteration, so that each carry is the tensor it holds in that iteration.
 
@@ -136,6 +139,8 @@ PER_EDGE = 100  # and the walk may cost this much per dependency entry of the pr
 PARITY = "trips odd"
 MIN = "at least"  # ``(name, MIN)`` in the walk's scalars: a lower bound of a loop's counter ``name``
 _FLIPPED = {CmpOp.lt: CmpOp.gt, CmpOp.gt: CmpOp.lt, CmpOp.le: CmpOp.ge, CmpOp.ge: CmpOp.le}
+ASSUME = "assumed"  # ``((ASSUME, key), bool)`` in the walk's scalars: the value of an invariant condition (``invariant_conditions``)
+ASSUMED = 2  # at most this many invariant conditions split the walk (``_runtime_order``)
 UNROLL = 8  # at most this many iterations of loops of constant bounds walked one by one, nested
 SPLITS = 16  # at most this many loops whose exits are walked apart (see ``_Walker.run``)
 WRITES = (ArgDir.InOut, ArgDir.OutputExisting)
@@ -438,10 +443,56 @@ def _runtime_order(program, track: tuple) -> RuntimeOrder | None:
     width = len(tasks)
     reads = {s.var.name for s in stmts if s._production == "Let" and s.value._production == "ReadTensor"}
     live_reads = frozenset(reads & live_names(func.body)) if reads else frozenset()
-    walker = _Walker(kernels, out, relevant, manual_dep_names(stmts, kernels), width, stable_names(func), live_reads,
-                     dead_after(func.body), orders_unread_after(func.body, stmts, out))
-    walker.run(func.body, State(walker.both, {}, {}, width=width))
+    rebound = rebound_names(func)
+    walker = _Walker(kernels, out, relevant, manual_dep_names(stmts, kernels), width, stable_names(func) | rebound,
+                     live_reads, dead_after(func.body), orders_unread_after(func.body, stmts, out), rebound)
+    cases = [{}]
+    assumed = invariant_conditions(func, stmts)
+    keys = sorted(set(assumed.values()), key=repr)
+    if keys and len(keys) <= ASSUMED and relevant.bit_count() * len(stmts) << len(keys) <= limit:
+        walker.assumed = assumed
+        cases = [{(ASSUME, key): bool(bits >> k & 1) for k, key in enumerate(keys)} for bits in range(1 << len(keys))]
+    for case in cases:
+        walker.values, walker.splits = dict(case), SPLITS
+        walker.run(func.body, State(walker.both, {}, {}, width=width))
     return out
+
+
+def invariant_conditions(func, stmts: list) -> dict[int, tuple]:
+    """``id(if) -> a key of its condition`` for the ``if``s in a loop whose condition reads only
+    the function's scalar parameters: it has the same value wherever and whenever it is tested
+    in one run of the function. The walk is made once per value of each such condition (at most
+    ``ASSUMED`` of them, equal conditions counted once; ``(ASSUME, key)`` in its scalars), each
+    ``if`` on it taking one branch, and the results meet: an edge is implied where every walk of
+    its task implies it (an ``if n > 1`` in a loop runs the same branch in every iteration, so
+    an edge on a task of the other branch waits for a task that never ran there)."""
+    params = {p.name for p in func.params if p.type._production == "ScalarType"}
+    out = {}
+    for loop in stmts:
+        if loop._production in ("For", "While"):
+            for stmt in iter_stmts(loop.body):
+                if stmt._production == "If" and id(stmt) not in out:
+                    key = _condition_key(stmt.cond, params)
+                    if key is not None:
+                        out[id(stmt)] = key
+    return out
+
+
+def _condition_key(expr, params: set):
+    """A hashable key of ``expr``, equal for equal expressions, when it reads only ``params``;
+    else None."""
+    kind = expr._production
+    if kind == "Int" or kind == "Bool":
+        return kind, expr.value
+    if kind == "Var":
+        return (kind, expr.name) if expr.name in params else None
+    if kind == "Un":
+        a = _condition_key(expr.a, params)
+        return None if a is None else (kind, expr.op, a)
+    if kind == "Bin" or kind == "Cmp":
+        a, b = _condition_key(expr.a, params), _condition_key(expr.b, params)
+        return None if a is None or b is None else (kind, expr.op, a, b)
+    return None
 
 
 def _prelude(program) -> tuple:
@@ -547,6 +598,25 @@ def stable_names(func) -> frozenset:
 
     block(func.body)
     return frozenset(out)
+
+
+def rebound_names(func) -> frozenset:
+    """The names ``stable_names`` leaves out that a ``Let``, a task's result, a loop's or an if's
+    result binds in a loop body: bound once per iteration, they too may be what other names share
+    the facts of (``State.alias``), so that a write through a copy of a tensor made before an
+    inner loop reaches it in that loop's later iterations; each binding of one parts the names
+    that shared the facts of the tensor it held before (``_Walker.detach``)."""
+    stable = stable_names(func)
+    out = set()
+    for stmt in iter_stmts(func.body):
+        kind = stmt._production
+        if kind == "Let":
+            out.add(stmt.var.name)
+        elif kind == "Task":
+            out.update(getattr(o, "var", o).name for o in stmt.outs)
+        elif kind in ("For", "While", "If"):
+            out.update(r.name for r in stmt.results)
+    return frozenset(out - stable)
 
 
 def orders_unread_after(body, stmts: list, out: RuntimeOrder) -> dict[int, tuple]:
@@ -707,7 +777,7 @@ def manual_dep_names(stmts, kernels) -> frozenset:
 class _Walker:
     def __init__(self, kernels, out: RuntimeOrder, relevant: int, untracked: frozenset = frozenset(), width: int = 0,
                  stable: frozenset = frozenset(), live_reads: frozenset = frozenset(), dead: dict | None = None,
-                 unread_orders: dict | None = None):
+                 unread_orders: dict | None = None, rebound: frozenset = frozenset()):
         self.kernels = kernels
         self.out = out
         self.relevant = relevant
@@ -720,6 +790,8 @@ class _Walker:
         self.untracked = untracked  # manual_dep tensors: no lookup, no insert
         # the names bound at most once in a walk (``stable_names``), and the regions of views (``region``)
         self.stable = set(stable)
+        self.rebound = rebound  # the stable names bound again in each iteration of a loop (``rebound_names``)
+        self.views_of: dict[str, set] = {}  # a stable name or region -> the regions of views of it
         self.region_base: dict[str, str] = {}  # a region (``region``) -> the stable name of the tensor it is of
         self.slices: dict[str, dict] = {}  # a stable name -> its slices' regions -> (offsets, extents)
         self.covering: set[str] = set()  # the regions that cover all of their tensor (``region``)
@@ -733,6 +805,7 @@ class _Walker:
         self.plans: dict[int, tuple] = {}  # id(task statement) -> its ``plan``
         self.varying: dict[int, bool] = {}  # id(loop) -> ``varies``
         self.later = [False]  # per loop being walked, innermost last: the walk is of an iteration after its first
+        self.assumed: dict[int, tuple] = {}  # ``invariant_conditions``, where the walk is split by them
 
     def run(self, body, state: State) -> State:
         for k, stmt in enumerate(body):
@@ -777,6 +850,7 @@ class _Walker:
             state.tids[name] = held
         if value._production == "ReadTensor" and name in self.live_reads:
             self.wait(value.tensor, value.index, state)
+        self.detach(name, state)
         if value._production == "Var":
             state.bind_same(name, value.name, self.stable)
             return state
@@ -824,7 +898,38 @@ class _Walker:
             self.covering.add(region)
             self.covering_views.setdefault(root, []).append(region)
         self.region_base[region] = root
+        self.views_of.setdefault(root, set()).add(region)
         return region
+
+    def detach(self, name: str, state: State) -> None:
+        """``name`` (``rebound``) is about to be bound again: the names that share the facts of
+        the tensor it held, or of a view of it (``region``), keep those facts as their own (they
+        still hold that tensor), and the views' facts go (a view of the new tensor starts
+        afresh), and so do the partial facts of both."""
+        if name not in self.rebound:
+            return
+        gone = {name}
+        stack = [name]
+        while stack:
+            for region in self.views_of.get(stack.pop(), ()):
+                if region not in gone:
+                    gone.add(region)
+                    stack.append(region)
+        alias = state.alias
+        if alias:
+            for other, root in list(alias.items()):
+                if root in gone and other not in gone:
+                    del alias[other]
+                    held = state.facts.get(root)
+                    if held:
+                        state.facts[other] = held
+                    else:
+                        state.facts.pop(other, None)
+        facts = state.facts
+        for region in gone:
+            if region != name:
+                facts.pop(region, None)
+            facts.pop(partial(region), None)
 
     def publish(self, name: str, state: State) -> None:
         """After a write through ``name``, the tensors it is a view of get its facts (a lookup of
@@ -903,6 +1008,7 @@ class _Walker:
                 state.write(name, state.of(name) | mine)
                 self.publish(name, state)
         for binder, same in outs:
+            self.detach(binder, state)
             if same is True:
                 state.bind(binder, state.never_ran | mine)  # runtime-allocated: the creator is retained
             elif same:
@@ -1072,10 +1178,15 @@ class _Walker:
 
     def If(self, branch, state: State) -> State:
         taken = _evaluate(branch.cond, self.values) if self.values else None
+        if taken is None and self.assumed:
+            key = self.assumed.get(id(branch))
+            if key is not None:
+                taken = self.values.get((ASSUME, key))
         if taken is not None:  # (in a loop walked iteration by iteration: one branch runs)
             body = branch.then if taken else branch.orelse
             out = self.run(body, state)
             for k, result in enumerate(branch.results):
+                self.detach(result.name, out)
                 name = _yielded_name(body, k)
                 if name is not None:  # (the tensor that name holds: shared where it has a stable name)
                     out.bind_same(result.name, name, self.stable)
@@ -1087,6 +1198,7 @@ class _Walker:
         orelse = self.run(branch.orelse, state)
         merged = meet(then, orelse)
         for k, result in enumerate(branch.results):
+            self.detach(result.name, merged)
             root = _root(_yielded_name(branch.then, k), then, self.stable)
             if root is not None and root == _root(_yielded_name(branch.orelse, k), orelse, self.stable):
                 merged.alias[result.name] = root  # (both branches yield that tensor: the result shares its facts)
@@ -1137,7 +1249,7 @@ class _Walker:
                 self.later.pop()
                 header = self.enter(loop, end, end)
             self.values, self.unrolled = saved, unrolled
-            return [_with_results(loop, header, self.stable)]
+            return [_with_results(loop, header, self)]
         runs = _runs(loop)
         entry = self.enter(loop, state, None)
         saved = self.values
@@ -1163,8 +1275,8 @@ class _Walker:
         if runs:
             # it leaves after a run of its body, which starts from at least the header's facts
             # (the walk is monotone): the state at the end of that run holds at least ``end``'s
-            return [_with_results(loop, entered, self.stable)]
-        return [_with_results(loop, entry, self.stable), _with_results(loop, header, self.stable)]  # (or before its first iteration)
+            return [_with_results(loop, entered, self)]
+        return [_with_results(loop, entry, self), _with_results(loop, header, self)]  # (or before its first iteration)
 
     def parities(self, loop, paths: int) -> list:
         """The trips' parity of each of ``paths`` exits of ``loop`` (``walk_by_parity``: a
@@ -1203,8 +1315,8 @@ class _Walker:
                 break
             even, odd = even_next, odd_next
         self.values = saved
-        return [_with_results(loop, entry, self.stable), _with_results(loop, even, self.stable),
-                _with_results(loop, odd, self.stable)]
+        return [_with_results(loop, entry, self), _with_results(loop, even, self),
+                _with_results(loop, odd, self)]
 
     def after_iteration(self, loop, header: State) -> State:
         end = self.run(loop.body, header)
@@ -1328,10 +1440,11 @@ def _counter(loop) -> tuple | None:
     return None
 
 
-def _with_results(loop, state: State, stable: frozenset) -> State:
+def _with_results(loop, state: State, walker: "_Walker") -> State:
     """``state`` at the loop's exit: each result holds what its iter_arg holds."""
     for it, result in zip(loop.iters, loop.results):
-        state.bind_same(result.name, it.var.name, stable)
+        walker.detach(result.name, state)
+        state.bind_same(result.name, it.var.name, walker.stable)
         held = None if _parallel(loop) else state.tids.get(it.var.name)  # (a pl.parallel result: every iteration's)
         if held is None:
             state.tids.pop(result.name, None)

@@ -9,10 +9,38 @@ from nanopass.rewrite import register
 
 from .lean import LeanPass
 from .cells import WITH_DEPS, join_cells
+from .runtime_order import _counter, _evaluate
 from .util import FreshVersions, iter_stmts, places, static_trip_count, var_reads
 
 D = DIRECTED
 MAX_TRIPS = 8  # at most this many cells replace one join
+
+
+def counted_iterations(loop) -> tuple | None:
+    """(the counter's binder, its value in each iteration) of a loop whose iterations are known
+    before it runs: a ``For`` of constant bounds and a positive step (its variable), or a
+    ``while`` whose counter (``runtime_order._counter``: a carry started from a constant and
+    yielded plus a positive constant) alone decides its condition, which ends it within
+    ``MAX_TRIPS`` iterations. Else None."""
+    trips = static_trip_count(loop)
+    if trips is not None:
+        return loop.var, [loop.start.value + k * loop.step.value for k in range(trips)]
+    if loop._production != "While":
+        return None
+    counter = _counter(loop)
+    if counter is None or counter[1]._production != "Int":
+        return None
+    name, init, step = counter
+    binder = next(it.var for it in loop.iters if it.var.name == name)
+    values, value = [], init.value
+    while True:
+        going = _evaluate(loop.cond, {name: value})
+        if going is None or going and len(values) > MAX_TRIPS:
+            return None
+        if not going:
+            return binder, values
+        values.append(value)
+        value += step
 
 
 def outside_loops(body) -> set[int]:
@@ -79,8 +107,8 @@ class SplitJoinsByIteration(LeanPass):
     (no other statement reads the join or its barriers; a waiter in a loop would insert ``T``
     entries a run where it inserts one), the join becomes ``T`` cells ``join_k``: the
     barrier goes, and where it was stored ``join_k = tid`` is stored in the iteration ``k`` (an
-    ``if`` on the loop variable); each wait on the join waits on the ``T`` cells. The loop runs
-    once and every iteration runs (constant bounds), so after it ``join_k`` holds the run of
+    ``if`` on the loop variable or counter); each wait on the join waits on the ``T`` cells. The loop runs
+    once and every iteration runs (its iterations are known), so after it ``join_k`` holds the run of
     ``S`` in iteration ``k`` when ``S`` ran there: the same runs the join held. A waiter then
     inserts at most ``T`` entries and no dummy is submitted. Off with the option
     ``lean_edges=False``.
@@ -131,8 +159,9 @@ class SplitJoinsByIteration(LeanPass):
             if names is None:
                 names = FreshVersions({p.name for p in func.params} | set(self.statement_reads())
                                       | {s.cell for s in stmts if s._production in ("CellDecl", "CellSet")})
-            trips = static_trip_count(loop)
-            self.split[cell] = (loop, [names.fresh(cell, f"it{k}") for k in range(trips)])
+            counter, values = counted_iterations(loop)
+            trips = len(values)
+            self.split[cell] = (counter, values, [names.fresh(cell, f"it{k}") for k in range(trips)])
             self.barriers.update((dummy.var.name, (tid, cell)) for dummy, tid in joined)
             self.ctx.note("split-join", f"the join of {joined[0][1]}'s runs in a loop of {trips} iterations "
                           "becomes one cell per iteration", loop.span)
@@ -157,8 +186,8 @@ class SplitJoinsByIteration(LeanPass):
         if len(ids) != 1:
             return None
         loop = loops[next(iter(ids))]
-        trips = static_trip_count(loop)
-        if trips is None or not 2 <= trips <= MAX_TRIPS:
+        counted = counted_iterations(loop)
+        if counted is None or not 2 <= len(counted[1]) <= MAX_TRIPS:
             return None
         barrier_ids = {id(dummy) for dummy, _ in joined}
         for s in uses:
@@ -180,7 +209,7 @@ class SplitJoinsByIteration(LeanPass):
         split = self.split.get(decl.cell)
         if split is None:
             return decl
-        return [D.CellDecl(c, span=decl.span) for c in split[1]]
+        return [D.CellDecl(c, span=decl.span) for c in split[2]]
 
     def Dummy(self, dummy):
         return [] if dummy.var.name in self.barriers else dummy
@@ -190,12 +219,12 @@ class SplitJoinsByIteration(LeanPass):
         if cell_set.cell not in self.split or value._production != "Var" or value.name not in self.barriers:
             return cell_set
         tid, _ = self.barriers[value.name]
-        loop, cells = self.split[cell_set.cell]
+        counter, values, cells = self.split[cell_set.cell]
         span = cell_set.span
-        index = D.Var(loop.var.name, span=span)
+        index = D.Var(counter.name, span=span)
         chain = [D.CellSet(cells[-1], D.Var(tid, span=span), span=span)]
         for k in range(len(cells) - 2, -1, -1):
-            at = D.Int(loop.start.value + k * loop.step.value, loop.start.dtype, span=span)
+            at = D.Int(values[k], counter.type.dtype, span=span)
             chain = [D.If(D.Cmp(CmpOp.eq, index, at, span=span), (D.CellSet(cells[k], D.Var(tid, span=span), span=span),),
                           tuple(chain), (), span=span)]
         return chain
@@ -206,7 +235,7 @@ class SplitJoinsByIteration(LeanPass):
         deps = []
         for dep in task.deps:
             if dep._production == "CellDep" and dep.cell in self.split:
-                deps += [D.CellDep(c, span=dep.span) for c in self.split[dep.cell][1]]
+                deps += [D.CellDep(c, span=dep.span) for c in self.split[dep.cell][2]]
             else:
                 deps.append(dep)
         return task.replace(deps=deps)
