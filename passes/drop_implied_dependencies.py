@@ -32,7 +32,9 @@ class DropImpliedDependencies(LeanPass):
     after every earlier one. A derived edge of a task or a fence implied in the iterations where
     the counter of the innermost loop around it has given values (every walk of them implies it,
     ``RuntimeOrder.implied_where``: a loop that swaps its carries, say) waits on a cell of its own,
-    set before it to no task there, else to the TaskId. User edges stay. Cells no edge
+    set before it to no task there, else to the TaskId (not where the task's runs are chained
+    and a loop around the counter's loop is not around ``S`` either: ``drop_edges_after_first_run``
+    inserts that edge once per run of ``S``, ``guardable``). User edges stay. Cells no edge
     reads any more lose their declaration and stores (and so do join barriers only they held),
     and a TaskId binder this pass left unread goes. Off with the option ``lean_edges=False``.
     Afterwards no compiler edge on a task's latest run, or on every run of it, is implied in
