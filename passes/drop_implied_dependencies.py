@@ -32,7 +32,9 @@ class DropImpliedDependencies(LeanPass):
     after every earlier one. A derived edge of a task or a fence implied in the iterations where
     the counter of the innermost loop around it has given values (every walk of them implies it,
     ``RuntimeOrder.implied_where``: a loop that swaps its carries, say) waits on a cell of its own,
-    set before it to no task there, else to the TaskId. User edges stay. Cells no edge
+    set before it to no task there, else to the TaskId (not where the task's runs are chained
+    and a loop around the counter's loop is not around ``S`` either: ``drop_edges_after_first_run``
+    inserts that edge once per run of ``S``, ``guardable``). User edges stay. Cells no edge
     reads any more lose their declaration and stores (and so do join barriers only they held),
     and a TaskId binder this pass left unread goes. Off with the option ``lean_edges=False``.
     Afterwards no compiler edge on a task's latest run, or on every run of it, is implied in
@@ -106,13 +108,21 @@ class DropImpliedDependencies(LeanPass):
         counts the innermost loop around ``task`` (a guard on an outer loop's would insert the
         edge on every run of the inner loop, where that pass inserts it on the first), or it is
         the trips' parity of a loop before ``task`` and every loop around ``task`` is around
-        the task ``dep`` names too."""
+        the task ``dep`` names too. Not where ``task``'s runs are chained (every run ordered
+        after the one before) and a loop around the counter's loop is not around the task
+        ``dep`` names either: there ``drop_edges_after_first_run`` inserts the edge on the first
+        run after that task's only, where the guard would insert it in each run of the inner
+        loop (32182)."""
         loops = self.where[id(task)].loops
+        source_loops = self.where[id(self.order.tasks[self.order.source_of(dep)])].loops
         if not isinstance(counter, str):
-            return loops <= self.where[id(self.order.tasks[self.order.source_of(dep)])].loops
+            return loops <= source_loops
         if counter not in self.counters:
             return False
         loop = self.counters[counter][1]
+        n = self.order.number.get(id(task))
+        if task._production == "Task" and n is not None and self.order.is_ordered(n, n) and loops - source_loops - {loop}:
+            return False
         return loop in loops and self.where[loop].loops == loops - {loop}
 
     def guarded(self, task, dep, counter: str, values: tuple, what: str) -> tuple:
