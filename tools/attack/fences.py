@@ -56,6 +56,7 @@ LOOPS = ("par2", "parn", "range", "while")
 SETTINGS_N = tuple((n, 0) for n in range(3))
 ONE_SETTING = ((0, 0),)
 GUARDS = {"if_0": ("i", "==", 0), "if_odd": None, "if_gt0": ("i", ">", 0)}
+PHASE_GUARDS = {"if_ph0": ("ph", "==", 0), "if_ph1": ("ph", ">=", 1)}   # random programs of `phases` frames
 BLOCKS = ()      # no --shapes patterns
 
 KERNELS = (
@@ -87,6 +88,9 @@ class Frame:
 # A manual scope's pl.parallel(n) carrying a TaskId is refused (reference-behaviour.md 2.5: the
 # fence needs a PTO2TaskId[N] of fixed N); tests/test_attack_fences.py checks that refusal.
 FRAMES = tuple(Frame(s, lp) for s in SCOPES for lp in LOOPS if (s, lp) != ("manual", "parn"))
+# Random programs also draw the seed's phases: `for ph, (tp,) in pl.range(n, init_values=(t0,))`
+# around the pl.parallel(2) loop (started from tp, its result tq yielded), guards on ph too.
+RANDOM_FRAMES = FRAMES + tuple(Frame(s, "phases") for s in SCOPES)
 
 
 # ---- statements of the grammar (program.py's printer and semantics.py's runner call them) ------
@@ -169,15 +173,19 @@ class Parity:
 
 @dataclass(frozen=True)
 class TidLoop:
-    """The frame's loop over one TaskId carry `t` (module doc); `kind` parallel, range or while,
-    `trip` an int or `n`. A parallel loop in a manual scope gives every iteration the init and
-    ends with the union of the yields (the init's ids too when no iteration runs)."""
+    """A loop over one TaskId carry (module doc): `kind` parallel, range or while, `trip` an int
+    or `n`, the carry `carry` started from `init`, the body's last id `last` yielded, the result
+    bound to `result`. A parallel loop in a manual scope gives every iteration the init and ends
+    with the union of the yields (the init's ids when no iteration runs)."""
 
     kind: str
     trip: object
     body: tuple
     init: str = "t0"
     result: str = "tr"
+    var: str = "i"
+    carry: str = "t"
+    last: str = "u"
 
     def blocks(self):
         return [self.body]
@@ -187,14 +195,15 @@ class TidLoop:
 
     def render(self, p, d):
         if self.kind == "while":
-            p.emit(d, f"for (i, t) in pl.while_(init_values=(0, {self.init})):", self)
-            p.emit(d + 1, f"pl.cond(i < {self.trip})")
+            p.emit(d, f"for ({self.var}, {self.carry}) in pl.while_(init_values=(0, {self.init})):", self)
+            p.emit(d + 1, f"pl.cond({self.var} < {self.trip})")
             p.body(d + 1, self.body)
-            p.emit(d + 1, f"n_done, {self.result} = pl.yield_(i + 1, u)")
+            p.emit(d + 1, f"n_done, {self.result} = pl.yield_({self.var} + 1, {self.last})")
         else:
-            p.emit(d, f"for i, (t,) in pl.{self.kind}({self.trip}, init_values=({self.init},)):", self)
+            p.emit(d, f"for {self.var}, ({self.carry},) in pl.{self.kind}({self.trip}, init_values=({self.init},)):",
+                   self)
             p.body(d + 1, self.body)
-            p.emit(d + 1, f"{self.result} = pl.yield_(u)")
+            p.emit(d + 1, f"{self.result} = pl.yield_({self.last})")
 
     def run(self, r):
         trip = self.trip if isinstance(self.trip, int) else r.scalars[self.trip]
@@ -204,14 +213,14 @@ class TidLoop:
         init = r.env[self.init]
         carry, union = init, frozenset()
         for it in range(max(trip, 0)):
-            r.scalars["i"] = it
-            r.env["t"] = init if fan else carry
+            r.scalars[self.var] = it
+            r.env[self.carry] = init if fan else carry
             if self.kind == "parallel":
                 r.parallel.append((inst, it))
             r.run(self.body)
             if self.kind == "parallel":
                 r.parallel.pop()
-            carry = r.env["u"]
+            carry = r.env[self.last]
             union |= carry
         r.env[self.result] = (union if trip > 0 else init) if fan else carry
 
@@ -254,7 +263,8 @@ class _Builder:
         for item in items:
             if item[0] == "guard":
                 body = tuple(self.items(region, item[2]))
-                out.append(Parity(body) if item[1] == "if_odd" else P.If(GUARDS[item[1]], body))
+                out.append(Parity(body) if item[1] == "if_odd" else
+                           P.If({**GUARDS, **PHASE_GUARDS}[item[1]], body))
             else:
                 out += self.atom(region, item)
         return out
@@ -269,10 +279,12 @@ def build(frame: Frame, pre=(), body=(), mid=(), post=()) -> "Program":
     body)."""
     b = _Builder()
     kind, trip = {"par2": ("parallel", 2), "parn": ("parallel", "n"), "range": ("range", "n"),
-                  "while": ("while", "n")}[frame.loop]
+                  "while": ("while", "n"), "phases": ("parallel", 2)}[frame.loop]
     pre_s = [NoneTid("t0")] + b.items("pre", pre)
     loop_body = (P.Alias("u", "t"), P.Slice("s", "a", ("i", 4))) + tuple(b.items("body", body))
     loop = TidLoop(kind, trip, loop_body)
+    if frame.loop == "phases":    # the seed's phases: pl.range(n) of the pl.parallel(2) loop
+        loop = TidLoop("range", "n", (replace(loop, init="tp", result="tq"),), var="ph", carry="tp", last="tq")
     mid_s = b.items("mid", mid)
     post_s = b.items("post", post)
     scoped = tuple(pre_s) + (loop,) + tuple(mid_s)
@@ -324,6 +336,7 @@ class Program(carries.Program):
         if why is not None:
             rep = runner.Report(self.source)
             rep.invalid = f"careless user deps: {why}"
+            rep.lean = None
             return rep
         return super().check(host_region)
 
@@ -378,26 +391,27 @@ def count(size: int, max_atoms=None, patterns=()) -> int:
     return sum(1 for _ in programs(size))
 
 
-def _random_body(rnd: random.Random, n: int) -> tuple:
+def _random_body(rnd: random.Random, n: int, guards: tuple) -> tuple:
     items = [rnd.choice(BODY_ATOMS) for _ in range(n)]
     for _ in range(rnd.randint(0, 2) if items else 0):
         lo = rnd.randrange(len(items))
         hi = rnd.randrange(lo, len(items)) + 1
-        items[lo:hi] = [("guard", rnd.choice(tuple(GUARDS)), tuple(items[lo:hi]))]
+        items[lo:hi] = [("guard", rnd.choice(guards), tuple(items[lo:hi]))]
     return tuple(items)
 
 
 def generate(seed: int, max_size: Optional[int] = None) -> "Program":
-    """A random careful program: any frame, 3 to 6 atoms spread over the regions (the body twice
+    """A random careful program: any frame (RANDOM_FRAMES), 3 to 6 atoms spread over the regions (the body twice
     as likely), up to two guards in the body; a careless draw is drawn again (seed's sub-seeds)."""
     rnd = random.Random(seed)
     while True:
-        frame = rnd.choice(FRAMES)
+        frame = rnd.choice(RANDOM_FRAMES)
         regions = REGIONS if frame.scope == "manual" else REGIONS[:3]
         n = rnd.randint(3, 6) if max_size is None else max(1, min(max_size, rnd.randint(3, 6)))
         where = [rnd.choice(regions + ("body",)) for _ in range(n)]
         lay = {r: tuple(rnd.choice(ALPHABET[r]) for _ in range(where.count(r))) for r in regions if r != "body"}
-        lay["body"] = _random_body(rnd, where.count("body"))
+        guards = tuple(GUARDS) + (tuple(PHASE_GUARDS) if frame.loop == "phases" else ())
+        lay["body"] = _random_body(rnd, where.count("body"), guards)
         prog = build(frame, **lay)
         if frame.scope == "auto" or careless(prog) is None:
             return prog
