@@ -48,7 +48,7 @@ import random
 from dataclasses import dataclass, replace
 from typing import Iterator, Optional
 
-from . import carries, oracle, runner, semantics
+from . import carries, lean, oracle, runner, semantics
 from . import program as P
 
 SCOPES = ("auto", "manual")
@@ -329,7 +329,8 @@ def careless(prog: "Program") -> Optional[str]:
 
 @dataclass(frozen=True)
 class Program(carries.Program):
-    """A program of this grammar: careless ones (module doc) are the tester's invalid programs."""
+    """A program of this grammar: careless ones (module doc) are the tester's invalid programs;
+    the others are checked by the oracle with lean.py's figures of the same runs (lean_figures)."""
 
     def check(self, host_region: str = "element") -> runner.Report:
         why = careless(self)
@@ -338,7 +339,25 @@ class Program(carries.Program):
             rep.invalid = f"careless user deps: {why}"
             rep.lean = None
             return rep
-        return super().check(host_region)
+        total = lean.Lean()
+
+        def measure(seq, log, kernel_ids):
+            nonlocal total
+            model = lean.R.build(log)
+            nodes_of, bad = oracle.match(seq, model, kernel_ids)
+            if not model.errors and not bad:
+                total = total.add(lean.analyse(log, lean.oracle_needed(seq, model, nodes_of)))
+
+        rep = runner.check(self, host_region=host_region, observe=measure)
+        rep.lean = lean_figures(total) if rep.runs else None
+        return rep
+
+
+def lean_figures(fig: lean.Lean) -> dict:
+    """carries.lean_figures and the split the user's deps make: the insertions between two tasks
+    of one manual scope instance (`inside`: here the user's) and the minimum outside them (the
+    part the compiler's insertions, `insertions - inside`, are to be compared with)."""
+    return {**carries.lean_figures(fig), "inside": fig.inside, "minimum outside": fig.minimum_outside}
 
 
 # ---- enumeration ---------------------------------------------------------------------------------
