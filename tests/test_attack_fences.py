@@ -151,3 +151,22 @@ def test_random_programs_are_reproducible_and_careful():
     assert [p.source for p in progs] == [F.generate(4806 + k).source for k in range(30)]
     assert all(F.careless(p) is None for p in progs)
     assert {type(p.body[0]).__name__ for p in progs} >= {"Manual", "NoneTid"}
+
+
+def test_the_seeds_phases_chain_each_phase_after_the_whole_last_one_by_hand():
+    # pl.range(n) of the pl.parallel(2) fan, in a manual scope: every iteration of phase 1 waits
+    # on tp, the union of phase 0's yields. n = 2: #0, #1 write rows 0-3, 4-7 (deps {}); #2, #3
+    # the same rows in phase 1 (deps {#0, #1}); tr = {#2, #3}; #4 reads a (deps {#2, #3}).
+    prog = F.build(F.Frame("manual", "phases"), body=(("up", "s", "t"),), mid=(("rd", "a", "tr"),))
+    assert _tail(prog)[2:4] == ["            for ph, (tp,) in pl.range(n, init_values=(t0,)):",
+                                "                for i, (t,) in pl.parallel(2, init_values=(tp,)):"]
+    seq = _seq(prog, 2)
+    assert [ev.user_deps for ev in seq.events] == [frozenset(), frozenset(), frozenset({0, 1}),
+                                                   frozenset({0, 1}), frozenset({2, 3})]
+    # up is InOut: phase 1's update reads and writes what phase 0's wrote (RAW, WAR, WAW)
+    rmw = ["RAW", "WAR", "WAW"]
+    assert _pairs(prog, 2) == {(0, 2): rmw, (0, 4): ["RAW"], (1, 3): rmw, (1, 4): ["RAW"],
+                               (2, 4): ["RAW"], (3, 4): ["RAW"]}
+    assert F.careless(prog) is None
+    # n = 0: no phase runs, tr is t0 (None): the reader waits on nothing and conflicts with nothing
+    assert [ev.user_deps for ev in _seq(prog, 0).events] == [frozenset()]
