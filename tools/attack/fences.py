@@ -17,6 +17,11 @@ carries one TaskId through `init_values`:
     MID                                   tasks on a, w (deps=[] or [tr]); `tr = task_dummy(deps=[tr])`
     POST                                  (manual frames: after the scope, AUTO) tasks on a, w
 
+Random programs (`generate`) also draw the seed's phases, `for ph, (tp,) in pl.range(n,
+init_values=(t0,))` around the `pl.parallel(2)` loop (started from `tp`, its result `tq` yielded
+as the phase's), with guards on `ph` too. A manual scope's `pl.parallel(n)` carrying a TaskId is
+no frame: it is refused (reference-behaviour.md 2.5; tests/test_attack_fences.py).
+
 BODY items may sit in guards on the iteration: `if i == 0`, `if i % 2 == 1`, `if i > 0` (a
 guarded task rebinds `u`, so the yield is a TaskId phi: an iteration may yield the ids it started
 from). Host accesses: a write of w[1, 1] in PRE, of s[1, 1] in BODY; reads of w[1, 1] in BODY
@@ -34,7 +39,8 @@ it, and `Program.check` reports it as the tester's invalid program (a shrink ste
 one is dropped). Everything else (AUTO code, host accesses, pairs across the scope's boundary)
 is the compiler's: the oracle (oracle.check_run) wants every conflicting pair ordered and every
 read, in submission order and latest-first, to observe the write the sequential program does.
-lean.py's figures of the same runs come with each report (carries.Program).
+lean.py's figures of the same runs come with each report (carries.py's, and the insertions
+between two tasks of one manual scope instance, the user's here, with the minimum outside them).
 
 Exhaustive sizes: a program's size is its items (an atom 1, a guard 1 + its body). Size 1 is
 every single atom in every frame; size 2 every two atoms (in region order) and every guard of
