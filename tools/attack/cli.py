@@ -39,6 +39,11 @@
                                       parity tests (loops2.py); lean.py's figures as carries'
   --grammar loops2-const --seconds N --seed S ...
                                       the same with constant trip counts too (random programs)
+  --grammar fences [--exhaustive --size 1|2 | --seconds N --seed S] ...
+                                      a pl.parallel / pl.range / pl.while_ loop carrying a TaskId, in
+                                      AUTO code or a manual scope: deps= on the carry and the body's
+                                      last id, guards on the iteration, task_dummy joins, pl.no_dep,
+                                      host reads and writes (fences.py); lean.py's figures as carries'
 
 Each failing program is saved as DIR/<class>/<name>.py with its failures in a header comment;
 the first few of each class are minimised into DIR/minimal/. The figures (programs, tasks, runs,
@@ -59,14 +64,14 @@ from collections import Counter, defaultdict
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from pathlib import Path
 
-from . import carries, directions, exhaustive, generate, grammar, loops2, nested, printed, printed_scalars, record, rows, runner, scalars, scopes, shrink, surface_generate
+from . import carries, directions, exhaustive, fences, generate, grammar, loops2, nested, printed, printed_scalars, record, rows, runner, scalars, scopes, shrink, surface_generate
 from . import program as P
 
 COMPILE_TIMEOUT_S = 60
 GRAMMARS = {"rows": rows, "scopes": scopes, "directions": directions,    # the exhaustive grammars besides exhaustive.py's
             "nested": nested.TWO, "nested3": nested.THREE, "scalars": scalars, "printed": printed,
             "printed-scalars": printed_scalars, "carries": carries, "loops2": loops2,
-            "loops2-const": loops2.CONSTANT_TRIPS}
+            "loops2-const": loops2.CONSTANT_TRIPS, "fences": fences}
 
 
 class _Timeout(Exception):
