@@ -53,12 +53,16 @@ class DropImpliedDependencies(LeanPass):
         if order is None:
             return program
         self.order = order
+        self.func = func
         self.dropped: set[str] = set()  # TaskId binders a dropped edge named
         self.unread: set[str] | None = None  # set: the second walk unbinds these TaskIds
         self.names = FreshVersions(taken_names(func))
         self.counters = dict(_counters(func.body))  # counter name -> (its binder, id(its loop))
         self.where = places(func.body, ("Task", "HostFence", "For", "While"))
         self.decls: list = []  # the cells of the edges inserted only where a counter says
+        self.set_in: dict | None = None  # cell -> the loops around each of its sets (asked first where needed)
+        self.first_only: dict[int, list] = {}  # id(loop) -> [(cell, its value before the loop)]
+        self.first_loops = self.first_iteration_loops(program)
         body = self.visit_all(func.body)
         if body is func.body:
             return program
@@ -87,14 +91,19 @@ class DropImpliedDependencies(LeanPass):
         says (``where_of(position)``) wait on cells of their own; None if there are none."""
         guards = []
         for k, dep in enumerate(stmt.deps):
-            if k not in implied and dep._production == "DerivedDep" and self.removable(dep):
-                where = where_of(k)
-                if where is not None and self.guardable(stmt, dep, where[0]):
-                    guards.append(self.guarded(stmt, dep, *where, what))
+            if k in implied or not self.removable(dep):
+                continue
+            where = where_of(k) if dep._production == "DerivedDep" else None
+            if where is not None and self.guardable(stmt, dep, where[0]):
+                guards.append(self.guarded(stmt, dep, *where, what))
+            elif stmt._production == "Task":
+                loop = self.first_loops.get((id(stmt), k))
+                if loop is not None:
+                    guards.append(self.first_only_in(stmt, dep, loop, what))
         if not guards:
             return None
         swap = {id(old): new for old, new, _ in guards}
-        return [g for _, _, g in guards] + [stmt.replace(deps=[swap.get(id(d), d) for d in deps])]
+        return [g for _, _, g in guards if g is not None] + [stmt.replace(deps=[swap.get(id(d), d) for d in deps])]
 
     def guardable(self, task, dep, counter) -> bool:
         """A guard on ``counter`` inserts no more than ``drop_edges_after_first_run`` would: it
@@ -109,6 +118,85 @@ class DropImpliedDependencies(LeanPass):
             return False
         loop = self.counters[counter][1]
         return loop in loops and self.where[loop].loops == loops - {loop}
+
+    def first_iteration_loop(self, task, k: int, dep):
+        """The outermost loop around ``task`` in whose iterations after the first dependency
+        ``k`` (``dep``, on the latest run of a task ``S`` outside that loop: a TaskId, or a
+        latest-run cell no statement in the loop sets) is implied in every walk
+        (``RuntimeOrder.implied_after_first``), where ``task``'s runs are not chained (there
+        ``drop_edges_after_first_run`` inserts the edge once); else None."""
+        order = self.order
+        n = order.number[id(task)]
+        if order.is_join(dep):
+            return None
+        loops = self.where[id(task)].loops
+        if not loops or any(loop in order.later_unknown for loop in loops):
+            return None
+        d = order.implied_after_first(n, k, len(loops))
+        if d is None:
+            return None
+        loop = next(loop for loop in loops if len(self.where[loop].loops) == d - 1)
+        source = order.source_of(dep)
+        if source is None or loop in self.where[id(order.tasks[source])].loops:
+            return None
+        if dep._production == "CellDep":
+            if self.set_in is None:
+                self.set_in = {}
+                for place in places(self.func.body, ("CellSet",)).values():
+                    self.set_in.setdefault(place.stmt.cell, []).append(place.loops)
+            if any(loop in loops_of_set for loops_of_set in self.set_in.get(dep.cell, ())):
+                return None
+        return loop
+
+    def first_iteration_loops(self, program) -> dict:
+        """(id(task), position) -> ``first_iteration_loop``, for the tasks whose runs are not
+        chained (one more analysis, tracking them, where there are any)."""
+        found = {}
+        for place in self.where.values():
+            task = place.stmt
+            if task._production != "Task" or not place.loops or not task.deps:
+                continue
+            implied = self.order.implied.get(self.order.number[id(task)], frozenset())
+            for k, dep in enumerate(task.deps):
+                if k not in implied and self.removable(dep):
+                    loop = self.first_iteration_loop(task, k, dep)
+                    if loop is not None:
+                        found[(id(task), k)] = loop
+        if not found:
+            return found
+        tasks = {id(self.where[key[0]].stmt): self.where[key[0]].stmt for key in found}
+        chained = runtime_order(program, track=list(tasks.values()))  # (``order`` tracks only the tasks edges name)
+        if chained is None:
+            return {}
+        return {key: loop for key, loop in found.items()
+                if not chained.is_ordered(chained.number[key[0]], chained.number[key[0]])}
+
+    def first_only_in(self, task, dep, loop: int, what: str) -> tuple:
+        """(``dep``, a dependency on a cell of its own, no guard): the cell holds ``dep``'s
+        TaskId from before ``loop`` to the end of its first iteration (``For``), no task after."""
+        source = self.order.tasks[self.order.source_of(dep)]
+        cell = self.names.fresh(f"{source.kernel}_first_iteration", "cell")
+        self.decls.append(D.CellDecl(cell, span=task.span))
+        value = dep.value if dep._production == "DerivedDep" else D.Var(dep.cell, span=dep.span)
+        self.first_only.setdefault(loop, []).append((cell, value))
+        around = self.where[loop].stmt
+        over = f"the loop over {around.var.name}" if around._production == "For" else "a while loop"
+        self.ctx.note("dropped-edge", f"{what} waits for {source.kernel} through the runtime or its other edges "
+                      f"in the iterations of {over} after its first: its compiler edge goes there", task.span)
+        return dep, D.CellDep(cell, span=dep.span), None
+
+    def For(self, loop):
+        out = self.build(loop, body=self.visit_all(loop.body))
+        cells = self.first_only.get(id(loop)) if self.unread is None else None
+        if not cells:
+            return out
+        none = self.names.fresh("no_task", "none")
+        clear = [D.Let(D.Binder(none, TID_TYPE), D.NoTask(), span=loop.span)]
+        clear += [D.CellSet(cell, D.Var(none), span=loop.span) for cell, _ in cells]
+        sets = [D.CellSet(cell, value, span=loop.span) for cell, value in cells]
+        return sets + [out.replace(body=_before_yield(out.body, clear))]
+
+    While = For
 
     def guarded(self, task, dep, counter: str, values: tuple, what: str) -> tuple:
         """(``dep``, a dependency on a cell of its own, the ``if`` that sets the cell before
@@ -197,3 +285,15 @@ def _trips_parity_is(loop, parity: int):
     if parity:
         return D.Bin(BinOp.and_, D.Cmp(CmpOp.gt, loop.stop, loop.start), D.Cmp(CmpOp.ne, rest, D.Int(0, dtype)))
     return D.Bin(BinOp.or_, D.Cmp(CmpOp.le, loop.stop, loop.start), D.Cmp(CmpOp.eq, rest, D.Int(0, dtype)))
+
+
+def _before_yield(body, stmts: list) -> tuple:
+    """``body`` with ``stmts`` at its end: before its closing ``Yield`` (in the scope that ends it,
+    where one does)."""
+    body = tuple(body)
+    if body and body[-1]._production == "Yield":
+        return body[:-1] + tuple(stmts) + body[-1:]
+    if body and body[-1]._production in ("Scope", "CompilerScope"):
+        last = body[-1]
+        return body[:-1] + (last.replace(body=_before_yield(last.body, stmts)),)
+    return body + tuple(stmts)

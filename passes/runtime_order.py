@@ -348,6 +348,13 @@ class RuntimeOrder:
     implied_at: dict = field(default_factory=dict)
     fence_implied_at: dict = field(default_factory=dict)  # id(HostFence) -> as ``implied_at``
     parity_loops: list = field(default_factory=list)  # the loops of ``(PARITY, k)``, k their index
+    # task number -> {per loop around the task walked, outermost first, whether the walk is of an
+    # iteration after its first (``_Walker.later`` past its first entry) -> the positions of its
+    # dependencies implied in every such walk}
+    implied_later: dict = field(default_factory=dict)
+    # ids of the loops a walk of which was taken from ``_Walker.walked`` under other such flags
+    # than those it was walked under: what ``implied_later`` says of the tasks in them is not known
+    later_unknown: set = field(default_factory=set)
 
     def is_ordered(self, task: int, before: int) -> bool:
         """Every run of ``task`` is ordered after the latest run of ``before`` (or none ran)."""
@@ -367,6 +374,19 @@ class RuntimeOrder:
             found = self.cells.task.get(dep.cell)
             return found if found is not None else self.joins.get(dep.cell)
         return _binder_source(dep, self.tid_task)
+
+    def implied_after_first(self, task: int, position: int, depth: int) -> int | None:
+        """The outermost ``d`` (1 for the outermost of the ``depth`` loops around ``task``) such
+        that dependency ``position`` of ``task`` is implied in every walk of an iteration after the
+        first of the ``d``-th loop around it (there is such a walk), or None."""
+        walks = self.implied_later.get(task)
+        if not walks or any(len(key) != depth + 1 for key in walks):
+            return None  # (a loop around the task walked without its flag: by the trips' parity)
+        for d in range(1, depth + 1):
+            later = [implied for key, implied in walks.items() if key[d]]
+            if later and all(position in implied for implied in later):
+                return d
+        return None
 
     def implied_where(self, task: int, position: int, fence=None) -> tuple | None:
         """(a loop counter ``v``, or ``(PARITY, k)`` for the trips' parity of a loop
@@ -875,6 +895,7 @@ class _Walker:
         self._meet(self.out.implied, n, frozenset(implied))
         if task.deps:
             self._meet(self.out.implied_at.setdefault(n, {}), frozenset(self.values.items()), frozenset(implied))
+            self._meet(self.out.implied_later.setdefault(n, {}), tuple(self.later), frozenset(implied))
         after = lookups | state.never_ran | state.done
         for t in through:
             after |= t
@@ -1094,12 +1115,15 @@ class _Walker:
         (``_meet`` of the same values changes nothing)."""
         key = (id(loop), state.key(), frozenset(self.values.items()), self.unrolled, self.manual)
         budget = self.splits
-        for before, spent, paths in self.walked.get(key, ()):
+        later = tuple(self.later)
+        for before, spent, paths, walked_later in self.walked.get(key, ()):
             if budget == before or spent < before and budget >= spent:
                 self.splits -= spent
+                if walked_later != later:  # (its tasks' ``implied_later`` would be recorded under ``later``)
+                    self.out.later_unknown.add(id(loop))
                 return [path.copy() for path in paths]
         paths = self.walk_loop(loop, state)
-        self.walked.setdefault(key, []).append((budget, budget - self.splits, [path.copy() for path in paths]))
+        self.walked.setdefault(key, []).append((budget, budget - self.splits, [path.copy() for path in paths], later))
         return paths
 
     def walk_loop(self, loop, state: State) -> list:
