@@ -32,12 +32,22 @@ class DropImpliedDependencies(LeanPass):
     after every earlier one. A derived edge of a task or a fence implied in the iterations where
     the counter of the innermost loop around it has given values (every walk of them implies it,
     ``RuntimeOrder.implied_where``: a loop that swaps its carries, say) waits on a cell of its own,
-    set before it to no task there, else to the TaskId. User edges stay. Cells no edge
+    set before it to no task there, else to the TaskId; where the counter of an outer loop
+    around it has values in every walk of which it is implied too, the guard tests those as
+    well (``RuntimeOrder.implied_each``). A compiler edge of a task ``T`` on the latest run of
+    a task ``S`` outside a loop around ``T``, implied in every walk of that loop's iterations
+    after its first (``RuntimeOrder.implied_after_first``: ``T`` in a later iteration looks up
+    the region its run in the first wrote, say), where ``T``'s runs are not chained (there
+    ``drop_edges_after_first_run`` inserts it once), waits on a cell of its own, set to ``S``'s
+    TaskId (or a copy of ``S``'s cell) before the outermost such loop and cleared at the end of
+    its body. User edges stay. Cells no edge
     reads any more lose their declaration and stores (and so do join barriers only they held),
     and a TaskId binder this pass left unread goes. Off with the option ``lean_edges=False``.
     Afterwards no compiler edge on a task's latest run, or on every run of it, is implied in
     every run of the program point that inserts it, nor in the iterations of its innermost loop
-    where each walk implies it; every order the edges made still holds.
+    where each walk implies it, nor (of a task whose runs are not chained) in the iterations
+    after the first of a loop around it where each walk implies it; every order the edges made
+    still holds.
     """
 
     name = "drop_implied_dependencies"
@@ -81,21 +91,27 @@ class DropImpliedDependencies(LeanPass):
         deps = self.kept(task.deps, implied, f"task {task.kernel}",
                          lambda s: "the runtime" if self.order.by_runtime(n, s) else "its other edges", task.span)
         if n is not None:
-            guarded = self.with_guards(task, deps, implied, lambda k: self.order.implied_where(n, k), f"task {task.kernel}")
+            guarded = self.with_guards(task, deps, implied, lambda k: self.order.implied_each(n, k), f"task {task.kernel}")
             if guarded is not None:
                 return guarded
         return task if len(deps) == len(task.deps) else task.replace(deps=deps)
 
-    def with_guards(self, stmt, deps, implied, where_of, what: str) -> list | None:
+    def with_guards(self, stmt, deps, implied, each_of, what: str) -> list | None:
         """The guards and ``stmt`` with ``deps`` whose derived edges implied where a counter
-        says (``where_of(position)``) wait on cells of their own; None if there are none."""
+        says (``each_of(position)``: ``RuntimeOrder.implied_each``, of which the largest decides
+        and the other counters of loops around ``stmt`` add their values) wait on cells of their
+        own; None if there are none."""
         guards = []
         for k, dep in enumerate(stmt.deps):
             if k in implied or not self.removable(dep):
                 continue
-            where = where_of(k) if dep._production == "DerivedDep" else None
+            each = each_of(k) if dep._production == "DerivedDep" else []
+            where = max(each, key=lambda c: len(c[1])) if each else None  # (the first of the largest)
             if where is not None and self.guardable(stmt, dep, where[0]):
-                guards.append(self.guarded(stmt, dep, *where, what))
+                loops = self.where[id(stmt)].loops
+                also = [c for c in each if c[0] != where[0] and isinstance(c[0], str)
+                        and c[0] in self.counters and self.counters[c[0]][1] in loops]
+                guards.append(self.guarded(stmt, dep, [where] + also, what))
             elif stmt._production == "Task":
                 loop = self.first_loops.get((id(stmt), k))
                 if loop is not None:
@@ -198,27 +214,30 @@ class DropImpliedDependencies(LeanPass):
 
     While = For
 
-    def guarded(self, task, dep, counter: str, values: tuple, what: str) -> tuple:
+    def guarded(self, task, dep, where: list, what: str) -> tuple:
         """(``dep``, a dependency on a cell of its own, the ``if`` that sets the cell before
-        ``task``: no task where ``counter`` is one of ``values``, else ``dep``'s TaskId)."""
+        ``task``: no task where a ``counter`` is one of its ``values``, for any (``counter``,
+        ``values``) of ``where``, else ``dep``'s TaskId)."""
         source = self.order.tasks[self.order.source_of(dep)]
         cell = self.names.fresh(f"{source.kernel}_unless_implied", "cell")
         none = self.names.fresh("no_task", "none")
         self.decls.append(D.CellDecl(cell, span=task.span))
         cond = None
-        for value in values:
-            test = (D.Cmp(CmpOp.eq, D.Var(counter), D.Int(value, self.counters[counter][0].type.dtype))
-                    if isinstance(counter, str) else _trips_parity_is(self.order.parity_loops[counter[1]], value))
-            cond = test if cond is None else D.Bin(BinOp.or_, cond, test)
+        said = []
+        for counter, values in where:
+            for value in values:
+                test = (D.Cmp(CmpOp.eq, D.Var(counter), D.Int(value, self.counters[counter][0].type.dtype))
+                        if isinstance(counter, str) else _trips_parity_is(self.order.parity_loops[counter[1]], value))
+                cond = test if cond is None else D.Bin(BinOp.or_, cond, test)
+            if isinstance(counter, str):
+                said.append(f"{counter} is {', '.join(map(str, values))}")
+            else:
+                parity = " or ".join("odd" if value else "even" for value in values)
+                said.append(f"the loop over {self.order.parity_loops[counter[1]].var.name} ran an {parity} number of times")
         guard = D.If(cond, (D.Let(D.Binder(none, TID_TYPE), D.NoTask()), D.CellSet(cell, D.Var(none))),
                      (D.CellSet(cell, dep.value),), (), span=task.span)
-        if isinstance(counter, str):
-            where = f"{counter} is {', '.join(map(str, values))}"
-        else:
-            parity = " or ".join("odd" if value else "even" for value in values)
-            where = f"the loop over {self.order.parity_loops[counter[1]].var.name} ran an {parity} number of times"
         self.ctx.note("dropped-edge", f"{what} waits for {source.kernel} through the runtime or its "
-                      f"other edges where {where}: its compiler edge goes there", task.span)
+                      f"other edges where {' or '.join(said)}: its compiler edge goes there", task.span)
         return dep, D.CellDep(cell, span=dep.span), guard
 
     def HostFence(self, fence):
@@ -226,7 +245,7 @@ class DropImpliedDependencies(LeanPass):
             return fence
         implied = self.order.fence_implied.get(id(fence), frozenset())
         deps = self.kept(fence.deps, implied, "the host fence", lambda s: "the tensor or its other edges", fence.span)
-        guarded = self.with_guards(fence, deps, implied, lambda k: self.order.implied_where(None, k, fence), "the host fence")
+        guarded = self.with_guards(fence, deps, implied, lambda k: self.order.implied_each(None, k, fence), "the host fence")
         if guarded is not None:
             return guarded
         if len(deps) == len(fence.deps):

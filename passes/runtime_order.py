@@ -394,8 +394,17 @@ class RuntimeOrder:
         ``task`` (of the host fence ``fence`` if given) is implied in every run in which ``v`` is
         in ``K`` (every walk of those runs knows ``v``, and no walk that leaves it needed may have
         ``v`` in ``K``), the largest ``K``; or None."""
-        walks = self.implied_at.get(task, {}) if fence is None else self.fence_implied_at.get(id(fence), {})
         best = None
+        for v, values in self.implied_each(task, position, fence):
+            if best is None or len(values) > len(best[1]):
+                best = (v, values)
+        return best
+
+    def implied_each(self, task: int, position: int, fence=None) -> list:
+        """Each (``v``, ``K``) as in ``implied_where``, for each counter ``v`` of a nonempty ``K``
+        (the largest): where any of them holds, the dependency is implied."""
+        walks = self.implied_at.get(task, {}) if fence is None else self.fence_implied_at.get(id(fence), {})
+        out = []
         counters = {name for key in walks for name, _ in key if isinstance(name, str) or name[0] == PARITY}
         for v in sorted(counters, key=lambda c: (0, c) if isinstance(c, str) else (1, "", c[1])):
             values = {dict(key).get(v) for key, implied in walks.items() if position in implied} - {None}
@@ -411,9 +420,9 @@ class RuntimeOrder:
                     values = set()
                 if not values:
                     break
-            if values and (best is None or len(values) > len(best[1])):
-                best = (v, tuple(sorted(values)))
-        return best
+            if values:
+                out.append((v, tuple(sorted(values))))
+        return out
 
 
 def _binder_source(dep, tid_task: dict) -> int | None:
