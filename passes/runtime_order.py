@@ -457,8 +457,14 @@ def _runtime_order(program, track: tuple) -> RuntimeOrder | None:
         if len(sources) == 1 and None not in sources:
             joins[cell] = next(iter(sources))
     out = RuntimeOrder(tasks, number, tid_task, latest_run_cells(func, tid_task), joins)
-    for n in map(out.source_of, cell_deps):
-        relevant |= 0 if n is None else 1 << n
+    for dep in cell_deps:
+        n = out.source_of(dep)
+        if n is not None:
+            relevant |= 1 << n
+        else:  # (a cell of several stores, some of no task: which run it holds, the walk knows where it knows the store)
+            for name in out.cells.tids.get(dep.cell, ()):
+                stored = tid_task.get(name)
+                relevant |= 0 if stored is None else 1 << stored
     if relevant.bit_count() * len(stmts) > limit:
         return None
     width = len(tasks)
@@ -986,6 +992,25 @@ class _Walker:
         task = self.out.tid_task.get(name)
         return task if task is not None and self.relevant >> task & 1 else None
 
+    def CellSet(self, cell_set, state: State) -> State:
+        """A store into a cell: the walk knows which relevant task's latest run the cell holds
+        until that task runs again (``State.ran``) where it knows what the stored value holds (a
+        TaskId, or a cell: a latest-run cell's task, or what the walk knows of it)."""
+        value, cell = cell_set.value, cell_set.cell
+        held = None
+        if value._production == "Var":
+            name = value.name
+            if name in state.tids or name in self.out.tid_task:
+                held = self.tid_of(name, state)
+            else:
+                held = self.out.cells.task.get(name)
+                held = held if held is not None and self.relevant >> held & 1 else None
+        if isinstance(held, int):
+            state.tids[cell] = held
+        else:
+            state.tids.pop(cell, None)
+        return state
+
     def WriteTensor(self, write, state: State) -> State:
         self.wait(write.tensor, write.index, state)
         return state
@@ -1018,7 +1043,10 @@ class _Walker:
             return [], [], set()
         sources = [self.out.source_of(dep) for dep in deps]
         for k, dep in enumerate(deps):  # a user dependency on a TaskId held by a name or an array slot
-            if sources[k] is None and dep._production == "DepVar" and dep.value._production == "Var":
+            if sources[k] is None and dep._production == "CellDep" and dep.cell not in self.out.joins:
+                held = state.tids.get(dep.cell)  # (a cell whose store the walk saw)
+                sources[k] = held if isinstance(held, int) else None
+            elif sources[k] is None and dep._production == "DepVar" and dep.value._production == "Var":
                 held = state.tids.get(dep.value.name)
                 sources[k] = held if isinstance(held, int) else None
             elif dep._production == "DepItem" and dep.array._production == "Var":
