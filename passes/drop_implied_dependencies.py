@@ -38,9 +38,8 @@ class DropImpliedDependencies(LeanPass):
     a task ``S`` outside a loop around ``T``, implied in every walk of that loop's iterations
     after its first (``RuntimeOrder.implied_after_first``: ``T`` in a later iteration looks up
     the region its run in the first wrote, say), where ``T``'s runs are not chained (there
-    ``drop_edges_after_first_run`` inserts it once), waits on a cell of its own, set to ``S``'s
-    TaskId (or a copy of ``S``'s cell) before the outermost such loop and cleared at the end of
-    its body. User edges stay. Cells no edge
+    ``drop_edges_after_first_run`` inserts it once), a derived edge, waits on a cell of its own,
+    set to ``S``'s TaskId before the outermost such loop and cleared at the end of its body. User edges stay. Cells no edge
     reads any more lose their declaration and stores (and so do join barriers only they held),
     and a TaskId binder this pass left unread goes. Off with the option ``lean_edges=False``.
     Afterwards no compiler edge on a task's latest run, or on every run of it, is implied in
@@ -63,14 +62,12 @@ class DropImpliedDependencies(LeanPass):
         if order is None:
             return program
         self.order = order
-        self.func = func
         self.dropped: set[str] = set()  # TaskId binders a dropped edge named
         self.unread: set[str] | None = None  # set: the second walk unbinds these TaskIds
         self.names = FreshVersions(taken_names(func))
         self.counters = dict(_counters(func.body))  # counter name -> (its binder, id(its loop))
         self.where = places(func.body, ("Task", "HostFence", "For", "While"))
         self.decls: list = []  # the cells of the edges inserted only where a counter says
-        self.set_in: dict | None = None  # cell -> the loops around each of its sets (asked first where needed)
         self.first_only: dict[int, list] = {}  # id(loop) -> [(cell, its value before the loop)]
         self.first_loops = self.first_iteration_loops(program)
         body = self.visit_all(func.body)
@@ -137,13 +134,13 @@ class DropImpliedDependencies(LeanPass):
 
     def first_iteration_loop(self, task, k: int, dep):
         """The outermost loop around ``task`` in whose iterations after the first dependency
-        ``k`` (``dep``, on the latest run of a task ``S`` outside that loop: a TaskId, or a
-        latest-run cell no statement in the loop sets) is implied in every walk
+        ``k`` (``dep``, on the latest run of a task ``S`` outside that loop: its TaskId) is
+        implied in every walk
         (``RuntimeOrder.implied_after_first``), where ``task``'s runs are not chained (there
         ``drop_edges_after_first_run`` inserts the edge once); else None."""
         order = self.order
         n = order.number[id(task)]
-        if order.is_join(dep):
+        if dep._production != "DerivedDep":  # (a copy of a cell would read it where later passes do not look: merge_cells_into_chains)
             return None
         loops = self.where[id(task)].loops
         if not loops or any(loop in order.later_unknown for loop in loops):
@@ -155,13 +152,6 @@ class DropImpliedDependencies(LeanPass):
         source = order.source_of(dep)
         if source is None or loop in self.where[id(order.tasks[source])].loops:
             return None
-        if dep._production == "CellDep":
-            if self.set_in is None:
-                self.set_in = {}
-                for place in places(self.func.body, ("CellSet",)).values():
-                    self.set_in.setdefault(place.stmt.cell, []).append(place.loops)
-            if any(loop in loops_of_set for loops_of_set in self.set_in.get(dep.cell, ())):
-                return None
         return loop
 
     def first_iteration_loops(self, program) -> dict:
@@ -193,7 +183,7 @@ class DropImpliedDependencies(LeanPass):
         source = self.order.tasks[self.order.source_of(dep)]
         cell = self.names.fresh(f"{source.kernel}_first_iteration", "cell")
         self.decls.append(D.CellDecl(cell, span=task.span))
-        value = dep.value if dep._production == "DerivedDep" else D.Var(dep.cell, span=dep.span)
+        value = dep.value
         self.first_only.setdefault(loop, []).append((cell, value))
         around = self.where[loop].stmt
         over = f"the loop over {around.var.name}" if around._production == "For" else "a while loop"
