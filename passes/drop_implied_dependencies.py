@@ -34,14 +34,22 @@ class DropImpliedDependencies(LeanPass):
     ``RuntimeOrder.implied_where``: a loop that swaps its carries, say) waits on a cell of its own,
     set before it to no task there, else to the TaskId (not where the task's runs are chained
     and a loop around the counter's loop is not around ``S`` either: ``drop_edges_after_first_run``
-    inserts that edge once per run of ``S``, ``guardable``). User edges stay. Cells no edge
+    inserts that edge once per run of ``S``, ``guardable``); where the counter of an outer loop
+    around it has values in every walk of which it is implied too, the guard tests those as
+    well (``RuntimeOrder.implied_each``). A compiler edge of a task ``T`` on the latest run of
+    a task ``S`` outside a loop around ``T``, implied in every walk of that loop's iterations
+    after its first (``RuntimeOrder.implied_after_first``: ``T`` in a later iteration looks up
+    the region its run in the first wrote, say), where ``T``'s runs are not chained (there
+    ``drop_edges_after_first_run`` inserts it once), a derived edge, waits on a cell of its own,
+    set to ``S``'s TaskId before the outermost such loop and cleared at the end of its body. User edges stay. Cells no edge
     reads any more lose their declaration and stores (and so do join barriers only they held),
     and a TaskId binder this pass left unread goes. Off with the option ``lean_edges=False``.
     Afterwards no compiler edge on a task's latest run, or on every run of it, is implied in
     every run of the program point that inserts it, nor in the iterations of its innermost loop
-    where each walk implies it; a task no walk reaches (in a branch no iteration of the loops
-    around it takes, their bounds and the branch's condition known) has no compiler edge. Every
-    order the edges made still holds.
+    where each walk implies it, nor (of a task whose runs are not chained) in the iterations
+    after the first of a loop around it where each walk implies it; a task no walk reaches (in
+    a branch no iteration of the loops around it takes, their bounds and the branch's condition
+    known) has no compiler edge. Every order the edges made still holds.
     """
 
     name = "drop_implied_dependencies"
@@ -63,6 +71,8 @@ class DropImpliedDependencies(LeanPass):
         self.counters = dict(_counters(func.body))  # counter name -> (its binder, id(its loop))
         self.where = places(func.body, ("Task", "HostFence", "For", "While"))
         self.decls: list = []  # the cells of the edges inserted only where a counter says
+        self.first_only: dict[int, list] = {}  # id(loop) -> [(cell, its value before the loop)]
+        self.first_loops = self.first_iteration_loops(program)
         body = self.visit_all(func.body)
         if body is func.body:
             return program
@@ -84,24 +94,35 @@ class DropImpliedDependencies(LeanPass):
         deps = self.kept(task.deps, implied, f"task {task.kernel}",
                          lambda s: "the runtime" if self.order.by_runtime(n, s) else "its other edges", task.span)
         if n is not None:
-            guarded = self.with_guards(task, deps, implied, lambda k: self.order.implied_where(n, k), f"task {task.kernel}")
+            guarded = self.with_guards(task, deps, implied, lambda k: self.order.implied_each(n, k), f"task {task.kernel}")
             if guarded is not None:
                 return guarded
         return task if len(deps) == len(task.deps) else task.replace(deps=deps)
 
-    def with_guards(self, stmt, deps, implied, where_of, what: str) -> list | None:
+    def with_guards(self, stmt, deps, implied, each_of, what: str) -> list | None:
         """The guards and ``stmt`` with ``deps`` whose derived edges implied where a counter
-        says (``where_of(position)``) wait on cells of their own; None if there are none."""
+        says (``each_of(position)``: ``RuntimeOrder.implied_each``, of which the largest decides
+        and the other counters of loops around ``stmt`` add their values) wait on cells of their
+        own; None if there are none."""
         guards = []
         for k, dep in enumerate(stmt.deps):
-            if k not in implied and dep._production == "DerivedDep" and self.removable(dep):
-                where = where_of(k)
-                if where is not None and self.guardable(stmt, dep, where[0]):
-                    guards.append(self.guarded(stmt, dep, *where, what))
+            if k in implied or not self.removable(dep):
+                continue
+            each = each_of(k) if dep._production == "DerivedDep" else []
+            where = max(each, key=lambda c: len(c[1])) if each else None  # (the first of the largest)
+            if where is not None and self.guardable(stmt, dep, where[0]):
+                loops = self.where[id(stmt)].loops
+                also = [c for c in each if c[0] != where[0] and isinstance(c[0], str)
+                        and c[0] in self.counters and self.counters[c[0]][1] in loops]
+                guards.append(self.guarded(stmt, dep, [where] + also, what))
+            elif stmt._production == "Task":
+                loop = self.first_loops.get((id(stmt), k))
+                if loop is not None:
+                    guards.append(self.first_only_in(stmt, dep, loop, what))
         if not guards:
             return None
         swap = {id(old): new for old, new, _ in guards}
-        return [g for _, _, g in guards] + [stmt.replace(deps=[swap.get(id(d), d) for d in deps])]
+        return [g for _, _, g in guards if g is not None] + [stmt.replace(deps=[swap.get(id(d), d) for d in deps])]
 
     def guardable(self, task, dep, counter) -> bool:
         """A guard on ``counter`` inserts no more than ``drop_edges_after_first_run`` would: it
@@ -125,27 +146,102 @@ class DropImpliedDependencies(LeanPass):
             return False
         return loop in loops and self.where[loop].loops == loops - {loop}
 
-    def guarded(self, task, dep, counter: str, values: tuple, what: str) -> tuple:
+    def first_iteration_loop(self, task, k: int, dep):
+        """The outermost loop around ``task`` in whose iterations after the first dependency
+        ``k`` (``dep``, on the latest run of a task ``S`` outside that loop: its TaskId) is
+        implied in every walk
+        (``RuntimeOrder.implied_after_first``), where ``task``'s runs are not chained (there
+        ``drop_edges_after_first_run`` inserts the edge once); else None."""
+        order = self.order
+        n = order.number[id(task)]
+        if dep._production != "DerivedDep":  # (a copy of a cell would read it where later passes do not look: merge_cells_into_chains)
+            return None
+        loops = self.where[id(task)].loops
+        if not loops or any(loop in order.later_unknown for loop in loops):
+            return None
+        d = order.implied_after_first(n, k, len(loops))
+        if d is None:
+            return None
+        loop = next(loop for loop in loops if len(self.where[loop].loops) == d - 1)
+        source = order.source_of(dep)
+        if source is None or loop in self.where[id(order.tasks[source])].loops:
+            return None
+        return loop
+
+    def first_iteration_loops(self, program) -> dict:
+        """(id(task), position) -> ``first_iteration_loop``, for the tasks whose runs are not
+        chained (one more analysis, tracking them, where there are any)."""
+        found = {}
+        for place in self.where.values():
+            task = place.stmt
+            if task._production != "Task" or not place.loops or not task.deps:
+                continue
+            implied = self.order.implied.get(self.order.number[id(task)], frozenset())
+            for k, dep in enumerate(task.deps):
+                if k not in implied and self.removable(dep):
+                    loop = self.first_iteration_loop(task, k, dep)
+                    if loop is not None:
+                        found[(id(task), k)] = loop
+        if not found:
+            return found
+        tasks = {id(self.where[key[0]].stmt): self.where[key[0]].stmt for key in found}
+        chained = runtime_order(program, track=list(tasks.values()))  # (``order`` tracks only the tasks edges name)
+        if chained is None:
+            return {}
+        return {key: loop for key, loop in found.items()
+                if not chained.is_ordered(chained.number[key[0]], chained.number[key[0]])}
+
+    def first_only_in(self, task, dep, loop: int, what: str) -> tuple:
+        """(``dep``, a dependency on a cell of its own, no guard): the cell holds ``dep``'s
+        TaskId from before ``loop`` to the end of its first iteration (``For``), no task after."""
+        source = self.order.tasks[self.order.source_of(dep)]
+        cell = self.names.fresh(f"{source.kernel}_first_iteration", "cell")
+        self.decls.append(D.CellDecl(cell, span=task.span))
+        value = dep.value
+        self.first_only.setdefault(loop, []).append((cell, value))
+        around = self.where[loop].stmt
+        over = f"the loop over {around.var.name}" if around._production == "For" else "a while loop"
+        self.ctx.note("dropped-edge", f"{what} waits for {source.kernel} through the runtime or its other edges "
+                      f"in the iterations of {over} after its first: its compiler edge goes there", task.span)
+        return dep, D.CellDep(cell, span=dep.span), None
+
+    def For(self, loop):
+        out = self.build(loop, body=self.visit_all(loop.body))
+        cells = self.first_only.get(id(loop)) if self.unread is None else None
+        if not cells:
+            return out
+        none = self.names.fresh("no_task", "none")
+        clear = [D.Let(D.Binder(none, TID_TYPE), D.NoTask(), span=loop.span)]
+        clear += [D.CellSet(cell, D.Var(none), span=loop.span) for cell, _ in cells]
+        sets = [D.CellSet(cell, value, span=loop.span) for cell, value in cells]
+        return sets + [out.replace(body=_before_yield(out.body, clear))]
+
+    While = For
+
+    def guarded(self, task, dep, where: list, what: str) -> tuple:
         """(``dep``, a dependency on a cell of its own, the ``if`` that sets the cell before
-        ``task``: no task where ``counter`` is one of ``values``, else ``dep``'s TaskId)."""
+        ``task``: no task where a ``counter`` is one of its ``values``, for any (``counter``,
+        ``values``) of ``where``, else ``dep``'s TaskId)."""
         source = self.order.tasks[self.order.source_of(dep)]
         cell = self.names.fresh(f"{source.kernel}_unless_implied", "cell")
         none = self.names.fresh("no_task", "none")
         self.decls.append(D.CellDecl(cell, span=task.span))
         cond = None
-        for value in values:
-            test = (D.Cmp(CmpOp.eq, D.Var(counter), D.Int(value, self.counters[counter][0].type.dtype))
-                    if isinstance(counter, str) else _trips_parity_is(self.order.parity_loops[counter[1]], value))
-            cond = test if cond is None else D.Bin(BinOp.or_, cond, test)
+        said = []
+        for counter, values in where:
+            for value in values:
+                test = (D.Cmp(CmpOp.eq, D.Var(counter), D.Int(value, self.counters[counter][0].type.dtype))
+                        if isinstance(counter, str) else _trips_parity_is(self.order.parity_loops[counter[1]], value))
+                cond = test if cond is None else D.Bin(BinOp.or_, cond, test)
+            if isinstance(counter, str):
+                said.append(f"{counter} is {', '.join(map(str, values))}")
+            else:
+                parity = " or ".join("odd" if value else "even" for value in values)
+                said.append(f"the loop over {self.order.parity_loops[counter[1]].var.name} ran an {parity} number of times")
         guard = D.If(cond, (D.Let(D.Binder(none, TID_TYPE), D.NoTask()), D.CellSet(cell, D.Var(none))),
                      (D.CellSet(cell, dep.value),), (), span=task.span)
-        if isinstance(counter, str):
-            where = f"{counter} is {', '.join(map(str, values))}"
-        else:
-            parity = " or ".join("odd" if value else "even" for value in values)
-            where = f"the loop over {self.order.parity_loops[counter[1]].var.name} ran an {parity} number of times"
         self.ctx.note("dropped-edge", f"{what} waits for {source.kernel} through the runtime or its "
-                      f"other edges where {where}: its compiler edge goes there", task.span)
+                      f"other edges where {' or '.join(said)}: its compiler edge goes there", task.span)
         return dep, D.CellDep(cell, span=dep.span), guard
 
     def HostFence(self, fence):
@@ -153,7 +249,7 @@ class DropImpliedDependencies(LeanPass):
             return fence
         implied = self.order.fence_implied.get(id(fence), frozenset())
         deps = self.kept(fence.deps, implied, "the host fence", lambda s: "the tensor or its other edges", fence.span)
-        guarded = self.with_guards(fence, deps, implied, lambda k: self.order.implied_where(None, k, fence), "the host fence")
+        guarded = self.with_guards(fence, deps, implied, lambda k: self.order.implied_each(None, k, fence), "the host fence")
         if guarded is not None:
             return guarded
         if len(deps) == len(fence.deps):
@@ -216,3 +312,15 @@ def _trips_parity_is(loop, parity: int):
     if parity:
         return D.Bin(BinOp.and_, D.Cmp(CmpOp.gt, loop.stop, loop.start), D.Cmp(CmpOp.ne, rest, D.Int(0, dtype)))
     return D.Bin(BinOp.or_, D.Cmp(CmpOp.le, loop.stop, loop.start), D.Cmp(CmpOp.eq, rest, D.Int(0, dtype)))
+
+
+def _before_yield(body, stmts: list) -> tuple:
+    """``body`` with ``stmts`` at its end: before its closing ``Yield`` (in the scope that ends it,
+    where one does)."""
+    body = tuple(body)
+    if body and body[-1]._production == "Yield":
+        return body[:-1] + tuple(stmts) + body[-1:]
+    if body and body[-1]._production in ("Scope", "CompilerScope"):
+        last = body[-1]
+        return body[:-1] + (last.replace(body=_before_yield(last.body, stmts)),)
+    return body + tuple(stmts)

@@ -356,6 +356,13 @@ class RuntimeOrder:
     implied_at: dict = field(default_factory=dict)
     fence_implied_at: dict = field(default_factory=dict)  # id(HostFence) -> as ``implied_at``
     parity_loops: list = field(default_factory=list)  # the loops of ``(PARITY, k)``, k their index
+    # task number -> {per loop around the task walked, outermost first, whether the walk is of an
+    # iteration after its first (``_Walker.later`` past its first entry) -> the positions of its
+    # dependencies implied in every such walk}
+    implied_later: dict = field(default_factory=dict)
+    # ids of the loops a walk of which was taken from ``_Walker.walked`` under other such flags
+    # than those it was walked under: what ``implied_later`` says of the tasks in them is not known
+    later_unknown: set = field(default_factory=set)
 
     def is_ordered(self, task: int, before: int) -> bool:
         """Every run of ``task`` is ordered after the latest run of ``before`` (or none ran)."""
@@ -376,14 +383,36 @@ class RuntimeOrder:
             return found if found is not None else self.joins.get(dep.cell)
         return _binder_source(dep, self.tid_task)
 
+    def implied_after_first(self, task: int, position: int, depth: int) -> int | None:
+        """The outermost ``d`` (1 for the outermost of the ``depth`` loops around ``task``) such
+        that dependency ``position`` of ``task`` is implied in every walk of an iteration after the
+        first of the ``d``-th loop around it (there is such a walk), or None."""
+        walks = self.implied_later.get(task)
+        if not walks or any(len(key) != depth + 1 for key in walks):
+            return None  # (a loop around the task walked without its flag: by the trips' parity)
+        for d in range(1, depth + 1):
+            later = [implied for key, implied in walks.items() if key[d]]
+            if later and all(position in implied for implied in later):
+                return d
+        return None
+
     def implied_where(self, task: int, position: int, fence=None) -> tuple | None:
         """(a loop counter ``v``, or ``(PARITY, k)`` for the trips' parity of a loop
         before the task, the values ``K`` of it) where dependency ``position`` of
         ``task`` (of the host fence ``fence`` if given) is implied in every run in which ``v`` is
         in ``K`` (every walk of those runs knows ``v``, and no walk that leaves it needed may have
         ``v`` in ``K``), the largest ``K``; or None."""
-        walks = self.implied_at.get(task, {}) if fence is None else self.fence_implied_at.get(id(fence), {})
         best = None
+        for v, values in self.implied_each(task, position, fence):
+            if best is None or len(values) > len(best[1]):
+                best = (v, values)
+        return best
+
+    def implied_each(self, task: int, position: int, fence=None) -> list:
+        """Each (``v``, ``K``) as in ``implied_where``, for each counter ``v`` of a nonempty ``K``
+        (the largest): where any of them holds, the dependency is implied."""
+        walks = self.implied_at.get(task, {}) if fence is None else self.fence_implied_at.get(id(fence), {})
+        out = []
         counters = {name for key in walks for name, _ in key if isinstance(name, str) or name[0] == PARITY}
         for v in sorted(counters, key=lambda c: (0, c) if isinstance(c, str) else (1, "", c[1])):
             values = {dict(key).get(v) for key, implied in walks.items() if position in implied} - {None}
@@ -399,9 +428,9 @@ class RuntimeOrder:
                     values = set()
                 if not values:
                     break
-            if values and (best is None or len(values) > len(best[1])):
-                best = (v, tuple(sorted(values)))
-        return best
+            if values:
+                out.append((v, tuple(sorted(values))))
+        return out
 
 
 def _binder_source(dep, tid_task: dict) -> int | None:
@@ -436,8 +465,14 @@ def _runtime_order(program, track: tuple) -> RuntimeOrder | None:
         if len(sources) == 1 and None not in sources:
             joins[cell] = next(iter(sources))
     out = RuntimeOrder(tasks, number, tid_task, latest_run_cells(func, tid_task), joins)
-    for n in map(out.source_of, cell_deps):
-        relevant |= 0 if n is None else 1 << n
+    for dep in cell_deps:
+        n = out.source_of(dep)
+        if n is not None:
+            relevant |= 1 << n
+        else:  # (a cell of several stores, some of no task: which run it holds, the walk knows where it knows the store)
+            for name in out.cells.tids.get(dep.cell, ()):
+                stored = tid_task.get(name)
+                relevant |= 0 if stored is None else 1 << stored
     if relevant.bit_count() * len(stmts) > limit:
         return None
     width = len(tasks)
@@ -987,6 +1022,7 @@ class _Walker:
         self._meet(self.out.implied, n, frozenset(implied))
         if task.deps:
             self._meet(self.out.implied_at.setdefault(n, {}), frozenset(self.values.items()), frozenset(implied))
+            self._meet(self.out.implied_later.setdefault(n, {}), tuple(self.later), frozenset(implied))
         after = lookups | state.never_ran | state.done
         for t in through:
             after |= t
@@ -1083,6 +1119,25 @@ class _Walker:
         task = self.out.tid_task.get(name)
         return task if task is not None and self.relevant >> task & 1 else None
 
+    def CellSet(self, cell_set, state: State) -> State:
+        """A store into a cell: the walk knows which relevant task's latest run the cell holds
+        until that task runs again (``State.ran``) where it knows what the stored value holds (a
+        TaskId, or a cell: a latest-run cell's task, or what the walk knows of it)."""
+        value, cell = cell_set.value, cell_set.cell
+        held = None
+        if value._production == "Var":
+            name = value.name
+            if name in state.tids or name in self.out.tid_task:
+                held = self.tid_of(name, state)
+            else:
+                held = self.out.cells.task.get(name)
+                held = held if held is not None and self.relevant >> held & 1 else None
+        if isinstance(held, int):
+            state.tids[cell] = held
+        else:
+            state.tids.pop(cell, None)
+        return state
+
     def WriteTensor(self, write, state: State) -> State:
         self.wait(write.tensor, write.index, state)
         return state
@@ -1115,7 +1170,10 @@ class _Walker:
             return [], [], set()
         sources = [self.out.source_of(dep) for dep in deps]
         for k, dep in enumerate(deps):  # a user dependency on a TaskId held by a name or an array slot
-            if sources[k] is None and dep._production == "DepVar" and dep.value._production == "Var":
+            if sources[k] is None and dep._production == "CellDep" and dep.cell not in self.out.joins:
+                held = state.tids.get(dep.cell)  # (a cell whose store the walk saw)
+                sources[k] = held if isinstance(held, int) else None
+            elif sources[k] is None and dep._production == "DepVar" and dep.value._production == "Var":
                 held = state.tids.get(dep.value.name)
                 sources[k] = held if isinstance(held, int) else None
             elif dep._production == "DepItem" and dep.array._production == "Var":
@@ -1227,12 +1285,15 @@ class _Walker:
         (``_meet`` of the same values changes nothing)."""
         key = (id(loop), state.key(), frozenset(self.values.items()), self.unrolled, self.manual)
         budget = self.splits
-        for before, spent, paths in self.walked.get(key, ()):
+        later = tuple(self.later)
+        for before, spent, paths, walked_later in self.walked.get(key, ()):
             if budget == before or spent < before and budget >= spent:
                 self.splits -= spent
+                if walked_later != later:  # (its tasks' ``implied_later`` would be recorded under ``later``)
+                    self.out.later_unknown.add(id(loop))
                 return [path.copy() for path in paths]
         paths = self.walk_loop(loop, state)
-        self.walked.setdefault(key, []).append((budget, budget - self.splits, [path.copy() for path in paths]))
+        self.walked.setdefault(key, []).append((budget, budget - self.splits, [path.copy() for path in paths], later))
         return paths
 
     def walk_loop(self, loop, state: State) -> list:

@@ -88,8 +88,8 @@ def test_an_edge_after_a_swap_loop_is_inserted_after_the_trips_of_the_parity_tha
 
 
 def test_the_guards_are_the_rule_s(monkeypatch):
-    """Without ``implied_where`` (no guard), the figures above are the ones before the rule."""
-    monkeypatch.setattr(runtime_order.RuntimeOrder, "implied_where", lambda self, task, position: None)
+    """Without ``implied_each`` (no guard), the figures above are the ones before the rule."""
+    monkeypatch.setattr(runtime_order.RuntimeOrder, "implied_each", lambda self, task, position, fence=None: [])
     assert figures(chain_program(SWAP_LOOP)) == (4, 2, 2, 0)
     assert [figures(chain_program(FIRST_ITERATION_ALIAS), n) for n in (1, 2, 3)] == [(1, 1, 0, 0), (3, 2, 1, 0),
                                                                                     (5, 3, 2, 0)]

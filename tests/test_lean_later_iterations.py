@@ -1,0 +1,92 @@
+"""A compiler edge on a task outside a loop that the runtime implies in every iteration of the
+loop after its first (issue 24): ``drop_implied_dependencies`` routes it through a cell set
+before the loop and cleared at the end of its body. Figures (tools/measure_edges.py) computed by
+hand; the hazard checker checks each program on its trip counts."""
+
+from __future__ import annotations
+
+from test_lean_edges import checked_clean, insertions
+
+T8 = "pl.Tensor[[8, 8], pl.FP32]"
+
+
+def program(loops: str, offset: str) -> str:
+    """``read`` reads rows 16-23 of ``big`` once; then, in ``loops``, ``write`` writes the rows
+    of ``big`` at ``offset`` (InOut): each run waits for ``read`` (write after read), on its
+    TaskId, as ``order_write_after_read`` orders every writer of ``big`` after the loop."""
+    return f"""import nanopass.dsl as pl
+
+
+@pl.program
+class P:
+    @pl.function(type=pl.FunctionType.AIV)
+    def read(self, x: {T8}, y: pl.InOut[{T8}]) -> {T8}:
+        return y
+
+    @pl.function(type=pl.FunctionType.AIV)
+    def write(self, x: {T8}, y: pl.InOut[{T8}]) -> {T8}:
+        return y
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def orch(self, x: {T8}, big: pl.InOut[pl.Tensor[[24, 8], pl.FP32]], y: pl.InOut[{T8}],
+             n: pl.Scalar[pl.INT64]) -> {T8}:
+        s = pl.tensor.slice(big, [8, 8], [16, 0])
+        y = self.read(s, y)
+{loops}                v = pl.tensor.slice(big, [8, 8], [{offset}, 0])
+                v = self.write(x, v)
+        return y
+"""
+
+
+# n iterations of an outer loop, three of an inner one writing rows 0-7, 8-15, 16-23
+RANGE_OF_ROWS = program("        for i in pl.range(n):\n            for j in pl.range(3):\n", "j * 8")
+# the same with a while around a pl.parallel loop
+WHILE_OF_ROWS = program("        for (i,) in pl.while_(init_values=(0,)):\n            pl.cond(i < n)\n"
+                        "            for j in pl.parallel(0, 3):\n", "j * 8").replace(
+    "                v = self.write(x, v)\n", "                v = self.write(x, v)\n            (w,) = pl.yield_(i + 1)\n")
+# every run writes rows 16-23: the runtime orders each run of write after the one before
+SAME_ROWS = program("        for i in pl.range(n):\n            for j in pl.range(3):\n", "16")
+
+
+def figures(text: str, n: int) -> tuple:
+    got = insertions(text, n)
+    return got.insertions, got.redundant, got.minimum, got.dummies
+
+
+def test_an_edge_the_runtime_implies_after_the_first_iteration_of_the_outer_loop_is_inserted_in_it_only():
+    """By hand, n >= 1: write runs 3n times, at rows 0, 8, 16 in each outer iteration. Without
+    the rule each run waits for read: 3n insertions. The runs of the first outer iteration
+    write three disjoint regions, none ordered after another: the 3 edges are the minimum. A
+    run of a later iteration looks up its rows, whose last writer (the run at the same j one
+    iteration before) came after read: 3(n - 1) redundant. With the rule the 3 runs of the first
+    outer iteration wait for read and no other: 3 insertions, 0 redundant; none for n = 0."""
+    for n in range(4):
+        assert figures(RANGE_OF_ROWS, n) == (3 * min(n, 1), 0, 3 * min(n, 1), 0)
+    checked_clean(RANGE_OF_ROWS, trips=(0, 1, 2, 3))
+
+
+def test_a_while_around_a_parallel_loop_inserts_the_edge_in_its_first_iteration_only():
+    """As above with a while of n trips around a pl.parallel loop of 3: 3 insertions for n >= 1
+    (3n without the rule, 3(n - 1) of them redundant), none for n = 0."""
+    for n in range(4):
+        assert figures(WHILE_OF_ROWS, n) == (3 * min(n, 1), 0, 3 * min(n, 1), 0)
+    checked_clean(WHILE_OF_ROWS, trips=(0, 1, 2, 3))
+
+
+def test_a_writer_whose_runs_are_chained_keeps_its_single_edge():
+    """Every run writes rows 16-23: each is ordered after the one before (its lookup), so
+    drop_edges_after_first_run inserts the edge on the first run only; the rule, which would
+    insert it on the 3 runs of the first outer iteration, leaves it: 1 insertion for n >= 1."""
+    for n in range(4):
+        assert figures(SAME_ROWS, n) == (min(n, 1), 0, min(n, 1), 0)
+    checked_clean(SAME_ROWS, trips=(0, 1, 3))
+
+
+def test_the_rule_leaves_a_note_naming_the_loop():
+    from nanopass.tools.properties import compile_text
+
+    from test_lean_edges import options_of
+
+    stages, _ = compile_text(RANGE_OF_ROWS, options_of(RANGE_OF_ROWS))
+    notes = [str(note) for stage in stages for note in getattr(stage, "notes", ())]
+    assert any("in the iterations of the loop over i after its first" in note for note in notes), notes
