@@ -60,11 +60,12 @@ def test_a_chained_task_waits_for_a_task_outside_two_loops_on_its_first_run_only
     would insert it at i = 0 in each of the 3 runs of the inner loop (j = 0, 1, 2), two of them
     redundant (through acc at j - 1); the first-run cell inserts it once per run of the first
     copy. By hand, n = 1 (10 tasks): the inner copy at (j, i) = (0, 0) waits for the first copy;
-    at (j, 1) for (j, 0); acc at j for (j, 1); at (j, 0), j >= 1, for acc at j - 1 and (j - 1, 1),
-    the latter implied through acc: 1 + 3 + 3 + 2 * 2 = 11 insertions, 2 redundant, minimum 9
-    (with the guard: 13, 4, 9). n = 2 adds the second k: the first copy waits for the last acc;
-    (0, 0) for that acc (implied through the first copy), the first copy and (2, 1) of k = 0
-    (implied through that acc), then as for k = 0: 1 + 3 + 10 = 14 more, 2 + 2 redundant: 25, 6,
-    19 (with the guard: 29, 10, 19)."""
-    assert [figures(n) for n in (0, 1, 2)] == [(0, 0, 0, 0), (11, 2, 9, 0), (25, 6, 19, 0)]
+    at (j, 1) for (j, 0); acc at j for (j, 1); at (j, 0), j >= 1, for acc at j - 1 (its edge on
+    (j - 1, 1), implied through acc, is inserted in the first iteration of the j loop only,
+    drop_implied_dependencies' first-iteration cell): 1 + 3 + 3 + 2 = 9 insertions, none
+    redundant, the minimum 9 (with the guard: 11, 2, 9). n = 2 adds the second k: the first copy
+    waits for the last acc; (0, 0) for the first copy and one of that acc and (2, 1) of k = 0
+    (both implied through the first copy: the one left is redundant), then as for k = 0 without
+    (0, 0): 1 + 2 + 8 = 11 more, 1 redundant: 20, 1, 19 (with the guard: 24, 5, 19)."""
+    assert [figures(n) for n in (0, 1, 2)] == [(0, 0, 0, 0), (9, 0, 9, 0), (20, 1, 19, 0)]
     checked_clean(NESTED, trips=(0, 1, 2))
