@@ -658,8 +658,8 @@ def orders_unread_after(body, stmts: list, out: RuntimeOrder) -> dict[int, tuple
     """``id(statement of the function's body) -> the tasks whose entry in State.order no
     statement after it sets or reads``: the entry of a task is set by its run and read only by a
     dependency naming it (``RuntimeOrder.source_of``; a user dependency on a TaskId a name or an
-    array slot holds may name any task whose TaskId a copy or an array slot takes,
-    ``State.tids``). Only the statements of the body itself (not nested) forget: every path of
+    array slot holds, or one on a cell of several stores, may name any task whose TaskId a copy,
+    an array slot or a cell store takes, ``State.tids``). Only the statements of the body itself (not nested) forget: every path of
     the walk passes each of them, so two states that meet have forgotten alike. ``stmts``: every
     statement of the body, nested ones included, in program order."""
     top = {id(stmt) for stmt in body}
@@ -676,12 +676,17 @@ def orders_unread_after(body, stmts: list, out: RuntimeOrder) -> dict[int, tuple
             value = stmt.value.value if stmt.value._production == "SetItem" else stmt.value
             if value._production == "Var" and value.name in out.tid_task:
                 held.add(out.tid_task[value.name])
+        elif kind == "CellSet" and stmt.value._production == "Var":  # (``_Walker.CellSet``)
+            name = stmt.value.name
+            n = out.tid_task.get(name, out.cells.task.get(name))
+            if n is not None:
+                held.add(n)
         if kind == "Task" or kind == "HostFence":
             for dep in stmt.deps:
                 n = out.source_of(dep)
                 if n is not None:
                     last[n] = k
-                elif dep._production in ("DepVar", "DepItem"):
+                elif dep._production in ("DepVar", "DepItem") or dep._production == "CellDep" and dep.cell not in out.joins:
                     anywhere = k
     unread: dict[int, list] = {}
     for task, at in last.items():
