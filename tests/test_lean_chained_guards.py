@@ -61,11 +61,11 @@ def test_a_chained_task_waits_for_a_task_outside_two_loops_on_its_first_run_only
     redundant (through acc at j - 1); the first-run cell inserts it once per run of the first
     copy. By hand, n = 1 (10 tasks): the inner copy at (j, i) = (0, 0) waits for the first copy;
     at (j, 1) for (j, 0); acc at j for (j, 1); at (j, 0), j >= 1, for acc at j - 1 (its edge on
-    (j - 1, 1), implied through acc, is inserted in the first iteration of the j loop only,
-    drop_implied_dependencies' first-iteration cell): 1 + 3 + 3 + 2 = 9 insertions, none
+    (j - 1, 1), implied through acc, goes: clear_cells_after_waiters clears the copy's
+    latest-run cell after acc, which waited on it): 1 + 3 + 3 + 2 = 9 insertions, none
     redundant, the minimum 9 (with the guard: 11, 2, 9). n = 2 adds the second k: the first copy
-    waits for the last acc; (0, 0) for the first copy and one of that acc and (2, 1) of k = 0
-    (both implied through the first copy: the one left is redundant), then as for k = 0 without
-    (0, 0): 1 + 2 + 8 = 11 more, 1 redundant: 20, 1, 19 (with the guard: 24, 5, 19)."""
+    waits for the last acc; (0, 0) for the first copy and for that acc (acc's once-cell, implied
+    through the first copy: redundant), then as for k = 0 without (0, 0): 1 + 2 + 8 = 11 more,
+    1 redundant: 20, 1, 19 (with the guard: 24, 5, 19)."""
     assert [figures(n) for n in (0, 1, 2)] == [(0, 0, 0, 0), (9, 0, 9, 0), (20, 1, 19, 0)]
     checked_clean(NESTED, trips=(0, 1, 2))
