@@ -92,9 +92,11 @@ iteration, so that each carry is the tensor it holds in that iteration.
 The TaskIds a name or an array slot holds are followed too (``State.tids``: the relevant task
 whose latest run it holds; a copy, ``GetItem`` and ``SetItem`` at an index the walk knows, loop
 carries and results; a new run of the task forgets them): a user dependency on such a name
-(``p = ids[1]``) or slot orders the task after that run and what it is ordered after. A loop of
-constant bounds that sets a slot at an index computed from its variable is walked iteration by
-iteration.
+(``p = ids[1]``) or slot orders the task after that run and what it is ordered after; one on a
+whole array (``deps=[ids]``) after the run each slot holds, and one on the TaskId of the user's
+``task_dummy`` (or of a phase fence's dummy) after what the dummy's entries order it after (the
+facts of the dummy's binder: ``_Walker.Dummy``, ``held_after``). A loop of constant bounds that
+sets a slot at an index computed from its variable is walked iteration by iteration.
 
 A ``manual_dep`` tensor (``manual_dep_names``: any value that may hold one) is neither looked up
 nor inserted: it adds no fact, and a task's argument of it orders the task after nothing. (A
@@ -568,7 +570,7 @@ def orders_unread_after(body, stmts: list, out: RuntimeOrder) -> dict[int, tuple
             value = stmt.value.value if stmt.value._production == "SetItem" else stmt.value
             if value._production == "Var" and value.name in out.tid_task:
                 held.add(out.tid_task[value.name])
-        if kind == "Task" or kind == "HostFence":
+        if kind == "Task" or kind == "HostFence" or kind == "Dummy":
             for dep in stmt.deps:
                 n = out.source_of(dep)
                 if n is not None:
@@ -998,10 +1000,54 @@ class _Walker:
         joins = [s is not None and self.out.is_join(dep) for s, dep in zip(sources, deps)]
         # what each dependency waits for: 2 every run of its task, 1 its latest run
         strength = [0 if s is None else 2 if j and not state.chained >> s & 1 else 1 for s, j in zip(sources, joins)]
-        through = [0 if s is None else (1 << s) | (j << (self.width + s)) | state.after(s) for s, j in zip(sources, joins)]
-        implied = implied_positions(sources, joins, strength, through, lookups, self.width,
+        through = [self.held_after(dep, state) if s is None else (1 << s) | (j << (self.width + s)) | state.after(s)
+                   for s, j, dep in zip(sources, joins, deps)]
+        held = 0  # (what the user's dependencies that name no one task's latest run order after)
+        for s, t in zip(sources, through):
+            held |= t if s is None else 0
+        implied = implied_positions(sources, joins, strength, through, lookups | held, self.width,
                                     lambda bits: self.closed(bits, state))
         return sources, through, implied
+
+    def held_after(self, dep, state: State) -> int:
+        """What a user dependency that names no one relevant task's latest run orders after: one
+        on a whole TaskId array, after the latest run each slot is known to hold (``State.tids``;
+        the emitted program inserts every valid slot) and what that run is ordered after; one on
+        the TaskId of the user's ``task_dummy`` (or a copy, a carry of it), after what the dummy's
+        entries order it after (``Dummy``: the facts of its binder, ``never_ran`` where there are
+        none). A user dependency stays (no pass drops one), so what it orders holds whatever the
+        lean passes drop."""
+        if dep._production != "DepVar" or dep.value._production != "Var":
+            return 0
+        name = dep.value.name
+        slots = state.tids.get(name)
+        if isinstance(slots, tuple):
+            out = 0
+            for s in slots:
+                if s is not None:
+                    out |= (1 << s) | state.after(s)
+            return out
+        return state.of(name) & self.both
+
+    def Dummy(self, dummy, state: State) -> State:
+        """The user's ``task_dummy`` (and a phase fence's dummy: no ``purpose``) is ordered after
+        what its user entries order after; its binder's facts hold that (``held_after`` reads
+        them), as a task's order would. When the entries stand for no TaskId no dummy is
+        submitted and the binder is invalid: a dependency on it then orders after nothing, but
+        nothing valid was there to order after either (a fact on a task that has not run holds).
+        When they stand for one, the binder is that TaskId: the same order. A compiler's barrier
+        (``purpose``) is left out: the lean passes rewrite its entries."""
+        name = dummy.var.name
+        after = state.never_ran
+        if dummy.purpose is None:
+            deps = [dep for dep in dummy.deps if dep._production in ("DepVar", "DepItem")]
+            _, through, _ = self.implied(deps, 0, state)
+            for t in through:
+                after |= t
+            after = self.closed(after, state) & self.both
+        state.tids.pop(name, None)
+        state.bind(name, after)
+        return state
 
     def closed(self, bits: int, state: State) -> int:
         """``bits`` with what they imply: the latest run of a task whose runs are chained comes

@@ -1,0 +1,97 @@
+"""A compiler edge the user's own dependencies imply (issue 24; ``runtime_order``'s
+``_Walker.held_after`` and ``_Walker.Dummy``): a user dependency on a whole TaskId array orders
+the task after the run each slot holds, and one on the TaskId of the user's ``task_dummy`` after
+what the dummy's entries order; ``drop_implied_dependencies`` then drops the compiler's edge
+they imply. Figures (tools/measure_edges.py) computed by hand, orders checked by the hazard
+checker."""
+
+from __future__ import annotations
+
+import pytest
+
+from test_lean_edges import OFF, TILE, checked_clean, insertions
+
+
+def owners_program(waits: str, loop: bool = False) -> str:
+    """In a manual scope ``t0`` writes ``a`` and ``t1`` writes ``b`` (their TaskIds in the array
+    ``ids``), then ``u`` reads both after ``waits`` (the lines that end in ``y, u = ...``, given
+    the user's dependencies ``W``); an AUTO writer ``F`` of ``a`` follows the scope. The
+    compiler orders ``F`` after ``t0`` (a write in a manual scope is in no TensorMap) and after
+    ``u`` (write after read): the first is implied by the second where ``W`` orders ``u`` after
+    ``t0``. With ``loop`` the scope's statements run ``n`` times, ``t0`` and ``t1`` after the
+    previous ``u`` (``prev``, the user's)."""
+    body = f"""            a, t0 = pl.submit(self.fill, x, a, deps=[prev])
+            ids[0] = t0
+            b, t1 = pl.submit(self.fill, x, b, deps=[prev])
+            ids[1] = t1
+{waits}"""
+    if loop:
+        body = "            for i in pl.range(n):\n" + "\n".join("    " + line for line in body.splitlines())
+        body += "\n                prev = u"
+    body = "            prev = None\n" + body
+    return f"""import nanopass.dsl as pl
+
+
+@pl.program
+class Owners:
+    @pl.function(type=pl.FunctionType.AIV)
+    def fill(self, x: {TILE}, out: pl.InOut[{TILE}]) -> {TILE}:
+        return out
+
+    @pl.function(type=pl.FunctionType.AIV)
+    def use(self, a: {TILE}, b: {TILE}, y: pl.InOut[{TILE}]) -> {TILE}:
+        return y
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def orch(self, x: {TILE}, a: pl.InOut[{TILE}], b: pl.InOut[{TILE}], y: pl.InOut[{TILE}],
+             n: pl.Scalar[pl.INT64]) -> {TILE}:
+        with pl.manual_scope():
+            ids = pl.array.create(2, pl.TASK_ID)
+{body}
+        a = self.fill(x, a)
+        return y
+"""
+
+
+WHOLE_ARRAY = "            y, u = pl.submit(self.use, a, b, y, deps=[ids])"
+DUMMY_OF_NAMES = """            bar = pl.system.task_dummy(deps=[t0, t1])
+            y, u = pl.submit(self.use, a, b, y, deps=[bar])"""
+DUMMY_OF_ARRAY = """            bar = pl.system.task_dummy(deps=[ids])
+            y, u = pl.submit(self.use, a, b, y, deps=[bar])"""
+
+
+def figures(text: str, options=None, n: int = 1) -> tuple:
+    f = insertions(text, n, options)
+    return f.insertions, f.redundant, f.minimum, f.dummies
+
+
+@pytest.mark.parametrize("waits, user", [(WHOLE_ARRAY, 2), (DUMMY_OF_NAMES, 3), (DUMMY_OF_ARRAY, 3)],
+                         ids=["whole-array", "dummy-of-names", "dummy-of-array"])
+def test_an_edge_implied_through_the_users_dependencies_goes(waits, user):
+    """By hand: t0, t1, u, F. The user's entries: the two slots of ``ids`` (``deps=[ids]``), or
+    the dummy's two and ``u``'s one (a dummy joining 2 tasks before 1: 3 entries for 2 pairs).
+    The compiler's: F after t0 and after u; t0 -> F is implied by t0 -> u -> F (redundant 1).
+    The minimum: t0 -> u, t1 -> u, u -> F = 3. With the rule the implied entry goes."""
+    text = owners_program(waits)
+    dummies = 1 if "task_dummy" in waits else 0
+    assert figures(text, OFF) == (user + 2, 1, 3, dummies)
+    assert figures(text) == (user + 1, 0, 3, dummies)
+    checked_clean(text, trips=(0, 1))
+
+
+@pytest.mark.parametrize("waits, user", [(WHOLE_ARRAY, 2), (DUMMY_OF_NAMES, 3)], ids=["whole-array", "dummy-of-names"])
+def test_in_a_loop_the_slots_and_the_dummy_hold_the_latest_runs(waits, user):
+    """The same statements in a loop of ``n`` iterations: ``ids``'s slots and the dummy hold the
+    latest runs of t0 and t1 when ``u`` runs, and after the loop. By hand, n = k >= 1: the
+    user's entries, t0_i and t1_i on u_{i-1} (2(k - 1)) and ``user`` per iteration (and ``k``
+    dummies); the compiler's, F on the latest runs of t0 and u, of which t0 -> F is implied by
+    t0 -> u -> F (redundant 1); the minimum u_{i-1} -> t0_i, t1_i, t0_i -> u_i, t1_i -> u_i and
+    u -> F: 4k - 1. n = 0: nothing."""
+    text = owners_program(waits, loop=True)
+    dummies = 1 if "task_dummy" in waits else 0
+    user_entries = lambda k: 2 * (k - 1) + user * k
+    assert [figures(text, OFF, n) for n in range(4)] == [(0, 0, 0, 0)] + [
+        (user_entries(k) + 2, 1, 4 * k - 1, dummies * k) for k in (1, 2, 3)]
+    assert [figures(text, None, n) for n in range(4)] == [(0, 0, 0, 0)] + [
+        (user_entries(k) + 1, 0, 4 * k - 1, dummies * k) for k in (1, 2, 3)]
+    checked_clean(text, trips=(0, 1, 2, 3))
