@@ -5,7 +5,8 @@ their directions, SSA values, scopes, cells and dependency edges), not a hazard 
 composes with whichever analysis added the edges.
 
 Only the *relevant* tasks are tracked: those a dependency edge names (directly, through a cell,
-through a join cell), and those a caller asks for. For such a task ``S``:
+through a join cell), those whose TaskId an array slot or a copy holds, and those a caller asks
+for. For such a task ``S``:
 
 - ``S in facts[v]`` (``v`` a tensor SSA name): a lookup of ``v`` by a task in an AUTO scope (an
   Input or InOut argument, runtime-api.md section 11) is ordered after the latest run of ``S``
@@ -446,7 +447,7 @@ def _runtime_order(program, track: tuple) -> RuntimeOrder | None:
 def _prelude(program) -> tuple:
     """What ``runtime_order`` reads of ``program`` whatever it tracks: the statements, the tasks
     (program order), TaskId binder -> task number, id(task) -> number, the relevant tasks no cell
-    names (those a dependency names by their TaskId binder, those an array slot holds), the cell
+    names (those a dependency names by their TaskId binder, those an array slot or a copy holds), the cell
     dependencies (one per copy of a cell, ``cells.copied_cell``), and the budget. Kept (``kept``) for the callers that ask of the same program
     with other tasks to track; theirs to read, not to change."""
     from nanopass.languages.statements import kept
@@ -461,7 +462,7 @@ def _read_prelude(program) -> tuple:
     tid_task = {t.tid.name: i for i, t in enumerate(tasks) if t.tid is not None}
     number = {id(t): i for i, t in enumerate(tasks)}
     # The relevant tasks that no cell names: those a dependency names by their TaskId binder,
-    # those an array slot holds (and those a caller asks for, ``_runtime_order``). Where they
+    # those an array slot or a copy holds (and those a caller asks for, ``_runtime_order``). Where they
     # alone exceed the budget, so do all of them: the analysis gives up before the cells are found.
     relevant = 0
     cell_deps = []
@@ -482,8 +483,10 @@ def _read_prelude(program) -> tuple:
                 else:
                     n = _binder_source(dep, tid_task)
                     relevant |= 0 if n is None else 1 << n
-        elif kind == "Let" and s.value._production == "SetItem" and s.value.value._production == "Var":
-            n = tid_task.get(s.value.value.name)  # (a task whose TaskId an array slot holds)
+        elif kind == "Let" and s.value._production in ("SetItem", "Var"):
+            value = s.value.value if s.value._production == "SetItem" else s.value
+            # (a task whose TaskId an array slot or a copy holds: a user dependency may name it)
+            n = tid_task.get(value.name) if value._production == "Var" else None
             relevant |= 0 if n is None else 1 << n
     return stmts, tasks, tid_task, number, relevant, cell_deps, budget(edges)
 

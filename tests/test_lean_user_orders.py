@@ -95,3 +95,66 @@ def test_in_a_loop_the_slots_and_the_dummy_hold_the_latest_runs(waits, user):
     assert [figures(text, None, n) for n in range(4)] == [(0, 0, 0, 0)] + [
         (user_entries(k) + 1, 0, 4 * k - 1, dummies * k) for k in (1, 2, 3)]
     checked_clean(text, trips=(0, 1, 2, 3))
+
+
+def copied_program(loop: bool) -> str:
+    """In a manual scope ``t0`` writes ``a``, ``t1`` writes ``b`` after ``t0`` (the user's), and
+    ``u`` reads ``a`` after ``t1`` through a copy ``last`` of its TaskId (with ``loop``, the last
+    of ``n`` runs of ``t1``, a loop's carry); an AUTO writer ``F`` of ``a`` follows. The compiler
+    orders ``F`` after ``t0`` and after ``u``; no compiler edge names ``t1``."""
+    if loop:
+        t1 = """            last = None
+            for i in pl.range(n):
+                b, t1 = pl.submit(self.fill, x, b, deps=[t0, last])
+                last = t1"""
+    else:
+        t1 = """            b, t1 = pl.submit(self.fill, x, b, deps=[t0])
+            last = t1"""
+    return f"""import nanopass.dsl as pl
+
+
+@pl.program
+class Copied:
+    @pl.function(type=pl.FunctionType.AIV)
+    def fill(self, x: {TILE}, out: pl.InOut[{TILE}]) -> {TILE}:
+        return out
+
+    @pl.function(type=pl.FunctionType.AIV)
+    def use(self, a: {TILE}, b: {TILE}, y: pl.InOut[{TILE}]) -> {TILE}:
+        return y
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def orch(self, x: {TILE}, a: pl.InOut[{TILE}], b: pl.InOut[{TILE}], y: pl.InOut[{TILE}],
+             n: pl.Scalar[pl.INT64]) -> {TILE}:
+        with pl.manual_scope():
+            a, t0 = pl.submit(self.fill, x, a, deps=[])
+{t1}
+            y, u = pl.submit(self.use, a, b, y, deps=[last])
+        a = self.fill(x, a)
+        return y
+"""
+
+
+def test_a_task_whose_taskid_only_a_copy_holds_is_followed():
+    """By hand: t0, t1, u, F. The user's entries: t1 on t0, u on ``last`` (t1); the compiler's,
+    F on t0 and on u: t0 -> F is implied by t0 -> t1 -> u -> F (redundant 1); the minimum t0 ->
+    t1, t1 -> u, u -> F = 3. ``t1`` is relevant only as the task whose TaskId the copy holds."""
+    text = copied_program(loop=False)
+    assert figures(text, OFF) == (4, 1, 3, 0)
+    assert figures(text) == (3, 0, 3, 0)
+    checked_clean(text, trips=(1,))
+
+
+def test_a_copy_carried_by_a_loop_holds_the_last_run():
+    """With ``t1`` run ``n`` times (each after t0 and the previous run, the user's), n = k >= 1:
+    the user's entries 1 + 2(k - 1) + 1 (t1's first run on t0, each later one on t0 and the
+    previous run, u on the last), of which the k - 1 on t0 after the first are implied; the
+    compiler's, F on t0 (implied through u) and on u; the minimum t0 -> t1_0, t1_i -> t1_{i+1},
+    t1_{k-1} -> u, u -> F: k + 2. n = 0: u waits for nothing, F on t0 and u, both needed (the
+    program then races u with t0: the checker runs the trips from 1)."""
+    text = copied_program(loop=True)
+    assert [figures(text, OFF, n) for n in range(4)] == [(2, 0, 2, 0)] + [
+        (2 * k + 2, k, k + 2, 0) for k in (1, 2, 3)]
+    assert [figures(text, None, n) for n in range(4)] == [(2, 0, 2, 0)] + [
+        (2 * k + 1, k - 1, k + 2, 0) for k in (1, 2, 3)]
+    checked_clean(text, trips=(1, 2, 3))
