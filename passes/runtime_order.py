@@ -122,7 +122,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from nanopass.languages.terms import ArgDir, BinOp, CmpOp, LoopKind, ScopeMode, UnOp
+from nanopass.languages.terms import ArgDir, BinOp, CmpOp, DType, LoopKind, ScopeMode, UnOp
 
 from .cells import D, copied_cell, declared_cells, join_cells, latest_run_cells
 from .kernels import kernel_table, output_param_of_result, output_params
@@ -1192,7 +1192,8 @@ class _Walker:
             # it leaves after a run of its body, which starts from at least the header's facts
             # (the walk is monotone): the state at the end of that run holds at least ``end``'s
             return [_with_results(loop, entered, self.stable)]
-        return [_with_results(loop, entry, self.stable), _with_results(loop, header, self.stable)]  # (or before its first iteration)
+        return [_unrun_parallel(loop, _with_results(loop, entry, self.stable)),  # (or before its first iteration)
+                _with_results(loop, header, self.stable)]
 
     def parities(self, loop, paths: int) -> list:
         """The trips' parity of each of ``paths`` exits of ``loop`` (``walk_by_parity``: a
@@ -1294,7 +1295,11 @@ class _Walker:
         for k, it in enumerate(loop.iters):
             source = it.init if end is None else (yld.values[k] if yld is not None else None)
             root = state.alias.get(source.name, source.name) if source is not None and source._production == "Var" else None
-            if root in self.stable:
+            if end is not None and _parallel(loop) and _is_task_id(it.var):
+                # (an iteration of a pl.parallel loop sees the init, in a manual scope, or the
+                # previous yield: what a dependency on the TaskId orders after, on either)
+                out.bind(it.var.name, _value(it.init, state) & _value(source, state))
+            elif root in self.stable:
                 out.alias[it.var.name] = root
                 out.facts.pop(it.var.name, None)
             else:
@@ -1366,6 +1371,21 @@ def _with_results(loop, state: State, stable: frozenset) -> State:
         else:
             state.tids[result.name] = held
     return state
+
+
+def _unrun_parallel(loop, state: State) -> State:
+    """``state`` at the exit of ``loop`` where it ran no iteration: the TaskId results of a
+    ``pl.parallel`` loop hold every iteration's yield, none (a dependency on them orders after
+    nothing; ``_Walker.Dummy``'s facts of an init stay with the init)."""
+    if _parallel(loop):
+        for it, result in zip(loop.iters, loop.results):
+            if _is_task_id(it.var):
+                state.bind(result.name, state.never_ran)
+    return state
+
+
+def _is_task_id(binder) -> bool:
+    return binder.type._production == "ScalarType" and binder.type.dtype is DType.TASK_ID
 
 
 def _parallel(loop) -> bool:

@@ -158,3 +158,41 @@ def test_a_copy_carried_by_a_loop_holds_the_last_run():
     assert [figures(text, None, n) for n in range(4)] == [(2, 0, 2, 0)] + [
         (2 * k + 1, k - 1, k + 2, 0) for k in (1, 2, 3)]
     checked_clean(text, trips=(1, 2, 3))
+
+
+PARALLEL_CARRY = f"""import nanopass.dsl as pl
+
+
+@pl.program
+class Parallel:
+    @pl.function(type=pl.FunctionType.AIV)
+    def fill(self, x: {TILE}, out: pl.InOut[{TILE}]) -> {TILE}:
+        return out
+
+    @pl.function(type=pl.FunctionType.AIV)
+    def use(self, a: {TILE}, b: {TILE}, y: pl.InOut[{TILE}]) -> {TILE}:
+        return y
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def orch(self, x: {TILE}, a: pl.InOut[{TILE}], y: pl.InOut[{TILE}], n: pl.Scalar[pl.INT64]) -> {TILE}:
+        with pl.manual_scope():
+            a, t0 = pl.submit(self.fill, x, a, deps=[])
+            prev = None
+            for i, (c,) in pl.parallel(2, init_values=(prev,)):
+                d = pl.system.task_dummy(deps=[t0])
+                if i < 2:
+                    y, u = pl.submit(self.use, x, x, y, deps=[c])
+                e = pl.yield_(d)
+        a = self.use(x, y, a)
+        return a
+"""
+
+
+def test_a_parallel_loops_taskid_carry_is_its_init_in_every_iteration():
+    """Each iteration of the ``pl.parallel`` loop sees the carry's init (no task): ``u`` waits
+    for nothing, though the previous iteration yields the dummy ``d``, which waits for t0. The
+    writer F of ``a`` after the scope reads ``y`` (after every run of u) and writes ``a`` (after
+    t0): its edge on t0 is needed, not implied through u's second run. The hazard checker fails
+    where F loses it (drop_implied_dependencies' output does not order t0 before F). The ``if``
+    on the loop's variable has the analysis walk the loop iteration by iteration."""
+    checked_clean(PARALLEL_CARRY, trips=(1,))
