@@ -29,9 +29,10 @@ for. For such a task ``S``:
   after every run before it (``S`` looked up what its previous run wrote, say).
 - ``NR``: the relevant tasks that have not run on any path to a point (every set holds them, and
   their older-runs bits while they have run at most once).
-- ``done``: the relevant tasks whose latest run a host element access outside a MANUAL scope
-  waited for (the tensor's ``facts``: its creator and TensorMap producers, which cover the whole
-  tensor, and those of the slices of it that hold the element); the access blocks the
+- ``done``: the relevant tasks whose latest run a host element access waited for (the tensor's
+  ``facts``: its creator and TensorMap producers, which cover the whole tensor, and those of the
+  slices of it that hold the element; in a MANUAL scope too, where the access still waits for
+  them, though a write there publishes nothing that a fact names); the access blocks the
   orchestration thread until they complete, so every task submitted after it is ordered after
   them. A host read whose value nothing needs is no such access: ``remove_dead_values`` removes
   it (``live_reads``: that pass's liveness).
@@ -966,13 +967,13 @@ class _Walker:
         return state
 
     def wait(self, tensor, index, state: State) -> None:
-        """A host element access of ``tensor`` (at ``index``) outside a MANUAL scope waits for the
+        """A host element access of ``tensor`` (at ``index``), in either scope mode, waits for the
         tensor's creator and TensorMap producers, which cover the whole tensor (``facts``: a task
         that wrote it all, or one ordered before such a task), and those of the slices of it
         (``region``) that hold the element, where the walk knows its index; it blocks the
         orchestration thread until they complete: every later task and host fence is submitted
         after their latest runs."""
-        if not self.manual and tensor._production == "Var" and tensor.name not in self.untracked:
+        if tensor._production == "Var" and tensor.name not in self.untracked:
             held = state.of(tensor.name)
             slices = self.slices.get(state.alias.get(tensor.name, tensor.name))
             if slices:

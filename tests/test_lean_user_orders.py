@@ -2,14 +2,15 @@
 ``_Walker.held_after`` and ``_Walker.Dummy``): a user dependency on a whole TaskId array orders
 the task after the run each slot holds, and one on the TaskId of the user's ``task_dummy`` after
 what the dummy's entries order; ``drop_implied_dependencies`` then drops the compiler's edge
-they imply. Figures (tools/measure_edges.py) computed by hand, orders checked by the hazard
-checker."""
+they imply. So does a host element access in a manual scope (``_Walker.wait``), which waits for
+the tensor's producers as one outside does. Figures (tools/measure_edges.py) computed by hand,
+orders checked by the hazard checker."""
 
 from __future__ import annotations
 
 import pytest
 
-from test_lean_edges import OFF, TILE, checked_clean, insertions
+from test_lean_edges import OFF, TILE, chain_program, checked_clean, insertions
 
 
 def owners_program(waits: str, loop: bool = False) -> str:
@@ -196,3 +197,25 @@ def test_a_parallel_loops_taskid_carry_is_its_init_in_every_iteration():
     where F loses it (drop_implied_dependencies' output does not order t0 before F). The ``if``
     on the loop's variable has the analysis walk the loop iteration by iteration."""
     checked_clean(PARALLEL_CARRY, trips=(1,))
+
+
+def host_write_in_a_manual_scope() -> str:
+    """An AUTO ``step`` R reads ``y`` and writes ``t`` (its TensorMap producer); a manual scope
+    then writes an element of ``t`` on the host and submits ``acc`` W, which writes ``y``: a
+    write in a manual scope looks nothing up, so the compiler orders W after R's read by an edge
+    (write after read). The host write waited for R (``set_tensor_data`` waits for the TensorMap
+    producers in either scope mode, runtime-api.md section 11) and blocked the orchestration
+    thread until then."""
+    return chain_program("""        t = self.step(y, t)
+        with pl.manual_scope():
+            pl.tensor.write(t, [0, 1], 1.5)
+            y, w = pl.submit(self.acc, x, y, deps=[])""")
+
+
+def test_a_host_access_in_a_manual_scope_orders_the_tasks_after_it():
+    """By hand: R, the host write (waits for R), W. The compiler's edge R -> W is implied by the
+    host write (redundant 1, minimum 0); with the rule it goes."""
+    text = host_write_in_a_manual_scope()
+    assert figures(text, OFF) == (1, 1, 0, 0)
+    assert figures(text) == (0, 0, 0, 0)
+    checked_clean(text, trips=(1,))
