@@ -5,8 +5,8 @@ their directions, SSA values, scopes, cells and dependency edges), not a hazard 
 composes with whichever analysis added the edges.
 
 Only the *relevant* tasks are tracked: those a dependency edge names (directly, through a cell,
-through a join cell), those whose TaskId an array slot or a copy holds, and those a caller asks
-for. For such a task ``S``:
+through a join cell), those whose TaskId an array slot, a copy or a yield holds, and those a
+caller asks for. For such a task ``S``:
 
 - ``S in facts[v]`` (``v`` a tensor SSA name): a lookup of ``v`` by a task in an AUTO scope (an
   Input or InOut argument, runtime-api.md section 11) is ordered after the latest run of ``S``
@@ -97,8 +97,12 @@ carries and results; a new run of the task forgets them): a user dependency on s
 (``p = ids[1]``) or slot orders the task after that run and what it is ordered after; one on a
 whole array (``deps=[ids]``) after the run each slot holds, and one on the TaskId of the user's
 ``task_dummy`` (or of a phase fence's dummy) after what the dummy's entries order it after (the
-facts of the dummy's binder: ``_Walker.Dummy``, ``held_after``). A loop of constant bounds that
-sets a slot at an index computed from its variable is walked iteration by iteration.
+facts of the dummy's binder: ``_Walker.Dummy``, ``held_after``); one on a ``pl.parallel`` loop's
+TaskId result (every iteration's yield) after the last iteration's (``parallel_results``; such a
+loop of constant bounds that runs leaves only after an iteration, and one that ran none holds no
+TaskId there). In the body, such a carry orders after what both its init and the previous yield
+order. A loop of constant bounds that sets a slot at an index computed from its variable is
+walked iteration by iteration.
 
 A ``manual_dep`` tensor (``manual_dep_names``: any value that may hold one) is neither looked up
 nor inserted: it adds no fact, and a task's argument of it orders the task after nothing. (A
@@ -448,7 +452,7 @@ def _runtime_order(program, track: tuple) -> RuntimeOrder | None:
 def _prelude(program) -> tuple:
     """What ``runtime_order`` reads of ``program`` whatever it tracks: the statements, the tasks
     (program order), TaskId binder -> task number, id(task) -> number, the relevant tasks no cell
-    names (those a dependency names by their TaskId binder, those an array slot or a copy holds), the cell
+    names (those a dependency names by their TaskId binder, those an array slot, a copy or a yield holds), the cell
     dependencies (one per copy of a cell, ``cells.copied_cell``), and the budget. Kept (``kept``) for the callers that ask of the same program
     with other tasks to track; theirs to read, not to change."""
     from nanopass.languages.statements import kept
@@ -463,7 +467,7 @@ def _read_prelude(program) -> tuple:
     tid_task = {t.tid.name: i for i, t in enumerate(tasks) if t.tid is not None}
     number = {id(t): i for i, t in enumerate(tasks)}
     # The relevant tasks that no cell names: those a dependency names by their TaskId binder,
-    # those an array slot or a copy holds (and those a caller asks for, ``_runtime_order``). Where they
+    # those an array slot, a copy or a yield holds (and those a caller asks for, ``_runtime_order``). Where they
     # alone exceed the budget, so do all of them: the analysis gives up before the cells are found.
     relevant = 0
     cell_deps = []
@@ -489,6 +493,10 @@ def _read_prelude(program) -> tuple:
             # (a task whose TaskId an array slot or a copy holds: a user dependency may name it)
             n = tid_task.get(value.name) if value._production == "Var" else None
             relevant |= 0 if n is None else 1 << n
+        elif kind == "Yield":  # (a task whose TaskId a loop's or an if's result holds)
+            for value in s.values:
+                n = tid_task.get(value.name) if value._production == "Var" else None
+                relevant |= 0 if n is None else 1 << n
     return stmts, tasks, tid_task, number, relevant, cell_deps, budget(edges)
 
 
@@ -1166,7 +1174,8 @@ class _Walker:
                 self.later.pop()
                 header = self.enter(loop, end, end)
             self.values, self.unrolled = saved, unrolled
-            return [_with_results(loop, header, self.stable)]
+            out = _with_results(loop, header, self.stable)
+            return [self.parallel_results(loop, out) if iterations else out]
         runs = _runs(loop)
         entry = self.enter(loop, state, None)
         saved = self.values
@@ -1193,8 +1202,28 @@ class _Walker:
             # it leaves after a run of its body, which starts from at least the header's facts
             # (the walk is monotone): the state at the end of that run holds at least ``end``'s
             return [_with_results(loop, entered, self.stable)]
-        return [_unrun_parallel(loop, _with_results(loop, entry, self.stable)),  # (or before its first iteration)
-                _with_results(loop, header, self.stable)]
+        ran = self.parallel_results(loop, _with_results(loop, header, self.stable))
+        if _parallel(loop) and (static_trip_count(loop) or 0) >= 1:
+            return [ran]  # (a pl.parallel loop of constant bounds that runs: it leaves after an iteration)
+        return [_unrun_parallel(loop, _with_results(loop, entry, self.stable)), ran]  # (or before its first iteration)
+
+    def parallel_results(self, loop, state: State) -> State:
+        """``state`` at the exit of ``loop`` after one iteration or more: a TaskId result of a
+        ``pl.parallel`` loop holds every iteration's yield, the last one's too (what the yielded
+        name holds there: its facts, or the latest run of the task it holds)."""
+        if not _parallel(loop):
+            return state
+        yld = last_yield(loop.body)
+        for k, (it, result) in enumerate(zip(loop.iters, loop.results)):
+            value = yld.values[k] if yld is not None and k < len(yld.values) else None
+            if not _is_task_id(it.var) or value is None or value._production != "Var":
+                continue
+            held = state.of(value.name) | state.of(result.name)
+            task = self.tid_of(value.name, state)
+            if isinstance(task, int):
+                held |= (1 << task) | state.after(task)
+            state.bind(result.name, held & self.both | state.never_ran)
+        return state
 
     def parities(self, loop, paths: int) -> list:
         """The trips' parity of each of ``paths`` exits of ``loop`` (``walk_by_parity``: a
