@@ -5,7 +5,8 @@ their directions, SSA values, scopes, cells and dependency edges), not a hazard 
 composes with whichever analysis added the edges.
 
 Only the *relevant* tasks are tracked: those a dependency edge names (directly, through a cell,
-through a join cell), and those a caller asks for. For such a task ``S``:
+through a join cell), those whose TaskId an array slot, a copy or a yield holds, and those a
+caller asks for. For such a task ``S``:
 
 - ``S in facts[v]`` (``v`` a tensor SSA name): a lookup of ``v`` by a task in an AUTO scope (an
   Input or InOut argument, runtime-api.md section 11) is ordered after the latest run of ``S``
@@ -28,9 +29,10 @@ through a join cell), and those a caller asks for. For such a task ``S``:
   after every run before it (``S`` looked up what its previous run wrote, say).
 - ``NR``: the relevant tasks that have not run on any path to a point (every set holds them, and
   their older-runs bits while they have run at most once).
-- ``done``: the relevant tasks whose latest run a host element access outside a MANUAL scope
-  waited for (the tensor's ``facts``: its creator and TensorMap producers, which cover the whole
-  tensor, and those of the slices of it that hold the element); the access blocks the
+- ``done``: the relevant tasks whose latest run a host element access waited for (the tensor's
+  ``facts``: its creator and TensorMap producers, which cover the whole tensor, and those of the
+  slices of it that hold the element; in a MANUAL scope too, where the access still waits for
+  them, though a write there publishes nothing that a fact names); the access blocks the
   orchestration thread until they complete, so every task submitted after it is ordered after
   them. A host read whose value nothing needs is no such access: ``remove_dead_values`` removes
   it (``live_reads``: that pass's liveness).
@@ -95,9 +97,15 @@ iteration, so that each carry is the tensor it holds in that iteration.
 The TaskIds a name or an array slot holds are followed too (``State.tids``: the relevant task
 whose latest run it holds; a copy, ``GetItem`` and ``SetItem`` at an index the walk knows, loop
 carries and results; a new run of the task forgets them): a user dependency on such a name
-(``p = ids[1]``) or slot orders the task after that run and what it is ordered after. A loop of
-constant bounds that sets a slot at an index computed from its variable is walked iteration by
-iteration.
+(``p = ids[1]``) or slot orders the task after that run and what it is ordered after; one on a
+whole array (``deps=[ids]``) after the run each slot holds, and one on the TaskId of the user's
+``task_dummy`` (or of a phase fence's dummy) after what the dummy's entries order it after (the
+facts of the dummy's binder: ``_Walker.Dummy``, ``held_after``); one on a ``pl.parallel`` loop's
+TaskId result (every iteration's yield) after the last iteration's (``parallel_results``; such a
+loop of constant bounds that runs leaves only after an iteration, and one that ran none holds no
+TaskId there). In the body, such a carry orders after what both its init and the previous yield
+order. A loop of constant bounds that sets a slot at an index computed from its variable is
+walked iteration by iteration.
 
 A ``manual_dep`` tensor (``manual_dep_names``: any value that may hold one) is neither looked up
 nor inserted: it adds no fact, and a task's argument of it orders the task after nothing, but
@@ -125,7 +133,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from nanopass.languages.terms import ArgDir, BinOp, CmpOp, LoopKind, ScopeMode, UnOp
+from nanopass.languages.terms import ArgDir, BinOp, CmpOp, DType, LoopKind, ScopeMode, UnOp
 
 from .cells import D, copied_cell, declared_cells, join_cells, latest_run_cells
 from .kernels import kernel_table, output_param_of_result, output_params
@@ -533,7 +541,7 @@ def _condition_key(expr, params: set):
 def _prelude(program) -> tuple:
     """What ``runtime_order`` reads of ``program`` whatever it tracks: the statements, the tasks
     (program order), TaskId binder -> task number, id(task) -> number, the relevant tasks no cell
-    names (those a dependency names by their TaskId binder, those an array slot holds), the cell
+    names (those a dependency names by their TaskId binder, those an array slot, a copy or a yield holds), the cell
     dependencies (one per copy of a cell, ``cells.copied_cell``), and the budget. Kept (``kept``) for the callers that ask of the same program
     with other tasks to track; theirs to read, not to change."""
     from nanopass.languages.statements import kept
@@ -548,7 +556,7 @@ def _read_prelude(program) -> tuple:
     tid_task = {t.tid.name: i for i, t in enumerate(tasks) if t.tid is not None}
     number = {id(t): i for i, t in enumerate(tasks)}
     # The relevant tasks that no cell names: those a dependency names by their TaskId binder,
-    # those an array slot holds (and those a caller asks for, ``_runtime_order``). Where they
+    # those an array slot, a copy or a yield holds (and those a caller asks for, ``_runtime_order``). Where they
     # alone exceed the budget, so do all of them: the analysis gives up before the cells are found.
     relevant = 0
     cell_deps = []
@@ -569,9 +577,15 @@ def _read_prelude(program) -> tuple:
                 else:
                     n = _binder_source(dep, tid_task)
                     relevant |= 0 if n is None else 1 << n
-        elif kind == "Let" and s.value._production == "SetItem" and s.value.value._production == "Var":
-            n = tid_task.get(s.value.value.name)  # (a task whose TaskId an array slot holds)
+        elif kind == "Let" and s.value._production in ("SetItem", "Var"):
+            value = s.value.value if s.value._production == "SetItem" else s.value
+            # (a task whose TaskId an array slot or a copy holds: a user dependency may name it)
+            n = tid_task.get(value.name) if value._production == "Var" else None
             relevant |= 0 if n is None else 1 << n
+        elif kind == "Yield":  # (a task whose TaskId a loop's or an if's result holds)
+            for value in s.values:
+                n = tid_task.get(value.name) if value._production == "Var" else None
+                relevant |= 0 if n is None else 1 << n
     return stmts, tasks, tid_task, number, relevant, cell_deps, budget(edges)
 
 
@@ -681,7 +695,7 @@ def orders_unread_after(body, stmts: list, out: RuntimeOrder) -> dict[int, tuple
             n = out.tid_task.get(name, out.cells.task.get(name))
             if n is not None:
                 held.add(n)
-        if kind == "Task" or kind == "HostFence":
+        if kind == "Task" or kind == "HostFence" or kind == "Dummy":
             for dep in stmt.deps:
                 n = out.source_of(dep)
                 if n is not None:
@@ -1148,13 +1162,13 @@ class _Walker:
         return state
 
     def wait(self, tensor, index, state: State) -> None:
-        """A host element access of ``tensor`` (at ``index``) outside a MANUAL scope waits for the
+        """A host element access of ``tensor`` (at ``index``), in either scope mode, waits for the
         tensor's creator and TensorMap producers, which cover the whole tensor (``facts``: a task
         that wrote it all, or one ordered before such a task), and those of the slices of it
         (``region``) that hold the element, where the walk knows its index; it blocks the
         orchestration thread until they complete: every later task and host fence is submitted
         after their latest runs."""
-        if not self.manual and tensor._production == "Var" and tensor.name not in self.untracked:
+        if tensor._production == "Var" and tensor.name not in self.untracked:
             held = state.of(tensor.name)
             slices = self.slices.get(state.alias.get(tensor.name, tensor.name))
             if slices:
@@ -1188,10 +1202,54 @@ class _Walker:
         joins = [s is not None and self.out.is_join(dep) for s, dep in zip(sources, deps)]
         # what each dependency waits for: 2 every run of its task, 1 its latest run
         strength = [0 if s is None else 2 if j and not state.chained >> s & 1 else 1 for s, j in zip(sources, joins)]
-        through = [0 if s is None else (1 << s) | (j << (self.width + s)) | state.after(s) for s, j in zip(sources, joins)]
-        implied = implied_positions(sources, joins, strength, through, lookups, self.width,
+        through = [self.held_after(dep, state) if s is None else (1 << s) | (j << (self.width + s)) | state.after(s)
+                   for s, j, dep in zip(sources, joins, deps)]
+        held = 0  # (what the user's dependencies that name no one task's latest run order after)
+        for s, t in zip(sources, through):
+            held |= t if s is None else 0
+        implied = implied_positions(sources, joins, strength, through, lookups | held, self.width,
                                     lambda bits: self.closed(bits, state))
         return sources, through, implied
+
+    def held_after(self, dep, state: State) -> int:
+        """What a user dependency that names no one relevant task's latest run orders after: one
+        on a whole TaskId array, after the latest run each slot is known to hold (``State.tids``;
+        the emitted program inserts every valid slot) and what that run is ordered after; one on
+        the TaskId of the user's ``task_dummy`` (or a copy, a carry of it), after what the dummy's
+        entries order it after (``Dummy``: the facts of its binder, ``never_ran`` where there are
+        none). A user dependency stays (no pass drops one), so what it orders holds whatever the
+        lean passes drop."""
+        if dep._production != "DepVar" or dep.value._production != "Var":
+            return 0
+        name = dep.value.name
+        slots = state.tids.get(name)
+        if isinstance(slots, tuple):
+            out = 0
+            for s in slots:
+                if s is not None:
+                    out |= (1 << s) | state.after(s)
+            return out
+        return state.of(name) & self.both
+
+    def Dummy(self, dummy, state: State) -> State:
+        """The user's ``task_dummy`` (and a phase fence's dummy: no ``purpose``) is ordered after
+        what its user entries order after; its binder's facts hold that (``held_after`` reads
+        them), as a task's order would. When the entries stand for no TaskId no dummy is
+        submitted and the binder is invalid: a dependency on it then orders after nothing, but
+        nothing valid was there to order after either (a fact on a task that has not run holds).
+        When they stand for one, the binder is that TaskId: the same order. A compiler's barrier
+        (``purpose``) is left out: the lean passes rewrite its entries."""
+        name = dummy.var.name
+        after = state.never_ran
+        if dummy.purpose is None:
+            deps = [dep for dep in dummy.deps if dep._production in ("DepVar", "DepItem")]
+            _, through, _ = self.implied(deps, 0, state)
+            for t in through:
+                after |= t
+            after = self.closed(after, state) & self.both
+        state.tids.pop(name, None)
+        state.bind(name, after)
+        return state
 
     def closed(self, bits: int, state: State) -> int:
         """``bits`` with what they imply: the latest run of a task whose runs are chained comes
@@ -1315,7 +1373,8 @@ class _Walker:
                 self.later.pop()
                 header = self.enter(loop, end, end)
             self.values, self.unrolled = saved, unrolled
-            return [_with_results(loop, header, self)]
+            out = _with_results(loop, header, self)
+            return [self.parallel_results(loop, out) if iterations else out]
         runs = _runs(loop)
         entry = self.enter(loop, state, None)
         saved = self.values
@@ -1341,8 +1400,29 @@ class _Walker:
         if runs:
             # it leaves after a run of its body, which starts from at least the header's facts
             # (the walk is monotone): the state at the end of that run holds at least ``end``'s
-            return [_with_results(loop, entered, self)]
-        return [_with_results(loop, entry, self), _with_results(loop, header, self)]  # (or before its first iteration)
+            return [self.parallel_results(loop, _with_results(loop, entered, self))]
+        ran = self.parallel_results(loop, _with_results(loop, header, self))
+        if _parallel(loop) and (static_trip_count(loop) or 0) >= 1:
+            return [ran]  # (a pl.parallel loop of constant bounds that runs: it leaves after an iteration)
+        return [_unrun_parallel(loop, _with_results(loop, entry, self)), ran]  # (or before its first iteration)
+
+    def parallel_results(self, loop, state: State) -> State:
+        """``state`` at the exit of ``loop`` after one iteration or more: a TaskId result of a
+        ``pl.parallel`` loop holds every iteration's yield, the last one's too (what the yielded
+        name holds there: its facts, or the latest run of the task it holds)."""
+        if not _parallel(loop):
+            return state
+        yld = last_yield(loop.body)
+        for k, (it, result) in enumerate(zip(loop.iters, loop.results)):
+            value = yld.values[k] if yld is not None and k < len(yld.values) else None
+            if not _is_task_id(it.var) or value is None or value._production != "Var":
+                continue
+            held = state.of(value.name) | state.of(result.name)
+            task = self.tid_of(value.name, state)
+            if isinstance(task, int):
+                held |= (1 << task) | state.after(task)
+            state.bind(result.name, held & self.both | state.never_ran)
+        return state
 
     def parities(self, loop, paths: int) -> list:
         """The trips' parity of each of ``paths`` exits of ``loop`` (``walk_by_parity``: a
@@ -1444,7 +1524,11 @@ class _Walker:
         for k, it in enumerate(loop.iters):
             source = it.init if end is None else (yld.values[k] if yld is not None else None)
             root = state.alias.get(source.name, source.name) if source is not None and source._production == "Var" else None
-            if root in self.stable:
+            if end is not None and _parallel(loop) and _is_task_id(it.var):
+                # (an iteration of a pl.parallel loop sees the init, in a manual scope, or the
+                # previous yield: what a dependency on the TaskId orders after, on either)
+                out.bind(it.var.name, _value(it.init, state) & _value(source, state))
+            elif root in self.stable:
                 out.alias[it.var.name] = root
                 out.facts.pop(it.var.name, None)
             else:
@@ -1517,6 +1601,21 @@ def _with_results(loop, state: State, walker: "_Walker") -> State:
         else:
             state.tids[result.name] = held
     return state
+
+
+def _unrun_parallel(loop, state: State) -> State:
+    """``state`` at the exit of ``loop`` where it ran no iteration: the TaskId results of a
+    ``pl.parallel`` loop hold every iteration's yield, none (a dependency on them orders after
+    nothing; ``_Walker.Dummy``'s facts of an init stay with the init)."""
+    if _parallel(loop):
+        for it, result in zip(loop.iters, loop.results):
+            if _is_task_id(it.var):
+                state.bind(result.name, state.never_ran)
+    return state
+
+
+def _is_task_id(binder) -> bool:
+    return binder.type._production == "ScalarType" and binder.type.dtype is DType.TASK_ID
 
 
 def _parallel(loop) -> bool:
