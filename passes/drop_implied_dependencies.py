@@ -206,7 +206,8 @@ class DropImpliedDependencies(LeanPass):
         return dep, D.CellDep(cell, span=dep.span), None
 
     def For(self, loop):
-        out = self.build(loop, body=self.visit_all(loop.body))
+        body = self.visit_all(loop.body)
+        out = loop if body is loop.body else self.build(loop, body=body)
         cells = self.first_only.get(id(loop)) if self.unread is None else None
         if not cells:
             return out

@@ -125,12 +125,15 @@ def test_while_programs_have_no_hazard_for_each_trip_count(tmp_path, body, trips
 
 def test_a_while_loop_may_not_run_so_the_write_after_it_keeps_its_edge(tmp_path):
     # With pl.range(3) the loop certainly runs: its first step waits for copy and the step after
-    # the loop follows the last one, so that edge is implied and dropped. A while loop may not run.
+    # the loop follows the last one, so that edge is implied and dropped. A while loop may not run:
+    # the edge stays, through a cell the loop's body clears (clear_edges_where_implied).
     counted = compile_body(tmp_path, READ_THEN_LOOP.replace(
         "for (i,) in pl.while_(init_values=(0,)):\n        pl.cond(i < n)\n", "for k, (i,) in pl.range(3, init_values=(0,)):\n"))
     looped = compile_body(tmp_path, READ_THEN_LOOP)
-    edge = "params_t2_deps[params_t2_deps_count++] = copy_tid;"
-    assert edge not in counted.code and edge in looped.code
+    edge = "params_t2_deps[params_t2_deps_count++] = copy_"
+    assert edge not in counted.code
+    assert "params_t2_deps[params_t2_deps_count++] = copy_unless_implied;" in looped.code
+    assert "copy_unless_implied = copy_tid;" in looped.code and "copy_unless_implied = no_task;" in looped.code
 
 
 def test_while_prints_as_a_cpp_while_loop_over_its_carries(tmp_path):
