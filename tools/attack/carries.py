@@ -235,5 +235,9 @@ class Program(P.Program):
                 total = total.add(lean.analyse(log, lean.oracle_needed(seq, model, nodes_of)))
 
         rep = runner.check(self, host_region=host_region, observe=measure)
-        rep.lean = lean_figures(total) if rep.runs else None
+        rep.lean = self.lean_figures(total) if rep.runs else None
         return rep
+
+    def lean_figures(self, fig: lean.Lean) -> dict:
+        """What the report says of the program's lean.py figures (``Report.lean``)."""
+        return lean_figures(fig)
