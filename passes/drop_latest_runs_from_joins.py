@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from nanopass.languages import DIRECTED
 from nanopass.languages.statements import LOOPS
-from nanopass.languages.terms import DType
+from nanopass.languages.terms import CmpOp, DType
 from nanopass.rewrite import register
 
 from .lean import LeanPass
@@ -33,9 +33,14 @@ class DropLatestRunsFromJoins(LeanPass):
     cleared after a waiter every later waiter is ordered after. A host fence waits like a task
     (``fence_ordered``); nothing is cleared after it; cells another dummy reads are left alone. A
     join of a task in a loop of a few iterations known before it runs whose waiters are in no loop is left
-    to ``split_joins_by_iteration`` unless every waiter is ordered after the latest run. Off with
+    to ``split_joins_by_iteration`` unless every waiter is ordered after the latest run. Where a
+    counter ``v`` of a loop around ``S`` says a run of ``S`` is ordered after the one before
+    (``v >= m``, ``RuntimeOrder.chained_from``: the swap loop's read under ``if i >= 1``'s
+    writer), the barrier is left out there (``if v < m``): ``J`` keeps the runs before the
+    previous one, which the new latest run is ordered after. Off with
     ``lean_edges=False``. Afterwards every order stays: a waiter waits for the older runs through
-    ``J`` and for the latest through ``c`` or by the runtime (tests/test_lean_loop_joins.py: a
+    ``J`` and for the latest through ``c`` or by the runtime, and for the runs a left-out
+    barrier did not join through the latest (tests/test_lean_loop_joins.py: a
     loop's reader and an InOut writer of what it reads under ``if i >= 1``).
     """
 
@@ -68,6 +73,9 @@ class DropLatestRunsFromJoins(LeanPass):
         self.before: dict[str, str] = {}  # TaskId binder of the joined task -> the join cell
         self.clear: dict[int, list[str]] = {}  # id(waiter) -> the cells cleared after it
         self.both: set[tuple[int, str]] = set()  # (id(waiter), join cell): it waits on the latest-run cell too
+        # join cell -> (the binder of a counter ``v`` of a loop around its task, ``m``): the runs
+        # with ``v >= m`` are ordered after the task's previous run (``RuntimeOrder.chained_from``)
+        self.chained: dict[str, tuple] = {}
 
         def ordered_after(waiter, task: int, fences: dict, tasks: dict) -> bool:
             """Every run of ``waiter`` (a task, or the host access after a fence) is ordered
@@ -102,6 +110,10 @@ class DropLatestRunsFromJoins(LeanPass):
             self.barriers[id(barrier)] = cell
             self.before[tid] = cell
             self.both.update((id(w), cell) for w in unordered)
+            chained = order.chained_from(source)
+            counter = _counter_binder(chained[0], where[id(order.tasks[source])].loops, loops) if chained else None
+            if counter is not None:
+                self.chained[cell] = (counter, chained[1])
             for w in tasks_of[cell]:
                 if id(w) in cleared:
                     self.clear.setdefault(id(w), []).append(cell)
@@ -146,9 +158,18 @@ class DropLatestRunsFromJoins(LeanPass):
         if cell is not None:
             span = task.span
             barrier = self.names.fresh(cell, "older")
-            out += [D.Dummy(D.Binder(barrier, TID_TYPE, span=span), [D.CellDep(cell), D.CellDep(self.lagged[cell])],
-                            f"joins every run of {task.kernel} so far, before its next run", span=span),
-                    D.CellSet(cell, D.Var(barrier), span=span)]
+            chain = [D.Dummy(D.Binder(barrier, TID_TYPE, span=span), [D.CellDep(cell), D.CellDep(self.lagged[cell])],
+                             f"joins every run of {task.kernel} so far, before its next run", span=span),
+                     D.CellSet(cell, D.Var(barrier), span=span)]
+            chained = self.chained.get(cell)
+            if chained is not None:
+                counter, m = chained
+                test = D.Cmp(CmpOp.lt, D.Var(counter.name), D.Int(m, counter.type.dtype))
+                chain = [D.If(test, tuple(chain), (), (), span=span)]
+                self.ctx.note("chained-join", f"where {counter.name} >= {m} the runtime orders {task.kernel} after "
+                              "its previous run: the join keeps its older runs and the latest-run cell stands "
+                              "for the previous one", span)
+            out += chain
             self.ctx.note("lagged-join", f"the waiters of {task.kernel}'s join are ordered after its latest run by the "
                           "runtime: the join takes each run when the next one starts", span)
         out.append(task)
@@ -160,6 +181,18 @@ class DropLatestRunsFromJoins(LeanPass):
                     D.CellSet(cleared, D.Var(none), span=task.span),
                     D.CellSet(self.lagged[cleared], D.Var(none), span=task.span)]
         return out if len(out) > 1 else task
+
+
+def _counter_binder(name: str, around, loops: dict):
+    """The binder of the counter ``name`` of one of the loops ``around`` (ids): a ``For``'s
+    variable or a ``while``'s carry; or None."""
+    for key in around:
+        loop = loops[key]
+        binders = [loop.var] if loop._production == "For" else [it.var for it in loop.iters]
+        for binder in binders:
+            if binder.name == name:
+                return binder
+    return None
 
 
 def _split_later(source, tasks, where, loops: dict) -> bool:

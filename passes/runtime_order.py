@@ -371,6 +371,9 @@ class RuntimeOrder:
     # ids of the loops a walk of which was taken from ``_Walker.walked`` under other such flags
     # than those it was walked under: what ``implied_later`` says of the tasks in them is not known
     later_unknown: set = field(default_factory=set)
+    # task number (a relevant one) -> {the scalars of a walk -> 1 where every run of the task in
+    # every walk with those scalars is ordered after the task's previous run, else 0}
+    chained_at: dict = field(default_factory=dict)
 
     def is_ordered(self, task: int, before: int) -> bool:
         """Every run of ``task`` is ordered after the latest run of ``before`` (or none ran)."""
@@ -415,6 +418,33 @@ class RuntimeOrder:
             if best is None or len(values) > len(best[1]):
                 best = (v, values)
         return best
+
+    def chained_from(self, task: int) -> tuple | None:
+        """(a loop counter ``v``, ``m``) such that every run of ``task`` in which ``v`` is at least
+        ``m`` is ordered after the task's previous run (every walk of such a run knows ``v`` and
+        has it so, and some walk of such a run was taken), where some other run is not; or None."""
+        walks = self.chained_at.get(task, {})
+        if not walks or all(walks.values()):
+            return None
+        counters = {name for key in walks for name, _ in key if isinstance(name, str)}
+        for v in sorted(counters):
+            bound, covered = None, False
+            for key, chained in walks.items():
+                known = dict(key)
+                exact, low = known.get(v), known.get((v, MIN))
+                if chained:
+                    covered = covered or exact is not None or low is not None
+                elif isinstance(exact, int) and not isinstance(exact, bool):
+                    bound = exact + 1 if bound is None else max(bound, exact + 1)
+                else:
+                    break  # (an unchained walk of runs with ``v`` unknown or unbounded above)
+            else:
+                if bound is not None and covered and any(
+                        chained and (dict(key).get((v, MIN)) is not None
+                                     or (dict(key).get(v) is not None and dict(key)[v] >= bound))
+                        for key, chained in walks.items()):
+                    return v, bound
+        return None
 
     def implied_each(self, task: int, position: int, fence=None) -> list:
         """Each (``v``, ``K``) as in ``implied_where``, for each counter ``v`` of a nonempty ``K``
@@ -838,6 +868,9 @@ class _Walker:
         self.width = width
         self.both = relevant | relevant << width  # the latest-run bits and the older-runs bits
         self.values: dict[str, int] = {}  # the loop variables of the loops walked iteration by iteration
+        # the counters of the second iterations walked apart (``_second_and_rest``) -> their
+        # values there (keys of ``RuntimeOrder.chained_at`` alone: ``values`` has their bound)
+        self.exact: dict[str, int] = {}
         self.unrolled = 1  # the iterations of those loops around the walk, multiplied
         self.splits = SPLITS  # the rests of blocks still to walk once per exit of a loop before them
         self.manual = 0
@@ -1050,6 +1083,8 @@ class _Walker:
         mine = after
         if self.relevant >> n & 1:
             own = (1 << n) | (1 << (self.width + n))
+            self._meet(self.out.chained_at.setdefault(n, {}), frozenset({**self.values, **self.exact}.items()),
+                       after >> n & 1)
             if after & own == own:  # this run comes after every earlier one
                 state.chained |= 1 << n
             else:
@@ -1346,7 +1381,8 @@ class _Walker:
         ``s`` or more. Such a walk is not walked again: its exits are those of the first, the
         budget goes down by the same ``s``, and what it would record about tasks is recorded
         (``_meet`` of the same values changes nothing)."""
-        key = (id(loop), state.key(), frozenset(self.values.items()), self.unrolled, self.manual)
+        key = (id(loop), state.key(), frozenset(self.values.items()), frozenset(self.exact.items()), self.unrolled,
+               self.manual)
         budget = self.splits
         later = tuple(self.later)
         for before, spent, paths, walked_later in self.walked.get(key, ()):
@@ -1386,8 +1422,18 @@ class _Walker:
         self.later.append(False)
         end = self.run(loop.body, entry if runs else entry.copy())
         header = self.enter(loop, end, end)  # the state before every later iteration, to a fixpoint
-        self.values = later
         self.later[-1] = True
+        peeled = _second_and_rest(loop, saved)
+        once = None
+        if peeled is not None:  # (the second iteration apart: the state before the third on, to a fixpoint)
+            once = header
+            self.values = later
+            self.exact[peeled[0]] = peeled[1]
+            end = self.run(loop.body, header.copy())
+            del self.exact[peeled[0]]
+            header = entered = self.enter(loop, end, end)
+            later = peeled[2]
+        self.values = later
         while True:
             end = self.run(loop.body, header.copy())
             entered = self.enter(loop, end, end)
@@ -1400,7 +1446,11 @@ class _Walker:
         if runs:
             # it leaves after a run of its body, which starts from at least the header's facts
             # (the walk is monotone): the state at the end of that run holds at least ``end``'s
+            if once is not None:  # (it may leave after one trip, or two)
+                entered = _meet_all([once, header, entered])
             return [self.parallel_results(loop, _with_results(loop, entered, self))]
+        if once is not None:
+            header = meet(once, header)
         ran = self.parallel_results(loop, _with_results(loop, header, self))
         if _parallel(loop) and (static_trip_count(loop) or 0) >= 1:
             return [ran]  # (a pl.parallel loop of constant bounds that runs: it leaves after an iteration)
@@ -1451,6 +1501,10 @@ class _Walker:
         saved = self.values
         self.values = first
         odd = self.after_iteration(loop, entry.copy())
+        peeled = _second_and_rest(loop, saved)
+        if peeled is not None:
+            self.values = saved
+            return self.walk_by_parity_peeled(loop, entry, odd, peeled)
         self.values = later
         even = None
         while True:
@@ -1463,6 +1517,28 @@ class _Walker:
         self.values = saved
         return [_with_results(loop, entry, self), _with_results(loop, even, self),
                 _with_results(loop, odd, self)]
+
+    def walk_by_parity_peeled(self, loop, entry: State, once: State, peeled: tuple) -> list:
+        """``walk_by_parity`` with the second iteration walked apart (``_second_and_rest``):
+        ``once`` is the state after the first; the states after the third trip on meet to a
+        fixpoint from the one after the second."""
+        saved = self.values
+        self.values = _first_and_later(loop, saved)[1]
+        self.exact[peeled[0]] = peeled[1]
+        even = self.after_iteration(loop, once.copy())
+        del self.exact[peeled[0]]
+        self.values = peeled[2]
+        odd = None
+        while True:
+            reached = self.after_iteration(loop, even.copy())
+            odd_next = reached if odd is None else meet(odd, reached)
+            even_next = meet(even, self.after_iteration(loop, odd_next.copy()))
+            if odd is not None and even_next == even and odd_next == odd:
+                break
+            even, odd = even_next, odd_next
+        self.values = saved
+        return [_with_results(loop, entry, self), _with_results(loop, even, self),
+                _with_results(loop, meet(once, odd), self)]
 
     def after_iteration(self, loop, header: State) -> State:
         end = self.run(loop.body, header)
@@ -1568,6 +1644,23 @@ def _first_and_later(loop, values: dict) -> tuple[dict, dict]:
     if start is None:
         return values, values
     return {**values, name: start}, {**values, (name, MIN): start + step}
+
+
+def _second_and_rest(loop, values: dict) -> tuple | None:
+    """(a counting loop's counter, its value in the second iteration: the start plus the step,
+    the scalars of the walk of the iterations after it: the counter at least the start plus
+    twice the step, as ``_first_and_later``), where an ``if`` in it tests the counter (``if i >=
+    1``: the task it guards runs from the second iteration on, so the third is the first after
+    a run of it); else None. The second iteration is walked with the scalars of the later ones
+    (``implied_at`` records it among them), its counter in ``_Walker.exact``."""
+    counter = _counter(loop)
+    if counter is None:
+        return None
+    name, start, step = counter
+    start = _evaluate(start, values)
+    if start is None or not any(s._production == "If" and name in _names_in(s.cond) for s in iter_stmts(loop.body)):
+        return None  # (or no ``if`` in it tests the counter: the second iteration is walked as the later ones)
+    return name, start + step, {**values, (name, MIN): start + 2 * step}
 
 
 def _counter(loop) -> tuple | None:
