@@ -169,7 +169,38 @@ SCALAR_GUARDS = (_if(("n", ">", 1)), _parity("n", 0), _parity("n", 1), _if(("c",
 
 def gen_par(b: _B) -> Program:
     trip = b.rnd.choice((1, 2, 3, 2, 3, "n", 0))
-    return _prog(_carried(b, "parallel", trip, ITER_GUARDS if b.rnd.random() < 0.5 else ()))
+    stmts = _carried(b, "parallel", trip, ITER_GUARDS if b.rnd.random() < 0.5 else ())
+    if b.rnd.random() < 0.4:      # the parallel loop inside a pl.range(n) loop over the same carries
+        inner = stmts[0]
+        pre = tuple(b.items(("c0", "c1"), b.rnd.randint(0, 2), host=False))
+        post = tuple(b.items(("c0", "c1"), b.rnd.randint(0, 2), host=True))
+        inner = P.Loop("parallel", "j", inner.trip, tuple(_renamed(inner.body)),
+                       carries=(("e0", "c0"), ("e1", "c1")), yields=tuple("e" + y[1] for y in inner.yields),
+                       results=("c0", "c1"))
+        outer = P.Loop("range", "i", "n", pre + (inner,) + post, carries=(("c0", "p"), ("c1", "q")),
+                       yields=("c1", "c0") if b.rnd.random() < 0.5 else ("c0", "c1"), results=("d0", "d1"))
+        stmts = [outer] + stmts[1:]
+    return _prog(stmts)
+
+
+def _renamed(stmts) -> list:
+    """A body over c0, c1 and `i` rewritten over e0, e1 and `j` (an inner loop's)."""
+    ren = {"c0": "e0", "c1": "e1", "i": "j"}
+    out = []
+    for s in stmts:
+        if isinstance(s, P.Call):
+            s = P.Call(s.kernel, tuple(ren.get(a, a) for a in s.args), tuple(ren.get(a, a) for a in s.results),
+                       s.nodep, s.submit, s.tid, s.deps)
+        elif isinstance(s, P.HostRead):
+            s = P.HostRead(s.var, ren.get(s.tensor, s.tensor), s.idx, s.slot, s.live)
+        elif isinstance(s, P.HostWrite):
+            s = P.HostWrite(ren.get(s.tensor, s.tensor), s.idx, s.value)
+        elif isinstance(s, P.If):
+            s = P.If((ren.get(s.cond[0], s.cond[0]),) + s.cond[1:], tuple(_renamed(s.then)), tuple(_renamed(s.orelse)))
+        elif isinstance(s, loops2.Parity):
+            s = loops2.Parity(ren.get(s.var, s.var), s.rem, tuple(_renamed(s.then)))
+        out.append(s)
+    return out
 
 
 def gen_scalar(b: _B) -> Program:
@@ -215,13 +246,16 @@ def gen_host(b: _B) -> Program:
         else:
             inside += b.atom(PARAMS + ("w",), host=True)
     inside += [P.HostRead(b.fresh("h"), b.rnd.choice(PARAMS), (1, 1), b.k % P.SINK_SIZE)]
-    body = pre + [P.Manual(tuple(_chained(inside)))] + b.post((), PARAMS)
-    return _prog(body, settings=((2, 1),), cls=fences.Program)
+    scope = P.Manual(tuple(_chained(inside)))
+    if b.rnd.random() < 0.4:      # the scope in a loop: its instances are the compiler's to order
+        scope = P.Loop("range", "i", b.rnd.choice(("n", 2)), (scope,) + tuple(b.items(PARAMS, b.rnd.randint(0, 2))))
+    body = pre + [scope] + b.post((), PARAMS)
+    return _prog(body, settings=((0, 0), (1, 0), (2, 1), (3, 1)), cls=fences.Program)
 
 
 def gen_tid(b: _B) -> Program:
     rnd = b.rnd
-    frame = fences.Frame("manual", rnd.choice(("par2", "par2", "range")))
+    frame = fences.Frame("manual", rnd.choice(("par2", "par2", "range", "while", "phases")))
     while True:
         lay = {r: tuple(rnd.choice(fences.ALPHABET[r]) for _ in range(rnd.randint(0, 2)))
                for r in ("pre", "post")}
@@ -237,7 +271,10 @@ def gen_create(b: _B) -> Program:
     init = b.rnd.choice((None, 1.0))
     make = P.Create("t", "B", init=init)
     trip = b.rnd.choice(("n", 2, 3))
-    body = tuple(([] if outside else [make]) + b.items(("c0", "c1", "t"), b.rnd.randint(2, 5), ITER_GUARDS))
+    items = b.items(("c0", "c1", "t"), b.rnd.randint(2, 5), ITER_GUARDS)
+    if b.rnd.random() < 0.4:      # `t` rebound to a task's runtime-allocated output (a new tensor each time)
+        items.insert(b.rnd.randrange(len(items) + 1), P.Call("rd", (b.rnd.choice(("c0", "c1")), None), ("t",), (), True, b.fresh("k")))
+    body = tuple(([] if outside else [make]) + items)
     y = b.rnd.choice((("c0", "c1"), ("t", "c1"), ("c1", "t"), ("c1", "c0"), ("t", "c0")))
     loop = P.Loop("range", "i", trip, body, carries=(("c0", "p"), ("c1", "q")), yields=y, results=("d0", "d1"))
     head = ([make] if outside else []) + [loop]
