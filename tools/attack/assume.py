@@ -17,7 +17,8 @@ drop an edge) or in a near-miss where it does not (the edge must stay):
     tid      fences.py's TaskId programs restricted to `pl.parallel(2)` / `pl.range` in a manual
              scope, with `task_dummy` joins and deps on the loop's TaskId result
     create   a tensor created in a loop body (kept by a carry into the next iteration), or the
-             near-miss of one created before the loop (the same tensor in every iteration)
+             near-miss of one created before the loop (the same tensor in every iteration, used
+             after it); either maybe rebound in the body to a task's runtime-allocated output
     while    a `pl.while_` loop with a constant bound 0..3, or the near-miss bound `n`
     mdep     a carry swapped with a `manual_dep` tensor (tracked in the iterations it holds p)
 
@@ -278,7 +279,11 @@ def gen_create(b: _B) -> Program:
     y = b.rnd.choice((("c0", "c1"), ("t", "c1"), ("c1", "t"), ("c1", "c0"), ("t", "c0")))
     loop = P.Loop("range", "i", trip, body, carries=(("c0", "p"), ("c1", "q")), yields=y, results=("d0", "d1"))
     head = ([make] if outside else []) + [loop]
-    return _prog(head + b.post(("d0", "d1")))
+    after = []
+    if outside:       # the name made before the loop, maybe rebound in it (an implicit carry), used after
+        after = [b.rd("t"), P.Call("up", ("t",), ("t",)), P.HostRead(b.fresh("h"), "t", (1, 1), b.k % P.SINK_SIZE)]
+        b.rnd.shuffle(after)
+    return _prog(head + after + b.post(("d0", "d1")))
 
 
 def gen_while(b: _B) -> Program:
