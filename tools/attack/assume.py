@@ -9,7 +9,8 @@ drop an edge) or in a near-miss where it does not (the edge must stay):
              (runs), or near-misses `n` (may not run) and 0 (never runs); iteration guards inside
     scalar   a `pl.range` loop whose guards read the scalar parameters only (`if n > 1`,
              `if n % 2 == 0`, `if c == 1`, with an else), or near-misses reading the loop variable
-             or a scalar carry the body steps (`k`, started from `c`)
+             or a scalar carry the body steps (`k`, started from `c`), or the parameter `c` itself
+             rebound in the body (`c = c + 1`, an implicit carry)
     dead     `if i > T - 1` in `pl.range(T)` (never taken), or near-misses `if i > T - 2` and
              `pl.range(n)` (taken for n > T)
     host     host reads and writes inside a `with pl.manual_scope():` after AUTO writers, manual
@@ -86,6 +87,19 @@ class ScalarLoop:
             r.scalars["k"] += 1
         for (inner, _), res in zip(self.carries, self.results):
             r.env[res] = r.env[inner]
+
+
+@dataclass(frozen=True)
+class Bump:
+    """`c = c + 1`: the scalar parameter's name rebound (in a loop body, an implicit carry)."""
+
+    var: str = "c"
+
+    def render(self, p, d):
+        p.emit(d, f"{self.var} = {self.var} + 1", self)
+
+    def run(self, r):
+        r.scalars[self.var] += 1
 
 
 class _B:
@@ -213,6 +227,13 @@ def gen_scalar(b: _B) -> Program:
         swap = b.rnd.random() < 0.5
         loop = ScalarLoop(trip, body, (("c0", "p"), ("c1", "q")), ("c1", "c0") if swap else ("c0", "c1"), ("d0", "d1"))
         return _prog([loop] + b.post(("d0", "d1")))
+    if near and b.rnd.random() < 0.5:     # `c = c + 1` in the body: `if c == 1` reads a carry
+        stmts = _carried(b, "range", trip, SCALAR_GUARDS)
+        loop = stmts[0]
+        body = list(loop.body)
+        body.insert(b.rnd.randrange(len(body) + 1), Bump())
+        return _prog([P.Loop(loop.kind, loop.var, loop.trip, tuple(body), loop.carries, loop.yields, loop.results)]
+                     + stmts[1:])
     guards = SCALAR_GUARDS + (ITER_GUARDS if near else ())
     return _prog(_carried(b, "range", trip, guards))
 
