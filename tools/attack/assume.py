@@ -13,8 +13,9 @@ drop an edge) or in a near-miss where it does not (the edge must stay):
              rebound in the body (`c = c + 1`, an implicit carry)
     dead     `if i > T - 1` in `pl.range(T)` (never taken), or near-misses `if i > T - 2` and
              `pl.range(n)` (taken for n > T)
-    host     host reads and writes inside a `with pl.manual_scope():` after AUTO writers, manual
-             writers, and updates of a manual task's runtime-allocated output
+    host     host reads and writes inside a `with pl.manual_scope():` (alone or in a loop) after
+             AUTO writers, manual writers, and updates of a manual task's runtime-allocated output
+             or of a `pl.create_tensor` made before the scope or in it
     tid      fences.py's TaskId programs restricted to `pl.parallel(2)` / `pl.range` in a manual
              scope, with `task_dummy` joins and deps on the loop's TaskId result
     create   a tensor created in a loop body (kept by a carry into the next iteration), or the
@@ -258,20 +259,25 @@ def _chained(stmts: list) -> list:
 
 
 def gen_host(b: _B) -> Program:
-    pre = b.items(PARAMS + ("w",), b.rnd.randint(0, 3), host=False)
-    inside = []
+    made = b.rnd.choice((None, None, "before", "inside"))     # a pl.create_tensor `t`, before or in the scope
+    make = P.Create("t", "B", init=b.rnd.choice((None, 1.0)))
+    names = PARAMS + ("w",) + (("t",) if made else ())
+    pre = ([make] if made == "before" else []) + b.items(names if made == "before" else PARAMS + ("w",),
+                                                         b.rnd.randint(0, 3), host=False)
+    inside = [make] if made == "inside" else []
     for _ in range(b.rnd.randint(2, 5)):
         if b.rnd.random() < 0.25:
             g = b.fresh("g")
-            inside.append(P.Call("rd", (b.rnd.choice(PARAMS + ("w",)), None), (g,)))
+            inside.append(P.Call("rd", (b.rnd.choice(names), None), (g,)))
             inside += b.items((g,), b.rnd.randint(0, 2), host=True)
         else:
-            inside += b.atom(PARAMS + ("w",), host=True)
-    inside += [P.HostRead(b.fresh("h"), b.rnd.choice(PARAMS), (1, 1), b.k % P.SINK_SIZE)]
+            inside += b.atom(names, host=True)
+    inside += [P.HostRead(b.fresh("h"), b.rnd.choice(names), (1, 1), b.k % P.SINK_SIZE)]
     scope = P.Manual(tuple(_chained(inside)))
     if b.rnd.random() < 0.4:      # the scope in a loop: its instances are the compiler's to order
         scope = P.Loop("range", "i", b.rnd.choice(("n", 2)), (scope,) + tuple(b.items(PARAMS, b.rnd.randint(0, 2))))
-    body = pre + [scope] + b.post((), PARAMS)
+    after = [b.rd("t"), P.HostRead(b.fresh("h"), "t", (1, 1), b.k % P.SINK_SIZE)] if made == "before" else []
+    body = pre + [scope] + after + b.post((), PARAMS)
     return _prog(body, settings=((0, 0), (1, 0), (2, 1), (3, 1)), cls=fences.Program)
 
 
