@@ -77,6 +77,19 @@ def test_a_constant_while_loop_and_its_trip_parity_by_hand():
     assert seq.events[3].reads[0][0] == ("ev", 1)
 
 
+def test_a_stepped_while_loop_by_hand():
+    # Claim 7 with another start and step: from 1 by 2 while i <= 5 runs for i = 1, 3, 5; with a
+    # swap c0 is p, q, p: 0 up(p), 1 up(q), 2 up(p). Under `<` it runs for i = 1, 3 alone.
+    def loop(op):
+        return A.StepWhile(1, 2, op, 5, (UP0,), CARRIES, ("c1", "c0"), ("d0", "d1"))
+    prog = A._prog([loop("<=")])
+    src = prog.source
+    assert "pl.while_(init_values=(1, p, q)):" in src and "pl.cond(i <= 5)" in src
+    assert "n_done, d0, d1 = pl.yield_(i + 2, c1, c0)" in src
+    assert _tasks(_seq(prog)) == [("up", "ext:p"), ("up", "ext:q"), ("up", "ext:p")]
+    assert _tasks(_seq(A._prog([loop("<")]))) == [("up", "ext:p"), ("up", "ext:q")]
+
+
 def test_a_tensor_made_in_a_loop_is_new_each_iteration_by_hand():
     # Claim 6: `t = pl.create_tensor(...)`, `c0 = up(c0)`, `t = wr(t)`, yield (t, c1): iteration 1
     # updates iteration 0's t (through c0), then writes its own new t.

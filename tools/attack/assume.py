@@ -21,7 +21,8 @@ drop an edge) or in a near-miss where it does not (the edge must stay):
     create   a tensor created in a loop body (kept by a carry into the next iteration), or the
              near-miss of one created before the loop (the same tensor in every iteration, used
              after it); either maybe rebound in the body to a task's runtime-allocated output
-    while    a `pl.while_` loop with a constant bound 0..3, or the near-miss bound `n`
+    while    a `pl.while_` loop with a constant bound 0..5, or the near-miss bound `n`; its counter
+             from 0 by 1, or from 0..2 by 1..3 under `<` or `<=`
     mdep     a carry swapped with a `manual_dep` tensor (tracked in the iterations it holds p)
 
 Every body is a random sequence of atoms over the loop's names:
@@ -101,6 +102,51 @@ class Bump:
 
     def run(self, r):
         r.scalars[self.var] += 1
+
+
+@dataclass(frozen=True)
+class StepWhile:
+    """`for (i, c0, c1) in pl.while_(init_values=(start, p, q)):` / `pl.cond(i OP bound)` / body /
+    `n_done, d0, d1 = pl.yield_(i + step, ...)`: a counter from a constant by a constant step."""
+
+    start: int
+    step: int
+    op: str
+    bound: object
+    body: tuple
+    carries: tuple
+    yields: tuple
+    results: tuple
+
+    def blocks(self):
+        return [self.body]
+
+    def with_blocks(self, lists):
+        return StepWhile(self.start, self.step, self.op, self.bound, tuple(lists[0]), self.carries, self.yields,
+                         self.results)
+
+    def render(self, p, d):
+        inner = ", ".join(["i"] + [x for x, _ in self.carries])
+        inits = ", ".join([str(self.start)] + [x for _, x in self.carries])
+        p.emit(d, f"for ({inner}) in pl.while_(init_values=({inits})):", self)
+        p.emit(d + 1, f"pl.cond(i {self.op} {self.bound})")
+        p.body(d + 1, self.body)
+        p.emit(d + 1, f"{', '.join(('n_done',) + self.results)} = pl.yield_({', '.join((f'i + {self.step}',) + self.yields)})")
+
+    def run(self, r):
+        bound = self.bound if isinstance(self.bound, int) else r.scalars[self.bound]
+        for inner, init in self.carries:
+            r.env[inner] = r.env[init]
+        i = self.start
+        while i < bound or (self.op == "<=" and i == bound):
+            r.scalars["i"] = i
+            r.run(self.body)
+            new = [r.env[y] for y in self.yields]
+            for (inner, _), v in zip(self.carries, new):
+                r.env[inner] = v
+            i += self.step
+        for (inner, _), res in zip(self.carries, self.results):
+            r.env[res] = r.env[inner]
 
 
 class _B:
@@ -314,11 +360,15 @@ def gen_create(b: _B) -> Program:
 
 
 def gen_while(b: _B) -> Program:
-    bound = b.rnd.choice((0, 1, 2, 3, 2, 3, "n"))
+    bound = b.rnd.choice((0, 1, 2, 3, 2, 3, 4, 5, "n"))
     swap = b.rnd.random() < 0.5
     body = tuple(b.items(("c0", "c1"), b.rnd.randint(1, 4), ITER_GUARDS))
-    loop = While("i", bound, body, carries=(("c0", "p"), ("c1", "q")),
-                 yields=("c1", "c0") if swap else ("c0", "c1"), results=("d0", "d1"))
+    yields = ("c1", "c0") if swap else ("c0", "c1")
+    if b.rnd.random() < 0.5:      # a start of 0..2, a step of 1..3, `<` or `<=`
+        loop = StepWhile(b.rnd.randint(0, 2), b.rnd.randint(1, 3), b.rnd.choice(("<", "<=")), bound, body,
+                         (("c0", "p"), ("c1", "q")), yields, ("d0", "d1"))
+    else:
+        loop = While("i", bound, body, carries=(("c0", "p"), ("c1", "q")), yields=yields, results=("d0", "d1"))
     return _prog([loop] + b.post(("d0", "d1")))
 
 
