@@ -68,6 +68,17 @@ def test_a_branch_no_iteration_takes_and_its_near_miss_by_hand():
     assert _tasks(_seq(live)) == [("up", "ext:p")]
 
 
+def test_a_branch_of_a_spanned_range_by_hand():
+    # pl.range(1, 6, 2) runs for i = 1, 3, 5 (three iterations): `if i > 2` (T - 1 for T = 3)
+    # is taken twice, `if i > 5` never.
+    def loop(cond):
+        return A.SpanLoop("range", 1, 6, 2, (P.If(cond, (UP0,)),), CARRIES, ("c0", "c1"), ("d0", "d1"))
+    prog = A._prog([loop(("i", ">", 2))])
+    assert "for i, (c0, c1) in pl.range(1, 6, 2, init_values=(p, q)):" in prog.source
+    assert _tasks(_seq(prog)) == [("up", "ext:p")] * 2
+    assert _tasks(_seq(A._prog([loop(("i", ">", 5))]))) == []
+
+
 def test_a_constant_while_loop_and_its_trip_parity_by_hand():
     # Claim 7: `pl.cond(i < 3)` from 0 by 1 runs three iterations; with a swap, c0 is p, q, p and
     # d0 ends as q: 0 up(p), 1 up(q), 2 up(p), then rd(d0) reads q as task 1 left it.

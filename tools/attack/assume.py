@@ -6,13 +6,15 @@ around one claim about the runtime or programs, either where the claim holds (th
 drop an edge) or in a near-miss where it does not (the edge must stay):
 
     par      a `pl.parallel` loop over tensor carries p, q (kept or swapped): constant trips 1..3
-             (runs), or near-misses `n` (may not run) and 0 (never runs); iteration guards inside
+             (runs), or near-misses `n` (may not run) and 0 (never runs); iteration guards inside;
+             maybe written `pl.parallel(start, stop, step)`, or inside a `pl.range(n)` loop
     scalar   a `pl.range` loop whose guards read the scalar parameters only (`if n > 1`,
              `if n % 2 == 0`, `if c == 1`, with an else), or near-misses reading the loop variable
              or a scalar carry the body steps (`k`, started from `c`), or the parameter `c` itself
              rebound in the body (`c = c + 1`, an implicit carry)
     dead     `if i > T - 1` in `pl.range(T)` (never taken), or near-misses `if i > T - 2` and
-             `pl.range(n)` (taken for n > T)
+             `pl.range(n)` (taken for n > T); the same over `pl.range(start, stop, step)` with the
+             last `i` in place of T - 1
     host     host reads and writes inside a `with pl.manual_scope():` (alone or in a loop) after
              AUTO writers, manual writers, and updates of a manual task's runtime-allocated output
              or of a `pl.create_tensor` made before the scope or in it
@@ -149,6 +151,64 @@ class StepWhile:
             r.env[res] = r.env[inner]
 
 
+@dataclass(frozen=True)
+class SpanLoop:
+    """`for i, (c0, c1) in pl.range|parallel(start, stop, step, init_values=(p, q)):` ... yield."""
+
+    kind: str
+    start: int
+    stop: object
+    step: int
+    body: tuple
+    carries: tuple
+    yields: tuple
+    results: tuple
+
+    def blocks(self):
+        return [self.body]
+
+    def with_blocks(self, lists):
+        return SpanLoop(self.kind, self.start, self.stop, self.step, tuple(lists[0]), self.carries, self.yields,
+                        self.results)
+
+    def render(self, p, d):
+        inner = ", ".join(x for x, _ in self.carries)
+        inits = ", ".join(x for _, x in self.carries)
+        p.emit(d, f"for i, ({inner}) in pl.{self.kind}({self.start}, {self.stop}, {self.step}, init_values=({inits})):",
+               self)
+        p.body(d + 1, self.body)
+        p.emit(d + 1, f"{', '.join(self.results)} = pl.yield_({', '.join(self.yields)})")
+
+    def run(self, r):
+        stop = self.stop if isinstance(self.stop, int) else r.scalars[self.stop]
+        inst = r.loop_instances
+        r.loop_instances += 1
+        for inner, init in self.carries:
+            r.env[inner] = r.env[init]
+        for it in range(self.start, stop, self.step):
+            r.scalars["i"] = it
+            if self.kind == "parallel":
+                r.parallel.append((inst, it))
+            r.run(self.body)
+            if self.kind == "parallel":
+                r.parallel.pop()
+            new = [r.env[y] for y in self.yields]
+            for (inner, _), v in zip(self.carries, new):
+                r.env[inner] = v
+        for (inner, _), res in zip(self.carries, self.results):
+            r.env[res] = r.env[inner]
+
+
+def _spanned(b: "_B", stmts: list) -> list:
+    """`stmts` with its first statement, a carried loop, written as a SpanLoop over a random start
+    0..2, step 1..3 and a stop that keeps the loop's last iteration (`i` of its first iterations
+    when the stop is `n`)."""
+    loop = stmts[0]
+    start, step = b.rnd.randint(0, 2), b.rnd.randint(1, 3)
+    stop = loop.trip if not isinstance(loop.trip, int) else start + step * (loop.trip - 1) + 1
+    return [SpanLoop(loop.kind, start, stop, step, loop.body, loop.carries, loop.yields, loop.results)] + stmts[1:]
+
+
 class _B:
     def __init__(self, rnd: random.Random):
         self.rnd = rnd
@@ -232,6 +292,8 @@ SCALAR_GUARDS = (_if(("n", ">", 1)), _parity("n", 0), _parity("n", 1), _if(("c",
 def gen_par(b: _B) -> Program:
     trip = b.rnd.choice((1, 2, 3, 2, 3, "n", 0))
     stmts = _carried(b, "parallel", trip, ITER_GUARDS if b.rnd.random() < 0.5 else ())
+    if b.rnd.random() < 0.25:
+        return _prog(_spanned(b, stmts))
     if b.rnd.random() < 0.4:      # the parallel loop inside a pl.range(n) loop over the same carries
         inner = stmts[0]
         pre = tuple(b.items(("c0", "c1"), b.rnd.randint(0, 2), host=False))
@@ -289,6 +351,13 @@ def gen_dead(b: _B) -> Program:
     t = b.rnd.choice((2, 3, 4))
     live = b.rnd.random() < 0.4
     trip = "n" if b.rnd.random() < 0.3 else t
+    if b.rnd.random() < 0.4:      # pl.range(start, stop, step): the last i is start + step * (T - 1)
+        stmts = _spanned(b, _carried(b, "range", trip, ()))
+        loop = stmts[0]
+        last = loop.start + loop.step * (t - 1)
+        guards = (_if(("i", ">", last - (1 if live else 0))), _if(("i", ">=", last + (0 if live else 1))))
+        body = tuple(b.items(("c0", "c1"), b.rnd.randint(1, 4), guards))
+        return _prog([loop.with_blocks([body])] + stmts[1:])
     guards = (_if(("i", ">", t - (2 if live else 1))), _if(("i", ">=", t - (1 if live else 0))))
     return _prog(_carried(b, "range", trip, guards))
 
