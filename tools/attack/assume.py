@@ -25,7 +25,8 @@ drop an edge) or in a near-miss where it does not (the edge must stay):
              after it); either maybe rebound in the body to a task's runtime-allocated output
     while    a `pl.while_` loop with a constant bound 0..5, or the near-miss bound `n`; its counter
              from 0 by 1, or from 0..2 by 1..3 under `<` or `<=`
-    mdep     a carry swapped with a `manual_dep` tensor (tracked in the iterations it holds p)
+    mdep     a carry swapped with a `manual_dep` tensor (tracked in the iterations it holds p), or
+             near-misses where the names also trade places under an iteration guard
 
 Every body is a random sequence of atoms over the loop's names:
     rd(t)  `f, k = pl.submit(self.rd, t)`   up(t) `t = self.up(t)`   wr(t) `t = self.wr(t)`
@@ -444,9 +445,14 @@ def gen_while(b: _B) -> Program:
 def gen_mdep(b: _B) -> Program:
     make = P.Create("m", "B", init=1.0, manual_dep=True)
     trip = b.rnd.choice(("n", 2, 3))
-    body = tuple(b.items(("c0", "c1"), b.rnd.randint(1, 4), ITER_GUARDS))
-    loop = P.Loop("range", "i", trip, body, carries=(("c0", "p"), ("c1", "m")),
-                  yields=("c1", "c0"), results=("d0", "d1"))
+    body = b.items(("c0", "c1"), b.rnd.randint(1, 4), ITER_GUARDS)
+    yields = ("c1", "c0")
+    if b.rnd.random() < 0.5:      # near-miss: the names trade places in some iterations only
+        swap = P.Swap("c0", "c1", "tmp")
+        body.insert(b.rnd.randrange(len(body) + 1), b.rnd.choice(ITER_GUARDS)((swap,), ()))
+        yields = b.rnd.choice((("c1", "c0"), ("c0", "c1")))
+    loop = P.Loop("range", "i", trip, tuple(body), carries=(("c0", "p"), ("c1", "m")),
+                  yields=yields, results=("d0", "d1"))
     post = [b.rd("d0"), b.rd("d1"), b.rd("p"), P.Call("wr", ("p",), ("p",)),
             P.HostRead(b.fresh("h"), "p", (1, 1), b.k % P.SINK_SIZE)]
     return _prog([make, loop] + post, extra=("p",))
