@@ -44,6 +44,12 @@
                                       AUTO code or a manual scope: deps= on the carry and the body's
                                       last id, guards on the iteration, task_dummy joins, pl.no_dep,
                                       host reads and writes (fences.py); lean.py's figures as carries'
+  --grammar assume --seconds N --seed S ...
+                                      programs around the facts session 27's lean rules rest on and
+                                      their near-misses (assume.py): constant pl.parallel loops,
+                                      scalar-parameter guards, dead branches, host access in a manual
+                                      scope, TaskId joins, tensors made in a loop, constant while
+                                      loops, manual_dep carries; lean.py's figures as carries'
 
 Each failing program is saved as DIR/<class>/<name>.py with its failures in a header comment;
 the first few of each class are minimised into DIR/minimal/. The figures (programs, tasks, runs,
@@ -64,14 +70,14 @@ from collections import Counter, defaultdict
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from pathlib import Path
 
-from . import carries, directions, exhaustive, fences, generate, grammar, loops2, nested, printed, printed_scalars, record, rows, runner, scalars, scopes, shrink, surface_generate
+from . import assume, carries, directions, exhaustive, fences, generate, grammar, loops2, nested, printed, printed_scalars, record, rows, runner, scalars, scopes, shrink, surface_generate
 from . import program as P
 
 COMPILE_TIMEOUT_S = 60
 GRAMMARS = {"rows": rows, "scopes": scopes, "directions": directions,    # the exhaustive grammars besides exhaustive.py's
             "nested": nested.TWO, "nested3": nested.THREE, "scalars": scalars, "printed": printed,
             "printed-scalars": printed_scalars, "carries": carries, "loops2": loops2,
-            "loops2-const": loops2.CONSTANT_TRIPS, "fences": fences}
+            "loops2-const": loops2.CONSTANT_TRIPS, "fences": fences, "assume": assume}
 
 
 class _Timeout(Exception):
