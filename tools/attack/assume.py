@@ -40,7 +40,7 @@ are fences.py's (careless user deps are the tester's invalid programs). Random o
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Optional
 
 from . import carries, fences, loops2
@@ -69,7 +69,7 @@ class ScalarLoop:
         return [self.body]
 
     def with_blocks(self, lists):
-        return ScalarLoop(self.trip, tuple(lists[0]), self.carries, self.yields, self.results)
+        return replace(self, body=tuple(lists[0]))
 
     def render(self, p, d):
         inner = ", ".join(["k"] + [i for i, _ in self.carries])
@@ -125,8 +125,7 @@ class StepWhile:
         return [self.body]
 
     def with_blocks(self, lists):
-        return StepWhile(self.start, self.step, self.op, self.bound, tuple(lists[0]), self.carries, self.yields,
-                         self.results)
+        return replace(self, body=tuple(lists[0]))
 
     def render(self, p, d):
         inner = ", ".join(["i"] + [x for x, _ in self.carries])
@@ -169,8 +168,7 @@ class SpanLoop:
         return [self.body]
 
     def with_blocks(self, lists):
-        return SpanLoop(self.kind, self.start, self.stop, self.step, tuple(lists[0]), self.carries, self.yields,
-                        self.results)
+        return replace(self, body=tuple(lists[0]))
 
     def render(self, p, d):
         inner = ", ".join(x for x, _ in self.carries)
