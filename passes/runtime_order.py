@@ -1446,15 +1446,16 @@ class _Walker:
         if runs:
             # it leaves after a run of its body, which starts from at least the header's facts
             # (the walk is monotone): the state at the end of that run holds at least ``end``'s
-            if once is not None:  # (it may leave after one trip, or two)
-                entered = _meet_all([once, header, entered])
+            if once is not None:  # (it may leave after one trip, unless its bounds say two or more, or two)
+                entered = _meet_all([header, entered] if (static_trip_count(loop) or 0) >= 2 else [once, header, entered])
             return [self.parallel_results(loop, _with_results(loop, entered, self))]
-        if once is not None:
-            header = meet(once, header)
+        unrun = _unrun_parallel(loop, _with_results(loop, entry, self))
+        if once is not None:  # (it leaves before its first iteration, after one, or after two or more)
+            return [unrun, _with_results(loop, once, self), _with_results(loop, header, self)]
         ran = self.parallel_results(loop, _with_results(loop, header, self))
         if _parallel(loop) and (static_trip_count(loop) or 0) >= 1:
             return [ran]  # (a pl.parallel loop of constant bounds that runs: it leaves after an iteration)
-        return [_unrun_parallel(loop, _with_results(loop, entry, self)), ran]  # (or before its first iteration)
+        return [unrun, ran]  # (or before its first iteration)
 
     def parallel_results(self, loop, state: State) -> State:
         """``state`` at the exit of ``loop`` after one iteration or more: a TaskId result of a
@@ -1651,15 +1652,20 @@ def _second_and_rest(loop, values: dict) -> tuple | None:
     the scalars of the walk of the iterations after it: the counter at least the start plus
     twice the step, as ``_first_and_later``), where an ``if`` in it tests the counter (``if i >=
     1``: the task it guards runs from the second iteration on, so the third is the first after
-    a run of it); else None. The second iteration is walked with the scalars of the later ones
-    (``implied_at`` records it among them), its counter in ``_Walker.exact``."""
+    a run of it) or it gives a carry a tensor named before it (``_replaces_carries``: the second
+    iteration is the first in which the carry holds that tensor, and the runs of the first wrote
+    the init); else None. The second iteration is walked with the scalars of the later ones
+    (``implied_at`` records it among them), its counter in ``_Walker.exact``; such a loop of
+    bounds not both constant leaves three ways (no trip, one, two or more: ``walk_loop``), one of
+    constant bounds of two trips or more after the second trip or a later one."""
     counter = _counter(loop)
     if counter is None:
         return None
     name, start, step = counter
     start = _evaluate(start, values)
-    if start is None or not any(s._production == "If" and name in _names_in(s.cond) for s in iter_stmts(loop.body)):
-        return None  # (or no ``if`` in it tests the counter: the second iteration is walked as the later ones)
+    if start is None or not (any(s._production == "If" and name in _names_in(s.cond) for s in iter_stmts(loop.body))
+                             or _replaces_carries(loop)):
+        return None  # (or neither: the second iteration is walked as the later ones)
     return name, start + step, {**values, (name, MIN): start + 2 * step}
 
 
