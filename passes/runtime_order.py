@@ -58,7 +58,8 @@ meet instead (at most ``SPLITS`` times a walk): a task after the loop is ordered
 path orders it after, through whichever values (a loop's own walk may spend the last of the
 budget: the rest is then walked once, from the meet of its exits). A loop of unknown trips that
 swaps its carries has three exits, the header split by the trips' parity (``walk_by_parity``),
-and the rest's walks know that parity (``implied_at``, ``implied_where``). A loop the walk reaches again
+and the rest's walks know that parity (``implied_at``, ``implied_where``); one whose second
+iteration is walked apart (``_second_and_rest``) has an exit after one trip of its own. A loop the walk reaches again
 from an equal state, in the same context, with a budget that makes the same walk, is not walked
 again: its exits are those of the first walk (``_Walker.exits``). Some loops are walked
 iteration by iteration instead, with no back edge and their scalars known in each iteration, so
@@ -1371,8 +1372,9 @@ class _Walker:
 
     def exits(self, loop, state: State) -> list:
         """The state after the loop: one, or two for a loop that may not run (the state before
-        it, and the state after one or more iterations), or three (``walk_by_parity``), each with
-        the loop's results.
+        it, and the state after one or more iterations), or three (``walk_by_parity``; or no
+        trip, one, two or more, where the second iteration is walked apart), or four (both), each
+        with the loop's results (``parities``: the trips' parity on each).
 
         A walk depends on the loop, the state before it, the walk's scalars, the loops unrolled
         and the MANUAL scopes around it, and on the split budget only through whether it is
@@ -1478,12 +1480,14 @@ class _Walker:
     def parities(self, loop, paths: int) -> list:
         """The trips' parity of each of ``paths`` exits of ``loop`` (``walk_by_parity``: a
         sequential ``For`` of a positive constant step and bounds not both constant that swaps
-        or rotates its carries, not walked iteration by iteration), else None each."""
-        if (paths == 3 and loop._production == "For" and loop.kind is LoopKind.seq
+        or rotates its carries, not walked iteration by iteration: no trip, an even number, an
+        odd one; or, where its second iteration is walked apart, no trip, an even number, one
+        trip, an odd number of three or more), else None each."""
+        if (paths in (3, 4) and loop._production == "For" and loop.kind is LoopKind.seq
                 and loop.step._production == "Int" and loop.step.value > 0
                 and not (loop.start._production == "Int" and loop.stop._production == "Int")
                 and _moves_carries(loop)):
-            return [0, 0, 1]
+            return [0, 0, 1] if paths == 3 else [0, 0, 1, 1]
         return [None] * paths
 
     def parity_loop(self, loop) -> int:
@@ -1522,7 +1526,8 @@ class _Walker:
     def walk_by_parity_peeled(self, loop, entry: State, once: State, peeled: tuple) -> list:
         """``walk_by_parity`` with the second iteration walked apart (``_second_and_rest``):
         ``once`` is the state after the first; the states after the third trip on meet to a
-        fixpoint from the one after the second."""
+        fixpoint from the one after the second. Four exits: no trip, an even number, one, an odd
+        number of three or more."""
         saved = self.values
         self.values = _first_and_later(loop, saved)[1]
         self.exact[peeled[0]] = peeled[1]
@@ -1539,7 +1544,7 @@ class _Walker:
             even, odd = even_next, odd_next
         self.values = saved
         return [_with_results(loop, entry, self), _with_results(loop, even, self),
-                _with_results(loop, meet(once, odd), self)]
+                _with_results(loop, once, self), _with_results(loop, odd, self)]
 
     def after_iteration(self, loop, header: State) -> State:
         end = self.run(loop.body, header)
