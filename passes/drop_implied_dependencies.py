@@ -41,7 +41,9 @@ class DropImpliedDependencies(LeanPass):
     after its first (``RuntimeOrder.implied_after_first``: ``T`` in a later iteration looks up
     the region its run in the first wrote, say), where ``T``'s runs are not chained (there
     ``drop_edges_after_first_run`` inserts it once), a derived edge, waits on a cell of its own,
-    set to ``S``'s TaskId before the outermost such loop and cleared at the end of its body. User edges stay. Cells no edge
+    set to ``S``'s TaskId before the outermost such loop and cleared at the end of its body; an
+    edge on ``S``'s latest-run cell likewise, where that loop is in no loop, its cell set with
+    each set of ``S``'s (seed 36058). User edges stay. Cells no edge
     reads any more lose their declaration and stores (and so do join barriers only they held),
     and a TaskId binder this pass left unread goes. Off with the option ``lean_edges=False``.
     Afterwards no compiler edge on a task's latest run, or on every run of it, is implied in
@@ -71,8 +73,18 @@ class DropImpliedDependencies(LeanPass):
         self.counters = dict(_counters(func.body))  # counter name -> (its binder, id(its loop))
         self.where = places(func.body, ("Task", "HostFence", "For", "While"))
         self.decls: list = []  # the cells of the edges inserted only where a counter says
-        self.first_only: dict[int, list] = {}  # id(loop) -> [(cell, its value before the loop)]
+        self.first_only: dict[int, list] = {}  # id(loop) -> [(cell, its value before the loop, or None)]
         self.first_loops = self.first_iteration_loops(program)
+        self.first_cells: dict[tuple, str] = {}  # (id(task), position) of a CellDep there -> its cell
+        self.mirrors: dict[str, list] = {}  # latest-run cell -> the first-iteration cells set with it
+        for (key, loop) in self.first_loops.items():
+            dep = self.where[key[0]].stmt.deps[key[1]]
+            if dep._production == "CellDep":
+                source = self.order.tasks[self.order.source_of(dep)]
+                cell = self.names.fresh(f"{source.kernel}_first_iteration", "cell")
+                self.first_cells[key] = cell
+                self.mirrors.setdefault(dep.cell, []).append(cell)
+                self.decls.append(D.CellDecl(cell, span=dep.span))
         body = self.visit_all(func.body)
         if body is func.body:
             return program
@@ -118,7 +130,7 @@ class DropImpliedDependencies(LeanPass):
             elif stmt._production == "Task":
                 loop = self.first_loops.get((id(stmt), k))
                 if loop is not None:
-                    guards.append(self.first_only_in(stmt, dep, loop, what))
+                    guards.append(self.first_only_in(stmt, k, dep, loop, what))
         if not guards:
             return None
         swap = {id(old): new for old, new, _ in guards}
@@ -154,7 +166,7 @@ class DropImpliedDependencies(LeanPass):
         ``drop_edges_after_first_run`` inserts the edge once); else None."""
         order = self.order
         n = order.number[id(task)]
-        if dep._production != "DerivedDep":  # (a copy of a cell would read it where later passes do not look: merge_cells_into_chains)
+        if dep._production != "DerivedDep" and not (dep._production == "CellDep" and dep.cell in order.cells.task):
             return None
         loops = self.where[id(task)].loops
         if not loops or any(loop in order.later_unknown for loop in loops):
@@ -166,6 +178,8 @@ class DropImpliedDependencies(LeanPass):
         source = order.source_of(dep)
         if source is None or loop in self.where[id(order.tasks[source])].loops:
             return None
+        if dep._production == "CellDep" and self.where[loop].loops:
+            return None  # (its cell mirrors the latest-run cell's sets: ``first_only_in``)
         return loop
 
     def first_iteration_loops(self, program) -> dict:
@@ -191,13 +205,22 @@ class DropImpliedDependencies(LeanPass):
         return {key: loop for key, loop in found.items()
                 if not chained.is_ordered(chained.number[key[0]], chained.number[key[0]])}
 
-    def first_only_in(self, task, dep, loop: int, what: str) -> tuple:
-        """(``dep``, a dependency on a cell of its own, no guard): the cell holds ``dep``'s
-        TaskId from before ``loop`` to the end of its first iteration (``For``), no task after."""
+    def first_only_in(self, task, k: int, dep, loop: int, what: str) -> tuple:
+        """(``dep``, dependency ``k`` of ``task``, a dependency on a cell of its own, no guard):
+        the cell holds ``dep``'s TaskId from before ``loop`` to the end of its first iteration
+        (``For``), no task after. For a ``CellDep`` on a latest-run cell (``loop`` in no loop:
+        it is entered once), the cell is set with each set of that cell (``CellSet``), none of
+        which is in ``loop``: the two hold the same TaskId until the end of the first iteration
+        (a copy of the cell before the loop would read it where later passes do not look:
+        ``merge_cells_into_chains``)."""
         source = self.order.tasks[self.order.source_of(dep)]
-        cell = self.names.fresh(f"{source.kernel}_first_iteration", "cell")
-        self.decls.append(D.CellDecl(cell, span=task.span))
-        value = dep.value
+        cell = self.first_cells.get((id(task), k))
+        if cell is None:
+            cell = self.names.fresh(f"{source.kernel}_first_iteration", "cell")
+            self.decls.append(D.CellDecl(cell, span=task.span))
+            value = dep.value
+        else:
+            value = None  # (declared and set with the latest-run cell: ``lean``)
         self.first_only.setdefault(loop, []).append((cell, value))
         around = self.where[loop].stmt
         over = f"the loop over {around.var.name}" if around._production == "For" else "a while loop"
@@ -214,10 +237,16 @@ class DropImpliedDependencies(LeanPass):
         none = self.names.fresh("no_task", "none")
         clear = [D.Let(D.Binder(none, TID_TYPE), D.NoTask(), span=loop.span)]
         clear += [D.CellSet(cell, D.Var(none), span=loop.span) for cell, _ in cells]
-        sets = [D.CellSet(cell, value, span=loop.span) for cell, value in cells]
+        sets = [D.CellSet(cell, value, span=loop.span) for cell, value in cells if value is not None]
         return sets + [out.replace(body=_before_yield(out.body, clear))]
 
     While = For
+
+    def CellSet(self, cell_set):
+        cells = self.mirrors.get(cell_set.cell) if self.unread is None else None
+        if not cells:
+            return cell_set
+        return [cell_set] + [cell_set.replace(cell=c) for c in cells]
 
     def guarded(self, task, dep, where: list, what: str) -> tuple:
         """(``dep``, a dependency on a cell of its own, the ``if`` that sets the cell before

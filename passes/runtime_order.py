@@ -56,7 +56,10 @@ before it meets that header, unless the loop certainly runs. Where such a loop i
 statement of its block, the rest of the block is walked from each of the two states and the ends
 meet instead (at most ``SPLITS`` times a walk): a task after the loop is ordered after what each
 path orders it after, through whichever values (a loop's own walk may spend the last of the
-budget: the rest is then walked once, from the meet of its exits). A loop of unknown trips that
+budget: the rest is then walked once, from the meet of its exits; each walk knows the bound of
+the loop's stop that its exit implies, ``_trip_bounds``: ``n <= 0`` on the no-trip exit of ``for
+i in pl.range(n)``, ``n >= 1`` on the other, so that ``if n >= 1`` after it takes one branch in
+each). A loop of unknown trips that
 swaps its carries has three exits, the header split by the trips' parity (``walk_by_parity``),
 and the rest's walks know that parity (``implied_at``, ``implied_where``); one whose second
 iteration is walked apart (``_second_and_rest``) has an exit after one trip of its own. A loop the walk reaches again
@@ -147,6 +150,7 @@ PER_EDGE = 100  # and the walk may cost this much per dependency entry of the pr
 # ``((PARITY, k), 0 or 1)`` in the walk's scalars: after loop k (``parity_loops``), its trips' parity
 PARITY = "trips odd"
 MIN = "at least"  # ``(name, MIN)`` in the walk's scalars: a lower bound of a loop's counter ``name``
+MAX = "at most"  # ``(name, MAX)`` in the walk's scalars: an upper bound of a scalar ``name`` (``_trip_bounds``)
 _FLIPPED = {CmpOp.lt: CmpOp.gt, CmpOp.gt: CmpOp.lt, CmpOp.le: CmpOp.ge, CmpOp.ge: CmpOp.le}
 ASSUME = "assumed"  # ``((ASSUME, key), bool)`` in the walk's scalars: the value of an invariant condition (``invariant_conditions``)
 ASSUMED = 2  # at most this many invariant conditions split the walk (``_runtime_order``)
@@ -912,8 +916,10 @@ class _Walker:
                 if len(paths) > 1 and self.splits:
                     self.splits -= 1
                     ends, saved = [], self.values
-                    for path, parity in zip(paths, self.parities(stmt, len(paths))):
-                        self.values = saved if parity is None else {**saved, (PARITY, self.parity_loop(stmt)): parity}
+                    bounds = _trip_bounds(stmt, saved, len(paths))
+                    for path, parity, known in zip(paths, self.parities(stmt, len(paths)), bounds):
+                        self.values = {**saved, **known} if parity is None else {
+                            **saved, (PARITY, self.parity_loop(stmt)): parity}
                         ends.append(self.run(body[k + 1:], path))
                     self.values = saved
                     return _meet_all(ends)
@@ -1652,6 +1658,24 @@ def _first_and_later(loop, values: dict) -> tuple[dict, dict]:
     return {**values, name: start}, {**values, (name, MIN): start + step}
 
 
+def _trip_bounds(loop, values: dict, paths: int) -> list:
+    """Per exit of ``loop`` (``_Walker.exits``), what the walk of the rest of its block knows of
+    its bounds: of a ``For`` of a positive constant step, a known start ``s`` and a stop ``v``
+    the walk does not know (a scalar name), that exits by no trip (``v <= s``: ``(v, MAX)``) or
+    after one or more (``v >= s + 1``: ``(v, MIN)``), so that an ``if n >= 1`` after ``for i in
+    pl.range(n)`` takes one branch on each exit. Else nothing."""
+    none = [{}] * paths
+    if (paths != 2 or loop._production != "For" or loop.step._production != "Int" or loop.step.value <= 0
+            or loop.stop._production != "Var"):
+        return none
+    start, name = _evaluate(loop.start, values), loop.stop.name
+    if start is None or isinstance(start, bool) or _evaluate(loop.stop, values) is not None:
+        return none
+    low, high = values.get((name, MIN)), values.get((name, MAX))
+    return [{(name, MAX): start if high is None else min(high, start)},
+            {(name, MIN): start + 1 if low is None else max(low, start + 1)}]
+
+
 def _second_and_rest(loop, values: dict) -> tuple | None:
     """(a counting loop's counter, its value in the second iteration: the start plus the step,
     the scalars of the walk of the iterations after it: the counter at least the start plus
@@ -1808,9 +1832,15 @@ def _evaluate(expr, values: dict):
     if kind not in ("Bin", "Cmp"):
         return None
     a, b = _evaluate(expr.a, values), _evaluate(expr.b, values)
-    if a is None or b is None:
-        return _compare_at_least(expr, a, b, values) if kind == "Cmp" else None
     op = expr.op
+    if a is None or b is None:
+        if kind == "Cmp":
+            return _compare_at_least(expr, a, b, values)
+        if op is BinOp.and_ and (a is not None and not a or b is not None and not b):
+            return False  # (one side false decides it)
+        if op is BinOp.or_ and (a is not None and a or b is not None and b):
+            return True
+        return None
     if kind == "Cmp":
         return {CmpOp.eq: a == b, CmpOp.ne: a != b, CmpOp.lt: a < b, CmpOp.le: a <= b, CmpOp.gt: a > b,
                 CmpOp.ge: a >= b}[op]
@@ -1829,19 +1859,26 @@ def _evaluate(expr, values: dict):
 
 def _compare_at_least(cmp, a, b, values: dict):
     """The value of the comparison ``cmp`` of a variable ``v`` known to be at least ``low``
-    (``values[(v, MIN)]``) with a known ``c`` (``a`` or ``b``, the other None), when that decides it."""
+    (``values[(v, MIN)]``) or at most ``high`` (``values[(v, MAX)]``: ``_trip_bounds``) with a
+    known ``c`` (``a`` or ``b``, the other None), when that decides it."""
     if a is None and b is not None and cmp.a._production == "Var":
-        low, c, op = values.get((cmp.a.name, MIN)), b, cmp.op
+        name, c, op = cmp.a.name, b, cmp.op
     elif b is None and a is not None and cmp.b._production == "Var":
-        low, c, op = values.get((cmp.b.name, MIN)), a, _FLIPPED.get(cmp.op, cmp.op)
+        name, c, op = cmp.b.name, a, _FLIPPED.get(cmp.op, cmp.op)
     else:
         return None
-    if low is None:
-        return None
-    if op is CmpOp.ge and low >= c or op is CmpOp.gt and low > c or op is CmpOp.ne and low > c:
-        return True
-    if op is CmpOp.lt and low >= c or op is CmpOp.le and low > c or op is CmpOp.eq and low > c:
-        return False
+    low = values.get((name, MIN))
+    if low is not None:
+        if op is CmpOp.ge and low >= c or op is CmpOp.gt and low > c or op is CmpOp.ne and low > c:
+            return True
+        if op is CmpOp.lt and low >= c or op is CmpOp.le and low > c or op is CmpOp.eq and low > c:
+            return False
+    high = values.get((name, MAX))
+    if high is not None:  # (``v`` at most ``high``)
+        if op is CmpOp.lt and high < c or op is CmpOp.le and high <= c or op is CmpOp.ne and high < c:
+            return True
+        if op is CmpOp.ge and high < c or op is CmpOp.gt and high <= c or op is CmpOp.eq and high < c:
+            return False
     return None
 
 

@@ -1,6 +1,6 @@
 """A compiler edge on a task outside a loop that the runtime implies in every iteration of the
 loop after its first (issue 24): ``drop_implied_dependencies`` routes it through a cell set
-before the loop and cleared at the end of its body. Figures (tools/measure_edges.py) computed by
+before the loop (or set with the latest-run cell it waits on) and cleared at the end of its body. Figures (tools/measure_edges.py) computed by
 hand; the hazard checker checks each program on its trip counts."""
 
 from __future__ import annotations
@@ -90,3 +90,37 @@ def test_the_rule_leaves_a_note_naming_the_loop():
     stages, _ = compile_text(RANGE_OF_ROWS, options_of(RANGE_OF_ROWS))
     notes = [str(note) for stage in stages for note in getattr(stage, "notes", ())]
     assert any("in the iterations of the loop over i after its first" in note for note in notes), notes
+
+
+# read runs in a loop of 2 before the outer loop: the writers wait on read's latest-run cell
+# (read's TaskId is bound in that loop's body), not on its TaskId
+CELL_OF_ROWS = RANGE_OF_ROWS.replace("        y = self.read(s, y)\n",
+                                     "        for k in pl.range(2):\n            y = self.read(s, y)\n")
+# the same in each of 2 iterations of a loop m around both: the writers' loop is entered twice
+CELL_OF_ROWS_TWICE = program("        for m in pl.range(2):\n            for k in pl.range(2):\n"
+                             "                y = self.read(s, y)\n"
+                             "            for i in pl.range(n):\n                for j in pl.range(3):\n",
+                             "j * 8").replace("        y = self.read(s, y)\n", "", 1).replace(
+    "                v = pl.tensor.slice", "                    v = pl.tensor.slice").replace(
+    "                v = self.write", "                    v = self.write")
+
+
+def test_an_edge_on_a_latest_run_cell_implied_after_the_first_iteration_is_inserted_in_it_only():
+    """By hand, as RANGE_OF_ROWS with read's two runs chained (each InOut on y): every write
+    waits for read's latest run through its cell. Without the rule 3n insertions, 3(n - 1) of
+    them redundant (the run at the same j one outer iteration before came after read), the
+    minimum 3 for n >= 1. With the rule (the cell of the edge set with read's cell, cleared at
+    the end of the first outer iteration) 3 insertions for n >= 1, none for n = 0."""
+    for n in range(4):
+        assert figures(CELL_OF_ROWS, n) == (3 * min(n, 1), 0, 3 * min(n, 1), 0)
+    checked_clean(CELL_OF_ROWS, trips=(0, 1, 2, 3))
+
+
+def test_the_rule_leaves_a_latest_run_cell_edge_of_a_loop_entered_again_as_it_is():
+    """By hand, CELL_OF_ROWS in each of 2 iterations of m: the rule takes a writers' loop in
+    no loop only (entered once, no set of read's cell need restore the cleared cell before
+    it is entered again), so it leaves these edges: each m iteration inserts 3n (3(n - 1) of
+    them redundant), 6n in all; the minimum 6 for n >= 1."""
+    for n in range(4):
+        assert figures(CELL_OF_ROWS_TWICE, n) == (6 * n, 6 * max(n - 1, 0), 6 * min(n, 1), 0)
+    checked_clean(CELL_OF_ROWS_TWICE, trips=(0, 1, 2))
