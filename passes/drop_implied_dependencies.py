@@ -8,7 +8,7 @@ from nanopass.rewrite import register
 
 from .lean import LeanPass
 from .cells import taken_names, without_unread_cells
-from .runtime_order import runtime_order
+from .runtime_order import MIN, runtime_order
 from .util import FreshVersions, iter_stmts, places, var_reads
 
 D = DIRECTED
@@ -94,7 +94,8 @@ class DropImpliedDependencies(LeanPass):
         deps = self.kept(task.deps, implied, f"task {task.kernel}",
                          lambda s: "the runtime" if self.order.by_runtime(n, s) else "its other edges", task.span)
         if n is not None:
-            guarded = self.with_guards(task, deps, implied, lambda k: self.order.implied_each(n, k), f"task {task.kernel}")
+            guarded = self.with_guards(task, deps, implied, lambda k: self.order.implied_each(n, k) + self.order.implied_from(n, k),
+                                       f"task {task.kernel}")
             if guarded is not None:
                 return guarded
         return task if len(deps) == len(task.deps) else task.replace(deps=deps)
@@ -109,11 +110,14 @@ class DropImpliedDependencies(LeanPass):
             if k in implied or not self.removable(dep):
                 continue
             each = each_of(k) if dep._production == "DerivedDep" else []
+            exact = [c for c in each if not _is_at_least(c[0])]
+            each = exact or each  # (a lower bound alone: beside a value, it leaves cells later passes clear set, 35013)
             where = max(each, key=lambda c: len(c[1])) if each else None  # (the first of the largest)
             if where is not None and self.guardable(stmt, dep, where[0]):
                 loops = self.where[id(stmt)].loops
-                also = [c for c in each if c[0] != where[0] and isinstance(c[0], str)
-                        and c[0] in self.counters and self.counters[c[0]][1] in loops]
+                also = [c for c in each if c[0] != where[0] and (
+                        not isinstance(c[0], str) and not _is_at_least(c[0])  # (a trips' parity: its loop's bounds hold at ``stmt``)
+                        or _counter_name(c[0]) in self.counters and self.counters[_counter_name(c[0])][1] in loops)]
                 guards.append(self.guarded(stmt, dep, [where] + also, what))
             elif stmt._production == "Task":
                 loop = self.first_loops.get((id(stmt), k))
@@ -136,6 +140,7 @@ class DropImpliedDependencies(LeanPass):
         loop (32182)."""
         loops = self.where[id(task)].loops
         source_loops = self.where[id(self.order.tasks[self.order.source_of(dep)])].loops
+        counter = _counter_name(counter) or counter
         if not isinstance(counter, str):
             return loops <= source_loops
         if counter not in self.counters:
@@ -231,10 +236,17 @@ class DropImpliedDependencies(LeanPass):
         said = []
         for counter, values in where:
             for value in values:
-                test = (D.Cmp(CmpOp.eq, D.Var(counter), D.Int(value, self.counters[counter][0].type.dtype))
-                        if isinstance(counter, str) else _trips_parity_is(self.order.parity_loops[counter[1]], value))
+                if _is_at_least(counter):
+                    name = counter[0]
+                    test = D.Cmp(CmpOp.ge, D.Var(name), D.Int(value, self.counters[name][0].type.dtype))
+                elif isinstance(counter, str):
+                    test = D.Cmp(CmpOp.eq, D.Var(counter), D.Int(value, self.counters[counter][0].type.dtype))
+                else:
+                    test = _trips_parity_is(self.order.parity_loops[counter[1]], value)
                 cond = test if cond is None else D.Bin(BinOp.or_, cond, test)
-            if isinstance(counter, str):
+            if _is_at_least(counter):
+                said.append(f"{counter[0]} is at least {values[0]}")
+            elif isinstance(counter, str):
                 said.append(f"{counter} is {', '.join(map(str, values))}")
             else:
                 parity = " or ".join("odd" if value else "even" for value in values)
@@ -250,7 +262,8 @@ class DropImpliedDependencies(LeanPass):
             return fence
         implied = self.order.fence_implied.get(id(fence), frozenset())
         deps = self.kept(fence.deps, implied, "the host fence", lambda s: "the tensor or its other edges", fence.span)
-        guarded = self.with_guards(fence, deps, implied, lambda k: self.order.implied_each(None, k, fence), "the host fence")
+        guarded = self.with_guards(fence, deps, implied, lambda k: self.order.implied_each(None, k, fence) + self.order.implied_from(None, k, fence),
+                                   "the host fence")
         if guarded is not None:
             return guarded
         if len(deps) == len(fence.deps):
@@ -284,6 +297,18 @@ class DropImpliedDependencies(LeanPass):
         if dep._production == "DerivedDep":
             return dep.value._production == "Var" and dep.value.name in self.order.tid_task
         return dep._production == "CellDep" and (dep.cell in self.order.cells.task or dep.cell in self.order.joins)
+
+
+def _is_at_least(counter) -> bool:
+    """``counter`` is ``implied_each``'s ``(v, MIN)``: loop counter ``v`` at least a value."""
+    return isinstance(counter, tuple) and len(counter) == 2 and counter[1] == MIN
+
+
+def _counter_name(counter) -> str | None:
+    """The loop counter a key of ``implied_each`` tests (None: a trips' parity)."""
+    if isinstance(counter, str):
+        return counter
+    return counter[0] if _is_at_least(counter) else None
 
 
 def _removable_kind(dep) -> bool:

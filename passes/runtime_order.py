@@ -446,6 +446,14 @@ class RuntimeOrder:
                     return v, bound
         return None
 
+    def implied_from(self, task: int, position: int, fence=None) -> list:
+        """Each ((``v``, ``MIN``), (``m``,)) such that dependency ``position`` of ``task`` (of
+        the host fence ``fence`` if given) is implied in every run in which loop counter ``v``
+        is at least ``m``, where the exact values of ``implied_each`` cannot say so
+        (``_at_least_where``: the later iterations of a loop walked as one)."""
+        walks = self.implied_at.get(task, {}) if fence is None else self.fence_implied_at.get(id(fence), {})
+        return [((v, MIN), (m,)) for v, m in _at_least_where(walks, position)]
+
     def implied_each(self, task: int, position: int, fence=None) -> list:
         """Each (``v``, ``K``) as in ``implied_where``, for each counter ``v`` of a nonempty ``K``
         (the largest): where any of them holds, the dependency is implied."""
@@ -469,6 +477,32 @@ class RuntimeOrder:
             if values:
                 out.append((v, tuple(sorted(values))))
         return out
+
+
+def _at_least_where(walks: dict, position: int) -> list:
+    """(``v``, ``m``) for each loop counter ``v`` such that dependency ``position`` is implied
+    in every walk of ``walks`` (``implied_at``'s scalars -> implied positions) of runs in which
+    ``v`` may be ``m`` or more: every walk that leaves it needed knows ``v`` exactly and below
+    ``m`` (the least such ``m``), and some walk that implies it knows only a lower bound of ``v``
+    (``(v, MIN)``: the later iterations, which the exact values cannot name)."""
+    out = []
+    counters = {name[0] for key in walks for name, _ in key if isinstance(name, tuple) and len(name) == 2
+                and name[1] == MIN and isinstance(name[0], str)}
+    for v in sorted(counters):
+        bound, open_ended = None, False
+        for key, implied in walks.items():
+            known = dict(key)
+            if position in implied:
+                open_ended = open_ended or (v, MIN) in known
+                continue
+            exact = known.get(v)
+            if not isinstance(exact, int) or isinstance(exact, bool):
+                break  # (a walk that leaves it needed with ``v`` unknown or unbounded above)
+            bound = exact + 1 if bound is None else max(bound, exact + 1)
+        else:
+            if bound is not None and open_ended:
+                out.append((v, bound))
+    return out
 
 
 def _binder_source(dep, tid_task: dict) -> int | None:
