@@ -8,7 +8,7 @@ from nanopass.rewrite import register
 
 from .lean import LeanPass
 from .cells import taken_names, without_unread_cells
-from .runtime_order import MIN, runtime_order
+from .runtime_order import MIN, RAN, runtime_order
 from .util import FreshVersions, iter_stmts, places, var_reads
 
 D = DIRECTED
@@ -31,12 +31,15 @@ class DropImpliedDependencies(LeanPass):
     of a task that came after them all, or after the latest run of ``S`` where that run came
     after every earlier one. A derived edge of a task or a fence implied in the iterations where
     the counter of the innermost loop around it has given values (every walk of them implies it,
-    ``RuntimeOrder.implied_where``: a loop that swaps its carries, say) waits on a cell of its own,
+    ``RuntimeOrder.implied_where``: a loop that swaps its carries, say), or is at least a value
+    where no such value says it (``RuntimeOrder.implied_from``: the later iterations, walked as
+    one), or where a loop before it made no trip or some (``(RAN, k)``), waits on a cell of its own,
     set before it to no task there, else to the TaskId (not where the task's runs are chained
     and a loop around the counter's loop is not around ``S`` either: ``drop_edges_after_first_run``
     inserts that edge once per run of ``S``, ``guardable``); where the counter of an outer loop
     around it has values in every walk of which it is implied too, the guard tests those as
-    well (``RuntimeOrder.implied_each``). A compiler edge of a task ``T`` on the latest run of
+    well (``RuntimeOrder.implied_each``), and so it does the trips' parity of a loop before it,
+    and whether that loop made a trip. A compiler edge of a task ``T`` on the latest run of
     a task ``S`` outside a loop around ``T``, implied in every walk of that loop's iterations
     after its first (``RuntimeOrder.implied_after_first``: ``T`` in a later iteration looks up
     the region its run in the first wrote, say), where ``T``'s runs are not chained (there
@@ -137,9 +140,12 @@ class DropImpliedDependencies(LeanPass):
         after the one before) and a loop around the counter's loop is not around the task
         ``dep`` names either: there ``drop_edges_after_first_run`` inserts the edge on the first
         run after that task's only, where the guard would insert it in each run of the inner
-        loop (32182)."""
+        loop (32182). A lower bound of the counter (``implied_from``) only where the counter's
+        loop is around that task too."""
         loops = self.where[id(task)].loops
         source_loops = self.where[id(self.order.tasks[self.order.source_of(dep)])].loops
+        if _is_at_least(counter) and counter[0] in self.counters and self.counters[counter[0]][1] not in source_loops:
+            return False  # (``first_iteration_loop`` inserts such an edge on ``S`` outside the loop once)
         counter = _counter_name(counter) or counter
         if not isinstance(counter, str):
             return loops <= source_loops
@@ -241,6 +247,8 @@ class DropImpliedDependencies(LeanPass):
                     test = D.Cmp(CmpOp.ge, D.Var(name), D.Int(value, self.counters[name][0].type.dtype))
                 elif isinstance(counter, str):
                     test = D.Cmp(CmpOp.eq, D.Var(counter), D.Int(value, self.counters[counter][0].type.dtype))
+                elif counter[0] == RAN:
+                    test = _trips_any_is(self.order.parity_loops[counter[1]], value)
                 else:
                     test = _trips_parity_is(self.order.parity_loops[counter[1]], value)
                 cond = test if cond is None else D.Bin(BinOp.or_, cond, test)
@@ -248,6 +256,9 @@ class DropImpliedDependencies(LeanPass):
                 said.append(f"{counter[0]} is at least {values[0]}")
             elif isinstance(counter, str):
                 said.append(f"{counter} is {', '.join(map(str, values))}")
+            elif counter[0] == RAN:
+                trips = " or ".join("some trips" if value else "no trip" for value in values)
+                said.append(f"the loop over {self.order.parity_loops[counter[1]].var.name} made {trips}")
             else:
                 parity = " or ".join("odd" if value else "even" for value in values)
                 said.append(f"the loop over {self.order.parity_loops[counter[1]].var.name} ran an {parity} number of times")
@@ -338,6 +349,12 @@ def _trips_parity_is(loop, parity: int):
     if parity:
         return D.Bin(BinOp.and_, D.Cmp(CmpOp.gt, loop.stop, loop.start), D.Cmp(CmpOp.ne, rest, D.Int(0, dtype)))
     return D.Bin(BinOp.or_, D.Cmp(CmpOp.le, loop.stop, loop.start), D.Cmp(CmpOp.eq, rest, D.Int(0, dtype)))
+
+
+def _trips_any_is(loop, ran: int):
+    """Whether ``loop`` (a ``For`` of a positive constant step) made a trip (``ran`` 1) or none,
+    as an expression of its bounds."""
+    return D.Cmp(CmpOp.gt if ran else CmpOp.le, loop.stop, loop.start)
 
 
 def _before_yield(body, stmts: list) -> tuple:

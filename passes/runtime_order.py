@@ -58,7 +58,8 @@ meet instead (at most ``SPLITS`` times a walk): a task after the loop is ordered
 path orders it after, through whichever values (a loop's own walk may spend the last of the
 budget: the rest is then walked once, from the meet of its exits). A loop of unknown trips that
 swaps its carries has three exits, the header split by the trips' parity (``walk_by_parity``),
-and the rest's walks know that parity (``implied_at``, ``implied_where``). A loop the walk reaches again
+and the rest's walks know that parity (``implied_at``, ``implied_where``); those of a ``For`` of a
+positive constant step (two exits or three) know whether it made a trip (``trips_any``). A loop the walk reaches again
 from an equal state, in the same context, with a budget that makes the same walk, is not walked
 again: its exits are those of the first walk (``_Walker.exits``). Some loops are walked
 iteration by iteration instead, with no back edge and their scalars known in each iteration, so
@@ -145,6 +146,8 @@ BUDGET = 300_000
 PER_EDGE = 100  # and the walk may cost this much per dependency entry of the program (``budget``)
 # ``((PARITY, k), 0 or 1)`` in the walk's scalars: after loop k (``parity_loops``), its trips' parity
 PARITY = "trips odd"
+# ``((RAN, k), 0 or 1)`` in the walk's scalars: after loop k (``parity_loops``), whether it made a trip
+RAN = "trips any"
 MIN = "at least"  # ``(name, MIN)`` in the walk's scalars: a lower bound of a loop's counter ``name``
 _FLIPPED = {CmpOp.lt: CmpOp.gt, CmpOp.gt: CmpOp.lt, CmpOp.le: CmpOp.ge, CmpOp.ge: CmpOp.le}
 ASSUME = "assumed"  # ``((ASSUME, key), bool)`` in the walk's scalars: the value of an invariant condition (``invariant_conditions``)
@@ -363,7 +366,7 @@ class RuntimeOrder:
     # dependencies implied in every walk with those scalars}
     implied_at: dict = field(default_factory=dict)
     fence_implied_at: dict = field(default_factory=dict)  # id(HostFence) -> as ``implied_at``
-    parity_loops: list = field(default_factory=list)  # the loops of ``(PARITY, k)``, k their index
+    parity_loops: list = field(default_factory=list)  # the loops of ``(PARITY, k)`` and ``(RAN, k)``, k their index
     # task number -> {per loop around the task walked, outermost first, whether the walk is of an
     # iteration after its first (``_Walker.later`` past its first entry) -> the positions of its
     # dependencies implied in every such walk}
@@ -409,7 +412,7 @@ class RuntimeOrder:
 
     def implied_where(self, task: int, position: int, fence=None) -> tuple | None:
         """(a loop counter ``v``, or ``(PARITY, k)`` for the trips' parity of a loop
-        before the task, the values ``K`` of it) where dependency ``position`` of
+        before the task, or ``(RAN, k)`` for whether it made a trip, the values ``K`` of it) where dependency ``position`` of
         ``task`` (of the host fence ``fence`` if given) is implied in every run in which ``v`` is
         in ``K`` (every walk of those runs knows ``v``, and no walk that leaves it needed may have
         ``v`` in ``K``), the largest ``K``; or None."""
@@ -459,8 +462,8 @@ class RuntimeOrder:
         (the largest): where any of them holds, the dependency is implied."""
         walks = self.implied_at.get(task, {}) if fence is None else self.fence_implied_at.get(id(fence), {})
         out = []
-        counters = {name for key in walks for name, _ in key if isinstance(name, str) or name[0] == PARITY}
-        for v in sorted(counters, key=lambda c: (0, c) if isinstance(c, str) else (1, "", c[1])):
+        counters = {name for key in walks for name, _ in key if isinstance(name, str) or name[0] in (PARITY, RAN)}
+        for v in sorted(counters, key=lambda c: (0, c) if isinstance(c, str) else (1, c[0] != PARITY, c[1])):
             values = {dict(key).get(v) for key, implied in walks.items() if position in implied} - {None}
             for key, implied in walks.items():
                 if position in implied:
@@ -945,8 +948,12 @@ class _Walker:
                 if len(paths) > 1 and self.splits:
                     self.splits -= 1
                     ends, saved = [], self.values
-                    for path, parity in zip(paths, self.parities(stmt, len(paths))):
-                        self.values = saved if parity is None else {**saved, (PARITY, self.parity_loop(stmt)): parity}
+                    for path, parity, ran in zip(paths, self.parities(stmt, len(paths)), self.trips_any(stmt, len(paths))):
+                        self.values = dict(saved)
+                        if parity is not None:
+                            self.values[(PARITY, self.parity_loop(stmt))] = parity
+                        if ran is not None:
+                            self.values[(RAN, self.parity_loop(stmt))] = ran
                         ends.append(self.run(body[k + 1:], path))
                     self.values = saved
                     return _meet_all(ends)
@@ -1517,6 +1524,15 @@ class _Walker:
                 and not (loop.start._production == "Int" and loop.stop._production == "Int")
                 and _moves_carries(loop)):
             return [0, 0, 1]
+        return [None] * paths
+
+    def trips_any(self, loop, paths: int) -> list:
+        """Whether ``loop`` made a trip, on each of ``paths`` exits (``exits``: the state before
+        it first, then after trips): for a ``For`` of a positive constant step, whose bounds tell
+        (``stop > start``); else None each."""
+        if (loop._production == "For" and paths in (2, 3) and loop.step._production == "Int"
+                and loop.step.value > 0):
+            return [0] + [1] * (paths - 1)
         return [None] * paths
 
     def parity_loop(self, loop) -> int:

@@ -1,8 +1,9 @@
 """Guards of an edge implied where a counter says, of more kinds (issue 24):
 ``drop_implied_dependencies``'s guard also tests the trips' parity of a loop before the task
-beside the innermost counter (``RuntimeOrder.implied_each``), and a lower bound of the
-innermost counter where the loop's later iterations are walked as one
-(``RuntimeOrder.implied_from``). Figures (tools/measure_edges.py) computed by hand, with the
+beside the innermost counter (``RuntimeOrder.implied_each``), whether a loop before the task
+made a trip (``(RAN, k)``: the walk of the rest of the block from the exit where it made none
+knows it), and a lower bound of the innermost counter where the loop's later iterations are
+walked as one (``RuntimeOrder.implied_from``). Figures (tools/measure_edges.py) computed by hand, with the
 rule and without it; the hazard checker checks each program."""
 
 from __future__ import annotations
@@ -61,6 +62,18 @@ LATER_ITERATIONS = KERNELS + f"""
             p = self.acc(y, p)
             y = self.acc(x, y)
             (q,) = pl.yield_(y)
+        return y
+"""
+
+# acc reads y and writes z, which w names; a loop that may make no trip binds w to a new tensor;
+# add reads w and writes y: a write-after-read edge of add on acc
+NO_TRIP = KERNELS + f"""
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def orch(self, x: {T8}, y: pl.InOut[{T8}], z: pl.InOut[{T8}], n: pl.Scalar[pl.INT64]) -> {T8}:
+        w = self.acc(y, z)
+        for i in pl.range(n):
+            w: {T8} = pl.create_tensor([8, 8], dtype=pl.FP32)
+        y = self.add(w, x, y)
         return y
 """
 
@@ -123,3 +136,18 @@ def test_without_the_lower_bound_every_iteration_inserts_the_edge(monkeypatch):
     monkeypatch.setattr(runtime_order.RuntimeOrder, "implied_from", lambda self, task, position, fence=None: [])
     got = [figures(LATER_ITERATIONS, n) for n in (0, 1, 2, 3)]
     assert got == [(0, 0, 0, 0), (1, 0, 1, 0), (2, 1, 1, 0), (3, 2, 1, 0)]
+
+
+def test_an_edge_implied_where_a_loop_before_made_no_trip_is_inserted_where_it_made_some():
+    """By hand: n = 0: w is z, which acc wrote: add's lookup of w finds acc, the edge is the
+    runtime's, 0 insertions. n >= 1: w is a tensor no task wrote, and add's other lookups (x,
+    y) find no writer: the edge is needed, 1 insertion."""
+    got = [figures(NO_TRIP, n) for n in (0, 1, 2)]
+    assert got == [(0, 0, 0, 0), (1, 0, 1, 0), (1, 0, 1, 0)]
+    checked_clean(NO_TRIP, trips=(0, 1, 2))
+
+
+def test_without_the_trips_of_the_loop_before_the_edge_is_inserted_where_it_made_none(monkeypatch):
+    monkeypatch.setattr(runtime_order._Walker, "trips_any", lambda self, loop, paths: [None] * paths)
+    got = [figures(NO_TRIP, n) for n in (0, 1, 2)]
+    assert got == [(1, 1, 0, 0), (1, 0, 1, 0), (1, 0, 1, 0)]
