@@ -39,7 +39,9 @@ class DropImpliedDependencies(LeanPass):
     inserts that edge once per run of ``S``, ``guardable``); where the counter of an outer loop
     around it has values in every walk of which it is implied too, the guard tests those as
     well (``RuntimeOrder.implied_each``), and so it does the trips' parity of a loop before it,
-    and whether that loop made a trip. A compiler edge of a task ``T`` on the latest run of
+    and whether that loop made a trip; where the edge is also implied in the iterations after
+    the first of a loop around the counter's (as below), the guard's cell is set, where the
+    counters do not say, to what the cell below holds. A compiler edge of a task ``T`` on the latest run of
     a task ``S`` outside a loop around ``T``, implied in every walk of that loop's iterations
     after its first (``RuntimeOrder.implied_after_first``: ``T`` in a later iteration looks up
     the region its run in the first wrote, say), where ``T``'s runs are not chained (there
@@ -121,7 +123,9 @@ class DropImpliedDependencies(LeanPass):
                 also = [c for c in each if c[0] != where[0] and (
                         not isinstance(c[0], str) and not _is_at_least(c[0])  # (a trips' parity: its loop's bounds hold at ``stmt``)
                         or _counter_name(c[0]) in self.counters and self.counters[_counter_name(c[0])][1] in loops)]
-                guards.append(self.guarded(stmt, dep, [where] + also, what))
+                loop = self.first_loops.get((id(stmt), k)) if stmt._production == "Task" else None
+                first = self.first_only_in(stmt, dep, loop, what)[1] if loop is not None else None
+                guards.append(self.guarded(stmt, dep, [where] + also, what, first))
             elif stmt._production == "Task":
                 loop = self.first_loops.get((id(stmt), k))
                 if loop is not None:
@@ -230,10 +234,12 @@ class DropImpliedDependencies(LeanPass):
 
     While = For
 
-    def guarded(self, task, dep, where: list, what: str) -> tuple:
+    def guarded(self, task, dep, where: list, what: str, first=None) -> tuple:
         """(``dep``, a dependency on a cell of its own, the ``if`` that sets the cell before
         ``task``: no task where a ``counter`` is one of its ``values``, for any (``counter``,
-        ``values``) of ``where``, else ``dep``'s TaskId)."""
+        ``values``) of ``where``, else ``dep``'s TaskId, or what the cell of ``first`` holds (a
+        ``CellDep`` of ``first_only_in``: the edge is implied in the iterations after the first
+        of a loop around the counter's too, ``first_iteration_loop``))."""
         source = self.order.tasks[self.order.source_of(dep)]
         cell = self.names.fresh(f"{source.kernel}_unless_implied", "cell")
         none = self.names.fresh("no_task", "none")
@@ -263,7 +269,7 @@ class DropImpliedDependencies(LeanPass):
                 parity = " or ".join("odd" if value else "even" for value in values)
                 said.append(f"the loop over {self.order.parity_loops[counter[1]].var.name} ran an {parity} number of times")
         guard = D.If(cond, (D.Let(D.Binder(none, TID_TYPE), D.NoTask()), D.CellSet(cell, D.Var(none))),
-                     (D.CellSet(cell, dep.value),), (), span=task.span)
+                     (D.CellSet(cell, dep.value if first is None else D.Var(first.cell)),), (), span=task.span)
         self.ctx.note("dropped-edge", f"{what} waits for {source.kernel} through the runtime or its "
                       f"other edges where {' or '.join(said)}: its compiler edge goes there", task.span)
         return dep, D.CellDep(cell, span=dep.span), guard

@@ -3,7 +3,9 @@
 beside the innermost counter (``RuntimeOrder.implied_each``), whether a loop before the task
 made a trip (``(RAN, k)``: the walk of the rest of the block from the exit where it made none
 knows it), and a lower bound of the innermost counter where the loop's later iterations are
-walked as one (``RuntimeOrder.implied_from``). Figures (tools/measure_edges.py) computed by hand, with the
+walked as one (``RuntimeOrder.implied_from``); where the edge is implied in the iterations after
+the first of a loop around the counter's too (``first_iteration_loop``), the guard's cell copies
+the cell that holds the TaskId in the first only. Figures (tools/measure_edges.py) computed by hand, with the
 rule and without it; the hazard checker checks each program."""
 
 from __future__ import annotations
@@ -74,6 +76,20 @@ NO_TRIP = KERNELS + f"""
         for i in pl.range(n):
             w: {T8} = pl.create_tensor([8, 8], dtype=pl.FP32)
         y = self.add(w, x, y)
+        return y
+"""
+
+# add reads x and z; in each of n outer iterations an inner loop of 3 swaps (x, z): copy writes
+# z, x, z (an InOut: it looks the tensor up): a write-after-read edge of copy on add
+OUTER_FIRST_ITERATION = KERNELS + f"""
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def orch(self, c: {T8}, x: pl.InOut[{T8}], y: pl.InOut[{T8}], z: pl.InOut[{T8}],
+             n: pl.Scalar[pl.INT64]) -> {T8}:
+        y = self.add(x, z, y)
+        for i in pl.range(n):
+            for j, (p, q) in pl.range(3, init_values=(x, z)):
+                q = self.copy(c, q)
+                (a, b) = pl.yield_(q, p)
         return y
 """
 
@@ -151,3 +167,25 @@ def test_without_the_trips_of_the_loop_before_the_edge_is_inserted_where_it_made
     monkeypatch.setattr(runtime_order._Walker, "trips_any", lambda self, loop, paths: [None] * paths)
     got = [figures(NO_TRIP, n) for n in (0, 1, 2)]
     assert got == [(1, 1, 0, 0), (1, 0, 1, 0), (1, 0, 1, 0)]
+
+
+def test_a_guard_on_the_inner_counter_inserts_the_edge_in_the_first_outer_iteration_only():
+    """By hand: copy's lookup finds the tensor's last writer. (i = 0, j = 0) writes z and (0, 1)
+    x, which no task wrote: both need the edge on add. (0, 2) writes z after (0, 0), which
+    waited for add; in every later outer iteration copy writes z, x, z after the runs of the
+    iteration before, which did: implied. 2 insertions for each n >= 1, none redundant. The
+    guard tests j (2: no task, else the cell that holds add's TaskId in the first outer
+    iteration only)."""
+    got = [figures(OUTER_FIRST_ITERATION, n) for n in (0, 1, 2, 3)]
+    assert got == [(0, 0, 0, 0), (2, 0, 2, 0), (2, 0, 2, 0), (2, 0, 2, 0)]
+    checked_clean(OUTER_FIRST_ITERATION, trips=(0, 1, 2, 3))
+
+
+def test_without_the_first_outer_iteration_the_guard_inserts_the_edge_in_each(monkeypatch):
+    """Without ``first_iteration_loops`` the guard on j alone inserts the edge at j = 0, 1 of
+    every outer iteration: 2n insertions, 2(n - 1) redundant."""
+    from nanopass.passes.drop_implied_dependencies import DropImpliedDependencies
+
+    monkeypatch.setattr(DropImpliedDependencies, "first_iteration_loops", lambda self, program: {})
+    got = [figures(OUTER_FIRST_ITERATION, n) for n in (0, 1, 2, 3)]
+    assert got == [(0, 0, 0, 0), (2, 0, 2, 0), (4, 2, 2, 0), (6, 4, 2, 0)]
