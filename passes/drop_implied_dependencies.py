@@ -8,7 +8,7 @@ from nanopass.rewrite import register
 
 from .lean import LeanPass
 from .cells import taken_names, without_unread_cells
-from .runtime_order import runtime_order
+from .runtime_order import MIN, RAN, runtime_order
 from .util import FreshVersions, iter_stmts, places, var_reads
 
 D = DIRECTED
@@ -31,12 +31,17 @@ class DropImpliedDependencies(LeanPass):
     of a task that came after them all, or after the latest run of ``S`` where that run came
     after every earlier one. A derived edge of a task or a fence implied in the iterations where
     the counter of the innermost loop around it has given values (every walk of them implies it,
-    ``RuntimeOrder.implied_where``: a loop that swaps its carries, say) waits on a cell of its own,
+    ``RuntimeOrder.implied_where``: a loop that swaps its carries, say), or is at least a value
+    where no such value says it (``RuntimeOrder.implied_from``: the later iterations, walked as
+    one), or where a loop before it made no trip or some (``(RAN, k)``), waits on a cell of its own,
     set before it to no task there, else to the TaskId (not where the task's runs are chained
     and a loop around the counter's loop is not around ``S`` either: ``drop_edges_after_first_run``
     inserts that edge once per run of ``S``, ``guardable``); where the counter of an outer loop
     around it has values in every walk of which it is implied too, the guard tests those as
-    well (``RuntimeOrder.implied_each``). A compiler edge of a task ``T`` on the latest run of
+    well (``RuntimeOrder.implied_each``), and so it does the trips' parity of a loop before it,
+    and whether that loop made a trip; where the edge is also implied in the iterations after
+    the first of a loop around the counter's (as below), the guard's cell is set, where the
+    counters do not say, to what the cell below holds. A compiler edge of a task ``T`` on the latest run of
     a task ``S`` outside a loop around ``T``, implied in every walk of that loop's iterations
     after its first (``RuntimeOrder.implied_after_first``: ``T`` in a later iteration looks up
     the region its run in the first wrote, say), where ``T``'s runs are not chained (there
@@ -106,7 +111,8 @@ class DropImpliedDependencies(LeanPass):
         deps = self.kept(task.deps, implied, f"task {task.kernel}",
                          lambda s: "the runtime" if self.order.by_runtime(n, s) else "its other edges", task.span)
         if n is not None:
-            guarded = self.with_guards(task, deps, implied, lambda k: self.order.implied_each(n, k), f"task {task.kernel}")
+            guarded = self.with_guards(task, deps, implied, lambda k: self.order.implied_each(n, k) + self.order.implied_from(n, k),
+                                       f"task {task.kernel}")
             if guarded is not None:
                 return guarded
         return task if len(deps) == len(task.deps) else task.replace(deps=deps)
@@ -121,12 +127,17 @@ class DropImpliedDependencies(LeanPass):
             if k in implied or not self.removable(dep):
                 continue
             each = each_of(k) if dep._production == "DerivedDep" else []
+            exact = [c for c in each if not _is_at_least(c[0])]
+            each = exact or each  # (a lower bound alone: beside a value, it leaves cells later passes clear set, 35013)
             where = max(each, key=lambda c: len(c[1])) if each else None  # (the first of the largest)
             if where is not None and self.guardable(stmt, dep, where[0]):
                 loops = self.where[id(stmt)].loops
-                also = [c for c in each if c[0] != where[0] and isinstance(c[0], str)
-                        and c[0] in self.counters and self.counters[c[0]][1] in loops]
-                guards.append(self.guarded(stmt, dep, [where] + also, what))
+                also = [c for c in each if c[0] != where[0] and (
+                        not isinstance(c[0], str) and not _is_at_least(c[0])  # (a trips' parity: its loop's bounds hold at ``stmt``)
+                        or _counter_name(c[0]) in self.counters and self.counters[_counter_name(c[0])][1] in loops)]
+                loop = self.first_loops.get((id(stmt), k)) if stmt._production == "Task" else None
+                first = self.first_only_in(stmt, k, dep, loop, what)[1] if loop is not None else None
+                guards.append(self.guarded(stmt, dep, [where] + also, what, first))
             elif stmt._production == "Task":
                 loop = self.first_loops.get((id(stmt), k))
                 if loop is not None:
@@ -145,9 +156,13 @@ class DropImpliedDependencies(LeanPass):
         after the one before) and a loop around the counter's loop is not around the task
         ``dep`` names either: there ``drop_edges_after_first_run`` inserts the edge on the first
         run after that task's only, where the guard would insert it in each run of the inner
-        loop (32182)."""
+        loop (32182). A lower bound of the counter (``implied_from``) only where the counter's
+        loop is around that task too."""
         loops = self.where[id(task)].loops
         source_loops = self.where[id(self.order.tasks[self.order.source_of(dep)])].loops
+        if _is_at_least(counter) and counter[0] in self.counters and self.counters[counter[0]][1] not in source_loops:
+            return False  # (``first_iteration_loop`` inserts such an edge on ``S`` outside the loop once)
+        counter = _counter_name(counter) or counter
         if not isinstance(counter, str):
             return loops <= source_loops
         if counter not in self.counters:
@@ -248,10 +263,12 @@ class DropImpliedDependencies(LeanPass):
             return cell_set
         return [cell_set] + [cell_set.replace(cell=c) for c in cells]
 
-    def guarded(self, task, dep, where: list, what: str) -> tuple:
+    def guarded(self, task, dep, where: list, what: str, first=None) -> tuple:
         """(``dep``, a dependency on a cell of its own, the ``if`` that sets the cell before
         ``task``: no task where a ``counter`` is one of its ``values``, for any (``counter``,
-        ``values``) of ``where``, else ``dep``'s TaskId)."""
+        ``values``) of ``where``, else ``dep``'s TaskId, or what the cell of ``first`` holds (a
+        ``CellDep`` of ``first_only_in``: the edge is implied in the iterations after the first
+        of a loop around the counter's too, ``first_iteration_loop``))."""
         source = self.order.tasks[self.order.source_of(dep)]
         cell = self.names.fresh(f"{source.kernel}_unless_implied", "cell")
         none = self.names.fresh("no_task", "none")
@@ -260,16 +277,28 @@ class DropImpliedDependencies(LeanPass):
         said = []
         for counter, values in where:
             for value in values:
-                test = (D.Cmp(CmpOp.eq, D.Var(counter), D.Int(value, self.counters[counter][0].type.dtype))
-                        if isinstance(counter, str) else _trips_parity_is(self.order.parity_loops[counter[1]], value))
+                if _is_at_least(counter):
+                    name = counter[0]
+                    test = D.Cmp(CmpOp.ge, D.Var(name), D.Int(value, self.counters[name][0].type.dtype))
+                elif isinstance(counter, str):
+                    test = D.Cmp(CmpOp.eq, D.Var(counter), D.Int(value, self.counters[counter][0].type.dtype))
+                elif counter[0] == RAN:
+                    test = _trips_any_is(self.order.parity_loops[counter[1]], value)
+                else:
+                    test = _trips_parity_is(self.order.parity_loops[counter[1]], value)
                 cond = test if cond is None else D.Bin(BinOp.or_, cond, test)
-            if isinstance(counter, str):
+            if _is_at_least(counter):
+                said.append(f"{counter[0]} is at least {values[0]}")
+            elif isinstance(counter, str):
                 said.append(f"{counter} is {', '.join(map(str, values))}")
+            elif counter[0] == RAN:
+                trips = " or ".join("some trips" if value else "no trip" for value in values)
+                said.append(f"the loop over {self.order.parity_loops[counter[1]].var.name} made {trips}")
             else:
                 parity = " or ".join("odd" if value else "even" for value in values)
                 said.append(f"the loop over {self.order.parity_loops[counter[1]].var.name} ran an {parity} number of times")
         guard = D.If(cond, (D.Let(D.Binder(none, TID_TYPE), D.NoTask()), D.CellSet(cell, D.Var(none))),
-                     (D.CellSet(cell, dep.value),), (), span=task.span)
+                     (D.CellSet(cell, dep.value if first is None else D.Var(first.cell)),), (), span=task.span)
         self.ctx.note("dropped-edge", f"{what} waits for {source.kernel} through the runtime or its "
                       f"other edges where {' or '.join(said)}: its compiler edge goes there", task.span)
         return dep, D.CellDep(cell, span=dep.span), guard
@@ -279,7 +308,8 @@ class DropImpliedDependencies(LeanPass):
             return fence
         implied = self.order.fence_implied.get(id(fence), frozenset())
         deps = self.kept(fence.deps, implied, "the host fence", lambda s: "the tensor or its other edges", fence.span)
-        guarded = self.with_guards(fence, deps, implied, lambda k: self.order.implied_each(None, k, fence), "the host fence")
+        guarded = self.with_guards(fence, deps, implied, lambda k: self.order.implied_each(None, k, fence) + self.order.implied_from(None, k, fence),
+                                   "the host fence")
         if guarded is not None:
             return guarded
         if len(deps) == len(fence.deps):
@@ -315,6 +345,18 @@ class DropImpliedDependencies(LeanPass):
         return dep._production == "CellDep" and (dep.cell in self.order.cells.task or dep.cell in self.order.joins)
 
 
+def _is_at_least(counter) -> bool:
+    """``counter`` is ``implied_each``'s ``(v, MIN)``: loop counter ``v`` at least a value."""
+    return isinstance(counter, tuple) and len(counter) == 2 and counter[1] == MIN
+
+
+def _counter_name(counter) -> str | None:
+    """The loop counter a key of ``implied_each`` tests (None: a trips' parity)."""
+    if isinstance(counter, str):
+        return counter
+    return counter[0] if _is_at_least(counter) else None
+
+
 def _removable_kind(dep) -> bool:
     return dep._production in ("DerivedDep", "CellDep")
 
@@ -342,6 +384,12 @@ def _trips_parity_is(loop, parity: int):
     if parity:
         return D.Bin(BinOp.and_, D.Cmp(CmpOp.gt, loop.stop, loop.start), D.Cmp(CmpOp.ne, rest, D.Int(0, dtype)))
     return D.Bin(BinOp.or_, D.Cmp(CmpOp.le, loop.stop, loop.start), D.Cmp(CmpOp.eq, rest, D.Int(0, dtype)))
+
+
+def _trips_any_is(loop, ran: int):
+    """Whether ``loop`` (a ``For`` of a positive constant step) made a trip (``ran`` 1) or none,
+    as an expression of its bounds."""
+    return D.Cmp(CmpOp.gt if ran else CmpOp.le, loop.stop, loop.start)
 
 
 def _before_yield(body, stmts: list) -> tuple:

@@ -61,7 +61,8 @@ the loop's stop that its exit implies, ``_trip_bounds``: ``n <= 0`` on the no-tr
 i in pl.range(n)``, ``n >= 1`` on the other, so that ``if n >= 1`` after it takes one branch in
 each). A loop of unknown trips that
 swaps its carries has three exits, the header split by the trips' parity (``walk_by_parity``),
-and the rest's walks know that parity (``implied_at``, ``implied_where``); one whose second
+and the rest's walks know that parity (``implied_at``, ``implied_where``); those of a ``For`` of a
+positive constant step (two exits or three) know whether it made a trip (``trips_any``); one whose second
 iteration is walked apart (``_second_and_rest``) has an exit after one trip of its own. A loop the walk reaches again
 from an equal state, in the same context, with a budget that makes the same walk, is not walked
 again: its exits are those of the first walk (``_Walker.exits``). Some loops are walked
@@ -149,6 +150,8 @@ BUDGET = 300_000
 PER_EDGE = 100  # and the walk may cost this much per dependency entry of the program (``budget``)
 # ``((PARITY, k), 0 or 1)`` in the walk's scalars: after loop k (``parity_loops``), its trips' parity
 PARITY = "trips odd"
+# ``((RAN, k), 0 or 1)`` in the walk's scalars: after loop k (``parity_loops``), whether it made a trip
+RAN = "trips any"
 MIN = "at least"  # ``(name, MIN)`` in the walk's scalars: a lower bound of a loop's counter ``name``
 MAX = "at most"  # ``(name, MAX)`` in the walk's scalars: an upper bound of a scalar ``name`` (``_trip_bounds``)
 _FLIPPED = {CmpOp.lt: CmpOp.gt, CmpOp.gt: CmpOp.lt, CmpOp.le: CmpOp.ge, CmpOp.ge: CmpOp.le}
@@ -368,7 +371,7 @@ class RuntimeOrder:
     # dependencies implied in every walk with those scalars}
     implied_at: dict = field(default_factory=dict)
     fence_implied_at: dict = field(default_factory=dict)  # id(HostFence) -> as ``implied_at``
-    parity_loops: list = field(default_factory=list)  # the loops of ``(PARITY, k)``, k their index
+    parity_loops: list = field(default_factory=list)  # the loops of ``(PARITY, k)`` and ``(RAN, k)``, k their index
     # task number -> {per loop around the task walked, outermost first, whether the walk is of an
     # iteration after its first (``_Walker.later`` past its first entry) -> the positions of its
     # dependencies implied in every such walk}
@@ -414,7 +417,7 @@ class RuntimeOrder:
 
     def implied_where(self, task: int, position: int, fence=None) -> tuple | None:
         """(a loop counter ``v``, or ``(PARITY, k)`` for the trips' parity of a loop
-        before the task, the values ``K`` of it) where dependency ``position`` of
+        before the task, or ``(RAN, k)`` for whether it made a trip, the values ``K`` of it) where dependency ``position`` of
         ``task`` (of the host fence ``fence`` if given) is implied in every run in which ``v`` is
         in ``K`` (every walk of those runs knows ``v``, and no walk that leaves it needed may have
         ``v`` in ``K``), the largest ``K``; or None."""
@@ -451,13 +454,21 @@ class RuntimeOrder:
                     return v, bound
         return None
 
+    def implied_from(self, task: int, position: int, fence=None) -> list:
+        """Each ((``v``, ``MIN``), (``m``,)) such that dependency ``position`` of ``task`` (of
+        the host fence ``fence`` if given) is implied in every run in which loop counter ``v``
+        is at least ``m``, where the exact values of ``implied_each`` cannot say so
+        (``_at_least_where``: the later iterations of a loop walked as one)."""
+        walks = self.implied_at.get(task, {}) if fence is None else self.fence_implied_at.get(id(fence), {})
+        return [((v, MIN), (m,)) for v, m in _at_least_where(walks, position)]
+
     def implied_each(self, task: int, position: int, fence=None) -> list:
         """Each (``v``, ``K``) as in ``implied_where``, for each counter ``v`` of a nonempty ``K``
         (the largest): where any of them holds, the dependency is implied."""
         walks = self.implied_at.get(task, {}) if fence is None else self.fence_implied_at.get(id(fence), {})
         out = []
-        counters = {name for key in walks for name, _ in key if isinstance(name, str) or name[0] == PARITY}
-        for v in sorted(counters, key=lambda c: (0, c) if isinstance(c, str) else (1, "", c[1])):
+        counters = {name for key in walks for name, _ in key if isinstance(name, str) or name[0] in (PARITY, RAN)}
+        for v in sorted(counters, key=lambda c: (0, c) if isinstance(c, str) else (1, c[0] != PARITY, c[1])):
             values = {dict(key).get(v) for key, implied in walks.items() if position in implied} - {None}
             for key, implied in walks.items():
                 if position in implied:
@@ -474,6 +485,32 @@ class RuntimeOrder:
             if values:
                 out.append((v, tuple(sorted(values))))
         return out
+
+
+def _at_least_where(walks: dict, position: int) -> list:
+    """(``v``, ``m``) for each loop counter ``v`` such that dependency ``position`` is implied
+    in every walk of ``walks`` (``implied_at``'s scalars -> implied positions) of runs in which
+    ``v`` may be ``m`` or more: every walk that leaves it needed knows ``v`` exactly and below
+    ``m`` (the least such ``m``), and some walk that implies it knows only a lower bound of ``v``
+    (``(v, MIN)``: the later iterations, which the exact values cannot name)."""
+    out = []
+    counters = {name[0] for key in walks for name, _ in key if isinstance(name, tuple) and len(name) == 2
+                and name[1] == MIN and isinstance(name[0], str)}
+    for v in sorted(counters):
+        bound, open_ended = None, False
+        for key, implied in walks.items():
+            known = dict(key)
+            if position in implied:
+                open_ended = open_ended or (v, MIN) in known
+                continue
+            exact = known.get(v)
+            if not isinstance(exact, int) or isinstance(exact, bool):
+                break  # (a walk that leaves it needed with ``v`` unknown or unbounded above)
+            bound = exact + 1 if bound is None else max(bound, exact + 1)
+        else:
+            if bound is not None and open_ended:
+                out.append((v, bound))
+    return out
 
 
 def _binder_source(dep, tid_task: dict) -> int | None:
@@ -917,9 +954,13 @@ class _Walker:
                     self.splits -= 1
                     ends, saved = [], self.values
                     bounds = _trip_bounds(stmt, saved, len(paths))
-                    for path, parity, known in zip(paths, self.parities(stmt, len(paths)), bounds):
-                        self.values = {**saved, **known} if parity is None else {
-                            **saved, (PARITY, self.parity_loop(stmt)): parity}
+                    for path, parity, ran, known in zip(paths, self.parities(stmt, len(paths)),
+                                                        self.trips_any(stmt, len(paths)), bounds):
+                        self.values = {**saved, **known}
+                        if parity is not None:
+                            self.values[(PARITY, self.parity_loop(stmt))] = parity
+                        if ran is not None:
+                            self.values[(RAN, self.parity_loop(stmt))] = ran
                         ends.append(self.run(body[k + 1:], path))
                     self.values = saved
                     return _meet_all(ends)
@@ -1494,6 +1535,15 @@ class _Walker:
                 and not (loop.start._production == "Int" and loop.stop._production == "Int")
                 and _moves_carries(loop)):
             return [0, 0, 1] if paths == 3 else [0, 0, 1, 1]
+        return [None] * paths
+
+    def trips_any(self, loop, paths: int) -> list:
+        """Whether ``loop`` made a trip, on each of ``paths`` exits (``exits``: the state before
+        it first, then after trips): for a ``For`` of a positive constant step, whose bounds tell
+        (``stop > start``); else None each."""
+        if (loop._production == "For" and paths in (2, 3) and loop.step._production == "Int"
+                and loop.step.value > 0):
+            return [0] + [1] * (paths - 1)
         return [None] * paths
 
     def parity_loop(self, loop) -> int:

@@ -148,10 +148,12 @@ def test_a_loop_that_certainly_runs_supersedes_the_reads_before_it(tmp_path):
 
 def test_a_loop_that_may_not_run_leaves_the_reads_before_it_live(tmp_path):
     # With n = 0 the reader is the last access before the writer after the loop: it needs the edge,
-    # through a cell the loop's body clears (after a run of the loop's writer, which waited for the
-    # reader, the writer after the loop follows that run: clear_edges_where_implied).
+    # through a cell set to no task where the loop made a trip (after a run of the loop's writer,
+    # which waited for the reader, the writer after the loop follows that run:
+    # drop_implied_dependencies' guard on the loop's trips).
     code = compile_body(tmp_path, LOOP_THEN_OVERWRITE.format(bound="n"))
     assert dependency_count(code) == 2 and "params_t2_deps[params_t2_deps_count++] = read_unless_implied;" in code
-    assert "read_unless_implied = read_tid;" in code and "read_unless_implied = no_task;" in code
+    assert "read_unless_implied = read_tid;" in code and "read_unless_implied = no_task" in code
+    assert "if (n > 0) {" in code
     for n in ("0", "2"):
         assert run_cli("check", str(tmp_path / "prog.py"), "--set", f"n={n}").returncode == 0

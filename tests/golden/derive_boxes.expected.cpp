@@ -25,7 +25,9 @@ void aicpu_orchestration_entry(const ChipStorageTaskArgs& orch_args) {
     int64_t n = n_conv.val;
 
     PTO2_SCOPE() {
-        PTO2TaskId chain = PTO2TaskId::invalid();
+        PTO2TaskId fill_once = PTO2TaskId::invalid();
+        PTO2TaskId fill_unless_implied = PTO2TaskId::invalid();
+        PTO2TaskId fill_last = PTO2TaskId::invalid();
         PTO2_SCOPE(PTO2ScopeMode::MANUAL) {
             uint32_t top_offsets[2] = {0, 0};
             uint32_t top_shapes[2] = {8, 16};
@@ -43,7 +45,7 @@ void aicpu_orchestration_entry(const ChipStorageTaskArgs& orch_args) {
             params_t0.add_inout(top);
             TaskOutputTensors task_0_outs = rt_submit_aiv_task(0, params_t0);
             PTO2TaskId fill_tid = task_0_outs.task_id();
-            chain = fill_tid;
+            fill_once = fill_tid;
 
             // Task 1: fill
             Arg params_t1;
@@ -57,13 +59,18 @@ void aicpu_orchestration_entry(const ChipStorageTaskArgs& orch_args) {
                 Arg params_t2;
                 params_t2.add_input(ext_x);
                 params_t2.add_inout(middle);
-                PTO2TaskId params_t2_deps[1];
+                PTO2TaskId params_t2_deps[2];
                 uint32_t params_t2_deps_count = 0;
-                if (chain.is_valid()) params_t2_deps[params_t2_deps_count++] = chain;
+                if (fill_once.is_valid()) params_t2_deps[params_t2_deps_count++] = fill_once;
+                if (fill_last.is_valid()) params_t2_deps[params_t2_deps_count++] = fill_last;
                 params_t2.set_dependencies(params_t2_deps, params_t2_deps_count);
                 TaskOutputTensors task_2_outs = rt_submit_aiv_task(0, params_t2);
                 PTO2TaskId fill_tid__dep_v2 = task_2_outs.task_id();
-                chain = fill_tid__dep_v2;
+                PTO2TaskId no_task = PTO2TaskId::invalid();
+                fill_last = no_task;
+                PTO2TaskId no_task__none_v1 = PTO2TaskId::invalid();
+                fill_once = no_task__none_v1;
+                fill_last = fill_tid__dep_v2;
             }
 
             // Task 3: fill
@@ -75,14 +82,21 @@ void aicpu_orchestration_entry(const ChipStorageTaskArgs& orch_args) {
             params_t3_deps[params_t3_deps_count++] = fill_tid__dep_v1;
             params_t3.set_dependencies(params_t3_deps, params_t3_deps_count);
             rt_submit_aiv_task(0, params_t3);
+            if (n > 0) {
+                PTO2TaskId no_task__none_v0 = PTO2TaskId::invalid();
+                fill_unless_implied = no_task__none_v0;
+            } else {
+                fill_unless_implied = fill_tid;
+            }
 
             // Task 4: fill
             Arg params_t4;
             params_t4.add_input(ext_x);
             params_t4.add_inout(top);
-            PTO2TaskId params_t4_deps[1];
+            PTO2TaskId params_t4_deps[2];
             uint32_t params_t4_deps_count = 0;
-            if (chain.is_valid()) params_t4_deps[params_t4_deps_count++] = chain;
+            if (fill_unless_implied.is_valid()) params_t4_deps[params_t4_deps_count++] = fill_unless_implied;
+            if (fill_last.is_valid()) params_t4_deps[params_t4_deps_count++] = fill_last;
             params_t4.set_dependencies(params_t4_deps, params_t4_deps_count);
             rt_submit_aiv_task(0, params_t4);
         }
