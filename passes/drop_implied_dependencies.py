@@ -40,8 +40,9 @@ class DropImpliedDependencies(LeanPass):
     a task ``S`` outside a loop around ``T``, implied in every walk of that loop's iterations
     after its first (``RuntimeOrder.implied_after_first``: ``T`` in a later iteration looks up
     the region its run in the first wrote, say), where ``T``'s runs are not chained (there
-    ``drop_edges_after_first_run`` inserts it once), a derived edge, waits on a cell of its own,
-    set to ``S``'s TaskId before the outermost such loop and cleared at the end of its body. User edges stay. Cells no edge
+    ``drop_edges_after_first_run`` inserts it once), a derived edge or one on a latest-run cell
+    of ``S``, waits on a cell of its own, set to ``S``'s TaskId (a copy of that cell) before the
+    outermost such loop and cleared at the end of its body. User edges stay. Cells no edge
     reads any more lose their declaration and stores (and so do join barriers only they held),
     and a TaskId binder this pass left unread goes. Off with the option ``lean_edges=False``.
     Afterwards no compiler edge on a task's latest run, or on every run of it, is implied in
@@ -154,8 +155,8 @@ class DropImpliedDependencies(LeanPass):
         ``drop_edges_after_first_run`` inserts the edge once); else None."""
         order = self.order
         n = order.number[id(task)]
-        if dep._production != "DerivedDep":  # (a copy of a cell would read it where later passes do not look: merge_cells_into_chains)
-            return None
+        if dep._production != "DerivedDep" and not (dep._production == "CellDep" and dep.cell in order.cells.task):
+            return None  # (a derived edge, or one on a latest-run cell of one task: its cell is copied)
         loops = self.where[id(task)].loops
         if not loops or any(loop in order.later_unknown for loop in loops):
             return None
@@ -193,11 +194,12 @@ class DropImpliedDependencies(LeanPass):
 
     def first_only_in(self, task, dep, loop: int, what: str) -> tuple:
         """(``dep``, a dependency on a cell of its own, no guard): the cell holds ``dep``'s
-        TaskId from before ``loop`` to the end of its first iteration (``For``), no task after."""
+        TaskId (a ``CellDep``'s: a copy of its cell, ``cells.copied_cell``) from before ``loop``
+        to the end of its first iteration (``For``), no task after."""
         source = self.order.tasks[self.order.source_of(dep)]
         cell = self.names.fresh(f"{source.kernel}_first_iteration", "cell")
         self.decls.append(D.CellDecl(cell, span=task.span))
-        value = dep.value
+        value = dep.value if dep._production == "DerivedDep" else D.Var(dep.cell, span=dep.span)
         self.first_only.setdefault(loop, []).append((cell, value))
         around = self.where[loop].stmt
         over = f"the loop over {around.var.name}" if around._production == "For" else "a while loop"
