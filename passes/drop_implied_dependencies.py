@@ -45,10 +45,9 @@ class DropImpliedDependencies(LeanPass):
     a task ``S`` outside a loop around ``T``, implied in every walk of that loop's iterations
     after its first (``RuntimeOrder.implied_after_first``: ``T`` in a later iteration looks up
     the region its run in the first wrote, say), where ``T``'s runs are not chained (there
-    ``drop_edges_after_first_run`` inserts it once), a derived edge, waits on a cell of its own,
-    set to ``S``'s TaskId before the outermost such loop and cleared at the end of its body; an
-    edge on ``S``'s latest-run cell likewise, where that loop is in no loop, its cell set with
-    each set of ``S``'s (seed 36058). User edges stay. Cells no edge
+    ``drop_edges_after_first_run`` inserts it once), a derived edge or one on a latest-run cell
+    of ``S``, waits on a cell of its own, set to ``S``'s TaskId (a copy of that cell) before the
+    outermost such loop and cleared at the end of its body. User edges stay. Cells no edge
     reads any more lose their declaration and stores (and so do join barriers only they held),
     and a TaskId binder this pass left unread goes. Off with the option ``lean_edges=False``.
     Afterwards no compiler edge on a task's latest run, or on every run of it, is implied in
@@ -78,18 +77,8 @@ class DropImpliedDependencies(LeanPass):
         self.counters = dict(_counters(func.body))  # counter name -> (its binder, id(its loop))
         self.where = places(func.body, ("Task", "HostFence", "For", "While"))
         self.decls: list = []  # the cells of the edges inserted only where a counter says
-        self.first_only: dict[int, list] = {}  # id(loop) -> [(cell, its value before the loop, or None)]
+        self.first_only: dict[int, list] = {}  # id(loop) -> [(cell, its value before the loop)]
         self.first_loops = self.first_iteration_loops(program)
-        self.first_cells: dict[tuple, str] = {}  # (id(task), position) of a CellDep there -> its cell
-        self.mirrors: dict[str, list] = {}  # latest-run cell -> the first-iteration cells set with it
-        for (key, loop) in self.first_loops.items():
-            dep = self.where[key[0]].stmt.deps[key[1]]
-            if dep._production == "CellDep":
-                source = self.order.tasks[self.order.source_of(dep)]
-                cell = self.names.fresh(f"{source.kernel}_first_iteration", "cell")
-                self.first_cells[key] = cell
-                self.mirrors.setdefault(dep.cell, []).append(cell)
-                self.decls.append(D.CellDecl(cell, span=dep.span))
         body = self.visit_all(func.body)
         if body is func.body:
             return program
@@ -136,12 +125,12 @@ class DropImpliedDependencies(LeanPass):
                         not isinstance(c[0], str) and not _is_at_least(c[0])  # (a trips' parity: its loop's bounds hold at ``stmt``)
                         or _counter_name(c[0]) in self.counters and self.counters[_counter_name(c[0])][1] in loops)]
                 loop = self.first_loops.get((id(stmt), k)) if stmt._production == "Task" else None
-                first = self.first_only_in(stmt, k, dep, loop, what)[1] if loop is not None else None
+                first = self.first_only_in(stmt, dep, loop, what)[1] if loop is not None else None
                 guards.append(self.guarded(stmt, dep, [where] + also, what, first))
             elif stmt._production == "Task":
                 loop = self.first_loops.get((id(stmt), k))
                 if loop is not None:
-                    guards.append(self.first_only_in(stmt, k, dep, loop, what))
+                    guards.append(self.first_only_in(stmt, dep, loop, what))
         if not guards:
             return None
         swap = {id(old): new for old, new, _ in guards}
@@ -182,7 +171,7 @@ class DropImpliedDependencies(LeanPass):
         order = self.order
         n = order.number[id(task)]
         if dep._production != "DerivedDep" and not (dep._production == "CellDep" and dep.cell in order.cells.task):
-            return None
+            return None  # (a derived edge, or one on a latest-run cell of one task: its cell is copied)
         loops = self.where[id(task)].loops
         if not loops or any(loop in order.later_unknown for loop in loops):
             return None
@@ -193,8 +182,6 @@ class DropImpliedDependencies(LeanPass):
         source = order.source_of(dep)
         if source is None or loop in self.where[id(order.tasks[source])].loops:
             return None
-        if dep._production == "CellDep" and self.where[loop].loops:
-            return None  # (its cell mirrors the latest-run cell's sets: ``first_only_in``)
         return loop
 
     def first_iteration_loops(self, program) -> dict:
@@ -220,22 +207,14 @@ class DropImpliedDependencies(LeanPass):
         return {key: loop for key, loop in found.items()
                 if not chained.is_ordered(chained.number[key[0]], chained.number[key[0]])}
 
-    def first_only_in(self, task, k: int, dep, loop: int, what: str) -> tuple:
-        """(``dep``, dependency ``k`` of ``task``, a dependency on a cell of its own, no guard):
-        the cell holds ``dep``'s TaskId from before ``loop`` to the end of its first iteration
-        (``For``), no task after. For a ``CellDep`` on a latest-run cell (``loop`` in no loop:
-        it is entered once), the cell is set with each set of that cell (``CellSet``), none of
-        which is in ``loop``: the two hold the same TaskId until the end of the first iteration
-        (a copy of the cell before the loop would read it where later passes do not look:
-        ``merge_cells_into_chains``)."""
+    def first_only_in(self, task, dep, loop: int, what: str) -> tuple:
+        """(``dep``, a dependency on a cell of its own, no guard): the cell holds ``dep``'s
+        TaskId (a ``CellDep``'s: a copy of its cell, ``cells.copied_cell``) from before ``loop``
+        to the end of its first iteration (``For``), no task after."""
         source = self.order.tasks[self.order.source_of(dep)]
-        cell = self.first_cells.get((id(task), k))
-        if cell is None:
-            cell = self.names.fresh(f"{source.kernel}_first_iteration", "cell")
-            self.decls.append(D.CellDecl(cell, span=task.span))
-            value = dep.value
-        else:
-            value = None  # (declared and set with the latest-run cell: ``lean``)
+        cell = self.names.fresh(f"{source.kernel}_first_iteration", "cell")
+        self.decls.append(D.CellDecl(cell, span=task.span))
+        value = dep.value if dep._production == "DerivedDep" else D.Var(dep.cell, span=dep.span)
         self.first_only.setdefault(loop, []).append((cell, value))
         around = self.where[loop].stmt
         over = f"the loop over {around.var.name}" if around._production == "For" else "a while loop"
@@ -252,16 +231,10 @@ class DropImpliedDependencies(LeanPass):
         none = self.names.fresh("no_task", "none")
         clear = [D.Let(D.Binder(none, TID_TYPE), D.NoTask(), span=loop.span)]
         clear += [D.CellSet(cell, D.Var(none), span=loop.span) for cell, _ in cells]
-        sets = [D.CellSet(cell, value, span=loop.span) for cell, value in cells if value is not None]
+        sets = [D.CellSet(cell, value, span=loop.span) for cell, value in cells]
         return sets + [out.replace(body=_before_yield(out.body, clear))]
 
     While = For
-
-    def CellSet(self, cell_set):
-        cells = self.mirrors.get(cell_set.cell) if self.unread is None else None
-        if not cells:
-            return cell_set
-        return [cell_set] + [cell_set.replace(cell=c) for c in cells]
 
     def guarded(self, task, dep, where: list, what: str, first=None) -> tuple:
         """(``dep``, a dependency on a cell of its own, the ``if`` that sets the cell before

@@ -7,7 +7,7 @@ from nanopass.languages.terms import DType
 from nanopass.rewrite import register
 
 from .lean import LeanPass
-from .cells import latest_run_cells, taken_names
+from .cells import copied_cell, latest_run_cells, taken_names
 from .runtime_order import runtime_order
 from .util import FreshVersions, iter_stmts, places
 
@@ -36,7 +36,7 @@ class MergeCellsIntoChains(LeanPass):
     ordered after its latest run already, and now waits for a node after all of them and nothing else (each task of the group runs once per program run, or its runs are
     ordered among themselves, so its latest run stands for all of them). The pass applies only
     where the new insertions (one per waiting task, two per barrier) are fewer than the old ones,
-    counted in the program text; cells a dummy or a host fence reads are left alone, and so are
+    counted in the program text; cells a dummy, a host fence or a copy reads are left alone, and so are
     the dummies' and host fences' ``DerivedDep`` edges. Off with the option ``lean_edges=False``. Afterwards no
     waiting task names two cells (or TaskIds) of a merged group.
     """
@@ -59,9 +59,10 @@ class MergeCellsIntoChains(LeanPass):
             task = order.tid_task.get(key[len(TID):])
             if task is not None:
                 cells.task[key] = task
-        # cells a dummy or a host fence reads stay as they are
+        # cells a dummy, a host fence or a copy (``copied_cell``) reads stay as they are
         by_dummies = {d.cell for s in stmts if s._production in ("Dummy", "HostFence")
                       for d in s.deps if d._production == "CellDep"}
+        by_dummies |= {c for s in stmts if (c := copied_cell(s, cells.task)) is not None}
         merge = {c for c in cells.task if c not in by_dummies}
         groups = _groups([{c for c in cs if c in merge} for cs in waits.values()])
         loops = {order.number[k]: p.loops for k, p in places(func.body, ("Task",)).items()}  # task number -> loops
