@@ -28,6 +28,7 @@ from .drop_chained_join_barriers import DropChainedJoinBarriers
 from .drop_edges_after_first_run import DropEdgesAfterFirstRun
 from .drop_implied_dependencies import DropImpliedDependencies
 from .drop_latest_runs_from_joins import DropLatestRunsFromJoins
+from .drop_overwritten_cell_stores import DropOverwrittenCellStores
 from .drop_unwaited_dummies import DropUnwaitedDummies
 from .encode_scalars import EncodeScalars
 from .expand_manual_phase_fence import ExpandManualPhaseFence
@@ -71,6 +72,7 @@ PASSES = [
     ClearEdgesWhereImplied,  # directed
     DropUnwaitedDummies,  # directed
     SplitJoinsByIteration,  # directed
+    DropOverwrittenCellStores,  # directed
     RemoveDeadValues,  # directed
     MaterializeRuntimeScopes,  # directed -> scoped
     ClassifyIterArgCarry,  # scoped -> carried

@@ -68,7 +68,7 @@ def plain_liveness(body, dummies: bool) -> set[str]:
 
 def check(program) -> None:
     stages = run_pipeline(program)
-    body = stages["split_joins_by_iteration"].tree.orch.body  # remove_dead_values' input
+    body = stages["drop_overwritten_cell_stores"].tree.orch.body  # remove_dead_values' input
     for dummies in (False, True):
         live, _ = RemoveDeadValues.liveness(body, dummies=dummies)
         assert live == plain_liveness(body, dummies)
