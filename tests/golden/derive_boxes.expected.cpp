@@ -67,9 +67,7 @@ void aicpu_orchestration_entry(const ChipStorageTaskArgs& orch_args) {
                 TaskOutputTensors task_2_outs = rt_submit_aiv_task(0, params_t2);
                 PTO2TaskId fill_tid__dep_v2 = task_2_outs.task_id();
                 PTO2TaskId no_task = PTO2TaskId::invalid();
-                fill_last = no_task;
-                PTO2TaskId no_task__none_v1 = PTO2TaskId::invalid();
-                fill_once = no_task__none_v1;
+                fill_once = no_task;
                 fill_last = fill_tid__dep_v2;
             }
 
