@@ -50,6 +50,11 @@
                                       scalar-parameter guards, dead branches, host access in a manual
                                       scope, TaskId joins, tensors made in a loop, constant while
                                       loops, manual_dep carries; lean.py's figures as carries'
+  --grammar iterations [--exhaustive --size K | --seconds N --seed S] ...
+                                      a loop whose iterations differ: guards on the counter, swapped
+                                      carries, carries started as one tensor, a tensor made in the
+                                      body, pl.while_, constant pl.range / pl.parallel, a nest whose
+                                      inner bound is the outer counter (iterations.py)
 
 Each failing program is saved as DIR/<class>/<name>.py with its failures in a header comment;
 the first few of each class are minimised into DIR/minimal/. The figures (programs, tasks, runs,

@@ -43,7 +43,7 @@ every atom in every frame; size 2 every guard of one atom, then every two atoms,
 innermost (a run cut short has seen every frame). No symmetry reduction. Frames of the exhaustive
 grammar: LOOPS x INITS x YIELDS (5 x 2 x 2 = 20); random programs (`generate`) also draw the
 constant trips 0..3 of `pl.range`, 1..3 of `pl.parallel`, a constant `pl.while_` bound and
-`nestp`, with 2 to 5 atoms and up to 3 guards.
+`nestp`, with 2 to 5 atoms and up to 3 guards, and the Out writers `wr(x)` besides the atoms.
 """
 
 from __future__ import annotations
@@ -59,6 +59,7 @@ from .surface import While
 NAMES = ("c0", "c1", "w", "o", "m")
 OPS = ("rd", "up", "hr", "hw")
 ATOMS = tuple((op, x) for x in NAMES for op in OPS) + (("take", "m"),)
+RANDOM_ATOMS = ATOMS + tuple(("wr", x) for x in NAMES)     # random programs: Out writers too
 GUARDS = ("if_0", "if_ge1", "if_lt2", "if_odd", "if_gt0")
 BLOCKS = GUARDS
 INITS = {"pq": ("p", "q"), "pp": ("p", "p")}
@@ -113,8 +114,9 @@ class Guard:
 
 
 class _Builder:
-    def __init__(self, fill: tuple, carries_as: tuple):
+    def __init__(self, fill: tuple, carries_as: tuple, atoms: tuple = ATOMS):
         self.fill = iter(fill)
+        self.atoms = atoms
         self.rename = dict(zip(("c0", "c1"), carries_as))
         self.k = 0
         self.used = set()
@@ -127,7 +129,7 @@ class _Builder:
         out = []
         for item in shape:
             if item == "atom":
-                out += self.atom(ATOMS[next(self.fill)])
+                out += self.atom(self.atoms[next(self.fill)])
             else:
                 out.append(Guard(item[0], tuple(self.items(item[1]))))
         return out
@@ -141,8 +143,8 @@ class _Builder:
         x = self.rename.get(name, name)
         if op == "rd":
             return [self.read(x)]
-        if op == "up":
-            return [P.Call("up", (x,), (x,))]
+        if op in ("up", "wr"):
+            return [P.Call(op, (x,), (x,))]
         if op == "hr":
             return [P.HostRead(self.fresh("h"), x, (1, 1), self.k % P.SINK_SIZE)]
         if op == "hw":
@@ -158,11 +160,11 @@ def _trip_uses_n(frame: Frame) -> bool:
     return frame.trip == "n"
 
 
-def build(frame: Frame, shape: tuple, fill: tuple) -> "Program":
-    """The program of `frame` with the body of `shape` filled by the atom indices `fill`."""
+def build(frame: Frame, shape: tuple, fill: tuple, atoms: tuple = ATOMS) -> "Program":
+    """The program of `frame` with the body of `shape` filled by the indices `fill` of `atoms`."""
     nest = frame.loop in ("nest", "nestp")
     inner_names = ("e0", "e1") if nest else ("c0", "c1")
-    b = _Builder(fill, inner_names)
+    b = _Builder(fill, inner_names, atoms)
     items = tuple(b.items(shape))
     body = ((P.Create("m", "B", 1.0),) if "m" in b.used else ()) + items
     inits = INITS[frame.init]
@@ -230,8 +232,9 @@ def random_frame(rnd: random.Random) -> Frame:
 
 
 def generate(seed: int, max_size: Optional[int] = None) -> "Program":
-    """A random program: a random frame (random_frame), 2 to 5 atoms and up to 3 guards
-    (`max_size` bounds the body's size)."""
+    """A random program: a random frame (random_frame), 2 to 5 atoms of RANDOM_ATOMS (ATOMS and
+    `wr(x)`, an Out writer `x = self.wr(x)`) and up to 3 guards (`max_size` bounds the body's
+    size)."""
     rnd = random.Random(seed)
     frame = random_frame(rnd)
     n_atoms = rnd.randint(2, 5)
@@ -240,5 +243,5 @@ def generate(seed: int, max_size: Optional[int] = None) -> "Program":
         n_atoms = max(1, min(n_atoms, max_size))
         guards = max(0, min(guards, max_size - n_atoms))
     shape = _random_items(rnd, n_atoms, guards)
-    fill = tuple(rnd.randrange(len(ATOMS)) for _ in range(n_atoms))
-    return build(frame, shape, fill)
+    fill = tuple(rnd.randrange(len(RANDOM_ATOMS)) for _ in range(n_atoms))
+    return build(frame, shape, fill, RANDOM_ATOMS)
