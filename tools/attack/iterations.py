@@ -36,10 +36,14 @@ host read and the parameters' final contents observe the write the sequential se
 accesses to one element, one a write, ordered in the recorded run under rtmodel.py as the
 sequential program orders them; pairs in different iterations of one `pl.parallel` loop are
 waived, docs/semantics.md), on every parameter value; lean.py's figures of the same runs come
-with each report (carries.Program).
+with each report (carries.Program). A refusal (a located user error) is the failure class
+`refusal` unless the tester's semantics finds the program has no correct compilation for the
+reason the error names (runner.RIGHT_REFUSALS: an assemble's placement); these programs have no
+assemble, so every refusal is reported, to be judged against the spec by hand.
 
 Size: a body's items (an atom 1, a guard 1 + its body); the frame is fixed overhead. Size 1 is
-every atom in every frame; size 2 every guard of one atom, then every two atoms, frame by frame
+every atom in every frame; size 2 every guard of one atom, then every two atoms (first those
+that touch one group of tensors: the carries, `take` and m, or w, o, m alone), frame by frame
 innermost (a run cut short has seen every frame). No symmetry reduction. Frames of the exhaustive
 grammar: LOOPS x INITS x YIELDS (5 x 2 x 2 = 20); random programs (`generate`) also draw the
 constant trips 0..3 of `pl.range`, 1..3 of `pl.parallel`, a constant `pl.while_` bound and
@@ -194,10 +198,22 @@ def _shapes(size: int) -> list:
     return grammar.ordered_shapes(grammar.shapes(size, BLOCKS, ()))
 
 
+def _group(atom: tuple) -> str:
+    """Which tensors an atom may touch: the carries (c0, c1 and, through `take`, m) or one name."""
+    return "c" if atom[1] in ("c0", "c1") or atom[0] == "take" else atom[1]
+
+
+def _related(fill: tuple) -> bool:
+    """Do the atoms of `fill` touch one group of tensors (`take` relates the carries and m)?"""
+    groups = [{_group(ATOMS[k])} | ({"m"} if ATOMS[k][0] == "take" else set()) for k in fill]
+    return len(groups) < 2 or bool(set.intersection(*groups))
+
+
 def _all(size: int) -> Iterator[tuple]:
-    """(frame, shape, fill) of every program of body size `size`, frames innermost."""
+    """(frame, shape, fill) of every program of body size `size`, frames innermost; a shape's
+    fills whose atoms touch one group of tensors (_related) first."""
     for shape in _shapes(size):
-        for fill in grammar.fills(shape, len(ATOMS)):
+        for fill in sorted(grammar.fills(shape, len(ATOMS)), key=lambda f: (not _related(f), f)):
             for frame in FRAMES:
                 yield frame, shape, fill
 
