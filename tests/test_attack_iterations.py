@@ -200,3 +200,24 @@ def test_random_programs_are_reproducible_and_within_the_grammar():
         for n, c in prog.settings:
             _seq(prog, n)
     assert loops == {"Looprange", "Loopparallel", "While"}
+
+
+def test_a_nest_with_a_reader_around_the_inner_loop_by_hand():
+    # nest over n = 3, keep: rd(c0) in the outer body, up(e0) in the inner range(i). i = 0: #0 rd(p)
+    # sees p's own, the inner loop runs nothing; i = 1: #1 rd(p) sees p's own, #2 up(p); i = 2:
+    # #3 rd(p) sees #2, #4 up(p) sees #2, #5 up(p) sees #4; after it #6 rd(d0 = p) sees #5,
+    # #7 rd(d1 = q) sees q's own.
+    prog = I.build(I.Frame("nest", "n", "pq", "keep"), ("atom", ("inner", ("atom",))),
+                   (_a("rd", "c0"), _a("up", "c0")))
+    assert _tail(prog)[:5] == [
+        "        for i, (c0, c1) in pl.range(n, init_values=(p, q)):",
+        "            f1, k2 = pl.submit(self.rd, c0)",
+        "            for j, (e0, e1) in pl.range(i, init_values=(c0, c1)):",
+        "                e0 = self.up(e0)",
+        "                c0, c1 = pl.yield_(e0, e1)"]
+    seq = _seq(prog, 3)
+    assert [_stamps(seq.events[k]) for k in range(8)] == [
+        {("ext", "p")}, {("ext", "p")}, {("ext", "p")}, {("ev", 2)}, {("ev", 2)}, {("ev", 4)}, {("ev", 5)},
+        {("ext", "q")}]
+    pairs = oracle.sequential_conflicts(seq)
+    assert sorted(pairs[(0, 2)]) == ["WAR"] and sorted(pairs[(3, 4)]) == ["WAR"]

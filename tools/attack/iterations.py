@@ -19,7 +19,10 @@ LOOP is `pl.range(n)` (runs n = 0..3), `pl.range(K)` or `pl.parallel(K)` of a co
 `pl.while_` counted by `pl.cond(i < n)`, or a nest two deep (`nest`): `pl.range(n)` of `i`
 around `for j, (e0, e1) in pl.range(i, init_values=(c0, c1))`, the inner bound the outer counter,
 whose yield is the frame's (the outer one keeps): the body sits in the inner loop, on e0/e1, and
-its guards test the outer `i` (random programs also draw `nestp`: the outer loop `pl.parallel`).
+its guards test the outer `i` (random programs also draw `nestp`: the outer loop `pl.parallel`,
+and, half the time, put atoms in the outer body before and after the inner loop, on c0/c1 and a
+tensor `mo` made in the outer body, the inner loop's tasks then running in some outer iterations
+only).
 BODY is a sequence of items: an atom over a name x of c0, c1, w, o, m
     rd(x)   a task reading x into a new output      `f, k = pl.submit(self.rd, x)`
     up(x)   an InOut writer of x                    `x = self.up(x)`
@@ -121,7 +124,7 @@ class _Builder:
     def __init__(self, fill: tuple, carries_as: tuple, atoms: tuple = ATOMS):
         self.fill = iter(fill)
         self.atoms = atoms
-        self.rename = dict(zip(("c0", "c1"), carries_as))
+        self.rename = dict(zip(("c0", "c1"), carries_as))     # atom name -> the name written
         self.k = 0
         self.used = set()
 
@@ -156,7 +159,7 @@ class _Builder:
             return [P.HostWrite(x, (1, 1), float(2 + self.k % 5))]
         if op == "take":
             self.used.add("c0")
-            return [P.Alias(self.rename["c0"], "m")]
+            return [P.Alias(self.rename.get("c0", "c0"), self.rename.get("m", "m"))]
         raise ValueError(op)
 
 
@@ -164,13 +167,36 @@ def _trip_uses_n(frame: Frame) -> bool:
     return frame.trip == "n"
 
 
-def build(frame: Frame, shape: tuple, fill: tuple, atoms: tuple = ATOMS) -> "Program":
-    """The program of `frame` with the body of `shape` filled by the indices `fill` of `atoms`."""
-    nest = frame.loop in ("nest", "nestp")
-    inner_names = ("e0", "e1") if nest else ("c0", "c1")
-    b = _Builder(fill, inner_names, atoms)
+def _section(b: "_Builder", shape: tuple, rename: dict, made: str) -> tuple:
+    """The items of `shape` with the names `rename` gives, after `made = pl.create_tensor(...)`
+    when they name m (spelled `made`)."""
+    b.rename, b.used = rename, set()
     items = tuple(b.items(shape))
-    body = ((P.Create("m", "B", 1.0),) if "m" in b.used else ()) + items
+    return ((P.Create(made, "B", 1.0),) if "m" in b.used else ()) + items, b.used
+
+
+def build(frame: Frame, shape: tuple, fill: tuple, atoms: tuple = ATOMS) -> "Program":
+    """The program of `frame` with the body of `shape` filled by the indices `fill` of `atoms`.
+    In a nest, a top-level item ("inner", INNER) splits the shape: the items before and after it
+    are the outer loop's body around the inner loop (on c0, c1 and `mo`, made in the outer body),
+    INNER the inner loop's; a shape without one is all the inner loop's."""
+    nest = frame.loop in ("nest", "nestp")
+    b = _Builder(fill, ("c0", "c1"), atoms)
+    used = set()
+    at = next((k for k, item in enumerate(shape) if item != "atom" and item[0] == "inner"), None)
+    if nest and at is not None:
+        outer_names = {"c0": "c0", "c1": "c1", "m": "mo"}
+        before, u1 = _section(b, shape[:at], outer_names, "mo")
+        body, u2 = _section(b, shape[at][1], {"c0": "e0", "c1": "e1"}, "m")
+        after, u3 = _section(b, shape[at + 1:], outer_names, "mo")
+        if "m" in u3:                         # mo is made once, at the top of the outer body
+            after = after[1:]
+            if "m" not in u1:
+                before = (P.Create("mo", "B", 1.0),) + before
+        used = u1 | u2 | u3
+    else:
+        body, used = _section(b, shape, {"c0": "e0", "c1": "e1"} if nest else {}, "m")
+        before = after = ()
     inits = INITS[frame.init]
     perm = YIELDS[frame.yields]
     cs = (("c0", inits[0]), ("c1", inits[1]))
@@ -180,12 +206,13 @@ def build(frame: Frame, shape: tuple, fill: tuple, atoms: tuple = ATOMS) -> "Pro
     elif nest:
         inner = P.Loop("range", "j", "i", body, carries=(("e0", "c0"), ("e1", "c1")),
                        yields=tuple(("e0", "e1")[j] for j in perm), results=("c0", "c1"))
-        loop = P.Loop("range" if frame.loop == "nest" else "parallel", "i", frame.trip, (inner,),
-                      carries=cs, yields=("c0", "c1"), results=("d0", "d1"))
+        loop = P.Loop("range" if frame.loop == "nest" else "parallel", "i", frame.trip,
+                      before + (inner,) + after, carries=cs, yields=("c0", "c1"), results=("d0", "d1"))
     else:
         loop = P.Loop(frame.loop, "i", frame.trip, body, carries=cs,
                       yields=tuple(("c0", "c1")[j] for j in perm), results=("d0", "d1"))
-    pre = (P.Create("o", "B", 2.0),) if "o" in b.used else ()
+    pre = (P.Create("o", "B", 2.0),) if "o" in used else ()
+    b.rename = {}
     post = (b.read("d0"), b.read("d1"), P.HostRead(b.fresh("h"), "d0", (1, 1), 15), P.Call("up", ("w",), ("w",)))
     stmts = pre + (loop,) + post
     return Program(P.kernels_used(KERNELS, stmts), stmts, extra=("p", "q"),
@@ -233,7 +260,7 @@ def count(size: int, max_atoms=None, patterns=()) -> int:
 
 def _random_items(rnd: random.Random, n_atoms: int, n_guards: int) -> tuple:
     items = ["atom"] * n_atoms
-    for _ in range(n_guards):
+    for _ in range(n_guards if items else 0):
         lo = rnd.randrange(len(items))
         hi = rnd.randrange(lo, len(items)) + 1
         items[lo:hi] = [(rnd.choice(GUARDS), tuple(items[lo:hi]))]
@@ -258,6 +285,12 @@ def generate(seed: int, max_size: Optional[int] = None) -> "Program":
     if max_size is not None:
         n_atoms = max(1, min(n_atoms, max_size))
         guards = max(0, min(guards, max_size - n_atoms))
-    shape = _random_items(rnd, n_atoms, guards)
+    if frame.loop in ("nest", "nestp") and rnd.random() < 0.5:    # atoms around the inner loop too
+        where = [rnd.choice(("pre", "inner", "inner", "post")) for _ in range(n_atoms)]
+        parts = [_random_items(rnd, where.count(w), rnd.randint(0, 1) if w in where else 0)
+                 for w in ("pre", "inner", "post")]
+        shape = parts[0] + (("inner", parts[1]),) + parts[2]
+    else:
+        shape = _random_items(rnd, n_atoms, guards)
     fill = tuple(rnd.randrange(len(RANDOM_ATOMS)) for _ in range(n_atoms))
     return build(frame, shape, fill, RANDOM_ATOMS)
