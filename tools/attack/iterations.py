@@ -49,8 +49,9 @@ every atom in every frame; size 2 every guard of one atom, then every two atoms 
 that touch one group of tensors: the carries, `take` and m, or w, o, m alone), frame by frame
 innermost (a run cut short has seen every frame). No symmetry reduction. Frames of the exhaustive
 grammar: LOOPS x INITS x YIELDS (5 x 2 x 2 = 20); random programs (`generate`) also draw the
-constant trips 0..3 of `pl.range`, 1..3 of `pl.parallel`, a constant `pl.while_` bound and
-`nestp`, with 2 to 5 atoms and up to 3 guards, and the Out writers `wr(x)` besides the atoms.
+constant trips 0..3 of `pl.range`, 1..3 of `pl.parallel`, a constant `pl.while_` bound,
+`nestp` and the init `(o, o)` (both carries the tensor made before the loop), with 2 to 5 atoms
+and up to 3 guards, and the Out writers `wr(x)` besides the atoms.
 """
 
 from __future__ import annotations
@@ -70,6 +71,7 @@ RANDOM_ATOMS = ATOMS + tuple(("wr", x) for x in NAMES)     # random programs: Ou
 GUARDS = ("if_0", "if_ge1", "if_lt2", "if_odd", "if_gt0")
 BLOCKS = GUARDS
 INITS = {"pq": ("p", "q"), "pp": ("p", "p")}
+RANDOM_INITS = {**INITS, "oo": ("o", "o")}     # random programs: both carries the tensor made before the loop
 YIELDS = {"keep": (0, 1), "swap": (1, 0)}
 LOOPS = (("range", "n"), ("range", 2), ("parallel", 2), ("while", "n"), ("nest", "n"))
 N_SETTINGS = tuple((n, 0) for n in range(4))
@@ -82,7 +84,7 @@ Program = carries.Program
 class Frame:
     loop: str          # range, parallel, while, nest (outer range), nestp (outer parallel)
     trip: object       # "n" or a constant: the loop's (the nest's outer loop's) trip count or bound
-    init: str          # a key of INITS
+    init: str          # a key of INITS (random programs: of RANDOM_INITS)
     yields: str        # a key of YIELDS
 
 
@@ -197,7 +199,7 @@ def build(frame: Frame, shape: tuple, fill: tuple, atoms: tuple = ATOMS) -> "Pro
     else:
         body, used = _section(b, shape, {"c0": "e0", "c1": "e1"} if nest else {}, "m")
         before = after = ()
-    inits = INITS[frame.init]
+    inits = RANDOM_INITS[frame.init]
     perm = YIELDS[frame.yields]
     cs = (("c0", inits[0]), ("c1", inits[1]))
     if frame.loop == "while":
@@ -211,7 +213,7 @@ def build(frame: Frame, shape: tuple, fill: tuple, atoms: tuple = ATOMS) -> "Pro
     else:
         loop = P.Loop(frame.loop, "i", frame.trip, body, carries=cs,
                       yields=tuple(("c0", "c1")[j] for j in perm), results=("d0", "d1"))
-    pre = (P.Create("o", "B", 2.0),) if "o" in used else ()
+    pre = (P.Create("o", "B", 2.0),) if "o" in used or "o" in inits else ()
     b.rename = {}
     post = (b.read("d0"), b.read("d1"), P.HostRead(b.fresh("h"), "d0", (1, 1), 15), P.Call("up", ("w",), ("w",)))
     stmts = pre + (loop,) + post
@@ -271,7 +273,7 @@ def random_frame(rnd: random.Random) -> Frame:
     loop = rnd.choice(("range", "range", "parallel", "while", "nest", "nestp"))
     trip = {"range": ("n", 0, 1, 2, 3), "parallel": ("n", 1, 2, 3), "while": ("n", 0, 1, 2, 3),
             "nest": ("n", 2, 3), "nestp": (2, 3)}[loop]
-    return Frame(loop, rnd.choice(trip), rnd.choice(tuple(INITS)), rnd.choice(tuple(YIELDS)))
+    return Frame(loop, rnd.choice(trip), rnd.choice(tuple(RANDOM_INITS)), rnd.choice(tuple(YIELDS)))
 
 
 def generate(seed: int, max_size: Optional[int] = None) -> "Program":
