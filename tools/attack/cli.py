@@ -217,9 +217,13 @@ def _tag(args) -> str:
 
 def _programs(args):
     if args.exhaustive and args.grammar in GRAMMARS:
+        skip = args.skip
         for size in _sizes(args):
             for i, prog in enumerate(GRAMMARS[args.grammar].programs(size, max_atoms=args.max_atoms,
                                                                      patterns=args.shapes)):
+                if skip:
+                    skip -= 1
+                    continue
                 yield f"{args.grammar}{size}{_tag(args)}-{i:05d}", prog
         return
     if args.exhaustive:
@@ -282,6 +286,8 @@ def main(argv=None) -> int:
                     help="exhaustive runs: only programs of a shape this pattern matches, e.g. "
                          "'with(loop(atom)),atom' (repeat for several; grammar.py's doc; sets the size)")
     ap.add_argument("--limit", type=int, default=None, help="stop after this many programs")
+    ap.add_argument("--skip", type=int, default=0,
+                    help="exhaustive runs of a grammar module: leave out its first K programs (go on with a run cut short)")
     ap.add_argument("--out", type=Path, required=True)
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--shrink-per-class", type=int, default=2)
