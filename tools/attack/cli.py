@@ -50,6 +50,11 @@
                                       scalar-parameter guards, dead branches, host access in a manual
                                       scope, TaskId joins, tensors made in a loop, constant while
                                       loops, manual_dep carries; lean.py's figures as carries'
+  --grammar iterations [--exhaustive --size K | --seconds N --seed S] ...
+                                      a loop whose iterations differ: guards on the counter, swapped
+                                      carries, carries started as one tensor, a tensor made in the
+                                      body, pl.while_, constant pl.range / pl.parallel, a nest whose
+                                      inner bound is the outer counter (iterations.py)
 
 Each failing program is saved as DIR/<class>/<name>.py with its failures in a header comment;
 the first few of each class are minimised into DIR/minimal/. The figures (programs, tasks, runs,
@@ -70,14 +75,15 @@ from collections import Counter, defaultdict
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from pathlib import Path
 
-from . import assume, carries, directions, exhaustive, fences, generate, grammar, loops2, nested, printed, printed_scalars, record, rows, runner, scalars, scopes, shrink, surface_generate
+from . import assume, carries, directions, exhaustive, fences, generate, grammar, iterations, loops2, nested, printed, printed_scalars, record, rows, runner, scalars, scopes, shrink, surface_generate
 from . import program as P
 
 COMPILE_TIMEOUT_S = 60
 GRAMMARS = {"rows": rows, "scopes": scopes, "directions": directions,    # the exhaustive grammars besides exhaustive.py's
             "nested": nested.TWO, "nested3": nested.THREE, "scalars": scalars, "printed": printed,
             "printed-scalars": printed_scalars, "carries": carries, "loops2": loops2,
-            "loops2-const": loops2.CONSTANT_TRIPS, "fences": fences, "assume": assume}
+            "loops2-const": loops2.CONSTANT_TRIPS, "fences": fences, "assume": assume,
+            "iterations": iterations}
 
 
 class _Timeout(Exception):
@@ -211,9 +217,13 @@ def _tag(args) -> str:
 
 def _programs(args):
     if args.exhaustive and args.grammar in GRAMMARS:
+        skip = args.skip
         for size in _sizes(args):
             for i, prog in enumerate(GRAMMARS[args.grammar].programs(size, max_atoms=args.max_atoms,
                                                                      patterns=args.shapes)):
+                if skip:
+                    skip -= 1
+                    continue
                 yield f"{args.grammar}{size}{_tag(args)}-{i:05d}", prog
         return
     if args.exhaustive:
@@ -276,6 +286,8 @@ def main(argv=None) -> int:
                     help="exhaustive runs: only programs of a shape this pattern matches, e.g. "
                          "'with(loop(atom)),atom' (repeat for several; grammar.py's doc; sets the size)")
     ap.add_argument("--limit", type=int, default=None, help="stop after this many programs")
+    ap.add_argument("--skip", type=int, default=0,
+                    help="exhaustive runs of a grammar module: leave out its first K programs (go on with a run cut short)")
     ap.add_argument("--out", type=Path, required=True)
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--shrink-per-class", type=int, default=2)
