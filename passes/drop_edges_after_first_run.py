@@ -8,9 +8,8 @@ from nanopass.rewrite import register
 
 from .lean import LeanPass, compiler_edge
 from .cells import MirroredCells, without_unread_cells
-from .drop_implied_dependencies import _counters
 from .runtime_order import gives_up, runtime_order
-from .util import iter_stmts, places
+from .util import iter_stmts, loop_counters, places
 
 D = DIRECTED
 
@@ -64,7 +63,7 @@ class DropEdgesAfterFirstRun(LeanPass):
         self.cells = MirroredCells(func)
         self.own: dict[int, list] = {}  # id(T) -> (its own latest-run cell, the cell T waits on instead)
         self.clears: dict[int, list] = {}  # id(T) -> (a routed cell, a counter, the values it is cleared at)
-        self.counters = None  # ``_counters`` of the body, and ``places`` of its tasks and loops (once asked)
+        self.counters = None  # ``loop_counters`` of the body, and ``places`` of its tasks and loops (once asked)
         for task in waiting:
             if task._production == "Task":
                 t = order.number[id(task)]
@@ -122,7 +121,7 @@ class DropEdgesAfterFirstRun(LeanPass):
             if where is None or not isinstance(where[0], str):
                 continue
             if self.counters is None:
-                self.counters = (dict(_counters(func.body)), places(func.body, ("Task", "For", "While")))
+                self.counters = (dict(loop_counters(func.body)), places(func.body, ("Task", "For", "While")))
             counters, where_of = self.counters
             if where[0] not in counters:
                 continue

@@ -9,7 +9,7 @@ from nanopass.rewrite import register
 from .lean import LeanPass
 from .cells import taken_names, without_unread_cells
 from .runtime_order import MIN, RAN, runtime_order
-from .util import FreshVersions, iter_stmts, places, var_reads
+from .util import FreshVersions, iter_stmts, loop_counters, places, var_reads
 
 D = DIRECTED
 TID_TYPE = D.ScalarType(DType.TASK_ID)
@@ -74,7 +74,7 @@ class DropImpliedDependencies(LeanPass):
         self.dropped: set[str] = set()  # TaskId binders a dropped edge named
         self.unread: set[str] | None = None  # set: the second walk unbinds these TaskIds
         self.names = FreshVersions(taken_names(func))
-        self.counters = dict(_counters(func.body))  # counter name -> (its binder, id(its loop))
+        self.counters = dict(loop_counters(func.body))  # counter name -> (its binder, id(its loop))
         self.where = places(func.body, ("Task", "HostFence", "For", "While"))
         self.decls: list = []  # the cells of the edges inserted only where a counter says
         self.first_only: dict[int, list] = {}  # id(loop) -> [(cell, its value before the loop)]
@@ -332,16 +332,6 @@ def _counter_name(counter) -> str | None:
 
 def _removable_kind(dep) -> bool:
     return dep._production in ("DerivedDep", "CellDep")
-
-
-def _counters(body):
-    """(name, (binder, id(loop))) of the loop variables and scalar loop carries under ``body``."""
-    for stmt in iter_stmts(body):
-        if stmt._production == "For":
-            yield stmt.var.name, (stmt.var, id(stmt))
-        if stmt._production in ("For", "While"):
-            yield from ((it.var.name, (it.var, id(stmt))) for it in stmt.iters
-                        if it.var.type._production == "ScalarType")
 
 
 def _trips_parity_is(loop, parity: int):

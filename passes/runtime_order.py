@@ -1018,13 +1018,13 @@ class _Walker:
         if kind == "TransposeTensor":
             region = f"{root}^{value.axis1},{value.axis2}"
         else:
-            shape = tuple(_evaluate(e, self.values) for e in value.shape)
+            shape = tuple(evaluate_scalar(e, self.values) for e in value.shape)
             if None in shape:
                 return None
             if kind == "ReshapeTensor":
                 region = f"{root} as {','.join(map(str, shape))}"
             else:
-                offset = tuple(_evaluate(e, self.values) for e in value.offset)
+                offset = tuple(evaluate_scalar(e, self.values) for e in value.offset)
                 if value.clamp or None in offset:
                     return None
                 region = f"{root}[{','.join(map(str, shape))} at {','.join(map(str, offset))}]"
@@ -1204,7 +1204,7 @@ class _Walker:
         if kind not in ("GetItem", "SetItem") or value.array._production != "Var":
             return None
         slots = state.tids.get(value.array.name)
-        index = _evaluate(value.index, self.values)
+        index = evaluate_scalar(value.index, self.values)
         if kind == "GetItem":
             return slots[index] if isinstance(slots, tuple) and index is not None and 0 <= index < len(slots) else None
         size = type_.size if type_._production == "ArrayType" else None
@@ -1255,7 +1255,7 @@ class _Walker:
             held = state.of(tensor.name)
             slices = self.slices.get(state.alias.get(tensor.name, tensor.name))
             if slices:
-                at = [_evaluate(e, self.values) for e in index]
+                at = [evaluate_scalar(e, self.values) for e in index]
                 if None not in at:
                     for region, (offset, shape) in slices.items():
                         if len(offset) == len(at) and all(o <= i < o + n for o, i, n in zip(offset, at, shape)):
@@ -1279,7 +1279,7 @@ class _Walker:
                 held = state.tids.get(dep.value.name)
                 sources[k] = held if isinstance(held, int) else None
             elif dep._production == "DepItem" and dep.array._production == "Var":
-                slots, index = state.tids.get(dep.array.name), _evaluate(dep.index, self.values)
+                slots, index = state.tids.get(dep.array.name), evaluate_scalar(dep.index, self.values)
                 if isinstance(slots, tuple) and index is not None and 0 <= index < len(slots):
                     sources[k] = slots[index]
         joins = [s is not None and self.out.is_join(dep) for s, dep in zip(sources, deps)]
@@ -1381,7 +1381,7 @@ class _Walker:
     CompilerScope = Scope
 
     def If(self, branch, state: State) -> State:
-        taken = _evaluate(branch.cond, self.values) if self.values else None
+        taken = evaluate_scalar(branch.cond, self.values) if self.values else None
         if taken is None and self.assumed:
             key = self.assumed.get(id(branch))
             if key is not None:
@@ -1620,11 +1620,11 @@ class _Walker:
                 return [{loop.var.name: loop.start.value + k * loop.step.value} for k in range(trips)]
             return None
         yld = last_yield(loop.body)
-        carried = {it.var.name: _evaluate(it.init, self.values) for it in loop.iters}
+        carried = {it.var.name: evaluate_scalar(it.init, self.values) for it in loop.iters}
         out = []
         while True:
             known = {name: v for name, v in carried.items() if v is not None}
-            going = _evaluate(loop.cond, {**self.values, **known})
+            going = evaluate_scalar(loop.cond, {**self.values, **known})
             if going is None or (going and len(out) >= room):
                 return None
             if not going:
@@ -1633,12 +1633,12 @@ class _Walker:
             values = {**self.values, **known}
             for stmt in unscoped(loop.body):  # (a value the yield reads may be a let of the body)
                 if stmt._production == "Let":
-                    value = _evaluate(stmt.value, values)
+                    value = evaluate_scalar(stmt.value, values)
                     if value is not None:
                         values[stmt.var.name] = value
             if yld is None:
                 return None
-            carried = {it.var.name: _evaluate(v, values) for it, v in zip(loop.iters, yld.values)}
+            carried = {it.var.name: evaluate_scalar(v, values) for it, v in zip(loop.iters, yld.values)}
 
     def varies(self, loop) -> bool:
         """Whether what the walk follows differs by iteration of ``loop``: an ``if`` on its
@@ -1697,12 +1697,12 @@ def _first_and_later(loop, values: dict) -> tuple[dict, dict]:
     a ``while`` with a carry started from a known value and yielded plus a positive constant
     (``pl.while_(init_values=(0, ...))`` ... ``i + 1``). The counter is its start in the first
     iteration and at least the start plus the step in the later ones (the key ``(name, MIN)``,
-    read by ``_evaluate``'s comparisons). Else ``values`` for both."""
-    counter = _counter(loop)
+    read by ``evaluate_scalar``'s comparisons). Else ``values`` for both."""
+    counter = loop_counter(loop)
     if counter is None:
         return values, values
     name, start, step = counter
-    start = _evaluate(start, values)
+    start = evaluate_scalar(start, values)
     if start is None:
         return values, values
     return {**values, name: start}, {**values, (name, MIN): start + step}
@@ -1718,8 +1718,8 @@ def _trip_bounds(loop, values: dict, paths: int) -> list:
     if (paths != 2 or loop._production != "For" or loop.step._production != "Int" or loop.step.value <= 0
             or loop.stop._production != "Var"):
         return none
-    start, name = _evaluate(loop.start, values), loop.stop.name
-    if start is None or isinstance(start, bool) or _evaluate(loop.stop, values) is not None:
+    start, name = evaluate_scalar(loop.start, values), loop.stop.name
+    if start is None or isinstance(start, bool) or evaluate_scalar(loop.stop, values) is not None:
         return none
     low, high = values.get((name, MIN)), values.get((name, MAX))
     return [{(name, MAX): start if high is None else min(high, start)},
@@ -1737,18 +1737,18 @@ def _second_and_rest(loop, values: dict) -> tuple | None:
     (``implied_at`` records it among them), its counter in ``_Walker.exact``; such a loop of
     bounds not both constant leaves three ways (no trip, one, two or more: ``walk_loop``), one of
     constant bounds of two trips or more after the second trip or a later one."""
-    counter = _counter(loop)
+    counter = loop_counter(loop)
     if counter is None:
         return None
     name, start, step = counter
-    start = _evaluate(start, values)
+    start = evaluate_scalar(start, values)
     if start is None or not (any(s._production == "If" and name in _names_in(s.cond) for s in iter_stmts(loop.body))
                              or _replaces_carries(loop)):
         return None  # (or neither: the second iteration is walked as the later ones)
     return name, start + step, {**values, (name, MIN): start + 2 * step}
 
 
-def _counter(loop) -> tuple | None:
+def loop_counter(loop) -> tuple | None:
     """(the counter's name, its start expression, its positive constant step) of a counting loop
     (``_first_and_later``), or None."""
     if loop._production == "For":
@@ -1864,7 +1864,7 @@ def _names_in(expr) -> set:
     return set()
 
 
-def _evaluate(expr, values: dict):
+def evaluate_scalar(expr, values: dict):
     """The value of an integer or boolean expression of constants and ``values`` (the C++
     semantics: ``//`` and ``%`` truncate), or None when it is not known."""
     kind = expr._production
@@ -1875,13 +1875,13 @@ def _evaluate(expr, values: dict):
     if kind == "Var":
         return values.get(expr.name)
     if kind == "Un":
-        a = _evaluate(expr.a, values)
+        a = evaluate_scalar(expr.a, values)
         if a is None:
             return None
         return {UnOp.neg: lambda: -a, UnOp.not_: lambda: not a, UnOp.invert: lambda: ~a}[expr.op]()
     if kind not in ("Bin", "Cmp"):
         return None
-    a, b = _evaluate(expr.a, values), _evaluate(expr.b, values)
+    a, b = evaluate_scalar(expr.a, values), evaluate_scalar(expr.b, values)
     op = expr.op
     if a is None or b is None:
         if kind == "Cmp":

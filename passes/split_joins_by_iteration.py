@@ -9,7 +9,7 @@ from nanopass.rewrite import register
 
 from .lean import LeanPass
 from .cells import WITH_DEPS, join_cells
-from .runtime_order import _counter, _evaluate
+from .runtime_order import evaluate_scalar, loop_counter
 from .util import FreshVersions, iter_stmts, places, static_trip_count, var_reads
 
 D = DIRECTED
@@ -19,7 +19,7 @@ MAX_TRIPS = 8  # at most this many cells replace one join
 def counted_iterations(loop) -> tuple | None:
     """(the counter's binder, its value in each iteration) of a loop whose iterations are known
     before it runs: a ``For`` of constant bounds and a positive step (its variable), or a
-    ``while`` whose counter (``runtime_order._counter``: a carry started from a constant and
+    ``while`` whose counter (``runtime_order.loop_counter``: a carry started from a constant and
     yielded plus a positive constant) alone decides its condition, which ends it within
     ``MAX_TRIPS`` iterations. Else None."""
     trips = static_trip_count(loop)
@@ -27,14 +27,14 @@ def counted_iterations(loop) -> tuple | None:
         return loop.var, [loop.start.value + k * loop.step.value for k in range(trips)]
     if loop._production != "While":
         return None
-    counter = _counter(loop)
+    counter = loop_counter(loop)
     if counter is None or counter[1]._production != "Int":
         return None
     name, init, step = counter
     binder = next(it.var for it in loop.iters if it.var.name == name)
     values, value = [], init.value
     while True:
-        going = _evaluate(loop.cond, {name: value})
+        going = evaluate_scalar(loop.cond, {name: value})
         if going is None or going and len(values) > MAX_TRIPS:
             return None
         if not going:

@@ -292,3 +292,13 @@ def last_of_subtree(stmt):
         if not body:
             return stmt
         stmt = body[-1]
+
+
+def loop_counters(body):
+    """(name, (binder, id(loop))) of the loop variables and scalar loop carries under ``body``."""
+    for stmt in iter_stmts(body):
+        if stmt._production == "For":
+            yield stmt.var.name, (stmt.var, id(stmt))
+        if stmt._production in ("For", "While"):
+            yield from ((it.var.name, (it.var, id(stmt))) for it in stmt.iters
+                        if it.var.type._production == "ScalarType")
