@@ -19,7 +19,7 @@ from typing import NamedTuple
 from nanopass.languages.terms import ParamDir
 
 from . import remove_dead_values as dead_values
-from .hazards import _sub_region
+from .hazards import sub_region
 from .regions import FULL, Box, covers, overlaps
 from .util import BODY_FIELDS, binders_of, iter_stmts, var_reads
 
@@ -54,7 +54,7 @@ def assembled_rows(places, shape, offset) -> frozenset:
     stored in ``places`` fills."""
     rows = []  # (a plain loop: a comprehension is a call of its own)
     for root, region in places or ():
-        rows.append((root, _sub_region(region, shape, offset)))
+        rows.append((root, sub_region(region, shape, offset)))
     return frozenset(rows)
 
 

@@ -18,7 +18,7 @@ from .assembled_rows import (
     BlockUses, Counts, Placement, _constants, _tuple_new, assembled_rows, dead_assembles, drop_assembles, live_uses,
     read_names, same_exprs, stmt_reads, visible_binders,
 )
-from .hazards import _walk_storage, storage_map, storage_with_slices
+from .hazards import storage_map, storage_with_slices, walk_storage
 from .host_accesses import element_places, host_target
 from .regions import UNKNOWN, overlaps
 from .kernels import kernel_table
@@ -645,7 +645,7 @@ class FuseCreateAssembleToSlice(Pass):
             self.roots_of_buffers = buffer_roots(self.func, self.kernels, lambda it: False)
         places, roots = _Shadowed(self.places, rebound), _Shadowed(self.roots, rebound)
         buffers = _Shadowed(self.roots_of_buffers, rebound)
-        _walk_storage(region, places, self.kernels)
+        walk_storage(region, places, self.kernels)
         extend_buffer_roots(roots, region, self.kernels)
         extend_buffer_roots(buffers, region, self.kernels, lambda it: False)
         return places, roots, _ShadowedNames(self.named, roots), buffers

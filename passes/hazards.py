@@ -97,8 +97,8 @@ __all__ = [
     "Access", "Hazards", "Site", "WalkState",
     "carried_allocations", "find_hazards", "hazard_kind", "host_accessed_roots", "is_parallel", "iteration_stores",
     "keeps_first_pass", "prework", "Prework", "replays_follow", "war_roots", "WAR_ROOTS",
-    "MetPastRuntime", "placed_in_manual_scopes", "roots_met_past_runtime", "runtime_orders", "shared_in_loops", "storage_map", "task_accesses", "trip_count",
-    "unordered_war_possible", "untracked_roots", "untracked_unless_manual",
+    "MetPastRuntime", "placed_in_manual_scopes", "roots_met_past_runtime", "runtime_orders", "shared_in_loops", "storage_map", "storage_with_slices", "sub_region", "task_accesses", "trip_count",
+    "unordered_war_possible", "untracked_roots", "untracked_unless_manual", "walk_storage",
 ]
 
 def trip_count(loop) -> int | None:
@@ -136,7 +136,7 @@ def trip_count(loop) -> int | None:
 # -- storage -----------------------------------------------------------------------------------------
 
 
-def _sub_region(parent, shape, offset):
+def sub_region(parent, shape, offset):
     """The region of ``parent`` a slice of constant ``shape`` at constant ``offset`` takes (relative
     to ``parent``: a box of it, or the whole buffer's box); UNKNOWN when either is not constant or
     ``parent`` is no box of as many dimensions."""
@@ -189,7 +189,7 @@ def _storage_map(func, kernels: dict[str, Any]) -> dict[str, frozenset]:
     for param in func.params:
         if param.type._production == "TensorType":
             store[param.name] = frozenset({(param.name, FULL)})
-    _walk_storage(func.body, store, kernels)
+    walk_storage(func.body, store, kernels)
     return store
 
 
@@ -202,7 +202,7 @@ def storage_with_slices(store: dict[str, frozenset], sliced: dict[str, tuple], h
     ``(name, region)`` becomes ``(root, region within it)`` for each place ``(root, rows)`` the
     slice is: the walk reaches it through the same copies, results, carries and views, and every
     step of it maps each place on its own (a view's region is the same box shifted by ``rows``'
-    corner, or UNKNOWN where ``_sub_region`` would give it)."""
+    corner, or UNKNOWN where ``sub_region`` would give it)."""
     nothing: frozenset = frozenset()
     rows_of: dict[str, frozenset] = {}
 
@@ -216,7 +216,7 @@ def storage_with_slices(store: dict[str, frozenset], sliced: dict[str, tuple], h
             if made is not None and moved is places:  # (the slice's places, as the caller made them)
                 got = rows_of[name] = made
             else:
-                got = rows_of[name] = frozenset([(r, _sub_region(g, shape, offset)) for r, g in moved])
+                got = rows_of[name] = frozenset([(r, sub_region(g, shape, offset)) for r, g in moved])
         return got
 
     def mapped(places: frozenset) -> frozenset:
@@ -269,12 +269,12 @@ def storage_with_slices(store: dict[str, frozenset], sliced: dict[str, tuple], h
     return out
 
 
-# Whether ``_walk_storage`` takes its loop shortcuts (a loop without tensor carries, a loop none of
+# Whether ``walk_storage`` takes its loop shortcuts (a loop without tensor carries, a loop none of
 # whose carries yields a carry); off only in the tests that compare the two.
 LOOP_SHORTCUTS = True
 
 
-def _walk_storage(stmts, store: dict[str, frozenset], kernels: dict[str, Any]) -> None:
+def walk_storage(stmts, store: dict[str, frozenset], kernels: dict[str, Any]) -> None:
     """``storage_map``'s walk of ``stmts``, adding to ``store`` the places of what they define."""
     nothing: frozenset = frozenset()
     shortcuts = LOOP_SHORTCUTS
@@ -337,7 +337,7 @@ def _walk_storage(stmts, store: dict[str, frozenset], kernels: dict[str, Any]) -
                 elif vk == "CreateTensor":
                     value = frozenset(((var.name, FULL),))
                 elif vk == "SliceTensor":
-                    value = frozenset([(r, _sub_region(g, v.shape, v.offset)) for r, g in of(v.tensor)])
+                    value = frozenset([(r, sub_region(g, v.shape, v.offset)) for r, g in of(v.tensor)])
                 elif vk in ("TransposeTensor", "ReshapeTensor"):  # the whole buffer, indexed otherwise
                     value = frozenset([(r, FULL_VIEW if isinstance(g, Full) else UNKNOWN) for r, g in of(v.tensor)])
                 elif vk == "AssembleTensor":
@@ -573,7 +573,7 @@ def iteration_stores(
         s = dict(base)
         for h, (it, _) in zip(held, carries):
             s[it.var.name] = h
-        _walk_storage(loop.body, s, kernels)
+        walk_storage(loop.body, s, kernels)
         stores.append(s)
         held = [of(s, y) for _, y in carries]
     return stores if differs else None
@@ -584,7 +584,7 @@ def carries_keep_their_places(carries, store: dict[str, frozenset]) -> bool:
     ``store`` (``storage_map``'s, or an iteration's) in every iteration without following them:
     so it does when its init and its yielded value have the iter_arg's places. The body's names
     then have their places in ``store`` in every iteration: ``store`` gives each the places one
-    walk of the body gives from the iter_args' final places (every walk of ``_walk_storage`` only
+    walk of the body gives from the iter_args' final places (every walk of ``walk_storage`` only
     adds places, so the last, from the final places, gives them all), and iteration by iteration
     the iter_args start at those places and are yielded them again. ``iteration_stores`` then
     finds no iteration that differs, without copying ``store`` once per loop."""

@@ -53,7 +53,7 @@ def reference_var_reads(nodes) -> dict[str, int]:
 
 def reference_storage_map(func, kernels) -> dict[str, frozenset]:
     """Whole-function sweeps until nothing changes (every name's places to the fixpoint)."""
-    from nanopass.passes.hazards import FULL, FULL_VIEW, UNKNOWN, Full, _sub_region
+    from nanopass.passes.hazards import FULL, FULL_VIEW, UNKNOWN, Full, sub_region
 
     store: dict[str, frozenset] = {}
     for param in func.params:
@@ -70,7 +70,7 @@ def reference_storage_map(func, kernels) -> dict[str, frozenset]:
             if v._production == "CreateTensor":
                 return [(name, frozenset({(name, FULL)}))]
             if v._production == "SliceTensor":
-                return [(name, frozenset((r, _sub_region(g, v.shape, v.offset)) for r, g in of(v.tensor)))]
+                return [(name, frozenset((r, sub_region(g, v.shape, v.offset)) for r, g in of(v.tensor)))]
             if v._production in ("TransposeTensor", "ReshapeTensor"):
                 return [(name, frozenset((r, FULL_VIEW if isinstance(g, Full) else UNKNOWN) for r, g in of(v.tensor)))]
             if v._production == "AssembleTensor":

@@ -433,7 +433,7 @@ def test_the_nested_shapes_loops_follow_no_carry_iteration_by_iteration(tmp_path
     program = nested_after_manual_scope(tmp_path, 32)
     func, kernels = program.orch, kernel_table(program)
     store = hazards.storage_map(func, kernels)
-    walks = counting(monkeypatch, hazards, "_walk_storage")
+    walks = counting(monkeypatch, hazards, "walk_storage")
     kept = counting(monkeypatch, hazards, "carries_keep_their_places")
     hazards.find_hazards(func, kernels, hazards.untracked_roots(func), store=store)
     assert walks == [] and len(kept) == 8 * 3  # (the a, c and d loops of each of the 8 blocks: y keeps its place)

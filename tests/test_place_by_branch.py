@@ -15,7 +15,7 @@ from nanopass.pipeline import PipelineError
 from nanopass.passes import aliases
 from nanopass.passes.aliases import buffer_roots
 from nanopass.passes.fuse_create_assemble_to_slice import FuseCreateAssembleToSlice, _inline_branch
-from nanopass.passes.hazards import _walk_storage
+from nanopass.passes.hazards import walk_storage
 from nanopass.passes.util import BODY_FIELDS, iter_stmts
 
 SWAPS = FOUND / "class7_assemble_target_an_if_after_the_source_swaps.py"
@@ -67,7 +67,7 @@ def reference_tables(fuse, region: list, rebound) -> tuple:
     )
     func = fuse.func.replace(body=_replace_stmt(fuse.func.body, branch, inline))
     places = {name: where for name, where in fuse.places.items() if name not in rebound}
-    _walk_storage(region, places, fuse.kernels)
+    walk_storage(region, places, fuse.kernels)
     roots = buffer_roots(func, fuse.kernels)
     named: dict[str, set[str]] = {}
     for name, root in roots.items():

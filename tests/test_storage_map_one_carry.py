@@ -1,4 +1,4 @@
-"""``storage_map``'s path for a loop of one carry (``_walk_storage``, taken with its loop
+"""``storage_map``'s path for a loop of one carry (``walk_storage``, taken with its loop
 shortcuts: no lists of carries, inits and yields) gives the map the general path gives, on the
 benchmark's shapes, the examples and golden programs and random programs; and the programs take
 both its cases (a trip count unknown, a result that is the last iteration's yield). ``place_returned_creates_in_output_params`` skips a candidate

@@ -49,7 +49,7 @@ def at(cx: FunctionContext, stmt: ast.With, call: ast.Call) -> list[Any]:
     names = ("level", "role")
     keywords = ("optimizations", "deps", "no_dep_args", "dumps", "allow_early_resolve", "name_hint", "windowize",
                 "predicate")
-    args = _bind(cx, call, "at", names, keywords)
+    args = bind_arguments(cx, call, "at", names, keywords)
     level = args.get("level")
     if level is None:
         raise cx.error("pl.at needs level=pl.Level.CORE_GROUP", call)
@@ -199,8 +199,8 @@ def _names(node: ast.AST, ctx: type | None = None):
             yield sub
 
 
-def _bind(cx: FunctionContext, call: ast.Call, what: str, positional: tuple[str, ...],
-          keywords: tuple[str, ...]) -> dict[str, ast.expr]:
+def bind_arguments(cx: FunctionContext, call: ast.Call, what: str, positional: tuple[str, ...],
+                   keywords: tuple[str, ...]) -> dict[str, ast.expr]:
     if len(call.args) > len(positional):
         raise cx.error(f"pl.{what} takes at most {len(positional)} positional argument(s)", call.args[len(positional)])
     args = dict(zip(positional, call.args))

@@ -24,7 +24,7 @@ from nanopass.languages import surface as S
 from nanopass.languages.terms import FuncKind
 
 from ..registry import CONTEXT, EXPRESSION, ITERATOR, MUST_BE_ASSIGNED, STATEMENT, TARGETS, dsl_op
-from .outlining import _bind, outline_block
+from .outlining import bind_arguments, outline_block
 from .submits import refuse_predicate, submit
 
 if TYPE_CHECKING:
@@ -59,7 +59,7 @@ def spmd_submit(
 @dsl_op("spmd", CONTEXT, binds_as=True)
 def spmd_block(cx: FunctionContext, stmt: ast.With, call: ast.Call) -> list[Any]:
     """``with pl.spmd(core_num, ...) [as tid]:``: the block outlined, launched on core_num blocks."""
-    args = _bind(cx, call, "spmd", ("core_num",), SPMD_KEYWORDS)
+    args = bind_arguments(cx, call, "spmd", ("core_num",), SPMD_KEYWORDS)
     return _outlined(cx, stmt, call, args)
 
 
@@ -70,7 +70,7 @@ def spmd_loop(cx: FunctionContext, stmt: ast.For, call: ast.Call) -> list[Any]:
         raise cx.error("for ... else is not supported", stmt.orelse[0])
     if not isinstance(stmt.target, ast.Name):
         raise cx.error("the variable of a pl.spmd loop is one name (the block index)", stmt.target)
-    args = _bind(cx, call, "spmd", ("core_num",), SPMD_KEYWORDS)
+    args = bind_arguments(cx, call, "spmd", ("core_num",), SPMD_KEYWORDS)
     block = ast.With(items=[ast.withitem(call, None)], body=stmt.body)
     ast.copy_location(block, stmt)
     block.end_lineno, block.end_col_offset = stmt.end_lineno, stmt.end_col_offset
@@ -92,7 +92,7 @@ def _outlined(cx: FunctionContext, stmt: ast.With, call: ast.Call, args: dict[st
 @dsl_op("cluster", CONTEXT)
 def cluster(cx: FunctionContext, stmt: ast.With, call: ast.Call) -> list[Any]:
     """``with pl.cluster(name_hint=""):``: the kernels the block calls launched as one Group task."""
-    args = _bind(cx, call, "cluster", (), ("name_hint",))
+    args = bind_arguments(cx, call, "cluster", (), ("name_hint",))
     return outline_block(cx, stmt, call, args, what="pl.cluster", kind=FuncKind.Group)
 
 
