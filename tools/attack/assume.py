@@ -40,7 +40,7 @@ are fences.py's (careless user deps are the tester's invalid programs). Random o
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Optional
 
 from . import carries, fences, loops2
@@ -55,7 +55,7 @@ PARAMS = ("p", "q")
 
 
 @dataclass(frozen=True)
-class ScalarLoop:
+class ScalarLoop(P.OneBlock):
     """`for i, (k, c0, c1) in pl.range(trip, init_values=(c, p, q)):` ... `kr, d0, d1 =
     pl.yield_(k + 1, y0, y1)`: a scalar carry `k` the body steps, read by the body's guards."""
 
@@ -64,12 +64,6 @@ class ScalarLoop:
     carries: tuple
     yields: tuple
     results: tuple
-
-    def blocks(self):
-        return [self.body]
-
-    def with_blocks(self, lists):
-        return replace(self, body=tuple(lists[0]))
 
     def render(self, p, d):
         inner = ", ".join(["k"] + [i for i, _ in self.carries])
@@ -108,7 +102,7 @@ class Bump:
 
 
 @dataclass(frozen=True)
-class StepWhile:
+class StepWhile(P.OneBlock):
     """`for (i, c0, c1) in pl.while_(init_values=(start, p, q)):` / `pl.cond(i OP bound)` / body /
     `n_done, d0, d1 = pl.yield_(i + step, ...)`: a counter from a constant by a constant step."""
 
@@ -120,12 +114,6 @@ class StepWhile:
     carries: tuple
     yields: tuple
     results: tuple
-
-    def blocks(self):
-        return [self.body]
-
-    def with_blocks(self, lists):
-        return replace(self, body=tuple(lists[0]))
 
     def render(self, p, d):
         inner = ", ".join(["i"] + [x for x, _ in self.carries])
@@ -152,7 +140,7 @@ class StepWhile:
 
 
 @dataclass(frozen=True)
-class SpanLoop:
+class SpanLoop(P.OneBlock):
     """`for i, (c0, c1) in pl.range|parallel(start, stop, step, init_values=(p, q)):` ... yield."""
 
     kind: str
@@ -163,12 +151,6 @@ class SpanLoop:
     carries: tuple
     yields: tuple
     results: tuple
-
-    def blocks(self):
-        return [self.body]
-
-    def with_blocks(self, lists):
-        return replace(self, body=tuple(lists[0]))
 
     def render(self, p, d):
         inner = ", ".join(x for x, _ in self.carries)

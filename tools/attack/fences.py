@@ -156,16 +156,12 @@ class Dummy:
 
 
 @dataclass(frozen=True)
-class Parity:
+class Parity(P.OneBlock):
     """`if i % 2 == 1:` around `then`."""
 
+    BLOCK = "then"
+
     then: tuple
-
-    def blocks(self):
-        return [self.then]
-
-    def with_blocks(self, lists):
-        return replace(self, then=tuple(lists[0]))
 
     def render(self, p, d):
         p.emit(d, "if i % 2 == 1:", self)
@@ -177,7 +173,7 @@ class Parity:
 
 
 @dataclass(frozen=True)
-class TidLoop:
+class TidLoop(P.OneBlock):
     """A loop over one TaskId carry (module doc): `kind` parallel, range or while, `trip` an int
     or `n`, the carry `carry` started from `init`, the body's last id `last` yielded, the result
     bound to `result`. A parallel loop in a manual scope gives every iteration the init and ends
@@ -191,12 +187,6 @@ class TidLoop:
     var: str = "i"
     carry: str = "t"
     last: str = "u"
-
-    def blocks(self):
-        return [self.body]
-
-    def with_blocks(self, lists):
-        return replace(self, body=tuple(lists[0]))
 
     def render(self, p, d):
         if self.kind == "while":

@@ -57,7 +57,7 @@ and up to 3 guards, and the Out writers `wr(x)` besides the atoms.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Iterator, Optional
 
 from . import carries, grammar
@@ -92,18 +92,14 @@ FRAMES = tuple(Frame(lp, t, init, y) for lp, t in LOOPS for init in INITS for y 
 
 
 @dataclass(frozen=True)
-class Guard:
+class Guard(P.OneBlock):
     """`if VAR OP K:` (or `if VAR % 2 == 1:`) around `then`; `name` one of GUARDS."""
+
+    BLOCK = "then"
 
     name: str
     then: tuple
     var: str = "i"
-
-    def blocks(self):
-        return [self.then]
-
-    def with_blocks(self, lists):
-        return replace(self, then=tuple(lists[0]))
 
     def text(self) -> str:
         return {"if_0": "{} == 0", "if_ge1": "{} >= 1", "if_lt2": "{} < 2", "if_odd": "{} % 2 == 1",

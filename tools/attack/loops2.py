@@ -107,18 +107,14 @@ FRAMES = frames("while") + frames("nest")
 
 
 @dataclass(frozen=True)
-class Parity:
+class Parity(P.OneBlock):
     """`if var % 2 == rem:` around `then` (semantics.py's If knows no `%`)."""
+
+    BLOCK = "then"
 
     var: str
     rem: int
     then: tuple
-
-    def blocks(self):
-        return [self.then]
-
-    def with_blocks(self, lists):
-        return replace(self, then=tuple(lists[0]))
 
     def render(self, p, d):
         p.emit(d, f"if {self.var} % 2 == {self.rem}:", self)

@@ -140,6 +140,19 @@ class Barrier:
     tid: str
 
 
+class OneBlock:
+    """A grammar's block statement with one statement list, in the field ``BLOCK`` names
+    (``children`` / ``with_children`` and shrink.py's paths reach it through these two methods)."""
+
+    BLOCK = "body"
+
+    def blocks(self) -> list:
+        return [getattr(self, self.BLOCK)]
+
+    def with_blocks(self, lists):
+        return replace(self, **{self.BLOCK: tuple(lists[0])})
+
+
 @dataclass(frozen=True)
 class Loop:
     """`for var in pl.range|parallel(trip)`; trip is an int or a scalar parameter name.

@@ -42,7 +42,7 @@ from pathlib import Path
 from typing import Optional
 
 from . import oracle, record, runner
-from .program import children
+from .program import OneBlock, children
 
 # dtype -> (kind, bits, signed, C type)
 DTYPES = {
@@ -174,19 +174,13 @@ class HRead:
 
 
 @dataclass(frozen=True)
-class Loop:
+class Loop(OneBlock):
     var: str
     bounds: tuple       # (start, stop, step) expressions; step a nonzero literal
     body: tuple
     carries: tuple = ()  # explicit init_values: ((inner name, init expr), ...)
     yields: tuple = ()   # expressions yielded (explicit carries)
     results: tuple = ()  # names bound after the loop (explicit carries)
-
-    def blocks(self) -> list:            # program.children / with_children, shrink.py's paths
-        return [self.body]
-
-    def with_blocks(self, lists) -> "Loop":
-        return replace(self, body=tuple(lists[0]))
 
 
 @dataclass(frozen=True)

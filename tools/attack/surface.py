@@ -27,7 +27,7 @@ Meanings, from reference-surface.md and the README's description of the DSL:
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Optional, Union
 
 from . import program as P
@@ -93,7 +93,7 @@ class CountRead:
 
 
 @dataclass(frozen=True)
-class While:
+class While(P.OneBlock):
     """`for (var, carries...) in pl.while_(init_values=(0, inits...)):` / `pl.cond(var < bound)` /
     body / `count, results... = pl.yield_(var + 1, yields...)`."""
 
@@ -106,12 +106,6 @@ class While:
     count: str = "n_done"
     recount: Optional[tuple] = None   # (carry, cnt index, var): the bound is a carry re-read from cnt
                                       # at the end of each iteration (`var = pl.tensor.read(cnt, [i])`)
-
-    def blocks(self):
-        return [self.body]
-
-    def with_blocks(self, lists):
-        return replace(self, body=tuple(lists[0]))
 
     def render(self, p, d):
         rc = self.recount
