@@ -33,7 +33,11 @@ class DropLatestRunsFromJoins(LeanPass):
     cleared after a waiter every later waiter is ordered after. A host fence waits like a task
     (``fence_ordered``); nothing is cleared after it; cells another dummy reads are left alone. A
     join of a task in a loop of a few iterations known before it runs whose waiters are in no loop is left
-    to ``split_joins_by_iteration`` unless every waiter is ordered after the latest run. Where a
+    to ``split_joins_by_iteration`` unless every waiter is ordered after the latest run; where
+    every waiter is (and the loop, of ``3 .. MAX_TRIPS`` iterations, is in no other), the join
+    becomes a cell per iteration but the last (``_older_by_iteration``: after the loop the join
+    holds the runs of those iterations, and each such cell the run of its own), where the
+    waiters' entries on them cost no more than the barriers and entries of the lagged join. Where a
     counter ``v`` of a loop around ``S`` says a run of ``S`` is ordered after the one before
     (``v >= m``, ``RuntimeOrder.chained_from``: the swap loop's read under ``if i >= 1``'s
     writer), the barrier is left out there (``if v < m``): ``J`` keeps the runs before the
@@ -86,6 +90,7 @@ class DropLatestRunsFromJoins(LeanPass):
         # join cell -> (the counter's binder, its values, a cell per iteration): ``by_iteration``
         self.split: dict[str, tuple] = {}
         self.split_after: dict[str, str] = {}  # TaskId binder of a task whose join is split -> the join cell
+        self.older: set[str] = set()  # the split joins with no cell for the last iteration (``_older_by_iteration``)
         self.body = func.body
         self.loop_places = None  # ``places`` of the loops (once asked)
 
@@ -126,6 +131,18 @@ class DropLatestRunsFromJoins(LeanPass):
             if any(where[id(w)].loops and id(w) not in cleared for w in unordered):
                 continue  # (it may wait on the latest run again before the next run of the source)
             if unordered and _split_later(order.tasks[source], waiting, where, loops):
+                continue
+            older = None if unordered or order.chained_from(source) is not None else _older_by_iteration(
+                order.tasks[source], waiting, where, loops)
+            if older is not None:  # (each waiter waits on the cells of the iterations before the last)
+                counter, values = older
+                self.split[cell] = (counter, values[:-1], [self.names.fresh(cell, f"it{k}") for k in range(len(values) - 1)])
+                self.older.add(cell)
+                self.barriers[id(barrier)] = cell
+                self.split_after[tid] = cell
+                self.ctx.note("split-older-join", f"the waiters of {tid}'s join are ordered after its latest run by the "
+                              f"runtime: the join becomes one cell per iteration but the last of a loop of "
+                              f"{len(values)} iterations", order.tasks[source].span)
                 continue
             if len(unordered) > SAVED_ENTRIES and not any(id(w) in cleared for w in tasks_of[cell]):
                 continue  # (each waits on the latest-run cell too: more entries a chain than the barrier saves)
@@ -249,8 +266,9 @@ class DropLatestRunsFromJoins(LeanPass):
             counter, values, cells = self.split[split]
             span = task.span
             tid = D.Var(task.tid.name, span=span)
-            chain = [D.CellSet(cells[-1], tid, span=span)]
-            for k in range(len(cells) - 2, -1, -1):
+            guarded = len(cells) if split in self.older else len(cells) - 1  # (older: the last iteration sets none)
+            chain = [] if split in self.older else [D.CellSet(cells[-1], tid, span=span)]
+            for k in range(guarded - 1, -1, -1):
                 at = D.Cmp(CmpOp.eq, D.Var(counter.name, span=span), D.Int(values[k], counter.type.dtype, span=span), span=span)
                 chain = [D.If(at, (D.CellSet(cells[k], tid, span=span),), tuple(chain), (), span=span)]
             out += chain
@@ -284,6 +302,26 @@ def _split_later(source, tasks, where, loops: dict) -> bool:
     (loop,) = where[id(source)].loops
     counted = counted_iterations(loops[loop])
     return counted is not None and 2 <= len(counted[1]) <= MAX_TRIPS
+
+
+def _older_by_iteration(source, waiting, where, loops: dict):
+    """(the counter's binder, its values: ``counted_iterations``) where every waiter of
+    ``source``'s join is ordered after the latest run of ``source`` by the runtime, is in no loop,
+    and ``source`` is in one loop ``L`` of ``3 .. MAX_TRIPS`` iterations known before it runs, in
+    no other: ``L`` runs once, and after it the join holds the runs of the iterations before the
+    last, which a cell per such iteration holds as well (``j == k: join_k = tid``). ``W`` waiters
+    then insert ``W * (T - 1)`` entries where the lagged join costs ``2 * (T - 2) + W`` and
+    ``T - 2`` dummies: taken where that is no more. Else None."""
+    if any(where[id(w)].loops for w in waiting) or len(where[id(source)].loops) != 1:
+        return None
+    (loop,) = where[id(source)].loops
+    counted = counted_iterations(loops[loop])
+    if counted is None:
+        return None
+    trips = len(counted[1])
+    if not 3 <= trips <= MAX_TRIPS or len(waiting) * (trips - 1) > 2 * (trips - 2) + len(waiting):
+        return None
+    return counted
 
 
 def _may_follow(first, then, position: dict, where) -> bool:

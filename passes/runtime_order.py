@@ -75,7 +75,12 @@ i >= 1``: ``_first_and_later``): a loop of constant bounds with one
 iteration; one of at most ``UNROLL`` iterations (with the loops so walked around it) that has an
 ``if`` on its variable, swaps or rotates its carries, yields a carry a tensor named before it,
 sets an array slot at its variable, or slices a tensor at an offset computed from it; a ``while``
-whose carries, computed from constants, end it within ``UNROLL`` iterations. A task's results are
+whose carries, computed from constants, end it within ``UNROLL`` iterations. A counted loop of
+constant bounds that runs but is not walked so (more iterations, or too many with the loops
+walked so around it) and whose task writes a view sliced at an offset computed from its
+variable, each iteration, leaves the region of each iteration's view with what every run of
+the writer was ordered after, less the tasks of its body (``summarize_slice_writes``: each
+iteration ran and inserted that entry). A task's results are
 the intersection over every walk of it. A ``Let`` copy keeps its value's facts (shares them,
 below), and so do the views of one region of a tensor with a stable name: slices
 of offsets and extents the walk knows (not clamped), transposes, reshapes (``_Walker.region``: a
@@ -933,6 +938,10 @@ class _Walker:
         self.walked: dict[tuple, list] = {}
         self.plans: dict[int, tuple] = {}  # id(task statement) -> its ``plan``
         self.varying: dict[int, bool] = {}  # id(loop) -> ``varies``
+        self.slice_writes: dict[int, tuple] = {}  # id(loop) -> ``_slice_writes``
+        # id(task statement) of a writer ``_slice_writes`` found -> what its runs in the walk of
+        # its loop (``walk_loop``) are ordered after, both bits, met over the walks of its body
+        self.written_after: dict[int, int] = {}
         self.later = [False]  # per loop being walked, innermost last: the walk is of an iteration after its first
         self.assumed: dict[int, tuple] = {}  # ``invariant_conditions``, where the walk is split by them
 
@@ -1128,6 +1137,8 @@ class _Walker:
             after |= t
         after = self.closed(after, state) & self.both
         self._meet(self.out.ordered, n, after & self.relevant)
+        if id(task) in self.written_after:
+            self.written_after[id(task)] &= after
         mine = after
         if self.relevant >> n & 1:
             own = (1 << n) | (1 << (self.width + n))
@@ -1461,6 +1472,9 @@ class _Walker:
             out = _with_results(loop, header, self)
             return [self.parallel_results(loop, out) if iterations else out]
         runs = _runs(loop)
+        writes = self.slice_writes_of(loop) if runs and not self.manual else ()
+        for _, task, _ in writes:
+            self.written_after[id(task)] = -1
         entry = self.enter(loop, state, None)
         saved = self.values
         first, later = _first_and_later(loop, saved)
@@ -1497,6 +1511,8 @@ class _Walker:
             # (the walk is monotone): the state at the end of that run holds at least ``end``'s
             if once is not None:  # (it may leave after one trip, unless its bounds say two or more, or two)
                 entered = _meet_all([header, entered] if (static_trip_count(loop) or 0) >= 2 else [once, header, entered])
+            if writes:
+                self.summarize_slice_writes(loop, writes, entered)
             return [self.parallel_results(loop, _with_results(loop, entered, self))]
         unrun = _unrun_parallel(loop, _with_results(loop, entry, self))
         if once is not None:  # (it leaves before its first iteration, after one, or after two or more)
@@ -1505,6 +1521,42 @@ class _Walker:
         if _parallel(loop) and (static_trip_count(loop) or 0) >= 1:
             return [ran]  # (a pl.parallel loop of constant bounds that runs: it leaves after an iteration)
         return [unrun, ran]  # (or before its first iteration)
+
+    def slice_writes_of(self, loop) -> tuple:
+        """``_slice_writes`` of ``loop`` (found once)."""
+        found = self.slice_writes.get(id(loop))
+        if found is None:
+            found = self.slice_writes[id(loop)] = _slice_writes(loop, self.untracked, self.out.number)
+        return found
+
+    def summarize_slice_writes(self, loop, writes: tuple, state: State) -> None:
+        """``state`` at the exit of ``loop``, a counted loop of constant bounds not walked iteration
+        by iteration (``iterations``), whose body writes views sliced at offsets computed from its
+        variable (``_slice_writes``): each iteration ``k`` ran, and its writer ``W`` inserted an
+        entry of the region ``R_k`` its view covers then, ordered after what every run of ``W``
+        in the walk of the body is ordered after (``written_after``). A later lookup of ``R_k``
+        finds that entry, or an InOut writer that covers it and looked it up first, so ``R_k``
+        gets those facts, less the tasks that run in the body (a later iteration may have run
+        them again): tasks outside the loop have not run since. Afterwards a view of ``R_k``
+        (``region``: its offsets known) is ordered after them as after the unrolled walk."""
+        saved = self.values
+        var = loop.var.name
+        trips = static_trip_count(loop)
+        for let, task, inside in writes:
+            held = self.written_after.pop(id(task), -1)
+            if held == -1:
+                continue  # (the body's walk did not reach the writer)
+            held &= ~(inside | inside << self.width)
+            if not held & ~state.never_ran:
+                continue
+            for k in range(trips):
+                self.values = {**saved, var: loop.start.value + k * loop.step.value}
+                region = self.region(let.value, state)
+                if region is not None:
+                    self.stable.add(region)
+                    state.write(region, state.of(region) | held)
+                    self.publish(region, state)
+        self.values = saved
 
     def parallel_results(self, loop, state: State) -> State:
         """``state`` at the exit of ``loop`` after one iteration or more: a TaskId result of a
@@ -1851,6 +1903,40 @@ def _slices_at(loop) -> bool:
     name = loop.var.name
     return any(s._production == "Let" and s.value._production == "SliceTensor"
                and any(name in _names_in(e) for e in s.value.offset) for s in iter_stmts(loop.body))
+
+
+def _slice_writes(loop, untracked: frozenset, number: dict) -> tuple:
+    """The (slice ``Let``, task, the bits of every task in ``loop``'s body) where a statement of
+    the body (in no ``if``, loop or MANUAL scope) slices a tensor at an offset computed from the
+    loop variable (no ``manual_dep`` view, of a tensor that is none) and a later task statement
+    of the body writes that view (InOut or OutputExisting) each iteration
+    (``_Walker.summarize_slice_writes``)."""
+    if not _slices_at(loop):
+        return ()
+    body = loop.body
+    while len(body) == 1 and body[0]._production == "Scope" and body[0].mode is not ScopeMode.manual:
+        body = body[0].body
+    var = loop.var.name
+    lets, out = {}, []
+    inside = 0
+    for stmt in iter_stmts(loop.body):
+        if stmt._production == "Task":
+            n = number[id(stmt)]
+            inside |= 1 << n
+    for stmt in body:
+        kind = stmt._production
+        if kind == "Let":
+            value = stmt.value
+            if (value._production == "SliceTensor" and not value.manual_dep and not value.clamp
+                    and value.tensor._production == "Var" and value.tensor.name not in untracked
+                    and any(var in _names_in(e) for e in value.offset)):
+                lets[stmt.var.name] = stmt
+        elif kind == "Task":
+            for arg in stmt.args:
+                if (arg.dir in WRITES and arg.value._production == "Var" and arg.value.name in lets
+                        and arg.value.name not in untracked):
+                    out.append((lets[arg.value.name], stmt))
+    return tuple((let, task, inside) for let, task in out)
 
 
 def _names_in(expr) -> set:
