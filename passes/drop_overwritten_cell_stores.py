@@ -66,7 +66,8 @@ class DropOverwrittenCellStores(LeanPass):
                     if any(bodies[f] is not getattr(stmt, f) for f in fields):
                         stmt = stmt.replace(**bodies)
                         changed = True
-                overwritten -= self.mentions(stmt)
+                if overwritten:  # (a mention matters only to a store met later in the list)
+                    overwritten -= self.mentions(stmt)
             out.append(stmt)
         if not changed:
             return stmts
