@@ -33,9 +33,10 @@ class DropOverwrittenCellStores(LeanPass):
 
     def lean(self, program):
         func = program.orch
-        self.cells = declared_cells(iter_stmts(func.body))
-        if not self.cells:
+        stored = [s.cell for s in iter_stmts(func.body) if s._production == "CellSet"]
+        if len(set(stored)) == len(stored):  # no cell stored twice: no store for a later one to overwrite
             return program
+        self.cells = declared_cells(iter_stmts(func.body))
         body = self.block(func.body)
         if body is func.body:
             return program

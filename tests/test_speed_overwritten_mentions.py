@@ -50,3 +50,24 @@ def test_a_store_is_still_dropped_across_unwalked_statements(monkeypatch):
     p = DropOverwrittenCellStores(PassContext())
     p.cells = {"c"}
     assert p.block(body) == body[1:]
+
+
+def test_no_list_is_walked_where_no_cell_is_stored_twice(tmp_path, monkeypatch):
+    # The scopes shape of 3 scopes: each scope's loop stores the cell joining its runs once, the
+    # next scope waits on it (each cell is stored once in the function: checked below, by hand
+    # of the tree), so no store can overwrite another and the pass returns its input unwalked.
+    from conftest import pass_input
+
+    from nanopass.tools.bench import scopes
+    from nanopass.passes.util import iter_stmts
+
+    path = tmp_path / "scopes3.py"
+    path.write_text(scopes(12))
+    given = pass_input(path, "drop_overwritten_cell_stores")
+    stored = [s.cell for s in iter_stmts(given.orch.body) if s._production == "CellSet"]
+    assert stored and len(set(stored)) == len(stored)
+    walked = []
+    block = DropOverwrittenCellStores.block
+    monkeypatch.setattr(DropOverwrittenCellStores, "block", lambda self, stmts: walked.append(stmts) or block(self, stmts))
+    assert DropOverwrittenCellStores(PassContext()).run(given) is given
+    assert walked == []
