@@ -33,9 +33,10 @@ class DropOverwrittenCellStores(LeanPass):
 
     def lean(self, program):
         func = program.orch
-        self.cells = declared_cells(iter_stmts(func.body))
-        if not self.cells:
+        stored = [s.cell for s in iter_stmts(func.body) if s._production == "CellSet"]
+        if len(set(stored)) == len(stored):  # no cell stored twice: no store for a later one to overwrite
             return program
+        self.cells = declared_cells(iter_stmts(func.body))
         body = self.block(func.body)
         if body is func.body:
             return program
@@ -66,7 +67,8 @@ class DropOverwrittenCellStores(LeanPass):
                     if any(bodies[f] is not getattr(stmt, f) for f in fields):
                         stmt = stmt.replace(**bodies)
                         changed = True
-                overwritten -= self.mentions(stmt)
+                if overwritten:  # (a mention matters only to a store met later in the list)
+                    overwritten -= self.mentions(stmt)
             out.append(stmt)
         if not changed:
             return stmts

@@ -152,7 +152,7 @@ def submit(
         raise cx.error("the task_id target must be a plain variable name", tid_node)
     outs = task_outs(cx, result_targets, sig, call, stmt, statement=not result_targets, args=args)
     tid = cx.bind(tid_node.id, TID_T, tid_node)
-    dumps = dump_positions(cx, args, dumps_node, what)
+    dumps = dump_positions(cx, args, dumps_node, what) if dumps_node is not None or cx.dump_tags else ()
     # (trusted: as kernel_call's Task, with the Binder cx.bind built, the Deps of deps= and attrs=
     # and a bool _bool_literal read)
     return [L.Task.make_trusted(outs, tid, name, args, dumps, early_resolve, deps, None, cx.span(call))]
