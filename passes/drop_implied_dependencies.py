@@ -37,8 +37,8 @@ class DropImpliedDependencies(LeanPass):
     set before it to no task there, else to the TaskId (not where the task's runs are chained
     and a loop around the counter's loop is not around ``S`` either: ``drop_edges_after_first_run``
     inserts that edge once per run of ``S``, ``guardable``); where the counter of an outer loop
-    around it has values in every walk of which it is implied too, the guard tests those as
-    well (``RuntimeOrder.implied_each``), and so it does the trips' parity of a loop before it,
+    around it has values, or a lower bound, in every walk of which it is implied too, the guard
+    tests those as well (``RuntimeOrder.implied_each``, ``implied_from``: seed 36199), and so it does the trips' parity of a loop before it,
     and whether that loop made a trip; where the edge is also implied in the iterations after
     the first of a loop around the counter's (as below), the guard's cell is set, where the
     counters do not say, to what the cell below holds. A compiler edge of a task ``T`` on the latest run of
@@ -118,8 +118,6 @@ class DropImpliedDependencies(LeanPass):
             if k in implied or not self.removable(dep):
                 continue
             each = each_of(k) if dep._production == "DerivedDep" else []
-            exact = [c for c in each if not _is_at_least(c[0])]
-            each = exact or each  # (a lower bound alone: beside a value, it leaves cells later passes clear set, 35013)
             where = max(each, key=lambda c: len(c[1])) if each else None  # (the first of the largest)
             if where is not None and self.guardable(stmt, dep, where[0]):
                 loops = self.where[id(stmt)].loops
