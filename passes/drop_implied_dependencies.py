@@ -37,8 +37,8 @@ class DropImpliedDependencies(LeanPass):
     set before it to no task there, else to the TaskId (not where the task's runs are chained
     and a loop around the counter's loop is not around ``S`` either: ``drop_edges_after_first_run``
     inserts that edge once per run of ``S``, ``guardable``); where the counter of an outer loop
-    around it has values in every walk of which it is implied too, the guard tests those as
-    well (``RuntimeOrder.implied_each``), and so it does the trips' parity of a loop before it,
+    around it has values, or a lower bound, in every walk of which it is implied too, the guard
+    tests those as well (``RuntimeOrder.implied_each``, ``implied_from``: seed 36199), and so it does the trips' parity of a loop before it,
     and whether that loop made a trip; where the edge is also implied in the iterations after
     the first of a loop around the counter's (as below), the guard's cell is set, where the
     counters do not say, to what the cell below holds. A compiler edge of a task ``T`` on the latest run of
@@ -71,6 +71,8 @@ class DropImpliedDependencies(LeanPass):
         if order is None:
             return program
         self.order = order
+        self.program = program
+        self.tracked = None  # ``runs_chained``'s analysis, once asked
         self.dropped: set[str] = set()  # TaskId binders a dropped edge named
         self.unread: set[str] | None = None  # set: the second walk unbinds these TaskIds
         self.names = FreshVersions(taken_names(func))
@@ -116,8 +118,6 @@ class DropImpliedDependencies(LeanPass):
             if k in implied or not self.removable(dep):
                 continue
             each = each_of(k) if dep._production == "DerivedDep" else []
-            exact = [c for c in each if not _is_at_least(c[0])]
-            each = exact or each  # (a lower bound alone: beside a value, it leaves cells later passes clear set, 35013)
             where = max(each, key=lambda c: len(c[1])) if each else None  # (the first of the largest)
             if where is not None and self.guardable(stmt, dep, where[0]):
                 loops = self.where[id(stmt)].loops
@@ -142,7 +142,7 @@ class DropImpliedDependencies(LeanPass):
         edge on every run of the inner loop, where that pass inserts it on the first), or it is
         the trips' parity of a loop before ``task`` and every loop around ``task`` is around
         the task ``dep`` names too. Not where ``task``'s runs are chained (every run ordered
-        after the one before) and a loop around the counter's loop is not around the task
+        after the one before, ``runs_chained``: seed 35013) and a loop around the counter's loop is not around the task
         ``dep`` names either: there ``drop_edges_after_first_run`` inserts the edge on the first
         run after that task's only, where the guard would insert it in each run of the inner
         loop (32182). A lower bound of the counter (``implied_from``) only where the counter's
@@ -158,9 +158,25 @@ class DropImpliedDependencies(LeanPass):
             return False
         loop = self.counters[counter][1]
         n = self.order.number.get(id(task))
-        if task._production == "Task" and n is not None and self.order.is_ordered(n, n) and loops - source_loops - {loop}:
+        if task._production == "Task" and n is not None and loops - source_loops - {loop} and self.runs_chained(task):
             return False
         return loop in loops and self.where[loop].loops == loops - {loop}
+
+    def runs_chained(self, task) -> bool:
+        """Every run of ``task`` is ordered after its previous run: known where ``task`` is
+        relevant to ``order`` (an edge names it), else from one more analysis that tracks the
+        tasks in two loops or more with a compiler edge (asked once; where it gives up, no)."""
+        n = self.order.number[id(task)]
+        if n in self.order.chained_at:
+            return self.order.is_ordered(n, n)
+        if self.tracked is None:
+            nested = [p.stmt for p in self.where.values() if p.stmt._production == "Task" and len(p.loops) >= 2
+                      and any(self.removable(d) for d in p.stmt.deps)]
+            self.tracked = runtime_order(self.program, track=nested) or False
+        if self.tracked is False:
+            return False
+        m = self.tracked.number[id(task)]
+        return m in self.tracked.chained_at and self.tracked.is_ordered(m, m)
 
     def first_iteration_loop(self, task, k: int, dep):
         """The outermost loop around ``task`` in whose iterations after the first dependency

@@ -41,10 +41,12 @@ class DropLatestRunsFromJoins(LeanPass):
     counter ``v`` of a loop around ``S`` says a run of ``S`` is ordered after the one before
     (``v >= m``, ``RuntimeOrder.chained_from``: the swap loop's read under ``if i >= 1``'s
     writer), the barrier is left out there (``if v < m``): ``J`` keeps the runs before the
-    previous one, which the new latest run is ordered after. Off with
-    ``lean_edges=False``. Afterwards every order stays: a waiter waits for the older runs through
+    previous one, which the new latest run is ordered after; where the counter says the run is
+    ordered after every earlier one (``v >= e``, ``chained_from(..., every=True)``, with the
+    joins its waiters waited on: seed 36084) ``J`` is cleared there instead, ``c`` standing for
+    every run. Off with ``lean_edges=False``. Afterwards every order stays: a waiter waits for the older runs through
     ``J`` and for the latest through ``c`` or by the runtime, and for the runs a left-out
-    barrier did not join through the latest (tests/test_lean_loop_joins.py: a
+    barrier did not join (or a clear took out of ``J``) through the latest (tests/test_lean_loop_joins.py: a
     loop's reader and an InOut writer of what it reads under ``if i >= 1``).
     A join of a task whose innermost loop ``L`` has ``2 .. MAX_TRIPS`` iterations known before it
     runs, ``L`` in a loop, whose waiters are in the loops around ``L`` and in no other, one of
@@ -84,8 +86,9 @@ class DropLatestRunsFromJoins(LeanPass):
         self.before: dict[str, str] = {}  # TaskId binder of the joined task -> the join cell
         self.clear: dict[int, list[str]] = {}  # id(waiter) -> the cells cleared after it
         self.both: set[tuple[int, str]] = set()  # (id(waiter), join cell): it waits on the latest-run cell too
-        # join cell -> (the binder of a counter ``v`` of a loop around its task, ``m``): the runs
-        # with ``v >= m`` are ordered after the task's previous run (``RuntimeOrder.chained_from``)
+        # join cell -> (the binder of a counter ``v`` of a loop around its task, ``m``, ``e`` or
+        # None): the runs with ``v >= m`` are ordered after the task's previous run, those with
+        # ``v >= e`` after every earlier run (``RuntimeOrder.chained_from``)
         self.chained: dict[str, tuple] = {}
         # join cell -> (the counter's binder, its values, a cell per iteration): ``by_iteration``
         self.split: dict[str, tuple] = {}
@@ -154,7 +157,8 @@ class DropLatestRunsFromJoins(LeanPass):
             chained = order.chained_from(source)
             counter = _counter_binder(chained[0], where[id(order.tasks[source])].loops, loops) if chained else None
             if counter is not None:
-                self.chained[cell] = (counter, chained[1])
+                every = order.chained_from(source, every=True)
+                self.chained[cell] = (counter, chained[1], every[1] if every and every[0] == chained[0] else None)
             for w in tasks_of[cell]:
                 if id(w) in cleared:
                     self.clear.setdefault(id(w), []).append(cell)
@@ -249,9 +253,19 @@ class DropLatestRunsFromJoins(LeanPass):
                      D.CellSet(cell, D.Var(barrier), span=span)]
             chained = self.chained.get(cell)
             if chained is not None:
-                counter, m = chained
+                counter, m, every = chained
                 test = D.Cmp(CmpOp.lt, D.Var(counter.name), D.Int(m, counter.type.dtype))
-                chain = [D.If(test, tuple(chain), (), (), span=span)]
+                rest = ()
+                if every is not None:  # (the join is cleared: the latest-run cell stands for every run)
+                    none = self.names.fresh("no_task", "none")
+                    rest = (D.Let(D.Binder(none, TID_TYPE, span=span), D.NoTask(), span=span),
+                            D.CellSet(cell, D.Var(none), span=span))
+                    if every > m:
+                        at = D.Cmp(CmpOp.ge, D.Var(counter.name), D.Int(every, counter.type.dtype))
+                        rest = (D.If(at, rest, (), (), span=span),)
+                    self.ctx.note("chained-join", f"where {counter.name} >= {every} the runtime orders {task.kernel} "
+                                  "after every earlier run: the join is cleared before it", span)
+                chain = [D.If(test, tuple(chain), rest, (), span=span)]
                 self.ctx.note("chained-join", f"where {counter.name} >= {m} the runtime orders {task.kernel} after "
                               "its previous run: the join keeps its older runs and the latest-run cell stands "
                               "for the previous one", span)

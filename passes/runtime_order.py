@@ -384,8 +384,9 @@ class RuntimeOrder:
     # ids of the loops a walk of which was taken from ``_Walker.walked`` under other such flags
     # than those it was walked under: what ``implied_later`` says of the tasks in them is not known
     later_unknown: set = field(default_factory=set)
-    # task number (a relevant one) -> {the scalars of a walk -> 1 where every run of the task in
-    # every walk with those scalars is ordered after the task's previous run, else 0}
+    # task number (a relevant one) -> {the scalars of a walk -> bit 0 set where every run of the
+    # task in every walk with those scalars is ordered after the task's previous run, bit 1 where
+    # after every earlier run of it too}
     chained_at: dict = field(default_factory=dict)
 
     def is_ordered(self, task: int, before: int) -> bool:
@@ -432,11 +433,13 @@ class RuntimeOrder:
                 best = (v, values)
         return best
 
-    def chained_from(self, task: int) -> tuple | None:
+    def chained_from(self, task: int, every: bool = False) -> tuple | None:
         """(a loop counter ``v``, ``m``) such that every run of ``task`` in which ``v`` is at least
-        ``m`` is ordered after the task's previous run (every walk of such a run knows ``v`` and
-        has it so, and some walk of such a run was taken), where some other run is not; or None."""
-        walks = self.chained_at.get(task, {})
+        ``m`` is ordered after the task's previous run (with ``every``: after every earlier run
+        of it) (every walk of such a run knows ``v`` and has it so, and some walk of such a run
+        was taken), where some other run is not; or None."""
+        bit = 2 if every else 1
+        walks = {key: value & bit for key, value in self.chained_at.get(task, {}).items()}
         if not walks or all(walks.values()):
             return None
         counters = {name for key in walks for name, _ in key if isinstance(name, str)}
@@ -1143,7 +1146,7 @@ class _Walker:
         if self.relevant >> n & 1:
             own = (1 << n) | (1 << (self.width + n))
             self._meet(self.out.chained_at.setdefault(n, {}), frozenset({**self.values, **self.exact}.items()),
-                       after >> n & 1)
+                       after >> n & 1 | (after & own == own) << 1)
             if after & own == own:  # this run comes after every earlier one
                 state.chained |= 1 << n
             else:
