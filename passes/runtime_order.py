@@ -371,6 +371,9 @@ class RuntimeOrder:
     # dependencies implied in every walk with those scalars}
     implied_at: dict = field(default_factory=dict)
     fence_implied_at: dict = field(default_factory=dict)  # id(HostFence) -> as ``implied_at``
+    # task number -> as ``implied_at``, less the dependencies on a task that has not run on any
+    # path there (implied because nothing ran: a cell of its latest run holds none there)
+    implied_run_at: dict = field(default_factory=dict)
     parity_loops: list = field(default_factory=list)  # the loops of ``(PARITY, k)`` and ``(RAN, k)``, k their index
     # task number -> {per loop around the task walked, outermost first, whether the walk is of an
     # iteration after its first (``_Walker.later`` past its first entry) -> the positions of its
@@ -462,29 +465,39 @@ class RuntimeOrder:
         walks = self.implied_at.get(task, {}) if fence is None else self.fence_implied_at.get(id(fence), {})
         return [((v, MIN), (m,)) for v, m in _at_least_where(walks, position)]
 
+    def implied_each_run(self, task: int, position: int) -> list:
+        """``implied_each``, where the task the dependency names has run in each walk of each
+        ``K`` (``implied_run_at``)."""
+        return _implied_each(self.implied_run_at.get(task, {}), position)
+
     def implied_each(self, task: int, position: int, fence=None) -> list:
         """Each (``v``, ``K``) as in ``implied_where``, for each counter ``v`` of a nonempty ``K``
         (the largest): where any of them holds, the dependency is implied."""
         walks = self.implied_at.get(task, {}) if fence is None else self.fence_implied_at.get(id(fence), {})
-        out = []
-        counters = {name for key in walks for name, _ in key if isinstance(name, str) or name[0] in (PARITY, RAN)}
-        for v in sorted(counters, key=lambda c: (0, c) if isinstance(c, str) else (1, c[0] != PARITY, c[1])):
-            values = {dict(key).get(v) for key, implied in walks.items() if position in implied} - {None}
-            for key, implied in walks.items():
-                if position in implied:
-                    continue
-                known = dict(key)
-                if v in known:
-                    values.discard(known[v])
-                elif (v, MIN) in known:
-                    values = {k for k in values if k < known[(v, MIN)]}
-                else:
-                    values = set()
-                if not values:
-                    break
-            if values:
-                out.append((v, tuple(sorted(values))))
-        return out
+        return _implied_each(walks, position)
+
+
+def _implied_each(walks: dict, position: int) -> list:
+    """``RuntimeOrder.implied_each`` of the walks ``walks`` (scalars -> implied positions)."""
+    out = []
+    counters = {name for key in walks for name, _ in key if isinstance(name, str) or name[0] in (PARITY, RAN)}
+    for v in sorted(counters, key=lambda c: (0, c) if isinstance(c, str) else (1, c[0] != PARITY, c[1])):
+        values = {dict(key).get(v) for key, implied in walks.items() if position in implied} - {None}
+        for key, implied in walks.items():
+            if position in implied:
+                continue
+            known = dict(key)
+            if v in known:
+                values.discard(known[v])
+            elif (v, MIN) in known:
+                values = {k for k in values if k < known[(v, MIN)]}
+            else:
+                values = set()
+            if not values:
+                break
+        if values:
+            out.append((v, tuple(sorted(values))))
+    return out
 
 
 def _at_least_where(walks: dict, position: int) -> list:
@@ -567,6 +580,12 @@ def _runtime_order(program, track: tuple) -> RuntimeOrder | None:
     if keys and len(keys) <= ASSUMED and relevant.bit_count() * len(stmts) << len(keys) <= limit:
         walker.assumed = assumed
         cases = [{(ASSUME, key): bool(bits >> k & 1) for k, key in enumerate(keys)} for bits in range(1 << len(keys))]
+    swaps = invariant_parity_loops(func, stmts)
+    split = len(cases).bit_length() - 1 + len(swaps)  # (the walk's splits: by the conditions, then the parities)
+    if swaps and split <= ASSUMED and relevant.bit_count() * len(stmts) << split <= limit:
+        parities = [(PARITY, walker.parity_loop(loop)) for loop in swaps]
+        cases = [{**case, **{key: bits >> k & 1 for k, key in enumerate(parities)}}
+                 for case in cases for bits in range(1 << len(parities))]
     for case in cases:
         walker.values, walker.splits = dict(case), SPLITS
         walker.run(func.body, State(walker.both, {}, {}, width=width))
@@ -590,6 +609,34 @@ def invariant_conditions(func, stmts: list) -> dict[int, tuple]:
                     key = _condition_key(stmt.cond, params)
                     if key is not None:
                         out[id(stmt)] = key
+    return out
+
+
+def invariant_parity_loops(func, stmts: list) -> list:
+    """The loops in a loop that ``_Walker.parities`` splits by their trips' parity (a sequential
+    ``For`` of a positive constant step, bounds not both constant, that swaps or rotates its
+    carries) whose bounds read only the function's scalar parameters: each time such a loop runs
+    in one run of the function it makes the same number of trips. The walk is made once per
+    parity of each (at most ``ASSUMED`` with the conditions of ``invariant_conditions``;
+    ``(PARITY, k)`` in its scalars from the start, ``k`` its index in
+    ``RuntimeOrder.parity_loops``), each walk leaving such a loop by the exits of its parity
+    alone (``_Walker.consistent``), and the results meet: what an iteration of an outer loop
+    finds of the tensors the carries held after the inner loop's trips in the iteration before
+    is that of the same parity (the meet of the exits at the end of an outer iteration's walk
+    would part them)."""
+    params = {p.name for p in func.params if p.type._production == "ScalarType"}
+    out, seen = [], set()
+    for outer in stmts:
+        if outer._production not in ("For", "While"):
+            continue
+        for loop in iter_stmts(outer.body):
+            if (id(loop) not in seen and loop._production == "For" and loop.kind is LoopKind.seq
+                    and loop.step._production == "Int" and loop.step.value > 0
+                    and not (loop.start._production == "Int" and loop.stop._production == "Int")
+                    and _condition_key(loop.start, params) is not None
+                    and _condition_key(loop.stop, params) is not None and _moves_carries(loop)):
+                seen.add(id(loop))
+                out.append(loop)
     return out
 
 
@@ -956,6 +1003,8 @@ class _Walker:
                     bounds = _trip_bounds(stmt, saved, len(paths))
                     for path, parity, ran, known in zip(paths, self.parities(stmt, len(paths)),
                                                         self.trips_any(stmt, len(paths)), bounds):
+                        if parity is not None and saved.get((PARITY, self.parity_loop(stmt)), parity) != parity:
+                            continue  # (an exit of the other parity than the walk's: ``invariant_parity_loops``)
                         self.values = {**saved, **known}
                         if parity is not None:
                             self.values[(PARITY, self.parity_loop(stmt))] = parity
@@ -964,7 +1013,7 @@ class _Walker:
                         ends.append(self.run(body[k + 1:], path))
                     self.values = saved
                     return _meet_all(ends)
-                state = _meet_all(paths)
+                state = _meet_all(self.consistent(stmt, paths))
                 continue
             handler = getattr(self, kind, None)
             if handler is not None:
@@ -1121,7 +1170,11 @@ class _Walker:
             self._meet(self.out.later, n, (lookups | state.done) & self.relevant)
         self._meet(self.out.implied, n, frozenset(implied))
         if task.deps:
-            self._meet(self.out.implied_at.setdefault(n, {}), frozenset(self.values.items()), frozenset(implied))
+            key = frozenset(self.values.items())
+            self._meet(self.out.implied_at.setdefault(n, {}), key, frozenset(implied))
+            never = state.never_ran
+            self._meet(self.out.implied_run_at.setdefault(n, {}), key,
+                       frozenset(k for k in implied if sources[k] is None or not never >> sources[k] & 1))
             self._meet(self.out.implied_later.setdefault(n, {}), tuple(self.later), frozenset(implied))
         after = lookups | state.never_ran | state.done
         for t in through:
@@ -1413,7 +1466,16 @@ class _Walker:
         return merged
 
     def For(self, loop, state: State) -> State:
-        return _meet_all(self.exits(loop, state))
+        return _meet_all(self.consistent(loop, self.exits(loop, state)))
+
+    def consistent(self, loop, paths: list) -> list:
+        """``paths``, the exits of ``loop``, less those of another trips' parity than the walk's
+        scalars say (``invariant_parity_loops``)."""
+        parities = self.parities(loop, len(paths))
+        if parities[0] is None:
+            return paths
+        want = self.values.get((PARITY, self.parity_loop(loop)))
+        return paths if want is None else [path for path, parity in zip(paths, parities) if parity == want]
 
     While = For
 
