@@ -29,7 +29,9 @@ class DropImpliedDependencies(LeanPass):
     step reads, is the runtime's own edge. A compiler edge on a join cell of ``S`` (every run of
     ``S``) goes when the task is ordered after every run of ``S`` anyway: after the latest run
     of a task that came after them all, or after the latest run of ``S`` where that run came
-    after every earlier one. A derived edge of a task or a fence implied in the iterations where
+    after every earlier one. A derived edge of a task or a fence (of a task, an edge on a
+    latest-run cell too, where the walks that imply it ran the task it names:
+    ``RuntimeOrder.implied_each_run``; its cell holds a copy of that cell) implied in the iterations where
     the counter of the innermost loop around it has given values (every walk of them implies it,
     ``RuntimeOrder.implied_where``: a loop that swaps its carries, say), or is at least a value
     where no such value says it (``RuntimeOrder.implied_from``: the later iterations, walked as
@@ -175,7 +177,7 @@ class DropImpliedDependencies(LeanPass):
         if dep._production != "DerivedDep" and not (dep._production == "CellDep" and dep.cell in order.cells.task):
             return None  # (a derived edge, or one on a latest-run cell of one task: its cell is copied)
         loops = self.where[id(task)].loops
-        if not loops or any(loop in order.later_unknown for loop in loops):
+        if not loops:
             return None
         d = order.implied_after_first(n, k, len(loops))
         if d is None:
