@@ -29,7 +29,9 @@ class DropImpliedDependencies(LeanPass):
     step reads, is the runtime's own edge. A compiler edge on a join cell of ``S`` (every run of
     ``S``) goes when the task is ordered after every run of ``S`` anyway: after the latest run
     of a task that came after them all, or after the latest run of ``S`` where that run came
-    after every earlier one. A derived edge of a task or a fence implied in the iterations where
+    after every earlier one. A derived edge of a task or a fence (of a task, an edge on a
+    latest-run cell too, where the walks that imply it ran the task it names:
+    ``RuntimeOrder.implied_each_run``; its cell holds a copy of that cell) implied in the iterations where
     the counter of the innermost loop around it has given values (every walk of them implies it,
     ``RuntimeOrder.implied_where``: a loop that swaps its carries, say), or is at least a value
     where no such value says it (``RuntimeOrder.implied_from``: the later iterations, walked as
@@ -102,22 +104,24 @@ class DropImpliedDependencies(LeanPass):
         deps = self.kept(task.deps, implied, f"task {task.kernel}",
                          lambda s: "the runtime" if self.order.by_runtime(n, s) else "its other edges", task.span)
         if n is not None:
-            guarded = self.with_guards(task, deps, implied, lambda k: self.order.implied_each(n, k) + self.order.implied_from(n, k),
+            guarded = self.with_guards(task, deps, implied, lambda k, run: self.order.implied_each_run(n, k) if run
+                                       else self.order.implied_each(n, k) + self.order.implied_from(n, k),
                                        f"task {task.kernel}")
             if guarded is not None:
                 return guarded
         return task if len(deps) == len(task.deps) else task.replace(deps=deps)
 
     def with_guards(self, stmt, deps, implied, each_of, what: str) -> list | None:
-        """The guards and ``stmt`` with ``deps`` whose derived edges implied where a counter
-        says (``each_of(position)``: ``RuntimeOrder.implied_each``, of which the largest decides
-        and the other counters of loops around ``stmt`` add their values) wait on cells of their
-        own; None if there are none."""
+        """The guards and ``stmt`` with ``deps`` whose edges implied where a counter says
+        (``guards``; ``each_of(position, run)``: ``RuntimeOrder.implied_each``, of which the
+        largest decides and the other counters of loops around ``stmt`` add their values; ``run``
+        for an edge on a latest-run cell, ``implied_each_run``) wait on cells of their own; None
+        if there are none."""
         guards = []
         for k, dep in enumerate(stmt.deps):
             if k in implied or not self.removable(dep):
                 continue
-            each = each_of(k) if dep._production == "DerivedDep" else []
+            each = each_of(k, dep._production == "CellDep") if self.guards(dep) else []
             where = max(each, key=lambda c: len(c[1])) if each else None  # (the first of the largest)
             if where is not None and self.guardable(stmt, dep, where[0]):
                 loops = self.where[id(stmt)].loops
@@ -189,7 +193,7 @@ class DropImpliedDependencies(LeanPass):
         if dep._production != "DerivedDep" and not (dep._production == "CellDep" and dep.cell in order.cells.task):
             return None  # (a derived edge, or one on a latest-run cell of one task: its cell is copied)
         loops = self.where[id(task)].loops
-        if not loops or any(loop in order.later_unknown for loop in loops):
+        if not loops:
             return None
         d = order.implied_after_first(n, k, len(loops))
         if d is None:
@@ -286,8 +290,9 @@ class DropImpliedDependencies(LeanPass):
             else:
                 parity = " or ".join("odd" if value else "even" for value in values)
                 said.append(f"the loop over {self.order.parity_loops[counter[1]].var.name} ran an {parity} number of times")
+        held = dep.value if dep._production == "DerivedDep" else D.Var(dep.cell, span=dep.span)  # (a copy of the cell)
         guard = D.If(cond, (D.Let(D.Binder(none, TID_TYPE), D.NoTask()), D.CellSet(cell, D.Var(none))),
-                     (D.CellSet(cell, dep.value if first is None else D.Var(first.cell)),), (), span=task.span)
+                     (D.CellSet(cell, held if first is None else D.Var(first.cell)),), (), span=task.span)
         self.ctx.note("dropped-edge", f"{what} waits for {source.kernel} through the runtime or its "
                       f"other edges where {' or '.join(said)}: its compiler edge goes there", task.span)
         return dep, D.CellDep(cell, span=dep.span), guard
@@ -297,7 +302,7 @@ class DropImpliedDependencies(LeanPass):
             return fence
         implied = self.order.fence_implied.get(id(fence), frozenset())
         deps = self.kept(fence.deps, implied, "the host fence", lambda s: "the tensor or its other edges", fence.span)
-        guarded = self.with_guards(fence, deps, implied, lambda k: self.order.implied_each(None, k, fence) + self.order.implied_from(None, k, fence),
+        guarded = self.with_guards(fence, deps, implied, lambda k, run: [] if run else self.order.implied_each(None, k, fence) + self.order.implied_from(None, k, fence),
                                    "the host fence")
         if guarded is not None:
             return guarded
@@ -327,6 +332,16 @@ class DropImpliedDependencies(LeanPass):
                 continue
             out.append(dep)
         return out
+
+    def guards(self, dep) -> bool:
+        """Whether ``dep`` may wait on a guard's cell where a counter says it is implied: an edge
+        on the latest run of one task, a derived one, or one on a latest-run cell (whose guard's
+        cell then holds a copy of it) where the walks that imply it are walks after a run of that
+        task (``RuntimeOrder.implied_each_run``: where the task has not run the cell holds
+        no run and its edge inserts nothing, and a guard there would only keep the passes after
+        this one from clearing the cell where other tasks imply it); not one on a join cell
+        (every run)."""
+        return dep._production == "DerivedDep" or dep._production == "CellDep" and dep.cell in self.order.cells.task
 
     def removable(self, dep) -> bool:
         if dep._production == "DerivedDep":

@@ -61,11 +61,15 @@ the loop's stop that its exit implies, ``_trip_bounds``: ``n <= 0`` on the no-tr
 i in pl.range(n)``, ``n >= 1`` on the other, so that ``if n >= 1`` after it takes one branch in
 each). A loop of unknown trips that
 swaps its carries has three exits, the header split by the trips' parity (``walk_by_parity``),
-and the rest's walks know that parity (``implied_at``, ``implied_where``); those of a ``For`` of a
+and the rest's walks know that parity (``implied_at``, ``implied_where``; where such a loop is
+in a loop and its bounds read only scalar parameters, every walk knows it from the start and
+leaves the loop by the exits of that parity: ``invariant_parity_loops``); those of a ``For`` of a
 positive constant step (two exits or three) know whether it made a trip (``trips_any``); one whose second
 iteration is walked apart (``_second_and_rest``) has an exit after one trip of its own. A loop the walk reaches again
 from an equal state, in the same context, with a budget that makes the same walk, is not walked
-again: its exits are those of the first walk (``_Walker.exits``). Some loops are walked
+again: its exits are those of the first walk (``_Walker.exits``), and what the first recorded of
+its tasks' ``implied_later`` is recorded again under this walk's first/later-iteration flags (its
+journal). Some loops are walked
 iteration by iteration instead, with no back edge and their scalars known in each iteration, so
 that an ``if`` on them takes one branch (``iterations``; in the other loops that count, by a
 sequential ``For``'s variable or a ``while``'s carry, from a known start by a positive constant
@@ -91,6 +95,11 @@ a lookup of the view finds): as the tensor's own through a transpose or a reshap
 all of it (and a covering view gets its tensor's facts likewise), else as *partial* facts, which
 a task's lookup of the tensor counts (``looked_up``) and a host element access does not (it
 counts those of the slices that hold the element, where the walk knows its index: ``wait``).
+A slice at offsets computed from the counter of a loop whose bounds read only scalar parameters,
+made and written once per iteration, views the same region in the iteration of each counter value
+each time the loop runs (``repeated_regions``): after the loop, a key of those regions holds what
+each of their writes was ordered after (less the tasks of the loop), which a later run's slice
+starts from (and a view of a region the walk knows gets it too).
 
 Names of one tensor share its facts (``State.alias``): a copy, a task's result on its Out or
 InOut argument, a loop carry or result, an if's result (both branches yield that tensor, or the
@@ -376,14 +385,14 @@ class RuntimeOrder:
     # dependencies implied in every walk with those scalars}
     implied_at: dict = field(default_factory=dict)
     fence_implied_at: dict = field(default_factory=dict)  # id(HostFence) -> as ``implied_at``
+    # task number -> as ``implied_at``, less the dependencies on a task that has not run on any
+    # path there (implied because nothing ran: a cell of its latest run holds none there)
+    implied_run_at: dict = field(default_factory=dict)
     parity_loops: list = field(default_factory=list)  # the loops of ``(PARITY, k)`` and ``(RAN, k)``, k their index
     # task number -> {per loop around the task walked, outermost first, whether the walk is of an
     # iteration after its first (``_Walker.later`` past its first entry) -> the positions of its
     # dependencies implied in every such walk}
     implied_later: dict = field(default_factory=dict)
-    # ids of the loops a walk of which was taken from ``_Walker.walked`` under other such flags
-    # than those it was walked under: what ``implied_later`` says of the tasks in them is not known
-    later_unknown: set = field(default_factory=set)
     # task number (a relevant one) -> {the scalars of a walk -> bit 0 set where every run of the
     # task in every walk with those scalars is ordered after the task's previous run, bit 1 where
     # after every earlier run of it too}
@@ -470,29 +479,39 @@ class RuntimeOrder:
         walks = self.implied_at.get(task, {}) if fence is None else self.fence_implied_at.get(id(fence), {})
         return [((v, MIN), (m,)) for v, m in _at_least_where(walks, position)]
 
+    def implied_each_run(self, task: int, position: int) -> list:
+        """``implied_each``, where the task the dependency names has run in each walk of each
+        ``K`` (``implied_run_at``)."""
+        return _implied_each(self.implied_run_at.get(task, {}), position)
+
     def implied_each(self, task: int, position: int, fence=None) -> list:
         """Each (``v``, ``K``) as in ``implied_where``, for each counter ``v`` of a nonempty ``K``
         (the largest): where any of them holds, the dependency is implied."""
         walks = self.implied_at.get(task, {}) if fence is None else self.fence_implied_at.get(id(fence), {})
-        out = []
-        counters = {name for key in walks for name, _ in key if isinstance(name, str) or name[0] in (PARITY, RAN)}
-        for v in sorted(counters, key=lambda c: (0, c) if isinstance(c, str) else (1, c[0] != PARITY, c[1])):
-            values = {dict(key).get(v) for key, implied in walks.items() if position in implied} - {None}
-            for key, implied in walks.items():
-                if position in implied:
-                    continue
-                known = dict(key)
-                if v in known:
-                    values.discard(known[v])
-                elif (v, MIN) in known:
-                    values = {k for k in values if k < known[(v, MIN)]}
-                else:
-                    values = set()
-                if not values:
-                    break
-            if values:
-                out.append((v, tuple(sorted(values))))
-        return out
+        return _implied_each(walks, position)
+
+
+def _implied_each(walks: dict, position: int) -> list:
+    """``RuntimeOrder.implied_each`` of the walks ``walks`` (scalars -> implied positions)."""
+    out = []
+    counters = {name for key in walks for name, _ in key if isinstance(name, str) or name[0] in (PARITY, RAN)}
+    for v in sorted(counters, key=lambda c: (0, c) if isinstance(c, str) else (1, c[0] != PARITY, c[1])):
+        values = {dict(key).get(v) for key, implied in walks.items() if position in implied} - {None}
+        for key, implied in walks.items():
+            if position in implied:
+                continue
+            known = dict(key)
+            if v in known:
+                values.discard(known[v])
+            elif (v, MIN) in known:
+                values = {k for k in values if k < known[(v, MIN)]}
+            else:
+                values = set()
+            if not values:
+                break
+        if values:
+            out.append((v, tuple(sorted(values))))
+    return out
 
 
 def _at_least_where(walks: dict, position: int) -> list:
@@ -569,12 +588,19 @@ def _runtime_order(program, track: tuple) -> RuntimeOrder | None:
     rebound = rebound_names(func)
     walker = _Walker(kernels, out, relevant, manual_dep_names(stmts, kernels), width, stable_names(func) | rebound,
                      live_reads, dead_after(func.body), orders_unread_after(func.body, stmts, out), rebound)
+    walker.params = frozenset(p.name for p in func.params if p.type._production == "ScalarType")
     cases = [{}]
     assumed = invariant_conditions(func, stmts)
     keys = sorted(set(assumed.values()), key=repr)
     if keys and len(keys) <= ASSUMED and relevant.bit_count() * len(stmts) << len(keys) <= limit:
         walker.assumed = assumed
         cases = [{(ASSUME, key): bool(bits >> k & 1) for k, key in enumerate(keys)} for bits in range(1 << len(keys))]
+    swaps = invariant_parity_loops(func, stmts)
+    split = len(cases).bit_length() - 1 + len(swaps)  # (the walk's splits: by the conditions, then the parities)
+    if swaps and split <= ASSUMED and relevant.bit_count() * len(stmts) << split <= limit:
+        parities = [(PARITY, walker.parity_loop(loop)) for loop in swaps]
+        cases = [{**case, **{key: bits >> k & 1 for k, key in enumerate(parities)}}
+                 for case in cases for bits in range(1 << len(parities))]
     for case in cases:
         walker.values, walker.splits = dict(case), SPLITS
         walker.run(func.body, State(walker.both, {}, {}, width=width))
@@ -599,6 +625,86 @@ def invariant_conditions(func, stmts: list) -> dict[int, tuple]:
                     if key is not None:
                         out[id(stmt)] = key
     return out
+
+
+def invariant_parity_loops(func, stmts: list) -> list:
+    """The loops in a loop that ``_Walker.parities`` splits by their trips' parity (a sequential
+    ``For`` of a positive constant step, bounds not both constant, that swaps or rotates its
+    carries) whose bounds read only the function's scalar parameters: each time such a loop runs
+    in one run of the function it makes the same number of trips. The walk is made once per
+    parity of each (at most ``ASSUMED`` with the conditions of ``invariant_conditions``;
+    ``(PARITY, k)`` in its scalars from the start, ``k`` its index in
+    ``RuntimeOrder.parity_loops``), each walk leaving such a loop by the exits of its parity
+    alone (``_Walker.consistent``), and the results meet: what an iteration of an outer loop
+    finds of the tensors the carries held after the inner loop's trips in the iteration before
+    is that of the same parity (the meet of the exits at the end of an outer iteration's walk
+    would part them)."""
+    params = {p.name for p in func.params if p.type._production == "ScalarType"}
+    out, seen = [], set()
+    for outer in stmts:
+        if outer._production not in ("For", "While"):
+            continue
+        for loop in iter_stmts(outer.body):
+            if (id(loop) not in seen and loop._production == "For" and loop.kind is LoopKind.seq
+                    and loop.step._production == "Int" and loop.step.value > 0
+                    and not (loop.start._production == "Int" and loop.stop._production == "Int")
+                    and _condition_key(loop.start, params) is not None
+                    and _condition_key(loop.stop, params) is not None and _moves_carries(loop)):
+                seen.add(id(loop))
+                out.append(loop)
+    return out
+
+
+def repeated_regions(loop, params: frozenset, number: dict) -> tuple | None:
+    """(id(slice let) -> a key of its extents and offsets, the ids of the writers, the bitset
+    (both bits) of the tasks of the body, a key of the loop) of a ``For`` whose bounds read only
+    the function's scalar parameters (a positive constant step): each time it runs, its counter
+    takes the same values. Its slices are those its body makes (not in a branch or an inner loop:
+    once per iteration) of a tensor at offsets computed from its counter and those parameters
+    alone, of constant extents: each time the loop runs, the iteration of a counter value views
+    the same region (of the tensor its name holds). Its writers are the tasks of its body (not
+    in a branch or an inner loop) that write such a slice. After a trip or more, a lookup of the
+    region of any counter value in a later run of the loop finds what the writer of that value
+    wrote (or an InOut writer after it, which looked it up): it is ordered after what each of
+    those writes was, less the tasks of the loop's body (``_Walker.walk_loop``); a slice of the
+    loop's next run starts from those facts (``_Walker.Let``). None where it has no such slice
+    written."""
+    if (loop._production != "For" or loop.step._production != "Int" or loop.step.value <= 0
+            or _condition_key(loop.start, params) is None or _condition_key(loop.stop, params) is None):
+        return None
+    names = params | {loop.var.name}
+    slices, writers, sliced = {}, set(), {}
+
+    def direct(body):
+        for stmt in body:
+            if stmt._production in ("Scope", "CompilerScope"):
+                yield from direct(stmt.body)
+            else:
+                yield stmt
+    for stmt in direct(loop.body):
+        if stmt._production == "Let" and stmt.value._production == "SliceTensor":
+            value = stmt.value
+            if value.clamp or value.manual_dep or value.tensor._production != "Var":
+                continue
+            if any(e._production != "Int" for e in value.shape):
+                continue
+            keys = [_condition_key(e, names) for e in value.offset]
+            if None in keys or not any(loop.var.name in _names_in(e) for e in value.offset):
+                continue
+            sliced[stmt.var.name] = id(stmt)
+            slices[id(stmt)] = repr(([e.value for e in value.shape], keys))
+        elif stmt._production == "Task":
+            if any(a.dir in WRITES and a.value._production == "Var" and a.value.name in sliced for a in stmt.args):
+                writers.add(id(stmt))
+    if not writers:
+        return None
+    width = len(number)
+    tasks = 0
+    for stmt in iter_stmts(loop.body):
+        n = number.get(id(stmt)) if stmt._production == "Task" else None
+        if n is not None:
+            tasks |= (1 << n) | (1 << (width + n))
+    return slices, writers, tasks, f"{loop.var.name}#{id(loop)}"
 
 
 def _condition_key(expr, params: set):
@@ -947,6 +1053,11 @@ class _Walker:
         self.written_after: dict[int, int] = {}
         self.later = [False]  # per loop being walked, innermost last: the walk is of an iteration after its first
         self.assumed: dict[int, tuple] = {}  # ``invariant_conditions``, where the walk is split by them
+        self.journals: list[list] = []  # per loop being walked (``exits``): its tasks' ``implied_later`` records
+        self.params: frozenset = frozenset()  # the function's scalar parameters (``repeated_regions``)
+        self.repeated: dict[int, tuple | None] = {}  # id(loop) -> ``repeated_regions``
+        self.regions_in: list = []  # per loop walked that has repeated regions: (its plan, {key: facts so far})
+        self.bound_at: dict[str, str] = {}  # a slice's name -> the key of its repeated region (``Let``)
 
     def run(self, body, state: State) -> State:
         for k, stmt in enumerate(body):
@@ -968,6 +1079,8 @@ class _Walker:
                     bounds = _trip_bounds(stmt, saved, len(paths))
                     for path, parity, ran, known in zip(paths, self.parities(stmt, len(paths)),
                                                         self.trips_any(stmt, len(paths)), bounds):
+                        if parity is not None and saved.get((PARITY, self.parity_loop(stmt)), parity) != parity:
+                            continue  # (an exit of the other parity than the walk's: ``invariant_parity_loops``)
                         self.values = {**saved, **known}
                         if parity is not None:
                             self.values[(PARITY, self.parity_loop(stmt))] = parity
@@ -976,7 +1089,7 @@ class _Walker:
                         ends.append(self.run(body[k + 1:], path))
                     self.values = saved
                     return _meet_all(ends)
-                state = _meet_all(paths)
+                state = _meet_all(self.consistent(stmt, paths))
                 continue
             handler = getattr(self, kind, None)
             if handler is not None:
@@ -1002,6 +1115,10 @@ class _Walker:
             state.bind_same(name, value.name, self.stable)
             return state
         region = self.region(value, state)
+        # (what every run of the loop around it left at each of its counter's regions)
+        key = self.repeated_key(let, state) if self.regions_in else None
+        if key is not None:
+            self.bound_at[name] = key
         if region is not None:
             self.stable.add(region)
             state.alias[name] = region
@@ -1009,9 +1126,25 @@ class _Walker:
             if region in self.covering:  # (a lookup of it finds every entry of its tensor)
                 base = self.region_base[region]
                 state.write(region, state.of(region) | state.of(base))
+            if key is not None:
+                state.write(region, state.of(region) | state.of(key))
         else:
-            state.bind(name, state.never_ran)
+            state.bind(name, state.never_ran if key is None else state.of(key))
         return state
+
+    def repeated_key(self, let, state: State) -> str | None:
+        """The key of the facts of the region ``let``'s slice views in each iteration of the loop
+        around it (``repeated_regions``), where it is one of that loop's such slices."""
+        plan = self.regions_in[-1][0]
+        offsets = plan[0].get(id(let))
+        if offsets is None:
+            return None
+        root = state.alias.get(let.value.tensor.name, let.value.tensor.name)
+        if root not in self.stable:
+            return None
+        key = f"{root}[{offsets}]@{plan[3]}"
+        self.views_of.setdefault(root, set()).add(key)  # (``detach``: a new tensor under ``root`` drops them)
+        return key
 
     def region(self, value, state: State) -> str | None:
         """The name of the region a view ``value`` covers, shared by the views of that region
@@ -1133,8 +1266,12 @@ class _Walker:
             self._meet(self.out.later, n, (lookups | state.done) & self.relevant)
         self._meet(self.out.implied, n, frozenset(implied))
         if task.deps:
-            self._meet(self.out.implied_at.setdefault(n, {}), frozenset(self.values.items()), frozenset(implied))
-            self._meet(self.out.implied_later.setdefault(n, {}), tuple(self.later), frozenset(implied))
+            key = frozenset(self.values.items())
+            self._meet(self.out.implied_at.setdefault(n, {}), key, frozenset(implied))
+            never = state.never_ran
+            self._meet(self.out.implied_run_at.setdefault(n, {}), key,
+                       frozenset(k for k in implied if sources[k] is None or not never >> sources[k] & 1))
+            self.implied_later_is(n, tuple(self.later), frozenset(implied))
         after = lookups | state.never_ran | state.done
         for t in through:
             after |= t
@@ -1159,6 +1296,14 @@ class _Walker:
             for name in write_names:
                 state.write(name, state.of(name) | mine)
                 self.publish(name, state)
+            if self.regions_in:
+                plan, found = self.regions_in[-1]
+                if id(task) in plan[1]:
+                    for name in write_names:
+                        key = self.bound_at.get(name)
+                        if key is not None:
+                            held = mine & ~plan[2]  # (the tasks of the loop's body run again: not theirs)
+                            found[key] = held if key not in found else found[key] & held
         for binder, same in outs:
             self.detach(binder, state)
             if same is True:
@@ -1427,7 +1572,16 @@ class _Walker:
         return merged
 
     def For(self, loop, state: State) -> State:
-        return _meet_all(self.exits(loop, state))
+        return _meet_all(self.consistent(loop, self.exits(loop, state)))
+
+    def consistent(self, loop, paths: list) -> list:
+        """``paths``, the exits of ``loop``, less those of another trips' parity than the walk's
+        scalars say (``invariant_parity_loops``)."""
+        parities = self.parities(loop, len(paths))
+        if parities[0] is None:
+            return paths
+        want = self.values.get((PARITY, self.parity_loop(loop)))
+        return paths if want is None else [path for path, parity in zip(paths, parities) if parity == want]
 
     While = For
 
@@ -1448,18 +1602,53 @@ class _Walker:
                self.manual)
         budget = self.splits
         later = tuple(self.later)
-        for before, spent, paths, walked_later in self.walked.get(key, ()):
+        for before, spent, paths, walked_later, journal in self.walked.get(key, ()):
             if budget == before or spent < before and budget >= spent:
                 self.splits -= spent
-                if walked_later != later:  # (its tasks' ``implied_later`` would be recorded under ``later``)
-                    self.out.later_unknown.add(id(loop))
+                # (what the walk recorded of its tasks' ``implied_later``, recorded under ``later``)
+                cut = len(walked_later)
+                for n, flags, implied in journal:
+                    self.implied_later_is(n, later + flags[cut:], implied)
                 return [path.copy() for path in paths]
-        paths = self.walk_loop(loop, state)
-        self.walked.setdefault(key, []).append((budget, budget - self.splits, [path.copy() for path in paths], later))
+        self.journals.append([])
+        try:
+            paths = self.walk_loop(loop, state)
+        finally:
+            journal = self.journals.pop()
+        self.walked.setdefault(key, []).append((budget, budget - self.splits, [path.copy() for path in paths], later,
+                                                journal))
         return paths
 
+    def implied_later_is(self, n: int, flags: tuple, implied: frozenset) -> None:
+        """Record that task ``n``'s dependencies ``implied`` are implied in a walk under the
+        first/later-iteration ``flags`` (``RuntimeOrder.implied_later``), and so in the journals
+        of the loops being walked (``exits``: a walk of a loop taken again under other flags
+        records its journal under them)."""
+        self._meet(self.out.implied_later.setdefault(n, {}), flags, implied)
+        for journal in self.journals:
+            journal.append((n, flags, implied))
+
     def walk_loop(self, loop, state: State) -> list:
-        """``exits``, walked."""
+        """``exits``, walked; after a loop of ``repeated_regions``, the facts its writers left at
+        the regions of its slices (every one it made, the trips being the same each time it runs:
+        where it made none, it makes none in any run, and the facts are read by no slice)."""
+        plan = self.repeated.get(id(loop), 0)
+        if plan == 0:
+            plan = self.repeated[id(loop)] = repeated_regions(loop, self.params, self.out.number)
+        if plan is None:
+            return self.walk_loop_once(loop, state)
+        self.regions_in.append((plan, {}))
+        try:
+            paths = self.walk_loop_once(loop, state)
+        finally:
+            _, found = self.regions_in.pop()
+        for path in paths:  # (and where it made no trip: then it makes none each time, and no slice is made)
+            for key, held in found.items():
+                path.write(key, path.of(key) | held)
+        return paths
+
+    def walk_loop_once(self, loop, state: State) -> list:
+        """``walk_loop``, but for the facts of repeated regions."""
         iterations = self.iterations(loop)
         if iterations is not None:  # each iteration walked in turn (no back edge)
             header = self.enter(loop, state, None)

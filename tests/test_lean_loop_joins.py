@@ -249,24 +249,26 @@ SWAPPED_IN_AN_OUTER_LOOP = HEADER + f"""    @pl.function(type=pl.FunctionType.Or
 def test_a_join_keeps_its_older_runs_where_the_read_is_ordered_after_the_one_before():
     """drop_latest_runs_from_joins with ``RuntimeOrder.chained_from``: from the third iteration
     on (i >= 2) the read looks up the buffer the writer at i - 1 wrote after reading the read
-    at i - 1's output and waiting for the join of the reads before, so each read is ordered
-    after every earlier one; the join's barrier is left out there (``if i < 2``) and the join
-    is cleared (``every``), the latest-read cell stands for every run. The loop's writer waits
-    on the join (it is ordered after the latest read: it reads its output); the join is not
-    cleared after it (the writer at i = 1 of the second outer run is not ordered after the first
-    run's last writer).
+    at i - 1's output, so each read is ordered after the one before; the join's barrier is
+    left out there (``if i < 2``) and the join is cleared there (``every``: each read is ordered
+    after every earlier one too), the latest-read cell stands for every run. The loop's writer waits on the join (it is ordered after the
+    latest read: it reads its output), and the join is cleared after it: ``n`` is the same in
+    both outer runs, so the walk of the second knows which of ``y`` and ``z`` the first run's
+    last writer wrote (``invariant_parity_loops``), and the writer at i = 1 of the second run
+    is ordered after every read of the first (n even: its lookup of ``y`` finds the last
+    writer, which came after every read; n odd: read 1 of the second run reads ``z``, which
+    that writer wrote).
 
-    The first outer run, n >= 2: read 0 (its barrier joins nothing), read 1 (its barrier joins
-    read 0: 1 entry, no dummy), the writer at i = 1 waits on the join (read 0: 1 entry), those
-    at i >= 2 on the cleared join (none). The second: read 0's barrier joins the join (empty
-    for n >= 3, read 0 for n = 2) and the latest read (1 entry, no dummy, for n >= 3; 2 entries
-    and a dummy for n = 2), read 1's the join and read 0 (2 entries and a dummy), the writer at
-    i = 1 waits on the join (1). So 4 with 1 dummy for n = 3, 4, and 6 with 2 dummies for n = 2;
-    n = 1: the second run's read 0 joins read 0 of the first alone (no barrier) and no writer
-    runs: 0. With the join keeping the older runs (no clear): 2 n + 2 with 2 dummies, 8 and 10
-    for n = 3, 4; before, a barrier of 2 entries and a dummy at every read but the first two:
-    6 (n - 1) with 2 (n - 1) dummies, 12 and 18 for n = 3 and 4."""
-    for n, expected in ((1, (0, 0)), (2, (6, 2)), (3, (4, 1)), (4, (4, 1))):
+    A run of the outer loop, n >= 2: read 0 (its barrier joins nothing: the join was cleared),
+    read 1 (its barrier joins read 0 alone: 1 entry, no dummy, not submitted), the writer at
+    i = 1 waits on the join (read 0: 1 entry) and clears it; from i = 2 on the barrier is left
+    out and the join holds nothing: the writer at i is ordered after the reads before it
+    through the read at i (it reads ``p``, which the writer at i - 1 wrote after its own
+    read). So 1 entry per outer run, 2 for n = 2, 3, 4, no dummy; n = 1: no writer runs, 0.
+    Without the split by parity the join was not cleared (6, 8, 10 with 2 dummies for n = 2,
+    3, 4), and before ``chained_from`` a barrier of 2 entries and a dummy at every read but the
+    first two: 6 (n - 1) with 2 (n - 1) dummies, 12 and 18 for n = 3 and 4."""
+    for n, expected in ((1, (0, 0)), (2, (2, 0)), (3, (2, 0)), (4, (2, 0))):
         after = insertions(SWAPPED_IN_AN_OUTER_LOOP, n)
         assert (after.insertions, after.dummies) == expected
     checked_clean(SWAPPED_IN_AN_OUTER_LOOP, (0, 1, 2, 3, 4))
