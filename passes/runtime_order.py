@@ -64,8 +64,9 @@ swaps its carries has three exits, the header split by the trips' parity (``walk
 and the rest's walks know that parity (``implied_at``, ``implied_where``; where such a loop is
 in a loop and its bounds read only scalar parameters, every walk knows it from the start and
 leaves the loop by the exits of that parity: ``invariant_parity_loops``); those of a ``For`` of a
-positive constant step (two exits or three) know whether it made a trip (``trips_any``); one whose second
-iteration is walked apart (``_second_and_rest``) has an exit after one trip of its own. A loop the walk reaches again
+positive constant step (two exits or three) know whether it made a trip (``trips_any``; what
+each exit knows: ``exit_scalars``); one whose second iteration is walked apart
+(``_second_and_rest``) has an exit after one trip of its own. A loop the walk reaches again
 from an equal state, in the same context, with a budget that makes the same walk, is not walked
 again: its exits are those of the first walk (``_Walker.exits``), and what the first recorded of
 its tasks' ``implied_later`` is recorded again under this walk's first/later-iteration flags (its
@@ -1076,16 +1077,10 @@ class _Walker:
                 if len(paths) > 1 and self.splits:
                     self.splits -= 1
                     ends, saved = [], self.values
-                    bounds = _trip_bounds(stmt, saved, len(paths))
-                    for path, parity, ran, known in zip(paths, self.parities(stmt, len(paths)),
-                                                        self.trips_any(stmt, len(paths)), bounds):
-                        if parity is not None and saved.get((PARITY, self.parity_loop(stmt)), parity) != parity:
+                    for path, known in zip(paths, self.exit_scalars(stmt, len(paths))):
+                        if known is None:
                             continue  # (an exit of the other parity than the walk's: ``invariant_parity_loops``)
                         self.values = {**saved, **known}
-                        if parity is not None:
-                            self.values[(PARITY, self.parity_loop(stmt))] = parity
-                        if ran is not None:
-                            self.values[(RAN, self.parity_loop(stmt))] = ran
                         ends.append(self.run(body[k + 1:], path))
                     self.values = saved
                     return _meet_all(ends)
@@ -1780,6 +1775,27 @@ class _Walker:
                 and _moves_carries(loop)):
             return [0, 0, 1] if paths == 3 else [0, 0, 1, 1]
         return [None] * paths
+
+    def exit_scalars(self, loop, paths: int) -> list:
+        """Per exit of ``loop`` (``exits``: the state before it first, then after trips), the
+        scalars the walk of the rest of its block knows there besides the walk's own: the
+        trips' parity (``(PARITY, k)``, ``parities``), whether it made a trip (``(RAN, k)``,
+        ``trips_any``), the bound of its stop (``_trip_bounds``); None for an exit of another
+        parity than the walk's scalars say (``invariant_parity_loops``). ``k`` is the loop's
+        ``parity_loop``, asked only where one of the first two is known."""
+        out = []
+        for parity, made, known in zip(self.parities(loop, paths), self.trips_any(loop, paths),
+                                       _trip_bounds(loop, self.values, paths)):
+            facts = dict(known)
+            if parity is not None:
+                if self.values.get((PARITY, self.parity_loop(loop)), parity) != parity:
+                    out.append(None)
+                    continue
+                facts[(PARITY, self.parity_loop(loop))] = parity
+            if made is not None:
+                facts[(RAN, self.parity_loop(loop))] = made
+            out.append(facts)
+        return out
 
     def trips_any(self, loop, paths: int) -> list:
         """Whether ``loop`` made a trip, on each of ``paths`` exits (``exits``: the state before
