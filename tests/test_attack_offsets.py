@@ -232,3 +232,25 @@ def test_a_nest_with_an_outer_reader_passes_end_to_end():
                    (_a("wr", "s", "{v} * 4", "i"), _a("rd", "ss", "{v} * 4", "k")))
     rep = runner.check(prog)
     assert rep.runs == 4 and rep.refusal is None and rep.classes() == set(), runner.describe(rep)
+
+
+def test_a_frame_without_init_values_names_the_tensor_itself():
+    prog = O.build(O.Frame("t", "nest-post", "n", carry=False), ("atom", "atom"),
+                   (_a("up", "s", "{v} * 4", "i"), _a("as", "as", "{v} * 8", "k")))
+    assert _tail(prog)[:7] == [
+        "        for k in pl.range(n):",
+        "            for i in pl.range(2):",
+        "                s1 = pl.tensor.slice(t, [8, 4], [i * 4, 0])",
+        "                s1 = self.upA(s1)",
+        "            m2 = pl.create_tensor([8, 4], dtype=pl.FP32)",
+        "            m2 = self.wrA(m2)",
+        "            t = pl.assemble(t, m2, [k * 8, 0])",
+    ]
+    # n = 2: k = 0: upA on rows 0..8 (#0), 4..12 (#1), wrA (#2) assembled into rows 0..8; k = 1:
+    # upA on rows 0..8 (#3), 4..12 (#4), after that copy, and wrA (#5) assembled into rows 8..16.
+    # At the end rows 0..4 hold #3's write, 4..8 #4's, 8..16 #5's, 16.. the initial t.
+    seq = _seq(prog, 2)
+    assert [e.kernel for e in seq.events[:7]] == ["upA", "upA", "wrA", "upA", "upA", "wrA", "rdF"]
+    mem = seq.memory
+    assert mem[("ext:t", 0)] == ("ev", 3) and mem[("ext:t", 4 * 4)] == ("ev", 4)
+    assert mem[("ext:t", 8 * 4)] == ("ev", 5) and mem[("ext:t", 16 * 4)][0] == "ext"

@@ -60,7 +60,9 @@ TENSORS x LOOPS (2 x 7, the nest's placements among the loops; `nest-pre` / `nes
 for two or more top-level items). Size 1 is every atom of every frame where it is defined;
 size 2 every guard of one atom, then every two atoms, frames innermost (a run cut short has seen
 every frame of the programs before it). No symmetry reduction. Random programs (`generate`)
-draw any frame, 2 to 5 atoms and up to 2 guards.
+draw any frame, 2 to 5 atoms and up to 2 guards, and, for a `pl.range` loop or nest three times
+in ten, no init_values: the body names t (or u) itself, which the front end carries implicitly
+where the body rebinds it (a whole-tensor writer, an assemble) and not at all otherwise.
 """
 
 from __future__ import annotations
@@ -68,7 +70,7 @@ from __future__ import annotations
 import functools
 import itertools
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Iterator, Optional
 
 from . import grammar, semantics
@@ -118,6 +120,8 @@ class Frame:
     tensor: str        # t: the InOut parameter; u: made before the loop
     loop: str          # range, while, nest, nest-pre, nest-post
     trip: object       # "n" or a constant: the loop's (a nest's outer loop's) trip count
+    carry: bool = True  # written with init_values (False, random programs: the tensor's own name in
+                        # the body, carried implicitly where the body rebinds it)
 
 
 FRAMES = tuple(Frame(t, lp, trip) for t in TENSORS for lp, trip in LOOPS)
@@ -290,22 +294,23 @@ def build(frame: Frame, shape: tuple, fill: tuple) -> "Program":
     b = _Builder(fill)
     init = frame.tensor
     pre = (P.Create("u", "F", 2.0),) if init == "u" else ()
+    y, e, d = ("y", "e", "d") if frame.carry else (init, init, init)
+
+    def carried(inner, outer, result):
+        return dict(carries=((inner, outer),), yields=(inner,), results=(result,)) if frame.carry else {}
     if frame.loop.startswith("nest"):
         before, inner, after = _split(frame, shape)
-        body_before = tuple(b.items(before, "y", "k"))
-        body_inner = tuple(b.items(inner, "e", "i"))
-        body_after = tuple(b.items(after, "y", "k"))
-        inner_loop = P.Loop("range", "i", 2, body_inner, carries=(("e", "y"),), yields=("e",), results=("y",))
-        loop = P.Loop("range", "k", frame.trip, body_before + (inner_loop,) + body_after,
-                      carries=(("y", init),), yields=("y",), results=("d",))
+        body_before = tuple(b.items(before, y, "k"))
+        body_inner = tuple(b.items(inner, e, "i"))
+        body_after = tuple(b.items(after, y, "k"))
+        inner_loop = P.Loop("range", "i", 2, body_inner, **carried("e", "y", "y"))
+        loop = P.Loop("range", "k", frame.trip, body_before + (inner_loop,) + body_after, **carried("y", init, "d"))
     elif frame.loop == "while":
-        loop = While("i", frame.trip, tuple(b.items(shape, "y", "i")), carries=(("y", init),), yields=("y",),
-                     results=("d",))
+        loop = While("i", frame.trip, tuple(b.items(shape, y, "i")), **carried("y", init, "d"))
     else:
-        loop = P.Loop(frame.loop, "i", frame.trip, tuple(b.items(shape, "y", "i")), carries=(("y", init),),
-                      yields=("y",), results=("d",))
-    post = (P.Call("rdF", ("d", None), (b.fresh("f"),), (), True, b.fresh("k")),
-            P.HostRead(b.fresh("h"), "d", (9, 1), P.SINK_SIZE - 1))
+        loop = P.Loop(frame.loop, "i", frame.trip, tuple(b.items(shape, y, "i")), **carried("y", init, "d"))
+    post = (P.Call("rdF", (d, None), (b.fresh("f"),), (), True, b.fresh("k")),
+            P.HostRead(b.fresh("h"), d, (9, 1), P.SINK_SIZE - 1))
     stmts = pre + (loop,) + post
     extra = ("t",) if init == "t" else ()
     prog = Program(P.kernels_used(KERNELS, stmts), stmts, extra=extra, extra_shapes=(("t", "F"),) if extra else ())
@@ -396,6 +401,8 @@ def generate(seed: int, max_size: Optional[int] = None) -> "Program":
         guards = max(0, min(guards, max_size - n_atoms))
     while True:
         frame = rnd.choice(FRAMES)
+        if frame.loop != "while" and rnd.random() < 0.3:
+            frame = replace(frame, carry=False)
         shape = _random_items(rnd, n_atoms, guards)
         fill = tuple(rnd.randrange(len(ATOMS)) for _ in range(n_atoms))
         if valid(frame, shape, fill):
