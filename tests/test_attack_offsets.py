@@ -254,3 +254,20 @@ def test_a_frame_without_init_values_names_the_tensor_itself():
     mem = seq.memory
     assert mem[("ext:t", 0)] == ("ev", 3) and mem[("ext:t", 4 * 4)] == ("ev", 4)
     assert mem[("ext:t", 8 * 4)] == ("ev", 5) and mem[("ext:t", 16 * 4)][0] == "ext"
+
+
+def test_atoms_before_the_loop_and_the_first_iteration():
+    # rd(s(8)) before the loop, then wr(s(i * 8)) in pl.range(n), n = 2: the reader of rows 8..16
+    # (#0) comes before the second iteration's writer of the same rows (#2): WAR, which no
+    # TensorMap entry orders (readers are never recorded); the first iteration's rows 0..8 miss it.
+    prog = O.build(O.Frame("t", "range", "n"), ("atom",), (_a("wr", "s", "{v} * 8", "i"),),
+                   (_a("rd", "s", "8"),))
+    assert _tail(prog)[:4] == [
+        "        s1 = pl.tensor.slice(t, [8, 4], [8, 0])",
+        "        f2, k3 = pl.submit(self.rdA, s1)",
+        "        for i, (y,) in pl.range(n, init_values=(t,)):",
+        "            s4 = pl.tensor.slice(y, [8, 4], [i * 8, 0])",
+    ]
+    pairs = oracle.sequential_conflicts(_seq(prog, 2))
+    assert pairs[(0, 2)] == {"WAR"} and (0, 1) not in pairs
+    assert all(not O._counters(O.ATOMS[k]) for k in O.CONSTANT_ATOMS) and len(O.CONSTANT_ATOMS) == 5 + 5 + 5 + 1

@@ -62,7 +62,9 @@ size 2 every guard of one atom, then every two atoms, frames innermost (a run cu
 every frame of the programs before it). No symmetry reduction. Random programs (`generate`)
 draw any frame, 2 to 5 atoms and up to 2 guards, and, for a `pl.range` loop or nest three times
 in ten, no init_values: the body names t (or u) itself, which the front end carries implicitly
-where the body rebinds it (a whole-tensor writer, an assemble) and not at all otherwise.
+where the body rebinds it (a whole-tensor writer, an assemble) and not at all otherwise; and two
+times in five one or two atoms of a constant place (t, s(8), ss(8), as(8)) before the loop (an
+access the loop's first iteration alone must be ordered with).
 """
 
 from __future__ import annotations
@@ -289,11 +291,14 @@ def _settings(prog: "Program", uses_n: bool) -> tuple:
     return tuple(out)
 
 
-def build(frame: Frame, shape: tuple, fill: tuple) -> "Program":
-    """The program of `frame` with the body of `shape` filled by the indices `fill` of ATOMS."""
-    b = _Builder(fill)
+def build(frame: Frame, shape: tuple, fill: tuple, before: tuple = ()) -> "Program":
+    """The program of `frame` with the body of `shape` filled by the indices `fill` of ATOMS,
+    after the atoms `before` (indices of ATOMS with constant offsets) on the tensor."""
     init = frame.tensor
-    pre = (P.Create("u", "F", 2.0),) if init == "u" else ()
+    b = _Builder(before)
+    pre = ((P.Create("u", "F", 2.0),) if init == "u" else ()) + tuple(
+        st for _ in before for st in b.atom(ATOMS[next(b.fill)], init))
+    b.fill = iter(fill)
     y, e, d = ("y", "e", "d") if frame.carry else (init, init, init)
 
     def carried(inner, outer, result):
@@ -331,6 +336,9 @@ class Program(P.Program):
 def _counters(atom: tuple) -> set:
     place = atom[1]
     return {place[1][1]} - {None} if len(place) > 1 else set()
+
+
+CONSTANT_ATOMS = tuple(k for k, atom in enumerate(ATOMS) if not _counters(atom))
 
 
 def _downs(atom: tuple) -> set:
@@ -405,5 +413,6 @@ def generate(seed: int, max_size: Optional[int] = None) -> "Program":
             frame = replace(frame, carry=False)
         shape = _random_items(rnd, n_atoms, guards)
         fill = tuple(rnd.randrange(len(ATOMS)) for _ in range(n_atoms))
+        before = tuple(rnd.choice(CONSTANT_ATOMS) for _ in range(rnd.choice((0, 0, 0, 1, 2))))
         if valid(frame, shape, fill):
-            return build(frame, shape, fill)
+            return build(frame, shape, fill, before)
