@@ -271,3 +271,21 @@ def test_atoms_before_the_loop_and_the_first_iteration():
     pairs = oracle.sequential_conflicts(_seq(prog, 2))
     assert pairs[(0, 2)] == {"WAR"} and (0, 1) not in pairs
     assert all(not O._counters(O.ATOMS[k]) for k in O.CONSTANT_ATOMS) and len(O.CONSTANT_ATOMS) == 5 + 5 + 5 + 1
+
+
+@needs_gxx
+def test_the_oracle_fails_the_compilers_code_without_its_write_after_read_orders():
+    # The reader of rows 8..16 before the loop and the writer of rows i * 8.. in the second
+    # iteration: the runtime records no reader, so only the compiler orders the pair (WAR);
+    # compiled with order_write_after_read=False the oracle finds it unordered at n = 2 and 3.
+    prog = O.build(O.Frame("t", "range", "n"), ("atom",), (_a("wr", "s", "{v} * 8", "i"),),
+                   (_a("rd", "s", "8"),))
+    wd = Path(tempfile.mkdtemp(prefix="attack49-"))
+    try:
+        (wd / "prog.py").write_text(prog.source)
+        comp = record.compile_dsl(wd / "prog.py", order_write_after_read=False)
+    finally:
+        shutil.rmtree(wd, ignore_errors=True)
+    fails = _runs(prog, comp.code, comp.kernel_ids)
+    assert {f.cls for f in fails} >= {"hazard WAR task>task AA"}
+    assert all("task rdA" in f.detail and "task wrA" in f.detail for f in fails if f.cls.startswith("hazard"))
