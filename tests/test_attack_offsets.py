@@ -289,3 +289,15 @@ def test_the_oracle_fails_the_compilers_code_without_its_write_after_read_orders
     fails = _runs(prog, comp.code, comp.kernel_ids)
     assert {f.cls for f in fails} >= {"hazard WAR task>task AA"}
     assert all("task rdA" in f.detail and "task wrA" in f.detail for f in fails if f.cls.startswith("hazard"))
+
+
+def test_a_parallel_outer_loop_waives_pairs_of_two_iterations_only():
+    # up(s(i * 8)) in pl.range(2) in pl.parallel(n), n = 2: rows 0..8 (#0), 8..16 (#1) in k = 0,
+    # the same (#2, #3) in k = 1. #0-#2 and #1-#3 are two iterations' (waived); rdF (#4) reads
+    # after the loop: its pairs with #2, #3 stay, and so do those with #0, #1.
+    prog = O.build(O.Frame("t", "nest", "n", outer="parallel"), ("atom",), (_a("up", "s", "{v} * 8", "i"),))
+    assert _tail(prog)[0] == "        for k, (y,) in pl.parallel(n, init_values=(t,)):"
+    pairs = oracle.sequential_conflicts(_seq(prog, 2))
+    assert (0, 2) not in pairs and (1, 3) not in pairs and (0, 1) not in pairs
+    assert pairs[(2, 4)] == pairs[(3, 4)] == {"RAW"}
+    assert O.generate_parallel(4935).source == O.generate_parallel(4935).source

@@ -62,6 +62,9 @@
                                       updaters and host accesses of slices, slices of slices and
                                       the whole tensor in pl.range / pl.while_ / nested loops under
                                       guards on the counter (offsets.py)
+  --grammar offsets-parallel --seconds N --seed S ...
+                                      the same with a pl.parallel loop, or a nest whose outer
+                                      loop is pl.parallel (random programs)
 
 Each failing program is saved as DIR/<class>/<name>.py with its failures in a header comment;
 the first few of each class are minimised into DIR/minimal/. The figures (programs, tasks, runs,
@@ -90,7 +93,7 @@ GRAMMARS = {"rows": rows, "scopes": scopes, "directions": directions,    # the e
             "nested": nested.TWO, "nested3": nested.THREE, "scalars": scalars, "printed": printed,
             "printed-scalars": printed_scalars, "carries": carries, "loops2": loops2,
             "loops2-const": loops2.CONSTANT_TRIPS, "fences": fences, "assume": assume,
-            "iterations": iterations, "offsets": offsets}
+            "iterations": iterations, "offsets": offsets, "offsets-parallel": offsets.PARALLEL}
 
 
 class _Timeout(Exception):

@@ -73,6 +73,7 @@ import functools
 import itertools
 import random
 from dataclasses import dataclass, replace
+from types import SimpleNamespace
 from typing import Iterator, Optional
 
 from . import grammar, semantics
@@ -124,6 +125,7 @@ class Frame:
     trip: object       # "n" or a constant: the loop's (a nest's outer loop's) trip count
     carry: bool = True  # written with init_values (False, random programs: the tensor's own name in
                         # the body, carried implicitly where the body rebinds it)
+    outer: str = "range"   # a nest's outer loop (`--grammar offsets-parallel`: parallel)
 
 
 FRAMES = tuple(Frame(t, lp, trip) for t in TENSORS for lp, trip in LOOPS)
@@ -309,7 +311,8 @@ def build(frame: Frame, shape: tuple, fill: tuple, before: tuple = ()) -> "Progr
         body_inner = tuple(b.items(inner, e, "i"))
         body_after = tuple(b.items(after, y, "k"))
         inner_loop = P.Loop("range", "i", 2, body_inner, **carried("e", "y", "y"))
-        loop = P.Loop("range", "k", frame.trip, body_before + (inner_loop,) + body_after, **carried("y", init, "d"))
+        loop = P.Loop(frame.outer, "k", frame.trip, body_before + (inner_loop,) + body_after,
+                      **carried("y", init, "d"))
     elif frame.loop == "while":
         loop = While("i", frame.trip, tuple(b.items(shape, y, "i")), **carried("y", init, "d"))
     else:
@@ -401,6 +404,10 @@ def _random_items(rnd: random.Random, n_atoms: int, n_guards: int) -> tuple:
 def generate(seed: int, max_size: Optional[int] = None) -> "Program":
     """A random program: any frame, 2 to 5 atoms and up to 2 guards (`max_size` bounds the body's
     size), atoms drawn until the program is valid."""
+    return _generate(seed, max_size, FRAMES)
+
+
+def _generate(seed: int, max_size: Optional[int], frames: tuple) -> "Program":
     rnd = random.Random(seed)
     n_atoms = rnd.randint(2, 5)
     guards = rnd.randint(0, 2)
@@ -408,7 +415,7 @@ def generate(seed: int, max_size: Optional[int] = None) -> "Program":
         n_atoms = max(1, min(n_atoms, max_size))
         guards = max(0, min(guards, max_size - n_atoms))
     while True:
-        frame = rnd.choice(FRAMES)
+        frame = rnd.choice(frames)
         if frame.loop != "while" and rnd.random() < 0.3:
             frame = replace(frame, carry=False)
         shape = _random_items(rnd, n_atoms, guards)
@@ -416,3 +423,18 @@ def generate(seed: int, max_size: Optional[int] = None) -> "Program":
         before = tuple(rnd.choice(CONSTANT_ATOMS) for _ in range(rnd.choice((0, 0, 0, 1, 2))))
         if valid(frame, shape, fill):
             return build(frame, shape, fill, before)
+
+
+# `--grammar offsets-parallel`: the random programs of `generate` over frames whose loop is a
+# `pl.parallel(n)` / `pl.parallel(2)`, or a nest whose outer loop is `pl.parallel(n)` (the inner
+# `pl.range(2)` runs anew in every iteration); pairs in two of its iterations are waived
+# (docs/semantics.md), those in one iteration and those with the accesses around the loop are not.
+PARALLEL_FRAMES = tuple(Frame(t, "parallel", trip) for t in TENSORS for trip in ("n", 2)) + tuple(
+    Frame(t, lp, "n", outer="parallel") for t in TENSORS for lp in ("nest", "nest-pre", "nest-post"))
+
+
+def generate_parallel(seed: int, max_size: Optional[int] = None) -> "Program":
+    return _generate(seed, max_size, PARALLEL_FRAMES)
+
+
+PARALLEL = SimpleNamespace(programs=programs, count=count, BLOCKS=BLOCKS, generate=generate_parallel)
