@@ -55,6 +55,16 @@
                                       carries, carries started as one tensor, a tensor made in the
                                       body, pl.while_, constant pl.range / pl.parallel, a nest whose
                                       inner bound is the outer counter (iterations.py)
+  --grammar offsets [--exhaustive --size K | --seconds N --seed S] ...
+                                      slices and assembles of a loop-carried [32, 4] tensor at
+                                      offsets the counters compute (i * 8, (i % 2) * 8, i * 4,
+                                      8 - i * 8, an outer counter's, ...): readers, writers,
+                                      updaters and host accesses of slices, slices of slices and
+                                      the whole tensor in pl.range / pl.while_ / nested loops under
+                                      guards on the counter (offsets.py)
+  --grammar offsets-parallel --seconds N --seed S ...
+                                      the same with a pl.parallel loop, or a nest whose outer
+                                      loop is pl.parallel (random programs)
 
 Each failing program is saved as DIR/<class>/<name>.py with its failures in a header comment;
 the first few of each class are minimised into DIR/minimal/. The figures (programs, tasks, runs,
@@ -75,7 +85,7 @@ from collections import Counter, defaultdict
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from pathlib import Path
 
-from . import assume, carries, directions, exhaustive, fences, generate, grammar, iterations, loops2, nested, printed, printed_scalars, record, rows, runner, scalars, scopes, shrink, surface_generate
+from . import assume, carries, directions, exhaustive, fences, generate, grammar, iterations, loops2, nested, offsets, printed, printed_scalars, record, rows, runner, scalars, scopes, shrink, surface_generate
 from . import program as P
 
 COMPILE_TIMEOUT_S = 60
@@ -83,7 +93,7 @@ GRAMMARS = {"rows": rows, "scopes": scopes, "directions": directions,    # the e
             "nested": nested.TWO, "nested3": nested.THREE, "scalars": scalars, "printed": printed,
             "printed-scalars": printed_scalars, "carries": carries, "loops2": loops2,
             "loops2-const": loops2.CONSTANT_TRIPS, "fences": fences, "assume": assume,
-            "iterations": iterations}
+            "iterations": iterations, "offsets": offsets, "offsets-parallel": offsets.PARALLEL}
 
 
 class _Timeout(Exception):

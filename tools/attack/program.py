@@ -12,7 +12,8 @@ from dataclasses import dataclass, field, replace
 from typing import Optional, Union
 
 SHAPES = {"A": (8, 4), "B": (4, 4), "C": (4, 8),    # C: an A reshaped (surface programs)
-          "D": (2, 4), "E": (1, 4)}                 # D, E: inner sources of nested assembles (nested.py)
+          "D": (2, 4), "E": (1, 4),                 # D, E: inner sources of nested assembles (nested.py)
+          "F": (32, 4)}                             # F: the tensor sliced at computed offsets (offsets.py)
 SINK_SIZE = 16
 COUNT_SIZE = 4     # `cnt`, an INT64 tensor of surface programs: host-written counts a while loop reads
 TENSOR_PARAMS = (("x", "A", "in"), ("a", "A", "inout"), ("b", "A", "inout"), ("w", "B", "inout"))
@@ -207,6 +208,11 @@ class Program:
     extra: tuple = ()             # names of more InOut [4, 4] parameters, after sink (and cnt)
     outs: tuple = ()              # those of `extra` declared `pl.Out` instead (same slots and contents)
     settings: tuple = ()          # the (n, c) values it runs for (none: runner.py's default)
+    extra_shapes: tuple = ()      # (name, shape key) of those of `extra` not [4, 4] (B)
+
+    def extra_shape(self, name: str) -> str:
+        """The shape key of the `extra` parameter `name`."""
+        return dict(self.extra_shapes).get(name, "B")
 
     def kernel(self, name: str) -> Kernel:
         for k in self.kernels:
@@ -406,7 +412,8 @@ def orch_params(prog: Program) -> str:
     tensor_params.append(f"sink: pl.InOut[pl.Tensor[[{SINK_SIZE}], pl.FP32]]")
     if prog.surface:
         tensor_params.append(f"cnt: pl.InOut[pl.Tensor[[{COUNT_SIZE}], pl.INT64]]")
-    tensor_params += [f"{name}: pl.{'Out' if name in prog.outs else 'InOut'}[{_ty('B')}]" for name in prog.extra]
+    tensor_params += [f"{name}: pl.{'Out' if name in prog.outs else 'InOut'}[{_ty(prog.extra_shape(name))}]"
+                      for name in prog.extra]
     return ", ".join(tensor_params + [f"{s}: pl.Scalar[pl.INT64]" for s in SCALAR_PARAMS])
 
 
@@ -434,13 +441,15 @@ def render(prog: Program, class_name: str = "Attack") -> Rendered:
     return Rendered("\n".join(p.out) + "\n", p.lines)
 
 
-def entry_arguments(n: int, c: int, surface: bool = False, extra: tuple = ()) -> list:
-    """The recorder's command-line arguments for one run: tensor slots, then scalars."""
+def entry_arguments(n: int, c: int, surface: bool = False, extra: tuple = (), extra_shapes: tuple = ()) -> list:
+    """The recorder's command-line arguments for one run: tensor slots, then scalars
+    (`extra_shapes`: Program.extra_shapes)."""
     args = [f"T:{SHAPES[s][0]}x{SHAPES[s][1]}" for _, s, _ in TENSOR_PARAMS]
     args.append(f"T:{SINK_SIZE}")
     if surface:
         args.append(f"T:{COUNT_SIZE}")
-    args += [f"T:{SHAPES['B'][0]}x{SHAPES['B'][1]}" for _ in extra]
+    shapes = dict(extra_shapes)
+    args += [f"T:{SHAPES[shapes.get(name, 'B')][0]}x{SHAPES[shapes.get(name, 'B')][1]}" for name in extra]
     args += [f"S:{n & (2**64 - 1)}", f"S:{c & (2**64 - 1)}"]
     return args
 

@@ -95,7 +95,8 @@ def runs_noting(rep: Report, prog: P.Program, binary: Path, seqs: dict, kernel_i
     to each sequence before the check, the tests' perturbed oracle; `observe(seq, log,
     kernel_ids)`: called with each completed run's log, for figures of the same runs)."""
     for setting, seq in seqs.items():
-        log, err = record.run(binary, P.entry_arguments(*setting, surface=surface, extra=prog.extra))
+        log, err = record.run(binary, P.entry_arguments(*setting, surface=surface, extra=prog.extra,
+                                                          extra_shapes=prog.extra_shapes))
         rep.runs += 1
         rep.tasks += sum(1 for e in seq.events if e.kind == "task")
         if err:

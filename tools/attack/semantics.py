@@ -183,7 +183,7 @@ class _Runner:
         if prog.surface:
             self._param("cnt", (P.COUNT_SIZE,))
         for name in prog.extra:
-            self._param(name, P.SHAPES["B"])
+            self._param(name, P.SHAPES[prog.extra_shape(name)])
 
     def _param(self, name, shape):
         buf = f"ext:{name}"
