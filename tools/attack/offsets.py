@@ -196,18 +196,14 @@ class Assemble:
 
 
 @dataclass(frozen=True)
-class Guard:
+class Guard(P.OneBlock):
     """`if COND:` on the counter `var` around `then`; `name` one of GUARDS."""
+
+    BLOCK = "then"
 
     name: str
     var: str
     then: tuple
-
-    def blocks(self):
-        return [self.then]
-
-    def with_blocks(self, lists):
-        return Guard(self.name, self.var, tuple(lists[0]))
 
     def holds(self, v: int) -> bool:
         return {"if_0": v == 0, "if_ge1": v >= 1, "if_odd": v % 2 == 1}[self.name]
