@@ -30,7 +30,10 @@ class DropLatestRunsFromJoins(LeanPass):
     A waiter the runtime does not so order waits on both cells (one entry more), only where it
     waits at most once a chain (in no loop, or both cells cleared after it), and, where no
     waiter clears them, at most two such waiters (the barrier's entries saved). Both cells are
-    cleared after a waiter every later waiter is ordered after. A host fence waits like a task
+    cleared after a waiter every later waiter is ordered after, and after a task a waiter's
+    dependency names that every run of which is ordered after every run of ``S`` so far and
+    every later waiter after (``_clearers``: an outer loop's task after the inner loop that runs
+    ``S``, seed 38101). A host fence waits like a task
     (``fence_ordered``); nothing is cleared after it; cells another dummy reads are left alone. A
     join of a task in a loop of a few iterations known before it runs whose waiters are in no loop is left
     to ``split_joins_by_iteration`` unless every waiter is ordered after the latest run; where
