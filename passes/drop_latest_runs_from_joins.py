@@ -30,7 +30,10 @@ class DropLatestRunsFromJoins(LeanPass):
     A waiter the runtime does not so order waits on both cells (one entry more), only where it
     waits at most once a chain (in no loop, or both cells cleared after it), and, where no
     waiter clears them, at most two such waiters (the barrier's entries saved). Both cells are
-    cleared after a waiter every later waiter is ordered after. A host fence waits like a task
+    cleared after a waiter every later waiter is ordered after, and after a task a waiter's
+    dependency names that every run of which is ordered after every run of ``S`` so far and
+    every later waiter after (``_clearers``: an outer loop's task after the inner loop that runs
+    ``S``, seed 38101). A host fence waits like a task
     (``fence_ordered``); nothing is cleared after it; cells another dummy reads are left alone. A
     join of a task in a loop of a few iterations known before it runs whose waiters are in no loop is left
     to ``split_joins_by_iteration`` unless every waiter is ordered after the latest run; where
@@ -162,6 +165,10 @@ class DropLatestRunsFromJoins(LeanPass):
             for w in tasks_of[cell]:
                 if id(w) in cleared:
                     self.clear.setdefault(id(w), []).append(cell)
+            for x in _clearers(cell, source, tasks_of[cell], waiting, order, position, where, ordered_after):
+                self.clear.setdefault(id(x), []).append(cell)
+                self.ctx.note("cleared-join", f"{x.kernel} is ordered after every run of {tid} and every later "
+                              "waiter of its join after it: the join is cleared after it", x.span)
         if not self.lagged and not self.split:
             return program
         self.dropped: set[str] = set()  # the join barriers' binders
@@ -336,6 +343,35 @@ def _older_by_iteration(source, waiting, where, loops: dict):
     if not 3 <= trips <= MAX_TRIPS or len(waiting) * (trips - 1) > 2 * (trips - 2) + len(waiting):
         return None
     return counted
+
+
+def _clearers(cell: str, source: int, tasks: list, waiting: list, order, position: dict, where, ordered_after) -> list:
+    """The tasks other than the join's waiters (``tasks``) after which the lagged join ``cell`` of
+    task number ``source`` is cleared: those a waiter's dependency names (relevant ones: a
+    waiter's other edge, on a latest-run cell say), each of whose runs is ordered after every
+    run of ``source`` so far (``RuntimeOrder.is_ordered_every``), and after whose latest run every
+    waiter of ``cell`` that may follow it (``waiting``: tasks and host fences) is ordered. A later
+    waiter waits for the runs since the clear through the cells and for the earlier ones through
+    that task (seed 38101: ``k_add_last``, after an inner loop whose task's runs the join holds)."""
+    named, seen = [], {id(t) for t in tasks}
+    for w in tasks:
+        for dep in w.deps:
+            n = order.source_of(dep)
+            if n is None or n == source:
+                continue
+            x = order.tasks[n]
+            if id(x) not in seen:
+                seen.add(id(x))
+                named.append(x)
+    out = []
+    for x in named:
+        n = order.number[id(x)]
+        if not order.is_ordered_every(n, source):
+            continue
+        later = [t for t in waiting if _may_follow(x, t, position, where)]
+        if later and all(ordered_after(t, n, order.fence_ordered, order.ordered) for t in later):
+            out.append(x)
+    return out
 
 
 def _may_follow(first, then, position: dict, where) -> bool:

@@ -398,10 +398,18 @@ class RuntimeOrder:
     # task in every walk with those scalars is ordered after the task's previous run, bit 1 where
     # after every earlier run of it too}
     chained_at: dict = field(default_factory=dict)
+    # task number -> as ``ordered``, with the older-runs bits (``width + S``): where a task's
+    # number has both bits of ``S``, every run of it is ordered after every run of ``S`` so far
+    ordered_every: dict = field(default_factory=dict)
 
     def is_ordered(self, task: int, before: int) -> bool:
         """Every run of ``task`` is ordered after the latest run of ``before`` (or none ran)."""
         return bool(self.ordered.get(task, 0) >> before & 1)
+
+    def is_ordered_every(self, task: int, before: int) -> bool:
+        """Every run of ``task`` is ordered after every run of ``before`` so far (or none ran)."""
+        both = 1 << before | 1 << (len(self.tasks) + before)
+        return self.ordered_every.get(task, 0) & both == both
 
     def by_runtime(self, task: int, before: int) -> bool:
         return bool(self.runtime.get(task, 0) >> before & 1)
@@ -1272,6 +1280,7 @@ class _Walker:
             after |= t
         after = self.closed(after, state) & self.both
         self._meet(self.out.ordered, n, after & self.relevant)
+        self._meet(self.out.ordered_every, n, after)
         if id(task) in self.written_after:
             self.written_after[id(task)] &= after
         mine = after
