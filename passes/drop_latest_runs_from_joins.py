@@ -51,8 +51,10 @@ class DropLatestRunsFromJoins(LeanPass):
     barrier did not join (or a clear took out of ``J``) through the latest (tests/test_lean_loop_joins.py: a
     loop's reader and an InOut writer of what it reads under ``if i >= 1``).
     A join of a task whose innermost loop ``L`` has ``2 .. MAX_TRIPS`` iterations known before it
-    runs, ``L`` in a loop, whose waiters are in the loops around ``L`` and in no other, one of
-    them after ``L`` in its block and cleared (as above), becomes a cell per iteration of ``L``
+    runs, ``L`` in a loop, whose waiters are in the loops around ``L`` (and in others only where
+    the join is cleared after them) and not in ``L``, one of them cleared (as above) and run after
+    each run of ``L`` before it runs again (after ``L`` in its block, or in loops that make a trip
+    and branches the known counters decide there: seed 45065), becomes a cell per iteration of ``L``
     instead (``j == k: join_k = tid``; each waiter waits on every cell, cleared with the join)
     where that costs fewer entries (``by_iteration``; seed 37117): each run of ``L`` finds the
     cells cleared and sets each, so a waiter finds in them the runs since the last clear, as in
@@ -173,9 +175,12 @@ class DropLatestRunsFromJoins(LeanPass):
         """(the counter's binder, its values: ``counted_iterations``) of the loop ``L`` of ``2 ..
         MAX_TRIPS`` iterations known before it runs that is the innermost loop around ``source``,
         where a cell per iteration of ``L`` may stand for ``source``'s join: ``L`` is in a loop,
-        every waiter (``waiting``) is in the loops around ``L`` and in no other, and a waiter
-        after ``L`` in its block (so after each run of ``L``) is one after which
-        the join is cleared (``cleared``): a run of ``L`` finds the cells empty, and every
+        every waiter (``waiting``) is in the loops around ``L``, not in ``L``, and in no other
+        loop unless the join is cleared after it (``cleared``: it waits on the cells once a run of
+        ``L``), and a waiter that runs after each run of ``L`` before ``L`` runs again (after ``L``
+        in its block, or reached there through loops that make a trip and branches the counters of
+        the loops around decide: ``_runs_after``) is one after which the join is cleared: a run of
+        ``L`` finds the cells empty, and every
         iteration sets its own, so that a waiter finds in them the runs of ``source`` since the
         last clear, as it would in the join. And the cells cost fewer entries than the lagged
         join's barriers and entries a run of ``L`` (two a barrier from the third iteration on, one
