@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import itertools
+
 from nanopass.languages import DIRECTED
-from nanopass.languages.statements import LOOPS
+from nanopass.languages.statements import BODY_FIELDS, LOOPS
 from nanopass.languages.terms import CmpOp, DType
 from nanopass.rewrite import register
 
 from .lean import LeanPass
 from .cells import cell_readers, join_cells, taken_names
-from .runtime_order import gives_up, runtime_order
+from .runtime_order import evaluate_scalar, gives_up, runtime_order
 from .split_joins_by_iteration import MAX_TRIPS, counted_iterations
 from .util import FreshVersions, iter_stmts, places, var_reads
 
@@ -52,8 +54,10 @@ class DropLatestRunsFromJoins(LeanPass):
     barrier did not join (or a clear took out of ``J``) through the latest (tests/test_lean_loop_joins.py: a
     loop's reader and an InOut writer of what it reads under ``if i >= 1``).
     A join of a task whose innermost loop ``L`` has ``2 .. MAX_TRIPS`` iterations known before it
-    runs, ``L`` in a loop, whose waiters are in the loops around ``L`` and in no other, one of
-    them after ``L`` in its block and cleared (as above), becomes a cell per iteration of ``L``
+    runs, ``L`` in a loop, whose waiters are in the loops around ``L`` (and in others only where
+    the join is cleared after them) and not in ``L``, one of them cleared (as above) and run after
+    each run of ``L`` before it runs again (after ``L`` in its block, or in loops that make a trip
+    and branches the known counters decide there: seed 45065), becomes a cell per iteration of ``L``
     instead (``j == k: join_k = tid``; each waiter waits on every cell, cleared with the join)
     where that costs fewer entries (``by_iteration``; seed 37117): each run of ``L`` finds the
     cells cleared and sets each, so a waiter finds in them the runs since the last clear, as in
@@ -178,9 +182,12 @@ class DropLatestRunsFromJoins(LeanPass):
         """(the counter's binder, its values: ``counted_iterations``) of the loop ``L`` of ``2 ..
         MAX_TRIPS`` iterations known before it runs that is the innermost loop around ``source``,
         where a cell per iteration of ``L`` may stand for ``source``'s join: ``L`` is in a loop,
-        every waiter (``waiting``) is in the loops around ``L`` and in no other, and a waiter
-        after ``L`` in its block (so after each run of ``L``) is one after which
-        the join is cleared (``cleared``): a run of ``L`` finds the cells empty, and every
+        every waiter (``waiting``) is in the loops around ``L``, not in ``L``, and in no other
+        loop unless the join is cleared after it (``cleared``: it waits on the cells once a run of
+        ``L``), and a waiter that runs after each run of ``L`` before ``L`` runs again (after ``L``
+        in its block, or reached there through loops that make a trip and branches the counters of
+        the loops around decide: ``_runs_after``) is one after which the join is cleared: a run of
+        ``L`` finds the cells empty, and every
         iteration sets its own, so that a waiter finds in them the runs of ``source`` since the
         last clear, as it would in the join. And the cells cost fewer entries than the lagged
         join's barriers and entries a run of ``L`` (two a barrier from the third iteration on, one
@@ -199,17 +206,29 @@ class DropLatestRunsFromJoins(LeanPass):
         if counted is None or not 2 <= len(counted[1]) <= MAX_TRIPS:
             return None
         outer = around - {loop}
-        if not outer or any(where[id(w)].loops != outer for w in waiting):
+        if not outer or any(not where[id(w)].loops >= outer or loop in where[id(w)].loops
+                            or where[id(w)].loops != outer and id(w) not in cleared for w in waiting):
             return None  # (in no loop: ``split_joins_by_iteration``'s, or the lagged join's)
         trips, late = len(counted[1]), {id(w) for w in unordered}
         cost, lagged = trips * len(waiting), 2 * (trips - 2) + sum(1 + (id(w) in late) for w in waiting)
         if cost > lagged or cost == lagged and trips < 3:
             return None
         block = self.loop_places[loop].block
-        if not any(id(w) in cleared and where[id(w)].block == block and position[id(w)] > position[loop]
-                             for w in waiting):
-            return None
-        return counted
+        if any(id(w) in cleared and where[id(w)].block == block and position[id(w)] > position[loop]
+               for w in waiting):
+            return counted
+        clearing = {id(w) for w in waiting if id(w) in cleared}
+        return counted if clearing and _runs_after(self.body, loops[loop], clearing, self.known(outer, loops)) else None
+
+    def known(self, outer, loops: dict) -> dict:
+        """counter name -> its values (``counted_iterations``), of the loops ``outer`` (ids) whose
+        iterations are known before they run."""
+        out = {}
+        for key in outer:
+            values = counted_iterations(loops[key])
+            if values is not None:
+                out[values[0].name] = values[1]
+        return out
 
     def CellDecl(self, decl):
         split = self.split.get(decl.cell)
@@ -378,3 +397,65 @@ def _may_follow(first, then, position: dict, where) -> bool:
     """A run of ``then`` may come after a run of ``first``."""
     return position[id(then)] > position[id(first)] or bool(where[id(first)].loops & where[id(then)].loops)
 
+
+def _runs_after(body, loop, waiters: set, known: dict) -> bool:
+    """Whether a statement of ``waiters`` (ids) runs after each run of ``loop`` before control
+    leaves the block of ``loop`` (scopes see through): one after ``loop`` in it, reached through
+    loops that make a trip (``counted_iterations``) and branches whose condition has one value for
+    every value of the known counters (``known``: name -> values, those of the loops on the way
+    added)."""
+
+    def flat(stmts):
+        for stmt in stmts:
+            if stmt._production in ("Scope", "CompilerScope"):
+                yield from flat(stmt.body)
+            else:
+                yield stmt
+
+    def reaches(stmt, counters: dict) -> bool:
+        kind = stmt._production
+        if id(stmt) in waiters:
+            return True
+        if kind in LOOPS:
+            counted = counted_iterations(stmt)
+            if counted is None or not counted[1]:
+                return False
+            inner = {**counters, counted[0].name: counted[1]}
+            return any(reaches(s, inner) for s in flat(stmt.body))
+        if kind == "If":
+            taken = _decided(stmt.cond, counters)
+            if taken is None:
+                return False
+            return any(reaches(s, counters) for s in flat(stmt.then if taken else stmt.orelse))
+        return False
+
+    def find(stmts) -> bool | None:
+        block = list(flat(stmts))
+        for k, stmt in enumerate(block):
+            if stmt is loop:
+                return any(reaches(s, known) for s in block[k + 1:])
+            for field in BODY_FIELDS.get(stmt._production, ()):
+                found = find(getattr(stmt, field))
+                if found is not None:
+                    return found
+        return None
+
+    return bool(find(body))
+
+
+def _decided(cond, counters: dict, most: int = 64):
+    """The value ``cond`` has for every combination of the counters' values (at most ``most``
+    combinations), or None where it differs or is not known."""
+    names = sorted(counters)
+    combos = 1
+    for name in names:
+        combos *= len(counters[name])
+    if combos > most:
+        return None
+    values = set()
+    for combo in itertools.product(*(counters[name] for name in names)):
+        value = evaluate_scalar(cond, dict(zip(names, combo)))
+        if value is None:
+            return None
+        values.add(bool(value))
+    return values.pop() if len(values) == 1 else None
