@@ -81,8 +81,8 @@ iteration; one of at most ``UNROLL`` iterations (with the loops so walked around
 ``if`` on its variable, swaps or rotates its carries, yields a carry a tensor named before it,
 sets an array slot at its variable, or slices a tensor at an offset computed from it; a ``while``
 whose carries, computed from constants, end it within ``UNROLL`` iterations. A counted loop of
-constant bounds that runs but is not walked so (more iterations, or too many with the loops
-walked so around it) and whose task writes a view sliced at an offset computed from its
+constant bounds that runs but is not walked so (more iterations, up to ``SUMMARIZED``, or too
+many with the loops walked so around it) and whose task writes a view sliced at an offset computed from its
 variable, each iteration, leaves the region of each iteration's view with what every run of
 the writer was ordered after, less the tasks of its body (``summarize_slice_writes``: each
 iteration ran and inserted that entry). A task's results are
@@ -173,6 +173,7 @@ _FLIPPED = {CmpOp.lt: CmpOp.gt, CmpOp.gt: CmpOp.lt, CmpOp.le: CmpOp.ge, CmpOp.ge
 ASSUME = "assumed"  # ``((ASSUME, key), bool)`` in the walk's scalars: the value of an invariant condition (``invariant_conditions``)
 ASSUMED = 2  # at most this many invariant conditions split the walk (``_runtime_order``)
 UNROLL = 8  # at most this many iterations of loops of constant bounds walked one by one, nested
+SUMMARIZED = 64  # at most this many iterations' regions written by ``_Walker.summarize_slice_writes``
 SPLITS = 16  # at most this many loops whose exits are walked apart (see ``_Walker.run``)
 WRITES = (ArgDir.InOut, ArgDir.OutputExisting)
 VIEWS = ("SliceTensor", "TransposeTensor", "ReshapeTensor")  # (the views ``_Walker.region`` names)
@@ -1668,7 +1669,8 @@ class _Walker:
             out = _with_results(loop, header, self)
             return [self.parallel_results(loop, out) if iterations else out]
         runs = _runs(loop)
-        writes = self.slice_writes_of(loop) if runs and not self.manual else ()
+        trips = static_trip_count(loop) if runs and not self.manual else None
+        writes = self.slice_writes_of(loop) if trips is not None and trips <= SUMMARIZED else ()
         for _, task, _ in writes:
             self.written_after[id(task)] = -1
         entry = self.enter(loop, state, None)
@@ -1734,7 +1736,9 @@ class _Walker:
         finds that entry, or an InOut writer that covers it and looked it up first, so ``R_k``
         gets those facts, less the tasks that run in the body (a later iteration may have run
         them again): tasks outside the loop have not run since. Afterwards a view of ``R_k``
-        (``region``: its offsets known) is ordered after them as after the unrolled walk."""
+        (``region``: its offsets known) is ordered after them as after the unrolled walk. Only
+        for loops of at most ``SUMMARIZED`` iterations (the work is a region per iteration; past
+        that the regions keep what the back-edge walk found: fewer orders known, none wrong)."""
         saved = self.values
         var = loop.var.name
         trips = static_trip_count(loop)

@@ -120,3 +120,39 @@ def test_a_loop_of_slice_writers_in_a_while_walked_by_iteration_chains_the_reads
         before = insertions(IN_A_WHILE, n, OFF)
         assert (before.insertions, before.dummies) == (11, 2)
     checked_clean(IN_A_WHILE, (0, 3))
+
+
+def _many_blocks(trips: int) -> str:
+    """NINE_BLOCKS with ``trips`` writers of blocks (``big`` of ``trips`` blocks)."""
+    return NINE_BLOCKS.replace("pl.range(9)", f"pl.range({trips})").replace("[[72, 16]", f"[[{8 * trips}, 16]")
+
+
+def test_a_loop_past_summarized_writes_no_region_per_iteration(tmp_path, monkeypatch):
+    """``summarize_slice_writes`` writes a region per iteration: a loop of 100,000 tiles would
+    cost 100,000 regions in each of runtime_order's walks (seconds, and memory in proportion).
+    Past ``SUMMARIZED`` iterations it is not asked: the walk looks at the slice's region a
+    handful of times (the body's walk, not once per iteration), and the reads are not known
+    to be chained (what the back-edge walk finds: the lookup of block 1 finds no writer's facts
+    of its own), so the join keeps its barriers, as before the rule."""
+    from nanopass.passes import runtime_order as ro
+
+    calls = []
+    region = ro._Walker.region
+    monkeypatch.setattr(ro._Walker, "region", lambda self, value, state: calls.append(1) or region(self, value, state))
+    order, number = _order(_many_blocks(100_000), tmp_path)
+    assert len(calls) < 1000
+    assert not order.is_ordered(number["copy1"], number["copy1"])
+    calls.clear()
+    order, number = _order(_many_blocks(ro.SUMMARIZED), tmp_path)
+    assert len(calls) >= ro.SUMMARIZED  # (at the cap: a region per iteration, and the reads chained)
+    assert order.is_ordered(number["copy1"], number["copy1"])
+
+
+def test_a_loop_past_summarized_keeps_the_join_and_every_order():
+    """Past the cap (65 blocks) the join of the reads keeps a barrier of two entries and a
+    dummy after each read past the first, as without the rule: n = 2, 65 writer entries on
+    the join and 2 barrier entries, 67 and 1 dummy; the hazard checker on n = 0..2."""
+    text = _many_blocks(65)
+    after = insertions(text, 2)
+    assert (after.insertions, after.dummies) == (67, 1)
+    checked_clean(text, (0, 1, 2))
