@@ -31,7 +31,8 @@ class DropImpliedDependencies(LeanPass):
     of a task that came after them all, or after the latest run of ``S`` where that run came
     after every earlier one. A derived edge of a task or a fence (of a task, an edge on a
     latest-run cell too, where the walks that imply it ran the task it names:
-    ``RuntimeOrder.implied_each_run``; its cell holds a copy of that cell) implied in the iterations where
+    ``RuntimeOrder.implied_each_run``; its cell holds a copy of that cell) implied in the
+    iterations where
     the counter of the innermost loop around it has given values (every walk of them implies it,
     ``RuntimeOrder.implied_where``: a loop that swaps its carries, say), or is at least a value
     where no such value says it (``RuntimeOrder.implied_from``: the later iterations, walked as
@@ -40,7 +41,8 @@ class DropImpliedDependencies(LeanPass):
     and a loop around the counter's loop is not around ``S`` either: ``drop_edges_after_first_run``
     inserts that edge once per run of ``S``, ``guardable``); where the counter of an outer loop
     around it has values, or a lower bound, in every walk of which it is implied too, the guard
-    tests those as well (``RuntimeOrder.implied_each``, ``implied_from``: seed 36199), and so it does the trips' parity of a loop before it,
+    tests those as well (``RuntimeOrder.implied_each``, ``implied_from``: seed 36199), and so it
+    does the trips' parity of a loop before it,
     and whether that loop made a trip; where the edge is also implied in the iterations after
     the first of a loop around the counter's (as below), the guard's cell is set, where the
     counters do not say, to what the cell below holds. A compiler edge of a task ``T`` on the latest run of
@@ -146,7 +148,8 @@ class DropImpliedDependencies(LeanPass):
         edge on every run of the inner loop, where that pass inserts it on the first), or it is
         the trips' parity of a loop before ``task`` and every loop around ``task`` is around
         the task ``dep`` names too. Not where ``task``'s runs are chained (every run ordered
-        after the one before, ``runs_chained``: seed 35013) and a loop around the counter's loop is not around the task
+        after the one before, ``runs_chained``: seed 35013) and a loop around the counter's loop
+        is not around the task
         ``dep`` names either: there ``drop_edges_after_first_run`` inserts the edge on the first
         run after that task's only, where the guard would insert it in each run of the inner
         loop (32182). A lower bound of the counter (``implied_from``) only where the counter's

@@ -49,7 +49,8 @@ class DropLatestRunsFromJoins(LeanPass):
     previous one, which the new latest run is ordered after; where the counter says the run is
     ordered after every earlier one (``v >= e``, ``chained_from(..., every=True)``, with the
     joins its waiters waited on: seed 36084) ``J`` is cleared there instead, ``c`` standing for
-    every run. Off with ``lean_edges=False``. Afterwards every order stays: a waiter waits for the older runs through
+    every run. Off with ``lean_edges=False``. Afterwards every order stays: a waiter waits for
+    the older runs through
     ``J`` and for the latest through ``c`` or by the runtime, and for the runs a left-out
     barrier did not join (or a clear took out of ``J``) through the latest (tests/test_lean_loop_joins.py: a
     loop's reader and an InOut writer of what it reads under ``if i >= 1``).

@@ -82,8 +82,8 @@ iteration; one of at most ``UNROLL`` iterations (with the loops so walked around
 sets an array slot at its variable, or slices a tensor at an offset computed from it; a ``while``
 whose carries, computed from constants, end it within ``UNROLL`` iterations. A counted loop of
 constant bounds that runs but is not walked so (more iterations, up to ``SUMMARIZED``, or too
-many with the loops walked so around it) and whose task writes a view sliced at an offset computed from its
-variable, each iteration, leaves the region of each iteration's view with what every run of
+many with the loops walked so around it) and whose task writes a view sliced at an offset
+computed from its variable, each iteration, leaves the region of each iteration's view with what every run of
 the writer was ordered after, less the tasks of its body (``summarize_slice_writes``: each
 iteration ran and inserted that entry). A task's results are
 the intersection over every walk of it. A ``Let`` copy keeps its value's facts (shares them,
