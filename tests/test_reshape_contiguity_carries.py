@@ -79,3 +79,23 @@ def test_the_cli_prints_the_refusal_of_the_odd_trip_count_with_file_line_col(tmp
     assert result.returncode == 1 and "Traceback" not in result.stderr
     assert result.stderr.startswith(f"{path}:{RESHAPE_LINE}:9: error: cannot reshape 'o2'")
 
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_generators_swap_loop_over_a_transposed_view_marks_its_results_not_contiguous(seed):
+    # gen_shapes' init_swap: `for i, (p, q) in pl.range(K, init_values=(a, b))` yielding (q, p);
+    # with a = v (transposed) and b = y0, o1 is v after an even K (or 0 trips), o2 after an odd
+    # one: either may be v, so neither may be reshaped (the generator reshapes only names it
+    # keeps contiguous)
+    from nanopass.tools import gen_programs as g
+
+    gen = g.Generator(g.RandomChooser(seed), False, 9)
+    top = g._Block(next(gen.block_ids))
+    top.names.update({"x0": g._Var("tile"), "y0": g._Var("tile", writable=True), "n": g._Var("index"),
+                      "v": g._Var("tile", writable=True, contiguous=False)})
+    gen.blocks.append(top)
+    gen.stmt_init_swap(0)
+    loop = next(line.text for line in gen.lines if "init_values=" in line.text)
+    assert "init_values=(v, y0)" in loop or "init_values=(y0, v)" in loop
+    results = next(line.text for line in gen.lines if "pl.yield_(" in line.text).split(" = ")[0].split(", ")
+    assert [gen.visible()[name].contiguous for name in results] == [False, False]
