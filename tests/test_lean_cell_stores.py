@@ -4,35 +4,26 @@ Figures (tools/measure_edges.py) computed by hand; the hazard checker checks the
 
 from __future__ import annotations
 
+from dsl_header import program
 from test_lean_edges import checked_clean, insertions
 
 T8 = "pl.Tensor[[8, 8], pl.FP32]"
 
 # a MANUAL scope (derived dependencies): per iteration of the outer loop, step writes y twice,
 # acc reads y and writes z, acc reads z and writes y
-STEPS_THEN_ACCS = f"""# options: analyze_auto_scopes_for_deps=True
-import nanopass.dsl as pl
-
-
-@pl.program
-class P:
-    @pl.function(type=pl.FunctionType.AIV)
-    def step(self, x: {T8}, y: pl.InOut[{T8}]) -> {T8}:
-        return y
-
-    @pl.function(type=pl.FunctionType.AIV)
-    def acc(self, x: {T8}, y: pl.InOut[{T8}]) -> {T8}:
-        return y
-
-    @pl.function(type=pl.FunctionType.Orchestration)
-    def orch(self, x: {T8}, y: pl.InOut[{T8}], z: pl.InOut[{T8}], n: pl.Scalar[pl.INT64]) -> {T8}:
+STEPS_THEN_ACCS = program(
+    [f"step(x: {T8}, y: pl.InOut[{T8}])", f"acc(x: {T8}, y: pl.InOut[{T8}])"],
+    f"x: {T8}, y: pl.InOut[{T8}], z: pl.InOut[{T8}], n: pl.Scalar[pl.INT64]",
+    f"""
         for i in pl.range(n):
             for j in pl.range(2):
                 y = self.step(x, y)
             z = self.acc(y, z)
             y = self.acc(z, y)
         return y
-"""
+""",
+    returns=T8, options="analyze_auto_scopes_for_deps=True",
+)
 
 
 def test_an_edge_implied_through_a_first_run_cell_goes():

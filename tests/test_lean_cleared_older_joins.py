@@ -8,29 +8,15 @@ checker."""
 
 from __future__ import annotations
 
+from dsl_header import program
 from test_lean_edges import checked_clean, insertions
 
 T = "pl.Tensor[[8, 8], pl.FP32]"
 
-PROGRAM = f"""import nanopass.dsl as pl
-
-
-@pl.program
-class P:
-    @pl.function(type=pl.FunctionType.AIV)
-    def copy(self, a: {T}, out: pl.Out[{T}]) -> {T}:
-        return out
-
-    @pl.function(type=pl.FunctionType.AIV)
-    def acc(self, a: {T}, acc: pl.InOut[{T}]) -> {T}:
-        return acc
-
-    @pl.function(type=pl.FunctionType.AIV)
-    def add(self, a: {T}, y: pl.InOut[{T}]) -> {T}:
-        return y
-
-    @pl.function(type=pl.FunctionType.Orchestration, auto_scope=False)
-    def orch(self, y: pl.InOut[{T}], big: pl.InOut[pl.Tensor[[32, 8], pl.FP32]], n: pl.Scalar[pl.INT64]) -> {T}:
+PROGRAM = program(
+    [f"copy(a: {T}, out: pl.Out[{T}])", f"acc(a: {T}, acc: pl.InOut[{T}])", f"add(a: {T}, y: pl.InOut[{T}])"],
+    f"y: pl.InOut[{T}], big: pl.InOut[pl.Tensor[[32, 8], pl.FP32]], n: pl.Scalar[pl.INT64]",
+    f"""
         for i in pl.range(n):
             s = pl.tensor.slice(big, [8, 8], [8, 0])
             m: {T} = pl.create_tensor([8, 8], dtype=pl.FP32, manual_dep=True)
@@ -41,7 +27,9 @@ class P:
                 o1, o2 = pl.yield_(q, p)
             y = self.add(o1, y)
         return y
-"""
+""",
+    returns=T, auto_scope=False,
+)
 
 
 def figures(n: int):

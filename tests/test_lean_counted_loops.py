@@ -6,6 +6,7 @@ hazard checker."""
 
 from __future__ import annotations
 
+from dsl_header import kernel, program
 from test_lean_edges import JOIN_WAITERS, OFF, TILE, checked_clean, insertions
 
 # copy's runs read w into tensors of their own in a while of three iterations (0, 1, 2); a writer
@@ -48,23 +49,11 @@ T8 = "pl.Tensor[[8, 8], pl.FP32]"
 # A tensor created in an inner loop of a scope (hoisted before the scope, so made once per run of
 # the outer loop: place_loop_allocations_before_scopes) that every run of ``two`` in the inner
 # loop updates, with a slice of ``big``; ``add`` reads one slice after the inner loop.
-HOISTED_IN_AN_OUTER_LOOP = f"""# options: analyze_auto_scopes_for_deps=True
-import nanopass.dsl as pl
-
-
-@pl.program
-class Hoisted:
-    @pl.function(type=pl.FunctionType.AIV)
-    def two(self, a: {T8}, o1: pl.Out[{T8}], o2: pl.Out[{T8}]) -> tuple[{T8}, {T8}]:
-        return o1, o2
-
-    @pl.function(type=pl.FunctionType.AIV)
-    def add(self, a: {T8}, b: {T8}, out: pl.Out[{T8}]) -> {T8}:
-        return out
-
-    @pl.function(type=pl.FunctionType.Orchestration, auto_scope=False)
-    def orch(self, x: {T8}, y: pl.InOut[{T8}], big: pl.InOut[pl.Tensor[[32, 8], pl.FP32]],
-             n: pl.Scalar[pl.INT64]) -> {T8}:
+HOISTED_IN_AN_OUTER_LOOP = program(
+    [kernel(f"two(a: {T8}, o1: pl.Out[{T8}], o2: pl.Out[{T8}])", returns=f"tuple[{T8}, {T8}]", body="return o1, o2"),
+     f"add(a: {T8}, b: {T8}, out: pl.Out[{T8}])"],
+    f"x: {T8}, y: pl.InOut[{T8}], big: pl.InOut[pl.Tensor[[32, 8], pl.FP32]], n: pl.Scalar[pl.INT64]",
+    f"""
         for i in pl.range(2):
             with pl.scope():
                 for j in pl.range(4):
@@ -74,7 +63,9 @@ class Hoisted:
                 r = pl.tensor.slice(big, [8, 8], [(i % 4) * 8, 0])
                 y = self.add(r, x, y)
         return y
-"""
+""",
+    returns=T8, name="Hoisted", options="analyze_auto_scopes_for_deps=True", auto_scope=False,
+)
 
 
 def test_a_tensor_made_in_an_outer_loop_orders_the_runs_of_an_inner_loop_that_update_it():
@@ -96,25 +87,12 @@ def test_a_tensor_made_in_an_outer_loop_orders_the_runs_of_an_inner_loop_that_up
 # copy reads w into a tensor of its own in each iteration; an ``if n > 1`` (the same branch in
 # every iteration) gives it to an InOut writer of y, else of z; a writer of w after the loop reads
 # y and z
-BRANCH_ON_A_PARAMETER = f"""import nanopass.dsl as pl
-
-
-@pl.program
-class Invariant:
-    @pl.function(type=pl.FunctionType.AIV)
-    def add(self, a: {TILE}, b: {TILE}, out: pl.Out[{TILE}]) -> {TILE}:
-        return out
-
-    @pl.function(type=pl.FunctionType.AIV)
-    def copy(self, a: {TILE}, out: pl.Out[{TILE}]) -> {TILE}:
-        return out
-
-    @pl.function(type=pl.FunctionType.AIV)
-    def acc(self, a: {TILE}, y: pl.InOut[{TILE}]) -> {TILE}:
-        return y
-
-    @pl.function(type=pl.FunctionType.Orchestration)
-    def orch(self, w: pl.InOut[{TILE}], y: pl.InOut[{TILE}], z: pl.InOut[{TILE}], n: pl.Scalar[pl.INT64]) -> {TILE}:
+BRANCH_ON_A_PARAMETER = program(
+    [f"add(a: {TILE}, b: {TILE}, out: pl.Out[{TILE}])",
+     f"copy(a: {TILE}, out: pl.Out[{TILE}])",
+     f"acc(a: {TILE}, y: pl.InOut[{TILE}])"],
+    f"w: pl.InOut[{TILE}], y: pl.InOut[{TILE}], z: pl.InOut[{TILE}], n: pl.Scalar[pl.INT64]",
+    f"""
         for i in pl.range(n):
             t = pl.create_tensor([16, 16], dtype=pl.FP32)
             t = self.copy(w, t)
@@ -124,7 +102,9 @@ class Invariant:
                 z = self.acc(t, z)
         w = self.add(y, z, w)
         return w
-"""
+""",
+    returns=TILE, name="Invariant",
+)
 
 
 def test_an_if_on_a_parameter_in_a_loop_takes_one_branch_in_every_iteration():

@@ -5,32 +5,24 @@ checker checks the program."""
 
 from __future__ import annotations
 
+from dsl_header import program
 from test_lean_edges import TILE, checked_clean, insertions
 
 # ``copy`` reads y in each of three iterations; ``acc`` would write y after them, on ``i > 2``,
 # which no iteration of ``pl.range(3)`` has
-WRITER_IN_A_BRANCH_NEVER_TAKEN = f"""import nanopass.dsl as pl
-
-
-@pl.program
-class P:
-    @pl.function(type=pl.FunctionType.AIV)
-    def copy(self, a: {TILE}, out: pl.Out[{TILE}]) -> {TILE}:
-        return out
-
-    @pl.function(type=pl.FunctionType.AIV)
-    def acc(self, x: {TILE}, y: pl.InOut[{TILE}]) -> {TILE}:
-        return y
-
-    @pl.function(type=pl.FunctionType.Orchestration)
-    def orch(self, x: {TILE}, y: pl.InOut[{TILE}], n: pl.Scalar[pl.INT64]) -> {TILE}:
+WRITER_IN_A_BRANCH_NEVER_TAKEN = program(
+    [f"copy(a: {TILE}, out: pl.Out[{TILE}])", f"acc(x: {TILE}, y: pl.InOut[{TILE}])"],
+    f"x: {TILE}, y: pl.InOut[{TILE}], n: pl.Scalar[pl.INT64]",
+    f"""
         for i in pl.range(3):
             t = pl.create_tensor([16, 16], dtype=pl.FP32)
             t = self.copy(y, t)
             if i > 2:
                 y = self.acc(x, y)
         return y
-"""
+""",
+    returns=TILE,
+)
 
 
 def test_a_task_that_never_runs_keeps_no_edge_and_no_join_is_made_for_it():

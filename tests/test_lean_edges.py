@@ -13,6 +13,8 @@ import pytest
 
 from nanopass.tools.measure_edges import measure_file, measure_stages, options_of
 
+from dsl_header import program
+
 ROOT = Path(__file__).resolve().parent.parent
 OFF = {"lean_edges": False}
 TILE = "pl.Tensor[[16, 16], pl.FP32]"
@@ -37,24 +39,15 @@ def chain_program(body: str, x: str = TILE) -> str:
     """A program of two kernels, ``acc`` (an InOut ``y`` after an input) and ``step`` (an InOut
     ``t`` after an input), whose orchestration function ``orch(x, y, t, n)`` (``x`` of type
     ``x``, ``y`` and ``t`` InOut, a scalar ``n``) runs ``body`` and returns ``y``."""
-    return f"""import nanopass.dsl as pl
-
-
-@pl.program
-class Chain:
-    @pl.function(type=pl.FunctionType.AIV)
-    def acc(self, x: {TILE}, y: pl.InOut[{TILE}]) -> {TILE}:
-        return y
-
-    @pl.function(type=pl.FunctionType.AIV)
-    def step(self, y: {TILE}, t: pl.InOut[{TILE}]) -> {TILE}:
-        return t
-
-    @pl.function(type=pl.FunctionType.Orchestration)
-    def orch(self, x: {x}, y: pl.InOut[{TILE}], t: pl.InOut[{TILE}], n: pl.Scalar[pl.INT64]) -> {TILE}:
+    return program(
+        [f"acc(x: {TILE}, y: pl.InOut[{TILE}])", f"step(y: {TILE}, t: pl.InOut[{TILE}])"],
+        f"x: {x}, y: pl.InOut[{TILE}], t: pl.InOut[{TILE}], n: pl.Scalar[pl.INT64]",
+        f"""
 {body}
         return y
-"""
+""",
+        returns=TILE, name="Chain",
+    )
 
 
 def most_insertions(path: Path, k: int, options=None) -> int:
@@ -99,22 +92,17 @@ def test_war_loop_then_writer_waits_for_the_last_read_without_a_barrier_per_run(
 def test_an_edge_from_a_manual_scope_writer_stays():
     """A write in a manual scope is not in the TensorMap: the edge that orders a later AUTO
     reader's run after it is the only order there is."""
-    text = f"""import nanopass.dsl as pl
-
-
-@pl.program
-class P:
-    @pl.function(type=pl.FunctionType.AIV)
-    def write(self, x: {TILE}, y: pl.InOut[{TILE}]) -> {TILE}:
-        return y
-
-    @pl.function(type=pl.FunctionType.Orchestration)
-    def orch(self, x: {TILE}, y: pl.InOut[{TILE}], z: pl.InOut[{TILE}]) -> {TILE}:
+    text = program(
+        [f"write(x: {TILE}, y: pl.InOut[{TILE}])"],
+        f"x: {TILE}, y: pl.InOut[{TILE}], z: pl.InOut[{TILE}]",
+        f"""
         with pl.manual_scope():
             y = self.write(x, y)
         z = self.write(y, z)
         return z
-"""
+""",
+        returns=TILE,
+    )
     from nanopass.tools.properties import compile_text
 
     stages, _ = compile_text(text)
@@ -162,23 +150,14 @@ def _assert_fence_cells_declared(params: str, body: str) -> None:
     from nanopass.languages.statements import iter_stmts
     from nanopass.tools.properties import compile_text
 
-    text = f"""import nanopass.dsl as pl
-
-
-@pl.program
-class P:
-    @pl.function(type=pl.FunctionType.AIV)
-    def copy(self, y: {TILE}, t: pl.Out[{TILE}]) -> {TILE}:
-        return t
-
-    @pl.function(type=pl.FunctionType.AIV)
-    def acc(self, x: {TILE}, y: pl.InOut[{TILE}]) -> {TILE}:
-        return y
-
-    @pl.function(type=pl.FunctionType.Orchestration)
-    def orch(self, y: pl.InOut[{TILE}], {params.format(TILE=TILE)}) -> {TILE}:
+    text = program(
+        [f"copy(y: {TILE}, t: pl.Out[{TILE}])", f"acc(x: {TILE}, y: pl.InOut[{TILE}])"],
+        f"y: pl.InOut[{TILE}], {params.format(TILE=TILE)}",
+        f"""
 {body.format(TILE=TILE)}        return y
-"""
+""",
+        returns=TILE,
+    )
     stages, _ = compile_text(text)
     assert stages[-1].language.name == "emission", stages[-1].language.name
     tree = next(s.tree for s in reversed(stages) if s.tree is not None and s.language.name == "directed")
@@ -288,28 +267,19 @@ def loop_after_manual_scope(chained: bool) -> str:
     before), else each run writes a tensor of its own."""
     body = ("            b = self.acc(tmp, b)" if chained else
             "            t = pl.create_tensor([16, 16], dtype=pl.FP32)\n            t = self.make(tmp, t)")
-    return f"""import nanopass.dsl as pl
-
-
-@pl.program
-class P:
-    @pl.function(type=pl.FunctionType.AIV)
-    def make(self, x: {TILE}, out: pl.Out[{TILE}]) -> {TILE}:
-        return out
-
-    @pl.function(type=pl.FunctionType.AIV)
-    def acc(self, x: {TILE}, y: pl.InOut[{TILE}]) -> {TILE}:
-        return y
-
-    @pl.function(type=pl.FunctionType.Orchestration)
-    def orch(self, x: {TILE}, b: pl.InOut[{TILE}], n: pl.Scalar[pl.INT64]) -> {TILE}:
+    return program(
+        [f"make(x: {TILE}, out: pl.Out[{TILE}])", f"acc(x: {TILE}, y: pl.InOut[{TILE}])"],
+        f"x: {TILE}, b: pl.InOut[{TILE}], n: pl.Scalar[pl.INT64]",
+        f"""
         with pl.manual_scope():
             tmp = pl.create_tensor([16, 16], dtype=pl.FP32)
             tmp, t1 = pl.submit(self.make, x, tmp)
         for i in pl.range(n):
 {body}
         return b
-"""
+""",
+        returns=TILE,
+    )
 
 
 def test_a_loop_task_the_runtime_chains_waits_for_a_task_before_the_loop_on_its_first_run_only():
@@ -348,27 +318,18 @@ def host_write_in_a_loop(manual_dep: bool) -> str:
     a ``manual_dep`` tensor (which runtime_order once gave up on)."""
     extra = ("        m = pl.create_tensor([16, 16], dtype=pl.FP32, manual_dep=True)\n"
              "        m = self.scale(x, m)\n") if manual_dep else ""
-    return f"""import nanopass.dsl as pl
-
-
-@pl.program
-class P:
-    @pl.function(type=pl.FunctionType.AIV)
-    def scale(self, x: {TILE}, y: pl.InOut[{TILE}]) -> {TILE}:
-        return y
-
-    @pl.function(type=pl.FunctionType.AIV)
-    def add(self, a: {TILE}, b: {TILE}, y: pl.InOut[{TILE}]) -> {TILE}:
-        return y
-
-    @pl.function(type=pl.FunctionType.Orchestration)
-    def orch(self, x: {TILE}, y0: pl.InOut[{TILE}], y1: pl.InOut[{TILE}], n: pl.Scalar[pl.INT64]) -> {TILE}:
+    return program(
+        [f"scale(x: {TILE}, y: pl.InOut[{TILE}])", f"add(a: {TILE}, b: {TILE}, y: pl.InOut[{TILE}])"],
+        f"x: {TILE}, y0: pl.InOut[{TILE}], y1: pl.InOut[{TILE}], n: pl.Scalar[pl.INT64]",
+        f"""
 {extra}        y0 = self.scale(y1, y0)
         y0 = self.add(y0, y1, y0)
         for i in pl.range(n):
             pl.tensor.write(y1, [1, 2], 5.5)
         return y0
-"""
+""",
+        returns=TILE,
+    )
 
 
 @pytest.mark.parametrize("manual_dep", [False, True], ids=["plain", "with-a-manual-dep-tensor"])
@@ -393,21 +354,10 @@ def test_a_join_cell_is_cleared_after_a_writer_that_the_later_writers_wait_for()
     and every later writer of y (itself again, the one after the loop) waits for it through the
     TensorMap, so the join is cleared after it: the next barrier has one entry, not two, and
     the writer after the loop no edge."""
-    text = f"""import nanopass.dsl as pl
-
-
-@pl.program
-class P:
-    @pl.function(type=pl.FunctionType.AIV)
-    def copy(self, a: {TILE}, out: pl.Out[{TILE}]) -> {TILE}:
-        return out
-
-    @pl.function(type=pl.FunctionType.AIV)
-    def acc(self, a: {TILE}, y: pl.InOut[{TILE}]) -> {TILE}:
-        return y
-
-    @pl.function(type=pl.FunctionType.Orchestration)
-    def orch(self, x: {TILE}, y: pl.InOut[{TILE}], n: pl.Scalar[pl.INT64]) -> {TILE}:
+    text = program(
+        [f"copy(a: {TILE}, out: pl.Out[{TILE}])", f"acc(a: {TILE}, y: pl.InOut[{TILE}])"],
+        f"x: {TILE}, y: pl.InOut[{TILE}], n: pl.Scalar[pl.INT64]",
+        f"""
         for i in pl.range(n):
             t = pl.create_tensor([16, 16], dtype=pl.FP32)
             t = self.copy(y, t)
@@ -415,7 +365,9 @@ class P:
                 y = self.acc(t, y)
         y = self.acc(x, y)
         return y
-"""
+""",
+        returns=TILE,
+    )
     for n in range(5):
         before, after = insertions(text, n, OFF), insertions(text, n)
         # a barrier per read (none on the first: one entry, the read's own TaskId; then 2), the
@@ -437,25 +389,12 @@ def test_a_join_cell_stays_when_a_later_waiter_is_not_ordered_after_the_writer()
     """The writer of z after the loop waits for the join of the loop's readers (they read z
     too) but not for the loop's writer of y: clearing the join after that writer would leave
     it unordered after the earlier reads (the checker finds it when the pass skips the test)."""
-    text = f"""import nanopass.dsl as pl
-
-
-@pl.program
-class P:
-    @pl.function(type=pl.FunctionType.AIV)
-    def add(self, a: {TILE}, b: {TILE}, out: pl.Out[{TILE}]) -> {TILE}:
-        return out
-
-    @pl.function(type=pl.FunctionType.AIV)
-    def copy(self, a: {TILE}, out: pl.Out[{TILE}]) -> {TILE}:
-        return out
-
-    @pl.function(type=pl.FunctionType.AIV)
-    def acc(self, a: {TILE}, y: pl.InOut[{TILE}]) -> {TILE}:
-        return y
-
-    @pl.function(type=pl.FunctionType.Orchestration)
-    def orch(self, x: {TILE}, y: pl.InOut[{TILE}], z: pl.InOut[{TILE}], n: pl.Scalar[pl.INT64]) -> {TILE}:
+    text = program(
+        [f"add(a: {TILE}, b: {TILE}, out: pl.Out[{TILE}])",
+         f"copy(a: {TILE}, out: pl.Out[{TILE}])",
+         f"acc(a: {TILE}, y: pl.InOut[{TILE}])"],
+        f"x: {TILE}, y: pl.InOut[{TILE}], z: pl.InOut[{TILE}], n: pl.Scalar[pl.INT64]",
+        f"""
         for i in pl.range(n):
             t = pl.create_tensor([16, 16], dtype=pl.FP32)
             t = self.add(y, z, t)
@@ -463,7 +402,9 @@ class P:
                 y = self.acc(t, y)
         z = self.copy(x, z)
         return y
-"""
+""",
+        returns=TILE,
+    )
     before, after = insertions(text, 2, OFF), insertions(text, 2)
     # before: a barrier of 2 entries (the first read's one entry is its own TaskId), an edge each
     # writer; after: the join holds the older reads only (the loop's writer reads the latest
@@ -480,17 +421,10 @@ def test_a_cell_a_host_fence_reads_is_not_merged_into_a_chain():
     checked_clean((ROOT / "tests/semantics/merged_cell_read_by_a_host_fence.py").read_text(), (0, 2, 3))
 
 
-UNWAITED_DUMMIES = f"""import nanopass.dsl as pl
-
-
-@pl.program
-class Unwaited:
-    @pl.function(type=pl.FunctionType.AIV)
-    def step(self, x: {TILE}, y: pl.InOut[{TILE}]) -> {TILE}:
-        return y
-
-    @pl.function(type=pl.FunctionType.Orchestration)
-    def orch(self, x: {TILE}, y: pl.InOut[{TILE}], n: pl.Scalar[pl.INT64]) -> {TILE}:
+UNWAITED_DUMMIES = program(
+    [f"step(x: {TILE}, y: pl.InOut[{TILE}])"],
+    f"x: {TILE}, y: pl.InOut[{TILE}], n: pl.Scalar[pl.INT64]",
+    f"""
         y, tid = pl.submit(self.step, x, y, deps=[])
         unwaited = pl.system.task_dummy(deps=[tid, None])
         for i in pl.range(n):
@@ -498,7 +432,9 @@ class Unwaited:
         waited = pl.system.task_dummy(deps=[tid])
         y, after = pl.submit(self.step, x, y, deps=[waited])
         return y
-"""
+""",
+    returns=TILE, name="Unwaited",
+)
 
 
 def test_dummies_nothing_waits_for_go_and_the_waited_one_stays(tmp_path):
@@ -518,24 +454,19 @@ def test_dummies_nothing_waits_for_go_and_the_waited_one_stays(tmp_path):
     assert generate_orchestration(program, lean_edges=False).code.count("rt_submit_dummy_task(") == 3
 
 
-HOST_READ_BETWEEN = f"""import nanopass.dsl as pl
-
-
-@pl.program
-class HostRead:
-    @pl.function(type=pl.FunctionType.AIV)
-    def step(self, x: {TILE}, y: pl.InOut[{TILE}]) -> {TILE}:
-        return y
-
-    @pl.function(type=pl.FunctionType.Orchestration)
-    def orch(self, x: pl.InOut[{TILE}], y: pl.InOut[{TILE}], z: pl.InOut[{TILE}], n: pl.Scalar[pl.INT64]) -> {TILE}:
+HOST_READ_BETWEEN = program(
+    [f"step(x: {TILE}, y: pl.InOut[{TILE}])"],
+    f"x: pl.InOut[{TILE}], y: pl.InOut[{TILE}], z: pl.InOut[{TILE}], n: pl.Scalar[pl.INT64]",
+    f"""
         y = self.step(x, y)
         if n > 1:
             h = pl.tensor.read(y, [0, 0])
             pl.tensor.write(z, [0, 0], h)
         x = self.step(z, x)
         return x
-"""
+""",
+    returns=TILE, name="HostRead",
+)
 
 
 def test_a_host_read_that_waited_for_a_reader_makes_the_write_after_it_need_no_edge(tmp_path):  # (runtime_order)
@@ -563,24 +494,13 @@ def test_a_host_read_that_waited_for_a_reader_makes_the_write_after_it_need_no_e
     assert measure_file(str(path), {"n": "0"})[0].insertions == 1
 
 
-JOIN_WAITERS = f"""import nanopass.dsl as pl
-
-
-@pl.program
-class Joins:
-    @pl.function(type=pl.FunctionType.AIV)
-    def copy(self, a: {TILE}, out: pl.Out[{TILE}]) -> {TILE}:
-        return out
-
-    @pl.function(type=pl.FunctionType.AIV)
-    def acc(self, x: {TILE}, y: pl.InOut[{TILE}]) -> {TILE}:
-        return y
-
-    @pl.function(type=pl.FunctionType.Orchestration)
-    def orch(self, x: {TILE}, y: pl.InOut[{TILE}], w: pl.InOut[{TILE}], n: pl.Scalar[pl.INT64]) -> {TILE}:
-BODY
-        return w
-"""
+# BODY: each test's body (8 columns in)
+JOIN_WAITERS = program(
+    [f"copy(a: {TILE}, out: pl.Out[{TILE}])", f"acc(x: {TILE}, y: pl.InOut[{TILE}])"],
+    f"x: {TILE}, y: pl.InOut[{TILE}], w: pl.InOut[{TILE}], n: pl.Scalar[pl.INT64]",
+    "        BODY\n        return w",
+    returns=TILE, name="Joins",
+).replace("        BODY", "BODY")
 
 # copy reads w into a tensor of its own (its runs are not ordered among themselves); acc, an
 # InOut writer of y, reads that tensor, so each run of acc comes after every run of copy so far

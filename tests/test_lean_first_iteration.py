@@ -5,26 +5,16 @@ copied from the task's cell before the loop and cleared after the task. Figures
 
 from __future__ import annotations
 
+from dsl_header import program
 from test_lean_edges import TILE, checked_clean, insertions
 
 # each iteration of the parallel loop makes a tensor q that ``copy`` reads and writes (Out) n
 # times in a while; q is written after the loop, so ``copy`` waits on its latest run (a
 # write-after-read edge through a cell: the buffers of two iterations may be one)
-COPY_IN_A_WHILE = f"""import nanopass.dsl as pl
-
-
-@pl.program
-class P:
-    @pl.function(type=pl.FunctionType.AIV)
-    def copy(self, x: {TILE}, out: pl.Out[{TILE}]) -> {TILE}:
-        return out
-
-    @pl.function(type=pl.FunctionType.AIV)
-    def acc(self, x: {TILE}, y: pl.InOut[{TILE}]) -> {TILE}:
-        return y
-
-    @pl.function(type=pl.FunctionType.Orchestration)
-    def orch(self, x: {TILE}, y: pl.InOut[{TILE}], n: pl.Scalar[pl.INT64]) -> {TILE}:
+COPY_IN_A_WHILE = program(
+    [f"copy(x: {TILE}, out: pl.Out[{TILE}])", f"acc(x: {TILE}, y: pl.InOut[{TILE}])"],
+    f"x: {TILE}, y: pl.InOut[{TILE}], n: pl.Scalar[pl.INT64]",
+    f"""
         q = x
         for k in pl.parallel(0, 4, 2):
             q = pl.create_tensor([16, 16], dtype=pl.FP32)
@@ -34,7 +24,9 @@ class P:
                 (w,) = pl.yield_(j + 1)
         y = self.acc(q, y)
         return y
-"""
+""",
+    returns=TILE,
+)
 
 
 def test_an_edge_on_the_own_previous_run_is_inserted_on_the_first_iteration_of_each_run_of_the_loop():

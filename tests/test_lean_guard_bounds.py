@@ -12,35 +12,20 @@ from __future__ import annotations
 
 import nanopass.passes.runtime_order as runtime_order
 
+from dsl_header import header, orch
 from test_lean_edges import checked_clean, insertions
 
 T8 = "pl.Tensor[[8, 8], pl.FP32]"
 
-KERNELS = f"""import nanopass.dsl as pl
-
-
-@pl.program
-class P:
-    @pl.function(type=pl.FunctionType.AIV)
-    def copy(self, x: {T8}, out: pl.Out[{T8}]) -> {T8}:
-        return out
-
-    @pl.function(type=pl.FunctionType.AIV)
-    def acc(self, x: {T8}, y: pl.InOut[{T8}]) -> {T8}:
-        return y
-
-    @pl.function(type=pl.FunctionType.AIV)
-    def add(self, a: {T8}, b: {T8}, y: pl.InOut[{T8}]) -> {T8}:
-        return y
-"""
+KERNELS = header([f"copy(x: {T8}, out: pl.Out[{T8}])", f"acc(x: {T8}, y: pl.InOut[{T8}])",
+                  f"add(a: {T8}, b: {T8}, y: pl.InOut[{T8}])"])
 
 # The first loop swaps its carries: after an even number of trips b is y, after an odd one z.
 # add reads b and writes y. The second loop swaps (b, w): acc writes w at j = 0, 2 and b at
 # j = 1, after add read b: a write-after-read edge of acc on add.
-PARITY_AND_COUNTER = KERNELS + f"""
-    @pl.function(type=pl.FunctionType.Orchestration)
-    def orch(self, x: {T8}, y: pl.InOut[{T8}], z: pl.InOut[{T8}], w: pl.InOut[{T8}],
-             n: pl.Scalar[pl.INT64]) -> {T8}:
+PARITY_AND_COUNTER = KERNELS + orch(
+    f"x: {T8}, y: pl.InOut[{T8}], z: pl.InOut[{T8}], w: pl.InOut[{T8}], n: pl.Scalar[pl.INT64]",
+    f"""
         for i, (p, q) in pl.range(n, init_values=(z, y)):
             t = pl.create_tensor([8, 8], dtype=pl.FP32)
             t = self.copy(p, t)
@@ -53,45 +38,52 @@ PARITY_AND_COUNTER = KERNELS + f"""
             v = self.acc(s, v)
             (c, d) = pl.yield_(v, u)
         return y
-"""
+""",
+    returns=T8,
+)
 
 # acc(y, p) reads y and writes p, which is z in the first iteration and y in the later ones;
 # acc(x, y) writes y after it: a write-after-read edge on the first acc, in every iteration.
-LATER_ITERATIONS = KERNELS + f"""
-    @pl.function(type=pl.FunctionType.Orchestration)
-    def orch(self, x: {T8}, y: pl.InOut[{T8}], z: pl.InOut[{T8}], n: pl.Scalar[pl.INT64]) -> {T8}:
+LATER_ITERATIONS = KERNELS + orch(
+    f"x: {T8}, y: pl.InOut[{T8}], z: pl.InOut[{T8}], n: pl.Scalar[pl.INT64]",
+    f"""
         for i, (p,) in pl.range(n, init_values=(z,)):
             p = self.acc(y, p)
             y = self.acc(x, y)
             (q,) = pl.yield_(y)
         return y
-"""
+""",
+    returns=T8,
+)
 
 # acc reads y and writes z, which w names; a loop that may make no trip binds w to a new tensor;
 # add reads w and writes y: a write-after-read edge of add on acc
-NO_TRIP = KERNELS + f"""
-    @pl.function(type=pl.FunctionType.Orchestration)
-    def orch(self, x: {T8}, y: pl.InOut[{T8}], z: pl.InOut[{T8}], n: pl.Scalar[pl.INT64]) -> {T8}:
+NO_TRIP = KERNELS + orch(
+    f"x: {T8}, y: pl.InOut[{T8}], z: pl.InOut[{T8}], n: pl.Scalar[pl.INT64]",
+    f"""
         w = self.acc(y, z)
         for i in pl.range(n):
             w: {T8} = pl.create_tensor([8, 8], dtype=pl.FP32)
         y = self.add(w, x, y)
         return y
-"""
+""",
+    returns=T8,
+)
 
 # add reads x and z; in each of n outer iterations an inner loop of 3 swaps (x, z): copy writes
 # z, x, z (an InOut: it looks the tensor up): a write-after-read edge of copy on add
-OUTER_FIRST_ITERATION = KERNELS + f"""
-    @pl.function(type=pl.FunctionType.Orchestration)
-    def orch(self, c: {T8}, x: pl.InOut[{T8}], y: pl.InOut[{T8}], z: pl.InOut[{T8}],
-             n: pl.Scalar[pl.INT64]) -> {T8}:
+OUTER_FIRST_ITERATION = KERNELS + orch(
+    f"c: {T8}, x: pl.InOut[{T8}], y: pl.InOut[{T8}], z: pl.InOut[{T8}], n: pl.Scalar[pl.INT64]",
+    f"""
         y = self.add(x, z, y)
         for i in pl.range(n):
             for j, (p, q) in pl.range(3, init_values=(x, z)):
                 q = self.copy(c, q)
                 (a, b) = pl.yield_(q, p)
         return y
-"""
+""",
+    returns=T8,
+)
 
 
 def figures(text: str, n: int) -> tuple:

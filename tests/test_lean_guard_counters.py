@@ -5,31 +5,17 @@ checker checks the program."""
 
 from __future__ import annotations
 
+from dsl_header import program
 from test_lean_edges import checked_clean, insertions
 
 T8 = "pl.Tensor[[8, 8], pl.FP32]"
 
 # copy reads y in each of two iterations (i = 0, 2); acc writes y after it where i == 0; step
 # writes y three times in a while of constant trips after them
-OUTER_BRANCH = f"""import nanopass.dsl as pl
-
-
-@pl.program
-class P:
-    @pl.function(type=pl.FunctionType.AIV)
-    def copy(self, x: {T8}, out: pl.Out[{T8}]) -> {T8}:
-        return out
-
-    @pl.function(type=pl.FunctionType.AIV)
-    def acc(self, x: {T8}, y: pl.InOut[{T8}]) -> {T8}:
-        return y
-
-    @pl.function(type=pl.FunctionType.AIV)
-    def step(self, x: {T8}, y: pl.InOut[{T8}]) -> {T8}:
-        return y
-
-    @pl.function(type=pl.FunctionType.Orchestration)
-    def orch(self, x: {T8}, y: pl.InOut[{T8}], n: pl.Scalar[pl.INT64]) -> {T8}:
+OUTER_BRANCH = program(
+    [f"copy(x: {T8}, out: pl.Out[{T8}])", f"acc(x: {T8}, y: pl.InOut[{T8}])", f"step(x: {T8}, y: pl.InOut[{T8}])"],
+    f"x: {T8}, y: pl.InOut[{T8}], n: pl.Scalar[pl.INT64]",
+    f"""
         for i in pl.range(0, 4, 2):
             t = pl.create_tensor([8, 8], dtype=pl.FP32)
             t = self.copy(y, t)
@@ -40,7 +26,9 @@ class P:
                 y = self.step(x, y)
                 (w,) = pl.yield_(j + 1)
         return y
-"""
+""",
+    returns=T8,
+)
 
 
 def test_a_guard_tests_the_outer_counter_too():

@@ -6,29 +6,18 @@ stands in the outer loop's body itself. The figures are the emitted program's
 
 from __future__ import annotations
 
+from dsl_header import header, orch
 from test_lean_edges import TILE, checked_clean, insertions
 
-HEADER = f"""import nanopass.dsl as pl
-
-
-@pl.program
-class P:
-    @pl.function(type=pl.FunctionType.AIV)
-    def copy(self, a: {TILE}, out: pl.Out[{TILE}]) -> {TILE}:
-        return out
-
-    @pl.function(type=pl.FunctionType.AIV)
-    def acc(self, a: {TILE}, y: pl.InOut[{TILE}]) -> {TILE}:
-        return y
-
-"""
+HEADER = header([f"copy(a: {TILE}, out: pl.Out[{TILE}])", f"acc(a: {TILE}, y: pl.InOut[{TILE}])"])
 
 # Each iteration of the inner loop reads y (R); from its second on it writes y (W, ordered after
 # its own iteration's R by an edge: the iterations of ``pl.parallel`` are not ordered). The
 # writer of y after the inner loop (V, its result a new name) must follow the three reads; it
 # stands in a loop of three trips.
-WAITER_IN_LOOP = HEADER + f"""    @pl.function(type=pl.FunctionType.Orchestration)
-    def orch(self, x: {TILE}, y: pl.InOut[{TILE}], n: pl.Scalar[pl.INT64]) -> {TILE}:
+WAITER_IN_LOOP = HEADER + orch(
+    f"x: {TILE}, y: pl.InOut[{TILE}], n: pl.Scalar[pl.INT64]",
+    f"""
         for j in pl.parallel(1, 4):
             for i in pl.parallel(3):
                 t = pl.create_tensor([16, 16], dtype=pl.FP32)
@@ -38,12 +27,15 @@ WAITER_IN_LOOP = HEADER + f"""    @pl.function(type=pl.FunctionType.Orchestratio
             for k in pl.range(0, 6, 2):
                 w = self.acc(x, y)
         return y
-"""
+""",
+    returns=TILE,
+)
 
 # As above, V in the branch of ``if j == 0`` that every iteration of ``j`` (1, 2, 3) takes (its
 # else).
-WAITER_IN_BRANCH = HEADER + f"""    @pl.function(type=pl.FunctionType.Orchestration)
-    def orch(self, x: {TILE}, y: pl.InOut[{TILE}], z: pl.InOut[{TILE}], n: pl.Scalar[pl.INT64]) -> {TILE}:
+WAITER_IN_BRANCH = HEADER + orch(
+    f"x: {TILE}, y: pl.InOut[{TILE}], z: pl.InOut[{TILE}], n: pl.Scalar[pl.INT64]",
+    f"""
         for j in pl.parallel(1, 4):
             for i in pl.parallel(3):
                 t = pl.create_tensor([16, 16], dtype=pl.FP32)
@@ -56,7 +48,9 @@ WAITER_IN_BRANCH = HEADER + f"""    @pl.function(type=pl.FunctionType.Orchestrat
                 for k in pl.range(0, 6, 2):
                     w = self.acc(x, y)
         return y
-"""
+""",
+    returns=TILE,
+)
 
 # As WAITER_IN_BRANCH, but ``if j == 1``: V is not reached after the first run of the inner
 # loop, whose reads the second run's V must still wait for: the join stays.

@@ -5,6 +5,7 @@ hand; the hazard checker checks each program on its trip counts."""
 
 from __future__ import annotations
 
+from dsl_header import header, orch
 from test_lean_edges import checked_clean, insertions
 
 T8 = "pl.Tensor[[8, 8], pl.FP32]"
@@ -14,28 +15,17 @@ def program(loops: str, offset: str) -> str:
     """``read`` reads rows 16-23 of ``big`` once; then, in ``loops``, ``write`` writes the rows
     of ``big`` at ``offset`` (InOut): each run waits for ``read`` (write after read), on its
     TaskId, as ``order_write_after_read`` orders every writer of ``big`` after the loop."""
-    return f"""import nanopass.dsl as pl
-
-
-@pl.program
-class P:
-    @pl.function(type=pl.FunctionType.AIV)
-    def read(self, x: {T8}, y: pl.InOut[{T8}]) -> {T8}:
-        return y
-
-    @pl.function(type=pl.FunctionType.AIV)
-    def write(self, x: {T8}, y: pl.InOut[{T8}]) -> {T8}:
-        return y
-
-    @pl.function(type=pl.FunctionType.Orchestration)
-    def orch(self, x: {T8}, big: pl.InOut[pl.Tensor[[24, 8], pl.FP32]], y: pl.InOut[{T8}],
-             n: pl.Scalar[pl.INT64]) -> {T8}:
+    return header([f"read(x: {T8}, y: pl.InOut[{T8}])", f"write(x: {T8}, y: pl.InOut[{T8}])"]) + orch(
+        f"x: {T8}, big: pl.InOut[pl.Tensor[[24, 8], pl.FP32]], y: pl.InOut[{T8}], n: pl.Scalar[pl.INT64]",
+        f"""
         s = pl.tensor.slice(big, [8, 8], [16, 0])
         y = self.read(s, y)
 {loops}                v = pl.tensor.slice(big, [8, 8], [{offset}, 0])
                 v = self.write(x, v)
         return y
-"""
+""",
+        returns=T8,
+    )
 
 
 # n iterations of an outer loop, three of an inner one writing rows 0-7, 8-15, 16-23

@@ -11,31 +11,20 @@ from nanopass.loader import load_programs
 from nanopass.passes.runtime_order import runtime_order
 from nanopass.passes.util import iter_stmts
 
+from dsl_header import header, orch
 from test_lean_edges import OFF, TILE, checked_clean, insertions
 
-HEADER = f"""import nanopass.dsl as pl
-
-
-@pl.program
-class P:
-    @pl.function(type=pl.FunctionType.AIV)
-    def add(self, a: {TILE}, b: {TILE}, out: pl.Out[{TILE}]) -> {TILE}:
-        return out
-
-    @pl.function(type=pl.FunctionType.AIV)
-    def copy(self, a: {TILE}, out: pl.Out[{TILE}]) -> {TILE}:
-        return out
-
-    @pl.function(type=pl.FunctionType.AIV)
-    def acc(self, a: {TILE}, y: pl.InOut[{TILE}]) -> {TILE}:
-        return y
-
-"""
+HEADER = header(
+    [f"add(a: {TILE}, b: {TILE}, out: pl.Out[{TILE}])",
+     f"copy(a: {TILE}, out: pl.Out[{TILE}])",
+     f"acc(a: {TILE}, y: pl.InOut[{TILE}])"],
+)
 
 # The writer of y after the loop looks the loop's writer up; the loop's writer of y waits for
 # the reads of y before it (the join) and reads the latest read's output.
-LATER_WRITER_LOOKS_UP = HEADER + f"""    @pl.function(type=pl.FunctionType.Orchestration)
-    def orch(self, x: {TILE}, y: pl.InOut[{TILE}], n: pl.Scalar[pl.INT64]) -> {TILE}:
+LATER_WRITER_LOOKS_UP = HEADER + orch(
+    f"x: {TILE}, y: pl.InOut[{TILE}], n: pl.Scalar[pl.INT64]",
+    f"""
         for i in pl.range(n):
             t = pl.create_tensor([16, 16], dtype=pl.FP32)
             t = self.copy(y, t)
@@ -43,12 +32,15 @@ LATER_WRITER_LOOKS_UP = HEADER + f"""    @pl.function(type=pl.FunctionType.Orche
                 y = self.acc(t, y)
         y = self.acc(x, y)
         return y
-"""
+""",
+    returns=TILE,
+)
 
 # As above, but the loop's reads read z too, and the writer of z after the loop is ordered
 # after none of the loop's tasks by the runtime.
-LATER_WRITER_UNORDERED = HEADER + f"""    @pl.function(type=pl.FunctionType.Orchestration)
-    def orch(self, x: {TILE}, y: pl.InOut[{TILE}], z: pl.InOut[{TILE}], n: pl.Scalar[pl.INT64]) -> {TILE}:
+LATER_WRITER_UNORDERED = HEADER + orch(
+    f"x: {TILE}, y: pl.InOut[{TILE}], z: pl.InOut[{TILE}], n: pl.Scalar[pl.INT64]",
+    f"""
         for i in pl.range(n):
             t = pl.create_tensor([16, 16], dtype=pl.FP32)
             t = self.add(y, z, t)
@@ -56,14 +48,17 @@ LATER_WRITER_UNORDERED = HEADER + f"""    @pl.function(type=pl.FunctionType.Orch
                 y = self.acc(t, y)
         z = self.copy(x, z)
         return y
-"""
+""",
+    returns=TILE,
+)
 
 
 # The loop swaps its carries (y, z), so the buffer a run of the reader reads is the one the
 # next run of the writer writes; the writer after the loop reads the loop's first result (the
 # buffer the loop's last writer wrote, n >= 2) and writes y.
-SWAPPED_CARRIES = HEADER + f"""    @pl.function(type=pl.FunctionType.Orchestration)
-    def orch(self, x: {TILE}, y: pl.InOut[{TILE}], z: pl.InOut[{TILE}], n: pl.Scalar[pl.INT64]) -> {TILE}:
+SWAPPED_CARRIES = HEADER + orch(
+    f"x: {TILE}, y: pl.InOut[{TILE}], z: pl.InOut[{TILE}], n: pl.Scalar[pl.INT64]",
+    f"""
         for i, (p, q) in pl.range(n, init_values=(y, z)):
             t = pl.create_tensor([16, 16], dtype=pl.FP32)
             t = self.copy(p, t)
@@ -72,12 +67,15 @@ SWAPPED_CARRIES = HEADER + f"""    @pl.function(type=pl.FunctionType.Orchestrati
             o, e = pl.yield_(q, p)
         y = self.acc(o, y)
         return y
-"""
+""",
+    returns=TILE,
+)
 
 
 # As above, in a ``while`` that counts a carry from 0 by 1.
-COUNTED_WHILE = HEADER + f"""    @pl.function(type=pl.FunctionType.Orchestration)
-    def orch(self, x: {TILE}, y: pl.InOut[{TILE}], z: pl.InOut[{TILE}], n: pl.Scalar[pl.INT64]) -> {TILE}:
+COUNTED_WHILE = HEADER + orch(
+    f"x: {TILE}, y: pl.InOut[{TILE}], z: pl.InOut[{TILE}], n: pl.Scalar[pl.INT64]",
+    f"""
         for (i, p, q) in pl.while_(init_values=(0, y, z)):
             pl.cond(i < n)
             t = pl.create_tensor([16, 16], dtype=pl.FP32)
@@ -87,7 +85,9 @@ COUNTED_WHILE = HEADER + f"""    @pl.function(type=pl.FunctionType.Orchestration
             (j, o, e) = pl.yield_(i + 1, q, p)
         y = self.acc(o, y)
         return y
-"""
+""",
+    returns=TILE,
+)
 
 
 def _order_after_hazards(text: str, tmp_path):
@@ -178,8 +178,9 @@ def test_a_waiter_in_the_loop_the_runtime_does_not_order_waits_on_both_cells_whe
 
 # The loop's writer of y runs on odd iterations only; a host write of y after the loop waits
 # through a host fence.
-HOST_WRITE_AFTER = HEADER + f"""    @pl.function(type=pl.FunctionType.Orchestration)
-    def orch(self, x: {TILE}, y: pl.InOut[{TILE}], n: pl.Scalar[pl.INT64]) -> {TILE}:
+HOST_WRITE_AFTER = HEADER + orch(
+    f"x: {TILE}, y: pl.InOut[{TILE}], n: pl.Scalar[pl.INT64]",
+    f"""
         for i in pl.range(n):
             t = pl.create_tensor([16, 16], dtype=pl.FP32)
             t = self.copy(y, t)
@@ -187,7 +188,9 @@ HOST_WRITE_AFTER = HEADER + f"""    @pl.function(type=pl.FunctionType.Orchestrat
                 y = self.acc(t, y)
         pl.tensor.write(y, [0, 0], 1.5)
         return y
-"""
+""",
+    returns=TILE,
+)
 
 
 def test_a_host_fence_waits_on_both_cells_and_a_writer_it_looks_up_clears_them():
@@ -233,8 +236,9 @@ def test_three_waiters_the_runtime_does_not_order_wait_on_both_cells_where_one_c
 
 # SWAPPED_CARRIES in a loop of two runs, the writer under ``if i >= 1`` (the generated programs'
 # copy-and-accumulate swap loop, seed 32094): both runs of the inner loop start from y and z.
-SWAPPED_IN_AN_OUTER_LOOP = HEADER + f"""    @pl.function(type=pl.FunctionType.Orchestration)
-    def orch(self, x: {TILE}, y: pl.InOut[{TILE}], z: pl.InOut[{TILE}], n: pl.Scalar[pl.INT64]) -> {TILE}:
+SWAPPED_IN_AN_OUTER_LOOP = HEADER + orch(
+    f"x: {TILE}, y: pl.InOut[{TILE}], z: pl.InOut[{TILE}], n: pl.Scalar[pl.INT64]",
+    f"""
         for k in pl.range(2):
             for i, (p, q) in pl.range(n, init_values=(y, z)):
                 t = pl.create_tensor([16, 16], dtype=pl.FP32)
@@ -243,7 +247,9 @@ SWAPPED_IN_AN_OUTER_LOOP = HEADER + f"""    @pl.function(type=pl.FunctionType.Or
                     q = self.acc(t, q)
                 o, e = pl.yield_(q, p)
         return y
-"""
+""",
+    returns=TILE,
+)
 
 
 def test_a_join_keeps_its_older_runs_where_the_read_is_ordered_after_the_one_before():

@@ -5,25 +5,15 @@ by iteration): a task's lookup and write of it count there (``_Walker.tracked_he
 
 from __future__ import annotations
 
+from dsl_header import program
 from test_lean_edges import TILE, checked_clean, insertions
 
 # ``p`` is y in the first iteration and the manual_dep tensor m in the second, ``q`` the other
 # way round: ``copy`` reads y, then m (no lookup); ``acc`` writes y in the second iteration
-SWAPPED_WITH_A_MANUAL_DEP_TENSOR = f"""import nanopass.dsl as pl
-
-
-@pl.program
-class P:
-    @pl.function(type=pl.FunctionType.AIV)
-    def copy(self, a: {TILE}, out: pl.Out[{TILE}]) -> {TILE}:
-        return out
-
-    @pl.function(type=pl.FunctionType.AIV)
-    def acc(self, x: {TILE}, y: pl.InOut[{TILE}]) -> {TILE}:
-        return y
-
-    @pl.function(type=pl.FunctionType.Orchestration)
-    def orch(self, x: {TILE}, y: pl.InOut[{TILE}], n: pl.Scalar[pl.INT64]) -> {TILE}:
+SWAPPED_WITH_A_MANUAL_DEP_TENSOR = program(
+    [f"copy(a: {TILE}, out: pl.Out[{TILE}])", f"acc(x: {TILE}, y: pl.InOut[{TILE}])"],
+    f"x: {TILE}, y: pl.InOut[{TILE}], n: pl.Scalar[pl.INT64]",
+    f"""
         m = pl.create_tensor([16, 16], dtype=pl.FP32, manual_dep=True)
         for i, (p, q) in pl.range(2, init_values=(y, m)):
             t = pl.create_tensor([16, 16], dtype=pl.FP32)
@@ -33,7 +23,9 @@ class P:
             a, b = pl.yield_(q, p)
         y = self.acc(x, y)
         return y
-"""
+""",
+    returns=TILE,
+)
 
 
 def test_a_write_through_a_carry_swapped_with_a_manual_dep_tensor_orders_the_tasks_after_it():

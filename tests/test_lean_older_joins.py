@@ -8,6 +8,7 @@ checker."""
 
 from __future__ import annotations
 
+from dsl_header import program
 from test_lean_edges import OFF, checked_clean, insertions
 
 ROW = "pl.Tensor[[8, 16], pl.FP32]"
@@ -19,28 +20,19 @@ def blocks(trips: int, waiters: int) -> str:
     before left), each reading the last block the loop wrote: the runtime orders each after the
     loop's last run, and the compiler after every run (they read ``y``)."""
     after = "\n".join("        y = self.acc(r, y)" for _ in range(waiters))
-    return f"""import nanopass.dsl as pl
-
-
-@pl.program
-class P:
-    @pl.function(type=pl.FunctionType.AIV)
-    def add(self, a: {ROW}, b: {ROW}, out: pl.InOut[{ROW}]) -> {ROW}:
-        return out
-
-    @pl.function(type=pl.FunctionType.AIV)
-    def acc(self, a: {ROW}, y: pl.InOut[{ROW}]) -> {ROW}:
-        return y
-
-    @pl.function(type=pl.FunctionType.Orchestration)
-    def orch(self, x: {ROW}, y: pl.InOut[{ROW}], big: pl.InOut[pl.Tensor[[{8 * trips}, 16], pl.FP32]], n: pl.Scalar[pl.INT64]) -> {ROW}:
+    return program(
+        [f"add(a: {ROW}, b: {ROW}, out: pl.InOut[{ROW}])", f"acc(a: {ROW}, y: pl.InOut[{ROW}])"],
+        f"x: {ROW}, y: pl.InOut[{ROW}], big: pl.InOut[pl.Tensor[[{8 * trips}, 16], pl.FP32]], n: pl.Scalar[pl.INT64]",
+        f"""
         for i in pl.range({trips}):
             s = pl.tensor.slice(big, [8, 16], [i * 8, 0])
             s = self.add(x, y, s)
         r = pl.tensor.slice(big, [8, 16], [{8 * (trips - 1)}, 0])
 {after}
         return y
-"""
+""",
+        returns=ROW,
+    )
 
 
 def figures(text: str, options=None):

@@ -5,25 +5,15 @@ the program."""
 
 from __future__ import annotations
 
+from dsl_header import program
 from test_lean_edges import TILE, checked_clean, insertions
 
 # ``q`` is y0 in the first iteration and y1 in the later ones (the loop yields y1); ``add`` reads
 # y1 and writes q twice an iteration, ``acc`` writes y1 from the second iteration on
-ROTATED_INTO_A_PARALLEL_LOOP = f"""import nanopass.dsl as pl
-
-
-@pl.program
-class P:
-    @pl.function(type=pl.FunctionType.AIV)
-    def add(self, a: {TILE}, y: pl.InOut[{TILE}]) -> {TILE}:
-        return y
-
-    @pl.function(type=pl.FunctionType.AIV)
-    def acc(self, x: {TILE}, y: pl.InOut[{TILE}]) -> {TILE}:
-        return y
-
-    @pl.function(type=pl.FunctionType.Orchestration)
-    def orch(self, x: {TILE}, y0: pl.InOut[{TILE}], y1: pl.InOut[{TILE}], n: pl.Scalar[pl.INT64]) -> {TILE}:
+ROTATED_INTO_A_PARALLEL_LOOP = program(
+    [f"add(a: {TILE}, y: pl.InOut[{TILE}])", f"acc(x: {TILE}, y: pl.InOut[{TILE}])"],
+    f"x: {TILE}, y0: pl.InOut[{TILE}], y1: pl.InOut[{TILE}], n: pl.Scalar[pl.INT64]",
+    f"""
         for i, (q,) in pl.range(3, init_values=(y0,)):
             for k in pl.parallel(2):
                 q = self.add(y1, q)
@@ -31,7 +21,9 @@ class P:
                 y1 = self.acc(x, y1)
             (o,) = pl.yield_(y1)
         return o
-"""
+""",
+    returns=TILE,
+)
 
 
 def test_a_task_after_a_parallel_loop_that_runs_is_ordered_after_its_runs():

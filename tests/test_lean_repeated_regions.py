@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import nanopass.passes.runtime_order as runtime_order
 
+from dsl_header import program
 from test_lean_edges import OFF, checked_clean, insertions
 
 T16 = "pl.Tensor[[16, 16], pl.FP32]"
@@ -18,28 +19,19 @@ T32 = "pl.Tensor[[32, 16], pl.FP32]"
 # acc reads all of big and writes y; in each of two runs of the loop over i, step writes the
 # region (i % 2) * 16 of big (a write-after-read edge on acc: the hazard passes cannot tell the
 # regions apart), reading x, which no task writes
-REGIONS = f"""import nanopass.dsl as pl
-
-
-@pl.program
-class Regions:
-    @pl.function(type=pl.FunctionType.AIV)
-    def acc(self, a: {T32}, y: pl.InOut[{T16}]) -> {T16}:
-        return y
-
-    @pl.function(type=pl.FunctionType.AIV)
-    def step(self, a: {T16}, t: pl.InOut[{T16}]) -> {T16}:
-        return t
-
-    @pl.function(type=pl.FunctionType.Orchestration)
-    def orch(self, big: pl.InOut[{T32}], x: {T16}, y: pl.InOut[{T16}], n: pl.Scalar[pl.INT64]) -> {T16}:
+REGIONS = program(
+    [f"acc(a: {T32}, y: pl.InOut[{T16}])", f"step(a: {T16}, t: pl.InOut[{T16}])"],
+    f"big: pl.InOut[{T32}], x: {T16}, y: pl.InOut[{T16}], n: pl.Scalar[pl.INT64]",
+    f"""
         y = self.acc(big, y)
         for j in pl.range(2):
             for i in pl.range(n):
                 s = pl.tensor.slice(big, [16, 16], [(i % 2) * 16, 0])
                 s = self.step(x, s)
         return y
-"""
+""",
+    returns=T16, name="Regions",
+)
 
 
 def figures(text: str, n: int, options=None) -> tuple:

@@ -7,30 +7,20 @@ checker on every trip count tried."""
 
 from __future__ import annotations
 
+from dsl_header import header, orch
 from test_lean_edges import TILE, checked_clean, insertions
 
 
 def program(loop: str) -> str:
-    return f"""import nanopass.dsl as pl
-
-
-@pl.program
-class P:
-    @pl.function(type=pl.FunctionType.AIV)
-    def wr(self, out: pl.Out[{TILE}]) -> {TILE}:
-        return out
-
-    @pl.function(type=pl.FunctionType.AIV)
-    def rd(self, a: {TILE}, out: pl.Out[{TILE}]) -> {TILE}:
-        return out
-
-    @pl.function(type=pl.FunctionType.Orchestration)
-    def orch(self, p: pl.InOut[{TILE}], q: pl.InOut[{TILE}], r: pl.InOut[{TILE}],
-             n: pl.Scalar[pl.INT64]) -> {TILE}:
+    return header([f"wr(out: pl.Out[{TILE}])", f"rd(a: {TILE}, out: pl.Out[{TILE}])"]) + orch(
+        f"p: pl.InOut[{TILE}], q: pl.InOut[{TILE}], r: pl.InOut[{TILE}], n: pl.Scalar[pl.INT64]",
+        f"""
         for i, (c0, c1, c2) in pl.range(n, init_values=(p, q, r)):
 {loop}
         return p
-"""
+""",
+        returns=TILE,
+    )
 
 
 def rotated(body: str) -> str:

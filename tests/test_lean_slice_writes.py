@@ -13,31 +13,20 @@ from nanopass.loader import load_programs
 from nanopass.passes.runtime_order import runtime_order
 from nanopass.passes.util import iter_stmts
 
+from dsl_header import header, orch
 from test_lean_edges import OFF, checked_clean, insertions
 
 ROW = "pl.Tensor[[8, 16], pl.FP32]"
 
-HEADER = f"""import nanopass.dsl as pl
-
-
-@pl.program
-class P:
-    @pl.function(type=pl.FunctionType.AIV)
-    def copy(self, a: {ROW}, out: pl.Out[{ROW}]) -> {ROW}:
-        return out
-
-    @pl.function(type=pl.FunctionType.AIV)
-    def acc(self, a: {ROW}, y: pl.InOut[{ROW}]) -> {ROW}:
-        return y
-
-"""
+HEADER = header([f"copy(a: {ROW}, out: pl.Out[{ROW}])", f"acc(a: {ROW}, y: pl.InOut[{ROW}])"])
 
 # Nine writers of the 8-row blocks of ``big`` (block j at row 8 * j), then a read of block 1
 # into a tensor of its own, in a loop of unknown trip count. The writers of the next outer
 # iteration wait for every read before them (a join: the reads write tensors of their own, and
 # the compiler orders each writer after them all).
-NINE_BLOCKS = HEADER + f"""    @pl.function(type=pl.FunctionType.Orchestration)
-    def orch(self, x: {ROW}, big: pl.InOut[pl.Tensor[[72, 16], pl.FP32]], n: pl.Scalar[pl.INT64]) -> pl.Tensor[[72, 16], pl.FP32]:
+NINE_BLOCKS = HEADER + orch(
+    f"x: {ROW}, big: pl.InOut[pl.Tensor[[72, 16], pl.FP32]], n: pl.Scalar[pl.INT64]",
+    f"""
         for i in pl.range(n):
             for j in pl.range(9):
                 s = pl.tensor.slice(big, [8, 16], [j * 8, 0])
@@ -46,13 +35,16 @@ NINE_BLOCKS = HEADER + f"""    @pl.function(type=pl.FunctionType.Orchestration)
             t = pl.create_tensor([8, 16], dtype=pl.FP32)
             t = self.copy(r, t)
         return big
-"""
+""",
+    returns="pl.Tensor[[72, 16], pl.FP32]",
+)
 
 # As above, with three blocks in a loop inside a ``while`` of three iterations, which
 # runtime_order walks one by one (three times three is past ``UNROLL``: the inner loop is walked
 # with a back edge), and a writer of block 1 on odd iterations.
-IN_A_WHILE = HEADER + f"""    @pl.function(type=pl.FunctionType.Orchestration)
-    def orch(self, x: {ROW}, big: pl.InOut[pl.Tensor[[32, 16], pl.FP32]], n: pl.Scalar[pl.INT64]) -> pl.Tensor[[32, 16], pl.FP32]:
+IN_A_WHILE = HEADER + orch(
+    f"x: {ROW}, big: pl.InOut[pl.Tensor[[32, 16], pl.FP32]], n: pl.Scalar[pl.INT64]",
+    f"""
         for (i,) in pl.while_(init_values=(0,)):
             pl.cond(i < 3)
             for j in pl.range(3):
@@ -65,7 +57,9 @@ IN_A_WHILE = HEADER + f"""    @pl.function(type=pl.FunctionType.Orchestration)
                 r = self.acc(x, r)
             (k,) = pl.yield_(i + 1)
         return big
-"""
+""",
+    returns="pl.Tensor[[32, 16], pl.FP32]",
+)
 
 
 def _order(text: str, tmp_path):

@@ -6,6 +6,7 @@ computed by hand; the hazard checker checks each program on its trip counts."""
 
 from __future__ import annotations
 
+from dsl_header import header, orch
 from test_lean_edges import checked_clean, insertions
 
 T8 = "pl.Tensor[[8, 8], pl.FP32]"
@@ -16,22 +17,9 @@ def program(condition: str) -> str:
     8-15 and 16-23 (InOut, one run each per iteration); then, where ``condition`` holds, a loop
     writes the same three regions again. ``order_write_after_read`` orders every writer of
     ``big`` after ``read``: an edge on its TaskId."""
-    return f"""import nanopass.dsl as pl
-
-
-@pl.program
-class P:
-    @pl.function(type=pl.FunctionType.AIV)
-    def read(self, x: {T8}, y: pl.InOut[{T8}]) -> {T8}:
-        return y
-
-    @pl.function(type=pl.FunctionType.AIV)
-    def write(self, x: {T8}, y: pl.InOut[{T8}]) -> {T8}:
-        return y
-
-    @pl.function(type=pl.FunctionType.Orchestration)
-    def orch(self, x: {T8}, big: pl.InOut[pl.Tensor[[24, 8], pl.FP32]], y: pl.InOut[{T8}],
-             n: pl.Scalar[pl.INT64]) -> {T8}:
+    return header([f"read(x: {T8}, y: pl.InOut[{T8}])", f"write(x: {T8}, y: pl.InOut[{T8}])"]) + orch(
+        f"x: {T8}, big: pl.InOut[pl.Tensor[[24, 8], pl.FP32]], y: pl.InOut[{T8}], n: pl.Scalar[pl.INT64]",
+        f"""
         s = pl.tensor.slice(big, [8, 8], [16, 0])
         y = self.read(s, y)
         for i in pl.range(n):
@@ -43,7 +31,9 @@ class P:
                 w = pl.tensor.slice(big, [8, 8], [k * 8, 0])
                 w = self.write(x, w)
         return y
-"""
+""",
+        returns=T8,
+    )
 
 
 RAN = program("n >= 1 and n < 3")  # (the branch runs only where the loop ran)

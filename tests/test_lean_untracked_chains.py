@@ -8,13 +8,15 @@ an analysis that tracks the tasks in two loops or more with a compiler edge. Fig
 
 from __future__ import annotations
 
+from dsl_header import orch
 from test_lean_edges import OFF, TILE, checked_clean, insertions
 from test_lean_loop_joins import HEADER
 
 # S reads z before the loops; the copy-and-accumulate swap loop (carries y, z) in a loop of
 # ``{trips}`` runs: its writer under ``if i >= 1`` writes y at i = 1 and z at i = 2.
-PROGRAM = HEADER + f"""    @pl.function(type=pl.FunctionType.Orchestration)
-    def orch(self, x: {TILE}, y: pl.InOut[{TILE}], z: pl.InOut[{TILE}], n: pl.Scalar[pl.INT64]) -> {TILE}:
+PROGRAM = HEADER + orch(
+    f"x: {TILE}, y: pl.InOut[{TILE}], z: pl.InOut[{TILE}], n: pl.Scalar[pl.INT64]",
+    f"""
         r = pl.create_tensor([16, 16], dtype=pl.FP32)
         r = self.copy(z, r)
         for k in pl.range({{trips}}):
@@ -25,7 +27,9 @@ PROGRAM = HEADER + f"""    @pl.function(type=pl.FunctionType.Orchestration)
                     q = self.acc(t, q)
                 o, e = pl.yield_(q, p)
         return y
-"""
+""",
+    returns=TILE,
+)
 
 
 def test_an_edge_of_a_chained_task_on_a_task_outside_its_loops_is_inserted_on_its_first_run_alone():

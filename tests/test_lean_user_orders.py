@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import pytest
 
+from dsl_header import program
 from test_lean_edges import OFF, TILE, chain_program, checked_clean, insertions
 
 
@@ -30,28 +31,18 @@ def owners_program(waits: str, loop: bool = False) -> str:
         body = "            for i in pl.range(n):\n" + "\n".join("    " + line for line in body.splitlines())
         body += "\n                prev = u"
     body = "            prev = None\n" + body
-    return f"""import nanopass.dsl as pl
-
-
-@pl.program
-class Owners:
-    @pl.function(type=pl.FunctionType.AIV)
-    def fill(self, x: {TILE}, out: pl.InOut[{TILE}]) -> {TILE}:
-        return out
-
-    @pl.function(type=pl.FunctionType.AIV)
-    def use(self, a: {TILE}, b: {TILE}, y: pl.InOut[{TILE}]) -> {TILE}:
-        return y
-
-    @pl.function(type=pl.FunctionType.Orchestration)
-    def orch(self, x: {TILE}, a: pl.InOut[{TILE}], b: pl.InOut[{TILE}], y: pl.InOut[{TILE}],
-             n: pl.Scalar[pl.INT64]) -> {TILE}:
+    return program(
+        [f"fill(x: {TILE}, out: pl.InOut[{TILE}])", f"use(a: {TILE}, b: {TILE}, y: pl.InOut[{TILE}])"],
+        f"x: {TILE}, a: pl.InOut[{TILE}], b: pl.InOut[{TILE}], y: pl.InOut[{TILE}], n: pl.Scalar[pl.INT64]",
+        f"""
         with pl.manual_scope():
             ids = pl.array.create(2, pl.TASK_ID)
 {body}
         a = self.fill(x, a)
         return y
-"""
+""",
+        returns=TILE, name="Owners",
+    )
 
 
 WHOLE_ARRAY = "            y, u = pl.submit(self.use, a, b, y, deps=[ids])"
@@ -111,29 +102,19 @@ def copied_program(loop: bool) -> str:
     else:
         t1 = """            b, t1 = pl.submit(self.fill, x, b, deps=[t0])
             last = t1"""
-    return f"""import nanopass.dsl as pl
-
-
-@pl.program
-class Copied:
-    @pl.function(type=pl.FunctionType.AIV)
-    def fill(self, x: {TILE}, out: pl.InOut[{TILE}]) -> {TILE}:
-        return out
-
-    @pl.function(type=pl.FunctionType.AIV)
-    def use(self, a: {TILE}, b: {TILE}, y: pl.InOut[{TILE}]) -> {TILE}:
-        return y
-
-    @pl.function(type=pl.FunctionType.Orchestration)
-    def orch(self, x: {TILE}, a: pl.InOut[{TILE}], b: pl.InOut[{TILE}], y: pl.InOut[{TILE}],
-             n: pl.Scalar[pl.INT64]) -> {TILE}:
+    return program(
+        [f"fill(x: {TILE}, out: pl.InOut[{TILE}])", f"use(a: {TILE}, b: {TILE}, y: pl.InOut[{TILE}])"],
+        f"x: {TILE}, a: pl.InOut[{TILE}], b: pl.InOut[{TILE}], y: pl.InOut[{TILE}], n: pl.Scalar[pl.INT64]",
+        f"""
         with pl.manual_scope():
             a, t0 = pl.submit(self.fill, x, a, deps=[])
 {t1}
             y, u = pl.submit(self.use, a, b, y, deps=[last])
         a = self.fill(x, a)
         return y
-"""
+""",
+        returns=TILE, name="Copied",
+    )
 
 
 def test_a_task_whose_taskid_only_a_copy_holds_is_followed():
@@ -161,21 +142,10 @@ def test_a_copy_carried_by_a_loop_holds_the_last_run():
     checked_clean(text, trips=(1, 2, 3))
 
 
-PARALLEL_CARRY = f"""import nanopass.dsl as pl
-
-
-@pl.program
-class Parallel:
-    @pl.function(type=pl.FunctionType.AIV)
-    def fill(self, x: {TILE}, out: pl.InOut[{TILE}]) -> {TILE}:
-        return out
-
-    @pl.function(type=pl.FunctionType.AIV)
-    def use(self, a: {TILE}, b: {TILE}, y: pl.InOut[{TILE}]) -> {TILE}:
-        return y
-
-    @pl.function(type=pl.FunctionType.Orchestration)
-    def orch(self, x: {TILE}, a: pl.InOut[{TILE}], y: pl.InOut[{TILE}], n: pl.Scalar[pl.INT64]) -> {TILE}:
+PARALLEL_CARRY = program(
+    [f"fill(x: {TILE}, out: pl.InOut[{TILE}])", f"use(a: {TILE}, b: {TILE}, y: pl.InOut[{TILE}])"],
+    f"x: {TILE}, a: pl.InOut[{TILE}], y: pl.InOut[{TILE}], n: pl.Scalar[pl.INT64]",
+    f"""
         with pl.manual_scope():
             a, t0 = pl.submit(self.fill, x, a, deps=[])
             prev = None
@@ -186,7 +156,9 @@ class Parallel:
                 e = pl.yield_(d)
         a = self.use(x, y, a)
         return a
-"""
+""",
+    returns=TILE, name="Parallel",
+)
 
 
 def test_a_parallel_loops_taskid_carry_is_its_init_in_every_iteration():
@@ -221,21 +193,10 @@ def test_a_host_access_in_a_manual_scope_orders_the_tasks_after_it():
     checked_clean(text, trips=(1,))
 
 
-PARALLEL_RESULT = f"""import nanopass.dsl as pl
-
-
-@pl.program
-class ParallelResult:
-    @pl.function(type=pl.FunctionType.AIV)
-    def fill(self, x: {TILE}, out: pl.InOut[{TILE}]) -> {TILE}:
-        return out
-
-    @pl.function(type=pl.FunctionType.AIV)
-    def use(self, a: {TILE}, b: {TILE}, y: pl.InOut[{TILE}]) -> {TILE}:
-        return y
-
-    @pl.function(type=pl.FunctionType.Orchestration)
-    def orch(self, x: {TILE}, a: pl.InOut[{TILE}], y: pl.InOut[{TILE}], n: pl.Scalar[pl.INT64]) -> {TILE}:
+PARALLEL_RESULT = program(
+    [f"fill(x: {TILE}, out: pl.InOut[{TILE}])", f"use(a: {TILE}, b: {TILE}, y: pl.InOut[{TILE}])"],
+    f"x: {TILE}, a: pl.InOut[{TILE}], y: pl.InOut[{TILE}], n: pl.Scalar[pl.INT64]",
+    f"""
         with pl.manual_scope():
             a, t0 = pl.submit(self.fill, x, a, deps=[])
             prev = None
@@ -246,7 +207,9 @@ class ParallelResult:
             y, w = pl.submit(self.use, x, x, y, deps=[e])
         a = self.use(x, y, a)
         return a
-"""
+""",
+    returns=TILE, name="ParallelResult",
+)
 
 
 def test_a_parallel_loops_taskid_result_holds_the_last_iterations_yield():

@@ -197,10 +197,11 @@ class ShapeStatements:
         var, p, q = self.new_name("i"), self.new_name("p"), self.new_name("q")
         stop = self.ch.choice([2, 3, "n"] if not self.submitting or self.on("manual_n_loops") else [2, 3])
         header = f"for {var}, ({p}, {q}) in pl.range({stop}, init_values=({a}, {b})):"
+        flat = all(self.visible()[t].contiguous for t in (a, b))  # (either carry is either init after some trips)
 
         def body():
-            self.bind(p, _Var("tile", writable=True))
-            self.bind(q, _Var("tile", writable=True))
+            self.bind(p, _Var("tile", writable=True, contiguous=flat))
+            self.bind(q, _Var("tile", writable=True, contiguous=flat))
             fresh = self.read_into_fresh(p)
             if self.on("cond_write") and self.ch.chance(40):
                 self.fixed_block("if", f"if {var} >= 1:", lambda: self.call_line("k_acc", [fresh], q))
@@ -212,7 +213,7 @@ class ShapeStatements:
 
         self.fixed_block("for", header, body, self.plain_loop(var, stop))
         for name in body.out:
-            self.bind(name, _Var("tile", writable=True))
+            self.bind(name, _Var("tile", writable=True, contiguous=flat))
             self.rebound.append(name)
         for name in body.out:
             self.use(name)

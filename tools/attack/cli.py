@@ -68,8 +68,10 @@
 
 Each failing program is saved as DIR/<class>/<name>.py with its failures in a header comment;
 the first few of each class are minimised into DIR/minimal/. The figures (programs, tasks, runs,
-hazards, value mismatches, g++ rejections, crashes, refusals, per-class counts) are printed and
-written to DIR/summary.json.
+hazards, value mismatches, g++ rejections, crashes, refused programs, per-class counts) are printed
+and written to DIR/summary.json. A refused program is counted as the failing list classes it
+(runner.Report.classes): a refusal of a valid program (class `refusal`, saved in DIR/refusal/)
+or of a program with no correct compilation (right, not failing; runner.Report.refusal_check).
 """
 
 from __future__ import annotations
@@ -187,13 +189,15 @@ class Tally:
                 c["trace mismatches"] += 1
             elif cls.startswith("warning"):
                 c["warnings of freed buffers"] += 1
-        if r["right refusal"]:
-            c["refusals of programs with no correct compilation"] += 1
-            c["right refusals tied by name" if r["right refusal"] == "name" else "right refusals tied by kind only"] += 1
-        elif r["refusal"]:
-            c["refusals"] += 1
-            msg = re.sub(r"^prog\.py:\d+:\d+: error: ", "", r["refusal"].splitlines()[0])
-            self.refusals[re.sub(r"'[^']*'", "'…'", msg)] += 1
+        if r["refusal"]:  # (counted as the failing list classes it: a refusal of a valid program fails)
+            c["refused programs"] += 1
+            if "refusal" in r["classes"]:
+                c["refusals of valid programs"] += 1
+                msg = re.sub(r"^prog\.py:\d+:\d+: error: ", "", r["refusal"].splitlines()[0])
+                self.refusals[re.sub(r"'[^']*'", "'…'", msg)] += 1
+            else:
+                c["refusals of programs with no correct compilation"] += 1
+                c["right refusals tied by name" if r["right refusal"] == "name" else "right refusals tied by kind only"] += 1
         failing = list(r["classes"])
         if failing or r["invalid"]:
             c["failing programs"] += 1
@@ -369,8 +373,8 @@ def main(argv=None) -> int:
     done = "" if not args.exhaustive else f" (of {summary['programs in the grammar']})"
     print(f"{summary['mode']}: {fig.get('programs', 0)}{done} programs, {fig.get('tasks', 0)} tasks, "
           f"{fig.get('runs', 0)} runs in {elapsed:.0f} s")
-    for key in ("hazards", "value mismatches", "g++ rejections", "crashes", "refusals",
-                "refusals of programs with no correct compilation", "right refusals tied by name",
+    for key in ("hazards", "value mismatches", "g++ rejections", "crashes", "refused programs",
+                "refusals of valid programs", "refusals of programs with no correct compilation", "right refusals tied by name",
                 "right refusals tied by kind only", "runtime errors",
                 "trace mismatches", "warnings of freed buffers", "tester-invalid", "failing programs"):
         print(f"  {key}: {fig.get(key, 0)}")
@@ -381,7 +385,7 @@ def main(argv=None) -> int:
     for cls, n in summary["classes"].items():
         print(f"    {n:6d}  {cls}")
     if summary["refusals"]:
-        print("  refusals:")
+        print("  refusals of valid programs, by message:")
         for msg, n in summary["refusals"].items():
             print(f"    {n:6d}  {msg}")
     return 0
