@@ -724,10 +724,7 @@ class FuseCreateAssembleToSlice(Pass):
                     pass
                 elif self.same_rows(stmt, src, placed):
                     pass
-                elif kind == "Task" and not any(
-                    param.dir is not _IN and a.value._production == "Var" and a.value.name in names
-                    for a, param in zip(stmt.args, self.kernels[stmt.kernel].params)
-                ):
+                elif kind == "Task" and not _writes_one_of(stmt, self.kernels[stmt.kernel], names):
                     pass
                 elif diverged is None and analysed and kind in ("Task", "WriteTensor"):
                     diverged = j
@@ -744,29 +741,29 @@ class FuseCreateAssembleToSlice(Pass):
         end = diverged if diverged is not None else (last + 1 if last is not None else at + 1)
         # a write between of the rows the source is placed in, or of the source's own buffer,
         # would make the read see something else than the copy
-        rows = set(placed.rows)
-        rows |= {place for n in aliases for place in self.places.get(n, ())}
-
-        def hits(places) -> bool:
-            return any(
-                r == root and overlaps(region, placed_region)
-                for r, region in self.storage(places)
-                for root, placed_region in rows
-            )
-
+        regions: dict[str, list] = {}  # root -> its regions among those rows and the source's places
+        for root, region in placed.rows:
+            regions.setdefault(root, []).append(region)
+        for n in aliases:
+            for root, region in self.places.get(n, ()):
+                regions.setdefault(root, []).append(region)
+        places = self.places
         for stmt in _statements_in(stmts[at + 1 : end]):
             kind = stmt._production
             if kind == "Task":
-                written = [self.places.get(e.name, ()) for e in _written(stmt, self.kernels[stmt.kernel])]
+                written = [places.get(e.name, ()) for e in _written(stmt, self.kernels[stmt.kernel])]
             elif kind == "WriteTensor":
-                written = [element_places(stmt, self.places, self.roots)]
+                written = [element_places(stmt, places, self.roots)]
             elif kind == "Let" and stmt.value._production == "AssembleTensor" and not self.same_rows(stmt, src, placed):
                 target = stmt.value.target
-                written = [self.places.get(target.name, ()) if target._production == "Var" else ()]
+                written = [places.get(target.name, ()) if target._production == "Var" else ()]
             else:
                 continue
-            if any(hits(places) for places in written):
-                return False
+            for where in written:
+                for root, region in self.storage(where):
+                    for placed_region in regions.get(root, ()):
+                        if overlaps(region, placed_region):
+                            return False
         return True
 
     def rows_unused_from(self, stmts, at: int, start: int, placed: Placement) -> bool:
@@ -1215,6 +1212,14 @@ def _vars_in_stmt(stmt):
     from nanopass.language import walk
 
     return {node.name for node in walk(stmt) if node._production == "Var"}
+
+
+def _writes_one_of(task, kernel, names) -> bool:
+    """Whether a task writes (an Out or InOut argument) a name of ``names``."""
+    for a, p in zip(task.args, kernel.params):
+        if p.dir is not _IN and a.value._production == "Var" and a.value.name in names:
+            return True
+    return False
 
 
 def _written(task, kernel) -> list:

@@ -133,6 +133,8 @@ _BINARY: dict[type, Callable] = {
 def constant_value(program: ProgramParser, node: ast.expr) -> Any:
     """A number the program writes where a constant is needed: a literal, a module-level name (its
     value where the program was decorated), or arithmetic over those. Mistakes are ``UserError``s."""
+    if type(node) is ast.Constant and isinstance(node.value, NUMBERS.literals):
+        return node.value  # (a literal, the usual case: one node deep, what ``evaluate`` returns for it)
     check_expr_depth(program, node)
     src = program.src
 
