@@ -20,6 +20,7 @@ from nanopass.languages.terms import ParamDir
 
 from . import remove_dead_values as dead_values
 from .hazards import sub_region
+from .kernels import output_params
 from .regions import FULL, Box, covers, overlaps
 from .util import BODY_FIELDS, binders_of, iter_stmts, var_reads
 
@@ -112,8 +113,8 @@ def dead_assembles(
     creates: dict | None = None, root_read=None,
 ) -> set[int]:
     """The ids of the assembles whose rows nothing reads, wherever nested. An assemble is dead when
-    every buffer its target may be is made by ``pl.create_tensor`` in the body and nothing reads a
-    name stored in one of them (only assembles write into them, and tasks through ``Out``
+    every buffer its target may be is made in the body (by ``pl.create_tensor``, or by the runtime
+    for a task's output no argument is passed for) and nothing reads a name stored in one of them (only assembles write into them, and tasks through ``Out``
     arguments), or when a later assemble in the same block fills all of its rows (one buffer, the
     same or a larger box) before anything reads a name stored in an overlapping part of them.
     Dropped (its target taken as it is), such an assemble changes no value anything reads, and its
@@ -131,6 +132,7 @@ def dead_assembles(
     body for the roots every statement reads."""
     creates = {} if creates is None else creates
     blocks: list[tuple] = []  # (a block, the positions of its assembles), for each block with one
+    allocated: set[str] = set()  # the results of tasks the runtime allocates (no argument passed)
 
     def collect(stmts) -> None:
         assembles = []
@@ -143,6 +145,11 @@ def dead_assembles(
                     assembles.append(at)
                 elif production == "CreateTensor":
                     creates[stmt.var.name] = stmt.value
+            elif kind == "Task":
+                passed = len(stmt.args)
+                for out, param in zip(stmt.outs, output_params(kernels[stmt.kernel])):
+                    if param is not None and param >= passed:
+                        allocated.add(out.name)
             elif kind in BODY_FIELDS:
                 for field in BODY_FIELDS[kind]:
                     collect(getattr(stmt, field))
@@ -205,7 +212,7 @@ def dead_assembles(
             target_roots = set()  # (a plain loop: a comprehension is a call of its own)
             for root, _ in places.get(stmt.value.target.name, ()):
                 target_roots.add(root)
-            if target_roots and target_roots <= creates.keys() and not (
+            if target_roots and all(root in creates or root in allocated for root in target_roots) and not (
                 any(root_read(root) for root in target_roots) if root_read is not None else target_roots & roots_read()
             ):
                 dead.add(id(stmt))

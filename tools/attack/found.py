@@ -489,6 +489,21 @@ PRINTED_FIXED_24 = {
                                   P.Assemble("b", "t7", 0))))),
 }
 FOUND.update(PRINTED_FIXED_24)
+# ... and fixed in session 30: an assemble into a task's runtime-allocated output nothing reads is
+# dropped like one into a created tensor nothing reads (passes/assembled_rows.py, dead_assembles).
+FIXED_30 = {
+    "62-create-assembled-into-a-runtime-output-nothing-reads-refused": (
+        "refusal",
+        "default grammar, random seed 4931 (r49310000024), shrunk by hand: t6, made and never "
+        "written, is assembled into rows 2..5 of f3 and rows 0..3 of f4, both outputs the runtime "
+        "allocates for one task; only f4 is read. Refused as a use of t6 after its assemble into "
+        "f3, though nothing reads f3: placing t6 in f4 alone is a correct compilation (t6's rows "
+        "are undefined, so any value read from them is)",
+        P.Program((TWO,), (P.Call("two", ("x", None, None), ("f3", "f4"), (), True, "t5"),
+                           P.Create("t6", "B"), P.Assemble("f3", "t6", 2), P.Assemble("f4", "t6", 0),
+                           P.HostRead("v", "f4", (3, 2), 2)))),
+}
+FOUND.update(FIXED_30)
 
 
 def write_one(out: Path, name: str, cls: str, what: str, prog: P.Program, where: str) -> None:
@@ -517,6 +532,8 @@ def where_found(name: str) -> str:
         return "found on land42 (d191156), fixed in session 23"
     if name in PRINTED_FIXED_24:
         return "found on land42 (d191156), fixed in session 24"
+    if name in FIXED_30:
+        return "found on main 371bfc0 (session 29), fixed in session 30"
     return "still open on land40 (6c0160b)" if name in OPEN else "found on branch attack"
 
 
