@@ -104,6 +104,11 @@ class DropLatestRunsFromJoins(LeanPass):
         self.older: set[str] = set()  # the split joins with no cell for the last iteration (``_older_by_iteration``)
         self.body = func.body
         self.loop_places = None  # ``places`` of the loops (once asked)
+        self.stmt_places = None  # ``places`` of the dummies and cell declarations (once asked)
+        # join cell -> (the counter's binder, its values, a cell per iteration): ``fold_after_loop``
+        self.folded: dict[str, tuple] = {}
+        self.fold_loops: dict[int, list[str]] = {}  # id(loop) -> the join cells folded after it
+        self.fold_after: dict[str, str] = {}  # TaskId binder of a task whose join is folded -> the join cell
 
         def ordered_after(waiter, task: int, fences: dict, tasks: dict) -> bool:
             """Every run of ``waiter`` (a task, or the host access after a fence) is ordered
@@ -138,6 +143,21 @@ class DropLatestRunsFromJoins(LeanPass):
                         self.clear.setdefault(id(w), []).append(cell)
                 self.ctx.note("split-join", f"the join of {tid}'s runs in a loop of {len(values)} iterations becomes "
                               "one cell per iteration, cleared after its waiter", order.tasks[source].span)
+                continue
+            fold = None if order.chained_from(source) is not None else self.fold_after_loop(
+                order.tasks[source], barrier, cell, waiting, len(unordered), where, loops)
+            if fold is not None:  # (each iteration keeps its run in a cell; the join takes them after the loop)
+                loop, counter, values = fold
+                for w in tasks_of[cell]:
+                    if id(w) in cleared:
+                        self.clear.setdefault(id(w), []).append(cell)
+                self.folded[cell] = (counter, values, [self.names.fresh(cell, f"it{k}") for k in range(len(values))])
+                self.fold_loops.setdefault(id(loop), []).append(cell)
+                self.barriers[id(barrier)] = cell
+                self.fold_after[tid] = cell
+                self.ctx.note("folded-join", f"every waiter of {tid}'s join is outside its loop of {len(values)} "
+                              "iterations: each iteration keeps its run in a cell, and one barrier after the loop "
+                              "joins them", order.tasks[source].span)
                 continue
             if any(where[id(w)].loops and id(w) not in cleared for w in unordered):
                 continue  # (it may wait on the latest run again before the next run of the source)
@@ -174,7 +194,7 @@ class DropLatestRunsFromJoins(LeanPass):
                 self.clear.setdefault(id(x), []).append(cell)
                 self.ctx.note("cleared-join", f"{x.kernel} is ordered after every run of {tid} and every later "
                               "waiter of its join after it: the join is cleared after it", x.span)
-        if not self.lagged and not self.split:
+        if not self.lagged and not self.split and not self.folded:
             return program
         self.dropped: set[str] = set()  # the join barriers' binders
         return self.build(program, orch=self.build(func, body=self.visit_all(func.body)))
@@ -221,6 +241,66 @@ class DropLatestRunsFromJoins(LeanPass):
         clearing = {id(w) for w in waiting if id(w) in cleared}
         return counted if clearing and _runs_after(self.body, loops[loop], clearing, self.known(outer, loops)) else None
 
+    def fold_after_loop(self, source, barrier, cell: str, waiting, late: int, where, loops: dict):
+        """(the loop ``L``, its counter's binder, its values: ``counted_iterations``) where the join
+        ``cell`` of ``source`` may be folded once a run of ``L`` instead of once a run of ``source``:
+        ``L`` is the innermost loop around ``source`` and its barrier, of ``2 .. MAX_TRIPS``
+        iterations known before it runs, the join is declared outside ``L`` and no waiter
+        (``waiting``: tasks and host fences) is in ``L``, so that nothing reads the join while
+        ``L`` runs. Each iteration ``k`` then keeps its run in a cell ``join_k`` (``j == k: join_k
+        = tid``), and after ``L`` one barrier joins the join and the cells (``b = task_dummy(deps=
+        [join, join_0, ...]); join = b``, the cells cleared): ``T + 1`` entries and a dummy a run
+        of ``L``, where the chain costs two entries and a dummy a run of ``source`` (``2 * T`` a
+        run of ``L``), and a waiter one entry either way. Where a waiter clears the join (``T``
+        entries a run of ``L`` that finds it cleared), the lagged join costs ``2 * (T - 2)`` such a
+        run and one entry more each waiter that waits on its latest-run cell too (``late`` of
+        them): taken where ``T >= 4 - late``, so that no run of ``L`` costs more than the lagged
+        join's. Not where ``split_joins_by_iteration`` or ``_older_by_iteration`` (``L`` and every
+        waiter in no other loop) need no barrier at all. Else None."""
+        around = where[id(source)].loops
+        if not around:
+            return None
+        if self.loop_places is None:
+            self.loop_places = places(self.body, LOOPS)
+        if self.stmt_places is None:
+            self.stmt_places = places(self.body, ("Dummy", "CellDecl"))
+        inner = [k for k in around if self.loop_places[k].loops == around - {k}]
+        if len(inner) != 1:
+            return None
+        key = inner[0]
+        counted = counted_iterations(loops[key])
+        if counted is None or not max(2, 4 - late) <= len(counted[1]) <= MAX_TRIPS:
+            return None
+        if self.stmt_places[id(barrier)].loops != around:
+            return None
+        if any(key in self.stmt_places[id(s)].loops for s in iter_stmts(self.body)
+               if s._production == "CellDecl" and s.cell == cell):
+            return None
+        if any(key in where[id(w)].loops for w in waiting):
+            return None
+        if not self.loop_places[key].loops and not any(where[id(w)].loops for w in waiting):
+            return None  # (a cell per iteration and no barrier: ``split_joins_by_iteration``'s)
+        return loops[key], counted[0], counted[1]
+
+    def For(self, loop):
+        out = self.build(loop, body=self.visit_all(loop.body))
+        cells = self.fold_loops.get(id(loop))
+        if not cells:
+            return out
+        out, span = [out], loop.span
+        for cell in cells:
+            _, _, kept = self.folded[cell]
+            barrier = self.names.fresh(cell, "folded")
+            none = self.names.fresh("no_task", "none")
+            out += [D.Dummy(D.Binder(barrier, TID_TYPE, span=span), [D.CellDep(cell)] + [D.CellDep(c) for c in kept],
+                            "joins every run of the loop's task so far, once the loop has run", span=span),
+                    D.CellSet(cell, D.Var(barrier), span=span),
+                    D.Let(D.Binder(none, TID_TYPE, span=span), D.NoTask(), span=span)]
+            out += [D.CellSet(c, D.Var(none), span=span) for c in kept]
+        return out
+
+    While = For
+
     def known(self, outer, loops: dict) -> dict:
         """counter name -> its values (``counted_iterations``), of the loops ``outer`` (ids) whose
         iterations are known before they run."""
@@ -235,6 +315,9 @@ class DropLatestRunsFromJoins(LeanPass):
         split = self.split.get(decl.cell)
         if split is not None:
             return [D.CellDecl(c, span=decl.span) for c in split[2]]
+        folded = self.folded.get(decl.cell)
+        if folded is not None:
+            return [decl] + [D.CellDecl(c, span=decl.span) for c in folded[2]]
         latest = self.lagged.get(decl.cell)
         return [decl, D.CellDecl(latest, span=decl.span)] if latest is not None else decl
 
@@ -246,7 +329,7 @@ class DropLatestRunsFromJoins(LeanPass):
         return []
 
     def CellSet(self, cell_set):
-        if ((cell_set.cell in self.lagged or cell_set.cell in self.split) and cell_set.value._production == "Var"
+        if ((cell_set.cell in self.lagged or cell_set.cell in self.split or cell_set.cell in self.folded) and cell_set.value._production == "Var"
                 and cell_set.value.name in self.dropped):
             return []
         return cell_set
@@ -303,8 +386,10 @@ class DropLatestRunsFromJoins(LeanPass):
         if cell is not None:
             out.append(D.CellSet(self.lagged[cell], D.Var(task.tid.name), span=task.span))
         split = self.split_after.get(task.tid.name) if task.tid is not None else None
+        if split is None and task.tid is not None and task.tid.name in self.fold_after:
+            split = self.fold_after[task.tid.name]
         if split is not None:  # (the cell of the iteration takes the run)
-            counter, values, cells = self.split[split]
+            counter, values, cells = self.split[split] if split in self.split else self.folded[split]
             span = task.span
             tid = D.Var(task.tid.name, span=span)
             guarded = len(cells) if split in self.older else len(cells) - 1  # (older: the last iteration sets none)
@@ -316,7 +401,8 @@ class DropLatestRunsFromJoins(LeanPass):
         for cleared in self.clear.get(key, ()):
             none = self.names.fresh("no_task", "none")
             out.append(D.Let(D.Binder(none, TID_TYPE, span=task.span), D.NoTask(), span=task.span))
-            cells = self.split[cleared][2] if cleared in self.split else [cleared, self.lagged[cleared]]
+            cells = (self.split[cleared][2] if cleared in self.split else [cleared] if cleared in self.folded
+                     else [cleared, self.lagged[cleared]])
             out += [D.CellSet(c, D.Var(none), span=task.span) for c in cells]
         return out if len(out) > 1 else task
 
