@@ -6,14 +6,14 @@ import itertools
 
 from nanopass.languages import DIRECTED
 from nanopass.languages.statements import BODY_FIELDS, LOOPS
-from nanopass.languages.terms import CmpOp, DType
+from nanopass.languages.terms import BinOp, CmpOp, DType
 from nanopass.rewrite import register
 
 from .lean import LeanPass
 from .cells import cell_readers, join_cells, taken_names
 from .runtime_order import evaluate_scalar, gives_up, runtime_order
 from .split_joins_by_iteration import MAX_TRIPS, counted_iterations
-from .util import FreshVersions, iter_stmts, places, var_reads
+from .util import FreshVersions, iter_stmts, loop_counters, places, var_reads
 
 D = DIRECTED
 TID_TYPE = D.ScalarType(DType.TASK_ID)
@@ -63,6 +63,17 @@ class DropLatestRunsFromJoins(LeanPass):
     where that costs fewer entries (``by_iteration``; seed 37117): each run of ``L`` finds the
     cells cleared and sets each, so a waiter finds in them the runs since the last clear, as in
     the join.
+    A join of a task whose innermost loop ``L`` (``2 .. MAX_TRIPS`` iterations known before it
+    runs, in a loop, or with a waiter in a loop) has no waiter in ``L`` is folded once a run of
+    ``L`` instead (``fold_after_loop``): a cell per iteration, and after ``L`` one barrier that
+    joins the join and the cells (``T + 1`` entries and a dummy, where the chain costs two and a
+    dummy a run), where that costs no run of ``L`` more than the lagged join (seed 47000; the
+    ``scopes`` shape's scopes). A join left a chain of barriers (a waiter in a loop that may
+    wait on it again before the next run, or too many waiters on the latest run) takes the run
+    itself, its barrier left out, where the counter of a loop around the task has values in which
+    the run is ordered after every earlier run (``RuntimeOrder.chained_each``,
+    ``guard_where_chained``: a swap loop's reader whose writer waits on the join in some
+    iterations, seeds 53013 and 53144).
     """
 
     name = "drop_latest_runs_from_joins"
@@ -109,6 +120,11 @@ class DropLatestRunsFromJoins(LeanPass):
         self.folded: dict[str, tuple] = {}
         self.fold_loops: dict[int, list[str]] = {}  # id(loop) -> the join cells folded after it
         self.fold_after: dict[str, str] = {}  # TaskId binder of a task whose join is folded -> the join cell
+        # id(barrier) of a join left as it is -> (its TaskId, a counter's binder, its values): the
+        # barrier is left out where the counter has one of the values (``guard_where_chained``)
+        self.guarded: dict[int, tuple] = {}
+        self.held: dict[str, tuple] = {}  # such a barrier's name -> (it, its TaskId, counter, values)
+        self.counters = None  # ``loop_counters`` (once asked)
 
         def ordered_after(waiter, task: int, fences: dict, tasks: dict) -> bool:
             """Every run of ``waiter`` (a task, or the host access after a fence) is ordered
@@ -160,7 +176,9 @@ class DropLatestRunsFromJoins(LeanPass):
                               "joins them", order.tasks[source].span)
                 continue
             if any(where[id(w)].loops and id(w) not in cleared for w in unordered):
-                continue  # (it may wait on the latest run again before the next run of the source)
+                # (it may wait on the latest run again before the next run of the source)
+                self.guard_where_chained(cell, barrier, tid, order.chained_each(source, every=True), func.body)
+                continue
             if unordered and _split_later(order.tasks[source], waiting, where, loops):
                 continue
             older = None if unordered or order.chained_from(source) is not None else _older_by_iteration(
@@ -176,7 +194,9 @@ class DropLatestRunsFromJoins(LeanPass):
                               f"{len(values)} iterations", order.tasks[source].span)
                 continue
             if len(unordered) > SAVED_ENTRIES and not any(id(w) in cleared for w in tasks_of[cell]):
-                continue  # (each waits on the latest-run cell too: more entries a chain than the barrier saves)
+                # (each waits on the latest-run cell too: more entries a chain than the barrier saves)
+                self.guard_where_chained(cell, barrier, tid, order.chained_each(source, every=True), func.body)
+                continue
             latest = self.names.fresh(cell, "latest")
             self.lagged[cell] = latest
             self.barriers[id(barrier)] = cell
@@ -194,7 +214,7 @@ class DropLatestRunsFromJoins(LeanPass):
                 self.clear.setdefault(id(x), []).append(cell)
                 self.ctx.note("cleared-join", f"{x.kernel} is ordered after every run of {tid} and every later "
                               "waiter of its join after it: the join is cleared after it", x.span)
-        if not self.lagged and not self.split and not self.folded:
+        if not self.lagged and not self.split and not self.folded and not self.guarded:
             return program
         self.dropped: set[str] = set()  # the join barriers' binders
         return self.build(program, orch=self.build(func, body=self.visit_all(func.body)))
@@ -240,6 +260,32 @@ class DropLatestRunsFromJoins(LeanPass):
             return counted
         clearing = {id(w) for w in waiting if id(w) in cleared}
         return counted if clearing and _runs_after(self.body, loops[loop], clearing, self.known(outer, loops)) else None
+
+    def guard_where_chained(self, cell: str, barrier, tid: str, where: list, body) -> None:
+        """Leave the barrier of the join ``cell`` (kept as it is) out where the counter ``v`` of a
+        loop around it has one of the values ``K`` (the first of ``where``,
+        ``RuntimeOrder.chained_each``: there the run of the joined task is ordered after every
+        earlier run of it, and so after every run the join holds), the join storing the TaskId
+        there instead (``if v == k or ...: join = tid``, else the barrier and its store): a later
+        waiter waits for that run, after which every run the join held came. Only where the
+        statement after the barrier stores it in the join."""
+        if not where:
+            return
+        if self.stmt_places is None:
+            self.stmt_places = places(self.body, ("Dummy", "CellDecl"))
+        if self.counters is None:
+            self.counters = dict(loop_counters(body))
+        place = self.stmt_places[id(barrier)]
+        after = place.next
+        if (after is None or after._production != "CellSet" or after.cell != cell or after.value._production != "Var"
+                or after.value.name != barrier.var.name):
+            return
+        for v, values in where:
+            counter = self.counters.get(v) if isinstance(v, str) else None
+            if counter is not None and counter[1] in place.loops and all(
+                    isinstance(k, int) and not isinstance(k, bool) for k in values):
+                self.guarded[id(barrier)] = (tid, counter[0], values)
+                return
 
     def fold_after_loop(self, source, barrier, cell: str, waiting, late: int, where, loops: dict):
         """(the loop ``L``, its counter's binder, its values: ``counted_iterations``) where the join
@@ -322,6 +368,10 @@ class DropLatestRunsFromJoins(LeanPass):
         return [decl, D.CellDecl(latest, span=decl.span)] if latest is not None else decl
 
     def Dummy(self, dummy):
+        guarded = self.guarded.get(id(dummy))
+        if guarded is not None:
+            self.held[dummy.var.name] = (dummy, *guarded)
+            return []
         cell = self.barriers.get(id(dummy))
         if cell is None:
             return dummy
@@ -329,6 +379,19 @@ class DropLatestRunsFromJoins(LeanPass):
         return []
 
     def CellSet(self, cell_set):
+        held = self.held.pop(cell_set.value.name, None) if cell_set.value._production == "Var" else None
+        if held is not None:
+            dummy, tid, counter, values = held
+            span = cell_set.span
+            cond = None
+            for k in values:
+                test = D.Cmp(CmpOp.eq, D.Var(counter.name, span=span), D.Int(k, counter.type.dtype, span=span), span=span)
+                cond = test if cond is None else D.Bin(BinOp.or_, cond, test, span=span)
+            self.ctx.note("chained-join", f"where {counter.name} is {' or '.join(map(str, values))} the runtime orders "
+                          f"{tid}'s run after every earlier one: the join takes the run, and its barrier goes there",
+                          dummy.span)
+            return D.If(cond, (cell_set.replace(value=D.Var(tid, span=cell_set.value.span)),), (dummy, cell_set), (),
+                        span=span)
         if ((cell_set.cell in self.lagged or cell_set.cell in self.split or cell_set.cell in self.folded) and cell_set.value._production == "Var"
                 and cell_set.value.name in self.dropped):
             return []
