@@ -262,13 +262,14 @@ class DropLatestRunsFromJoins(LeanPass):
         return counted if clearing and _runs_after(self.body, loops[loop], clearing, self.known(outer, loops)) else None
 
     def guard_where_chained(self, cell: str, barrier, tid: str, where: list, body) -> None:
-        """Leave the barrier of the join ``cell`` (kept as it is) out where the counter ``v`` of a
-        loop around it has one of the values ``K`` (the first of ``where``,
+        """Leave the barrier of the join ``cell`` (kept as it is) out where a counter ``v`` of a
+        loop around it has one of the values ``K`` (each of ``where``,
         ``RuntimeOrder.chained_each``: there the run of the joined task is ordered after every
         earlier run of it, and so after every run the join holds), the join storing the TaskId
         there instead (``if v == k or ...: join = tid``, else the barrier and its store): a later
         waiter waits for that run, after which every run the join held came. Only where the
-        statement after the barrier stores it in the join."""
+        statement after the barrier stores it in the join; not on the first iteration of a loop
+        in no loop (the join is empty there)."""
         if not where:
             return
         if self.stmt_places is None:
@@ -280,12 +281,23 @@ class DropLatestRunsFromJoins(LeanPass):
         if (after is None or after._production != "CellSet" or after.cell != cell or after.value._production != "Var"
                 or after.value.name != barrier.var.name):
             return
+        if self.loop_places is None:
+            self.loop_places = places(self.body, LOOPS)
+        tests = []  # (a counter's binder, its values): a run in which any holds is so ordered
         for v, values in where:
             counter = self.counters.get(v) if isinstance(v, str) else None
-            if counter is not None and counter[1] in place.loops and all(
+            if counter is None or counter[1] not in place.loops or not all(
                     isinstance(k, int) and not isinstance(k, bool) for k in values):
-                self.guarded[id(barrier)] = (tid, counter[0], values)
-                return
+                continue
+            loop = self.loop_places[counter[1]]
+            if not loop.loops and loop.stmt._production == "For" and loop.stmt.start._production == "Int":
+                # (the first iteration of a loop in no loop finds the join empty: its barrier has one
+                # entry, which is not submitted, and the guard would cost the join its clears)
+                values = tuple(k for k in values if k != loop.stmt.start.value)
+            if values:
+                tests.append((counter[0], values))
+        if tests:
+            self.guarded[id(barrier)] = (tid, tests)
 
     def fold_after_loop(self, source, barrier, cell: str, waiting, late: int, where, loops: dict):
         """(the loop ``L``, its counter's binder, its values: ``counted_iterations``) where the join
@@ -381,15 +393,17 @@ class DropLatestRunsFromJoins(LeanPass):
     def CellSet(self, cell_set):
         held = self.held.pop(cell_set.value.name, None) if cell_set.value._production == "Var" else None
         if held is not None:
-            dummy, tid, counter, values = held
+            dummy, tid, tests = held
             span = cell_set.span
             cond = None
-            for k in values:
-                test = D.Cmp(CmpOp.eq, D.Var(counter.name, span=span), D.Int(k, counter.type.dtype, span=span), span=span)
-                cond = test if cond is None else D.Bin(BinOp.or_, cond, test, span=span)
-            self.ctx.note("chained-join", f"where {counter.name} is {' or '.join(map(str, values))} the runtime orders "
-                          f"{tid}'s run after every earlier one: the join takes the run, and its barrier goes there",
-                          dummy.span)
+            for counter, values in tests:
+                for k in values:
+                    test = D.Cmp(CmpOp.eq, D.Var(counter.name, span=span), D.Int(k, counter.type.dtype, span=span),
+                                 span=span)
+                    cond = test if cond is None else D.Bin(BinOp.or_, cond, test, span=span)
+            where = " or ".join(f"{counter.name} is {' or '.join(map(str, values))}" for counter, values in tests)
+            self.ctx.note("chained-join", f"where {where} the runtime orders {tid}'s run after every earlier one: "
+                          "the join takes the run, and its barrier goes there", dummy.span)
             return D.If(cond, (cell_set.replace(value=D.Var(tid, span=cell_set.value.span)),), (dummy, cell_set), (),
                         span=span)
         if ((cell_set.cell in self.lagged or cell_set.cell in self.split or cell_set.cell in self.folded) and cell_set.value._production == "Var"

@@ -49,8 +49,8 @@ def test_the_swap_loops_reader_takes_the_join_where_its_run_comes_after_every_ea
     m (the manual tensor), each after copy's runs so far (a join of them). The loop after it
     writes m (r) n times, each after every copy run (m is tracked by no TensorMap: its writes
     are not ordered among themselves), so the join stays a chain. copy's run in iteration 2 reads
-    y, which acc wrote in iteration 1 after copy's runs 0 and 1: the join takes that run (and the
-    first, which nothing precedes) with no barrier. Entries: iteration 1's barrier (the join
+    y, which acc wrote in iteration 1 after copy's runs 0 and 1: the join takes that run with no
+    barrier (and iteration 0's barrier has one entry, the run: not submitted). Entries: iteration 1's barrier (the join
     holding run 0, and run 1) 2 and a dummy; acc's 1 in each of iterations 1 and 2 (the second
     implied: acc reads t, which copy's run 2 wrote); each run of the loop after 1: 2 + 2 + n,
     1 dummy. Before the rule iteration 2's barrier cost 2 more and a dummy (its entry on the
