@@ -116,6 +116,7 @@ class DropLatestRunsFromJoins(LeanPass):
         self.body = func.body
         self.loop_places = None  # ``places`` of the loops (once asked)
         self.stmt_places = None  # ``places`` of the dummies and cell declarations (once asked)
+        self.decl_loops = None  # cell -> the ids of the loops around its declarations (once asked)
         # join cell -> (the counter's binder, its values, a cell per iteration): ``fold_after_loop``
         self.folded: dict[str, tuple] = {}
         self.fold_loops: dict[int, list[str]] = {}  # id(loop) -> the join cells folded after it
@@ -331,8 +332,12 @@ class DropLatestRunsFromJoins(LeanPass):
             return None
         if self.stmt_places[id(barrier)].loops != around:
             return None
-        if any(key in self.stmt_places[id(s)].loops for s in iter_stmts(self.body)
-               if s._production == "CellDecl" and s.cell == cell):
+        if self.decl_loops is None:  # (cell -> the loops around its declarations, once asked)
+            self.decl_loops = {}
+            for place in self.stmt_places.values():
+                if place.stmt._production == "CellDecl":
+                    self.decl_loops.setdefault(place.stmt.cell, set()).update(place.loops)
+        if key in self.decl_loops.get(cell, ()):
             return None
         if any(key in where[id(w)].loops for w in waiting):
             return None
