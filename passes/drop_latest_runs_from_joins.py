@@ -73,7 +73,9 @@ class DropLatestRunsFromJoins(LeanPass):
     itself, its barrier left out, where the counter of a loop around the task has values in which
     the run is ordered after every earlier run (``RuntimeOrder.chained_each``,
     ``guard_where_chained``: a swap loop's reader whose writer waits on the join in some
-    iterations, seeds 53013 and 53144).
+    iterations, seeds 53013 and 53144); a lagged join leaves its barrier out, as where
+    ``chained_from`` says so, where such values say the run is ordered after the previous one
+    (``chained_each``: seed 53144's writer of a carry swapped by the outer loop).
     """
 
     name = "drop_latest_runs_from_joins"
@@ -126,6 +128,9 @@ class DropLatestRunsFromJoins(LeanPass):
         self.guarded: dict[int, tuple] = {}
         self.held: dict[str, tuple] = {}  # such a barrier's name -> (it, its TaskId, counter, values)
         self.counters = None  # ``loop_counters`` (once asked)
+        # lagged join cell -> (a counter's binder, its values) of each counter whose values say
+        # the run is ordered after the previous one (``counter_tests``): no barrier there
+        self.chained_values: dict[str, list] = {}
 
         def ordered_after(waiter, task: int, fences: dict, tasks: dict) -> bool:
             """Every run of ``waiter`` (a task, or the host access after a fence) is ordered
@@ -208,6 +213,9 @@ class DropLatestRunsFromJoins(LeanPass):
             if counter is not None:
                 every = order.chained_from(source, every=True)
                 self.chained[cell] = (counter, chained[1], every[1] if every and every[0] == chained[0] else None)
+            tests = self.counter_tests(order.chained_each(source), where[id(order.tasks[source])].loops, func.body)
+            if tests:
+                self.chained_values[cell] = tests
             for w in tasks_of[cell]:
                 if id(w) in cleared:
                     self.clear.setdefault(id(w), []).append(cell)
@@ -275,30 +283,36 @@ class DropLatestRunsFromJoins(LeanPass):
             return
         if self.stmt_places is None:
             self.stmt_places = places(self.body, ("Dummy", "CellDecl"))
-        if self.counters is None:
-            self.counters = dict(loop_counters(body))
         place = self.stmt_places[id(barrier)]
         after = place.next
         if (after is None or after._production != "CellSet" or after.cell != cell or after.value._production != "Var"
                 or after.value.name != barrier.var.name):
             return
+        tests = self.counter_tests(where, place.loops, body)
+        if tests:
+            self.guarded[id(barrier)] = (tid, tests)
+
+    def counter_tests(self, where: list, around, body) -> list:
+        """(a counter's binder, its values) of each of ``where`` (``RuntimeOrder.chained_each``)
+        that names the counter of one of the loops ``around`` (ids), less the first value of a
+        loop in no loop (the join is empty there: its barrier would have one entry, which is not
+        submitted, and a guard would cost a join kept as it is its clears)."""
+        if self.counters is None:
+            self.counters = dict(loop_counters(body))
         if self.loop_places is None:
             self.loop_places = places(self.body, LOOPS)
         tests = []  # (a counter's binder, its values): a run in which any holds is so ordered
         for v, values in where:
             counter = self.counters.get(v) if isinstance(v, str) else None
-            if counter is None or counter[1] not in place.loops or not all(
+            if counter is None or counter[1] not in around or not all(
                     isinstance(k, int) and not isinstance(k, bool) for k in values):
                 continue
             loop = self.loop_places[counter[1]]
             if not loop.loops and loop.stmt._production == "For" and loop.stmt.start._production == "Int":
-                # (the first iteration of a loop in no loop finds the join empty: its barrier has one
-                # entry, which is not submitted, and the guard would cost the join its clears)
                 values = tuple(k for k in values if k != loop.stmt.start.value)
             if values:
                 tests.append((counter[0], values))
-        if tests:
-            self.guarded[id(barrier)] = (tid, tests)
+        return tests
 
     def fold_after_loop(self, source, barrier, cell: str, waiting, late: int, where, loops: dict):
         """(the loop ``L``, its counter's binder, its values: ``counted_iterations``) where the join
@@ -400,12 +414,7 @@ class DropLatestRunsFromJoins(LeanPass):
         if held is not None:
             dummy, tid, tests = held
             span = cell_set.span
-            cond = None
-            for counter, values in tests:
-                for k in values:
-                    test = D.Cmp(CmpOp.eq, D.Var(counter.name, span=span), D.Int(k, counter.type.dtype, span=span),
-                                 span=span)
-                    cond = test if cond is None else D.Bin(BinOp.or_, cond, test, span=span)
+            cond = _any_value(tests, span)
             where = " or ".join(f"{counter.name} is {' or '.join(map(str, values))}" for counter, values in tests)
             self.ctx.note("chained-join", f"where {where} the runtime orders {tid}'s run after every earlier one: "
                           "the join takes the run, and its barrier goes there", dummy.span)
@@ -443,6 +452,12 @@ class DropLatestRunsFromJoins(LeanPass):
             chain = [D.Dummy(D.Binder(barrier, TID_TYPE, span=span), [D.CellDep(cell), D.CellDep(self.lagged[cell])],
                              f"joins every run of {task.kernel} so far, before its next run", span=span),
                      D.CellSet(cell, D.Var(barrier), span=span)]
+            tests = self.chained_values.get(cell)
+            if tests is not None:
+                chain = [D.If(_any_value(tests, span), (), tuple(chain), (), span=span)]
+                where = " or ".join(f"{c.name} is {' or '.join(map(str, values))}" for c, values in tests)
+                self.ctx.note("chained-join", f"where {where} the runtime orders {task.kernel} after its previous run: "
+                              "the join keeps its older runs and the latest-run cell stands for the previous one", span)
             chained = self.chained.get(cell)
             if chained is not None:
                 counter, m, every = chained
@@ -487,6 +502,16 @@ class DropLatestRunsFromJoins(LeanPass):
                      else [cleared, self.lagged[cleared]])
             out += [D.CellSet(c, D.Var(none), span=task.span) for c in cells]
         return out if len(out) > 1 else task
+
+
+def _any_value(tests: list, span):
+    """``v == k or ...`` for each (counter binder ``v``, its values) of ``tests`` and each value."""
+    cond = None
+    for counter, values in tests:
+        for k in values:
+            test = D.Cmp(CmpOp.eq, D.Var(counter.name, span=span), D.Int(k, counter.type.dtype, span=span), span=span)
+            cond = test if cond is None else D.Bin(BinOp.or_, cond, test, span=span)
+    return cond
 
 
 def _counter_binder(name: str, around, loops: dict):
