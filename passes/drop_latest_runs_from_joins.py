@@ -6,14 +6,14 @@ import itertools
 
 from nanopass.languages import DIRECTED
 from nanopass.languages.statements import BODY_FIELDS, LOOPS
-from nanopass.languages.terms import CmpOp, DType
+from nanopass.languages.terms import BinOp, CmpOp, DType
 from nanopass.rewrite import register
 
 from .lean import LeanPass
 from .cells import cell_readers, join_cells, taken_names
 from .runtime_order import evaluate_scalar, gives_up, runtime_order
 from .split_joins_by_iteration import MAX_TRIPS, counted_iterations
-from .util import FreshVersions, iter_stmts, places, var_reads
+from .util import FreshVersions, iter_stmts, loop_counters, places, var_reads
 
 D = DIRECTED
 TID_TYPE = D.ScalarType(DType.TASK_ID)
@@ -63,6 +63,19 @@ class DropLatestRunsFromJoins(LeanPass):
     where that costs fewer entries (``by_iteration``; seed 37117): each run of ``L`` finds the
     cells cleared and sets each, so a waiter finds in them the runs since the last clear, as in
     the join.
+    A join of a task whose innermost loop ``L`` (``2 .. MAX_TRIPS`` iterations known before it
+    runs, in a loop, or with a waiter in a loop) has no waiter in ``L`` is folded once a run of
+    ``L`` instead (``fold_after_loop``): a cell per iteration, and after ``L`` one barrier that
+    joins the join and the cells (``T + 1`` entries and a dummy, where the chain costs two and a
+    dummy a run), where that costs no run of ``L`` more than the lagged join (seed 47000; the
+    ``scopes`` shape's scopes). A join left a chain of barriers (a waiter in a loop that may
+    wait on it again before the next run, or too many waiters on the latest run) takes the run
+    itself, its barrier left out, where the counter of a loop around the task has values in which
+    the run is ordered after every earlier run (``RuntimeOrder.chained_each``,
+    ``guard_where_chained``: a swap loop's reader whose writer waits on the join in some
+    iterations, seeds 53013 and 53144); a lagged join leaves its barrier out, as where
+    ``chained_from`` says so, where such values say the run is ordered after the previous one
+    (``chained_each``: seed 53144's writer of a carry swapped by the outer loop).
     """
 
     name = "drop_latest_runs_from_joins"
@@ -104,6 +117,20 @@ class DropLatestRunsFromJoins(LeanPass):
         self.older: set[str] = set()  # the split joins with no cell for the last iteration (``_older_by_iteration``)
         self.body = func.body
         self.loop_places = None  # ``places`` of the loops (once asked)
+        self.stmt_places = None  # ``places`` of the dummies and cell declarations (once asked)
+        self.decl_loops = None  # cell -> the ids of the loops around its declarations (once asked)
+        # join cell -> (the counter's binder, its values, a cell per iteration): ``fold_after_loop``
+        self.folded: dict[str, tuple] = {}
+        self.fold_loops: dict[int, list[str]] = {}  # id(loop) -> the join cells folded after it
+        self.fold_after: dict[str, str] = {}  # TaskId binder of a task whose join is folded -> the join cell
+        # id(barrier) of a join left as it is -> (its TaskId, a counter's binder, its values): the
+        # barrier is left out where the counter has one of the values (``guard_where_chained``)
+        self.guarded: dict[int, tuple] = {}
+        self.held: dict[str, tuple] = {}  # such a barrier's name -> (it, its TaskId, counter, values)
+        self.counters = None  # ``loop_counters`` (once asked)
+        # lagged join cell -> (a counter's binder, its values) of each counter whose values say
+        # the run is ordered after the previous one (``counter_tests``): no barrier there
+        self.chained_values: dict[str, list] = {}
 
         def ordered_after(waiter, task: int, fences: dict, tasks: dict) -> bool:
             """Every run of ``waiter`` (a task, or the host access after a fence) is ordered
@@ -139,8 +166,25 @@ class DropLatestRunsFromJoins(LeanPass):
                 self.ctx.note("split-join", f"the join of {tid}'s runs in a loop of {len(values)} iterations becomes "
                               "one cell per iteration, cleared after its waiter", order.tasks[source].span)
                 continue
+            fold = None if order.chained_from(source) is not None else self.fold_after_loop(
+                order.tasks[source], barrier, cell, waiting, len(unordered), where, loops)
+            if fold is not None:  # (each iteration keeps its run in a cell; the join takes them after the loop)
+                loop, counter, values = fold
+                for w in tasks_of[cell]:
+                    if id(w) in cleared:
+                        self.clear.setdefault(id(w), []).append(cell)
+                self.folded[cell] = (counter, values, [self.names.fresh(cell, f"it{k}") for k in range(len(values))])
+                self.fold_loops.setdefault(id(loop), []).append(cell)
+                self.barriers[id(barrier)] = cell
+                self.fold_after[tid] = cell
+                self.ctx.note("folded-join", f"every waiter of {tid}'s join is outside its loop of {len(values)} "
+                              "iterations: each iteration keeps its run in a cell, and one barrier after the loop "
+                              "joins them", order.tasks[source].span)
+                continue
             if any(where[id(w)].loops and id(w) not in cleared for w in unordered):
-                continue  # (it may wait on the latest run again before the next run of the source)
+                # (it may wait on the latest run again before the next run of the source)
+                self.guard_where_chained(cell, barrier, tid, order.chained_each(source, every=True), func.body)
+                continue
             if unordered and _split_later(order.tasks[source], waiting, where, loops):
                 continue
             older = None if unordered or order.chained_from(source) is not None else _older_by_iteration(
@@ -156,7 +200,9 @@ class DropLatestRunsFromJoins(LeanPass):
                               f"{len(values)} iterations", order.tasks[source].span)
                 continue
             if len(unordered) > SAVED_ENTRIES and not any(id(w) in cleared for w in tasks_of[cell]):
-                continue  # (each waits on the latest-run cell too: more entries a chain than the barrier saves)
+                # (each waits on the latest-run cell too: more entries a chain than the barrier saves)
+                self.guard_where_chained(cell, barrier, tid, order.chained_each(source, every=True), func.body)
+                continue
             latest = self.names.fresh(cell, "latest")
             self.lagged[cell] = latest
             self.barriers[id(barrier)] = cell
@@ -167,6 +213,9 @@ class DropLatestRunsFromJoins(LeanPass):
             if counter is not None:
                 every = order.chained_from(source, every=True)
                 self.chained[cell] = (counter, chained[1], every[1] if every and every[0] == chained[0] else None)
+            tests = self.counter_tests(order.chained_each(source), where[id(order.tasks[source])].loops, func.body)
+            if tests:
+                self.chained_values[cell] = tests
             for w in tasks_of[cell]:
                 if id(w) in cleared:
                     self.clear.setdefault(id(w), []).append(cell)
@@ -174,7 +223,7 @@ class DropLatestRunsFromJoins(LeanPass):
                 self.clear.setdefault(id(x), []).append(cell)
                 self.ctx.note("cleared-join", f"{x.kernel} is ordered after every run of {tid} and every later "
                               "waiter of its join after it: the join is cleared after it", x.span)
-        if not self.lagged and not self.split:
+        if not self.lagged and not self.split and not self.folded and not self.guarded:
             return program
         self.dropped: set[str] = set()  # the join barriers' binders
         return self.build(program, orch=self.build(func, body=self.visit_all(func.body)))
@@ -221,6 +270,114 @@ class DropLatestRunsFromJoins(LeanPass):
         clearing = {id(w) for w in waiting if id(w) in cleared}
         return counted if clearing and _runs_after(self.body, loops[loop], clearing, self.known(outer, loops)) else None
 
+    def guard_where_chained(self, cell: str, barrier, tid: str, where: list, body) -> None:
+        """Leave the barrier of the join ``cell`` (kept as it is) out where a counter ``v`` of a
+        loop around it has one of the values ``K`` (each of ``where``,
+        ``RuntimeOrder.chained_each``: there the run of the joined task is ordered after every
+        earlier run of it, and so after every run the join holds), the join storing the TaskId
+        there instead (``if v == k or ...: join = tid``, else the barrier and its store): a later
+        waiter waits for that run, after which every run the join held came. Only where the
+        statement after the barrier stores it in the join; not on the first iteration of a loop
+        in no loop (the join is empty there)."""
+        if not where:
+            return
+        if self.stmt_places is None:
+            self.stmt_places = places(self.body, ("Dummy", "CellDecl"))
+        place = self.stmt_places[id(barrier)]
+        after = place.next
+        if (after is None or after._production != "CellSet" or after.cell != cell or after.value._production != "Var"
+                or after.value.name != barrier.var.name):
+            return
+        tests = self.counter_tests(where, place.loops, body)
+        if tests:
+            self.guarded[id(barrier)] = (tid, tests)
+
+    def counter_tests(self, where: list, around, body) -> list:
+        """(a counter's binder, its values) of each of ``where`` (``RuntimeOrder.chained_each``)
+        that names the counter of one of the loops ``around`` (ids), less the first value of a
+        loop in no loop (the join is empty there: its barrier would have one entry, which is not
+        submitted, and a guard would cost a join kept as it is its clears)."""
+        if self.counters is None:
+            self.counters = dict(loop_counters(body))
+        if self.loop_places is None:
+            self.loop_places = places(self.body, LOOPS)
+        tests = []  # (a counter's binder, its values): a run in which any holds is so ordered
+        for v, values in where:
+            counter = self.counters.get(v) if isinstance(v, str) else None
+            if counter is None or counter[1] not in around or not all(
+                    isinstance(k, int) and not isinstance(k, bool) for k in values):
+                continue
+            loop = self.loop_places[counter[1]]
+            if not loop.loops and loop.stmt._production == "For" and loop.stmt.start._production == "Int":
+                values = tuple(k for k in values if k != loop.stmt.start.value)
+            if values:
+                tests.append((counter[0], values))
+        return tests
+
+    def fold_after_loop(self, source, barrier, cell: str, waiting, late: int, where, loops: dict):
+        """(the loop ``L``, its counter's binder, its values: ``counted_iterations``) where the join
+        ``cell`` of ``source`` may be folded once a run of ``L`` instead of once a run of ``source``:
+        ``L`` is the innermost loop around ``source`` and its barrier, of ``2 .. MAX_TRIPS``
+        iterations known before it runs, the join is declared outside ``L`` and no waiter
+        (``waiting``: tasks and host fences) is in ``L``, so that nothing reads the join while
+        ``L`` runs. Each iteration ``k`` then keeps its run in a cell ``join_k`` (``j == k: join_k
+        = tid``), and after ``L`` one barrier joins the join and the cells (``b = task_dummy(deps=
+        [join, join_0, ...]); join = b``, the cells cleared): ``T + 1`` entries and a dummy a run
+        of ``L``, where the chain costs two entries and a dummy a run of ``source`` (``2 * T`` a
+        run of ``L``), and a waiter one entry either way. Where a waiter clears the join (``T``
+        entries a run of ``L`` that finds it cleared), the lagged join costs ``2 * (T - 2)`` such a
+        run and one entry more each waiter that waits on its latest-run cell too (``late`` of
+        them): taken where ``T >= 4 - late``, so that no run of ``L`` costs more than the lagged
+        join's. Not where ``split_joins_by_iteration`` or ``_older_by_iteration`` (``L`` and every
+        waiter in no other loop) need no barrier at all. Else None."""
+        around = where[id(source)].loops
+        if not around:
+            return None
+        if self.loop_places is None:
+            self.loop_places = places(self.body, LOOPS)
+        if self.stmt_places is None:
+            self.stmt_places = places(self.body, ("Dummy", "CellDecl"))
+        inner = [k for k in around if self.loop_places[k].loops == around - {k}]
+        if len(inner) != 1:
+            return None
+        key = inner[0]
+        counted = counted_iterations(loops[key])
+        if counted is None or not max(2, 4 - late) <= len(counted[1]) <= MAX_TRIPS:
+            return None
+        if self.stmt_places[id(barrier)].loops != around:
+            return None
+        if self.decl_loops is None:  # (cell -> the loops around its declarations, once asked)
+            self.decl_loops = {}
+            for place in self.stmt_places.values():
+                if place.stmt._production == "CellDecl":
+                    self.decl_loops.setdefault(place.stmt.cell, set()).update(place.loops)
+        if key in self.decl_loops.get(cell, ()):
+            return None
+        if any(key in where[id(w)].loops for w in waiting):
+            return None
+        if not self.loop_places[key].loops and not any(where[id(w)].loops for w in waiting):
+            return None  # (a cell per iteration and no barrier: ``split_joins_by_iteration``'s)
+        return loops[key], counted[0], counted[1]
+
+    def For(self, loop):
+        out = self.build(loop, body=self.visit_all(loop.body))
+        cells = self.fold_loops.get(id(loop))
+        if not cells:
+            return out
+        out, span = [out], loop.span
+        for cell in cells:
+            _, _, kept = self.folded[cell]
+            barrier = self.names.fresh(cell, "folded")
+            none = self.names.fresh("no_task", "none")
+            out += [D.Dummy(D.Binder(barrier, TID_TYPE, span=span), [D.CellDep(cell)] + [D.CellDep(c) for c in kept],
+                            "joins every run of the loop's task so far, once the loop has run", span=span),
+                    D.CellSet(cell, D.Var(barrier), span=span),
+                    D.Let(D.Binder(none, TID_TYPE, span=span), D.NoTask(), span=span)]
+            out += [D.CellSet(c, D.Var(none), span=span) for c in kept]
+        return out
+
+    While = For
+
     def known(self, outer, loops: dict) -> dict:
         """counter name -> its values (``counted_iterations``), of the loops ``outer`` (ids) whose
         iterations are known before they run."""
@@ -235,10 +392,17 @@ class DropLatestRunsFromJoins(LeanPass):
         split = self.split.get(decl.cell)
         if split is not None:
             return [D.CellDecl(c, span=decl.span) for c in split[2]]
+        folded = self.folded.get(decl.cell)
+        if folded is not None:
+            return [decl] + [D.CellDecl(c, span=decl.span) for c in folded[2]]
         latest = self.lagged.get(decl.cell)
         return [decl, D.CellDecl(latest, span=decl.span)] if latest is not None else decl
 
     def Dummy(self, dummy):
+        guarded = self.guarded.get(id(dummy))
+        if guarded is not None:
+            self.held[dummy.var.name] = (dummy, *guarded)
+            return []
         cell = self.barriers.get(id(dummy))
         if cell is None:
             return dummy
@@ -246,7 +410,17 @@ class DropLatestRunsFromJoins(LeanPass):
         return []
 
     def CellSet(self, cell_set):
-        if ((cell_set.cell in self.lagged or cell_set.cell in self.split) and cell_set.value._production == "Var"
+        held = self.held.pop(cell_set.value.name, None) if cell_set.value._production == "Var" else None
+        if held is not None:
+            dummy, tid, tests = held
+            span = cell_set.span
+            cond = _any_value(tests, span)
+            where = " or ".join(f"{counter.name} is {' or '.join(map(str, values))}" for counter, values in tests)
+            self.ctx.note("chained-join", f"where {where} the runtime orders {tid}'s run after every earlier one: "
+                          "the join takes the run, and its barrier goes there", dummy.span)
+            return D.If(cond, (cell_set.replace(value=D.Var(tid, span=cell_set.value.span)),), (dummy, cell_set), (),
+                        span=span)
+        if ((cell_set.cell in self.lagged or cell_set.cell in self.split or cell_set.cell in self.folded) and cell_set.value._production == "Var"
                 and cell_set.value.name in self.dropped):
             return []
         return cell_set
@@ -278,6 +452,12 @@ class DropLatestRunsFromJoins(LeanPass):
             chain = [D.Dummy(D.Binder(barrier, TID_TYPE, span=span), [D.CellDep(cell), D.CellDep(self.lagged[cell])],
                              f"joins every run of {task.kernel} so far, before its next run", span=span),
                      D.CellSet(cell, D.Var(barrier), span=span)]
+            tests = self.chained_values.get(cell)
+            if tests is not None:
+                chain = [D.If(_any_value(tests, span), (), tuple(chain), (), span=span)]
+                where = " or ".join(f"{c.name} is {' or '.join(map(str, values))}" for c, values in tests)
+                self.ctx.note("chained-join", f"where {where} the runtime orders {task.kernel} after its previous run: "
+                              "the join keeps its older runs and the latest-run cell stands for the previous one", span)
             chained = self.chained.get(cell)
             if chained is not None:
                 counter, m, every = chained
@@ -303,8 +483,10 @@ class DropLatestRunsFromJoins(LeanPass):
         if cell is not None:
             out.append(D.CellSet(self.lagged[cell], D.Var(task.tid.name), span=task.span))
         split = self.split_after.get(task.tid.name) if task.tid is not None else None
+        if split is None and task.tid is not None and task.tid.name in self.fold_after:
+            split = self.fold_after[task.tid.name]
         if split is not None:  # (the cell of the iteration takes the run)
-            counter, values, cells = self.split[split]
+            counter, values, cells = self.split[split] if split in self.split else self.folded[split]
             span = task.span
             tid = D.Var(task.tid.name, span=span)
             guarded = len(cells) if split in self.older else len(cells) - 1  # (older: the last iteration sets none)
@@ -316,9 +498,20 @@ class DropLatestRunsFromJoins(LeanPass):
         for cleared in self.clear.get(key, ()):
             none = self.names.fresh("no_task", "none")
             out.append(D.Let(D.Binder(none, TID_TYPE, span=task.span), D.NoTask(), span=task.span))
-            cells = self.split[cleared][2] if cleared in self.split else [cleared, self.lagged[cleared]]
+            cells = (self.split[cleared][2] if cleared in self.split else [cleared] if cleared in self.folded
+                     else [cleared, self.lagged[cleared]])
             out += [D.CellSet(c, D.Var(none), span=task.span) for c in cells]
         return out if len(out) > 1 else task
+
+
+def _any_value(tests: list, span):
+    """``v == k or ...`` for each (counter binder ``v``, its values) of ``tests`` and each value."""
+    cond = None
+    for counter, values in tests:
+        for k in values:
+            test = D.Cmp(CmpOp.eq, D.Var(counter.name, span=span), D.Int(k, counter.type.dtype, span=span), span=span)
+            cond = test if cond is None else D.Bin(BinOp.or_, cond, test, span=span)
+    return cond
 
 
 def _counter_binder(name: str, around, loops: dict):

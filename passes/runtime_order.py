@@ -481,6 +481,17 @@ class RuntimeOrder:
                     return v, bound
         return None
 
+    def chained_each(self, task: int, every: bool = False) -> list:
+        """Each (``v``, ``K``) as in ``implied_each``, of the runs of ``task`` ordered after the
+        task's previous run (with ``every``: after every earlier run of it): every walk of a run
+        in which loop counter ``v`` has a value of ``K`` is so ordered (``chained_at``), where
+        some other run is not."""
+        bit = 2 if every else 1
+        walks = {key: (frozenset((0,)) if value & bit else frozenset()) for key, value in self.chained_at.get(task, {}).items()}
+        if not walks or all(walks.values()):
+            return []
+        return _implied_each(walks, 0)
+
     def implied_from(self, task: int, position: int, fence=None) -> list:
         """Each ((``v``, ``MIN``), (``m``,)) such that dependency ``position`` of ``task`` (of
         the host fence ``fence`` if given) is implied in every run in which loop counter ``v``
