@@ -125,14 +125,16 @@ class DropImpliedDependencies(LeanPass):
                 continue
             each = each_of(k, dep._production == "CellDep") if self.guards(dep) else []
             loop = self.first_loops.get((id(stmt), k)) if stmt._production == "Task" else None
-            # (the first of the largest that a guard may test)
-            where = next((c for c in sorted(each, key=lambda c: -len(c[1]))
-                          if self.guardable(stmt, dep, c[0], loop is not None)), None)
+            loops = self.where[id(stmt)].loops
+            where = also = None
+            for c in sorted(each, key=lambda c: -len(c[1])):  # (the first of the largest that a guard may test)
+                others = [o for o in each if o[0] != c[0] and (
+                          not isinstance(o[0], str) and not _is_at_least(o[0])  # (a trips' parity: its loop's bounds hold at ``stmt``)
+                          or _counter_name(o[0]) in self.counters and self.counters[_counter_name(o[0])][1] in loops)]
+                if self.guardable(stmt, dep, c[0], loop is not None or bool(others)):
+                    where, also = c, others
+                    break
             if where is not None:
-                loops = self.where[id(stmt)].loops
-                also = [c for c in each if c[0] != where[0] and (
-                        not isinstance(c[0], str) and not _is_at_least(c[0])  # (a trips' parity: its loop's bounds hold at ``stmt``)
-                        or _counter_name(c[0]) in self.counters and self.counters[_counter_name(c[0])][1] in loops)]
                 first = self.first_only_in(stmt, dep, loop, what)[1] if loop is not None else None
                 guards.append(self.guarded(stmt, dep, [where] + also, what, first))
             elif stmt._production == "Task":
@@ -156,9 +158,11 @@ class DropImpliedDependencies(LeanPass):
         run after that task's only, where the guard would insert it in each run of the inner
         loop (32182). A lower bound of the counter (``implied_from``) only where the counter's
         loop is around that task too, or where the edge waits on a cell of ``first_only_in``
-        anyway (``first``: the guard's other branch takes that cell's value, so it inserts no
-        more than that cell alone; seed 50046: ``S`` before a loop of a loop whose later
-        iterations, and the inner loop's, look up what ``S`` wrote)."""
+        anyway, or other counters imply it too (``first``: the guard's other branch takes that
+        cell's value, so it inserts no more than that cell alone; seed 50046: ``S`` before a
+        loop of a loop whose later iterations, and the inner loop's, look up what ``S`` wrote;
+        the guard tests the others too, so it inserts in fewer runs than the first of each run
+        of the inner loop: seed 48092)."""
         loops = self.where[id(task)].loops
         source_loops = self.where[id(self.order.tasks[self.order.source_of(dep)])].loops
         if (_is_at_least(counter) and counter[0] in self.counters and self.counters[counter[0]][1] not in source_loops
