@@ -124,13 +124,17 @@ class DropImpliedDependencies(LeanPass):
             if k in implied or not self.removable(dep):
                 continue
             each = each_of(k, dep._production == "CellDep") if self.guards(dep) else []
-            where = max(each, key=lambda c: len(c[1])) if each else None  # (the first of the largest)
-            if where is not None and self.guardable(stmt, dep, where[0]):
-                loops = self.where[id(stmt)].loops
-                also = [c for c in each if c[0] != where[0] and (
-                        not isinstance(c[0], str) and not _is_at_least(c[0])  # (a trips' parity: its loop's bounds hold at ``stmt``)
-                        or _counter_name(c[0]) in self.counters and self.counters[_counter_name(c[0])][1] in loops)]
-                loop = self.first_loops.get((id(stmt), k)) if stmt._production == "Task" else None
+            loop = self.first_loops.get((id(stmt), k)) if stmt._production == "Task" else None
+            loops = self.where[id(stmt)].loops
+            where = also = None
+            for c in sorted(each, key=lambda c: -len(c[1])):  # (the first of the largest that a guard may test)
+                others = [o for o in each if o[0] != c[0] and (
+                          not isinstance(o[0], str) and not _is_at_least(o[0])  # (a trips' parity: its loop's bounds hold at ``stmt``)
+                          or _counter_name(o[0]) in self.counters and self.counters[_counter_name(o[0])][1] in loops)]
+                if self.guardable(stmt, dep, c[0], loop is not None or bool(others)):
+                    where, also = c, others
+                    break
+            if where is not None:
                 first = self.first_only_in(stmt, dep, loop, what)[1] if loop is not None else None
                 guards.append(self.guarded(stmt, dep, [where] + also, what, first))
             elif stmt._production == "Task":
@@ -142,7 +146,7 @@ class DropImpliedDependencies(LeanPass):
         swap = {id(old): new for old, new, _ in guards}
         return [g for _, _, g in guards if g is not None] + [stmt.replace(deps=[swap.get(id(d), d) for d in deps])]
 
-    def guardable(self, task, dep, counter) -> bool:
+    def guardable(self, task, dep, counter, first: bool = False) -> bool:
         """A guard on ``counter`` inserts no more than ``drop_edges_after_first_run`` would: it
         counts the innermost loop around ``task`` (a guard on an outer loop's would insert the
         edge on every run of the inner loop, where that pass inserts it on the first), or it is
@@ -153,10 +157,16 @@ class DropImpliedDependencies(LeanPass):
         ``dep`` names either: there ``drop_edges_after_first_run`` inserts the edge on the first
         run after that task's only, where the guard would insert it in each run of the inner
         loop (32182). A lower bound of the counter (``implied_from``) only where the counter's
-        loop is around that task too."""
+        loop is around that task too, or where the edge waits on a cell of ``first_only_in``
+        anyway, or other counters imply it too (``first``: the guard's other branch takes that
+        cell's value, so it inserts no more than that cell alone; seed 50046: ``S`` before a
+        loop of a loop whose later iterations, and the inner loop's, look up what ``S`` wrote;
+        the guard tests the others too, so it inserts in fewer runs than the first of each run
+        of the inner loop: seed 48092)."""
         loops = self.where[id(task)].loops
         source_loops = self.where[id(self.order.tasks[self.order.source_of(dep)])].loops
-        if _is_at_least(counter) and counter[0] in self.counters and self.counters[counter[0]][1] not in source_loops:
+        if (_is_at_least(counter) and counter[0] in self.counters and self.counters[counter[0]][1] not in source_loops
+                and not first):
             return False  # (``first_iteration_loop`` inserts such an edge on ``S`` outside the loop once)
         counter = _counter_name(counter) or counter
         if not isinstance(counter, str):

@@ -390,6 +390,10 @@ class RuntimeOrder:
     # task number -> as ``implied_at``, less the dependencies on a task that has not run on any
     # path there (implied because nothing ran: a cell of its latest run holds none there)
     implied_run_at: dict = field(default_factory=dict)
+    # task number -> {the scalars of a walk -> the positions of its dependencies that the task's
+    # lookups and the host accesses before it imply in some walk with those scalars, after a run
+    # of the task they name}
+    implied_ran_at: dict = field(default_factory=dict)
     parity_loops: list = field(default_factory=list)  # the loops of ``(PARITY, k)`` and ``(RAN, k)``, k their index
     # task number -> {per loop around the task walked, outermost first, whether the walk is of an
     # iteration after its first (``_Walker.later`` past its first entry) -> the positions of its
@@ -502,8 +506,26 @@ class RuntimeOrder:
 
     def implied_each_run(self, task: int, position: int) -> list:
         """``implied_each``, where the task the dependency names has run in each walk of each
-        ``K`` (``implied_run_at``)."""
-        return _implied_each(self.implied_run_at.get(task, {}), position)
+        ``K`` (``implied_run_at``), or where it is implied in each walk of ``K`` and the runtime
+        implies it in some walk of ``K`` after a run of that task (``implied_ran_at``: a walk in
+        which that task has not run, where a cell of its latest run holds none and the
+        dependency inserts nothing, neither gives nor takes away the value; seed 49054): of a
+        loop counter only, and only its values below each value at which the dependency is
+        needed. A needed run before them in the loop's run (or, of a trips' parity, anywhere)
+        lets the passes after ``drop_implied_dependencies`` clear the cell after it, for them
+        and the waiters after the loop, which a guard's copy of the cell would keep them from
+        (seed 36084; tests/test_lean_rotated_carries.py)."""
+        out = dict(_implied_each(self.implied_run_at.get(task, {}), position))
+        walks = self.implied_at.get(task, {})
+        for v, values in _implied_each(walks, position, self.implied_ran_at.get(task, {})):
+            if not isinstance(v, str):  # (a trips' parity, whether a loop made a trip: no order)
+                continue
+            needed = [dict(key).get(v, dict(key).get((v, MIN))) for key, implied in walks.items() if position not in implied]
+            below = min((x for x in needed if isinstance(x, int) and not isinstance(x, bool)), default=None)
+            values = [x for x in values if isinstance(x, int) and not isinstance(x, bool) and below is not None and x < below]
+            if values:
+                out[v] = tuple(sorted(set(out.get(v, ())) | set(values)))
+        return list(out.items())
 
     def implied_each(self, task: int, position: int, fence=None) -> list:
         """Each (``v``, ``K``) as in ``implied_where``, for each counter ``v`` of a nonempty ``K``
@@ -512,12 +534,15 @@ class RuntimeOrder:
         return _implied_each(walks, position)
 
 
-def _implied_each(walks: dict, position: int) -> list:
-    """``RuntimeOrder.implied_each`` of the walks ``walks`` (scalars -> implied positions)."""
+def _implied_each(walks: dict, position: int, chosen: dict | None = None) -> list:
+    """``RuntimeOrder.implied_each`` of the walks ``walks`` (scalars -> implied positions); with
+    ``chosen`` (scalars -> positions), only of the values of the walks whose positions there
+    hold ``position``."""
     out = []
     counters = {name for key in walks for name, _ in key if isinstance(name, str) or name[0] in (PARITY, RAN)}
     for v in sorted(counters, key=lambda c: (0, c) if isinstance(c, str) else (1, c[0] != PARITY, c[1])):
-        values = {dict(key).get(v) for key, implied in walks.items() if position in implied} - {None}
+        values = {dict(key).get(v) for key, implied in walks.items() if position in implied
+                  and (chosen is None or position in chosen.get(key, ()))} - {None}
         for key, implied in walks.items():
             if position in implied:
                 continue
@@ -1284,8 +1309,14 @@ class _Walker:
             key = frozenset(self.values.items())
             self._meet(self.out.implied_at.setdefault(n, {}), key, frozenset(implied))
             never = state.never_ran
-            self._meet(self.out.implied_run_at.setdefault(n, {}), key,
-                       frozenset(k for k in implied if sources[k] is None or not never >> sources[k] & 1))
+            ran = frozenset(k for k in implied if sources[k] is None or not never >> sources[k] & 1)
+            self._meet(self.out.implied_run_at.setdefault(n, {}), key, ran)
+            runtime = self.closed(lookups | state.done, state)
+            by_runtime = frozenset(k for k in ran if sources[k] is not None and runtime >> sources[k] & 1
+                                   and not (self.out.is_join(task.deps[k]) and not runtime >> (self.width + sources[k]) & 1))
+            if by_runtime:
+                seen = self.out.implied_ran_at.setdefault(n, {})
+                seen[key] = seen.get(key, frozenset()) | by_runtime
             self.implied_later_is(n, tuple(self.later), frozenset(implied))
         after = lookups | state.never_ran | state.done
         for t in through:
