@@ -131,9 +131,10 @@ class FreshVersions:
     def fresh(self, base: str, role: str) -> str:
         stem = f"{base}__{role}"
         k = self.next_version.get(stem, 0)
-        while f"{stem}_v{k}" in self.taken:
-            k += 1
         name = f"{stem}_v{k}"
+        while name in self.taken:
+            k += 1
+            name = f"{stem}_v{k}"
         self.taken.add(name)
         self.next_version[stem] = k + 1
         return name
