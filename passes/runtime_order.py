@@ -1222,7 +1222,8 @@ class _Walker:
         *partial* facts (under ``partial``), which a host element access may not wait for
         (``wait`` reads the facts of the whole tensor and of the slices that hold the element).
         And the covering views of a tensor that got them get the tensor's facts (a lookup of such
-        a view overlaps every entry of the tensor)."""
+        a view overlaps every entry of the tensor), and so, in turn, do the covering views of
+        those views (a reshape of a reshape covers the tensor too: seed 82)."""
         root = state.alias.get(name, name)
         if root not in self.region_base and root not in self.covering_views:
             return
@@ -1240,9 +1241,13 @@ class _Walker:
             if part:
                 state.facts[partial(base)] = state.facts.get(partial(base), 0) | part
             view, base = base, self.region_base.get(base)
-        for tensor in reached:
+        stack = list(reached)
+        while stack:  # (and so do the covering views of those views: a reshape of a reshape)
+            tensor = stack.pop()
             for view in self.covering_views.get(tensor, ()):
                 if view not in reached:
+                    reached.append(view)
+                    stack.append(view)
                     state.write(view, state.of(view) | state.of(tensor))
 
     def looked_up(self, name: str, state: State) -> int:
