@@ -10,7 +10,10 @@ from .cells import without_unread_cells
 from .lean import LeanPass
 from .runtime_order import evaluate_scalar, runtime_order
 from .split_joins_by_iteration import counted_iterations
-from .util import iter_stmts
+from .util import iter_stmts, static_trip_count
+
+SPAN = 64  # a loop of more iterations counts only where the stores and the tasks it reads are in no branch
+EVERY = "every iteration"  # (a cell's stores: in each iteration of its loop)
 
 
 @register
@@ -23,7 +26,10 @@ class DropCellsImpliedThroughEdges(LeanPass):
     ``a`` the TaskId of a task ``A`` in the same iteration of the innermost loop ``L`` around
     both, a loop whose iterations are known before it runs (``counted_iterations``), through
     branches alone: the cell of one iteration that ``split_joins_by_iteration`` or
-    ``drop_latest_runs_from_joins`` makes of a join (``if i == k: c = a``), a latest-run cell. A
+    ``drop_latest_runs_from_joins`` makes of a join (``if i == k: c = a``), a latest-run cell (in
+    a loop of more than ``SPAN`` iterations, only where no branch is around the store, nor
+    around the task below: no counter value is tried, so the pass costs nothing per
+    iteration). A
     task ``B`` in ``L``'s body (through branches alone) with the edge ``DerivedDep(a)`` runs after
     that run of ``A`` in its iteration, and is *certain* at a counter value where the conditions
     around it hold. A task ``W`` outside ``L`` that waits on ``c`` reads the run of ``A`` of an
@@ -87,6 +93,11 @@ class DropCellsImpliedThroughEdges(LeanPass):
             loop, conds, _, _, _ = self.place[id(store)]
             task = tid_task[store.value.name]
             if loop is None or self.place[id(task)][0] is not loop:
+                continue
+            trips = static_trip_count(loop)
+            if trips is not None and trips > SPAN:
+                if not conds:  # (stored in every iteration: no counter value need be tried)
+                    once[cell] = (store, loop, EVERY)
                 continue
             counted = counted_iterations(loop)
             if counted is None:
@@ -173,6 +184,8 @@ class DropCellsImpliedThroughEdges(LeanPass):
         b_loop, conds, _, _, _ = self.place[id(b)]
         if b_loop is not loop:
             return False
+        if stored is EVERY:
+            return not conds
         binder, _ = counted_iterations(loop)
         maybe = [k for k, known in stored.items() if known is not False]
         return bool(maybe) and all(decided(conds, {binder.name: k}) is True for k in maybe)
@@ -189,6 +202,10 @@ class DropCellsImpliedThroughEdges(LeanPass):
                 continue
             o_store, o_loop, o_stored = once[other]
             if o_loop is not loop or o_store.value.name != b.tid.name:
+                continue
+            if stored is EVERY or o_stored is EVERY:
+                if stored is o_stored and all(self.cleared_beside(c, cell, clears) for c in clears.get(other, ())):
+                    return True  # (both stored in every iteration: the last one's runs)
                 continue
             if None in stored.values() or None in o_stored.values():
                 continue
