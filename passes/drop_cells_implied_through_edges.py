@@ -65,8 +65,11 @@ class DropCellsImpliedThroughEdges(LeanPass):
     def lean(self, program):
         func = program.orch
         stmts = list(iter_stmts(func.body))
-        if not any(s._production == "CellSet" for s in stmts):
-            return program
+        held = {s.value.name for s in stmts if s._production == "CellSet" and s.value._production == "Var"}
+        if not held or not any(s._production == "Task" and any(
+                d._production == "DerivedDep" and d.value._production == "Var" and d.value.name in held for d in s.deps)
+                for s in stmts):
+            return program  # (no task waits through its TaskId on a run a cell holds: no rule applies)
         self.place: dict[int, tuple] = {}  # id(stmt) -> (innermost loop or None, conditions, loops around, list, index)
         self.lists: dict[int, object] = {}  # id(statement list) -> the list
         self.walk(func.body, None, (), frozenset())
