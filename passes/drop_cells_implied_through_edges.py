@@ -64,6 +64,8 @@ class DropCellsImpliedThroughEdges(LeanPass):
 
     def lean(self, program):
         func = program.orch
+        if not any(s._production == "CellDecl" for s in func.body):
+            return program  # (the lean passes declare their cells first in the function's body: none)
         stmts = list(iter_stmts(func.body))
         held = {s.value.name for s in stmts if s._production == "CellSet" and s.value._production == "Var"}
         if not held or not any(s._production == "Task" and any(
