@@ -33,7 +33,8 @@ class DropImpliedDependencies(LeanPass):
     latest-run cell too, where the walks that imply it ran the task it names:
     ``RuntimeOrder.implied_each_run``; its cell holds a copy of that cell) implied in the
     iterations where
-    the counter of the innermost loop around it has given values (every walk of them implies it,
+    the counter of the innermost loop around it (or of an outer loop, where the task's runs are
+    not chained: 45029) has given values (every walk of them implies it,
     ``RuntimeOrder.implied_where``: a loop that swaps its carries, say), or is at least a value
     where no such value says it (``RuntimeOrder.implied_from``: the later iterations, walked as
     one), or where a loop before it made no trip or some (``(RAN, k)``), waits on a cell of its own,
@@ -148,8 +149,10 @@ class DropImpliedDependencies(LeanPass):
 
     def guardable(self, task, dep, counter, first: bool = False) -> bool:
         """A guard on ``counter`` inserts no more than ``drop_edges_after_first_run`` would: it
-        counts the innermost loop around ``task`` (a guard on an outer loop's would insert the
-        edge on every run of the inner loop, where that pass inserts it on the first), or it is
+        counts the innermost loop around ``task``, or an outer loop around it where the task's
+        runs are not chained (``runs_chained``; where they are, a guard on an outer loop's counter
+        would insert the edge on every run of the inner loop, where that pass inserts it on the
+        first; where they are not, the edge is on every run either way: 45029), or it is
         the trips' parity of a loop before ``task`` and every loop around ``task`` is around
         the task ``dep`` names too. Not where ``task``'s runs are chained (every run ordered
         after the one before, ``runs_chained``: seed 35013) and a loop around the counter's loop
@@ -177,7 +180,13 @@ class DropImpliedDependencies(LeanPass):
         n = self.order.number.get(id(task))
         if task._production == "Task" and n is not None and loops - source_loops - {loop} and self.runs_chained(task):
             return False
-        return loop in loops and self.where[loop].loops == loops - {loop}
+        if loop not in loops:
+            return False
+        if self.where[loop].loops == loops - {loop}:
+            return True
+        # (an outer loop's counter: the guard inserts the edge on each run of the loops inside
+        # it, as the edge itself does where the task's runs are not chained: 45029)
+        return task._production == "Task" and n is not None and not self.runs_chained(task)
 
     def runs_chained(self, task) -> bool:
         """Every run of ``task`` is ordered after its previous run: known where ``task`` is

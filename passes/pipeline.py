@@ -24,6 +24,7 @@ from .decide_view_tracking import DecideViewTracking
 from .define_dynamic_dim_symbols import DefineDynamicDimSymbols
 from .derive_auto_scope_dependencies import DeriveAutoScopeDependencies
 from .derive_call_directions import DeriveCallDirections
+from .drop_cells_implied_through_edges import DropCellsImpliedThroughEdges
 from .drop_chained_join_barriers import DropChainedJoinBarriers
 from .drop_edges_after_first_run import DropEdgesAfterFirstRun
 from .drop_implied_dependencies import DropImpliedDependencies
@@ -72,6 +73,7 @@ PASSES = [
     ClearEdgesWhereImplied,  # directed
     DropUnwaitedDummies,  # directed
     SplitJoinsByIteration,  # directed
+    DropCellsImpliedThroughEdges,  # directed
     DropOverwrittenCellStores,  # directed
     RemoveDeadValues,  # directed
     MaterializeRuntimeScopes,  # directed -> scoped

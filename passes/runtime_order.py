@@ -167,6 +167,7 @@ PER_EDGE = 100  # and the walk may cost this much per dependency entry of the pr
 PARITY = "trips odd"
 # ``((RAN, k), 0 or 1)`` in the walk's scalars: after loop k (``parity_loops``), whether it made a trip
 RAN = "trips any"
+COUNTER = "the loop counter"  # (``_renamed_key``)
 MIN = "at least"  # ``(name, MIN)`` in the walk's scalars: a lower bound of a loop's counter ``name``
 MAX = "at most"  # ``(name, MAX)`` in the walk's scalars: an upper bound of a scalar ``name`` (``_trip_bounds``)
 _FLIPPED = {CmpOp.lt: CmpOp.gt, CmpOp.gt: CmpOp.lt, CmpOp.le: CmpOp.ge, CmpOp.ge: CmpOp.le}
@@ -713,8 +714,10 @@ def repeated_regions(loop, params: frozenset, number: dict) -> tuple | None:
     region of any counter value in a later run of the loop finds what the writer of that value
     wrote (or an InOut writer after it, which looked it up): it is ordered after what each of
     those writes was, less the tasks of the loop's body (``_Walker.walk_loop``); a slice of the
-    loop's next run starts from those facts (``_Walker.Let``). None where it has no such slice
-    written."""
+    loop's next run starts from those facts (``_Walker.Let``), and so does one of another loop of
+    the same bounds whose offsets compute the same from its counter (the keys name the bounds,
+    and the counter as ``COUNTER``: its counter takes the same values, and the iteration of each
+    views the same region; seed 41133). None where it has no such slice written."""
     if (loop._production != "For" or loop.step._production != "Int" or loop.step.value <= 0
             or _condition_key(loop.start, params) is None or _condition_key(loop.stop, params) is None):
         return None
@@ -737,6 +740,7 @@ def repeated_regions(loop, params: frozenset, number: dict) -> tuple | None:
             keys = [_condition_key(e, names) for e in value.offset]
             if None in keys or not any(loop.var.name in _names_in(e) for e in value.offset):
                 continue
+            keys = [_renamed_key(k, loop.var.name) for k in keys]
             sliced[stmt.var.name] = id(stmt)
             slices[id(stmt)] = repr(([e.value for e in value.shape], keys))
         elif stmt._production == "Task":
@@ -750,7 +754,19 @@ def repeated_regions(loop, params: frozenset, number: dict) -> tuple | None:
         n = number.get(id(stmt)) if stmt._production == "Task" else None
         if n is not None:
             tasks |= (1 << n) | (1 << (width + n))
-    return slices, writers, tasks, f"{loop.var.name}#{id(loop)}"
+    bounds = (_condition_key(loop.start, params), _condition_key(loop.stop, params), loop.step.value)
+    return slices, writers, tasks, repr(bounds)
+
+
+def _renamed_key(key, counter: str):
+    """``key`` (``_condition_key``) with the variable ``counter`` read as the counter of any loop
+    (``COUNTER``): two loops of the same bounds whose slices' offsets compute the same from their
+    counters view the same regions, iteration by iteration (``repeated_regions``)."""
+    if key == ("Var", counter):
+        return "Var", COUNTER
+    if isinstance(key, tuple) and key and key[0] in ("Un", "Bin", "Cmp"):
+        return key[:2] + tuple(_renamed_key(k, counter) for k in key[2:])
+    return key
 
 
 def _condition_key(expr, params: set):
@@ -1258,7 +1274,8 @@ class _Walker:
         *partial* facts (under ``partial``), which a host element access may not wait for
         (``wait`` reads the facts of the whole tensor and of the slices that hold the element).
         And the covering views of a tensor that got them get the tensor's facts (a lookup of such
-        a view overlaps every entry of the tensor)."""
+        a view overlaps every entry of the tensor), and so, in turn, do the covering views of
+        those views (a reshape of a reshape covers the tensor too: seed 82)."""
         root = state.alias.get(name, name)
         if root not in self.region_base and root not in self.covering_views:
             return
@@ -1276,9 +1293,13 @@ class _Walker:
             if part:
                 state.facts[partial(base)] = state.facts.get(partial(base), 0) | part
             view, base = base, self.region_base.get(base)
-        for tensor in reached:
+        stack = list(reached)
+        while stack:  # (and so do the covering views of those views: a reshape of a reshape)
+            tensor = stack.pop()
             for view in self.covering_views.get(tensor, ()):
                 if view not in reached:
+                    reached.append(view)
+                    stack.append(view)
                     state.write(view, state.of(view) | state.of(tensor))
 
     def looked_up(self, name: str, state: State) -> int:

@@ -1,7 +1,7 @@
 """The passes that drop or merge the compiler's dependency insertions (issue 24):
 drop_chained_join_barriers, drop_implied_dependencies, drop_latest_runs_from_joins, merge_cells_into_chains,
 drop_edges_after_first_run, clear_cells_after_waiters, clear_edges_where_implied, drop_unwaited_dummies,
-split_joins_by_iteration, drop_overwritten_cell_stores. Their figures
+split_joins_by_iteration, drop_cells_implied_through_edges, drop_overwritten_cell_stores. Their figures
 come from tools/measure_edges.py; every removal is checked by the hazard checker on generated
 programs (nothing the program before the passes orders is left unordered, values agree)."""
 
@@ -713,7 +713,7 @@ def test_the_lean_passes_are_the_ones_the_option_turns_off():
     names = {"drop_chained_join_barriers", "drop_implied_dependencies", "drop_latest_runs_from_joins",
              "merge_cells_into_chains", "drop_edges_after_first_run", "clear_cells_after_waiters",
              "drop_unwaited_dummies", "split_joins_by_iteration", "clear_edges_where_implied",
-             "drop_overwritten_cell_stores"}
+             "drop_cells_implied_through_edges", "drop_overwritten_cell_stores"}
     lean = {cls.name: cls for cls in PASSES if isinstance(cls, type) and issubclass(cls, LeanPass)}
     assert set(lean) == names
     path = str(ROOT / "tests/golden/ping_pong.py")
