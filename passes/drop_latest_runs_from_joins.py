@@ -328,7 +328,10 @@ class DropLatestRunsFromJoins(LeanPass):
         entries a run of ``L`` that finds it cleared), the lagged join costs ``2 * (T - 2)`` such a
         run and one entry more each waiter that waits on its latest-run cell too (``late`` of
         them): taken where ``T >= 4 - late``, so that no run of ``L`` costs more than the lagged
-        join's. Not where ``split_joins_by_iteration`` or ``_older_by_iteration`` (``L`` and every
+        join's; where ``L`` is in no loop, only where ``T >= 4``: its one run starts from an empty
+        join, where the chain costs ``2 * (T - 2)`` entries and ``T - 2`` dummies (its first two
+        barriers hold one run at the most and submit nothing; manual seed 24183: ``pl.parallel(2)``,
+        2 entries where the fold costs 3 and a dummy). Not where ``split_joins_by_iteration`` or ``_older_by_iteration`` (``L`` and every
         waiter in no other loop) need no barrier at all. Else None."""
         around = where[id(source)].loops
         if not around:
@@ -357,6 +360,8 @@ class DropLatestRunsFromJoins(LeanPass):
             return None
         if not self.loop_places[key].loops and not any(where[id(w)].loops for w in waiting):
             return None  # (a cell per iteration and no barrier: ``split_joins_by_iteration``'s)
+        if not self.loop_places[key].loops and len(counted[1]) < 4:
+            return None  # (the join is empty when ``L`` starts: the chain's first two barriers submit nothing)
         return loops[key], counted[0], counted[1]
 
     def For(self, loop):

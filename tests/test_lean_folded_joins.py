@@ -86,3 +86,25 @@ def test_a_loop_of_two_keeps_the_lagged_join():
     assert figures(text, 1) == (6, 0, 0, 6)
     assert figures(text, 0) == (8, 8, 4, 0)
     checked_clean(text, (0, 1))
+
+
+def once(trips: int) -> str:
+    """``readers`` with no outer loop: one run of the loop of ``trips`` runs of ``add``."""
+    lines = readers(trips, 1).splitlines(keepends=True)
+    at = lines.index("        for i in pl.range(1):\n")
+    body = [line[4:] for line in lines[at + 1:] if line.startswith("            ")]
+    return "".join(lines[:at] + body + [line for line in lines[at + 1:] if not line.startswith("            ")])
+
+
+def test_a_loop_of_three_in_no_loop_keeps_the_lagged_join():
+    """T = 3, the loop in no loop: its one run starts from an empty join. The lagged join's
+    barrier before the second run holds one entry (not submitted), the one before the third two
+    and a dummy: with no trip of the writer's loop (n = 0) 2 entries and a dummy, both dead,
+    where the fold would cost 3 and a dummy (the three cells; the join empty). With a trip the
+    writer waits on the join and the latest-run cell: 4 and a dummy, against 3 pairs needed (each
+    run of add before the first writer); the fold too would cost 3 + 1."""
+    text = once(3)
+    assert "for i in" not in text and "        for k in pl.range(n):\n            a = self.acc" in text
+    assert figures(text, 0) == (2, 2, 1, 0)
+    assert figures(text, 1) == (4, 0, 1, 3)
+    checked_clean(text, (0, 1, 2))
