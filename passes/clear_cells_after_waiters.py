@@ -9,7 +9,7 @@ from nanopass.rewrite import register
 from .lean import LeanPass, waiters_on_held_runs
 from .cells import cell_readers, taken_names
 from .runtime_order import runtime_order
-from .util import FreshVersions, iter_stmts, places
+from .util import BODY_FIELDS, FreshVersions, iter_stmts, places
 
 D = DIRECTED
 TID_TYPE = D.ScalarType(DType.TASK_ID)
@@ -20,8 +20,10 @@ class ClearCellsAfterWaiters(LeanPass):
     """Clear a cell after a task that every later task waiting on the cell is ordered after.
 
     A task ``W`` that waits on a latest-run cell or a join cell (``cells``) of a task ``S``, or
-    on the run such a cell holds through its TaskId (``lean.waiters_on_held_runs``), is ordered
-    after every run of ``S`` the cell stands for. When every task that waits on the cell
+    on the run such a cell holds through its TaskId (``lean.waiters_on_held_runs``), or on a
+    guard's copy of it (``guard_copies``: ``drop_implied_dependencies`` copies the cell, or no
+    task where the runtime orders ``W`` after what it stands for), is ordered after every run of
+    ``S`` the cell stands for. When every task that waits on the cell
     and may run after ``W`` (``W`` itself again, in a loop) is ordered after ``W``'s latest run
     (by the runtime or its edges, ``runtime_order``), the runs of ``S`` before ``W`` need no edge
     of theirs any more: the cell is cleared after ``W`` (``c = None``, a ``NoTask`` let), so a
@@ -47,6 +49,11 @@ class ClearCellsAfterWaiters(LeanPass):
         for cell, direct in waiters_on_held_runs(func.body).items():
             if cell in waiters:
                 waiters[cell] = waiters[cell] + direct
+        for cell, (guard, task) in guard_copies(func.body, waiters, others).items():
+            others[cell] = [s for s in others[cell] if s is not guard]
+            if not others[cell]:
+                del others[cell]
+            waiters[cell] = sorted(waiters.get(cell, []) + [task], key=stmts.index)
         order = runtime_order(program, track=[t for ts in waiters.values() for t in ts])
         if order is None:
             return program
@@ -89,4 +96,53 @@ class ClearCellsAfterWaiters(LeanPass):
 def _may_follow(first, then, order, loops) -> bool:
     """A run of task ``then`` may come after a run of task ``first``."""
     return order.number[id(then)] > order.number[id(first)] or bool(loops[id(first)] & loops[id(then)])
+
+
+def guard_copies(body, waiters: dict, others: dict) -> dict:
+    """cell ``C`` -> (the ``CellSet`` that copies it, the task ``W``) for each guard of
+    ``drop_implied_dependencies`` on ``C``: an ``if`` right before ``W`` each branch of which sets
+    the guard's cell ``G`` alone, to no task (there the runtime orders ``W`` after what ``C``
+    stands for) or to ``C``, where ``W`` alone reads ``G``, waiting on it. ``W`` is then ordered
+    after what ``C`` stands for either way: a waiter of ``C``. Only a cell with one such copy and
+    no other reader than its waiters and that copy."""
+    found: dict[str, tuple] = {}
+    counted: dict[str, int] = {}
+
+    def block(stmts) -> None:
+        for i, stmt in enumerate(stmts):
+            kind = stmt._production
+            if kind == "If" and i + 1 < len(stmts) and stmts[i + 1]._production == "Task":
+                guard = _guard(stmt, stmts[i + 1], waiters, others)
+                if guard is not None:
+                    cell, copy = guard
+                    counted[cell] = counted.get(cell, 0) + 1
+                    found[cell] = (copy, stmts[i + 1])
+            for field in BODY_FIELDS.get(kind, ()):
+                block(getattr(stmt, field))
+
+    block(body)
+    return {cell: got for cell, got in found.items() if counted[cell] == 1 and len(others.get(cell, ())) == 1}
+
+
+def _guard(branch, task, waiters: dict, others: dict):
+    """(``C``, the copy) of a guard ``if`` before ``task`` (``guard_copies``), or None."""
+    sets = []
+    for arm in (branch.then, branch.orelse):
+        stores = [s for s in arm if s._production == "CellSet"]
+        lets = [s for s in arm if s._production == "Let"]
+        if len(stores) != 1 or len(stores) + len(lets) != len(arm) or any(
+                s.value._production != "NoTask" for s in lets):
+            return None
+        sets.append((stores[0], {s.var.name for s in lets}))
+    if sets[0][0].cell != sets[1][0].cell or branch.results:
+        return None
+    guard = sets[0][0].cell
+    copies = [(store, store.value.name) for store, nones in sets
+              if store.value._production == "Var" and store.value.name not in nones]
+    if len(copies) != 1 or waiters.get(guard) != [task] or guard in others:
+        return None
+    if not any(d._production == "CellDep" and d.cell == guard for d in task.deps):
+        return None
+    copy, cell = copies[0]
+    return (cell, copy) if any(copy is s for s in others.get(cell, ())) else None
 
