@@ -8,7 +8,8 @@ from nanopass.rewrite import register
 
 from .cells import without_unread_cells
 from .lean import LeanPass
-from .runtime_order import evaluate_scalar, runtime_order
+from .loop_facts import evaluate_scalar
+from .runtime_order import runtime_order
 from .split_joins_by_iteration import counted_iterations
 from .util import iter_stmts, static_trip_count
 

@@ -11,7 +11,8 @@ from nanopass.rewrite import register
 
 from .lean import LeanPass
 from .cells import cell_readers, join_cells, taken_names
-from .runtime_order import evaluate_scalar, gives_up, runtime_order
+from .loop_facts import evaluate_scalar
+from .runtime_order import gives_up, runtime_order
 from .split_joins_by_iteration import MAX_TRIPS, counted_iterations
 from .util import FreshVersions, iter_stmts, loop_counters, places, var_reads
 

@@ -2,7 +2,8 @@
 (directed language). Used by the passes that drop compiler edges and barriers the rest of the
 order makes unnecessary. It reads only what the directed language carries (task arguments with
 their directions, SSA values, scopes, cells and dependency edges), not a hazard analysis, so it
-composes with whichever analysis added the edges.
+composes with whichever analysis added the edges. What a loop's syntax alone says (its counter
+and trips, the carries it moves, the regions it slices at its counter) is ``loop_facts``'.
 
 Only the *relevant* tasks are tracked: those a dependency edge names (directly, through a cell,
 through a join cell), those whose TaskId an array slot, a copy or a yield holds, and those a
@@ -57,7 +58,7 @@ statement of its block, the rest of the block is walked from each of the two sta
 meet instead (at most ``SPLITS`` times a walk): a task after the loop is ordered after what each
 path orders it after, through whichever values (a loop's own walk may spend the last of the
 budget: the rest is then walked once, from the meet of its exits; each walk knows the bound of
-the loop's stop that its exit implies, ``_trip_bounds``: ``n <= 0`` on the no-trip exit of ``for
+the loop's stop that its exit implies, ``trip_bounds``: ``n <= 0`` on the no-trip exit of ``for
 i in pl.range(n)``, ``n >= 1`` on the other, so that ``if n >= 1`` after it takes one branch in
 each). A loop of unknown trips that
 swaps its carries has three exits, the header split by the trips' parity (``walk_by_parity``),
@@ -66,7 +67,7 @@ in a loop and its bounds read only scalar parameters, every walk knows it from t
 leaves the loop by the exits of that parity: ``invariant_parity_loops``); those of a ``For`` of a
 positive constant step (two exits or three) know whether it made a trip (``trips_any``; what
 each exit knows: ``exit_scalars``); one whose second iteration is walked apart
-(``_second_and_rest``) has an exit after one trip of its own. A loop the walk reaches again
+(``second_and_rest``) has an exit after one trip of its own. A loop the walk reaches again
 from an equal state, in the same context, with a budget that makes the same walk, is not walked
 again: its exits are those of the first walk (``_Walker.exits``), and what the first recorded of
 its tasks' ``implied_later`` is recorded again under this walk's first/later-iteration flags (its
@@ -76,7 +77,7 @@ that an ``if`` on them takes one branch (``iterations``; in the other loops that
 sequential ``For``'s variable or a ``while``'s carry, from a known start by a positive constant
 step, the first iteration's walk knows the counter is the start, and the later ones' that it
 is at least the start plus the step, which decides a comparison of it with a known value, ``if
-i >= 1``: ``_first_and_later``): a loop of constant bounds with one
+i >= 1``: ``first_and_later``): a loop of constant bounds with one
 iteration; one of at most ``UNROLL`` iterations (with the loops so walked around it) that has an
 ``if`` on its variable, swaps or rotates its carries, yields a carry a tensor named before it,
 sets an array slot at its variable, or slices a tensor at an offset computed from it; a ``while``
@@ -153,12 +154,33 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from nanopass.languages.terms import ArgDir, BinOp, CmpOp, DType, LoopKind, ScopeMode, UnOp
+from nanopass.languages.terms import ArgDir, LoopKind, ScopeMode
 
 from .cells import D, copied_cell, declared_cells, join_cells, latest_run_cells
 from .kernels import kernel_table, output_param_of_result, output_params
+from .loop_facts import (
+    MIN,
+    WRITES,
+    branches_on,
+    evaluate_scalar,
+    first_and_later,
+    invariant_conditions,
+    invariant_parity_loops,
+    is_parallel,
+    is_task_id,
+    moves_carries,
+    repeated_regions,
+    replaces_carries,
+    second_and_rest,
+    sets_slots,
+    slice_writes,
+    slices_at,
+    surely_runs,
+    trip_bounds,
+    yielded_name,
+)
 from .remove_dead_values import RemoveDeadValues
-from .util import (BODY_FIELDS, assigned_names, binders_of, iter_stmts, last_yield, static_trip_count, unscoped,
+from .util import (BODY_FIELDS, binders_of, iter_stmts, last_yield, static_trip_count, unscoped,
                    var_reads)
 
 BUDGET = 300_000
@@ -167,16 +189,11 @@ PER_EDGE = 100  # and the walk may cost this much per dependency entry of the pr
 PARITY = "trips odd"
 # ``((RAN, k), 0 or 1)`` in the walk's scalars: after loop k (``parity_loops``), whether it made a trip
 RAN = "trips any"
-COUNTER = "the loop counter"  # (``_renamed_key``)
-MIN = "at least"  # ``(name, MIN)`` in the walk's scalars: a lower bound of a loop's counter ``name``
-MAX = "at most"  # ``(name, MAX)`` in the walk's scalars: an upper bound of a scalar ``name`` (``_trip_bounds``)
-_FLIPPED = {CmpOp.lt: CmpOp.gt, CmpOp.gt: CmpOp.lt, CmpOp.le: CmpOp.ge, CmpOp.ge: CmpOp.le}
 ASSUME = "assumed"  # ``((ASSUME, key), bool)`` in the walk's scalars: the value of an invariant condition (``invariant_conditions``)
 ASSUMED = 2  # at most this many invariant conditions split the walk (``_runtime_order``)
 UNROLL = 8  # at most this many iterations of loops of constant bounds walked one by one, nested
 SUMMARIZED = 64  # at most this many iterations' regions written by ``_Walker.summarize_slice_writes``
 SPLITS = 16  # at most this many loops whose exits are walked apart (see ``_Walker.run``)
-WRITES = (ArgDir.InOut, ArgDir.OutputExisting)
 VIEWS = ("SliceTensor", "TransposeTensor", "ReshapeTensor")  # (the views ``_Walker.region`` names)
 LOOKUPS = (ArgDir.Input, ArgDir.InOut)
 
@@ -654,138 +671,6 @@ def _runtime_order(program, track: tuple) -> RuntimeOrder | None:
     return out
 
 
-def invariant_conditions(func, stmts: list) -> dict[int, tuple]:
-    """``id(if) -> a key of its condition`` for the ``if``s in a loop whose condition reads only
-    the function's scalar parameters: it has the same value wherever and whenever it is tested
-    in one run of the function. The walk is made once per value of each such condition (at most
-    ``ASSUMED`` of them, equal conditions counted once; ``(ASSUME, key)`` in its scalars), each
-    ``if`` on it taking one branch, and the results meet: an edge is implied where every walk of
-    its task implies it (an ``if n > 1`` in a loop runs the same branch in every iteration, so
-    an edge on a task of the other branch waits for a task that never ran there)."""
-    params = {p.name for p in func.params if p.type._production == "ScalarType"}
-    out = {}
-    for loop in stmts:
-        if loop._production in ("For", "While"):
-            for stmt in iter_stmts(loop.body):
-                if stmt._production == "If" and id(stmt) not in out:
-                    key = _condition_key(stmt.cond, params)
-                    if key is not None:
-                        out[id(stmt)] = key
-    return out
-
-
-def invariant_parity_loops(func, stmts: list) -> list:
-    """The loops in a loop that ``_Walker.parities`` splits by their trips' parity (a sequential
-    ``For`` of a positive constant step, bounds not both constant, that swaps or rotates its
-    carries) whose bounds read only the function's scalar parameters: each time such a loop runs
-    in one run of the function it makes the same number of trips. The walk is made once per
-    parity of each (at most ``ASSUMED`` with the conditions of ``invariant_conditions``;
-    ``(PARITY, k)`` in its scalars from the start, ``k`` its index in
-    ``RuntimeOrder.parity_loops``), each walk leaving such a loop by the exits of its parity
-    alone (``_Walker.consistent``), and the results meet: what an iteration of an outer loop
-    finds of the tensors the carries held after the inner loop's trips in the iteration before
-    is that of the same parity (the meet of the exits at the end of an outer iteration's walk
-    would part them)."""
-    params = {p.name for p in func.params if p.type._production == "ScalarType"}
-    out, seen = [], set()
-    for outer in stmts:
-        if outer._production not in ("For", "While"):
-            continue
-        for loop in iter_stmts(outer.body):
-            if (id(loop) not in seen and loop._production == "For" and loop.kind is LoopKind.seq
-                    and loop.step._production == "Int" and loop.step.value > 0
-                    and not (loop.start._production == "Int" and loop.stop._production == "Int")
-                    and _condition_key(loop.start, params) is not None
-                    and _condition_key(loop.stop, params) is not None and _moves_carries(loop)):
-                seen.add(id(loop))
-                out.append(loop)
-    return out
-
-
-def repeated_regions(loop, params: frozenset, number: dict) -> tuple | None:
-    """(id(slice let) -> a key of its extents and offsets, the ids of the writers, the bitset
-    (both bits) of the tasks of the body, a key of the loop) of a ``For`` whose bounds read only
-    the function's scalar parameters (a positive constant step): each time it runs, its counter
-    takes the same values. Its slices are those its body makes (not in a branch or an inner loop:
-    once per iteration) of a tensor at offsets computed from its counter and those parameters
-    alone, of constant extents: each time the loop runs, the iteration of a counter value views
-    the same region (of the tensor its name holds). Its writers are the tasks of its body (not
-    in a branch or an inner loop) that write such a slice. After a trip or more, a lookup of the
-    region of any counter value in a later run of the loop finds what the writer of that value
-    wrote (or an InOut writer after it, which looked it up): it is ordered after what each of
-    those writes was, less the tasks of the loop's body (``_Walker.walk_loop``); a slice of the
-    loop's next run starts from those facts (``_Walker.Let``), and so does one of another loop of
-    the same bounds whose offsets compute the same from its counter (the keys name the bounds,
-    and the counter as ``COUNTER``: its counter takes the same values, and the iteration of each
-    views the same region; seed 41133). None where it has no such slice written."""
-    if (loop._production != "For" or loop.step._production != "Int" or loop.step.value <= 0
-            or _condition_key(loop.start, params) is None or _condition_key(loop.stop, params) is None):
-        return None
-    names = params | {loop.var.name}
-    slices, writers, sliced = {}, set(), {}
-
-    def direct(body):
-        for stmt in body:
-            if stmt._production in ("Scope", "CompilerScope"):
-                yield from direct(stmt.body)
-            else:
-                yield stmt
-    for stmt in direct(loop.body):
-        if stmt._production == "Let" and stmt.value._production == "SliceTensor":
-            value = stmt.value
-            if value.clamp or value.manual_dep or value.tensor._production != "Var":
-                continue
-            if any(e._production != "Int" for e in value.shape):
-                continue
-            keys = [_condition_key(e, names) for e in value.offset]
-            if None in keys or not any(loop.var.name in _names_in(e) for e in value.offset):
-                continue
-            keys = [_renamed_key(k, loop.var.name) for k in keys]
-            sliced[stmt.var.name] = id(stmt)
-            slices[id(stmt)] = repr(([e.value for e in value.shape], keys))
-        elif stmt._production == "Task":
-            if any(a.dir in WRITES and a.value._production == "Var" and a.value.name in sliced for a in stmt.args):
-                writers.add(id(stmt))
-    if not writers:
-        return None
-    width = len(number)
-    tasks = 0
-    for stmt in iter_stmts(loop.body):
-        n = number.get(id(stmt)) if stmt._production == "Task" else None
-        if n is not None:
-            tasks |= (1 << n) | (1 << (width + n))
-    bounds = (_condition_key(loop.start, params), _condition_key(loop.stop, params), loop.step.value)
-    return slices, writers, tasks, repr(bounds)
-
-
-def _renamed_key(key, counter: str):
-    """``key`` (``_condition_key``) with the variable ``counter`` read as the counter of any loop
-    (``COUNTER``): two loops of the same bounds whose slices' offsets compute the same from their
-    counters view the same regions, iteration by iteration (``repeated_regions``)."""
-    if key == ("Var", counter):
-        return "Var", COUNTER
-    if isinstance(key, tuple) and key and key[0] in ("Un", "Bin", "Cmp"):
-        return key[:2] + tuple(_renamed_key(k, counter) for k in key[2:])
-    return key
-
-
-def _condition_key(expr, params: set):
-    """A hashable key of ``expr``, equal for equal expressions, when it reads only ``params``;
-    else None."""
-    kind = expr._production
-    if kind == "Int" or kind == "Bool":
-        return kind, expr.value
-    if kind == "Var":
-        return (kind, expr.name) if expr.name in params else None
-    if kind == "Un":
-        a = _condition_key(expr.a, params)
-        return None if a is None else (kind, expr.op, a)
-    if kind == "Bin" or kind == "Cmp":
-        a, b = _condition_key(expr.a, params), _condition_key(expr.b, params)
-        return None if a is None or b is None else (kind, expr.op, a, b)
-    return None
-
-
 def _prelude(program) -> tuple:
     """What ``runtime_order`` reads of ``program`` whatever it tracks: the statements, the tasks
     (program order), TaskId binder -> task number, id(task) -> number, the relevant tasks no cell
@@ -1086,7 +971,7 @@ class _Walker:
         self.width = width
         self.both = relevant | relevant << width  # the latest-run bits and the older-runs bits
         self.values: dict[str, int] = {}  # the loop variables of the loops walked iteration by iteration
-        # the counters of the second iterations walked apart (``_second_and_rest``) -> their
+        # the counters of the second iterations walked apart (``second_and_rest``) -> their
         # values there (keys of ``RuntimeOrder.chained_at`` alone: ``values`` has their bound)
         self.exact: dict[str, int] = {}
         self.unrolled = 1  # the iterations of those loops around the walk, multiplied
@@ -1109,8 +994,8 @@ class _Walker:
         self.walked: dict[tuple, list] = {}
         self.plans: dict[int, tuple] = {}  # id(task statement) -> its ``plan``
         self.varying: dict[int, bool] = {}  # id(loop) -> ``varies``
-        self.slice_writes: dict[int, tuple] = {}  # id(loop) -> ``_slice_writes``
-        # id(task statement) of a writer ``_slice_writes`` found -> what its runs in the walk of
+        self.slice_writes: dict[int, tuple] = {}  # id(loop) -> ``slice_writes``
+        # id(task statement) of a writer ``slice_writes`` found -> what its runs in the walk of
         # its loop (``walk_loop``) are ordered after, both bits, met over the walks of its body
         self.written_after: dict[int, int] = {}
         self.later = [False]  # per loop being walked, innermost last: the walk is of an iteration after its first
@@ -1618,7 +1503,7 @@ class _Walker:
             out = self.run(body, state)
             for k, result in enumerate(branch.results):
                 self.detach(result.name, out)
-                name = _yielded_name(body, k)
+                name = yielded_name(body, k)
                 if name is not None:  # (the tensor that name holds: shared where it has a stable name)
                     out.bind_same(result.name, name, self.stable)
                 else:
@@ -1630,8 +1515,8 @@ class _Walker:
         merged = meet(then, orelse)
         for k, result in enumerate(branch.results):
             self.detach(result.name, merged)
-            root = _root(_yielded_name(branch.then, k), then, self.stable)
-            if root is not None and root == _root(_yielded_name(branch.orelse, k), orelse, self.stable):
+            root = _root(yielded_name(branch.then, k), then, self.stable)
+            if root is not None and root == _root(yielded_name(branch.orelse, k), orelse, self.stable):
                 merged.alias[result.name] = root  # (both branches yield that tensor: the result shares its facts)
                 merged.facts.pop(result.name, None)
             else:
@@ -1731,14 +1616,14 @@ class _Walker:
             self.values, self.unrolled = saved, unrolled
             out = _with_results(loop, header, self)
             return [self.parallel_results(loop, out) if iterations else out]
-        runs = _runs(loop)
+        runs = surely_runs(loop)
         trips = static_trip_count(loop) if runs and not self.manual else None
         writes = self.slice_writes_of(loop) if trips is not None and trips <= SUMMARIZED else ()
         for _, task, _ in writes:
             self.written_after[id(task)] = -1
         entry = self.enter(loop, state, None)
         saved = self.values
-        first, later = _first_and_later(loop, saved)
+        first, later = first_and_later(loop, saved)
         if not runs and self.parities(loop, 3)[0] is not None:
             return self.walk_by_parity(loop, entry, first, later)
         # the first iteration, from the state before the loop (kept for the exit where it may not run)
@@ -1747,7 +1632,7 @@ class _Walker:
         end = self.run(loop.body, entry if runs else entry.copy())
         header = self.enter(loop, end, end)  # the state before every later iteration, to a fixpoint
         self.later[-1] = True
-        peeled = _second_and_rest(loop, saved)
+        peeled = second_and_rest(loop, saved)
         once = None
         if peeled is not None:  # (the second iteration apart: the state before the third on, to a fixpoint)
             once = header
@@ -1779,21 +1664,21 @@ class _Walker:
         if once is not None:  # (it leaves before its first iteration, after one, or after two or more)
             return [unrun, _with_results(loop, once, self), _with_results(loop, header, self)]
         ran = self.parallel_results(loop, _with_results(loop, header, self))
-        if _parallel(loop) and (static_trip_count(loop) or 0) >= 1:
+        if is_parallel(loop) and (static_trip_count(loop) or 0) >= 1:
             return [ran]  # (a pl.parallel loop of constant bounds that runs: it leaves after an iteration)
         return [unrun, ran]  # (or before its first iteration)
 
     def slice_writes_of(self, loop) -> tuple:
-        """``_slice_writes`` of ``loop`` (found once)."""
+        """``slice_writes`` of ``loop`` (found once)."""
         found = self.slice_writes.get(id(loop))
         if found is None:
-            found = self.slice_writes[id(loop)] = _slice_writes(loop, self.untracked, self.out.number)
+            found = self.slice_writes[id(loop)] = slice_writes(loop, self.untracked, self.out.number)
         return found
 
     def summarize_slice_writes(self, loop, writes: tuple, state: State) -> None:
         """``state`` at the exit of ``loop``, a counted loop of constant bounds not walked iteration
         by iteration (``iterations``), whose body writes views sliced at offsets computed from its
-        variable (``_slice_writes``): each iteration ``k`` ran, and its writer ``W`` inserted an
+        variable (``slice_writes``): each iteration ``k`` ran, and its writer ``W`` inserted an
         entry of the region ``R_k`` its view covers then, ordered after what every run of ``W``
         in the walk of the body is ordered after (``written_after``). A later lookup of ``R_k``
         finds that entry, or an InOut writer that covers it and looked it up first, so ``R_k``
@@ -1825,12 +1710,12 @@ class _Walker:
         """``state`` at the exit of ``loop`` after one iteration or more: a TaskId result of a
         ``pl.parallel`` loop holds every iteration's yield, the last one's too (what the yielded
         name holds there: its facts, or the latest run of the task it holds)."""
-        if not _parallel(loop):
+        if not is_parallel(loop):
             return state
         yld = last_yield(loop.body)
         for k, (it, result) in enumerate(zip(loop.iters, loop.results)):
             value = yld.values[k] if yld is not None and k < len(yld.values) else None
-            if not _is_task_id(it.var) or value is None or value._production != "Var":
+            if not is_task_id(it.var) or value is None or value._production != "Var":
                 continue
             held = state.of(value.name) | state.of(result.name)
             task = self.tid_of(value.name, state)
@@ -1848,7 +1733,7 @@ class _Walker:
         if (paths in (3, 4) and loop._production == "For" and loop.kind is LoopKind.seq
                 and loop.step._production == "Int" and loop.step.value > 0
                 and not (loop.start._production == "Int" and loop.stop._production == "Int")
-                and _moves_carries(loop)):
+                and moves_carries(loop)):
             return [0, 0, 1] if paths == 3 else [0, 0, 1, 1]
         return [None] * paths
 
@@ -1856,12 +1741,12 @@ class _Walker:
         """Per exit of ``loop`` (``exits``: the state before it first, then after trips), the
         scalars the walk of the rest of its block knows there besides the walk's own: the
         trips' parity (``(PARITY, k)``, ``parities``), whether it made a trip (``(RAN, k)``,
-        ``trips_any``), the bound of its stop (``_trip_bounds``); None for an exit of another
+        ``trips_any``), the bound of its stop (``trip_bounds``); None for an exit of another
         parity than the walk's scalars say (``invariant_parity_loops``). ``k`` is the loop's
         ``parity_loop``, asked only where one of the first two is known."""
         out = []
         for parity, made, known in zip(self.parities(loop, paths), self.trips_any(loop, paths),
-                                       _trip_bounds(loop, self.values, paths)):
+                                       trip_bounds(loop, self.values, paths)):
             facts = dict(known)
             if parity is not None:
                 if self.values.get((PARITY, self.parity_loop(loop)), parity) != parity:
@@ -1898,7 +1783,7 @@ class _Walker:
         saved = self.values
         self.values = first
         odd = self.after_iteration(loop, entry.copy())
-        peeled = _second_and_rest(loop, saved)
+        peeled = second_and_rest(loop, saved)
         if peeled is not None:
             self.values = saved
             return self.walk_by_parity_peeled(loop, entry, odd, peeled)
@@ -1916,12 +1801,12 @@ class _Walker:
                 _with_results(loop, odd, self)]
 
     def walk_by_parity_peeled(self, loop, entry: State, once: State, peeled: tuple) -> list:
-        """``walk_by_parity`` with the second iteration walked apart (``_second_and_rest``):
+        """``walk_by_parity`` with the second iteration walked apart (``second_and_rest``):
         ``once`` is the state after the first; the states after the third trip on meet to a
         fixpoint from the one after the second. Four exits: no trip, an even number, one, an odd
         number of three or more."""
         saved = self.values
-        self.values = _first_and_later(loop, saved)[1]
+        self.values = first_and_later(loop, saved)[1]
         self.exact[peeled[0]] = peeled[1]
         even = self.after_iteration(loop, once.copy())
         del self.exact[peeled[0]]
@@ -1984,8 +1869,8 @@ class _Walker:
         key = id(loop)
         found = self.varying.get(key)
         if found is None:
-            found = self.varying[key] = (_branches_on(loop) or _moves_carries(loop) or _sets_slots(loop)
-                                         or _slices_at(loop) or _replaces_carries(loop))
+            found = self.varying[key] = (branches_on(loop) or moves_carries(loop) or sets_slots(loop)
+                                         or slices_at(loop) or replaces_carries(loop))
         return found
 
     def enter(self, loop, state: State, end: State | None) -> State:
@@ -1998,7 +1883,7 @@ class _Walker:
         for k, it in enumerate(loop.iters):
             source = it.init if end is None else (yld.values[k] if yld is not None else None)
             root = state.alias.get(source.name, source.name) if source is not None and source._production == "Var" else None
-            if end is not None and _parallel(loop) and _is_task_id(it.var):
+            if end is not None and is_parallel(loop) and is_task_id(it.var):
                 # (an iteration of a pl.parallel loop sees the init, in a manual scope, or the
                 # previous yield: what a dependency on the TaskId orders after, on either)
                 out.bind(it.var.name, _value(it.init, state) & _value(source, state))
@@ -2009,7 +1894,7 @@ class _Walker:
                 out.bind(it.var.name, _value(source, state))
             # (every iteration of a pl.parallel loop starts its TaskId carries from the init: the
             # yields fill the result array, one slot per iteration, and chain nothing)
-            tid_source = it.init if _parallel(loop) else source
+            tid_source = it.init if is_parallel(loop) else source
             held = state.tids.get(tid_source.name) if tid_source is not None and tid_source._production == "Var" else None
             if held is None:
                 out.tids.pop(it.var.name, None)
@@ -2027,89 +1912,12 @@ def _meet_all(states: list) -> State:
     return out
 
 
-def _first_and_later(loop, values: dict) -> tuple[dict, dict]:
-    """The scalars of the walk of a loop's first iteration and of its later ones, where the loop
-    counts: a sequential ``For`` of a known start and a positive constant step (its variable), or
-    a ``while`` with a carry started from a known value and yielded plus a positive constant
-    (``pl.while_(init_values=(0, ...))`` ... ``i + 1``). The counter is its start in the first
-    iteration and at least the start plus the step in the later ones (the key ``(name, MIN)``,
-    read by ``evaluate_scalar``'s comparisons). Else ``values`` for both."""
-    counter = loop_counter(loop)
-    if counter is None:
-        return values, values
-    name, start, step = counter
-    start = evaluate_scalar(start, values)
-    if start is None:
-        return values, values
-    return {**values, name: start}, {**values, (name, MIN): start + step}
-
-
-def _trip_bounds(loop, values: dict, paths: int) -> list:
-    """Per exit of ``loop`` (``_Walker.exits``), what the walk of the rest of its block knows of
-    its bounds: of a ``For`` of a positive constant step, a known start ``s`` and a stop ``v``
-    the walk does not know (a scalar name), that exits by no trip (``v <= s``: ``(v, MAX)``) or
-    after one or more (``v >= s + 1``: ``(v, MIN)``), so that an ``if n >= 1`` after ``for i in
-    pl.range(n)`` takes one branch on each exit. Else nothing."""
-    none = [{}] * paths
-    if (paths != 2 or loop._production != "For" or loop.step._production != "Int" or loop.step.value <= 0
-            or loop.stop._production != "Var"):
-        return none
-    start, name = evaluate_scalar(loop.start, values), loop.stop.name
-    if start is None or isinstance(start, bool) or evaluate_scalar(loop.stop, values) is not None:
-        return none
-    low, high = values.get((name, MIN)), values.get((name, MAX))
-    return [{(name, MAX): start if high is None else min(high, start)},
-            {(name, MIN): start + 1 if low is None else max(low, start + 1)}]
-
-
-def _second_and_rest(loop, values: dict) -> tuple | None:
-    """(a counting loop's counter, its value in the second iteration: the start plus the step,
-    the scalars of the walk of the iterations after it: the counter at least the start plus
-    twice the step, as ``_first_and_later``), where an ``if`` in it tests the counter (``if i >=
-    1``: the task it guards runs from the second iteration on, so the third is the first after
-    a run of it) or it gives a carry a tensor named before it (``_replaces_carries``: the second
-    iteration is the first in which the carry holds that tensor, and the runs of the first wrote
-    the init); else None. The second iteration is walked with the scalars of the later ones
-    (``implied_at`` records it among them), its counter in ``_Walker.exact``; such a loop of
-    bounds not both constant leaves three ways (no trip, one, two or more: ``walk_loop``), one of
-    constant bounds of two trips or more after the second trip or a later one."""
-    counter = loop_counter(loop)
-    if counter is None:
-        return None
-    name, start, step = counter
-    start = evaluate_scalar(start, values)
-    if start is None or not (any(s._production == "If" and name in _names_in(s.cond) for s in iter_stmts(loop.body))
-                             or _replaces_carries(loop)):
-        return None  # (or neither: the second iteration is walked as the later ones)
-    return name, start + step, {**values, (name, MIN): start + 2 * step}
-
-
-def loop_counter(loop) -> tuple | None:
-    """(the counter's name, its start expression, its positive constant step) of a counting loop
-    (``_first_and_later``), or None."""
-    if loop._production == "For":
-        if loop.kind is not LoopKind.seq or loop.step._production != "Int" or loop.step.value <= 0:
-            return None
-        return loop.var.name, loop.start, loop.step.value
-    yld = last_yield(loop.body)
-    if yld is None:
-        return None
-    for it, value in zip(loop.iters, yld.values):
-        if value._production != "Bin" or value.op is not BinOp.add:
-            continue
-        operands = (value.a, value.b) if value.a._production == "Var" else (value.b, value.a)
-        if (operands[0]._production == "Var" and operands[0].name == it.var.name
-                and operands[1]._production == "Int" and operands[1].value > 0):
-            return it.var.name, it.init, operands[1].value
-    return None
-
-
 def _with_results(loop, state: State, walker: "_Walker") -> State:
     """``state`` at the loop's exit: each result holds what its iter_arg holds."""
     for it, result in zip(loop.iters, loop.results):
         walker.detach(result.name, state)
         state.bind_same(result.name, it.var.name, walker.stable)
-        held = None if _parallel(loop) else state.tids.get(it.var.name)  # (a pl.parallel result: every iteration's)
+        held = None if is_parallel(loop) else state.tids.get(it.var.name)  # (a pl.parallel result: every iteration's)
         if held is None:
             state.tids.pop(result.name, None)
         else:
@@ -2121,196 +1929,11 @@ def _unrun_parallel(loop, state: State) -> State:
     """``state`` at the exit of ``loop`` where it ran no iteration: the TaskId results of a
     ``pl.parallel`` loop hold every iteration's yield, none (a dependency on them orders after
     nothing; ``_Walker.Dummy``'s facts of an init stay with the init)."""
-    if _parallel(loop):
+    if is_parallel(loop):
         for it, result in zip(loop.iters, loop.results):
-            if _is_task_id(it.var):
+            if is_task_id(it.var):
                 state.bind(result.name, state.never_ran)
     return state
-
-
-def _is_task_id(binder) -> bool:
-    return binder.type._production == "ScalarType" and binder.type.dtype is DType.TASK_ID
-
-
-def _parallel(loop) -> bool:
-    return loop._production == "For" and loop.kind is LoopKind.parallel
-
-
-def _branches_on(loop) -> bool:
-    """An ``if`` in ``loop``'s body tests the loop variable."""
-    name = loop.var.name
-    for stmt in iter_stmts(loop.body):
-        if stmt._production == "If" and name in _names_in(stmt.cond):
-            return True
-    return False
-
-
-def _moves_carries(loop) -> bool:
-    """``loop`` yields a carry into another carry's place (a swap or rotation of carries): which
-    tensor a carry holds depends on the iteration."""
-    yld = last_yield(loop.body)
-    if yld is None:
-        return False
-    names = [it.var.name for it in loop.iters]
-    return any(v._production == "Var" and v.name in names and v.name != names[k] for k, v in enumerate(yld.values))
-
-
-def _replaces_carries(loop) -> bool:
-    """``loop`` yields a carry a name bound before it that is not its init: the carry holds
-    another tensor from the second iteration on."""
-    yld = last_yield(loop.body)
-    if yld is None:
-        return False
-    inner = None
-    for it, value in zip(loop.iters, yld.values):
-        if value._production != "Var" or value.name == it.var.name:
-            continue
-        if it.init._production == "Var" and it.init.name == value.name:
-            continue
-        if inner is None:
-            inner = assigned_names(loop.body) | {i.var.name for i in loop.iters}
-        if value.name not in inner:
-            return True
-    return False
-
-
-def _sets_slots(loop) -> bool:
-    """``loop``'s body sets an array slot at an index computed from the loop variable."""
-    name = loop.var.name
-    return any(s._production == "Let" and s.value._production == "SetItem" and name in _names_in(s.value.index)
-               for s in iter_stmts(loop.body))
-
-
-def _slices_at(loop) -> bool:
-    """``loop``'s body slices a tensor at an offset computed from the loop variable (each
-    iteration's view is a region of its own: ``_Walker.region``)."""
-    name = loop.var.name
-    return any(s._production == "Let" and s.value._production == "SliceTensor"
-               and any(name in _names_in(e) for e in s.value.offset) for s in iter_stmts(loop.body))
-
-
-def _slice_writes(loop, untracked: frozenset, number: dict) -> tuple:
-    """The (slice ``Let``, task, the bits of every task in ``loop``'s body) where a statement of
-    the body (in no ``if``, loop or MANUAL scope) slices a tensor at an offset computed from the
-    loop variable (no ``manual_dep`` view, of a tensor that is none) and a later task statement
-    of the body writes that view (InOut or OutputExisting) each iteration
-    (``_Walker.summarize_slice_writes``)."""
-    if not _slices_at(loop):
-        return ()
-    body = loop.body
-    while len(body) == 1 and body[0]._production == "Scope" and body[0].mode is not ScopeMode.manual:
-        body = body[0].body
-    var = loop.var.name
-    lets, out = {}, []
-    inside = 0
-    for stmt in iter_stmts(loop.body):
-        if stmt._production == "Task":
-            n = number[id(stmt)]
-            inside |= 1 << n
-    for stmt in body:
-        kind = stmt._production
-        if kind == "Let":
-            value = stmt.value
-            if (value._production == "SliceTensor" and not value.manual_dep and not value.clamp
-                    and value.tensor._production == "Var" and value.tensor.name not in untracked
-                    and any(var in _names_in(e) for e in value.offset)):
-                lets[stmt.var.name] = stmt
-        elif kind == "Task":
-            for arg in stmt.args:
-                if (arg.dir in WRITES and arg.value._production == "Var" and arg.value.name in lets
-                        and arg.value.name not in untracked):
-                    out.append((lets[arg.value.name], stmt))
-    return tuple((let, task, inside) for let, task in out)
-
-
-def _names_in(expr) -> set:
-    kind = expr._production
-    if kind == "Var":
-        return {expr.name}
-    if kind in ("Bin", "Cmp"):
-        return _names_in(expr.a) | _names_in(expr.b)
-    if kind == "Un":
-        return _names_in(expr.a)
-    return set()
-
-
-def evaluate_scalar(expr, values: dict):
-    """The value of an integer or boolean expression of constants and ``values`` (the C++
-    semantics: ``//`` and ``%`` truncate), or None when it is not known."""
-    kind = expr._production
-    if kind == "Int":
-        return expr.value
-    if kind == "Bool":
-        return bool(expr.value)
-    if kind == "Var":
-        return values.get(expr.name)
-    if kind == "Un":
-        a = evaluate_scalar(expr.a, values)
-        if a is None:
-            return None
-        return {UnOp.neg: lambda: -a, UnOp.not_: lambda: not a, UnOp.invert: lambda: ~a}[expr.op]()
-    if kind not in ("Bin", "Cmp"):
-        return None
-    a, b = evaluate_scalar(expr.a, values), evaluate_scalar(expr.b, values)
-    op = expr.op
-    if a is None or b is None:
-        if kind == "Cmp":
-            return _compare_at_least(expr, a, b, values)
-        if op is BinOp.and_ and (a is not None and not a or b is not None and not b):
-            return False  # (one side false decides it)
-        if op is BinOp.or_ and (a is not None and a or b is not None and b):
-            return True
-        return None
-    if kind == "Cmp":
-        return {CmpOp.eq: a == b, CmpOp.ne: a != b, CmpOp.lt: a < b, CmpOp.le: a <= b, CmpOp.gt: a > b,
-                CmpOp.ge: a >= b}[op]
-    if op is BinOp.and_:
-        return bool(a) and bool(b)
-    if op is BinOp.or_:
-        return bool(a) or bool(b)
-    if op in (BinOp.floordiv, BinOp.mod):
-        if b == 0:
-            return None
-        quotient = abs(a) // abs(b) * (1 if (a < 0) == (b < 0) else -1)
-        return quotient if op is BinOp.floordiv else a - b * quotient
-    arithmetic = {BinOp.add: lambda: a + b, BinOp.sub: lambda: a - b, BinOp.mul: lambda: a * b}
-    return arithmetic[op]() if op in arithmetic else None
-
-
-def _compare_at_least(cmp, a, b, values: dict):
-    """The value of the comparison ``cmp`` of a variable ``v`` known to be at least ``low``
-    (``values[(v, MIN)]``) or at most ``high`` (``values[(v, MAX)]``: ``_trip_bounds``) with a
-    known ``c`` (``a`` or ``b``, the other None), when that decides it."""
-    if a is None and b is not None and cmp.a._production == "Var":
-        name, c, op = cmp.a.name, b, cmp.op
-    elif b is None and a is not None and cmp.b._production == "Var":
-        name, c, op = cmp.b.name, a, _FLIPPED.get(cmp.op, cmp.op)
-    else:
-        return None
-    low = values.get((name, MIN))
-    if low is not None:
-        if op is CmpOp.ge and low >= c or op is CmpOp.gt and low > c or op is CmpOp.ne and low > c:
-            return True
-        if op is CmpOp.lt and low >= c or op is CmpOp.le and low > c or op is CmpOp.eq and low > c:
-            return False
-    high = values.get((name, MAX))
-    if high is not None:  # (``v`` at most ``high``)
-        if op is CmpOp.lt and high < c or op is CmpOp.le and high <= c or op is CmpOp.ne and high < c:
-            return True
-        if op is CmpOp.ge and high < c or op is CmpOp.gt and high <= c or op is CmpOp.eq and high < c:
-            return False
-    return None
-
-
-def _runs(loop) -> bool:
-    """A counted loop (sequential or ``pl.parallel``: the orchestration thread submits a
-    parallel loop's iterations in order as well) whose constant bounds run its body at least once."""
-    if loop._production != "For":
-        return False
-    start, stop, step = loop.start, loop.stop, loop.step
-    if not all(e._production == "Int" for e in (start, stop, step)):
-        return False
-    return (start.value < stop.value) if step.value > 0 else (start.value > stop.value) if step.value < 0 else False
 
 
 def _value(expr, state: State) -> int:
@@ -2321,13 +1944,6 @@ def partial(root: str) -> str:
     """The facts entry of the partial facts of ``root``'s tensor (``_Walker.publish``), named
     apart from every SSA name and region."""
     return root + "+"
-
-
-def _yielded_name(body, k: int) -> str | None:
-    """The name ``body``'s yield gives as its ``k``-th value, if it gives a name."""
-    yld = last_yield(body)
-    value = yld.values[k] if yld is not None and k < len(yld.values) else None
-    return value.name if value is not None and value._production == "Var" else None
 
 
 def _root(name: str | None, state: State, stable: frozenset) -> str | None:

@@ -9,7 +9,7 @@ from nanopass.rewrite import register
 
 from .lean import LeanPass
 from .cells import WITH_DEPS, join_cells
-from .runtime_order import evaluate_scalar, loop_counter
+from .loop_facts import evaluate_scalar, loop_counter
 from .util import FreshVersions, iter_stmts, places, static_trip_count, var_reads
 
 D = DIRECTED
@@ -19,7 +19,7 @@ MAX_TRIPS = 8  # at most this many cells replace one join
 def counted_iterations(loop) -> tuple | None:
     """(the counter's binder, its value in each iteration) of a loop whose iterations are known
     before it runs: a ``For`` of constant bounds and a positive step (its variable), or a
-    ``while`` whose counter (``runtime_order.loop_counter``: a carry started from a constant and
+    ``while`` whose counter (``loop_facts.loop_counter``: a carry started from a constant and
     yielded plus a positive constant) alone decides its condition, which ends it within
     ``MAX_TRIPS`` iterations. Else None."""
     trips = static_trip_count(loop)

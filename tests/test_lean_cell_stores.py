@@ -14,7 +14,7 @@ T8 = "pl.Tensor[[8, 8], pl.FP32]"
 STEPS_THEN_ACCS = program(
     [f"step(x: {T8}, y: pl.InOut[{T8}])", f"acc(x: {T8}, y: pl.InOut[{T8}])"],
     f"x: {T8}, y: pl.InOut[{T8}], z: pl.InOut[{T8}], n: pl.Scalar[pl.INT64]",
-    f"""
+    """
         for i in pl.range(n):
             for j in pl.range(2):
                 y = self.step(x, y)

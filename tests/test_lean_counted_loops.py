@@ -92,7 +92,7 @@ BRANCH_ON_A_PARAMETER = program(
      f"copy(a: {TILE}, out: pl.Out[{TILE}])",
      f"acc(a: {TILE}, y: pl.InOut[{TILE}])"],
     f"w: pl.InOut[{TILE}], y: pl.InOut[{TILE}], z: pl.InOut[{TILE}], n: pl.Scalar[pl.INT64]",
-    f"""
+    """
         for i in pl.range(n):
             t = pl.create_tensor([16, 16], dtype=pl.FP32)
             t = self.copy(w, t)

@@ -13,7 +13,7 @@ from test_lean_edges import TILE, checked_clean, insertions
 WRITER_IN_A_BRANCH_NEVER_TAKEN = program(
     [f"copy(a: {TILE}, out: pl.Out[{TILE}])", f"acc(x: {TILE}, y: pl.InOut[{TILE}])"],
     f"x: {TILE}, y: pl.InOut[{TILE}], n: pl.Scalar[pl.INT64]",
-    f"""
+    """
         for i in pl.range(3):
             t = pl.create_tensor([16, 16], dtype=pl.FP32)
             t = self.copy(y, t)

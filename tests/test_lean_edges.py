@@ -95,7 +95,7 @@ def test_an_edge_from_a_manual_scope_writer_stays():
     text = program(
         [f"write(x: {TILE}, y: pl.InOut[{TILE}])"],
         f"x: {TILE}, y: pl.InOut[{TILE}], z: pl.InOut[{TILE}]",
-        f"""
+        """
         with pl.manual_scope():
             y = self.write(x, y)
         z = self.write(y, z)
@@ -357,7 +357,7 @@ def test_a_join_cell_is_cleared_after_a_writer_that_the_later_writers_wait_for()
     text = program(
         [f"copy(a: {TILE}, out: pl.Out[{TILE}])", f"acc(a: {TILE}, y: pl.InOut[{TILE}])"],
         f"x: {TILE}, y: pl.InOut[{TILE}], n: pl.Scalar[pl.INT64]",
-        f"""
+        """
         for i in pl.range(n):
             t = pl.create_tensor([16, 16], dtype=pl.FP32)
             t = self.copy(y, t)
@@ -394,7 +394,7 @@ def test_a_join_cell_stays_when_a_later_waiter_is_not_ordered_after_the_writer()
          f"copy(a: {TILE}, out: pl.Out[{TILE}])",
          f"acc(a: {TILE}, y: pl.InOut[{TILE}])"],
         f"x: {TILE}, y: pl.InOut[{TILE}], z: pl.InOut[{TILE}], n: pl.Scalar[pl.INT64]",
-        f"""
+        """
         for i in pl.range(n):
             t = pl.create_tensor([16, 16], dtype=pl.FP32)
             t = self.add(y, z, t)
@@ -424,7 +424,7 @@ def test_a_cell_a_host_fence_reads_is_not_merged_into_a_chain():
 UNWAITED_DUMMIES = program(
     [f"step(x: {TILE}, y: pl.InOut[{TILE}])"],
     f"x: {TILE}, y: pl.InOut[{TILE}], n: pl.Scalar[pl.INT64]",
-    f"""
+    """
         y, tid = pl.submit(self.step, x, y, deps=[])
         unwaited = pl.system.task_dummy(deps=[tid, None])
         for i in pl.range(n):
@@ -457,7 +457,7 @@ def test_dummies_nothing_waits_for_go_and_the_waited_one_stays(tmp_path):
 HOST_READ_BETWEEN = program(
     [f"step(x: {TILE}, y: pl.InOut[{TILE}])"],
     f"x: pl.InOut[{TILE}], y: pl.InOut[{TILE}], z: pl.InOut[{TILE}], n: pl.Scalar[pl.INT64]",
-    f"""
+    """
         y = self.step(x, y)
         if n > 1:
             h = pl.tensor.read(y, [0, 0])

@@ -14,7 +14,7 @@ from test_lean_edges import TILE, checked_clean, insertions
 COPY_IN_A_WHILE = program(
     [f"copy(x: {TILE}, out: pl.Out[{TILE}])", f"acc(x: {TILE}, y: pl.InOut[{TILE}])"],
     f"x: {TILE}, y: pl.InOut[{TILE}], n: pl.Scalar[pl.INT64]",
-    f"""
+    """
         q = x
         for k in pl.parallel(0, 4, 2):
             q = pl.create_tensor([16, 16], dtype=pl.FP32)

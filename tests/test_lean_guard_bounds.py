@@ -25,7 +25,7 @@ KERNELS = header([f"copy(x: {T8}, out: pl.Out[{T8}])", f"acc(x: {T8}, y: pl.InOu
 # j = 1, after add read b: a write-after-read edge of acc on add.
 PARITY_AND_COUNTER = KERNELS + orch(
     f"x: {T8}, y: pl.InOut[{T8}], z: pl.InOut[{T8}], w: pl.InOut[{T8}], n: pl.Scalar[pl.INT64]",
-    f"""
+    """
         for i, (p, q) in pl.range(n, init_values=(z, y)):
             t = pl.create_tensor([8, 8], dtype=pl.FP32)
             t = self.copy(p, t)
@@ -46,7 +46,7 @@ PARITY_AND_COUNTER = KERNELS + orch(
 # acc(x, y) writes y after it: a write-after-read edge on the first acc, in every iteration.
 LATER_ITERATIONS = KERNELS + orch(
     f"x: {T8}, y: pl.InOut[{T8}], z: pl.InOut[{T8}], n: pl.Scalar[pl.INT64]",
-    f"""
+    """
         for i, (p,) in pl.range(n, init_values=(z,)):
             p = self.acc(y, p)
             y = self.acc(x, y)
@@ -74,7 +74,7 @@ NO_TRIP = KERNELS + orch(
 # z, x, z (an InOut: it looks the tensor up): a write-after-read edge of copy on add
 OUTER_FIRST_ITERATION = KERNELS + orch(
     f"c: {T8}, x: pl.InOut[{T8}], y: pl.InOut[{T8}], z: pl.InOut[{T8}], n: pl.Scalar[pl.INT64]",
-    f"""
+    """
         y = self.add(x, z, y)
         for i in pl.range(n):
             for j, (p, q) in pl.range(3, init_values=(x, z)):

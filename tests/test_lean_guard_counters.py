@@ -15,7 +15,7 @@ T8 = "pl.Tensor[[8, 8], pl.FP32]"
 OUTER_BRANCH = program(
     [f"copy(x: {T8}, out: pl.Out[{T8}])", f"acc(x: {T8}, y: pl.InOut[{T8}])", f"step(x: {T8}, y: pl.InOut[{T8}])"],
     f"x: {T8}, y: pl.InOut[{T8}], n: pl.Scalar[pl.INT64]",
-    f"""
+    """
         for i in pl.range(0, 4, 2):
             t = pl.create_tensor([8, 8], dtype=pl.FP32)
             t = self.copy(y, t)

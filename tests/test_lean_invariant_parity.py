@@ -8,6 +8,7 @@ hand, and the hazard checker on each program."""
 
 from __future__ import annotations
 
+import nanopass.passes.loop_facts as loop_facts
 import nanopass.passes.runtime_order as runtime_order
 
 from test_lean_edges import chain_program, checked_clean, insertions
@@ -54,7 +55,7 @@ def test_a_swap_loop_whose_trips_the_outer_counter_decides_is_not_split_by_parit
         stages, _ = compile_text(text, {})
         func = stages["expand_manual_phase_fence"].tree.orch
         stmts = list(runtime_order.iter_stmts(func.body))
-        assert len(runtime_order.invariant_parity_loops(func, stmts)) == found
+        assert len(loop_facts.invariant_parity_loops(func, stmts)) == found
     checked_clean(varying, trips=(0, 1))
 
 

@@ -17,7 +17,7 @@ HEADER = header([f"copy(a: {TILE}, out: pl.Out[{TILE}])", f"acc(a: {TILE}, y: pl
 # stands in a loop of three trips.
 WAITER_IN_LOOP = HEADER + orch(
     f"x: {TILE}, y: pl.InOut[{TILE}], n: pl.Scalar[pl.INT64]",
-    f"""
+    """
         for j in pl.parallel(1, 4):
             for i in pl.parallel(3):
                 t = pl.create_tensor([16, 16], dtype=pl.FP32)
@@ -35,7 +35,7 @@ WAITER_IN_LOOP = HEADER + orch(
 # else).
 WAITER_IN_BRANCH = HEADER + orch(
     f"x: {TILE}, y: pl.InOut[{TILE}], z: pl.InOut[{TILE}], n: pl.Scalar[pl.INT64]",
-    f"""
+    """
         for j in pl.parallel(1, 4):
             for i in pl.parallel(3):
                 t = pl.create_tensor([16, 16], dtype=pl.FP32)

@@ -24,7 +24,7 @@ HEADER = header(
 # the reads of y before it (the join) and reads the latest read's output.
 LATER_WRITER_LOOKS_UP = HEADER + orch(
     f"x: {TILE}, y: pl.InOut[{TILE}], n: pl.Scalar[pl.INT64]",
-    f"""
+    """
         for i in pl.range(n):
             t = pl.create_tensor([16, 16], dtype=pl.FP32)
             t = self.copy(y, t)
@@ -40,7 +40,7 @@ LATER_WRITER_LOOKS_UP = HEADER + orch(
 # after none of the loop's tasks by the runtime.
 LATER_WRITER_UNORDERED = HEADER + orch(
     f"x: {TILE}, y: pl.InOut[{TILE}], z: pl.InOut[{TILE}], n: pl.Scalar[pl.INT64]",
-    f"""
+    """
         for i in pl.range(n):
             t = pl.create_tensor([16, 16], dtype=pl.FP32)
             t = self.add(y, z, t)
@@ -58,7 +58,7 @@ LATER_WRITER_UNORDERED = HEADER + orch(
 # buffer the loop's last writer wrote, n >= 2) and writes y.
 SWAPPED_CARRIES = HEADER + orch(
     f"x: {TILE}, y: pl.InOut[{TILE}], z: pl.InOut[{TILE}], n: pl.Scalar[pl.INT64]",
-    f"""
+    """
         for i, (p, q) in pl.range(n, init_values=(y, z)):
             t = pl.create_tensor([16, 16], dtype=pl.FP32)
             t = self.copy(p, t)
@@ -75,7 +75,7 @@ SWAPPED_CARRIES = HEADER + orch(
 # As above, in a ``while`` that counts a carry from 0 by 1.
 COUNTED_WHILE = HEADER + orch(
     f"x: {TILE}, y: pl.InOut[{TILE}], z: pl.InOut[{TILE}], n: pl.Scalar[pl.INT64]",
-    f"""
+    """
         for (i, p, q) in pl.while_(init_values=(0, y, z)):
             pl.cond(i < n)
             t = pl.create_tensor([16, 16], dtype=pl.FP32)
@@ -180,7 +180,7 @@ def test_a_waiter_in_the_loop_the_runtime_does_not_order_waits_on_both_cells_whe
 # through a host fence.
 HOST_WRITE_AFTER = HEADER + orch(
     f"x: {TILE}, y: pl.InOut[{TILE}], n: pl.Scalar[pl.INT64]",
-    f"""
+    """
         for i in pl.range(n):
             t = pl.create_tensor([16, 16], dtype=pl.FP32)
             t = self.copy(y, t)
@@ -238,7 +238,7 @@ def test_three_waiters_the_runtime_does_not_order_wait_on_both_cells_where_one_c
 # copy-and-accumulate swap loop, seed 32094): both runs of the inner loop start from y and z.
 SWAPPED_IN_AN_OUTER_LOOP = HEADER + orch(
     f"x: {TILE}, y: pl.InOut[{TILE}], z: pl.InOut[{TILE}], n: pl.Scalar[pl.INT64]",
-    f"""
+    """
         for k in pl.range(2):
             for i, (p, q) in pl.range(n, init_values=(y, z)):
                 t = pl.create_tensor([16, 16], dtype=pl.FP32)

@@ -13,7 +13,7 @@ from test_lean_edges import TILE, checked_clean, insertions
 SWAPPED_WITH_A_MANUAL_DEP_TENSOR = program(
     [f"copy(a: {TILE}, out: pl.Out[{TILE}])", f"acc(x: {TILE}, y: pl.InOut[{TILE}])"],
     f"x: {TILE}, y: pl.InOut[{TILE}], n: pl.Scalar[pl.INT64]",
-    f"""
+    """
         m = pl.create_tensor([16, 16], dtype=pl.FP32, manual_dep=True)
         for i, (p, q) in pl.range(2, init_values=(y, m)):
             t = pl.create_tensor([16, 16], dtype=pl.FP32)

@@ -13,7 +13,7 @@ from test_lean_edges import TILE, checked_clean, insertions
 ROTATED_INTO_AN_INNER_LOOP = program(
     [f"add(a: {TILE}, y: pl.InOut[{TILE}])", f"acc(x: {TILE}, y: pl.InOut[{TILE}])"],
     f"x: {TILE}, y0: pl.InOut[{TILE}], y1: pl.InOut[{TILE}], n: pl.Scalar[pl.INT64]",
-    f"""
+    """
         for i, (q,) in pl.range(3, init_values=(y0,)):
             for k in pl.range(2):
                 q = self.add(y1, q)

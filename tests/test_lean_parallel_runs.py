@@ -1,5 +1,5 @@
 """A ``pl.parallel`` loop of constant bounds that runs leaves with the facts of a run of its body
-(``runtime_order._runs``): the orchestration thread submits its iterations in order, as a
+(``loop_facts.surely_runs``): the orchestration thread submits its iterations in order, as a
 sequential loop's. Figures (tools/measure_edges.py) computed by hand; the hazard checker checks
 the program."""
 
@@ -13,7 +13,7 @@ from test_lean_edges import TILE, checked_clean, insertions
 ROTATED_INTO_A_PARALLEL_LOOP = program(
     [f"add(a: {TILE}, y: pl.InOut[{TILE}])", f"acc(x: {TILE}, y: pl.InOut[{TILE}])"],
     f"x: {TILE}, y0: pl.InOut[{TILE}], y1: pl.InOut[{TILE}], n: pl.Scalar[pl.INT64]",
-    f"""
+    """
         for i, (q,) in pl.range(3, init_values=(y0,)):
             for k in pl.parallel(2):
                 q = self.add(y1, q)

@@ -1,13 +1,14 @@
 """The regions a loop's slices view at offsets computed from its counter, the loop's bounds
 reading only the function's scalar parameters (issue 24, seed 28197 of measure_generated): each
 time the loop runs, the iteration of a counter value views the same region, so a write of it in
-a later run finds the write of the run before (``runtime_order.repeated_regions``), and a walk of
+a later run finds the write of the run before (``loop_facts.repeated_regions``), and a walk of
 a loop taken from an earlier walk under other first/later-iteration flags records what that walk
 recorded of its tasks under them (its journal). Figures (tools/measure_edges.py) by hand, and the
 hazard checker on each program."""
 
 from __future__ import annotations
 
+import nanopass.passes.loop_facts as loop_facts
 import nanopass.passes.runtime_order as runtime_order
 
 from dsl_header import program
@@ -22,7 +23,7 @@ T32 = "pl.Tensor[[32, 16], pl.FP32]"
 REGIONS = program(
     [f"acc(a: {T32}, y: pl.InOut[{T16}])", f"step(a: {T16}, t: pl.InOut[{T16}])"],
     f"big: pl.InOut[{T32}], x: {T16}, y: pl.InOut[{T16}], n: pl.Scalar[pl.INT64]",
-    f"""
+    """
         y = self.acc(big, y)
         for j in pl.range(2):
             for i in pl.range(n):
@@ -68,7 +69,7 @@ def test_a_slice_whose_offset_reads_an_outer_counter_has_no_repeated_region():
         loops = [s for s in runtime_order.iter_stmts(func.body) if s._production == "For"]
         params = frozenset({"n"})
         number = {id(t): k for k, t in enumerate(s for s in runtime_order.iter_stmts(func.body) if s._production == "Task")}
-        plans = [runtime_order.repeated_regions(loop, params, number) for loop in loops]
+        plans = [loop_facts.repeated_regions(loop, params, number) for loop in loops]
         assert sum(plan is not None for plan in plans) == found
     assert figures(moving, 1)[0] == 2
     checked_clean(moving, trips=(0, 1, 2, 3))

@@ -26,7 +26,7 @@ HEADER = header([f"copy(a: {ROW}, out: pl.Out[{ROW}])", f"acc(a: {ROW}, y: pl.In
 # the compiler orders each writer after them all).
 NINE_BLOCKS = HEADER + orch(
     f"x: {ROW}, big: pl.InOut[pl.Tensor[[72, 16], pl.FP32]], n: pl.Scalar[pl.INT64]",
-    f"""
+    """
         for i in pl.range(n):
             for j in pl.range(9):
                 s = pl.tensor.slice(big, [8, 16], [j * 8, 0])
@@ -44,7 +44,7 @@ NINE_BLOCKS = HEADER + orch(
 # with a back edge), and a writer of block 1 on odd iterations.
 IN_A_WHILE = HEADER + orch(
     f"x: {ROW}, big: pl.InOut[pl.Tensor[[32, 16], pl.FP32]], n: pl.Scalar[pl.INT64]",
-    f"""
+    """
         for (i,) in pl.while_(init_values=(0,)):
             pl.cond(i < 3)
             for j in pl.range(3):

@@ -1,5 +1,5 @@
 """A loop of unknown trips, ``for i in pl.range(n)``, exits by no trip (``n <= 0``) or after one or
-more (``n >= 1``): the walk of the rest of its block knows which (``runtime_order._trip_bounds``),
+more (``n >= 1``): the walk of the rest of its block knows which (``loop_facts.trip_bounds``),
 so that an ``if`` on ``n`` after it takes one branch on each exit, and a compiler edge the
 loop's runs imply in that branch goes (issue 24, seed 36058). Figures (tools/measure_edges.py)
 computed by hand; the hazard checker checks each program on its trip counts."""

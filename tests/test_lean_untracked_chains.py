@@ -16,10 +16,10 @@ from test_lean_loop_joins import HEADER
 # ``{trips}`` runs: its writer under ``if i >= 1`` writes y at i = 1 and z at i = 2.
 PROGRAM = HEADER + orch(
     f"x: {TILE}, y: pl.InOut[{TILE}], z: pl.InOut[{TILE}], n: pl.Scalar[pl.INT64]",
-    f"""
+    """
         r = pl.create_tensor([16, 16], dtype=pl.FP32)
         r = self.copy(z, r)
-        for k in pl.range({{trips}}):
+        for k in pl.range({trips}):
             for i, (p, q) in pl.range(3, init_values=(y, z)):
                 t = pl.create_tensor([16, 16], dtype=pl.FP32)
                 t = self.copy(p, t)

@@ -145,7 +145,7 @@ def test_a_copy_carried_by_a_loop_holds_the_last_run():
 PARALLEL_CARRY = program(
     [f"fill(x: {TILE}, out: pl.InOut[{TILE}])", f"use(a: {TILE}, b: {TILE}, y: pl.InOut[{TILE}])"],
     f"x: {TILE}, a: pl.InOut[{TILE}], y: pl.InOut[{TILE}], n: pl.Scalar[pl.INT64]",
-    f"""
+    """
         with pl.manual_scope():
             a, t0 = pl.submit(self.fill, x, a, deps=[])
             prev = None

@@ -196,8 +196,8 @@ def test_whether_a_loops_iterations_differ_is_found_once_per_loop(tmp_path, monk
     the loop alone, asked of each once."""
     path = nested_after_manual_file(tmp_path, 32)
     asked, walkers = [], []
-    original, make = runtime_order._branches_on, runtime_order._Walker.__init__
-    monkeypatch.setattr(runtime_order, "_branches_on", lambda loop: (asked.append(loop), original(loop))[1])
+    original, make = runtime_order.branches_on, runtime_order._Walker.__init__
+    monkeypatch.setattr(runtime_order, "branches_on", lambda loop: (asked.append(loop), original(loop))[1])
     monkeypatch.setattr(runtime_order._Walker, "__init__", lambda self, *a, **k: (walkers.append(self), make(self, *a, **k))[1])
     names_held_at_runs(path)
     assert walkers and len(asked) == len(walkers) * 8 * 3  # (8 blocks: 72 asks in 3 walks, 312 before)
