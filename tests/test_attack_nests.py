@@ -12,7 +12,7 @@ import shutil
 import pytest
 
 from nanopass.tools.attack import nests as N
-from nanopass.tools.attack import oracle, runner, semantics
+from nanopass.tools.attack import cli, oracle, runner, semantics
 from nanopass.tools.attack import program as P
 from nanopass.tools.attack import rtmodel as R
 
@@ -45,6 +45,7 @@ def test_the_counts_by_hand():
     # branch (4 kinds) of one inner or further atom (4 * I + 4 * F). AUTO: 225 + 64 + 196 + 120 +
     # 210 + 112 + 60 + 56 = 1043; manual: 169 + 49 + 144 + 91 + 156 + 84 + 52 + 48 = 793.
     assert N.count(2) == 8 * 1043 + 8 * 793 == 14688
+    assert cli.GRAMMARS["nests"] is N
 
 
 def test_an_auto_nest_renders_its_loops_and_the_waiter_in_a_branch():

@@ -63,7 +63,7 @@ every region in every frame; size 2 every inner atom before every further atom f
 waiter in the further loop), then every branch of one atom (further, then inner), then every
 other two atoms in region order. Frames innermost: OUTERS x INNERS x SCOPES = 2 x 4 x 2 = 16.
 Manual frames lack the tup/trd atoms. Random programs (`generate`) draw 2 to 5 atoms over the
-regions (inner and further twice as likely) and up to 2 branches.
+regions (inner and further twice as likely) and up to 2 branches in each (in MID too, on `i`).
 """
 
 from __future__ import annotations
@@ -371,17 +371,18 @@ def count(size: int, max_atoms=None, patterns=()) -> int:
 
 def _random_items(rnd: random.Random, region: str, n: int, scope: str) -> tuple:
     items = [rnd.choice(atoms(region, scope)) for _ in range(n)]
-    if region != "mid":
-        for _ in range(rnd.randint(0, 2) if items else 0):
-            lo = rnd.randrange(len(items))
-            hi = rnd.randrange(lo, len(items)) + 1
-            items[lo:hi] = [("branch", rnd.choice(BRANCHES), tuple(items[lo:hi]))]
+    branches = BRANCHES if region != "mid" else tuple(b for b in BRANCHES if b != "last")
+    for _ in range(rnd.randint(0, 2) if items else 0):
+        lo = rnd.randrange(len(items))
+        hi = rnd.randrange(lo, len(items)) + 1
+        items[lo:hi] = [("branch", rnd.choice(branches), tuple(items[lo:hi]))]
     return tuple(items)
 
 
 def generate(seed: int, max_size: Optional[int] = None) -> "Program":
     """A random program: any frame, 2 to 5 atoms over the regions (inner and further twice as
-    likely as mid), up to 2 branches in each of inner and further (`max_size` bounds the atoms)."""
+    likely as mid), up to 2 branches in each region (in mid on `i` alone: the waiter in a branch
+    of the outer body after the inner loop; `max_size` bounds the atoms)."""
     rnd = random.Random(seed)
     frame = rnd.choice(FRAMES)
     n = rnd.randint(2, 5) if max_size is None else max(1, min(max_size, rnd.randint(2, 5)))
