@@ -65,6 +65,12 @@
   --grammar offsets-parallel --seconds N --seed S ...
                                       the same with a pl.parallel loop, or a nest whose outer
                                       loop is pl.parallel (random programs)
+  --grammar nests [--exhaustive --size 1|2 | --seconds N --seed S] ...
+                                      an inner loop (pl.range(2|3|n), a counted pl.while_) and a
+                                      further loop after it in an outer loop, AUTO or in a manual
+                                      scope: waiters in the further loop and in branches on the
+                                      counters, chained or own-buffer runs, the user's deps= on a
+                                      carried TaskId; every deps= entry checked too (nests.py)
 
 Each failing program is saved as DIR/<class>/<name>.py with its failures in a header comment;
 the first few of each class are minimised into DIR/minimal/. The figures (programs, tasks, runs,
@@ -87,7 +93,7 @@ from collections import Counter, defaultdict
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from pathlib import Path
 
-from . import assume, carries, directions, exhaustive, fences, generate, grammar, iterations, loops2, nested, offsets, printed, printed_scalars, record, rows, runner, scalars, scopes, shrink, surface_generate
+from . import assume, carries, directions, exhaustive, fences, generate, grammar, iterations, loops2, nested, nests, offsets, printed, printed_scalars, record, rows, runner, scalars, scopes, shrink, surface_generate
 from . import program as P
 
 COMPILE_TIMEOUT_S = 60
@@ -95,7 +101,8 @@ GRAMMARS = {"rows": rows, "scopes": scopes, "directions": directions,    # the e
             "nested": nested.TWO, "nested3": nested.THREE, "scalars": scalars, "printed": printed,
             "printed-scalars": printed_scalars, "carries": carries, "loops2": loops2,
             "loops2-const": loops2.CONSTANT_TRIPS, "fences": fences, "assume": assume,
-            "iterations": iterations, "offsets": offsets, "offsets-parallel": offsets.PARALLEL}
+            "iterations": iterations, "offsets": offsets, "offsets-parallel": offsets.PARALLEL,
+            "nests": nests}
 
 
 class _Timeout(Exception):
