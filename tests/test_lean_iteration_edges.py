@@ -7,57 +7,48 @@ checker."""
 
 from __future__ import annotations
 
+from dsl_header import program
 from test_lean_edges import checked_clean, insertions
 
 T = "pl.Tensor[[8, 8], pl.FP32]"
 
-KERNELS = f"""import nanopass.dsl as pl
+KERNELS = [f"copy(a: {T}, out: pl.Out[{T}])", f"acc(a: {T}, acc: pl.InOut[{T}])",
+           f"add(a: {T}, b: {T}, out: pl.InOut[{T}])"]
 
+GUARDED_WRITER = program(
+    KERNELS,
+    f"x: {T}, y: pl.InOut[{T}], n: pl.Scalar[pl.INT64]",
+    f"""
+    for j in pl.parallel(1, 4):
+        for i in pl.parallel(3):
+            t: {T} = pl.create_tensor([8, 8], dtype=pl.FP32)
+            t = self.copy(y, t)
+            if i != 1:
+                y = self.acc(x, y)
+        if j > 0:
+            for k in pl.range(2):
+                w = self.acc(x, y)
+    return y
+""",
+    returns=T,
+)
 
-@pl.program
-class P:
-    @pl.function(type=pl.FunctionType.AIV)
-    def copy(self, a: {T}, out: pl.Out[{T}]) -> {T}:
-        return out
-
-    @pl.function(type=pl.FunctionType.AIV)
-    def acc(self, a: {T}, acc: pl.InOut[{T}]) -> {T}:
-        return acc
-
-    @pl.function(type=pl.FunctionType.AIV)
-    def add(self, a: {T}, b: {T}, out: pl.InOut[{T}]) -> {T}:
-        return out
-"""
-
-GUARDED_WRITER = KERNELS + f"""
-    @pl.function(type=pl.FunctionType.Orchestration)
-    def orch(self, x: {T}, y: pl.InOut[{T}], n: pl.Scalar[pl.INT64]) -> {T}:
-        for j in pl.parallel(1, 4):
-            for i in pl.parallel(3):
-                t: {T} = pl.create_tensor([8, 8], dtype=pl.FP32)
-                t = self.copy(y, t)
-                if i != 1:
-                    y = self.acc(x, y)
-            if j > 0:
-                for k in pl.range(2):
-                    w = self.acc(x, y)
-        return y
-"""
-
-PAIRED_JOINS = "# options: analyze_auto_scopes_for_deps=True\n" + KERNELS + f"""
-    @pl.function(type=pl.FunctionType.Orchestration)
-    def orch(self, x: {T}, y: pl.InOut[{T}], big: pl.InOut[pl.Tensor[[32, 8], pl.FP32]],
-             n: pl.Scalar[pl.INT64]) -> {T}:
-        for i in pl.parallel(2):
-            a: {T} = pl.create_tensor([8, 8], dtype=pl.FP32)
-            a = self.copy(x, a)
-            big = pl.assemble(big, a, [0, 0])
-            s = pl.tensor.slice(big, [8, 8], [0, 0])
-            y = self.add(s, x, y)
-        r = pl.tensor.slice(big, [8, 8], [0, 0])
-        y = self.add(r, x, y)
-        return y
-"""
+PAIRED_JOINS = program(
+    KERNELS,
+    f"x: {T}, y: pl.InOut[{T}], big: pl.InOut[pl.Tensor[[32, 8], pl.FP32]], n: pl.Scalar[pl.INT64]",
+    f"""
+    for i in pl.parallel(2):
+        a: {T} = pl.create_tensor([8, 8], dtype=pl.FP32)
+        a = self.copy(x, a)
+        big = pl.assemble(big, a, [0, 0])
+        s = pl.tensor.slice(big, [8, 8], [0, 0])
+        y = self.add(s, x, y)
+    r = pl.tensor.slice(big, [8, 8], [0, 0])
+    y = self.add(r, x, y)
+    return y
+""",
+    returns=T, options='analyze_auto_scopes_for_deps=True',
+)
 
 
 def figures(text: str, n: int):

@@ -7,36 +7,28 @@ barrier, two entries and a dummy, goes. The figures are the emitted program's
 
 from __future__ import annotations
 
+from dsl_header import program
 from test_lean_edges import checked_clean, insertions
 
 T = "pl.Tensor[[8, 8], pl.FP32]"
 
-SWAP = f"""import nanopass.dsl as pl
-
-
-@pl.program
-class P:
-    @pl.function(type=pl.FunctionType.AIV)
-    def copy(self, a: {T}, out: pl.Out[{T}]) -> {T}:
-        return out
-
-    @pl.function(type=pl.FunctionType.AIV)
-    def acc(self, a: {T}, y: pl.InOut[{T}]) -> {T}:
-        return y
-
-    @pl.function(type=pl.FunctionType.Orchestration)
-    def orch(self, x: {T}, y: pl.InOut[{T}], n: pl.Scalar[pl.INT64]) -> {T}:
-        m: {T} = pl.create_tensor([8, 8], dtype=pl.FP32, manual_dep=True)
-        for i, (p, q) in pl.range(3, init_values=(y, m)):
-            t: {T} = pl.create_tensor([8, 8], dtype=pl.FP32)
-            t = self.copy(p, t)
-            if i >= 1:
-                q = self.acc(t, q)
-            r, s = pl.yield_(q, p)
-        for j in pl.range(n):
-            r = self.acc(x, r)
-        return y
-"""
+SWAP = program(
+    [f"copy(a: {T}, out: pl.Out[{T}])", f"acc(a: {T}, y: pl.InOut[{T}])"],
+    f"x: {T}, y: pl.InOut[{T}], n: pl.Scalar[pl.INT64]",
+    f"""
+    m: {T} = pl.create_tensor([8, 8], dtype=pl.FP32, manual_dep=True)
+    for i, (p, q) in pl.range(3, init_values=(y, m)):
+        t: {T} = pl.create_tensor([8, 8], dtype=pl.FP32)
+        t = self.copy(p, t)
+        if i >= 1:
+            q = self.acc(t, q)
+        r, s = pl.yield_(q, p)
+    for j in pl.range(n):
+        r = self.acc(x, r)
+    return y
+""",
+    returns=T,
+)
 
 
 def figures(n: int):
@@ -62,33 +54,24 @@ def test_the_swap_loops_reader_takes_the_join_where_its_run_comes_after_every_ea
     checked_clean(SWAP, (0, 1, 2))
 
 
-LAGGED = f"""import nanopass.dsl as pl
-
-
-@pl.program
-class P:
-    @pl.function(type=pl.FunctionType.AIV)
-    def copy(self, a: {T}, out: pl.Out[{T}]) -> {T}:
-        return out
-
-    @pl.function(type=pl.FunctionType.AIV)
-    def acc(self, a: {T}, acc: pl.InOut[{T}]) -> {T}:
-        return acc
-
-    @pl.function(type=pl.FunctionType.Orchestration)
-    def orch(self, x: {T}, y0: pl.InOut[{T}], y1: pl.InOut[{T}], s0: pl.InOut[{T}], n: pl.Scalar[pl.INT64]) -> {T}:
-        for i, (p, q) in pl.range(3, init_values=(s0, y1)):
-            for j in pl.range(3):
-                w = self.copy(y0, p)
-                t: {T} = pl.create_tensor([8, 8], dtype=pl.FP32)
-                t = self.copy(y1, t)
-                if j > 0:
-                    y1 = self.acc(x, y1)
-            if n > 0:
-                y0 = self.acc(q, y0)
-            r, s = pl.yield_(q, s0)
-        return y0
-"""
+LAGGED = program(
+    [f"copy(a: {T}, out: pl.Out[{T}])", f"acc(a: {T}, acc: pl.InOut[{T}])"],
+    f"x: {T}, y0: pl.InOut[{T}], y1: pl.InOut[{T}], s0: pl.InOut[{T}], n: pl.Scalar[pl.INT64]",
+    f"""
+    for i, (p, q) in pl.range(3, init_values=(s0, y1)):
+        for j in pl.range(3):
+            w = self.copy(y0, p)
+            t: {T} = pl.create_tensor([8, 8], dtype=pl.FP32)
+            t = self.copy(y1, t)
+            if j > 0:
+                y1 = self.acc(x, y1)
+        if n > 0:
+            y0 = self.acc(q, y0)
+        r, s = pl.yield_(q, s0)
+    return y0
+""",
+    returns=T,
+)
 
 
 def barriers(n: int):

@@ -5,32 +5,24 @@ hand; the program also passes the hazard checker."""
 
 from __future__ import annotations
 
+from dsl_header import program
 from test_lean_edges import checked_clean, insertions
 
 T = "pl.Tensor[[8, 8], pl.FP32]"
 
-PROGRAM = f"""import nanopass.dsl as pl
-
-
-@pl.program
-class P:
-    @pl.function(type=pl.FunctionType.AIV)
-    def acc(self, a: {T}, y: pl.InOut[{T}]) -> {T}:
-        return y
-
-    @pl.function(type=pl.FunctionType.AIV)
-    def add(self, a: {T}, b: {T}, y: pl.InOut[{T}]) -> {T}:
-        return y
-
-    @pl.function(type=pl.FunctionType.Orchestration)
-    def orch(self, x: {T}, y: pl.InOut[{T}], z: pl.InOut[{T}], n: pl.Scalar[pl.INT64]) -> {T}:
-        f = pl.tensor.reshape(y, [64])
-        v = pl.tensor.reshape(f, [8, 8])
-        v = self.acc(x, v)
-        y = self.add(z, x, y)
-        z = self.acc(v, z)
-        return y
-"""
+PROGRAM = program(
+    [f"acc(a: {T}, y: pl.InOut[{T}])", f"add(a: {T}, b: {T}, y: pl.InOut[{T}])"],
+    f"x: {T}, y: pl.InOut[{T}], z: pl.InOut[{T}], n: pl.Scalar[pl.INT64]",
+    """
+    f = pl.tensor.reshape(y, [64])
+    v = pl.tensor.reshape(f, [8, 8])
+    v = self.acc(x, v)
+    y = self.add(z, x, y)
+    z = self.acc(v, z)
+    return y
+""",
+    returns=T,
+)
 
 
 def test_a_write_of_a_tensor_orders_a_lookup_of_a_reshape_of_its_reshape():

@@ -7,36 +7,27 @@ redundant, dummies, minimum), computed by hand; the program also passes the haza
 
 from __future__ import annotations
 
+from dsl_header import program
 from test_lean_edges import checked_clean, insertions
 
 T = "pl.Tensor[[8, 8], pl.FP32]"
 
-PROGRAM = f"""import nanopass.dsl as pl
-
-
-@pl.program
-class P:
-    @pl.function(type=pl.FunctionType.AIV)
-    def fill(self, a: {T}, out: pl.InOut[{T}]) -> {T}:
-        return out
-
-    @pl.function(type=pl.FunctionType.AIV)
-    def add(self, a: {T}, b: {T}, y: pl.InOut[{T}]) -> {T}:
-        return y
-
-    @pl.function(type=pl.FunctionType.Orchestration)
-    def orch(self, x: {T}, y: pl.InOut[{T}], big: pl.InOut[pl.Tensor[[32, 8], pl.FP32]],
-             n: pl.Scalar[pl.INT64]) -> {T}:
-        s = pl.tensor.slice(big, [8, 8], [8, 0])
-        y = self.add(s, x, y)
-        for i in pl.range(n):
-            a = pl.tensor.slice(big, [8, 8], [(i % 4) * 8, 0])
-            a = self.fill(x, a)
-        for j in pl.range(n):
-            b = pl.tensor.slice(big, [8, 8], [(j % 4) * 8, 0])
-            b = self.fill(x, b)
-        return y
-"""
+PROGRAM = program(
+    [f"fill(a: {T}, out: pl.InOut[{T}])", f"add(a: {T}, b: {T}, y: pl.InOut[{T}])"],
+    f"x: {T}, y: pl.InOut[{T}], big: pl.InOut[pl.Tensor[[32, 8], pl.FP32]], n: pl.Scalar[pl.INT64]",
+    """
+    s = pl.tensor.slice(big, [8, 8], [8, 0])
+    y = self.add(s, x, y)
+    for i in pl.range(n):
+        a = pl.tensor.slice(big, [8, 8], [(i % 4) * 8, 0])
+        a = self.fill(x, a)
+    for j in pl.range(n):
+        b = pl.tensor.slice(big, [8, 8], [(j % 4) * 8, 0])
+        b = self.fill(x, b)
+    return y
+""",
+    returns=T,
+)
 
 
 def figures(n: int):
