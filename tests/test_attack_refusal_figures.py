@@ -41,17 +41,17 @@ def test_the_figures_split_the_refused_programs_as_the_failing_list_does(tmp_pat
     assert "refusals of valid programs, by message:\n         1  '…' is used after it was assembled into '…'" in out
 
 
-def test_a_source_never_written_assembled_into_a_target_nothing_reads_and_one_read_is_a_wrong_refusal():
+def test_a_source_never_written_assembled_into_a_target_nothing_reads_and_one_read_compiles():
     # r49310000024: t6 is created (no init_value) and never written, assembled into rows 2..5 of
     # f3 and rows 0..3 of f4 (both runtime-allocated outputs of k1); f4 is read after, f3 never.
     # The tester's semantics (semantics.py): t6's rows are undefined (UNDEF: any value is right)
     # and only one region's assembled values are used, so t6 placed in f4 is a correct
-    # compilation. The compiler refuses the second assemble as a use of t6 after the first: a
-    # refusal of a valid program (the same program with f3 made by pl.create_tensor compiles:
-    # an assemble into a created target nothing reads is dropped).
+    # compilation. The compiler refused the second assemble as a use of t6 after the first until
+    # the assemble into the unread runtime-allocated output f3 was dropped, as one into a created
+    # target nothing reads is (assembled_rows.dead_assembles; tools/attack/found 62).
     rep = runner.check(generate.generate(49310000024, None))
-    assert rep.refusal is not None and rep.refusal.splitlines()[0].endswith(WRONG.split("error: ")[1])
-    assert rep.refusal_check() is None and rep.classes() == {"refusal"}
+    assert rep.refusal is None and rep.runs > 0
+    assert rep.classes() == set(), runner.describe(rep)
 
 
 def test_a_source_made_with_an_init_value_assembled_into_a_parameter_is_a_right_refusal():
