@@ -92,7 +92,8 @@ class DropEdgesAfterFirstRun(LeanPass):
             if s is None:  # (a cell of several tasks' TaskIds: a loop around the task leaves out a set of it)
                 if dep._production != "CellDep" or not any(loops - around for around in self.set_in.get(dep.cell, ())):
                     continue
-                if task.tid is not None and task.tid.name in order.cells.tids.get(dep.cell, ()):
+                tid = getattr(task, "tid", None)  # (a host fence has none)
+                if tid is not None and tid.name in order.cells.tids.get(dep.cell, ()):
                     continue  # (the cell holds the task's previous run on its later runs: a first-run cell would too)
             elif s == t or not (loops - _loops(looped, order.tasks[s])):
                 continue

@@ -185,3 +185,29 @@ def test_random_programs_are_reproducible_and_run_in_the_semantics():
         for n, c in prog.settings:
             semantics.run(prog, P.render(prog).lines, n, c)
         assert N.fences.careless(prog) is None
+
+
+def test_a_host_fence_on_a_cell_of_several_tasks_in_a_loop_compiles_and_passes():
+    """Random programs of seed 5060 (nests50600000012 and ...0050): a host access after a loop
+    nest waits, through its fence, on a cell that holds the TaskIds of several tasks, stored
+    outside a loop around the fence. drop_edges_after_first_run asked the fence for the TaskId
+    it stores (a task's), which a host fence has not: an internal error, found on the merged
+    tree of session 30. Now both compile and pass the oracle."""
+    for seed in (50600000012, 50600000050):
+        rep = N.generate(seed).check()
+        assert rep.runs > 0 and rep.classes() == set(), runner.describe(rep)
+
+
+def test_a_candidate_the_semantics_cannot_run_is_invalid_not_a_crash(monkeypatch):
+    """The shrinker's candidates may read a name they no longer bind; the user-deps check runs
+    the tester's semantics first and must report such a candidate invalid (as runner.check
+    does), not raise (a run of seed 5060 stopped on a KeyError while shrinking)."""
+    from nanopass.tools.attack import fences
+
+    def broken(prog, lines, n, c):
+        raise KeyError("d0")
+
+    monkeypatch.setattr(semantics, "run", broken)
+    rep = N.generate(50600000012).check()
+    assert rep.invalid is not None and "semantics failed" in rep.invalid and "KeyError" in rep.invalid
+    assert fences.careless(N.generate(50600000012)).startswith("the tester's semantics failed")

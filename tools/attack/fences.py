@@ -303,10 +303,15 @@ def _calls(stmts) -> tuple:
 
 def careless(prog: "Program") -> Optional[str]:
     """The first pair of conflicting tasks of one manual scope instance that the user's deps (as
-    sets of tasks, transitively) leave unordered, described; None when there is none."""
+    sets of tasks, transitively) leave unordered, described; None when there is none. A program
+    the tester's semantics cannot run (a shrinker's candidate that reads a name it no longer
+    binds) is described as such: invalid too, as ``runner.check`` reports it."""
     rendered = P.render(prog)
     for n, c in prog.settings:
-        seq = semantics.run(prog, rendered.lines, n, c)
+        try:
+            seq = semantics.run(prog, rendered.lines, n, c)
+        except (KeyError, AttributeError, TypeError, IndexError, ValueError) as e:  # (as runner.check)
+            return f"the tester's semantics failed at n={n} c={c}: {type(e).__name__}: {e}"
         before = {}
         for ev in seq.events:
             deps = getattr(ev, "user_deps", frozenset())
