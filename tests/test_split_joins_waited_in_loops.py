@@ -20,6 +20,7 @@ from test_middle_pass_shortcuts import compile_bench
 
 from nanopass.passes import split_joins_by_iteration as split_joins
 from nanopass.passes.cells import WITH_DEPS, join_cells
+from nanopass.passes.drop_latest_runs_from_joins import DropLatestRunsFromJoins
 from nanopass.passes.util import iter_stmts
 
 SPLIT_SEEDS = (6, 16, 31)  # manual random programs with a join that is split
@@ -57,6 +58,9 @@ def check_input(given) -> bool:
 
 
 def test_the_scopes_shape_scans_no_use(tmp_path, monkeypatch):
+    # (the shape as the benchmark compiles it: at its sizes the lean analysis gives up before
+    # drop_latest_runs_from_joins folds a scope loop's join; at this size it would fold it)
+    monkeypatch.setattr(DropLatestRunsFromJoins, "fold_after_loop", lambda self, *args: None)
     asked = counting(monkeypatch, split_joins, "waited_in_loops")
     placed = counting(monkeypatch, split_joins, "places")
     outside = counting(monkeypatch, split_joins, "outside_loops")
