@@ -1,11 +1,11 @@
 """What a loop's syntax says, for the model of the runtime's order (``runtime_order``): its
 counter and trips (``loop_counter``, ``trip_bounds``, ``first_and_later``, ``second_and_rest``,
-``surely_runs``), whether its body branches on the counter, moves, replaces or swaps carries, sets array
-slots or slices at the counter (``slice_writes``), the regions a loop of parameter bounds slices
-the same way in every run (``repeated_regions``), the conditions and swap loops invariant in a
-function (``invariant_conditions``, ``invariant_parity_loops``), and the value of a scalar
-expression (``evaluate_scalar``). Functions of the ``directed`` language's nodes alone: none reads
-the walk's state."""
+``surely_runs``), whether its body branches on the counter, moves, replaces or swaps carries,
+sets array slots or slices at the counter (``slice_writes``), the regions a loop of parameter
+bounds slices the same way in every run (``repeated_regions``), the conditions and swap loops
+invariant in a function (``invariant_conditions``, ``invariant_parity_loops``), and the value of
+a scalar expression (``evaluate_scalar``). Functions of the ``directed`` language's nodes alone:
+none reads the walk's state."""
 
 from __future__ import annotations
 
@@ -24,9 +24,9 @@ def invariant_conditions(func, stmts: list) -> dict[int, tuple]:
     """``id(if) -> a key of its condition`` for the ``if``s in a loop whose condition reads only
     the function's scalar parameters: it has the same value wherever and whenever it is tested
     in one run of the function. The walk is made once per value of each such condition (at most
-    ``ASSUMED`` of them, equal conditions counted once; ``(ASSUME, key)`` in its scalars), each
-    ``if`` on it taking one branch, and the results meet: an edge is implied where every walk of
-    its task implies it (an ``if n > 1`` in a loop runs the same branch in every iteration, so
+    ``runtime_order.ASSUMED`` of them, equal conditions counted once; ``(ASSUME, key)`` in its
+    scalars), each ``if`` on it taking one branch, and the results meet: an edge is implied where
+    every walk of its task implies it (an ``if n > 1`` in a loop runs the same branch in every iteration, so
     an edge on a task of the other branch waits for a task that never ran there)."""
     params = {p.name for p in func.params if p.type._production == "ScalarType"}
     out = {}
