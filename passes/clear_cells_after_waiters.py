@@ -19,7 +19,8 @@ TID_TYPE = D.ScalarType(DType.TASK_ID)
 class ClearCellsAfterWaiters(LeanPass):
     """Clear a cell after a task that every later task waiting on the cell is ordered after.
 
-    A task ``W`` that waits on a latest-run cell or a join cell (``cells``) of a task ``S``, or
+    A task ``W`` that waits on a latest-run cell or a join cell (``cells``) of a task ``S`` (or
+    a cell that holds a run of ``S`` or none, ``cleared_cells``: a first-run cell), or
     on the run such a cell holds through its TaskId (``lean.waiters_on_held_runs``), or on a
     guard's copy of it (``guard_copies``: ``drop_implied_dependencies`` copies the cell, or no
     task where the runtime orders ``W`` after what it stands for), is ordered after every run of
@@ -61,10 +62,12 @@ class ClearCellsAfterWaiters(LeanPass):
         loops = {k: p.loops for k, p in where.items()}
         blocks = {k: p.block for k, p in where.items()}
         self.clear: dict[int, list[str]] = {}  # id(W) -> the cells cleared after it
+        cleared = cleared_cells(func.body, order)
         for cell, tasks in sorted(waiters.items()):
-            if cell in others or (cell not in order.cells.task and cell not in order.joins):
+            if cell in others or (cell not in order.cells.task and cell not in order.joins and cell not in cleared):
                 continue
-            source = order.tasks[order.cells.task[cell] if cell in order.cells.task else order.joins[cell]]
+            source = order.tasks[order.cells.task[cell] if cell in order.cells.task
+                                 else order.joins[cell] if cell in order.joins else cleared[cell]]
             for w in tasks:
                 n = order.number[id(w)]
                 later = [order.number[id(t)] for t in tasks
@@ -91,6 +94,24 @@ class ClearCellsAfterWaiters(LeanPass):
             self.ctx.note("cleared-cell", f"later waiters of {cell} are ordered after {task.kernel}: "
                           "the cell is cleared after it", task.span)
         return out
+
+
+def cleared_cells(body, order) -> dict:
+    """cell -> the number of the task ``S`` whose TaskId it stores, for each cell (no latest-run
+    or join cell) whose every ``CellSet`` stores either ``S``'s TaskId binder or no task (a
+    ``NoTask`` let's binder): a first-run cell of ``drop_edges_after_first_run``, a latest-run
+    cell this pass or another cleared. Such a cell holds a run of ``S`` or none, and clearing it
+    after a waiter keeps every order as it does a latest-run cell's (the later waiters, ordered
+    after ``W``, are ordered after what it held at ``W``)."""
+    nones = {s.var.name for s in iter_stmts(body) if s._production == "Let" and s.value._production == "NoTask"}
+    out = {}
+    for cell, names in order.cells.tids.items():
+        if cell in order.cells.task or cell in order.joins or None in names:
+            continue
+        tasks = {order.tid_task.get(name) for name in names if name not in nones}
+        if len(tasks) == 1 and None not in tasks:
+            out[cell] = next(iter(tasks))
+    return out
 
 
 def _may_follow(first, then, order, loops) -> bool:

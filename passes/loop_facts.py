@@ -194,8 +194,9 @@ def second_and_rest(loop, values: dict) -> tuple | None:
     1``: the task it guards runs from the second iteration on, so the third is the first after
     a run of it) or it gives a carry a tensor named before it (``replaces_carries``: the second
     iteration is the first in which the carry holds that tensor, and the runs of the first wrote
-    the init); else None. The second iteration is walked with the scalars of the later ones
-    (``implied_at`` records it among them), its counter in ``_Walker.exact``; such a loop of
+    the init); else None. The second iteration is walked with the scalars of the later ones,
+    its counter's value in ``_Walker.exact`` (``chained_at`` and ``implied_at`` record the walk
+    under both: an edge implied there is implied where the counter has that value); such a loop of
     bounds not both constant leaves three ways (no trip, one, two or more: ``walk_loop``), one of
     constant bounds of two trips or more after the second trip or a later one."""
     counter = loop_counter(loop)

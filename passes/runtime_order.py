@@ -972,7 +972,8 @@ class _Walker:
         self.both = relevant | relevant << width  # the latest-run bits and the older-runs bits
         self.values: dict[str, int] = {}  # the loop variables of the loops walked iteration by iteration
         # the counters of the second iterations walked apart (``second_and_rest``) -> their
-        # values there (keys of ``RuntimeOrder.chained_at`` alone: ``values`` has their bound)
+        # values there (in the keys of ``RuntimeOrder.chained_at``, ``implied_at`` and the tables
+        # keyed as it is, beside the bound ``values`` has)
         self.exact: dict[str, int] = {}
         self.unrolled = 1  # the iterations of those loops around the walk, multiplied
         self.splits = SPLITS  # the rests of blocks still to walk once per exit of a loop before them
@@ -1212,7 +1213,7 @@ class _Walker:
             self._meet(self.out.later, n, (lookups | state.done) & self.relevant)
         self._meet(self.out.implied, n, frozenset(implied))
         if task.deps:
-            key = frozenset(self.values.items())
+            key = self.implied_key()
             self._meet(self.out.implied_at.setdefault(n, {}), key, frozenset(implied))
             never = state.never_ran
             ran = frozenset(k for k in implied if sources[k] is None or not never >> sources[k] & 1)
@@ -1266,6 +1267,11 @@ class _Walker:
             else:
                 state.bind(binder, state.never_ran)
         return state
+
+    def implied_key(self) -> frozenset:
+        """The key of the walk's records in ``implied_at`` (and the tables keyed as it is): its
+        scalars, with the counters' values in the second iterations walked apart (``exact``)."""
+        return frozenset({**self.values, **self.exact}.items())
 
     def plan(self, task) -> tuple:
         """What ``Task`` reads of a task statement, the same on every walk of it: (its number, the
@@ -1464,7 +1470,7 @@ class _Walker:
         _, through, implied = self.implied(fence.deps, lookups | state.done, state)
         self._meet(self.out.fence_implied, id(fence), frozenset(implied))
         if fence.deps:
-            self._meet(self.out.fence_implied_at.setdefault(id(fence), {}), frozenset(self.values.items()),
+            self._meet(self.out.fence_implied_at.setdefault(id(fence), {}), self.implied_key(),
                        frozenset(implied))
         if tracked:
             after = lookups | state.never_ran | state.done

@@ -41,10 +41,19 @@ def test_the_program_is_the_one_described():
 
 
 def test_a_guard_copy_is_a_waiter_of_the_cell(monkeypatch):
+    """With the walk of the second iteration of ``i3`` recorded under ``i3 == 1``
+    (``_Walker.implied_key``) the guard leaves the edge out there too (the first ``k_copy`` of
+    the run is ordered after the last ``k_acc`` of the run before), and the cell is not read
+    there: the figures are those of the clear. The guard on ``i3 == 0`` alone (the walk
+    recorded under its bound, ``i3 >= 1``) keeps the class this test is of."""
+    from nanopass.passes.runtime_order import _Walker
+
+    monkeypatch.setattr(_Walker, "implied_key", lambda self: frozenset(self.values.items()))
     text = program()
     with_copies = [insertions(text, n).insertions for n in (0, 1, 2, 3)]
     monkeypatch.setattr(clear, "guard_copies", lambda body, waiters, others: {})
     without = [insertions(text, n).insertions for n in (0, 1, 2, 3)]
     assert [b - a for a, b in zip(with_copies, without)] == [0, 0, 1, 2]
     monkeypatch.undo()
+    assert [insertions(text, n).insertions for n in (0, 1, 2, 3)] == with_copies
     checked_clean(text, (0, 1, 2, 3))
