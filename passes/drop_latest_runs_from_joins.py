@@ -6,13 +6,13 @@ import itertools
 
 from nanopass.languages import DIRECTED
 from nanopass.languages.statements import BODY_FIELDS, LOOPS
-from nanopass.languages.terms import BinOp, CmpOp, DType
+from nanopass.languages.terms import BinOp, CmpOp, DType, UnOp
 from nanopass.rewrite import register
 
 from .lean import LeanPass
 from .cells import cell_readers, join_cells, taken_names
 from .loop_facts import evaluate_scalar
-from .runtime_order import gives_up, runtime_order
+from .runtime_order import ASSUME, gives_up, runtime_order
 from .split_joins_by_iteration import MAX_TRIPS, counted_iterations
 from .util import FreshVersions, iter_stmts, loop_counters, places, var_reads
 
@@ -76,7 +76,10 @@ class DropLatestRunsFromJoins(LeanPass):
     ``guard_where_chained``: a swap loop's reader whose writer waits on the join in some
     iterations, seeds 53013 and 53144); a lagged join leaves its barrier out, as where
     ``chained_from`` says so, where such values say the run is ordered after the previous one
-    (``chained_each``: seed 53144's writer of a carry swapped by the outer loop).
+    (``chained_each``: seed 53144's writer of a carry swapped by the outer loop). Such values
+    include those of an invariant condition (an ``if n == 0`` in a loop, ``RuntimeOrder.conditions``:
+    the test is the condition or its ``not``; seed 53144, where ``n != 0`` runs a waiter of
+    the join after each inner loop).
     """
 
     name = "drop_latest_runs_from_joins"
@@ -98,6 +101,7 @@ class DropLatestRunsFromJoins(LeanPass):
         order = runtime_order(program, track=[t for cell in candidates for t in tasks_of[cell]])
         if order is None:
             return program
+        self.conditions = order.conditions
         where = places(func.body, ("Task", "HostFence"))
         position = {id(s): k for k, s in enumerate(stmts)}
         loops = {id(s): s for s in stmts if s._production in LOOPS}
@@ -304,6 +308,11 @@ class DropLatestRunsFromJoins(LeanPass):
             self.loop_places = places(self.body, LOOPS)
         tests = []  # (a counter's binder, its values): a run in which any holds is so ordered
         for v, values in where:
+            if isinstance(v, tuple) and v[0] == ASSUME:
+                cond = self.conditions.get(v)
+                if cond is not None and len(values) == 1:  # (an invariant condition: ``_any_value``)
+                    tests.append((cond, values))
+                continue
             counter = self.counters.get(v) if isinstance(v, str) else None
             if counter is None or counter[1] not in around or not all(
                     isinstance(k, int) and not isinstance(k, bool) for k in values):
@@ -421,7 +430,7 @@ class DropLatestRunsFromJoins(LeanPass):
             dummy, tid, tests = held
             span = cell_set.span
             cond = _any_value(tests, span)
-            where = " or ".join(f"{counter.name} is {' or '.join(map(str, values))}" for counter, values in tests)
+            where = _said(tests)
             self.ctx.note("chained-join", f"where {where} the runtime orders {tid}'s run after every earlier one: "
                           "the join takes the run, and its barrier goes there", dummy.span)
             return D.If(cond, (cell_set.replace(value=D.Var(tid, span=cell_set.value.span)),), (dummy, cell_set), (),
@@ -461,7 +470,7 @@ class DropLatestRunsFromJoins(LeanPass):
             tests = self.chained_values.get(cell)
             if tests is not None:
                 chain = [D.If(_any_value(tests, span), (), tuple(chain), (), span=span)]
-                where = " or ".join(f"{c.name} is {' or '.join(map(str, values))}" for c, values in tests)
+                where = _said(tests)
                 self.ctx.note("chained-join", f"where {where} the runtime orders {task.kernel} after its previous run: "
                               "the join keeps its older runs and the latest-run cell stands for the previous one", span)
             chained = self.chained.get(cell)
@@ -511,13 +520,24 @@ class DropLatestRunsFromJoins(LeanPass):
 
 
 def _any_value(tests: list, span):
-    """``v == k or ...`` for each (counter binder ``v``, its values) of ``tests`` and each value."""
+    """``v == k or ...`` for each (counter binder ``v``, its values) of ``tests`` and each value;
+    an invariant condition's (``counter_tests``: its expression, True or False) is it or ``not``
+    it."""
     cond = None
     for counter, values in tests:
         for k in values:
-            test = D.Cmp(CmpOp.eq, D.Var(counter.name, span=span), D.Int(k, counter.type.dtype, span=span), span=span)
+            if counter._production != "Binder":
+                test = counter if k else D.Un(UnOp.not_, counter, span=span)
+            else:
+                test = D.Cmp(CmpOp.eq, D.Var(counter.name, span=span), D.Int(k, counter.type.dtype, span=span), span=span)
             cond = test if cond is None else D.Bin(BinOp.or_, cond, test, span=span)
     return cond
+
+
+def _said(tests: list) -> str:
+    """``tests`` (``counter_tests``) in words, for a note."""
+    return " or ".join(f"{c.name} is {' or '.join(map(str, values))}" if c._production == "Binder"
+                       else f"the condition at line {c.span.line if c.span else '?'} is {values[0]}" for c, values in tests)
 
 
 def _counter_binder(name: str, around, loops: dict):

@@ -424,6 +424,9 @@ class RuntimeOrder:
     # task number -> as ``ordered``, with the older-runs bits (``width + S``): where a task's
     # number has both bits of ``S``, every run of it is ordered after every run of ``S`` so far
     ordered_every: dict = field(default_factory=dict)
+    # ``(ASSUME, key)`` -> the condition of an ``if`` of that key (``invariant_conditions``: it
+    # reads only the function's scalar parameters, and has the same value wherever it is tested)
+    conditions: dict = field(default_factory=dict)
 
     def is_ordered(self, task: int, before: int) -> bool:
         """Every run of ``task`` is ordered after the latest run of ``before`` (or none ran)."""
@@ -512,7 +515,7 @@ class RuntimeOrder:
         walks = {key: (frozenset((0,)) if value & bit else frozenset()) for key, value in self.chained_at.get(task, {}).items()}
         if not walks or all(walks.values()):
             return []
-        return _implied_each(walks, 0)
+        return _implied_each(walks, 0, assumed=True)
 
     def implied_from(self, task: int, position: int, fence=None) -> list:
         """Each ((``v``, ``MIN``), (``m``,)) such that dependency ``position`` of ``task`` (of
@@ -552,13 +555,16 @@ class RuntimeOrder:
         return _implied_each(walks, position)
 
 
-def _implied_each(walks: dict, position: int, chosen: dict | None = None) -> list:
+def _implied_each(walks: dict, position: int, chosen: dict | None = None, assumed: bool = False) -> list:
     """``RuntimeOrder.implied_each`` of the walks ``walks`` (scalars -> implied positions); with
     ``chosen`` (scalars -> positions), only of the values of the walks whose positions there
-    hold ``position``."""
+    hold ``position``; with ``assumed``, of the values of invariant conditions too (``(ASSUME,
+    key)``, True or False: ``RuntimeOrder.conditions``)."""
     out = []
-    counters = {name for key in walks for name, _ in key if isinstance(name, str) or name[0] in (PARITY, RAN)}
-    for v in sorted(counters, key=lambda c: (0, c) if isinstance(c, str) else (1, c[0] != PARITY, c[1])):
+    kinds = (PARITY, RAN, ASSUME) if assumed else (PARITY, RAN)
+    counters = {name for key in walks for name, _ in key if isinstance(name, str) or name[0] in kinds}
+    for v in sorted(counters, key=lambda c: (0, c) if isinstance(c, str) else (2, repr(c)) if c[0] == ASSUME
+                    else (1, c[0] != PARITY, c[1])):
         values = {dict(key).get(v) for key, implied in walks.items() if position in implied
                   and (chosen is None or position in chosen.get(key, ()))} - {None}
         for key, implied in walks.items():
@@ -658,6 +664,9 @@ def _runtime_order(program, track: tuple) -> RuntimeOrder | None:
     keys = sorted(set(assumed.values()), key=repr)
     if keys and len(keys) <= ASSUMED and relevant.bit_count() * len(stmts) << len(keys) <= limit:
         walker.assumed = assumed
+        for stmt in stmts:
+            if id(stmt) in assumed:
+                out.conditions.setdefault((ASSUME, assumed[id(stmt)]), stmt.cond)
         cases = [{(ASSUME, key): bool(bits >> k & 1) for k, key in enumerate(keys)} for bits in range(1 << len(keys))]
     swaps = invariant_parity_loops(func, stmts)
     split = len(cases).bit_length() - 1 + len(swaps)  # (the walk's splits: by the conditions, then the parities)
