@@ -68,6 +68,14 @@ class DropImpliedDependencies(LeanPass):
     target = DIRECTED
 
     def lean(self, program):
+        out = self.lean_once(program)
+        if out is not program and _count(out, "WriteTensor") and _count(out, "HostFence") < _count(program, "HostFence"):
+            # (a fence it dropped wrote its tensor in the walk: without it, a host write after it
+            # waits for the consumers of the tensor's producers, ``runtime_order``'s ``producers``)
+            out = self.lean_once(out)
+        return out
+
+    def lean_once(self, program):
         func = program.orch
         if not any(s._production in ("Task", "HostFence") and any(_removable_kind(d) for d in s.deps)
                    for s in iter_stmts(func.body)):
@@ -418,3 +426,8 @@ def _before_yield(body, stmts: list) -> tuple:
         last = body[-1]
         return body[:-1] + (last.replace(body=_before_yield(last.body, stmts)),)
     return body + tuple(stmts)
+
+
+def _count(program, kind: str) -> int:
+    """The statements of ``kind`` in ``program``'s orchestration function."""
+    return sum(1 for s in iter_stmts(program.orch.body) if s._production == kind)

@@ -653,6 +653,10 @@ def _runtime_order(program, track: tuple) -> RuntimeOrder | None:
     walker = _Walker(kernels, out, relevant, manual_dep_names(stmts, kernels), width, stable_names(func) | rebound,
                      live_reads, dead_after(func.body), orders_unread_after(func.body, stmts, out), rebound)
     walker.params = frozenset(p.name for p in func.params if p.type._production == "ScalarType")
+    if any(s._production == "WriteTensor" for s in stmts):  # (``_Walker.producers``: for host writes)
+        walker.fixed = stable_names(func) - rebound
+        walker.buffers = may_buffers(stmts, [p.name for p in func.params if p.type._production == "TensorType"],
+                                     kernels)
     cases = [{}]
     assumed = invariant_conditions(func, stmts)
     keys = sorted(set(assumed.values()), key=repr)
@@ -961,6 +965,77 @@ def manual_dep_names(stmts, kernels) -> frozenset:
         out |= grown
 
 
+def may_buffers(stmts, params, kernels) -> dict:
+    """Tensor SSA name -> the buffers it may name (a tensor parameter's name, a create's or a
+    runtime-allocated output's binder), through copies, views, assembles into it, a task result
+    aliasing its argument, loop carries and if results; a name bound otherwise (or from such a
+    name) is absent: it may name any buffer (``_Walker.retire``)."""
+    base: dict = {p: frozenset((p,)) for p in params}
+    rules = []  # (name, the names it may hold the value of)
+    unknown: set = set()
+
+    def held(name: str, exprs) -> None:
+        if all(e is not None and e._production == "Var" for e in exprs):
+            rules.append((name, tuple(e.name for e in exprs)))
+        else:
+            unknown.add(name)
+
+    for s in stmts:
+        kind = s._production
+        if kind == "Let":
+            value, name = s.value, s.var.name
+            vk = value._production
+            if vk == "CreateTensor":
+                base[name] = frozenset((name,))
+            elif vk == "Var":
+                held(name, (value,))
+            elif vk in VIEWS:
+                held(name, (value.tensor,))
+            elif vk == "AssembleTensor":
+                held(name, (value.target,))
+            else:
+                unknown.add(name)
+        elif kind == "Task":
+            kernel = kernels[s.kernel]
+            for i, binder in enumerate(getattr(o, "var", o) for o in s.outs):
+                p = output_param_of_result(kernel, i)
+                if p is None or p >= len(s.args):
+                    base[binder.name] = frozenset((binder.name,))
+                else:
+                    held(binder.name, (s.args[p].value,))
+        elif kind in ("For", "While"):
+            yld = last_yield(s.body)
+            for k, (it, result) in enumerate(zip(s.iters, s.results)):
+                exprs = (it.init, yld.values[k] if yld is not None and k < len(yld.values) else None)
+                held(it.var.name, exprs)
+                held(result.name, exprs)
+        elif kind == "If":
+            for k, result in enumerate(s.results):
+                exprs = []
+                for body in (s.then, s.orelse):
+                    yld = last_yield(body)
+                    exprs.append(yld.values[k] if yld is not None and k < len(yld.values) else None)
+                held(result.name, exprs)
+    out = dict(base)
+    named = set(base) | {name for name, _ in rules}
+    while True:
+        grown = False
+        for name, sources in rules:
+            if name in unknown:
+                continue
+            if any(h in unknown or h not in named for h in sources):
+                unknown.add(name)
+                out.pop(name, None)
+                grown = True
+                continue
+            now = out.get(name, frozenset()).union(*(out.get(h, frozenset()) for h in sources))
+            if now != out.get(name):
+                out[name] = now
+                grown = True
+        if not grown:
+            return {name: bufs for name, bufs in out.items() if name not in unknown}
+
+
 class _Walker:
     def __init__(self, kernels, out: RuntimeOrder, relevant: int, untracked: frozenset = frozenset(), width: int = 0,
                  stable: frozenset = frozenset(), live_reads: frozenset = frozenset(), dead: dict | None = None,
@@ -1005,6 +1080,13 @@ class _Walker:
         self.repeated: dict[int, tuple | None] = {}  # id(loop) -> ``repeated_regions``
         self.regions_in: list = []  # per loop walked that has repeated regions: (its plan, {key: facts so far})
         self.bound_at: dict[str, str] = {}  # a slice's name -> the key of its repeated region (``Let``)
+        # ``producers``: the tensor names whose TensorMap producers the walk follows (the stable
+        # names no loop body binds again), what each may name (``may_buffers``), those that got
+        # a producer so far, and id(statement) -> the buffers its AUTO writes may name (``retire``)
+        self.fixed: frozenset = frozenset()
+        self.buffers: dict = {}
+        self.producing: set = set()
+        self.writes_of: dict = {}
 
     def run(self, body, state: State) -> State:
         for k, stmt in enumerate(body):
@@ -1051,6 +1133,8 @@ class _Walker:
             state.tids[name] = held
         if value._production == "ReadTensor" and name in self.live_reads:
             self.wait(value.tensor, value.index, state)
+        elif value._production == "AssembleTensor" and self.producing:  # (a copy into the target)
+            self.retire(self.buffers.get(value.target.name) if value.target._production == "Var" else None, state)
         self.detach(name, state)
         if value._production == "Var":
             state.bind_same(name, value.name, self.stable)
@@ -1245,6 +1329,7 @@ class _Walker:
             after &= ~own
             state.order[n] = after & ~state.never_ran
             mine = after | (1 << n)
+        self.producers(task, n, sources, implied, mine, state)
         if auto:
             for name in write_names:
                 state.write(name, state.of(name) | mine)
@@ -1353,8 +1438,73 @@ class _Walker:
         return state
 
     def WriteTensor(self, write, state: State) -> State:
+        """A host element write waits as a read does (``wait``) and also for the consumers of the
+        tensor's TensorMap producers (``producers``)."""
         self.wait(write.tensor, write.index, state)
+        tensor = write.tensor
+        if self.producing and tensor._production == "Var" and tensor.name not in self.untracked:
+            held = state.facts.get(state.alias.get(tensor.name, tensor.name) + CONSUMED)
+            if held:
+                state.done |= held & self.both
         return state
+
+    def producers(self, task, n: int, sources: list, implied, mine: int, state: State) -> None:
+        """The consumers of a tensor's TensorMap producers, which a host element write of it waits
+        for (runtime-api.md section 11: ``set_tensor_data`` waits for each producer's consumers to
+        finish). Under ``root + PRODUCED`` the facts hold the relevant tasks whose latest run wrote
+        all of the tensor of stable name ``root`` (InOut or OutputExisting, AUTO) and is still
+        one of its TensorMap entries: no write that may cover it (an AUTO write of a tensor that may
+        name the same buffer, ``retire``) came after it. Under ``root + CONSUMED`` they hold the
+        tasks whose latest run (and what it is ordered after) a host write of the tensor waits
+        for: a task with a dependency on the TaskId binder of such a producer's run (the
+        producer ran, in the same block, so in the same scope: it has not retired, and the
+        task is its consumer), one that no walk of it implies (a lean pass may drop or reroute
+        an implied one). A host write after it is ordered after it."""
+        if self.producing and task.deps:
+            tid_task = self.out.tid_task
+            named = [s for k, (s, dep) in enumerate(zip(sources, task.deps))
+                     if s is not None and k not in implied and _binder_source(dep, tid_task) == s]
+            for root in self.producing if named else ():
+                produced = state.facts.get(root + PRODUCED, 0)
+                if any(produced >> s & 1 for s in named):
+                    key = root + CONSUMED
+                    state.facts[key] = (state.facts.get(key, 0) | mine) & ~state.never_ran
+        if self.fixed and not self.manual:
+            self.retire(self.written(task), state)
+            if self.relevant >> n & 1:
+                for name in self.plan(task)[2]:
+                    root = state.alias.get(name, name)
+                    if root in self.fixed:
+                        state.facts[root + PRODUCED] = 1 << n
+                        self.producing.add(root)
+
+    def written(self, stmt) -> frozenset | None:
+        """The buffers the AUTO writes of task ``stmt`` (its InOut and OutputExisting arguments,
+        ``manual_dep`` or not) may name; None: any."""
+        found = self.writes_of.get(id(stmt), False)
+        if found is False:
+            found = frozenset()
+            for arg in stmt.args:
+                if arg.dir in WRITES:
+                    held = self.buffers.get(arg.value.name) if arg.value._production == "Var" else None
+                    if held is None:
+                        found = None
+                        break
+                    found |= held
+            self.writes_of[id(stmt)] = found
+        return found
+
+    def retire(self, buffers, state: State) -> None:
+        """An AUTO write of a tensor that may name ``buffers`` (None: any) may cover, and so retire,
+        the TensorMap entries of the producers ``producers`` follows: theirs and their consumers'
+        facts go where the tensor may name the same buffer."""
+        facts = state.facts
+        for root in self.producing:
+            if root + PRODUCED in facts or root + CONSUMED in facts:
+                held = self.buffers.get(root)
+                if buffers is None or held is None or held & buffers:
+                    facts.pop(root + PRODUCED, None)
+                    facts.pop(root + CONSUMED, None)
 
     def wait(self, tensor, index, state: State) -> None:
         """A host element access of ``tensor`` (at ``index``), in either scope mode, waits for the
@@ -1458,6 +1608,8 @@ class _Walker:
         of the tensor is ordered after what they hold (an InOut writer that looked the entries up
         first removes no fact)."""
         lookups = 0
+        if self.producing and not self.manual:  # (an INOUT writer of the tensor: it may cover an entry)
+            self.retire(self.buffers.get(fence.tensor.name) if fence.tensor._production == "Var" else None, state)
         tracked = not self.manual and fence.tensor._production == "Var" and fence.tensor.name not in self.untracked
         if tracked:
             lookups = state.of(fence.tensor.name)
@@ -1938,6 +2090,10 @@ def _unrun_parallel(loop, state: State) -> State:
 
 def _value(expr, state: State) -> int:
     return state.of(expr.name) if expr is not None and expr._production == "Var" else state.never_ran
+
+
+PRODUCED = "~produced"  # (``_Walker.producers``: the facts keys, named apart from every SSA name and region)
+CONSUMED = "~consumed"
 
 
 def partial(root: str) -> str:
