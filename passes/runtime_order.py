@@ -1778,6 +1778,13 @@ class _Walker:
         first, later = first_and_later(loop, saved)
         if not runs and self.parities(loop, 3)[0] is not None:
             return self.walk_by_parity(loop, entry, first, later)
+        if (trips is not None and trips >= 2 and not writes and loop._production == "For"
+                and loop.kind is LoopKind.seq and loop.step._production == "Int" and loop.step.value > 0
+                and moves_carries(loop)):
+            # (constant bounds, too many iterations to walk one by one: it leaves by the exit of
+            # the parity its bounds say, each carry the tensor it holds after such trips)
+            paths = self.walk_by_parity(loop, entry, first, later)
+            return [paths[1] if trips % 2 == 0 else paths[-1]]
         # the first iteration, from the state before the loop (kept for the exit where it may not run)
         self.values = first
         self.later.append(False)
