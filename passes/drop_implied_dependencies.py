@@ -330,6 +330,15 @@ class DropImpliedDependencies(LeanPass):
     def HostFence(self, fence):
         if self.unread is not None:
             return fence
+        consumed = self.order.fence_consumed.get(id(fence))
+        if consumed is not None and len(consumed) == len(fence.deps) and all(self.removable(d) for d in fence.deps):
+            # (each walk of it: the host write after it, without it, waits for what its edges name)
+            self.ctx.note("dropped-edge", "the host fence: the host write after it waits for the consumers of the "
+                          "tensor's producers, which its edges name: it goes", fence.span)
+            for dep in fence.deps:
+                if dep._production == "DerivedDep":
+                    self.dropped.add(dep.value.name)
+            return []
         implied = self.order.fence_implied.get(id(fence), frozenset())
         deps = self.kept(fence.deps, implied, "the host fence", lambda s: "the tensor or its other edges", fence.span)
         guarded = self.with_guards(fence, deps, implied, lambda k, run: [] if run else self.order.implied_each(None, k, fence) + self.order.implied_from(None, k, fence),

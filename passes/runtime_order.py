@@ -36,7 +36,8 @@ caller asks for. For such a task ``S``:
   them, though a write there publishes nothing that a fact names); the access blocks the
   orchestration thread until they complete, so every task submitted after it is ordered after
   them. A host read whose value nothing needs is no such access: ``remove_dead_values`` removes
-  it (``live_reads``: that pass's liveness).
+  it (``live_reads``: that pass's liveness). A host write waits for the consumers of the
+  tensor's TensorMap producers too (``_Walker.producers``: those it follows).
 
 A dependency of a task on the latest run of ``S`` (on every run of ``S``, for a join cell) is
 *implied* when another of its dependencies waits for the same runs or more, or the task's lookups
@@ -64,7 +65,8 @@ each). A loop of unknown trips that
 swaps its carries has three exits, the header split by the trips' parity (``walk_by_parity``),
 and the rest's walks know that parity (``implied_at``, ``implied_where``; where such a loop is
 in a loop and its bounds read only scalar parameters, every walk knows it from the start and
-leaves the loop by the exits of that parity: ``invariant_parity_loops``); those of a ``For`` of a
+leaves the loop by the exits of that parity: ``invariant_parity_loops``; one of constant bounds
+not walked iteration by iteration leaves by the exit of the parity its bounds say); those of a ``For`` of a
 positive constant step (two exits or three) know whether it made a trip (``trips_any``; what
 each exit knows: ``exit_scalars``); one whose second iteration is walked apart
 (``second_and_rest``) has an exit after one trip of its own. A loop the walk reaches again
@@ -391,6 +393,10 @@ class RuntimeOrder:
     runtime: dict = field(default_factory=dict)  # task number -> bitset of tasks its lookups order it after
     implied: dict = field(default_factory=dict)  # task number -> positions of its implied dependencies
     fence_implied: dict = field(default_factory=dict)  # id(HostFence) -> positions of its implied dependencies
+    # id(HostFence directly before a host write of its tensor) -> the positions of its
+    # dependencies that are implied or that the write, without the fence, waits for (a consumer
+    # of the tensor's producers, ``_Walker.producers``): where they are all, the fence may go
+    fence_consumed: dict = field(default_factory=dict)
     # id(HostFence in an AUTO scope) -> bitset of the relevant tasks whose latest run the host
     # access after it is ordered after: by the fence's lookup and edges (``fence_ordered``), by
     # its lookup alone (``fence_runtime``)
@@ -655,6 +661,7 @@ def _runtime_order(program, track: tuple) -> RuntimeOrder | None:
     walker.params = frozenset(p.name for p in func.params if p.type._production == "ScalarType")
     if any(s._production == "WriteTensor" for s in stmts):  # (``_Walker.producers``: for host writes)
         walker.fixed = stable_names(func) - rebound
+        walker.fence_writes = fences_before_writes(func.body)
         walker.buffers = may_buffers(stmts, [p.name for p in func.params if p.type._production == "TensorType"],
                                      kernels)
     cases = [{}]
@@ -965,6 +972,19 @@ def manual_dep_names(stmts, kernels) -> frozenset:
         out |= grown
 
 
+def fences_before_writes(body) -> frozenset:
+    """The ids of the host fences directly followed, in their block, by a host write of their
+    tensor (the same name)."""
+    out = set()
+    blocks = [body] + [getattr(stmt, name) for stmt in iter_stmts(body) for name in BODY_FIELDS.get(stmt._production, ())]
+    for block in blocks:
+        for a, b in zip(block, block[1:]):
+            if (a._production == "HostFence" and b._production == "WriteTensor" and a.tensor._production == "Var"
+                    and b.tensor._production == "Var" and a.tensor.name == b.tensor.name):
+                out.add(id(a))
+    return frozenset(out)
+
+
 def may_buffers(stmts, params, kernels) -> dict:
     """Tensor SSA name -> the buffers it may name (a tensor parameter's name, a create's or a
     runtime-allocated output's binder), through copies, views, assembles into it, a task result
@@ -1087,8 +1107,32 @@ class _Walker:
         self.buffers: dict = {}
         self.producing: set = set()
         self.writes_of: dict = {}
+        self.depth = 0  # the blocks around the walk (``run``)
+        self.fence_writes: frozenset = frozenset()  # id(HostFence) directly before a host write of its tensor
 
     def run(self, body, state: State) -> State:
+        """``walk``, and where the walk follows producers (``producers``), the block's end: a
+        producer whose run it saw may be retired after it (its scope may end there)."""
+        if not self.fixed:
+            return self.walk(body, state)
+        self.depth += 1
+        try:
+            state = self.walk(body, state)
+        finally:
+            self.depth -= 1
+        if self.producing:
+            keep = (1 << (2 * self.width + self.depth + 1)) - 1
+            facts = state.facts
+            for root in self.producing:
+                held = facts.get(root + PRODUCED)
+                if held is not None and held & ~keep:
+                    if held & keep:
+                        facts[root + PRODUCED] = held & keep
+                    else:
+                        del facts[root + PRODUCED]
+        return state
+
+    def walk(self, body, state: State) -> State:
         for k, stmt in enumerate(body):
             kind = stmt._production
             dead = self.dead.get(id(stmt))
@@ -1459,7 +1503,11 @@ class _Walker:
         for: a task with a dependency on the TaskId binder of such a producer's run (the
         producer ran, in the same block, so in the same scope: it has not retired, and the
         task is its consumer), one that no walk of it implies (a lean pass may drop or reroute
-        an implied one). A host write after it is ordered after it."""
+        an implied one), and an AUTO task that looks the tensor up while the block in which a
+        producer's run was walked goes on (bit ``2 * width + depth`` of the producers' facts, for
+        the ``depth`` of that block, ``run``: the runtime's scopes are whole blocks, so the
+        producer's scope has not ended and it has not retired). A host write after it is
+        ordered after it."""
         if self.producing and task.deps:
             tid_task = self.out.tid_task
             named = [s for k, (s, dep) in enumerate(zip(sources, task.deps))
@@ -1470,13 +1518,20 @@ class _Walker:
                     key = root + CONSUMED
                     state.facts[key] = (state.facts.get(key, 0) | mine) & ~state.never_ran
         if self.fixed and not self.manual:
+            plan = self.plan(task)
+            facts = state.facts
+            for name in plan[1] if self.producing else ():  # (a lookup finds the entry: a consumer)
+                root = state.alias.get(name, name)
+                if facts.get(root + PRODUCED, 0) >> (2 * self.width):
+                    key = root + CONSUMED
+                    facts[key] = (facts.get(key, 0) | mine) & ~state.never_ran
             self.retire(self.written(task), state)
-            if self.relevant >> n & 1:
-                for name in self.plan(task)[2]:
-                    root = state.alias.get(name, name)
-                    if root in self.fixed:
-                        state.facts[root + PRODUCED] = 1 << n
-                        self.producing.add(root)
+            own = (1 << n if self.relevant >> n & 1 else 0) | 1 << (2 * self.width + self.depth)
+            for name in plan[2]:
+                root = state.alias.get(name, name)
+                if root in self.fixed:
+                    facts[root + PRODUCED] = own
+                    self.producing.add(root)
 
     def written(self, stmt) -> frozenset | None:
         """The buffers the AUTO writes of task ``stmt`` (its InOut and OutputExisting arguments,
@@ -1608,13 +1663,24 @@ class _Walker:
         of the tensor is ordered after what they hold (an InOut writer that looked the entries up
         first removes no fact)."""
         lookups = 0
-        if self.producing and not self.manual:  # (an INOUT writer of the tensor: it may cover an entry)
-            self.retire(self.buffers.get(fence.tensor.name) if fence.tensor._production == "Var" else None, state)
         tracked = not self.manual and fence.tensor._production == "Var" and fence.tensor.name not in self.untracked
         if tracked:
             lookups = state.of(fence.tensor.name)
-        _, through, implied = self.implied(fence.deps, lookups | state.done, state)
+        sources, through, implied = self.implied(fence.deps, lookups | state.done, state)
         self._meet(self.out.fence_implied, id(fence), frozenset(implied))
+        if tracked and id(fence) in self.fence_writes:
+            # (the host write after it waits for the consumers of the tensor's producers, where
+            # no fence covers their entries first: ``fence_consumed``)
+            held = state.facts.get(state.alias.get(fence.tensor.name, fence.tensor.name) + CONSUMED, 0)
+            consumed = set(implied)
+            for k, s in enumerate(sources):
+                if s is not None:
+                    need = 1 << s | (1 << (self.width + s) if self.out.is_join(fence.deps[k]) else 0)
+                    if held & need == need:
+                        consumed.add(k)
+            self._meet(self.out.fence_consumed, id(fence), frozenset(consumed))
+        if self.producing and not self.manual:  # (an INOUT writer of the tensor: it may cover an entry)
+            self.retire(self.buffers.get(fence.tensor.name) if fence.tensor._production == "Var" else None, state)
         if fence.deps:
             self._meet(self.out.fence_implied_at.setdefault(id(fence), {}), frozenset(self.values.items()),
                        frozenset(implied))
