@@ -68,6 +68,14 @@ class DropImpliedDependencies(LeanPass):
     target = DIRECTED
 
     def lean(self, program):
+        out = self.lean_once(program)
+        if out is not program and _count(out, "WriteTensor") and _count(out, "HostFence") < _count(program, "HostFence"):
+            # (a fence it dropped wrote its tensor in the walk: without it, a host write after it
+            # waits for the consumers of the tensor's producers, ``runtime_order``'s ``producers``)
+            out = self.lean_once(out)
+        return out
+
+    def lean_once(self, program):
         func = program.orch
         if not any(s._production in ("Task", "HostFence") and any(_removable_kind(d) for d in s.deps)
                    for s in iter_stmts(func.body)):
@@ -322,6 +330,15 @@ class DropImpliedDependencies(LeanPass):
     def HostFence(self, fence):
         if self.unread is not None:
             return fence
+        consumed = self.order.fence_consumed.get(id(fence))
+        if consumed is not None and len(consumed) == len(fence.deps) and all(self.removable(d) for d in fence.deps):
+            # (each walk of it: the host write after it, without it, waits for what its edges name)
+            self.ctx.note("dropped-edge", "the host fence: the host write after it waits for the consumers of the "
+                          "tensor's producers, which its edges name: it goes", fence.span)
+            for dep in fence.deps:
+                if dep._production == "DerivedDep":
+                    self.dropped.add(dep.value.name)
+            return []
         implied = self.order.fence_implied.get(id(fence), frozenset())
         deps = self.kept(fence.deps, implied, "the host fence", lambda s: "the tensor or its other edges", fence.span)
         guarded = self.with_guards(fence, deps, implied, lambda k, run: [] if run else self.order.implied_each(None, k, fence) + self.order.implied_from(None, k, fence),
@@ -418,3 +435,8 @@ def _before_yield(body, stmts: list) -> tuple:
         last = body[-1]
         return body[:-1] + (last.replace(body=_before_yield(last.body, stmts)),)
     return body + tuple(stmts)
+
+
+def _count(program, kind: str) -> int:
+    """The statements of ``kind`` in ``program``'s orchestration function."""
+    return sum(1 for s in iter_stmts(program.orch.body) if s._production == kind)

@@ -36,7 +36,8 @@ caller asks for. For such a task ``S``:
   them, though a write there publishes nothing that a fact names); the access blocks the
   orchestration thread until they complete, so every task submitted after it is ordered after
   them. A host read whose value nothing needs is no such access: ``remove_dead_values`` removes
-  it (``live_reads``: that pass's liveness).
+  it (``live_reads``: that pass's liveness). A host write waits for the consumers of the
+  tensor's TensorMap producers too (``_Walker.producers``: those it follows).
 
 A dependency of a task on the latest run of ``S`` (on every run of ``S``, for a join cell) is
 *implied* when another of its dependencies waits for the same runs or more, or the task's lookups
@@ -64,7 +65,8 @@ each). A loop of unknown trips that
 swaps its carries has three exits, the header split by the trips' parity (``walk_by_parity``),
 and the rest's walks know that parity (``implied_at``, ``implied_where``; where such a loop is
 in a loop and its bounds read only scalar parameters, every walk knows it from the start and
-leaves the loop by the exits of that parity: ``invariant_parity_loops``); those of a ``For`` of a
+leaves the loop by the exits of that parity: ``invariant_parity_loops``; one of constant bounds
+not walked iteration by iteration leaves by the exit of the parity its bounds say); those of a ``For`` of a
 positive constant step (two exits or three) know whether it made a trip (``trips_any``; what
 each exit knows: ``exit_scalars``); one whose second iteration is walked apart
 (``second_and_rest``) has an exit after one trip of its own. A loop the walk reaches again
@@ -391,6 +393,10 @@ class RuntimeOrder:
     runtime: dict = field(default_factory=dict)  # task number -> bitset of tasks its lookups order it after
     implied: dict = field(default_factory=dict)  # task number -> positions of its implied dependencies
     fence_implied: dict = field(default_factory=dict)  # id(HostFence) -> positions of its implied dependencies
+    # id(HostFence directly before a host write of its tensor) -> the positions of its
+    # dependencies that are implied or that the write, without the fence, waits for (a consumer
+    # of the tensor's producers, ``_Walker.producers``): where they are all, the fence may go
+    fence_consumed: dict = field(default_factory=dict)
     # id(HostFence in an AUTO scope) -> bitset of the relevant tasks whose latest run the host
     # access after it is ordered after: by the fence's lookup and edges (``fence_ordered``), by
     # its lookup alone (``fence_runtime``)
@@ -659,6 +665,11 @@ def _runtime_order(program, track: tuple) -> RuntimeOrder | None:
     walker = _Walker(kernels, out, relevant, manual_dep_names(stmts, kernels), width, stable_names(func) | rebound,
                      live_reads, dead_after(func.body), orders_unread_after(func.body, stmts, out), rebound)
     walker.params = frozenset(p.name for p in func.params if p.type._production == "ScalarType")
+    if any(s._production == "WriteTensor" for s in stmts):  # (``_Walker.producers``: for host writes)
+        walker.fixed = stable_names(func) - rebound
+        walker.fence_writes = fences_before_writes(func.body)
+        walker.buffers = may_buffers(stmts, [p.name for p in func.params if p.type._production == "TensorType"],
+                                     kernels)
     cases = [{}]
     assumed = invariant_conditions(func, stmts)
     keys = sorted(set(assumed.values()), key=repr)
@@ -970,6 +981,90 @@ def manual_dep_names(stmts, kernels) -> frozenset:
         out |= grown
 
 
+def fences_before_writes(body) -> frozenset:
+    """The ids of the host fences directly followed, in their block, by a host write of their
+    tensor (the same name)."""
+    out = set()
+    blocks = [body] + [getattr(stmt, name) for stmt in iter_stmts(body) for name in BODY_FIELDS.get(stmt._production, ())]
+    for block in blocks:
+        for a, b in zip(block, block[1:]):
+            if (a._production == "HostFence" and b._production == "WriteTensor" and a.tensor._production == "Var"
+                    and b.tensor._production == "Var" and a.tensor.name == b.tensor.name):
+                out.add(id(a))
+    return frozenset(out)
+
+
+def may_buffers(stmts, params, kernels) -> dict:
+    """Tensor SSA name -> the buffers it may name (a tensor parameter's name, a create's or a
+    runtime-allocated output's binder), through copies, views, assembles into it, a task result
+    aliasing its argument, loop carries and if results; a name bound otherwise (or from such a
+    name) is absent: it may name any buffer (``_Walker.retire``)."""
+    base: dict = {p: frozenset((p,)) for p in params}
+    rules = []  # (name, the names it may hold the value of)
+    unknown: set = set()
+
+    def held(name: str, exprs) -> None:
+        if all(e is not None and e._production == "Var" for e in exprs):
+            rules.append((name, tuple(e.name for e in exprs)))
+        else:
+            unknown.add(name)
+
+    for s in stmts:
+        kind = s._production
+        if kind == "Let":
+            value, name = s.value, s.var.name
+            vk = value._production
+            if vk == "CreateTensor":
+                base[name] = frozenset((name,))
+            elif vk == "Var":
+                held(name, (value,))
+            elif vk in VIEWS:
+                held(name, (value.tensor,))
+            elif vk == "AssembleTensor":
+                held(name, (value.target,))
+            else:
+                unknown.add(name)
+        elif kind == "Task":
+            kernel = kernels[s.kernel]
+            for i, binder in enumerate(getattr(o, "var", o) for o in s.outs):
+                p = output_param_of_result(kernel, i)
+                if p is None or p >= len(s.args):
+                    base[binder.name] = frozenset((binder.name,))
+                else:
+                    held(binder.name, (s.args[p].value,))
+        elif kind in ("For", "While"):
+            yld = last_yield(s.body)
+            for k, (it, result) in enumerate(zip(s.iters, s.results)):
+                exprs = (it.init, yld.values[k] if yld is not None and k < len(yld.values) else None)
+                held(it.var.name, exprs)
+                held(result.name, exprs)
+        elif kind == "If":
+            for k, result in enumerate(s.results):
+                exprs = []
+                for body in (s.then, s.orelse):
+                    yld = last_yield(body)
+                    exprs.append(yld.values[k] if yld is not None and k < len(yld.values) else None)
+                held(result.name, exprs)
+    out = dict(base)
+    named = set(base) | {name for name, _ in rules}
+    while True:
+        grown = False
+        for name, sources in rules:
+            if name in unknown:
+                continue
+            if any(h in unknown or h not in named for h in sources):
+                unknown.add(name)
+                out.pop(name, None)
+                grown = True
+                continue
+            now = out.get(name, frozenset()).union(*(out.get(h, frozenset()) for h in sources))
+            if now != out.get(name):
+                out[name] = now
+                grown = True
+        if not grown:
+            return {name: bufs for name, bufs in out.items() if name not in unknown}
+
+
 class _Walker:
     def __init__(self, kernels, out: RuntimeOrder, relevant: int, untracked: frozenset = frozenset(), width: int = 0,
                  stable: frozenset = frozenset(), live_reads: frozenset = frozenset(), dead: dict | None = None,
@@ -1015,8 +1110,39 @@ class _Walker:
         self.repeated: dict[int, tuple | None] = {}  # id(loop) -> ``repeated_regions``
         self.regions_in: list = []  # per loop walked that has repeated regions: (its plan, {key: facts so far})
         self.bound_at: dict[str, str] = {}  # a slice's name -> the key of its repeated region (``Let``)
+        # ``producers``: the tensor names whose TensorMap producers the walk follows (the stable
+        # names no loop body binds again), what each may name (``may_buffers``), those that got
+        # a producer so far, and id(statement) -> the buffers its AUTO writes may name (``retire``)
+        self.fixed: frozenset = frozenset()
+        self.buffers: dict = {}
+        self.producing: set = set()
+        self.writes_of: dict = {}
+        self.depth = 0  # the blocks around the walk (``run``)
+        self.fence_writes: frozenset = frozenset()  # id(HostFence) directly before a host write of its tensor
 
     def run(self, body, state: State) -> State:
+        """``walk``, and where the walk follows producers (``producers``), the block's end: a
+        producer whose run it saw may be retired after it (its scope may end there)."""
+        if not self.fixed:
+            return self.walk(body, state)
+        self.depth += 1
+        try:
+            state = self.walk(body, state)
+        finally:
+            self.depth -= 1
+        if self.producing:
+            keep = (1 << (2 * self.width + self.depth + 1)) - 1
+            facts = state.facts
+            for root in self.producing:
+                held = facts.get(root + PRODUCED)
+                if held is not None and held & ~keep:
+                    if held & keep:
+                        facts[root + PRODUCED] = held & keep
+                    else:
+                        del facts[root + PRODUCED]
+        return state
+
+    def walk(self, body, state: State) -> State:
         for k, stmt in enumerate(body):
             kind = stmt._production
             dead = self.dead.get(id(stmt))
@@ -1061,6 +1187,8 @@ class _Walker:
             state.tids[name] = held
         if value._production == "ReadTensor" and name in self.live_reads:
             self.wait(value.tensor, value.index, state)
+        elif value._production == "AssembleTensor" and self.producing:  # (a copy into the target)
+            self.retire(self.buffers.get(value.target.name) if value.target._production == "Var" else None, state)
         self.detach(name, state)
         if value._production == "Var":
             state.bind_same(name, value.name, self.stable)
@@ -1255,6 +1383,7 @@ class _Walker:
             after &= ~own
             state.order[n] = after & ~state.never_ran
             mine = after | (1 << n)
+        self.producers(task, n, sources, implied, mine, state)
         if auto:
             for name in write_names:
                 state.write(name, state.of(name) | mine)
@@ -1368,8 +1497,84 @@ class _Walker:
         return state
 
     def WriteTensor(self, write, state: State) -> State:
+        """A host element write waits as a read does (``wait``) and also for the consumers of the
+        tensor's TensorMap producers (``producers``)."""
         self.wait(write.tensor, write.index, state)
+        tensor = write.tensor
+        if self.producing and tensor._production == "Var" and tensor.name not in self.untracked:
+            held = state.facts.get(state.alias.get(tensor.name, tensor.name) + CONSUMED)
+            if held:
+                state.done |= held & self.both
         return state
+
+    def producers(self, task, n: int, sources: list, implied, mine: int, state: State) -> None:
+        """The consumers of a tensor's TensorMap producers, which a host element write of it waits
+        for (runtime-api.md section 11: ``set_tensor_data`` waits for each producer's consumers to
+        finish). Under ``root + PRODUCED`` the facts hold the relevant tasks whose latest run wrote
+        all of the tensor of stable name ``root`` (InOut or OutputExisting, AUTO) and is still
+        one of its TensorMap entries: no write that may cover it (an AUTO write of a tensor that may
+        name the same buffer, ``retire``) came after it. Under ``root + CONSUMED`` they hold the
+        tasks whose latest run (and what it is ordered after) a host write of the tensor waits
+        for: a task with a dependency on the TaskId binder of such a producer's run (the
+        producer ran, in the same block, so in the same scope: it has not retired, and the
+        task is its consumer), one that no walk of it implies (a lean pass may drop or reroute
+        an implied one), and an AUTO task that looks the tensor up while the block in which a
+        producer's run was walked goes on (bit ``2 * width + depth`` of the producers' facts, for
+        the ``depth`` of that block, ``run``: the runtime's scopes are whole blocks, so the
+        producer's scope has not ended and it has not retired). A host write after it is
+        ordered after it."""
+        if self.producing and task.deps:
+            tid_task = self.out.tid_task
+            named = [s for k, (s, dep) in enumerate(zip(sources, task.deps))
+                     if s is not None and k not in implied and _binder_source(dep, tid_task) == s]
+            for root in self.producing if named else ():
+                produced = state.facts.get(root + PRODUCED, 0)
+                if any(produced >> s & 1 for s in named):
+                    key = root + CONSUMED
+                    state.facts[key] = (state.facts.get(key, 0) | mine) & ~state.never_ran
+        if self.fixed and not self.manual:
+            plan = self.plan(task)
+            facts = state.facts
+            for name in plan[1] if self.producing else ():  # (a lookup finds the entry: a consumer)
+                root = state.alias.get(name, name)
+                if facts.get(root + PRODUCED, 0) >> (2 * self.width):
+                    key = root + CONSUMED
+                    facts[key] = (facts.get(key, 0) | mine) & ~state.never_ran
+            self.retire(self.written(task), state)
+            own = (1 << n if self.relevant >> n & 1 else 0) | 1 << (2 * self.width + self.depth)
+            for name in plan[2]:
+                root = state.alias.get(name, name)
+                if root in self.fixed:
+                    facts[root + PRODUCED] = own
+                    self.producing.add(root)
+
+    def written(self, stmt) -> frozenset | None:
+        """The buffers the AUTO writes of task ``stmt`` (its InOut and OutputExisting arguments,
+        ``manual_dep`` or not) may name; None: any."""
+        found = self.writes_of.get(id(stmt), False)
+        if found is False:
+            found = frozenset()
+            for arg in stmt.args:
+                if arg.dir in WRITES:
+                    held = self.buffers.get(arg.value.name) if arg.value._production == "Var" else None
+                    if held is None:
+                        found = None
+                        break
+                    found |= held
+            self.writes_of[id(stmt)] = found
+        return found
+
+    def retire(self, buffers, state: State) -> None:
+        """An AUTO write of a tensor that may name ``buffers`` (None: any) may cover, and so retire,
+        the TensorMap entries of the producers ``producers`` follows: theirs and their consumers'
+        facts go where the tensor may name the same buffer."""
+        facts = state.facts
+        for root in self.producing:
+            if root + PRODUCED in facts or root + CONSUMED in facts:
+                held = self.buffers.get(root)
+                if buffers is None or held is None or held & buffers:
+                    facts.pop(root + PRODUCED, None)
+                    facts.pop(root + CONSUMED, None)
 
     def wait(self, tensor, index, state: State) -> None:
         """A host element access of ``tensor`` (at ``index``), in either scope mode, waits for the
@@ -1476,8 +1681,21 @@ class _Walker:
         tracked = not self.manual and fence.tensor._production == "Var" and fence.tensor.name not in self.untracked
         if tracked:
             lookups = state.of(fence.tensor.name)
-        _, through, implied = self.implied(fence.deps, lookups | state.done, state)
+        sources, through, implied = self.implied(fence.deps, lookups | state.done, state)
         self._meet(self.out.fence_implied, id(fence), frozenset(implied))
+        if tracked and id(fence) in self.fence_writes:
+            # (the host write after it waits for the consumers of the tensor's producers, where
+            # no fence covers their entries first: ``fence_consumed``)
+            held = state.facts.get(state.alias.get(fence.tensor.name, fence.tensor.name) + CONSUMED, 0)
+            consumed = set(implied)
+            for k, s in enumerate(sources):
+                if s is not None:
+                    need = 1 << s | (1 << (self.width + s) if self.out.is_join(fence.deps[k]) else 0)
+                    if held & need == need:
+                        consumed.add(k)
+            self._meet(self.out.fence_consumed, id(fence), frozenset(consumed))
+        if self.producing and not self.manual:  # (an INOUT writer of the tensor: it may cover an entry)
+            self.retire(self.buffers.get(fence.tensor.name) if fence.tensor._production == "Var" else None, state)
         if fence.deps:
             self._meet(self.out.fence_implied_at.setdefault(id(fence), {}), self.implied_key(),
                        frozenset(implied))
@@ -1641,6 +1859,13 @@ class _Walker:
         first, later = first_and_later(loop, saved)
         if not runs and self.parities(loop, 3)[0] is not None:
             return self.walk_by_parity(loop, entry, first, later)
+        if (trips is not None and trips >= 2 and not writes and loop._production == "For"
+                and loop.kind is LoopKind.seq and loop.step._production == "Int" and loop.step.value > 0
+                and moves_carries(loop)):
+            # (constant bounds, too many iterations to walk one by one: it leaves by the exit of
+            # the parity its bounds say, each carry the tensor it holds after such trips)
+            paths = self.walk_by_parity(loop, entry, first, later)
+            return [paths[1] if trips % 2 == 0 else paths[-1]]
         # the first iteration, from the state before the loop (kept for the exit where it may not run)
         self.values = first
         self.later.append(False)
@@ -1953,6 +2178,10 @@ def _unrun_parallel(loop, state: State) -> State:
 
 def _value(expr, state: State) -> int:
     return state.of(expr.name) if expr is not None and expr._production == "Var" else state.never_ran
+
+
+PRODUCED = "~produced"  # (``_Walker.producers``: the facts keys, named apart from every SSA name and region)
+CONSUMED = "~consumed"
 
 
 def partial(root: str) -> str:

@@ -2,15 +2,17 @@
 section 11, where the lean passes drop an edge on the strength of it.
 
 `get_tensor_data` spin-waits until the creator and every overlapping TensorMap producer of the
-Tensor passed complete; `set_tensor_data` also waits for each producer's consumers. The hazard
-checker (`tools/properties`, `nanopass check`) takes the weaker reading: the producers whose
-entry overlaps the element. runtime_order assumes only what that reading gives: the facts of the
-name accessed (its creator and the producers whose entries cover the whole tensor) and those of
-the slices of it (at offsets the analysis knows) that hold the element, outside a MANUAL scope. Each program below has a task `step(x, y)` reading `x` before the host access and
+Tensor passed complete; `set_tensor_data` also waits for each producer's consumers. runtime_order
+assumes the facts of the name accessed (its creator and the producers whose entries cover the
+whole tensor) and those of the slices of it (at offsets the analysis knows) that hold the
+element, outside a MANUAL scope, and of a host write the consumers of the producers it follows
+(``_Walker.producers``: a task that looked the tensor up, or waited on the producer's TaskId,
+before the producer's scope ended); the hazard checker's runtime model (`tools/runtime_model.py`)
+waits for the consumers too. Each program below has a task `step(x, y)` reading `x` before the host access and
 a writer of `x` after it: the write-after-read edge is implied exactly when the access waited
 for the reader. The counts pin where the lean passes drop it (the access waits for that task
 under the weaker reading) and where they keep it (a view, rows a task wrote through another
-name that do not hold the element, a rebound name, a MANUAL scope, a host write's wait on consumers, a read nothing uses,
+name that do not hold the element, a rebound name, a MANUAL scope, a read nothing uses,
 which remove_dead_values removes); the checker runs on both compilations for trip counts 0 to 3."""
 
 from __future__ import annotations
@@ -102,10 +104,12 @@ CASES = {
     "a read in a manual scope": (
         "y = self.step(x, y)\nwith pl.manual_scope():\n" + "".join("    " + line + "\n" for line in READ.format("y", 0).splitlines())
         + "x = self.step(z, x)", (1, 1), (0, 0)),
-    # set_tensor_data waits for the consumers of y's producer (the second step read y); the
-    # weaker reading does not, and the host fence's edge on that reader stays
+    # set_tensor_data waits for the consumers of y's producer (runtime-api.md 11): the second
+    # step looked y up while the first's scope (the function's) goes on, so it is a consumer of
+    # the first, and the host fence's edge on that reader is the write's own wait: the fence
+    # goes (``runtime_order``'s ``producers``; the checker's runtime model reads it so too)
     "a host write after a consumer of the producer": (
-        "y = self.step(x, y)\nw = self.step(y, w)\npl.tensor.write(y, [0, 0], 1.0)\ny = self.step(x, y)", (1, 1), (1, 1)),
+        "y = self.step(x, y)\nw = self.step(y, w)\npl.tensor.write(y, [0, 0], 1.0)\ny = self.step(x, y)", (1, 1), (0, 0)),
     # the output of a manual task, used after the scope, is allocated before the scope: its
     # creator is no task, and the host read waits through the compiler's host wait
     "a runtime output of a manual scope read after it": (
