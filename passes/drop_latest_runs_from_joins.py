@@ -14,7 +14,7 @@ from .cells import cell_readers, join_cells, taken_names
 from .loop_facts import evaluate_scalar
 from .runtime_order import ASSUME, gives_up, runtime_order
 from .split_joins_by_iteration import MAX_TRIPS, counted_iterations
-from .util import FreshVersions, iter_stmts, loop_counters, places, var_reads
+from .util import FreshVersions, assigned_names, iter_stmts, loop_counters, places, var_reads
 
 D = DIRECTED
 TID_TYPE = D.ScalarType(DType.TASK_ID)
@@ -79,7 +79,13 @@ class DropLatestRunsFromJoins(LeanPass):
     (``chained_each``: seed 53144's writer of a carry swapped by the outer loop). Such values
     include those of an invariant condition (an ``if n == 0`` in a loop, ``RuntimeOrder.conditions``:
     the test is the condition or its ``not``; seed 53144, where ``n != 0`` runs a waiter of
-    the join after each inner loop).
+    the join after each inner loop). A lagged join of a task whose innermost loop ``L`` (``2 ..
+    MAX_TRIPS`` iterations known before it runs, in a loop) has no waiter in ``L``, the task
+    running in every iteration of a run of ``L`` or in none, takes a run of ``L`` at once (``fold_lagged``): a cell per iteration but the last, and
+    in the last, before the run, one barrier joins the join, the latest-run cell and those cells
+    (``T + 1`` entries and a dummy a run of ``L``, where the chain costs two entries and a dummy
+    a run of the task); the run goes to the latest-run cell, which the waiters wait on as before
+    (the nests grammar's ``pl.range(2)`` of readers in ``pl.range(n)``, seed 70000060).
     """
 
     name = "drop_latest_runs_from_joins"
@@ -136,6 +142,10 @@ class DropLatestRunsFromJoins(LeanPass):
         # lagged join cell -> (a counter's binder, its values) of each counter whose values say
         # the run is ordered after the previous one (``counter_tests``): no barrier there
         self.chained_values: dict[str, list] = {}
+        # lagged join cell -> (its task's innermost loop, the counter's binder, its values, a cell
+        # per iteration but the last): ``fold_lagged``
+        self.once: dict[str, tuple] = {}
+        self.once_before: dict[int, str] = {}  # id(a task whose join is so folded) -> the join cell
 
         def ordered_after(waiter, task: int, fences: dict, tasks: dict) -> bool:
             """Every run of ``waiter`` (a task, or the host access after a fence) is ordered
@@ -209,6 +219,27 @@ class DropLatestRunsFromJoins(LeanPass):
                 self.guard_where_chained(cell, barrier, tid, order.chained_each(source, every=True), func.body)
                 continue
             latest = self.names.fresh(cell, "latest")
+            tests = self.counter_tests(order.chained_each(source), where[id(order.tasks[source])].loops, func.body)
+            clearers = _clearers(cell, source, tasks_of[cell], waiting, order, position, where, ordered_after)
+            once = None if tests or order.chained_from(source) is not None else self.fold_lagged(
+                order.tasks[source], barrier, cell, waiting, clearers, where, loops)
+            if once is not None:  # (the join takes a run of its loop at once, before its last iteration's run)
+                loop, counter, values = once
+                self.lagged[cell] = latest
+                self.barriers[id(barrier)] = cell
+                self.both.update((id(w), cell) for w in unordered)
+                self.once[cell] = (loop, counter, values, [self.names.fresh(cell, f"it{k}") for k in range(len(values) - 1)])
+                self.once_before[id(order.tasks[source])] = cell
+                for w in tasks_of[cell]:
+                    if id(w) in cleared:
+                        self.clear.setdefault(id(w), []).append(cell)
+                for x in clearers:
+                    self.clear.setdefault(id(x), []).append(cell)
+                self.ctx.note("lagged-folded-join", f"every waiter of {tid}'s join is outside its loop of {len(values)} "
+                              "iterations: the join takes the runs of a run of the loop but its last iteration's "
+                              "once, before that iteration's run, which the latest-run cell keeps",
+                              order.tasks[source].span)
+                continue
             self.lagged[cell] = latest
             self.barriers[id(barrier)] = cell
             self.before[tid] = cell
@@ -218,13 +249,12 @@ class DropLatestRunsFromJoins(LeanPass):
             if counter is not None:
                 every = order.chained_from(source, every=True)
                 self.chained[cell] = (counter, chained[1], every[1] if every and every[0] == chained[0] else None)
-            tests = self.counter_tests(order.chained_each(source), where[id(order.tasks[source])].loops, func.body)
             if tests:
                 self.chained_values[cell] = tests
             for w in tasks_of[cell]:
                 if id(w) in cleared:
                     self.clear.setdefault(id(w), []).append(cell)
-            for x in _clearers(cell, source, tasks_of[cell], waiting, order, position, where, ordered_after):
+            for x in clearers:
                 self.clear.setdefault(id(x), []).append(cell)
                 self.ctx.note("cleared-join", f"{x.kernel} is ordered after every run of {tid} and every later "
                               "waiter of its join after it: the join is cleared after it", x.span)
@@ -374,6 +404,51 @@ class DropLatestRunsFromJoins(LeanPass):
             return None  # (the join is empty when ``L`` starts: the chain's first two barriers submit nothing)
         return loops[key], counted[0], counted[1]
 
+    def fold_lagged(self, source, barrier, cell: str, waiting, clearers, where, loops: dict):
+        """(the loop ``L``, its counter's binder, its values: ``counted_iterations``) where the
+        lagged join ``cell`` of ``source`` may take the runs of a run of ``L`` at once: ``L`` is
+        the innermost loop around ``source`` and its barrier, in a loop, of ``2 .. MAX_TRIPS``
+        iterations known before it runs, the join is declared outside ``L``, no waiter nor task
+        that clears the join (``clearers``) is in ``L``, and ``source`` runs in every iteration
+        of a run of ``L`` or in none (``_every_iteration``). Each iteration ``k`` but the last
+        keeps its run in a cell ``join_k``, and in the last, before the run, one barrier joins the
+        join, the latest-run cell and those cells (``b = task_dummy(deps=[join, latest, join_0,
+        ...]); join = b``); the run goes to the latest-run cell, as in the lagged join, whose
+        waiters wait alike. A run of ``L`` then costs ``T + 1`` entries and a dummy where the
+        lagged join's costs ``2 * T`` and ``T`` dummies (seed 70000060 of the nests grammar: a
+        ``pl.range(2)`` of readers in ``pl.range(n)`` and their writer after both, 10 entries
+        at ``n = 3`` where the lagged join inserts 10 and the fold 9: 8), and ``T - 1`` where
+        it starts from an empty join and latest-run cell, as the lagged join's (whose first two
+        barriers submit nothing) and no more. Else None."""
+        around = where[id(source)].loops
+        if not around:
+            return None
+        if self.loop_places is None:
+            self.loop_places = places(self.body, LOOPS)
+        if self.stmt_places is None:
+            self.stmt_places = places(self.body, ("Dummy", "CellDecl"))
+        inner = [k for k in around if self.loop_places[k].loops == around - {k}]
+        if len(inner) != 1 or not self.loop_places[inner[0]].loops:
+            return None
+        key = inner[0]
+        counted = counted_iterations(loops[key])
+        if counted is None or not 2 <= len(counted[1]) <= MAX_TRIPS:
+            return None
+        if self.stmt_places[id(barrier)].loops != around:
+            return None
+        if self.decl_loops is None:  # (cell -> the loops around its declarations, once asked)
+            self.decl_loops = {}
+            for place in self.stmt_places.values():
+                if place.stmt._production == "CellDecl":
+                    self.decl_loops.setdefault(place.stmt.cell, set()).update(place.loops)
+        if key in self.decl_loops.get(cell, ()):
+            return None
+        if any(key in where[id(w)].loops for w in list(waiting) + list(clearers)):
+            return None
+        if not _every_iteration(loops[key], source):
+            return None
+        return loops[key], counted[0], counted[1]
+
     def For(self, loop):
         out = self.build(loop, body=self.visit_all(loop.body))
         cells = self.fold_loops.get(id(loop))
@@ -411,7 +486,10 @@ class DropLatestRunsFromJoins(LeanPass):
         if folded is not None:
             return [decl] + [D.CellDecl(c, span=decl.span) for c in folded[2]]
         latest = self.lagged.get(decl.cell)
-        return [decl, D.CellDecl(latest, span=decl.span)] if latest is not None else decl
+        if latest is None:
+            return decl
+        once = self.once.get(decl.cell)
+        return [decl, D.CellDecl(latest, span=decl.span)] + [D.CellDecl(c, span=decl.span) for c in (once[3] if once else ())]
 
     def Dummy(self, dummy):
         guarded = self.guarded.get(id(dummy))
@@ -460,6 +538,29 @@ class DropLatestRunsFromJoins(LeanPass):
         key = id(task)
         task = self.with_latest(task)
         out = []
+        once = self.once_before.get(key)
+        if once is not None:  # (the last iteration's barrier joins the join, the latest run and the iterations' cells)
+            _, counter, values, kept = self.once[once]
+            span = task.span
+            barrier = self.names.fresh(once, "once")
+            tid = D.Var(task.tid.name, span=span)
+            last = D.Cmp(CmpOp.eq, D.Var(counter.name, span=span), D.Int(values[-1], counter.type.dtype, span=span), span=span)
+            out.append(D.If(last, (D.Dummy(D.Binder(barrier, TID_TYPE, span=span),
+                                           [D.CellDep(once), D.CellDep(self.lagged[once])] + [D.CellDep(c) for c in kept],
+                                           f"joins every run of {task.kernel} so far, before its loop's last iteration's",
+                                           span=span),
+                                   D.CellSet(once, D.Var(barrier), span=span)), (), (), span=span))
+            out.append(task)
+            chain = [D.CellSet(self.lagged[once], tid, span=span)]
+            for k in range(len(kept) - 1, -1, -1):
+                at = D.Cmp(CmpOp.eq, D.Var(counter.name, span=span), D.Int(values[k], counter.type.dtype, span=span), span=span)
+                chain = [D.If(at, (D.CellSet(kept[k], tid, span=span),), tuple(chain), (), span=span)]
+            out += chain
+            for cleared in self.clear.get(key, ()):
+                none = self.names.fresh("no_task", "none")
+                out.append(D.Let(D.Binder(none, TID_TYPE, span=span), D.NoTask(), span=span))
+                out += [D.CellSet(c, D.Var(none), span=span) for c in (cleared, self.lagged[cleared])]
+            return out
         cell = self.before.get(task.tid.name) if task.tid is not None else None
         if cell is not None:
             span = task.span
@@ -517,6 +618,28 @@ class DropLatestRunsFromJoins(LeanPass):
                      else [cleared, self.lagged[cleared]])
             out += [D.CellSet(c, D.Var(none), span=task.span) for c in cells]
         return out if len(out) > 1 else task
+
+
+def _every_iteration(loop, task) -> bool:
+    """Whether ``task`` runs in every iteration of a run of ``loop`` or in none: it is in the
+    loop's body, through scopes and branches whose conditions read no name the loop binds (its
+    counter, carries and every name bound in it), which take the same branch in each iteration."""
+    bound = assigned_names(loop.body) | {it.var.name for it in loop.iters}
+    if loop._production == "For":
+        bound.add(loop.var.name)
+
+    def find(stmts) -> bool:
+        for stmt in stmts:
+            if stmt is task:
+                return True
+            kind = stmt._production
+            if kind in ("Scope", "CompilerScope") and find(stmt.body):
+                return True
+            if kind == "If" and not (set(var_reads(stmt.cond)) & bound) and (find(stmt.then) or find(stmt.orelse)):
+                return True
+        return False
+
+    return find(loop.body)
 
 
 def _any_value(tests: list, span):

@@ -77,14 +77,19 @@ def test_a_loop_of_three_folds_where_the_writer_waits_on_the_latest_run_too():
     checked_clean(text, (0, 1, 2))
 
 
-def test_a_loop_of_two_keeps_the_lagged_join():
-    """T = 2: the lagged join's barrier before the second run has one entry (not submitted),
-    and the writer waits on the join and the latest-run cell: 2 an outer iteration, 6, no dummy,
-    the minimum; a fold would cost 2 entries and a dummy and the writer's 1: 9. No trip: the
-    lagged chain's 0 + 1 + 2 + 2 + 2 + 2 less the unsubmitted one: 8, 4 dummies."""
+def test_a_loop_of_two_joins_its_runs_before_its_last_iteration():
+    """T = 2: no fold after the loop, but the lagged join takes a run of the loop at once
+    (``fold_lagged``, tests/test_lean_lagged_folds.py): the barrier before the second run joins
+    the join, the latest-run cell and the first run's cell, and the writer waits on the join and
+    the latest-run cell. With a trip the writer clears both: the barrier holds one entry (not
+    submitted), and the writer's 2 an outer iteration: 6, no dummy, the minimum; a fold would
+    cost 2 entries and a dummy and the writer's 1: 9. No trip: 0 (the first outer iteration's
+    barrier holds the first run alone), then 3 and a dummy in each of the other two: 6, 2
+    dummies, all dead (the lagged chain's 0 + 1 + 2 + 2 + 2 + 2 less the unsubmitted one: 8, 4
+    dummies)."""
     text = readers(2, 3)
     assert figures(text, 1) == (6, 0, 0, 6)
-    assert figures(text, 0) == (8, 8, 4, 0)
+    assert figures(text, 0) == (6, 6, 2, 0)
     checked_clean(text, (0, 1))
 
 
