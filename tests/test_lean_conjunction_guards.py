@@ -1,0 +1,56 @@
+"""Guards that test two conditions at once (issue 24, seeds 41165, 50046 of measure_generated):
+a compiler edge implied only where two conditions hold together (an inner loop's counter at a
+value and a loop before it that made a trip) waits on a guard's cell set to no task where both
+hold (``drop_implied_dependencies.conjunctions``: one ``if`` with ``&&``). Neither condition
+alone implies it, so the guard on one condition that the pass tested before finds none and the
+edge stays on every run. Figures (tools/measure_edges.py) by hand, and the hazard checker on
+each trip count."""
+
+from __future__ import annotations
+
+from test_lean_edges import TILE, checked_clean, insertions
+from test_lean_loop_joins import HEADER
+
+# In each of two outer iterations: a loop of n trips writes y (acc), a swap loop of two trips
+# writes y (k = 0) then z (k = 1), and add reads both after them.
+PROGRAM = HEADER + f"""    @pl.function(type=pl.FunctionType.Orchestration)
+    def orch(self, x: {TILE}, y: pl.InOut[{TILE}], z: pl.InOut[{TILE}], n: pl.Scalar[pl.INT64]) -> {TILE}:
+        for i in pl.range(2):
+            for j in pl.range(n):
+                y = self.acc(x, y)
+            for k, (p, q) in pl.range(2, init_values=(y, z)):
+                p = self.acc(x, p)
+                o1, o2 = pl.yield_(q, p)
+            t = pl.create_tensor([16, 16], dtype=pl.FP32)
+            t = self.add(o1, o2, t)
+        return y
+"""
+
+
+def test_a_guard_tests_an_inner_counter_and_a_loop_that_made_a_trip():
+    """At i = 0 add has not run: no edge inserts anything. At i = 1 the first acc of the j loop
+    (n >= 1) waits for add (write after read; its later runs look up y, written by the run
+    before): 1. The swap loop's acc at k = 0 writes y and looks it up: where the j loop made a
+    trip it finds the j loop's last acc, after add; where it made none, its own run of i = 0,
+    before add: it needs the edge. At k = 1 it writes z, whose last writer is its own run of
+    i = 0: it needs the edge. With the edge on both runs (neither k == 0 nor n > 0 alone
+    implies it): 2 insertions for n = 0, 3 with 1 redundant for n >= 1. With the guard
+    (k == 0 && n > 0): 2 insertions for every n, none redundant, minimum 2."""
+    got = {n: insertions(PROGRAM, n) for n in range(4)}
+    assert {n: (m.insertions, m.redundant, m.minimum, m.dummies) for n, m in got.items()} == {
+        0: (2, 0, 2, 0), 1: (2, 0, 2, 0), 2: (2, 0, 2, 0), 3: (2, 0, 2, 0)}
+    checked_clean(PROGRAM, (0, 1, 2, 3))
+
+
+def test_the_guard_is_one_if_with_both_tests(tmp_path):
+    """The emitted C++ sets the guard's cell in one ``if`` whose condition is the conjunction,
+    in the swap loop before its acc: no test of either condition alone."""
+    from nanopass.api import generate_orchestration
+    from conftest import load_program
+
+    path = tmp_path / "p.py"
+    path.write_text(PROGRAM)
+    cpp = generate_orchestration(load_program(path)).code
+    guard = cpp.index("if (k == 0 && n > 0) {")
+    assert cpp.index("for (int64_t k = 0;") < guard < cpp.index("// Task 1: acc")
+    assert cpp.count("if (k == 0") == 1 and "if (n > 0)" not in cpp
