@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 from nanopass.languages import DIRECTED
-from nanopass.languages.terms import BinOp, CmpOp, DType
+from nanopass.languages.terms import BinOp, CmpOp, DType, UnOp
 from nanopass.rewrite import register
 
 from .lean import LeanPass
 from .cells import taken_names, without_unread_cells
-from .runtime_order import MIN, PARITY, RAN, runtime_order
+from .loop_facts import invariant_conditions
+from .runtime_order import ASSUME, MIN, PARITY, RAN, runtime_order
 from .util import FreshVersions, iter_stmts, loop_counters, places, var_reads
 
 D = DIRECTED
 TID_TYPE = D.ScalarType(DType.TASK_ID)
+_NEGATED = {CmpOp.lt: CmpOp.ge, CmpOp.ge: CmpOp.lt, CmpOp.gt: CmpOp.le, CmpOp.le: CmpOp.gt,
+            CmpOp.eq: CmpOp.ne, CmpOp.ne: CmpOp.eq}
 CONJUNCTION_WALKS = 512  # ``conjunctions`` looks at the walks of a task of at most this many scalars
 
 
@@ -47,8 +50,10 @@ class DropImpliedDependencies(LeanPass):
     does the trips' parity of a loop before it,
     and whether that loop made a trip; where the edge is implied only where two or more such
     conditions hold together (an inner counter at 0 and a loop before it that made a trip: seed
-    41165), the guard tests their conjunction (``conjunctions``; on a task whose runs are not
-    chained, or beside a guard on one condition, whose runs it only adds to); where the edge is also implied in the iterations after
+    41165; the value of an ``if``'s condition on the scalar parameters among them, seed
+    48092), the guard tests their conjunction (``conjunctions``; on a task whose runs are not
+    chained, or beside a guard on one condition, whose runs it only adds to; such a condition on
+    the parameters alone only there); where the edge is also implied in the iterations after
     the first of a loop around the counter's (as below), the guard's cell is set, where the
     counters do not say, to what the cell below holds. A compiler edge of a task ``T`` on the latest run of
     a task ``S`` outside a loop around ``T``, implied in every walk of that loop's iterations
@@ -82,6 +87,7 @@ class DropImpliedDependencies(LeanPass):
         self.order = order
         self.program = program
         self.tracked = None  # ``runs_chained``'s analysis, once asked
+        self.conditions = None  # ``assumed``, once asked
         self.dropped: set[str] = set()  # TaskId binders a dropped edge named
         self.unread: set[str] | None = None  # set: the second walk unbinds these TaskIds
         self.names = FreshVersions(taken_names(func))
@@ -141,6 +147,8 @@ class DropImpliedDependencies(LeanPass):
                     break
             singles = [[where]] + [[o] for o in also] if where is not None else []
             cubes = self.conjunctions(stmt, k, dep._production == "CellDep", singles) if self.guards(dep) else []
+            if where is None:  # (a condition on the parameters alone only beside a guard on a counter: seed 35136)
+                cubes = [cube for cube in cubes if len(cube) >= 2]
             if where is None and cubes and not (loop is not None or stmt._production == "Task"
                                                 and self.order.number.get(id(stmt)) is not None
                                                 and not self.runs_chained(stmt)):
@@ -186,7 +194,7 @@ class DropImpliedDependencies(LeanPass):
             if k not in implied:
                 continue
             atoms = {name: value for name, value in key if self.testable(name, loops)
-                     and isinstance(value, int) and not isinstance(value, bool)}
+                     and (isinstance(value, int) and not isinstance(value, bool) or _is_assumed(name))}
             frozen = frozenset(atoms.items())
             if frozen in tried:
                 continue
@@ -197,13 +205,22 @@ class DropImpliedDependencies(LeanPass):
                 trial = {a: v for a, v in atoms.items() if a != name}
                 if trial and all(_contradicts(w, trial) for w in needed):
                     atoms = trial
-            if len(atoms) < 2:
+            if len(atoms) < 2 and not any(_is_assumed(name) for name in atoms):
                 continue  # (one condition alone: ``implied_each``'s, which ``guardable`` decides)
             cube = [(name, (value,)) for name, value in sorted(atoms.items(), key=lambda a: _atom_order(a[0]))]
             if any(_within(cube, other) for other in singles + cubes):
                 continue
             cubes = [other for other in cubes if not _within(other, cube)] + [cube]
         return _merged(cubes)
+
+    def assumed(self) -> dict:
+        """The key of each condition ``invariant_conditions`` says an ``if`` in a loop tests (it
+        reads only the function's scalar parameters) -> that condition."""
+        if self.conditions is None:
+            func = self.program.orch
+            ifs = {id(s): s for s in iter_stmts(func.body) if s._production == "If"}
+            self.conditions = {key: ifs[n].cond for n, key in invariant_conditions(func, list(iter_stmts(func.body))).items()}
+        return self.conditions
 
     def testable(self, name, loops) -> bool:
         """Whether a guard at a statement in ``loops`` may test ``name`` of a walk's scalars: a
@@ -213,6 +230,8 @@ class DropImpliedDependencies(LeanPass):
         counter = _counter_name(name)
         if counter is not None:
             return counter in self.counters and self.counters[counter][1] in loops
+        if _is_assumed(name):
+            return name[1] in self.assumed()
         if isinstance(name, tuple) and len(name) == 2 and name[0] in (PARITY, RAN):
             loop = self.order.parity_loops[name[1]]
             params = {p.name for p in self.program.orch.params if p.type._production == "ScalarType"}
@@ -394,6 +413,12 @@ class DropImpliedDependencies(LeanPass):
             return D.Cmp(CmpOp.ge, D.Var(name), D.Int(value, self.counters[name][0].type.dtype))
         if isinstance(counter, str):
             return D.Cmp(CmpOp.eq, D.Var(counter), D.Int(value, self.counters[counter][0].type.dtype))
+        if _is_assumed(counter):
+            cond = self.assumed()[counter[1]]
+            if value:
+                return cond
+            flipped = _NEGATED.get(cond.op) if cond._production == "Cmp" else None
+            return cond.replace(op=flipped) if flipped is not None else D.Un(UnOp.not_, cond)
         if counter[0] == RAN:
             return _trips_any_is(self.order.parity_loops[counter[1]], value)
         return _trips_parity_is(self.order.parity_loops[counter[1]], value)
@@ -404,6 +429,8 @@ class DropImpliedDependencies(LeanPass):
             return f"{counter[0]} is at least {values[0]}"
         if isinstance(counter, str):
             return f"{counter} is {', '.join(map(str, values))}"
+        if _is_assumed(counter):
+            return f"the condition of an if on the parameters is {'true' if values[0] else 'false'}"
         if counter[0] == RAN:
             trips = " or ".join("some trips" if value else "no trip" for value in values)
             return f"the loop over {self.order.parity_loops[counter[1]].var.name} made {trips}"
@@ -530,11 +557,16 @@ def _contradicts(known: dict, atoms: dict) -> bool:
     return False
 
 
+def _is_assumed(name) -> bool:
+    """``name`` is a walk's ``(ASSUME, key)``: the value of a condition on the parameters."""
+    return isinstance(name, tuple) and len(name) == 2 and name[0] == ASSUME
+
+
 def _atom_order(name) -> tuple:
     """The order in which ``conjunctions`` tries to leave a condition out: a counter's value or
     lower bound first, a loop's trips last."""
     counter = _counter_name(name)
-    return (0, counter, _is_at_least(name)) if counter is not None else (1, str(name[0]), name[1])
+    return (0, counter, _is_at_least(name)) if counter is not None else (1, str(name[0]), repr(name[1]))
 
 
 def _within(cube: list, other: list) -> bool:

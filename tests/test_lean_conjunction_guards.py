@@ -54,3 +54,31 @@ def test_the_guard_is_one_if_with_both_tests(tmp_path):
     guard = cpp.index("if (k == 0 && n > 0) {")
     assert cpp.index("for (int64_t k = 0;") < guard < cpp.index("// Task 1: acc")
     assert cpp.count("if (k == 0") == 1 and "if (n > 0)" not in cpp
+
+
+# As PROGRAM, with the loop of n trips replaced by an ``if n > 1`` (a condition on the
+# parameters: every iteration takes the same branch) around the writer of y.
+ON_A_PARAMETER = PROGRAM.replace("""            for j in pl.range(n):
+                y = self.acc(x, y)
+""", """            if n > 1:
+                y = self.acc(x, y)
+""")
+
+
+def test_a_guard_tests_an_inner_counter_and_a_condition_on_the_parameters(tmp_path):
+    """As above, the acc of the branch in place of the j loop: at i = 1 it waits for add where
+    n > 1 (1), and the swap loop's acc at k = 0 finds it there (implied), finds its own run of
+    i = 0 where n <= 1 (needed); at k = 1 it needs the edge. With the edge on both runs: 2
+    insertions for n <= 1, 3 with 1 redundant for n > 1. With the guard (k == 0 && n > 1): 2
+    for every n, none redundant, minimum 2; one ``if`` with both tests."""
+    from nanopass.api import generate_orchestration
+    from conftest import load_program
+
+    got = {n: insertions(ON_A_PARAMETER, n) for n in range(4)}
+    assert {n: (m.insertions, m.redundant, m.minimum, m.dummies) for n, m in got.items()} == {
+        0: (2, 0, 2, 0), 1: (2, 0, 2, 0), 2: (2, 0, 2, 0), 3: (2, 0, 2, 0)}
+    checked_clean(ON_A_PARAMETER, (0, 1, 2, 3))
+    path = tmp_path / "p.py"
+    path.write_text(ON_A_PARAMETER)
+    cpp = generate_orchestration(load_program(path)).code
+    assert cpp.count("if (k == 0 && n > 1) {") == 1
