@@ -147,12 +147,14 @@ class DropImpliedDependencies(LeanPass):
                     break
             singles = [[where]] + [[o] for o in also] if where is not None else []
             cubes = self.conjunctions(stmt, k, dep._production == "CellDep", singles) if self.guards(dep) else []
-            if where is None:  # (a condition on the parameters alone only beside a guard on a counter: seed 35136)
-                cubes = [cube for cube in cubes if len(cube) >= 2]
-            if where is None and cubes and not (loop is not None or stmt._production == "Task"
-                                                and self.order.number.get(id(stmt)) is not None
-                                                and not self.runs_chained(stmt)):
-                cubes = []  # (a chained task: ``drop_edges_after_first_run`` may insert the edge once)
+            if where is None and cubes:
+                # (one condition on the parameters alone only beside a guard on a counter: seed
+                # 35136; any other only where the edge would stay on every run of the task: a
+                # chained task's edge ``drop_edges_after_first_run`` may insert once, 32182)
+                cubes = [cube for cube in cubes if len(cube) >= 2 or _counter_name(cube[0][0]) is not None]
+                if not (loop is not None or stmt._production == "Task" and self.order.number.get(id(stmt)) is not None
+                        and not self.runs_chained(stmt)):
+                    cubes = []
             if where is not None or cubes:
                 first = self.first_only_in(stmt, dep, loop, what)[1] if loop is not None else None
                 guards.append(self.guarded(stmt, dep, singles + cubes, what, first))
@@ -175,8 +177,10 @@ class DropImpliedDependencies(LeanPass):
         hold, less each that the walks leaving the edge needed do not need to be told apart
         (each such walk knows one of the rest false: ``_contradicts``), kept where two or more
         are left (seed 41165: an inner counter at 0 and a loop before it that made a trip; 50046:
-        an outer counter's value and an inner one's lower bound). Each is a list of (condition,
-        its values), as ``guarded`` takes; none is within one of ``singles`` (the guard's
+        an outer counter's value and an inner one's lower bound, a walk of the second iteration
+        apart telling the counter's value, ``known``), or one (a counter's bound that only such
+        a walk tells, or a condition on the parameters). Each is a list of (condition, its
+        values), as ``guarded`` takes; none is within one of ``singles`` (the guard's
         one-condition tests) or another."""
         fence = stmt._production == "HostFence"
         if fence and run:
@@ -184,7 +188,7 @@ class DropImpliedDependencies(LeanPass):
         walks = (self.order.fence_implied_at.get(id(stmt), {}) if fence else
                  self.order.implied_at.get(self.order.number.get(id(stmt)), {}))
         seeds = self.order.implied_run_at.get(self.order.number.get(id(stmt)), {}) if run else walks
-        needed = [dict(key) for key, implied in walks.items() if k not in implied]
+        needed = [self.known(key) for key, implied in walks.items() if k not in implied]
         if not needed or len(walks) > CONJUNCTION_WALKS:
             return []
         loops = self.where[id(stmt)].loops
@@ -193,7 +197,7 @@ class DropImpliedDependencies(LeanPass):
         for key, implied in seeds.items():
             if k not in implied:
                 continue
-            atoms = {name: value for name, value in key if self.testable(name, loops)
+            atoms = {name: value for name, value in self.known(key).items() if self.testable(name, loops)
                      and (isinstance(value, int) and not isinstance(value, bool) or _is_assumed(name))}
             frozen = frozenset(atoms.items())
             if frozen in tried:
@@ -205,13 +209,20 @@ class DropImpliedDependencies(LeanPass):
                 trial = {a: v for a, v in atoms.items() if a != name}
                 if trial and all(_contradicts(w, trial) for w in needed):
                     atoms = trial
-            if len(atoms) < 2 and not any(_is_assumed(name) for name in atoms):
-                continue  # (one condition alone: ``implied_each``'s, which ``guardable`` decides)
             cube = [(name, (value,)) for name, value in sorted(atoms.items(), key=lambda a: _atom_order(a[0]))]
             if any(_within(cube, other) for other in singles + cubes):
                 continue
             cubes = [other for other in cubes if not _within(other, cube)] + [cube]
         return _merged(cubes)
+
+    def known(self, key) -> dict:
+        """A walk's scalars ``key`` as a dict, with the counter's value where its lower bound is
+        that of a second iteration walked apart (``RuntimeOrder.peeled``: seed 50046)."""
+        known = dict(key)
+        for name, value in key:
+            if _is_at_least(name) and name[0] not in known and (name[0], value) in self.order.peeled:
+                known[name[0]] = value
+        return known
 
     def assumed(self) -> dict:
         """The key of each condition ``invariant_conditions`` says an ``if`` in a loop tests (it

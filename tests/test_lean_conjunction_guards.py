@@ -82,3 +82,42 @@ def test_a_guard_tests_an_inner_counter_and_a_condition_on_the_parameters(tmp_pa
     path.write_text(ON_A_PARAMETER)
     cpp = generate_orchestration(load_program(path)).code
     assert cpp.count("if (k == 0 && n > 1) {") == 1
+
+
+# In each of n outer iterations a loop of three trips writes z (k = 0) then y (k = 1, 2: its
+# carry holds y from the second iteration on), add reads both, and acc writes y after add in
+# the first outer iteration only (``if i == 0``: the outer loop's second iteration is walked
+# apart from the third on, so the walk of it knows i is 1).
+SECOND_ITERATION = HEADER + f"""    @pl.function(type=pl.FunctionType.Orchestration)
+    def orch(self, x: {TILE}, y: pl.InOut[{TILE}], z: pl.InOut[{TILE}], n: pl.Scalar[pl.INT64]) -> {TILE}:
+        for i in pl.range(n):
+            for k, (p,) in pl.range(3, init_values=(z,)):
+                p = self.acc(x, p)
+                (o,) = pl.yield_(y)
+            t = pl.create_tensor([16, 16], dtype=pl.FP32)
+            t = self.add(y, z, t)
+            if i == 0:
+                y = self.acc(x, y)
+        return y
+"""
+
+
+def test_a_guard_tests_an_outer_counter_known_in_the_second_iteration(tmp_path):
+    """At i = 0 add has not run; the acc of the branch waits for it (1). At i >= 1 the loop's
+    acc at k = 0 writes z, last written by its own run before add: it needs the edge. At k = 1
+    it writes y: at i = 1 the last writer is the acc of the branch (after add), at i >= 2 its
+    own run at k = 2 of the iteration before, before add: needed there. At k = 2 its run at k = 1,
+    after add. 0, 1, 2, 4 insertions for n = 0..3, none redundant. With the edge on every run
+    at i >= 1 (the second iteration, walked apart, was read as any i >= 1): 4 and 7 for n = 2,
+    3, 2 and 3 redundant. The guard: (i == 1 && k == 1) || k == 2."""
+    from nanopass.api import generate_orchestration
+    from conftest import load_program
+
+    got = {n: insertions(SECOND_ITERATION, n) for n in range(4)}
+    assert {n: (m.insertions, m.redundant, m.minimum, m.dummies) for n, m in got.items()} == {
+        0: (0, 0, 0, 0), 1: (1, 0, 1, 0), 2: (2, 0, 2, 0), 3: (4, 0, 4, 0)}
+    checked_clean(SECOND_ITERATION, (0, 1, 2, 3))
+    path = tmp_path / "p.py"
+    path.write_text(SECOND_ITERATION)
+    cpp = generate_orchestration(load_program(path)).code
+    assert cpp.count("if ((i == 1 && k == 1) || k == 2) {") == 1
