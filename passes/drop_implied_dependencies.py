@@ -3,16 +3,20 @@
 from __future__ import annotations
 
 from nanopass.languages import DIRECTED
-from nanopass.languages.terms import BinOp, CmpOp, DType
+from nanopass.languages.terms import BinOp, CmpOp, DType, UnOp
 from nanopass.rewrite import register
 
 from .lean import LeanPass
 from .cells import taken_names, without_unread_cells
-from .runtime_order import MIN, RAN, runtime_order
+from .loop_facts import invariant_conditions
+from .runtime_order import ASSUME, MIN, PARITY, RAN, runtime_order
 from .util import FreshVersions, iter_stmts, loop_counters, places, var_reads
 
 D = DIRECTED
 TID_TYPE = D.ScalarType(DType.TASK_ID)
+_NEGATED = {CmpOp.lt: CmpOp.ge, CmpOp.ge: CmpOp.lt, CmpOp.gt: CmpOp.le, CmpOp.le: CmpOp.gt,
+            CmpOp.eq: CmpOp.ne, CmpOp.ne: CmpOp.eq}
+CONJUNCTION_WALKS = 512  # ``conjunctions`` looks at the walks of a task of at most this many scalars
 
 
 @register
@@ -44,7 +48,12 @@ class DropImpliedDependencies(LeanPass):
     around it has values, or a lower bound, in every walk of which it is implied too, the guard
     tests those as well (``RuntimeOrder.implied_each``, ``implied_from``: seed 36199), and so it
     does the trips' parity of a loop before it,
-    and whether that loop made a trip; where the edge is also implied in the iterations after
+    and whether that loop made a trip; where the edge is implied only where two or more such
+    conditions hold together (an inner counter at 0 and a loop before it that made a trip: seed
+    41165; the value of an ``if``'s condition on the scalar parameters among them, seed
+    48092), the guard tests their conjunction (``conjunctions``; on a task whose runs are not
+    chained, or beside a guard on one condition, whose runs it only adds to; such a condition on
+    the parameters alone only there); where the edge is also implied in the iterations after
     the first of a loop around the counter's (as below), the guard's cell is set, where the
     counters do not say, to what the cell below holds. A compiler edge of a task ``T`` on the latest run of
     a task ``S`` outside a loop around ``T``, implied in every walk of that loop's iterations
@@ -86,6 +95,7 @@ class DropImpliedDependencies(LeanPass):
         self.order = order
         self.program = program
         self.tracked = None  # ``runs_chained``'s analysis, once asked
+        self.conditions = None  # ``assumed``, once asked
         self.dropped: set[str] = set()  # TaskId binders a dropped edge named
         self.unread: set[str] | None = None  # set: the second walk unbinds these TaskIds
         self.names = FreshVersions(taken_names(func))
@@ -143,9 +153,19 @@ class DropImpliedDependencies(LeanPass):
                 if self.guardable(stmt, dep, c[0], loop is not None or bool(others)):
                     where, also = c, others
                     break
-            if where is not None:
+            singles = [[where]] + [[o] for o in also] if where is not None else []
+            cubes = self.conjunctions(stmt, k, dep._production == "CellDep", singles) if self.guards(dep) else []
+            if where is None and cubes:
+                # (one condition on the parameters alone only beside a guard on a counter: seed
+                # 35136; any other only where the edge would stay on every run of the task: a
+                # chained task's edge ``drop_edges_after_first_run`` may insert once, 32182)
+                cubes = [cube for cube in cubes if len(cube) >= 2 or _counter_name(cube[0][0]) is not None]
+                if not (loop is not None or stmt._production == "Task" and self.order.number.get(id(stmt)) is not None
+                        and self.runs_unchained(stmt)):
+                    cubes = []
+            if where is not None or cubes:
                 first = self.first_only_in(stmt, dep, loop, what)[1] if loop is not None else None
-                guards.append(self.guarded(stmt, dep, [where] + also, what, first))
+                guards.append(self.guarded(stmt, dep, singles + cubes, what, first))
             elif stmt._production == "Task":
                 loop = self.first_loops.get((id(stmt), k))
                 if loop is not None:
@@ -154,6 +174,88 @@ class DropImpliedDependencies(LeanPass):
             return None
         swap = {id(old): new for old, new, _ in guards}
         return [g for _, _, g in guards if g is not None] + [stmt.replace(deps=[swap.get(id(d), d) for d in deps])]
+
+    def conjunctions(self, stmt, k: int, run: bool, singles: list) -> list:
+        """The conjunctions of conditions a guard before ``stmt`` can test (a counter of a loop
+        around it at a value or at least one, the trips' parity of a loop before it or whether
+        it made a trip, of bounds that read only the function's scalar parameters) in every run
+        of which dependency ``k`` is implied, where no one of them alone says so: for each walk
+        that implies it (``RuntimeOrder.implied_at``; with ``run``, an edge on a latest-run cell,
+        a walk after a run of the task it names, ``implied_run_at``), the conditions its scalars
+        hold, less each that the walks leaving the edge needed do not need to be told apart
+        (each such walk knows one of the rest false: ``_contradicts``), kept where two or more
+        are left (seed 41165: an inner counter at 0 and a loop before it that made a trip; 50046:
+        an outer counter's value and an inner one's lower bound, a walk of the second iteration
+        apart telling the counter's value, ``known``), or one (a counter's bound that only such
+        a walk tells, or a condition on the parameters). Each is a list of (condition, its
+        values), as ``guarded`` takes; none is within one of ``singles`` (the guard's
+        one-condition tests) or another."""
+        fence = stmt._production == "HostFence"
+        if fence and run:
+            return []
+        walks = (self.order.fence_implied_at.get(id(stmt), {}) if fence else
+                 self.order.implied_at.get(self.order.number.get(id(stmt)), {}))
+        seeds = self.order.implied_run_at.get(self.order.number.get(id(stmt)), {}) if run else walks
+        needed = [self.known(key) for key, implied in walks.items() if k not in implied]
+        if not needed or len(walks) > CONJUNCTION_WALKS:
+            return []
+        loops = self.where[id(stmt)].loops
+        cubes: list[dict] = []
+        tried = set()
+        for key, implied in seeds.items():
+            if k not in implied:
+                continue
+            atoms = {name: value for name, value in self.known(key).items() if self.testable(name, loops)
+                     and (isinstance(value, int) and not isinstance(value, bool) or _is_assumed(name))}
+            frozen = frozenset(atoms.items())
+            if frozen in tried:
+                continue
+            tried.add(frozen)
+            if not all(_contradicts(w, atoms) for w in needed):
+                continue
+            for name in sorted(atoms, key=_atom_order):
+                trial = {a: v for a, v in atoms.items() if a != name}
+                if trial and all(_contradicts(w, trial) for w in needed):
+                    atoms = trial
+            cube = [(name, (value,)) for name, value in sorted(atoms.items(), key=lambda a: _atom_order(a[0]))]
+            if any(_within(cube, other) for other in singles + cubes):
+                continue
+            cubes = [other for other in cubes if not _within(other, cube)] + [cube]
+        return _merged(cubes)
+
+    def known(self, key) -> dict:
+        """A walk's scalars ``key`` as a dict, with the counter's value where its lower bound is
+        that of a second iteration walked apart (``RuntimeOrder.peeled``: seed 50046)."""
+        known = dict(key)
+        for name, value in key:
+            if _is_at_least(name) and name[0] not in known and (name[0], value) in self.order.peeled:
+                known[name[0]] = value
+        return known
+
+    def assumed(self) -> dict:
+        """The key of each condition ``invariant_conditions`` says an ``if`` in a loop tests (it
+        reads only the function's scalar parameters) -> that condition."""
+        if self.conditions is None:
+            func = self.program.orch
+            ifs = {id(s): s for s in iter_stmts(func.body) if s._production == "If"}
+            self.conditions = {key: ifs[n].cond for n, key in invariant_conditions(func, list(iter_stmts(func.body))).items()}
+        return self.conditions
+
+    def testable(self, name, loops) -> bool:
+        """Whether a guard at a statement in ``loops`` may test ``name`` of a walk's scalars: a
+        loop counter (its value or a lower bound) of a loop around it, or the trips' parity of a
+        loop, or whether it made a trip, of bounds that read only the function's scalar
+        parameters (their value is that of the loop's every run)."""
+        counter = _counter_name(name)
+        if counter is not None:
+            return counter in self.counters and self.counters[counter][1] in loops
+        if _is_assumed(name):
+            return name[1] in self.assumed()
+        if isinstance(name, tuple) and len(name) == 2 and name[0] in (PARITY, RAN):
+            loop = self.order.parity_loops[name[1]]
+            params = {p.name for p in self.program.orch.params if p.type._production == "ScalarType"}
+            return set(var_reads([loop.start, loop.stop])) <= params
+        return False
 
     def guardable(self, task, dep, counter, first: bool = False) -> bool:
         """A guard on ``counter`` inserts no more than ``drop_edges_after_first_run`` would: it
@@ -211,6 +313,17 @@ class DropImpliedDependencies(LeanPass):
             return False
         m = self.tracked.number[id(task)]
         return m in self.tracked.chained_at and self.tracked.is_ordered(m, m)
+
+    def runs_unchained(self, task) -> bool:
+        """Some run of ``task`` is not ordered after its previous run: known where an analysis
+        tracks it (``runs_chained``'s), else not (a task in one loop that no edge names, whose
+        runs may be chained: test_war's loop of writers)."""
+        if self.runs_chained(task):
+            return False
+        n = self.order.number[id(task)]
+        if n in self.order.chained_at:
+            return True
+        return bool(self.tracked) and self.tracked.number[id(task)] in self.tracked.chained_at
 
     def first_iteration_loop(self, task, k: int, dep):
         """The outermost loop around ``task`` in whose iterations after the first dependency
@@ -288,8 +401,9 @@ class DropImpliedDependencies(LeanPass):
 
     def guarded(self, task, dep, where: list, what: str, first=None) -> tuple:
         """(``dep``, a dependency on a cell of its own, the ``if`` that sets the cell before
-        ``task``: no task where a ``counter`` is one of its ``values``, for any (``counter``,
-        ``values``) of ``where``, else ``dep``'s TaskId, or what the cell of ``first`` holds (a
+        ``task``: no task where, for some list of ``where``, each of its (``counter``,
+        ``values``) holds (``counter`` is one of its ``values``: one ``&&`` of tests for each
+        list, ``conjunctions``), else ``dep``'s TaskId, or what the cell of ``first`` holds (a
         ``CellDep`` of ``first_only_in``: the edge is implied in the iterations after the first
         of a loop around the counter's too, ``first_iteration_loop``))."""
         source = self.order.tasks[self.order.source_of(dep)]
@@ -298,34 +412,60 @@ class DropImpliedDependencies(LeanPass):
         self.decls.append(D.CellDecl(cell, span=task.span))
         cond = None
         said = []
-        for counter, values in where:
-            for value in values:
-                if _is_at_least(counter):
-                    name = counter[0]
-                    test = D.Cmp(CmpOp.ge, D.Var(name), D.Int(value, self.counters[name][0].type.dtype))
-                elif isinstance(counter, str):
-                    test = D.Cmp(CmpOp.eq, D.Var(counter), D.Int(value, self.counters[counter][0].type.dtype))
-                elif counter[0] == RAN:
-                    test = _trips_any_is(self.order.parity_loops[counter[1]], value)
-                else:
-                    test = _trips_parity_is(self.order.parity_loops[counter[1]], value)
-                cond = test if cond is None else D.Bin(BinOp.or_, cond, test)
-            if _is_at_least(counter):
-                said.append(f"{counter[0]} is at least {values[0]}")
-            elif isinstance(counter, str):
-                said.append(f"{counter} is {', '.join(map(str, values))}")
-            elif counter[0] == RAN:
-                trips = " or ".join("some trips" if value else "no trip" for value in values)
-                said.append(f"the loop over {self.order.parity_loops[counter[1]].var.name} made {trips}")
-            else:
-                parity = " or ".join("odd" if value else "even" for value in values)
-                said.append(f"the loop over {self.order.parity_loops[counter[1]].var.name} ran an {parity} number of times")
+        for cube in where:
+            if len(cube) == 1:  # (one condition: its values' tests join the others')
+                counter, values = cube[0]
+                for value in values:
+                    test = self.test(counter, value)
+                    cond = test if cond is None else D.Bin(BinOp.or_, cond, test)
+                said.append(self.told(counter, values))
+                continue
+            both = None
+            for counter, values in cube:
+                test = None
+                for value in values:
+                    one = self.test(counter, value)
+                    test = one if test is None else D.Bin(BinOp.or_, test, one)
+                both = test if both is None else D.Bin(BinOp.and_, both, test)
+            cond = both if cond is None else D.Bin(BinOp.or_, cond, both)
+            said.append(" and ".join(self.told(counter, values) for counter, values in cube))
         held = dep.value if dep._production == "DerivedDep" else D.Var(dep.cell, span=dep.span)  # (a copy of the cell)
         guard = D.If(cond, (D.Let(D.Binder(none, TID_TYPE), D.NoTask()), D.CellSet(cell, D.Var(none))),
                      (D.CellSet(cell, held if first is None else D.Var(first.cell)),), (), span=task.span)
         self.ctx.note("dropped-edge", f"{what} waits for {source.kernel} through the runtime or its "
                       f"other edges where {' or '.join(said)}: its compiler edge goes there", task.span)
         return dep, D.CellDep(cell, span=dep.span), guard
+
+    def test(self, counter, value):
+        """The test that ``counter`` (``guarded``'s) is ``value``."""
+        if _is_at_least(counter):
+            name = counter[0]
+            return D.Cmp(CmpOp.ge, D.Var(name), D.Int(value, self.counters[name][0].type.dtype))
+        if isinstance(counter, str):
+            return D.Cmp(CmpOp.eq, D.Var(counter), D.Int(value, self.counters[counter][0].type.dtype))
+        if _is_assumed(counter):
+            cond = self.assumed()[counter[1]]
+            if value:
+                return cond
+            flipped = _NEGATED.get(cond.op) if cond._production == "Cmp" else None
+            return cond.replace(op=flipped) if flipped is not None else D.Un(UnOp.not_, cond)
+        if counter[0] == RAN:
+            return _trips_any_is(self.order.parity_loops[counter[1]], value)
+        return _trips_parity_is(self.order.parity_loops[counter[1]], value)
+
+    def told(self, counter, values) -> str:
+        """What ``guarded``'s note says of ``counter`` at ``values``."""
+        if _is_at_least(counter):
+            return f"{counter[0]} is at least {values[0]}"
+        if isinstance(counter, str):
+            return f"{counter} is {', '.join(map(str, values))}"
+        if _is_assumed(counter):
+            return f"the condition of an if on the parameters is {'true' if values[0] else 'false'}"
+        if counter[0] == RAN:
+            trips = " or ".join("some trips" if value else "no trip" for value in values)
+            return f"the loop over {self.order.parity_loops[counter[1]].var.name} made {trips}"
+        parity = " or ".join("odd" if value else "even" for value in values)
+        return f"the loop over {self.order.parity_loops[counter[1]].var.name} ran an {parity} number of times"
 
     def HostFence(self, fence):
         if self.unread is not None:
@@ -440,3 +580,67 @@ def _before_yield(body, stmts: list) -> tuple:
 def _count(program, kind: str) -> int:
     """The statements of ``kind`` in ``program``'s orchestration function."""
     return sum(1 for s in iter_stmts(program.orch.body) if s._production == kind)
+
+
+def _contradicts(known: dict, atoms: dict) -> bool:
+    """Some condition of ``atoms`` (a walk's scalars' names -> values, ``conjunctions``') is
+    false in every run of a walk whose scalars are ``known``."""
+    for name, value in atoms.items():
+        if _is_at_least(name):
+            exact = known.get(name[0])
+            if isinstance(exact, int) and not isinstance(exact, bool) and exact < value:
+                return True
+        elif isinstance(name, str):
+            exact, low = known.get(name), known.get((name, MIN))
+            if isinstance(exact, int) and not isinstance(exact, bool) and exact != value:
+                return True
+            if isinstance(low, int) and not isinstance(low, bool) and low > value:
+                return True
+        elif name in known and known[name] != value:
+            return True
+    return False
+
+
+def _is_assumed(name) -> bool:
+    """``name`` is a walk's ``(ASSUME, key)``: the value of a condition on the parameters."""
+    return isinstance(name, tuple) and len(name) == 2 and name[0] == ASSUME
+
+
+def _atom_order(name) -> tuple:
+    """The order in which ``conjunctions`` tries to leave a condition out: a counter's value or
+    lower bound first, a loop's trips last."""
+    counter = _counter_name(name)
+    return (0, counter, _is_at_least(name)) if counter is not None else (1, str(name[0]), repr(name[1]))
+
+
+def _within(cube: list, other: list) -> bool:
+    """Every run in which each condition of ``cube`` holds is one in which each of ``other``'s
+    does (both lists of (condition, values), ``guarded``'s)."""
+    mine = dict(cube)
+    for name, values in other:
+        if _is_at_least(name):
+            low = mine.get(name)
+            exact = mine.get(name[0])
+            if not (low is not None and low[0] >= values[0] or exact is not None and min(exact) >= values[0]):
+                return False
+        elif name not in mine or not set(mine[name]) <= set(values):
+            return False
+    return True
+
+
+def _merged(cubes: list) -> list:
+    """``cubes`` with those that differ in one counter's value alone made one (its values)."""
+    out: list = []
+    for cube in cubes:
+        for i, other in enumerate(out):
+            names = [name for name, _ in cube]
+            if names != [name for name, _ in other]:
+                continue
+            differ = [n for (n, a), (_, b) in zip(cube, other) if a != b]
+            if len(differ) == 1 and isinstance(differ[0], str):
+                out[i] = [(n, tuple(sorted(set(a) | set(b))) if n == differ[0] else a)
+                          for (n, a), (_, b) in zip(other, cube)]
+                break
+        else:
+            out.append(cube)
+    return out

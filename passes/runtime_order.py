@@ -170,6 +170,7 @@ from .loop_facts import (
     invariant_parity_loops,
     is_parallel,
     is_task_id,
+    loop_counter,
     moves_carries,
     repeated_regions,
     replaces_carries,
@@ -433,6 +434,10 @@ class RuntimeOrder:
     # ``(ASSUME, key)`` -> the condition of an ``if`` of that key (``invariant_conditions``: it
     # reads only the function's scalar parameters, and has the same value wherever it is tested)
     conditions: dict = field(default_factory=dict)
+    # (a loop counter ``v``, ``m``) where a walk's ``(v, MIN)`` of ``m`` is that of the second
+    # iteration of its loop walked apart (``second_and_rest``, of a constant start), and of no
+    # other walk: there ``v`` is ``m``
+    peeled: set = field(default_factory=set)
 
     def is_ordered(self, task: int, before: int) -> bool:
         """Every run of ``task`` is ordered after the latest run of ``before`` (or none ran)."""
@@ -1878,6 +1883,7 @@ class _Walker:
             once = header
             self.values = later
             self.exact[peeled[0]] = peeled[1]
+            self.peeled(loop, peeled)
             end = self.run(loop.body, header.copy())
             del self.exact[peeled[0]]
             header = entered = self.enter(loop, end, end)
@@ -2016,6 +2022,15 @@ class _Walker:
         loops.append(loop)
         return len(loops) - 1
 
+    def peeled(self, loop, peeled: tuple) -> None:
+        """Record ``RuntimeOrder.peeled`` of ``loop``'s second iteration walked apart
+        (``peeled``: ``second_and_rest``'s), where its counter starts from a constant: every walk
+        of the loop that knows its counter walks that iteration apart, and its later ones know a
+        greater bound."""
+        counter = loop_counter(loop)
+        if counter is not None and counter[1]._production == "Int":
+            self.out.peeled.add((peeled[0], peeled[1]))
+
     def walk_by_parity(self, loop, entry: State, first: dict, later: dict) -> list:
         """``exits`` of a loop ``parities`` splits: the state before it (no trip), after an even
         number of trips (the header before an odd iteration after the first) and after an odd
@@ -2048,6 +2063,7 @@ class _Walker:
         saved = self.values
         self.values = first_and_later(loop, saved)[1]
         self.exact[peeled[0]] = peeled[1]
+        self.peeled(loop, peeled)
         even = self.after_iteration(loop, once.copy())
         del self.exact[peeled[0]]
         self.values = peeled[2]
