@@ -100,7 +100,7 @@ def build(code: str, workdir: Path) -> Built:
     p = subprocess.run([CXX, "-std=c++17", "-O0", "-w", "-I", str(HEADER_DIR), str(src),
                         str(recorder_object()), "-o", str(exe)], capture_output=True, text=True)
     if p.returncode != 0:
-        return Built(None, p.stderr[-4000:])
+        return Built(None, p.stderr[-4000:] or f"g++ exited with status {p.returncode} and no message")
     return Built(exe)
 
 
@@ -112,7 +112,9 @@ def syntax_error(code: str, workdir: Path, name: str, warnings: bool = False) ->
     flags = ["-Wall", "-Werror"] if warnings else ["-w"]
     p = subprocess.run([CXX, "-std=c++17", "-fsyntax-only", *flags, "-I", str(HEADER_DIR), str(src)],
                        capture_output=True, text=True)
-    return p.stderr[-4000:] if p.returncode != 0 else ""
+    if p.returncode != 0:
+        return p.stderr[-4000:] or f"g++ exited with status {p.returncode} and no message"
+    return ""
 
 
 def run(binary: Path, args: list, timeout: float = 20.0) -> tuple:
