@@ -373,6 +373,21 @@ class DropLatestRunsFromJoins(LeanPass):
         barriers hold one run at the most and submit nothing; manual seed 24183: ``pl.parallel(2)``,
         2 entries where the fold costs 3 and a dummy). Not where ``split_joins_by_iteration`` or ``_older_by_iteration`` (``L`` and every
         waiter in no other loop) need no barrier at all. Else None."""
+        found = self.loop_to_fold(source, barrier, cell, waiting, where, loops, max(2, 4 - late))
+        if found is None:
+            return None
+        key, counted = found
+        if not self.loop_places[key].loops and not any(where[id(w)].loops for w in waiting):
+            return None  # (a cell per iteration and no barrier: ``split_joins_by_iteration``'s)
+        if not self.loop_places[key].loops and len(counted[1]) < 4:
+            return None  # (the join is empty when ``L`` starts: the chain's first two barriers submit nothing)
+        return loops[key], counted[0], counted[1]
+
+    def loop_to_fold(self, source, barrier, cell: str, waiting, where, loops: dict, fewest: int):
+        """(id of ``L``, ``counted_iterations`` of it) for the folds of the join ``cell`` of
+        ``source`` (``fold_after_loop``, ``fold_lagged``): ``L`` is the innermost loop around
+        ``source`` and its barrier, of ``fewest .. MAX_TRIPS`` iterations known before it runs,
+        the join is declared outside ``L``, and none of ``waiting`` is in ``L``; else None."""
         around = where[id(source)].loops
         if not around:
             return None
@@ -385,7 +400,7 @@ class DropLatestRunsFromJoins(LeanPass):
             return None
         key = inner[0]
         counted = counted_iterations(loops[key])
-        if counted is None or not max(2, 4 - late) <= len(counted[1]) <= MAX_TRIPS:
+        if counted is None or not fewest <= len(counted[1]) <= MAX_TRIPS:
             return None
         if self.stmt_places[id(barrier)].loops != around:
             return None
@@ -398,11 +413,7 @@ class DropLatestRunsFromJoins(LeanPass):
             return None
         if any(key in where[id(w)].loops for w in waiting):
             return None
-        if not self.loop_places[key].loops and not any(where[id(w)].loops for w in waiting):
-            return None  # (a cell per iteration and no barrier: ``split_joins_by_iteration``'s)
-        if not self.loop_places[key].loops and len(counted[1]) < 4:
-            return None  # (the join is empty when ``L`` starts: the chain's first two barriers submit nothing)
-        return loops[key], counted[0], counted[1]
+        return key, counted
 
     def fold_lagged(self, source, barrier, cell: str, waiting, clearers, where, loops: dict):
         """(the loop ``L``, its counter's binder, its values: ``counted_iterations``) where the
@@ -420,31 +431,10 @@ class DropLatestRunsFromJoins(LeanPass):
         at ``n = 3`` where the lagged join inserts 10 and the fold 9: 8), and ``T - 1`` where
         it starts from an empty join and latest-run cell, as the lagged join's (whose first two
         barriers submit nothing) and no more. Else None."""
-        around = where[id(source)].loops
-        if not around:
+        found = self.loop_to_fold(source, barrier, cell, list(waiting) + list(clearers), where, loops, 2)
+        if found is None or not self.loop_places[found[0]].loops:
             return None
-        if self.loop_places is None:
-            self.loop_places = places(self.body, LOOPS)
-        if self.stmt_places is None:
-            self.stmt_places = places(self.body, ("Dummy", "CellDecl"))
-        inner = [k for k in around if self.loop_places[k].loops == around - {k}]
-        if len(inner) != 1 or not self.loop_places[inner[0]].loops:
-            return None
-        key = inner[0]
-        counted = counted_iterations(loops[key])
-        if counted is None or not 2 <= len(counted[1]) <= MAX_TRIPS:
-            return None
-        if self.stmt_places[id(barrier)].loops != around:
-            return None
-        if self.decl_loops is None:  # (cell -> the loops around its declarations, once asked)
-            self.decl_loops = {}
-            for place in self.stmt_places.values():
-                if place.stmt._production == "CellDecl":
-                    self.decl_loops.setdefault(place.stmt.cell, set()).update(place.loops)
-        if key in self.decl_loops.get(cell, ()):
-            return None
-        if any(key in where[id(w)].loops for w in list(waiting) + list(clearers)):
-            return None
+        key, counted = found
         if not _every_iteration(loops[key], source):
             return None
         return loops[key], counted[0], counted[1]
