@@ -115,7 +115,8 @@ def program_figures(prog: P.Program) -> tuple:
             return None, runner.describe(rep).splitlines()[0][:200]
         total = lean.Lean()
         for setting, seq in seqs.items():
-            log, err = record.run(built.binary, P.entry_arguments(*setting, surface=prog.surface, extra=prog.extra))
+            log, err = record.run(built.binary, P.entry_arguments(*setting, surface=prog.surface, extra=prog.extra,
+                                                                       extra_shapes=prog.extra_shapes))
             if err:
                 return None, f"recorder: {err[:200]}"
             model = lean.R.build(log)
