@@ -10,8 +10,8 @@ element, outside a MANUAL scope, and of a host write the consumers of the produc
 before the producer's scope ended); the hazard checker's runtime model (`tools/runtime_model.py`)
 waits for the consumers too. Each program below has a task `step(x, y)` reading `x` before the host access and
 a writer of `x` after it: the write-after-read edge is implied exactly when the access waited
-for the reader. The counts pin where the lean passes drop it (the access waits for that task
-under the weaker reading) and where they keep it (a view, rows a task wrote through another
+for the reader. The counts pin where the lean passes drop it (the access waits for that task)
+and where they keep it (a view, rows a task wrote through another
 name that do not hold the element, a rebound name, a MANUAL scope, a read nothing uses,
 which remove_dead_values removes); the checker runs on both compilations for trip counts 0 to 3."""
 
