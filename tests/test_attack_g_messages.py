@@ -1,6 +1,7 @@
-"""A g++ run that fails without a message (killed, or out of memory on a loaded machine: the
-nests run of session 31 recorded one such rejection with an empty reason) is reported with its
-exit status, so a failing-program file says what happened."""
+"""A g++ run that fails without a message is reported with its exit status, so a failing-program
+file says what happened (session 31: a nests run recorded a rejection with an empty reason; with
+the status, the next one showed -15, the g++ of the last program killed by the `timeout` the run
+was started under)."""
 
 import shutil
 
