@@ -116,10 +116,8 @@ class HostWrite:
         return a
 """
 
-# docs/semantics.md gap 5: a host write of y after an Input reader of y (acc of z) that looked y
-# up while y's producer (acc of y, in the same block) was in scope: the reader is a consumer of
-# the producer, which the write waits for.
-READER = """import nanopass.dsl as pl
+# The two gap-5 programs' text up to the orchestration body.
+GAP5 = """import nanopass.dsl as pl
 
 
 @pl.program
@@ -144,7 +142,12 @@ class Gap5:
         z: pl.InOut[pl.Tensor[[8, 8], pl.FP32]],
         n: pl.Scalar[pl.INT64],
     ) -> pl.Tensor[[8, 8], pl.FP32]:
-        y = self.acc(x, y)
+"""
+
+# docs/semantics.md gap 5: a host write of y after an Input reader of y (acc of z) that looked y
+# up while y's producer (acc of y, in the same block) was in scope: the reader is a consumer of
+# the producer, which the write waits for.
+READER = GAP5 + """        y = self.acc(x, y)
         z = self.acc(y, z)
         pl.tensor.write(y, [0, 0], 1.0)
         return z
@@ -153,32 +156,7 @@ class Gap5:
 # The reader looks y up in the iterations after the first, where y's producer ran in the
 # iteration before: that iteration's scope has ended and the producer may have retired (the
 # reader is then no consumer of it: runtime-api.md 11, a retired producer is skipped).
-READER_AFTER_SCOPE = """import nanopass.dsl as pl
-
-
-@pl.program
-class Gap5:
-    @pl.function(type=pl.FunctionType.AIV)
-    def copy(self, a: pl.Tensor[[8, 8], pl.FP32], out: pl.Out[pl.Tensor[[8, 8], pl.FP32]]) -> pl.Tensor[[8, 8], pl.FP32]:
-        t: pl.Tile[[8, 8], pl.FP32] = pl.load(a, [0, 0], [8, 8])
-        o: pl.Tensor[[8, 8], pl.FP32] = pl.store(t, [0, 0], out)
-        return o
-
-    @pl.function(type=pl.FunctionType.AIV)
-    def acc(self, a: pl.Tensor[[8, 8], pl.FP32], acc: pl.InOut[pl.Tensor[[8, 8], pl.FP32]]) -> pl.Tensor[[8, 8], pl.FP32]:
-        t: pl.Tile[[8, 8], pl.FP32] = pl.load(a, [0, 0], [8, 8])
-        o: pl.Tensor[[8, 8], pl.FP32] = pl.store(t, [0, 0], acc)
-        return o
-
-    @pl.function(type=pl.FunctionType.Orchestration)
-    def orch(
-        self,
-        x: pl.Tensor[[8, 8], pl.FP32],
-        y: pl.InOut[pl.Tensor[[8, 8], pl.FP32]],
-        z: pl.InOut[pl.Tensor[[8, 8], pl.FP32]],
-        n: pl.Scalar[pl.INT64],
-    ) -> pl.Tensor[[8, 8], pl.FP32]:
-        for i in pl.range(3):
+READER_AFTER_SCOPE = GAP5 + """        for i in pl.range(3):
             z = self.acc(y, z)
             if i >= 1:
                 pl.tensor.write(y, [0, 0], 1.0)
