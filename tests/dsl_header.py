@@ -52,6 +52,15 @@ def kernel(signature: str, returns: str | None = None, body: str | None = None) 
     )
 
 
+def load_store_kernel(signature: str, out: str) -> str:
+    """``kernel(signature)`` whose body loads the 8 x 8 FP32 tile of its parameter ``a`` and stores
+    it into its parameter ``out`` (``t: pl.Tile[...] = pl.load(a, ...)``, ``o = pl.store(t, ...)``,
+    ``return o``): the kernels of the lean tests, whose text only their signatures tell apart."""
+    body = ("t: pl.Tile[[8, 8], pl.FP32] = pl.load(a, [0, 0], [8, 8])\n"
+            f"o: pl.Tensor[[8, 8], pl.FP32] = pl.store(t, [0, 0], {out})\nreturn o")
+    return kernel(signature, body=body)
+
+
 def header(kernels, name: str = "P", options: str | None = None) -> str:
     """The text before the orchestration function: the ``# options:`` line when given, the
     preamble, ``class name:`` and each of ``kernels`` (a ``kernel`` signature, or a kernel's text)."""

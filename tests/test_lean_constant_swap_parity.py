@@ -7,42 +7,24 @@ iterations of a ``pl.parallel`` loop around a ``pl.range(3)`` swap loop, 12 inse
 
 from __future__ import annotations
 
+from dsl_header import load_store_kernel, program
 from test_lean_edges import checked_clean, insertions
 
 # acc writes q in each of 9 iterations; the carries swap, so after an odd number of trips o1
 # is z and o2 is y. add reads o2 and writes y; acc after it writes o2.
-ODD = """import nanopass.dsl as pl
-
-
-@pl.program
-class Swap:
-    @pl.function(type=pl.FunctionType.AIV)
-    def acc(self, a: pl.Tensor[[8, 8], pl.FP32], acc: pl.InOut[pl.Tensor[[8, 8], pl.FP32]]) -> pl.Tensor[[8, 8], pl.FP32]:
-        t: pl.Tile[[8, 8], pl.FP32] = pl.load(a, [0, 0], [8, 8])
-        o: pl.Tensor[[8, 8], pl.FP32] = pl.store(t, [0, 0], acc)
-        return o
-
-    @pl.function(type=pl.FunctionType.AIV)
-    def add(self, a: pl.Tensor[[8, 8], pl.FP32], b: pl.Tensor[[8, 8], pl.FP32], out: pl.InOut[pl.Tensor[[8, 8], pl.FP32]]) -> pl.Tensor[[8, 8], pl.FP32]:
-        t: pl.Tile[[8, 8], pl.FP32] = pl.load(a, [0, 0], [8, 8])
-        o: pl.Tensor[[8, 8], pl.FP32] = pl.store(t, [0, 0], out)
-        return o
-
-    @pl.function(type=pl.FunctionType.Orchestration)
-    def orch(
-        self,
-        x: pl.Tensor[[8, 8], pl.FP32],
-        y: pl.InOut[pl.Tensor[[8, 8], pl.FP32]],
-        z: pl.InOut[pl.Tensor[[8, 8], pl.FP32]],
-        n: pl.Scalar[pl.INT64],
-    ) -> pl.Tensor[[8, 8], pl.FP32]:
-        for i, (p, q) in pl.range(9, init_values=(y, z)):
-            q = self.acc(x, q)
-            o1, o2 = pl.yield_(q, p)
-        y = self.add(o2, x, y)
-        o2 = self.acc(x, o2)
-        return y
-"""
+T = "pl.Tensor[[8, 8], pl.FP32]"
+ODD = program(
+    [load_store_kernel(f"acc(a: {T}, acc: pl.InOut[{T}])", "acc"),
+     load_store_kernel(f"add(a: {T}, b: {T}, out: pl.InOut[{T}])", "out")],
+    f"x: {T}, y: pl.InOut[{T}], z: pl.InOut[{T}], n: pl.Scalar[pl.INT64]",
+    """
+    for i, (p, q) in pl.range(9, init_values=(y, z)):
+        q = self.acc(x, q)
+        o1, o2 = pl.yield_(q, p)
+    y = self.add(o2, x, y)
+    o2 = self.acc(x, o2)
+    return y
+""", returns=T, name="Swap")
 
 EVEN = ODD.replace("pl.range(9,", "pl.range(10,")
 

@@ -8,161 +8,83 @@ and the hazard checker on each trip count."""
 
 from __future__ import annotations
 
+from dsl_header import load_store_kernel, program
 from test_lean_edges import checked_clean, insertions
+
+T = "pl.Tensor[[8, 8], pl.FP32]"
+PARAMS = f"x: {T}, a: pl.InOut[{T}], u: pl.InOut[{T}], v: pl.InOut[{T}], n: pl.Scalar[pl.INT64]"
+ACC = load_store_kernel(f"acc(a: {T}, acc: pl.InOut[{T}])", "acc")
 
 # In each iteration: a host write of a; X = acc(x, v) writes v; P = acc(u, a) reads u, writes a;
 # C = acc(v, u) reads v, writes u: a write-after-read on P's read of u (a derived edge on P's
 # TaskId), and X of the next iteration writes v, which C read (an edge on C's latest run).
-HOST_WRITE = """import nanopass.dsl as pl
-
-
-@pl.program
-class HostWrite:
-    @pl.function(type=pl.FunctionType.AIV)
-    def acc(self, a: pl.Tensor[[8, 8], pl.FP32], acc: pl.InOut[pl.Tensor[[8, 8], pl.FP32]]) -> pl.Tensor[[8, 8], pl.FP32]:
-        t: pl.Tile[[8, 8], pl.FP32] = pl.load(a, [0, 0], [8, 8])
-        o: pl.Tensor[[8, 8], pl.FP32] = pl.store(t, [0, 0], acc)
-        return o
-
-    @pl.function(type=pl.FunctionType.Orchestration)
-    def orch(
-        self,
-        x: pl.Tensor[[8, 8], pl.FP32],
-        a: pl.InOut[pl.Tensor[[8, 8], pl.FP32]],
-        u: pl.InOut[pl.Tensor[[8, 8], pl.FP32]],
-        v: pl.InOut[pl.Tensor[[8, 8], pl.FP32]],
-        n: pl.Scalar[pl.INT64],
-    ) -> pl.Tensor[[8, 8], pl.FP32]:
-        for i in pl.range(n):
-            pl.tensor.write(a, [0, 0], 1.0)
-            v = self.acc(x, v)
-            a = self.acc(u, a)
-            u = self.acc(v, u)
-        return a
-"""
+HOST_WRITE = program([ACC], PARAMS, """
+    for i in pl.range(n):
+        pl.tensor.write(a, [0, 0], 1.0)
+        v = self.acc(x, v)
+        a = self.acc(u, a)
+        u = self.acc(v, u)
+    return a
+""", returns=T, name="HostWrite")
 
 # The same with a second writer of a after C: it covers P's entry of a (its lookup finds P, and
 # it is the producer the host write waits for now), and nothing orders it after C.
-COVERED = """import nanopass.dsl as pl
-
-
-@pl.program
-class HostWrite:
-    @pl.function(type=pl.FunctionType.AIV)
-    def acc(self, a: pl.Tensor[[8, 8], pl.FP32], acc: pl.InOut[pl.Tensor[[8, 8], pl.FP32]]) -> pl.Tensor[[8, 8], pl.FP32]:
-        t: pl.Tile[[8, 8], pl.FP32] = pl.load(a, [0, 0], [8, 8])
-        o: pl.Tensor[[8, 8], pl.FP32] = pl.store(t, [0, 0], acc)
-        return o
-
-    @pl.function(type=pl.FunctionType.Orchestration)
-    def orch(
-        self,
-        x: pl.Tensor[[8, 8], pl.FP32],
-        a: pl.InOut[pl.Tensor[[8, 8], pl.FP32]],
-        u: pl.InOut[pl.Tensor[[8, 8], pl.FP32]],
-        v: pl.InOut[pl.Tensor[[8, 8], pl.FP32]],
-        n: pl.Scalar[pl.INT64],
-    ) -> pl.Tensor[[8, 8], pl.FP32]:
-        for i in pl.range(n):
-            pl.tensor.write(a, [0, 0], 1.0)
-            v = self.acc(x, v)
-            a = self.acc(u, a)
-            u = self.acc(v, u)
-            a = self.acc(x, a)
-        return a
-"""
+COVERED = program([ACC], PARAMS, """
+    for i in pl.range(n):
+        pl.tensor.write(a, [0, 0], 1.0)
+        v = self.acc(x, v)
+        a = self.acc(u, a)
+        u = self.acc(v, u)
+        a = self.acc(x, a)
+    return a
+""", returns=T, name="HostWrite")
 
 # The write of HOST_WRITE through o1, which the swap loop of two trips before (a task in its
 # second iteration alone) leaves holding a: the hazard passes, which do not follow the swap, fence
 # the host write on P's Input read of a; P is a's producer, so drop_implied_dependencies drops
 # the fence's edge and the fence, and walks its output again (without the fence, which wrote o1
 # in the first walk and so covered P's entry).
-FENCED = """import nanopass.dsl as pl
+FENCED = program(
+    [ACC, load_store_kernel(f"mm(a: {T}, b: {T}, out: pl.InOut[{T}])", "out")],
+    f"x: {T}, a: pl.InOut[{T}], u: pl.InOut[{T}], v: pl.InOut[{T}], w: pl.InOut[{T}], n: pl.Scalar[pl.INT64]",
+    """
+    for k, (p, q) in pl.range(2, init_values=(a, v)):
+        if k >= 1:
+            q = self.acc(x, q)
+        o1, o2 = pl.yield_(q, p)
+    for i in pl.range(n):
+        pl.tensor.write(o1, [0, 0], 1.0)
+        w = self.acc(x, w)
+        o1 = self.mm(u, a, o1)
+        u = self.acc(w, u)
+    return a
+""", returns=T, name="HostWrite")
 
-
-@pl.program
-class HostWrite:
-    @pl.function(type=pl.FunctionType.AIV)
-    def acc(self, a: pl.Tensor[[8, 8], pl.FP32], acc: pl.InOut[pl.Tensor[[8, 8], pl.FP32]]) -> pl.Tensor[[8, 8], pl.FP32]:
-        t: pl.Tile[[8, 8], pl.FP32] = pl.load(a, [0, 0], [8, 8])
-        o: pl.Tensor[[8, 8], pl.FP32] = pl.store(t, [0, 0], acc)
-        return o
-
-    @pl.function(type=pl.FunctionType.AIV)
-    def mm(self, a: pl.Tensor[[8, 8], pl.FP32], b: pl.Tensor[[8, 8], pl.FP32], out: pl.InOut[pl.Tensor[[8, 8], pl.FP32]]) -> pl.Tensor[[8, 8], pl.FP32]:
-        t: pl.Tile[[8, 8], pl.FP32] = pl.load(a, [0, 0], [8, 8])
-        o: pl.Tensor[[8, 8], pl.FP32] = pl.store(t, [0, 0], out)
-        return o
-
-    @pl.function(type=pl.FunctionType.Orchestration)
-    def orch(
-        self,
-        x: pl.Tensor[[8, 8], pl.FP32],
-        a: pl.InOut[pl.Tensor[[8, 8], pl.FP32]],
-        u: pl.InOut[pl.Tensor[[8, 8], pl.FP32]],
-        v: pl.InOut[pl.Tensor[[8, 8], pl.FP32]],
-        w: pl.InOut[pl.Tensor[[8, 8], pl.FP32]],
-        n: pl.Scalar[pl.INT64],
-    ) -> pl.Tensor[[8, 8], pl.FP32]:
-        for k, (p, q) in pl.range(2, init_values=(a, v)):
-            if k >= 1:
-                q = self.acc(x, q)
-            o1, o2 = pl.yield_(q, p)
-        for i in pl.range(n):
-            pl.tensor.write(o1, [0, 0], 1.0)
-            w = self.acc(x, w)
-            o1 = self.mm(u, a, o1)
-            u = self.acc(w, u)
-        return a
-"""
-
-# The two gap-5 programs' text up to the orchestration body.
-GAP5 = """import nanopass.dsl as pl
-
-
-@pl.program
-class Gap5:
-    @pl.function(type=pl.FunctionType.AIV)
-    def copy(self, a: pl.Tensor[[8, 8], pl.FP32], out: pl.Out[pl.Tensor[[8, 8], pl.FP32]]) -> pl.Tensor[[8, 8], pl.FP32]:
-        t: pl.Tile[[8, 8], pl.FP32] = pl.load(a, [0, 0], [8, 8])
-        o: pl.Tensor[[8, 8], pl.FP32] = pl.store(t, [0, 0], out)
-        return o
-
-    @pl.function(type=pl.FunctionType.AIV)
-    def acc(self, a: pl.Tensor[[8, 8], pl.FP32], acc: pl.InOut[pl.Tensor[[8, 8], pl.FP32]]) -> pl.Tensor[[8, 8], pl.FP32]:
-        t: pl.Tile[[8, 8], pl.FP32] = pl.load(a, [0, 0], [8, 8])
-        o: pl.Tensor[[8, 8], pl.FP32] = pl.store(t, [0, 0], acc)
-        return o
-
-    @pl.function(type=pl.FunctionType.Orchestration)
-    def orch(
-        self,
-        x: pl.Tensor[[8, 8], pl.FP32],
-        y: pl.InOut[pl.Tensor[[8, 8], pl.FP32]],
-        z: pl.InOut[pl.Tensor[[8, 8], pl.FP32]],
-        n: pl.Scalar[pl.INT64],
-    ) -> pl.Tensor[[8, 8], pl.FP32]:
-"""
+# The two gap-5 programs' kernels and parameters.
+GAP5 = ([load_store_kernel(f"copy(a: {T}, out: pl.Out[{T}])", "out"), ACC],
+        f"x: {T}, y: pl.InOut[{T}], z: pl.InOut[{T}], n: pl.Scalar[pl.INT64]")
 
 # docs/semantics.md gap 5: a host write of y after an Input reader of y (acc of z) that looked y
 # up while y's producer (acc of y, in the same block) was in scope: the reader is a consumer of
 # the producer, which the write waits for.
-READER = GAP5 + """        y = self.acc(x, y)
-        z = self.acc(y, z)
-        pl.tensor.write(y, [0, 0], 1.0)
-        return z
-"""
+READER = program(*GAP5, """
+    y = self.acc(x, y)
+    z = self.acc(y, z)
+    pl.tensor.write(y, [0, 0], 1.0)
+    return z
+""", returns=T, name="Gap5")
 
 # The reader looks y up in the iterations after the first, where y's producer ran in the
 # iteration before: that iteration's scope has ended and the producer may have retired (the
 # reader is then no consumer of it: runtime-api.md 11, a retired producer is skipped).
-READER_AFTER_SCOPE = GAP5 + """        for i in pl.range(3):
-            z = self.acc(y, z)
-            if i >= 1:
-                pl.tensor.write(y, [0, 0], 1.0)
-            y = self.acc(x, y)
-        return z
-"""
+READER_AFTER_SCOPE = program(*GAP5, """
+    for i in pl.range(3):
+        z = self.acc(y, z)
+        if i >= 1:
+            pl.tensor.write(y, [0, 0], 1.0)
+        y = self.acc(x, y)
+    return z
+""", returns=T, name="Gap5")
 
 
 def figures(text: str, n: int) -> tuple:
