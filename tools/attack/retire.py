@@ -17,9 +17,11 @@ elements after that, in the orchestration function's own scope or in other scope
     rd  `f, k = pl.submit(self.rda, a)`   a reader into a runtime-allocated output
     cp  `b = self.cpa(a, b)`       a reader of one parameter that writes the other (Out)
     rs  `s = pl.tensor.slice(a, [4, 4], [R, 0]); f = self.rdb(s)` a reader of a row block
+    ws  `s = pl.tensor.slice(a, [4, 4], [R, 0]); s = self.upb(s)` an InOut writer of a row block
     hw  `pl.tensor.write(a, [R, 1], v)`   a host write (R = 1 or 5: either row block)
     hr  `v = pl.tensor.read(a, [R, 1])`   a host read, kept live in `sink`
-and blocks `with pl.scope():` (the function then has auto_scope=False), `pl.range(n)`,
+on `a`, `b` and, in one program in three, `t`, made by `pl.create_tensor` first (its creator
+an allocation of the function's scope), and blocks `with pl.scope():` (the function then has auto_scope=False), `pl.range(n)`,
 `pl.range(2)`, `pl.parallel(2)` and `if i == 0` / `if i >= 1` on the innermost loop variable.
 The oracle is the usual one (oracle.check_run under rtmodel.py): every conflicting pair ordered,
 every read observing the sequential program's write. Runs for n = 0..2 (runner.SETTINGS).
@@ -40,12 +42,14 @@ KERNELS = (
     P.Kernel("rda", (("in", "A"), ("out", "A"))),
     P.Kernel("cpa", (("in", "A"), ("out", "A"))),
     P.Kernel("rdb", (("in", "B"), ("out", "B"))),
+    P.Kernel("upb", (("inout", "B"),)),
 )
 
 
 class _Gen:
-    def __init__(self, rng: random.Random, size: int):
+    def __init__(self, rng: random.Random, size: int, tensors: tuple = TENSORS):
         self.rng = rng
+        self.tensors = tensors
         self.budget = size
         self.counter = 0
         self.slot = 0
@@ -57,7 +61,7 @@ class _Gen:
 
     def atom(self, kind: str) -> list:
         r = self.rng
-        t = r.choice(TENSORS)
+        t = r.choice(self.tensors)
         row = r.choice((1, 5))
         if kind == "wr":
             return [P.Call("upa", (t,), (t,))]
@@ -66,12 +70,15 @@ class _Gen:
         if kind == "rd":
             return [P.Call("rda", (t, None), (self.fresh("f"),), submit=True, tid=self.fresh("k"))]
         if kind == "cp":
-            other = "b" if t == "a" else "a"
+            other = r.choice([u for u in self.tensors if u != t])
             return [P.Call("cpa", (t, other), (other,))]
         if kind == "rs":
             s = self.fresh("s")
             return [P.Slice(s, t, r.choice((0, 4))), P.Call("rdb", (s, None), (self.fresh("f"),), submit=True,
                                                            tid=self.fresh("k"))]
+        if kind == "ws":
+            s = self.fresh("s")
+            return [P.Slice(s, t, r.choice((0, 4))), P.Call("upb", (s,), (s,))]
         if kind == "hw":
             return [P.HostWrite(t, (row, 1), float(r.randint(1, 9)))]
         if self.slot >= P.SINK_SIZE:
@@ -91,7 +98,8 @@ class _Gen:
     def item(self, loop_vars: tuple, depth: int, writers: bool) -> list:
         r = self.rng
         self.budget -= 1
-        weights = {"wr": 4 if writers else 2, "ow": 2 if writers else 1, "rd": 3, "cp": 1, "rs": 1,
+        weights = {"wr": 4 if writers else 2, "ow": 2 if writers else 1, "ws": 2 if writers else 1, "rd": 3, "cp": 1,
+                   "rs": 1,
                    "hw": 1 if writers else 3, "hr": 1 if writers else 2}
         if depth < 3 and self.budget > 0:
             weights.update({"scope": 3, "loop": 4})
@@ -118,8 +126,9 @@ def generate(seed: int, max_size: Optional[int] = None) -> P.Program:
     after it, repeated (up to `max_size` items, 4..14 by default)."""
     rng = random.Random(seed)
     size = max_size if max_size is not None else rng.randint(4, 14)
-    g = _Gen(rng, size)
-    body: list = []
+    made = rng.random() < 1 / 3
+    g = _Gen(rng, size, TENSORS + ("t",) if made else TENSORS)
+    body: list = [P.Create("t", "A", init=0.0)] if made else []
     while g.budget > 0:
         g.budget -= 1
         g.scoped = g.scoped or rng.random() < 0.5
