@@ -21,8 +21,10 @@ elements after that, in the orchestration function's own scope or in other scope
     hw  `pl.tensor.write(a, [R, 1], v)`   a host write (R = 1 or 5: either row block)
     hr  `v = pl.tensor.read(a, [R, 1])`   a host read, kept live in `sink`
 on `a`, `b` and, in one program in three, `t`, made by `pl.create_tensor` first (its creator
-an allocation of the function's scope), and blocks `with pl.scope():` (the function then has auto_scope=False), `pl.range(n)`,
-`pl.range(2)`, `pl.parallel(2)` and `if i == 0` / `if i >= 1` on the innermost loop variable.
+an allocation of the function's scope), and blocks `with pl.scope():` (the function then has
+auto_scope=False), `with pl.manual_scope():` (atoms only, each task waiting for the one before:
+`m = None; f, m = pl.submit(self.rda, a, deps=[m])`), `pl.range(n)`, `pl.range(2)`,
+`pl.parallel(2)` and `if i == 0` / `if i >= 1` on the innermost loop variable.
 The oracle is the usual one (oracle.check_run under rtmodel.py): every conflicting pair ordered,
 every read observing the sequential program's write. Runs for n = 0..2 (runner.SETTINGS).
 """
@@ -30,6 +32,7 @@ every read observing the sequential program's write. Runs for n = 0..2 (runner.S
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from typing import Optional
 
 from . import program as P
@@ -86,6 +89,21 @@ class _Gen:
         self.slot += 1
         return [P.HostRead(self.fresh("v"), t, (row, 1), self.slot - 1)]
 
+    def manual(self, writers: bool) -> list:
+        """A manual scope's body: atoms whose tasks each wait for the one before (a careful user's
+        chain `m`), so every pair inside is the user's and ordered."""
+        r = self.rng
+        chain = self.fresh("m")
+        body: list = [P.TidNone(chain)]
+        for _ in range(r.randint(1, 3)):
+            if self.budget <= 0:
+                break
+            self.budget -= 1
+            kind = r.choice(("wr", "ow", "ws", "rd", "rs", "hw", "hr") if writers else ("rd", "rs", "hw", "hr", "wr"))
+            body += [replace(st, submit=True, tid=chain, deps=(chain,)) if isinstance(st, P.Call) else st
+                     for st in self.atom(kind)]
+        return body
+
     def block(self, loop_vars: tuple, depth: int, n: int, writers: bool) -> list:
         """`n` items; `writers`: favour the writers (a scope or loop whose writers later code reads)."""
         out = []
@@ -102,7 +120,7 @@ class _Gen:
                    "rs": 1,
                    "hw": 1 if writers else 3, "hr": 1 if writers else 2}
         if depth < 3 and self.budget > 0:
-            weights.update({"scope": 3, "loop": 4})
+            weights.update({"scope": 3, "loop": 4, "manual": 1})
             if loop_vars:
                 weights["if"] = 2
         kind = r.choices(list(weights), list(weights.values()))[0]
@@ -114,6 +132,8 @@ class _Gen:
             loop, trip = r.choice((("range", "n"), ("range", 2), ("range", "n"), ("parallel", 2)))
             body = self.block(loop_vars + (var,), depth + 1, r.randint(1, 3), True)
             return [P.Loop(loop, var, trip, tuple(body))] if body else []
+        if kind == "manual":
+            return [P.Manual(tuple(self.manual(writers)))]
         if kind == "if":
             cond = r.choice(((loop_vars[-1], "==", 0), (loop_vars[-1], ">=", 1)))
             then = self.block(loop_vars, depth + 1, r.randint(1, 2), writers)
