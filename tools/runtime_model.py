@@ -14,6 +14,15 @@ edges the runtime will create and the transitive closure of those edges:
   ``set_tensor_data`` also for those producers' consumers; both block the orchestration thread,
   so every later node comes after them.
 
+Retirement (section 11: a task's slot is freed once it is COMPLETED, all its consumers have
+released it and its scope has ended; a retired producer is skipped): the model takes the weakest
+reading, that a task may retire as soon as the runtime scope it was submitted in has ended (its
+consumers so far may all be done by then). A lookup that misses a retired producer loses no
+order, since that producer is complete, so the edges and the closure keep it; but a node
+submitted after its predecessor's scope ended is not counted as a *consumer* of it, so a host
+write through a producer waits only for the consumers submitted before that producer's scope
+ended (a later reader may have found it retired: it is no consumer, and nothing orders it).
+
 Allocations complete when they are made. A node that uses a buffer after the runtime scope that
 allocated it has ended gets a *warning* (the runtime may already have reclaimed the buffer); a
 warning is not an error. Regions are ``trace.region`` boxes (conservative for non-box views).
@@ -130,8 +139,10 @@ class _Builder:
         self.out = Model(trace)
         self.by_id: dict[int, int] = {}
         self.tensormap: dict[str, _Entries] = {}
-        self.consumers: dict[int, set[int]] = {}
+        self.consumers: dict[int, set[int]] = {}  # node -> later nodes that are surely its consumers
         self.scopes: list[list[str]] = []
+        self.submitted: list[list[int]] = []  # per open scope: the tasks submitted in it
+        self.retirable: set[int] = set()  # tasks whose scope has ended: they may have retired
         self.dead: dict[str, int] = {}  # buffer -> event index of the scope end that released it
         self.host = 0  # nodes every later node comes after (host accesses and what they waited for)
         self.warned: set[tuple[str, int]] = set()
@@ -140,9 +151,11 @@ class _Builder:
         for index, event in enumerate(self.trace.events):
             if isinstance(event, ScopeBegin):
                 self.scopes.append([])
+                self.submitted.append([])
             elif isinstance(event, ScopeEnd):
                 for buffer in self.scopes.pop() if self.scopes else []:
                     self.dead[buffer] = index
+                self.retirable.update(self.submitted.pop() if self.submitted else [])
             elif isinstance(event, Alloc):
                 self.by_id[event.id] = index
                 self.allocated(event.outputs)
@@ -163,7 +176,8 @@ class _Builder:
         for pred, reason in sorted(preds.items()):
             reach |= self.out.reach[pred] | (1 << pred)
             self.out.edges.append(Edge(pred, index, reason))
-            self.consumers.setdefault(pred, set()).add(index)
+            if pred not in self.retirable:
+                self.consumers.setdefault(pred, set()).add(index)
         self.out.nodes.append(index)
         self.out.reach[index] = reach
 
@@ -183,6 +197,8 @@ class _Builder:
                 raise ModelError(f"task {task.id} depends on {dep}, which is not an earlier task")
             explicit.setdefault(self.by_id[dep], "explicit")
         self.by_id[task.id] = index
+        if self.submitted:
+            self.submitted[-1].append(index)
         preds: dict[int, str] = {}  # the runtime's own edges
         inserts = []
         for arg in task.tensors:

@@ -71,6 +71,11 @@
                                       scope: waiters in the further loop and in branches on the
                                       counters, chained or own-buffer runs, the user's deps= on a
                                       carried TaskId; every deps= entry checked too (nests.py)
+  --grammar retire --seconds N --seed S ...
+                                      writers of a and b in pl.scope()s, loops and guards, then
+                                      readers and host writes and reads after those scopes ended:
+                                      a host write must not count on a reader submitted after its
+                                      producer could retire (retire.py, rtmodel.py's retirement)
 
 Each failing program is saved as DIR/<class>/<name>.py with its failures in a header comment;
 the first few of each class are minimised into DIR/minimal/. The figures (programs, tasks, runs,
@@ -93,7 +98,7 @@ from collections import Counter, defaultdict
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from pathlib import Path
 
-from . import assume, carries, directions, exhaustive, fences, generate, grammar, iterations, loops2, nested, nests, offsets, printed, printed_scalars, record, rows, runner, scalars, scopes, shrink, surface_generate
+from . import assume, carries, directions, exhaustive, fences, generate, grammar, iterations, loops2, nested, nests, offsets, printed, printed_scalars, record, retire, rows, runner, scalars, scopes, shrink, surface_generate
 from . import program as P
 
 COMPILE_TIMEOUT_S = 60
@@ -102,7 +107,7 @@ GRAMMARS = {"rows": rows, "scopes": scopes, "directions": directions,    # the e
             "printed-scalars": printed_scalars, "carries": carries, "loops2": loops2,
             "loops2-const": loops2.CONSTANT_TRIPS, "fences": fences, "assume": assume,
             "iterations": iterations, "offsets": offsets, "offsets-parallel": offsets.PARALLEL,
-            "nests": nests}
+            "nests": nests, "retire": retire}
 
 
 class _Timeout(Exception):

@@ -16,7 +16,12 @@ The rules modelled:
   set_tensor_data waits for the same and for every consumer (fanout) of those producers known at
   the time of the call; both block the orchestration thread, so they happen before every later
   node. `host_region` chooses what "overlapping" means for a host access: the one element
-  accessed ("element", the least the spec promises) or the whole view passed ("view").
+  accessed ("element", the least the spec promises) or the whole view passed ("view");
+- retirement, in its weakest reading: a task may retire (its slot freed, its TensorMap entries
+  and its id skipped by later lookups and deps) as soon as the scope it was submitted in has
+  ended, its consumers so far being done by then. A fanin on a task whose scope has ended keeps
+  its order (a retired task is complete) but does not make the node its consumer, so
+  set_tensor_data does not wait for it.
 
 Lifetime rule checked on the way: a buffer the runtime allocated (alloc_tensors or an OUTPUT
 slot) belongs to the scope it was allocated in; using it after that scope ended is reported.
@@ -185,7 +190,8 @@ def build(log: list, host_region: str = "element") -> Model:
                     if a.tag in (INOUT, OUTPUT_EXISTING) and not a.manual_dep:
                         tmap.append([a.addr, frozenset(a.elems), a.version, node.i])
             for p in node.fanins:
-                consumers[p].add(node.i)
+                if nodes[p].scope not in closed:  # else p may have retired: no consumer of it
+                    consumers[p].add(node.i)
         elif kind in ("get", "set"):
             t = ev["t"]
             node = Node(len(nodes), kind, None, ev["scope"], ev["mode"])
