@@ -1127,7 +1127,10 @@ class _Walker:
 
     def run(self, body, state: State) -> State:
         """``walk``, and where the walk follows producers (``producers``), the block's end: a
-        producer whose run it saw may be retired after it (its scope may end there)."""
+        producer whose run it saw may be retired after it (its scope may end there), and a host
+        write after it waits for none of the producer's consumers (its scope's reference is the
+        one ``set_tensor_data``'s count leaves out: docs/decisions.md, "set_tensor_data after the
+        producer's scope"): the tensor's consumer facts go."""
         if not self.fixed:
             return self.walk(body, state)
         self.depth += 1
@@ -1141,6 +1144,7 @@ class _Walker:
             for root in self.producing:
                 held = facts.get(root + PRODUCED)
                 if held is not None and held & ~keep:
+                    facts.pop(root + CONSUMED, None)
                     if held & keep:
                         facts[root + PRODUCED] = held & keep
                     else:
@@ -1526,8 +1530,8 @@ class _Walker:
         an implied one), and an AUTO task that looks the tensor up while the block in which a
         producer's run was walked goes on (bit ``2 * width + depth`` of the producers' facts, for
         the ``depth`` of that block, ``run``: the runtime's scopes are whole blocks, so the
-        producer's scope has not ended and it has not retired). A host write after it is
-        ordered after it."""
+        producer's scope has not ended and it has not retired). A host write after it in the
+        same block is ordered after it; at the block's end the consumer facts go (``run``)."""
         if self.producing and task.deps:
             tid_task = self.out.tid_task
             named = [s for k, (s, dep) in enumerate(zip(sources, task.deps))

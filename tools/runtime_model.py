@@ -22,6 +22,10 @@ order, since that producer is complete, so the edges and the closure keep it; bu
 submitted after its predecessor's scope ended is not counted as a *consumer* of it, so a host
 write through a producer waits only for the consumers submitted before that producer's scope
 ended (a later reader may have found it retired: it is no consumer, and nothing orders it).
+And since ``set_tensor_data`` waits for ``fanout_refcount >= fanout_count-1`` and the producer's
+scope holds one of those references, a write after that scope ended (the reference released) may
+leave any one consumer running: the model has it wait for the consumers of a producer only while
+the producer's scope is open (docs/decisions.md, "set_tensor_data after the producer's scope").
 
 Allocations complete when they are made. A node that uses a buffer after the runtime scope that
 allocated it has ended gets a *warning* (the runtime may already have reclaimed the buffer); a
@@ -239,6 +243,8 @@ class _Builder:
             preds.setdefault(producer, "host")
         if isinstance(event, HostWrite):
             for producer in producers:
+                if producer in self.retirable:
+                    continue  # (its scope ended: the write may leave one consumer running, any one)
                 for consumer in self.consumers.get(producer, ()):
                     preds.setdefault(consumer, "host")
         self.node(index, preds)

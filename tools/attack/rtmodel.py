@@ -21,7 +21,10 @@ The rules modelled:
   and its id skipped by later lookups and deps) as soon as the scope it was submitted in has
   ended, its consumers so far being done by then. A fanin on a task whose scope has ended keeps
   its order (a retired task is complete) but does not make the node its consumer, so
-  set_tensor_data does not wait for it.
+  set_tensor_data does not wait for it; and set_tensor_data waits for fanout_refcount >=
+  fanout_count-1, one reference being the producer's scope's: after that scope ended (its
+  reference released) the write may leave any one consumer running, so it waits for the
+  consumers of a producer only while the producer's scope is open.
 
 Lifetime rule checked on the way: a buffer the runtime allocated (alloc_tensors or an OUTPUT
 slot) belongs to the scope it was allocated in; using it after that scope ended is reported.
@@ -211,7 +214,7 @@ def build(log: list, host_region: str = "element") -> Model:
             producers += [e[3] for e in overlapping(t["addr"], elems, t["version"])]
             for p in producers:
                 add_pred(node, p, "host access waits for the producer", False)
-                if kind == "set":
+                if kind == "set" and nodes[p].scope not in closed:  # (else any one may still run)
                     for cons in consumers[p]:
                         add_pred(node, cons, "host write waits for the producer's consumers", False)
             last_sync = node.i
