@@ -5,6 +5,7 @@ from __future__ import annotations
 from nanopass.languages import DIRECTED, SCOPED
 from nanopass.languages.scoped import check_no_alloc, check_no_declare
 from nanopass.languages.ssa import check_single_definition, check_yields
+from nanopass.languages.statements import walk_of
 from nanopass.languages.terms import ScopeMode, ScopeOrigin
 from nanopass.rewrite import Pass, register, trusted_maker
 
@@ -59,7 +60,9 @@ class MaterializeRuntimeScopes(Pass):
     def Function(self, func):
         self.auto = func.auto_scope
         self.manual = 0
-        body = self.visit_all(func.body)
+        # (a body without loops, ifs or scopes is its own output: the two languages share every other
+        # statement, which the handlers return as it is; the body's walk, kept, tells)
+        body = self.visit_all(func.body) if walk_of(func.body).compound else func.body
         if self.auto:
             body = self.wrap(body)
         return S.Function(func.name, func.params, func.results, func.auto_scope, func.dyn_dims, body, span=func.span)
