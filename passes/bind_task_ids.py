@@ -107,7 +107,9 @@ class BindTaskIds(Pass):
                     name = var.name
                     table[name] = make_tid(name, FRESH if kind == "Task" else BARRIER, name, 0)
             elif kind == "Let":
-                self.let(stmt)
+                ty = stmt.var.type
+                if ty._production in _TID_TYPES and ty.dtype is TASK_ID:  # (``let`` binds nothing else)
+                    self.let(stmt)
             elif kind == "For" or kind == "While":
                 self.loop(stmt)
             elif kind == "If":
