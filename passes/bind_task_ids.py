@@ -120,16 +120,17 @@ class BindTaskIds(Pass):
                 self.body(stmt.body)
 
     def let(self, stmt) -> None:
+        """Bind a let of a TaskId or TaskId array (``body`` hands on no other let)."""
         var, value = stmt.var, stmt.value
         vk = value._production
-        if is_tid(var.type):
+        if var.type._production == "ScalarType":  # (a TaskId; else a TaskId array)
             if vk == "NoTask":
                 self.bind(var.name, NONE_SEED, var.name)
             elif vk == "GetItem":
                 self.bind(var.name, SLOT_SNAPSHOT, var.name)
             elif vk == "Var":
                 self.alias(var.name, value.name)
-        elif is_tid_array(var.type):
+        else:
             if vk == "CreateArray":
                 self.bind(var.name, ARRAY, var.name, value.size)
             elif vk == "SetItem":
