@@ -107,7 +107,9 @@ class BindTaskIds(Pass):
                     name = var.name
                     table[name] = make_tid(name, FRESH if kind == "Task" else BARRIER, name, 0)
             elif kind == "Let":
-                self.let(stmt)
+                ty = stmt.var.type
+                if ty._production in _TID_TYPES and ty.dtype is TASK_ID:  # (``let`` binds nothing else)
+                    self.let(stmt)
             elif kind == "For" or kind == "While":
                 self.loop(stmt)
             elif kind == "If":
@@ -118,16 +120,17 @@ class BindTaskIds(Pass):
                 self.body(stmt.body)
 
     def let(self, stmt) -> None:
+        """Bind a let of a TaskId or TaskId array (``body`` hands on no other let)."""
         var, value = stmt.var, stmt.value
         vk = value._production
-        if is_tid(var.type):
+        if var.type._production == "ScalarType":  # (a TaskId; else a TaskId array)
             if vk == "NoTask":
                 self.bind(var.name, NONE_SEED, var.name)
             elif vk == "GetItem":
                 self.bind(var.name, SLOT_SNAPSHOT, var.name)
             elif vk == "Var":
                 self.alias(var.name, value.name)
-        elif is_tid_array(var.type):
+        else:
             if vk == "CreateArray":
                 self.bind(var.name, ARRAY, var.name, value.size)
             elif vk == "SetItem":

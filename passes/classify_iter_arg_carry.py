@@ -222,7 +222,7 @@ class ClassifyIterArgCarry(Pass):
         make_group = C.BufferGroup.make_trusted
         groups = [make_group(root, aliases) for root, aliases in buffer_groups(self.roots).items()]
         return C.Function.make(
-            func.name, func.params, func.results, func.auto_scope, func.dyn_dims, groups, self.visit_all(func.body),
+            func.name, func.params, func.results, func.auto_scope, func.dyn_dims, groups, self.visit_body(func.body),
             span=func.span,
         )
 
@@ -289,9 +289,10 @@ class ClassifyIterArgCarry(Pass):
         return C.If.make_trusted(branch.cond, then, orelse, phis, span=branch.span)
 
     def visit_body(self, body) -> tuple:
-        """``visit_all(body)`` (a loop's or a branch's). A body that is one scope of statements of the
-        pass's ``_inert`` classes (no loop, no if: each its own output) is that scope in the target's
-        class, looked at in place without a visit: most branches and innermost loop bodies."""
+        """``visit_all(body)`` (a loop's, a branch's or the function's). A body that is one scope of
+        statements of the pass's ``_inert`` classes (no loop, no if: each its own output) is that
+        scope in the target's class, looked at in place without a visit: most branches and
+        innermost loop bodies, and the function body of straight-line code."""
         if len(body) != 1:
             return self.visit_all(body)
         stmt = body[0]  # (``visit_all``'s case of one statement, inlined)

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from operator import attrgetter
+
 from nanopass.languages import DIRECTED, SCOPED
 from nanopass.languages.scoped import check_no_alloc, check_no_declare
 from nanopass.languages.ssa import check_single_definition, check_yields
+from nanopass.languages.statements import BODY_FIELDS
 from nanopass.languages.terms import ScopeMode, ScopeOrigin
 from nanopass.rewrite import Pass, register, trusted_maker
 
@@ -16,6 +19,8 @@ S = SCOPED
 # (read once: an enum member read through its class costs a descriptor call)
 AUTO, MANUAL = ScopeMode.auto, ScopeMode.manual
 COMPILER, USER = ScopeOrigin.compiler, ScopeOrigin.user
+_COMPOUND = frozenset(BODY_FIELDS)  # the statements with bodies
+_production_of = attrgetter("_production")
 
 
 @register
@@ -59,7 +64,9 @@ class MaterializeRuntimeScopes(Pass):
     def Function(self, func):
         self.auto = func.auto_scope
         self.manual = 0
-        body = self.visit_all(func.body)
+        # (a body without loops, ifs or scopes is its own output: the two languages share every other
+        # statement, which the handlers return as it is; its statements' kinds are tested in C)
+        body = func.body if _COMPOUND.isdisjoint(map(_production_of, func.body)) else self.visit_all(func.body)
         if self.auto:
             body = self.wrap(body)
         return S.Function(func.name, func.params, func.results, func.auto_scope, func.dyn_dims, body, span=func.span)
