@@ -82,7 +82,10 @@ def read_names(stmt, kernels: dict, live: set[str]) -> set[str]:
             return set()
         if value._production != "AssembleTensor":
             return set(value_reads(value))
-        read = [value.source, *value.offset]
+        source = value.source
+        if source._production == "Var" and _constants(value.offset):  # (mostly: read without a walk)
+            return {source.name}
+        read = [source, *value.offset]
     elif kind == "Task":  # (a name or a constant argument read without a walk)
         names = set()
         for a, p in zip(stmt.args, kernels[stmt.kernel].params):
