@@ -736,8 +736,8 @@ class FuseCreateAssembleToSlice(Pass):
         shift, analysed = 0, index is None  # (``rows_unused_from`` reads the block as analysed)
         if analysed:
             index, shift = self.index_of(self.block), len(stmts) - len(self.block)
-        # (the other statements mention none of names)
-        pending = _Pending((index.positions, index.mentioned), shift, at, names)
+        # (the other statements mention none of names; a plain block mentions none it does not access)
+        pending = _Pending((index.positions, index.mentioned) if index.mentioned else (index.positions,), shift, at, names)
         for j in pending:
             for stmt in _statements_in([stmts[j]]):
                 kind = stmt._production
