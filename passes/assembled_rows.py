@@ -82,7 +82,10 @@ def read_names(stmt, kernels: dict, live: set[str]) -> set[str]:
             return set()
         if value._production != "AssembleTensor":
             return set(value_reads(value))
-        read = [value.source, *value.offset]
+        source = value.source
+        if source._production == "Var" and _constants(value.offset):  # (mostly: read without a walk)
+            return {source.name}
+        read = [source, *value.offset]
     elif kind == "Task":  # (a name or a constant argument read without a walk)
         names = set()
         for a, p in zip(stmt.args, kernels[stmt.kernel].params):
@@ -133,6 +136,7 @@ def dead_assembles(
     creates = {} if creates is None else creates
     blocks: list[tuple] = []  # (a block, the positions of its assembles), for each block with one
     allocated: set[str] = set()  # the results of tasks the runtime allocates (no argument passed)
+    outputs: dict[str, tuple] = {}  # kernel name -> ``output_params``
 
     def collect(stmts) -> None:
         assembles = []
@@ -146,8 +150,11 @@ def dead_assembles(
                 elif production == "CreateTensor":
                     creates[stmt.var.name] = stmt.value
             elif kind == "Task":
+                params = outputs.get(stmt.kernel)
+                if params is None:
+                    params = outputs[stmt.kernel] = output_params(kernels[stmt.kernel])
                 passed = len(stmt.args)
-                for out, param in zip(stmt.outs, output_params(kernels[stmt.kernel])):
+                for out, param in zip(stmt.outs, params):
                     if param is not None and param >= passed:
                         allocated.add(out.name)
             elif kind in BODY_FIELDS:
@@ -209,14 +216,24 @@ def dead_assembles(
         later: LaterFills | None = None  # made on the block's first assemble that may be overwritten
         for at in assembles:
             stmt = stmts[at]
-            target_roots = set()  # (a plain loop: a comprehension is a call of its own)
+            target_roots = set()  # (plain loops: a comprehension or generator is a call of its own)
+            made = True  # whether every buffer of the target is made in the body
             for root, _ in places.get(stmt.value.target.name, ()):
                 target_roots.add(root)
-            if target_roots and all(root in creates or root in allocated for root in target_roots) and not (
-                any(root_read(root) for root in target_roots) if root_read is not None else target_roots & roots_read()
-            ):
-                dead.add(id(stmt))
-                continue
+                if root not in creates and root not in allocated:
+                    made = False
+            if target_roots and made:
+                if root_read is None:
+                    read = bool(target_roots & roots_read())
+                else:
+                    read = False
+                    for root in target_roots:
+                        if root_read(root):
+                            read = True
+                            break
+                if not read:
+                    dead.add(id(stmt))
+                    continue
             placement = later.fills.get(at) if later is not None else filled(stmt)
             if placement is None or placement.region is None:
                 continue

@@ -39,6 +39,9 @@ INDEX_FROM_USES = True
 # of its names (``root_read``) instead of walking the function for every root read; off only in
 # the tests that compare the two.
 ROOT_READ_FROM_USES = True
+# Whether ``names_of`` picks a root's names out of ``aliases_of`` instead of making ``named`` (a walk
+# of every name); off only in the tests that compare the two.
+NAMES_FROM_ALIASES = True
 # (an Enum member read off its class is a Python call each time in Python 3.11: read once)
 _IN, _OUT = ParamDir.In, ParamDir.Out
 _SEQ, _LT, _NOT, _AND = LoopKind.seq, CmpOp.lt, UnOp.not_, BinOp.and_
@@ -150,11 +153,21 @@ class FuseCreateAssembleToSlice(Pass):
         self.parts: dict[int, BlockUses] = {}
         self.uses = live_uses(func.body, self.live, own=self.own_uses, parts=self.parts)
         self.aliases_of: dict[str, set[str]] = {}  # root -> the names of it or stored in it
+        aliases_of = self.aliases_of
+        found = aliases_of.get  # (a set made only for a new root: ``setdefault`` makes one each time)
         for name, root in self.roots.items():
-            self.aliases_of.setdefault(root, set()).add(name)
+            names = found(root)
+            if names is None:
+                aliases_of[root] = {name}
+            else:
+                names.add(name)
         for name, places in self.places.items():
             for root, _ in places:
-                self.aliases_of.setdefault(root, set()).add(name)
+                names = found(root)
+                if names is None:
+                    aliases_of[root] = {name}
+                else:
+                    names.add(name)
         # a create ``hoist_target_create`` moved -> its place in the block (``_Available``)
         self.moved: dict[str, Fraction] = {}
         self._named: dict[str, set[str]] | None = None  # ``named``, made when first asked
@@ -171,7 +184,8 @@ class FuseCreateAssembleToSlice(Pass):
     @property
     def named(self):
         """``buffer_roots``' table the other way round (``_names_by_root``), made when first asked: only
-        a source made with an ``init_value`` and a target chosen by an ``if`` need it."""
+        a target chosen by an ``if`` needs it (``names_of`` answers for a source made with an
+        ``init_value``)."""
         if self._named is None:
             self._named = _names_by_root(self.roots)
         return self._named
@@ -180,6 +194,15 @@ class FuseCreateAssembleToSlice(Pass):
     def named(self, value) -> None:
         self._named = value
 
+    def names_of(self, root: str) -> set[str]:
+        """``named.get(root, set())``: while ``named`` is the function's own table and not made, the
+        names of ``aliases_of`` (every name whose buffer root is ``root`` among them) whose root
+        it is, without making it (``NAMES_FROM_ALIASES``)."""
+        if NAMES_FROM_ALIASES and self._named is None:
+            roots = self.roots
+            return {name for name in self.aliases_of.get(root, ()) if roots.get(name) == root}
+        return self.named.get(root, set())
+
     def root_read(self, root: str) -> bool:
         """Whether a statement of the function as analysed reads (``read_names``) a name stored in
         the buffer ``root``: a name it reads is one of its live uses, so only the statements at
@@ -187,15 +210,24 @@ class FuseCreateAssembleToSlice(Pass):
         bodies) may."""
         body = self.func.body
         positions = self.parts[id(body)].positions
-        kernels, live = self.kernels, self.live
+        kernels, live, places = self.kernels, self.live, self.places
         for name in self.aliases_of.get(root, ()):
             at = positions.get(name)
-            if not at or all(r != root for r, _ in self.places.get(name, ())):
+            if not at:
+                continue
+            for r, _ in places.get(name, ()):  # (a plain loop: a generator is a call of its own)
+                if r == root:
+                    break
+            else:
                 continue
             for j in at:
-                for stmt in _statements_in([body[j]]):
-                    if name in read_names(stmt, kernels, live):
-                        return True
+                stmt = body[j]
+                if stmt._production in BODY_FIELDS:
+                    for inner in iter_stmts([stmt]):
+                        if name in read_names(inner, kernels, live):
+                            return True
+                elif name in read_names(stmt, kernels, live):
+                    return True
         return False
 
     def same_rows(self, stmt, src: str, placed: Placement) -> bool:
@@ -704,8 +736,8 @@ class FuseCreateAssembleToSlice(Pass):
         shift, analysed = 0, index is None  # (``rows_unused_from`` reads the block as analysed)
         if analysed:
             index, shift = self.index_of(self.block), len(stmts) - len(self.block)
-        # (the other statements mention none of names)
-        pending = _Pending((index.positions, index.mentioned), shift, at, names)
+        # (the other statements mention none of names; a plain block mentions none it does not access)
+        pending = _Pending((index.positions, index.mentioned) if index.mentioned else (index.positions,), shift, at, names)
         for j in pending:
             for stmt in _statements_in([stmts[j]]):
                 kind = stmt._production
@@ -813,8 +845,12 @@ class FuseCreateAssembleToSlice(Pass):
         """``_accesses`` of the analysed function's body: the counts of its top block's
         statements (``index_of``, each statement's count holding its bodies')."""
         if self.accesses_everywhere is None:
-            top = self.index_of(self.func.body)
-            self.accesses_everywhere = {name: len(at) for name, at in top.positions.items()}
+            body = self.func.body
+            top = self.index_of(body)
+            if top is self.parts.get(id(body)):  # (the live uses' index: ``uses`` holds its counts)
+                self.accesses_everywhere = self.uses
+            else:
+                self.accesses_everywhere = {name: len(at) for name, at in top.positions.items()}
         return self.accesses_everywhere
 
     def stored_in(self, roots: set[str]) -> set[str]:
@@ -884,7 +920,7 @@ class FuseCreateAssembleToSlice(Pass):
         if create.value.init is None:
             return
         src = create.var.name
-        aliases = self.named.get(src, set()) | {src}
+        aliases = self.names_of(src) | {src}
         for stmt in between:
             if not _vars_in_stmt(stmt) & aliases:
                 continue
