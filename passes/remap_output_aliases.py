@@ -6,7 +6,7 @@ from nanopass.errors import InternalError
 from nanopass.languages import HOISTED, NAMED
 from nanopass.languages.batched import check_alloc_size
 from nanopass.languages.carried import check_plans
-from nanopass.languages.named import binder_list
+from nanopass.languages.named import named_binders
 from nanopass.languages.dep_annotated import check_capacity
 from nanopass.languages.scoped import check_scope_placement
 from nanopass.languages.ssa import check_yields
@@ -78,7 +78,7 @@ class RemapOutputAliases(Pass):
         # every Binder in program order, an if's results before its branches: the reference names
         # them at the if, so a result takes the user's name and a branch's value the SSA name
         # (``m`` and ``m__ssa_v0``, section 7.4)
-        for binder in binder_list(func.body, if_results_first=True):
+        for binder in named_binders(func.body):
             name = binder.name
             ty = binder.type
             if type(ty) is scalar_type and ty.dtype is not TASK_ID:
