@@ -387,10 +387,11 @@ class LowerToEmission(Pass):
     def used_and_bound(self, body, reads) -> tuple[set[str], list[str]]:
         """``survey``'s answer, complete, from the reads an earlier pass's walk of the same body
         found (``reads.body_reads``: every read of every statement but returns) and the binders
-        remap_output_aliases named (``named_binders``): a name is read if read other than as a
-        whole value, or as a whole value more often than ``survey`` does not count such reads
-        (a None seed as a carry's init, a let that names its value's storage); the bound names
-        are the binders' and the cells'. Only the statements are walked, not their expressions."""
+        remap_output_aliases named (``named_binders``): a name is read if one of its reads is one
+        ``survey`` counts: any read but as a whole value, or a read as a whole value (a let's
+        value, a carry's init) but those ``survey`` leaves out (a None seed as a carry's init, a
+        let that names its value's storage); the bound names are the binders' and the cells'.
+        Only the statements are walked, not their expressions."""
         excluded: dict[str, int] = {}  # name -> its reads that do not count
         cells: list[str] = []
         none_seeds, cpp = self.none_seeds, self.cpp
