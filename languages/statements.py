@@ -338,6 +338,18 @@ def kept(analysis: Hashable, of: tuple, compute):
     return result
 
 
+def kept_result(analysis: Hashable, of: tuple):
+    """The result ``kept`` holds for ``analysis`` asked of the nodes ``of`` (by identity), or None
+    when it holds none (outside ``reusing_walks()``, or not asked of these nodes last): for an
+    asker with a cheaper way of its own when no earlier pass made the analysis."""
+    if not _reuse.depth:
+        return None
+    last = _reuse.kept.get(analysis)
+    if last is not None and len(last[0]) == len(of) and all(a is b for a, b in zip(last[0], of)):
+        return last[1]
+    return None
+
+
 def carry_kept(analysis: Hashable, old, new) -> None:
     """Inside ``reusing_walks()``: if the kept result of ``analysis`` (``kept``) was asked of
     nodes among which is ``old``, keep it as the result for the same nodes with ``new`` in

@@ -17,18 +17,13 @@ from nanopass.rewrite import Pass, register, trusted_maker
 from .aliases import written_roots
 from .allocations import held_allocations
 from .kernels import kernel_table
-from .util import BODY_FIELDS, TYPE_PRODUCTIONS, carry_arrays, defined_binders, iter_stmts, last_of_subtree, var_reads
+from .reads import body_reads
+from .util import carry_arrays, defined_binders, iter_stmts, last_of_subtree, var_reads
 
 H = HOISTED
-# Nodes that read no name (a type's extents are never printed as reads): ``number`` goes
-# no further into them. A binder is a name and its type; a carry plan and a TaskId's source
-# are terminals only.
 # (read once: an enum member read through its class costs a descriptor call)
 USER, MANUAL, TASK_ID = ScopeOrigin.user, ScopeMode.manual, DType.TASK_ID
-READS_NOTHING = TYPE_PRODUCTIONS | {"Int", "Binder", "Carry", "TidSource", "NoTask"}
 _MAY_MOVE = frozenset({"If", "Alloc", "Declare"})  # statements that may move out of a scope whatever is read
-# Statements none of whose fields reads a name (a scope's body is walked on its own; a return emits nothing)
-_READ_NONE = frozenset({"Scope", "CellDecl", "Declare", "Return"})
 
 
 def _base(name: str) -> str:
@@ -104,114 +99,20 @@ class HoistScopeEscapes(Pass):
 
     def number(self, body) -> None:
         """Number statements in program order (their places in the body's walk); note where each
-        scope ends and when each root is last read (by a statement's own expressions; returns
-        emit nothing and read nothing)."""
-        self.last_read: dict[str, int] = {}
-        self.scope_end: dict[int, int] = {}
-        last_read, roots, scope_end = self.last_read, self.roots, self.scope_end
-        walk = walk_of(body)
+        scope ends and when each root is last read (by a statement's own expressions, the
+        latest read of any name of it: ``body_reads``, whose walk lower_to_emission reuses;
+        returns emit nothing and read nothing)."""
         ends: dict[int, list] = {}  # id of the last statement of a scope's subtree -> the ids of the scopes it ends
-        for stmt in walk.compound:
+        for stmt in walk_of(body).compound:
             if stmt._production == "Scope":
                 ends.setdefault(id(last_of_subtree(stmt)), []).append(id(stmt))
-        nodes: list = []  # the expressions of the statement met last, to walk
-        push = nodes.append
-        reading: dict[type, tuple] = {}  # statement class -> its fields that may read a name
-        here = -1
-        for stmt in walk.order:
-            here += 1
-            if id(stmt) in ends:
-                for scope in ends[id(stmt)]:
-                    scope_end[scope] = here
-            production = stmt._production
-            # The usual statements' reads taken apart here: a Var met as a child is read where it
-            # is met, an Int skipped, a Bin's operands looked at, any other expression pushed
-            # (walked below); a statement that reads nothing is passed over.
-            if production in _READ_NONE:
-                continue
-            if production == "Task":
-                for arg in stmt.args:
-                    node = arg.value
-                    kind = node._production
-                    if kind == "Var":
-                        name = node.name
-                        last_read[roots.get(name, name)] = here
-                    elif kind == "Bin":
-                        nodes += (node.a, node.b)
-                    elif kind != "Int":
-                        push(node)
-                if stmt.launch is not None:
-                    push(stmt.launch)
-                deps = stmt.deps
-            elif production == "Dummy":
-                deps = stmt.deps
-            elif production == "Yield":
-                for node in stmt.values:
-                    if node._production == "Var":
-                        name = node.name
-                        last_read[roots.get(name, name)] = here
-                    else:
-                        push(node)
-                deps = ()
-            elif production == "For":
-                for node in (stmt.start, stmt.stop, stmt.step):
-                    if node._production != "Int":
-                        push(node)
-                for it in stmt.iters:
-                    node = it.init
-                    if node._production == "Var":
-                        name = node.name
-                        last_read[roots.get(name, name)] = here
-                    else:
-                        push(node)
-                deps = ()
-            elif production == "Let" or production == "CellSet":
-                node = stmt.value
-                kind = node._production
-                if kind == "Var":
-                    name = node.name
-                    last_read[roots.get(name, name)] = here
-                elif kind not in READS_NOTHING:
-                    push(node)
-                deps = ()
-            else:
-                read_fields = reading.get(type(stmt))
-                if read_fields is None:
-                    read_fields = reading[type(stmt)] = self.reading_fields(type(stmt), BODY_FIELDS.get(production, ()))
-                for name, many in read_fields:
-                    value = getattr(stmt, name)
-                    if many:
-                        nodes += value
-                    elif value is not None:
-                        push(value)
-                deps = ()
-            for edge in deps:  # (DepEdge: its TaskId and its slot)
-                node = edge.tid
-                if node._production == "Var":
-                    name = node.name
-                    last_read[roots.get(name, name)] = here
-                else:
-                    push(node)
-                if edge.index is not None:
-                    push(edge.index)
-            while nodes:
-                node = nodes.pop()
-                kind = node._production
-                if kind == "Var":
-                    name = node.name
-                    last_read[roots.get(name, name)] = here
-                elif kind in READS_NOTHING:
-                    continue
-                elif kind == "Arg":  # (the usual ones, with one child that may read a name: inlined)
-                    push(node.value)
-                elif kind == "DepEdge":
-                    push(node.tid)
-                    if node.index is not None:
-                        push(node.index)
-                elif kind == "IterArg":
-                    push(node.init)
-                else:
-                    nodes += node._children()
+        reads = body_reads(body, ends.keys())
+        self.scope_end = {scope: place for last, place in reads.marked.items() for scope in ends[last]}
+        self.last_read = last_read = reads.last_read()  # (by name: then by root, each alias's folded into its root's)
+        for name, root in self.roots.items():
+            here = last_read.pop(name, None)
+            if here is not None and last_read.get(root, -1) < here:
+                last_read[root] = here
 
     def nothing_to_hoist(self, body) -> bool:
         """Whether no scope has anything to move or declare, so that the visit would hand back
@@ -231,19 +132,6 @@ class HoistScopeEscapes(Pass):
                     if last_read.get(roots.get(name, name), -1) > end:
                         return False
         return True
-
-    @staticmethod
-    def reading_fields(cls: type, bodies: tuple) -> tuple:
-        """The child fields of statement class ``cls`` other than its ``bodies`` whose nodes may
-        read a name: not those whose every production reads nothing (``READS_NOTHING``: a
-        result's Binder, a carry's plan)."""
-        kinds = {spec.name: spec.kind for spec in cls._field_specs}
-        return tuple(
-            (name, many)
-            for name, many in cls._child_fields
-            if name not in bodies
-            and not all(c._production in READS_NOTHING for c in BATCHED.classes(kinds[name]))
-        )
 
     # The statements are visited by the identity clauses (a loop's, an if's: rebuilt in the target
     # language around their visited bodies, their other fields passed on unchecked), but for scopes.

@@ -6,7 +6,8 @@ from typing import Any
 
 from nanopass.errors import InternalError
 from nanopass.language import walk
-from nanopass.languages.statements import DEFINING, defined_binders
+from nanopass.languages.named import named_binders
+from nanopass.languages.statements import DEFINING, defined_binders, kept_result
 from nanopass.languages import EMISSION, ENCODED
 from nanopass.languages.dep_annotated import capacity
 from nanopass.languages.terms import ArgDir, BinOp, CoreType, DepSource, DType, ParamDir
@@ -14,6 +15,7 @@ from nanopass.rewrite import Pass, register
 
 from .kernels import kernel_table, output_params
 from .naming import NameTable
+from .reads import body_reads
 from .types import type_env
 from .util import carry_arrays, iter_stmts
 
@@ -92,7 +94,11 @@ class LowerToEmission(Pass):
         self.kernel_facts: dict[str, tuple] = {}  # kernel name -> ``facts_of`` it
         self.alloc_count = 0
         self.barrier_count = 0
-        self.used, bound = self.survey(func.body, {s.param for s in func.slots})
+        reads = kept_result(body_reads, (func.body,))  # (hoist_scope_escapes' walk, when it made one)
+        if reads is None:
+            self.used, bound = self.survey(func.body, {s.param for s in func.slots})
+        else:
+            self.used, bound = self.used_and_bound(func.body, reads)
         self.names = NameTable([*(self.cn(p.name) for p in func.params), *bound, *(d.name for d in func.dyn_defs)])
         self.loops: list[Any] = []
         self.array_sizes: dict[str, int] = {}
@@ -371,6 +377,44 @@ class LowerToEmission(Pass):
                 elif b_kind is not int_:
                     push(b)
             operations.clear()
+        if cpp:  # (set and map operations: no Python loop)
+            renamed = used.intersection(cpp)
+            used.difference_update(renamed)
+            used.update(map(cpp.__getitem__, renamed))
+            bound = list(map(cpp.get, bound, bound))
+        return used, bound
+
+    def used_and_bound(self, body, reads) -> tuple[set[str], list[str]]:
+        """``survey``'s answer, complete, from the reads an earlier pass's walk of the same body
+        found (``reads.body_reads``: every read of every statement but returns) and the binders
+        remap_output_aliases named (``named_binders``): a name is read if one of its reads is one
+        ``survey`` counts: any read but as a whole value, or a read as a whole value (a let's
+        value, a carry's init) but those ``survey`` leaves out (a None seed as a carry's init, a
+        let that names its value's storage); the bound names are the binders' and the cells'.
+        Only the statements are walked, not their expressions."""
+        excluded: dict[str, int] = {}  # name -> its reads that do not count
+        cells: list[str] = []
+        none_seeds, cpp = self.none_seeds, self.cpp
+        loops, var, let_, cell_decl = (FOR, WHILE), VAR, LET, CELL_DECL
+        for stmt in iter_stmts(body):
+            kind = type(stmt)
+            if kind is let_:
+                value = stmt.value
+                if type(value) is var and self.names_one_storage(stmt):
+                    excluded[value.name] = excluded.get(value.name, 0) + 1
+            elif kind in loops:
+                for it in stmt.iters:
+                    init = it.init
+                    if type(init) is var and cpp.get(init.name, init.name) in none_seeds:
+                        excluded[init.name] = excluded.get(init.name, 0) + 1
+            elif kind is cell_decl:
+                cells.append(stmt.cell)
+        used = set(reads.last)
+        for name, places in reads.whole.items():
+            if len(places) > excluded.get(name, 0):
+                used.add(name)
+        bound = [binder.name for binder in named_binders(body)]
+        bound += cells
         if cpp:  # (set and map operations: no Python loop)
             renamed = used.intersection(cpp)
             used.difference_update(renamed)
@@ -1062,7 +1106,7 @@ TASK, FOR, YIELD, RETURN, ITER_ARG, BIN, VAR, INT, DEP_EDGE, ASSEMBLE, ALLOC, LE
     ENCODED.Task, ENCODED.For, ENCODED.Yield, ENCODED.Return, ENCODED.IterArg, ENCODED.Bin, ENCODED.Var, ENCODED.Int,
     ENCODED.DepEdge, ENCODED.AssembleTensor, ENCODED.Alloc, ENCODED.Let, ENCODED.Scope,
 )
-DUMMY, CELL_DECL, CELL_SET = ENCODED.Dummy, ENCODED.CellDecl, ENCODED.CellSet  # (a barrier's statements, also inline)
+DUMMY, CELL_DECL, CELL_SET, WHILE = ENCODED.Dummy, ENCODED.CellDecl, ENCODED.CellSet, ENCODED.While  # (a barrier's statements, also inline)
 IF, CMP = ENCODED.If, ENCODED.Cmp  # (an if's results bound and its condition read inline)
 # ``READ_FIELDS`` of every class of the input language, as a plain dict (a dict subclass's ``[]``
 # goes through a method call): what ``survey`` and ``expr`` look up per node.

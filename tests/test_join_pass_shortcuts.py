@@ -31,13 +31,12 @@ from nanopass.passes import (
     drop_edges_after_first_run,
     drop_latest_runs_from_joins,
     drop_unwaited_dummies,
-    hoist_scope_escapes,
     insert_parallel_carry_joins,
+    reads,
     remove_dead_values,
     runtime_order,
     split_joins_by_iteration,
 )
-from nanopass.rewrite import PassContext
 
 PROPERTY = settings(max_examples=fuzz_budget(20), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -77,14 +76,12 @@ def test_carries_of_one_id_collect_no_names(tmp_path, monkeypatch):
 
 
 def numbering(tree, reads_nothing) -> tuple[dict, dict]:
-    """``hoist_scope_escapes``' numbering of ``tree`` (last reads, scope ends), entering every node
-    but those of ``reads_nothing``."""
+    """The walk of reads ``hoist_scope_escapes`` numbers ``tree`` by (``reads.read_walk``: the
+    places each name is read at), entering every node but those of ``reads_nothing``."""
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(hoist_scope_escapes, "READS_NOTHING", reads_nothing)
-        hoist = hoist_scope_escapes.HoistScopeEscapes(PassContext())
-        hoist.roots = {}
-        hoist.number(tree.orch.body)
-        return hoist.last_read, hoist.scope_end
+        patch.setattr(reads, "READS_NOTHING", reads_nothing)
+        found = reads.read_walk(tree.orch.body)
+        return found.last, found.whole
 
 
 @pytest.mark.parametrize("path", sorted(EXAMPLES.glob("*.py")) + ["scopes"], ids=lambda p: getattr(p, "stem", p))
@@ -95,8 +92,8 @@ def test_the_numbering_skips_only_nodes_that_read_no_name(path, tmp_path):
         path = bench_file(tmp_path, "scopes", 16)
     stages = run_pipeline(load_program(path))
     tree = stage_input(stages, "hoist_scope_escapes")
-    entering = hoist_scope_escapes.TYPE_PRODUCTIONS | {"Int"}
-    assert numbering(tree, hoist_scope_escapes.READS_NOTHING) == numbering(tree, entering)
+    entering = reads.TYPE_PRODUCTIONS | {"Int"}
+    assert numbering(tree, reads.READS_NOTHING) == numbering(tree, entering)
 
 
 def test_too_many_tasks_named_by_their_binders_give_up_before_the_cells_are_found(tmp_path, monkeypatch):
