@@ -68,3 +68,17 @@ def test_an_explicit_dep_after_the_scope_ended_makes_no_consumer():
     m = rtmodel.build(log)
     assert m.ordered(0, 1)
     assert not m.ordered(1, 2)                    # old model: ordered
+
+
+def test_a_host_write_waits_for_no_consumer_of_the_creator():
+    # node 0 creates c (an OUTPUT of its own, owner 1); node 1 reads c; the host write of c waits
+    # for its creator (node 0), and for the consumers of its TensorMap producers (none: c has no
+    # INOUT writer): not for node 1. Whether the creator is a "producer" whose consumers
+    # set_tensor_data waits for, the text leaves open; the model takes the reading that orders
+    # less (docs/semantics.md), as tools/runtime_model.py does. The old model: ordered.
+    c = 0x5000
+    write = {**host_write(), "t": T(c, owner=1)}
+    log = [submit(1, [(IN, T(A))]), submit(2, [(IN, T(c, owner=1))]), write]
+    m = rtmodel.build(log)
+    assert m.ordered(0, 2)
+    assert not m.ordered(1, 2)

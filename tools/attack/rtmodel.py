@@ -13,8 +13,9 @@ The rules modelled:
 - in a MANUAL scope nothing but explicit deps;
 - alloc_tensors completes inline: it happens before everything submitted after it;
 - get_tensor_data waits for the tensor's creator and every overlapping TensorMap producer;
-  set_tensor_data waits for the same and for every consumer (fanout) of those producers known at
-  the time of the call; both block the orchestration thread, so they happen before every later
+  set_tensor_data waits for the same and for every consumer (fanout) of those TensorMap
+  producers known at the time of the call (not of the creator: where the text can be read two
+  ways, the reading that orders less, as tools/runtime_model.py); both block the orchestration thread, so they happen before every later
   node. `host_region` chooses what "overlapping" means for a host access: the one element
   accessed ("element", the least the spec promises) or the whole view passed ("view");
 - retirement, in its weakest reading: a task may retire (its slot freed, its TensorMap entries
@@ -207,12 +208,10 @@ def build(log: list, host_region: str = "element") -> Model:
             check_lifetime(node, t["addr"], "its tensor")
             if last_sync is not None:
                 add_pred(node, last_sync, "program order", False)
-            producers = []
             if t["owner"] != INVALID and t["owner"] in by_raw:
-                producers.append(by_raw[t["owner"]])
+                add_pred(node, by_raw[t["owner"]], "host access waits for the creator", False)
             elems = frozenset([node.flat] if host_region == "element" else region(t))
-            producers += [e[3] for e in overlapping(t["addr"], elems, t["version"])]
-            for p in producers:
+            for p in [e[3] for e in overlapping(t["addr"], elems, t["version"])]:
                 add_pred(node, p, "host access waits for the producer", False)
                 if kind == "set" and nodes[p].scope not in closed:  # (else any one may still run)
                     for cons in consumers[p]:
