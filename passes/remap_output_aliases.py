@@ -15,7 +15,7 @@ from nanopass.languages.terms import DType
 from nanopass.rewrite import Pass, register
 
 from .aliases import written_roots
-from .naming import GENERATED_STARTS, RESERVED, NameTable, base_name, ssa_role
+from .naming import RESERVED, NameTable, base_name, ssa_role
 
 N = NAMED
 
@@ -72,7 +72,7 @@ class RemapOutputAliases(Pass):
             names[name] = table.reserve(name)
         walk = walk_of(func.body)  # (one walk for the uses below; kept with the body while compiling)
         self.derived, cells = self.derived_suffixes_and_cells(walk.order)
-        derived_of, take_first, taken = self.derived.get, table.take_first, table.taken
+        derived_of, take_first = self.derived.get, table.take_first
         self.data_scalars = data_scalars = set(reserved_outer)  # (``scalars_renamed``)
         scalar_type = SCALAR_TYPE
         # every Binder in program order, an if's results before its branches: the reference names
@@ -86,20 +86,9 @@ class RemapOutputAliases(Pass):
             if name in roots or name in names:  # an alias, or already named (Declare)
                 continue
             # a compiler-made buffer (role out, ret0__out) keeps its whole name, as the reference's
-            base = name if "out" in name and ssa_role(name) == "out" else name.split("__", 1)[0] or name  # (``base_name``)
+            base = name if "out" in name and ssa_role(name) == "out" else base_name(name)
             # the user's name if free, else the SSA name
-            derived = derived_of(name)
-            if derived is None:  # (``take_first``'s usual cases in line: a free name not shaped like a generated one)
-                if base != "_" and base not in taken:
-                    if base not in RESERVED and not base.startswith(GENERATED_STARTS):
-                        taken.add(base)
-                        names[name] = base
-                        continue
-                elif name not in taken and name not in RESERVED and not name.startswith(GENERATED_STARTS):
-                    taken.add(name)
-                    names[name] = name
-                    continue
-            names[name] = take_first(base if base != "_" else None, name, derived or ())
+            names[name] = take_first(base if base != "_" else None, name, derived_of(name, ()))
         for cell in cells:
             names[cell] = table.reserve(base_name(cell))
         self.carry_names(walk.compound, names, roots)
