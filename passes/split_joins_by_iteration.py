@@ -147,7 +147,9 @@ class SplitJoinsByIteration(LeanPass):
         # all outside every loop, as a split needs: a program whose joins are waited on in loops
         # places no statement)
         outside = outside_loops(func.body)
-        joins = {cell: joined for cell, joined in joins.items() if used_outside_loops(joined, uses.get(cell, ()), outside)}
+        copied = {s.value.name for s in stmts if s._production == "CellSet" and s.value._production == "Var"}
+        joins = {cell: joined for cell, joined in joins.items() if cell not in copied  # (a guard's copy: one cell)
+                 and used_outside_loops(joined, uses.get(cell, ()), outside)}
         if not joins:
             return program
         where = places(func.body, ("Dummy", "Task", "HostFence", "CellDecl"))
