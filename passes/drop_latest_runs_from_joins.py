@@ -86,6 +86,14 @@ class DropLatestRunsFromJoins(LeanPass):
     (``T + 1`` entries and a dummy a run of ``L``, where the chain costs two entries and a dummy
     a run of the task); the run goes to the latest-run cell, which the waiters wait on as before
     (the nests grammar's ``pl.range(2)`` of readers in ``pl.range(n)``, seed 70000060).
+    A waiter of a join kept as a chain or lagged, in a loop around the joined task, whose
+    dependency on the join is implied where its innermost loop's counter has given values or is
+    at least a value (``RuntimeOrder.implied_each``, ``implied_from``: every run of the task
+    comes before it by the runtime or its other edges there) waits on a cell of its own instead,
+    which a guard right before it sets to no task there and to a copy of the join elsewhere (and
+    so on a second for the latest-run cell, where it waits on both: ``guard_waiters``; the
+    swap loop's accumulate from its third iteration on, seeds 53013 and 53020). Such a copy
+    keeps the join out of ``split_joins_by_iteration``.
     """
 
     name = "drop_latest_runs_from_joins"

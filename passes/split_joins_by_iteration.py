@@ -104,7 +104,7 @@ class SplitJoinsByIteration(LeanPass):
     task waiting for every run needs one entry per run. When every barrier of the join is in one
     loop of ``T`` iterations (constant bounds, ``2 <= T <= MAX_TRIPS``) that no loop encloses, the join
     is declared outside every loop, and only tasks and host fences outside every loop wait on it
-    (no other statement reads the join or its barriers; a waiter in a loop would insert ``T``
+    (no other statement reads the join or its barriers, a guard's copy of the join included; a waiter in a loop would insert ``T``
     entries a run where it inserts one), the join becomes ``T`` cells ``join_k``: the
     barrier goes, and where it was stored ``join_k = tid`` is stored in the iteration ``k`` (an
     ``if`` on the loop variable or counter); each wait on the join waits on the ``T`` cells. The loop runs
