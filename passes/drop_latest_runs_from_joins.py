@@ -12,7 +12,8 @@ from nanopass.rewrite import register
 from .lean import LeanPass
 from .cells import cell_readers, join_cells, taken_names
 from .loop_facts import evaluate_scalar
-from .runtime_order import ASSUME, gives_up, runtime_order
+from .drop_implied_dependencies import _trips_any_is, _trips_parity_is
+from .runtime_order import ASSUME, PARITY, RAN, gives_up, runtime_order
 from .split_joins_by_iteration import MAX_TRIPS, counted_iterations
 from .util import FreshVersions, assigned_names, iter_stmts, loop_counters, places, var_reads
 
@@ -88,7 +89,8 @@ class DropLatestRunsFromJoins(LeanPass):
     (the nests grammar's ``pl.range(2)`` of readers in ``pl.range(n)``, seed 70000060).
     A waiter of a join kept as a chain or lagged, in a loop around the joined task, whose
     dependency on the join is implied where its innermost loop's counter has given values or is
-    at least a value (``RuntimeOrder.implied_each``, ``implied_from``: every run of the task
+    at least a value, or where a loop before it made an even or odd number of trips
+    (``RuntimeOrder.implied_each``, ``implied_from``: every run of the task
     comes before it by the runtime or its other edges there) waits on a cell of its own instead,
     which a guard right before it sets to no task there and to a copy of the join elsewhere (and
     so on a second for the latest-run cell, where it waits on both: ``guard_waiters``; the
@@ -154,9 +156,8 @@ class DropLatestRunsFromJoins(LeanPass):
         # per iteration but the last): ``fold_lagged``
         self.once: dict[str, tuple] = {}
         self.once_before: dict[int, str] = {}  # id(a task whose join is so folded) -> the join cell
-        # id(a waiter) -> [(a join cell it waits on, its innermost loop's counter binder, the
-        # counter's (CmpOp, value) tests in any of which the runtime or its other edges order it
-        # after every run the join holds)]: ``guard_waiters``
+        # id(a waiter) -> [(a join cell it waits on, the tests in any of which the runtime or its
+        # other edges order it after every run the join holds)]: ``guard_waiters``
         self.join_guards: dict[int, list] = {}
         self.guard_decls: list = []
 
@@ -285,13 +286,18 @@ class DropLatestRunsFromJoins(LeanPass):
         lagged: each waiter still waits on the join and, where ``both``, its latest-run cell)
         whose dependency on it is implied where the counter of ``W``'s innermost loop, a ``For``,
         has given values (``RuntimeOrder.implied_each``) or is at least a value
-        (``implied_from``): there every walk orders ``W`` after every run of the joined task by
-        the runtime or ``W``'s other edges (the swap loop's accumulate from its third iteration
-        on, after the copy whose output it reads, which came after the previous accumulate).
-        ``W`` then waits on cells of its own that a guard sets to no task there and to a copy of
-        the join (and of the latest-run cell) elsewhere (``Task``). Not the joined task itself,
-        nor a waiter of two dependencies on the cell, nor one whose loop is not around the joined
-        task (``drop_edges_after_first_run`` inserts its edge once a run of the task)."""
+        (``implied_from``), or where a loop before ``W`` of bounds that read only the scalar
+        parameters made an even or odd number of trips, or some or none (``(PARITY, k)``,
+        ``(RAN, k)``; ``W`` in no loop the joined task is not in): there every walk orders ``W``
+        after every run of the joined task by the runtime or ``W``'s other edges (the swap loop's
+        accumulate from its third iteration on, after the copy whose output it reads, which came
+        after the previous accumulate; a reader after the swap loop, of what its accumulate
+        wrote where it made an even number of trips, seed 47184). ``W`` then waits on cells of
+        its own that a guard sets to no task there and to a copy of the join (and of the
+        latest-run cell) elsewhere (``Task``). Not the joined task itself, nor a waiter of two
+        dependencies on the cell; where its loop is not around the joined task, only a loop of
+        known iterations whose values the guard tests, not all those after the first (there
+        ``drop_edges_after_first_run`` inserts the edge once a run of the task)."""
         if self.loop_places is None:
             self.loop_places = places(self.body, LOOPS)
         for w in waiters:
@@ -300,19 +306,32 @@ class DropLatestRunsFromJoins(LeanPass):
             if n is None or n == source or len(at) != 1:
                 continue
             around = where[id(w)].loops
+            source_loops = where[id(order.tasks[source])].loops
+            tests = []  # (a counter's binder, CmpOp, value), or (PARITY or RAN, the loop, value)
+            if around <= source_loops:
+                for v, values in order.implied_each(n, at[0]):
+                    if isinstance(v, tuple) and v[0] in (PARITY, RAN) and len(values) == 1:
+                        tests.append((v[0], order.parity_loops[v[1]], values[0]))
             inner = [k for k in around if self.loop_places[k].loops == around - {k}]
-            if len(inner) != 1 or loops[inner[0]]._production != "For" or inner[0] not in where[id(order.tasks[source])].loops:
-                continue  # (a loop not around the joined task: ``drop_edges_after_first_run`` inserts its edge once)
-            counter = loops[inner[0]].var
-            tests = []
-            for v, values in order.implied_each(n, at[0]):
-                if v == counter.name:
-                    tests += [(CmpOp.eq, k) for k in values if isinstance(k, int) and not isinstance(k, bool)]
-            for (v, _), (m,) in order.implied_from(n, at[0]):
-                if v == counter.name:
-                    tests.append((CmpOp.ge, m))
+            if len(inner) == 1 and loops[inner[0]]._production == "For":
+                counter = loops[inner[0]].var
+                mine = []
+                for v, values in order.implied_each(n, at[0]):
+                    if v == counter.name:
+                        mine += [(counter, CmpOp.eq, k) for k in values if isinstance(k, int) and not isinstance(k, bool)]
+                for (v, _), (m,) in order.implied_from(n, at[0]):
+                    if v == counter.name:
+                        mine.append((counter, CmpOp.ge, m))
+                if mine and inner[0] not in source_loops:
+                    # (a loop not around the joined task: where the edge is implied in every
+                    # iteration after the first, ``drop_edges_after_first_run`` inserts it once)
+                    counted = counted_iterations(loops[inner[0]])
+                    if (counted is None or any(op != CmpOp.eq for _, op, _ in mine)
+                            or set(counted[1][1:]) <= {k for _, _, k in mine}):
+                        mine = []
+                tests += mine
             if tests:
-                self.join_guards.setdefault(id(w), []).append((cell, counter, tests))
+                self.join_guards.setdefault(id(w), []).append((cell, tests))
 
     def guarded_joins(self, key: int, task) -> tuple:
         """(the guards before ``task``, ``task`` waiting on their cells) for the joins
@@ -321,10 +340,15 @@ class DropLatestRunsFromJoins(LeanPass):
         guards = []
         swap: dict[str, str] = {}
         span = task.span
-        for cell, counter, tests in self.join_guards.get(key, ()):
+        for cell, tests in self.join_guards.get(key, ()):
             cond = None
-            for op, value in tests:
-                test = D.Cmp(op, D.Var(counter.name, span=span), D.Int(value, counter.type.dtype, span=span), span=span)
+            for what, op, value in tests:
+                if what == PARITY:
+                    test = _trips_parity_is(op, value)
+                elif what == RAN:
+                    test = _trips_any_is(op, value)
+                else:
+                    test = D.Cmp(op, D.Var(what.name, span=span), D.Int(value, what.type.dtype, span=span), span=span)
                 cond = test if cond is None else D.Bin(BinOp.or_, cond, test, span=span)
             copied = [cell] + ([self.lagged[cell]] if (key, cell) in self.both else [])
             for c in copied:
@@ -335,7 +359,9 @@ class DropLatestRunsFromJoins(LeanPass):
                                           D.CellSet(mine, D.Var(none, span=span), span=span)),
                                    (D.CellSet(mine, D.Var(c, span=span), span=span),), (), span=span))
                 swap[c] = mine
-            said = " or ".join(f"{counter.name} {'is' if op == CmpOp.eq else 'is at least'} {value}" for op, value in tests)
+            said = " or ".join(f"the loop over {op.var.name} made {'an odd' if value else 'an even'} number of trips" if what == PARITY
+                               else f"the loop over {op.var.name} made {'some trips' if value else 'no trip'}" if what == RAN
+                               else f"{what.name} {'is' if op == CmpOp.eq else 'is at least'} {value}" for what, op, value in tests)
             self.ctx.note("dropped-edge", f"{task.kernel} waits for every run {cell} joins through the runtime or its "
                           f"other edges where {said}: its edge on the join goes there", span)
         if not guards:

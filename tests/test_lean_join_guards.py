@@ -54,3 +54,49 @@ def test_a_waiter_of_a_lagged_join_drops_its_edges_where_its_loops_counter_says_
     f = insertions(LAGGED, 0)
     assert (f.insertions, f.redundant, f.dummies, f.minimum) == (6, 0, 0, 6)
     checked_clean(LAGGED, (0,))
+
+
+# The swap loop in an outer loop of three: copy reads p (y, then m, y, m, ...), acc (j >= 1)
+# writes q (y, then m, ...) after copy's runs so far (the join: acc reads t, which copy's latest
+# run wrote, and waits on the older runs through the lagged join). After it, add writes y,
+# reading r: y where the inner loop made an even number of trips (two or more: acc wrote it
+# last), m (manual: looked up by no one) where it made an odd number.
+PARITY_READER = program(
+    [f"copy(a: {T}, out: pl.Out[{T}])", f"acc(a: {T}, y: pl.InOut[{T}])", f"add(a: {T}, b: {T}, y: pl.InOut[{T}])"],
+    f"x: {T}, y: pl.InOut[{T}], z: pl.InOut[{T}], n: pl.Scalar[pl.INT64]",
+    f"""
+    m: {T} = pl.create_tensor([8, 8], dtype=pl.FP32, manual_dep=True)
+    for i in pl.range(3):
+        for j, (p, q) in pl.range(n, init_values=(y, m)):
+            t: {T} = pl.create_tensor([8, 8], dtype=pl.FP32)
+            t = self.copy(p, t)
+            if j >= 1:
+                q = self.acc(t, q)
+            r, s = pl.yield_(q, p)
+        y = self.add(r, x, y)
+    return y
+""",
+    returns=T,
+)
+
+
+def test_a_reader_after_a_swap_loop_drops_its_join_edges_where_the_loop_made_an_even_number_of_trips():
+    """add writes y, which copy's runs of even j read: it waits for every copy run (the lagged
+    join and its latest-run cell). With n = 2, r is y, which acc's run j = 1 wrote after copy's
+    run 1 (it reads t) and run 0 (its edge on the join): add's lookup of y orders it after
+    every copy run, and the guard (the loop made an even number of trips) sets both its cells
+    to no task. Per outer iteration: acc's 1 entry (the join holds run 0; its barrier, of one
+    entry, is not submitted) and add's none: 3 insertions, none redundant, the minimum 3;
+    before the rule add's 2 entries in each outer iteration too, all redundant: 9, 6 redundant.
+    With n = 4 (even again): per outer iteration the barriers before copy's runs 2 and 3 (two
+    entries and a dummy each) and acc's entry in j = 1, 2, 3: 7, add's none: 21 and 6 dummies,
+    none redundant (before the rule 27, 6 redundant). With n = 1 and 3 (odd) r is m, which no
+    one looks up: add's edges stay (n = 3: 18 insertions, as before)."""
+    figures = {}
+    for n in (2, 3, 4):
+        f = insertions(PARITY_READER, n)
+        figures[n] = (f.insertions, f.redundant, f.dummies)
+    assert figures[2] == (3, 0, 0)
+    assert figures[3] == (18, 0, 3)
+    assert figures[4] == (21, 0, 6)
+    checked_clean(PARITY_READER, (1, 2, 3, 4))
