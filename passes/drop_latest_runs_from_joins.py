@@ -12,7 +12,8 @@ from nanopass.rewrite import register
 from .lean import LeanPass
 from .cells import cell_readers, join_cells, taken_names
 from .loop_facts import evaluate_scalar
-from .runtime_order import ASSUME, gives_up, runtime_order
+from .drop_implied_dependencies import _trips_any_is, _trips_parity_is
+from .runtime_order import ASSUME, PARITY, RAN, gives_up, runtime_order
 from .split_joins_by_iteration import MAX_TRIPS, counted_iterations
 from .util import FreshVersions, assigned_names, iter_stmts, loop_counters, places, var_reads
 
@@ -86,6 +87,15 @@ class DropLatestRunsFromJoins(LeanPass):
     (``T + 1`` entries and a dummy a run of ``L``, where the chain costs two entries and a dummy
     a run of the task); the run goes to the latest-run cell, which the waiters wait on as before
     (the nests grammar's ``pl.range(2)`` of readers in ``pl.range(n)``, seed 70000060).
+    A waiter of a join kept as a chain or lagged, in a loop around the joined task, whose
+    dependency on the join is implied where its innermost loop's counter has given values or is
+    at least a value, or where a loop before it made an even or odd number of trips
+    (``RuntimeOrder.implied_each``, ``implied_from``: every run of the task
+    comes before it by the runtime or its other edges there) waits on a cell of its own instead,
+    which a guard right before it sets to no task there and to a copy of the join elsewhere (and
+    so on a second for the latest-run cell, where it waits on both: ``guard_waiters``; the
+    swap loop's accumulate from its third iteration on, seeds 53013 and 53020). Such a copy
+    keeps the join out of ``split_joins_by_iteration``.
     """
 
     name = "drop_latest_runs_from_joins"
@@ -146,6 +156,10 @@ class DropLatestRunsFromJoins(LeanPass):
         # per iteration but the last): ``fold_lagged``
         self.once: dict[str, tuple] = {}
         self.once_before: dict[int, str] = {}  # id(a task whose join is so folded) -> the join cell
+        # id(a waiter) -> [(a join cell it waits on, the tests in any of which the runtime or its
+        # other edges order it after every run the join holds)]: ``guard_waiters``
+        self.join_guards: dict[int, list] = {}
+        self.guard_decls: list = []
 
         def ordered_after(waiter, task: int, fences: dict, tasks: dict) -> bool:
             """Every run of ``waiter`` (a task, or the host access after a fence) is ordered
@@ -199,6 +213,7 @@ class DropLatestRunsFromJoins(LeanPass):
             if any(where[id(w)].loops and id(w) not in cleared for w in unordered):
                 # (it may wait on the latest run again before the next run of the source)
                 self.guard_where_chained(cell, barrier, tid, order.chained_each(source, every=True), func.body)
+                self.guard_waiters(cell, source, tasks_of[cell], order, where, loops)
                 continue
             if unordered and _split_later(order.tasks[source], waiting, where, loops):
                 continue
@@ -217,6 +232,7 @@ class DropLatestRunsFromJoins(LeanPass):
             if len(unordered) > SAVED_ENTRIES and not any(id(w) in cleared for w in tasks_of[cell]):
                 # (each waits on the latest-run cell too: more entries a chain than the barrier saves)
                 self.guard_where_chained(cell, barrier, tid, order.chained_each(source, every=True), func.body)
+                self.guard_waiters(cell, source, tasks_of[cell], order, where, loops)
                 continue
             latest = self.names.fresh(cell, "latest")
             tests = self.counter_tests(order.chained_each(source), where[id(order.tasks[source])].loops, func.body)
@@ -243,6 +259,7 @@ class DropLatestRunsFromJoins(LeanPass):
             self.lagged[cell] = latest
             self.barriers[id(barrier)] = cell
             self.before[tid] = cell
+            self.guard_waiters(cell, source, tasks_of[cell], order, where, loops)
             self.both.update((id(w), cell) for w in unordered)
             chained = order.chained_from(source)
             counter = _counter_binder(chained[0], where[id(order.tasks[source])].loops, loops) if chained else None
@@ -258,10 +275,99 @@ class DropLatestRunsFromJoins(LeanPass):
                 self.clear.setdefault(id(x), []).append(cell)
                 self.ctx.note("cleared-join", f"{x.kernel} is ordered after every run of {tid} and every later "
                               "waiter of its join after it: the join is cleared after it", x.span)
-        if not self.lagged and not self.split and not self.folded and not self.guarded:
+        if not self.lagged and not self.split and not self.folded and not self.guarded and not self.join_guards:
             return program
         self.dropped: set[str] = set()  # the join barriers' binders
-        return self.build(program, orch=self.build(func, body=self.visit_all(func.body)))
+        body = tuple(self.visit_all(func.body))
+        return self.build(program, orch=self.build(func, body=tuple(self.guard_decls) + body))
+
+    def guard_waiters(self, cell: str, source: int, waiters: list, order, where, loops: dict) -> None:
+        """Record in ``join_guards`` each waiter ``W`` of the join ``cell`` (kept as a join, or
+        lagged: each waiter still waits on the join and, where ``both``, its latest-run cell)
+        whose dependency on it is implied where the counter of ``W``'s innermost loop, a ``For``,
+        has given values (``RuntimeOrder.implied_each``) or is at least a value
+        (``implied_from``), or where a loop before ``W`` of bounds that read only the scalar
+        parameters made an even or odd number of trips, or some or none (``(PARITY, k)``,
+        ``(RAN, k)``; ``W`` in no loop the joined task is not in): there every walk orders ``W``
+        after every run of the joined task by the runtime or ``W``'s other edges (the swap loop's
+        accumulate from its third iteration on, after the copy whose output it reads, which came
+        after the previous accumulate; a reader after the swap loop, of what its accumulate
+        wrote where it made an even number of trips, seed 47184). ``W`` then waits on cells of
+        its own that a guard sets to no task there and to a copy of the join (and of the
+        latest-run cell) elsewhere (``Task``). Not the joined task itself, nor a waiter of two
+        dependencies on the cell; where its loop is not around the joined task, only a loop of
+        known iterations whose values the guard tests, not all those after the first (there
+        ``drop_edges_after_first_run`` inserts the edge once a run of the task)."""
+        if self.loop_places is None:
+            self.loop_places = places(self.body, LOOPS)
+        for w in waiters:
+            n = order.number.get(id(w))
+            at = [k for k, d in enumerate(w.deps) if d._production == "CellDep" and d.cell == cell]
+            if n is None or n == source or len(at) != 1:
+                continue
+            around = where[id(w)].loops
+            source_loops = where[id(order.tasks[source])].loops
+            tests = []  # (a counter's binder, CmpOp, value), or (PARITY or RAN, the loop, value)
+            if around <= source_loops:
+                for v, values in order.implied_each(n, at[0]):
+                    if isinstance(v, tuple) and v[0] in (PARITY, RAN) and len(values) == 1:
+                        tests.append((v[0], order.parity_loops[v[1]], values[0]))
+            inner = [k for k in around if self.loop_places[k].loops == around - {k}]
+            if len(inner) == 1 and loops[inner[0]]._production == "For":
+                counter = loops[inner[0]].var
+                mine = []
+                for v, values in order.implied_each(n, at[0]):
+                    if v == counter.name:
+                        mine += [(counter, CmpOp.eq, k) for k in values if isinstance(k, int) and not isinstance(k, bool)]
+                for (v, _), (m,) in order.implied_from(n, at[0]):
+                    if v == counter.name:
+                        mine.append((counter, CmpOp.ge, m))
+                if mine and inner[0] not in source_loops:
+                    # (a loop not around the joined task: where the edge is implied in every
+                    # iteration after the first, ``drop_edges_after_first_run`` inserts it once)
+                    counted = counted_iterations(loops[inner[0]])
+                    if (counted is None or any(op != CmpOp.eq for _, op, _ in mine)
+                            or set(counted[1][1:]) <= {k for _, _, k in mine}):
+                        mine = []
+                tests += mine
+            if tests:
+                self.join_guards.setdefault(id(w), []).append((cell, tests))
+
+    def guarded_joins(self, key: int, task) -> tuple:
+        """(the guards before ``task``, ``task`` waiting on their cells) for the joins
+        ``guard_waiters`` recorded of it: a guard ``if`` a cell, each right before the task, so
+        that ``clear_cells_after_waiters`` reads the last as a guard's copy."""
+        guards = []
+        swap: dict[str, str] = {}
+        span = task.span
+        for cell, tests in self.join_guards.get(key, ()):
+            cond = None
+            for what, op, value in tests:
+                if what == PARITY:
+                    test = _trips_parity_is(op, value)
+                elif what == RAN:
+                    test = _trips_any_is(op, value)
+                else:
+                    test = D.Cmp(op, D.Var(what.name, span=span), D.Int(value, what.type.dtype, span=span), span=span)
+                cond = test if cond is None else D.Bin(BinOp.or_, cond, test, span=span)
+            copied = [cell] + ([self.lagged[cell]] if (key, cell) in self.both else [])
+            for c in copied:
+                mine = self.names.fresh(f"{cell}_unless_implied", "cell")
+                none = self.names.fresh("no_task", "none")
+                self.guard_decls.append(D.CellDecl(mine, span=span))
+                guards.append(D.If(cond, (D.Let(D.Binder(none, TID_TYPE, span=span), D.NoTask(), span=span),
+                                          D.CellSet(mine, D.Var(none, span=span), span=span)),
+                                   (D.CellSet(mine, D.Var(c, span=span), span=span),), (), span=span))
+                swap[c] = mine
+            said = " or ".join(f"the loop over {op.var.name} made {'an odd' if value else 'an even'} number of trips" if what == PARITY
+                               else f"the loop over {op.var.name} made {'some trips' if value else 'no trip'}" if what == RAN
+                               else f"{what.name} {'is' if op == CmpOp.eq else 'is at least'} {value}" for what, op, value in tests)
+            self.ctx.note("dropped-edge", f"{task.kernel} waits for every run {cell} joins through the runtime or its "
+                          f"other edges where {said}: its edge on the join goes there", span)
+        if not guards:
+            return [], task
+        return guards, task.replace(deps=[D.CellDep(swap[d.cell], span=d.span) if d._production == "CellDep"
+                                          and d.cell in swap else d for d in task.deps])
 
     def by_iteration(self, source, waiting, cleared: set, unordered: list, where, loops: dict, position: dict):
         """(the counter's binder, its values: ``counted_iterations``) of the loop ``L`` of ``2 ..
@@ -527,6 +633,7 @@ class DropLatestRunsFromJoins(LeanPass):
     def Task(self, task):
         key = id(task)
         task = self.with_latest(task)
+        guards, task = self.guarded_joins(key, task)
         out = []
         once = self.once_before.get(key)
         if once is not None:  # (the last iteration's barrier joins the join, the latest run and the iterations' cells)
@@ -540,6 +647,7 @@ class DropLatestRunsFromJoins(LeanPass):
                                            f"joins every run of {task.kernel} so far, before its loop's last iteration's",
                                            span=span),
                                    D.CellSet(once, D.Var(barrier), span=span)), (), (), span=span))
+            out += guards
             out.append(task)
             chain = [D.CellSet(self.lagged[once], tid, span=span)]
             for k in range(len(kept) - 1, -1, -1):
@@ -585,6 +693,7 @@ class DropLatestRunsFromJoins(LeanPass):
             out += chain
             self.ctx.note("lagged-join", f"the waiters of {task.kernel}'s join are ordered after its latest run by the "
                           "runtime: the join takes each run when the next one starts", span)
+        out += guards
         out.append(task)
         if cell is not None:
             out.append(D.CellSet(self.lagged[cell], D.Var(task.tid.name), span=task.span))

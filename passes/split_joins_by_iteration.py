@@ -104,7 +104,7 @@ class SplitJoinsByIteration(LeanPass):
     task waiting for every run needs one entry per run. When every barrier of the join is in one
     loop of ``T`` iterations (constant bounds, ``2 <= T <= MAX_TRIPS``) that no loop encloses, the join
     is declared outside every loop, and only tasks and host fences outside every loop wait on it
-    (no other statement reads the join or its barriers; a waiter in a loop would insert ``T``
+    (no other statement reads the join or its barriers, a guard's copy of the join included; a waiter in a loop would insert ``T``
     entries a run where it inserts one), the join becomes ``T`` cells ``join_k``: the
     barrier goes, and where it was stored ``join_k = tid`` is stored in the iteration ``k`` (an
     ``if`` on the loop variable or counter); each wait on the join waits on the ``T`` cells. The loop runs
@@ -147,7 +147,9 @@ class SplitJoinsByIteration(LeanPass):
         # all outside every loop, as a split needs: a program whose joins are waited on in loops
         # places no statement)
         outside = outside_loops(func.body)
-        joins = {cell: joined for cell, joined in joins.items() if used_outside_loops(joined, uses.get(cell, ()), outside)}
+        copied = {s.value.name for s in stmts if s._production == "CellSet" and s.value._production == "Var"}
+        joins = {cell: joined for cell, joined in joins.items() if cell not in copied  # (a guard's copy: one cell)
+                 and used_outside_loops(joined, uses.get(cell, ()), outside)}
         if not joins:
             return program
         where = places(func.body, ("Dummy", "Task", "HostFence", "CellDecl"))

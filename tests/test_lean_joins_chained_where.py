@@ -43,14 +43,16 @@ def test_the_swap_loops_reader_takes_the_join_where_its_run_comes_after_every_ea
     are not ordered among themselves), so the join stays a chain. copy's run in iteration 2 reads
     y, which acc wrote in iteration 1 after copy's runs 0 and 1: the join takes that run with no
     barrier (and iteration 0's barrier has one entry, the run: not submitted). Entries: iteration 1's barrier (the join
-    holding run 0, and run 1) 2 and a dummy; acc's 1 in each of iterations 1 and 2 (the second
-    implied: acc reads t, which copy's run 2 wrote); each run of the loop after 1: 2 + 2 + n,
-    1 dummy. Before the rule iteration 2's barrier cost 2 more and a dummy (its entry on the
-    join implied). Needed: copy's run 0 before acc's run 1, and copy's run 1 before each write
-    of m after the loop: 1 + n."""
-    assert figures(0) == (4, 1, 1, 1)
-    assert figures(1) == (5, 1, 1, 2)
-    assert figures(2) == (6, 1, 1, 3)
+    holding run 0, and run 1) 2 and a dummy; acc's 1 in iteration 1 (in iteration 2 it reads t,
+    which copy's run 2 wrote after acc's run 1, which came after the runs before: the guard of
+    ``guard_waiters`` sets its cell to no task where i is 2); each run of the loop after 1: 2 + 1
+    + n, 1 dummy. Before the rule iteration 2's barrier cost 2 more and a dummy (its entry on the
+    join implied), and before the join guard acc's entry in iteration 2 one more (redundant).
+    Needed: copy's run 0 before acc's run 1, and copy's run 1 before each write of m after the
+    loop: 1 + n."""
+    assert figures(0) == (3, 0, 1, 1)
+    assert figures(1) == (4, 0, 1, 2)
+    assert figures(2) == (5, 0, 1, 3)
     checked_clean(SWAP, (0, 1, 2))
 
 
