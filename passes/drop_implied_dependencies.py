@@ -6,7 +6,7 @@ from nanopass.languages import DIRECTED
 from nanopass.languages.terms import BinOp, CmpOp, DType, UnOp
 from nanopass.rewrite import register
 
-from .lean import LeanPass
+from .lean import LeanPass, trips_any_is, trips_parity_is
 from .cells import taken_names, without_unread_cells
 from .loop_facts import invariant_conditions
 from .runtime_order import ASSUME, MIN, PARITY, RAN, runtime_order
@@ -450,8 +450,8 @@ class DropImpliedDependencies(LeanPass):
             flipped = _NEGATED.get(cond.op) if cond._production == "Cmp" else None
             return cond.replace(op=flipped) if flipped is not None else D.Un(UnOp.not_, cond)
         if counter[0] == RAN:
-            return _trips_any_is(self.order.parity_loops[counter[1]], value)
-        return _trips_parity_is(self.order.parity_loops[counter[1]], value)
+            return trips_any_is(self.order.parity_loops[counter[1]], value)
+        return trips_parity_is(self.order.parity_loops[counter[1]], value)
 
     def told(self, counter, values) -> str:
         """What ``guarded``'s note says of ``counter`` at ``values``."""
@@ -542,27 +542,6 @@ def _counter_name(counter) -> str | None:
 
 def _removable_kind(dep) -> bool:
     return dep._production in ("DerivedDep", "CellDep")
-
-
-def _trips_parity_is(loop, parity: int):
-    """Whether ``loop`` (a sequential ``For`` of a positive constant step) ran an odd (``parity``
-    1) or even number of times, as an expression of its bounds (``//`` and ``%`` of a positive
-    length)."""
-    dtype, step = loop.var.type.dtype, loop.step.value
-    start_zero = loop.start._production == "Int" and loop.start.value == 0
-    length = loop.stop if start_zero else D.Bin(BinOp.sub, loop.stop, loop.start)
-    if step != 1:
-        length = D.Bin(BinOp.floordiv, D.Bin(BinOp.add, length, D.Int(step - 1, dtype)), D.Int(step, dtype))
-    rest = D.Bin(BinOp.mod, length, D.Int(2, dtype))  # (the trips)
-    if parity:
-        return D.Bin(BinOp.and_, D.Cmp(CmpOp.gt, loop.stop, loop.start), D.Cmp(CmpOp.ne, rest, D.Int(0, dtype)))
-    return D.Bin(BinOp.or_, D.Cmp(CmpOp.le, loop.stop, loop.start), D.Cmp(CmpOp.eq, rest, D.Int(0, dtype)))
-
-
-def _trips_any_is(loop, ran: int):
-    """Whether ``loop`` (a ``For`` of a positive constant step) made a trip (``ran`` 1) or none,
-    as an expression of its bounds."""
-    return D.Cmp(CmpOp.gt if ran else CmpOp.le, loop.stop, loop.start)
 
 
 def _before_yield(body, stmts: list) -> tuple:

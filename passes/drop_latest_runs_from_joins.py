@@ -9,10 +9,9 @@ from nanopass.languages.statements import BODY_FIELDS, LOOPS
 from nanopass.languages.terms import BinOp, CmpOp, DType, UnOp
 from nanopass.rewrite import register
 
-from .lean import LeanPass
+from .lean import LeanPass, trips_any_is, trips_parity_is
 from .cells import cell_readers, join_cells, taken_names
 from .loop_facts import evaluate_scalar
-from .drop_implied_dependencies import _trips_any_is, _trips_parity_is
 from .runtime_order import ASSUME, PARITY, RAN, gives_up, runtime_order
 from .split_joins_by_iteration import MAX_TRIPS, counted_iterations
 from .util import FreshVersions, assigned_names, iter_stmts, loop_counters, places, var_reads
@@ -344,9 +343,9 @@ class DropLatestRunsFromJoins(LeanPass):
             cond = None
             for what, op, value in tests:
                 if what == PARITY:
-                    test = _trips_parity_is(op, value)
+                    test = trips_parity_is(op, value)
                 elif what == RAN:
-                    test = _trips_any_is(op, value)
+                    test = trips_any_is(op, value)
                 else:
                     test = D.Cmp(op, D.Var(what.name, span=span), D.Int(value, what.type.dtype, span=span), span=span)
                 cond = test if cond is None else D.Bin(BinOp.or_, cond, test, span=span)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from nanopass.languages import DIRECTED as D
 from nanopass.languages.statements import LOOPS
+from nanopass.languages.terms import BinOp, CmpOp
 from nanopass.rewrite import Pass
 
 
@@ -62,3 +64,24 @@ def waiters_on_held_runs(body) -> dict[str, list]:
 
     walk(tuple(body), frozenset(), (id(body),))
     return out
+
+
+def trips_parity_is(loop, parity: int):
+    """Whether ``loop`` (a sequential ``For`` of a positive constant step) ran an odd (``parity``
+    1) or even number of times, as an expression of its bounds (``//`` and ``%`` of a positive
+    length)."""
+    dtype, step = loop.var.type.dtype, loop.step.value
+    start_zero = loop.start._production == "Int" and loop.start.value == 0
+    length = loop.stop if start_zero else D.Bin(BinOp.sub, loop.stop, loop.start)
+    if step != 1:
+        length = D.Bin(BinOp.floordiv, D.Bin(BinOp.add, length, D.Int(step - 1, dtype)), D.Int(step, dtype))
+    rest = D.Bin(BinOp.mod, length, D.Int(2, dtype))  # (the trips)
+    if parity:
+        return D.Bin(BinOp.and_, D.Cmp(CmpOp.gt, loop.stop, loop.start), D.Cmp(CmpOp.ne, rest, D.Int(0, dtype)))
+    return D.Bin(BinOp.or_, D.Cmp(CmpOp.le, loop.stop, loop.start), D.Cmp(CmpOp.eq, rest, D.Int(0, dtype)))
+
+
+def trips_any_is(loop, ran: int):
+    """Whether ``loop`` (a ``For`` of a positive constant step) made a trip (``ran`` 1) or none,
+    as an expression of its bounds."""
+    return D.Cmp(CmpOp.gt if ran else CmpOp.le, loop.stop, loop.start)
