@@ -287,7 +287,8 @@ class DropLatestRunsFromJoins(LeanPass):
         has given values (``RuntimeOrder.implied_each``) or is at least a value
         (``implied_from``), or where a loop before ``W`` of bounds that read only the scalar
         parameters made an even or odd number of trips, or some or none (``(PARITY, k)``,
-        ``(RAN, k)``; ``W`` in no loop the joined task is not in): there every walk orders ``W``
+        ``(RAN, k)``; ``W`` in no loop the joined task is not in; not "none" of a loop in no
+        other loop around the joined task: the join then holds no run): there every walk orders ``W``
         after every run of the joined task by the runtime or ``W``'s other edges (the swap loop's
         accumulate from its third iteration on, after the copy whose output it reads, which came
         after the previous accumulate; a reader after the swap loop, of what its accumulate
@@ -310,7 +311,10 @@ class DropLatestRunsFromJoins(LeanPass):
             if around <= source_loops:
                 for v, values in order.implied_each(n, at[0]):
                     if isinstance(v, tuple) and v[0] in (PARITY, RAN) and len(values) == 1:
-                        tests.append((v[0], order.parity_loops[v[1]], values[0]))
+                        loop = order.parity_loops[v[1]]
+                        if v[0] == RAN and not values[0] and id(loop) in source_loops and not self.loop_places[id(loop)].loops:
+                            continue  # (no trip of the one loop around the task: the join holds no run)
+                        tests.append((v[0], loop, values[0]))
             inner = [k for k in around if self.loop_places[k].loops == around - {k}]
             if len(inner) == 1 and loops[inner[0]]._production == "For":
                 counter = loops[inner[0]].var

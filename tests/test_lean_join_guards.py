@@ -100,3 +100,16 @@ def test_a_reader_after_a_swap_loop_drops_its_join_edges_where_the_loop_made_an_
     assert figures[3] == (18, 0, 3)
     assert figures[4] == (21, 0, 6)
     checked_clean(PARITY_READER, (1, 2, 3, 4))
+
+
+def test_no_guard_where_the_one_loop_around_the_joined_task_made_no_trip():
+    """Seed 28156 of measure_generated: k_copy runs in the top-level loop over i2, and a k_add
+    after the loop waits on its join. Where the loop made no trip the join holds no run, so the
+    waiter's edge on it is implied there trivially; a guard on that (a copy of the join where
+    n > 0) changed how the cells are cleared and cost an insertion the measure finds redundant
+    (8 against a minimum of 7). By the measure (the runtime model's order, not the compiler's
+    figures): every insertion is needed."""
+    from nanopass.tools.measure_generated import generated_totals
+
+    total = generated_totals([28156])
+    assert (total["insertions"], total["redundant"]) == (total["minimum"], 0)
