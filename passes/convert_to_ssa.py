@@ -20,8 +20,6 @@ _VAR, _INT, _BIN, _CMP = S.Var, S.Int, S.Bin, S.Cmp
 _CONSTANT_CLASSES = frozenset(S.nodes[name] for name in _CONSTANTS)
 _EXPRS = frozenset(S.classes("Expr"))
 _CREATE = S.CreateTensor
-_DEP_VAR = S.DepVar
-assert _DEP_VAR is SURFACE.DepVar  # (``ConvertToSsa.dependencies`` keeps a surface DepVar as it is)
 # role -> ``f"__{role}_v{k}"`` for k = 0, 1, ... (as far as a compile has asked: ``fresh``)
 _SUFFIXES: defaultdict[str, list[str]] = defaultdict(list)
 
@@ -195,45 +193,18 @@ class ConvertToSsa(Pass):
             value = arg.value
             kind = type(value)
             if kind is _VAR:
-                name = env.get(value.name)
-                if name == value.name:
+                if env.get(value.name) == value.name:
                     out.append(arg)
                     continue
-                # (``Var``, inlined: most arguments that change are names of another version)
-                new = S.Var.make_trusted(name, value.span) if name is not None else self.Var(value)
             elif kind in _CONSTANT_CLASSES or ((kind is _BIN or kind is _CMP) and _keeps(value, env)):
                 out.append(arg)  # (an index expression mostly)
                 continue
-            else:
-                new = renamed(value)
+            new = renamed(value)
             if new is not value:
                 arg = S.Arg.make_trusted(new, arg.no_dep, arg.hint, span=arg.span)
                 changed = True
             out.append(arg)
         return tuple(out) if changed else args
-
-    def dependencies(self, deps) -> tuple:
-        """A task's ``deps=`` with the versions in force (``visit_all``'s result): a ``DepVar`` of a
-        name (most dependencies) renamed in place, any other through ``visit``."""
-        env, out, changed = self.env, [], False
-        for dep in deps:
-            value = dep.value if type(dep) is _DEP_VAR else None
-            if type(value) is not _VAR:
-                new = self.visit(dep)
-            else:
-                name = env.get(value.name)
-                if name == value.name:
-                    new = dep
-                else:  # (trusted: a Var of the version in force, the DepVar's span)
-                    new = S.DepVar.make_trusted(S.Var.make_trusted(name, value.span) if name is not None
-                                                else self.Var(value), dep.span)
-            if new is not dep:
-                changed = True
-            if type(new) is list:
-                out.extend(new)
-            else:
-                out.append(new)
-        return tuple(out) if changed else deps
 
     # -- statements --------------------------------------------------------------------------------
 
@@ -248,7 +219,7 @@ class ConvertToSsa(Pass):
         kind = stmt._production
         if kind == "Task":
             args = self.arguments(stmt.args)
-            deps = self.dependencies(stmt.deps) if stmt.deps else stmt.deps
+            deps = self.visit_all(stmt.deps) if stmt.deps else stmt.deps
             outs, kept = [], True
             env, once, names = self.env, self.once, self.names
             for out in stmt.outs:  # (``define``, inlined: a task's outputs are most definitions)
