@@ -196,3 +196,16 @@ def test_exhaustive_retire_run_prints_its_count_first(tmp_path, capsys):
     # 8 + 96 (the test above), counted before any program runs
     assert lines[0] == "104 programs in the grammar (sizes 1..2), the first 8 skipped"
     assert lines[1].startswith("exhaustive retire grammar size 2: 0 (of 104) programs")
+
+
+def test_exhaustive_retire_order_does_not_depend_on_the_hash_seed():
+    import os
+    import subprocess
+    import sys
+    code = "from nanopass.tools.attack import retire; print(repr(list(retire.programs(3))[::7]))"
+
+    def under(seed: str) -> str:
+        return subprocess.run([sys.executable, "-c", code], env={**os.environ, "PYTHONHASHSEED": seed},
+                              check=True, capture_output=True, text=True).stdout
+    first = under("1")
+    assert "Program(" in first and first == under("2")
