@@ -13,6 +13,7 @@ still running: a race; docs/decisions.md, "set_tensor_data after the producer's 
 from __future__ import annotations
 
 import ast
+import itertools
 
 from test_attack import seq_of
 
@@ -89,3 +90,122 @@ def test_retire_programs_are_valid_and_deterministic():
         assert prog.auto_scope or "auto_scope=False" in src
         for n, c in runner.SETTINGS:
             seq_of(prog, n, c)
+
+
+# ---- the exhaustive mode ----------------------------------------------------------------------
+
+BLOCK_OF = {("range", 2): "range_2", ("range", "n"): "range_n", "==": "if_0", ">=": "if_1"}
+ATOM_OF = {"upa": "wr", "rda": "rd", "upb": "ws", "rdb": "rs"}
+
+
+def spelled(body, chain=None) -> tuple:
+    """A program body read back as (block, inner) / atom names (retire.py's doc), independently of
+    retire.build: a slice and the statement after it are one atom on the row block."""
+    out, stmts = [], list(body)
+    while stmts:
+        s = stmts.pop(0)
+        sliced = isinstance(s, P.Slice)
+        if sliced:
+            assert (s.src, s.row) == ("a", 0)
+            view, s = s.name, stmts.pop(0)
+        if isinstance(s, P.Call):
+            assert (s.tid, s.deps) == ((chain, (chain,)) if chain else (s.tid, ()))
+            assert s.args[0] == (view if sliced else "a")
+            out.append(ATOM_OF[s.kernel])
+        elif isinstance(s, (P.HostWrite, P.HostRead)):
+            assert s.tensor == (view if sliced else "a") and s.idx == (1, 1)
+            out.append(("hW" if sliced else "hw") if isinstance(s, P.HostWrite) else ("hR" if sliced else "hr"))
+        elif isinstance(s, P.Auto):
+            out.append(("scope", spelled(s.body)))
+        elif isinstance(s, P.Loop):
+            out.append((BLOCK_OF[(s.kind, s.trip)], spelled(s.body)))
+        elif isinstance(s, P.If):
+            out.append((BLOCK_OF[s.cond[1]], spelled(s.then)))
+        else:
+            assert isinstance(s, P.Manual) and isinstance(s.body[0], P.TidNone)
+            out.append(("manual", spelled(s.body[1:], s.body[0].tid)))
+    return tuple(out)
+
+
+def test_exhaustive_retire_sizes_1_and_2_are_every_program_once():
+    # by hand: size 1 is one atom (8); size 2 is two atoms (8 * 8 = 64) or a block around an atom,
+    # the blocks allowed outside a loop being scope, range_2, range_n and manual (4 * 8 = 32): 96
+    atoms = ("wr", "rd", "ws", "rs", "hw", "hr", "hW", "hR")
+    assert sorted(retire.ATOMS) == sorted(atoms)
+    want = {(a, b) for a in atoms for b in atoms} | {((blk, (a,)),) for blk in ("scope", "range_2", "range_n", "manual")
+                                                   for a in atoms}
+    got = [spelled(p.body) for p in retire.programs(2)]
+    assert retire.count(1) == 8 and [spelled(p.body) for p in retire.programs(1)] == [(a,) for a in atoms]
+    assert len(got) == retire.count(2) == len(want) == 96 and set(got) == want
+
+
+def _size(spelling) -> int:
+    return sum(1 if isinstance(i, str) else 1 + _size(i[1]) for i in spelling)
+
+
+def _allowed(spelling, in_loop=False, in_manual=False) -> bool:
+    for i in spelling:
+        if isinstance(i, str):
+            continue
+        blk, inner = i
+        if in_manual or (blk.startswith("if") and not in_loop):
+            return False
+        if not _allowed(inner, in_loop or blk.startswith("range"), blk == "manual"):
+            return False
+    return True
+
+
+def test_exhaustive_retire_size_3_is_complete_and_deterministic():
+    # by hand, the shapes of size 3 and their programs (8 atoms, blocks S = scope, range_2,
+    # range_n, manual at the top; in a loop the ifs too; nothing but atoms in a manual scope):
+    #   atom atom atom                      8^3          = 512
+    #   atom B(atom), B(atom) atom          2 * 4 * 8^2  = 512
+    #   B(atom atom)                        4 * 8^2      = 256
+    #   B(B'(atom)): scope holds 4 blocks, each loop 6, manual none: 16 * 8 = 128
+    # 1408 in all
+    progs = list(retire.programs(3))
+    got = [spelled(p.body) for p in progs]
+    assert len(got) == retire.count(3) == len(set(got)) == 1408
+    assert all(_size(g) == 3 and _allowed(g) for g in got)
+    assert len({P.render(p).source for p in progs}) == 1408          # no two programs alike
+    assert progs == list(retire.programs(3))                          # the same order each time
+    # fewer atoms first, then by spelling: range_2 < range_n < scope, and within it if_0 first
+    assert got[0] == (("range_2", (("if_0", ("wr",)),)),) and got[-1] == ("hR", "hR", "hR")
+    assert all(p.auto_scope == ("pl.scope()" not in P.render(p).source) for p in progs)
+
+
+def test_exhaustive_retire_patterns_and_atoms_bound_the_run():
+    # scope(atom, atom), atom: 8^3 programs; at most one atom in size 3: the 16 B(B'(atom)) shapes
+    assert retire.count(4, patterns=["scope(atom,atom),atom"]) == 512
+    assert retire.count(3, max_atoms=1) == 16 * 8
+    progs = list(retire.programs(4, patterns=["scope(atom,atom),atom"]))
+    assert (("scope", ("wr", "rd")), "hw") in {spelled(p.body) for p in progs}
+
+
+def test_exhaustive_retire_programs_run_under_every_setting():
+    for p in itertools.islice(retire.programs(3), 0, None, 37):
+        ast.parse(P.render(p).source)
+        for n, c in runner.SETTINGS:
+            seq_of(p, n, c)
+
+
+def test_exhaustive_retire_run_prints_its_count_first(tmp_path, capsys):
+    from nanopass.tools.attack import cli
+    cli.main(["--exhaustive", "--grammar", "retire", "--size", "2", "--skip", "8", "--limit", "0", "--out", str(tmp_path)])
+    lines = capsys.readouterr().out.splitlines()
+    # 8 + 96 (the test above), counted before any program runs
+    assert lines[0] == "104 programs in the grammar (sizes 1..2), the first 8 skipped"
+    assert lines[1].startswith("exhaustive retire grammar size 2: 0 (of 104) programs")
+
+
+def test_exhaustive_retire_order_does_not_depend_on_the_hash_seed():
+    import os
+    import subprocess
+    import sys
+    code = "from nanopass.tools.attack import retire; print(repr(list(retire.programs(3))[::7]))"
+
+    def under(seed: str) -> str:
+        return subprocess.run([sys.executable, "-c", code], env={**os.environ, "PYTHONHASHSEED": seed},
+                              check=True, capture_output=True, text=True).stdout
+    first = under("1")
+    assert "Program(" in first and first == under("2")

@@ -50,12 +50,23 @@ def test_regions_of_slices_transposes_and_reshapes_are_exact_boxes():
     assert region(View("b", 0, (2, 2, 4), (8, 4, 1)), base) == Box((0, 0), (4, 4))  # rows 0..3 as 2x2x4
 
 
-def test_a_view_that_is_no_box_is_the_whole_buffer_conservatively():
+def test_a_view_that_is_no_box_is_the_whole_buffer_with_its_elements():
     base = (8, 4)
     flattened_columns = View("b", 1, (6,), (1,))  # elements 1..6 straddle rows 0 and 1
-    assert region(flattened_columns, base) == Box((0, 0), (8, 4), exact=False)
-    strided = View("b", 0, (4,), (2,))  # every other element of row 0..1
-    assert not region(strided, base).exact
+    elems = frozenset({(0, 1), (0, 2), (0, 3), (1, 0), (1, 1), (1, 2)})
+    assert region(flattened_columns, base) == Box((0, 0), (8, 4), exact=False, elems=elems)
+    strided = View("b", 0, (4,), (2,))  # every other element of rows 0..1: 0, 2, 4, 6
+    assert region(strided, base) == Box((0, 0), (8, 4), False, frozenset({(0, 0), (0, 2), (1, 0), (1, 2)}))
+    # compared by elements (docs/decisions.md, "regions of views that are no box"): the strided
+    # view misses (0, 1) and (1, 3), and covers neither a box it does not fill nor one it does not touch
+    assert not overlaps(region(strided, base), Box((0, 1), (1, 1)))
+    assert overlaps(region(strided, base), region(flattened_columns, base))  # (0, 2), (1, 0), (1, 2)
+    assert not covers(region(strided, base), Box((0, 0), (1, 3)))
+    assert covers(region(flattened_columns, base), Box((0, 1), (1, 3)))
+    assert covers(Box((0, 0), (2, 4)), region(strided, base)) and not covers(Box((0, 0), (1, 4)), region(strided, base))
+    # more than ELEMS_CAP elements: the whole buffer, conservatively, as before
+    big = (1 << 10, 1 << 5)
+    assert region(View("b", 1, (1 << 15,), (1,)), big) == Box((0, 0), big, exact=False)
 
 
 def test_overlap_and_cover_are_per_dimension():

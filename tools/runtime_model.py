@@ -12,7 +12,9 @@ edges the runtime will create and the transitive closure of those edges:
   ``manual_dep`` become TensorMap producers of their region. Readers are never recorded;
 - ``get_tensor_data`` waits for the creator and the overlapping TensorMap producers,
   ``set_tensor_data`` also for those producers' consumers; both block the orchestration thread,
-  so every later node comes after them.
+  so every later node comes after them. Through a ``manual_dep`` tensor (which "turns off lookup
+  and insert for that tensor, which leaves creator-only tracking") an access waits for the
+  creator alone (docs/decisions.md, "host access through a manual_dep tensor").
 
 Retirement (section 11: a task's slot is freed once it is COMPLETED, all its consumers have
 released it and its scope has ended; a retired producer is skipped): the model takes the weakest
@@ -29,7 +31,8 @@ the producer's scope is open (docs/decisions.md, "set_tensor_data after the prod
 
 Allocations complete when they are made. A node that uses a buffer after the runtime scope that
 allocated it has ended gets a *warning* (the runtime may already have reclaimed the buffer); a
-warning is not an error. Regions are ``trace.region`` boxes (conservative for non-box views).
+warning is not an error. Regions are ``trace.region`` boxes, compared by elements for a view
+that is no box (docs/decisions.md, "regions of views that are no box").
 """
 
 from __future__ import annotations
@@ -238,7 +241,8 @@ class _Builder:
         creator = self.creator(event.owner)
         if creator is not None:
             preds[creator] = "host"
-        producers = [e.producer for _, e in self.entries(buffer).overlapping(box)]
+        # a manual_dep tensor "turns off lookup and insert": the access may wait for its creator only
+        producers = [] if event.manual_dep else [e.producer for _, e in self.entries(buffer).overlapping(box)]
         for producer in producers:
             preds.setdefault(producer, "host")
         if isinstance(event, HostWrite):

@@ -74,12 +74,18 @@ class View:
 class Box:
     """A region of a buffer: ``offsets`` + ``shape`` per dimension of the buffer.
 
-    ``exact`` is False for a conservative whole-buffer region of a view that is not a box.
+    ``exact`` is False for a region of a view that is not a box: ``offsets`` + ``shape`` are then
+    the whole buffer, and ``elems`` (when the view has at most ``ELEMS_CAP`` elements, all inside
+    the buffer) its elements exactly, as index tuples of the buffer; ``overlaps`` and ``covers``
+    compare by elements where a region has them (runtime-api.md section 11: regions are compared
+    using start_offset, shapes and strides, and disjoint views do not depend on each other; the
+    weakest reading is elementwise), else by the conservative whole buffer.
     """
 
     offsets: tuple[int, ...]
     shape: tuple[int, ...]
     exact: bool = True
+    elems: frozenset | None = None
 
     def __str__(self) -> str:
         dims = ", ".join(f"{o}:{o + s}" for o, s in zip(self.offsets, self.shape))
@@ -124,6 +130,25 @@ def whole(shape: tuple[int, ...], exact: bool = True) -> Box:
     return Box(tuple(0 for _ in shape), tuple(shape), exact)
 
 
+ELEMS_CAP = 1 << 14
+
+
+def _not_a_box(view: View, base: tuple[int, ...]) -> Box:
+    """The whole buffer, with the view's elements when there are few enough and all in the buffer."""
+    count = 1
+    for extent in view.shape:
+        count *= extent
+    if count > ELEMS_CAP:
+        return whole(base, exact=False)
+    flats = [view.offset]
+    for stride, extent in zip(view.strides, view.shape):
+        flats = [f + i * stride for f in flats for i in range(extent)]
+    points = [_unravel(f, base) for f in flats]
+    if any(p is None for p in points):
+        return whole(base, exact=False)
+    return Box(tuple(0 for _ in base), tuple(base), False, frozenset(tuple(p) for p in points))
+
+
 @functools.lru_cache(maxsize=1 << 16)  # a pure function of hashable values, asked again for every task
 def region(view: View, base: tuple[int, ...]) -> Box:
     """The box of ``base`` (the buffer's shape) whose elements are exactly the view's.
@@ -133,29 +158,29 @@ def region(view: View, base: tuple[int, ...]) -> Box:
     box of the buffer is taken as the whole buffer (``exact`` False: conservative).
     """
     if any(extent == 0 for extent in view.shape):
-        return whole(base, exact=False)
+        return _not_a_box(view, base)
     strides = row_major_strides(base)
     origin = _unravel(view.offset, base)
     if origin is None:
-        return whole(base, exact=False)
+        return _not_a_box(view, base)
     shape = [1] * len(base)
     for stride, extent in _runs(zip(view.strides, view.shape)):
         if stride not in strides:
-            return whole(base, exact=False)
+            return _not_a_box(view, base)
         d = strides.index(stride)
         while True:
             if d < 0 or shape[d] != 1:
-                return whole(base, exact=False)
+                return _not_a_box(view, base)
             if extent <= base[d] - origin[d]:
                 shape[d] = extent
                 break
             if origin[d] != 0 or extent % base[d]:
-                return whole(base, exact=False)
+                return _not_a_box(view, base)
             shape[d] = base[d]
             extent //= base[d]
             d -= 1
     if _runs(zip(strides, shape)) != _runs(zip(view.strides, view.shape)):
-        return whole(base, exact=False)
+        return _not_a_box(view, base)
     return Box(tuple(origin), tuple(shape))
 
 
@@ -187,14 +212,40 @@ def element_box(view: View, index: tuple[int, ...], base: tuple[int, ...]) -> Bo
     return Box(tuple(origin), tuple(1 for _ in base))
 
 
+def _inside(point: tuple[int, ...], box: Box) -> bool:
+    return all(o <= p < o + n for p, o, n in zip(point, box.offsets, box.shape))
+
+
+def _points(box: Box):
+    points = [()]
+    for o, n in zip(box.offsets, box.shape):
+        points = [p + (i,) for p in points for i in range(o, o + n)]
+    return points
+
+
 def overlaps(a: Box, b: Box) -> bool:
+    if a.elems is not None and b.elems is not None:
+        return not a.elems.isdisjoint(b.elems)
+    if a.elems is not None or b.elems is not None:
+        some, box = (a, b) if a.elems is not None else (b, a)
+        return any(_inside(p, box) for p in some.elems)
     return all(ao < bo + bs and bo < ao + as_ for ao, as_, bo, bs in zip(a.offsets, a.shape, b.offsets, b.shape))
 
 
 def covers(outer: Box, inner: Box) -> bool:
-    """Every element of ``inner`` is in ``outer`` (a conservative box covers nothing for sure)."""
+    """Every element of ``inner`` is in ``outer`` (a conservative box without its elements covers
+    nothing for sure)."""
+    if outer.elems is not None:
+        if inner.elems is not None:
+            return inner.elems <= outer.elems
+        size = 1
+        for n in inner.shape:
+            size *= n
+        return inner.exact and size <= len(outer.elems) and all(p in outer.elems for p in _points(inner))
     if not outer.exact:
         return False
+    if inner.elems is not None:
+        return all(_inside(p, outer) for p in inner.elems)
     return all(
         oo <= io and io + is_ <= oo + os_
         for oo, os_, io, is_ in zip(outer.offsets, outer.shape, inner.offsets, inner.shape)

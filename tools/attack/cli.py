@@ -76,6 +76,11 @@
                                       readers and host writes and reads after those scopes ended:
                                       a host write must not count on a reader submitted after its
                                       producer could retire (retire.py, rtmodel.py's retirement)
+  --exhaustive --grammar retire --size K [--skip K] ...
+                                      every program of up to K items over writers, readers, host
+                                      writes and reads of `a` and of a row block of it, in
+                                      pl.scope()s, pl.range(2) / pl.range(n) loops, `if i == 0` /
+                                      `if i >= 1` and manual scopes (retire.py's exhaustive mode)
 
 Each failing program is saved as DIR/<class>/<name>.py with its failures in a header comment;
 the first few of each class are minimised into DIR/minimal/. The figures (programs, tasks, runs,
@@ -269,6 +274,14 @@ def _programs(args):
         i += 1
 
 
+def _count(args) -> int:
+    """The number of programs an exhaustive run enumerates (before --skip and --limit)."""
+    if args.grammar in GRAMMARS:
+        return sum(GRAMMARS[args.grammar].count(k, max_atoms=args.max_atoms, patterns=args.shapes)
+                   for k in _sizes(args))
+    return sum(exhaustive.count(k, exhaustive.ALPHABETS[args.alphabet], patterns=args.shapes) for k in _sizes(args))
+
+
 def _write_summary(args, tally: Tally, elapsed: float, partial: bool) -> dict:
     summary = tally.summary()
     summary["figures"]["wall seconds"] = round(elapsed, 1)
@@ -280,12 +293,8 @@ def _write_summary(args, tally: Tally, elapsed: float, partial: bool) -> dict:
                        f"exhaustive size {sizes.stop - 1} ({args.alphabet} alphabet){shapes}" if args.exhaustive
                        else f"random{' surface' if args.surface else ''}"
                        f"{' ' + args.grammar if hasattr(GRAMMARS.get(args.grammar), 'generate') else ''} seed {args.seed}")
-    if args.exhaustive and args.grammar in GRAMMARS:
-        summary["programs in the grammar"] = sum(
-            GRAMMARS[args.grammar].count(k, max_atoms=args.max_atoms, patterns=args.shapes) for k in sizes)
-    elif args.exhaustive:
-        summary["programs in the grammar"] = sum(
-            exhaustive.count(k, exhaustive.ALPHABETS[args.alphabet], patterns=args.shapes) for k in sizes)
+    if args.exhaustive:
+        summary["programs in the grammar"] = _count(args)
     summary["partial"] = partial
     (args.out / "summary.json").write_text(json.dumps(summary, indent=2, sort_keys=True) + "\n")
     return summary
@@ -335,6 +344,10 @@ def main(argv=None) -> int:
     args.out.mkdir(parents=True, exist_ok=True)
     record.recorder_object()
     tally = Tally(args.out)
+    if args.exhaustive:
+        skipped = f", the first {args.skip} skipped" if args.skip and args.grammar in GRAMMARS else ""
+        print(f"{_count(args)} programs in the grammar (sizes {_sizes(args).start}..{_sizes(args).stop - 1}){skipped}",
+              flush=True)
     start = time.monotonic()
     gen = _programs(args)
     submitted = 0

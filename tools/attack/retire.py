@@ -27,17 +27,47 @@ auto_scope=False), `with pl.manual_scope():` (atoms only, each task waiting for 
 `pl.parallel(2)` and `if i == 0` / `if i >= 1` on the innermost loop variable.
 The oracle is the usual one (oracle.check_run under rtmodel.py): every conflicting pair ordered,
 every read observing the sequential program's write. Runs for n = 0..2 (runner.SETTINGS).
+
+The exhaustive mode (`--exhaustive --grammar retire --size K`, `programs` and `count`) enumerates
+every program of up to K items over one tensor, the parameter `a`, and a fixed alphabet
+(ATOMS; a row block is rows 0..3 of `a`, `s = pl.tensor.slice(a, [4, 4], [0, 0])`, and every host
+access touches a[1, 1], which every task's region holds, so that every host access conflicts with
+every writer and, when it writes, with every reader):
+
+    wr  `a = self.upa(a)`                    a writer of the whole tensor (InOut)
+    rd  `f, k = pl.submit(self.rda, a)`      a reader of the whole tensor
+    ws  `s = slice; s = self.upb(s)`         a writer of the row block (InOut)
+    rs  `s = slice; f, k = pl.submit(self.rdb, s)`   a reader of the row block
+    hw  `pl.tensor.write(a, [1, 1], v)`      a host write of the whole tensor
+    hr  `v = pl.tensor.read(a, [1, 1])`      a host read of the whole tensor (kept live in `sink`)
+    hW  `s = slice; pl.tensor.write(s, [1, 1], v)`   a host write through the row block
+    hR  `s = slice; v = pl.tensor.read(s, [1, 1])`   a host read through the row block
+
+and the blocks (EX_BLOCKS) `with pl.scope():` (the function then has auto_scope=False),
+`for i in pl.range(2):`, `for i in pl.range(n):`, `if i == 0:` and `if i >= 1:` on the innermost
+loop's variable (only inside a loop) and `with pl.manual_scope():` (atoms only, each task waiting
+for the one before, the chain `m`). An item is an atom (size 1) or a block (size 1 + its non-empty
+body). Programs come by size, all of size k before any of size k + 1; within a size, shapes with
+fewer atoms first (every block shape before the plain sequences), then by spelling, then the atom
+fills in the alphabet's order, so an index names one program for good (`--skip K` goes on with a
+run cut short). Each (shape, fill) is one program and no two render the same source; shapes with an
+`if` outside every loop are left out (no loop variable to test).
 """
 
 from __future__ import annotations
 
+import functools
+import itertools
 import random
 from dataclasses import replace
-from typing import Optional
+from typing import Iterator, Optional
 
+from . import grammar
 from . import program as P
 
-BLOCKS = ()      # random programs only: no --shapes patterns
+EX_BLOCKS = ("scope", "range_2", "range_n", "if_0", "if_1", "manual")
+BLOCKS = EX_BLOCKS      # the exhaustive mode's blocks, for --shapes patterns
+ATOMS = ("wr", "rd", "ws", "rs", "hw", "hr", "hW", "hR")
 TENSORS = ("a", "b")
 KERNELS = (
     P.Kernel("upa", (("inout", "A"),)),
@@ -164,3 +194,116 @@ def generate(seed: int, max_size: Optional[int] = None) -> P.Program:
         body += g.atom("hw")
     auto_scope = not g.scoped
     return P.Program(P.kernels_used(KERNELS, body), tuple(body), auto_scope=auto_scope)
+
+
+# ---- the exhaustive mode ----------------------------------------------------------------------
+
+_CONDS = {"if_0": "==", "if_1": ">="}
+_TRIPS = {"range_2": 2, "range_n": "n"}
+
+
+def _valid(shape, in_loop: bool = False) -> bool:
+    """No `if` outside every loop (it tests the innermost loop's variable)."""
+    for item in shape:
+        if item == "atom":
+            continue
+        block, inner = item
+        if block in _CONDS and not in_loop:
+            return False
+        if not _valid(inner, in_loop or block in _TRIPS):
+            return False
+    return True
+
+
+@functools.lru_cache(maxsize=None)
+def _shapes(size: int) -> tuple:
+    """The valid shapes of exactly `size` items, in their fixed order (grammar.ordered_shapes)."""
+    return tuple(sh for sh in grammar.ordered_shapes(grammar.shapes(size, EX_BLOCKS, EX_BLOCKS)) if _valid(sh))
+
+
+def _kept(size: int, max_atoms=None, patterns=()) -> Iterator[tuple]:
+    keep = grammar.shape_filter(patterns, EX_BLOCKS)
+    for shape in _shapes(size):
+        if (max_atoms is None or grammar.n_atoms(shape) <= max_atoms) and keep(shape):
+            yield shape
+
+
+class _Builder:
+    def __init__(self):
+        self.k = 0
+        self.scoped = False
+
+    def fresh(self, p: str) -> str:
+        self.k += 1
+        return f"{p}{self.k}"
+
+    def items(self, shape, fill, loop_vars: tuple, chain: Optional[str]) -> list:
+        out = []
+        for item in shape:
+            if item == "atom":
+                out += self.atom(next(fill), chain)
+                continue
+            block, inner = item
+            if block == "scope":
+                self.scoped = True
+                out.append(P.Auto(tuple(self.items(inner, fill, loop_vars, chain))))
+            elif block in _TRIPS:
+                var = "ijk"[len(loop_vars)]
+                body = self.items(inner, fill, loop_vars + (var,), chain)
+                out.append(P.Loop("range", var, _TRIPS[block], tuple(body)))
+            elif block in _CONDS:
+                cond = (loop_vars[-1], _CONDS[block], 0 if block == "if_0" else 1)
+                out.append(P.If(cond, tuple(self.items(inner, fill, loop_vars, chain))))
+            else:
+                m = self.fresh("m")
+                out.append(P.Manual((P.TidNone(m),) + tuple(self.items(inner, fill, loop_vars, m))))
+        return out
+
+    def call(self, kernel: str, args: tuple, results: tuple, chain: Optional[str], reads: bool) -> P.Call:
+        if chain:
+            return P.Call(kernel, args, results, (), True, chain, (chain,))
+        if reads:
+            return P.Call(kernel, args, results, submit=True, tid=self.fresh("k"))
+        return P.Call(kernel, args, results)
+
+    def atom(self, atom: str, chain: Optional[str]) -> list:
+        t = "a"
+        pre: list = []
+        if atom in ("ws", "rs", "hW", "hR"):
+            t = self.fresh("s")
+            pre = [P.Slice(t, "a", 0)]
+        if atom == "wr":
+            return [self.call("upa", (t,), (t,), chain, False)]
+        if atom == "rd":
+            return [self.call("rda", (t, None), (self.fresh("f"),), chain, True)]
+        if atom == "ws":
+            return pre + [self.call("upb", (t,), (t,), chain, False)]
+        if atom == "rs":
+            return pre + [self.call("rdb", (t, None), (self.fresh("f"),), chain, True)]
+        if atom in ("hw", "hW"):
+            return pre + [P.HostWrite(t, (1, 1), float(1 + self.k % 9))]
+        return pre + [P.HostRead(self.fresh("v"), t, (1, 1), self.k % P.SINK_SIZE)]
+
+
+def build(shape: tuple, fill: tuple) -> P.Program:
+    """The program of one shape and its atom fill (indices into ATOMS, in the shape's order)."""
+    b = _Builder()
+    body = tuple(b.items(shape, iter(ATOMS[k] for k in fill), (), None))
+    return P.Program(P.kernels_used(KERNELS, body), body, auto_scope=not b.scoped)
+
+
+def _all(size: int, max_atoms=None, patterns=()) -> Iterator[tuple]:
+    for shape in _kept(size, max_atoms, patterns):
+        for fill in itertools.product(range(len(ATOMS)), repeat=grammar.n_atoms(shape)):
+            yield shape, fill
+
+
+def programs(size: int, max_atoms=None, patterns=()) -> Iterator[P.Program]:
+    """Every program of exactly `size` items (at most `max_atoms` atoms, of a shape one of
+    `patterns` matches, when given), in the fixed order of the module doc."""
+    for shape, fill in _all(size, max_atoms, patterns):
+        yield build(shape, fill)
+
+
+def count(size: int, max_atoms=None, patterns=()) -> int:
+    return sum(len(ATOMS) ** grammar.n_atoms(sh) for sh in _kept(size, max_atoms, patterns))

@@ -8,7 +8,8 @@ The rules modelled:
 - explicit deps are fanins in AUTO and MANUAL scopes alike;
 - in an AUTO scope only: creator retention (owner_task_id of every non-OUTPUT slot), TensorMap
   lookup for INPUT and INOUT slots without manual_dep (every entry of the same buffer whose
-  elements overlap, or whose version is lower), removal of entries an INOUT slot covers, then
+  elements overlap; not by version: runtime-api.md's "a higher version counts as overlapping"
+  does not say whose version is the higher), removal of entries an INOUT slot covers, then
   insertion of INOUT and OUTPUT_EXISTING slots without manual_dep; readers are never recorded;
 - in a MANUAL scope nothing but explicit deps;
 - alloc_tensors completes inline: it happens before everything submitted after it;
@@ -16,7 +17,8 @@ The rules modelled:
   set_tensor_data waits for the same and for every consumer (fanout) of those TensorMap
   producers known at the time of the call (not of the creator: where the text can be read two
   ways, the reading that orders less, as tools/runtime_model.py); both block the orchestration thread, so they happen before every later
-  node. `host_region` chooses what "overlapping" means for a host access: the one element
+  node. Through a manual_dep tensor (lookup turned off) a host access waits for the creator
+  alone. `host_region` chooses what "overlapping" means for a host access: the one element
   accessed ("element", the least the spec promises) or the whole view passed ("view");
 - retirement, in its weakest reading: a task may retire (its slot freed, its TensorMap entries
   and its id skipped by later lookups and deps) as soon as the scope it was submitted in has
@@ -140,8 +142,10 @@ def build(log: list, host_region: str = "element") -> Model:
         if fanin:
             node.fanins.add(p)
 
-    def overlapping(addr: int, elems: frozenset, version: int) -> list:
-        return [e for e in tmap if e[0] == addr and (e[1] & elems or e[2] < version)]
+    def overlapping(addr: int, elems: frozenset) -> list:
+        # by elements only: "a higher version counts as overlapping" does not say whose version is
+        # the higher, so neither reading is taken (docs/decisions.md, "versions")
+        return [e for e in tmap if e[0] == addr and e[1] & elems]
 
     for ev in log:
         kind = ev["ev"]
@@ -186,7 +190,7 @@ def build(log: list, host_region: str = "element") -> Model:
                         add_pred(node, by_raw[a.owner], f"creator of argument {a.pos}", True)
                     if a.tag in (INPUT, INOUT) and not a.manual_dep:
                         elems = frozenset(a.elems)
-                        for e in overlapping(a.addr, elems, a.version):
+                        for e in overlapping(a.addr, elems):
                             add_pred(node, e[3], f"TensorMap producer of argument {a.pos}", True)
                         if a.tag == INOUT:
                             tmap[:] = [e for e in tmap if not (e[0] == a.addr and e[1] <= elems)]
@@ -211,7 +215,9 @@ def build(log: list, host_region: str = "element") -> Model:
             if t["owner"] != INVALID and t["owner"] in by_raw:
                 add_pred(node, by_raw[t["owner"]], "host access waits for the creator", False)
             elems = frozenset([node.flat] if host_region == "element" else region(t))
-            for p in [e[3] for e in overlapping(t["addr"], elems, t["version"])]:
+            # a manual_dep tensor "turns off lookup and insert": the access waits for its creator only
+            found = [] if t["manual_dep"] else overlapping(t["addr"], elems)
+            for p in [e[3] for e in found]:
                 add_pred(node, p, "host access waits for the producer", False)
                 if kind == "set" and nodes[p].scope not in closed:  # (else any one may still run)
                     for cons in consumers[p]:
