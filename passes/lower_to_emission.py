@@ -377,7 +377,13 @@ class LowerToEmission(Pass):
                 elif b_kind is not int_:
                     push(b)
             operations.clear()
-        if cpp:  # (set and map operations: no Python loop)
+        return self.in_cpp_names(used, bound)
+
+    def in_cpp_names(self, used: set[str], bound: list[str]) -> tuple[set[str], list[str]]:
+        """``used`` and ``bound`` under the names the C++ gives them (``cpp``; ``used`` changed in
+        place), by set and map operations: no Python loop."""
+        cpp = self.cpp
+        if cpp:
             renamed = used.intersection(cpp)
             used.difference_update(renamed)
             used.update(map(cpp.__getitem__, renamed))
@@ -415,12 +421,7 @@ class LowerToEmission(Pass):
                 used.add(name)
         bound = [binder.name for binder in named_binders(body)]
         bound += cells
-        if cpp:  # (set and map operations: no Python loop)
-            renamed = used.intersection(cpp)
-            used.difference_update(renamed)
-            used.update(map(cpp.__getitem__, renamed))
-            bound = list(map(cpp.get, bound, bound))
-        return used, bound
+        return self.in_cpp_names(used, bound)
 
     def allocated_outs(self, task) -> tuple:
         """``(i, index)`` for each output ``i`` of ``task`` that the runtime allocates, as
