@@ -1524,23 +1524,15 @@ class _Walker:
         one of its TensorMap entries: no write that may cover it (an AUTO write of a tensor that may
         name the same buffer, ``retire``) came after it. Under ``root + CONSUMED`` they hold the
         tasks whose latest run (and what it is ordered after) a host write of the tensor waits
-        for: a task with a dependency on the TaskId binder of such a producer's run (the
-        producer ran, in the same block, so in the same scope: it has not retired, and the
-        task is its consumer), one that no walk of it implies (a lean pass may drop or reroute
-        an implied one), and an AUTO task that looks the tensor up while the block in which a
-        producer's run was walked goes on (bit ``2 * width + depth`` of the producers' facts, for
+        for: an AUTO task that looks the tensor up while the block in which a producer's run was
+        walked goes on (bit ``2 * width + depth`` of the producers' facts, for
         the ``depth`` of that block, ``run``: the runtime's scopes are whole blocks, so the
         producer's scope has not ended and it has not retired). A host write after it in the
-        same block is ordered after it; at the block's end the consumer facts go (``run``)."""
-        if self.producing and task.deps:
-            tid_task = self.out.tid_task
-            named = [s for k, (s, dep) in enumerate(zip(sources, task.deps))
-                     if s is not None and k not in implied and _binder_source(dep, tid_task) == s]
-            for root in self.producing if named else ():
-                produced = state.facts.get(root + PRODUCED, 0)
-                if any(produced >> s & 1 for s in named):
-                    key = root + CONSUMED
-                    state.facts[key] = (state.facts.get(key, 0) | mine) & ~state.never_ran
+        same block is ordered after it; at the block's end the consumer facts go (``run``).
+        Not a task whose explicit dependency names the producer's run: a lean pass after the
+        analysis may reroute that dependency through a later task ordered after the producer
+        (``merge_cells_into_chains``' chained cells), which leaves the task no consumer of it
+        (attack seed 5260's program 10: a host write raced a manual-scope writer)."""
         if self.fixed and not self.manual:
             plan = self.plan(task)
             facts = state.facts

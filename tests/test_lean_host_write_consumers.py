@@ -180,3 +180,47 @@ def test_a_host_write_after_the_producers_scope_keeps_its_fence():
     dropped it: (0, 0, 0, 0), a race the hazard checker now reports.)"""
     assert figures(READER_SCOPED, 1) == (1, 0, 1, 1)
     checked_clean(READER_SCOPED, trips=(1,))
+
+
+# attack seed 5260, program 10 (minimised): k3 in a manual scope depends on k1, the producer of w
+# (InOut), and on k2, which ran after k1 where n > 1; the host write of w comes after the scope.
+REROUTED = '''
+import nanopass.dsl as pl
+
+
+@pl.program
+class Attack:
+    @pl.function(type=pl.FunctionType.AIV)
+    def k1(self, p0: pl.InOut[pl.Tensor[[8, 4], pl.FP32]], p1: pl.Out[pl.Tensor[[8, 4], pl.FP32]], p2: pl.Out[pl.Tensor[[4, 4], pl.FP32]]) -> tuple[pl.Tensor[[8, 4], pl.FP32], pl.Tensor[[8, 4], pl.FP32], pl.Tensor[[4, 4], pl.FP32]]:
+        return p0, p1, p2
+
+    @pl.function(type=pl.FunctionType.AIV)
+    def k2(self, p0: pl.Tensor[[4, 4], pl.FP32], p1: pl.Out[pl.Tensor[[8, 4], pl.FP32]]) -> pl.Tensor[[8, 4], pl.FP32]:
+        return p1
+
+    @pl.function(type=pl.FunctionType.AIV)
+    def k3(self, p0: pl.InOut[pl.Tensor[[8, 4], pl.FP32]], p1: pl.InOut[pl.Tensor[[4, 4], pl.FP32]], p2: pl.InOut[pl.Tensor[[8, 4], pl.FP32]]) -> tuple[pl.Tensor[[8, 4], pl.FP32], pl.Tensor[[4, 4], pl.FP32], pl.Tensor[[8, 4], pl.FP32]]:
+        return p0, p1, p2
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def orch(self, x: pl.Tensor[[8, 4], pl.FP32], a: pl.InOut[pl.Tensor[[8, 4], pl.FP32]], b: pl.InOut[pl.Tensor[[8, 4], pl.FP32]], w: pl.InOut[pl.Tensor[[4, 4], pl.FP32]], n: pl.Scalar[pl.INT64]) -> pl.Tensor[[8, 4], pl.FP32]:
+        b, a, w = self.k1(b, a, w)
+        if n > 1:
+            t2 = pl.create_tensor([4, 4], dtype=pl.FP32)
+            r3 = self.k2(t2, a)
+        with pl.manual_scope():
+            m4 = None
+            (r6, w, a), m4 = pl.submit(self.k3, b, w, a, deps=[m4])
+        pl.tensor.write(w, [2, 3], 5.0)
+        return a
+'''.lstrip("\n")
+
+
+def test_a_task_whose_dependency_names_the_producer_is_not_counted_as_its_consumer():
+    """By hand: k3's dependency on k1 makes it k1's consumer only while nothing reroutes it;
+    merge_cells_into_chains, after the analysis, chains it through k2 where k2 ran (k2 is ordered
+    after k1), and k3 then waits on k2 alone: no consumer of k1, so the host write of w does not
+    wait for k3 (set_tensor_data waits for k1 and its consumers). The host fence on k3 must stay
+    (before: it was dropped, a write-after-write race at n = 2 that the attack oracle reported)."""
+    assert figures(REROUTED, 2)[3] == 1  # (dummies: the host fence)
+    checked_clean(REROUTED, trips=(0, 1, 2))
