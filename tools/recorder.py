@@ -18,6 +18,7 @@ from pathlib import Path
 
 from nanopass.errors import InternalError
 
+from .precompiled_header import header_flags
 from .sim_runtime import Inputs
 from .trace import Trace
 
@@ -72,7 +73,8 @@ def record(code: str, inputs: Inputs, workdir: Path | None = None) -> Trace:
         source.write_text(code)
         exe = directory / "record"
         objects = [str(o) for o in runtime_objects()]
-        _run([gxx(), *FLAGS, f"-I{TOOLS}", str(source), *objects, "-o", str(exe)], "g++ on the generated code")
+        _run([gxx(), *FLAGS, *header_flags(gxx(), FLAGS), str(source), *objects, "-o", str(exe)],
+             "g++ on the generated code")
         inputs_path, trace_path = directory / "inputs.json", directory / "trace.json"
         inputs_path.write_text(json.dumps(inputs.to_json()))
         _run([str(exe), str(inputs_path), str(trace_path)], "running the recorded program", timeout=60)

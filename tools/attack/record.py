@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional
 
+from ..precompiled_header import header_flags
+
 HERE = Path(__file__).resolve().parent
 HEADER_DIR = HERE.parent            # tools/: holds pto_orchestration_api.h
 RECORDER = HERE / "recorder.cpp"
@@ -97,8 +99,9 @@ def build(code: str, workdir: Path) -> Built:
     src = workdir / "orch.cpp"
     src.write_text(code)
     exe = workdir / "orch.bin"
-    p = subprocess.run([CXX, "-std=c++17", "-O0", "-w", "-I", str(HEADER_DIR), str(src),
-                        str(recorder_object()), "-o", str(exe)], capture_output=True, text=True)
+    flags = ("-std=c++17", "-O0", "-w")
+    p = subprocess.run([CXX, *flags, *header_flags(CXX, flags), str(src), str(recorder_object()), "-o", str(exe)],
+                       capture_output=True, text=True)
     if p.returncode != 0:
         return Built(None, p.stderr[-4000:] or f"g++ exited with status {p.returncode} and no message")
     return Built(exe)
@@ -109,8 +112,8 @@ def syntax_error(code: str, workdir: Path, name: str, warnings: bool = False) ->
     errors, or ''."""
     src = workdir / f"{name}.cpp"
     src.write_text(code)
-    flags = ["-Wall", "-Werror"] if warnings else ["-w"]
-    p = subprocess.run([CXX, "-std=c++17", "-fsyntax-only", *flags, "-I", str(HEADER_DIR), str(src)],
+    flags = ("-std=c++17", *(("-Wall", "-Werror") if warnings else ("-w",)))
+    p = subprocess.run([CXX, "-fsyntax-only", *flags, *header_flags(CXX, flags), str(src)],
                        capture_output=True, text=True)
     if p.returncode != 0:
         return p.stderr[-4000:] or f"g++ exited with status {p.returncode} and no message"
