@@ -9,8 +9,8 @@ not change as it is builds only the nodes on the paths to its changes), and how 
 its input's spans builds none). A node or span held in several places counts once, and "held" is
 by identity: an equal node built anew counts as built.
 
-Each node built costs about 1,500 instructions (built and freed, CPython 3.11: ``Node``'s
-docstring), each span about 1,300 (``Span``'s): what the figures cost next to a phase's count in
+What a node and a span cost, built and freed (about 1,500 instructions each on CPython 3.11), is
+in ``Node``'s and ``Span``'s docstrings: what the figures cost next to a phase's count in
 ``tools/instructions.py``.
 """
 
