@@ -113,7 +113,7 @@ def _reads_all_it_mentions(stmt) -> bool:
 
 def dead_assembles(
     body, kernels: dict, roots: dict, places: dict, live: set[str], fills: dict | None = None, own: dict | None = None,
-    creates: dict | None = None, root_read=None,
+    creates: dict | None = None, root_read=None, walked: dict | None = None,
 ) -> set[int]:
     """The ids of the assembles whose rows nothing reads, wherever nested. An assemble is dead when
     every buffer its target may be is made in the body (by ``pl.create_tensor``, or by the runtime
@@ -132,37 +132,49 @@ def dead_assembles(
     With ``creates``, the function's ``pl.create_tensor`` values are entered there by name (the
     walk finds them with the assembles). With ``root_read`` (a root -> whether a statement reads
     a name stored in it), that question is asked of a target's roots instead of a walk of the
-    body for the roots every statement reads."""
+    body for the roots every statement reads. With ``walked`` (``live_uses``' ``parts`` of the
+    body: every block of it, with its assembles and creates), the blocks with assembles and the
+    creates are taken from there instead of a walk of the body, and the results of tasks the
+    runtime allocates are walked for only when a target's root is not created."""
     creates = {} if creates is None else creates
     blocks: list[tuple] = []  # (a block, the positions of its assembles), for each block with one
-    allocated: set[str] = set()  # the results of tasks the runtime allocates (no argument passed)
+    allocated: set[str] | None = None  # the results of tasks the runtime allocates (no argument passed)
     outputs: dict[str, tuple] = {}  # kernel name -> ``output_params``
 
-    def collect(stmts) -> None:
-        assembles = []
+    def collect(stmts, tasks: bool = False, assembles: bool = True) -> None:
+        positions = []
         at = 0
         for stmt in stmts:
             kind = stmt._production
             if kind == "Let":
-                production = stmt.value._production
-                if production == "AssembleTensor":
-                    assembles.append(at)
-                elif production == "CreateTensor":
-                    creates[stmt.var.name] = stmt.value
+                if assembles:
+                    production = stmt.value._production
+                    if production == "AssembleTensor":
+                        positions.append(at)
+                    elif production == "CreateTensor":
+                        creates[stmt.var.name] = stmt.value
             elif kind == "Task":
-                params = outputs.get(stmt.kernel)
-                if params is None:
-                    params = outputs[stmt.kernel] = output_params(kernels[stmt.kernel])
-                passed = len(stmt.args)
-                for out, param in zip(stmt.outs, params):
-                    if param is not None and param >= passed:
-                        allocated.add(out.name)
+                if tasks:
+                    params = outputs.get(stmt.kernel)
+                    if params is None:
+                        params = outputs[stmt.kernel] = output_params(kernels[stmt.kernel])
+                    passed = len(stmt.args)
+                    for out, param in zip(stmt.outs, params):
+                        if param is not None and param >= passed:
+                            allocated.add(out.name)
             elif kind in BODY_FIELDS:
                 for field in BODY_FIELDS[kind]:
-                    collect(getattr(stmt, field))
+                    collect(getattr(stmt, field), tasks, assembles)
             at += 1
-        if assembles:
-            blocks.append((stmts, assembles))
+        if positions:
+            blocks.append((stmts, positions))
+
+    def allocated_by_runtime() -> set[str]:
+        nonlocal allocated
+        if allocated is None:
+            allocated = set()
+            collect(body, True, False)
+        return allocated
 
     # What statements read is asked only where it can decide: of the whole body, when a target
     # is only created buffers; of a block, when a later fill covers an earlier one (``LaterFills``).
@@ -220,7 +232,7 @@ def dead_assembles(
             made = True  # whether every buffer of the target is made in the body
             for root, _ in places.get(stmt.value.target.name, ()):
                 target_roots.add(root)
-                if root not in creates and root not in allocated:
+                if root not in creates and made and root not in allocated_by_runtime():
                     made = False
             if target_roots and made:
                 if root_read is None:
@@ -253,7 +265,18 @@ def dead_assembles(
             return reads_itself(stmt)
         return [where for inner in iter_stmts([stmt]) for where in reads_itself(inner)]
 
-    collect(body)  # (every create first: a loop carry's target may be made later in the loop)
+    # (every create first: a loop carry's target may be made later in the loop)
+    if walked is None:
+        allocated = set()
+        collect(body, True)
+    else:
+        for uses in walked.values():
+            if uses.assembles:
+                blocks.append((uses.stmts, uses.assembles))
+            if uses.made:
+                stmts = uses.stmts
+                for name, at in uses.made.items():
+                    creates[name] = stmts[at].value
     for stmts, assembles in blocks:
         decide(stmts, assembles)
     return dead
@@ -458,15 +481,20 @@ class BlockUses(Counts):
     after it (``visible_binders``; SSA: one); ``made``, the position of each ``pl.create_tensor``;
     ``plain``, whether every statement's accesses (a ``Var`` of a name where it may be read or
     written) are its live uses: none has bodies or is a ``Yield``, and no let is a dead pure
-    value (whose reads are no uses). A plain block mentions no name it does not access."""
+    value (whose reads are no uses). A plain block mentions no name it does not access.
+    ``stmts``, the block; ``assembles``, the positions of its ``pl.assemble``s, in order; ``nested``,
+    whether a statement of it has bodies."""
 
     mentioned: dict = {}  # (a plain block's: none; never written)
 
-    def __init__(self) -> None:
+    def __init__(self, stmts=()) -> None:
         super().__init__()
         self.bound: dict[str, int] = {}
         self.made: dict[str, int] = {}
         self.plain = True
+        self.stmts = stmts
+        self.assembles: list[int] = []
+        self.nested = False
 
 
 def visible_binders(stmt) -> list:
@@ -494,8 +522,8 @@ def live_uses(stmts, live: set[str], kept=None, own: dict | None = None, parts: 
     counts: dict[str, int] = {}
     index = bound = None
     if parts is not None:
-        index = parts[id(stmts)] = BlockUses()
-        bound, made = index.bound, index.made
+        index = parts[id(stmts)] = BlockUses(stmts)
+        bound, made, assembles = index.bound, index.made, index.assembles
     plain = True
     j = 0
     pure = dead_values.PURE
@@ -524,6 +552,8 @@ def live_uses(stmts, live: set[str], kept=None, own: dict | None = None, parts: 
             else:  # (a with block)
                 uses = live_uses(stmt.body, live, kept, own, parts)
             if bound is not None:
+                if kind != "Yield":
+                    index.nested = True
                 for b in visible_binders(stmt):
                     bound[b.name] = j
         else:  # (own_live_uses written out: most statements are these)
@@ -539,6 +569,8 @@ def live_uses(stmts, live: set[str], kept=None, own: dict | None = None, parts: 
                     bound[name] = j
                     if value._production == "CreateTensor":
                         made[name] = j
+                    elif value._production == "AssembleTensor":
+                        assembles.append(j)
             else:
                 uses = stmt_reads(stmt)
                 if bound is None:

@@ -42,6 +42,10 @@ ROOT_READ_FROM_USES = True
 # Whether ``names_of`` picks a root's names out of ``aliases_of`` instead of making ``named`` (a walk
 # of every name); off only in the tests that compare the two.
 NAMES_FROM_ALIASES = True
+# Whether ``dead_assembles`` takes the blocks with assembles and the creates from ``live_uses``'
+# walk (``parts``), and ``sequence`` finds a block's assembles and whether it has bodies there,
+# instead of walks of their own; off only in the tests that compare the two.
+BLOCKS_FROM_USES = True
 # (an Enum member read off its class is a Python call each time in Python 3.11: read once)
 _IN, _OUT = ParamDir.In, ParamDir.Out
 _SEQ, _LT, _NOT, _AND = LoopKind.seq, CmpOp.lt, UnOp.not_, BinOp.and_
@@ -119,7 +123,7 @@ class FuseCreateAssembleToSlice(Pass):
         self.creates: dict = {}  # the names bound to a CreateTensor -> its value (dropping assembles keeps them)
         dead = dead_assembles(
             func.body, self.kernels, self.roots, self.places, self.live, self.fills, self.own_uses, self.creates,
-            self.root_read if ROOT_READ_FROM_USES else None,
+            self.root_read if ROOT_READ_FROM_USES else None, self.parts if BLOCKS_FROM_USES else None,
         )
         if dead:
             func = func.replace(body=drop_assembles(func.body, dead))
@@ -250,15 +254,27 @@ class FuseCreateAssembleToSlice(Pass):
         # the assemble it is at, so the statements from there on are the block's, shifted by
         # ``len(stmts) - len(self.block)``; the bodies are walked after the block's assembles)
         # (a body ``fuse_across`` rewrote before it was walked stands for the body it analysed)
+        stmts_in = stmts
         self.block = analysed = self.analysed.get(id(stmts), stmts) if self.analysed else stmts
         self.block_start = start = len(self.defined_before)  # (the names bound before the block: the first ``start``)
         stmts = list(stmts)
-        i = 0
-        while i < len(stmts):
-            stmt = stmts[i]
-            if stmt._production == "Let" and stmt.value._production == "AssembleTensor":
-                i = self.fuse(stmts, i)
-            i += 1
+        index = self.parts.get(id(analysed)) if BLOCKS_FROM_USES else None
+        if index is not None:
+            # (the assembles of the block as analysed, at their places in it shifted by what
+            # ``fuse`` inserted before them)
+            for at in index.assembles:
+                self.fuse(stmts, at + len(stmts) - len(analysed))
+            # (``fuse`` makes a statement with bodies only of one with bodies, but for the ``if``s
+            # of ``place_by_branch`` and ``fuse_across``; a body ``fuse_across`` rewrote may hold one)
+            if not index.nested and not self.by_branch and analysed is stmts_in:
+                return tuple(stmts)
+        else:
+            i = 0
+            while i < len(stmts):
+                stmt = stmts[i]
+                if stmt._production == "Let" and stmt.value._production == "AssembleTensor":
+                    i = self.fuse(stmts, i)
+                i += 1
         unbound = 0  # the statements from here on have not entered their names in defined_before
         for j, stmt in enumerate(stmts):
             fields = BODY_FIELDS.get(stmt._production)
