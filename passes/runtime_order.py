@@ -202,7 +202,7 @@ ASSUMED = 2  # at most this many invariant conditions split the walk (``_runtime
 UNROLL = 8  # at most this many iterations of loops of constant bounds walked one by one, nested
 SUMMARIZED = 64  # at most this many iterations' regions written by ``_Walker.summarize_slice_writes``
 SPLITS = 16  # at most this many loops whose exits are walked apart (see ``_Walker.run``)
-LOOP_WALKS = 256  # at most this many walks of one loop from the states it is reached in (``_Walker.exits``)
+LOOP_WALKS = 256  # at most this many walks of one loop from the states it is reached in (``exits``)
 VIEWS = ("SliceTensor", "TransposeTensor", "ReshapeTensor")  # (the views ``_Walker.region`` names)
 LOOKUPS = (ArgDir.Input, ArgDir.InOut)
 
