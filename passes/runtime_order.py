@@ -73,7 +73,12 @@ each exit knows: ``exit_scalars``); one whose second iteration is walked apart
 from an equal state, in the same context, with a budget that makes the same walk, is not walked
 again: its exits are those of the first walk (``_Walker.exits``), and what the first recorded of
 its tasks' ``implied_later`` is recorded again under this walk's first/later-iteration flags (its
-journal). Some loops are walked
+journal). Each walk of a loop walks the loops in it from states and scalars of their own (the
+first iteration's, the later ones'), so a loop nested ``d`` deep is reached in up to ``2 ** d``;
+one walked ``LOOP_WALKS`` times already is walked from the state that knows nothing, with no
+scalars and no split budget (``_Walker.walk_knowing_nothing``: fewer orders, the same walk each
+time). No generated sample gets there (their most: 112 walks of a loop, in a manual program of
+loops four deep whose exits split the rest of their blocks). Some loops are walked
 iteration by iteration instead, with no back edge and their scalars known in each iteration, so
 that an ``if`` on them takes one branch (``iterations``; in the other loops that count, by a
 sequential ``For``'s variable or a ``while``'s carry, from a known start by a positive constant
@@ -197,6 +202,7 @@ ASSUMED = 2  # at most this many invariant conditions split the walk (``_runtime
 UNROLL = 8  # at most this many iterations of loops of constant bounds walked one by one, nested
 SUMMARIZED = 64  # at most this many iterations' regions written by ``_Walker.summarize_slice_writes``
 SPLITS = 16  # at most this many loops whose exits are walked apart (see ``_Walker.run``)
+LOOP_WALKS = 256  # at most this many walks of one loop from the states it is reached in (``exits``)
 VIEWS = ("SliceTensor", "TransposeTensor", "ReshapeTensor")  # (the views ``_Walker.region`` names)
 LOOKUPS = (ArgDir.Input, ArgDir.InOut)
 
@@ -420,10 +426,13 @@ class RuntimeOrder:
     # of the task they name}
     implied_ran_at: dict = field(default_factory=dict)
     parity_loops: list = field(default_factory=list)  # the loops of ``(PARITY, k)`` and ``(RAN, k)``, k their index
-    # task number -> {per loop around the task walked, outermost first, whether the walk is of an
-    # iteration after its first (``_Walker.later`` past its first entry) -> the positions of its
-    # dependencies implied in every such walk}
+    # task number -> {``d`` (1 for the outermost loop around the task walked, ``_Walker.later``
+    # past its first entry) of a walk of an iteration after the first of the ``d``-th loop around
+    # it -> the positions of its dependencies implied in every such walk}
     implied_later: dict = field(default_factory=dict)
+    # task number -> the lengths of ``_Walker.later`` (1 + the loops around the task walked with
+    # its flag) in the walks that recorded ``implied_later`` of it
+    later_depths: dict = field(default_factory=dict)
     # task number (a relevant one) -> {the scalars of a walk -> bit 0 set where every run of the
     # task in every walk with those scalars is ordered after the task's previous run, bit 1 where
     # after every earlier run of it too}
@@ -467,12 +476,12 @@ class RuntimeOrder:
         """The outermost ``d`` (1 for the outermost of the ``depth`` loops around ``task``) such
         that dependency ``position`` of ``task`` is implied in every walk of an iteration after the
         first of the ``d``-th loop around it (there is such a walk), or None."""
-        walks = self.implied_later.get(task)
-        if not walks or any(len(key) != depth + 1 for key in walks):
+        if self.later_depths.get(task) != {depth + 1}:
             return None  # (a loop around the task walked without its flag: by the trips' parity)
+        walks = self.implied_later[task]
         for d in range(1, depth + 1):
-            later = [implied for key, implied in walks.items() if key[d]]
-            if later and all(position in implied for implied in later):
+            implied = walks.get(d)
+            if implied is not None and position in implied:
                 return d
         return None
 
@@ -1102,6 +1111,7 @@ class _Walker:
         # (a loop, its entry state, the walk's scalars, unrolled and manual) -> [(the split budget
         # before its walk, the budget the walk spent, its exits)]: ``exits``
         self.walked: dict[tuple, list] = {}
+        self.loop_walks: dict[int, int] = {}  # id(loop) -> the walks of it so far (``exits``: not those from the memo)
         self.plans: dict[int, tuple] = {}  # id(task statement) -> its ``plan``
         self.varying: dict[int, bool] = {}  # id(loop) -> ``varies``
         self.slice_writes: dict[int, tuple] = {}  # id(loop) -> ``slice_writes``
@@ -1110,7 +1120,9 @@ class _Walker:
         self.written_after: dict[int, int] = {}
         self.later = [False]  # per loop being walked, innermost last: the walk is of an iteration after its first
         self.assumed: dict[int, tuple] = {}  # ``invariant_conditions``, where the walk is split by them
-        self.journals: list[list] = []  # per loop being walked (``exits``): its tasks' ``implied_later`` records
+        # per loop being walked (``exits``): (the length of ``later`` before it, its journal: its
+        # tasks' ``implied_later`` records, ``later_group``)
+        self.journals: list[tuple] = []
         self.params: frozenset = frozenset()  # the function's scalar parameters (``repeated_regions``)
         self.repeated: dict[int, tuple | None] = {}  # id(loop) -> ``repeated_regions``
         self.regions_in: list = []  # per loop walked that has repeated regions: (its plan, {key: facts so far})
@@ -1784,26 +1796,60 @@ class _Walker:
         the same walk from any budget ``b`` or, where it never ran out (``s < b``), any budget of
         ``s`` or more. Such a walk is not walked again: its exits are those of the first, the
         budget goes down by the same ``s``, and what it would record about tasks is recorded
-        (``_meet`` of the same values changes nothing)."""
+        (``_meet`` of the same values changes nothing).
+
+        A loop walked ``LOOP_WALKS`` times already is walked from nothing known instead
+        (``walk_knowing_nothing``): each walk of a loop walks the loops in it from states and
+        scalars of their own (its first iteration's, its later ones', ...), so the walks of a
+        loop nested ``d`` deep grow as ``2 ** d`` (``for i in pl.range(n)`` nested 18 deep:
+        2 ** 18); past the budget every loop costs at most ``LOOP_WALKS`` walks and those from
+        nothing known, which are the same walk each time."""
+        walks = self.loop_walks.get(id(loop), 0)
+        if walks >= LOOP_WALKS:
+            return self.walk_knowing_nothing(loop)
+        return self.exits_from(loop, state)
+
+    def walk_knowing_nothing(self, loop) -> list:
+        """``exits`` of ``loop`` walked from the state that knows nothing (no task is known not
+        to have run, no fact, no order, no host wait, no chained task, no alias, no TaskId; every
+        merge's result is at least that: ``meet``), with no scalars (no branch taken for a known
+        value, no counter known) and no split budget (the exits of the loops in it meet): the
+        walk is monotone, so it finds fewer orders than the walk from any state the loop is
+        reached in, each record it makes (``_meet``: the tables hold what every walk found) is at
+        most what that walk would make, and a task it does not reach is recorded as implying
+        nothing (the readers of the tables default to nothing). Its exits stand for those of
+        every walk of the loop past the budget (``exits``' memo: the same key each time)."""
+        saved = self.values, self.exact, self.splits
+        self.values, self.exact, self.splits = {}, {}, 0
+        try:
+            return self.exits_from(loop, State(0, {}, {}, 0, 0, self.width))
+        finally:
+            self.values, self.exact, self.splits = saved
+
+    def exits_from(self, loop, state: State) -> list:
+        """``exits``, walked from ``state`` or taken from the memo of the walks so far."""
         key = (id(loop), state.key(), frozenset(self.values.items()), frozenset(self.exact.items()), self.unrolled,
                self.manual)
         budget = self.splits
         later = tuple(self.later)
-        for before, spent, paths, walked_later, journal in self.walked.get(key, ()):
+        for before, spent, paths, journal in self.walked.get(key, ()):
             if budget == before or spent < before and budget >= spent:
                 self.splits -= spent
                 # (what the walk recorded of its tasks' ``implied_later``, recorded under ``later``)
-                cut = len(walked_later)
-                for n, flags, implied in journal:
-                    self.implied_later_is(n, later + flags[cut:], implied)
+                for n, (implied, levels, lengths) in journal.items():
+                    self.later_group(n, later, implied, levels, lengths)
                 return [path.copy() for path in paths]
-        self.journals.append([])
+        self.loop_walks[id(loop)] = self.loop_walks.get(id(loop), 0) + 1
+        self.journals.append((len(later), {}))
         try:
             paths = self.walk_loop(loop, state)
         finally:
-            journal = self.journals.pop()
-        self.walked.setdefault(key, []).append((budget, budget - self.splits, [path.copy() for path in paths], later,
-                                                journal))
+            _, journal = self.journals.pop()
+        if self.journals:  # (the loop being walked around it recorded it all too)
+            cut, around = self.journals[-1]
+            for n, (implied, levels, lengths) in journal.items():
+                self.journal_group(around, cut, n, later, implied, levels, lengths)
+        self.walked.setdefault(key, []).append((budget, budget - self.splits, [path.copy() for path in paths], journal))
         return paths
 
     def implied_later_is(self, n: int, flags: tuple, implied: frozenset) -> None:
@@ -1811,9 +1857,47 @@ class _Walker:
         first/later-iteration ``flags`` (``RuntimeOrder.implied_later``), and so in the journals
         of the loops being walked (``exits``: a walk of a loop taken again under other flags
         records its journal under them)."""
-        self._meet(self.out.implied_later.setdefault(n, {}), flags, implied)
-        for journal in self.journals:
-            journal.append((n, flags, implied))
+        self.later_group(n, flags, implied, {}, (0,))
+
+    def later_group(self, n: int, prefix: tuple, implied: frozenset, levels: dict, lengths) -> None:
+        """Record walks of task ``n`` under the first/later-iteration flags ``prefix`` followed
+        by flags of their own: ``implied`` is implied in each, ``levels[j]`` in each whose flag
+        ``len(prefix) + j`` is set, and the flags past ``prefix`` have the ``lengths``. A journal
+        (``exits``) holds a loop's walk so, past the flags before the loop, per task: (what every
+        record of it implies, ``levels``, ``lengths``), a task's and a level's records met; the
+        tables ``implied_after_first`` reads need no more, and a loop nested ``d`` deep is in a
+        journal of ``d`` entries per task where its records under each ``2 ** d`` flags were. Only
+        the innermost loop's journal takes them: it goes into the one around it when its walk ends."""
+        out = self.out
+        self._add_later(out.implied_later.setdefault(n, {}), out.later_depths.setdefault(n, set()), 0, prefix,
+                        implied, levels, lengths)
+        if self.journals:
+            cut, journal = self.journals[-1]
+            self.journal_group(journal, cut, n, prefix, implied, levels, lengths)
+
+    def journal_group(self, journal: dict, cut: int, n: int, prefix: tuple, implied: frozenset, levels: dict,
+                      lengths) -> None:
+        """``later_group`` into ``journal``, of a loop walked with ``cut`` flags before it."""
+        entry = journal.get(n)
+        if entry is None:
+            entry = journal[n] = (implied, {}, set())
+        elif not implied >= entry[0]:
+            entry = journal[n] = (entry[0] & implied, entry[1], entry[2])
+        self._add_later(entry[1], entry[2], cut, prefix, implied, levels, lengths)
+
+    @staticmethod
+    def _add_later(table: dict, depths: set, cut: int, prefix: tuple, implied: frozenset, levels: dict,
+                   lengths) -> None:
+        """``later_group`` into ``table`` and ``depths``, of the flags past the first ``cut``."""
+        meet = _Walker._meet
+        for d in range(cut, len(prefix)):
+            if prefix[d]:
+                meet(table, d - cut, implied)
+        shift = len(prefix) - cut
+        for j, held in levels.items():
+            meet(table, shift + j, held)
+        for length in lengths:
+            depths.add(shift + length)
 
     def walk_loop(self, loop, state: State) -> list:
         """``exits``, walked; after a loop of ``repeated_regions``, the facts its writers left at
