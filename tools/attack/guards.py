@@ -80,12 +80,15 @@ OPS = ("rd", "up", "wr", "mv", "hr", "hw")
 PLACES = ("w", "c", "p")
 TENSORS = ("t", "u")
 ATOMS = tuple((op, place, x) for x in TENSORS for place in PLACES for op in OPS)
-GUARDS = {"if_0": "i == 0", "if_nbig": "n > i", "if_even": "i % 2 == 0", "if_n1": "n > 1", "if_ge1": "i >= 1"}
+GUARDS = {"if_0": "i == 0", "if_nbig": "n > i", "if_even": "i % 2 == 0", "if_n1": "n > 1", "if_ge1": "i >= 1",
+          "if_notlast": "i + 1 < n"}
+HOLDS = {"if_0": lambda i, n: i == 0, "if_nbig": lambda i, n: n > i, "if_even": lambda i, n: i % 2 == 0,
+         "if_n1": lambda i, n: n > 1, "if_ge1": lambda i, n: i >= 1, "if_notlast": lambda i, n: i + 1 < n}
 BLOCKS = tuple(GUARDS)
 LOOPS = (("range", "n"), ("range", 2), ("range", 1), ("parallel", "n"), ("parallel", 2))
 CARRIES = ("none", "keep", "swap")
 WRAPS = ("none", "nest2", "nestn", "man", "inside", "chain")
-PRES = ("none", "rd", "rdn", "rd2", "rd0", "upn", "up2")
+PRES = ("none", "rd", "rdn", "rd2", "rd0", "upn", "up2", "swn", "sw2", "sw0")
 N_SETTINGS = tuple((n, 0) for n in range(5))
 ONE_SETTING = ((0, 0),)
 KERNELS = tuple(k for s in "FB" for k in (
@@ -119,28 +122,34 @@ EX_FRAMES = tuple(dict.fromkeys(
     + [Frame(pre=p) for p in PRES]
     + [Frame(("range", 2), "swap"), Frame(("parallel", 2), "swap"), Frame(carry="swap", pre="upn"),
        Frame(carry="swap", wrap="nest2"), Frame(("range", 2), wrap="nestn"), Frame(carry="swap", wrap="man"),
-       Frame(("parallel", "n"), wrap="nest2"), Frame(wrap="inside", pre="rd2")]))
+       Frame(("parallel", "n"), wrap="nest2"), Frame(wrap="inside", pre="rd2"), Frame(carry="swap", pre="swn"),
+       Frame(("range", 2), pre="sw2")]))
 
 
 @dataclass(frozen=True)
-class Guard(P.OneBlock):
-    """`if COND:` around `then`; `name` one of GUARDS (on the loop's counter `i` and on `n`)."""
-
-    BLOCK = "then"
+class Guard:
+    """`if COND:` around `then` (and `else:` around `orelse`, random programs); `name` one of
+    GUARDS (on the loop's counter `i` and on `n`)."""
 
     name: str
     then: tuple
+    orelse: tuple = ()
 
-    def holds(self, i: int, n: int) -> bool:
-        return {"if_0": i == 0, "if_nbig": n > i, "if_even": i % 2 == 0, "if_n1": n > 1, "if_ge1": i >= 1}[self.name]
+    def blocks(self) -> list:
+        return [self.then, self.orelse]
+
+    def with_blocks(self, lists):
+        return Guard(self.name, tuple(lists[0]), tuple(lists[1]))
 
     def render(self, p, d):
         p.emit(d, f"if {GUARDS[self.name]}:", self)
         p.body(d + 1, self.then)
+        if self.orelse:
+            p.emit(d, "else:")
+            p.body(d + 1, self.orelse)
 
     def run(self, r):
-        if self.holds(r.scalars["i"], r.scalars["n"]):
-            r.run(self.then)
+        r.run(self.then if HOLDS[self.name](r.scalars["i"], r.scalars["n"]) else self.orelse)
 
 
 class _Builder:
@@ -160,7 +169,8 @@ class _Builder:
             if item == "atom":
                 out += self.atom(ATOMS[next(self.fill)])
             else:
-                out.append(Guard(item[0], tuple(self.items(item[1]))))
+                then = tuple(self.items(item[1]))
+                out.append(Guard(item[0], then, tuple(self.items(item[2])) if len(item) > 2 else ()))
         return out
 
     def call(self, kernel: str, args: tuple, results: tuple, reads: bool) -> P.Call:
@@ -237,8 +247,14 @@ def _random_post(rnd: random.Random, names: tuple) -> tuple:
 
 
 def _pre(frame: Frame) -> tuple:
+    """The statements before the loop (its frame's PRE); a swap loop's results are v0 and v1."""
     if frame.pre == "none":
         return ()
+    if frame.pre.startswith("sw"):
+        trip = frame.pre[2:]
+        body = (P.Call("upF", ("p0",), ("p0",)),)
+        return (P.Loop("range", "j", trip if trip == "n" else int(trip), body, carries=(("p0", "t"), ("p1", "u")),
+                       yields=("p1", "p0"), results=("v0", "v1")),)
     if frame.pre == "rd":
         return (P.Call("rdF", ("t", None), ("fq",), (), True, "kq"),)
     op, trip = frame.pre[:2], frame.pre[2:]
@@ -252,7 +268,8 @@ def build(frame: Frame, shape: tuple, fill: tuple, post=None) -> "Program":
     (`post`: the statements after the loop, on the names of its results; the fixed POST when None)."""
     carried = frame.carry != "none"
     chain = "m" if frame.wrap in ("man", "inside", "chain") else None
-    names = {"t": "c0", "u": "c1"} if carried else {"t": "t", "u": "u"}
+    base = ("v0", "v1") if frame.pre.startswith("sw") else ("t", "u")
+    names = {"t": "c0", "u": "c1"} if carried else dict(zip(TENSORS, base))
     b = _Builder(fill, names, chain)
     body = tuple(b.items(shape))
     if frame.wrap == "inside":
@@ -261,7 +278,7 @@ def build(frame: Frame, shape: tuple, fill: tuple, post=None) -> "Program":
     nest = frame.wrap in ("nest2", "nestn")
     cs, ys, rs = (), (), ()
     if carried:
-        outer = ("e0", "e1") if nest else ("t", "u")
+        outer = ("e0", "e1") if nest else base
         cs = (("c0", outer[0]), ("c1", outer[1]))
         ys = ("c0", "c1") if frame.carry == "keep" else ("c1", "c0")
         rs = ("g0", "g1") if nest else ("d0", "d1")
@@ -272,14 +289,14 @@ def build(frame: Frame, shape: tuple, fill: tuple, post=None) -> "Program":
     if nest:
         if carried:
             top = (P.Loop("range", "j", 2 if frame.wrap == "nest2" else "n", top,
-                          carries=(("e0", "t"), ("e1", "u")), yields=("g0", "g1"), results=("d0", "d1")),)
+                          carries=(("e0", base[0]), ("e1", base[1])), yields=("g0", "g1"), results=("d0", "d1")),)
         else:
             top = (P.Loop("range", "j", 2 if frame.wrap == "nest2" else "n", top),)
     if frame.wrap in ("man", "chain"):
         top = (P.TidNone("m0"),) + top
     if frame.wrap == "man":
         top = (P.Manual(top),)
-    results = ("d0", "d1") if carried else ("t", "u")
+    results = ("d0", "d1") if carried else base
     post = _post(results) if post is None else post
     stmts = (P.Create("u", "F", 2.0),) + _pre(frame) + top + tuple(post)
     prog = Program(P.kernels_used(KERNELS, stmts), stmts, extra=("t",), extra_shapes=(("t", "F"),))
@@ -290,7 +307,8 @@ def build(frame: Frame, shape: tuple, fill: tuple, post=None) -> "Program":
 def _uses_n(frame: Frame, shape: tuple) -> bool:
     """Does the program read the scalar n (a trip count or a guard)?"""
     def guards(sh):
-        return any(item != "atom" and (item[0] in ("if_nbig", "if_n1") or guards(item[1])) for item in sh)
+        return any(item != "atom" and (item[0] in ("if_nbig", "if_n1", "if_notlast") or any(map(guards, item[1:])))
+                   for item in sh)
     return "n" in (frame.loop[1], frame.pre[2:]) or frame.wrap == "nestn" or guards(shape)
 
 
@@ -375,12 +393,18 @@ def count(size: int, max_atoms=None, patterns=()) -> int:
                if (max_atoms is None or grammar.n_atoms(sh) <= max_atoms) and keep(sh))
 
 
+def _atoms(shape) -> int:
+    """The atoms of a shape whose guards may have an else (a third element)."""
+    return sum(1 if item == "atom" else sum(_atoms(part) for part in item[1:]) for item in shape)
+
+
 def _random_items(rnd: random.Random, n_atoms: int, n_guards: int) -> tuple:
     items = ["atom"] * n_atoms
     for _ in range(n_guards):
         lo = rnd.randrange(len(items))
         hi = rnd.randrange(lo, len(items)) + 1
-        items[lo:hi] = [(rnd.choice(BLOCKS), tuple(items[lo:hi]))]
+        guard = (rnd.choice(BLOCKS), tuple(items[lo:hi]))
+        items[lo:hi] = [guard + ((("atom",),) if rnd.random() < 0.3 else ())]     # an else of one atom
     return tuple(items)
 
 
@@ -395,8 +419,9 @@ def generate(seed: int, max_size: Optional[int] = None) -> "Program":
         n_atoms = max(1, min(n_atoms, max_size))
         guards = max(0, min(guards, max_size - n_atoms))
     shape = _random_items(rnd, n_atoms, guards)
-    fill = tuple(rnd.randrange(len(ATOMS)) for _ in range(n_atoms))
+    fill = tuple(rnd.randrange(len(ATOMS)) for _ in range(_atoms(shape)))
     post = None
     if rnd.random() < 0.5:
-        post = _random_post(rnd, ("d0", "d1") if frame.carry != "none" else ("t", "u"))
+        post = _random_post(rnd, ("d0", "d1") if frame.carry != "none" else
+                            ("v0", "v1") if frame.pre.startswith("sw") else ("t", "u"))
     return build(frame, shape, fill, post)
