@@ -13,7 +13,11 @@ Every program is one orchestration function over the InOut parameter `t` ([32, 4
     u = pl.create_tensor(...)
     PRE                                   none, `f, k = pl.submit(self.rdF, t)` (rd), or a loop
                                           `for j in pl.range(K): ...` of a reader (rdK) or an
-                                          InOut writer (upK) of t, K = n, 2 or 0
+                                          InOut writer (upK) of t, K = n, 2 or 0, or one (swK)
+                                          that carries (t, u) swapped and writes the first:
+                                          `for j, (p0, p1) in pl.range(K, init_values=(t, u)):
+                                          p0 = self.upF(p0); v0, v1 = pl.yield_(p1, p0)`, after
+                                          which v0 and v1 stand for t and u
     [for j in pl.range(2|n):]             WRAP nest2 / nestn: a loop around the loop
     [with pl.manual_scope(): m0 = None]   WRAP man: a manual scope around it (a TaskId chain)
     for i[, (c0, c1[, m])] in LOOP[, init_values=(t, u[, m0])]:
@@ -28,7 +32,8 @@ manual scope (man, inside) and under WRAP chain (an AUTO loop carrying a TaskId 
 waits for the one before, `..., m = pl.submit(self.k, ..., deps=[m])`, so every pair inside a
 manual scope is the user's and ordered (those frames take `pl.range` loops only). BODY is a
 sequence of items: an atom, or a guard around a non-empty item sequence: `if i == 0`,
-`if n > i`, `if i % 2 == 0`, `if n > 1`, `if i >= 1`. An atom is (op, place, x): x is t or u
+`if n > i`, `if i % 2 == 0`, `if n > 1`, `if i >= 1`, `if i + 1 < n` (random programs: three
+guards in ten with an `else:` of one atom). An atom is (op, place, x): x is t or u
 (the carry holding it, c0 or c1, under CARRY keep / swap), the place is the whole tensor (w),
 the counter's own row block (c: `s = pl.tensor.slice(x, [4, 4], [i * 4 + 4, 0])`) or the one
 before it (p: `[i * 4, 0]`, the block iteration i - 1 calls its own, and rows 0..3 at i = 0),
@@ -56,8 +61,8 @@ Exhaustive mode (`--exhaustive --grammar guards --size K`): size is the body's i
 a guard 1 + its body); a program is (frame, shape, fill) over EX_FRAMES (one dimension of the
 frame varied from the plain `pl.range(n)` at a time, and a few pairs) and ATOMS (36), shapes
 in grammar.ordered_shapes' order, each shape's fills in product order, frames innermost. No
-symmetry reduction: size 1 is 36 x len(EX_FRAMES) programs, size 2 (5 x 36 + 36 x 36) x
-len(EX_FRAMES). Random programs (`generate`) draw any frame of the full product (FRAMES), 1 to
+symmetry reduction: size 1 is 36 x len(EX_FRAMES) programs, size 2 (6 x 36 + 36 x 36) x
+len(EX_FRAMES) (tests/test_attack_guards.py counts them by hand). Random programs (`generate`) draw any frame of the full product (FRAMES), 1 to
 4 atoms and up to 2 guards, and half the time a random POST (a subset of the fixed one's
 accesses and of rd / up / hr / hw of the whole results, in random order).
 """
