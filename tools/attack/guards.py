@@ -62,9 +62,9 @@ a guard 1 + its body); a program is (frame, shape, fill) over EX_FRAMES (one dim
 frame varied from the plain `pl.range(n)` at a time, and a few pairs) and ATOMS (36), shapes
 in grammar.ordered_shapes' order, each shape's fills in product order, frames innermost. No
 symmetry reduction: size 1 is 36 x len(EX_FRAMES) programs, size 2 (6 x 36 + 36 x 36) x
-len(EX_FRAMES) (tests/test_attack_guards.py counts them by hand). Random programs (`generate`) draw any frame of the full product (FRAMES), 1 to
-4 atoms and up to 2 guards, and half the time a random POST (a subset of the fixed one's
-accesses and of rd / up / hr / hw of the whole results, in random order).
+len(EX_FRAMES) (tests/test_attack_guards.py counts them by hand). Random programs (`generate`)
+draw any frame of the full product (FRAMES), 2 to 5 atoms and up to 2 guards, and half the time
+a random POST (one to four of rd / up / hr / hw of the whole results, in random order).
 """
 
 from __future__ import annotations
@@ -414,11 +414,11 @@ def _random_items(rnd: random.Random, n_atoms: int, n_guards: int) -> tuple:
 
 
 def generate(seed: int, max_size: Optional[int] = None) -> "Program":
-    """A random program: any frame of FRAMES, 1 to 4 atoms, up to 2 guards (`max_size` bounds the
+    """A random program: any frame of FRAMES, 2 to 5 atoms, up to 2 guards (`max_size` bounds the
     body's size), half the time a random POST."""
     rnd = random.Random(seed)
     frame = rnd.choice(FRAMES)
-    n_atoms = rnd.randint(1, 4)
+    n_atoms = rnd.randint(2, 5)
     guards = rnd.randint(0, 2)
     if max_size is not None:
         n_atoms = max(1, min(n_atoms, max_size))
