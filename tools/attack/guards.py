@@ -74,7 +74,7 @@ import itertools
 import random
 import shutil
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Iterator, Optional
 
@@ -85,8 +85,8 @@ OPS = ("rd", "up", "wr", "mv", "hr", "hw")
 PLACES = ("w", "c", "p")
 TENSORS = ("t", "u")
 ATOMS = tuple((op, place, x) for x in TENSORS for place in PLACES for op in OPS)
-GUARDS = {"if_0": "i == 0", "if_nbig": "n > i", "if_even": "i % 2 == 0", "if_n1": "n > 1", "if_ge1": "i >= 1",
-          "if_notlast": "i + 1 < n"}
+GUARDS = {"if_0": "{v} == 0", "if_nbig": "n > {v}", "if_even": "{v} % 2 == 0", "if_n1": "n > 1", "if_ge1": "{v} >= 1",
+          "if_notlast": "{v} + 1 < n"}
 HOLDS = {"if_0": lambda i, n: i == 0, "if_nbig": lambda i, n: n > i, "if_even": lambda i, n: i % 2 == 0,
          "if_n1": lambda i, n: n > 1, "if_ge1": lambda i, n: i >= 1, "if_notlast": lambda i, n: i + 1 < n}
 BLOCKS = tuple(GUARDS)
@@ -109,6 +109,7 @@ class Frame:
     carry: str = "none"
     wrap: str = "none"
     pre: str = "none"
+    inner_pre: bool = False    # nest frames, random programs: a swap PRE in the outer loop's body, before the loop
 
     def valid(self) -> bool:
         """Manual scopes and TaskId chains take pl.range loops only (a chain through pl.parallel
@@ -139,26 +140,28 @@ class Guard:
     name: str
     then: tuple
     orelse: tuple = ()
+    var: str = "i"
 
     def blocks(self) -> list:
         return [self.then, self.orelse]
 
     def with_blocks(self, lists):
-        return Guard(self.name, tuple(lists[0]), tuple(lists[1]))
+        return Guard(self.name, tuple(lists[0]), tuple(lists[1]), self.var)
 
     def render(self, p, d):
-        p.emit(d, f"if {GUARDS[self.name]}:", self)
+        p.emit(d, f"if {GUARDS[self.name].format(v=self.var)}:", self)
         p.body(d + 1, self.then)
         if self.orelse:
             p.emit(d, "else:")
             p.body(d + 1, self.orelse)
 
     def run(self, r):
-        r.run(self.then if HOLDS[self.name](r.scalars["i"], r.scalars["n"]) else self.orelse)
+        r.run(self.then if HOLDS[self.name](r.scalars[self.var], r.scalars["n"]) else self.orelse)
 
 
 class _Builder:
     def __init__(self, fill, names: dict, chain: Optional[str]):
+        self.var = "i"              # the counter guards and row blocks use
         self.fill = iter(fill)
         self.names = names          # t, u -> the names the body writes them by
         self.chain = chain          # the TaskId each task waits for and rebinds, or None
@@ -175,7 +178,7 @@ class _Builder:
                 out += self.atom(ATOMS[next(self.fill)])
             else:
                 then = tuple(self.items(item[1]))
-                out.append(Guard(item[0], then, tuple(self.items(item[2])) if len(item) > 2 else ()))
+                out.append(Guard(item[0], then, tuple(self.items(item[2])) if len(item) > 2 else (), self.var))
         return out
 
     def call(self, kernel: str, args: tuple, results: tuple, reads: bool) -> P.Call:
@@ -191,7 +194,7 @@ class _Builder:
         if place == "w":
             return [], name, "F"
         s = self.fresh("s")
-        return [_Block(s, name, place)], s, "B"
+        return [_Block(s, name, place, self.var)], s, "B"
 
     def atom(self, atom: tuple) -> list:
         op, place, x = atom
@@ -216,15 +219,16 @@ class _Block:
     name: str
     src: str
     place: str
+    var: str = "i"
 
     def render(self, p, d):
-        off = "i * 4 + 4" if self.place == "c" else "i * 4"
+        off = f"{self.var} * 4" + (" + 4" if self.place == "c" else "")
         p.emit(d, f"{self.name} = pl.tensor.slice({self.src}, [4, 4], [{off}, 0])", self)
 
     def run(self, r):
         from .semantics import View
         src = r.env[self.src]
-        row = r.scalars["i"] * 4 + (4 if self.place == "c" else 0)
+        row = r.scalars[self.var] * 4 + (4 if self.place == "c" else 0)
         r.env[self.name] = View(src.buf, src.off + row * src.strides[0], (4, 4), src.strides)
 
 
@@ -251,62 +255,72 @@ def _random_post(rnd: random.Random, names: tuple) -> tuple:
     return tuple(out)
 
 
-def _pre(frame: Frame) -> tuple:
-    """The statements before the loop (its frame's PRE); a swap loop's results are v0 and v1."""
+def _pre(frame: Frame, names: tuple) -> tuple:
+    """The statements of the frame's PRE on the tensors `names` (t's, u's); a swap loop's
+    results are v0 and v1."""
+    t, u = names
     if frame.pre == "none":
         return ()
-    if frame.pre.startswith("sw"):
-        trip = frame.pre[2:]
-        body = (P.Call("upF", ("p0",), ("p0",)),)
-        return (P.Loop("range", "j", trip if trip == "n" else int(trip), body, carries=(("p0", "t"), ("p1", "u")),
-                       yields=("p1", "p0"), results=("v0", "v1")),)
     if frame.pre == "rd":
-        return (P.Call("rdF", ("t", None), ("fq",), (), True, "kq"),)
+        return (P.Call("rdF", (t, None), ("fq",), (), True, "kq"),)
     op, trip = frame.pre[:2], frame.pre[2:]
     trip = trip if trip == "n" else int(trip)
-    body = (P.Call("rdF", ("t", None), ("fq",), (), True, "kq"),) if op == "rd" else (P.Call("upF", ("t",), ("t",)),)
-    return (P.Loop("range", "j", trip, body),)
+    if op == "sw":
+        return (P.Loop("range", "q", trip, (P.Call("upF", ("p0",), ("p0",)),), carries=(("p0", t), ("p1", u)),
+                       yields=("p1", "p0"), results=("v0", "v1")),)
+    body = (P.Call("rdF", (t, None), ("fq",), (), True, "kq"),) if op == "rd" else (P.Call("upF", (t,), (t,)),)
+    return (P.Loop("range", "q", trip, body),)
 
 
-def build(frame: Frame, shape: tuple, fill: tuple, post=None) -> "Program":
+def build(frame: Frame, shape: tuple, fill: tuple, post=None, outer: tuple = ((), ())) -> "Program":
     """The program of `frame` with the body of `shape` filled by the indices `fill` of ATOMS
-    (`post`: the statements after the loop, on the names of its results; the fixed POST when None)."""
+    (`post`: the statements after the loop, on the names of its results; the fixed POST when None;
+    `outer`, nest frames of random programs: the shapes of the outer loop's body before and after
+    the loop, on the outer counter j, filled first and last)."""
     carried = frame.carry != "none"
+    nest = frame.wrap in ("nest2", "nestn")
+    inner_pre = nest and frame.inner_pre and frame.pre.startswith("sw")
     chain = "m" if frame.wrap in ("man", "inside", "chain") else None
-    base = ("v0", "v1") if frame.pre.startswith("sw") else ("t", "u")
-    names = {"t": "c0", "u": "c1"} if carried else dict(zip(TENSORS, base))
-    b = _Builder(fill, names, chain)
+    base = ("v0", "v1") if frame.pre.startswith("sw") and not inner_pre else ("t", "u")
+    outer_names = ("e0", "e1") if nest and carried else base
+    init = ("v0", "v1") if inner_pre else outer_names          # the loop's tensors before it
+    inner_results = ("g0", "g1") if nest and carried else init
+    fill = iter(fill)
+    b = _Builder(fill, dict(zip(TENSORS, outer_names)), chain)
+    b.var = "j"
+    before = tuple(b.items(outer[0]))
+    b.var, b.names = "i", ({"t": "c0", "u": "c1"} if carried else dict(zip(TENSORS, init)))
     body = tuple(b.items(shape))
+    b.var, b.names = "j", dict(zip(TENSORS, inner_results))
+    after = tuple(b.items(outer[1]))
     if frame.wrap == "inside":
         body = (P.Manual((P.TidNone("m"),) + body),)
     kind, trip = frame.loop
-    nest = frame.wrap in ("nest2", "nestn")
     cs, ys, rs = (), (), ()
     if carried:
-        outer = ("e0", "e1") if nest else base
-        cs = (("c0", outer[0]), ("c1", outer[1]))
+        cs = (("c0", init[0]), ("c1", init[1]))
         ys = ("c0", "c1") if frame.carry == "keep" else ("c1", "c0")
         rs = ("g0", "g1") if nest else ("d0", "d1")
     if frame.wrap in ("man", "chain"):
         cs, ys, rs = cs + (("m", "m0"),), ys + ("m",), rs + ("m1",)
-    loop = P.Loop(kind, "i", trip, body, carries=cs, yields=ys, results=rs)
-    top: tuple = (loop,)
+    top: tuple = (P.Loop(kind, "i", trip, body, carries=cs, yields=ys, results=rs),)
     if nest:
+        top = before + (_pre(frame, outer_names) if inner_pre else ()) + top + after
+        jt = 2 if frame.wrap == "nest2" else "n"
         if carried:
-            top = (P.Loop("range", "j", 2 if frame.wrap == "nest2" else "n", top,
-                          carries=(("e0", base[0]), ("e1", base[1])), yields=("g0", "g1"), results=("d0", "d1")),)
+            top = (P.Loop("range", "j", jt, top, carries=(("e0", base[0]), ("e1", base[1])), yields=("g0", "g1"),
+                          results=("d0", "d1")),)
         else:
-            top = (P.Loop("range", "j", 2 if frame.wrap == "nest2" else "n", top),)
+            top = (P.Loop("range", "j", jt, top),)
     if frame.wrap in ("man", "chain"):
         top = (P.TidNone("m0"),) + top
     if frame.wrap == "man":
         top = (P.Manual(top),)
-    results = ("d0", "d1") if carried else base
-    post = _post(results) if post is None else post
-    stmts = (P.Create("u", "F", 2.0),) + _pre(frame) + top + tuple(post)
+    post = _post(_results(frame)) if post is None else post
+    stmts = (P.Create("u", "F", 2.0),) + (() if inner_pre else _pre(frame, ("t", "u"))) + top + tuple(post)
     prog = Program(P.kernels_used(KERNELS, stmts), stmts, extra=("t",), extra_shapes=(("t", "F"),))
     return Program(prog.kernels, prog.body, extra=prog.extra, extra_shapes=prog.extra_shapes,
-                   settings=N_SETTINGS if _uses_n(frame, shape) else ONE_SETTING)
+                   settings=N_SETTINGS if _uses_n(frame, shape + outer[0] + outer[1]) else ONE_SETTING)
 
 
 def _uses_n(frame: Frame, shape: tuple) -> bool:
@@ -405,7 +419,7 @@ def _atoms(shape) -> int:
 
 def _random_items(rnd: random.Random, n_atoms: int, n_guards: int) -> tuple:
     items = ["atom"] * n_atoms
-    for _ in range(n_guards):
+    for _ in range(n_guards if items else 0):
         lo = rnd.randrange(len(items))
         hi = rnd.randrange(lo, len(items)) + 1
         guard = (rnd.choice(BLOCKS), tuple(items[lo:hi]))
@@ -415,7 +429,9 @@ def _random_items(rnd: random.Random, n_atoms: int, n_guards: int) -> tuple:
 
 def generate(seed: int, max_size: Optional[int] = None) -> "Program":
     """A random program: any frame of FRAMES, 2 to 5 atoms, up to 2 guards (`max_size` bounds the
-    body's size), half the time a random POST."""
+    body's size), half the time a random POST; in a nest frame, half the time some atoms (and
+    guards on j) in the outer loop's body before and after the loop, and half the time a swap
+    PRE moved into the outer loop's body (Frame.inner_pre)."""
     rnd = random.Random(seed)
     frame = rnd.choice(FRAMES)
     n_atoms = rnd.randint(2, 5)
@@ -423,10 +439,27 @@ def generate(seed: int, max_size: Optional[int] = None) -> "Program":
     if max_size is not None:
         n_atoms = max(1, min(n_atoms, max_size))
         guards = max(0, min(guards, max_size - n_atoms))
+    outer = ((), ())
+    if frame.wrap in ("nest2", "nestn"):
+        if frame.pre.startswith("sw") and rnd.random() < 0.5:
+            frame = replace(frame, inner_pre=True)
+        if rnd.random() < 0.5:
+            where = [rnd.choice(("before", "inner", "inner", "after")) for _ in range(n_atoms)]
+            n_inner = max(1, where.count("inner"))
+            outer = tuple(_random_items(rnd, where.count(w), rnd.randint(0, 1) if w in where else 0)
+                          for w in ("before", "after"))
+            n_atoms = n_inner
     shape = _random_items(rnd, n_atoms, guards)
-    fill = tuple(rnd.randrange(len(ATOMS)) for _ in range(_atoms(shape)))
+    fill = tuple(rnd.randrange(len(ATOMS)) for _ in range(_atoms(outer[0]) + _atoms(shape) + _atoms(outer[1])))
     post = None
     if rnd.random() < 0.5:
-        post = _random_post(rnd, ("d0", "d1") if frame.carry != "none" else
-                            ("v0", "v1") if frame.pre.startswith("sw") else ("t", "u"))
-    return build(frame, shape, fill, post)
+        post = _random_post(rnd, _results(frame))
+    return build(frame, shape, fill, post, outer)
+
+
+def _results(frame: Frame) -> tuple:
+    """The names of t and u after the loop (POST's)."""
+    if frame.carry != "none":
+        return ("d0", "d1")
+    inner_pre = frame.wrap in ("nest2", "nestn") and frame.inner_pre
+    return ("v0", "v1") if frame.pre.startswith("sw") and not inner_pre else ("t", "u")
