@@ -10,13 +10,14 @@ def test_exhaustive_counts_by_hand():
     # atoms: 6 ops (rd up wr mv hr hw) x 3 places (whole, own block, block before) x 2 tensors = 36
     assert len(G.ATOMS) == 36
     # frames: the plain pl.range(n); 4 other loops, 2 other carries (keep, swap), 5 other wraps
-    # (nest2 nestn man inside chain), 9 other PREs (rd rdn rd2 rd0 upn up2 swn sw2 sw0), 10 pairs
-    assert len(G.EX_FRAMES) == 1 + 4 + 2 + 5 + 9 + 10 == 31
+    # (nest2 nestn man inside chain), 12 other PREs (rd rdn rd2 rd0 upn up2 swn sw2 sw0 srn sr2
+    # sr0), 10 pairs
+    assert len(G.EX_FRAMES) == 1 + 4 + 2 + 5 + 12 + 10 == 34
     size1 = list(G.programs(1))
-    assert G.count(1) == len(size1) == 36 * 31
+    assert G.count(1) == len(size1) == 36 * 34
     assert len({p.source for p in size1}) == len(size1)          # no two programs alike
     # size 2: a guard (6 of them) around one atom, or two atoms
-    assert G.count(2) == sum(1 for _ in G._all(2)) == (6 * 36 + 36 * 36) * 31
+    assert G.count(2) == sum(1 for _ in G._all(2)) == (6 * 36 + 36 * 36) * 34
     assert {(f, fill) for f, _, fill in G._all(1)} == {(f, (k,)) for f in G.EX_FRAMES for k in range(36)}
 
 

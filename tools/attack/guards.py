@@ -12,10 +12,11 @@ Every program is one orchestration function over the InOut parameter `t` ([32, 4
 
     u = pl.create_tensor(...)
     PRE                                   none, `f, k = pl.submit(self.rdF, t)` (rd), or a loop
-                                          `for j in pl.range(K): ...` of a reader (rdK) or an
+                                          `for q in pl.range(K): ...` of a reader (rdK) or an
                                           InOut writer (upK) of t, K = n, 2 or 0, or one (swK)
-                                          that carries (t, u) swapped and writes the first:
-                                          `for j, (p0, p1) in pl.range(K, init_values=(t, u)):
+                                          that carries (t, u) swapped and writes the first (swK)
+                                          or reads it (srK, `f, k = pl.submit(self.rdF, p0)`):
+                                          `for q, (p0, p1) in pl.range(K, init_values=(t, u)):
                                           p0 = self.upF(p0); v0, v1 = pl.yield_(p1, p0)`, after
                                           which v0 and v1 stand for t and u
     [for j in pl.range(2|n):]             WRAP nest2 / nestn: a loop around the loop
@@ -93,7 +94,7 @@ BLOCKS = tuple(GUARDS)
 LOOPS = (("range", "n"), ("range", 2), ("range", 1), ("parallel", "n"), ("parallel", 2))
 CARRIES = ("none", "keep", "swap")
 WRAPS = ("none", "nest2", "nestn", "man", "inside", "chain")
-PRES = ("none", "rd", "rdn", "rd2", "rd0", "upn", "up2", "swn", "sw2", "sw0")
+PRES = ("none", "rd", "rdn", "rd2", "rd0", "upn", "up2", "swn", "sw2", "sw0", "srn", "sr2", "sr0")
 N_SETTINGS = tuple((n, 0) for n in range(5))
 ONE_SETTING = ((0, 0),)
 KERNELS = tuple(k for s in "FB" for k in (
@@ -265,9 +266,10 @@ def _pre(frame: Frame, names: tuple) -> tuple:
         return (P.Call("rdF", (t, None), ("fq",), (), True, "kq"),)
     op, trip = frame.pre[:2], frame.pre[2:]
     trip = trip if trip == "n" else int(trip)
-    if op == "sw":
-        return (P.Loop("range", "q", trip, (P.Call("upF", ("p0",), ("p0",)),), carries=(("p0", t), ("p1", u)),
-                       yields=("p1", "p0"), results=("v0", "v1")),)
+    if op in ("sw", "sr"):
+        body = (P.Call("upF", ("p0",), ("p0",)) if op == "sw" else P.Call("rdF", ("p0", None), ("fq",), (), True, "kq"),)
+        return (P.Loop("range", "q", trip, body, carries=(("p0", t), ("p1", u)), yields=("p1", "p0"),
+                       results=("v0", "v1")),)
     body = (P.Call("rdF", (t, None), ("fq",), (), True, "kq"),) if op == "rd" else (P.Call("upF", (t,), (t,)),)
     return (P.Loop("range", "q", trip, body),)
 
@@ -279,9 +281,9 @@ def build(frame: Frame, shape: tuple, fill: tuple, post=None, outer: tuple = (()
     the loop, on the outer counter j, filled first and last)."""
     carried = frame.carry != "none"
     nest = frame.wrap in ("nest2", "nestn")
-    inner_pre = nest and frame.inner_pre and frame.pre.startswith("sw")
+    inner_pre = nest and frame.inner_pre and frame.pre.startswith(("sw", "sr"))
     chain = "m" if frame.wrap in ("man", "inside", "chain") else None
-    base = ("v0", "v1") if frame.pre.startswith("sw") and not inner_pre else ("t", "u")
+    base = ("v0", "v1") if frame.pre.startswith(("sw", "sr")) and not inner_pre else ("t", "u")
     outer_names = ("e0", "e1") if nest and carried else base
     init = ("v0", "v1") if inner_pre else outer_names          # the loop's tensors before it
     inner_results = ("g0", "g1") if nest and carried else init
@@ -441,7 +443,7 @@ def generate(seed: int, max_size: Optional[int] = None) -> "Program":
         guards = max(0, min(guards, max_size - n_atoms))
     outer = ((), ())
     if frame.wrap in ("nest2", "nestn"):
-        if frame.pre.startswith("sw") and rnd.random() < 0.5:
+        if frame.pre.startswith(("sw", "sr")) and rnd.random() < 0.5:
             frame = replace(frame, inner_pre=True)
         if rnd.random() < 0.5:
             where = [rnd.choice(("before", "inner", "inner", "after")) for _ in range(n_atoms)]
@@ -462,4 +464,4 @@ def _results(frame: Frame) -> tuple:
     if frame.carry != "none":
         return ("d0", "d1")
     inner_pre = frame.wrap in ("nest2", "nestn") and frame.inner_pre
-    return ("v0", "v1") if frame.pre.startswith("sw") and not inner_pre else ("t", "u")
+    return ("v0", "v1") if frame.pre.startswith(("sw", "sr")) and not inner_pre else ("t", "u")
