@@ -16,8 +16,8 @@ def test_exhaustive_counts_by_hand():
     size1 = list(G.programs(1))
     assert G.count(1) == len(size1) == 36 * 34
     assert len({p.source for p in size1}) == len(size1)          # no two programs alike
-    # size 2: a guard (6 of them) around one atom, or two atoms
-    assert G.count(2) == sum(1 for _ in G._all(2)) == (6 * 36 + 36 * 36) * 34
+    # size 2: a guard (7 of them) around one atom, or two atoms
+    assert G.count(2) == sum(1 for _ in G._all(2)) == (7 * 36 + 36 * 36) * 34
     assert {(f, fill) for f, _, fill in G._all(1)} == {(f, (k,)) for f in G.EX_FRAMES for k in range(36)}
 
 
@@ -26,6 +26,9 @@ def test_a_program_runs_in_both_models():
     prog = G.build(G.Frame(loop=("range", 2)), (("if_nbig", ("atom",)),), (G.ATOMS.index(("rd", "c", "t")),))
     assert "if n > i:" in prog.source and "[i * 4 + 4, 0]" in prog.source
     assert prog.settings == tuple((n, 0) for n in range(5))
+    on_c = G.build(G.BASE, (("if_c", ("atom",)),), (0,))
+    assert "if i < c:" in on_c.source
+    assert on_c.settings == tuple((n, c) for c in (0, 1, 3) for n in range(5))
     rep = prog.check()
     assert rep.runs == 5 and rep.classes() == set(), runner.describe(rep)
     # tasks: per run, 2 loop trips x [n > i] readers + the POST's reader of t: n=0: 0+1, n=1: 1+1,

@@ -33,8 +33,8 @@ manual scope (man, inside) and under WRAP chain (an AUTO loop carrying a TaskId 
 waits for the one before, `..., m = pl.submit(self.k, ..., deps=[m])`, so every pair inside a
 manual scope is the user's and ordered (those frames take `pl.range` loops only). BODY is a
 sequence of items: an atom, or a guard around a non-empty item sequence: `if i == 0`,
-`if n > i`, `if i % 2 == 0`, `if n > 1`, `if i >= 1`, `if i + 1 < n` (random programs: three
-guards in ten with an `else:` of one atom). An atom is (op, place, x): x is t or u
+`if n > i`, `if i % 2 == 0`, `if n > 1`, `if i >= 1`, `if i + 1 < n`, `if i < c` (random
+programs: three guards in ten with an `else:` of one atom). An atom is (op, place, x): x is t or u
 (the carry holding it, c0 or c1, under CARRY keep / swap), the place is the whole tensor (w),
 the counter's own row block (c: `s = pl.tensor.slice(x, [4, 4], [i * 4 + 4, 0])`) or the one
 before it (p: `[i * 4, 0]`, the block iteration i - 1 calls its own, and rows 0..3 at i = 0),
@@ -50,7 +50,8 @@ and the op
 and 2 call their own and iterations 1 and 3 the one before).
 
 The check (`Program.check`) runs each program for n = 0..4 (c = 0; once, n = 0, when nothing
-reads n) in both runtime models, each with its value check:
+reads n; and for c = 1 and 3 too under a guard on c) in both runtime models, each with its value
+check:
 - the recorder's runs of the compiled C++ under tools/attack/rtmodel.py (oracle.check_run:
   every conflicting pair ordered, every read observing the sequential program's write, in
   submission order and latest-first);
@@ -62,7 +63,7 @@ Exhaustive mode (`--exhaustive --grammar guards --size K`): size is the body's i
 a guard 1 + its body); a program is (frame, shape, fill) over EX_FRAMES (one dimension of the
 frame varied from the plain `pl.range(n)` at a time, and a few pairs) and ATOMS (36), shapes
 in grammar.ordered_shapes' order, each shape's fills in product order, frames innermost. No
-symmetry reduction: size 1 is 36 x len(EX_FRAMES) programs, size 2 (6 x 36 + 36 x 36) x
+symmetry reduction: size 1 is 36 x len(EX_FRAMES) programs, size 2 (7 x 36 + 36 x 36) x
 len(EX_FRAMES) (tests/test_attack_guards.py counts them by hand). Random programs (`generate`)
 draw any frame of the full product (FRAMES), 2 to 5 atoms and up to 2 guards, and half the time
 a random POST (one to four of rd / up / hr / hw of the whole results, in random order).
@@ -87,9 +88,10 @@ PLACES = ("w", "c", "p")
 TENSORS = ("t", "u")
 ATOMS = tuple((op, place, x) for x in TENSORS for place in PLACES for op in OPS)
 GUARDS = {"if_0": "{v} == 0", "if_nbig": "n > {v}", "if_even": "{v} % 2 == 0", "if_n1": "n > 1", "if_ge1": "{v} >= 1",
-          "if_notlast": "{v} + 1 < n"}
+          "if_notlast": "{v} + 1 < n", "if_c": "{v} < c"}
 HOLDS = {"if_0": lambda i, n: i == 0, "if_nbig": lambda i, n: n > i, "if_even": lambda i, n: i % 2 == 0,
          "if_n1": lambda i, n: n > 1, "if_ge1": lambda i, n: i >= 1, "if_notlast": lambda i, n: i + 1 < n}
+C_GUARDS = ("if_c",)               # guards on c: the program runs for c = 1 and 3 too
 BLOCKS = tuple(GUARDS)
 LOOPS = (("range", "n"), ("range", 2), ("range", 1), ("parallel", "n"), ("parallel", 2))
 CARRIES = ("none", "keep", "swap")
@@ -157,7 +159,8 @@ class Guard:
             p.body(d + 1, self.orelse)
 
     def run(self, r):
-        r.run(self.then if HOLDS[self.name](r.scalars[self.var], r.scalars["n"]) else self.orelse)
+        v, n = r.scalars[self.var], r.scalars["n"]
+        r.run(self.then if (v < r.scalars["c"] if self.name == "if_c" else HOLDS[self.name](v, n)) else self.orelse)
 
 
 class _Builder:
@@ -322,7 +325,18 @@ def build(frame: Frame, shape: tuple, fill: tuple, post=None, outer: tuple = (()
     stmts = (P.Create("u", "F", 2.0),) + (() if inner_pre else _pre(frame, ("t", "u"))) + top + tuple(post)
     prog = Program(P.kernels_used(KERNELS, stmts), stmts, extra=("t",), extra_shapes=(("t", "F"),))
     return Program(prog.kernels, prog.body, extra=prog.extra, extra_shapes=prog.extra_shapes,
-                   settings=N_SETTINGS if _uses_n(frame, shape + outer[0] + outer[1]) else ONE_SETTING)
+                   settings=_settings(frame, shape + outer[0] + outer[1]))
+
+
+def _guards(shape) -> set:
+    """The names of the guards of a shape (else branches too)."""
+    return {g for item in shape if item != "atom" for g in {item[0]} | set().union(*map(_guards, item[1:]))}
+
+
+def _settings(frame: Frame, shape: tuple) -> tuple:
+    """n = 0..4 when the program reads n, once (n = 0) otherwise; c = 1 and 3 too where a guard reads c."""
+    with_n = N_SETTINGS if _uses_n(frame, shape) else ONE_SETTING
+    return with_n + (tuple((n, c) for c in (1, 3) for n, _ in with_n) if _guards(shape) & set(C_GUARDS) else ())
 
 
 def _uses_n(frame: Frame, shape: tuple) -> bool:
