@@ -1,12 +1,14 @@
 """The guards grammar (tools/attack/guards.py): its exhaustive mode enumerates what its doc says,
 and its check runs both runtime models and can fail in both."""
 
+from nanopass.tools.attack import cli
 from nanopass.tools.attack import guards as G
 from nanopass.tools.attack import program as P
 from nanopass.tools.attack import runner
 
 
 def test_exhaustive_counts_by_hand():
+    assert cli.GRAMMARS["guards"] is G
     # atoms: 6 ops (rd up wr mv hr hw) x 3 places (whole, own block, block before) x 2 tensors = 36
     assert len(G.ATOMS) == 36
     # frames: the plain pl.range(n); 4 other loops, 2 other carries (keep, swap), 5 other wraps
