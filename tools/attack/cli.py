@@ -103,7 +103,7 @@ from collections import Counter, defaultdict
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from pathlib import Path
 
-from . import assume, carries, directions, exhaustive, fences, generate, grammar, iterations, loops2, nested, nests, offsets, printed, printed_scalars, record, retire, rows, runner, scalars, scopes, shrink, surface_generate
+from . import assume, carries, directions, exhaustive, fences, generate, grammar, guards, iterations, loops2, nested, nests, offsets, printed, printed_scalars, record, retire, rows, runner, scalars, scopes, shrink, surface_generate
 from . import program as P
 
 COMPILE_TIMEOUT_S = 60
@@ -112,7 +112,7 @@ GRAMMARS = {"rows": rows, "scopes": scopes, "directions": directions,    # the e
             "printed-scalars": printed_scalars, "carries": carries, "loops2": loops2,
             "loops2-const": loops2.CONSTANT_TRIPS, "fences": fences, "assume": assume,
             "iterations": iterations, "offsets": offsets, "offsets-parallel": offsets.PARALLEL,
-            "nests": nests, "retire": retire}
+            "nests": nests, "retire": retire, "guards": guards}
 
 
 class _Timeout(Exception):
