@@ -340,10 +340,11 @@ def trusted_both_ways(pass_cls, path: Path) -> None:
         assert trusted == checked
 
 
-def same_fusion_on_random_and_rows(both_ways, tmp_path: Path, seed: int, count: int = 120) -> None:
+def same_fusion_on_random_and_rows(both_ways, tmp_path: Path, seed: int, count: int = 120, least: int = 140) -> None:
     """``both_ways(path)`` (fuse_create_assemble_to_slice's output or refusal with a shortcut and
     without, None where the compile stops before the pass) agrees on the bench shapes, 24 random
-    programs and ``count`` programs of the rows grammar (``corpus``, from ``seed``), most of them fused."""
+    programs and ``count`` programs of the rows grammar (``corpus``, from ``seed``), most of them
+    fused, at least ``least`` of them compared."""
     from test_call_directions_in_one_loop import corpus
 
     from nanopass.tools.attack import rows
@@ -356,4 +357,4 @@ def same_fusion_on_random_and_rows(both_ways, tmp_path: Path, seed: int, count: 
         assert got[0] == got[1], path.name
         compared += 1
         refused += isinstance(got[0], str)
-    assert compared >= 140 and refused < compared
+    assert compared >= least and refused < compared

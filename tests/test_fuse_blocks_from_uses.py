@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import corpus_tests, pass_input, run_both_ways
+from conftest import corpus_tests, pass_input, run_both_ways, same_fusion_on_random_and_rows
 from test_fuse_cover_shortcut import fused
 from test_fuse_liveness_enough import fuse_input
 from test_fuse_shared_tables import FUSE, OVERWRITTEN, analysed, blocks, inputs
@@ -79,17 +79,5 @@ test_examples_and_golden_programs, test_shapes = corpus_tests(agrees)
 
 
 def test_the_shortcut_changes_no_fusion_of_random_and_rows_programs(tmp_path):
-    # (``same_fusion_on_random_and_rows`` with 30 programs of the rows grammar: a cheap test)
-    from test_call_directions_in_one_loop import corpus
-
-    from nanopass.tools.attack import rows
-
-    compared = refused = 0
-    for path in corpus(tmp_path, 5320, rows, (2, 3), 30):
-        got = both_ways(path)
-        if got is None:
-            continue
-        assert got[0] == got[1], path.name
-        compared += 1
-        refused += isinstance(got[0], str)
-    assert compared >= 50 and refused < compared
+    # (30 programs of the rows grammar a size: a cheap test)
+    same_fusion_on_random_and_rows(both_ways, tmp_path, 5320, count=30, least=50)
