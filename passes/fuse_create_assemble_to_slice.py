@@ -71,8 +71,9 @@ class FuseCreateAssembleToSlice(Pass):
 
     The orchestration runtime has no copy primitive: ``src`` must be a tensor made by
     ``pl.create_tensor`` (in the same body, an enclosing one or a ``with`` block before it:
-    ``fuse_across``), whose tasks then write straight into ``target``.
-    The create of ``src`` becomes ``pl.tensor.slice(target, shape, offset)`` marked ``placed``, and the assemble's
+    ``fuse_across``), whose tasks then write straight into ``target``; a loop carry is that create
+    only where every iteration leaves it in the create's buffer (the storage map's roots of the
+    source are the create's alone). The create of ``src`` becomes ``pl.tensor.slice(target, shape, offset)`` marked ``placed``, and the assemble's
     result becomes ``target`` itself (a copy the naming pass folds away). When ``target`` is
     itself created later in the same body, its create moves up to just before ``src``'s; when it
     is bound later to a buffer that exists there (a copy of a name, a task's result: one root),
@@ -306,6 +307,10 @@ class FuseCreateAssembleToSlice(Pass):
         value = let.value
         target = value.target.name
         src = self.roots.get(value.source.name, value.source.name)
+        # (``roots`` takes a loop carry for its init; the storage map knows what the loop yields)
+        for root, _ in self.places.get(value.source.name, ()):
+            if root != src:
+                raise _source_not_only_created(value.source.name, root, let)
         if src in self.placed and self.same_rows(let, src, self.placed[src]):
             # (the placement's check accepted this assemble as a read: no write of the rows or the
             # source comes between the two)
@@ -994,6 +999,13 @@ def _check_offset_known(value, src: str, available, let) -> None:
             f"the assemble offset uses '{_base(sorted(missing)[0])}', which is not known where '{_base(src)}' is created",
             let.span,
         )
+
+
+def _source_not_only_created(src: str, other: str, let) -> UserError:
+    return UserError(
+        f"pl.assemble needs a source made by pl.create_tensor; '{_base(src)}' may be '{_base(other)}' here", let.span,
+        hint="the runtime cannot copy tensors: assemble the create itself, written by its tasks, on every path",
+    )
 
 
 def _target_missing(target: str, src: str, let) -> UserError:
