@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from conftest import corpus_tests, pass_input, run_both_ways, same_fusion_on_random_and_rows
+from conftest import corpus_tests, run_both_ways, same_fusion_on_random_and_rows
 from test_fuse_cover_shortcut import fused
 from test_fuse_liveness_enough import fuse_input
-from test_fuse_shared_tables import FUSE, OVERWRITTEN, analysed, blocks, inputs
+from test_fuse_shared_tables import analysed, blocks, inputs_and_overwritten
 
 from nanopass.passes import assembled_rows
 from nanopass.passes import fuse_create_assemble_to_slice as fuse
@@ -25,11 +25,7 @@ from nanopass.passes.util import BODY_FIELDS
 
 @pytest.fixture(scope="module")
 def programs(tmp_path_factory):
-    """``inputs`` and a program two of whose assembles are dead (its created target never read)."""
-    tmp = tmp_path_factory.mktemp("fuse_blocks_from_uses")
-    path = tmp / "overwritten.py"
-    path.write_text(OVERWRITTEN)
-    return [*inputs(tmp), pass_input(path, FUSE)]
+    return inputs_and_overwritten(tmp_path_factory.mktemp("fuse_blocks_from_uses"))
 
 
 def test_each_block_entry_holds_what_a_walk_of_the_block_finds(programs):

@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from conftest import bench_file, corpus_tests, pass_input, run_both_ways, same_fusion_on_random_and_rows
+from conftest import bench_file, corpus_tests, run_both_ways, same_fusion_on_random_and_rows
 from test_fuse_cover_shortcut import fused
 from test_fuse_liveness_enough import fuse_input
-from test_fuse_shared_tables import FUSE, OVERWRITTEN, analysed, inputs
+from test_fuse_shared_tables import analysed, inputs_and_overwritten
 
 from nanopass.passes import assembled_rows
 from nanopass.passes import fuse_create_assemble_to_slice as fuse
@@ -25,11 +25,7 @@ from nanopass.passes.util import iter_stmts
 
 @pytest.fixture(scope="module")
 def programs(tmp_path_factory):
-    """``inputs`` and a program two of whose assembles are dead (its created target never read)."""
-    tmp = tmp_path_factory.mktemp("fuse_root_read")
-    path = tmp / "overwritten.py"
-    path.write_text(OVERWRITTEN)
-    return [*inputs(tmp), pass_input(path, FUSE)]
+    return inputs_and_overwritten(tmp_path_factory.mktemp("fuse_root_read"))
 
 
 def test_each_created_buffer_is_read_as_the_walk_finds(programs):

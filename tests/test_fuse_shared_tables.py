@@ -55,6 +55,14 @@ def inputs(tmp_path) -> list:
     return [program for path in paths for program in pass_inputs(path, FUSE)]
 
 
+def inputs_and_overwritten(tmp_path) -> list:
+    """``inputs`` and the pass's input of ``OVERWRITTEN`` (two of its assembles dead: their created
+    target is never read)."""
+    path = tmp_path / "overwritten.py"
+    path.write_text(OVERWRITTEN)
+    return [*inputs(tmp_path), pass_input(path, FUSE)]
+
+
 def analysed(program):
     pass_ = fuse.FuseCreateAssembleToSlice(PassContext())
     pass_.kernels = kernel_table(program)
