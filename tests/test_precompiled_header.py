@@ -37,3 +37,18 @@ def test_errors_in_the_generated_code_are_still_reported(tmp_path):
 def test_a_compiler_that_cannot_build_the_copy_gets_the_plain_include_path():
     flags = precompiled_header.header_flags("/bin/false", FLAGS)
     assert flags == ["-I", str(precompiled_header.TOOLS)]
+
+
+def test_a_copy_the_temporary_directory_lost_is_built_again(tmp_path, monkeypatch):
+    import shutil
+    import tempfile
+    from pathlib import Path
+
+    # (a temporary directory of the test's own: the other tests' compiles keep the shared copy)
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    monkeypatch.setattr(precompiled_header, "_built", {})
+    flags = precompiled_header.header_flags(gpp(), FLAGS)
+    assert flags[1].startswith(str(tmp_path))
+    shutil.rmtree(flags[1])
+    again = precompiled_header.header_flags(gpp(), FLAGS)
+    assert again == flags and (Path(again[1]) / (precompiled_header.HEADER + ".gch")).exists()

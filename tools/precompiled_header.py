@@ -36,10 +36,12 @@ _built: dict = {}
 def header_flags(cxx: str, flags: tuple) -> list:
     """g++ arguments that include the stand-in header, precompiled for a compile with ``flags``."""
     key = (cxx, tuple(flags))
-    if key not in _built:
+    built = _built.get(key)
+    # (built again when the temporary directory lost the copy: a long run outlives a cleaning)
+    if built is None or len(built) > 2 and not (Path(built[1]) / (HEADER + ".gch")).exists():
         directory = _precompile(cxx, tuple(flags))
-        _built[key] = ["-I", str(TOOLS)] if directory is None else ["-I", str(directory), "-include", HEADER]
-    return list(_built[key])
+        built = _built[key] = ["-I", str(TOOLS)] if directory is None else ["-I", str(directory), "-include", HEADER]
+    return list(built)
 
 
 def _precompile(cxx: str, flags: tuple) -> Path | None:
