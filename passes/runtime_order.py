@@ -233,6 +233,12 @@ class State:
         self.chained = chained
         self.width = width  # the number of tasks: bit ``width + S`` stands for every run of ``S``
 
+    @classmethod
+    def knowing_nothing(cls, width: int) -> "State":
+        """No task known not to have run, no fact, no order, no host wait, no chained task, no
+        alias, no TaskId: every merge's result is at least this state (``meet``)."""
+        return cls(0, {}, {}, 0, 0, width)
+
     def copy(self) -> "State":
         return State(self.never_ran, dict(self.facts), dict(self.order), self.done, self.chained, self.width,
                      dict(self.alias), dict(self.tids))
@@ -1810,11 +1816,9 @@ class _Walker:
         return self.exits_from(loop, state)
 
     def walk_knowing_nothing(self, loop) -> list:
-        """``exits`` of ``loop`` walked from the state that knows nothing (no task is known not
-        to have run, no fact, no order, no host wait, no chained task, no alias, no TaskId; every
-        merge's result is at least that: ``meet``), with no scalars (no branch taken for a known
-        value, no counter known) and no split budget (the exits of the loops in it meet): the
-        walk is monotone, so it finds fewer orders than the walk from any state the loop is
+        """``exits`` of ``loop`` walked from ``State.knowing_nothing``, with no scalars (no branch
+        taken for a known value, no counter known) and no split budget (the exits of the loops in
+        it meet): the walk is monotone, so it finds fewer orders than the walk from any state the loop is
         reached in, each record it makes (``_meet``: the tables hold what every walk found) is at
         most what that walk would make, and a task it does not reach is recorded as implying
         nothing (the readers of the tables default to nothing). Its exits stand for those of
@@ -1822,7 +1826,7 @@ class _Walker:
         saved = self.values, self.exact, self.splits
         self.values, self.exact, self.splits = {}, {}, 0
         try:
-            return self.exits_from(loop, State(0, {}, {}, 0, 0, self.width))
+            return self.exits_from(loop, State.knowing_nothing(self.width))
         finally:
             self.values, self.exact, self.splits = saved
 
