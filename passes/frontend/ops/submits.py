@@ -41,6 +41,10 @@ def kernel_call(cx: FunctionContext, call: ast.Call, targets: list[ast.expr] | N
         if kw.arg == "attrs":
             attrs_node = kw.value
             continue
+        names = [p.name for p in sig.params]
+        if kw.arg in names:  # a parameter named as Python allows: the DSL passes arguments by position
+            raise cx.error(f"kernel '{name}' does not accept keyword arguments: '{kw.arg}' is its parameter "
+                           f"{names.index(kw.arg) + 1}, pass it by position", kw.value, _signature_hint(sig))
         hint = "use pl.submit(self.k, ..., deps=[...]) for explicit dependencies" if kw.arg == "deps" else None
         raise cx.error(f"kernel '{name}' does not accept keyword argument '{kw.arg}'", kw.value, hint)
     nodes = call.args

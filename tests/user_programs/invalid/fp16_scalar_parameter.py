@@ -1,5 +1,6 @@
-# Tensors and scalars of several dtypes: BF16 and INT8 tensors, a BOOL and an FP16 scalar, an
-# INT32 loop bound converted by arithmetic.
+# An FP16 scalar parameter of the orchestration function (no host C++ type).
+# expect: 20:13: error: of dtype FP16 cannot be passed to an orchestration function
+# where: the parameter
 import nanopass.dsl as pl
 
 

@@ -1,4 +1,6 @@
-# pl.no_dep on an argument the user knows is not shared, and a nested pl.scope() block.
+# A hand-placed pl.scope() in a function that leaves scopes to the compiler.
+# expect: 17:9: error: requires @pl.function(auto_scope=False)
+# where: the with statement
 import nanopass.dsl as pl
 
 
