@@ -62,3 +62,19 @@ def test_an_invalid_program_is_refused_at_the_place_its_header_names(path, capsy
     first = err.splitlines()[0]
     assert first.startswith(f"{path}:{line}:{col}: error: "), first
     assert part in err, err  # the message, or its help: line (did you mean ...?)
+
+
+@pytest.mark.parametrize("how", [[], ["--no-exec"]], ids=["imported", "no-exec"])
+@pytest.mark.parametrize("stem", ["typo_variable", "printed_typo"])
+def test_an_error_names_the_file_as_the_user_typed_it(stem, how, capsys, monkeypatch, tmp_path):
+    # GCC's FILE:LINE:COL names the file as given on the command line; every way of reading a
+    # program does the same (the ast-only readers, --no-exec and the printed IR, wrote the absolute path)
+    source = PROGRAMS / "invalid" / "typo_variable.py"
+    if stem == "printed_typo":  # a printed-IR program, read with ast whatever the flags
+        source = tmp_path / "printed_typo.py"
+        source.write_text((PROGRAMS / "valid" / "printed_scalars.py").read_text().replace(
+            "self.blend(quarter", "self.blendd(quarter"))
+    monkeypatch.chdir(source.parent)
+    status = cli.main(["run", source.name, "-q", *how])
+    first = capsys.readouterr().err.splitlines()[0]
+    assert status == 1 and first.startswith(f"{source.name}:"), first
