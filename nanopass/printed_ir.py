@@ -11,7 +11,6 @@ hints, checked against what the project's passes derive (``printed_hints``), nev
 from __future__ import annotations
 
 import ast
-import os
 import re
 from typing import Any
 
@@ -111,7 +110,7 @@ def load_printed_file(path: str) -> list[PrintedProgram]:
 
     check_readable(path)
     with open(path, encoding="utf-8") as handle:
-        return load_printed_text(handle.read(), os.path.abspath(path))
+        return load_printed_text(handle.read(), path)  # spans name the file as given, as the importing reader's do
 
 
 _PRINTED_DECORATOR = re.compile(r"^[ \t]*@[\w.]*function\([^\n]*\b(?:level|role)[ \t]*=", re.MULTILINE)

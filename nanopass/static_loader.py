@@ -13,7 +13,6 @@ a program uses it. Nothing of the file is executed.
 from __future__ import annotations
 
 import ast
-import os
 from enum import Enum
 from typing import Any, Callable
 
@@ -79,13 +78,13 @@ def load_programs_static(path: str) -> list[StaticProgram]:
     scope = ModuleScope()
     for stmt in tree.body:
         if id(stmt) in decorated:
-            source = ProgramSource(stmt.name, os.path.abspath(path), text, stmt, dict(scope.names))
+            source = ProgramSource(stmt.name, path, text, stmt, dict(scope.names))
             programs.pop(stmt.name, None)  # a later class of the same name replaces it, as in Python
             programs[stmt.name] = StaticProgram(source)
         scope.statement(stmt)
-    for cls in jit_classes(tree, os.path.abspath(path), text):
+    for cls in jit_classes(tree, path, text):
         programs.pop(cls.name, None)
-        programs[cls.name] = StaticProgram(ProgramSource(cls.name, os.path.abspath(path), text, cls, dict(scope.names)))
+        programs[cls.name] = StaticProgram(ProgramSource(cls.name, path, text, cls, dict(scope.names)))
     if not programs:
         raise UserError(f"{path}: no @pl.program class found")
     return list(programs.values())

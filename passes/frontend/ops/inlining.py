@@ -55,9 +55,13 @@ def expand(
         cycle = " -> ".join([*stack[stack.index(fdef.name):], fdef.name])
         raise cx.error(f"inline function '{fdef.name}' calls itself ({cycle})", call,
                        hint="an inline function is copied into its caller: it cannot recurse")
-    for kw in call.keywords:
-        raise cx.error(f"inline function '{fdef.name}' does not accept keyword argument '{kw.arg}'", kw.value)
     params = cx.program.inline_params(fdef)
+    for kw in call.keywords:
+        names = [p.name for p in params]
+        if kw.arg in names:  # a parameter named as Python allows: the DSL passes arguments by position
+            raise cx.error(f"inline function '{fdef.name}' does not accept keyword arguments: '{kw.arg}' is its "
+                           f"parameter {names.index(kw.arg) + 1}, pass it by position", kw.value)
+        raise cx.error(f"inline function '{fdef.name}' does not accept keyword argument '{kw.arg}'", kw.value)
     if len(call.args) != len(params):
         raise cx.error(f"inline function '{fdef.name}' expects {len(params)} argument(s), got {len(call.args)}", call)
     for arg, param in zip(call.args, params):

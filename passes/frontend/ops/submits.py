@@ -41,6 +41,10 @@ def kernel_call(cx: FunctionContext, call: ast.Call, targets: list[ast.expr] | N
         if kw.arg == "attrs":
             attrs_node = kw.value
             continue
+        names = [p.name for p in sig.params]
+        if kw.arg in names:  # a parameter named as Python allows: the DSL passes arguments by position
+            raise cx.error(f"kernel '{name}' does not accept keyword arguments: '{kw.arg}' is its parameter "
+                           f"{names.index(kw.arg) + 1}, pass it by position", kw.value, _signature_hint(sig))
         hint = "use pl.submit(self.k, ..., deps=[...]) for explicit dependencies" if kw.arg == "deps" else None
         raise cx.error(f"kernel '{name}' does not accept keyword argument '{kw.arg}'", kw.value, hint)
     nodes = call.args
@@ -167,6 +171,11 @@ def kernel_sig(cx: FunctionContext, name: str, node: ast.AST) -> KernelSig:
             raise cx.error(f"'{name}' is an inline function: call it as self.{name}(...), not as a task", node)
         if name == cx.fdef.name or any(f[0].name == name for f in cx.program.functions):
             raise cx.error(f"'{name}' is an orchestration function, not a kernel", node)
+        bare = [f for f in cx.src.classdef.body if isinstance(f, ast.FunctionDef) and f.name == name and not f.decorator_list]
+        if bare:  # a method the user forgot to decorate: the program reads only @pl.function methods
+            raise cx.error(f"'{name}' (line {bare[0].lineno}) has no @pl.function decorator, so it is no kernel of "
+                           f"program '{cx.src.name}'", node,
+                           hint="decorate it: @pl.function(type=pl.FunctionType.AIV) (or AIC, InCore)")
         available = ", ".join(sorted(cx.program.kernels)) or "none"
         raise cx.error(
             f"function '{name}' is not defined in program '{cx.src.name}'", node,

@@ -1,0 +1,25 @@
+# A typo'd dtype in a parameter annotation: pl.INT46.
+# expect: 23:69: error: unknown dtype 'pl.INT46'
+# where: the dtype
+import nanopass.dsl as pl
+
+
+@pl.program
+class P:
+    @pl.function(type=pl.FunctionType.AIV)
+    def copy(self, src: pl.Tensor[[16, 16], pl.FP32],
+             dst: pl.Out[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
+        t = pl.load(src, [0, 0], [16, 16])
+        dst = pl.store(t, [0, 0], dst)
+        return dst
+
+    @pl.function(type=pl.FunctionType.AIV)
+    def acc(self, src: pl.Tensor[[16, 16], pl.FP32], f: pl.Scalar[pl.FP32],
+            dst: pl.InOut[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
+        return dst
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def run(self, x: pl.Tensor[[16, 16], pl.FP32], y: pl.InOut[pl.Tensor[[16, 16], pl.FP32]],
+            out: pl.Out[pl.Tensor[[16, 16], pl.FP32]], n: pl.Scalar[pl.INT46]) -> pl.Tensor[[16, 16], pl.FP32]:
+        out = self.copy(x, out)
+        return out

@@ -1,0 +1,25 @@
+# A kernel called with its parameters named, as Python allows: the DSL passes them by position.
+# expect: 24:29: error: 'src' is its parameter 1, pass it by position
+# where: the first keyword's value
+import nanopass.dsl as pl
+
+
+@pl.program
+class TypoVariable:
+    @pl.function(type=pl.FunctionType.AIV)
+    def copy(self, src: pl.Tensor[[16, 16], pl.FP32],
+             dst: pl.Out[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
+        t = pl.load(src, [0, 0], [16, 16])
+        dst = pl.store(t, [0, 0], dst)
+        return dst
+
+    @pl.function(type=pl.FunctionType.AIV)
+    def acc(self, src: pl.Tensor[[16, 16], pl.FP32], f: pl.Scalar[pl.FP32],
+            dst: pl.InOut[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
+        return dst
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def run(self, x: pl.Tensor[[16, 16], pl.FP32], y: pl.InOut[pl.Tensor[[16, 16], pl.FP32]],
+            out: pl.Out[pl.Tensor[[16, 16], pl.FP32]], n: pl.Scalar[pl.INT64]) -> pl.Tensor[[16, 16], pl.FP32]:
+        out = self.copy(src=x, dst=out)
+        return out

@@ -1,0 +1,25 @@
+# predicate= on pl.submit, which nanopass refuses (README 'predicate' row).
+# expect: 24:57: error: predicate=...) is not supported
+# where: the predicate's value
+import nanopass.dsl as pl
+
+
+@pl.program
+class PredicateOnSubmit:
+    @pl.function(type=pl.FunctionType.AIV)
+    def copy(self, src: pl.Tensor[[16, 16], pl.FP32],
+             dst: pl.Out[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
+        t = pl.load(src, [0, 0], [16, 16])
+        dst = pl.store(t, [0, 0], dst)
+        return dst
+
+    @pl.function(type=pl.FunctionType.AIV)
+    def acc(self, src: pl.Tensor[[16, 16], pl.FP32], f: pl.Scalar[pl.FP32],
+            dst: pl.InOut[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
+        return dst
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def run(self, x: pl.Tensor[[16, 16], pl.FP32], y: pl.InOut[pl.Tensor[[16, 16], pl.FP32]],
+            out: pl.Out[pl.Tensor[[16, 16], pl.FP32]], n: pl.Scalar[pl.INT64]) -> pl.Tensor[[16, 16], pl.FP32]:
+        out, t = pl.submit(self.copy, x, out, predicate=pl.tensor.read(x, [0, 0]) > 0.0)
+        return out

@@ -1,0 +1,26 @@
+# A slice window provably outside its source, without clamp=True.
+# expect: 24:29: error: is outside the dimension of extent 16
+# where: the extent of axis 0 in the window shape (the axis the window leaves)
+import nanopass.dsl as pl
+
+
+@pl.program
+class SliceOutOfBounds:
+    @pl.function(type=pl.FunctionType.AIV)
+    def copy(self, src: pl.Tensor[[16, 16], pl.FP32],
+             dst: pl.Out[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
+        t = pl.load(src, [0, 0], [16, 16])
+        dst = pl.store(t, [0, 0], dst)
+        return dst
+
+    @pl.function(type=pl.FunctionType.AIV)
+    def acc(self, src: pl.Tensor[[16, 16], pl.FP32], f: pl.Scalar[pl.FP32],
+            dst: pl.InOut[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
+        return dst
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def run(self, x: pl.Tensor[[16, 16], pl.FP32], y: pl.InOut[pl.Tensor[[16, 16], pl.FP32]],
+            out: pl.Out[pl.Tensor[[16, 16], pl.FP32]], n: pl.Scalar[pl.INT64]) -> pl.Tensor[[16, 16], pl.FP32]:
+        part = pl.slice(x, [16, 16], [8, 0])
+        out = self.copy(part, out)
+        return out

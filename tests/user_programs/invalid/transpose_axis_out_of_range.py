@@ -1,0 +1,26 @@
+# pl.transpose of a 2-D tensor with axis 2.
+# expect: 24:32: error: axis2 is out of range for a rank-2 tensor
+# where: the axis
+import nanopass.dsl as pl
+
+
+@pl.program
+class P:
+    @pl.function(type=pl.FunctionType.AIV)
+    def copy(self, src: pl.Tensor[[16, 16], pl.FP32],
+             dst: pl.Out[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
+        t = pl.load(src, [0, 0], [16, 16])
+        dst = pl.store(t, [0, 0], dst)
+        return dst
+
+    @pl.function(type=pl.FunctionType.AIV)
+    def acc(self, src: pl.Tensor[[16, 16], pl.FP32], f: pl.Scalar[pl.FP32],
+            dst: pl.InOut[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
+        return dst
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def run(self, x: pl.Tensor[[16, 16], pl.FP32], y: pl.InOut[pl.Tensor[[16, 16], pl.FP32]],
+            out: pl.Out[pl.Tensor[[16, 16], pl.FP32]], n: pl.Scalar[pl.INT64]) -> pl.Tensor[[16, 16], pl.FP32]:
+        t = pl.transpose(x, 0, 2)
+        out = self.copy(t, out)
+        return out
