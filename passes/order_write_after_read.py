@@ -14,7 +14,7 @@ from . import hazards as hazard_module
 from .hazards import Site, find_hazards, placed_in_manual_scopes, prework, roots_met_past_runtime, shared_in_loops, storage_map, unordered_war_possible, untracked_unless_manual
 from .host_accesses import host_target, host_waits_for
 from .kernels import kernel_table
-from .util import iter_stmts, last_yield
+from .util import iter_stmts
 
 D = DIRECTED
 _INOUT = ArgDir.InOut
@@ -79,6 +79,14 @@ def shared_buffer_pair(earlier, later, shared: frozenset) -> bool:
 _NOT_A_NAME = ""  # (an alternative that is no variable: a constant init, none yielded)
 
 
+def _yield_of(body):
+    """The ``Yield`` ending ``body``, a body that is one scope seen through (``buffer_roots``'
+    reading: a user's scope too); None if there is none."""
+    while len(body) == 1 and body[0]._production in ("Scope", "CompilerScope"):
+        body = body[0].body
+    return body[-1] if body and body[-1]._production == "Yield" else None
+
+
 def placed_through(func, hazards, placed: dict[str, bool], roots: dict[str, str]) -> dict[int, frozenset]:
     """Task site -> the placed sources (``hazards.placed_in_manual_scopes``) its arguments are,
     or are views of (a view of a source, a task's result that is one). ``roots`` is
@@ -98,16 +106,16 @@ def placed_through(func, hazards, placed: dict[str, bool], roots: dict[str, str]
     for s in iter_stmts(func.body):
         kind = s._production
         if kind == "For" or kind == "While":
-            yld = last_yield(s.body)
+            yld = _yield_of(s.body)
             for k, (it, result) in enumerate(zip(s.iters, s.results)):
-                values = [it.init] + ([yld.values[k]] if yld is not None and k < len(yld.values) else [])
+                values = [it.init, yld.values[k] if yld is not None and k < len(yld.values) else None]
                 names = [v.name for v in values if v is not None and v._production == "Var"]
                 if len(names) < len(values):
                     names.append(_NOT_A_NAME)
                 alternatives[it.var.name] = names
                 alternatives[result.name] = [it.var.name]
         elif kind == "If":
-            yields = (last_yield(s.then), last_yield(s.orelse))
+            yields = (_yield_of(s.then), _yield_of(s.orelse))
             for k, res in enumerate(getattr(s, "results", ())):
                 values = [y.values[k] if y is not None and k < len(y.values) else None for y in yields]
                 names = [v.name for v in values if v is not None and v._production == "Var"]
