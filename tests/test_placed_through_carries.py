@@ -61,6 +61,23 @@ else:
     t = w
 t, tt = pl.submit(self.fill, x, t)
 """ + ASSEMBLE),
+    # a pl.while_ carry (init_values, pl.yield_): w in iteration 0, s after
+    "while_carry": (ROWS_WRITER, SOURCES + """
+tt = None
+for (i, c0, c1) in pl.while_(init_values=(0, w, tt)):
+    pl.cond(i < n)
+    c0, c1 = pl.submit(self.fill, x, c0, deps=[c1])
+    n_done, d0, d1 = pl.yield_(i + 1, s, c1)
+""" + ASSEMBLE),
+    # an outer loop's carry, written in an inner loop: w in the outer iteration 0, s in 1
+    "outer_carry_written_in_an_inner_loop": (ROWS_WRITER, SOURCES + """
+t = w
+tt = None
+for j in pl.range(2):
+    for i in pl.range(n):
+        t, tt = pl.submit(self.fill, x, t, deps=[tt])
+    t = s
+""" + ASSEMBLE),
     # an if's result in a loop: w in iteration 0, s after
     "if_result_in_a_loop": (ROWS_WRITER, SOURCES + """
 tt = None
@@ -92,14 +109,20 @@ def test_a_task_through_a_name_that_may_be_the_placed_source_is_ordered_with_the
     before, rest = PROGRAMS[name]
     result = checked(tmp_path, body_of(before, rest), n=2)
     fills = kernels_of(result.emission, "fill")
-    # by hand (n = 2): the rows' writer r and the fills through t (two in the loops: w, then s;
-    # one after the if: s); the fill that wrote s and r both write y's rows 0..3 (entry tensor 1)
-    assert [f.tensors[1].view.buffer for f in fills if f.tensors[1].view.buffer != "in1"] == (
-        [] if name == "if_result" else ["b0"])  # w: a buffer of its own
-    into_rows = [f for f in fills if f.tensors[1].view.buffer == "in1"]
-    assert len(into_rows) == 2
-    first, second = into_rows
-    assert first.id in waits_for(result.emission, second)
+    # by hand (n = 2): the rows' writer r, then the fills through t: w's, then s's (w, s in the
+    # loops; s after the if; w, w, s, s in the nest); r and the fills of s write y's rows 0..3
+    # (entry tensor 1), w is a buffer of its own
+    # (the rows written after the assemble: w's, s's, then r)
+    if name == "rows_written_after_the_assemble":
+        assert [f.tensors[1].view.buffer for f in fills] == ["b0", "in1", "in1"]
+        assert fills[1].id in waits_for(result.emission, fills[2])
+        return
+    writes_of_w = {"if_result": 0, "outer_carry_written_in_an_inner_loop": 2}.get(name, 1)
+    writes_of_s = len(fills) - 1 - writes_of_w
+    assert writes_of_s >= 1
+    assert [f.tensors[1].view.buffer for f in fills] == ["in1"] + ["b0"] * writes_of_w + ["in1"] * writes_of_s
+    rows_writer, first_of_s = fills[0], fills[1 + writes_of_w]
+    assert rows_writer.id in waits_for(result.emission, first_of_s)
 
 
 def test_a_carry_that_is_the_source_in_every_iteration_stays_the_users(tmp_path):
