@@ -20,7 +20,7 @@ from .assembled_rows import (
 )
 from .hazards import storage_map, storage_with_slices, walk_storage
 from .host_accesses import element_places, host_target
-from .regions import UNKNOWN, overlaps
+from .regions import FULL, UNKNOWN, overlaps
 from .kernels import kernel_table
 from . import remove_dead_values as dead_values
 from .util import BODY_FIELDS, assigned_names, iter_stmts, var_reads
@@ -72,8 +72,8 @@ class FuseCreateAssembleToSlice(Pass):
     The orchestration runtime has no copy primitive: ``src`` must be a tensor made by
     ``pl.create_tensor`` (in the same body, an enclosing one or a ``with`` block before it:
     ``fuse_across``), whose tasks then write straight into ``target``; a loop carry is that create
-    only where every iteration leaves it in the create's buffer (the storage map's roots of the
-    source are the create's alone). The create of ``src`` becomes ``pl.tensor.slice(target, shape, offset)`` marked ``placed``, and the assemble's
+    only where every iteration leaves it the create's buffer, indexed as the create (the storage
+    map's places of the source are the create's whole buffer alone: no other buffer, no transpose). The create of ``src`` becomes ``pl.tensor.slice(target, shape, offset)`` marked ``placed``, and the assemble's
     result becomes ``target`` itself (a copy the naming pass folds away). When ``target`` is
     itself created later in the same body, its create moves up to just before ``src``'s; when it
     is bound later to a buffer that exists there (a copy of a name, a task's result: one root),
@@ -307,10 +307,13 @@ class FuseCreateAssembleToSlice(Pass):
         value = let.value
         target = value.target.name
         src = self.roots.get(value.source.name, value.source.name)
-        # (``roots`` takes a loop carry for its init; the storage map knows what the loop yields)
-        for root, _ in self.places.get(value.source.name, ()):
+        # (``roots`` takes a loop carry for its init; the storage map knows what the loop yields:
+        # another buffer, or a view of the create's own, a transpose of it, indexed otherwise)
+        for root, region in self.places.get(value.source.name, ()):
             if root != src:
                 raise _source_not_only_created(value.source.name, root, let)
+            if region is not FULL:
+                raise _source_not_only_created(value.source.name, root, let, view=True)
         if src in self.placed and self.same_rows(let, src, self.placed[src]):
             # (the placement's check accepted this assemble as a read: no write of the rows or the
             # source comes between the two)
@@ -1001,9 +1004,10 @@ def _check_offset_known(value, src: str, available, let) -> None:
         )
 
 
-def _source_not_only_created(src: str, other: str, let) -> UserError:
+def _source_not_only_created(src: str, other: str, let, view: bool = False) -> UserError:
+    other = f"a view of '{_base(other)}'" if view else f"'{_base(other)}'"
     return UserError(
-        f"pl.assemble needs a source made by pl.create_tensor; '{_base(src)}' may be '{_base(other)}' here", let.span,
+        f"pl.assemble needs a source made by pl.create_tensor; '{_base(src)}' may be {other} here", let.span,
         hint="the runtime cannot copy tensors: assemble the create itself, written by its tasks, on every path",
     )
 

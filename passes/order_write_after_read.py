@@ -76,33 +76,85 @@ def shared_buffer_pair(earlier, later, shared: frozenset) -> bool:
     return not later.host and earlier.root in shared and in_one_instance(earlier, later)
 
 
+_NOT_A_NAME = ""  # (an alternative that is no variable: a constant init, none yielded)
+
+
+def _yield_of(body):
+    """The ``Yield`` ending ``body``, a body that is one scope seen through (``buffer_roots``'
+    reading: a user's scope too); None if there is none."""
+    while len(body) == 1 and body[0]._production in ("Scope", "CompilerScope"):
+        body = body[0].body
+    return body[-1] if body and body[-1]._production == "Yield" else None
+
+
 def placed_through(func, hazards, placed: dict[str, bool], roots: dict[str, str]) -> dict[int, frozenset]:
     """Task site -> the placed sources (``hazards.placed_in_manual_scopes``) its arguments are,
-    or are views of (a view of a source, a task's result that is one)."""
+    or are views of (a view of a source, a task's result that is one). ``roots`` is
+    ``buffer_roots`` with every loop carry its own root: a name that may hold one of several
+    values (a loop carry or a loop's result: its init or a value its body yields; an if's result:
+    what either branch yields) goes through the sources of each, and, where one of them is no
+    placed source but another is, through ``None`` too, so that it is never taken for one source
+    alone (``placement_pair``): two accesses through it in the iterations or on the paths where
+    it is another buffer than the source are no accesses to that source the user named."""
     views = {
         s.var.name: s.value.tensor.name
         for s in iter_stmts(func.body)
         if s._production == "Let" and s.value._production in VIEWS and s.value.tensor._production == "Var"
         and s.var.name not in placed
     }
+    alternatives: dict[str, list[str]] = {}  # a carry, a loop's or an if's result -> the names it may be
+    for s in iter_stmts(func.body):
+        kind = s._production
+        if kind == "For" or kind == "While":
+            yld = _yield_of(s.body)
+            for k, (it, result) in enumerate(zip(s.iters, s.results)):
+                values = [it.init, yld.values[k] if yld is not None and k < len(yld.values) else None]
+                names = [v.name for v in values if v is not None and v._production == "Var"]
+                if len(names) < len(values):
+                    names.append(_NOT_A_NAME)
+                alternatives[it.var.name] = names
+                alternatives[result.name] = [it.var.name]
+        elif kind == "If":
+            yields = (_yield_of(s.then), _yield_of(s.orelse))
+            for k, res in enumerate(getattr(s, "results", ())):
+                values = [y.values[k] if y is not None and k < len(y.values) else None for y in yields]
+                names = [v.name for v in values if v is not None and v._production == "Var"]
+                if len(names) < len(values):
+                    names.append(_NOT_A_NAME)
+                alternatives[getattr(res, "var", res).name] = names
+    memo: dict[str, frozenset] = {}
 
-    def source_of(name: str) -> str | None:
-        seen = set()
-        while name not in seen:
+    def sources_of(name: str) -> frozenset:
+        got = memo.get(name)
+        if got is not None:
+            return got
+        start, out, seen, stack = name, set(), set(), [name]
+        while stack:
+            name = stack.pop()
+            if name in seen:
+                continue
             seen.add(name)
             name = roots.get(name, name)
             if name in placed:
-                return name
-            if name not in views:
-                return None
-            name = views[name]
-        return None
+                out.add(name)
+            elif name in alternatives:
+                stack.extend(alternatives[name])
+            elif name in views:
+                stack.append(views[name])
+            else:
+                out.add(None)
+        # (no placed source: none; one or more, and some value none: ``None`` with them)
+        got = memo[start] = frozenset(out) if out - {None} else frozenset()
+        return got
 
     out: dict[int, frozenset] = {}
     for site in hazards.sites:
         if not site.host and site.task._production == "Task":
-            found = {source_of(a.value.name) for a in site.task.args if a.value._production == "Var"}
-            out[site.index] = frozenset(found - {None})
+            found = frozenset()
+            for a in site.task.args:
+                if a.value._production == "Var":
+                    found |= sources_of(a.value.name)
+            out[site.index] = found
     return out
 
 
@@ -195,7 +247,7 @@ class OrderWriteAfterRead(Pass):
                                scan=scan, followed=followed, close_run_once=not SCOPE_END_SHORTCUT,
                                forget_unread=True, inout_reads_meet=not (manual and INOUT_WRITES_MEET))
         if placed:
-            through = placed_through(func, hazards, placed, buffer_roots(func, kernels))
+            through = placed_through(func, hazards, placed, buffer_roots(func, kernels, lambda it: False))
             keep = lambda earlier, later, keep=keep: keep(earlier, later) or placement_pair(  # noqa: E731
                 earlier, later, through, placed)
             needed = needed_edges(hazards, lambda earlier, later: keep(earlier, later) and not waited(earlier, later))
