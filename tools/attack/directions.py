@@ -69,3 +69,4 @@ def build(shape: tuple, fill: tuple) -> P.Program:
 GRAMMAR = grammar.Grammar(ATOMS, BLOCKS, ("manual", "scope"), RENAMINGS, build)
 shapes, fills, ordered_shapes, programs, count = (GRAMMAR.shapes, GRAMMAR.fills, GRAMMAR.ordered_shapes,
                                                   GRAMMAR.programs, GRAMMAR.count)
+ENUMERATION = GRAMMAR
