@@ -23,7 +23,7 @@ FIRST = 12          # programs of each of sizes 1, 2, 3
 PINNED = {          # name: ([digest of the first FIRST programs of sizes 1, 2, 3], (index at size 2, its digest))
     "offsets": (["c21f61b1f9544480", "d29dfb16e8e6b092", "d86585bb1e8bb0a8"], (1000, "60496717c851d21f")),
     "guards": (["0fc7c01bf2eee6b7", "f9e2b5d8cd64c85a", "de2d8a2e3b6e123a"], (1000, "0a8ae0ec76add2b2")),
-    "iterations": (["b3c6e4ee7ae04886", "392ec91033af43d6", "8cc8421a54f7c7df"], (1000, "bba560a547114986")),
+    "iterations": (["b3c6e4ee7ae04886", "392ec91033af43d6", "8cc8421a54f7c7df"], (2700, "926e543ce9348353")),
     "carries": (["ed12ae2cad0400ec", "d33846729e9c01d1", "02aa747a688ab936"], (1000, "5b77c80c7cd0c690")),
     "loops2": (["677710d68fede4e0", "50fdb831a54b93ce", "479f7e806b585d30"], (1000, "859623d6fed6f9df")),
     "retire": (["36a40be373ee5486", "974f3310a77bc59e", "a596ca82a8bd0ef4"], (48, "88512ad50c72c27a")),
