@@ -270,15 +270,22 @@ class Guard(P.OneBlock):
 
 
 def random_items(rnd: random.Random, n_atoms: int, n_guards: int, blocks: tuple, orelse: float = 0.0) -> tuple:
-    """A random shape: `n_atoms` atoms with `n_guards` blocks of `blocks` each wrapped around a
-    random run of adjacent items (a later block may wrap an earlier one); with `orelse`, that
-    chance of an else branch of one atom (a third element) for each."""
-    items = ["atom"] * n_atoms
-    for _ in range(n_guards if items else 0):
+    """A random shape: `n_atoms` atoms with `n_guards` blocks of `blocks` wrapped around random
+    runs (wrap_runs); with `orelse`, that chance of an else branch of one atom (a third element)
+    for each block."""
+    def block(run):
+        made = (rnd.choice(blocks), run)
+        return made + ((("atom",),) if orelse and rnd.random() < orelse else ())
+    return wrap_runs(rnd, ["atom"] * n_atoms, n_guards, block)
+
+
+def wrap_runs(rnd: random.Random, items: list, n: int, wrap: Callable) -> tuple:
+    """`items` with `n` random runs of adjacent items each replaced by `wrap(run)` (a later run may
+    hold an earlier one's block); none when there are no items."""
+    for _ in range(n if items else 0):
         lo = rnd.randrange(len(items))
         hi = rnd.randrange(lo, len(items)) + 1
-        block = (rnd.choice(blocks), tuple(items[lo:hi]))
-        items[lo:hi] = [block + ((("atom",),) if orelse and rnd.random() < orelse else ())]
+        items[lo:hi] = [wrap(tuple(items[lo:hi]))]
     return tuple(items)
 
 
