@@ -104,7 +104,8 @@ class Framed:
     frames: the frames, a function of the shape, or None (one frameless program per fill);
     shapes: `shapes(size)`, the shapes of a size in their order (default: grammar.shapes over
         `blocks`, none of `barred_in_manual` in a manual block, in ordered_shapes' order);
-    frames_inside: each fill in every frame (True) or each frame's fills (False);
+    frames_inside: each fill in every frame (True) or each frame's fills (False: needed where
+        `atoms` or `symmetries` is a function of the frame);
     valid: `valid(frame, shape, fill)`, the points the grammar has (default: all);
     symmetries: the renamings fills are reduced by, or a function of the frame (canonical fills);
     fill_key: the order of a shape's fills (default: product order)."""
