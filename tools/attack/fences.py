@@ -222,14 +222,7 @@ class TidLoop(P.OneBlock):
 
 # ---- building -----------------------------------------------------------------------------------
 
-class _Builder:
-    def __init__(self):
-        self.k = 0
-
-    def fresh(self, p: str) -> str:
-        self.k += 1
-        return f"{p}{self.k}"
-
+class _Builder(grammar.Fresh):
     def atom(self, region: str, atom: tuple) -> list:
         op, x, dep = atom
         tid = {"pre": "t0", "body": "u"}.get(region) or self.fresh("k")

@@ -1,5 +1,5 @@
-"""What the bounded-exhaustive grammars (exhaustive.py, rows.py, scopes.py) share: program shapes,
-their atom fills and symmetry reduction, and the shape patterns of `--shapes`.
+"""What the bounded-exhaustive grammars share: program shapes, their atom fills and symmetry
+reduction, their enumeration and builders, and the shape patterns of `--shapes`.
 
 A shape is a tuple of items; an item is "atom" (size 1) or (block, inner shape) (size 1 + the
 inner shape's), the inner shape never empty. A grammar names its blocks and which of them may not
@@ -20,8 +20,9 @@ the shape. Points come shape by shape; within a shape, every fill in every frame
 innermost, or fills innermost for grammars whose fills depend on the frame), so that an index
 names one program for good, a run cut short has seen every frame of the programs before it, and
 `--skip K` (`numbered`) resumes at the same program without building the ones it leaves out.
-`Builder` is the shared builder (fresh names, an item sequence atom by atom and block by block),
-`Guard` the shared `if` on a loop counter and `random_items` the random modes' shapes.
+`Builder` is the shared builder (fresh names, `Fresh`; the statements of a shape atom by atom
+and block by block), `Guard` the shared `if` on a loop counter, and `random_sizes` and
+`random_items` the random modes' body sizes and shapes.
 """
 
 from __future__ import annotations
@@ -217,7 +218,17 @@ class Grammar(Framed):
         return super().count(size, max_atoms, patterns, reduce)
 
 
-class Builder:
+class Fresh:
+    """Fresh names: `fresh(p)` is p1, p2, ... (one counter `k` for every prefix)."""
+
+    k = 0
+
+    def fresh(self, p: str) -> str:
+        self.k += 1
+        return f"{p}{self.k}"
+
+
+class Builder(Fresh):
     """A grammar's program builder: fresh names (`fresh`), and the statements of a shape (`items`),
     each atom's by `atom(atom, *where)` (the atoms drawn from `fill` in order: indices of
     `atoms`, or the atoms themselves when `atoms` is None) and each block's by
@@ -227,10 +238,6 @@ class Builder:
         self.fill = iter(fill)
         self.atoms = atoms
         self.k = 0
-
-    def fresh(self, p: str) -> str:
-        self.k += 1
-        return f"{p}{self.k}"
 
     def items(self, shape, *where) -> list:
         out = []
@@ -268,6 +275,17 @@ class Guard(P.OneBlock):
     def run(self, r):
         if self.TESTS[self.name][1](r.scalars[self.var]):
             r.run(self.then)
+
+
+def random_sizes(rnd: random.Random, max_guards: int, max_size: Optional[int] = None) -> tuple:
+    """(atoms, guards) of a random body: 2 to 5 atoms and 0 to `max_guards` guards, the atoms cut
+    to `max_size` (at least one) and the guards to what is left of it."""
+    n_atoms = rnd.randint(2, 5)
+    guards = rnd.randint(0, max_guards)
+    if max_size is not None:
+        n_atoms = max(1, min(n_atoms, max_size))
+        guards = max(0, min(guards, max_size - n_atoms))
+    return n_atoms, guards
 
 
 def random_items(rnd: random.Random, n_atoms: int, n_guards: int, blocks: tuple, orelse: float = 0.0) -> tuple:

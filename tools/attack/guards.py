@@ -404,11 +404,7 @@ def generate(seed: int, max_size: Optional[int] = None) -> "Program":
     PRE moved into the outer loop's body (Frame.inner_pre)."""
     rnd = random.Random(seed)
     frame = rnd.choice(FRAMES)
-    n_atoms = rnd.randint(2, 5)
-    guards = rnd.randint(0, 2)
-    if max_size is not None:
-        n_atoms = max(1, min(n_atoms, max_size))
-        guards = max(0, min(guards, max_size - n_atoms))
+    n_atoms, guards = grammar.random_sizes(rnd, 2, max_size)
     outer = ((), ())
     if frame.wrap in ("nest2", "nestn"):
         if frame.pre.startswith(("sw", "sr")) and rnd.random() < 0.5:

@@ -219,11 +219,7 @@ def generate(seed: int, max_size: Optional[int] = None) -> "Program":
     size)."""
     rnd = random.Random(seed)
     frame = random_frame(rnd)
-    n_atoms = rnd.randint(2, 5)
-    guards = rnd.randint(0, 3)
-    if max_size is not None:
-        n_atoms = max(1, min(n_atoms, max_size))
-        guards = max(0, min(guards, max_size - n_atoms))
+    n_atoms, guards = grammar.random_sizes(rnd, 3, max_size)
     if frame.loop in ("nest", "nestp") and rnd.random() < 0.5:    # atoms around the inner loop too
         where = [rnd.choice(("pre", "inner", "inner", "post")) for _ in range(n_atoms)]
         parts = [grammar.random_items(rnd, where.count(w), rnd.randint(0, 1) if w in where else 0, GUARDS)

@@ -155,15 +155,10 @@ class Branch(P.OneBlock):
             r.run(self.body)
 
 
-class _Builder:
+class _Builder(grammar.Fresh):
     def __init__(self, manual: bool):
         self.manual = manual
-        self.k = 0
         self.uses = set()          # regions whose slice is named
-
-    def fresh(self, p: str) -> str:
-        self.k += 1
-        return f"{p}{self.k}"
 
     def call(self, region: str, kernel: str, args: tuple, results: tuple, deps: Optional[tuple] = None):
         """A task statement; in a manual frame (or with `deps`) a submit on the region's chain."""

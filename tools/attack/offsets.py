@@ -346,11 +346,7 @@ def generate(seed: int, max_size: Optional[int] = None) -> "Program":
 
 def _generate(seed: int, max_size: Optional[int], frames: tuple) -> "Program":
     rnd = random.Random(seed)
-    n_atoms = rnd.randint(2, 5)
-    guards = rnd.randint(0, 2)
-    if max_size is not None:
-        n_atoms = max(1, min(n_atoms, max_size))
-        guards = max(0, min(guards, max_size - n_atoms))
+    n_atoms, guards = grammar.random_sizes(rnd, 2, max_size)
     while True:
         frame = rnd.choice(frames)
         if frame.loop != "while" and rnd.random() < 0.3:
