@@ -19,8 +19,8 @@ def test_exhaustive_counts_by_hand():
     assert G.count(1) == len(size1) == 36 * 34
     assert len({p.source for p in size1}) == len(size1)          # no two programs alike
     # size 2: a guard (7 of them) around one atom, or two atoms
-    assert G.count(2) == sum(1 for _ in G._all(2)) == (7 * 36 + 36 * 36) * 34
-    assert {(f, fill) for f, _, fill in G._all(1)} == {(f, (k,)) for f in G.EX_FRAMES for k in range(36)}
+    assert G.count(2) == sum(1 for _ in G.points(2)) == (7 * 36 + 36 * 36) * 34
+    assert {(f, fill) for f, _, fill in G.points(1)} == {(f, (k,)) for f in G.EX_FRAMES for k in range(36)}
 
 
 def test_a_program_runs_in_both_models():

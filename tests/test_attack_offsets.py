@@ -56,7 +56,7 @@ def test_the_counts_by_hand():
     # range(2), while) x 3 + 56^2 + 108^2 (nest) + 62 x 108 (nest-pre) + 108 x 62 (nest-post)
     # = 11532 + 3136 + 11664 + 13392 = 39724, x 2 = 79448; in all 81548.
     assert O.count(2) == 2100 + 79448 == 81548
-    triples = list(O._all(1))
+    triples = list(O.points(1))
     assert len(set(triples)) == 700
     sources = {O.build(*t).source for t in triples[::7]}
     assert len(sources) == 100

@@ -43,7 +43,7 @@ import random
 from dataclasses import dataclass
 from typing import Optional
 
-from . import carries, fences, loops2
+from . import carries, fences, grammar, loops2
 from . import program as P
 from .surface import While
 
@@ -190,14 +190,9 @@ def _spanned(b: "_B", stmts: list) -> list:
     return [SpanLoop(loop.kind, start, stop, step, loop.body, loop.carries, loop.yields, loop.results)] + stmts[1:]
 
 
-class _B:
+class _B(grammar.Fresh):
     def __init__(self, rnd: random.Random):
         self.rnd = rnd
-        self.k = 0
-
-    def fresh(self, p: str) -> str:
-        self.k += 1
-        return f"{p}{self.k}"
 
     def rd(self, t: str) -> P.Call:
         return P.Call("rd", (t, None), (self.fresh("f"),), (), True, self.fresh("k"))

@@ -39,11 +39,10 @@ fixed order, so an index names one program for good.
 
 from __future__ import annotations
 
-import functools
 import itertools
 import random
 from dataclasses import dataclass
-from typing import Iterator, Optional
+from typing import Optional
 
 from . import grammar, lean, oracle, runner
 from . import program as P
@@ -88,47 +87,19 @@ def atoms(k: int) -> tuple:
 def symmetries(frame: Frame) -> tuple:
     """The carry renamings (permutations of 0..k-1, not the identity) that commute with the yield,
     as atom index permutations."""
-    perm = YIELDS[frame.carries][frame.yields]
-    atom_list = atoms(frame.carries)
+    return commuting(frame.carries, (YIELDS[frame.carries][frame.yields],), atoms(frame.carries))
+
+
+def commuting(k: int, perms, atom_list: tuple) -> tuple:
+    """The renamings of k carries (not the identity) that commute with every permutation of
+    `perms`, as permutations of `atom_list` (atoms (op, carry, ...))."""
     out = []
-    for sigma in itertools.permutations(range(frame.carries)):
-        if sigma == tuple(range(frame.carries)):
+    for sigma in itertools.permutations(range(k)):
+        if sigma == tuple(range(k)):
             continue
-        if all(sigma[perm[j]] == perm[sigma[j]] for j in range(frame.carries)):
+        if all(sigma[perm[j]] == perm[sigma[j]] for perm in perms for j in range(k)):
             out.append(grammar.renaming(atom_list, lambda a, s=sigma: (a[0],) + tuple(s[j] for j in a[1:])))
     return tuple(out)
-
-
-def shapes(size: int) -> Iterator[tuple]:
-    return grammar.shapes(size, BLOCKS, ())
-
-
-def ordered_shapes(size: int) -> list:
-    return grammar.ordered_shapes(shapes(size))
-
-
-def _kept(size: int, max_atoms, patterns) -> Iterator[tuple]:
-    keep = grammar.shape_filter(patterns, BLOCKS)
-    for shape in ordered_shapes(size):
-        if (max_atoms is None or grammar.n_atoms(shape) <= max_atoms) and keep(shape):
-            yield shape
-
-
-def _fills(shape, frame: Frame) -> Iterator[tuple]:
-    return grammar.fills(shape, len(atoms(frame.carries)), symmetries(frame))
-
-
-def programs(size: int, max_atoms=None, patterns=()) -> Iterator["Program"]:
-    """Every program of body size `size`, one per symmetry class (module doc)."""
-    for shape in _kept(size, max_atoms, patterns):
-        for frame in FRAMES:
-            for fill in _fills(shape, frame):
-                yield build(frame, shape, fill)
-
-
-def count(size: int, max_atoms=None, patterns=()) -> int:
-    return sum(sum(1 for _ in _fills(shape, frame)) for shape in _kept(size, max_atoms, patterns)
-               for frame in FRAMES)
 
 
 def _uses_n(frame: Frame, shape) -> bool:
@@ -137,24 +108,12 @@ def _uses_n(frame: Frame, shape) -> bool:
     return frame.trip == "n" or guards(shape)
 
 
-class _Builder:
+class _Builder(grammar.Builder):
     def __init__(self, frame: Frame, fill: tuple):
-        self.atom_list = atoms(frame.carries)
-        self.fill = iter(fill)
-        self.k = 0
+        super().__init__(fill, atoms(frame.carries))
 
-    def fresh(self, p: str) -> str:
-        self.k += 1
-        return f"{p}{self.k}"
-
-    def items(self, shape) -> list:
-        out = []
-        for item in shape:
-            if item == "atom":
-                out += self.atom(self.atom_list[next(self.fill)])
-            else:
-                out.append(P.If(GUARDS[item[0]], tuple(self.items(item[1]))))
-        return out
+    def block(self, item):
+        return P.If(GUARDS[item[0]], tuple(self.items(item[1])))
 
     def read(self, t: str) -> P.Call:
         return P.Call("rd", (t, None), (self.fresh("f"),), (), True, self.fresh("k"))
@@ -189,6 +148,13 @@ def build(frame: Frame, shape: tuple, fill: tuple) -> "Program":
                    settings=N_SETTINGS if _uses_n(frame, shape) else ONE_SETTING)
 
 
+ENUMERATION = grammar.Framed(BLOCKS, build, lambda frame: len(atoms(frame.carries)), FRAMES, frames_inside=False,
+                             symmetries=symmetries)
+points, programs, count = ENUMERATION.points, ENUMERATION.programs, ENUMERATION.count
+# every program of body size `size`, one per symmetry class (module doc): shape by shape, each
+# frame's canonical fills
+
+
 def generate(seed: int, max_size: Optional[int] = None) -> "Program":
     """A random program of the grammar: any frame, a body of 3 or 4 atoms (the exhaustive sizes
     1 and 2 hold every body of fewer) and up to 2 guards (`max_size` bounds the body's item size)."""
@@ -198,14 +164,9 @@ def generate(seed: int, max_size: Optional[int] = None) -> "Program":
     guards = rnd.randint(0, 2)
     if max_size is not None:
         guards = max(0, min(guards, max_size - n_atoms))
-    shape = rnd.choice([s for s in _shapes_cached(n_atoms + guards) if grammar.n_atoms(s) == n_atoms])
+    shape = rnd.choice([s for s in ENUMERATION.shapes_of(n_atoms + guards) if grammar.n_atoms(s) == n_atoms])
     fill = tuple(rnd.randrange(len(atoms(frame.carries))) for _ in range(n_atoms))
     return build(frame, shape, fill)
-
-
-@functools.lru_cache(maxsize=None)
-def _shapes_cached(size: int) -> tuple:
-    return tuple(ordered_shapes(size))
 
 
 def lean_figures(fig: lean.Lean) -> dict:

@@ -248,14 +248,9 @@ def _tag(args) -> str:
 
 def _programs(args):
     if args.exhaustive and args.grammar in GRAMMARS:
-        skip = args.skip
-        for size in _sizes(args):
-            for i, prog in enumerate(GRAMMARS[args.grammar].programs(size, max_atoms=args.max_atoms,
-                                                                     patterns=args.shapes)):
-                if skip:
-                    skip -= 1
-                    continue
-                yield f"{args.grammar}{size}{_tag(args)}-{i:05d}", prog
+        for size, i, prog in grammar.numbered(GRAMMARS[args.grammar], _sizes(args), args.skip, args.max_atoms,
+                                              args.shapes):
+            yield f"{args.grammar}{size}{_tag(args)}-{i:05d}", prog
         return
     if args.exhaustive:
         atoms = exhaustive.ALPHABETS[args.alphabet]

@@ -47,6 +47,7 @@ RENAMINGS = (grammar.renaming(ATOMS, _renamed),)
 
 class _Builder(scopes._Builder):
     NAMES = NAMES
+    ATOMS = ATOMS
 
     def atom(self, atom: tuple, manual: bool) -> list:
         op = atom[0]
@@ -58,8 +59,7 @@ class _Builder(scopes._Builder):
 
 
 def build(shape: tuple, fill: tuple) -> P.Program:
-    b = _Builder(())
-    b.atoms = iter(ATOMS[i] for i in fill)
+    b = _Builder(fill)
     body = tuple(b.items(shape, False)) + tuple(
         P.HostRead(b.fresh("h"), t, (1, 1), k) for k, t in enumerate(NAMES))
     return P.Program(P.kernels_used(scopes.KERNELS, body), body, auto_scope=not scopes._has_scope(shape),
@@ -69,3 +69,4 @@ def build(shape: tuple, fill: tuple) -> P.Program:
 GRAMMAR = grammar.Grammar(ATOMS, BLOCKS, ("manual", "scope"), RENAMINGS, build)
 shapes, fills, ordered_shapes, programs, count = (GRAMMAR.shapes, GRAMMAR.fills, GRAMMAR.ordered_shapes,
                                                   GRAMMAR.programs, GRAMMAR.count)
+ENUMERATION = GRAMMAR

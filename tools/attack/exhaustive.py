@@ -20,7 +20,7 @@ The "small" alphabet (rd, wr, hr, hw of a alone) reaches one size further in the
 
 from __future__ import annotations
 
-import itertools
+import functools
 from typing import Iterator
 
 from . import grammar
@@ -47,57 +47,44 @@ def shapes(size: int) -> Iterator[tuple]:
     return grammar.shapes(size, BLOCKS, ("manual",))
 
 
+@functools.lru_cache(maxsize=None)
+def _enumeration(atoms: tuple) -> grammar.Framed:
+    """The programs over the alphabet `atoms`: shapes with blocks (fewer atoms) first, in
+    grammar.shapes' order among the same number of atoms, each shape's fills in product order."""
+    return grammar.Framed(BLOCKS, lambda shape, fill: build(shape, (atoms[k] for k in fill)), len(atoms),
+                          shapes=lambda size: sorted(shapes(size), key=grammar.n_atoms))
+
+
 def programs(size: int, atoms: tuple = ATOMS, patterns=()) -> Iterator[P.Program]:
     """Every program of exactly `size` items over the alphabet `atoms` (of a shape one of
     `patterns` matches, when given); shapes with blocks (fewer atoms) first, so that a run cut
     short has covered every loop, branch and scope shape."""
-    for shape in _kept(size, patterns):
-        for fill in itertools.product(atoms, repeat=grammar.n_atoms(shape)):
-            yield build(shape, iter(fill))
+    return _enumeration(tuple(atoms)).programs(size, patterns=patterns)
 
 
 def count(size: int, atoms: tuple = ATOMS, patterns=()) -> int:
-    return sum(len(atoms) ** grammar.n_atoms(s) for s in _kept(size, patterns))
+    return _enumeration(tuple(atoms)).count(size, patterns=patterns)
 
 
-def _kept(size: int, patterns) -> list:
-    keep = grammar.shape_filter(patterns, BLOCKS)
-    return [s for s in sorted(shapes(size), key=grammar.n_atoms) if keep(s)]
-
-
-class _Builder:
-    def __init__(self):
-        self.k = 0
-
-    def fresh(self, p: str) -> str:
-        self.k += 1
-        return f"{p}{self.k}"
-
-    def items(self, shape, atoms, chain, loop_var) -> list:
-        out = []
-        for item in shape:
-            if item == "atom":
-                out += self.atom(next(atoms), chain)
-                continue
-            block, inner = item
-            if block in ("range", "parallel"):
-                var = self.fresh("i")
-                trip = 2 if (chain and block == "parallel") else "n"
-                out.append(P.Loop(block, var, trip, tuple(self.items(inner, atoms, chain, var))))
-            elif block == "if":
-                cond = (loop_var, ">", 0) if loop_var else ("c", ">", 0)
-                out.append(P.If(cond, tuple(self.items(inner, atoms, chain, None))))
-            else:
-                m = self.fresh("m")
-                out.append(P.Manual((P.TidNone(m),) + tuple(self.items(inner, atoms, m, None))))
-        return out
+class _Builder(grammar.Builder):
+    def block(self, item, chain, loop_var):
+        block, inner = item
+        if block in ("range", "parallel"):
+            var = self.fresh("i")
+            trip = 2 if (chain and block == "parallel") else "n"
+            return P.Loop(block, var, trip, tuple(self.items(inner, chain, var)))
+        if block == "if":
+            cond = (loop_var, ">", 0) if loop_var else ("c", ">", 0)
+            return P.If(cond, tuple(self.items(inner, chain, None)))
+        m = self.fresh("m")
+        return P.Manual((P.TidNone(m),) + tuple(self.items(inner, m, None)))
 
     def call(self, kernel, args, results, chain) -> P.Call:
         if chain:
             return P.Call(kernel, args, results, (), True, chain, (chain,))
         return P.Call(kernel, args, results)
 
-    def atom(self, atom, chain) -> list:
+    def atom(self, atom, chain, loop_var=None) -> list:
         op, t = atom[0], atom[1]
         if op == "rd":
             tid = chain or self.fresh("t")
@@ -115,5 +102,5 @@ class _Builder:
 
 
 def build(shape: tuple, atoms) -> P.Program:
-    body = tuple(_Builder().items(shape, atoms, None, None))
+    body = tuple(_Builder(atoms).items(shape, None, None))
     return P.Program(P.kernels_used(KERNELS, body), body)

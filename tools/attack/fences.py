@@ -53,7 +53,7 @@ import random
 from dataclasses import dataclass, replace
 from typing import Iterator, Optional
 
-from . import carries, lean, oracle, runner, semantics
+from . import carries, grammar, lean, oracle, runner, semantics
 from . import program as P
 
 SCOPES = ("auto", "manual")
@@ -222,14 +222,7 @@ class TidLoop(P.OneBlock):
 
 # ---- building -----------------------------------------------------------------------------------
 
-class _Builder:
-    def __init__(self):
-        self.k = 0
-
-    def fresh(self, p: str) -> str:
-        self.k += 1
-        return f"{p}{self.k}"
-
+class _Builder(grammar.Fresh):
     def atom(self, region: str, atom: tuple) -> list:
         op, x, dep = atom
         tid = {"pre": "t0", "body": "u"}.get(region) or self.fresh("k")
@@ -404,11 +397,8 @@ def count(size: int, max_atoms=None, patterns=()) -> int:
 
 def _random_body(rnd: random.Random, n: int, guards: tuple) -> tuple:
     items = [rnd.choice(BODY_ATOMS) for _ in range(n)]
-    for _ in range(rnd.randint(0, 2) if items else 0):
-        lo = rnd.randrange(len(items))
-        hi = rnd.randrange(lo, len(items)) + 1
-        items[lo:hi] = [("guard", rnd.choice(guards), tuple(items[lo:hi]))]
-    return tuple(items)
+    return grammar.wrap_runs(rnd, items, rnd.randint(0, 2) if items else 0,
+                             lambda run: ("guard", rnd.choice(guards), run))
 
 
 def generate(seed: int, max_size: Optional[int] = None) -> "Program":

@@ -71,14 +71,12 @@ a random POST (one to four of rd / up / hr / hw of the whole results, in random 
 
 from __future__ import annotations
 
-import functools
-import itertools
 import random
 import shutil
 import tempfile
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Iterator, Optional
+from typing import Optional
 
 from . import grammar, oracle, runner
 from . import program as P
@@ -163,27 +161,16 @@ class Guard:
         r.run(self.then if (v < r.scalars["c"] if self.name == "if_c" else HOLDS[self.name](v, n)) else self.orelse)
 
 
-class _Builder:
+class _Builder(grammar.Builder):
     def __init__(self, fill, names: dict, chain: Optional[str]):
+        super().__init__(fill, ATOMS)
         self.var = "i"              # the counter guards and row blocks use
-        self.fill = iter(fill)
         self.names = names          # t, u -> the names the body writes them by
         self.chain = chain          # the TaskId each task waits for and rebinds, or None
-        self.k = 0
 
-    def fresh(self, p: str) -> str:
-        self.k += 1
-        return f"{p}{self.k}"
-
-    def items(self, shape) -> list:
-        out = []
-        for item in shape:
-            if item == "atom":
-                out += self.atom(ATOMS[next(self.fill)])
-            else:
-                then = tuple(self.items(item[1]))
-                out.append(Guard(item[0], then, tuple(self.items(item[2])) if len(item) > 2 else (), self.var))
-        return out
+    def block(self, item):
+        then = tuple(self.items(item[1]))
+        return Guard(item[0], then, tuple(self.items(item[2])) if len(item) > 2 else (), self.var)
 
     def call(self, kernel: str, args: tuple, results: tuple, reads: bool) -> P.Call:
         if self.chain:
@@ -290,7 +277,6 @@ def build(frame: Frame, shape: tuple, fill: tuple, post=None, outer: tuple = (()
     outer_names = ("e0", "e1") if nest and carried else base
     init = ("v0", "v1") if inner_pre else outer_names          # the loop's tensors before it
     inner_results = ("g0", "g1") if nest and carried else init
-    fill = iter(fill)
     b = _Builder(fill, dict(zip(TENSORS, outer_names)), chain)
     b.var = "j"
     before = tuple(b.items(outer[0]))
@@ -402,45 +388,13 @@ class Program(P.Program):
 
 # ---- enumeration ----------------------------------------------------------------------------------
 
-@functools.lru_cache(maxsize=None)
-def _shapes(size: int) -> tuple:
-    return tuple(grammar.ordered_shapes(grammar.shapes(size, BLOCKS, ())))
-
-
-def _all(size: int, max_atoms=None, patterns=()) -> Iterator[tuple]:
-    keep = grammar.shape_filter(patterns, BLOCKS)
-    for shape in _shapes(size):
-        if (max_atoms is not None and grammar.n_atoms(shape) > max_atoms) or not keep(shape):
-            continue
-        for fill in itertools.product(range(len(ATOMS)), repeat=grammar.n_atoms(shape)):
-            for frame in EX_FRAMES:
-                yield frame, shape, fill
-
-
-def programs(size: int, max_atoms=None, patterns=()) -> Iterator["Program"]:
-    for frame, shape, fill in _all(size, max_atoms, patterns):
-        yield build(frame, shape, fill)
-
-
-def count(size: int, max_atoms=None, patterns=()) -> int:
-    keep = grammar.shape_filter(patterns, BLOCKS)
-    return sum(len(ATOMS) ** grammar.n_atoms(sh) * len(EX_FRAMES) for sh in _shapes(size)
-               if (max_atoms is None or grammar.n_atoms(sh) <= max_atoms) and keep(sh))
+ENUMERATION = grammar.Framed(BLOCKS, build, len(ATOMS), EX_FRAMES)
+points, programs, count = ENUMERATION.points, ENUMERATION.programs, ENUMERATION.count
 
 
 def _atoms(shape) -> int:
     """The atoms of a shape whose guards may have an else (a third element)."""
     return sum(1 if item == "atom" else sum(_atoms(part) for part in item[1:]) for item in shape)
-
-
-def _random_items(rnd: random.Random, n_atoms: int, n_guards: int) -> tuple:
-    items = ["atom"] * n_atoms
-    for _ in range(n_guards if items else 0):
-        lo = rnd.randrange(len(items))
-        hi = rnd.randrange(lo, len(items)) + 1
-        guard = (rnd.choice(BLOCKS), tuple(items[lo:hi]))
-        items[lo:hi] = [guard + ((("atom",),) if rnd.random() < 0.3 else ())]     # an else of one atom
-    return tuple(items)
 
 
 def generate(seed: int, max_size: Optional[int] = None) -> "Program":
@@ -450,11 +404,7 @@ def generate(seed: int, max_size: Optional[int] = None) -> "Program":
     PRE moved into the outer loop's body (Frame.inner_pre)."""
     rnd = random.Random(seed)
     frame = rnd.choice(FRAMES)
-    n_atoms = rnd.randint(2, 5)
-    guards = rnd.randint(0, 2)
-    if max_size is not None:
-        n_atoms = max(1, min(n_atoms, max_size))
-        guards = max(0, min(guards, max_size - n_atoms))
+    n_atoms, guards = grammar.random_sizes(rnd, 2, max_size)
     outer = ((), ())
     if frame.wrap in ("nest2", "nestn"):
         if frame.pre.startswith(("sw", "sr")) and rnd.random() < 0.5:
@@ -462,10 +412,10 @@ def generate(seed: int, max_size: Optional[int] = None) -> "Program":
         if rnd.random() < 0.5:
             where = [rnd.choice(("before", "inner", "inner", "after")) for _ in range(n_atoms)]
             n_inner = max(1, where.count("inner"))
-            outer = tuple(_random_items(rnd, where.count(w), rnd.randint(0, 1) if w in where else 0)
+            outer = tuple(grammar.random_items(rnd, where.count(w), rnd.randint(0, 1) if w in where else 0, BLOCKS, 0.3)
                           for w in ("before", "after"))
             n_atoms = n_inner
-    shape = _random_items(rnd, n_atoms, guards)
+    shape = grammar.random_items(rnd, n_atoms, guards, BLOCKS, 0.3)
     fill = tuple(rnd.randrange(len(ATOMS)) for _ in range(_atoms(outer[0]) + _atoms(shape) + _atoms(outer[1])))
     post = None
     if rnd.random() < 0.5:

@@ -58,7 +58,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Iterator, Optional
+from typing import Optional
 
 from . import carries, grammar
 from . import program as P
@@ -92,52 +92,22 @@ FRAMES = tuple(Frame(lp, t, init, y) for lp, t in LOOPS for init in INITS for y 
 
 
 @dataclass(frozen=True)
-class Guard(P.OneBlock):
+class Guard(grammar.Guard):
     """`if VAR OP K:` (or `if VAR % 2 == 1:`) around `then`; `name` one of GUARDS."""
 
-    BLOCK = "then"
-
-    name: str
-    then: tuple
-    var: str = "i"
-
-    def text(self) -> str:
-        return {"if_0": "{} == 0", "if_ge1": "{} >= 1", "if_lt2": "{} < 2", "if_odd": "{} % 2 == 1",
-                "if_gt0": "{} > 0"}[self.name].format(self.var)
-
-    def holds(self, i: int) -> bool:
-        return {"if_0": i == 0, "if_ge1": i >= 1, "if_lt2": i < 2, "if_odd": i % 2 == 1,
-                "if_gt0": i > 0}[self.name]
-
-    def render(self, p, d):
-        p.emit(d, f"if {self.text()}:", self)
-        p.body(d + 1, self.then)
-
-    def run(self, r):
-        if self.holds(r.scalars[self.var]):
-            r.run(self.then)
+    TESTS = {"if_0": ("{v} == 0", lambda i: i == 0), "if_ge1": ("{v} >= 1", lambda i: i >= 1),
+             "if_lt2": ("{v} < 2", lambda i: i < 2), "if_odd": ("{v} % 2 == 1", lambda i: i % 2 == 1),
+             "if_gt0": ("{v} > 0", lambda i: i > 0)}
 
 
-class _Builder:
+class _Builder(grammar.Builder):
     def __init__(self, fill: tuple, carries_as: tuple, atoms: tuple = ATOMS):
-        self.fill = iter(fill)
-        self.atoms = atoms
+        super().__init__(fill, atoms)
         self.rename = dict(zip(("c0", "c1"), carries_as))     # atom name -> the name written
-        self.k = 0
         self.used = set()
 
-    def fresh(self, p: str) -> str:
-        self.k += 1
-        return f"{p}{self.k}"
-
-    def items(self, shape) -> list:
-        out = []
-        for item in shape:
-            if item == "atom":
-                out += self.atom(self.atoms[next(self.fill)])
-            else:
-                out.append(Guard(item[0], tuple(self.items(item[1]))))
-        return out
+    def block(self, item):
+        return Guard(item[0], tuple(self.items(item[1])))
 
     def read(self, x: str) -> P.Call:
         return P.Call("rd", (x, None), (self.fresh("f"),), (), True, self.fresh("k"))
@@ -219,10 +189,6 @@ def build(frame: Frame, shape: tuple, fill: tuple, atoms: tuple = ATOMS) -> "Pro
 
 # ---- enumeration ---------------------------------------------------------------------------------
 
-def _shapes(size: int) -> list:
-    return grammar.ordered_shapes(grammar.shapes(size, BLOCKS, ()))
-
-
 def _group(atom: tuple) -> str:
     """Which tensors an atom may touch: the carries (c0, c1 and, through `take`, m) or one name."""
     return "c" if atom[1] in ("c0", "c1") or atom[0] == "take" else atom[1]
@@ -234,35 +200,10 @@ def _related(fill: tuple) -> bool:
     return len(groups) < 2 or bool(set.intersection(*groups))
 
 
-def _all(size: int) -> Iterator[tuple]:
-    """(frame, shape, fill) of every program of body size `size`, frames innermost; a shape's
-    fills whose atoms touch one group of tensors (_related) first."""
-    for shape in _shapes(size):
-        for fill in sorted(grammar.fills(shape, len(ATOMS)), key=lambda f: (not _related(f), f)):
-            for frame in FRAMES:
-                yield frame, shape, fill
-
-
-def programs(size: int, max_atoms=None, patterns=()) -> Iterator["Program"]:
-    keep = grammar.shape_filter(patterns, BLOCKS)
-    for frame, shape, fill in _all(size):
-        if (max_atoms is None or grammar.n_atoms(shape) <= max_atoms) and keep(shape):
-            yield build(frame, shape, fill)
-
-
-def count(size: int, max_atoms=None, patterns=()) -> int:
-    keep = grammar.shape_filter(patterns, BLOCKS)
-    return sum(len(ATOMS) ** grammar.n_atoms(sh) * len(FRAMES) for sh in _shapes(size)
-               if (max_atoms is None or grammar.n_atoms(sh) <= max_atoms) and keep(sh))
-
-
-def _random_items(rnd: random.Random, n_atoms: int, n_guards: int) -> tuple:
-    items = ["atom"] * n_atoms
-    for _ in range(n_guards if items else 0):
-        lo = rnd.randrange(len(items))
-        hi = rnd.randrange(lo, len(items)) + 1
-        items[lo:hi] = [(rnd.choice(GUARDS), tuple(items[lo:hi]))]
-    return tuple(items)
+ENUMERATION = grammar.Framed(BLOCKS, build, len(ATOMS), FRAMES, fill_key=lambda f: (not _related(f), f))
+points, programs, count = ENUMERATION.points, ENUMERATION.programs, ENUMERATION.count
+# (frame, shape, fill) of every program of body size `size`, frames innermost; a shape's fills
+# whose atoms touch one group of tensors (_related) first
 
 
 def random_frame(rnd: random.Random) -> Frame:
@@ -278,17 +219,13 @@ def generate(seed: int, max_size: Optional[int] = None) -> "Program":
     size)."""
     rnd = random.Random(seed)
     frame = random_frame(rnd)
-    n_atoms = rnd.randint(2, 5)
-    guards = rnd.randint(0, 3)
-    if max_size is not None:
-        n_atoms = max(1, min(n_atoms, max_size))
-        guards = max(0, min(guards, max_size - n_atoms))
+    n_atoms, guards = grammar.random_sizes(rnd, 3, max_size)
     if frame.loop in ("nest", "nestp") and rnd.random() < 0.5:    # atoms around the inner loop too
         where = [rnd.choice(("pre", "inner", "inner", "post")) for _ in range(n_atoms)]
-        parts = [_random_items(rnd, where.count(w), rnd.randint(0, 1) if w in where else 0)
+        parts = [grammar.random_items(rnd, where.count(w), rnd.randint(0, 1) if w in where else 0, GUARDS)
                  for w in ("pre", "inner", "post")]
         shape = parts[0] + (("inner", parts[1]),) + parts[2]
     else:
-        shape = _random_items(rnd, n_atoms, guards)
+        shape = grammar.random_items(rnd, n_atoms, guards, GUARDS)
     fill = tuple(rnd.randrange(len(RANDOM_ATOMS)) for _ in range(n_atoms))
     return build(frame, shape, fill, RANDOM_ATOMS)

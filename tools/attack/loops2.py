@@ -58,7 +58,6 @@ loops2's).
 
 from __future__ import annotations
 
-import itertools
 import random
 from dataclasses import dataclass, replace
 from types import SimpleNamespace
@@ -103,7 +102,8 @@ def frames(kind: str) -> tuple:
     return tuple(out)
 
 
-FRAMES = frames("while") + frames("nest")
+FRAMES_OF = {kind: frames(kind) for kind in KINDS}
+FRAMES = FRAMES_OF["while"] + FRAMES_OF["nest"]
 
 
 @dataclass(frozen=True)
@@ -134,62 +134,26 @@ def symmetries(frame: Frame) -> tuple:
     """The carry renamings (not the identity) that commute with the frame's yields, as atom index
     permutations."""
     perms = [YIELDS[frame.carries][y] for y in (frame.outer, frame.inner) if y is not None]
-    atom_list = atoms(frame.carries)
-    out = []
-    for sigma in itertools.permutations(range(frame.carries)):
-        if sigma == tuple(range(frame.carries)):
-            continue
-        if all(sigma[perm[j]] == perm[sigma[j]] for perm in perms for j in range(frame.carries)):
-            out.append(grammar.renaming(atom_list, lambda a, s=sigma: (a[0],) + tuple(s[j] for j in a[1:])))
-    return tuple(out)
+    return carries.commuting(frame.carries, perms, atoms(frame.carries))
 
 
-def _guard_shapes(size: int, blocks: tuple) -> Iterator[tuple]:
-    """Item sequences of exactly `size` over guard `blocks` (the empty one at size 0)."""
-    return grammar.shapes(size, blocks, ())
-
-
-def shapes(kind: str, size: int) -> Iterator[tuple]:
-    if kind == "while":
-        yield from _guard_shapes(size, GUARDS)
-        return
+def _shapes(size: int) -> Iterator[tuple]:
+    """The while shapes of `size`, then the nest's (PRE + (("inner", INNER),) + POST), each kind
+    in ordered_shapes' order."""
+    yield from grammar.ordered_shapes(grammar.shapes(size, GUARDS, ()))
+    nests = []
     for pre in range(size):
         for inner in range(size - pre):
             post = size - 1 - pre - inner
-            for a in _guard_shapes(pre, GUARDS):
-                for b in _guard_shapes(inner, GUARDS + OUTER_GUARDS):
-                    for c in _guard_shapes(post, GUARDS):
-                        yield a + (("inner", b),) + c
+            for a in grammar.shapes(pre, GUARDS, ()):
+                for b in grammar.shapes(inner, GUARDS + OUTER_GUARDS, ()):
+                    for c in grammar.shapes(post, GUARDS, ()):
+                        nests.append(a + (("inner", b),) + c)
+    yield from grammar.ordered_shapes(nests)
 
 
-def ordered_shapes(kind: str, size: int) -> list:
-    return grammar.ordered_shapes(shapes(kind, size))
-
-
-def _kept(kind: str, size: int, max_atoms, patterns) -> Iterator[tuple]:
-    keep = grammar.shape_filter(patterns, BLOCKS)
-    for shape in ordered_shapes(kind, size):
-        if (max_atoms is None or grammar.n_atoms(shape) <= max_atoms) and keep(shape):
-            yield shape
-
-
-def _fills(shape, frame: Frame) -> Iterator[tuple]:
-    return grammar.fills(shape, len(atoms(frame.carries)), symmetries(frame))
-
-
-def programs(size: int, max_atoms=None, patterns=()) -> Iterator["Program"]:
-    """Every program of size `size`, one per symmetry class (module doc)."""
-    for kind in KINDS:
-        kind_frames = frames(kind)
-        for shape in _kept(kind, size, max_atoms, patterns):
-            for frame in kind_frames:
-                for fill in _fills(shape, frame):
-                    yield build(frame, shape, fill)
-
-
-def count(size: int, max_atoms=None, patterns=()) -> int:
-    return sum(sum(1 for _ in _fills(shape, frame)) for kind in KINDS
-               for shape in _kept(kind, size, max_atoms, patterns) for frame in frames(kind))
+def _kind(shape) -> str:
+    return "nest" if any(item != "atom" and item[0] == "inner" for item in shape) else "while"
 
 
 class _Builder(carries._Builder):
@@ -198,20 +162,11 @@ class _Builder(carries._Builder):
 
     def __init__(self, frame: Frame, fill: tuple):
         super().__init__(frame, fill)
-        self.atom_list = atoms(frame.carries)
+        self.atoms = atoms(frame.carries)
         self.names = CARRIES
 
-    def items(self, shape, var: str = "i") -> list:
-        out = []
-        for item in shape:
-            if item == "atom":
-                out += self.atom(self.atom_list[next(self.fill)])
-            else:
-                out.append(self.guard(item[0], var, tuple(self.items(item[1], var))))
-        return out
-
-    @staticmethod
-    def guard(block: str, var: str, then: tuple):
+    def block(self, item, var: str = "i"):
+        block, then = item[0], tuple(self.items(item[1], var))
         if block in OUTER_GUARDS:
             var, block = "i", "if_" + block[len("outer_"):]
         if block == "if_0":
@@ -220,7 +175,7 @@ class _Builder(carries._Builder):
             return P.If((var, ">=", 1), then)
         return Parity(var, 0 if block == "if_ev" else 1, then)
 
-    def atom(self, atom: tuple) -> list:
+    def atom(self, atom: tuple, var: str = "i") -> list:
         op = atom[0]
         if op == "pr":
             return [self.read(PARAMS[atom[1]])]
@@ -270,15 +225,12 @@ def build(frame: Frame, shape: tuple, fill: tuple) -> "Program":
     return Program(P.kernels_used(KERNELS, body), body, extra=PARAMS[:k], settings=settings)
 
 
-def _random_items(rnd: random.Random, n_atoms: int, n_guards: int, blocks: tuple) -> tuple:
-    """`n_atoms` atoms with `n_guards` guards each wrapped around a random run of adjacent items
-    (a later guard may wrap an earlier one)."""
-    items = ["atom"] * n_atoms
-    for _ in range(n_guards if items else 0):
-        lo = rnd.randrange(len(items))
-        hi = rnd.randrange(lo, len(items)) + 1
-        items[lo:hi] = [(rnd.choice(blocks), tuple(items[lo:hi]))]
-    return tuple(items)
+ENUMERATION = grammar.Framed(BLOCKS, build,
+                             lambda frame: len(atoms(frame.carries)), lambda shape: FRAMES_OF[_kind(shape)],
+                             shapes=_shapes, frames_inside=False, symmetries=symmetries)
+points, programs, count = ENUMERATION.points, ENUMERATION.programs, ENUMERATION.count
+# every program of size `size`, one per symmetry class (module doc): while before nest, shape by
+# shape, each frame's canonical fills
 
 
 def generate(seed: int, max_size: Optional[int] = None, constant_trips: bool = False) -> "Program":
@@ -295,7 +247,7 @@ def generate(seed: int, max_size: Optional[int] = None, constant_trips: bool = F
     if max_size is not None:
         guards = max(0, min(guards, max_size - n_atoms - (frame.kind == "nest")))
     if frame.kind == "while":
-        shape = _random_items(rnd, n_atoms, guards, GUARDS)
+        shape = grammar.random_items(rnd, n_atoms, guards, GUARDS)
     else:
         where = [rnd.choice(("pre", "inner", "inner", "post")) for _ in range(n_atoms)]
         split = [where.count(w) for w in ("pre", "inner", "post")]
@@ -304,7 +256,7 @@ def generate(seed: int, max_size: Optional[int] = None, constant_trips: bool = F
             options = [s for s in range(3) if split[s]]
             if options:
                 gsplit[rnd.choice(options)] += 1
-        pre, inner, post = (_random_items(rnd, split[s], gsplit[s], GUARDS + OUTER_GUARDS if s == 1 else GUARDS)
+        pre, inner, post = (grammar.random_items(rnd, split[s], gsplit[s], GUARDS + OUTER_GUARDS if s == 1 else GUARDS)
                             for s in range(3))
         shape = pre + (("inner", inner),) + post
     fill = tuple(rnd.randrange(len(atoms(frame.carries))) for _ in range(grammar.n_atoms(shape)))
@@ -316,4 +268,5 @@ def generate_constant_trips(seed: int, max_size: Optional[int] = None) -> "Progr
 
 
 # `--grammar loops2-const`: loops2's exhaustive grammar, random programs with constant trips too
-CONSTANT_TRIPS = SimpleNamespace(programs=programs, count=count, BLOCKS=BLOCKS, generate=generate_constant_trips)
+CONSTANT_TRIPS = SimpleNamespace(programs=programs, count=count, BLOCKS=BLOCKS, generate=generate_constant_trips,
+                                 ENUMERATION=ENUMERATION)

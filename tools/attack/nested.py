@@ -192,10 +192,9 @@ class _Builder(rows._Builder):
     """rows.py's blocks; this grammar's atoms and a careful user's deps (module doc)."""
 
     def __init__(self, g: Levels, atoms, target: str):
+        grammar.Builder.__init__(self, atoms)
         self.g = g
-        self.atoms = atoms
         self.target = target
-        self.k = 0
         self.tids: set = set()
 
     def call(self, kernel, args, results, level, manual, deps=None) -> P.Call:
@@ -208,7 +207,7 @@ class _Builder(rows._Builder):
         self.tids |= set(deps) | {f"t{level}"}
         return P.Call(kernel, args, results, (), True, f"t{level}", deps)
 
-    def atom(self, atom, manual) -> list:
+    def atom(self, atom, manual, loop_var=None) -> list:
         tgt = self.target
         if atom == "T":
             return [P.Create("t", "B")]

@@ -72,7 +72,7 @@ import random
 from dataclasses import dataclass
 from typing import Iterator, Optional
 
-from . import carries, fences, lean, oracle, runner
+from . import carries, fences, grammar, lean, oracle, runner
 from . import program as P
 from . import rtmodel as R
 from .surface import While
@@ -155,15 +155,10 @@ class Branch(P.OneBlock):
             r.run(self.body)
 
 
-class _Builder:
+class _Builder(grammar.Fresh):
     def __init__(self, manual: bool):
         self.manual = manual
-        self.k = 0
         self.uses = set()          # regions whose slice is named
-
-    def fresh(self, p: str) -> str:
-        self.k += 1
-        return f"{p}{self.k}"
 
     def call(self, region: str, kernel: str, args: tuple, results: tuple, deps: Optional[tuple] = None):
         """A task statement; in a manual frame (or with `deps`) a submit on the region's chain."""
@@ -372,11 +367,8 @@ def count(size: int, max_atoms=None, patterns=()) -> int:
 def _random_items(rnd: random.Random, region: str, n: int, scope: str) -> tuple:
     items = [rnd.choice(atoms(region, scope)) for _ in range(n)]
     branches = BRANCHES if region != "mid" else tuple(b for b in BRANCHES if b != "last")
-    for _ in range(rnd.randint(0, 2) if items else 0):
-        lo = rnd.randrange(len(items))
-        hi = rnd.randrange(lo, len(items)) + 1
-        items[lo:hi] = [("branch", rnd.choice(branches), tuple(items[lo:hi]))]
-    return tuple(items)
+    return grammar.wrap_runs(rnd, items, rnd.randint(0, 2) if items else 0,
+                             lambda run: ("branch", rnd.choice(branches), run))
 
 
 def generate(seed: int, max_size: Optional[int] = None) -> "Program":

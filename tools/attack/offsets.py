@@ -69,8 +69,6 @@ access the loop's first iteration alone must be ordered with).
 
 from __future__ import annotations
 
-import functools
-import itertools
 import random
 from dataclasses import dataclass, replace
 from types import SimpleNamespace
@@ -196,46 +194,21 @@ class Assemble:
 
 
 @dataclass(frozen=True)
-class Guard(P.OneBlock):
+class Guard(grammar.Guard):
     """`if COND:` on the counter `var` around `then`; `name` one of GUARDS."""
 
-    BLOCK = "then"
-
-    name: str
-    var: str
-    then: tuple
-
-    def holds(self, v: int) -> bool:
-        return {"if_0": v == 0, "if_ge1": v >= 1, "if_odd": v % 2 == 1}[self.name]
-
-    def render(self, p, d):
-        p.emit(d, f"if {GUARDS[self.name].format(v=self.var)}:", self)
-        p.body(d + 1, self.then)
-
-    def run(self, r):
-        if self.holds(r.scalars[self.var]):
-            r.run(self.then)
+    TESTS = {"if_0": (GUARDS["if_0"], lambda v: v == 0), "if_ge1": (GUARDS["if_ge1"], lambda v: v >= 1),
+             "if_odd": (GUARDS["if_odd"], lambda v: v % 2 == 1)}
 
 
-class _Builder:
+class _Builder(grammar.Builder):
     def __init__(self, fill):
-        self.fill = iter(fill)
-        self.k = 0
+        super().__init__(fill, ATOMS)
 
-    def fresh(self, p: str) -> str:
-        self.k += 1
-        return f"{p}{self.k}"
+    def block(self, item, x: str, var: str):
+        return Guard(item[0], tuple(self.items(item[1], x, var)), var)
 
-    def items(self, shape, x: str, var: str) -> list:
-        out = []
-        for item in shape:
-            if item == "atom":
-                out += self.atom(ATOMS[next(self.fill)], x)
-            else:
-                out.append(Guard(item[0], var, tuple(self.items(item[1], x, var))))
-        return out
-
-    def atom(self, atom: tuple, x: str) -> list:
+    def atom(self, atom: tuple, x: str, var: str = "") -> list:
         op, place = atom
         if op == "as":
             m = self.fresh("m")
@@ -293,10 +266,9 @@ def build(frame: Frame, shape: tuple, fill: tuple, before: tuple = ()) -> "Progr
     """The program of `frame` with the body of `shape` filled by the indices `fill` of ATOMS,
     after the atoms `before` (indices of ATOMS with constant offsets) on the tensor."""
     init = frame.tensor
-    b = _Builder(before)
+    b = _Builder(fill)
     pre = ((P.Create("u", "F", 2.0),) if init == "u" else ()) + tuple(
-        st for _ in before for st in b.atom(ATOMS[next(b.fill)], init))
-    b.fill = iter(fill)
+        st for k in before for st in b.atom(ATOMS[k], init))
     y, e, d = ("y", "e", "d") if frame.carry else (init, init, init)
 
     def carried(inner, outer, result):
@@ -362,39 +334,8 @@ def valid(frame: Frame, shape: tuple, fill: tuple) -> bool:
     return True
 
 
-@functools.lru_cache(maxsize=None)
-def _shapes(size: int) -> tuple:
-    return tuple(grammar.ordered_shapes(grammar.shapes(size, BLOCKS, ())))
-
-
-def _all(size: int, max_atoms=None, patterns=()) -> Iterator[tuple]:
-    """(frame, shape, fill) of every program of body size `size`, frames innermost."""
-    keep = grammar.shape_filter(patterns, BLOCKS)
-    for shape in _shapes(size):
-        if (max_atoms is not None and grammar.n_atoms(shape) > max_atoms) or not keep(shape):
-            continue
-        for fill in itertools.product(range(len(ATOMS)), repeat=grammar.n_atoms(shape)):
-            for frame in FRAMES:
-                if valid(frame, shape, fill):
-                    yield frame, shape, fill
-
-
-def programs(size: int, max_atoms=None, patterns=()) -> Iterator["Program"]:
-    for frame, shape, fill in _all(size, max_atoms, patterns):
-        yield build(frame, shape, fill)
-
-
-def count(size: int, max_atoms=None, patterns=()) -> int:
-    return sum(1 for _ in _all(size, max_atoms, patterns))
-
-
-def _random_items(rnd: random.Random, n_atoms: int, n_guards: int) -> tuple:
-    items = ["atom"] * n_atoms
-    for _ in range(n_guards if items else 0):
-        lo = rnd.randrange(len(items))
-        hi = rnd.randrange(lo, len(items)) + 1
-        items[lo:hi] = [(rnd.choice(BLOCKS), tuple(items[lo:hi]))]
-    return tuple(items)
+ENUMERATION = grammar.Framed(BLOCKS, build, len(ATOMS), FRAMES, valid=valid)
+points, programs, count = ENUMERATION.points, ENUMERATION.programs, ENUMERATION.count
 
 
 def generate(seed: int, max_size: Optional[int] = None) -> "Program":
@@ -405,16 +346,12 @@ def generate(seed: int, max_size: Optional[int] = None) -> "Program":
 
 def _generate(seed: int, max_size: Optional[int], frames: tuple) -> "Program":
     rnd = random.Random(seed)
-    n_atoms = rnd.randint(2, 5)
-    guards = rnd.randint(0, 2)
-    if max_size is not None:
-        n_atoms = max(1, min(n_atoms, max_size))
-        guards = max(0, min(guards, max_size - n_atoms))
+    n_atoms, guards = grammar.random_sizes(rnd, 2, max_size)
     while True:
         frame = rnd.choice(frames)
         if frame.loop != "while" and rnd.random() < 0.3:
             frame = replace(frame, carry=False)
-        shape = _random_items(rnd, n_atoms, guards)
+        shape = grammar.random_items(rnd, n_atoms, guards, BLOCKS)
         fill = tuple(rnd.randrange(len(ATOMS)) for _ in range(n_atoms))
         before = tuple(rnd.choice(CONSTANT_ATOMS) for _ in range(rnd.choice((0, 0, 0, 1, 2))))
         if valid(frame, shape, fill):
@@ -433,4 +370,5 @@ def generate_parallel(seed: int, max_size: Optional[int] = None) -> "Program":
     return _generate(seed, max_size, PARALLEL_FRAMES)
 
 
-PARALLEL = SimpleNamespace(programs=programs, count=count, BLOCKS=BLOCKS, generate=generate_parallel)
+PARALLEL = SimpleNamespace(programs=programs, count=count, BLOCKS=BLOCKS, generate=generate_parallel,
+                           ENUMERATION=ENUMERATION)

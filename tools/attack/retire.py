@@ -56,11 +56,9 @@ run cut short). Each (shape, fill) is one program and no two render the same sou
 
 from __future__ import annotations
 
-import functools
-import itertools
 import random
 from dataclasses import replace
-from typing import Iterator, Optional
+from typing import Optional
 
 from . import grammar
 from . import program as P
@@ -215,49 +213,24 @@ def _valid(shape, in_loop: bool = False) -> bool:
     return True
 
 
-@functools.lru_cache(maxsize=None)
-def _shapes(size: int) -> tuple:
-    """The valid shapes of exactly `size` items, in their fixed order (grammar.ordered_shapes)."""
-    return tuple(sh for sh in grammar.ordered_shapes(grammar.shapes(size, EX_BLOCKS, EX_BLOCKS)) if _valid(sh))
-
-
-def _kept(size: int, max_atoms=None, patterns=()) -> Iterator[tuple]:
-    keep = grammar.shape_filter(patterns, EX_BLOCKS)
-    for shape in _shapes(size):
-        if (max_atoms is None or grammar.n_atoms(shape) <= max_atoms) and keep(shape):
-            yield shape
-
-
-class _Builder:
-    def __init__(self):
-        self.k = 0
+class _Builder(grammar.Builder):
+    def __init__(self, fill: tuple):
+        super().__init__(fill, ATOMS)
         self.scoped = False
 
-    def fresh(self, p: str) -> str:
-        self.k += 1
-        return f"{p}{self.k}"
-
-    def items(self, shape, fill, loop_vars: tuple, chain: Optional[str]) -> list:
-        out = []
-        for item in shape:
-            if item == "atom":
-                out += self.atom(next(fill), chain)
-                continue
-            block, inner = item
-            if block == "scope":
-                self.scoped = True
-                out.append(P.Auto(tuple(self.items(inner, fill, loop_vars, chain))))
-            elif block in _TRIPS:
-                var = "ijk"[len(loop_vars)]
-                body = self.items(inner, fill, loop_vars + (var,), chain)
-                out.append(P.Loop("range", var, _TRIPS[block], tuple(body)))
-            elif block in _CONDS:
-                cond = (loop_vars[-1], _CONDS[block], 0 if block == "if_0" else 1)
-                out.append(P.If(cond, tuple(self.items(inner, fill, loop_vars, chain))))
-            else:
-                m = self.fresh("m")
-                out.append(P.Manual((P.TidNone(m),) + tuple(self.items(inner, fill, loop_vars, m))))
-        return out
+    def block(self, item, loop_vars: tuple, chain: Optional[str]):
+        block, inner = item
+        if block == "scope":
+            self.scoped = True
+            return P.Auto(tuple(self.items(inner, loop_vars, chain)))
+        if block in _TRIPS:
+            var = "ijk"[len(loop_vars)]
+            return P.Loop("range", var, _TRIPS[block], tuple(self.items(inner, loop_vars + (var,), chain)))
+        if block in _CONDS:
+            cond = (loop_vars[-1], _CONDS[block], 0 if block == "if_0" else 1)
+            return P.If(cond, tuple(self.items(inner, loop_vars, chain)))
+        m = self.fresh("m")
+        return P.Manual((P.TidNone(m),) + tuple(self.items(inner, loop_vars, m)))
 
     def call(self, kernel: str, args: tuple, results: tuple, chain: Optional[str], reads: bool) -> P.Call:
         if chain:
@@ -266,7 +239,7 @@ class _Builder:
             return P.Call(kernel, args, results, submit=True, tid=self.fresh("k"))
         return P.Call(kernel, args, results)
 
-    def atom(self, atom: str, chain: Optional[str]) -> list:
+    def atom(self, atom: str, loop_vars: tuple, chain: Optional[str]) -> list:
         t = "a"
         pre: list = []
         if atom in ("ws", "rs", "hW", "hR"):
@@ -287,23 +260,17 @@ class _Builder:
 
 def build(shape: tuple, fill: tuple) -> P.Program:
     """The program of one shape and its atom fill (indices into ATOMS, in the shape's order)."""
-    b = _Builder()
-    body = tuple(b.items(shape, iter(ATOMS[k] for k in fill), (), None))
+    b = _Builder(fill)
+    body = tuple(b.items(shape, (), None))
     return P.Program(P.kernels_used(KERNELS, body), body, auto_scope=not b.scoped)
 
 
-def _all(size: int, max_atoms=None, patterns=()) -> Iterator[tuple]:
-    for shape in _kept(size, max_atoms, patterns):
-        for fill in itertools.product(range(len(ATOMS)), repeat=grammar.n_atoms(shape)):
-            yield shape, fill
+def _shapes(size: int) -> list:
+    """The valid shapes of exactly `size` items, in their fixed order (grammar.ordered_shapes)."""
+    return [sh for sh in grammar.in_order(EX_BLOCKS, EX_BLOCKS)(size) if _valid(sh)]
 
 
-def programs(size: int, max_atoms=None, patterns=()) -> Iterator[P.Program]:
-    """Every program of exactly `size` items (at most `max_atoms` atoms, of a shape one of
-    `patterns` matches, when given), in the fixed order of the module doc."""
-    for shape, fill in _all(size, max_atoms, patterns):
-        yield build(shape, fill)
-
-
-def count(size: int, max_atoms=None, patterns=()) -> int:
-    return sum(len(ATOMS) ** grammar.n_atoms(sh) for sh in _kept(size, max_atoms, patterns))
+ENUMERATION = grammar.Framed(EX_BLOCKS, build, len(ATOMS), shapes=_shapes)
+points, programs, count = ENUMERATION.points, ENUMERATION.programs, ENUMERATION.count
+# every program of exactly `size` items (at most `max_atoms` atoms, of a shape one of `patterns`
+# matches, when given), in the fixed order of the module doc

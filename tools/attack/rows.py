@@ -58,40 +58,28 @@ RENAMINGS = tuple(grammar.renaming(ATOMS, _renamer(s, r)) for s in (False, True)
 n_atoms = grammar.n_atoms
 
 
-class _Builder:
+class _Builder(grammar.Builder):
     """Renders atoms; in a manual scope a careful user's deps: `tO` is the TaskId of the last task
     on object O, which the next task on O waits for; `uB` that of the last task writing a source
     assembled into row block B, which the next task on B waits for too (the copy's data). The
     source's writer itself waits for nothing: the user writes a fresh tensor."""
 
     def __init__(self, fill: tuple):
-        self.atoms = iter(ATOMS[i] for i in fill)
-        self.k = 0
+        super().__init__(fill, ATOMS)
         self.tids: set = set()
 
-    def fresh(self, p: str) -> str:
-        self.k += 1
-        return f"{p}{self.k}"
-
-    def items(self, shape, manual, loop_var) -> list:
-        out = []
-        for item in shape:
-            if item == "atom":
-                out += self.atom(next(self.atoms), manual)
-                continue
-            block, inner = item
-            if block.startswith("range"):
-                var = self.fresh("i")
-                trip = "n" if block == "range_n" else 2
-                out.append(P.Loop("range", var, trip, tuple(self.items(inner, manual, var))))
-            elif block == "if":
-                cond = (loop_var, ">", 0) if loop_var else ("c", ">", 0)
-                out.append(P.If(cond, tuple(self.items(inner, manual, loop_var))))
-            else:
-                self.tids = set()
-                body = tuple(self.items(inner, True, loop_var))
-                out.append(P.Manual(tuple(P.TidNone(t) for t in sorted(self.tids)) + body))
-        return out
+    def block(self, item, manual, loop_var):
+        block, inner = item
+        if block.startswith("range"):
+            var = self.fresh("i")
+            trip = "n" if block == "range_n" else 2
+            return P.Loop("range", var, trip, tuple(self.items(inner, manual, var)))
+        if block == "if":
+            cond = (loop_var, ">", 0) if loop_var else ("c", ">", 0)
+            return P.If(cond, tuple(self.items(inner, manual, loop_var)))
+        self.tids = set()
+        body = tuple(self.items(inner, True, loop_var))
+        return P.Manual(tuple(P.TidNone(t) for t in sorted(self.tids)) + body)
 
     def task(self, kernel, args, results, obj, manual) -> P.Call:
         if not manual:
@@ -109,7 +97,7 @@ class _Builder:
         s = self.fresh("s")
         return [P.Slice(s, "a", int(obj[1:]))], s
 
-    def atom(self, atom, manual) -> list:
+    def atom(self, atom, manual, loop_var=None) -> list:
         op, obj = atom
         if op in ("hr", "hw"):
             tensor, row = (obj, 1) if obj in SMALL else ("a", 1 + int(obj[1:]))
@@ -138,3 +126,4 @@ def build(shape: tuple, fill: tuple) -> P.Program:
 GRAMMAR = grammar.Grammar(ATOMS, BLOCKS, ("manual",), RENAMINGS, build)
 shapes, fills, ordered_shapes, programs, count = (GRAMMAR.shapes, GRAMMAR.fills, GRAMMAR.ordered_shapes,
                                                   GRAMMAR.programs, GRAMMAR.count)
+ENUMERATION = GRAMMAR

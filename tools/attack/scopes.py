@@ -61,44 +61,32 @@ def _has_scope(shape) -> bool:
     return any(item != "atom" and (item[0] == "scope" or _has_scope(item[1])) for item in shape)
 
 
-class _Builder:
+class _Builder(grammar.Builder):
     """Renders atoms; in a manual scope every task waits for the one before it (`m`)."""
 
     NAMES = NAMES          # the two names a swap loop carries (and swaps)
+    ATOMS = ATOMS          # what a fill indexes
 
     def __init__(self, fill: tuple):
-        self.atoms = iter(ATOMS[i] for i in fill)
-        self.k = 0
+        super().__init__(fill, self.ATOMS)
 
-    def fresh(self, p: str) -> str:
-        self.k += 1
-        return f"{p}{self.k}"
-
-    def items(self, shape, manual: bool) -> list:
-        out = []
-        for item in shape:
-            if item == "atom":
-                out += self.atom(next(self.atoms), manual)
-                continue
-            block, inner = item
-            if block == "manual":
-                out.append(P.Manual((P.TidNone("m"),) + tuple(self.items(inner, True))))
-            elif block == "scope":
-                out.append(P.Auto(tuple(self.items(inner, manual))))
-            elif block == "if_n":
-                out.append(P.If(("n", ">", 1), tuple(self.items(inner, manual))))
-            else:
-                kind, trip = block.split("_")
-                var = self.fresh("i")
-                trip = "n" if trip == "n" else int(trip)
-                body = tuple(self.items(inner, manual))
-                if kind == "swap":
-                    one, two = self.NAMES
-                    out.append(P.Loop("range", var, trip, body, carries=((one, one), (two, two)),
-                                      yields=(two, one), results=(one, two)))
-                else:
-                    out.append(P.Loop(kind, var, trip, body))
-        return out
+    def block(self, item, manual: bool):
+        block, inner = item
+        if block == "manual":
+            return P.Manual((P.TidNone("m"),) + tuple(self.items(inner, True)))
+        if block == "scope":
+            return P.Auto(tuple(self.items(inner, manual)))
+        if block == "if_n":
+            return P.If(("n", ">", 1), tuple(self.items(inner, manual)))
+        kind, trip = block.split("_")
+        var = self.fresh("i")
+        trip = "n" if trip == "n" else int(trip)
+        body = tuple(self.items(inner, manual))
+        if kind == "swap":
+            one, two = self.NAMES
+            return P.Loop("range", var, trip, body, carries=((one, one), (two, two)), yields=(two, one),
+                          results=(one, two))
+        return P.Loop(kind, var, trip, body)
 
     def task(self, kernel: str, args: tuple, results: tuple, manual: bool) -> P.Call:
         if manual:
@@ -131,3 +119,4 @@ def build(shape: tuple, fill: tuple) -> P.Program:
 GRAMMAR = grammar.Grammar(ATOMS, BLOCKS, ("manual", "scope"), RENAMINGS, build)
 shapes, fills, ordered_shapes, programs, count = (GRAMMAR.shapes, GRAMMAR.fills, GRAMMAR.ordered_shapes,
                                                   GRAMMAR.programs, GRAMMAR.count)
+ENUMERATION = GRAMMAR
