@@ -13,23 +13,26 @@ def atom(*a) -> int:
 def test_exhaustive_counts_by_hand():
     assert cli.GRAMMARS["rebinds"] is R
     # atoms: 6 accesses (rd up rr ur hr hw) x 3 names (t u w) = 18; the view's rv uv hv, the
-    # assembles of t and u = 5; the rebinds t=w u=w t=u u=t sw, mk t, mk u, sv = 8
-    assert len(R.ATOMS) == 18 + 5 + 8 == 31
-    assert len(R.PARALLEL_ATOMS) == 31 - 8 == 23
+    # assembles of t and u into a, of t into g, the reader of g = 7; the rebinds t=w u=w t=u u=t
+    # sw, mk t, mk u, sv, g=b = 9
+    assert len(R.ATOMS) == 18 + 7 + 9 == 34
+    assert len(R.PARALLEL_ATOMS) == 34 - 9 == 25
     # size 1: one atom, two POSTs
     size1 = list(R.programs(1))
-    assert R.count(1) == len(size1) == 31 * 2
+    assert R.count(1) == len(size1) == 34 * 2
     assert len({p.source for p in size1}) == len(size1)          # no two programs alike
-    # size 2: two atoms, or one of 7 sequential blocks around any atom, or one of 3 parallel
-    # blocks around an atom that rebinds nothing
-    assert R.count(2) == (31 * 31 + 7 * 31 + 3 * 23) * 2 == 2494
+    # size 2: two atoms, or one of 8 sequential blocks (range1 range2 rangen if ifelse manual
+    # swap2 swapn) around any atom, or one of 3 parallel blocks around an atom that rebinds nothing
+    assert R.count(2) == (34 * 34 + 8 * 34 + 3 * 25) * 2 == 3006
 
 
-def test_no_manual_scope_holds_a_parallel_loop_or_another_scope():
+def test_no_manual_scope_holds_a_parallel_loop_or_another_scope_no_parallel_body_an_else():
     for shape in R._shapes(3):
         for block, inner in (item for item in shape if item != "atom"):
             if block == "manual":
                 assert all(i == "atom" or i[0] not in R.BARRED_IN_MANUAL for i in inner), shape
+            if block in R.PARALLEL:
+                assert all(i == "atom" or i[0] != "ifelse" for i in inner), shape
 
 
 def test_a_rebinding_in_a_loop_reaches_the_parameter():

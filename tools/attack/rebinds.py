@@ -5,17 +5,19 @@ docs/semantics.md, docs/decisions.md and the DSL docs alone; none of the compile
 A name rebound in a loop, a branch or a swap denotes one buffer on one path and another on the
 next (session 53's miscompile: `t = pl.create_tensor(...)`, `for i in pl.range(1): t = w`,
 `a = pl.assemble(a, t, [2, 0])` took the loop's carry for the create). These programs rebind two
-tensor names, and a view name, to creates and to the parameter `w`, and use them between:
+tensor names to creates and to the parameter `w`, a view name to views of them, and an assemble
+target's name to the parameters `a` and `b`, and use them between:
 
     t = pl.create_tensor([4, 4], dtype=pl.FP32)      PRE: two creates written by a task each,
-    u = pl.create_tensor([4, 4], dtype=pl.FP32)      and a view of t's rows 2..3
+    u = pl.create_tensor([4, 4], dtype=pl.FP32)      a view of t's rows 2..3
     t = self.wrB(t)
     u = self.wrB(u)
     v = pl.tensor.slice(t, [2, 4], [2, 0])
+    g = a                                            and a name g for the parameter a ([8, 4])
     ITEMS
     POST
 
-An item is an atom or a block around a non-empty item sequence. The atoms (ATOMS, 31), on X one
+An item is an atom or a block around a non-empty item sequence. The atoms (ATOMS, 34), on X one
 of t, u and the parameter w ([4, 4], InOut):
     rd X   `f, k = pl.submit(self.rdB, X)`              a task reading X whole into a new output
     up X   `X = self.upB(X)`                            a task writing X whole (InOut)
@@ -26,20 +28,24 @@ of t, u and the parameter w ([4, 4], InOut):
     rv, uv, hv   a task reading, a task writing (InOut), a host write of v[1, 1]: the view v
     sv     `v = pl.tensor.slice(t, [2, 4], [2, 0])`     v rebound to a view of t's buffer now
     as t   `a = pl.assemble(a, t, [4, 0])`, as u `a = pl.assemble(a, u, [0, 0])`
+    ag     `g = pl.assemble(g, t, [4, 0])`              into rows of whichever parameter g names
+    rg     `f, k = pl.submit(self.rdA, g)`              a task reading g whole
     t=w, u=w, t=u, u=t   `t = w` ...                   rebinding to another buffer
     sw     `r = t; t = u; u = r`                        a swap (the DSL unpacks only calls and
                                                         pl.yield_, so `t, u = u, t` is refused)
     mk t, mk u   `t = pl.create_tensor([4, 4], dtype=pl.FP32)`   rebinding to a fresh buffer
+    g=b    `g = b`                                      the target's name rebound to the other parameter
 The blocks (BLOCKS): `for iK in pl.range(1|2|n)` (range1, range2, rangen: implicit carries),
 `for iK in pl.parallel(2|n)` (par2, parn), `if c > 0` (if; `if iK >= 1` on the innermost loop's
-counter inside a loop: one branch rebinds, the other keeps), `with pl.manual_scope():` (manual:
+counter inside a loop: one branch rebinds, the other keeps), the same with `else:` swapping t and
+u (ifelse: the branches rebind differently), `with pl.manual_scope():` (manual:
 a careful user's chain, each task `..., m = pl.submit(..., deps=[m])` after `m = None`), and
 explicit carries swapped by the yield: `for iK, (p, q) in pl.range(2|n, init_values=(t, u)):
 BODY; t, u = pl.yield_(q, p)` (swap2, swapn) and the same over `pl.parallel(2)` (pswap2), in
 whose body t and u are written p and q (in a manual scope the chain is carried too). Valid per
 the docs only: no manual scope in another, no `pl.parallel` loop in a manual scope (a chain
-through parallel iterations orders nothing), and no atom that rebinds an outer name to another
-buffer (t=w ... mk, sv) anywhere in a `pl.parallel` body (the brief's reading; see REBINDS).
+through parallel iterations orders nothing), and no atom or `else:` that rebinds an outer name
+to another buffer (REBINDS, ifelse) anywhere in a `pl.parallel` body (the brief's reading).
 POST (POSTS): `rd` reads t, u and v by tasks and w[3, 1] by the host; `as` assembles t into rows
 4..7 of a and reads u. The parameters' final contents (a, b, w) are reads too.
 
@@ -53,7 +59,7 @@ compilation for the reason it names (runner.Report.refusal_check), else a failur
 Exhaustive mode (`--exhaustive --grammar rebinds --size K`): size is the items' size (an atom 1,
 a block 1 + its body); programs are (shape, fill, post), shapes in grammar.ordered_shapes' order,
 each shape's fills in product order over the atoms allowed at each position, POSTS innermost. No
-symmetry reduction: size 1 is 31 x 2 = 62 programs (tests/test_attack_rebinds.py counts by hand).
+symmetry reduction: size 1 is 34 x 2 = 68 programs (tests/test_attack_rebinds.py counts by hand).
 Random programs (`generate`) have 2 to 7 items, blocks nested up to three deep, and a POST of
 POSTS or none.
 """
@@ -72,11 +78,11 @@ from .semantics import View
 
 NAMES = ("t", "u", "w")
 ACCESS_OPS = ("rd", "up", "rr", "ur", "hr", "hw")
-REBINDS = (("t=w",), ("u=w",), ("t=u",), ("u=t",), ("sw",), ("mk", "t"), ("mk", "u"), ("sv",))
+REBINDS = (("t=w",), ("u=w",), ("t=u",), ("u=t",), ("sw",), ("mk", "t"), ("mk", "u"), ("sv",), ("g=b",))
 ATOMS = (tuple((op, x) for x in NAMES for op in ACCESS_OPS)
-         + (("rv",), ("uv",), ("hv",), ("as", "t"), ("as", "u")) + REBINDS)
+         + (("rv",), ("uv",), ("hv",), ("as", "t"), ("as", "u"), ("ag",), ("rg",)) + REBINDS)
 PARALLEL_ATOMS = tuple(a for a in ATOMS if a not in REBINDS)
-BLOCKS = ("range1", "range2", "rangen", "par2", "parn", "if", "manual", "swap2", "swapn", "pswap2")
+BLOCKS = ("range1", "range2", "rangen", "par2", "parn", "if", "ifelse", "manual", "swap2", "swapn", "pswap2")
 PARALLEL = ("par2", "parn", "pswap2")
 BARRED_IN_MANUAL = ("manual",) + PARALLEL
 POSTS = ("rd", "as")
@@ -87,6 +93,7 @@ KERNELS = (
     P.Kernel("upB", (("inout", "B"),)),
     P.Kernel("rdD", (("in", "D"), ("out", "D"))),
     P.Kernel("upD", (("inout", "D"),)),
+    P.Kernel("rdA", (("in", "A"), ("out", "A"))),
 )
 
 
@@ -109,7 +116,14 @@ class Rows:
 
 @functools.lru_cache(maxsize=None)
 def _shapes(size: int) -> tuple:
-    return tuple(grammar.ordered_shapes(grammar.shapes(size, BLOCKS, BARRED_IN_MANUAL)))
+    return tuple(sh for sh in grammar.ordered_shapes(grammar.shapes(size, BLOCKS, BARRED_IN_MANUAL))
+                 if _valid(sh))
+
+
+def _valid(shape, in_parallel: bool = False) -> bool:
+    """No ifelse (whose else rebinds) in a pl.parallel body."""
+    return all(item == "atom" or (not (in_parallel and item[0] == "ifelse")
+                                  and _valid(item[1], in_parallel or item[0] in PARALLEL)) for item in shape)
 
 
 def alphabets(shape, in_parallel: bool = False) -> list:
@@ -132,9 +146,9 @@ def _uses(shape, what: str, in_loop: bool = False) -> bool:
         block, inner = item
         if what == "n" and block in ("rangen", "parn", "swapn"):
             return True
-        if what == "c" and block == "if" and not in_loop:
+        if what == "c" and block in ("if", "ifelse") and not in_loop:
             return True
-        if _uses(inner, what, in_loop or block not in ("if", "manual")):
+        if _uses(inner, what, in_loop or block not in ("if", "ifelse", "manual")):
             return True
     return False
 
@@ -151,7 +165,7 @@ class _Builder:
     def __init__(self, fill):
         self.fill = iter(fill)
         self.k = 0
-        self.names = {"t": "t", "u": "u", "w": "w", "v": "v"}
+        self.names = {"t": "t", "u": "u", "w": "w", "v": "v", "g": "g"}
         self.chain: Optional[str] = None     # the manual scope's TaskId chain, or None
         self.loop_var: Optional[str] = None
 
@@ -166,9 +180,11 @@ class _Builder:
         return out
 
     def block(self, block: str, inner) -> list:
-        if block == "if":
+        if block in ("if", "ifelse"):
             cond = (self.loop_var, ">=", 1) if self.loop_var else ("c", ">", 0)
-            return [P.If(cond, tuple(self.items(inner)))]
+            then = tuple(self.items(inner))
+            orelse = (P.Swap(self.names["t"], self.names["u"], self.fresh("r")),) if block == "ifelse" else ()
+            return [P.If(cond, then, orelse)]
         if block == "manual":
             m = self.fresh("m")
             self.chain = m
@@ -237,17 +253,21 @@ class _Builder:
             return [Rows(v, names["t"])]
         if op == "as":
             return [P.Assemble("a", names[atom[1]], ROWS[atom[1]])]
+        if op == "ag":
+            return [P.Assemble(names["g"], names["t"], 4)]
+        if op == "rg":
+            return [self.call("rdA", (names["g"], None), (self.fresh("f"),), True)]
         if op == "mk":
             return [P.Create(names[atom[1]], "B")]
         if op == "sw":
             return [P.Swap(names["t"], names["u"], self.fresh("r"))]
         lhs, rhs = op.split("=")
-        return [P.Alias(names[lhs], names[rhs])]
+        return [P.Alias(names[lhs], names.get(rhs, rhs))]
 
 
 def _pre() -> tuple:
     return (P.Create("t", "B"), P.Create("u", "B"), P.Call("wrB", ("t",), ("t",)), P.Call("wrB", ("u",), ("u",)),
-            Rows("v", "t"))
+            Rows("v", "t"), P.Alias("g", "a"))
 
 
 def _post(post: str) -> tuple:
@@ -315,14 +335,15 @@ def count(size: int, max_atoms=None, patterns=()) -> int:
 
 # ---- random programs ----------------------------------------------------------------------------
 
-def _random_items(rnd: random.Random, budget: int, in_manual: bool, depth: int) -> tuple:
+def _random_items(rnd: random.Random, budget: int, in_manual: bool, depth: int, in_parallel: bool = False) -> tuple:
     """Items of total size at most `budget` (at least one)."""
     items, left = [], budget
     while left > 0 and (not items or rnd.random() < 0.75):
         if left >= 2 and depth < 3 and rnd.random() < 0.4:
-            blocks = [b for b in BLOCKS if not (in_manual and b in BARRED_IN_MANUAL)]
+            blocks = [b for b in BLOCKS if not (in_manual and b in BARRED_IN_MANUAL or in_parallel and b == "ifelse")]
             block = rnd.choice(blocks)
-            inner = _random_items(rnd, rnd.randint(1, left - 1), in_manual or block == "manual", depth + 1)
+            inner = _random_items(rnd, rnd.randint(1, left - 1), in_manual or block == "manual", depth + 1,
+                                  in_parallel or block in PARALLEL)
             items.append((block, inner))
             left -= 1 + _size(inner)
         else:
