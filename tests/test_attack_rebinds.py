@@ -71,3 +71,19 @@ def test_a_few_programs_check_in_both_models():
     assert rep.refusal is None and rep.runs == 2 and rep.classes() == set(), runner.describe(rep)
     # per run: PRE's two writers, the reader of t's rows, POST's readers of t, u and v = 6
     assert rep.tasks == 12
+
+
+def test_a_refusal_of_either_assemble_of_a_parameter_into_used_rows_is_right():
+    # `t = w`, then t assembled into rows 4..7 of a twice, a's final rows read: neither assemble
+    # has a compilation (w cannot be placed in a's rows), so a refusal of the first, as the
+    # compiler's is, is as right as one of the second (exhaustive program rebinds2-02437)
+    prog = R.build(("atom", "atom", "atom"), (atom("t=w"), atom("as", "t"), atom("as", "t")), "none")
+    rendered = P.render(prog)
+    first, second = (rendered.lines[id(s)] for s in prog.body if isinstance(s, P.Assemble))
+    rep = runner.Report(rendered.source)
+    runner.semantics_noting(rep, prog, rendered.lines, prog.settings)
+    for line in (first, second):
+        rep.refusal = f"prog.py:{line}:9: error: pl.assemble needs a source made by pl.create_tensor; 'w' is not"
+        assert rep.refusal_check() == "name", (line, rep.reasons)
+    rep.refusal = f"prog.py:{first - 1}:9: error: pl.assemble needs a source made by pl.create_tensor; 'w' is not"
+    assert rep.refusal_check() is None                  # not at an assemble: wrong
