@@ -36,12 +36,12 @@ of t, u and the parameter w ([4, 4], InOut):
     mk t, mk u   `t = pl.create_tensor([4, 4], dtype=pl.FP32)`   rebinding to a fresh buffer
     g=b    `g = b`                                      the target's name rebound to the other parameter
 The blocks (BLOCKS): `for iK in pl.range(1|2|n)` (range1, range2, rangen: implicit carries),
-`for iK in pl.parallel(2|n)` (par2, parn), `if c > 0` (if; `if iK >= 1` on the innermost loop's
+`for iK in pl.parallel(2|n)` (parallel2, paralleln), `if c > 0` (if; `if iK >= 1` on the innermost loop's
 counter inside a loop: one branch rebinds, the other keeps), the same with `else:` swapping t and
 u (ifelse: the branches rebind differently), `with pl.manual_scope():` (manual:
 a careful user's chain, each task `..., m = pl.submit(..., deps=[m])` after `m = None`), and
 explicit carries swapped by the yield: `for iK, (p, q) in pl.range(2|n, init_values=(t, u)):
-BODY; t, u = pl.yield_(q, p)` (swap2, swapn) and the same over `pl.parallel(2)` (pswap2), in
+BODY; t, u = pl.yield_(q, p)` (swap2, swapn) and the same over `pl.parallel(2)` (swapparallel2), in
 whose body t and u are written p and q (in a manual scope the chain is carried too). Valid per
 the docs only: no manual scope in another, no `pl.parallel` loop in a manual scope (a chain
 through parallel iterations orders nothing), and no atom or `else:` that rebinds an outer name
@@ -60,6 +60,8 @@ Exhaustive mode (`--exhaustive --grammar rebinds --size K`): size is the items' 
 a block 1 + its body); programs are (shape, fill, post), shapes in grammar.ordered_shapes' order,
 each shape's fills in product order over the atoms allowed at each position, POSTS innermost. No
 symmetry reduction: size 1 is 34 x 2 = 68 programs (tests/test_attack_rebinds.py counts by hand).
+`--shapes` patterns (grammar.py) name these blocks; `loop` stands for every loop of them, `with`
+for `manual`, e.g. `--shapes 'manual(loop(atom))'`.
 Random programs (`generate`) have 2 to 7 items, blocks nested up to three deep, and a POST of
 POSTS or none.
 """
@@ -82,8 +84,9 @@ REBINDS = (("t=w",), ("u=w",), ("t=u",), ("u=t",), ("sw",), ("mk", "t"), ("mk", 
 ATOMS = (tuple((op, x) for x in NAMES for op in ACCESS_OPS)
          + (("rv",), ("uv",), ("hv",), ("as", "t"), ("as", "u"), ("ag",), ("rg",)) + REBINDS)
 PARALLEL_ATOMS = tuple(a for a in ATOMS if a not in REBINDS)
-BLOCKS = ("range1", "range2", "rangen", "par2", "parn", "if", "ifelse", "manual", "swap2", "swapn", "pswap2")
-PARALLEL = ("par2", "parn", "pswap2")
+BLOCKS = ("range1", "range2", "rangen", "parallel2", "paralleln", "if", "ifelse", "manual", "swap2", "swapn",
+          "swapparallel2")
+PARALLEL = ("parallel2", "paralleln", "swapparallel2")
 BARRED_IN_MANUAL = ("manual",) + PARALLEL
 POSTS = ("rd", "as")
 ROWS = {"t": 4, "u": 0}
@@ -144,7 +147,7 @@ def _uses(shape, what: str, in_loop: bool = False) -> bool:
         if item == "atom":
             continue
         block, inner = item
-        if what == "n" and block in ("rangen", "parn", "swapn"):
+        if what == "n" and block in ("rangen", "paralleln", "swapn"):
             return True
         if what == "c" and block in ("if", "ifelse") and not in_loop:
             return True
@@ -191,11 +194,11 @@ class _Builder:
             body = (P.TidNone(m),) + tuple(self.items(inner))
             self.chain = None
             return [P.Manual(body)]
-        kind = "parallel" if block in ("par2", "parn", "pswap2") else "range"
+        kind = "parallel" if block in PARALLEL else "range"
         trip = "n" if block.endswith("n") else int(block[-1])
         var, outer_var = self.fresh("i"), self.loop_var
         self.loop_var = var
-        if not block.startswith(("swap", "pswap")):
+        if not block.startswith("swap"):
             body = tuple(self.items(inner))
             self.loop_var = outer_var
             return [P.Loop(kind, var, trip, body)]
