@@ -81,6 +81,12 @@
                                       writes and reads of `a` and of a row block of it, in
                                       pl.scope()s, pl.range(2) / pl.range(n) loops, `if i == 0` /
                                       `if i >= 1` and manual scopes (retire.py's exhaustive mode)
+  --grammar rebinds [--exhaustive --size K | --seconds N --seed S] ...
+                                      tensor and view names rebound to creates and to a parameter
+                                      in pl.range / pl.parallel loops, branches, swaps and swapped
+                                      init_values carries, used by tasks (whole and row blocks),
+                                      host accesses and assembles, AUTO or in manual scopes; both
+                                      runtime models (rebinds.py)
 
 Each failing program is saved as DIR/<class>/<name>.py with its failures in a header comment;
 the first few of each class are minimised into DIR/minimal/. The figures (programs, tasks, runs,
@@ -103,7 +109,7 @@ from collections import Counter, defaultdict
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from pathlib import Path
 
-from . import assume, carries, directions, exhaustive, fences, generate, grammar, guards, iterations, loops2, nested, nests, offsets, printed, printed_scalars, record, retire, rows, runner, scalars, scopes, shrink, surface_generate
+from . import assume, carries, directions, exhaustive, fences, generate, grammar, guards, iterations, loops2, nested, nests, offsets, printed, printed_scalars, rebinds, record, retire, rows, runner, scalars, scopes, shrink, surface_generate
 from . import program as P
 
 COMPILE_TIMEOUT_S = 60
@@ -112,7 +118,7 @@ GRAMMARS = {"rows": rows, "scopes": scopes, "directions": directions,    # the e
             "printed-scalars": printed_scalars, "carries": carries, "loops2": loops2,
             "loops2-const": loops2.CONSTANT_TRIPS, "fences": fences, "assume": assume,
             "iterations": iterations, "offsets": offsets, "offsets-parallel": offsets.PARALLEL,
-            "nests": nests, "retire": retire, "guards": guards}
+            "nests": nests, "retire": retire, "guards": guards, "rebinds": rebinds}
 
 
 class _Timeout(Exception):

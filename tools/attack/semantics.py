@@ -382,6 +382,7 @@ class _Placement:
         self.used: dict = {}        # source buf -> {region: line} whose assembled values were used
         self.named: set = set()     # the readers already listed as unorderable (one reason each)
         self.assembles: dict = {}   # class representative -> {(line, source buf, target buf)} placed in it
+        self.param_lines: dict = {}  # (parameter buf, region) -> lines of every assemble of it into the region
 
     def find(self, x):
         while self.parent.get(x, x) != x:
@@ -488,6 +489,8 @@ class _Placement:
                     self.assembles.setdefault(self.find(r), set()).add(record)
         for _, r in pairs:
             self.copied[r] = (src.buf, key, line)
+        if src.buf.startswith("ext:"):
+            self.param_lines.setdefault((src.buf, key), set()).add(line)
 
     def finish(self, mem, unorderable: list) -> None:
         """The parameters' final values are reads; then no source may have two regions used."""
@@ -497,6 +500,9 @@ class _Placement:
             lines = ", ".join(str(line) for line in sorted(set(regions.values())))
             about = {"lines": regions.values(), "bufs": {src} | {buf for buf, _ in regions}}
             if src.startswith("ext:"):
+                # (every assemble of the parameter into a region whose values are used is a copy
+                # no compilation makes, also one whose values a later one of them replaced)
+                about["lines"] = set(regions.values()).union(*(self.param_lines.get((src, r), ()) for r in regions))
                 unorderable.append(Reason(PLACEMENT, f"the source of the assemble of line(s) {lines} is the parameter {src[4:]}, "
                                    "whose assembled rows are used (a parameter cannot be placed in them)", **about))
             elif len(regions) > 1:
