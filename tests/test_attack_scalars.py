@@ -217,3 +217,14 @@ def test_a_narrow_argument_s_slot_is_its_c_value_s():
     _, _, prog = S.FOUND["48-narrow-unsigned-argument-passed-with-high-bits"]
     event = S.run(prog, dict(prog.settings[0]))[0]
     assert event.scalars == [("UINT8", 255)] and event.unconverted == [2**64 - 1]
+
+
+def test_two_int64_literals_whose_sum_leaves_int64_make_the_program_invalid():
+    """`(2 + 9223372036854775807) // M`: the sum of two literals of C's type long overflows it, which
+    docs/semantics.md makes undefined (the tester had folded it exactly, then wrapped it for the INT64
+    division: -1317624576693539401 for M = 7, where the compiler's C++ divides the exact sum). A sum
+    that fits stays exact: 2 + 9223372036854775805 is 9223372036854775807."""
+    ev = S.Eval({"M": 7}, {"M": "INT64"}, {})
+    with pytest.raises(S.Invalid):
+        ev(("bin", "//", ("bin", "+", ("lit", 2), ("lit", 9223372036854775807)), ("var", "M")))
+    assert ev(("bin", "+", ("lit", 2), ("lit", 9223372036854775805))) == 9223372036854775807

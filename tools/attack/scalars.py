@@ -467,6 +467,8 @@ class Eval:
             v = q if op == "//" else a - b * q
         else:
             v = {"+": a + b, "-": a - b, "*": a * b}[op]
+        if adt == LIT and all(-2 ** 63 <= x < 2 ** 63 for x in (a, b)) and not -2 ** 63 <= v < 2 ** 63:
+            raise Invalid("signed overflow of two literals")   # (C's long arithmetic: undefined)
         return self._signed_fits(v, adt)
 
     @staticmethod
