@@ -8,6 +8,9 @@ metadata for kernels (checked, nothing printed); ``clamp=True`` lets a window ru
 source's end: the runtime view's extents are cut to what is left of the source after the offset
 (printed as a run-time ``std::min`` in both ABIs; ``--abi l2`` prints every extent that way, as
 the reference does). The result's type keeps the written extents, an upper bound of the view's.
+A window provably outside its tensor is a located error (``operands.check_offsets``: an offset
+below 0 or not below 2**32, clamped or not; without ``clamp=True``, a slice's or an assemble's
+window past a constant extent).
 """
 
 from __future__ import annotations
