@@ -17,7 +17,7 @@ from conftest import load_program
 import nanopass
 from nanopass.errors import UserError
 from nanopass.languages import surface as S
-from nanopass.languages.terms import CmpOp, DType
+from nanopass.languages.terms import BinOp, CmpOp, DType, UnOp
 
 HEADER = '''\
 import nanopass.dsl as pl
@@ -103,7 +103,7 @@ ACCEPTED = {
     "the last element": "s = pl.tensor.read(x, [15, 15])\npl.tensor.write(v, 15, 1)\n",
     "a symbolic index": "s = pl.tensor.read(x, [n, 0])\nw = pl.slice(x, [8, 16], [n - 4, 0])\nout = self.copy(w, out)\n",
     "a large index on a dynamic axis": "s = pl.tensor.read(d, [4294967295, 0])\n",
-    "unroll copies a guard skips": ("for k in pl.unroll(4):\n    if k + 1 < 4:\n        a[k + 1] = 1\n"
+    "unroll copies a guard skips": ("for k in pl.unroll(4):\n    if k + 1 < 4 and n > 0:\n        a[k + 1] = 1\n"
                                     "        s = pl.tensor.read(x, [k * 5 + 1, 0])\n"
                                     "        w = pl.slice(x, [8, 16], [k * 4, 0])\n"
                                     "    else:\n        a[k] = 2\n"
@@ -124,4 +124,12 @@ def test_constant_truth_is_the_value_of_a_constant_condition():
     assert constant_truth(L.Bool.make(False)) is False
     assert [constant_truth(L.Cmp.make(op, two, three)) for op in (CmpOp.lt, CmpOp.ge, CmpOp.eq, CmpOp.ne)] == [
         True, False, False, True]
-    assert constant_truth(L.Cmp.make(CmpOp.lt, L.Var.make("n"), three)) is None
+    unknown = L.Cmp.make(CmpOp.lt, L.Var.make("n"), three)
+    assert constant_truth(unknown) is None
+    yes, no = L.Cmp.make(CmpOp.lt, two, three), L.Bool.make(False)
+    # and: False decides, True and True is True; or: True decides, False or False is False
+    assert [constant_truth(L.Bin.make(BinOp.and_, a, b)) for a, b in ((unknown, no), (yes, yes), (yes, unknown))] == [
+        False, True, None]
+    assert [constant_truth(L.Bin.make(BinOp.or_, a, b)) for a, b in ((unknown, yes), (no, no), (no, unknown))] == [
+        True, False, None]
+    assert constant_truth(L.Un.make(UnOp.not_, yes)) is False and constant_truth(L.Un.make(UnOp.not_, unknown)) is None

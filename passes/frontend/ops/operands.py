@@ -91,13 +91,23 @@ _COMPARE = {"eq": int.__eq__, "ne": int.__ne__, "lt": int.__lt__, "le": int.__le
 
 
 def constant_truth(cond: Any) -> bool | None:
-    """The value of an if's condition when it is a constant (a bool, or a comparison of two
-    integer constants); None otherwise."""
+    """The value of an if's condition when constants decide it (a bool, a comparison of two
+    integer constants, ``and``/``or``/``not`` of those, an operand of unknown value where the
+    other decides); None otherwise."""
     kind = cond._production
     if kind == "Bool":
         return cond.value
     if kind == "Cmp" and type(cond.a) is _INT and type(cond.b) is _INT:
         return _COMPARE[cond.op.name](cond.a.value, cond.b.value)
+    if kind == "Un" and cond.op.name == "not_":
+        value = constant_truth(cond.a)
+        return None if value is None else not value
+    if kind == "Bin" and cond.op.name in ("and_", "or_"):
+        decides = cond.op.name == "or_"  # the operand value that decides the whole (False for and)
+        values = (constant_truth(cond.a), constant_truth(cond.b))
+        if decides in values:
+            return decides
+        return None if None in values else not decides
     return None
 
 
