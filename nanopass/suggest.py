@@ -44,6 +44,29 @@ def did_you_mean(name: str, known: Iterable[str], prefix: str = "") -> str | Non
     return "did you mean " + " or ".join(f"'{prefix}{n}'" for n in found) + "?"
 
 
+def one_edit_away(name: str, known: Iterable[str], limit: int = 3) -> str | None:
+    """``did you mean 'x'?`` for the known names one insertion, deletion, substitution or swap of
+    neighbours away from ``name`` (``yy`` for ``y``, ``tnp`` for ``tmp``): short names, which
+    ``closest``'s ratio rarely finds, typed with one key wrong. None for a name of one character
+    (every other one-character name would do) and when no known name is that close."""
+    if len(name) < 2:
+        return None
+    found = sorted({k for k in known if k != name and _one_edit(name, k)})[:limit]
+    return "did you mean " + " or ".join(f"'{n}'" for n in found) + "?" if found else None
+
+
+def _one_edit(a: str, b: str) -> bool:
+    if abs(len(a) - len(b)) > 1:
+        return False
+    if len(a) == len(b):
+        diff = [i for i in range(len(a)) if a[i] != b[i]]
+        return len(diff) == 1 or (len(diff) == 2 and diff[1] == diff[0] + 1
+                                  and a[diff[0]] == b[diff[1]] and a[diff[1]] == b[diff[0]])
+    short, long = (a, b) if len(a) < len(b) else (b, a)
+    i = next((k for k in range(len(short)) if short[k] != long[k]), len(short))
+    return short[i:] == long[i + 1:]
+
+
 def unknown_name(kind: str, name: str, known: Iterable[str], where: str = "") -> str:
     """One line for an unknown name: ``no pass named 'x' (did you mean 'y'?)``, or, when nothing is
     close, the known names themselves (``(passes: a, b, c)``)."""

@@ -17,6 +17,7 @@ from .ops.host_access import array_write, subscript
 from .ops.debug_tags import untag
 from .ops.inlining import expand, self_call
 from .ops.nested_calls import tensor_value
+from .ops.operands import constant_truth
 from .ops.submits import kernel_call
 from .registry import (BINDING, CONTEXT, EXPRESSION, ITERATOR, OPS, REFUSED, STATEMENT, TARGETS, VALUE, names_in,
                        refusal, spelled_list, statement)
@@ -214,13 +215,18 @@ def read_if(cx: FunctionContext, stmt: ast.If) -> list[Any]:
             stmt.test,
             hint="write n != 0 for an integer",
         )
+    known = constant_truth(cond)  # (a pl.unroll copy's guard: the branch not taken is never run)
     cx.enter(stmt)
     try:
         cx.push()
+        cx.unreachable += known is False
         then = cx.block(stmt.body)
+        cx.unreachable -= known is False
         then_frame = cx.pop()
         cx.push()
+        cx.unreachable += known is True
         orelse = cx.block(stmt.orelse)
+        cx.unreachable -= known is True
         else_frame = cx.pop()
     finally:
         cx.leave()

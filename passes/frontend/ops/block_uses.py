@@ -11,17 +11,26 @@ after the block is the outer tensor (the task rebinds it), not a new result. A c
 one outer tensor and is yielded another buffer, and a name an if's branches alias to different
 tensors and the block then writes, are located user errors: the kernel's parameter would not be one
 buffer.
+
+Every name the block reads must be bound where it reads it: by the block on every path to the read
+(a name one branch of an if binds is, where the other branch was taken, the outer variable of that
+name if there is one: a read after the if reads the outer variable too), else in the function
+(a parameter, a variable before the block), else in Python's scope of the kernel body (``self``, a
+module-level name, a builtin). Any other name is a located user error, "name 'yy' is not defined"
+(a typo would otherwise be no parameter, and the task would not wait for the tensor meant).
 """
 
 from __future__ import annotations
 
 import ast
+import builtins
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from nanopass.errors import quoted
+from nanopass.errors import UserError, quoted
 from nanopass.languages import surface as S
 from nanopass.languages.terms import ParamDir
+from nanopass.suggest import did_you_mean, one_edit_away
 
 from ..names import dsl_call, self_method
 from ..source import short_source
@@ -59,12 +68,15 @@ def analyze(cx: FunctionContext, stmt: ast.With, local: tuple[str, ...] = (), ca
     """The outer variables ``stmt``'s block reads and writes and the variables it defines, in order;
     with ``calls``, its statements are kernel calls ``x = self.k(...)`` (a Group's body)."""
     out = Outline()
+    # the names the block has bound on every path to the statement being read (a name an if binds
+    # in one branch only is the outer variable where the other branch was taken, if there is one)
+    bound = set(local)
     for var in local:
         out.defined[var] = stmt
         out.types[var] = None
 
     def outer(name: str) -> bool:
-        return name not in out.defined and cx.lookup(name) is not None
+        return name not in bound and cx.lookup(name) is not None
 
     def root(node: ast.expr | None) -> str | None:
         """The outer tensor ``node`` (a name) is, if it is one or an alias of one."""
@@ -78,10 +90,12 @@ def analyze(cx: FunctionContext, stmt: ast.With, local: tuple[str, ...] = (), ca
 
     def read(node: ast.AST) -> None:
         for sub in _loads(node):
-            if sub.id in out.defined or sub.id in out.reads or sub.id in out.writes:
+            if sub.id in bound or sub.id in out.reads or sub.id in out.writes:
                 continue
             if cx.lookup(sub.id) is not None:
                 out.reads.append(sub.id)
+            elif not _bound_outside_function(cx, sub.id):
+                raise _unbound(cx, sub, out)
 
     def write(var: str, node: ast.AST) -> None:
         var = out.aliases.get(var, var)
@@ -99,6 +113,7 @@ def analyze(cx: FunctionContext, stmt: ast.With, local: tuple[str, ...] = (), ca
         for sub in ast.walk(target):
             if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Store):
                 out.defined.setdefault(sub.id, sub)
+                bound.add(sub.id)
                 out.types[sub.id] = ty if isinstance(target, ast.Name) else None
                 out.aliases.pop(sub.id, None)
         if alias is not None and isinstance(target, ast.Name):
@@ -175,15 +190,26 @@ def analyze(cx: FunctionContext, stmt: ast.With, local: tuple[str, ...] = (), ca
     def branches(s: ast.If) -> None:
         read(s.test)
         before = dict(out.aliases)
+        bound_before = set(bound)
         visit(s.body)
         then = dict(out.aliases)
+        bound_then = set(bound)
         out.aliases.clear()
         out.aliases.update(before)
+        bound.intersection_update(bound_before)
         visit(s.orelse)
+        # bound after the if: in both branches, or in one with no outer variable of that name to read
+        # (one with such a variable is the block's in one branch and the outer one in the other)
+        one_branch = [name for name in bound ^ bound_then if cx.lookup(name) is not None]
+        bound.update(bound_then)
+        bound.difference_update(one_branch)
         for name in sorted({*then, *out.aliases}):
             if then.get(name) != out.aliases.get(name):
                 out.aliases[name] = AMBIGUOUS  # which buffer the name is depends on the branch taken
                 out.types[name] = None
+        for name in one_branch:
+            out.aliases[name] = AMBIGUOUS
+            out.types[name] = None
 
     def visit(stmts: list[ast.stmt]) -> None:
         for s in stmts:
@@ -205,6 +231,24 @@ def analyze(cx: FunctionContext, stmt: ast.With, local: tuple[str, ...] = (), ca
 
     visit(stmt.body)
     return out
+
+
+def _bound_outside_function(cx: FunctionContext, name: str) -> bool:
+    """Whether ``name``, read in a block and bound neither in it nor in the function's scope, is a
+    name Python binds there all the same: ``self``, a module-level name (the DSL module, a
+    constant; the kernel body keeps it) or a builtin."""
+    return name == "self" or name in cx.src.closure or hasattr(builtins, name)
+
+
+def _unbound(cx: FunctionContext, node: ast.Name, out: Outline) -> UserError:
+    """The error for a name a block reads that nothing binds where it is read: it would be no
+    parameter of the kernel, so the task would not wait for the tensor meant (a typo of one)."""
+    if node.id in cx.closed:
+        return cx.error(f"'{node.id}' is not visible here: it was {cx.closed[node.id]}", node,
+                        hint="assign it before the loop or in both branches so that it is carried out")
+    known = [*cx.visible, *cx.closed, *out.defined]  # (a closed name: one the fix would make escape)
+    return cx.error(f"name '{node.id}' is not defined", node,
+                    hint=did_you_mean(node.id, known) or one_edit_away(node.id, known))
 
 
 def _init_values(s: ast.For) -> list[ast.expr]:

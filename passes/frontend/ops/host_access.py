@@ -13,7 +13,7 @@ from nanopass.languages.terms import DType
 
 from ..registry import BINDING, OPS, STATEMENT, VALUE, dsl_op
 from ..type_reader import SCALAR_T, type_text
-from .operands import index_list, tensor_operand
+from .operands import check_array_index, check_element_index, index_list, tensor_operand
 
 if TYPE_CHECKING:
     from ..context import FunctionContext
@@ -32,6 +32,7 @@ def read(cx: FunctionContext, call: ast.Call, a: dict[str, ast.expr]) -> tuple[A
         )
     if ty.dtype.c_type is None:
         raise cx.error(f"elements of a {ty.dtype.name} tensor cannot be read on the host", call)
+    check_element_index(cx, index, index_nodes(a["indices"]), ty.shape)
     return L.ReadTensor.make(tensor, index), SCALAR_T[ty.dtype]
 
 
@@ -44,6 +45,7 @@ def write(cx: FunctionContext, call: ast.Call, a: dict[str, ast.expr]) -> Any:
             f"pl.tensor.write of a rank-{len(ty.shape)} tensor needs {len(ty.shape)} indices, got {len(index)}",
             a["indices"],
         )
+    check_element_index(cx, index, index_nodes(a["indices"]), ty.shape)
     value, vty = cx.expr(a["value"])
     if vty._production != "ScalarType" or vty.dtype is DType.TASK_ID:
         raise cx.error("pl.tensor.write stores a scalar", a["value"])
@@ -59,6 +61,11 @@ def write(cx: FunctionContext, call: ast.Call, a: dict[str, ast.expr]) -> Any:
     elif vty.dtype.is_float != ty.dtype.is_float:
         raise cx.error(f"cannot write a {vty.dtype.name} value into a {ty.dtype.name} tensor", a["value"])
     return L.WriteTensor.make(tensor, index, value, span=cx.span(call))
+
+
+def index_nodes(node: ast.expr) -> list[ast.expr]:
+    """The nodes of ``element_index``'s indices, one per index."""
+    return node.elts if isinstance(node, (ast.List, ast.Tuple)) else [node]
 
 
 def element_index(cx: FunctionContext, node: ast.expr, what: str) -> list[Any]:
@@ -78,6 +85,7 @@ def subscript(cx: FunctionContext, node: ast.Subscript) -> tuple[Any, Any]:
         index, ity = cx.expr(node.slice)
         if ity._production != "ScalarType" or not ity.dtype.is_int:
             raise cx.error("an array index must be an integer", node.slice)
+        check_array_index(cx, index, ty, node.slice)
         return L.GetItem.make(base, index), SCALAR_T[ty.dtype]
     if ty._production == "TensorType":
         elts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
@@ -92,6 +100,7 @@ def subscript(cx: FunctionContext, node: ast.Subscript) -> tuple[Any, Any]:
             )
         if base._production != "Var":
             raise cx.error("only a tensor variable can be subscripted", node.value)
+        check_element_index(cx, index, elts, ty.shape)
         return L.ReadTensor.make(base, index), SCALAR_T[ty.dtype]
     raise cx.error(f"a {type_text(ty)} cannot be subscripted", node)
 
@@ -136,6 +145,7 @@ def _array_store(cx: FunctionContext, array: ast.Name, target: ast.Name, index_n
     index, ity = cx.expr(index_node)
     if ity._production != "ScalarType" or not ity.dtype.is_int:
         raise cx.error("an array index must be an integer", index_node)
+    check_array_index(cx, index, aty, index_node)
     val, vty = cx.expr(value)
     if vty._production != "ScalarType" or (vty.dtype is DType.TASK_ID) != (aty.dtype is DType.TASK_ID):
         raise cx.error(f"cannot store a {type_text(vty)} in a {type_text(aty)}", value)

@@ -8,6 +8,9 @@ metadata for kernels (checked, nothing printed); ``clamp=True`` lets a window ru
 source's end: the runtime view's extents are cut to what is left of the source after the offset
 (printed as a run-time ``std::min`` in both ABIs; ``--abi l2`` prints every extent that way, as
 the reference does). The result's type keeps the written extents, an upper bound of the view's.
+A window provably outside its tensor is a located error (``operands.check_offsets``: an offset
+below 0 or not below 2**32, clamped or not; without ``clamp=True``, a slice's or an assemble's
+window past a constant extent).
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ from ..consteval import constant_value
 from ..names import attr_path, dsl_call
 from ..registry import VALUE, dsl_op
 from ..type_reader import SCALAR_T
-from .operands import index_list, shape_list, tensor_operand
+from .operands import check_offsets, index_list, shape_list, tensor_operand
 
 if TYPE_CHECKING:
     from ..context import FunctionContext
@@ -64,12 +67,14 @@ def slice_(cx: FunctionContext, call: ast.Call, a: dict[str, ast.expr]) -> tuple
         constant_value(cx.program, a["pad_value"])  # a constant, for the kernel; nothing printed
     shape_nodes = a["shape"].elts if isinstance(a["shape"], (ast.List, ast.Tuple)) else [call] * len(shape)
     for dim, off, full, node in zip(shape, offset, ty.shape, shape_nodes):
-        if not clamp and all(x._production == "Int" for x in (dim, off, full)) and off.value + dim.value > full.value:
+        if not clamp and not cx.unreachable and all(x._production == "Int" for x in (dim, off, full)) \
+                and off.value + dim.value > full.value:
             raise cx.error(
                 f"the slice [{off.value}, {off.value + dim.value}) is outside the dimension of extent {full.value}",
                 node,
                 hint="clamp=True cuts the window at the source's end",
             )
+    check_offsets(cx, offset, a["offset"].elts)
     return L.SliceTensor.make(tensor, shape, offset, False, clamp, placed), L.TensorType.make(shape, ty.dtype)
 
 
@@ -151,6 +156,12 @@ def assemble(cx: FunctionContext, call: ast.Call, a: dict[str, ast.expr]) -> tup
         raise cx.error("pl.assemble needs a source and an offset of the target's rank", call)
     if sty.dtype != tty.dtype:
         raise cx.error("pl.assemble needs a source of the target's dtype", a["source"])
+    check_offsets(cx, offset, a["offset"].elts)
+    for axis, (off, size, extent, node) in enumerate(zip(offset, sty.shape, tty.shape, a["offset"].elts)):
+        if not cx.unreachable and all(x._production == "Int" for x in (off, size, extent)) \
+                and off.value + size.value > extent.value:
+            raise cx.error(f"the source's window [{off.value}, {off.value + size.value}) of axis {axis} is outside "
+                           f"the target's dimension of extent {extent.value}", node)
     return L.AssembleTensor.make_trusted(target, source, offset), tty  # (trusted: the Vars and Exprs read above)
 
 
