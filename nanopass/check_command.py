@@ -23,7 +23,7 @@ def cmd_check(args, out: Console, err: Console) -> int:
     from nanopass.tools.check_values import as_set_text, choose_values
 
     from .api import front_end_warnings_of, result_from_stages, run_pipeline, surface_of
-    from .cli import EXIT_OK, EXIT_USER, _dump_writer, _for_program, _load, _options
+    from .cli import EXIT_OK, EXIT_USER, _dump_writer, _for_program, _load, _options, first_function
     from .run_output import print_warnings
     from .dumps import write_atomic
     from .loader import pick_program
@@ -33,6 +33,7 @@ def cmd_check(args, out: Console, err: Console) -> int:
     from .stage_names import pipeline_passes
 
     program = pick_program(_load(args), args.program, args.file)
+    first_function(args, program, err, "checked")
     surface = surface_of(program, args.func)
     pinned = dict(args.values)
     check_values(surface, pinned)

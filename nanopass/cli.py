@@ -119,7 +119,8 @@ def build_parser() -> argparse.ArgumentParser:
     _set_flag(check, "a scalar parameter's or dynamic dimension's value (repeat for each); without it, "
                      "values chosen from the program are checked")
     check.add_argument("--program", metavar="NAME", help="the program class, when the file holds several")
-    check.add_argument("--func", metavar="NAME", help="the orchestration function, when the program has several")
+    check.add_argument("--func", metavar="NAME",
+                         help="the orchestration function, when the program has several (default: the first by name)")
     check.add_argument("--gxx", action="store_true", help="also compile the C++ with g++ and run it on the recording runtime")
     check.add_argument("--dump-all", metavar="DIR", help="write every stage and a per-stage hazard report (hazards.txt)")
     check.add_argument("--trace", metavar="FILE", help="write the emission trace as JSON to FILE")
@@ -133,7 +134,8 @@ def build_parser() -> argparse.ArgumentParser:
     explain.add_argument("pass_name", metavar="PASS", help="a pass of the pipeline (see 'nanopass passes')")
     explain.add_argument("file", help="a Python file holding a @pl.program class")
     explain.add_argument("--program", metavar="NAME", help="the program class, when the file holds several")
-    explain.add_argument("--func", metavar="NAME", help="the orchestration function, when the program has several")
+    explain.add_argument("--func", metavar="NAME",
+                         help="the orchestration function, when the program has several (default: the first by name)")
     explain.add_argument("--context", metavar="N", type=int,
                          help="fold unchanged runs, keeping N lines around each change")
     explain.add_argument("--width", metavar="COLS", type=int, help="output width (default: the terminal's, or 160)")
@@ -222,7 +224,7 @@ def main(argv: list[str] | None = None) -> int:
 
             return cmd_check(args, out, err)
         if args.command == "explain":
-            return cmd_explain(args, out)
+            return cmd_explain(args, out, err)
         if args.command == "opt":
             from .opt import cmd_opt
 
@@ -341,6 +343,23 @@ def _print_python_warning(message: str, span) -> None:
     render_warning(message, span, None, make_console(sys.stderr))
 
 
+def first_function(args, program, err: Console | None, verb: str) -> None:
+    """Without ``--func``, ``args.func`` becomes the first of the program's orchestration functions
+    by name, the one ``nanopass run`` prints and the existing compiler takes by default
+    (reference-surface.md section 7); a note on ``err`` names the others."""
+    from .api import orchestration_functions
+
+    if args.func is not None:
+        return
+    names = orchestration_functions(program)
+    if len(names) < 2:
+        return
+    args.func = names[0]
+    if err is not None and not getattr(args, "quiet", False):
+        err.print(f"note: program '{program.name}' has {len(names)} orchestration functions; {verb} {names[0]}, "
+                  f"the first by name (also: {', '.join(names[1:])}; --func NAME chooses another)", markup=False)
+
+
 def _for_program(passes, program, func):
     """The passes for ``program``: a printed program's SSA form is taken as it is, not derived again."""
     from .printed_ir import passes_for
@@ -379,7 +398,7 @@ def cmd_passes(out: Console) -> int:
     return EXIT_OK
 
 
-def cmd_explain(args, out: Console) -> int:
+def cmd_explain(args, out: Console, err: Console | None = None) -> int:
     from .api import run_pipeline
     from .explain import print_explanation
     from .loader import pick_program
@@ -388,6 +407,7 @@ def cmd_explain(args, out: Console) -> int:
     from .stage_names import pipeline_passes, with_stand_in
 
     program = pick_program(_load(args), args.program, args.file)
+    first_function(args, program, err, "explained")
     passes = _for_program(with_stand_in(pipeline_passes(), args.pass_name), program, args.func)
     if args.pass_name not in [p.name for p in passes]:  # convert_to_ssa on a printed program
         raise UsageError(f"PASS: '{args.pass_name}' does not run on this program",

@@ -16,16 +16,20 @@ STOP_WHEN_WRITTEN = True
 
 @register
 class CheckOutputParamsWritten(Pass):
-    """Warn when the orchestration's outputs cannot reach its caller.
+    """Warn when the orchestration's outputs cannot reach its caller, or it writes an input.
 
-    Two mistakes compile silently otherwise: an ``Out`` or ``InOut`` tensor parameter that no
+    Three mistakes compile silently otherwise: an ``Out`` or ``InOut`` tensor parameter that no
     task argument (with a writing direction), host element write or assemble writes, on any
-    path; and a returned tensor that is no parameter's buffer (a buffer created or allocated by
+    path; a plain (``In``) tensor parameter that one of them writes (the existing compiler
+    accepts it, and its ``orchestration_signature`` still lists the parameter ``IN``, from the
+    declared type: reference-surface.md section 4; the caller does not expect its buffer to
+    change); and a returned tensor that is no parameter's buffer (a buffer created or allocated by
     the runtime inside the function, which nothing copies to the caller; an output parameter
     rebound to a create is placed or refused earlier, by
     ``place_returned_creates_in_output_params``). A warning is located at
-    the parameter or the return and has a help line (when the parameter is passed to a kernel
-    that only reads it, which kernel, and whether that call leaves arguments to the runtime).
+    the parameter, the first write of an ``In`` parameter, or the return and has a help line
+    (when an output parameter is passed to a kernel that only reads it, which kernel, and
+    whether that call leaves arguments to the runtime).
     Storage is ``storage_map``'s (names to roots, through views, kernel results and carries).
     The program is returned unchanged.
     """
@@ -39,7 +43,8 @@ class CheckOutputParamsWritten(Pass):
         kernels = {k.name: k for k in program.kernels}
         outputs = [p for p in func.params if p.type._production == "TensorType" and p.dir is not ParamDir.In]
         params = {p.name for p in func.params}
-        if not outputs and not func.results:
+        inputs = {p.name for p in func.params if p.type._production == "TensorType" and p.dir is ParamDir.In}
+        if not outputs and not func.results and not inputs:
             return program
         store = storage_map(func, kernels)
 
@@ -91,6 +96,21 @@ class CheckOutputParamsWritten(Pass):
                     param.span or func.span,
                     self._hint(param.name, reads.get(param.name), kernels),
                 )
+        written = _inputs_written(func, inputs, store) if inputs else {}
+        for param in func.params:
+            stmt = written.get(param.name)
+            if stmt is None:
+                continue
+            by = f"'{stmt.kernel}'" if stmt._production == "Task" else (
+                "pl.tensor.write" if stmt._production == "WriteTensor" else "pl.assemble")
+            line = f" (declared at line {param.span.line})" if param.span else ""
+            self.ctx.warn(
+                f"'{param.name}' is an input parameter of '{func.name}'{line} but {by} writes it here: its "
+                "orchestration_signature entry stays IN, so the caller does not expect its buffer to change",
+                stmt.span or param.span or func.span,
+                f"declare it pl.InOut[...] (or pl.Out[...] if nothing reads it before it is written), or write a "
+                "tensor of your own (pl.create_tensor)",
+            )
         for stmt in returns:
             for value in stmt.values:
                 places = roots(value)
@@ -120,6 +140,41 @@ class CheckOutputParamsWritten(Pass):
             text += (f"; that call gives {len(given)} of the kernel's {len(tensors)} tensor arguments: those after a "
                      "missing one shift left, and the runtime allocates the output left out")
         return text
+
+
+def _inputs_written(func, inputs: set[str], store) -> dict[str, object]:
+    """Each ``In`` tensor parameter of ``inputs`` that a statement writes (a task argument with a
+    writing direction, a host element write, an assemble target) -> the first such statement
+    (through ``store``: a write of a view or a result that is the parameter's storage counts). The
+    names whose storage is such a parameter are found once, from ``store``; the walk then reads
+    only the writes, whatever the output parameters' walk, which stops early, has read."""
+    aliases: dict[str, list[str]] = {}
+    for name, places in store.items():
+        for root, _ in places:
+            if root in inputs:
+                aliases.setdefault(name, []).append(root)
+    written: dict[str, object] = {}
+    writes = frozenset(WRITES)
+    for stmt in iter_stmts(func.body):
+        kind = stmt._production
+        if kind == "Task":
+            for arg in stmt.args:
+                if arg.dir in writes and arg.value._production == "Var":
+                    for root in aliases.get(arg.value.name, ()):
+                        written.setdefault(root, stmt)
+            if len(written) == len(inputs):
+                break
+            continue
+        if kind == "WriteTensor":
+            target = stmt.tensor
+        elif kind == "Let" and stmt.value._production == "AssembleTensor":
+            target = stmt.value.target
+        else:
+            continue
+        if target is not None and target._production == "Var":
+            for root in aliases.get(target.name, ()):
+                written.setdefault(root, stmt)
+    return written
 
 
 def _is_tensor_arg(arg) -> bool:

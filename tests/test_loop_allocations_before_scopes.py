@@ -91,7 +91,7 @@ SHARED = {
         "    (k2,) = pl.yield_(k + 1)"]),
     "create_in_a_while_loop_in_auto": ("pl.scope()", [
         "for (k,) in pl.while_(init_values=(0,)):", "    pl.cond(k < n)",
-        "    w = pl.create_tensor([8, 8], dtype=pl.FP32, init_value=0.5)", "    u = self.rd(w, x)",
+        "    w = pl.create_tensor([8, 8], dtype=pl.FP32, init_value=0.5)", "    u = self.rd(w, y)",
         "    (k2,) = pl.yield_(k + 1)"]),
     # a shape computed inside the block from names bound before it: computed again before it
     "shape_computed_in_the_block": ("pl.manual_scope()", [
@@ -284,7 +284,7 @@ RUN_TIME = {
     # (an earlier run's buffer written through a carry: a shared buffer would not start from the value)
     "create_with_an_initial_value_whose_earlier_buffer_is_written_in_auto": (
         "pl.scope()", ["y = self.upd(x, w)", "w = pl.create_tensor([8, 8], dtype=pl.FP32, init_value=1.0)"],
-        "range(n)", "i * 8"),
+        "range(n)", "i * 8", "        w = pl.create_tensor([8, 8], dtype=pl.FP32)"),  # (w = x would write the input x)
     # (a start of 0 or a step of 1 is not written in the run index)
     "create_with_an_initial_value_in_a_loop_of_a_start": (
         "pl.scope()", ["t = pl.create_tensor([8, 8], dtype=pl.FP32, init_value=1.0)", "w = self.upd(x, t)"],

@@ -224,7 +224,7 @@ class _Printer:
         results = list(task.outs) + ([task.tid] if task.tid is not None else [])
         if not results:
             self.emit(depth, call)
-        elif len(results) == 1:
+        elif len(results) == 1 and task.tid is None:  # (a submit's one name would be its whole tuple)
             self.emit(depth, f"{self.target(results[0])} = {call}")
         else:
             name = f"_submit_tmp__ssa_v{self.tuples}"

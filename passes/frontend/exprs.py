@@ -24,6 +24,7 @@ from .limits import MAX_EXPR_DEPTH
 from .names import dsl_call, self_method
 from .registry import EXPRESSION, MUST_BE_ASSIGNED, OPS, refusal
 from .source import short_source
+from . import submit_tuples
 from .type_reader import BOOL_T, FLOAT_DTYPES, INDEX, INDEX_T, INT_DTYPES, SCALAR_T, type_text
 
 if TYPE_CHECKING:
@@ -158,6 +159,8 @@ def _expr(cx: FunctionContext, node: ast.expr) -> tuple[Any, Any]:
     if isinstance(node, ast.BoolOp):
         return boolop(cx, node)
     if isinstance(node, ast.Subscript):
+        if submit_tuples.is_tuple_name(cx, node.value):
+            return submit_tuples.element(cx, node)
         raise cx.error(
             "subscripts are allowed only as a whole right-hand side (x = t[i, j]); assign them to a name first",
             node,
@@ -220,6 +223,8 @@ def name(cx: FunctionContext, node: ast.Name) -> tuple[Any, Any]:
     if binding is not None:
         if binding.kind == "unrolled":
             return cx.unrolled[ident], binding.type
+        if binding.type._production == "SubmitTuple":
+            submit_tuples.refuse_bare(cx, ident, node)
         # (a bound name is a symbol: its binding's Binder, parameter or dynamic dimension was
         # built checked with it; a Span is a Span: cx.span(node), inlined for a file of ASCII text)
         span = None

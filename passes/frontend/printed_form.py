@@ -180,7 +180,7 @@ class _Desugar:
         elts = [names.get(k) or ast.Name(f"{target.id}__{k}", ast.Store(), lineno=target.lineno,
                                          col_offset=target.col_offset) for k in range(size)]
         where = {"lineno": target.lineno, "col_offset": target.col_offset}
-        if (attr_path(stmt.value.func) or [""])[-1] == "submit" and size > 2:  # pl.submit's (results, task_id)
+        if (attr_path(stmt.value.func) or [""])[-1] == "submit" and size != 2:  # pl.submit's (results, task_id)
             elts = [ast.Tuple(elts[:-1], ast.Store(), **where), elts[-1]]
         fused = ast.Assign([ast.Tuple(elts, ast.Store(), **where)], stmt.value, lineno=stmt.lineno,
                            col_offset=stmt.col_offset)

@@ -230,17 +230,24 @@ class ProgramParser:
         raise self.error(f"{what}= must be True or False", node)
 
 
-OUTLINED_BLOCKS = ("at", "spmd")  # with pl.<op>(...): blocks the front end outlines into kernels
+# with pl.<op>(...): blocks the front end outlines into kernels (ops/outlining.py, ops/spmd.py: a
+# pl.cluster block's kernel calls become one Group kernel, as the reference's outlining makes it)
+OUTLINED_BLOCKS = ("at", "spmd", "cluster")
 
 
 def has_outlined_block(fdef: ast.FunctionDef) -> bool:
-    """Whether ``fdef`` holds a ``with pl.at(...)`` or ``with pl.spmd(...)`` block."""
+    """Whether ``fdef`` holds a ``with pl.at(...)``, ``with pl.spmd(...)`` or ``with pl.cluster(...)``
+    block, or a ``for i in pl.spmd(...)`` loop (the region outlined, as the ``with`` form's)."""
     for node in ast.walk(fdef):
         if isinstance(node, ast.With):
             for item in node.items:
                 path = attr_path(item.context_expr.func) if isinstance(item.context_expr, ast.Call) else None
                 if path and len(path) == 2 and path[1] in OUTLINED_BLOCKS:
                     return True
+        elif isinstance(node, ast.For) and isinstance(node.iter, ast.Call):
+            path = attr_path(node.iter.func)
+            if path and len(path) == 2 and path[1] == "spmd":
+                return True
     return False
 
 

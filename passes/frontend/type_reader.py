@@ -36,6 +36,8 @@ _DTYPE_NAMED = dict(DType.__members__)  # pl.<name> -> its dtype (DType[name] is
 def type_text(t: Any) -> str:
     """A type as the DSL spells it, for messages."""
     name = t._production
+    if name == "SubmitTuple":
+        return t.text()
     if name == "ScalarType":
         return f"pl.Scalar[pl.{t.dtype.name}]"
     if name == "ArrayType":
@@ -272,6 +274,8 @@ def compatible(a: Any, b: Any) -> bool:
         return True
     if a._production != b._production:
         return False
+    if a._production == "SubmitTuple":  # (ops.submit_tuples: a name bound to a whole submit tuple)
+        return a == b
     if a._production == "ScalarType":
         return a.dtype == b.dtype or (DType.INDEX in (a.dtype, b.dtype) and a.dtype.is_int and b.dtype.is_int)
     if a._production == "ArrayType":

@@ -25,7 +25,7 @@ read outside these modules:
 - ``tuple[...]`` annotations, ``pl.MemRef`` in types, kernels without ``self``
   (``type_reader``); several orchestration functions, ``level=``/``role=``, ``@pl.jit`` (``program``);
   SSA names such as ``x__ssa_v1`` (``names.check_user_name``); ``pl.tile.*`` kernel bodies
-  (``kernels``); a tuple result read by index, ``r[0]`` (``host_access.subscript``). In the existing
+  (``kernels``); a tuple result read by index, ``r[0]`` (``host_access.subscript``; a submit's tuple: ``submit_tuples``). In the existing
   compiler's printed IR, ``printed_form`` reads the ``MemRef``s, kernels without ``self``,
   ``level=``/``role=``, SSA names, ``pl.tile.*`` bodies and tuples read by index already, by
   rewriting the class into the DSL before it is read.

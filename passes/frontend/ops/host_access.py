@@ -13,6 +13,7 @@ from nanopass.languages.terms import DType
 
 from ..registry import BINDING, OPS, STATEMENT, VALUE, dsl_op
 from ..type_reader import SCALAR_T, type_text
+from .. import submit_tuples
 from .operands import check_array_index, check_element_index, index_list, tensor_operand
 
 if TYPE_CHECKING:
@@ -80,6 +81,8 @@ def element_index(cx: FunctionContext, node: ast.expr, what: str) -> list[Any]:
 
 
 def subscript(cx: FunctionContext, node: ast.Subscript) -> tuple[Any, Any]:
+    if submit_tuples.is_tuple_name(cx, node.value):  # r[k] of r = pl.submit(...)
+        return submit_tuples.element(cx, node)
     base, ty = cx.expr(node.value)
     if ty._production == "ArrayType":
         index, ity = cx.expr(node.slice)

@@ -22,6 +22,7 @@ from ..type_reader import BOOL, FLOAT_DTYPES, INT_DTYPES, TASK_ID, TID_T, shapes
 from .call_attrs import NO_ATTRS, CallAttrs, apply_direction, read_attrs
 from .debug_tags import dump_positions
 from .nested_calls import tensor_value
+from .. import submit_tuples
 
 if TYPE_CHECKING:
     from ..context import FunctionContext
@@ -149,6 +150,8 @@ def submit(
             raise cx.error(f"kernel '{name}' returns nothing; write (), tid = {what}(...)", result_node)
         if len(sig.results) == 0:
             result_targets = []
+    elif isinstance(targets[0], ast.Name) and targets[0].id != "_":  # r = pl.submit(...): r is the whole tuple
+        return [whole_tuple(cx, targets[0], sig, call, stmt, args, deps, dumps_node, early_resolve, what)]
     else:
         tid_node = targets[0]
         result_targets = []
@@ -160,6 +163,23 @@ def submit(
     # (trusted: as kernel_call's Task, with the Binder cx.bind built, the Deps of deps= and attrs=
     # and a bool _bool_literal read)
     return [L.Task.make_trusted(outs, tid, name, args, dumps, early_resolve, deps, None, cx.span(call))]
+
+
+def whole_tuple(cx: FunctionContext, target: ast.Name, sig: KernelSig, call: ast.Call, stmt: ast.stmt,
+                args: list[Any], deps: list[Any], dumps_node: ast.expr | None, early_resolve: bool, what: str) -> Any:
+    """The task of ``r = pl.submit(...)``: ``r`` bound to the tuple (results..., task_id), each
+    element to its variable (``submit_tuples``)."""
+    names, tid_name = submit_tuples.element_names(target.id, len(sig.results))
+    types = result_types(cx, sig, args) if sig.symbolic_results else sig.results
+    for rtype in types:
+        if rtype._production != "TensorType":
+            raise cx.error(f"kernel '{sig.name}' returns a {type_text(rtype)}; kernels return tensors", call)
+    tup = submit_tuples.SubmitTuple((*names, tid_name), (*types, TID_T), call.lineno, what)
+    cx.bind(target.id, tup, target)  # (checks the name, and that a visible 'r' is such a tuple too)
+    outs = [submit_tuples.bind_element(cx, name, rtype, target) for name, rtype in zip(names, types)]
+    tid = submit_tuples.bind_element(cx, tid_name, TID_T, target)
+    dumps = dump_positions(cx, args, dumps_node, what) if dumps_node is not None or cx.dump_tags else ()
+    return L.Task.make(outs, tid, sig.name, args, dumps, early_resolve, deps, None, span=cx.span(call))
 
 
 def kernel_sig(cx: FunctionContext, name: str, node: ast.AST) -> KernelSig:
@@ -324,6 +344,13 @@ def dep_list(cx: FunctionContext, node: ast.expr, what: str) -> list[Any]:
     for entry in node.elts:
         if isinstance(entry, ast.Constant) and entry.value is None:
             continue
+        if isinstance(entry, ast.Subscript) and submit_tuples.is_tuple_name(cx, entry.value):  # r[k]
+            expr, ty = submit_tuples.element(cx, entry)
+            if ty != TID_T:
+                raise cx.error(f"'{ast.unparse(entry)}' is a {type_text(ty)}, not the TaskId of "
+                               f"'{entry.value.id}' ({entry.value.id}[-1])", entry)
+            out.append(L.DepVar.make(expr, span=cx.span(entry)))
+            continue
         if isinstance(entry, ast.Subscript):
             arr, aty = cx.expr(entry.value)
             if aty._production != "ArrayType" or aty.dtype is not DType.TASK_ID:
@@ -334,6 +361,8 @@ def dep_list(cx: FunctionContext, node: ast.expr, what: str) -> list[Any]:
             out.append(L.DepItem.make(arr, index, span=cx.span(entry)))
             continue
         if isinstance(entry, ast.Name):
+            if submit_tuples.is_tuple_name(cx, entry):  # deps=[r] of r = pl.submit(...): r[-1] is meant
+                submit_tuples.refuse_bare(cx, entry.id, entry, dep=True)
             expr, ty = cx.expr(entry)
             if ty == TID_T or (ty._production == "ArrayType" and ty.dtype is DType.TASK_ID):
                 out.append(L.DepVar.make_trusted(expr, cx.span(entry)))  # (trusted: the Expr cx.expr read)

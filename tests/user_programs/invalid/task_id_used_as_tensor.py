@@ -1,5 +1,5 @@
-# A pl.submit result bound to one name, then passed as a tensor.
-# expect: 25:25: error: parameter 'src' of 'copy' is a tensor
+# A pl.submit bound to one name (the whole (result, task_id) tuple, reference-surface.md section 1), then passed as a tensor.
+# expect: 25:25: error: 'r' is the whole tuple
 # where: the argument
 import nanopass.dsl as pl
 

@@ -1,5 +1,6 @@
 # A pl.cluster block grouping an AIC and a split AIV kernel into one Group task, then the vector
-# kernel alone launched SPMD on two blocks (the function typed Orchestration: a plain @pl.function whose only block is a pl.cluster is refused today, see the report of surface54).
+# kernel alone launched SPMD on two blocks, in a plain @pl.function: a function holding an outlined
+# block (a pl.cluster block among them) is promoted to Orchestration (reference-surface.md section 3).
 import nanopass.dsl as pl
 
 
@@ -21,7 +22,7 @@ class ClusterGroup:
         p = pl.store(pl.exp(t), [0, 0], p)
         return p
 
-    @pl.function(type=pl.FunctionType.Orchestration)
+    @pl.function
     def main(self, q: pl.Tensor[[16, 64], pl.FP16], k: pl.Tensor[[64, 16], pl.FP16],
              p: pl.Out[pl.Tensor[[16, 16], pl.FP32]], p2: pl.Out[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
         s = pl.create_tensor([16, 16], dtype=pl.FP32)
