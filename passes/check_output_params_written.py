@@ -108,7 +108,7 @@ class CheckOutputParamsWritten(Pass):
                 f"'{param.name}' is an input parameter of '{func.name}'{line} but {by} writes it here: its "
                 "orchestration_signature entry stays IN, so the caller does not expect its buffer to change",
                 stmt.span or param.span or func.span,
-                f"declare it pl.InOut[...] (or pl.Out[...] if nothing reads it before it is written), or write a "
+                "declare it pl.InOut[...] (or pl.Out[...] if nothing reads it before it is written), or write a "
                 "tensor of your own (pl.create_tensor)",
             )
         for stmt in returns:
