@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, Callable
 from nanopass.errors import Span as _Span
 from nanopass.errors import UserError, quoted
 from nanopass.languages import surface as S
+from nanopass.suggest import did_you_mean, one_edit_away
 from nanopass.languages.terms import BinOp, CmpOp, DType, UnOp
 
 from .consteval import check_expr_depth, describe, too_deep
@@ -244,7 +245,9 @@ def name(cx: FunctionContext, node: ast.Name) -> tuple[Any, Any]:
         )
     if node.id in cx.src.closure:
         return closure_value(cx, cx.src.closure_get(node.id, node), node)
-    raise cx.error(f"undefined variable '{node.id}'", node)
+    known = [n for n in (*cx.visible, *cx.closed) if "__" not in n]  # (not the compiler's own names)
+    raise cx.error(f"undefined variable '{node.id}'", node,
+                   hint=did_you_mean(node.id, known) or one_edit_away(node.id, known))
 
 
 def closure_value(cx: FunctionContext, value: Any, node: ast.expr) -> tuple[Any, Any]:
