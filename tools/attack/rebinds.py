@@ -74,7 +74,7 @@ import random
 from dataclasses import dataclass
 from typing import Iterator, Optional
 
-from . import grammar, guards, runner
+from . import grammar, guards
 from . import program as P
 from .semantics import View
 
@@ -291,19 +291,8 @@ def build(shape: tuple, fill: tuple, post: str) -> "Program":
     return Program(P.kernels_used(KERNELS, body), body, settings=_settings(shape))
 
 
-@dataclass(frozen=True)
-class Program(P.Program):
-    """A program of this grammar, checked in both runtime models (module doc)."""
-
-    @property
-    def source(self) -> str:
-        return P.render(self).source
-
-    def check(self, host_region: str = "element") -> runner.Report:
-        rep = runner.check(self, host_region=host_region)
-        if rep.refusal is None and rep.invalid is None and rep.runs:
-            rep.failures += guards.model_failures(rep.source, self.settings)
-        return rep
+class Program(guards.Program):
+    """A program of this grammar, checked in both runtime models as the guards grammar's are."""
 
 
 # ---- enumeration --------------------------------------------------------------------------------

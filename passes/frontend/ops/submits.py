@@ -151,7 +151,7 @@ def submit(
         if len(sig.results) == 0:
             result_targets = []
     elif isinstance(targets[0], ast.Name) and targets[0].id != "_":  # r = pl.submit(...): r is the whole tuple
-        return [whole_tuple(cx, targets[0], sig, call, stmt, args, deps, dumps_node, early_resolve, what)]
+        return [whole_tuple(cx, targets[0], sig, call, args, deps, dumps_node, early_resolve, what)]
     else:
         tid_node = targets[0]
         result_targets = []
@@ -165,7 +165,7 @@ def submit(
     return [L.Task.make_trusted(outs, tid, name, args, dumps, early_resolve, deps, None, cx.span(call))]
 
 
-def whole_tuple(cx: FunctionContext, target: ast.Name, sig: KernelSig, call: ast.Call, stmt: ast.stmt,
+def whole_tuple(cx: FunctionContext, target: ast.Name, sig: KernelSig, call: ast.Call,
                 args: list[Any], deps: list[Any], dumps_node: ast.expr | None, early_resolve: bool, what: str) -> Any:
     """The task of ``r = pl.submit(...)``: ``r`` bound to the tuple (results..., task_id), each
     element to its variable (``submit_tuples``)."""
