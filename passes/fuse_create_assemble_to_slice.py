@@ -342,7 +342,8 @@ class FuseCreateAssembleToSlice(Pass):
         if placed is None:
             placed = Placement.of(self.places.get(target), stmts[create_at].value.shape, value.offset)
         if after:
-            self.check_uses_after(stmts, at, aliases, after, stmts[create_at], placed, len(self.frames), [])
+            fresh = self.never_written(stmts[create_at], stmts[create_at + 1 : at], aliases)
+            self.check_uses_after(stmts, at, aliases, after, stmts[create_at], placed, len(self.frames), [], fresh)
         base = value.target
         root = self.roots.get(target, target)
         if target not in available and root in available and {r for r, _ in self.places.get(target, ())} == {root}:
@@ -489,7 +490,9 @@ class FuseCreateAssembleToSlice(Pass):
         if placed is None:
             placed = Placement.of(self.places.get(target), create.value.shape, value.offset)
         if after:
-            self.check_uses_after(stmts, at, aliases, after, create, placed, k, loops)
+            # (in a loop the next iteration's assemble follows this one's writes of the source)
+            fresh = not loops and self.never_written(create, between, aliases)
+            self.check_uses_after(stmts, at, aliases, after, create, placed, k, loops, fresh)
         self.check_placement_invisible(between, value, create, let, placed.rows)
         if again:  # (after an assemble the rows hold the source: a read sees it until one is written)
             self.check_placement_invisible(again, value, create, let, placed.rows, self.writes_any(again, aliases))
@@ -531,16 +534,18 @@ class FuseCreateAssembleToSlice(Pass):
                     after -= uses.between(n, len(body) - 1, len(body))
         return after
 
-    def check_uses_after(self, stmts, at: int, aliases, after: int, create, placed, k: int, loops: list) -> None:
+    def check_uses_after(
+        self, stmts, at: int, aliases, after: int, create, placed, k: int, loops: list, fresh: bool = False,
+    ) -> None:
         """The ``after`` live uses of the source (``aliases``) after the assemble at ``stmts[at]``
         are reads that see what the copy holds (``reads_after_see_the_copy``): in its block, or in
         it and after the ``with`` blocks, ``if``s and ``pl.range`` loops around it, in program
         order (with blocks flattened): on a path where the assemble ran, each comes after it (the
         statements of a loop's body before the assemble run only before another assemble); on
         another, the source is not placed (``fuse_across``' condition) or not made. Else a user
-        error. ``k`` and ``loops`` as ``uses_after``'s."""
+        error. ``k`` and ``loops`` as ``uses_after``'s; ``fresh``, ``reads_after_see_the_copy``'s."""
         carried = bool(loops)
-        if self.reads_after_see_the_copy(stmts, at, aliases, after, create, placed, carried):
+        if self.reads_after_see_the_copy(stmts, at, aliases, after, create, placed, carried, fresh=fresh):
             return
         levels = [*self.frames, _Frame(stmts, self.block, at, stmts[at], None, self.block_start)]
         top = len(levels) - 1
@@ -554,7 +559,7 @@ class FuseCreateAssembleToSlice(Pass):
         if top < len(levels) - 1 or len(flat) > len(stmts) - at:
             after = self.uses_after(levels, min(top, k), loops, aliases)
             index = _BlockIndex(flat, self.own_uses)
-            if self.reads_after_see_the_copy(flat, 0, aliases, after, create, placed, carried, index):
+            if self.reads_after_see_the_copy(flat, 0, aliases, after, create, placed, carried, index, fresh):
                 return
         src, target = _base(create.var.name), _base(stmts[at].value.target.name)
         raise UserError(
@@ -563,6 +568,19 @@ class FuseCreateAssembleToSlice(Pass):
             hint=f"the runtime cannot copy: '{src}' becomes the rows of '{target}' it is assembled into, so only "
             "reads of it that nothing writes either of before them see what the copy holds",
         )
+
+    def never_written(self, create, between: list, aliases: set[str]) -> bool:
+        """Whether the source made by ``create`` holds rows never written at its assemble: made
+        without an ``init_value``, and nothing in ``between`` (the statements from the create to
+        the assemble, bodies included) writes it (``writes_any``, or an assemble into it)."""
+        if create.value.init is not None or self.writes_any(between, aliases):
+            return False
+        for stmt in _statements_in(between):
+            if stmt._production == "Let" and stmt.value._production == "AssembleTensor":
+                target = stmt.value.target
+                if target._production != "Var" or target.name in aliases:
+                    return False
+        return True
 
     def writes_any(self, stmts: list, names: set[str]) -> bool:
         """Whether a statement in ``stmts`` (or their bodies) may write a name of ``names``: a task's
@@ -739,7 +757,7 @@ class FuseCreateAssembleToSlice(Pass):
 
     def reads_after_see_the_copy(
         self, stmts, at: int, aliases: set[str], count: int, create, placed: Placement, carried: bool = False,
-        index: "_BlockIndex | None" = None,
+        index: "_BlockIndex | None" = None, fresh: bool = False,
     ) -> bool:
         """Whether the ``count`` live uses of the source after the assemble at ``stmts[at]`` are
         all in ``stmts`` and, up to the first statement that may write the source (a task's
@@ -752,7 +770,12 @@ class FuseCreateAssembleToSlice(Pass):
         nothing reads or writes those rows from there on (``rows_unused_from``). With ``carried``
         (the block is a loop's body around which the source is made), the body's ``Yield`` is no
         use: it carries the one buffer. With ``index`` (of ``stmts`` as they are, not a block as
-        analysed), a write of the source after the assemble is no read."""
+        analysed), a write of the source after the assemble is no read. With ``fresh`` (the
+        source was never written before the assemble: ``never_written``), a write of the rows
+        before a read is no matter: the copy and the source hold undefined rows, which a read of
+        the source may see as anything (a statement that also reads the source still counts: it
+        would read and write the same bytes through two arguments); a write of the source still
+        is (from it on the rows must be unused)."""
         src = create.var.name
         names = set(aliases)
         own = self.own_uses
@@ -798,14 +821,17 @@ class FuseCreateAssembleToSlice(Pass):
         # a write between of the rows the source is placed in, or of the source's own buffer,
         # would make the read see something else than the copy
         regions: dict[str, list] = {}  # root -> its regions among those rows and the source's places
+        own: dict[str, list] = {}  # root -> its regions among the source's places
         for root, region in placed.rows:
             regions.setdefault(root, []).append(region)
         for n in aliases:
             for root, region in self.places.get(n, ()):
                 regions.setdefault(root, []).append(region)
+                own.setdefault(root, []).append(region)
         places = self.places
         for stmt in _statements_in(stmts[at + 1 : end]):
             kind = stmt._production
+            checked = own if fresh and not names & var_reads([stmt]).keys() else regions
             if kind == "Task":
                 written = [places.get(e.name, ()) for e in _written(stmt, self.kernels[stmt.kernel])]
             elif kind == "WriteTensor":
@@ -817,7 +843,7 @@ class FuseCreateAssembleToSlice(Pass):
                 continue
             for where in written:
                 for root, region in self.storage(where):
-                    for placed_region in regions.get(root, ()):
+                    for placed_region in checked.get(root, ()):
                         if overlaps(region, placed_region):
                             return False
         return True

@@ -1,0 +1,83 @@
+"""Refusals of valid programs around ``pl.assemble`` (``fuse_create_assemble_to_slice``) that
+have a correct compilation, found by tools/attack (branch assemble55), and their near misses.
+
+(a) A source never written before its assemble (made without an ``init_value``, nothing writing
+it or assembling into it between its create and the assemble) holds undefined rows: the copy and
+the source both hold them, so a read of the source after a write of the target's rows may see
+anything, the rows' new values included (docs/semantics.md, "A source never written"). A
+statement that reads the source and writes its rows, a source written before the assemble, and a
+write of the source after the rows were written with the rows read after it stay refused.
+
+Each program that compiles is checked on its values (``tools/properties.check_text``: every
+stage interpreted, no hazard, every read observing what it observes in the program as written,
+where each assemble is a copy)."""
+
+from __future__ import annotations
+
+import pytest
+
+from nanopass.errors import UserError
+from nanopass.pipeline import PipelineError
+from nanopass.tools.properties import Findings, check_text, compile_text
+from test_fuse_across_blocks import HEAD, LINE, RUNS
+
+PLACEABLE = {
+    # (a) the rows written after the assemble, then the never written source read
+    "a_unwritten_source_read_after_its_rows_are_written": """        t1 = pl.create_tensor([16, 16], dtype=pl.FP32)
+        big = pl.assemble(big, t1, [0, 0])
+        r = pl.tensor.slice(big, [16, 16], [0, 0])
+        r = self.step(x, r)
+        y = self.bump(t1, y)
+        return big
+""",
+}
+
+# body -> (the line of the refused assemble, counted from the body's first, the message's start)
+REFUSED = {
+    # (a) near miss: the source written before the assemble; the read must see that write
+    "a_written_source_read_after_its_rows_are_written": ("""        t1 = pl.create_tensor([16, 16], dtype=pl.FP32)
+        t1 = self.step(x, t1)
+        big = pl.assemble(big, t1, [0, 0])
+        r = pl.tensor.slice(big, [16, 16], [0, 0])
+        r = self.step(x, r)
+        y = self.bump(t1, y)
+        return big
+""", 3, "'t1' is used after it was assembled into 'big'"),
+    # (a) near miss: one task reads the never written source and writes its rows (placed, the
+    # same bytes through two arguments)
+    "a_task_reads_the_unwritten_source_and_writes_its_rows": ("""        t1 = pl.create_tensor([16, 16], dtype=pl.FP32)
+        big = pl.assemble(big, t1, [0, 0])
+        r = pl.tensor.slice(big, [16, 16], [0, 0])
+        r = self.bump(t1, r)
+        return big
+""", 2, "'t1' is used after it was assembled into 'big'"),
+    # (a) near miss: the rows written, then the source: the caller reads the rows, which hold
+    # the rows' write as written and the source's placed
+    "a_unwritten_source_written_after_its_rows": ("""        t1 = pl.create_tensor([16, 16], dtype=pl.FP32)
+        big = pl.assemble(big, t1, [0, 0])
+        r = pl.tensor.slice(big, [16, 16], [0, 0])
+        r = self.step(x, r)
+        y = self.bump(t1, y)
+        t1 = self.step(y, t1)
+        y = self.bump(t1, y)
+        return big
+""", 2, "'t1' is used after it was assembled into 'big'"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(PLACEABLE))
+def test_a_valid_program_compiles_and_runs_right(name):
+    findings = Findings()
+    failures = check_text(HEAD + PLACEABLE[name], RUNS, findings)
+    assert failures == [], "\n".join(f"{f.kind}: {f.message}" for f in failures)
+    assert findings.refused_by_design == 0 and findings.programs == 1
+
+
+@pytest.mark.parametrize("name", sorted(REFUSED))
+def test_a_near_miss_stays_refused(name):
+    body, line, message = REFUSED[name]
+    with pytest.raises((UserError, PipelineError)) as raised:
+        compile_text(HEAD + body)
+    error = raised.value.error if isinstance(raised.value, PipelineError) else raised.value
+    assert str(error).split(": error: ", 1)[-1].startswith(message), str(error)
+    assert error.span is not None and error.span.line == LINE + line
