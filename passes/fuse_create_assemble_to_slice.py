@@ -837,8 +837,7 @@ class FuseCreateAssembleToSlice(Pass):
             elif kind == "WriteTensor":
                 written = [element_places(stmt, places, self.roots)]
             elif kind == "Let" and stmt.value._production == "AssembleTensor" and not self.same_rows(stmt, src, placed):
-                target = stmt.value.target
-                written = [places.get(target.name, ()) if target._production == "Var" else ()]
+                written = [self.rows_filled(stmt.value)]
             else:
                 continue
             for where in written:
@@ -847,6 +846,18 @@ class FuseCreateAssembleToSlice(Pass):
                         if overlaps(region, placed_region):
                             return False
         return True
+
+    def rows_filled(self, value) -> set | frozenset:
+        """The places an assemble (``value``) writes: the rows of its target its source fills when
+        the source is a name made by ``pl.create_tensor`` (its shape known), else the target's."""
+        target, source = value.target, value.source
+        if target._production != "Var":
+            return ()
+        places = self.places.get(target.name, ())
+        create = self.creates.get(self.roots.get(source.name, source.name)) if source._production == "Var" else None
+        if create is None or not places:
+            return places
+        return assembled_rows(places, create.shape, value.offset)
 
     def rows_unused_from(self, stmts, at: int, start: int, placed: Placement) -> bool:
         """Whether nothing reads or writes the rows ``placed`` in ``stmts[start:]`` or after them:

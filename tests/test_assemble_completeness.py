@@ -8,6 +8,10 @@ anything, the rows' new values included (docs/semantics.md, "A source never writ
 statement that reads the source and writes its rows, a source written before the assemble, and a
 write of the source after the rows were written with the rows read after it stay refused.
 
+(b) A later assemble into other rows of the same target writes those rows only (its source's
+shape at its offset), not the rows an earlier source is placed in: a read of the earlier source
+after it still sees the copy. One into overlapping rows stays refused.
+
 Each program that compiles is checked on its values (``tools/properties.check_text``: every
 stage interpreted, no hazard, every read observing what it observes in the program as written,
 where each assemble is a copy)."""
@@ -28,6 +32,16 @@ PLACEABLE = {
         r = pl.tensor.slice(big, [16, 16], [0, 0])
         r = self.step(x, r)
         y = self.bump(t1, y)
+        return big
+""",
+    # (b) a second assemble into other rows, then a read of the first source
+    "b_a_read_of_a_source_after_an_assemble_into_other_rows": """        u = pl.create_tensor([16, 16], dtype=pl.FP32)
+        u = self.step(x, u)
+        t = pl.create_tensor([16, 16], dtype=pl.FP32)
+        t = self.step(y, t)
+        big = pl.assemble(big, u, [0, 0])
+        big = pl.assemble(big, t, [16, 0])
+        y = self.bump(u, y)
         return big
 """,
 }
@@ -62,6 +76,16 @@ REFUSED = {
         y = self.bump(t1, y)
         return big
 """, 2, "'t1' is used after it was assembled into 'big'"),
+    # (b) near miss: the second assemble fills half of the first source's rows
+    "b_a_read_of_a_source_after_an_assemble_into_overlapping_rows": ("""        u = pl.create_tensor([16, 16], dtype=pl.FP32)
+        u = self.step(x, u)
+        t = pl.create_tensor([16, 16], dtype=pl.FP32)
+        t = self.step(y, t)
+        big = pl.assemble(big, u, [0, 0])
+        big = pl.assemble(big, t, [8, 0])
+        y = self.bump(u, y)
+        return big
+""", 5, "'u' is used after it was assembled into 'big'"),
 }
 
 
