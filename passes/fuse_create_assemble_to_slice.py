@@ -786,6 +786,12 @@ class FuseCreateAssembleToSlice(Pass):
         # (the other statements mention none of names; a plain block mentions none it does not access)
         pending = _Pending((index.positions, index.mentioned) if index.mentioned else (index.positions,), shift, at, names)
         for j in pending:
+            if stmts[j]._production in BODY_FIELDS:
+                # (the names its if results and loop carries may hold a name of names through: a
+                # copy, whose uses are the source's; a carry's are so in every iteration)
+                for name in _held_copies(stmts[j], names):
+                    names.add(name)
+                    pending.add(name)
             for stmt in _statements_in([stmts[j]]):
                 kind = stmt._production
                 if kind in BODY_FIELDS:
@@ -801,6 +807,8 @@ class FuseCreateAssembleToSlice(Pass):
                     pending.add(stmt.var.name)
                 elif kind == "Let" and stmt.value._production == "ReadTensor":
                     pass
+                elif kind in BODY_FIELDS or kind == "Yield":
+                    pass  # (a carry's init or a yielded value: a copy, held by a name of names)
                 elif self.same_rows(stmt, src, placed):
                     pass
                 elif kind == "Task" and not _writes_one_of(stmt, self.kernels[stmt.kernel], names):
@@ -1203,6 +1211,44 @@ def _inline_branch(branch, body) -> list:
 
 
 VIEWS = frozenset({"Var", "SliceTensor", "TransposeTensor", "ReshapeTensor"})
+
+
+def _held_copies(stmt, names: set[str]) -> set[str]:
+    """The names bound in ``stmt`` (a statement with bodies) or by it that may hold one of
+    ``names`` or of each other (its storage): a view or copy of one (``VIEWS``), an ``if`` result
+    a branch yields one for, a loop carry and its result whose init or yielded value is one;
+    found to a fixpoint (a carry yielded in one iteration is read in the next's body)."""
+    held = set(names)
+    stmts = list(iter_stmts([stmt]))
+    changed = True
+    while changed:
+        changed = False
+        for inner in stmts:
+            kind = inner._production
+            new = []
+            if kind == "Let":
+                if inner.value._production in VIEWS and var_reads([inner.value]).keys() & held:
+                    new.append(inner.var.name)
+            elif kind == "If":
+                for branch in (inner.then, inner.orelse):
+                    if branch and branch[-1]._production == "Yield":
+                        new += [r.name for r, v in zip(inner.results, branch[-1].values)
+                                if v._production == "Var" and v.name in held]
+            elif kind in ("For", "While"):
+                body = inner.body
+                values = body[-1].values if body and body[-1]._production == "Yield" else ()
+                for k, (it, res) in enumerate(zip(inner.iters, inner.results)):
+                    init = it.init
+                    value = values[k] if k < len(values) else None
+                    if (init._production == "Var" and init.name in held) or (
+                        value is not None and value._production == "Var" and value.name in held
+                    ):
+                        new += [it.var.name, res.name]
+            for name in new:
+                if name not in held:
+                    held.add(name)
+                    changed = True
+    return held - names
 
 
 def _heads(stmt) -> list:

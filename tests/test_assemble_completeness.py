@@ -12,6 +12,10 @@ write of the source after the rows were written with the rows read after it stay
 shape at its offset), not the rows an earlier source is placed in: a read of the earlier source
 after it still sees the copy. One into overlapping rows stays refused.
 
+(c) A loop carry or an ``if`` result that may hold the source (its init, a yielded value) is a
+copy of it, as a view is: a read of it, in the loop or after it, is a read of the source; a write
+of it is one of the source (refused when the rows are read after it: the caller's target).
+
 Each program that compiles is checked on its values (``tools/properties.check_text``: every
 stage interpreted, no hazard, every read observing what it observes in the program as written,
 where each assemble is a copy)."""
@@ -42,6 +46,35 @@ PLACEABLE = {
         big = pl.assemble(big, u, [0, 0])
         big = pl.assemble(big, t, [16, 0])
         y = self.bump(u, y)
+        return big
+""",
+    # (c) the source rebound in a loop (a carry, the source itself when the loop does not run)
+    "c_a_read_of_the_source_after_a_loop_rebinding_it": """        u = pl.create_tensor([16, 16], dtype=pl.FP32)
+        u = self.step(x, u)
+        big = pl.assemble(big, u, [0, 0])
+        for i in pl.range(n):
+            u = x
+        y = self.bump(u, y)
+        return big
+""",
+    # (c) read in the loop too, before the rebinding
+    "c_a_read_of_the_source_in_and_after_a_loop_rebinding_it": """        u = pl.create_tensor([16, 16], dtype=pl.FP32)
+        u = self.step(x, u)
+        big = pl.assemble(big, u, [0, 0])
+        for i in pl.range(n):
+            y = self.bump(u, y)
+            u = x
+        y = self.bump(u, y)
+        return big
+""",
+    # (c) an if result that may be the source
+    "c_a_read_of_an_if_result_that_may_be_the_source": """        u = pl.create_tensor([16, 16], dtype=pl.FP32)
+        u = self.step(x, u)
+        big = pl.assemble(big, u, [0, 0])
+        v = x
+        if c > 0:
+            v = u
+        y = self.bump(v, y)
         return big
 """,
 }
@@ -86,6 +119,26 @@ REFUSED = {
         y = self.bump(u, y)
         return big
 """, 5, "'u' is used after it was assembled into 'big'"),
+    # (c) near miss: the carry written in the loop, the caller reading the target's rows
+    "c_a_write_of_the_source_through_a_carry": ("""        u = pl.create_tensor([16, 16], dtype=pl.FP32)
+        u = self.step(x, u)
+        big = pl.assemble(big, u, [0, 0])
+        for i in pl.range(n):
+            y = self.bump(u, y)
+            u = self.step(y, u)
+        y = self.bump(u, y)
+        return big
+""", 3, "'u' is used after it was assembled into 'big'"),
+    # (c) near miss: an if result that may be the source, written
+    "c_a_write_of_an_if_result_that_may_be_the_source": ("""        u = pl.create_tensor([16, 16], dtype=pl.FP32)
+        u = self.step(x, u)
+        big = pl.assemble(big, u, [0, 0])
+        v = y
+        if c > 0:
+            v = u
+        v = self.bump(x, v)
+        return big
+""", 3, "'u' is used after it was assembled into 'big'"),
 }
 
 
