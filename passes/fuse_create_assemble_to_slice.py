@@ -544,10 +544,15 @@ class FuseCreateAssembleToSlice(Pass):
         statements of a loop's body before the assemble run only before another assemble); on
         another, the source is not placed (``fuse_across``' condition) or not made. Else a user
         error. ``k`` and ``loops`` as ``uses_after``'s; ``fresh``, ``reads_after_see_the_copy``'s."""
-        carried = bool(loops)
+        levels = [*self.frames, _Frame(stmts, self.block, at, stmts[at], None, self.block_start)]
+        # (the Yields of the loops' bodies, which carry the one buffer: ``uses_after`` counts no use there)
+        carried = set()
+        for loop in loops:
+            body = levels[loop + 1].analysed
+            if body and body[-1]._production == "Yield":
+                carried.add(id(body[-1]))
         if self.reads_after_see_the_copy(stmts, at, aliases, after, create, placed, carried, fresh=fresh):
             return
-        levels = [*self.frames, _Frame(stmts, self.block, at, stmts[at], None, self.block_start)]
         top = len(levels) - 1
         # (the blocks from the create's down are with blocks, ifs and loops ``fuse_across`` placed
         # through; above it, only a with block's names are seen after it)
@@ -559,7 +564,12 @@ class FuseCreateAssembleToSlice(Pass):
         if top < len(levels) - 1 or len(flat) > len(stmts) - at:
             after = self.uses_after(levels, min(top, k), loops, aliases)
             index = _BlockIndex(flat, self.own_uses)
-            if self.reads_after_see_the_copy(flat, 0, aliases, after, create, placed, carried, index, fresh):
+            owners = {}
+            for m in range(top, len(levels) - 1):  # (each flattened block's Yield ends the statement around it)
+                block = levels[m + 1].stmts
+                if block and block[-1]._production == "Yield":
+                    owners[id(block[-1])] = levels[m].stmt
+            if self.reads_after_see_the_copy(flat, 0, aliases, after, create, placed, carried, index, fresh, owners):
                 return
         src, target = _base(create.var.name), _base(stmts[at].value.target.name)
         raise UserError(
@@ -756,8 +766,8 @@ class FuseCreateAssembleToSlice(Pass):
         return 0
 
     def reads_after_see_the_copy(
-        self, stmts, at: int, aliases: set[str], count: int, create, placed: Placement, carried: bool = False,
-        index: "_BlockIndex | None" = None, fresh: bool = False,
+        self, stmts, at: int, aliases: set[str], count: int, create, placed: Placement, carried=frozenset(),
+        index: "_BlockIndex | None" = None, fresh: bool = False, owners: dict | None = None,
     ) -> bool:
         """Whether the ``count`` live uses of the source after the assemble at ``stmts[at]`` are
         all in ``stmts`` and, up to the first statement that may write the source (a task's
@@ -767,9 +777,12 @@ class FuseCreateAssembleToSlice(Pass):
         the source, between the assemble and them: placed, such a read sees the rows the assemble
         copied, which hold what the source holds. From a write of the source on, the source and
         the rows it is placed in may differ as written: the uses after it are invisible when
-        nothing reads or writes those rows from there on (``rows_unused_from``). With ``carried``
-        (the block is a loop's body around which the source is made), the body's ``Yield`` is no
-        use: it carries the one buffer. With ``index`` (of ``stmts`` as they are, not a block as
+        nothing reads or writes those rows from there on (``rows_unused_from``). A ``Yield`` whose
+        id is in ``carried`` (a loop's body's around which the source is made) is no use: it
+        carries the one buffer; another passes the source on to a name of the ``if`` or loop it
+        ends (``_held_copies``), whose uses are the source's; ``owners`` holds, by id, the
+        statement a ``Yield`` ending a block around ``stmts`` ends (whose live results tell
+        which of its values are uses). With ``index`` (of ``stmts`` as they are, not a block as
         analysed), a write of the source after the assemble is no read. With ``fresh`` (the
         source was never written before the assemble: ``never_written``), a write of the rows
         before a read is no matter: the copy and the source hold undefined rows, which a read of
@@ -785,6 +798,7 @@ class FuseCreateAssembleToSlice(Pass):
             index, shift = self.index_of(self.block), len(stmts) - len(self.block)
         # (the other statements mention none of names; a plain block mentions none it does not access)
         pending = _Pending((index.positions, index.mentioned) if index.mentioned else (index.positions,), shift, at, names)
+        owners = dict(owners or {})  # id(a Yield) -> the if or loop it ends
         for j in pending:
             if stmts[j]._production in BODY_FIELDS:
                 # (the names its if results and loop carries may hold a name of names through: a
@@ -792,13 +806,14 @@ class FuseCreateAssembleToSlice(Pass):
                 for name in _held_copies(stmts[j], names):
                     names.add(name)
                     pending.add(name)
+                owners.update(_yield_owners([stmts[j]]))
             for stmt in _statements_in([stmts[j]]):
                 kind = stmt._production
-                if kind in BODY_FIELDS:
-                    uses = var_reads(_heads(stmt))
+                if kind in BODY_FIELDS or kind == "Yield":  # (its live uses, as ``live_uses`` counts them)
+                    uses = _live_control_uses(stmt, owners.get(id(stmt)), self.live)
                 else:  # (live_uses' table: a statement's own_live_uses, when not empty, are all its reads)
                     uses = own.get(id(stmt)) or stmt_reads(stmt)
-                if not names & uses.keys() or (carried and kind == "Yield"):
+                if not names & uses.keys() or (kind == "Yield" and id(stmt) in carried):
                     continue
                 if kind == "Let" and stmt.value._production in dead_values.PURE and stmt.var.name not in self.live:
                     continue
@@ -1211,6 +1226,41 @@ def _inline_branch(branch, body) -> list:
 
 
 VIEWS = frozenset({"Var", "SliceTensor", "TransposeTensor", "ReshapeTensor"})
+
+
+def _yield_owners(stmts) -> dict:
+    """id(a ``Yield`` in ``stmts``, wherever nested) -> the ``if`` or loop whose body it ends."""
+    owners = {}
+    for stmt in iter_stmts(stmts):
+        for field in BODY_FIELDS.get(stmt._production, ()):
+            body = getattr(stmt, field)
+            if body and body[-1]._production == "Yield":
+                owners[id(body[-1])] = stmt
+    return owners
+
+
+def _live_control_uses(stmt, owner, live: set[str]) -> dict[str, int]:
+    """The live uses (``live_uses``') of a statement with bodies itself (its condition or bounds,
+    the inits of its live carries) or of a ``Yield`` (the values of its ``owner``'s live results;
+    all of them when its owner is not known)."""
+    kind = stmt._production
+    if kind == "Yield":
+        values = stmt.values
+        if owner is not None and owner._production == "If":
+            values = [v for v, res in zip(values, owner.results) if res.name in live]
+        elif owner is not None and owner._production in ("For", "While"):
+            values = [v for v, it, res in zip(values, owner.iters, owner.results)
+                      if it.var.name in live or res.name in live]
+        return var_reads(values)
+    if kind == "For":
+        heads = [stmt.start, stmt.stop, stmt.step]
+    elif kind in ("While", "If"):
+        heads = [stmt.cond]
+    else:
+        return {}
+    inits = [it.init for it, res in zip(getattr(stmt, "iters", ()), getattr(stmt, "results", ()))
+             if it.var.name in live or res.name in live]
+    return var_reads(heads + inits)
 
 
 def _held_copies(stmt, names: set[str]) -> set[str]:

@@ -16,6 +16,12 @@ after it still sees the copy. One into overlapping rows stays refused.
 copy of it, as a view is: a read of it, in the loop or after it, is a read of the source; a write
 of it is one of the source (refused when the rows are read after it: the caller's target).
 
+(d) Loop carries that swap two names every iteration and only read the source: after the
+assemble (a copy read in every other iteration), or around an assemble of the carry in an ``if``
+whose result is read after it (only the loops' own ``Yield``s carry the one buffer; an ``if``'s
+is a copy, and a ``Yield`` or a loop's init counts as a use only for its live results, as
+``live_uses`` counts them). A write through a carry that may be the source stays refused.
+
 Each program that compiles is checked on its values (``tools/properties.check_text``: every
 stage interpreted, no hazard, every read observing what it observes in the program as written,
 where each assemble is a copy)."""
@@ -75,6 +81,33 @@ PLACEABLE = {
         if c > 0:
             v = u
         y = self.bump(v, y)
+        return big
+""",
+    # (d) swapped carries reading the source after its assemble (fixed with c: the loop's inits)
+    "d_swapped_carries_read_the_source_after_its_assemble": """        t = pl.create_tensor([16, 16], dtype=pl.FP32)
+        t = self.step(x, t)
+        u = pl.create_tensor([16, 16], dtype=pl.FP32)
+        u = self.step(y, u)
+        big = pl.assemble(big, t, [0, 0])
+        for i, (p, q) in pl.range(n, init_values=(t, u)):
+            y = self.bump(p, y)
+            t, u = pl.yield_(q, p)
+        return big
+""",
+    # (d) tools/attack rebinds seed 5502's r55020000157: swapped carries of one buffer assembled
+    # in a loop in an if, one of them read after the if
+    "d_swapped_carries_of_one_buffer_assembled_in_a_loop_in_an_if": """        t = pl.create_tensor([16, 16], dtype=pl.FP32)
+        t = self.step(x, t)
+        u = t
+        if c > 0:
+            for i, (p, q) in pl.range(2, init_values=(t, u)):
+                big = pl.assemble(big, p, [0, 0])
+                t, u = pl.yield_(q, p)
+        else:
+            r = t
+            t = u
+            u = r
+        y = self.bump(u, y)
         return big
 """,
 }
@@ -139,6 +172,17 @@ REFUSED = {
         v = self.bump(x, v)
         return big
 """, 3, "'u' is used after it was assembled into 'big'"),
+    # (d) near miss: the swapped carry that holds the source every other iteration written
+    "d_a_write_through_a_swapped_carry": ("""        t = pl.create_tensor([16, 16], dtype=pl.FP32)
+        t = self.step(x, t)
+        u = pl.create_tensor([16, 16], dtype=pl.FP32)
+        u = self.step(y, u)
+        big = pl.assemble(big, t, [0, 0])
+        for i, (p, q) in pl.range(n, init_values=(t, u)):
+            p = self.bump(x, p)
+            t, u = pl.yield_(q, p)
+        return big
+""", 5, "'t' is used after it was assembled into 'big'"),
 }
 
 
