@@ -311,9 +311,9 @@ class FuseCreateAssembleToSlice(Pass):
         # another buffer, or a view of the create's own, a transpose of it, indexed otherwise)
         for root, region in self.places.get(value.source.name, ()):
             if root != src:
-                raise _source_not_only_created(value.source.name, root, let)
+                raise self.source_not_one_create(value.source.name, let)
             if region is not FULL:
-                raise _source_not_only_created(value.source.name, root, let, view=True)
+                raise _source_a_view(value.source.name, root, let)
         if src in self.placed and self.same_rows(let, src, self.placed[src]):
             # (the placement's check accepted this assemble as a read: no write of the rows or the
             # source comes between the two)
@@ -372,6 +372,41 @@ class FuseCreateAssembleToSlice(Pass):
         self.sliced[src] = (base.name, create.value.shape, value.offset, made)
         self.place_rows(src, placed.rows)
         return at
+
+    def source_not_one_create(self, source: str, let) -> UserError:
+        """The error for an assemble whose source ``source`` may be several buffers (``storage_map``'s
+        roots): each named by its definition (a create, a parameter, ...) and its line, and why one
+        placement cannot serve them all."""
+        defined: dict[str, str] = {p.name: "a parameter" for p in self.func.params}
+        for stmt in iter_stmts(self.func.body):
+            kind = stmt._production
+            if kind == "Let":
+                what = "the pl.create_tensor" if stmt.value._production == "CreateTensor" else "bound"
+                defined.setdefault(stmt.var.name, f"{what} of line {_line(stmt)}")
+            elif kind == "Task":
+                for out in stmt.outs:
+                    defined.setdefault(out.name, f"the output of task {stmt.kernel} of line {_line(stmt)}")
+        order = {name: k for k, name in enumerate(defined)}  # (parameters first, then in program order)
+        roots = sorted({root for root, _ in self.places.get(source, ())}, key=lambda r: (order.get(r, len(order)), r))
+        described = [f"'{_base(r)}' ({defined.get(r, 'made before the assemble')})" for r in roots]
+        choices = ", ".join(described[:-1]) + " or " + described[-1] if len(described) > 1 else described[0]
+        target = _base(let.value.target.name)
+        if all(r in self.creates for r in roots):
+            return UserError(
+                f"pl.assemble needs a source made by pl.create_tensor, the same one on every path; '{_base(source)}' may "
+                f"be {choices} "
+                f"here: each create is a buffer of its own, and a source is made a view of the rows of '{target}' "
+                "from its creation on, which only one of them can be (the runtime cannot copy the other there)",
+                let.span,
+                hint="make one pl.create_tensor before the paths part, let the tasks of each path write it, "
+                "and assemble that one",
+            )
+        return UserError(
+            f"pl.assemble needs a source made by pl.create_tensor; '{_base(source)}' may be {choices} here: only "
+            f"a pl.create_tensor can be made a view of the rows of '{target}' (the runtime cannot copy)",
+            let.span,
+            hint="the runtime cannot copy tensors: assemble the create itself, written by its tasks, on every path",
+        )
 
     def source_aliases(self, src: str) -> set[str]:
         """The names whose uses after an assemble of ``src`` are uses of it: a view of the source
@@ -1064,10 +1099,10 @@ def _check_offset_known(value, src: str, available, let) -> None:
         )
 
 
-def _source_not_only_created(src: str, other: str, let, view: bool = False) -> UserError:
-    other = f"a view of '{_base(other)}'" if view else f"'{_base(other)}'"
+def _source_a_view(src: str, other: str, let) -> UserError:
     return UserError(
-        f"pl.assemble needs a source made by pl.create_tensor; '{_base(src)}' may be {other} here", let.span,
+        f"pl.assemble needs a source made by pl.create_tensor; '{_base(src)}' may be a view of '{_base(other)}' here",
+        let.span,
         hint="the runtime cannot copy tensors: assemble the create itself, written by its tasks, on every path",
     )
 

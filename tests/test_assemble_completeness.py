@@ -22,6 +22,9 @@ whose result is read after it (only the loops' own ``Yield``s carry the one buff
 is a copy, and a ``Yield`` or a loop's init counts as a use only for its live results, as
 ``live_uses`` counts them). A write through a carry that may be the source stays refused.
 
+(e) A source that may be several buffers is refused naming each by its definition and line (it
+said "'t' may be 't' here" for two creates of one name), and why one placement cannot serve them.
+
 Each program that compiles is checked on its values (``tools/properties.check_text``: every
 stage interpreted, no hazard, every read observing what it observes in the program as written,
 where each assemble is a copy)."""
@@ -197,6 +200,52 @@ def test_a_valid_program_compiles_and_runs_right(name):
 @pytest.mark.parametrize("name", sorted(REFUSED))
 def test_a_near_miss_stays_refused(name):
     body, line, message = REFUSED[name]
+    with pytest.raises((UserError, PipelineError)) as raised:
+        compile_text(HEAD + body)
+    error = raised.value.error if isinstance(raised.value, PipelineError) else raised.value
+    assert str(error).split(": error: ", 1)[-1].startswith(message), str(error)
+    assert error.span is not None and error.span.line == LINE + line
+
+
+# (e) the wording of a source that may be several buffers: each named by its definition and
+# line, and why one placement cannot serve them (both creates: one view of the rows only)
+SEVERAL = {
+    "e_two_creates_of_one_name": ("""        t = pl.create_tensor([16, 16], dtype=pl.FP32)
+        t = self.step(x, t)
+        if c > 0:
+            t = pl.create_tensor([16, 16], dtype=pl.FP32)
+            t = self.step(y, t)
+        big = pl.assemble(big, t, [0, 0])
+        return big
+""", 6, "pl.assemble needs a source made by pl.create_tensor, the same one on every path; 't' may be 't' "
+        f"(the pl.create_tensor of line {LINE + 1}) or 't' (the pl.create_tensor of line {LINE + 4}) here: each "
+        "create is a buffer of its own, and a source is made a view of the rows of 'big' from its creation on, "
+        "which only one of them can be (the runtime cannot copy the other there)"),
+    "e_two_creates_of_two_names": ("""        t = pl.create_tensor([16, 16], dtype=pl.FP32)
+        t = self.step(x, t)
+        u = pl.create_tensor([16, 16], dtype=pl.FP32)
+        u = self.step(y, u)
+        if c > 0:
+            t = u
+        big = pl.assemble(big, t, [0, 0])
+        return big
+""", 7, f"pl.assemble needs a source made by pl.create_tensor, the same one on every path; 't' may be 't' "
+        f"(the pl.create_tensor of line {LINE + 1}) or 'u' (the pl.create_tensor of line {LINE + 3}) here"),
+    "e_a_parameter_or_a_create": ("""        t = x
+        if c > 0:
+            t = pl.create_tensor([16, 16], dtype=pl.FP32)
+            t = self.step(y, t)
+        big = pl.assemble(big, t, [0, 0])
+        return big
+""", 5, f"pl.assemble needs a source made by pl.create_tensor; 't' may be 'x' (a parameter) or 't' (the "
+        f"pl.create_tensor of line {LINE + 3}) here: only a pl.create_tensor can be made a view of the rows of "
+        "'big' (the runtime cannot copy)"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SEVERAL))
+def test_a_source_that_may_be_several_buffers_names_each(name):
+    body, line, message = SEVERAL[name]
     with pytest.raises((UserError, PipelineError)) as raised:
         compile_text(HEAD + body)
     error = raised.value.error if isinstance(raised.value, PipelineError) else raised.value
