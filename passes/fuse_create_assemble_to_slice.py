@@ -1033,23 +1033,15 @@ class FuseCreateAssembleToSlice(Pass):
 
     def check_fill_overwritten(self, between, create, let, target: str) -> None:
         """A source made with an ``init_value`` keeps its fill only as its own buffer: placed in the
-        target it is a view, which nothing fills. The placement is invisible only when a task in
-        ``between``, at the block's level (so on every path), writes all of the source through an
-        ``Out`` parameter before anything else uses it."""
+        target it is a view, which nothing fills. The placement is invisible only when, on every
+        path through ``between``, a task writes all of the source through an ``Out`` parameter
+        before anything reads it (``fill_overwritten``)."""
         if create.value.init is None:
             return
         src = create.var.name
-        aliases = self.names_of(src) | {src}
-        for stmt in between:
-            if not _vars_in_stmt(stmt) & aliases:
-                continue
-            if stmt._production == "Task":
-                kernel = self.kernels[stmt.kernel]
-                uses = [(a.value, p) for a, p in zip(stmt.args, kernel.params)
-                        if a.value._production == "Var" and a.value.name in aliases]
-                if uses and all(v.name == src and p.dir is _OUT for v, p in uses):
-                    return
-            break
+        aliases = self.names_of(src) | self.aliases_of.get(src, set()) | {src}
+        if self.fill_overwritten(between, aliases, {src}):
+            return
         src_name, target = _base(src), _base(target)
         raise UserError(
             f"pl.assemble cannot make '{src_name}' a view of '{target}' (the runtime cannot copy): '{src_name}' is "
@@ -1058,6 +1050,66 @@ class FuseCreateAssembleToSlice(Pass):
             let.span,
             hint=f"write all of '{src_name}' with a task's Out argument before other uses, or drop the init_value",
         )
+
+    def fill_overwritten(self, stmts, aliases: set[str], whole: set[str]) -> bool | None:
+        """Whether ``stmts``, run in order, overwrite the source (``aliases``: the names stored in
+        it, to which the views of them made in ``stmts`` are added) before anything reads it: True when, on every path, a task writes a name of ``whole``
+        (the source itself, a copy of it) through an ``Out`` parameter, every other argument of it
+        stored in the source an ``Out`` one too, and nothing before reads the source (a view of it
+        made, a host element write, a host read whose value nothing uses, a task writing it only
+        through ``Out`` arguments read nothing); False when something may read it first, or a
+        ``Yield`` passes it on; None when ``stmts`` neither read nor overwrite it. Through an
+        ``if`` whose branches both overwrite it (or neither mentions it), and the first iteration of a ``pl.range`` loop known to run (constant
+        bounds, a positive constant step) whose body does, its carry started from a name of
+        ``whole`` being the source there."""
+        for stmt in stmts:
+            if not _vars_in_stmt(stmt) & aliases:
+                continue
+            kind = stmt._production
+            if kind == "Let":
+                value = stmt.value
+                if value._production in VIEWS:
+                    aliases.add(stmt.var.name)  # (stored in the source: its reads are the source's)
+                    if value._production == "Var" and value.name in whole:
+                        whole = whole | {stmt.var.name}
+                    continue
+                if value._production == "ReadTensor" and stmt.var.name not in self.live:
+                    continue
+                return False
+            if kind == "WriteTensor":
+                if stmt.tensor._production == "Var" and stmt.tensor.name in aliases and not var_reads(
+                    [stmt.value, *stmt.index]
+                ).keys() & aliases:
+                    continue
+                return False
+            if kind == "Task":
+                kernel = self.kernels[stmt.kernel]
+                uses = [(a.value, p) for a, p in zip(stmt.args, kernel.params)
+                        if a.value._production == "Var" and a.value.name in aliases]
+                if not uses or len(uses) != len([a for a in stmt.args if var_reads([a.value]).keys() & aliases]):
+                    return False  # (the source read in an expression, or a launch's)
+                if all(p.dir is _OUT for _, p in uses):
+                    if any(v.name in whole for v, _ in uses):
+                        return True
+                    continue
+                return False
+            if kind == "If":
+                then = self.fill_overwritten(stmt.then, aliases, whole)
+                orelse = self.fill_overwritten(stmt.orelse, aliases, whole)
+                if then is True and orelse is True:
+                    return True
+                if then is None and orelse is None:
+                    continue  # (neither branch mentions the source but in views of it)
+                return False
+            if kind == "For" and stmt.kind is _SEQ and all(
+                e._production == "Int" for e in (stmt.start, stmt.stop, stmt.step)
+            ) and stmt.step.value > 0 and stmt.start.value < stmt.stop.value:
+                first = whole | {it.var.name for it in stmt.iters if it.init._production == "Var" and it.init.name in whole}
+                if self.fill_overwritten(stmt.body, aliases, first) is True:
+                    return True
+                return False
+            return False  # (a Yield of the source among them: a result that may be it is no name of aliases)
+        return None
 
     def refuse(self, let, target: str, src: str, use: str, kind: str) -> None:
         src, target = _base(src), _base(target)

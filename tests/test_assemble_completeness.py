@@ -22,6 +22,13 @@ whose result is read after it (only the loops' own ``Yield``s carry the one buff
 is a copy, and a ``Yield`` or a loop's init counts as a use only for its live results, as
 ``live_uses`` counts them). A write through a carry that may be the source stays refused.
 
+(f) A source made with an ``init_value`` is placed when, on every path from its create to the
+assemble, a task overwrites all of it through an ``Out`` argument before anything reads it: a
+view of it made, a host element write, a loop of constant bounds known to run whose first
+iteration overwrites it, an ``if`` whose branches both do, come before that write. A live host
+read, a task reading a view of it, a loop that may not run, and an ``if`` of which one branch
+overwrites it stay refused.
+
 (e) A source that may be several buffers is refused naming each by its definition and line (it
 said "'t' may be 't' here" for two creates of one name), and why one placement cannot serve them.
 
@@ -113,7 +120,40 @@ PLACEABLE = {
         y = self.bump(u, y)
         return big
 """,
+    # (f) the writer in a loop known to run
+    "f_the_fill_overwritten_in_a_loop_known_to_run": """        t = pl.create_tensor([16, 16], dtype=pl.FP32, init_value=1.0)
+        for i in pl.range(2):
+            t = self.step(x, t)
+        big = pl.assemble(big, t, [0, 0])
+        return big
+""",
+    # (f) a view made before the writer, read after it
+    "f_a_view_made_before_the_fill_is_overwritten": """        t = pl.create_tensor([16, 16], dtype=pl.FP32, init_value=1.0)
+        v = pl.tensor.slice(t, [16, 16], [0, 0])
+        t = self.step(x, t)
+        big = pl.assemble(big, t, [0, 0])
+        y = self.bump(v, y)
+        return big
+""",
+    # (f) a host element write before the writer
+    "f_a_host_write_before_the_fill_is_overwritten": """        t = pl.create_tensor([16, 16], dtype=pl.FP32, init_value=1.0)
+        pl.tensor.write(t, [1, 1], 2.0)
+        t = self.step(x, t)
+        big = pl.assemble(big, t, [0, 0])
+        return big
+""",
+    # (f) both branches overwrite it
+    "f_both_branches_overwrite_the_fill": """        t = pl.create_tensor([16, 16], dtype=pl.FP32, init_value=1.0)
+        if c > 0:
+            t = self.step(x, t)
+        else:
+            t = self.step(y, t)
+        big = pl.assemble(big, t, [0, 0])
+        return big
+""",
 }
+
+FILL = "pl.assemble cannot make 't' a view of 'big' (the runtime cannot copy): 't' is made with an init_value"
 
 # body -> (the line of the refused assemble, counted from the body's first, the message's start)
 REFUSED = {
@@ -186,6 +226,34 @@ REFUSED = {
             t, u = pl.yield_(q, p)
         return big
 """, 5, "'t' is used after it was assembled into 'big'"),
+    # (f) near misses: the fill read by the host, by a task through a view, a loop that may not
+    # run, one branch only
+    "f_a_host_read_of_the_fill": ("""        t = pl.create_tensor([16, 16], dtype=pl.FP32, init_value=1.0)
+        h = pl.tensor.read(t, [1, 1])
+        pl.tensor.write(y, [0, 0], h)
+        t = self.step(x, t)
+        big = pl.assemble(big, t, [0, 0])
+        return big
+""", 5, FILL),
+    "f_a_task_reads_the_fill_through_a_view": ("""        t = pl.create_tensor([16, 16], dtype=pl.FP32, init_value=1.0)
+        v = pl.tensor.slice(t, [16, 16], [0, 0])
+        y = self.bump(v, y)
+        t = self.step(x, t)
+        big = pl.assemble(big, t, [0, 0])
+        return big
+""", 5, FILL),
+    "f_the_writer_in_a_loop_that_may_not_run": ("""        t = pl.create_tensor([16, 16], dtype=pl.FP32, init_value=1.0)
+        for i in pl.range(n):
+            t = self.step(x, t)
+        big = pl.assemble(big, t, [0, 0])
+        return big
+""", 4, FILL),
+    "f_one_branch_overwrites_the_fill": ("""        t = pl.create_tensor([16, 16], dtype=pl.FP32, init_value=1.0)
+        if c > 0:
+            t = self.step(x, t)
+        big = pl.assemble(big, t, [0, 0])
+        return big
+""", 4, FILL),
 }
 
 
