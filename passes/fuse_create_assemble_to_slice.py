@@ -97,7 +97,9 @@ class FuseCreateAssembleToSlice(Pass):
     available where ``src`` is created (a name bound inside an earlier ``with`` block is available
     after it), or a placement that would be visible, is a user error saying why. A source made
     with an ``init_value`` is placed only when a task overwrites all of it (an ``Out`` argument,
-    on every path) before any other use: a view is never filled. A write of the source after the
+    on every path) before anything reads it: a view is never filled (``fill_overwritten``). A
+    source never written before its assemble may be read after a write of its rows: the copy
+    holds undefined rows too (``never_written``). A write of the source after the
     assemble, and every use after that write, is no such use when nothing reads or writes the
     rows it is placed in from that write on (``rows_unused_from``). An assemble whose rows nothing
     reads before they are overwritten (``assembled_rows.dead_assembles``: its target is never
@@ -394,8 +396,7 @@ class FuseCreateAssembleToSlice(Pass):
         if all(r in self.creates for r in roots):
             return UserError(
                 f"pl.assemble needs a source made by pl.create_tensor, the same one on every path; '{_base(source)}' may "
-                f"be {choices} "
-                f"here: each create is a buffer of its own, and a source is made a view of the rows of '{target}' "
+                f"be {choices} here: each create is a buffer of its own, and a source is made a view of the rows of '{target}' "
                 "from its creation on, which only one of them can be (the runtime cannot copy the other there)",
                 let.span,
                 hint="make one pl.create_tensor before the paths part, let the tasks of each path write it, "
@@ -889,7 +890,6 @@ class FuseCreateAssembleToSlice(Pass):
         places = self.places
         for stmt in _statements_in(stmts[at + 1 : end]):
             kind = stmt._production
-            checked = own if fresh and not names & var_reads([stmt]).keys() else regions
             if kind == "Task":
                 written = [places.get(e.name, ()) for e in _written(stmt, self.kernels[stmt.kernel])]
             elif kind == "WriteTensor":
@@ -898,6 +898,7 @@ class FuseCreateAssembleToSlice(Pass):
                 written = [self.rows_filled(stmt.value)]
             else:
                 continue
+            checked = own if fresh and not names & var_reads([stmt]).keys() else regions
             for where in written:
                 for root, region in self.storage(where):
                     for placed_region in checked.get(root, ()):
@@ -1053,15 +1054,16 @@ class FuseCreateAssembleToSlice(Pass):
 
     def fill_overwritten(self, stmts, aliases: set[str], whole: set[str]) -> bool | None:
         """Whether ``stmts``, run in order, overwrite the source (``aliases``: the names stored in
-        it, to which the views of them made in ``stmts`` are added) before anything reads it: True when, on every path, a task writes a name of ``whole``
-        (the source itself, a copy of it) through an ``Out`` parameter, every other argument of it
-        stored in the source an ``Out`` one too, and nothing before reads the source (a view of it
-        made, a host element write, a host read whose value nothing uses, a task writing it only
-        through ``Out`` arguments read nothing); False when something may read it first, or a
-        ``Yield`` passes it on; None when ``stmts`` neither read nor overwrite it. Through an
-        ``if`` whose branches both overwrite it (or neither mentions it), and the first iteration of a ``pl.range`` loop known to run (constant
-        bounds, a positive constant step) whose body does, its carry started from a name of
-        ``whole`` being the source there."""
+        it, to which the views of them made in ``stmts`` are added) before anything reads it:
+        True when, on every path, a task writes a name of ``whole`` (the source itself, a copy of
+        it) through an ``Out`` parameter, every other argument of it stored in the source an
+        ``Out`` one too, and nothing before reads the source (a view of it made, a host element
+        write, a host read whose value nothing uses, a task writing it only through ``Out``
+        arguments read nothing); False when something may read it first, or a ``Yield`` passes it
+        on; None when ``stmts`` neither read nor overwrite it. Through an ``if`` whose branches
+        both overwrite it (or neither mentions it), and the first iteration of a ``pl.range`` loop
+        known to run (constant bounds, a positive constant step) whose body does, its carry
+        started from a name of ``whole`` being the source there."""
         for stmt in stmts:
             if not _vars_in_stmt(stmt) & aliases:
                 continue
