@@ -883,10 +883,11 @@ class FuseCreateAssembleToSlice(Pass):
         own: dict[str, list] = {}  # root -> its regions among the source's places
         for root, region in placed.rows:
             regions.setdefault(root, []).append(region)
-        for n in aliases:
+        for n in aliases:  # (a name that may be another buffer too, a carry, is the source only in its own)
             for root, region in self.places.get(n, ()):
-                regions.setdefault(root, []).append(region)
-                own.setdefault(root, []).append(region)
+                if root == src:
+                    regions.setdefault(root, []).append(region)
+                    own.setdefault(root, []).append(region)
         places = self.places
         for stmt in _statements_in(stmts[at + 1 : end]):
             kind = stmt._production

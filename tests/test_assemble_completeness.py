@@ -20,7 +20,9 @@ of it is one of the source (refused when the rows are read after it: the caller'
 assemble (a copy read in every other iteration), or around an assemble of the carry in an ``if``
 whose result is read after it (only the loops' own ``Yield``s carry the one buffer; an ``if``'s
 is a copy, and a ``Yield`` or a loop's init counts as a use only for its live results, as
-``live_uses`` counts them). A write through a carry that may be the source stays refused.
+``live_uses`` counts them). A write through a carry that may be the source stays refused. A
+write of the other buffer such a carry may be (tools/attack rebinds seed 5506's r55060000314) is
+no write of the source: it stays refused only for a write of the source itself.
 
 (f) A source made with an ``init_value`` is placed when, on every path from its create to the
 assemble, a task overwrites all of it through an ``Out`` argument before anything reads it: a
@@ -151,6 +153,18 @@ PLACEABLE = {
         big = pl.assemble(big, t, [0, 0])
         return big
 """,
+    # (d) the other buffer of the swapped carries written between the assemble and the reads
+    "d_a_write_of_the_other_buffer_of_swapped_carries": """        t = pl.create_tensor([16, 16], dtype=pl.FP32)
+        t = self.step(x, t)
+        u = pl.create_tensor([16, 16], dtype=pl.FP32)
+        u = self.step(y, u)
+        big = pl.assemble(big, t, [0, 0])
+        u = self.bump(x, u)
+        for i, (p, q) in pl.range(2, init_values=(t, u)):
+            y = self.bump(p, y)
+            t, u = pl.yield_(q, p)
+        return big
+""",
 }
 
 FILL = "pl.assemble cannot make 't' a view of 'big' (the runtime cannot copy): 't' is made with an init_value"
@@ -223,6 +237,18 @@ REFUSED = {
         big = pl.assemble(big, t, [0, 0])
         for i, (p, q) in pl.range(n, init_values=(t, u)):
             p = self.bump(x, p)
+            t, u = pl.yield_(q, p)
+        return big
+""", 5, "'t' is used after it was assembled into 'big'"),
+    # (d) near miss: the source itself written there
+    "d_a_write_of_the_source_before_swapped_carries_read_it": ("""        t = pl.create_tensor([16, 16], dtype=pl.FP32)
+        t = self.step(x, t)
+        u = pl.create_tensor([16, 16], dtype=pl.FP32)
+        u = self.step(y, u)
+        big = pl.assemble(big, t, [0, 0])
+        t = self.bump(x, t)
+        for i, (p, q) in pl.range(2, init_values=(t, u)):
+            y = self.bump(p, y)
             t, u = pl.yield_(q, p)
         return big
 """, 5, "'t' is used after it was assembled into 'big'"),
