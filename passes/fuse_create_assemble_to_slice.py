@@ -389,7 +389,11 @@ class FuseCreateAssembleToSlice(Pass):
                 for out in stmt.outs:
                     defined.setdefault(out.name, f"the output of task {stmt.kernel} of line {_line(stmt)}")
         order = {name: k for k, name in enumerate(defined)}  # (parameters first, then in program order)
-        roots = sorted({root for root, _ in self.places.get(source, ())}, key=lambda r: (order.get(r, len(order)), r))
+        roots = {root for root, _ in self.places.get(source, ())}
+        first = self.roots.get(source, source)
+        if len(roots) == 1 and first in defined:  # (a carry every iteration rebinds: also the buffer it starts as)
+            roots.add(first)
+        roots = sorted(roots, key=lambda r: (order.get(r, len(order)), r))
         described = [f"'{_base(r)}' ({defined.get(r, 'made before the assemble')})" for r in roots]
         choices = ", ".join(described[:-1]) + " or " + described[-1] if len(described) > 1 else described[0]
         target = _base(let.value.target.name)
