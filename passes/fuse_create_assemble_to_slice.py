@@ -310,8 +310,14 @@ class FuseCreateAssembleToSlice(Pass):
         target = value.target.name
         src = self.roots.get(value.source.name, value.source.name)
         # (``roots`` takes a loop carry for its init; the storage map knows what the loop yields:
-        # another buffer, or a view of the create's own, a transpose of it, indexed otherwise)
-        for root, region in self.places.get(value.source.name, ()):
+        # another buffer, or a view of the create's own, a transpose of it, indexed otherwise; when
+        # it holds one create's whole buffer on every path, that create is the source)
+        held = self.places.get(value.source.name, ())
+        if len(held) == 1:
+            [(root, region)] = held
+            if root != src and region is FULL and root in self.creates:
+                src = root
+        for root, region in held:
             if root != src:
                 raise self.source_not_one_create(value.source.name, let)
             if region is not FULL:

@@ -33,6 +33,9 @@ overwrites it stay refused.
 
 (e) A source that may be several buffers is refused naming each by its definition and line (it
 said "'t' may be 't' here" for two creates of one name), and why one placement cannot serve them.
+A name the storage map holds in one create's whole buffer on every path is that create's, though
+its first binding was another's (a swap in a loop of one trip: tools/attack rebinds seed 5506's
+r55060000224); with a loop that may not run it may be either, and stays refused.
 
 Each program that compiles is checked on its values (``tools/properties.check_text``: every
 stage interpreted, no hazard, every read observing what it observes in the program as written,
@@ -163,6 +166,19 @@ PLACEABLE = {
         for i, (p, q) in pl.range(2, init_values=(t, u)):
             y = self.bump(p, y)
             t, u = pl.yield_(q, p)
+        return big
+""",
+    # (e) after a swap in a loop of one trip, u is the create first bound to t on every path
+    "e_a_name_that_is_one_create_after_a_swap_in_a_loop_of_one_trip": """        t = pl.create_tensor([16, 16], dtype=pl.FP32)
+        t = self.step(x, t)
+        u = pl.create_tensor([16, 16], dtype=pl.FP32)
+        u = self.step(y, u)
+        for i in pl.range(1):
+            r = t
+            t = u
+            u = r
+        big = pl.assemble(big, u, [0, 0])
+        y = self.bump(t, y)
         return big
 """,
 }
@@ -324,6 +340,19 @@ SEVERAL = {
         big = pl.assemble(big, t, [0, 0])
         return big
 """, 7, f"pl.assemble needs a source made by pl.create_tensor, the same one on every path; 't' may be 't' "
+        f"(the pl.create_tensor of line {LINE + 1}) or 'u' (the pl.create_tensor of line {LINE + 3}) here"),
+    "e_a_swap_in_a_loop_that_may_not_run": ("""        t = pl.create_tensor([16, 16], dtype=pl.FP32)
+        t = self.step(x, t)
+        u = pl.create_tensor([16, 16], dtype=pl.FP32)
+        u = self.step(y, u)
+        for i in pl.range(n):
+            r = t
+            t = u
+            u = r
+        big = pl.assemble(big, u, [0, 0])
+        y = self.bump(t, y)
+        return big
+""", 9, f"pl.assemble needs a source made by pl.create_tensor, the same one on every path; 'u' may be 't' "
         f"(the pl.create_tensor of line {LINE + 1}) or 'u' (the pl.create_tensor of line {LINE + 3}) here"),
     "e_a_parameter_or_a_create": ("""        t = x
         if c > 0:
