@@ -227,9 +227,7 @@ class Program:
         self.cls = cls
         self.closure = closure
         self.parsed_file = None  # the loader's parse of the class's file (ParsedFile), until the front end runs
-        self._surface: dict[str | None, Any] = {}
-        self._hints: dict[str | None, Any] = {}
-        self._warnings: dict[str | None, list] = {}
+        self._read: dict[str | None, tuple[Any, Any, list]] = {}  # function -> (surface, hints, warnings)
 
     def __repr__(self) -> str:
         return f"<nanopass program {self.name}>"
@@ -245,29 +243,29 @@ class Program:
         The loader's parse of the file is released once the front end has read it (a tree is large;
         another function's front end reads the file again).
         """
-        if func_name not in self._surface:
+        return self._reading(func_name)[0]
+
+    def warnings(self, func_name: str | None = None) -> list:
+        """The front end's warnings for the function (``PassWarning``s of ``parse_dsl``)."""
+        return self._reading(func_name)[2]
+
+    def hints(self, func_name: str | None = None):
+        """The analysis results a class in the existing compiler's printed form carries (None for
+        the DSL's own form); ``nanopass.printed_hints`` checks them."""
+        return self._reading(func_name)[1]
+
+    def _reading(self, func_name: str | None) -> tuple[Any, Any, list]:
+        if func_name not in self._read:
             from nanopass.passes.frontend.parse_dsl import parse_program
 
             hints: list = []
             warnings: list = []
             try:
-                self._surface[func_name] = parse_program(self.source(), func_name, hints, warnings)
+                tree = parse_program(self.source(), func_name, hints, warnings)
             finally:
                 self.parsed_file = None
-            self._hints[func_name] = hints[0] if hints else None
-            self._warnings[func_name] = warnings
-        return self._surface[func_name]
-
-    def warnings(self, func_name: str | None = None) -> list:
-        """The front end's warnings for the function (``PassWarning``s of ``parse_dsl``)."""
-        self.surface(func_name)
-        return self._warnings[func_name]
-
-    def hints(self, func_name: str | None = None):
-        """The analysis results a class in the existing compiler's printed form carries (None for
-        the DSL's own form); ``nanopass.printed_hints`` checks them."""
-        self.surface(func_name)
-        return self._hints[func_name]
+            self._read[func_name] = (tree, hints[0] if hints else None, warnings)
+        return self._read[func_name]
 
 
 def program(cls=None, **_options):

@@ -12,49 +12,18 @@ from __future__ import annotations
 
 import ast
 import re
-from typing import Any
 
 from nanopass.errors import UserError
+from nanopass.static_loader import StaticProgram
 
 PRINTING_MODULES = ("pypto.language",)  # the printing compiler's DSL module, read as nanopass.dsl
 
 
-class PrintedProgram:
-    """A program class of a printed text: what ``dsl.Program`` offers the compiler, plus its hints."""
-
-    def __init__(self, source):
-        self.name = source.name
-        self.closure = source.closure
-        self._source = source
-        self._read: dict[str | None, tuple[Any, Any, list]] = {}
+class PrintedProgram(StaticProgram):
+    """A program class of a printed text: a ``StaticProgram`` whose ``hints`` are those it carries."""
 
     def __repr__(self) -> str:
         return f"<nanopass program {self.name} (printed IR)>"
-
-    def source(self):
-        return self._source
-
-    def surface(self, func_name: str | None = None):
-        """The program in the ``surface`` language (the front end runs once per function)."""
-        return self._reading(func_name)[0]
-
-    def hints(self, func_name: str | None = None):
-        """The ``PrintedHints`` of the program (``None`` for a class in the DSL's own form)."""
-        return self._reading(func_name)[1]
-
-    def warnings(self, func_name: str | None = None) -> list:
-        """The front end's warnings for the function (``dsl.Program.warnings``)."""
-        return self._reading(func_name)[2]
-
-    def _reading(self, func_name: str | None):
-        if func_name not in self._read:
-            from nanopass.passes.frontend.parse_dsl import parse_program
-
-            hints: list = []
-            warnings: list = []
-            tree = parse_program(self._source, func_name, hints, warnings)
-            self._read[func_name] = (tree, hints[0] if hints else None, warnings)
-        return self._read[func_name]
 
 
 def passes_for(program, func: str | None, passes=None) -> list | None:

@@ -29,19 +29,19 @@ def wants_progress(tree: Node, console: Console, quiet: bool) -> bool:
     return not quiet and console.is_terminal and statement_count(tree) > PROGRESS_THRESHOLD
 
 
+def _bar(console: Console) -> Progress:
+    """The bars of both progress displays: what runs, the bar, done of total, the time so far;
+    gone when it stops."""
+    return Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                    console=console, transient=True)
+
+
 class PassProgress:
     """Advances one step per stage; the description names the pass that runs next."""
 
     def __init__(self, console: Console, pass_names: list[str]):
         self.names = pass_names
-        self.progress = Progress(
-            TextColumn("[bold]{task.description}"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeElapsedColumn(),
-            console=console,
-            transient=True,
-        )
+        self.progress = _bar(console)
         self.task = self.progress.add_task(self._describe(0), total=len(pass_names))
 
     def _describe(self, done: int) -> str:
@@ -85,14 +85,7 @@ class ReportProgress:
               "graphs": "drawing graphs"}
 
     def __init__(self, console: Console, passes: int):
-        self.progress = Progress(
-            TextColumn("[bold]{task.description}"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeElapsedColumn(),
-            console=console,
-            transient=True,
-        )
+        self.progress = _bar(console)
         self.tasks: dict[str, object] = {}
         self.totals = {"passes": passes}
 

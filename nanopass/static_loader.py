@@ -21,50 +21,29 @@ from nanopass.passes.frontend.limits import MAX_SEQUENCE
 from nanopass.passes.frontend.jit import jit_classes
 from nanopass.passes.frontend.source import ProgramSource, Unevaluated, program_classes
 
+from .dsl import Program
 from .errors import Span, UserError, quoted
 from .loader import check_readable, too_deep_for_python
 
 DSL_MODULE = "nanopass.dsl"
 
 
-class StaticProgram:
-    """A ``@pl.program`` class read from a file: what ``dsl.Program`` offers the compiler."""
+class StaticProgram(Program):
+    """A ``@pl.program`` class read from a file: a ``dsl.Program`` (its front end run once per
+    function) whose source is the class as read, not a class that ran."""
 
-    def __init__(self, source: ProgramSource):
+    def __init__(self, source: ProgramSource):  # (dsl.Program's fields, the source for the class)
         self.name = source.name
         self.closure = source.closure
+        self.parsed_file = None
         self._source = source
-        self._surface: dict[str | None, Any] = {}
-        self._hints: dict[str | None, Any] = {}
-        self._warnings: dict[str | None, list] = {}
+        self._read: dict[str | None, tuple[Any, Any, list]] = {}
 
     def __repr__(self) -> str:
         return f"<nanopass program {self.name} (read without running)>"
 
     def source(self) -> ProgramSource:
         return self._source
-
-    def surface(self, func_name: str | None = None):
-        """The program in the ``surface`` language (runs the front end once per function)."""
-        if func_name not in self._surface:
-            from nanopass.passes.frontend.parse_dsl import parse_program
-
-            hints: list = []
-            warnings: list = []
-            self._surface[func_name] = parse_program(self._source, func_name, hints, warnings)
-            self._hints[func_name] = hints[0] if hints else None
-            self._warnings[func_name] = warnings
-        return self._surface[func_name]
-
-    def warnings(self, func_name: str | None = None) -> list:
-        """The front end's warnings for the function (``dsl.Program.warnings``)."""
-        self.surface(func_name)
-        return self._warnings[func_name]
-
-    def hints(self, func_name: str | None = None):
-        """The analysis results of a class in the printed form (``dsl.Program.hints``)."""
-        self.surface(func_name)
-        return self._hints[func_name]
 
 
 def load_programs_static(path: str) -> list[StaticProgram]:

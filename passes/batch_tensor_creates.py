@@ -16,27 +16,11 @@ from nanopass.rewrite import Pass, register
 from nanopass.languages.dep_annotated import statement_kinds
 from nanopass.languages.statements import BODY_FIELDS, walk_of
 
-from .util import assigned_names, iter_stmts
+from .util import assigned_names, iter_stmts, scalar_names
 
 B = BATCHED
 _LET, _CREATE = "Let", "CreateTensor"
 _production_of, _value_of = attrgetter("_production"), attrgetter("value")
-
-
-def _names_in(exprs) -> set[str]:
-    names: set[str] = set()
-    stack = list(exprs)
-    while stack:
-        e = stack.pop()
-        if e is None:
-            continue
-        if e._production == "Var":
-            names.add(e.name)
-        elif e._production in ("Bin", "Cmp"):
-            stack += [e.a, e.b]
-        elif e._production == "Un":
-            stack.append(e.a)
-    return names
 
 
 @register
@@ -113,7 +97,7 @@ class BatchTensorCreates(Pass):
                 names = None
                 for extent in value.shape:  # (a constant shape reads no name)
                     if extent._production != "Int":
-                        names = _names_in(value.shape)
+                        names = scalar_names(value.shape)
                         break
                 if names and defined is None:
                     defined = assigned_names(stmts)  # nested bodies too: a value computed in a scope outlives it

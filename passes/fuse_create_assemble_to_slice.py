@@ -23,7 +23,7 @@ from .host_accesses import element_places, host_target
 from .regions import FULL, UNKNOWN, overlaps
 from .kernels import kernel_table
 from . import remove_dead_values as dead_values
-from .util import BODY_FIELDS, assigned_names, iter_stmts, var_reads
+from .util import BODY_FIELDS, assigned_names, iter_stmts, scalar_names, var_reads
 
 S = SSA
 # Whether the pass hands ``storage_map`` of its output to the passes after it (``kept``), made from
@@ -49,20 +49,6 @@ BLOCKS_FROM_USES = True
 # (an Enum member read off its class is a Python call each time in Python 3.11: read once)
 _IN, _OUT = ParamDir.In, ParamDir.Out
 _SEQ, _LT, _NOT, _AND = LoopKind.seq, CmpOp.lt, UnOp.not_, BinOp.and_
-
-
-def _vars_in(exprs) -> set[str]:
-    out: set[str] = set()
-    stack = [e for e in exprs if e is not None]
-    while stack:
-        e = stack.pop()
-        if e._production == "Var":
-            out.add(e.name)
-        elif e._production in ("Bin", "Cmp"):
-            stack += [e.a, e.b]
-        elif e._production == "Un":
-            stack.append(e.a)
-    return out
 
 
 @register
@@ -512,8 +498,8 @@ class FuseCreateAssembleToSlice(Pass):
             else:
                 raise _target_missing(target, src, let)
         _check_offset_known(value, src, available, let)
-        if guard is not None and _vars_in([guard]) - available:
-            missing = sorted(_vars_in([guard]) - available)[0]
+        if guard is not None and scalar_names([guard]) - available:
+            missing = sorted(scalar_names([guard]) - available)[0]
             self.refuse_across(let, target, src, " and the ".join(_kind_names(levels[k:-1])),
                                f"whether the assemble runs is decided by '{_base(missing)}', which is not known where "
                                f"'{_base(src)}' is created")
@@ -722,7 +708,7 @@ class FuseCreateAssembleToSlice(Pass):
         if s_at is None:
             return None
         branch = stmts[s_at]
-        if _vars_in([branch.cond]) - available or _vars_in(value.offset) - available:
+        if scalar_names([branch.cond]) - available or scalar_names(value.offset) - available:
             return None
         if any(not body or body[-1]._production != "Yield" for body in (branch.then, branch.orelse)):
             return None
@@ -804,7 +790,7 @@ class FuseCreateAssembleToSlice(Pass):
         for j in range(create_at + 1, at):
             stmt = stmts[j]
             if stmt._production == "Let" and stmt.var.name == target and stmt.value._production == "CreateTensor":
-                if _vars_in(stmt.value.shape) - available:
+                if scalar_names(stmt.value.shape) - available:
                     return 0
                 stmts.insert(create_at, stmts.pop(j))
                 available.move(target)
@@ -1156,7 +1142,7 @@ def _check_offset_known(value, src: str, available, let) -> None:
     """The assemble's offset reads only names ``available`` where its source ``src`` is created."""
     if _constants(value.offset):  # (mostly: it reads no name)
         return
-    missing = _vars_in(value.offset) - available
+    missing = scalar_names(value.offset) - available
     if missing:
         raise UserError(
             f"the assemble offset uses '{_base(sorted(missing)[0])}', which is not known where '{_base(src)}' is created",

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from nanopass.languages.terms import ArgDir, BinOp, CmpOp, DType, LoopKind, ScopeMode, UnOp
 
-from .util import assigned_names, iter_stmts, last_yield
+from .util import assigned_names, iter_stmts, last_yield, scalar_names
 
 COUNTER = "the loop counter"  # (``_renamed_key``)
 MIN = "at least"  # ``(name, MIN)`` in the walk's scalars: a lower bound of a loop's counter ``name``
@@ -104,7 +104,7 @@ def repeated_regions(loop, params: frozenset, number: dict) -> tuple | None:
             if any(e._production != "Int" for e in value.shape):
                 continue
             keys = [_condition_key(e, names) for e in value.offset]
-            if None in keys or not any(loop.var.name in _names_in(e) for e in value.offset):
+            if None in keys or loop.var.name not in scalar_names(value.offset):
                 continue
             keys = [_renamed_key(k, loop.var.name) for k in keys]
             sliced[stmt.var.name] = id(stmt)
@@ -204,7 +204,7 @@ def second_and_rest(loop, values: dict) -> tuple | None:
         return None
     name, start, step = counter
     start = evaluate_scalar(start, values)
-    if start is None or not (any(s._production == "If" and name in _names_in(s.cond) for s in iter_stmts(loop.body))
+    if start is None or not (any(s._production == "If" and name in scalar_names([s.cond]) for s in iter_stmts(loop.body))
                              or replaces_carries(loop)):
         return None  # (or neither: the second iteration is walked as the later ones)
     return name, start + step, {**values, (name, MIN): start + 2 * step}
@@ -242,7 +242,7 @@ def branches_on(loop) -> bool:
     """An ``if`` in ``loop``'s body tests the loop variable."""
     name = loop.var.name
     for stmt in iter_stmts(loop.body):
-        if stmt._production == "If" and name in _names_in(stmt.cond):
+        if stmt._production == "If" and name in scalar_names([stmt.cond]):
             return True
     return False
 
@@ -279,7 +279,7 @@ def replaces_carries(loop) -> bool:
 def sets_slots(loop) -> bool:
     """``loop``'s body sets an array slot at an index computed from the loop variable."""
     name = loop.var.name
-    return any(s._production == "Let" and s.value._production == "SetItem" and name in _names_in(s.value.index)
+    return any(s._production == "Let" and s.value._production == "SetItem" and name in scalar_names([s.value.index])
                for s in iter_stmts(loop.body))
 
 
@@ -288,7 +288,7 @@ def slices_at(loop) -> bool:
     iteration's view is a region of its own: ``_Walker.region``)."""
     name = loop.var.name
     return any(s._production == "Let" and s.value._production == "SliceTensor"
-               and any(name in _names_in(e) for e in s.value.offset) for s in iter_stmts(loop.body))
+               and name in scalar_names(s.value.offset) for s in iter_stmts(loop.body))
 
 
 def slice_writes(loop, untracked: frozenset, number: dict) -> tuple:
@@ -315,7 +315,7 @@ def slice_writes(loop, untracked: frozenset, number: dict) -> tuple:
             value = stmt.value
             if (value._production == "SliceTensor" and not value.manual_dep and not value.clamp
                     and value.tensor._production == "Var" and value.tensor.name not in untracked
-                    and any(var in _names_in(e) for e in value.offset)):
+                    and var in scalar_names(value.offset)):
                 lets[stmt.var.name] = stmt
         elif kind == "Task":
             for arg in stmt.args:
@@ -323,17 +323,6 @@ def slice_writes(loop, untracked: frozenset, number: dict) -> tuple:
                         and arg.value.name not in untracked):
                     out.append((lets[arg.value.name], stmt))
     return tuple((let, task, inside) for let, task in out)
-
-
-def _names_in(expr) -> set:
-    kind = expr._production
-    if kind == "Var":
-        return {expr.name}
-    if kind in ("Bin", "Cmp"):
-        return _names_in(expr.a) | _names_in(expr.b)
-    if kind == "Un":
-        return _names_in(expr.a)
-    return set()
 
 
 def evaluate_scalar(expr, values: dict):

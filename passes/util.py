@@ -93,6 +93,21 @@ def carry_arrays(func) -> dict[str, int]:
     return out
 
 
+def scalar_names(exprs) -> set[str]:
+    """The names the scalar expressions ``exprs`` read (through Bin, Cmp and Un; Nones skipped)."""
+    names: set[str] = set()
+    stack = [e for e in exprs if e is not None]
+    while stack:
+        e = stack.pop()
+        if e._production == "Var":
+            names.add(e.name)
+        elif e._production in ("Bin", "Cmp"):
+            stack += [e.a, e.b]
+        elif e._production == "Un":
+            stack.append(e.a)
+    return names
+
+
 TYPE_PRODUCTIONS = frozenset({"TensorType", "ScalarType", "ArrayType", "TileType"})
 
 

@@ -30,6 +30,8 @@ PINNED = {          # name: ([digest of the first FIRST programs of sizes 1, 2, 
     "rows": (["8dc0905c975bb4c5", "e14a9c107ab52c27", "e549147cd5b2d9a7"], (113, "ee96884af307db12")),
     "scopes": (["87e5a878c1a06b60", "ecf19d9e307d2bc0", "97026f4ee8bf2eaf"], (112, "65693693c2846279")),
     "directions": (["12e587a56b2bc858", "ce78c7e2c4d08e3a", "2ee74de6b5529e5e"], (57, "72a259c499b9a13a")),
+    # rebinds: main 1fb02f2's (its own _Builder and enumeration, before it moved onto Framed)
+    "rebinds": (["7fe011b06975fa22", "e2699f8c3fc611ef", "b423e18c3e330500"], (1000, "1f274ec1df58f5c0")),
 }
 RANDOM = {          # name: digest of generate(seed, 4 for even seeds, else None) for seeds 0..9
     "offsets": "36f44c6183a760a3",
@@ -39,6 +41,7 @@ RANDOM = {          # name: digest of generate(seed, 4 for even seeds, else None
     "carries": "65de633230ec84e4",
     "loops2": "5f67c8fc70200999",
     "loops2-const": "c17376c409217faf",
+    "rebinds": "8d18fd9b56e4c8a0",          # main 1fb02f2's
 }
 
 
@@ -118,6 +121,10 @@ def test_frames_innermost_or_fills_innermost_in_shape_order():
     assert odd.count(2) == len(list(odd.programs(2))) == 2 + 1 + 4 + 2
     swap = _toy(symmetries=((1, 0),))
     assert [p[2] for p in swap.programs(2) if p[0] == "A"] == [(0,), (0, 0), (0, 1)]
+    # alphabets: the atoms allowed at each position (here only atom 1 inside a g), counted unbuilt
+    inner = _toy(alphabets=lambda shape: [(1,) if item != "atom" else (0, 1) for item in shape])
+    assert [p[2] for p in inner.programs(2) if p[0] == "A"] == [(1,), (0, 0), (0, 1), (1, 0), (1, 1)]
+    assert inner.count(2) == len(list(inner.programs(2))) == 10
 
 
 def test_numbered_skips_across_sizes_without_building():

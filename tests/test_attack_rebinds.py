@@ -24,6 +24,8 @@ def test_exhaustive_counts_by_hand():
     # size 2: two atoms, or one of 8 sequential blocks (range1 range2 rangen if ifelse manual
     # swap2 swapn) around any atom, or one of 3 parallel blocks around an atom that rebinds nothing
     assert R.count(2) == (34 * 34 + 8 * 34 + 3 * 25) * 2 == 3006
+    # counted, as enumerated, by the shared framed enumeration (grammar.Framed): --skip builds none
+    assert R.ENUMERATION.count(2) == sum(1 for _ in R.points(2)) == 3006
 
 
 def test_no_manual_scope_holds_a_parallel_loop_or_another_scope_no_parallel_body_an_else():

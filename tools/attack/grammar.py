@@ -28,6 +28,7 @@ and block by block), `Guard` the shared `if` on a loop counter, and `random_size
 from __future__ import annotations
 
 import itertools
+import math
 import random
 import re
 from dataclasses import dataclass
@@ -109,15 +110,18 @@ class Framed:
         `atoms` or `symmetries` is a function of the frame);
     valid: `valid(frame, shape, fill)`, the points the grammar has (default: all);
     symmetries: the renamings fills are reduced by, or a function of the frame (canonical fills);
-    fill_key: the order of a shape's fills (default: product order)."""
+    fill_key: the order of a shape's fills (default: product order);
+    alphabets: `alphabets(shape)`, the atom indices allowed at each atom position of the shape, in
+        order (default: every one of `atoms` at each); fills are their product, counted unbuilt."""
 
     def __init__(self, blocks: tuple, build: Callable, atoms, frames=None, *, barred_in_manual: tuple = (),
                  shapes: Optional[Callable] = None, frames_inside: bool = True, valid: Optional[Callable] = None,
-                 symmetries=(), fill_key: Optional[Callable] = None):
+                 symmetries=(), fill_key: Optional[Callable] = None, alphabets: Optional[Callable] = None):
         self.blocks, self.build, self.atoms, self.frames = blocks, build, atoms, frames
         self.barred_in_manual = barred_in_manual
         self._shape_source = shapes or in_order(blocks, barred_in_manual)
         self.frames_inside, self.valid, self.symmetries, self.fill_key = frames_inside, valid, symmetries, fill_key
+        self.alphabets = alphabets
         self._cache: dict = {}
 
     def shapes_of(self, size: int) -> tuple:
@@ -140,7 +144,10 @@ class Framed:
         """A shape's fills (in `frame`, for grammars whose atoms or symmetries depend on it)."""
         n = self.atoms(frame) if callable(self.atoms) else self.atoms
         syms = (self.symmetries(frame) if callable(self.symmetries) else self.symmetries) if reduce else ()
-        out = fills(shape, n, syms)
+        if self.alphabets is None:
+            out = fills(shape, n, syms)
+        else:
+            out = (f for f in itertools.product(*self.alphabets(shape)) if canonical(f, syms))
         return sorted(out, key=self.fill_key) if self.fill_key else out
 
     def points(self, size: int, max_atoms=None, patterns=(), reduce: bool = True) -> Iterator[tuple]:
@@ -171,9 +178,14 @@ class Framed:
         """How many programs `programs` yields, none built (a product where nothing filters fills)."""
         if self.valid is None and not callable(self.atoms) and not callable(self.frames) and (
                 not reduce or not self.symmetries):
-            return sum(self.atoms ** n_atoms(shape) * len(self.frames_of(shape))
+            return sum(self._fills_count(shape) * len(self.frames_of(shape))
                        for shape in self.kept(size, max_atoms, patterns))
         return sum(1 for _ in self.points(size, max_atoms, patterns, reduce))
+
+    def _fills_count(self, shape) -> int:
+        if self.alphabets is None:
+            return self.atoms ** n_atoms(shape)
+        return math.prod(len(alphabet) for alphabet in self.alphabets(shape))
 
 
 def numbered(source, sizes, skip: int = 0, max_atoms=None, patterns=()) -> Iterator[tuple]:
@@ -388,8 +400,11 @@ def shape_filter(patterns, blocks: tuple) -> Callable:
     return lambda shape: any(matches(p, shape) for p in parsed)
 
 
+def shape_size(shape) -> int:
+    """A shape's size: an atom 1, a block 1 + its body's."""
+    return sum(1 if item == "atom" else 1 + shape_size(item[1]) for item in shape)
+
+
 def pattern_size(text: str) -> int:
     """The size of the shapes a pattern matches."""
-    def size(shape):
-        return sum(1 if item == "atom" else 1 + size(item[1]) for item in shape)
-    return size(parse_pattern(text))
+    return shape_size(parse_pattern(text))

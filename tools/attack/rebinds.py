@@ -57,8 +57,9 @@ compilation for the reason it names (runner.Report.refusal_check), else a failur
 "refusal").
 
 Exhaustive mode (`--exhaustive --grammar rebinds --size K`): size is the items' size (an atom 1,
-a block 1 + its body); programs are (shape, fill, post), shapes in grammar.ordered_shapes' order,
-each shape's fills in product order over the atoms allowed at each position, POSTS innermost. No
+a block 1 + its body); programs are grammar.Framed's points (post, shape, fill), shapes in
+grammar.ordered_shapes' order, each shape's fills in product order over the atoms allowed at each
+position (Framed's `alphabets`), POSTS innermost, so `--skip` builds none it leaves out. No
 symmetry reduction: size 1 is 34 x 2 = 68 programs (tests/test_attack_rebinds.py counts by hand).
 `--shapes` patterns (grammar.py) name these blocks; `loop` stands for every loop of them, `with`
 for `manual`, e.g. `--shapes 'manual(loop(atom))'`.
@@ -68,11 +69,9 @@ POSTS or none.
 
 from __future__ import annotations
 
-import functools
-import itertools
 import random
 from dataclasses import dataclass
-from typing import Iterator, Optional
+from typing import Optional
 
 from . import grammar, guards
 from . import program as P
@@ -117,8 +116,11 @@ class Rows:
 
 # ---- shapes -------------------------------------------------------------------------------------
 
-@functools.lru_cache(maxsize=None)
 def _shapes(size: int) -> tuple:
+    return ENUMERATION.shapes_of(size)
+
+
+def _valid_shapes(size: int) -> tuple:
     return tuple(sh for sh in grammar.ordered_shapes(grammar.shapes(size, BLOCKS, BARRED_IN_MANUAL))
                  if _valid(sh))
 
@@ -139,6 +141,14 @@ def alphabets(shape, in_parallel: bool = False) -> list:
         else:
             out += alphabets(item[1], in_parallel or item[0] in PARALLEL)
     return out
+
+
+_INDICES = {ATOMS: tuple(range(len(ATOMS))), PARALLEL_ATOMS: tuple(ATOMS.index(a) for a in PARALLEL_ATOMS)}
+
+
+def _index_alphabets(shape) -> list:
+    """`alphabets` as ATOMS indices (Framed's fills)."""
+    return [_INDICES[alpha] for alpha in alphabets(shape)]
 
 
 def _uses(shape, what: str, in_loop: bool = False) -> bool:
@@ -164,36 +174,28 @@ def _settings(shape) -> tuple:
 
 # ---- building -----------------------------------------------------------------------------------
 
-class _Builder:
+class _Builder(guards._Builder):
+    """The items of a shape (grammar.Builder), each task in the manual scope's chain, if any
+    (guards' `call`); the loops' counters, the carries' and the chain's names as they nest."""
+
     def __init__(self, fill):
-        self.fill = iter(fill)
-        self.k = 0
-        self.names = {"t": "t", "u": "u", "w": "w", "v": "v", "g": "g"}
-        self.chain: Optional[str] = None     # the manual scope's TaskId chain, or None
-        self.loop_var: Optional[str] = None
+        super().__init__(fill, {"t": "t", "u": "u", "w": "w", "v": "v", "g": "g"}, None)
+        self.atoms = ATOMS                      # this grammar's, not guards'
+        self.loop_var: Optional[str] = None     # the innermost loop's counter, or None
 
-    def fresh(self, p: str) -> str:
-        self.k += 1
-        return f"{p}{self.k}"
-
-    def items(self, shape) -> list:
-        out = []
-        for item in shape:
-            out += self.atom(next(self.fill)) if item == "atom" else self.block(*item)
-        return out
-
-    def block(self, block: str, inner) -> list:
+    def block(self, item):
+        block, inner = item
         if block in ("if", "ifelse"):
             cond = (self.loop_var, ">=", 1) if self.loop_var else ("c", ">", 0)
             then = tuple(self.items(inner))
             orelse = (P.Swap(self.names["t"], self.names["u"], self.fresh("r")),) if block == "ifelse" else ()
-            return [P.If(cond, then, orelse)]
+            return P.If(cond, then, orelse)
         if block == "manual":
             m = self.fresh("m")
             self.chain = m
             body = (P.TidNone(m),) + tuple(self.items(inner))
             self.chain = None
-            return [P.Manual(body)]
+            return P.Manual(body)
         kind = "parallel" if block in PARALLEL else "range"
         trip = "n" if block.endswith("n") else int(block[-1])
         var, outer_var = self.fresh("i"), self.loop_var
@@ -201,7 +203,7 @@ class _Builder:
         if not block.startswith("swap"):
             body = tuple(self.items(inner))
             self.loop_var = outer_var
-            return [P.Loop(kind, var, trip, body)]
+            return P.Loop(kind, var, trip, body)
         p, q = self.fresh("p"), self.fresh("q")
         saved, chain = dict(self.names), self.chain
         t, u = self.names["t"], self.names["u"]
@@ -213,21 +215,13 @@ class _Builder:
             carries, yields, results = carries + ((mi, chain),), yields + (mi,), results + (chain,)
         body = tuple(self.items(inner))
         self.names, self.chain, self.loop_var = saved, chain, outer_var
-        return [P.Loop(kind, var, trip, body, carries=carries, yields=yields, results=results)]
-
-    def call(self, kernel: str, args: tuple, results: tuple, reads: bool) -> P.Call:
-        if self.chain:
-            return P.Call(kernel, args, results, (), True, self.chain, (self.chain,))
-        if reads:
-            return P.Call(kernel, args, results, (), True, self.fresh("k"))
-        return P.Call(kernel, args, results)
+        return P.Loop(kind, var, trip, body, carries=carries, yields=yields, results=results)
 
     def host_read(self, name: str, idx: tuple) -> P.HostRead:
         var = self.fresh("h")
         return P.HostRead(var, name, idx, self.k % (P.SINK_SIZE - 2))
 
-    def atom(self, index: int) -> list:
-        atom = ATOMS[index]
+    def atom(self, atom: tuple) -> list:
         op, names = atom[0], self.names
         if op in ACCESS_OPS:
             x = names[atom[1]]
@@ -297,32 +291,9 @@ class Program(guards.Program):
 
 # ---- enumeration --------------------------------------------------------------------------------
 
-def _kept(size: int, max_atoms, patterns) -> Iterator[tuple]:
-    keep = grammar.shape_filter(patterns, BLOCKS)
-    for shape in _shapes(size):
-        if (max_atoms is None or grammar.n_atoms(shape) <= max_atoms) and keep(shape):
-            yield shape
-
-
-def _fills(shape) -> Iterator[tuple]:
-    return itertools.product(*[[ATOMS.index(a) for a in alpha] for alpha in alphabets(shape)])
-
-
-def programs(size: int, max_atoms=None, patterns=()) -> Iterator["Program"]:
-    for shape in _kept(size, max_atoms, patterns):
-        for fill in _fills(shape):
-            for post in POSTS:
-                yield build(shape, fill, post)
-
-
-def count(size: int, max_atoms=None, patterns=()) -> int:
-    total = 0
-    for shape in _kept(size, max_atoms, patterns):
-        k = 1
-        for alpha in alphabets(shape):
-            k *= len(alpha)
-        total += k * len(POSTS)
-    return total
+ENUMERATION = grammar.Framed(BLOCKS, lambda post, shape, fill: build(shape, fill, post), len(ATOMS), POSTS,
+                             shapes=_valid_shapes, alphabets=_index_alphabets)
+points, programs, count = ENUMERATION.points, ENUMERATION.programs, ENUMERATION.count
 
 
 # ---- random programs ----------------------------------------------------------------------------
@@ -337,15 +308,11 @@ def _random_items(rnd: random.Random, budget: int, in_manual: bool, depth: int, 
             inner = _random_items(rnd, rnd.randint(1, left - 1), in_manual or block == "manual", depth + 1,
                                   in_parallel or block in PARALLEL)
             items.append((block, inner))
-            left -= 1 + _size(inner)
+            left -= 1 + grammar.shape_size(inner)
         else:
             items.append("atom")
             left -= 1
     return tuple(items)
-
-
-def _size(shape) -> int:
-    return sum(1 if item == "atom" else 1 + _size(item[1]) for item in shape)
 
 
 def generate(seed: int, max_size: Optional[int] = None) -> "Program":

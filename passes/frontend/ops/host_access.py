@@ -24,13 +24,7 @@ L = S.LANGUAGE
 
 @dsl_op("tensor.read", VALUE, params=("tensor", "indices"))
 def read(cx: FunctionContext, call: ast.Call, a: dict[str, ast.expr]) -> tuple[Any, Any]:
-    tensor, ty = tensor_operand(cx, a["tensor"], "tensor.read")
-    index = element_index(cx, a["indices"], "tensor.read")
-    if len(index) != len(ty.shape):
-        raise cx.error(
-            f"pl.tensor.read of a rank-{len(ty.shape)} tensor needs {len(ty.shape)} indices, got {len(index)}",
-            a["indices"],
-        )
+    tensor, ty, index = _element(cx, a, "tensor.read")
     if ty.dtype.c_type is None:
         raise cx.error(f"elements of a {ty.dtype.name} tensor cannot be read on the host", call)
     check_element_index(cx, index, index_nodes(a["indices"]), ty.shape)
@@ -39,13 +33,7 @@ def read(cx: FunctionContext, call: ast.Call, a: dict[str, ast.expr]) -> tuple[A
 
 @dsl_op("tensor.write", STATEMENT, params=("tensor", "indices", "value"))
 def write(cx: FunctionContext, call: ast.Call, a: dict[str, ast.expr]) -> Any:
-    tensor, ty = tensor_operand(cx, a["tensor"], "tensor.write")
-    index = element_index(cx, a["indices"], "tensor.write")
-    if len(index) != len(ty.shape):
-        raise cx.error(
-            f"pl.tensor.write of a rank-{len(ty.shape)} tensor needs {len(ty.shape)} indices, got {len(index)}",
-            a["indices"],
-        )
+    tensor, ty, index = _element(cx, a, "tensor.write")
     check_element_index(cx, index, index_nodes(a["indices"]), ty.shape)
     value, vty = cx.expr(a["value"])
     if vty._production != "ScalarType" or vty.dtype is DType.TASK_ID:
@@ -62,6 +50,16 @@ def write(cx: FunctionContext, call: ast.Call, a: dict[str, ast.expr]) -> Any:
     elif vty.dtype.is_float != ty.dtype.is_float:
         raise cx.error(f"cannot write a {vty.dtype.name} value into a {ty.dtype.name} tensor", a["value"])
     return L.WriteTensor.make(tensor, index, value, span=cx.span(call))
+
+
+def _element(cx: FunctionContext, a: dict[str, ast.expr], what: str) -> tuple[Any, Any, list[Any]]:
+    """The tensor, its type and the element index (one per axis) of ``pl.<what>(tensor, indices)``."""
+    tensor, ty = tensor_operand(cx, a["tensor"], what)
+    index = element_index(cx, a["indices"], what)
+    if len(index) != len(ty.shape):
+        raise cx.error(f"pl.{what} of a rank-{len(ty.shape)} tensor needs {len(ty.shape)} indices, got {len(index)}",
+                       a["indices"])
+    return tensor, ty, index
 
 
 def index_nodes(node: ast.expr) -> list[ast.expr]:

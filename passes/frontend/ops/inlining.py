@@ -22,7 +22,7 @@ from nanopass.languages.terms import ParamDir
 from ..names import dsl_call, self_method
 from ..registry import ARGUMENT, OPS
 from .inline_rebinding import rebindings
-from .submits import kernel_call, task_arg
+from .submits import kernel_call, keyword_error, task_arg
 
 if TYPE_CHECKING:
     from ..context import FunctionContext
@@ -57,11 +57,7 @@ def expand(
                        hint="an inline function is copied into its caller: it cannot recurse")
     params = cx.program.inline_params(fdef)
     for kw in call.keywords:
-        names = [p.name for p in params]
-        if kw.arg in names:  # a parameter named as Python allows: the DSL passes arguments by position
-            raise cx.error(f"inline function '{fdef.name}' does not accept keyword arguments: '{kw.arg}' is its "
-                           f"parameter {names.index(kw.arg) + 1}, pass it by position", kw.value)
-        raise cx.error(f"inline function '{fdef.name}' does not accept keyword argument '{kw.arg}'", kw.value)
+        raise keyword_error(cx, f"inline function '{fdef.name}'", kw, params)
     if len(call.args) != len(params):
         raise cx.error(f"inline function '{fdef.name}' expects {len(params)} argument(s), got {len(call.args)}", call)
     for arg, param in zip(call.args, params):

@@ -119,13 +119,7 @@ def counted_loop(cx: FunctionContext, stmt: ast.For, call: ast.Call, kind: LoopK
         explicit = init_node is not None
         if explicit:
             var_node, iter_names = explicit_loop_target(cx, stmt.target, init_node)
-            inits = init_node.elts
-            for name_node, init in zip(iter_names, inits):
-                init_expr, init_ty = cx.outside(lambda init=init: cx.expr(init))
-                if init_ty._production not in ("TensorType", "ScalarType", "ArrayType"):
-                    raise cx.error("an init value must be a tensor, a scalar or an array", init)
-                binding = cx.define(name_node.id, init_ty, name_node, "iter")
-                iters.append(L.IterArg.make(L.Binder.make(name_node.id, init_ty, span=binding.span), init_expr))
+            iters = iter_args(cx, iter_names, init_node.elts)
         else:
             var_node = stmt.target
             if not isinstance(var_node, ast.Name):
@@ -184,6 +178,19 @@ def explicit_loop_target(cx: FunctionContext, target: ast.expr, init_node: ast.e
             f"{len(names)} loop carries but {len(init_node.elts)} init values", init_node
         )
     return target.elts[0], names
+
+
+def iter_args(cx: FunctionContext, names: list[ast.Name], inits: list[ast.expr]) -> list[Any]:
+    """A loop's carries (``pl.range``'s or ``pl.while_``'s ``init_values``): each name bound in the
+    body with its init value's type, the init value read outside the loop."""
+    iters: list[Any] = []
+    for name_node, init in zip(names, inits):
+        init_expr, init_ty = cx.outside(lambda init=init: cx.expr(init))
+        if init_ty._production not in ("TensorType", "ScalarType", "ArrayType"):
+            raise cx.error("an init value must be a tensor, a scalar or an array", init)
+        binding = cx.define(name_node.id, init_ty, name_node, "iter")
+        iters.append(L.IterArg.make(L.Binder.make(name_node.id, init_ty, span=binding.span), init_expr))
+    return iters
 
 
 def loop_yield(cx: FunctionContext, stmt: ast.stmt, iters: list[Any]) -> tuple[list[Any], list[ast.Name]]:

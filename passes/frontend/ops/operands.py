@@ -142,6 +142,19 @@ def check_offsets(cx: FunctionContext, offset: list[Any], nodes: list[ast.expr])
             _check_uint32(cx, "offset", off.value, axis, node)
 
 
+def check_window_ends(cx: FunctionContext, offset: list[Any], sizes: tuple, extents: tuple, nodes: list[ast.expr],
+                      message: str, hint: str | None = None) -> None:
+    """The windows ``[offset, offset + size)`` of the axes whose offset, size and extent are all
+    constant end within the extent (each read from its ``nodes``); ``message`` the error's, written
+    over ``{axis}``, ``{lo}``, ``{hi}`` and ``{extent}``."""
+    if cx.unreachable:
+        return
+    for axis, (off, size, extent, node) in enumerate(zip(offset, sizes, extents, nodes)):
+        if all(x._production == "Int" for x in (off, size, extent)) and off.value + size.value > extent.value:
+            raise cx.error(message.format(axis=axis, lo=off.value, hi=off.value + size.value, extent=extent.value),
+                           node, hint=hint)
+
+
 def _check_uint32(cx: FunctionContext, kind: str, value: int, axis: int, node: ast.expr) -> None:
     if value < 0:
         before = "the window would start" if kind == "offset" else "it is"

@@ -8,7 +8,7 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING, Any
 
-from nanopass.errors import quoted
+from nanopass.errors import UserError, quoted
 from nanopass.suggest import did_you_mean
 from nanopass.languages import surface as S
 from nanopass.languages.terms import DType, FuncKind, ParamDir
@@ -42,12 +42,8 @@ def kernel_call(cx: FunctionContext, call: ast.Call, targets: list[ast.expr] | N
         if kw.arg == "attrs":
             attrs_node = kw.value
             continue
-        names = [p.name for p in sig.params]
-        if kw.arg in names:  # a parameter named as Python allows: the DSL passes arguments by position
-            raise cx.error(f"kernel '{name}' does not accept keyword arguments: '{kw.arg}' is its parameter "
-                           f"{names.index(kw.arg) + 1}, pass it by position", kw.value, _signature_hint(sig))
         hint = "use pl.submit(self.k, ..., deps=[...]) for explicit dependencies" if kw.arg == "deps" else None
-        raise cx.error(f"kernel '{name}' does not accept keyword argument '{kw.arg}'", kw.value, hint)
+        raise keyword_error(cx, f"kernel '{name}'", kw, sig.params, _signature_hint(sig), hint)
     nodes = call.args
     if len(nodes) != len(sig.params):
         raise cx.error(
@@ -409,6 +405,19 @@ def _argument_form(call: ast.Call) -> Any:
     spelled = dsl_call(call)
     op = OPS.get(spelled) if spelled is not None else None
     return op.forms.get(ARGUMENT) if op is not None else None
+
+
+def keyword_error(cx: FunctionContext, callee: str, kw: ast.keyword, params: Any, param_hint: str | None = None,
+                  hint: str | None = None) -> UserError:
+    """The error of a keyword argument ``kw`` in a call of ``callee`` (``kernel 'k'``, ``inline
+    function 'f'``) whose parameters are ``params``: the DSL passes arguments by position, so one
+    naming a parameter (as Python allows) is told its position (``param_hint``), another refused
+    (``hint``)."""
+    names = [p.name for p in params]
+    if kw.arg in names:
+        return cx.error(f"{callee} does not accept keyword arguments: '{kw.arg}' is its parameter "
+                        f"{names.index(kw.arg) + 1}, pass it by position", kw.value, param_hint)
+    return cx.error(f"{callee} does not accept keyword argument '{kw.arg}'", kw.value, hint)
 
 
 def _signature_hint(sig: KernelSig) -> str:

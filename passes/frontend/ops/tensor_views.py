@@ -9,8 +9,8 @@ source's end: the runtime view's extents are cut to what is left of the source a
 (printed as a run-time ``std::min`` in both ABIs; ``--abi l2`` prints every extent that way, as
 the reference does). The result's type keeps the written extents, an upper bound of the view's.
 A window provably outside its tensor is a located error (``operands.check_offsets``: an offset
-below 0 or not below 2**32, clamped or not; without ``clamp=True``, a slice's or an assemble's
-window past a constant extent).
+below 0 or not below 2**32, clamped or not; ``operands.check_window_ends``, without
+``clamp=True``: a slice's or an assemble's window past a constant extent).
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from ..consteval import constant_value
 from ..names import attr_path, dsl_call
 from ..registry import VALUE, dsl_op
 from ..type_reader import SCALAR_T
-from .operands import check_offsets, index_list, shape_list, tensor_operand
+from .operands import check_offsets, check_window_ends, index_list, shape_list, tensor_operand
 
 if TYPE_CHECKING:
     from ..context import FunctionContext
@@ -66,14 +66,10 @@ def slice_(cx: FunctionContext, call: ast.Call, a: dict[str, ast.expr]) -> tuple
     if _given(a, "pad_value"):
         constant_value(cx.program, a["pad_value"])  # a constant, for the kernel; nothing printed
     shape_nodes = a["shape"].elts if isinstance(a["shape"], (ast.List, ast.Tuple)) else [call] * len(shape)
-    for dim, off, full, node in zip(shape, offset, ty.shape, shape_nodes):
-        if not clamp and not cx.unreachable and all(x._production == "Int" for x in (dim, off, full)) \
-                and off.value + dim.value > full.value:
-            raise cx.error(
-                f"the slice [{off.value}, {off.value + dim.value}) is outside the dimension of extent {full.value}",
-                node,
-                hint="clamp=True cuts the window at the source's end",
-            )
+    if not clamp:
+        check_window_ends(cx, offset, shape, ty.shape, shape_nodes,
+                          "the slice [{lo}, {hi}) is outside the dimension of extent {extent}",
+                          hint="clamp=True cuts the window at the source's end")
     check_offsets(cx, offset, a["offset"].elts)
     return L.SliceTensor.make(tensor, shape, offset, False, clamp, placed), L.TensorType.make(shape, ty.dtype)
 
@@ -157,11 +153,9 @@ def assemble(cx: FunctionContext, call: ast.Call, a: dict[str, ast.expr]) -> tup
     if sty.dtype != tty.dtype:
         raise cx.error("pl.assemble needs a source of the target's dtype", a["source"])
     check_offsets(cx, offset, a["offset"].elts)
-    for axis, (off, size, extent, node) in enumerate(zip(offset, sty.shape, tty.shape, a["offset"].elts)):
-        if not cx.unreachable and all(x._production == "Int" for x in (off, size, extent)) \
-                and off.value + size.value > extent.value:
-            raise cx.error(f"the source's window [{off.value}, {off.value + size.value}) of axis {axis} is outside "
-                           f"the target's dimension of extent {extent.value}", node)
+    check_window_ends(cx, offset, sty.shape, tty.shape, a["offset"].elts,
+                      "the source's window [{lo}, {hi}) of axis {axis} is outside the target's dimension of "
+                      "extent {extent}")
     return L.AssembleTensor.make_trusted(target, source, offset), tty  # (trusted: the Vars and Exprs read above)
 
 

@@ -14,7 +14,7 @@ from nanopass.languages import surface as S
 from ..names import dsl_call
 from ..registry import ARGUMENT, EXPRESSION, ITERATOR, STATEMENT, TARGETS, VALUE, dsl_op
 from ..type_reader import BOOL_T, type_text
-from .loops import is_yield_assign, loop_yield
+from .loops import is_yield_assign, iter_args, loop_yield
 
 if TYPE_CHECKING:
     from ..context import FunctionContext
@@ -63,13 +63,7 @@ def while_(cx: FunctionContext, stmt: ast.For, call: ast.Call) -> list[Any]:
     cx.enter(stmt)
     cx.push()
     try:
-        iters: list[Any] = []
-        for name_node, init in zip(names, init_node.elts):
-            init_expr, init_ty = cx.outside(lambda init=init: cx.expr(init))
-            if init_ty._production not in ("TensorType", "ScalarType", "ArrayType"):
-                raise cx.error("an init value must be a tensor, a scalar or an array", init)
-            binding = cx.define(name_node.id, init_ty, name_node, "iter")
-            iters.append(L.IterArg.make(L.Binder.make(name_node.id, init_ty, span=binding.span), init_expr))
+        iters = iter_args(cx, names, init_node.elts)
         cond_call = first.value
         if len(cond_call.args) != 1 or cond_call.keywords:
             raise cx.error("pl.cond takes one argument: the loop's condition", cond_call)
