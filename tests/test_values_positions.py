@@ -3,7 +3,7 @@ gives each element the version (task, slot, the kernel's index into that slot's 
 element transposed, shifted or reshaped away from where the program as written puts it is a
 mismatch (``tools/values.py``). Before, every element a task wrote had the version ``("task", k)``:
 a miscompile that placed ``s`` into ``y``'s rows instead of ``pl.tensor.transpose(s, 0, 1)`` checked
-clean (session 35's fuse_create_assemble_to_slice defect, found only by reading the C++)."""
+clean (the fuse_create_assemble_to_slice defect 4640f00 fixed, found only by reading the C++)."""
 
 from __future__ import annotations
 
