@@ -50,10 +50,12 @@ def test_a_read_observes_the_last_writer_of_each_element_and_a_copy_moves_versio
     t.trace.events.append(HostRead(whole("x"), (1, 1), 0, line=9))
     reads = {r.key: r for r in observations(t.trace)}
     big = reads[("task", 2, 0)]
-    assert set(big.versions[:16]) == {("task", 0)} and set(big.versions[16:]) == {("task", 1)}
+    # each element is the write of its task as the element at the same index of the slot's view
+    assert big.versions[:16] == tuple(("task", 0, 1, index) for index in big.positions[:16])
+    assert big.versions[16:] == tuple(("task", 1, 1, (row - 4, col)) for row, col in big.positions[16:])
     x = reads[("task", 2, 1)]
     assert x.versions[5] == ("host", 0) and x.versions[0] == ("entry", 0, 0)
-    assert reads[("get", 9, 0)].versions == (("task", 2),)
+    assert reads[("get", 9, 0)].versions == (("task", 2, 1, (1, 1)),)
 
 
 def test_unwritten_created_elements_are_undefined_or_their_fill():
@@ -85,7 +87,7 @@ def test_placing_an_assembled_source_inside_its_target_early_changes_what_a_read
     written, fused = written_and_fused()
     [mismatch] = compare_values(written, fused)
     assert mismatch.read.key == ("task", 2, 0)
-    assert (mismatch.written, mismatch.emitted, mismatch.position) == (("task", 0), ("task", 1), (0, 0))
+    assert (mismatch.written, mismatch.emitted, mismatch.position) == (("task", 0, 1, (0, 0)), ("task", 1, 1, (0, 0)), (0, 0))
     # the INOUT tag on task 1's slot is ordering, not a read: the kernel writes its Out parameter
     assert "task 2" in str(mismatch) and "the write of task 0" in str(mismatch)
 

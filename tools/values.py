@@ -9,11 +9,16 @@ in submission order, reading every element of its INPUT, INOUT and NO_DEP slots 
 every element of its OUTPUT, INOUT and OUTPUT_EXISTING slots; a host element write writes one
 element; a ``Copy`` (``pl.assemble`` as written: the source's elements into the target's rows)
 gives each target element the version of the source element it copies. Dummy tasks run no
-kernel and touch nothing. An element's *version* says who wrote it last:
+kernel and touch nothing. An element's *version* says who wrote it last and which element of
+what they wrote it is, so that an element that lands elsewhere (a view transposed, sliced at
+another offset or reshaped otherwise than the program's) is a different version:
 
-- ``("task", k)``: the k-th kernel task (counted among kernel tasks, as ``canonical`` does);
+- ``("task", k, slot, index)``: the k-th kernel task (counted among kernel tasks, as
+  ``canonical`` does), as the element at ``index`` (the kernel's index into the view, row-major
+  order of its shape) of its tensor slot ``slot``;
 - ``("host", k)``: the k-th host element write;
-- ``("entry", slot, flat)``: the entry tensor's initial element (never written in the run);
+- ``("entry", slot, flat)``: the entry tensor's initial element at flat offset ``flat`` of its
+  buffer (never written in the run);
 - ``("fill", bits)``: the fill value of a created buffer;
 - ``UNDEFINED``: an element of a created buffer without a fill that nobody wrote.
 
@@ -24,7 +29,8 @@ each slot read and written as its kernel parameter declares, ``In`` read, ``Out`
 ``InOut`` both, and as the program as written tags it for a kernel ``directions`` does not name:
 a call-site tag says what the runtime orders, and a program may tag an ``Out`` argument INOUT to
 order it after an earlier writer of its buffer, which the kernel does not read; host reads by
-source line and occurrence, as a pass may drop a dead one) and returns every read whose versions differ, and every task
+source line and occurrence, as a pass may drop a dead one) and returns every read whose versions differ,
+every task's read of a view of another shape (the kernel's indices are the view's), and every task
 that reads one slot and writes another sharing elements with it in the emitted program only
 (the kernel may read what it already overwrote). An ``UNDEFINED`` element of the program as written matches anything (the
 program reads memory it never set).
@@ -59,11 +65,12 @@ class Mismatch:
     position: tuple[int, ...]  # the first element (view index) that differs
     written: tuple
     emitted: tuple
-    alias: str = ""  # instead: a task whose slots share elements in the emitted program only
+    text: str = ""  # instead, the mismatch in words: a task whose slots share elements in the emitted
+    # program only, or a task's read of a view of another shape than the program as written's
 
     def __str__(self) -> str:
-        if self.alias:
-            return self.alias
+        if self.text:
+            return self.text
         return (
             f"{self.read.what} reads element {list(self.position)} of {self.read.buffer}: the program as written "
             f"observes {describe(self.written)}, the emitted program {describe(self.emitted)}"
@@ -73,7 +80,7 @@ class Mismatch:
 def describe(version: tuple) -> str:
     kind = version[0]
     if kind == "task":
-        return f"the write of task {version[1]}"
+        return f"the write of task {version[1]} (slot {version[2]}, element {list(version[3])})"
     if kind == "host":
         return f"host write {version[1]}"
     if kind == "entry":
@@ -157,8 +164,8 @@ def observations(trace: Trace, kinds: list[tuple[str, ...]] | None = None) -> li
                     ))
             for slot, arg in enumerate(event.tensors):
                 if slot_tags[slot] in WRITES:
-                    for _, flat in positions(arg.view):
-                        memory[arg.view.buffer][flat] = ("task", tasks)
+                    for index, flat in positions(arg.view):
+                        memory[arg.view.buffer][flat] = ("task", tasks, slot, index)
             tasks += 1
         elif isinstance(event, HostWrite):
             [(_, flat)] = positions(_element(event.view, event.index))
@@ -185,7 +192,8 @@ def _element(view: View, index: tuple[int, ...]) -> View:
 
 def compare_values(written: Trace, emitted: Trace, directions: dict[str, tuple[str, ...]] | None = None) -> list[Mismatch]:
     """The reads whose observed versions differ between the program as written and the emitted
-    program (one mismatch per read, at its first differing element). The traces must run the same
+    program (one mismatch per read, at its first differing element, or of its shape when a task's
+    read view has another shape in the emitted program). The traces must run the same
     kernel tasks (``check`` has compared them); a read the emitted program makes that the program
     as written does not is a mismatch too. What each slot reads and writes is its kernel
     parameter's direction when ``directions`` names the kernel (``tags``), else the program as
@@ -199,6 +207,11 @@ def compare_values(written: Trace, emitted: Trace, directions: dict[str, tuple[s
         theirs = mine.get(read.key)
         if theirs is None:
             out.append(Mismatch(read, (), ("absent",), read.versions[0] if read.versions else UNDEFINED))
+            continue
+        if read.key[0] == "task" and read.positions != theirs.positions:
+            text = (f"{theirs.what} reads a view of shape {_shape(read.positions)} of {read.buffer}, the program as "
+                    f"written one of shape {_shape(theirs.positions)} of {theirs.buffer}")
+            out.append(Mismatch(theirs, (), UNDEFINED, UNDEFINED, text))
             continue
         for position, want, got in zip(theirs.positions, theirs.versions, read.versions):
             if want != UNDEFINED and want != got:
@@ -223,6 +236,11 @@ def _new_aliases(written: Trace, emitted: Trace, kinds: list[tuple[str, ...]]) -
                 out.append(Mismatch(read, (), UNDEFINED, UNDEFINED, text))
                 break
     return out
+
+
+def _shape(positions: tuple[tuple[int, ...], ...]) -> list[int]:
+    """The shape of a view from its elements' indices, in row-major order."""
+    return [i + 1 for i in positions[-1]] if positions else [0]
 
 
 def _kernel_tasks(trace: Trace) -> list[Task]:
