@@ -148,3 +148,32 @@ def test_a_write_after_one_branch_rebinds_an_outer_tensor_is_refused(tmp_path):
     # line 7 of the body, column 17: the value after "y = " indented by 8 + 4 (the block)
     assert message.startswith(f"{BODY_LINE + 6}:17: 'pl.assemble(y, pl.add(x, x), [0, 0])' writes a tensor the "
                               "branches of an if in this pl.at block bind to different buffers"), message
+
+
+@pytest.mark.parametrize("block", [AT, "with pl.spmd(4):\n"])
+def test_a_name_a_loop_body_binds_is_the_outer_tensor_after_a_loop_that_runs_no_iteration(tmp_path, block):
+    body = ("y = pl.create_tensor([16, 16], dtype=pl.FP32)\n"
+            + AT + "    y = pl.assemble(y, pl.add(x, x), [0, 0])\n"
+            + block + ("    for i in pl.range(n):\n"
+                       "        y = pl.add(x, x)\n"
+                       "    out = pl.assemble(out, pl.add(x, y), [0, 0])\n"))
+    # with n == 0 the block reads the y the first block wrote: the second kernel takes it, so
+    # its task waits for the first (was: y taken for the loop's own, the dependency lost)
+    assert _kernel_params(tmp_path, body, "main_incore_1") == [
+        ("n", ParamDir.In), ("x", ParamDir.In), ("y", ParamDir.In), ("out", ParamDir.InOut)]
+    code = nanopass.generate_orchestration(load_program(_path(tmp_path, body))).code
+    assert "params_t1.add_input(y);\n" in code, code
+
+
+def test_a_write_after_a_loop_that_rebinds_an_outer_tensor_is_refused(tmp_path):
+    body = ("y = pl.create_tensor([16, 16], dtype=pl.FP32)\n"
+            + AT + "    y = pl.assemble(y, pl.add(x, x), [0, 0])\n"
+            + AT + ("    for i in pl.range(n):\n"
+                    "        y = pl.add(x, x)\n"
+                    "    y = pl.assemble(y, pl.add(x, x), [0, 0])\n"
+                    "out = pl.assemble(out, y, [0, 0])\n"))
+    message, _hint = _error(tmp_path, body)
+    # line 7 of the body, column 17: the value after "y = " indented by 8 + 4 (the block)
+    assert message.startswith(f"{BODY_LINE + 6}:17: 'pl.assemble(y, pl.add(x, x), [0, 0])' writes a tensor the "
+                              f"loop at line {BODY_LINE + 4} (which may run no iteration) and the code before it in "
+                              "this pl.at block bind to different buffers"), message

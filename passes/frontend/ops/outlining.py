@@ -33,7 +33,7 @@ from ..names import attr_path
 from ..registry import CONTEXT, dsl_op
 from ..source import short_source
 from ..type_reader import TID_T
-from .block_uses import AMBIGUOUS, Outline, analyze, first_use
+from .block_uses import AMBIGUOUS, BRANCHES, Outline, analyze, first_use
 from .debug_tags import dump_positions
 from .inlining import INLINED_BODIES
 from .submits import dep_list, kernel_sig, refuse_predicate
@@ -88,8 +88,8 @@ def outline_block(cx: FunctionContext, stmt: ast.With, call: ast.Call, args: dic
         ty = outline.types.get(var)
         node = outline.defined[var]
         if outline.aliases.get(var) == AMBIGUOUS:
-            raise cx.error(f"'{var}' is used after the {what} block, but the branches of an if in it bind it to "
-                           "different tensors", node, hint="pass each tensor out under its own name")
+            raise cx.error(f"'{var}' is used after the {what} block, but {outline.ambiguous.get(var, BRANCHES)} in "
+                           "it bind it to different tensors", node, hint="pass each tensor out under its own name")
         if var in outline.aliases:
             aliases.append((var, outline.aliases[var], node))
             continue
