@@ -209,6 +209,11 @@ def read_expr(cx: FunctionContext, stmt: ast.Expr) -> list[Any]:
                 raise refusal(cx, spelled, op, STATEMENT, value)
         elif spelled in REFUSED:
             raise refusal(cx, spelled, op, STATEMENT, value)
+        elif isinstance(value.func, ast.Name) and value.func.id == "print" and cx.lookup("print") is None:
+            raise cx.error("print(...) is host printing, which is not part of orchestration code: the function "
+                           "compiles to C++ that submits tasks and reads and writes tensor elements, and prints "
+                           "nothing", stmt, hint="drop it; to inspect a tensor a task receives, mark it with "
+                                                 "pl.dump_tag(t) for the runtime's dump")
     raise cx.error(
         f"this expression has no effect as a statement: {quoted(short_source(stmt))}", stmt
     )
