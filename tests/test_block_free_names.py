@@ -177,3 +177,13 @@ def test_a_write_after_a_loop_that_rebinds_an_outer_tensor_is_refused(tmp_path):
     assert message.startswith(f"{BODY_LINE + 6}:17: 'pl.assemble(y, pl.add(x, x), [0, 0])' writes a tensor the "
                               f"loop at line {BODY_LINE + 4} (which may run no iteration) and the code before it in "
                               "this pl.at block bind to different buffers"), message
+
+
+def test_a_loop_with_a_literal_positive_trip_count_binds_its_names_for_after_it(tmp_path):
+    # pl.range(2) runs: after it y is the block's own, not the outer y (no parameter, no refusal)
+    body = ("y = pl.create_tensor([16, 16], dtype=pl.FP32)\n"
+            + AT + "    y = pl.assemble(y, pl.add(x, x), [0, 0])\n"
+            + AT + ("    for i in pl.range(2):\n"
+                    "        y = pl.add(x, x)\n"
+                    "    out = pl.assemble(out, pl.add(x, y), [0, 0])\n"))
+    assert _kernel_params(tmp_path, body, "main_incore_1") == [("x", ParamDir.In), ("out", ParamDir.InOut)]

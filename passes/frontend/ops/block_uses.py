@@ -191,10 +191,10 @@ def analyze(cx: FunctionContext, stmt: ast.With, local: tuple[str, ...] = (), ca
         # after a loop that may run no iteration, a name its body binds is still the outer variable of
         # that name where there is one (as after an if whose other branch was taken); a yield's targets
         # are the loop's results, bound whatever the trip count
-        skippable = [name for name in bound - bound_before if cx.lookup(name) is not None]
+        skippable = [name for name in bound - bound_before if cx.lookup(name) is not None and not _runs(s)]
         bound.difference_update(skippable)
         for name in sorted({*aliases_before, *out.aliases, *skippable}):
-            if name in skippable or aliases_before.get(name) != out.aliases.get(name):
+            if name in skippable or (aliases_before.get(name) != out.aliases.get(name) and not _runs(s)):
                 out.aliases[name] = AMBIGUOUS  # which buffer the name is depends on the trip count
                 out.types[name] = None
                 out.ambiguous.setdefault(name, f"the loop at line {s.lineno} (which may run no iteration) and "
@@ -268,6 +268,19 @@ def _unbound(cx: FunctionContext, node: ast.Name, out: Outline) -> UserError:
     known = [*cx.visible, *cx.closed, *out.defined]  # (a closed name: one the fix would make escape)
     return cx.error(f"name '{node.id}' is not defined", node,
                     hint=did_you_mean(node.id, known) or one_edit_away(node.id, known))
+
+
+def _runs(s: ast.For) -> bool:
+    """Whether loop ``s`` runs at least one iteration whatever the inputs: ``range`` / ``pl.range`` /
+    ``pl.parallel`` / ``pl.unroll`` of integer literals with a positive trip count."""
+    call = s.iter
+    if not (isinstance(call, ast.Call) and (dsl_call(call) in ("range", "parallel", "unroll")
+                                            or isinstance(call.func, ast.Name) and call.func.id == "range")):
+        return False
+    bounds = [a.value if isinstance(a, ast.Constant) else None for a in call.args]
+    if not 1 <= len(bounds) <= 3 or any(type(b) is not int for b in bounds) or (len(bounds) == 3 and not bounds[2]):
+        return False
+    return len(range(*bounds)) > 0
 
 
 def _init_values(s: ast.For) -> list[ast.expr]:
