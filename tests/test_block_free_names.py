@@ -187,3 +187,49 @@ def test_a_loop_with_a_literal_positive_trip_count_binds_its_names_for_after_it(
                     "        y = pl.add(x, x)\n"
                     "    out = pl.assemble(out, pl.add(x, y), [0, 0])\n"))
     assert _kernel_params(tmp_path, body, "main_incore_1") == [("x", ParamDir.In), ("out", ParamDir.InOut)]
+
+
+CLUSTER = """# A pl.cluster block grouping an AIC and a split AIV kernel into one Group task, then the vector
+# kernel alone launched SPMD on two blocks, in a plain @pl.function: a function holding an outlined
+# block (a pl.cluster block among them) is promoted to Orchestration (reference-surface.md section 3).
+import nanopass.dsl as pl
+
+
+@pl.program
+class ClusterGroup:
+    @pl.function(type=pl.FunctionType.AIC)
+    def qk(self, q: pl.Tensor[[16, 64], pl.FP16], k: pl.Tensor[[64, 16], pl.FP16],
+           s: pl.Out[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
+        a: pl.Tile[[16, 64], pl.FP16, pl.MemorySpace.Left] = pl.load(q, [0, 0], [16, 64])
+        b: pl.Tile[[64, 16], pl.FP16, pl.MemorySpace.Right] = pl.load(k, [0, 0], [64, 16])
+        c: pl.Tile[[16, 16], pl.FP32, pl.MemorySpace.Acc] = pl.matmul(a, b)
+        s = pl.store(c, [0, 0], s)
+        return s
+
+    @pl.function(type=pl.FunctionType.AIV, attrs={"split": pl.SplitMode.UP_DOWN})
+    def softmax(self, s: pl.Tensor[[16, 16], pl.FP32],
+                p: pl.Out[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
+        t: pl.Tile[[16, 16], pl.FP32] = pl.load(s, [0, 0], [16, 16])
+        p = pl.store(pl.exp(t), [0, 0], p)
+        return p
+
+    @pl.function
+    def main(self, q: pl.Tensor[[16, 64], pl.FP16], k: pl.Tensor[[64, 16], pl.FP16], n: pl.Scalar[pl.INT32],
+             s: pl.Out[pl.Tensor[[16, 16], pl.FP32]], s2: pl.Out[pl.Tensor[[16, 16], pl.FP32]],
+             p: pl.Out[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
+        t = self.qk(q, k, s)
+        with pl.cluster(name_hint="attention"):
+            for i in pl.range(n):
+                t = self.qk(q, k, s2)
+            p = self.softmax(t, p)
+        return p
+"""
+
+
+def test_a_cluster_block_reads_the_outer_value_a_zero_trip_loop_leaves(tmp_path):
+    # with n == 0, t after the loop is the outer t (qk's result in s): the Group task takes s as an
+    # input, so it waits for task 0 (was: t taken for the loop's own, the read of s lost)
+    path = tmp_path / "cluster.py"
+    path.write_text(CLUSTER)
+    code = nanopass.generate_orchestration(load_program(path)).code
+    assert "params_t1.add_input(ext_s);" in code, code
