@@ -189,9 +189,7 @@ def test_a_loop_with_a_literal_positive_trip_count_binds_its_names_for_after_it(
     assert _kernel_params(tmp_path, body, "main_incore_1") == [("x", ParamDir.In), ("out", ParamDir.InOut)]
 
 
-CLUSTER = """# A pl.cluster block grouping an AIC and a split AIV kernel into one Group task, then the vector
-# kernel alone launched SPMD on two blocks, in a plain @pl.function: a function holding an outlined
-# block (a pl.cluster block among them) is promoted to Orchestration (reference-surface.md section 3).
+CLUSTER = """# cluster_group.py's kernels; main's pl.cluster block rebinds t in a loop of n iterations
 import nanopass.dsl as pl
 
 
