@@ -18,6 +18,9 @@ CP = P.Kernel("cp", (("in", "A"), ("inout", "A")))
 CONSTRUCTS = {
     "pl.spmd_submit": r"pl\.spmd_submit\(",
     "with pl.spmd": r"with pl\.spmd\(",
+    "for ... in pl.spmd": r"for bi_\w+ in pl\.spmd\(",
+    # a plain function whose outlined regions are all spmd loops (promoted as a pl.at block promotes it)
+    "plain @pl.function with spmd loops only": "PLAIN_LOOPS_ONLY",
     "with pl.at": r"with pl\.at\(level=pl\.Level\.CORE_GROUP",
     "several orchestration functions": r"def zz_side\(",
     "plain @pl.function orchestration": r"    @pl\.function\n    def orch\(",
@@ -70,6 +73,8 @@ def test_the_generator_produces_every_new_construct():
         for name, pat in CONSTRUCTS.items():
             if pat is None:
                 seen[name] += _views_of_views(prog)
+            elif pat == "PLAIN_LOOPS_ONLY":
+                seen[name] += prog.plain_orch and "with pl.at(" not in src and "with pl.spmd(" not in src
             elif re.search(pat, src):
                 seen[name] += 1
     missing = [name for name, n in seen.items() if n == 0]

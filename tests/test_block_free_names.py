@@ -148,3 +148,86 @@ def test_a_write_after_one_branch_rebinds_an_outer_tensor_is_refused(tmp_path):
     # line 7 of the body, column 17: the value after "y = " indented by 8 + 4 (the block)
     assert message.startswith(f"{BODY_LINE + 6}:17: 'pl.assemble(y, pl.add(x, x), [0, 0])' writes a tensor the "
                               "branches of an if in this pl.at block bind to different buffers"), message
+
+
+@pytest.mark.parametrize("block", [AT, "with pl.spmd(4):\n"])
+def test_a_name_a_loop_body_binds_is_the_outer_tensor_after_a_loop_that_runs_no_iteration(tmp_path, block):
+    body = ("y = pl.create_tensor([16, 16], dtype=pl.FP32)\n"
+            + AT + "    y = pl.assemble(y, pl.add(x, x), [0, 0])\n"
+            + block + ("    for i in pl.range(n):\n"
+                       "        y = pl.add(x, x)\n"
+                       "    out = pl.assemble(out, pl.add(x, y), [0, 0])\n"))
+    # with n == 0 the block reads the y the first block wrote: the second kernel takes it, so
+    # its task waits for the first (was: y taken for the loop's own, the dependency lost)
+    assert _kernel_params(tmp_path, body, "main_incore_1") == [
+        ("n", ParamDir.In), ("x", ParamDir.In), ("y", ParamDir.In), ("out", ParamDir.InOut)]
+    code = nanopass.generate_orchestration(load_program(_path(tmp_path, body))).code
+    assert "params_t1.add_input(y);\n" in code, code
+
+
+def test_a_write_after_a_loop_that_rebinds_an_outer_tensor_is_refused(tmp_path):
+    body = ("y = pl.create_tensor([16, 16], dtype=pl.FP32)\n"
+            + AT + "    y = pl.assemble(y, pl.add(x, x), [0, 0])\n"
+            + AT + ("    for i in pl.range(n):\n"
+                    "        y = pl.add(x, x)\n"
+                    "    y = pl.assemble(y, pl.add(x, x), [0, 0])\n"
+                    "out = pl.assemble(out, y, [0, 0])\n"))
+    message, _hint = _error(tmp_path, body)
+    # line 7 of the body, column 17: the value after "y = " indented by 8 + 4 (the block)
+    assert message.startswith(f"{BODY_LINE + 6}:17: 'pl.assemble(y, pl.add(x, x), [0, 0])' writes a tensor the "
+                              f"loop at line {BODY_LINE + 4} (which may run no iteration) and the code before it in "
+                              "this pl.at block bind to different buffers"), message
+
+
+def test_a_loop_with_a_literal_positive_trip_count_binds_its_names_for_after_it(tmp_path):
+    # pl.range(2) runs: after it y is the block's own, not the outer y (no parameter, no refusal)
+    body = ("y = pl.create_tensor([16, 16], dtype=pl.FP32)\n"
+            + AT + "    y = pl.assemble(y, pl.add(x, x), [0, 0])\n"
+            + AT + ("    for i in pl.range(2):\n"
+                    "        y = pl.add(x, x)\n"
+                    "    out = pl.assemble(out, pl.add(x, y), [0, 0])\n"))
+    assert _kernel_params(tmp_path, body, "main_incore_1") == [("x", ParamDir.In), ("out", ParamDir.InOut)]
+
+
+CLUSTER = """# cluster_group.py's kernels; main's pl.cluster block rebinds t in a loop of n iterations
+import nanopass.dsl as pl
+
+
+@pl.program
+class ClusterGroup:
+    @pl.function(type=pl.FunctionType.AIC)
+    def qk(self, q: pl.Tensor[[16, 64], pl.FP16], k: pl.Tensor[[64, 16], pl.FP16],
+           s: pl.Out[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
+        a: pl.Tile[[16, 64], pl.FP16, pl.MemorySpace.Left] = pl.load(q, [0, 0], [16, 64])
+        b: pl.Tile[[64, 16], pl.FP16, pl.MemorySpace.Right] = pl.load(k, [0, 0], [64, 16])
+        c: pl.Tile[[16, 16], pl.FP32, pl.MemorySpace.Acc] = pl.matmul(a, b)
+        s = pl.store(c, [0, 0], s)
+        return s
+
+    @pl.function(type=pl.FunctionType.AIV, attrs={"split": pl.SplitMode.UP_DOWN})
+    def softmax(self, s: pl.Tensor[[16, 16], pl.FP32],
+                p: pl.Out[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
+        t: pl.Tile[[16, 16], pl.FP32] = pl.load(s, [0, 0], [16, 16])
+        p = pl.store(pl.exp(t), [0, 0], p)
+        return p
+
+    @pl.function
+    def main(self, q: pl.Tensor[[16, 64], pl.FP16], k: pl.Tensor[[64, 16], pl.FP16], n: pl.Scalar[pl.INT32],
+             s: pl.Out[pl.Tensor[[16, 16], pl.FP32]], s2: pl.Out[pl.Tensor[[16, 16], pl.FP32]],
+             p: pl.Out[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
+        t = self.qk(q, k, s)
+        with pl.cluster(name_hint="attention"):
+            for i in pl.range(n):
+                t = self.qk(q, k, s2)
+            p = self.softmax(t, p)
+        return p
+"""
+
+
+def test_a_cluster_block_reads_the_outer_value_a_zero_trip_loop_leaves(tmp_path):
+    # with n == 0, t after the loop is the outer t (qk's result in s): the Group task takes s as an
+    # input, so it waits for task 0 (was: t taken for the loop's own, the read of s lost)
+    path = tmp_path / "cluster.py"
+    path.write_text(CLUSTER)
+    code = nanopass.generate_orchestration(load_program(path)).code
+    assert "params_t1.add_input(ext_s);" in code, code

@@ -375,3 +375,16 @@ def test_the_uses_after_blocks_come_from_one_walk_of_the_function(tmp_path, monk
     small, large = walks(20), walks(40)
     assert small > 0
     assert large <= 2.2 * small, (small, large)
+
+
+@pytest.mark.parametrize("after, results", [
+    ("for i in pl.range(n):\n    t = self.k(a, out)\nout = self.k(t, out)\n", 1),  # the loop may run no iteration
+    ("if n > 0:\n    t = self.k(a, out)\nelse:\n    out = self.k(t, out)\n", 1),  # the else branch reads it
+    ("for i in pl.range(n):\n    t = self.k(a, out)\n    out = self.k(t, out)\n", 0),  # read after the rebind only
+])
+def test_a_block_result_rebound_on_some_paths_only_leaves_the_block(tmp_path, after, results):
+    # t's first use after the block rebinds it; a later read on a path that skipped the rebind
+    # still sees the block's value: t is the kernel's result (was: closed, "not visible" at the read)
+    body = AT + "    t = pl.add(a, b)\n" + after
+    [kernel] = [k for k in surface(tmp_path, body).kernels if k.name == "main_incore_0"]
+    assert len(kernel.results) == results

@@ -125,7 +125,7 @@ ERRORS = {
                       "the slice [20, 28) is outside the dimension of extent 24"),
     "slice outside clamp=False": ("r = pl.slice(big, [8, 32], [20, 0], clamp=False)\nreturn res\n", "8,",
                                   "the slice [20, 28) is outside the dimension of extent 24"),
-    "slice rank": ("r = pl.slice(big, [8], [0])\nreturn res\n", "pl.slice", "pl.slice of a rank-2 tensor needs"),
+    "slice rank": ("r = pl.slice(big, [8], [0])\nreturn res\n", "[8]", "pl.slice of a rank-2 tensor needs"),
     "slice pad_value": ("r = pl.slice(big, [8, 32], [0, 0], pad_value=0)\nreturn res\n", "0)",
                         "pl.slice has no keyword argument 'pad_value'"),
     "attrs not a dict": ("res = self.k(x, res, attrs=[1])\nreturn res\n", "[1]", "attrs= must be a dict literal"),

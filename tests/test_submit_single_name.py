@@ -91,3 +91,31 @@ def test_the_printed_form_of_a_submit_without_results_reads_back():
     code = nanopass.compile_text(text).code
     assert "PTO2TaskId p = task_0_outs.task_id();" in code
     assert "params_t1_deps[params_t1_deps_count++] = p;" in code
+
+
+@pytest.mark.parametrize("annotation", [
+    "tuple[pl.Tensor[[16, 16], pl.FP32], pl.TaskId]",
+    "pl.Tuple[pl.Tensor[[16, 16], pl.FP32], pl.Scalar[pl.TASK_ID]]",
+])
+def test_an_annotation_of_the_whole_tuple_is_accepted(annotation, tmp_path):
+    code = _compile(f"r: {annotation} = pl.submit(self.copy, x, mid)\nout, t = pl.submit(self.copy, r[0], out, "
+                    "deps=[r[1]])", tmp_path)
+    assert "params_t1_deps[params_t1_deps_count++] = r;" in code
+
+
+@pytest.mark.parametrize("body, held", [
+    # the result's type: r is not the result (was: accepted, the annotation unchecked)
+    ("r: pl.Tensor[[16, 16], pl.FP32] = pl.submit(self.copy, x, mid)",
+     "holds the whole tuple of the pl.submit, its result, then its TaskId: "
+     "pl.Tuple[pl.Tensor[[16, 16], pl.FP32], pl.Scalar[pl.TASK_ID]]"),
+    ("r: pl.TaskId = pl.submit(self.probe, x)",
+     "holds the whole tuple of the pl.submit, its TaskId alone: pl.Tuple[pl.Scalar[pl.TASK_ID]]"),
+    ("r: tuple[pl.Tensor[[16, 16], pl.FP16], pl.TaskId] = pl.spmd_submit(self.copy, x, mid, core_num=2)",
+     "holds the whole tuple of the pl.spmd_submit, its result, then its TaskId"),
+])
+def test_a_wrong_annotation_of_the_whole_tuple_is_refused_at_it(body, held, tmp_path):
+    with pytest.raises(UserError) as info:
+        _compile(body, tmp_path)
+    # at the annotation: line 20 (the body's first), 3 characters after the 12 blanks ("r: ")
+    assert (info.value.span.line, info.value.span.col) == (20, 15), info.value.span
+    assert f"type annotation of 'r' is '{body.split(': ', 1)[1].split(' = ')[0]}', but 'r' {held}" in info.value.message

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from nanopass.errors import quoted
 from nanopass.languages import surface as S
 
-from .names import dsl_call, self_method
+from .names import attr_path, dsl_call, self_method
 from .ops.host_access import array_write, subscript
 from .ops.debug_tags import untag
 from .ops.inlining import expand, self_call
@@ -142,8 +142,40 @@ def read_ann_assign(cx: FunctionContext, stmt: ast.AnnAssign) -> list[Any]:
         raise cx.error("a declaration needs a value: x: T = ...", stmt)
     if not isinstance(stmt.target, ast.Name):
         raise cx.error("only a variable can be annotated", stmt.target)
+    if dsl_call(stmt.value) in WHOLE_TUPLES and stmt.target.id != "_":
+        return _annotated_whole_tuple(cx, stmt)
     annotated, exact = cx.types.annotation(cx, stmt.annotation)
     return assign(cx, [stmt.target], stmt.value, stmt, annotated, exact=exact)
+
+
+WHOLE_TUPLES = ("submit", "spmd_submit")  # the operations a single name binds the whole tuple of
+
+
+def _annotated_whole_tuple(cx: FunctionContext, stmt: ast.AnnAssign) -> list[Any]:
+    """``r: T = pl.submit(...)`` (or ``pl.spmd_submit``): ``r`` binds the whole tuple (results...,
+    TaskId) (``submit_tuples``), so ``T`` must be that tuple's type, ``tuple[...]`` or
+    ``pl.Tuple[...]`` of its elements' types; any other annotation is a user error at it, saying
+    what ``r`` holds (a ``pl.Tensor`` annotation would have the result read as ``r`` itself)."""
+    node = stmt.annotation
+    head = attr_path(node.value) if isinstance(node, ast.Subscript) else None
+    elements = None
+    if head in (["tuple"], ["typing", "Tuple"]) or (head or [""])[-1] == "Tuple":
+        items = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+        elements = [cx.types.annotation(cx, item)[0] for item in items]
+    else:
+        cx.types.annotation(cx, node)  # (a misspelt type is refused as any annotation's is)
+    statements = assign(cx, [stmt.target], stmt.value, stmt, None)
+    name = stmt.target.id
+    tup = cx.lookup(name).type
+    if elements is None or len(elements) != len(tup.types) or not all(
+            compatible(a, b) for a, b in zip(elements, tup.types)):
+        results = len(tup.types) - 1
+        held = "its TaskId alone" if not results else f"its result{'s' if results > 1 else ''}, then its TaskId"
+        raise cx.error(f"type annotation of '{name}' is {quoted(short_source(node))}, but '{name}' holds the whole "
+                       f"tuple of the {tup.what}, {held}: {tup.text()}", node,
+                       hint=f"annotate it {tup.text()}, or unpack it: "
+                            f"{('()', 'out', '(a, b)')[min(results, 2)]}, tid = {tup.what}(...)")
+    return statements
 
 
 @statement(ast.AugAssign)
@@ -177,6 +209,11 @@ def read_expr(cx: FunctionContext, stmt: ast.Expr) -> list[Any]:
                 raise refusal(cx, spelled, op, STATEMENT, value)
         elif spelled in REFUSED:
             raise refusal(cx, spelled, op, STATEMENT, value)
+        elif isinstance(value.func, ast.Name) and value.func.id == "print" and cx.lookup("print") is None:
+            raise cx.error("print(...) is host printing, which is not part of orchestration code: the function "
+                           "compiles to C++ that submits tasks and reads and writes tensor elements, and prints "
+                           "nothing", stmt, hint="drop it; to inspect a tensor a task receives, mark it with "
+                                                 "pl.dump_tag(t) for the runtime's dump")
     raise cx.error(
         f"this expression has no effect as a statement: {quoted(short_source(stmt))}", stmt
     )

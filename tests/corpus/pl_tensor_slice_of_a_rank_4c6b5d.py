@@ -1,5 +1,5 @@
 # fuzz: derive_boxes: shape: shape [8, 16] -> [8]
-# expect: 10:18: error: pl.tensor.slice of a rank-2 tensor needs a shape and an offset of rank 2
+# expect: 10:39: error: pl.tensor.slice of a rank-2 tensor needs a shape and an offset of rank 2: this shape has 1 entry
 import nanopass.dsl as pl
 
 @pl.program

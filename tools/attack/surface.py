@@ -149,7 +149,8 @@ class While(P.OneBlock):
 
 @dataclass(frozen=True)
 class At:
-    """A `with pl.at(...)` (`spmd`: `with pl.spmd(N, ...)`) block outlined into kernel `kernel`.
+    """A `with pl.at(...)` (`spmd`: `with pl.spmd(N, ...)`; with `loop` too, the loop form
+    `for bi_<kernel> in pl.spmd(N, ...):`, which has no `as tid`) block outlined into kernel `kernel`.
 
     form "store": `t = pl.load(src, ...)`, `dst = pl.store(t, ..., dst)` (src In, dst InOut);
     form "make": `dst = pl.muls(src, 2.0)`, dst a new tensor (src In, dst Out on a new buffer).
@@ -164,6 +165,7 @@ class At:
     deps: tuple = ()
     spmd: Optional[str] = None
     kw: tuple = ()
+    loop: bool = False
 
     def render(self, p, d):
         kw = list(self.kw) + ([f"deps=[{', '.join(self.deps)}]"] if self.deps else [])
@@ -171,7 +173,10 @@ class At:
             head = f"pl.spmd({', '.join([str(self.spmd), f'name_hint={self.kernel!r}'] + kw)})"
         else:
             head = f"pl.at({', '.join(['level=pl.Level.CORE_GROUP', f'name_hint={self.kernel!r}'] + kw)})"
-        p.emit(d, f"with {head}" + (f" as {self.tid}:" if self.tid else ":"), self)
+        if self.loop and self.spmd is not None and not self.tid:
+            p.emit(d, f"for bi_{self.kernel} in {head}:", self)
+        else:
+            p.emit(d, f"with {head}" + (f" as {self.tid}:" if self.tid else ":"), self)
         d0, d1 = P.SHAPES[self.shape]
         if self.form == "store":
             p.emit(d + 1, f"tl_{self.kernel} = pl.load({self.src}, [0, 0], [{d0}, {d1}])")

@@ -1,5 +1,5 @@
 """A random generator of valid programs over issue 22's DSL surface (surface.py) combined with
-generate.py's: `pl.spmd_submit`, `with pl.spmd`, `with pl.at` blocks (and the orchestration
+generate.py's: `pl.spmd_submit`, `with pl.spmd` and `for i in pl.spmd` regions, `with pl.at` blocks (and the orchestration
 function as a plain `@pl.function`), `pl.slice` / `pl.reshape` / `pl.transpose` /
 `pl.tensor.view` (views of views), Inline functions, call-site `attrs=`, `pl.dump_tag` and
 `dumps=`, a kernel call as an argument and as the returned value, `allow_early_resolve`,
@@ -37,6 +37,9 @@ class SurfaceGen(Gen):
     def __init__(self, rng: random.Random, size: int, auto_scope: bool = True):
         super().__init__(rng, size, auto_scope)
         self.functions: list = []
+        # draws that later forms added (the `for ... in pl.spmd` loop form) take from their own
+        # generator, so that a seed's other draws, and so its program's shape, stay as they were
+        self.forms = random.Random(0)
         self.outlined = 0
         self.inline_depth = 0
 
@@ -254,7 +257,8 @@ class SurfaceGen(Gen):
         self.rebound(ctx, dst)
         self.not_created(ctx, dst)
         ctx.strided = ctx.strided - {dst} if form == "make" else ctx.strided
-        at = S.At(name, form, src, dst, shape, tid, deps, spmd, tuple(kw))
+        loop = spmd is not None and tid is None and self.forms.random() < 0.5
+        at = S.At(name, form, src, dst, shape, tid, deps, spmd, tuple(kw), loop)
         if form == "store":
             return [at]
         # a made value is an Out parameter only when used after the block: read it at once
@@ -341,6 +345,7 @@ def generate(seed: int, size: Optional[int] = None) -> P.Program:
     rng = random.Random(seed)
     size = size if size is not None else rng.randint(2, 12)
     g = SurfaceGen(rng, size, auto_scope=rng.random() < 0.8)
+    g.forms = random.Random(f"forms-{seed}")
     ctx = SCtx(names={"x": "A", "a": "A", "b": "A", "w": "B"}, readonly={"x"})
     body = g.block(ctx, size)
     returns = "a"

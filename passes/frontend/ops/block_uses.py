@@ -14,7 +14,8 @@ buffer.
 
 Every name the block reads must be bound where it reads it: by the block on every path to the read
 (a name one branch of an if binds is, where the other branch was taken, the outer variable of that
-name if there is one: a read after the if reads the outer variable too), else in the function
+name if there is one: a read after the if reads the outer variable too; so is a name a loop's body
+binds, after a loop that runs no iteration), else in the function
 (a parameter, a variable before the block), else in Python's scope of the kernel body (``self``, a
 module-level name, a builtin). Any other name is a located user error, "name 'yy' is not defined"
 (a typo would otherwise be no parameter, and the task would not wait for the tensor meant).
@@ -48,7 +49,8 @@ ELEMENTWISE = frozenset({
     "tensor.add", "tensor.sub", "tensor.mul", "tensor.div", "tensor.exp", "tensor.maximum", "tensor.minimum",
 })
 WRITES = {"assemble": 0, "tensor.assemble": 0, "store": 2, "tile.store": 2}  # op -> the written tensor's argument
-AMBIGUOUS = ""  # the alias of a name an if's branches bind to different buffers
+AMBIGUOUS = ""  # the alias of a name an if's branches, or a loop and its not running, bind to different buffers
+BRANCHES = "the branches of an if"
 
 
 @dataclass
@@ -61,6 +63,8 @@ class Outline:
     defined: dict[str, ast.AST] = field(default_factory=dict)  # block variables -> first assignment
     types: dict[str, Any] = field(default_factory=dict)  # block variables -> their type (None: unknown)
     aliases: dict[str, str] = field(default_factory=dict)  # block variables -> the outer tensor they are
+    # block variables aliased AMBIGUOUS -> what binds them to different buffers (for the error)
+    ambiguous: dict[str, str] = field(default_factory=dict)
 
 
 def analyze(cx: FunctionContext, stmt: ast.With, local: tuple[str, ...] = (), calls: bool = False,
@@ -98,11 +102,11 @@ def analyze(cx: FunctionContext, stmt: ast.With, local: tuple[str, ...] = (), ca
                 raise _unbound(cx, sub, out)
 
     def write(var: str, node: ast.AST) -> None:
-        var = out.aliases.get(var, var)
+        name, var = var, out.aliases.get(var, var)
         if var == AMBIGUOUS:
-            raise cx.error(f"{quoted(short_source(node))} writes a tensor the branches of an if in this {what} "
-                           "block bind to different buffers: the kernel's parameter would not be one buffer", node,
-                           hint="write each buffer under its own name")
+            raise cx.error(f"{quoted(short_source(node))} writes a tensor {out.ambiguous.get(name, BRANCHES)} in "
+                           f"this {what} block bind to different buffers: the kernel's parameter would not be one "
+                           "buffer", node, hint="write each buffer under its own name")
         if not outer(var) or var in out.writes:
             return
         if var in out.reads:
@@ -116,6 +120,7 @@ def analyze(cx: FunctionContext, stmt: ast.With, local: tuple[str, ...] = (), ca
                 bound.add(sub.id)
                 out.types[sub.id] = ty if isinstance(target, ast.Name) else None
                 out.aliases.pop(sub.id, None)
+                out.ambiguous.pop(sub.id, None)
         if alias is not None and isinstance(target, ast.Name):
             out.aliases[target.id] = alias
             out.types[target.id] = cx.lookup(alias).type if alias != AMBIGUOUS else None
@@ -181,7 +186,19 @@ def analyze(cx: FunctionContext, stmt: ast.With, local: tuple[str, ...] = (), ca
         for name, init in zip(carries, inits):
             alias = root(init)
             define(name, _type_of(cx, init, out) if alias is None else None, alias)
+        aliases_before, bound_before = dict(out.aliases), set(bound)
         visit(s.body[:-1] if carries else s.body)
+        # after a loop that may run no iteration, a name its body binds is still the outer variable of
+        # that name where there is one (as after an if whose other branch was taken); a yield's targets
+        # are the loop's results, bound whatever the trip count
+        skippable = [name for name in bound - bound_before if cx.lookup(name) is not None and not _runs(s)]
+        bound.difference_update(skippable)
+        for name in sorted({*aliases_before, *out.aliases, *skippable}):
+            if name in skippable or (aliases_before.get(name) != out.aliases.get(name) and not _runs(s)):
+                out.aliases[name] = AMBIGUOUS  # which buffer the name is depends on the trip count
+                out.types[name] = None
+                out.ambiguous.setdefault(name, f"the loop at line {s.lineno} (which may run no iteration) and "
+                                               "the code before it")
         if carries and isinstance(s.body[-1], (ast.Assign, ast.AnnAssign)) and dsl_call(s.body[-1].value) == "yield_":
             assignment(s.body[-1], carries)
         elif carries:
@@ -207,9 +224,11 @@ def analyze(cx: FunctionContext, stmt: ast.With, local: tuple[str, ...] = (), ca
             if then.get(name) != out.aliases.get(name):
                 out.aliases[name] = AMBIGUOUS  # which buffer the name is depends on the branch taken
                 out.types[name] = None
+                out.ambiguous.setdefault(name, BRANCHES)
         for name in one_branch:
             out.aliases[name] = AMBIGUOUS
             out.types[name] = None
+            out.ambiguous.setdefault(name, BRANCHES)
 
     def visit(stmts: list[ast.stmt]) -> None:
         for s in stmts:
@@ -249,6 +268,19 @@ def _unbound(cx: FunctionContext, node: ast.Name, out: Outline) -> UserError:
     known = [*cx.visible, *cx.closed, *out.defined]  # (a closed name: one the fix would make escape)
     return cx.error(f"name '{node.id}' is not defined", node,
                     hint=did_you_mean(node.id, known) or one_edit_away(node.id, known))
+
+
+def _runs(s: ast.For) -> bool:
+    """Whether loop ``s`` runs at least one iteration whatever the inputs: ``range`` / ``pl.range`` /
+    ``pl.parallel`` / ``pl.unroll`` of integer literals with a positive trip count."""
+    call = s.iter
+    if not (isinstance(call, ast.Call) and (dsl_call(call) in ("range", "parallel", "unroll")
+                                            or isinstance(call.func, ast.Name) and call.func.id == "range")):
+        return False
+    bounds = [a.value if isinstance(a, ast.Constant) else None for a in call.args]
+    if not 1 <= len(bounds) <= 3 or any(type(b) is not int for b in bounds) or (len(bounds) == 3 and not bounds[2]):
+        return False
+    return len(range(*bounds)) > 0
 
 
 def _init_values(s: ast.For) -> list[ast.expr]:

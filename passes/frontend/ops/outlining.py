@@ -33,7 +33,7 @@ from ..names import attr_path
 from ..registry import CONTEXT, dsl_op
 from ..source import short_source
 from ..type_reader import TID_T
-from .block_uses import AMBIGUOUS, Outline, analyze, first_use
+from .block_uses import AMBIGUOUS, BRANCHES, Outline, analyze, first_use
 from .debug_tags import dump_positions
 from .inlining import INLINED_BODIES
 from .submits import dep_list, kernel_sig, refuse_predicate
@@ -88,8 +88,8 @@ def outline_block(cx: FunctionContext, stmt: ast.With, call: ast.Call, args: dic
         ty = outline.types.get(var)
         node = outline.defined[var]
         if outline.aliases.get(var) == AMBIGUOUS:
-            raise cx.error(f"'{var}' is used after the {what} block, but the branches of an if in it bind it to "
-                           "different tensors", node, hint="pass each tensor out under its own name")
+            raise cx.error(f"'{var}' is used after the {what} block, but {outline.ambiguous.get(var, BRANCHES)} in "
+                           "it bind it to different tensors", node, hint="pass each tensor out under its own name")
         if var in outline.aliases:
             aliases.append((var, outline.aliases[var], node))
             continue
@@ -97,8 +97,8 @@ def outline_block(cx: FunctionContext, stmt: ast.With, call: ast.Call, args: dic
             raise cx.error(f"cannot tell the type of '{var}', which the {what} block defines and later code uses",
                            node, hint=f"annotate it: {var}: pl.Tensor[[...], dtype] = ...")
         if ty._production != "TensorType":
-            raise cx.error(f"'{var}' is computed inside the {what} block (a kernel) and used after it: only "
-                           "tensors leave a kernel", node)
+            raise cx.error(f"'{var}' is computed inside the {what} block at line {node.lineno} (a kernel) and read "
+                           "here, after it: only tensors leave a kernel", escaping[var])
         results.append((var, ty, node))
     results += [(var, cx.lookup(var).type, stmt) for var in outline.writes]
 
@@ -136,24 +136,84 @@ def outline_block(cx: FunctionContext, stmt: ast.With, call: ast.Call, args: dic
     return [task if launch is None else launch(task), *bound]
 
 
-def _escaping(cx: FunctionContext, stmt: ast.With, outline: Outline) -> list[str]:
-    """The variables the block defines that code after it reads before assigning them (in definition
-    order). "After" is textual: the statements that follow the block, in evaluation order."""
+def _escaping(cx: FunctionContext, stmt: ast.With, outline: Outline) -> dict[str, ast.Name]:
+    """The variables the block defines that code after it reads before rebinding them (in
+    definition order), each with the first such read. "After" is textual (the statements that
+    follow the block, in evaluation order) where the first later use reads the name; where it
+    rebinds it (``t = ...`` in one branch of an if), the read that follows on a path that did not
+    rebind it (``_first_live_read``): a rebind in one branch leaves the block's value in the other."""
     end = (stmt.end_lineno, stmt.end_col_offset)
-    first: dict[str, bool] = {}  # name -> whether its first use after the block reads it
+    first: dict[str, ast.Name] = {}  # name -> its first use after the block
     # in an inline function's copy, only the copy reads the names it binds (renamed <name>_inline<k>)
     inlined = getattr(cx, INLINED_BODIES, None)
-    for position, name, load in _uses_of(cx, inlined[-1] if inlined else cx.fdef.body):
+    body = inlined[-1] if inlined else cx.fdef.body
+    for position, name, node in _uses_of(cx, body):
         if position > end and name not in first:
-            first[name] = load
-    return [var for var in outline.defined if first.get(var)]
+            first[name] = node
+    escaping = {}
+    for var in outline.defined:
+        node = first.get(var)
+        if node is not None and not isinstance(node.ctx, ast.Load):
+            node = _first_live_read(body, end, var, False)[0]
+        if node is not None:
+            escaping[var] = node
+    return escaping
+
+
+def _first_live_read(stmts: list[ast.stmt], end: tuple[int, int], var: str,
+                     rebound: bool) -> tuple[ast.Name | None, bool]:
+    """The first read of ``var`` in ``stmts`` after position ``end`` (a block's end) on a path that
+    has not rebound it since, and whether every path through them rebinds it (``rebound``: whether
+    it is rebound on entry). A statement that holds the block continues from it in the branch or
+    body that holds it; a loop may run no iteration, an if rebinds what both its branches rebind."""
+
+    def reads(node: ast.AST | None) -> ast.Name | None:
+        return None if node is None or rebound else next(
+            (n for n in _names(node, ast.Load) if n.id == var), None)
+
+    def binds(node: ast.AST) -> bool:
+        return any(n.id == var for n in _names(node, ast.Store))
+
+    for s in stmts:
+        if (s.end_lineno, s.end_col_offset) <= end:
+            continue  # before the block, or the block itself
+        if (s.lineno, s.col_offset) < end:  # holds the block: continue in the part that holds it
+            parts = [s.body, s.orelse] if isinstance(s, (ast.If, ast.For, ast.While)) else [s.body]
+            inner = next(p for p in parts if p and (p[-1].end_lineno, p[-1].end_col_offset) >= end)
+            read, rebound = _first_live_read(inner, end, var, rebound)
+        elif isinstance(s, ast.If):
+            read = reads(s.test)
+            if read is None:
+                read, then = _first_live_read(s.body, end, var, rebound)
+                if read is None:
+                    read, other = _first_live_read(s.orelse, end, var, rebound)
+                    rebound = then and other
+        elif isinstance(s, (ast.For, ast.While)):
+            read = reads(s.iter if isinstance(s, ast.For) else s.test)
+            if read is None:
+                read = _first_live_read(s.body, end, var, rebound or (isinstance(s, ast.For) and binds(s.target)))[0]
+        elif isinstance(s, ast.With):
+            read = next(filter(None, (reads(item.context_expr) for item in s.items)), None)
+            if read is None:
+                read, rebound = _first_live_read(s.body, end, var, rebound)
+        elif isinstance(s, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+            read = reads(s.value)
+            if isinstance(s, ast.AugAssign) and read is None and not rebound:
+                read = next((n for n in _names(s.target) if n.id == var), None)  # t += ...: reads t
+            rebound = rebound or any(binds(t) for t in (s.targets if isinstance(s, ast.Assign) else [s.target]))
+        else:
+            read = reads(s)
+            rebound = rebound or binds(s)
+        if read is not None:
+            return read, rebound
+    return None, rebound
 
 
 USES = "_uses_in_order"  # cx's attribute: id(body) -> (body, its ``_uses_in_order`` as triples)
 
 
-def _uses_of(cx: FunctionContext, body: list[ast.stmt]) -> list[tuple[tuple[int, int], str, bool]]:
-    """``_uses_in_order(body)`` as (position, name, whether it reads), made once per body of the
+def _uses_of(cx: FunctionContext, body: list[ast.stmt]) -> list[tuple[tuple[int, int], str, ast.Name]]:
+    """``_uses_in_order(body)`` as (position, name, the node), made once per body of the
     function being read: each block of it asks (a walk of the function per block was quadratic
     in the blocks)."""
     made = getattr(cx, USES, None)
@@ -162,7 +222,7 @@ def _uses_of(cx: FunctionContext, body: list[ast.stmt]) -> list[tuple[tuple[int,
         setattr(cx, USES, made)
     entry = made.get(id(body))
     if entry is None or entry[0] is not body:
-        uses = [((n.lineno, n.col_offset), n.id, isinstance(n.ctx, ast.Load)) for n in _uses_in_order(body)]
+        uses = [((n.lineno, n.col_offset), n.id, n) for n in _uses_in_order(body)]
         entry = made[id(body)] = (body, uses)
     return entry[1]
 

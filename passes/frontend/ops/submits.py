@@ -136,14 +136,15 @@ def submit(
             result_targets = list(result_node.elts)
         else:
             result_targets = [result_node]
-            if len(sig.results) != 1 and not (isinstance(result_node, ast.Name) and result_node.id == "_"):
+            if len(sig.results) > 1 and not (isinstance(result_node, ast.Name) and result_node.id == "_"):
                 raise cx.error(
                     f"kernel '{name}' returns {len(sig.results)} value(s); unpack them as (a, b), tid", result_node
                 )
         if len(sig.results) == 0 and result_targets and not (
             len(result_targets) == 1 and isinstance(result_targets[0], ast.Name) and result_targets[0].id == "_"
         ):
-            raise cx.error(f"kernel '{name}' returns nothing; write (), tid = {what}(...)", result_node)
+            raise cx.error(f"kernel '{name}' returns nothing; write (), tid = {what}(...)", result_node,
+                           hint=unannotated_hint(cx, sig))
         if len(sig.results) == 0:
             result_targets = []
     elif isinstance(targets[0], ast.Name) and targets[0].id != "_":  # r = pl.submit(...): r is the whole tuple
@@ -225,7 +226,7 @@ def task_outs(
     if len(targets) != len(sig.results):
         raise cx.error(
             f"kernel '{sig.name}' returns {len(sig.results)} value(s) but {len(targets)} name(s) receive them",
-            stmt,
+            stmt, hint=unannotated_hint(cx, sig),
         )
     outs, results, k = [], result_types(cx, sig, args) if sig.symbolic_results else sig.results, 0
     for target in targets:  # (as many as results: checked above)
@@ -237,6 +238,26 @@ def task_outs(
             raise cx.error(f"kernel '{sig.name}' returns a {type_text(rtype)}; kernels return tensors", call)
         outs.append(cx.bind(target.id, rtype, target))
     return outs
+
+
+def unannotated_hint(cx: FunctionContext, sig: KernelSig) -> str | None:
+    """For a call that receives results of a kernel with no ``-> ...`` annotation (so it returns
+    nothing, whatever its body's ``return`` names): the hint to annotate it, with the types of the
+    parameters its ``return`` names where it names parameters only; None for an annotated kernel."""
+    fdef = next((f for f in cx.src.classdef.body if isinstance(f, ast.FunctionDef) and f.name == sig.name), None)
+    if fdef is None or fdef.returns is not None:
+        return None
+    params = {p.name: p.type for p in sig.params}
+    ret = next((s.value for s in reversed(fdef.body) if isinstance(s, ast.Return)), None)
+    names = ret.elts if isinstance(ret, ast.Tuple) else [ret] if ret is not None else []
+    types = [params.get(n.id) if isinstance(n, ast.Name) else None for n in names]
+    if types and None not in types:
+        texts = [type_text(t) for t in types]
+        result = texts[0] if len(texts) == 1 else f"tuple[{', '.join(texts)}]"
+    else:
+        result = "pl.Tensor[[...], dtype]"
+    return (f"kernel '{sig.name}' (line {fdef.lineno}) has no return annotation, so it returns nothing to its "
+            f"caller: annotate it, def {sig.name}(...) -> {result}:")
 
 
 def result_types(cx: FunctionContext, sig: KernelSig, args: list[Any]) -> list[Any]:

@@ -44,8 +44,10 @@ def slice_(cx: FunctionContext, call: ast.Call, a: dict[str, ast.expr]) -> tuple
     shape = shape_list(cx, a["shape"], what)
     offset = index_list(cx, a["offset"], what)
     rank = len(ty.shape)
-    if len(shape) != rank or len(offset) != rank:
-        raise cx.error(f"pl.{what} of a rank-{rank} tensor needs a shape and an offset of rank {rank}", call)
+    for arg, given, node in (("shape", shape, a["shape"]), ("offset", offset, a["offset"])):
+        if len(given) != rank:  # located at that argument (the other may be right)
+            raise cx.error(f"pl.{what} of a rank-{rank} tensor needs a shape and an offset of rank {rank}: this "
+                           f"{arg} has {len(given)} entr{'y' if len(given) == 1 else 'ies'}", node)
     if _given(a, "valid_shape") and len(index_list(cx, a["valid_shape"], what, shape=True)) != rank:
         raise cx.error(f"pl.{what}'s valid_shape must have the tensor's rank, {rank}", a["valid_shape"])
     if _given(a, "drop_dims"):

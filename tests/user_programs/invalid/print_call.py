@@ -1,5 +1,6 @@
-# A Python print() call in the orchestration function.
-# expect: 24:9: error: has no effect as a statement
+# A Python print() call in the orchestration function (reference-surface.md has no host printing:
+# refused, saying so; was "this expression has no effect as a statement").
+# expect: 25:9: error: print(...) is host printing, which is not part of orchestration code
 # where: the call statement
 import nanopass.dsl as pl
 

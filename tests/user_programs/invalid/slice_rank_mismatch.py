@@ -1,6 +1,6 @@
 # pl.slice with a 1-D shape on a 2-D tensor.
-# expect: 24:16: error: needs a shape and an offset of rank 2
-# where: the slice
+# expect: 24:28: error: needs a shape and an offset of rank 2: this shape has 1 entry
+# where: the shape argument [16] (was: the call)
 import nanopass.dsl as pl
 
 
