@@ -81,6 +81,11 @@
                                       writes and reads of `a` and of a row block of it, in
                                       pl.scope()s, pl.range(2) / pl.range(n) loops, `if i == 0` /
                                       `if i >= 1` and manual scopes (retire.py's exhaustive mode)
+  --grammar guards-while [--exhaustive --size K | --seconds N --seed S] ...
+                                      guards' programs around a pl.while_ loop to n, 2, 1 or 0
+                                      whose counter is a carry: guards on it, (t, u) carried kept
+                                      or swapped, nests, manual scopes, TaskId chains, PRE loops;
+                                      both runtime models (guards_while.py)
   --grammar rebinds [--exhaustive --size K | --seconds N --seed S] ...
                                       tensor and view names rebound to creates and to a parameter
                                       in pl.range / pl.parallel loops, branches, swaps and swapped
@@ -109,7 +114,7 @@ from collections import Counter, defaultdict
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from pathlib import Path
 
-from . import assume, carries, directions, exhaustive, fences, generate, grammar, guards, iterations, loops2, nested, nests, offsets, printed, printed_scalars, rebinds, record, retire, rows, runner, scalars, scopes, shrink, surface_generate
+from . import assume, carries, directions, exhaustive, fences, generate, grammar, guards, guards_while, iterations, loops2, nested, nests, offsets, printed, printed_scalars, rebinds, record, retire, rows, runner, scalars, scopes, shrink, surface_generate
 from . import program as P
 
 COMPILE_TIMEOUT_S = 60
@@ -118,7 +123,8 @@ GRAMMARS = {"rows": rows, "scopes": scopes, "directions": directions,    # the e
             "printed-scalars": printed_scalars, "carries": carries, "loops2": loops2,
             "loops2-const": loops2.CONSTANT_TRIPS, "fences": fences, "assume": assume,
             "iterations": iterations, "offsets": offsets, "offsets-parallel": offsets.PARALLEL,
-            "nests": nests, "retire": retire, "guards": guards, "rebinds": rebinds}
+            "nests": nests, "retire": retire, "guards": guards, "guards-while": guards_while,
+            "rebinds": rebinds}
 
 
 class _Timeout(Exception):

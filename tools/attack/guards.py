@@ -28,7 +28,8 @@ Every program is one orchestration function over the InOut parameter `t` ([32, 4
     POST                                  `pl.tensor.write(T, [5, 1], 9.0)`, a reader of T,
                                           `h = pl.tensor.read(U, [5, 1])`, `pl.tensor.write(U, [13, 1], 8.0)`
 
-LOOP is `pl.range(n)`, `pl.range(2)`, `pl.range(1)`, `pl.parallel(n)` or `pl.parallel(2)`. In a
+LOOP is `pl.range(n)`, `pl.range(2)`, `pl.range(1)`, `pl.parallel(n)` or `pl.parallel(2)` (a
+frame's loop ("while", stop) is guards_while.py's `pl.while_` loop, its counter a carry). In a
 manual scope (man, inside) and under WRAP chain (an AUTO loop carrying a TaskId `m`) each task
 waits for the one before, `..., m = pl.submit(self.k, ..., deps=[m])`, so every pair inside a
 manual scope is the user's and ordered (those frames take `pl.range` loops only). BODY is a
@@ -80,6 +81,7 @@ from typing import Optional
 
 from . import grammar, oracle, runner
 from . import program as P
+from .surface import While
 
 OPS = ("rd", "up", "wr", "mv", "hr", "hw")
 PLACES = ("w", "c", "p")
@@ -294,7 +296,10 @@ def build(frame: Frame, shape: tuple, fill: tuple, post=None, outer: tuple = (()
         rs = ("g0", "g1") if nest else ("d0", "d1")
     if frame.wrap in ("man", "chain"):
         cs, ys, rs = cs + (("m", "m0"),), ys + ("m",), rs + ("m1",)
-    top: tuple = (P.Loop(kind, "i", trip, body, carries=cs, yields=ys, results=rs),)
+    if kind == "while":
+        top: tuple = (While("i", trip, body, carries=cs, yields=ys, results=rs),)
+    else:
+        top = (P.Loop(kind, "i", trip, body, carries=cs, yields=ys, results=rs),)
     if nest:
         top = before + (_pre(frame, outer_names) if inner_pre else ()) + top + after
         jt = 2 if frame.wrap == "nest2" else "n"
@@ -397,13 +402,13 @@ def _atoms(shape) -> int:
     return sum(1 if item == "atom" else sum(_atoms(part) for part in item[1:]) for item in shape)
 
 
-def generate(seed: int, max_size: Optional[int] = None) -> "Program":
-    """A random program: any frame of FRAMES, 2 to 5 atoms, up to 2 guards (`max_size` bounds the
-    body's size), half the time a random POST; in a nest frame, half the time some atoms (and
-    guards on j) in the outer loop's body before and after the loop, and half the time a swap
-    PRE moved into the outer loop's body (Frame.inner_pre)."""
+def generate(seed: int, max_size: Optional[int] = None, frames: tuple = FRAMES) -> "Program":
+    """A random program: any frame of `frames` (FRAMES; guards_while.py's its own), 2 to 5 atoms,
+    up to 2 guards (`max_size` bounds the body's size), half the time a random POST; in a nest
+    frame, half the time some atoms (and guards on j) in the outer loop's body before and after
+    the loop, and half the time a swap PRE moved into the outer loop's body (Frame.inner_pre)."""
     rnd = random.Random(seed)
-    frame = rnd.choice(FRAMES)
+    frame = rnd.choice(frames)
     n_atoms, guards = grammar.random_sizes(rnd, 2, max_size)
     outer = ((), ())
     if frame.wrap in ("nest2", "nestn"):
