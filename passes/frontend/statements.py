@@ -159,7 +159,7 @@ def _annotated_whole_tuple(cx: FunctionContext, stmt: ast.AnnAssign) -> list[Any
     node = stmt.annotation
     head = attr_path(node.value) if isinstance(node, ast.Subscript) else None
     elements = None
-    if head in (["tuple"], ["typing", "Tuple"]) or (head or [""])[-1] == "Tuple":
+    if head == ["tuple"] or (head is not None and head[-1] == "Tuple"):  # (tuple, pl.Tuple, typing.Tuple, Tuple)
         items = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
         elements = [cx.types.annotation(cx, item)[0] for item in items]
     else:
