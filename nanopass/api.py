@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import time
 import weakref
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 

@@ -78,13 +78,6 @@ class ArgDirection(Enum):
 adir = arg_direction = ArgDirection
 
 
-class Level(Enum):
-    """``pl.at(level=...)``: where a block runs (only ``CORE_GROUP`` blocks are outlined into kernels)."""
-
-    HOST = "HOST"
-    CORE_GROUP = "CORE_GROUP"
-
-
 class SplitMode(Enum):
     """``attrs={"split": pl.SplitMode.X}`` on a kernel, ``pl.split(pl.SplitMode.X)`` in ``optimizations=``."""
 
