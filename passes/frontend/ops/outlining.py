@@ -87,15 +87,17 @@ def outline_block(cx: FunctionContext, stmt: ast.With, call: ast.Call, args: dic
     for var in escaping:
         ty = outline.types.get(var)
         node = outline.defined[var]
-        if outline.aliases.get(var) == AMBIGUOUS:
-            raise cx.error(f"'{var}' is used after the {what} block, but {outline.ambiguous.get(var, BRANCHES)} in "
-                           "it bind it to different tensors", node, hint="pass each tensor out under its own name")
+        if outline.aliases.get(var) == AMBIGUOUS:  # (the errors of a name leaving the block: at the read that needs it)
+            raise cx.error(f"'{var}' is read here, after the {what} block, but {outline.ambiguous.get(var, BRANCHES)} "
+                           f"in it bind it to different tensors (its definition at line {node.lineno})",
+                           escaping[var], hint="pass each tensor out under its own name")
         if var in outline.aliases:
             aliases.append((var, outline.aliases[var], node))
             continue
         if ty is None:
-            raise cx.error(f"cannot tell the type of '{var}', which the {what} block defines and later code uses",
-                           node, hint=f"annotate it: {var}: pl.Tensor[[...], dtype] = ...")
+            raise cx.error(f"cannot tell the type of '{var}', which the {what} block defines at line {node.lineno} "
+                           "and this later code reads", escaping[var],
+                           hint=f"annotate it at line {node.lineno}: {var}: pl.Tensor[[...], dtype] = ...")
         if ty._production != "TensorType":
             raise cx.error(f"'{var}' is computed inside the {what} block at line {node.lineno} (a kernel) and read "
                            "here, after it: only tensors leave a kernel", escaping[var])
