@@ -57,7 +57,9 @@ def compiled(statement: str, tmp_path) -> str:
     "w: pl.Tensor[[1, d], pl.FP32] = self.row(v)",
     "r: pl.Tensor[[16, 16], pl.FP32] = pl.create_tensor([16, 16], dtype=pl.FP32)",
     "t: pl.Scalar[pl.TASK_ID] = pl.system.task_dummy(deps=[])",
-], ids=["kernel", "inline", "dynamic", "create", "task_dummy"])
+    "_: pl.Tensor[[16, 16], pl.FP32] = self.fill(x, mid)",
+    "_: pl.Tensor[[16, 16], pl.FP32] = self.twice(x, mid)",
+], ids=["kernel", "inline", "dynamic", "create", "task_dummy", "discarded", "discarded-inline"])
 def test_the_type_the_call_gives_is_accepted(statement, tmp_path):
     assert "aicpu_orchestration_entry" in compiled(statement, tmp_path)
 

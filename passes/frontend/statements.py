@@ -115,9 +115,13 @@ def _annotated_result(cx: FunctionContext, statements: list[Any], stmt: ast.AnnA
     """``statements``, the reading of ``r: T = <call>`` whose reader bound ``r`` itself (a kernel
     call, an inline function's, an operation that binds its target), once ``T`` (``annotated``) is
     checked against the type ``r`` was bound to: a user error at the annotation, saying what ``r``
-    holds (``holds``: the call's description; None: ``check_annotation``'s message at ``stmt``)."""
+    holds (``holds``: the call's description; None: ``check_annotation``'s message at ``stmt``).
+    ``_``, which binds nothing, is not checked (as ``_: T = pl.submit(...)`` is not)."""
     name = stmt.target.id
-    ty = cx.lookup(name).type
+    binding = cx.lookup(name)
+    if binding is None:
+        return statements
+    ty = binding.type
     if holds is None:
         check_annotation(cx, annotated, ty, stmt, name, exact)
     elif annotated._production != ty._production or not (annotated == ty if exact else compatible(annotated, ty)):
