@@ -22,6 +22,8 @@ CONSTRUCTS = {
     # a plain function whose outlined regions are all spmd loops (promoted as a pl.at block promotes it)
     "plain @pl.function with spmd loops only": "PLAIN_LOOPS_ONLY",
     "with pl.at": r"with pl\.at\(level=pl\.Level\.CORE_GROUP",
+    "with pl.cluster": r"with pl\.cluster\(name_hint='blk\d+'\):\n\s+\w+(, \w+)* = self\.k\d+\(",
+    "pl.cluster with an AIC kernel": r"FunctionType\.AIC\)",
     "several orchestration functions": r"def zz_side\(",
     "plain @pl.function orchestration": r"    @pl\.function\n    def orch\(",
     "pl.slice": r"= pl\.slice\(",
@@ -123,6 +125,40 @@ def test_inline_calls_and_outlined_blocks_run_as_their_tasks():
     assert cp.accesses[1].buf == "ext:b" and blk1.accesses[0].buf == "ext:b"
     assert blk1.reads[0][0] == ("ev", 0)              # blk1 reads what cp wrote into b
     assert blk2.accesses[1].buf.startswith("o") and blk2.reads[0][0] == ("ev", 1)
+
+
+CA = P.Kernel("ca", (("in", "A"), ("out", "A")), "AIC")
+# a = cp(x, a); then one Group task: b = cp(a, b) (AIV), a = ca(b, a) (AIC, its Out written after a was read)
+CLUSTER = P.Program((CP, CA), (P.Call("cp", ("x", "a"), ("a",)),
+                               S.Cluster("blk1", (P.Call("cp", ("a", "b"), ("b",)), P.Call("ca", ("b", "a"), ("a",))))),
+                    surface=True)
+
+
+def test_a_cluster_runs_as_one_task_of_its_aic_kernel_on_the_blocks_arguments():
+    # the Group's arguments: the outer tensors only read, then the written ones in order of first
+    # write (b, then a, which the block read first: InOut); the recorder names a Group task by its
+    # first kernel id, the AIC slot's
+    assert CLUSTER.body[1].group_params(CLUSTER) == [("b", True, True), ("a", True, True)]
+    seq = semantics.run(CLUSTER, P.render(CLUSTER).lines, 1, 0)
+    assert [e.kernel for e in seq.events] == ["cp", "ca"]
+    group = seq.events[1]
+    assert [(a.buf, a.read, a.write) for a in group.accesses] == [("ext:b", True, True), ("ext:a", True, True)]
+    assert group.reads[1][0] == ("ev", 0)            # it reads what cp wrote into a
+    only_out = S.Cluster("blk2", (P.Call("ca", ("x", "w"), ("w",)), P.Call("cp", ("x", "b"), ("b",))))
+    assert only_out.group_params(CLUSTER) == [("x", True, False), ("w", False, True), ("b", True, True)]
+    assert only_out.kernel(CLUSTER) == "ca"
+
+
+def test_oracle_accepts_a_cluster_and_flags_one_recorded_under_its_other_kernel(tmp_path):
+    assert _compile_and_judge(tmp_path, CLUSTER, 1) == []
+
+    def aiv_first(code):
+        new = re.sub(r"MixedKernels (\w+) = \{\d+, (\w+), (\w+)\}", r"MixedKernels \1 = {INVALID_KERNEL_ID, \2, \3}",
+                     code)
+        assert new != code
+        return new
+    classes = {f.cls for f in _compile_and_judge(tmp_path, CLUSTER, 1, aiv_first)}
+    assert classes == {"trace-mismatch"}
 
 
 def _compile_and_judge(tmp_path, prog: P.Program, n: int, tamper=lambda code: code) -> list:

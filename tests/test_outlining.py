@@ -166,7 +166,7 @@ def test_a_name_the_block_defines_and_later_code_assigns_first_stays_in_the_kern
 
 def test_a_name_defined_only_in_the_block_is_gone_after_it(tmp_path):
     assert error(tmp_path, AT + "    t = pl.load(a, [0, 0], [16, 64])\n    out = pl.store(t, [0, 0], out)\n"
-                 "out = self.k(t, out)\n").startswith("14:")
+                 "out = self.k(t, out)\n").startswith("16:22: cannot tell the type of 't'")
 
 
 @pytest.mark.parametrize("body, message", [
@@ -202,7 +202,7 @@ def test_a_name_defined_only_in_the_block_is_gone_after_it(tmp_path):
     ("with pl.at(level=pl.Level.CORE_GROUP) as (x, y):\n    out = pl.assemble(out, a, [0, 0])\n",
      "13:50: 'with pl.at(...) as' takes one name (the task's TaskId)"),
     ("with pl.at(level=pl.Level.CORE_GROUP):\n    t = pl.load(a, [0, 0], [16, 64])\nout = self.k(t, out)\n",
-     "14:13: cannot tell the type of 't', which the pl.at block defines and later code uses"),
+     "15:22: cannot tell the type of 't', which the pl.at block defines at line 14 and this later code reads"),
     ("with pl.at(level=pl.Level.CORE_GROUP):\n    while n > 0:\n        pass\n",
      "14:13: a kernel block cannot hold this statement: 'while n > 0:\n    pass'"),
     (AT + "    out = pl.assemble(out, a, [0, 0])\nwith pl.manual_scope() as s:\n    pass\n",
@@ -211,6 +211,27 @@ def test_a_name_defined_only_in_the_block_is_gone_after_it(tmp_path):
 def test_misuse_is_a_located_error(tmp_path, body, message):
     found = error(tmp_path, body)
     assert found == message or (found.startswith(message) and message.endswith("skip the task"))
+
+
+LOAD = "    t = pl.load(a, [0, 0], [16, 64])\n    out = pl.store(t, [0, 0], out)\n"
+
+
+@pytest.mark.parametrize("body, message", [
+    (AT + LOAD + "out = self.k(a, out)\nout = self.k(t, out)\n",
+     "17:22: cannot tell the type of 't', which the pl.at block defines at line 14 and this later code reads"),
+    (AT + LOAD + "if n > 0:\n    t = a\nelse:\n    out = self.k(a, out)\nout = self.k(t, out)\n",
+     "20:22: cannot tell the type of 't', which the pl.at block defines at line 14 and this later code reads"),
+    ("with pl.spmd(core_num=4):\n" + LOAD + "out = self.k(t, out)\n",
+     "16:22: cannot tell the type of 't', which the pl.spmd block defines at line 14 and this later code reads"),
+    (AT + "    if n > 0:\n        t = a\n    else:\n        t = b\n    out = pl.assemble(out, t, [0, 0])\n"
+     "out = self.k(t, out)\n", "19:22: 't' is read here, after the pl.at block, but the branches of an if in it bind "
+                                "it to different tensors (its definition at line 15)"),
+    (AT + "    t = pl.add(a, b)\n    for i in pl.range(n):\n        t = a\nout = self.k(t, out)\n",
+     "17:22: 't' is read here, after the pl.at block, but the loop at line 15 (which may run no iteration) and the "
+     "code before it in it bind it to different tensors (its definition at line 14)"),
+], ids=["later-read", "read-after-a-rebind-in-one-branch", "spmd", "branches", "loop"])
+def test_a_name_leaving_a_block_unusable_is_refused_at_the_read_that_needs_it(tmp_path, body, message):
+    assert error(tmp_path, body) == message
 
 
 INLINE_WITH_BLOCK = """    @pl.function(type=pl.FunctionType.Inline)

@@ -61,15 +61,23 @@ def assign(
             if func.value.id == "self":  # (self_call, inlined: most statements call a kernel)
                 fdef = cx.program.inlines.get(spelled)
                 if fdef is None:
-                    return [kernel_call(cx, value, targets if (tuple_target or targets) else None, stmt, spelled)]
-                return expand(cx, fdef, value, targets if (tuple_target or targets) else None, stmt)
+                    read = [kernel_call(cx, value, targets if (tuple_target or targets) else None, stmt, spelled)]
+                    return read if annotated is None else _annotated_result(
+                        cx, read, stmt, annotated, exact, f"the result of kernel '{spelled}'")
+                read = expand(cx, fdef, value, targets if (tuple_target or targets) else None, stmt)
+                return read if annotated is None else _annotated_result(
+                    cx, read, stmt, annotated, exact, f"the result of inline function '{spelled}'")
         else:
             if (method := self_method(func)) is not None:
-                return self_call(cx, value, targets if (tuple_target or targets) else None, stmt, method)
+                read = self_call(cx, value, targets if (tuple_target or targets) else None, stmt, method)
+                what = "inline function" if method in cx.program.inlines else "kernel"
+                return read if annotated is None else _annotated_result(
+                    cx, read, stmt, annotated, exact, f"the result of {what} '{method}'")
             spelled = dsl_call(value)
     op = OPS.get(spelled) if spelled is not None else None
     if op is not None and TARGETS in op.forms:
-        return op.forms[TARGETS].handler(cx, value, targets, tuple_target, stmt)
+        read = op.forms[TARGETS].handler(cx, value, targets, tuple_target, stmt)
+        return read if annotated is None else _annotated_result(cx, read, stmt, annotated, exact, None)
     for target in targets:
         if not isinstance(target, ast.Name):
             raise cx.error("the target of an assignment must be a variable name", target)
@@ -81,7 +89,8 @@ def assign(
     if op is not None:
         forms = op.forms
         if BINDING in forms:
-            return forms[BINDING].handler(cx, value, target, stmt)
+            read = forms[BINDING].handler(cx, value, target, stmt)
+            return read if annotated is None else _annotated_result(cx, read, stmt, annotated, exact, None)
         form = forms.get(VALUE)  # (value_of's first case, inlined: most values are DSL operations')
         if form is not None:
             expr, ty = form.handler(cx, value, op.bind(cx, value, form))
@@ -99,6 +108,26 @@ def assign(
     # (trusted: the Binder cx.bind built, and the value a reader of a right-hand side built: each
     # reader's value is an Rhs, made by that kind's constructors)
     return [L.Let.make_trusted(binder, expr, _statement_span(cx, stmt, target, binder.span))]
+
+
+def _annotated_result(cx: FunctionContext, statements: list[Any], stmt: ast.AnnAssign, annotated: Any,
+                      exact: bool, holds: str | None) -> list[Any]:
+    """``statements``, the reading of ``r: T = <call>`` whose reader bound ``r`` itself (a kernel
+    call, an inline function's, an operation that binds its target), once ``T`` (``annotated``) is
+    checked against the type ``r`` was bound to: a user error at the annotation, saying what ``r``
+    holds (``holds``: the call's description; None: ``check_annotation``'s message at ``stmt``).
+    ``_``, which binds nothing, is not checked (as ``_: T = pl.submit(...)`` is not)."""
+    name = stmt.target.id
+    binding = cx.lookup(name)
+    if binding is None:
+        return statements
+    ty = binding.type
+    if holds is None:
+        check_annotation(cx, annotated, ty, stmt, name, exact)
+    elif annotated._production != ty._production or not (annotated == ty if exact else compatible(annotated, ty)):
+        raise cx.error(f"type annotation of '{name}' is {quoted(short_source(stmt.annotation))}, but '{name}' holds "
+                       f"{holds}, {type_text(ty)}", stmt.annotation, hint=f"annotate it {type_text(ty)}")
+    return statements
 
 
 def _statement_span(cx: FunctionContext, stmt: ast.stmt, target: ast.expr, span: Any) -> Any:

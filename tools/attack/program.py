@@ -26,6 +26,7 @@ class Kernel:
 
     name: str
     params: tuple
+    core: str = "AIV"   # its pl.FunctionType: AIV, or AIC (a cube kernel: surface.Cluster's)
 
     @property
     def results(self) -> tuple:
@@ -264,6 +265,7 @@ def kernels_used(kernels: tuple, body) -> tuple:
         for st in stmts:
             if isinstance(st, Call):
                 used.add(st.kernel)
+            used.update(c.kernel for c in getattr(st, "calls", ()))   # (surface.Cluster's calls)
             for ch in children(st):
                 walk(ch)
     walk(body)
@@ -303,7 +305,7 @@ class _Printer:
             for i, (d, s) in enumerate(k.params))
         outs = [k.params[i][1] for i in k.results]
         ret = _ty(outs[0]) if len(outs) == 1 else "tuple[" + ", ".join(_ty(s) for s in outs) + "]"
-        self.emit(1, "@pl.function(type=pl.FunctionType.AIV)")
+        self.emit(1, f"@pl.function(type=pl.FunctionType.{k.core})")
         self.emit(1, f"def {k.name}(self, {params}) -> {ret}:")
         self.emit(2, "return " + ", ".join(f"p{i}" for i in k.results))
         self.emit(0, "")

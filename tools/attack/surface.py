@@ -9,6 +9,9 @@ Meanings, from reference-surface.md and the README's description of the DSL:
   made in it and used after it is an Out parameter on a buffer the caller makes (sections 3);
   parameters in order of first use in the block. `pl.spmd(N, name_hint=K)`: the same, one task
   launched on N blocks (section 1).
+- `pl.cluster(name_hint=K)` block of kernel calls: one Group task launching the AIC and AIV
+  kernels the block calls (section 1), its arguments the block's outer tensors as a `pl.at`
+  block's are; the tester's clusters call one AIV kernel, or one AIV and one AIC kernel.
 - `FunctionType.Inline` function: its body copied at each call (section 5): the parameters are
   substituted by the arguments, so a parameter rebound in the body rebinds the caller's variable
   passed for it, whether the call's results assign that variable or not; the body's other names
@@ -203,6 +206,60 @@ class At:
 
 
 @dataclass(frozen=True)
+class Cluster:
+    """`with pl.cluster(name_hint=K):` holding the kernel calls `calls` (plain calls whose results
+    are their written arguments, at most one of an AIC kernel): one Group task (reference-surface.md
+    section 1) launching the AIC kernel it calls, if any, and its first AIV kernel: the recorder
+    matches a Group task by its first kernel id, the AIC slot's when it has one. The task's tensor
+    arguments are the block's (`group_params`); it reads each argument it does not only write, and
+    writes each it writes, as one task."""
+
+    name: str
+    calls: tuple
+
+    def render(self, p, d):
+        p.emit(d, f"with pl.cluster(name_hint={self.name!r}):", self)
+        for c in self.calls:
+            p.stmt(d + 1, c)
+
+    def kernel(self, prog) -> str:
+        kernels = [prog.kernel(c.kernel) for c in self.calls]
+        return next((k.name for k in kernels if k.core == "AIC"), kernels[0].name)
+
+    def group_params(self, prog) -> list:
+        """(name, read, written) of each tensor argument, in the Group kernel's order: the outer
+        tensors only read (In), in order of first use, then those written, in order of first write
+        (Out when a kernel's Out parameter writes it before the block used it, else InOut)."""
+        reads, writes, overwritten = [], [], set()
+        for c in self.calls:
+            params = prog.kernel(c.kernel).params
+            seen = {*reads, *writes}
+            for a in c.args:
+                if a not in seen and a not in reads:
+                    reads.append(a)
+            for (d, _), a in zip(params, c.args):
+                if d != "in" and a not in writes:
+                    if a in reads:
+                        reads.remove(a)
+                    writes.append(a)
+                if d == "out" and a not in seen:
+                    overwritten.add(a)
+        return [(a, True, False) for a in reads] + [(a, a not in overwritten, True) for a in writes]
+
+    def run(self, r):
+        params = self.group_params(r.prog)
+        accs = [r.access(i, r.env[a], read, write) for i, (a, read, write) in enumerate(params)]
+        ev = r.event("task", self.kernel(r.prog), self, accs)
+        for acc in accs:
+            if acc.read:
+                ev.reads[acc.pos] = [r.mem.get((acc.buf, e), UNDEF) for e in acc.elems]
+        for acc in accs:
+            if acc.write:
+                for e in acc.elems:
+                    r.mem[(acc.buf, e)] = ("ev", ev.idx)
+
+
+@dataclass(frozen=True)
 class InlineFn:
     """`@pl.function(type=pl.FunctionType.Inline) def name(self, params..., sink, cnt, n, c)`;
     params: (name, shape, "in" | "inout"); returns: the names returned (tensor params' final
@@ -252,7 +309,7 @@ def holds_block(body: tuple, functions: tuple) -> bool:
 
     def holds(stmts, expanding: frozenset) -> bool:
         for s in stmts:
-            if isinstance(s, At):
+            if isinstance(s, (At, Cluster)):
                 return True
             if isinstance(s, InlineCall) and s.fn in inline and s.fn not in expanding and holds(
                     inline[s.fn].body, expanding | {s.fn}):

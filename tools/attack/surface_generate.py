@@ -1,6 +1,6 @@
 """A random generator of valid programs over issue 22's DSL surface (surface.py) combined with
 generate.py's: `pl.spmd_submit`, `with pl.spmd` and `for i in pl.spmd` regions, `with pl.at` blocks (and the orchestration
-function as a plain `@pl.function`), `pl.slice` / `pl.reshape` / `pl.transpose` /
+function as a plain `@pl.function`), `with pl.cluster` blocks, `pl.slice` / `pl.reshape` / `pl.transpose` /
 `pl.tensor.view` (views of views), Inline functions, call-site `attrs=`, `pl.dump_tag` and
 `dumps=`, a kernel call as an argument and as the returned value, `allow_early_resolve`,
 `pl.const`, `tuple[...]` results, `pl.unroll`, `pl.while_` / `pl.cond` with a bound read from a
@@ -42,6 +42,9 @@ class SurfaceGen(Gen):
         self.forms = random.Random(0)
         self.outlined = 0
         self.inline_depth = 0
+        # pl.cluster blocks draw from their own generator (seeded per seed by `generate`), so that
+        # a seed without one is the program it was before they were added
+        self.clusters = random.Random(0)
 
     # -- decorated calls -----------------------------------------------------------------------
 
@@ -221,10 +224,53 @@ class SurfaceGen(Gen):
         ctx.cnt_set = ctx.cnt_set | {idx}
         return [S.CountWrite(idx, self.rng.choice(opts))]
 
+    def cluster(self, ctx: SCtx) -> list:
+        """`with pl.cluster(name_hint=...)`: one call of an AIV kernel, or two calls one of which is
+        of an AIC kernel (in either order); each call's results are its written arguments."""
+        g = self.clusters
+        if ctx.in_unroll or ctx.chain is not None:
+            return []
+        n = g.choice((1, 2, 2))
+        aic = g.randrange(n) if n == 2 else None
+        calls, written = [], []
+        for i in range(n):
+            nparams = g.choice((1, 2, 2, 3))
+            params, args = [], []
+            for j in range(nparams):
+                last = j == nparams - 1
+                d = g.choice(("in", "in", "out", "inout", "inout")) if not last else g.choice(("out", "inout", "inout"))
+                shape = g.choice(("A", "A", "B"))
+                cands = sorted(m for m, sh in ctx.names.items() if sh == shape and not (d != "in" and m in ctx.readonly))
+                if not cands:
+                    return []
+                params.append((d, shape))
+                args.append(g.choice(cands))
+            mine = [a for (d, _), a in zip(params, args) if d != "in"]
+            if len(mine) != len(set(mine)):
+                return []
+            params = tuple(params)
+            if i == aic:
+                key = ("AIC", params)
+                if key not in self.kernels:
+                    self.kernels[key] = P.Kernel(f"k{len(self.kernels)}", params, "AIC")
+                k = self.kernels[key]
+            else:
+                k = self.kernel(params)
+            calls.append(P.Call(k.name, tuple(args), tuple(args[pos] for pos in k.results)))
+            written += [a for a in mine if a not in written]
+        self.outlined += 1
+        for a in written:
+            self.rebound(ctx, a)
+        return [S.Cluster(f"blk{self.outlined}", tuple(calls))]
+
     def outlined_block(self, ctx: SCtx) -> list:
         r = self.rng
         if ctx.in_unroll:
             return []
+        if self.clusters.random() < 0.3:
+            out = self.cluster(ctx)
+            if out:
+                return out
         shape = r.choice(("A", "A", "B"))
         src = self.pick(ctx, shape, writable=False)
         if src is None:
@@ -346,6 +392,7 @@ def generate(seed: int, size: Optional[int] = None) -> P.Program:
     size = size if size is not None else rng.randint(2, 12)
     g = SurfaceGen(rng, size, auto_scope=rng.random() < 0.8)
     g.forms = random.Random(f"forms-{seed}")
+    g.clusters = random.Random(f"clusters-{seed}")
     ctx = SCtx(names={"x": "A", "a": "A", "b": "A", "w": "B"}, readonly={"x"})
     body = g.block(ctx, size)
     returns = "a"
@@ -363,7 +410,7 @@ def generate(seed: int, size: Optional[int] = None) -> P.Program:
         side = SCtx(names={"x": "A", "a": "A", "b": "A", "w": "B"}, readonly={"x"})
         g.functions.append(S.SecondOrch(tuple(g.block(side, rng.randint(1, 6)))))
     # a block only in an Inline function `orch` calls (not one only zz_side calls: s90000451, RUNS.md)
-    has_at = _has(body, S.At) or (S.holds_block(body, tuple(g.functions)) and rng.random() < 0.1)
+    has_at = _has(body, (S.At, S.Cluster)) or (S.holds_block(body, tuple(g.functions)) and rng.random() < 0.1)
     return P.Program(tuple(g.kernels.values()), tuple(body), g.auto_scope, returns, surface=True,
                      functions=tuple(g.functions), plain_orch=has_at and g.auto_scope and rng.random() < 0.5,
                      return_call=ret_call)

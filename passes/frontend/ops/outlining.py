@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import ast
 import copy
+from bisect import bisect_right
 from typing import TYPE_CHECKING, Any
 
 from nanopass.errors import quoted
@@ -87,15 +88,17 @@ def outline_block(cx: FunctionContext, stmt: ast.With, call: ast.Call, args: dic
     for var in escaping:
         ty = outline.types.get(var)
         node = outline.defined[var]
-        if outline.aliases.get(var) == AMBIGUOUS:
-            raise cx.error(f"'{var}' is used after the {what} block, but {outline.ambiguous.get(var, BRANCHES)} in "
-                           "it bind it to different tensors", node, hint="pass each tensor out under its own name")
+        if outline.aliases.get(var) == AMBIGUOUS:  # (the errors of a name leaving the block: at the read that needs it)
+            raise cx.error(f"'{var}' is read here, after the {what} block, but {outline.ambiguous.get(var, BRANCHES)} "
+                           f"in it bind it to different tensors (its definition at line {node.lineno})",
+                           escaping[var], hint="pass each tensor out under its own name")
         if var in outline.aliases:
             aliases.append((var, outline.aliases[var], node))
             continue
         if ty is None:
-            raise cx.error(f"cannot tell the type of '{var}', which the {what} block defines and later code uses",
-                           node, hint=f"annotate it: {var}: pl.Tensor[[...], dtype] = ...")
+            raise cx.error(f"cannot tell the type of '{var}', which the {what} block defines at line {node.lineno} "
+                           "and this later code reads", escaping[var],
+                           hint=f"annotate it at line {node.lineno}: {var}: pl.Tensor[[...], dtype] = ...")
         if ty._production != "TensorType":
             raise cx.error(f"'{var}' is computed inside the {what} block at line {node.lineno} (a kernel) and read "
                            "here, after it: only tensors leave a kernel", escaping[var])
@@ -141,88 +144,166 @@ def _escaping(cx: FunctionContext, stmt: ast.With, outline: Outline) -> dict[str
     definition order), each with the first such read. "After" is textual (the statements that
     follow the block, in evaluation order) where the first later use reads the name; where it
     rebinds it (``t = ...`` in one branch of an if), the read that follows on a path that did not
-    rebind it (``_first_live_read``): a rebind in one branch leaves the block's value in the other."""
+    rebind it (``_live_reads``): a rebind in one branch leaves the block's value in the other."""
     end = (stmt.end_lineno, stmt.end_col_offset)
-    first: dict[str, ast.Name] = {}  # name -> its first use after the block
     # in an inline function's copy, only the copy reads the names it binds (renamed <name>_inline<k>)
     inlined = getattr(cx, INLINED_BODIES, None)
     body = inlined[-1] if inlined else cx.fdef.body
-    for position, name, node in _uses_of(cx, body):
-        if position > end and name not in first:
-            first[name] = node
+    uses = _uses_of(cx, body)
     escaping = {}
     for var in outline.defined:
-        node = first.get(var)
-        if node is not None and not isinstance(node.ctx, ast.Load):
-            node = _first_live_read(body, end, var, False)[0]
+        found = uses.get(var)
+        if found is None:
+            continue
+        positions, nodes = found
+        k = bisect_right(positions, end)  # (the first use after the block: see _uses_of)
+        if k == len(nodes):
+            continue
+        node = nodes[k]
+        if not isinstance(node.ctx, ast.Load):
+            node = _live_reads(cx, body).get((end, var))
         if node is not None:
             escaping[var] = node
     return escaping
 
 
-def _first_live_read(stmts: list[ast.stmt], end: tuple[int, int], var: str,
-                     rebound: bool) -> tuple[ast.Name | None, bool]:
-    """The first read of ``var`` in ``stmts`` after position ``end`` (a block's end) on a path that
-    has not rebound it since, and whether every path through them rebinds it (``rebound``: whether
-    it is rebound on entry). A statement that holds the block continues from it in the branch or
-    body that holds it; a loop may run no iteration, an if rebinds what both its branches rebind."""
-
-    def reads(node: ast.AST | None) -> ast.Name | None:
-        return None if node is None or rebound else next(
-            (n for n in _names(node, ast.Load) if n.id == var), None)
-
-    def binds(node: ast.AST) -> bool:
-        return any(n.id == var for n in _names(node, ast.Store))
-
-    for s in stmts:
-        if (s.end_lineno, s.end_col_offset) <= end:
-            continue  # before the block, or the block itself
-        if (s.lineno, s.col_offset) < end:  # holds the block: continue in the part that holds it
-            parts = [s.body, s.orelse] if isinstance(s, (ast.If, ast.For, ast.While)) else [s.body]
-            inner = next(p for p in parts if p and (p[-1].end_lineno, p[-1].end_col_offset) >= end)
-            read, rebound = _first_live_read(inner, end, var, rebound)
-        elif isinstance(s, ast.If):
-            read = reads(s.test)
-            if read is None:
-                read, then = _first_live_read(s.body, end, var, rebound)
-                if read is None:
-                    read, other = _first_live_read(s.orelse, end, var, rebound)
-                    rebound = then and other
-        elif isinstance(s, (ast.For, ast.While)):
-            read = reads(s.iter if isinstance(s, ast.For) else s.test)
-            if read is None:
-                read = _first_live_read(s.body, end, var, rebound or (isinstance(s, ast.For) and binds(s.target)))[0]
-        elif isinstance(s, ast.With):
-            read = next(filter(None, (reads(item.context_expr) for item in s.items)), None)
-            if read is None:
-                read, rebound = _first_live_read(s.body, end, var, rebound)
-        elif isinstance(s, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
-            read = reads(s.value)
-            if isinstance(s, ast.AugAssign) and read is None and not rebound:
-                read = next((n for n in _names(s.target) if n.id == var), None)  # t += ...: reads t
-            rebound = rebound or any(binds(t) for t in (s.targets if isinstance(s, ast.Assign) else [s.target]))
-        else:
-            read = reads(s)
-            rebound = rebound or binds(s)
-        if read is not None:
-            return read, rebound
-    return None, rebound
+LIVE = "_live_reads"  # cx's attribute: id(body) -> (body, its ``_LiveReads`` table)
 
 
-USES = "_uses_in_order"  # cx's attribute: id(body) -> (body, its ``_uses_in_order`` as triples)
+def _live_reads(cx: FunctionContext, body: list[ast.stmt]) -> dict[tuple[tuple[int, int], str], ast.AST]:
+    """``_LiveReads(body).found``, made once per body of the function being read (a walk per block
+    variable whose first later use rebinds it was quadratic in the blocks)."""
+    made = getattr(cx, LIVE, None)
+    if made is None:
+        made = {}
+        setattr(cx, LIVE, made)
+    entry = made.get(id(body))
+    if entry is None or entry[0] is not body:
+        entry = made[id(body)] = (body, _LiveReads(body).found)
+    return entry[1]
 
 
-def _uses_of(cx: FunctionContext, body: list[ast.stmt]) -> list[tuple[tuple[int, int], str, ast.Name]]:
-    """``_uses_in_order(body)`` as (position, name, the node), made once per body of the
-    function being read: each block of it asks (a walk of the function per block was quadratic
-    in the blocks)."""
+class _LiveReads:
+    """One walk of a function body that finds, for each ``with`` or ``for`` statement S of it and
+    each name ``var`` S binds (a query, keyed ``(end, var)`` by S's end position), the first read of
+    ``var`` after S on a path that has not rebound ``var`` since S: ``found[(end, var)]``, absent
+    when there is none. A query is live from the end of S (in the branch or body that holds S: not
+    in the other branch of an if holding S); an assignment or a ``for`` target binding ``var`` ends
+    it on that path; after an if, a query is live where either branch left it live; a loop may run
+    no iteration (a query live before it is live after it) and rebinds its target only in its body.
+    A read is in evaluation order: an if's test, then its branches; a loop's iterator, then its body;
+    an assignment's value, then (``t += ...``) its target."""
+
+    def __init__(self, body: list[ast.stmt]):
+        self.found: dict[tuple[tuple[int, int], str], ast.AST] = {}
+        self.pending: dict[tuple[int, int], set[str]] = {}  # end position -> the names of queries starting there
+        self.live: dict[str, set[tuple[int, int]]] = {}  # name -> the end positions of its live queries
+        self.order: dict[tuple[tuple[int, int], str], int] = {}  # query -> its rank among the started ones
+        self.started: list[tuple[tuple[int, int], str]] = []
+        self.walk(body, [])
+
+    def walk(self, stmts: list[ast.stmt], killed: list[tuple[tuple[int, int], str]]) -> None:
+        """Walk ``stmts``, adding to ``killed`` the queries they end on every path through them."""
+        for s in stmts:
+            if isinstance(s, (ast.With, ast.For)):
+                names = self.pending.setdefault((s.end_lineno, s.end_col_offset), set())
+                names.update(n.id for n in _names(s, ast.Store))
+            if isinstance(s, ast.If):
+                self.reads(s.test)
+                start = len(self.started)
+                then: list = []
+                self.walk(s.body, then)
+                then = self.before(then, start)
+                self.revive(then)
+                # the queries the then-branch started are not live in the else-branch
+                held = [q for q in self.started[start:] if q[0] in self.live.get(q[1], ())]
+                for end, var in held:
+                    self.live[var].discard(end)
+                other: list = []
+                self.walk(s.orelse, other)
+                other = self.before(other, start)
+                both = set(then) & set(other)
+                self.revive([q for q in other if q not in both] + held)
+                killed.extend(q for q in other if q in both)
+            elif isinstance(s, (ast.For, ast.While)):
+                self.reads(s.iter if isinstance(s, ast.For) else s.test)
+                start = len(self.started)
+                inner: list = []
+                if isinstance(s, ast.For):
+                    for n in _names(s.target, ast.Store):
+                        self.kill(n.id, inner)
+                self.walk(s.body, inner)
+                self.revive(self.before(inner, start))
+            elif isinstance(s, ast.With):
+                for item in s.items:
+                    self.reads(item.context_expr)
+                self.walk(s.body, killed)
+            elif isinstance(s, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+                if s.value is not None:
+                    self.reads(s.value)
+                if isinstance(s, ast.AugAssign) and self.live:
+                    self.reads(s.target, None)  # t += ...: reads t
+                for target in s.targets if isinstance(s, ast.Assign) else [s.target]:
+                    for n in _names(target, ast.Store):
+                        self.kill(n.id, killed)
+            else:
+                self.reads(s)
+                for n in _names(s, ast.Store):
+                    self.kill(n.id, killed)
+            self.start((s.end_lineno, s.end_col_offset))
+
+    def start(self, end: tuple[int, int]) -> None:
+        for var in self.pending.pop(end, ()):
+            query = (end, var)
+            self.order[query] = len(self.started)
+            self.started.append(query)
+            self.live.setdefault(var, set()).add(end)
+
+    def reads(self, node: ast.AST, ctx: type | None = ast.Load) -> None:
+        """The reads of ``node`` (its names of ``ctx``, None: all) answer the live queries of their names."""
+        if not self.live:
+            return
+        for n in _names(node, ctx):
+            ends = self.live.pop(n.id, None)
+            if ends:
+                for end in ends:
+                    self.found[(end, n.id)] = n
+
+    def kill(self, var: str, killed: list) -> None:
+        ends = self.live.pop(var, None)
+        if ends:
+            killed.extend((end, var) for end in ends)
+
+    def before(self, killed: list, start: int) -> list:
+        """Of ``killed``, the queries started before rank ``start``."""
+        return [q for q in killed if self.order[q] < start]
+
+    def revive(self, queries: list) -> None:
+        for end, var in queries:
+            if (end, var) not in self.found:
+                self.live.setdefault(var, set()).add(end)
+
+
+USES = "_uses_in_order"  # cx's attribute: id(body) -> (body, its uses by name)
+
+
+def _uses_of(cx: FunctionContext, body: list[ast.stmt]) -> dict[str, tuple[list[tuple[int, int]], list[ast.Name]]]:
+    """``_uses_in_order(body)`` by name: the positions and the nodes of its uses in evaluation
+    order, made once per body of the function being read: each block of it asks (a walk of the
+    function per block was quadratic in the blocks). A block's statement splits each name's list in
+    two: the uses before its end, then those after it (the statements before it, and the headers of
+    those holding it, come first in evaluation order), so a bisection finds the first use after it."""
     made = getattr(cx, USES, None)
     if made is None:
         made = {}
         setattr(cx, USES, made)
     entry = made.get(id(body))
     if entry is None or entry[0] is not body:
-        uses = [((n.lineno, n.col_offset), n.id, n) for n in _uses_in_order(body)]
+        uses: dict[str, tuple[list, list]] = {}
+        for n in _uses_in_order(body):
+            positions, nodes = uses.setdefault(n.id, ([], []))
+            positions.append((n.lineno, n.col_offset))
+            nodes.append(n)
         entry = made[id(body)] = (body, uses)
     return entry[1]
 
