@@ -42,8 +42,8 @@ class InferCoreTypes(Pass):
     cube (AIC) when its body uses Left/Right/Acc/Mat tiles or a matmul, else on the vector core
     (AIV); a cube kernel that asks for its vector part to be split (``attrs={"split": ...}``, which
     the reference's mixed-kernel expansion honours) is a user error. A ``Group`` launches the kernels its body calls: its core is ``MIX`` with members
-    [AIC kernel, AIV kernel], or ``AIV`` when it calls only an AIV kernel. Afterwards every
-    kernel has a core type.
+    [AIC kernel, AIV kernel], or ``AIV`` when it calls only an AIV kernel; a second call on either
+    core is a user error (it would not run). Afterwards every kernel has a core type.
     """
 
     name = "infer_core_types"
@@ -67,9 +67,11 @@ class InferCoreTypes(Pass):
     def kernel(self, kernel):
         members: list[str] = []
         if kernel.kind is FuncKind.Group:
-            calls = [s.op[len("self."):] for s in kernel.body if s._production == "KAssign" and s.op.startswith("self.")]
-            aic = [c for c in calls if self.kinds.get(c) is CoreType.AIC]
-            aiv = [c for c in calls if self.kinds.get(c) is CoreType.AIV]
+            calls = [s for s in kernel.body if s._production == "KAssign" and s.op.startswith("self.")]
+            self.check_one_call_per_core(kernel, calls)
+            names = [s.op[len("self."):] for s in calls]
+            aic = [c for c in names if self.kinds.get(c) is CoreType.AIC]
+            aiv = [c for c in names if self.kinds.get(c) is CoreType.AIV]
             if aiv and not aic:
                 core, members = CoreType.AIV, [aiv[0]]
             elif aic and aiv:
@@ -85,3 +87,23 @@ class InferCoreTypes(Pass):
             kernel.name, kernel.kind, kernel.params, kernel.results, kernel.body, kernel.dual_dispatch, core,
             members, span=kernel.span,
         )
+
+    def check_one_call_per_core(self, group, calls) -> None:
+        """A Group task runs one AIC and one AIV kernel, each once (``MixedKernels``' slots): a
+        second call on a core would not run, so it is a user error at that call."""
+        first: dict = {}
+        for stmt in calls:
+            name = stmt.op[len("self."):]
+            core = self.kinds.get(name)
+            if core not in (CoreType.AIC, CoreType.AIV):
+                continue
+            if core in first:
+                earlier = first[core]
+                raise UserError(
+                    f"'{group.name}' calls a second {core.name} kernel '{name}' "
+                    f"(after '{earlier.op[len('self.'):]}' at line {earlier.span.line}): a Group task runs "
+                    f"one AIC and one AIV kernel, each once, so this call would not run",
+                    stmt.span,
+                    "launch the other call in a block of its own, or outside the pl.cluster / pl.spmd block",
+                )
+            first[core] = stmt

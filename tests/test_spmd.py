@@ -282,3 +282,31 @@ def test_a_split_on_a_mixed_kernel_is_refused_by_the_cli_without_a_traceback(tmp
     done = run_cli("run", str(path))
     assert done.returncode == 1 and "Traceback" not in done.stderr
     assert done.stderr.startswith(f"{path}:7:5: error: kernel 'attn' uses the cube core")
+
+
+@pytest.mark.parametrize("second, earlier", [
+    ("p = self.soft(s, p)", "soft"),  # a second call of the same AIV kernel
+    ("p = self.soft2(s, p)", "soft"),  # another AIV kernel
+    ("s = self.qk(q, k, s)", "qk"),  # a second AIC call
+])
+def test_a_second_call_on_a_core_in_a_cluster_is_a_located_error(tmp_path, second, earlier):
+    """A Group task runs one AIC and one AIV kernel once each (MixedKernels' slots): the second
+    call on a core would silently not run (it was dropped from the members before)."""
+    source = (CLUSTER % "NONE").replace(
+        "            p = self.soft(s, p)\n        p = self.soft(s, p)\n",
+        f"            p = self.soft(s, p)\n            {second}\n        p = self.soft(s, p)\n")
+    source = source.replace(
+        "    @pl.function(type=pl.FunctionType.Orchestration)",
+        "    @pl.function(type=pl.FunctionType.AIV)\n"
+        "    def soft2(self, s: pl.Tensor[[16, 16], pl.FP32], p: pl.Out[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:\n"
+        "        return p\n\n"
+        "    @pl.function(type=pl.FunctionType.Orchestration)")
+    path = tmp_path / "cluster.py"
+    path.write_text(source)
+    with pytest.raises(UserError) as info:
+        nanopass.generate_orchestration(load_program(path))
+    name = second.split("self.")[1].split("(")[0]
+    core = "AIC" if name == "qk" else "AIV"
+    assert info.value.message.startswith(f"'attention' calls a second {core} kernel '{name}' (after '{earlier}' at line ")
+    lines = source.splitlines()
+    assert info.value.span.line == max(i for i, text in enumerate(lines) if text == f"            {second}") + 1
