@@ -8,7 +8,7 @@ from nanopass.rewrite import register
 
 from .lean import LeanPass, waiters_on_held_runs
 from .cells import cell_readers, taken_names
-from .runtime_order import runtime_order
+from .runtime_order import known_to_give_up, runtime_order
 from .util import BODY_FIELDS, FreshVersions, iter_stmts, places
 
 D = DIRECTED
@@ -42,6 +42,8 @@ class ClearCellsAfterWaiters(LeanPass):
     target = DIRECTED
 
     def lean(self, program):
+        if known_to_give_up(program):  # (every change needs ``runtime_order``)
+            return program
         func = program.orch
         stmts = list(iter_stmts(func.body))
         waiters, others = cell_readers(stmts)

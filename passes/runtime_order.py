@@ -770,6 +770,20 @@ def gives_up(program) -> bool:
     return gives_up_before_cells(relevant, stmts, limit)
 
 
+def known_to_give_up(program) -> bool:
+    """``gives_up(program)`` where an earlier ask of the same program kept its prelude
+    (``kept_result``), else False: nothing is computed. For a pass whose changes all need the
+    analysis and that looks for them first: a program the analysis gives up on (the relevant
+    tasks beyond the budget, as on long runs of manual scopes) is returned before that look."""
+    from nanopass.languages.statements import kept_result
+
+    prelude = kept_result(_prelude, (program,))
+    if prelude is None:
+        return False
+    stmts, _, _, _, relevant, _, limit = prelude
+    return gives_up_before_cells(relevant, stmts, limit)
+
+
 def budget(edges: int) -> int:
     """What the walk may cost (relevant tasks times statements) in a program of ``edges``
     dependency entries: ``BUDGET``, or ``PER_EDGE`` per entry where that is more. The entries are
