@@ -328,9 +328,11 @@ class FuseCreateAssembleToSlice(Pass):
         # placements before it read the targets they were made views of)
         block = self.uses_of(self.block)
         end = at + 1 - (len(stmts) - len(self.block))
-        uses, after = self.uses, 0
+        uses, after = self.uses, {}
         for n in aliases:
-            after += uses.get(n, 0) - block.between(n, 0, end)
+            k = uses.get(n, 0) - block.between(n, 0, end)
+            if k:
+                after[n] = k
         available = _Available(self.defined_before, block.bound, self.moved, src)
         placed = self.fills.get(id(let))  # (the same places, create and offset: one Placement)
         if placed is None:
@@ -551,25 +553,26 @@ class FuseCreateAssembleToSlice(Pass):
         self.place_rows(src, placed.rows)
         return at
 
-    def uses_after(self, levels: list, k: int, loops: list, aliases: set[str]) -> int:
-        """The live uses of ``aliases`` after the assemble at the end of ``levels`` (``_Frame``s; the
-        source made in block ``k``; ``loops``: the levels of the loops around the assemble, whose
-        ``Yield``s carry the one buffer and are no use), ``uses_before`` the others."""
-        after = 0
+    def uses_after(self, levels: list, k: int, loops: list, aliases: set[str]) -> dict[str, int]:
+        """The live uses of each name of ``aliases`` after the assemble at the end of ``levels``
+        (``_Frame``s; the source made in block ``k``; ``loops``: the levels of the loops around the
+        assemble, whose ``Yield``s carry the one buffer and are no use), ``uses_before`` the
+        others: the names with a count other than 0."""
+        after = {}
         for n in aliases:
-            after += self.uses.get(n, 0) - self.uses_before(levels[k:], n)
+            after[n] = self.uses.get(n, 0) - self.uses_before(levels[k:], n)
         for loop in loops:
             body = levels[loop + 1].analysed
             if body and body[-1]._production == "Yield":
                 uses = self.uses_of(body)
                 for n in aliases:
-                    after -= uses.between(n, len(body) - 1, len(body))
-        return after
+                    after[n] -= uses.between(n, len(body) - 1, len(body))
+        return {n: k for n, k in after.items() if k}
 
     def check_uses_after(
-        self, stmts, at: int, aliases, after: int, create, placed, k: int, loops: list, fresh: bool = False,
+        self, stmts, at: int, aliases, after: dict[str, int], create, placed, k: int, loops: list, fresh: bool = False,
     ) -> None:
-        """The ``after`` live uses of the source (``aliases``) after the assemble at ``stmts[at]``
+        """The ``after`` live uses (of each name) of the source (``aliases``) after the assemble at ``stmts[at]``
         are reads that see what the copy holds (``reads_after_see_the_copy``): in its block, or in
         it and after the ``with`` blocks, ``if``s and ``pl.range`` loops around it, in program
         order (with blocks flattened): on a path where the assemble ran, each comes after it (the
@@ -583,7 +586,9 @@ class FuseCreateAssembleToSlice(Pass):
             body = levels[loop + 1].analysed
             if body and body[-1]._production == "Yield":
                 carried.add(id(body[-1]))
-        if self.reads_after_see_the_copy(stmts, at, aliases, after, create, placed, carried, fresh=fresh):
+        # (the Yield ending the block passes the live results of the statement around it on)
+        owners = {id(stmts[-1]): levels[-2].stmt} if len(levels) > 1 and stmts[-1]._production == "Yield" else None
+        if self.reads_after_see_the_copy(stmts, at, aliases, after, create, placed, carried, fresh=fresh, owners=owners):
             return
         top = len(levels) - 1
         # (the blocks from the create's down are with blocks, ifs and loops ``fuse_across`` placed
@@ -798,7 +803,7 @@ class FuseCreateAssembleToSlice(Pass):
         return 0
 
     def reads_after_see_the_copy(
-        self, stmts, at: int, aliases: set[str], count: int, create, placed: Placement, carried=frozenset(),
+        self, stmts, at: int, aliases: set[str], count: dict[str, int], create, placed: Placement, carried=frozenset(),
         index: "_BlockIndex | None" = None, fresh: bool = False, owners: dict | None = None,
     ) -> bool:
         """Whether the ``count`` live uses of the source after the assemble at ``stmts[at]`` are
@@ -824,7 +829,8 @@ class FuseCreateAssembleToSlice(Pass):
         src = create.var.name
         names = set(aliases)
         own = self.own_uses
-        seen, last, diverged = 0, None, None
+        seen: dict[str, int] = {}  # name -> its live uses walked
+        last, diverged = None, None
         shift, analysed = 0, index is None  # (``rows_unused_from`` reads the block as analysed)
         if analysed:
             index, shift = self.index_of(self.block), len(stmts) - len(self.block)
@@ -841,6 +847,8 @@ class FuseCreateAssembleToSlice(Pass):
                 owners.update(_yield_owners([stmts[j]]))
             for stmt in _statements_in([stmts[j]]):
                 kind = stmt._production
+                if kind == "Yield" and id(stmt) not in owners and id(stmt) not in carried:
+                    return False  # (which of its values are live uses is not known: not counted)
                 if kind in BODY_FIELDS or kind == "Yield":  # (its live uses, as ``live_uses`` counts them)
                     uses = _live_control_uses(stmt, owners.get(id(stmt)), self.live)
                 else:  # (live_uses' table: a statement's own_live_uses, when not empty, are all its reads)
@@ -866,10 +874,12 @@ class FuseCreateAssembleToSlice(Pass):
                     return False
                 for n, k in uses.items():
                     if n in aliases:
-                        seen += k
+                        seen[n] = seen.get(n, 0) + k
                 last = j if diverged is None else last
         if seen != count:
-            return False  # (a use outside the block: after a with block the assemble is in)
+            # (a use outside the block, after a with block the assemble is in; or one not walked:
+            # name by name, so that no use counted twice stands for one not walked)
+            return False
         if diverged is not None and not self.rows_unused_from(stmts, at, diverged, placed):
             return False
         end = diverged if diverged is not None else (last + 1 if last is not None else at + 1)
