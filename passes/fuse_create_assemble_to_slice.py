@@ -85,7 +85,14 @@ class FuseCreateAssembleToSlice(Pass):
     with an ``init_value`` is placed only when a task overwrites all of it (an ``Out`` argument,
     on every path) before anything reads it: a view is never filled (``fill_overwritten``). A
     source never written before its assemble may be read after a write of its rows: the copy
-    holds undefined rows too (``never_written``). A write of the source after the
+    holds undefined rows too (``never_written``). The uses after the assemble are every live use
+    there of a name whose storage may be in the source's buffer (``aliases_of``: a view made
+    before the assemble or after it, in a branch, a view of a view, a copy, an ``if`` result, a
+    loop carry, swapped or not); a task's argument and a host element access are live always,
+    so every write of those bytes is one. ``reads_after_see_the_copy`` accepts only when the
+    uses it walked are, name by name, those ``live_uses`` counts after the assemble (a
+    ``Yield``'s only for its owner's live results; one whose owner is not known is not walked):
+    a use not reached refuses, no other use stands for it. A write of the source after the
     assemble, and every use after that write, is no such use when nothing reads or writes the
     rows it is placed in from that write on (``rows_unused_from``). An assemble whose rows nothing
     reads before they are overwritten (``assembled_rows.dead_assembles``: its target is never
