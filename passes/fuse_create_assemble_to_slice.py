@@ -83,7 +83,16 @@ class FuseCreateAssembleToSlice(Pass):
     available where ``src`` is created (a name bound inside an earlier ``with`` block is available
     after it), or a placement that would be visible, is a user error saying why. A source made
     with an ``init_value`` is placed only when a task overwrites all of it (an ``Out`` argument,
-    on every path) before any other use: a view is never filled. A write of the source after the
+    on every path) before anything reads it: a view is never filled (``fill_overwritten``). A
+    source never written before its assemble may be read after a write of its rows: the copy
+    holds undefined rows too (``never_written``). The uses after the assemble are every live use
+    there of a name whose storage may be in the source's buffer (``aliases_of``: a view made
+    before the assemble or after it, in a branch, a view of a view, a copy, an ``if`` result, a
+    loop carry, swapped or not); a task's argument and a host element access are live always,
+    so every write of those bytes is one. ``reads_after_see_the_copy`` accepts only when the
+    uses it walked are, name by name, those ``live_uses`` counts after the assemble (a
+    ``Yield``'s only for its owner's live results; one whose owner is not known is not walked):
+    a use not reached refuses, no other use stands for it. A write of the source after the
     assemble, and every use after that write, is no such use when nothing reads or writes the
     rows it is placed in from that write on (``rows_unused_from``). An assemble whose rows nothing
     reads before they are overwritten (``assembled_rows.dead_assembles``: its target is never
@@ -294,12 +303,18 @@ class FuseCreateAssembleToSlice(Pass):
         target = value.target.name
         src = self.roots.get(value.source.name, value.source.name)
         # (``roots`` takes a loop carry for its init; the storage map knows what the loop yields:
-        # another buffer, or a view of the create's own, a transpose of it, indexed otherwise)
-        for root, region in self.places.get(value.source.name, ()):
+        # another buffer, or a view of the create's own, a transpose of it, indexed otherwise; when
+        # it holds one create's whole buffer on every path, that create is the source)
+        held = self.places.get(value.source.name, ())
+        if len(held) == 1:
+            [(root, region)] = held
+            if root != src and region is FULL and root in self.creates:
+                src = root
+        for root, region in held:
             if root != src:
-                raise _source_not_only_created(value.source.name, root, let)
+                raise self.source_not_one_create(value.source.name, let)
             if region is not FULL:
-                raise _source_not_only_created(value.source.name, root, let, view=True)
+                raise _source_a_view(value.source.name, root, let)
         if src in self.placed and self.same_rows(let, src, self.placed[src]):
             # (the placement's check accepted this assemble as a read: no write of the rows or the
             # source comes between the two)
@@ -320,15 +335,18 @@ class FuseCreateAssembleToSlice(Pass):
         # placements before it read the targets they were made views of)
         block = self.uses_of(self.block)
         end = at + 1 - (len(stmts) - len(self.block))
-        uses, after = self.uses, 0
+        uses, after = self.uses, {}
         for n in aliases:
-            after += uses.get(n, 0) - block.between(n, 0, end)
+            k = uses.get(n, 0) - block.between(n, 0, end)
+            if k:
+                after[n] = k
         available = _Available(self.defined_before, block.bound, self.moved, src)
         placed = self.fills.get(id(let))  # (the same places, create and offset: one Placement)
         if placed is None:
             placed = Placement.of(self.places.get(target), stmts[create_at].value.shape, value.offset)
         if after:
-            self.check_uses_after(stmts, at, aliases, after, stmts[create_at], placed, len(self.frames), [])
+            fresh = self.never_written(stmts[create_at], stmts[create_at + 1 : at], aliases)
+            self.check_uses_after(stmts, at, aliases, after, stmts[create_at], placed, len(self.frames), [], fresh)
         base = value.target
         root = self.roots.get(target, target)
         if target not in available and root in available and {r for r, _ in self.places.get(target, ())} == {root}:
@@ -357,6 +375,44 @@ class FuseCreateAssembleToSlice(Pass):
         self.sliced[src] = (base.name, create.value.shape, value.offset, made)
         self.place_rows(src, placed.rows)
         return at
+
+    def source_not_one_create(self, source: str, let) -> UserError:
+        """The error for an assemble whose source ``source`` may be several buffers (``storage_map``'s
+        roots): each named by its definition (a create, a parameter, ...) and its line, and why one
+        placement cannot serve them all."""
+        defined: dict[str, str] = {p.name: "a parameter" for p in self.func.params}
+        for stmt in iter_stmts(self.func.body):
+            kind = stmt._production
+            if kind == "Let":
+                what = "the pl.create_tensor" if stmt.value._production == "CreateTensor" else "bound"
+                defined.setdefault(stmt.var.name, f"{what} of line {_line(stmt)}")
+            elif kind == "Task":
+                for out in stmt.outs:
+                    defined.setdefault(out.name, f"the output of task {stmt.kernel} of line {_line(stmt)}")
+        order = {name: k for k, name in enumerate(defined)}  # (parameters first, then in program order)
+        roots = {root for root, _ in self.places.get(source, ())}
+        first = self.roots.get(source, source)
+        if len(roots) == 1 and first in defined:  # (a carry every iteration rebinds: also the buffer it starts as)
+            roots.add(first)
+        roots = sorted(roots, key=lambda r: (order.get(r, len(order)), r))
+        described = [f"'{_base(r)}' ({defined.get(r, 'made before the assemble')})" for r in roots]
+        choices = ", ".join(described[:-1]) + " or " + described[-1] if len(described) > 1 else described[0]
+        target = _base(let.value.target.name)
+        if all(r in self.creates for r in roots):
+            return UserError(
+                f"pl.assemble needs a source made by pl.create_tensor, the same one on every path; '{_base(source)}' may "
+                f"be {choices} here: each create is a buffer of its own, and a source is made a view of the rows of '{target}' "
+                "from its creation on, which only one of them can be (the runtime cannot copy the other there)",
+                let.span,
+                hint="make one pl.create_tensor before the paths part, let the tasks of each path write it, "
+                "and assemble that one",
+            )
+        return UserError(
+            f"pl.assemble needs a source made by pl.create_tensor; '{_base(source)}' may be {choices} here: only "
+            f"a pl.create_tensor can be made a view of the rows of '{target}' (the runtime cannot copy)",
+            let.span,
+            hint="the runtime cannot copy tensors: assemble the create itself, written by its tasks, on every path",
+        )
 
     def source_aliases(self, src: str) -> set[str]:
         """The names whose uses after an assemble of ``src`` are uses of it: a view of the source
@@ -475,7 +531,9 @@ class FuseCreateAssembleToSlice(Pass):
         if placed is None:
             placed = Placement.of(self.places.get(target), create.value.shape, value.offset)
         if after:
-            self.check_uses_after(stmts, at, aliases, after, create, placed, k, loops)
+            # (in a loop the next iteration's assemble follows this one's writes of the source)
+            fresh = not loops and self.never_written(create, between, aliases)
+            self.check_uses_after(stmts, at, aliases, after, create, placed, k, loops, fresh)
         self.check_placement_invisible(between, value, create, let, placed.rows)
         if again:  # (after an assemble the rows hold the source: a read sees it until one is written)
             self.check_placement_invisible(again, value, create, let, placed.rows, self.writes_any(again, aliases))
@@ -502,33 +560,43 @@ class FuseCreateAssembleToSlice(Pass):
         self.place_rows(src, placed.rows)
         return at
 
-    def uses_after(self, levels: list, k: int, loops: list, aliases: set[str]) -> int:
-        """The live uses of ``aliases`` after the assemble at the end of ``levels`` (``_Frame``s; the
-        source made in block ``k``; ``loops``: the levels of the loops around the assemble, whose
-        ``Yield``s carry the one buffer and are no use), ``uses_before`` the others."""
-        after = 0
+    def uses_after(self, levels: list, k: int, loops: list, aliases: set[str]) -> dict[str, int]:
+        """The live uses of each name of ``aliases`` after the assemble at the end of ``levels``
+        (``_Frame``s; the source made in block ``k``; ``loops``: the levels of the loops around the
+        assemble, whose ``Yield``s carry the one buffer and are no use), ``uses_before`` the
+        others: the names with a count other than 0."""
+        after = {}
         for n in aliases:
-            after += self.uses.get(n, 0) - self.uses_before(levels[k:], n)
+            after[n] = self.uses.get(n, 0) - self.uses_before(levels[k:], n)
         for loop in loops:
             body = levels[loop + 1].analysed
             if body and body[-1]._production == "Yield":
                 uses = self.uses_of(body)
                 for n in aliases:
-                    after -= uses.between(n, len(body) - 1, len(body))
-        return after
+                    after[n] -= uses.between(n, len(body) - 1, len(body))
+        return {n: k for n, k in after.items() if k}
 
-    def check_uses_after(self, stmts, at: int, aliases, after: int, create, placed, k: int, loops: list) -> None:
-        """The ``after`` live uses of the source (``aliases``) after the assemble at ``stmts[at]``
+    def check_uses_after(
+        self, stmts, at: int, aliases, after: dict[str, int], create, placed, k: int, loops: list, fresh: bool = False,
+    ) -> None:
+        """The ``after`` live uses (of each name) of the source (``aliases``) after the assemble at ``stmts[at]``
         are reads that see what the copy holds (``reads_after_see_the_copy``): in its block, or in
         it and after the ``with`` blocks, ``if``s and ``pl.range`` loops around it, in program
         order (with blocks flattened): on a path where the assemble ran, each comes after it (the
         statements of a loop's body before the assemble run only before another assemble); on
         another, the source is not placed (``fuse_across``' condition) or not made. Else a user
-        error. ``k`` and ``loops`` as ``uses_after``'s."""
-        carried = bool(loops)
-        if self.reads_after_see_the_copy(stmts, at, aliases, after, create, placed, carried):
-            return
+        error. ``k`` and ``loops`` as ``uses_after``'s; ``fresh``, ``reads_after_see_the_copy``'s."""
         levels = [*self.frames, _Frame(stmts, self.block, at, stmts[at], None, self.block_start)]
+        # (the Yields of the loops' bodies, which carry the one buffer: ``uses_after`` counts no use there)
+        carried = set()
+        for loop in loops:
+            body = levels[loop + 1].analysed
+            if body and body[-1]._production == "Yield":
+                carried.add(id(body[-1]))
+        # (the Yield ending the block passes the live results of the statement around it on)
+        owners = {id(stmts[-1]): levels[-2].stmt} if len(levels) > 1 and stmts[-1]._production == "Yield" else None
+        if self.reads_after_see_the_copy(stmts, at, aliases, after, create, placed, carried, fresh=fresh, owners=owners):
+            return
         top = len(levels) - 1
         # (the blocks from the create's down are with blocks, ifs and loops ``fuse_across`` placed
         # through; above it, only a with block's names are seen after it)
@@ -540,7 +608,12 @@ class FuseCreateAssembleToSlice(Pass):
         if top < len(levels) - 1 or len(flat) > len(stmts) - at:
             after = self.uses_after(levels, min(top, k), loops, aliases)
             index = _BlockIndex(flat, self.own_uses)
-            if self.reads_after_see_the_copy(flat, 0, aliases, after, create, placed, carried, index):
+            owners = {}
+            for m in range(top, len(levels) - 1):  # (each flattened block's Yield ends the statement around it)
+                block = levels[m + 1].stmts
+                if block and block[-1]._production == "Yield":
+                    owners[id(block[-1])] = levels[m].stmt
+            if self.reads_after_see_the_copy(flat, 0, aliases, after, create, placed, carried, index, fresh, owners):
                 return
         src, target = _base(create.var.name), _base(stmts[at].value.target.name)
         raise UserError(
@@ -549,6 +622,19 @@ class FuseCreateAssembleToSlice(Pass):
             hint=f"the runtime cannot copy: '{src}' becomes the rows of '{target}' it is assembled into, so only "
             "reads of it that nothing writes either of before them see what the copy holds",
         )
+
+    def never_written(self, create, between: list, aliases: set[str]) -> bool:
+        """Whether the source made by ``create`` holds rows never written at its assemble: made
+        without an ``init_value``, and nothing in ``between`` (the statements from the create to
+        the assemble, bodies included) writes it (``writes_any``, or an assemble into it)."""
+        if create.value.init is not None or self.writes_any(between, aliases):
+            return False
+        for stmt in _statements_in(between):
+            if stmt._production == "Let" and stmt.value._production == "AssembleTensor":
+                target = stmt.value.target
+                if target._production != "Var" or target.name in aliases:
+                    return False
+        return True
 
     def writes_any(self, stmts: list, names: set[str]) -> bool:
         """Whether a statement in ``stmts`` (or their bodies) may write a name of ``names``: a task's
@@ -724,8 +810,8 @@ class FuseCreateAssembleToSlice(Pass):
         return 0
 
     def reads_after_see_the_copy(
-        self, stmts, at: int, aliases: set[str], count: int, create, placed: Placement, carried: bool = False,
-        index: "_BlockIndex | None" = None,
+        self, stmts, at: int, aliases: set[str], count: dict[str, int], create, placed: Placement, carried=frozenset(),
+        index: "_BlockIndex | None" = None, fresh: bool = False, owners: dict | None = None,
     ) -> bool:
         """Whether the ``count`` live uses of the source after the assemble at ``stmts[at]`` are
         all in ``stmts`` and, up to the first statement that may write the source (a task's
@@ -735,27 +821,46 @@ class FuseCreateAssembleToSlice(Pass):
         the source, between the assemble and them: placed, such a read sees the rows the assemble
         copied, which hold what the source holds. From a write of the source on, the source and
         the rows it is placed in may differ as written: the uses after it are invisible when
-        nothing reads or writes those rows from there on (``rows_unused_from``). With ``carried``
-        (the block is a loop's body around which the source is made), the body's ``Yield`` is no
-        use: it carries the one buffer. With ``index`` (of ``stmts`` as they are, not a block as
-        analysed), a write of the source after the assemble is no read."""
+        nothing reads or writes those rows from there on (``rows_unused_from``). A ``Yield`` whose
+        id is in ``carried`` (a loop's body's around which the source is made) is no use: it
+        carries the one buffer; another passes the source on to a name of the ``if`` or loop it
+        ends (``_held_copies``), whose uses are the source's; ``owners`` holds, by id, the
+        statement a ``Yield`` ending a block around ``stmts`` ends (whose live results tell
+        which of its values are uses). With ``index`` (of ``stmts`` as they are, not a block as
+        analysed), a write of the source after the assemble is no read. With ``fresh`` (the
+        source was never written before the assemble: ``never_written``), a write of the rows
+        before a read is no matter: the copy and the source hold undefined rows, which a read of
+        the source may see as anything (a statement that also reads the source still counts: it
+        would read and write the same bytes through two arguments); a write of the source still
+        is (from it on the rows must be unused)."""
         src = create.var.name
         names = set(aliases)
         own = self.own_uses
-        seen, last, diverged = 0, None, None
+        seen: dict[str, int] = {}  # name -> its live uses walked
+        last, diverged = None, None
         shift, analysed = 0, index is None  # (``rows_unused_from`` reads the block as analysed)
         if analysed:
             index, shift = self.index_of(self.block), len(stmts) - len(self.block)
         # (the other statements mention none of names; a plain block mentions none it does not access)
         pending = _Pending((index.positions, index.mentioned) if index.mentioned else (index.positions,), shift, at, names)
+        owners = dict(owners or {})  # id(a Yield) -> the if or loop it ends
         for j in pending:
+            if stmts[j]._production in BODY_FIELDS:
+                # (the names its if results and loop carries may hold a name of names through: a
+                # copy, whose uses are the source's; a carry's are so in every iteration)
+                for name in _held_copies(stmts[j], names):
+                    names.add(name)
+                    pending.add(name)
+                owners.update(_yield_owners([stmts[j]]))
             for stmt in _statements_in([stmts[j]]):
                 kind = stmt._production
-                if kind in BODY_FIELDS:
-                    uses = var_reads(_heads(stmt))
+                if kind == "Yield" and id(stmt) not in owners and id(stmt) not in carried:
+                    return False  # (which of its values are live uses is not known: not counted)
+                if kind in BODY_FIELDS or kind == "Yield":  # (its live uses, as ``live_uses`` counts them)
+                    uses = _live_control_uses(stmt, owners.get(id(stmt)), self.live)
                 else:  # (live_uses' table: a statement's own_live_uses, when not empty, are all its reads)
                     uses = own.get(id(stmt)) or stmt_reads(stmt)
-                if not names & uses.keys() or (carried and kind == "Yield"):
+                if not names & uses.keys() or (kind == "Yield" and id(stmt) in carried):
                     continue
                 if kind == "Let" and stmt.value._production in dead_values.PURE and stmt.var.name not in self.live:
                     continue
@@ -764,6 +869,8 @@ class FuseCreateAssembleToSlice(Pass):
                     pending.add(stmt.var.name)
                 elif kind == "Let" and stmt.value._production == "ReadTensor":
                     pass
+                elif kind in BODY_FIELDS or kind == "Yield":
+                    pass  # (a carry's init or a yielded value: a copy, held by a name of names)
                 elif self.same_rows(stmt, src, placed):
                     pass
                 elif kind == "Task" and not _writes_one_of(stmt, self.kernels[stmt.kernel], names):
@@ -774,21 +881,26 @@ class FuseCreateAssembleToSlice(Pass):
                     return False
                 for n, k in uses.items():
                     if n in aliases:
-                        seen += k
+                        seen[n] = seen.get(n, 0) + k
                 last = j if diverged is None else last
         if seen != count:
-            return False  # (a use outside the block: after a with block the assemble is in)
+            # (a use outside the block, after a with block the assemble is in; or one not walked:
+            # name by name, so that no use counted twice stands for one not walked)
+            return False
         if diverged is not None and not self.rows_unused_from(stmts, at, diverged, placed):
             return False
         end = diverged if diverged is not None else (last + 1 if last is not None else at + 1)
         # a write between of the rows the source is placed in, or of the source's own buffer,
         # would make the read see something else than the copy
         regions: dict[str, list] = {}  # root -> its regions among those rows and the source's places
+        own: dict[str, list] = {}  # root -> its regions among the source's places
         for root, region in placed.rows:
             regions.setdefault(root, []).append(region)
-        for n in aliases:
+        for n in aliases:  # (a name that may be another buffer too, a carry, is the source only in its own)
             for root, region in self.places.get(n, ()):
-                regions.setdefault(root, []).append(region)
+                if root == src:
+                    regions.setdefault(root, []).append(region)
+                    own.setdefault(root, []).append(region)
         places = self.places
         for stmt in _statements_in(stmts[at + 1 : end]):
             kind = stmt._production
@@ -797,16 +909,28 @@ class FuseCreateAssembleToSlice(Pass):
             elif kind == "WriteTensor":
                 written = [element_places(stmt, places, self.roots)]
             elif kind == "Let" and stmt.value._production == "AssembleTensor" and not self.same_rows(stmt, src, placed):
-                target = stmt.value.target
-                written = [places.get(target.name, ()) if target._production == "Var" else ()]
+                written = [self.rows_filled(stmt.value)]
             else:
                 continue
+            checked = own if fresh and not names & var_reads([stmt]).keys() else regions
             for where in written:
                 for root, region in self.storage(where):
-                    for placed_region in regions.get(root, ()):
+                    for placed_region in checked.get(root, ()):
                         if overlaps(region, placed_region):
                             return False
         return True
+
+    def rows_filled(self, value) -> set | frozenset:
+        """The places an assemble (``value``) writes: the rows of its target its source fills when
+        the source is a name made by ``pl.create_tensor`` (its shape known), else the target's."""
+        target, source = value.target, value.source
+        if target._production != "Var":
+            return ()
+        places = self.places.get(target.name, ())
+        create = self.creates.get(self.roots.get(source.name, source.name)) if source._production == "Var" else None
+        if create is None or not places:
+            return places
+        return assembled_rows(places, create.shape, value.offset)
 
     def rows_unused_from(self, stmts, at: int, start: int, placed: Placement) -> bool:
         """Whether nothing reads or writes the rows ``placed`` in ``stmts[start:]`` or after them:
@@ -924,23 +1048,15 @@ class FuseCreateAssembleToSlice(Pass):
 
     def check_fill_overwritten(self, between, create, let, target: str) -> None:
         """A source made with an ``init_value`` keeps its fill only as its own buffer: placed in the
-        target it is a view, which nothing fills. The placement is invisible only when a task in
-        ``between``, at the block's level (so on every path), writes all of the source through an
-        ``Out`` parameter before anything else uses it."""
+        target it is a view, which nothing fills. The placement is invisible only when, on every
+        path through ``between``, a task writes all of the source through an ``Out`` parameter
+        before anything reads it (``fill_overwritten``)."""
         if create.value.init is None:
             return
         src = create.var.name
-        aliases = self.names_of(src) | {src}
-        for stmt in between:
-            if not _vars_in_stmt(stmt) & aliases:
-                continue
-            if stmt._production == "Task":
-                kernel = self.kernels[stmt.kernel]
-                uses = [(a.value, p) for a, p in zip(stmt.args, kernel.params)
-                        if a.value._production == "Var" and a.value.name in aliases]
-                if uses and all(v.name == src and p.dir is _OUT for v, p in uses):
-                    return
-            break
+        aliases = self.names_of(src) | self.aliases_of.get(src, set()) | {src}
+        if self.fill_overwritten(between, aliases, {src}):
+            return
         src_name, target = _base(src), _base(target)
         raise UserError(
             f"pl.assemble cannot make '{src_name}' a view of '{target}' (the runtime cannot copy): '{src_name}' is "
@@ -949,6 +1065,67 @@ class FuseCreateAssembleToSlice(Pass):
             let.span,
             hint=f"write all of '{src_name}' with a task's Out argument before other uses, or drop the init_value",
         )
+
+    def fill_overwritten(self, stmts, aliases: set[str], whole: set[str]) -> bool | None:
+        """Whether ``stmts``, run in order, overwrite the source (``aliases``: the names stored in
+        it, to which the views of them made in ``stmts`` are added) before anything reads it:
+        True when, on every path, a task writes a name of ``whole`` (the source itself, a copy of
+        it) through an ``Out`` parameter, every other argument of it stored in the source an
+        ``Out`` one too, and nothing before reads the source (a view of it made, a host element
+        write, a host read whose value nothing uses, a task writing it only through ``Out``
+        arguments read nothing); False when something may read it first, or a ``Yield`` passes it
+        on; None when ``stmts`` neither read nor overwrite it. Through an ``if`` whose branches
+        both overwrite it (or neither mentions it), and the first iteration of a ``pl.range`` loop
+        known to run (constant bounds, a positive constant step) whose body does, its carry
+        started from a name of ``whole`` being the source there."""
+        for stmt in stmts:
+            if not _vars_in_stmt(stmt) & aliases:
+                continue
+            kind = stmt._production
+            if kind == "Let":
+                value = stmt.value
+                if value._production in VIEWS:
+                    aliases.add(stmt.var.name)  # (stored in the source: its reads are the source's)
+                    if value._production == "Var" and value.name in whole:
+                        whole = whole | {stmt.var.name}
+                    continue
+                if value._production == "ReadTensor" and stmt.var.name not in self.live:
+                    continue
+                return False
+            if kind == "WriteTensor":
+                if stmt.tensor._production == "Var" and stmt.tensor.name in aliases and not var_reads(
+                    [stmt.value, *stmt.index]
+                ).keys() & aliases:
+                    continue
+                return False
+            if kind == "Task":
+                kernel = self.kernels[stmt.kernel]
+                uses = [(a.value, p) for a, p in zip(stmt.args, kernel.params)
+                        if a.value._production == "Var" and a.value.name in aliases]
+                if not uses or len(uses) != len([a for a in stmt.args if var_reads([a.value]).keys() & aliases]):
+                    return False  # (the source read in an expression, or a launch's)
+                if all(p.dir is _OUT for _, p in uses):
+                    if any(v.name in whole for v, _ in uses):
+                        return True
+                    continue
+                return False
+            if kind == "If":
+                then = self.fill_overwritten(stmt.then, aliases, whole)
+                orelse = self.fill_overwritten(stmt.orelse, aliases, whole)
+                if then is True and orelse is True:
+                    return True
+                if then is None and orelse is None:
+                    continue  # (neither branch mentions the source but in views of it)
+                return False
+            if kind == "For" and stmt.kind is _SEQ and all(
+                e._production == "Int" for e in (stmt.start, stmt.stop, stmt.step)
+            ) and stmt.step.value > 0 and stmt.start.value < stmt.stop.value:
+                first = whole | {it.var.name for it in stmt.iters if it.init._production == "Var" and it.init.name in whole}
+                if self.fill_overwritten(stmt.body, aliases, first) is True:
+                    return True
+                return False
+            return False  # (a Yield of the source among them: a result that may be it is no name of aliases)
+        return None
 
     def refuse(self, let, target: str, src: str, use: str, kind: str) -> None:
         src, target = _base(src), _base(target)
@@ -990,10 +1167,10 @@ def _check_offset_known(value, src: str, available, let) -> None:
         )
 
 
-def _source_not_only_created(src: str, other: str, let, view: bool = False) -> UserError:
-    other = f"a view of '{_base(other)}'" if view else f"'{_base(other)}'"
+def _source_a_view(src: str, other: str, let) -> UserError:
     return UserError(
-        f"pl.assemble needs a source made by pl.create_tensor; '{_base(src)}' may be {other} here", let.span,
+        f"pl.assemble needs a source made by pl.create_tensor; '{_base(src)}' may be a view of '{_base(other)}' here",
+        let.span,
         hint="the runtime cannot copy tensors: assemble the create itself, written by its tasks, on every path",
     )
 
@@ -1152,6 +1329,79 @@ def _inline_branch(branch, body) -> list:
 
 
 VIEWS = frozenset({"Var", "SliceTensor", "TransposeTensor", "ReshapeTensor"})
+
+
+def _yield_owners(stmts) -> dict:
+    """id(a ``Yield`` in ``stmts``, wherever nested) -> the ``if`` or loop whose body it ends."""
+    owners = {}
+    for stmt in iter_stmts(stmts):
+        for field in BODY_FIELDS.get(stmt._production, ()):
+            body = getattr(stmt, field)
+            if body and body[-1]._production == "Yield":
+                owners[id(body[-1])] = stmt
+    return owners
+
+
+def _live_control_uses(stmt, owner, live: set[str]) -> dict[str, int]:
+    """The live uses (``live_uses``') of a statement with bodies itself (its condition or bounds,
+    the inits of its live carries) or of a ``Yield`` (the values of its ``owner``'s live results;
+    all of them when its owner is not known)."""
+    kind = stmt._production
+    if kind == "Yield":
+        values = stmt.values
+        if owner is not None and owner._production == "If":
+            values = [v for v, res in zip(values, owner.results) if res.name in live]
+        elif owner is not None and owner._production in ("For", "While"):
+            values = [v for v, it, res in zip(values, owner.iters, owner.results)
+                      if it.var.name in live or res.name in live]
+        return var_reads(values)
+    if kind == "For":
+        heads = [stmt.start, stmt.stop, stmt.step]
+    elif kind in ("While", "If"):
+        heads = [stmt.cond]
+    else:
+        return {}
+    inits = [it.init for it, res in zip(getattr(stmt, "iters", ()), getattr(stmt, "results", ()))
+             if it.var.name in live or res.name in live]
+    return var_reads(heads + inits)
+
+
+def _held_copies(stmt, names: set[str]) -> set[str]:
+    """The names bound in ``stmt`` (a statement with bodies) or by it that may hold one of
+    ``names`` or of each other (its storage): a view or copy of one (``VIEWS``), an ``if`` result
+    a branch yields one for, a loop carry and its result whose init or yielded value is one;
+    found to a fixpoint (a carry yielded in one iteration is read in the next's body)."""
+    held = set(names)
+    stmts = list(iter_stmts([stmt]))
+    changed = True
+    while changed:
+        changed = False
+        for inner in stmts:
+            kind = inner._production
+            new = []
+            if kind == "Let":
+                if inner.value._production in VIEWS and var_reads([inner.value]).keys() & held:
+                    new.append(inner.var.name)
+            elif kind == "If":
+                for branch in (inner.then, inner.orelse):
+                    if branch and branch[-1]._production == "Yield":
+                        new += [r.name for r, v in zip(inner.results, branch[-1].values)
+                                if v._production == "Var" and v.name in held]
+            elif kind in ("For", "While"):
+                body = inner.body
+                values = body[-1].values if body and body[-1]._production == "Yield" else ()
+                for k, (it, res) in enumerate(zip(inner.iters, inner.results)):
+                    init = it.init
+                    value = values[k] if k < len(values) else None
+                    if (init._production == "Var" and init.name in held) or (
+                        value is not None and value._production == "Var" and value.name in held
+                    ):
+                        new += [it.var.name, res.name]
+            for name in new:
+                if name not in held:
+                    held.add(name)
+                    changed = True
+    return held - names
 
 
 def _heads(stmt) -> list:

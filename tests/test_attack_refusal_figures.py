@@ -59,3 +59,18 @@ def test_a_source_made_with_an_init_value_assembled_into_a_parameter_is_a_right_
     rep = runner.check(generate.generate(49310000043, None))
     assert rep.refusal is not None and "pl.assemble cannot make 't1' a view of 'a'" in rep.refusal
     assert rep.refusal_check() == "name" and rep.classes() == set()
+
+
+def test_refusals_of_one_kind_are_one_row_whatever_their_names_and_lines(tmp_path, monkeypatch, capsys):
+    # (the message of a source that may be several buffers names their lines: masked as names are)
+    several = ("prog.py:{}:9: error: pl.assemble needs a source made by pl.create_tensor, the same one on every "
+               "path; '{}' may be 't' (the pl.create_tensor of line {}) or 'u' (the pl.create_tensor of line {}) here")
+    results = iter([result("r1", several.format(30, "t", 20, 21), None), result("r2", several.format(31, "u", 16, 17), None)])
+    monkeypatch.setattr(cli, "work", lambda name, prog, host_region: next(results))
+    monkeypatch.setattr(cli, "ProcessPoolExecutor", _InlinePool)
+    monkeypatch.setattr(cli, "_programs", lambda args: iter([("r1", None), ("r2", None)]))
+    assert cli.main(["--seed", "1", "--limit", "2", "--jobs", "1", "--out", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert ("refusals of valid programs, by message:\n         2  pl.assemble needs a source made by pl.create_tensor, "
+            "the same one on every path; '…' may be '…' (the pl.create_tensor of line …) or '…' (the "
+            "pl.create_tensor of line …) here\n") in out, out

@@ -223,7 +223,8 @@ class Tally:
             if "refusal" in r["classes"]:
                 c["refusals of valid programs"] += 1
                 msg = re.sub(r"^prog\.py:\d+:\d+: error: ", "", r["refusal"].splitlines()[0])
-                self.refusals[re.sub(r"'[^']*'", "'…'", msg)] += 1
+                # (names and line numbers masked: one message per kind of refusal)
+                self.refusals[re.sub(r"\bline \d+", "line …", re.sub(r"'[^']*'", "'…'", msg))] += 1
             else:
                 c["refusals of programs with no correct compilation"] += 1
                 c["right refusals tied by name" if r["right refusal"] == "name" else "right refusals tied by kind only"] += 1
