@@ -265,6 +265,13 @@ def kernel_directions(program) -> dict[str, tuple[str, ...]]:
     }
 
 
+def output_params(program) -> dict[int, str]:
+    """Entry tensor slot -> name of each ``Out`` / ``InOut`` tensor parameter of the program's
+    function: what the caller holds at the end (``compare_values``' final reads)."""
+    tensors = [p for p in program.orch.params if p.type._production == "TensorType"]
+    return {slot: p.name for slot, p in enumerate(tensors) if p.dir.name != "In"}
+
+
 def trace_of(stage, inputs: Inputs) -> Trace:
     """The trace of one stage; an interpreter's internal error names the stage's pass."""
     from nanopass.languages import EMISSION
@@ -322,7 +329,7 @@ def check_stages(
         as_written = interpret(written, inputs, copies=True)
         if as_written.fatal() is None:
             try:
-                mismatches = compare_values(as_written, emission, kernel_directions(written))
+                mismatches = compare_values(as_written, emission, kernel_directions(written), output_params(written))
             except ValueError as error:
                 raise TraceMismatch(f"the emitted program against the program as written: {error}") from None
     return CheckResult(
