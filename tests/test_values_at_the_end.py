@@ -8,6 +8,7 @@ attack tester's "value final" comparison saw it)."""
 from __future__ import annotations
 
 from conftest import EXAMPLES, load_program
+from dsl_header import header, orch
 from test_assemble_source_written_through_an_earlier_view import PROGRAM
 
 from nanopass.passes import fuse_create_assemble_to_slice as fuse
@@ -52,6 +53,9 @@ def test_a_returned_create_is_what_the_caller_holds(tmp_path, monkeypatch):
     )
 
 
+A = "pl.Tensor[[8, 4], pl.FP32]"
+
+
 # -- traces by hand: one task writes rows of the entry tensor `y` (8 x 4) ---------------------------
 
 
@@ -72,3 +76,17 @@ def test_only_output_parameters_are_read_at_the_end():
         "write of task 0 (slot 0, element [0, 0]), the emitted program the entry tensor's initial element (slot 0, "
         "offset 0)"
     )
+
+
+def test_a_returned_tensor_of_another_name_is_not_what_the_caller_holds(tmp_path):
+    # ``a = f`` (an output the runtime allocates, made under another name), ``return a``: no copy
+    # reaches the caller's a (the compiler warns); its end is a's own buffer in both programs
+    # (tools/attack seed 5610's r56100000134 and r56100000273, false mismatches of a rule that
+    # took any created buffer returned as the parameter's)
+    path = tmp_path / "prog.py"
+    path.write_text(header([f"k(x: {A}, out: pl.Out[{A}])"]) + orch(
+        f"x: {A}, a: pl.InOut[{A}], c: pl.Scalar[pl.INT64]",
+        "f, tid = pl.submit(self.k, x)\nt = pl.create_tensor([8, 4], dtype=pl.FP32, init_value=0.5)\n"
+        "if c > 0:\n    a = t\nelse:\n    a = f\nreturn a", returns=A))
+    program = load_program(path)
+    assert check_program(program, {"c": "0"}).mismatches == [] and check_program(program, {"c": "1"}).mismatches == []

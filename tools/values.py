@@ -206,10 +206,11 @@ def final_views(trace: Trace, outputs: dict[int, str], returned: bool = False) -
     """(name, view) of what the caller holds at the end of the program in each output parameter
     (``outputs``: entry tensor slot -> the ``Out`` / ``InOut`` parameter's name): the parameter's
     whole entry tensor; with ``returned``, for a parameter the function returns under its name
-    (an SSA version of it, ``y__ssa_v1``) a tensor of a buffer ``pl.create_tensor`` made, that
-    tensor (the program as written before ``place_returned_creates_in_output_params`` makes the
-    create the parameter). A returned tensor of another parameter's buffer or of an output the
-    runtime allocates is no copy into the caller's tensor (the compiler warns of it,
+    (an SSA version of it, ``y__ssa_v1``) a tensor of a buffer a ``pl.create_tensor`` bound to
+    the parameter's own name made (``y = pl.create_tensor(...)``), that tensor (the program as
+    written before ``place_returned_creates_in_output_params`` makes the create the parameter).
+    A returned tensor of another buffer (another parameter's, another name's create, an output
+    the runtime allocates) is no copy into the caller's tensor (the compiler warns of it,
     ``check_output_params_written``): the caller's parameter keeps its own buffer's contents."""
     from nanopass.passes.naming import base_name
 
@@ -224,7 +225,8 @@ def final_views(trace: Trace, outputs: dict[int, str], returned: bool = False) -
         if buf is None:
             continue
         view = given.get(name)
-        if view is None or trace.buffers[view.buffer].origin != "alloc":
+        made = trace.buffers[view.buffer] if view is not None else None
+        if made is None or made.origin != "alloc" or base_name(made.label) != name:
             view = View(buf.name, 0, buf.shape, row_major_strides(buf.shape))
         out.append((name, view))
     return tuple(out)
