@@ -51,11 +51,15 @@ def test_a_source_placed_untransposed_is_a_value_mismatch(tmp_path, monkeypatch)
     path.write_text(header(KERNELS) + orch(f"x: {T}, y: pl.InOut[{T}], n: pl.Scalar[pl.INT64]", BODY, returns=T))
     program = load_program(path)
     assert check_program(program, {"n": "0"}).mismatches == []  # the loop never runs: t is s
-    [mismatch] = check_program(program, {"n": "1"}).mismatches
+    [mismatch, at_the_end] = check_program(program, {"n": "1"}).mismatches
     assert str(mismatch) == (
         "task 1 (consume) at line 23, slot 0, reads element [0, 1] of y (entry tensor 1): the program as written "
         "observes the write of task 0 (slot 1, element [1, 0]), the emitted program the write of task 0 "
         "(slot 1, element [0, 1])"
+    )
+    assert str(at_the_end) == (  # the caller's y too (tests/test_values_at_the_end.py)
+        "the end of the program reads element [0, 1] of output parameter y: the program as written observes the "
+        "write of task 0 (slot 1, element [1, 0]), the emitted program the write of task 0 (slot 1, element [0, 1])"
     )
 
 

@@ -265,6 +265,13 @@ def kernel_directions(program) -> dict[str, tuple[str, ...]]:
     }
 
 
+def output_params(program) -> dict[int, str]:
+    """Entry tensor slot -> name of each ``Out`` / ``InOut`` tensor parameter of the program's
+    function: what the caller holds at the end (``compare_values``' final reads)."""
+    tensors = [p for p in program.orch.params if p.type._production == "TensorType"]
+    return {slot: p.name for slot, p in enumerate(tensors) if p.dir.name != "In"}
+
+
 def trace_of(stage, inputs: Inputs) -> Trace:
     """The trace of one stage; an interpreter's internal error names the stage's pass."""
     from nanopass.languages import EMISSION
@@ -318,16 +325,34 @@ def check_stages(
     as_written, mismatches = None, []
     if written is None and stages[0].tree is not None:
         written = written_program(stages[0].tree, options)
-    if written is not None and emission.fatal() is None:
-        as_written = interpret(written, inputs, copies=True)
-        if as_written.fatal() is None:
-            try:
-                mismatches = compare_values(as_written, emission, kernel_directions(written))
-            except ValueError as error:
-                raise TraceMismatch(f"the emitted program against the program as written: {error}") from None
+    if written is not None:
+        as_written, mismatches = against_written(emission, written, inputs)
     return CheckResult(
         inputs, reference, emission, compiled, runtime, find_hazards(checked, runtime), as_written, mismatches
     )
+
+
+def against_written(emission: Trace, written, inputs: Inputs) -> tuple[Trace | None, list[Mismatch]]:
+    """(the trace of the program as written, the reads whose values the compile changed): the
+    values part of ``check_stages``, for an emission trace that did not go fatal (else
+    ``(None, [])``); ``written``: ``written_program``'s tree."""
+    if emission.fatal() is not None:
+        return None, []
+    as_written = interpret(written, inputs, copies=True)
+    if as_written.fatal() is not None:
+        return as_written, []
+    try:
+        return as_written, compare_values(as_written, emission, kernel_directions(written), output_params(written))
+    except ValueError as error:
+        raise TraceMismatch(f"the emitted program against the program as written: {error}") from None
+
+
+def value_mismatches(stages, runs: list[Inputs], options: dict | None = None) -> list[list[Mismatch]]:
+    """The value comparison of ``check_stages`` alone (no reference trace, refinement, hazards or
+    runtime model), for each of ``runs``: the emitted program interpreted against the program as
+    written (made once). What the adversarial tester runs on every program it compiles."""
+    written = written_program(stages[0].tree, options)
+    return [against_written(trace_of(stages[-1], inputs), written, inputs)[1] for inputs in runs]
 
 
 def check_program(

@@ -169,7 +169,11 @@ class Interpreter:
         self.bind(let.var, self.rhs(let.value, let))
 
     def exec_Return(self, ret) -> None:
-        pass
+        returned = []
+        for value in ret.values:
+            if value._production == "Var" and isinstance(self.env.get(value.name), Tensor):
+                returned.append((value.name, self.env[value.name].as_view()))
+        self.rt.trace.returned = tuple(returned)
 
     def exec_Yield(self, yld) -> None:
         if not self.frames:

@@ -350,10 +350,13 @@ Event = ScopeBegin | ScopeEnd | Alloc | Task | HostRead | HostWrite | Copy | Fat
 
 @dataclass
 class Trace:
-    """Buffers (by name, in creation order) and events in program order."""
+    """Buffers (by name, in creation order) and events in program order. ``returned``: the name
+    and view of every tensor the function's ``return`` gives back (the reference interpreter
+    only; not in the JSON form)."""
 
     buffers: dict[str, Buffer] = field(default_factory=dict)
     events: list[Any] = field(default_factory=list)
+    returned: tuple[tuple[str, View], ...] = ()
 
     def tasks(self) -> list[Task]:
         return [e for e in self.events if isinstance(e, Task)]

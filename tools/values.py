@@ -34,6 +34,12 @@ every task's read of a view of another shape (the kernel's indices are the view'
 that reads one slot and writes another sharing elements with it in the emitted program only
 (the kernel may read what it already overwrote). An ``UNDEFINED`` element of the program as written matches anything (the
 program reads memory it never set).
+
+The end of a program that did not go fatal reads every element of every ``Out`` / ``InOut`` tensor
+parameter (``compare_values``' ``outputs``; ``final_views``): what the caller is left with is
+compared too, though nothing inside the program reads it. Its mismatch names the parameter and
+the element (``the end of the program reads element [6, 0] of output parameter a``). Every
+element is replayed once: linear in the trace's elements and the parameters' sizes.
 """
 
 from __future__ import annotations
@@ -41,7 +47,7 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass
 
-from .trace import Copy, HostRead, HostWrite, Task, Trace, View
+from .trace import Copy, HostRead, HostWrite, Task, Trace, View, row_major_strides
 
 UNDEFINED = ("undefined",)
 READS = frozenset({"INPUT", "INOUT", "NO_DEP"})
@@ -122,11 +128,15 @@ def tags(trace: Trace, directions: dict[str, tuple[str, ...]] | None = None) -> 
 _BY_DIRECTION = {"In": "INPUT", "Out": "OUTPUT", "InOut": "INOUT"}
 
 
-def observations(trace: Trace, kinds: list[tuple[str, ...]] | None = None) -> list[Read]:
+def observations(
+    trace: Trace, kinds: list[tuple[str, ...]] | None = None, finals: tuple[tuple[str, View], ...] = ()
+) -> list[Read]:
     """Every read of ``trace`` with the versions it observes (see the module docstring). What a
     slot reads and writes is its tag, or, with ``kinds``, the tag ``kinds`` gives the same slot
     (``compare_values`` gives each slot its kernel parameter's direction, ``tags``: what the kernel
-    does with its argument, not how the runtime tracks it)."""
+    does with its argument, not how the runtime tracks it). With ``finals`` ((parameter name,
+    view)), the end of the program reads every element of each view, keyed ``("final", name)``
+    (``final_views``), last; a trace that went fatal has no end."""
     memory: dict[str, dict[int, tuple]] = {name: {} for name in trace.buffers}
 
     def version(buffer: str, flat: int) -> tuple:
@@ -182,7 +192,44 @@ def observations(trace: Trace, kinds: list[tuple[str, ...]] | None = None) -> li
             source = [version(event.source.buffer, flat) for _, flat in positions(event.source)]
             for (_, flat), value in zip(positions(event.target), source):
                 memory[event.target.buffer][flat] = value
+    if trace.fatal() is None:
+        for name, view in finals:
+            elements = positions(view)
+            reads.append(Read(
+                ("final", name), "the end of the program", f"output parameter {name}", tuple(p for p, _ in elements),
+                tuple(version(view.buffer, flat) for _, flat in elements),
+            ))
     return reads
+
+
+def final_views(trace: Trace, outputs: dict[int, str], returned: bool = False) -> tuple[tuple[str, View], ...]:
+    """(name, view) of what the caller holds at the end of the program in each output parameter
+    (``outputs``: entry tensor slot -> the ``Out`` / ``InOut`` parameter's name): the parameter's
+    whole entry tensor; with ``returned``, for a parameter the function returns under its name
+    (an SSA version of it, ``y__ssa_v1``) a tensor of a buffer a ``pl.create_tensor`` bound to
+    the parameter's own name made (``y = pl.create_tensor(...)``), that tensor (the program as
+    written before ``place_returned_creates_in_output_params`` makes the create the parameter).
+    A returned tensor of another buffer (another parameter's, another name's create, an output
+    the runtime allocates) is no copy into the caller's tensor (the compiler warns of it,
+    ``check_output_params_written``): the caller's parameter keeps its own buffer's contents."""
+    from nanopass.passes.naming import base_name
+
+    entries = {buf.slot: buf for buf in trace.buffers.values() if buf.origin == "entry"}
+    given = {}
+    if returned:
+        for name, view in trace.returned:
+            given.setdefault(base_name(name), view)
+    out = []
+    for slot, name in sorted(outputs.items()):
+        buf = entries.get(slot)
+        if buf is None:
+            continue
+        view = given.get(name)
+        made = trace.buffers[view.buffer] if view is not None else None
+        if made is None or made.origin != "alloc" or base_name(made.label) != name:
+            view = View(buf.name, 0, buf.shape, row_major_strides(buf.shape))
+        out.append((name, view))
+    return tuple(out)
 
 
 def _element(view: View, index: tuple[int, ...]) -> View:
@@ -190,25 +237,32 @@ def _element(view: View, index: tuple[int, ...]) -> View:
     return View(view.buffer, offset, (), ())
 
 
-def compare_values(written: Trace, emitted: Trace, directions: dict[str, tuple[str, ...]] | None = None) -> list[Mismatch]:
+def compare_values(
+    written: Trace, emitted: Trace, directions: dict[str, tuple[str, ...]] | None = None,
+    outputs: dict[int, str] | None = None,
+) -> list[Mismatch]:
     """The reads whose observed versions differ between the program as written and the emitted
     program (one mismatch per read, at its first differing element, or of its shape when a task's
     read view has another shape in the emitted program). The traces must run the same
     kernel tasks (``check`` has compared them); a read the emitted program makes that the program
     as written does not is a mismatch too. What each slot reads and writes is its kernel
     parameter's direction when ``directions`` names the kernel (``tags``), else the program as
-    written's tag."""
+    written's tag. ``outputs`` (entry tensor slot -> name of each ``Out`` / ``InOut`` tensor
+    parameter): the end of the program reads every element of each (``final_views``: in the
+    program as written, the tensor it returns as the parameter), so that what the caller is left
+    with is compared too."""
     kinds = tags(written, directions)
     if [len(k) for k in kinds] != [len(k) for k in tags(emitted)]:
         raise ValueError("the traces do not run the same kernel tasks with the same slots")
-    mine = {read.key: read for read in observations(written, kinds)}
+    outputs = outputs or {}
+    mine = {read.key: read for read in observations(written, kinds, final_views(written, outputs, returned=True))}
     out = []
-    for read in observations(emitted, kinds):
+    for read in observations(emitted, kinds, final_views(emitted, outputs)):
         theirs = mine.get(read.key)
         if theirs is None:
             out.append(Mismatch(read, (), ("absent",), read.versions[0] if read.versions else UNDEFINED))
             continue
-        if read.key[0] == "task" and read.positions != theirs.positions:
+        if read.key[0] in ("task", "final") and read.positions != theirs.positions:
             text = (f"{theirs.what} reads a view of shape {_shape(read.positions)} of {read.buffer}, the program as "
                     f"written one of shape {_shape(theirs.positions)} of {theirs.buffer}")
             out.append(Mismatch(theirs, (), UNDEFINED, UNDEFINED, text))

@@ -96,7 +96,11 @@
 Each failing program is saved as DIR/<class>/<name>.py with its failures in a header comment;
 the first few of each class are minimised into DIR/minimal/. The figures (programs, tasks, runs,
 hazards, value mismatches, g++ rejections, crashes, refused programs, per-class counts) are printed
-and written to DIR/summary.json. A refused program is counted as the failing list classes it
+and written to DIR/summary.json. Every compiled program of every grammar is also checked by
+`nanopass check`'s value comparison (runner.values_noting; guards' grammars by
+guards.model_failures) under each of its settings: "value mismatches (check)" counts its
+mismatches (class "value mismatch (check)", within "value mismatches"), "value-checked runs"
+the runs it compared, "check crashes" its own failures. A refused program is counted as the failing list classes it
 (runner.Report.classes): a refusal of a valid program (class `refusal`, saved in DIR/refusal/)
 or of a program with no correct compilation (right, not failing; runner.Report.refusal_check).
 """
@@ -159,7 +163,7 @@ def work(name: str, prog: P.Program, host_region: str) -> dict:
         "name": name, "prog": prog, "source": rep.source, "classes": sorted(rep.classes()),
         "failures": [(s, f.cls, f.detail) for s, f in rep.failures], "refusal": rep.refusal,
         "invalid": rep.invalid, "right refusal": rep.refusal_check(),
-        "runs": rep.runs, "tasks": rep.tasks, "seconds": time.monotonic() - t,
+        "runs": rep.runs, "tasks": rep.tasks, "checked": rep.checked, "seconds": time.monotonic() - t,
         "text": runner.describe(rep), "lean": getattr(rep, "lean", None),
     }
 
@@ -200,6 +204,7 @@ class Tally:
         c["programs"] += 1
         c["runs"] += r["runs"]
         c["tasks"] += r["tasks"]
+        c["value-checked runs"] += r.get("checked", 0)
         c["seconds"] += r["seconds"]
         if r["invalid"]:
             c["tester-invalid"] += 1
@@ -208,6 +213,10 @@ class Tally:
                 c["hazards"] += 1
             elif cls.startswith("value"):
                 c["value mismatches"] += 1
+                if cls == runner.CHECK_VALUES:
+                    c["value mismatches (check)"] += 1
+            elif cls.startswith("check"):
+                c["check crashes"] += 1
             elif cls == "g++ rejects":
                 c["g++ rejections"] += 1
             elif cls.startswith("compiler"):
@@ -406,7 +415,8 @@ def main(argv=None) -> int:
     done = "" if not args.exhaustive else f" (of {summary['programs in the grammar']})"
     print(f"{summary['mode']}: {fig.get('programs', 0)}{done} programs, {fig.get('tasks', 0)} tasks, "
           f"{fig.get('runs', 0)} runs in {elapsed:.0f} s")
-    for key in ("hazards", "value mismatches", "g++ rejections", "crashes", "refused programs",
+    for key in ("hazards", "value mismatches", "value mismatches (check)", "value-checked runs", "check crashes",
+                "g++ rejections", "crashes", "refused programs",
                 "refusals of valid programs", "refusals of programs with no correct compilation", "right refusals tied by name",
                 "right refusals tied by kind only", "runtime errors",
                 "trace mismatches", "warnings of freed buffers", "tester-invalid", "failing programs"):

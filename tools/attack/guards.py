@@ -366,7 +366,7 @@ def model_failures(source: str, settings) -> list:
             for h in res.failing:
                 out.append(((n, c), oracle.Failure("hazard (runtime_model)", describe(res.emission, h))))
             for m in res.mismatches:
-                out.append(((n, c), oracle.Failure("value mismatch (check)", str(m))))
+                out.append(((n, c), oracle.Failure(runner.CHECK_VALUES, str(m))))
             if res.fatal:
                 out.append(((n, c), oracle.Failure("runtime fatal (check)", res.fatal)))
     except Exception as e:  # noqa: BLE001 - a failure of the checker on a compiled program is reported
@@ -385,9 +385,10 @@ class Program(P.Program):
         return P.render(self).source
 
     def check(self, host_region: str = "element") -> runner.Report:
-        rep = runner.check(self, host_region=host_region)
+        rep = runner.check(self, host_region=host_region, values=False)   # (model_failures compares values)
         if rep.refusal is None and rep.invalid is None and rep.runs:
             rep.failures += model_failures(rep.source, self.settings)
+            rep.checked += len(self.settings)
         return rep
 
 

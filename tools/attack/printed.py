@@ -535,7 +535,8 @@ def compile_text(text: str, path: Path) -> record.Compiled:
         return record.Compiled(error_kind="crash", error=f"{type(e).__name__}: {e}\n{traceback.format_exc(limit=-3)}")
     warnings = [f"{getattr(w.span, 'line', '?')}: [{w.pass_name}] {w.message}"
                 for stage in (getattr(result, "stages", None) or ()) for w in stage.warnings]
-    return record.Compiled(code=result.code, kernel_ids=dict(result.kernel_ids), warnings=warnings)
+    return record.Compiled(code=result.code, kernel_ids=dict(result.kernel_ids), warnings=warnings,
+                           stages=list(getattr(result, "stages", None) or ()))
 
 
 @dataclass(frozen=True)
@@ -601,6 +602,8 @@ def check(pp: Program, host_region: str = "element", workdir: Optional[Path] = N
         if binary is not None:
             runner.runs_noting(rep, prog, binary, seqs, comp.kernel_ids, host_region, False,
                                _perturbed if pp.edit == "oracle" else None)
+            if comp.stages:
+                runner.values_noting(rep, comp.stages, seqs)
         return rep
     finally:
         if own:

@@ -183,6 +183,8 @@ def check(prog: SC.Program, edit=None, computed_types: bool = False, style: str 
         if binary is not None:
             SC.run_noting(rep, prog, binary, [(setting, exp if edit is None else edit(exp)) for setting, exp in expected],
                           comp.kernel_ids)
+            if comp.stages:
+                runner.values_noting(rep, comp.stages, prog.settings)
         return rep
     finally:
         shutil.rmtree(wd, ignore_errors=True)

@@ -49,6 +49,7 @@ class Compiled:
     kernel_ids: dict = field(default_factory=dict)
     others: dict = field(default_factory=dict)   # the other orchestration functions' C++, by name
     warnings: list = field(default_factory=list)  # "LINE: [pass] message" of each warning the compile printed
+    stages: list = field(default_factory=list)    # the pipeline's stages (runner.values_noting's input)
     error_kind: Optional[str] = None   # "user" (located), "user-unlocated", "internal", "crash"
     error: str = ""
 
@@ -86,7 +87,8 @@ def compile_dsl(path: Path, **options) -> Compiled:
     others = {name: r.code for name, r in getattr(result, "functions", {}).items() if r is not result}
     warnings = [f"{getattr(w.span, 'line', '?')}: [{w.pass_name}] {w.message}"
                 for stage in (getattr(result, "stages", None) or ()) for w in stage.warnings]
-    return Compiled(code=result.code, kernel_ids=dict(result.kernel_ids), others=others, warnings=warnings)
+    return Compiled(code=result.code, kernel_ids=dict(result.kernel_ids), others=others, warnings=warnings,
+                    stages=list(getattr(result, "stages", None) or ()))
 
 
 @dataclass

@@ -36,6 +36,7 @@ class Report:
     unorderable: list = field(default_factory=list)  # why no compilation is correct (semantics.py)
     unorderable_kinds: set = field(default_factory=set)   # their kinds (semantics.Reason.kind)
     reasons: list = field(default_factory=list)     # `unorderable` as semantics.Reason (lines, names)
+    checked: int = 0                                 # runs `nanopass check` compared values of (values_noting)
 
     def refusal_check(self) -> Optional[str]:
         """How the refusal was found right, or None (no refusal, or a wrong one). "name": the
@@ -108,6 +109,36 @@ def runs_noting(rep: Report, prog: P.Program, binary: Path, seqs: dict, kernel_i
             rep.failures.append((setting, f))
 
 
+CHECK_VALUES = "value mismatch (check)"   # the failure class of values_noting (and guards.model_failures)
+
+
+def values_noting(rep: Report, stages: list, settings) -> None:
+    """`nanopass check`'s value comparison (tools/check.value_mismatches: the emitted program
+    interpreted against the program as written, reads and the final contents of every Out /
+    InOut parameter) under each setting, noted on `rep`: each mismatch a failure CHECK_VALUES, a
+    failure of the checker itself "check crash". A setting is (n, c), the program's scalar
+    parameters in order, or ((name, value), ...) (scalars.py's)."""
+    from nanopass.passes.naming import base_name
+    from nanopass.tools.check import program_inputs, value_mismatches, value_types
+
+    settings = list(settings)
+    try:
+        surface = stages[0].tree
+        scalars = [p.name for p in surface.orch.params if p.type._production == "ScalarType"]
+        known = set(value_types(surface))
+        by_base = {base_name(name): name for name in sorted(known)}  # a printed program's g__ssa_v0 for g
+        runs = []
+        for setting in settings:
+            named = dict(setting) if setting and isinstance(setting[0], tuple) else dict(zip(scalars, setting))
+            runs.append(program_inputs(surface, {name if name in known else by_base.get(name, name): str(value)
+                                                 for name, value in named.items()}))
+        for setting, found in zip(settings, value_mismatches(stages, runs)):
+            rep.failures += [(setting, oracle.Failure(CHECK_VALUES, str(m))) for m in found]
+        rep.checked += len(runs)
+    except Exception as e:  # noqa: BLE001 - a failure of the checker on a compiled program is reported
+        rep.failures.append((None, oracle.Failure("check crash", f"{type(e).__name__}: {e}")))
+
+
 def compile_noting(rep: Report, src: Path) -> Optional[record.Compiled]:
     """Compile `src` with nanopass; None when no C++ came out, with the refusal (a user error, its
     path spelled prog.py) or the compiler's failure noted on `rep`."""
@@ -138,7 +169,9 @@ def recorded(prog: P.Program) -> tuple:
 
 
 def check(prog: P.Program, settings=None, host_region: str = "element",
-          workdir: Optional[Path] = None, observe=None) -> Report:
+          workdir: Optional[Path] = None, observe=None, values: bool = True) -> Report:
+    """Render, compile, build and run `prog` under each setting, judged by the oracle; with
+    `values`, `nanopass check`'s value comparison too (values_noting) on the compile."""
     if settings is None:
         settings = prog.settings or (SURFACE_SETTINGS if prog.surface else SETTINGS)
     rendered = P.render(prog)
@@ -167,6 +200,8 @@ def check(prog: P.Program, settings=None, host_region: str = "element",
         if built is None:
             return rep
         runs_noting(rep, prog, built.binary, seqs, comp.kernel_ids, host_region, prog.surface, observe=observe)
+        if values and comp.stages:
+            values_noting(rep, comp.stages, seqs)
         return rep
     finally:
         if own:

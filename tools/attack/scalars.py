@@ -825,6 +825,8 @@ def check(prog: Program, workdir: Optional[Path] = None, edit=None) -> runner.Re
         built = runner.build_noting(rep, comp.code if edit is None else edit(comp.code), wd)
         if built is not None:
             run_noting(rep, prog, built.binary, expected, comp.kernel_ids)
+            if comp.stages:
+                runner.values_noting(rep, comp.stages, prog.settings)
         return rep
     finally:
         if own:
