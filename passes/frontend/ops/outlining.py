@@ -173,13 +173,19 @@ LIVE = "_live_reads"  # cx's attribute: id(body) -> (body, its ``_LiveReads`` ta
 def _live_reads(cx: FunctionContext, body: list[ast.stmt]) -> dict[tuple[tuple[int, int], str], ast.AST]:
     """``_LiveReads(body).found``, made once per body of the function being read (a walk per block
     variable whose first later use rebinds it was quadratic in the blocks)."""
-    made = getattr(cx, LIVE, None)
+    return _per_body(cx, LIVE, body, lambda: _LiveReads(body).found)
+
+
+def _per_body(cx: FunctionContext, attribute: str, body: list[ast.stmt], make):
+    """``make()``, made once per body of the function ``cx`` reads and kept in ``cx``'s
+    ``attribute`` (id(body) -> (body, what ``make`` made); the body kept so that its id stays its own)."""
+    made = getattr(cx, attribute, None)
     if made is None:
         made = {}
-        setattr(cx, LIVE, made)
+        setattr(cx, attribute, made)
     entry = made.get(id(body))
     if entry is None or entry[0] is not body:
-        entry = made[id(body)] = (body, _LiveReads(body).found)
+        entry = made[id(body)] = (body, make())
     return entry[1]
 
 
@@ -293,19 +299,15 @@ def _uses_of(cx: FunctionContext, body: list[ast.stmt]) -> dict[str, tuple[list[
     function per block was quadratic in the blocks). A block's statement splits each name's list in
     two: the uses before its end, then those after it (the statements before it, and the headers of
     those holding it, come first in evaluation order), so a bisection finds the first use after it."""
-    made = getattr(cx, USES, None)
-    if made is None:
-        made = {}
-        setattr(cx, USES, made)
-    entry = made.get(id(body))
-    if entry is None or entry[0] is not body:
+    def make():
         uses: dict[str, tuple[list, list]] = {}
         for n in _uses_in_order(body):
             positions, nodes = uses.setdefault(n.id, ([], []))
             positions.append((n.lineno, n.col_offset))
             nodes.append(n)
-        entry = made[id(body)] = (body, uses)
-    return entry[1]
+        return uses
+
+    return _per_body(cx, USES, body, make)
 
 
 def _uses_in_order(stmts: list[ast.stmt]):
