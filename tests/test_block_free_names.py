@@ -231,3 +231,34 @@ def test_a_cluster_block_reads_the_outer_value_a_zero_trip_loop_leaves(tmp_path)
     path.write_text(CLUSTER)
     code = nanopass.generate_orchestration(load_program(path)).code
     assert "params_t1.add_input(ext_s);" in code, code
+
+
+def test_a_name_a_block_binds_leaves_it_for_the_next_iterations_read_above_it(tmp_path):
+    """A block in a host loop binds ``t``; the loop's next iteration reads ``t`` above the block
+    (no read after it in the text): the block's ``t`` leaves the kernel and the loop carries it.
+    Before, nothing after the block read ``t``, so the kernel dropped it and iterations 1 and 2
+    read the create of before the loop (a wrong value: `nanopass check`'s reference reads the
+    front end's tree, so it agreed)."""
+    body = ("t = pl.create_tensor([16, 16], dtype=pl.FP32)\n"
+            "for i in pl.range(3):\n"
+            + textwrap.indent(AT + "    out = pl.assemble(out, pl.add(t, t), [0, 0])\n"
+                              + AT + "    t = pl.add(x, x)\n", "    "))
+    program = load_program(_path(tmp_path, body))
+    [k] = [k for k in program.surface().kernels if k.name == "main_incore_1"]
+    assert [p.name for p in k.params] == ["x"] and len(k.results) == 1
+    code = nanopass.generate_orchestration(program).code
+    first = code.index("params_t0.add_input(")
+    carried = code[first:].split("(", 1)[1].split(")", 1)[0]  # the tensor task 0 reads
+    assert f"{carried} = ret0__out;" in code  # the loop carries the block's t to the next iteration
+
+
+def test_a_block_rebinding_its_name_before_the_next_iterations_read_keeps_it(tmp_path):
+    """The same loop with the read below the rebinding block: within the iteration; and with the
+    name bound again at the top of the body before any read, nothing leaves the second block."""
+    body = ("t = pl.create_tensor([16, 16], dtype=pl.FP32)\n"
+            "for i in pl.range(3):\n"
+            + textwrap.indent("t = pl.create_tensor([16, 16], dtype=pl.FP32)\n"
+                              + AT + "    out = pl.assemble(out, pl.add(t, t), [0, 0])\n"
+                              + AT + "    t = pl.add(x, x)\n", "    "))
+    [k] = [k for k in load_program(_path(tmp_path, body)).surface().kernels if k.name == "main_incore_1"]
+    assert len(k.results) == 0

@@ -157,11 +157,9 @@ def _escaping(cx: FunctionContext, stmt: ast.With, outline: Outline) -> dict[str
             continue
         positions, nodes = found
         k = bisect_right(positions, end)  # (the first use after the block: see _uses_of)
-        if k == len(nodes):
-            continue
-        node = nodes[k]
-        if not isinstance(node.ctx, ast.Load):
-            node = _live_reads(cx, body).get((end, var))
+        node = nodes[k] if k < len(nodes) else None
+        if node is None or not isinstance(node.ctx, ast.Load):  # (or a read in a loop's next iteration)
+            node = _live_reads(cx, body).get(((stmt.lineno, stmt.col_offset), var))
         if node is not None:
             escaping[var] = node
     return escaping
@@ -191,19 +189,20 @@ def _per_body(cx: FunctionContext, attribute: str, body: list[ast.stmt], make):
 
 class _LiveReads:
     """One walk of a function body that finds, for each ``with`` or ``for`` statement S of it and
-    each name ``var`` S binds (a query, keyed ``(end, var)`` by S's end position), the first read of
-    ``var`` after S on a path that has not rebound ``var`` since S: ``found[(end, var)]``, absent
+    each name ``var`` S binds (a query, keyed ``(at, var)`` by S's position ``at``: statements that
+    end together stay apart), the first read of ``var`` after S on a path that has not rebound
+    ``var`` since S: ``found[(at, var)]``, absent
     when there is none. A query is live from the end of S (in the branch or body that holds S: not
     in the other branch of an if holding S); an assignment or a ``for`` target binding ``var`` ends
     it on that path; after an if, a query is live where either branch left it live; a loop may run
-    no iteration (a query live before it is live after it) and rebinds its target only in its body.
+    no iteration (a query live before it is live after it) and rebinds its target only in its body;
+    a query its body started and left live meets the body again (the next iteration, ``next_iteration``).
     A read is in evaluation order: an if's test, then its branches; a loop's iterator, then its body;
     an assignment's value, then (``t += ...``) its target."""
 
     def __init__(self, body: list[ast.stmt]):
         self.found: dict[tuple[tuple[int, int], str], ast.AST] = {}
-        self.pending: dict[tuple[int, int], set[str]] = {}  # end position -> the names of queries starting there
-        self.live: dict[str, set[tuple[int, int]]] = {}  # name -> the end positions of its live queries
+        self.live: dict[str, set[tuple[int, int]]] = {}  # name -> the statements (positions) of its live queries
         self.order: dict[tuple[tuple[int, int], str], int] = {}  # query -> its rank among the started ones
         self.started: list[tuple[tuple[int, int], str]] = []
         self.walk(body, [])
@@ -211,9 +210,6 @@ class _LiveReads:
     def walk(self, stmts: list[ast.stmt], killed: list[tuple[tuple[int, int], str]]) -> None:
         """Walk ``stmts``, adding to ``killed`` the queries they end on every path through them."""
         for s in stmts:
-            if isinstance(s, (ast.With, ast.For)):
-                names = self.pending.setdefault((s.end_lineno, s.end_col_offset), set())
-                names.update(n.id for n in _names(s, ast.Store))
             if isinstance(s, ast.If):
                 self.reads(s.test)
                 start = len(self.started)
@@ -239,6 +235,8 @@ class _LiveReads:
                     for n in _names(s.target, ast.Store):
                         self.kill(n.id, inner)
                 self.walk(s.body, inner)
+                if not _is_spmd_loop(s):  # (a host loop: its body runs again)
+                    self.next_iteration(s, start)
                 self.revive(self.before(inner, start))
             elif isinstance(s, ast.With):
                 for item in s.items:
@@ -256,14 +254,39 @@ class _LiveReads:
                 self.reads(s)
                 for n in _names(s, ast.Store):
                     self.kill(n.id, killed)
-            self.start((s.end_lineno, s.end_col_offset))
+            if isinstance(s, (ast.With, ast.For)):
+                self.start(s)
 
-    def start(self, end: tuple[int, int]) -> None:
-        for var in self.pending.pop(end, ()):
-            query = (end, var)
+    def next_iteration(self, loop: ast.For | ast.While, start: int) -> None:
+        """The queries ``loop``'s body started (rank ``start`` on) and left live meet the body again
+        in the next iteration: a second walk of the body, with only them live, answers them with
+        the reads before their block (``t`` read at the top of the body, bound by a block below)."""
+        carried = [q for q in self.started[start:] if q[0] in self.live.get(q[1], ())]
+        if not carried:
+            return
+        outside = self.live
+        self.live = {}
+        for at, var in carried:
+            outside[var].discard(at)
+            self.live.setdefault(var, set()).add(at)
+        if isinstance(loop, ast.For):
+            for n in _names(loop.target, ast.Store):
+                self.kill(n.id, [])
+        self.walk(loop.body, [])
+        self.live = outside
+        self.revive([q for q in carried if q not in self.found])
+
+    def start(self, stmt: ast.With | ast.For) -> None:
+        """The queries of ``stmt`` (keyed by its position), live from its end, once (the second walk
+        of a loop's body meets its statements again)."""
+        at = (stmt.lineno, stmt.col_offset)
+        for var in {n.id: None for n in _names(stmt, ast.Store)}:
+            query = (at, var)
+            if query in self.order:
+                continue
             self.order[query] = len(self.started)
             self.started.append(query)
-            self.live.setdefault(var, set()).add(end)
+            self.live.setdefault(var, set()).add(at)
 
     def reads(self, node: ast.AST, ctx: type | None = ast.Load) -> None:
         """The reads of ``node`` (its names of ``ctx``, None: all) answer the live queries of their names."""
@@ -272,13 +295,13 @@ class _LiveReads:
         for n in _names(node, ctx):
             ends = self.live.pop(n.id, None)
             if ends:
-                for end in ends:
-                    self.found[(end, n.id)] = n
+                for at in ends:
+                    self.found[(at, n.id)] = n
 
     def kill(self, var: str, killed: list) -> None:
         ends = self.live.pop(var, None)
         if ends:
-            killed.extend((end, var) for end in ends)
+            killed.extend((at, var) for at in ends)
 
     def before(self, killed: list, start: int) -> list:
         """Of ``killed``, the queries started before rank ``start``."""
@@ -288,6 +311,12 @@ class _LiveReads:
         for end, var in queries:
             if (end, var) not in self.found:
                 self.live.setdefault(var, set()).add(end)
+
+
+def _is_spmd_loop(loop: ast.For | ast.While) -> bool:
+    """``for i in pl.spmd(...)``: a block outlined into one kernel launch, not a loop on the host."""
+    it = getattr(loop, "iter", None)
+    return isinstance(it, ast.Call) and isinstance(it.func, ast.Attribute) and it.func.attr == "spmd"
 
 
 USES = "_uses_in_order"  # cx's attribute: id(body) -> (body, its uses by name)
