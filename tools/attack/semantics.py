@@ -209,6 +209,17 @@ class _Runner:
         self.events.append(ev)
         return ev
 
+    def perform(self, ev: Event, accesses) -> None:
+        """The task ``ev`` runs: each read access records what it sees, then each write access
+        makes its elements ``ev``'s."""
+        for acc in accesses:
+            if acc.read:
+                ev.reads[acc.pos] = [self.mem.get((acc.buf, e), UNDEF) for e in acc.elems]
+        for acc in accesses:
+            if acc.write:
+                for e in acc.elems:
+                    self.mem[(acc.buf, e)] = ("ev", ev.idx)
+
     def access(self, pos, view: View, read, write, nodep=False) -> Access:
         return Access(pos, view.buf, view.elems(), read, write, nodep, view.buf in self.manual_dep_bufs)
 
@@ -236,13 +247,7 @@ class _Runner:
                 if a is None:
                     self.creator[views[i].buf] = ev.idx
                     self.made_at[views[i].buf] = ev.idx
-            for acc in accs:
-                if acc.read:
-                    ev.reads[acc.pos] = [self.mem.get((acc.buf, e), UNDEF) for e in acc.elems]
-            for acc in accs:
-                if acc.write:
-                    for e in acc.elems:
-                        self.mem[(acc.buf, e)] = ("ev", ev.idx)
+            self.perform(ev, accs)
             for name, pos in zip(s.results, k.results):
                 self.env[name] = views[pos]
             if s.tid:

@@ -249,14 +249,7 @@ class Cluster:
     def run(self, r):
         params = self.group_params(r.prog)
         accs = [r.access(i, r.env[a], read, write) for i, (a, read, write) in enumerate(params)]
-        ev = r.event("task", self.kernel(r.prog), self, accs)
-        for acc in accs:
-            if acc.read:
-                ev.reads[acc.pos] = [r.mem.get((acc.buf, e), UNDEF) for e in acc.elems]
-        for acc in accs:
-            if acc.write:
-                for e in acc.elems:
-                    r.mem[(acc.buf, e)] = ("ev", ev.idx)
+        r.perform(r.event("task", self.kernel(r.prog), self, accs), accs)
 
 
 @dataclass(frozen=True)

@@ -202,7 +202,7 @@ class _LiveReads:
 
     def __init__(self, body: list[ast.stmt]):
         self.found: dict[tuple[tuple[int, int], str], ast.AST] = {}
-        self.live: dict[str, set[tuple[int, int]]] = {}  # name -> the statements (positions) of its live queries
+        self.live: dict[str, set[tuple[int, int]]] = {}  # name -> the positions of the statements of its live queries
         self.order: dict[tuple[tuple[int, int], str], int] = {}  # query -> its rank among the started ones
         self.started: list[tuple[tuple[int, int], str]] = []
         self.walk(body, [])
@@ -308,9 +308,9 @@ class _LiveReads:
         return [q for q in killed if self.order[q] < start]
 
     def revive(self, queries: list) -> None:
-        for end, var in queries:
-            if (end, var) not in self.found:
-                self.live.setdefault(var, set()).add(end)
+        for at, var in queries:
+            if (at, var) not in self.found:
+                self.live.setdefault(var, set()).add(at)
 
 
 def _is_spmd_loop(loop: ast.For | ast.While) -> bool:
