@@ -103,6 +103,15 @@ def test_copies_survive_json():
     assert again.events == written.events
 
 
+def test_returned_tensors_survive_json():
+    program = load_program(EXAMPLES / "basic.py")
+    tree = written_program(surface_of(program))
+    written = interpret(tree, program_inputs(surface_of(program), {}))
+    assert written.returned, "basic.py returns a tensor"
+    again = Trace.from_json(written.to_json())
+    assert again.returned == written.returned and again.events == written.events
+
+
 def test_the_program_as_written_keeps_each_assemble_a_copy():
     program = load_program(EXAMPLES / "tensor_ops.py")
     tree = written_program(surface_of(program))

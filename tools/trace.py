@@ -352,7 +352,8 @@ Event = ScopeBegin | ScopeEnd | Alloc | Task | HostRead | HostWrite | Copy | Fat
 class Trace:
     """Buffers (by name, in creation order) and events in program order. ``returned``: the name
     and view of every tensor the function's ``return`` gives back (the reference interpreter
-    only; not in the JSON form)."""
+    records it; a trace of the generated C++ has none). The JSON form keeps it under
+    ``"returned"`` when there is any."""
 
     buffers: dict[str, Buffer] = field(default_factory=dict)
     events: list[Any] = field(default_factory=list)
@@ -370,11 +371,10 @@ class Trace:
     # -- JSON ----------------------------------------------------------------------------------------
 
     def to_json(self) -> str:
-        return json.dumps(
-            {"buffers": [_buffer_json(b) for b in self.buffers.values()], "events": [_event_json(e) for e in self.events]},
-            indent=None,
-            separators=(",", ":"),
-        )
+        data = {"buffers": [_buffer_json(b) for b in self.buffers.values()], "events": [_event_json(e) for e in self.events]}
+        if self.returned:
+            data["returned"] = [{"name": name, **_view_json(view)} for name, view in self.returned]
+        return json.dumps(data, indent=None, separators=(",", ":"))
 
     @staticmethod
     def from_json(text: str) -> "Trace":
@@ -387,6 +387,7 @@ class Trace:
             )
             trace.buffers[buf.name] = buf
         trace.events = [_event_from_json(e) for e in data["events"]]
+        trace.returned = tuple((r["name"], _view_from(r)) for r in data.get("returned", ()))
         return trace
 
 
