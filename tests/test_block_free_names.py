@@ -262,3 +262,33 @@ def test_a_block_rebinding_its_name_before_the_next_iterations_read_keeps_it(tmp
                               + AT + "    t = pl.add(x, x)\n", "    "))
     [k] = [k for k in load_program(_path(tmp_path, body)).surface().kernels if k.name == "main_incore_1"]
     assert len(k.results) == 0
+
+
+def test_a_block_that_rebinds_a_name_it_reads_returns_a_new_tensor(tmp_path):
+    """``t = pl.add(t, x)`` in a block: the kernel reads the outer ``t`` (an In parameter) and its
+    result is a new tensor, which the caller gives a buffer (``ret0__out``); the read after the
+    block reads that buffer. Before, the kernel's return named the In parameter ``t``: the task had
+    no output and every later read saw the old ``t`` (found by the attack's blocks grammar, 63)."""
+    body = ("t = pl.create_tensor([16, 16], dtype=pl.FP32)\n"
+            + AT + "    t = pl.add(t, x)\n"
+            + AT + "    out = pl.assemble(out, pl.mul(t, t), [0, 0])\n")
+    program = load_program(_path(tmp_path, body))
+    [k] = [k for k in program.surface().kernels if k.name == "main_incore_0"]
+    assert [(p.name, p.dir) for p in k.params] == [("t", ParamDir.In), ("x", ParamDir.In)] and len(k.results) == 1
+    code = nanopass.generate_orchestration(program).code
+    task0, task1 = code.split("// Task 1")
+    assert "params_t0.add_output(ret0__out);" in task0
+    assert "params_t1.add_input(ret0__out);" in task1 and "add_input(t)" not in task1
+
+
+def test_a_loop_of_a_block_that_rebinds_a_name_it_reads_carries_the_new_tensor(tmp_path):
+    """The same block in a host loop: each iteration reads the tensor the one before made."""
+    body = ("t = pl.create_tensor([16, 16], dtype=pl.FP32)\n"
+            "for i in pl.range(3):\n"
+            + textwrap.indent(AT + "    t = pl.add(t, x)\n", "    ")
+            + AT + "    out = pl.assemble(out, pl.mul(t, t), [0, 0])\n")
+    code = nanopass.generate_orchestration(load_program(_path(tmp_path, body))).code
+    assert "(ret0__out);" in code.split("// Task 0")[1].split("rt_submit")[0]  # the block's output
+    first = code.index("params_t0.add_input(")
+    carried = code[first:].split("(", 1)[1].split(")", 1)[0]  # the tensor task 0 reads
+    assert f"{carried} = ret0__out" in code  # the loop carries the block's new t

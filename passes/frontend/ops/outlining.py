@@ -108,7 +108,12 @@ def outline_block(cx: FunctionContext, stmt: ast.With, call: ast.Call, args: dic
     summary = KernelSummary(cx.program, cx.types)
     body: list[Any] = []
     summary.block(stmt.body, body)
-    body.append(L.KReturn.make([L.Var.make(var) for var, _ty, _node in results], span=cx.span(stmt)))
+    # a result the block binds under the name of an outer variable it reads (``t = pl.add(t, x)``)
+    # is a new tensor, not that In parameter: its return names no parameter, so that
+    # ``materialize_result_buffers`` gives it a buffer of its own
+    taken = {p.name for p in params}
+    body.append(L.KReturn.make([L.KOther.make(f"{var} (rebound)") if var in taken and var not in outline.writes
+                                else L.Var.make(var) for var, _ty, _node in results], span=cx.span(stmt)))
     shape = _kernel_shape(stmt, kind, params, results, local)
     name, made = _named_kernel(cx, name, hint, stmt, shape)
     if not made:
