@@ -32,6 +32,10 @@ _COUNTER = "_inline_count"  # FunctionContext attribute: expansions so far (the 
 # FunctionContext attribute: the copies being read, outermost first; the innermost holds every
 # statement that can read a name the copy binds (its locals are renamed apart from the caller's)
 INLINED_BODIES = "_inlined_bodies"
+# FunctionContext attribute, beside INLINED_BODIES: for each copy, the statement of its call (in the
+# body around the copy) and the names the copy binds of its own (renamed); every other name it
+# binds is the caller's variable, which code after the call may read
+INLINED_CALLS = "_inlined_calls"
 
 
 def self_call(cx: FunctionContext, call: ast.Call, targets: list[ast.expr] | None, stmt: ast.stmt,
@@ -88,7 +92,9 @@ def expand(
 
     setattr(cx, _EXPANDING, [*stack, fdef.name])
     bodies: list[list[ast.stmt]] = getattr(cx, INLINED_BODIES, None) or []
+    calls: list[tuple[ast.stmt, frozenset[str]]] = getattr(cx, INLINED_CALLS, None) or []
     setattr(cx, INLINED_BODIES, [*bodies, copied])
+    setattr(cx, INLINED_CALLS, [*calls, (stmt, frozenset(renamer.locals.values()))])
     cx.enter(call)
     try:
         return cx.block(copied)
@@ -96,6 +102,7 @@ def expand(
         cx.leave()
         setattr(cx, _EXPANDING, stack)
         setattr(cx, INLINED_BODIES, bodies)
+        setattr(cx, INLINED_CALLS, calls)
 
 
 def _warn_of_rebindings(cx: FunctionContext, fdef: ast.FunctionDef, params: list[Any], call: ast.Call,

@@ -30,13 +30,13 @@ from nanopass.languages import surface as S
 from nanopass.languages.terms import DType, FuncKind, ParamDir
 
 from ..kernels import KernelSummary
-from ..names import attr_path
+from ..names import attr_path, self_method
 from ..registry import CONTEXT, dsl_op
 from ..source import short_source
 from ..type_reader import TID_T
 from .block_uses import AMBIGUOUS, BRANCHES, Outline, analyze, first_use
 from .debug_tags import dump_positions
-from .inlining import INLINED_BODIES
+from .inlining import INLINED_BODIES, INLINED_CALLS
 from .submits import dep_list, kernel_sig, refuse_predicate
 
 if TYPE_CHECKING:
@@ -149,34 +149,68 @@ def _escaping(cx: FunctionContext, stmt: ast.With, outline: Outline) -> dict[str
     definition order), each with the first such read. "After" is textual (the statements that
     follow the block, in evaluation order) where the first later use reads the name; where it
     rebinds it (``t = ...`` in one branch of an if), the read that follows on a path that did not
-    rebind it (``_live_reads``): a rebind in one branch leaves the block's value in the other."""
-    end = (stmt.end_lineno, stmt.end_col_offset)
-    # in an inline function's copy, only the copy reads the names it binds (renamed <name>_inline<k>)
-    inlined = getattr(cx, INLINED_BODIES, None)
-    body = inlined[-1] if inlined else cx.fdef.body
-    uses = _uses_of(cx, body)
-    escaping = {}
-    for var in outline.defined:
-        found = uses.get(var)
-        if found is None:
-            continue
-        positions, nodes = found
-        k = bisect_right(positions, end)  # (the first use after the block: see _uses_of)
-        node = nodes[k] if k < len(nodes) else None
-        if node is None or not isinstance(node.ctx, ast.Load):  # (or a read in a loop's next iteration)
-            node = _live_reads(cx, body).get(((stmt.lineno, stmt.col_offset), var))
-        if node is not None:
-            escaping[var] = node
-    return escaping
+    rebind it (``_live_reads``): a rebind in one branch leaves the block's value in the other.
+    In an inline function's copy, a name of the caller's (a parameter's argument: the copy's own
+    names are renamed) that the copy leaves live at its end is read, as well, by what follows the
+    call, in the body around the copy (and so on outwards)."""
+    # the bodies the block is in, innermost first, each with the statement the query starts at
+    # and the names that cannot leave it (a copy's own)
+    inlined = getattr(cx, INLINED_BODIES, None) or []
+    calls = getattr(cx, INLINED_CALLS, None) or []
+    bodies = [cx.fdef.body, *inlined]
+    escaping: dict[str, ast.Name] = {}
+    pending = list(outline.defined)
+    anchor = stmt
+    for level in range(len(bodies) - 1, -1, -1):
+        body = bodies[level]
+        live, at_end = _live_reads(cx, body)
+        end = (anchor.end_lineno, anchor.end_col_offset)
+        at = (anchor.lineno, anchor.col_offset)
+        uses = _uses_of(cx, body)
+        left = []
+        for var in pending:
+            node = None
+            found = uses.get(var)
+            if found is not None:
+                positions, nodes = found
+                k = bisect_right(positions, end)  # (the first use after the anchor: see _uses_of)
+                node = nodes[k] if k < len(nodes) else None
+                if node is None or not isinstance(node.ctx, ast.Load):  # (or a read in a loop's next iteration)
+                    node = live.get((at, var))
+            if node is not None:
+                escaping[var] = node
+            elif level and (at, var) in at_end:
+                left.append(var)
+        if not level:
+            break
+        anchor, own = calls[level - 1]
+        pending = [var for var in left if var not in own]
+        if not pending:
+            break
+    return {var: escaping[var] for var in outline.defined if var in escaping}
 
 
 LIVE = "_live_reads"  # cx's attribute: id(body) -> (body, its ``_LiveReads`` table)
 
 
-def _live_reads(cx: FunctionContext, body: list[ast.stmt]) -> dict[tuple[tuple[int, int], str], ast.AST]:
-    """``_LiveReads(body).found``, made once per body of the function being read (a walk per block
-    variable whose first later use rebinds it was quadratic in the blocks)."""
-    return _per_body(cx, LIVE, body, lambda: _LiveReads(body).found)
+def _live_reads(cx: FunctionContext, body: list[ast.stmt]) -> tuple[dict, set]:
+    """``_LiveReads(body)``'s ``found`` and ``at_end``, made once per body of the function being
+    read (a walk per block variable whose first later use rebinds it was quadratic in the blocks).
+    Its queries start at blocks and at calls of inline functions (for the variables they pass)."""
+    def make():
+        walk = _LiveReads(body, lambda call: _inline_call_names(cx, call))
+        return walk.found, walk.at_end
+
+    return _per_body(cx, LIVE, body, make)
+
+
+def _inline_call_names(cx: FunctionContext, s: ast.stmt) -> list[str]:
+    """The variables ``s``, a call of an inline function (``y = self.f(...)``, ``self.f(...)``),
+    passes to it (its copy may rebind them: reference-surface section 5); else none."""
+    value = s.value if isinstance(s, (ast.Assign, ast.Expr)) else None
+    if not isinstance(value, ast.Call) or self_method(value.func) not in cx.program.inlines:
+        return []
+    return [a.id for a in value.args if isinstance(a, ast.Name)]
 
 
 def _per_body(cx: FunctionContext, attribute: str, body: list[ast.stmt], make):
@@ -194,7 +228,8 @@ def _per_body(cx: FunctionContext, attribute: str, body: list[ast.stmt], make):
 
 class _LiveReads:
     """One walk of a function body that finds, for each ``with`` or ``for`` statement S of it and
-    each name ``var`` S binds (a query, keyed ``(at, var)`` by S's position ``at``: statements that
+    each name ``var`` S binds (and each name ``calls(S)`` gives of another statement S: an inline
+    function's call and the variables it passes) (a query, keyed ``(at, var)`` by S's position ``at``: statements that
     end together stay apart), the first read of ``var`` after S on a path that has not rebound
     ``var`` since S: ``found[(at, var)]``, absent
     when there is none. A query is live from the end of S (in the branch or body that holds S: not
@@ -205,12 +240,15 @@ class _LiveReads:
     A read is in evaluation order: an if's test, then its branches; a loop's iterator, then its body;
     an assignment's value, then (``t += ...``) its target."""
 
-    def __init__(self, body: list[ast.stmt]):
+    def __init__(self, body: list[ast.stmt], calls=lambda stmt: ()):
         self.found: dict[tuple[tuple[int, int], str], ast.AST] = {}
         self.live: dict[str, set[tuple[int, int]]] = {}  # name -> the positions of the statements of its live queries
         self.order: dict[tuple[tuple[int, int], str], int] = {}  # query -> its rank among the started ones
         self.started: list[tuple[tuple[int, int], str]] = []
+        self.calls = calls  # a statement -> the names whose queries start at it besides a block's
         self.walk(body, [])
+        # the queries live at the end of the body (no read answered them, no path rebound them)
+        self.at_end = {(at, var) for var, ends in self.live.items() for at in ends}
 
     def walk(self, stmts: list[ast.stmt], killed: list[tuple[tuple[int, int], str]]) -> None:
         """Walk ``stmts``, adding to ``killed`` the queries they end on every path through them."""
@@ -261,6 +299,10 @@ class _LiveReads:
                     self.kill(n.id, killed)
             if isinstance(s, (ast.With, ast.For)):
                 self.start(s)
+            elif isinstance(s, (ast.Assign, ast.Expr)):
+                names = self.calls(s)
+                if names:
+                    self.start(s, names)
 
     def next_iteration(self, loop: ast.For | ast.While, start: int) -> None:
         """The queries ``loop``'s body started (rank ``start`` on) and left live meet the body again
@@ -281,11 +323,11 @@ class _LiveReads:
         self.live = outside
         self.revive([q for q in carried if q not in self.found])
 
-    def start(self, stmt: ast.With | ast.For) -> None:
-        """The queries of ``stmt`` (keyed by its position), live from its end, once (the second walk
-        of a loop's body meets its statements again)."""
+    def start(self, stmt: ast.stmt, names=None) -> None:
+        """The queries of ``stmt`` (keyed by its position) for ``names`` (default: every name it
+        binds), live from its end, once (the second walk of a loop's body meets its statements again)."""
         at = (stmt.lineno, stmt.col_offset)
-        for var in {n.id: None for n in _names(stmt, ast.Store)}:
+        for var in {n.id: None for n in _names(stmt, ast.Store)} if names is None else dict.fromkeys(names):
             query = (at, var)
             if query in self.order:
                 continue
