@@ -24,6 +24,10 @@ H = HOISTED
 # (read once: an enum member read through its class costs a descriptor call)
 USER, MANUAL, TASK_ID = ScopeOrigin.user, ScopeMode.manual, DType.TASK_ID
 _MAY_MOVE = frozenset({"If", "Alloc", "Declare"})  # statements that may move out of a scope whatever is read
+# (the input's statement classes, by which the walks below tell statements apart)
+SCOPE, LET, DUMMY, TASK, FOR, WHILE, IF = (BATCHED.Scope, BATCHED.Let, BATCHED.Dummy, BATCHED.Task, BATCHED.For,
+                                           BATCHED.While, BATCHED.If)
+MAY_MOVE = frozenset(BATCHED.nodes[name] for name in _MAY_MOVE)
 
 
 def _base(name: str) -> str:
@@ -119,15 +123,16 @@ class HoistScopeEscapes(Pass):
         every scope as it is: no user or manual scope holds an ``if``, an allocation or a
         ``Declare`` directly (they may move), nor defines directly a value that is its own root
         and is read after the scope (an array create too). One look at each such scope's body."""
-        last_read, roots, scope_end = self.last_read, self.roots, self.scope_end
+        last_read, roots, scope_end, declared_by = self.last_read, self.roots, self.scope_end, self.declared_by
+        scope_cls, may_move = SCOPE, MAY_MOVE
         for scope in walk_of(body).compound:
-            if scope._production != "Scope" or not (scope.origin is USER or scope.mode is MANUAL):
+            if type(scope) is not scope_cls or not (scope.origin is USER or scope.mode is MANUAL):
                 continue
             end = scope_end[id(scope)]
             for stmt in scope.body:
-                if stmt._production in _MAY_MOVE:
+                if type(stmt) in may_move:
                     return False
-                for binder in self.declared_by(stmt):
+                for binder in declared_by(stmt):
                     name = binder.name
                     if last_read.get(roots.get(name, name), -1) > end:
                         return False
@@ -255,19 +260,22 @@ class HoistScopeEscapes(Pass):
             c.var.name for stmt in body if stmt._production == "Alloc" for c in stmt.creates
         }
 
-    def declared_by(self, stmt) -> list:
+    def declared_by(self, stmt) -> list | tuple:
         """Binders a statement declares as C++ variables in its own block."""
-        kind = stmt._production
-        if kind in ("Let", "Dummy"):
-            return [stmt.var]
-        if kind == "Task":
-            outs = list(stmt.outs)  # a result that is not its own root is an alias (filtered by root)
-            return outs + ([stmt.tid] if stmt.tid is not None else [])
-        if kind == "For" or kind == "While":
-            return [r for it, r in zip(stmt.iters, stmt.results) if it.plan.rebind]
-        if kind == "If":
+        kind = type(stmt)  # (by class: a string comparison per statement and kind costs more)
+        if kind is LET or kind is DUMMY:
+            return (stmt.var,)
+        if kind is TASK:
+            outs = stmt.outs  # a result that is not its own root is an alias (filtered by root)
+            return outs if stmt.tid is None else outs + (stmt.tid,)
+        if kind is FOR or kind is WHILE:
+            for it in stmt.iters:  # (most carries are not rebound: such a loop declares nothing)
+                if it.plan.rebind:
+                    return [r for it, r in zip(stmt.iters, stmt.results) if it.plan.rebind]
+            return ()
+        if kind is IF:
             return [phi.var for phi in stmt.results if phi.plan.rebind]
-        return []
+        return ()
 
 
 # A scope's mode and origin are its input's: set unchecked (proved by the grammar); its body checked

@@ -532,16 +532,16 @@ class LowerToEmission(Pass):
     # -- statements --------------------------------------------------------------------------------
 
     def lower_Scope(self, scope, out) -> None:
-        out.append(E.ScopeBlock.make_trusted(scope.mode, self.block(scope.body), span=scope.span))
+        out.append(E.ScopeBlock.make_trusted(scope.mode, self.block(scope.body), scope.span))
 
     def lower_Return(self, ret, out) -> None:
         pass
 
     def lower_CellDecl(self, decl, out) -> None:
-        out.append(E.DeclTid.make_trusted(self.cn(decl.cell), TID_INVALID, span=decl.span))
+        out.append(E.DeclTid.make_trusted(self.cn(decl.cell), TID_INVALID, decl.span))
 
     def lower_CellSet(self, store, out) -> None:
-        out.append(E.AssignTid.make_trusted(self.cn(store.cell), E.TidCopy.make_trusted(self.expr(store.value)), span=store.span))
+        out.append(E.AssignTid.make_trusted(self.cn(store.cell), E.TidCopy.make_trusted(self.expr(store.value)), store.span))
 
     def lower_Declare(self, decl, out) -> None:
         var = decl.var
@@ -613,7 +613,7 @@ class LowerToEmission(Pass):
         cn, expr = self.cn, self.expr
         if kind == "NoTask":
             if name in self.used:
-                out.append(E.DeclTid.make_trusted(name, TID_INVALID, span=span))
+                out.append(E.DeclTid.make_trusted(name, TID_INVALID, span))
         elif kind == "CreateArray":
             if value.dtype is TASK_ID:
                 out.append(E.FillTidArray.make_trusted(name, value.size, TID_INVALID, INIT_LOOP, True, span=span))
@@ -697,7 +697,7 @@ class LowerToEmission(Pass):
                     allocated.append((name, index))
         tid_name = None if tid is None else cpp.get(tid.name, tid.name)
         tid_used = tid_name is not None and tid_name in used
-        outs_name = self.fresh(f"task_{n}_outs") if allocated or tid_used else None
+        outs_name = self.names.reserve_generated(f"task_{n}_outs") if allocated or tid_used else None
         append = out.append
         if param_count > nargs:
             synth = self.synthesized_outputs(task, kernel, args, out)  # before the task's block, as the reference
@@ -801,7 +801,7 @@ class LowerToEmission(Pass):
                 push(E.PushDepSlots.make_trusted(name, edge.size, self.fresh("slot"), span=edge.span))
             else:
                 index = edge.index
-                push(E.PushDep.make_trusted(name, None if index is None else self.expr(index), edge.guarded, span=edge.span))
+                push(E.PushDep.make_trusted(name, None if index is None else self.expr(index), edge.guarded, edge.span))
         return pushes
 
     def lower_Dummy(self, dummy, out) -> None:
@@ -809,8 +809,9 @@ class LowerToEmission(Pass):
         the reference's phase-fence comment for the user's dummy and a phase fence (no purpose)."""
         b = self.barrier_count
         self.barrier_count += 1
-        args = self.fresh(f"params_phase_fence_barrier_{b}")
-        outs = self.fresh(f"phase_fence_barrier_{b}_outs")
+        reserve = self.names.reserve_generated
+        args = reserve(f"params_phase_fence_barrier_{b}")
+        outs = reserve(f"phase_fence_barrier_{b}_outs")
         purpose = dummy.purpose
         comment = f"Phase-fence barrier {b}: dependency-only dummy task" if purpose is None else f"Barrier {b}: {purpose}"
         out.append(E.TaskArgs.make_trusted(True, comment, args, (), (), (), (), dummy.span))
@@ -872,7 +873,7 @@ class LowerToEmission(Pass):
         cpp = self.cpp
         if cpp and not (type(start) is INT and type(step) is INT and (type(stop) is INT or type(stop) is VAR and stop.name not in cpp)):
             start, stop, step = self.expr(start), self.expr(stop), self.expr(step)  # (bounds are most often numbers)
-        out.append(E.ForBlock.make_trusted(cpp.get(var, var), start, stop, step, body, span=loop.span))
+        out.append(E.ForBlock.make_trusted(cpp.get(var, var), start, stop, step, body, loop.span))
 
     def lower_While(self, loop, out) -> None:
         self.loops.append(self.declare_carries(loop, out))

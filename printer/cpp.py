@@ -635,16 +635,13 @@ def emit(node, out):  # noqa: F811
             out.line(f"rt_submit_dummy_task({node.args});")
         return
     # one entry: the barrier is that TaskId, no dummy is submitted
-    out.line(f"if ({node.args}_deps_count == 1) {{")
-    out.deeper()
+    out.open(f"if ({node.args}_deps_count == 1) {{")
     out.line(f"{node.tid} = {node.args}_deps[0];")
-    out.shallower()
-    out.line(f"}} else if ({node.args}_deps_count > 1) {{")
+    out.close(f"}} else if ({node.args}_deps_count > 1) {{")
     out.deeper()
     out.line(f"TaskOutputTensors {node.outs} = rt_submit_dummy_task({node.args});")
     out.line(f"{node.tid} = {node.outs}.task_id();")
-    out.shallower()
-    out.line("}")
+    out.close()
 
 
 # -- launches and TaskId values ------------------------------------------------------------------------
