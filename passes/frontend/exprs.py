@@ -224,7 +224,7 @@ def name(cx: FunctionContext, node: ast.Name) -> tuple[Any, Any]:
     if binding is not None:
         if binding.kind == "unrolled":
             return cx.unrolled[ident], binding.type
-        if binding.type._production == "SubmitTuple":
+        if type(binding.type) is _SUBMIT_TUPLE:
             submit_tuples.refuse_bare(cx, ident, node)
         # (a bound name is a symbol: its binding's Binder, parameter or dynamic dimension was
         # built checked with it; a Span is a Span: cx.span(node), inlined for a file of ASCII text)
@@ -345,6 +345,7 @@ def _folded(cx: FunctionContext, node: ast.BinOp, op: BinOp, a: Any, b: Any, dty
 _SCALAR, _INT, _make_bin = L.ScalarType, L.Int, L.Bin.make
 _new_tuple = tuple.__new__
 _NAME, _BINOP = ast.Name, ast.BinOp
+_SUBMIT_TUPLE = submit_tuples.SubmitTuple  # (a class test: a node's _production is a slow attribute to read)
 _SIGNED = frozenset(d for d in INT_DTYPES if d.is_signed)
 _TASK_ID = DType.TASK_ID
 _BITS = {d: d.bits for d in INT_DTYPES}
