@@ -201,8 +201,12 @@ def index_int(value: int) -> Any:
 
 
 def constant(cx: FunctionContext, value: Any, node: ast.expr) -> tuple[Any, Any]:
-    if type(value) is int and -(2**63) <= value < 2**64:  # (the usual constant first)
-        return index_int(value), INDEX_T
+    if type(value) is int:  # (the usual constant first: an index int, most often one read before)
+        shared = _INDEX_INTS.get(value)  # (index_int's table, read in place)
+        if shared is not None:
+            return shared, INDEX_T
+        if -(2**63) <= value < 2**64:
+            return index_int(value), INDEX_T
     if isinstance(value, bool):
         return L.Bool.make(value), BOOL_T
     if isinstance(value, int):

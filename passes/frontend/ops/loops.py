@@ -229,7 +229,7 @@ def loop_bounds(cx: FunctionContext, call: ast.Call) -> tuple[Any, Any, Any]:
         expr, ty = cx.expr(arg)
         if type(ty) is not _SCALAR or ty.dtype not in INT_DTYPES:
             raise cx.error(f"a loop bound must be an integer, got {type_text(ty)}", arg)
-        if arg is stop and unsigned_mix(_COUNTER, INDEX, expr, ty.dtype):
+        if arg is stop and ty.dtype is not INDEX and unsigned_mix(_COUNTER, INDEX, expr, ty.dtype):
             raise cx.error(
                 f"a loop stop cannot be a {type_text(ty)}: C++ compares the int64_t counter with it as "
                 f"{ty.dtype.c_type}, where a negative counter is a huge one", arg, hint="declare it pl.INT64",
