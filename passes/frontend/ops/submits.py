@@ -324,7 +324,7 @@ def task_arg(cx: FunctionContext, node: ast.expr, param: Any, kernel: str) -> An
             node,
         )
     want, got = ptype.dtype, ty.dtype
-    if want.c_type is None:  # FP16, BF16: a value the host computed has no bits to give in that dtype
+    if want in _NO_HOST_TYPE:  # FP16, BF16: a value the host computed has no bits to give in that dtype
         raise cx.error(
             f"parameter '{param.name}' of '{kernel}' is a {type_text(ptype)}: the host C++ has no "
             f"{want.name} type to pass a scalar in", node, hint="declare the kernel parameter pl.Scalar[pl.FP32]",
@@ -347,6 +347,7 @@ def task_arg(cx: FunctionContext, node: ast.expr, param: Any, kernel: str) -> An
 
 _CALL, _CONSTANT, _NAME = ast.Call, ast.Constant, ast.Name
 _TENSOR_TYPE, _SCALAR_TYPE, _VAR, _INT, _FLOAT = L.TensorType, L.ScalarType, L.Var, L.Int, L.Float
+_NO_HOST_TYPE = frozenset(d for d in DType if d.c_type is None)  # (DType.c_type is a property: a call per read)
 
 
 @dsl_op("no_dep", ARGUMENT)
