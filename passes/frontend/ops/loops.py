@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from nanopass.languages import surface as S
 from nanopass.languages.terms import LoopKind
 
-from ..exprs import index_int, unsigned_mix
+from ..exprs import constant, index_int, unsigned_mix
 from ..limits import MAX_PARALLEL_NESTING, MAX_UNROLL
 from ..names import dsl_call
 from ..registry import ITERATOR, STATEMENT, TARGETS, dsl_op, refuse_op
@@ -30,6 +30,8 @@ L = S.LANGUAGE
 _SEQ, _PARALLEL = LoopKind.seq, LoopKind.parallel  # (an Enum member is slow to look up on its class)
 _SCALAR, _INT = L.ScalarType, L.Int
 _COUNTER = L.Var.make("i")  # a loop's counter (an int64_t), compared with the loop's stop
+_ZERO, _ONE = index_int(0), index_int(1)  # the default start and step (index ints: the nodes are shared)
+_CONSTANT = ast.Constant
 
 
 SPLIT_AIV_REFUSED = (
@@ -226,7 +228,9 @@ def loop_bounds(cx: FunctionContext, call: ast.Call) -> tuple[Any, Any, Any]:
     exprs = []
     stop = args[1] if len(args) > 1 else args[0]
     for arg in args:
-        expr, ty = cx.expr(arg)
+        # (cx.expr of a constant, the usual bound, without its dispatch: a loop is read outside
+        # any expression)
+        expr, ty = constant(cx, arg.value, arg) if type(arg) is _CONSTANT else cx.expr(arg)
         if type(ty) is not _SCALAR or ty.dtype not in INT_DTYPES:
             raise cx.error(f"a loop bound must be an integer, got {type_text(ty)}", arg)
         if arg is stop and ty.dtype is not INDEX and unsigned_mix(_COUNTER, INDEX, expr, ty.dtype):
@@ -236,9 +240,9 @@ def loop_bounds(cx: FunctionContext, call: ast.Call) -> tuple[Any, Any, Any]:
             )
         exprs.append(expr)
     if len(exprs) == 1:
-        return index_int(0), exprs[0], index_int(1)
+        return _ZERO, exprs[0], _ONE
     if len(exprs) == 2:
-        return exprs[0], exprs[1], index_int(1)
+        return exprs[0], exprs[1], _ONE
     if type(exprs[2]) is _INT and exprs[2].value <= 0:
         raise cx.error("a loop step must be positive", args[2],
                        hint="count up and compute the index: for j in pl.range(n): i = n - 1 - j")
