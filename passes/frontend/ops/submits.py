@@ -237,7 +237,7 @@ def task_outs(
         k += 1
         if not isinstance(target, ast.Name):
             raise cx.error("results must be received by plain variable names", target)
-        if rtype._production != "TensorType":
+        if type(rtype) is not _TENSOR_TYPE:  # (the type reader's types are the surface language's)
             raise cx.error(f"kernel '{sig.name}' returns a {type_text(rtype)}; kernels return tensors", call)
         outs.append(cx.bind(target.id, rtype, target))
     return outs
