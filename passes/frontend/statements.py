@@ -135,7 +135,12 @@ def _statement_span(cx: FunctionContext, stmt: ast.stmt, target: ast.expr, span:
     """``cx.span(stmt)``: ``span``, the span of ``target``, when the statement begins at its target
     (``x = ...``, the usual assignment): one Span for both (None: no span made at the target)."""
     try:
-        if span is not None and target.col_offset == stmt.col_offset and target.lineno == stmt.lineno:
+        if span is None:
+            pass
+        elif cx.ascii_columns:  # (span holds the target's line and column, ast's in a file of ASCII text)
+            if span[2] == stmt.col_offset and span[1] == stmt.lineno:
+                return span
+        elif target.col_offset == stmt.col_offset and target.lineno == stmt.lineno:
             return span
     except AttributeError:  # (a node the compiler made without a position)
         pass
