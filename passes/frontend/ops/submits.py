@@ -123,8 +123,14 @@ def submit(
                 call,
                 hint=_signature_hint(sig) + "; only trailing pl.Out parameters may be left out",
             )
-    attrs = NO_ATTRS if attrs_node is None else read_attrs(cx, attrs_node, len(args_nodes), name)
-    args = task_args(cx, args_nodes, sig, attrs)
+    if attrs_node is None:  # (task_args without attrs=, inlined as in kernel_call: most submits)
+        attrs, args, params, k = NO_ATTRS, [], sig.params, 0
+        for node in args_nodes:
+            args.append(task_arg(cx, node, params[k], name))
+            k += 1
+    else:
+        attrs = read_attrs(cx, attrs_node, len(args_nodes), name)
+        args = task_args(cx, args_nodes, sig, attrs)
     deps = dep_list(cx, deps_node, name) if deps_node is not None else []
     if attrs.edges:
         deps += attrs.edges
