@@ -30,7 +30,6 @@ L = S.LANGUAGE
 _SEQ, _PARALLEL = LoopKind.seq, LoopKind.parallel  # (an Enum member is slow to look up on its class)
 _SCALAR, _INT = L.ScalarType, L.Int
 _COUNTER = L.Var.make("i")  # a loop's counter (an int64_t), compared with the loop's stop
-_ZERO, _ONE = index_int(0), index_int(1)  # the default start and step (index ints: the nodes are shared)
 _CONSTANT = ast.Constant
 
 
@@ -240,9 +239,9 @@ def loop_bounds(cx: FunctionContext, call: ast.Call) -> tuple[Any, Any, Any]:
             )
         exprs.append(expr)
     if len(exprs) == 1:
-        return _ZERO, exprs[0], _ONE
+        return index_int(0), exprs[0], index_int(1)
     if len(exprs) == 2:
-        return exprs[0], exprs[1], _ONE
+        return exprs[0], exprs[1], index_int(1)
     if type(exprs[2]) is _INT and exprs[2].value <= 0:
         raise cx.error("a loop step must be positive", args[2],
                        hint="count up and compute the index: for j in pl.range(n): i = n - 1 - j")
