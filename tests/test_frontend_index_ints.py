@@ -27,6 +27,7 @@ def _surface(path: Path, shared: bool):
     with pytest.MonkeyPatch.context() as patch:
         if not shared:
             patch.setattr(exprs, "index_int", _fresh)
+            patch.setattr(exprs, "_INDEX_INTS", {})  # (exprs.constant reads the table in place: empty, unfilled)
             for module in ("loops", "operands"):
                 patch.setattr(f"nanopass.passes.frontend.ops.{module}.index_int", _fresh)
         return load_program(path).surface()
@@ -64,6 +65,7 @@ def test_the_cpp_is_the_same_with_shared_constants(tmp_path, shape):
     shared = cpp_of([path])
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(exprs, "index_int", _fresh)
+        patch.setattr(exprs, "_INDEX_INTS", {})
         for module in ("loops", "operands"):
             patch.setattr(f"nanopass.passes.frontend.ops.{module}.index_int", _fresh)
         fresh = cpp_of([path])

@@ -53,7 +53,7 @@ class FunctionContext(Scope):
         self.dump_tags: set[str] = set()  # tensors pl.dump_tag marked for every later task (ops/debug_tags.py)
         self.unrolled: dict[str, Any] = {}  # a pl.unroll variable -> its value in the copy being read
         self.unreachable = 0  # branches around the statement being read whose constant condition skips them
-        self.span: Callable[[ast.AST], Span] = self.src.span  # a node's position (called for most nodes built)
+        self.span: Callable[[ast.AST], Span] = self.src.span_reader()  # a node's position (called for most nodes built)
         # (what exprs.name builds a name's span from itself: a name has a position of its own, and in
         # a file of ASCII text its column is ast's)
         self.filename = self.src.filename

@@ -201,8 +201,12 @@ def index_int(value: int) -> Any:
 
 
 def constant(cx: FunctionContext, value: Any, node: ast.expr) -> tuple[Any, Any]:
-    if type(value) is int and -(2**63) <= value < 2**64:  # (the usual constant first)
-        return index_int(value), INDEX_T
+    if type(value) is int:  # (the usual constant first: an index int, most often one read before)
+        shared = _INDEX_INTS.get(value)  # (index_int's table, read in place)
+        if shared is not None:
+            return shared, INDEX_T
+        if -(2**63) <= value < 2**64:
+            return index_int(value), INDEX_T
     if isinstance(value, bool):
         return L.Bool.make(value), BOOL_T
     if isinstance(value, int):
@@ -224,7 +228,7 @@ def name(cx: FunctionContext, node: ast.Name) -> tuple[Any, Any]:
     if binding is not None:
         if binding.kind == "unrolled":
             return cx.unrolled[ident], binding.type
-        if binding.type._production == "SubmitTuple":
+        if type(binding.type) is _SUBMIT_TUPLE:
             submit_tuples.refuse_bare(cx, ident, node)
         # (a bound name is a symbol: its binding's Binder, parameter or dynamic dimension was
         # built checked with it; a Span is a Span: cx.span(node), inlined for a file of ASCII text)
@@ -276,7 +280,7 @@ def binop(cx: FunctionContext, node: ast.BinOp) -> tuple[Any, Any]:
     cx.expr_level += 1  # descend(cx, 1) and cx.scalar_operand, inlined: most expressions are these
     if cx.expr_level > MAX_EXPR_DEPTH:
         raise too_deep(cx.program, cx.expr_root)
-    # (each operand read as _expr reads it, its two usual kinds without the call of _expr; written
+    # (each operand read as _expr reads it, its three usual kinds without the call of _expr; written
     # out twice: a loop over the two, or a helper called for each, costs 2 % of nested's front end)
     left = node.left
     kind = type(left)
@@ -284,6 +288,8 @@ def binop(cx: FunctionContext, node: ast.BinOp) -> tuple[Any, Any]:
         a, aty = name(cx, left)
     elif kind is _BINOP:
         a, aty = binop(cx, left)
+    elif kind is _CONSTANT:
+        a, aty = constant(cx, left.value, left)
     else:
         a, aty = _expr(cx, left)
     if type(aty) is not _SCALAR:
@@ -294,6 +300,8 @@ def binop(cx: FunctionContext, node: ast.BinOp) -> tuple[Any, Any]:
         b, bty = name(cx, right)
     elif kind is _BINOP:
         b, bty = binop(cx, right)
+    elif kind is _CONSTANT:
+        b, bty = constant(cx, right.value, right)
     else:
         b, bty = _expr(cx, right)
     if type(bty) is not _SCALAR:
@@ -344,7 +352,8 @@ def _folded(cx: FunctionContext, node: ast.BinOp, op: BinOp, a: Any, b: Any, dty
 
 _SCALAR, _INT, _make_bin = L.ScalarType, L.Int, L.Bin.make
 _new_tuple = tuple.__new__
-_NAME, _BINOP = ast.Name, ast.BinOp
+_NAME, _BINOP, _CONSTANT = ast.Name, ast.BinOp, ast.Constant
+_SUBMIT_TUPLE = submit_tuples.SubmitTuple  # (a class test: a node's _production is a slow attribute to read)
 _SIGNED = frozenset(d for d in INT_DTYPES if d.is_signed)
 _TASK_ID = DType.TASK_ID
 _BITS = {d: d.bits for d in INT_DTYPES}

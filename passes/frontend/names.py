@@ -24,15 +24,20 @@ def attr_path(node: ast.AST) -> list[str] | None:
 
 def dsl_call(node: ast.AST) -> str | None:
     """The DSL op a call spells (``pl.tensor.read(...)`` -> 'tensor.read'); None otherwise."""
-    if not isinstance(node, ast.Call):
+    if type(node) is not _CALL and not isinstance(node, _CALL):
         return None
     func = node.func
-    if type(func) is ast.Attribute and type(func.value) is ast.Name:  # pl.op(...), the usual spelling
-        return None if func.value.id == "self" else func.attr
+    if type(func) is _ATTRIBUTE:  # pl.op(...), the usual spelling (each field of a node read once:
+        value = func.value  # an ast node's attribute is a dictionary lookup, not a slot)
+        if type(value) is _NAME:
+            return None if value.id == "self" else func.attr
     path = attr_path(func)
     if path is None or len(path) < 2 or path[0] == "self":
         return None
     return ".".join(path[1:])
+
+
+_CALL, _ATTRIBUTE, _NAME = ast.Call, ast.Attribute, ast.Name
 
 
 def check_call_receivers(program: ProgramParser, fdef: ast.FunctionDef) -> None:
@@ -263,8 +268,10 @@ def _stores_and_receivers(root: ast.AST, quiet: Callable[[ast.expr], bool] | Non
 
 def self_method(node: ast.AST) -> str | None:
     """``self.k`` -> 'k'."""
-    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self":
-        return node.attr
+    if isinstance(node, _ATTRIBUTE):
+        value = node.value  # (read once: an ast node's attribute is a dictionary lookup)
+        if isinstance(value, _NAME) and value.id == "self":
+            return node.attr
     return None
 
 

@@ -102,7 +102,7 @@ class Scope:
             if existing.kind in ("loopvar", "dyn", "unrolled"):
                 what = "dynamic dimension" if existing.kind == "dyn" else "loop variable"
                 raise self.error(f"cannot assign to '{name}' (a {what})", node)
-            if not compatible(existing.type, ty):
+            if existing.type is not ty and not compatible(existing.type, ty):  # (the same type object: compatible)
                 raise self.error(
                     f"cannot re-assign '{name}' with a different type: was {type_text(existing.type)}, "
                     f"got {type_text(ty)}",
@@ -131,8 +131,9 @@ class Scope:
 
     def close(self, frame: dict[str, Binding], reason: str) -> None:
         """The names of a popped ``frame`` that are not visible outside it are closed for ``reason``."""
+        visible = self.visible  # (self.lookup, inlined)
         for name in frame:
-            if self.lookup(name) is None:
+            if name not in visible:
                 self.closed[name] = reason
 
     def outside(self, thunk: Callable[[], Any]) -> Any:

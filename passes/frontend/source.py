@@ -7,7 +7,7 @@ import inspect
 import linecache
 import re
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 from nanopass.errors import Span, UserError
 
@@ -118,6 +118,21 @@ class ProgramSource:
             if wide is not None:
                 col = len(wide[:col].decode("utf-8", errors="replace"))
         return _new_tuple(Span, (self.filename, line, col))
+
+    def span_reader(self) -> Callable[[ast.AST], Span]:
+        """``span``, as a function: for a file without non-ASCII lines (whose byte columns are
+        character columns) one that reads the position alone, without ``span``'s table look-up."""
+        if self._wide_lines:
+            return self.span
+        filename, class_line = self.filename, self.classdef.lineno
+
+        def ascii_span(node: ast.AST) -> Span:
+            try:
+                return _new_tuple(Span, (filename, node.lineno, node.col_offset))
+            except AttributeError:  # (no position of its own: at the class, as ``span`` says)
+                return Span(filename, class_line, 0)
+
+        return ascii_span
 
     def closure_get(self, name: str, node: ast.AST) -> Any:
         """The value of the Python name ``name`` (None when absent).

@@ -56,9 +56,10 @@ def assign(
     spelled = None
     if type(value) is _CALL:
         func = value.func
-        if type(func) is _ATTRIBUTE and type(func.value) is _NAME:  # self.k(...) or pl.op(...), the usual spellings
+        receiver = func.value if type(func) is _ATTRIBUTE else None  # (each ast field read once: a dictionary lookup)
+        if type(receiver) is _NAME:  # self.k(...) or pl.op(...), the usual spellings
             spelled = func.attr
-            if func.value.id == "self":  # (self_call, inlined: most statements call a kernel)
+            if receiver.id == "self":  # (self_call, inlined: most statements call a kernel)
                 fdef = cx.program.inlines.get(spelled)
                 if fdef is None:
                     read = [kernel_call(cx, value, targets if (tuple_target or targets) else None, stmt, spelled)]
@@ -134,7 +135,12 @@ def _statement_span(cx: FunctionContext, stmt: ast.stmt, target: ast.expr, span:
     """``cx.span(stmt)``: ``span``, the span of ``target``, when the statement begins at its target
     (``x = ...``, the usual assignment): one Span for both (None: no span made at the target)."""
     try:
-        if span is not None and target.col_offset == stmt.col_offset and target.lineno == stmt.lineno:
+        if span is None:
+            pass
+        elif cx.ascii_columns:  # (span holds the target's line and column, ast's in a file of ASCII text)
+            if span[2] == stmt.col_offset and span[1] == stmt.lineno:
+                return span
+        elif target.col_offset == stmt.col_offset and target.lineno == stmt.lineno:
             return span
     except AttributeError:  # (a node the compiler made without a position)
         pass
@@ -332,18 +338,20 @@ def read_for(cx: FunctionContext, stmt: ast.For) -> list[Any]:
 
 @statement(ast.With)
 def read_with(cx: FunctionContext, stmt: ast.With) -> list[Any]:
-    if len(stmt.items) != 1:
+    items = stmt.items
+    if len(items) != 1:
         raise cx.error("a with statement takes one context manager", stmt)
-    item = stmt.items[0]
-    spelled = dsl_call(item.context_expr)
+    item = items[0]
+    manager = item.context_expr
+    spelled = dsl_call(manager)
     op = OPS.get(spelled) if spelled is not None else None
     form = op.forms.get(CONTEXT) if op is not None else None
     if item.optional_vars is not None and (form is None or not form.binds_as):
         raise cx.error("'with ... as' is not supported for scopes", item.optional_vars)
     if form is None:
         managers = spelled_list(names_in(CONTEXT), "()", "or")
-        raise cx.error(f"unsupported context manager: use {managers}", item.context_expr)
-    return form.handler(cx, stmt, item.context_expr)
+        raise cx.error(f"unsupported context manager: use {managers}", manager)
+    return form.handler(cx, stmt, manager)
 
 
 @statement(ast.Pass)

@@ -69,7 +69,7 @@ def is_tuple_name(cx: FunctionContext, node: ast.expr) -> bool:
     if not isinstance(node, ast.Name):
         return False
     binding = cx.visible.get(node.id)
-    return binding is not None and binding.type._production == "SubmitTuple"
+    return binding is not None and type(binding.type) is SubmitTuple
 
 
 def element(cx: FunctionContext, node: ast.Subscript) -> tuple[Any, Any]:

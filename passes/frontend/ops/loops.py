@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from nanopass.languages import surface as S
 from nanopass.languages.terms import LoopKind
 
-from ..exprs import index_int, unsigned_mix
+from ..exprs import constant, index_int, unsigned_mix
 from ..limits import MAX_PARALLEL_NESTING, MAX_UNROLL
 from ..names import dsl_call
 from ..registry import ITERATOR, STATEMENT, TARGETS, dsl_op, refuse_op
@@ -30,6 +30,7 @@ L = S.LANGUAGE
 _SEQ, _PARALLEL = LoopKind.seq, LoopKind.parallel  # (an Enum member is slow to look up on its class)
 _SCALAR, _INT = L.ScalarType, L.Int
 _COUNTER = L.Var.make("i")  # a loop's counter (an int64_t), compared with the loop's stop
+_CONSTANT = ast.Constant
 
 
 SPLIT_AIV_REFUSED = (
@@ -226,10 +227,12 @@ def loop_bounds(cx: FunctionContext, call: ast.Call) -> tuple[Any, Any, Any]:
     exprs = []
     stop = args[1] if len(args) > 1 else args[0]
     for arg in args:
-        expr, ty = cx.expr(arg)
+        # (cx.expr of a constant, the usual bound, without its dispatch: a loop is read outside
+        # any expression)
+        expr, ty = constant(cx, arg.value, arg) if type(arg) is _CONSTANT else cx.expr(arg)
         if type(ty) is not _SCALAR or ty.dtype not in INT_DTYPES:
             raise cx.error(f"a loop bound must be an integer, got {type_text(ty)}", arg)
-        if arg is stop and unsigned_mix(_COUNTER, INDEX, expr, ty.dtype):
+        if arg is stop and ty.dtype is not INDEX and unsigned_mix(_COUNTER, INDEX, expr, ty.dtype):
             raise cx.error(
                 f"a loop stop cannot be a {type_text(ty)}: C++ compares the int64_t counter with it as "
                 f"{ty.dtype.c_type}, where a negative counter is a huge one", arg, hint="declare it pl.INT64",

@@ -93,11 +93,12 @@ def submit(
 ) -> list[Any]:
     """``out, tid = pl.submit(self.k, ..., deps=[...])`` (``what`` names the operation in messages:
     ``pl.spmd_submit`` reads its call through this handler, its launch keywords taken out)."""
-    if not call.args or self_method(call.args[0]) is None:
+    nodes = call.args
+    name = self_method(nodes[0]) if nodes else None
+    if name is None:
         raise cx.error(f"{what}'s first argument must be a kernel: {what}(self.k, ...)", call)
-    name = self_method(call.args[0])
-    sig = kernel_sig(cx, name, call.args[0])
-    args_nodes = call.args[1:]
+    sig = cx.program.kernels[name] if name in cx.dispatchable else kernel_sig(cx, name, nodes[0])
+    args_nodes = nodes[1:]
     deps_node = attrs_node = dumps_node = None
     early_resolve = False
     for kw in call.keywords:
@@ -122,9 +123,17 @@ def submit(
                 call,
                 hint=_signature_hint(sig) + "; only trailing pl.Out parameters may be left out",
             )
-    attrs = read_attrs(cx, attrs_node, len(args_nodes), name)
-    args = task_args(cx, args_nodes, sig, attrs)
-    deps = (dep_list(cx, deps_node, name) if deps_node is not None else []) + attrs.edges
+    if attrs_node is None:  # (task_args without attrs=, inlined as in kernel_call: most submits)
+        attrs, args, params, k = NO_ATTRS, [], sig.params, 0
+        for node in args_nodes:
+            args.append(task_arg(cx, node, params[k], name))
+            k += 1
+    else:
+        attrs = read_attrs(cx, attrs_node, len(args_nodes), name)
+        args = task_args(cx, args_nodes, sig, attrs)
+    deps = dep_list(cx, deps_node, name) if deps_node is not None else []
+    if attrs.edges:
+        deps += attrs.edges
     # targets: (outs, tid) or tid alone
     if tuple_target:
         if len(targets) != 2:
@@ -234,7 +243,7 @@ def task_outs(
         k += 1
         if not isinstance(target, ast.Name):
             raise cx.error("results must be received by plain variable names", target)
-        if rtype._production != "TensorType":
+        if type(rtype) is not _TENSOR_TYPE:  # (the type reader's types are the surface language's)
             raise cx.error(f"kernel '{sig.name}' returns a {type_text(rtype)}; kernels return tensors", call)
         outs.append(cx.bind(target.id, rtype, target))
     return outs
@@ -321,7 +330,7 @@ def task_arg(cx: FunctionContext, node: ast.expr, param: Any, kernel: str) -> An
             node,
         )
     want, got = ptype.dtype, ty.dtype
-    if want.c_type is None:  # FP16, BF16: a value the host computed has no bits to give in that dtype
+    if want in _NO_HOST_TYPE:  # FP16, BF16: a value the host computed has no bits to give in that dtype
         raise cx.error(
             f"parameter '{param.name}' of '{kernel}' is a {type_text(ptype)}: the host C++ has no "
             f"{want.name} type to pass a scalar in", node, hint="declare the kernel parameter pl.Scalar[pl.FP32]",
@@ -344,6 +353,7 @@ def task_arg(cx: FunctionContext, node: ast.expr, param: Any, kernel: str) -> An
 
 _CALL, _CONSTANT, _NAME = ast.Call, ast.Constant, ast.Name
 _TENSOR_TYPE, _SCALAR_TYPE, _VAR, _INT, _FLOAT = L.TensorType, L.ScalarType, L.Var, L.Int, L.Float
+_NO_HOST_TYPE = frozenset(d for d in DType if d.c_type is None)  # (DType.c_type is a property: a call per read)
 
 
 @dsl_op("no_dep", ARGUMENT)
@@ -359,6 +369,16 @@ def dep_list(cx: FunctionContext, node: ast.expr, what: str) -> list[Any]:
         raise cx.error(f"'{what}' deps= must be a list of TaskId values", node)
     out = []
     for entry in node.elts:
+        if type(entry) is _NAME:  # (the usual entry first: the cases below are of other classes)
+            binding = cx.visible.get(entry.id)
+            if binding is not None and type(binding.type) is submit_tuples.SubmitTuple:  # deps=[r] of r = pl.submit(...): r[-1] is meant
+                submit_tuples.refuse_bare(cx, entry.id, entry, dep=True)
+            expr, ty = read_name(cx, entry) if not cx.expr_level else cx.expr(entry)
+            if ty is TID_T or ty == TID_T or (ty._production == "ArrayType" and ty.dtype is DType.TASK_ID):
+                # (trusted: the Var exprs.name read, at the entry: its span is the entry's)
+                out.append(L.DepVar.make_trusted(expr, expr.span))
+                continue
+            raise _dep_entry_error(cx, entry, what)
         if isinstance(entry, ast.Constant) and entry.value is None:
             continue
         if isinstance(entry, ast.Subscript) and submit_tuples.is_tuple_name(cx, entry.value):  # r[k]
@@ -377,19 +397,16 @@ def dep_list(cx: FunctionContext, node: ast.expr, what: str) -> list[Any]:
                 raise cx.error("an array index must be an integer", entry.slice)
             out.append(L.DepItem.make(arr, index, span=cx.span(entry)))
             continue
-        if isinstance(entry, ast.Name):
-            if submit_tuples.is_tuple_name(cx, entry):  # deps=[r] of r = pl.submit(...): r[-1] is meant
-                submit_tuples.refuse_bare(cx, entry.id, entry, dep=True)
-            expr, ty = cx.expr(entry)
-            if ty == TID_T or (ty._production == "ArrayType" and ty.dtype is DType.TASK_ID):
-                out.append(L.DepVar.make_trusted(expr, cx.span(entry)))  # (trusted: the Expr cx.expr read)
-                continue
-        raise cx.error(
-            f"'{what}' deps= entries must be a TaskId variable, a TaskId array, arr[i] or None; "
-            f"got {quoted(short_source(entry))}",
-            entry,
-        )
+        raise _dep_entry_error(cx, entry, what)
     return out
+
+
+def _dep_entry_error(cx: FunctionContext, entry: ast.expr, what: str) -> UserError:
+    return cx.error(
+        f"'{what}' deps= entries must be a TaskId variable, a TaskId array, arr[i] or None; "
+        f"got {quoted(short_source(entry))}",
+        entry,
+    )
 
 
 @dsl_op("system.task_dummy", BINDING, misplaced={
