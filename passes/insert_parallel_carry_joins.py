@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from nanopass.languages import DIRECTED
-from nanopass.languages.statements import binders_in_order
+from nanopass.languages.statements import binders_in_order, walk_of
 from nanopass.languages.terms import DType
 from nanopass.rewrite import Pass, register
 
@@ -232,7 +232,7 @@ def _may_join(body) -> bool:
     one other than its body's own (``yields_fresh_ids``). The loops it asks, the per-iteration
     ones, carry a TaskId: when every such loop yields fresh ids, so do those, and it finds none
     (one walk of the body, without the per-iteration loops or the shapes)."""
-    for stmt in iter_stmts(body):
+    for stmt in walk_of(body).compound:  # (loops are compound: the rest is not looked at)
         if stmt._production in LOOPS:
             for it in stmt.iters:
                 if is_task_id(it.var):
