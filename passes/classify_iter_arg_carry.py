@@ -289,12 +289,17 @@ class ClassifyIterArgCarry(Pass):
         return C.If.make_trusted(branch.cond, then, orelse, phis, span=branch.span)
 
     def visit_body(self, body) -> tuple:
-        """``visit_all(body)`` (a loop's, a branch's or the function's). A body that is one scope of
-        statements of the pass's ``_inert`` classes (no loop, no if: each its own output) is that
-        scope in the target's class, looked at in place without a visit: most branches and
-        innermost loop bodies, and the function body of straight-line code."""
+        """``visit_all(body)`` (a loop's, a branch's or the function's). A body of statements of the
+        pass's ``_inert`` classes (no loop, no if, no scope: each its own output) is itself, and a
+        body that is one scope of such statements is that scope in the target's class, both
+        looked at in place without a visit: most branches and innermost loop bodies, and the
+        function body of straight-line code."""
         if len(body) != 1:
-            return self.visit_all(body)
+            inert = self._inert
+            for stmt in body:  # (a plain loop: it stops at the first statement to visit)
+                if type(stmt) not in inert:
+                    return self.visit_all(body)
+            return body
         stmt = body[0]  # (``visit_all``'s case of one statement, inlined)
         if stmt._production == "Scope" and self._inert.issuperset(map(type, stmt.body)):
             scope = self._target_scope

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from nanopass.languages import DIRECTED
-from nanopass.languages.statements import binders_in_order
+from nanopass.languages.statements import binders_in_order, walk_of
 from nanopass.languages.terms import DType
 from nanopass.rewrite import Pass, register
 
-from .classify_iter_arg_carry import TidShapes, carries_task_ids, is_task_id, per_iteration_loops
+from .classify_iter_arg_carry import TidShapes, is_task_id, per_iteration_loops
 from .naming import base_name
-from .util import iter_stmts, last_yield, unscoped
+from .util import LOOPS, iter_stmts, last_yield, unscoped
 
 D = DIRECTED
 TID_TYPE = D.ScalarType(DType.TASK_ID)
@@ -40,7 +40,7 @@ class InsertParallelCarryJoins(Pass):
 
     def run(self, program):
         func = program.orch
-        if not carries_task_ids(func.body):
+        if not _may_join(func.body):
             return program
         self.taken: set[str] | None = None  # the names a barrier may not take (made at the first barrier)
         self.body = func.body
@@ -225,6 +225,21 @@ def yields_fresh_ids(loop) -> bool:
             if value._production == "Var" and value.name not in fresh:
                 return False
     return True
+
+
+def _may_join(body) -> bool:
+    """Whether ``carries_to_join`` may find a carry to join: some loop with a TaskId carry yields
+    one other than its body's own (``yields_fresh_ids``). The loops it asks, the per-iteration
+    ones, carry a TaskId: when every such loop yields fresh ids, so do those, and it finds none
+    (one walk of the body, without the per-iteration loops or the shapes)."""
+    for stmt in walk_of(body).compound:  # (loops are compound: the rest is not looked at)
+        if stmt._production in LOOPS:
+            for it in stmt.iters:
+                if is_task_id(it.var):
+                    if not yields_fresh_ids(stmt):
+                        return True
+                    break
+    return False
 
 
 def _joinable(body, value, nested: set[str]) -> bool:

@@ -240,7 +240,7 @@ class RemoveDeadValues(Pass):
             if res.name not in live:
                 break
         else:
-            body = self.visit_all(loop.body)
+            body = self.visit_body(loop.body)
             return loop.iters, (None if body is loop.body else body), loop.results
         keep, iters, results, inits = [], [], [], {}  # (plain loops: a comprehension costs a call)
         k = 0
@@ -252,13 +252,21 @@ class RemoveDeadValues(Pass):
             elif it.var.name in live:  # (a per-iteration iter_arg: its reads read the init)
                 inits[it.var.name] = it.init.name
             k += 1
-        body = self.visit_all(loop.body)
+        body = self.visit_body(loop.body)
         if len(keep) == len(loop.iters):
             return loop.iters, (None if body is loop.body else body), loop.results
         body = _drop_yield_values(body, keep)
         if inits:
             body = _renamed_tids(body, inits)
         return tuple(iters), body, tuple(results)
+
+    def visit_body(self, body) -> tuple:
+        """``visit_all(body)``: the body itself when each of its statements is of a class the pass
+        returns as it is (``_inert``: no let, loop or if; tested in C), as most innermost loop
+        bodies are."""
+        if self._inert.issuperset(map(type, body)):
+            return body
+        return self.visit_all(body)
 
     def If(self, branch):
         live, results = self.live, branch.results
@@ -269,7 +277,7 @@ class RemoveDeadValues(Pass):
                 keep.append(k)
                 kept.append(res)
             k += 1
-        then, orelse = self.visit_all(branch.then), self.visit_all(branch.orelse)
+        then, orelse = self.visit_body(branch.then), self.visit_body(branch.orelse)
         if len(keep) == len(results) and then is branch.then and orelse is branch.orelse:
             return branch
         if len(keep) != len(results):

@@ -5,7 +5,8 @@ analysis gives.
 task's or host fence's dependency, a ``CellSet``); ``split_joins_by_iteration`` reads the
 statements' names only once a join's barriers and waiters are placed as a split needs;
 ``insert_parallel_carry_joins`` collects the names a barrier may not take only when it makes a
-barrier, and the loops' results only when a carry may hold several ids; ``hoist_scope_escapes``
+barrier, the loops' results only when a carry may hold several ids, and the per-iteration loops
+only when a loop yields a TaskId not its body's own (``_may_join``); ``hoist_scope_escapes``
 numbers the statements without entering nodes that read no name; ``runtime_order`` gives up
 before it finds the cells when the tasks no cell names already exceed its budget, and
 ``drop_latest_runs_from_joins`` and ``drop_edges_after_first_run`` then look for no task to track
@@ -75,6 +76,14 @@ def test_carries_of_one_id_collect_no_names(tmp_path, monkeypatch):
     assert binders == []
 
 
+def test_carries_of_their_own_ids_look_for_no_per_iteration_loop(tmp_path, monkeypatch):
+    # every pl.parallel loop of the scopes shape yields its own task's TaskId (``_may_join``)
+    loops = counting(monkeypatch, insert_parallel_carry_joins, "per_iteration_loops")
+    stages = compile_scopes(tmp_path)
+    assert any(s._production == "For" and s.iters for s in _stmts(stage_input(stages, "insert_parallel_carry_joins")))
+    assert loops == []
+
+
 def numbering(tree, reads_nothing) -> tuple[dict, dict]:
     """The walk of reads ``hoist_scope_escapes`` numbers ``tree`` by (``reads.read_walk``: the
     places each name is read at), entering every node but those of ``reads_nothing``."""
@@ -139,7 +148,8 @@ def check_same_stages_with_shortcuts_off(path: Path) -> None:
     liveness, ``runtime_order`` finds the cells before it gives up and the lean passes look for
     the tasks they would track before they ask it (``gives_up``; at budgets that make it give up
     on some programs and on none)."""
-    assert stage_trees(path, []) == stage_trees(path, [(drop_unwaited_dummies, "waited_by_effects", lambda s, d: False)])
+    assert stage_trees(path, []) == stage_trees(path, [(drop_unwaited_dummies, "waited_by_effects", lambda s, d: False),
+                                                       (insert_parallel_carry_joins, "_may_join", lambda body: True)])
     for budget, per_edge in ((20, 0), (200, 0), (runtime_order.BUDGET, runtime_order.PER_EDGE)):
         limits = [(runtime_order, "BUDGET", budget), (runtime_order, "PER_EDGE", per_edge)]
         fast = stage_trees(path, limits)
