@@ -388,18 +388,31 @@ def walk_storage(stmts, store: dict[str, frozenset], kernels: dict[str, Any]) ->
                 yld = last[-1] if last and last[-1]._production == "Yield" else None
                 yielded = yld.values if yld is not None else None
                 results = stmt.results
+                # (one carry, mostly, or one tensor carry beside carries of other types (a
+                # TaskId's, which hold no places), that does not yield itself: the path below for
+                # it alone, without its lists and loops)
                 alone = shortcuts and runs != 1 and len(iters) == 1 and len(results) == 1
-                if alone:  # (one carry, mostly, that does not yield itself: the path below for it
-                    # alone, without its lists and loops)
-                    it = iters[0]
-                    y = yielded[0] if yielded is not None else None
+                if alone:
+                    at = 0  # (the carry it is)
+                elif shortcuts and runs != 1 and len(iters) == len(results):
+                    at = -1  # (the index of the one tensor carry; -2: several)
+                    for k in range(len(iters)):
+                        if iters[k].var.type._production == "TensorType":
+                            at = k if at == -1 else -2
+                    if at == -1:  # (no tensor carry: the body once, as below)
+                        body(inner)
+                        continue
+                    alone = at >= 0
+                if alone:
+                    it = iters[at]
+                    y = yielded[at] if yielded is not None else None
                     yname = y.name if y is not None and y._production == "Var" else None
                     alone = not runs or yname != it.var.name
                 if alone:
                     if it.var.type._production != "TensorType":
                         body(inner)
                         continue
-                    name, rname = it.var.name, results[0].name
+                    name, rname = it.var.name, results[at].name
                     init = it.init
                     first = get(init.name, nothing) if init is not None and init._production == "Var" else nothing
                     unknown, walked = not runs, False
