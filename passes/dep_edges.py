@@ -250,10 +250,10 @@ def _parallel_loops(body) -> set[int]:
 
 def needed_edges(hazards: Hazards, keep) -> dict[int, dict[int, bool]]:
     """target site -> {source site: whether a pair stands for older runs of the source than its
-    latest}, for the pairs ``keep(earlier, later)`` selects."""
+    latest}, for the pairs ``keep(earlier, later)`` selects (every pair where ``keep`` is None)."""
     out: dict[int, dict[int, bool]] = {}
     for earlier, later in hazards.pairs:
-        if keep(earlier, later):
+        if keep is None or keep(earlier, later):
             sources = out.setdefault(later.site, {})
             sources[earlier.site] = sources.get(earlier.site, False) or earlier.stale
     return out
