@@ -149,15 +149,19 @@ class EdgeWriter:
         make_decl = D.CellDecl.make_trusted  # (fresh cell names: ``edges``' note)
         return [make_decl(c) for c in cells]
 
-    def edges(self, site: int, span, user=frozenset()) -> list:
-        """The dependencies target ``site`` gets (none on a TaskId in ``user``: already there)."""
+    def edges(self, site: int, span, existing=()) -> list:
+        """The dependencies target ``site`` gets (none on a TaskId a user dependency among
+        ``existing``, the target's own, names: already there)."""
         deps = []
+        user = None  # (the TaskIds ``existing`` names, read at the first direct edge)
         # (made unchecked: a TaskId's binder name, a cell's name, a span; ``trusted_checked()``
         # checks them in the tests)
         make_cell_dep = D.CellDep.make_trusted
         for mode, source in self.plan.get(site, ()):
             if mode == "direct":
                 tid = self.tid_of(source)
+                if user is None:
+                    user = {d.value.name for d in existing if d._production == "DepVar" and d.value._production == "Var"}
                 if tid not in user:
                     deps.append(D.DerivedDep.make_trusted(D.Var.make_trusted(tid), span=span))
             elif mode == "cell":
@@ -181,8 +185,7 @@ class EdgeWriter:
         if site is None:
             return [task]
         deps = list(task.deps)
-        user = {d.value.name for d in deps if d._production == "DepVar" and d.value._production == "Var"}
-        deps += self.edges(site, task.span, user)
+        deps += self.edges(site, task.span, task.deps)
         tid = task.tid
         if tid is None and site in self.tids:
             tid = D.Binder.make_trusted(self.tids[site], TID_TYPE, span=task.span)  # (a fresh name: ``edges``' note)
@@ -247,10 +250,10 @@ def _parallel_loops(body) -> set[int]:
 
 def needed_edges(hazards: Hazards, keep) -> dict[int, dict[int, bool]]:
     """target site -> {source site: whether a pair stands for older runs of the source than its
-    latest}, for the pairs ``keep(earlier, later)`` selects."""
+    latest}, for the pairs ``keep(earlier, later)`` selects (every pair where ``keep`` is None)."""
     out: dict[int, dict[int, bool]] = {}
     for earlier, later in hazards.pairs:
-        if keep(earlier, later):
+        if keep is None or keep(earlier, later):
             sources = out.setdefault(later.site, {})
             sources[earlier.site] = sources.get(earlier.site, False) or earlier.stale
     return out

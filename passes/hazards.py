@@ -388,18 +388,31 @@ def walk_storage(stmts, store: dict[str, frozenset], kernels: dict[str, Any]) ->
                 yld = last[-1] if last and last[-1]._production == "Yield" else None
                 yielded = yld.values if yld is not None else None
                 results = stmt.results
+                # (one carry, mostly, or one tensor carry beside carries of other types (a
+                # TaskId's, which hold no places), that does not yield itself: the path below for
+                # it alone, without its lists and loops)
                 alone = shortcuts and runs != 1 and len(iters) == 1 and len(results) == 1
-                if alone:  # (one carry, mostly, that does not yield itself: the path below for it
-                    # alone, without its lists and loops)
-                    it = iters[0]
-                    y = yielded[0] if yielded is not None else None
+                if alone:
+                    at = 0  # (the carry it is)
+                elif shortcuts and runs != 1 and len(iters) == len(results):
+                    at = -1  # (the index of the one tensor carry; -2: several)
+                    for k in range(len(iters)):
+                        if iters[k].var.type._production == "TensorType":
+                            at = k if at == -1 else -2
+                    if at == -1:  # (no tensor carry: the body once, as below)
+                        body(inner)
+                        continue
+                    alone = at >= 0
+                if alone:
+                    it = iters[at]
+                    y = yielded[at] if yielded is not None else None
                     yname = y.name if y is not None and y._production == "Var" else None
                     alone = not runs or yname != it.var.name
                 if alone:
                     if it.var.type._production != "TensorType":
                         body(inner)
                         continue
-                    name, rname = it.var.name, results[0].name
+                    name, rname = it.var.name, results[at].name
                     init = it.init
                     first = get(init.name, nothing) if init is not None and init._production == "Var" else nothing
                     unknown, walked = not runs, False
@@ -1034,12 +1047,12 @@ def find_hazards(
         # whether its runs are chained depends on every run's places: ``store``'s
         mine, certain = task_accesses(
             task, site, scope, parallel, store, written, kernels, untracked_roots, result.chained, loops, made_in,
-            renewed, followed, read,
+            renewed, followed, read, inout_reads_meet,
         )
         if current[-1] is not store:
             mine, certain = task_accesses(
                 task, site, scope, parallel, current[-1], written, kernels, untracked_roots, set(), loops, made_in,
-                renewed, followed, read,
+                renewed, followed, read, inout_reads_meet,
             )
         gen = _gen(mine, certain)
         return (mine if inout_reads_meet else _meeting(mine), certain, dep_names(task), gen,
@@ -1403,8 +1416,11 @@ def _gen(mine: list[Access], certain: set[Access]) -> list[Access]:
     if not certain:
         return mine
     kills = []
+    reads = False  # (a write supersedes only the reads before it: one with none before kills nothing)
     for i, w in enumerate(mine):
-        if w.write and w in certain:
+        if not w.write:
+            reads = True
+        elif reads and w in certain:
             kills.append((i, w))
     if not kills:
         return mine
@@ -1630,6 +1646,7 @@ def task_accesses(
     task, site: int, scope: int | None, parallel: frozenset, store: dict, written: set[str], kernels: dict[str, Any],
     untracked_roots: set[str], chained: set[int], loops: tuple = (), made_in: dict | None = None,
     renewed: frozenset = frozenset(), followed: frozenset | None = None, read: set[str] | None = None,
+    inout_reads: bool = True,
 ) -> tuple[list[Access], set[Access]]:
     """The task's accesses of ``written`` roots (of those in ``followed`` too, if given), and those of its writes that are certain (the
     argument is one region of one root; a carry or branch result that may be one of several is
@@ -1638,7 +1655,9 @@ def task_accesses(
     carry, so a write of this run's buffer supersedes none of the earlier one's accesses). A site in an AUTO scope whose InOut argument is certainly one known region of one root,
     a buffer not created anew in a loop around the task (``made_in``: buffer -> the loops around
     its create), is added to ``chained`` (``Hazards.chained``). With ``read``, the task's TaskId
-    covers its accesses only if it is among those names (``Holders.read``)."""
+    covers its accesses only if it is among those names (``Holders.read``). With ``inout_reads``
+    False an InOut argument whose write is certain makes no read (for ``find_hazards`` with
+    ``inout_reads_meet=False``: such a read meets nothing, and the write supersedes it, ``_gen``)."""
     out, certain = [], set()
     covers = frozenset({task.tid.name}) if task.tid is not None and (read is None or task.tid.name in read) else NONE
     for arg in task.args:
@@ -1663,7 +1682,12 @@ def task_accesses(
             follow = followed is None or root in followed
             if follow:
                 dv = direction._value_
-                for write in kinds:  # (``_fresh_access`` written out: one per argument, root and kind)
+                # (an InOut argument's read left out where asked, when its write is certain, as
+                # below, and supersedes it: a region that covers itself, not UNKNOWN)
+                made = kinds if (
+                    inout_reads or kinds is not _READ_WRITE or len(places) != 1 or root in renewed or region is UNKNOWN
+                ) else _WRITE
+                for write in made:  # (``_fresh_access`` written out: one per argument, root and kind)
                     new = _new_access(Access)
                     new.site, new.write, new.root, new.region = site, write, root, region
                     new.dir, new.scope, new.parallel = direction, scope, parallel

@@ -107,8 +107,8 @@ class RegionIndex:
 
     def covered_by(self, region) -> list:
         """The accesses whose regions ``region`` covers."""
-        if isinstance(region, Full):
-            return list(self.all())
+        if isinstance(region, Full):  # (every access: no generator, as ``overlapping``)
+            return [a for group in self.by_region.values() for a in group]
         if not isinstance(region, Box):
             return []  # UNKNOWN covers nothing
         return [a for r in self._near(region) if covers(region, r) for a in self.by_region[r]]

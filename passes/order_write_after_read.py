@@ -251,8 +251,8 @@ class OrderWriteAfterRead(Pass):
             keep = lambda earlier, later, keep=keep: keep(earlier, later) or placement_pair(  # noqa: E731
                 earlier, later, through, placed)
             needed = needed_edges(hazards, lambda earlier, later: keep(earlier, later) and not waited(earlier, later))
-        else:  # (the walk kept only the pairs ``keep`` accepts)
-            needed = needed_edges(hazards, lambda earlier, later: not waited(earlier, later))
+        else:  # (the walk kept only the pairs ``keep`` accepts; only a pair with a host access is ``waited``)
+            needed = needed_edges(hazards, (lambda earlier, later: not waited(earlier, later)) if hazards.hosts else None)
         by_access: dict[int, dict[int, bool]] = {}  # host access -> what it waits for through a host wait
         operands: dict[int, str] = {}
         failed: list[int] = []
