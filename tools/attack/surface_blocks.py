@@ -1,0 +1,452 @@
+"""Outlined blocks with bodies of several statements, for the surface grammar (surface_generate.py),
+and the shapes around them that decide which names leave a block: a block in a host loop whose
+name the next iteration reads above it, reads only in a branch or only after the loop, a rebinding
+on some paths before the read, a later block reading it, a block in an `if` in a loop, in a
+manual scope, in nested loops and in a loop carrying a tensor.
+
+Meaning (reference-surface.md section 3, and Python's): a `with pl.at(...)` (or `with pl.spmd`,
+`for bi in pl.spmd`) block is one task of the kernel outlined from it. Its statements run in it:
+`v = pl.add(p, q)` / `v = pl.muls(p, 2.0)` bind a new value to v, `d = pl.assemble(d, v, [0, 0])`
+writes v into the outer tensor d (all its elements: v has d's shape), `if`s choose on scalars.
+A name the block binds is bound after it, as after any Python statement; the task's parameters:
+
+- In: each outer tensor the block reads before (on some path) binding it in the block, in order of
+  first use in the text, less those it writes;
+- InOut: each outer tensor it assembles into, in order of first write;
+- Out: each name the block binds (on every path through it) that is live after the block: read,
+  on some path from the block's end (a loop's next iteration included), before it is bound again;
+  in order of first binding, on a buffer the caller makes. The task writes all of it.
+
+A name the block binds that is dead after it gets no parameter; the model still binds it to a new
+buffer whose elements are the task's writes, so that a read the liveness below missed observes a
+value no compile gives (a failure of the model or the compiler, never silence).
+
+Validity rules (the compiler's, and this grammar's to stay clear of copies the runtime cannot
+make): a name a block binds in one branch of an `if` only is a fresh name, used in that branch
+only (an outer name bound on some paths only and read after the block is a located refusal:
+"the branches of an if in it bind it to different tensors"); a block assembles only into outer
+tensors it does not bind; every block value has shape A ([8, 4]).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Optional
+
+from . import program as P
+from . import surface as S
+
+
+# ---- statements of a block's body ------------------------------------------------------------
+
+@dataclass(frozen=True)
+class BOp:
+    """`name = pl.add(srcs[0], srcs[1])` or `name = pl.muls(srcs[0], 2.0)`."""
+
+    name: str
+    srcs: tuple
+
+    def text(self) -> str:
+        if len(self.srcs) == 2:
+            return f"{self.name} = pl.add({self.srcs[0]}, {self.srcs[1]})"
+        return f"{self.name} = pl.muls({self.srcs[0]}, 2.0)"
+
+
+@dataclass(frozen=True)
+class BAsm:
+    """`dst = pl.assemble(dst, src, [0, 0])`: src's elements into the outer tensor dst."""
+
+    dst: str
+    src: str
+
+    def text(self) -> str:
+        return f"{self.dst} = pl.assemble({self.dst}, {self.src}, [0, 0])"
+
+
+@dataclass(frozen=True)
+class BIf:
+    cond: tuple
+    then: tuple
+    orelse: tuple = ()
+
+
+def _render_ops(p, d: int, ops) -> None:
+    if not ops:
+        p.emit(d, "pass")
+    for op in ops:
+        if isinstance(op, BIf):
+            lhs, cmp, rhs = op.cond
+            p.emit(d, f"if {lhs} {cmp} {rhs}:")
+            _render_ops(p, d + 1, op.then)
+            if op.orelse:
+                p.emit(d, "else:")
+                _render_ops(p, d + 1, op.orelse)
+        else:
+            p.emit(d, op.text())
+
+
+def block_params(ops) -> tuple:
+    """(ins, inouts, bound, surely): the block's outer reads (In, first-use order, writes left
+    out), its outer writes (InOut), the names it binds in order of first binding, and those it
+    binds on every path."""
+    reads, writes, bound_order = [], [], []
+
+    def walk(ops, local: frozenset) -> frozenset:
+        """`local`: names surely bound in the block so far; returns it after `ops`."""
+        for op in ops:
+            if isinstance(op, BIf):
+                a = walk(op.then, local)
+                b = walk(op.orelse, local)
+                local = local | (a & b)
+                continue
+            srcs = op.srcs if isinstance(op, BOp) else (op.dst, op.src)
+            for s in srcs:
+                if s not in local and s not in reads:
+                    reads.append(s)
+            if isinstance(op, BAsm):
+                if op.dst not in writes:
+                    writes.append(op.dst)
+            else:
+                if op.name not in bound_order:
+                    bound_order.append(op.name)
+                local = local | {op.name}
+        return local
+
+    # a read of a name an earlier path bound but not every one reads the outer value on the
+    # other paths: an In parameter too (tests/test_block_free_names.py's one-branch rule)
+    surely = walk(ops, frozenset())
+    ins = [r for r in reads if r not in writes]
+    return tuple(ins), tuple(writes), tuple(bound_order), surely
+
+
+@dataclass(frozen=True)
+class Blk:
+    """An outlined block with a body of BOp / BAsm / BIf statements (module doc). `head`: "at",
+    "spmd" (`with pl.spmd(2, ...)`) or "spmd-loop" (`for bi_K in pl.spmd(2, ...)`); in a manual
+    scope `chain` is the scope's TaskId chain (`deps=[chain]` and `as chain`)."""
+
+    kernel: str
+    ops: tuple
+    head: str = "at"
+    chain: Optional[str] = None
+
+    def render(self, p, d):
+        kw = [f"name_hint={self.kernel!r}"] + ([f"deps=[{self.chain}]"] if self.chain else [])
+        tid = f" as {self.chain}" if self.chain else ""
+        if self.head == "at":
+            p.emit(d, f"with pl.at(level=pl.Level.CORE_GROUP, {', '.join(kw)}){tid}:", self)
+        elif self.head == "spmd" or self.chain:
+            p.emit(d, f"with pl.spmd(2, {', '.join(kw)}){tid}:", self)
+        else:
+            p.emit(d, f"for bi_{self.kernel} in pl.spmd(2, {', '.join(kw)}):", self)
+        _render_ops(p, d + 1, self.ops)
+
+    def run(self, r):
+        ins, inouts, bound, surely = block_params(self.ops)
+        live = liveness(r.prog).get(id(self), frozenset())
+        outs = [b for b in bound if b in surely and b in live]
+        views = {}
+        accs = []
+        for name in ins:
+            accs.append(r.access(len(accs), r.env[name], True, False))
+        for name in inouts:
+            accs.append(r.access(len(accs), r.env[name], True, True))
+        for name in outs:
+            views[name] = r.fresh("o", P.SHAPES["A"])
+            accs.append(r.access(len(accs), views[name], False, True))
+        ev = r.event("task", self.kernel, self, accs)
+        r.perform(ev, accs)
+        for name in bound:
+            if name not in surely:
+                continue
+            if name not in views:       # dead after the block: no parameter, yet the task's value
+                views[name] = r.fresh("dead", P.SHAPES["A"])
+                for e in views[name].elems():
+                    r.mem[(views[name].buf, e)] = ("ev", ev.idx)
+            r.made_at[views[name].buf] = ev.idx
+            r.env[name] = views[name]
+        if self.chain:
+            r.env[self.chain] = "tid"
+
+
+# ---- liveness (Python's meaning, over the abstract program) ---------------------------------
+
+def _uses_defs(s) -> tuple:
+    """(names read, names surely bound) of a statement with no statement lists."""
+    if isinstance(s, P.Call):
+        return {a for a in s.args if a} | set(s.deps), set(s.results) | ({s.tid} if s.tid else set())
+    if isinstance(s, P.HostRead):
+        return ({s.tensor} if s.live else set()), {s.var}
+    if isinstance(s, P.HostWrite):
+        return {s.tensor}, set()
+    if isinstance(s, P.Create):
+        return set(), {s.name}
+    if isinstance(s, (P.Slice, P.Transpose, S.Reshape)):
+        return {s.src}, {s.name}
+    if isinstance(s, P.Assemble):
+        return {s.target, s.src}, {s.target}
+    if isinstance(s, (P.Alias, S.TidCopy)):
+        return {s.src}, {getattr(s, "name", None) or getattr(s, "dst")}
+    if isinstance(s, P.Swap):
+        return {s.p, s.q}, {s.p, s.q, s.tmp}
+    if isinstance(s, (P.TidNone,)):
+        return set(), {s.tid}
+    if isinstance(s, P.Barrier):
+        return {s.tid}, {s.tid}
+    if isinstance(s, S.At):
+        return {s.src} | ({s.dst} if s.form == "store" else set()) | set(s.deps), {s.dst} | ({s.tid} if s.tid else set())
+    if isinstance(s, S.Cluster):
+        return {a for c in s.calls for a in c.args}, {res for c in s.calls for res in c.results}
+    if isinstance(s, S.InlineCall):
+        return set(s.args), set(s.results)
+    if isinstance(s, S.NestedCall):
+        u1, d1 = _uses_defs(s.inner)
+        u2, d2 = _uses_defs(s.outer)
+        return u1 | (u2 - d1), d1 | d2
+    if isinstance(s, S.DumpTag):
+        return {s.name}, set()
+    if isinstance(s, Blk):
+        ins, inouts, _, surely = block_params(s.ops)
+        return set(ins) | set(inouts) | ({s.chain} if s.chain else set()), set(surely) | ({s.chain} if s.chain else set())
+    return set(), set()
+
+
+def _runs_once(trip) -> bool:
+    """A loop whose body surely runs: a literal positive trip."""
+    return isinstance(trip, int) and trip >= 1
+
+
+def liveness(prog: P.Program) -> dict:
+    """id(Blk) -> the names live after it (read on some path before being bound again; a loop's
+    next iteration and a zero-trip loop's exit included). Cached on the program."""
+    cached = _CACHE.get(id(prog))
+    if cached is not None and cached[0] is prog:
+        return cached[1]
+    out: dict = {}
+
+    def seq(body, live: frozenset) -> frozenset:
+        for s in reversed(body):
+            live = stmt(s, live)
+        return live
+
+    def loop(body, live_after: frozenset, inners: tuple, yields: tuple, results: tuple, once: bool,
+             extra_uses=()) -> frozenset:
+        exit_live = (live_after - set(results)) | set(inners) | set(extra_uses)
+        head = exit_live
+        while True:
+            body_out = (head - set(inners)) | set(yields)
+            start = seq(body, body_out)
+            new = exit_live | start
+            if new == head:
+                break
+            head = new
+        return start if once else head
+
+    def stmt(s, live: frozenset) -> frozenset:
+        if isinstance(s, Blk):
+            out[id(s)] = out.get(id(s), frozenset()) | live
+        if isinstance(s, P.Loop):
+            inners = tuple(i for i, _ in s.carries)
+            before = loop(s.body, live, inners, s.yields, s.results, _runs_once(s.trip))
+            return (before - set(inners)) | {init for _, init in s.carries}
+        if isinstance(s, S.While):
+            inners = tuple(i for i, _ in s.carries)
+            before = loop(s.body, live, inners, s.yields, s.results, False)
+            return (before - set(inners)) | {init for _, init in s.carries}
+        if isinstance(s, P.If):
+            return seq(s.then, live) | seq(s.orelse, live)
+        if isinstance(s, (P.Manual, P.Auto)):
+            return seq(s.body, live)
+        uses, defs = _uses_defs(s)
+        return (live - defs) | uses
+
+    # the returned names are no read: the entry returns nothing, its parameters hold the results
+    end = frozenset({a for a in prog.return_call.args if a} if prog.return_call is not None else ())
+    seq(prog.body, end)
+    _CACHE.clear()
+    _CACHE[id(prog)] = (prog, out)
+    return out
+
+
+_CACHE: dict = {}
+# the names a program may return: a block does not bind them (the compiler keeps an Out for a
+# returned name or not, and the entry returns nothing: either is right)
+RETURNED = ("a", "b")
+
+
+# ---- generation ------------------------------------------------------------------------------
+
+class BlockShapes:
+    """The generator's part for these blocks: mixed into surface_generate.SurfaceGen, drawing from
+    its own `random.Random` (`self.bshapes`) so that programs without them stay as they were."""
+
+    def blk_ops(self, ctx, g: random.Random, budget: int, bind: Optional[str] = None,
+                depth: int = 0) -> tuple:
+        """A block body over ctx's names (shape A): values, assembles into outer tensors, ifs; when
+        `bind`, the body surely binds it (at its top level)."""
+        outer = sorted(n for n, s in ctx.names.items() if s == "A")
+        writable = [n for n in outer if n not in ctx.readonly and n != bind]
+        local: list = []              # names surely bound so far at this level
+        ops: list = []
+        targets = set(getattr(self, "_blk_targets", ()))
+        for _ in range(budget):
+            x = g.random()
+            pool = outer + local
+            if x < 0.2 and depth == 0:
+                cond = g.choice([("c", ">", 0), ("n", ">", 1)] + [(v, "==", 0) for v in ctx.loop_vars])
+                mine = self.fresh("l")
+                then = (BOp(mine, (g.choice(pool), g.choice(pool))),)
+                if g.random() < 0.5 and writable:
+                    t = g.choice(writable)
+                    if t not in local and t != bind:
+                        targets.add(t)
+                        then += (BAsm(t, mine),)
+                orelse = ()
+                if g.random() < 0.5:
+                    orelse = (BOp(mine, (g.choice(pool),)),)    # bound in both branches: surely
+                    local.append(mine)
+                ops.append(BIf(cond, then, orelse))
+            elif x < 0.35 and writable:
+                t = g.choice(writable)
+                if t in local or t == bind:
+                    continue
+                targets.add(t)
+                ops.append(BAsm(t, g.choice(pool)))
+            else:
+                cands = [n for n in outer if n not in ctx.readonly and n not in targets and n not in RETURNED] + local
+                name = g.choice(cands) if cands and g.random() < 0.5 else self.fresh("v")
+                if name in targets:
+                    name = self.fresh("v")
+                srcs = (g.choice(pool), g.choice(pool)) if g.random() < 0.6 else (g.choice(pool),)
+                ops.append(BOp(name, srcs))
+                if name not in local:
+                    local.append(name)
+        if bind is not None:
+            if g.random() < 0.3 and (outer + local):     # bound twice: once here, once at the end
+                ops.insert(0, BOp(bind, (g.choice(outer + local),)))
+            srcs = tuple(g.choice(outer + local) for _ in range(g.choice((1, 2))))
+            ops.append(BOp(bind, srcs))
+            local.append(bind)
+        # an assemble target is never bound by the block (module doc)
+        bad = {op.name for op in _flat(ops) if isinstance(op, BOp)} & {op.dst for op in _flat(ops) if isinstance(op, BAsm)}
+        ops = [op for op in ops if not (isinstance(op, BAsm) and op.dst in bad)]
+        ops = [BIf(op.cond, tuple(o for o in op.then if not (isinstance(o, BAsm) and o.dst in bad)), op.orelse)
+               if isinstance(op, BIf) else op for op in ops]
+        return tuple(ops)
+
+    def blk(self, ctx, g: random.Random, budget: int, bind: Optional[str] = None) -> list:
+        if ctx.in_unroll or ctx.in_parallel:
+            return []
+        ops = self.blk_ops(ctx, g, budget, bind)
+        self.outlined += 1
+        head = g.choice(("at", "at", "at", "spmd", "spmd-loop"))
+        b = Blk(f"blk{self.outlined}", ops, head, ctx.chain)
+        _, _, bound, surely = block_params(ops)
+        for name in bound:
+            if name in surely:
+                ctx.names[name] = "A"
+                ctx.readonly.discard(name)
+                self.rebound(ctx, name)
+                self.not_created(ctx, name)
+                ctx.strided = ctx.strided - {name}
+        return [b]
+
+    def t_reader(self, ctx, t: str, g: random.Random) -> list:
+        """A task reading t: `y = self.k(t, y)` for a writable y other than t."""
+        ys = sorted(n for n, s in ctx.names.items() if s == "A" and n not in ctx.readonly and n != t)
+        if not ys:
+            return []
+        y = g.choice(ys)
+        k = self.kernel((("in", "A"), ("inout", "A")))
+        if ctx.chain:
+            return [P.Call(k.name, (t, y), (y,), (), True, ctx.chain, (ctx.chain,))]
+        return [P.Call(k.name, (t, y), (y,))]
+
+    def block_shape(self, ctx) -> list:
+        """A host loop around a block binding t, with reads of t placed where liveness is decided."""
+        g = self.bshapes
+        if ctx.in_unroll or ctx.in_parallel or ctx.depth > 2:
+            return []
+        pre = []
+        cands = sorted(n for n, s in ctx.names.items() if s == "A" and n not in ctx.readonly and n not in RETURNED)
+        if cands and g.random() < 0.5:
+            t = g.choice(cands)
+        else:
+            t = self.fresh("t")
+            pre.append(P.Create(t, "A", g.choice((None, 0.5))))
+            ctx.names[t] = "A"
+        var = self.fresh("i")
+        trip = g.choice(("n", "n", "n", 2, 3, S.Const(2)))
+        carries = ()
+        inner = ctx.child(loop_vars=ctx.loop_vars + (var,), depth=ctx.depth + 1)
+        if g.random() < 0.25:           # a loop carrying a tensor; the block binds the carry
+            others = sorted(n for n, s in ctx.names.items() if s == "A" and n not in ctx.readonly and n != t)
+            if others:
+                p = self.fresh("p")
+                carries = ((p, g.choice(others)),)
+                inner.names[p] = "A"
+                if g.random() < 0.5:
+                    t = p
+        body: list = []
+        # above the block: the next iteration's read, maybe only in a branch, maybe after a
+        # rebinding on some paths
+        above = self.t_reader(inner, t, g)
+        if g.random() < 0.3:
+            reb = P.Alias(t, g.choice(sorted(n for n, s in inner.names.items() if s == "A")))
+            if reb.src != t:
+                body.append(P.If(self.cond(inner), (reb,), ()))
+        if above:
+            if g.random() < 0.35:
+                body.append(P.If(self.cond(inner), tuple(above), ()))
+            elif g.random() < 0.85:
+                body += above
+        if g.random() < 0.3:
+            body += self.host_read(inner)
+        where = g.random()
+        if where < 0.3:                 # the block in an if (t was bound before: visible after)
+            branch = inner.child(depth=inner.depth + 1)
+            mine = self.blk(branch, g, g.randint(0, 3), bind=t)
+            mine = [P.If(self.cond(inner), tuple(mine), ())] if mine else []
+        elif where < 0.45 and inner.chain is None:     # in a manual scope
+            m = self.fresh("m")
+            scope = inner.child(chain=m, depth=inner.depth + 1)
+            mine = self.blk(scope, g, g.randint(0, 2), bind=t)
+            mine = [P.Manual((P.TidNone(m),) + tuple(mine))] if mine else []
+            if mine:
+                inner.names.update(scope.names)
+                inner.readonly -= set(scope.names) - scope.readonly
+        else:
+            mine = self.blk(inner, g, g.randint(0, 3), bind=t)
+        if not mine:
+            return []
+        body += mine
+        if g.random() < 0.3:            # a later block reads it
+            body += self.blk(inner, g, g.randint(1, 2))
+        if g.random() < 0.2 and ctx.depth < 2:           # a nested loop around a second reader
+            v2 = self.fresh("i")
+            body.append(P.Loop("range", v2, g.choice(("n", 2)), tuple(self.t_reader(inner, t, g))))
+        loop: P.Loop
+        if carries:
+            yields = (carries[0][0],)
+            results = (self.fresh("r"),)
+            ctx.names[results[0]] = "A"
+            loop = P.Loop("range", var, trip, tuple(body), carries, yields, results)
+        else:
+            loop = P.Loop("range", var, trip, tuple(body))
+        out = pre + [loop]
+        if g.random() < 0.2 and ctx.depth < 2:           # the whole loop in another
+            v0 = self.fresh("i")
+            out = pre + [P.Loop("range", v0, g.choice(("n", 2)), (loop,))]
+        if g.random() < 0.5:            # read after the loop only
+            out += self.t_reader(ctx, t, g) if t in ctx.names else []
+        return out
+
+
+def _flat(ops):
+    for op in ops:
+        if isinstance(op, BIf):
+            yield from _flat(op.then)
+            yield from _flat(op.orelse)
+        else:
+            yield op
