@@ -155,3 +155,16 @@ def test_main_compiles_the_known_bug_to_the_models_values():
     # parameter, the model 2), so iterations 1 and 2 read the create
     rep = runner.check(_known_bug(), values=False)
     assert not rep.classes() and not rep.invalid, runner.describe(rep)
+
+
+def test_a_block_in_an_inline_function_binds_the_callers_variable_for_its_parameter():
+    # section 5: q is the caller's t; the block's q is returned, so it leaves the block whether the
+    # call's result is t again or another name (de34d9e: the kernel has no Out with `t = ...`)
+    fn = S.InlineFn("inl0", (("p", "A", "in"), ("q", "A", "inout")), (Blk("ib", (BOp("q", ("p", "p")),)),),
+                    ("q",), ("A",))
+    for res in ("t", "u"):
+        prog = P.Program((USE,), (P.Create("t", "A"), S.InlineCall("inl0", ("x", "t"), (res,)),
+                                  P.Call("k0", (res, "a"), ("a",))), surface=True, functions=(fn,))
+        block, use = semantics.run(prog, P.render(prog).lines, 0, 0).events
+        assert [a.read for a in block.accesses] == [True, False]      # p (In), q (Out)
+        assert use.reads[0][0] == ("ev", block.idx)

@@ -226,51 +226,65 @@ def _runs_once(trip) -> bool:
 
 def liveness(prog: P.Program) -> dict:
     """id(Blk) -> the names live after it (read on some path before being bound again; a loop's
-    next iteration and a zero-trip loop's exit included). Cached on the program."""
+    next iteration and a zero-trip loop's exit included), in the names of the function it is
+    in. A block in an Inline function is read at its call (the generator calls each Inline
+    function once): its body's names are the caller's variables for the parameters (section 5:
+    the arguments substituted) and its own locals elsewhere. Cached on the program."""
     cached = _CACHE.get(id(prog))
     if cached is not None and cached[0] is prog:
         return cached[1]
     out: dict = {}
+    inline = {f.name: f for f in prog.functions if isinstance(f, S.InlineFn)}
+    same = (lambda name: name, lambda name: name)
 
-    def seq(body, live: frozenset) -> frozenset:
+    def seq(body, live: frozenset, names) -> frozenset:
         for s in reversed(body):
-            live = stmt(s, live)
+            live = stmt(s, live, names)
         return live
 
-    def loop(body, live_after: frozenset, inners: tuple, yields: tuple, results: tuple, once: bool,
-             extra_uses=()) -> frozenset:
-        exit_live = (live_after - set(results)) | set(inners) | set(extra_uses)
+    def loop(body, live_after: frozenset, inners: set, yields: set, results: set, once: bool, names) -> frozenset:
+        exit_live = (live_after - results) | inners
         head = exit_live
         while True:
-            body_out = (head - set(inners)) | set(yields)
-            start = seq(body, body_out)
+            body_out = (head - inners) | yields
+            start = seq(body, body_out, names)
             new = exit_live | start
             if new == head:
                 break
             head = new
         return start if once else head
 
-    def stmt(s, live: frozenset) -> frozenset:
+    def stmt(s, live: frozenset, names) -> frozenset:
+        """`names`: (the caller's name of a name of this body, the reverse or None)."""
+        m, back = names
         if isinstance(s, Blk):
-            out[id(s)] = out.get(id(s), frozenset()) | live
-        if isinstance(s, P.Loop):
-            inners = tuple(i for i, _ in s.carries)
-            before = loop(s.body, live, inners, s.yields, s.results, _runs_once(s.trip))
-            return (before - set(inners)) | {init for _, init in s.carries}
-        if isinstance(s, S.While):
-            inners = tuple(i for i, _ in s.carries)
-            before = loop(s.body, live, inners, s.yields, s.results, False)
-            return (before - set(inners)) | {init for _, init in s.carries}
+            mine = {back(n) for n in live} - {None}
+            out[id(s)] = out.get(id(s), frozenset()) | mine
+        if isinstance(s, (P.Loop, S.While)):
+            inners = {m(i) for i, _ in s.carries}
+            once = isinstance(s, P.Loop) and _runs_once(s.trip)
+            before = loop(s.body, live, inners, {m(y) for y in s.yields}, {m(r) for r in s.results}, once, names)
+            return (before - inners) | {m(init) for _, init in s.carries}
         if isinstance(s, P.If):
-            return seq(s.then, live) | seq(s.orelse, live)
+            return seq(s.then, live, names) | seq(s.orelse, live, names)
         if isinstance(s, (P.Manual, P.Auto)):
-            return seq(s.body, live)
+            return seq(s.body, live, names)
+        if isinstance(s, S.InlineCall) and s.fn in inline and names is same:
+            fn = inline[s.fn]
+            params = {p: a for (p, _, _), a in zip(fn.params, s.args)}
+            params.update(sink="sink", cnt="cnt")
+            args = {a: p for p, a in params.items()}
+            prefix = f"{fn.name}:"
+            inner = (lambda n: params.get(n, prefix + n),
+                     lambda n: args.get(n) or (n[len(prefix):] if n.startswith(prefix) else None))
+            after = (live - set(s.results)) | {inner[0](r) for r in fn.returns}
+            return seq(fn.body, after, inner) | set(s.args)
         uses, defs = _uses_defs(s)
-        return (live - defs) | uses
+        return (live - {m(d) for d in defs}) | {m(u) for u in uses}
 
     # the returned names are no read: the entry returns nothing, its parameters hold the results
     end = frozenset({a for a in prog.return_call.args if a} if prog.return_call is not None else ())
-    seq(prog.body, end)
+    seq(prog.body, end, same)
     _CACHE.clear()
     _CACHE[id(prog)] = (prog, out)
     return out
@@ -344,7 +358,7 @@ class BlockShapes:
 
     def blk(self, ctx, g: random.Random, budget: int, bind: Optional[str] = None, lead: tuple = ()) -> list:
         """A Blk whose body is `lead` then blk_ops'."""
-        if ctx.in_unroll or ctx.in_parallel:
+        if ctx.in_unroll or ctx.in_parallel or "A" not in ctx.names.values():
             return []
         ops = lead + self.blk_ops(ctx, g, budget, bind)
         for _ in range(20 if os.environ.get(NO_READ_REBIND) else 0):
@@ -424,9 +438,10 @@ class BlockShapes:
         body: list = []
         # above the block: the next iteration's read, maybe only in a branch, maybe after a
         # rebinding on some paths
+        pool = sorted(n for n, s in inner.names.items() if s == "A")
         above, below = self.t_reads(inner, t, g)
         if g.random() < 0.3:
-            reb = P.Alias(t, g.choice(sorted(n for n, s in inner.names.items() if s == "A")))
+            reb = P.Alias(t, g.choice(pool))
             if reb.src != t:
                 body.append(P.If(self.cond(inner), (reb,), ()))
         if above:

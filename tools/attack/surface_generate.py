@@ -373,7 +373,7 @@ class SurfaceGen(BlockShapes, Gen):
 
     def stmt(self, ctx: SCtx) -> list:
         r = self.rng
-        if self.inline_depth == 0 and self.bshapes.random() < 0.12:
+        if self.bshapes.random() < 0.12:
             g = self.bshapes
             out = self.block_shape(ctx) if g.random() < 0.6 else self.blk(ctx, g, g.randint(1, 4))
             if out:
