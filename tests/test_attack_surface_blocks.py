@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 
+from nanopass.tools.attack import blocks
 from nanopass.tools.attack import program as P
 from nanopass.tools.attack import runner, semantics, surface_generate
 from nanopass.tools.attack import surface as S
@@ -168,3 +169,24 @@ def test_a_block_in_an_inline_function_binds_the_callers_variable_for_its_parame
         block, use = semantics.run(prog, P.render(prog).lines, 0, 0).events
         assert [a.read for a in block.accesses] == [True, False]      # p (In), q (Out)
         assert use.reads[0][0] == ("ev", block.idx)
+
+
+def test_the_blocks_grammar_counts_by_hand():
+    # 16 atoms, none fixed by the t/u swap: size 1, 16 / 2; size 2, 16 * 16 / 2 atom pairs and
+    # 5 blocks * 16 / 2; size 3, 16^3 / 2, 2 * 5 * 16^2 / 2 (a block of one atom before or after an
+    # atom), 5 * 16^2 / 2 (a block of two), (5 * 5 - 1) * 16 / 2 (nested blocks, no manual in manual)
+    assert len(blocks.ATOMS) == 16
+    assert [blocks.count(k) for k in (1, 2, 3)] == [8, 128 + 40, 2048 + 1280 + 640 + 192]
+
+
+def test_the_blocks_grammar_has_the_next_iterations_read_above_a_block():
+    for prog in blocks.programs(3):
+        [loop] = [s for s in prog.body if isinstance(s, P.Loop)] or [None]
+        if (loop is not None and loop.trip == "n" and len(loop.body) == 2 and isinstance(loop.body[0], P.Call)
+                and isinstance(loop.body[1], Blk) and loop.body[0].args[0] == "t" and loop.body[1].ops == (BOp("t", ("x", "x")),)):
+            break
+    else:
+        raise AssertionError("no `for i in pl.range(n): a = self.rd(t, a); with pl.at(...): t = pl.add(x, x)`")
+    seq = semantics.run(prog, P.render(prog).lines, 2, 0)
+    rd0, blk0, rd1, _ = seq.events
+    assert rd1.reads[0][0] == ("ev", blk0.idx) and len(blk0.accesses) == 2
