@@ -11,6 +11,10 @@ Two names, `t` and `u`, each a `[8, 4]` tensor created (filled) before the body;
   blk(T)      a block binding T                       `with pl.at(...): T = pl.add(x, x)`
   blkr(T, U)  a block reading U, binding T            `with pl.at(...): T = pl.add(U, x)`
   blk2(T, U)  a block binding both                    `with pl.at(...): T = pl.add(x, x)` / `U = pl.muls(T, 2.0)`
+  inl(T)      a call of an Inline function whose block  `T = self.inlK(x, T, ...)`, its body
+              binds its parameter q (the caller's T,    `with pl.at(...): q = pl.add(p, p)`,
+              reference-surface.md section 5)           `return q` (one function per call; in a
+              manual scope, blk(T))
 Blocks around a non-empty item sequence: `for i in pl.range(n)`, `for i in pl.range(2)`,
 `if n > 1`, `with pl.manual_scope()` (a careful user chains its tasks and blocks: `m = None`,
 then `deps=[m]` on each and `as m` / `, m = pl.submit(...)`), and a `pl.while_` of n iterations.
@@ -31,7 +35,7 @@ from .surface_blocks import Blk, BOp
 
 NAMES = ("t", "u")
 _OTHER = {"t": "u", "u": "t"}
-ATOMS = tuple([(op, t) for op in ("rd", "hr", "up", "new", "blk") for t in NAMES]
+ATOMS = tuple([(op, t) for op in ("rd", "hr", "up", "new", "blk", "inl") for t in NAMES]
               + [(op, t, _OTHER[t]) for op in ("mv", "blkr", "blk2") for t in NAMES])
 BLOCKS = ("range_n", "range_2", "if_n", "manual", "while_n")
 SETTINGS = tuple((n, 0) for n in range(4))
@@ -55,6 +59,7 @@ class _Builder(grammar.Builder):
     def __init__(self, fill: tuple):
         super().__init__(fill, ATOMS)
         self.blocks = 0
+        self.functions: list = []
 
     def block(self, item, manual: bool):
         block, inner = item
@@ -93,14 +98,24 @@ class _Builder(grammar.Builder):
             return [P.Alias(t, atom[2])]
         if op == "blk":
             return [self.blk((BOp(t, ("x", "x")),), manual)]
+        if op == "inl" and manual:     # (no Inline call in a manual scope: its block would not chain)
+            return [self.blk((BOp(t, ("x", "x")),), manual)]
+        if op == "inl":
+            name = f"inl{len(self.functions)}"
+            self.functions.append(S.InlineFn(name, (("p", "A", "in"), ("q", "A", "inout")),
+                                             (Blk(f"ib{len(self.functions)}", (BOp("q", ("p", "p")),)),),
+                                             ("q",), ("A",)))
+            return [S.InlineCall(name, ("x", t), (t,))]
         if op == "blkr":
             return [self.blk((BOp(t, (atom[2], "x")),), manual)]
         return [self.blk((BOp(t, ("x", "x")), BOp(atom[2], (t,))), manual)]
 
 
 def build(shape: tuple, fill: tuple) -> P.Program:
-    body = tuple(P.Create(t, "A", FILL) for t in NAMES) + tuple(_Builder(fill).items(shape, False))
-    return P.Program(P.kernels_used(KERNELS, body), body, settings=SETTINGS)
+    b = _Builder(fill)
+    body = tuple(P.Create(t, "A", FILL) for t in NAMES) + tuple(b.items(shape, False))
+    return P.Program(P.kernels_used(KERNELS, body), body, settings=SETTINGS, surface=bool(b.functions),
+                     functions=tuple(b.functions))
 
 
 GRAMMAR = grammar.Grammar(ATOMS, BLOCKS, ("manual",), RENAMINGS, build)
