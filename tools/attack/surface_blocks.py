@@ -219,11 +219,6 @@ def _uses_defs(s) -> tuple:
     return set(), set()
 
 
-def _runs_once(trip) -> bool:
-    """A loop whose body surely runs: a literal positive trip."""
-    return isinstance(trip, int) and trip >= 1
-
-
 def liveness(prog: P.Program) -> dict:
     """id(Blk) -> the names live after it (read on some path before being bound again; a loop's
     next iteration and a zero-trip loop's exit included), in the names of the function it is
@@ -262,7 +257,9 @@ def liveness(prog: P.Program) -> dict:
             out[id(s)] = out.get(id(s), frozenset()) | mine
         if isinstance(s, (P.Loop, S.While)):
             inners = {m(i) for i, _ in s.carries}
-            once = isinstance(s, P.Loop) and _runs_once(s.trip)
+            # every host loop may run no iteration: the compiler keeps an Out for a name a loop of
+            # a constant trip count rebinds (one it never reads: no wrong value), and so does this
+            once = False
             before = loop(s.body, live, inners, {m(y) for y in s.yields}, {m(r) for r in s.results}, once, names)
             return (before - inners) | {m(init) for _, init in s.carries}
         if isinstance(s, P.If):
