@@ -224,7 +224,8 @@ def liveness(prog: P.Program) -> dict:
     next iteration and a zero-trip loop's exit included), in the names of the function it is
     in. A block in an Inline function is read at its call (the generator calls each Inline
     function once): its body's names are the caller's variables for the parameters (section 5:
-    the arguments substituted) and its own locals elsewhere. Cached on the program."""
+    the arguments substituted) and its own locals elsewhere; its `return` reads a name only for a
+    result that is live. Cached on the program."""
     cached = _CACHE.get(id(prog))
     if cached is not None and cached[0] is prog:
         return cached[1]
@@ -274,7 +275,7 @@ def liveness(prog: P.Program) -> dict:
             prefix = f"{fn.name}:"
             inner = (lambda n: params.get(n, prefix + n),
                      lambda n: args.get(n) or (n[len(prefix):] if n.startswith(prefix) else None))
-            after = (live - set(s.results)) | {inner[0](r) for r in fn.returns}
+            after = (live - set(s.results)) | {inner[0](r) for r, res in zip(fn.returns, s.results) if res in live}
             return seq(fn.body, after, inner) | set(s.args)
         uses, defs = _uses_defs(s)
         return (live - {m(d) for d in defs}) | {m(u) for u in uses}
