@@ -276,7 +276,7 @@ def liveness(prog: P.Program) -> dict:
             inner = (lambda n: params.get(n, prefix + n),
                      lambda n: args.get(n) or (n[len(prefix):] if n.startswith(prefix) else None))
             after = (live - set(s.results)) | {inner[0](r) for r, res in zip(fn.returns, s.results) if res in live}
-            return seq(fn.body, after, inner) | set(s.args)
+            return seq(fn.body, after, inner)   # (the call itself reads nothing: its arguments are substituted)
         uses, defs = _uses_defs(s)
         return (live - {m(d) for d in defs}) | {m(u) for u in uses}
 
