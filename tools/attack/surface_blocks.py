@@ -420,11 +420,11 @@ class BlockShapes:
         else:
             t = self.fresh("t")
             pre.append(P.Create(t, "A", g.choice((None, 0.5))))
-            ctx.names[t] = "A"
         var = self.fresh("i")
         trip = g.choice(("n", "n", "n", 2, 3, S.Const(2)))
         carries = ()
         inner = ctx.child(loop_vars=ctx.loop_vars + (var,), depth=ctx.depth + 1)
+        inner.names[t] = "A"            # (ctx's names change only once the shape is made)
         if g.random() < 0.25:           # a loop carrying a tensor; the block binds the carry
             others = sorted(n for n, s in ctx.names.items() if s == "A" and n not in ctx.readonly and n != t)
             if others:
@@ -473,6 +473,8 @@ class BlockShapes:
         if g.random() < 0.2 and ctx.depth < 2:           # a nested loop around a second reader
             v2 = self.fresh("i")
             body.append(P.Loop("range", v2, g.choice(("n", 2)), tuple(self.t_reader(inner, t, g))))
+        if pre:
+            ctx.names[pre[0].name] = "A"
         loop: P.Loop
         if not carries and g.random() < 0.2:     # a pl.while_ loop
             loop = S.While(var, g.choice(("n", S.Const(2))), tuple(body), count=self.fresh("e"))
