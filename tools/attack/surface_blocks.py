@@ -276,7 +276,10 @@ def liveness(prog: P.Program) -> dict:
             inner = (lambda n: params.get(n, prefix + n),
                      lambda n: args.get(n) or (n[len(prefix):] if n.startswith(prefix) else None))
             after = (live - set(s.results)) | {inner[0](r) for r, res in zip(fn.returns, s.results) if res in live}
-            return seq(fn.body, after, inner)   # (the call itself reads nothing: its arguments are substituted)
+            # the call reads its arguments, as the compiler counts (substituted, only the body's
+            # reads would count: the compiler keeps an Out for a block's t passed to a later call
+            # whose body binds t before reading it; dead, no wrong value)
+            return seq(fn.body, after, inner) | set(s.args)
         uses, defs = _uses_defs(s)
         return (live - {m(d) for d in defs}) | {m(u) for u in uses}
 
