@@ -17,7 +17,9 @@ A name the block binds is bound after it, as after any Python statement; the tas
   on some path from the block's end (a loop's next iteration included), before it is bound again;
   in order of first binding, on a buffer the caller makes. The task writes all of it.
 
-A name the block binds that is dead after it gets no parameter; the model still binds it to a new
+The liveness counts every host loop as one that may run no iteration and an Inline call as a read
+of its arguments, as the compiler does (Python would not: the Outs this adds are dead, no value
+differs). A name the block binds that is dead after it gets no parameter; the model still binds it to a new
 buffer whose elements are the task's writes, so that a read the liveness below missed observes a
 value no compile gives (a failure of the model or the compiler, never silence).
 
