@@ -119,10 +119,12 @@ from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from pathlib import Path
 
 from . import assume, carries, directions, exhaustive, fences, generate, grammar, guards, guards_while, iterations, loops2, nested, nests, offsets, printed, printed_scalars, rebinds, record, retire, rows, runner, scalars, scopes, shrink, surface_generate
+from . import blocks
 from . import program as P
 
 COMPILE_TIMEOUT_S = 60
 GRAMMARS = {"rows": rows, "scopes": scopes, "directions": directions,    # the exhaustive grammars besides exhaustive.py's
+            "blocks": blocks,
             "nested": nested.TWO, "nested3": nested.THREE, "scalars": scalars, "printed": printed,
             "printed-scalars": printed_scalars, "carries": carries, "loops2": loops2,
             "loops2-const": loops2.CONSTANT_TRIPS, "fences": fences, "assume": assume,

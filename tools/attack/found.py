@@ -13,6 +13,7 @@ from . import printed_scalars as PS
 from . import program as P
 from . import scalars as SC
 from . import surface as S
+from . import surface_blocks as SB
 
 KA = P.Kernel("k0", (("in", "A"), ("inout", "A")))     # reads p0, updates p1
 RD = P.Kernel("rd", (("in", "A"), ("out", "A")))       # reads p0 into a runtime-allocated output
@@ -521,6 +522,34 @@ FOUND.update(SC.FOUND)
 RULED_OUT: dict = dict(SC.RULED_OUT)
 
 
+# The surface grammar's outlined blocks of several statements (tools/attack/surface_blocks.py,
+# blocks.py; RUNS.md "Outlined blocks (session 37)"), on main de34d9e, by hand from the shrunk
+# programs: open.
+_USE = P.Kernel("k0", (("in", "A"), ("inout", "A")))
+OPEN_37: dict = {
+    "63-block-that-reads-the-name-it-binds-drops-its-result": (
+        "trace-mismatch",
+        "surface grammar (every read-rebind block of seed 5750's run): `t = pl.add(t, x)` in a pl.at "
+        "block (pl.spmd and pl.cluster alike, in or out of loops, Inline functions): the kernel reads t "
+        "and has no Out for it, so the read after the block (the next iteration's too) sees the create, "
+        "not the block's t; nanopass check agrees (the recorded task has the inputs t and x and no "
+        "output)",
+        P.Program((_USE,), (P.Create("t", "A", 0.5), SB.Blk("blk1", (SB.BOp("t", ("t", "x")),)),
+                            P.Call("k0", ("t", "a"), ("a",))), surface=True)),
+    "64-inline-function-block-binding-its-returned-parameter-drops-its-result": (
+        "trace-mismatch",
+        "by hand (blocks grammar, atom inl): an Inline function whose pl.at block binds its parameter q "
+        "and returns q, called `t = self.inl0(x, t)`: the block's kernel has no Out, so the task after "
+        "the call reads the create, and does not wait for the block (with the model's Out left out: "
+        "value task, hazard RAW); `u = self.inl0(x, t)` is right",
+        P.Program((_USE,), (P.Create("t", "A"), S.InlineCall("inl0", ("x", "t"), ("t",)),
+                            P.Call("k0", ("t", "a"), ("a",))), surface=True,
+                  functions=(S.InlineFn("inl0", (("p", "A", "in"), ("q", "A", "inout")),
+                                        (SB.Blk("ib", (SB.BOp("q", ("p", "p")),)),), ("q",), ("A",)),))),
+}
+OPEN.update(OPEN_37)
+
+
 def where_found(name: str) -> str:
     if name in SC.FOUND:
         return "found on land41 (2ba6cdd), fixed in session 22"
@@ -534,6 +563,8 @@ def where_found(name: str) -> str:
         return "found on land42 (d191156), fixed in session 24"
     if name in FIXED_30:
         return "found on main 371bfc0 (session 29), fixed in session 30"
+    if name in OPEN_37:
+        return "still open on main de34d9e (session 37)"
     return "still open on land40 (6c0160b)" if name in OPEN else "found on branch attack"
 
 

@@ -21,6 +21,7 @@ from typing import Optional
 
 from . import program as P
 from . import surface as S
+from .surface_blocks import Blk, BlockShapes
 from .generate import Ctx, Gen
 
 
@@ -33,7 +34,7 @@ class SCtx(Ctx):
     cnt_set: frozenset = frozenset()   # `cnt` elements surely host-written before this point
 
 
-class SurfaceGen(Gen):
+class SurfaceGen(BlockShapes, Gen):
     def __init__(self, rng: random.Random, size: int, auto_scope: bool = True):
         super().__init__(rng, size, auto_scope)
         self.functions: list = []
@@ -45,6 +46,8 @@ class SurfaceGen(Gen):
         # pl.cluster blocks draw from their own generator (seeded per seed by `generate`), so that
         # a seed without one is the program it was before they were added
         self.clusters = random.Random(0)
+        # blocks of several statements and the loops around them (surface_blocks.py), the same way
+        self.bshapes = random.Random(0)
 
     # -- decorated calls -----------------------------------------------------------------------
 
@@ -370,6 +373,12 @@ class SurfaceGen(Gen):
 
     def stmt(self, ctx: SCtx) -> list:
         r = self.rng
+        if self.bshapes.random() < 0.12:
+            g = self.bshapes
+            out = self.block_shape(ctx) if g.random() < 0.6 else self.blk(ctx, g, g.randint(1, 4))
+            if out:
+                self.budget -= 1
+                return out
         extra = [(self.outlined_block, 4), (self.nested, 2), (self.count_write, 2), (self.dump_tag, 1),
                  (self.view, 3)]
         if self.inline_depth == 0 and ctx.chain is None:
@@ -393,6 +402,7 @@ def generate(seed: int, size: Optional[int] = None) -> P.Program:
     g = SurfaceGen(rng, size, auto_scope=rng.random() < 0.8)
     g.forms = random.Random(f"forms-{seed}")
     g.clusters = random.Random(f"clusters-{seed}")
+    g.bshapes = random.Random(f"blocks-{seed}")
     ctx = SCtx(names={"x": "A", "a": "A", "b": "A", "w": "B"}, readonly={"x"})
     body = g.block(ctx, size)
     returns = "a"
@@ -410,7 +420,7 @@ def generate(seed: int, size: Optional[int] = None) -> P.Program:
         side = SCtx(names={"x": "A", "a": "A", "b": "A", "w": "B"}, readonly={"x"})
         g.functions.append(S.SecondOrch(tuple(g.block(side, rng.randint(1, 6)))))
     # a block only in an Inline function `orch` calls (not one only zz_side calls: s90000451, RUNS.md)
-    has_at = _has(body, (S.At, S.Cluster)) or (S.holds_block(body, tuple(g.functions)) and rng.random() < 0.1)
+    has_at = _has(body, (S.At, S.Cluster, Blk)) or (S.holds_block(body, tuple(g.functions)) and rng.random() < 0.1)
     return P.Program(tuple(g.kernels.values()), tuple(body), g.auto_scope, returns, surface=True,
                      functions=tuple(g.functions), plain_orch=has_at and g.auto_scope and rng.random() < 0.5,
                      return_call=ret_call)
