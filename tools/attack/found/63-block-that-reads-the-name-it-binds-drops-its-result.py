@@ -1,7 +1,7 @@
 # class: trace-mismatch
 # surface grammar (every read-rebind block of seed 5750's run): `t = pl.add(t, x)` in a pl.at block (pl.spmd and pl.cluster alike, in or out of loops, Inline functions): the kernel reads t and has no Out for it, so the read after the block (the next iteration's too) sees the create, not the block's t; nanopass check agrees (the recorded task has the inputs t and x and no output)
 #
-# still open on main de34d9e (session 37):
+# found on main de34d9e (session 37), fixed in session 37:
 # n=0 c=0: [trace-mismatch] task blk1 (line 13, #0) has 3 tensor parameters, the recorded submit 2
 import nanopass.dsl as pl
 

@@ -1,7 +1,7 @@
 # class: trace-mismatch
 # by hand (blocks grammar, atom inl): an Inline function whose pl.at block binds its parameter q and returns q, called `t = self.inl0(x, t)`: the block's kernel has no Out, so the task after the call reads the create, and does not wait for the block (with the model's Out left out: value task, hazard RAW); `u = self.inl0(x, t)` is right
 #
-# still open on main de34d9e (session 37):
+# found on main de34d9e (session 37), fixed in session 37:
 # n=0 c=0: [trace-mismatch] task ib (line 12, #0) has 2 tensor parameters, the recorded submit 1
 import nanopass.dsl as pl
 
