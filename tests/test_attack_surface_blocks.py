@@ -201,3 +201,16 @@ def test_an_inline_calls_block_has_no_out_for_a_result_nothing_reads():
                          surface=True, functions=(fn,))
         block = semantics.run(prog, P.render(prog).lines, 0, 0).events[0]
         assert sum(not a.read for a in block.accesses) == outs
+
+
+def test_a_returned_name_an_inline_calls_block_binds_has_an_out():
+    """The return reads what it returns (the compiler keeps the block's result for a returned
+    output parameter, whose name ends on the caller's buffer): an Inline function's block binding
+    its parameter q, called on the returned ``a``, has an Out (s57700000039, s57700000370: the
+    model said none, the compiler kept one)."""
+    fn = S.InlineFn("inl0", (("p", "A", "in"), ("q", "A", "inout")), (Blk("ib", (BOp("q", ("q", "q")),)),),
+                    ("q",), ("A",))
+    prog = P.Program((USE,), (S.InlineCall("inl0", ("x", "a"), ("a",)),), returns="a", surface=True, functions=(fn,))
+    block = semantics.run(prog, P.render(prog).lines, 0, 0).events[0]
+    assert sum(not a.read for a in block.accesses) == 1
+    assert runner.check(prog).classes() == set()

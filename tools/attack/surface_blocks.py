@@ -285,8 +285,11 @@ def liveness(prog: P.Program) -> dict:
         uses, defs = _uses_defs(s)
         return (live - {m(d) for d in defs}) | {m(u) for u in uses}
 
-    # the returned names are no read: the entry returns nothing, its parameters hold the results
-    end = frozenset({a for a in prog.return_call.args if a} if prog.return_call is not None else ())
+    # the return reads what it returns, as the compiler counts (a returned output parameter's
+    # name ends on the caller's buffer: place_returned_creates_in_output_params; an Inline
+    # function's block binding a parameter whose argument is a returned name has an Out)
+    returned = {r.strip() for r in prog.returns.split(",") if r.strip()} if prog.return_call is None else set()
+    end = frozenset({a for a in prog.return_call.args if a} if prog.return_call is not None else returned)
     seq(prog.body, end, same)
     _CACHE.clear()
     _CACHE[id(prog)] = (prog, out)
@@ -294,8 +297,8 @@ def liveness(prog: P.Program) -> dict:
 
 
 _CACHE: dict = {}
-# the names a program may return: a block does not bind them (the compiler keeps an Out for a
-# returned name or not, and the entry returns nothing: either is right)
+# the names a program may return: a block does not bind them directly (the liveness above counts
+# the return as their read; an Inline function's block may still bind one through a parameter)
 RETURNED = ("a", "b")
 
 
