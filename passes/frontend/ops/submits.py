@@ -51,14 +51,7 @@ def kernel_call(cx: FunctionContext, call: ast.Call, targets: list[ast.expr] | N
             call,
             hint=_signature_hint(sig),
         )
-    if attrs_node is None:  # (task_args without attrs=, inlined: most calls)
-        attrs, args, params, k = NO_ATTRS, [], sig.params, 0
-        for node in nodes:
-            args.append(task_arg(cx, node, params[k], name))
-            k += 1
-    else:
-        attrs = read_attrs(cx, attrs_node, len(nodes), name)
-        args = task_args(cx, nodes, sig, attrs)
+    attrs, args = _call_args(cx, nodes, sig, attrs_node, name)
     outs = task_outs(cx, targets, sig, call, stmt, statement=False, args=args) if targets is not None else []
     dumps = dump_positions(cx, args, None, f"kernel '{name}'") if cx.dump_tags else ()
     # (trusted: Binders and Args their constructors built, the name of a kernel whose Kernel node was
@@ -123,14 +116,7 @@ def submit(
                 call,
                 hint=_signature_hint(sig) + "; only trailing pl.Out parameters may be left out",
             )
-    if attrs_node is None:  # (task_args without attrs=, inlined as in kernel_call: most submits)
-        attrs, args, params, k = NO_ATTRS, [], sig.params, 0
-        for node in args_nodes:
-            args.append(task_arg(cx, node, params[k], name))
-            k += 1
-    else:
-        attrs = read_attrs(cx, attrs_node, len(args_nodes), name)
-        args = task_args(cx, args_nodes, sig, attrs)
+    attrs, args = _call_args(cx, args_nodes, sig, attrs_node, name)
     deps = dep_list(cx, deps_node, name) if deps_node is not None else []
     if attrs.edges:
         deps += attrs.edges
@@ -222,6 +208,20 @@ def kernel_sig(cx: FunctionContext, name: str, node: ast.AST) -> KernelSig:
         )
     cx.dispatchable.add(name)
     return sig
+
+
+def _call_args(cx: FunctionContext, nodes: list[ast.expr], sig: Any, attrs_node: ast.expr | None,
+               name: str) -> tuple[Any, list[Any]]:
+    """The attributes (``attrs=``) and task arguments of a call of kernel ``name`` passing ``nodes``;
+    without ``attrs=`` (most calls) each argument read in one loop (``task_args`` skipped)."""
+    if attrs_node is None:
+        args, params, k = [], sig.params, 0
+        for node in nodes:
+            args.append(task_arg(cx, node, params[k], name))
+            k += 1
+        return NO_ATTRS, args
+    attrs = read_attrs(cx, attrs_node, len(nodes), name)
+    return attrs, task_args(cx, nodes, sig, attrs)
 
 
 def task_outs(
