@@ -29,6 +29,12 @@ class P:
         return q
 
     @pl.function(type=pl.FunctionType.Inline)
+    def double(self, p: pl.Tensor[[16, 16], pl.FP32], q: pl.InOut[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
+        with pl.at(level=pl.Level.CORE_GROUP, name_hint="blk"):
+            q = pl.add(q, q)
+        return q
+
+    @pl.function(type=pl.FunctionType.Inline)
     def fill_twice(self, p: pl.Tensor[[16, 16], pl.FP32], q: pl.InOut[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
         q = self.fill(p, q)
         return q
@@ -80,3 +86,14 @@ def test_no_result_where_the_caller_rebinds_the_variable_first(tmp_path):
 def test_no_result_where_nothing_reads_the_variable_after_the_call(tmp_path):
     k, _ = _blk(tmp_path, "self.fill(x, t)\nout = self.use(x, out)\n")
     assert len(k.results) == 0
+
+
+def test_no_result_where_the_block_reads_the_parameter_and_nothing_reads_the_variable_after(tmp_path):
+    """The block reads ``q`` (the caller's ``t``) and binds it; nothing reads ``t`` after the call.
+    The copy's reads of ``q`` are located where the function reads it, not at the caller's
+    argument (which, after the block in the text, made the block's ``t`` look read: a dead
+    result); with a read after the call the result is there."""
+    k, _ = _blk(tmp_path, "t = self.double(x, t)\nout = self.use(x, out)\n")
+    assert len(k.results) == 0
+    k, code = _blk(tmp_path, "t = self.double(x, t)\nout = self.use(t, out)\n")
+    assert len(k.results) == 1 and "add_input(ret0__out);" in code.split("// Task 1")[1]

@@ -177,8 +177,10 @@ def _located(node: ast.stmt, where: ast.AST) -> ast.stmt:
 
 
 class _Renamer(ast.NodeTransformer):
-    """Parameters -> the actual arguments; names the body binds -> ``<name>_inline<k>``; other
-    names (module constants, ``self``, ``pl``) as written."""
+    """Parameters -> the actual arguments (a variable located where the body reads the parameter,
+    so that the copy's positions are all the function's: outlining orders a copy's uses by
+    position); names the body binds -> ``<name>_inline<k>``; other names (module constants,
+    ``self``, ``pl``) as written."""
 
     def __init__(self, cx: FunctionContext, fdef: ast.FunctionDef, params: list[Any], args: list[ast.expr], k: int):
         self.cx = cx
@@ -210,6 +212,8 @@ class _Renamer(ast.NodeTransformer):
                     raise self.cx.error(f"inline function '{self.fdef.name}' re-assigns parameter '{node.id}': "
                                         "pass a variable", arg)
                 return ast.copy_location(ast.Name(arg.id, ast.Store()), node)
+            if type(arg) is ast.Name:  # (at the parameter's use: the copy's positions are the function's)
+                return ast.copy_location(ast.Name(arg.id, ast.Load()), node)
             return copy.deepcopy(arg)
         if node.id in self.locals:
             return ast.copy_location(ast.Name(self.locals[node.id], node.ctx), node)
