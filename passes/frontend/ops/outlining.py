@@ -30,7 +30,7 @@ from nanopass.languages import surface as S
 from nanopass.languages.terms import DType, FuncKind, ParamDir
 
 from ..kernels import KernelSummary
-from ..names import attr_path, self_method
+from ..names import attr_path, dsl_call, self_method
 from ..registry import CONTEXT, dsl_op
 from ..source import short_source
 from ..type_reader import TID_T
@@ -362,8 +362,7 @@ class _LiveReads:
 
 def _is_spmd_loop(loop: ast.For | ast.While) -> bool:
     """``for i in pl.spmd(...)``: a block outlined into one kernel launch, not a loop on the host."""
-    it = getattr(loop, "iter", None)
-    return isinstance(it, ast.Call) and isinstance(it.func, ast.Attribute) and it.func.attr == "spmd"
+    return dsl_call(getattr(loop, "iter", None)) == "spmd"
 
 
 USES = "_uses_in_order"  # cx's attribute: id(body) -> (body, its uses by name)

@@ -370,8 +370,7 @@ def dep_list(cx: FunctionContext, node: ast.expr, what: str) -> list[Any]:
     out = []
     for entry in node.elts:
         if type(entry) is _NAME:  # (the usual entry first: the cases below are of other classes)
-            binding = cx.visible.get(entry.id)
-            if binding is not None and type(binding.type) is submit_tuples.SubmitTuple:  # deps=[r] of r = pl.submit(...): r[-1] is meant
+            if submit_tuples.is_tuple_name(cx, entry):  # deps=[r] of r = pl.submit(...): r[-1] is meant
                 submit_tuples.refuse_bare(cx, entry.id, entry, dep=True)
             expr, ty = read_name(cx, entry) if not cx.expr_level else cx.expr(entry)
             if ty is TID_T or ty == TID_T or (ty._production == "ArrayType" and ty.dtype is DType.TASK_ID):
