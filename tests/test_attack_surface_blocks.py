@@ -214,3 +214,13 @@ def test_a_returned_name_an_inline_calls_block_binds_has_an_out():
     block = semantics.run(prog, P.render(prog).lines, 0, 0).events[0]
     assert sum(not a.read for a in block.accesses) == 1
     assert runner.check(prog).classes() == set()
+
+
+def test_a_dead_host_read_after_a_block_keeps_its_out():
+    """`v = pl.tensor.read(t, ...)` with v unused still reads t where the front end outlines the
+    block that binds t (remove_dead_values drops the read later): the kernel has an Out for t
+    (s57730000359: the model counted none, the compiler kept one)."""
+    prog = _program([Blk("blk1", (BOp("t", ("x", "x")),)), P.HostRead("v", "t", (0, 0), 0, live=False)])
+    block = semantics.run(prog, P.render(prog).lines, 0, 0).events[0]
+    assert sum(not a.read for a in block.accesses) == 1
+    assert runner.check(prog).classes() == set()

@@ -17,8 +17,8 @@ A name the block binds is bound after it, as after any Python statement; the tas
   on some path from the block's end (a loop's next iteration included), before it is bound again;
   in order of first binding, on a buffer the caller makes. The task writes all of it.
 
-The liveness counts every host loop as one that may run no iteration and an Inline call as a read
-of its arguments, as the compiler does (Python would not: the Outs this adds are dead, no value
+The liveness counts every host loop as one that may run no iteration, an Inline call as a read
+of its arguments and a host read whose value nothing uses as a read, as the compiler does (Python would not: the Outs this adds are dead, no value
 differs). A name the block binds that is dead after it gets no parameter; the model still binds it to a new
 buffer whose elements are the task's writes, so that a read the liveness below missed observes a
 value no compile gives (a failure of the model or the compiler, never silence).
@@ -186,7 +186,9 @@ def _uses_defs(s) -> tuple:
     if isinstance(s, P.Call):
         return {a for a in s.args if a} | set(s.deps), set(s.results) | ({s.tid} if s.tid else set())
     if isinstance(s, P.HostRead):
-        return ({s.tensor} if s.live else set()), {s.var}
+        # a dead read (`live` false) reads its tensor too, as the front end's liveness counts
+        # it before remove_dead_values drops it: the block binding the tensor keeps an Out
+        return {s.tensor}, {s.var}
     if isinstance(s, P.HostWrite):
         return {s.tensor}, set()
     if isinstance(s, P.Create):
