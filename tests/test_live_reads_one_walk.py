@@ -1,7 +1,6 @@
 """Outlining's ``_LiveReads`` (passes/frontend/ops/outlining.py): one walk of a function body
 answers, for every block and every name it binds, the first read after the block on a path that
-has not rebound the name, and ``_uses_of`` finds a name's first use after a block by bisection.
-Both give what the walks they replace gave (kept below as the reference: a walk of the body per
+has not rebound the name. It gives what the walks it replaces gave (kept below as the reference: a walk of the body per
 block, and per block variable whose first later use rebinds it, quadratic in the blocks), on the
 corpus, on generated programs, and on the cases of each rule; and a program of many blocks, each
 rebinding its names after it, is walked a number of times linear in its blocks."""
@@ -14,7 +13,7 @@ import pytest
 from conftest import REPO
 
 from nanopass.passes.frontend.ops import outlining
-from nanopass.passes.frontend.ops.outlining import _LiveReads, _names, _uses_in_order, bisect_right
+from nanopass.passes.frontend.ops.outlining import _LiveReads, _names
 
 
 def reference_first_live_read(stmts, end, var, rebound):
@@ -84,26 +83,13 @@ def _next_iteration_read(node, block, loops) -> bool:
 def _compare(body) -> int:
     """Checks every (block, name it binds) of ``body``; returns how many."""
     table = _LiveReads(body).found
-    uses = [((n.lineno, n.col_offset), n.id, n) for n in _uses_in_order(body)]
-    by_name: dict = {}
-    for position, name, node in uses:
-        by_name.setdefault(name, ([], []))
-        by_name[name][0].append(position)
-        by_name[name][1].append(node)
     checked = 0
     for block, loops in _blocks(body):
         end = (block.end_lineno, block.end_col_offset)
-        first = {}
-        for position, name, node in uses:
-            if position > end and name not in first:
-                first[name] = node
         for var in {n.id for n in _names(block, ast.Store)}:
             found = table.get(((block.lineno, block.col_offset), var))
             expected = reference_first_live_read(body, end, var, False)[0]
             assert found is expected or _next_iteration_read(found, block, loops), (end, var)
-            positions, nodes = by_name.get(var, ([], []))
-            k = bisect_right(positions, end)
-            assert (nodes[k] if k < len(nodes) else None) is first.get(var), (end, var)
             checked += 1
     return checked
 

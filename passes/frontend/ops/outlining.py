@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import ast
 import copy
-from bisect import bisect_right
 from typing import TYPE_CHECKING, Any
 
 from nanopass.errors import quoted
@@ -146,10 +145,9 @@ def outline_block(cx: FunctionContext, stmt: ast.With, call: ast.Call, args: dic
 
 def _escaping(cx: FunctionContext, stmt: ast.With, outline: Outline) -> dict[str, ast.Name]:
     """The variables the block defines that code after it reads before rebinding them (in
-    definition order), each with the first such read. "After" is textual (the statements that
-    follow the block, in evaluation order) where the first later use reads the name; where it
-    rebinds it (``t = ...`` in one branch of an if), the read that follows on a path that did not
-    rebind it (``_live_reads``): a rebind in one branch leaves the block's value in the other.
+    definition order), each with the first such read: on a path from the block's end that did not
+    rebind it (``_live_reads``): a rebind in one branch leaves the block's value in the other, and a
+    read in the other branch of an if holding the block is on no such path.
     In an inline function's copy, a name of the caller's (a parameter's argument: the copy's own
     names are renamed) that the copy leaves live at its end is read, as well, by what follows the
     call, in the body around the copy (and so on outwards)."""
@@ -164,19 +162,10 @@ def _escaping(cx: FunctionContext, stmt: ast.With, outline: Outline) -> dict[str
     for level in range(len(bodies) - 1, -1, -1):
         body = bodies[level]
         live, at_end = _live_reads(cx, body)
-        end = (anchor.end_lineno, anchor.end_col_offset)
         at = (anchor.lineno, anchor.col_offset)
-        uses = _uses_of(cx, body)
         left = []
         for var in pending:
-            node = None
-            found = uses.get(var)
-            if found is not None:
-                positions, nodes = found
-                k = bisect_right(positions, end)  # (the first use after the anchor: see _uses_of)
-                node = nodes[k] if k < len(nodes) else None
-                if node is None or not isinstance(node.ctx, ast.Load):  # (or a read in a loop's next iteration)
-                    node = live.get((at, var))
+            node = live.get((at, var))
             if node is not None:
                 escaping[var] = node
             elif level and (at, var) in at_end:
@@ -363,52 +352,6 @@ class _LiveReads:
 def _is_spmd_loop(loop: ast.For | ast.While) -> bool:
     """``for i in pl.spmd(...)``: a block outlined into one kernel launch, not a loop on the host."""
     return dsl_call(getattr(loop, "iter", None)) == "spmd"
-
-
-USES = "_uses_in_order"  # cx's attribute: id(body) -> (body, its uses by name)
-
-
-def _uses_of(cx: FunctionContext, body: list[ast.stmt]) -> dict[str, tuple[list[tuple[int, int]], list[ast.Name]]]:
-    """``_uses_in_order(body)`` by name: the positions and the nodes of its uses in evaluation
-    order, made once per body of the function being read: each block of it asks (a walk of the
-    function per block was quadratic in the blocks). A block's statement splits each name's list in
-    two: the uses before its end, then those after it (the statements before it, and the headers of
-    those holding it, come first in evaluation order), so a bisection finds the first use after it."""
-    def make():
-        uses: dict[str, tuple[list, list]] = {}
-        for n in _uses_in_order(body):
-            positions, nodes = uses.setdefault(n.id, ([], []))
-            positions.append((n.lineno, n.col_offset))
-            nodes.append(n)
-        return uses
-
-    return _per_body(cx, USES, body, make)
-
-
-def _uses_in_order(stmts: list[ast.stmt]):
-    """The ``Name`` nodes of ``stmts`` in evaluation order (an assignment's value before its targets)."""
-    for s in stmts:
-        if isinstance(s, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
-            if isinstance(s, ast.AugAssign):
-                yield from _names(s.target, ast.Load)
-            if s.value is not None:
-                yield from _names(s.value)
-            for target in s.targets if isinstance(s, ast.Assign) else [s.target]:
-                yield from _names(target)
-        elif isinstance(s, ast.For):
-            yield from _names(s.iter)
-            yield from _names(s.target)
-            yield from _uses_in_order(s.body)
-        elif isinstance(s, ast.If):
-            yield from _names(s.test)
-            yield from _uses_in_order(s.body)
-            yield from _uses_in_order(s.orelse)
-        elif isinstance(s, ast.With):
-            for item in s.items:
-                yield from _names(item.context_expr)
-            yield from _uses_in_order(s.body)
-        else:
-            yield from _names(s)
 
 
 def _names(node: ast.AST, ctx: type | None = None):
