@@ -192,15 +192,20 @@ def test_the_blocks_grammar_has_the_next_iterations_read_above_a_block():
     assert rd1.reads[0][0] == ("ev", blk0.idx) and len(blk0.accesses) == 2
 
 
-def test_an_inline_calls_block_has_no_out_for_a_result_nothing_reads():
-    # the return reads q only for a result read later (u here)
+def test_an_inline_calls_block_has_an_out_for_what_the_return_assigns():
+    """The copy's return assigns the result (`u = t`): a read of t whether or not u is read later,
+    as the compiler counts it (s58200000117: the model said no Out for a result nothing reads, the
+    compiler kept one); where the result is the returned name (`t = self.inl0(x, t)`), only a
+    later read keeps it."""
     fn = S.InlineFn("inl0", (("p", "A", "in"), ("q", "A", "inout")), (Blk("ib", (BOp("q", ("p", "p")),)),),
                     ("q",), ("A",))
-    for tail, outs in (((), 0), ((P.Call("k0", ("u", "a"), ("a",)),), 1)):
-        prog = P.Program((USE,), (P.Create("t", "A"), S.InlineCall("inl0", ("x", "t"), ("u",))) + tail,
+    later = (P.Call("k0", ("t", "a"), ("a",)),)
+    for result, tail, outs in (("u", (), 1), ("u", later, 1), ("t", (), 0), ("t", later, 1)):
+        prog = P.Program((USE,), (P.Create("t", "A"), S.InlineCall("inl0", ("x", "t"), (result,))) + tail,
                          surface=True, functions=(fn,))
         block = semantics.run(prog, P.render(prog).lines, 0, 0).events[0]
-        assert sum(not a.read for a in block.accesses) == outs
+        assert sum(not a.read for a in block.accesses) == outs, (result, tail)
+        assert runner.check(prog).classes() == set(), (result, tail)
 
 
 def test_a_returned_name_an_inline_calls_block_binds_has_an_out():

@@ -228,8 +228,8 @@ def liveness(prog: P.Program) -> dict:
     next iteration and a zero-trip loop's exit included), in the names of the function it is
     in. A block in an Inline function is read at its call (the generator calls each Inline
     function once): its body's names are the caller's variables for the parameters (section 5:
-    the arguments substituted) and its own locals elsewhere; its `return` reads a name only for a
-    result that is live. Cached on the program."""
+    the arguments substituted) and its own locals elsewhere; its `return` reads what it returns,
+    but for a result that is the returned name itself, only when that is live. Cached on the program."""
     cached = _CACHE.get(id(prog))
     if cached is not None and cached[0] is prog:
         return cached[1]
@@ -279,7 +279,11 @@ def liveness(prog: P.Program) -> dict:
             prefix = f"{fn.name}:"
             inner = (lambda n: params.get(n, prefix + n),
                      lambda n: args.get(n) or (n[len(prefix):] if n.startswith(prefix) else None))
-            after = (live - set(s.results)) | {inner[0](r) for r, res in zip(fn.returns, s.results) if res in live}
+            # the copy's return assigns each result (`u = t`): a read of the returned name, live or
+            # not u is, as the compiler counts it; none where the result is the name returned
+            # (`t = self.f(x, t)` returning its parameter for t: t is the result already)
+            after = (live - set(s.results)) | {inner[0](r) for r, res in zip(fn.returns, s.results)
+                                               if res in live or inner[0](r) != res}
             # the call reads its arguments, as the compiler counts (substituted, only the body's
             # reads would count: the compiler keeps an Out for a block's t passed to a later call
             # whose body binds t before reading it; dead, no wrong value)
