@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import linecache
 import os
+import re
 from typing import IO
 
 from rich.console import Console
 from rich.text import Text
 
 from .errors import InternalError, Span, UserError
+from .passes.naming import inline_original
 
 
 class _Console(Console):
@@ -64,6 +66,20 @@ def render_located(kind: str, message: str, span: Span | None, hint: str | None,
             console.print(Text(caret, style=_KIND_STYLE[kind]), highlight=False, soft_wrap=True)
     if hint:
         console.print(Text(f"  help: {hint}", style="cyan"), highlight=False, soft_wrap=True)
+    for note in renamed_notes(message):
+        console.print(Text(f"  note: {note}"), highlight=False, soft_wrap=True)
+
+
+def renamed_notes(message: str) -> list[str]:
+    """A note for each name the message quotes that is an inline function's variable as renamed in
+    a call's copy (the passes after the front end know only the copy's names)."""
+    notes = []
+    for quoted in dict.fromkeys(re.findall(r"'(\w+)'", message)):
+        original = inline_original(quoted)
+        if original is not None:
+            notes.append(f"'{quoted}' is the inline function's variable '{original}', renamed in the copy "
+                         "made for a call of it")
+    return notes
 
 
 def render_internal_error(error: InternalError, console: Console, report: str | None = None) -> None:

@@ -189,6 +189,23 @@ def base_name(name: str) -> str:
     return name.split("__", 1)[0] or name
 
 
+def inline_copy_name(name: str, copy: int) -> str:
+    """The name of an inline function's variable ``name`` in the copy made for its call number
+    ``copy`` of the function being read (reference-surface section 5): ``t`` -> ``t_inline0``."""
+    return f"{name}{INLINE_SUFFIX}{copy}"
+
+
+INLINE_SUFFIX = "_inline"
+INLINE_COPY = re.compile(rf"(\w+?)(?:{INLINE_SUFFIX}\d+)+\Z")
+
+
+def inline_original(name: str) -> str | None:
+    """The inline function's own name of a variable of a copy (``t_inline0`` -> ``t``, and
+    ``t_inline0_inline1``, a copy in a copy, too), or None for a name of no such form."""
+    match = INLINE_COPY.match(name)
+    return match.group(1) if match else None
+
+
 ROLES = frozenset({"ssa", "iter", "rv", "phi", "tile", "tmp", "out", "store", "idx"})
 VERSION = re.compile(r"_?v\d+\Z")
 

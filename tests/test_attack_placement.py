@@ -231,6 +231,10 @@ def test_a_refusal_that_names_no_tensor_is_matched_by_its_kind_only():
     named = runner.Report("", refusal="prog.py:22:9: error: 't' is used after it was assembled into 'b'",
                           reasons=[reason])
     assert named.refusal_check() == "name"
+    # an inline function's variable, quoted as its copy's, is tied by the function's name for it
+    copied = runner.Report("", refusal="prog.py:22:9: error: 't_inline0' is used after it was assembled into 'b'",
+                           reasons=[reason])
+    assert copied.refusal_check() == "name"
     # another kind of message is wrong, named or not
     race = runner.Report("", refusal="prog.py:22:9: error: the host write of 'b' races a task", reasons=[reason])
     assert race.refusal_check() is None and race.classes() == {"refusal"}

@@ -229,3 +229,41 @@ def test_a_parameter_moved_by_an_inline_function_it_is_passed_to_is_warned_of_in
     found = warnings(tmp_path, inline, MAKE_Z + "self.outer(x, z)\ny = self.step(z, y)\nreturn y\n")
     assert [line.split(": warning", 1)[0].split(": inline")[0] for line in found] == ["20:9"]
     assert "inline function 'outer' rebinds its parameter 'p'" in found[0]
+
+
+ASSEMBLED_THEN_WRITTEN = '''
+@pl.function(type=pl.FunctionType.Inline)
+def fill(self, src: pl.Tensor[[16, 16], pl.FP32], dst: pl.InOut[pl.Tensor[[32, 16], pl.FP32]]) -> pl.Tensor[[32, 16], pl.FP32]:
+    tmp = pl.create_tensor([16, 16], dtype=pl.FP32)
+    tmp = self.step(src, tmp)
+    dst = pl.assemble(dst, tmp, [0, 0])
+    tmp = self.step(src, tmp)
+    return dst
+'''
+
+
+def test_an_error_quoting_a_copys_variable_notes_the_functions_name_for_it(tmp_path):
+    # a pass after the front end knows the copy's names only ('tmp_inline0'); the error is located
+    # in the inline function, whose text says 'tmp': the CLI notes which variable that is
+    from conftest import run_cli
+
+    path = tmp_path / "prog.py"
+    path.write_text(HEADER + textwrap.indent(textwrap.dedent(ASSEMBLED_THEN_WRITTEN), "    ") + '''
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def orch(self, x: pl.Tensor[[16, 16], pl.FP32], y: pl.InOut[pl.Tensor[[32, 16], pl.FP32]]) -> pl.Tensor[[32, 16], pl.FP32]:
+        y = self.fill(x, y)
+        return y
+''')
+    done = run_cli("run", str(path))
+    assert done.returncode == 1 and "'tmp_inline0' is used after it was assembled" in done.stderr, done.stderr
+    assert ("note: 'tmp_inline0' is the inline function's variable 'tmp', renamed in the copy made for a call "
+            "of it") in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_inline_original_reads_back_a_copys_name():
+    from nanopass.passes.naming import inline_copy_name, inline_original
+
+    assert inline_original(inline_copy_name("tmp", 3)) == "tmp"
+    assert inline_original(inline_copy_name(inline_copy_name("t_2", 0), 1)) == "t_2"
+    assert inline_original("tmp") is None and inline_original("inline0") is None and inline_original("t_inline") is None

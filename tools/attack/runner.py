@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional
 
+from nanopass.passes.naming import inline_original
 from . import oracle, record, semantics
 from . import program as P
 
@@ -50,7 +51,8 @@ class Report:
         first = self.refusal.splitlines()[0]
         located = re.match(r"^\S+:(\d+):\d+: error: ", first)
         message = first[located.end():] if located else first
-        quoted = set(re.findall(r"'([^']*)'", message))
+        # an inline function's variable is quoted as its copy's (`t_inline0`): the tester's is `t`
+        quoted = {inline_original(q) or q for q in re.findall(r"'([^']*)'", message)}
         of_kind = [why for why in self.reasons if RIGHT_REFUSALS[why.kind].search(message)]
         if not located or not quoted:
             return "kind" if of_kind else None

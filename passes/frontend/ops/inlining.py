@@ -18,6 +18,7 @@ import copy
 from typing import TYPE_CHECKING, Any
 
 from nanopass.languages.terms import ParamDir
+from nanopass.passes.naming import inline_copy_name
 
 from ..names import dsl_call, self_method
 from ..registry import ARGUMENT, OPS
@@ -194,7 +195,7 @@ class _Renamer(ast.NodeTransformer):
                 self.locals.setdefault(node.id, self.fresh(node.id, node))
 
     def fresh(self, name: str, node: ast.AST) -> str:
-        renamed = f"{name}_inline{self.k}"
+        renamed = inline_copy_name(name, self.k)
         if self.cx.lookup(renamed) is not None:
             raise self.cx.error(f"inline function '{self.fdef.name}': its variable '{name}' becomes '{renamed}', "
                                 "which the caller already uses", node)
