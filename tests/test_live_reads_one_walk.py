@@ -39,6 +39,10 @@ def reference_first_live_read(stmts, end, var, rebound):
                 if read is None:
                     read, other = reference_first_live_read(s.orelse, end, var, rebound)
                     rebound = then and other
+        elif isinstance(s, ast.For) and outlining._is_spmd_loop(s):  # a block: its body runs
+            read = reads(s.iter)
+            if read is None:
+                read, rebound = reference_first_live_read(s.body, end, var, rebound or binds(s.target))
         elif isinstance(s, (ast.For, ast.While)):
             read = reads(s.iter if isinstance(s, ast.For) else s.test)
             if read is None:
@@ -148,6 +152,8 @@ CASES = {
     "both branches, nested": "with B:\n    t = 1\nif c:\n    if d:\n        t = 2\n    else:\n        t = 3\nelse:\n    t = 4\nx = t\n",
     "two blocks": "with B:\n    t = 1\nif c:\n    t = 2\nwith B:\n    t = 3\n    u = t\nif d:\n    t = 4\nx = t\n",
     "with reads": "with B:\n    t = 1\nt = 0\nwith pl.at(level=t):\n    t = 2\nx = t\n",
+    "rebound in a pl.spmd block": "with B:\n    t = 1\nfor bi in pl.spmd(2):\n    t = 2\nx = t\n",
+    "rebound on one path of a pl.spmd block": "with B:\n    t = 1\nfor bi in pl.spmd(2):\n    if c:\n        t = 2\nx = t\n",
     "if holding a block, then-branch rebinds": "if c:\n    with B:\n        t = 1\n    if d:\n        t = 2\n"
                                                 "    else:\n        pass\nelse:\n    t = 5\n    x = t\ny = t\n",
 }

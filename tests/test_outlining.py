@@ -421,3 +421,17 @@ def test_a_read_in_the_other_branch_of_the_if_holding_a_block_is_not_after_it(tm
             + "else:\n    " + other)
     [kernel] = [k for k in surface(tmp_path, body).kernels if k.name == "main_incore_0"]
     assert len(kernel.results) == results
+
+
+@pytest.mark.parametrize("spmd_body, results", [
+    ("    t = pl.add(a, b)\n", 0),  # rebinds t on every path: the first block's t is read by no one
+    ("    if n > 0:\n        t = pl.add(a, b)\n    else:\n        t = pl.mul(a, b)\n", 0),  # on both paths
+    ("    u = pl.add(t, b)\n", 1),  # reads it, binds another: the read after reads the first block's
+])
+def test_a_pl_spmd_block_rebinding_a_name_ends_it_as_a_block_does(tmp_path, spmd_body, results):
+    # s58210000035: a `for bi in pl.spmd(...)` block was taken for a host loop that may run no
+    # iteration, so the name it rebinds stayed live and the block before it kept an Out
+    body = (AT + "    t = pl.add(a, b)\n" + "for bi in pl.spmd(2, name_hint='s'):\n" + spmd_body
+            + "out = self.k(t, out)\n")
+    [kernel] = [k for k in surface(tmp_path, body).kernels if k.name == "main_incore_0"]
+    assert len(kernel.results) == results

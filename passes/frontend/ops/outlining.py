@@ -223,9 +223,10 @@ class _LiveReads:
     ``var`` since S: ``found[(at, var)]``, absent
     when there is none. A query is live from the end of S (in the branch or body that holds S: not
     in the other branch of an if holding S); an assignment or a ``for`` target binding ``var`` ends
-    it on that path; after an if, a query is live where either branch left it live; a loop may run
-    no iteration (a query live before it is live after it) and rebinds its target only in its body;
-    a query its body started and left live meets the body again (the next iteration, ``next_iteration``).
+    it on that path; after an if, a query is live where either branch left it live; a host loop may run
+    no iteration (a query live before it is live after it) and rebinds its target only in its body
+    (a ``pl.spmd`` loop is a block: its body runs, and ends a query on the paths through it that do);
+    a query a host loop's body started and left live meets the body again (the next iteration, ``next_iteration``).
     A read is in evaluation order: an if's test, then its branches; a loop's iterator, then its body;
     an assignment's value, then (``t += ...``) its target."""
 
@@ -267,9 +268,11 @@ class _LiveReads:
                     for n in _names(s.target, ast.Store):
                         self.kill(n.id, inner)
                 self.walk(s.body, inner)
-                if not _is_spmd_loop(s):  # (a host loop: its body runs again)
+                if _is_spmd_loop(s):  # (a block: its body runs, and what it binds on every path is bound)
+                    killed.extend(self.before(inner, start))
+                else:  # (a host loop: its body may run no iteration, or again)
                     self.next_iteration(s, start)
-                self.revive(self.before(inner, start))
+                    self.revive(self.before(inner, start))
             elif isinstance(s, ast.With):
                 for item in s.items:
                     self.reads(item.context_expr)
