@@ -11,6 +11,10 @@
 - data edges from the tasks that may have written a buffer last to a task that reads it or
   rewrites it in place (``Input`` / ``InOut``, the accesses the runtime looks up), through views,
   aliases, loop carries and branch merges; ``data-untracked`` when an end is in a MANUAL scope;
+- a merge node ``m<k>`` after an if or a loop that may run no iteration, for a buffer that more
+  than ``MERGED_WRITERS`` sites may have written last: edges from them to it, and from it to the
+  readers after (the edges from every writer to every reader grow with the square of a chain of
+  such statements);
 - explicit edges from the submit sites whose TaskId a ``deps=`` entry may hold, by the TaskId's
   flow through copies, carries, array slots and branch merges (from ``tid-bound`` on, by its C++
   storage), styled by author, with guards and array sizes where the stage has resolved them.
@@ -23,7 +27,7 @@ static over-approximation: it shows every ordering the program may need, once pe
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Callable
 
 import graphviz
@@ -65,6 +69,7 @@ class _Flow:
     roots: dict[str, str]  # tensor name -> the buffer it views or aliases
     writers: dict[str, frozenset[str]]  # buffer -> the nodes that may have written it last
     tids: dict[str, frozenset[str]]  # TaskId (storage) -> the nodes whose id it may hold
+    wide: list[str] = field(default_factory=list)  # buffers the merge that made it left with many writers
 
     def copy(self) -> "_Flow":
         return _Flow(dict(self.roots), dict(self.writers), dict(self.tids))
@@ -72,17 +77,28 @@ class _Flow:
     def merge(self, other: "_Flow") -> "_Flow":
         """Either flow may have happened: union of the possibilities."""
         roots = {**other.roots, **self.roots}
-        return _Flow(roots, _union(self.writers, other.writers), _union(self.tids, other.tids))
+        wide: list[str] = []
+        return _Flow(roots, _union(self.writers, other.writers, wide), _union(self.tids, other.tids), wide)
 
 
-def _union(a: dict[str, frozenset[str]], b: dict[str, frozenset[str]]) -> dict[str, frozenset[str]]:
+def _union(a: dict[str, frozenset[str]], b: dict[str, frozenset[str]], wide: list | None = None) -> dict[str, frozenset[str]]:
+    """Key by key, ``a``'s and ``b``'s sets together; ``wide`` gets the keys whose union has more than
+    MERGED_WRITERS elements. Only the entries of ``b`` that ``a`` lacks are visited (the flows of
+    two branches share most entries with the one they started from)."""
     out = dict(a)
-    for key, value in b.items():
-        out[key] = out.get(key, _NONE) | value
+    for key, value in b.items() - a.items():
+        merged = out[key] = out.get(key, _NONE) | value
+        if wide is not None and len(merged) > MERGED_WRITERS:
+            wide.append(key)
     return out
 
 
 EXACT_LOOP_DEPTH = 8
+# A buffer that more submit sites than this may have written last, after an if or a loop that may
+# run no iteration, is drawn through a merge node: one edge from each writer to it and one from it
+# to each later reader, where edges from every writer to every reader grew with the square of a
+# chain of such statements (a thousand optional writers of one buffer drew 500,000 edges).
+MERGED_WRITERS = 8
 
 
 class _Walker:
@@ -98,6 +114,7 @@ class _Walker:
         self.cluster_ids: dict[tuple, str] = {}
         self.handlers: dict[str, Callable] = {}  # production -> handler(stmt, path, cluster, manual)
         self.loop_depth = 0  # loops around the statement being walked
+        self.merges: dict[tuple, str] = {}  # (path of the if or loop, buffer) -> its merge node
 
     def root(self, name: str) -> str:
         return self.flow.roots.get(name, name)
@@ -147,7 +164,7 @@ class _Walker:
         carried = self.order[src] >= self.order[dst]
         self.graph.add_edge(GraphEdge(src, dst, kind, label, guarded=guarded, carried=carried, tooltip=tooltip))
 
-    def loop_twice(self, loop, walk_body: Callable[[], None]) -> None:
+    def loop_twice(self, loop, walk_body: Callable[[], None], path: tuple, cluster: str | None) -> None:
         """Walk a loop body so that values carried around the back edge reach its top.
 
         Loops nested deeper than ``EXACT_LOOP_DEPTH`` are walked once (their back edges are not
@@ -165,6 +182,7 @@ class _Walker:
             self.loop_depth -= 1
         if not _runs_at_least_once(loop):
             self.flow = entry.merge(self.flow)
+            self.merge_writers(path, cluster)
 
     def branches(self, stmt, path: tuple, cluster: str | None, manual: bool) -> None:
         """Walk both branches of an if from the same entry; afterwards either may have run."""
@@ -177,6 +195,29 @@ class _Walker:
                 self.body(body, path + (label,), inner, manual)
             outcomes.append(self.flow)
         self.flow = outcomes[0].merge(outcomes[1])
+        self.merge_writers(path, cluster)
+
+    def merge_writers(self, path: tuple, cluster: str | None) -> None:
+        """After the if or loop at ``path``: each buffer with more than MERGED_WRITERS possible
+        last writers gets a merge node (``m<k>``, one per statement and buffer, the same on a loop
+        body's second walk), placed after the sites so far, with a data edge from each writer;
+        the node is then the buffer's one last writer, so every later reader still reaches each
+        of them (by a path of two edges)."""
+        for root in self.flow.wide:
+            writers = self.flow.writers[root]
+            key = (path, root)
+            node = self.merges.get(key)
+            if node is None:
+                node = self.merges[key] = f"m{len(self.merges)}"
+                self.order[node] = len(self.sites) - 0.5  # after the sites so far, before the next
+                self.graph.add_node(GraphNode(node, f"{node}: {len(writers)} writers", cluster, merge=True,
+                                              tooltip=f"one of these {len(writers)} submit sites may have written "
+                                                      f"{base_name(root)} last"))
+            for writer in sorted(writers):
+                self.edge(writer, node, "data-untracked" if writer in self.in_manual else "data", base_name(root),
+                          f"{writer} may have written {root} last (drawn through the merge node {node})")
+            self.flow.writers[root] = frozenset([node])
+        self.flow.wide = []
 
     def body(self, stmts, path: tuple, cluster: str | None, manual: bool) -> None:
         for i, stmt in enumerate(stmts):
@@ -352,7 +393,7 @@ class _ProgramWalker(_Walker):
             self.parallel_assign([(it.var.name, v) for i, (it, v) in enumerate(zip(stmt.iters, values)) if i not in arrays])
 
         self.yield_to.append(on_yield)
-        self.loop_twice(stmt, lambda: self.body(stmt.body, path, inner, manual))
+        self.loop_twice(stmt, lambda: self.body(stmt.body, path, inner, manual), path, cluster)
         self.yield_to.pop()
         for i, (it, result) in enumerate(zip(stmt.iters, stmt.results)):
             if i in arrays:
@@ -567,7 +608,7 @@ class _EmissionWalker(_Walker):
     def loop(self, stmt, path, cluster, manual) -> None:
         label = "while" if stmt._production == "WhileBlock" else f"for {base_name(stmt.var)}"
         inner = self.cluster(path, label, "loop", cluster)
-        self.loop_twice(stmt, lambda: self.body(stmt.body, path, inner, manual))
+        self.loop_twice(stmt, lambda: self.body(stmt.body, path, inner, manual), path, cluster)
 
     def branch(self, stmt, path, cluster, manual) -> None:
         self.branches(stmt, path, cluster, manual)

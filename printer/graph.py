@@ -1,6 +1,7 @@
 """A task graph as data, and its one DOT rendering (shared by the static and the instance graph).
 
-Nodes are tasks (or dummy barriers), placed in nested clusters (runtime scopes, loops, branches).
+Nodes are tasks (or dummy barriers, or merge nodes standing for a buffer's many possible last
+writers: printer/dot.py's MERGED_WRITERS), placed in nested clusters (runtime scopes, loops, branches).
 Edges have a kind that decides their style:
 
 | kind | meaning | drawn |
@@ -75,6 +76,7 @@ class GraphNode:
     kernel: str = ""  # what runs ("" for a barrier or a group)
     count: int = 1  # how many tasks the node stands for (a submit site's instances, a group's tasks)
     group: bool = False  # a group of tasks drawn as one node (printer/summary.py)
+    merge: bool = False  # no task: the possible last writers of a buffer drawn as one (printer/dot.py)
 
 
 @dataclass
@@ -211,7 +213,7 @@ _LINES_KEPT = 1 << 18
 
 
 def _node_line(node: GraphNode) -> str:
-    key = (node.id, node.label, node.barrier, node.core, node.tooltip, node.group)
+    key = (node.id, node.label, node.barrier, node.core, node.tooltip, node.group, node.merge)
     line = _LINES.get(key)
     if line is None:
         if len(_LINES) >= _LINES_KEPT:
@@ -241,6 +243,8 @@ def _node_attrs(node: GraphNode) -> dict[str, str]:
     attrs: dict[str, str] = {}
     if node.barrier:
         attrs.update(shape="diamond", fillcolor="lightgrey")
+    elif node.merge:
+        attrs.update(shape="circle", fillcolor="white", fontsize="9")
     elif node.core in CORE_FILL:
         attrs["fillcolor"] = CORE_FILL[node.core]
     if node.group:
