@@ -17,6 +17,8 @@ A = DEP_ANNOTATED
 FRESH, CELL = DepSource.fresh, DepSource.cell  # (read once: an enum member read through its class costs a descriptor call)
 _TASK, _DUMMY, _HOST_FENCE, _LET = A.Task, A.Dummy, A.HostFence, A.Let  # (the statement classes ``stmts`` tells apart:
 _FOR, _WHILE, _IF, _SCOPE = A.For, A.While, A.If, A.Scope  # tid-bound's too, which shares them)
+_PLAIN = frozenset(A.classes("Stmt")) - {_TASK, _DUMMY, _HOST_FENCE, _LET, _FOR, _WHILE, _IF, _SCOPE}  # (neither
+# dependencies nor a body nor a binder to declare: each its own output)
 
 
 @register
@@ -97,6 +99,11 @@ class ResolveDepEdges(Pass):
         i = 0
         for stmt in body:
             kind = type(stmt)
+            if kind in _PLAIN:  # (one test for the statements of neither: cells, yields, returns, ...)
+                if out is not None:
+                    out.append(stmt)
+                i += 1
+                continue
             if kind is _TASK:
                 new = self.Task(stmt)
             elif kind is _LET:
@@ -115,7 +122,7 @@ class ResolveDepEdges(Pass):
             elif kind is _HOST_FENCE:
                 new = self.HostFence(stmt)
             else:
-                new = stmt  # (no dependency, no body: CellDecl, CellSet, Yield, Return, WriteTensor, ...)
+                new = stmt  # (a statement of a class added to the language since)
             if new is not stmt and out is None:
                 out = list(body[:i])
             if out is not None:
