@@ -17,8 +17,12 @@ A = DEP_ANNOTATED
 FRESH, CELL = DepSource.fresh, DepSource.cell  # (read once: an enum member read through its class costs a descriptor call)
 _TASK, _DUMMY, _HOST_FENCE, _LET = A.Task, A.Dummy, A.HostFence, A.Let  # (the statement classes ``stmts`` tells apart:
 _FOR, _WHILE, _IF, _SCOPE = A.For, A.While, A.If, A.Scope  # tid-bound's too, which shares them)
-_PLAIN = frozenset(A.classes("Stmt")) - {_TASK, _DUMMY, _HOST_FENCE, _LET, _FOR, _WHILE, _IF, _SCOPE}  # (neither
-# dependencies nor a body nor a binder to declare: each its own output)
+# The statements with neither dependencies nor a body (no field of kind Dep or Stmt) nor a TaskId
+# to declare (a let's): each its own output
+_PLAIN = frozenset(
+    cls for cls in A.classes("Stmt")
+    if cls is not _LET and not any(spec.kind in ("Dep", "Stmt") for spec in cls._field_specs)
+)
 
 
 @register
@@ -93,8 +97,9 @@ class ResolveDepEdges(Pass):
         """``body`` with its dependencies resolved: the same tuple when no statement changes. A
         direct walk over the statement classes (the two languages share them): a task, dummy or
         host fence gets its edges; a loop, an if and a scope open C++ blocks (``inside``) and
-        are rebuilt only when their bodies change; a let may declare a TaskId storage; every
-        other statement is its own output."""
+        are rebuilt only when their bodies change; a let may declare a TaskId storage; a
+        statement of none of these (``_PLAIN``) is its own output, and one of a class the walk
+        does not know goes through the visitor."""
         out = None  # (a list only once a statement changes)
         i = 0
         for stmt in body:
@@ -122,7 +127,7 @@ class ResolveDepEdges(Pass):
             elif kind is _HOST_FENCE:
                 new = self.HostFence(stmt)
             else:
-                new = stmt  # (a statement of a class added to the language since)
+                new = self.visit(stmt)  # (a class added to the language since: the visitor's rebuild)
             if new is not stmt and out is None:
                 out = list(body[:i])
             if out is not None:
