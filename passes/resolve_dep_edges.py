@@ -15,7 +15,14 @@ from .naming import base_name
 
 A = DEP_ANNOTATED
 FRESH, CELL = DepSource.fresh, DepSource.cell  # (read once: an enum member read through its class costs a descriptor call)
-UNTRACKED = ("For", "While", "If", "Scope", "Let")  # the handlers of the statements that open C++ blocks or declare
+_TASK, _DUMMY, _HOST_FENCE, _LET = A.Task, A.Dummy, A.HostFence, A.Let  # (the statement classes ``stmts`` tells apart:
+_FOR, _WHILE, _IF, _SCOPE = A.For, A.While, A.If, A.Scope  # tid-bound's too, which shares them)
+# The statements with neither dependencies nor a body (no field of kind Dep or Stmt) nor a TaskId
+# to declare (a let's): each its own output
+_PLAIN = frozenset(
+    cls for cls in A.classes("Stmt")
+    if cls is not _LET and not any(spec.kind in ("Dep", "Stmt") for spec in cls._field_specs)
+)
 
 
 @register
@@ -33,7 +40,7 @@ class ResolveDepEdges(Pass):
     origin.
 
     A function that binds no TaskId has only cell edges, alive in every block: its blocks are
-    not tracked (loops, branches and scopes are rebuilt by their identity clauses), and one
+    not tracked (loops, branches and scopes are walked in the block of the function), and one
     without dependencies is returned as it is (``nothing_to_resolve``). The two
     languages share their node classes: a statement without dependencies, and a body or function
     none of whose statements has one, is returned as it is.
@@ -53,6 +60,7 @@ class ResolveDepEdges(Pass):
         self.table = {t.var: t for t in func.tids}
         # the names whose binder declares a TaskId storage (``declare``)
         self.storages = {t.var for t in func.tids if t.storage == t.var}
+        self.tracking = True
         if not self.table:
             if self.nothing_to_resolve(func):
                 return func
@@ -65,7 +73,7 @@ class ResolveDepEdges(Pass):
         self.open: set[int] = {0}
         self.block = 0
         self.blocks = 0
-        body = self.visit_all(func.body)
+        body = self.stmts(func.body)
         if body is func.body:
             return func
         return _make_function(func.name, func.params, func.results, func.auto_scope, func.dyn_dims, func.buffer_groups,
@@ -78,13 +86,54 @@ class ResolveDepEdges(Pass):
         resolved edges, ``check_capacity``, asks it of the same walk)."""
         return not dependencies(walk_of(func.body).order)[0]
 
-    # -- blocks and declarations -----------------------------------------------------------------
+    # -- the walk: statements by class, blocks and declarations ----------------------------------
 
     def untrack_blocks(self) -> None:
-        """Visit blocks without tracking them: with no TaskId in the table, no edge asks whether
-        one is alive (the handlers below would only declare nothing and count blocks)."""
-        for production in UNTRACKED:  # (of the pass's source language: a subclass may read another)
-            del self._dispatch[self.source.nodes[production]]  # (``visit`` then takes the identity clause)
+        """Walk blocks without tracking them: with no TaskId in the table, no edge asks whether
+        one is alive (the walk would only declare nothing and count blocks)."""
+        self.tracking = False
+
+    def stmts(self, body) -> tuple:
+        """``body`` with its dependencies resolved: the same tuple when no statement changes. A
+        direct walk over the statement classes (the two languages share them): a task, dummy or
+        host fence gets its edges; a loop, an if and a scope open C++ blocks (``inside``) and
+        are rebuilt only when their bodies change; a let may declare a TaskId storage; a
+        statement of none of these (``_PLAIN``) is its own output, and one of a class the walk
+        does not know goes through the visitor."""
+        out = None  # (a list only once a statement changes)
+        i = 0
+        for stmt in body:
+            kind = type(stmt)
+            if kind in _PLAIN:  # (one test for the statements of neither: cells, yields, returns, ...)
+                if out is not None:
+                    out.append(stmt)
+                i += 1
+                continue
+            if kind is _TASK:
+                new = self.Task(stmt)
+            elif kind is _LET:
+                if stmt.var.name in self.storages:
+                    self.declare(stmt.var)
+                new = stmt
+            elif kind is _FOR or kind is _WHILE:
+                new = self.loop(stmt)
+            elif kind is _IF:
+                new = self.branch(stmt)
+            elif kind is _SCOPE:
+                inner = self.inside(stmt.body)
+                new = stmt if inner is stmt.body else _make_scope(stmt.mode, stmt.origin, inner, stmt.span)
+            elif kind is _DUMMY:
+                new = self.Dummy(stmt)
+            elif kind is _HOST_FENCE:
+                new = self.HostFence(stmt)
+            else:
+                new = self.visit(stmt)  # (a class added to the language since: the visitor's rebuild)
+            if new is not stmt and out is None:
+                out = list(body[:i])
+            if out is not None:
+                out.append(new)
+            i += 1
+        return body if out is None else tuple(out)
 
     def declare(self, binder) -> None:
         """A binder of a TaskId storage declares it in the current block (the first one only)."""
@@ -93,46 +142,48 @@ class ResolveDepEdges(Pass):
             self.decl[name] = self.block
             self.where[name] = binder.span
 
-    def inside(self, visit, node):
-        """``visit(node)`` in a new C++ block (nested in the current one)."""
+    def inside(self, body) -> tuple:
+        """``stmts(body)`` in a new C++ block (nested in the current one); without tracking, in
+        the current one."""
+        if not self.tracking:
+            return self.stmts(body)
         self.blocks += 1
         saved = self.block
         self.block = block = self.blocks
         self.open.add(block)
-        out = visit(node)
+        out = self.stmts(body)
         self.open.discard(block)
         self.block = saved
         return out
 
-    def Scope(self, scope):
-        return self.inside(self.rebuild, scope)
-
-    def For(self, loop):
+    def loop(self, loop):
         storages = self.storages
-        for result in loop.results:
-            if result.name in storages:
-                self.declare(result)
-        for it in loop.iters:
-            if it.var.name in storages:
-                self.declare(it.var)
-        return self.inside(self.rebuild, loop)
+        if storages:
+            for result in loop.results:
+                if result.name in storages:
+                    self.declare(result)
+            for it in loop.iters:
+                if it.var.name in storages:
+                    self.declare(it.var)
+        body = self.inside(loop.body)
+        if body is loop.body:
+            return loop
+        if type(loop) is _FOR:
+            return _make_for(loop.var, loop.start, loop.stop, loop.step, loop.kind, loop.iters, body, loop.results,
+                             loop.span)
+        return _make_while(loop.iters, loop.cond, body, loop.results, loop.span)
 
-    While = For
-
-    def If(self, branch):
-        for phi in branch.results:
-            if phi.var.name in self.storages:
-                self.declare(phi.var)
-        then = self.inside(self.visit_all, branch.then)
-        orelse = self.inside(self.visit_all, branch.orelse)
+    def branch(self, branch):
+        storages = self.storages
+        if storages:
+            for phi in branch.results:
+                if phi.var.name in storages:
+                    self.declare(phi.var)
+        then = self.inside(branch.then)
+        orelse = self.inside(branch.orelse)
         if then is branch.then and orelse is branch.orelse:
             return branch
         return _make_if(branch.cond, then, orelse, branch.results, branch.span)
-
-    def Let(self, let):
-        if let.var.name in self.storages:
-            self.declare(let.var)
-        return let
 
     # -- edges --------------------------------------------------------------------------------------
 
@@ -224,8 +275,11 @@ class ResolveDepEdges(Pass):
 
 
 # A task's fields but its dependencies are its input's: set unchecked (proved by the grammar); so are
-# a dummy's but those, an if's but its branches and a function's but its body
+# a dummy's but those, an if's but its branches and a function's, a loop's and a scope's but its body
 _make_task = trusted_maker(ResolveDepEdges, "Task", ("deps",))
 _make_dummy = trusted_maker(ResolveDepEdges, "Dummy", ("deps",))
 _make_if = trusted_maker(ResolveDepEdges, "If", ("then", "orelse"))
 _make_function = trusted_maker(ResolveDepEdges, "Function", ("body",))
+_make_for = trusted_maker(ResolveDepEdges, "For", ("body",))
+_make_while = trusted_maker(ResolveDepEdges, "While", ("body",))
+_make_scope = trusted_maker(ResolveDepEdges, "Scope", ("body",))
