@@ -732,3 +732,49 @@ def test_a_tuple_field_checks_each_element_a_handler_replaced_whatever_its_lengt
     body = [let, L0.Note("n", None), let, L0.Note("m", 1.0), let]
     out = _NoteToLet().run(L0.Prog([L0.Loop(2, body)], None))
     assert out.body[0].body == (let, L0.Let("n", L0.Num(0)), let, let)
+
+
+def test_a_node_rule_runs_in_every_constructor_and_names_the_pass_that_broke_it():
+    """An invariant that holds of each node of some productions on its own declares them as
+    ``node_rules``: every constructor of the language's classes runs them (the generated
+    identity clauses too), the language proves the invariant and ``verify`` walks no tree for it;
+    a pass building a node the rule refuses stops the pipeline naming the pass."""
+    from nanopass.errors import VerifyError
+
+    walked = []
+
+    def check_positive(tree):
+        walked.append(tree)
+
+    def positive(node):
+        raise VerifyError(f"count {node.count} is negative", node=node)
+
+    positive.inline = "{count} >= 0"
+    check_positive.node_rules = {"Loop": positive}
+    toy = L0.extend("toy_rules", add={"Stmt": [Production("Mark", "n:integer")]}, remove={"Stmt": ["Loop"]},
+                    invariants=[check_positive])
+    toy = toy.extend("toy_rules2", remove={"Stmt": ["Mark"]}, add={"Stmt": [L0.production("Loop")]})
+    assert toy.proves(check_positive) and not L0.proves(check_positive)
+    shared = L0.extend("toy_shared", invariants=[check_positive])  # (L0's Loop class, which runs no rule)
+    assert shared.Loop is L0.Loop and not shared.proves(check_positive)
+    Loop = toy.Loop
+    for build in (lambda: Loop(-1, ()), lambda: Loop.make(-1, ()), lambda: Loop.make_trusted(-1, ())):
+        with pytest.raises(VerifyError, match="count -1"):
+            build()
+    tree = toy.Prog([Loop(2, [toy.Let("x", toy.Num(1))])], None)
+    toy.verify(tree)
+    assert walked == []  # (proved: not walked)
+
+    class _Negate(Pass):
+        """Loops count down. Test-only."""
+
+        name = "convert_counts"
+        source = toy
+        target = toy
+
+        def Loop(self, node):
+            return self.build(node, count=-node.count)
+
+    with pytest.raises(PipelineError) as info:
+        Pipeline([_Negate]).run(tree)
+    assert isinstance(info.value.error, VerifyError) and info.value.error.pass_name == "convert_counts"
