@@ -876,7 +876,9 @@ class Language:
         Invariants in ``known`` are already established for this very tree and are not run again.
         Nor are those in ``inherited``: the pass that made ``tree`` preserves them, and its input
         met them; one that remembers the trees that passed it (its ``record`` function, if it has
-        one) is given the tree to remember. Returns the invariants ``tree`` is now known to meet.
+        one) is given the tree to remember. Nor are those the constructors of this language's
+        classes check (node rules, ``proves``): every tree meets them. Returns the invariants
+        ``tree`` is now known to meet.
         """
         from .errors import VerifyError
 
