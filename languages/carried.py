@@ -29,6 +29,10 @@ from .statements import kept, mark_verified, recorder, unverified_compound
 
 
 def check_plans(program) -> None:
+    """Every carry's plan is consistent (``_check_plan``). It holds of each ``Carry`` node on its
+    own: the class's constructors run the rule (``node_rules``), so every tree of the language
+    meets the invariant (``Language.proves``) and the pipeline does not walk one for it; this
+    walk checks a tree all the same."""
     seen: set[int] = set()  # the plans checked (carries with the same plan share one node)
     for stmt in unverified_compound(program.orch.body, check_plans):
         production = stmt._production
@@ -43,19 +47,29 @@ def check_plans(program) -> None:
             if id(node) in seen:
                 continue
             seen.add(id(node))
-            if node.array < 0:
-                raise VerifyError("a carry's array size cannot be negative", node=node)
-            if node.array > 0 and not node.rebind:
-                raise VerifyError("an array carry must be a rebind carry", node=node)
-            if node.per_iteration and node.array <= 0:
-                raise VerifyError("a per-iteration carry needs an array", node=node)
-            if node.body < 0 or (not node.per_iteration and node.body < node.array):
-                raise VerifyError("a carry holds at least as many ids in the body as its result", node=node)
-            if node.body != node.array and not node.rebind:
-                raise VerifyError("a carry with a variable of its own must be a rebind carry", node=node)
+            _check_plan(node)
     mark_verified(program.orch.body, check_plans)
 
 
+def _check_plan(node) -> None:
+    if node.array < 0:
+        raise VerifyError("a carry's array size cannot be negative", node=node)
+    if node.array > 0 and not node.rebind:
+        raise VerifyError("an array carry must be a rebind carry", node=node)
+    if node.per_iteration and node.array <= 0:
+        raise VerifyError("a per-iteration carry needs an array", node=node)
+    if node.body < 0 or (not node.per_iteration and node.body < node.array):
+        raise VerifyError("a carry holds at least as many ids in the body as its result", node=node)
+    if node.body != node.array and not node.rebind:
+        raise VerifyError("a carry with a variable of its own must be a rebind carry", node=node)
+
+
+# (the rule's condition, inlined in the constructors: ``_check_plan`` raises where it fails)
+_check_plan.inline = (
+    "{array} >= 0 and ({array} <= 0 or {rebind}) and (not {per_iteration} or {array} > 0) and {body} >= 0 "
+    "and ({per_iteration} or {body} >= {array}) and ({body} == {array} or {rebind})"
+)
+check_plans.node_rules = {"Carry": _check_plan}
 check_plans.record = recorder(check_plans)  # (see ``Language.verify``)
 
 

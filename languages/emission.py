@@ -38,29 +38,49 @@ def statements(body) -> list:
 def check_task_heads(unit) -> None:
     """Every ``TaskArgs`` pairs its lists: a direction per tensor, an encoding per scalar; every
     ``GuardedDummy`` has a push (its guard reads the count its dependency array declares); a
-    ``Submit`` that declares its TaskId captures its outputs (the TaskId is read from them)."""
-    head, dummy, submit = _HEAD_CLASS, _DUMMY_CLASS, _SUBMIT_CLASS
+    ``Submit`` that declares its TaskId captures its outputs (the TaskId is read from them).
+
+    Each holds of a node on its own: the constructors of the three classes run these rules
+    (``node_rules``), so every tree of the language meets the invariant (``Language.proves``)
+    and the pipeline does not walk one for it; this walk checks a tree all the same."""
+    rule_of = _RULE_OF_CLASS
     body_of = _BODY_OF_CLASS
     nodes = list(unit.body)  # (``statements``' walk, checked as it goes: a statement with bodies is none of the three)
     for node in nodes:
         cls = type(node)
-        if cls is head:
-            if len(node.dirs) != len(node.tensors) or len(node.scalars) != len(node.encodings):
-                raise VerifyError(
-                    f"task head {node.name}: {len(node.dirs)} directions for {len(node.tensors)} tensors, "
-                    f"{len(node.encodings)} encodings for {len(node.scalars)} scalars",
-                    node=node,
-                )
-        elif cls is submit:
-            if node.tid is not None and node.outs is None:
-                raise VerifyError(f"submit of {node.args}: TaskId {node.tid} declared without its outputs", node=node)
-        elif cls is dummy:
-            if not node.pushes:
-                raise VerifyError(f"guarded dummy {node.args}: no dependency to wait for", node=node)
+        rule = rule_of.get(cls)
+        if rule is not None:
+            rule(node)
         else:
             nested = body_of.get(cls)
             if nested is not None:
                 nodes += nested(node)
+
+
+def _check_head(node) -> None:
+    if len(node.dirs) != len(node.tensors) or len(node.scalars) != len(node.encodings):
+        raise VerifyError(
+            f"task head {node.name}: {len(node.dirs)} directions for {len(node.tensors)} tensors, "
+            f"{len(node.encodings)} encodings for {len(node.scalars)} scalars",
+            node=node,
+        )
+
+
+def _check_submit(node) -> None:
+    if node.tid is not None and node.outs is None:
+        raise VerifyError(f"submit of {node.args}: TaskId {node.tid} declared without its outputs", node=node)
+
+
+def _check_dummy(node) -> None:
+    if not node.pushes:
+        raise VerifyError(f"guarded dummy {node.args}: no dependency to wait for", node=node)
+
+
+# (each rule's condition, inlined in the constructors: a rule's ``inline``, over its fields' names)
+_check_head.inline = "{len}({dirs}) == {len}({tensors}) and {len}({scalars}) == {len}({encodings})"
+_check_submit.inline = "{tid} is None or {outs} is not None"
+_check_dummy.inline = "{pushes}"
+check_task_heads.node_rules = {"TaskArgs": _check_head, "Submit": _check_submit, "GuardedDummy": _check_dummy}
 
 
 LANGUAGE = encoded.LANGUAGE.extend(
@@ -187,7 +207,7 @@ LANGUAGE = encoded.LANGUAGE.extend(
     ],
 )
 
-_HEAD_CLASS, _DUMMY_CLASS, _SUBMIT_CLASS = LANGUAGE.nodes["TaskArgs"], LANGUAGE.nodes["GuardedDummy"], LANGUAGE.nodes["Submit"]
+_RULE_OF_CLASS = {LANGUAGE.nodes[production]: rule for production, rule in check_task_heads.node_rules.items()}
 # class -> its bodies, as one sequence (a statement of one body: that body's getter)
 _BODY_OF_CLASS = {
     LANGUAGE.nodes[kind]: attrgetter(fields[0]) if len(fields) == 1 else (lambda node, get=attrgetter(*fields): sum(get(node), ()))

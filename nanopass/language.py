@@ -13,6 +13,12 @@ its output without copying them.
 
 Field kinds are written ``"name:Kind"`` with ``Kind`` a terminal or nonterminal name, followed by
 ``*`` for a tuple of them or ``?`` for an optional one (``None``).
+
+An invariant that holds of each node of some productions on its own may declare it as
+``node_rules`` (production -> a function of the node that raises where the node breaks it, with
+an optional ``inline`` condition over the fields' names): the classes a language makes for its
+invariants' rules run them in every constructor, unchecked ones too, and the language then
+proves the invariant (``Language.proves``): ``verify`` walks no tree for it.
 """
 
 from __future__ import annotations
@@ -338,6 +344,7 @@ class Node:
     _field_specs: tuple[Field, ...] = ()
     _terminals: dict[str, Terminal] = {}
     _child_fields: tuple[tuple[str, bool], ...] = ()  # (field, is a tuple) of the nonterminal fields
+    _rules: tuple[Callable[[Any], None], ...] = ()  # node rules every constructor runs (``Language``'s node_rules)
 
     def __setattr__(self, key, value):
         raise AttributeError(f"{type(self).__name__} nodes are immutable (tried to set {key!r})")
@@ -482,7 +489,8 @@ def _install_checks(cls: type, kind_check: Callable[[Field], Any], terminals) ->
     """Generate ``cls.__new__``: convert list fields to tuples, check each field, set it; and
     ``cls.make``, the same with the span positional too (``L.Var.make(name, span)``): a plain
     function call, without the class call's packing of arguments, for a pass's inner loops; and
-    ``cls.make_trusted``, ``make`` without the checks (a list field still becomes a tuple), for a
+    ``cls.make_trusted``, ``make`` without the checks (a list field still becomes a tuple; the
+    class's node rules, ``_rules``, still run), for a
     caller that has proved every value belongs to its field's kind: each is a field of a checked
     node of the same kind (in a language that shares its classes) or a node built by a
     constructor of that kind. Inside ``trusted_checked()`` it is ``make`` (the tests' way to
@@ -582,6 +590,14 @@ def construction_lines(
         lines.append(f"if {span} is not None and _tp({span}) is not _Span: _fail_span({p}cls, {span})")
     lines.append(f"{obj}.span = {span}")
     lines.append(f"{obj}.__class__ = {klass or p + 'cls'}")
+    for j, rule in enumerate(cls._rules):  # (every constructor, unchecked ones too: see ``Language``)
+        env[f"{p}r{j}"] = rule
+        inline = getattr(rule, "inline", None)  # (the rule's condition, the rule called only where it fails)
+        if inline is not None:
+            fields = {spec.name: values[i] for i, spec in enumerate(cls._field_specs)}
+            lines.append(f"if not ({inline.format(**fields, len='_len')}): {p}r{j}({obj})")
+        else:
+            lines.append(f"{p}r{j}({obj})")
     return [indent + line for line in lines]
 
 
@@ -698,6 +714,9 @@ class Language:
         self.nodes: dict[str, type] = {}
         self._build_classes()
         self._class_set = frozenset(self.nodes.values())
+        # The invariants whose node rules every constructor of this language's classes runs
+        # (``proves``): ``verify`` does not walk a tree for them.
+        self._checked_invariants = tuple(i for i in self.invariants if not self._rules_prove(i))
         for production, cls in self.nodes.items():  # L.Var: a plain attribute (no __getattr__ hook: fast in hot loops)
             if production not in self.__dict__:
                 self.__dict__[production] = cls
@@ -751,9 +770,14 @@ class Language:
         self._nt_classes: dict[str, tuple[type, ...]] = {
             name: tuple(self._classes_of(name, set())) for name in self.nonterminals
         }
+        rules: dict[str, list] = {}
+        for invariant in self.invariants:
+            for production, rule in getattr(invariant, "node_rules", {}).items():
+                rules.setdefault(production, []).append(rule)
         for cls in self.nodes.values():
             if cls.__dict__.get("_pending"):
                 del cls._pending
+                cls._rules = tuple(rules.get(cls._production, ()))
                 _install_checks(cls, self._kind_check, self.terminals)
 
     def _classes_of(self, name: str, visiting: set) -> list[type]:
@@ -852,7 +876,9 @@ class Language:
         Invariants in ``known`` are already established for this very tree and are not run again.
         Nor are those in ``inherited``: the pass that made ``tree`` preserves them, and its input
         met them; one that remembers the trees that passed it (its ``record`` function, if it has
-        one) is given the tree to remember. Returns the invariants ``tree`` is now known to meet.
+        one) is given the tree to remember. Nor are those the constructors of this language's
+        classes check (node rules, ``proves``): every tree meets them. Returns the invariants
+        ``tree`` is now known to meet.
         """
         from .errors import VerifyError
 
@@ -862,7 +888,7 @@ class Language:
                 + (f" of language '{tree._origin}'" if isinstance(tree, Node) else ""),
                 node=tree,
             )
-        for invariant in self.invariants:
+        for invariant in self._checked_invariants:  # (not those the constructors check: ``proves``)
             if invariant in inherited:
                 record = getattr(invariant, "record", None)
                 if record is not None:
@@ -874,9 +900,25 @@ class Language:
     def proves(self, invariant: Callable[[Node], None]) -> bool:
         """Whether the grammar alone makes every tree of this language meet ``invariant``: one
         that refuses the productions it names in ``excludes`` (an attribute of the function), of
-        which this language has none."""
+        which this language has none; or one that holds of each node of some productions on its
+        own, whose ``node_rules`` (production -> a function of the node that raises where the
+        node breaks the invariant) every constructor of this language's classes of those
+        productions runs (installed on the classes the language makes, for its invariants)."""
         excludes = getattr(invariant, "excludes", None)
-        return excludes is not None and self.nodes.keys().isdisjoint(excludes)
+        if excludes is not None and self.nodes.keys().isdisjoint(excludes):
+            return True
+        return self._rules_prove(invariant)
+
+    def _rules_prove(self, invariant: Callable[[Node], None]) -> bool:
+        """Whether ``invariant`` has ``node_rules`` and every class of this language of their
+        productions runs them when built (a class shared with a language without the invariant
+        may not)."""
+        rules = getattr(invariant, "node_rules", None)
+        if not rules:
+            return False
+        return all(
+            production not in self.nodes or rule in self.nodes[production]._rules for production, rule in rules.items()
+        )
 
     def production(self, name: str) -> Production:
         """The declaration of production ``name`` (to derive a changed one in an extension)."""

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, ClassVar
 
 from .errors import InternalError, Span
-from .language import Language, Node, construction_lines
+from .language import Language, Node, _check_lines, _fail, construction_lines
 
 # Verb-first names: the first word of every pass name must be one of these.
 PASS_VERBS = frozenset(
@@ -204,8 +204,14 @@ class Pass:
             raise TypeError(f"{node._production} has no field(s) {sorted(changes)}")
         return cls.make(*values, span=span)
 
-    def visit_all(self, items: tuple) -> tuple:
-        """Visit each element of a tuple field, splicing list results; reuse the tuple if unchanged."""
+    def visit_all(self, items: tuple, kinds: frozenset | None = None, odd: Callable[[Any], None] | None = None) -> tuple:
+        """Visit each element of a tuple field, splicing list results; reuse the tuple if unchanged.
+
+        With ``kinds`` (an identity clause's, for a field whose input elements the grammar proves
+        to belong to the target's field, ``_proved_kind``), each element that a step returned in
+        place of another (a list's elements too) is checked as it comes: its class is one of
+        ``kinds``, else ``odd(element)`` says whether it belongs (and raises if not). The elements
+        that come back as they were need no check, and the clause sets the tuple unchecked."""
         step_of, visit = self._dispatch.get, self.visit
         if len(items) == 1:  # most tuple fields (a loop's carries and its body's one scope)
             item = items[0]
@@ -225,15 +231,23 @@ class Pass:
         out = list(items[: len(items) - 1 - rest.__length_hint__()])  # (a tuple's iterator knows what is left)
         if isinstance(new, list):
             out.extend(new)
+            if kinds is not None:
+                _check_new(new, kinds, odd)
         else:
             out.append(new)
+            if kinds is not None and type(new) not in kinds:
+                odd(new)
         for item in rest:
             step = step_of(type(item))
             new = step(item) if step is not None else visit(item)
             if isinstance(new, list):
                 out.extend(new)
+                if kinds is not None:
+                    _check_new(new, kinds, odd)
             else:
                 out.append(new)
+                if kinds is not None and new is not item and type(new) not in kinds:
+                    odd(new)
         return tuple(out)
 
     def rebuild(self, node: Node) -> Node:
@@ -304,13 +318,25 @@ def _compile_clause(pass_: Pass, cls: type) -> tuple[Any, dict[str, Any]]:
         env["builder"] = target_cls._builder
     lines = ["def rebuild(node):"]
     values, compare = [], []
+    # The tuple fields whose elements the clause checks as they come back from their steps (only
+    # those a step replaced: the others, the input's, belong to the target's field by the grammar,
+    # ``_proved_kind``), so that the construction sets them unchecked. For a clause that builds
+    # the target's class of the same fields, and a pass whose ``visit_all`` is the framework's.
+    checked_here = frozenset()
+    if target_cls is not None and target_cls._field_specs == cls._field_specs and type(pass_).visit_all is Pass.visit_all:
+        checked_here = frozenset(
+            i for i, spec in enumerate(cls._field_specs)
+            if spec.many and spec.kind in touched and _proved_kind(pass_, spec.kind)
+        )
     for i, spec in enumerate(cls._field_specs):
         lines.append(f"    v{i} = node.{spec.name}")
         values.append(f"n{i}" if spec.kind in touched else f"v{i}")
         if spec.kind not in touched:
             continue
         compare.append(f"n{i} is v{i}")
-        if spec.many:
+        if i in checked_here:
+            lines += _checked_tuple_lines(target_cls, i, env)
+        elif spec.many:
             # visit_all(v), with its one- and two-element cases (most tuple fields that have
             # elements: a loop's carries, a body's one scope, a body of a statement and a Yield,
             # shapes, offsets, arguments, dependencies) done here
@@ -347,7 +373,7 @@ def _compile_clause(pass_: Pass, cls: type) -> tuple[Any, dict[str, Any]]:
             lines.append(f"    if {' and '.join(compare) or 'True'}: return node")
         lines.append("    out = builder()")
         lines.append("    span = node.span")
-        trusted = _proved_fields(pass_, cls) | {-1}
+        trusted = _proved_fields(pass_, cls) | checked_here | {-1}
         visited = [i for i, spec in enumerate(cls._field_specs) if spec.kind in touched]
         tuples = frozenset(i for i in visited if cls._field_specs[i].many)  # (see above: always a tuple)
         same = {i: f"v{i}" for i in visited if _proved_kind(pass_, cls._field_specs[i].kind)}
@@ -357,6 +383,73 @@ def _compile_clause(pass_: Pass, cls: type) -> tuple[Any, dict[str, Any]]:
         lines.append("    return out")
     code = compile("\n".join(lines), f"<identity clause of {cls._production} in {pass_.name}>", "exec")
     return code, env
+
+
+def _checked_tuple_lines(target_cls: type, i: int, env: dict[str, Any]) -> list[str]:
+    """The identity clause's visit of the tuple field ``i`` (in ``v{i}``) into ``n{i}``, each
+    element a step replaced checked against the field of ``target_cls`` (``visit_all``'s
+    ``kinds``); its one- and two-element cases (most tuple fields that have elements: a loop's
+    carries, a body's one scope, a body of a statement and a Yield, two arguments) done here."""
+    spec = target_cls._field_specs[i]
+    env[f"S{i}"] = frozenset(target_cls._kind_checks[i])
+    env[f"odd{i}"] = _element_check(target_cls, i)
+    whole = [  # (a list a step returned: every element checked, as the constructor checks a tuple)
+        "            " + line
+        for line in _check_lines(target_cls, f"_{target_cls.__name__}_", i, spec, target_cls._kind_checks[i], f"n{i}", env, True)
+    ]
+    return [
+        f"    if not v{i}:",
+        f"        n{i} = v{i}",
+        f"    elif len(v{i}) == 1:",
+        f"        e{i} = v{i}[0]",
+        f"        s{i} = step_of(tp(e{i}))",
+        f"        m{i} = s{i}(e{i}) if s{i} is not None else visit(e{i})",
+        f"        if m{i} is e{i}:",
+        f"            n{i} = v{i}",
+        f"        elif tp(m{i}) is List:",
+        f"            n{i} = tuple(m{i})",
+        *whole,
+        "        else:",
+        f"            n{i} = (m{i},)",
+        f"            if tp(m{i}) not in S{i}: odd{i}(m{i})",
+        f"    elif len(v{i}) == 2:",
+        f"        e{i}, f{i} = v{i}",
+        f"        s{i} = step_of(tp(e{i}))",
+        f"        m{i} = s{i}(e{i}) if s{i} is not None else visit(e{i})",
+        f"        s{i} = step_of(tp(f{i}))",
+        f"        k{i} = s{i}(f{i}) if s{i} is not None else visit(f{i})",
+        f"        if m{i} is e{i} and k{i} is f{i}:",
+        f"            n{i} = v{i}",
+        f"        elif tp(m{i}) is List or tp(k{i}) is List:",
+        f"            n{i} = spliced(m{i}, k{i})",
+        *whole,
+        "        else:",
+        f"            n{i} = (m{i}, k{i})",
+        f"            if m{i} is not e{i} and tp(m{i}) not in S{i}: odd{i}(m{i})",
+        f"            if k{i} is not f{i} and tp(k{i}) not in S{i}: odd{i}(k{i})",
+        "    else:",
+        f"        n{i} = visit_all(v{i}, S{i}, odd{i})",
+    ]
+
+
+def _check_new(elements: list, kinds: frozenset, odd: Callable[[Any], None]) -> None:
+    """``visit_all``'s check of the elements a step returned as a list (see its ``kinds``)."""
+    for element in elements:
+        if type(element) not in kinds:
+            odd(element)
+
+
+def _element_check(cls: type, index: int) -> Callable[[Any], None]:
+    """The check of an element of the tuple field ``index`` of a ``cls`` node whose class is not
+    one of the field's classes exactly: an instance of one of them (a subclass) passes, anything
+    else raises ``GrammarError`` as the constructor would (``language._fail``)."""
+    classes = cls._kind_checks[index]
+
+    def odd(element: Any) -> None:
+        if not isinstance(element, classes):
+            _fail(cls, index, element, None)
+
+    return odd
 
 
 def _spliced(*results: Any) -> tuple:

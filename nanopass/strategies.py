@@ -55,7 +55,26 @@ class _Builder:
                 return None
             else:
                 fields.append(inner)
+        if cls._rules:  # (node rules: draw again until the constructor accepts the node)
+            return _obeying_rules(cls, st.tuples(*fields))
         return st.builds(cls, *fields)
+
+
+@st.composite
+def _obeying_rules(draw, cls: type, fields: Any) -> Any:
+    """A ``cls`` node of drawn fields that its node rules accept (``Language``'s ``node_rules``):
+    fields are drawn again while a rule refuses them, a bounded number of times."""
+    from hypothesis import assume
+
+    for _ in range(_RULE_TRIES):
+        try:
+            return cls(*draw(fields))
+        except Exception:  # noqa: BLE001 - a rule refused the fields (any error it raises)
+            continue
+    assume(False)
+
+
+_RULE_TRIES = 25
 
 
 class Alien:

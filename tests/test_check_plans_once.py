@@ -12,6 +12,7 @@ from test_dep_annotated_statement_kinds import replaced
 from nanopass.api import run_pipeline
 from nanopass.errors import VerifyError
 from nanopass.languages import CARRIED as C
+from nanopass.languages.carried import check_plans
 from nanopass.languages.statements import iter_stmts, reusing_walks
 from nanopass.tools.bench import source_of
 
@@ -44,10 +45,31 @@ def test_a_faulty_plan_is_refused(tmp_path, fields, message, which):
     loops = [s for s in iter_stmts(good.orch.body) if s._production == "For"]
     shared = loops[0].iters[0].plan
     assert all(loop.iters[0].plan is shared for loop in loops)  # one node for every carry's plan
-    bad = with_plan(good, loops[0] if which == "first" else loops[-1], C.Carry.make(*fields))
+    for build in (C.Carry, C.Carry.make, C.Carry.make_trusted):  # (the rule every constructor runs)
+        with pytest.raises(VerifyError, match=message):
+            build(*fields)
+    bad = with_plan(good, loops[0] if which == "first" else loops[-1], _unchecked_plan(*fields))
     with reusing_walks():
         C.verify(good)
+        check_plans(good)
         with pytest.raises(VerifyError, match=message):
-            C.verify(bad)
+            check_plans(bad)
     with pytest.raises(VerifyError, match=message):
-        C.verify(bad)
+        check_plans(bad)
+
+
+def _unchecked_plan(rebind, array, per_iteration, body):
+    """A Carry built around its constructors (so its node rule): the plan a faulty builder would
+    hand the walk."""
+    node = C.Carry._builder()
+    node.rebind, node.array, node.per_iteration, node.body, node.span = rebind, array, per_iteration, body, None
+    node.__class__ = C.Carry
+    return node
+
+
+def test_the_constructors_prove_the_plans_so_the_pipeline_walks_no_tree_for_them():
+    from nanopass.languages import ALL
+
+    having = [language for language in ALL if check_plans in language.invariants]
+    assert having and all(language.proves(check_plans) for language in having)
+    assert all(language._checked_invariants.count(check_plans) == 0 for language in having)

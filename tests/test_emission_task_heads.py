@@ -33,13 +33,34 @@ def test_every_compiled_head_passes(path):
     emission.check_task_heads(unit)
 
 
+def _unchecked(cls, **fields):
+    """A ``cls`` node with ``fields``, built around every constructor (and so its node rules):
+    the tree a faulty builder would hand the walk."""
+    node = cls._builder()
+    for name in cls._fields:
+        setattr(node, name, fields[name])
+    node.span = None
+    node.__class__ = cls
+    return node
+
+
+def _refused_by_every_constructor(cls, fields: dict, match: str) -> None:
+    values = [fields[f] for f in cls._fields]
+    for build in (lambda: cls(**fields), lambda: cls.make(*values), lambda: cls.make_trusted(*values)):
+        with pytest.raises(VerifyError, match=match):
+            build()
+
+
 @pytest.mark.parametrize("cut", ["dirs", "tensors", "scalars", "encodings"])
 def test_an_unpaired_head_is_refused_wherever_it_is(cut):
     unit = compiled_stages(next(p for p in CORPUS if p.stem == "loop_scalar"))[-1].tree
     head = next(h for h in _heads(unit.body) if h.tensors and h.scalars)
     fields = {f: getattr(head, f) for f in ("blank", "comment", "name", "dirs", "tensors", "scalars", "encodings")}
     fields[cut] = fields[cut][:-1]
-    bad = type(head)(**fields)
+    _refused_by_every_constructor(type(head), fields, "task head")  # (its node rule: ``node_rules``)
+    with pytest.raises(VerifyError, match="task head"):
+        head.replace(**{cut: fields[cut]})
+    bad = _unchecked(type(head), **fields)
     for body in ((bad,), (_nested(bad),)):
         broken = type(unit)(unit.func, unit.arg_count, unit.externals, unit.scalars, unit.dyn_defs, body)
         with pytest.raises(VerifyError, match="task head"):
@@ -51,10 +72,25 @@ def test_a_guarded_dummy_without_a_push_is_refused_wherever_it_is():
     write a guard of an undeclared count."""
     unit = compiled_stages(next(p for p in CORPUS if p.stem == "loop_scalar"))[-1].tree
     E = emission.LANGUAGE
-    bad = E.GuardedDummy("params_barrier", 1, (), None, None)
+    fields = dict(args="params_barrier", size=1, pushes=(), outs=None, tid=None)
+    _refused_by_every_constructor(E.GuardedDummy, fields, "guarded dummy params_barrier")
+    bad = _unchecked(E.GuardedDummy, **fields)
     for body in ((bad,), (_nested(bad),)):
         broken = type(unit)(unit.func, unit.arg_count, unit.externals, unit.scalars, unit.dyn_defs, body)
         with pytest.raises(VerifyError, match="guarded dummy params_barrier"):
             emission.check_task_heads(broken)
     good = E.GuardedDummy("params_barrier", 1, (E.PushDep("t", None, True),), None, None)
     emission.check_task_heads(type(unit)(unit.func, unit.arg_count, unit.externals, unit.scalars, unit.dyn_defs, (good,)))
+
+
+def test_the_constructors_prove_the_heads_so_the_pipeline_walks_no_tree_for_them():
+    """``check_task_heads`` holds of each node on its own: the three classes run its node rules
+    when built, so the language proves it and ``verify`` does not call it."""
+    E = emission.LANGUAGE
+    assert E.proves(emission.check_task_heads)
+    for production in ("TaskArgs", "Submit", "GuardedDummy"):
+        assert emission.check_task_heads.node_rules[production] in E.nodes[production]._rules
+    unit = compiled_stages(next(p for p in CORPUS if p.stem == "loop_scalar"))[-1].tree
+    bad = _unchecked(E.GuardedDummy, args="params_barrier", size=1, pushes=(), outs=None, tid=None)
+    broken = type(unit)(unit.func, unit.arg_count, unit.externals, unit.scalars, unit.dyn_defs, (bad,))
+    E.verify(broken)  # (a tree built around the constructors: only the walk would see it)

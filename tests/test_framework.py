@@ -686,3 +686,95 @@ def test_an_ill_formed_node_inside_a_rebuilt_subtree_is_caught_naming_the_pass_a
         assert isinstance(error, InternalError) and error.pass_name == pass_.name
         assert f"({production} ...)" in str(error) and f"field '{field}'" in str(error)
     assert _BadName().visit(reused) is reused  # the statements around were not rebuilt
+
+
+def test_a_tuple_field_checks_each_element_a_handler_replaced_whatever_its_length():
+    """An identity clause leaves unchecked the elements of a tuple field that come back as they
+    were (the grammar proves their kind in the target) and checks each one a handler replaced,
+    or spliced in, as it comes back (``visit_all``'s ``kinds``; the one- and two-element cases in
+    the clause): a wrong one among many stops the pipeline naming the pass, the production and
+    the field."""
+
+    class _NoteToNum(Pass):
+        """Put an expression where a note was. Test-only."""
+
+        name = "convert_notes_to_numbers"
+        source = L0
+        target = L0
+
+        def Note(self, node):
+            return L0.Num(1) if node.msg == "one" else [L0.Let("s", L0.Var("t")), L0.Num(2)]
+
+    let = L0.Let("a", L0.Var("b"))
+    for note in ("one", "spliced"):
+        for at in range(4):
+            for length in (1, 2, 3, 5):
+                if at >= length:
+                    continue
+                body = [let] * length
+                body[at] = L0.Note(note, None)
+                with pytest.raises(PipelineError) as info:
+                    Pipeline([_NoteToNum]).run(L0.Prog([L0.Loop(2, body)], None))
+                error = info.value.error
+                assert isinstance(error, GrammarError) and error.pass_name == _NoteToNum.name, (note, at, length)
+                assert "(Loop ...)" in str(error) and "field 'body'" in str(error)
+
+    class _NoteToLet(Pass):
+        """Notes become lets. Test-only."""
+
+        name = "convert_notes_to_lets"
+        source = L0
+        target = L0
+
+        def Note(self, node):
+            return L0.Let(node.msg, L0.Num(0)) if node.weight is None else []
+
+    body = [let, L0.Note("n", None), let, L0.Note("m", 1.0), let]
+    out = _NoteToLet().run(L0.Prog([L0.Loop(2, body)], None))
+    assert out.body[0].body == (let, L0.Let("n", L0.Num(0)), let, let)
+
+
+def test_a_node_rule_runs_in_every_constructor_and_names_the_pass_that_broke_it():
+    """An invariant that holds of each node of some productions on its own declares them as
+    ``node_rules``: every constructor of the language's classes runs them (the generated
+    identity clauses too), the language proves the invariant and ``verify`` walks no tree for it;
+    a pass building a node the rule refuses stops the pipeline naming the pass."""
+    from nanopass.errors import VerifyError
+
+    walked = []
+
+    def check_positive(tree):
+        walked.append(tree)
+
+    def positive(node):
+        raise VerifyError(f"count {node.count} is negative", node=node)
+
+    positive.inline = "{count} >= 0"
+    check_positive.node_rules = {"Loop": positive}
+    toy = L0.extend("toy_rules", add={"Stmt": [Production("Mark", "n:integer")]}, remove={"Stmt": ["Loop"]},
+                    invariants=[check_positive])
+    toy = toy.extend("toy_rules2", remove={"Stmt": ["Mark"]}, add={"Stmt": [L0.production("Loop")]})
+    assert toy.proves(check_positive) and not L0.proves(check_positive)
+    shared = L0.extend("toy_shared", invariants=[check_positive])  # (L0's Loop class, which runs no rule)
+    assert shared.Loop is L0.Loop and not shared.proves(check_positive)
+    Loop = toy.Loop
+    for build in (lambda: Loop(-1, ()), lambda: Loop.make(-1, ()), lambda: Loop.make_trusted(-1, ())):
+        with pytest.raises(VerifyError, match="count -1"):
+            build()
+    tree = toy.Prog([Loop(2, [toy.Let("x", toy.Num(1))])], None)
+    toy.verify(tree)
+    assert walked == []  # (proved: not walked)
+
+    class _Negate(Pass):
+        """Loops count down. Test-only."""
+
+        name = "convert_counts"
+        source = toy
+        target = toy
+
+        def Loop(self, node):
+            return self.build(node, count=-node.count)
+
+    with pytest.raises(PipelineError) as info:
+        Pipeline([_Negate]).run(tree)
+    assert isinstance(info.value.error, VerifyError) and info.value.error.pass_name == "convert_counts"

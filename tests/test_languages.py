@@ -181,12 +181,26 @@ def test_a_loop_rebuilt_without_its_yield_inside_a_reused_tree_is_rejected(tmp_p
 
 
 def test_a_bad_carry_plan_inside_a_reused_tree_is_rejected(tmp_path):
+    from nanopass.errors import VerifyError
+    from nanopass.languages.carried import check_plans
+    from nanopass.languages.statements import reusing_walks
+
     stage = _stage(tmp_path, "classify_iter_arg_carry")
     loop = _innermost_loop(stage.tree)
     it = loop.iters[0]
-    bad_it = it.replace(plan=it.plan.replace(array=-1))
+    with pytest.raises(VerifyError, match="array size cannot be negative"):  # (the plan's node rule)
+        it.plan.replace(array=-1)
+    plan = it.plan._builder()  # (a plan built around the constructors: the tree's walk must still refuse it)
+    plan.rebind, plan.array, plan.per_iteration, plan.body, plan.span = it.plan.rebind, -1, False, 0, None
+    plan.__class__ = type(it.plan)
+    bad_it = it.replace(plan=plan)
     bad = _with_stmt_replaced(stage.tree, loop, loop.replace(iters=(bad_it, *loop.iters[1:])))
-    assert "array size cannot be negative" in _error_after_good(stage.language, stage.tree, bad)
+    with reusing_walks():
+        check_plans(stage.tree)
+        with pytest.raises(VerifyError, match="array size cannot be negative"):
+            check_plans(bad)
+    with pytest.raises(VerifyError, match="array size cannot be negative"):
+        check_plans(bad)
 
 
 def test_a_bad_task_inside_a_reused_tree_is_rejected(tmp_path):

@@ -132,7 +132,9 @@ def test_a_task_inside_a_plain_cpp_block_is_a_node_of_the_emission_graph():
     # Found by the property above: the walker skipped ``Block`` ({ ... }) bodies.
     from nanopass.languages import EMISSION as E
 
-    unit = E.Unit("f", 0, [], [], [], [E.Block([E.TaskArgs(False, None, "p", [], [], [], []), E.GuardedDummy("p", 0, [], None, None)])])
+    # (a guarded dummy has a push: emission's node rule, ``check_task_heads``)
+    dummy = E.GuardedDummy("p", 1, [E.PushDep("t", None, True)], None, None)
+    unit = E.Unit("f", 0, [], [], [], [E.Block([E.TaskArgs(False, None, "p", [], [], [], []), dummy])])
     graph = static_graph(unit)
     assert len(graph.nodes) == submit_sites(unit) == 1
 
