@@ -1143,6 +1143,8 @@ def find_hazards(
         body, to a fixpoint; a pass over the body from the head is analysed and undone, and
         what it leaves that the head lacks is added to the head."""
         key = id(stmt)
+        if not loops and STRAIGHT_LOOPS and OUTERMOST_REPLAYED and is_parallel(stmt) and straight_loop(stmt, path, scope, pos, parallel, auto):
+            return
         live = state.live  # (the same after the body: ``follow`` resumes the state it left)
         if not loops:  # (the logs ``settled`` reads: what is before an outermost loop is not)
             del stepped[:], renewed_roots[:], closed_scopes[:], holds.transfers[:]
@@ -1259,6 +1261,47 @@ def find_hazards(
                         live.replace(e, untagged)
         if carries:
             carries.leave()
+
+    def straight_loop(stmt, path, scope, pos, parallel, auto) -> bool:
+        """``loop`` on an outermost ``pl.parallel`` loop that runs more than once (``trip_count``)
+        and whose body is straight (``replays_follow``): one pass over the body from the state
+        before it, and its end replayed to the fixpoint (``replayed_to_fixpoint``), no head, no
+        mark of earlier iterations, no ``settled``; whether it took the loop (else it left the
+        state as it was, for the general walk).
+
+        The general walk does the same there (``keeps_first_pass``, ``OUTERMOST_REPLAYED``): it
+        meets the loop once (an outermost loop: no cached head, no pass that follows facts), so
+        its first pass is this pass, from the same state; when every fact that pass added is of
+        an access of the body it keeps the state where the pass ended and replays that end.
+        When one is not (a fact from before the loop that a transfer of the body changed), this
+        undoes the pass and the carries' entry and leaves the loop to the general walk, whose
+        first pass then meets what this one met (the sites and the facts of the body's tasks
+        are kept by task, as that walk keeps them: no site is made twice, no pair differs)."""
+        key = id(stmt)
+        if (key, id(current[-1])) in heads:
+            return False
+        runs = trip_count(stmt)
+        if runs is None or runs < 2 or not replays_follow(stmt.body):
+            return False
+        live = state.live
+        start = live.mark()
+        del stepped[:], renewed_roots[:], closed_scopes[:], holds.transfers[:]
+        carries = holds.carries(stmt, scope)
+        if carries:
+            carries.enter()
+        since = (0, 0, 0, len(holds.transfers))  # (``logs()``: the carries' entry is not replayed)
+        mark = live.mark()
+        block(stmt.body, path + (key,), (key,), scope, pos, parallel | {key}, auto)
+        if carries:
+            carries.back_edge()
+        plus, _ = live.delta(mark)
+        if not keeps_first_pass(runs, False, plus, key):
+            live.undo(start)
+            return False
+        replayed_to_fixpoint(plus, since, logs())
+        if carries:
+            carries.leave()
+        return True
 
     def replay(new, start, end) -> tuple[list[Access], list[Access]]:
         """``follow`` on a body without branches or loops (``replays_follow``): a pass that
@@ -1503,6 +1546,11 @@ ONCE_OUTSIDE_LOOPS = True
 # body to its fixpoint without marking facts or keeping logs (``replayed_to_fixpoint``); off only
 # in the tests that compare the two.
 OUTERMOST_REPLAYED = True
+
+# Whether ``find_hazards`` takes an outermost ``pl.parallel`` loop that runs more than once and
+# whose body is straight by a path of its own (``straight_loop``: the general walk's first pass
+# and replay, without its head, marks and logs); off only in the tests that compare the two.
+STRAIGHT_LOOPS = True
 
 # Whether order_write_after_read follows only the roots of ``war_roots`` outside MANUAL scopes;
 # off only in the tests that compare the two.
