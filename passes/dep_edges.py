@@ -67,17 +67,18 @@ class EdgeWriter:
 
     def __init__(
         self, func, hazards: Hazards, needed: dict[int, dict[int, bool]], tag: str, tracked: bool = True,
-        operands: dict[int, str] | None = None, waits: frozenset = frozenset(),
+        operands: dict[int, str] | None = None, waits: frozenset = frozenset(), cells: set[str] | None = None,
     ):
         """``needed``: target site -> {source site: whether older runs than the latest must be
         waited for}. ``tracked``: the runtime keeps tracking the analysed region (False when the
         pass turns it into a MANUAL scope). A target that is a host access waits through a host
         fence of tensor ``operands[target]`` placed just before it, or before the manual scope
-        around it (``Site.fence``)."""
+        around it (``Site.fence``). ``cells``: every cell a ``CellDecl`` or ``CellSet`` of ``func``
+        names, when the caller knows them (``Prework.cells``; else found by a walk)."""
         self.hazards = hazards
         self.needed = needed
         self.tag = tag
-        self.names = FreshVersions(taken_names(func))
+        self.names = FreshVersions(taken_names(func, cells))
         self.plan: dict[int, list[tuple[str, int]]] = {}  # target site -> [(mode, source site)]
         self.cells: dict[int, str] = {}
         self.joins: dict[int, str] = {}
@@ -110,7 +111,9 @@ class EdgeWriter:
             for mode, src in modes:
                 used_as.setdefault(src, set()).add(mode)
         # (the cells an earlier pass made are looked for only where a cell or a join is used)
-        celled = any("cell" in used or "join" in used for used in used_as.values())
+        # (and only in a function that sets a cell, where the caller knows)
+        celled = cells is None or bool(cells)
+        celled = celled and any("cell" in used or "join" in used for used in used_as.values())
         self.existing_cells, self.existing_joins = _existing_cells(func) if celled else ({}, {})
         # (the cells and joins an earlier pass made, as sets: ``rewrite_task`` asks once per task)
         self.reused_cells, self.reused_joins = set(self.existing_cells.values()), set(self.existing_joins.values())

@@ -1522,11 +1522,12 @@ class Prework:
     roots an unordered write-after-read may be of (``war``: ``war_roots``). ``dep_sources``: every
     name a dependency, a let's copied or stored value, a yield, a loop carry or its init names (a
     superset of the TaskId values a task waits for and of the sources of ``Holders``' transfers; None
-    where not asked for)."""
+    where not asked for). ``cells``: the cells a ``CellDecl`` or ``CellSet`` names (``EdgeWriter``
+    reads them instead of a walk of its own: ``cells.taken_names``, and none set, no cell to reuse)."""
 
     __slots__ = (
         "written", "made_in", "host_reads", "manual", "any_manual", "carrying", "untracked", "war", "allocates", "dep_sources",
-        "copies", "places",
+        "copies", "places", "cells",
     )
 
 
@@ -1583,6 +1584,7 @@ def _prework(body, store: dict | None, untracked, war: bool = False, wanted: boo
     existing: set[str] = set()
     host_written: set[str] = set()
     sources: set[str] = set()  # (``dep_sources``)
+    cells: set[str] = set()
     add, source = written.add, sources.add
     nothing: tuple = ()
     manual_mode = ScopeMode.manual
@@ -1676,12 +1678,15 @@ def _prework(body, store: dict | None, untracked, war: bool = False, wanted: boo
                 for value in stmt.values if wanted else nothing:
                     if value._production == "Var":
                         source(value.name)
-            elif kind == "Dummy" and wanted:
-                sources.update(dep_names(stmt))
+            elif kind == "Dummy":
+                if wanted:
+                    sources.update(dep_names(stmt))
+            elif kind == "CellDecl" or kind == "CellSet":
+                cells.add(stmt.cell)
 
     walk(body, frozenset())
     walk = None  # noqa: F841 - (it calls itself through this frame's cell: cut the cycle)
-    out.untracked, out.dep_sources = manual_dep, sources if wanted else None
+    out.untracked, out.dep_sources, out.cells = manual_dep, sources if wanted else None, cells
     out.written = (written - (manual_dep if untracked is None else untracked)) | allocated
     out.made_in, (out.host_reads, out.manual, out.carrying, out.any_manual, creates, out.copies, out.places) = made, flags
     # (a task's output the runtime allocates is a root named for itself in ``store``: ``allocated``)

@@ -272,7 +272,7 @@ class OrderWriteAfterRead(Pass):
             return program
         for site in waits:  # (a wait site's fence takes the tensor accessed after it)
             operands[site] = host_target(hazards.sites[site].task)[0].name
-        self.writer = EdgeWriter(func, hazards, needed, "war", operands=operands, waits=frozenset(waits))
+        self.writer = EdgeWriter(func, hazards, needed, "war", operands=operands, waits=frozenset(waits), cells=scan.cells)
         # the tasks ``rewrite_task`` may change: each target and each source (it changes no other);
         # and the indices of the function body's statements that hold a statement the rewrite may
         # change (as ``EdgeWriter`` places them): those tasks, and the statement each host fence
