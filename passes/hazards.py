@@ -1030,6 +1030,8 @@ def find_hazards(
         return True
 
     once = ONCE_OUTSIDE_LOOPS
+    # (each kernel's output parameters, read once: ``task_accesses`` asks them of every task)
+    outputs = {name: output_params(kernel) for name, kernel in kernels.items()}
 
     def task_site(task, path, loops, scope, position, auto) -> int:
         """A new site for ``task``, filed where the walk looks for it."""
@@ -1047,12 +1049,12 @@ def find_hazards(
         # whether its runs are chained depends on every run's places: ``store``'s
         mine, certain = task_accesses(
             task, site, scope, parallel, store, written, kernels, untracked_roots, result.chained, loops, made_in,
-            renewed, followed, read, inout_reads_meet,
+            renewed, followed, read, inout_reads_meet, outputs,
         )
         if current[-1] is not store:
             mine, certain = task_accesses(
                 task, site, scope, parallel, current[-1], written, kernels, untracked_roots, set(), loops, made_in,
-                renewed, followed, read, inout_reads_meet,
+                renewed, followed, read, inout_reads_meet, outputs,
             )
         gen = _gen(mine, certain)
         return (mine if inout_reads_meet else _meeting(mine), certain, dep_names(task), gen,
@@ -1699,7 +1701,7 @@ def task_accesses(
     task, site: int, scope: int | None, parallel: frozenset, store: dict, written: set[str], kernels: dict[str, Any],
     untracked_roots: set[str], chained: set[int], loops: tuple = (), made_in: dict | None = None,
     renewed: frozenset = frozenset(), followed: frozenset | None = None, read: set[str] | None = None,
-    inout_reads: bool = True,
+    inout_reads: bool = True, outputs: dict[str, tuple] | None = None,
 ) -> tuple[list[Access], set[Access]]:
     """The task's accesses of ``written`` roots (of those in ``followed`` too, if given), and those of its writes that are certain (the
     argument is one region of one root; a carry or branch result that may be one of several is
@@ -1710,7 +1712,9 @@ def task_accesses(
     its create), is added to ``chained`` (``Hazards.chained``). With ``read``, the task's TaskId
     covers its accesses only if it is among those names (``Holders.read``). With ``inout_reads``
     False an InOut argument whose write is certain makes no read (for ``find_hazards`` with
-    ``inout_reads_meet=False``: such a read meets nothing, and the write supersedes it, ``_gen``)."""
+    ``inout_reads_meet=False``: such a read meets nothing, and the write supersedes it, ``_gen``).
+    ``outputs``: kernel name -> its ``output_params``, when the caller has them (else read from
+    ``kernels``)."""
     out, certain = [], set()
     covers = frozenset({task.tid.name}) if task.tid is not None and (read is None or task.tid.name in read) else NONE
     for arg in task.args:
@@ -1761,7 +1765,7 @@ def task_accesses(
                         chained.add(site)
     if not task.outs:
         return out, certain
-    params = output_params(kernels[task.kernel])
+    params = outputs[task.kernel] if outputs is not None else output_params(kernels[task.kernel])
     for i, binder in enumerate(task.outs):  # (a task's outputs are Binders)
         p = params[i]
         if (p is None or p >= len(task.args)) and binder.name not in untracked_roots and (
