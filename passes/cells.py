@@ -84,13 +84,17 @@ def _join_cells(func) -> dict:
 
 
 
-def taken_names(func) -> set[str]:
+def taken_names(func, cells=None) -> set[str]:
     """The names a new binder or cell of ``func`` may not take: its parameters', its dynamic
     dimensions', every binder's under its body (the body's walk keeps them, ``Walk.binder_names``:
-    the single-definition check made them for the stage before) and every cell's."""
+    the single-definition check made them for the stage before) and every cell's (``cells``, when
+    the caller knows them: every cell a ``CellDecl`` or ``CellSet`` of the body names)."""
     names = {p.name for p in func.params} | {d.name for d in func.dyn_dims}
     names.update(walk_of(func.body).binder_names())
-    names.update(s.cell for s in iter_stmts(func.body) if s._production in ("CellDecl", "CellSet"))
+    if cells is None:
+        names.update(s.cell for s in iter_stmts(func.body) if s._production in ("CellDecl", "CellSet"))
+    else:
+        names.update(cells)
     return names
 
 

@@ -67,17 +67,18 @@ class EdgeWriter:
 
     def __init__(
         self, func, hazards: Hazards, needed: dict[int, dict[int, bool]], tag: str, tracked: bool = True,
-        operands: dict[int, str] | None = None, waits: frozenset = frozenset(),
+        operands: dict[int, str] | None = None, waits: frozenset = frozenset(), cells: set[str] | None = None,
     ):
         """``needed``: target site -> {source site: whether older runs than the latest must be
         waited for}. ``tracked``: the runtime keeps tracking the analysed region (False when the
         pass turns it into a MANUAL scope). A target that is a host access waits through a host
         fence of tensor ``operands[target]`` placed just before it, or before the manual scope
-        around it (``Site.fence``)."""
+        around it (``Site.fence``). ``cells``: every cell a ``CellDecl`` or ``CellSet`` of ``func``
+        names, when the caller knows them (``Prework.cells``; else found by a walk)."""
         self.hazards = hazards
         self.needed = needed
         self.tag = tag
-        self.names = FreshVersions(taken_names(func))
+        self.names = FreshVersions(taken_names(func, cells))
         self.plan: dict[int, list[tuple[str, int]]] = {}  # target site -> [(mode, source site)]
         self.cells: dict[int, str] = {}
         self.joins: dict[int, str] = {}
@@ -86,47 +87,53 @@ class EdgeWriter:
         self.operands = operands or {}
         self.waits = waits  # host sites waited for by a dummy's created element (``HostFence.wait``)
         self.fences_at: dict[int, list[int]] = {}  # id(statement) -> the host sites fenced just before it
+        # the sources targets wait for: all of them, those through a cell, those through a join
+        used, celled, joined = set(), set(), set()
+        sites = hazards.sites
         for target, sources in sorted(needed.items()):
-            t = hazards.sites[target]
+            t = sites[target]
             if t.host:
                 t = t.fence or t
                 self.fences_at.setdefault(id(t.task), []).append(target)
             modes = []
             for source, older in sorted(sources.items()):
-                s = hazards.sites[source]
+                s = sites[source]
+                used.add(source)
                 chained, self_edge = tracked and source in hazards.chained, source in needed.get(source, ())
                 if older and not chained and self_edge and parallel is None:
                     parallel = _parallel_loops(func.body)
                 if older and not runs_ordered(s, chained, self_edge, parallel):
                     modes.append(("join", source))
+                    joined.add(source)
                 elif source != target and dominates(s, t):
                     modes.append(("direct", source))
                 else:
                     modes.append(("cell", source))
+                    celled.add(source)
             self.plan[target] = modes
-        # names in the program order of the source tasks (D12: deterministic, readable)
-        used_as: dict[int, set[str]] = {}  # source site -> the modes targets wait for it in
-        for modes in self.plan.values():
-            for mode, src in modes:
-                used_as.setdefault(src, set()).add(mode)
-        # (the cells an earlier pass made are looked for only where a cell or a join is used)
-        celled = any("cell" in used or "join" in used for used in used_as.values())
-        self.existing_cells, self.existing_joins = _existing_cells(func) if celled else ({}, {})
+        # (the cells an earlier pass made are looked for only where a cell or a join is used, and
+        # only in a function that sets a cell, where the caller knows)
+        look = (celled or joined) and (cells is None or bool(cells))
+        self.existing_cells, self.existing_joins = _existing_cells(func) if look else ({}, {})
         # (the cells and joins an earlier pass made, as sets: ``rewrite_task`` asks once per task)
         self.reused_cells, self.reused_joins = set(self.existing_cells.values()), set(self.existing_joins.values())
-        for source in sorted(used_as):
-            s = hazards.sites[source]
-            used = used_as[source]
+        # names in the program order of the source tasks (D12: deterministic, readable)
+        for source in sorted(used):
+            s = sites[source]
             existing_tid = s.task.tid.name if s.task.tid is not None else None
             if s.task.tid is None:
                 self.tids[source] = self.fresh(f"{s.task.kernel}_tid", "dep")
-            if "cell" in used:
+            if source in celled:
                 self.cells[source] = self.existing_cells.get(existing_tid) or self.fresh_cell(s, "last")
-            if "join" in used:
+            if source in joined:
                 self.joins[source] = self.existing_joins.get(existing_tid) or self.fresh_cell(s, "all")
         # (the tasks ``rewrite_task`` changes: each target and each source; it leaves any other as it is)
-        sites = hazards.sites
-        self.site_index = {id(sites[i].task): i for i in (*self.plan, *used_as) if not sites[i].host}
+        self.site_index = index = {}
+        for i in self.plan:
+            if not sites[i].host:
+                index[id(sites[i].task)] = i
+        for i in used:
+            index[id(sites[i].task)] = i  # (a source is a task)
 
     # -- names -----------------------------------------------------------------------------------
 

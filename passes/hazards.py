@@ -1030,6 +1030,8 @@ def find_hazards(
         return True
 
     once = ONCE_OUTSIDE_LOOPS
+    # (each kernel's output parameters, read once: ``task_accesses`` asks them of every task)
+    outputs = {name: output_params(kernel) for name, kernel in kernels.items()}
 
     def task_site(task, path, loops, scope, position, auto) -> int:
         """A new site for ``task``, filed where the walk looks for it."""
@@ -1047,12 +1049,12 @@ def find_hazards(
         # whether its runs are chained depends on every run's places: ``store``'s
         mine, certain = task_accesses(
             task, site, scope, parallel, store, written, kernels, untracked_roots, result.chained, loops, made_in,
-            renewed, followed, read, inout_reads_meet,
+            renewed, followed, read, inout_reads_meet, outputs,
         )
         if current[-1] is not store:
             mine, certain = task_accesses(
                 task, site, scope, parallel, current[-1], written, kernels, untracked_roots, set(), loops, made_in,
-                renewed, followed, read, inout_reads_meet,
+                renewed, followed, read, inout_reads_meet, outputs,
             )
         gen = _gen(mine, certain)
         return (mine if inout_reads_meet else _meeting(mine), certain, dep_names(task), gen,
@@ -1143,6 +1145,8 @@ def find_hazards(
         body, to a fixpoint; a pass over the body from the head is analysed and undone, and
         what it leaves that the head lacks is added to the head."""
         key = id(stmt)
+        if not loops and STRAIGHT_LOOPS and OUTERMOST_REPLAYED and is_parallel(stmt) and straight_loop(stmt, path, scope, pos, parallel, auto):
+            return
         live = state.live  # (the same after the body: ``follow`` resumes the state it left)
         if not loops:  # (the logs ``settled`` reads: what is before an outermost loop is not)
             del stepped[:], renewed_roots[:], closed_scopes[:], holds.transfers[:]
@@ -1259,6 +1263,47 @@ def find_hazards(
                         live.replace(e, untagged)
         if carries:
             carries.leave()
+
+    def straight_loop(stmt, path, scope, pos, parallel, auto) -> bool:
+        """``loop`` on an outermost ``pl.parallel`` loop that runs more than once (``trip_count``)
+        and whose body is straight (``replays_follow``): one pass over the body from the state
+        before it, and its end replayed to the fixpoint (``replayed_to_fixpoint``), no head, no
+        mark of earlier iterations, no ``settled``; whether it took the loop (else it left the
+        state as it was, for the general walk).
+
+        The general walk does the same there (``keeps_first_pass``, ``OUTERMOST_REPLAYED``): it
+        meets the loop once (an outermost loop: no cached head, no pass that follows facts), so
+        its first pass is this pass, from the same state; when every fact that pass added is of
+        an access of the body it keeps the state where the pass ended and replays that end.
+        When one is not (a fact from before the loop that a transfer of the body changed), this
+        undoes the pass and the carries' entry and leaves the loop to the general walk, whose
+        first pass then meets what this one met (the sites and the facts of the body's tasks
+        are kept by task, as that walk keeps them: no site is made twice, no pair differs)."""
+        key = id(stmt)
+        if (key, id(current[-1])) in heads:
+            return False
+        runs = trip_count(stmt)
+        if runs is None or runs < 2 or not replays_follow(stmt.body):
+            return False
+        live = state.live
+        start = live.mark()
+        del stepped[:], renewed_roots[:], closed_scopes[:], holds.transfers[:]
+        carries = holds.carries(stmt, scope)
+        if carries:
+            carries.enter()
+        since = (0, 0, 0, len(holds.transfers))  # (``logs()``: the carries' entry is not replayed)
+        mark = live.mark()
+        block(stmt.body, path + (key,), (key,), scope, pos, parallel | {key}, auto)
+        if carries:
+            carries.back_edge()
+        plus, _ = live.delta(mark)
+        if not keeps_first_pass(runs, False, plus, key):
+            live.undo(start)
+            return False
+        replayed_to_fixpoint(plus, since, logs())
+        if carries:
+            carries.leave()
+        return True
 
     def replay(new, start, end) -> tuple[list[Access], list[Access]]:
         """``follow`` on a body without branches or loops (``replays_follow``): a pass that
@@ -1479,11 +1524,12 @@ class Prework:
     roots an unordered write-after-read may be of (``war``: ``war_roots``). ``dep_sources``: every
     name a dependency, a let's copied or stored value, a yield, a loop carry or its init names (a
     superset of the TaskId values a task waits for and of the sources of ``Holders``' transfers; None
-    where not asked for)."""
+    where not asked for). ``cells``: the cells a ``CellDecl`` or ``CellSet`` names (``EdgeWriter``
+    reads them instead of a walk of its own: ``cells.taken_names``, and none set, no cell to reuse)."""
 
     __slots__ = (
         "written", "made_in", "host_reads", "manual", "any_manual", "carrying", "untracked", "war", "allocates", "dep_sources",
-        "copies", "places",
+        "copies", "places", "cells",
     )
 
 
@@ -1503,6 +1549,11 @@ ONCE_OUTSIDE_LOOPS = True
 # body to its fixpoint without marking facts or keeping logs (``replayed_to_fixpoint``); off only
 # in the tests that compare the two.
 OUTERMOST_REPLAYED = True
+
+# Whether ``find_hazards`` takes an outermost ``pl.parallel`` loop that runs more than once and
+# whose body is straight by a path of its own (``straight_loop``: the general walk's first pass
+# and replay, without its head, marks and logs); off only in the tests that compare the two.
+STRAIGHT_LOOPS = True
 
 # Whether order_write_after_read follows only the roots of ``war_roots`` outside MANUAL scopes;
 # off only in the tests that compare the two.
@@ -1535,6 +1586,7 @@ def _prework(body, store: dict | None, untracked, war: bool = False, wanted: boo
     existing: set[str] = set()
     host_written: set[str] = set()
     sources: set[str] = set()  # (``dep_sources``)
+    cells: set[str] = set()
     add, source = written.add, sources.add
     nothing: tuple = ()
     manual_mode = ScopeMode.manual
@@ -1628,12 +1680,15 @@ def _prework(body, store: dict | None, untracked, war: bool = False, wanted: boo
                 for value in stmt.values if wanted else nothing:
                     if value._production == "Var":
                         source(value.name)
-            elif kind == "Dummy" and wanted:
-                sources.update(dep_names(stmt))
+            elif kind == "Dummy":
+                if wanted:
+                    sources.update(dep_names(stmt))
+            elif kind == "CellDecl" or kind == "CellSet":
+                cells.add(stmt.cell)
 
     walk(body, frozenset())
     walk = None  # noqa: F841 - (it calls itself through this frame's cell: cut the cycle)
-    out.untracked, out.dep_sources = manual_dep, sources if wanted else None
+    out.untracked, out.dep_sources, out.cells = manual_dep, sources if wanted else None, cells
     out.written = (written - (manual_dep if untracked is None else untracked)) | allocated
     out.made_in, (out.host_reads, out.manual, out.carrying, out.any_manual, creates, out.copies, out.places) = made, flags
     # (a task's output the runtime allocates is a root named for itself in ``store``: ``allocated``)
@@ -1646,7 +1701,7 @@ def task_accesses(
     task, site: int, scope: int | None, parallel: frozenset, store: dict, written: set[str], kernels: dict[str, Any],
     untracked_roots: set[str], chained: set[int], loops: tuple = (), made_in: dict | None = None,
     renewed: frozenset = frozenset(), followed: frozenset | None = None, read: set[str] | None = None,
-    inout_reads: bool = True,
+    inout_reads: bool = True, outputs: dict[str, tuple] | None = None,
 ) -> tuple[list[Access], set[Access]]:
     """The task's accesses of ``written`` roots (of those in ``followed`` too, if given), and those of its writes that are certain (the
     argument is one region of one root; a carry or branch result that may be one of several is
@@ -1657,7 +1712,9 @@ def task_accesses(
     its create), is added to ``chained`` (``Hazards.chained``). With ``read``, the task's TaskId
     covers its accesses only if it is among those names (``Holders.read``). With ``inout_reads``
     False an InOut argument whose write is certain makes no read (for ``find_hazards`` with
-    ``inout_reads_meet=False``: such a read meets nothing, and the write supersedes it, ``_gen``)."""
+    ``inout_reads_meet=False``: such a read meets nothing, and the write supersedes it, ``_gen``).
+    ``outputs``: kernel name -> its ``output_params``, when the caller has them (else read from
+    ``kernels``)."""
     out, certain = [], set()
     covers = frozenset({task.tid.name}) if task.tid is not None and (read is None or task.tid.name in read) else NONE
     for arg in task.args:
@@ -1708,7 +1765,7 @@ def task_accesses(
                         chained.add(site)
     if not task.outs:
         return out, certain
-    params = output_params(kernels[task.kernel])
+    params = outputs[task.kernel] if outputs is not None else output_params(kernels[task.kernel])
     for i, binder in enumerate(task.outs):  # (a task's outputs are Binders)
         p = params[i]
         if (p is None or p >= len(task.args)) and binder.name not in untracked_roots and (

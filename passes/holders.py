@@ -214,22 +214,25 @@ class LoopCarries:
         parallel = loop._production == "For" and loop.kind is _PARALLEL
         self.per_iteration = per_iteration = parallel and scope is not None
         opaque = parallel and scope is None
-        yld = last_yield(loop.body)
+        yld = False  # (the body's yield, found when a carry's transfer reads what it yields)
         read = holders.read
         results, inits, back, leave = [], [], [], []
         for k, (it, result) in zip(at, tids):
             name, result_name = it.var.name, result.name
-            yielded = _names(yld.values[k] if yld is not None else None)
             if read is None or result_name in read:
                 if per_iteration:
+                    if yld is False:
+                        yld = last_yield(loop.body)
                     results.append((result_name, NONE))
-                    back.append((result_name, yielded))
+                    back.append((result_name, _names(yld.values[k] if yld is not None else None)))
                 else:
                     leave.append((result_name, NONE if opaque else frozenset({name})))
             if (read is None or name in read):
                 inits.append((name, NONE if opaque else _names(it.init)))
                 if not per_iteration:
-                    back.append((name, NONE if opaque else yielded))
+                    if not opaque and yld is False:
+                        yld = last_yield(loop.body)
+                    back.append((name, NONE if opaque else _names(yld.values[k] if yld is not None else None)))
         # (each a list of assignments, or of adds for ``back`` of a per-iteration loop; empty: none made)
         self.entering = [assigned for assigned in (results, inits) if assigned]
         self.back, self.leaving = back, leave

@@ -272,22 +272,19 @@ class OrderWriteAfterRead(Pass):
             return program
         for site in waits:  # (a wait site's fence takes the tensor accessed after it)
             operands[site] = host_target(hazards.sites[site].task)[0].name
-        self.writer = EdgeWriter(func, hazards, needed, "war", operands=operands, waits=frozenset(waits))
-        # the tasks ``rewrite_task`` may change: each target and each source (it changes no other);
-        # and the indices of the function body's statements that hold a statement the rewrite may
-        # change (as ``EdgeWriter`` places them): those tasks, and the statement each host fence
-        # goes before (the access, or the manual scope around it)
-        self.tasks = tasks = set()
+        self.writer = EdgeWriter(func, hazards, needed, "war", operands=operands, waits=frozenset(waits), cells=scan.cells)
+        # the indices of the function body's statements that hold a statement the rewrite may
+        # change (as ``EdgeWriter`` places them): the tasks ``rewrite_task`` may change, each
+        # target and each source (it changes no other: ``EdgeWriter.site_index``), and the
+        # statement each host fence goes before (the access, or the manual scope around it)
         # (with few edges for the body; else a visit of each statement costs less)
         changed = set() if UNVISITED_AS_THEY_ARE and UNCHANGED_AS_THEY_ARE and 2 * len(needed) < len(func.body) else None
         for target, sources in sorted(needed.items()):
             t = hazards.sites[target]
-            tasks.add(id(t.task))
             if changed is not None:
                 changed.add((t.fence or t).position[0] if t.host else t.position[0])
             for source in sorted(sources):
                 s = hazards.sites[source]
-                tasks.add(id(s.task))
                 if changed is not None:
                     changed.add(s.position[0])
                 self.ctx.note(
@@ -373,7 +370,7 @@ class OrderWriteAfterRead(Pass):
         return operands, failed
 
     def Task(self, task):
-        if id(task) not in self.tasks and UNCHANGED_AS_THEY_ARE:
+        if UNCHANGED_AS_THEY_ARE and id(task) not in self.writer.site_index:
             return task
         out = self.writer.rewrite_task(task)
         return out[0] if len(out) == 1 else out  # (a task left as it is keeps its body as it is)

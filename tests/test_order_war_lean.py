@@ -12,6 +12,8 @@ on the shapes it is for.
   ``pl.parallel`` loop that certainly runs, the walk replays its end to the fixpoint without
   marking facts as of an earlier iteration, keeping logs or the loop's head
   (``replayed_to_fixpoint``; forced off: the general fixpoint, ``settled`` and all).
+- ``hazards.STRAIGHT_LOOPS``: such a loop that runs more than once is taken by a path of its own
+  (``straight_loop``; forced off: by ``loop``; tests/test_war_straight_loops.py has its shapes).
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from nanopass.passes import hazards, live_accesses
 SWITCHES = {
     "grid": (live_accesses, "GRID_FROM", -1),
     "outermost": (hazards, "OUTERMOST_REPLAYED", False),
+    "straight": (hazards, "STRAIGHT_LOOPS", False),
 }
 
 
