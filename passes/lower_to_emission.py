@@ -7,7 +7,7 @@ from typing import Any
 from nanopass.errors import InternalError
 from nanopass.language import walk
 from nanopass.languages.named import named_binders
-from nanopass.languages.statements import DEFINING, defined_binders, kept_result
+from nanopass.languages.statements import DEFINING, defined_binders, kept_result, walk_of
 from nanopass.languages import EMISSION, ENCODED
 from nanopass.languages.dep_annotated import capacity
 from nanopass.languages.terms import ArgDir, BinOp, CoreType, DepSource, DType, ParamDir
@@ -397,30 +397,25 @@ class LowerToEmission(Pass):
         ``survey`` counts: any read but as a whole value, or a read as a whole value (a let's
         value, a carry's init) but those ``survey`` leaves out (a None seed as a carry's init, a
         let that names its value's storage); the bound names are the binders' and the cells'.
-        Only the statements are walked, not their expressions."""
-        excluded: dict[str, int] = {}  # name -> its reads that do not count
-        cells: list[str] = []
-        none_seeds, cpp = self.none_seeds, self.cpp
-        loops, var, let_, cell_decl = (FOR, WHILE), VAR, LET, CELL_DECL
-        for stmt in iter_stmts(body):
-            kind = type(stmt)
-            if kind is let_:
-                value = stmt.value
-                if type(value) is var and self.names_one_storage(stmt):
-                    excluded[value.name] = excluded.get(value.name, 0) + 1
-            elif kind in loops:
-                for it in stmt.iters:
-                    init = it.init
-                    if type(init) is var and cpp.get(init.name, init.name) in none_seeds:
-                        excluded[init.name] = excluded.get(init.name, 0) + 1
-            elif kind is cell_decl:
-                cells.append(stmt.cell)
+        Only the statements holding those reads as whole values are looked at (found by their
+        places in the body's walk), and the cell declarations, not their expressions."""
+        order = walk_of(body).order  # (the walk ``reads`` counts places in)
         used = set(reads.last)
+        none_seeds, cpp, let_, loops = self.none_seeds, self.cpp, LET, (FOR, WHILE)
         for name, places in reads.whole.items():
-            if len(places) > excluded.get(name, 0):
+            if name in used:
+                continue
+            seed = cpp.get(name, name) in none_seeds  # (a None seed's reads as a carry's init do not count)
+            for place in places:
+                stmt = order[place]  # (a Let, its value; or a loop, one of its carries' inits)
+                kind = type(stmt)
+                if kind is let_ and self.names_one_storage(stmt) or seed and kind in loops:
+                    continue  # (a read that does not count)
                 used.add(name)
+                break
         bound = [binder.name for binder in named_binders(body)]
-        bound += cells
+        cell_decl = CELL_DECL
+        bound += [stmt.cell for stmt in order if type(stmt) is cell_decl]
         return self.in_cpp_names(used, bound)
 
     def allocated_outs(self, task) -> tuple:
