@@ -9,7 +9,6 @@ from nanopass.language import walk
 from nanopass.languages.named import named_binders
 from nanopass.languages.statements import DEFINING, defined_binders, kept_result, walk_of
 from nanopass.languages import EMISSION, ENCODED
-from nanopass.languages.dep_annotated import capacity
 from nanopass.languages.terms import ArgDir, BinOp, CoreType, DepSource, DType, ParamDir
 from nanopass.rewrite import Pass, register
 
@@ -724,7 +723,11 @@ class LowerToEmission(Pass):
         # resolve; a call through a launch function (a Group, a ``with pl.spmd`` region: 10.1) sets
         # its launch spec and early resolve before its dependencies.
         through_launch_function = grouped or (spec is not None and spec.region is not None)
-        deps = E.Deps.make_trusted(args, capacity(task.deps), self.pushes(task.deps)) if task.deps else None
+        if task.deps:
+            pushes, size = self.pushes(task.deps)
+            deps = E.Deps.make_trusted(args, size, pushes)
+        else:
+            deps = None
         if deps is not None and not through_launch_function:
             append(deps)
         if spec is not None:
@@ -782,41 +785,49 @@ class LowerToEmission(Pass):
             self.launches[kernel.name] = launch
         return launch
 
-    def pushes(self, deps) -> list:
+    def pushes(self, deps) -> tuple[list, int]:
         """The entries of a dependency array, one per edge (fresh ids unguarded, others guarded, an
-        array's valid slots in a loop: D10)."""
+        array's valid slots in a loop: D10), and the array's size (``capacity``: a slot per edge,
+        N for an edge of a whole array of N), both in one loop over the edges."""
         pushes = []
-        push, cpp = pushes.append, self.cpp
+        push, cpp, make = pushes.append, self.cpp, E.PushDep.make_trusted  # (most entries are one)
+        size = len(deps)
         for edge in deps:
             tid = edge.tid
             if type(tid) is not VAR:  # (resolve_dep_edges makes every edge's TaskId a Var)
                 raise InternalError(f"a dependency on {tid._production}, not a TaskId variable", pass_name=self.name, node=edge)
-            name = cpp.get(tid.name, tid.name)
+            name = tid.name
+            name = cpp.get(name, name)
             if edge.size:
+                size += edge.size - 1
                 push(E.PushDepSlots.make_trusted(name, edge.size, self.fresh("slot"), span=edge.span))
+            elif edge.index is None:  # (most edges: a TaskId variable)
+                push(make(name, None, edge.guarded, edge.span))
             else:
-                index = edge.index
-                push(E.PushDep.make_trusted(name, None if index is None else self.expr(index), edge.guarded, edge.span))
-        return pushes
+                push(make(name, self.expr(edge.index), edge.guarded, edge.span))
+        return pushes, size
 
     def lower_Dummy(self, dummy, out) -> None:
         """A dummy task under its comment: ``Barrier <b>: <purpose>`` for a barrier a pass made,
         the reference's phase-fence comment for the user's dummy and a phase fence (no purpose)."""
         b = self.barrier_count
-        self.barrier_count += 1
+        self.barrier_count = b + 1
         reserve = self.names.reserve_generated
         args = reserve(f"params_phase_fence_barrier_{b}")
-        outs = reserve(f"phase_fence_barrier_{b}_outs")
         purpose = dummy.purpose
         comment = f"Phase-fence barrier {b}: dependency-only dummy task" if purpose is None else f"Barrier {b}: {purpose}"
         out.append(E.TaskArgs.make_trusted(True, comment, args, (), (), (), (), dummy.span))
-        name = self.cn(dummy.var.name)
-        used = name in self.used
-        if dummy.deps:
-            out.append(E.GuardedDummy.make_trusted(
-                args, capacity(dummy.deps), self.pushes(dummy.deps), outs if used else None, name if used else None))
+        name = dummy.var.name
+        name = self.cpp.get(name, name)
+        if name in self.used:  # (its TaskId read: captured from its outputs)
+            outs = reserve(f"phase_fence_barrier_{b}_outs")
         else:
-            out.append(E.Submit.make_trusted(args, DUMMY_LAUNCH, outs if used else None, name if used else None))
+            outs = name = None
+        if dummy.deps:
+            pushes, size = self.pushes(dummy.deps)
+            out.append(E.GuardedDummy.make_trusted(args, size, pushes, outs, name))
+        else:
+            out.append(E.Submit.make_trusted(args, DUMMY_LAUNCH, outs, name))
 
     def lower_HostFence(self, fence, out) -> None:
         b = self.barrier_count
@@ -828,7 +839,8 @@ class LowerToEmission(Pass):
         tensor = self.cn(fence.tensor.name)
         comment = f"Barrier {b}: a producer of {tensor} for the host access below"
         out.append(E.TaskArgs.make_trusted(True, comment, args, (ArgDir.InOut,), (tensor,), (), (), fence.span))
-        out.append(E.GuardedDummy.make_trusted(args, capacity(fence.deps), self.pushes(fence.deps), None, None))
+        pushes, size = self.pushes(fence.deps)
+        out.append(E.GuardedDummy.make_trusted(args, size, pushes, None, None))
 
     def lower_host_wait(self, fence, b: int, out) -> None:
         """A dummy task creating one element after the fence's edges, and a host read of that
@@ -848,7 +860,8 @@ class LowerToEmission(Pass):
             E.TaskArgs.make_trusted(False, None, args, (ArgDir.Output,), (info,), (), ()),
         ]
         if fence.deps:
-            body.append(E.Deps.make_trusted(args, capacity(fence.deps), self.pushes(fence.deps)))
+            pushes, size = self.pushes(fence.deps)
+            body.append(E.Deps.make_trusted(args, size, pushes))
         body += [
             E.Submit.make_trusted(args, DUMMY_LAUNCH, outs, None),
             E.BindRef.make_trusted(done, outs, 0),
