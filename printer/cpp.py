@@ -292,9 +292,12 @@ def emit(node, out):  # noqa: F811
 
 @dispatch(E.ScopeBlock, Emitter, namespace=EMIT_NS)
 def emit(node, out):  # noqa: F811
-    out.open("PTO2_SCOPE(PTO2ScopeMode::MANUAL) {" if node.mode is MANUAL else "PTO2_SCOPE() {")
+    indent = out.indent  # (``open`` and ``close`` written here: the body's handlers leave the level as they found it)
+    out.lines.append(f"{indent}PTO2_SCOPE(PTO2ScopeMode::MANUAL) {{" if node.mode is MANUAL else f"{indent}PTO2_SCOPE() {{")
+    out.indent = indent + "    "
     emit_all(node.body, out)
-    out.close()
+    out.indent = indent
+    out.lines.append(f"{indent}}}")
 
 
 @dispatch(E.Block, Emitter, namespace=EMIT_NS)
@@ -313,9 +316,12 @@ def emit(node, out):  # noqa: F811
     start = SMALL_INTS[start.value] if type(start) is INT and 0 <= start.value < SMALL else fmt(start, abi)
     stop = stop.name if type(stop) is VAR else fmt(stop, abi)
     step = SMALL_INTS[step.value] if type(step) is INT and 0 <= step.value < SMALL else fmt(step, abi)
-    out.open(f"for (int64_t {v} = {start}; {v} < {stop}; {v} += {step}) {{")
+    indent = out.indent  # (``open`` and ``close`` written here, as ScopeBlock's)
+    out.lines.append(f"{indent}for (int64_t {v} = {start}; {v} < {stop}; {v} += {step}) {{")
+    out.indent = indent + "    "
     emit_all(node.body, out)
-    out.close()
+    out.indent = indent
+    out.lines.append(f"{indent}}}")
 
 
 @dispatch(E.WhileBlock, Emitter, namespace=EMIT_NS)
@@ -500,7 +506,7 @@ def dep_lines(args: str, size: int, pushes, out: Emitter) -> None:
     indent, abi = out.indent, out.abi
     lines = out.lines
     deps = f"{args}_deps"
-    lines.append(f"{indent}PTO2TaskId {deps}[{size}];")
+    lines.append(f"{indent}PTO2TaskId {deps}[{SMALL_INTS[size] if size < SMALL else size}];")
     lines.append(f"{indent}uint32_t {deps}_count = 0;")
     push = f"{deps}[{deps}_count++] = "
     for node in pushes:
@@ -628,20 +634,23 @@ def emit(node, out):  # noqa: F811
 @dispatch(E.GuardedDummy, Emitter, namespace=EMIT_NS)
 def emit(node, out):  # noqa: F811
     dep_lines(node.args, node.size, node.pushes, out)  # (never empty: emission.check_task_heads)
-    if node.tid is not None:
-        out.line(f"PTO2TaskId {node.tid} = PTO2TaskId::invalid();")
-    if node.tid is None:
-        with out.block(f"if ({node.args}_deps_count > 0) {{"):
-            out.line(f"rt_submit_dummy_task({node.args});")
+    # (the lines after the array appended here, each one format: no Emitter call per line or level)
+    indent, args, tid = out.indent, node.args, node.tid
+    inner = indent + "    "
+    if tid is None:
+        out.lines += (f"{indent}if ({args}_deps_count > 0) {{", f"{inner}rt_submit_dummy_task({args});", f"{indent}}}")
         return
     # one entry: the barrier is that TaskId, no dummy is submitted
-    out.open(f"if ({node.args}_deps_count == 1) {{")
-    out.line(f"{node.tid} = {node.args}_deps[0];")
-    out.close(f"}} else if ({node.args}_deps_count > 1) {{")
-    out.deeper()
-    out.line(f"TaskOutputTensors {node.outs} = rt_submit_dummy_task({node.args});")
-    out.line(f"{node.tid} = {node.outs}.task_id();")
-    out.close()
+    outs = node.outs
+    out.lines += (
+        f"{indent}PTO2TaskId {tid} = PTO2TaskId::invalid();",
+        f"{indent}if ({args}_deps_count == 1) {{",
+        f"{inner}{tid} = {args}_deps[0];",
+        f"{indent}}} else if ({args}_deps_count > 1) {{",
+        f"{inner}TaskOutputTensors {outs} = rt_submit_dummy_task({args});",
+        f"{inner}{tid} = {outs}.task_id();",
+        f"{indent}}}",
+    )
 
 
 # -- launches and TaskId values ------------------------------------------------------------------------
