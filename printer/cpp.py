@@ -705,8 +705,16 @@ def launch_text(node) -> str:
 
 
 def tid_text(node, abi: Abi) -> str:
-    """``fmt_tid(node, abi)``."""
-    return FMT_TID_HANDLERS[type(node)](node, abi)
+    """``fmt_tid(node, abi)``; the usual values, the invalid id and a copy of a TaskId variable,
+    written here without their handlers' calls."""
+    cls = type(node)
+    if cls is TID_COPY:
+        value = node.value
+        if type(value) is VAR:
+            return value.name
+    elif cls is TID_INVALID:
+        return "PTO2TaskId::invalid()"
+    return FMT_TID_HANDLERS[cls](node, abi)
 
 
 # -- expressions ---------------------------------------------------------------------------------------
@@ -749,7 +757,7 @@ WARNED = {  # an operation's precedence -> the operands' precedences parenthesiz
 NOT_WARNED: frozenset = frozenset()
 UNARY = {UnOp.neg: "-", UnOp.not_: "!", UnOp.invert: "~"}
 OPERATIONS = frozenset({"Bin", "Cmp", "Un"})
-VAR, INT, PUSH_DEP = E.Var, E.Int, E.PushDep
+VAR, INT, PUSH_DEP, TID_COPY, TID_INVALID = E.Var, E.Int, E.PushDep, E.TidCopy, E.TidInvalid
 # the binary operations ``fmt`` writes itself: operator -> (text, precedence, the operands' precedences
 # parenthesized whatever they bind)
 OPERATORS = {
