@@ -532,10 +532,14 @@ class LowerToEmission(Pass):
         pass
 
     def lower_CellDecl(self, decl, out) -> None:
-        out.append(E.DeclTid.make_trusted(self.cn(decl.cell), TID_INVALID, decl.span))
+        cell = decl.cell
+        out.append(E.DeclTid.make_trusted(self.cpp.get(cell, cell), TID_INVALID, decl.span))
 
     def lower_CellSet(self, store, out) -> None:
-        out.append(E.AssignTid.make_trusted(self.cn(store.cell), E.TidCopy.make_trusted(self.expr(store.value)), store.span))
+        cpp, cell, value = self.cpp, store.cell, store.value
+        if type(value) is not VAR or value.name in cpp:  # (a TaskId variable keeping its name: ``expr`` returns it)
+            value = self.expr(value)
+        out.append(E.AssignTid.make_trusted(cpp.get(cell, cell), E.TidCopy.make_trusted(value), store.span))
 
     def lower_Declare(self, decl, out) -> None:
         var = decl.var
@@ -584,12 +588,18 @@ class LowerToEmission(Pass):
             out.append(E.BindRef.make_trusted(cpp.get(name, name), batch, i))
 
     def lower_Let(self, let, out) -> None:
-        if type(let.value) is ASSEMBLE:  # (the grammar has it; fuse_create_assemble_to_slice leaves none)
+        kind = type(let.value)
+        if kind is ASSEMBLE:  # (the grammar has it; fuse_create_assemble_to_slice leaves none)
             raise InternalError("an assemble reached emission", pass_name=self.name, node=let)
-        if type(let.value) is VAR and self.names_one_storage(let):
+        if kind is VAR and self.names_one_storage(let):
             return
         name = let.var.name
-        self.lower_let_as(self.cpp.get(name, name), let, out)
+        name = self.cpp.get(name, name)
+        if kind is NO_TASK:  # (``lower_let_as``'s case of the usual let, here: an invalid TaskId, declared when read)
+            if name in self.used:
+                out.append(E.DeclTid.make_trusted(name, TID_INVALID, let.span))
+            return
+        self.lower_let_as(name, let, out)
 
     def lower_let_as(self, name: str, let, out) -> None:
         """The C++ of ``let``, its variable spelled ``name``."""
@@ -714,7 +724,11 @@ class LowerToEmission(Pass):
             dirs += [OUTPUT] * len(synth)
         if self.scalars_renamed:  # (a scalar argument reads data scalars only)
             scalars = list(map(self.expr, scalars))
-        append(E.TaskArgs.make_trusted(True, task_comment(n, kernel, spec), args, dirs, tensors, scalars, kernel.encodings, task.span))
+        if grouped or spec is not None and spec.region is not None:
+            comment = task_comment(n, kernel, spec)
+        else:  # (``task_comment``'s usual case, here)
+            comment = f"Task {n}: {kernel.name}"
+        append(E.TaskArgs.make_trusted(True, comment, args, dirs, tensors, scalars, kernel.encodings, task.span))
         if dumped:
             append(E.DumpArgs.make_trusted(args, list(dict.fromkeys(dumped))))
         # (a Group's MixedKernels, written by ``launch``, before the dependencies, as the reference)
@@ -1118,6 +1132,7 @@ TASK, FOR, YIELD, RETURN, ITER_ARG, BIN, VAR, INT, DEP_EDGE, ASSEMBLE, ALLOC, LE
 )
 DUMMY, CELL_DECL, CELL_SET, WHILE = ENCODED.Dummy, ENCODED.CellDecl, ENCODED.CellSet, ENCODED.While  # (a barrier's statements, also inline)
 IF, CMP = ENCODED.If, ENCODED.Cmp  # (an if's results bound and its condition read inline)
+NO_TASK = ENCODED.NoTask
 # ``READ_FIELDS`` of every class of the input language, as a plain dict (a dict subclass's ``[]``
 # goes through a method call): what ``survey`` and ``expr`` look up per node.
 READ = {cls: READ_FIELDS[cls] for cls in ENCODED.nodes.values()}
