@@ -498,29 +498,30 @@ def fmt_scalar_arg(value, encoding: Encoding, abi: Abi) -> str:
 
 @dispatch(E.Deps, Emitter, namespace=EMIT_NS)
 def emit(node, out):  # noqa: F811
-    dep_lines(node.args, node.size, node.pushes, out)
-
-
-def dep_lines(args: str, size: int, pushes, out: Emitter) -> None:
-    """A dependency array: declared, an entry per push (a loop over an array's slots), then set."""
+    """A dependency array, a ``Deps``' or a ``GuardedDummy``'s (``dep_lines``): declared, an entry
+    per push (a loop over an array's slots), then set."""
     indent, abi = out.indent, out.abi
     lines = out.lines
+    args, size = node.args, node.size
     deps = f"{args}_deps"
     lines.append(f"{indent}PTO2TaskId {deps}[{SMALL_INTS[size] if size < SMALL else size}];")
     lines.append(f"{indent}uint32_t {deps}_count = 0;")
     push = f"{deps}[{deps}_count++] = "
-    for node in pushes:
-        if type(node) is PUSH_DEP:
-            tid, index = node.tid, node.index
+    for entry in node.pushes:
+        if type(entry) is PUSH_DEP:
+            tid, index = entry.tid, entry.index
             if index is not None:
                 tid = f"{tid}[{fmt(index, abi)}]"
-            lines.append(f"{indent}if ({tid}.is_valid()) {push}{tid};" if node.guarded else f"{indent}{push}{tid};")
+            lines.append(f"{indent}if ({tid}.is_valid()) {push}{tid};" if entry.guarded else f"{indent}{push}{tid};")
         else:
-            k, a = node.loop, node.array
-            lines.append(f"{indent}for (int64_t {k} = 0; {k} < {node.size}; ++{k}) {{")
+            k, a = entry.loop, entry.array
+            lines.append(f"{indent}for (int64_t {k} = 0; {k} < {entry.size}; ++{k}) {{")
             lines.append(f"{indent}    if ({a}[{k}].is_valid()) {push}{a}[{k}];")
             lines.append(f"{indent}}}")
     lines.append(f"{indent}{args}.set_dependencies({deps}, {deps}_count);")
+
+
+dep_lines = emit.dispatch(E.Deps, Emitter)  # (the Deps handler, a GuardedDummy's array too)
 
 
 @dispatch(E.DumpArgs, Emitter, namespace=EMIT_NS)
@@ -566,12 +567,18 @@ def emit(node, out):  # noqa: F811
 
 @dispatch(E.DeclTid, Emitter, namespace=EMIT_NS)
 def emit(node, out):  # noqa: F811
-    return f"PTO2TaskId {node.name} = {tid_text(node.value, out.abi)};"
+    value = node.value
+    if type(value) is TID_INVALID:  # (most declarations: written here, without ``tid_text``'s call)
+        return f"PTO2TaskId {node.name} = PTO2TaskId::invalid();"
+    return f"PTO2TaskId {node.name} = {tid_text(value, out.abi)};"
 
 
 @dispatch(E.AssignTid, Emitter, namespace=EMIT_NS)
 def emit(node, out):  # noqa: F811
-    return f"{node.name} = {tid_text(node.value, out.abi)};"
+    value = node.value
+    if type(value) is TID_COPY and type(value.value) is VAR:  # (most assignments: as ``tid_text`` writes it, here)
+        return f"{node.name} = {value.value.name};"
+    return f"{node.name} = {tid_text(value, out.abi)};"
 
 
 @dispatch(E.DeclTidArray, Emitter, namespace=EMIT_NS)
@@ -633,7 +640,7 @@ def emit(node, out):  # noqa: F811
 
 @dispatch(E.GuardedDummy, Emitter, namespace=EMIT_NS)
 def emit(node, out):  # noqa: F811
-    dep_lines(node.args, node.size, node.pushes, out)  # (never empty: emission.check_task_heads)
+    dep_lines(node, out)  # (never empty: emission.check_task_heads)
     # (the lines after the array appended here, each one format: no Emitter call per line or level)
     indent, args, tid = out.indent, node.args, node.tid
     inner = indent + "    "
