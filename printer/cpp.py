@@ -312,9 +312,10 @@ def emit(node, out):  # noqa: F811
 @dispatch(E.ForBlock, Emitter, namespace=EMIT_NS)
 def emit(node, out):  # noqa: F811
     v, abi = node.var, out.abi
-    start, stop, step = node.start, node.stop, node.step  # (most often a number, a name and a number)
+    start, stop, step = node.start, node.stop, node.step  # (most often numbers, or a name)
     start = SMALL_INTS[start.value] if type(start) is INT and 0 <= start.value < SMALL else fmt(start, abi)
-    stop = stop.name if type(stop) is VAR else fmt(stop, abi)
+    kind = type(stop)
+    stop = stop.name if kind is VAR else SMALL_INTS[stop.value] if kind is INT and 0 <= stop.value < SMALL else fmt(stop, abi)
     step = SMALL_INTS[step.value] if type(step) is INT and 0 <= step.value < SMALL else fmt(step, abi)
     indent = out.indent  # (``open`` and ``close`` written here, as ScopeBlock's)
     out.lines.append(f"{indent}for (int64_t {v} = {start}; {v} < {stop}; {v} += {step}) {{")
@@ -473,9 +474,14 @@ def emit(node, out):  # noqa: F811
         lines.append(f"{call}.{ADD_METHOD[dirs[i]]}({tensor});")
         i += 1
     encodings = node.encodings
+    cast = not abi.bare_scalar_vars
     i = 0
     for value in node.scalars:
-        lines.append(f"{call}.add_scalar({fmt_scalar_arg(value, encodings[i], abi)});")
+        encoding = encodings[i]
+        if cast and encoding is not TO_U64:  # (``fmt_scalar_arg``'s usual case, here: the value cast)
+            lines.append(f"{call}.add_scalar((uint64_t){fmt(value, abi, PREC_UNARY)});")
+        else:
+            lines.append(f"{call}.add_scalar({fmt_scalar_arg(value, encoding, abi)});")
         i += 1
 
 
