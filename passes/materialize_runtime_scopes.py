@@ -173,7 +173,8 @@ class MaterializeRuntimeScopes(Pass):
         self.depth -= 1
         if self.made != made:
             self.allocating.add(id(loop.body))
-        body = self.wrap_here(body, loop.body)
+        if self.auto and not self.manual:  # (``wrap_here``'s first test, here: a body in a manual scope stays as it is)
+            body = self.wrap_here(body, loop.body)
         # (unchecked: every field but the body the input's, the body the visit's statements, wrapped or not)
         return S.For.make_trusted(loop.var, loop.start, loop.stop, loop.step, loop.kind, loop.iters, body, loop.results,
                                   span=loop.span)
