@@ -777,6 +777,7 @@ OPERATORS = {
     cls: {op: (text, prec, WARNED.get(prec, NOT_WARNED)) for op, (text, prec) in table.items()}
     for cls, table in ((E.Bin, BINARY), (E.Cmp, COMPARE))
 }
+BIN, BIN_OPERATORS = E.Bin, OPERATORS[E.Bin]
 
 
 def fmt(expr, abi: Abi, min_prec: int = 0, right: bool = False, warned: frozenset = NOT_WARNED) -> str:
@@ -791,7 +792,7 @@ def fmt(expr, abi: Abi, min_prec: int = 0, right: bool = False, warned: frozense
             return SMALL_INTS[v]
         if v >= 0:
             return int_text(v)
-    operators = OPERATORS.get(cls)
+    operators = BIN_OPERATORS if cls is BIN else OPERATORS.get(cls)  # (an arithmetic operation: most operations)
     if operators is not None:  # a binary operation: written here from its table, an atom operand inline
         op, prec, inner = operators[expr.op]
         a, b = expr.a, expr.b
