@@ -473,12 +473,10 @@ def emit(node, out):  # noqa: F811
     for tensor in node.tensors:
         lines.append(f"{call}.{ADD_METHOD[dirs[i]]}({tensor});")
         i += 1
-    encodings = node.encodings
-    cast = not abi.bare_scalar_vars
     i = 0
-    for value in node.scalars:
-        encoding = encodings[i]
-        if cast and encoding is not TO_U64:  # (``fmt_scalar_arg``'s usual case, here: the value cast)
+    for value in node.scalars:  # (their encodings and the ABI read per scalar: most tasks have none)
+        encoding = node.encodings[i]
+        if encoding is not TO_U64 and not abi.bare_scalar_vars:  # (``fmt_scalar_arg``'s usual case, here: the value cast)
             lines.append(f"{call}.add_scalar((uint64_t){fmt(value, abi, PREC_UNARY)});")
         else:
             lines.append(f"{call}.add_scalar({fmt_scalar_arg(value, encoding, abi)});")
