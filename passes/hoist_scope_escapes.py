@@ -103,38 +103,58 @@ class HoistScopeEscapes(Pass):
 
     def number(self, body) -> None:
         """Number statements in program order (their places in the body's walk); note where each
-        scope ends and when each root is last read (by a statement's own expressions, the
-        latest read of any name of it: ``body_reads``, whose walk lower_to_emission reuses;
-        returns emit nothing and read nothing)."""
+        scope ends and when each name is last read (by a statement's own expressions:
+        ``body_reads``, whose walk lower_to_emission reuses; returns emit nothing and read
+        nothing; by root: ``root_reads``)."""
         ends: dict[int, list] = {}  # id of the last statement of a scope's subtree -> the ids of the scopes it ends
         for stmt in walk_of(body).compound:
             if stmt._production == "Scope":
                 ends.setdefault(id(last_of_subtree(stmt)), []).append(id(stmt))
         reads = body_reads(body, ends.keys())
         self.scope_end = {scope: place for last, place in reads.marked.items() for scope in ends[last]}
-        self.last_read = last_read = reads.last_read()  # (by name: then by root, each alias's folded into its root's)
-        for name, root in self.roots.items():
-            here = last_read.pop(name, None)
-            if here is not None and last_read.get(root, -1) < here:
-                last_read[root] = here
+        self.name_read = reads.last_read()  # name -> the place of its last read
+        self.last_read: dict[str, int] | None = None  # root -> the same, its aliases' folded in (``root_reads``)
+
+    def root_reads(self) -> dict[str, int]:
+        """root -> the place of the last read of any name of it (each alias's read folded into its
+        root's), made when first asked."""
+        if self.last_read is None:
+            self.last_read = last_read = dict(self.name_read)
+            for name, root in self.roots.items():
+                here = last_read.pop(name, None)
+                if here is not None and last_read.get(root, -1) < here:
+                    last_read[root] = here
+        return self.last_read
 
     def nothing_to_hoist(self, body) -> bool:
         """Whether no scope has anything to move or declare, so that the visit would hand back
         every scope as it is: no user or manual scope holds an ``if``, an allocation or a
         ``Declare`` directly (they may move), nor defines directly a value that is its own root
-        and is read after the scope (an array create too). One look at each such scope's body."""
-        last_read, roots, scope_end, declared_by = self.last_read, self.roots, self.scope_end, self.declared_by
-        scope_cls, may_move = SCOPE, MAY_MOVE
+        and is read after the scope (an array create too). One look at each such scope's body.
+
+        A name that is no alias nor the root of one (most TaskIds and scalars) is read last where
+        its own last read is: the reads are folded by root (``root_reads``) only when a name of a
+        root or alias is asked about."""
+        name_read, roots, scope_end, declared_by = self.name_read, self.roots, self.scope_end, self.declared_by
+        aliased = set(roots.values())  # the roots some name is an alias of
+        scope_cls, may_move, let_, dummy = SCOPE, MAY_MOVE, LET, DUMMY
         for scope in walk_of(body).compound:
             if type(scope) is not scope_cls or not (scope.origin is USER or scope.mode is MANUAL):
                 continue
             end = scope_end[id(scope)]
             for stmt in scope.body:
-                if type(stmt) in may_move:
+                kind = type(stmt)
+                if kind in may_move:
                     return False
-                for binder in declared_by(stmt):
+                # (``declared_by``'s usual case, a Let's or a Dummy's one binder, here)
+                for binder in (stmt.var,) if kind is let_ or kind is dummy else declared_by(stmt):
                     name = binder.name
-                    if last_read.get(roots.get(name, name), -1) > end:
+                    root = roots.get(name, name)
+                    if root in aliased or root in roots:
+                        read = self.root_reads().get(root, -1)
+                    else:
+                        read = name_read.get(root, -1)
+                    if read > end:
                         return False
         return True
 
@@ -143,7 +163,7 @@ class HoistScopeEscapes(Pass):
     def Scope(self, scope):
         body = self.visit_all(scope.body)
         if scope.origin is USER or scope.mode is MANUAL:
-            return self.hoist(scope, body, ReadAfter(self.last_read, self.scope_end[id(scope)]))
+            return self.hoist(scope, body, ReadAfter(self.root_reads(), self.scope_end[id(scope)]))
         return scope if body is scope.body else _make_scope(scope.mode, scope.origin, body, scope.span)
 
     def hoist(self, scope, body, after: "ReadAfter") -> list:

@@ -7,9 +7,8 @@ from typing import Any
 from nanopass.errors import InternalError
 from nanopass.language import walk
 from nanopass.languages.named import named_binders
-from nanopass.languages.statements import DEFINING, defined_binders, kept_result
+from nanopass.languages.statements import DEFINING, defined_binders, kept_result, walk_of
 from nanopass.languages import EMISSION, ENCODED
-from nanopass.languages.dep_annotated import capacity
 from nanopass.languages.terms import ArgDir, BinOp, CoreType, DepSource, DType, ParamDir
 from nanopass.rewrite import Pass, register
 
@@ -397,30 +396,25 @@ class LowerToEmission(Pass):
         ``survey`` counts: any read but as a whole value, or a read as a whole value (a let's
         value, a carry's init) but those ``survey`` leaves out (a None seed as a carry's init, a
         let that names its value's storage); the bound names are the binders' and the cells'.
-        Only the statements are walked, not their expressions."""
-        excluded: dict[str, int] = {}  # name -> its reads that do not count
-        cells: list[str] = []
-        none_seeds, cpp = self.none_seeds, self.cpp
-        loops, var, let_, cell_decl = (FOR, WHILE), VAR, LET, CELL_DECL
-        for stmt in iter_stmts(body):
-            kind = type(stmt)
-            if kind is let_:
-                value = stmt.value
-                if type(value) is var and self.names_one_storage(stmt):
-                    excluded[value.name] = excluded.get(value.name, 0) + 1
-            elif kind in loops:
-                for it in stmt.iters:
-                    init = it.init
-                    if type(init) is var and cpp.get(init.name, init.name) in none_seeds:
-                        excluded[init.name] = excluded.get(init.name, 0) + 1
-            elif kind is cell_decl:
-                cells.append(stmt.cell)
+        Only the statements holding those reads as whole values are looked at (found by their
+        places in the body's walk), and the cell declarations, not their expressions."""
+        order = walk_of(body).order  # (the walk ``reads`` counts places in)
         used = set(reads.last)
+        none_seeds, cpp, let_, loops = self.none_seeds, self.cpp, LET, (FOR, WHILE)
         for name, places in reads.whole.items():
-            if len(places) > excluded.get(name, 0):
+            if name in used:
+                continue
+            seed = cpp.get(name, name) in none_seeds  # (a None seed's reads as a carry's init do not count)
+            for place in places:
+                stmt = order[place]  # (a Let, its value; or a loop, one of its carries' inits)
+                kind = type(stmt)
+                if kind is let_ and self.names_one_storage(stmt) or seed and kind in loops:
+                    continue  # (a read that does not count)
                 used.add(name)
+                break
         bound = [binder.name for binder in named_binders(body)]
-        bound += cells
+        cell_decl = CELL_DECL
+        bound += [stmt.cell for stmt in order if type(stmt) is cell_decl]
         return self.in_cpp_names(used, bound)
 
     def allocated_outs(self, task) -> tuple:
@@ -538,10 +532,14 @@ class LowerToEmission(Pass):
         pass
 
     def lower_CellDecl(self, decl, out) -> None:
-        out.append(E.DeclTid.make_trusted(self.cn(decl.cell), TID_INVALID, decl.span))
+        cell = decl.cell
+        out.append(E.DeclTid.make_trusted(self.cpp.get(cell, cell), TID_INVALID, decl.span))
 
     def lower_CellSet(self, store, out) -> None:
-        out.append(E.AssignTid.make_trusted(self.cn(store.cell), E.TidCopy.make_trusted(self.expr(store.value)), store.span))
+        cpp, cell, value = self.cpp, store.cell, store.value
+        if type(value) is not VAR or value.name in cpp:  # (a TaskId variable keeping its name: ``expr`` returns it)
+            value = self.expr(value)
+        out.append(E.AssignTid.make_trusted(cpp.get(cell, cell), E.TidCopy.make_trusted(value), store.span))
 
     def lower_Declare(self, decl, out) -> None:
         var = decl.var
@@ -590,12 +588,18 @@ class LowerToEmission(Pass):
             out.append(E.BindRef.make_trusted(cpp.get(name, name), batch, i))
 
     def lower_Let(self, let, out) -> None:
-        if type(let.value) is ASSEMBLE:  # (the grammar has it; fuse_create_assemble_to_slice leaves none)
+        kind = type(let.value)
+        if kind is ASSEMBLE:  # (the grammar has it; fuse_create_assemble_to_slice leaves none)
             raise InternalError("an assemble reached emission", pass_name=self.name, node=let)
-        if type(let.value) is VAR and self.names_one_storage(let):
+        if kind is VAR and self.names_one_storage(let):
             return
         name = let.var.name
-        self.lower_let_as(self.cpp.get(name, name), let, out)
+        name = self.cpp.get(name, name)
+        if kind is NO_TASK:  # (``lower_let_as``'s case of the usual let, here: an invalid TaskId, declared when read)
+            if name in self.used:
+                out.append(E.DeclTid.make_trusted(name, TID_INVALID, let.span))
+            return
+        self.lower_let_as(name, let, out)
 
     def lower_let_as(self, name: str, let, out) -> None:
         """The C++ of ``let``, its variable spelled ``name``."""
@@ -720,7 +724,11 @@ class LowerToEmission(Pass):
             dirs += [OUTPUT] * len(synth)
         if self.scalars_renamed:  # (a scalar argument reads data scalars only)
             scalars = list(map(self.expr, scalars))
-        append(E.TaskArgs.make_trusted(True, task_comment(n, kernel, spec), args, dirs, tensors, scalars, kernel.encodings, task.span))
+        if grouped or spec is not None and spec.region is not None:
+            comment = task_comment(n, kernel, spec)
+        else:  # (``task_comment``'s usual case, here)
+            comment = f"Task {n}: {kernel.name}"
+        append(E.TaskArgs.make_trusted(True, comment, args, dirs, tensors, scalars, kernel.encodings, task.span))
         if dumped:
             append(E.DumpArgs.make_trusted(args, list(dict.fromkeys(dumped))))
         # (a Group's MixedKernels, written by ``launch``, before the dependencies, as the reference)
@@ -729,7 +737,11 @@ class LowerToEmission(Pass):
         # resolve; a call through a launch function (a Group, a ``with pl.spmd`` region: 10.1) sets
         # its launch spec and early resolve before its dependencies.
         through_launch_function = grouped or (spec is not None and spec.region is not None)
-        deps = E.Deps.make_trusted(args, capacity(task.deps), self.pushes(task.deps)) if task.deps else None
+        if task.deps:
+            pushes, size = self.pushes(task.deps)
+            deps = E.Deps.make_trusted(args, size, pushes)
+        else:
+            deps = None
         if deps is not None and not through_launch_function:
             append(deps)
         if spec is not None:
@@ -787,41 +799,49 @@ class LowerToEmission(Pass):
             self.launches[kernel.name] = launch
         return launch
 
-    def pushes(self, deps) -> list:
+    def pushes(self, deps) -> tuple[list, int]:
         """The entries of a dependency array, one per edge (fresh ids unguarded, others guarded, an
-        array's valid slots in a loop: D10)."""
+        array's valid slots in a loop: D10), and the array's size (``capacity``: a slot per edge,
+        N for an edge of a whole array of N), both in one loop over the edges."""
         pushes = []
-        push, cpp = pushes.append, self.cpp
+        push, cpp, make = pushes.append, self.cpp, E.PushDep.make_trusted  # (most entries are one)
+        size = len(deps)
         for edge in deps:
             tid = edge.tid
             if type(tid) is not VAR:  # (resolve_dep_edges makes every edge's TaskId a Var)
                 raise InternalError(f"a dependency on {tid._production}, not a TaskId variable", pass_name=self.name, node=edge)
-            name = cpp.get(tid.name, tid.name)
+            name = tid.name
+            name = cpp.get(name, name)
             if edge.size:
+                size += edge.size - 1
                 push(E.PushDepSlots.make_trusted(name, edge.size, self.fresh("slot"), span=edge.span))
+            elif edge.index is None:  # (most edges: a TaskId variable)
+                push(make(name, None, edge.guarded, edge.span))
             else:
-                index = edge.index
-                push(E.PushDep.make_trusted(name, None if index is None else self.expr(index), edge.guarded, edge.span))
-        return pushes
+                push(make(name, self.expr(edge.index), edge.guarded, edge.span))
+        return pushes, size
 
     def lower_Dummy(self, dummy, out) -> None:
         """A dummy task under its comment: ``Barrier <b>: <purpose>`` for a barrier a pass made,
         the reference's phase-fence comment for the user's dummy and a phase fence (no purpose)."""
         b = self.barrier_count
-        self.barrier_count += 1
+        self.barrier_count = b + 1
         reserve = self.names.reserve_generated
         args = reserve(f"params_phase_fence_barrier_{b}")
-        outs = reserve(f"phase_fence_barrier_{b}_outs")
         purpose = dummy.purpose
         comment = f"Phase-fence barrier {b}: dependency-only dummy task" if purpose is None else f"Barrier {b}: {purpose}"
         out.append(E.TaskArgs.make_trusted(True, comment, args, (), (), (), (), dummy.span))
-        name = self.cn(dummy.var.name)
-        used = name in self.used
-        if dummy.deps:
-            out.append(E.GuardedDummy.make_trusted(
-                args, capacity(dummy.deps), self.pushes(dummy.deps), outs if used else None, name if used else None))
+        name = dummy.var.name
+        name = self.cpp.get(name, name)
+        if name in self.used:  # (its TaskId read: captured from its outputs)
+            outs = reserve(f"phase_fence_barrier_{b}_outs")
         else:
-            out.append(E.Submit.make_trusted(args, DUMMY_LAUNCH, outs if used else None, name if used else None))
+            outs = name = None
+        if dummy.deps:
+            pushes, size = self.pushes(dummy.deps)
+            out.append(E.GuardedDummy.make_trusted(args, size, pushes, outs, name))
+        else:
+            out.append(E.Submit.make_trusted(args, DUMMY_LAUNCH, outs, name))
 
     def lower_HostFence(self, fence, out) -> None:
         b = self.barrier_count
@@ -833,7 +853,8 @@ class LowerToEmission(Pass):
         tensor = self.cn(fence.tensor.name)
         comment = f"Barrier {b}: a producer of {tensor} for the host access below"
         out.append(E.TaskArgs.make_trusted(True, comment, args, (ArgDir.InOut,), (tensor,), (), (), fence.span))
-        out.append(E.GuardedDummy.make_trusted(args, capacity(fence.deps), self.pushes(fence.deps), None, None))
+        pushes, size = self.pushes(fence.deps)
+        out.append(E.GuardedDummy.make_trusted(args, size, pushes, None, None))
 
     def lower_host_wait(self, fence, b: int, out) -> None:
         """A dummy task creating one element after the fence's edges, and a host read of that
@@ -853,7 +874,8 @@ class LowerToEmission(Pass):
             E.TaskArgs.make_trusted(False, None, args, (ArgDir.Output,), (info,), (), ()),
         ]
         if fence.deps:
-            body.append(E.Deps.make_trusted(args, capacity(fence.deps), self.pushes(fence.deps)))
+            pushes, size = self.pushes(fence.deps)
+            body.append(E.Deps.make_trusted(args, size, pushes))
         body += [
             E.Submit.make_trusted(args, DUMMY_LAUNCH, outs, None),
             E.BindRef.make_trusted(done, outs, 0),
@@ -1110,6 +1132,7 @@ TASK, FOR, YIELD, RETURN, ITER_ARG, BIN, VAR, INT, DEP_EDGE, ASSEMBLE, ALLOC, LE
 )
 DUMMY, CELL_DECL, CELL_SET, WHILE = ENCODED.Dummy, ENCODED.CellDecl, ENCODED.CellSet, ENCODED.While  # (a barrier's statements, also inline)
 IF, CMP = ENCODED.If, ENCODED.Cmp  # (an if's results bound and its condition read inline)
+NO_TASK = ENCODED.NoTask
 # ``READ_FIELDS`` of every class of the input language, as a plain dict (a dict subclass's ``[]``
 # goes through a method call): what ``survey`` and ``expr`` look up per node.
 READ = {cls: READ_FIELDS[cls] for cls in ENCODED.nodes.values()}

@@ -78,9 +78,10 @@ class MaterializeRuntimeScopes(Pass):
         # statements of a checked body; ``trusted_checked`` tests the claim)
         return (S.Scope.make_trusted(AUTO, COMPILER, body),)
 
-    def wrap_here(self, body, source_body=()):
-        if not (self.auto and not self.manual and body):
-            return body
+    def wrap_unless_escaping(self, body, source_body):
+        """``body`` (the visited ``source_body``: a loop body or branch, not empty, of an auto_scope
+        function and outside every manual scope) wrapped in an auto scope, unless it yields a
+        tensor it allocated. (Its handler tests the rest: no call for a body that stays as it is.)"""
         if (
             self.allocates_in(source_body)  # (first: a set's test)
             and self.yields_names(source_body)
@@ -173,18 +174,26 @@ class MaterializeRuntimeScopes(Pass):
         self.depth -= 1
         if self.made != made:
             self.allocating.add(id(loop.body))
-        body = self.wrap_here(body, loop.body)
+        if body and self.auto and not self.manual:
+            body = self.wrap_unless_escaping(body, loop.body)
         # (unchecked: every field but the body the input's, the body the visit's statements, wrapped or not)
         return S.For.make_trusted(loop.var, loop.start, loop.stop, loop.step, loop.kind, loop.iters, body, loop.results,
                                   span=loop.span)
 
     def While(self, loop):
-        body = self.wrap_here(self.visit_body(loop.body), loop.body)
+        body = self.visit_body(loop.body)
+        if body and self.auto and not self.manual:
+            body = self.wrap_unless_escaping(body, loop.body)
         return _make_while(loop.iters, loop.cond, body, loop.results, loop.span)
 
     def If(self, branch):
-        then = self.wrap_here(self.visit_body(branch.then), branch.then)
-        orelse = self.wrap_here(self.visit_body(branch.orelse), branch.orelse)
+        here = self.auto and not self.manual  # (an auto scope wraps a body only outside every manual scope)
+        then = self.visit_body(branch.then)
+        if here and then:
+            then = self.wrap_unless_escaping(then, branch.then)
+        orelse = self.visit_body(branch.orelse)
+        if here and orelse:
+            orelse = self.wrap_unless_escaping(orelse, branch.orelse)
         # (unchecked: the condition and results the input's, the bodies the visit's statements, wrapped or not)
         return S.If.make_trusted(branch.cond, then, orelse, branch.results, span=branch.span)
 

@@ -292,9 +292,12 @@ def emit(node, out):  # noqa: F811
 
 @dispatch(E.ScopeBlock, Emitter, namespace=EMIT_NS)
 def emit(node, out):  # noqa: F811
-    out.open("PTO2_SCOPE(PTO2ScopeMode::MANUAL) {" if node.mode is MANUAL else "PTO2_SCOPE() {")
+    indent = out.indent  # (``open`` and ``close`` written here: the body's handlers leave the level as they found it)
+    out.lines.append(f"{indent}PTO2_SCOPE(PTO2ScopeMode::MANUAL) {{" if node.mode is MANUAL else f"{indent}PTO2_SCOPE() {{")
+    out.indent = indent + "    "
     emit_all(node.body, out)
-    out.close()
+    out.indent = indent
+    out.lines.append(f"{indent}}}")
 
 
 @dispatch(E.Block, Emitter, namespace=EMIT_NS)
@@ -309,13 +312,17 @@ def emit(node, out):  # noqa: F811
 @dispatch(E.ForBlock, Emitter, namespace=EMIT_NS)
 def emit(node, out):  # noqa: F811
     v, abi = node.var, out.abi
-    start, stop, step = node.start, node.stop, node.step  # (most often a number, a name and a number)
+    start, stop, step = node.start, node.stop, node.step  # (most often numbers, or a name)
     start = SMALL_INTS[start.value] if type(start) is INT and 0 <= start.value < SMALL else fmt(start, abi)
-    stop = stop.name if type(stop) is VAR else fmt(stop, abi)
+    kind = type(stop)
+    stop = stop.name if kind is VAR else SMALL_INTS[stop.value] if kind is INT and 0 <= stop.value < SMALL else fmt(stop, abi)
     step = SMALL_INTS[step.value] if type(step) is INT and 0 <= step.value < SMALL else fmt(step, abi)
-    out.open(f"for (int64_t {v} = {start}; {v} < {stop}; {v} += {step}) {{")
+    indent = out.indent  # (``open`` and ``close`` written here, as ScopeBlock's)
+    out.lines.append(f"{indent}for (int64_t {v} = {start}; {v} < {stop}; {v} += {step}) {{")
+    out.indent = indent + "    "
     emit_all(node.body, out)
-    out.close()
+    out.indent = indent
+    out.lines.append(f"{indent}}}")
 
 
 @dispatch(E.WhileBlock, Emitter, namespace=EMIT_NS)
@@ -466,10 +473,13 @@ def emit(node, out):  # noqa: F811
     for tensor in node.tensors:
         lines.append(f"{call}.{ADD_METHOD[dirs[i]]}({tensor});")
         i += 1
-    encodings = node.encodings
     i = 0
-    for value in node.scalars:
-        lines.append(f"{call}.add_scalar({fmt_scalar_arg(value, encodings[i], abi)});")
+    for value in node.scalars:  # (their encodings and the ABI read per scalar: most tasks have none)
+        encoding = node.encodings[i]
+        if encoding is not TO_U64 and not abi.bare_scalar_vars:  # (``fmt_scalar_arg``'s usual case, here: the value cast)
+            lines.append(f"{call}.add_scalar((uint64_t){fmt(value, abi, PREC_UNARY)});")
+        else:
+            lines.append(f"{call}.add_scalar({fmt_scalar_arg(value, encoding, abi)});")
         i += 1
 
 
@@ -492,29 +502,30 @@ def fmt_scalar_arg(value, encoding: Encoding, abi: Abi) -> str:
 
 @dispatch(E.Deps, Emitter, namespace=EMIT_NS)
 def emit(node, out):  # noqa: F811
-    dep_lines(node.args, node.size, node.pushes, out)
-
-
-def dep_lines(args: str, size: int, pushes, out: Emitter) -> None:
-    """A dependency array: declared, an entry per push (a loop over an array's slots), then set."""
+    """A dependency array, a ``Deps``' or a ``GuardedDummy``'s (``dep_lines``): declared, an entry
+    per push (a loop over an array's slots), then set."""
     indent, abi = out.indent, out.abi
     lines = out.lines
+    args, size = node.args, node.size
     deps = f"{args}_deps"
-    lines.append(f"{indent}PTO2TaskId {deps}[{size}];")
+    lines.append(f"{indent}PTO2TaskId {deps}[{SMALL_INTS[size] if size < SMALL else size}];")
     lines.append(f"{indent}uint32_t {deps}_count = 0;")
     push = f"{deps}[{deps}_count++] = "
-    for node in pushes:
-        if type(node) is PUSH_DEP:
-            tid, index = node.tid, node.index
+    for entry in node.pushes:
+        if type(entry) is PUSH_DEP:
+            tid, index = entry.tid, entry.index
             if index is not None:
                 tid = f"{tid}[{fmt(index, abi)}]"
-            lines.append(f"{indent}if ({tid}.is_valid()) {push}{tid};" if node.guarded else f"{indent}{push}{tid};")
+            lines.append(f"{indent}if ({tid}.is_valid()) {push}{tid};" if entry.guarded else f"{indent}{push}{tid};")
         else:
-            k, a = node.loop, node.array
-            lines.append(f"{indent}for (int64_t {k} = 0; {k} < {node.size}; ++{k}) {{")
+            k, a = entry.loop, entry.array
+            lines.append(f"{indent}for (int64_t {k} = 0; {k} < {entry.size}; ++{k}) {{")
             lines.append(f"{indent}    if ({a}[{k}].is_valid()) {push}{a}[{k}];")
             lines.append(f"{indent}}}")
     lines.append(f"{indent}{args}.set_dependencies({deps}, {deps}_count);")
+
+
+dep_lines = emit.dispatch(E.Deps, Emitter)  # (the Deps handler, a GuardedDummy's array too)
 
 
 @dispatch(E.DumpArgs, Emitter, namespace=EMIT_NS)
@@ -560,12 +571,18 @@ def emit(node, out):  # noqa: F811
 
 @dispatch(E.DeclTid, Emitter, namespace=EMIT_NS)
 def emit(node, out):  # noqa: F811
-    return f"PTO2TaskId {node.name} = {tid_text(node.value, out.abi)};"
+    value = node.value
+    if type(value) is TID_INVALID:  # (most declarations: written here, without ``tid_text``'s call)
+        return f"PTO2TaskId {node.name} = PTO2TaskId::invalid();"
+    return f"PTO2TaskId {node.name} = {tid_text(value, out.abi)};"
 
 
 @dispatch(E.AssignTid, Emitter, namespace=EMIT_NS)
 def emit(node, out):  # noqa: F811
-    return f"{node.name} = {tid_text(node.value, out.abi)};"
+    value = node.value
+    if type(value) is TID_COPY and type(value.value) is VAR:  # (most assignments: as ``tid_text`` writes it, here)
+        return f"{node.name} = {value.value.name};"
+    return f"{node.name} = {tid_text(value, out.abi)};"
 
 
 @dispatch(E.DeclTidArray, Emitter, namespace=EMIT_NS)
@@ -627,21 +644,24 @@ def emit(node, out):  # noqa: F811
 
 @dispatch(E.GuardedDummy, Emitter, namespace=EMIT_NS)
 def emit(node, out):  # noqa: F811
-    dep_lines(node.args, node.size, node.pushes, out)  # (never empty: emission.check_task_heads)
-    if node.tid is not None:
-        out.line(f"PTO2TaskId {node.tid} = PTO2TaskId::invalid();")
-    if node.tid is None:
-        with out.block(f"if ({node.args}_deps_count > 0) {{"):
-            out.line(f"rt_submit_dummy_task({node.args});")
+    dep_lines(node, out)  # (never empty: emission.check_task_heads)
+    # (the lines after the array appended here, each one format: no Emitter call per line or level)
+    indent, args, tid = out.indent, node.args, node.tid
+    inner = indent + "    "
+    if tid is None:
+        out.lines += (f"{indent}if ({args}_deps_count > 0) {{", f"{inner}rt_submit_dummy_task({args});", f"{indent}}}")
         return
     # one entry: the barrier is that TaskId, no dummy is submitted
-    out.open(f"if ({node.args}_deps_count == 1) {{")
-    out.line(f"{node.tid} = {node.args}_deps[0];")
-    out.close(f"}} else if ({node.args}_deps_count > 1) {{")
-    out.deeper()
-    out.line(f"TaskOutputTensors {node.outs} = rt_submit_dummy_task({node.args});")
-    out.line(f"{node.tid} = {node.outs}.task_id();")
-    out.close()
+    outs = node.outs
+    out.lines += (
+        f"{indent}PTO2TaskId {tid} = PTO2TaskId::invalid();",
+        f"{indent}if ({args}_deps_count == 1) {{",
+        f"{inner}{tid} = {args}_deps[0];",
+        f"{indent}}} else if ({args}_deps_count > 1) {{",
+        f"{inner}TaskOutputTensors {outs} = rt_submit_dummy_task({args});",
+        f"{inner}{tid} = {outs}.task_id();",
+        f"{indent}}}",
+    )
 
 
 # -- launches and TaskId values ------------------------------------------------------------------------
@@ -696,8 +716,16 @@ def launch_text(node) -> str:
 
 
 def tid_text(node, abi: Abi) -> str:
-    """``fmt_tid(node, abi)``."""
-    return FMT_TID_HANDLERS[type(node)](node, abi)
+    """``fmt_tid(node, abi)``; the usual values, the invalid id and a copy of a TaskId variable,
+    written here without their handlers' calls."""
+    cls = type(node)
+    if cls is TID_COPY:
+        value = node.value
+        if type(value) is VAR:
+            return value.name
+    elif cls is TID_INVALID:
+        return "PTO2TaskId::invalid()"
+    return FMT_TID_HANDLERS[cls](node, abi)
 
 
 # -- expressions ---------------------------------------------------------------------------------------
@@ -740,13 +768,14 @@ WARNED = {  # an operation's precedence -> the operands' precedences parenthesiz
 NOT_WARNED: frozenset = frozenset()
 UNARY = {UnOp.neg: "-", UnOp.not_: "!", UnOp.invert: "~"}
 OPERATIONS = frozenset({"Bin", "Cmp", "Un"})
-VAR, INT, PUSH_DEP = E.Var, E.Int, E.PushDep
+VAR, INT, PUSH_DEP, TID_COPY, TID_INVALID = E.Var, E.Int, E.PushDep, E.TidCopy, E.TidInvalid
 # the binary operations ``fmt`` writes itself: operator -> (text, precedence, the operands' precedences
 # parenthesized whatever they bind)
 OPERATORS = {
     cls: {op: (text, prec, WARNED.get(prec, NOT_WARNED)) for op, (text, prec) in table.items()}
     for cls, table in ((E.Bin, BINARY), (E.Cmp, COMPARE))
 }
+BIN, BIN_OPERATORS = E.Bin, OPERATORS[E.Bin]
 
 
 def fmt(expr, abi: Abi, min_prec: int = 0, right: bool = False, warned: frozenset = NOT_WARNED) -> str:
@@ -761,7 +790,7 @@ def fmt(expr, abi: Abi, min_prec: int = 0, right: bool = False, warned: frozense
             return SMALL_INTS[v]
         if v >= 0:
             return int_text(v)
-    operators = OPERATORS.get(cls)
+    operators = BIN_OPERATORS if cls is BIN else OPERATORS.get(cls)  # (an arithmetic operation: most operations)
     if operators is not None:  # a binary operation: written here from its table, an atom operand inline
         op, prec, inner = operators[expr.op]
         a, b = expr.a, expr.b

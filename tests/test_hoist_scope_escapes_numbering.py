@@ -22,8 +22,9 @@ SEEDS = range(30)
 
 
 def number_by_definition(self, body) -> None:
-    """``HoistScopeEscapes.number`` as its docstring defines it, by recursion."""
-    self.last_read, self.scope_end = {}, {}
+    """``HoistScopeEscapes.number`` as its docstring defines it, by recursion (the last reads by
+    name, and by root: ``root_reads``)."""
+    self.name_read, self.last_read, self.scope_end = {}, {}, {}
     position = 0
 
     def visit(stmts) -> None:
@@ -39,6 +40,7 @@ def number_by_definition(self, body) -> None:
                     if name not in bodies and value is not None:
                         nodes += value if many else [value]
                 for name in var_reads(nodes):
+                    self.name_read[name] = here
                     self.last_read[self.root(name)] = here
             for name in bodies:
                 visit(getattr(stmt, name))
@@ -49,7 +51,8 @@ def number_by_definition(self, body) -> None:
 
 
 def numbering(given, number) -> tuple:
-    """(last reads, the end of each scope in program order) of ``number`` on ``given``'s body."""
+    """(last reads by name, by root, the end of each scope in program order) of ``number`` on
+    ``given``'s body."""
     from nanopass.passes.aliases import written_roots
     from nanopass.rewrite import PassContext
 
@@ -57,7 +60,7 @@ def numbering(given, number) -> tuple:
     self.roots = written_roots(given.orch)
     number(self, given.orch.body)
     scopes = [s for s in iter_stmts(given.orch.body) if s._production == "Scope"]
-    return self.last_read, [self.scope_end[id(s)] for s in scopes]
+    return self.name_read, self.root_reads(), [self.scope_end[id(s)] for s in scopes]
 
 
 def check(path: Path) -> int:
@@ -66,7 +69,7 @@ def check(path: Path) -> int:
     for given in pass_inputs(path, "hoist_scope_escapes"):
         fast = numbering(given, hoist.HoistScopeEscapes.number)
         assert fast == numbering(given, number_by_definition)
-        scopes += len(fast[1])
+        scopes += len(fast[2])
         out, by_definition = run_both_ways(running(hoist.HoistScopeEscapes), given,
                                            [(hoist.HoistScopeEscapes, "number", number_by_definition)])
         assert out == by_definition

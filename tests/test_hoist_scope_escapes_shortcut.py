@@ -3,7 +3,10 @@ manual scope has anything to move or declare (``nothing_to_hoist``: no ``if``, a
 ``Declare`` directly in such a scope, no value defined directly in one read after it). With the
 shortcut forced off the pass must give the same output (or refuse the program the same way) on
 every example and golden program, the bench shapes and random programs (manual scopes too); the
-shortcut must be taken on the scopes shape and not where something moves.
+shortcut must be taken on the scopes shape and not where something moves. Its answer must be the
+one its docstring defines, each name's reads looked up by its root (``root_reads``: the reads of
+an alias folded into its root's), where it looks up a name that is no alias nor aliased by its
+own reads.
 """
 
 from __future__ import annotations
@@ -14,7 +17,8 @@ import pytest
 
 from conftest import GOLDEN, bench_file, corpus_tests, outcome_running, pass_inputs, random_file, run_both_ways
 
-from nanopass.passes.hoist_scope_escapes import HoistScopeEscapes
+from nanopass.passes.hoist_scope_escapes import MANUAL, SCOPE, USER, HoistScopeEscapes
+from nanopass.languages.statements import walk_of
 
 SEEDS = range(40)
 
@@ -33,12 +37,29 @@ def check(path: Path) -> int:
     return taken
 
 
+def nothing_to_hoist_by_definition(self, body) -> bool:
+    """``nothing_to_hoist`` as its docstring defines it, every name looked up by its root."""
+    last_read = self.root_reads()
+    for scope in walk_of(body).compound:
+        if type(scope) is not SCOPE or not (scope.origin is USER or scope.mode is MANUAL):
+            continue
+        end = self.scope_end[id(scope)]
+        for stmt in scope.body:
+            if stmt._production in ("If", "Alloc", "Declare"):
+                return False
+            for binder in self.declared_by(stmt):
+                if last_read.get(self.roots.get(binder.name, binder.name), -1) > end:
+                    return False
+    return True
+
+
 def _shortcut_taken(given) -> int:
     calls = []
     original = HoistScopeEscapes.nothing_to_hoist
 
     def spy(self, body):
         calls.append(original(self, body))
+        assert calls[-1] == nothing_to_hoist_by_definition(self, body)
         return calls[-1]
 
     with pytest.MonkeyPatch.context() as patch:
