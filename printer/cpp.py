@@ -571,18 +571,12 @@ def emit(node, out):  # noqa: F811
 
 @dispatch(E.DeclTid, Emitter, namespace=EMIT_NS)
 def emit(node, out):  # noqa: F811
-    value = node.value
-    if type(value) is TID_INVALID:  # (most declarations: written here, without ``tid_text``'s call)
-        return f"PTO2TaskId {node.name} = PTO2TaskId::invalid();"
-    return f"PTO2TaskId {node.name} = {tid_text(value, out.abi)};"
+    return f"PTO2TaskId {node.name} = {tid_text(node.value, out.abi)};"
 
 
 @dispatch(E.AssignTid, Emitter, namespace=EMIT_NS)
 def emit(node, out):  # noqa: F811
-    value = node.value
-    if type(value) is TID_COPY and type(value.value) is VAR:  # (most assignments: as ``tid_text`` writes it, here)
-        return f"{node.name} = {value.value.name};"
-    return f"{node.name} = {tid_text(value, out.abi)};"
+    return f"{node.name} = {tid_text(node.value, out.abi)};"
 
 
 @dispatch(E.DeclTidArray, Emitter, namespace=EMIT_NS)
