@@ -62,35 +62,98 @@ def static_graph(tree) -> TaskGraph:
     return walker.graph
 
 
+_MISSING = object()
+
+
+class _Layer:
+    """A map opened on another (``parent``): it reads through to it and keeps its own writes in
+    ``own``, so that opening one for a branch or a loop body costs nothing where a copy cost the
+    whole map (a program's flow holds every name it binds: copying it at every if and loop made
+    the walk quadratic)."""
+
+    __slots__ = ("own", "parent")
+
+    def __init__(self, parent: "_Layer | None" = None, own: dict | None = None):
+        self.own: dict = {} if own is None else own
+        self.parent = parent
+
+    def get(self, key, default=None):
+        layer = self
+        while layer is not None:
+            value = layer.own.get(key, _MISSING)
+            if value is not _MISSING:
+                return value
+            layer = layer.parent
+        return default
+
+    def __getitem__(self, key):
+        value = self.get(key, _MISSING)
+        if value is _MISSING:
+            raise KeyError(key)
+        return value
+
+    def __setitem__(self, key, value) -> None:
+        self.own[key] = value
+
+
 @dataclass
 class _Flow:
-    """What may hold at one program point."""
+    """What may hold at one program point: maps opened on the flow of an enclosing point
+    (``opened``), holding what changed since."""
 
-    roots: dict[str, str]  # tensor name -> the buffer it views or aliases
-    writers: dict[str, frozenset[str]]  # buffer -> the nodes that may have written it last
-    tids: dict[str, frozenset[str]]  # TaskId (storage) -> the nodes whose id it may hold
-    wide: list[str] = field(default_factory=list)  # buffers the merge that made it left with many writers
+    roots: _Layer  # tensor name -> the buffer it views or aliases
+    writers: _Layer  # buffer -> the nodes that may have written it last
+    tids: _Layer  # TaskId (storage) -> the nodes whose id it may hold
+    wide: list[str] = field(default_factory=list)  # buffers the last join left with many writers
 
-    def copy(self) -> "_Flow":
-        return _Flow(dict(self.roots), dict(self.writers), dict(self.tids))
+    def opened(self, merged: "tuple[dict, dict, dict] | None" = None) -> "_Flow":
+        """A flow that starts as this one (with the entries of ``merged`` over it); writes to it
+        leave this one as it is."""
+        roots, writers, tids = merged or ({}, {}, {})
+        return _Flow(_Layer(self.roots, roots), _Layer(self.writers, writers), _Layer(self.tids, tids))
 
-    def merge(self, other: "_Flow") -> "_Flow":
-        """Either flow may have happened: union of the possibilities."""
-        roots = {**other.roots, **self.roots}
-        wide: list[str] = []
-        return _Flow(roots, _union(self.writers, other.writers, wide), _union(self.tids, other.tids), wide)
+    def absorb(self, changes: "tuple[dict, dict, dict]") -> None:
+        """Write ``changes`` (each map's entries) into this flow."""
+        self.roots.own.update(changes[0])
+        self.writers.own.update(changes[1])
+        self.tids.own.update(changes[2])
+
+    def changes(self) -> tuple[dict, dict, dict]:
+        """What was written to this flow since it was opened."""
+        return self.roots.own, self.writers.own, self.tids.own
 
 
-def _union(a: dict[str, frozenset[str]], b: dict[str, frozenset[str]], wide: list | None = None) -> dict[str, frozenset[str]]:
-    """Key by key, ``a``'s and ``b``'s sets together; ``wide`` gets the keys whose union has more than
-    MERGED_WRITERS elements. Only the entries of ``b`` that ``a`` lacks are visited (the flows of
-    two branches share most entries with the one they started from)."""
-    out = dict(a)
-    for key, value in b.items() - a.items():
-        merged = out[key] = out.get(key, _NONE) | value
+def _either(a: _Flow, b: _Flow, keys: tuple[list, list, list], wide: list | None = None) -> tuple[dict, dict, dict]:
+    """The entries, for the keys ``keys`` of each map, of the flow where ``a`` or ``b`` may have
+    happened (two flows that agree on every other key): a name's root ``a``'s where ``a`` has
+    one, else ``b``'s; a set of nodes the union of both. ``wide`` gets the buffers whose union
+    of writers has more than MERGED_WRITERS elements."""
+    roots = {}
+    for key in keys[0]:
+        root = a.roots.get(key, _MISSING)
+        roots[key] = root if root is not _MISSING else b.roots.get(key)
+    return roots, _union(a.writers, b.writers, keys[1], wide), _union(a.tids, b.tids, keys[2])
+
+
+def _union(a: _Layer, b: _Layer, keys: list, wide: list | None = None) -> dict:
+    """Key by key of ``keys``, ``a``'s and ``b``'s sets together (``a``'s as it is where ``b``'s
+    is the same or ``b`` has none)."""
+    out = {}
+    for key in keys:
+        va = a.get(key, _MISSING)
+        vb = b.get(key, _MISSING)
+        if vb is _MISSING or va == vb:
+            out[key] = va
+            continue
+        merged = out[key] = vb if va is _MISSING else va | vb
         if wide is not None and len(merged) > MERGED_WRITERS:
             wide.append(key)
     return out
+
+
+def _keys(*flows: _Flow) -> tuple[list, list, list]:
+    """The keys of each map that any of ``flows`` wrote since it was opened, in order, once each."""
+    return tuple(list(dict.fromkeys(key for own in owns for key in own)) for owns in zip(*(f.changes() for f in flows)))
 
 
 EXACT_LOOP_DEPTH = 8
@@ -106,7 +169,7 @@ class _Walker:
 
     def __init__(self):
         self.graph = TaskGraph()
-        self.flow = _Flow({}, {}, {})
+        self.flow = _Flow(_Layer(), _Layer(), _Layer())
         self.sites: dict[tuple, str] = {}
         self.barriers = 0  # barrier sites so far
         self.order: dict[str, int] = {}
@@ -171,17 +234,24 @@ class _Walker:
         drawn): walking every level twice costs 2 ** depth walks of the innermost body.
         Afterwards the body may have run zero times, unless its trip count is a positive constant.
         """
-        entry = self.flow.copy()
+        entry = self.flow
+        self.flow = entry.opened()
         self.loop_depth += 1
         try:
             walk_body()
             if self.loop_depth <= EXACT_LOOP_DEPTH:
-                self.flow = entry.merge(self.flow)
+                first = self.flow
+                self.flow = entry.opened(_either(entry, first, _keys(first)))
                 walk_body()
         finally:
             self.loop_depth -= 1
-        if not _runs_at_least_once(loop):
-            self.flow = entry.merge(self.flow)
+        walked, self.flow = self.flow, entry
+        if _runs_at_least_once(loop):
+            entry.absorb(walked.changes())
+        else:
+            wide: list[str] = []
+            entry.absorb(_either(entry, walked, _keys(walked), wide))
+            entry.wide = sorted(wide)
             self.merge_writers(path, cluster)
 
     def branches(self, stmt, path: tuple, cluster: str | None, manual: bool) -> None:
@@ -189,12 +259,15 @@ class _Walker:
         entry = self.flow
         outcomes = []
         for label, body in (("then", stmt.then), ("else", stmt.orelse)):
-            self.flow = entry.copy()
+            self.flow = entry.opened()
             if body:
                 inner = self.cluster(path + (label,), f"if {label}", "branch", cluster)
                 self.body(body, path + (label,), inner, manual)
             outcomes.append(self.flow)
-        self.flow = outcomes[0].merge(outcomes[1])
+        wide: list[str] = []
+        entry.absorb(_either(*outcomes, _keys(*outcomes), wide))
+        entry.wide = sorted(wide)
+        self.flow = entry
         self.merge_writers(path, cluster)
 
     def merge_writers(self, path: tuple, cluster: str | None) -> None:
