@@ -66,20 +66,23 @@ def join_cells(func) -> dict:
 
 def _join_cells(func) -> dict:
     barriers = {}
+    cell_sets = []  # (the stores, in program order, gathered in the same walk and read after it)
     for stmt in iter_stmts(func.body):
-        if (stmt._production == "Dummy" and len(stmt.deps) == 2 and stmt.deps[0]._production == "CellDep"
+        kind = stmt._production
+        if kind == "CellSet":
+            cell_sets.append(stmt)
+        elif (kind == "Dummy" and len(stmt.deps) == 2 and stmt.deps[0]._production == "CellDep"
                 and stmt.deps[1]._production == "DerivedDep" and stmt.deps[1].value._production == "Var"):
             barriers[stmt.var.name] = stmt
     out: dict = {}
     plain: set = set()
-    for stmt in iter_stmts(func.body):
-        if stmt._production == "CellSet":
-            name = stmt.value.name if stmt.value._production == "Var" else None
-            dummy = barriers.get(name)
-            if dummy is not None and dummy.deps[0].cell == stmt.cell:
-                out.setdefault(stmt.cell, []).append((dummy, dummy.deps[1].value.name))
-            else:
-                plain.add(stmt.cell)
+    for stmt in cell_sets:
+        name = stmt.value.name if stmt.value._production == "Var" else None
+        dummy = barriers.get(name)
+        if dummy is not None and dummy.deps[0].cell == stmt.cell:
+            out.setdefault(stmt.cell, []).append((dummy, dummy.deps[1].value.name))
+        else:
+            plain.add(stmt.cell)
     return {cell: joined for cell, joined in out.items() if cell not in plain}
 
 

@@ -172,7 +172,19 @@ class NameTable:
                 for suffix in derived:
                     taken.add(preferred + suffix)
                 return preferred
-        return fallback if self.take(fallback, derived) else self.reserve(fallback, derived=derived)
+        # ``take(fallback, derived)`` written out the same way (the SSA name of a user name taken
+        # before: most of the names after the first of each user name)
+        if fallback not in taken and fallback not in RESERVED and not generated_shape(fallback):
+            for suffix in derived:
+                name = fallback + suffix
+                if name in taken or name in RESERVED:
+                    break
+            else:
+                taken.add(fallback)
+                for suffix in derived:
+                    taken.add(fallback + suffix)
+                return fallback
+        return self.reserve(fallback, derived=derived)
 
     def take(self, name: str, derived: tuple[str, ...] = ()) -> bool:
         """Hand out ``name`` itself if it can be, with its derived names (``reserve(name,
