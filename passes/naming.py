@@ -160,30 +160,22 @@ class NameTable:
         steps in that order, in one call (``preferred`` None: straight to ``fallback``).
         remap_output_aliases names each variable so: the user's name, else the SSA name."""
         taken = self.taken  # (``free``, ``derived_free`` and ``hand_out`` written out: a call per name each)
-        if preferred is not None and preferred not in taken and preferred not in RESERVED:
+        for name, first in ((preferred, True), (fallback, False)):
+            if name is None or name in taken or name in RESERVED:
+                continue
             for suffix in derived:
-                name = preferred + suffix
-                if name in taken or name in RESERVED:
+                derived_name = name + suffix
+                if derived_name in taken or derived_name in RESERVED:
                     break
             else:
-                if generated_shape(preferred):
-                    return self.reserve(preferred, derived=derived)
-                taken.add(preferred)
-                for suffix in derived:
-                    taken.add(preferred + suffix)
-                return preferred
-        # ``take(fallback, derived)`` written out the same way (the SSA name of a user name taken
-        # before: most of the names after the first of each user name)
-        if fallback not in taken and fallback not in RESERVED and not generated_shape(fallback):
-            for suffix in derived:
-                name = fallback + suffix
-                if name in taken or name in RESERVED:
+                if generated_shape(name):
+                    if first:
+                        return self.reserve(name, derived=derived)
                     break
-            else:
-                taken.add(fallback)
+                taken.add(name)
                 for suffix in derived:
-                    taken.add(fallback + suffix)
-                return fallback
+                    taken.add(name + suffix)
+                return name
         return self.reserve(fallback, derived=derived)
 
     def take(self, name: str, derived: tuple[str, ...] = ()) -> bool:

@@ -191,6 +191,31 @@ def test_a_stage_whose_graph_did_not_change_links_the_earlier_dot_file(tmp_path)
             assert not (out / mine).exists() and "unchanged from stage" in stage_html(out, name)
 
 
+def test_a_stage_whose_text_did_not_change_is_a_hard_link_of_the_earlier_text_file(tmp_path):
+    # a program of 16,000 tasks has 35 MB of IR text per stage, most stages the one before's
+    writer, out = dump(tmp_path, renderer=None)
+    texts = [stage.text + "\n" for stage in writer.report]
+    files = [out / stage.files[0] for stage in writer.report]
+    assert [f.name for f in files] == [f"{i:02d}_{name}.{stage.language}.txt"
+                                       for i, (name, stage) in enumerate(zip(NAMES, writer.report))]
+    same = 0
+    for i, file in enumerate(files):
+        assert file.read_text() == texts[i]
+        shared = i > 0 and file.stat().st_ino == files[i - 1].stat().st_ino
+        assert shared == (i > 0 and texts[i] == texts[i - 1]), file.name
+        same += shared
+    assert 0 < same < STAGES - 1
+    # a second run into the directory, of another program, replaces the links: no file shows the
+    # first program's text, none is left half-written
+    again = DumpWriter(str(out), renderer=None)
+    run_pipeline(load_program(EXAMPLES / "basic.py"), observer=again)
+    again.finish()
+    for stage in again.report:
+        assert (out / stage.files[0]).read_text() == stage.text + "\n"
+    assert not any(".tmp" in p.name for p in out.iterdir())
+    assert not set(texts) & {(out / stage.files[0]).read_text() for stage in again.report}
+
+
 def test_drawing_is_shared_among_workers_and_the_result_is_the_same(tmp_path):
     from nanopass.tools.report_programs import layered
 
