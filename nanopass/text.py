@@ -37,8 +37,10 @@ def unparse(node: Any, width: int = 100, show_spans: bool = False, labelled: boo
 
 class Unparser:
     """``unparse`` of many trees that share sub-trees (the stages of one run): the text of a node
-    that several trees hold is laid out once. Nodes are remembered by identity, so the trees
-    given are kept alive as long as the ``Unparser``."""
+    that the tree before held too is laid out once. Nodes are remembered by identity, so the
+    trees given are kept alive as long as the ``Unparser``; the layouts kept are those the last
+    tree used (a tree's own nodes, down to the first it took whole from the one before), so that
+    they take the memory of about one tree, not of every tree so far."""
 
     def __init__(self, width: int = 100, labelled: bool = False):
         self.printer = _Printer(width, False, labelled, shared=True)
@@ -51,20 +53,34 @@ class Unparser:
             self.printer.emit_list(node, None, 0, lines, "")
         else:
             self.printer.emit_node(node, 0, lines, "")
+        self.printer.next_generation()
         return "\n".join(lines)
 
 
 class OneLine:
     """One-line texts of many nodes of one tree, or of trees that share sub-trees (then the nodes
-    given are kept alive as long as the ``OneLine``); the text of a shared node is made once."""
+    given are kept alive as long as the ``OneLine``); the text of a shared node is made once
+    (between ``next_generation`` calls, and from one such span to the next: a text not asked for
+    in a span is forgotten after the next)."""
 
     def __init__(self, labelled: bool = False):
         self.printer = _Printer(10**9, False, labelled)
         self._texts: dict[tuple[int, frozenset[str]], tuple[Node, str]] = {}
+        self._older: dict[tuple[int, frozenset[str]], tuple[Node, str]] = {}
+
+    def next_generation(self) -> None:
+        """Forget the texts not asked for since the call before (and the printer's memos alike)."""
+        self._older, self._texts = self._texts, {}
+        self.printer.next_generation()
 
     def text(self, node: Node, skip: frozenset[str] = frozenset()) -> str:
         """``node`` on one line, the fields named in ``skip`` written as ``[…]``."""
-        known = self._texts.get((id(node), skip))
+        key = (id(node), skip)
+        known = self._texts.get(key)
+        if known is None:
+            known = self._older.get(key)
+            if known is not None:
+                self._texts[key] = known
         if known is not None and known[0] is node:
             return known[1]
         printer = self.printer
@@ -88,6 +104,17 @@ class _Printer:
         # with ``shared`` (``Unparser``): the lines of each node laid out over several lines, by
         # (node, indent, prefix), so that a sub-tree several trees hold is laid out once
         self._lines: dict[tuple[int, int, str], list[str]] | None = {} if shared else None
+        # (shared: the memos of the generation before, ``next_generation``; an entry used again
+        # moves to the current one)
+        self._older_flat: dict[int, str | None] = {}
+        self._older_lines: dict[tuple[int, int, str], list[str]] = {}
+
+    def next_generation(self) -> None:
+        """Forget the memos not used since the call before: a tree's nodes, down to those whose
+        whole text was remembered, carry theirs on to the next tree."""
+        self._older_flat, self._flat = self._flat, {}
+        if self._lines is not None:
+            self._older_lines, self._lines = self._lines, {}
 
     # Flat renderings are memoised per node; a node longer than the width records None, so each
     # node's flat text is built at most once and the whole print is linear in the tree size.
@@ -111,6 +138,9 @@ class _Printer:
         key = id(value)
         if key in self._flat:
             return self._flat[key]
+        if key in self._older_flat:
+            result = self._flat[key] = self._older_flat[key]
+            return result
         parts = [self.head(value)]
         total = len(parts[0]) + 2
         result: str | None = None
@@ -147,8 +177,12 @@ class _Printer:
         key = (id(node), indent, prefix)
         lines = self._lines.get(key)
         if lines is None:
-            lines = self._lines[key] = []
-            self._emit_lines(node, indent, lines, prefix)
+            lines = self._older_lines.get(key)
+            if lines is not None:
+                self._lines[key] = lines
+            else:
+                lines = self._lines[key] = []
+                self._emit_lines(node, indent, lines, prefix)
         out.extend(lines)
 
     def _emit_lines(self, node: Node, indent: int, out: list[str], prefix: str) -> None:

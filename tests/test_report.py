@@ -216,6 +216,31 @@ def test_a_stage_whose_text_did_not_change_is_a_hard_link_of_the_earlier_text_fi
     assert not set(texts) & {(out / stage.files[0]).read_text() for stage in again.report}
 
 
+def test_a_text_too_long_for_the_page_is_written_and_not_kept(tmp_path, monkeypatch):
+    # the dump writes each stage's text as it is made (stage_analysis' text_sink) and keeps it only
+    # when the page shows it: no more than two stages' texts are held at once (up to 140 MB each
+    # at 16,000 tasks)
+    import nanopass.dumps as dumps
+    from nanopass.text import unparse
+
+    monkeypatch.setattr(dumps, "INLINE_TEXT_LIMIT", 12000)
+    writer, out = dump(tmp_path, renderer=None)
+    stages = run_pipeline(load_program(PROGRAMS / "graph_features.py"))
+    long = 0
+    for stage, report in zip(stages, writer.report):
+        text = unparse(stage.tree, labelled=True)
+        assert (out / report.files[0]).read_text() == text + "\n"
+        assert report.text_size == (len(text), text.count("\n") + 1)
+        if len(text) > 12000:
+            long += 1
+            assert report.text == ""
+            assert f"{len(text)} characters: too large to show here" in stage_html(out, report.name)
+        else:
+            assert report.text == text
+        assert f"{report.text_size[1]} lines)</summary>" in stage_html(out, report.name)
+    assert 0 < long < len(stages)
+
+
 def test_drawing_is_shared_among_workers_and_the_result_is_the_same(tmp_path):
     from nanopass.tools.report_programs import layered
 
