@@ -10,7 +10,14 @@
 - runtime scopes, loops and if branches as nested clusters;
 - data edges from the tasks that may have written a buffer last to a task that reads it or
   rewrites it in place (``Input`` / ``InOut``, the accesses the runtime looks up), through views,
-  aliases, loop carries and branch merges; ``data-untracked`` when an end is in a MANUAL scope;
+  aliases, loop carries, branch merges and (before ``fuse_create_assemble_to_slice``) the copy of
+  an assemble; ``data-untracked`` when an end is in a MANUAL scope. A view's rows are known when
+  its slice's offsets and extents are constants: a write replaces the last writers of the rows it
+  surely covers and no others, a read looks at the writers of the rows it may overlap (a slice of
+  other bounds, a clamped one or one of a transposed or reshaped view is some part of its buffer:
+  it overlaps every write and replaces none). A name that may be one of several views (bound
+  differently by an if's branches or a loop's iterations) reads the writers of each, and a write
+  to it is one more possible last writer of each;
 - a merge node ``m<k>`` after an if or a loop that may run no iteration, for a buffer that more
   than ``MERGED_WRITERS`` sites may have written last: edges from them to it, and from it to the
   readers after (the edges from every writer to every reader grow with the square of a chain of
@@ -39,7 +46,49 @@ from .graph import GraphEdge, GraphNode, TaskGraph
 _LOOKUP = {ArgDir.Input, ArgDir.InOut}
 _WRITE = {ArgDir.Output, ArgDir.OutputExisting, ArgDir.InOut}
 _PARAM_ARG_DIR = {ParamDir.In: ArgDir.Input, ParamDir.Out: ArgDir.OutputExisting, ParamDir.InOut: ArgDir.InOut}
-_NONE: frozenset[str] = frozenset()
+_NONE: frozenset = frozenset()
+# A view's box, in its buffer's coordinates: None for the whole buffer, a tuple of (first, end) per
+# dimension for constant bounds, ``_PART`` for a part not known before the run (bounds that are not
+# constants, a clamped slice, a slice of a transposed or reshaped view), ``_WHOLE`` for the whole
+# buffer in other coordinates (a transpose or reshape of it).
+_PART = "part"
+_WHOLE = "whole, other coordinates"
+
+
+def _overlaps(a, b) -> bool:
+    """Whether boxes ``a`` and ``b`` of one buffer may share an element."""
+    if type(a) is not tuple or type(b) is not tuple or len(a) != len(b):
+        return True
+    return all(a0 < b1 and b0 < a1 for (a0, a1), (b0, b1) in zip(a, b))
+
+
+def _covers(outer, inner) -> bool:
+    """Whether box ``outer`` surely holds every element of box ``inner``."""
+    if outer is None or outer is _WHOLE:
+        return True
+    if type(outer) is not tuple or type(inner) is not tuple or len(outer) != len(inner):
+        return False
+    return all(o0 <= i0 and i1 <= o1 for (o0, o1), (i0, i1) in zip(outer, inner))
+
+
+def _slice_box(box, offsets, extents):
+    """The box of a slice at ``offsets`` of ``extents`` (each an int, or None when not a
+    constant) of a view whose box is ``box``."""
+    if (box is not None and type(box) is not tuple) or None in offsets or None in extents or len(offsets) != len(extents):
+        return _PART
+    firsts = [0] * len(offsets) if box is None else [first for first, _ in box]
+    if len(firsts) != len(offsets):
+        return _PART
+    return tuple((first + offset, first + offset + extent) for first, offset, extent in zip(firsts, offsets, extents))
+
+
+def _reshaped_box(box):
+    """The box of a transpose or reshape of a view whose box is ``box``."""
+    return _WHOLE if box is None or box is _WHOLE else _PART
+
+
+def _whole(name: str) -> frozenset:
+    return frozenset(((name, None),))
 
 
 def base_name(name: str) -> str:
@@ -101,8 +150,8 @@ class _Flow:
     """What may hold at one program point: maps opened on the flow of an enclosing point
     (``opened``), holding what changed since."""
 
-    roots: _Layer  # tensor name -> the buffer it views or aliases
-    writers: _Layer  # buffer -> the nodes that may have written it last
+    roots: _Layer  # tensor name -> the (buffer, box) views it may be (a frozenset; none: itself, whole)
+    writers: _Layer  # buffer -> the (node, box) pairs: a node that may have written the box last
     tids: _Layer  # TaskId (storage) -> the nodes whose id it may hold
     wide: list[str] = field(default_factory=list)  # buffers the last join left with many writers
 
@@ -125,14 +174,10 @@ class _Flow:
 
 def _either(a: _Flow, b: _Flow, keys: tuple[list, list, list], wide: list | None = None) -> tuple[dict, dict, dict]:
     """The entries, for the keys ``keys`` of each map, of the flow where ``a`` or ``b`` may have
-    happened (two flows that agree on every other key): a name's root ``a``'s where ``a`` has
-    one, else ``b``'s; a set of nodes the union of both. ``wide`` gets the buffers whose union
+    happened (two flows that agree on every other key): each set (of buffers, of nodes) the union
+    of both (a name one flow has not bound: the other's). ``wide`` gets the buffers whose union
     of writers has more than MERGED_WRITERS elements."""
-    roots = {}
-    for key in keys[0]:
-        root = a.roots.get(key, _MISSING)
-        roots[key] = root if root is not _MISSING else b.roots.get(key)
-    return roots, _union(a.writers, b.writers, keys[1], wide), _union(a.tids, b.tids, keys[2])
+    return _union(a.roots, b.roots, keys[0]), _union(a.writers, b.writers, keys[1], wide), _union(a.tids, b.tids, keys[2])
 
 
 def _union(a: _Layer, b: _Layer, keys: list, wide: list | None = None) -> dict:
@@ -179,8 +224,26 @@ class _Walker:
         self.loop_depth = 0  # loops around the statement being walked
         self.merges: dict[tuple, str] = {}  # (path of the if or loop, buffer) -> its merge node
 
-    def root(self, name: str) -> str:
-        return self.flow.roots.get(name, name)
+    def roots_of(self, name: str) -> frozenset:
+        """The (buffer, box) views ``name`` may be here (a name never bound: its own whole buffer)."""
+        return self.flow.roots.get(name) or _whole(name)
+
+    def write(self, views: frozenset, node: str) -> None:
+        """``node`` writes a name that may be any of ``views``: of the one view the name is, it is
+        the last writer, in place of the writers of the rows the view surely covers; of each of
+        several, one more possible last writer."""
+        writers = self.flow.writers
+        if len(views) == 1:
+            ((root, box),) = views
+            kept = frozenset(w for w in writers.get(root, _NONE) if not _covers(box, w[1]))
+            writers[root] = kept | {(node, None if box is _WHOLE else box)}
+            return
+        for root, box in views:
+            writers[root] = writers.get(root, _NONE) | {(node, None if box is _WHOLE else box)}
+
+    def writers_of(self, root: str, box) -> list[str]:
+        """The nodes that may have written an element of ``box`` of buffer ``root`` last, sorted."""
+        return sorted({node for node, written in self.flow.writers.get(root, _NONE) if _overlaps(box, written)})
 
     def cluster(self, path: tuple, label: str, kind: str, parent: str | None) -> str:
         cid = self.cluster_ids.get(path)
@@ -207,9 +270,10 @@ class _Walker:
 
     def data_edges(self, node: str, accesses: list[tuple[str, ArgDir]]) -> None:
         for name, direction in accesses:
-            root = self.root(name)
-            if direction in _LOOKUP:
-                for writer in sorted(self.flow.writers.get(root, _NONE)):
+            if direction not in _LOOKUP:
+                continue
+            for root, box in sorted(self.roots_of(name), key=str):
+                for writer in self.writers_of(root, box):
                     untracked = writer in self.in_manual or node in self.in_manual
                     kind = "data-untracked" if untracked else "data"
                     how = "not tracked in a MANUAL scope" if untracked else "tracked by the runtime"
@@ -217,7 +281,7 @@ class _Walker:
                     self.edge(writer, node, kind, base_name(root), tip)
         for name, direction in accesses:
             if direction in _WRITE:
-                self.flow.writers[self.root(name)] = frozenset([node])
+                self.write(self.roots_of(name), node)
 
     def explicit_edges(self, node: str, sources, kind: str, label: str, guarded: bool, tooltip: str) -> None:
         for source in sorted(sources):
@@ -277,7 +341,7 @@ class _Walker:
         the node is then the buffer's one last writer, so every later reader still reaches each
         of them (by a path of two edges)."""
         for root in self.flow.wide:
-            writers = self.flow.writers[root]
+            writers = sorted({node for node, _ in self.flow.writers[root]})
             key = (path, root)
             node = self.merges.get(key)
             if node is None:
@@ -286,10 +350,10 @@ class _Walker:
                 self.graph.add_node(GraphNode(node, f"{node}: {len(writers)} writers", cluster, merge=True,
                                               tooltip=f"one of these {len(writers)} submit sites may have written "
                                                       f"{base_name(root)} last"))
-            for writer in sorted(writers):
+            for writer in writers:
                 self.edge(writer, node, "data-untracked" if writer in self.in_manual else "data", base_name(root),
                           f"{writer} may have written {root} last (drawn through the merge node {node})")
-            self.flow.writers[root] = frozenset([node])
+            self.flow.writers[root] = frozenset(((node, None),))
         self.flow.wide = []
 
     def body(self, stmts, path: tuple, cluster: str | None, manual: bool) -> None:
@@ -320,7 +384,7 @@ class _ProgramWalker(_Walker):
     def run(self, program) -> None:
         func = program.orch
         for param in func.params:
-            self.flow.roots[param.name] = param.name
+            self.flow.roots[param.name] = _whole(param.name)
         self.body(func.body, (), None, False)
 
     def key(self, name: str) -> str:
@@ -335,11 +399,11 @@ class _ProgramWalker(_Walker):
         if expr._production == "Var":
             self.alias(name, expr.name)
         else:
-            self.flow.roots[name] = name
+            self.flow.roots[name] = _whole(name)
             self.flow.tids[self.key(name)] = _NONE
 
     def alias(self, name: str, source: str) -> None:
-        self.flow.roots[name] = self.root(source)
+        self.flow.roots[name] = self.roots_of(source)
         if self.key(name) != self.key(source):
             self.flow.tids[self.key(name)] = self.flow.tids.get(self.key(source), _NONE)
 
@@ -351,9 +415,16 @@ class _ProgramWalker(_Walker):
         if kind == "Var":
             self.assign(name, value)
         elif kind == "AssembleTensor" and value.target._production == "Var":
-            self.flow.roots[name] = self.root(value.target.name)
-        elif kind in ("SliceTensor", "TransposeTensor", "ReshapeTensor") and value.tensor._production == "Var":
-            self.flow.roots[name] = self.root(value.tensor.name)
+            targets = self.flow.roots[name] = self.roots_of(value.target.name)
+            if value.source._production == "Var":  # (a copy, before fuse_create_assemble_to_slice)
+                self.copy_into(targets, self.roots_of(value.source.name))
+        elif kind == "SliceTensor" and value.tensor._production == "Var":
+            offsets = [_constant(e) for e in value.offset]
+            extents = [None if value.clamp else _constant(e) for e in value.shape]
+            self.flow.roots[name] = frozenset((root, _slice_box(box, offsets, extents))
+                                              for root, box in self.roots_of(value.tensor.name))
+        elif kind in ("TransposeTensor", "ReshapeTensor") and value.tensor._production == "Var":
+            self.flow.roots[name] = frozenset((root, _reshaped_box(box)) for root, box in self.roots_of(value.tensor.name))
         elif kind == "SetItem":
             self.flow.tids[self.key(name)] = self.tids_of(value.array) | self.tids_of(value.value)
         elif kind == "GetItem":
@@ -363,8 +434,16 @@ class _ProgramWalker(_Walker):
         elif kind == "CreateTensor":
             self.new_buffer(name)
 
+    def copy_into(self, targets: frozenset, sources: frozenset) -> None:
+        """Rows of ``targets`` now hold what the last writers of ``sources`` wrote: each is one
+        more possible last writer of some part of them (a copy is no task)."""
+        copied = {(node, _PART) for root, box in sources for node in self.writers_of(root, box)}
+        if copied:
+            for target, _ in targets:
+                self.flow.writers[target] = self.flow.writers.get(target, _NONE) | copied
+
     def new_buffer(self, name: str) -> None:
-        self.flow.roots[name] = name
+        self.flow.roots[name] = _whole(name)
         self.flow.writers[name] = _NONE
 
     def alloc(self, stmt, path, cluster, manual) -> None:
@@ -385,10 +464,10 @@ class _ProgramWalker(_Walker):
         for i, out in enumerate(stmt.outs):
             arg = _written_arg(stmt, kernel, i)
             if arg is not None:
-                self.flow.roots[out.name] = self.root(arg)
+                self.flow.roots[out.name] = self.roots_of(arg)
             else:
                 self.new_buffer(out.name)
-                self.flow.writers[out.name] = frozenset([node])
+                self.flow.writers[out.name] = frozenset(((node, None),))
 
     def cell_decl(self, stmt, path, cluster, manual) -> None:
         self.flow.tids[stmt.cell] = _NONE
@@ -470,7 +549,7 @@ class _ProgramWalker(_Walker):
         self.yield_to.pop()
         for i, (it, result) in enumerate(zip(stmt.iters, stmt.results)):
             if i in arrays:
-                self.flow.roots[result.name] = result.name
+                self.flow.roots[result.name] = _whole(result.name)
                 self.flow.tids[self.key(result.name)] = self.tids_of(it.init) | collected[i]
             else:
                 self.alias(result.name, it.var.name)
@@ -487,9 +566,9 @@ class _ProgramWalker(_Walker):
 
     def parallel_assign(self, pairs: list[tuple[str, Any]]) -> None:
         """All right-hand sides are read before any name is written (D16)."""
-        snapshot = [(name, self.root(v.name) if v._production == "Var" else None, self.tids_of(v)) for name, v in pairs]
-        for name, root, tids in snapshot:
-            self.flow.roots[name] = root if root is not None else name
+        snapshot = [(name, self.roots_of(v.name) if v._production == "Var" else None, self.tids_of(v)) for name, v in pairs]
+        for name, roots, tids in snapshot:
+            self.flow.roots[name] = roots if roots is not None else _whole(name)
             self.flow.tids[self.key(name)] = tids
 
 
@@ -501,6 +580,11 @@ def _runs_at_least_once(loop) -> bool:
         return False
     start, stop, step = (b.value for b in bounds)
     return (step > 0 and start < stop) or (step < 0 and start > stop)
+
+
+def _constant(expr) -> int | None:
+    """The value of an integer constant expression, else None."""
+    return expr.value if expr._production == "Int" else None
 
 
 def _core(kernel) -> str | None:
@@ -568,12 +652,14 @@ class _EmissionWalker(_Walker):
     def __init__(self):
         super().__init__()
         self.pending: dict[str, tuple[list, list]] = {}  # args symbol -> (tensor adds, deps)
+        self.arrays: dict[str, list] = {}  # offsets or extents array -> its values (None: not a constant)
         self.outs_node: dict[str, str] = {}
         self.comment = ""
         self.handlers: dict[str, Callable] = {
             "Comment": self.note_comment, "TaskArgs": self.task_args, "Deps": self.deps, "Submit": self.submit,
             "GuardedDummy": self.guarded_dummy, "BindRef": self.bind_ref, "ViewTensor": self.view,
-            "TransposeView": self.view, "ReshapeView": self.view, "DeclTensor": self.decl_tensor,
+            "TransposeView": self.reshaped_view, "ReshapeView": self.reshaped_view, "DeclTensor": self.decl_tensor,
+            "ShapeArray": self.shape_array, "ViewExtents": self.shape_array,
             "AssignVar": self.decl_tensor, "DeclTid": self.set_tid, "AssignTid": self.set_tid,
             "DeclTidArray": self.decl_tid_array, "FillTidArray": self.fill_tid_array,
             "CopyTidArray": self.copy_tid_array, "SetTidSlot": self.set_tid_slot,
@@ -582,7 +668,7 @@ class _EmissionWalker(_Walker):
 
     def run(self, unit) -> None:
         for external in unit.externals:
-            self.flow.roots[external.name] = external.name
+            self.flow.roots[external.name] = _whole(external.name)
         self.body(unit.body, (), None, False)
 
     def tid_value(self, value) -> frozenset[str]:
@@ -644,16 +730,27 @@ class _EmissionWalker(_Walker):
             self.outs_node[outs] = node
 
     def bind_ref(self, stmt, path, cluster, manual) -> None:
-        self.flow.roots[stmt.name] = stmt.name
+        self.flow.roots[stmt.name] = _whole(stmt.name)
         producer = self.outs_node.get(stmt.source)
-        self.flow.writers[stmt.name] = frozenset([producer]) if producer else _NONE
+        self.flow.writers[stmt.name] = frozenset(((producer, None),)) if producer else _NONE
+
+    def shape_array(self, stmt, path, cluster, manual) -> None:
+        """The values of a slice's offsets or extents (a clamped slice's extents not known)."""
+        clamped = stmt._production == "ViewExtents" and stmt.clamp
+        self.arrays[stmt.name] = [None if clamped else _constant(value) for value in stmt.values]
 
     def view(self, stmt, path, cluster, manual) -> None:
-        self.flow.roots[stmt.name] = self.root(stmt.tensor)
+        offsets = self.arrays.get(stmt.offsets, [None])
+        extents = self.arrays.get(stmt.shapes, [None])
+        self.flow.roots[stmt.name] = frozenset((root, _slice_box(box, offsets, extents))
+                                               for root, box in self.roots_of(stmt.tensor))
+
+    def reshaped_view(self, stmt, path, cluster, manual) -> None:
+        self.flow.roots[stmt.name] = frozenset((root, _reshaped_box(box)) for root, box in self.roots_of(stmt.tensor))
 
     def decl_tensor(self, stmt, path, cluster, manual) -> None:
         if stmt.value is not None and stmt.value._production == "Var":
-            self.flow.roots[stmt.name] = self.root(stmt.value.name)
+            self.flow.roots[stmt.name] = self.roots_of(stmt.value.name)
 
     def set_tid(self, stmt, path, cluster, manual) -> None:
         self.flow.tids[stmt.name] = self.tid_value(stmt.value)
