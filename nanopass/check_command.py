@@ -22,7 +22,7 @@ def cmd_check(args, out: Console, err: Console) -> int:
     from nanopass.tools.check import check_stages, check_values, program_inputs, stage_report
     from nanopass.tools.check_values import as_set_text, choose_values
 
-    from .api import front_end_warnings_of, result_from_stages, run_pipeline, surface_of
+    from .api import front_end_warnings_of, inline_copies_of, result_from_stages, run_pipeline, surface_of
     from .cli import EXIT_OK, EXIT_USER, _dump_writer, _for_program, _load, _options, first_function
     from .run_output import print_warnings
     from .dumps import write_atomic
@@ -46,7 +46,8 @@ def cmd_check(args, out: Console, err: Console) -> int:
     try:
         stages = run_pipeline(surface, args.func, options=_options(args), passes=passes,
                               observer=fan_out([HintChecker.of(program, args.func), dumps]),
-                              front_end_warnings=front_end_warnings_of(program, args.func))
+                              front_end_warnings=front_end_warnings_of(program, args.func),
+                              inline_copies=inline_copies_of(program, args.func))
     except PipelineError as failure:
         if dumps:
             dumps.finish()
