@@ -6,7 +6,8 @@ observes the write it observes in the program as written; 1 on a hazard, a value
 when the runtime would stop the program (a fatal error). ``--json`` prints one JSON object on
 stdout instead of lines: ``func``, ``chosen`` (the values chosen per name, or null),
 ``exhaustive``, ``runs`` (each with ``values``, ``tasks``, ``agree``, ``hazards``, ``waived``,
-``warnings``, ``mismatches``, ``fatal``, ``skipped``), ``hazards`` (the total), ``mismatches`` (the total), ``compile_warnings`` and ``exit``.
+``warnings``, ``mismatches``, ``fatal``, ``skipped``), ``hazards`` (the total), ``mismatches`` (the total),
+``compile_warnings`` (each with ``pass``, ``message``, ``location``, ``help`` and ``notes``) and ``exit``.
 """
 
 from __future__ import annotations
@@ -103,7 +104,7 @@ def cmd_check(args, out: Console, err: Console) -> int:
             "mismatches": mismatches,
             "compile_warnings": [
                 {"pass": w.pass_name, "message": w.message, "location": str(w.span) if w.span else None,
-                 "help": w.hint}
+                 "help": w.hint, "notes": list(w.notes)}
                 for s in stages for w in s.warnings
             ],
             "exit": code,

@@ -198,16 +198,18 @@ def test_a_front_end_error_in_a_copy_notes_the_parameter_too(tmp_path):
                             "passes for the parameter 'dst' of the inline function 'shrink'"]
 
 
+SCRIBBLE = HEADER.replace(
+    "    @pl.function(type=pl.FunctionType.Orchestration)",
+    "    @pl.function(type=pl.FunctionType.Inline)\n"
+    "    def scribble(self, s: pl.Tensor[[16, 16], pl.FP32], o: pl.Tensor[[16, 16], pl.FP32]):\n"
+    "        self.step(s, o)\n\n"
+    "    @pl.function(type=pl.FunctionType.Orchestration)") + "        self.scribble(x, x)\n        return y\n"
+
+
 def test_a_warning_in_a_copy_notes_the_parameter_too(tmp_path):
     # scribble writes its In parameter 'o' with a kernel: the pass warns of the caller's 'x' it
     # passes (for both parameters)
-    program = HEADER.replace(
-        "    @pl.function(type=pl.FunctionType.Orchestration)",
-        "    @pl.function(type=pl.FunctionType.Inline)\n"
-        "    def scribble(self, s: pl.Tensor[[16, 16], pl.FP32], o: pl.Tensor[[16, 16], pl.FP32]):\n"
-        "        self.step(s, o)\n\n"
-        "    @pl.function(type=pl.FunctionType.Orchestration)")
-    program += "        self.scribble(x, x)\n        return y\n"
+    program = SCRIBBLE
     path = tmp_path / "prog.py"
     path.write_text(program)
     done = run_cli("run", str(path))
@@ -220,6 +222,22 @@ def test_a_warning_in_a_copy_notes_the_parameter_too(tmp_path):
     call = line_of(program, "self.scribble(x, x)")
     assert following[-1] == (f"note: 'x' is the argument the call at line {call} passes for the parameters 's' and "
                              "'o' of the inline function 'scribble'")
+
+
+def test_check_json_gives_a_warnings_notes(tmp_path):
+    import json
+
+    path = tmp_path / "prog.py"
+    path.write_text(SCRIBBLE)
+    done = run_cli("check", str(path), "--json")
+    assert done.returncode == 0, done.stderr
+    warnings = json.loads(done.stdout)["compile_warnings"]
+    written = [w for w in warnings if w["message"].startswith("'x' is an input parameter of 'orch'")]
+    call = line_of(SCRIBBLE, "self.scribble(x, x)")
+    assert len(written) == 1 and written[0]["notes"] == [
+        f"'x' is the argument the call at line {call} passes for the parameters 's' and 'o' of the inline function "
+        "'scribble'"]
+    assert all(w["notes"] == [] for w in warnings if w is not written[0])
 
 
 def test_copy_notes_reads_the_records_alone():
