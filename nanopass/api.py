@@ -9,6 +9,7 @@ from typing import Any, Callable, Sequence
 
 from nanopass.collector import collector_paused
 from nanopass.errors import InternalError, UserError
+from nanopass.inline_copies import note_error, note_warnings
 from nanopass.pipeline import Pipeline, PipelineError, Stage, Stages
 from nanopass.rewrite import Pass, PassContext
 
@@ -120,6 +121,18 @@ def front_end_warnings_of(program: Any, func_name: str | None = None) -> list:
     return list(warnings(func_name))
 
 
+def inline_copies_of(program: Any, func_name: str | None = None) -> list:
+    """The front end's records of the inline functions' copies (``nanopass.inline_copies``) in the
+    function ``surface_of`` reads (none for a tree)."""
+    copies = getattr(program, "inline_copies", None)
+    if not callable(copies):
+        return []
+    if func_name is None:
+        names = orchestration_functions(program)
+        func_name = names[0] if len(names) > 1 else None
+    return list(copies(func_name))
+
+
 def run_pipeline(
     program: Any,
     func_name: str | None = None,
@@ -132,6 +145,7 @@ def run_pipeline(
     passes: Sequence[type[Pass]] | None = None,
     front_end_seconds: float | None = None,
     front_end_warnings: list | None = None,
+    inline_copies: list | None = None,
     recheck_preserved: bool = False,
 ) -> list[Stage]:
     """Front end + every pass; returns the stages (index 0 is the front end's output).
@@ -142,6 +156,9 @@ def run_pipeline(
     (``nanopass.printed_hints``). Stage 0's ``seconds`` is the front end's time: measured here, or
     ``front_end_seconds`` when the caller ran it (``surface_of``) and passes the tree instead; its
     ``warnings`` are the front end's (``front_end_warnings_of``: read here, or given with the tree).
+    ``inline_copies`` are the front end's records of the inline functions' copies
+    (``inline_copies_of``: read here, or given with the tree): a pass's ``UserError`` and every
+    pass's warnings get their ``notes`` from them (``nanopass.inline_copies.copy_notes``).
 
     ``keep_tree`` is ``Pipeline.run``'s: by default every stage keeps its tree;
     ``keep_tree=needed_by_result`` keeps only what ``result_from_stages`` reads.
@@ -159,6 +176,8 @@ def run_pipeline(
         seconds = time.perf_counter() - start if front_end_seconds is None else front_end_seconds
         if front_end_warnings is None:
             front_end_warnings = front_end_warnings_of(program, func_name)
+        if inline_copies is None:
+            inline_copies = inline_copies_of(program, func_name)
         if hasattr(program, "hints") and program.hints(func_name) is not None:  # the existing compiler's printed IR
             from nanopass.printed_hints import HintChecker
             from nanopass.printed_ir import printed_passes
@@ -168,12 +187,22 @@ def run_pipeline(
             observer = fan_out([HintChecker.of(program, func_name), observer])
         ctx = PassContext(options=dict(options or {}))
         pipeline = PIPELINE if passes is None else Pipeline(passes, source=PIPELINE.source)
-        with reusing_walks():
-            return pipeline.run(
-                tree, ctx, input_name="parse_dsl", verify=verify, stop_after=stop_after, observer=observer,
-                keep_tree=keep_tree, input_seconds=seconds, input_warnings=front_end_warnings,
-                recheck_preserved=recheck_preserved,
-            )
+        try:
+            with reusing_walks():
+                stages = pipeline.run(
+                    tree, ctx, input_name="parse_dsl", verify=verify, stop_after=stop_after, observer=observer,
+                    keep_tree=keep_tree, input_seconds=seconds, input_warnings=front_end_warnings,
+                    recheck_preserved=recheck_preserved,
+                )
+        except PipelineError as failure:
+            if isinstance(failure.error, UserError):
+                note_error(failure.error, inline_copies)
+            for stage in failure.stages:
+                note_warnings(stage.warnings, inline_copies)
+            raise
+        for stage in stages:
+            note_warnings(stage.warnings, inline_copies)
+        return stages
 
 
 def needed_by_result(stage: Stage) -> bool:
@@ -281,6 +310,7 @@ __all__ = [
     "UserError",
     "abi_options",
     "generate_orchestration",
+    "inline_copies_of",
     "needed_by_result",
     "orchestration_functions",
     "result_from_stages",

@@ -6,7 +6,8 @@ observes the write it observes in the program as written; 1 on a hazard, a value
 when the runtime would stop the program (a fatal error). ``--json`` prints one JSON object on
 stdout instead of lines: ``func``, ``chosen`` (the values chosen per name, or null),
 ``exhaustive``, ``runs`` (each with ``values``, ``tasks``, ``agree``, ``hazards``, ``waived``,
-``warnings``, ``mismatches``, ``fatal``, ``skipped``), ``hazards`` (the total), ``mismatches`` (the total), ``compile_warnings`` and ``exit``.
+``warnings``, ``mismatches``, ``fatal``, ``skipped``), ``hazards`` (the total), ``mismatches`` (the total),
+``compile_warnings`` (each with ``pass``, ``message``, ``location``, ``help`` and ``notes``) and ``exit``.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ def cmd_check(args, out: Console, err: Console) -> int:
     from nanopass.tools.check import check_stages, check_values, program_inputs, stage_report
     from nanopass.tools.check_values import as_set_text, choose_values
 
-    from .api import front_end_warnings_of, result_from_stages, run_pipeline, surface_of
+    from .api import front_end_warnings_of, inline_copies_of, result_from_stages, run_pipeline, surface_of
     from .cli import EXIT_OK, EXIT_USER, _dump_writer, _for_program, _load, _options, first_function
     from .run_output import print_warnings
     from .dumps import write_atomic
@@ -46,7 +47,8 @@ def cmd_check(args, out: Console, err: Console) -> int:
     try:
         stages = run_pipeline(surface, args.func, options=_options(args), passes=passes,
                               observer=fan_out([HintChecker.of(program, args.func), dumps]),
-                              front_end_warnings=front_end_warnings_of(program, args.func))
+                              front_end_warnings=front_end_warnings_of(program, args.func),
+                              inline_copies=inline_copies_of(program, args.func))
     except PipelineError as failure:
         if dumps:
             dumps.finish()
@@ -102,7 +104,7 @@ def cmd_check(args, out: Console, err: Console) -> int:
             "mismatches": mismatches,
             "compile_warnings": [
                 {"pass": w.pass_name, "message": w.message, "location": str(w.span) if w.span else None,
-                 "help": w.hint}
+                 "help": w.hint, "notes": list(w.notes)}
                 for s in stages for w in s.warnings
             ],
             "exit": code,

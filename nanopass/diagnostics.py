@@ -4,14 +4,12 @@ from __future__ import annotations
 
 import linecache
 import os
-import re
-from typing import IO
+from typing import IO, Sequence
 
 from rich.console import Console
 from rich.text import Text
 
 from .errors import InternalError, Span, UserError
-from .passes.naming import inline_original
 
 
 class _Console(Console):
@@ -38,20 +36,25 @@ def source_line(filename: str, line: int) -> str | None:
 
 
 def render_user_error(error: UserError, console: Console) -> None:
-    """``FILE:LINE:COL: error: message``, then the source line with a caret under the column."""
-    render_located("error", error.message, error.span, error.hint, console)
+    """``FILE:LINE:COL: error: message``, then the source line with a caret under the column, the
+    help line and the error's notes."""
+    render_located("error", error.message, error.span, error.hint, console, error.notes)
 
 
-def render_warning(message: str, span: Span | None, hint: str | None, console: Console) -> None:
+def render_warning(message: str, span: Span | None, hint: str | None, console: Console,
+                   notes: Sequence[str] = ()) -> None:
     """A warning, printed as an error is but as ``warning:`` (the compile goes on)."""
-    render_located("warning", message, span, hint, console)
+    render_located("warning", message, span, hint, console, notes)
 
 
 _KIND_STYLE = {"error": "bold red", "warning": "bold magenta"}
 
 
-def render_located(kind: str, message: str, span: Span | None, hint: str | None, console: Console) -> None:
-    """``FILE:LINE:COL: KIND: message``, the source line with a caret, and ``help:`` when given."""
+def render_located(kind: str, message: str, span: Span | None, hint: str | None, console: Console,
+                   notes: Sequence[str] = ()) -> None:
+    """``FILE:LINE:COL: KIND: message``, the source line with a caret, ``help:`` when given, and
+    a ``note:`` line per note (``nanopass.inline_copies.copy_notes``: what the names quoted in an
+    inline function's copy are)."""
     head = Text()
     if span is not None:
         head.append(f"{span}: ", style="bold")  # the column 1-based (Span.__str__)
@@ -66,20 +69,8 @@ def render_located(kind: str, message: str, span: Span | None, hint: str | None,
             console.print(Text(caret, style=_KIND_STYLE[kind]), highlight=False, soft_wrap=True)
     if hint:
         console.print(Text(f"  help: {hint}", style="cyan"), highlight=False, soft_wrap=True)
-    for note in renamed_notes(message):
+    for note in notes:
         console.print(Text(f"  note: {note}"), highlight=False, soft_wrap=True)
-
-
-def renamed_notes(message: str) -> list[str]:
-    """A note for each name the message quotes that is an inline function's variable as renamed in
-    a call's copy (the passes after the front end know only the copy's names)."""
-    notes = []
-    for quoted in dict.fromkeys(re.findall(r"'(\w+)'", message)):
-        original = inline_original(quoted)
-        if original is not None:
-            notes.append(f"'{quoted}' is the inline function's variable '{original}', renamed in the copy "
-                         "made for a call of it")
-    return notes
 
 
 def render_internal_error(error: InternalError, console: Console, report: str | None = None) -> None:

@@ -220,7 +220,8 @@ class Program:
         self.cls = cls
         self.closure = closure
         self.parsed_file = None  # the loader's parse of the class's file (ParsedFile), until the front end runs
-        self._read: dict[str | None, tuple[Any, Any, list]] = {}  # function -> (surface, hints, warnings)
+        # function -> (surface, hints, warnings, inline copies)
+        self._read: dict[str | None, tuple[Any, Any, list, list]] = {}
 
     def __repr__(self) -> str:
         return f"<nanopass program {self.name}>"
@@ -242,22 +243,28 @@ class Program:
         """The front end's warnings for the function (``PassWarning``s of ``parse_dsl``)."""
         return self._reading(func_name)[2]
 
+    def inline_copies(self, func_name: str | None = None) -> list:
+        """The front end's records of the inline functions' copies in the function
+        (``nanopass.inline_copies.InlineCopy``), in the order it made them."""
+        return self._reading(func_name)[3]
+
     def hints(self, func_name: str | None = None):
         """The analysis results a class in the existing compiler's printed form carries (None for
         the DSL's own form); ``nanopass.printed_hints`` checks them."""
         return self._reading(func_name)[1]
 
-    def _reading(self, func_name: str | None) -> tuple[Any, Any, list]:
+    def _reading(self, func_name: str | None) -> tuple[Any, Any, list, list]:
         if func_name not in self._read:
             from nanopass.passes.frontend.parse_dsl import parse_program
 
             hints: list = []
             warnings: list = []
+            copies: list = []
             try:
-                tree = parse_program(self.source(), func_name, hints, warnings)
+                tree = parse_program(self.source(), func_name, hints, warnings, copies)
             finally:
                 self.parsed_file = None
-            self._read[func_name] = (tree, hints[0] if hints else None, warnings)
+            self._read[func_name] = (tree, hints[0] if hints else None, warnings, copies)
         return self._read[func_name]
 
 

@@ -51,6 +51,9 @@ class UserError(NanopassError):
         self.message = message
         self.span = span
         self.hint = hint
+        # what the names the message quotes are, where the text at the span shows others (an
+        # inline function's copy, ``nanopass.inline_copies``); filled in by whoever holds the records
+        self.notes: tuple[str, ...] = ()
 
     def __str__(self) -> str:
         where = f"{self.span}: " if self.span else ""

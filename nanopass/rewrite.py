@@ -52,6 +52,7 @@ class PassWarning:
     message: str
     span: Span | None = None
     hint: str | None = None
+    notes: tuple[str, ...] = ()  # as ``UserError.notes``
 
 
 @dataclass

@@ -32,8 +32,8 @@ def cmd_run(args, out: Console, err: Console) -> int:
 
 
 def _compile_and_write(args, out: Console, err: Console) -> int:
-    from .api import (front_end_warnings_of, needed_by_result, orchestration_functions, result_from_stages,
-                      run_pipeline, surface_of)
+    from .api import (front_end_warnings_of, inline_copies_of, needed_by_result, orchestration_functions,
+                      result_from_stages, run_pipeline, surface_of)
     from .cli import EXIT_OK, _chosen, _dump_writer, _for_program, _load, _options
     from .loader import pick_program
     from .metadata import metadata_json
@@ -76,6 +76,7 @@ def _compile_and_write(args, out: Console, err: Console) -> int:
                     keep_tree=None if (dumps or printer.wanted or not to_emission) else needed_by_result,
                     passes=passes, front_end_seconds=front_end,
                     front_end_warnings=front_end_warnings_of(program, first),
+                    inline_copies=inline_copies_of(program, first),
                 )
         except PipelineError as failure:
             if dumps:

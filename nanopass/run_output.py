@@ -64,7 +64,7 @@ def print_warnings(stages, args, err: Console) -> None:
         return
     for stage in stages:
         for warning in stage.warnings:
-            render_warning(warning.message, warning.span, warning.hint, err)
+            render_warning(warning.message, warning.span, warning.hint, err, warning.notes)
 
 
 def time_report(stages, times: dict[str, float], args, err: Console) -> None:

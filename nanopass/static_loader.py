@@ -37,7 +37,7 @@ class StaticProgram(Program):
         self.closure = source.closure
         self.parsed_file = None
         self._source = source
-        self._read: dict[str | None, tuple[Any, Any, list]] = {}
+        self._read: dict[str | None, tuple[Any, Any, list, list]] = {}
 
     def __repr__(self) -> str:
         return f"<nanopass program {self.name} (read without running)>"

@@ -256,8 +256,10 @@ def test_an_error_quoting_a_copys_variable_notes_the_functions_name_for_it(tmp_p
 ''')
     done = run_cli("run", str(path))
     assert done.returncode == 1 and "'tmp_inline0' is used after it was assembled" in done.stderr, done.stderr
-    assert ("note: 'tmp_inline0' is the inline function's variable 'tmp', renamed in the copy made for a call "
-            "of it") in done.stderr
+    assert ("note: 'tmp_inline0' is the variable 'tmp' of the inline function 'fill', renamed in the copy made for "
+            "the call at line 22") in done.stderr
+    assert ("note: 'y' is the argument the call at line 22 passes for the parameter 'dst' of the inline "
+            "function 'fill'") in done.stderr
     assert "Traceback" not in done.stderr
 
 

@@ -18,6 +18,7 @@ import ast
 from typing import Any
 
 from nanopass.errors import UserError
+from nanopass.inline_copies import note_error, note_warnings
 
 from .limits import (MAX_ARRAY_SIZE, MAX_DIM, MAX_ENTRY_SCALARS, MAX_ENTRY_TENSORS, MAX_EXPR_DEPTH, MAX_NESTING,
                      MAX_PARALLEL_NESTING, MAX_TASK_SCALARS, MAX_TASK_TENSORS, MAX_TENSOR_DIMS, expr_depth)
@@ -33,11 +34,13 @@ __all__ = [  # the front end's interface; the limits are re-exported from their 
 
 
 def parse_program(src: ProgramSource, func_name: str | None = None, hints: list | None = None,
-                  warnings: list | None = None) -> Any:
+                  warnings: list | None = None, inline_copies: list | None = None) -> Any:
     """The ``surface`` program for one orchestration function of a program class. One in the
     existing compiler's printed form is read through ``printed_form.desugar``, and its
     ``PrintedHints`` appended to ``hints`` when a list is given (``printed_hints`` checks them).
-    The front end's warnings (``PassWarning``s of ``parse_dsl``) are appended to ``warnings``."""
+    The front end's warnings (``PassWarning``s of ``parse_dsl``) are appended to ``warnings``, the
+    records of the inline functions' copies (``nanopass.inline_copies.InlineCopy``) to
+    ``inline_copies``; the front end's errors and warnings carry the notes those records give."""
     if not src.printed and is_printed(src.classdef):
         src, found = desugar(src)
         if hints is not None:
@@ -48,8 +51,13 @@ def parse_program(src: ProgramSource, func_name: str | None = None, hints: list 
     except RecursionError:
         raise UserError("this statement is nested too deeply for the compiler", src.span(_deepest_statement(src.classdef)),
                         hint="split it with intermediate variables") from None
+    except UserError as error:
+        raise note_error(error, parser.inline_copies)
+    note_warnings(parser.warnings, parser.inline_copies)
     if warnings is not None:
         warnings.extend(parser.warnings)
+    if inline_copies is not None:
+        inline_copies.extend(parser.inline_copies)
     return program
 
 

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from nanopass.errors import Span, UsageError, UserError, quoted
+from nanopass.inline_copies import InlineCopy
 from nanopass.suggest import did_you_mean
 from nanopass.languages import surface as S
 from nanopass.languages.terms import FuncKind
@@ -48,6 +49,7 @@ class ProgramParser:
         self.named_blocks: dict[str, tuple[tuple[int, int], dict[str, str]]] = {}
         self.kernel_nodes: dict[str, Any] = {}  # the class's kernels (surface Kernel nodes) by name
         self.warnings: list[PassWarning] = []  # likely mistakes that do not stop the compile (located)
+        self.inline_copies: list[InlineCopy] = []  # every expansion of an inline function, in order (ops/inlining.py)
         # inline function -> its parameters that end on another tensor, and where (ops/inline_rebinding.py)
         self.rebindings: dict[str, dict[str, list[ast.Name]]] = {}
         self.rebindings_warned: set[int] = set()  # the rebinding targets warned of (their node ids)

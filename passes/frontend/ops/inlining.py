@@ -17,6 +17,7 @@ import ast
 import copy
 from typing import TYPE_CHECKING, Any
 
+from nanopass.inline_copies import InlineCopy
 from nanopass.languages.terms import ParamDir
 from nanopass.passes.naming import inline_copy_name
 
@@ -30,6 +31,7 @@ if TYPE_CHECKING:
 
 _EXPANDING = "_inline_stack"  # FunctionContext attribute: the inline functions being expanded, outermost first
 _COUNTER = "_inline_count"  # FunctionContext attribute: expansions so far (the <k> of the next one)
+_COPY = "_inline_copy"  # FunctionContext attribute: the record of the innermost copy being read (None: none is)
 # FunctionContext attribute: the copies being read, outermost first; the innermost holds every
 # statement that can read a name the copy binds (its locals are renamed apart from the caller's)
 INLINED_BODIES = "_inlined_bodies"
@@ -91,6 +93,13 @@ def expand(
     if targets is not None:
         copied += _assign_results(cx, fdef, returned, renamer, targets, stmt, len(results))
 
+    enclosing: InlineCopy | None = getattr(cx, _COPY, None)
+    record = InlineCopy(
+        fdef.name, cx.filename, (fdef.body[0].lineno, fdef.end_lineno or fdef.body[-1].lineno), cx.span(call),
+        tuple((param.name, arg.id) for param, arg in zip(params, call.args) if type(arg) is ast.Name),
+        tuple((renamed, name) for name, renamed in renamer.locals.items()), enclosing)
+    cx.program.inline_copies.append(record)
+    setattr(cx, _COPY, record)
     setattr(cx, _EXPANDING, [*stack, fdef.name])
     bodies: list[list[ast.stmt]] = getattr(cx, INLINED_BODIES, None) or []
     calls: list[tuple[ast.stmt, frozenset[str]]] = getattr(cx, INLINED_CALLS, None) or []
@@ -102,6 +111,7 @@ def expand(
     finally:
         cx.leave()
         setattr(cx, _EXPANDING, stack)
+        setattr(cx, _COPY, enclosing)
         setattr(cx, INLINED_BODIES, bodies)
         setattr(cx, INLINED_CALLS, calls)
 
